@@ -1,0 +1,128 @@
+package call
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/toolguard/toolguard/risk"
+)
+
+// Kind is the kind of a tool. The zero value is the empty string, which is
+// not valid; [Table.Normalize] always sets a kind.
+type Kind string
+
+// The tool kinds.
+const (
+	Shell  Kind = "shell"  // runs a shell command
+	Read   Kind = "read"   // reads files or directories
+	Write  Kind = "write"  // creates, edits or deletes files
+	Fetch  Kind = "fetch"  // fetches a URL
+	Search Kind = "search" // searches (the web or files) without side effects
+	MCP    Kind = "mcp"    // a tool of an MCP server
+	Agent  Kind = "agent"  // starts a sub-agent
+	Other  Kind = "other"  // anything else
+)
+
+// Kinds lists every valid kind.
+func Kinds() []Kind { return []Kind{Shell, Read, Write, Fetch, Search, MCP, Agent, Other} }
+
+// ParseKind parses a kind name.
+func ParseKind(s string) (Kind, error) {
+	for _, k := range Kinds() {
+		if string(k) == s {
+			return k, nil
+		}
+	}
+	return "", fmt.Errorf("unknown kind %q (valid: %s)", s, kindList())
+}
+
+func kindList() string {
+	var names []string
+	for _, k := range Kinds() {
+		names = append(names, string(k))
+	}
+	return strings.Join(names, ", ")
+}
+
+// DefaultTier is the tier a kind has when nothing more specific is known.
+func (k Kind) DefaultTier() risk.Tier {
+	switch k {
+	case Read, Search, Fetch:
+		return risk.Read
+	case Write:
+		return risk.Write
+	default:
+		return risk.Execute
+	}
+}
+
+// Who describes who is asking.
+type Who struct {
+	// Agent is the agent's name ("claude-code", "codex", or a custom name);
+	// empty when unknown.
+	Agent string `json:"agent,omitempty"`
+	// Session is the agent's session id; empty when unknown.
+	Session string `json:"session,omitempty"`
+	// Sender identifies the principal for budgets (a user, a channel); empty
+	// means the agent's own identity.
+	Sender string `json:"sender,omitempty"`
+	// Depth is the sub-agent depth; 0 is the top-level agent.
+	Depth int `json:"depth,omitempty"`
+}
+
+// Call is one tool call, normalised.
+type Call struct {
+	// Kind is the kind of tool.
+	Kind Kind `json:"kind"`
+	// Tool is the original tool name as the agent sent it.
+	Tool string `json:"tool"`
+	// Input holds the raw arguments as decoded from JSON.
+	Input map[string]any `json:"input,omitempty"`
+	// Command is the shell command text for Kind == Shell (and for other
+	// tools whose mapping names a command argument); empty otherwise.
+	Command string `json:"command,omitempty"`
+	// Paths are the file paths the call touches, as given (not canonical).
+	Paths []string `json:"paths,omitempty"`
+	// URLs are the URLs the call fetches.
+	URLs []string `json:"urls,omitempty"`
+	// Tier, when set (TierSet), overrides the kind's default tier.
+	Tier    risk.Tier `json:"-"`
+	TierSet bool      `json:"-"`
+	// Cwd is the working directory of the call; empty means the workspace.
+	Cwd string `json:"cwd,omitempty"`
+	// Workspace is the project root; empty means Cwd.
+	Workspace string `json:"workspace,omitempty"`
+	// MCPServer and MCPTool are set for MCP tools.
+	MCPServer string `json:"mcp_server,omitempty"`
+	MCPTool   string `json:"mcp_tool,omitempty"`
+	// ReadOnlyHint is true when the tool declared itself read-only (MCP
+	// annotations, docker-agent tool_read_only).
+	ReadOnlyHint bool `json:"read_only_hint,omitempty"`
+	// Who is asking.
+	Who Who `json:"who"`
+}
+
+// BaseTier is the tier of the call before its arguments are judged: the
+// mapping's tier when set, else the kind's default.
+func (c *Call) BaseTier() risk.Tier {
+	if c.TierSet {
+		return c.Tier
+	}
+	return c.Kind.DefaultTier()
+}
+
+// Dir is the directory relative paths of the call are resolved against.
+func (c *Call) Dir() string {
+	if c.Cwd != "" {
+		return c.Cwd
+	}
+	return c.Workspace
+}
+
+// Root is the workspace of the call.
+func (c *Call) Root() string {
+	if c.Workspace != "" {
+		return c.Workspace
+	}
+	return c.Cwd
+}

@@ -1,0 +1,206 @@
+package call
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// MaxInputBytes bounds the size of any single string argument that
+// Normalize will accept; larger inputs are rejected as invalid.
+const MaxInputBytes = 1 << 20
+
+// ErrInvalid is wrapped by every error Normalize returns for malformed input.
+var ErrInvalid = errors.New("invalid tool call")
+
+// Request is what an agent asked for before normalisation.
+type Request struct {
+	Tool      string
+	Input     map[string]any
+	Cwd       string
+	Workspace string
+	Who       Who
+}
+
+// Normalize builds a Call from a request using the table. Unknown tools get
+// kind Other (or MCP for MCP-style names) at the execute tier, and their
+// arguments are searched for the usual path, URL and command keys so that
+// nothing they touch escapes the path and URL checks.
+func (t *Table) Normalize(r Request) (Call, error) {
+	c := Call{Tool: r.Tool, Input: r.Input, Cwd: r.Cwd, Workspace: r.Workspace, Who: r.Who}
+	if strings.TrimSpace(r.Tool) == "" {
+		return c, fmt.Errorf("%w: empty tool name", ErrInvalid)
+	}
+	if err := checkStrings(r.Input, 0); err != nil {
+		return c, err
+	}
+	m, ok := t.Lookup(r.Tool)
+	if server, tool, isMCP := ParseMCPName(r.Tool); isMCP {
+		c.MCPServer, c.MCPTool = server, tool
+		if !ok {
+			m = sniffMapping(MCP)
+		}
+	} else if !ok {
+		m = sniffMapping(Other)
+	}
+	return apply(c, m)
+}
+
+func apply(c Call, m Mapping) (Call, error) {
+	c.Kind = m.Kind
+	if c.Kind == "" {
+		c.Kind = Other
+	}
+	c.Tier, c.TierSet = m.Tier, m.TierSet
+	if cwd := firstString(c.Input, m.CwdArgs); cwd != "" {
+		c.Cwd = joinCwd(c.Cwd, cwd)
+	}
+	c.Command = firstString(c.Input, m.CommandArgs)
+	c.Paths = append(c.Paths, stringValues(c.Input, m.PathArgs)...)
+	c.Paths = append(c.Paths, patchPaths(c.Input, m.PatchArgs)...)
+	c.URLs = append(c.URLs, stringValues(c.Input, m.URLArgs)...)
+	c.URLs = append(c.URLs, urlsInText(c.Input, m.URLsInText)...)
+	if c.Kind == Shell && c.Command == "" {
+		return c, fmt.Errorf("%w: %s call without a command (looked for %s)", ErrInvalid, c.Tool, join(m.CommandArgs))
+	}
+	return c, nil
+}
+
+func join(keys []string) string {
+	if len(keys) == 0 {
+		return "no argument"
+	}
+	return "`" + strings.Join(keys, "`, `") + "`"
+}
+
+// sniff keys used for tools the table does not know.
+var (
+	sniffCommand = []string{"command", "cmd", "script"}
+	sniffPaths   = []string{"path", "paths", "file_path", "filePath", "file", "filename", "files", "notebook_path", "absolute_path", "directory", "dir", "dir_path", "source", "destination", "target", "src", "dst", "old_path", "new_path"}
+	sniffURLs    = []string{"url", "urls", "uri", "href", "endpoint"}
+)
+
+func sniffMapping(k Kind) Mapping {
+	return Mapping{Kind: k, CommandArgs: sniffCommand, PathArgs: sniffPaths, URLArgs: sniffURLs}
+}
+
+func firstString(in map[string]any, keys []string) string {
+	for _, k := range keys {
+		if s, ok := in[k].(string); ok && s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// stringValues collects string values and string list values under keys.
+func stringValues(in map[string]any, keys []string) []string {
+	var out []string
+	for _, k := range keys {
+		switch v := in[k].(type) {
+		case string:
+			if v != "" {
+				out = append(out, v)
+			}
+		case []any:
+			for _, e := range v {
+				if s, ok := e.(string); ok && s != "" {
+					out = append(out, s)
+				}
+			}
+		case []string:
+			out = append(out, v...)
+		}
+	}
+	return out
+}
+
+var patchFileLine = regexp.MustCompile(`(?m)^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$`)
+
+// patchPaths extracts the files an apply_patch style patch writes.
+func patchPaths(in map[string]any, keys []string) []string {
+	var out []string
+	for _, text := range stringValues(in, keys) {
+		for _, m := range patchFileLine.FindAllStringSubmatch(text, -1) {
+			out = append(out, m[1])
+		}
+	}
+	return out
+}
+
+var urlInText = regexp.MustCompile(`https?://[^\s"'<>]+`)
+
+func urlsInText(in map[string]any, keys []string) []string {
+	var out []string
+	for _, text := range stringValues(in, keys) {
+		out = append(out, urlInText.FindAllString(text, -1)...)
+	}
+	return out
+}
+
+func joinCwd(base, dir string) string {
+	if strings.HasPrefix(dir, "/") || base == "" {
+		return dir
+	}
+	return strings.TrimSuffix(base, "/") + "/" + dir
+}
+
+// checkStrings rejects NUL bytes and oversize strings anywhere in the input.
+func checkStrings(v any, depth int) error {
+	if depth > 64 {
+		return fmt.Errorf("%w: arguments nested deeper than 64 levels", ErrInvalid)
+	}
+	switch x := v.(type) {
+	case string:
+		if strings.IndexByte(x, 0) >= 0 {
+			return fmt.Errorf("%w: argument contains a NUL byte", ErrInvalid)
+		}
+		if len(x) > MaxInputBytes {
+			return fmt.Errorf("%w: argument of %d bytes exceeds the %d byte limit", ErrInvalid, len(x), MaxInputBytes)
+		}
+	case map[string]any:
+		for k, e := range x {
+			if err := checkStrings(k, depth+1); err != nil {
+				return err
+			}
+			if err := checkStrings(e, depth+1); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if err := checkStrings(e, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ParseMCPName recognises MCP tool names: "mcp__server__tool" (Claude Code,
+// Codex; plugin servers "mcp__plugin_p_server__tool"), "mcp_server_tool"
+// (Gemini CLI), "mcp:server:tool" (docker-agent) and "MCP:tool" (Cursor).
+func ParseMCPName(name string) (server, tool string, ok bool) {
+	switch {
+	case strings.HasPrefix(name, "mcp__"):
+		rest := name[len("mcp__"):]
+		if i := strings.Index(rest, "__"); i > 0 {
+			return rest[:i], rest[i+2:], true
+		}
+		return rest, "", true
+	case strings.HasPrefix(name, "mcp:"), strings.HasPrefix(name, "MCP:"):
+		rest := name[4:]
+		if i := strings.IndexByte(rest, ':'); i >= 0 {
+			return rest[:i], rest[i+1:], true
+		}
+		return "", rest, true
+	case strings.HasPrefix(name, "mcp_"):
+		rest := name[len("mcp_"):]
+		if i := strings.IndexByte(rest, '_'); i > 0 {
+			return rest[:i], rest[i+1:], true
+		}
+		return rest, "", true
+	}
+	return "", "", false
+}

@@ -1,0 +1,115 @@
+package call
+
+import (
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/toolguard/toolguard/risk"
+)
+
+// Mapping says how to read one tool's arguments.
+type Mapping struct {
+	// Kind is the tool's kind. Empty means Other.
+	Kind Kind `json:"kind"`
+	// Tier, when TierSet, overrides the kind's default tier.
+	Tier    risk.Tier `json:"tier"`
+	TierSet bool      `json:"-"`
+	// CommandArgs are the argument keys that may hold a shell command; the
+	// first present one is used. Nil means none.
+	CommandArgs []string `json:"command_args,omitempty"`
+	// PathArgs are argument keys holding a path or a list of paths. Every
+	// present one is used. Nil means none.
+	PathArgs []string `json:"path_args,omitempty"`
+	// URLArgs are argument keys holding a URL or a list of URLs. Nil means
+	// none.
+	URLArgs []string `json:"url_args,omitempty"`
+	// CwdArgs are argument keys holding the working directory of the call.
+	CwdArgs []string `json:"cwd_args,omitempty"`
+	// PatchArgs are argument keys holding an apply_patch style patch whose
+	// "*** Add/Update/Delete File:" lines name the paths written.
+	PatchArgs []string `json:"patch_args,omitempty"`
+	// URLsInText are argument keys holding free text whose http(s) URLs are
+	// fetched (Gemini's web_fetch prompt).
+	URLsInText []string `json:"urls_in_text,omitempty"`
+}
+
+// Table maps tool names to mappings. The zero Table knows no tools; use
+// [Default] for the built-in names of every supported agent. A Table is
+// immutable after construction and safe for concurrent use.
+type Table struct {
+	exact map[string]Mapping
+	globs []globMapping
+}
+
+type globMapping struct {
+	pattern string
+	m       Mapping
+}
+
+// Default returns the built-in table: the tools of Claude Code, Codex CLI,
+// Gemini CLI, Cursor, docker-agent, Aar and ai-chat, and the kind names
+// themselves ("shell", "read", …) for callers that speak in kinds.
+func Default() *Table {
+	t := &Table{exact: make(map[string]Mapping, len(builtin))}
+	for name, m := range builtin {
+		t.exact[name] = m
+	}
+	return t
+}
+
+// With returns a copy of t in which the given mappings (tool name or
+// path.Match glob such as "mcp__fs__*" → mapping) take precedence.
+func (t *Table) With(user map[string]Mapping) (*Table, error) {
+	n := &Table{exact: make(map[string]Mapping, len(t.exact)+len(user)), globs: append([]globMapping(nil), t.globs...)}
+	for k, v := range t.exact {
+		n.exact[k] = v
+	}
+	names := make([]string, 0, len(user))
+	for k := range user {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var globs []globMapping
+	for _, name := range names {
+		m := user[name]
+		if !strings.ContainsAny(name, "*?[") {
+			n.exact[name] = m
+			continue
+		}
+		if _, err := path.Match(name, ""); err != nil {
+			return nil, fmt.Errorf("tool pattern %q: %w", name, err)
+		}
+		globs = append(globs, globMapping{name, m})
+	}
+	n.globs = append(globs, n.globs...)
+	return n, nil
+}
+
+// Lookup returns the mapping of a tool name and whether one was found.
+// Exact names win over globs; later-added globs win over earlier ones.
+func (t *Table) Lookup(name string) (Mapping, bool) {
+	if t == nil {
+		return Mapping{}, false
+	}
+	if m, ok := t.exact[name]; ok {
+		return m, true
+	}
+	for _, g := range t.globs {
+		if ok, _ := path.Match(g.pattern, name); ok {
+			return g.m, true
+		}
+	}
+	return Mapping{}, false
+}
+
+// Names returns every exact tool name the table knows, sorted.
+func (t *Table) Names() []string {
+	names := make([]string, 0, len(t.exact))
+	for k := range t.exact {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,143 @@
+package shell
+
+import "github.com/toolguard/toolguard/risk"
+
+// Script is the analysis of one command string: every simple command that
+// could run, in source order, with nested code (bash -c, eval, $(…), ssh,
+// here-docs fed to a shell, …) expanded in place.
+type Script struct {
+	// Source is the text that was analysed.
+	Source string
+	// Commands holds every simple command, nested ones included, after
+	// unwrapping wrappers such as sudo or env.
+	Commands []*Command
+	// Problems lists the parts that could not be known statically. A script
+	// with problems is unverifiable and must never be allowed outright.
+	Problems []Problem
+	// Functions and Aliases defined in the script, by name.
+	Functions map[string]bool
+	Aliases   map[string]string
+}
+
+// Problem is a part of a script that could not be analysed statically.
+type Problem struct {
+	Reason string    // e.g. "command name comes from $(…)", "parse error: …"
+	Span   risk.Span // where in Source
+}
+
+// Word is one statically resolved shell word.
+type Word struct {
+	// Value is the word after quote removal and static expansion. Parts
+	// that could not be resolved are kept in their source form (e.g. "$X").
+	Value string
+	// Known is false when any part of the word could not be resolved
+	// (an unset variable, a command substitution, arithmetic on unknowns).
+	Known bool
+	// Quoted is true when any part of the word was quoted.
+	Quoted bool
+	// Glob is true when the word has unquoted glob characters (* ? [).
+	Glob bool
+	// Span is where the word is in Script.Source.
+	Span risk.Span
+}
+
+// Assign is a VAR=value prefix of a command.
+type Assign struct {
+	Name  string
+	Value Word
+}
+
+// Redirect is one redirection of a command.
+type Redirect struct {
+	// Op is the operator as written: ">", ">>", "<", "<>", ">|", "&>",
+	// "&>>", ">&", "<&", "<<", "<<-", "<<<".
+	Op string
+	// Fd is the explicit file descriptor ("2" in 2>file); empty if none.
+	Fd string
+	// Target is the file (or fd for >& and <&) the redirect names; for
+	// here-docs it is the delimiter word.
+	Target Word
+	// Body is the here-document or here-string text (expanded statically
+	// unless the delimiter was quoted); BodyKnown is false when part of it
+	// could not be resolved.
+	Body      string
+	BodyKnown bool
+	Span      risk.Span
+}
+
+// IsHereDoc reports whether r feeds text to the command's stdin.
+func (r *Redirect) IsHereDoc() bool { return r.Op == "<<" || r.Op == "<<-" || r.Op == "<<<" }
+
+// Command is one simple command after unwrapping.
+type Command struct {
+	// Name is the executable's base name (path and a trailing ".exe"
+	// removed), e.g. "rm" for "/bin/rm", "\rm" or "r''m". Empty when the
+	// command is only assignments or redirects.
+	Name string
+	// Argv is the full argument vector after unwrapping; Argv[0] is the
+	// executable word as written (resolved).
+	Argv []Word
+	// Assigns are the VAR=value prefixes (of the command and of an env
+	// wrapper).
+	Assigns []Assign
+	// Redirects of this command (including those of an enclosing block or
+	// subshell that apply to it).
+	Redirects []Redirect
+	// Wrappers lists the wrappers removed to reach this command, outermost
+	// first, e.g. ["sudo", "env", "timeout"].
+	Wrappers []string
+	// Privileged is true when a wrapper raises privilege (sudo, doas, su,
+	// pkexec, run0).
+	Privileged bool
+	// Remote is the host when the command runs elsewhere (ssh host CMD).
+	Remote string
+	// Origin says how the command was reached: "" at top level, or one of
+	// "bash -c", "eval", "cmdsubst", "procsubst", "heredoc", "herestring",
+	// "pipe", "ssh", "find -exec", "xargs", "watch", "function", "alias",
+	// "su -c", "interpreter".
+	Origin string
+	// Depth is the nesting depth of Origin (0 at top level).
+	Depth int
+	// Span is the command's extent in Script.Source. For nested commands it
+	// is the extent of the outermost construct that contains them (the
+	// bash -c string, the here-doc, …).
+	Span risk.Span
+	// Dir is the directory the command runs in when an earlier "cd" in the
+	// same script changed it; the zero Word means the call's own cwd.
+	Dir Word
+	// PipeFrom is the command whose stdout feeds this command's stdin in a
+	// pipeline (nil when none).
+	PipeFrom *Command
+	// PipeTo is the command this one's stdout feeds (nil when none).
+	PipeTo *Command
+	// Background is true for "cmd &".
+	Background bool
+	// Inline is set for interpreter one-liners (python -c, node -e, perl -e,
+	// ruby -e, php -r, awk programs, …) and for code fed to an interpreter's
+	// stdin; nil otherwise.
+	Inline *Inline
+}
+
+// Inline is code given to an interpreter on its command line or stdin.
+type Inline struct {
+	Lang  string // "python", "node", "perl", "ruby", "php", "awk", "lua", "sh", …
+	Code  string
+	Known bool // false when the code is not statically known
+}
+
+// Args returns Argv[1:] (nil when there are none).
+func (c *Command) Args() []Word {
+	if len(c.Argv) < 2 {
+		return nil
+	}
+	return c.Argv[1:]
+}
+
+// Values returns the argv values as plain strings.
+func (c *Command) Values() []string {
+	out := make([]string, len(c.Argv))
+	for i, w := range c.Argv {
+		out[i] = w.Value
+	}
+	return out
+}
