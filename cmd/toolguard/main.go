@@ -1,0 +1,19 @@
+// Command toolguard decides whether an AI agent's tool call runs, asks a
+// human, or is denied. See the README and docs/ for usage.
+package main
+
+import (
+	"context"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/toolguard/toolguard/internal/cli"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := cli.Run(ctx, os.Args[1:], cli.Stdio())
+	stop()
+	os.Exit(code)
+}
