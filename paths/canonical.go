@@ -1,0 +1,323 @@
+package paths
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"unicode/utf8"
+)
+
+// Env is the per-call context a path is judged in.
+type Env struct {
+	// Cwd is the directory relative paths are resolved against. "" means
+	// Workspace; when both are "", a relative path is invalid.
+	Cwd string
+	// Workspace is the project root the agent works in. "" means Cwd; when
+	// both are "", no path is inside the workspace.
+	Workspace string
+}
+
+// base returns the directory relative paths are joined to.
+func (e Env) base() string {
+	if e.Cwd != "" {
+		return e.Cwd
+	}
+	return e.Workspace
+}
+
+// workspace returns the workspace root, cleaned, or "" when there is none.
+func (e Env) workspace() string {
+	w := e.Workspace
+	if w == "" {
+		w = e.Cwd
+	}
+	if !strings.HasPrefix(w, "/") {
+		return ""
+	}
+	return path.Clean(w)
+}
+
+// Path is a canonical path: two absolute forms of what the caller wrote.
+type Path struct {
+	// Literal is the absolute, lexically cleaned form: relative paths joined
+	// to the cwd, "~" and $HOME expanded, "." and ".." collapsed as text.
+	Literal string
+	// Resolved is the form the kernel would reach: symlinks along the longest
+	// existing prefix resolved (dangling links followed to their target text),
+	// with ".." applied after each link as the kernel does. Equal to Literal
+	// when no symlink is involved.
+	Resolved string
+}
+
+// Errors wrapped by Canonicalize; test with errors.Is.
+var (
+	// ErrInvalid marks a path that must be refused: empty, too long, NUL
+	// bytes, invalid UTF-8, encoded or backslash traversal, "~user", a
+	// symlink loop, or a relative path with no directory to resolve it in.
+	ErrInvalid = errors.New("invalid path")
+	// ErrUnverifiable marks a path whose value is not known statically, such
+	// as one containing "$VAR" other than $HOME or a command substitution.
+	ErrUnverifiable = errors.New("unverifiable path")
+)
+
+// maxPathLen is Linux PATH_MAX; longer paths cannot be opened anyway.
+const maxPathLen = 4096
+
+// maxLinks is the number of symlinks followed before giving up, as Linux's
+// MAXSYMLINKS.
+const maxLinks = 40
+
+// Canonicalize turns p, as an agent wrote it, into its literal and resolved
+// absolute forms. home expands "~", "~/x", "$HOME/x" and "${HOME}/x"; it must
+// be absolute when p uses one of them. The only I/O is lstat and readlink
+// along the path, done once.
+func Canonicalize(p string, env Env, home string) (Path, error) {
+	if err := validateText(p); err != nil {
+		return Path{}, err
+	}
+	expanded, err := expandHome(p, home)
+	if err != nil {
+		return Path{}, err
+	}
+	abs, err := absolute(expanded, env)
+	if err != nil {
+		return Path{}, err
+	}
+	resolved, err := resolve(abs)
+	if err != nil {
+		return Path{}, err
+	}
+	return Path{Literal: path.Clean(abs), Resolved: resolved}, nil
+}
+
+// PathError is the error Canonicalize returns: which path, what is wrong
+// with it, and whether it is invalid or unverifiable (Kind, which errors.Is
+// sees through).
+type PathError struct {
+	// Path is the path as the caller wrote it.
+	Path string
+	// Problem says what is wrong, phrased to follow "the path": "contains a
+	// NUL byte".
+	Problem string
+	// Kind is ErrInvalid or ErrUnverifiable.
+	Kind error
+}
+
+// Error returns e.g. `invalid path "~bob/x": uses the ~user form; ...`.
+func (e *PathError) Error() string { return fmt.Sprintf("%v %q: %s", e.Kind, e.Path, e.Problem) }
+
+// Unwrap returns Kind.
+func (e *PathError) Unwrap() error { return e.Kind }
+
+func invalid(p, format string, args ...any) error {
+	return &PathError{Path: p, Problem: fmt.Sprintf(format, args...), Kind: ErrInvalid}
+}
+
+// validateText rejects paths that are refused before any interpretation.
+func validateText(p string) error {
+	switch {
+	case p == "":
+		return invalid(p, "is empty")
+	case len(p) > maxPathLen:
+		return invalid(p, "is %d bytes long, over the %d-byte limit", len(p), maxPathLen)
+	case strings.IndexByte(p, 0) >= 0:
+		return invalid(p, "contains a NUL byte")
+	case !utf8.ValidString(p):
+		return invalid(p, "is not valid UTF-8")
+	}
+	if encodedTraversal(p) {
+		return invalid(p, "hides a separator or \"..\" in percent-encoding (%%2f, %%2e%%2e, %%252f)")
+	}
+	if backslashTraversal(p) {
+		return invalid(p, "contains a Windows-style \"..\\\" traversal (a backslash is no separator on Linux, but is for Windows tools)")
+	}
+	return nil
+}
+
+// encodedTraversal reports whether percent-decoding p, up to three times,
+// introduces a separator, a NUL or a new ".." component.
+func encodedTraversal(p string) bool {
+	cur := p
+	for range 3 {
+		next, changed := percentDecode(cur)
+		if !changed {
+			return false
+		}
+		if countSeps(next) > countSeps(cur) || strings.IndexByte(next, 0) >= 0 ||
+			dotDotComponents(next, "/\\") > dotDotComponents(cur, "/\\") {
+			return true
+		}
+		cur = next
+	}
+	return false
+}
+
+// percentDecode replaces every %XX hex escape in s; it reports whether any
+// escape was found. Malformed escapes are left as they are.
+func percentDecode(s string) (string, bool) {
+	if strings.IndexByte(s, '%') < 0 {
+		return s, false
+	}
+	var b strings.Builder
+	changed := false
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			b.WriteByte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 2
+			changed = true
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String(), changed
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c >= 'a':
+		return c - 'a' + 10
+	default:
+		return c - 'A' + 10
+	}
+}
+
+func countSeps(s string) int { return strings.Count(s, "/") + strings.Count(s, "\\") }
+
+// dotDotComponents counts ".." components when any byte of seps separates.
+func dotDotComponents(s, seps string) int {
+	n := 0
+	for f := range strings.FieldsFuncSeq(s, func(r rune) bool { return strings.ContainsRune(seps, r) }) {
+		if f == ".." {
+			n++
+		}
+	}
+	return n
+}
+
+// backslashTraversal reports whether p has a ".." component only when a
+// backslash is read as a separator, as Windows tools would.
+func backslashTraversal(p string) bool {
+	return strings.IndexByte(p, '\\') >= 0 && dotDotComponents(p, "/\\") > dotDotComponents(p, "/")
+}
+
+// expandHome expands a leading "~", "$HOME" or "${HOME}" and refuses any
+// other tilde or dollar form.
+func expandHome(p, home string) (string, error) {
+	rest, ok := cutHomePrefix(p)
+	if !ok && strings.HasPrefix(p, "~") {
+		return "", invalid(p, "uses the ~user form; only ~ (your own home) is accepted")
+	}
+	if dynamic(rest) {
+		return "", &PathError{Path: p, Problem: "contains a shell variable or substitution other than $HOME", Kind: ErrUnverifiable}
+	}
+	if !ok {
+		return p, nil
+	}
+	if !strings.HasPrefix(home, "/") {
+		return "", invalid(p, "refers to the home directory, which is not known (home is %q)", home)
+	}
+	return home + rest, nil
+}
+
+// cutHomePrefix strips "~", "$HOME" or "${HOME}" when followed by "/" or the
+// end, returning the rest (starting with "/" or empty).
+func cutHomePrefix(p string) (string, bool) {
+	for _, prefix := range [...]string{"~", "$HOME", "${HOME}"} {
+		if rest, ok := strings.CutPrefix(p, prefix); ok && (rest == "" || rest[0] == '/') {
+			return rest, true
+		}
+	}
+	return p, false
+}
+
+// dynamic reports whether s holds a shell expansion: "$NAME", "${...}",
+// "$(...)" or a backquote.
+func dynamic(s string) bool {
+	if strings.IndexByte(s, '`') >= 0 {
+		return true
+	}
+	for i := strings.IndexByte(s, '$'); i >= 0 && i+1 < len(s); {
+		c := s[i+1]
+		if c == '{' || c == '(' || c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
+			return true
+		}
+		next := strings.IndexByte(s[i+1:], '$')
+		if next < 0 {
+			break
+		}
+		i += 1 + next
+	}
+	return false
+}
+
+// absolute joins a relative p to the call's directory.
+func absolute(p string, env Env) (string, error) {
+	if strings.HasPrefix(p, "/") {
+		return p, nil
+	}
+	base := env.base()
+	if base == "" {
+		return "", invalid(p, "is relative and the call names no working directory")
+	}
+	if !strings.HasPrefix(base, "/") {
+		return "", invalid(p, "is relative and the working directory %q is not absolute", base)
+	}
+	return base + "/" + p, nil
+}
+
+// resolve walks abs component by component as the kernel would, following
+// symlinks (including dangling ones, to their target text) until a component
+// does not exist; the rest is taken as written. ".." applies to the resolved
+// prefix. The result is clean and absolute.
+func resolve(abs string) (string, error) {
+	cur, i, links := abs, 0, 0 // cur[:i] is resolved ("" = root); cur[i:] is "" or starts with "/"
+	for i < len(cur) {
+		j := i + 1
+		for j < len(cur) && cur[j] != '/' {
+			j++
+		}
+		switch comp := cur[i+1 : j]; comp {
+		case "", ".":
+			cur = cur[:i] + cur[j:]
+			continue
+		case "..":
+			p := max(strings.LastIndexByte(cur[:i], '/'), 0)
+			cur, i = cur[:p]+cur[j:], p
+			continue
+		}
+		if j == len(cur) && isHarmlessDevice(cur) {
+			break
+		}
+		target, isLink, err := readLinkIfAny(cur[:j])
+		if err != nil {
+			return "", invalid(abs, "passes through the symlink %s, which cannot be read (%v)", cur[:j], err)
+		}
+		if !isLink {
+			i = j
+			continue
+		}
+		if links++; links > maxLinks {
+			return "", invalid(abs, "passes through more than %d symlinks (a symlink loop?)", maxLinks)
+		}
+		cur, i = followLink(cur, i, j, target)
+	}
+	if cur == "" {
+		return "/", nil
+	}
+	return cur, nil
+}
+
+// followLink splices a link's target in place of the component cur[i:j].
+func followLink(cur string, i, j int, target string) (string, int) {
+	if strings.HasPrefix(target, "/") {
+		return target + cur[j:], 0
+	}
+	return cur[:i] + "/" + target + cur[j:], i
+}

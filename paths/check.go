@@ -1,0 +1,241 @@
+package paths
+
+import (
+	"errors"
+	"path"
+
+	"github.com/toolguard/toolguard/risk"
+)
+
+// Check canonicalises p in env and judges access a to it. It returns one
+// finding per rule that has something to say; nil means the path raises no
+// concern and the mode decides. A path that cannot be canonicalised yields a
+// deny (paths.invalid) or, when it is not known statically, an ask
+// (paths.unverifiable). Both the literal and the resolved form are judged,
+// so a deny on either wins.
+func (c *Checker) Check(p string, a Access, env Env) []risk.Finding {
+	if a > Delete {
+		return []risk.Finding{invalidAccessFinding(p, a)}
+	}
+	cp, err := Canonicalize(p, env, c.home)
+	if err != nil {
+		return []risk.Finding{errorFinding(p, a, err)}
+	}
+	j := judge{c: c, access: a, env: env, path: cp, ws: env.workspace()}
+	return j.run()
+}
+
+// CheckPath judges an already canonical path, for callers that canonicalise
+// once and check several accesses.
+func (c *Checker) CheckPath(cp Path, a Access, env Env) []risk.Finding {
+	if a > Delete {
+		return []risk.Finding{invalidAccessFinding(cp.Literal, a)}
+	}
+	j := judge{c: c, access: a, env: env, path: cp, ws: env.workspace()}
+	return j.run()
+}
+
+// Home returns the home directory "~" expands to.
+func (c *Checker) Home() string { return c.home }
+
+// judge holds the state of one Check: the lazily resolved workspace and
+// relative roots are computed at most once.
+type judge struct {
+	c          *Checker
+	access     Access
+	env        Env
+	path       Path
+	ws         string
+	wsResolved string
+	wsDone     bool
+}
+
+// run judges the resolved form, then the literal form when it differs,
+// keeping one finding per rule.
+func (j *judge) run() []risk.Finding {
+	out := j.form(j.path.Resolved)
+	if j.path.Literal == j.path.Resolved {
+		return out
+	}
+	for _, f := range j.form(j.path.Literal) {
+		if !hasRule(out, f.Rule) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func hasRule(fs []risk.Finding, rule string) bool {
+	for _, f := range fs {
+		if f.Rule == rule {
+			return true
+		}
+	}
+	return false
+}
+
+// form applies the evaluation order to one form of the path.
+func (j *judge) form(p string) []risk.Finding {
+	c := j.c
+	if pt := c.denied.first(p, j); pt != nil {
+		return []risk.Finding{j.denied(p, pt)}
+	}
+	if j.access.writes() {
+		if pt := c.protected.first(p, j); pt != nil {
+			return []risk.Finding{j.protected(p, pt)}
+		}
+	}
+	if r := j.rule(p); r != nil {
+		return []risk.Finding{j.ruleFinding(p, r)}
+	}
+	if area := systemArea(p, j.access); area != "" {
+		return []risk.Finding{j.system(p, area)}
+	}
+	if j.access != Delete && isHarmlessDevice(p) {
+		return nil // /dev/null and friends are fine wherever the workspace is
+	}
+	out, stop := j.placement(p)
+	if stop {
+		return out
+	}
+	return j.sensitivity(p, out)
+}
+
+// rule returns the first rule matching p, or nil.
+func (j *judge) rule(p string) *compiledRule {
+	for i := range j.c.rules {
+		if matchOne(&j.c.rules[i].pattern, p, j) {
+			return &j.c.rules[i]
+		}
+	}
+	return nil
+}
+
+// placement judges where p lies. stop is true when a deny ends the judgement.
+func (j *judge) placement(p string) (out []risk.Finding, stop bool) {
+	tier, dir, inside := j.place(p)
+	if !inside && !j.c.allowed.empty() {
+		if j.c.allowed.first(p, j) == nil {
+			return []risk.Finding{j.notAllowed(p)}, true
+		}
+		tier, inside = tierReadWrite, true
+	}
+	switch {
+	case inside && tier == tierReadOnly && j.access.writes():
+		return []risk.Finding{j.readOnlyRoot(p, dir)}, true
+	case inside && tier == tierWriteOnly && !j.access.writes():
+		return []risk.Finding{j.writeOnlyRoot(p, dir)}, true
+	case inside:
+		return nil, false
+	}
+	v := j.c.readOutside
+	if j.access.writes() {
+		v = j.c.writeOutside
+		if j.c.workspaceOnly {
+			v = risk.Deny
+		}
+	}
+	if v == risk.Allow {
+		return nil, false
+	}
+	return []risk.Finding{j.outside(p, v)}, v == risk.Deny
+}
+
+// sensitivity adds the ask findings of the sensitive lists.
+func (j *judge) sensitivity(p string, out []risk.Finding) []risk.Finding {
+	if pt := j.c.sensitive.first(p, j); pt != nil {
+		out = append(out, j.sensitive(p, pt, "Sensitive"))
+	}
+	if j.access.writes() {
+		if pt := j.c.sensitiveWrite.first(p, j); pt != nil && !hasRule(out, ruleSensitive) {
+			out = append(out, j.sensitive(p, pt, "SensitiveWrite"))
+		}
+	}
+	return out
+}
+
+// place returns the tier of the innermost workspace or root holding p. The
+// workspace counts as a read-write root.
+func (j *judge) place(p string) (tier rootTier, dir string, inside bool) {
+	best := -1
+	consider := func(d string, t rootTier) {
+		if d != "" && len(d) > best && within(p, d) {
+			best, tier, dir, inside = len(d), t, d, true
+		}
+	}
+	consider(j.ws, tierReadWrite)
+	for i := range j.c.roots {
+		r := &j.c.roots[i]
+		if r.relative {
+			lit, res := j.relativeRoot(r)
+			consider(lit, r.tier)
+			consider(res, r.tier)
+			continue
+		}
+		consider(r.literal, r.tier)
+		consider(r.resolved, r.tier)
+	}
+	if !inside {
+		consider(j.workspaceResolved(), tierReadWrite)
+	}
+	return tier, dir, inside
+}
+
+// relativeRoot joins a relative root to the workspace and resolves it.
+func (j *judge) relativeRoot(r *root) (literal, resolved string) {
+	if j.ws == "" {
+		return "", ""
+	}
+	literal = path.Join(j.ws, r.literal)
+	resolved, err := resolve(literal)
+	if err != nil {
+		resolved = ""
+	}
+	return literal, resolved
+}
+
+// workspaceResolved returns the workspace with its symlinks resolved,
+// computing it on first use.
+func (j *judge) workspaceResolved() string {
+	if !j.wsDone {
+		j.wsDone = true
+		if j.ws != "" {
+			if r, err := resolve(j.ws); err == nil {
+				j.wsResolved = r
+			}
+		}
+	}
+	return j.wsResolved
+}
+
+// belowWorkspace returns the part of p below the workspace ("" for the
+// workspace itself, else "/..."), trying the literal and resolved workspace.
+func (j *judge) belowWorkspace(p string) (string, bool) {
+	for _, ws := range [2]string{j.ws, j.workspaceResolvedIfNeeded(p)} {
+		switch {
+		case ws == "":
+		case ws == "/":
+			return p, true
+		case within(p, ws):
+			return p[len(ws):], true
+		}
+	}
+	return "", false
+}
+
+// workspaceResolvedIfNeeded avoids resolving the workspace when its literal
+// form already contains p.
+func (j *judge) workspaceResolvedIfNeeded(p string) string {
+	if j.ws != "" && within(p, j.ws) {
+		return ""
+	}
+	return j.workspaceResolved()
+}
+
+// errorFinding turns a canonicalisation error into a finding.
+func errorFinding(p string, a Access, err error) risk.Finding {
+	if errors.Is(err, ErrUnverifiable) {
+		return unverifiableFinding(p, a, err)
+	}
+	return invalidFinding(p, a, err)
+}

@@ -1,0 +1,153 @@
+package paths
+
+// DefaultDenied returns the default denied path patterns: the union of the
+// source systems' lists, so nothing one of them blocks is reachable here,
+// plus other well-known credential stores. Each call returns a new slice.
+func DefaultDenied() []string {
+	return concat(
+		aarSafetyDenied, aarPolicyDenied, aiChatBlocked, zeroClawHomeForbidden, extraDenied,
+	)
+}
+
+// DefaultSensitive returns the default patterns that need a human for any
+// access: places that often hold tokens or private history but are not
+// secrets outright.
+func DefaultSensitive() []string { return concat(sensitiveAny) }
+
+// DefaultSensitiveWrite returns the default patterns that need a human for
+// writes and deletes: ai-chat's sensitive write paths, files a shell or git
+// executes (rc files, hooks), and directories on the user's PATH.
+func DefaultSensitiveWrite() []string { return concat(aiChatSensitiveWrite, sensitiveWrite) }
+
+// DefaultProtected returns toolguard's own configuration and state and the
+// settings files through which agents install its hook. The policy adds the
+// exact paths of the files it loaded.
+func DefaultProtected() []string { return concat(protectedSelf, protectedHooks) }
+
+// DefaultConfig is the path configuration of the default policy: the default
+// lists, writes confined to the workspace, reads allowed anywhere else.
+func DefaultConfig() Config {
+	return Config{
+		Denied:         DefaultDenied(),
+		Sensitive:      DefaultSensitive(),
+		SensitiveWrite: DefaultSensitiveWrite(),
+		Protected:      DefaultProtected(),
+		WorkspaceOnly:  true,
+	}
+}
+
+func concat(lists ...[]string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, l := range lists {
+		for _, p := range l {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+// aarSafetyDenied is Aar's SafetyConfig.denied_paths (25 globs).
+var aarSafetyDenied = []string{
+	"/etc/shadow", "/etc/passwd", "/etc/sudoers", "/etc/sudoers.d/**",
+	"**/.env", "**/.env.*", "**/credentials", "**/credentials.*", "**/secrets", "**/secrets.*",
+	"**/*.pem", "**/*.key", "**/*.p12", "**/*.pfx",
+	"**/.ssh/**", "**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519",
+	"**/.aws/**", "**/.azure/**", "**/.config/gcloud/**",
+	"**/.netrc", "**/.npmrc", "**/.pypirc",
+}
+
+// aarPolicyDenied is Aar's PolicyConfig.denied_paths (8 globs); the two
+// prefix forms are wider than the SafetyConfig ones.
+var aarPolicyDenied = []string{
+	"/etc/shadow", "/etc/passwd", "**/.env", "**/.env.*",
+	"**/credentials*", "**/secrets*", "**/*.pem", "**/*.key",
+}
+
+// aiChatBlocked is ai-chat's always-blocked exact files (its /proc, /sys
+// and /dev rule is the system-area check).
+var aiChatBlocked = []string{"/etc/shadow", "/etc/passwd", "/etc/sudoers"}
+
+// zeroClawHomeForbidden is ZeroClaw's forbidden home prefixes, except
+// ~/.config, which is sensitive here (see DivergenceNotes).
+var zeroClawHomeForbidden = []string{"~/.ssh/**", "~/.gnupg/**", "~/.aws/**"}
+
+// extraDenied are further credential stores and root-equivalent sockets.
+var extraDenied = []string{
+	"/etc/gshadow", "/etc/security/opasswd", "/etc/ssh/ssh_host_*_key",
+	"~/.docker/config.json", "~/.kube/config", "~/.git-credentials", "**/.git-credentials",
+	"~/.config/gh/hosts.yml", "~/.config/hub", "~/.vault-token", "**/.pgpass",
+	"~/.terraform.d/credentials.tfrc.json", "~/.password-store/**", "~/.local/share/keyrings/**",
+	"**/*.kdbx", "**/id_ed25519_sk", "**/id_ecdsa_sk",
+	"/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock",
+	"/run/podman/podman.sock", "/run/secrets/**",
+}
+
+// sensitiveAny needs a human for reads as well as writes.
+var sensitiveAny = []string{
+	"~/.config/**", "**/.git/config",
+	"~/.bash_history", "~/.zsh_history", "~/.histfile", "~/.sh_history",
+	"~/.local/share/fish/fish_history", "~/.python_history", "~/.node_repl_history",
+	"~/.psql_history", "~/.mysql_history", "~/.sqlite_history", "~/.lesshst", "~/.viminfo",
+}
+
+// aiChatSensitiveWrite is ai-chat's check_write_path list, which matches a
+// run of components anywhere.
+var aiChatSensitiveWrite = []string{
+	"**/.env", "**/.ssh/**", "**/.gnupg/**", "**/.aws/credentials", "**/.config/gcloud/**",
+}
+
+// sensitiveWrite are files the shell or git run, and PATH directories.
+var sensitiveWrite = []string{
+	"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile",
+	"~/.zshrc", "~/.zshenv", "~/.zprofile", "~/.zlogin", "~/.gitconfig",
+	"**/.git/config", "**/.git/hooks/**", "**/.envrc", "~/.local/bin/**", "~/bin/**",
+}
+
+// protectedSelf is where toolguard keeps its configuration and state.
+var protectedSelf = []string{
+	"~/.config/toolguard/**", "~/.local/state/toolguard/**", "~/.local/share/toolguard/**",
+}
+
+// protectedHooks are the agent settings files that install toolguard's hook
+// (see research/integrations.md for each agent's locations).
+var protectedHooks = []string{
+	"~/.claude/settings.json", "~/.claude/settings.local.json",
+	"**/.claude/settings.json", "**/.claude/settings.local.json",
+	"/etc/claude-code/managed-settings.json",
+	"~/.gemini/settings.json", "**/.gemini/settings.json", "/etc/gemini-cli/settings.json",
+	"~/.cursor/hooks.json", "**/.cursor/hooks.json", "/etc/cursor/hooks.json",
+	"~/.codex/hooks.json", "**/.codex/hooks.json", "~/.codex/config.toml", "**/.codex/config.toml",
+}
+
+// DivergenceNotes: where the defaults deliberately differ from the source
+// systems (the conformance test lists each affected case with its reason).
+//
+//   - ZeroClaw forbids /etc, /root, /home, /usr, /bin, /sbin, /lib, /opt,
+//     /boot, /var and /tmp as prefixes. Writes there are already denied by
+//     workspace confinement (WorkspaceOnly); reads are deliberately allowed,
+//     because reading /usr/include, /etc/os-release or a sibling project is
+//     how agents work. Secrets under those trees are denied by pattern
+//     (/etc/shadow, /etc/sudoers, keys, sockets) instead.
+//   - ZeroClaw forbids ~/.config outright; here reading or writing it asks
+//     (DefaultSensitive), and its known token files (gh, gcloud, hub) are
+//     denied.
+//   - ZeroClaw denies any path with a ".." component; here ".." is collapsed
+//     and the result judged (both the literal and the symlink-resolved form),
+//     so "src/../README.md" inside the workspace is fine and "../../etc/shadow"
+//     is denied by pattern.
+//   - ZeroClaw and ai-chat allow an empty path; here it is invalid (deny):
+//     the caller must say which path a call touches.
+//   - ZeroClaw allows ".env" inside the workspace and ai-chat only asks before
+//     writing it; Aar denies it, and the union keeps Aar's deny.
+//   - ai-chat denies /proc/self/status; so does this package (only a few
+//     machine-description files under /proc are readable).
+//   - Aar's fnmatch lets "*" cross "/", so its "**/secrets*" also blocks
+//     "secrets/db.txt"; doublestar's "*" stays in one component, so here it
+//     matches file names only (a project's "secrets" package stays readable).
+//     Docker's secret mounts (/run/secrets/**) are denied explicitly.
+//   - Aar matches allowed_paths case-insensitively; here all matching is
+//     case-sensitive, as Linux is.

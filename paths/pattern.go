@@ -1,0 +1,209 @@
+package paths
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// workspaceToken starts a pattern anchored at the call's workspace.
+const workspaceToken = "<workspace>"
+
+// globMeta are the bytes that make a doublestar pattern more than a literal.
+const globMeta = `*?[]{}\`
+
+// anchor says what part of a path a pattern is matched against.
+type anchor uint8
+
+const (
+	anchorAbs       anchor = iota // the absolute path
+	anchorAny                     // any trailing run of components (relative patterns)
+	anchorWorkspace               // the path below the workspace ("<workspace>/...")
+)
+
+// matchKind selects a matcher. The literal kinds avoid the glob engine for
+// the common shapes of path patterns.
+type matchKind uint8
+
+const (
+	kindExact       matchKind = iota // subject == lit
+	kindTree                         // subject is lit or below it ("LIT/**")
+	kindSuffix                       // subject ends with the components lit ("**/LIT")
+	kindDirAnywhere                  // a run of components equals lit, anything below ("**/LIT/**")
+	kindBaseSuffix                   // base name ends with lit ("**/*LIT")
+	kindBasePrefix                   // base name starts with lit ("**/LIT*")
+	kindBaseGlob                     // base name matches glob ("**/G", G without "/")
+	kindGlob                         // full doublestar match of glob (or baseGlob)
+)
+
+// pattern is one compiled glob. Subjects are absolute paths, or for
+// anchorWorkspace the part of the path below the workspace ("" or "/...").
+type pattern struct {
+	source   string // as written in the config, for reasons
+	anchor   anchor
+	kind     matchKind
+	lit      string
+	litDir   string // lit + "/", for kindDirAnywhere
+	glob     string
+	baseGlob string // for kindGlob ending in "/**": also match the base directory
+}
+
+// compilePattern expands and classifies src. homes are the literal and, when
+// different, the resolved home directory; one pattern is made per home for
+// "~" patterns.
+func compilePattern(src string, homes []string) ([]pattern, error) {
+	switch {
+	case src == "":
+		return nil, fmt.Errorf("empty pattern")
+	case strings.IndexByte(src, 0) >= 0:
+		return nil, fmt.Errorf("pattern %q contains a NUL byte", src)
+	}
+	if rest, ok := cutHomePrefix(src); ok {
+		out := make([]pattern, 0, len(homes))
+		for _, h := range homes {
+			p, err := classify(src, anchorAbs, path.Clean(escapeGlob(h)+rest))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, p)
+		}
+		return out, nil
+	}
+	if strings.HasPrefix(src, "~") {
+		return nil, fmt.Errorf("pattern %q uses the ~user form; only ~/ is expanded", src)
+	}
+	p, err := classifyRaw(src)
+	if err != nil {
+		return nil, err
+	}
+	return []pattern{p}, nil
+}
+
+// classifyRaw handles patterns without "~": workspace-anchored, absolute or
+// relative.
+func classifyRaw(src string) (pattern, error) {
+	if rest, ok := strings.CutPrefix(src, workspaceToken); ok && (rest == "" || rest[0] == '/') {
+		return classify(src, anchorWorkspace, rest)
+	}
+	if strings.HasPrefix(src, "/") {
+		return classify(src, anchorAbs, path.Clean(src))
+	}
+	rel := src
+	for {
+		trimmed := strings.TrimPrefix(strings.TrimPrefix(rel, "./"), "**/")
+		if trimmed == rel {
+			break
+		}
+		rel = trimmed
+	}
+	if rel == "" || rel == "**" || rel == "." {
+		return pattern{}, fmt.Errorf("pattern %q matches every path; name the files to match", src)
+	}
+	return classify(src, anchorAny, strings.TrimSuffix(rel, "/"))
+}
+
+// classify validates glob and picks the fastest matcher for it.
+func classify(src string, a anchor, glob string) (pattern, error) {
+	full := glob
+	if a == anchorAny {
+		full = "**/" + glob
+	}
+	if !doublestar.ValidatePattern(full) {
+		return pattern{}, fmt.Errorf("pattern %q is not a valid glob (check brackets, braces and escapes)", src)
+	}
+	p := pattern{source: src, anchor: a, kind: kindGlob, glob: full}
+	if base, ok := strings.CutSuffix(glob, "/**"); ok || glob == "**" {
+		p.baseGlob = base
+		if a == anchorAny && base != "" {
+			p.baseGlob = "**/" + base
+		}
+	}
+	if a == anchorAny {
+		classifyAnyDepth(&p, glob)
+	} else {
+		classifyAnchored(&p, glob)
+	}
+	return p, nil
+}
+
+func isLiteral(s string) bool { return !strings.ContainsAny(s, globMeta) }
+
+func classifyAnchored(p *pattern, glob string) {
+	base, tree := strings.CutSuffix(glob, "/**")
+	switch {
+	case isLiteral(glob):
+		p.kind, p.lit = kindExact, glob
+	case glob == "/**" || glob == "**":
+		p.kind, p.lit = kindTree, ""
+	case tree && isLiteral(base):
+		p.kind, p.lit = kindTree, base
+	}
+}
+
+func classifyAnyDepth(p *pattern, rel string) {
+	base, tree := strings.CutSuffix(rel, "/**")
+	switch {
+	case isLiteral(rel):
+		p.kind, p.lit = kindSuffix, "/"+rel
+	case tree && isLiteral(base):
+		p.kind, p.lit, p.litDir = kindDirAnywhere, "/"+base, "/"+base+"/"
+	case strings.Contains(rel, "/"):
+		// full glob
+	case rel[0] == '*' && isLiteral(rel[1:]):
+		p.kind, p.lit = kindBaseSuffix, rel[1:]
+	case rel[len(rel)-1] == '*' && isLiteral(rel[:len(rel)-1]):
+		p.kind, p.lit = kindBasePrefix, rel[:len(rel)-1]
+	default:
+		p.kind, p.glob = kindBaseGlob, rel
+	}
+}
+
+// escapeGlob quotes glob metacharacters in a literal directory name.
+func escapeGlob(s string) string {
+	if isLiteral(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(globMeta, s[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// matches reports whether subject (absolute, clean; or "" / "/..." below the
+// workspace) matches p.
+func (p *pattern) matches(subject string) bool {
+	switch p.kind {
+	case kindExact:
+		return subject == p.lit
+	case kindTree:
+		return within(subject, p.lit)
+	case kindSuffix:
+		return strings.HasSuffix(subject, p.lit)
+	case kindDirAnywhere:
+		return strings.HasSuffix(subject, p.lit) || strings.Contains(subject, p.litDir)
+	}
+	return p.matchesBaseOrGlob(subject)
+}
+
+func (p *pattern) matchesBaseOrGlob(subject string) bool {
+	base := subject[strings.LastIndexByte(subject, '/')+1:]
+	switch p.kind {
+	case kindBaseSuffix:
+		return strings.HasSuffix(base, p.lit)
+	case kindBasePrefix:
+		return strings.HasPrefix(base, p.lit)
+	case kindBaseGlob:
+		return doublestar.MatchUnvalidated(p.glob, base)
+	}
+	if p.anchor == anchorAny {
+		subject = strings.TrimPrefix(subject, "/")
+	}
+	return doublestar.MatchUnvalidated(p.glob, subject) ||
+		p.baseGlob != "" && doublestar.MatchUnvalidated(p.baseGlob, subject)
+}
