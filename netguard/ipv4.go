@@ -12,8 +12,8 @@ func endsInNumber(s string) bool {
 	if last != "" && allDigits(last) {
 		return true
 	}
-	_, ok := parseIPv4Part(last)
-	return ok && strings.HasPrefix(last, "0x")
+	hex, ok := strings.CutPrefix(last, "0x")
+	return ok && strings.IndexFunc(hex, func(r rune) bool { return r > 0x7f || !isHex(byte(r)) }) < 0
 }
 
 // parseIPv4 reads 1 to 4 dot-separated numbers, each decimal, octal (leading

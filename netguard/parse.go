@@ -70,10 +70,10 @@ func parseAuthority(scheme, s string) (target, error) {
 		authority = s[:i]
 	}
 	if strings.ContainsRune(authority, '\\') {
-		return target{}, invalidf("the host part %q contains a backslash, which browsers read as a path separator and curl as part of the host", authority)
+		return target{}, invalidf("the authority (user and host part) contains a backslash, which browsers read as a path separator and curl as part of the host")
 	}
 	if strings.ContainsRune(authority, ' ') {
-		return target{}, invalidf("the host part %q contains a space", authority)
+		return target{}, invalidf("the authority (user and host part) contains a space")
 	}
 	t := target{scheme: scheme}
 	hostport := authority
@@ -257,6 +257,9 @@ func checkNameSyntax(text, s string) error {
 			return invalidf("host %q has a label longer than 63 characters", text)
 		}
 	}
+	if label == 0 {
+		return invalidf("host %q has an empty label", text)
+	}
 	return nil
 }
 
@@ -314,10 +317,10 @@ func checkControl(s, what string) error {
 	return nil
 }
 
-func isAlpha(c byte) bool  { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
-func isDigit(c byte) bool  { return '0' <= c && c <= '9' }
-func isHex(c byte) bool    { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
-func isOctal(c byte) bool  { return '0' <= c && c <= '7' }
+func isAlpha(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+func isHex(c byte) bool   { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+func isOctal(c byte) bool { return '0' <= c && c <= '7' }
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
