@@ -1,0 +1,95 @@
+package hook
+
+import (
+	"github.com/toolguard/toolguard/policy"
+	"github.com/toolguard/toolguard/risk"
+)
+
+// docker-agent events (snake_case everywhere).
+const (
+	evPreToolUseSnake        = "pre_tool_use"
+	evToolGuard              = "tool_guard"
+	evPermissionRequestSnake = "permission_request"
+)
+
+type dockerAdapter struct{ opts Options }
+
+func (a *dockerAdapter) Name() string { return DockerAgent }
+func (a *dockerAdapter) Events() []string {
+	return []string{evPreToolUseSnake, evToolGuard, evPermissionRequestSnake}
+}
+
+func (a *dockerAdapter) Decode(stdin []byte) (Event, error) {
+	p, ev, err := start(DockerAgent, a.Events(), stdin)
+	if err != nil {
+		return ev, err
+	}
+	ev.ReadOnlyHint = p.ToolReadOnly
+	ev.Request, err = toolRequest(DockerAgent, p)
+	return ev, err
+}
+
+type dockerOutput struct {
+	HookSpecificOutput dockerSpecific `json:"hook_specific_output"`
+}
+
+type dockerSpecific struct {
+	HookEventName            string            `json:"hook_event_name"`
+	PermissionDecision       string            `json:"permission_decision,omitempty"`
+	PermissionDecisionReason string            `json:"permission_decision_reason,omitempty"`
+	Metadata                 map[string]string `json:"metadata,omitempty"`
+}
+
+// Encode answers with hook_specific_output.permission_decision. Metadata is
+// sent only on the events whose contract accepts it (tool_guard,
+// permission_request): a strict pre_tool_use hook rejects it. On
+// permission_request an ask leaves the prompt to the person.
+func (a *dockerAdapter) Encode(ev Event, d policy.Decision) ([]byte, []byte, int) {
+	out := dockerSpecific{HookEventName: ev.Name}
+	if ev.Name != evPreToolUseSnake {
+		out.Metadata = dockerMetadata(d)
+	}
+	switch d.Verdict {
+	case risk.Allow:
+		if a.opts.DeferAllow {
+			return noOpinion, nil, 0
+		}
+		out.PermissionDecision, out.PermissionDecisionReason = "allow", allowText(d)
+	case risk.Ask:
+		if ev.Name == evPermissionRequestSnake {
+			break
+		}
+		out.PermissionDecision, out.PermissionDecisionReason = "ask", askText(d)
+	default:
+		out.PermissionDecision, out.PermissionDecisionReason = "deny", denyText(d)
+	}
+	return marshal(dockerOutput{out}), nil, 0
+}
+
+// dockerMetadata labels the confirmation prompt.
+func dockerMetadata(d policy.Decision) map[string]string {
+	m := map[string]string{
+		"safety_label": safetyLabel(d),
+		"blast_radius": d.Blast.String(),
+		"reason":       clip(reasonOf(d)),
+		"rule":         ruleOf(d),
+	}
+	if d.Category != "" {
+		m["category"] = string(d.Category)
+	}
+	return m
+}
+
+// safetyLabel follows docker-agent's classifier labels (safe, destructive,
+// unknown) and names the tier otherwise.
+func safetyLabel(d policy.Decision) string {
+	switch {
+	case d.Unverifiable:
+		return "unknown"
+	case d.Tier == risk.Destructive:
+		return "destructive"
+	case d.Verdict == risk.Allow && d.Tier == risk.Read:
+		return "safe"
+	}
+	return d.Tier.String()
+}

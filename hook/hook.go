@@ -1,0 +1,245 @@
+package hook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/policy"
+)
+
+// Defaults for [Options] fields left at their zero value.
+const (
+	// DefaultTimeout bounds one hook invocation, well below the agents' own
+	// hook timeouts (Gemini CLI and docker-agent default to 60 s).
+	DefaultTimeout = 5 * time.Second
+	// DefaultMaxInput bounds the payload read from stdin.
+	DefaultMaxInput = 4 << 20
+)
+
+// Agent names accepted by [New] and [Run].
+const (
+	ClaudeCode  = "claude-code"
+	Codex       = "codex"
+	GeminiCLI   = "gemini-cli"
+	Cursor      = "cursor"
+	DockerAgent = "docker-agent"
+)
+
+// Agents lists the supported agent names in a stable order.
+func Agents() []string { return []string{ClaudeCode, Codex, GeminiCLI, Cursor, DockerAgent} }
+
+// Decider decides one normalised call. *policy.Policy satisfies it.
+type Decider interface {
+	Decide(ctx context.Context, c call.Call) policy.Decision
+}
+
+// DeciderFunc adapts a function to [Decider].
+type DeciderFunc func(ctx context.Context, c call.Call) policy.Decision
+
+// Decide calls f.
+func (f DeciderFunc) Decide(ctx context.Context, c call.Call) policy.Decision { return f(ctx, c) }
+
+// Options tune the adapters and [Run].
+type Options struct {
+	// DeferAllow, when true, answers an allow with "{}" (no opinion) so the
+	// agent's own permission rules decide. The zero value answers an explicit
+	// allow, so people are not asked about harmless calls.
+	DeferAllow bool
+	// DeferAsk, when true, answers an ask on an event that cannot ask (Codex
+	// PreToolUse, Cursor beforeReadFile and preToolUse) with "{}" so the
+	// agent's own approval flow decides. The zero value denies such a call
+	// with a reason telling the person how to approve it (fail closed).
+	DeferAsk bool
+	// Timeout bounds reading, decoding and deciding. Zero means
+	// DefaultTimeout.
+	Timeout time.Duration
+	// MaxInput bounds the payload size in bytes. Zero means DefaultMaxInput.
+	MaxInput int64
+	// Table maps tool names onto kinds. Nil means call.Default().
+	Table *call.Table
+	// ProjectDir is the workspace used when the payload names none (the CLI
+	// fills it from CLAUDE_PROJECT_DIR or GEMINI_PROJECT_DIR). Empty means
+	// the payload's cwd.
+	ProjectDir string
+}
+
+func (o Options) timeout() time.Duration {
+	if o.Timeout > 0 {
+		return o.Timeout
+	}
+	return DefaultTimeout
+}
+
+func (o Options) maxInput() int64 {
+	if o.MaxInput > 0 {
+		return o.MaxInput
+	}
+	return DefaultMaxInput
+}
+
+func (o Options) table() *call.Table {
+	if o.Table != nil {
+		return o.Table
+	}
+	return defaultTable
+}
+
+var defaultTable = call.Default()
+
+// Event is one decoded hook payload.
+type Event struct {
+	// Agent is the adapter's agent name.
+	Agent string
+	// Name is the hook_event_name the agent sent (Cursor's before* and
+	// preToolUse names too); empty when the payload could not be read.
+	Name string
+	// Request is the tool call the agent asks about.
+	Request call.Request
+	// ReadOnlyHint is true when the agent said the tool is read-only
+	// (docker-agent tool_read_only). It is a hint, never a permission.
+	ReadOnlyHint bool
+	// ToolUseID is the agent's id of the tool call; empty when absent.
+	ToolUseID string
+}
+
+// Adapter speaks one agent's hook protocol.
+type Adapter interface {
+	// Name is the agent name, e.g. "claude-code".
+	Name() string
+	// Events lists the hook_event_name values the adapter answers.
+	Events() []string
+	// Decode reads one payload. On error the returned Event still carries
+	// the event name when it could be read, so the failure can be answered
+	// in that event's blocking form.
+	Decode(stdin []byte) (Event, error)
+	// Encode answers a decision for ev exactly as the agent documents it.
+	Encode(ev Event, d policy.Decision) (stdout, stderr []byte, exitCode int)
+}
+
+// ErrUnknownAgent is wrapped by errors for agent names [New] does not know.
+var ErrUnknownAgent = errors.New("unknown agent")
+
+// New returns the adapter for an agent.
+func New(agent string, opts Options) (Adapter, error) {
+	switch agent {
+	case ClaudeCode:
+		return &claudeAdapter{claudeProfile(), opts}, nil
+	case Codex:
+		return &claudeAdapter{codexProfile(), opts}, nil
+	case GeminiCLI:
+		return &geminiAdapter{opts}, nil
+	case Cursor:
+		return &cursorAdapter{opts}, nil
+	case DockerAgent:
+		return &dockerAdapter{opts}, nil
+	}
+	return nil, fmt.Errorf("%w %q (valid: %s)", ErrUnknownAgent, agent, strings.Join(Agents(), ", "))
+}
+
+// ProjectDirEnv names the environment variable through which an agent tells
+// its hooks the project directory; empty when the agent has none.
+func ProjectDirEnv(agent string) string {
+	switch agent {
+	case ClaudeCode:
+		return "CLAUDE_PROJECT_DIR"
+	case GeminiCLI:
+		return "GEMINI_PROJECT_DIR"
+	}
+	return ""
+}
+
+// Run answers one hook invocation: it reads the payload from stdin, decides
+// it with d and returns what to print and the exit code. It never panics and
+// never takes longer than the options' timeout; every failure blocks the call
+// in the agent's blocking form.
+func Run(ctx context.Context, agent string, stdin io.Reader, d Decider, opts Options) (stdout, stderr []byte, code int) {
+	a, err := New(agent, opts)
+	if err != nil {
+		return blockExit2(fmt.Sprintf("%v; the call is blocked", err))
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.timeout())
+	defer cancel()
+	done := make(chan reply, 1)
+	go func() { done <- handle(ctx, a, stdin, d, opts) }()
+	select {
+	case r := <-done:
+		return r.stdout, r.stderr, r.code
+	case <-ctx.Done():
+		return blockExit2(fmt.Sprintf("no decision within %s (%v); the call is blocked", opts.timeout(), context.Cause(ctx)))
+	}
+}
+
+type reply struct {
+	stdout, stderr []byte
+	code           int
+}
+
+func handle(ctx context.Context, a Adapter, stdin io.Reader, d Decider, opts Options) (r reply) {
+	var ev Event
+	defer func() {
+		if p := recover(); p != nil {
+			r = fail(a, ev, RuleInternal, fmt.Sprintf("internal error (%v)", p))
+		}
+	}()
+	raw, err := readLimited(stdin, opts.maxInput())
+	if err != nil {
+		return fail(a, ev, RuleInvalidPayload, err.Error())
+	}
+	ev, err = a.Decode(raw)
+	if err != nil {
+		return fail(a, ev, ruleFor(err), fmt.Sprintf("could not read the %s hook payload: %v", a.Name(), err))
+	}
+	c, err := normalize(ev, opts)
+	if err != nil {
+		return fail(a, ev, RuleInvalidPayload, fmt.Sprintf("could not understand the %s call: %v", ev.Request.Tool, err))
+	}
+	dec := sanitize(d.Decide(ctx, c))
+	return answer(a.Encode(ev, dec))
+}
+
+func answer(stdout, stderr []byte, code int) reply { return reply{stdout, stderr, code} }
+
+func normalize(ev Event, opts Options) (call.Call, error) {
+	req := ev.Request
+	if req.Workspace == "" {
+		req.Workspace = opts.ProjectDir
+	}
+	c, err := opts.table().Normalize(req)
+	c.ReadOnlyHint = ev.ReadOnlyHint
+	return c, err
+}
+
+// readLimited reads all of r, failing when it holds more than max bytes.
+func readLimited(r io.Reader, max int64) ([]byte, error) {
+	if r == nil {
+		return nil, errors.New("no hook payload on stdin")
+	}
+	b, err := io.ReadAll(io.LimitReader(r, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("could not read the hook payload: %v", err)
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("the hook payload is over the %d byte limit", max)
+	}
+	return b, nil
+}
+
+// fail answers a failure in the event's own deny form when the event is
+// known, else with exit code 2 and the reason on stderr, which every
+// supported agent treats as a block.
+func fail(a Adapter, ev Event, rule, reason string) reply {
+	if ev.Name != "" && slices.Contains(a.Events(), ev.Name) {
+		return answer(a.Encode(ev, failDecision(rule, reason)))
+	}
+	return answer(blockExit2(reason + "; the call is blocked"))
+}
+
+func blockExit2(reason string) (stdout, stderr []byte, code int) {
+	return nil, []byte("toolguard: " + clip(reason) + "\n"), 2
+}

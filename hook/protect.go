@@ -1,0 +1,56 @@
+package hook
+
+import "slices"
+
+// settingsGlobs are, per agent, the files from which it loads hooks and
+// permission rules, user and project scope. "~" is the home directory and
+// "**/" any project directory.
+var settingsGlobs = map[string][]string{
+	ClaudeCode: {
+		"~/.claude/settings.json",
+		"~/.claude/settings.local.json",
+		"**/.claude/settings.json",
+		"**/.claude/settings.local.json",
+		"/etc/claude-code/managed-settings.json",
+	},
+	Codex: {
+		"~/.codex/config.toml",
+		"~/.codex/hooks.json",
+		"~/.codex/rules/**",
+		"**/.codex/config.toml",
+		"**/.codex/hooks.json",
+		"**/.codex/rules/**",
+	},
+	GeminiCLI: {
+		"~/.gemini/settings.json",
+		"~/.gemini/policies/**",
+		"**/.gemini/settings.json",
+		"/etc/gemini-cli/**",
+	},
+	Cursor: {
+		"~/.cursor/hooks.json",
+		"**/.cursor/hooks.json",
+		"/etc/cursor/hooks.json",
+	},
+	DockerAgent: {
+		"~/.config/cagent/config.yaml",
+		"~/.config/cagent/hooks.d/**",
+	},
+}
+
+// ProtectedPaths returns the globs of every agent settings file that can
+// hold toolguard's hook or the agent's permission rules, sorted. The policy
+// denies writes to them (and commands such as `sed -i` that edit them), so a
+// model cannot remove the hook or approve itself.
+func ProtectedPaths() []string {
+	var out []string
+	for _, a := range Agents() {
+		out = append(out, settingsGlobs[a]...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// SettingsGlobs returns the settings file globs of one agent; nil for an
+// unknown agent.
+func SettingsGlobs(agent string) []string { return slices.Clone(settingsGlobs[agent]) }
