@@ -238,14 +238,15 @@ func cutHomePrefix(p string) (string, bool) {
 }
 
 // dynamic reports whether s holds a shell expansion: "$NAME", "${...}",
-// "$(...)" or a backquote.
+// "$(...)", a positional or special parameter ("$1", "$@", "$?", ...) or a
+// backquote.
 func dynamic(s string) bool {
 	if strings.IndexByte(s, '`') >= 0 {
 		return true
 	}
 	for i := strings.IndexByte(s, '$'); i >= 0 && i+1 < len(s); {
 		c := s[i+1]
-		if c == '{' || c == '(' || c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' {
+		if strings.IndexByte("{(_@*#?!$-", c) >= 0 || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
 			return true
 		}
 		next := strings.IndexByte(s[i+1:], '$')
@@ -277,6 +278,11 @@ func absolute(p string, env Env) (string, error) {
 // does not exist; the rest is taken as written. ".." applies to the resolved
 // prefix. The result is clean and absolute.
 func resolve(abs string) (string, error) {
+	if strings.HasPrefix(abs, "/dev/") {
+		if c := path.Clean(abs); isHarmlessDevice(c) {
+			return c, nil // /dev/stdout -> /proc/self/fd/1 -> pipe:[N] is still /dev/stdout
+		}
+	}
 	cur, i, links := abs, 0, 0 // cur[:i] is resolved ("" = root); cur[i:] is "" or starts with "/"
 	for i < len(cur) {
 		j := i + 1

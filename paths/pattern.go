@@ -34,7 +34,7 @@ const (
 	kindDirAnywhere                  // a run of components equals lit, anything below ("**/LIT/**")
 	kindBaseSuffix                   // base name ends with lit ("**/*LIT")
 	kindBasePrefix                   // base name starts with lit ("**/LIT*")
-	kindBaseGlob                     // base name matches glob ("**/G", G without "/")
+	kindBaseGlob                     // base name matches the glob lit ("**/G", G without "/")
 	kindGlob                         // full doublestar match of glob (or baseGlob)
 )
 
@@ -156,7 +156,7 @@ func classifyAnyDepth(p *pattern, rel string) {
 	case rel[len(rel)-1] == '*' && isLiteral(rel[:len(rel)-1]):
 		p.kind, p.lit = kindBasePrefix, rel[:len(rel)-1]
 	default:
-		p.kind, p.glob = kindBaseGlob, rel
+		p.kind, p.lit = kindBaseGlob, rel
 	}
 }
 
@@ -199,7 +199,7 @@ func (p *pattern) matchesBaseOrGlob(subject string) bool {
 	case kindBasePrefix:
 		return strings.HasPrefix(base, p.lit)
 	case kindBaseGlob:
-		return doublestar.MatchUnvalidated(p.glob, base)
+		return doublestar.MatchUnvalidated(p.lit, base)
 	}
 	if p.anchor == anchorAny {
 		subject = strings.TrimPrefix(subject, "/")
