@@ -1,0 +1,162 @@
+package audit
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/toolguard/toolguard/risk"
+)
+
+// Filter selects records. The zero Filter selects everything.
+type Filter struct {
+	// Since keeps records at or after this time; zero means no lower bound.
+	Since time.Time
+	// Verdicts keeps records with one of these verdicts; empty means any.
+	Verdicts []risk.Verdict
+	// Tool keeps records whose tool name or kind equals it,
+	// case-insensitively; empty means any.
+	Tool string
+}
+
+// Match reports whether r passes the filter.
+func (f Filter) Match(r Record) bool {
+	if !f.Since.IsZero() && r.Time.Before(f.Since) {
+		return false
+	}
+	if len(f.Verdicts) > 0 && !slices.Contains(f.Verdicts, r.Verdict) {
+		return false
+	}
+	return f.Tool == "" || strings.EqualFold(f.Tool, r.Tool) || strings.EqualFold(f.Tool, string(r.Kind))
+}
+
+// MalformedError reports lines of the log that are not valid records (for
+// example a line cut short by a full disk). Query and Follow skip them and
+// report them with the records they could read.
+type MalformedError struct {
+	// Lines is how many lines were skipped.
+	Lines int
+	// First locates the first one, as "file:line: error".
+	First string
+}
+
+func (e *MalformedError) Error() string {
+	return fmt.Sprintf("audit: skipped %d malformed line(s); first at %s", e.Lines, e.First)
+}
+
+// Query returns the records of the log at path that match f, oldest first,
+// reading the rotated files (path.N … path.1) before path. Missing files
+// are not an error. When some lines could not be parsed, the records read
+// are returned together with a *[MalformedError].
+func Query(path string, f Filter) ([]Record, error) {
+	var out []Record
+	err := scanAll(context.Background(), path, f, func(r Record) error {
+		out = append(out, r)
+		return nil
+	})
+	return out, err
+}
+
+// scanAll reads the rotated files and then path itself.
+func scanAll(ctx context.Context, path string, f Filter, fn func(Record) error) error {
+	bad := &malformed{}
+	for _, p := range logFiles(path) {
+		if _, err := scanFile(ctx, p, 0, f, fn, bad); err != nil {
+			return err
+		}
+	}
+	return bad.err()
+}
+
+// logFiles lists the rotated files that exist, oldest first, then path.
+func logFiles(path string) []string {
+	var files []string
+	for n := 1; ; n++ {
+		if _, err := os.Stat(rotated(path, n)); err != nil {
+			break
+		}
+		files = append(files, rotated(path, n))
+	}
+	slices.Reverse(files)
+	return append(files, path)
+}
+
+type malformed struct {
+	lines int
+	first string
+}
+
+func (m *malformed) add(file string, line int, err error) {
+	if m.lines == 0 {
+		m.first = fmt.Sprintf("%s:%d: %v", file, line, err)
+	}
+	m.lines++
+}
+
+func (m *malformed) err() error {
+	if m.lines == 0 {
+		return nil
+	}
+	return &MalformedError{Lines: m.lines, First: m.first}
+}
+
+// scanFile calls fn for each matching complete line of file from offset
+// and returns the offset after the last complete line.
+func scanFile(ctx context.Context, file string, offset int64, f Filter, fn func(Record) error, bad *malformed) (int64, error) {
+	fh, err := os.Open(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return offset, nil
+	}
+	if err != nil {
+		return offset, err
+	}
+	defer fh.Close()
+	if _, err := fh.Seek(offset, io.SeekStart); err != nil {
+		return offset, err
+	}
+	return scanLines(ctx, fh, file, offset, f, fn, bad)
+}
+
+func scanLines(ctx context.Context, rd io.Reader, file string, offset int64, f Filter, fn func(Record) error, bad *malformed) (int64, error) {
+	br := bufio.NewReaderSize(rd, 64<<10)
+	for n := 1; ctx.Err() == nil; n++ {
+		line, err := br.ReadBytes('\n')
+		if err != nil { // an incomplete last line is left for the next read
+			return offset, ignoreEOF(err)
+		}
+		offset += int64(len(line))
+		r, perr := parseLine(line)
+		if perr != nil {
+			bad.add(file, n, perr)
+			continue
+		}
+		if f.Match(r) {
+			if err := fn(r); err != nil {
+				return offset, err
+			}
+		}
+	}
+	return offset, ctx.Err()
+}
+
+func parseLine(line []byte) (Record, error) {
+	var r Record
+	err := json.Unmarshal(bytes.TrimSpace(line), &r)
+	return r, err
+}
+
+func ignoreEOF(err error) error {
+	if errors.Is(err, io.EOF) {
+		return nil
+	}
+	return err
+}

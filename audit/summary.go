@@ -1,0 +1,87 @@
+package audit
+
+import (
+	"encoding/json"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolguard/toolguard/call"
+)
+
+// MaxValueLen is the longest argument value kept in a summary, in bytes;
+// longer values are cut at a character boundary and end in "…".
+const MaxValueLen = 200
+
+// pathKeys are argument names shown first, in this order.
+var pathKeys = []string{"file_path", "path", "notebook_path", "url", "pattern"}
+
+// Summarize renders a call's arguments as one short, redacted line: the
+// shell command for shell calls; otherwise "key=value" pairs with path-like
+// arguments (file_path, path, notebook_path, url, pattern) first and the
+// rest sorted. Values under secret keys become [Mask], other values go
+// through [RedactString] and are cut to [MaxValueLen].
+func Summarize(c call.Call) string {
+	if c.Command != "" {
+		return cut(RedactString(c.Command))
+	}
+	keys := orderedKeys(c.Input)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, k+"="+summarizeValue(k, c.Input[k]))
+	}
+	return strings.Join(parts, " ")
+}
+
+func orderedKeys(in map[string]any) []string {
+	var first, rest []string
+	for _, k := range pathKeys {
+		if _, ok := in[k]; ok {
+			first = append(first, k)
+		}
+	}
+	for k := range in {
+		if !isPathKey(k) {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	return append(first, rest...)
+}
+
+func isPathKey(k string) bool {
+	for _, p := range pathKeys {
+		if p == k {
+			return true
+		}
+	}
+	return false
+}
+
+func summarizeValue(key string, v any) string {
+	if IsSecretKey(key) {
+		return Mask
+	}
+	if s, ok := v.(string); ok {
+		return cut(RedactString(s))
+	}
+	b, err := json.Marshal(Redact(v))
+	if err != nil {
+		return "<unencodable>"
+	}
+	return cut(string(b))
+}
+
+// cut shortens s to MaxValueLen bytes at a rune boundary, newlines shown as
+// "⏎" so that the summary stays on one line.
+func cut(s string) string {
+	s = strings.ReplaceAll(s, "\n", "⏎")
+	if len(s) <= MaxValueLen {
+		return s
+	}
+	end := MaxValueLen
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return s[:end] + "…"
+}

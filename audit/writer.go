@@ -1,0 +1,128 @@
+package audit
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/toolguard/toolguard/state"
+)
+
+// FileName is the audit log's name inside the state directory.
+const FileName = "audit.jsonl"
+
+// DefaultPath returns $XDG_STATE_HOME/toolguard/audit.jsonl.
+func DefaultPath() (string, error) {
+	dir, err := state.Dir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, FileName), nil
+}
+
+// Default rotation settings.
+const (
+	DefaultMaxSize = 10 << 20 // 10 MiB
+	DefaultKeep    = 5
+)
+
+// WriterOptions configures a [Writer].
+type WriterOptions struct {
+	// MaxSize is the size in bytes past which the log is rotated before the
+	// next append. Zero means DefaultMaxSize; negative disables rotation.
+	MaxSize int64
+	// Keep is how many rotated files (audit.jsonl.1 … audit.jsonl.N) are
+	// kept; older ones are removed. Zero means DefaultKeep.
+	Keep int
+}
+
+// Writer appends records to an audit log. Each record is written with a
+// single write(2) on a file opened with O_APPEND while holding the log's
+// inter-process lock, so many goroutines and processes can share one log
+// without torn or lost lines. Rotation happens under the same lock. A
+// Writer is safe for concurrent use.
+type Writer struct {
+	path    string
+	maxSize int64
+	keep    int
+	mu      sync.Mutex
+}
+
+// NewWriter returns a Writer appending to path (created, with its
+// directory, on first write).
+func NewWriter(path string, opts WriterOptions) *Writer {
+	w := &Writer{path: path, maxSize: opts.MaxSize, keep: opts.Keep}
+	if w.maxSize == 0 {
+		w.maxSize = DefaultMaxSize
+	}
+	if w.keep <= 0 {
+		w.keep = DefaultKeep
+	}
+	return w
+}
+
+// Path is the file the Writer appends to.
+func (w *Writer) Path() string { return w.path }
+
+// Write appends r as one JSON line. ctx bounds the wait for the lock.
+func (w *Writer) Write(ctx context.Context, r Record) error {
+	line, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("audit: encode record: %w", err)
+	}
+	line = append(line, '\n')
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	lock, err := state.LockFile(ctx, w.path)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	defer lock.Unlock()
+	if err := w.rotateIfFull(int64(len(line))); err != nil {
+		return fmt.Errorf("audit: rotate %s: %w", w.path, err)
+	}
+	return w.append(line)
+}
+
+func (w *Writer) append(line []byte) error {
+	f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	_, werr := f.Write(line)
+	return errors.Join(werr, f.Close())
+}
+
+func (w *Writer) rotateIfFull(next int64) error {
+	if w.maxSize < 0 {
+		return nil
+	}
+	fi, err := os.Stat(w.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil || fi.Size() == 0 || fi.Size()+next <= w.maxSize {
+		return err
+	}
+	return rotate(w.path, w.keep)
+}
+
+// rotate shifts path.N-1 → path.N … path → path.1, dropping path.keep.
+func rotate(path string, keep int) error {
+	if err := os.Remove(rotated(path, keep)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	for i := keep - 1; i >= 1; i-- {
+		if err := os.Rename(rotated(path, i), rotated(path, i+1)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return os.Rename(path, rotated(path, 1))
+}
+
+func rotated(path string, n int) string { return fmt.Sprintf("%s.%d", path, n) }
