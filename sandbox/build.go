@@ -1,0 +1,160 @@
+package sandbox
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// helperSpec writes the helper's instructions for the chosen backend.
+func (j *job) helperSpec() (helperSpec, error) {
+	h := helperSpec{
+		Path:   j.target,
+		Argv:   append([]string(nil), j.spec.Argv...),
+		Env:    j.env,
+		Limits: j.spec.Limits.rlimits(),
+	}
+	switch j.choice.backend {
+	case Landlock:
+		plan := j.landlockPlan()
+		h.Landlock = &plan
+	case Bubblewrap, Firejail:
+		h.Argv = j.toolArgv()
+		h.Path = h.Argv[0]
+	}
+	return h, nil
+}
+
+// landlockPlan grants the system directories read-only, the workspace,
+// the private TMPDIR and the extra paths, and the command itself.
+func (j *job) landlockPlan() landlockPlan {
+	ro := systemGrant()
+	ro.add("/proc")
+	ro.add(j.target)
+	for _, p := range j.spec.ReadOnly {
+		ro.add(p)
+	}
+	var rw grant
+	for _, p := range append([]string{j.workspace, j.tmpDir}, j.spec.ReadWrite...) {
+		rw.add(p)
+	}
+	plan := landlockPlan{
+		MinABI:          abiFilesystem,
+		RODirs:          ro.dirs,
+		ROFiles:         ro.files,
+		RWDirs:          rw.dirs,
+		RWFiles:         rw.files,
+		Devices:         existing(deviceFiles),
+		RestrictNetwork: !j.spec.AllowNetwork,
+	}
+	if j.spec.Require && !j.spec.AllowNetwork {
+		plan.MinABI = abiNetwork
+	}
+	return plan
+}
+
+func existing(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if _, err := os.Stat(p); err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// toolArgv is the bwrap or firejail command line that runs the target.
+func (j *job) toolArgv() []string {
+	if j.choice.backend == Firejail {
+		return j.firejailArgv()
+	}
+	return j.bwrapArgv()
+}
+
+// bwrapArgv mounts the system directories read-only with the secret files
+// hidden, fresh /proc, /dev and /tmp, then the workspace, the private
+// TMPDIR and the extra paths; everything else (the home directory) is
+// absent.
+func (j *job) bwrapArgv() []string {
+	a := []string{j.choice.tool, "--die-with-parent", "--new-session", "--unshare-pid",
+		"--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"}
+	if !j.spec.AllowNetwork {
+		a = append(a, "--unshare-net")
+	}
+	for _, dir := range systemDirs {
+		a = append(a, bwrapSystemDir(dir)...)
+	}
+	for _, p := range secretSystemPaths() {
+		a = append(a, bwrapHide(p)...)
+	}
+	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
+		"--ro-bind", j.target, j.target)
+	for _, p := range j.spec.ReadOnly {
+		a = append(a, "--ro-bind", p, p)
+	}
+	for _, p := range append([]string{j.workspace, j.tmpDir}, j.spec.ReadWrite...) {
+		a = append(a, "--bind", p, p)
+	}
+	a = append(a, "--chdir", j.dir, "--")
+	return append(append(a, j.target), j.spec.Argv[1:]...)
+}
+
+// bwrapSystemDir recreates a symlinked system directory (merged /usr) as a
+// symlink, and binds a real one read-only.
+func bwrapSystemDir(dir string) []string {
+	info, err := os.Lstat(dir)
+	switch {
+	case err != nil:
+		return nil
+	case info.Mode()&os.ModeSymlink != 0:
+		target, err := os.Readlink(dir)
+		if err != nil {
+			return nil
+		}
+		return []string{"--symlink", target, dir}
+	}
+	return []string{"--ro-bind", dir, dir}
+}
+
+// bwrapHide covers a secret file with /dev/null or a directory with an
+// empty tmpfs.
+func bwrapHide(path string) []string {
+	info, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil
+	case info.IsDir():
+		return []string{"--tmpfs", path}
+	}
+	return []string{"--ro-bind", "/dev/null", path}
+}
+
+// firejailArgv makes the filesystem read-only but for the workspace, the
+// private TMPDIR and the extra read-write paths; under /tmp and the home
+// directory only those paths stay visible (whitelist), a home directory
+// holding none of them is hidden whole; the secret system files are hidden
+// and the network removed.
+func (j *job) firejailArgv() []string {
+	a := []string{j.choice.tool, "--quiet", "--noprofile", "--read-only=/"}
+	if !j.spec.AllowNetwork {
+		a = append(a, "--net=none")
+	}
+	home := lookupEnv(j.env, "HOME")
+	homeUsed := false
+	for _, p := range append([]string{j.workspace, j.tmpDir}, j.spec.ReadWrite...) {
+		a = append(a, "--read-write="+p)
+		inHome := home != "" && strings.HasPrefix(p, home+"/")
+		if inHome || strings.HasPrefix(p, "/tmp/") {
+			a = append(a, "--whitelist="+p)
+		}
+		homeUsed = homeUsed || inHome
+	}
+	if home != "" && filepath.IsAbs(home) && !homeUsed {
+		a = append(a, "--blacklist="+home)
+	}
+	for _, p := range secretSystemPaths() {
+		a = append(a, "--blacklist="+p)
+	}
+	a = append(a, "--", j.target)
+	return append(a, j.spec.Argv[1:]...)
+}

@@ -1,0 +1,39 @@
+// Package sandbox runs a command that the policy has allowed under
+// enforcement that does not depend on understanding the command.
+//
+// [Run] starts the command with
+//   - a scrubbed environment (PATH, HOME, TERM, LANG, LC_*, USER, LOGNAME,
+//     SHELL, TZ, a private TMPDIR, plus an explicit passthrough list; names
+//     that look like secrets only pass when listed by exact name);
+//   - stdin from /dev/null unless a reader is given, and a cap per output
+//     stream;
+//   - resource limits (address space, CPU time, file size, open files);
+//   - a timeout that stops the whole process group, grandchildren included
+//     (SIGTERM, then SIGKILL after a grace period);
+//   - an OS sandbox backend: Landlock (the default where the kernel has it),
+//     bubblewrap or firejail when installed, or none.
+//
+// Landlock is applied through a re-exec helper, never in the calling
+// process: Run starts /proc/self/exe with a hidden argument, the helper
+// applies the rlimits and the Landlock ruleset to itself and then execs the
+// target. Every program that calls Run must therefore begin main with
+//
+//	if sandbox.IsHelper(os.Args) {
+//		sandbox.HelperMain()
+//	}
+//
+// The helper reads its instructions from an inherited pipe, so nothing about
+// the run appears in the target's arguments or environment.
+//
+// Under Landlock the command can read and execute the system directories
+// (/usr, /bin, /lib…, /etc without its secret files, /opt, /proc), read and
+// write the workspace and its private TMPDIR, use a few device files, and
+// nothing else: the home directory and /tmp are not accessible. TCP connect
+// and bind are refused unless networking is allowed (Landlock ABI ≥ 4).
+//
+// Known limits: UDP and pathname UNIX sockets are only restricted by
+// Landlock ABI ≥ 10 and ≥ 9, so with smaller ABIs only the bubblewrap
+// backend takes the network away completely; a process that leaves its
+// process group (setsid) escapes the group kill under the landlock and none
+// backends, though it stays confined by Landlock; rlimits are per process.
+package sandbox

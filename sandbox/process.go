@@ -1,0 +1,205 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// selfExe is the program that contains the helper.
+const selfExe = "/proc/self/exe"
+
+// process is a started run.
+type process struct {
+	cmd            *exec.Cmd
+	started        time.Time
+	stdout, stderr *stream
+	setup          chan []byte // what the helper reported before exec
+}
+
+// start launches the helper with its instructions on fd 3 and the error
+// pipe on fd 4, in a new process group.
+func (j *job) start() (*process, error) {
+	data, err := json.Marshal(j.helper)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: encoding the helper spec: %w", err)
+	}
+	var parentEnds, childEnds []*os.File
+	defer func() { closeAll(childEnds) }()
+	pipe := func() (r, w *os.File) {
+		if err == nil {
+			r, w, err = os.Pipe()
+		}
+		return r, w
+	}
+	specR, specW := pipe()
+	errR, errW := pipe()
+	outR, outW := pipe()
+	errOutR, errOutW := pipe()
+	childEnds = []*os.File{specR, errW, outW, errOutW}
+	parentEnds = []*os.File{specW, errR, outR, errOutR}
+	if err != nil {
+		closeAll(parentEnds)
+		return nil, fmt.Errorf("sandbox: creating pipes: %w", err)
+	}
+	stdout, stderr := outputWriters(j.spec.Stdout, j.spec.Stderr)
+	p := &process{
+		stdout: newStream(stdout, j.spec.OutputLimit, false, outR),
+		stderr: newStream(stderr, j.spec.OutputLimit, true, errOutR),
+		setup:  make(chan []byte, 1),
+	}
+	p.cmd = &exec.Cmd{
+		Path:        selfExe,
+		Args:        []string{"toolguard-sandbox", helperArg},
+		Env:         j.env,
+		Dir:         j.dir,
+		Stdout:      outW,
+		Stderr:      errOutW,
+		ExtraFiles:  []*os.File{specR, errW},
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
+	}
+	stdinEnd, err := connectStdin(p.cmd, j.spec.Stdin)
+	if err != nil {
+		closeAll(parentEnds)
+		return nil, err
+	}
+	p.started = time.Now()
+	if err := p.cmd.Start(); err != nil {
+		closeAll(parentEnds)
+		closeAll([]*os.File{stdinEnd})
+		return nil, fmt.Errorf("sandbox: starting the helper: %w", err)
+	}
+	closeAll([]*os.File{stdinEnd})
+	go writeAndClose(specW, data)
+	go readSetup(errR, p.setup)
+	go p.stdout.copy()
+	go p.stderr.copy()
+	return p, nil
+}
+
+// connectStdin gives the command r as stdin: /dev/null when nil, the file
+// itself when it is one, else a pipe fed by a goroutine. It returns the
+// child's end of such a pipe, to close after start.
+func connectStdin(cmd *exec.Cmd, r io.Reader) (*os.File, error) {
+	if r == nil {
+		return nil, nil
+	}
+	if f, ok := r.(*os.File); ok {
+		cmd.Stdin = f
+		return nil, nil
+	}
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: creating the stdin pipe: %w", err)
+	}
+	cmd.Stdin = pr
+	go func() {
+		io.Copy(pw, r)
+		pw.Close()
+	}()
+	return pr, nil
+}
+
+func closeAll(files []*os.File) {
+	for _, f := range files {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
+func writeAndClose(w *os.File, data []byte) {
+	w.Write(data)
+	w.Close()
+}
+
+// readSetup collects what the helper writes before exec; EOF without data
+// means the target started.
+func readSetup(r *os.File, out chan<- []byte) {
+	data, _ := io.ReadAll(io.LimitReader(r, 64<<10))
+	r.Close()
+	out <- data
+}
+
+// outcome is how the wait ended.
+type outcome struct {
+	timedOut bool
+	canceled bool
+}
+
+// wait waits for the command, stopping its process group on timeout or
+// cancellation, then kills what is left of the group and drains output.
+func (p *process) wait(ctx context.Context, timeout, grace time.Duration) outcome {
+	done := make(chan struct{})
+	go func() {
+		p.cmd.Wait()
+		close(done)
+	}()
+	var expired <-chan time.Time
+	if timeout > 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		expired = t.C
+	}
+	var o outcome
+	select {
+	case <-done:
+	case <-expired:
+		o.timedOut = true
+		p.stop(done, grace)
+	case <-ctx.Done():
+		o.canceled = true
+		p.stop(done, grace)
+	}
+	p.signalGroup(syscall.SIGKILL)
+	p.drain(grace)
+	return o
+}
+
+// stop sends SIGTERM to the group, then SIGKILL after grace.
+func (p *process) stop(done <-chan struct{}, grace time.Duration) {
+	p.signalGroup(syscall.SIGTERM)
+	select {
+	case <-done:
+	case <-time.After(grace):
+		p.signalGroup(syscall.SIGKILL)
+		<-done
+	}
+}
+
+// signalGroup signals the command's process group (its pid is the group
+// id); ESRCH once the group is empty is expected.
+func (p *process) signalGroup(sig syscall.Signal) {
+	syscall.Kill(-p.cmd.Process.Pid, sig)
+}
+
+// drain waits for both output streams to reach EOF, at most grace, after
+// which a process that escaped the group may still hold the pipes: they are
+// closed.
+func (p *process) drain(grace time.Duration) {
+	deadline := time.After(grace)
+	for _, s := range []*stream{p.stdout, p.stderr} {
+		select {
+		case <-s.done:
+		case <-deadline:
+			s.src.Close()
+			<-s.done
+		}
+	}
+}
+
+// setupError returns the helper's failure report, if any.
+func (p *process) setupError() string {
+	select {
+	case data := <-p.setup:
+		return string(bytes.TrimSpace(data))
+	case <-time.After(time.Second):
+		return ""
+	}
+}

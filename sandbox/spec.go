@@ -1,0 +1,187 @@
+package sandbox
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Backend names the mechanism that confines the command.
+type Backend string
+
+// The backends. The zero value is [Auto].
+const (
+	// Auto picks the strongest backend available: Landlock when the kernel
+	// has it, else bubblewrap, else firejail, else none.
+	Auto Backend = "auto"
+	// Landlock confines the command with the kernel's Landlock LSM through
+	// the re-exec helper. Unprivileged, needs no package.
+	Landlock Backend = "landlock"
+	// Bubblewrap runs the command in new mount, PID and network namespaces
+	// with the bwrap program.
+	Bubblewrap Backend = "bwrap"
+	// Firejail runs the command under the firejail program.
+	Firejail Backend = "firejail"
+	// None applies only the environment scrubbing, rlimits, output caps and
+	// the timeout.
+	None Backend = "none"
+)
+
+// Backends lists the valid backend names in the order Auto prefers them.
+var Backends = []Backend{Auto, Landlock, Bubblewrap, Firejail, None}
+
+// ParseBackend returns the backend named s; "" means [Auto].
+func ParseBackend(s string) (Backend, error) {
+	if s == "" {
+		return Auto, nil
+	}
+	for _, b := range Backends {
+		if string(b) == s {
+			return b, nil
+		}
+	}
+	return "", fmt.Errorf("sandbox: unknown backend %q (valid: %s)", s, backendList())
+}
+
+func backendList() string {
+	names := make([]string, len(Backends))
+	for i, b := range Backends {
+		names[i] = string(b)
+	}
+	return strings.Join(names, ", ")
+}
+
+// Defaults applied to zero fields of [Spec] and [Limits].
+const (
+	DefaultTimeout      = 30 * time.Second
+	DefaultGrace        = 2 * time.Second
+	DefaultOutputLimit  = 1 << 20
+	DefaultAddressSpace = 512 << 20
+)
+
+// Limits are the resource limits applied to the command (setrlimit). They
+// hold per process; children inherit them.
+type Limits struct {
+	// AddressSpace caps virtual memory in bytes (RLIMIT_AS). Zero means
+	// DefaultAddressSpace (512 MiB); negative means no limit.
+	AddressSpace int64
+	// CPUTime caps CPU time (RLIMIT_CPU, whole seconds, rounded up). Zero
+	// means no limit.
+	CPUTime time.Duration
+	// FileSize caps the size of any file the command writes, in bytes
+	// (RLIMIT_FSIZE). Zero means no limit.
+	FileSize int64
+	// OpenFiles caps the number of open file descriptors (RLIMIT_NOFILE).
+	// Zero means the inherited limit.
+	OpenFiles int
+}
+
+// Spec describes one run.
+type Spec struct {
+	// Argv is the command and its arguments; Argv[0] is looked up in the
+	// scrubbed PATH unless it contains a slash. Required.
+	Argv []string
+	// Dir is the working directory. Zero means Workspace.
+	Dir string
+	// Workspace is the directory the command may read and write. Zero means
+	// Dir; when both are zero, the caller's working directory. It must not
+	// be "/" nor contain the home directory.
+	Workspace string
+	// Env is the environment to scrub. Nil means os.Environ().
+	Env []string
+	// Passthrough lists extra variable names to keep: exact names, or a
+	// prefix ending in "*" such as "NPM_CONFIG_*". A name that looks like a
+	// secret passes only when listed exactly. Nil means none.
+	Passthrough []string
+	// Stdin feeds the command. Nil means /dev/null.
+	Stdin io.Reader
+	// Stdout and Stderr receive the command's output. Nil means discard.
+	Stdout, Stderr io.Writer
+	// OutputLimit caps each of stdout and stderr in bytes; output beyond it
+	// is dropped and Result.Truncated is set. Zero means DefaultOutputLimit
+	// (1 MiB); negative means no cap.
+	OutputLimit int64
+	// Timeout bounds the run. Zero means DefaultTimeout (30 s); negative
+	// means no timeout (the context still applies).
+	Timeout time.Duration
+	// Grace is how long the process group has between SIGTERM and SIGKILL.
+	// Zero means DefaultGrace (2 s).
+	Grace time.Duration
+	// Limits are the rlimits; the zero value caps only the address space.
+	Limits Limits
+	// Backend picks the confinement. Zero means Auto.
+	Backend Backend
+	// Require fails the run before anything starts when the backend cannot
+	// enforce what was asked (filesystem confinement, and the network
+	// restriction unless AllowNetwork). False means best effort, with what
+	// was not enforced listed in Result.Unenforced.
+	Require bool
+	// AllowNetwork lets the command open network connections. False means
+	// TCP connect and bind are refused (Landlock ABI ≥ 4) or the network
+	// namespace is empty (bubblewrap, firejail).
+	AllowNetwork bool
+	// ReadOnly lists extra absolute paths the command may read and execute.
+	ReadOnly []string
+	// ReadWrite lists extra absolute paths the command may read and write.
+	ReadWrite []string
+}
+
+// Result is what happened to the command.
+type Result struct {
+	// ExitCode is the exit status; -1 when the command died of a signal.
+	ExitCode int
+	// Signal is the signal that ended the command; zero when it exited.
+	Signal syscall.Signal
+	// TimedOut is set when the timeout stopped the command.
+	TimedOut bool
+	// LimitHit names the resource limit that most likely ended the command,
+	// e.g. "address space 512 MiB", "cpu time 2s", "file size 1 MiB"; empty
+	// when none did.
+	LimitHit string
+	// Backend is the backend that confined the command.
+	Backend Backend
+	// LandlockABI is the kernel's Landlock ABI version when the Landlock
+	// backend ran; zero otherwise.
+	LandlockABI int
+	// Unenforced lists what was asked but could not be enforced (only when
+	// Spec.Require is false).
+	Unenforced []string
+	// Truncated is set when output beyond Spec.OutputLimit was dropped.
+	Truncated bool
+	// Duration is the wall time from start to exit.
+	Duration time.Duration
+}
+
+// Success reports whether the command exited with status 0 in time.
+func (r Result) Success() bool {
+	return r.ExitCode == 0 && r.Signal == 0 && !r.TimedOut
+}
+
+// String describes the outcome in one line, e.g. "exit status 3" or
+// "killed by signal SIGKILL: timed out".
+func (r Result) String() string {
+	var s string
+	if r.Signal != 0 {
+		s = "killed by signal " + signalName(r.Signal)
+	} else {
+		s = fmt.Sprintf("exit status %d", r.ExitCode)
+	}
+	if r.TimedOut {
+		s += ": timed out"
+	}
+	if r.LimitHit != "" {
+		s += ": " + r.LimitHit + " limit reached"
+	}
+	return s
+}
+
+func signalName(sig syscall.Signal) string {
+	if name := unix.SignalName(sig); name != "" {
+		return name
+	}
+	return fmt.Sprintf("%d", int(sig))
+}
