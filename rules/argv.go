@@ -1,0 +1,224 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/toolguard/toolguard/shell"
+)
+
+// grammar is the compiled form of [Grammar].
+type grammar struct {
+	value   map[string]bool
+	list    map[string]bool
+	raw     bool
+	noFlags bool
+}
+
+func compileGrammar(g Grammar) *grammar {
+	return &grammar{value: set(g.ValueFlags), list: set(g.ListFlags), raw: g.RawFlags, noFlags: g.NoFlags}
+}
+
+// merge adds o's flags to g (several packs may describe one executable).
+func (g *grammar) merge(o *grammar) {
+	for k := range o.value {
+		g.value[k] = true
+	}
+	for k := range o.list {
+		g.list[k] = true
+	}
+	g.raw = g.raw || o.raw
+	g.noFlags = g.noFlags || o.noFlags
+}
+
+func set(xs []string) map[string]bool {
+	m := make(map[string]bool, len(xs))
+	for _, x := range xs {
+		m[x] = true
+	}
+	return m
+}
+
+// flagUse is one flag found in argv.
+type flagUse struct {
+	name     string // "-r", "--force", "-delete" (raw)
+	value    string
+	hasValue bool
+	word     int // index into Argv of the flag
+	valWord  int // index into Argv of the value's word
+}
+
+// args is argv split into flags and positional words by a grammar.
+type args struct {
+	cmd   *shell.Command
+	flags []flagUse
+	// pos holds Argv indices of positional words.
+	pos []int
+	// afterFlag[i] is true when pos[i] directly followed a flag word whose
+	// arity is unknown (it may be that flag's value).
+	afterFlag []bool
+	// dashdash is the index into pos of the first word after "--" (-1: none).
+	dashdash int
+}
+
+// parseArgs splits cmd.Argv[1:] by g.
+func parseArgs(cmd *shell.Command, g *grammar) *args {
+	a := &args{cmd: cmd, dashdash: -1}
+	argv := cmd.Argv
+	prevFlag := false
+	for i := 1; i < len(argv); i++ {
+		v := argv[i].Value
+		switch {
+		case a.dashdash >= 0 || g.noFlags || !isFlagWord(v):
+			a.pos = append(a.pos, i)
+			a.afterFlag = append(a.afterFlag, prevFlag && a.dashdash < 0)
+			prevFlag = false
+		case v == "--":
+			a.dashdash = len(a.pos)
+		default:
+			var consumed int
+			consumed, prevFlag = a.addFlag(argv, i, g)
+			i += consumed
+		}
+	}
+	return a
+}
+
+// isFlagWord reports whether v is written as an option.
+func isFlagWord(v string) bool { return len(v) > 1 && v[0] == '-' }
+
+// addFlag records the flag word at argv[i] and returns how many following
+// words it consumed and whether a following positional may be its value.
+func (a *args) addFlag(argv []shell.Word, i int, g *grammar) (int, bool) {
+	v := argv[i].Value
+	if strings.HasPrefix(v, "--") || g.raw {
+		return a.addLong(argv, i, g)
+	}
+	return a.addCluster(argv, i, g)
+}
+
+func (a *args) addLong(argv []shell.Word, i int, g *grammar) (int, bool) {
+	v := argv[i].Value
+	if name, val, ok := strings.Cut(v, "="); ok {
+		a.flags = append(a.flags, flagUse{name: name, value: val, hasValue: true, word: i, valWord: i})
+		return 0, false
+	}
+	if g.list[v] {
+		return a.addList(argv, i), false
+	}
+	if g.value[v] && i+1 < len(argv) {
+		a.flags = append(a.flags, flagUse{name: v, value: argv[i+1].Value, hasValue: true, word: i, valWord: i + 1})
+		return 1, false
+	}
+	a.flags = append(a.flags, flagUse{name: v, word: i})
+	return 0, true
+}
+
+// addList consumes a flag that takes words up to ";" or "+" (find -exec).
+func (a *args) addList(argv []shell.Word, i int) int {
+	f := flagUse{name: argv[i].Value, word: i}
+	n := 0
+	for j := i + 1; j < len(argv); j++ {
+		n++
+		w := argv[j].Value
+		if w == ";" || w == "+" || w == `\;` {
+			break
+		}
+		if !f.hasValue {
+			f.value, f.hasValue, f.valWord = w, true, j
+		}
+	}
+	a.flags = append(a.flags, f)
+	return n
+}
+
+func (a *args) addCluster(argv []shell.Word, i int, g *grammar) (int, bool) {
+	v := argv[i].Value
+	for k := 1; k < len(v); k++ {
+		name := "-" + v[k:k+1]
+		if !g.value[name] {
+			a.flags = append(a.flags, flagUse{name: name, word: i})
+			continue
+		}
+		if k+1 < len(v) {
+			a.flags = append(a.flags, flagUse{name: name, value: v[k+1:], hasValue: true, word: i, valWord: i})
+			return 0, false
+		}
+		if i+1 < len(argv) {
+			a.flags = append(a.flags, flagUse{name: name, value: argv[i+1].Value, hasValue: true, word: i, valWord: i + 1})
+			return 1, false
+		}
+		a.flags = append(a.flags, flagUse{name: name, word: i})
+		return 0, false
+	}
+	// Flags of unknown arity are read as boolean, so a following word may
+	// still be a value.
+	return 0, true
+}
+
+// has reports whether flag spec is present. Short specs ("-f") match
+// clusters; in raw grammars "-x" and "--x" are the same.
+func (a *args) has(spec string, g *grammar) bool {
+	return a.find(spec, g) >= 0
+}
+
+// find returns the index in a.flags of the first use of spec, or -1.
+func (a *args) find(spec string, g *grammar) int {
+	for i, f := range a.flags {
+		if flagEqual(f.name, spec, g.raw) {
+			return i
+		}
+	}
+	return -1
+}
+
+func flagEqual(name, spec string, raw bool) bool {
+	if name == spec {
+		return true
+	}
+	return raw && strings.TrimLeft(name, "-") == strings.TrimLeft(spec, "-")
+}
+
+// positional returns the Argv word of positional i.
+func (a *args) positional(i int) shell.Word { return a.cmd.Argv[a.pos[i]] }
+
+// subMatch finds where sub (a compiled sub-command path) matches the
+// positionals, and returns the index of the first operand after it, or -1.
+// The path may start after positionals that may be flag values.
+func (a *args) subMatch(sub [][]string) int {
+	if len(sub) == 0 {
+		return 0
+	}
+	for start := 0; start < len(a.pos); start++ {
+		if a.subAt(sub, start) {
+			return start + len(sub)
+		}
+		if !a.afterFlag[start] {
+			break
+		}
+	}
+	return -1
+}
+
+func (a *args) subAt(sub [][]string, start int) bool {
+	if start+len(sub) > len(a.pos) || (a.dashdash >= 0 && start+len(sub) > a.dashdash) {
+		return false
+	}
+	for k, alts := range sub {
+		if !anyGlob(alts, a.positional(start+k).Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// operands returns the positional words from index from on.
+func (a *args) operands(from int) []shell.Word {
+	if from < 0 || from >= len(a.pos) {
+		return nil
+	}
+	out := make([]shell.Word, 0, len(a.pos)-from)
+	for _, p := range a.pos[from:] {
+		out = append(out, a.cmd.Argv[p])
+	}
+	return out
+}

@@ -1,0 +1,323 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// PathRef is an operand or redirect target that names a file, with how the
+// command uses it.
+type PathRef struct {
+	// Word is the path as resolved by the shell analysis.
+	Word shell.Word
+	// Access is "read", "write" or "delete".
+	Access string
+}
+
+// Result is what the packs say about one simple command.
+type Result struct {
+	// Findings lists every matching rule, in pack order.
+	Findings []risk.Finding
+	// Tier is the worst effect of the command: Read for known read-only
+	// shapes, Write for known writes, Execute for anything unknown, or the
+	// worst tier of a matching rule.
+	Tier risk.Tier
+	// Known is true when some pack knows the executable.
+	Known bool
+	// Paths are the operands and redirect targets that are files.
+	Paths []PathRef
+	// URLs are the URLs and hosts the command contacts.
+	URLs []shell.Word
+}
+
+// maxSubject bounds the command text copied into a finding.
+const maxSubject = 200
+
+// Classify judges one simple command. It never panics; a nil command is an
+// unknown command (tier Execute).
+func (s *Set) Classify(cmd *shell.Command) Result {
+	if cmd == nil {
+		return Result{Tier: risk.Execute}
+	}
+	v := s.viewFor(cmd.Name)
+	e := &env{cmd: cmd, g: v.g, a: parseArgs(cmd, v.g), known: v.known}
+	res := Result{Known: v.known, Tier: v.baseTier(e)}
+	for _, msg := range v.packErrs {
+		res.Findings = append(res.Findings, packErrorFinding(cmd, msg))
+		res.Tier = risk.Destructive
+	}
+	for _, r := range v.rules {
+		e.hit = nil
+		if r.match(e) {
+			res.Findings = append(res.Findings, r.finding(cmd, e.hit))
+			res.Tier = res.Tier.Worse(r.info.Tier)
+		}
+	}
+	res.Paths = append(v.pathRefs(e), redirectPaths(cmd)...)
+	if hasWrite(res.Paths) {
+		res.Tier = res.Tier.Worse(risk.Write)
+	}
+	res.URLs = v.urlRefs(e)
+	return res
+}
+
+func packErrorFinding(cmd *shell.Command, msg string) risk.Finding {
+	return risk.Finding{Rule: "rules.pack-error", Category: risk.CatInput, Tier: risk.Destructive,
+		Blast: risk.BlastUnknown, Verdict: risk.Deny, Span: cmd.Span, Subject: subject(cmd, nil),
+		Reason:     "a rule pack for this command failed to load, so it cannot be judged: " + msg,
+		Suggestion: "fix or disable the pack named in the reason", Unverifiable: true}
+}
+
+func (r *rule) finding(cmd *shell.Command, hit *shell.Word) risk.Finding {
+	span := cmd.Span
+	if hit != nil && !hit.Span.IsZero() {
+		span = hit.Span
+	}
+	i := r.info
+	return risk.Finding{Rule: i.ID, Category: i.Category, Tier: i.Tier, Blast: i.Blast, Verdict: i.Verdict,
+		Reason: i.Reason, Suggestion: i.Suggestion, Span: span, Subject: subject(cmd, hit), Unverifiable: i.Unverifiable}
+}
+
+func subject(cmd *shell.Command, hit *shell.Word) string {
+	s := strings.Join(cmd.Values(), " ")
+	if hit != nil && len(s) > maxSubject {
+		s = hit.Value
+	}
+	if len(s) > maxSubject {
+		s = s[:maxSubject] + "…"
+	}
+	return s
+}
+
+// baseTier is the tier before rules: the most specific safe shape that
+// applies, Read for a command that is only assignments, else Execute.
+func (v *view) baseTier(e *env) risk.Tier {
+	if e.cmd.Name == "" {
+		return risk.Read
+	}
+	var best *safeEntry
+	bestFrom := -1
+	for _, se := range v.safe {
+		from := e.a.subMatch(se.sub)
+		if from < 0 || (len(se.verbs) > 0 && !e.verbMatch(se.verbs, se.verbDepth)) {
+			continue
+		}
+		if best == nil || len(se.sub) > len(best.sub) {
+			best, bestFrom = se, from
+		}
+	}
+	if best == nil {
+		return risk.Execute
+	}
+	return best.tierFor(e, e.a.operands(bestFrom))
+}
+
+func (se *safeEntry) tierFor(e *env, ops []shell.Word) risk.Tier {
+	unsafe := e.anyFlag(se.unsafeFlags) ||
+		(se.noOperands && len(ops) > 0) ||
+		(se.maxOperands > 0 && len(ops) > se.maxOperands)
+	for _, w := range ops {
+		unsafe = unsafe || matchAny(se.unsafeOperands, w)
+	}
+	if unsafe {
+		return max(se.unsafeTier, se.tier)
+	}
+	return se.tier
+}
+
+func hasWrite(ps []PathRef) bool {
+	for _, p := range ps {
+		if p.Access != "read" {
+			return true
+		}
+	}
+	return false
+}
+
+// pathRefs lists the operands the path specs say are files.
+func (v *view) pathRefs(e *env) []PathRef {
+	var out []PathRef
+	for _, ps := range v.paths {
+		from := e.a.subMatch(ps.sub)
+		if from < 0 || (len(ps.whenFlags) > 0 && !e.anyFlag(ps.whenFlags)) {
+			continue
+		}
+		out = append(out, ps.operandRefs(e, e.a.operands(from))...)
+		out = append(out, ps.flagRefs(e)...)
+	}
+	return out
+}
+
+func (ps *pathSpec) operandRefs(e *env, ops []shell.Word) []PathRef {
+	if ps.operands == "" || ps.skip >= len(ops) {
+		return nil
+	}
+	ops = ops[ps.skip:]
+	if len(ps.scriptFlags) > 0 && !e.anyFlag(ps.scriptFlags) && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	var out []PathRef
+	for i, w := range ops {
+		access := ps.operands
+		if ps.last != "" && len(ops) >= 2 && i == len(ops)-1 {
+			access = ps.last
+		}
+		if isKeyValue(ps, w.Value) || !isFilePath(w.Value) {
+			continue
+		}
+		out = append(out, PathRef{Word: w, Access: access})
+	}
+	return out
+}
+
+// isKeyValue reports whether v is a key=value operand the spec reads
+// through flag_values (dd's of=), which is not a plain path.
+func isKeyValue(ps *pathSpec, v string) bool {
+	for k := range ps.flagValues {
+		if strings.HasSuffix(k, "=") && strings.HasPrefix(v, k) {
+			return true
+		}
+	}
+	return false
+}
+
+func (ps *pathSpec) flagRefs(e *env) []PathRef {
+	var out []PathRef
+	for key, access := range ps.flagValues {
+		if strings.HasSuffix(key, "=") {
+			out = append(out, keyValueRefs(e, key, access)...)
+			continue
+		}
+		for _, f := range e.a.flags {
+			if f.hasValue && flagEqual(f.name, key, e.g.raw) && isFilePath(f.value) {
+				w := e.cmd.Argv[f.valWord]
+				w.Value = f.value
+				out = append(out, PathRef{Word: w, Access: access})
+			}
+		}
+	}
+	return out
+}
+
+func keyValueRefs(e *env, key, access string) []PathRef {
+	var out []PathRef
+	for _, w := range e.a.operands(0) {
+		if rest, ok := strings.CutPrefix(w.Value, key); ok && isFilePath(rest) {
+			sub := w
+			sub.Value = rest
+			if !w.Quoted && !w.Span.IsZero() {
+				sub.Span.Start += len(key)
+			}
+			out = append(out, PathRef{Word: sub, Access: access})
+		}
+	}
+	return out
+}
+
+// isFilePath leaves out stdin markers and device sinks that are never
+// worth a path check.
+func isFilePath(v string) bool {
+	switch v {
+	case "", "-", "/dev/null", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/tty":
+		return false
+	}
+	return !strings.HasPrefix(v, "/dev/fd/")
+}
+
+func redirectPaths(cmd *shell.Command) []PathRef {
+	var out []PathRef
+	for _, r := range cmd.Redirects {
+		if r.IsHereDoc() || !isFilePath(r.Target.Value) {
+			continue
+		}
+		switch {
+		case isOutputRedirect(&r):
+			out = append(out, PathRef{Word: r.Target, Access: "write"})
+		case r.Op == "<":
+			out = append(out, PathRef{Word: r.Target, Access: "read"})
+		}
+	}
+	return out
+}
+
+// urlRefs lists the URLs and hosts the URL specs name.
+func (v *view) urlRefs(e *env) []shell.Word {
+	var out []shell.Word
+	for _, us := range v.urls {
+		from := e.a.subMatch(us.sub)
+		if from < 0 {
+			continue
+		}
+		out = append(out, us.operandURLs(e.a.operands(from))...)
+		for _, f := range e.a.flags {
+			for _, name := range us.flags {
+				if f.hasValue && flagEqual(f.name, name, e.g.raw) {
+					w := e.cmd.Argv[f.valWord]
+					w.Value = f.value
+					out = append(out, w)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (us *urlSpec) operandURLs(ops []shell.Word) []shell.Word {
+	var out []shell.Word
+	for i, w := range ops {
+		switch us.operands {
+		case "all":
+			out = append(out, w)
+		case "first":
+			if i == 0 {
+				out = append(out, withValue(w, hostOf(w.Value)))
+			}
+		case "remote":
+			if h, ok := remoteHost(w.Value); ok {
+				out = append(out, withValue(w, h))
+			}
+		case "url":
+			if strings.Contains(w.Value, "://") {
+				out = append(out, w)
+			} else if h, ok := remoteHost(w.Value); ok {
+				out = append(out, withValue(w, h))
+			}
+		}
+	}
+	return out
+}
+
+func withValue(w shell.Word, v string) shell.Word {
+	w.Value = v
+	return w
+}
+
+// hostOf strips a user@ prefix and a :path or :port suffix.
+func hostOf(v string) string {
+	if i := strings.LastIndex(v, "@"); i >= 0 {
+		v = v[i+1:]
+	}
+	if strings.HasPrefix(v, "[") {
+		if i := strings.Index(v, "]"); i > 0 {
+			return v[1:i]
+		}
+	}
+	if i := strings.Index(v, ":"); i >= 0 {
+		v = v[:i]
+	}
+	return v
+}
+
+// remoteHost recognises host:path and user@host:path (scp, rsync, git).
+func remoteHost(v string) (string, bool) {
+	colon := strings.Index(v, ":")
+	if colon <= 0 || strings.Contains(v, "://") {
+		return "", false
+	}
+	if slash := strings.Index(v, "/"); slash >= 0 && slash < colon {
+		return "", false
+	}
+	return hostOf(v), true
+}

@@ -1,0 +1,201 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolguard/toolguard/risk"
+)
+
+// Options adjust a compiled [Set].
+type Options struct {
+	// Disable lists rule ids or pack names to leave out. Nil disables
+	// nothing. Naming something that does not exist is an error.
+	Disable []string
+	// Extra are user rules added after the packs (their ids must not clash
+	// with built-in ids; "user:" prefixes are conventional). Nil adds none.
+	Extra []Rule
+}
+
+// compiledPack is a pack ready to match.
+type compiledPack struct {
+	name     string
+	grammars map[string]*grammar
+	safe     []*safeEntry
+	rules    []*rule
+	paths    []*pathSpec
+	urls     []*urlSpec
+}
+
+type safeEntry struct {
+	exe            []string
+	sub            [][]string
+	tier           risk.Tier
+	unsafeFlags    []string
+	unsafeOperands []pattern
+	unsafeTier     risk.Tier
+	maxOperands    int
+	noOperands     bool
+	verbs          []string
+	verbDepth      int
+}
+
+type pathSpec struct {
+	exe         []string
+	sub         [][]string
+	operands    string
+	last        string
+	skip        int
+	scriptFlags []string
+	whenFlags   []string
+	flagValues  map[string]string
+}
+
+type urlSpec struct {
+	exe      []string
+	sub      [][]string
+	operands string
+	flags    []string
+}
+
+// problems collects every error found while compiling, with context.
+type problems struct{ errs []error }
+
+func (p *problems) add(where string, err error) {
+	if err != nil {
+		p.errs = append(p.errs, fmt.Errorf("%s: %w", where, err))
+	}
+}
+
+func (p *problems) addf(where, format string, a ...any) {
+	p.errs = append(p.errs, fmt.Errorf("%s: "+format, append([]any{where}, a...)...))
+}
+
+func (p *problems) err() error { return errors.Join(p.errs...) }
+
+var accessNames = []string{"read", "write", "delete"}
+var urlModes = []string{"all", "first", "remote", "url"}
+
+// compilePack checks and compiles one pack, reporting every problem.
+func compilePack(p Pack, pr *problems) *compiledPack {
+	file := p.file
+	if file == "" {
+		file = "pack " + p.Name
+	}
+	if p.Name == "" {
+		pr.addf(file, "field name: required")
+	}
+	listed := set(p.Executables)
+	checkExe := func(where string, exe []string) {
+		if len(exe) == 0 {
+			pr.addf(where, "field exe: required (one or more executable names, or \"*\")")
+		}
+		for _, e := range exe {
+			if !listed[e] {
+				pr.addf(where, "executable %q is not listed in the pack's executables %v", e, p.Executables)
+			}
+		}
+	}
+	cp := &compiledPack{name: p.Name, grammars: map[string]*grammar{}}
+	for name, g := range p.Exe {
+		checkExe(fmt.Sprintf("%s: exe.%s", file, name), []string{name})
+		cp.grammars[name] = compileGrammar(g)
+	}
+	for i, s := range p.Safe {
+		where := fmt.Sprintf("%s: safe[%d] %v %v", file, i, s.Exe, s.Sub)
+		checkExe(where, s.Exe)
+		cp.safe = append(cp.safe, compileSafe(where, s, pr))
+	}
+	for _, r := range p.Rules {
+		where := fmt.Sprintf("%s: rule %s", file, r.ID)
+		checkExe(where, r.Exe)
+		cp.rules = append(cp.rules, compileRule(where, p.Name, r, pr))
+	}
+	for i, ps := range p.Paths {
+		where := fmt.Sprintf("%s: paths[%d] %v", file, i, ps.Exe)
+		checkExe(where, ps.Exe)
+		cp.paths = append(cp.paths, compilePathSpec(where, ps, pr))
+	}
+	for i, us := range p.URLs {
+		where := fmt.Sprintf("%s: urls[%d] %v", file, i, us.Exe)
+		checkExe(where, us.Exe)
+		if us.Operands != "" && !slices.Contains(urlModes, us.Operands) {
+			pr.addf(where, "field operands: unknown mode %q (valid: %s)", us.Operands, strings.Join(urlModes, ", "))
+		}
+		cp.urls = append(cp.urls, &urlSpec{exe: us.Exe, sub: compileSub(us.Sub), operands: us.Operands, flags: us.Flags})
+	}
+	return cp
+}
+
+func compileSub(sub []string) [][]string {
+	out := make([][]string, len(sub))
+	for i, s := range sub {
+		out[i] = splitAlts(s)
+	}
+	return out
+}
+
+func lowerAll(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = strings.ToLower(x)
+	}
+	return out
+}
+
+func compileSafe(where string, s Safe, pr *problems) *safeEntry {
+	e := &safeEntry{exe: s.Exe, sub: compileSub(s.Sub), unsafeFlags: s.UnsafeFlags, maxOperands: s.MaxOperands,
+		noOperands: s.NoOperands, verbs: lowerAll(s.Verbs), verbDepth: s.VerbDepth, unsafeTier: risk.Execute}
+	switch s.Tier {
+	case "", "read":
+		e.tier = risk.Read
+	case "write":
+		e.tier = risk.Write
+	default:
+		pr.addf(where, "field tier: %q is not a safe tier (valid: read, write)", s.Tier)
+	}
+	switch s.UnsafeTier {
+	case "", "execute":
+	case "write":
+		e.unsafeTier = risk.Write
+	default:
+		pr.addf(where, "field unsafe_tier: %q (valid: write, execute)", s.UnsafeTier)
+	}
+	var err error
+	e.unsafeOperands, err = compilePatterns(s.UnsafeOperands)
+	pr.add(where+": field unsafe_operands", err)
+	if e.verbDepth == 0 {
+		e.verbDepth = 3
+	}
+	return e
+}
+
+func compilePathSpec(where string, ps PathSpec, pr *problems) *pathSpec {
+	checkAccess := func(field, v string) {
+		if v != "" && !slices.Contains(accessNames, v) {
+			pr.addf(where, "field %s: unknown access %q (valid: %s)", field, v, strings.Join(accessNames, ", "))
+		}
+	}
+	checkAccess("operands", ps.Operands)
+	checkAccess("last", ps.Last)
+	for k, v := range ps.FlagValues {
+		checkAccess("flag_values."+k, v)
+	}
+	return &pathSpec{exe: ps.Exe, sub: compileSub(ps.Sub), operands: ps.Operands, last: ps.Last, skip: ps.Skip,
+		scriptFlags: ps.ScriptFlags, whenFlags: ps.WhenFlags, flagValues: ps.FlagValues}
+}
+
+// checkIDs reports duplicate rule ids across packs and extra rules.
+func checkIDs(packs []*compiledPack, pr *problems) {
+	seen := map[string]string{}
+	for _, p := range packs {
+		for _, r := range p.rules {
+			if prev, ok := seen[r.info.ID]; ok {
+				pr.addf("rule "+r.info.ID, "duplicate id (also in pack %s)", prev)
+			}
+			seen[r.info.ID] = p.name
+		}
+	}
+}

@@ -1,0 +1,213 @@
+package rules
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/toolguard/toolguard/shell"
+)
+
+// maxPipeWalk bounds the walk up a pipeline.
+const maxPipeWalk = 32
+
+func (c *cond) contextOK(e *env) bool {
+	cmd := e.cmd
+	if c.privileged && !cmd.Privileged {
+		return false
+	}
+	if c.remote && cmd.Remote == "" {
+		return false
+	}
+	if len(c.origins) > 0 && !slices.Contains(c.origins, cmd.Origin) {
+		return false
+	}
+	if len(c.dir) > 0 && (cmd.Dir.Value == "" || !matchAny(c.dir, cmd.Dir)) {
+		return false
+	}
+	if len(c.assigns) > 0 && !assignMatch(cmd, c.assigns) {
+		return false
+	}
+	if len(c.redirects) > 0 && !e.redirectMatch(c.redirects, true) {
+		return false
+	}
+	return len(c.redirectsAny) == 0 || e.redirectMatch(c.redirectsAny, false)
+}
+
+func assignMatch(cmd *shell.Command, globs []string) bool {
+	for _, a := range cmd.Assigns {
+		if anyGlob(globs, a.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// isOutputRedirect reports whether r writes to its target file.
+func isOutputRedirect(r *shell.Redirect) bool {
+	switch r.Op {
+	case ">", ">>", ">|", "&>", "&>>", "<>":
+		return true
+	case ">&":
+		return !isFdTarget(r.Target.Value)
+	}
+	return false
+}
+
+func isFdTarget(v string) bool {
+	if v == "-" || v == "" {
+		return true
+	}
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *env) redirectMatch(ps []pattern, outputOnly bool) bool {
+	for i := range e.cmd.Redirects {
+		r := &e.cmd.Redirects[i]
+		if r.IsHereDoc() || (outputOnly && !isOutputRedirect(r)) {
+			continue
+		}
+		if matchAny(ps, r.Target) {
+			e.hit = &r.Target
+			return true
+		}
+	}
+	return false
+}
+
+// producers returns the commands feeding cmd's stdin, nearest first.
+func producers(cmd *shell.Command) []*shell.Command {
+	var out []*shell.Command
+	for p := cmd.PipeFrom; p != nil && len(out) < maxPipeWalk; p = p.PipeFrom {
+		out = append(out, p)
+	}
+	return out
+}
+
+func (c *cond) stdinOK(e *env) bool {
+	if len(c.stdinFrom) == 0 && len(c.stdinOperands) == 0 {
+		return true
+	}
+	prods := producers(e.cmd)
+	if len(c.stdinFrom) > 0 && !slices.ContainsFunc(prods, func(p *shell.Command) bool { return stdinIs(c.stdinFrom, p) }) {
+		return false
+	}
+	return len(c.stdinOperands) == 0 || slices.ContainsFunc(prods, func(p *shell.Command) bool {
+		return slices.ContainsFunc(p.Args(), func(w shell.Word) bool { return matchAny(c.stdinOperands, w) })
+	})
+}
+
+func stdinIs(names []string, p *shell.Command) bool {
+	name := strings.ToLower(p.Name)
+	for _, n := range names {
+		members, isClass := stdinClasses[n]
+		switch {
+		case n == "@any":
+			return true
+		case isClass && slices.Contains(members, name):
+			return true
+		case n == name:
+			return true
+		}
+	}
+	return false
+}
+
+func (c *cond) inlineOK(e *env) bool {
+	if len(c.inline) == 0 && len(c.inlineAny) == 0 && len(c.inlineAll) == 0 && !c.inlineUnknown {
+		return true
+	}
+	in := e.cmd.Inline
+	if in == nil {
+		return false
+	}
+	if len(c.inline) > 0 && !slices.Contains(c.inline, in.Lang) && !slices.Contains(c.inline, "*") {
+		return false
+	}
+	if c.inlineUnknown {
+		return !in.Known
+	}
+	code := strings.ToLower(in.Code)
+	if len(c.inlineAny) > 0 && !slices.ContainsFunc(c.inlineAny, func(s string) bool { return strings.Contains(code, s) }) {
+		return false
+	}
+	for _, s := range c.inlineAll {
+		if !strings.Contains(code, s) {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *cond) sqlOK(e *env, ops []shell.Word) bool {
+	if len(c.sql) == 0 {
+		return true
+	}
+	kinds := statementKinds(e.sqlTexts(c, ops))
+	return slices.ContainsFunc(c.sql, func(k string) bool { return kinds[k] })
+}
+
+// sqlText is one piece of text a database client will run.
+type sqlText struct {
+	text  string
+	known bool
+}
+
+// sqlTexts gathers what the client runs: flag values, operands, here-docs,
+// here-strings, and text piped in from echo/printf. Any other stdin source
+// (a file, an unknown producer) is unknown text.
+func (e *env) sqlTexts(c *cond, ops []shell.Word) []sqlText {
+	var out []sqlText
+	for _, f := range e.a.flags {
+		if f.hasValue && slices.ContainsFunc(c.sqlFlags, func(s string) bool { return flagEqual(f.name, s, e.g.raw) }) {
+			out = append(out, sqlText{f.value, e.cmd.Argv[f.valWord].Known})
+		}
+	}
+	if c.sqlOperands && len(ops) > c.sqlSkip {
+		out = append(out, joinWords(ops[c.sqlSkip:]))
+	}
+	return append(out, stdinTexts(e.cmd)...)
+}
+
+func joinWords(ws []shell.Word) sqlText {
+	t := sqlText{known: true}
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = w.Value
+		t.known = t.known && w.Known
+	}
+	t.text = strings.Join(parts, " ")
+	return t
+}
+
+func stdinTexts(cmd *shell.Command) []sqlText {
+	var out []sqlText
+	for _, r := range cmd.Redirects {
+		switch {
+		case r.IsHereDoc():
+			out = append(out, sqlText{r.Body, r.BodyKnown})
+		case r.Op == "<" && r.Fd == "" || r.Fd == "0" && r.Op == "<":
+			out = append(out, sqlText{known: false})
+		}
+	}
+	if p := cmd.PipeFrom; p != nil {
+		if p.Name == "echo" || p.Name == "printf" {
+			out = append(out, joinWords(dropFlags(p.Args())))
+		} else {
+			out = append(out, sqlText{known: false})
+		}
+	}
+	return out
+}
+
+// dropFlags removes leading echo options (-e, -n).
+func dropFlags(ws []shell.Word) []shell.Word {
+	for len(ws) > 0 && isFlagWord(ws[0].Value) && len(ws[0].Value) <= 3 {
+		ws = ws[1:]
+	}
+	return ws
+}

@@ -1,0 +1,3 @@
+// Package rules classifies one simple shell command with data-driven rule
+// packs.
+package rules

@@ -1,0 +1,206 @@
+package rules
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/toolguard/toolguard/shell"
+)
+
+// Operand classes a pattern may name with a leading "@".
+var classNames = []string{"@root", "@home", "@cwd", "@parent", "@system", "@temp", "@unknown", "@glob", "@abs", "@any"}
+
+// systemDirs are top-level directories whose removal or re-permissioning
+// breaks the machine or every user on it.
+var systemDirs = set([]string{
+	"/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32", "/mnt", "/media",
+	"/nix", "/opt", "/proc", "/root", "/run", "/sbin", "/snap", "/srv", "/sys", "/usr", "/var",
+	"/users", "/system", "/library", "/applications", "/private", "/volumes", "/usr/bin", "/usr/lib",
+	"/usr/local", "/usr/sbin", "/usr/share", "/var/lib", "/var/log", "/etc/ssh", "/etc/ssl",
+})
+
+var tempPrefixes = []string{"/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/folders/", "/dev/shm/", "$tmpdir/", "${tmpdir}/"}
+
+// pattern matches one word: an @class or a glob where "*" matches within a
+// path component, "**" matches anything and "?" one character. Matching
+// ignores case.
+type pattern struct {
+	class string
+	glob  string
+}
+
+func compilePattern(s string) (pattern, error) {
+	if strings.HasPrefix(s, "@") {
+		if !slices.Contains(classNames, s) {
+			return pattern{}, fmt.Errorf("unknown operand class %q (valid: %s)", s, strings.Join(classNames, ", "))
+		}
+		return pattern{class: s}, nil
+	}
+	if s == "" {
+		return pattern{}, fmt.Errorf("empty pattern")
+	}
+	return pattern{glob: strings.ToLower(s)}, nil
+}
+
+func compilePatterns(ss []string) ([]pattern, error) {
+	out := make([]pattern, 0, len(ss))
+	var errs []string
+	for _, s := range ss {
+		p, err := compilePattern(s)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		out = append(out, p)
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	return out, nil
+}
+
+// operandForms returns the lower-cased forms of a word that patterns are
+// tried against: as written (with $HOME spelled "~") and path-cleaned.
+func operandForms(v string) (string, string) {
+	v = strings.ToLower(v)
+	for _, h := range []string{"${home}", "$home"} {
+		if strings.HasPrefix(v, h) {
+			v = "~" + v[len(h):]
+			break
+		}
+	}
+	c := v
+	if v != "" && (strings.Contains(v, "/") || v == "." || v == "..") {
+		c = path.Clean(v)
+	}
+	return v, c
+}
+
+func (p pattern) match(w shell.Word) bool {
+	raw, clean := operandForms(w.Value)
+	if p.class != "" {
+		return classMatch(p.class, w, clean)
+	}
+	return globMatch(p.glob, raw) || (clean != raw && globMatch(p.glob, clean))
+}
+
+func matchAny(ps []pattern, w shell.Word) bool {
+	for _, p := range ps {
+		if p.match(w) {
+			return true
+		}
+	}
+	return false
+}
+
+func classMatch(class string, w shell.Word, c string) bool {
+	switch class {
+	case "@root":
+		return c == "/" || c == "/*" || c == "/.*"
+	case "@home":
+		return isHome(c) || (strings.HasSuffix(c, "/*") && isHome(strings.TrimSuffix(c, "/*")))
+	case "@cwd":
+		return c == "." || c == "*" || c == ".*"
+	case "@parent":
+		return isParent(c)
+	case "@system":
+		return systemDirs[c] || (strings.HasSuffix(c, "/*") && systemDirs[strings.TrimSuffix(c, "/*")])
+	case "@temp":
+		return isTemp(c)
+	case "@unknown":
+		return !w.Known
+	case "@glob":
+		return w.Glob
+	case "@abs":
+		return strings.HasPrefix(c, "/")
+	case "@any":
+		return true
+	}
+	return false
+}
+
+func isHome(c string) bool {
+	if c == "~" || c == "/root" {
+		return true
+	}
+	for _, base := range []string{"/home/", "/users/"} {
+		if rest, ok := strings.CutPrefix(c, base); ok && rest != "" && !strings.Contains(rest, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+func isParent(c string) bool {
+	c = strings.TrimSuffix(c, "/*")
+	for _, part := range strings.Split(c, "/") {
+		if part != ".." {
+			return false
+		}
+	}
+	return true
+}
+
+func isTemp(c string) bool {
+	for _, p := range tempPrefixes {
+		if strings.HasPrefix(c, p) && len(c) > len(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// globMatch matches s against a lower-case path glob: "**" matches
+// anything, "*" anything but "/", "?" one character.
+func globMatch(g, s string) bool { return globMatchMode(g, s, false) }
+
+// globMatchMode matches with "*" crossing "/" when flat is true (for words
+// that are not paths: flag values, sub-commands, variable names).
+func globMatchMode(g, s string, flat bool) bool {
+	for len(g) > 0 {
+		switch {
+		case strings.HasPrefix(g, "**"):
+			return globStar(g[2:], s, true, flat)
+		case g[0] == '*':
+			return globStar(g[1:], s, flat, flat)
+		case len(s) == 0:
+			return false
+		case g[0] == '?' || g[0] == s[0]:
+			g, s = g[1:], s[1:]
+		default:
+			return false
+		}
+	}
+	return len(s) == 0
+}
+
+func globStar(rest, s string, crossSlash, flat bool) bool {
+	for i := 0; i <= len(s); i++ {
+		if globMatchMode(rest, s[i:], flat) {
+			return true
+		}
+		if i < len(s) && s[i] == '/' && !crossSlash {
+			return false
+		}
+	}
+	return false
+}
+
+// anyGlob reports whether s matches any of the lower-case flat globs ("*"
+// matches anything).
+func anyGlob(globs []string, s string) bool {
+	s = strings.ToLower(s)
+	for _, g := range globs {
+		if globMatchMode(g, s, true) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitAlts compiles a sub-command element "a|b" into lower-case globs.
+func splitAlts(s string) []string {
+	return strings.Split(strings.ToLower(s), "|")
+}

@@ -1,0 +1,333 @@
+package rules
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// RuleInfo describes one compiled rule, for listing and explaining.
+type RuleInfo struct {
+	ID           string        `json:"id"`
+	Pack         string        `json:"pack"`
+	Executables  []string      `json:"executables"`
+	Category     risk.Category `json:"category"`
+	Tier         risk.Tier     `json:"tier"`
+	Blast        risk.Blast    `json:"blast_radius"`
+	Verdict      risk.Verdict  `json:"verdict"`
+	Unverifiable bool          `json:"unverifiable,omitempty"`
+	Reason       string        `json:"reason"`
+	Suggestion   string        `json:"suggestion"`
+	// Matches summarises the shape the rule matches, e.g.
+	// "git push; flags: --force|-f".
+	Matches string `json:"matches"`
+}
+
+// rule is a compiled [Rule].
+type rule struct {
+	info RuleInfo
+	sub  [][]string
+	m    cond
+}
+
+// cond is a compiled [Match].
+type cond struct {
+	flagsAll        [][]string
+	flagsAny        []string
+	flagsNone       []string
+	flagValues      map[string][]string
+	operandsAny     []pattern
+	operandsNone    []pattern
+	operandsOutside []pattern
+	operandAt       int
+	operandAtAny    []pattern
+	minOperands     int
+	dashdash        bool
+	verbs           []string
+	verbDepth       int
+	assigns         []string
+	redirects       []pattern
+	redirectsAny    []pattern
+	privileged      bool
+	remote          bool
+	origins         []string
+	dir             []pattern
+	stdinFrom       []string
+	stdinOperands   []pattern
+	sql             []string
+	sqlFlags        []string
+	sqlOperands     bool
+	sqlSkip         int
+	inline          []string
+	inlineAny       []string
+	inlineAll       []string
+	inlineUnknown   bool
+	pipeSelfBg      bool
+	unknownExe      bool
+	nameUnknown     bool
+}
+
+var sqlKindNames = []string{"drop-database", "drop-table", "drop-other", "truncate", "delete-all", "update-all",
+	"alter-drop", "flush", "shutdown", "mongo-drop", "mongo-delete-all", "unknown"}
+
+var stdinClasses = map[string][]string{
+	"@downloader": {"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-request", "get", "curlie", "httpie", "iwr", "invoke-webrequest", "nc", "ncat", "socat"},
+	"@decoder":    {"base64", "base32", "xxd", "openssl", "uudecode", "gunzip", "gzip", "zcat", "bzcat", "xzcat", "unxz", "bunzip2", "tr", "rev", "gpg", "basenc", "zstd", "zstdcat"},
+	"@envdump":    {"env", "printenv", "set", "export", "declare", "compgen"},
+	"@shell":      {"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh"},
+	"@any":        nil,
+}
+
+func compileRule(where, pack string, r Rule, pr *problems) *rule {
+	out := &rule{sub: compileSub(r.Sub)}
+	out.info = RuleInfo{ID: r.ID, Pack: pack, Executables: r.Exe, Category: risk.Category(r.Category),
+		Reason: r.Reason, Suggestion: r.Suggestion, Unverifiable: r.Unverifiable}
+	required := map[string]string{"id": r.ID, "category": r.Category, "tier": r.Tier, "blast": r.Blast,
+		"reason": r.Reason, "suggestion": r.Suggestion}
+	for _, f := range []string{"id", "category", "tier", "blast", "reason", "suggestion"} {
+		if required[f] == "" {
+			pr.addf(where, "field %s: required", f)
+		}
+	}
+	var err error
+	if r.Tier != "" {
+		out.info.Tier, err = risk.ParseTier(r.Tier)
+		pr.add(where+": field tier", err)
+	}
+	if r.Blast != "" {
+		out.info.Blast, err = risk.ParseBlast(r.Blast)
+		pr.add(where+": field blast", err)
+	}
+	if r.Verdict != "" {
+		out.info.Verdict, err = risk.ParseVerdict(r.Verdict)
+		pr.add(where+": field verdict", err)
+	}
+	if r.Unverifiable && out.info.Verdict == risk.Allow {
+		out.info.Verdict = risk.Ask
+	}
+	out.m = compileCond(where+": match", r.Match, pr)
+	out.info.Matches = summarise(r)
+	return out
+}
+
+func compileCond(where string, m Match, pr *problems) cond {
+	c := cond{flagsAll: m.FlagsAll, flagsAny: m.FlagsAny, flagsNone: m.FlagsNone, minOperands: m.MinOperands,
+		dashdash: m.DashDash, verbs: lowerAll(m.Verbs), verbDepth: m.VerbDepth, assigns: lowerAll(m.Assigns),
+		privileged: m.Privileged, remote: m.Remote, origins: m.Origins, sqlFlags: m.SQLFlags, sqlOperands: m.SQLOperands,
+		sqlSkip: m.SQLSkip, inline: m.Inline, inlineAny: lowerAll(m.InlineAny), inlineAll: lowerAll(m.InlineAll),
+		inlineUnknown: m.InlineUnknown, pipeSelfBg: m.PipeSelfBackground, unknownExe: m.UnknownExe,
+		nameUnknown: m.NameUnknown, operandAt: -1}
+	if c.verbDepth == 0 {
+		c.verbDepth = 3
+	}
+	pats := func(field string, ss []string) []pattern {
+		p, err := compilePatterns(ss)
+		pr.add(where+"."+field, err)
+		return p
+	}
+	c.operandsAny = pats("operands_any", m.OperandsAny)
+	c.operandsNone = pats("operands_none", m.OperandsNone)
+	c.operandsOutside = pats("operands_outside", m.OperandsOutside)
+	c.operandAtAny = pats("operand_at_any", m.OperandAtAny)
+	c.redirects = pats("redirects", m.Redirects)
+	c.redirectsAny = pats("redirects_any", m.RedirectsAny)
+	c.dir = pats("dir", m.Dir)
+	c.stdinOperands = pats("stdin_operands", m.StdinOperands)
+	if m.OperandAt != nil {
+		c.operandAt = *m.OperandAt
+		if len(m.OperandAtAny) == 0 {
+			pr.addf(where, "operand_at needs operand_at_any")
+		}
+	}
+	if len(m.FlagValues) > 0 {
+		c.flagValues = map[string][]string{}
+		for k, v := range m.FlagValues {
+			c.flagValues[k] = lowerAll(v)
+		}
+	}
+	for _, s := range m.StdinFrom {
+		if _, ok := stdinClasses[s]; strings.HasPrefix(s, "@") && !ok {
+			pr.addf(where, "field stdin_from: unknown class %q (valid: @downloader, @decoder, @envdump, @shell, @any)", s)
+		}
+	}
+	c.stdinFrom = m.StdinFrom
+	for _, k := range m.SQL {
+		if !slices.Contains(sqlKindNames, k) {
+			pr.addf(where, "field sql: unknown statement kind %q (valid: %s)", k, strings.Join(sqlKindNames, ", "))
+		}
+	}
+	c.sql = m.SQL
+	for _, l := range m.Inline {
+		if l == "" {
+			pr.addf(where, "field inline: empty language")
+		}
+	}
+	return c
+}
+
+// summarise renders the shape of a rule for `toolguard rules`.
+func summarise(r Rule) string {
+	var b strings.Builder
+	b.WriteString(strings.Join(r.Exe, "|"))
+	for _, s := range r.Sub {
+		b.WriteString(" " + s)
+	}
+	m := r.Match
+	add := func(label string, xs []string) {
+		if len(xs) > 0 {
+			b.WriteString("; " + label + ": " + strings.Join(xs, " "))
+		}
+	}
+	for _, g := range m.FlagsAll {
+		add("flag", []string{strings.Join(g, "|")})
+	}
+	add("any flag", m.FlagsAny)
+	add("without", m.FlagsNone)
+	for k, v := range m.FlagValues {
+		add(k, []string{strings.Join(v, "|")})
+	}
+	add("operand", m.OperandsAny)
+	add("operand outside", m.OperandsOutside)
+	add("verb", m.Verbs)
+	add("sql", m.SQL)
+	add("stdin from", m.StdinFrom)
+	add("redirect to", append(append([]string(nil), m.Redirects...), m.RedirectsAny...))
+	add("inline", append(append([]string(nil), m.InlineAny...), m.InlineAll...))
+	add("assign", m.Assigns)
+	return b.String()
+}
+
+// env is what matching one command needs.
+type env struct {
+	cmd   *shell.Command
+	g     *grammar
+	a     *args
+	known bool
+	// hit is the word a condition matched, for the finding's span.
+	hit *shell.Word
+}
+
+// match reports whether r matches the command in e.
+func (r *rule) match(e *env) bool {
+	from := e.a.subMatch(r.sub)
+	if from < 0 {
+		return false
+	}
+	ops := e.a.operands(from)
+	c := &r.m
+	return c.exeOK(e) && c.flagsOK(e) && c.operandsOK(e, ops) && c.contextOK(e) &&
+		c.stdinOK(e) && c.sqlOK(e, ops) && c.inlineOK(e)
+}
+
+func (c *cond) exeOK(e *env) bool {
+	if c.unknownExe && e.known {
+		return false
+	}
+	if c.nameUnknown && (len(e.cmd.Argv) == 0 || e.cmd.Argv[0].Known) {
+		return false
+	}
+	return !c.pipeSelfBg || isForkShape(e.cmd)
+}
+
+func isForkShape(cmd *shell.Command) bool {
+	to := cmd.PipeTo
+	return to != nil && cmd.Name != "" && to.Name == cmd.Name && (cmd.Background || to.Background)
+}
+
+func (c *cond) flagsOK(e *env) bool {
+	for _, group := range c.flagsAll {
+		if !e.anyFlag(group) {
+			return false
+		}
+	}
+	if len(c.flagsAny) > 0 && !e.anyFlag(c.flagsAny) {
+		return false
+	}
+	if e.anyFlag(c.flagsNone) {
+		return false
+	}
+	for name, globs := range c.flagValues {
+		if !e.flagValue(name, globs) {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *env) anyFlag(specs []string) bool {
+	for _, s := range specs {
+		if e.a.has(s, e.g) {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *env) flagValue(name string, globs []string) bool {
+	for _, f := range e.a.flags {
+		if f.hasValue && flagEqual(f.name, name, e.g.raw) && anyGlob(globs, f.value) {
+			w := e.cmd.Argv[f.valWord]
+			e.hit = &w
+			return true
+		}
+	}
+	return false
+}
+
+func (c *cond) operandsOK(e *env, ops []shell.Word) bool {
+	if len(ops) < c.minOperands || (c.dashdash && (e.a.dashdash < 0 || e.a.dashdash >= len(e.a.pos))) {
+		return false
+	}
+	if len(c.operandsAny) > 0 && !e.anyOperand(c.operandsAny, ops) {
+		return false
+	}
+	for _, w := range ops {
+		if matchAny(c.operandsNone, w) {
+			return false
+		}
+	}
+	if len(c.operandsOutside) > 0 && !e.someOutside(c.operandsOutside, ops) {
+		return false
+	}
+	if c.operandAt >= 0 && (c.operandAt >= len(ops) || !matchAny(c.operandAtAny, ops[c.operandAt])) {
+		return false
+	}
+	return len(c.verbs) == 0 || e.verbMatch(c.verbs, c.verbDepth)
+}
+
+func (e *env) anyOperand(ps []pattern, ops []shell.Word) bool {
+	for i := range ops {
+		if matchAny(ps, ops[i]) {
+			e.hit = &ops[i]
+			return true
+		}
+	}
+	return false
+}
+
+func (e *env) someOutside(ps []pattern, ops []shell.Word) bool {
+	for i := range ops {
+		if !matchAny(ps, ops[i]) {
+			e.hit = &ops[i]
+			return true
+		}
+	}
+	return false
+}
+
+func (e *env) verbMatch(verbs []string, depth int) bool {
+	n := min(depth, len(e.a.pos))
+	if e.a.dashdash >= 0 {
+		n = min(n, e.a.dashdash)
+	}
+	for i := 0; i < n; i++ {
+		if anyGlob(verbs, e.a.positional(i).Value) {
+			w := e.a.positional(i)
+			e.hit = &w
+			return true
+		}
+	}
+	return false
+}
