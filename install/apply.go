@@ -1,0 +1,70 @@
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Apply writes a planned change: it checks the file still holds
+// c.Before, keeps the old content in File+BackupSuffix, and replaces the file
+// atomically (a temporary file renamed over it), keeping its permissions.
+// An unchanged plan writes nothing.
+func Apply(c Change) error {
+	if !c.Changed() {
+		return nil
+	}
+	now, err := readOptional(c.File)
+	if err != nil {
+		return err
+	}
+	if !bytes.Equal(now, c.Before) || (now == nil) != (c.Before == nil) {
+		return fmt.Errorf("%s changed since the plan was made; run the command again", c.File)
+	}
+	mode := fileMode(c.File)
+	if c.Before != nil {
+		if err := writeAtomic(c.File+BackupSuffix, c.Before, mode); err != nil {
+			return fmt.Errorf("keeping a backup of %s: %w", c.File, err)
+		}
+	}
+	if c.After == nil {
+		return os.Remove(c.File)
+	}
+	if err := os.MkdirAll(filepath.Dir(c.File), 0o755); err != nil {
+		return err
+	}
+	return writeAtomic(c.File, c.After, mode)
+}
+
+func fileMode(path string) fs.FileMode {
+	if st, err := os.Stat(path); err == nil {
+		return st.Mode().Perm()
+	}
+	return 0o644
+}
+
+// writeAtomic writes data to a temporary file next to path and renames it
+// over path, so readers see the old or the new content, never a mix.
+func writeAtomic(path string, data []byte, mode fs.FileMode) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	if _, err = tmp.Write(data); err != nil {
+		_ = tmp.Close()
+		return err
+	}
+	err = errors.Join(tmp.Chmod(mode), tmp.Sync(), tmp.Close())
+	if err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

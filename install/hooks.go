@@ -1,0 +1,159 @@
+package install
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// isOurs reports whether a hook command runs toolguard's hook command,
+// whatever path the binary was installed under.
+func isOurs(command string) bool {
+	f := strings.Fields(command)
+	for i := 0; i+1 < len(f); i++ {
+		name := strings.Trim(f[i], `"'`)
+		base := strings.TrimSuffix(name[strings.LastIndexAny(name, `/\`)+1:], ".exe")
+		if base == "toolguard" && f[i+1] == "hook" {
+			return true
+		}
+	}
+	return false
+}
+
+// hookCommand is the command line an agent runs: the program quoted for a
+// POSIX shell when it needs it, then "hook AGENT".
+func hookCommand(program, agent string) string {
+	if strings.ContainsAny(program, " \t'\"\\$`") {
+		program = "'" + strings.ReplaceAll(program, "'", `'\''`) + "'"
+	}
+	return program + " hook " + agent
+}
+
+// handlerCommand returns the command of a hook handler object.
+func handlerCommand(raw json.RawMessage) string {
+	o, err := parseObject(raw)
+	if err != nil {
+		return ""
+	}
+	return o.stringField("command")
+}
+
+// ensureFlat puts want into a list of handlers (Cursor): it replaces
+// toolguard's existing handler or appends one.
+func ensureFlat(handlers []json.RawMessage, want json.RawMessage) []json.RawMessage {
+	for i, h := range handlers {
+		if isOurs(handlerCommand(h)) {
+			handlers[i] = want
+			return handlers
+		}
+	}
+	return append(handlers, want)
+}
+
+// removeFlat drops toolguard's handlers from a list.
+func removeFlat(handlers []json.RawMessage) []json.RawMessage {
+	var kept []json.RawMessage
+	for _, h := range handlers {
+		if !isOurs(handlerCommand(h)) {
+			kept = append(kept, h)
+		}
+	}
+	return kept
+}
+
+// ensureGrouped puts want into matcher groups (Claude Code, Codex, Gemini
+// CLI): toolguard's handler is replaced where it is, else a new group with
+// matcher is appended.
+func ensureGrouped(groups []json.RawMessage, matcher string, want json.RawMessage) ([]json.RawMessage, error) {
+	for i, g := range groups {
+		o, handlers, err := group(g, i)
+		if err != nil {
+			return nil, err
+		}
+		for j, h := range handlers {
+			if isOurs(handlerCommand(h)) {
+				handlers[j] = want
+				o.setArray("hooks", handlers)
+				groups[i] = o.raw()
+				return groups, nil
+			}
+		}
+	}
+	g := newObject()
+	g.set("matcher", jsonString(matcher))
+	g.setArray("hooks", []json.RawMessage{want})
+	return append(groups, g.raw()), nil
+}
+
+// removeGrouped drops toolguard's handlers, and groups left empty by that.
+func removeGrouped(groups []json.RawMessage) ([]json.RawMessage, error) {
+	var kept []json.RawMessage
+	for i, g := range groups {
+		o, handlers, err := group(g, i)
+		if err != nil {
+			return nil, err
+		}
+		rest := removeFlat(handlers)
+		switch {
+		case len(rest) == len(handlers):
+			kept = append(kept, g)
+		case len(rest) > 0:
+			o.setArray("hooks", rest)
+			kept = append(kept, o.raw())
+		}
+	}
+	return kept, nil
+}
+
+func group(raw json.RawMessage, i int) (*object, []json.RawMessage, error) {
+	o, err := parseObject(raw)
+	if err != nil {
+		return nil, nil, fmt.Errorf("matcher group %d is not an object", i)
+	}
+	handlers, err := o.childArray("hooks")
+	if err != nil {
+		return nil, nil, fmt.Errorf("matcher group %d: %v", i, err)
+	}
+	return o, handlers, nil
+}
+
+// groupedHas reports whether toolguard's handler is in the groups.
+func groupedHas(groups []json.RawMessage) (string, bool) {
+	for i, g := range groups {
+		if _, handlers, err := group(g, i); err == nil {
+			if c, ok := flatHas(handlers); ok {
+				return c, true
+			}
+		}
+	}
+	return "", false
+}
+
+func flatHas(handlers []json.RawMessage) (string, bool) {
+	for _, h := range handlers {
+		if c := handlerCommand(h); isOurs(c) {
+			return c, true
+		}
+	}
+	return "", false
+}
+
+// rawJSON builds a compact JSON value from a Go value made of strings,
+// numbers, booleans and ordered pairs.
+func rawJSON(pairs ...any) json.RawMessage {
+	o := newObject()
+	for i := 0; i+1 < len(pairs); i += 2 {
+		o.set(pairs[i].(string), jsonValue(pairs[i+1]))
+	}
+	return o.raw()
+}
+
+// jsonValue encodes a string (without HTML escaping), number or boolean.
+func jsonValue(v any) json.RawMessage {
+	if s, ok := v.(string); ok {
+		return jsonString(s)
+	}
+	b, _ := json.Marshal(v) // ints and bools always encode
+	return bytes.TrimSpace(b)
+}

@@ -1,0 +1,241 @@
+package install
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolguard/toolguard/hook"
+)
+
+// Scope says which settings file of an agent is edited.
+type Scope string
+
+// The scopes.
+const (
+	User    Scope = "user"    // the agent's settings in the home directory
+	Project Scope = "project" // the agent's settings in the project directory
+)
+
+// ParseScope parses "user" or "project".
+func ParseScope(s string) (Scope, error) {
+	switch Scope(s) {
+	case User, Project:
+		return Scope(s), nil
+	}
+	return "", fmt.Errorf("unknown scope %q (valid: user, project)", s)
+}
+
+// Options say where the settings files are and what command to register.
+type Options struct {
+	// Home is the home directory. Empty means $HOME.
+	Home string
+	// Project is the project directory. Empty means the current directory.
+	Project string
+	// Program is the toolguard executable the hook runs. Empty means
+	// "toolguard", found on the agent's PATH.
+	Program string
+}
+
+// BackupSuffix is appended to a settings file's name for the copy kept
+// before toolguard writes it.
+const BackupSuffix = ".toolguard.bak"
+
+// Change is a planned edit of one settings file.
+type Change struct {
+	// Agent and Scope say whose settings these are.
+	Agent string
+	Scope Scope
+	// File is the settings file.
+	File string
+	// Before is the file's content; nil when it does not exist.
+	Before []byte
+	// After is the content to write; nil means remove the file.
+	After []byte
+	// Diff is a unified diff from Before to After; empty when unchanged.
+	Diff string
+}
+
+// Changed reports whether applying the change would alter the file.
+func (c Change) Changed() bool {
+	return !bytes.Equal(c.Before, c.After) || (c.Before == nil) != (c.After == nil)
+}
+
+// editor edits one agent's settings format.
+type editor interface {
+	install(before []byte, command string) ([]byte, error)
+	uninstall(current, backup []byte) ([]byte, error)
+	status(doc []byte) (command string, missing []string, err error)
+}
+
+// target is where an agent keeps its settings, relative to home and
+// project; an empty project path means the agent has no project scope.
+type target struct {
+	user, project string
+	edit          editor
+}
+
+// claudeDeny mirrors the hard denies into Claude Code's permissions.deny,
+// because its hooks fail open (a crashed or timed-out hook lets the call
+// through). Rule syntax: code.claude.com/docs/en/permissions.
+var claudeDeny = []string{
+	"Read(~/.ssh/**)",
+	"Edit(~/.ssh/**)",
+	"Read(~/.aws/**)",
+	"Read(~/.gnupg/**)",
+	"Edit(~/.claude/settings.json)",
+	"Edit(~/.claude/settings.local.json)",
+	"Edit(./.claude/settings.json)",
+	"Edit(./.claude/settings.local.json)",
+	"Edit(~/.config/toolguard/**)",
+	"Bash(rm -rf /)",
+	"Bash(rm -rf / *)",
+	"Bash(rm -rf ~)",
+	"Bash(rm -rf ~/)",
+	"Bash(mkfs*)",
+}
+
+func commandHandler(timeout int) func(string) json.RawMessage {
+	return func(c string) json.RawMessage { return rawJSON("type", "command", "command", c, "timeout", timeout) }
+}
+
+var targets = map[string]target{
+	hook.ClaudeCode: {".claude/settings.json", ".claude/settings.json", jsonAgent{
+		events: []string{"PreToolUse"}, grouped: true, matcher: "*", handler: commandHandler(10), deny: claudeDeny}},
+	hook.Codex: {".codex/hooks.json", ".codex/hooks.json", jsonAgent{
+		events: []string{"PreToolUse", "PermissionRequest"}, grouped: true, matcher: "*", handler: commandHandler(10)}},
+	hook.GeminiCLI: {".gemini/settings.json", ".gemini/settings.json", jsonAgent{
+		events: []string{"BeforeTool"}, grouped: true, matcher: ".*",
+		handler: func(c string) json.RawMessage {
+			return rawJSON("name", "toolguard", "type", "command", "command", c, "timeout", 10000)
+		}}},
+	hook.Cursor: {".cursor/hooks.json", ".cursor/hooks.json", jsonAgent{
+		events: []string{"beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "preToolUse"}, version: 1,
+		handler: func(c string) json.RawMessage { return rawJSON("command", c, "timeout", 10, "failClosed", true) }}},
+	hook.DockerAgent: {".config/cagent/config.yaml", "", yamlAgent{}},
+}
+
+// File returns the settings file toolguard edits for an agent and scope.
+func File(agent string, scope Scope, opts Options) (string, error) {
+	t, ok := targets[agent]
+	if !ok {
+		return "", fmt.Errorf("unknown agent %q (valid: %s)", agent, strings.Join(hook.Agents(), ", "))
+	}
+	switch scope {
+	case User:
+		home, err := opts.home()
+		return filepath.Join(home, t.user), err
+	case Project:
+		if t.project == "" {
+			return "", fmt.Errorf("%s has no project settings file (its hooks live in each agent YAML under agents.<name>.hooks); use --scope user", agent)
+		}
+		dir, err := opts.project()
+		return filepath.Join(dir, t.project), err
+	}
+	_, err := ParseScope(string(scope))
+	return "", err
+}
+
+func (o Options) home() (string, error) {
+	if o.Home != "" {
+		return o.Home, nil
+	}
+	return os.UserHomeDir()
+}
+
+func (o Options) project() (string, error) {
+	if o.Project != "" {
+		return o.Project, nil
+	}
+	return os.Getwd()
+}
+
+func (o Options) program() string {
+	if o.Program != "" {
+		return o.Program
+	}
+	return "toolguard"
+}
+
+// Plan computes the edit that installs toolguard's hook for an agent. A
+// second Plan after Apply returns an unchanged Change.
+func Plan(agent string, scope Scope, opts Options) (Change, error) {
+	c, err := start(agent, scope, opts)
+	if err != nil {
+		return c, err
+	}
+	c.After, err = targets[agent].edit.install(c.Before, hookCommand(opts.program(), agent))
+	return finish(c, err)
+}
+
+// PlanUninstall computes the edit that removes what install added. When the
+// file is exactly what installing into its backup gives, the backup is
+// restored byte for byte.
+func PlanUninstall(agent string, scope Scope, opts Options) (Change, error) {
+	c, err := start(agent, scope, opts)
+	if err != nil || c.Before == nil {
+		return finish(c, err)
+	}
+	ed := targets[agent].edit
+	backup, _ := os.ReadFile(c.File + BackupSuffix)
+	if backup != nil {
+		if again, err := ed.install(backup, installedCommand(ed, c.Before)); err == nil && bytes.Equal(again, c.Before) {
+			c.After = backup
+			return finish(c, nil)
+		}
+	}
+	c.After, err = ed.uninstall(c.Before, backup)
+	return finish(c, err)
+}
+
+// installedCommand is the hook command registered in doc.
+func installedCommand(ed editor, doc []byte) string {
+	cmd, _, _ := ed.status(doc)
+	return cmd
+}
+
+// Uninstall plans and applies the removal of toolguard's hook.
+func Uninstall(agent string, scope Scope, opts Options) (Change, error) {
+	c, err := PlanUninstall(agent, scope, opts)
+	if err != nil {
+		return c, err
+	}
+	return c, Apply(c)
+}
+
+func start(agent string, scope Scope, opts Options) (Change, error) {
+	c := Change{Agent: agent, Scope: scope}
+	var err error
+	if c.File, err = File(agent, scope, opts); err != nil {
+		return c, err
+	}
+	c.Before, err = readOptional(c.File)
+	return c, err
+}
+
+func finish(c Change, err error) (Change, error) {
+	if err != nil {
+		return c, fmt.Errorf("%s: %w", c.File, err)
+	}
+	if c.Changed() {
+		c.Diff = unifiedDiff(c.File, c.Before, c.After)
+	}
+	return c, nil
+}
+
+// readOptional reads a file; a missing file reads as nil.
+func readOptional(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if b == nil && err == nil {
+		b = []byte{}
+	}
+	return b, err
+}
