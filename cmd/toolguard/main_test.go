@@ -1,0 +1,31 @@
+package main
+
+import (
+	"flag"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+var update = flag.Bool("update", false, "rewrite the txtar scripts' golden output with what the commands print")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){"toolguard": main})
+}
+
+// TestScripts runs the end-to-end CLI scripts in testdata/script. Each
+// script gets a fresh HOME, XDG_CONFIG_HOME and XDG_STATE_HOME inside its
+// work directory, so no user policy or state leaks in.
+func TestScripts(t *testing.T) {
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/script",
+		UpdateScripts:       *update,
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("HOME", env.WorkDir+"/home")
+			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/home/.config")
+			env.Setenv("XDG_STATE_HOME", env.WorkDir+"/home/.local/state")
+			return nil
+		},
+	})
+}

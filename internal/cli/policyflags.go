@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolguard/toolguard/policy"
+)
+
+// policyFlags are the flags every deciding command shares (Aar's flags
+// included).
+type policyFlags struct {
+	config          string
+	mode            string
+	profile         string
+	cwd             string
+	readOnly        bool
+	requireApproval bool
+	noRequire       bool
+	restrict        bool
+	noRestrict      bool
+	unattended      bool
+	deniedPaths     []string
+	allowedPaths    []string
+	noUser          bool
+	noProject       bool
+}
+
+func addPolicyFlags(cmd *cobra.Command) *policyFlags {
+	f := &policyFlags{}
+	fl := cmd.Flags()
+	fl.StringVar(&f.config, "config", os.Getenv("TOOLGUARD_CONFIG"), "policy file (TOML, YAML or JSON) layered over the user policy")
+	fl.StringVar(&f.mode, "mode", "", "mode: "+strings.Join(policy.Modes(), ", ")+" (overrides the config)")
+	fl.StringVar(&f.profile, "profile", "", "use the named profile of the policy")
+	fl.StringVar(&f.cwd, "cwd", "", "working directory and workspace of the call (default: the current directory)")
+	fl.BoolVar(&f.readOnly, "read-only", false, "allow only reads")
+	fl.BoolVar(&f.requireApproval, "require-approval", false, "ask before writes and commands")
+	fl.BoolVar(&f.noRequire, "no-require-approval", false, "do not ask before writes and commands (denies still apply)")
+	fl.BoolVar(&f.restrict, "restrict-to-cwd", false, "deny writes outside the workspace")
+	fl.BoolVar(&f.noRestrict, "no-restrict-to-cwd", false, "judge writes outside the workspace by write_outside instead")
+	fl.BoolVar(&f.unattended, "unattended", false, "no person can answer: every ask becomes deny")
+	fl.StringSliceVar(&f.deniedPaths, "denied-paths", nil, "extra denied path globs (comma-separated; added to the defaults)")
+	fl.StringSliceVar(&f.allowedPaths, "allowed-paths", nil, "the only path globs outside the workspace that may be touched (comma-separated)")
+	fl.BoolVar(&f.noUser, "no-user-config", false, "ignore the user policy file")
+	fl.BoolVar(&f.noProject, "no-project-config", false, "ignore a project policy file in the workspace")
+	return f
+}
+
+// apply expresses the flags as the last configuration layer.
+func (f *policyFlags) apply(c *policy.Config) {
+	if f.mode != "" {
+		c.Mode, c.ReadOnly, c.ApprovalMode, c.Autonomy = f.mode, false, "", ""
+	}
+	if f.readOnly {
+		c.ReadOnly = true
+	}
+	if f.requireApproval || f.noRequire {
+		v := f.requireApproval && !f.noRequire
+		c.RequireApprovalForWrites, c.RequireApprovalForExecute = &v, &v
+	}
+	if f.restrict || f.noRestrict {
+		v := f.restrict && !f.noRestrict
+		c.Paths.WorkspaceOnly = &v
+	}
+	if f.unattended {
+		c.Unattended = true
+	}
+	c.Paths.Denied = append(c.Paths.Denied, f.deniedPaths...)
+	if len(f.allowedPaths) > 0 {
+		c.Paths.Allowed = f.allowedPaths
+	}
+}
+
+func (f *policyFlags) validate() error {
+	if f.mode != "" {
+		if _, err := policy.Preset(f.mode); err != nil {
+			return fmt.Errorf("--mode: %w", err)
+		}
+	}
+	if f.requireApproval && f.noRequire {
+		return fmt.Errorf("--require-approval and --no-require-approval contradict each other")
+	}
+	if f.restrict && f.noRestrict {
+		return fmt.Errorf("--restrict-to-cwd and --no-restrict-to-cwd contradict each other")
+	}
+	return nil
+}
+
+// workdir is the call's working directory: --cwd or the process's.
+func (f *policyFlags) workdir() string {
+	if f.cwd != "" {
+		return f.cwd
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	return wd
+}
+
+// load reads every layer and compiles the policy. project is the
+// workspace searched for a project policy ("" = --cwd or the current dir).
+func (f *policyFlags) load(project string) (*policy.Policy, error) {
+	if err := f.validate(); err != nil {
+		return nil, err
+	}
+	opts := policy.LoadOptions{ConfigFile: f.config, Environ: os.Environ(), Flags: f.apply}
+	if !f.noUser {
+		opts.UserFile = policy.UserFile()
+	}
+	if !f.noProject {
+		opts.ProjectDir = firstNonEmpty(project, f.workdir())
+	}
+	loaded, err := policy.Load(opts)
+	if err != nil {
+		return nil, err
+	}
+	p, err := policy.Compile(loaded.Config, policy.Options{Protected: loaded.Files})
+	if err != nil {
+		return nil, err
+	}
+	return f.pick(p)
+}
+
+func (f *policyFlags) pick(p *policy.Policy) (*policy.Policy, error) {
+	if f.profile == "" {
+		return p, nil
+	}
+	sub := p.Profile(f.profile)
+	if sub == nil {
+		return nil, fmt.Errorf("--profile: unknown profile %q (valid: %s)", f.profile, strings.Join(p.ProfileNames(), ", "))
+	}
+	return sub, nil
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}

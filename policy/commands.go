@@ -1,0 +1,241 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// deniedPattern is one denied-command pattern split into pipeline segments
+// of words, or a redirect target.
+type deniedPattern struct {
+	text     string
+	segments [][]string
+	redirect string // for "> /dev/sda": the target
+}
+
+func compileDenied(list []string) ([]deniedPattern, error) {
+	var out []deniedPattern
+	var errs []error
+	for i, s := range list {
+		d, err := parseDenied(s)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("[%d] %q: %w", i, s, err))
+			continue
+		}
+		out = append(out, d)
+	}
+	return out, errors.Join(errs...)
+}
+
+func parseDenied(s string) (deniedPattern, error) {
+	d := deniedPattern{text: s}
+	t := strings.TrimSpace(s)
+	if strings.HasPrefix(t, ">") {
+		d.redirect = strings.TrimSpace(strings.TrimLeft(t, ">"))
+		if d.redirect == "" {
+			return d, errors.New("a redirect pattern needs a target")
+		}
+		return d, nil
+	}
+	if isForkBombText(t) {
+		return d, nil // structural: the rule packs detect fork bombs in any spelling
+	}
+	for _, seg := range strings.Split(t, "|") {
+		words := strings.Fields(seg)
+		if len(words) == 0 {
+			return d, errors.New("empty pipeline segment")
+		}
+		d.segments = append(d.segments, words)
+	}
+	return d, nil
+}
+
+func isForkBombText(t string) bool {
+	return strings.Contains(strings.ReplaceAll(t, " ", ""), "(){")
+}
+
+// matches reports whether the pattern matches cmd (and, for pipelines, the
+// commands cmd feeds).
+func (d deniedPattern) matches(cmd *shell.Command) bool {
+	if d.redirect != "" {
+		return hasRedirectTo(cmd, d.redirect)
+	}
+	c := cmd
+	for _, seg := range d.segments {
+		if c == nil || !segmentMatches(seg, c) {
+			return false
+		}
+		c = c.PipeTo
+	}
+	return len(d.segments) > 0
+}
+
+func hasRedirectTo(cmd *shell.Command, target string) bool {
+	for _, r := range cmd.Redirects {
+		if strings.HasPrefix(r.Op, ">") || r.Op == "&>" || r.Op == "&>>" {
+			if r.Target.Value == target {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// segmentMatches: the first word names the executable (exactly, or as the
+// family prefix of "mkfs.ext4"); later words appear in order among the
+// arguments, the last one possibly as a prefix ("dd if=").
+func segmentMatches(seg []string, c *shell.Command) bool {
+	if !nameMatches(seg[0], c.Name) {
+		return false
+	}
+	args := c.Args()
+	j := 0
+	for i, w := range seg[1:] {
+		last := i == len(seg)-2
+		for j < len(args) && !wordMatches(w, args[j].Value, last) {
+			j++
+		}
+		if j == len(args) {
+			return false
+		}
+		j++
+	}
+	return true
+}
+
+func nameMatches(pat, name string) bool {
+	return name == pat || strings.HasPrefix(name, pat+".")
+}
+
+func wordMatches(pat, arg string, last bool) bool {
+	if arg == pat {
+		return true
+	}
+	return last && strings.HasSuffix(pat, "=") && strings.HasPrefix(arg, pat)
+}
+
+// allowList is ZeroClaw's strict allowed_commands.
+type allowList struct {
+	names    map[string]bool
+	paths    map[string]bool
+	wildcard bool
+	set      bool
+}
+
+func newAllowList(list []string) allowList {
+	a := allowList{names: map[string]bool{}, paths: map[string]bool{}, set: len(list) > 0}
+	for _, s := range list {
+		switch {
+		case s == "*":
+			a.wildcard = true
+		case strings.Contains(s, "/"):
+			a.paths[s] = true
+		default:
+			a.names[strings.ToLower(s)] = true
+		}
+	}
+	return a
+}
+
+func (a allowList) permits(c *shell.Command) bool {
+	if !a.set || a.wildcard {
+		return true
+	}
+	if len(c.Argv) > 0 && a.paths[c.Argv[0].Value] {
+		return true
+	}
+	return a.names[strings.ToLower(c.Name)]
+}
+
+// explicit reports whether the executable is listed by name (not "*"),
+// which is what lets ZeroClaw run a high-risk command.
+func (a allowList) explicit(c *shell.Command) bool {
+	return a.names[strings.ToLower(c.Name)] || (len(c.Argv) > 0 && a.paths[c.Argv[0].Value])
+}
+
+// zeroClawArgRule reports ZeroClaw's argument rules, applied when an
+// allow-list is set: code-running flags of otherwise listed commands.
+func zeroClawArgRule(c *shell.Command) string {
+	args := c.Values()[min(1, len(c.Argv)):]
+	switch c.Name {
+	case "find":
+		return firstOf(args, "-exec", "-ok", "-execdir", "-okdir")
+	case "git":
+		return gitConfigArg(args)
+	case "python", "python3":
+		return prefixOf(args, "-c", "-m")
+	case "node":
+		return prefixOf(args, "-e", "--eval", "-p", "--print")
+	case "pip", "pip3":
+		return firstOf(args[:min(1, len(args))], "install", "download")
+	case "npm":
+		return firstOf(args[:min(1, len(args))], "exec", "install", "i", "add", "ci")
+	case "cargo":
+		return firstOf(args[:min(1, len(args))], "install")
+	}
+	return ""
+}
+
+func gitConfigArg(args []string) string {
+	for _, a := range args {
+		if a == "-c" || a == "config" || a == "alias" || strings.HasPrefix(a, "config.") || strings.HasPrefix(a, "alias.") {
+			return a
+		}
+	}
+	return ""
+}
+
+func firstOf(args []string, flags ...string) string {
+	for _, a := range args {
+		for _, f := range flags {
+			if a == f {
+				return a
+			}
+		}
+	}
+	return ""
+}
+
+func prefixOf(args []string, flags ...string) string {
+	for _, a := range args {
+		for _, f := range flags {
+			if strings.HasPrefix(a, f) && (len(f) == 2 || a == f || strings.HasPrefix(a, f+"=")) {
+				return a
+			}
+		}
+	}
+	return ""
+}
+
+// normalized is a command's text after unwrapping: argv words joined by
+// single spaces (what custom patterns see).
+func normalized(c *shell.Command) string {
+	return strings.Join(c.Values(), " ")
+}
+
+// argvGlobMatch matches argv word by word with path.Match globs; a final
+// "**" matches any remaining words.
+func argvGlobMatch(pat []string, argv []string) bool {
+	for i, p := range pat {
+		if p == "**" && i == len(pat)-1 {
+			return true
+		}
+		if i >= len(argv) {
+			return false
+		}
+		if ok, _ := path.Match(p, argv[i]); !ok {
+			return false
+		}
+	}
+	return len(argv) == len(pat)
+}
+
+func commandFinding(c *shell.Command, rule, reason string, v risk.Verdict, cat risk.Category) risk.Finding {
+	return risk.Finding{Rule: rule, Category: cat, Tier: risk.Execute, Blast: risk.BlastHigh, Verdict: v,
+		Reason: reason, Span: c.Span, Subject: normalized(c)}
+}

@@ -1,0 +1,212 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/netguard"
+	"github.com/toolguard/toolguard/paths"
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/rules"
+)
+
+// Policy is a compiled, immutable configuration. It is safe for concurrent
+// use; build one with [Compile] and share it.
+type Policy struct {
+	cfg       *Config
+	mode      string
+	table     Table
+	home      string
+	tools     *call.Table
+	gate      toolGate
+	paths     *paths.Checker
+	net       *netguard.Guard
+	rules     *rules.Set
+	denied    []deniedPattern
+	custom    []*regexp.Regexp
+	allowed   allowList
+	user      []*userRule
+	grants    []grantRule
+	highRisk  map[string]bool
+	profiles  map[string]*Policy
+	agents    map[string]string
+	profile   string
+	protected []string
+}
+
+// Options tune compilation. The zero value is valid.
+type Options struct {
+	// Home is the home directory used for "~"; empty means $HOME.
+	Home string
+	// Protected are extra globs that calls must never write (toolguard's
+	// own files and the agents' hook settings); nil means only the
+	// built-in set of toolguard's config and state directories.
+	Protected []string
+}
+
+// Compile checks cfg and builds an immutable Policy. Every problem is
+// reported at once (errors.Join).
+func Compile(cfg *Config, opts Options) (*Policy, error) {
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	p, err := compileOne(cfg, opts, "")
+	if err != nil {
+		return nil, err
+	}
+	return p, p.compileProfiles(cfg, opts)
+}
+
+func compileOne(cfg *Config, opts Options, profile string) (*Policy, error) {
+	p := &Policy{cfg: cfg, profile: profile, home: homeDir(opts.Home)}
+	var errs []error
+	add := func(field string, err error) {
+		if err != nil {
+			errs = append(errs, prefixErr(profile, field, err))
+		}
+	}
+	var err error
+	p.table, p.mode, err = cfg.table()
+	add("mode", err)
+	p.tools, err = compileTools(cfg.Tools)
+	add("tools", err)
+	p.gate, err = compileGate(cfg.Tools)
+	add("tools", err)
+	p.protected = protectedGlobs(opts.Protected)
+	p.paths, err = paths.Compile(p.pathsConfig())
+	add("paths", err)
+	p.net, err = netguard.Compile(networkConfig(cfg.Network))
+	add("network", err)
+	p.rules, err = rules.BuiltinWith(rules.Options{Disable: cfg.Commands.DisableRules})
+	add("commands.disable_rules", err)
+	p.denied, err = compileDenied(append(DefaultDeniedCommands(), cfg.Commands.Denied...))
+	add("commands.denied", err)
+	p.custom, err = compilePatterns(cfg.Commands.CustomPatterns)
+	add("commands.custom_patterns", err)
+	p.allowed = newAllowList(cfg.Commands.Allowed)
+	p.user, err = compileUserRules(cfg.Rules)
+	add("rules", err)
+	p.grants, err = compileGrants(cfg.Grants)
+	add("grants", err)
+	p.highRisk = setOf(HighRiskCommands())
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return p, nil
+}
+
+func prefixErr(profile, field string, err error) error {
+	if profile != "" {
+		field = "profiles." + profile + "." + field
+	}
+	return fmt.Errorf("%s: %w", field, err)
+}
+
+func (p *Policy) compileProfiles(cfg *Config, opts Options) error {
+	var errs []error
+	p.profiles = map[string]*Policy{}
+	for _, name := range sortedKeys(cfg.Profiles) {
+		sub, err := compileOne(cfg.Profiles[name], opts, name)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		p.profiles[name] = sub
+	}
+	p.agents = map[string]string{}
+	for _, agent := range sortedKeys(cfg.Agents) {
+		prof := cfg.Agents[agent].Profile
+		if _, ok := cfg.Profiles[prof]; prof != "" && !ok {
+			errs = append(errs, fmt.Errorf("agents.%s.profile: unknown profile %q (valid: %s)", agent, prof, strings.Join(sortedKeys(cfg.Profiles), ", ")))
+		}
+		p.agents[agent] = prof
+	}
+	return errors.Join(errs...)
+}
+
+// ForAgent returns the policy that applies to an agent: its profile when
+// [agents.NAME] names one, else p itself.
+func (p *Policy) ForAgent(agent string) *Policy {
+	if prof := p.agents[agent]; prof != "" {
+		if sub := p.profiles[prof]; sub != nil {
+			return sub
+		}
+	}
+	return p
+}
+
+// Mode is the display name of the effective mode.
+func (p *Policy) Mode() string { return p.mode }
+
+// Config returns the configuration the policy was compiled from. Callers
+// must not modify it.
+func (p *Policy) Config() *Config { return p.cfg }
+
+// Tools is the tool-name table the policy uses to normalise calls.
+func (p *Policy) Tools() *call.Table { return p.tools }
+
+// Rules is the compiled rule set.
+func (p *Policy) Rules() *rules.Set { return p.rules }
+
+func homeDir(h string) string {
+	if h != "" {
+		return h
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return h
+	}
+	return "/nonexistent-home"
+}
+
+func setOf(names []string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func compilePatterns(pats []string) ([]*regexp.Regexp, error) {
+	var out []*regexp.Regexp
+	var errs []error
+	for i, s := range pats {
+		re, err := regexp.Compile("(?i)" + s)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("[%d] %q: %w", i, s, err))
+			continue
+		}
+		out = append(out, re)
+	}
+	return out, errors.Join(errs...)
+}
+
+func parseVerdictOr(s string, def risk.Verdict) risk.Verdict {
+	if s == "" {
+		return def
+	}
+	v, err := risk.ParseVerdict(s)
+	if err != nil {
+		return risk.Deny // validated at load; fail closed regardless
+	}
+	return v
+}
+
+// Profile returns the compiled named profile, or nil.
+func (p *Policy) Profile(name string) *Policy { return p.profiles[name] }
+
+// ProfileNames lists the profiles, sorted.
+func (p *Policy) ProfileNames() []string { return sortedKeys(p.profiles) }

@@ -1,0 +1,183 @@
+package policy
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/paths"
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// MaxCommandBytes is the largest shell command Decide analyses; larger
+// commands are denied as invalid input.
+const MaxCommandBytes = 256 << 10
+
+// Decide judges one call (DESIGN §4 steps 1–7 and 9; budgets, session
+// grants and approvals are applied by package guard). It never panics: an
+// internal error becomes a deny that says so.
+func (p *Policy) Decide(ctx context.Context, c call.Call) (d Decision) {
+	defer func() {
+		if r := recover(); r != nil {
+			d = p.internalError(fmt.Errorf("%v", r))
+		}
+	}()
+	if sub := p.ForAgent(c.Who.Agent); sub != p {
+		return sub.Decide(ctx, c)
+	}
+	e := &evaluation{p: p, ctx: ctx, c: &c}
+	e.run()
+	return e.decide()
+}
+
+func (p *Policy) internalError(err error) Decision {
+	return Decision{Verdict: risk.Deny, Tier: risk.Execute, Blast: risk.BlastUnknown, Rule: "internal.error",
+		Category: risk.CatInput, Mode: p.mode, Profile: p.profile,
+		Reason: "toolguard hit an internal error and denied the call to be safe: " + err.Error()}
+}
+
+// evaluation is the state of one Decide call.
+type evaluation struct {
+	p        *Policy
+	ctx      context.Context
+	c        *call.Call
+	findings []risk.Finding
+	tier     risk.Tier
+	script   *shell.Script
+	env      conditionEnv
+	allowed  string // id of a matching allow rule
+	stop     bool   // input invalid or gated: skip analysis
+}
+
+func (e *evaluation) add(f ...risk.Finding) { e.findings = append(e.findings, f...) }
+
+func (e *evaluation) run() {
+	e.validate()
+	if e.stop {
+		return
+	}
+	e.gate()
+	e.analyse()
+	e.userRules()
+}
+
+func (e *evaluation) validate() {
+	c := e.c
+	if _, err := call.ParseKind(string(c.Kind)); err != nil {
+		e.invalid(fmt.Sprintf("the call has no valid kind (%v)", err))
+		return
+	}
+	if c.Kind == call.Shell && strings.TrimSpace(c.Command) == "" {
+		e.invalid("the shell call has an empty command")
+	}
+	if len(c.Command) > MaxCommandBytes {
+		e.invalid(fmt.Sprintf("the command is %d bytes, over the %d byte limit", len(c.Command), MaxCommandBytes))
+	}
+	for _, s := range append(append([]string{c.Command, c.Tool, c.Cwd, c.Workspace}, c.Paths...), c.URLs...) {
+		if strings.IndexByte(s, 0) >= 0 {
+			e.invalid("an argument contains a NUL byte")
+			return
+		}
+	}
+}
+
+func (e *evaluation) invalid(why string) {
+	e.stop = true
+	e.add(risk.Finding{Rule: "input.invalid", Category: risk.CatInput, Tier: e.c.BaseTier(), Blast: risk.BlastUnknown,
+		Verdict: risk.Deny, Reason: "Malformed call: " + why + ".", Subject: e.c.Tool,
+		Suggestion: "send a well-formed call"})
+}
+
+func (e *evaluation) gate() {
+	if f := e.p.gate.finding(e.c); f != nil {
+		e.add(*f)
+	}
+	if e.c.Kind == call.Agent && !boolOr(e.p.cfg.SubAgents.Allow, true) {
+		e.add(*gateDeny(e.c, "subagents.forbidden", "Sub-agents are not allowed by the policy."))
+	}
+}
+
+func boolOr(b *bool, def bool) bool {
+	if b == nil {
+		return def
+	}
+	return *b
+}
+
+// pathEnv is where relative paths of the call resolve.
+func (e *evaluation) pathEnv(dir string) paths.Env {
+	root := e.c.Root()
+	if root == "" {
+		root = noWorkspace
+	}
+	if dir == "" {
+		dir = e.c.Dir()
+	}
+	if dir == "" {
+		dir = root
+	}
+	return paths.Env{Cwd: dir, Workspace: root}
+}
+
+// noWorkspace stands in when a call names no workspace or cwd: nothing is
+// inside it, so writes are judged as outside the workspace (fail closed).
+const noWorkspace = "/nonexistent-toolguard-workspace"
+
+func (e *evaluation) analyse() {
+	e.tier = e.c.BaseTier()
+	e.env = conditionEnv{Tool: e.c.Tool, Kind: string(e.c.Kind), Command: e.c.Command, Cwd: e.c.Dir(),
+		Workspace: e.c.Root(), Agent: e.c.Who.Agent, Session: e.c.Who.Session, Tier: e.tier.String()}
+	if e.c.Kind == call.Shell {
+		e.analyseShell()
+	}
+	e.checkToolPaths()
+	e.checkURLs(e.c.URLs)
+}
+
+func (e *evaluation) checkToolPaths() {
+	access := toolAccess(e.c)
+	for _, p := range e.c.Paths {
+		e.checkPath(p, access, "")
+	}
+}
+
+// toolAccess is how a non-shell tool touches its paths. Unknown tools are
+// judged as writing, the conservative choice.
+func toolAccess(c *call.Call) paths.Access {
+	switch {
+	case c.BaseTier() == risk.Destructive:
+		return paths.Delete
+	case c.Kind == call.Read || c.Kind == call.Search || c.Kind == call.Fetch:
+		return paths.Read
+	case c.BaseTier() == risk.Read:
+		return paths.Read
+	}
+	return paths.Write
+}
+
+func (e *evaluation) checkPath(p string, a paths.Access, dir string) {
+	env := e.pathEnv(dir)
+	fs := e.p.paths.Check(p, a, env)
+	e.add(fs...)
+	for _, f := range fs {
+		e.tier = e.tier.Worse(f.Tier)
+	}
+	e.env.Paths = append(e.env.Paths, canonicalOrRaw(p, env, e.p.home))
+}
+
+func canonicalOrRaw(p string, env paths.Env, home string) string {
+	if c, err := paths.Canonicalize(p, env, home); err == nil {
+		return c.Resolved
+	}
+	return p
+}
+
+func (e *evaluation) checkURLs(urls []string) {
+	for _, u := range urls {
+		e.add(e.p.net.CheckURL(e.ctx, u)...)
+		e.env.URLs = append(e.env.URLs, u)
+		e.env.Hosts = append(e.env.Hosts, hostOf(u))
+	}
+}

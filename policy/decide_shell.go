@@ -1,0 +1,195 @@
+package policy
+
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolguard/toolguard/paths"
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/rules"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// analyseShell parses the command and judges every simple command (DESIGN
+// §4 step 6; its paths and URLs go through step 5).
+func (e *evaluation) analyseShell() {
+	s, _ := shell.Parse(e.c.Command, shell.Options{Home: e.p.home, Env: e.shellEnv()})
+	if s == nil {
+		s = &shell.Script{Source: e.c.Command, Problems: []shell.Problem{{Reason: "the command could not be parsed"}}}
+	}
+	e.script = s
+	e.tier = risk.Read
+	if e.c.TierSet {
+		e.tier = e.c.Tier
+	}
+	for _, pr := range s.Problems {
+		e.add(unverifiable(pr))
+	}
+	for _, cmd := range s.Commands {
+		e.analyseCommand(cmd)
+	}
+}
+
+func (e *evaluation) shellEnv() map[string]string {
+	env := map[string]string{"HOME": e.p.home}
+	if d := e.c.Dir(); d != "" {
+		env["PWD"] = d
+	}
+	return env
+}
+
+func unverifiable(pr shell.Problem) risk.Finding {
+	return risk.Finding{Rule: "shell.unverifiable", Category: risk.CatUnverifiable, Tier: risk.Execute,
+		Blast: risk.BlastUnknown, Verdict: risk.Ask, Unverifiable: true, Span: pr.Span,
+		Reason:     "Part of the command cannot be known before it runs: " + pr.Reason + ".",
+		Suggestion: "spell the command out literally so it can be checked"}
+}
+
+func (e *evaluation) analyseCommand(cmd *shell.Command) {
+	e.env.Commands = append(e.env.Commands, normalized(cmd))
+	e.env.Names = append(e.env.Names, cmd.Name)
+	r := e.p.rules.Classify(cmd)
+	e.add(r.Findings...)
+	e.tier = e.tier.Worse(r.Tier)
+	e.policyChecks(cmd)
+	if cmd.Remote == "" {
+		e.commandPaths(cmd, r.Paths)
+	}
+	e.commandURLs(r.URLs)
+}
+
+// policyChecks applies the policy's own command lists to one command.
+func (e *evaluation) policyChecks(cmd *shell.Command) {
+	p := e.p
+	if cmd.Name == "" {
+		return
+	}
+	if f, ok := selfProtection(cmd); ok {
+		e.add(f)
+	}
+	if p.highRisk[cmd.Name] && e.tier < risk.Execute {
+		e.tier = risk.Execute
+	}
+	if !p.allowed.permits(cmd) {
+		e.add(commandFinding(cmd, "commands.not-allowed",
+			fmt.Sprintf("%s is not in the policy's allowed commands.", cmd.Name), risk.Deny, risk.CatToolGate))
+	} else if p.allowed.set && !p.allowed.wildcard {
+		if arg := zeroClawArgRule(cmd); arg != "" {
+			e.add(commandFinding(cmd, "commands.argument",
+				fmt.Sprintf("%s %s can run arbitrary code and is refused under an allowed-commands list.", cmd.Name, arg), risk.Deny, risk.CatRemoteCode))
+		}
+	}
+	for _, d := range p.denied {
+		if d.matches(cmd) {
+			e.add(commandFinding(cmd, "commands.denied",
+				fmt.Sprintf("The command matches the denied command pattern %q.", d.text), risk.Deny, risk.CatNone))
+		}
+	}
+	text := normalized(cmd)
+	for _, re := range p.custom {
+		if re.MatchString(text) {
+			e.add(commandFinding(cmd, "commands.custom-pattern",
+				fmt.Sprintf("The command matches the custom pattern %q.", re.String()[4:]), risk.Ask, risk.CatNone))
+		}
+	}
+}
+
+// selfProtection denies commands that would switch toolguard off.
+func selfProtection(cmd *shell.Command) (risk.Finding, bool) {
+	args := cmd.Values()
+	switch {
+	case cmd.Name == "toolguard" && len(args) > 1 && (args[1] == "uninstall" || args[1] == "install"):
+		return selfFinding(cmd, "Changing toolguard's hook installation from inside an agent is not allowed."), true
+	case (cmd.Name == "pkill" || cmd.Name == "killall") && containsWord(args[1:], "toolguard"):
+		return selfFinding(cmd, "Stopping toolguard from inside an agent is not allowed."), true
+	}
+	return risk.Finding{}, false
+}
+
+func selfFinding(cmd *shell.Command, reason string) risk.Finding {
+	return risk.Finding{Rule: "self.protect", Category: risk.CatSelfProtection, Tier: risk.Destructive,
+		Blast: risk.BlastHigh, Verdict: risk.Deny, Reason: reason, Span: cmd.Span, Subject: normalized(cmd),
+		Suggestion: "a person can run this in their own terminal"}
+}
+
+func containsWord(words []string, w string) bool {
+	for _, x := range words {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *evaluation) commandPaths(cmd *shell.Command, refs []rules.PathRef) {
+	dir := e.commandDir(cmd)
+	for _, ref := range refs {
+		access, err := paths.ParseAccess(ref.Access)
+		if err != nil {
+			access = paths.Delete // unknown access: judge as the worst
+		}
+		if !ref.Word.Known {
+			if access != paths.Read {
+				e.add(unknownPath(cmd, ref, access))
+			}
+			continue
+		}
+		e.checkPath(ref.Word.Value, access, dir)
+	}
+}
+
+// commandDir is where a command runs: its `cd` target, else the call's.
+func (e *evaluation) commandDir(cmd *shell.Command) string {
+	if cmd.Dir.Value == "" {
+		return ""
+	}
+	if !cmd.Dir.Known {
+		return noWorkspace + "/unknown-cd"
+	}
+	d := cmd.Dir.Value
+	if !filepath.IsAbs(d) {
+		d = filepath.Join(e.pathEnv("").Cwd, d)
+	}
+	return d
+}
+
+func unknownPath(cmd *shell.Command, ref rules.PathRef, access paths.Access) risk.Finding {
+	return risk.Finding{Rule: "shell.unknown-path", Category: risk.CatUnverifiable, Tier: accessTier(access),
+		Blast: risk.BlastUnknown, Verdict: risk.Ask, Unverifiable: true, Span: ref.Word.Span, Subject: ref.Word.Value,
+		Reason:     fmt.Sprintf("%s would %s %s, which is not known before the command runs.", cmd.Name, access, ref.Word.Value),
+		Suggestion: "use a literal path"}
+}
+
+func accessTier(a paths.Access) risk.Tier {
+	switch a {
+	case paths.Read:
+		return risk.Read
+	case paths.Delete:
+		return risk.Destructive
+	}
+	return risk.Write
+}
+
+func (e *evaluation) commandURLs(words []shell.Word) {
+	for _, w := range words {
+		if !w.Known {
+			continue
+		}
+		if strings.Contains(w.Value, "://") {
+			e.checkURLs([]string{w.Value})
+			continue
+		}
+		e.add(e.p.net.CheckHost(e.ctx, w.Value)...)
+		e.env.Hosts = append(e.env.Hosts, w.Value)
+	}
+}
+
+func hostOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return u.Hostname()
+}

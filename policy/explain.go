@@ -1,0 +1,45 @@
+package policy
+
+import (
+	"context"
+
+	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/rules"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// Explanation is the full reasoning behind a decision: the parse of a
+// shell command, what the rule packs said of each simple command, and the
+// decision itself.
+type Explanation struct {
+	// Script is the parse of the command; nil for non-shell calls.
+	Script *shell.Script `json:"-"`
+	// Commands holds each simple command after unwrapping with the rule
+	// packs' result for it.
+	Commands []ExplainedCommand `json:"commands,omitempty"`
+	// Decision is what Decide returns for the call.
+	Decision Decision `json:"decision"`
+}
+
+// ExplainedCommand is one simple command and its classification.
+type ExplainedCommand struct {
+	Command *shell.Command `json:"-"`
+	Result  rules.Result   `json:"-"`
+}
+
+// Explain decides the call and returns the reasoning.
+func (p *Policy) Explain(ctx context.Context, c call.Call) Explanation {
+	p = p.ForAgent(c.Who.Agent)
+	x := Explanation{Decision: p.Decide(ctx, c)}
+	if c.Kind != call.Shell {
+		return x
+	}
+	x.Script, _ = shell.Parse(c.Command, shell.Options{Home: p.home, Env: map[string]string{"HOME": p.home, "PWD": c.Dir()}})
+	if x.Script == nil {
+		return x
+	}
+	for _, cmd := range x.Script.Commands {
+		x.Commands = append(x.Commands, ExplainedCommand{Command: cmd, Result: p.rules.Classify(cmd)})
+	}
+	return x
+}

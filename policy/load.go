@@ -1,0 +1,215 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/toolguard/toolguard/internal/tree"
+)
+
+// Layer is one source of configuration, lowest first in [LoadOptions].
+type Layer struct {
+	// Name is the file name (or "environment") used in error messages.
+	Name string
+	// Data is the document; its format comes from Name's extension, or
+	// Format when set.
+	Data []byte
+	// Format is "toml", "yaml" or "json"; empty means from Name.
+	Format string
+	// Untrusted layers (project files) may only tighten the policy.
+	Untrusted bool
+}
+
+// LoadOptions say where configuration comes from. The zero value loads
+// only the built-in defaults.
+type LoadOptions struct {
+	// UserFile is the user policy; empty means none. [UserFile] finds the
+	// default location.
+	UserFile string
+	// ConfigFile is the file given with --config; empty means none.
+	ConfigFile string
+	// ProjectDir is searched for a project policy (.toolguard.toml,
+	// .toolguard.yaml, .toolguard.json or .toolguard/policy.*); empty means
+	// no project policy.
+	ProjectDir string
+	// Environ is the process environment, searched for TOOLGUARD_*
+	// variables; nil means none.
+	Environ []string
+	// Flags is applied last, to express command-line flags; nil means none.
+	Flags func(*Config)
+}
+
+// Loaded is the merged configuration and where it came from.
+type Loaded struct {
+	Config *Config
+	// Files are the files that contributed, lowest layer first.
+	Files []string
+}
+
+// UserFile returns the default user policy path
+// ($XDG_CONFIG_HOME/toolguard/policy.toml, or ~/.config/…), choosing a
+// .yaml, .yml or .json sibling when only that exists.
+func UserFile() string {
+	dir := os.Getenv("XDG_CONFIG_HOME")
+	if dir == "" {
+		home, _ := os.UserHomeDir()
+		dir = filepath.Join(home, ".config")
+	}
+	base := filepath.Join(dir, "toolguard", "policy")
+	for _, ext := range []string{".toml", ".yaml", ".yml", ".json"} {
+		if _, err := os.Stat(base + ext); err == nil {
+			return base + ext
+		}
+	}
+	return base + ".toml"
+}
+
+// Load reads and merges every layer: built-in defaults < user file <
+// --config file < project file (tighten-only unless trusted) < TOOLGUARD_*
+// environment < flags. All problems are reported at once.
+func Load(opts LoadOptions) (*Loaded, error) {
+	out := &Loaded{Config: &Config{}}
+	var errs []error
+	for _, f := range []string{opts.UserFile, opts.ConfigFile} {
+		if f == "" {
+			continue
+		}
+		errs = append(errs, loadFile(out, f, f == opts.ConfigFile))
+	}
+	errs = append(errs, loadProject(out, opts.ProjectDir))
+	if env := envLayer(opts.Environ); env != nil {
+		errs = append(errs, out.apply(*env))
+	}
+	if opts.Flags != nil {
+		opts.Flags(out.Config)
+	}
+	return out, errors.Join(errs...)
+}
+
+func loadFile(out *Loaded, file string, required bool) error {
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) && !required {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("reading policy: %w", err)
+	}
+	return out.apply(Layer{Name: file, Data: data})
+}
+
+// ProjectFiles are the names a project policy may have, in order.
+func ProjectFiles() []string {
+	return []string{".toolguard.toml", ".toolguard.yaml", ".toolguard.yml", ".toolguard.json",
+		".toolguard/policy.toml", ".toolguard/policy.yaml", ".toolguard/policy.yml", ".toolguard/policy.json"}
+}
+
+func loadProject(out *Loaded, dir string) error {
+	if dir == "" {
+		return nil
+	}
+	for _, name := range ProjectFiles() {
+		file := filepath.Join(dir, name)
+		data, err := os.ReadFile(file)
+		if err != nil {
+			continue
+		}
+		trusted := isTrusted(out.Config.TrustedProjects, dir)
+		return out.apply(Layer{Name: file, Data: data, Untrusted: !trusted})
+	}
+	return nil
+}
+
+func isTrusted(list []string, dir string) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for _, t := range list {
+		if filepath.Clean(expandHome(t)) == abs {
+			return true
+		}
+	}
+	return false
+}
+
+func expandHome(p string) string {
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		home, _ := os.UserHomeDir()
+		return home + p[1:]
+	}
+	return p
+}
+
+// apply decodes one layer and merges it over the configuration so far.
+func (l *Loaded) apply(layer Layer) error {
+	n, err := parseLayer(layer)
+	if err != nil {
+		return err
+	}
+	var c Config
+	meta, err := tree.DecodeMeta(n, layer.Name, &c)
+	if err != nil {
+		return err
+	}
+	if err := c.validate(layer.Name, n); err != nil {
+		return err
+	}
+	if layer.Untrusted {
+		if err := checkTightens(l.Config, &c, meta, layer.Name, n); err != nil {
+			return err
+		}
+	}
+	merge(l.Config, &c, meta)
+	l.Files = append(l.Files, layer.Name)
+	return nil
+}
+
+// envLayer turns TOOLGUARD_SECTION__KEY=value variables into a TOML
+// layer: "__" separates table names, values are TOML literals when they
+// parse as one (true, 12, ["a"]) and strings otherwise.
+func envLayer(environ []string) *Layer {
+	var lines []string
+	for _, kv := range environ {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || !strings.HasPrefix(name, "TOOLGUARD_") || name == "TOOLGUARD_CONFIG" {
+			continue
+		}
+		key := strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(name, "TOOLGUARD_"), "__", "."))
+		lines = append(lines, key+" = "+tomlValue(value))
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	sort.Strings(lines)
+	return &Layer{Name: "TOOLGUARD_* environment", Format: "toml", Data: []byte(strings.Join(lines, "\n") + "\n")}
+}
+
+func tomlValue(v string) string {
+	switch {
+	case v == "true" || v == "false":
+		return v
+	case isInt(v):
+		return v
+	case strings.HasPrefix(v, "["):
+		return v
+	}
+	return strconv.Quote(v)
+}
+
+func isInt(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
+}
+
+func parseLayer(layer Layer) (*tree.Node, error) {
+	if layer.Format != "" {
+		return tree.ParseFormat(layer.Name, layer.Format, layer.Data)
+	}
+	return tree.Parse(layer.Name, layer.Data)
+}

@@ -1,0 +1,122 @@
+package policy
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+
+	"github.com/toolguard/toolguard/internal/tree"
+)
+
+// merge copies every key the layer set (per meta) over dst. Tables merge
+// key by key; lists tagged merge:"append" are appended (so built-in and
+// lower-layer denies never shrink); other lists and scalars are replaced;
+// map entries (profiles, agents, tools.map, …) are replaced per key.
+func merge(dst, src *Config, meta tree.Meta) {
+	mergeStruct(reflect.ValueOf(dst).Elem(), reflect.ValueOf(src).Elem(), "", meta)
+}
+
+func mergeStruct(dst, src reflect.Value, prefix string, meta tree.Meta) {
+	t := dst.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		key := fieldKey(f)
+		if key == "" {
+			continue
+		}
+		p := joinPath(prefix, key)
+		if !meta.Has(p) {
+			continue
+		}
+		mergeField(dst.Field(i), src.Field(i), f, p, meta)
+	}
+}
+
+func mergeField(dst, src reflect.Value, f reflect.StructField, p string, meta tree.Meta) {
+	switch {
+	case dst.Kind() == reflect.Struct && dst.Type().String() != "time.Time":
+		mergeStruct(dst, src, p, meta)
+	case dst.Kind() == reflect.Slice && f.Tag.Get("merge") == "append":
+		dst.Set(reflect.AppendSlice(dst, src))
+	case dst.Kind() == reflect.Map:
+		mergeMap(dst, src)
+	default:
+		dst.Set(src)
+	}
+}
+
+func mergeMap(dst, src reflect.Value) {
+	if dst.IsNil() {
+		dst.Set(reflect.MakeMap(dst.Type()))
+	}
+	iter := src.MapRange()
+	for iter.Next() {
+		dst.SetMapIndex(iter.Key(), iter.Value())
+	}
+}
+
+// fieldKey is the document key of a struct field ("" when skipped).
+func fieldKey(f reflect.StructField) string {
+	if !f.IsExported() {
+		return ""
+	}
+	tag := f.Tag.Get("toml")
+	name, _, _ := strings.Cut(tag, ",")
+	switch name {
+	case "-":
+		return ""
+	case "":
+		return tree.SnakeCase(f.Name)
+	}
+	return name
+}
+
+func joinPath(prefix, key string) string {
+	if prefix == "" {
+		return key
+	}
+	return prefix + "." + key
+}
+
+// nodeAt finds the node of a field path such as "rules[2].paths[0]" in a
+// document, for positions in error messages; nil when absent.
+func nodeAt(n *tree.Node, path string) *tree.Node {
+	for _, part := range strings.Split(path, ".") {
+		if n == nil {
+			return nil
+		}
+		name, idx := splitIndex(part)
+		n = n.Lookup(name)
+		for _, i := range idx {
+			if n == nil || i >= len(n.Items) {
+				return nil
+			}
+			n = n.Items[i]
+		}
+	}
+	return n
+}
+
+func splitIndex(part string) (string, []int) {
+	name, rest, ok := strings.Cut(part, "[")
+	if !ok {
+		return part, nil
+	}
+	var idx []int
+	for _, s := range strings.Split(strings.TrimSuffix(rest, "]"), "][") {
+		if i, err := strconv.Atoi(s); err == nil {
+			idx = append(idx, i)
+		}
+	}
+	return name, idx
+}
+
+// positioned builds a tree error at the node of path (or the document
+// start when the path is not found).
+func positioned(file string, doc *tree.Node, path, msg string, valid ...string) *tree.Error {
+	e := &tree.Error{File: file, Path: path, Msg: msg, Valid: valid}
+	if n := nodeAt(doc, path); n != nil {
+		e.Line, e.Col = n.Line, n.Col
+	}
+	return e
+}

@@ -1,0 +1,137 @@
+package policy
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/toolguard/toolguard/internal/tree"
+	"github.com/toolguard/toolguard/netguard"
+	"github.com/toolguard/toolguard/risk"
+)
+
+// validate checks what the schema's types cannot (globs, regexes, rule
+// fields, references) and reports every problem with its position.
+func (c *Config) validate(file string, doc *tree.Node) error {
+	var errs tree.Errors
+	c.collect(file, doc, "", &errs)
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs
+}
+
+func (c *Config) collect(file string, doc *tree.Node, prefix string, errs *tree.Errors) {
+	bad := func(path, msg string, valid ...string) {
+		*errs = append(*errs, positioned(file, doc, prefix+path, msg, valid...))
+	}
+	c.checkGlobs(bad)
+	c.checkRules(bad)
+	c.checkCommands(bad)
+	c.checkTools(bad)
+	c.checkMisc(bad)
+	for _, name := range sortedKeys(c.Profiles) {
+		if p := c.Profiles[name]; p != nil {
+			if len(p.Profiles) > 0 || len(p.Agents) > 0 {
+				bad("profiles."+name, "a profile cannot hold [profiles] or [agents]")
+			}
+			p.collect(file, doc, prefix+"profiles."+name+".", errs)
+		}
+	}
+}
+
+type reporter func(path, msg string, valid ...string)
+
+func (c *Config) checkGlobs(bad reporter) {
+	lists := map[string][]string{"paths.denied": c.Paths.Denied, "paths.allowed": c.Paths.Allowed,
+		"paths.sensitive": c.Paths.Sensitive, "paths.sensitive_write": c.Paths.SensitiveWrite}
+	for _, name := range sortedKeys(lists) {
+		for i, g := range lists[name] {
+			if g == "" || !doublestar.ValidatePattern(g) {
+				bad(fmt.Sprintf("%s[%d]", name, i), fmt.Sprintf("%q is not a valid glob", g))
+			}
+		}
+	}
+	for i, r := range c.Paths.Rules {
+		if r.Pattern == "" || !doublestar.ValidatePattern(r.Pattern) {
+			bad(fmt.Sprintf("paths.rules[%d].pattern", i), fmt.Sprintf("%q is not a valid glob", r.Pattern))
+		}
+	}
+}
+
+func (c *Config) checkRules(bad reporter) {
+	seen := map[string]bool{}
+	for i, r := range c.Rules {
+		at := fmt.Sprintf("rules[%d]", i)
+		switch {
+		case r.ID == "":
+			bad(at+".id", "a rule needs an id")
+		case seen[r.ID]:
+			bad(at+".id", fmt.Sprintf("duplicate rule id %q", r.ID))
+		}
+		seen[r.ID] = true
+		if r.Action == "" {
+			bad(at+".action", "a rule needs an action", risk.VerdictNames()...)
+		}
+		if _, err := compileUserRule(r); err != nil && r.ID != "" && r.Action != "" {
+			bad(at, err.Error())
+		}
+	}
+	for i, g := range c.Grants {
+		if g.Tool == "" {
+			bad(fmt.Sprintf("grants[%d].tool", i), "a grant needs a tool")
+		}
+	}
+}
+
+func (c *Config) checkCommands(bad reporter) {
+	for i, s := range c.Commands.CustomPatterns {
+		if _, err := regexp.Compile("(?i)" + s); err != nil {
+			bad(fmt.Sprintf("commands.custom_patterns[%d]", i), "invalid regular expression: "+err.Error())
+		}
+	}
+	for i, s := range c.Commands.Denied {
+		if _, err := parseDenied(s); err != nil {
+			bad(fmt.Sprintf("commands.denied[%d]", i), err.Error())
+		}
+	}
+}
+
+func (c *Config) checkTools(bad reporter) {
+	for _, name := range sortedKeys(c.Tools.Tiers) {
+		if _, err := risk.ParseTier(c.Tools.Tiers[name]); err != nil {
+			bad("tools.tiers."+name, fmt.Sprintf("unknown tier %q", c.Tools.Tiers[name]), risk.TierNames()...)
+		}
+	}
+	for _, name := range sortedKeys(c.Tools.Map) {
+		if c.Tools.Map[name].Kind == "" {
+			bad("tools.map."+name+".kind", "a tool mapping needs a kind", "shell", "read", "write", "fetch", "search", "mcp", "agent", "other")
+		}
+	}
+	lists := map[string][]string{"tools.allowed": c.Tools.Allowed, "tools.excluded": c.Tools.Excluded,
+		"tools.auto_approve": c.Tools.AutoApprove, "tools.always_ask": c.Tools.AlwaysAsk}
+	for _, name := range sortedKeys(lists) {
+		if _, err := newNameSet(lists[name]); err != nil {
+			bad(name, err.Error())
+		}
+	}
+}
+
+func (c *Config) checkMisc(bad reporter) {
+	if _, err := netguard.Compile(networkConfig(c.Network)); err != nil {
+		bad("network", strings.ReplaceAll(err.Error(), "\n", "; "))
+	}
+	if c.Approval.Timeout < 0 {
+		bad("approval.timeout", "must not be negative")
+	}
+	for name, n := range map[string]int{"budget.max_actions_per_hour": c.Budget.MaxActionsPerHour,
+		"budget.max_cost_per_day_cents": c.Budget.MaxCostPerDayCents, "subagents.max_depth": c.SubAgents.MaxDepth,
+		"subagents.max_total": c.SubAgents.MaxTotal, "subagents.max_concurrent": c.SubAgents.MaxConcurrent,
+		"sandbox.max_memory_mb": c.Sandbox.MaxMemoryMB, "audit.max_size_mb": c.Audit.MaxSizeMB} {
+		if n < 0 {
+			bad(name, "must not be negative")
+		}
+	}
+}

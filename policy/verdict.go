@@ -1,0 +1,273 @@
+package policy
+
+import (
+	"fmt"
+	"path"
+
+	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/risk"
+)
+
+// userRules applies [[rules]] (DESIGN §4 step 4): deny and ask rules add
+// findings; the first matching allow rule is remembered and may lift asks.
+func (e *evaluation) userRules() {
+	for _, u := range e.p.user {
+		if !e.matches(u) {
+			continue
+		}
+		if u.action == risk.Allow {
+			if e.allowed == "" {
+				e.allowed = u.id
+			}
+			continue
+		}
+		e.add(risk.Finding{Rule: "user:" + u.id, Tier: e.tier, Blast: risk.BlastMedium, Verdict: u.action,
+			Reason: u.reasonText(), Subject: e.c.Tool, Category: risk.CatNone})
+	}
+}
+
+func (u *userRule) reasonText() string {
+	if u.reason != "" {
+		return u.reason
+	}
+	return fmt.Sprintf("The user rule %q matches this call.", u.id)
+}
+
+// matches reports whether every condition the rule sets holds. For allow
+// rules command conditions must hold for every simple command; for deny
+// and ask rules one is enough.
+func (e *evaluation) matches(u *userRule) bool {
+	c := e.c
+	if !u.tools.empty() && !u.tools.has(c.Tool) && !u.tools.has(string(c.Kind)) {
+		return false
+	}
+	all := u.action == risk.Allow
+	if u.command != nil && !e.commandMatches(u, all) {
+		return false
+	}
+	if len(u.argv) > 0 && !e.argvMatches(u.argv, all) {
+		return false
+	}
+	if len(u.paths) > 0 && !anyGlob(u.paths, e.env.Paths) {
+		return false
+	}
+	if len(u.hosts) > 0 && !anyGlob(u.hosts, e.env.Hosts) {
+		return false
+	}
+	return u.when == nil || u.when.eval(&e.env, !all)
+}
+
+func (e *evaluation) commandMatches(u *userRule, all bool) bool {
+	if e.c.Kind != call.Shell {
+		return false
+	}
+	if all {
+		return u.command.matchesScript(e.script)
+	}
+	return u.command.matchesAny(e.script)
+}
+
+func (e *evaluation) argvMatches(pat []string, all bool) bool {
+	if e.script == nil || len(e.script.Commands) == 0 {
+		return false
+	}
+	for _, cmd := range e.script.Commands {
+		ok := argvGlobMatch(pat, cmd.Values())
+		if ok && !all {
+			return true
+		}
+		if !ok && all {
+			return false
+		}
+	}
+	return all && len(e.script.Problems) == 0
+}
+
+func anyGlob(globs, values []string) bool {
+	for _, v := range values {
+		for _, g := range globs {
+			if ok, _ := doublestar.Match(g, v); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// decide combines the findings with the mode table (DESIGN §4 steps 7, 9).
+func (e *evaluation) decide() Decision {
+	p := e.p
+	d := Decision{Tier: e.tier, Findings: e.findings, Mode: p.mode, Profile: p.profile}
+	floor, worst := e.floor()
+	for _, f := range e.findings {
+		d.Tier = d.Tier.Worse(f.Tier)
+		d.Blast = d.Blast.Worse(f.Blast)
+		d.Unverifiable = d.Unverifiable || f.Unverifiable
+	}
+	if len(e.findings) == 0 {
+		d.Blast = defaultBlast(d.Tier)
+	}
+	modeV := p.table[d.Tier]
+	d.Verdict = modeV.Worse(floor)
+	e.explain(&d, worst, modeV, floor)
+	e.lift(&d, modeV, floor)
+	e.finish(&d)
+	return d
+}
+
+// floor is the least verdict the findings force, and the finding that
+// forces it (the worst one).
+func (e *evaluation) floor() (risk.Verdict, *risk.Finding) {
+	var floor risk.Verdict
+	var worst *risk.Finding
+	for i := range e.findings {
+		f := &e.findings[i]
+		v := e.effective(f)
+		if worst == nil || v > floor || (v == floor && f.Blast.Worse(worst.Blast) == f.Blast && f.Blast != worst.Blast) {
+			floor, worst = v.Worse(floor), f
+		}
+	}
+	return floor, worst
+}
+
+// effective is the verdict a finding forces in this policy.
+func (e *evaluation) effective(f *risk.Finding) risk.Verdict {
+	v := f.Verdict
+	if f.Unverifiable {
+		v = v.Worse(risk.Ask)
+	}
+	switch f.Blast {
+	case risk.BlastCritical:
+		return risk.Deny
+	case risk.BlastHigh:
+		if boolOr(e.p.cfg.Commands.BlockHighRisk, false) && f.Verdict < risk.Deny && !e.allowListed(f) {
+			return risk.Deny
+		}
+	case risk.BlastMedium:
+		if boolOr(e.p.cfg.Commands.RequireApprovalForMediumRisk, false) {
+			v = v.Worse(risk.Ask)
+		}
+	}
+	return v
+}
+
+// allowListed reports whether the finding's command is explicitly in the
+// allowed commands (which lets ZeroClaw run high-risk commands).
+func (e *evaluation) allowListed(f *risk.Finding) bool {
+	if e.script == nil {
+		return false
+	}
+	for _, c := range e.script.Commands {
+		if c.Span == f.Span && e.p.allowed.explicit(c) {
+			return true
+		}
+	}
+	return false
+}
+
+func defaultBlast(t risk.Tier) risk.Blast {
+	switch t {
+	case risk.Read:
+		return risk.BlastNone
+	case risk.Write:
+		return risk.BlastLow
+	case risk.Execute:
+		return risk.BlastUnknown
+	}
+	return risk.BlastHigh
+}
+
+// explain fills rule, category, reason and suggestion from whatever
+// decided: the worst finding, or the mode table.
+func (e *evaluation) explain(d *Decision, worst *risk.Finding, modeV, floor risk.Verdict) {
+	if worst != nil {
+		d.Category = worst.Category
+	}
+	if worst != nil && floor >= modeV && floor > risk.Allow {
+		d.Rule, d.Reason, d.Suggestion = worst.Rule, worst.Reason, worst.Suggestion
+		return
+	}
+	d.Rule = "mode." + e.p.mode
+	d.Reason = e.modeReason(d, modeV)
+	if tierSetter := e.tierFinding(d.Tier); tierSetter != nil {
+		// The finding put the call in this tier: it is what decided.
+		d.Rule, d.Category = tierSetter.Rule, tierSetter.Category
+		d.Reason, d.Suggestion = tierSetter.Reason+" "+d.Reason, tierSetter.Suggestion
+	}
+}
+
+// tierFinding is the worst-blast finding at tier t, if any.
+func (e *evaluation) tierFinding(t risk.Tier) *risk.Finding {
+	var best *risk.Finding
+	for i := range e.findings {
+		f := &e.findings[i]
+		if f.Tier == t && f.Category != risk.CatNone && (best == nil || f.Blast.Worse(best.Blast) != best.Blast) {
+			best = f
+		}
+	}
+	return best
+}
+
+func (e *evaluation) modeReason(d *Decision, v risk.Verdict) string {
+	switch v {
+	case risk.Allow:
+		return fmt.Sprintf("The %s mode allows %s-tier calls.", e.p.mode, d.Tier)
+	case risk.Ask:
+		return fmt.Sprintf("The %s mode asks a person before %s-tier calls.", e.p.mode, d.Tier)
+	}
+	return fmt.Sprintf("The %s mode denies %s-tier calls.", e.p.mode, d.Tier)
+}
+
+// lift applies allow rules, grants, auto_approve and always_ask: an ask may
+// become allow (never a deny, never an unverifiable ask); always_ask turns
+// an allow into ask.
+func (e *evaluation) lift(d *Decision, modeV, floor risk.Verdict) {
+	g := e.p.gate
+	if d.Verdict == risk.Ask && !d.Unverifiable {
+		switch {
+		case e.allowed != "":
+			e.allow(d, "user:"+e.allowed, fmt.Sprintf("Allowed by the user rule %q.", e.allowed))
+		case e.grant() != "":
+			label := e.grant()
+			e.allow(d, "grant:"+label, fmt.Sprintf("Allowed by the standing approval %s.", label))
+		case floor < risk.Ask && (g.autoApprove.has(e.c.Tool)):
+			e.allow(d, "tools.auto_approve", fmt.Sprintf("The tool %s is auto-approved.", e.c.Tool))
+		}
+	}
+	if d.Verdict == risk.Allow && g.alwaysAsk.has(e.c.Tool) {
+		d.Verdict, d.Rule = risk.Ask, "tools.always_ask"
+		d.Reason = fmt.Sprintf("The policy always asks before %s.", e.c.Tool)
+	}
+}
+
+func (e *evaluation) allow(d *Decision, rule, reason string) {
+	d.Verdict, d.Rule, d.Reason, d.Suggestion = risk.Allow, rule, reason, ""
+}
+
+// grant returns the label of a standing grant that covers the call.
+func (e *evaluation) grant() string {
+	for _, g := range e.p.grants {
+		if ok, _ := path.Match(g.tool, e.c.Tool); !ok {
+			continue
+		}
+		if g.prefix == nil || (e.c.Kind == call.Shell && g.prefix.matchesScript(e.script)) {
+			return g.label
+		}
+	}
+	return ""
+}
+
+// finish applies the invariants: unverifiable is never allow; unattended
+// turns ask into deny.
+func (e *evaluation) finish(d *Decision) {
+	if d.Unverifiable && d.Verdict == risk.Allow {
+		d.Verdict = risk.Ask
+	}
+	if e.p.cfg.Unattended && d.Verdict == risk.Ask {
+		d.Verdict = risk.Deny
+		d.Reason += " No person can answer (unattended), so the call is denied."
+		d.Suggestion = "allow this call in the policy, or run with an approver"
+	}
+}

@@ -1,0 +1,71 @@
+package policy
+
+import (
+	"github.com/toolguard/toolguard/netguard"
+	"github.com/toolguard/toolguard/paths"
+	"github.com/toolguard/toolguard/risk"
+)
+
+// pathsConfig builds the path checker's settings: the built-in lists
+// (which never shrink) plus the user's additions.
+func (p *Policy) pathsConfig() paths.Config {
+	c := p.cfg.Paths
+	return paths.Config{
+		Home:           p.home,
+		Denied:         append(paths.DefaultDenied(), c.Denied...),
+		Allowed:        c.Allowed,
+		Sensitive:      append(paths.DefaultSensitive(), c.Sensitive...),
+		SensitiveWrite: append(paths.DefaultSensitiveWrite(), c.SensitiveWrite...),
+		Protected:      p.protected,
+		Rules:          pathRules(c.Rules),
+		Roots:          c.Roots,
+		ReadOnlyRoots:  c.ReadOnlyRoots,
+		WriteOnlyRoots: c.WriteOnlyRoots,
+		WorkspaceOnly:  p.workspaceOnly(),
+		WriteOutside:   parseVerdictOr(c.WriteOutside, risk.Ask),
+		ReadOutside:    parseVerdictOr(c.ReadOutside, risk.Allow),
+	}
+}
+
+// workspaceOnly is true unless set false, or the full mode (as in
+// ZeroClaw) and the config does not set it.
+func (p *Policy) workspaceOnly() bool {
+	if b := p.cfg.Paths.WorkspaceOnly; b != nil {
+		return *b
+	}
+	return p.cfg.modeName() != ModeFull
+}
+
+func pathRules(rs []PathRule) []paths.Rule {
+	out := make([]paths.Rule, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, paths.Rule{Pattern: r.Pattern,
+			Read: parseVerdictOr(r.Read, risk.Allow), Write: parseVerdictOr(r.Write, risk.Allow)})
+	}
+	return out
+}
+
+func protectedGlobs(extra []string) []string {
+	return append(paths.DefaultProtected(), extra...)
+}
+
+func networkConfig(n Network) netguard.Config {
+	return netguard.Config{
+		AllowedDomains: n.AllowedDomains,
+		DeniedDomains:  n.DeniedDomains,
+		Private:        netAccess(n.Private),
+		Loopback:       netAccess(n.Loopback),
+		Resolve:        n.Resolve,
+	}
+}
+
+func netAccess(s string) netguard.Access {
+	if s == "" {
+		return netguard.AccessDeny
+	}
+	a, err := netguard.ParseAccess(s)
+	if err != nil {
+		return netguard.AccessDeny
+	}
+	return a
+}
