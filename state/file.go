@@ -16,6 +16,20 @@ import (
 // directory. Readers see either the old or the new content, never a mix.
 // The directory is created (0700) when missing.
 func WriteFile(path string, data []byte, perm os.FileMode) error {
+	return writeFile(path, data, perm, true)
+}
+
+// WriteFileUnsynced is [WriteFile] without the fsync calls: the replacement
+// is still atomic for readers and survives a crash of the process, but a
+// crash of the machine may lose the last writes (or, rarely, leave an empty
+// file, which readers treat as empty). Use it for data that is cheap to
+// lose and written on hot paths, such as budget counts; a sync costs
+// milliseconds on many disks.
+func WriteFileUnsynced(path string, data []byte, perm os.FileMode) error {
+	return writeFile(path, data, perm, false)
+}
+
+func writeFile(path string, data []byte, perm os.FileMode, sync bool) error {
 	dir := filepath.Dir(path)
 	if err := Ensure(dir); err != nil {
 		return err
@@ -24,7 +38,7 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 	if err != nil {
 		return err
 	}
-	if err := writeTemp(tmp, data, perm); err != nil {
+	if err := writeTemp(tmp, data, perm, sync); err != nil {
 		os.Remove(tmp.Name())
 		return err
 	}
@@ -32,13 +46,19 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 		os.Remove(tmp.Name())
 		return err
 	}
+	if !sync {
+		return nil
+	}
 	return syncDir(dir)
 }
 
-func writeTemp(f *os.File, data []byte, perm os.FileMode) error {
+func writeTemp(f *os.File, data []byte, perm os.FileMode, sync bool) error {
 	_, werr := f.Write(data)
 	cerr := f.Chmod(perm)
-	serr := f.Sync()
+	var serr error
+	if sync {
+		serr = f.Sync()
+	}
 	return errors.Join(werr, cerr, serr, f.Close())
 }
 

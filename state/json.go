@@ -17,6 +17,18 @@ import (
 // fields, trailing data) is set aside and a *[CorruptError] is returned
 // without calling update, so nothing stored in it applies.
 func UpdateJSON[T any](ctx context.Context, path string, v *T, update func(*T) (changed bool, err error)) error {
+	return updateJSON(ctx, path, v, update, WriteFile)
+}
+
+// UpdateJSONUnsynced is [UpdateJSON] writing with [WriteFileUnsynced]: as
+// exact between processes, but the last updates may be lost if the machine
+// crashes.
+func UpdateJSONUnsynced[T any](ctx context.Context, path string, v *T, update func(*T) (changed bool, err error)) error {
+	return updateJSON(ctx, path, v, update, WriteFileUnsynced)
+}
+
+func updateJSON[T any](ctx context.Context, path string, v *T, update func(*T) (bool, error),
+	write func(string, []byte, os.FileMode) error) error {
 	lock, err := LockFile(ctx, path)
 	if err != nil {
 		return err
@@ -33,7 +45,7 @@ func UpdateJSON[T any](ctx context.Context, path string, v *T, update func(*T) (
 	if err != nil {
 		return err
 	}
-	return WriteFile(path, append(data, '\n'), 0o600)
+	return write(path, append(data, '\n'), 0o600)
 }
 
 // ReadJSON decodes the JSON file at path into v under its lock, with the
