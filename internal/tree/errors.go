@@ -84,18 +84,31 @@ func (es Errors) errOrNil() error {
 }
 
 // Suggest returns the candidate closest to word, or "" when none is close
-// enough to be a likely typo. A case-insensitive match always counts.
+// enough to be a likely typo: a case-insensitive match, a small edit
+// distance, or a shared stem ("deny" → "denied").
 func Suggest(word string, candidates []string) string {
-	best, bestDist := "", len(word)/3+2
+	best, bestDist := "", len(word)+len(candidates)+64
+	limit := len(word)/3 + 2
 	for _, c := range candidates {
 		if strings.EqualFold(c, word) {
 			return c
 		}
-		if d := editDistance(word, c, bestDist); d < bestDist {
+		d := editDistance(word, c, max(len(word), len(c))+1)
+		if (d < limit || sharesStem(word, c)) && d < bestDist {
 			best, bestDist = c, d
 		}
 	}
 	return best
+}
+
+// sharesStem reports whether a and b start with the same three or more
+// bytes and differ only after the shorter one's second-to-last byte.
+func sharesStem(a, b string) bool {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n >= 3 && n >= min(len(a), len(b))-1
 }
 
 // editDistance is the Levenshtein distance between a and b, in bytes. It

@@ -28,6 +28,7 @@ type tomlBuilder struct {
 	idx   *lineIndex
 	keys  keyIndex
 	state map[*Node]tableState
+	slab  []Node // nodes are allocated in chunks
 	root  *Node
 	cur   *Node
 	where string // the dotted path of cur, for messages
@@ -41,7 +42,8 @@ type keyPart struct {
 }
 
 func parseTOML(file string, data []byte) (*Node, error) {
-	b := &tomlBuilder{file: file, data: data, idx: newLineIndex(data), keys: keyIndex{}, state: map[*Node]tableState{}}
+	idx := newLineIndex(data)
+	b := &tomlBuilder{file: file, data: data, idx: idx, keys: make(keyIndex, len(idx.starts)), state: map[*Node]tableState{}}
 	b.root = &Node{Kind: Map, Line: 1, Col: 1}
 	b.cur = b.root
 	var p unstable.Parser
@@ -56,6 +58,15 @@ func parseTOML(file string, data []byte) (*Node, error) {
 		return nil, b.errs.errOrNil()
 	}
 	return b.root, nil
+}
+
+// node allocates a node from the current chunk.
+func (b *tomlBuilder) node(k Kind, line, col int) *Node {
+	if len(b.slab) == cap(b.slab) {
+		b.slab = make([]Node, 0, 32)
+	}
+	b.slab = append(b.slab, Node{Kind: k, Line: line, Col: col})
+	return &b.slab[len(b.slab)-1]
 }
 
 func (b *tomlBuilder) parserError(err error) {
@@ -79,18 +90,20 @@ func (b *tomlBuilder) errorAt(off int, msg string) {
 func (b *tomlBuilder) expression(e *unstable.Node) {
 	switch e.Kind {
 	case unstable.Table:
-		parts := b.keyParts(e.Key())
+		var buf [4]keyPart
+		parts := b.keyParts(e.Key(), buf[:0])
 		b.cur, b.where = b.table(parts), dotted("", parts)
 	case unstable.ArrayTable:
-		parts := b.keyParts(e.Key())
+		var buf [4]keyPart
+		parts := b.keyParts(e.Key(), buf[:0])
 		b.cur, b.where = b.arrayTable(parts), dotted("", parts)
 	case unstable.KeyValue:
 		b.keyValue(b.cur, b.where, e, 0)
 	}
 }
 
-func (b *tomlBuilder) keyParts(it unstable.Iterator) []keyPart {
-	var parts []keyPart
+// keyParts appends the parts of a dotted key to parts.
+func (b *tomlBuilder) keyParts(it unstable.Iterator, parts []keyPart) []keyPart {
 	for it.Next() {
 		k := it.Node()
 		line, col := b.idx.pos(int(k.Raw.Offset))
@@ -119,7 +132,7 @@ func (b *tomlBuilder) parent(parts []keyPart) *Node {
 		e := b.keys.get(node, k.name)
 		switch {
 		case e == nil:
-			child := &Node{Kind: Map, Line: k.line, Col: k.col}
+			child := b.node(Map, k.line, k.col)
 			b.state[child] = stImplicit
 			b.keys.add(node, Entry{Key: k.name, Line: k.line, Col: k.col, Value: child})
 			node = child
@@ -155,7 +168,7 @@ func (b *tomlBuilder) table(parts []keyPart) *Node {
 	k := parts[len(parts)-1]
 	e := b.keys.get(node, k.name)
 	if e == nil {
-		child := &Node{Kind: Map, Line: k.line, Col: k.col}
+		child := b.node(Map, k.line, k.col)
 		b.state[child] = stHeader
 		b.keys.add(node, Entry{Key: k.name, Line: k.line, Col: k.col, Value: child})
 		return child
@@ -181,7 +194,7 @@ func (b *tomlBuilder) arrayTable(parts []keyPart) *Node {
 	k := parts[len(parts)-1]
 	e := b.keys.get(node, k.name)
 	if e == nil {
-		list := &Node{Kind: List, Line: k.line, Col: k.col}
+		list := b.node(List, k.line, k.col)
 		b.state[list] = stArray
 		b.keys.add(node, Entry{Key: k.name, Line: k.line, Col: k.col, Value: list})
 		e = &node.Entries[len(node.Entries)-1]
@@ -189,7 +202,7 @@ func (b *tomlBuilder) arrayTable(parts []keyPart) *Node {
 		b.redefined(k, dotted("", parts), e)
 		return &Node{Kind: Map}
 	}
-	item := &Node{Kind: Map, Line: k.line, Col: k.col}
+	item := b.node(Map, k.line, k.col)
 	b.state[item] = stHeader
 	e.Value.Items = append(e.Value.Items, item)
 	return item
@@ -198,7 +211,8 @@ func (b *tomlBuilder) arrayTable(parts []keyPart) *Node {
 // keyValue adds "a.b.c = value" to table, creating dotted tables.
 // where is the dotted path of table, for messages.
 func (b *tomlBuilder) keyValue(table *Node, where string, kv *unstable.Node, depth int) {
-	parts := b.keyParts(kv.Key())
+	var buf [4]keyPart
+	parts := b.keyParts(kv.Key(), buf[:0])
 	if len(parts) == 0 {
 		return
 	}
@@ -207,7 +221,7 @@ func (b *tomlBuilder) keyValue(table *Node, where string, kv *unstable.Node, dep
 		e := b.keys.get(node, k.name)
 		switch {
 		case e == nil:
-			child := &Node{Kind: Map, Line: k.line, Col: k.col}
+			child := b.node(Map, k.line, k.col)
 			b.state[child] = stDotted
 			b.keys.add(node, Entry{Key: k.name, Line: k.line, Col: k.col, Value: child})
 			node = child
@@ -219,7 +233,8 @@ func (b *tomlBuilder) keyValue(table *Node, where string, kv *unstable.Node, dep
 		}
 	}
 	k := parts[len(parts)-1]
-	value := b.value(kv.Value(), dotted(where, parts), b.valueOffset(k.end), depth)
+	v := kv.Value()
+	value := b.value(v, b.containerPath(v, func() string { return dotted(where, parts) }), b.valueOffset(k.end), depth)
 	if e := b.keys.get(node, k.name); e != nil {
 		b.errs = append(b.errs, &Error{File: b.file, Line: k.line, Col: k.col,
 			Msg: fmt.Sprintf("duplicate key %s (first defined at line %d)", quote(dotted(where, parts)), e.Line)})
@@ -252,7 +267,7 @@ func (b *tomlBuilder) value(v *unstable.Node, path string, off, depth int) *Node
 		off = int(v.Raw.Offset)
 	}
 	line, col := b.idx.pos(off)
-	n := &Node{Line: line, Col: col}
+	n := b.node(Null, line, col)
 	if depth > maxDepth {
 		b.errorAt(off, fmt.Sprintf("invalid TOML: values nested more than %d levels deep", maxDepth))
 		return n
@@ -292,9 +307,19 @@ func (b *tomlBuilder) array(n *Node, v *unstable.Node, path string, off, depth i
 		if c.Kind == unstable.Comment {
 			continue
 		}
-		p := path + "[" + strconv.Itoa(len(n.Items)) + "]"
+		i := len(n.Items)
+		p := b.containerPath(c, func() string { return path + "[" + strconv.Itoa(i) + "]" })
 		n.Items = append(n.Items, b.value(c, p, off, depth+1))
 	}
+}
+
+// containerPath returns path() for arrays and inline tables, whose keys may
+// need it in messages, and "" for scalars, to save building it.
+func (b *tomlBuilder) containerPath(v *unstable.Node, path func() string) string {
+	if v.Kind == unstable.Array || v.Kind == unstable.InlineTable {
+		return path()
+	}
+	return ""
 }
 
 func (b *tomlBuilder) integer(raw []byte, off int) int64 {
