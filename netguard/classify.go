@@ -189,6 +189,9 @@ func classifyName(name string) judgement {
 	if loopbackNames[name] || strings.HasSuffix(name, ".localhost") {
 		return judgement{class: classLoopback, what: "a name for this machine (loopback)"}
 	}
+	if j, ok := classifyWildcardDNS(name); ok {
+		return j
+	}
 	if !strings.Contains(name, ".") {
 		return judgement{class: classPrivate, what: "a single-label name, which resolves through the local search domains"}
 	}

@@ -22,7 +22,10 @@
 //     default.
 //   - Names: localhost and *.localhost are loopback; metadata.google.internal
 //     and similar are metadata; single-label names and private-use suffixes
-//     (.internal, .local, .home.arpa, …) are private.
+//     (.internal, .local, .home.arpa, …) are private. Public DNS services
+//     that answer with the address written in the name (10.0.0.1.nip.io,
+//     app-127-0-0-1.sslip.io) are judged by that address, and names under
+//     localtest.me, lvh.me and vcap.me are loopback, all without a lookup.
 //   - Domain lists: denied domains (netguard.denied-domain) and, when set, an
 //     allow-list (netguard.not-allowed).
 //   - Optionally, the addresses a name resolves to (netguard.resolve-failed

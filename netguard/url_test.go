@@ -162,3 +162,21 @@ func TestCheckURLCredentials(t *testing.T) {
 		{"http://user:pw@exa mple.com/", []risk.Finding{deny(RuleInvalid, "http://REDACTED@exa mple.com/", "the authority (user and host part) contains a space")}},
 	})
 }
+
+func TestCheckURLWildcardDNS(t *testing.T) {
+	runURLCases(t, mustCompile(t, Config{}), []urlCase{
+		{"http://10.0.0.1.nip.io/", []risk.Finding{deny(RulePrivate, "http://10.0.0.1.nip.io/", `host "10.0.0.1.nip.io" is a wildcard DNS name (nip.io) that resolves to 10.0.0.1, `+rfc1918ten)}},
+		{"http://app.169.254.169.254.nip.io/", []risk.Finding{deny(RuleMetadata, "http://app.169.254.169.254.nip.io/", `host "app.169.254.169.254.nip.io" is a wildcard DNS name (nip.io) that resolves to 169.254.169.254, `+metadataDesc)}},
+		{"http://app-127-0-0-1.sslip.io/", []risk.Finding{deny(RuleLoopback, "http://app-127-0-0-1.sslip.io/", `host "app-127-0-0-1.sslip.io" is a wildcard DNS name (sslip.io) that resolves to 127.0.0.1, `+loopback127)}},
+		{"http://7f000001.nip.io/", []risk.Finding{deny(RuleLoopback, "http://7f000001.nip.io/", `host "7f000001.nip.io" is a wildcard DNS name (nip.io) that resolves to 127.0.0.1, `+loopback127)}},
+		{"http://--1.sslip.io/", []risk.Finding{deny(RuleLoopback, "http://--1.sslip.io/", `host "--1.sslip.io" is a wildcard DNS name (sslip.io) that resolves to ::1, the IPv6 loopback address (this machine)`)}},
+		{"http://x.localtest.me/", []risk.Finding{deny(RuleLoopback, "http://x.localtest.me/", `host "x.localtest.me" is a public DNS name that resolves to 127.0.0.1 (localtest.me)`)}},
+		{"http://lvh.me:3000/", []risk.Finding{deny(RuleLoopback, "http://lvh.me:3000/", `host "lvh.me" is a public DNS name that resolves to 127.0.0.1 (lvh.me)`)}},
+		{"http://app-c0a801fc.nip.io/", []risk.Finding{deny(RulePrivate, "http://app-c0a801fc.nip.io/", `host "app-c0a801fc.nip.io" is a wildcard DNS name (nip.io) that resolves to 192.168.1.252, in 192.168.0.0/16, a private network (RFC 1918)`)}},
+		ok("http://appc0a801fc.nip.io/"),
+		ok("http://8.8.8.8.nip.io/"),
+		ok("http://nip.io/"),
+		ok("http://www.nip.io/"),
+		ok("http://notlvh.me/"),
+	})
+}
