@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolguard/toolguard/hook"
+	"github.com/toolguard/toolguard/install"
+	"github.com/toolguard/toolguard/risk"
+)
+
+func init() { register("doctor", newDoctorCmd) }
+
+func newDoctorCmd(a *app) *cobra.Command {
+	var project string
+	cmd := &cobra.Command{
+		Use:   "doctor",
+		Short: "Show which agents have toolguard's hook and whether it answers",
+		Long: `List, per agent and scope, the settings file toolguard installs into and
+whether its hook is there. Each installed hook command is run with a probe
+payload asking to run "` + hook.ProbeCommand + `"; a working hook denies it.
+
+Exit code 0 when every installed hook answers, 1 otherwise.`,
+		Args: cobra.NoArgs,
+	}
+	cmd.Flags().StringVar(&project, "project", "", "project directory (default: the current directory)")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return err
+		}
+		if project == "" {
+			project, _ = os.Getwd()
+		}
+		return doctor(a, install.Status(home, project), home)
+	}
+	return cmd
+}
+
+func doctor(a *app, statuses []install.AgentStatus, home string) error {
+	tw := tabwriter.NewWriter(a.io.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "AGENT\tSCOPE\tFILE\tHOOK\tPROBE")
+	failed := false
+	for _, s := range statuses {
+		if s.Scope == install.Project && !s.Exists {
+			continue
+		}
+		state, probe := hookState(s), "-"
+		if s.Command != "" {
+			ok, msg := probeHook(a.ctx, s.Agent, s.Command)
+			probe, failed = msg, failed || !ok
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Agent, s.Scope, tildePath(s.File, home), state, probe)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if failed {
+		return exitWith(ExitError)
+	}
+	return nil
+}
+
+func hookState(s install.AgentStatus) string {
+	switch {
+	case s.Err != nil:
+		return "unreadable: " + s.Err.Error()
+	case !s.Exists:
+		return "no settings file"
+	case s.Installed:
+		return "installed"
+	case s.Command != "":
+		return "partial (missing " + strings.Join(s.Missing, ", ") + ")"
+	}
+	return "not installed"
+}
+
+// probeHook runs an installed hook command the way the agent does (through
+// the shell, payload on stdin) and checks that it denies the probe.
+func probeHook(ctx context.Context, agent, command string) (bool, string) {
+	payload, err := hook.Probe(agent)
+	if err != nil {
+		return false, err.Error()
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "sh", "-c", command)
+	cmd.Stdin = bytes.NewReader(payload)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	code := exitStatus(cmd.Run())
+	if v, ok := hook.ReplyVerdict(stdout.Bytes(), code); ok && v == risk.Deny {
+		return true, "ok (denies " + hook.ProbeCommand + ")"
+	}
+	return false, fmt.Sprintf("FAILED: exit %d, stdout %q, stderr %q", code, clipOutput(&stdout), clipOutput(&stderr))
+}
+
+func exitStatus(err error) int {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.ExitCode()
+	}
+	return -1
+}
+
+func clipOutput(b *bytes.Buffer) string {
+	s, _ := io.ReadAll(io.LimitReader(b, 200))
+	return strings.TrimSpace(string(s))
+}
+
+func tildePath(p, home string) string {
+	if home != "" && strings.HasPrefix(p, home+"/") {
+		return "~" + p[len(home):]
+	}
+	return p
+}

@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolguard/toolguard/hook"
+)
+
+func init() { register("hook", newHookCmd) }
+
+func newHookCmd(a *app) *cobra.Command {
+	var opts hook.Options
+	cmd := &cobra.Command{
+		Use:   "hook AGENT",
+		Short: "Answer an agent's hook: read its payload on stdin, print its reply",
+		Long: `Answer one hook invocation of a coding agent. AGENT is one of
+` + strings.Join(hook.Agents(), ", ") + `.
+
+The payload is read from stdin and the reply is printed exactly as the agent
+documents it (see docs/agents.md). Every failure blocks the call in the
+agent's blocking form: exit code 2 with the reason on stderr, or its deny
+field. Use "toolguard install AGENT" to register this command.`,
+		Args: cobra.ArbitraryArgs,
+	}
+	pf := addPolicyFlags(cmd)
+	cmd.Flags().BoolVar(&opts.DeferAllow, "defer-allow", false, "answer an allow with {} so the agent's own permission rules decide")
+	cmd.Flags().BoolVar(&opts.DeferAsk, "defer-ask", false, "where the agent cannot ask, answer an ask with {} instead of denying")
+	// A flag error must block too: agents treat exit code 1 as "go ahead".
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &ExitCodeError{Code: 2, Err: err} })
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(args) != 1 {
+			return &ExitCodeError{Code: 2, Err: fmt.Errorf("hook needs exactly one agent (valid: %s); the call is blocked", strings.Join(hook.Agents(), ", "))}
+		}
+		return runHook(a, args[0], pf, opts)
+	}
+	return cmd
+}
+
+func runHook(a *app, agent string, pf *policyFlags, opts hook.Options) error {
+	if env := hook.ProjectDirEnv(agent); env != "" {
+		opts.ProjectDir = os.Getenv(env)
+	}
+	p, err := pf.load(opts.ProjectDir)
+	if err != nil {
+		return &ExitCodeError{Code: 2, Err: fmt.Errorf("cannot load the policy (%w); the call is blocked", err)}
+	}
+	stdout, stderr, code := hook.Run(a.ctx, agent, a.io.Stdin, p, opts)
+	if _, err := a.io.Stdout.Write(stdout); err != nil {
+		return &ExitCodeError{Code: 2, Err: err}
+	}
+	if _, err := a.io.Stderr.Write(stderr); err != nil {
+		return &ExitCodeError{Code: 2, Err: err}
+	}
+	return exitWith(code)
+}
