@@ -283,6 +283,39 @@ func resolve(abs string) (string, error) {
 			return c, nil // /dev/stdout -> /proc/self/fd/1 -> pipe:[N] is still /dev/stdout
 		}
 	}
+	if r, ok := kernelResolve(abs); ok {
+		return r, nil
+	}
+	if r, ok := resolveNewFile(abs); ok {
+		return r, nil
+	}
+	return walk(abs)
+}
+
+// resolveNewFile handles the common case of a file about to be created in an
+// existing directory: the kernel resolves the directory, and the last
+// component is taken as written unless it is itself a (dangling) symlink.
+func resolveNewFile(abs string) (string, bool) {
+	i := strings.LastIndexByte(abs, '/')
+	dir, base := abs[:i], abs[i+1:]
+	if dir == "" || base == "" || base == "." || base == ".." {
+		return "", false
+	}
+	r, ok := kernelResolve(dir)
+	if !ok {
+		return "", false
+	}
+	if _, isLink, err := readLinkIfAny(abs); isLink || err != nil && !errors.Is(err, errMissing) {
+		return "", false
+	}
+	if r == "/" {
+		return "/" + base, true
+	}
+	return r + "/" + base, true
+}
+
+// walk resolves abs without the kernel's help (see resolve).
+func walk(abs string) (string, error) {
 	cur, i, links := abs, 0, 0 // cur[:i] is resolved ("" = root); cur[i:] is "" or starts with "/"
 	for i < len(cur) {
 		j := i + 1
@@ -302,6 +335,12 @@ func resolve(abs string) (string, error) {
 			break
 		}
 		target, isLink, err := readLinkIfAny(cur[:j])
+		if errors.Is(err, errMissing) {
+			if !hasDotDot(cur[j:]) {
+				return path.Clean(cur), nil // nothing below a missing name exists
+			}
+			err = nil
+		}
 		if err != nil {
 			return "", invalid(abs, "passes through the symlink %s, which cannot be read (%v)", cur[:j], err)
 		}
@@ -318,6 +357,19 @@ func resolve(abs string) (string, error) {
 		return "/", nil
 	}
 	return cur, nil
+}
+
+// errMissing is readLinkIfAny's report that a name does not exist.
+var errMissing = errors.New("no such file or directory")
+
+// hasDotDot reports whether the slash-separated s has a ".." component.
+func hasDotDot(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '.' && s[i+1] == '.' && (i == 0 || s[i-1] == '/') && (i+2 == len(s) || s[i+2] == '/') {
+			return true
+		}
+	}
+	return false
 }
 
 // followLink splices a link's target in place of the component cur[i:j].

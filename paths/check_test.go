@@ -61,10 +61,10 @@ func TestCheck(t *testing.T) {
 	cs := checkers(t, f)
 	ws := Env{Cwd: f.ws}
 	const (
-		deny, ask, allow = risk.Deny, risk.Ask, risk.Allow
-		secret, pth, self = risk.CatSecretRead, risk.CatPath, risk.CatSelfProtection
+		deny, ask, allow              = risk.Deny, risk.Ask, risk.Allow
+		secret, pth, self             = risk.CatSecretRead, risk.CatPath, risk.CatSelfProtection
 		none, low, med, high, unknown = risk.BlastNone, risk.BlastLow, risk.BlastMedium, risk.BlastHigh, risk.BlastUnknown
-		rd, wr, destr = risk.Read, risk.Write, risk.Destructive
+		rd, wr, destr                 = risk.Read, risk.Write, risk.Destructive
 	)
 	sshKey := f.home + "/.ssh/id_rsa"
 	tests := []struct {

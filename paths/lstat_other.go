@@ -3,6 +3,7 @@
 package paths
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 )
@@ -11,6 +12,9 @@ import (
 // cannot be lstat-ed is treated as not a link.
 func readLinkIfAny(name string) (target string, isLink bool, err error) {
 	fi, statErr := os.Lstat(name)
+	if errors.Is(statErr, fs.ErrNotExist) {
+		return "", false, errMissing
+	}
 	if statErr != nil || fi.Mode()&fs.ModeSymlink == 0 {
 		return "", false, nil
 	}

@@ -1,0 +1,78 @@
+package paths
+
+import "testing"
+
+func BenchmarkCheck(b *testing.B) {
+	f := newFixture(b)
+	cfg := DefaultConfig()
+	cfg.Home = f.home
+	c, err := Compile(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	env := Env{Cwd: f.ws}
+	cases := []struct {
+		name, path string
+		access     Access
+		findings   int
+	}{
+		{"workspace-read", "src/main.go", Read, 0},
+		{"workspace-write-new-file", "src/new_file.go", Write, 0},
+		{"workspace-write-new-dir", "src/new/dir/file.go", Write, 0},
+		{"denied-secret", "~/.ssh/id_rsa", Read, 1},
+		{"symlinked-secret", "key", Read, 1},
+		{"outside-write", "/tmp/x/y", Write, 1},
+	}
+	for _, bc := range cases {
+		b.Run(bc.name, func(b *testing.B) {
+			if n := len(c.Check(bc.path, bc.access, env)); n != bc.findings {
+				b.Fatalf("Check(%q) gave %d findings, want %d", bc.path, n, bc.findings)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				c.Check(bc.path, bc.access, env)
+			}
+		})
+	}
+}
+
+func BenchmarkCompileDefault(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.Home = "/h"
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Compile(cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCheckPath measures the judgement alone, on paths canonicalised
+// once: the part of Check that does no system calls (for paths inside the
+// workspace; outside it the workspace itself is resolved on demand).
+func BenchmarkCheckPath(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.Home = "/home/alice"
+	c, err := Compile(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	env := Env{Cwd: "/home/alice/project"}
+	cases := []struct {
+		name string
+		path Path
+		a    Access
+	}{
+		{"workspace-read", Path{"/home/alice/project/internal/server/handler.go", "/home/alice/project/internal/server/handler.go"}, Read},
+		{"denied-secret", Path{"/home/alice/.ssh/id_rsa", "/home/alice/.ssh/id_rsa"}, Read},
+		{"symlinked-secret", Path{"/home/alice/project/key", "/home/alice/.ssh/id_rsa"}, Read},
+	}
+	for _, bc := range cases {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				c.CheckPath(bc.path, bc.a, env)
+			}
+		})
+	}
+}

@@ -1,0 +1,72 @@
+package paths
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/toolguard/toolguard/risk"
+)
+
+func FuzzCanonicalize(f *testing.F) {
+	for _, s := range []string{"a/b", "~/x", "$HOME/../x", "..%2f", "a\x00", "/proc/self/root/etc", `a\..\b`, "/dev/fd/1", "%252e%252e/x"} {
+		f.Add(s, "/w")
+	}
+	f.Fuzz(func(t *testing.T, p, cwd string) {
+		got, err := Canonicalize(p, Env{Cwd: cwd}, "/h")
+		if err != nil {
+			var pe *PathError
+			if !errors.As(err, &pe) || !(errors.Is(err, ErrInvalid) || errors.Is(err, ErrUnverifiable)) {
+				t.Fatalf("Canonicalize(%q) error %v is not a *PathError of a known kind", p, err)
+			}
+			return
+		}
+		if strings.IndexByte(p, 0) >= 0 || !utf8.ValidString(p) {
+			t.Fatalf("Canonicalize(%q) accepted a NUL byte or invalid UTF-8", p)
+		}
+		for _, form := range []string{got.Literal, got.Resolved} {
+			if !strings.HasPrefix(form, "/") || strings.Contains(form, "//") || strings.Contains(form, "/./") ||
+				strings.HasSuffix(form, "/..") || strings.Contains(form, "/../") || len(form) > 1 && strings.HasSuffix(form, "/") {
+				t.Fatalf("Canonicalize(%q) = %+v: a form is not clean and absolute", p, got)
+			}
+		}
+	})
+}
+
+func FuzzCheck(f *testing.F) {
+	for _, s := range []string{"src/main.go", "~/.ssh/id_rsa", "../../etc/shadow", "%2e%2e/x", "x\x00y", "$X", "/dev/null", "\xff"} {
+		f.Add(s, uint8(0))
+	}
+	c, err := Compile(Config{Home: "/h", Denied: DefaultDenied(), Sensitive: DefaultSensitive(),
+		SensitiveWrite: DefaultSensitiveWrite(), Protected: DefaultProtected(), WorkspaceOnly: true,
+		Roots: []string{"../r"}, Rules: []Rule{{Pattern: "<workspace>/gen/**", Write: risk.Ask}}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, p string, access uint8) {
+		fs := c.Check(p, Access(access%4), Env{Cwd: "/w"})
+		_, cerr := Canonicalize(p, Env{Cwd: "/w"}, "/h")
+		mustDeny := strings.IndexByte(p, 0) >= 0 || !utf8.ValidString(p) || errors.Is(cerr, ErrInvalid) || access%4 > 2
+		if mustDeny && !hasVerdict(fs, risk.Deny) {
+			t.Fatalf("Check(%q, %d) = %+v: invalid input without a deny", p, access, fs)
+		}
+		if errors.Is(cerr, ErrUnverifiable) && (len(fs) != 1 || !fs[0].Unverifiable || fs[0].Verdict != risk.Ask) {
+			t.Fatalf("Check(%q) = %+v: unverifiable path without an unverifiable ask", p, fs)
+		}
+		for _, f := range fs {
+			if f.Rule == "" || f.Reason == "" || f.Subject == "" {
+				t.Fatalf("Check(%q) finding %+v lacks a rule, reason or subject", p, f)
+			}
+		}
+	})
+}
+
+func hasVerdict(fs []risk.Finding, v risk.Verdict) bool {
+	for _, f := range fs {
+		if f.Verdict == v {
+			return true
+		}
+	}
+	return false
+}
