@@ -125,7 +125,7 @@ func probeTool(b Backend) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	j := &job{spec: Spec{}, dir: dir, workspace: dir, tmpDir: dir, target: "/bin/true", choice: c}
+	j := &job{spec: Spec{Argv: []string{"/bin/true"}}, dir: dir, workspace: dir, tmpDir: dir, target: "/bin/true", choice: c}
 	argv := j.toolArgv()
 	out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput()
 	if err != nil {

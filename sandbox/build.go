@@ -18,6 +18,7 @@ func (j *job) helperSpec() (helperSpec, error) {
 	case Landlock:
 		plan := j.landlockPlan()
 		h.Landlock = &plan
+		h.DropCapabilities = true
 	case Bubblewrap, Firejail:
 		h.Argv = j.toolArgv()
 		h.Path = h.Argv[0]
@@ -77,7 +78,7 @@ func (j *job) toolArgv() []string {
 // absent.
 func (j *job) bwrapArgv() []string {
 	a := []string{j.choice.tool, "--die-with-parent", "--new-session", "--unshare-pid",
-		"--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"}
+		"--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL"}
 	if !j.spec.AllowNetwork {
 		a = append(a, "--unshare-net")
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"unsafe"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -43,6 +44,8 @@ type helperSpec struct {
 	Limits rlimits `json:"limits"`
 	// Landlock, when set, is applied after the limits.
 	Landlock *landlockPlan `json:"landlock,omitempty"`
+	// DropCapabilities empties the capability sets before exec.
+	DropCapabilities bool `json:"drop_capabilities,omitempty"`
 }
 
 // landlockPlan is the ruleset the helper applies to itself.
@@ -104,16 +107,47 @@ func runHelper() error {
 	if err != nil {
 		return err
 	}
-	if err := spec.Limits.apply(); err != nil {
-		return fmt.Errorf("sandbox helper: %w", err)
-	}
 	if spec.Landlock != nil {
 		if err := spec.Landlock.apply(); err != nil {
 			return fmt.Errorf("sandbox helper: Landlock: %w", err)
 		}
 	}
-	err = syscall.Exec(spec.Path, spec.Argv, spec.Env)
-	return fmt.Errorf("sandbox helper: exec %s: %w", spec.Path, err)
+	if spec.DropCapabilities {
+		if err := dropCapabilities(); err != nil {
+			return fmt.Errorf("sandbox helper: %w", err)
+		}
+	}
+	return execWithLimits(spec)
+}
+
+// execWithLimits sets the rlimits and execs the target. The limits come
+// last, with raw system calls and every argument prepared beforehand,
+// because nothing may allocate under an address-space limit smaller than
+// the helper's own mappings. Unlike syscall.Exec, the soft open-files limit
+// the Go runtime raised is not restored.
+func execWithLimits(spec helperSpec) error {
+	calls, err := spec.Limits.prepare()
+	if err != nil {
+		return fmt.Errorf("sandbox helper: %w", err)
+	}
+	path, err := syscall.BytePtrFromString(spec.Path)
+	if err != nil {
+		return fmt.Errorf("sandbox helper: %w", err)
+	}
+	argv, err := syscall.SlicePtrFromStrings(spec.Argv)
+	if err != nil {
+		return fmt.Errorf("sandbox helper: %w", err)
+	}
+	envv, err := syscall.SlicePtrFromStrings(spec.Env)
+	if err != nil {
+		return fmt.Errorf("sandbox helper: %w", err)
+	}
+	if errno := setRlimitsRaw(calls); errno != 0 {
+		return fmt.Errorf("sandbox helper: setting resource limits: %w", errno)
+	}
+	_, _, errno := unix.RawSyscall(unix.SYS_EXECVE, uintptr(unsafe.Pointer(path)),
+		uintptr(unsafe.Pointer(&argv[0])), uintptr(unsafe.Pointer(&envv[0])))
+	return fmt.Errorf("sandbox helper: exec %s: %w", spec.Path, errno)
 }
 
 // decodeHelperSpec parses and validates the helper's input.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -35,9 +36,18 @@ func (l Limits) rlimits() rlimits {
 	return r
 }
 
-// apply sets each non-zero limit as both soft and hard limit (CPU gets one
-// extra second of hard limit so SIGXCPU comes before SIGKILL).
-func (r rlimits) apply() error {
+// rlimitCall is one prepared setrlimit.
+type rlimitCall struct {
+	name     string
+	resource int
+	value    unix.Rlimit
+}
+
+// prepare computes the limits to set: each non-zero limit as both soft and
+// hard limit (CPU gets one extra second of hard limit so SIGXCPU comes
+// before SIGKILL), never above the current hard limit.
+func (r rlimits) prepare() ([]rlimitCall, error) {
+	var calls []rlimitCall
 	for _, l := range []struct {
 		name     string
 		resource int
@@ -52,22 +62,28 @@ func (r rlimits) apply() error {
 		if l.soft == 0 {
 			continue
 		}
-		if err := setLimit(l.resource, l.soft, l.soft+l.extra); err != nil {
-			return fmt.Errorf("setting the %s limit to %d: %w", l.name, l.soft, err)
+		var cur unix.Rlimit
+		if err := unix.Getrlimit(l.resource, &cur); err != nil {
+			return nil, fmt.Errorf("reading the %s limit: %w", l.name, err)
 		}
+		hard := min(l.soft+l.extra, cur.Max)
+		calls = append(calls, rlimitCall{l.name, l.resource, unix.Rlimit{Cur: min(l.soft, hard), Max: hard}})
 	}
-	return nil
+	return calls, nil
 }
 
-// setLimit lowers a limit, never asking for more than the current hard limit.
-func setLimit(resource int, soft, hard uint64) error {
-	var cur unix.Rlimit
-	if err := unix.Getrlimit(resource, &cur); err != nil {
-		return err
+// setRlimitsRaw applies prepared limits without allocating: once the
+// address-space limit is below what the Go runtime has mapped, any new
+// mapping fails.
+func setRlimitsRaw(calls []rlimitCall) unix.Errno {
+	for i := range calls {
+		_, _, errno := unix.RawSyscall6(unix.SYS_PRLIMIT64, 0, uintptr(calls[i].resource),
+			uintptr(unsafe.Pointer(&calls[i].value)), 0, 0, 0)
+		if errno != 0 {
+			return errno
+		}
 	}
-	hard = min(hard, cur.Max)
-	soft = min(soft, hard)
-	return unix.Setrlimit(resource, &unix.Rlimit{Cur: soft, Max: hard})
+	return 0
 }
 
 // oomMarkers are what common runtimes print when an allocation fails
@@ -91,7 +107,12 @@ type exitInfo struct {
 }
 
 // limitHit names the limit that most likely ended the command, or "".
+// A shell reports a child killed by signal N as exit status 128+N, which
+// counts as that signal.
 func limitHit(l Limits, e exitInfo) string {
+	if e.signal == 0 && e.exitCode > 128 && e.exitCode <= 128+64 {
+		e.signal = syscall.Signal(e.exitCode - 128)
+	}
 	switch {
 	case e.exitCode == 0 && e.signal == 0, e.timedOut:
 		return ""

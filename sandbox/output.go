@@ -6,8 +6,8 @@ import (
 	"sync"
 )
 
-// tailSize is how much of the end of stderr is kept to recognise how the
-// command died (e.g. "out of memory").
+// tailSize is how much of the start and of the end of stderr is kept to
+// recognise how the command died (e.g. "out of memory" before a stack dump).
 const tailSize = 4096
 
 // stream copies one output pipe of the command into the caller's writer,
@@ -18,6 +18,7 @@ type stream struct {
 	limit     int64     // < 0: unlimited
 	written   int64
 	truncated bool
+	head      []byte // first tailSize bytes seen, when keepTail
 	tail      []byte // last tailSize bytes seen, when keepTail
 	keepTail  bool
 	src       *os.File // the parent's end of the pipe
@@ -47,6 +48,9 @@ func (s *stream) copy() {
 // accept forwards what fits under the limit and remembers the tail.
 func (s *stream) accept(p []byte) {
 	if s.keepTail {
+		if n := min(tailSize-len(s.head), len(p)); n > 0 {
+			s.head = append(s.head, p[:n]...)
+		}
 		s.tail = append(s.tail, p...)
 		if len(s.tail) > tailSize {
 			s.tail = s.tail[len(s.tail)-tailSize:]
@@ -87,4 +91,9 @@ func outputWriters(stdout, stderr io.Writer) (io.Writer, io.Writer) {
 	}
 	mu := &sync.Mutex{}
 	return syncWriter{mu, stdout}, syncWriter{mu, stderr}
+}
+
+// ends returns the kept start and end of the stream.
+func (s *stream) ends() []byte {
+	return append(append(append([]byte(nil), s.head...), '\n'), s.tail...)
 }

@@ -38,7 +38,7 @@ func (j *job) result(p *process, o outcome, duration time.Duration) Result {
 	if j.choice.backend == Landlock {
 		r.LandlockABI = j.choice.abi
 	}
-	info := exitInfo{timedOut: o.timedOut, stderrTail: p.stderr.tail}
+	info := exitInfo{timedOut: o.timedOut, stderrTail: p.stderr.ends()}
 	if st, ok := p.cmd.ProcessState.Sys().(syscall.WaitStatus); ok {
 		r.ExitCode, r.Signal = decodeStatus(st, j.choice.backend)
 	}
