@@ -132,3 +132,17 @@ func TestAccessText(t *testing.T) {
 		t.Errorf("Access(9).String() = %q", got)
 	}
 }
+
+func TestNilGuardIsDefault(t *testing.T) {
+	var g *Guard
+	want := []risk.Finding{deny(RuleLoopback, "http://127.1/", `host "127.1" (127.0.0.1) is `+loopback127)}
+	if diff := cmp.Diff(want, g.CheckURL(t.Context(), "http://127.1/")); diff != "" {
+		t.Errorf("nil Guard CheckURL mismatch (-want +got):\n%s", diff)
+	}
+	if got := g.CheckHost(t.Context(), "example.com"); got != nil {
+		t.Errorf("nil Guard CheckHost(example.com) = %v, want nil", got)
+	}
+	if err := g.DialControl()("tcp4", "10.0.0.1:80", nil); err == nil {
+		t.Error("nil Guard DialControl let 10.0.0.1 through")
+	}
+}

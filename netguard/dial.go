@@ -9,9 +9,12 @@ import (
 )
 
 // DialControl returns a function for net.Dialer.Control that refuses, at
-// connect time, every address CheckURL would not let through: metadata
-// services always, loopback and private ranges unless their access is
-// AccessAllow. Checking the address actually dialled defeats DNS rebinding.
+// connect time, the addresses CheckURL flags: metadata services always,
+// loopback and private ranges unless their access is AccessAllow. It uses
+// code.dny.dev/ssrf, which also refuses a few addresses CheckURL lets through
+// (NAT64 and documentation ranges, for example). Checking the address
+// actually dialled defeats DNS rebinding. A nil Guard behaves like the zero
+// Guard.
 //
 // Only tcp4 and tcp6 are permitted, on any port. A class set to AccessAsk is
 // refused, since no one can be asked at connect time: a fetcher that got a
@@ -20,7 +23,7 @@ import (
 // only addresses), so call CheckURL first. Set http.Transport.Proxy to nil,
 // or the address checked is the proxy's.
 func (g *Guard) DialControl() func(network, address string, c syscall.RawConn) error {
-	guardian := ssrf.New(g.ssrfOptions()...)
+	guardian := ssrf.New(orDefault(g).ssrfOptions()...)
 	return func(network, address string, c syscall.RawConn) error {
 		if ap, err := netip.ParseAddrPort(address); err == nil {
 			if j := classifyAddr(ap.Addr()); j.class == classMetadata {

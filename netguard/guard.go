@@ -13,8 +13,9 @@ import (
 // CheckURL judges the destination of a URL and returns the findings that
 // apply, nil when there are none. Every finding's Subject is raw with any user
 // information replaced by "REDACTED". A URL that cannot be read always gets a
-// deny finding.
+// deny finding. A nil Guard behaves like the zero Guard.
 func (g *Guard) CheckURL(ctx context.Context, raw string) []risk.Finding {
+	g = orDefault(g)
 	subject := redactUserinfo(raw)
 	t, err := parseURL(raw)
 	if err != nil {
@@ -32,13 +33,23 @@ func (g *Guard) CheckURL(ctx context.Context, raw string) []risk.Finding {
 // CheckHost judges a bare host as ssh, scp, nc or telnet take it: a name, an
 // IPv4 address in any inet_aton spelling, or an IPv6 address with or without
 // brackets, optionally preceded by "user@". It returns nil when nothing
-// applies; an unreadable host gets a deny finding.
+// applies; an unreadable host gets a deny finding. A nil Guard behaves like
+// the zero Guard.
 func (g *Guard) CheckHost(ctx context.Context, host string) []risk.Finding {
+	g = orDefault(g)
 	h, err := parseBareHost(host)
 	if err != nil {
 		return []risk.Finding{parseFinding(asParseError(err), host)}
 	}
 	return g.judgeHost(ctx, h, host, nil)
+}
+
+// orDefault returns g, or the zero Guard when g is nil.
+func orDefault(g *Guard) *Guard {
+	if g == nil {
+		return &Guard{}
+	}
+	return g
 }
 
 // parseBareHost reads the host of CheckHost.
@@ -60,7 +71,12 @@ func parseBareHost(s string) (hostRef, error) {
 		}
 		return parseBracketed(s)
 	case strings.Contains(s, ":"):
-		return parseBracketed("[" + s + "]")
+		h, err := parseBracketed("[" + s + "]")
+		if err != nil {
+			return hostRef{}, invalidf("host %q has a colon but is not an IPv6 address; give the host without a port", s)
+		}
+		h.text = s
+		return h, nil
 	}
 	return parseName(s, s)
 }
