@@ -159,19 +159,18 @@ func toolAccess(c *call.Call) paths.Access {
 
 func (e *evaluation) checkPath(p string, a paths.Access, dir string) {
 	env := e.pathEnv(dir)
-	fs := e.p.paths.Check(p, a, env)
+	var fs []risk.Finding
+	if cp, err := paths.Canonicalize(p, env, e.p.home); err == nil {
+		fs = e.p.paths.CheckPath(cp, a, env)
+		e.env.Paths = append(e.env.Paths, cp.Resolved)
+	} else {
+		fs = e.p.paths.Check(p, a, env) // reports why the path is invalid
+		e.env.Paths = append(e.env.Paths, p)
+	}
 	e.add(fs...)
 	for _, f := range fs {
 		e.tier = e.tier.Worse(f.Tier)
 	}
-	e.env.Paths = append(e.env.Paths, canonicalOrRaw(p, env, e.p.home))
-}
-
-func canonicalOrRaw(p string, env paths.Env, home string) string {
-	if c, err := paths.Canonicalize(p, env, home); err == nil {
-		return c.Resolved
-	}
-	return p
 }
 
 func (e *evaluation) checkURLs(urls []string) {
