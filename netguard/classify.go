@@ -41,6 +41,7 @@ var metadataAddrs = map[netip.Addr]string{
 // metadataNames are host names of metadata services.
 var metadataNames = map[string]string{
 	"metadata.google.internal":   "the Google Cloud instance metadata service",
+	"metadata.goog":              "the Google Cloud instance metadata service",
 	"metadata":                   "the Google Cloud instance metadata service (short name)",
 	"instance-data":              "the AWS instance metadata service (EC2 DNS name)",
 	"instance-data.ec2.internal": "the AWS instance metadata service (EC2 DNS name)",
@@ -53,7 +54,8 @@ var loopbackNames = map[string]bool{
 }
 
 // privateSuffixes are name spaces that only resolve inside a private network.
-var privateSuffixes = []string{"internal", "local", "home.arpa", "lan", "localdomain", "intranet", "corp", "home", "private"}
+// "svc" is Kubernetes' in-cluster service domain (kubernetes.default.svc).
+var privateSuffixes = []string{"internal", "local", "home.arpa", "lan", "localdomain", "intranet", "corp", "home", "private", "svc"}
 
 // addrRange is a special-purpose address range.
 type addrRange struct {

@@ -56,6 +56,8 @@ func TestCheckURLNames(t *testing.T) {
 		{"http://jenkins:8080/", []risk.Finding{deny(RulePrivate, "http://jenkins:8080/", `host "jenkins" is a single-label name, which resolves through the local search domains`)}},
 		{"http://db.internal/", []risk.Finding{deny(RulePrivate, "http://db.internal/", `host "db.internal" is in the private-use name space .internal`)}},
 		{"http://printer.local/", []risk.Finding{deny(RulePrivate, "http://printer.local/", `host "printer.local" is in the private-use name space .local`)}},
+		{"https://kubernetes.default.svc/api", []risk.Finding{deny(RulePrivate, "https://kubernetes.default.svc/api", `host "kubernetes.default.svc" is in the private-use name space .svc`)}},
+		{"http://metadata.goog/", []risk.Finding{deny(RuleMetadata, "http://metadata.goog/", `host "metadata.goog" is the Google Cloud instance metadata service`)}},
 		{"http://nas.home.arpa/", []risk.Finding{deny(RulePrivate, "http://nas.home.arpa/", `host "nas.home.arpa" is in the private-use name space .home.arpa`)}},
 		ok("https://example.com/"),
 		ok("https://EXAMPLE.com./path?q=1#frag"),
