@@ -45,8 +45,10 @@ type Config struct {
 	Loopback Access
 	// Resolve makes the Guard resolve host names that passed the other
 	// checks and judge every address they resolve to. A name that cannot be
-	// resolved gets an ask finding (netguard.resolve-failed). The zero value
-	// makes no DNS lookups.
+	// resolved (error, timeout, no addresses) gets an ask finding
+	// (netguard.resolve-failed), marked unverifiable: failures are often
+	// transient, and an unattended policy turns the ask into a deny. The zero
+	// value makes no DNS lookups.
 	Resolve bool
 	// Resolver resolves names when Resolve is set. Nil means
 	// net.DefaultResolver.
