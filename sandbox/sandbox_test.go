@@ -267,6 +267,16 @@ func alive(pid int) bool {
 	return !strings.HasPrefix(rest, "Z") && !strings.HasPrefix(rest, "X")
 }
 
+// goTargetLimits are the limits for running the test binary as a target: a
+// Go program needs about 650 MiB of address space to start, a race-enabled
+// one cannot run under any address-space limit.
+func goTargetLimits() Limits {
+	if raceEnabled {
+		return Limits{AddressSpace: -1}
+	}
+	return Limits{AddressSpace: 1 << 30}
+}
+
 func testBinary(t *testing.T) string {
 	exe, err := os.Executable()
 	if err != nil {
@@ -278,7 +288,9 @@ func testBinary(t *testing.T) string {
 func TestMemoryLimit(t *testing.T) {
 	for _, b := range append(confining(t), None) {
 		t.Run(string(b)+"/go", func(t *testing.T) {
-			// A Go program needs about 650 MiB of address space to start.
+			if raceEnabled {
+				t.Skip("a race-enabled Go program cannot run under an address-space limit")
+			}
 			r, o := run(t, Spec{Argv: []string{testBinary(t), "__test-greedy"}, Workspace: t.TempDir(),
 				Backend: b, Limits: Limits{AddressSpace: 768 << 20}})
 			if r.Success() || r.LimitHit != "address space 768 MiB" {
@@ -358,7 +370,7 @@ func TestNetwork(t *testing.T) {
 		} {
 			t.Run(fmt.Sprintf("%s/%s/allow=%v", b, c.mode, c.allow), func(t *testing.T) {
 				r, o := run(t, Spec{Argv: []string{testBinary(t), c.mode, ln.Addr().String()}, Workspace: t.TempDir(),
-					Backend: b, AllowNetwork: c.allow, Limits: Limits{AddressSpace: 1 << 30}})
+					Backend: b, AllowNetwork: c.allow, Limits: goTargetLimits()})
 				if r.Success() != c.want {
 					t.Errorf("connected = %v, want %v (%s; stderr %q)", r.Success(), c.want, r, o.stderr.String())
 				}

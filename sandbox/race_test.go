@@ -1,0 +1,8 @@
+//go:build race
+
+package sandbox
+
+// raceEnabled: the race detector maps terabytes of shadow memory, so Go
+// targets run from a race-enabled test binary cannot take an address-space
+// limit.
+const raceEnabled = true
