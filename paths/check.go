@@ -104,7 +104,7 @@ func (j *judge) form(p string) []risk.Finding {
 // rule returns the first rule matching p, or nil.
 func (j *judge) rule(p string) *compiledRule {
 	for i := range j.c.rules {
-		if matchOne(&j.c.rules[i].pattern, p, j) {
+		if matchOne(&j.c.rules[i].pattern, p, j, false) {
 			return &j.c.rules[i]
 		}
 	}

@@ -28,8 +28,11 @@ type Rule struct {
 // "<workspace>/" (the call's workspace, or "<workspace>" alone), "/"
 // (absolute), or be relative, in which case it matches a trailing run of
 // components at any depth: "**/.env", ".env" and ".aws/credentials" all do.
-// A pattern ending in "/**" also matches its base directory. Matching is
-// case-sensitive, as Linux file systems are.
+// A pattern ending in "/**" also matches its base directory. In Denied,
+// Protected, Sensitive and SensitiveWrite a pattern that matches a directory
+// also covers everything below it, as in .gitignore ("~/.my_secret" covers
+// "~/.my_secret/key"); in Allowed and Rules a pattern matches only what it
+// names. Matching is case-sensitive, as Linux file systems are.
 type Config struct {
 	// Home expands "~" in patterns and paths; "" means os.UserHomeDir() at
 	// Compile.
@@ -131,11 +134,11 @@ func Compile(c Config) (*Checker, error) {
 	}
 	ch := &Checker{
 		home:           home,
-		denied:         b.patterns("Denied", c.Denied),
-		allowed:        b.patterns("Allowed", c.Allowed),
-		sensitive:      b.patterns("Sensitive", c.Sensitive),
-		sensitiveWrite: b.patterns("SensitiveWrite", c.SensitiveWrite),
-		protected:      b.patterns("Protected", c.Protected),
+		denied:         b.patterns("Denied", c.Denied, true),
+		allowed:        b.patterns("Allowed", c.Allowed, false),
+		sensitive:      b.patterns("Sensitive", c.Sensitive, true),
+		sensitiveWrite: b.patterns("SensitiveWrite", c.SensitiveWrite, true),
+		protected:      b.patterns("Protected", c.Protected, true),
 		rules:          b.rules(c.Rules),
 		workspaceOnly:  c.WorkspaceOnly,
 		writeOutside:   b.verdict("WriteOutside", c.WriteOutside),
@@ -167,8 +170,8 @@ func (b *compiler) fail(field string, i int, value string, err error) {
 	b.errs = append(b.errs, fmt.Errorf("%s[%d] %q: %w", field, i, value, err))
 }
 
-func (b *compiler) patterns(field string, srcs []string) patternSet {
-	var set patternSet
+func (b *compiler) patterns(field string, srcs []string, tree bool) patternSet {
+	set := patternSet{tree: tree}
 	for i, s := range srcs {
 		ps, err := compilePattern(s, b.homes)
 		if err != nil {

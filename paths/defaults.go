@@ -100,10 +100,11 @@ var aiChatSensitiveWrite = []string{
 	"**/.env", "**/.ssh/**", "**/.gnupg/**", "**/.aws/credentials", "**/.config/gcloud/**",
 }
 
-// sensitiveWrite are files the shell or git run, and PATH directories.
+// sensitiveWrite are files the shell or git run (in any home, so root's and
+// /etc/skel's count too), and PATH directories.
 var sensitiveWrite = []string{
-	"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile",
-	"~/.zshrc", "~/.zshenv", "~/.zprofile", "~/.zlogin", "~/.gitconfig",
+	"**/.bashrc", "**/.bash_profile", "**/.bash_login", "**/.bash_logout", "**/.profile",
+	"**/.zshrc", "**/.zshenv", "**/.zprofile", "**/.zlogin", "**/.gitconfig",
 	"**/.git/config", "**/.git/hooks/**", "**/.envrc", "~/.local/bin/**", "~/bin/**",
 }
 
@@ -149,5 +150,14 @@ var protectedHooks = []string{
 //     "secrets/db.txt"; doublestar's "*" stays in one component, so here it
 //     matches file names only (a project's "secrets" package stays readable).
 //     Docker's secret mounts (/run/secrets/**) are denied explicitly.
+//   - ai-chat matches a "~/x" sensitive path under $HOME and also as a run
+//     of components anywhere; here "~/" anchors at the home directory (write
+//     "x" or "**/x" to match anywhere).
+//   - ZeroClaw forbids /root; here another account's home is left to the
+//     kernel's permissions, and shell rc files ask before a write wherever
+//     they are.
+//   - ZeroClaw strips a relative path that repeats the workspace's own path
+//     ("ws/x" in workspace "/ws" becomes "/ws/x"); here a relative path is
+//     always joined to the cwd, as the kernel does.
 //   - Aar matches allowed_paths case-insensitively; here all matching is
 //     case-sensitive, as Linux is.

@@ -45,7 +45,7 @@ type pattern struct {
 	anchor   anchor
 	kind     matchKind
 	lit      string
-	litDir   string // lit + "/", for kindDirAnywhere
+	litDir   string // lit + "/", for kindSuffix and kindDirAnywhere
 	glob     string
 	baseGlob string // for kindGlob ending in "/**": also match the base directory
 }
@@ -146,7 +146,7 @@ func classifyAnyDepth(p *pattern, rel string) {
 	base, tree := strings.CutSuffix(rel, "/**")
 	switch {
 	case isLiteral(rel):
-		p.kind, p.lit = kindSuffix, "/"+rel
+		p.kind, p.lit, p.litDir = kindSuffix, "/"+rel, "/"+rel+"/"
 	case tree && isLiteral(base):
 		p.kind, p.lit, p.litDir = kindDirAnywhere, "/"+base, "/"+base+"/"
 	case strings.Contains(rel, "/"):
@@ -206,4 +206,38 @@ func (p *pattern) matchesBaseOrGlob(subject string) bool {
 	}
 	return doublestar.MatchUnvalidated(p.glob, subject) ||
 		p.baseGlob != "" && doublestar.MatchUnvalidated(p.baseGlob, subject)
+}
+
+// matchesTree reports whether p matches subject or one of its ancestor
+// directories: a pattern naming a directory covers everything below it.
+func (p *pattern) matchesTree(subject string) bool {
+	switch p.kind {
+	case kindExact, kindTree:
+		return within(subject, p.lit)
+	case kindSuffix, kindDirAnywhere:
+		return strings.HasSuffix(subject, p.lit) || strings.Contains(subject, p.litDir)
+	case kindBaseSuffix, kindBasePrefix, kindBaseGlob:
+		return p.anyComponent(subject)
+	}
+	for i := 1; i < len(subject); i++ {
+		if subject[i] == '/' && p.matchesBaseOrGlob(subject[:i]) {
+			return true
+		}
+	}
+	return p.matchesBaseOrGlob(subject)
+}
+
+// anyComponent reports whether a base-name pattern matches any component.
+func (p *pattern) anyComponent(subject string) bool {
+	for i := 0; i < len(subject); {
+		j := strings.IndexByte(subject[i:], '/')
+		if j < 0 {
+			j = len(subject) - i
+		}
+		if j > 0 && p.matchesBaseOrGlob(subject[i:i+j]) {
+			return true
+		}
+		i += j + 1
+	}
+	return false
 }

@@ -66,7 +66,7 @@ func TestPatternFastPathsAgreeWithDoublestar(t *testing.T) {
 	subjects := []string{"/", "/.env", "/w/.env", "/w/.env.x", "/h/.ssh", "/h/.ssh/id", "/h/.sshx", "/k/a.pem", "/k/pem",
 		"/v/credentials", "/v/credentials.json", "/etc/sudoers.d", "/etc/sudoers.d/a", "/etc/shadow", "/h/.aws/credentials",
 		"/h/id_rsa", "/x/id_ecdsa", "/a/b.p12", "/w/src/main.go", "/w/src/a/b.go", "/w/.git", "/w/.git/config", "/w/.git/hooks/pre-commit",
-		"/h/.config/x", "/h/.bashrc", "/h/.claude/settings.json", "/w/.claude/settings.json", "/w/.codex/config.toml"}
+		"/h/.config/x", "/h/.bashrc", "/h/.ssh/k/deeper", "/k/a.pem/x", "/v/credentials/inner/y", "/w/src/a/b.go/c", "/h/.claude/settings.json", "/w/.claude/settings.json", "/w/.codex/config.toml"}
 	extra := []string{"**/id_?sa", "**/*.{p12,pfx}", "src/**/*.go", ".aws/credentials", "<workspace>/**", "<workspace>/.git/**"}
 	all := append(append(append(DefaultDenied(), DefaultSensitive()...), DefaultSensitiveWrite()...), DefaultProtected()...)
 	for _, src := range append(all, extra...) {
@@ -81,6 +81,41 @@ func TestPatternFastPathsAgreeWithDoublestar(t *testing.T) {
 				if got, want := p.matches(s), slow.matches(s); got != want {
 					t.Errorf("pattern %q on %q: fast path %v, doublestar %v", src, s, got, want)
 				}
+				if got, want := p.matchesTree(s), slow.matchesTree(s); got != want {
+					t.Errorf("pattern %q covering %q: fast path %v, doublestar %v", src, s, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestPatternMatchesTree(t *testing.T) {
+	tests := []struct {
+		pattern string
+		yes, no []string
+	}{
+		{"/etc/shadow", []string{"/etc/shadow", "/etc/shadow/x"}, []string{"/etc/shadowx", "/etc"}},
+		{"~/.my_secret", []string{"/h/.my_secret", "/h/.my_secret/key"}, []string{"/w/.my_secret/key", "/h/.my_secretx"}},
+		{".env", []string{"/w/.env", "/w/.env/inner"}, []string{"/w/.envx/a"}},
+		{"**/*.pem", []string{"/k/a.pem", "/k/a.pem/inner"}, []string{"/k/a.pemx/inner"}},
+		{"**/secrets*", []string{"/w/secrets-manager/main.go", "/w/secrets"}, []string{"/w/mysecrets/x"}},
+		{"**/id_?sa", []string{"/h/id_rsa/x"}, []string{"/h/id_ecdsa/x"}},
+		{"/etc/ssh/ssh_host_*_key", []string{"/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_rsa_key/x"}, []string{"/etc/ssh/other"}},
+		{"src/*/gen", []string{"/w/src/a/gen", "/w/src/a/gen/x.go"}, []string{"/w/src/gen/x"}},
+	}
+	for _, tt := range tests {
+		ps, err := compilePattern(tt.pattern, []string{"/h"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range tt.yes {
+			if !ps[0].matchesTree(p) {
+				t.Errorf("%q should cover %q", tt.pattern, p)
+			}
+		}
+		for _, p := range tt.no {
+			if ps[0].matchesTree(p) {
+				t.Errorf("%q should not cover %q", tt.pattern, p)
 			}
 		}
 	}

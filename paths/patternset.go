@@ -1,8 +1,10 @@
 package paths
 
-// patternSet is an ordered list of compiled patterns.
+// patternSet is an ordered list of compiled patterns. With tree set, a
+// pattern matching a directory matches everything below it too.
 type patternSet struct {
 	list []pattern
+	tree bool
 }
 
 func (s *patternSet) add(ps []pattern) { s.list = append(s.list, ps...) }
@@ -13,7 +15,7 @@ func (s *patternSet) empty() bool { return len(s.list) == 0 }
 // Workspace-anchored patterns see the part of p below the workspace.
 func (s *patternSet) first(p string, j *judge) *pattern {
 	for i := range s.list {
-		if matchOne(&s.list[i], p, j) {
+		if matchOne(&s.list[i], p, j, s.tree) {
 			return &s.list[i]
 		}
 	}
@@ -22,10 +24,15 @@ func (s *patternSet) first(p string, j *judge) *pattern {
 
 // matchOne matches one pattern against p, relative to the workspace when
 // the pattern is anchored there.
-func matchOne(pt *pattern, p string, j *judge) bool {
-	if pt.anchor != anchorWorkspace {
-		return pt.matches(p)
+func matchOne(pt *pattern, p string, j *judge, tree bool) bool {
+	if pt.anchor == anchorWorkspace {
+		var ok bool
+		if p, ok = j.belowWorkspace(p); !ok {
+			return false
+		}
 	}
-	below, ok := j.belowWorkspace(p)
-	return ok && pt.matches(below)
+	if tree {
+		return pt.matchesTree(p)
+	}
+	return pt.matches(p)
 }

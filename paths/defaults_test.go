@@ -1,0 +1,103 @@
+package paths
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolguard/toolguard/risk"
+)
+
+func TestDefaultListsCarryThePeerLists(t *testing.T) {
+	got := map[string]int{"aar-safety": len(aarSafetyDenied), "aar-policy": len(aarPolicyDenied), "ai-chat": len(aiChatBlocked), "zeroclaw": len(zeroClawHomeForbidden)}
+	want := map[string]int{"aar-safety": 25, "aar-policy": 8, "ai-chat": 3, "zeroclaw": 3}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("peer list sizes (-want +got):\n%s", diff)
+	}
+	denied := map[string]bool{}
+	for _, p := range DefaultDenied() {
+		if denied[p] {
+			t.Errorf("DefaultDenied lists %q twice", p)
+		}
+		denied[p] = true
+	}
+	for _, list := range [][]string{aarSafetyDenied, aarPolicyDenied, aiChatBlocked, zeroClawHomeForbidden} {
+		for _, p := range list {
+			if !denied[p] {
+				t.Errorf("DefaultDenied lacks the peer pattern %q", p)
+			}
+		}
+	}
+}
+
+func TestDefaultListsAreFreshCopies(t *testing.T) {
+	a := DefaultDenied()
+	a[0] = "changed"
+	if DefaultDenied()[0] == "changed" {
+		t.Error("DefaultDenied returns shared storage")
+	}
+}
+
+// TestDefaultConfigVerdicts pins what the default lists do to well-known
+// paths, for a workspace at /home/alice/project (which need not exist).
+func TestDefaultConfigVerdicts(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Home = "/home/alice"
+	strict, err := Compile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.WorkspaceOnly = false
+	loose, err := Compile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := Env{Cwd: "/home/alice/project"}
+	tests := []struct {
+		checker *Checker
+		access  Access
+		want    risk.Verdict
+		paths   []string
+	}{
+		{strict, Read, risk.Deny, []string{
+			"/etc/shadow", "/etc/passwd", "/etc/sudoers", "/etc/sudoers.d/90-cloud", "/etc/gshadow",
+			"/etc/ssh/ssh_host_ed25519_key", "/home/user/.env", "/app/.env.local", "/var/credentials.json",
+			"/keys/server.pem", "x.key", "cert.p12", "~/.ssh/id_rsa", "~/.ssh", "/root/.ssh/authorized_keys",
+			"deploy/id_ed25519", "~/.gnupg/secring.gpg", "~/.aws/credentials", "~/.azure/accessTokens.json",
+			"~/.config/gcloud/application_default_credentials.json", "~/.netrc", ".npmrc", "~/.pypirc",
+			"~/.docker/config.json", "~/.kube/config", "~/.git-credentials", "~/.config/gh/hosts.yml",
+			"/var/run/docker.sock", "/run/secrets/db_password", "config/secrets.yml", "secrets",
+			"/proc/self/environ", "/proc/1/cmdline", "/sys/class/net", "/dev/sda", "/proc/self/status",
+		}},
+		{strict, Read, risk.Ask, []string{"~/.config/app/config.toml", "~/.bash_history", ".git/config"}},
+		{strict, Read, risk.Allow, []string{
+			"src/main.go", "README.md", "/usr/include/stdio.h", "/etc/os-release", "/etc/hosts", "~/.bashrc",
+			"/tmp/build.log", "../sibling/go.mod", ".gitignore", ".env-example.md", "my..file.txt",
+			"/dev/null", "/dev/urandom", "/proc/cpuinfo", ".git/hooks/pre-commit", "~/.claude/settings.json",
+		}},
+		{strict, Write, risk.Deny, []string{
+			"/tmp/x", "/etc/hosts", "../sibling/go.mod", "~/.bashrc", "/usr/local/bin/tool",
+			"~/.claude/settings.json", ".claude/settings.json", "~/.config/toolguard/policy.toml",
+			".codex/config.toml", ".cursor/hooks.json", ".gemini/settings.json", "/dev/sda",
+		}},
+		{strict, Write, risk.Ask, []string{".git/config", ".git/hooks/pre-push", ".envrc"}},
+		{strict, Write, risk.Allow, []string{"src/main.go", "build/out.bin", "/dev/null", "docs/../README.md"}},
+		{loose, Write, risk.Ask, []string{"~/.bashrc", "~/.zshrc", "~/.profile", "~/.gitconfig", "~/.local/bin/tool", "~/.config/app.toml"}},
+		{loose, Write, risk.Allow, []string{"/tmp/x", "../sibling/go.mod"}},
+	}
+	for _, tt := range tests {
+		for _, p := range tt.paths {
+			if got := worst(tt.checker.Check(p, tt.access, env)); got != tt.want {
+				t.Errorf("%v %q = %v, want %v: %+v", tt.access, p, got, tt.want, tt.checker.Check(p, tt.access, env))
+			}
+		}
+	}
+}
+
+// worst is the most restrictive verdict among findings (Allow when none).
+func worst(fs []risk.Finding) risk.Verdict {
+	v := risk.Allow
+	for _, f := range fs {
+		v = v.Worse(f.Verdict)
+	}
+	return v
+}
