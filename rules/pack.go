@@ -123,8 +123,9 @@ type Match struct {
 	FlagsAny []string `toml:"flags_any"`
 	// FlagsNone: none of these flags is present.
 	FlagsNone []string `toml:"flags_none"`
-	// FlagValues: flag → globs; matches when the flag is present with a
-	// value matching any glob (case-insensitive).
+	// FlagValues: flag → globs; matches when one of the flags is present
+	// with a value matching one of its globs (case-insensitive, "*" matches
+	// anything).
 	FlagValues map[string][]string `toml:"flag_values"`
 	// OperandsAny: at least one operand matches a pattern (a glob or an
 	// @class such as @root, @home, @cwd, @parent, @system, @unknown; see the

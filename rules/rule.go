@@ -248,12 +248,15 @@ func (c *cond) flagsOK(e *env) bool {
 	if e.anyFlag(c.flagsNone) {
 		return false
 	}
+	if len(c.flagValues) == 0 {
+		return true
+	}
 	for name, globs := range c.flagValues {
-		if !e.flagValue(name, globs) {
-			return false
+		if e.flagValue(name, globs) {
+			return true
 		}
 	}
-	return true
+	return false
 }
 
 func (e *env) anyFlag(specs []string) bool {
