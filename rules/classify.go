@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/toolguard/toolguard/risk"
@@ -55,7 +56,7 @@ func (s *Set) Classify(cmd *shell.Command) Result {
 			res.Tier = res.Tier.Worse(r.info.Tier)
 		}
 	}
-	res.Paths = append(v.pathRefs(e), redirectPaths(cmd)...)
+	res.Paths = dedupePaths(append(v.pathRefs(e), redirectPaths(cmd)...))
 	if hasWrite(res.Paths) {
 		res.Tier = res.Tier.Worse(risk.Write)
 	}
@@ -125,6 +126,21 @@ func (se *safeEntry) tierFor(e *env, ops []shell.Word) risk.Tier {
 		return max(se.unsafeTier, se.tier)
 	}
 	return se.tier
+}
+
+// dedupePaths drops repeated references (several packs may describe the
+// same executable's operands).
+func dedupePaths(ps []PathRef) []PathRef {
+	if len(ps) < 2 {
+		return ps
+	}
+	out := make([]PathRef, 0, len(ps))
+	for i, p := range ps {
+		if !slices.ContainsFunc(ps[:i], func(q PathRef) bool { return q == p }) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func hasWrite(ps []PathRef) bool {
