@@ -523,3 +523,28 @@ func TestContextCancel(t *testing.T) {
 		t.Errorf("Run = %s, %v; want SIGTERM and context.DeadlineExceeded", r, err)
 	}
 }
+
+func TestProbe(t *testing.T) {
+	r := Probe(context.Background())
+	works := map[Backend]bool{}
+	for _, s := range r.Backends {
+		works[s.Backend] = s.Works
+		t.Logf("%+v", s)
+	}
+	want := map[Backend]bool{
+		Landlock:   LandlockABI() >= abiFilesystem,
+		Bubblewrap: probeTool(Bubblewrap) == nil,
+		Firejail:   probeTool(Firejail) == nil,
+		None:       true,
+	}
+	if diff := cmp.Diff(want, works); diff != "" {
+		t.Errorf("working backends (-want +got):\n%s", diff)
+	}
+	if r.LandlockABI != LandlockABI() || !r.Rlimits {
+		t.Errorf("report %+v", r)
+	}
+	if LandlockABI() >= abiFilesystem && r.Auto != Landlock {
+		t.Errorf("auto = %s, want landlock", r.Auto)
+	}
+	t.Log("\n" + r.String())
+}
