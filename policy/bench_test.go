@@ -24,7 +24,7 @@ func BenchmarkCompileDefault(b *testing.B) {
 
 // BenchmarkDecide measures Decide for typical calls (budget: p50 ≤ 20 µs).
 func BenchmarkDecide(b *testing.B) {
-	p := mustCompile(b, &policy.Config{})
+	p := mustCompile(b, &policy.Settings{})
 	calls := map[string]call.Request{
 		"read":       {Tool: "Read", Input: file(ws + "/internal/server/handler.go")},
 		"read-deny":  {Tool: "Read", Input: file(home + "/.ssh/id_rsa")},

@@ -18,7 +18,8 @@ import (
 // Policy is a compiled, immutable configuration. It is safe for concurrent
 // use; build one with [Compile] and share it.
 type Policy struct {
-	cfg       *Config
+	doc       *Config
+	cfg       *Settings
 	mode      string
 	table     Table
 	home      string
@@ -55,15 +56,16 @@ func Compile(cfg *Config, opts Options) (*Policy, error) {
 	if cfg == nil {
 		cfg = &Config{}
 	}
-	p, err := compileOne(cfg, opts, "")
+	p, err := compileOne(&cfg.Settings, opts, "")
 	if err != nil {
 		return nil, err
 	}
+	p.doc = cfg
 	return p, p.compileProfiles(cfg, opts)
 }
 
-func compileOne(cfg *Config, opts Options, profile string) (*Policy, error) {
-	p := &Policy{cfg: cfg, profile: profile, home: homeDir(opts.Home)}
+func compileOne(cfg *Settings, opts Options, profile string) (*Policy, error) {
+	p := &Policy{cfg: cfg, doc: &Config{Settings: *cfg}, profile: profile, home: homeDir(opts.Home)}
 	var errs []error
 	add := func(field string, err error) {
 		if err != nil {
@@ -111,7 +113,11 @@ func (p *Policy) compileProfiles(cfg *Config, opts Options) error {
 	var errs []error
 	p.profiles = map[string]*Policy{}
 	for _, name := range sortedKeys(cfg.Profiles) {
-		sub, err := compileOne(cfg.Profiles[name], opts, name)
+		prof := cfg.Profiles[name]
+		if prof == nil {
+			prof = &Settings{}
+		}
+		sub, err := compileOne(prof, opts, name)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -145,7 +151,7 @@ func (p *Policy) Mode() string { return p.mode }
 
 // Config returns the configuration the policy was compiled from. Callers
 // must not modify it.
-func (p *Policy) Config() *Config { return p.cfg }
+func (p *Policy) Config() *Config { return p.doc }
 
 // Tools is the tool-name table the policy uses to normalise calls.
 func (p *Policy) Tools() *call.Table { return p.tools }

@@ -4,8 +4,25 @@ import "time"
 
 // Config is one policy document: the schema shared by TOML (primary), YAML
 // and JSON files. The zero value of every field means "not set here", so a
-// layer only changes what it names; [Defaults] holds the built-in values.
+// layer only changes what it names; [Defaults] spells out what each zero
+// value stands for.
 type Config struct {
+	// Settings are the top-level policy.
+	Settings
+	// Profiles are named whole policies; an agent picks one in [agents].
+	// Empty means no profiles.
+	Profiles map[string]*Settings `toml:"profiles"`
+	// Agents picks a profile per agent name (claude-code, codex,
+	// gemini-cli, cursor, docker-agent, or a custom agent name).
+	Agents map[string]AgentConfig `toml:"agents"`
+	// TrustedProjects lists project directories whose policy files may
+	// loosen the policy. Empty means every project file may only tighten.
+	// Only honoured in the user policy and --config files.
+	TrustedProjects []string `toml:"trusted_projects" merge:"append"`
+}
+
+// Settings is one whole policy: the top level of a file, or a profile.
+type Settings struct {
 	// Mode names the tier → action table: readonly, strict, supervised,
 	// trusted or full. Empty means supervised (the default), unless
 	// read_only, approval_mode, autonomy or [mode_table] say otherwise.
@@ -59,17 +76,6 @@ type Config struct {
 	Audit Audit `toml:"audit"`
 	// Hooks configures the agent hook adapters.
 	Hooks Hooks `toml:"hooks"`
-
-	// Profiles are named whole policies; an agent picks one in [agents].
-	// Empty means no profiles. Profiles are only read from the top level.
-	Profiles map[string]*Config `toml:"profiles"`
-	// Agents picks a profile per agent name (claude-code, codex,
-	// gemini-cli, cursor, docker-agent, or a custom agent name).
-	Agents map[string]AgentConfig `toml:"agents"`
-	// TrustedProjects lists project directories whose policy files may
-	// loosen the policy. Empty means every project file may only tighten.
-	// Only read from user-level files.
-	TrustedProjects []string `toml:"trusted_projects" merge:"append"`
 }
 
 // ModeTable is an action per tier. Each field is "allow", "ask", "deny" or

@@ -58,3 +58,22 @@ func ClampApprovalTimeout(d time.Duration) time.Duration {
 	}
 	return d
 }
+
+// Defaults returns the values that the zero value of each field stands
+// for, spelled out (for documentation and `toolguard policy show`). The
+// built-in denied lists are not included: they are always in force and
+// the fields hold additions.
+func Defaults() *Config {
+	yes := true
+	no := false
+	return &Config{Settings: Settings{
+		Mode:      ModeSupervised,
+		Paths:     Paths{WorkspaceOnly: &yes, ReadOutside: "allow", WriteOutside: "ask"},
+		Commands:  Commands{BlockHighRisk: &no, RequireApprovalForMediumRisk: &no},
+		Network:   Network{Private: "deny", Loopback: "deny"},
+		SubAgents: SubAgents{Allow: &yes, MaxConcurrent: 5, MaxTotal: 10, MaxDepth: 3, MaxPromptChars: 32000, MaxOutputChars: 4000, Timeout: 120 * time.Second},
+		Approval:  Approval{Approver: "auto", Timeout: DefaultApprovalTimeout},
+		Sandbox:   Sandbox{Backend: "auto", Timeout: 30 * time.Second, MaxMemoryMB: 512, MaxOutputBytes: 1 << 20},
+		Audit:     Audit{MaxSizeMB: 10, Keep: 5},
+	}}
+}

@@ -15,7 +15,7 @@ import (
 // resolved, the built-in lists included and defaults filled in. It is a
 // copy; changing it does not change the policy.
 func (p *Policy) Effective() *Config {
-	c := *p.cfg
+	c := *p.doc
 	c.Mode, c.ReadOnly, c.ApprovalMode, c.Autonomy = p.modeName(), false, "", ""
 	c.Paths.Denied = append(paths.DefaultDenied(), c.Paths.Denied...)
 	c.Paths.Sensitive = append(paths.DefaultSensitive(), c.Paths.Sensitive...)

@@ -11,7 +11,7 @@ import (
 // Compile turns a configuration into an immutable policy; compile once and
 // share the result between goroutines.
 func ExampleCompile() {
-	cfg := &policy.Config{Mode: "trusted", Paths: policy.Paths{Denied: []string{"~/clients/**"}}}
+	cfg := &policy.Config{Settings: policy.Settings{Mode: "trusted", Paths: policy.Paths{Denied: []string{"~/clients/**"}}}}
 	p, err := policy.Compile(cfg, policy.Options{Home: "/home/ada"})
 	if err != nil {
 		fmt.Println(err)
@@ -19,7 +19,7 @@ func ExampleCompile() {
 	}
 	fmt.Println(p.Mode())
 
-	_, err = policy.Compile(&policy.Config{Mode: "yolo"}, policy.Options{})
+	_, err = policy.Compile(&policy.Config{Settings: policy.Settings{Mode: "yolo"}}, policy.Options{})
 	fmt.Println(err)
 	// Output:
 	// trusted

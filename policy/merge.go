@@ -20,6 +20,10 @@ func mergeStruct(dst, src reflect.Value, prefix string, meta tree.Meta) {
 	t := dst.Type()
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct {
+			mergeStruct(dst.Field(i), src.Field(i), prefix, meta)
+			continue
+		}
 		key := fieldKey(f)
 		if key == "" {
 			continue

@@ -64,7 +64,7 @@ var aliases = map[string]string{
 
 // modeName resolves which preset a config selects: read_only wins, then
 // mode, then approval_mode, then autonomy, else supervised.
-func (c *Config) modeName() string {
+func (c *Settings) modeName() string {
 	switch {
 	case c.ReadOnly:
 		return ModeReadonly
@@ -79,7 +79,7 @@ func (c *Config) modeName() string {
 }
 
 // table resolves the effective tier → action table and its display name.
-func (c *Config) table() (Table, string, error) {
+func (c *Settings) table() (Table, string, error) {
 	name := c.modeName()
 	t, err := Preset(name)
 	if err != nil {

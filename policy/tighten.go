@@ -202,8 +202,8 @@ func checkTightens(base, proj *Config, meta tree.Meta, file string, doc *tree.No
 		}
 		reported[key] = true
 		if why := tightenWhy(key, base, proj); why != "" {
-			errs = append(errs, positioned(file, doc, p, "an untrusted project policy may only tighten the policy: "+why+
-				"; to allow it, add this project's directory to trusted_projects in your user policy"))
+			errs = append(errs, positioned(file, doc, p, "an untrusted policy (project file, request override, sub-agent) may only tighten: "+why+
+				"; a project file can be trusted by listing its directory in trusted_projects of the user policy"))
 		}
 	}
 	if len(errs) == 0 {

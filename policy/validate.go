@@ -16,14 +16,19 @@ import (
 // fields, references) and reports every problem with its position.
 func (c *Config) validate(file string, doc *tree.Node) error {
 	var errs tree.Errors
-	c.collect(file, doc, "", &errs)
+	c.Settings.collect(file, doc, "", &errs)
+	for _, name := range sortedKeys(c.Profiles) {
+		if p := c.Profiles[name]; p != nil {
+			p.collect(file, doc, "profiles."+name+".", &errs)
+		}
+	}
 	if len(errs) == 0 {
 		return nil
 	}
 	return errs
 }
 
-func (c *Config) collect(file string, doc *tree.Node, prefix string, errs *tree.Errors) {
+func (c *Settings) collect(file string, doc *tree.Node, prefix string, errs *tree.Errors) {
 	bad := func(path, msg string, valid ...string) {
 		*errs = append(*errs, positioned(file, doc, prefix+path, msg, valid...))
 	}
@@ -32,19 +37,11 @@ func (c *Config) collect(file string, doc *tree.Node, prefix string, errs *tree.
 	c.checkCommands(bad)
 	c.checkTools(bad)
 	c.checkMisc(bad)
-	for _, name := range sortedKeys(c.Profiles) {
-		if p := c.Profiles[name]; p != nil {
-			if len(p.Profiles) > 0 || len(p.Agents) > 0 {
-				bad("profiles."+name, "a profile cannot hold [profiles] or [agents]")
-			}
-			p.collect(file, doc, prefix+"profiles."+name+".", errs)
-		}
-	}
 }
 
 type reporter func(path, msg string, valid ...string)
 
-func (c *Config) checkGlobs(bad reporter) {
+func (c *Settings) checkGlobs(bad reporter) {
 	lists := map[string][]string{"paths.denied": c.Paths.Denied, "paths.allowed": c.Paths.Allowed,
 		"paths.sensitive": c.Paths.Sensitive, "paths.sensitive_write": c.Paths.SensitiveWrite}
 	for _, name := range sortedKeys(lists) {
@@ -61,7 +58,7 @@ func (c *Config) checkGlobs(bad reporter) {
 	}
 }
 
-func (c *Config) checkRules(bad reporter) {
+func (c *Settings) checkRules(bad reporter) {
 	seen := map[string]bool{}
 	for i, r := range c.Rules {
 		at := fmt.Sprintf("rules[%d]", i)
@@ -86,7 +83,7 @@ func (c *Config) checkRules(bad reporter) {
 	}
 }
 
-func (c *Config) checkCommands(bad reporter) {
+func (c *Settings) checkCommands(bad reporter) {
 	for i, s := range c.Commands.CustomPatterns {
 		if _, err := regexp.Compile("(?i)" + s); err != nil {
 			bad(fmt.Sprintf("commands.custom_patterns[%d]", i), "invalid regular expression: "+err.Error())
@@ -99,7 +96,7 @@ func (c *Config) checkCommands(bad reporter) {
 	}
 }
 
-func (c *Config) checkTools(bad reporter) {
+func (c *Settings) checkTools(bad reporter) {
 	for _, name := range sortedKeys(c.Tools.Tiers) {
 		if _, err := risk.ParseTier(c.Tools.Tiers[name]); err != nil {
 			bad("tools.tiers."+name, fmt.Sprintf("unknown tier %q", c.Tools.Tiers[name]), risk.TierNames()...)
@@ -119,7 +116,7 @@ func (c *Config) checkTools(bad reporter) {
 	}
 }
 
-func (c *Config) checkMisc(bad reporter) {
+func (c *Settings) checkMisc(bad reporter) {
 	if _, err := netguard.Compile(networkConfig(c.Network)); err != nil {
 		bad("network", strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
