@@ -44,11 +44,23 @@ func (m Meta) Paths() []string { return slices.Clone(m.paths) }
 // time.Duration from a Go duration string such as "30s", "2m" or "1h30m",
 // or from an integer number of seconds, any encoding.TextUnmarshaler from a
 // string, []T from a list, map[string]T and structs from a table, *T (nil
-// when absent, so unset is distinct from zero) and any. Null (YAML, JSON)
+// when absent, so unset is distinct from zero) and any. A date or time
+// literal decodes into a string field as its text. Null (YAML, JSON)
 // sets pointers, lists, maps and any to nil and is an error elsewhere.
 func Decode(n *Node, file string, dst any) error {
 	d := &decoder{file: file}
 	return d.run(n, dst)
+}
+
+// Load parses data in the format named by file's extension and decodes it
+// into dst, returning which paths the file set. Parse errors and decode
+// errors are both Errors.
+func Load(file string, data []byte, dst any) (Meta, error) {
+	n, err := Parse(file, data)
+	if err != nil {
+		return Meta{}, err
+	}
+	return DecodeMeta(n, file, dst)
 }
 
 // DecodeMeta is Decode that also returns which paths the document set, for
@@ -271,7 +283,11 @@ func (d *decoder) list(n *Node, v reflect.Value, path string, enum []string) {
 
 func (d *decoder) mapping(n *Node, v reflect.Value, path string, enum []string) {
 	t := v.Type()
-	if n.Kind != Map || t.Key().Kind() != reflect.String {
+	if t.Key().Kind() != reflect.String {
+		d.fail(n, path, fmt.Sprintf("internal error: cannot decode into Go type %s: map keys must be strings", t), nil)
+		return
+	}
+	if n.Kind != Map {
 		d.wrongType(n, path, t)
 		return
 	}

@@ -405,3 +405,22 @@ func TestSnakeCase(t *testing.T) {
 		}
 	}
 }
+
+func TestLoad(t *testing.T) {
+	var c TestConfig
+	meta, err := Load("l.yaml", []byte("workers: 3\n"), &c)
+	if err != nil || c.Workers != 3 || !meta.Has("workers") {
+		t.Errorf("Load = %v, %+v, %v", err, c, meta.Paths())
+	}
+	_, err = Load("l.yaml", []byte("workers: [\n"), &c)
+	want := "l.yaml:2: invalid YAML: did not find expected node content"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+	var bad map[int]string
+	err = Decode(&Node{Kind: Map, Line: 1, Col: 1}, "k.toml", &bad)
+	want = "k.toml:1:1: internal error: cannot decode into Go type map[int]string: map keys must be strings"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}

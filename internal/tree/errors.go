@@ -10,11 +10,11 @@ import (
 // Error is one problem in a document: where it is, which field it concerns,
 // what is wrong and, when there is a closed set of choices, what is valid.
 type Error struct {
-	File  string
-	Line  int // 1-based; 0 when the position is unknown
-	Col   int // 1-based, in characters; 0 when unknown
-	Path  string
-	Msg   string
+	File  string   // the file name given to Parse or Decode
+	Line  int      // 1-based; 0 when the position is unknown
+	Col   int      // 1-based, in characters; 0 when unknown
+	Path  string   // the field path, such as "paths.denied[2]"; empty for syntax errors
+	Msg   string   // what is wrong, including a "did you mean" suggestion when there is one
 	Valid []string // the valid keys or values, when there is a closed set
 }
 

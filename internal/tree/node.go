@@ -36,9 +36,9 @@ func (k Kind) String() string {
 // Line and Col are 1-based; Col counts characters, not bytes. A Node is
 // never modified after Parse returns it.
 type Node struct {
-	Kind    Kind
-	Line    int
-	Col     int
+	Kind    Kind    // what the node holds; the zero value is Null
+	Line    int     // 1-based line where the value starts; 0 for a node built in code
+	Col     int     // 1-based column in characters; 0 for a node built in code
 	Entries []Entry // Map: key/value pairs in document order, keys unique
 	Items   []*Node // List: the elements in order
 	Str     string  // String and Time: the text
@@ -49,10 +49,10 @@ type Node struct {
 
 // Entry is one key of a Map node with the position of the key itself.
 type Entry struct {
-	Key   string
-	Line  int
-	Col   int
-	Value *Node
+	Key   string // the key, unquoted
+	Line  int    // 1-based line of the key
+	Col   int    // 1-based column of the key, in characters
+	Value *Node  // the value; never nil in a parsed document
 }
 
 // Lookup returns the value stored under key in a Map node, or nil when the

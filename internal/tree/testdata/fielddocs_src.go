@@ -4,8 +4,8 @@ package sample
 type Outer struct {
 	// A has a doc comment
 	// on two lines.
-	A string
-	B int // B has a line comment.
+	A    string
+	B    int  // B has a line comment.
 	C, D bool // C and D share one.
 	Inner
 	*Ptr
