@@ -61,7 +61,9 @@ func (a Access) verb() string {
 		return "Reading"
 	case Write:
 		return "Writing"
-	default:
+	case Delete:
 		return "Deleting"
+	default:
+		return "Accessing"
 	}
 }
