@@ -149,6 +149,11 @@ func TestDecodeSameDocumentInEveryFormat(t *testing.T) {
 			if diff := cmp.Diff(wantPaths, meta.Paths()); diff != "" {
 				t.Errorf("meta paths (-want +got):\n%s", diff)
 			}
+			for _, p := range meta.Paths() {
+				if n.At(p) == nil {
+					t.Errorf("At(%q) = nil for a path Meta recorded", p)
+				}
+			}
 		})
 	}
 }

@@ -2,6 +2,8 @@ package tree
 
 import (
 	"sort"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -121,4 +123,64 @@ func (x *lineIndex) pos(off int) (line, col int) {
 	off = min(max(off, 0), len(x.data))
 	i := sort.Search(len(x.starts), func(i int) bool { return x.starts[i] > off }) - 1
 	return i + 1, utf8.RuneCount(x.data[x.starts[i]:off]) + 1
+}
+
+// At returns the node at a field path in the form Error.Path and Meta use
+// ("paths.denied[2]", `aliases."*.pem"`), or nil when the document has no
+// such node or the path is malformed. The empty path is n itself.
+func (n *Node) At(path string) *Node {
+	for rest := path; rest != "" && n != nil; {
+		var ok bool
+		switch rest[0] {
+		case '[':
+			n, rest, ok = n.atIndex(rest)
+		case '.':
+			if rest == path {
+				return nil // a path does not start with a dot
+			}
+			n, rest, ok = n.atKey(rest[1:])
+		default:
+			if rest != path {
+				return nil // keys after the first follow a dot
+			}
+			n, rest, ok = n.atKey(rest)
+		}
+		if !ok {
+			return nil
+		}
+	}
+	return n
+}
+
+// atIndex steps into "[i]" at the start of rest.
+func (n *Node) atIndex(rest string) (*Node, string, bool) {
+	end := strings.IndexByte(rest, ']')
+	if end < 0 {
+		return nil, "", false
+	}
+	i, err := strconv.Atoi(rest[1:end])
+	if err != nil || n.Kind != List || i < 0 || i >= len(n.Items) {
+		return nil, "", false
+	}
+	return n.Items[i], rest[end+1:], true
+}
+
+// atKey steps into the bare or quoted key at the start of rest.
+func (n *Node) atKey(rest string) (*Node, string, bool) {
+	if strings.HasPrefix(rest, `"`) {
+		q, err := strconv.QuotedPrefix(rest)
+		if err != nil {
+			return nil, "", false
+		}
+		key, _ := strconv.Unquote(q)
+		return n.Lookup(key), rest[len(q):], true
+	}
+	end := strings.IndexAny(rest, ".[")
+	if end < 0 {
+		end = len(rest)
+	}
+	if end == 0 {
+		return nil, "", false
+	}
+	return n.Lookup(rest[:end]), rest[end:], true
 }

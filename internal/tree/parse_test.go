@@ -169,3 +169,36 @@ func TestParseLimits(t *testing.T) {
 		t.Error("an alias bomb should fail")
 	}
 }
+
+func TestNodeAt(t *testing.T) {
+	doc := "a = 1\n[t]\nlist = [[1, 2], [3]]\n\"x.y\" = { z = \"q\" }\n[[r]]\nk = true\n"
+	n, err := Parse("at.toml", []byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string]any{
+		"":               n.Value(),
+		"a":              int64(1),
+		"t.list[0][1]":   int64(2),
+		"t.list[1]":      []any{int64(3)},
+		`t."x.y".z`:      "q",
+		"r[0].k":         true,
+		"missing":        nil,
+		"t.list[2]":      nil,
+		"t.list[x]":      nil,
+		"t.list[0":       nil,
+		".a":             nil,
+		"a.b":            nil,
+		`t."x.y`:         nil,
+		"t..list":        nil,
+		"t[0]":           nil,
+		"r[0]k":          nil,
+		"r[-1].k":        nil,
+		`t."x.y".z.deep`: nil,
+	}
+	for path, want := range tests {
+		if got := n.At(path).Value(); !cmp.Equal(want, got) {
+			t.Errorf("At(%q) = %#v, want %#v", path, got, want)
+		}
+	}
+}
