@@ -65,34 +65,35 @@ func removeFlat(handlers []json.RawMessage) []json.RawMessage {
 // ensureGrouped puts want into matcher groups (Claude Code, Codex, Gemini
 // CLI): toolguard's handler is replaced where it is, else a new group with
 // matcher is appended.
-func ensureGrouped(groups []json.RawMessage, matcher string, want json.RawMessage) ([]json.RawMessage, error) {
+func ensureGrouped(groups []json.RawMessage, matcher string, want json.RawMessage) []json.RawMessage {
 	for i, g := range groups {
 		o, handlers, err := group(g, i)
 		if err != nil {
-			return nil, err
+			continue // not ours to judge; kept as it is
 		}
 		for j, h := range handlers {
 			if isOurs(handlerCommand(h)) {
 				handlers[j] = want
 				o.setArray("hooks", handlers)
 				groups[i] = o.raw()
-				return groups, nil
+				return groups
 			}
 		}
 	}
 	g := newObject()
 	g.set("matcher", jsonString(matcher))
 	g.setArray("hooks", []json.RawMessage{want})
-	return append(groups, g.raw()), nil
+	return append(groups, g.raw())
 }
 
 // removeGrouped drops toolguard's handlers, and groups left empty by that.
-func removeGrouped(groups []json.RawMessage) ([]json.RawMessage, error) {
+func removeGrouped(groups []json.RawMessage) []json.RawMessage {
 	var kept []json.RawMessage
 	for i, g := range groups {
 		o, handlers, err := group(g, i)
 		if err != nil {
-			return nil, err
+			kept = append(kept, g) // not ours to judge; kept as it is
+			continue
 		}
 		rest := removeFlat(handlers)
 		switch {
@@ -103,7 +104,7 @@ func removeGrouped(groups []json.RawMessage) ([]json.RawMessage, error) {
 			kept = append(kept, o.raw())
 		}
 	}
-	return kept, nil
+	return kept
 }
 
 func group(raw json.RawMessage, i int) (*object, []json.RawMessage, error) {

@@ -47,12 +47,12 @@ func (j jsonAgent) ensure(hooks *object, ev string, want json.RawMessage) error 
 		return err
 	}
 	if j.grouped {
-		arr, err = ensureGrouped(arr, j.matcher, want)
+		arr = ensureGrouped(arr, j.matcher, want)
 	} else {
 		arr = ensureFlat(arr, want)
 	}
 	hooks.setArray(ev, arr)
-	return err
+	return nil
 }
 
 // uninstall removes toolguard's handlers and the deny rules it added (those
@@ -83,7 +83,7 @@ func (j jsonAgent) remove(hooks *object, ev string) error {
 		return err
 	}
 	if j.grouped {
-		arr, err = removeGrouped(arr)
+		arr = removeGrouped(arr)
 	} else {
 		arr = removeFlat(arr)
 	}
@@ -92,7 +92,7 @@ func (j jsonAgent) remove(hooks *object, ev string) error {
 	} else {
 		hooks.setArray(ev, arr)
 	}
-	return err
+	return nil
 }
 
 // status returns the hook command found and the events lacking it.
