@@ -316,47 +316,74 @@ func resolveNewFile(abs string) (string, bool) {
 
 // walk resolves abs without the kernel's help (see resolve).
 func walk(abs string) (string, error) {
-	cur, i, links := abs, 0, 0 // cur[:i] is resolved ("" = root); cur[i:] is "" or starts with "/"
-	for i < len(cur) {
-		j := i + 1
-		for j < len(cur) && cur[j] != '/' {
-			j++
-		}
-		switch comp := cur[i+1 : j]; comp {
-		case "", ".":
-			cur = cur[:i] + cur[j:]
-			continue
-		case "..":
-			p := max(strings.LastIndexByte(cur[:i], '/'), 0)
-			cur, i = cur[:p]+cur[j:], p
-			continue
-		}
-		if j == len(cur) && isHarmlessDevice(cur) {
-			break
-		}
-		target, isLink, err := readLinkIfAny(cur[:j])
-		if errors.Is(err, errMissing) {
-			if !hasDotDot(cur[j:]) {
-				return path.Clean(cur), nil // nothing below a missing name exists
-			}
-			err = nil
-		}
+	w := walker{abs: abs, cur: abs}
+	for w.i < len(w.cur) {
+		done, err := w.step()
 		if err != nil {
-			return "", invalid(abs, "passes through the symlink %s, which cannot be read (%v)", cur[:j], err)
+			return "", err
 		}
-		if !isLink {
-			i = j
-			continue
+		if done {
+			return path.Clean(w.cur), nil
 		}
-		if links++; links > maxLinks {
-			return "", invalid(abs, "passes through more than %d symlinks (a symlink loop?)", maxLinks)
-		}
-		cur, i = followLink(cur, i, j, target)
 	}
-	if cur == "" {
+	if w.cur == "" {
 		return "/", nil
 	}
-	return cur, nil
+	return w.cur, nil
+}
+
+// walker is the state of a component-by-component resolution: cur[:i] is
+// resolved ("" = root) and cur[i:] is "" or starts with "/".
+type walker struct {
+	abs   string
+	cur   string
+	i     int
+	links int
+}
+
+// step consumes the component after i. done means the rest of cur needs no
+// resolution because a name on the way does not exist.
+func (w *walker) step() (done bool, err error) {
+	j := w.i + 1
+	for j < len(w.cur) && w.cur[j] != '/' {
+		j++
+	}
+	switch w.cur[w.i+1 : j] {
+	case "", ".":
+		w.cur = w.cur[:w.i] + w.cur[j:]
+		return false, nil
+	case "..":
+		p := max(strings.LastIndexByte(w.cur[:w.i], '/'), 0)
+		w.cur, w.i = w.cur[:p]+w.cur[j:], p
+		return false, nil
+	}
+	if j == len(w.cur) && isHarmlessDevice(w.cur) {
+		return true, nil
+	}
+	return w.follow(j)
+}
+
+// follow lstat-s cur[:j] and splices in its target when it is a symlink.
+func (w *walker) follow(j int) (done bool, err error) {
+	target, isLink, err := readLinkIfAny(w.cur[:j])
+	switch {
+	case errors.Is(err, errMissing):
+		if !hasDotDot(w.cur[j:]) {
+			return true, nil // nothing below a missing name exists
+		}
+		w.i = j
+		return false, nil
+	case err != nil:
+		return false, invalid(w.abs, "passes through the symlink %s, which cannot be read (%v)", w.cur[:j], err)
+	case !isLink:
+		w.i = j
+		return false, nil
+	}
+	if w.links++; w.links > maxLinks {
+		return false, invalid(w.abs, "passes through more than %d symlinks (a symlink loop?)", maxLinks)
+	}
+	w.cur, w.i = followLink(w.cur, w.i, j, target)
+	return false, nil
 }
 
 // errMissing is readLinkIfAny's report that a name does not exist.

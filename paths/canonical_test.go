@@ -154,3 +154,23 @@ func TestPathErrorMessage(t *testing.T) {
 		t.Errorf("error = %v, want %s", err, want)
 	}
 }
+
+// TestWalkAgreesWithKernel checks the portable walk against the kernel's own
+// resolution on every existing path of the fixture, links included.
+func TestWalkAgreesWithKernel(t *testing.T) {
+	f := newFixture(t)
+	for _, rel := range []string{"", "/key", "/relkey", "/srclink/main.go", "/outdir/data.txt", "/outdir/../shared", "/src/../key", "/./src//main.go"} {
+		abs := f.ws + rel
+		want, ok := kernelResolve(abs)
+		if !ok {
+			t.Skip("the kernel fast path is not available here")
+		}
+		got, err := walk(abs)
+		if err != nil || got != want {
+			t.Errorf("walk(%q) = %q, %v; the kernel says %q", abs, got, err, want)
+		}
+	}
+	if got, err := walk(f.root + "/wslink/src/main.go"); err != nil || got != f.ws+"/src/main.go" {
+		t.Errorf("walk through the linked workspace = %q, %v", got, err)
+	}
+}

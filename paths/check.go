@@ -3,6 +3,7 @@ package paths
 import (
 	"errors"
 	"path"
+	"strings"
 
 	"github.com/toolguard/toolguard/risk"
 )
@@ -14,8 +15,8 @@ import (
 // (paths.unverifiable). Both the literal and the resolved form are judged,
 // so a deny on either wins.
 func (c *Checker) Check(p string, a Access, env Env) []risk.Finding {
-	if a > Delete {
-		return []risk.Finding{invalidAccessFinding(p, a)}
+	if f, bad := badRequest(p, a, env); bad {
+		return []risk.Finding{f}
 	}
 	cp, err := Canonicalize(p, env, c.home)
 	if err != nil {
@@ -28,11 +29,22 @@ func (c *Checker) Check(p string, a Access, env Env) []risk.Finding {
 // CheckPath judges an already canonical path, for callers that canonicalise
 // once and check several accesses.
 func (c *Checker) CheckPath(cp Path, a Access, env Env) []risk.Finding {
-	if a > Delete {
-		return []risk.Finding{invalidAccessFinding(cp.Literal, a)}
+	if f, bad := badRequest(cp.Literal, a, env); bad {
+		return []risk.Finding{f}
 	}
 	j := judge{c: c, access: a, env: env, path: cp, ws: env.workspace()}
 	return j.run()
+}
+
+// badRequest refuses an unknown access or a workspace that is not absolute.
+func badRequest(p string, a Access, env Env) (risk.Finding, bool) {
+	if a > Delete {
+		return invalidAccessFinding(p, a), true
+	}
+	if env.Workspace != "" && !strings.HasPrefix(env.Workspace, "/") {
+		return invalidFinding(p, a, invalid(p, "cannot be judged: the workspace %q is not absolute", env.Workspace)), true
+	}
+	return risk.Finding{}, false
 }
 
 // Home returns the home directory "~" expands to.

@@ -132,6 +132,7 @@ func TestCheck(t *testing.T) {
 		{"nul byte", "default", "a\x00b", Read, ws, []brief{{RuleInvalid, deny, pth, rd, unknown, "a\x00b", false}}},
 		{"other user's home", "default", "~root/x", Read, ws, []brief{{RuleInvalid, deny, pth, rd, unknown, "~root/x", false}}},
 		{"encoded traversal", "default", "..%2f..%2fetc", Read, ws, []brief{{RuleInvalid, deny, pth, rd, unknown, "..%2f..%2fetc", false}}},
+		{"relative workspace", "default", "src/main.go", Write, Env{Cwd: f.ws, Workspace: "proj"}, []brief{{RuleInvalid, deny, pth, wr, unknown, "src/main.go", false}}},
 		{"unknown access", "default", "src/main.go", Access(9), ws, []brief{{RuleInvalid, deny, pth, destr, unknown, "src/main.go", false}}},
 		{"trusted: write outside asks", "trusted", "/tmp/x", Write, ws, []brief{{RuleOutside, ask, pth, wr, med, "/tmp/x", false}}},
 		{"trusted: rc file asks twice", "trusted", "~/.bashrc", Write, ws, []brief{

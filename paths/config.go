@@ -171,7 +171,7 @@ func (b *compiler) fail(field string, i int, value string, err error) {
 }
 
 func (b *compiler) patterns(field string, srcs []string, tree bool) patternSet {
-	set := patternSet{tree: tree}
+	set := patternSet{tree: tree, list: make([]pattern, 0, len(srcs))}
 	for i, s := range srcs {
 		ps, err := compilePattern(s, b.homes)
 		if err != nil {
