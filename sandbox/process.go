@@ -56,7 +56,7 @@ func (j *job) start() (*process, error) {
 	}
 	p.cmd = &exec.Cmd{
 		Path:        selfExe,
-		Args:        []string{"toolguard-sandbox", helperArg},
+		Args:        []string{helperName(), helperArg},
 		Env:         j.env,
 		Dir:         j.dir,
 		Stdout:      outW,
@@ -202,4 +202,14 @@ func (p *process) setupError() string {
 	case <-time.After(time.Second):
 		return ""
 	}
+}
+
+// helperName is the helper's argv[0]: the calling program's own, so that
+// wrappers dispatching on argv[0] (such as testscript's) reach the main
+// function that calls HelperMain.
+func helperName() string {
+	if len(os.Args) > 0 && os.Args[0] != "" {
+		return os.Args[0]
+	}
+	return "toolguard-sandbox"
 }

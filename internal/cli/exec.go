@@ -1,0 +1,228 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolguard/toolguard/approval"
+	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/policy"
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/sandbox"
+)
+
+func init() { register("exec", newExecCmd) }
+
+// Exit codes of `toolguard exec` besides the command's own status.
+const (
+	ExitTimeout     = 124 // the command timed out (like coreutils timeout)
+	exitSignalBase  = 128 // a command killed by signal N exits 128+N
+	exitInterrupted = 130 // toolguard itself was interrupted
+)
+
+const execLong = `Decide on the command with the policy first. A denied command never runs;
+one that needs a human is put to the terminal. An allowed command runs in
+the OS sandbox: a scrubbed environment, stdin from /dev/null (unless
+--stdin), a private TMPDIR, resource limits, a timeout that stops the whole
+process group, and Landlock (or bubblewrap or firejail): the working
+directory is the writable workspace, the system directories are read-only,
+the home directory, /tmp and the network are out of reach.
+
+The [sandbox] section of the policy sets the defaults; flags override it.
+
+Exit codes:
+  N     the command's own exit status
+  1     usage or configuration error, or the sandbox could not be set up
+  2     denied by the policy or not approved (nothing ran)
+  124   the command timed out
+  128+N the command was killed by signal N (e.g. 137 for SIGKILL)
+  130   toolguard was interrupted
+A command's own status 1 or 2 is told apart by the "toolguard:" message on
+stderr.`
+
+// execFlags are the sandbox flags of `toolguard exec`.
+type execFlags struct {
+	backend      string
+	timeout      time.Duration
+	allowNetwork bool
+	require      bool
+	passthrough  []string
+	stdin        bool
+}
+
+func newExecCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "exec [flags] -- CMD [ARGS...]",
+		Short: "Decide on a command, then run it in the OS sandbox",
+		Long:  execLong,
+		Args:  cobra.MinimumNArgs(1),
+	}
+	pf := addPolicyFlags(cmd)
+	ef := &execFlags{}
+	fl := cmd.Flags()
+	fl.StringVar(&ef.backend, "sandbox", "", "sandbox backend: auto, landlock, bwrap, firejail, none (default: the policy's, else auto)")
+	fl.DurationVar(&ef.timeout, "timeout", 0, "stop the command after this long (default: the policy's, else 30s)")
+	fl.BoolVar(&ef.allowNetwork, "allow-network", false, "let the command open network connections")
+	fl.BoolVar(&ef.require, "require-sandbox", false, "fail instead of running when the backend cannot enforce the sandbox")
+	fl.StringArrayVar(&ef.passthrough, "passthrough", nil, "pass this environment variable through (repeatable; exact name or PREFIX_*)")
+	fl.BoolVar(&ef.stdin, "stdin", false, "give the command toolguard's stdin instead of /dev/null")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		p, err := pf.load(pf.cwd)
+		if err != nil {
+			return err
+		}
+		c, err := execCall(args, pf.workdir())
+		if err != nil {
+			fmt.Fprintln(a.io.Stderr, "toolguard: denied:", err)
+			return exitWith(ExitDeny)
+		}
+		if err := authorize(a, p, c); err != nil {
+			return err
+		}
+		spec, err := ef.spec(cmd, p.Config().Sandbox, args, c.Cwd, a.io)
+		if err != nil {
+			return err
+		}
+		res, err := sandbox.Run(a.ctx, spec)
+		return execOutcome(a.io.Stderr, args[0], spec.Timeout, res, err)
+	}
+	return cmd
+}
+
+// execCall is the shell call the policy judges: the argv quoted as bash
+// would need it, so the decision is about exactly what will run.
+func execCall(args []string, wd string) (call.Call, error) {
+	words := make([]string, len(args))
+	for i, arg := range args {
+		q, err := syntax.Quote(arg, syntax.LangBash)
+		if err != nil {
+			return call.Call{}, fmt.Errorf("argument %d cannot be written as a shell word: %v", i+1, err)
+		}
+		words[i] = q
+	}
+	return call.Call{Kind: call.Shell, Tool: "shell", Command: strings.Join(words, " "), Cwd: wd, Workspace: wd}, nil
+}
+
+// authorize returns nil when the call may run: allowed by the policy, or
+// asked and approved on the terminal. Otherwise it explains why on stderr
+// and returns the deny exit code.
+func authorize(a *app, p *policy.Policy, c call.Call) error {
+	d := p.Decide(a.ctx, c)
+	switch d.Verdict {
+	case risk.Allow:
+		return nil
+	case risk.Ask:
+		return askTerminal(a, p, c, d)
+	}
+	fmt.Fprintf(a.io.Stderr, "toolguard: denied (%s): %s\n", d.Rule, d.Reason)
+	if d.Suggestion != "" {
+		fmt.Fprintf(a.io.Stderr, "toolguard: instead: %s\n", d.Suggestion)
+	}
+	return exitWith(ExitDeny)
+}
+
+func askTerminal(a *app, p *policy.Policy, c call.Call, d policy.Decision) error {
+	timeout := p.Config().Approval.Timeout
+	ans, err := approval.Ask(a.ctx, &approval.Terminal{Timeout: timeout}, approval.Request{Call: c, Decision: d},
+		approval.AskOptions{Timeout: timeout})
+	if err == nil && ans.Approved {
+		return nil
+	}
+	why := ans.Note
+	if err != nil {
+		why = err.Error()
+	}
+	fmt.Fprintf(a.io.Stderr, "toolguard: not approved (%s): %s\n", d.Rule, firstNonEmpty(why, "denied"))
+	return exitWith(ExitDeny)
+}
+
+// spec builds the sandbox run from the policy's [sandbox] section with the
+// flags that were given on top.
+func (ef *execFlags) spec(cmd *cobra.Command, cfg policy.Sandbox, args []string, wd string, streams IO) (sandbox.Spec, error) {
+	changed := cmd.Flags().Changed
+	backend := cfg.Backend
+	if changed("sandbox") {
+		backend = ef.backend
+	}
+	b, err := sandbox.ParseBackend(backend)
+	if err != nil {
+		return sandbox.Spec{}, err
+	}
+	s := sandbox.Spec{
+		Argv: args, Dir: wd, Workspace: wd, Backend: b,
+		Passthrough:  append(append([]string(nil), cfg.EnvPassthrough...), ef.passthrough...),
+		Stdout:       streams.Stdout,
+		Stderr:       streams.Stderr,
+		OutputLimit:  int64(cfg.MaxOutputBytes),
+		Timeout:      execPick(changed("timeout"), ef.timeout, cfg.Timeout),
+		Require:      cfg.Require || ef.require,
+		AllowNetwork: execPick(changed("allow-network"), ef.allowNetwork, cfg.AllowNetwork),
+		Limits: sandbox.Limits{
+			AddressSpace: int64(cfg.MaxMemoryMB) << 20,
+			CPUTime:      cfg.CPUTime,
+			FileSize:     int64(cfg.MaxFileSizeMB) << 20,
+			OpenFiles:    cfg.MaxOpenFiles,
+		},
+	}
+	if ef.stdin {
+		s.Stdin = streams.Stdin
+	}
+	return s, nil
+}
+
+func execPick[T any](useFlag bool, flag, config T) T {
+	if useFlag {
+		return flag
+	}
+	return config
+}
+
+// execOutcome turns the run into toolguard's exit code, explaining on
+// stderr whatever is not the command's plain exit status.
+func execOutcome(stderr io.Writer, name string, timeout time.Duration, r sandbox.Result, err error) error {
+	if err != nil && r.Backend == "" {
+		fmt.Fprintln(stderr, "toolguard:", err)
+		return exitWith(ExitError)
+	}
+	for _, u := range r.Unenforced {
+		fmt.Fprintf(stderr, "toolguard: warning: not enforced by the %s backend: %s\n", r.Backend, u)
+	}
+	if r.Truncated {
+		fmt.Fprintf(stderr, "toolguard: output of %s was truncated at the per-stream limit\n", name)
+	}
+	if r.LimitHit != "" {
+		fmt.Fprintf(stderr, "toolguard: %s stopped: %s limit reached\n", name, r.LimitHit)
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(stderr, "toolguard: interrupted; %s was stopped\n", name)
+		return exitWith(exitInterrupted)
+	case r.TimedOut:
+		fmt.Fprintf(stderr, "toolguard: %s timed out after %s; its process group was stopped\n", name, execTimeoutOr(timeout, sandbox.DefaultTimeout))
+		return exitWith(ExitTimeout)
+	case r.Signal != 0:
+		fmt.Fprintf(stderr, "toolguard: %s %s\n", name, r)
+		return exitWith(exitSignalBase + int(r.Signal))
+	case err != nil:
+		fmt.Fprintln(stderr, "toolguard:", err)
+		return exitWith(ExitError)
+	}
+	if r.ExitCode != 0 {
+		return exitWith(r.ExitCode)
+	}
+	return nil
+}
+
+func execTimeoutOr(d, def time.Duration) time.Duration {
+	if d == 0 {
+		return def
+	}
+	return d
+}

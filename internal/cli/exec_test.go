@@ -1,0 +1,79 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolguard/toolguard/sandbox"
+)
+
+func TestExecCall(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"ls", "-la"}, "ls -la"},
+		{[]string{"sh", "-c", "rm -rf /"}, "sh -c 'rm -rf /'"},
+		{[]string{"echo", "$HOME", "a b"}, "echo '$HOME' 'a b'"},
+	}
+	for _, c := range cases {
+		got, err := execCall(c.args, "/w")
+		if err != nil || got.Command != c.want || got.Cwd != "/w" || got.Workspace != "/w" {
+			t.Errorf("execCall(%q) = %+v, %v; want command %q", c.args, got, err, c.want)
+		}
+	}
+	if _, err := execCall([]string{"echo", "a\x00b"}, "/w"); err == nil {
+		t.Error("execCall accepted a NUL byte")
+	}
+}
+
+func TestExecOutcome(t *testing.T) {
+	cases := []struct {
+		name     string
+		res      sandbox.Result
+		err      error
+		wantCode int
+		wantErr  string
+	}{
+		{"success", sandbox.Result{Backend: sandbox.Landlock}, nil, 0, ""},
+		{"exit status", sandbox.Result{Backend: sandbox.Landlock, ExitCode: 5}, nil, 5, ""},
+		{"setup failure", sandbox.Result{}, errors.New("sandbox: Landlock is not available here"), ExitError,
+			"toolguard: sandbox: Landlock is not available here\n"},
+		{"timeout", sandbox.Result{Backend: sandbox.Landlock, ExitCode: -1, Signal: syscall.SIGTERM, TimedOut: true}, nil, ExitTimeout,
+			"toolguard: cmd timed out after 30s; its process group was stopped\n"},
+		{"signal", sandbox.Result{Backend: sandbox.None, ExitCode: -1, Signal: syscall.SIGKILL}, nil, 137,
+			"toolguard: cmd killed by signal SIGKILL\n"},
+		{"memory", sandbox.Result{Backend: sandbox.Landlock, ExitCode: 1, LimitHit: "address space 512 MiB"}, nil, 1,
+			"toolguard: cmd stopped: address space 512 MiB limit reached\n"},
+		{"interrupted", sandbox.Result{Backend: sandbox.Landlock, ExitCode: -1, Signal: syscall.SIGTERM},
+			fmt.Errorf("sandbox: run stopped: %w", context.Canceled), exitInterrupted, "toolguard: interrupted; cmd was stopped\n"},
+		{"unenforced and truncated", sandbox.Result{Backend: sandbox.None, Truncated: true, Unenforced: []string{"network restriction"}}, nil, 0,
+			"toolguard: warning: not enforced by the none backend: network restriction\ntoolguard: output of cmd was truncated at the per-stream limit\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			err := execOutcome(&stderr, "cmd", 0, c.res, c.err)
+			code := exitCode(err, &bytes.Buffer{})
+			if diff := cmp.Diff([]any{c.wantCode, c.wantErr}, []any{code, stderr.String()}); diff != "" {
+				t.Errorf("exit code, stderr (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestExecTimeoutOr(t *testing.T) {
+	if got := execTimeoutOr(0, time.Second); got != time.Second {
+		t.Errorf("execTimeoutOr(0) = %v", got)
+	}
+	if got := execTimeoutOr(time.Minute, time.Second); got != time.Minute {
+		t.Errorf("execTimeoutOr(1m) = %v", got)
+	}
+}
