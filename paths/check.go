@@ -159,7 +159,7 @@ func (j *judge) sensitivity(p string, out []risk.Finding) []risk.Finding {
 		out = append(out, j.sensitive(p, pt, "Sensitive"))
 	}
 	if j.access.writes() {
-		if pt := j.c.sensitiveWrite.first(p, j); pt != nil && !hasRule(out, ruleSensitive) {
+		if pt := j.c.sensitiveWrite.first(p, j); pt != nil && !hasRule(out, RuleSensitive) {
 			out = append(out, j.sensitive(p, pt, "SensitiveWrite"))
 		}
 	}

@@ -39,6 +39,24 @@
 //     WriteOutside and ReadOutside (paths.outside-workspace).
 //  6. Sensitive (any access) and SensitiveWrite (writes): ask (paths.sensitive).
 //
+// # Patterns
+//
+// Patterns are doublestar globs, validated at [Compile] and matched without
+// allocating (the common shapes, such as "**/.env", "**/*.pem" and
+// "~/.ssh/**", skip the glob engine). "~/" and "<workspace>/" anchor a
+// pattern; a relative pattern matches a trailing run of components at any
+// depth. In the deny-like lists (Denied, Protected, Sensitive,
+// SensitiveWrite) a pattern that matches a directory covers its contents, as
+// in .gitignore; Allowed and Rules match only what they name.
+//
+// # Cost
+//
+// On Linux an existing path is resolved by the kernel (open with O_PATH,
+// readlink of /proc/self/fd/N, close: three system calls at any depth); a new
+// file in an existing directory costs one more lstat; otherwise the walk
+// stops at the first missing name. The workspace is resolved only when a
+// form of the path is not lexically inside it.
+//
 // # Default lists
 //
 // [DefaultDenied] is the union of Aar's, ai-chat's and ZeroClaw's denied

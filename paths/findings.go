@@ -23,9 +23,6 @@ const (
 	RuleUnverifiable  = "paths.unverifiable"
 )
 
-// ruleSensitive is used by SensitiveWrite as well, so one path gets one ask.
-const ruleSensitive = RuleSensitive
-
 // base fills the fields every finding about p shares.
 func (j *judge) base(rule string, p string, v risk.Verdict, blast risk.Blast) risk.Finding {
 	return risk.Finding{
