@@ -107,7 +107,7 @@ func (d *decoder) fail(n *Node, path, msg string, valid []string) {
 }
 
 func (d *decoder) wrongType(n *Node, path string, t reflect.Type) {
-	d.fail(n, path, fmt.Sprintf("expected %s, got %s", TypeName(t), n.Kind), enumOf(t, nil))
+	d.fail(n, path, fmt.Sprintf("expected %s, got %s", TypeName(t), describe(n)), enumOf(t, nil))
 }
 
 func (d *decoder) seen(path string) {
@@ -172,7 +172,7 @@ func (d *decoder) null(n *Node, v reflect.Value, path string) {
 
 func (d *decoder) string(n *Node, v reflect.Value, path string, enum []string) {
 	if n.Kind != String && n.Kind != Time {
-		d.fail(n, path, fmt.Sprintf("expected string, got %s", n.Kind), enum)
+		d.fail(n, path, fmt.Sprintf("expected string, got %s", describe(n)), enum)
 		return
 	}
 	if enum != nil && !slices.Contains(enum, n.Str) {
@@ -349,6 +349,26 @@ func (d *decoder) any(n *Node, v reflect.Value, path string) {
 	if x := n.Value(); x != nil {
 		v.Set(reflect.ValueOf(x))
 	}
+}
+
+// describe names a node's kind and, for scalars, its value:
+// `string "4"`, "integer 1", "table".
+func describe(n *Node) string {
+	switch n.Kind {
+	case String, Time:
+		s := n.Str
+		if r := []rune(s); len(r) > 40 {
+			s = string(r[:37]) + "..."
+		}
+		return n.Kind.String() + " " + quote(s)
+	case Int:
+		return "integer " + strconv.FormatInt(n.Int, 10)
+	case Float:
+		return "float " + strconv.FormatFloat(n.Float, 'g', -1, 64)
+	case Bool:
+		return "bool " + strconv.FormatBool(n.Bool)
+	}
+	return n.Kind.String()
 }
 
 // join appends a key to a field path.

@@ -1,6 +1,7 @@
 package tree
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -274,18 +275,18 @@ action = "forbid"
 `,
 			want: Errors{
 				{File: "a.toml", Line: 1, Col: 8, Path: "mode", Msg: `invalid value "supervise"; did you mean "supervised"?`, Valid: modes},
-				{File: "a.toml", Line: 2, Col: 11, Path: "workers", Msg: "expected integer, got string"},
-				{File: "a.toml", Line: 3, Col: 11, Path: "enabled", Msg: "expected bool, got integer"},
+				{File: "a.toml", Line: 2, Col: 11, Path: "workers", Msg: `expected integer, got string "4"`},
+				{File: "a.toml", Line: 3, Col: 11, Path: "enabled", Msg: "expected bool, got integer 1"},
 				{File: "a.toml", Line: 4, Col: 9, Path: "small", Msg: "300 is out of range for int8 (-128 to 127)"},
 				{File: "a.toml", Line: 5, Col: 9, Path: "count", Msg: "-1 is out of range for uint16 (0 to 65535)"},
-				{File: "a.toml", Line: 6, Col: 9, Path: "ratio", Msg: "expected float, got string"},
+				{File: "a.toml", Line: 6, Col: 9, Path: "ratio", Msg: `expected float, got string "half"`},
 				{File: "a.toml", Line: 7, Col: 11, Path: "timeout", Msg: `invalid duration "3 minutes": use a number with a unit, such as "30s", "2m" or "1h30m", or an integer number of seconds`},
 				{File: "a.toml", Line: 8, Col: 9, Path: "level", Msg: `invalid value "hgh"; did you mean "high"?`, Valid: levels},
 				{File: "a.toml", Line: 9, Col: 9, Path: "color", Msg: `unknown color "green" (valid: red, blue)`},
-				{File: "a.toml", Line: 12, Col: 10, Path: "paths.denied", Msg: "expected list of string, got string"},
+				{File: "a.toml", Line: 12, Col: 10, Path: "paths.denied", Msg: `expected list of string, got string "/etc"`},
 				{File: "a.toml", Line: 13, Col: 1, Path: "paths.rootz", Msg: `unknown key; did you mean "roots"?`, Valid: []string{"denied", "roots"}},
-				{File: "a.toml", Line: 16, Col: 18, Path: "profiles.public.levels[1]", Msg: "expected string, got integer", Valid: levels},
-				{File: "a.toml", Line: 17, Col: 10, Path: "profiles.public.budget", Msg: "expected integer, got float"},
+				{File: "a.toml", Line: 16, Col: 18, Path: "profiles.public.levels[1]", Msg: "expected string, got integer 7", Valid: levels},
+				{File: "a.toml", Line: 17, Col: 10, Path: "profiles.public.budget", Msg: "expected integer, got float 1.5"},
 				{File: "a.toml", Line: 20, Col: 10, Path: "rules[0].action", Msg: `invalid value "forbid"`, Valid: []string{"allow", "ask", "deny"}},
 			},
 		},
@@ -296,7 +297,7 @@ action = "forbid"
 			want: Errors{
 				{File: "a.yml", Line: 4, Col: 7, Path: "paths.denied[1]", Msg: "expected string, got table"},
 				{File: "a.yml", Line: 5, Col: 11, Path: "profiles", Msg: "expected table of table, got list"},
-				{File: "a.yml", Line: 6, Col: 10, Path: "timeout", Msg: "expected duration, got float"},
+				{File: "a.yml", Line: 6, Col: 10, Path: "timeout", Msg: "expected duration, got float 2.5"},
 			},
 		},
 		{
@@ -311,7 +312,16 @@ action = "forbid"
 		{
 			name: "quoted keys in paths",
 			file: "a.toml", doc: "[profiles.\"my agent\"]\nmode = 1\n",
-			want: Errors{{File: "a.toml", Line: 2, Col: 8, Path: `profiles."my agent".mode`, Msg: "expected string, got integer", Valid: modes}},
+			want: Errors{{File: "a.toml", Line: 2, Col: 8, Path: `profiles."my agent".mode`, Msg: "expected string, got integer 1", Valid: modes}},
+		},
+		{
+			name: "yaml 1.1 booleans are strings; long values are shortened",
+			file: "a.yaml", doc: "enabled: yes\ncomment: 7\nworkers: " + strings.Repeat("é", 50) + "\n",
+			want: Errors{
+				{File: "a.yaml", Line: 1, Col: 10, Path: "enabled", Msg: `expected bool, got string "yes"`},
+				{File: "a.yaml", Line: 2, Col: 10, Path: "comment", Msg: "expected string, got integer 7"},
+				{File: "a.yaml", Line: 3, Col: 10, Path: "workers", Msg: `expected integer, got string "` + strings.Repeat("é", 37) + `..."`},
+			},
 		},
 		{
 			name: "root must be a table",
