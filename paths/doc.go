@@ -16,14 +16,16 @@
 // escapes its directory, and no real file name needs it. Any other shell
 // variable or substitution ("$X", "${X}", "$(...)", backquotes) makes the
 // path unknowable statically: [ErrUnverifiable], reported as an ask with
-// Unverifiable set. The only I/O is lstat and readlink, once per path; the
-// package never opens a file. A symlink created after the check can still
+// Unverifiable set. The only I/O is lstat, readlink and, on Linux, an
+// open with O_PATH (which reads nothing and triggers no device), once per
+// path. A symlink created after the check can still
 // redirect the real command, which is why the sandbox backs these rules.
 //
 // # Evaluation order
 //
 // [Checker.Check] judges the resolved and the literal form; a deny on either
-// wins. For each form, the first of these that applies ends the judgement:
+// wins. For each form the checks run in this order; a deny, or a matching
+// rule, ends the judgement:
 //
 //  1. Denied patterns: deny (paths.denied), whatever else is configured.
 //  2. Protected patterns, for writes and deletes: deny (paths.self).
