@@ -88,7 +88,7 @@ func tokens(s string) (words []shell.Word) {
 	return words
 }
 
-var redirectOps = []string{"&>>", "&>", "2>>", "2>", ">>", ">", "<<<", "<<", "<"}
+var redirectOps = []string{"&>>", "&>", "2>>", "2>", ">>", ">&", ">", "<<<", "<<", "<"}
 
 func buildCommand(seg, body string) *shell.Command {
 	c := &shell.Command{}

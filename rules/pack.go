@@ -135,6 +135,8 @@ type Match struct {
 	OperandsNone []string `toml:"operands_none"`
 	// OperandsOutside: at least one operand matches none of these patterns.
 	OperandsOutside []string `toml:"operands_outside"`
+	// LastOperandAny: the last operand (a destination) matches a pattern.
+	LastOperandAny []string `toml:"last_operand_any"`
 	// OperandAt: the operand at this index (0-based, after the sub-command)
 	// must match one of OperandAtAny.
 	OperandAt    *int     `toml:"operand_at"`

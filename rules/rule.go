@@ -42,6 +42,7 @@ type cond struct {
 	operandsNone    []pattern
 	operandsOutside []pattern
 	operandAt       int
+	lastOperandAny  []pattern
 	operandAtAny    []pattern
 	minOperands     int
 	dashdash        bool
@@ -131,6 +132,7 @@ func compileCond(where string, m Match, pr *problems) cond {
 	c.operandsNone = pats("operands_none", m.OperandsNone)
 	c.operandsOutside = pats("operands_outside", m.OperandsOutside)
 	c.operandAtAny = pats("operand_at_any", m.OperandAtAny)
+	c.lastOperandAny = pats("last_operand_any", m.LastOperandAny)
 	c.redirects = pats("redirects", m.Redirects)
 	c.redirectsAny = pats("redirects_any", m.RedirectsAny)
 	c.dir = pats("dir", m.Dir)
@@ -295,6 +297,9 @@ func (c *cond) operandsOK(e *env, ops []shell.Word) bool {
 		return false
 	}
 	if c.operandAt >= 0 && (c.operandAt >= len(ops) || !matchAny(c.operandAtAny, ops[c.operandAt])) {
+		return false
+	}
+	if len(c.lastOperandAny) > 0 && (len(ops) == 0 || !matchAny(c.lastOperandAny, ops[len(ops)-1])) {
 		return false
 	}
 	return len(c.verbs) == 0 || e.verbMatch(c.verbs, c.verbDepth)

@@ -1,0 +1,174 @@
+package rules
+
+import (
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// packCase is one classification case of packCases.
+type packCase struct {
+	cmd   string
+	tier  risk.Tier
+	blast risk.Blast
+	ids   []string
+}
+
+// judged is the combined classification of every command in a test text.
+type judged struct {
+	IDs   []string
+	Tier  risk.Tier
+	Blast risk.Blast
+}
+
+var (
+	builtinOnce sync.Once
+	builtinSet  *Set
+	builtinErr  error
+)
+
+func builtin(t testing.TB) *Set {
+	t.Helper()
+	builtinOnce.Do(func() { builtinSet, builtinErr = Builtin() })
+	if builtinErr != nil {
+		t.Fatal(builtinErr)
+	}
+	return builtinSet
+}
+
+func judgeCommands(s *Set, cmds []*shell.Command) judged {
+	var j judged
+	seen := map[string]bool{}
+	for _, c := range cmds {
+		r := s.Classify(c)
+		j.Tier = j.Tier.Worse(r.Tier)
+		for _, f := range r.Findings {
+			j.Blast = j.Blast.Worse(f.Blast)
+			if !seen[f.Rule] {
+				seen[f.Rule] = true
+				j.IDs = append(j.IDs, f.Rule)
+			}
+		}
+	}
+	sort.Strings(j.IDs)
+	return j
+}
+
+func judge(t testing.TB, s *Set, text string) judged {
+	t.Helper()
+	return judgeCommands(s, splitCommand(text))
+}
+
+func TestPackCases(t *testing.T) {
+	s := builtin(t)
+	for pack, cases := range packCases {
+		t.Run(pack, func(t *testing.T) {
+			for _, c := range cases {
+				want := judged{IDs: c.ids, Tier: c.tier, Blast: c.blast}
+				if diff := cmp.Diff(want, judge(t, s, c.cmd)); diff != "" {
+					t.Errorf("%s (-want +got):\n%s", c.cmd, diff)
+				}
+			}
+		})
+	}
+}
+
+func TestBuiltinPacksCompile(t *testing.T) {
+	if err := builtin(t).Check(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRuleMetadataComplete(t *testing.T) {
+	infos := builtin(t).Rules()
+	if len(infos) < 150 {
+		t.Fatalf("only %d rules", len(infos))
+	}
+	seen := map[string]bool{}
+	for _, r := range infos {
+		missing := []string{}
+		for field, v := range map[string]string{"id": r.ID, "pack": r.Pack, "category": string(r.Category),
+			"reason": r.Reason, "suggestion": r.Suggestion, "matches": r.Matches} {
+			if strings.TrimSpace(v) == "" {
+				missing = append(missing, field)
+			}
+		}
+		if len(missing) > 0 || len(r.Executables) == 0 {
+			t.Errorf("rule %s: missing %v (executables %v)", r.ID, missing, r.Executables)
+		}
+		if seen[r.ID] {
+			t.Errorf("duplicate id %s", r.ID)
+		}
+		seen[r.ID] = true
+		if !strings.HasSuffix(r.Reason, ".") || !strings.HasSuffix(r.Suggestion, ".") {
+			t.Errorf("rule %s: reason and suggestion must be sentences ending in '.'", r.ID)
+		}
+		if r.Tier != risk.Destructive && r.Verdict == risk.Allow && r.Blast == risk.BlastCritical {
+			t.Errorf("rule %s: critical blast below the destructive tier", r.ID)
+		}
+	}
+}
+
+// TestPackLint checks the packs' indexes: every executable a pack lists is
+// used by one of its entries (else the index points at nothing), and every
+// rule is exercised by at least one positive case, so none is unreachable.
+func TestPackLint(t *testing.T) {
+	packs, err := BuiltinPacks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range packs {
+		used := map[string]bool{}
+		for name := range p.Exe {
+			used[name] = true
+		}
+		mark := func(exe []string) {
+			for _, e := range exe {
+				used[e] = true
+			}
+		}
+		for _, r := range p.Rules {
+			mark(r.Exe)
+		}
+		for _, s := range p.Safe {
+			mark(s.Exe)
+		}
+		for _, ps := range p.Paths {
+			mark(ps.Exe)
+		}
+		for _, u := range p.URLs {
+			mark(u.Exe)
+		}
+		for _, e := range p.Executables {
+			if !used[e] {
+				t.Errorf("pack %s lists executable %q that no entry uses", p.Name, e)
+			}
+		}
+	}
+	hit := map[string]bool{}
+	for _, cases := range packCases {
+		for _, c := range cases {
+			for _, id := range c.ids {
+				hit[id] = true
+			}
+		}
+	}
+	for _, c := range irCases() {
+		for _, id := range c.ids {
+			hit[id] = true
+		}
+	}
+	for _, c := range extraPositives {
+		hit[c.id] = true
+	}
+	for _, r := range builtin(t).Rules() {
+		if !hit[r.ID] {
+			t.Errorf("rule %s has no positive test case", r.ID)
+		}
+	}
+}
