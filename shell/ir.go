@@ -19,6 +19,10 @@ type Script struct {
 	Aliases   map[string]string
 }
 
+// HasProblems reports whether any part of the script could not be known
+// statically.
+func (s *Script) HasProblems() bool { return len(s.Problems) > 0 }
+
 // Problem is a part of a script that could not be analysed statically.
 type Problem struct {
 	Reason string    // e.g. "command name comes from $(…)", "parse error: …"
@@ -89,12 +93,13 @@ type Command struct {
 	// Privileged is true when a wrapper raises privilege (sudo, doas, su,
 	// pkexec, run0).
 	Privileged bool
-	// Remote is the host when the command runs elsewhere (ssh host CMD).
+	// Remote is the host when the command runs elsewhere (ssh host CMD), or
+	// "docker:NAME" / "kubectl:POD" for docker/podman/kubectl exec.
 	Remote string
 	// Origin says how the command was reached: "" at top level, or one of
 	// "bash -c", "eval", "cmdsubst", "procsubst", "heredoc", "herestring",
 	// "pipe", "ssh", "find -exec", "xargs", "watch", "function", "alias",
-	// "su -c", "interpreter".
+	// "su -c", "interpreter", "parallel", "container exec".
 	Origin string
 	// Depth is the nesting depth of Origin (0 at top level).
 	Depth int
@@ -116,6 +121,26 @@ type Command struct {
 	// ruby -e, php -r, awk programs, …) and for code fed to an interpreter's
 	// stdin; nil otherwise.
 	Inline *Inline
+	// Stdin is what the command reads on standard input when the script
+	// redirects it: a here-doc, a here-string, the output of a pipeline
+	// producer (known for echo, printf and cat of a here-doc) or a file.
+	// nil when stdin is inherited.
+	Stdin *Stdin
+}
+
+// Stdin is the text fed to a command's standard input.
+type Stdin struct {
+	// Text is the statically known text (empty when !Known).
+	Text string
+	// Known is false when the text could not be determined (a file, an
+	// unknown producer such as curl or base64 -d, an unresolved variable).
+	Known bool
+	// Via is "heredoc", "herestring", "pipe" or "file".
+	Via string
+	// From is the pipeline producer for Via "pipe" (same as PipeFrom).
+	From *Command
+	// Span is the here-doc, here-string, redirect or producer extent.
+	Span risk.Span
 }
 
 // Inline is code given to an interpreter on its command line or stdin.
@@ -123,6 +148,9 @@ type Inline struct {
 	Lang  string // "python", "node", "perl", "ruby", "php", "awk", "lua", "sh", …
 	Code  string
 	Known bool // false when the code is not statically known
+	// Via says where the code came from: "argv" (-c/-e/program argument),
+	// "heredoc", "herestring" or "pipe".
+	Via string
 }
 
 // Args returns Argv[1:] (nil when there are none).

@@ -1,0 +1,228 @@
+package shell
+
+import (
+	"cmp"
+
+	"fmt"
+	"github.com/toolguard/toolguard/risk"
+	"slices"
+	"strings"
+)
+
+// nest describes code found inside a command that is parsed again.
+type nest struct {
+	origin string // Command.Origin of the nested commands
+	via    string // wrapper name added to their Wrappers
+	state  *state
+	remote string // "" keeps the outer command's Remote
+	stdin  bool   // the nested code inherits the command's stdin
+}
+
+// nested parses code (a bash -c string, an eval, a here-doc fed to a shell,
+// …) and walks it one level deeper.
+func (w *walker) nested(c *Command, code Word, n nest, cx *ctx) {
+	span := code.Span
+	if cx.fr.span != nil {
+		span = *cx.fr.span
+	}
+	if !code.Known {
+		w.problemAt(fmt.Sprintf("%s code not static: %s", n.origin, code.Value), span)
+		return
+	}
+	depth := cx.fr.depth + 1
+	if !w.depthOK(depth, cx, span) || !w.nestedBudget(len(code.Value), span) {
+		return
+	}
+	f, err := w.parser.Parse(strings.NewReader(code.Value), "")
+	if err != nil {
+		w.problemAt(fmt.Sprintf("parse error in %s code: %s", n.origin, parseErrText(err)), span)
+		return
+	}
+	inner := &ctx{
+		fr:         &frame{src: code.Value, span: &span, origin: n.origin, depth: depth},
+		wrappers:   slices.Clip(c.Wrappers),
+		privileged: c.Privileged,
+		remote:     cmp.Or(n.remote, c.Remote),
+	}
+	if n.via != "" {
+		inner.wrappers = append(inner.wrappers, n.via)
+	}
+	if n.stdin {
+		inner.stdin = c.Stdin
+	}
+	w.walkStmts(f.Stmts, n.state, inner)
+}
+
+// nestedBudget bounds the total amount of nested text parsed.
+func (w *walker) nestedBudget(n int, span risk.Span) bool {
+	w.nestedBytes += n
+	if w.nestedBytes <= 4*w.opts.MaxBytes {
+		return true
+	}
+	w.problemAt(fmt.Sprintf("budget exceeded: more than %d bytes of nested code", 4*w.opts.MaxBytes), span)
+	return false
+}
+
+// nestedCode parses words joined with spaces as shell code run by a new
+// shell (sg -c, watch, flock -c, parallel, ssh, …).
+func (w *walker) nestedCode(c *Command, words []Word, origin string, st *state, cx *ctx) {
+	if len(words) == 0 {
+		return
+	}
+	text, known := joinValues(words)
+	code := Word{Value: text, Known: known, Span: spanOfWords(words)}
+	w.nested(c, code, nest{origin: origin, via: c.Name, state: st, stdin: true}, cx)
+}
+
+var shellNames = map[string]bool{
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "ash": true, "mksh": true,
+	"fish": true, "rbash": true, "yash": true, "csh": true, "tcsh": true, "ksh93": true, "oksh": true,
+	"pdksh": true, "posh": true, "loksh": true,
+}
+
+// shellCall is how a shell was invoked.
+type shellCall struct {
+	hasC, readsStdin bool
+	operands         []Word
+	bad              string
+}
+
+func readShellArgs(args []Word) shellCall {
+	var sc shellCall
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case !a.Known && strings.HasPrefix(a.Value, "-"):
+			sc.bad = a.Value
+			return sc
+		case a.Value == "--" || a.Value == "-":
+			sc.operands = args[i+1:]
+			sc.readsStdin = sc.readsStdin || a.Value == "-"
+			return sc
+		case a.Value == "-o" || a.Value == "+o" || a.Value == "-O" || a.Value == "+O" ||
+			a.Value == "--rcfile" || a.Value == "--init-file":
+			i++
+		case strings.HasPrefix(a.Value, "--"):
+		case strings.HasPrefix(a.Value, "-") || strings.HasPrefix(a.Value, "+"):
+			sc.hasC = sc.hasC || a.Value[0] == '-' && strings.IndexByte(a.Value, 'c') > 0
+			sc.readsStdin = sc.readsStdin || strings.IndexByte(a.Value, 's') > 0
+		default:
+			sc.operands = args[i:]
+			return sc
+		}
+	}
+	return sc
+}
+
+// shell analyses sh/bash/zsh/…: -c code, or code read from stdin.
+func (w *walker) shell(c *Command, st *state, cx *ctx) {
+	w.emit(c, cx)
+	sc := readShellArgs(c.Args())
+	switch {
+	case sc.bad != "":
+		w.badOption(c, c.Name, sc.bad)
+	case sc.hasC && len(sc.operands) > 0:
+		child := st.childShell()
+		if len(sc.operands) > 1 {
+			child.set("0", value{str: sc.operands[1].Value, known: sc.operands[1].Known})
+			child.setPositional(sc.operands[2:])
+		}
+		w.nested(c, sc.operands[0], nest{origin: "bash -c", via: c.Name, state: child, stdin: true}, cx)
+	case sc.hasC:
+	case len(sc.operands) == 0 || sc.readsStdin:
+		w.stdinCode(c, st, cx)
+	}
+}
+
+// stdinCode parses the code a shell reads on stdin.
+func (w *walker) stdinCode(c *Command, st *state, cx *ctx) {
+	in := c.Stdin
+	if in == nil {
+		return
+	}
+	if !in.Known {
+		w.problemAt(fmt.Sprintf("%s reads commands from %s whose content is not static", c.Name, describeStdin(in)), c.Span)
+		return
+	}
+	code := Word{Value: in.Text, Known: true, Span: in.Span}
+	w.nested(c, code, nest{origin: in.Via, via: c.Name, state: st.childShell()}, cx)
+}
+
+func describeStdin(in *Stdin) string {
+	switch in.Via {
+	case "pipe":
+		if in.From != nil {
+			return "a pipe from " + in.From.Name
+		}
+		return "a pipe"
+	case "file":
+		return "a file"
+	}
+	return "a " + in.Via
+}
+
+// eval runs its arguments, joined with spaces, in the current shell.
+func (w *walker) eval(c *Command, st *state, cx *ctx) {
+	w.emit(c, cx)
+	args := c.Args()
+	if len(args) == 0 {
+		return
+	}
+	text, known := joinValues(args)
+	code := Word{Value: text, Known: known, Span: spanOfWords(args)}
+	w.nested(c, code, nest{origin: "eval", via: "eval", state: st, stdin: true}, cx)
+}
+
+var suSpec = &optSpec{
+	Short: "flmpPc:s:g:G:w:",
+	Long: []string{"login", "preserve-environment", "pty", "command=", "session-command=", "shell=",
+		"group=", "supp-group=", "whitelist-environment=", "fast", "help", "version"},
+}
+
+// su runs -c code as another user (root by default).
+func (w *walker) su(c *Command, st *state, cx *ctx) {
+	c.Privileged = true
+	w.emit(c, cx)
+	args := c.Args()
+	var code []Word
+	for len(args) > 0 {
+		res := suSpec.scan(args)
+		if res.bad != "" {
+			w.badOption(c, "su", res.bad)
+			return
+		}
+		if v, ok := res.get("c", "command", "session-command"); ok {
+			code = []Word{v}
+		}
+		if len(res.rest) == 0 {
+			break
+		}
+		args = res.rest[1:] // the user name, or "-"
+	}
+	if code != nil {
+		w.nested(c, code[0], nest{origin: "su -c", via: "su", state: st.childShell(), stdin: true}, cx)
+	}
+}
+
+var sshSpec = &optSpec{Short: "46AaCfGgKkMNnqsTtVvXxYyB:b:c:D:E:e:F:I:i:J:L:l:m:O:o:P:p:Q:R:S:W:w:"}
+
+// ssh runs the words after the host as a command on that host.
+func (w *walker) ssh(c *Command, _ *state, cx *ctx) {
+	w.emit(c, cx)
+	res := sshSpec.scan(c.Args())
+	if res.bad != "" {
+		w.badOption(c, "ssh", res.bad)
+		return
+	}
+	if len(res.rest) < 2 {
+		return
+	}
+	host := res.rest[0].Value
+	if _, h, ok := strings.Cut(host, "@"); ok {
+		host = h
+	}
+	words := res.rest[1:]
+	text, known := joinValues(words)
+	code := Word{Value: text, Known: known, Span: spanOfWords(words)}
+	w.nested(c, code, nest{origin: "ssh", via: "ssh", state: newState(), remote: host, stdin: true}, cx)
+}

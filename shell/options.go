@@ -1,0 +1,52 @@
+package shell
+
+// Default budgets used when the corresponding Options field is zero.
+const (
+	DefaultMaxBytes    = 64 << 10
+	DefaultMaxDepth    = 8
+	DefaultMaxCommands = 512
+)
+
+// Options configures [Parse]. The zero value is valid: no home directory, no
+// known variables, default budgets.
+type Options struct {
+	// Home is the user's home directory, used for ~ and $HOME. Empty leaves
+	// ~ literal and $HOME unknown (unless Env sets HOME).
+	Home string
+	// Env holds variables whose values are known statically (HOME, PWD,
+	// USER, …). Nil means none: every variable the script does not assign
+	// itself is unknown.
+	Env map[string]string
+	// MaxBytes bounds the input size; zero means DefaultMaxBytes.
+	MaxBytes int
+	// MaxDepth bounds the nesting of code inside code (bash -c, eval, $(…),
+	// here-docs fed to a shell, function calls); zero means DefaultMaxDepth.
+	MaxDepth int
+	// MaxCommands bounds the number of simple commands recorded; zero means
+	// DefaultMaxCommands.
+	MaxCommands int
+}
+
+func (o Options) withDefaults() Options {
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
+	if o.MaxDepth <= 0 {
+		o.MaxDepth = DefaultMaxDepth
+	}
+	if o.MaxCommands <= 0 {
+		o.MaxCommands = DefaultMaxCommands
+	}
+	return o
+}
+
+// lookupBase returns a variable known from the options.
+func (o *Options) lookupBase(name string) (string, bool) {
+	if v, ok := o.Env[name]; ok {
+		return v, true
+	}
+	if name == "HOME" && o.Home != "" {
+		return o.Home, true
+	}
+	return "", false
+}

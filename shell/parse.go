@@ -1,0 +1,72 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/toolguard/toolguard/risk"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// ErrBudget is wrapped by the error Parse returns for input over MaxBytes.
+var ErrBudget = errors.New("budget exceeded")
+
+// Parse analyses src as a bash command line without running any of it.
+//
+// The returned Script is never nil. The error is non-nil only when the text
+// could not be parsed at all (a syntax error, or input over MaxBytes); the
+// Script then carries a Problem saying why. Parse never panics: an internal
+// failure is turned into an error and a Problem.
+func Parse(src string, opts Options) (script *Script, err error) {
+	w := newWalker(src, opts)
+	defer func() {
+		if r := recover(); r != nil {
+			w.problemAt(fmt.Sprintf("internal error while analysing the command: %v", r), risk.Span{End: len(src)})
+			script, err = w.script, fmt.Errorf("shell: internal error: %v", r)
+		}
+	}()
+	return w.script, w.run()
+}
+
+func newWalker(src string, opts Options) *walker {
+	return &walker{
+		opts:   opts.withDefaults(),
+		script: &Script{Source: src},
+		parser: syntax.NewParser(syntax.Variant(syntax.LangBash)),
+	}
+}
+
+func (w *walker) run() error {
+	src := w.script.Source
+	if len(src) > w.opts.MaxBytes {
+		reason := fmt.Sprintf("budget exceeded: command is %d bytes, limit is %d", len(src), w.opts.MaxBytes)
+		w.problemAt(reason, risk.Span{End: len(src)})
+		return fmt.Errorf("shell: %w: command is %d bytes, limit is %d", ErrBudget, len(src), w.opts.MaxBytes)
+	}
+	f, err := w.parser.Parse(strings.NewReader(src), "")
+	if err != nil {
+		w.problemAt("parse error: "+parseErrText(err), errorSpan(err, len(src)))
+		return fmt.Errorf("shell: cannot parse command: %w", err)
+	}
+	top := &frame{src: src}
+	w.walkStmts(f.Stmts, newState(), &ctx{fr: top})
+	w.finishFunctions()
+	return nil
+}
+
+func parseErrText(err error) string {
+	var pe syntax.ParseError
+	if errors.As(err, &pe) {
+		return pe.Text
+	}
+	return err.Error()
+}
+
+func errorSpan(err error, n int) risk.Span {
+	var pe syntax.ParseError
+	if errors.As(err, &pe) && int(pe.Pos.Offset()) <= n {
+		return risk.Span{Start: int(pe.Pos.Offset()), End: n}
+	}
+	return risk.Span{End: n}
+}

@@ -1,0 +1,106 @@
+package shell
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+)
+
+// producedText returns what a pipeline producer writes to stdout when that
+// is statically known: echo, printf, and cat of a here-doc or here-string.
+func producedText(c *Command) (string, bool) {
+	for i := range c.Redirects {
+		if writesStdout(&c.Redirects[i]) {
+			return "", true
+		}
+	}
+	if !allKnown(c.Argv) || c.Remote != "" {
+		return "", false
+	}
+	switch c.Name {
+	case "echo":
+		return echoText(c.Args())
+	case "printf":
+		return printfText(c.Args())
+	case "cat":
+		if len(c.Args()) == 0 && c.Stdin != nil && c.Stdin.Via != "pipe" {
+			return c.Stdin.Text, c.Stdin.Known
+		}
+	}
+	return "", false
+}
+
+func allKnown(ws []Word) bool {
+	for _, w := range ws {
+		if !w.Known {
+			return false
+		}
+	}
+	return true
+}
+
+// echoText renders bash's echo with its -n, -e and -E options.
+func echoText(args []Word) (string, bool) {
+	newline, escapes := true, false
+	for len(args) > 0 && isEchoFlags(args[0].Value) {
+		for _, f := range args[0].Value[1:] {
+			switch f {
+			case 'n':
+				newline = false
+			case 'e':
+				escapes = true
+			case 'E':
+				escapes = false
+			}
+		}
+		args = args[1:]
+	}
+	text, _ := joinValues(args)
+	if escapes {
+		var ok bool
+		if text, ok = formatText("%b", []string{text}); !ok {
+			return "", false
+		}
+	}
+	if newline {
+		text += "\n"
+	}
+	return text, true
+}
+
+func isEchoFlags(s string) bool {
+	return len(s) > 1 && s[0] == '-' && strings.Trim(s[1:], "neE") == ""
+}
+
+// printfText renders printf FORMAT ARGS…; printf -v writes no output.
+func printfText(args []Word) (string, bool) {
+	if len(args) > 0 && args[0].Value == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 || strings.HasPrefix(args[0].Value, "-") {
+		return "", len(args) > 0 && args[0].Value == "-v"
+	}
+	vals := make([]string, len(args)-1)
+	for i, a := range args[1:] {
+		vals[i] = a.Value
+	}
+	return formatText(args[0].Value, vals)
+}
+
+// formatText applies a printf format, repeating it while arguments remain.
+func formatText(format string, args []string) (string, bool) {
+	cfg := &expand.Config{Env: expand.ListEnviron()}
+	var sb strings.Builder
+	for range 64 {
+		s, n, err := expand.Format(cfg, format, args)
+		if err != nil {
+			return "", false
+		}
+		sb.WriteString(s)
+		if n <= 0 || n >= len(args) {
+			return sb.String(), true
+		}
+		args = args[n:]
+	}
+	return "", false
+}

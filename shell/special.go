@@ -1,0 +1,258 @@
+package shell
+
+import (
+	"slices"
+	"strings"
+)
+
+// special records c and analyses what its particular grammar implies.
+func (w *walker) special(c *Command, st *state, cx *ctx) {
+	if shellNames[c.Name] {
+		w.shell(c, st, cx)
+		return
+	}
+	if h := specials[c.Name]; h != nil {
+		h(w, c, st, cx)
+		return
+	}
+	if lang := interpreterLang(c.Name); lang != "" {
+		w.interpreter(c, lang, st, cx)
+		return
+	}
+	w.emit(c, cx)
+}
+
+type specialFunc func(w *walker, c *Command, st *state, cx *ctx)
+
+var specials map[string]specialFunc
+
+func init() {
+	specials = map[string]specialFunc{
+		"eval": (*walker).eval, "su": (*walker).su, "ssh": (*walker).ssh,
+		"source": (*walker).source, ".": (*walker).source,
+		"docker": (*walker).containerExec, "podman": (*walker).containerExec, "nerdctl": (*walker).containerExec,
+		"kubectl": (*walker).kubectlExec, "oc": (*walker).kubectlExec,
+		"find": (*walker).find, "script": (*walker).scriptCmd,
+		"cd": (*walker).cd, "pushd": (*walker).cd, "popd": (*walker).popd,
+		"alias": (*walker).alias, "unalias": (*walker).unalias,
+		"read": (*walker).forgetArgs, "mapfile": (*walker).forgetArgs, "readarray": (*walker).forgetArgs,
+		"getopts": (*walker).forgetArgs, "unset": (*walker).forgetArgs, "printf": (*walker).printf,
+		"set": (*walker).set, "shift": (*walker).shift,
+	}
+}
+
+// source runs a file in the current shell; a file that is not static (for
+// example source <(curl …)) cannot be analysed.
+func (w *walker) source(c *Command, _ *state, cx *ctx) {
+	w.emit(c, cx)
+	if args := c.Args(); len(args) > 0 && !args[0].Known {
+		w.problemAt(c.Name+" runs code from a file that is not static: "+args[0].Value, c.Span)
+	}
+}
+
+var dockerExecSpec = &optSpec{
+	Short: "ditu:w:e:",
+	Long:  []string{"detach", "interactive", "tty", "privileged", "user=", "workdir=", "env=", "env-file=", "detach-keys="},
+}
+
+// containerExec analyses "docker exec [opts] CONTAINER CMD…" (and podman,
+// nerdctl, "docker container exec").
+func (w *walker) containerExec(c *Command, st *state, cx *ctx) {
+	w.emit(c, cx)
+	args := c.Args()
+	if len(args) > 1 && args[0].Value == "container" {
+		args = args[1:]
+	}
+	if len(args) == 0 || args[0].Value != "exec" {
+		return
+	}
+	res := dockerExecSpec.scan(args[1:])
+	if res.bad != "" {
+		w.badOption(c, c.Name+" exec", res.bad)
+		return
+	}
+	if len(res.rest) < 2 {
+		return
+	}
+	w.runInside(c, res.rest[1:], c.Name+":"+res.rest[0].Value, st, cx)
+}
+
+// kubectlExec analyses "kubectl exec [opts] POD -- CMD…".
+func (w *walker) kubectlExec(c *Command, st *state, cx *ctx) {
+	w.emit(c, cx)
+	args := c.Args()
+	i := slices.IndexFunc(args, func(a Word) bool { return a.Value == "exec" })
+	j := slices.IndexFunc(args, func(a Word) bool { return a.Value == "--" })
+	if i < 0 || j < i || j+1 >= len(args) {
+		return
+	}
+	pod := ""
+	for k := i + 1; k < j; k++ {
+		if !strings.HasPrefix(args[k].Value, "-") && !kubectlValueFlag(args[k-1].Value) {
+			pod = args[k].Value
+			break
+		}
+	}
+	w.runInside(c, args[j+1:], c.Name+":"+pod, st, cx)
+}
+
+func kubectlValueFlag(s string) bool {
+	switch s {
+	case "-c", "--container", "-n", "--namespace", "--context", "--kubeconfig", "-f", "--filename", "--pod-running-timeout":
+		return true
+	}
+	return false
+}
+
+// runInside analyses a command that runs inside a container.
+func (w *walker) runInside(c *Command, argv []Word, remote string, st *state, cx *ctx) {
+	inner := w.derived(c, "container exec", cx)
+	inner.Remote = remote
+	w.runNestedArgv(inner, argv, newState(), cx)
+}
+
+// derived starts a command reached through c (find -exec, docker exec, …).
+func (w *walker) derived(c *Command, origin string, cx *ctx) *Command {
+	return &Command{
+		Wrappers:   append(slices.Clip(c.Wrappers), c.Name),
+		Privileged: c.Privileged,
+		Remote:     c.Remote,
+		Origin:     origin,
+		Depth:      c.Depth + 1,
+		Span:       c.Span,
+		Dir:        c.Dir,
+		Background: c.Background,
+	}
+}
+
+func (w *walker) runNestedArgv(c *Command, argv []Word, st *state, cx *ctx) {
+	if len(argv) == 0 || !w.depthOK(c.Depth, cx, c.Span) {
+		return
+	}
+	inner := *cx
+	inner.leaves = nil
+	w.runArgv(c, argv, st, &inner)
+}
+
+// find records find itself and every command its -exec/-ok actions run.
+func (w *walker) find(c *Command, st *state, cx *ctx) {
+	w.emit(c, cx)
+	args := c.Args()
+	for i := 0; i < len(args); i++ {
+		switch args[i].Value {
+		case "-exec", "-execdir", "-ok", "-okdir":
+		default:
+			continue
+		}
+		end := i + 1
+		for end < len(args) && args[end].Value != ";" && args[end].Value != "+" {
+			end++
+		}
+		w.runNestedArgv(w.derived(c, "find -exec", cx), args[i+1:end], st.childShell(), cx)
+		i = end
+	}
+}
+
+// script (util-linux) runs -c code under a pseudo-terminal.
+func (w *walker) scriptCmd(c *Command, st *state, cx *ctx) {
+	w.emit(c, cx)
+	res := (&optSpec{Short: "aeEfqtTB:I:O:m:c:", Long: []string{"append", "command=", "echo=", "return", "flush", "force", "quiet", "timing=", "log-in=", "log-out=", "log-io=", "log-timing=", "logging-format=", "output-limit="}}).scan(c.Args())
+	if v, ok := res.get("c", "command"); ok {
+		w.nested(c, v, nest{origin: "bash -c", via: "script", state: st.childShell(), stdin: true}, cx)
+	}
+}
+
+// cd changes the directory later commands of the same shell run in.
+func (w *walker) cd(c *Command, st *state, cx *ctx) {
+	w.emit(c, cx)
+	res := (&optSpec{Short: "LPe@n"}).scan(c.Args())
+	switch {
+	case len(res.rest) == 0:
+		home, ok := w.opts.lookupBase("HOME")
+		st.chdir(Word{Value: cmpOr(home, "~"), Known: ok, Span: c.Span})
+	case res.rest[0].Value == "-" || strings.HasPrefix(res.rest[0].Value, "~") || strings.HasPrefix(res.rest[0].Value, "+"):
+		t := res.rest[0]
+		t.Known = false
+		st.chdir(t)
+	default:
+		st.chdir(res.rest[0])
+	}
+}
+
+func (w *walker) popd(c *Command, st *state, cx *ctx) {
+	w.emit(c, cx)
+	st.chdir(Word{Value: "popd", Span: c.Span})
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// alias records alias definitions (alias x='rm -rf').
+func (w *walker) alias(c *Command, _ *state, cx *ctx) {
+	w.emit(c, cx)
+	for _, a := range c.Args() {
+		name, val, ok := strings.Cut(a.Value, "=")
+		if !ok || !a.Known {
+			continue
+		}
+		if w.script.Aliases == nil {
+			w.script.Aliases = make(map[string]string)
+		}
+		w.script.Aliases[name] = val
+	}
+}
+
+func (w *walker) unalias(c *Command, _ *state, cx *ctx) {
+	w.emit(c, cx)
+	for _, a := range c.Args() {
+		if a.Value == "-a" {
+			clear(w.script.Aliases)
+		}
+		delete(w.script.Aliases, a.Value)
+	}
+}
+
+// forgetArgs handles read, mapfile, unset, …: every name argument becomes
+// unknown.
+func (w *walker) forgetArgs(c *Command, st *state, cx *ctx) {
+	w.emit(c, cx)
+	for _, a := range c.Args() {
+		if isName(a.Value) {
+			st.forget(a.Value)
+		}
+	}
+	if c.Name == "read" || c.Name == "mapfile" || c.Name == "readarray" {
+		st.forget("REPLY")
+		st.forget("MAPFILE")
+	}
+}
+
+func (w *walker) printf(c *Command, st *state, cx *ctx) {
+	w.emit(c, cx)
+	args := c.Args()
+	for i := 0; i+1 < len(args); i++ {
+		if args[i].Value == "-v" {
+			st.forget(args[i+1].Value)
+		}
+	}
+}
+
+// set -- a b sets the positional parameters.
+func (w *walker) set(c *Command, st *state, cx *ctx) {
+	w.emit(c, cx)
+	args := c.Args()
+	if i := slices.IndexFunc(args, func(a Word) bool { return a.Value == "--" }); i >= 0 {
+		st.setPositional(args[i+1:])
+	}
+}
+
+func (w *walker) shift(c *Command, st *state, cx *ctx) {
+	w.emit(c, cx)
+	for _, name := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*", "#"} {
+		st.forget(name)
+	}
+}

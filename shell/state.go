@@ -1,0 +1,150 @@
+package shell
+
+import (
+	"maps"
+	"path"
+)
+
+// value is what the walker knows about one shell variable.
+type value struct {
+	str      string
+	list     []string // set for arrays and the positional parameters "@"
+	isList   bool
+	known    bool
+	exported bool
+}
+
+// state is the straight-line knowledge at one point of the script: the
+// variables assigned so far and the directory an earlier cd moved to.
+// Branches work on a clone and are merged back with merge, which turns
+// anything they changed into unknown.
+type state struct {
+	vars   map[string]value
+	dir    Word
+	dirSet bool
+}
+
+func newState() *state { return &state{} }
+
+func (s *state) clone() *state {
+	c := *s
+	c.vars = maps.Clone(s.vars)
+	return &c
+}
+
+// lookup returns a variable's value and whether it is statically known.
+func (s *state) lookup(name string, opts *Options) (value, bool) {
+	if v, ok := s.vars[name]; ok {
+		return v, v.known
+	}
+	if v, ok := opts.lookupBase(name); ok {
+		return value{str: v, known: true}, true
+	}
+	return value{}, false
+}
+
+func (s *state) set(name string, v value) {
+	if s.vars == nil {
+		s.vars = make(map[string]value)
+	}
+	if old, ok := s.vars[name]; ok && old.exported {
+		v.exported = true
+	}
+	s.vars[name] = v
+}
+
+// forget marks a variable as assigned to something unknown.
+func (s *state) forget(name string) {
+	s.set(name, value{})
+}
+
+func (s *state) setPositional(args []Word) {
+	list := make([]string, 0, len(args))
+	known := true
+	for _, a := range args {
+		list = append(list, a.Value)
+		known = known && a.Known
+	}
+	for i, a := range args {
+		if i < 9 {
+			s.set(string(rune('1'+i)), value{str: a.Value, known: a.Known})
+		}
+	}
+	for i := len(args); i < 9; i++ {
+		s.set(string(rune('1'+i)), value{known: true})
+	}
+	s.set("@", value{list: list, isList: true, known: known})
+	s.set("*", value{list: list, isList: true, known: known})
+	s.set("#", value{str: itoa(len(args)), known: true})
+}
+
+// merge folds a branch that may or may not have run into s: whatever the
+// branch changed becomes unknown.
+func (s *state) merge(branch *state) {
+	for name, v := range branch.vars {
+		old, ok := s.vars[name]
+		if !ok || !sameValue(old, v) {
+			s.forget(name)
+		}
+	}
+	if branch.dirSet != s.dirSet || branch.dir != s.dir {
+		s.dir = Word{Value: branch.dir.Value, Span: branch.dir.Span}
+		s.dirSet = true
+	}
+}
+
+func sameValue(a, b value) bool {
+	return a.known && b.known && a.str == b.str && a.isList == b.isList && slicesEqual(a.list, b.list)
+}
+
+func slicesEqual(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// childShell is the state a new shell process (bash -c, ssh, …) starts with:
+// only exported variables survive.
+func (s *state) childShell() *state {
+	c := newState()
+	for name, v := range s.vars {
+		if v.exported {
+			c.set(name, v)
+		}
+	}
+	return c
+}
+
+// chdir applies "cd target" to the tracked directory.
+func (s *state) chdir(target Word) {
+	switch {
+	case !target.Known:
+	case path.IsAbs(target.Value):
+		target.Value = path.Clean(target.Value)
+	case s.dirSet && s.dir.Known:
+		target.Value = path.Join(s.dir.Value, target.Value)
+	case s.dirSet:
+		target.Known = false
+	}
+	s.dir, s.dirSet = target, true
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(b[i:])
+}

@@ -1,0 +1,350 @@
+package shell
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// maxUnwrap bounds how many wrappers are peeled from one command.
+const maxUnwrap = 32
+
+// wrapResult is what a wrapper handler decides.
+type wrapResult uint8
+
+const (
+	wrapNone    wrapResult = iota // not a wrapper use: the word is the command
+	wrapInner                     // inner holds the wrapped command
+	wrapHandled                   // the handler analysed the rest itself
+)
+
+// wrapper peels one wrapper: args are the words after the wrapper's name.
+type wrapper func(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Word, wrapResult)
+
+var wrappers map[string]wrapper
+
+func init() {
+	wrappers = map[string]wrapper{
+		"sudo": wrapSudo, "doas": wrapDoas, "pkexec": wrapPkexec, "run0": wrapRun0,
+		"env": wrapEnv, "command": wrapCommand, "builtin": wrapBuiltin, "exec": wrapExec,
+		"nice": wrapNice, "ionice": wrapIonice, "nohup": wrapNohup, "timeout": wrapTimeout,
+		"time": wrapTime, "stdbuf": wrapStdbuf, "setsid": wrapSetsid, "chroot": wrapChroot,
+		"busybox": wrapBusybox, "xargs": wrapXargs, "flock": wrapFlock, "watch": wrapWatch,
+		"parallel": wrapParallel, "unbuffer": wrapNohup, "caffeinate": wrapCaffeinate,
+		"taskset": wrapTaskset, "chrt": wrapChrt, "sg": wrapSg,
+	}
+}
+
+// commandName is the executable's base name: directories and ".exe" removed.
+func commandName(w Word) string {
+	name := path.Base(strings.ReplaceAll(w.Value, "\\", "/"))
+	if len(name) > 4 && strings.EqualFold(name[len(name)-4:], ".exe") {
+		name = name[:len(name)-4]
+	}
+	return name
+}
+
+// runArgv unwraps wrappers, records the command and analyses whatever code
+// it carries.
+func (w *walker) runArgv(c *Command, argv []Word, st *state, cx *ctx) {
+	for range maxUnwrap {
+		if !argv[0].Known {
+			break
+		}
+		name := commandName(argv[0])
+		h := wrappers[name]
+		if h == nil {
+			break
+		}
+		c.Argv = argv
+		inner, res := h(w, c, argv[1:], st, cx)
+		if res == wrapHandled {
+			return
+		}
+		if res == wrapNone || len(inner) == 0 {
+			break
+		}
+		c.Wrappers = append(c.Wrappers, name)
+		argv = inner
+	}
+	c.Argv = argv
+	c.Name = commandName(argv[0])
+	if !argv[0].Known {
+		c.Name = argv[0].Value
+		w.problemAt("command name not static: "+argv[0].Value, argv[0].Span)
+	}
+	w.special(c, st, cx)
+}
+
+// badOption records a wrapper option that cannot be read statically.
+func (w *walker) badOption(c *Command, wrapperName, option string) {
+	w.problemAt("unknown option "+option+" for "+wrapperName+"; cannot tell which command it runs", c.Span)
+}
+
+// peel is the common wrapper shape: options, then the command.
+func (w *walker) peel(c *Command, name string, spec *optSpec, args []Word) ([]Word, scanResult, wrapResult) {
+	res := spec.scan(args)
+	if res.bad != "" {
+		w.badOption(c, name, res.bad)
+		return nil, res, wrapNone
+	}
+	return res.rest, res, wrapInner
+}
+
+var sudoSpec = &optSpec{
+	Short: "AbEeHiKklnPSsVvBNg:h:p:u:U:C:r:t:T:D:R:a:c:",
+	Long: []string{"askpass", "background", "bell", "preserve-env", "preserve-env=", "edit", "help", "set-home",
+		"login", "remove-timestamp", "reset-timestamp", "list", "non-interactive", "preserve-groups", "stdin",
+		"shell", "version", "validate", "no-update", "group=", "host=", "prompt=", "user=", "other-user=",
+		"close-from=", "role=", "type=", "command-timeout=", "chdir=", "chroot=", "auth-type=", "login-class="},
+}
+
+func wrapSudo(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	inner, res, r := w.peel(c, "sudo", sudoSpec, args)
+	c.Privileged = true
+	if res.has("e", "edit") {
+		return nil, wrapNone
+	}
+	if dir, ok := res.get("D", "chdir"); ok {
+		c.Dir = dir
+	}
+	return inner, r
+}
+
+func wrapDoas(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	c.Privileged = true
+	inner, _, r := w.peel(c, "doas", &optSpec{Short: "nsLu:C:"}, args)
+	return inner, r
+}
+
+func wrapPkexec(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	c.Privileged = true
+	inner, _, r := w.peel(c, "pkexec", &optSpec{Long: []string{"user=", "disable-internal-agent", "keep-cwd", "help", "version"}}, args)
+	return inner, r
+}
+
+var run0Spec = &optSpec{
+	Short: "hVu:g:D:M:",
+	Long: []string{"help", "version", "no-ask-password", "machine=", "unit=", "property=", "description=",
+		"slice=", "slice-inherit", "user=", "group=", "nice=", "chdir=", "setenv=", "background=", "pty", "pipe",
+		"shell-prompt-prefix=", "lightweight=", "area=", "via-shell", "empower"},
+}
+
+func wrapRun0(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	c.Privileged = true
+	inner, _, r := w.peel(c, "run0", run0Spec, args)
+	return inner, r
+}
+
+var envSpec = &optSpec{
+	Short: "i0vu:C:S:P:a:",
+	Long: []string{"ignore-environment", "null", "debug", "unset=", "chdir=", "split-string=", "argv0=",
+		"block-signal", "block-signal=", "default-signal", "default-signal=", "ignore-signal", "ignore-signal=",
+		"list-signal-handling", "help", "version"},
+}
+
+// wrapEnv handles env: options, NAME=VALUE assignments, then the command.
+// -S "a b" splits its string into words in front of the rest.
+func wrapEnv(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Word, wrapResult) {
+	if len(args) > 0 && args[0].Value == "-" {
+		args = args[1:]
+	}
+	// GNU env stops at the first operand; options after assignments are
+	// read anyway, so that the command analysed is never a mistaken "-u".
+	for range maxUnwrap {
+		rest, res, r := w.peel(c, "env", envSpec, args)
+		if r != wrapInner {
+			return nil, r
+		}
+		if dir, ok := res.get("C", "chdir"); ok {
+			c.Dir = joinDir(c.Dir, dir)
+		}
+		rest = envAssigns(c, rest)
+		if split, ok := res.get("S", "split-string"); ok {
+			rest = append(w.splitWords(split, c), rest...)
+		}
+		if len(rest) == 0 || !strings.HasPrefix(rest[0].Value, "-") || len(rest) == len(args) {
+			return rest, wrapInner
+		}
+		args = rest
+	}
+	return nil, wrapNone
+}
+
+// envAssigns moves leading NAME=VALUE words into c.Assigns.
+func envAssigns(c *Command, rest []Word) []Word {
+	for len(rest) > 0 {
+		name, val, ok := strings.Cut(rest[0].Value, "=")
+		if !ok || !isName(name) {
+			break
+		}
+		v := rest[0]
+		v.Value = val
+		c.Assigns = append(c.Assigns, Assign{Name: name, Value: v})
+		rest = rest[1:]
+	}
+	return rest
+}
+
+// splitWords splits env -S's string the way a shell would split words.
+func (w *walker) splitWords(s Word, c *Command) []Word {
+	if !s.Known {
+		w.problemAt("env -S string not static: "+s.Value, s.Span)
+		return []Word{s}
+	}
+	f, err := w.parser.Parse(strings.NewReader(s.Value), "")
+	if err != nil || len(f.Stmts) != 1 {
+		w.problemAt("env -S string cannot be split statically: "+s.Value, s.Span)
+		return []Word{s}
+	}
+	fr := &frame{src: s.Value, span: &s.Span}
+	sub := &ctx{fr: fr}
+	var out []Word
+	if call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok {
+		for _, a := range call.Args {
+			out = append(out, w.fields(a, newState(), sub)...)
+		}
+	}
+	return out
+}
+
+func isName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if ch == '_' || ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || i > 0 && ch >= '0' && ch <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+func joinDir(prev, dir Word) Word {
+	if dir.Known && !path.IsAbs(dir.Value) && prev.Value != "" {
+		dir.Value = path.Join(prev.Value, dir.Value)
+		dir.Known = prev.Known
+	}
+	return dir
+}
+
+func wrapCommand(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	inner, res, r := w.peel(c, "command", &optSpec{Short: "pvV"}, args)
+	if res.has("v", "V") {
+		return nil, wrapNone
+	}
+	return inner, r
+}
+
+func wrapBuiltin(_ *walker, _ *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	return args, wrapInner
+}
+
+func wrapExec(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	inner, _, r := w.peel(c, "exec", &optSpec{Short: "cla:"}, args)
+	return inner, r
+}
+
+func wrapNice(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	inner, _, r := w.peel(c, "nice", &optSpec{Short: "n:", Long: []string{"adjustment=", "help", "version"}, Numeric: true}, args)
+	return inner, r
+}
+
+func wrapIonice(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	inner, res, r := w.peel(c, "ionice", &optSpec{Short: "c:n:p:P:u:th", Long: []string{"class=", "classdata=", "pid=", "pgid=", "uid=", "ignore", "help", "version"}}, args)
+	if res.has("p", "P", "u", "pid", "pgid", "uid") {
+		return nil, wrapNone
+	}
+	return inner, r
+}
+
+func wrapNohup(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	inner, _, r := w.peel(c, "nohup", &optSpec{Long: []string{"help", "version"}}, args)
+	return inner, r
+}
+
+func wrapTimeout(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	spec := &optSpec{Short: "vk:s:", Long: []string{"preserve-status", "foreground", "verbose", "kill-after=", "signal=", "help", "version"}}
+	inner, _, r := w.peel(c, "timeout", spec, args)
+	if r != wrapInner || len(inner) == 0 {
+		return nil, r
+	}
+	return inner[1:], wrapInner // DURATION
+}
+
+func wrapTime(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	spec := &optSpec{Short: "pvqaf:o:", Long: []string{"portability", "verbose", "quiet", "append", "format=", "output=", "help", "version"}}
+	inner, _, r := w.peel(c, "time", spec, args)
+	return inner, r
+}
+
+func wrapStdbuf(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	spec := &optSpec{Short: "i:o:e:", Long: []string{"input=", "output=", "error=", "help", "version"}}
+	inner, _, r := w.peel(c, "stdbuf", spec, args)
+	return inner, r
+}
+
+func wrapSetsid(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	inner, _, r := w.peel(c, "setsid", &optSpec{Short: "cfw", Long: []string{"ctty", "fork", "wait", "help", "version"}}, args)
+	return inner, r
+}
+
+func wrapChroot(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	spec := &optSpec{Long: []string{"userspec=", "groups=", "skip-chdir", "help", "version"}}
+	inner, _, r := w.peel(c, "chroot", spec, args)
+	if r != wrapInner || len(inner) < 2 {
+		return nil, wrapNone // chroot DIR alone runs a shell
+	}
+	return inner[1:], wrapInner
+}
+
+func wrapBusybox(_ *walker, _ *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	if len(args) == 0 || strings.HasPrefix(args[0].Value, "-") {
+		return nil, wrapNone
+	}
+	return args, wrapInner
+}
+
+func wrapCaffeinate(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	inner, _, r := w.peel(c, "caffeinate", &optSpec{Short: "dimsuw:t:"}, args)
+	return inner, r
+}
+
+func wrapTaskset(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	inner, res, r := w.peel(c, "taskset", &optSpec{Short: "acp", Long: []string{"all-tasks", "cpu-list", "pid"}}, args)
+	if r != wrapInner || res.has("p", "pid") || len(inner) < 2 {
+		return nil, wrapNone
+	}
+	return inner[1:], wrapInner // the CPU mask
+}
+
+func wrapChrt(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	inner, res, r := w.peel(c, "chrt", &optSpec{Short: "abdfiopmrRvT:P:D:", Long: []string{"all-tasks", "batch", "deadline", "fifo", "idle", "other", "rr", "reset-on-fork", "verbose", "pid"}}, args)
+	if r != wrapInner || res.has("p", "pid") || len(inner) < 2 {
+		return nil, wrapNone
+	}
+	return inner[1:], wrapInner // the priority
+}
+
+// wrapSg handles "sg GROUP -c CMD" and "sg GROUP CMD".
+func wrapSg(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Word, wrapResult) {
+	if len(args) < 2 {
+		return nil, wrapNone
+	}
+	code := args[1:]
+	if code[0].Value == "-c" {
+		code = code[1:]
+	}
+	w.emitSelf(c, cx)
+	w.nestedCode(c, code, "bash -c", st.childShell(), cx)
+	return nil, wrapHandled
+}
+
+// emitSelf records a wrapper that carries code as a command of its own.
+func (w *walker) emitSelf(c *Command, cx *ctx) {
+	c.Name = commandName(c.Argv[0])
+	w.emit(c, cx)
+}

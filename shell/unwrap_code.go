@@ -1,0 +1,111 @@
+package shell
+
+import "slices"
+
+// Wrappers that run a command given as separate words or as one string.
+
+var xargsSpec = &optSpec{
+	Short: "0rtpxoa:d:E:I:L:n:P:s:e?i?l?",
+	Long: []string{"null", "arg-file=", "delimiter=", "eof", "eof=", "replace", "replace=", "max-lines",
+		"max-lines=", "max-args=", "max-procs=", "max-chars=", "interactive", "no-run-if-empty", "verbose",
+		"exit", "show-limits", "open-tty", "process-slot-var=", "help", "version"},
+}
+
+// wrapXargs: the words after xargs's options are the command it runs (with
+// more arguments read from stdin).
+func wrapXargs(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	inner, _, r := w.peel(c, "xargs", xargsSpec, args)
+	if r != wrapInner || len(inner) == 0 {
+		return nil, wrapNone
+	}
+	c.Origin = "xargs"
+	c.Depth++
+	return inner, wrapInner
+}
+
+var flockSpec = &optSpec{
+	Short: "sxenuoFw:E:c:",
+	Long: []string{"shared", "exclusive", "nonblock", "nb", "unlock", "close", "no-fork", "timeout=", "wait=",
+		"conflict-exit-code=", "command=", "verbose", "help", "version"},
+}
+
+// wrapFlock: flock [opts] FILE (-c CODE | CMD…); flock FD alone runs nothing.
+func wrapFlock(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Word, wrapResult) {
+	first, _, r := w.peel(c, "flock", flockSpec, args)
+	if r != wrapInner || len(first) == 0 {
+		return nil, wrapNone
+	}
+	before := flockSpec.scan(args)
+	after, _, r := w.peel(c, "flock", flockSpec, first[1:])
+	if r != wrapInner {
+		return nil, wrapNone
+	}
+	afterRes := flockSpec.scan(first[1:])
+	code, ok := afterRes.get("c", "command")
+	if !ok {
+		code, ok = before.get("c", "command")
+	}
+	if !ok {
+		return after, wrapInner
+	}
+	c.Name = "flock"
+	w.nested(c, code, nest{origin: "bash -c", via: "flock", state: st.childShell(), stdin: true}, cx)
+	return nil, wrapHandled
+}
+
+var watchSpec = &optSpec{
+	Short: "bcCdeEfghprtwxn:q:s:",
+	Long: []string{"beep", "color", "no-color", "differences", "differences=", "errexit", "chgexit", "help",
+		"interval=", "precise", "no-rerun", "no-title", "no-wrap", "exec", "equexit=", "shotsdir=", "version"},
+}
+
+// wrapWatch: watch -x CMD… runs words; otherwise its words are joined and
+// run by sh -c.
+func wrapWatch(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Word, wrapResult) {
+	inner, res, r := w.peel(c, "watch", watchSpec, args)
+	if r != wrapInner || len(inner) == 0 {
+		return nil, wrapNone
+	}
+	c.Origin = "watch"
+	c.Depth++
+	if res.has("x", "exec") {
+		return inner, wrapInner
+	}
+	c.Depth--
+	c.Name = "watch"
+	w.nestedCode(c, inner, "watch", st.childShell(), cx)
+	return nil, wrapHandled
+}
+
+var parallelSpec = &optSpec{
+	Short: "0kqvuXmgj:n:N:I:S:a:d:E:C:",
+	Long: []string{"jobs=", "keep-order", "quote", "dry-run", "verbose", "null", "arg-file=", "colsep=",
+		"delimiter=", "halt=", "halt-on-error=", "joblog=", "progress", "eta", "bar", "will-cite", "line-buffer",
+		"lb", "tag", "tagstring=", "pipe", "block=", "sshlogin=", "results=", "timeout=", "retries=", "load=",
+		"memfree=", "nice=", "group", "ungroup", "xargs", "shuf", "no-notice", "max-args=", "replace=",
+		"workdir=", "tmpdir=", "env=", "header=", "trim=", "plus", "compress", "delay=", "fg", "bg", "id=",
+		"max-replace-args=", "silent", "no-run-if-empty", "retry-failed", "resume", "resume-failed"},
+}
+
+// wrapParallel: GNU parallel runs its command template (the words before
+// ::: or ::::) through a shell for every input.
+func wrapParallel(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Word, wrapResult) {
+	inner, _, r := w.peel(c, "parallel", parallelSpec, args)
+	if r != wrapInner {
+		return nil, wrapNone
+	}
+	end := slices.IndexFunc(inner, func(a Word) bool {
+		return a.Value == ":::" || a.Value == "::::" || a.Value == ":::+" || a.Value == "::::+"
+	})
+	if end >= 0 {
+		inner = inner[:end]
+	}
+	c.Name = "parallel"
+	w.emit(c, cx)
+	if len(inner) == 0 {
+		w.problemAt("parallel runs commands read from its input, which are not static", c.Span)
+		return nil, wrapHandled
+	}
+	w.nestedCode(c, inner, "parallel", st.childShell(), cx)
+	return nil, wrapHandled
+}

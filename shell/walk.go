@@ -1,0 +1,312 @@
+package shell
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/toolguard/toolguard/risk"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// walker holds everything one Parse call needs. It is never shared between
+// goroutines.
+type walker struct {
+	opts        Options
+	script      *Script
+	parser      *syntax.Parser
+	steps       int
+	stopped     bool
+	functions   map[string]*funcDef
+	order       []*funcDef      // functions in definition order
+	called      map[string]bool // functions called at least once
+	nestedBytes int
+	active      map[string]bool // functions and aliases being expanded
+}
+
+// funcDef is a function body and the frame it was written in.
+type funcDef struct {
+	name string
+	body *syntax.Stmt
+	fr   *frame
+	st   *state
+	cx   ctx
+}
+
+// frame is one piece of source text being walked: the top-level command or
+// a nested string (bash -c, eval, a here-doc fed to a shell, …).
+type frame struct {
+	src    string
+	span   *risk.Span // for nested text: the extent of the enclosing construct
+	origin string
+	depth  int
+}
+
+func (f *frame) spanOf(n syntax.Node) risk.Span {
+	if f.span != nil {
+		return *f.span
+	}
+	return risk.Span{Start: int(n.Pos().Offset()), End: int(n.End().Offset())}
+}
+
+// ctx is what flows down from enclosing constructs to each simple command.
+type ctx struct {
+	fr         *frame
+	wrappers   []string
+	privileged bool
+	remote     string
+	redirs     []Redirect
+	stdin      *Stdin
+	background bool
+	leaves     *[]*Command // collects the commands of one pipeline element
+}
+
+func (w *walker) problemAt(reason string, span risk.Span) {
+	for _, p := range w.script.Problems {
+		if p.Reason == reason && p.Span == span {
+			return
+		}
+	}
+	w.script.Problems = append(w.script.Problems, Problem{Reason: reason, Span: span})
+}
+
+func (w *walker) problem(cx *ctx, span risk.Span, format string, args ...any) {
+	w.problemAt(fmt.Sprintf(format, args...), span)
+}
+
+// step counts work and stops the walk once the budget is exhausted, so that
+// no input can make the analysis slow.
+func (w *walker) step(cx *ctx, n syntax.Node) bool {
+	if w.stopped {
+		return false
+	}
+	w.steps++
+	if w.steps > w.opts.MaxCommands*4 {
+		w.stopped = true
+		w.problem(cx, cx.fr.spanOf(n), "budget exceeded: more than %d statements to analyse", w.opts.MaxCommands*4)
+		return false
+	}
+	return true
+}
+
+func (w *walker) emit(c *Command, cx *ctx) {
+	if w.stopped {
+		return
+	}
+	if len(w.script.Commands) >= w.opts.MaxCommands {
+		w.stopped = true
+		w.problemAt(fmt.Sprintf("budget exceeded: more than %d commands", w.opts.MaxCommands), c.Span)
+		return
+	}
+	w.script.Commands = append(w.script.Commands, c)
+	if cx.leaves != nil {
+		*cx.leaves = append(*cx.leaves, c)
+	}
+}
+
+func (w *walker) walkStmts(stmts []*syntax.Stmt, st *state, cx *ctx) {
+	for _, s := range stmts {
+		w.walkStmt(s, st, cx)
+	}
+}
+
+func (w *walker) walkStmt(s *syntax.Stmt, st *state, outer *ctx) {
+	if !w.step(outer, s) {
+		return
+	}
+	cx := *outer
+	if len(s.Redirs) > 0 {
+		own := w.redirects(s.Redirs, st, &cx)
+		cx.redirs = append(slices.Clip(outer.redirs), own...)
+		if in := stdinOf(own); in != nil {
+			cx.stdin = in
+		}
+	}
+	if s.Background || s.Coprocess || s.Disown {
+		st = st.clone()
+		cx.background = true
+	}
+	w.walkCmd(s, st, &cx)
+}
+
+func (w *walker) walkCmd(s *syntax.Stmt, st *state, cx *ctx) {
+	switch x := s.Cmd.(type) {
+	case nil:
+		w.emitBare(s, nil, st, cx)
+	case *syntax.CallExpr:
+		w.call(s, x, st, cx)
+	case *syntax.BinaryCmd:
+		w.binary(x, st, cx)
+	case *syntax.Subshell:
+		w.walkStmts(x.Stmts, st.clone(), cx)
+	case *syntax.Block:
+		w.walkStmts(x.Stmts, st, cx)
+	case *syntax.IfClause:
+		w.ifClause(x, st, cx)
+	case *syntax.WhileClause:
+		w.loop(x, append(slices.Clip(x.Cond), x.Do...), st, cx)
+	case *syntax.ForClause:
+		w.forClause(x, st, cx)
+	case *syntax.CaseClause:
+		w.caseClause(x, st, cx)
+	case *syntax.FuncDecl:
+		w.funcDecl(x, st, cx)
+	case *syntax.DeclClause:
+		w.decl(s, x, st, cx)
+	case *syntax.TimeClause:
+		w.timeClause(x, st, cx)
+	case *syntax.CoprocClause:
+		inner := *cx
+		inner.background = true
+		w.walkStmt(x.Stmt, st.clone(), &inner)
+	case *syntax.TestDecl:
+		w.walkStmt(x.Body, st.clone(), cx)
+	default: // TestClause, ArithmCmd, LetClause
+		w.walkSubsts(x, st, cx)
+		w.forgetArithmNames(x, st)
+	}
+}
+
+func (w *walker) binary(b *syntax.BinaryCmd, st *state, cx *ctx) {
+	switch b.Op {
+	case syntax.Pipe, syntax.PipeAll:
+		w.pipeline(b, st, cx)
+	default: // && and ||: the right side may or may not run
+		w.walkStmt(b.X, st, cx)
+		branch := st.clone()
+		w.walkStmt(b.Y, branch, cx)
+		st.merge(branch)
+	}
+}
+
+func (w *walker) ifClause(x *syntax.IfClause, st *state, cx *ctx) {
+	w.walkStmts(x.Cond, st, cx)
+	then := st.clone()
+	w.walkStmts(x.Then, then, cx)
+	if x.Else != nil {
+		els := st.clone()
+		w.ifClause(x.Else, els, cx)
+		st.merge(els)
+	}
+	st.merge(then)
+}
+
+// loop walks a loop body once, with every variable it assigns unknown from
+// the start (a later iteration sees the values of an earlier one).
+func (w *walker) loop(x syntax.Node, body []*syntax.Stmt, st *state, cx *ctx) {
+	w.forgetAssigned(x, st)
+	inner := st.clone()
+	w.walkStmts(body, inner, cx)
+	st.merge(inner)
+}
+
+func (w *walker) forClause(x *syntax.ForClause, st *state, cx *ctx) {
+	switch l := x.Loop.(type) {
+	case *syntax.WordIter:
+		for _, item := range l.Items {
+			w.walkSubsts(item, st, cx)
+		}
+		st.forget(l.Name.Value)
+	case *syntax.CStyleLoop:
+		w.walkSubsts(l, st, cx)
+	}
+	w.loop(x, x.Do, st, cx)
+}
+
+func (w *walker) caseClause(x *syntax.CaseClause, st *state, cx *ctx) {
+	w.walkSubsts(x.Word, st, cx)
+	for _, item := range x.Items {
+		for _, p := range item.Patterns {
+			w.walkSubsts(p, st, cx)
+		}
+		branch := st.clone()
+		w.walkStmts(item.Stmts, branch, cx)
+		st.merge(branch)
+	}
+}
+
+func (w *walker) timeClause(x *syntax.TimeClause, st *state, cx *ctx) {
+	if x.Stmt == nil {
+		return
+	}
+	inner := *cx
+	inner.wrappers = append(slices.Clip(cx.wrappers), "time")
+	w.walkStmt(x.Stmt, st, &inner)
+}
+
+// forgetAssigned marks every variable a loop assigns (and the directory, if
+// it cds) as unknown.
+func (w *walker) forgetAssigned(n syntax.Node, st *state) {
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Assign:
+			if n.Name != nil {
+				st.forget(n.Name.Value)
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 && n.Args[0].Lit() == "cd" {
+				st.dir, st.dirSet = Word{Value: st.dir.Value}, true
+			}
+		}
+		return true
+	})
+}
+
+// forgetArithmNames forgets variables an arithmetic command may assign.
+func (w *walker) forgetArithmNames(n syntax.Node, st *state) {
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.BinaryArithm:
+			if word, ok := n.X.(*syntax.Word); ok && isAssignOp(n.Op) {
+				st.forget(word.Lit())
+			}
+		case *syntax.UnaryArithm:
+			if word, ok := n.X.(*syntax.Word); ok && (n.Op == syntax.Inc || n.Op == syntax.Dec) {
+				st.forget(word.Lit())
+			}
+		}
+		return true
+	})
+}
+
+func isAssignOp(op syntax.BinAritOperator) bool {
+	switch op {
+	case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn,
+		syntax.RemAssgn, syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn, syntax.ShrAssgn:
+		return true
+	}
+	return false
+}
+
+// walkSubsts walks the commands inside $(…), `…`, <(…) and >(…) anywhere
+// under n (not descending into them twice).
+func (w *walker) walkSubsts(n syntax.Node, st *state, cx *ctx) {
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			w.walkNestedStmts(n.Stmts, n, "cmdsubst", st.clone(), cx)
+			return false
+		case *syntax.ProcSubst:
+			w.walkNestedStmts(n.Stmts, n, "procsubst", st.clone(), cx)
+			return false
+		}
+		return true
+	})
+}
+
+// walkNestedStmts walks statements of the same source text one level deeper.
+func (w *walker) walkNestedStmts(stmts []*syntax.Stmt, n syntax.Node, origin string, st *state, cx *ctx) {
+	fr := &frame{src: cx.fr.src, span: cx.fr.span, origin: origin, depth: cx.fr.depth + 1}
+	if !w.depthOK(fr.depth, cx, cx.fr.spanOf(n)) {
+		return
+	}
+	inner := ctx{fr: fr, wrappers: cx.wrappers, privileged: cx.privileged, remote: cx.remote}
+	w.walkStmts(stmts, st, &inner)
+}
+
+func (w *walker) depthOK(depth int, cx *ctx, span risk.Span) bool {
+	if depth <= w.opts.MaxDepth {
+		return true
+	}
+	w.problem(cx, span, "budget exceeded: code nested more than %d levels deep", w.opts.MaxDepth)
+	return false
+}

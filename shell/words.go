@@ -1,0 +1,288 @@
+package shell
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/toolguard/toolguard/risk"
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// staticEnv feeds expand with the variables known at one point of the
+// script and records whether expansion asked for anything unknown, so that
+// an unset variable never silently becomes "".
+type staticEnv struct {
+	st      *state
+	opts    *Options
+	unknown bool
+}
+
+var defaultIFS = expand.Variable{Set: true, Kind: expand.String, Str: " \t\n"}
+
+func (e *staticEnv) Get(name string) expand.Variable {
+	if user, ok := strings.CutPrefix(name, "HOME "); ok {
+		// ~user: never look users up; keep it literal and unknown.
+		e.unknown = true
+		return expand.Variable{Set: true, Kind: expand.String, Str: "~" + user}
+	}
+	v, known := e.st.lookup(name, e.opts)
+	if !known {
+		return e.missing(name)
+	}
+	if v.isList {
+		return expand.Variable{Set: true, Kind: expand.Indexed, List: v.list}
+	}
+	return expand.Variable{Set: true, Kind: expand.String, Str: v.str}
+}
+
+// missing handles a variable that is not known. expand itself reads PWD
+// and HOME (for ~) on its own; those reads are judged by scanWord instead.
+func (e *staticEnv) missing(name string) expand.Variable {
+	switch name {
+	case "IFS":
+		// bash never imports IFS from the environment.
+		return defaultIFS
+	case "PWD", "HOME":
+		return expand.Variable{}
+	}
+	e.unknown = true
+	return expand.Variable{}
+}
+
+// Each is only used for ${!prefix*}; listing names is never static.
+func (e *staticEnv) Each(func(string, expand.Variable) bool) { e.unknown = true }
+
+// errNotStatic makes process substitution fail instead of panicking.
+var errNotStatic = errors.New("not statically known")
+
+// expandMode selects how a word is expanded.
+type expandMode uint8
+
+const (
+	modeFields   expandMode = iota // command arguments: splitting, braces
+	modeLiteral                    // assignment values, redirect targets
+	modeDocument                   // here-document bodies
+)
+
+// wordInfo is what a quick scan of a word's parts tells before expanding.
+type wordInfo struct {
+	dynamic bool // command or process substitution, unknown $HOME/$PWD
+	quoted  bool
+	glob    bool
+}
+
+func (w *walker) scanWord(word *syntax.Word, st *state) wordInfo {
+	var info wordInfo
+	syntax.Walk(word, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			info.dynamic = true
+			return false
+		case *syntax.ParamExp:
+			if n.Param != nil && (n.Param.Value == "HOME" || n.Param.Value == "PWD") {
+				if _, ok := st.lookup(n.Param.Value, &w.opts); !ok {
+					info.dynamic = true
+				}
+			}
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			info.quoted = true
+		case *syntax.ExtGlob:
+			info.glob = true
+		}
+		return true
+	})
+	for _, p := range word.Parts {
+		if lit, ok := p.(*syntax.Lit); ok {
+			info.glob = info.glob || hasGlob(lit.Value)
+			info.quoted = info.quoted || strings.IndexByte(lit.Value, '\\') >= 0
+		}
+	}
+	return info
+}
+
+// hasGlob reports unescaped glob characters in an unquoted literal.
+func hasGlob(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '*', '?', '[':
+			return true
+		}
+	}
+	return false
+}
+
+// fields resolves one command-line word into its fields (brace expansion and
+// field splitting may yield several, an empty unquoted variable none).
+func (w *walker) fields(word *syntax.Word, st *state, cx *ctx) []Word {
+	return w.resolve(word, modeFields, st, cx)
+}
+
+// single resolves a word that is never split (assignment value, redirect
+// target, case word).
+func (w *walker) single(word *syntax.Word, st *state, cx *ctx) Word {
+	ws := w.resolve(word, modeLiteral, st, cx)
+	if len(ws) == 0 {
+		return Word{Known: true, Span: cx.fr.spanOf(word)}
+	}
+	return ws[0]
+}
+
+func (w *walker) resolve(word *syntax.Word, mode expandMode, st *state, cx *ctx) []Word {
+	span := cx.fr.spanOf(word)
+	if v, ok := plainLit(word); ok {
+		return []Word{{Value: v, Known: true, Glob: hasGlob(v), Span: span}}
+	}
+	w.walkSubsts(word, st, cx)
+	info := w.scanWord(word, st)
+	base := Word{Known: true, Quoted: info.quoted, Glob: info.glob && mode != modeDocument, Span: span}
+	if !info.dynamic {
+		if vals, ok := w.expandStatic(word, mode, st); ok {
+			out := make([]Word, len(vals))
+			for i, v := range vals {
+				out[i] = base
+				out[i].Value = v
+			}
+			return out
+		}
+	}
+	base.Known = false
+	base.Value = w.bestEffort(word.Parts, mode != modeFields, st, cx.fr.src)
+	return []Word{base}
+}
+
+// plainLit returns the text of a word that is one literal with nothing to
+// expand (the common case, kept allocation-free).
+func plainLit(word *syntax.Word) (string, bool) {
+	if len(word.Parts) != 1 {
+		return "", false
+	}
+	lit, ok := word.Parts[0].(*syntax.Lit)
+	if !ok || strings.ContainsAny(lit.Value, "\\{~") {
+		return "", false
+	}
+	return lit.Value, true
+}
+
+// expandStatic runs mvdan's expander with a fresh configuration that can
+// neither run commands nor read the filesystem.
+func (w *walker) expandStatic(word *syntax.Word, mode expandMode, st *state) (vals []string, ok bool) {
+	env := &staticEnv{st: st, opts: &w.opts}
+	cfg := &expand.Config{
+		Env:       env,
+		ProcSubst: func(*syntax.ProcSubst) (string, error) { return "", errNotStatic },
+	}
+	var err error
+	switch mode {
+	case modeFields:
+		vals, err = expand.Fields(cfg, word)
+	case modeLiteral:
+		var s string
+		s, err = expand.Literal(cfg, word)
+		vals = []string{s}
+	default:
+		var s string
+		s, err = expand.Document(cfg, word)
+		vals = []string{s}
+	}
+	if err != nil || env.unknown {
+		return nil, false
+	}
+	return vals, true
+}
+
+// bestEffort renders a word that could not be fully resolved: known parts
+// resolved, unknown parts in their source form.
+func (w *walker) bestEffort(parts []syntax.WordPart, quoted bool, st *state, src string) string {
+	var sb strings.Builder
+	for _, p := range parts {
+		sb.WriteString(w.partText(p, quoted, st, src))
+	}
+	return sb.String()
+}
+
+func (w *walker) partText(p syntax.WordPart, quoted bool, st *state, src string) string {
+	switch p := p.(type) {
+	case *syntax.Lit:
+		return unescapeLit(p.Value, quoted)
+	case *syntax.SglQuoted:
+		if p.Dollar {
+			if vals, ok := w.expandStatic(&syntax.Word{Parts: []syntax.WordPart{p}}, modeLiteral, st); ok {
+				return vals[0]
+			}
+		}
+		return p.Value
+	case *syntax.DblQuoted:
+		return w.bestEffort(p.Parts, true, st, src)
+	case *syntax.ParamExp:
+		if p.Short || isSimpleParam(p) {
+			if v, ok := st.lookup(p.Param.Value, &w.opts); ok && !v.isList {
+				return v.str
+			}
+		}
+	}
+	return sourceText(src, p)
+}
+
+func isSimpleParam(p *syntax.ParamExp) bool {
+	return p.Param != nil && !p.Excl && !p.Length && p.Index == nil && p.Slice == nil &&
+		p.Repl == nil && p.Exp == nil && p.Names == 0
+}
+
+// unescapeLit removes backslash quoting from a literal; inside double quotes
+// only \$ \` \" \\ and \newline are escapes.
+func unescapeLit(s string, inDouble bool) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			sb.WriteByte(s[i])
+			continue
+		}
+		next := s[i+1]
+		switch {
+		case next == '\n':
+		case !inDouble || strings.IndexByte("$`\"\\", next) >= 0:
+			sb.WriteByte(next)
+		default:
+			sb.WriteByte('\\')
+			sb.WriteByte(next)
+		}
+		i++
+	}
+	return sb.String()
+}
+
+// sourceText returns the source of a node, or "" when its offsets do not
+// fall inside src.
+func sourceText(src string, n syntax.Node) string {
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start < 0 || end > len(src) || start > end {
+		return ""
+	}
+	return src[start:end]
+}
+
+// joinValues joins the values of words with spaces and reports whether all
+// of them were known.
+func joinValues(ws []Word) (string, bool) {
+	known := true
+	vals := make([]string, len(ws))
+	for i, w := range ws {
+		vals[i] = w.Value
+		known = known && w.Known
+	}
+	return strings.Join(vals, " "), known
+}
+
+// spanOfWords is the extent from the first to the last word.
+func spanOfWords(ws []Word) risk.Span {
+	if len(ws) == 0 {
+		return risk.Span{}
+	}
+	return risk.Span{Start: ws[0].Span.Start, End: ws[len(ws)-1].Span.End}
+}
