@@ -1,0 +1,171 @@
+package guard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/toolguard/toolguard/approval"
+	"github.com/toolguard/toolguard/audit"
+	"github.com/toolguard/toolguard/budget"
+	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/policy"
+	"github.com/toolguard/toolguard/risk"
+)
+
+// Guard combines a compiled policy with approvals, grants, budgets and the
+// audit trail.
+type Guard struct {
+	policy   *policy.Policy
+	approver approval.Approver
+	grants   *approval.GrantStore
+	budget   *budget.Counter
+	limits   budget.SubAgentLimits
+	audit    *audit.Writer
+	log      *slog.Logger
+	now      func() time.Time
+	workdir  string
+}
+
+// Option configures a Guard.
+type Option func(*Guard)
+
+// WithApprover sets who answers asks. Without one every ask is denied.
+func WithApprover(a approval.Approver) Option { return func(g *Guard) { g.approver = a } }
+
+// WithGrants sets the store of session and always grants. Without one,
+// approvals apply once and no session grants are consulted.
+func WithGrants(s *approval.GrantStore) Option { return func(g *Guard) { g.grants = s } }
+
+// WithBudget sets the per-sender counter. Without one no budget applies.
+func WithBudget(c *budget.Counter) Option { return func(g *Guard) { g.budget = c } }
+
+// WithAudit sets the audit log. Without one nothing is recorded.
+func WithAudit(w *audit.Writer) Option { return func(g *Guard) { g.audit = w } }
+
+// WithLogger sets the logger for the approval_* and blocked events. Without
+// one no events are logged.
+func WithLogger(l *slog.Logger) Option { return func(g *Guard) { g.log = l } }
+
+// WithWorkspace sets the workspace of wrapped tools' calls whose
+// arguments name no cwd. Without it they have no workspace, so their writes
+// count as outside it.
+func WithWorkspace(dir string) Option { return func(g *Guard) { g.workdir = dir } }
+
+// WithClock replaces time.Now (for tests).
+func WithClock(now func() time.Time) Option { return func(g *Guard) { g.now = now } }
+
+// New returns a Guard over a compiled policy.
+func New(p *policy.Policy, opts ...Option) (*Guard, error) {
+	if p == nil {
+		return nil, errors.New("guard: nil policy")
+	}
+	g := &Guard{policy: p, now: time.Now, limits: subAgentLimits(p.Config().SubAgents)}
+	for _, o := range opts {
+		o(g)
+	}
+	return g, nil
+}
+
+func subAgentLimits(s policy.SubAgents) budget.SubAgentLimits {
+	d := budget.DefaultSubAgentLimits
+	return budget.SubAgentLimits{MaxConcurrent: orInt(s.MaxConcurrent, d.MaxConcurrent), MaxTotal: orInt(s.MaxTotal, d.MaxTotal),
+		MaxDepth: orInt(s.MaxDepth, d.MaxDepth), MaxPromptChars: orInt(s.MaxPromptChars, d.MaxPromptChars),
+		MaxOutputChars: orInt(s.MaxOutputChars, d.MaxOutputChars), Timeout: orDuration(s.Timeout, d.Timeout)}
+}
+
+func orDuration(v, def time.Duration) time.Duration {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+func orInt(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+
+// Policy is the compiled policy the Guard uses.
+func (g *Guard) Policy() *policy.Policy { return g.policy }
+
+// Decide is the decision without asking anyone: the policy's verdict with
+// session grants, sub-agent limits and budgets applied. Hooks use it when
+// the agent itself asks the person.
+func (g *Guard) Decide(ctx context.Context, c call.Call) policy.Decision {
+	d := g.policy.Decide(ctx, c)
+	d = g.applyGrants(ctx, c, d)
+	d = g.checkSubAgent(c, d)
+	return g.checkBudget(ctx, c, d)
+}
+
+// Authorize decides a call and, when the verdict is ask, puts it to the
+// approver and waits (up to the policy's approval timeout). The returned
+// Decision is always usable; err reports a failure that made it deny (the
+// approver failed, a state file is corrupt) or a failed audit write.
+func (g *Guard) Authorize(ctx context.Context, c call.Call) (policy.Decision, error) {
+	start := g.now()
+	d := g.Decide(ctx, c)
+	var ans approval.Answer
+	var err error
+	asked := d.Verdict == risk.Ask
+	if asked {
+		d, ans, err = g.ask(ctx, c, d)
+	}
+	if d.Verdict == risk.Allow {
+		d = g.reserve(ctx, c, d)
+	}
+	if d.Verdict == risk.Deny {
+		approval.LogBlocked(ctx, g.log, c, d)
+	}
+	return d, errors.Join(err, g.record(ctx, c, d, start, asked, ans, err))
+}
+
+func (g *Guard) ask(ctx context.Context, c call.Call, d policy.Decision) (policy.Decision, approval.Answer, error) {
+	req := approval.Request{Call: c, Decision: d}
+	timeout := g.policy.Config().Approval.Timeout
+	ans, err := approval.Ask(ctx, g.approver, req, approval.AskOptions{Timeout: timeout, Logger: g.log})
+	if err != nil || !ans.Approved {
+		return denied(d, ans, err), ans, err
+	}
+	d.Verdict = risk.Allow
+	d.Reason = fmt.Sprintf("Approved by a person (%s, %s). %s", orUnknown(ans.By), ans.Scope, d.Reason)
+	if g.grants != nil {
+		if _, _, gerr := g.grants.Record(ctx, req, ans, g.now()); gerr != nil {
+			err = fmt.Errorf("remembering the approval: %w", gerr)
+		}
+	}
+	return d, ans, err
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "approver"
+	}
+	return s
+}
+
+func denied(d policy.Decision, ans approval.Answer, err error) policy.Decision {
+	d.Verdict = risk.Deny
+	switch {
+	case errors.Is(err, approval.ErrTimeout):
+		d.Reason = "No answer came before the approval timeout, so the call was denied. " + d.Reason
+	case err != nil:
+		d.Reason = "The call needed approval and none could be obtained (" + err.Error() + "). " + d.Reason
+	default:
+		d.Reason = "A person denied the call" + note(ans.Note) + ". " + d.Reason
+	}
+	return d
+}
+
+func note(n string) string {
+	if n == "" {
+		return ""
+	}
+	return ": " + n
+}

@@ -1,0 +1,50 @@
+package guard
+
+import (
+	"github.com/toolguard/toolguard/approval"
+	"github.com/toolguard/toolguard/audit"
+	"github.com/toolguard/toolguard/budget"
+	"github.com/toolguard/toolguard/policy"
+	"github.com/toolguard/toolguard/state"
+)
+
+// Standard returns a Guard wired to the usual state under
+// $XDG_STATE_HOME/toolguard: session grants (and always grants in the user
+// policy file), the per-sender budget when the policy sets one, and the
+// audit log unless the policy disables it. opts are applied last (an
+// approver, a logger).
+func Standard(p *policy.Policy, opts ...Option) (*Guard, error) {
+	base, err := standardOptions(p)
+	if err != nil {
+		return nil, err
+	}
+	return New(p, append(base, opts...)...)
+}
+
+func standardOptions(p *policy.Policy) ([]Option, error) {
+	dir, err := state.Dir()
+	if err != nil {
+		return nil, err
+	}
+	cfg := p.Config()
+	opts := []Option{WithGrants(approval.NewGrantStore(dir, policy.UserFile()))}
+	if b := cfg.Budget; b.MaxActionsPerHour > 0 || b.MaxCostPerDayCents > 0 {
+		c, err := budget.NewCounter(dir+"/budget", budget.Limits{MaxActionsPerHour: b.MaxActionsPerHour, MaxCostPerDayCents: b.MaxCostPerDayCents})
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, WithBudget(c))
+	}
+	if !cfg.Audit.Disabled {
+		opts = append(opts, WithAudit(audit.NewWriter(auditPath(cfg.Audit, dir), audit.WriterOptions{
+			MaxSize: int64(cfg.Audit.MaxSizeMB) << 20, Keep: cfg.Audit.Keep})))
+	}
+	return opts, nil
+}
+
+func auditPath(a policy.Audit, dir string) string {
+	if a.Path != "" {
+		return a.Path
+	}
+	return dir + "/" + audit.FileName
+}

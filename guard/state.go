@@ -1,0 +1,143 @@
+package guard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/toolguard/toolguard/approval"
+	"github.com/toolguard/toolguard/audit"
+	"github.com/toolguard/toolguard/budget"
+	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/policy"
+	"github.com/toolguard/toolguard/risk"
+)
+
+// applyGrants lets a session or always grant turn an ask into allow. A
+// grant store that cannot be read denies (fail closed), saying why.
+func (g *Guard) applyGrants(ctx context.Context, c call.Call, d policy.Decision) policy.Decision {
+	if g.grants == nil || d.Verdict != risk.Ask {
+		return d
+	}
+	grants, err := g.grants.Grants(ctx, c.Who.Session)
+	if err != nil {
+		return stateDenied(d, "grants", err)
+	}
+	return approval.ApplyGrants(d, c, grants)
+}
+
+func stateDenied(d policy.Decision, what string, err error) policy.Decision {
+	d.Verdict = risk.Deny
+	d.Rule = "state." + what
+	d.Reason = fmt.Sprintf("toolguard's %s state could not be read, so the call was denied to be safe: %v", what, err)
+	d.Suggestion = "fix or remove the state file named in the reason"
+	return d
+}
+
+// checkSubAgent applies the static sub-agent limits (depth and prompt size)
+// to calls of kind agent.
+func (g *Guard) checkSubAgent(c call.Call, d policy.Decision) policy.Decision {
+	if c.Kind != call.Agent || d.Verdict == risk.Deny {
+		return d
+	}
+	l := g.limits
+	prompt, _ := c.Input["prompt"].(string)
+	switch {
+	case c.Who.Depth >= l.MaxDepth:
+		return limitDenied(d, fmt.Sprintf("Sub-agents may nest %d deep; this call is at depth %d.", l.MaxDepth, c.Who.Depth))
+	case len([]rune(prompt)) > l.MaxPromptChars:
+		return limitDenied(d, fmt.Sprintf("The sub-agent prompt has %d characters; the limit is %d.", len([]rune(prompt)), l.MaxPromptChars))
+	}
+	return d
+}
+
+func limitDenied(d policy.Decision, reason string) policy.Decision {
+	d.Verdict, d.Rule, d.Category, d.Reason = risk.Deny, "subagents.limit", risk.CatSubAgent, reason
+	d.Suggestion = "do the work in the current agent, or raise [subagents] limits in the policy"
+	return d
+}
+
+// checkBudget denies before anyone is asked when the sender's budget is
+// already used up.
+func (g *Guard) checkBudget(ctx context.Context, c call.Call, d policy.Decision) policy.Decision {
+	if g.budget == nil || d.Verdict == risk.Deny || !budget.Counts(d.Tier) {
+		return d
+	}
+	st, err := g.budget.Status(ctx, c.Who.Sender, g.now())
+	if err != nil {
+		return stateDenied(d, "budget", err)
+	}
+	if st.MaxActions > 0 && st.Actions >= st.MaxActions {
+		return budgetDenied(d, &budget.ExceededError{Sender: st.Sender, Budget: "actions", Limit: st.MaxActions, Used: st.Actions, ResetAt: st.NextSlot})
+	}
+	if st.MaxCostCents > 0 && st.CostCents >= st.MaxCostCents {
+		return budgetDenied(d, &budget.ExceededError{Sender: st.Sender, Budget: "cost", Limit: st.MaxCostCents, Used: st.CostCents, ResetAt: nextDay(g.now())})
+	}
+	return d
+}
+
+func nextDay(t time.Time) time.Time {
+	y, m, day := t.UTC().Date()
+	return time.Date(y, m, day+1, 0, 0, 0, 0, time.UTC)
+}
+
+// reserve counts an allowed action against the sender's budget.
+func (g *Guard) reserve(ctx context.Context, c call.Call, d policy.Decision) policy.Decision {
+	if g.budget == nil || !budget.Counts(d.Tier) {
+		return d
+	}
+	_, err := g.budget.Reserve(ctx, c.Who.Sender, g.now())
+	if ex, ok := errors.AsType[*budget.ExceededError](err); ok {
+		return budgetDenied(d, ex)
+	}
+	if err != nil {
+		return stateDenied(d, "budget", err)
+	}
+	return d
+}
+
+func budgetDenied(d policy.Decision, ex *budget.ExceededError) policy.Decision {
+	f := ex.Finding()
+	d.Verdict, d.Rule, d.Category, d.Reason, d.Suggestion = risk.Deny, f.Rule, f.Category, f.Reason, f.Suggestion
+	d.Findings = append(d.Findings, f)
+	return d
+}
+
+// Charge reports cost (in cents) spent by a sender, for the daily budget.
+func (g *Guard) Charge(ctx context.Context, sender string, cents int) error {
+	if g.budget == nil {
+		return nil
+	}
+	_, err := g.budget.Charge(ctx, sender, cents, g.now())
+	return err
+}
+
+func (g *Guard) record(ctx context.Context, c call.Call, d policy.Decision, start time.Time, asked bool, ans approval.Answer, askErr error) error {
+	if g.audit == nil {
+		return nil
+	}
+	r := audit.NewRecord(start, c, d, g.now().Sub(start))
+	if asked {
+		r.Approval, r.ApprovedBy = outcome(ans, askErr), ans.By
+		if ans.Approved {
+			r.ApprovalScope = ans.Scope.String()
+		}
+	}
+	if err := g.audit.Write(ctx, r); err != nil {
+		return fmt.Errorf("writing the audit record: %w", err)
+	}
+	return nil
+}
+
+func outcome(a approval.Answer, err error) string {
+	switch {
+	case a.Approved:
+		return audit.ApprovalApproved
+	case errors.Is(err, approval.ErrTimeout):
+		return audit.ApprovalTimeout
+	case err != nil:
+		return audit.ApprovalError
+	}
+	return audit.ApprovalDenied
+}
