@@ -90,7 +90,6 @@ func orInt(v, def int) int {
 	return def
 }
 
-
 // Policy is the compiled policy the Guard uses.
 func (g *Guard) Policy() *policy.Policy { return g.policy }
 
