@@ -285,3 +285,5 @@ func TestProjectDirEnv(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+func readFileBytes(path string) ([]byte, error) { return os.ReadFile(path) }
