@@ -324,6 +324,14 @@ action = "forbid"
 			},
 		},
 		{
+			name: "unexported and skipped fields are not keys",
+			file: "a.json", doc: `{"hidden": 1, "internal": "x"}`,
+			want: Errors{
+				{File: "a.json", Line: 1, Col: 2, Path: "hidden", Msg: "unknown key", Valid: topKeys},
+				{File: "a.json", Line: 1, Col: 15, Path: "internal", Msg: "unknown key", Valid: topKeys},
+			},
+		},
+		{
 			name: "root must be a table",
 			file: "a.json", doc: "[1]",
 			want: Errors{{File: "a.json", Line: 1, Col: 1, Msg: "expected table, got list"}},
