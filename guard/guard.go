@@ -103,6 +103,19 @@ func (g *Guard) Decide(ctx context.Context, c call.Call) policy.Decision {
 	return g.checkBudget(ctx, c, d)
 }
 
+// Check is Decide plus the audit record, for callers whose agent asks the
+// person itself (the hooks): nothing waits, nothing is counted against the
+// budget until it runs. The Decision is always usable; err reports a failed
+// audit write.
+func (g *Guard) Check(ctx context.Context, c call.Call) (policy.Decision, error) {
+	start := g.now()
+	d := g.Decide(ctx, c)
+	if d.Verdict == risk.Deny {
+		approval.LogBlocked(ctx, g.log, c, d)
+	}
+	return d, g.record(ctx, c, d, start, false, approval.Answer{}, nil)
+}
+
 // Authorize decides a call and, when the verdict is ask, puts it to the
 // approver and waits (up to the policy's approval timeout). The returned
 // Decision is always usable; err reports a failure that made it deny (the
