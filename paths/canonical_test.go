@@ -174,3 +174,17 @@ func TestWalkAgreesWithKernel(t *testing.T) {
 		t.Errorf("walk through the linked workspace = %q, %v", got, err)
 	}
 }
+
+func TestStaticPrefix(t *testing.T) {
+	tests := map[string]string{
+		"~/.ssh/id_$KEY": "~/.ssh", "$HOME/.aws/$(x)/y": "$HOME/.aws", "${HOME}/$X": "${HOME}", "~/$X": "~",
+		"$X/y": "", "/etc/$X": "/etc", "/$X": "", "a/`b`/c": "a", "~": "",
+	}
+	got := map[string]string{}
+	for in := range tests {
+		got[in] = staticPrefix(in)
+	}
+	if diff := cmp.Diff(tests, got); diff != "" {
+		t.Errorf("staticPrefix (-want +got):\n%s", diff)
+	}
+}

@@ -19,11 +19,54 @@ func (c *Checker) Check(p string, a Access, env Env) []risk.Finding {
 		return []risk.Finding{f}
 	}
 	cp, err := Canonicalize(p, env, c.home)
+	if errors.Is(err, ErrUnverifiable) {
+		return c.unverifiable(p, a, env, err)
+	}
 	if err != nil {
-		return []risk.Finding{errorFinding(p, a, err)}
+		return []risk.Finding{invalidFinding(p, a, err)}
 	}
 	j := judge{c: c, access: a, env: env, path: cp, ws: env.workspace()}
 	return j.run()
+}
+
+// unverifiable reports a path with a dynamic part as an ask, and as a deny
+// too when its static directory prefix is already denied: "~/.ssh/$X" is in
+// ~/.ssh whatever $X is.
+func (c *Checker) unverifiable(p string, a Access, env Env, err error) []risk.Finding {
+	out := []risk.Finding{unverifiableFinding(p, a, err)}
+	prefix := staticPrefix(p)
+	if prefix == "" {
+		return out
+	}
+	cp, perr := Canonicalize(prefix, env, c.home)
+	if perr != nil {
+		return out
+	}
+	j := judge{c: c, access: a, env: env, path: cp, ws: env.workspace()}
+	for _, form := range [2]string{cp.Resolved, cp.Literal} {
+		if pt := c.denied.first(form, &j); pt != nil {
+			return append(out, j.deniedPrefix(p, form, pt))
+		}
+	}
+	return out
+}
+
+// staticPrefix returns the directories of p before its first dynamic part
+// ("~/.ssh" for "~/.ssh/id_$X"), or "" when there are none.
+func staticPrefix(p string) string {
+	head, rest := "", p
+	if r, ok := cutHomePrefix(p); ok {
+		head, rest = p[:len(p)-len(r)], r
+	}
+	end := strings.IndexAny(rest, "$`")
+	if end < 0 {
+		return ""
+	}
+	cut := strings.LastIndexByte(rest[:end], '/')
+	if cut < 0 {
+		return head
+	}
+	return head + rest[:cut]
 }
 
 // CheckPath judges an already canonical path, for callers that canonicalise
@@ -242,12 +285,4 @@ func (j *judge) workspaceResolvedIfNeeded(p string) string {
 		return ""
 	}
 	return j.workspaceResolved()
-}
-
-// errorFinding turns a canonicalisation error into a finding.
-func errorFinding(p string, a Access, err error) risk.Finding {
-	if errors.Is(err, ErrUnverifiable) {
-		return unverifiableFinding(p, a, err)
-	}
-	return invalidFinding(p, a, err)
 }

@@ -129,6 +129,13 @@ func TestCheck(t *testing.T) {
 		{"git hook write", "default", ".git/hooks/pre-commit", Write, ws, []brief{{RuleSensitive, ask, pth, wr, med, f.ws + "/.git/hooks/pre-commit", false}}},
 		{"git hook read", "default", ".git/hooks/pre-commit", Read, ws, nil},
 		{"unverifiable", "default", "$FOO/x", Read, ws, []brief{{RuleUnverifiable, ask, pth, rd, unknown, "$FOO/x", true}}},
+		{"unverifiable under a denied dir", "default", "~/.ssh/id_$KEY", Read, ws, []brief{
+			{RuleUnverifiable, ask, pth, rd, unknown, "~/.ssh/id_$KEY", true},
+			{RuleDenied, deny, secret, rd, high, f.home + "/.ssh", false}}},
+		{"unverifiable under $HOME and a denied dir", "default", "$HOME/.aws/$(whoami)/x", Write, ws, []brief{
+			{RuleUnverifiable, ask, pth, wr, unknown, "$HOME/.aws/$(whoami)/x", true},
+			{RuleDenied, deny, pth, wr, high, f.home + "/.aws", false}}},
+		{"unverifiable under a harmless dir", "default", "src/$X.go", Write, ws, []brief{{RuleUnverifiable, ask, pth, wr, unknown, "src/$X.go", true}}},
 		{"nul byte", "default", "a\x00b", Read, ws, []brief{{RuleInvalid, deny, pth, rd, unknown, "a\x00b", false}}},
 		{"other user's home", "default", "~root/x", Read, ws, []brief{{RuleInvalid, deny, pth, rd, unknown, "~root/x", false}}},
 		{"encoded traversal", "default", "..%2f..%2fetc", Read, ws, []brief{{RuleInvalid, deny, pth, rd, unknown, "..%2f..%2fetc", false}}},

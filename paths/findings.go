@@ -57,6 +57,15 @@ func (j *judge) denied(p string, pt *pattern) risk.Finding {
 	return f
 }
 
+// deniedPrefix reports a dynamic path whose static directory is denied.
+func (j *judge) deniedPrefix(p, dir string, pt *pattern) risk.Finding {
+	f := j.base(RuleDenied, dir, risk.Deny, risk.BlastHigh)
+	f.Category = j.secretCategory()
+	f.Reason = fmt.Sprintf("%s %q is denied: whatever it expands to, it lies in %s, which matches the denied path pattern %q.", j.access.verb(), p, dir, pt.source)
+	f.Suggestion = "Leave this directory alone; denied paths cannot be approved."
+	return f
+}
+
 func (j *judge) protected(p string, pt *pattern) risk.Finding {
 	f := j.base(RuleSelf, p, risk.Deny, risk.BlastHigh)
 	f.Category = risk.CatSelfProtection
