@@ -16,7 +16,8 @@
 // escapes its directory, and no real file name needs it. Any other shell
 // variable or substitution ("$X", "${X}", "$(...)", backquotes) makes the
 // path unknowable statically: [ErrUnverifiable], reported as an ask with
-// Unverifiable set. The only I/O is lstat, readlink and, on Linux, an
+// Unverifiable set, and as a deny as well when the static directory before
+// the dynamic part is denied ("~/.ssh/id_$X"). The only I/O is lstat, readlink and, on Linux, an
 // open with O_PATH (which reads nothing and triggers no device), once per
 // path. A symlink created after the check can still
 // redirect the real command, which is why the sandbox backs these rules.
