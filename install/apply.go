@@ -24,19 +24,28 @@ func Apply(c Change) error {
 	if !bytes.Equal(now, c.Before) || (now == nil) != (c.Before == nil) {
 		return fmt.Errorf("%s changed since the plan was made; run the command again", c.File)
 	}
-	mode := fileMode(c.File)
+	mode, file := fileMode(c.File), resolveLink(c.File)
 	if c.Before != nil {
 		if err := writeAtomic(c.File+BackupSuffix, c.Before, mode); err != nil {
 			return fmt.Errorf("keeping a backup of %s: %w", c.File, err)
 		}
 	}
 	if c.After == nil {
-		return os.Remove(c.File)
+		return os.Remove(file)
 	}
-	if err := os.MkdirAll(filepath.Dir(c.File), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
-	return writeAtomic(c.File, c.After, mode)
+	return writeAtomic(file, c.After, mode)
+}
+
+// resolveLink follows a symlinked settings file (dotfile managers link
+// them), so the rename replaces the file it points to, not the link.
+func resolveLink(path string) string {
+	if resolved, err := filepath.EvalSymlinks(path); err == nil {
+		return resolved
+	}
+	return path
 }
 
 func fileMode(path string) fs.FileMode {

@@ -47,13 +47,34 @@ type op struct {
 // diffOps computes a shortest edit script by longest common subsequence.
 // Settings files are small, so the quadratic table is fine.
 func diffOps(x, y []string) []op {
-	n, m := len(x), len(y)
-	lcs := make([][]int, n+1)
-	for i := range lcs {
-		lcs[i] = make([]int, m+1)
+	lcs := lcsTable(x, y)
+	var ops []op
+	i, j := 0, 0
+	for i < len(x) || j < len(y) {
+		switch {
+		case i < len(x) && j < len(y) && x[i] == y[j]:
+			ops = append(ops, op{' ', i, j})
+			i, j = i+1, j+1
+		case i < len(x) && (j == len(y) || lcs[i+1][j] >= lcs[i][j+1]):
+			ops = append(ops, op{'-', i, j})
+			i++
+		default:
+			ops = append(ops, op{'+', i, j})
+			j++
+		}
 	}
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
+	return ops
+}
+
+// lcsTable[i][j] is the length of the longest common subsequence of x[i:]
+// and y[j:].
+func lcsTable(x, y []string) [][]int {
+	lcs := make([][]int, len(x)+1)
+	for i := range lcs {
+		lcs[i] = make([]int, len(y)+1)
+	}
+	for i := len(x) - 1; i >= 0; i-- {
+		for j := len(y) - 1; j >= 0; j-- {
 			if x[i] == y[j] {
 				lcs[i][j] = lcs[i+1][j+1] + 1
 			} else {
@@ -61,22 +82,7 @@ func diffOps(x, y []string) []op {
 			}
 		}
 	}
-	var ops []op
-	i, j := 0, 0
-	for i < n || j < m {
-		switch {
-		case i < n && j < m && x[i] == y[j]:
-			ops = append(ops, op{' ', i, j})
-			i, j = i+1, j+1
-		case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
-			ops = append(ops, op{'+', i, j})
-			j++
-		default:
-			ops = append(ops, op{'-', i, j})
-			i++
-		}
-	}
-	return ops
+	return lcs
 }
 
 // hunks groups changed ops with ctx lines of context around them.

@@ -288,3 +288,43 @@ func TestIsOurs(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyFollowsSymlinks: a settings file linked from a dotfiles
+// repository stays a link; the file it points to is updated.
+func TestApplyFollowsSymlinks(t *testing.T) {
+	opts := sandbox(t)
+	real := filepath.Join(opts.Home, "dotfiles", "settings.json")
+	writeFile(t, real, []byte("{}\n"))
+	link, _ := File(hook.ClaudeCode, User, opts)
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	mustApply(t, mustPlan(t, hook.ClaudeCode, User, opts))
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		t.Fatalf("%s is no longer a symlink: %v", link, err)
+	}
+	if st := statusFor(t, hook.ClaudeCode, User, opts); !st.Installed {
+		t.Errorf("hook not installed through the link: %+v", st)
+	}
+}
+
+func TestUnifiedDiff(t *testing.T) {
+	tests := []struct {
+		name string
+		a, b string
+		want string
+	}{
+		{"new file", "", "a\n", "--- f\n+++ f\n@@ -0,0 +1,1 @@\n+a\n"},
+		{"middle change with context", "1\n2\n3\n4\n5\n6\n7\n8\n", "1\n2\n3\n4\nX\n6\n7\n8\n",
+			"--- f\n+++ f\n@@ -2,7 +2,7 @@\n 2\n 3\n 4\n-5\n+X\n 6\n 7\n 8\n"},
+		{"no newline at end", "a", "b", "--- f\n+++ f\n@@ -1,1 +1,1 @@\n-a\n\\ No newline at end of file\n+b\n\\ No newline at end of file\n"},
+	}
+	for _, tt := range tests {
+		if got := unifiedDiff("f", []byte(tt.a), []byte(tt.b)); got != tt.want {
+			t.Errorf("%s:\n%s\nwant:\n%s", tt.name, got, tt.want)
+		}
+	}
+}
