@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/hook"
+	"github.com/toolguard/toolguard/policy"
 )
 
 func init() { register("hook", newHookCmd) }
@@ -40,11 +42,32 @@ field. Use "toolguard install AGENT" to register this command.`,
 	return cmd
 }
 
+// loadWithin loads the policy, giving up after limit: a config path on a
+// hung network mount or a FIFO must not make the agent wait (it would then
+// let the call through).
+func loadWithin(pf *policyFlags, project string, limit time.Duration) (*policy.Policy, error) {
+	type result struct {
+		p   *policy.Policy
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		p, err := pf.load(project)
+		done <- result{p, err}
+	}()
+	select {
+	case r := <-done:
+		return r.p, r.err
+	case <-time.After(limit):
+		return nil, fmt.Errorf("loading took longer than %s", limit)
+	}
+}
+
 func runHook(a *app, agent string, pf *policyFlags, opts hook.Options) error {
 	if env := hook.ProjectDirEnv(agent); env != "" {
 		opts.ProjectDir = os.Getenv(env)
 	}
-	p, err := pf.load(opts.ProjectDir)
+	p, err := loadWithin(pf, opts.ProjectDir, hook.DefaultTimeout)
 	if err != nil {
 		return &ExitCodeError{Code: 2, Err: fmt.Errorf("cannot load the policy (%w); the call is blocked", err)}
 	}
