@@ -185,6 +185,9 @@ func joinWords(ws []shell.Word) sqlText {
 }
 
 func stdinTexts(cmd *shell.Command) []sqlText {
+	if in := cmd.Stdin; in != nil {
+		return []sqlText{{in.Text, in.Known}}
+	}
 	var out []sqlText
 	for _, r := range cmd.Redirects {
 		switch {

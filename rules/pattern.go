@@ -83,7 +83,28 @@ func (p pattern) match(w shell.Word) bool {
 	if p.class != "" {
 		return classMatch(p.class, w, clean)
 	}
-	return globMatch(p.glob, raw) || (clean != raw && globMatch(p.glob, clean))
+	if globMatch(p.glob, raw) || (clean != raw && globMatch(p.glob, clean)) {
+		return true
+	}
+	home := homeRelative(clean)
+	return home != clean && globMatch(p.glob, home)
+}
+
+// homeRelative spells a path under a conventional home directory
+// (/home/USER, /Users/USER, /root) with "~", so that patterns written with
+// "~" also match paths the shell analysis expanded.
+func homeRelative(c string) string {
+	if rest, ok := strings.CutPrefix(c, "/root/"); ok {
+		return "~/" + rest
+	}
+	for _, base := range []string{"/home/", "/users/"} {
+		if rest, ok := strings.CutPrefix(c, base); ok {
+			if _, sub, ok := strings.Cut(rest, "/"); ok {
+				return "~/" + sub
+			}
+		}
+	}
+	return c
 }
 
 func matchAny(ps []pattern, w shell.Word) bool {

@@ -1,0 +1,282 @@
+package rules
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// corpusRoot is where the peer corpora live, relative to this package.
+var corpusRoot = filepath.Join("..", "..", "shared", "corpus", "peers")
+
+// corpusCase is one peer case: a shell command and whether the peer says it
+// must be blocked (deny or ask) or must pass (allow).
+type corpusCase struct {
+	corpus string
+	cmd    string
+	block  bool
+}
+
+// divergence is a case where these packs deliberately disagree with a peer.
+type divergence struct {
+	Corpus  string `toml:"corpus"`
+	Command string `toml:"command"`
+	Reason  string `toml:"reason"`
+}
+
+// corpusHome is the home directory the corpus commands are analysed with.
+const corpusHome = "/home/user"
+
+// TestCorpusReport runs every peer corpus command through shell.Parse and
+// Classify and reports, per corpus, how many must-block commands are flagged
+// (a destructive finding, an ask/deny floor, or anything unverifiable) and
+// how many must-pass commands stay at or below tier execute with no floor.
+// Listed divergences are left out of the figures. It fails when the totals
+// fall below the goals: 99% of must-block flagged, 95% of must-pass passed.
+func TestCorpusReport(t *testing.T) {
+	if _, err := os.Stat(corpusRoot); err != nil {
+		t.Skipf("peer corpora not found at %s (they live outside the repository): %v", corpusRoot, err)
+	}
+	cases := loadCorpora(t)
+	skip := loadDivergences(t)
+	s := builtin(t)
+	type tally struct{ block, flagged, pass, passed, diverged int }
+	per := map[string]*tally{}
+	var total tally
+	var misses []string
+	for _, c := range cases {
+		tl := per[c.corpus]
+		if tl == nil {
+			tl = &tally{}
+			per[c.corpus] = tl
+		}
+		if skip[c.corpus+"\x00"+c.cmd] || skip["*\x00"+c.cmd] {
+			tl.diverged++
+			total.diverged++
+			continue
+		}
+		flagged := corpusFlagged(s, c.cmd)
+		if c.block {
+			tl.block, total.block = tl.block+1, total.block+1
+			if flagged {
+				tl.flagged, total.flagged = tl.flagged+1, total.flagged+1
+			} else {
+				misses = append(misses, fmt.Sprintf("MISS  %-28s %q", c.corpus, c.cmd))
+			}
+			continue
+		}
+		tl.pass, total.pass = tl.pass+1, total.pass+1
+		if !flagged {
+			tl.passed, total.passed = tl.passed+1, total.passed+1
+		} else {
+			misses = append(misses, fmt.Sprintf("FP    %-28s %q", c.corpus, c.cmd))
+		}
+	}
+	names := make([]string, 0, len(per))
+	for n := range per {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		tl := per[n]
+		t.Logf("%-28s must-block flagged %4d/%-4d %6s   must-pass passed %4d/%-4d %6s   divergences %d",
+			n, tl.flagged, tl.block, pct(tl.flagged, tl.block), tl.passed, tl.pass, pct(tl.passed, tl.pass), tl.diverged)
+	}
+	t.Logf("%-28s must-block flagged %4d/%-4d %6s   must-pass passed %4d/%-4d %6s   divergences %d",
+		"TOTAL", total.flagged, total.block, pct(total.flagged, total.block), total.passed, total.pass, pct(total.passed, total.pass), total.diverged)
+	if os.Getenv("RULES_CORPUS_MISSES") != "" {
+		sort.Strings(misses)
+		for _, m := range misses {
+			t.Log(m)
+		}
+	}
+	if float64(total.flagged) < 0.99*float64(total.block) || float64(total.passed) < 0.95*float64(total.pass) {
+		t.Errorf("below goal: must-block %s (goal 99%%), must-pass %s (goal 95%%); set RULES_CORPUS_MISSES=1 to list the cases",
+			pct(total.flagged, total.block), pct(total.passed, total.pass))
+	}
+}
+
+func pct(a, b int) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(a)/float64(b))
+}
+
+// corpusFlagged reports whether the command would not be allowed in the
+// trusted mode on account of the rules or the shell analysis: a destructive
+// finding, a finding with an ask/deny floor or critical blast radius, or an
+// unverifiable part.
+func corpusFlagged(s *Set, cmd string) bool {
+	sc, err := shell.Parse(cmd, shell.Options{Home: corpusHome})
+	if err != nil || sc == nil || len(sc.Problems) > 0 {
+		return true
+	}
+	for _, c := range sc.Commands {
+		for _, f := range s.Classify(c).Findings {
+			if f.Tier == risk.Destructive || f.Verdict != risk.Allow || f.Blast == risk.BlastCritical || f.Unverifiable {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func loadDivergences(t *testing.T) map[string]bool {
+	data, err := os.ReadFile(filepath.Join("testdata", "divergences.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Divergence []divergence `toml:"divergence"`
+	}
+	if err := toml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("testdata/divergences.toml: %v", err)
+	}
+	out := map[string]bool{}
+	for _, d := range doc.Divergence {
+		if d.Reason == "" || d.Command == "" || d.Corpus == "" {
+			t.Errorf("divergence %+v: corpus, command and reason are required", d)
+		}
+		out[d.Corpus+"\x00"+d.Command] = true
+	}
+	return out
+}
+
+func loadCorpora(t *testing.T) []corpusCase {
+	var out []corpusCase
+	for _, f := range []string{"dcg/dcg_rust_tests.jsonl", "cc-safety-net/cc_safety_net_ts_tests.jsonl",
+		"cc-safety-net/probe_results_npm_2_4_5.jsonl", "docker-agent/docker_agent_go_tests.jsonl",
+		"codex/codex_command_safety_tests.jsonl", "issue-reports/bypass_and_fp_reports.jsonl"} {
+		out = append(out, loadJSONL(t, f)...)
+	}
+	for _, f := range []string{"aar/commands.jsonl", "ai-chat/commands.jsonl"} {
+		out = append(out, loadJSONL(t, f)...)
+	}
+	out = append(out, loadDCGToml(t)...)
+	return append(out, loadDCGText(t)...)
+}
+
+func loadJSONL(t *testing.T, rel string) []corpusCase {
+	f, err := os.Open(filepath.Join(corpusRoot, rel))
+	if err != nil {
+		t.Logf("skipping %s: %v", rel, err)
+		return nil
+	}
+	defer f.Close()
+	name := strings.TrimSuffix(filepath.Base(rel), ".jsonl")
+	name = filepath.Dir(rel) + "/" + name
+	var out []corpusCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		var row struct {
+			Command, Input, Kind string
+			Expect  any
+			Context any
+		}
+		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+			t.Fatalf("%s: %v", rel, err)
+		}
+		layer := ""
+		if m, ok := row.Context.(map[string]any); ok {
+			layer, _ = m["layer"].(string)
+		}
+		if c, ok := corpusRow(name, row.Command, row.Input, row.Kind, layer, row.Expect); ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// corpusRow turns one JSONL row into a case. Rows of the seed systems'
+// corpora are used only when they test command classification (not their
+// network, package or sandbox switches, which are configuration here).
+func corpusRow(corpus, command, input, kind, layer string, expect any) (corpusCase, bool) {
+	cmd := command
+	if kind != "" {
+		if kind != "command" || strings.Contains(layer, "network") || strings.Contains(layer, "package") ||
+			strings.Contains(layer, "sandbox") || strings.Contains(layer, "bash.py") || strings.Contains(layer, "blocked_path") ||
+			strings.Contains(layer, "custom_patterns") {
+			return corpusCase{}, false
+		}
+		cmd = input
+	}
+	exp, _ := expect.(string)
+	switch exp {
+	case "allow", "none":
+		return corpusCase{corpus: corpus, cmd: cmd, block: false}, cmd != ""
+	case "ask", "deny", "hard_block":
+		return corpusCase{corpus: corpus, cmd: cmd, block: true}, cmd != ""
+	}
+	return corpusCase{}, false
+}
+
+func loadDCGToml(t *testing.T) []corpusCase {
+	var out []corpusCase
+	root := filepath.Join(corpusRoot, "dcg", "tests", "corpus")
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".toml") {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil
+		}
+		var doc struct {
+			Case []struct {
+				Command          string `toml:"command"`
+				Expected         string `toml:"expected"`
+				ExpectedDecision string `toml:"expected_decision"`
+			} `toml:"case"`
+		}
+		if err := toml.Unmarshal(data, &doc); err != nil {
+			t.Logf("skipping %s: %v", p, err)
+			return nil
+		}
+		for _, c := range doc.Case {
+			exp := c.Expected + c.ExpectedDecision
+			if c.Command == "" || (exp != "allow" && exp != "deny" && exp != "ask") {
+				continue
+			}
+			out = append(out, corpusCase{corpus: "dcg/corpus-toml", cmd: c.Command, block: exp != "allow"})
+		}
+		return nil
+	})
+	return out
+}
+
+func loadDCGText(t *testing.T) []corpusCase {
+	var out []corpusCase
+	dir := filepath.Join(corpusRoot, "dcg", "tests", "e2e", "fixtures", "commands")
+	for _, f := range []string{"dangerous.txt", "safe.txt", "heredocs.txt", "edge_cases.txt"} {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {
+				continue
+			}
+			block := f == "dangerous.txt"
+			if f == "heredocs.txt" || f == "edge_cases.txt" {
+				verdict, cmd, ok := strings.Cut(line, ":")
+				if !ok || (verdict != "BLOCK" && verdict != "ALLOW") {
+					continue
+				}
+				block, line = verdict == "BLOCK", strings.ReplaceAll(cmd, `\n`, "\n")
+			}
+			out = append(out, corpusCase{corpus: "dcg/e2e-txt", cmd: line, block: block})
+		}
+	}
+	return out
+}
