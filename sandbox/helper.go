@@ -1,14 +1,12 @@
+//go:build linux
+
 package sandbox
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
-	"strings"
 	"syscall"
 	"unsafe"
 
@@ -16,59 +14,6 @@ import (
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 )
-
-// helperArg is the hidden first argument that turns a program into the
-// sandbox helper.
-const helperArg = "__toolguard-sandbox-helper"
-
-// The helper's inherited descriptors: the spec pipe and the error pipe.
-const (
-	specFD = 3
-	errFD  = 4
-)
-
-// maxSpecSize bounds the helper's input.
-const maxSpecSize = 4 << 20
-
-// helperFailed is the helper's exit code when it could not start the target.
-const helperFailed = 127
-
-// helperSpec is what Run tells the helper to do.
-type helperSpec struct {
-	// Path is the absolute path of the program to exec; Argv its arguments.
-	Path string   `json:"path"`
-	Argv []string `json:"argv"`
-	// Env is the complete environment of the program.
-	Env []string `json:"env"`
-	// Limits are applied before Landlock.
-	Limits rlimits `json:"limits"`
-	// Landlock, when set, is applied after the limits.
-	Landlock *landlockPlan `json:"landlock,omitempty"`
-	// DropCapabilities empties the capability sets before exec.
-	DropCapabilities bool `json:"drop_capabilities,omitempty"`
-}
-
-// landlockPlan is the ruleset the helper applies to itself.
-type landlockPlan struct {
-	// MinABI is the least Landlock ABI the run needs (1..64).
-	MinABI int `json:"min_abi"`
-	// RODirs and ROFiles may be read and executed; RWDirs and RWFiles may
-	// also be written; Devices are device files opened read-write.
-	RODirs  []string `json:"ro_dirs,omitempty"`
-	ROFiles []string `json:"ro_files,omitempty"`
-	RWDirs  []string `json:"rw_dirs,omitempty"`
-	RWFiles []string `json:"rw_files,omitempty"`
-	Devices []string `json:"devices,omitempty"`
-	// RestrictNetwork refuses TCP connect and bind.
-	RestrictNetwork bool `json:"restrict_network"`
-}
-
-// IsHelper reports whether args (usually os.Args) start the sandbox helper.
-// Programs that call [Run] must check it first thing in main and then call
-// [HelperMain].
-func IsHelper(args []string) bool {
-	return len(args) > 1 && args[1] == helperArg
-}
 
 // HelperMain runs the sandbox helper: it reads the run's instructions from
 // the inherited pipe, applies the rlimits and the Landlock ruleset to its own
@@ -148,80 +93,6 @@ func execWithLimits(spec helperSpec) error {
 	_, _, errno := unix.RawSyscall(unix.SYS_EXECVE, uintptr(unsafe.Pointer(path)),
 		uintptr(unsafe.Pointer(&argv[0])), uintptr(unsafe.Pointer(&envv[0])))
 	return fmt.Errorf("sandbox helper: exec %s: %w", spec.Path, errno)
-}
-
-// decodeHelperSpec parses and validates the helper's input.
-func decodeHelperSpec(data []byte) (helperSpec, error) {
-	var spec helperSpec
-	if len(data) > maxSpecSize {
-		return spec, fmt.Errorf("sandbox helper: spec larger than %d bytes", maxSpecSize)
-	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&spec); err != nil {
-		return helperSpec{}, fmt.Errorf("sandbox helper: decoding the spec: %w", err)
-	}
-	if dec.More() {
-		return helperSpec{}, errors.New("sandbox helper: trailing data after the spec")
-	}
-	if err := spec.validate(); err != nil {
-		return helperSpec{}, fmt.Errorf("sandbox helper: invalid spec: %w", err)
-	}
-	return spec, nil
-}
-
-func (h helperSpec) validate() error {
-	if err := checkAbsolute("path", h.Path); err != nil {
-		return err
-	}
-	if len(h.Argv) == 0 {
-		return errors.New("argv is empty")
-	}
-	if err := checkStrings("argv", h.Argv); err != nil {
-		return err
-	}
-	if err := checkStrings("env", h.Env); err != nil {
-		return err
-	}
-	for _, kv := range h.Env {
-		if name, _, ok := strings.Cut(kv, "="); !ok || name == "" {
-			return fmt.Errorf("env entry %q is not NAME=VALUE", kv)
-		}
-	}
-	if h.Landlock != nil {
-		return h.Landlock.validate()
-	}
-	return nil
-}
-
-func (p landlockPlan) validate() error {
-	if p.MinABI < 1 || p.MinABI > 64 {
-		return fmt.Errorf("min_abi %d out of range 1..64", p.MinABI)
-	}
-	for _, list := range [][]string{p.RODirs, p.ROFiles, p.RWDirs, p.RWFiles, p.Devices} {
-		for _, path := range list {
-			if err := checkAbsolute("landlock path", path); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-func checkAbsolute(what, path string) error {
-	if !filepath.IsAbs(path) || strings.IndexByte(path, 0) >= 0 {
-		return fmt.Errorf("%s %q is not an absolute path", what, path)
-	}
-	return nil
-}
-
-func checkStrings(what string, list []string) error {
-	for _, s := range list {
-		if strings.IndexByte(s, 0) >= 0 {
-			return fmt.Errorf("%s entry %q contains a NUL byte", what, s)
-		}
-	}
-	return nil
 }
 
 // apply restricts the helper's own process (and so the target it execs).

@@ -1,0 +1,60 @@
+package sandbox
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Report is what [Probe] found on this machine.
+type Report struct {
+	// LandlockABI is the kernel's Landlock ABI version; 0 when absent.
+	LandlockABI int
+	// LandlockErrata is the kernel's Landlock errata bit set; 0 when none
+	// or unknown.
+	LandlockErrata int
+	// Auto is the backend Auto picks here (network off, Require false).
+	Auto Backend
+	// Backends has one entry per concrete backend, in order of preference.
+	Backends []BackendStatus
+	// Rlimits is true when resource limits can be read and set.
+	Rlimits bool
+	// Root is true when running as root, which ignores RLIMIT_NPROC (so it
+	// is not offered) and makes dropping capabilities matter.
+	Root bool
+}
+
+// BackendStatus says whether one backend can run commands here.
+type BackendStatus struct {
+	// Backend is the backend's name.
+	Backend Backend
+	// Path is the program the backend uses (bwrap, firejail); empty for
+	// landlock and none.
+	Path string
+	// Works is true when a run of /bin/true through the backend succeeded.
+	Works bool
+	// Detail is the Landlock ABI, or why the backend does not work.
+	Detail string
+}
+
+// String renders the report for `toolguard doctor`, one line per fact.
+func (r Report) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "landlock ABI: %d (errata 0x%x)\n", r.LandlockABI, r.LandlockErrata)
+	fmt.Fprintf(&b, "auto backend: %s\n", r.Auto)
+	for _, s := range r.Backends {
+		state := "works"
+		if !s.Works {
+			state = "unavailable"
+		}
+		line := fmt.Sprintf("backend %s: %s", s.Backend, state)
+		if s.Path != "" {
+			line += " (" + s.Path + ")"
+		}
+		if s.Detail != "" {
+			line += ": " + s.Detail
+		}
+		b.WriteString(line + "\n")
+	}
+	fmt.Fprintf(&b, "rlimits: %v; running as root: %v\n", r.Rlimits, r.Root)
+	return b.String()
+}
