@@ -157,7 +157,8 @@ type Paths struct {
 	// and write verdicts, before the roots are considered.
 	Rules []PathRule `toml:"rules" merge:"append"`
 	// Roots are directories besides the workspace that may be read and
-	// written (ZeroClaw allowed_roots). Empty means none.
+	// written (ZeroClaw allowed_roots). Empty means none beyond the
+	// temporary directory ($TMPDIR and /tmp), which is always a root.
 	Roots []string `toml:"roots"`
 	// ReadOnlyRoots may be read but not written. Empty means none.
 	ReadOnlyRoots []string `toml:"read_only_roots"`

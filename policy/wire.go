@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"os"
+
 	"github.com/toolguard/toolguard/netguard"
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
@@ -18,7 +20,7 @@ func (p *Policy) pathsConfig() paths.Config {
 		SensitiveWrite: append(paths.DefaultSensitiveWrite(), c.SensitiveWrite...),
 		Protected:      p.protected,
 		Rules:          pathRules(c.Rules),
-		Roots:          c.Roots,
+		Roots:          append(scratchRoots(), c.Roots...),
 		ReadOnlyRoots:  c.ReadOnlyRoots,
 		WriteOnlyRoots: c.WriteOnlyRoots,
 		WorkspaceOnly:  p.workspaceOnly(),
@@ -34,6 +36,18 @@ func (p *Policy) workspaceOnly() bool {
 		return *b
 	}
 	return p.cfg.modeName() != ModeFull
+}
+
+// scratchRoots are the temporary directories, always read-write roots:
+// agents build and test there, and ZeroClaw's blanket ban on /tmp sends
+// them to write scratch files into the project instead. Writes still follow
+// the mode (the default supervised mode asks).
+func scratchRoots() []string {
+	roots := []string{"/tmp"}
+	if d := os.TempDir(); d != "/tmp" {
+		roots = append(roots, d)
+	}
+	return roots
 }
 
 func pathRules(rs []PathRule) []paths.Rule {
