@@ -1,0 +1,159 @@
+package approval
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/toolguard/toolguard/state"
+)
+
+// grantsFile is the part of a policy file Always reads; every other key is
+// ignored here (the policy package validates the whole file).
+type grantsFile struct {
+	Grants []grantTable `toml:"grants"`
+}
+
+type grantTable struct {
+	Tool          string    `toml:"tool"`
+	CommandPrefix string    `toml:"command_prefix"`
+	Added         time.Time `toml:"added"`
+}
+
+// Always returns the [[grants]] of the user policy file. A missing file
+// has none; a file that is not valid TOML is an error (the policy loader
+// reports it in detail).
+func (s *GrantStore) Always(ctx context.Context) ([]Grant, error) {
+	if s.policyFile == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(s.policyFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return parseGrants(s.policyFile, data)
+}
+
+func parseGrants(path string, data []byte) ([]Grant, error) {
+	var f grantsFile
+	if err := toml.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("read grants from %s: %w", path, err)
+	}
+	out := make([]Grant, 0, len(f.Grants))
+	for _, t := range f.Grants {
+		out = append(out, Grant{Tool: t.Tool, CommandPrefix: strings.TrimSuffix(t.CommandPrefix, ":*"), Scope: Always, Created: t.Added})
+	}
+	return out, nil
+}
+
+// AddAlways appends g to the user policy file as a [[grants]] table with
+// tool, command_prefix and added. The file's existing bytes, comments
+// included, are kept exactly; the previous version is saved as
+// policy.toml.bak; the new version replaces the file atomically, and only
+// after it has been checked to parse. An equal grant already in the file
+// is not added again. The file is created (0600) when missing.
+func (s *GrantStore) AddAlways(ctx context.Context, g Grant) error {
+	if s.policyFile == "" {
+		return errors.New("always grants are disabled: no user policy file is configured")
+	}
+	if _, err := validGrant(g, g.Pattern()); err != nil {
+		return err
+	}
+	lock, err := state.LockFile(ctx, s.policyFile)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	return s.appendGrant(g)
+}
+
+func (s *GrantStore) appendGrant(g Grant) error {
+	old, perm, err := readWithPerm(s.policyFile)
+	if err != nil {
+		return err
+	}
+	existing, err := parseGrants(s.policyFile, old)
+	if err != nil {
+		return fmt.Errorf("not adding the grant %s: %w", g.Pattern(), err)
+	}
+	for _, e := range existing {
+		if e.Tool == g.Tool && e.CommandPrefix == g.CommandPrefix {
+			return nil
+		}
+	}
+	updated := append(bytes.Clone(old), grantTOML(old, g)...)
+	if _, err := parseGrants(s.policyFile, updated); err != nil {
+		return fmt.Errorf("not adding the grant %s: the file would not parse (does it set grants another way?): %w", g.Pattern(), err)
+	}
+	if len(old) > 0 {
+		if err := state.WriteFile(s.policyFile+".bak", old, perm); err != nil {
+			return fmt.Errorf("back up %s: %w", s.policyFile, err)
+		}
+	}
+	return state.WriteFile(s.policyFile, updated, perm)
+}
+
+func readWithPerm(path string) ([]byte, os.FileMode, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0o600, nil
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	return data, fi.Mode().Perm(), nil
+}
+
+// grantTOML renders the table appended after old.
+func grantTOML(old []byte, g Grant) []byte {
+	var b bytes.Buffer
+	if len(old) > 0 && old[len(old)-1] != '\n' {
+		b.WriteByte('\n')
+	}
+	if len(old) > 0 {
+		b.WriteByte('\n')
+	}
+	b.WriteString("# Added by toolguard when you answered \"always\".\n[[grants]]\n")
+	fmt.Fprintf(&b, "tool = %s\n", tomlString(g.Tool))
+	if g.CommandPrefix != "" {
+		fmt.Fprintf(&b, "command_prefix = %s\n", tomlString(g.CommandPrefix))
+	}
+	created := g.Created
+	if created.IsZero() {
+		created = time.Now()
+	}
+	fmt.Fprintf(&b, "added = %s\n", created.UTC().Format(time.RFC3339))
+	return b.Bytes()
+}
+
+// tomlString quotes s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, "\\u%04X", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
