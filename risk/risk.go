@@ -151,3 +151,12 @@ func parse(what string, names []string, s string) (int, error) {
 	}
 	return 0, fmt.Errorf("unknown %s %q (valid: %s)", what, s, strings.Join(names, ", "))
 }
+
+// EnumValues lists the valid names (for generated schemas and docs).
+func (Verdict) EnumValues() []string { return VerdictNames() }
+
+// EnumValues lists the valid names (for generated schemas and docs).
+func (Tier) EnumValues() []string { return TierNames() }
+
+// EnumValues lists the valid names (for generated schemas and docs).
+func (Blast) EnumValues() []string { return BlastNames() }
