@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolguard/toolguard/hook"
 	"github.com/toolguard/toolguard/policy"
 )
 
@@ -118,7 +119,8 @@ func (f *policyFlags) load(project string) (*policy.Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := policy.Compile(loaded.Config, policy.Options{Protected: loaded.Files})
+	protected := append(append([]string{}, loaded.Files...), hook.ProtectedPaths()...)
+	p, err := policy.Compile(loaded.Config, policy.Options{Protected: protected})
 	if err != nil {
 		return nil, err
 	}
