@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolguard/toolguard/approval"
+	"github.com/toolguard/toolguard/audit"
+	"github.com/toolguard/toolguard/server"
+)
+
+func init() { register("serve", newServeCmd) }
+
+type serveFlags struct {
+	addr      string
+	tokenFile string
+	auditLog  string
+	noAudit   bool
+	timeout   time.Duration
+}
+
+func newServeCmd(a *app) *cobra.Command {
+	var sf serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve [--addr 127.0.0.1:7878] [--config F] [--token-file F]",
+		Short: "Serve the decision API, the approval page, live events and metrics",
+		Long: `Serve toolguard over HTTP: POST /v1/decide, POST /v1/authorize (waits for a
+person on an ask), POST /v1/hooks/AGENT (agents' HTTP hooks), GET /v1/events
+(SSE), GET /v1/approvals, POST /v1/approvals/ID, GET /metrics, GET /healthz,
+and the approval page at /. See docs/server.md.
+
+A bind address other than loopback needs a bearer token: it is generated on
+first start into the token file (mode 0600) and the page address printed
+carries it. --token-file makes a loopback bind require it too. SIGINT or
+SIGTERM stops the server; every pending approval is denied.`,
+		Args: cobra.NoArgs,
+	}
+	pf := addPolicyFlags(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&sf.addr, "addr", server.DefaultAddr, "listen address (host:port)")
+	fl.StringVar(&sf.tokenFile, "token-file", "", "bearer token file, created (0600) when missing (default for non-loopback binds: <state dir>/"+server.TokenFileName+")")
+	fl.StringVar(&sf.auditLog, "audit-log", "", "audit log file (default: <state dir>/"+audit.FileName+")")
+	fl.BoolVar(&sf.noAudit, "no-audit", false, "do not write an audit log")
+	fl.DurationVar(&sf.timeout, "approval-timeout", 0, "how long a call waits for a person, 10s-600s (default: the policy's approval.timeout, else 2m)")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return runServe(a, pf, sf) }
+	return cmd
+}
+
+func runServe(a *app, pf *policyFlags, sf serveFlags) error {
+	opts, token, err := serveOptions(a, pf, sf)
+	if err != nil {
+		return err
+	}
+	srv, err := server.New(opts)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", sf.addr)
+	if err != nil {
+		return fmt.Errorf("--addr: %w", err)
+	}
+	printWhere(a, ln.Addr().String(), token)
+	return serveUntilDone(a.ctx, srv, ln)
+}
+
+func serveOptions(a *app, pf *policyFlags, sf serveFlags) (server.Options, string, error) {
+	p, err := pf.load(pf.cwd)
+	if err != nil {
+		return server.Options{}, "", err
+	}
+	opts := server.Options{Policy: p, ApprovalTimeout: sf.timeout, Logger: slog.New(slog.NewTextHandler(a.io.Stderr, nil))}
+	if opts.ApprovalTimeout == 0 {
+		opts.ApprovalTimeout = p.Config().Approval.Timeout
+	}
+	if opts.Token, err = serveToken(a, sf); err != nil {
+		return opts, "", err
+	}
+	if opts.Grants, err = approval.DefaultGrantStore(); err != nil {
+		return opts, "", fmt.Errorf("grant store: %w", err)
+	}
+	opts.Audit, err = serveAudit(sf)
+	return opts, opts.Token, err
+}
+
+// serveToken loads or creates the token when the bind is not loopback or
+// --token-file is given; a loopback bind without --token-file needs none.
+func serveToken(a *app, sf serveFlags) (string, error) {
+	path := sf.tokenFile
+	if path == "" {
+		if server.IsLoopbackAddr(sf.addr) {
+			return "", nil
+		}
+		var err error
+		if path, err = server.DefaultTokenFile(); err != nil {
+			return "", err
+		}
+	}
+	token, created, err := server.LoadOrCreateToken(path)
+	if err != nil {
+		return "", err
+	}
+	if created {
+		fmt.Fprintf(a.io.Stderr, "toolguard: generated a bearer token in %s (mode 0600)\n", path)
+	}
+	return token, nil
+}
+
+func serveAudit(sf serveFlags) (*audit.Writer, error) {
+	if sf.noAudit {
+		return nil, nil
+	}
+	path := sf.auditLog
+	if path == "" {
+		var err error
+		if path, err = audit.DefaultPath(); err != nil {
+			return nil, fmt.Errorf("audit log: %w (use --audit-log FILE or --no-audit)", err)
+		}
+	}
+	return audit.NewWriter(path, audit.WriterOptions{}), nil
+}
+
+func printWhere(a *app, addr, token string) {
+	url := "http://" + addr + "/"
+	if token != "" {
+		fmt.Fprintf(a.io.Stdout, "toolguard serve: open %s#token=%s\n", url, token)
+		fmt.Fprintln(a.io.Stdout, "API clients send the header: Authorization: Bearer <token from the token file>")
+		return
+	}
+	fmt.Fprintf(a.io.Stdout, "toolguard serve: open %s\n", url)
+}
+
+// serveUntilDone serves until ctx ends, then denies pending approvals,
+// closes the event streams and shuts down within 5 seconds.
+func serveUntilDone(ctx context.Context, srv *server.Server, ln net.Listener) error {
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		srv.Close()
+		return err
+	case <-ctx.Done():
+	}
+	srv.Close()
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,69 @@
+package server
+
+import (
+	"context"
+	"time"
+
+	"bytes"
+	"github.com/toolguard/toolguard/audit"
+	"github.com/toolguard/toolguard/call"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/toolguard/toolguard/hook"
+	"github.com/toolguard/toolguard/policy"
+	"github.com/toolguard/toolguard/risk"
+)
+
+// handleHook answers an agent's HTTP hook with the bytes `toolguard hook
+// AGENT` would print. Agents treat a non-2xx reply as "no opinion" (the
+// call goes ahead), so every answer is 200 with a JSON body: where the CLI
+// would block with exit code 2 and a message on stderr, the reply is the
+// agent's JSON deny form carrying that message instead. The CLI's exit code
+// is in the X-Toolguard-Exit-Code header.
+func (s *Server) handleHook(w http.ResponseWriter, r *http.Request) {
+	agent := r.PathValue("agent")
+	a, err := hook.New(agent, s.opts.Hook)
+	if err != nil {
+		writeError(w, http.StatusNotFound, "unknown agent "+strconv.Quote(agent)+" (valid: "+strings.Join(hook.Agents(), ", ")+")")
+		return
+	}
+	body, err := readBody(w, r, positive(s.opts.MaxBody, DefaultMaxBody))
+	if err != nil {
+		writeRequestError(w, err)
+		return
+	}
+	stdout, stderr, code := hook.Run(r.Context(), agent, bytes.NewReader(body), s.hookDecider(), s.opts.Hook)
+	if code != 0 || len(bytes.TrimSpace(stdout)) == 0 {
+		stdout = blockingReply(a, strings.TrimPrefix(string(bytes.TrimSpace(stderr)), "toolguard: "))
+	}
+	w.Header().Set("X-Toolguard-Exit-Code", strconv.Itoa(code))
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(stdout)
+}
+
+// hookDecider decides hook calls like /v1/decide: the policy, grants,
+// metrics and events; it never waits (the agent asks its own user).
+func (s *Server) hookDecider() hook.Decider {
+	return hook.DeciderFunc(func(ctx context.Context, c call.Call) policy.Decision {
+		start := time.Now()
+		d := s.decide(ctx, s.policy, c)
+		s.audit(ctx, audit.NewRecord(start, c, d, time.Since(start)))
+		return d
+	})
+}
+
+// blockingReply is the agent's JSON deny for its main pre-tool event.
+func blockingReply(a hook.Adapter, reason string) []byte {
+	if reason == "" {
+		reason = "toolguard: the hook could not be answered; the call is blocked"
+	}
+	ev := hook.Event{Agent: a.Name(), Name: a.Events()[0]}
+	out, _, _ := a.Encode(ev, policy.Decision{
+		Verdict: risk.Deny, Tier: risk.Destructive, Blast: risk.BlastUnknown, Category: risk.CatInput,
+		Rule: "hook.invalid-payload", Reason: reason, Unverifiable: true,
+	})
+	return out
+}

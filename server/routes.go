@@ -1,0 +1,34 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+func (s *Server) routes(reg *prometheus.Registry) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/decide", s.handleDecide)
+	mux.HandleFunc("POST /v1/authorize", s.handleAuthorize)
+	mux.HandleFunc("POST /v1/hooks/{agent}", s.handleHook)
+	mux.HandleFunc("GET /v1/events", s.handleEvents)
+	mux.HandleFunc("GET /v1/approvals", s.handleListApprovals)
+	mux.Handle("POST /v1/approvals/{id}", s.requirePage(http.HandlerFunc(s.handleAnswer)))
+	mux.HandleFunc("GET /v1/policy", s.handlePolicy)
+	mux.HandleFunc("POST /v1/login", s.handleLogin)
+	mux.HandleFunc("GET /healthz", handleHealth)
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError}))
+	mux.HandleFunc("GET /{$}", s.handlePage)
+	mux.Handle("GET /static/", staticHandler())
+	mux.HandleFunc("/", handleNotFound)
+	return s.protect(mux)
+}
+
+func handleHealth(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}
+
+func handleNotFound(w http.ResponseWriter, r *http.Request) {
+	writeError(w, http.StatusNotFound, "no such endpoint: "+r.Method+" "+r.URL.Path+" (see docs/server.md for the API)")
+}

@@ -1,0 +1,269 @@
+// toolguard approval page. No inline script (CSP forbids it); every
+// value from the server is inserted as text, never as HTML.
+'use strict';
+
+const $ = (id) => document.getElementById(id);
+const cards = new Map(); // approval id -> card element
+const FEED_MAX = 100;
+
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+async function api(path, opts = {}) {
+  const headers = Object.assign({}, opts.headers || {});
+  if (opts.body !== undefined) headers['Content-Type'] = 'application/json';
+  const resp = await fetch(path, Object.assign({}, opts, { headers, credentials: 'same-origin' }));
+  let data = null;
+  try { data = await resp.json(); } catch (_) { data = null; }
+  if (resp.status === 401) showLogin('');
+  if (!resp.ok) throw new Error((data && data.error) || ('HTTP ' + resp.status));
+  return data;
+}
+
+// --- token login -----------------------------------------------------------
+
+async function login(token) {
+  await api('/v1/login', { method: 'POST', headers: { Authorization: 'Bearer ' + token }, body: '{}' });
+}
+
+function showLogin(msg) {
+  $('login').hidden = false;
+  $('app').hidden = true;
+  $('login-error').textContent = msg;
+}
+
+async function tokenFromHash() {
+  const m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
+  if (!m) return;
+  history.replaceState(null, '', location.pathname); // keep the token out of history
+  try { await login(decodeURIComponent(m[1])); } catch (e) { showLogin(e.message); }
+}
+
+$('login-form').addEventListener('submit', async (ev) => {
+  ev.preventDefault();
+  try {
+    await login($('token').value.trim());
+    $('token').value = '';
+    $('login').hidden = true;
+    $('app').hidden = false;
+    start();
+  } catch (e) { $('login-error').textContent = e.message; }
+});
+
+// --- rendering helpers ----------------------------------------------------
+
+// highlight returns a <pre> content: the command with the findings' byte
+// spans marked. Spans count UTF-8 bytes, so the text is cut as bytes.
+function highlight(pre, text, findings) {
+  const bytes = new TextEncoder().encode(text);
+  const dec = new TextDecoder();
+  const spans = (findings || [])
+    .map((f) => f.span || {})
+    .filter((s) => s.end > s.start && s.start >= 0 && s.end <= bytes.length)
+    .sort((a, b) => a.start - b.start);
+  let pos = 0;
+  for (const s of spans) {
+    const start = Math.max(s.start, pos);
+    if (s.end <= start) continue;
+    pre.append(dec.decode(bytes.subarray(pos, start)));
+    pre.append(el('mark', '', dec.decode(bytes.subarray(start, s.end))));
+    pos = s.end;
+  }
+  pre.append(dec.decode(bytes.subarray(pos)));
+}
+
+function callText(call) {
+  if (call.command) return call.command;
+  return JSON.stringify(call.input || {}, null, 1);
+}
+
+function blastBadge(node, blast) {
+  node.textContent = 'blast: ' + blast;
+  node.classList.add('blast-' + blast);
+  node.title = 'blast radius ' + blast;
+}
+
+// --- pending approvals ------------------------------------------------------
+
+function addCard(p) {
+  if (cards.has(p.id)) return;
+  const li = $('card-tpl').content.firstElementChild.cloneNode(true);
+  li.dataset.id = p.id;
+  const d = p.decision, c = p.call;
+  li.querySelector('.tool').textContent = c.tool + (c.kind && c.kind !== c.tool ? ' (' + c.kind + ')' : '');
+  li.querySelector('.tier').textContent = 'tier: ' + d.tier;
+  blastBadge(li.querySelector('.blast'), d.blast_radius);
+  li.querySelector('.cat').textContent = d.category || '';
+  const who = [c.who && c.who.agent, c.who && c.who.session && ('session ' + c.who.session), c.cwd].filter(Boolean);
+  li.querySelector('.who').textContent = who.join(' · ');
+  highlight(li.querySelector('.cmd'), callText(c), c.command ? d.findings : []);
+  li.querySelector('.reason').textContent = d.reason + (d.unverifiable ? ' (part of it cannot be known before it runs)' : '');
+  const ul = li.querySelector('.findings');
+  for (const f of d.findings || []) ul.append(el('li', '', f.rule + ': ' + f.reason));
+  li.querySelector('.expires').dataset.expires = p.expires_at;
+  li.setAttribute('aria-label', 'Request to run ' + c.tool + ': ' + d.reason);
+  for (const b of li.querySelectorAll('button')) {
+    b.addEventListener('click', () => answer(li, b.dataset.approve === 'true', b.dataset.scope));
+  }
+  li.addEventListener('keydown', (ev) => onCardKey(ev, li));
+  cards.set(p.id, li);
+  $('pending').append(li);
+  updateCount();
+  tickExpiry();
+}
+
+function removeCard(id) {
+  const li = cards.get(id);
+  if (!li) return;
+  const next = li.nextElementSibling || li.previousElementSibling;
+  const hadFocus = li.contains(document.activeElement);
+  li.remove();
+  cards.delete(id);
+  if (hadFocus && next) next.focus();
+  updateCount();
+}
+
+function updateCount() {
+  const n = cards.size;
+  $('pending-count').textContent = String(n);
+  $('pending-count').classList.toggle('some', n > 0);
+  $('no-pending').hidden = n > 0;
+  document.title = (n > 0 ? '(' + n + ') ' : '') + 'toolguard';
+}
+
+async function answer(li, approved, scope) {
+  const buttons = li.querySelectorAll('button');
+  buttons.forEach((b) => { b.disabled = true; });
+  li.querySelector('.card-error').textContent = '';
+  try {
+    await api('/v1/approvals/' + encodeURIComponent(li.dataset.id), {
+      method: 'POST', body: JSON.stringify({ approved, scope }),
+    });
+    removeCard(li.dataset.id);
+  } catch (e) {
+    li.querySelector('.card-error').textContent = e.message;
+    buttons.forEach((b) => { b.disabled = false; });
+  }
+}
+
+const KEYS = { a: [true, 'once'], s: [true, 'session'], w: [true, 'always'], d: [false, 'once'] };
+
+function onCardKey(ev, li) {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (KEYS[ev.key]) {
+    ev.preventDefault();
+    answer(li, KEYS[ev.key][0], KEYS[ev.key][1]);
+  } else if (ev.key === 'j' || ev.key === 'k') {
+    ev.preventDefault();
+    const to = ev.key === 'j' ? li.nextElementSibling : li.previousElementSibling;
+    if (to) to.focus();
+  }
+}
+
+function tickExpiry() {
+  const now = Date.now();
+  for (const li of cards.values()) {
+    const p = li.querySelector('.expires');
+    const left = Math.max(0, Math.round((Date.parse(p.dataset.expires) - now) / 1000));
+    p.textContent = 'Denied automatically in ' + left + ' s unless you answer.';
+  }
+}
+
+async function loadApprovals() {
+  const data = await api('/v1/approvals');
+  const live = new Set();
+  for (const p of data.approvals) { live.add(p.id); addCard(p); }
+  for (const id of [...cards.keys()]) if (!live.has(id)) removeCard(id);
+}
+
+// --- live feed --------------------------------------------------------------
+
+function addFeed(d) {
+  $('feed-empty').hidden = true;
+  const li = el('li', 'v-' + d.verdict);
+  li.append(el('span', 'verdict ' + d.verdict, d.verdict));
+  li.append(el('span', 'summary-line', d.tool + ': ' + (d.summary || '')));
+  li.append(el('span', 'why', d.tier + ' · ' + d.blast_radius + (d.category ? ' · ' + d.category : '') + ' — ' + d.reason));
+  const list = $('feed');
+  list.prepend(li);
+  while (list.children.length > FEED_MAX) list.lastElementChild.remove();
+}
+
+function connect() {
+  const es = new EventSource('/v1/events');
+  es.addEventListener('open', () => { setConn(true); loadApprovals().catch(() => {}); });
+  es.addEventListener('error', () => setConn(false));
+  es.addEventListener('decision', (m) => addFeed(JSON.parse(m.data)));
+  es.addEventListener('approval_required', (m) => addCard(JSON.parse(m.data)));
+  es.addEventListener('approval_resolved', (m) => removeCard(JSON.parse(m.data).id));
+  es.addEventListener('dropped', () => loadApprovals().catch(() => {}));
+}
+
+function setConn(up) {
+  const c = $('conn');
+  c.textContent = up ? 'live' : 'reconnecting…';
+  c.className = 'conn ' + (up ? 'live' : 'down');
+}
+
+// --- try a call ---------------------------------------------------------------
+
+function tryBody() {
+  const tool = $('try-tool').value.trim();
+  const raw = $('try-input').value;
+  let input;
+  if (raw.trim().startsWith('{')) {
+    input = JSON.parse(raw);
+  } else {
+    input = { command: raw };
+  }
+  const body = { tool, input };
+  if ($('try-cwd').value.trim()) body.cwd = $('try-cwd').value.trim();
+  return { body, text: input.command || raw };
+}
+
+$('try-form').addEventListener('submit', async (ev) => {
+  ev.preventDefault();
+  const out = $('try-result');
+  out.replaceChildren();
+  try {
+    const { body, text } = tryBody();
+    const d = await api('/v1/decide', { method: 'POST', body: JSON.stringify(body) });
+    const box = el('div', 'result v-' + d.verdict);
+    const head = el('div', 'card-head');
+    head.append(el('span', 'verdict ' + d.verdict, d.verdict));
+    head.append(el('span', 'badge tier', 'tier: ' + d.tier));
+    const blast = el('span', 'badge blast');
+    blastBadge(blast, d.blast_radius);
+    head.append(blast);
+    head.append(el('span', 'cat', (d.category || '') + ' ' + d.rule));
+    const pre = el('pre', 'cmd');
+    highlight(pre, text, typeof body.input.command === 'string' ? d.findings : []);
+    box.append(head, pre, el('p', 'reason', d.reason));
+    if (d.suggestion) box.append(el('p', 'muted', 'Instead: ' + d.suggestion));
+    out.append(box);
+  } catch (e) {
+    out.append(el('p', 'error', e.message));
+  }
+});
+
+// --- start ----------------------------------------------------------------------
+
+async function loadPolicy() {
+  const p = await api('/v1/policy');
+  $('mode').textContent = 'mode ' + p.mode;
+  $('summary').textContent = p.summary;
+}
+
+function start() {
+  loadPolicy().then(() => { connect(); }).catch(() => {});
+}
+
+(async () => {
+  await tokenFromHash();
+  start();
+  setInterval(tickExpiry, 1000);
+})();
