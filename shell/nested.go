@@ -29,7 +29,7 @@ func (w *walker) nested(c *Command, code Word, n nest, cx *ctx) {
 		w.problemAt(fmt.Sprintf("%s code not static: %s", n.origin, code.Value), span)
 		return
 	}
-	depth := cx.fr.depth + 1
+	depth := c.Depth + 1
 	if !w.depthOK(depth, cx, span) || !w.nestedBudget(len(code.Value), span) {
 		return
 	}
@@ -122,13 +122,17 @@ func (w *walker) shell(c *Command, st *state, cx *ctx) {
 	case sc.bad != "":
 		w.badOption(c, c.Name, sc.bad)
 	case sc.hasC && len(sc.operands) > 0:
-		child := st.childShell()
+		child := st.childEnv(c)
 		if len(sc.operands) > 1 {
 			child.set("0", value{str: sc.operands[1].Value, known: sc.operands[1].Known})
 			child.setPositional(sc.operands[2:])
 		}
 		w.nested(c, sc.operands[0], nest{origin: "bash -c", via: c.Name, state: child, stdin: true}, cx)
+	case sc.hasC && c.Origin == "xargs":
+		w.problemAt(c.Name+" -c runs code read by xargs from its input, which is not static", c.Span)
 	case sc.hasC:
+	case c.Origin == "xargs":
+		// xargs gives the command /dev/null as stdin and its input as operands
 	case len(sc.operands) == 0 || sc.readsStdin:
 		w.stdinCode(c, st, cx)
 	}
@@ -145,7 +149,7 @@ func (w *walker) stdinCode(c *Command, st *state, cx *ctx) {
 		return
 	}
 	code := Word{Value: in.Text, Known: true, Span: in.Span}
-	w.nested(c, code, nest{origin: in.Via, via: c.Name, state: st.childShell()}, cx)
+	w.nested(c, code, nest{origin: in.Via, via: c.Name, state: st.childEnv(c)}, cx)
 }
 
 func describeStdin(in *Stdin) string {
@@ -200,7 +204,7 @@ func (w *walker) su(c *Command, st *state, cx *ctx) {
 		args = res.rest[1:] // the user name, or "-"
 	}
 	if code != nil {
-		w.nested(c, code[0], nest{origin: "su -c", via: "su", state: st.childShell(), stdin: true}, cx)
+		w.nested(c, code[0], nest{origin: "su -c", via: "su", state: st.childEnv(c), stdin: true}, cx)
 	}
 }
 

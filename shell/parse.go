@@ -49,6 +49,9 @@ func (w *walker) run() error {
 		w.problemAt("parse error: "+parseErrText(err), errorSpan(err, len(src)))
 		return fmt.Errorf("shell: cannot parse command: %w", err)
 	}
+	if i := strings.IndexByte(src, '\r'); i >= 0 {
+		w.problemAt("command contains a carriage return, which bash and this parser split differently", risk.Span{Start: i, End: i + 1})
+	}
 	top := &frame{src: src}
 	w.walkStmts(f.Stmts, newState(), &ctx{fr: top})
 	w.finishFunctions()

@@ -1,6 +1,9 @@
 package shell
 
 import (
+	"encoding/base64"
+	"encoding/hex"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -23,11 +26,43 @@ func producedText(c *Command) (string, bool) {
 	case "printf":
 		return printfText(c.Args())
 	case "cat":
-		if len(c.Args()) == 0 && c.Stdin != nil && c.Stdin.Via != "pipe" {
+		if len(c.Args()) == 0 && c.Stdin != nil {
 			return c.Stdin.Text, c.Stdin.Known
 		}
+	case "base64":
+		return decodeStdin(c, base64Decode, "-d", "--decode", "-D")
+	case "xxd":
+		return decodeStdin(c, hexDecode, "-r")
 	}
 	return "", false
+}
+
+// decodeStdin decodes a known stdin for base64 -d and xxd -r -p, so that
+// "echo cm0gLXJmIC8= | base64 -d | sh" is analysed like "rm -rf /".
+func decodeStdin(c *Command, decode func(string) (string, bool), flags ...string) (string, bool) {
+	if c.Stdin == nil || !c.Stdin.Known || !hasAnyArg(c, flags) {
+		return "", false
+	}
+	return decode(c.Stdin.Text)
+}
+
+func hasAnyArg(c *Command, flags []string) bool {
+	for _, a := range c.Args() {
+		if slices.Contains(flags, a.Value) {
+			return true
+		}
+	}
+	return false
+}
+
+func base64Decode(s string) (string, bool) {
+	b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(s), ""))
+	return string(b), err == nil
+}
+
+func hexDecode(s string) (string, bool) {
+	b, err := hex.DecodeString(strings.Join(strings.Fields(s), ""))
+	return string(b), err == nil
 }
 
 func allKnown(ws []Word) bool {

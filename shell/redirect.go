@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"strings"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -33,14 +35,26 @@ func (w *walker) redirect(r *syntax.Redirect, st *state, cx *ctx) Redirect {
 // hereDocBody expands a here-document body statically; a quoted delimiter
 // keeps it literal.
 func (w *walker) hereDocBody(r *syntax.Redirect, st *state, cx *ctx) (string, bool) {
-	if quotedDelimiter(r.Word) {
-		return hereDocLiteral(r.Hdoc, cx.fr.src), true
+	body, known := hereDocLiteral(r.Hdoc, cx.fr.src), true
+	if !quotedDelimiter(r.Word) {
+		body, known = "", true
+		if ws := w.resolve(r.Hdoc, modeDocument, st, cx); len(ws) > 0 {
+			body, known = ws[0].Value, ws[0].Known
+		}
 	}
-	ws := w.resolve(r.Hdoc, modeDocument, st, cx)
-	if len(ws) == 0 {
-		return "", true
+	if r.Op == syntax.DashHdoc {
+		body = stripTabs(body)
 	}
-	return ws[0].Value, ws[0].Known
+	return body, known
+}
+
+// stripTabs removes the leading tabs of every line (<<-).
+func stripTabs(s string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimLeft(l, "\t")
+	}
+	return strings.Join(lines, "")
 }
 
 func hereDocLiteral(body *syntax.Word, src string) string {

@@ -151,7 +151,7 @@ func stringsOf(args []spawnArg) []string {
 
 func (w *walker) spawnCode(c *Command, code string, span risk.Span, st *state, cx *ctx) {
 	word := Word{Value: code, Known: true, Span: span}
-	w.nested(c, word, nest{origin: "interpreter", via: c.Name, state: st.childShell()}, cx)
+	w.nested(c, word, nest{origin: "interpreter", via: c.Name, state: st.childEnv(c)}, cx)
 }
 
 // quoteArgv renders an argv as shell words.

@@ -148,7 +148,7 @@ func (w *walker) find(c *Command, st *state, cx *ctx) {
 		for end < len(args) && args[end].Value != ";" && args[end].Value != "+" {
 			end++
 		}
-		w.runNestedArgv(w.derived(c, "find -exec", cx), args[i+1:end], st.childShell(), cx)
+		w.runNestedArgv(w.derived(c, "find -exec", cx), args[i+1:end], st.childEnv(c), cx)
 		i = end
 	}
 }
@@ -158,7 +158,7 @@ func (w *walker) scriptCmd(c *Command, st *state, cx *ctx) {
 	w.emit(c, cx)
 	res := (&optSpec{Short: "aeEfqtTB:I:O:m:c:", Long: []string{"append", "command=", "echo=", "return", "flush", "force", "quiet", "timing=", "log-in=", "log-out=", "log-io=", "log-timing=", "logging-format=", "output-limit="}}).scan(c.Args())
 	if v, ok := res.get("c", "command"); ok {
-		w.nested(c, v, nest{origin: "bash -c", via: "script", state: st.childShell(), stdin: true}, cx)
+		w.nested(c, v, nest{origin: "bash -c", via: "script", state: st.childEnv(c), stdin: true}, cx)
 	}
 }
 

@@ -121,6 +121,16 @@ func (s *state) childShell() *state {
 	return c
 }
 
+// childEnv is the state of a program c starts: exported variables plus the
+// assignments written in front of c (X=1 bash -c 'echo $X').
+func (s *state) childEnv(c *Command) *state {
+	child := s.childShell()
+	for _, a := range c.Assigns {
+		child.set(a.Name, value{str: a.Value.Value, known: a.Value.Known, exported: true})
+	}
+	return child
+}
+
 // chdir applies "cd target" to the tracked directory.
 func (s *state) chdir(target Word) {
 	switch {

@@ -339,7 +339,7 @@ func wrapSg(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Word, wra
 		code = code[1:]
 	}
 	w.emitSelf(c, cx)
-	w.nestedCode(c, code, "bash -c", st.childShell(), cx)
+	w.nestedCode(c, code, "bash -c", st.childEnv(c), cx)
 	return nil, wrapHandled
 }
 

@@ -5,7 +5,7 @@ import "slices"
 // Wrappers that run a command given as separate words or as one string.
 
 var xargsSpec = &optSpec{
-	Short: "0rtpxoa:d:E:I:L:n:P:s:e?i?l?",
+	Short: "0rtpxoa:d:E:I:J:L:n:P:R:s:S:e?i?l?",
 	Long: []string{"null", "arg-file=", "delimiter=", "eof", "eof=", "replace", "replace=", "max-lines",
 		"max-lines=", "max-args=", "max-procs=", "max-chars=", "interactive", "no-run-if-empty", "verbose",
 		"exit", "show-limits", "open-tty", "process-slot-var=", "help", "version"},
@@ -20,6 +20,7 @@ func wrapXargs(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wr
 	}
 	c.Origin = "xargs"
 	c.Depth++
+	c.Stdin = nil // xargs runs the command with stdin from /dev/null
 	return inner, wrapInner
 }
 
@@ -49,7 +50,7 @@ func wrapFlock(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Word, 
 		return after, wrapInner
 	}
 	c.Name = "flock"
-	w.nested(c, code, nest{origin: "bash -c", via: "flock", state: st.childShell(), stdin: true}, cx)
+	w.nested(c, code, nest{origin: "bash -c", via: "flock", state: st.childEnv(c), stdin: true}, cx)
 	return nil, wrapHandled
 }
 
@@ -73,7 +74,7 @@ func wrapWatch(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Word, 
 	}
 	c.Depth--
 	c.Name = "watch"
-	w.nestedCode(c, inner, "watch", st.childShell(), cx)
+	w.nestedCode(c, inner, "watch", st.childEnv(c), cx)
 	return nil, wrapHandled
 }
 
@@ -88,24 +89,65 @@ var parallelSpec = &optSpec{
 }
 
 // wrapParallel: GNU parallel runs its command template (the words before
-// ::: or ::::) through a shell for every input.
+// ::: or ::::, joined with spaces, or quoted with -q) through a shell for
+// every input; without a template the inputs themselves are commands.
 func wrapParallel(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Word, wrapResult) {
-	inner, _, r := w.peel(c, "parallel", parallelSpec, args)
+	inner, res, r := w.peel(c, "parallel", parallelSpec, args)
 	if r != wrapInner {
 		return nil, wrapNone
 	}
-	end := slices.IndexFunc(inner, func(a Word) bool {
-		return a.Value == ":::" || a.Value == "::::" || a.Value == ":::+" || a.Value == "::::+"
-	})
+	var inputs []Word
+	end := slices.IndexFunc(inner, isParallelSep)
 	if end >= 0 {
+		inputs = inner[end:]
 		inner = inner[:end]
 	}
 	c.Name = "parallel"
 	w.emit(c, cx)
-	if len(inner) == 0 {
-		w.problemAt("parallel runs commands read from its input, which are not static", c.Span)
+	if len(inner) > 0 {
+		if res.has("q", "quote") {
+			inner = []Word{quoteWords(inner)}
+		}
+		w.nestedCode(c, inner, "parallel", st.childEnv(c), cx)
 		return nil, wrapHandled
 	}
-	w.nestedCode(c, inner, "parallel", st.childShell(), cx)
+	w.parallelInputs(c, inputs, st, cx)
 	return nil, wrapHandled
+}
+
+func isParallelSep(a Word) bool {
+	return a.Value == ":::" || a.Value == "::::" || a.Value == ":::+" || a.Value == "::::+"
+}
+
+// parallelInputs analyses the inputs of a parallel without a template: each
+// one is a command.
+func (w *walker) parallelInputs(c *Command, inputs []Word, st *state, cx *ctx) {
+	if len(inputs) == 0 {
+		if c.Stdin == nil || !c.Stdin.Known {
+			w.problemAt("parallel runs commands read from its input, which are not static", c.Span)
+			return
+		}
+		w.nestedCode(c, []Word{{Value: c.Stdin.Text, Known: true, Span: c.Stdin.Span}}, "parallel", st.childEnv(c), cx)
+		return
+	}
+	for _, in := range inputs {
+		switch {
+		case in.Value == "::::" || in.Value == "::::+":
+			w.problemAt("parallel runs commands read from a file, which are not static", c.Span)
+			return
+		case isParallelSep(in):
+		default:
+			w.nestedCode(c, []Word{in}, "parallel", st.childEnv(c), cx)
+		}
+	}
+}
+
+// quoteWords joins words as shell-quoted text.
+func quoteWords(ws []Word) Word {
+	vals := make([]string, len(ws))
+	for i, w := range ws {
+		vals[i] = w.Value
+	}
+	_, known := joinValues(ws)
+	return Word{Value: quoteArgv(vals), Known: known, Span: spanOfWords(ws)}
 }

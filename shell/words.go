@@ -2,6 +2,7 @@ package shell
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/toolguard/toolguard/risk"
@@ -190,7 +191,19 @@ func (w *walker) expandStatic(word *syntax.Word, mode expandMode, st *state) (va
 	if err != nil || env.unknown {
 		return nil, false
 	}
+	if total(vals) > w.opts.MaxBytes {
+		w.problemAt(fmt.Sprintf("budget exceeded: a word expands to more than %d bytes", w.opts.MaxBytes), risk.Span{})
+		return nil, false
+	}
 	return vals, true
+}
+
+func total(vals []string) int {
+	n := 0
+	for _, v := range vals {
+		n += len(v)
+	}
+	return n
 }
 
 // bestEffort renders a word that could not be fully resolved: known parts
@@ -199,6 +212,9 @@ func (w *walker) bestEffort(parts []syntax.WordPart, quoted bool, st *state, src
 	var sb strings.Builder
 	for _, p := range parts {
 		sb.WriteString(w.partText(p, quoted, st, src))
+		if sb.Len() > w.opts.MaxBytes && len(parts) > 0 {
+			return sourceText(src, &syntax.Word{Parts: parts})
+		}
 	}
 	return sb.String()
 }
