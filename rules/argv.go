@@ -8,14 +8,17 @@ import (
 
 // grammar is the compiled form of [Grammar].
 type grammar struct {
-	value   map[string]bool
-	list    map[string]bool
-	raw     bool
-	noFlags bool
+	value    map[string]bool
+	list     map[string]bool
+	raw      bool
+	noFlags  bool
+	abbrev   bool
+	implicit string
 }
 
 func compileGrammar(g Grammar) *grammar {
-	return &grammar{value: set(g.ValueFlags), list: set(g.ListFlags), raw: g.RawFlags, noFlags: g.NoFlags}
+	return &grammar{value: set(g.ValueFlags), list: set(g.ListFlags), raw: g.RawFlags, noFlags: g.NoFlags,
+		implicit: g.DefaultOperand, abbrev: g.Abbreviations}
 }
 
 // merge adds o's flags to g (several packs may describe one executable).
@@ -28,6 +31,10 @@ func (g *grammar) merge(o *grammar) {
 	}
 	g.raw = g.raw || o.raw
 	g.noFlags = g.noFlags || o.noFlags
+	g.abbrev = g.abbrev || o.abbrev
+	if g.implicit == "" {
+		g.implicit = o.implicit
+	}
 }
 
 func set(xs []string) map[string]bool {
@@ -58,6 +65,8 @@ type args struct {
 	afterFlag []bool
 	// dashdash is the index into pos of the first word after "--" (-1: none).
 	dashdash int
+	// implicit is the operand the command uses when given none (find's ".").
+	implicit *shell.Word
 }
 
 // parseArgs splits cmd.Argv[1:] by g.
@@ -79,6 +88,9 @@ func parseArgs(cmd *shell.Command, g *grammar) *args {
 			consumed, prevFlag = a.addFlag(argv, i, g)
 			i += consumed
 		}
+	}
+	if len(a.pos) == 0 && g.implicit != "" {
+		a.implicit = &shell.Word{Value: g.implicit, Known: true}
 	}
 	return a
 }
@@ -164,18 +176,25 @@ func (a *args) has(spec string, g *grammar) bool {
 // find returns the index in a.flags of the first use of spec, or -1.
 func (a *args) find(spec string, g *grammar) int {
 	for i, f := range a.flags {
-		if flagEqual(f.name, spec, g.raw) {
+		if flagEqual(f.name, spec, g) {
 			return i
 		}
 	}
 	return -1
 }
 
-func flagEqual(name, spec string, raw bool) bool {
+// flagEqual reports whether the flag written as name is spec. In grammars
+// with abbreviations, long options may be shortened to any prefix of two or
+// more letters, as getopt_long and git accept ("--forc" is "--force"); in
+// raw grammars "-x" and "--x" are the same.
+func flagEqual(name, spec string, g *grammar) bool {
 	if name == spec {
 		return true
 	}
-	return raw && strings.TrimLeft(name, "-") == strings.TrimLeft(spec, "-")
+	if g.raw {
+		return strings.TrimLeft(name, "-") == strings.TrimLeft(spec, "-")
+	}
+	return g.abbrev && len(name) >= 4 && strings.HasPrefix(name, "--") && strings.HasPrefix(spec, name)
 }
 
 // positional returns the Argv word of positional i.
@@ -213,6 +232,9 @@ func (a *args) subAt(sub [][]string, start int) bool {
 
 // operands returns the positional words from index from on.
 func (a *args) operands(from int) []shell.Word {
+	if from == 0 && a.implicit != nil {
+		return []shell.Word{*a.implicit}
+	}
 	if from < 0 || from >= len(a.pos) {
 		return nil
 	}

@@ -207,7 +207,7 @@ func (ps *pathSpec) flagRefs(e *env) []PathRef {
 			continue
 		}
 		for _, f := range e.a.flags {
-			if f.hasValue && flagEqual(f.name, key, e.g.raw) && isFilePath(f.value) {
+			if f.hasValue && flagEqual(f.name, key, e.g) && isFilePath(f.value) {
 				w := e.cmd.Argv[f.valWord]
 				w.Value = f.value
 				out = append(out, PathRef{Word: w, Access: access})
@@ -269,7 +269,7 @@ func (v *view) urlRefs(e *env) []shell.Word {
 		out = append(out, us.operandURLs(e.a.operands(from))...)
 		for _, f := range e.a.flags {
 			for _, name := range us.flags {
-				if f.hasValue && flagEqual(f.name, name, e.g.raw) {
+				if f.hasValue && flagEqual(f.name, name, e.g) {
 					w := e.cmd.Argv[f.valWord]
 					w.Value = f.value
 					out = append(out, w)

@@ -118,10 +118,13 @@ func stdinIs(names []string, p *shell.Command) bool {
 }
 
 func (c *cond) inlineOK(e *env) bool {
-	if len(c.inline) == 0 && len(c.inlineAny) == 0 && len(c.inlineAll) == 0 && !c.inlineUnknown {
+	in := e.cmd.Inline
+	if c.inlineNotKnown && in != nil && in.Known {
+		return false
+	}
+	if len(c.inline) == 0 && len(c.inlineAny) == 0 && len(c.inlineAll) == 0 && len(c.inlineAlso) == 0 && !c.inlineUnknown {
 		return true
 	}
-	in := e.cmd.Inline
 	if in == nil {
 		return false
 	}
@@ -131,8 +134,10 @@ func (c *cond) inlineOK(e *env) bool {
 	if c.inlineUnknown {
 		return !in.Known
 	}
-	code := strings.ToLower(in.Code)
-	if len(c.inlineAny) > 0 && !slices.ContainsFunc(c.inlineAny, func(s string) bool { return strings.Contains(code, s) }) {
+	code := inlineText(in.Code)
+	contains := func(s string) bool { return strings.Contains(code, s) }
+	if (len(c.inlineAny) > 0 && !slices.ContainsFunc(c.inlineAny, contains)) ||
+		(len(c.inlineAlso) > 0 && !slices.ContainsFunc(c.inlineAlso, contains)) {
 		return false
 	}
 	for _, s := range c.inlineAll {
@@ -163,7 +168,7 @@ type sqlText struct {
 func (e *env) sqlTexts(c *cond, ops []shell.Word) []sqlText {
 	var out []sqlText
 	for _, f := range e.a.flags {
-		if f.hasValue && slices.ContainsFunc(c.sqlFlags, func(s string) bool { return flagEqual(f.name, s, e.g.raw) }) {
+		if f.hasValue && slices.ContainsFunc(c.sqlFlags, func(s string) bool { return flagEqual(f.name, s, e.g) }) {
 			out = append(out, sqlText{f.value, e.cmd.Argv[f.valWord].Known})
 		}
 	}
@@ -214,3 +219,10 @@ func dropFlags(ws []shell.Word) []shell.Word {
 	}
 	return ws
 }
+
+// inlineEscapes are escapes interpreters turn into blanks inside strings;
+// decoding them keeps "rm\040-rf" from hiding "rm -rf".
+var inlineEscapes = strings.NewReplacer(`\040`, " ", `\x20`, " ", `\u0020`, " ", `\t`, " ", `\011`, " ", `\x09`, " ")
+
+// inlineText is the inline code as the substring conditions see it.
+func inlineText(code string) string { return strings.ToLower(inlineEscapes.Replace(code)) }

@@ -18,13 +18,27 @@ import (
 // corpusRoot is where the peer corpora live, relative to this package.
 var corpusRoot = filepath.Join("..", "..", "shared", "corpus", "peers")
 
-// corpusCase is one peer case: a shell command and whether the peer says it
-// must be blocked (deny or ask) or must pass (allow).
+// corpusCase is one peer case: a shell command and what the peer expects.
 type corpusCase struct {
 	corpus string
 	cmd    string
-	block  bool
+	want   expectation
 }
+
+// expectation is what a peer case asks of the trusted mode.
+type expectation int
+
+const (
+	// mustPass: the peer allows it.
+	mustPass expectation = iota
+	// mustBlock: the peer denies it or asks because it is dangerous.
+	mustBlock
+	// notRead: the peer asks only because the command is not known to be
+	// read-only (docker-agent "unknown", Codex "not known safe"); the
+	// trusted mode allows those by design, so they are reported apart:
+	// agreement means a tier above read.
+	notRead
+)
 
 // divergence is a case where these packs deliberately disagree with a peer.
 type divergence struct {
@@ -49,7 +63,7 @@ func TestCorpusReport(t *testing.T) {
 	cases := loadCorpora(t)
 	skip := loadDivergences(t)
 	s := builtin(t)
-	type tally struct{ block, flagged, pass, passed, diverged int }
+	type tally struct{ block, flagged, pass, passed, diverged, notRead, aboveRead int }
 	per := map[string]*tally{}
 	var total tally
 	var misses []string
@@ -64,8 +78,15 @@ func TestCorpusReport(t *testing.T) {
 			total.diverged++
 			continue
 		}
+		if c.want == notRead {
+			tl.notRead, total.notRead = tl.notRead+1, total.notRead+1
+			if corpusTier(s, c.cmd) > risk.Read {
+				tl.aboveRead, total.aboveRead = tl.aboveRead+1, total.aboveRead+1
+			}
+			continue
+		}
 		flagged := corpusFlagged(s, c.cmd)
-		if c.block {
+		if c.want == mustBlock {
 			tl.block, total.block = tl.block+1, total.block+1
 			if flagged {
 				tl.flagged, total.flagged = tl.flagged+1, total.flagged+1
@@ -88,11 +109,11 @@ func TestCorpusReport(t *testing.T) {
 	sort.Strings(names)
 	for _, n := range names {
 		tl := per[n]
-		t.Logf("%-28s must-block flagged %4d/%-4d %6s   must-pass passed %4d/%-4d %6s   divergences %d",
-			n, tl.flagged, tl.block, pct(tl.flagged, tl.block), tl.passed, tl.pass, pct(tl.passed, tl.pass), tl.diverged)
+		t.Logf("%-40s must-block flagged %4d/%-4d %6s  must-pass passed %4d/%-4d %6s  not-read above read %3d/%-3d  divergences %d",
+			n, tl.flagged, tl.block, pct(tl.flagged, tl.block), tl.passed, tl.pass, pct(tl.passed, tl.pass), tl.aboveRead, tl.notRead, tl.diverged)
 	}
-	t.Logf("%-28s must-block flagged %4d/%-4d %6s   must-pass passed %4d/%-4d %6s   divergences %d",
-		"TOTAL", total.flagged, total.block, pct(total.flagged, total.block), total.passed, total.pass, pct(total.passed, total.pass), total.diverged)
+	t.Logf("%-40s must-block flagged %4d/%-4d %6s  must-pass passed %4d/%-4d %6s  not-read above read %3d/%-3d  divergences %d",
+		"TOTAL", total.flagged, total.block, pct(total.flagged, total.block), total.passed, total.pass, pct(total.passed, total.pass), total.aboveRead, total.notRead, total.diverged)
 	if os.Getenv("RULES_CORPUS_MISSES") != "" {
 		sort.Strings(misses)
 		for _, m := range misses {
@@ -129,6 +150,19 @@ func corpusFlagged(s *Set, cmd string) bool {
 		}
 	}
 	return false
+}
+
+// corpusTier is the worst tier of the command's simple commands.
+func corpusTier(s *Set, cmd string) risk.Tier {
+	sc, err := shell.Parse(cmd, shell.Options{Home: corpusHome})
+	if err != nil || sc == nil || len(sc.Problems) > 0 {
+		return risk.Destructive
+	}
+	var tier risk.Tier
+	for _, c := range sc.Commands {
+		tier = tier.Worse(s.Classify(c).Tier)
+	}
+	return tier
 }
 
 func loadDivergences(t *testing.T) map[string]bool {
@@ -180,9 +214,10 @@ func loadJSONL(t *testing.T, rel string) []corpusCase {
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		var row struct {
-			Command, Input, Kind string
-			Expect  any
-			Context any
+			Command, Input, Kind, Label, Mode string
+			Expect                            any
+			Context                           any
+			Options                           []string
 		}
 		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
 			t.Fatalf("%s: %v", rel, err)
@@ -191,11 +226,48 @@ func loadJSONL(t *testing.T, rel string) []corpusCase {
 		if m, ok := row.Context.(map[string]any); ok {
 			layer, _ = m["layer"].(string)
 		}
+		if !genericPeerRow(row.Mode, row.Context, row.Options) {
+			continue
+		}
 		if c, ok := corpusRow(name, row.Command, row.Input, row.Kind, layer, row.Expect); ok {
+			c.want = relabel(c.want, row.Label)
 			out = append(out, c)
 		}
 	}
 	return out
+}
+
+// genericPeerRow leaves out cc-safety-net rows that hold only under a
+// stricter level, special options, or a test-specific cwd, environment or
+// custom rule file (the context string says so).
+func genericPeerRow(mode string, context any, options []string) bool {
+	if mode != "" && mode != "standard" {
+		return false
+	}
+	if ctx, ok := context.(string); ok && ctx != "" {
+		return false
+	}
+	for _, o := range options {
+		if strings.HasPrefix(o, "paranoid") || strings.HasPrefix(o, "strict") {
+			return false
+		}
+	}
+	return true
+}
+
+// relabel maps docker-agent and Codex labels: only "destructive" and
+// "dangerous" are must-block; "unknown"/"not-safe"/"not-known-safe"/
+// "not-dangerous" asks are about not being read-only.
+func relabel(want expectation, label string) expectation {
+	switch {
+	case label == "":
+		return want
+	case label == "destructive" || strings.HasPrefix(label, "dangerous"):
+		return mustBlock
+	case label == "safe" || label == "known-safe":
+		return mustPass
+	}
+	return notRead
 }
 
 // corpusRow turns one JSONL row into a case. Rows of the seed systems'
@@ -214,9 +286,9 @@ func corpusRow(corpus, command, input, kind, layer string, expect any) (corpusCa
 	exp, _ := expect.(string)
 	switch exp {
 	case "allow", "none":
-		return corpusCase{corpus: corpus, cmd: cmd, block: false}, cmd != ""
+		return corpusCase{corpus: corpus, cmd: cmd, want: mustPass}, cmd != ""
 	case "ask", "deny", "hard_block":
-		return corpusCase{corpus: corpus, cmd: cmd, block: true}, cmd != ""
+		return corpusCase{corpus: corpus, cmd: cmd, want: mustBlock}, cmd != ""
 	}
 	return corpusCase{}, false
 }
@@ -248,7 +320,7 @@ func loadDCGToml(t *testing.T) []corpusCase {
 			if c.Command == "" || (exp != "allow" && exp != "deny" && exp != "ask") {
 				continue
 			}
-			out = append(out, corpusCase{corpus: "dcg/corpus-toml", cmd: c.Command, block: exp != "allow"})
+			out = append(out, corpusCase{corpus: "dcg/corpus-toml", cmd: c.Command, want: blockIf(exp != "allow")})
 		}
 		return nil
 	})
@@ -275,8 +347,15 @@ func loadDCGText(t *testing.T) []corpusCase {
 				}
 				block, line = verdict == "BLOCK", strings.ReplaceAll(cmd, `\n`, "\n")
 			}
-			out = append(out, corpusCase{corpus: "dcg/e2e-txt", cmd: line, block: block})
+			out = append(out, corpusCase{corpus: "dcg/e2e-txt", cmd: line, want: blockIf(block)})
 		}
 	}
 	return out
+}
+
+func blockIf(b bool) expectation {
+	if b {
+		return mustBlock
+	}
+	return mustPass
 }

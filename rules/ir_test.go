@@ -71,6 +71,13 @@ func irCases() []irCase {
 	toNull.Redirects = []shell.Redirect{{Op: ">", Target: word("/dev/null")}, {Op: ">&", Fd: "2", Target: word("1")}}
 	dynamic := &shell.Command{Name: "", Argv: []shell.Word{{Value: "$a", Known: false}, word("-rf"), word("~")}}
 	histOff := &shell.Command{Assigns: []shell.Assign{{Name: "HISTFILE", Value: word("/dev/null")}}}
+	outside := command("rm", "-rf", "build")
+	outside.Dir = word("..")
+	fromInput := command("bash", "-c")
+	fromInput.Origin = "xargs"
+	knownFromInput := command("sh", "-c", "wc -l \"$1\"", "_")
+	knownFromInput.Origin = "xargs"
+	knownFromInput.Inline = &shell.Inline{Lang: "sh", Code: `wc -l "$1"`, Known: true}
 	unknownInline := command("bash", "-c", "$X")
 	unknownInline.Inline = &shell.Inline{Lang: "sh", Known: false}
 	return []irCase{
@@ -96,9 +103,12 @@ func irCases() []irCase {
 			risk.Destructive, risk.BlastCritical, []string{"interp.inline-spawn", "remote.inline-download"}},
 		{"bash -c unknown", []*shell.Command{unknownInline}, risk.Execute, risk.BlastUnknown, []string{"remote.inline-unknown"}},
 		{"cd home then rm *", []*shell.Command{inCd}, risk.Destructive, risk.BlastCritical,
-			[]string{"core.fs.rm-recursive", "core.fs.rm-recursive-cwd", "core.fs.rm-recursive-cwd-of-home"}},
+			[]string{"core.fs.rm-recursive", "core.fs.rm-recursive-cwd", "core.fs.rm-recursive-cwd-of-home", "core.fs.rm-recursive-outside-cwd"}},
 		{"cd project then rm *", []*shell.Command{inProject}, risk.Destructive, risk.BlastHigh,
 			[]string{"core.fs.rm-recursive", "core.fs.rm-recursive-cwd"}},
+		{"cd .. then rm -rf build", []*shell.Command{outside}, risk.Destructive, risk.BlastMedium, []string{"core.fs.rm-recursive-outside-cwd"}},
+		{"xargs bash -c", []*shell.Command{fromInput}, risk.Execute, risk.BlastUnknown, []string{"generic.shell-from-input"}},
+		{"xargs sh -c known", []*shell.Command{knownFromInput}, risk.Execute, risk.BlastNone, nil},
 		{"xargs rm -rf", []*shell.Command{viaXargs}, risk.Destructive, risk.BlastUnknown, []string{"core.fs.rm-recursive-stdin"}},
 		{"bash <(curl)", []*shell.Command{procSubst}, risk.Destructive, risk.BlastCritical, []string{"remote.eval-download", "remote.shell-unknown-script"}},
 		{"psql here-doc drop", []*shell.Command{heredoc}, risk.Destructive, risk.BlastHigh, []string{"db.sql-drop-table"}},

@@ -51,6 +51,12 @@ type Grammar struct {
 	ListFlags []string `toml:"list_flags"`
 	// NoFlags means every word is an operand (echo, printf).
 	NoFlags bool `toml:"no_flags"`
+	// Abbreviations means long options may be shortened to a unique prefix
+	// ("--forc" for "--force"), as git and GNU getopt_long accept.
+	Abbreviations bool `toml:"abbreviations"`
+	// DefaultOperand is the operand the command uses when given none
+	// (find searches "."); empty means none.
+	DefaultOperand string `toml:"default_operand"`
 }
 
 // Safe is a command shape whose effect is known: read-only by default.
@@ -151,6 +157,12 @@ type Match struct {
 	VerbDepth int      `toml:"verb_depth"`
 	// InlineAll: substrings of the inline code, all present.
 	InlineAll []string `toml:"inline_all"`
+	// InlineAlso: a second any-of list that must also match (for example
+	// a destructive command text and a process-spawning call).
+	InlineAlso []string `toml:"inline_also"`
+	// InlineNotKnown: the command has no statically known inline code
+	// (none at all, or code that could not be resolved).
+	InlineNotKnown bool `toml:"inline_not_known"`
 	// Assigns: a VAR=value prefix whose name matches one of these globs.
 	Assigns []string `toml:"assigns"`
 	// Redirects: an output redirect whose target matches one of these

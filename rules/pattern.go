@@ -21,7 +21,8 @@ var systemDirs = set([]string{
 	"/usr/local", "/usr/sbin", "/usr/share", "/var/lib", "/var/log", "/etc/ssh", "/etc/ssl",
 })
 
-var tempPrefixes = []string{"/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/folders/", "/dev/shm/", "$tmpdir/", "${tmpdir}/"}
+var tempPrefixes = []string{"/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/folders/", "/dev/shm/", "$tmpdir/", "${tmpdir}/",
+	"${tmpdir:-/tmp}/", "${tmpdir:-/var/tmp}/", "$xdg_runtime_dir/", "${xdg_runtime_dir}/"}
 
 // pattern matches one word: an @class or a glob where "*" matches within a
 // path component, "**" matches anything and "?" one character. Matching

@@ -64,6 +64,8 @@ type cond struct {
 	inline          []string
 	inlineAny       []string
 	inlineAll       []string
+	inlineAlso      []string
+	inlineNotKnown  bool
 	inlineUnknown   bool
 	pipeSelfBg      bool
 	unknownExe      bool
@@ -117,7 +119,7 @@ func compileCond(where string, m Match, pr *problems) cond {
 	c := cond{flagsAll: m.FlagsAll, flagsAny: m.FlagsAny, flagsNone: m.FlagsNone, minOperands: m.MinOperands,
 		dashdash: m.DashDash, verbs: lowerAll(m.Verbs), verbDepth: m.VerbDepth, assigns: lowerAll(m.Assigns),
 		privileged: m.Privileged, remote: m.Remote, origins: m.Origins, sqlFlags: m.SQLFlags, sqlOperands: m.SQLOperands,
-		sqlSkip: m.SQLSkip, inline: m.Inline, inlineAny: lowerAll(m.InlineAny), inlineAll: lowerAll(m.InlineAll),
+		sqlSkip: m.SQLSkip, inline: m.Inline, inlineAny: lowerAll(m.InlineAny), inlineAll: lowerAll(m.InlineAll), inlineAlso: lowerAll(m.InlineAlso), inlineNotKnown: m.InlineNotKnown,
 		inlineUnknown: m.InlineUnknown, pipeSelfBg: m.PipeSelfBackground, unknownExe: m.UnknownExe,
 		nameUnknown: m.NameUnknown, operandAt: -1}
 	if c.verbDepth == 0 {
@@ -272,7 +274,7 @@ func (e *env) anyFlag(specs []string) bool {
 
 func (e *env) flagValue(name string, globs []string) bool {
 	for _, f := range e.a.flags {
-		if f.hasValue && flagEqual(f.name, name, e.g.raw) && anyGlob(globs, f.value) {
+		if f.hasValue && flagEqual(f.name, name, e.g) && anyGlob(globs, f.value) {
 			w := e.cmd.Argv[f.valWord]
 			e.hit = &w
 			return true

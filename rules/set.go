@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -245,6 +246,11 @@ type view struct {
 // viewFor returns the (cached) view of an executable name.
 func (s *Set) viewFor(name string) *view {
 	idx, known := s.byExe[name]
+	if !known {
+		// Case-insensitive file systems (macOS, Windows) run RM as rm.
+		name = strings.ToLower(name)
+		idx, known = s.byExe[name]
+	}
 	if !known {
 		s.unknown.Do(func() { s.unkView = s.buildView("", nil) })
 		return s.unkView
