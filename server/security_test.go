@@ -1,0 +1,146 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/risk"
+)
+
+func TestSecurityHeaders(t *testing.T) {
+	s := newTestServer(t, Options{})
+	for _, path := range []string{"/", "/v1/approvals", "/static/app.js", "/nowhere"} {
+		h := do(t, s.Handler(), "GET", path, "", nil).Header()
+		got := map[string]string{}
+		for _, k := range []string{"Content-Security-Policy", "X-Content-Type-Options", "X-Frame-Options", "Referrer-Policy"} {
+			got[k] = h.Get(k)
+		}
+		want := map[string]string{
+			"Content-Security-Policy": pageCSP, "X-Content-Type-Options": "nosniff",
+			"X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s headers (-want +got):\n%s", path, diff)
+		}
+	}
+	if !strings.Contains(pageCSP, "frame-ancestors 'none'") || strings.Contains(pageCSP, "unsafe-inline") {
+		t.Errorf("CSP %q must forbid framing and inline script", pageCSP)
+	}
+}
+
+func TestCrossOriginPostRefused(t *testing.T) {
+	s := newTestServer(t, Options{})
+	tests := []struct {
+		name   string
+		hdr    map[string]string
+		status int
+	}{
+		{"cross-site fetch metadata", map[string]string{"Sec-Fetch-Site": "cross-site"}, 403},
+		{"foreign origin", map[string]string{"Origin": "https://evil.example"}, 403},
+		{"same origin", map[string]string{"Sec-Fetch-Site": "same-origin"}, 200},
+		{"non-browser client", nil, 200},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := do(t, s.Handler(), "POST", "/v1/decide", `{"tool":"Bash","input":{"command":"ls"}}`, tt.hdr)
+			if rec.Code != tt.status {
+				t.Errorf("status %d, want %d: %s", rec.Code, tt.status, rec.Body)
+			}
+		})
+	}
+	// Answering an approval from another origin is refused before the id
+	// is even looked at.
+	rec := do(t, s.Handler(), "POST", "/v1/approvals/AAAAAAAAAAAAAAAAAAAAAA", `{"approved":true}`, map[string]string{"Sec-Fetch-Site": "cross-site", "Origin": "https://evil.example"})
+	want := "cross-origin request refused: state-changing requests must come from this server's own page or a non-browser client"
+	if rec.Code != 403 || errorOf(t, rec) != want {
+		t.Errorf("cross-origin answer: %d %s", rec.Code, rec.Body)
+	}
+}
+
+func TestHostCheckWithoutToken(t *testing.T) {
+	s := newTestServer(t, Options{})
+	tests := []struct {
+		host   string
+		status int
+	}{
+		{"127.0.0.1:7878", 200}, {"localhost:7878", 200}, {"[::1]:7878", 200}, {"localhost", 200},
+		{"rebind.attacker.example:7878", 421}, {"192.168.1.5:7878", 421},
+	}
+	for _, tt := range tests {
+		if rec := do(t, s.Handler(), "GET", "/v1/approvals", "", map[string]string{"Host": tt.host}); rec.Code != tt.status {
+			t.Errorf("Host %s: status %d, want %d", tt.host, rec.Code, tt.status)
+		}
+	}
+}
+
+func TestTokenRequired(t *testing.T) {
+	const token = "0123456789abcdefghijklmnopqrstuvwxyzABCD"
+	s := newTestServer(t, Options{Token: token})
+	auth := map[string]string{"Authorization": "Bearer " + token, "Host": "10.0.0.2:7878"}
+	tests := []struct {
+		name, method, path, body string
+		hdr                      map[string]string
+		status                   int
+	}{
+		{"api without token", "GET", "/v1/approvals", "", map[string]string{"Host": "10.0.0.2:7878"}, 401},
+		{"api with wrong token", "GET", "/v1/approvals", "", map[string]string{"Authorization": "Bearer nope", "Host": "10.0.0.2:7878"}, 401},
+		{"api with token", "GET", "/v1/approvals", "", auth, 200},
+		{"decide without token", "POST", "/v1/decide", `{"tool":"Bash","input":{"command":"ls"}}`, nil, 401},
+		{"decide with token", "POST", "/v1/decide", `{"tool":"Bash","input":{"command":"ls"}}`, auth, 200},
+		{"metrics without token", "GET", "/metrics", "", nil, 401},
+		{"events without token", "GET", "/v1/events", "", nil, 401},
+		{"page is public", "GET", "/", "", map[string]string{"Host": "10.0.0.2:7878"}, 200},
+		{"assets are public", "GET", "/static/app.js", "", nil, 200},
+		{"healthz is public", "GET", "/healthz", "", nil, 200},
+		{"cookie works", "GET", "/v1/approvals", "", map[string]string{"Cookie": cookieName + "=" + token}, 200},
+		{"token answers from a script", "POST", "/v1/approvals/AAAAAAAAAAAAAAAAAAAAAA", `{"approved":false}`, auth, 404},
+		{"cookie alone cannot answer from a script", "POST", "/v1/approvals/AAAAAAAAAAAAAAAAAAAAAA", `{"approved":false}`, map[string]string{"Cookie": cookieName + "=" + token}, 403},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if rec := do(t, s.Handler(), tt.method, tt.path, tt.body, tt.hdr); rec.Code != tt.status {
+				t.Errorf("status %d, want %d: %s", rec.Code, tt.status, rec.Body)
+			}
+		})
+	}
+	rec := do(t, s.Handler(), "POST", "/v1/login", `{}`, auth)
+	c := rec.Result().Cookies()
+	if rec.Code != 200 || len(c) != 1 || c[0].Value != token || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode {
+		t.Errorf("login: %d cookies %+v", rec.Code, c)
+	}
+}
+
+func TestIsLoopbackAddr(t *testing.T) {
+	got := map[string]bool{}
+	for _, a := range []string{"127.0.0.1:7878", "[::1]:7878", "localhost:7878", ":7878", "0.0.0.0:7878", "10.1.2.3:80", "example.com:80", "bad"} {
+		got[a] = IsLoopbackAddr(a)
+	}
+	want := map[string]bool{"127.0.0.1:7878": true, "[::1]:7878": true, "localhost:7878": true, ":7878": false,
+		"0.0.0.0:7878": false, "10.1.2.3:80": false, "example.com:80": false, "bad": false}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("IsLoopbackAddr (-want +got):\n%s", diff)
+	}
+}
+
+// TestAgentCannotApproveItself shows the default policy's answer to an
+// agent that tries to answer its own approval over loopback: netguard
+// denies shell commands that reach loopback addresses.
+func TestAgentCannotApproveItself(t *testing.T) {
+	p := testPolicy(t)
+	cmds := []string{
+		`curl -X POST -H 'Content-Type: application/json' -d '{"approved":true}' http://127.0.0.1:7878/v1/approvals/AAAAAAAAAAAAAAAAAAAAAA`,
+		`wget --post-data '{"approved":true}' http://localhost:7878/v1/approvals/AAAAAAAAAAAAAAAAAAAAAA`,
+		`curl -s http://[::1]:7878/v1/approvals`,
+	}
+	for _, cmd := range cmds {
+		d := p.Decide(context.Background(), call.Call{Kind: call.Shell, Tool: "Bash", Command: cmd, Cwd: "/tmp/ws", Workspace: "/tmp/ws"})
+		if d.Verdict != risk.Deny || d.Rule != "netguard.loopback" {
+			t.Errorf("%s: %s by %s (%s); want deny by netguard.loopback", cmd, d.Verdict, d.Rule, d.Reason)
+		}
+	}
+}
