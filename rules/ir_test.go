@@ -71,6 +71,8 @@ func irCases() []irCase {
 	toNull.Redirects = []shell.Redirect{{Op: ">", Target: word("/dev/null")}, {Op: ">&", Fd: "2", Target: word("1")}}
 	dynamic := &shell.Command{Name: "", Argv: []shell.Word{{Value: "$a", Known: false}, word("-rf"), word("~")}}
 	histOff := &shell.Command{Assigns: []shell.Assign{{Name: "HISTFILE", Value: word("/dev/null")}}}
+	remote := command("rm", "-rf", "build")
+	remote.Remote, remote.Origin = "host", "ssh"
 	outside := command("rm", "-rf", "build")
 	outside.Dir = word("..")
 	fromInput := command("bash", "-c")
@@ -106,6 +108,7 @@ func irCases() []irCase {
 			[]string{"core.fs.rm-recursive", "core.fs.rm-recursive-cwd", "core.fs.rm-recursive-cwd-of-home", "core.fs.rm-recursive-outside-cwd"}},
 		{"cd project then rm *", []*shell.Command{inProject}, risk.Destructive, risk.BlastHigh,
 			[]string{"core.fs.rm-recursive", "core.fs.rm-recursive-cwd"}},
+		{"ssh host rm -rf build", []*shell.Command{remote}, risk.Destructive, risk.BlastHigh, []string{"core.fs.rm-recursive-remote"}},
 		{"cd .. then rm -rf build", []*shell.Command{outside}, risk.Destructive, risk.BlastMedium, []string{"core.fs.rm-recursive-outside-cwd"}},
 		{"xargs bash -c", []*shell.Command{fromInput}, risk.Execute, risk.BlastUnknown, []string{"generic.shell-from-input"}},
 		{"xargs sh -c known", []*shell.Command{knownFromInput}, risk.Execute, risk.BlastNone, nil},

@@ -74,6 +74,7 @@ var extraPositives = []struct{ cmd, id string }{
 	{"launchctl unload ~/Library/LaunchAgents/x.plist", "system.service.launchctl"},
 	{"service nginx stop", "system.service.legacy-stop"},
 	{"apachectl -k stop", "system.service.signal"},
+	{"ssh-add -D", "secrets.ssh-identity-remove"},
 	{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager GIT_CONFIG_VALUE_0=sh git log", "git.config-env-var-exec"},
 	{"git clone --config-env=core.sshCommand=X host:repo", "git.config-env-exec"},
 }
