@@ -134,25 +134,33 @@ func bwrapHide(path string) []string {
 
 // firejailArgv makes the filesystem read-only but for the workspace, the
 // private TMPDIR and the extra read-write paths; under /tmp and the home
-// directory only those paths stay visible (whitelist), a home directory
-// holding none of them is hidden whole; the secret system files are hidden
-// and the network removed.
+// directory only the paths the run uses stay visible (whitelist), a home
+// directory holding none of them is hidden whole; the secret system files
+// are hidden and the network removed. Firejail stops the sandbox's other
+// processes when the command exits and returns the command's status.
 func (j *job) firejailArgv() []string {
-	a := []string{j.choice.tool, "--quiet", "--noprofile", "--read-only=/"}
+	a := []string{j.choice.tool, "--quiet", "--noprofile", "--deterministic-exit-code",
+		"--deterministic-shutdown", "--read-only=/"}
 	if !j.spec.AllowNetwork {
 		a = append(a, "--net=none")
 	}
 	home := lookupEnv(j.env, "HOME")
-	homeUsed := false
-	for _, p := range append([]string{j.workspace, j.tmpDir}, j.spec.ReadWrite...) {
+	if home != "" && !filepath.IsAbs(home) {
+		home = ""
+	}
+	rw := append([]string{j.workspace, j.tmpDir}, j.spec.ReadWrite...)
+	for _, p := range rw {
 		a = append(a, "--read-write="+p)
+	}
+	homeUsed := false
+	for _, p := range append(append(rw, j.target), j.spec.ReadOnly...) {
 		inHome := home != "" && strings.HasPrefix(p, home+"/")
 		if inHome || strings.HasPrefix(p, "/tmp/") {
 			a = append(a, "--whitelist="+p)
 		}
 		homeUsed = homeUsed || inHome
 	}
-	if home != "" && filepath.IsAbs(home) && !homeUsed {
+	if home != "" && !homeUsed {
 		a = append(a, "--blacklist="+home)
 	}
 	for _, p := range secretSystemPaths() {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"syscall"
 	"unsafe"
 
@@ -20,6 +21,9 @@ import (
 // process and execs the target. It never returns; on failure it reports the
 // error to the parent and exits with status 127.
 func HelperMain() {
+	// Capability sets are per thread: dropping them and the final execve
+	// must happen on the same OS thread.
+	runtime.LockOSThread()
 	report := errorChannel()
 	err := runHelper()
 	fmt.Fprintf(report, "%v", err)
