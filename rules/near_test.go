@@ -219,6 +219,8 @@ var nearMisses = map[string]string{
 	"git.abort":                            "git merge --continue",
 	"core.fs.rm-recursive-outside-cwd":     "rm -rf build",
 	"core.fs.rm-privileged":                "rm notes.txt",
+	"core.fs.rm-recursive-remote":          "rm -rf build",
+	"secrets.ssh-identity-remove":          "ssh-add -l",
 	"core.fs.ps-remove-recurse":            "Remove-Item build -Recurse -Force",
 	"cloud.dns-nsupdate":                   "nslookup example.com",
 	"generic.preload-injection":            "LANG=C ls",
