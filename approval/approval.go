@@ -35,6 +35,7 @@ const (
 
 var scopeNames = []string{"once", "session", "always"}
 
+// String returns "once", "session" or "always".
 func (s Scope) String() string {
 	if int(s) < len(scopeNames) {
 		return scopeNames[s]

@@ -49,6 +49,7 @@ type MalformedError struct {
 	First string
 }
 
+// Error says how many lines were skipped and where the first one is.
 func (e *MalformedError) Error() string {
 	return fmt.Sprintf("audit: skipped %d malformed line(s); first at %s", e.Lines, e.First)
 }

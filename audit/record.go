@@ -13,23 +13,29 @@ import (
 type Record struct {
 	// Time the decision was made, UTC.
 	Time time.Time `json:"time"`
-	// Agent, Session and Sender say who asked; empty when unknown.
-	Agent   string `json:"agent,omitempty"`
+	// Agent is the agent's name; empty when unknown.
+	Agent string `json:"agent,omitempty"`
+	// Session is the agent's session id; empty when unknown.
 	Session string `json:"session,omitempty"`
-	Sender  string `json:"sender,omitempty"`
-	// Tool is the tool name as the agent sent it; Kind its normalised kind.
-	Tool string    `json:"tool"`
+	// Sender is the principal budgets are counted for; empty when unknown.
+	Sender string `json:"sender,omitempty"`
+	// Tool is the tool name as the agent sent it.
+	Tool string `json:"tool"`
+	// Kind is the tool's normalised kind.
 	Kind call.Kind `json:"kind"`
 	// Args is the redacted, shortened argument summary (see [Summarize]).
 	Args string `json:"args,omitempty"`
 	// Verdict is the final outcome, after approval, grants and budgets.
 	Verdict risk.Verdict `json:"verdict"`
-	// Tier, Blast and Category describe the call's worst effect.
-	Tier     risk.Tier     `json:"tier"`
-	Blast    risk.Blast    `json:"blast_radius"`
+	// Tier is the call's worst effect.
+	Tier risk.Tier `json:"tier"`
+	// Blast is the blast radius of the worst finding.
+	Blast risk.Blast `json:"blast_radius"`
+	// Category of the deciding finding; empty when nothing matched.
 	Category risk.Category `json:"category,omitempty"`
-	// Rule is the id of the deciding rule; Reason says why, redacted.
-	Rule   string `json:"rule"`
+	// Rule is the id of the deciding rule.
+	Rule string `json:"rule"`
+	// Reason says why, with secrets redacted.
 	Reason string `json:"reason,omitempty"`
 	// Approval is the outcome of asking a person: "" when nobody was
 	// asked, else "approved", "denied", "timeout" or "error".

@@ -97,6 +97,7 @@ type ExceededError struct {
 	ResetAt time.Time
 }
 
+// Error says which budget is used up and when it frees.
 func (e *ExceededError) Error() string {
 	reset := e.ResetAt.UTC().Format("15:04:05 UTC")
 	if e.Budget == "cost" {

@@ -49,6 +49,7 @@ type EscalationError struct {
 	Detail string
 }
 
+// Error names the dimension and the violation.
 func (e *EscalationError) Error() string {
 	return "sub-agent policy exceeds its parent (" + e.Dimension + "): " + e.Detail
 }

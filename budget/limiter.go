@@ -104,6 +104,7 @@ type LimitError struct {
 	Detail string
 }
 
+// Error says why the sub-agent was refused.
 func (e *LimitError) Error() string { return "sub-agent refused: " + e.Detail }
 
 // Acquire admits one sub-agent started by a caller at depth with a prompt

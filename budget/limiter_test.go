@@ -156,3 +156,41 @@ func TestWithDeadline(t *testing.T) {
 		t.Errorf("deadline %v, want about a minute from now", dl)
 	}
 }
+
+func TestSessionTotals(t *testing.T) {
+	dir := t.TempDir()
+	s, err := NewSessionTotals(dir, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	granted := 0
+	for range 10 {
+		wg.Go(func() {
+			other, _ := NewSessionTotals(dir, 3) // as if another hook process
+			if _, err := other.Take(context.Background(), "s1"); err == nil {
+				mu.Lock()
+				granted++
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if granted != 3 {
+		t.Errorf("granted %d of 10, want 3", granted)
+	}
+	n, err := s.Take(context.Background(), "s1")
+	if got, want := err.Error(), "sub-agent refused: this session already started 3 sub-agents; the limit is 3"; got != want || n != 3 {
+		t.Errorf("Take = %d, %q; want 3, %q", n, got, want)
+	}
+	if n, err := s.Take(context.Background(), "s2"); n != 1 || err != nil {
+		t.Errorf("another session: %d, %v", n, err)
+	}
+	if _, err := NewSessionTotals(dir, -1); err == nil {
+		t.Error("negative max_total accepted")
+	}
+	if d, _ := NewSessionTotals(dir, 0); d.max != 10 {
+		t.Errorf("default max_total %d", d.max)
+	}
+}

@@ -135,6 +135,7 @@ type CorruptError struct {
 	Err error
 }
 
+// Error says which file was corrupt, why, and where it went.
 func (e *CorruptError) Error() string {
 	if e.MovedTo == "" {
 		return fmt.Sprintf("state file %s is corrupt (%v) and could not be moved aside; remove or repair it", e.Path, e.Err)
@@ -142,6 +143,7 @@ func (e *CorruptError) Error() string {
 	return fmt.Sprintf("state file %s was corrupt (%v); moved it to %s for inspection — a new file starts empty", e.Path, e.Err, e.MovedTo)
 }
 
+// Unwrap returns the parse error.
 func (e *CorruptError) Unwrap() error { return e.Err }
 
 // SetAside renames a corrupt file to "<path>.corrupt-<UTC time>" and returns

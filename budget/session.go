@@ -1,0 +1,56 @@
+package budget
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"github.com/toolguard/toolguard/state"
+)
+
+// SessionTotals counts the sub-agents started in each agent session, in one
+// small file per session under its directory, so that the per-session total
+// holds across hook processes (a [Limiter] only sees its own process). A
+// SessionTotals is safe for concurrent use.
+type SessionTotals struct {
+	dir string
+	max int
+}
+
+// NewSessionTotals returns a counter keeping its files in dir, allowing
+// maxTotal sub-agents per session; zero means the default of 10.
+func NewSessionTotals(dir string, maxTotal int) (*SessionTotals, error) {
+	if maxTotal < 0 {
+		return nil, fmt.Errorf("budget: sub-agent max_total is %d; it must be zero (default %d) or positive", maxTotal, DefaultSubAgentLimits.MaxTotal)
+	}
+	if maxTotal == 0 {
+		maxTotal = DefaultSubAgentLimits.MaxTotal
+	}
+	return &SessionTotals{dir: dir, max: maxTotal}, nil
+}
+
+type sessionTotalFile struct {
+	Started int `json:"started"`
+}
+
+// Take counts one more sub-agent for session and returns how many have now
+// been started, or a *[LimitError] ("total") when the session already
+// started the maximum (nothing is counted then). Calls without a session
+// id share the "" session. A corrupt file is set aside and its error
+// returned: the caller denies.
+func (s *SessionTotals) Take(ctx context.Context, session string) (int, error) {
+	var f sessionTotalFile
+	var refused error
+	err := state.UpdateJSONUnsynced(ctx, filepath.Join(s.dir, state.FileName(session)+".json"), &f, func(f *sessionTotalFile) (bool, error) {
+		if f.Started >= s.max {
+			refused = &LimitError{"total", fmt.Sprintf("this session already started %d sub-agents; the limit is %d", f.Started, s.max)}
+			return false, nil
+		}
+		f.Started++
+		return true, nil
+	})
+	if err == nil {
+		err = refused
+	}
+	return f.Started, err
+}
