@@ -162,6 +162,9 @@ func (e *evaluation) checkPath(p string, a paths.Access, dir string) {
 	var fs []risk.Finding
 	if cp, err := paths.Canonicalize(p, env, e.p.home); err == nil {
 		fs = e.p.paths.CheckPath(cp, a, env)
+		if f := e.deleteFinding(cp, env); a == paths.Delete && f != nil {
+			fs = append(fs, *f)
+		}
 		e.env.Paths = append(e.env.Paths, cp.Resolved)
 	} else {
 		fs = e.p.paths.Check(p, a, env) // reports why the path is invalid

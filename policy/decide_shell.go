@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -33,7 +34,7 @@ func (e *evaluation) analyseShell() {
 }
 
 func (e *evaluation) shellEnv() map[string]string {
-	env := map[string]string{"HOME": e.p.home}
+	env := map[string]string{"HOME": e.p.home, "TMPDIR": os.TempDir()}
 	if d := e.c.Dir(); d != "" {
 		env["PWD"] = d
 	}

@@ -83,8 +83,8 @@ func Load(opts LoadOptions) (*Loaded, error) {
 		errs = append(errs, loadFile(out, f, f == opts.ConfigFile))
 	}
 	errs = append(errs, loadProject(out, opts.ProjectDir))
-	if env := envLayer(opts.Environ); env != nil {
-		errs = append(errs, out.apply(*env))
+	for _, env := range envLayers(opts.Environ) {
+		errs = append(errs, out.apply(env))
 	}
 	if opts.Flags != nil {
 		opts.Flags(out.Config)
@@ -170,24 +170,22 @@ func (l *Loaded) apply(layer Layer) error {
 	return nil
 }
 
-// envLayer turns TOOLGUARD_SECTION__KEY=value variables into a TOML
-// layer: "__" separates table names, values are TOML literals when they
-// parse as one (true, 12, ["a"]) and strings otherwise.
-func envLayer(environ []string) *Layer {
-	var lines []string
+// envLayers turns each TOOLGUARD_SECTION__KEY=value variable into a
+// one-line TOML layer named after the variable: "__" separates table names,
+// values are TOML literals when they parse as one (true, 12, ["a"]) and
+// strings otherwise. Empty variables are ignored.
+func envLayers(environ []string) []Layer {
+	var out []Layer
 	for _, kv := range environ {
 		name, value, ok := strings.Cut(kv, "=")
-		if !ok || !strings.HasPrefix(name, "TOOLGUARD_") || name == "TOOLGUARD_CONFIG" {
+		if !ok || value == "" || !strings.HasPrefix(name, "TOOLGUARD_") || name == "TOOLGUARD_CONFIG" {
 			continue
 		}
 		key := strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(name, "TOOLGUARD_"), "__", "."))
-		lines = append(lines, key+" = "+tomlValue(value))
+		out = append(out, Layer{Name: "$" + name, Format: "toml", Data: []byte(key + " = " + tomlValue(value) + "\n")})
 	}
-	if len(lines) == 0 {
-		return nil
-	}
-	sort.Strings(lines)
-	return &Layer{Name: "TOOLGUARD_* environment", Format: "toml", Data: []byte(strings.Join(lines, "\n") + "\n")}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 func tomlValue(v string) string {

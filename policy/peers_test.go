@@ -190,7 +190,11 @@ func mustCompileHome(t *testing.T, s *policy.Settings, home string) *policy.Poli
 func loadPeerCases(t *testing.T) []peerCase {
 	var cases []peerCase
 	for _, l := range []func(*testing.T) []peerCase{loadFlat, loadKinded, loadDCGCorpus, loadDCGFixtures} {
-		cases = append(cases, l(t)...)
+		for _, c := range l(t) {
+			if strings.TrimSpace(c.command) != "" { // an empty command is not a tool call
+				cases = append(cases, c)
+			}
+		}
 	}
 	return cases
 }

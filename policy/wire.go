@@ -38,12 +38,12 @@ func (p *Policy) workspaceOnly() bool {
 	return p.cfg.modeName() != ModeFull
 }
 
-// scratchRoots are the temporary directories, always read-write roots:
+// scratchRoots are the temporary directories (/tmp, /var/tmp, $TMPDIR), always read-write roots:
 // agents build and test there, and ZeroClaw's blanket ban on /tmp sends
 // them to write scratch files into the project instead. Writes still follow
 // the mode (the default supervised mode asks).
 func scratchRoots() []string {
-	roots := []string{"/tmp"}
+	roots := []string{"/tmp", "/var/tmp"}
 	if d := os.TempDir(); d != "/tmp" {
 		roots = append(roots, d)
 	}
