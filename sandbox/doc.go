@@ -31,6 +31,17 @@
 // nothing else: the home directory and /tmp are not accessible. TCP connect
 // and bind are refused unless networking is allowed (Landlock ABI ≥ 4).
 //
+// Under Landlock the helper also empties the capability sets (a confined
+// root keeps no CAP_SYS_PTRACE, which would let it read other processes'
+// environments) and, when the network is off, installs a seccomp filter
+// that refuses Multipath TCP sockets and io_uring, because Landlock's TCP
+// rules do not apply to MPTCP.
+//
+// The default address-space limit (512 MiB) is too small for Go programs
+// (about 650 MiB of address space just to start), Node.js (about 1 GiB) and
+// the JVM (more than 2 GiB); raise Limits.AddressSpace, or make it negative,
+// to run them.
+//
 // Known limits: UDP and pathname UNIX sockets are only restricted by
 // Landlock ABI ≥ 10 and ≥ 9, so with smaller ABIs only the bubblewrap
 // backend takes the network away completely; a process that leaves its

@@ -36,6 +36,9 @@ directory is the writable workspace, the system directories are read-only,
 the home directory, /tmp and the network are out of reach.
 
 The [sandbox] section of the policy sets the defaults; flags override it.
+The default address-space limit of 512 MiB stops Go programs (they need
+about 650 MiB to start), Node.js and Java: raise max_memory_mb, or set it
+to -1 for no limit.
 
 Exit codes:
   N     the command's own exit status
