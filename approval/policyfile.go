@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -28,9 +29,10 @@ type grantTable struct {
 
 // Always returns the [[grants]] of the user policy file. A missing file
 // has none; a file that is not valid TOML is an error (the policy loader
-// reports it in detail).
+// reports it in detail). A YAML or JSON policy file gives none here: the
+// policy loader applies its grants itself.
 func (s *GrantStore) Always(ctx context.Context) ([]Grant, error) {
-	if s.policyFile == "" {
+	if s.policyFile == "" || !isTOML(s.policyFile) {
 		return nil, nil
 	}
 	data, err := os.ReadFile(s.policyFile)
@@ -67,6 +69,10 @@ func (s *GrantStore) AddAlways(ctx context.Context, g Grant) error {
 	}
 	if _, err := validGrant(g, g.Pattern()); err != nil {
 		return err
+	}
+	if !isTOML(s.policyFile) {
+		return fmt.Errorf("cannot record the grant %s: %s is not a TOML file; add it under grants: yourself (tool: %q, command_prefix: %q)",
+			g.Pattern(), s.policyFile, g.Tool, g.CommandPrefix)
 	}
 	lock, err := state.LockFile(ctx, s.policyFile)
 	if err != nil {
@@ -116,6 +122,8 @@ func readWithPerm(path string) ([]byte, os.FileMode, error) {
 	}
 	return data, fi.Mode().Perm(), nil
 }
+
+func isTOML(path string) bool { return strings.EqualFold(filepath.Ext(path), ".toml") }
 
 // grantTOML renders the table appended after old.
 func grantTOML(old []byte, g Grant) []byte {

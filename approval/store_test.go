@@ -213,6 +213,22 @@ func TestRecordScopes(t *testing.T) {
 	}
 }
 
+func TestAlwaysGrantYAMLPolicy(t *testing.T) {
+	pf := filepath.Join(t.TempDir(), "policy.yaml")
+	os.WriteFile(pf, []byte("mode: strict\n"), 0o600)
+	s := NewGrantStore(t.TempDir(), pf)
+	err := s.AddAlways(context.Background(), Grant{Tool: "Bash", CommandPrefix: "make", Scope: Always})
+	if err == nil || !strings.Contains(err.Error(), "is not a TOML file") {
+		t.Errorf("AddAlways to YAML = %v", err)
+	}
+	if data, _ := os.ReadFile(pf); string(data) != "mode: strict\n" {
+		t.Errorf("YAML file changed: %q", data)
+	}
+	if g, err := s.Always(context.Background()); g != nil || err != nil {
+		t.Errorf("Always from YAML = %v, %v", g, err)
+	}
+}
+
 func TestAlwaysDisabled(t *testing.T) {
 	s := NewGrantStore(t.TempDir(), "")
 	if err := s.AddAlways(context.Background(), Grant{Tool: "Bash", Scope: Always}); err == nil {
