@@ -77,6 +77,8 @@ func irCases() []irCase {
 	outside.Dir = word("..")
 	fromInput := command("bash", "-c")
 	fromInput.Origin = "xargs"
+	placeholder := command("bash", "-c", "rm -rf {}")
+	placeholder.Origin = "parallel"
 	knownFromInput := command("sh", "-c", "wc -l \"$1\"", "_")
 	knownFromInput.Origin = "xargs"
 	knownFromInput.Inline = &shell.Inline{Lang: "sh", Code: `wc -l "$1"`, Known: true}
@@ -111,6 +113,7 @@ func irCases() []irCase {
 		{"ssh host rm -rf build", []*shell.Command{remote}, risk.Destructive, risk.BlastHigh, []string{"core.fs.rm-recursive-remote"}},
 		{"cd .. then rm -rf build", []*shell.Command{outside}, risk.Destructive, risk.BlastMedium, []string{"core.fs.rm-recursive-outside-cwd"}},
 		{"xargs bash -c", []*shell.Command{fromInput}, risk.Execute, risk.BlastUnknown, []string{"generic.shell-from-input"}},
+		{"parallel bash -c {}", []*shell.Command{placeholder}, risk.Execute, risk.BlastUnknown, []string{"generic.shell-placeholder-code"}},
 		{"xargs sh -c known", []*shell.Command{knownFromInput}, risk.Execute, risk.BlastNone, nil},
 		{"xargs rm -rf", []*shell.Command{viaXargs}, risk.Destructive, risk.BlastUnknown, []string{"core.fs.rm-recursive-stdin"}},
 		{"bash <(curl)", []*shell.Command{procSubst}, risk.Destructive, risk.BlastCritical, []string{"remote.eval-download", "remote.shell-unknown-script"}},

@@ -129,6 +129,10 @@ type Match struct {
 	FlagsAny []string `toml:"flags_any"`
 	// FlagsNone: none of these flags is present.
 	FlagsNone []string `toml:"flags_none"`
+	// FlagsNoValue: one of these value-taking flags is present but its value
+	// is missing (bash -c at the end of an xargs line: the code comes from
+	// input).
+	FlagsNoValue []string `toml:"flags_no_value"`
 	// FlagValues: flag → globs; matches when one of the flags is present
 	// with a value matching one of its globs (case-insensitive, "*" matches
 	// anything).

@@ -37,6 +37,7 @@ type cond struct {
 	flagsAll        [][]string
 	flagsAny        []string
 	flagsNone       []string
+	flagsNoValue    []string
 	flagValues      map[string][]string
 	operandsAny     []pattern
 	operandsNone    []pattern
@@ -116,7 +117,7 @@ func compileRule(where, pack string, r Rule, pr *problems) *rule {
 }
 
 func compileCond(where string, m Match, pr *problems) cond {
-	c := cond{flagsAll: m.FlagsAll, flagsAny: m.FlagsAny, flagsNone: m.FlagsNone, minOperands: m.MinOperands,
+	c := cond{flagsAll: m.FlagsAll, flagsAny: m.FlagsAny, flagsNone: m.FlagsNone, flagsNoValue: m.FlagsNoValue, minOperands: m.MinOperands,
 		dashdash: m.DashDash, verbs: lowerAll(m.Verbs), verbDepth: m.VerbDepth, assigns: lowerAll(m.Assigns),
 		privileged: m.Privileged, remote: m.Remote, origins: m.Origins, sqlFlags: m.SQLFlags, sqlOperands: m.SQLOperands,
 		sqlSkip: m.SQLSkip, inline: m.Inline, inlineAny: lowerAll(m.InlineAny), inlineAll: lowerAll(m.InlineAll), inlineAlso: lowerAll(m.InlineAlso), inlineNotKnown: m.InlineNotKnown,
@@ -252,6 +253,9 @@ func (c *cond) flagsOK(e *env) bool {
 	if e.anyFlag(c.flagsNone) {
 		return false
 	}
+	if len(c.flagsNoValue) > 0 && !e.flagWithoutValue(c.flagsNoValue) {
+		return false
+	}
 	if len(c.flagValues) == 0 {
 		return true
 	}
@@ -266,6 +270,15 @@ func (c *cond) flagsOK(e *env) bool {
 func (e *env) anyFlag(specs []string) bool {
 	for _, s := range specs {
 		if e.a.has(s, e.g) {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *env) flagWithoutValue(specs []string) bool {
+	for _, f := range e.a.flags {
+		if !f.hasValue && slices.ContainsFunc(specs, func(s string) bool { return flagEqual(f.name, s, e.g) }) {
 			return true
 		}
 	}
