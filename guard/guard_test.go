@@ -184,3 +184,29 @@ func TestAuditRecordsTheApproval(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+func TestCheckChildPolicy(t *testing.T) {
+	parent := compile(t, policy.Settings{Mode: "trusted", Paths: policy.Paths{Roots: []string{"/srv/data"}}, Budget: policy.Budget{MaxActionsPerHour: 100}})
+	tests := []struct {
+		name  string
+		child policy.Settings
+		want  string
+	}{
+		{"narrower is fine", policy.Settings{Mode: "supervised", Paths: policy.Paths{Roots: []string{"/srv/data/sub"}}, Budget: policy.Budget{MaxActionsPerHour: 10}}, ""},
+		{"looser mode", policy.Settings{Mode: "full", Budget: policy.Budget{MaxActionsPerHour: 10}}, "mode"},
+		{"root outside the parent's", policy.Settings{Mode: "trusted", Paths: policy.Paths{Roots: []string{"/etc"}}, Budget: policy.Budget{MaxActionsPerHour: 10}}, "/etc"},
+		{"workspace_only turned off", policy.Settings{Mode: "trusted", Paths: policy.Paths{WorkspaceOnly: new(bool)}, Budget: policy.Budget{MaxActionsPerHour: 10}}, "workspace"},
+		{"bigger budget", policy.Settings{Mode: "trusted", Budget: policy.Budget{MaxActionsPerHour: 1000}}, "actions"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := guard.CheckChildPolicy(parent, compile(t, tt.child), ws)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("unexpected error: %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(strings.ToLower(err.Error()), tt.want)):
+				t.Errorf("error %v, want one mentioning %q", err, tt.want)
+			}
+		})
+	}
+}
