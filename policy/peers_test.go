@@ -9,9 +9,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -386,4 +388,36 @@ func peerLines(t *testing.T, rel string) []string {
 		}
 	}
 	return out
+}
+
+// BenchmarkDecidePeerCorpus times Decide on every peer-corpus command in
+// the trusted mode and reports the per-call median and 99th percentile
+// (budgets: p50 ≤ 20 µs, p99 ≤ 200 µs).
+func BenchmarkDecidePeerCorpus(b *testing.B) {
+	t := &testing.T{}
+	if _, err := os.Stat(peersDir); err != nil {
+		b.Skipf("peer corpora not found at %s: %v", peersDir, err)
+	}
+	cases := loadPeerCases(t)
+	p, err := policy.Compile(&policy.Config{Settings: policy.Settings{Mode: policy.ModeTrusted}}, policy.Options{Home: "/home/tester"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	calls := make([]call.Call, len(cases))
+	for i, c := range cases {
+		calls[i] = call.Call{Kind: call.Shell, Tool: "Bash", Command: c.command, Cwd: "/work/project", Workspace: "/work/project"}
+	}
+	ctx := context.Background()
+	var samples []time.Duration
+	for b.Loop() {
+		for _, c := range calls {
+			start := time.Now()
+			p.Decide(ctx, c)
+			samples = append(samples, time.Since(start))
+		}
+	}
+	slices.Sort(samples)
+	b.ReportMetric(float64(samples[len(samples)/2].Nanoseconds())/1000, "p50-µs")
+	b.ReportMetric(float64(samples[len(samples)*99/100].Nanoseconds())/1000, "p99-µs")
+	b.ReportMetric(float64(len(calls)), "commands")
 }
