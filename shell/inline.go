@@ -126,20 +126,35 @@ func readPythonArgs(args []Word) inlineCall {
 		switch {
 		case a == "-":
 			return inlineCall{fromStdin: true}
-		case a == "-m" || strings.HasPrefix(a, "-m") && !strings.HasPrefix(a, "--"):
-			return inlineCall{fromFile: true}
 		case a == "-W" || a == "-X" || a == "--check-hash-based-pycs":
 			i++
 		case strings.HasPrefix(a, "--"):
 		case strings.HasPrefix(a, "-"):
-			if j := strings.IndexByte(a, 'c'); j > 0 {
-				return codeAfterFlag(args, i, j)
+			if call, done := pythonCluster(args, i); done {
+				return call
 			}
 		default:
 			return inlineCall{fromFile: true}
 		}
 	}
 	return inlineCall{fromStdin: true}
+}
+
+// pythonCluster reads one cluster such as -Ic or -Wignore; done is true
+// when it names the program (-c code or -m module).
+func pythonCluster(args []Word, i int) (inlineCall, bool) {
+	a := args[i].Value
+	for j := 1; j < len(a); j++ {
+		switch a[j] {
+		case 'c':
+			return codeAfterFlag(args, i, j), true
+		case 'm':
+			return inlineCall{fromFile: true}, true
+		case 'W', 'X':
+			return inlineCall{}, false
+		}
+	}
+	return inlineCall{}, false
 }
 
 // codeAfterFlag returns the code of a flag at args[i][j]: the rest of the

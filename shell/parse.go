@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/risk"
 	"mvdan.cc/sh/v3/syntax"
@@ -20,6 +21,7 @@ var ErrBudget = errors.New("budget exceeded")
 // failure is turned into an error and a Problem.
 func Parse(src string, opts Options) (script *Script, err error) {
 	w := newWalker(src, opts)
+	defer parsers.Put(w.parser)
 	defer func() {
 		if r := recover(); r != nil {
 			w.problemAt(fmt.Sprintf("internal error while analysing the command: %v", r), risk.Span{End: len(src)})
@@ -33,9 +35,13 @@ func newWalker(src string, opts Options) *walker {
 	return &walker{
 		opts:   opts.withDefaults(),
 		script: &Script{Source: src},
-		parser: syntax.NewParser(syntax.Variant(syntax.LangBash)),
+		parser: parsers.Get().(*syntax.Parser),
 	}
 }
+
+// parsers reuses mvdan parsers, which are large; a parser is owned by one
+// Parse call at a time.
+var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
 
 func (w *walker) run() error {
 	src := w.script.Source

@@ -339,6 +339,10 @@ var dirCases = []parseCase{
 	{name: "cd in conditional branch", src: "cd /a; if c; then cd /b; fi; rm x", commands: []string{
 		"cd /a", "c dir=/a", "cd /b dir=/a", "rm x dir=/b?"}},
 	{name: "env -C", src: "env -C /srv rm x", commands: []string{"rm x wrap=env dir=/srv"}},
+	{name: "nested local code inherits the directory", src: "cd /srv && bash -c 'rm -rf data'", commands: []string{
+		"cd /srv", "bash -c \"rm -rf data\" dir=/srv", "rm -rf data @bash -c/1 wrap=bash dir=/srv"}},
+	{name: "remote code does not", src: "cd /srv && ssh h 'rm -rf data'", commands: []string{
+		"cd /srv", "ssh h \"rm -rf data\" dir=/srv", "rm -rf data @ssh/1 wrap=ssh remote=h"}},
 }
 
 var dataCases = []parseCase{

@@ -109,10 +109,10 @@ func slicesEqual(a, b []string) bool {
 	return true
 }
 
-// childShell is the state a new shell process (bash -c, ssh, …) starts with:
-// only exported variables survive.
+// childShell is the state a new local process (bash -c, su -c, …) starts
+// with: exported variables and the working directory survive.
 func (s *state) childShell() *state {
-	c := newState()
+	c := &state{dir: s.dir, dirSet: s.dirSet}
 	for name, v := range s.vars {
 		if v.exported {
 			c.set(name, v)

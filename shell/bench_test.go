@@ -1,0 +1,41 @@
+package shell
+
+import "testing"
+
+// benchCommands are typical agent shell commands.
+var benchCommands = []string{
+	"ls -la",
+	"git status",
+	"git diff --stat HEAD~1",
+	"go test ./... -run TestFoo -count=1",
+	"cd /work/app && npm run build",
+	"grep -rn 'TODO' src/ | head -20",
+	"find . -name '*.go' -not -path './vendor/*' | xargs wc -l",
+	"cat package.json | jq '.dependencies'",
+	"rm -rf node_modules dist",
+	`python3 -c 'import json,sys; print(json.load(sys.stdin)["version"])' < package.json`,
+	`git commit -m "fix: handle empty input" && git push origin HEAD`,
+	"docker compose up -d --build",
+	`sudo bash -c "apt-get update && apt-get install -y curl"`,
+	"curl -fsSL https://example.com/install.sh | sh",
+	"for f in *.log; do gzip \"$f\"; done",
+}
+
+// BenchmarkParse parses one typical command per iteration, cycling through
+// benchCommands.
+func BenchmarkParse(b *testing.B) {
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		_, _ = Parse(benchCommands[i%len(benchCommands)], testOptions)
+		i++
+	}
+}
+
+// BenchmarkParseSimple is the most common case: one short simple command.
+func BenchmarkParseSimple(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = Parse("git status", testOptions)
+	}
+}
