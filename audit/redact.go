@@ -75,31 +75,58 @@ func redactField(key string, v any) any {
 
 // A shape is one kind of secret found by its form. Every regexp is compiled
 // once; each keeps, in its first group, a non-secret prefix worth showing.
+// need lists lower-case literals of which the lower-cased text must contain
+// at least one for the regexp to be tried at all (all of them when all is
+// set): a cheap filter, since most text holds no secret.
 type shape struct {
 	name string
 	re   *regexp.Regexp
 	keep string // replacement template
+	need []string
+	all  bool
 }
+
+// secretWords are the fragments every secret key or flag name contains.
+var secretWords = []string{"pass", "secret", "token", "key", "credential", "authorization", "cookie"}
 
 // shapes run in order: enclosing forms (PEM blocks, URLs, headers,
 // key=value) before bare tokens.
 var shapes = []shape{
-	{"pem private key", regexp.MustCompile(`-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`), "-----BEGIN ${1}PRIVATE KEY-----" + Mask + "-----END ${1}PRIVATE KEY-----"},
-	{"url credentials", regexp.MustCompile(`\b([a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#@\s]*):[^@/?#\s]*@`), "${1}:" + Mask + "@"},
-	{"authorization header", regexp.MustCompile(`(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/=-]{8,}`), "${1}${2}" + Mask},
-	{"secret flag", regexp.MustCompile(`(?i)((?:^|\s)--?[a-z0-9-]*(?:password|passwd|passphrase|secret|token|api-?key|access-?key|private-?key|credential)[a-z0-9-]*)(=|\s+)("[^"]*"|'[^']*'|[^\s"']+)`), "${1}${2}" + Mask},
-	{"user:password flag", regexp.MustCompile(`((?:^|\s)(?:-u|--user|--proxy-user)(?:\s+|=)["']?[^\s:"']*:)([^\s"']+)`), "${1}" + Mask},
-	{"mysql password flag", regexp.MustCompile(`((?:^|[\s/])(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\s(?:[^|;&\n]*?\s)?-p)([^\s|;&]+)`), "${1}" + Mask},
-	{"secret assignment", regexp.MustCompile(`(?i)\b([a-z0-9_.-]*(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential|authorization|cookie)[a-z0-9_.-]*)(["']?\s*[=:]\s*)((?:bearer\s+|basic\s+|token\s+)?(?:"[^"]*"|'[^']*'|[^\s"',;&]+))`), "${1}${2}" + Mask},
-	{"aws access key", regexp.MustCompile(`((?:AKIA|ASIA))[0-9A-Z]{16}`), "${1}" + Mask},
-	{"github token", regexp.MustCompile(`\b((?:ghp|gho|ghs|ghu|ghr)_)[A-Za-z0-9]{30,}\b`), "${1}" + Mask},
-	{"github fine-grained token", regexp.MustCompile(`\b(github_pat_)[A-Za-z0-9_]{20,}`), "${1}" + Mask},
-	{"gitlab token", regexp.MustCompile(`\b(glpat-)[A-Za-z0-9_-]{20,}`), "${1}" + Mask},
-	{"slack token", regexp.MustCompile(`\b(xox[baprs]-)[A-Za-z0-9-]{10,}`), "${1}" + Mask},
-	{"stripe key", regexp.MustCompile(`\b((?:sk|rk)_(?:live|test)_)[A-Za-z0-9]{10,}`), "${1}" + Mask},
-	{"openai or anthropic key", regexp.MustCompile(`\b(sk-(?:ant-|proj-)?)[A-Za-z0-9_-]{20,}`), "${1}" + Mask},
-	{"google api key", regexp.MustCompile(`\b(AIza)[0-9A-Za-z_-]{35}`), "${1}" + Mask},
-	{"jwt", regexp.MustCompile(`\b(eyJ)[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+`), "${1}" + Mask},
+	{"pem private key", regexp.MustCompile(`-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`), "-----BEGIN ${1}PRIVATE KEY-----" + Mask + "-----END ${1}PRIVATE KEY-----",
+		[]string{"private key-----"}, false},
+	{"url credentials", regexp.MustCompile(`\b([a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#@\s]*):[^@/?#\s]*@`), "${1}:" + Mask + "@",
+		[]string{"://", "@"}, true},
+	{"authorization header", regexp.MustCompile(`(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/=-]{8,}`), "${1}${2}" + Mask,
+		[]string{"bearer", "basic", "token"}, false},
+	{"secret flag", regexp.MustCompile(`(?i)((?:^|\s)--?[a-z0-9-]*(?:password|passwd|passphrase|secret|token|api-?key|access-?key|private-?key|credential)[a-z0-9-]*)(=|\s+)("[^"]*"|'[^']*'|[^\s"']+)`), "${1}${2}" + Mask,
+		secretWords, false},
+	{"user:password flag", regexp.MustCompile(`((?:^|\s)(?:-u|--user|--proxy-user)(?:\s+|=)["']?[^\s:"']*:)([^\s"']+)`), "${1}" + Mask,
+		[]string{"-u", "--user", "--proxy-user"}, false},
+	{"mysql password flag", regexp.MustCompile(`((?:^|[\s/])(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\s(?:[^|;&\n]*?\s)?-p)([^\s|;&]+)`), "${1}" + Mask,
+		[]string{"mysql", "mariadb"}, false},
+	// The key's leading part ("DB_" in DB_PASSWORD) is left alone, so the
+	// match starts at the keyword and the regexp can skip ahead quickly.
+	{"secret assignment", regexp.MustCompile(`(?i)((?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential|authorization|cookie)[a-z0-9_.-]*)(["']?\s*[=:]\s*)((?:bearer\s+|basic\s+|token\s+)?(?:"[^"]*"|'[^']*'|[^\s"',;&]+))`), "${1}${2}" + Mask,
+		secretWords, false},
+	{"aws access key", regexp.MustCompile(`((?:AKIA|ASIA))[0-9A-Z]{16}`), "${1}" + Mask, []string{"akia", "asia"}, false},
+	{"github token", regexp.MustCompile(`\b((?:ghp|gho|ghs|ghu|ghr)_)[A-Za-z0-9]{30,}\b`), "${1}" + Mask, []string{"ghp_", "gho_", "ghs_", "ghu_", "ghr_"}, false},
+	{"github fine-grained token", regexp.MustCompile(`\b(github_pat_)[A-Za-z0-9_]{20,}`), "${1}" + Mask, []string{"github_pat_"}, false},
+	{"gitlab token", regexp.MustCompile(`\b(glpat-)[A-Za-z0-9_-]{20,}`), "${1}" + Mask, []string{"glpat-"}, false},
+	{"slack token", regexp.MustCompile(`\b(xox[baprs]-)[A-Za-z0-9-]{10,}`), "${1}" + Mask, []string{"xox"}, false},
+	{"stripe key", regexp.MustCompile(`\b((?:sk|rk)_(?:live|test)_)[A-Za-z0-9]{10,}`), "${1}" + Mask, []string{"k_live_", "k_test_"}, false},
+	{"openai or anthropic key", regexp.MustCompile(`\b(sk-(?:ant-|proj-)?)[A-Za-z0-9_-]{20,}`), "${1}" + Mask, []string{"sk-"}, false},
+	{"google api key", regexp.MustCompile(`\b(AIza)[0-9A-Za-z_-]{35}`), "${1}" + Mask, []string{"aiza"}, false},
+	{"jwt", regexp.MustCompile(`\b(eyJ)[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+`), "${1}" + Mask, []string{"eyj"}, false},
+}
+
+// mayMatch applies the shape's literal filter to the lower-cased text.
+func (sh *shape) mayMatch(lower string) bool {
+	for _, n := range sh.need {
+		if strings.Contains(lower, n) != sh.all {
+			return !sh.all
+		}
+	}
+	return sh.all
 }
 
 // RedactString masks the secrets in s found by their shape:
@@ -122,8 +149,15 @@ var shapes = []shape{
 // Known token shapes keep their non-secret prefix ("ghp_***") so the
 // receipt still says what kind of credential was there.
 func RedactString(s string) string {
-	for _, sh := range shapes {
-		s = sh.re.ReplaceAllString(s, sh.keep)
+	lower := strings.ToLower(s)
+	for i := range shapes {
+		sh := &shapes[i]
+		if !sh.mayMatch(lower) {
+			continue
+		}
+		if r := sh.re.ReplaceAllString(s, sh.keep); r != s {
+			s, lower = r, strings.ToLower(r)
+		}
 	}
 	return maskRandomTokens(s)
 }

@@ -118,3 +118,16 @@ func FuzzRedactString(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkRedactString(b *testing.B) {
+	for name, s := range map[string]string{
+		"plain":  "git -C /work/repo log --oneline -n 20 -- src/main.go | head -5 && go test ./... -run TestParse -count=1",
+		"secret": "curl -sS -H 'Authorization: Bearer abcdef123456' https://api.example.com/v1/items?limit=10 | jq '.items[] | .name' > out.json",
+	} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				RedactString(s)
+			}
+		})
+	}
+}

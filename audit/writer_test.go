@@ -157,3 +157,13 @@ func TestDefaultPath(t *testing.T) {
 		t.Errorf("DefaultPath() = %q, %v", got, err)
 	}
 }
+
+func BenchmarkWrite(b *testing.B) {
+	w := NewWriter(filepath.Join(b.TempDir(), FileName), WriterOptions{})
+	r := testRecord("bench", 1)
+	for b.Loop() {
+		if err := w.Write(context.Background(), r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
