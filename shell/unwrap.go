@@ -70,9 +70,12 @@ func (w *walker) runArgv(c *Command, argv []Word, st *state, cx *ctx) {
 	}
 	c.Argv = argv
 	c.Name = commandName(argv[0])
-	if !argv[0].Known {
+	switch {
+	case !argv[0].Known:
 		c.Name = argv[0].Value
 		w.problemAt("command name not static: "+argv[0].Value, argv[0].Span)
+	case c.Origin != "" && strings.Contains(argv[0].Value, "{}"):
+		w.problemAt("command name comes from "+c.Origin+" input: "+argv[0].Value, c.Span)
 	}
 	w.special(c, st, cx)
 }
@@ -107,7 +110,7 @@ func wrapSudo(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wra
 		return nil, wrapNone
 	}
 	if dir, ok := res.get("D", "chdir"); ok {
-		c.Dir = dir
+		c.Dir = joinDir(c.Dir, dir)
 	}
 	return inner, r
 }

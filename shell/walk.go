@@ -45,7 +45,24 @@ func (f *frame) spanOf(n syntax.Node) risk.Span {
 	if f.span != nil {
 		return *f.span
 	}
+	if s, ok := n.(*syntax.Stmt); ok {
+		return stmtSpan(s)
+	}
 	return risk.Span{Start: int(n.Pos().Offset()), End: int(n.End().Offset())}
+}
+
+// stmtSpan is a statement's extent without its trailing ";" or "&".
+func stmtSpan(s *syntax.Stmt) risk.Span {
+	end := s.Position
+	if s.Cmd != nil {
+		end = s.Cmd.End()
+	}
+	for _, r := range s.Redirs {
+		if r.End().After(end) {
+			end = r.End()
+		}
+	}
+	return risk.Span{Start: int(s.Pos().Offset()), End: int(end.Offset())}
 }
 
 // ctx is what flows down from enclosing constructs to each simple command.

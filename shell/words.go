@@ -140,7 +140,7 @@ func (w *walker) resolve(word *syntax.Word, mode expandMode, st *state, cx *ctx)
 	info := w.scanWord(word, st)
 	base := Word{Known: true, Quoted: info.quoted, Glob: info.glob && mode != modeDocument, Span: span}
 	if !info.dynamic {
-		if vals, ok := w.expandStatic(word, mode, st); ok {
+		if vals, ok := w.expandStatic(word, mode, st, span); ok {
 			out := make([]Word, len(vals))
 			for i, v := range vals {
 				out[i] = base
@@ -169,7 +169,7 @@ func plainLit(word *syntax.Word) (string, bool) {
 
 // expandStatic runs mvdan's expander with a fresh configuration that can
 // neither run commands nor read the filesystem.
-func (w *walker) expandStatic(word *syntax.Word, mode expandMode, st *state) (vals []string, ok bool) {
+func (w *walker) expandStatic(word *syntax.Word, mode expandMode, st *state, span risk.Span) (vals []string, ok bool) {
 	env := &staticEnv{st: st, opts: &w.opts}
 	cfg := &expand.Config{
 		Env:       env,
@@ -192,7 +192,7 @@ func (w *walker) expandStatic(word *syntax.Word, mode expandMode, st *state) (va
 		return nil, false
 	}
 	if total(vals) > w.opts.MaxBytes {
-		w.problemAt(fmt.Sprintf("budget exceeded: a word expands to more than %d bytes", w.opts.MaxBytes), risk.Span{})
+		w.problemAt(fmt.Sprintf("budget exceeded: a word expands to more than %d bytes", w.opts.MaxBytes), span)
 		return nil, false
 	}
 	return vals, true
@@ -225,7 +225,7 @@ func (w *walker) partText(p syntax.WordPart, quoted bool, st *state, src string)
 		return unescapeLit(p.Value, quoted)
 	case *syntax.SglQuoted:
 		if p.Dollar {
-			if vals, ok := w.expandStatic(&syntax.Word{Parts: []syntax.WordPart{p}}, modeLiteral, st); ok {
+			if vals, ok := w.expandStatic(&syntax.Word{Parts: []syntax.WordPart{p}}, modeLiteral, st, risk.Span{}); ok {
 				return vals[0]
 			}
 		}
