@@ -79,6 +79,8 @@ func irCases() []irCase {
 	fromInput.Origin = "xargs"
 	placeholder := command("bash", "-c", "rm -rf {}")
 	placeholder.Origin = "parallel"
+	sudoInput := command("sudo", "--")
+	sudoInput.Origin = "xargs"
 	knownFromInput := command("sh", "-c", "wc -l \"$1\"", "_")
 	knownFromInput.Origin = "xargs"
 	knownFromInput.Inline = &shell.Inline{Lang: "sh", Code: `wc -l "$1"`, Known: true}
@@ -114,6 +116,7 @@ func irCases() []irCase {
 		{"cd .. then rm -rf build", []*shell.Command{outside}, risk.Destructive, risk.BlastMedium, []string{"core.fs.rm-recursive-outside-cwd"}},
 		{"xargs bash -c", []*shell.Command{fromInput}, risk.Execute, risk.BlastUnknown, []string{"generic.shell-from-input"}},
 		{"parallel bash -c {}", []*shell.Command{placeholder}, risk.Execute, risk.BlastUnknown, []string{"generic.shell-placeholder-code"}},
+		{"xargs sudo", []*shell.Command{sudoInput}, risk.Execute, risk.BlastUnknown, []string{"generic.wrapper-from-input"}},
 		{"xargs sh -c known", []*shell.Command{knownFromInput}, risk.Execute, risk.BlastNone, nil},
 		{"xargs rm -rf", []*shell.Command{viaXargs}, risk.Destructive, risk.BlastUnknown, []string{"core.fs.rm-recursive-stdin"}},
 		{"bash <(curl)", []*shell.Command{procSubst}, risk.Destructive, risk.BlastCritical, []string{"remote.eval-download", "remote.shell-unknown-script"}},

@@ -226,6 +226,7 @@ var nearMisses = map[string]string{
 	"generic.preload-injection":            "LANG=C ls",
 	"generic.destructive-flag":             "kafka-topics --bootstrap-server x --list",
 	"generic.shell-from-input":             "bash -n build.sh",
+	"generic.wrapper-from-input":           "sudo -- ls",
 	"generic.shell-placeholder-code":       "bash -c 'echo {}'",
 	"net.http-destructive-endpoint-method": "curl -X POST http://localhost:9200/idx/_search",
 	"net.httpie-write-endpoint":            "http POST :9200/idx/_search",

@@ -151,6 +151,9 @@ type Match struct {
 	// must match one of OperandAtAny.
 	OperandAt    *int     `toml:"operand_at"`
 	OperandAtAny []string `toml:"operand_at_any"`
+	// WordsAny: any argument word (flags and values included) matches one
+	// of these patterns.
+	WordsAny []string `toml:"words_any"`
 	// MinOperands: at least this many operands.
 	MinOperands int `toml:"min_operands"`
 	// DashDash: operands follow a "--" separator.

@@ -44,6 +44,7 @@ type cond struct {
 	operandsOutside []pattern
 	operandAt       int
 	lastOperandAny  []pattern
+	wordsAny        []pattern
 	operandAtAny    []pattern
 	minOperands     int
 	dashdash        bool
@@ -136,6 +137,7 @@ func compileCond(where string, m Match, pr *problems) cond {
 	c.operandsOutside = pats("operands_outside", m.OperandsOutside)
 	c.operandAtAny = pats("operand_at_any", m.OperandAtAny)
 	c.lastOperandAny = pats("last_operand_any", m.LastOperandAny)
+	c.wordsAny = pats("words_any", m.WordsAny)
 	c.redirects = pats("redirects", m.Redirects)
 	c.redirectsAny = pats("redirects_any", m.RedirectsAny)
 	c.dir = pats("dir", m.Dir)
@@ -315,6 +317,9 @@ func (c *cond) operandsOK(e *env, ops []shell.Word) bool {
 		return false
 	}
 	if len(c.lastOperandAny) > 0 && (len(ops) == 0 || !matchAny(c.lastOperandAny, ops[len(ops)-1])) {
+		return false
+	}
+	if len(c.wordsAny) > 0 && !e.anyOperand(c.wordsAny, e.cmd.Args()) {
 		return false
 	}
 	return len(c.verbs) == 0 || e.verbMatch(c.verbs, c.verbDepth)
