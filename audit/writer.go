@@ -44,19 +44,23 @@ type WriterOptions struct {
 // Writer appends records to an audit log. Each record is written with a
 // single write(2) on a file opened with O_APPEND while holding the log's
 // inter-process lock, so many goroutines and processes can share one log
-// without torn or lost lines. Rotation happens under the same lock. A
-// Writer is safe for concurrent use.
+// without torn or lost lines. Rotation happens under the same lock. The
+// lock file and the log stay open between writes (the log is reopened when
+// another process rotated it); [Writer.Close] closes them. A Writer is safe
+// for concurrent use.
 type Writer struct {
 	path    string
 	maxSize int64
 	keep    int
 	mu      sync.Mutex
+	lock    *state.Locker
+	file    *os.File
 }
 
 // NewWriter returns a Writer appending to path (created, with its
 // directory, on first write).
 func NewWriter(path string, opts WriterOptions) *Writer {
-	w := &Writer{path: path, maxSize: opts.MaxSize, keep: opts.Keep}
+	w := &Writer{path: path, maxSize: opts.MaxSize, keep: opts.Keep, lock: state.NewLocker(path)}
 	if w.maxSize == 0 {
 		w.maxSize = DefaultMaxSize
 	}
@@ -78,38 +82,70 @@ func (w *Writer) Write(ctx context.Context, r Record) error {
 	line = append(line, '\n')
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	lock, err := state.LockFile(ctx, w.path)
-	if err != nil {
+	if err := w.lock.Lock(ctx); err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
-	defer lock.Unlock()
-	if err := w.rotateIfFull(int64(len(line))); err != nil {
-		return fmt.Errorf("audit: rotate %s: %w", w.path, err)
+	defer w.lock.Unlock()
+	if err := w.writeLocked(line); err != nil {
+		w.closeFile()
+		return fmt.Errorf("audit: %s: %w", w.path, err)
 	}
-	return w.append(line)
+	return nil
 }
 
-func (w *Writer) append(line []byte) error {
-	f, err := os.OpenFile(w.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+func (w *Writer) writeLocked(line []byte) error {
+	size, err := w.currentSize()
 	if err != nil {
-		return fmt.Errorf("audit: %w", err)
-	}
-	_, werr := f.Write(line)
-	return errors.Join(werr, f.Close())
-}
-
-func (w *Writer) rotateIfFull(next int64) error {
-	if w.maxSize < 0 {
-		return nil
-	}
-	fi, err := os.Stat(w.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil || fi.Size() == 0 || fi.Size()+next <= w.maxSize {
 		return err
 	}
-	return rotate(w.path, w.keep)
+	if w.maxSize >= 0 && size > 0 && size+int64(len(line)) > w.maxSize {
+		w.closeFile()
+		if err := rotate(w.path, w.keep); err != nil {
+			return fmt.Errorf("rotate: %w", err)
+		}
+	}
+	if w.file == nil {
+		if w.file, err = os.OpenFile(w.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err != nil {
+			return err
+		}
+	}
+	_, err = w.file.Write(line)
+	return err
+}
+
+// currentSize returns the log's size, first dropping the open file when the
+// path now names another one (another process rotated it).
+func (w *Writer) currentSize() (int64, error) {
+	fi, err := os.Stat(w.path)
+	if errors.Is(err, fs.ErrNotExist) {
+		w.closeFile()
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	if w.file != nil {
+		if open, err := w.file.Stat(); err != nil || !os.SameFile(fi, open) {
+			w.closeFile()
+		}
+	}
+	return fi.Size(), nil
+}
+
+func (w *Writer) closeFile() {
+	if w.file != nil {
+		w.file.Close()
+		w.file = nil
+	}
+}
+
+// Close closes the log and its lock file. The Writer may be used again
+// afterwards; it reopens them.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closeFile()
+	return w.lock.Close()
 }
 
 // rotate shifts path.N-1 → path.N … path → path.1, dropping path.keep.

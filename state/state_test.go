@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -172,5 +173,28 @@ func TestUnlockNil(t *testing.T) {
 	var l *Lock
 	if diff := cmp.Diff(nil, l.Unlock()); diff != "" {
 		t.Error(diff)
+	}
+}
+
+func TestLockerExcludes(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x")
+	a, b := NewLocker(path), NewLocker(path)
+	defer a.Close()
+	defer b.Close()
+	if err := a.Lock(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	if err := b.Lock(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("second Locker while held = %v, want a timeout", err)
+	}
+	a.Unlock()
+	if err := b.Lock(context.Background()); err != nil {
+		t.Errorf("after Unlock: %v", err)
+	}
+	b.Unlock()
+	if err := a.Lock(context.Background()); err != nil {
+		t.Errorf("reuse after Unlock: %v", err)
 	}
 }
