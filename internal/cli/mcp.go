@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/toolguard/toolguard/approval"
+	"github.com/toolguard/toolguard/guard"
+	"github.com/toolguard/toolguard/mcpproxy"
+)
+
+func init() { register("mcp", newMCPCmd) }
+
+const mcpLong = `Run an MCP server over stdio behind toolguard. Configure the MCP client
+to start "toolguard mcp -- SERVER_CMD ARGS..." instead of the server itself.
+Every message passes through untouched except tools/call, which is decided
+with the policy first (the tool is named mcp__NAME__TOOL for rules and
+[tools.map] entries), and tools/list, whose excluded tools are hidden.
+
+A denied call gets an isError tool result with the reason; the server never
+sees it. A call that needs a person is asked in the client (MCP elicitation)
+when the client supports it, else on the terminal (--ask terminal) when
+there is one, else it is denied. Decisions are written to the audit log.
+
+The built-in mappings of the reference servers (filesystem, fetch, git and
+shell-like tools) are chosen from the server's command line (--family).
+
+Exit codes: 0 when the client closed the connection, 1 when the server
+could not start or exited while the client was still connected.`
+
+// mcpFlags are the flags of toolguard mcp besides the policy flags.
+type mcpFlags struct {
+	name          string
+	family        string
+	trustReadOnly bool
+	ask           string
+	noElicitation bool
+	grace         time.Duration
+}
+
+func newMCPCmd(a *app) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "mcp [flags] -- SERVER_CMD [ARGS...]",
+		Short: "Run an MCP server behind toolguard (stdio proxy)",
+		Long:  mcpLong,
+		Args:  cobra.MinimumNArgs(1),
+	}
+	pf := addPolicyFlags(cmd)
+	mf := &mcpFlags{}
+	fl := cmd.Flags()
+	fl.StringVar(&mf.name, "name", "", "server name in tool names mcp__NAME__tool (default: the server command's name)")
+	fl.StringVar(&mf.family, "family", "auto", "built-in tool mappings: "+strings.Join(mcpproxy.Families(), ", "))
+	fl.BoolVar(&mf.trustReadOnly, "trust-read-only-hints", false, "judge tools the server annotates readOnlyHint at the read tier (the server's claim is not verified)")
+	fl.StringVar(&mf.ask, "ask", "terminal", "who answers asks the client cannot: terminal, none")
+	fl.BoolVar(&mf.noElicitation, "no-elicitation", false, "never ask through the MCP client")
+	fl.DurationVar(&mf.grace, "grace", mcpproxy.DefaultGrace, "how long the server gets to exit after its stdin closes, and again after SIGTERM")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		p, err := pf.load(pf.cwd)
+		if err != nil {
+			return err
+		}
+		opts, err := mf.options(args, pf.workdir(), p.Config().Approval.Timeout)
+		if err != nil {
+			return err
+		}
+		opts.Policy, opts.NewGuard = p, guard.Standard
+		opts.In, opts.Out, opts.Stderr = a.io.Stdin, a.io.Stdout, a.io.Stderr
+		return mcpproxy.Run(a.ctx, opts)
+	}
+	return cmd
+}
+
+func (mf *mcpFlags) options(args []string, wd string, timeout time.Duration) (mcpproxy.Options, error) {
+	fam, err := mcpproxy.ParseFamily(mf.family)
+	if err != nil {
+		return mcpproxy.Options{}, fmt.Errorf("--family: %w", err)
+	}
+	if mf.name != "" {
+		if err := mcpproxy.ValidateName(mf.name); err != nil {
+			return mcpproxy.Options{}, fmt.Errorf("--name: %w", err)
+		}
+	}
+	o := mcpproxy.Options{Command: args, Dir: wd, Workspace: wd, Name: mf.name, Family: fam,
+		TrustReadOnlyHints: mf.trustReadOnly, NoElicitation: mf.noElicitation, Grace: mf.grace}
+	switch mf.ask {
+	case "terminal":
+		o.Approver = &approval.Terminal{Timeout: timeout}
+	case "none":
+	default:
+		return o, fmt.Errorf("--ask: unknown approver %q (valid: terminal, none)", mf.ask)
+	}
+	return o, nil
+}

@@ -1,0 +1,80 @@
+package mcpproxy
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// launchers are commands that run another program named by their first
+// operand; the server's name is taken from that operand instead.
+var launchers = map[string]bool{
+	"npx": true, "bunx": true, "pnpx": true, "uvx": true, "pipx": true, "node": true, "deno": true,
+	"bun": true, "python": true, "python3": true, "uv": true, "env": true,
+}
+
+// ServerName is the default name of a server in tool names
+// (mcp__NAME__tool): the base name of the command, or of the first operand
+// of a launcher such as npx, uvx or node, without an npm scope or version
+// ("npx -y @modelcontextprotocol/server-filesystem@1 /tmp" →
+// "server-filesystem"), with characters other than letters, digits, '-'
+// and '_' replaced by '_'. It returns "server" when nothing is left.
+func ServerName(argv []string) string {
+	name := ""
+	for i, arg := range argv {
+		if i > 0 && strings.HasPrefix(arg, "-") {
+			continue
+		}
+		name = filepath.Base(stripVersion(arg))
+		if i == 0 && launchers[name] {
+			continue
+		}
+		if i > 0 && (name == "run" || name == "exec" || name == "tool") {
+			continue // "uv run X", "pnpm exec X", "uv tool run X"
+		}
+		break
+	}
+	return sanitizeName(strings.TrimSuffix(strings.TrimSuffix(name, ".js"), ".py"))
+}
+
+func sanitizeName(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if isNameRune(r) {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	out := b.String()
+	for strings.Contains(out, "__") {
+		out = strings.ReplaceAll(out, "__", "_")
+	}
+	out = strings.Trim(out, "_")
+	if out == "" {
+		return "server"
+	}
+	return out
+}
+
+func isNameRune(r rune) bool {
+	return r == '-' || r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
+}
+
+// ValidateName checks a server name given by the user: letters, digits,
+// '-' and '_', starting with a letter or digit, without "__" (which
+// separates server and tool in mcp__NAME__tool).
+func ValidateName(s string) error {
+	if s == "" {
+		return fmt.Errorf("empty server name (use letters, digits, '-' and '_')")
+	}
+	for _, r := range s {
+		if !isNameRune(r) {
+			return fmt.Errorf("server name %q contains %q (valid: letters, digits, '-' and '_')", s, r)
+		}
+	}
+	if strings.Contains(s, "__") || s[0] == '_' || s[0] == '-' || s[len(s)-1] == '_' {
+		return fmt.Errorf("server name %q must start with a letter or digit, must not end in '_' and must not contain \"__\"", s)
+	}
+	return nil
+}
