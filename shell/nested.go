@@ -192,7 +192,7 @@ func (w *walker) su(c *Command, st *state, cx *ctx) {
 	for len(args) > 0 {
 		res := suSpec.scan(args)
 		if res.bad != "" {
-			w.badOption(c, "su", res.bad)
+			w.badOption(c, c.Name, res.bad)
 			return
 		}
 		if v, ok := res.get("c", "command", "session-command"); ok {
@@ -204,7 +204,7 @@ func (w *walker) su(c *Command, st *state, cx *ctx) {
 		args = res.rest[1:] // the user name, or "-"
 	}
 	if code != nil {
-		w.nested(c, code[0], nest{origin: "su -c", via: "su", state: st.childEnv(c), stdin: true}, cx)
+		w.nested(c, code[0], nest{origin: "su -c", via: c.Name, state: st.childEnv(c), stdin: true}, cx)
 	}
 }
 

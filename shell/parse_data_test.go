@@ -161,6 +161,11 @@ var wrapperCases = []parseCase{
 	{name: "su -c", src: "su -c 'rm -rf /' root; su - bob -c 'id'", commands: []string{
 		"su -c \"rm -rf /\" root priv", "rm -rf / @su -c/1 wrap=su priv",
 		"su - bob -c id priv", "id @su -c/1 wrap=su priv"}},
+	{name: "more wrappers", src: "unshare -r rm a; nsenter -t 1 -m rm b; systemd-run --user rm c; runuser -u bob -- rm d; strace -f -o t rm e; faketime '2020-01-01' rm f; torsocks curl x",
+		commands: []string{"rm a wrap=unshare", "rm b wrap=nsenter priv", "rm c wrap=systemd-run", "rm d wrap=runuser priv",
+			"rm e wrap=strace", "rm f wrap=faketime", "curl x wrap=torsocks"}},
+	{name: "runuser -c and wsl", src: "runuser -l bob -c 'rm x'; wsl --exec rm y; wsl.exe rm -rf z", commands: []string{
+		"runuser -l bob -c \"rm x\" priv", "rm x @su -c/1 wrap=runuser priv", "rm y wrap=wsl", "wsl rm -rf z", "rm -rf z @bash -c/1 wrap=wsl"}},
 	{name: "sg", src: "sg docker -c 'docker ps'", commands: []string{
 		"sg docker -c \"docker ps\"", "docker ps @bash -c/1 wrap=sg"}},
 }

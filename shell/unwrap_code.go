@@ -151,3 +151,58 @@ func quoteWords(ws []Word) Word {
 	_, known := joinValues(ws)
 	return Word{Value: quoteArgv(vals), Known: known, Span: spanOfWords(ws)}
 }
+
+// More wrappers that run the rest of their words as a command.
+var simpleWrappers = map[string]struct {
+	spec       *optSpec
+	privileged bool
+	skip       int // operands before the command (faketime TIME)
+}{
+	"unshare":      {spec: &optSpec{Short: "muinpUCTfrcS:G:R:w:", Long: []string{"mount", "mount=", "uts", "uts=", "ipc", "ipc=", "net", "net=", "pid", "pid=", "user", "user=", "cgroup", "cgroup=", "time", "time=", "fork", "map-root-user", "map-current-user", "kill-child", "kill-child=", "mount-proc", "mount-proc=", "propagation=", "setgroups=", "root=", "wd=", "setuid=", "setgid="}}},
+	"nsenter":      {spec: &optSpec{Short: "amuinpUCTrwFZt:S:G:", Long: []string{"all", "target=", "mount", "mount=", "uts", "uts=", "ipc", "ipc=", "net", "net=", "pid", "pid=", "user", "user=", "cgroup", "cgroup=", "time", "time=", "root", "root=", "wd", "wd=", "setuid=", "setgid=", "preserve-credentials", "no-fork"}}, privileged: true},
+	"systemd-run":  {spec: &optSpec{Short: "qGdPtu:p:E:M:H:", Long: []string{"user", "system", "scope", "unit=", "property=", "description=", "slice=", "slice-inherit", "uid=", "gid=", "nice=", "working-directory=", "same-dir", "setenv=", "pty", "pipe", "quiet", "wait", "collect", "remain-after-exit", "service-type=", "on-active=", "on-calendar=", "machine=", "host=", "no-block", "no-ask-password"}}, privileged: true},
+	"runuser":      {spec: &optSpec{Short: "lmpu:g:G:s:w:", Long: []string{"login", "preserve-environment", "user=", "group=", "supp-group=", "shell=", "whitelist-environment="}}, privileged: true},
+	"setpriv":      {spec: &optSpec{Short: "d", Long: []string{"dump", "nnp", "no-new-privs", "inh-caps=", "ambient-caps=", "bounding-set=", "keep-groups", "clear-groups", "init-groups", "groups=", "ruid=", "euid=", "rgid=", "egid=", "reuid=", "regid=", "securebits=", "pdeathsig=", "selinux-label=", "apparmor-profile=", "reset-env"}}},
+	"strace":       {spec: &optSpec{Short: "fFhiqrtTvVxyzcCwDZe:o:s:a:b:E:I:O:S:U:X:u:P:"}},
+	"ltrace":       {spec: &optSpec{Short: "bcCfhiLrStTVe:o:s:a:A:D:F:l:n:u:w:x:"}},
+	"torsocks":     {spec: &optSpec{Short: "diqa:P:u:p:", Long: []string{"shell", "isolate", "quiet", "debug", "version", "help"}}},
+	"proxychains":  {spec: &optSpec{Short: "qf:"}},
+	"proxychains4": {spec: &optSpec{Short: "qf:"}},
+	"rlwrap":       {spec: &optSpec{Short: "acAinrRs:f:H:l:p:P:S:t:w:e:b:C:D:g:o:q:z:"}},
+	"fakeroot":     {spec: &optSpec{Short: "ui:s:l:b:", Long: []string{"unknown-is-real", "lib=", "faked="}}},
+	"eatmydata":    {spec: &optSpec{}},
+	"xvfb-run":     {spec: &optSpec{Short: "aelhn:s:f:p:w:", Long: []string{"auto-servernum", "error-file=", "auth-file=", "help", "server-num=", "xauth-protocol=", "server-args=", "wait="}}},
+	"faketime":     {spec: &optSpec{Short: "fmp:", Long: []string{"exclude-monotonic", "date-prog="}}, skip: 1},
+	"prlimit":      {spec: &optSpec{Short: "p:o:", Long: []string{"as=", "core=", "cpu=", "data=", "fsize=", "locks=", "memlock=", "msgqueue=", "nice=", "nofile=", "nproc=", "rss=", "rtprio=", "rttime=", "sigpending=", "stack=", "noheadings", "raw", "verbose", "output=", "pid="}}},
+	"wsl":          {spec: &optSpec{Short: "ed:u:", Long: []string{"exec", "distribution=", "user=", "cd=", "shell-type="}}},
+}
+
+func init() {
+	for name := range simpleWrappers {
+		wrappers[name] = wrapSimple
+	}
+}
+
+// wrapSimple peels a wrapper of simpleWrappers. wsl without --exec and
+// runuser -c hand their command to a shell.
+func wrapSimple(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Word, wrapResult) {
+	name := commandName(c.Argv[0])
+	sw := simpleWrappers[name]
+	inner, res, r := w.peel(c, name, sw.spec, args)
+	if r != wrapInner || len(inner) <= sw.skip {
+		return nil, wrapNone
+	}
+	c.Privileged = c.Privileged || sw.privileged && !res.has("user")
+	if name == "runuser" && !res.has("u", "user") {
+		c.Name = name
+		w.su(c, st, cx) // runuser [-] USER -c CODE works like su
+		return nil, wrapHandled
+	}
+	if name == "wsl" && !res.has("e", "exec") {
+		c.Name = name
+		w.emit(c, cx)
+		w.nestedCode(c, inner, "bash -c", st.childEnv(c), cx)
+		return nil, wrapHandled
+	}
+	return inner[sw.skip:], wrapInner
+}
