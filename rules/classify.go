@@ -191,8 +191,8 @@ func (ps *pathSpec) operandRefs(e *env, ops []shell.Word) []PathRef {
 // isKeyValue reports whether v is a key=value operand the spec reads
 // through flag_values (dd's of=), which is not a plain path.
 func isKeyValue(ps *pathSpec, v string) bool {
-	for k := range ps.flagValues {
-		if strings.HasSuffix(k, "=") && strings.HasPrefix(v, k) {
+	for _, ka := range ps.flagValues {
+		if strings.HasSuffix(ka.key, "=") && strings.HasPrefix(v, ka.key) {
 			return true
 		}
 	}
@@ -201,7 +201,8 @@ func isKeyValue(ps *pathSpec, v string) bool {
 
 func (ps *pathSpec) flagRefs(e *env) []PathRef {
 	var out []PathRef
-	for key, access := range ps.flagValues {
+	for _, ka := range ps.flagValues {
+		key, access := ka.key, ka.access
 		if strings.HasSuffix(key, "=") {
 			out = append(out, keyValueRefs(e, key, access)...)
 			continue

@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -50,8 +51,12 @@ type pathSpec struct {
 	skip        int
 	scriptFlags []string
 	whenFlags   []string
-	flagValues  map[string]string
+	flagValues  []keyAccess
 }
+
+// keyAccess is one flag_values entry of a path spec, kept in key order so
+// results are deterministic.
+type keyAccess struct{ key, access string }
 
 type urlSpec struct {
 	exe      []string
@@ -183,8 +188,12 @@ func compilePathSpec(where string, ps PathSpec, pr *problems) *pathSpec {
 	for k, v := range ps.FlagValues {
 		checkAccess("flag_values."+k, v)
 	}
-	return &pathSpec{exe: ps.Exe, sub: compileSub(ps.Sub), operands: ps.Operands, last: ps.Last, skip: ps.Skip,
-		scriptFlags: ps.ScriptFlags, whenFlags: ps.WhenFlags, flagValues: ps.FlagValues}
+	out := &pathSpec{exe: ps.Exe, sub: compileSub(ps.Sub), operands: ps.Operands, last: ps.Last, skip: ps.Skip,
+		scriptFlags: ps.ScriptFlags, whenFlags: ps.WhenFlags}
+	for _, k := range slices.Sorted(maps.Keys(ps.FlagValues)) {
+		out.flagValues = append(out.flagValues, keyAccess{k, ps.FlagValues[k]})
+	}
+	return out
 }
 
 // checkIDs reports duplicate rule ids across packs and extra rules.

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -25,6 +26,13 @@ type RuleInfo struct {
 	Matches string `json:"matches"`
 }
 
+// flagGlobs is one flag_values condition, kept in flag order so the word a
+// finding points at is deterministic.
+type flagGlobs struct {
+	flag  string
+	globs []string
+}
+
 // rule is a compiled [Rule].
 type rule struct {
 	info RuleInfo
@@ -38,7 +46,7 @@ type cond struct {
 	flagsAny        []string
 	flagsNone       []string
 	flagsNoValue    []string
-	flagValues      map[string][]string
+	flagValues      []flagGlobs
 	operandsAny     []pattern
 	operandsNone    []pattern
 	operandsOutside []pattern
@@ -148,11 +156,8 @@ func compileCond(where string, m Match, pr *problems) cond {
 			pr.addf(where, "operand_at needs operand_at_any")
 		}
 	}
-	if len(m.FlagValues) > 0 {
-		c.flagValues = map[string][]string{}
-		for k, v := range m.FlagValues {
-			c.flagValues[k] = lowerAll(v)
-		}
+	for _, k := range slices.Sorted(maps.Keys(m.FlagValues)) {
+		c.flagValues = append(c.flagValues, flagGlobs{k, lowerAll(m.FlagValues[k])})
 	}
 	for _, s := range m.StdinFrom {
 		if _, ok := stdinClasses[s]; strings.HasPrefix(s, "@") && !ok {
@@ -192,8 +197,8 @@ func summarise(r Rule) string {
 	}
 	add("any flag", m.FlagsAny)
 	add("without", m.FlagsNone)
-	for k, v := range m.FlagValues {
-		add(k, []string{strings.Join(v, "|")})
+	for _, k := range slices.Sorted(maps.Keys(m.FlagValues)) {
+		add(k, []string{strings.Join(m.FlagValues[k], "|")})
 	}
 	add("operand", m.OperandsAny)
 	add("operand outside", m.OperandsOutside)
@@ -261,8 +266,8 @@ func (c *cond) flagsOK(e *env) bool {
 	if len(c.flagValues) == 0 {
 		return true
 	}
-	for name, globs := range c.flagValues {
-		if e.flagValue(name, globs) {
+	for _, fg := range c.flagValues {
+		if e.flagValue(fg.flag, fg.globs) {
 			return true
 		}
 	}

@@ -174,8 +174,12 @@ func extraLazyPack(extra []Rule) *lazyPack {
 
 func (s *Set) checkDisable(packNames map[string]bool) error {
 	ids := map[string]bool{}
-	for _, r := range s.Rules() {
-		ids[r.ID] = true
+	for _, lp := range s.packs {
+		if cp, err := lp.compiled(); err == nil {
+			for _, r := range cp.rules {
+				ids[r.info.ID] = true
+			}
+		}
 	}
 	var errs []error
 	for d := range s.disabled {
