@@ -78,6 +78,9 @@ var wordCases = []parseCase{
 		"- a=1", "- a=2", "echo 1"}},
 	{name: "brace expansion", src: "rm {a,b}.txt x{1..3}", commands: []string{
 		"rm a.txt b.txt x1 x2 x3"}},
+	{name: "brace expansion bounded", src: "echo {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b} x{1..5000}",
+		commands: []string{"echo {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}? x{1..5000}?"},
+		problems: []string{"budget exceeded: brace expansion makes more than 1024 words", "budget exceeded: brace expansion makes more than 1024 words"}},
 	{name: "ansi-c quoting", src: `$'\x72\x6d' -rf /`, commands: []string{"rm -rf /"}},
 	{name: "quote removal", src: `\rm a; r''m b; "r"m c; r\m d`, commands: []string{
 		"rm a", "rm b", "rm c", "rm d"}},

@@ -178,6 +178,10 @@ func (w *walker) expandStatic(word *syntax.Word, mode expandMode, st *state, spa
 	var err error
 	switch mode {
 	case modeFields:
+		if braceFields(word) > maxBraceFields {
+			w.problemAt(fmt.Sprintf("budget exceeded: brace expansion makes more than %d words", maxBraceFields), span)
+			return nil, false
+		}
 		vals, err = expand.Fields(cfg, word)
 	case modeLiteral:
 		var s string
