@@ -9,7 +9,7 @@ import (
 )
 
 // helperSpec writes the helper's instructions for the chosen backend.
-func (j *job) helperSpec() (helperSpec, error) {
+func (j *job) helperSpec() helperSpec {
 	h := helperSpec{
 		Path:   j.target,
 		Argv:   append([]string(nil), j.spec.Argv...),
@@ -25,7 +25,7 @@ func (j *job) helperSpec() (helperSpec, error) {
 		h.Argv = j.toolArgv()
 		h.Path = h.Argv[0]
 	}
-	return h, nil
+	return h
 }
 
 // landlockPlan grants the system directories read-only, the workspace,

@@ -32,57 +32,76 @@ func (j *job) start() (*process, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sandbox: encoding the helper spec: %w", err)
 	}
-	var parentEnds, childEnds []*os.File
-	defer func() { closeAll(childEnds) }()
-	pipe := func() (r, w *os.File) {
-		if err == nil {
-			r, w, err = os.Pipe()
-		}
-		return r, w
-	}
-	specR, specW := pipe()
-	errR, errW := pipe()
-	outR, outW := pipe()
-	errOutR, errOutW := pipe()
-	childEnds = []*os.File{specR, errW, outW, errOutW}
-	parentEnds = []*os.File{specW, errR, outR, errOutR}
+	pp, err := newPipes()
 	if err != nil {
-		closeAll(parentEnds)
-		return nil, fmt.Errorf("sandbox: creating pipes: %w", err)
+		return nil, err
 	}
+	defer closeAll(pp.child())
 	stdout, stderr := outputWriters(j.spec.Stdout, j.spec.Stderr)
 	p := &process{
-		stdout: newStream(stdout, j.spec.OutputLimit, false, outR),
-		stderr: newStream(stderr, j.spec.OutputLimit, true, errOutR),
+		stdout: newStream(stdout, j.spec.OutputLimit, false, pp.outR),
+		stderr: newStream(stderr, j.spec.OutputLimit, true, pp.errOutR),
 		setup:  make(chan []byte, 1),
+		cmd:    j.helperCommand(pp),
 	}
-	p.cmd = &exec.Cmd{
+	stdinEnd, err := connectStdin(p.cmd, j.spec.Stdin)
+	if err == nil {
+		p.started = time.Now()
+		err = p.cmd.Start()
+	}
+	closeAll([]*os.File{stdinEnd})
+	if err != nil {
+		closeAll(pp.parent())
+		return nil, fmt.Errorf("sandbox: starting the helper: %w", err)
+	}
+	go writeAndClose(pp.specW, data)
+	go readSetup(pp.errR, p.setup)
+	go p.stdout.copy()
+	go p.stderr.copy()
+	return p, nil
+}
+
+// pipes are the four pipes between Run and the helper.
+type pipes struct {
+	specR, specW     *os.File // the helper's instructions
+	errR, errW       *os.File // the helper's failure report
+	outR, outW       *os.File // the command's stdout
+	errOutR, errOutW *os.File // the command's stderr
+}
+
+func newPipes() (*pipes, error) {
+	pp := &pipes{}
+	for _, ends := range []struct{ r, w **os.File }{
+		{&pp.specR, &pp.specW}, {&pp.errR, &pp.errW}, {&pp.outR, &pp.outW}, {&pp.errOutR, &pp.errOutW},
+	} {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeAll(pp.child())
+			closeAll(pp.parent())
+			return nil, fmt.Errorf("sandbox: creating pipes: %w", err)
+		}
+		*ends.r, *ends.w = r, w
+	}
+	return pp, nil
+}
+
+// child returns the ends the helper inherits, parent the ends Run keeps.
+func (pp *pipes) child() []*os.File  { return []*os.File{pp.specR, pp.errW, pp.outW, pp.errOutW} }
+func (pp *pipes) parent() []*os.File { return []*os.File{pp.specW, pp.errR, pp.outR, pp.errOutR} }
+
+// helperCommand is /proc/self/exe in helper mode, in its own process group,
+// killed if Run's thread dies.
+func (j *job) helperCommand(pp *pipes) *exec.Cmd {
+	return &exec.Cmd{
 		Path:        selfExe,
 		Args:        []string{helperName(), helperArg},
 		Env:         j.env,
 		Dir:         j.dir,
-		Stdout:      outW,
-		Stderr:      errOutW,
-		ExtraFiles:  []*os.File{specR, errW},
+		Stdout:      pp.outW,
+		Stderr:      pp.errOutW,
+		ExtraFiles:  []*os.File{pp.specR, pp.errW},
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
 	}
-	stdinEnd, err := connectStdin(p.cmd, j.spec.Stdin)
-	if err != nil {
-		closeAll(parentEnds)
-		return nil, err
-	}
-	p.started = time.Now()
-	if err := p.cmd.Start(); err != nil {
-		closeAll(parentEnds)
-		closeAll([]*os.File{stdinEnd})
-		return nil, fmt.Errorf("sandbox: starting the helper: %w", err)
-	}
-	closeAll([]*os.File{stdinEnd})
-	go writeAndClose(specW, data)
-	go readSetup(errR, p.setup)
-	go p.stdout.copy()
-	go p.stderr.copy()
-	return p, nil
 }
 
 // connectStdin gives the command r as stdin: /dev/null when nil, the file

@@ -77,8 +77,8 @@ func (j *job) finish(pass passthrough) error {
 		return err
 	}
 	j.target = target
-	j.helper, err = j.helperSpec()
-	return err
+	j.helper = j.helperSpec()
+	return nil
 }
 
 // withDefaults validates spec and fills its zero fields.
