@@ -1,0 +1,146 @@
+package server
+
+import (
+	"context"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/toolguard/toolguard/policy"
+	"github.com/toolguard/toolguard/risk"
+)
+
+// browserCommand asks (force push) and has a span that does not cover the
+// whole command, so the highlight shows.
+const browserCommand = "cd /tmp/ws && git push --force origin main"
+
+// chromium finds a Chromium binary or skips the test.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("no chromium binary on PATH (apt-get install -y chromium); skipping the browser test")
+	return ""
+}
+
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromium(t)), chromedp.Headless, chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.Flag("disable-quic", true), chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1280, 900),
+	}
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(alloc)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	return ctx
+}
+
+// TestBrowserApproval: an authorize request appears on the page, a click
+// approves it and the waiting request gets allow; a second one is denied
+// from the keyboard.
+func TestBrowserApproval(t *testing.T) {
+	ctx := browser(t)
+	s := newTestServer(t, Options{})
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	defer s.Close() // ends the page's event stream before ts.Close waits for it
+	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.ID("try-form"))); err != nil {
+		t.Fatalf("open page: %v", err)
+	}
+	waitSubscribers(t, s.hub, 1)
+	first := authorizeAsync(t, ts.URL)
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("#pending .card"))); err != nil {
+		t.Fatalf("request never appeared: %v", err)
+	}
+	marked, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#pending .card .cmd mark")))
+	if err != nil || marked != "git push --force origin main" {
+		t.Errorf("highlighted span %q (%v)", marked, err)
+	}
+	blast, err := chromedp.Run(ctx, chromedp.Text(chromedp.CSS("#pending .card .blast")))
+	if err != nil || blast != "blast: high" {
+		t.Errorf("blast badge %q (%v)", blast, err)
+	}
+	screenshots(t, ctx, ts.URL)
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#pending .card button[data-scope="once"][data-approve="true"]`))); err != nil {
+		t.Fatalf("click: %v", err)
+	}
+	if d := <-first; d.Verdict != risk.Allow || d.Rule != "approval.approved" {
+		t.Errorf("after the click: %s by %s (%s)", d.Verdict, d.Rule, d.Reason)
+	}
+	second := authorizeAsync(t, ts.URL)
+	if err := chromedp.Do(ctx,
+		chromedp.WaitVisible(chromedp.CSS("#pending .card")),
+		chromedp.Focus(chromedp.CSS("#pending .card")),
+		chromedp.KeyEvent("d"),
+	); err != nil {
+		t.Fatalf("keyboard: %v", err)
+	}
+	if d := <-second; d.Verdict != risk.Deny || d.Rule != "approval.denied" {
+		t.Errorf("after pressing d: %s by %s", d.Verdict, d.Rule)
+	}
+	feed, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("feed")))
+	if err != nil || !strings.Contains(feed, "Bash: "+browserCommand) {
+		t.Errorf("live feed %q (%v)", feed, err)
+	}
+}
+
+func authorizeAsync(t *testing.T, base string) <-chan policy.Decision {
+	done := make(chan policy.Decision, 1)
+	go func() {
+		resp := post(t, base+"/v1/authorize", `{"tool":"Bash","input":{"command":"`+browserCommand+`"},"cwd":"/tmp/ws","agent":"claude-code","session":"demo"}`, nil)
+		done <- decodeResp[policy.Decision](t, resp)
+	}()
+	return done
+}
+
+// screenshots saves the page at desktop and phone widths to
+// $TOOLGUARD_SCREENSHOTS (when set) for a person to look at, and checks
+// that the phone layout has no horizontal scrolling.
+func screenshots(t *testing.T, ctx context.Context, base string) {
+	dir := os.Getenv("TOOLGUARD_SCREENSHOTS")
+	if err := chromedp.Do(ctx,
+		chromedp.SetValue(chromedp.ID("try-input"), "rm -rf ~/ && echo done"),
+		chromedp.Click(chromedp.CSS("#try-form button")),
+		chromedp.WaitVisible(chromedp.CSS("#try-result .result")),
+	); err != nil {
+		t.Fatalf("try box: %v", err)
+	}
+	for _, size := range []struct {
+		name string
+		w, h int64
+	}{{"desktop", 1280, 900}, {"phone", 390, 844}} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(size.w, size.h)); err != nil {
+			t.Fatal(err)
+		}
+		overflow, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.documentElement.scrollWidth > document.documentElement.clientWidth`))
+		if err != nil || overflow {
+			t.Errorf("%s: horizontal overflow %v (%v)", size.name, overflow, err)
+		}
+		if dir == "" {
+			continue
+		}
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "page-"+size.name+".png"), png, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+}
