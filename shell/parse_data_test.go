@@ -92,6 +92,9 @@ var wordCases = []parseCase{
 	{name: "command name not static (substitution)", src: "$(echo rm) -rf /", commands: []string{
 		"echo rm @cmdsubst/1", "$(echo rm)? -rf /"},
 		problems: []string{"command name not static: $(echo rm)"}},
+	{name: "shell from a variable is still analysed", src: `$SHELL -c "rm -rf /"`, commands: []string{
+		"$SHELL? -c \"rm -rf /\"", "rm -rf / @bash -c/1 wrap=$SHELL"},
+		problems: []string{"command name not static: $SHELL"}},
 	{name: "command name not static (variable)", src: "$CMD x", commands: []string{"$CMD? x"},
 		problems: []string{"command name not static: $CMD"}},
 	{name: "arithmetic on known values", src: "n=2; echo $((n+1))", commands: []string{"- n=2", "echo 3"}},

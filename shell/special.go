@@ -7,7 +7,7 @@ import (
 
 // special records c and analyses what its particular grammar implies.
 func (w *walker) special(c *Command, st *state, cx *ctx) {
-	if shellNames[c.Name] {
+	if shellNames[c.Name] || isShellVariable(c.Argv[0]) {
 		w.shell(c, st, cx)
 		return
 	}
@@ -20,6 +20,12 @@ func (w *walker) special(c *Command, st *state, cx *ctx) {
 		return
 	}
 	w.emit(c, cx)
+}
+
+// isShellVariable reports a command word such as $SHELL or ${BASH}: not
+// static, but its -c code is still worth analysing.
+func isShellVariable(w Word) bool {
+	return !w.Known && (strings.Contains(w.Value, "SHELL") || strings.Contains(w.Value, "BASH"))
 }
 
 type specialFunc func(w *walker, c *Command, st *state, cx *ctx)
