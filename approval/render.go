@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -34,8 +35,24 @@ var blastColour = map[risk.Blast]string{
 	risk.BlastUnknown:  "\x1b[97;45m",
 }
 
-// Prompt is the question shown under the warning block.
-const Prompt = "Allow? [y]es / [n]o / [s]ession / [a]lways: "
+// Question returns the question shown under the warning block, offering
+// only the scopes the answer can be remembered in (see [GrantFor]):
+// [s]ession needs a session id, and neither [s]ession nor [a]lways is
+// offered for a call no grant could cover.
+func Question(r Request) string {
+	q := "Allow? [y]es / [n]o"
+	for _, s := range []Scope{Session, Always} {
+		if offered(r, s) {
+			q += " / [" + s.String()[:1] + "]" + s.String()[1:]
+		}
+	}
+	return q
+}
+
+func offered(r Request, s Scope) bool {
+	_, ok := GrantFor(r, s, time.Time{})
+	return ok
+}
 
 // RenderWarning returns the warning block shown before the prompt: the
 // tool, tier, blast radius (as a coloured badge when colour is true),

@@ -67,3 +67,23 @@ func TestMarkSpans(t *testing.T) {
 		})
 	}
 }
+
+func TestQuestion(t *testing.T) {
+	tests := []struct {
+		name string
+		r    Request
+		want string
+	}{
+		{"all scopes", rmReq, "Allow? [y]es / [n]o / [s]ession / [a]lways"},
+		{"no session id", Request{Call: bash("make", "")}, "Allow? [y]es / [n]o / [a]lways"},
+		{"chained command", Request{Call: bash("make && make install", "s1")}, "Allow? [y]es / [n]o"},
+		{"unverifiable", Request{Call: bash("$X", "s1"), Decision: policy.Decision{Unverifiable: true}}, "Allow? [y]es / [n]o"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Question(tt.r); got != tt.want {
+				t.Errorf("Question = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -22,7 +22,8 @@ var ErrNoTerminal = errors.New("no terminal to ask on")
 // Terminal asks on the controlling terminal device, never on stdin (which
 // carries the agent's JSON for hooks). It prints a warning block (see
 // [RenderWarning]) and reads one answer: y (once), s (session), a (always);
-// n, Enter, Esc, Ctrl-C, Ctrl-D and every other key deny. Without a
+// n, Enter, Esc, Ctrl-C, Ctrl-D, every other key and a scope that was not
+// offered (see [Question]) deny. Without a
 // terminal, or when no answer comes in time, it denies with ErrNoTerminal
 // or ErrTimeout. Prompts from concurrent goroutines are shown one at a time.
 // A Terminal is safe for concurrent use.
@@ -126,11 +127,14 @@ func (t *Terminal) prompt(ctx context.Context, f *os.File, r Request, timeout ti
 	if dl, ok := ctx.Deadline(); ok {
 		timeout = min(timeout, time.Until(dl))
 	}
-	question := strings.TrimSuffix(Prompt, ": ") + fmt.Sprintf(" (no answer in %s denies): ", timeout.Round(time.Second))
+	question := Question(r) + fmt.Sprintf(" (no answer in %s denies): ", timeout.Round(time.Second))
 	if _, err := io.WriteString(f, "\r\n"+RenderWarning(r, t.colour())+question); err != nil {
 		return Answer{By: "terminal"}, fmt.Errorf("%w: writing the prompt: %v", ErrNoTerminal, err)
 	}
 	ans, err := t.read(ctx, f, raw)
+	if err == nil && ans.Approved && ans.Scope != Once && !offered(r, ans.Scope) {
+		ans = Answer{By: "terminal", Note: ans.Note + ", a scope that was not offered"}
+	}
 	if err != nil {
 		io.WriteString(f, "\r\n→ no answer: denied\r\n")
 		return t.denied(err, timeout)

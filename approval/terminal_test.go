@@ -100,33 +100,41 @@ var rmReq = Request{
 }
 
 func TestTerminalKeys(t *testing.T) {
+	noSession := &Request{Call: bash("make", ""), Decision: rmReq.Decision}
 	tests := []struct {
 		name  string
 		line  bool
 		typed string
 		want  Answer
+		req   *Request
 	}{
-		{"yes", false, "y", Answer{Approved: true, Scope: Once, By: "terminal", Note: `answered "y"`}},
-		{"session", false, "s", Answer{Approved: true, Scope: Session, By: "terminal", Note: `answered "s"`}},
-		{"always upper", false, "A", Answer{Approved: true, Scope: Always, By: "terminal", Note: `answered "A"`}},
-		{"no", false, "n", Answer{By: "terminal", Note: `answered "n"`}},
-		{"enter denies", false, "\r", Answer{By: "terminal", Note: `answered "\r"`}},
-		{"ctrl-c denies", false, "\x03", Answer{By: "terminal", Note: `answered "\x03"`}},
-		{"other key denies", false, "x", Answer{By: "terminal", Note: `answered "x"`}},
-		{"line yes", true, "yes\n", Answer{Approved: true, Scope: Once, By: "terminal", Note: `answered "yes"`}},
-		{"line always", true, "always\n", Answer{Approved: true, Scope: Always, By: "terminal", Note: `answered "always"`}},
-		{"line garbage", true, "maybe\n", Answer{By: "terminal", Note: `answered "maybe"`}},
+		{"yes", false, "y", Answer{Approved: true, Scope: Once, By: "terminal", Note: `answered "y"`}, nil},
+		{"session", false, "s", Answer{Approved: true, Scope: Session, By: "terminal", Note: `answered "s"`}, nil},
+		{"always upper", false, "A", Answer{Approved: true, Scope: Always, By: "terminal", Note: `answered "A"`}, nil},
+		{"no", false, "n", Answer{By: "terminal", Note: `answered "n"`}, nil},
+		{"enter denies", false, "\r", Answer{By: "terminal", Note: `answered "\r"`}, nil},
+		{"ctrl-c denies", false, "\x03", Answer{By: "terminal", Note: `answered "\x03"`}, nil},
+		{"other key denies", false, "x", Answer{By: "terminal", Note: `answered "x"`}, nil},
+		{"line yes", true, "yes\n", Answer{Approved: true, Scope: Once, By: "terminal", Note: `answered "yes"`}, nil},
+		{"line always", true, "always\n", Answer{Approved: true, Scope: Always, By: "terminal", Note: `answered "always"`}, nil},
+		{"line garbage", true, "maybe\n", Answer{By: "terminal", Note: `answered "maybe"`}, nil},
+		{"session not offered", false, "s", Answer{By: "terminal", Note: `answered "s", a scope that was not offered`}, noSession},
+		{"always offered without session", false, "a", Answer{Approved: true, Scope: Always, By: "terminal", Note: `answered "a"`}, noSession},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := openPTY(t)
 			term := &Terminal{Path: p.slave, NoColour: true, LineMode: tt.line}
+			req := rmReq
+			if tt.req != nil {
+				req = *tt.req
+			}
 			done := make(chan struct{})
 			var got Answer
 			var err error
 			go func() {
 				defer close(done)
-				got, err = term.Approve(context.Background(), rmReq)
+				got, err = term.Approve(context.Background(), req)
 			}()
 			p.waitFor(t, "Allow?", 1)
 			p.typeText(t, tt.typed)
