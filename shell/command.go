@@ -100,40 +100,36 @@ func (w *walker) decl(s *syntax.Stmt, x *syntax.DeclClause, st *state, cx *ctx) 
 	c.Name = variant
 	c.Argv = []Word{{Value: variant, Known: true, Span: cx.fr.spanOf(x.Variant)}}
 	exported := variant == "export"
+	var names []string
 	for _, a := range x.Args {
-		if a.Name == nil && a.Value != nil {
+		switch {
+		case a.Name == nil && a.Value != nil:
 			flag := w.single(a.Value, st, cx)
-			exported = exported || strings.Contains(flag.Value, "x")
+			exported = exported || strings.HasPrefix(flag.Value, "-") && strings.Contains(flag.Value, "x")
 			c.Argv = append(c.Argv, flag)
-			continue
+		case a.Name != nil:
+			names = append(names, a.Name.Value)
+			w.declAssign(a, c, st, cx)
 		}
-		w.declAssign(a, c, st, cx)
 	}
-	for _, a := range c.Assigns {
-		if exported {
-			v := st.vars[a.Name]
+	if exported {
+		for _, name := range names {
+			v, _ := st.lookup(name, &w.opts)
 			v.exported = true
-			st.set(a.Name, v)
+			st.set(name, v)
 		}
 	}
 	w.emit(c, cx)
 }
 
 func (w *walker) declAssign(a *syntax.Assign, c *Command, st *state, cx *ctx) {
-	if a.Name == nil {
-		return
-	}
-	text := sourceText(cx.fr.src, a)
-	if cx.fr.span != nil {
-		text = a.Name.Value
-	}
-	c.Argv = append(c.Argv, Word{Value: text, Known: true, Span: cx.fr.spanOf(a)})
 	if a.Naked {
+		c.Argv = append(c.Argv, Word{Value: a.Name.Value, Known: true, Span: cx.fr.spanOf(a)})
 		return
 	}
 	as := Assign{Name: a.Name.Value, Value: w.assignValue(a, st, cx)}
 	c.Assigns = append(c.Assigns, as)
-	c.Argv[len(c.Argv)-1] = Word{Value: as.Name + "=" + as.Value.Value, Known: as.Value.Known, Quoted: as.Value.Quoted, Span: cx.fr.spanOf(a)}
+	c.Argv = append(c.Argv, Word{Value: as.Name + "=" + as.Value.Value, Known: as.Value.Known, Quoted: as.Value.Quoted, Span: cx.fr.spanOf(a)})
 	applyAssigns([]Assign{as}, st, false)
 }
 
@@ -153,8 +149,7 @@ func (w *walker) pipeline(b *syntax.BinaryCmd, st *state, cx *ctx) {
 			prev = nil
 			continue
 		}
-		if prev != nil {
-			leaves[0].PipeFrom = prev
+		if prev != nil && leaves[0].PipeFrom == prev {
 			prev.PipeTo = leaves[0]
 		}
 		prev = leaves[len(leaves)-1]

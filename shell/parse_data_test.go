@@ -186,6 +186,8 @@ var nestedCases = []parseCase{
 		"bash -c \"rm -rf \\\"$1\\\"\" _ /srv", "rm -rf /srv @bash -c/1 wrap=bash"}},
 	{name: "bash -c unknown", src: `bash -c "$CMD"`, commands: []string{"bash -c $CMD?"},
 		problems: []string{"bash -c code not static: $CMD"}},
+	{name: "export of an earlier variable", src: "D=/srv; export D; bash -c 'rm -rf $D'", commands: []string{
+		"- D=/srv", "export D", "bash -c \"rm -rf $D\"", "rm -rf /srv @bash -c/1 wrap=bash"}},
 	{name: "child shell does not see unexported variables", src: `X=/; bash -c 'rm -rf $X'; export Y=/; bash -c 'rm -rf $Y'; Z=/ bash -c 'rm -rf $Z'`,
 		commands: []string{"- X=/", "bash -c \"rm -rf $X\"", "rm -rf $X? @bash -c/1 wrap=bash",
 			"export Y=/ Y=/", "bash -c \"rm -rf $Y\"", "rm -rf / @bash -c/1 wrap=bash",
@@ -228,6 +230,10 @@ var nestedCases = []parseCase{
 		"docker exec -it -u root c1 sh -c \"rm -rf /data\"",
 		"sh -c \"rm -rf /data\" @container exec/1 wrap=docker remote=docker:c1",
 		"rm -rf /data @bash -c/2 wrap=docker,sh remote=docker:c1"}},
+	{name: "docker exec shell reading a here-string", src: "docker exec -i c sh <<< 'rm -rf /'", commands: []string{
+		"docker exec -i c sh redir=<<<\"rm -rf /\" body=\"rm -rf /\\n\" stdin=herestring:\"rm -rf /\\n\"",
+		"sh @container exec/1 wrap=docker remote=docker:c redir=<<<\"rm -rf /\" body=\"rm -rf /\\n\" stdin=herestring:\"rm -rf /\\n\"",
+		"rm -rf / @herestring/2 wrap=docker,sh remote=docker:c"}},
 	{name: "kubectl exec", src: "kubectl exec -n prod -c app pod1 -- rm -rf /x", commands: []string{
 		"kubectl exec -n prod -c app pod1 -- rm -rf /x", "rm -rf /x @container exec/1 wrap=kubectl remote=kubectl:pod1"}},
 	{name: "script -c", src: "script -q -c 'rm -rf /' /dev/null", commands: []string{

@@ -128,6 +128,8 @@ func (w *walker) derived(c *Command, origin string, cx *ctx) *Command {
 		Span:       c.Span,
 		Dir:        c.Dir,
 		Background: c.Background,
+		Redirects:  c.Redirects,
+		Stdin:      c.Stdin,
 	}
 }
 
