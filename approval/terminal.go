@@ -116,12 +116,9 @@ func (t *Terminal) colour() bool {
 func (t *Terminal) prompt(ctx context.Context, f *os.File, r Request, timeout time.Duration) (Answer, error) {
 	raw := false
 	if !t.LineMode {
-		var old *term.State
-		var err error
-		withFd(f, func(fd int) bool { old, err = term.MakeRaw(fd); return true })
-		if err == nil {
-			raw = true
-			defer withFd(f, func(fd int) bool { return term.Restore(fd, old) == nil })
+		var restore func()
+		if restore, raw = makeRaw(f); raw {
+			defer restore()
 		}
 	}
 	if dl, ok := ctx.Deadline(); ok {
@@ -141,6 +138,18 @@ func (t *Terminal) prompt(ctx context.Context, f *os.File, r Request, timeout ti
 	}
 	io.WriteString(f, "\r\n→ "+outcome(ans)+"\r\n")
 	return ans, nil
+}
+
+// makeRaw puts the terminal in raw mode for single keys and returns how to
+// restore it; false when raw mode is not available.
+func makeRaw(f *os.File) (restore func(), ok bool) {
+	var old *term.State
+	var err error
+	withFd(f, func(fd int) bool { old, err = term.MakeRaw(fd); return true })
+	if err != nil {
+		return nil, false
+	}
+	return func() { withFd(f, func(fd int) bool { return term.Restore(fd, old) == nil }) }, true
 }
 
 func outcome(a Answer) string {
