@@ -169,3 +169,36 @@ func TestParseConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestWordFields(t *testing.T) {
+	src := `rm -f *.log 'a b' \*.c "$HOME"/x $U {1,2}`
+	s, err := Parse(src, testOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Word{
+		{Value: "rm", Known: true, Span: risk.Span{Start: 0, End: 2}},
+		{Value: "-f", Known: true, Span: risk.Span{Start: 3, End: 5}},
+		{Value: "*.log", Known: true, Glob: true, Span: risk.Span{Start: 6, End: 11}},
+		{Value: "a b", Known: true, Quoted: true, Span: risk.Span{Start: 12, End: 17}},
+		{Value: "*.c", Known: true, Quoted: true, Span: risk.Span{Start: 18, End: 22}},
+		{Value: "/home/u/x", Known: true, Quoted: true, Span: risk.Span{Start: 23, End: 32}},
+		{Value: "$U", Span: risk.Span{Start: 33, End: 35}},
+		{Value: "1", Known: true, Span: risk.Span{Start: 36, End: 41}},
+		{Value: "2", Known: true, Span: risk.Span{Start: 36, End: 41}},
+	}
+	if diff := cmp.Diff(want, s.Commands[0].Argv); diff != "" {
+		t.Errorf("Parse(%q) argv (-want +got):\n%s", src, diff)
+	}
+}
+
+func TestPipeLinks(t *testing.T) {
+	s, _ := Parse("curl -s x | base64 -d | bash", testOptions)
+	curl, b64, bash := s.Commands[0], s.Commands[1], s.Commands[2]
+	if curl.PipeTo != b64 || b64.PipeFrom != curl || b64.PipeTo != bash || bash.PipeFrom != b64 || curl.PipeFrom != nil || bash.PipeTo != nil {
+		t.Errorf("pipe links wrong: %s→%v, %s→%v", curl.Name, curl.PipeTo, b64.Name, b64.PipeTo)
+	}
+	if bash.Stdin == nil || bash.Stdin.From != b64 || bash.Stdin.Known || bash.Stdin.Via != "pipe" {
+		t.Errorf("bash stdin = %+v, want unknown pipe from base64", bash.Stdin)
+	}
+}
