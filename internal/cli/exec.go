@@ -33,7 +33,8 @@ the OS sandbox: a scrubbed environment, stdin from /dev/null (unless
 --stdin), a private TMPDIR, resource limits, a timeout that stops the whole
 process group, and Landlock (or bubblewrap or firejail): the working
 directory is the writable workspace, the system directories are read-only,
-the home directory, /tmp and the network are out of reach.
+the home directory, /tmp and the network are out of reach. Tools installed
+under the home directory (pyenv, rustup, nvm) need --allow-read.
 
 The [sandbox] section of the policy sets the defaults; flags override it.
 The default address-space limit of 512 MiB stops Go programs (they need
@@ -57,6 +58,8 @@ type execFlags struct {
 	allowNetwork bool
 	require      bool
 	passthrough  []string
+	readPaths    []string
+	writePaths   []string
 	stdin        bool
 }
 
@@ -75,6 +78,8 @@ func newExecCmd(a *app) *cobra.Command {
 	fl.BoolVar(&ef.allowNetwork, "allow-network", false, "let the command open network connections")
 	fl.BoolVar(&ef.require, "require-sandbox", false, "fail instead of running when the backend cannot enforce the sandbox")
 	fl.StringArrayVar(&ef.passthrough, "passthrough", nil, "pass this environment variable through (repeatable; exact name or PREFIX_*)")
+	fl.StringArrayVar(&ef.readPaths, "allow-read", nil, "also let the command read and execute this absolute path (repeatable)")
+	fl.StringArrayVar(&ef.writePaths, "allow-write", nil, "also let the command read and write this absolute path (repeatable)")
 	fl.BoolVar(&ef.stdin, "stdin", false, "give the command toolguard's stdin instead of /dev/null")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		p, err := pf.load(pf.cwd)
@@ -161,6 +166,8 @@ func (ef *execFlags) spec(cmd *cobra.Command, cfg policy.Sandbox, args []string,
 	s := sandbox.Spec{
 		Argv: args, Dir: wd, Workspace: wd, Backend: b,
 		Passthrough:  append(append([]string(nil), cfg.EnvPassthrough...), ef.passthrough...),
+		ReadOnly:     ef.readPaths,
+		ReadWrite:    ef.writePaths,
 		Stdout:       streams.Stdout,
 		Stderr:       streams.Stderr,
 		OutputLimit:  int64(cfg.MaxOutputBytes),
