@@ -133,13 +133,19 @@ func (w *walker) shell(c *Command, st *state, cx *ctx) {
 	case sc.hasC:
 	case c.Origin == "xargs":
 		// xargs gives the command /dev/null as stdin and its input as operands
-	case len(sc.operands) == 0 || sc.readsStdin:
-		w.stdinCode(c, st, cx)
+	case len(sc.operands) == 0 || sc.readsStdin || isStdinPath(sc.operands[0].Value):
+		w.stdinCode(c, st.childEnv(c), "", cx)
 	}
 }
 
-// stdinCode parses the code a shell reads on stdin.
-func (w *walker) stdinCode(c *Command, st *state, cx *ctx) {
+// isStdinPath reports a file name that is the process's own stdin.
+func isStdinPath(p string) bool {
+	return p == "/dev/stdin" || p == "/proc/self/fd/0" || p == "/dev/fd/0"
+}
+
+// stdinCode parses the code a shell (local, or remote on host) reads on
+// stdin; st is the state the code starts with.
+func (w *walker) stdinCode(c *Command, st *state, host string, cx *ctx) {
 	in := c.Stdin
 	if in == nil {
 		return
@@ -149,7 +155,7 @@ func (w *walker) stdinCode(c *Command, st *state, cx *ctx) {
 		return
 	}
 	code := Word{Value: in.Text, Known: true, Span: in.Span}
-	w.nested(c, code, nest{origin: in.Via, via: c.Name, state: st.childEnv(c)}, cx)
+	w.nested(c, code, nest{origin: in.Via, via: c.Name, state: st, remote: host}, cx)
 }
 
 func describeStdin(in *Stdin) string {
@@ -218,12 +224,17 @@ func (w *walker) ssh(c *Command, _ *state, cx *ctx) {
 		w.badOption(c, "ssh", res.bad)
 		return
 	}
-	if len(res.rest) < 2 {
+	if len(res.rest) == 0 {
 		return
 	}
 	host := res.rest[0].Value
 	if _, h, ok := strings.Cut(host, "@"); ok {
 		host = h
+	}
+	if len(res.rest) == 1 {
+		// without a command the remote login shell runs what stdin says
+		w.stdinCode(c, newState(), host, cx)
+		return
 	}
 	words := res.rest[1:]
 	text, known := joinValues(words)

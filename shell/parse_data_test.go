@@ -249,6 +249,20 @@ var nestedCases = []parseCase{
 	{name: "tr into shell is unverifiable", src: "echo 'eq -pe v/' | tr 'eqv' 'rmf' | bash", commands: []string{
 		"echo \"eq -pe v/\"", "tr eqv rmf stdin=pipe:\"eq -pe v/\\n\" from=echo", "bash stdin=pipe:\"\"? from=tr"},
 		problems: []string{"bash reads commands from a pipe from tr whose content is not static"}},
+	{name: "ssh without a command runs stdin remotely", src: "ssh h <<'EOF'\nrm -rf /srv\nEOF", commands: []string{
+		"ssh h redir=<<EOF body=\"rm -rf /srv\\n\" stdin=heredoc:\"rm -rf /srv\\n\"",
+		"rm -rf /srv @heredoc/1 wrap=ssh remote=h"}},
+	{name: "stdin as a script file", src: "bash /dev/stdin <<< 'rm a'; source /dev/stdin <<< 'rm b'", commands: []string{
+		"bash /dev/stdin redir=<<<\"rm a\" body=\"rm a\\n\" stdin=herestring:\"rm a\\n\"", "rm a @herestring/1 wrap=bash",
+		"source /dev/stdin redir=<<<\"rm b\" body=\"rm b\\n\" stdin=herestring:\"rm b\\n\"", "rm b @herestring/1 wrap=source"}},
+	{name: "at job", src: "echo 'rm -rf ~' | at now + 1 minute", commands: []string{
+		"echo \"rm -rf ~\"", "at now + 1 minute stdin=pipe:\"rm -rf ~\\n\" from=echo", "rm -rf /home/u @pipe/1 wrap=at"}},
+	{name: "tmux and screen", src: "tmux new -d -s x 'rm -rf /a'; tmux send-keys -t x 'rm -rf /b' Enter; screen -dmS s rm -rf /c", commands: []string{
+		"tmux new -d -s x \"rm -rf /a\"", "rm -rf /a @bash -c/1 wrap=tmux",
+		"tmux send-keys -t x \"rm -rf /b\" Enter", "rm -rf /b @bash -c/1 wrap=tmux",
+		"rm -rf /c wrap=screen"}},
+	{name: "docker run command", src: "docker run --rm -it -v /:/host alpine rm -rf /host", commands: []string{
+		"docker run --rm -it -v /:/host alpine rm -rf /host", "rm -rf /host @container exec/1 wrap=docker remote=docker:alpine"}},
 	{name: "nested parse error", src: "bash -c 'rm -rf (('", commands: []string{"bash -c \"rm -rf ((\""},
 		problems: []string{"parse error in bash -c code: `((` can only be used to open an arithmetic cmd"}},
 }

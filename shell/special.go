@@ -44,16 +44,34 @@ func init() {
 		"read": (*walker).forgetArgs, "mapfile": (*walker).forgetArgs, "readarray": (*walker).forgetArgs,
 		"getopts": (*walker).forgetArgs, "unset": (*walker).forgetArgs, "printf": (*walker).printf,
 		"set": (*walker).set, "shift": (*walker).shift,
+		"at": (*walker).atJob, "batch": (*walker).atJob, "tmux": (*walker).tmux,
 	}
 }
 
 // source runs a file in the current shell; a file that is not static (for
 // example source <(curl …)) cannot be analysed.
-func (w *walker) source(c *Command, _ *state, cx *ctx) {
+func (w *walker) source(c *Command, st *state, cx *ctx) {
 	w.emit(c, cx)
-	if args := c.Args(); len(args) > 0 && !args[0].Known {
+	args := c.Args()
+	switch {
+	case len(args) == 0:
+	case !args[0].Known:
 		w.problemAt(c.Name+" runs code from a file that is not static: "+args[0].Value, c.Span)
+	case isStdinPath(args[0].Value):
+		w.stdinCode(c, st, "", cx)
 	}
+}
+
+// atJob handles at and batch, which run the commands they read on stdin
+// (or from -f FILE) later.
+func (w *walker) atJob(c *Command, st *state, cx *ctx) {
+	w.emit(c, cx)
+	for _, a := range c.Args() {
+		if a.Value == "-f" || a.Value == "-l" || a.Value == "-r" || a.Value == "-d" || a.Value == "-c" {
+			return // a job file, or a listing/removal
+		}
+	}
+	w.stdinCode(c, st.childEnv(c), "", cx)
 }
 
 var dockerExecSpec = &optSpec{
@@ -68,6 +86,10 @@ func (w *walker) containerExec(c *Command, st *state, cx *ctx) {
 	args := c.Args()
 	if len(args) > 1 && args[0].Value == "container" {
 		args = args[1:]
+	}
+	if len(args) > 0 && args[0].Value == "run" {
+		w.containerRun(c, args[1:], st, cx)
+		return
 	}
 	if len(args) == 0 || args[0].Value != "exec" {
 		return

@@ -174,6 +174,7 @@ var simpleWrappers = map[string]struct {
 	"xvfb-run":     {spec: &optSpec{Short: "aelhn:s:f:p:w:", Long: []string{"auto-servernum", "error-file=", "auth-file=", "help", "server-num=", "xauth-protocol=", "server-args=", "wait="}}},
 	"faketime":     {spec: &optSpec{Short: "fmp:", Long: []string{"exclude-monotonic", "date-prog="}}, skip: 1},
 	"prlimit":      {spec: &optSpec{Short: "p:o:", Long: []string{"as=", "core=", "cpu=", "data=", "fsize=", "locks=", "memlock=", "msgqueue=", "nice=", "nofile=", "nproc=", "rss=", "rtprio=", "rttime=", "sigpending=", "stack=", "noheadings", "raw", "verbose", "output=", "pid="}}},
+	"screen":       {spec: &optSpec{Short: "dmDRrxAUaqlOfiS:c:t:h:p:T:e:s:"}},
 	"wsl":          {spec: &optSpec{Short: "ed:u:", Long: []string{"exec", "distribution=", "user=", "cd=", "shell-type="}}},
 }
 
