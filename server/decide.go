@@ -83,7 +83,15 @@ func (s *Server) handleDecide(w http.ResponseWriter, r *http.Request) {
 		writeRequestError(w, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.decide(r.Context(), p, c))
+	start := time.Now()
+	var d policy.Decision
+	if a, err := s.authorizerFor(p); err != nil {
+		d = internalDeny(err)
+	} else {
+		d = decideNow(r.Context(), a, p, c)
+	}
+	s.observe(c, d, time.Since(start))
+	writeJSON(w, http.StatusOK, d)
 }
 
 func (s *Server) handleAuthorize(w http.ResponseWriter, r *http.Request) {
@@ -92,14 +100,51 @@ func (s *Server) handleAuthorize(w http.ResponseWriter, r *http.Request) {
 		writeRequestError(w, err)
 		return
 	}
-	a := s.base
-	if p != s.policy {
-		a = s.authorizerFor(p)
+	var d policy.Decision
+	if a, err := s.authorizerFor(p); err != nil {
+		d = internalDeny(err)
+	} else {
+		d = authorize(r.Context(), a, c)
 	}
-	writeJSON(w, http.StatusOK, authorize(r.Context(), a, c))
+	s.observe(c, d, -1)
+	writeJSON(w, http.StatusOK, d)
 }
 
-// authorize runs a and turns an error or a panic into a deny.
+// observe counts and announces a final decision; took < 0 means the call
+// may have waited for a person, so it stays out of the latency histogram.
+func (s *Server) observe(c call.Call, d policy.Decision, took time.Duration) {
+	s.metrics.observe(d, took)
+	s.hub.PublishDecision(c, d)
+}
+
+// Decider is implemented by Authorizers that can decide without waiting
+// (guard.Guard, the built-in pipeline); /v1/decide uses it. Without it
+// the policy decides alone.
+type Decider interface {
+	Decide(ctx context.Context, c call.Call) policy.Decision
+}
+
+// Checker is implemented by Authorizers that decide without waiting and
+// record the decision (guard.Guard's Check); the hooks use it.
+type Checker interface {
+	Check(ctx context.Context, c call.Call) (policy.Decision, error)
+}
+
+func decideNow(ctx context.Context, a Authorizer, p *policy.Policy, c call.Call) (d policy.Decision) {
+	defer func() {
+		if r := recover(); r != nil {
+			d = internalDeny(fmt.Errorf("%v", r))
+		}
+	}()
+	if dd, ok := a.(Decider); ok {
+		return dd.Decide(ctx, c)
+	}
+	return p.Decide(ctx, c)
+}
+
+// authorize runs a and fails closed: a panic, or an error with anything
+// but a deny (a failed audit write, a grant that could not be saved), is a
+// deny; a deny that comes with its error keeps its own reason.
 func authorize(ctx context.Context, a Authorizer, c call.Call) (d policy.Decision) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -107,21 +152,42 @@ func authorize(ctx context.Context, a Authorizer, c call.Call) (d policy.Decisio
 		}
 	}()
 	d, err := a.Authorize(ctx, c)
-	if err != nil {
+	if err != nil && d.Verdict != risk.Deny {
 		return internalDeny(err)
 	}
 	return d
 }
 
-// decide is the policy's decision with grants applied, counted and
-// announced; it never waits for a person.
-func (s *Server) decide(ctx context.Context, p *policy.Policy, c call.Call) policy.Decision {
+// pipeline is the built-in Authorizer: the policy's decision with grants,
+// then the broker for an ask, audited.
+type pipeline struct {
+	s *Server
+	p *policy.Policy
+}
+
+// Decide is the policy's decision with grants applied; it never waits.
+func (pl *pipeline) Decide(ctx context.Context, c call.Call) policy.Decision {
+	return pl.s.applyGrants(ctx, c, pl.p.Decide(ctx, c))
+}
+
+// Check is Decide, audited.
+func (pl *pipeline) Check(ctx context.Context, c call.Call) (policy.Decision, error) {
 	start := time.Now()
-	d := p.Decide(ctx, c)
-	d = s.applyGrants(ctx, c, d)
-	s.metrics.observe(d, time.Since(start))
-	s.hub.PublishDecision(c, d)
-	return d
+	d := pl.Decide(ctx, c)
+	pl.s.audit(ctx, audit.NewRecord(start, c, d, time.Since(start)))
+	return d, nil
+}
+
+// Authorize is Decide, then for an ask the broker's answer (which the
+// broker audits); other verdicts are audited here.
+func (pl *pipeline) Authorize(ctx context.Context, c call.Call) (policy.Decision, error) {
+	d := pl.Decide(ctx, c)
+	if d.Verdict != risk.Ask {
+		pl.s.audit(ctx, audit.NewRecord(time.Now(), c, d, 0))
+		return d, nil
+	}
+	ans, err := pl.s.broker.Approve(ctx, approval.Request{Call: c, Decision: d})
+	return Resolve(d, ans, err), nil
 }
 
 // applyGrants reads the grants only for an ask, so allow and deny never
@@ -136,23 +202,6 @@ func (s *Server) applyGrants(ctx context.Context, c call.Call, d policy.Decision
 		return d
 	}
 	return approval.ApplyGrants(d, c, grants)
-}
-
-// pipeline is the built-in Authorizer: decide, then ask the broker.
-type pipeline struct {
-	s *Server
-	p *policy.Policy
-}
-
-func (pl *pipeline) Authorize(ctx context.Context, c call.Call) (policy.Decision, error) {
-	start := time.Now()
-	d := pl.s.decide(ctx, pl.p, c)
-	if d.Verdict != risk.Ask {
-		pl.s.audit(ctx, audit.NewRecord(start, c, d, time.Since(start)))
-		return d, nil
-	}
-	ans, err := pl.s.broker.Approve(ctx, approval.Request{Call: c, Decision: d})
-	return Resolve(d, ans, err), nil
 }
 
 func (s *Server) audit(ctx context.Context, rec audit.Record) {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"github.com/toolguard/toolguard/approval"
 	"github.com/toolguard/toolguard/audit"
 	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/guard"
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/risk"
 )
@@ -152,7 +154,7 @@ func (panickingAuthorizer) Authorize(context.Context, call.Call) (policy.Decisio
 
 func TestAuthorizerFailureDenies(t *testing.T) {
 	for name, a := range map[string]Authorizer{"error": failingAuthorizer{}, "panic": panickingAuthorizer{}} {
-		s := newTestServer(t, Options{Authorizer: func(*policy.Policy, approval.Approver) Authorizer { return a }})
+		s := newTestServer(t, Options{Authorizer: func(*policy.Policy, approval.Approver) (Authorizer, error) { return a, nil }})
 		d := decodeBody[policy.Decision](t, do(t, s.Handler(), "POST", "/v1/authorize", `{"tool":"Bash","input":{"command":"ls"}}`, nil))
 		if d.Verdict != risk.Deny || d.Rule != "server.internal-error" {
 			t.Errorf("%s: %s by %s", name, d.Verdict, d.Rule)
@@ -260,5 +262,63 @@ func TestSlowSubscriberNeverBlocks(t *testing.T) {
 	var buf strings.Builder
 	if err := writeEvent(&buf, sub, <-sub.C); err != nil || buf.String() != "event: decision\ndata: {\"n\":1}\n\n" {
 		t.Errorf("writeEvent %q %v", buf.String(), err)
+	}
+}
+
+type denyingAuthorizer struct{}
+
+func (denyingAuthorizer) Authorize(context.Context, call.Call) (policy.Decision, error) {
+	return policy.Decision{Verdict: risk.Deny, Rule: "approval.x", Reason: "nobody answered"}, ErrShutdown
+}
+
+func TestAuthorizerDenyKeepsItsReason(t *testing.T) {
+	s := newTestServer(t, Options{Authorizer: func(*policy.Policy, approval.Approver) (Authorizer, error) { return denyingAuthorizer{}, nil }})
+	d := decodeBody[policy.Decision](t, do(t, s.Handler(), "POST", "/v1/authorize", `{"tool":"Bash","input":{"command":"ls"}}`, nil))
+	if d.Verdict != risk.Deny || d.Rule != "approval.x" || d.Reason != "nobody answered" {
+		t.Errorf("%+v", d)
+	}
+}
+
+func TestAuthorizerFactoryError(t *testing.T) {
+	calls := 0
+	factory := func(p *policy.Policy, _ approval.Approver) (Authorizer, error) {
+		calls++
+		if calls > 1 {
+			return nil, errors.New("budget state unreadable")
+		}
+		return &pipeline{p: p}, nil
+	}
+	s := newTestServer(t, Options{Authorizer: factory})
+	for _, path := range []string{"/v1/decide", "/v1/authorize"} {
+		d := decodeBody[policy.Decision](t, do(t, s.Handler(), "POST", path, `{"tool":"Bash","input":{"command":"ls"},"policy":{"mode":"strict"}}`, nil))
+		if d.Verdict != risk.Deny || d.Reason != "toolguard could not decide (budget state unreadable); the call is denied" {
+			t.Errorf("%s: %s: %s", path, d.Verdict, d.Reason)
+		}
+	}
+	if _, err := New(Options{Policy: testPolicy(t), Authorizer: func(*policy.Policy, approval.Approver) (Authorizer, error) { return nil, nil }}); err == nil {
+		t.Error("New accepted a factory returning nil")
+	}
+}
+
+// TestWithGuard wires guard.Guard as the Authorizer, as `toolguard serve`
+// does: an approval on the page reaches the guard through the broker.
+func TestWithGuard(t *testing.T) {
+	factory := func(p *policy.Policy, a approval.Approver) (Authorizer, error) {
+		return guard.New(p, guard.WithApprover(a))
+	}
+	s := newTestServer(t, Options{Authorizer: factory})
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	done := make(chan policy.Decision, 1)
+	go func() {
+		done <- decodeResp[policy.Decision](t, post(t, ts.URL+"/v1/authorize", `{"tool":"Bash","input":{"command":"`+askCommand+`"},"cwd":"/tmp/ws"}`, nil))
+	}()
+	id := waitPending(t, s.Broker(), 1)[0].ID
+	post(t, ts.URL+"/v1/approvals/"+id, `{"approved":true}`, pageHeaders).Body.Close()
+	if d := <-done; d.Verdict != risk.Allow || d.Rule != "git.push-force" {
+		t.Errorf("%s by %s: %s", d.Verdict, d.Rule, d.Reason)
+	}
+	if d := decodeBody[policy.Decision](t, do(t, s.Handler(), "POST", "/v1/decide", `{"tool":"Bash","input":{"command":"ls"},"cwd":"/tmp/ws"}`, nil)); d.Verdict != risk.Allow {
+		t.Errorf("decide through the guard: %s", d.Verdict)
 	}
 }

@@ -2,10 +2,10 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"bytes"
-	"github.com/toolguard/toolguard/audit"
 	"github.com/toolguard/toolguard/call"
 	"net/http"
 	"strconv"
@@ -44,15 +44,33 @@ func (s *Server) handleHook(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(stdout)
 }
 
-// hookDecider decides hook calls like /v1/decide: the policy, grants,
-// metrics and events; it never waits (the agent asks its own user).
+// hookDecider decides hook calls without waiting (the agent asks its own
+// user): the Authorizer's Check when it has one, else its Decide; counted
+// and announced like /v1/decide.
 func (s *Server) hookDecider() hook.Decider {
 	return hook.DeciderFunc(func(ctx context.Context, c call.Call) policy.Decision {
 		start := time.Now()
-		d := s.decide(ctx, s.policy, c)
-		s.audit(ctx, audit.NewRecord(start, c, d, time.Since(start)))
+		d := s.check(ctx, c)
+		s.observe(c, d, time.Since(start))
 		return d
 	})
+}
+
+func (s *Server) check(ctx context.Context, c call.Call) (d policy.Decision) {
+	ch, ok := s.base.(Checker)
+	if !ok {
+		return decideNow(ctx, s.base, s.policy, c)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			d = internalDeny(fmt.Errorf("%v", r))
+		}
+	}()
+	d, err := ch.Check(ctx, c)
+	if err != nil {
+		s.log.ErrorContext(ctx, "hook decision not recorded", "err", err)
+	}
+	return d
 }
 
 // blockingReply is the agent's JSON deny for its main pre-tool event.

@@ -47,7 +47,9 @@ func (m *metrics) observe(d policy.Decision, took time.Duration) {
 		return
 	}
 	m.decisions.WithLabelValues(d.Verdict.String(), d.Tier.String(), categoryLabel(d.Category)).Inc()
-	m.latency.Observe(took.Seconds())
+	if took >= 0 {
+		m.latency.Observe(took.Seconds())
+	}
 }
 
 func categoryLabel(c risk.Category) string {

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
@@ -39,16 +40,19 @@ type Authorizer interface {
 }
 
 // AuthorizerFactory builds the Authorizer for a policy (the server's, or a
-// per-request tightened copy) that asks people through approver.
-type AuthorizerFactory func(p *policy.Policy, approver approval.Approver) Authorizer
+// per-request tightened copy) that asks people through approver. An error
+// fails New for the server's policy and denies a request with an override.
+type AuthorizerFactory func(p *policy.Policy, approver approval.Approver) (Authorizer, error)
 
 // Options configure a [Server].
 type Options struct {
 	// Policy decides every call. Required.
 	Policy *policy.Policy
-	// Authorizer builds the deciding pipeline of /v1/authorize. Nil means
-	// the built-in one: the policy's decision, session and always grants
-	// from Grants, then the broker for an ask.
+	// Authorizer builds the deciding pipeline (guard.Guard fits): its
+	// Authorize serves /v1/authorize, its Decide (when it has one, see
+	// [Decider]) /v1/decide, its Check (see [Checker]) the hooks. Nil
+	// means the built-in one: the policy's decision, session and always
+	// grants from Grants, then the broker for an ask, audited to Audit.
 	Authorizer AuthorizerFactory
 	// Grants turns asks into allows for granted calls and records
 	// session/always approvals. Nil means no grants are read or recorded
@@ -117,7 +121,11 @@ func New(opts Options) (*Server, error) {
 		Timeout: opts.ApprovalTimeout, MaxPending: opts.MaxPending, Events: s.hub,
 		Grants: opts.Grants, Audit: opts.Audit, Logger: s.log, Metrics: s.metrics,
 	})
-	s.base = s.authorizerFor(opts.Policy)
+	base, err := s.authorizerFor(opts.Policy)
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	s.base = base
 	s.handler = s.routes(reg)
 	return s, nil
 }
@@ -136,11 +144,20 @@ func (s *Server) Close() {
 	s.hub.Close()
 }
 
-func (s *Server) authorizerFor(p *policy.Policy) Authorizer {
-	if s.opts.Authorizer != nil {
-		return s.opts.Authorizer(p, s.broker)
+// authorizerFor is the base Authorizer for the server's policy, or a new
+// one for a per-request tightened policy.
+func (s *Server) authorizerFor(p *policy.Policy) (Authorizer, error) {
+	if p == s.policy && s.base != nil {
+		return s.base, nil
 	}
-	return &pipeline{s: s, p: p}
+	if s.opts.Authorizer == nil {
+		return &pipeline{s: s, p: p}, nil
+	}
+	a, err := s.opts.Authorizer(p, s.broker)
+	if err == nil && a == nil {
+		err = errors.New("the authorizer factory returned nil")
+	}
+	return a, err
 }
 
 func positive[T int | int64 | time.Duration](v, def T) T {

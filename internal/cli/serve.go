@@ -12,7 +12,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/approval"
-	"github.com/toolguard/toolguard/audit"
+	"github.com/toolguard/toolguard/guard"
+	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/server"
 )
 
@@ -21,9 +22,6 @@ func init() { register("serve", newServeCmd) }
 type serveFlags struct {
 	addr      string
 	tokenFile string
-	auditLog  string
-	noAudit   bool
-	timeout   time.Duration
 }
 
 func newServeCmd(a *app) *cobra.Command {
@@ -39,16 +37,17 @@ and the approval page at /. See docs/server.md.
 A bind address other than loopback needs a bearer token: it is generated on
 first start into the token file (mode 0600) and the page address printed
 carries it. --token-file makes a loopback bind require it too. SIGINT or
-SIGTERM stops the server; every pending approval is denied.`,
+SIGTERM stops the server; every pending approval is denied.
+
+Decisions go through the same pipeline as the library's guard.Standard:
+session and always grants, budgets and the audit log as the policy
+configures them ([approval] timeout, [audit], [budget]).`,
 		Args: cobra.NoArgs,
 	}
 	pf := addPolicyFlags(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&sf.addr, "addr", server.DefaultAddr, "listen address (host:port)")
 	fl.StringVar(&sf.tokenFile, "token-file", "", "bearer token file, created (0600) when missing (default for non-loopback binds: <state dir>/"+server.TokenFileName+")")
-	fl.StringVar(&sf.auditLog, "audit-log", "", "audit log file (default: <state dir>/"+audit.FileName+")")
-	fl.BoolVar(&sf.noAudit, "no-audit", false, "do not write an audit log")
-	fl.DurationVar(&sf.timeout, "approval-timeout", 0, "how long a call waits for a person, 10s-600s (default: the policy's approval.timeout, else 2m)")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return runServe(a, pf, sf) }
 	return cmd
 }
@@ -70,22 +69,20 @@ func runServe(a *app, pf *policyFlags, sf serveFlags) error {
 	return serveUntilDone(a.ctx, srv, ln)
 }
 
+// serveOptions wires the server to guard.Standard: grants, budgets and the
+// audit log as the policy configures them, with the server's broker as the
+// approver. The approval timeout is the policy's approval.timeout.
 func serveOptions(a *app, pf *policyFlags, sf serveFlags) (server.Options, string, error) {
 	p, err := pf.load(pf.cwd)
 	if err != nil {
 		return server.Options{}, "", err
 	}
-	opts := server.Options{Policy: p, ApprovalTimeout: sf.timeout, Logger: slog.New(slog.NewTextHandler(a.io.Stderr, nil))}
-	if opts.ApprovalTimeout == 0 {
-		opts.ApprovalTimeout = p.Config().Approval.Timeout
+	log := slog.New(slog.NewTextHandler(a.io.Stderr, nil))
+	opts := server.Options{Policy: p, ApprovalTimeout: p.Config().Approval.Timeout, Logger: log}
+	opts.Authorizer = func(p *policy.Policy, approver approval.Approver) (server.Authorizer, error) {
+		return guard.Standard(p, guard.WithApprover(approver), guard.WithLogger(log))
 	}
-	if opts.Token, err = serveToken(a, sf); err != nil {
-		return opts, "", err
-	}
-	if opts.Grants, err = approval.DefaultGrantStore(); err != nil {
-		return opts, "", fmt.Errorf("grant store: %w", err)
-	}
-	opts.Audit, err = serveAudit(sf)
+	opts.Token, err = serveToken(a, sf)
 	return opts, opts.Token, err
 }
 
@@ -110,20 +107,6 @@ func serveToken(a *app, sf serveFlags) (string, error) {
 		fmt.Fprintf(a.io.Stderr, "toolguard: generated a bearer token in %s (mode 0600)\n", path)
 	}
 	return token, nil
-}
-
-func serveAudit(sf serveFlags) (*audit.Writer, error) {
-	if sf.noAudit {
-		return nil, nil
-	}
-	path := sf.auditLog
-	if path == "" {
-		var err error
-		if path, err = audit.DefaultPath(); err != nil {
-			return nil, fmt.Errorf("audit log: %w (use --audit-log FILE or --no-audit)", err)
-		}
-	}
-	return audit.NewWriter(path, audit.WriterOptions{}), nil
 }
 
 func printWhere(a *app, addr, token string) {
