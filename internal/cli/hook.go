@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/guard"
 	"github.com/toolguard/toolguard/hook"
 	"github.com/toolguard/toolguard/policy"
 )
@@ -71,7 +74,8 @@ func runHook(a *app, agent string, pf *policyFlags, opts hook.Options) error {
 	if err != nil {
 		return &ExitCodeError{Code: 2, Err: fmt.Errorf("cannot load the policy (%w); the call is blocked", err)}
 	}
-	stdout, stderr, code := hook.Run(a.ctx, agent, a.io.Stdin, p, opts)
+	opts.DeferAllow = opts.DeferAllow || p.Config().Hooks.DeferAllow
+	stdout, stderr, code := hook.Run(a.ctx, agent, a.io.Stdin, hookDecider(p), opts)
 	if _, err := a.io.Stdout.Write(stdout); err != nil {
 		return &ExitCodeError{Code: 2, Err: err}
 	}
@@ -79,4 +83,18 @@ func runHook(a *app, agent string, pf *policyFlags, opts hook.Options) error {
 		return &ExitCodeError{Code: 2, Err: err}
 	}
 	return exitWith(code)
+}
+
+// hookDecider decides through the guard, so session grants and budgets
+// apply and every decision is audited. When the state directory cannot be
+// used the policy alone decides: the hook must answer whatever happens.
+func hookDecider(p *policy.Policy) hook.Decider {
+	g, err := guard.Standard(p)
+	if err != nil {
+		return p
+	}
+	return hook.DeciderFunc(func(ctx context.Context, c call.Call) policy.Decision {
+		d, _ := g.Check(ctx, c)
+		return d
+	})
 }

@@ -3,12 +3,14 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/hook"
 	"github.com/toolguard/toolguard/policy"
+	"github.com/toolguard/toolguard/state"
 )
 
 // policyFlags are the flags every deciding command shares (Aar's flags
@@ -120,6 +122,7 @@ func (f *policyFlags) load(project string) (*policy.Policy, error) {
 		return nil, err
 	}
 	protected := append(append([]string{}, loaded.Files...), hook.ProtectedPaths()...)
+	protected = append(protected, ownDirs()...)
 	p, err := policy.Compile(loaded.Config, policy.Options{Protected: protected})
 	if err != nil {
 		return nil, err
@@ -145,4 +148,15 @@ func firstNonEmpty(s ...string) string {
 		}
 	}
 	return ""
+}
+
+// ownDirs are toolguard's configuration and state directories wherever
+// XDG variables put them: agents must not write there (grants, budgets,
+// the audit log, the user policy and its backup and lock files).
+func ownDirs() []string {
+	var out []string
+	if dir, err := state.Dir(); err == nil {
+		out = append(out, dir+"/**")
+	}
+	return append(out, filepath.Dir(policy.UserFile())+"/**")
 }
