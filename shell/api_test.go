@@ -202,3 +202,21 @@ func TestPipeLinks(t *testing.T) {
 		t.Errorf("bash stdin = %+v, want unknown pipe from base64", bash.Stdin)
 	}
 }
+
+// TestParseRecovers checks that an internal failure becomes an error and a
+// Problem, never a panic or a clean script.
+func TestParseRecovers(t *testing.T) {
+	testHook = func(string) { panic("boom") }
+	defer func() { testHook = nil }()
+	s, err := Parse("ls", Options{})
+	if err == nil || err.Error() != "shell: internal error: boom" {
+		t.Errorf("error = %v, want the internal error", err)
+	}
+	want := []Problem{{Reason: "internal error while analysing the command: boom", Span: risk.Span{End: 2}}}
+	if s == nil {
+		t.Fatal("nil script after a panic")
+	}
+	if diff := cmp.Diff(want, s.Problems); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+}

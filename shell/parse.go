@@ -21,12 +21,14 @@ var ErrBudget = errors.New("budget exceeded")
 // failure is turned into an error and a Problem.
 func Parse(src string, opts Options) (script *Script, err error) {
 	w := newWalker(src, opts)
-	defer parsers.Put(w.parser)
 	defer func() {
-		if r := recover(); r != nil {
-			w.problemAt(fmt.Sprintf("internal error while analysing the command: %v", r), risk.Span{End: len(src)})
-			script, err = w.script, fmt.Errorf("shell: internal error: %v", r)
+		r := recover()
+		if r == nil {
+			parsers.Put(w.parser) // a parser that panicked is not reused
+			return
 		}
+		w.problemAt(fmt.Sprintf("internal error while analysing the command: %v", r), risk.Span{End: len(src)})
+		script, err = w.script, fmt.Errorf("shell: internal error: %v", r)
 	}()
 	return w.script, w.run()
 }
@@ -38,6 +40,9 @@ func newWalker(src string, opts Options) *walker {
 		parser: parsers.Get().(*syntax.Parser),
 	}
 }
+
+// testHook lets tests make the walk fail; it is nil outside tests.
+var testHook func(src string)
 
 // parsers reuses mvdan parsers, which are large; a parser is owned by one
 // Parse call at a time.
@@ -57,6 +62,9 @@ func (w *walker) run() error {
 	}
 	if i := strings.IndexByte(src, '\r'); i >= 0 {
 		w.problemAt("command contains a carriage return, which bash and this parser split differently", risk.Span{Start: i, End: i + 1})
+	}
+	if testHook != nil {
+		testHook(src)
 	}
 	top := &frame{src: src}
 	w.walkStmts(f.Stmts, newState(), &ctx{fr: top})

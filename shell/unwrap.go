@@ -75,7 +75,7 @@ func (w *walker) runArgv(c *Command, argv []Word, st *state, cx *ctx) {
 		c.Name = argv[0].Value
 		w.problemAt("command name not static: "+argv[0].Value, argv[0].Span)
 	case c.Origin != "" && strings.Contains(argv[0].Value, "{}"):
-		w.problemAt("command name comes from "+c.Origin+" input: "+argv[0].Value, c.Span)
+		w.problemAt("command name is a {} placeholder filled from input at run time: "+argv[0].Value, c.Span)
 	}
 	w.special(c, st, cx)
 }
