@@ -67,9 +67,12 @@ func (w *walker) interpreter(c *Command, lang string, st *state, cx *ctx) {
 		c.Inline = &Inline{Lang: lang, Code: text, Known: known, Via: "argv"}
 	case call.fromStdin && c.Stdin != nil:
 		c.Inline = &Inline{Lang: lang, Code: c.Stdin.Text, Known: c.Stdin.Known, Via: c.Stdin.Via}
+	case call.fromFile && lang == "awk":
+		// awk -f FILE: the program is not on the command line
+		c.Inline = &Inline{Lang: lang, Via: "file"}
 	}
 	w.emit(c, cx)
-	if c.Inline == nil {
+	if c.Inline == nil || call.fromFile && len(call.code) == 0 {
 		return
 	}
 	span := c.Span

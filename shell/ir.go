@@ -149,7 +149,8 @@ type Inline struct {
 	Code  string
 	Known bool // false when the code is not statically known
 	// Via says where the code came from: "argv" (-c/-e/program argument),
-	// "heredoc", "herestring" or "pipe".
+	// "heredoc", "herestring", "pipe" or "file" (a program file, as in
+	// awk -f FILE, or stdin redirected from a file).
 	Via string
 }
 

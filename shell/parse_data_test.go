@@ -315,7 +315,7 @@ var inlineCases = []parseCase{
 	{name: "awk system and pipes", src: `awk -F: 'BEGIN{system("rm -rf /"); print "x" | "sh"}' /etc/passwd`, commands: []string{
 		"awk -F: \"BEGIN{system(\\\"rm -rf /\\\"); print \\\"x\\\" | \\\"sh\\\"}\" /etc/passwd inline=awk/argv:\"BEGIN{system(\\\"rm -rf /\\\"); print \\\"x\\\" | \\\"sh\\\"}\"",
 		"rm -rf / @interpreter/1 wrap=awk", "sh @interpreter/1 wrap=awk"}},
-	{name: "awk program from file", src: "awk -f prog.awk data", commands: []string{"awk -f prog.awk data"}},
+	{name: "awk program from file", src: "awk -f prog.awk data", commands: []string{"awk -f prog.awk data inline=awk/file:\"\"?"}},
 	{name: "awk dynamic system", src: `awk '{ system($0) }'`, commands: []string{
 		"awk \"{ system($0) }\" inline=awk/argv:\"{ system($0) }\""},
 		problems: []string{"awk code runs system with an argument that is not a literal"}},
