@@ -3,8 +3,9 @@
 //
 // [Run] starts the command with
 //   - a scrubbed environment (PATH, HOME, TERM, LANG, LC_*, USER, LOGNAME,
-//     SHELL, TZ, a private TMPDIR, plus an explicit passthrough list; names
-//     that look like secrets only pass when listed by exact name);
+//     SHELL, TZ, a private TMPDIR, the run id, plus an explicit passthrough
+//     list; names that look like secrets only pass when listed by exact
+//     name);
 //   - stdin from /dev/null unless a reader is given, and a cap per output
 //     stream;
 //   - resource limits (address space, CPU time, file size, open files);
@@ -44,7 +45,9 @@
 //
 // Known limits: UDP and pathname UNIX sockets are only restricted by
 // Landlock ABI ≥ 10 and ≥ 9, so with smaller ABIs only the bubblewrap
-// backend takes the network away completely; a process that leaves its
-// process group (setsid) escapes the group kill under the landlock and none
-// backends, though it stays confined by Landlock; rlimits are per process.
+// backend takes the network away completely; under the landlock and none
+// backends a process that leaves the process group (setsid, double fork) is
+// found by the run id in its environment ([RunVar]) and killed when the run
+// ends, unless it also replaced its environment (it stays confined by
+// Landlock); rlimits are per process.
 package sandbox

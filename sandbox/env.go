@@ -62,6 +62,11 @@ func LooksSecret(name string) bool {
 	return false
 }
 
+// RunVar is set in every command's environment to an id unique to the run.
+// Run uses it to find the processes of a run that left its process group
+// (setsid, double fork) and kill them when the run ends.
+const RunVar = "TOOLGUARD_SANDBOX_RUN"
+
 // passthrough is a compiled Spec.Passthrough list.
 type passthrough struct {
 	exact    map[string]bool
@@ -121,7 +126,7 @@ func scrubEnv(env []string, p passthrough, tmpDir string) []string {
 	var order []string
 	for _, kv := range env {
 		name, value, ok := strings.Cut(kv, "=")
-		if !ok || !validEnvName(name) || name == "" || name == "TMPDIR" || !p.keeps(name) {
+		if !ok || !validEnvName(name) || name == "" || name == "TMPDIR" || name == RunVar || !p.keeps(name) {
 			continue
 		}
 		if _, seen := values[name]; !seen {

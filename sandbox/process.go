@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"syscall"
 	"time"
 )
@@ -23,6 +24,7 @@ type process struct {
 	started        time.Time
 	stdout, stderr *stream
 	setup          chan []byte // what the helper reported before exec
+	marker         []byte      // "\x00RunVar=id\x00"; nil when the backend has its own PID namespace
 }
 
 // start launches the helper with its instructions on fd 3 and the error
@@ -43,6 +45,9 @@ func (j *job) start() (*process, error) {
 		stderr: newStream(stderr, j.spec.OutputLimit, true, pp.errOutR),
 		setup:  make(chan []byte, 1),
 		cmd:    j.helperCommand(pp),
+	}
+	if j.choice.backend == Landlock || j.choice.backend == None {
+		p.marker = []byte("\x00" + RunVar + "=" + j.runID + "\x00")
 	}
 	stdinEnd, err := connectStdin(p.cmd, j.spec.Stdin)
 	if err == nil {
@@ -179,8 +184,29 @@ func (p *process) wait(ctx context.Context, timeout, grace time.Duration) outcom
 		p.stop(done, grace)
 	}
 	p.signalGroup(syscall.SIGKILL)
+	if p.marker != nil {
+		killMarked(p.marker)
+	}
 	p.drain(grace)
 	return o
+}
+
+// killMarked kills every process whose environment holds marker: those of
+// the run that left its process group. bwrap and firejail runs need no
+// sweep: their PID namespace dies with them.
+func killMarked(marker []byte) {
+	entries, _ := os.ReadDir("/proc")
+	self := os.Getpid()
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		env, err := os.ReadFile("/proc/" + e.Name() + "/environ")
+		if err == nil && bytes.Contains(append([]byte{0}, env...), marker) {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
 }
 
 // stop sends SIGTERM to the group, then SIGKILL after grace.

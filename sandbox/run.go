@@ -4,6 +4,8 @@ package sandbox
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -38,6 +40,7 @@ type job struct {
 	target    string
 	env       []string
 	tmpDir    string
+	runID     string
 	choice    backendChoice
 	helper    helperSpec
 }
@@ -71,7 +74,8 @@ func prepare(spec Spec) (*job, error) {
 // finish scrubs the environment, finds the command and writes the helper's
 // instructions.
 func (j *job) finish(pass passthrough) error {
-	j.env = scrubEnv(j.spec.Env, pass, j.tmpDir)
+	j.runID = newRunID()
+	j.env = append(scrubEnv(j.spec.Env, pass, j.tmpDir), RunVar+"="+j.runID)
 	target, err := lookPath(j.spec.Argv[0], lookupEnv(j.env, "PATH"), j.dir)
 	if err != nil {
 		return err
@@ -223,4 +227,11 @@ func lookPath(name, path, dir string) (string, error) {
 func isExecutable(path string) bool {
 	info, err := os.Stat(path)
 	return err == nil && info.Mode().IsRegular() && info.Mode()&0o111 != 0
+}
+
+// newRunID returns a random id for RunVar.
+func newRunID() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }

@@ -148,7 +148,7 @@ func TestEnvironmentScrubbed(t *testing.T) {
 				t.Fatalf("env: %s: %s", r, o.stderr.String())
 			}
 			got := envNames(o.stdout.String())
-			want := []string{"GITHUB_TOKEN", "NPM_CONFIG_CACHE", "PATH", "TMPDIR"}
+			want := []string{"GITHUB_TOKEN", "NPM_CONFIG_CACHE", "PATH", "TMPDIR", RunVar}
 			if diff := cmp.Diff(want, onlyTestRelevant(got)); diff != "" {
 				t.Errorf("environment names (-want +got):\n%s", diff)
 			}
@@ -582,5 +582,24 @@ func TestLandlockDropsCapabilities(t *testing.T) {
 		if diff := cmp.Diff(want, got); !r.Success() || diff != "" {
 			t.Fatalf("run %d: %s; capabilities (-want +got):\n%s", i, r, diff)
 		}
+	}
+}
+
+func TestEscapedProcessKilled(t *testing.T) {
+	backends := []Backend{None}
+	if LandlockABI() >= abiFilesystem {
+		backends = append(backends, Landlock)
+	}
+	for _, b := range backends {
+		t.Run(string(b), func(t *testing.T) {
+			marker := fmt.Sprintf("escaped-%d", time.Now().UnixNano())
+			script := `setsid sh -c 'touch started; sleep 60; echo ` + marker + `' > /dev/null 2>&1 < /dev/null &
+				while [ ! -e started ]; do sleep 0.01; done`
+			r, o := run(t, Spec{Argv: []string{"sh", "-c", script}, Workspace: t.TempDir(), Backend: b})
+			if !r.Success() {
+				t.Fatalf("%s: %s", r, o.stderr.String())
+			}
+			assertGone(t, marker)
+		})
 	}
 }
