@@ -72,6 +72,9 @@ func (w *walker) interpreter(c *Command, lang string, st *state, cx *ctx) {
 		c.Inline = &Inline{Lang: lang, Via: "file"}
 	}
 	w.emit(c, cx)
+	if call.fromFile && len(call.code) == 0 && hasUnknownOperand(c.Args()) {
+		w.problemAt(c.Name+" runs a program file that is not static", c.Span)
+	}
 	if c.Inline == nil || call.fromFile && len(call.code) == 0 {
 		return
 	}
@@ -84,6 +87,17 @@ func (w *walker) interpreter(c *Command, lang string, st *state, cx *ctx) {
 		return
 	}
 	w.scanSpawns(c, span, st, cx)
+}
+
+// hasUnknownOperand reports a non-option word that is not static, such as
+// the <(curl …) of python <(curl …).
+func hasUnknownOperand(args []Word) bool {
+	for _, a := range args {
+		if !a.Known && !strings.HasPrefix(a.Value, "-") {
+			return true
+		}
+	}
+	return false
 }
 
 func joinLines(ws []Word) (string, bool) {

@@ -131,6 +131,8 @@ func (w *walker) shell(c *Command, st *state, cx *ctx) {
 	case sc.hasC && c.Origin == "xargs":
 		w.problemAt(c.Name+" -c runs code read by xargs from its input, which is not static", c.Span)
 	case sc.hasC:
+	case len(sc.operands) > 0 && !sc.operands[0].Known:
+		w.problemAt(c.Name+" runs a script that is not static: "+sc.operands[0].Value, c.Span)
 	case c.Origin == "xargs":
 		// xargs gives the command /dev/null as stdin and its input as operands
 	case len(sc.operands) == 0 || sc.readsStdin || isStdinPath(sc.operands[0].Value):

@@ -263,6 +263,11 @@ var nestedCases = []parseCase{
 		"rm -rf /c wrap=screen"}},
 	{name: "docker run command", src: "docker run --rm -it -v /:/host alpine rm -rf /host", commands: []string{
 		"docker run --rm -it -v /:/host alpine rm -rf /host", "rm -rf /host @container exec/1 wrap=docker remote=docker:alpine"}},
+	{name: "trap code", src: "trap 'rm -rf ~' EXIT; trap - INT", commands: []string{
+		"trap \"rm -rf ~\" EXIT", "rm -rf /home/u @eval/1 wrap=trap", "trap - INT"}},
+	{name: "script from process substitution", src: "bash <(curl -s x); python3 <(curl y)", commands: []string{
+		"curl -s x @procsubst/1", "bash \"<(curl -s x)\"?", "curl y @procsubst/1", "python3 \"<(curl y)\"?"},
+		problems: []string{"bash runs a script that is not static: <(curl -s x)", "python3 runs a program file that is not static"}},
 	{name: "nested parse error", src: "bash -c 'rm -rf (('", commands: []string{"bash -c \"rm -rf ((\""},
 		problems: []string{"parse error in bash -c code: `((` can only be used to open an arithmetic cmd"}},
 }

@@ -44,7 +44,7 @@ func init() {
 		"read": (*walker).forgetArgs, "mapfile": (*walker).forgetArgs, "readarray": (*walker).forgetArgs,
 		"getopts": (*walker).forgetArgs, "unset": (*walker).forgetArgs, "printf": (*walker).printf,
 		"set": (*walker).set, "shift": (*walker).shift,
-		"at": (*walker).atJob, "batch": (*walker).atJob, "tmux": (*walker).tmux,
+		"trap": (*walker).trap, "at": (*walker).atJob, "batch": (*walker).atJob, "tmux": (*walker).tmux,
 	}
 }
 
@@ -60,6 +60,20 @@ func (w *walker) source(c *Command, st *state, cx *ctx) {
 	case isStdinPath(args[0].Value):
 		w.stdinCode(c, st, "", cx)
 	}
+}
+
+// trap runs its first argument as code when a signal arrives or the shell
+// exits.
+func (w *walker) trap(c *Command, st *state, cx *ctx) {
+	w.emit(c, cx)
+	args := c.Args()
+	if len(args) > 0 && args[0].Value == "--" {
+		args = args[1:]
+	}
+	if len(args) < 2 || strings.HasPrefix(args[0].Value, "-") {
+		return // trap -p, trap -l, trap - SIG, trap SIG (reset)
+	}
+	w.nested(c, args[0], nest{origin: "eval", via: "trap", state: st, stdin: true}, cx)
 }
 
 // atJob handles at and batch, which run the commands they read on stdin
