@@ -67,11 +67,11 @@ func parseMessage(line []byte) (*message, *rpcError) {
 }
 
 func (m *message) check() *rpcError {
-	if v := m.fields["jsonrpc"]; !bytes.Equal(bytes.TrimSpace(v), []byte(`"2.0"`)) {
-		return invalid(`"jsonrpc" must be "2.0"`)
-	}
 	if e := m.readID(); e != nil {
 		return e
+	}
+	if v := m.fields["jsonrpc"]; !bytes.Equal(bytes.TrimSpace(v), []byte(`"2.0"`)) {
+		return invalid(`"jsonrpc" must be "2.0"`)
 	}
 	if e := m.readMethod(); e != nil {
 		return e
