@@ -216,6 +216,26 @@ func (w *walker) su(c *Command, st *state, cx *ctx) {
 	}
 }
 
+// sshLocalCommands analyses -o ProxyCommand=… and -o LocalCommand=…,
+// which ssh runs on this machine through a shell.
+func (w *walker) sshLocalCommands(c *Command, res scanResult, cx *ctx) {
+	for _, o := range res.opts {
+		if o.Name != "o" {
+			continue
+		}
+		key, val, _ := strings.Cut(o.Value.Value, "=")
+		if val == "" {
+			key, val, _ = strings.Cut(o.Value.Value, " ")
+		}
+		switch strings.ToLower(key) {
+		case "proxycommand", "localcommand":
+			code := o.Value
+			code.Value = val
+			w.nested(c, code, nest{origin: "bash -c", via: "ssh", state: newState()}, cx)
+		}
+	}
+}
+
 var sshSpec = &optSpec{Short: "46AaCfGgKkMNnqsTtVvXxYyB:b:c:D:E:e:F:I:i:J:L:l:m:O:o:P:p:Q:R:S:W:w:"}
 
 // ssh runs the words after the host as a command on that host.
@@ -226,6 +246,7 @@ func (w *walker) ssh(c *Command, _ *state, cx *ctx) {
 		w.badOption(c, "ssh", res.bad)
 		return
 	}
+	w.sshLocalCommands(c, res, cx)
 	if len(res.rest) == 0 {
 		return
 	}

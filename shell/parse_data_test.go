@@ -226,6 +226,8 @@ var nestedCases = []parseCase{
 	{name: "ssh remote command", src: "ssh -p 22 -i key user@host 'rm -rf /var' now", commands: []string{
 		"ssh -p 22 -i key user@host \"rm -rf /var\" now", "rm -rf /var now @ssh/1 wrap=ssh remote=host"}},
 	{name: "ssh without command", src: "ssh host", commands: []string{"ssh host"}},
+	{name: "ssh ProxyCommand runs locally", src: `ssh -o ProxyCommand='rm -rf ~' -o "LocalCommand id" h`, commands: []string{
+		"ssh -o \"ProxyCommand=rm -rf ~\" -o \"LocalCommand id\" h", "rm -rf /home/u @bash -c/1 wrap=ssh", "id @bash -c/1 wrap=ssh"}},
 	{name: "docker exec", src: "docker exec -it -u root c1 sh -c 'rm -rf /data'", commands: []string{
 		"docker exec -it -u root c1 sh -c \"rm -rf /data\"",
 		"sh -c \"rm -rf /data\" @container exec/1 wrap=docker remote=docker:c1",
