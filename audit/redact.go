@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Mask replaces every secret the redaction finds.
@@ -80,8 +81,8 @@ func redactField(key string, v any) any {
 // set): a cheap filter, since most text holds no secret.
 type shape struct {
 	name string
-	re   *regexp.Regexp
-	keep string // replacement template
+	re   func() *regexp.Regexp // compiled on first use (see lazyRegexp)
+	keep string                // replacement template
 	need []string
 	all  bool
 }
@@ -89,34 +90,42 @@ type shape struct {
 // secretWords are the fragments every secret key or flag name contains.
 var secretWords = []string{"pass", "secret", "token", "key", "credential", "authorization", "cookie"}
 
+// lazyRegexp compiles expr the first time it is needed. A hook process
+// redacts one record and usually passes no shape's literal filter, so it
+// should not pay for compiling all of them at start-up (about 0.3 ms).
+// TestShapesCompile compiles every shape, so MustCompile cannot panic here.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
+
 // shapes run in order: enclosing forms (PEM blocks, URLs, headers,
 // key=value) before bare tokens.
 var shapes = []shape{
-	{"pem private key", regexp.MustCompile(`-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`), "-----BEGIN ${1}PRIVATE KEY-----" + Mask + "-----END ${1}PRIVATE KEY-----",
+	{"pem private key", lazyRegexp(`-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`), "-----BEGIN ${1}PRIVATE KEY-----" + Mask + "-----END ${1}PRIVATE KEY-----",
 		[]string{"private key-----"}, false},
-	{"url credentials", regexp.MustCompile(`\b([a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#@\s]*):[^@/?#\s]*@`), "${1}:" + Mask + "@",
+	{"url credentials", lazyRegexp(`\b([a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#@\s]*):[^@/?#\s]*@`), "${1}:" + Mask + "@",
 		[]string{"://", "@"}, true},
-	{"authorization header", regexp.MustCompile(`(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/=-]{8,}`), "${1}${2}" + Mask,
+	{"authorization header", lazyRegexp(`(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/=-]{8,}`), "${1}${2}" + Mask,
 		[]string{"bearer", "basic", "token"}, false},
-	{"secret flag", regexp.MustCompile(`(?i)((?:^|\s)--?[a-z0-9-]*(?:password|passwd|passphrase|secret|token|api-?key|access-?key|private-?key|credential)[a-z0-9-]*)(=|\s+)("[^"]*"|'[^']*'|[^\s"']+)`), "${1}${2}" + Mask,
+	{"secret flag", lazyRegexp(`(?i)((?:^|\s)--?[a-z0-9-]*(?:password|passwd|passphrase|secret|token|api-?key|access-?key|private-?key|credential)[a-z0-9-]*)(=|\s+)("[^"]*"|'[^']*'|[^\s"']+)`), "${1}${2}" + Mask,
 		secretWords, false},
-	{"user:password flag", regexp.MustCompile(`((?:^|\s)(?:-u|--user|--proxy-user)(?:\s+|=)["']?[^\s:"']*:)([^\s"']+)`), "${1}" + Mask,
+	{"user:password flag", lazyRegexp(`((?:^|\s)(?:-u|--user|--proxy-user)(?:\s+|=)["']?[^\s:"']*:)([^\s"']+)`), "${1}" + Mask,
 		[]string{"-u", "--user", "--proxy-user"}, false},
-	{"mysql password flag", regexp.MustCompile(`((?:^|[\s/])(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\s(?:[^|;&\n]*?\s)?-p)([^\s|;&]+)`), "${1}" + Mask,
+	{"mysql password flag", lazyRegexp(`((?:^|[\s/])(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\s(?:[^|;&\n]*?\s)?-p)([^\s|;&]+)`), "${1}" + Mask,
 		[]string{"mysql", "mariadb"}, false},
 	// The key's leading part ("DB_" in DB_PASSWORD) is left alone, so the
 	// match starts at the keyword and the regexp can skip ahead quickly.
-	{"secret assignment", regexp.MustCompile(`(?i)((?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential|authorization|cookie)[a-z0-9_.-]*)(["']?\s*[=:]\s*)((?:bearer\s+|basic\s+|token\s+)?(?:"[^"]*"|'[^']*'|[^\s"',;&]+))`), "${1}${2}" + Mask,
+	{"secret assignment", lazyRegexp(`(?i)((?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential|authorization|cookie)[a-z0-9_.-]*)(["']?\s*[=:]\s*)((?:bearer\s+|basic\s+|token\s+)?(?:"[^"]*"|'[^']*'|[^\s"',;&]+))`), "${1}${2}" + Mask,
 		secretWords, false},
-	{"aws access key", regexp.MustCompile(`((?:AKIA|ASIA))[0-9A-Z]{16}`), "${1}" + Mask, []string{"akia", "asia"}, false},
-	{"github token", regexp.MustCompile(`\b((?:ghp|gho|ghs|ghu|ghr)_)[A-Za-z0-9]{30,}\b`), "${1}" + Mask, []string{"ghp_", "gho_", "ghs_", "ghu_", "ghr_"}, false},
-	{"github fine-grained token", regexp.MustCompile(`\b(github_pat_)[A-Za-z0-9_]{20,}`), "${1}" + Mask, []string{"github_pat_"}, false},
-	{"gitlab token", regexp.MustCompile(`\b(glpat-)[A-Za-z0-9_-]{20,}`), "${1}" + Mask, []string{"glpat-"}, false},
-	{"slack token", regexp.MustCompile(`\b(xox[baprs]-)[A-Za-z0-9-]{10,}`), "${1}" + Mask, []string{"xox"}, false},
-	{"stripe key", regexp.MustCompile(`\b((?:sk|rk)_(?:live|test)_)[A-Za-z0-9]{10,}`), "${1}" + Mask, []string{"k_live_", "k_test_"}, false},
-	{"openai or anthropic key", regexp.MustCompile(`\b(sk-(?:ant-|proj-)?)[A-Za-z0-9_-]{20,}`), "${1}" + Mask, []string{"sk-"}, false},
-	{"google api key", regexp.MustCompile(`\b(AIza)[0-9A-Za-z_-]{35}`), "${1}" + Mask, []string{"aiza"}, false},
-	{"jwt", regexp.MustCompile(`\b(eyJ)[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+`), "${1}" + Mask, []string{"eyj"}, false},
+	{"aws access key", lazyRegexp(`((?:AKIA|ASIA))[0-9A-Z]{16}`), "${1}" + Mask, []string{"akia", "asia"}, false},
+	{"github token", lazyRegexp(`\b((?:ghp|gho|ghs|ghu|ghr)_)[A-Za-z0-9]{30,}\b`), "${1}" + Mask, []string{"ghp_", "gho_", "ghs_", "ghu_", "ghr_"}, false},
+	{"github fine-grained token", lazyRegexp(`\b(github_pat_)[A-Za-z0-9_]{20,}`), "${1}" + Mask, []string{"github_pat_"}, false},
+	{"gitlab token", lazyRegexp(`\b(glpat-)[A-Za-z0-9_-]{20,}`), "${1}" + Mask, []string{"glpat-"}, false},
+	{"slack token", lazyRegexp(`\b(xox[baprs]-)[A-Za-z0-9-]{10,}`), "${1}" + Mask, []string{"xox"}, false},
+	{"stripe key", lazyRegexp(`\b((?:sk|rk)_(?:live|test)_)[A-Za-z0-9]{10,}`), "${1}" + Mask, []string{"k_live_", "k_test_"}, false},
+	{"openai or anthropic key", lazyRegexp(`\b(sk-(?:ant-|proj-)?)[A-Za-z0-9_-]{20,}`), "${1}" + Mask, []string{"sk-"}, false},
+	{"google api key", lazyRegexp(`\b(AIza)[0-9A-Za-z_-]{35}`), "${1}" + Mask, []string{"aiza"}, false},
+	{"jwt", lazyRegexp(`\b(eyJ)[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+`), "${1}" + Mask, []string{"eyj"}, false},
 }
 
 // mayMatch applies the shape's literal filter to the lower-cased text.
@@ -155,7 +164,7 @@ func RedactString(s string) string {
 		if !sh.mayMatch(lower) {
 			continue
 		}
-		if r := sh.re.ReplaceAllString(s, sh.keep); r != s {
+		if r := sh.re().ReplaceAllString(s, sh.keep); r != s {
 			s, lower = r, strings.ToLower(r)
 		}
 	}

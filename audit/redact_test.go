@@ -131,3 +131,20 @@ func BenchmarkRedactString(b *testing.B) {
 		})
 	}
 }
+
+// TestShapesCompile compiles every lazily compiled shape, so a bad pattern
+// fails here rather than panicking in a hook process.
+func TestShapesCompile(t *testing.T) {
+	for _, sh := range shapes {
+		t.Run(sh.name, func(t *testing.T) {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Fatalf("shape %q does not compile: %v", sh.name, p)
+				}
+			}()
+			if sh.re() == nil || len(sh.need) == 0 {
+				t.Errorf("shape %q: compiled %v, literal filter %q; want a regexp and at least one literal", sh.name, sh.re(), sh.need)
+			}
+		})
+	}
+}
