@@ -64,9 +64,9 @@ var bypassCases = []parseCase{
 		commands: []string{"echo rm -rf / @cmdsubst/1", `eval "$(echo rm -rf /)"?`,
 			"echo rm -rf / @procsubst/1", `source "<(echo rm -rf /)"?`},
 		problems: []string{"eval code not static: $(echo rm -rf /)", "source runs code from a file that is not static: <(echo rm -rf /)"}},
-	{name: "3 arrays and indirection", src: "a=(rm -rf /); ${a[@]}; ${!x} -rf /", commands: []string{
-		"- a=\"(rm -rf /)\"?", "${a[@]}?", "${!x}? -rf /"},
-		problems: []string{"command name not static: ${a[@]}", "command name not static: ${!x}"}},
+	{name: "3 arrays and indirection", src: `a=(rm -rf /); ${a[@]}; "${a[@]:0:1}" x; b[1]=y; ${b[@]}; ${!x} -rf /`, commands: []string{
+		"- a=\"(rm -rf /)\"?", "rm -rf /", "rm x", "- b=y?", "${b[@]}?", "${!x}? -rf /"},
+		problems: []string{"command name not static: ${b[@]}", "command name not static: ${!x}"}},
 
 	// §6.4 encoding
 	{name: "4 base64 into sh (decoded statically)", src: "base64 -d <<< cm0gLXJmIC8= | sh", commands: []string{

@@ -40,47 +40,69 @@ func (w *walker) emitBare(s *syntax.Stmt, assigns []Assign, st *state, cx *ctx) 
 	w.emit(c, cx)
 }
 
-func (w *walker) assigns(as []*syntax.Assign, st *state, cx *ctx) []Assign {
-	out := make([]Assign, 0, len(as))
+// assigns resolves VAR=value prefixes; vals are what each assignment
+// stores (arrays keep their elements).
+func (w *walker) assigns(as []*syntax.Assign, st *state, cx *ctx) (out []Assign, vals []value) {
 	for _, a := range as {
 		if a.Name == nil {
 			continue
 		}
-		out = append(out, Assign{Name: a.Name.Value, Value: w.assignValue(a, st, cx)})
+		word, val := w.assignValue(a, st, cx)
+		out = append(out, Assign{Name: a.Name.Value, Value: word})
+		vals = append(vals, val)
 	}
-	return out
+	return out, vals
 }
 
-func (w *walker) assignValue(a *syntax.Assign, st *state, cx *ctx) Word {
+func (w *walker) assignValue(a *syntax.Assign, st *state, cx *ctx) (Word, value) {
 	switch {
 	case a.Array != nil:
-		w.walkSubsts(a.Array, st, cx)
-		return Word{Value: sourceText(cx.fr.src, a.Array), Span: cx.fr.spanOf(a.Array)}
+		list, known := w.arrayElems(a.Array, st, cx)
+		word := Word{Value: sourceText(cx.fr.src, a.Array), Span: cx.fr.spanOf(a.Array)}
+		return word, value{list: list, isList: true, known: known && !a.Append}
 	case a.Value != nil:
 		v := w.single(a.Value, st, cx)
 		if a.Append || a.Index != nil {
 			v.Known = false
 		}
-		return v
+		return v, value{str: v.Value, known: v.Known}
 	}
-	return Word{Known: true, Span: cx.fr.spanOf(a)}
+	return Word{Known: true, Span: cx.fr.spanOf(a)}, value{known: true}
+}
+
+// arrayElems resolves the elements of a=(…); indexed elements ([2]=x)
+// make the array unknown.
+func (w *walker) arrayElems(arr *syntax.ArrayExpr, st *state, cx *ctx) ([]string, bool) {
+	var list []string
+	known := true
+	for _, e := range arr.Elems {
+		if e.Value == nil {
+			continue
+		}
+		known = known && e.Index == nil
+		for _, f := range w.fields(e.Value, st, cx) {
+			list = append(list, f.Value)
+			known = known && f.Known
+		}
+	}
+	return list, known
 }
 
 // applyAssigns makes assignments visible to later commands.
-func applyAssigns(as []Assign, st *state, exported bool) {
-	for _, a := range as {
-		st.set(a.Name, value{str: a.Value.Value, known: a.Value.Known, exported: exported})
+func applyAssigns(as []Assign, vals []value, st *state) {
+	for i, a := range as {
+		st.set(a.Name, vals[i])
 	}
 }
 
 func (w *walker) call(s *syntax.Stmt, x *syntax.CallExpr, st *state, cx *ctx) {
-	assigns := w.assigns(x.Assigns, st, cx)
+	assigns, vals := w.assigns(x.Assigns, st, cx)
 	var argv []Word
 	for _, arg := range x.Args {
 		argv = append(argv, w.fields(arg, st, cx)...)
 	}
 	if len(argv) == 0 {
-		applyAssigns(assigns, st, false)
+		applyAssigns(assigns, vals, st)
 		w.emitBare(s, assigns, st, cx)
 		return
 	}
@@ -100,16 +122,18 @@ func (w *walker) decl(s *syntax.Stmt, x *syntax.DeclClause, st *state, cx *ctx) 
 	c.Name = variant
 	c.Argv = []Word{{Value: variant, Known: true, Span: cx.fr.spanOf(x.Variant)}}
 	exported := variant == "export"
+	nameref := variant == "nameref"
 	var names []string
 	for _, a := range x.Args {
 		switch {
 		case a.Name == nil && a.Value != nil:
 			flag := w.single(a.Value, st, cx)
 			exported = exported || strings.HasPrefix(flag.Value, "-") && strings.Contains(flag.Value, "x")
+			nameref = nameref || strings.HasPrefix(flag.Value, "-") && strings.Contains(flag.Value, "n")
 			c.Argv = append(c.Argv, flag)
 		case a.Name != nil:
 			names = append(names, a.Name.Value)
-			w.declAssign(a, c, st, cx)
+			w.declAssign(a, c, nameref, st, cx)
 		}
 	}
 	if exported {
@@ -122,15 +146,19 @@ func (w *walker) decl(s *syntax.Stmt, x *syntax.DeclClause, st *state, cx *ctx) 
 	w.emit(c, cx)
 }
 
-func (w *walker) declAssign(a *syntax.Assign, c *Command, st *state, cx *ctx) {
+func (w *walker) declAssign(a *syntax.Assign, c *Command, nameref bool, st *state, cx *ctx) {
 	if a.Naked {
 		c.Argv = append(c.Argv, Word{Value: a.Name.Value, Known: true, Span: cx.fr.spanOf(a)})
 		return
 	}
-	as := Assign{Name: a.Name.Value, Value: w.assignValue(a, st, cx)}
+	word, val := w.assignValue(a, st, cx)
+	as := Assign{Name: a.Name.Value, Value: word}
 	c.Assigns = append(c.Assigns, as)
-	c.Argv = append(c.Argv, Word{Value: as.Name + "=" + as.Value.Value, Known: as.Value.Known, Quoted: as.Value.Quoted, Span: cx.fr.spanOf(a)})
-	applyAssigns([]Assign{as}, st, false)
+	c.Argv = append(c.Argv, Word{Value: as.Name + "=" + word.Value, Known: word.Known, Quoted: word.Quoted, Span: cx.fr.spanOf(a)})
+	if nameref {
+		val = value{} // declare -n: a reference, not a value
+	}
+	applyAssigns([]Assign{as}, []value{val}, st)
 }
 
 // pipeline walks "a | b | c": every element runs in its own subshell, and
