@@ -31,15 +31,15 @@ const (
 	None Backend = "none"
 )
 
-// Backends lists the valid backend names in the order Auto prefers them.
-var Backends = []Backend{Auto, Landlock, Bubblewrap, Firejail, None}
+// backends lists the valid backend names.
+var backends = []Backend{Auto, Landlock, Bubblewrap, Firejail, None}
 
 // ParseBackend returns the backend named s; "" means [Auto].
 func ParseBackend(s string) (Backend, error) {
 	if s == "" {
 		return Auto, nil
 	}
-	for _, b := range Backends {
+	for _, b := range backends {
 		if string(b) == s {
 			return b, nil
 		}
@@ -48,8 +48,8 @@ func ParseBackend(s string) (Backend, error) {
 }
 
 func backendList() string {
-	names := make([]string, len(Backends))
-	for i, b := range Backends {
+	names := make([]string, len(backends))
+	for i, b := range backends {
 		names[i] = string(b)
 	}
 	return strings.Join(names, ", ")
