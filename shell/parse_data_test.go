@@ -376,6 +376,10 @@ var dirCases = []parseCase{
 		"cd /x", "true stdin=pipe:\"\"? from=cd", "rm b"}},
 	{name: "cd in conditional branch", src: "cd /a; if c; then cd /b; fi; rm x", commands: []string{
 		"cd /a", "c dir=/a", "cd /b dir=/a", "rm x dir=/b?"}},
+	{name: "relative cd joins PWD and cd sets PWD", src: "cd sub && rm -rf $PWD/x; cd /tmp; echo $PWD", opts: &Options{Env: map[string]string{"PWD": "/w"}},
+		commands: []string{"cd sub", "rm -rf /w/sub/x dir=/w/sub", "cd /tmp dir=/w/sub", "echo /tmp dir=/tmp"}},
+	{name: "unknown cd makes PWD unknown", src: "cd $D; rm -rf $PWD", opts: &Options{Env: map[string]string{"PWD": "/w"}},
+		commands: []string{"cd $D?", "rm -rf $PWD? dir=$D?"}},
 	{name: "env -C", src: "env -C /srv rm x", commands: []string{"rm x wrap=env dir=/srv"}},
 	{name: "nested local code inherits the directory", src: "cd /srv && bash -c 'rm -rf data'", commands: []string{
 		"cd /srv", "bash -c \"rm -rf data\" dir=/srv", "rm -rf data @bash -c/1 wrap=bash dir=/srv"}},

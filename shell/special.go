@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"path"
 	"slices"
 	"strings"
 )
@@ -206,26 +207,33 @@ func (w *walker) scriptCmd(c *Command, st *state, cx *ctx) {
 	}
 }
 
-// cd changes the directory later commands of the same shell run in.
+// cd changes the directory later commands of the same shell run in, and
+// $PWD with it.
 func (w *walker) cd(c *Command, st *state, cx *ctx) {
 	w.emit(c, cx)
 	res := (&optSpec{Short: "LPe@n"}).scan(c.Args())
+	var target Word
 	switch {
 	case len(res.rest) == 0:
 		home, ok := w.opts.lookupBase("HOME")
-		st.chdir(Word{Value: cmpOr(home, "~"), Known: ok, Span: c.Span})
+		target = Word{Value: cmpOr(home, "~"), Known: ok, Span: c.Span}
 	case res.rest[0].Value == "-" || strings.HasPrefix(res.rest[0].Value, "~") || strings.HasPrefix(res.rest[0].Value, "+"):
-		t := res.rest[0]
-		t.Known = false
-		st.chdir(t)
+		target = res.rest[0]
+		target.Known = false
 	default:
-		st.chdir(res.rest[0])
+		target = res.rest[0]
 	}
+	if pwd, ok := st.lookup("PWD", &w.opts); !st.dirSet && ok && !pwd.isList && path.IsAbs(pwd.str) && target.Known && !path.IsAbs(target.Value) {
+		target.Value = path.Join(pwd.str, target.Value)
+	}
+	st.chdir(target)
+	st.set("PWD", value{str: st.dir.Value, known: st.dir.Known && path.IsAbs(st.dir.Value)})
 }
 
 func (w *walker) popd(c *Command, st *state, cx *ctx) {
 	w.emit(c, cx)
 	st.chdir(Word{Value: "popd", Span: c.Span})
+	st.forget("PWD")
 }
 
 func cmpOr(a, b string) string {

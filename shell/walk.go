@@ -262,6 +262,7 @@ func (w *walker) forgetAssigned(n syntax.Node, st *state) {
 		case *syntax.CallExpr:
 			if len(n.Args) > 0 && n.Args[0].Lit() == "cd" {
 				st.dir, st.dirSet = Word{Value: st.dir.Value}, true
+				st.forget("PWD")
 			}
 		}
 		return true
