@@ -91,7 +91,7 @@ type Command struct {
 	// first, e.g. ["sudo", "env", "timeout"].
 	Wrappers []string
 	// Privileged is true when a wrapper raises privilege (sudo, doas, su,
-	// pkexec, run0).
+	// pkexec, run0, runuser, nsenter, systemd-run without --user).
 	Privileged bool
 	// Remote is the host when the command runs elsewhere (ssh host CMD), or
 	// "docker:NAME" / "kubectl:POD" for docker/podman/kubectl exec.
@@ -133,7 +133,8 @@ type Stdin struct {
 	// Text is the statically known text (empty when !Known).
 	Text string
 	// Known is false when the text could not be determined (a file, an
-	// unknown producer such as curl or base64 -d, an unresolved variable).
+	// unknown producer such as curl, base64 -d of unknown input, an
+	// unresolved variable).
 	Known bool
 	// Via is "heredoc", "herestring", "pipe" or "file".
 	Via string
@@ -145,7 +146,7 @@ type Stdin struct {
 
 // Inline is code given to an interpreter on its command line or stdin.
 type Inline struct {
-	Lang  string // "python", "node", "perl", "ruby", "php", "awk", "lua", "sh", …
+	Lang  string // "python", "node", "perl", "ruby", "php", "awk", "lua", "applescript", "jxa", "powershell"
 	Code  string
 	Known bool // false when the code is not statically known
 	// Via says where the code came from: "argv" (-c/-e/program argument),
