@@ -117,8 +117,12 @@ func TestScriptMaps(t *testing.T) {
 	if diff := cmp.Diff(map[string]bool{"f": true, "g": true}, s.Functions); diff != "" {
 		t.Errorf("Functions (-want +got):\n%s", diff)
 	}
-	if s.HasProblems() {
-		t.Errorf("unexpected problems %v", s.Problems)
+	if s.HasProblems() || s.Recursive != nil {
+		t.Errorf("unexpected problems %v or recursion %v", s.Problems, s.Recursive)
+	}
+	bomb, _ := Parse(":(){ :|:& };:", Options{})
+	if diff := cmp.Diff(map[string]bool{":": true}, bomb.Recursive); diff != "" {
+		t.Errorf("Recursive (-want +got):\n%s", diff)
 	}
 }
 

@@ -35,6 +35,10 @@ func (w *walker) callFunction(argv []Word, c *Command, st *state, cx *ctx) bool 
 	if w.active[def.name] {
 		c.Argv, c.Name, c.Origin = argv, def.name, "function"
 		w.problemAt("recursive function: "+def.name+" calls itself", c.Span)
+		if w.script.Recursive == nil {
+			w.script.Recursive = make(map[string]bool)
+		}
+		w.script.Recursive[def.name] = true
 		w.emit(c, cx)
 		return true
 	}

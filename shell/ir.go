@@ -17,6 +17,10 @@ type Script struct {
 	// Functions and Aliases defined in the script, by name.
 	Functions map[string]bool
 	Aliases   map[string]string
+	// Recursive names the functions that call themselves; with the call
+	// piped or in the background (:(){ :|:& };:) that is a fork bomb. Each
+	// recursive call is also a Command (Origin "function") and a Problem.
+	Recursive map[string]bool
 }
 
 // HasProblems reports whether any part of the script could not be known
