@@ -9,9 +9,13 @@ import (
 	"syscall"
 
 	"github.com/toolguard/toolguard/internal/cli"
+	"github.com/toolguard/toolguard/sandbox"
 )
 
 func main() {
+	if sandbox.IsHelper(os.Args) {
+		sandbox.HelperMain() // the re-executed sandbox helper; never returns
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := cli.Run(ctx, os.Args[1:], cli.Stdio())
 	stop()

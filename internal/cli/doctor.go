@@ -17,6 +17,7 @@ import (
 	"github.com/toolguard/toolguard/hook"
 	"github.com/toolguard/toolguard/install"
 	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/sandbox"
 )
 
 func init() { register("doctor", newDoctorCmd) }
@@ -25,7 +26,7 @@ func newDoctorCmd(a *app) *cobra.Command {
 	var project string
 	cmd := &cobra.Command{
 		Use:   "doctor",
-		Short: "Show which agents have toolguard's hook and whether it answers",
+		Short: "Show which agents have toolguard's hook, whether it answers, and which sandboxes work",
 		Long: `List, per agent and scope, the settings file toolguard installs into and
 whether its hook is there. Each installed hook command is run with a probe
 payload asking to run "` + hook.ProbeCommand + `"; a working hook denies it.
@@ -65,6 +66,7 @@ func doctor(a *app, statuses []install.AgentStatus, home string) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	fmt.Fprintf(a.io.Stdout, "\nsandbox (toolguard exec):\n%s\n", sandbox.Probe(a.ctx).String())
 	if failed {
 		return exitWith(ExitError)
 	}
