@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // MaxInputBytes bounds the size of any single string argument that
@@ -116,25 +117,29 @@ func stringValues(in map[string]any, keys []string) []string {
 	return out
 }
 
-var patchFileLine = regexp.MustCompile(`(?m)^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$`)
+// patchFileLine and urlInText are compiled on first use: most processes
+// never see an apply_patch call or a URL in free text.
+var patchFileLine = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\*\*\* (?:Add File|Update File|Delete File|Move to): (.+?)\s*$`)
+})
 
 // patchPaths extracts the files an apply_patch style patch writes.
 func patchPaths(in map[string]any, keys []string) []string {
 	var out []string
 	for _, text := range stringValues(in, keys) {
-		for _, m := range patchFileLine.FindAllStringSubmatch(text, -1) {
+		for _, m := range patchFileLine().FindAllStringSubmatch(text, -1) {
 			out = append(out, m[1])
 		}
 	}
 	return out
 }
 
-var urlInText = regexp.MustCompile(`https?://[^\s"'<>]+`)
+var urlInText = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`https?://[^\s"'<>]+`) })
 
 func urlsInText(in map[string]any, keys []string) []string {
 	var out []string
 	for _, text := range stringValues(in, keys) {
-		out = append(out, urlInText.FindAllString(text, -1)...)
+		out = append(out, urlInText().FindAllString(text, -1)...)
 	}
 	return out
 }

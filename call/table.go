@@ -52,11 +52,7 @@ type globMapping struct {
 // Gemini CLI, Cursor, docker-agent, Aar and ai-chat, and the kind names
 // themselves ("shell", "read", …) for callers that speak in kinds.
 func Default() *Table {
-	t := &Table{exact: make(map[string]Mapping, len(builtin))}
-	for name, m := range builtin {
-		t.exact[name] = m
-	}
-	return t
+	return &Table{exact: builtin()}
 }
 
 // With returns a copy of t in which the given mappings (tool name or
