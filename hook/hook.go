@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolguard/toolguard/call"
@@ -87,10 +88,11 @@ func (o Options) table() *call.Table {
 	if o.Table != nil {
 		return o.Table
 	}
-	return defaultTable
+	return defaultTable()
 }
 
-var defaultTable = call.Default()
+// defaultTable is built on first use, not in package initialisation.
+var defaultTable = sync.OnceValue(call.Default)
 
 // Event is one decoded hook payload.
 type Event struct {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -20,8 +21,9 @@ type yamlBuilder struct {
 	errs  Errors
 }
 
-// yamlErrLine pulls the line number out of go-yaml's error text.
-var yamlErrLine = regexp.MustCompile(`^yaml: (?:line (\d+): )?`)
+// yamlErrLine pulls the line number out of go-yaml's error text. It is
+// compiled on first use: only a process reading a broken YAML file needs it.
+var yamlErrLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: (?:line (\d+): )?`) })
 
 func parseYAML(file string, data []byte) (*Node, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -47,7 +49,7 @@ func parseYAML(file string, data []byte) (*Node, error) {
 
 func yamlError(file string, err error) *Error {
 	msg := err.Error()
-	m := yamlErrLine.FindStringSubmatch(msg)
+	m := yamlErrLine().FindStringSubmatch(msg)
 	line := 1 // go-yaml leaves the line out when it is the first
 	if m != nil {
 		if m[1] != "" {
