@@ -60,7 +60,7 @@ func (w *walker) markCalled(name string) {
 
 func (w *walker) walkFunction(def *funcDef, st *state, cx *ctx, call *Command) {
 	depth := cx.fr.depth + 1
-	if !w.depthOK(depth, cx, call.Span) {
+	if !w.depthOK(depth, call.Span) {
 		return
 	}
 	fr := &frame{src: def.fr.src, span: def.fr.span, origin: "function", depth: depth}

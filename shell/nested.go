@@ -30,7 +30,7 @@ func (w *walker) nested(c *Command, code Word, n nest, cx *ctx) {
 		return
 	}
 	depth := c.Depth + 1
-	if !w.depthOK(depth, cx, span) || !w.nestedBudget(len(code.Value), span) {
+	if !w.depthOK(depth, span) || !w.nestedBudget(len(code.Value), span) {
 		return
 	}
 	f, err := w.parser.Parse(strings.NewReader(code.Value), "")

@@ -171,7 +171,7 @@ func (w *walker) derived(c *Command, origin string, cx *ctx) *Command {
 }
 
 func (w *walker) runNestedArgv(c *Command, argv []Word, st *state, cx *ctx) {
-	if len(argv) == 0 || !w.depthOK(c.Depth, cx, c.Span) {
+	if len(argv) == 0 || !w.depthOK(c.Depth, c.Span) {
 		return
 	}
 	inner := *cx

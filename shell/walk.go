@@ -86,7 +86,7 @@ func (w *walker) problemAt(reason string, span risk.Span) {
 	w.script.Problems = append(w.script.Problems, Problem{Reason: reason, Span: span})
 }
 
-func (w *walker) problem(cx *ctx, span risk.Span, format string, args ...any) {
+func (w *walker) problemf(span risk.Span, format string, args ...any) {
 	w.problemAt(fmt.Sprintf(format, args...), span)
 }
 
@@ -99,7 +99,7 @@ func (w *walker) step(cx *ctx, n syntax.Node) bool {
 	w.steps++
 	if w.steps > w.opts.MaxCommands*4 {
 		w.stopped = true
-		w.problem(cx, cx.fr.spanOf(n), "budget exceeded: more than %d statements to analyse", w.opts.MaxCommands*4)
+		w.problemf(cx.fr.spanOf(n), "budget exceeded: more than %d statements to analyse", w.opts.MaxCommands*4)
 		return false
 	}
 	return true
@@ -314,17 +314,17 @@ func (w *walker) walkSubsts(n syntax.Node, st *state, cx *ctx) {
 // walkNestedStmts walks statements of the same source text one level deeper.
 func (w *walker) walkNestedStmts(stmts []*syntax.Stmt, n syntax.Node, origin string, st *state, cx *ctx) {
 	fr := &frame{src: cx.fr.src, span: cx.fr.span, origin: origin, depth: cx.fr.depth + 1}
-	if !w.depthOK(fr.depth, cx, cx.fr.spanOf(n)) {
+	if !w.depthOK(fr.depth, cx.fr.spanOf(n)) {
 		return
 	}
 	inner := ctx{fr: fr, wrappers: cx.wrappers, privileged: cx.privileged, remote: cx.remote}
 	w.walkStmts(stmts, st, &inner)
 }
 
-func (w *walker) depthOK(depth int, cx *ctx, span risk.Span) bool {
+func (w *walker) depthOK(depth int, span risk.Span) bool {
 	if depth <= w.opts.MaxDepth {
 		return true
 	}
-	w.problem(cx, span, "budget exceeded: code nested more than %d levels deep", w.opts.MaxDepth)
+	w.problemf(span, "budget exceeded: code nested more than %d levels deep", w.opts.MaxDepth)
 	return false
 }
