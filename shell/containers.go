@@ -23,7 +23,7 @@ func (w *walker) containerRun(c *Command, args []Word, st *state, cx *ctx) {
 	if res.bad != "" || len(res.rest) < 2 {
 		return
 	}
-	w.runInside(c, res.rest[1:], c.Name+":"+res.rest[0].Value, st, cx)
+	w.runInside(c, res.rest[1:], c.Name+":"+res.rest[0].Value, cx)
 }
 
 // tmux analyses the shell command of new-session, new-window,

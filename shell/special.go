@@ -117,7 +117,7 @@ func (w *walker) containerExec(c *Command, st *state, cx *ctx) {
 	if len(res.rest) < 2 {
 		return
 	}
-	w.runInside(c, res.rest[1:], c.Name+":"+res.rest[0].Value, st, cx)
+	w.runInside(c, res.rest[1:], c.Name+":"+res.rest[0].Value, cx)
 }
 
 // kubectlExec analyses "kubectl exec [opts] POD -- CMD…".
@@ -136,7 +136,7 @@ func (w *walker) kubectlExec(c *Command, st *state, cx *ctx) {
 			break
 		}
 	}
-	w.runInside(c, args[j+1:], c.Name+":"+pod, st, cx)
+	w.runInside(c, args[j+1:], c.Name+":"+pod, cx)
 }
 
 func kubectlValueFlag(s string) bool {
@@ -148,7 +148,7 @@ func kubectlValueFlag(s string) bool {
 }
 
 // runInside analyses a command that runs inside a container.
-func (w *walker) runInside(c *Command, argv []Word, remote string, st *state, cx *ctx) {
+func (w *walker) runInside(c *Command, argv []Word, remote string, cx *ctx) {
 	inner := w.derived(c, "container exec", cx)
 	inner.Remote = remote
 	w.runNestedArgv(inner, argv, newState(), cx)
