@@ -67,13 +67,35 @@ func register(name string, f func(*app) *cobra.Command) { registry[name] = f }
 // Run executes the command line args and returns the process exit code.
 func Run(ctx context.Context, args []string, streams IO) int {
 	a := &app{ctx: ctx, io: streams}
-	root := newRoot(a)
+	root := newRoot(a, commandsFor(args))
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
 	return exitCode(err, streams.Stderr)
 }
 
-func newRoot(a *app) *cobra.Command {
+// commandsFor names the top-level commands Run builds for args. When args
+// start with a registered command, only that one is built: constructing
+// every command and its flags is wasted work for each hook process, which
+// runs one command and exits. Anything else (no command, help, completion,
+// a flag, a misspelt name) gets every command, so help lists them all and
+// cobra can suggest the name that was meant. A command's own help is the
+// same either way (TestFastPathHelpIsUnchanged).
+func commandsFor(args []string) []string {
+	if len(args) > 0 {
+		if _, ok := registry[args[0]]; ok {
+			return args[:1:1]
+		}
+	}
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// newRoot builds the root command with the named top-level commands.
+func newRoot(a *app, names []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:           "toolguard",
 		Short:         "Decide whether an AI agent's tool call may run",
@@ -83,11 +105,6 @@ func newRoot(a *app) *cobra.Command {
 	root.SetIn(a.io.Stdin)
 	root.SetOut(a.io.Stdout)
 	root.SetErr(a.io.Stderr)
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
-	}
-	sort.Strings(names)
 	for _, n := range names {
 		root.AddCommand(registry[n](a))
 	}
