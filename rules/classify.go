@@ -42,10 +42,14 @@ func (s *Set) Classify(cmd *shell.Command) Result {
 	if cmd == nil {
 		return Result{Tier: risk.Execute}
 	}
-	v := s.viewFor(cmd.Name)
-	e := &env{cmd: cmd, g: v.g, a: parseArgs(cmd, v.g), known: v.known}
-	res := Result{Known: v.known, Tier: v.baseTier(e)}
-	for _, msg := range v.packErrs {
+	name, ix := s.resolve(cmd.Name)
+	known := ix != nil
+	ge := s.grammarFor(name, ix)
+	a := parseArgs(cmd, ge.g)
+	v := s.viewFor(name, ix, s.subKeys(ix, a), features(cmd, known))
+	e := &env{cmd: cmd, g: ge.g, a: a, known: known}
+	res := Result{Known: known, Tier: v.baseTier(e)}
+	for _, msg := range append(slices.Clone(ge.errs), v.packErrs...) {
 		res.Findings = append(res.Findings, packErrorFinding(cmd, msg))
 		res.Tier = risk.Destructive
 	}
@@ -60,7 +64,7 @@ func (s *Set) Classify(cmd *shell.Command) Result {
 	if hasWrite(res.Paths) {
 		res.Tier = res.Tier.Worse(risk.Write)
 	}
-	res.URLs = v.urlRefs(e)
+	res.URLs = dedupeWords(v.urlRefs(e))
 	return res
 }
 
@@ -138,6 +142,17 @@ func dedupePaths(ps []PathRef) []PathRef {
 	for i, p := range ps {
 		if !slices.ContainsFunc(ps[:i], func(q PathRef) bool { return q == p }) {
 			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// dedupeWords drops repeated URL words.
+func dedupeWords(ws []shell.Word) []shell.Word {
+	out := ws[:0:0]
+	for i, w := range ws {
+		if !slices.Contains(ws[:i], w) {
+			out = append(out, w)
 		}
 	}
 	return out

@@ -299,6 +299,9 @@ func parseHeader(file string, data []byte) (packHeader, error) {
 	if i := bytes.Index(data, []byte("\n[")); i >= 0 {
 		data = data[:i]
 	}
+	if quick, ok := quickHeader(data); ok {
+		return quick, nil
+	}
 	if err := toml.Unmarshal(data, &h); err != nil {
 		return h, fmt.Errorf("%s: header: %w", file, err)
 	}
@@ -306,4 +309,25 @@ func parseHeader(file string, data []byte) (packHeader, error) {
 		return h, fmt.Errorf("%s: header must set name and executables before the first table", file)
 	}
 	return h, nil
+}
+
+// quickHeader reads the usual one-line name and executables keys without a
+// TOML decoder; anything unusual falls back to the decoder.
+func quickHeader(data []byte) (packHeader, bool) {
+	var h packHeader
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		switch {
+		case bytes.HasPrefix(line, []byte("name = ")):
+			arr := stringArray(append(append([]byte("["), bytes.TrimPrefix(line, []byte("name = "))...), ']'))
+			if len(arr) != 1 {
+				return h, false
+			}
+			h.Name = arr[0]
+		case bytes.HasPrefix(line, []byte("executables = [")):
+			if h.Executables = stringArray(line); h.Executables == nil {
+				return h, false
+			}
+		}
+	}
+	return h, h.Name != "" && len(h.Executables) > 0
 }

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"slices"
 	"sort"
-	"strings"
 	"sync"
 )
 
@@ -20,11 +19,17 @@ var builtinFS embed.FS
 type Set struct {
 	packs    []*lazyPack
 	byExe    map[string][]int // executable → indices into packs
-	anyPacks []int            // packs with entries for any executable ("*")
+	anyPacks []int            // decoded packs with entries for any executable ("*")
+	// index holds the entries of embedded packs by executable and first
+	// sub-command word, so that a command compiles only the entries that
+	// can apply to it; anyGroups apply to every command.
+	exeIdx    sync.Map // executable name → *exeIndex (known executables only)
+	blockList []*block
+	anyBlocks []*block
+	compileMu sync.Mutex
 	disabled map[string]bool
-	views    sync.Map // executable name → *view
-	unknown  sync.Once
-	unkView  *view
+	views    sync.Map // executable name and sub-command keys → *view
+	grammars sync.Map // executable name → *grammarEntry
 }
 
 // lazyPack is a pack that is decoded and compiled on first use.
@@ -142,6 +147,12 @@ func newSet(lps []*lazyPack, opts Options) (*Set, error) {
 			errs = append(errs, fmt.Errorf("%s: duplicate pack name %q", lp.file, lp.header.Name))
 		}
 		names[lp.header.Name] = true
+		if lp.data != nil {
+			s.indexBlocks(lp)
+		}
+		if lp.data != nil {
+			continue
+		}
 		for _, exe := range lp.header.Executables {
 			if exe == "*" {
 				s.anyPacks = append(s.anyPacks, i)
@@ -235,89 +246,22 @@ func (s *Set) Packs() map[string][]string {
 	return out
 }
 
-// view is everything the packs say about one executable.
-type view struct {
-	name     string
-	known    bool
-	g        *grammar
-	safe     []*safeEntry
-	rules    []*rule
-	paths    []*pathSpec
-	urls     []*urlSpec
-	packErrs []string
-}
-
-// viewFor returns the (cached) view of an executable name.
-func (s *Set) viewFor(name string) *view {
-	idx, known := s.byExe[name]
-	if !known {
-		// Case-insensitive file systems (macOS, Windows) run RM as rm.
-		name = strings.ToLower(name)
-		idx, known = s.byExe[name]
-	}
-	if !known {
-		s.unknown.Do(func() { s.unkView = s.buildView("", nil) })
-		return s.unkView
-	}
-	if v, ok := s.views.Load(name); ok {
-		return v.(*view)
-	}
-	v, _ := s.views.LoadOrStore(name, s.buildView(name, idx))
-	return v.(*view)
-}
-
-func (s *Set) buildView(name string, idx []int) *view {
-	v := &view{name: name, known: name != "", g: compileGrammar(Grammar{})}
-	seen := map[int]bool{}
-	for _, i := range append(slices.Clone(idx), s.anyPacks...) {
-		lp := s.packs[i]
-		if seen[i] || s.disabled[lp.header.Name] {
-			continue
-		}
-		seen[i] = true
-		cp, err := lp.compiled()
-		if err != nil {
-			v.packErrs = append(v.packErrs, fmt.Sprintf("pack %s: %v", lp.header.Name, err))
-			continue
-		}
-		s.addPack(v, cp)
-	}
-	return v
-}
-
-func (s *Set) addPack(v *view, cp *compiledPack) {
-	name := v.name
-	if g, ok := cp.grammars[name]; ok && name != "" {
-		v.g.merge(g)
-	}
-	names := func(exe []string) bool { return slices.Contains(exe, name) && name != "" || slices.Contains(exe, "*") }
-	for _, e := range cp.safe {
-		if names(e.exe) {
-			v.safe = append(v.safe, e)
-		}
-	}
-	for _, r := range cp.rules {
-		if names(r.info.Executables) && !s.disabled[r.info.ID] {
-			v.rules = append(v.rules, r)
-		}
-	}
-	for _, p := range cp.paths {
-		if names(p.exe) {
-			v.paths = append(v.paths, p)
-		}
-	}
-	for _, u := range cp.urls {
-		if names(u.exe) {
-			v.urls = append(v.urls, u)
-		}
-	}
-}
-
 // Executables lists every executable name some pack knows, sorted.
 func (s *Set) Executables() []string {
-	out := make([]string, 0, len(s.byExe))
+	seen := map[string]bool{}
 	for k := range s.byExe {
-		out = append(out, k)
+		seen[k] = true
+	}
+	for _, lp := range s.packs {
+		for _, e := range lp.header.Executables {
+			seen[e] = e != "*"
+		}
+	}
+	var out []string
+	for k, ok := range seen {
+		if ok {
+			out = append(out, k)
+		}
 	}
 	sort.Strings(out)
 	return out

@@ -1,0 +1,346 @@
+package rules
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolguard/toolguard/shell"
+
+	"github.com/pelletier/go-toml/v2"
+)
+
+// block is one top-level entry of an embedded pack file ([[rule]] with its
+// [rule.match], [[safe]], [[paths]], [[urls]] or [exe.NAME]), decoded and
+// compiled only when a command names one of its executables. Splitting packs
+// into blocks keeps the first call cheap: a command pays for the entries
+// about its executable (and sub-command), not for whole packs.
+type block struct {
+	pack string
+	file string
+	line int // 1-based line of the block's first line
+	kind string
+	text []byte
+	exes []string
+	// subs are the first sub-command element's alternatives (lower case);
+	// nil when the entry applies whatever the sub-command.
+	subs []string
+	// trigger names a feature a command must have for an entry that
+	// applies to any executable to possibly match ("inline", "redirects",
+	// …); empty when there is none.
+	trigger string
+
+	// Set once under Set.compileMu.
+	done bool
+	cp   *compiledPack
+	err  error
+}
+
+// exeIndex is where an executable's entries are: the decoded packs that
+// list it, and the embedded-pack blocks by sub-command.
+type exeIndex struct {
+	known   bool
+	packs   []int               // indices of decoded packs listing it
+	grammar []*block            // [exe.NAME] tables
+	generic []*block            // entries for every sub-command
+	bySub   map[string][]*block // entries for one first sub-command word
+}
+
+// splitBlocks cuts a pack file (after its header) into blocks and reads
+// each block's executables without decoding it. Block texts share data.
+func splitBlocks(pack, file string, data []byte) []*block {
+	var out []*block
+	var cur *block
+	start, line := 0, 0
+	for off := 0; off < len(data); {
+		line++
+		end := bytes.IndexByte(data[off:], '\n')
+		if end < 0 {
+			end = len(data) - off - 1
+		}
+		l := data[off : off+end+1]
+		if kind, name, ok := blockStart(l); ok {
+			if cur != nil {
+				cur.text = data[start:off]
+			}
+			cur, start = &block{pack: pack, file: file, line: line, kind: kind}, off
+			if kind == "exe" {
+				cur.exes = []string{name}
+			}
+			out = append(out, cur)
+		}
+		if cur != nil {
+			switch {
+			case cur.exes == nil && bytes.HasPrefix(l, []byte("exe = [")):
+				cur.exes = stringArray(l)
+			case cur.subs == nil && bytes.HasPrefix(l, []byte("sub = [")):
+				cur.subs = firstSub(l)
+			case cur.trigger == "":
+				cur.trigger = triggerOf(l)
+			}
+		}
+		off += end + 1
+	}
+	if cur != nil {
+		cur.text = data[start:]
+	}
+	return out
+}
+
+// blockStart recognises a line opening a block: "[[rule]]" or "[exe.NAME]".
+func blockStart(l []byte) (kind, name string, ok bool) {
+	if len(l) < 2 || l[0] != '[' || (l[1] != '[' && !bytes.HasPrefix(l, []byte("[exe."))) {
+		return "", "", false
+	}
+	s := strings.TrimSpace(string(l))
+	switch {
+	case strings.HasPrefix(s, "[[") && strings.HasSuffix(s, "]]"):
+		return s[2 : len(s)-2], "", true
+	case strings.HasPrefix(s, "[exe.") && strings.HasSuffix(s, "]"):
+		return "exe", strings.Trim(s[5:len(s)-1], `"`), true
+	}
+	return "", "", false
+}
+
+// stringArray reads a one-line TOML array of plain strings
+// (exe = ["a", "b"]); nil when the line has another shape, which makes the
+// block apply to every command so that decoding it reports the problem.
+func stringArray(l []byte) []string {
+	open, close := bytes.IndexByte(l, '['), bytes.LastIndexByte(l, ']')
+	if open < 0 || close < open {
+		return nil
+	}
+	inner := string(l[open+1 : close])
+	out := make([]string, 0, strings.Count(inner, ",")+1)
+	for len(inner) > 0 {
+		inner = strings.TrimLeft(inner, " ,")
+		if inner == "" {
+			break
+		}
+		if inner[0] != '"' {
+			return nil
+		}
+		end := strings.IndexAny(inner[1:], "\"\\")
+		if end < 0 || inner[1+end] != '"' {
+			return nil
+		}
+		out = append(out, inner[1:1+end])
+		inner = inner[2+end:]
+		if rest := strings.TrimLeft(inner, " "); rest != "" && rest[0] != ',' {
+			return nil
+		}
+	}
+	return out
+}
+
+// triggers are match keys that can only hold when the command has the
+// feature the key names.
+var triggers = []string{"inline", "inline_any", "inline_unknown", "redirects", "redirects_any", "assigns",
+	"pipe_self_background", "unknown_exe", "name_unknown", "origins", "privileged", "remote", "dir", "stdin_from"}
+
+// triggerOf returns the trigger a match line names, if any.
+func triggerOf(l []byte) string {
+	key, _, ok := bytes.Cut(l, []byte(" = "))
+	if !ok {
+		return ""
+	}
+	for _, t := range triggers {
+		if string(key) == t {
+			return t
+		}
+	}
+	return ""
+}
+
+// hasTrigger reports whether cmd has the feature a trigger names.
+func hasTrigger(t string, cmd *shell.Command, known bool) bool {
+	switch t {
+	case "inline", "inline_any", "inline_unknown":
+		return cmd.Inline != nil
+	case "redirects", "redirects_any":
+		return len(cmd.Redirects) > 0
+	case "assigns":
+		return len(cmd.Assigns) > 0
+	case "pipe_self_background":
+		return cmd.PipeTo != nil
+	case "unknown_exe":
+		return !known
+	case "name_unknown":
+		return len(cmd.Argv) > 0 && !cmd.Argv[0].Known
+	case "origins":
+		return cmd.Origin != ""
+	case "privileged":
+		return cmd.Privileged
+	case "remote":
+		return cmd.Remote != ""
+	case "dir":
+		return cmd.Dir.Value != ""
+	case "stdin_from":
+		return cmd.PipeFrom != nil
+	}
+	return true
+}
+
+// firstSub reads the first element of a one-line sub = [...] array as
+// lower-case alternatives; nil (any sub-command) when it is a glob or the
+// line has another shape.
+func firstSub(l []byte) []string {
+	arr := stringArray(l)
+	if len(arr) == 0 || strings.ContainsAny(arr[0], "*?[") {
+		return nil
+	}
+	return splitAlts(arr[0])
+}
+
+// compileBlocks decodes and compiles the blocks not compiled yet, one TOML
+// decode per pack (the decoder's fixed cost per call is large).
+func (s *Set) compileBlocks(bs []*block) {
+	s.compileMu.Lock()
+	defer s.compileMu.Unlock()
+	byPack := map[string][]*block{}
+	var order []string
+	for _, b := range bs {
+		if b.done {
+			continue
+		}
+		b.done = true
+		if _, ok := byPack[b.pack]; !ok {
+			order = append(order, b.pack)
+		}
+		byPack[b.pack] = append(byPack[b.pack], b)
+	}
+	for _, pack := range order {
+		compileBatch(byPack[pack])
+	}
+}
+
+// compileBatch decodes blocks of one pack together and hands each its own
+// entries; on a decode error each block is decoded alone so the error names
+// the right place.
+func compileBatch(bs []*block) {
+	var text []byte
+	for _, b := range bs {
+		text = append(text, b.text...)
+	}
+	var p Pack
+	if err := toml.Unmarshal(text, &p); err != nil || !distribute(bs, &p) {
+		for _, b := range bs {
+			compileAlone(b)
+		}
+	}
+}
+
+// distribute gives each block the entry decoded from it (entries come in
+// document order); false when the counts do not line up.
+func distribute(bs []*block, p *Pack) bool {
+	var r, sf, pa, u int
+	for _, b := range bs {
+		one := Pack{Name: b.pack, file: fmt.Sprintf("%s:%d", b.file, b.line), Executables: b.exes}
+		switch b.kind {
+		case "rule":
+			if r >= len(p.Rules) {
+				return false
+			}
+			one.Rules, r = p.Rules[r:r+1], r+1
+		case "safe":
+			if sf >= len(p.Safe) {
+				return false
+			}
+			one.Safe, sf = p.Safe[sf:sf+1], sf+1
+		case "paths":
+			if pa >= len(p.Paths) {
+				return false
+			}
+			one.Paths, pa = p.Paths[pa:pa+1], pa+1
+		case "urls":
+			if u >= len(p.URLs) {
+				return false
+			}
+			one.URLs, u = p.URLs[u:u+1], u+1
+		case "exe":
+			g, ok := p.Exe[b.exes[0]]
+			if !ok {
+				return false
+			}
+			one.Exe = map[string]Grammar{b.exes[0]: g}
+		default:
+			return false
+		}
+		b.cp, b.err = compileOne(one)
+	}
+	return r == len(p.Rules) && sf == len(p.Safe) && pa == len(p.Paths) && u == len(p.URLs)
+}
+
+func compileAlone(b *block) {
+	var p Pack
+	if err := toml.Unmarshal(b.text, &p); err != nil {
+		b.cp, b.err = nil, fmt.Errorf("%s:%d: %w", b.file, b.line, describeTOMLError(err))
+		return
+	}
+	p.Name, p.file = b.pack, fmt.Sprintf("%s:%d", b.file, b.line)
+	p.Executables = b.exes
+	if len(p.Executables) == 0 {
+		p.Executables = []string{"*"}
+	}
+	b.cp, b.err = compileOne(p)
+}
+
+func compileOne(p Pack) (*compiledPack, error) {
+	for _, r := range p.Rules {
+		p.Executables = append(p.Executables, r.Exe...)
+	}
+	var pr problems
+	cp := compilePack(p, &pr)
+	return cp, pr.err()
+}
+
+// indexBlocks splits a pack into blocks; the per-executable index is built
+// lazily, the first time a command names an executable.
+func (s *Set) indexBlocks(lp *lazyPack) {
+	body := lp.data
+	i := bytes.Index(body, []byte("\n["))
+	if i < 0 {
+		return
+	}
+	headerLines := bytes.Count(body[:i+1], []byte("\n"))
+	for _, b := range splitBlocks(lp.header.Name, lp.file, body[i+1:]) {
+		b.line += headerLines
+		if len(b.exes) == 0 || slices.Contains(b.exes, "*") {
+			s.anyBlocks = append(s.anyBlocks, b)
+		}
+		s.blockList = append(s.blockList, b)
+	}
+}
+
+// buildIndex collects the blocks that name an executable, by sub-command.
+func (s *Set) buildIndex(name string, packs []int) *exeIndex {
+	ix := &exeIndex{packs: packs, known: len(packs) > 0}
+	for _, lp := range s.packs {
+		if lp.data != nil && slices.Contains(lp.header.Executables, name) {
+			ix.known = true
+		}
+	}
+	if !ix.known {
+		return nil
+	}
+	for _, b := range s.blockList {
+		if !slices.Contains(b.exes, name) {
+			continue
+		}
+		switch {
+		case b.kind == "exe":
+			ix.grammar = append(ix.grammar, b)
+		case len(b.subs) == 0:
+			ix.generic = append(ix.generic, b)
+		default:
+			if ix.bySub == nil {
+				ix.bySub = map[string][]*block{}
+			}
+			for _, sub := range b.subs {
+				ix.bySub[sub] = append(ix.bySub[sub], b)
+			}
+		}
+	}
+	return ix
+}

@@ -1,0 +1,229 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/toolguard/toolguard/shell"
+)
+
+// view is everything the packs say about one executable (and, for packs
+// indexed by sub-command, about the sub-commands a command may name).
+type view struct {
+	name     string
+	known    bool
+	safe     []*safeEntry
+	rules    []*rule
+	paths    []*pathSpec
+	urls     []*urlSpec
+	packErrs []string
+}
+
+// grammarEntry is the merged grammar of one executable.
+type grammarEntry struct {
+	g    *grammar
+	errs []string
+}
+
+// resolve maps a command name to the name the packs know (case-folded when
+// only the lower-case form is known: case-insensitive file systems run RM
+// as rm) and reports whether any pack knows it.
+func (s *Set) resolve(name string) (string, *exeIndex) {
+	if ix := s.lookup(name); ix != nil {
+		return name, ix
+	}
+	lower := strings.ToLower(name)
+	if lower != name {
+		if ix := s.lookup(lower); ix != nil {
+			return lower, ix
+		}
+	}
+	return name, nil
+}
+
+// lookup returns the cached index of a known executable, or nil.
+func (s *Set) lookup(name string) *exeIndex {
+	if name == "" {
+		return nil
+	}
+	if ix, ok := s.exeIdx.Load(name); ok {
+		return ix.(*exeIndex)
+	}
+	ix := s.buildIndex(name, s.byExe[name])
+	if ix == nil {
+		return nil
+	}
+	got, _ := s.exeIdx.LoadOrStore(name, ix)
+	return got.(*exeIndex)
+}
+
+// grammarFor returns the cached merged grammar of a known executable.
+func (s *Set) grammarFor(name string, ix *exeIndex) *grammarEntry {
+	if ix == nil {
+		return &grammarEntry{g: defaultGrammar}
+	}
+	if ge, ok := s.grammars.Load(name); ok {
+		return ge.(*grammarEntry)
+	}
+	ge := &grammarEntry{g: compileGrammar(Grammar{})}
+	for _, i := range ix.packs {
+		if lp := s.packs[i]; !s.disabled[lp.header.Name] {
+			cp, err := lp.compiled()
+			ge.add(cp, name, lp.header.Name, err)
+		}
+	}
+	s.compileBlocks(ix.grammar)
+	for _, b := range ix.grammar {
+		ge.add(b.cp, name, b.pack, b.err)
+	}
+	got, _ := s.grammars.LoadOrStore(name, ge)
+	return got.(*grammarEntry)
+}
+
+// defaultGrammar is the grammar of executables no pack describes; it is
+// never modified.
+var defaultGrammar = compileGrammar(Grammar{})
+
+func (ge *grammarEntry) add(cp *compiledPack, name, pack string, err error) {
+	if err != nil {
+		ge.errs = append(ge.errs, fmt.Sprintf("pack %s: %v", pack, err))
+		return
+	}
+	if g, ok := cp.grammars[name]; ok {
+		ge.g.merge(g)
+	}
+}
+
+// subKeys lists the indexed sub-command words the command may name: the
+// first positional, and the ones after positionals that may be flag values.
+func (s *Set) subKeys(ix *exeIndex, a *args) []string {
+	if ix == nil || len(ix.bySub) == 0 {
+		return nil
+	}
+	var keys []string
+	for i := 0; i < len(a.pos) && (a.dashdash < 0 || i < a.dashdash); i++ {
+		w := strings.ToLower(a.positional(i).Value)
+		if _, ok := ix.bySub[w]; ok && !slices.Contains(keys, w) {
+			keys = append(keys, w)
+		}
+		if !a.afterFlag[i] {
+			break
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// features is the set of triggers a command has, as a bit set over the
+// triggers list.
+func features(cmd *shell.Command, known bool) uint32 {
+	var f uint32
+	for i, t := range triggers {
+		if hasTrigger(t, cmd, known) {
+			f |= 1 << i
+		}
+	}
+	return f
+}
+
+// viewFor returns the cached view for a resolved executable name, the
+// sub-command keys its argv selects and the features it has.
+func (s *Set) viewFor(name string, ix *exeIndex, keys []string, feat uint32) *view {
+	if ix == nil {
+		name = ""
+	}
+	key := fmt.Sprintf("%s\x00%x\x00%s", name, feat, strings.Join(keys, "\x00"))
+	if v, ok := s.views.Load(key); ok {
+		return v.(*view)
+	}
+	v, _ := s.views.LoadOrStore(key, s.buildView(name, ix, keys, feat))
+	return v.(*view)
+}
+
+func (s *Set) buildView(name string, ix *exeIndex, keys []string, feat uint32) *view {
+	v := &view{name: name, known: ix != nil}
+	seenRule := map[string]bool{}
+	var idx []int
+	if ix != nil {
+		idx = ix.packs
+	}
+	seen := map[int]bool{}
+	for _, i := range append(slices.Clone(idx), s.anyPacks...) {
+		lp := s.packs[i]
+		if seen[i] || s.disabled[lp.header.Name] || lp.data != nil {
+			continue
+		}
+		seen[i] = true
+		cp, err := lp.compiled()
+		if err != nil {
+			v.packErrs = append(v.packErrs, fmt.Sprintf("pack %s: %v", lp.header.Name, err))
+			continue
+		}
+		s.addPack(v, cp, seenRule)
+	}
+	s.addBlocks(v, s.blocksFor(ix, keys, feat), seenRule)
+	return v
+}
+
+// blocksFor lists the embedded-pack entries a view needs: those of the
+// executable and its sub-commands, and those for any executable whose
+// trigger the command has.
+func (s *Set) blocksFor(ix *exeIndex, keys []string, feat uint32) []*block {
+	var out []*block
+	for _, b := range s.anyBlocks {
+		if b.trigger == "" || feat&(1<<slices.Index(triggers, b.trigger)) != 0 {
+			out = append(out, b)
+		}
+	}
+	if ix != nil {
+		out = append(out, ix.generic...)
+		for _, k := range keys {
+			out = append(out, ix.bySub[k]...)
+		}
+	}
+	return out
+}
+
+// addBlocks compiles the embedded-pack entries that can apply to v.
+func (s *Set) addBlocks(v *view, blocks []*block, seenRule map[string]bool) {
+	s.compileBlocks(blocks)
+	for _, b := range blocks {
+		if s.disabled[b.pack] {
+			continue
+		}
+		if b.err != nil {
+			v.packErrs = append(v.packErrs, fmt.Sprintf("pack %s: %v", b.pack, b.err))
+			continue
+		}
+		s.addPack(v, b.cp, seenRule)
+	}
+}
+
+// addPack adds the entries of cp that name v's executable (or any). A rule
+// reached through two groups is added once.
+func (s *Set) addPack(v *view, cp *compiledPack, seenRule map[string]bool) {
+	name := v.name
+	names := func(exe []string) bool { return slices.Contains(exe, name) && name != "" || slices.Contains(exe, "*") }
+	for _, e := range cp.safe {
+		if names(e.exe) {
+			v.safe = append(v.safe, e)
+		}
+	}
+	for _, r := range cp.rules {
+		if names(r.info.Executables) && !s.disabled[r.info.ID] && !seenRule[r.info.ID] {
+			seenRule[r.info.ID] = true
+			v.rules = append(v.rules, r)
+		}
+	}
+	for _, p := range cp.paths {
+		if names(p.exe) {
+			v.paths = append(v.paths, p)
+		}
+	}
+	for _, u := range cp.urls {
+		if names(u.exe) {
+			v.urls = append(v.urls, u)
+		}
+	}
+}
