@@ -27,9 +27,9 @@ type Set struct {
 	blockList []*block
 	anyBlocks []*block
 	compileMu sync.Mutex
-	disabled map[string]bool
-	views    sync.Map // executable name and sub-command keys → *view
-	grammars sync.Map // executable name → *grammarEntry
+	disabled  map[string]bool
+	views     sync.Map // executable name and sub-command keys → *view
+	grammars  sync.Map // executable name → *grammarEntry
 }
 
 // lazyPack is a pack that is decoded and compiled on first use.
