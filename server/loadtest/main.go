@@ -25,6 +25,7 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"slices"
 	"strings"
 	"sync"
@@ -66,6 +67,7 @@ type config struct {
 	clients  int
 	procs    int
 	asJSON   bool
+	profile  string
 }
 
 // Report is the result of a run.
@@ -106,6 +108,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&c.clients, "c", 32, fmt.Sprintf("concurrent keep-alive clients (at most %d)", maxClients))
 	fs.IntVar(&c.procs, "procs", 2, "GOMAXPROCS for this process (0 leaves it)")
 	fs.BoolVar(&c.asJSON, "json", false, "print the report as JSON")
+	fs.StringVar(&c.profile, "cpuprofile", "", "write a CPU profile of the run (server and clients) to this file")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -147,11 +150,30 @@ func run(c config, out io.Writer) error {
 		return err
 	}
 	defer stop()
+	if c.profile != "" {
+		done, err := startProfile(c.profile)
+		if err != nil {
+			return err
+		}
+		defer done()
+	}
 	rep, err := load(c, base+"/v1/decide")
 	if err != nil {
 		return err
 	}
 	return print(out, rep, c.asJSON)
+}
+
+func startProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // target returns the base URL to load, starting a server when none is
