@@ -18,8 +18,10 @@ type AnswerRequest struct {
 
 // AnswerResponse is the reply to an accepted answer.
 type AnswerResponse struct {
-	ID       string `json:"id"`
-	Approved bool   `json:"approved"`
+	// ID is the approval answered.
+	ID string `json:"id"`
+	// Approved is the answer that applied.
+	Approved bool `json:"approved"`
 	// Scope is the scope that applies (once when a grant could not be
 	// recorded).
 	Scope string `json:"scope,omitempty"`

@@ -25,10 +25,14 @@ type CallRequest struct {
 	Cwd string `json:"cwd,omitempty"`
 	// Workspace is the project root; empty means Cwd.
 	Workspace string `json:"workspace,omitempty"`
-	// Agent, Session and Sender say who asks; empty means unknown.
-	Agent   string `json:"agent,omitempty"`
+	// Agent is the asking agent's name; empty means unknown.
+	Agent string `json:"agent,omitempty"`
+	// Session is the agent's session id, the key of session grants; empty
+	// means none (session approvals then last one call).
 	Session string `json:"session,omitempty"`
-	Sender  string `json:"sender,omitempty"`
+	// Sender is the principal budgets count against; empty means the
+	// agent's own identity.
+	Sender string `json:"sender,omitempty"`
 	// Policy is a policy document (JSON, the policy file's schema) applied
 	// over the server's policy for this request only. It may only tighten;
 	// null or absent means no override.

@@ -28,7 +28,9 @@ const (
 
 // Event is one server-sent event with its JSON data.
 type Event struct {
+	// Name is the SSE event name (EventDecision, …).
 	Name string
+	// Data is the event's JSON, one line.
 	Data []byte
 }
 

@@ -36,6 +36,7 @@ type requestError struct {
 	msg    string
 }
 
+// Error returns the message for the client.
 func (e *requestError) Error() string { return e.msg }
 
 func badRequest(format string, args ...any) error {

@@ -72,19 +72,25 @@ type config struct {
 
 // Report is the result of a run.
 type Report struct {
-	Requests  int64   `json:"requests"`
-	Errors    int64   `json:"errors"`
+	// Requests answered 200 and Errors (other statuses, transport errors).
+	Requests int64 `json:"requests"`
+	Errors   int64 `json:"errors"`
+	// Seconds the measured part took; PerSecond is Requests / Seconds.
 	Seconds   float64 `json:"seconds"`
 	PerSecond float64 `json:"decisions_per_second"`
-	P50MS     float64 `json:"p50_ms"`
-	P90MS     float64 `json:"p90_ms"`
-	P99MS     float64 `json:"p99_ms"`
-	MaxMS     float64 `json:"max_ms"`
-	Clients   int     `json:"clients"`
-	Procs     int     `json:"gomaxprocs"`
-	CPUs      int     `json:"cpus"`
-	InProcess bool    `json:"in_process"`
-	MeetsGoal bool    `json:"meets_budget"`
+	// Latency percentiles and maximum, in milliseconds.
+	P50MS float64 `json:"p50_ms"`
+	P90MS float64 `json:"p90_ms"`
+	P99MS float64 `json:"p99_ms"`
+	MaxMS float64 `json:"max_ms"`
+	// Clients is the concurrency, Procs GOMAXPROCS, CPUs the machine's.
+	Clients int `json:"clients"`
+	Procs   int `json:"gomaxprocs"`
+	CPUs    int `json:"cpus"`
+	// InProcess is true when the server ran inside this process.
+	InProcess bool `json:"in_process"`
+	// MeetsGoal: no errors, at least 20,000/s and p99 at most 5 ms.
+	MeetsGoal bool `json:"meets_budget"`
 }
 
 func main() {
