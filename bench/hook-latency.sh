@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Whole-process latency of "toolguard hook claude-code" (DESIGN §10, issue 4)
+# next to a minimal Go program that reads the same payload and prints {}, and
+# next to cc-safety-net (Node) run as a Claude Code PreToolUse hook.
+#
+# Usage (from anywhere; needs go, and node + npm for the cc-safety-net column):
+#   bench/hook-latency.sh [ROUNDS]          # default 300 rounds
+#
+# Every round runs each command once on each payload, in a rotating order, so
+# background load affects all of them alike (bench/hooktime). The replies are
+# checked: toolguard and cc-safety-net must deny "rm -rf ~", toolguard must
+# allow "git status" and the Read. HOME, XDG_* and CLAUDE_PROJECT_DIR point
+# into a temporary directory, so no user policy or state is read or written.
+# The script then times the phases inside a fresh toolguard process
+# (bench/startup) and prints machine and load figures for the record.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+
+rounds=${1:-300}
+startup_rounds=$(( rounds < 200 ? rounds : 200 ))
+work=$(mktemp -d "${TMPDIR:-/tmp}/hook-latency.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+echo "== machine"
+echo "cpus: $(nproc), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')"
+echo "kernel: $(uname -sr); $(go version); node: $(node --version 2>/dev/null || echo absent)"
+echo "load before: $(uptime | sed 's/.*load average: //')"
+
+echo "== building (go build -trimpath)"
+for pkg in cmd/toolguard bench/minimal bench/hooktime bench/startup; do
+	go build -trimpath -o "$work/$(basename "$pkg")" "./$pkg"
+done
+
+ccsn=.ci/node_modules/cc-safety-net/dist/bin/cc-safety-net.js
+if [ ! -f "$ccsn" ] && command -v npm >/dev/null 2>&1; then
+	echo "== installing cc-safety-net (npm ci in .ci)"
+	(cd .ci && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+proj="$work/project"
+mkdir -p "$proj" "$work/home"
+echo "# benchmark project" >"$proj/README.md"
+export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" XDG_STATE_HOME="$work/home/.local/state"
+export CLAUDE_PROJECT_DIR="$proj"
+unset TOOLGUARD_CONFIG
+cd "$proj"
+
+# payload NAME TOOL INPUT writes one Claude Code PreToolUse payload.
+payload() {
+	printf '{"session_id":"bench","transcript_path":"%s/t.jsonl","cwd":"%s","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"%s","tool_use_id":"toolu_bench","tool_input":%s}\n' \
+		"$work" "$proj" "$2" "$3" >"$work/$1.json"
+}
+payload bash-git-status Bash '{"command":"git status","description":"Show working tree status"}'
+payload bash-rm-rf-home Bash '{"command":"rm -rf ~","description":"Delete the home directory"}'
+payload read-file Read "{\"file_path\":\"$proj/README.md\"}"
+
+args=(-n "$rounds" -cmd "minimal=$work/minimal" -cmd "toolguard=$work/toolguard hook claude-code")
+for p in bash-git-status bash-rm-rf-home read-file; do
+	args+=(-payload "$p=$work/$p.json")
+done
+args+=(-expect toolguard/bash-rm-rf-home=deny -expect toolguard/bash-git-status=allow -expect toolguard/read-file=allow)
+if [ -f "$repo/$ccsn" ] && command -v node >/dev/null 2>&1; then
+	# What the package's bin (and so its Claude Code hook) runs: node, not npx.
+	args+=(-cmd "cc-safety-net=node $repo/$ccsn hook --coding-cli" -expect cc-safety-net/bash-rm-rf-home=deny)
+else
+	echo "(cc-safety-net not available: no node, or npm ci in .ci failed; its column is left out)"
+fi
+
+echo "== hook process latency ($rounds rounds)"
+"$work/hooktime" "${args[@]}"
+
+echo
+echo "== inside a fresh toolguard process ($startup_rounds processes per role, bash-git-status)"
+"$work/startup" -n "$startup_rounds" "$work/bash-git-status.json"
+echo
+echo "== inside a fresh toolguard process ($startup_rounds processes per role, read-file)"
+"$work/startup" -n "$startup_rounds" "$work/read-file.json"
+
+if command -v hyperfine >/dev/null 2>&1; then
+	echo
+	echo "== cross-check with hyperfine (bash-git-status)"
+	hyperfine -N --warmup 10 --runs "$rounds" --input "$work/bash-git-status.json" \
+		"$work/minimal" "$work/toolguard hook claude-code"
+fi
+echo
+echo "load after: $(uptime | sed 's/.*load average: //')"

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+)
+
+// writeTable prints one row per command and payload, then one per command
+// over all payloads.
+func writeTable(w io.Writer, cfg *config, r *results) {
+	fmt.Fprintf(w, "| payload | command | decision | median | p90 | p99 | CPU median | peak RSS | median / %s |\n", cfg.baseline)
+	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---:|---:|")
+	all := map[string][]sample{}
+	for _, p := range cfg.payloads {
+		base := summarize(r.samples[cfg.baseline+"/"+p.name])
+		for _, c := range cfg.cmds {
+			key := c.name + "/" + p.name
+			all[c.name] = append(all[c.name], r.samples[key]...)
+			writeRow(w, p.name, c.name, r.outcomes[key].decision, summarize(r.samples[key]), base)
+		}
+	}
+	base := summarize(all[cfg.baseline])
+	for _, c := range cfg.cmds {
+		writeRow(w, "all", c.name, "", summarize(all[c.name]), base)
+	}
+}
+
+func writeRow(w io.Writer, payload, cmd, decision string, s, base summary) {
+	fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %.1f MiB | %.2f |\n",
+		payload, cmd, decision, ms(s.median), ms(s.p90), ms(s.p99), ms(s.cpuMedian),
+		float64(s.peakRSSKB)/1024, ratio(s.median, base.median))
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
+
+func ratio(a, b time.Duration) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// checkExpectations reports every -expect the replies did not meet, with
+// the command's stderr so the reason is visible.
+func checkExpectations(cfg *config, r *results) error {
+	keys := make([]string, 0, len(cfg.expects))
+	for k := range cfg.expects {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var bad []string
+	for _, k := range keys {
+		got, ok := r.outcomes[k]
+		if !ok {
+			bad = append(bad, fmt.Sprintf("%s: no such command/payload", k))
+		} else if got.decision != cfg.expects[k] {
+			bad = append(bad, fmt.Sprintf("%s: want %s, got %s (stderr: %q)", k, cfg.expects[k], got.decision, strings.TrimSpace(got.stderr)))
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("unexpected decisions:\n  %s", strings.Join(bad, "\n  "))
+	}
+	return nil
+}

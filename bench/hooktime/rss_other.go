@@ -1,0 +1,8 @@
+//go:build !unix
+
+package main
+
+import "os"
+
+// maxRSSKB is unknown (0) where getrusage does not exist.
+func maxRSSKB(*os.ProcessState) int64 { return 0 }

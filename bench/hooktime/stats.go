@@ -1,0 +1,42 @@
+package main
+
+import (
+	"slices"
+	"time"
+)
+
+// summary condenses the samples of one command on one or more payloads.
+type summary struct {
+	median, p90, p99 time.Duration
+	cpuMedian        time.Duration
+	peakRSSKB        int64
+}
+
+func summarize(samples []sample) summary {
+	walls := make([]time.Duration, len(samples))
+	cpus := make([]time.Duration, len(samples))
+	var peak int64
+	for i, s := range samples {
+		walls[i], cpus[i] = s.wall, s.cpu
+		peak = max(peak, s.rssKB)
+	}
+	slices.Sort(walls)
+	slices.Sort(cpus)
+	return summary{
+		median:    percentile(walls, 0.5),
+		p90:       percentile(walls, 0.9),
+		p99:       percentile(walls, 0.99),
+		cpuMedian: percentile(cpus, 0.5),
+		peakRSSKB: peak,
+	}
+}
+
+// percentile is the nearest-rank q-quantile of sorted (0 < q ≤ 1); zero
+// for no values.
+func percentile(sorted []time.Duration, q float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	rank := int(q*float64(len(sorted)) + 0.999999)
+	return sorted[min(max(rank, 1), len(sorted))-1]
+}
