@@ -179,35 +179,54 @@ func isTemp(c string) bool {
 func globMatch(g, s string) bool { return globMatchMode(g, s, false) }
 
 // globMatchMode matches with "*" crossing "/" when flat is true (for words
-// that are not paths: flag values, sub-commands, variable names).
+// that are not paths: flag values, sub-commands, variable names). It runs in
+// time proportional to len(g)×len(s) whatever the input (a table of which
+// prefixes of s the pattern so far can match), so hostile words cannot make
+// it slow.
 func globMatchMode(g, s string, flat bool) bool {
-	for len(g) > 0 {
-		switch {
-		case strings.HasPrefix(g, "**"):
-			return globStar(g[2:], s, true, flat)
-		case g[0] == '*':
-			return globStar(g[1:], s, flat, flat)
-		case len(s) == 0:
-			return false
-		case g[0] == '?' || g[0] == s[0]:
-			g, s = g[1:], s[1:]
-		default:
-			return false
-		}
+	if !strings.ContainsAny(g, "*?") {
+		return g == s
 	}
-	return len(s) == 0
+	var buf [2 * 129]bool
+	var cur, next []bool
+	if len(s) <= 128 {
+		cur, next = buf[:len(s)+1], buf[129:129+len(s)+1]
+	} else {
+		cur, next = make([]bool, len(s)+1), make([]bool, len(s)+1)
+	}
+	cur[0] = true
+	for len(g) > 0 {
+		clear(next)
+		switch {
+		case strings.HasPrefix(g, "**") || (g[0] == '*' && flat):
+			starRun(cur, next, s, true)
+			g = strings.TrimLeft(g, "*")
+		case g[0] == '*':
+			starRun(cur, next, s, false)
+			g = g[1:]
+		default:
+			c := g[0]
+			for j := 0; j < len(s); j++ {
+				next[j+1] = cur[j] && (c == '?' || c == s[j])
+			}
+			g = g[1:]
+		}
+		cur, next = next, cur
+	}
+	return cur[len(s)]
 }
 
-func globStar(rest, s string, crossSlash, flat bool) bool {
-	for i := 0; i <= len(s); i++ {
-		if globMatchMode(rest, s[i:], flat) {
-			return true
+// starRun extends every reachable prefix over a run of characters (not
+// crossing "/" unless cross).
+func starRun(cur, next []bool, s string, cross bool) {
+	reach := false
+	for j := 0; j <= len(s); j++ {
+		if j > 0 && !cross && s[j-1] == '/' {
+			reach = false
 		}
-		if i < len(s) && s[i] == '/' && !crossSlash {
-			return false
-		}
+		reach = reach || cur[j]
+		next[j] = reach
 	}
-	return false
 }
 
 // anyGlob reports whether s matches any of the lower-case flat globs ("*"

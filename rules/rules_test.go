@@ -172,3 +172,41 @@ func TestPackLint(t *testing.T) {
 		}
 	}
 }
+
+func TestGlobMatch(t *testing.T) {
+	cases := []struct {
+		g, s string
+		flat bool
+		want bool
+	}{
+		{"/etc/*", "/etc/passwd", false, true},
+		{"/etc/*", "/etc/ssh/sshd_config", false, false},
+		{"/etc/**", "/etc/ssh/sshd_config", false, true},
+		{"*.pem", "key.pem", false, true},
+		{"**/*.pem", "a/b/key.pem", false, true},
+		{"**/*.pem", "key.pem", false, false},
+		{"~/.ssh/id_*", "~/.ssh/id_rsa", false, true},
+		{"of=/dev/sd*", "of=/dev/sda", false, true},
+		{"+**", "+refs/heads/main", false, true},
+		{"alias.*=!*", "alias.x=!rm -rf /", true, true},
+		{"alias.*=!*", "alias.x=status", true, false},
+		{"core.hookspath*", "core.hookspath=/tmp/h", true, true},
+		{"a?c", "abc", false, true},
+		{"a?c", "a/c", false, true},
+		{"", "", false, true},
+		{"", "x", false, false},
+		{"*", "", false, true},
+	}
+	for _, c := range cases {
+		if got := globMatchMode(c.g, c.s, c.flat); got != c.want {
+			t.Errorf("globMatchMode(%q, %q, %v) = %v, want %v", c.g, c.s, c.flat, got, c.want)
+		}
+	}
+}
+
+func BenchmarkGlobHostileWord(b *testing.B) {
+	word := strings.Repeat("a/", 32<<10)
+	for b.Loop() {
+		globMatchMode("**{}**x**y", word, false)
+	}
+}
