@@ -73,6 +73,9 @@ func runServe(a *app, pf *policyFlags, sf serveFlags) error {
 // audit log as the policy configures them, with the server's broker as the
 // approver. The approval timeout is the policy's approval.timeout.
 func serveOptions(a *app, pf *policyFlags, sf serveFlags) (server.Options, string, error) {
+	if _, _, err := net.SplitHostPort(sf.addr); err != nil {
+		return server.Options{}, "", fmt.Errorf("--addr %q: %w (want host:port, e.g. %s)", sf.addr, err, server.DefaultAddr)
+	}
 	p, err := pf.load(pf.cwd)
 	if err != nil {
 		return server.Options{}, "", err

@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// startServe runs `toolguard serve args…` until the test ends and returns
+// the page address it printed and a function that stops it and returns the
+// exit code.
+func startServe(t *testing.T, args ...string) (string, func() int) {
+	t.Helper()
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ctx, cancel := context.WithCancel(context.Background())
+	r, w := io.Pipe()
+	code := make(chan int, 1)
+	go func() {
+		code <- Run(ctx, append([]string{"serve", "--no-user-config", "--no-project-config"}, args...), IO{Stdin: strings.NewReader(""), Stdout: w, Stderr: io.Discard})
+		w.Close()
+	}()
+	line, err := bufio.NewReader(r).ReadString('\n')
+	go func() { _, _ = io.Copy(io.Discard, r) }()
+	if err != nil {
+		cancel()
+		t.Fatalf("serve printed nothing: %v (exit %d)", err, <-code)
+	}
+	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "toolguard serve: open ")
+	if !ok {
+		t.Fatalf("first line %q", line)
+	}
+	stop := func() int { cancel(); return <-code }
+	t.Cleanup(func() { cancel() })
+	return addr, stop
+}
+
+// TestServeShutdownDeniesPending: SIGINT (the context) denies a call that
+// waits for a person, and serve exits 0.
+func TestServeShutdownDeniesPending(t *testing.T) {
+	addr, stop := startServe(t, "--addr", "127.0.0.1:0")
+	if !strings.HasPrefix(addr, "http://127.0.0.1:") || strings.Contains(addr, "#token=") {
+		t.Fatalf("address %q", addr)
+	}
+	verdict := make(chan string, 1)
+	go func() {
+		resp, err := http.Post(addr+"v1/authorize", "application/json", strings.NewReader(`{"tool":"Bash","input":{"command":"git push --force origin main"},"cwd":"/tmp/ws"}`))
+		if err != nil {
+			verdict <- err.Error()
+			return
+		}
+		defer resp.Body.Close()
+		var d struct{ Verdict, Reason string }
+		_ = json.NewDecoder(resp.Body).Decode(&d)
+		verdict <- d.Verdict + ": " + d.Reason
+	}()
+	waitForPending(t, addr)
+	if code := stop(); code != 0 {
+		t.Errorf("exit code %d", code)
+	}
+	if got := <-verdict; !strings.HasPrefix(got, "deny: ") || !strings.Contains(got, "shutting down") {
+		t.Errorf("waiting call got %q", got)
+	}
+}
+
+func waitForPending(t *testing.T, addr string) {
+	t.Helper()
+	for range 500 {
+		resp, err := http.Get(addr + "v1/approvals")
+		if err == nil {
+			var l struct{ Approvals []json.RawMessage }
+			_ = json.NewDecoder(resp.Body).Decode(&l)
+			resp.Body.Close()
+			if len(l.Approvals) == 1 {
+				return
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the call never appeared in /v1/approvals")
+}
+
+// TestServeTokenOffLoopback: a non-loopback bind generates a 0600 token,
+// prints the page address with it, and refuses API requests without it.
+func TestServeTokenOffLoopback(t *testing.T) {
+	tokenFile := filepath.Join(t.TempDir(), "serve.token")
+	addr, stop := startServe(t, "--addr", "0.0.0.0:0", "--token-file", tokenFile)
+	defer stop()
+	base, token, ok := strings.Cut(addr, "#token=")
+	data, err := os.ReadFile(tokenFile)
+	if !ok || err != nil || strings.TrimSpace(string(data)) != token {
+		t.Fatalf("address %q, token file %q (%v)", addr, data, err)
+	}
+	if fi, _ := os.Stat(tokenFile); fi.Mode().Perm() != 0o600 {
+		t.Errorf("token file mode %v", fi.Mode())
+	}
+	base = strings.Replace(base, "0.0.0.0", "127.0.0.1", 1)
+	for _, tc := range []struct {
+		auth string
+		want int
+	}{{"", 401}, {"Bearer wrong", 401}, {"Bearer " + token, 200}} {
+		req, _ := http.NewRequest("GET", base+"v1/approvals", nil)
+		if tc.auth != "" {
+			req.Header.Set("Authorization", tc.auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tc.want {
+			t.Errorf("Authorization %q: %d, want %d", tc.auth, resp.StatusCode, tc.want)
+		}
+	}
+}
+
+func TestServeRefusesBadFlags(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	var errOut strings.Builder
+	code := Run(context.Background(), []string{"serve", "--addr", "nonsense", "--no-user-config"}, IO{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &errOut})
+	want := "toolguard: --addr \"nonsense\": address nonsense: missing port in address (want host:port, e.g. 127.0.0.1:7878)\n"
+	if code != ExitError || errOut.String() != want {
+		t.Errorf("exit %d: %q", code, errOut.String())
+	}
+	if _, err := os.Stat(filepath.Join(os.Getenv("XDG_STATE_HOME"), "toolguard")); err == nil {
+		t.Error("a bad address still created state (a token)")
+	}
+}
