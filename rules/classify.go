@@ -50,14 +50,12 @@ func (s *Set) Classify(cmd *shell.Command) Result {
 	e := &env{cmd: cmd, g: ge.g, a: a, known: known}
 	res := Result{Known: known, Tier: v.baseTier(e)}
 	for _, msg := range append(slices.Clone(ge.errs), v.packErrs...) {
-		res.Findings = append(res.Findings, packErrorFinding(cmd, msg))
-		res.Tier = risk.Destructive
+		res.add(packErrorFinding(cmd, msg))
 	}
 	for _, r := range v.rules {
 		e.hit = nil
 		if r.match(e) {
-			res.Findings = append(res.Findings, r.finding(cmd, e.hit))
-			res.Tier = res.Tier.Worse(r.info.Tier)
+			res.add(r.finding(cmd, e.hit))
 		}
 	}
 	res.Paths = dedupePaths(append(v.pathRefs(e), redirectPaths(cmd)...))
@@ -66,6 +64,12 @@ func (s *Set) Classify(cmd *shell.Command) Result {
 	}
 	res.URLs = dedupeWords(v.urlRefs(e))
 	return res
+}
+
+// add records a finding and raises the tier to it.
+func (r *Result) add(f risk.Finding) {
+	r.Findings = append(r.Findings, f)
+	r.Tier = r.Tier.Worse(f.Tier)
 }
 
 func packErrorFinding(cmd *shell.Command, msg string) risk.Finding {

@@ -83,55 +83,85 @@ func (p *problems) err() error { return errors.Join(p.errs...) }
 var accessNames = []string{"read", "write", "delete"}
 var urlModes = []string{"all", "first", "remote", "url"}
 
+// packCompiler compiles the entries of one pack, collecting problems.
+type packCompiler struct {
+	p      Pack
+	file   string
+	listed map[string]bool
+	pr     *problems
+	cp     *compiledPack
+}
+
 // compilePack checks and compiles one pack, reporting every problem.
 func compilePack(p Pack, pr *problems) *compiledPack {
-	file := p.file
-	if file == "" {
-		file = "pack " + p.Name
+	c := &packCompiler{p: p, file: p.file, listed: set(p.Executables), pr: pr,
+		cp: &compiledPack{name: p.Name, grammars: map[string]*grammar{}}}
+	if c.file == "" {
+		c.file = "pack " + p.Name
 	}
 	if p.Name == "" {
-		pr.addf(file, "field name: required")
+		pr.addf(c.file, "field name: required")
 	}
-	listed := set(p.Executables)
-	checkExe := func(where string, exe []string) {
-		if len(exe) == 0 {
-			pr.addf(where, "field exe: required (one or more executable names, or \"*\")")
+	c.grammars()
+	c.safes()
+	c.rules()
+	c.pathSpecs()
+	c.urlSpecs()
+	return c.cp
+}
+
+// checkExe reports a missing exe list and executables the header omits.
+func (c *packCompiler) checkExe(where string, exe []string) {
+	if len(exe) == 0 {
+		c.pr.addf(where, "field exe: required (one or more executable names, or \"*\")")
+	}
+	for _, e := range exe {
+		if !c.listed[e] {
+			c.pr.addf(where, "executable %q is not listed in the pack's executables %v", e, c.p.Executables)
 		}
-		for _, e := range exe {
-			if !listed[e] {
-				pr.addf(where, "executable %q is not listed in the pack's executables %v", e, p.Executables)
-			}
-		}
 	}
-	cp := &compiledPack{name: p.Name, grammars: map[string]*grammar{}}
-	for name, g := range p.Exe {
-		checkExe(fmt.Sprintf("%s: exe.%s", file, name), []string{name})
-		cp.grammars[name] = compileGrammar(g)
+}
+
+func (c *packCompiler) grammars() {
+	for name, g := range c.p.Exe {
+		c.checkExe(fmt.Sprintf("%s: exe.%s", c.file, name), []string{name})
+		c.cp.grammars[name] = compileGrammar(g)
 	}
-	for i, s := range p.Safe {
-		where := fmt.Sprintf("%s: safe[%d] %v %v", file, i, s.Exe, s.Sub)
-		checkExe(where, s.Exe)
-		cp.safe = append(cp.safe, compileSafe(where, s, pr))
+}
+
+func (c *packCompiler) safes() {
+	for i, s := range c.p.Safe {
+		where := fmt.Sprintf("%s: safe[%d] %v %v", c.file, i, s.Exe, s.Sub)
+		c.checkExe(where, s.Exe)
+		c.cp.safe = append(c.cp.safe, compileSafe(where, s, c.pr))
 	}
-	for _, r := range p.Rules {
-		where := fmt.Sprintf("%s: rule %s", file, r.ID)
-		checkExe(where, r.Exe)
-		cp.rules = append(cp.rules, compileRule(where, p.Name, r, pr))
+}
+
+func (c *packCompiler) rules() {
+	for _, r := range c.p.Rules {
+		where := fmt.Sprintf("%s: rule %s", c.file, r.ID)
+		c.checkExe(where, r.Exe)
+		c.cp.rules = append(c.cp.rules, compileRule(where, c.p.Name, r, c.pr))
 	}
-	for i, ps := range p.Paths {
-		where := fmt.Sprintf("%s: paths[%d] %v", file, i, ps.Exe)
-		checkExe(where, ps.Exe)
-		cp.paths = append(cp.paths, compilePathSpec(where, ps, pr))
+}
+
+func (c *packCompiler) pathSpecs() {
+	for i, ps := range c.p.Paths {
+		where := fmt.Sprintf("%s: paths[%d] %v", c.file, i, ps.Exe)
+		c.checkExe(where, ps.Exe)
+		c.cp.paths = append(c.cp.paths, compilePathSpec(where, ps, c.pr))
 	}
-	for i, us := range p.URLs {
-		where := fmt.Sprintf("%s: urls[%d] %v", file, i, us.Exe)
-		checkExe(where, us.Exe)
+}
+
+func (c *packCompiler) urlSpecs() {
+	for i, us := range c.p.URLs {
+		where := fmt.Sprintf("%s: urls[%d] %v", c.file, i, us.Exe)
+		c.checkExe(where, us.Exe)
 		if us.Operands != "" && !slices.Contains(urlModes, us.Operands) {
-			pr.addf(where, "field operands: unknown mode %q (valid: %s)", us.Operands, strings.Join(urlModes, ", "))
+			c.pr.addf(where, "field operands: unknown mode %q (valid: %s)", us.Operands, strings.Join(urlModes, ", "))
 		}
-		cp.urls = append(cp.urls, &urlSpec{exe: us.Exe, sub: compileSub(us.Sub), operands: us.Operands, flags: us.Flags})
+		c.cp.urls = append(c.cp.urls, &urlSpec{exe: us.Exe, sub: compileSub(us.Sub), operands: us.Operands, flags: us.Flags})
 	}
-	return cp
 }
 
 func compileSub(sub []string) [][]string {

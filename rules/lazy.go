@@ -237,39 +237,38 @@ func distribute(bs []*block, p *Pack) bool {
 	var r, sf, pa, u int
 	for _, b := range bs {
 		one := Pack{Name: b.pack, file: fmt.Sprintf("%s:%d", b.file, b.line), Executables: b.exes}
+		ok := true
 		switch b.kind {
 		case "rule":
-			if r >= len(p.Rules) {
-				return false
-			}
-			one.Rules, r = p.Rules[r:r+1], r+1
+			one.Rules, ok = takeOne(p.Rules, &r)
 		case "safe":
-			if sf >= len(p.Safe) {
-				return false
-			}
-			one.Safe, sf = p.Safe[sf:sf+1], sf+1
+			one.Safe, ok = takeOne(p.Safe, &sf)
 		case "paths":
-			if pa >= len(p.Paths) {
-				return false
-			}
-			one.Paths, pa = p.Paths[pa:pa+1], pa+1
+			one.Paths, ok = takeOne(p.Paths, &pa)
 		case "urls":
-			if u >= len(p.URLs) {
-				return false
-			}
-			one.URLs, u = p.URLs[u:u+1], u+1
+			one.URLs, ok = takeOne(p.URLs, &u)
 		case "exe":
-			g, ok := p.Exe[b.exes[0]]
-			if !ok {
-				return false
-			}
+			var g Grammar
+			g, ok = p.Exe[b.exes[0]]
 			one.Exe = map[string]Grammar{b.exes[0]: g}
 		default:
+			ok = false
+		}
+		if !ok {
 			return false
 		}
 		b.cp, b.err = compileOne(one)
 	}
 	return r == len(p.Rules) && sf == len(p.Safe) && pa == len(p.Paths) && u == len(p.URLs)
+}
+
+// takeOne returns list[*i:*i+1] and advances *i; false past the end.
+func takeOne[T any](list []T, i *int) ([]T, bool) {
+	if *i >= len(list) {
+		return nil, false
+	}
+	*i++
+	return list[*i-1 : *i], true
 }
 
 func compileAlone(b *block) {

@@ -126,15 +126,31 @@ func compileRule(where, pack string, r Rule, pr *problems) *rule {
 }
 
 func compileCond(where string, m Match, pr *problems) cond {
-	c := cond{flagsAll: m.FlagsAll, flagsAny: m.FlagsAny, flagsNone: m.FlagsNone, flagsNoValue: m.FlagsNoValue, minOperands: m.MinOperands,
-		dashdash: m.DashDash, verbs: lowerAll(m.Verbs), verbDepth: m.VerbDepth, assigns: lowerAll(m.Assigns),
-		privileged: m.Privileged, remote: m.Remote, origins: m.Origins, sqlFlags: m.SQLFlags, sqlOperands: m.SQLOperands,
-		sqlSkip: m.SQLSkip, inline: m.Inline, inlineAny: lowerAll(m.InlineAny), inlineAll: lowerAll(m.InlineAll), inlineAlso: lowerAll(m.InlineAlso), inlineNotKnown: m.InlineNotKnown,
-		inlineUnknown: m.InlineUnknown, pipeSelfBg: m.PipeSelfBackground, unknownExe: m.UnknownExe,
-		nameUnknown: m.NameUnknown, operandAt: -1}
+	c := cond{flagsAll: m.FlagsAll, flagsAny: m.FlagsAny, flagsNone: m.FlagsNone, flagsNoValue: m.FlagsNoValue,
+		minOperands: m.MinOperands, dashdash: m.DashDash, verbs: lowerAll(m.Verbs), verbDepth: m.VerbDepth,
+		assigns: lowerAll(m.Assigns), privileged: m.Privileged, remote: m.Remote, origins: m.Origins,
+		sqlFlags: m.SQLFlags, sqlOperands: m.SQLOperands, sqlSkip: m.SQLSkip, inline: m.Inline,
+		inlineAny: lowerAll(m.InlineAny), inlineAll: lowerAll(m.InlineAll), inlineAlso: lowerAll(m.InlineAlso),
+		inlineNotKnown: m.InlineNotKnown, inlineUnknown: m.InlineUnknown, pipeSelfBg: m.PipeSelfBackground,
+		unknownExe: m.UnknownExe, nameUnknown: m.NameUnknown, operandAt: -1}
 	if c.verbDepth == 0 {
 		c.verbDepth = 3
 	}
+	c.compilePatterns(where, m, pr)
+	for _, k := range slices.Sorted(maps.Keys(m.FlagValues)) {
+		c.flagValues = append(c.flagValues, flagGlobs{k, lowerAll(m.FlagValues[k])})
+	}
+	c.compileStdin(where, m, pr)
+	for _, l := range m.Inline {
+		if l == "" {
+			pr.addf(where, "field inline: empty language")
+		}
+	}
+	return c
+}
+
+// compilePatterns compiles the pattern-valued conditions.
+func (c *cond) compilePatterns(where string, m Match, pr *problems) {
 	pats := func(field string, ss []string) []pattern {
 		p, err := compilePatterns(ss)
 		pr.add(where+"."+field, err)
@@ -156,9 +172,10 @@ func compileCond(where string, m Match, pr *problems) cond {
 			pr.addf(where, "operand_at needs operand_at_any")
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(m.FlagValues)) {
-		c.flagValues = append(c.flagValues, flagGlobs{k, lowerAll(m.FlagValues[k])})
-	}
+}
+
+// compileStdin checks the stdin and SQL conditions.
+func (c *cond) compileStdin(where string, m Match, pr *problems) {
 	for _, s := range m.StdinFrom {
 		if _, ok := stdinClasses[s]; strings.HasPrefix(s, "@") && !ok {
 			pr.addf(where, "field stdin_from: unknown class %q (valid: @downloader, @decoder, @envdump, @shell, @any)", s)
@@ -171,12 +188,6 @@ func compileCond(where string, m Match, pr *problems) cond {
 		}
 	}
 	c.sql = m.SQL
-	for _, l := range m.Inline {
-		if l == "" {
-			pr.addf(where, "field inline: empty language")
-		}
-	}
-	return c
 }
 
 // summarise renders the shape of a rule for `toolguard rules`.
