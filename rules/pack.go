@@ -83,10 +83,11 @@ type Safe struct {
 	// NoOperands cancels the shape when there is any operand.
 	NoOperands bool `toml:"no_operands"`
 	// Verbs, when set, make the shape apply only if one of the first
-	// VerbDepth (default 3) positional words matches one of these globs
-	// ("list", "describe-*").
-	Verbs     []string `toml:"verbs"`
-	VerbDepth int      `toml:"verb_depth"`
+	// VerbDepth positional words matches one of these globs ("list",
+	// "describe-*"); nil applies the shape to every use.
+	Verbs []string `toml:"verbs"`
+	// VerbDepth is how many positional words Verbs looks at; zero means 3.
+	VerbDepth int `toml:"verb_depth"`
 }
 
 // Rule is one risky command shape.
@@ -148,8 +149,9 @@ type Match struct {
 	// LastOperandAny: the last operand (a destination) matches a pattern.
 	LastOperandAny []string `toml:"last_operand_any"`
 	// OperandAt: the operand at this index (0-based, after the sub-command)
-	// must match one of OperandAtAny.
-	OperandAt    *int     `toml:"operand_at"`
+	// must match one of OperandAtAny; nil means no such condition.
+	OperandAt *int `toml:"operand_at"`
+	// OperandAtAny are the patterns for OperandAt.
 	OperandAtAny []string `toml:"operand_at_any"`
 	// WordsAny: any argument word (flags and values included) matches one
 	// of these patterns.
@@ -158,10 +160,11 @@ type Match struct {
 	MinOperands int `toml:"min_operands"`
 	// DashDash: operands follow a "--" separator.
 	DashDash bool `toml:"dashdash"`
-	// Verbs: one of the first VerbDepth (default 3) positional words
-	// matches one of these globs.
-	Verbs     []string `toml:"verbs"`
-	VerbDepth int      `toml:"verb_depth"`
+	// Verbs: one of the first VerbDepth positional words matches one of
+	// these globs.
+	Verbs []string `toml:"verbs"`
+	// VerbDepth is how many positional words Verbs looks at; zero means 3.
+	VerbDepth int `toml:"verb_depth"`
 	// InlineAll: substrings of the inline code, all present.
 	InlineAll []string `toml:"inline_all"`
 	// InlineAlso: a second any-of list that must also match (for example
@@ -198,12 +201,15 @@ type Match struct {
 	// drop-other, truncate, delete-all, update-all, alter-drop, flush,
 	// shutdown, mongo-drop, mongo-delete-all, unknown.
 	SQL []string `toml:"sql"`
-	// SQLFlags hold the statements ("-c", "--command", "-e"); SQLOperands
-	// means operands hold them (sqlite3 db 'SQL', redis-cli FLUSHALL),
-	// skipping the first SQLSkip operands.
-	SQLFlags    []string `toml:"sql_flags"`
-	SQLOperands bool     `toml:"sql_operands"`
-	SQLSkip     int      `toml:"sql_skip"`
+	// SQLFlags are the flags whose values hold statements ("-c",
+	// "--command", "-e").
+	SQLFlags []string `toml:"sql_flags"`
+	// SQLOperands means the operands hold statements (sqlite3 db 'SQL',
+	// redis-cli FLUSHALL).
+	SQLOperands bool `toml:"sql_operands"`
+	// SQLSkip is how many leading operands are not statements (the
+	// database name); zero means none.
+	SQLSkip int `toml:"sql_skip"`
 	// Inline: interpreter one-liner languages ("python", "node", …, "*").
 	Inline []string `toml:"inline"`
 	// InlineAny: substrings of the inline code, at least one present.

@@ -11,16 +11,27 @@ import (
 
 // RuleInfo describes one compiled rule, for listing and explaining.
 type RuleInfo struct {
-	ID           string        `json:"id"`
-	Pack         string        `json:"pack"`
-	Executables  []string      `json:"executables"`
-	Category     risk.Category `json:"category"`
-	Tier         risk.Tier     `json:"tier"`
-	Blast        risk.Blast    `json:"blast_radius"`
-	Verdict      risk.Verdict  `json:"verdict"`
-	Unverifiable bool          `json:"unverifiable,omitempty"`
-	Reason       string        `json:"reason"`
-	Suggestion   string        `json:"suggestion"`
+	// ID is the rule's unique id ("git.push-force").
+	ID string `json:"id"`
+	// Pack is the name of the pack the rule comes from ("user" for
+	// Options.Extra).
+	Pack string `json:"pack"`
+	// Executables are the names the rule applies to ("*": any).
+	Executables []string `json:"executables"`
+	// Category is the kind of harm.
+	Category risk.Category `json:"category"`
+	// Tier is the effect of a matching command.
+	Tier risk.Tier `json:"tier"`
+	// Blast is the damage if it goes wrong.
+	Blast risk.Blast `json:"blast_radius"`
+	// Verdict is the floor a finding puts on the decision (Allow: none).
+	Verdict risk.Verdict `json:"verdict"`
+	// Unverifiable is true for rules about what cannot be known statically.
+	Unverifiable bool `json:"unverifiable,omitempty"`
+	// Reason is the sentence shown to a person.
+	Reason string `json:"reason"`
+	// Suggestion says what would be allowed instead.
+	Suggestion string `json:"suggestion"`
 	// Matches summarises the shape the rule matches, e.g.
 	// "git push; flags: --force|-f".
 	Matches string `json:"matches"`
