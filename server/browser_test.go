@@ -12,7 +12,6 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/risk"
 )
 
@@ -61,7 +60,7 @@ func TestBrowserApproval(t *testing.T) {
 		t.Fatalf("open page: %v", err)
 	}
 	waitSubscribers(t, s.hub, 1)
-	first := authorizeAsync(t, ts.URL)
+	first := browserCall(ts.URL)
 	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS("#pending .card"))); err != nil {
 		t.Fatalf("request never appeared: %v", err)
 	}
@@ -77,10 +76,10 @@ func TestBrowserApproval(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#pending .card button[data-scope="once"][data-approve="true"]`))); err != nil {
 		t.Fatalf("click: %v", err)
 	}
-	if d := <-first; d.Verdict != risk.Allow || d.Rule != "approval.approved" {
+	if d := awaitDecision(t, first); d.Verdict != risk.Allow || d.Rule != "approval.approved" {
 		t.Errorf("after the click: %s by %s (%s)", d.Verdict, d.Rule, d.Reason)
 	}
-	second := authorizeAsync(t, ts.URL)
+	second := browserCall(ts.URL)
 	if err := chromedp.Do(ctx,
 		chromedp.WaitVisible(chromedp.CSS("#pending .card")),
 		chromedp.Focus(chromedp.CSS("#pending .card")),
@@ -88,7 +87,7 @@ func TestBrowserApproval(t *testing.T) {
 	); err != nil {
 		t.Fatalf("keyboard: %v", err)
 	}
-	if d := <-second; d.Verdict != risk.Deny || d.Rule != "approval.denied" {
+	if d := awaitDecision(t, second); d.Verdict != risk.Deny || d.Rule != "approval.denied" {
 		t.Errorf("after pressing d: %s by %s", d.Verdict, d.Rule)
 	}
 	feed, err := chromedp.Run(ctx, chromedp.Text(chromedp.ID("feed")))
@@ -97,13 +96,8 @@ func TestBrowserApproval(t *testing.T) {
 	}
 }
 
-func authorizeAsync(t *testing.T, base string) <-chan policy.Decision {
-	done := make(chan policy.Decision, 1)
-	go func() {
-		resp := post(t, base+"/v1/authorize", `{"tool":"Bash","input":{"command":"`+browserCommand+`"},"cwd":"/tmp/ws","agent":"claude-code","session":"demo"}`, nil)
-		done <- decodeResp[policy.Decision](t, resp)
-	}()
-	return done
+func browserCall(base string) <-chan decisionResult {
+	return authorizeAsync(base, `{"tool":"Bash","input":{"command":"`+browserCommand+`"},"cwd":"/tmp/ws","agent":"claude-code","session":"demo"}`)
 }
 
 // screenshots saves the page at desktop and phone widths to

@@ -50,6 +50,38 @@ func decodeResp[T any](t *testing.T, resp *http.Response) T {
 	return v
 }
 
+// decisionResult is what a request made in another goroutine got.
+type decisionResult struct {
+	d   policy.Decision
+	err error
+}
+
+// authorizeAsync posts body to /v1/authorize from another goroutine (which
+// must not call t.Fatal); awaitDecision reads the result in the test's.
+func authorizeAsync(base, body string) <-chan decisionResult {
+	done := make(chan decisionResult, 1)
+	go func() {
+		var r decisionResult
+		resp, err := http.Post(base+"/v1/authorize", "application/json", strings.NewReader(body))
+		if err == nil {
+			defer resp.Body.Close()
+			err = json.NewDecoder(resp.Body).Decode(&r.d)
+		}
+		r.err = err
+		done <- r
+	}()
+	return done
+}
+
+func awaitDecision(t *testing.T, ch <-chan decisionResult) policy.Decision {
+	t.Helper()
+	r := <-ch
+	if r.err != nil {
+		t.Fatalf("authorize request: %v", r.err)
+	}
+	return r.d
+}
+
 // TestAuthorizeApprovedForSession: an ask waits, the page's answer with
 // scope session lets it run, is audited, and the grant lets the next
 // identical call through without asking.
@@ -63,8 +95,7 @@ func TestAuthorizeApprovedForSession(t *testing.T) {
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
 	body := `{"tool":"Bash","input":{"command":"` + askCommand + `"},"cwd":"/tmp/ws","agent":"claude-code","session":"s1"}`
-	done := make(chan policy.Decision, 1)
-	go func() { done <- decodeResp[policy.Decision](t, post(t, ts.URL+"/v1/authorize", body, nil)) }()
+	done := authorizeAsync(ts.URL, body)
 	pending := waitPending(t, s.Broker(), 1)[0]
 	if pending.Call.Command != askCommand || pending.Decision.Rule != "git.push-force" {
 		t.Fatalf("pending %+v", pending)
@@ -73,7 +104,7 @@ func TestAuthorizeApprovedForSession(t *testing.T) {
 	if diff := cmp.Diff(AnswerResponse{ID: pending.ID, Approved: true, Scope: "session"}, decodeResp[AnswerResponse](t, resp)); diff != "" {
 		t.Errorf("answer reply (-want +got):\n%s", diff)
 	}
-	final := <-done
+	final := awaitDecision(t, done)
 	if final.Verdict != risk.Allow || final.Rule != "approval.approved" {
 		t.Errorf("final %s by %s: %s", final.Verdict, final.Rule, final.Reason)
 	}
@@ -99,16 +130,13 @@ func TestAuthorizeDenied(t *testing.T) {
 	s := newTestServer(t, Options{})
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
-	done := make(chan policy.Decision, 1)
-	go func() {
-		done <- decodeResp[policy.Decision](t, post(t, ts.URL+"/v1/authorize", `{"tool":"Bash","input":{"command":"`+askCommand+`"},"cwd":"/tmp/ws"}`, nil))
-	}()
+	done := authorizeAsync(ts.URL, `{"tool":"Bash","input":{"command":"`+askCommand+`"},"cwd":"/tmp/ws"}`)
 	id := waitPending(t, s.Broker(), 1)[0].ID
 	resp := post(t, ts.URL+"/v1/approvals/"+id, `{"approved":false,"scope":"always"}`, pageHeaders)
 	if got := decodeResp[AnswerResponse](t, resp); got != (AnswerResponse{ID: id}) {
 		t.Errorf("answer reply %+v", got)
 	}
-	if final := <-done; final.Verdict != risk.Deny || final.Rule != "approval.denied" {
+	if final := awaitDecision(t, done); final.Verdict != risk.Deny || final.Rule != "approval.denied" {
 		t.Errorf("final %s by %s", final.Verdict, final.Rule)
 	}
 }
@@ -309,13 +337,10 @@ func TestWithGuard(t *testing.T) {
 	s := newTestServer(t, Options{Authorizer: factory})
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
-	done := make(chan policy.Decision, 1)
-	go func() {
-		done <- decodeResp[policy.Decision](t, post(t, ts.URL+"/v1/authorize", `{"tool":"Bash","input":{"command":"`+askCommand+`"},"cwd":"/tmp/ws"}`, nil))
-	}()
+	done := authorizeAsync(ts.URL, `{"tool":"Bash","input":{"command":"`+askCommand+`"},"cwd":"/tmp/ws"}`)
 	id := waitPending(t, s.Broker(), 1)[0].ID
 	post(t, ts.URL+"/v1/approvals/"+id, `{"approved":true}`, pageHeaders).Body.Close()
-	if d := <-done; d.Verdict != risk.Allow || d.Rule != "git.push-force" {
+	if d := awaitDecision(t, done); d.Verdict != risk.Allow || d.Rule != "git.push-force" {
 		t.Errorf("%s by %s: %s", d.Verdict, d.Rule, d.Reason)
 	}
 	if d := decodeBody[policy.Decision](t, do(t, s.Handler(), "POST", "/v1/decide", `{"tool":"Bash","input":{"command":"ls"},"cwd":"/tmp/ws"}`, nil)); d.Verdict != risk.Allow {
