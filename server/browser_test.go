@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -137,4 +139,61 @@ func screenshots(t *testing.T, ctx context.Context, base string) {
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestBrowserTokenLogin: with a token, the page opened at the printed
+// address (#token=…) signs in, drops the token from the address, receives
+// events through its cookie, and a bad token shows the sign-in form.
+func TestBrowserTokenLogin(t *testing.T) {
+	ctx := browser(t)
+	const token = "tok-0123456789abcdefghijklmnopqrstuvwxyz"
+	s := newTestServer(t, Options{Token: token})
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	defer s.Close()
+	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/#token="+token), chromedp.WaitVisible(chromedp.CSS("#conn.live"))); err != nil {
+		t.Fatalf("sign in with the printed address: %v", err)
+	}
+	loc, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil || strings.Contains(loc, token) {
+		t.Errorf("address after sign-in %q (%v)", loc, err)
+	}
+	done := authorizeAsyncWithToken(ts.URL, token)
+	if err := chromedp.Do(ctx,
+		chromedp.WaitVisible(chromedp.CSS("#pending .card")),
+		chromedp.Click(chromedp.CSS(`#pending .card button[data-scope="session"]`)),
+	); err != nil {
+		t.Fatalf("approve: %v", err)
+	}
+	if d := awaitDecision(t, done); d.Verdict != risk.Allow {
+		t.Errorf("after approving: %s by %s", d.Verdict, d.Rule)
+	}
+	other := browser(t)
+	if err := chromedp.Do(other, chromedp.Navigate(ts.URL+"/#token=wrong"), chromedp.WaitVisible(chromedp.ID("login-form"))); err != nil {
+		t.Fatalf("a wrong token should show the sign-in form: %v", err)
+	}
+	msg, err := chromedp.Run(other, chromedp.Text(chromedp.ID("login-error")))
+	if err != nil || !strings.HasPrefix(msg, "missing or wrong token") {
+		t.Errorf("sign-in error %q (%v)", msg, err)
+	}
+}
+
+func authorizeAsyncWithToken(base, token string) <-chan decisionResult {
+	done := make(chan decisionResult, 1)
+	go func() {
+		var r decisionResult
+		req, err := http.NewRequest("POST", base+"/v1/authorize", strings.NewReader(`{"tool":"Bash","input":{"command":"`+browserCommand+`"},"cwd":"/tmp/ws","session":"tok"}`))
+		if err == nil {
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+token)
+			var resp *http.Response
+			if resp, err = http.DefaultClient.Do(req); err == nil {
+				defer resp.Body.Close()
+				err = json.NewDecoder(resp.Body).Decode(&r.d)
+			}
+		}
+		r.err = err
+		done <- r
+	}()
+	return done
 }

@@ -36,11 +36,19 @@ function showLogin(msg) {
   $('login-error').textContent = msg;
 }
 
+// tokenFromHash signs in with a token given in the address (#token=…)
+// and reports whether the page may start.
 async function tokenFromHash() {
   const m = /(?:^#|&)token=([^&]+)/.exec(location.hash);
-  if (!m) return;
+  if (!m) return true;
   history.replaceState(null, '', location.pathname); // keep the token out of history
-  try { await login(decodeURIComponent(m[1])); } catch (e) { showLogin(e.message); }
+  try {
+    await login(decodeURIComponent(m[1]));
+    return true;
+  } catch (e) {
+    showLogin(e.message);
+    return false;
+  }
 }
 
 $('login-form').addEventListener('submit', async (ev) => {
@@ -263,7 +271,6 @@ function start() {
 }
 
 (async () => {
-  await tokenFromHash();
-  start();
+  if (await tokenFromHash()) start();
   setInterval(tickExpiry, 1000);
 })();
