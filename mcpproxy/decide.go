@@ -12,15 +12,76 @@ import (
 )
 
 // decide authorises a held tools/call, then forwards it or answers it.
-func (p *proxy) decide(ctx context.Context, key string, r *pending, tc toolCall, line []byte) {
-	d := p.authorize(ctx, tc)
-	if d.Verdict == risk.Allow {
+// A client of protocol 2026-07-28 is asked with an input_required result
+// and its retry is decided with the answer it carries.
+func (p *proxy) decide(ctx context.Context, key string, r *pending, m *message, tc toolCall, line []byte) {
+	if token := retriedState(tc); token != "" {
+		p.decideRetry(ctx, key, r, m, tc, token)
+		return
+	}
+	if d, ask := p.needsRound(ctx, tc); ask {
+		if p.settle(key, r, false) {
+			p.askInRound(r.id, tc, d)
+		}
+		return
+	}
+	p.finish(key, r, p.authorize(ctx, tc), line)
+}
+
+// needsRound reports whether the call needs a person and the client can
+// only be asked in a multi round-trip request.
+func (p *proxy) needsRound(ctx context.Context, tc toolCall) (d policy.Decision, ask bool) {
+	if p.opts.NoElicitation || !modernElicits(tc) {
+		return d, false
+	}
+	defer func() {
+		if recover() != nil {
+			ask = false // authorize decides again and denies on its own failure
+		}
+	}()
+	c, err := p.buildCall(tc)
+	if err != nil {
+		return d, false
+	}
+	d = p.guard.Decide(ctx, c)
+	return d, d.Verdict == risk.Ask
+}
+
+func (p *proxy) decideRetry(ctx context.Context, key string, r *pending, m *message, tc toolCall, token string) {
+	rd, ok := p.takeRound(token, tc)
+	if !ok {
+		p.finish(key, r, expiredRound(), nil)
+		return
+	}
+	line, err := restoreServerState(m, tc, rd)
+	if err != nil {
+		p.finish(key, r, internalDeny("toolguard could not rebuild the retried call: "+err.Error()), nil)
+		return
+	}
+	p.finish(key, r, p.authorize(withAnswer(ctx, roundAnswer(tc)), tc), line)
+}
+
+// finish forwards an allowed call or answers a denied one.
+func (p *proxy) finish(key string, r *pending, d policy.Decision, line []byte) {
+	if d.Verdict == risk.Allow && line != nil {
 		p.release(key, r, line)
 		return
+	}
+	if d.Verdict == risk.Allow {
+		d = internalDeny("toolguard lost the call it allowed")
 	}
 	if p.settle(key, r, false) {
 		p.replyDenied(r.id, d)
 	}
+}
+
+// describe is the call as the approval request shows it.
+func (p *proxy) describe(tc toolCall) call.Call {
+	c, err := p.buildCall(tc)
+	if err != nil {
+		return call.Call{Kind: call.MCP, Tool: p.prefix + tc.name, Input: tc.args}
+	}
+	return c
 }
 
 // authorize decides a call with the guard. It never panics: an internal

@@ -22,6 +22,9 @@ type elicitor struct{ p *proxy }
 // Approve sends the elicitation and waits for the answer or ctx.
 func (e elicitor) Approve(ctx context.Context, r approval.Request) (approval.Answer, error) {
 	p := e.p
+	if a, ok := ctx.Value(answerKey{}).(carriedAnswer); ok {
+		return a.answer, a.err
+	}
 	if !p.canElicit() {
 		return approval.Answer{By: "elicitation"}, errNoElicitation
 	}
@@ -112,8 +115,14 @@ func answerFrom(m *message) (approval.Answer, error) {
 		_ = json.Unmarshal(raw, &e)
 		return a, fmt.Errorf("the MCP client could not ask (error %d: %s)", e.Code, e.Message)
 	}
+	return parseElicitResult(m.fields["result"])
+}
+
+// parseElicitResult reads an ElicitResult.
+func parseElicitResult(raw json.RawMessage) (approval.Answer, error) {
+	a := approval.Answer{By: "elicitation"}
 	var res elicitResult
-	if err := json.Unmarshal(m.fields["result"], &res); err != nil {
+	if err := json.Unmarshal(raw, &res); err != nil {
 		return a, fmt.Errorf("the MCP client's answer is malformed: %v", err)
 	}
 	switch res.Action {

@@ -51,6 +51,12 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+func (s *syncBuffer) reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.b.Reset()
+}
+
 // lines returns the lines that start with prefix, prefix removed.
 func (s *syncBuffer) lines(prefix string) []string {
 	var out []string

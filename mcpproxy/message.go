@@ -295,10 +295,12 @@ func request(id json.RawMessage, method string, params any) ([]byte, error) {
 	}{"2.0", id, method, params})
 }
 
-// toolCall is the part of a tools/call request the policy judges.
+// toolCall is the part of a tools/call request the policy judges, and
+// what the proxy needs for a multi-round-trip approval.
 type toolCall struct {
-	name string
-	args map[string]any
+	name   string
+	args   map[string]any
+	params map[string]json.RawMessage // every member of params
 }
 
 // parseToolCall reads tools/call params: an object with a non-empty string
@@ -319,7 +321,7 @@ func parseToolCall(params json.RawMessage) (toolCall, error) {
 		return toolCall{}, errors.New(`tools/call params need a non-empty string "name"`)
 	}
 	args, err := parseArguments(fields["arguments"])
-	return toolCall{name: name, args: args}, err
+	return toolCall{name: name, args: args, params: fields}, err
 }
 
 func parseArguments(raw json.RawMessage) (map[string]any, error) {

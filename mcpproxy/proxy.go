@@ -71,6 +71,7 @@ type proxy struct {
 	pending   map[string]*pending      // client request id key → request
 	mine      map[string]chan *message // proxy request id key → answer
 	hints     map[string]bool          // tool → readOnlyHint from tools/list
+	rounds    map[string]*round        // requestState → approval awaiting the client's retry
 	elicits   bool                     // the client declared elicitation
 	legacy    bool                     // the client sent initialize (protocol < 2026-07-28)
 	closed    bool                     // the server is gone; nothing more is sent to it
@@ -87,7 +88,8 @@ func newProxy(o Options) (*proxy, error) {
 	p := &proxy{opts: o, policy: o.Policy, tools: tools, prefix: prefix,
 		idPrefix: "toolguard-" + randomHex(8) + "-",
 		toClient: &lineWriter{w: o.Out}, stderr: &lineWriter{w: o.Stderr},
-		pending: map[string]*pending{}, mine: map[string]chan *message{}, hints: map[string]bool{}}
+		pending: map[string]*pending{}, mine: map[string]chan *message{}, hints: map[string]bool{},
+		rounds: map[string]*round{}}
 	ask := approval.First{elicitor{p}}
 	if o.Approver != nil {
 		ask = append(ask, o.Approver)

@@ -107,7 +107,15 @@ func elicitAnswer(res *mcp.ElicitResult, err error, asked *[]string, mu *sync.Mu
 	}
 }
 
+// The client is asked with elicitation/create (protocol 2025-11-25) or an
+// input_required result it answers by retrying the call (2026-07-28).
 func TestElicitation(t *testing.T) {
+	for _, version := range []string{legacy, modern} {
+		t.Run("protocol "+cmpOr(version, "latest"), func(t *testing.T) { testElicitation(t, version) })
+	}
+}
+
+func testElicitation(t *testing.T, version string) {
 	const asked = "=== toolguard: this call needs your approval ==="
 	tests := []struct {
 		name   string
@@ -131,9 +139,24 @@ func TestElicitation(t *testing.T) {
 			var mu sync.Mutex
 			var got []string
 			copts := &mcp.ClientOptions{ElicitationHandler: elicitAnswer(tt.answer, tt.err, &got, &mu)}
-			s := connect(t, Options{Policy: compile(t, policy.Settings{})}, copts, legacy)
-			if diff := cmp.Diff(tt.want, s.call(t, testserver.ToolEcho, map[string]any{"text": "hi"})); diff != "" {
+			s := connect(t, Options{Policy: compile(t, policy.Settings{})}, copts, version)
+			if tt.err != nil && version == modern { // the SDK fails the call when it cannot answer an input request
+				_, err := s.client.CallTool(context.Background(), &mcp.CallToolParams{Name: testserver.ToolEcho, Arguments: map[string]any{"text": "hi"}})
+				if err == nil || !strings.Contains(err.Error(), "no person here") {
+					t.Errorf("call error = %v, want the handler's", err)
+				}
+			} else if diff := cmp.Diff(tt.want, s.call(t, testserver.ToolEcho, map[string]any{"text": "hi"})); diff != "" {
 				t.Errorf("echo (-want +got):\n%s", diff)
+			}
+			if err := s.close(t); err != nil {
+				t.Fatal(err)
+			}
+			wantSeen := []string{" echo"}
+			if tt.want.IsError || tt.err != nil {
+				wantSeen = nil
+			}
+			if diff := cmp.Diff(wantSeen, s.stderr.lines("testserver: tools/call")); diff != "" {
+				t.Errorf("calls the server saw (-want +got):\n%s", diff)
 			}
 			mu.Lock()
 			defer mu.Unlock()

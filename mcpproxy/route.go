@@ -241,6 +241,6 @@ func (p *proxy) toolCall(m *message, line []byte) {
 	go func() {
 		defer p.decides.Done()
 		defer cancel()
-		p.decide(ctx, m.idKey, r, tc, line)
+		p.decide(ctx, m.idKey, r, m, tc, line)
 	}()
 }

@@ -36,8 +36,9 @@ func TestAskFallsBackToTheApprover(t *testing.T) {
 		{"client without elicitation, approver approves", legacy, false, false, approval.Callback(approveAll), outcome{Text: "hi"}},
 		{"client without elicitation, no approver", legacy, false, false, nil, noApprover},
 		{"elicitation turned off", legacy, true, true, approval.Callback(approveAll), outcome{Text: "hi"}},
-		{"protocol without elicitation/create", modern, true, false, approval.Callback(approveAll), outcome{Text: "hi"}},
-		{"protocol without elicitation/create, no approver", modern, true, false, nil, noApprover},
+		{"modern client without elicitation, approver approves", modern, false, false, approval.Callback(approveAll), outcome{Text: "hi"}},
+		{"modern client without elicitation, no approver", modern, false, false, nil, noApprover},
+		{"modern client, elicitation turned off", modern, true, true, approval.Callback(approveAll), outcome{Text: "hi"}},
 		{"client declines before the approver is asked", legacy, true, false, approval.Callback(approveAll),
 			outcome{IsError: true, Rule: "mode.supervised", Why: "A person denied the call: declined in the MCP client"}},
 	}
