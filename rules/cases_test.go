@@ -61,6 +61,10 @@ var packCases = map[string][]packCase{
 		{"RM -rf /", risk.Destructive, risk.BlastCritical, []string{"core.fs.rm-recursive", "core.fs.rm-recursive-root"}},
 		{"find -delete", risk.Destructive, risk.BlastMedium, []string{"core.fs.find-delete"}},
 		{"rm -rf ${TMPDIR:-/tmp}/build", risk.Write, risk.BlastNone, nil},
+		{"sed -n '1p;w /tmp/output' file", risk.Execute, risk.BlastLow, []string{"core.fs.sed-script-writes"}},
+		{"sed -n s/a/b/ep file", risk.Execute, risk.BlastLow, []string{"core.fs.sed-script-writes"}},
+		{"sed -n 1w/tmp/outputp file", risk.Execute, risk.BlastLow, []string{"core.fs.sed-script-writes"}},
+		{"sed -n 's/wo/rd/p' file", risk.Read, risk.BlastNone, nil},
 	},
 	"git": {
 		{"git push --force", risk.Destructive, risk.BlastHigh, []string{"git.push-force"}},
@@ -146,6 +150,7 @@ var packCases = map[string][]packCase{
 		{"git push origin -- +refs/heads/main", risk.Destructive, risk.BlastHigh, []string{"git.push-force-refspec"}},
 		{"git reset --har HEAD~1", risk.Destructive, risk.BlastMedium, []string{"git.reset-hard"}},
 		{"git push --forc origin main", risk.Destructive, risk.BlastHigh, []string{"git.push-force"}},
+		{"git stash list --ext-diff -p", risk.Execute, risk.BlastNone, nil},
 	},
 	"system": {
 		{"dd if=/dev/zero of=/dev/sda bs=1M", risk.Destructive, risk.BlastCritical, []string{"system.disk.dd-device"}},

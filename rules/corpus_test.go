@@ -82,6 +82,8 @@ func TestCorpusReport(t *testing.T) {
 			tl.notRead, total.notRead = tl.notRead+1, total.notRead+1
 			if corpusTier(s, c.cmd) > risk.Read {
 				tl.aboveRead, total.aboveRead = tl.aboveRead+1, total.aboveRead+1
+			} else {
+				misses = append(misses, missLine("READ", c))
 			}
 			continue
 		}

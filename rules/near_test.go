@@ -170,6 +170,7 @@ var nearMisses = map[string]string{
 	"core.fs.chmod-recursive-lockout":      "chmod -R 755 src",
 	"core.fs.chown-recursive":              "chown me file.txt",
 	"core.fs.sed-inplace-sensitive":        "sed -i s/a/b/ main.go",
+	"core.fs.sed-script-writes":            "sed -n 's/wo/rd/p' file",
 	"forge.repo-delete":                    "gh repo view org/repo",
 	"forge.repo-visibility":                "gh repo edit --description x",
 	"forge.release-delete":                 "gh release list",
