@@ -104,6 +104,8 @@ type Broker struct {
 	closed   bool
 }
 
+var _ approval.Approver = (*Broker)(nil)
+
 // NewBroker returns an empty broker.
 func NewBroker(opts BrokerOptions) *Broker {
 	if opts.Logger == nil {

@@ -162,6 +162,11 @@ func authorize(ctx context.Context, a Authorizer, c call.Call) (d policy.Decisio
 	return d
 }
 
+var (
+	_ Decider = (*pipeline)(nil)
+	_ Checker = (*pipeline)(nil)
+)
+
 // pipeline is the built-in Authorizer: the policy's decision with grants,
 // then the broker for an ask, audited.
 type pipeline struct {
