@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -23,7 +24,8 @@ with the policy first (the tool is named mcp__NAME__TOOL for rules and
 A denied call gets an isError tool result with the reason; the server never
 sees it. A call that needs a person is asked in the client (MCP elicitation)
 when the client supports it, else on the terminal (--ask terminal) when
-there is one, else it is denied. Decisions are written to the audit log.
+there is one or on the page of a running toolguard serve (--ask serve),
+else it is denied. Decisions are written to the audit log.
 
 The built-in mappings of the reference servers (filesystem, fetch, git and
 shell-like tools) are chosen from the server's command line (--family).
@@ -37,6 +39,8 @@ type mcpFlags struct {
 	family        string
 	trustReadOnly bool
 	ask           string
+	serveURL      string
+	serveToken    string
 	noElicitation bool
 	grace         time.Duration
 }
@@ -51,10 +55,13 @@ func newMCPCmd(a *app) *cobra.Command {
 	pf := addPolicyFlags(cmd)
 	mf := &mcpFlags{}
 	fl := cmd.Flags()
+	fl.SetInterspersed(false) // flags after SERVER_CMD are the server's
 	fl.StringVar(&mf.name, "name", "", "server name in tool names mcp__NAME__tool (default: the server command's name)")
 	fl.StringVar(&mf.family, "family", "auto", "built-in tool mappings: "+strings.Join(mcpproxy.Families(), ", "))
 	fl.BoolVar(&mf.trustReadOnly, "trust-read-only-hints", false, "judge tools the server annotates readOnlyHint at the read tier (the server's claim is not verified)")
-	fl.StringVar(&mf.ask, "ask", "terminal", "who answers asks the client cannot: terminal, none")
+	fl.StringVar(&mf.ask, "ask", "terminal", "who answers asks the client cannot: terminal, serve (a running toolguard serve), none")
+	fl.StringVar(&mf.serveURL, "serve-url", "http://127.0.0.1:7878", "address of toolguard serve for --ask serve")
+	fl.StringVar(&mf.serveToken, "serve-token-file", "", "bearer token file of toolguard serve for --ask serve (default: none, for a server on loopback without a token)")
 	fl.BoolVar(&mf.noElicitation, "no-elicitation", false, "never ask through the MCP client")
 	fl.DurationVar(&mf.grace, "grace", mcpproxy.DefaultGrace, "how long the server gets to exit after its stdin closes, and again after SIGTERM")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -88,9 +95,30 @@ func (mf *mcpFlags) options(args []string, wd string, timeout time.Duration) (mc
 	switch mf.ask {
 	case "terminal":
 		o.Approver = &approval.Terminal{Timeout: timeout}
+	case "serve":
+		token, err := readToken(mf.serveToken)
+		if err != nil {
+			return o, fmt.Errorf("--serve-token-file: %w", err)
+		}
+		o.Approver = &mcpproxy.ServeApprover{URL: mf.serveURL, Token: token}
 	case "none":
 	default:
-		return o, fmt.Errorf("--ask: unknown approver %q (valid: terminal, none)", mf.ask)
+		return o, fmt.Errorf("--ask: unknown approver %q (valid: terminal, serve, none)", mf.ask)
 	}
 	return o, nil
+}
+
+func readToken(file string) (string, error) {
+	if file == "" {
+		return "", nil
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", err
+	}
+	token := strings.TrimSpace(string(b))
+	if token == "" {
+		return "", fmt.Errorf("%s is empty", file)
+	}
+	return token, nil
 }
