@@ -70,7 +70,7 @@ var packCases = map[string][]packCase{
 		{"git push --force", risk.Destructive, risk.BlastHigh, []string{"git.push-force"}},
 		{"git push -f origin main", risk.Destructive, risk.BlastHigh, []string{"git.push-force"}},
 		{"git push origin main -f", risk.Destructive, risk.BlastHigh, []string{"git.push-force"}},
-		{"git push --force-with-lease", risk.Execute, risk.BlastLow, []string{"git.push-force-with-lease"}},
+		{"git push --force-with-lease", risk.Destructive, risk.BlastLow, []string{"git.push-force-with-lease"}},
 		{"git push origin +main", risk.Destructive, risk.BlastHigh, []string{"git.push-force-refspec"}},
 		{"git push origin +HEAD:main", risk.Destructive, risk.BlastHigh, []string{"git.push-force-refspec"}},
 		{"git push origin :feature", risk.Destructive, risk.BlastHigh, []string{"git.push-delete-refspec"}},
