@@ -210,3 +210,35 @@ func BenchmarkGlobHostileWord(b *testing.B) {
 		globMatchMode("**{}**x**y", word, false)
 	}
 }
+
+// TestConcurrentClassify classifies from many goroutines on a fresh set, so
+// that lazy compilation runs concurrently (run with -race).
+func TestConcurrentClassify(t *testing.T) {
+	s, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]judged{}
+	for _, c := range benchCommands {
+		want[c] = judge(t, builtin(t), c)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := range benchCommands {
+				c := benchCommands[(i+g)%len(benchCommands)]
+				if diff := cmp.Diff(want[c], judgeCommands(s, splitCommand(c))); diff != "" {
+					errs <- c + ": " + diff
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
