@@ -29,12 +29,7 @@ func (s *Server) handleHook(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "unknown agent "+strconv.Quote(agent)+" (valid: "+strings.Join(hook.Agents(), ", ")+")")
 		return
 	}
-	body, err := readBody(w, r, positive(s.opts.MaxBody, DefaultMaxBody))
-	if err != nil {
-		writeRequestError(w, err)
-		return
-	}
-	stdout, stderr, code := hook.Run(r.Context(), agent, bytes.NewReader(body), s.hookDecider(), s.opts.Hook)
+	stdout, stderr, code := s.runHook(w, r, agent)
 	if code != 0 || len(bytes.TrimSpace(stdout)) == 0 {
 		stdout = blockingReply(a, strings.TrimPrefix(string(bytes.TrimSpace(stderr)), "toolguard: "))
 	}
@@ -42,6 +37,17 @@ func (s *Server) handleHook(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(stdout)
+}
+
+// runHook answers the payload like `toolguard hook AGENT`. The content
+// type is not checked and an unreadable or oversized body is answered in
+// the blocking form, because any non-2xx reply lets the call through.
+func (s *Server) runHook(w http.ResponseWriter, r *http.Request, agent string) (stdout, stderr []byte, code int) {
+	body, err := readLimited(w, r, positive(s.opts.MaxBody, DefaultMaxBody))
+	if err != nil {
+		return nil, []byte(err.Error() + "; the call is blocked"), 2
+	}
+	return hook.Run(r.Context(), agent, bytes.NewReader(body), s.hookDecider(), s.opts.Hook)
 }
 
 // hookDecider decides hook calls without waiting (the agent asks its own

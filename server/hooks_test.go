@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -83,5 +84,28 @@ func TestLoadOrCreateToken(t *testing.T) {
 	}
 	if _, _, err := LoadOrCreateToken(short); err == nil || err.Error() != "token file "+short+" holds 3 characters; a token needs at least 32 (delete the file to generate one)" {
 		t.Errorf("short: %v", err)
+	}
+}
+
+// TestHookNeverFailsOpen: an oversized body or another content type still
+// gets a 200 JSON deny, because agents let a call through on any non-2xx.
+func TestHookNeverFailsOpen(t *testing.T) {
+	s := newTestServer(t, Options{MaxBody: 256})
+	probe, err := hook.Probe(hook.ClaudeCode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := map[string]struct {
+		body string
+		hdr  map[string]string
+	}{
+		"oversized":  {string(probe) + strings.Repeat(" ", 512), nil},
+		"text/plain": {string(probe), map[string]string{"Content-Type": "text/plain"}},
+	}
+	for name, tt := range tests {
+		rec := do(t, s.Handler(), "POST", "/v1/hooks/claude-code", tt.body, tt.hdr)
+		if v, ok := hook.ReplyVerdict(rec.Body.Bytes(), 0); rec.Code != 200 || !ok || v.String() != "deny" {
+			t.Errorf("%s: %d %s", name, rec.Code, rec.Body)
+		}
 	}
 }

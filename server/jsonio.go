@@ -58,6 +58,11 @@ func readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error)
 	if err := requireJSONType(r); err != nil {
 		return nil, err
 	}
+	return readLimited(w, r, max)
+}
+
+// readLimited reads at most max bytes of the body, whatever its type.
+func readLimited(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error) {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
 	if mbe, ok := errors.AsType[*http.MaxBytesError](err); ok {
 		return nil, &requestError{http.StatusRequestEntityTooLarge, fmt.Sprintf("request body larger than %d bytes", mbe.Limit)}
