@@ -19,25 +19,30 @@ var errNoElicitation = errors.New("the MCP client does not support elicitation")
 // request with a form to approve the call once or for the session.
 type elicitor struct{ p *proxy }
 
-// Approve sends the elicitation and waits for the answer or ctx.
+// Approve sends the elicitation and waits for the answer or ctx. The
+// answer of a retried multi round-trip call is returned without asking.
 func (e elicitor) Approve(ctx context.Context, r approval.Request) (approval.Answer, error) {
-	p := e.p
 	if a, ok := ctx.Value(answerKey{}).(carriedAnswer); ok {
 		return a.answer, a.err
 	}
-	if !p.canElicit() {
+	if !e.p.canElicit() {
 		return approval.Answer{By: "elicitation"}, errNoElicitation
 	}
+	return e.p.elicit(ctx, r)
+}
+
+// elicit sends elicitation/create to the client and waits for its answer;
+// when ctx ends first the request is withdrawn.
+func (p *proxy) elicit(ctx context.Context, r approval.Request) (approval.Answer, error) {
 	id, key := p.newRequestID()
+	msg, err := request(id, methodElicit, elicitParams(r))
+	if err != nil {
+		return approval.Answer{By: "elicitation"}, err
+	}
 	answer := make(chan *message, 1)
 	p.mu.Lock()
 	p.mine[key] = answer
 	p.mu.Unlock()
-	msg, err := request(id, methodElicit, elicitParams(r))
-	if err != nil {
-		p.forget(key)
-		return approval.Answer{By: "elicitation"}, err
-	}
 	p.reply(msg)
 	select {
 	case m := <-answer:

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/toolguard/toolguard/approval"
 	"github.com/toolguard/toolguard/guard"
@@ -54,16 +55,7 @@ func newMCPCmd(a *app) *cobra.Command {
 	}
 	pf := addPolicyFlags(cmd)
 	mf := &mcpFlags{}
-	fl := cmd.Flags()
-	fl.SetInterspersed(false) // flags after SERVER_CMD are the server's
-	fl.StringVar(&mf.name, "name", "", "server name in tool names mcp__NAME__tool (default: the server command's name)")
-	fl.StringVar(&mf.family, "family", "auto", "built-in tool mappings: "+strings.Join(mcpproxy.Families(), ", "))
-	fl.BoolVar(&mf.trustReadOnly, "trust-read-only-hints", false, "judge tools the server annotates readOnlyHint at the read tier (the server's claim is not verified)")
-	fl.StringVar(&mf.ask, "ask", "terminal", "who answers asks the client cannot: terminal, serve (a running toolguard serve), none")
-	fl.StringVar(&mf.serveURL, "serve-url", "http://127.0.0.1:7878", "address of toolguard serve for --ask serve")
-	fl.StringVar(&mf.serveToken, "serve-token-file", "", "bearer token file of toolguard serve for --ask serve (default: none, for a server on loopback without a token)")
-	fl.BoolVar(&mf.noElicitation, "no-elicitation", false, "never ask through the MCP client")
-	fl.DurationVar(&mf.grace, "grace", mcpproxy.DefaultGrace, "how long the server gets to exit after its stdin closes, and again after SIGTERM")
+	mf.register(cmd.Flags())
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		p, err := pf.load(pf.cwd)
 		if err != nil {
@@ -78,6 +70,18 @@ func newMCPCmd(a *app) *cobra.Command {
 		return mcpproxy.Run(a.ctx, opts)
 	}
 	return cmd
+}
+
+func (mf *mcpFlags) register(fl *pflag.FlagSet) {
+	fl.SetInterspersed(false) // flags after SERVER_CMD are the server's
+	fl.StringVar(&mf.name, "name", "", "server name in tool names mcp__NAME__tool (default: the server command's name)")
+	fl.StringVar(&mf.family, "family", "auto", "built-in tool mappings: "+strings.Join(mcpproxy.Families(), ", "))
+	fl.BoolVar(&mf.trustReadOnly, "trust-read-only-hints", false, "judge tools the server annotates readOnlyHint at the read tier (the server's claim is not verified)")
+	fl.StringVar(&mf.ask, "ask", "terminal", "who answers asks the client cannot: terminal, serve (a running toolguard serve), none")
+	fl.StringVar(&mf.serveURL, "serve-url", "http://127.0.0.1:7878", "address of toolguard serve for --ask serve")
+	fl.StringVar(&mf.serveToken, "serve-token-file", "", "bearer token file of toolguard serve for --ask serve (default: none, for a server on loopback without a token)")
+	fl.BoolVar(&mf.noElicitation, "no-elicitation", false, "never ask through the MCP client")
+	fl.DurationVar(&mf.grace, "grace", mcpproxy.DefaultGrace, "how long the server gets to exit after its stdin closes, and again after SIGTERM")
 }
 
 func (mf *mcpFlags) options(args []string, wd string, timeout time.Duration) (mcpproxy.Options, error) {
