@@ -16,10 +16,16 @@
 // The built-in packs are TOML files embedded from packs/*.toml, one per
 // domain (filesystem, git, system, remote-code, secrets, containers,
 // kubernetes, cloud, databases, iac, packages, remote-copy, forges, generic,
-// safe). [Builtin] reads only each file's header; a pack is decoded and
-// compiled the first time a command names one of its executables, and the
-// result for each executable is cached. [Compile] takes packs eagerly and
-// reports every problem at once.
+// safe). [Builtin] reads only each file's header. The first time a command
+// names an executable, the packs listing it are cut into their top-level
+// entries (without decoding), and only the entries for that executable — and,
+// for sub-command entries, only those of the sub-command the command names —
+// are decoded (one TOML decode per pack) and compiled; entries for any
+// executable ("*") are decoded only when the command has the feature they
+// look at (inline code, redirects, assignments, …). Results are cached, so
+// the first call stays well under a millisecond and later calls cost
+// microseconds. [Compile] takes packs eagerly and reports every problem at
+// once; [Set.Check] does the same for a lazily loaded set.
 //
 // A pack file starts with its header, before any table:
 //

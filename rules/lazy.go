@@ -76,7 +76,7 @@ func splitBlocks(pack, file string, data []byte) []*block {
 				cur.exes = stringArray(l)
 			case cur.subs == nil && bytes.HasPrefix(l, []byte("sub = [")):
 				cur.subs = firstSub(l)
-			case cur.trigger == "":
+			case cur.trigger == "" && slices.Contains(cur.exes, "*"):
 				cur.trigger = triggerOf(l)
 			}
 		}
@@ -294,36 +294,56 @@ func compileOne(p Pack) (*compiledPack, error) {
 	return cp, pr.err()
 }
 
-// indexBlocks splits a pack into blocks; the per-executable index is built
-// lazily, the first time a command names an executable.
-func (s *Set) indexBlocks(lp *lazyPack) {
-	body := lp.data
-	i := bytes.Index(body, []byte("\n["))
-	if i < 0 {
-		return
-	}
-	headerLines := bytes.Count(body[:i+1], []byte("\n"))
-	for _, b := range splitBlocks(lp.header.Name, lp.file, body[i+1:]) {
-		b.line += headerLines
-		if len(b.exes) == 0 || slices.Contains(b.exes, "*") {
-			s.anyBlocks = append(s.anyBlocks, b)
+// packBlocks splits a pack into blocks, once, the first time a command
+// names one of the pack's executables.
+func (lp *lazyPack) packBlocks() []*block {
+	lp.splitOnce.Do(func() {
+		body := lp.data
+		i := bytes.Index(body, []byte("\n["))
+		if i < 0 {
+			return
 		}
-		s.blockList = append(s.blockList, b)
-	}
+		headerLines := bytes.Count(body[:i+1], []byte("\n"))
+		lp.blocks = splitBlocks(lp.header.Name, lp.file, body[i+1:])
+		for _, b := range lp.blocks {
+			b.line += headerLines
+		}
+	})
+	return lp.blocks
+}
+
+// anyExeBlocks returns the blocks that apply to every command (exe "*",
+// or no readable exe list), from the packs whose header lists "*".
+func (s *Set) anyExeBlocks() []*block {
+	s.anyOnce.Do(func() {
+		for _, lp := range s.packs {
+			if lp.data == nil || !slices.Contains(lp.header.Executables, "*") {
+				continue
+			}
+			for _, b := range lp.packBlocks() {
+				if len(b.exes) == 0 || slices.Contains(b.exes, "*") {
+					s.anyBlocks = append(s.anyBlocks, b)
+				}
+			}
+		}
+	})
+	return s.anyBlocks
 }
 
 // buildIndex collects the blocks that name an executable, by sub-command.
 func (s *Set) buildIndex(name string, packs []int) *exeIndex {
 	ix := &exeIndex{packs: packs, known: len(packs) > 0}
+	var blocks []*block
 	for _, lp := range s.packs {
 		if lp.data != nil && slices.Contains(lp.header.Executables, name) {
 			ix.known = true
+			blocks = append(blocks, lp.packBlocks()...)
 		}
 	}
 	if !ix.known {
 		return nil
 	}
-	for _, b := range s.blockList {
+	for _, b := range blocks {
 		if !slices.Contains(b.exes, name) {
 			continue
 		}

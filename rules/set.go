@@ -24,7 +24,7 @@ type Set struct {
 	// sub-command word, so that a command compiles only the entries that
 	// can apply to it; anyGroups apply to every command.
 	exeIdx    sync.Map // executable name → *exeIndex (known executables only)
-	blockList []*block
+	anyOnce   sync.Once
 	anyBlocks []*block
 	compileMu sync.Mutex
 	disabled  map[string]bool
@@ -41,6 +41,9 @@ type lazyPack struct {
 	once   sync.Once
 	cp     *compiledPack
 	err    error
+	// splitOnce guards blocks, the pack cut into entries (embedded packs).
+	splitOnce sync.Once
+	blocks    []*block
 }
 
 func (lp *lazyPack) compiled() (*compiledPack, error) {
@@ -147,9 +150,6 @@ func newSet(lps []*lazyPack, opts Options) (*Set, error) {
 			errs = append(errs, fmt.Errorf("%s: duplicate pack name %q", lp.file, lp.header.Name))
 		}
 		names[lp.header.Name] = true
-		if lp.data != nil {
-			s.indexBlocks(lp)
-		}
 		if lp.data != nil {
 			continue
 		}

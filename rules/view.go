@@ -171,7 +171,7 @@ func (s *Set) buildView(name string, ix *exeIndex, keys []string, feat uint32) *
 // trigger the command has.
 func (s *Set) blocksFor(ix *exeIndex, keys []string, feat uint32) []*block {
 	var out []*block
-	for _, b := range s.anyBlocks {
+	for _, b := range s.anyExeBlocks() {
 		if b.trigger == "" || feat&(1<<slices.Index(triggers, b.trigger)) != 0 {
 			out = append(out, b)
 		}
