@@ -98,3 +98,31 @@ func TestClassifyNilAndEmpty(t *testing.T) {
 		t.Errorf("nil command: %+v", got)
 	}
 }
+
+// TestLazyPackErrorFailsClosed: an embedded pack entry that does not decode
+// turns into a deny finding for the commands it concerns, never a silent
+// allow.
+func TestLazyPackErrorFailsClosed(t *testing.T) {
+	data := []byte("name = \"broken\"\nexecutables = [\"tool\"]\n\n[[rule]]\nid = \"broken.x\"\nexe = [\"tool\"]\ntier = \"severe\"\n")
+	h, err := parseHeader("packs/broken.toml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := newSet([]*lazyPack{{header: h, file: "packs/broken.toml", data: data}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := s.Classify(splitCommand("tool run")[0])
+	if len(r.Findings) != 1 || r.Findings[0].Rule != "rules.pack-error" || r.Findings[0].Verdict != risk.Deny {
+		t.Fatalf("want one rules.pack-error deny finding, got %+v", r.Findings)
+	}
+	if !strings.Contains(r.Findings[0].Reason, `unknown tier "severe"`) {
+		t.Errorf("reason does not say what is wrong: %s", r.Findings[0].Reason)
+	}
+	if r := s.Classify(splitCommand("other")[0]); len(r.Findings) != 0 {
+		t.Errorf("unrelated command got findings: %+v", r.Findings)
+	}
+	if err := s.Check(); err == nil || !strings.Contains(err.Error(), "packs/broken.toml") {
+		t.Errorf("Check: want an error naming the file, got %v", err)
+	}
+}

@@ -242,3 +242,52 @@ func TestConcurrentClassify(t *testing.T) {
 		t.Error(e)
 	}
 }
+
+// TestBlocksMatchWholePack checks that cutting an embedded pack into
+// entries (the lazy path) yields exactly the entries of decoding the whole
+// file, each with a readable executable list.
+func TestBlocksMatchWholePack(t *testing.T) {
+	lps, err := builtinPacks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lp := range lps {
+		whole, err := ParsePack(lp.file, lp.data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		counts := map[string]int{}
+		for _, b := range lp.packBlocks() {
+			if len(b.exes) == 0 {
+				t.Errorf("%s:%d: %s entry without a one-line exe list", b.file, b.line, b.kind)
+			}
+			compileAlone(b)
+			if b.err != nil {
+				t.Errorf("%s:%d: %v", b.file, b.line, b.err)
+				continue
+			}
+			counts[b.kind]++
+			for _, r := range b.cp.rules {
+				ids = append(ids, r.info.ID)
+			}
+		}
+		var wholeIDs []string
+		for _, r := range whole.Rules {
+			wholeIDs = append(wholeIDs, r.ID)
+		}
+		want := map[string]int{"rule": len(whole.Rules), "safe": len(whole.Safe), "paths": len(whole.Paths),
+			"urls": len(whole.URLs), "exe": len(whole.Exe)}
+		for k, v := range want {
+			if v == 0 {
+				delete(want, k)
+			}
+		}
+		if diff := cmp.Diff(want, counts); diff != "" {
+			t.Errorf("%s: entry counts (-whole +blocks):\n%s", lp.file, diff)
+		}
+		if diff := cmp.Diff(wholeIDs, ids); diff != "" {
+			t.Errorf("%s: rule ids (-whole +blocks):\n%s", lp.file, diff)
+		}
+	}
+}
