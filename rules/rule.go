@@ -230,6 +230,21 @@ func summarise(r Rule) string {
 	add("redirect to", append(append([]string(nil), m.Redirects...), m.RedirectsAny...))
 	add("inline", append(append([]string(nil), m.InlineAny...), m.InlineAll...))
 	add("assign", m.Assigns)
+	add("operand at", m.OperandAtAny)
+	add("last operand", m.LastOperandAny)
+	add("word", m.WordsAny)
+	add("via", m.Origins)
+	add("after cd to", m.Dir)
+	for _, f := range []struct {
+		on    bool
+		label string
+	}{{m.Privileged, "as root"}, {m.Remote, "on a remote host"}, {m.PipeSelfBackground, "pipes into itself in the background"},
+		{m.UnknownExe, "unknown executable"}, {m.NameUnknown, "dynamic executable"},
+		{m.InlineUnknown, "inline code not static"}, {m.DashDash, "paths after --"}} {
+		if f.on {
+			b.WriteString("; " + f.label)
+		}
+	}
 	return b.String()
 }
 
