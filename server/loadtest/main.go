@@ -25,6 +25,7 @@ import (
 	"net/url"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"runtime/pprof"
 	"slices"
 	"strings"
@@ -42,6 +43,10 @@ const (
 	maxDuration = 5 * time.Minute
 	maxClients  = 1024
 )
+
+// serveGCPercent is the GOGC `toolguard serve` sets unless GOGC is given;
+// the in-process server runs with it too.
+const serveGCPercent = 400
 
 // The design budget.
 const (
@@ -87,8 +92,10 @@ type Report struct {
 	Clients int `json:"clients"`
 	Procs   int `json:"gomaxprocs"`
 	CPUs    int `json:"cpus"`
-	// InProcess is true when the server ran inside this process.
+	// InProcess is true when the server ran inside this process; GCPercent
+	// is then its GOGC.
 	InProcess bool `json:"in_process"`
+	GCPercent int  `json:"gogc,omitempty"`
 	// MeetsGoal: no errors, at least 20,000/s and p99 at most 5 ms.
 	MeetsGoal bool `json:"meets_budget"`
 }
@@ -151,6 +158,11 @@ func run(c config, out io.Writer) error {
 	if c.procs > 0 {
 		runtime.GOMAXPROCS(c.procs)
 	}
+	if c.url == "" && os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(serveGCPercent)
+	}
+	gc := debug.SetGCPercent(100)
+	debug.SetGCPercent(gc)
 	base, stop, err := target(c)
 	if err != nil {
 		return err
@@ -166,6 +178,9 @@ func run(c config, out io.Writer) error {
 	rep, err := load(c, base+"/v1/decide")
 	if err != nil {
 		return err
+	}
+	if rep.InProcess {
+		rep.GCPercent = gc
 	}
 	return print(out, rep, c.asJSON)
 }
@@ -303,7 +318,7 @@ func print(out io.Writer, r Report, asJSON bool) error {
 	}
 	where := "a running server"
 	if r.InProcess {
-		where = "an in-process server (clients and server share the cores)"
+		where = fmt.Sprintf("an in-process server (GOGC %d; clients and server share the cores)", r.GCPercent)
 	}
 	_, err := fmt.Fprintf(out, "loaded %s with %d clients, GOMAXPROCS %d of %d CPUs\n"+
 		"requests %d, errors %d, %.2f s\n"+
