@@ -301,11 +301,16 @@ func (v *view) urlRefs(e *env) []shell.Word {
 }
 
 func (us *urlSpec) operandURLs(ops []shell.Word) []shell.Word {
+	if us.operands == "httpie" {
+		return httpieURL(ops)
+	}
 	var out []shell.Word
 	for i, w := range ops {
 		switch us.operands {
 		case "all":
 			out = append(out, w)
+		case "http":
+			out = append(out, withValue(w, defaultScheme(w.Value)))
 		case "first":
 			if i == 0 {
 				out = append(out, withValue(w, hostOf(w.Value)))
@@ -323,6 +328,42 @@ func (us *urlSpec) operandURLs(ops []shell.Word) []shell.Word {
 		}
 	}
 	return out
+}
+
+// defaultScheme spells a scheme-less URL the way curl and wget read it.
+func defaultScheme(v string) string {
+	if v == "" || strings.Contains(v, "://") {
+		return v
+	}
+	return "http://" + v
+}
+
+// httpieURL picks the URL of an httpie/xh command line: the first operand,
+// or the second when the first is a method; ":port/path" means localhost.
+func httpieURL(ops []shell.Word) []shell.Word {
+	if len(ops) > 1 && isMethod(ops[0].Value) {
+		ops = ops[1:]
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	v := ops[0].Value
+	if strings.HasPrefix(v, ":") {
+		v = "localhost" + v
+	}
+	return []shell.Word{withValue(ops[0], defaultScheme(v))}
+}
+
+func isMethod(v string) bool {
+	if v == "" || len(v) > 10 {
+		return false
+	}
+	for _, c := range v {
+		if c < 'A' || c > 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 func withValue(w shell.Word, v string) shell.Word {

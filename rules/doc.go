@@ -143,7 +143,7 @@
 //
 //	[[urls]]
 //	exe = ["curl"]
-//	operands = "all"                  # all | first (a host) | remote (host:path) | url (URL-looking)
+//	operands = "http"                 # all | http (scheme added) | httpie | first (a host) | remote (host:path) | url
 //	flags = ["--url"]
 //
 // Redirect targets are paths too (">" and ">>" write, "<" reads; /dev/null

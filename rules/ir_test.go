@@ -78,7 +78,11 @@ func irCases() []irCase {
 	fromInput := command("bash", "-c")
 	fromInput.Origin = "xargs"
 	placeholder := command("bash", "-c", "rm -rf {}")
-	placeholder.Origin = "parallel"
+	placeholder.Origin = "xargs"
+	parallelCode := command("bash", "-c", "rm", "-rf", "{}")
+	parallelCode.Origin = "parallel"
+	xargsArgs := command("sh", "-c", `wc -l "$1"`, "_", "{}")
+	xargsArgs.Origin = "xargs"
 	sudoInput := command("sudo", "--")
 	sudoInput.Origin = "xargs"
 	knownFromInput := command("sh", "-c", "wc -l \"$1\"", "_")
@@ -115,7 +119,9 @@ func irCases() []irCase {
 		{"ssh host rm -rf build", []*shell.Command{remote}, risk.Destructive, risk.BlastHigh, []string{"core.fs.rm-recursive-remote"}},
 		{"cd .. then rm -rf build", []*shell.Command{outside}, risk.Destructive, risk.BlastMedium, []string{"core.fs.rm-recursive-outside-cwd"}},
 		{"xargs bash -c", []*shell.Command{fromInput}, risk.Execute, risk.BlastUnknown, []string{"generic.shell-from-input"}},
-		{"parallel bash -c {}", []*shell.Command{placeholder}, risk.Execute, risk.BlastUnknown, []string{"generic.shell-placeholder-code"}},
+		{"xargs bash -c {}", []*shell.Command{placeholder}, risk.Execute, risk.BlastUnknown, []string{"generic.shell-placeholder-code"}},
+		{"parallel bash -c rm {}", []*shell.Command{parallelCode}, risk.Execute, risk.BlastUnknown, []string{"generic.parallel-placeholder-code"}},
+		{"xargs -I{} sh -c known _ {}", []*shell.Command{xargsArgs}, risk.Execute, risk.BlastNone, nil},
 		{"xargs sudo", []*shell.Command{sudoInput}, risk.Execute, risk.BlastUnknown, []string{"generic.wrapper-from-input"}},
 		{"xargs sh -c known", []*shell.Command{knownFromInput}, risk.Execute, risk.BlastNone, nil},
 		{"xargs rm -rf", []*shell.Command{viaXargs}, risk.Destructive, risk.BlastUnknown, []string{"core.fs.rm-recursive-stdin"}},

@@ -229,6 +229,7 @@ var nearMisses = map[string]string{
 	"generic.shell-from-input":             "bash -n build.sh",
 	"generic.wrapper-from-input":           "sudo -- ls",
 	"generic.shell-placeholder-code":       "bash -c 'echo {}'",
+	"generic.parallel-placeholder-code":    "bash -c 'echo {}'",
 	"net.http-destructive-endpoint-method": "curl -X POST http://localhost:9200/idx/_search",
 	"net.httpie-write-endpoint":            "http POST :9200/idx/_search",
 	"system.service.haproxy-stop":          "haproxy -c -f /etc/haproxy/haproxy.cfg",

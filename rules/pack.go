@@ -256,9 +256,12 @@ type URLSpec struct {
 	Exe []string `toml:"exe"`
 	// Sub restricts the spec to a sub-command path.
 	Sub []string `toml:"sub"`
-	// Operands: "all" (every operand that looks like a URL or host),
-	// "first" (the first operand is a host), "remote" (operands of the
-	// form host:path or user@host:path).
+	// Operands: "all" (every operand), "http" (every operand, with
+	// http:// added when the scheme is missing, as curl and wget do),
+	// "httpie" (the URL operand after an optional method; ":port" is
+	// localhost), "first" (the first operand is a host), "remote"
+	// (operands of the form host:path or user@host:path), "url" (operands
+	// that look like URLs or host:path).
 	Operands string `toml:"operands"`
 	// Flags whose value is a URL or host ("--url", "-H" for some tools).
 	Flags []string `toml:"flags"`

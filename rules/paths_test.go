@@ -85,6 +85,9 @@ func TestURLs(t *testing.T) {
 		{"scp notes.txt user@files.example.com:/tmp/", []string{"files.example.com"}},
 		{"rsync -a src/ backup.example.com:/srv/", []string{"backup.example.com"}},
 		{"nc -z 10.0.0.1 22", []string{"10.0.0.1"}},
+		{"curl localhost:8001/routes", []string{"http://localhost:8001/routes"}},
+		{"http GET :9200/_cat/indices", []string{"http://localhost:9200/_cat/indices"}},
+		{"xh https://api.example.com/items name=x", []string{"https://api.example.com/items"}},
 		{"ls -la", nil},
 		{"git status", nil},
 	}
