@@ -1,6 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,8 +38,8 @@ func TestPercentile(t *testing.T) {
 }
 
 func TestSummarize(t *testing.T) {
-	samples := []sample{{wall: 3, cpu: 30, rssKB: 100}, {wall: 1, cpu: 10, rssKB: 300}, {wall: 2, cpu: 20, rssKB: 200}}
-	want := summary{median: 2, p90: 3, p99: 3, cpuMedian: 20, peakRSSKB: 300}
+	samples := []sample{{wall: 3, cpu: 30, rssKB: 100, faults: 7}, {wall: 1, cpu: 10, rssKB: 300, faults: 9}, {wall: 2, cpu: 20, rssKB: 200, faults: 8}}
+	want := summary{median: 2, p90: 3, p99: 3, cpuMedian: 20, faultsMedian: 8, peakRSSKB: 300}
 	if diff := cmp.Diff(want, summarize(samples), cmp.AllowUnexported(summary{})); diff != "" {
 		t.Errorf("summarize (-want +got):\n%s", diff)
 	}
@@ -95,5 +101,29 @@ func TestExpectationsFailWithStderr(t *testing.T) {
 	err := checkExpectations(cfg, r)
 	if err == nil || err.Error() != want {
 		t.Errorf("checkExpectations = %v, want %q", err, want)
+	}
+}
+
+// TestRunChecksDecisions times cat, which echoes a deny reply back.
+func TestRunChecksDecisions(t *testing.T) {
+	if _, err := exec.LookPath("cat"); err != nil {
+		t.Skip("no cat on this system")
+	}
+	file := filepath.Join(t.TempDir(), "deny.json")
+	if err := os.WriteFile(file, []byte(`{"hookSpecificOutput":{"permissionDecision":"deny"}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"-n", "3", "-warmup", "0", "-cmd", "cat=cat", "-payload", "p=" + file}
+	var out bytes.Buffer
+	if err := run(context.Background(), append(base, "-expect", "cat/p=deny"), &out); err != nil {
+		t.Fatalf("run with a met expectation: %v", err)
+	}
+	if !strings.Contains(out.String(), "| p | cat | deny | ") || !strings.Contains(out.String(), "| all | cat |  | ") {
+		t.Errorf("table lacks the payload and total rows:\n%s", out.String())
+	}
+	err := run(context.Background(), append(base, "-expect", "cat/p=allow"), &out)
+	want := "unexpected decisions:\n  cat/p: want allow, got deny (stderr: \"\")"
+	if err == nil || err.Error() != want {
+		t.Errorf("run with an unmet expectation = %v, want %q", err, want)
 	}
 }

@@ -2,8 +2,9 @@
 // the command, write a payload to its stdin, read its reply, wait. It runs
 // every command on every payload, N rounds interleaved (the order rotates
 // each round) so that background load affects all commands alike, and prints
-// median, p90 and p99 wall time, median CPU time and peak RSS per command and
-// payload as a Markdown table, with the ratio to a baseline command.
+// median, p90 and p99 wall time, median CPU time, median page faults and
+// peak RSS per command and payload as a Markdown table, with the ratio to a
+// baseline command.
 //
 // Usage:
 //
@@ -157,9 +158,10 @@ func loadAverage() string {
 
 // sample is one timed process.
 type sample struct {
-	wall  time.Duration
-	cpu   time.Duration
-	rssKB int64
+	wall   time.Duration
+	cpu    time.Duration
+	rssKB  int64
+	faults int64
 }
 
 // outcome is what a command replied to a payload (last run).
@@ -217,7 +219,7 @@ func timeOne(ctx context.Context, c command, p payload) (sample, outcome, error)
 		return sample{}, outcome{}, err
 	}
 	st := cmd.ProcessState
-	s := sample{wall: wall, cpu: st.UserTime() + st.SystemTime(), rssKB: maxRSSKB(st)}
+	s := sample{wall: wall, cpu: st.UserTime() + st.SystemTime(), rssKB: maxRSSKB(st), faults: pageFaults(st)}
 	o := outcome{decision: decisionOf(st.ExitCode(), stdout.Bytes()), stderr: stderr.String()}
 	return s, o, nil
 }

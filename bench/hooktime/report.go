@@ -11,8 +11,8 @@ import (
 // writeTable prints one row per command and payload, then one per command
 // over all payloads.
 func writeTable(w io.Writer, cfg *config, r *results) {
-	fmt.Fprintf(w, "| payload | command | decision | median | p90 | p99 | CPU median | peak RSS | median / %s |\n", cfg.baseline)
-	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintf(w, "| payload | command | decision | median | p90 | p99 | CPU median | page faults | peak RSS | median / %s |\n", cfg.baseline)
+	fmt.Fprintln(w, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
 	all := map[string][]sample{}
 	for _, p := range cfg.payloads {
 		base := summarize(r.samples[cfg.baseline+"/"+p.name])
@@ -29,9 +29,9 @@ func writeTable(w io.Writer, cfg *config, r *results) {
 }
 
 func writeRow(w io.Writer, payload, cmd, decision string, s, base summary) {
-	fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %.1f MiB | %.2f |\n",
+	fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %d | %.1f MiB | %.2f |\n",
 		payload, cmd, decision, ms(s.median), ms(s.p90), ms(s.p99), ms(s.cpuMedian),
-		float64(s.peakRSSKB)/1024, ratio(s.median, base.median))
+		s.faultsMedian, float64(s.peakRSSKB)/1024, ratio(s.median, base.median))
 }
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }

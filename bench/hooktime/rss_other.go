@@ -6,3 +6,6 @@ import "os"
 
 // maxRSSKB is unknown (0) where getrusage does not exist.
 func maxRSSKB(*os.ProcessState) int64 { return 0 }
+
+// pageFaults is unknown (0) where getrusage does not exist.
+func pageFaults(*os.ProcessState) int64 { return 0 }

@@ -20,3 +20,14 @@ func maxRSSKB(st *os.ProcessState) int64 {
 	}
 	return int64(ru.Maxrss)
 }
+
+// pageFaults is the number of page faults the finished process took
+// (minor and major). Each costs microseconds, more in a virtual machine,
+// so they are a large part of a short process's time.
+func pageFaults(st *os.ProcessState) int64 {
+	ru, ok := st.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return 0
+	}
+	return int64(ru.Minflt + ru.Majflt)
+}
