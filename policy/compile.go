@@ -38,6 +38,7 @@ type Policy struct {
 	agents    map[string]string
 	profile   string
 	protected []string
+	secrets   []string
 }
 
 // Options tune compilation. The zero value is valid.
@@ -48,6 +49,10 @@ type Options struct {
 	// own files and the agents' hook settings); nil means only the
 	// built-in set of toolguard's config and state directories.
 	Protected []string
+	// Denied are extra globs that calls must never read or write, beyond
+	// the configuration's (for example the token of `toolguard serve`,
+	// whose reader could approve its own calls); nil means none.
+	Denied []string
 }
 
 // Compile checks cfg and builds an immutable Policy. Every problem is
@@ -80,6 +85,7 @@ func compileOne(cfg *Settings, opts Options, profile string) (*Policy, error) {
 	p.gate, err = compileGate(cfg.Tools)
 	add("tools", err)
 	p.protected = protectedGlobs(opts.Protected)
+	p.secrets = opts.Denied
 	p.paths, err = paths.Compile(p.pathsConfig())
 	add("paths", err)
 	p.net, err = netguard.Compile(networkConfig(cfg.Network))

@@ -18,6 +18,9 @@ func (p *Policy) Tighten(layer Layer, opts Options) (*Policy, error) {
 	if opts.Protected == nil {
 		opts.Protected = p.protected[len(protectedGlobs(nil)):]
 	}
+	if opts.Denied == nil {
+		opts.Denied = p.secrets
+	}
 	return Compile(l.Config, opts)
 }
 

@@ -14,7 +14,7 @@ func (p *Policy) pathsConfig() paths.Config {
 	c := p.cfg.Paths
 	return paths.Config{
 		Home:           p.home,
-		Denied:         append(paths.DefaultDenied(), c.Denied...),
+		Denied:         append(append(paths.DefaultDenied(), p.secrets...), c.Denied...),
 		Allowed:        c.Allowed,
 		Sensitive:      append(paths.DefaultSensitive(), c.Sensitive...),
 		SensitiveWrite: append(paths.DefaultSensitiveWrite(), c.SensitiveWrite...),

@@ -123,7 +123,7 @@ func (f *policyFlags) load(project string) (*policy.Policy, error) {
 	}
 	protected := append(append([]string{}, loaded.Files...), hook.ProtectedPaths()...)
 	protected = append(protected, ownDirs()...)
-	p, err := policy.Compile(loaded.Config, policy.Options{Protected: protected})
+	p, err := policy.Compile(loaded.Config, policy.Options{Protected: protected, Denied: secretFiles()})
 	if err != nil {
 		return nil, err
 	}
@@ -159,4 +159,13 @@ func ownDirs() []string {
 		out = append(out, dir+"/**")
 	}
 	return append(out, filepath.Dir(policy.UserFile())+"/**")
+}
+
+// secretFiles are toolguard's own secrets: an agent that reads the serve
+// token could approve its own calls.
+func secretFiles() []string {
+	if dir, err := state.Dir(); err == nil {
+		return []string{dir + "/serve.token", dir + "/*.token"}
+	}
+	return nil
 }
