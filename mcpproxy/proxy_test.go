@@ -24,6 +24,7 @@ const metadataURL = "http://169.254.169.254/latest/meta-data/iam/security-creden
 func TestFetchMetadataURLIsBlocked(t *testing.T) {
 	for _, version := range []string{legacy, modern} {
 		t.Run("protocol "+cmpOr(version, "latest"), func(t *testing.T) {
+			t.Parallel()
 			s := connect(t, Options{Policy: compile(t, policy.Settings{Tools: allowTools})}, nil, version)
 			got := s.call(t, testserver.ToolFetch, map[string]any{"url": metadataURL})
 			want := outcome{IsError: true, Rule: "netguard.metadata",
@@ -70,6 +71,7 @@ func TestToolsListHidesExcludedTools(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			s := connect(t, Options{Policy: compile(t, policy.Settings{Tools: tt.tools})}, nil, legacy)
 			res, err := s.client.ListTools(context.Background(), nil)
 			if err != nil {
@@ -136,6 +138,7 @@ func testElicitation(t *testing.T, version string) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			var mu sync.Mutex
 			var got []string
 			copts := &mcp.ClientOptions{ElicitationHandler: elicitAnswer(tt.answer, tt.err, &got, &mu)}

@@ -44,6 +44,7 @@ func TestAskFallsBackToTheApprover(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			copts := &mcp.ClientOptions{}
 			if tt.elicits {
 				copts.ElicitationHandler = elicited
@@ -206,6 +207,7 @@ func TestReadOnlyHints(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			s := connect(t, Options{Policy: compile(t, policy.Settings{Tools: tt.tools}), TrustReadOnlyHints: tt.trust}, nil, legacy)
 			if tt.list {
 				if _, err := s.client.ListTools(context.Background(), nil); err != nil {
