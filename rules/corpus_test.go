@@ -2,6 +2,8 @@ package rules
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -42,9 +44,15 @@ const (
 
 // divergence is a case where these packs deliberately disagree with a peer.
 type divergence struct {
-	Corpus  string `toml:"corpus"`
-	Command string `toml:"command"`
-	Reason  string `toml:"reason"`
+	Corpus string `toml:"corpus"`
+	ID     string `toml:"id"` // first 12 hex digits of the command's SHA-256
+	Reason string `toml:"reason"`
+}
+
+// caseID identifies a corpus command without copying it.
+func caseID(command string) string {
+	sum := sha256.Sum256([]byte(command))
+	return hex.EncodeToString(sum[:])[:12]
 }
 
 // corpusHome is the home directory the corpus commands are analysed with.
@@ -73,7 +81,7 @@ func TestCorpusReport(t *testing.T) {
 			tl = &tally{}
 			per[c.corpus] = tl
 		}
-		if skip[c.corpus+"\x00"+c.cmd] || skip["*\x00"+c.cmd] {
+		if skip[c.corpus+"\x00"+caseID(c.cmd)] || skip["*\x00"+caseID(c.cmd)] {
 			tl.diverged++
 			total.diverged++
 			continue
@@ -189,10 +197,10 @@ func loadDivergences(t *testing.T) map[string]bool {
 	}
 	out := map[string]bool{}
 	for _, d := range doc.Divergence {
-		if d.Reason == "" || d.Command == "" || d.Corpus == "" {
-			t.Errorf("divergence %+v: corpus, command and reason are required", d)
+		if d.Reason == "" || d.ID == "" || d.Corpus == "" {
+			t.Errorf("divergence %+v: corpus, id and reason are required", d)
 		}
-		out[d.Corpus+"\x00"+d.Command] = true
+		out[d.Corpus+"\x00"+d.ID] = true
 	}
 	return out
 }
