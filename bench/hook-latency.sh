@@ -70,6 +70,18 @@ fi
 echo "== hook process latency ($rounds rounds)"
 "$work/hooktime" "${args[@]}"
 
+if [ -x /usr/bin/time ]; then
+	# GNU time forks (no vfork), so small processes report their own RSS.
+	echo
+	echo "== peak RSS of one run each, by /usr/bin/time (bash-git-status)"
+	rss() { /usr/bin/time -f "$1: %M KiB" "${@:2}" <"$work/bash-git-status.json" >/dev/null 2>"$work/rss" || true; tail -n1 "$work/rss"; }
+	rss minimal "$work/minimal"
+	rss toolguard "$work/toolguard" hook claude-code
+	if [ -f "$repo/$ccsn" ] && command -v node >/dev/null 2>&1; then
+		rss cc-safety-net node "$repo/$ccsn" hook --coding-cli
+	fi
+fi
+
 echo
 echo "== inside a fresh toolguard process ($startup_rounds processes per role, bash-git-status)"
 "$work/startup" -n "$startup_rounds" "$work/bash-git-status.json"

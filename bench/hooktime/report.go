@@ -26,6 +26,8 @@ func writeTable(w io.Writer, cfg *config, r *results) {
 	for _, c := range cfg.cmds {
 		writeRow(w, "all", c.name, "", summarize(all[c.name]), base)
 	}
+	fmt.Fprintf(w, "\nPeak RSS cannot read below this harness's own, %.1f MiB: Linux carries the\n"+
+		"parent's high-water mark into a child started with vfork (as Go starts them).\n", float64(selfMaxRSSKB())/1024)
 }
 
 func writeRow(w io.Writer, payload, cmd, decision string, s, base summary) {
