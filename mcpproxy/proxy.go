@@ -192,22 +192,32 @@ func (p *proxy) shutdown(ch *child, serverDone <-chan error, clientErr error) er
 // client is connected: every pending request gets an error, and Run
 // returns one.
 func (p *proxy) serverGone(ch *child, readErr error) error {
-	p.mu.Lock()
-	p.closed = true
-	stranded := p.pending
-	p.pending = map[string]*pending{}
-	p.mu.Unlock()
+	stranded := p.strand()
 	p.cancelAll()
 	how := ch.stop(p.opts.Grace)
 	why := exitReason(ch, readErr, how)
-	for _, r := range stranded {
-		if !r.cancelled {
-			p.reply(errorReply(r.id, &rpcError{Code: CodeServerGone, Message: "toolguard: the MCP server " + p.opts.Name + " exited before answering (" + why + ")"}))
-		}
+	for _, id := range stranded {
+		p.reply(errorReply(id, &rpcError{Code: CodeServerGone, Message: "toolguard: the MCP server " + p.opts.Name + " exited before answering (" + why + ")"}))
 	}
 	p.decides.Wait()
 	p.logf("the MCP server %s exited unexpectedly (%s)", p.opts.Name, why)
 	return fmt.Errorf("the MCP server %s exited unexpectedly (%s)", p.opts.Name, why)
+}
+
+// strand marks the server gone and takes the ids of every request still
+// waiting for an answer (except the ones the client cancelled).
+func (p *proxy) strand() []json.RawMessage {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.closed = true
+	var ids []json.RawMessage
+	for _, r := range p.pending {
+		if !r.cancelled {
+			ids = append(ids, r.id)
+		}
+	}
+	p.pending = map[string]*pending{}
+	return ids
 }
 
 func exitReason(ch *child, readErr error, how string) string {

@@ -103,7 +103,7 @@ func (p *proxy) register(m *message, r *pending) bool {
 	p.mu.Unlock()
 	switch {
 	case closed:
-		p.reply(errorReply(m.id, &rpcError{Code: CodeServerGone, Message: "toolguard: the MCP server is gone"}))
+		p.reply(errorReply(m.id, &rpcError{Code: CodeServerGone, Message: "toolguard: the MCP server is gone or shutting down"}))
 	case dup:
 		p.reply(errorReply(m.id, invalid("the id %s is already in use by a pending request", m.id)))
 	}
@@ -122,8 +122,8 @@ func (p *proxy) noteInitialize(m *message) {
 	_ = json.Unmarshal(m.fields["params"], &params) // a bad initialize is the server's to reject
 	el := bytes.TrimSpace(params.Capabilities.Elicitation)
 	p.mu.Lock()
-	p.elicits = len(el) > 0 && !bytes.Equal(el, []byte("null"))
-	p.legacy = params.ProtocolVersion < "2026-07-28"
+	p.legacy = params.ProtocolVersion < modernProtocol
+	p.elicits = p.legacy && len(el) > 0 && !bytes.Equal(el, []byte("null")) // modern clients are asked in rounds
 	p.mu.Unlock()
 }
 
