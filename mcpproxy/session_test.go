@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/toolguard/toolguard/approval"
+	"github.com/toolguard/toolguard/guard"
 	"github.com/toolguard/toolguard/mcpproxy/internal/testserver"
 	"github.com/toolguard/toolguard/policy"
 )
@@ -216,6 +217,36 @@ func TestReadOnlyHints(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, s.call(t, testserver.ToolReadOnly, map[string]any{"text": "look"})); diff != "" {
 				t.Errorf("peek (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// An approval for the session is remembered by the guard's grant store:
+// the next call of the tool in this proxy session is not asked again.
+func TestSessionApprovalIsRemembered(t *testing.T) {
+	for _, version := range []string{legacy, modern} {
+		t.Run("protocol "+cmpOr(version, "latest"), func(t *testing.T) {
+			t.Parallel()
+			var mu sync.Mutex
+			asked := 0
+			copts := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+				mu.Lock()
+				defer mu.Unlock()
+				asked++
+				return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true, "scope": "session"}}, nil
+			}}
+			dir := t.TempDir()
+			grants := guard.WithGrants(approval.NewGrantStore(dir, dir+"/policy.toml"))
+			s := connect(t, Options{Policy: compile(t, policy.Settings{}), GuardOptions: []guard.Option{grants}}, copts, version)
+			got := []outcome{s.call(t, testserver.ToolEcho, map[string]any{"text": "1"}), s.call(t, testserver.ToolEcho, map[string]any{"text": "2"})}
+			if diff := cmp.Diff([]outcome{{Text: "1"}, {Text: "2"}}, got); diff != "" {
+				t.Errorf("calls (-want +got):\n%s", diff)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if asked != 1 {
+				t.Errorf("asked %d times, want once", asked)
 			}
 		})
 	}
