@@ -27,6 +27,7 @@ type Policy struct {
 	gate      toolGate
 	paths     *paths.Checker
 	net       *netguard.Guard
+	cmdNet    *netguard.Guard
 	rules     *rules.Set
 	denied    []deniedPattern
 	custom    []*regexp.Regexp
@@ -89,6 +90,8 @@ func compileOne(cfg *Settings, opts Options, profile string) (*Policy, error) {
 	p.paths, err = paths.Compile(p.pathsConfig())
 	add("paths", err)
 	p.net, err = netguard.Compile(networkConfig(cfg.Network))
+	add("network", err)
+	p.cmdNet, err = netguard.Compile(commandsNetworkConfig(cfg.Network))
 	add("network", err)
 	p.rules, err = rules.BuiltinWith(rules.Options{Disable: cfg.Commands.DisableRules})
 	add("commands.disable_rules", err)

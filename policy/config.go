@@ -225,6 +225,15 @@ type Network struct {
 	// Loopback is the verdict for loopback addresses and localhost. Empty
 	// means deny.
 	Loopback string `toml:"loopback" enum:"allow,ask,deny"`
+	// CommandsPrivate is the verdict for private and link-local hosts that
+	// shell commands contact (ssh, scp, curl, nc): allow, ask or deny.
+	// Empty means allow: LAN hosts are everyday targets of developer
+	// commands, which the mode judges anyway. Fetch tools use Private.
+	CommandsPrivate string `toml:"commands_private" enum:"allow,ask,deny"`
+	// CommandsLoopback is the verdict for loopback hosts that shell
+	// commands contact (curl localhost:8080). Empty means allow; toolguard's
+	// own approval endpoints are denied whatever this says.
+	CommandsLoopback string `toml:"commands_loopback" enum:"allow,ask,deny"`
 	// Resolve looks hostnames up in DNS and judges every address. False
 	// (the default) judges the URL text only.
 	Resolve bool `toml:"resolve"`

@@ -179,6 +179,7 @@ func (e *evaluation) checkPath(p string, a paths.Access, dir string) {
 func (e *evaluation) checkURLs(urls []string) {
 	for _, u := range urls {
 		e.add(e.p.net.CheckURL(e.ctx, u)...)
+		e.selfApproval(u)
 		e.env.URLs = append(e.env.URLs, u)
 		e.env.Hosts = append(e.env.Hosts, hostOf(u))
 	}

@@ -178,11 +178,14 @@ func (e *evaluation) commandURLs(words []shell.Word) {
 		if !w.Known {
 			continue
 		}
-		if strings.Contains(w.Value, "://") {
-			e.checkURLs([]string{w.Value})
+		if strings.Contains(w.Value, "://") || strings.Contains(w.Value, "/") {
+			e.add(e.p.cmdNet.CheckURL(e.ctx, w.Value)...)
+			e.selfApproval(w.Value)
+			e.env.URLs = append(e.env.URLs, w.Value)
+			e.env.Hosts = append(e.env.Hosts, hostOf(w.Value))
 			continue
 		}
-		e.add(e.p.net.CheckHost(e.ctx, w.Value)...)
+		e.add(e.p.cmdNet.CheckHost(e.ctx, w.Value)...)
 		e.env.Hosts = append(e.env.Hosts, w.Value)
 	}
 }

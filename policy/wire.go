@@ -63,6 +63,23 @@ func protectedGlobs(extra []string) []string {
 	return append(paths.DefaultProtected(), extra...)
 }
 
+// commandsNetworkConfig is the URL policy for hosts that shell commands
+// contact: like the fetch tools' but with its own private and loopback
+// verdicts (default allow).
+func commandsNetworkConfig(n Network) netguard.Config {
+	c := networkConfig(n)
+	c.Private = netAccessOr(n.CommandsPrivate, netguard.AccessAllow)
+	c.Loopback = netAccessOr(n.CommandsLoopback, netguard.AccessAllow)
+	return c
+}
+
+func netAccessOr(s string, def netguard.Access) netguard.Access {
+	if s == "" {
+		return def
+	}
+	return netAccess(s)
+}
+
 func networkConfig(n Network) netguard.Config {
 	return netguard.Config{
 		AllowedDomains: n.AllowedDomains,

@@ -128,8 +128,8 @@ func TestIsLoopbackAddr(t *testing.T) {
 }
 
 // TestAgentCannotApproveItself shows the default policy's answer to an
-// agent that tries to answer its own approval over loopback: netguard
-// denies shell commands that reach loopback addresses.
+// agent that tries to answer its own approval over loopback: the policy
+// denies any call that reaches toolguard's approval endpoints.
 func TestAgentCannotApproveItself(t *testing.T) {
 	p := testPolicy(t)
 	cmds := []string{
@@ -139,8 +139,8 @@ func TestAgentCannotApproveItself(t *testing.T) {
 	}
 	for _, cmd := range cmds {
 		d := p.Decide(context.Background(), call.Call{Kind: call.Shell, Tool: "Bash", Command: cmd, Cwd: "/tmp/ws", Workspace: "/tmp/ws"})
-		if d.Verdict != risk.Deny || d.Rule != "netguard.loopback" {
-			t.Errorf("%s: %s by %s (%s); want deny by netguard.loopback", cmd, d.Verdict, d.Rule, d.Reason)
+		if d.Verdict != risk.Deny || d.Rule != "self.approve" {
+			t.Errorf("%s: %s by %s (%s); want deny by self.approve", cmd, d.Verdict, d.Rule, d.Reason)
 		}
 	}
 }
