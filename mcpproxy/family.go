@@ -15,9 +15,8 @@ type Family string
 
 // The families.
 const (
-	// FamilyAuto picks the family from the server's command line: an
-	// argument naming server-filesystem, mcp-server-fetch or mcp-server-git
-	// selects that family, anything else FamilyGeneric.
+	// FamilyAuto picks the family from the server's command line with
+	// DetectFamily.
 	FamilyAuto Family = ""
 	// FamilyFilesystem is @modelcontextprotocol/server-filesystem.
 	FamilyFilesystem Family = "filesystem"
@@ -51,17 +50,24 @@ func ParseFamily(s string) (Family, error) {
 	return "", fmt.Errorf("unknown server family %q (valid: %s)", s, strings.Join(Families(), ", "))
 }
 
-// DetectFamily picks the family of a server command line (FamilyAuto).
+// familyCommands are the program and package names of the reference
+// servers.
+var familyCommands = map[string]Family{
+	"server-filesystem": FamilyFilesystem, "mcp-server-filesystem": FamilyFilesystem,
+	"server-fetch": FamilyFetch, "mcp-server-fetch": FamilyFetch,
+	"server-git": FamilyGit, "mcp-server-git": FamilyGit,
+	"mcp_server_fetch": FamilyFetch, "mcp_server_git": FamilyGit, // python -m …
+}
+
+// DetectFamily picks the family of a server command line (FamilyAuto): the
+// first argument whose base name, without an npm scope or version, is one
+// of the reference servers' names (server-filesystem, mcp-server-fetch,
+// mcp-server-git, …); FamilyGeneric when none is.
 func DetectFamily(argv []string) Family {
 	for _, arg := range argv {
 		base := strings.ToLower(filepath.Base(stripVersion(arg)))
-		switch {
-		case strings.Contains(base, "server-filesystem"):
-			return FamilyFilesystem
-		case strings.Contains(base, "server-fetch"):
-			return FamilyFetch
-		case strings.Contains(base, "server-git") && !strings.Contains(base, "server-github"):
-			return FamilyGit
+		if f, ok := familyCommands[strings.TrimSuffix(base, ".js")]; ok {
+			return f
 		}
 	}
 	return FamilyGeneric

@@ -71,6 +71,9 @@ func TestFamilies(t *testing.T) {
 		{[]string{"uvx", "mcp-server-fetch"}, FamilyFetch},
 		{[]string{"uvx", "mcp-server-git==1.0", "--repository", "."}, FamilyGit},
 		{[]string{"npx", "@modelcontextprotocol/server-github"}, FamilyGeneric},
+		{[]string{"npx", "server-gitlab"}, FamilyGeneric},
+		{[]string{"node", "/opt/servers/server-filesystem.js"}, FamilyFilesystem},
+		{[]string{"python", "-m", "mcp_server_git", "--repository", "."}, FamilyGit},
 		{[]string{"my-server"}, FamilyGeneric},
 	}
 	for _, tt := range detect {
