@@ -200,7 +200,6 @@ func (p *proxy) serverGone(ch *child, readErr error) error {
 		p.reply(errorReply(id, &rpcError{Code: CodeServerGone, Message: "toolguard: the MCP server " + p.opts.Name + " exited before answering (" + why + ")"}))
 	}
 	p.decides.Wait()
-	p.logf("the MCP server %s exited unexpectedly (%s)", p.opts.Name, why)
 	return fmt.Errorf("the MCP server %s exited unexpectedly (%s)", p.opts.Name, why)
 }
 

@@ -148,8 +148,8 @@ func TestServerCrashMidCall(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Run did not return after the server crashed")
 	}
-	if got := s.stderr.lines("toolguard mcp: "); !cmp.Equal(got, []string{"the MCP server test exited unexpectedly (exit status 3)"}) {
-		t.Errorf("stderr: %q", got)
+	if got := s.stderr.lines("toolguard mcp: "); len(got) > 0 {
+		t.Errorf("stderr: %q (the error is Run's to report)", got)
 	}
 	s.client.Close()
 }
