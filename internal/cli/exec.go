@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/toolguard/toolguard/approval"
 	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/guard"
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/sandbox"
@@ -119,35 +119,22 @@ func execCall(args []string, wd string) (call.Call, error) {
 }
 
 // authorize returns nil when the call may run: allowed by the policy, or
-// asked and approved on the terminal. Otherwise it explains why on stderr
-// and returns the deny exit code.
+// asked and approved (by the configured approver: the terminal by default).
+// It goes through the guard, so grants, budgets and the audit log apply.
+// Otherwise it explains why on stderr and returns the deny exit code.
 func authorize(a *app, p *policy.Policy, c call.Call) error {
-	d := p.Decide(a.ctx, c)
-	switch d.Verdict {
-	case risk.Allow:
+	g, err := guard.Standard(p, guard.WithApprover(configuredApprover(p)))
+	if err != nil {
+		return fmt.Errorf("cannot open toolguard's state, so nothing runs: %w", err)
+	}
+	d, _ := g.Authorize(a.ctx, c)
+	if d.Verdict == risk.Allow {
 		return nil
-	case risk.Ask:
-		return askTerminal(a, p, c, d)
 	}
 	fmt.Fprintf(a.io.Stderr, "toolguard: denied (%s): %s\n", d.Rule, d.Reason)
 	if d.Suggestion != "" {
 		fmt.Fprintf(a.io.Stderr, "toolguard: instead: %s\n", d.Suggestion)
 	}
-	return exitWith(ExitDeny)
-}
-
-func askTerminal(a *app, p *policy.Policy, c call.Call, d policy.Decision) error {
-	timeout := p.Config().Approval.Timeout
-	ans, err := approval.Ask(a.ctx, &approval.Terminal{Timeout: timeout}, approval.Request{Call: c, Decision: d},
-		approval.AskOptions{Timeout: timeout})
-	if err == nil && ans.Approved {
-		return nil
-	}
-	why := ans.Note
-	if err != nil {
-		why = err.Error()
-	}
-	fmt.Fprintf(a.io.Stderr, "toolguard: not approved (%s): %s\n", d.Rule, firstNonEmpty(why, "denied"))
 	return exitWith(ExitDeny)
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/toolguard/toolguard/approval"
 	"github.com/toolguard/toolguard/guard"
 	"github.com/toolguard/toolguard/mcpproxy"
+	"github.com/toolguard/toolguard/policy"
 )
 
 func init() { register("mcp", newMCPCmd) }
@@ -61,7 +62,7 @@ func newMCPCmd(a *app) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		opts, err := mf.options(args, pf.workdir(), p.Config().Approval.Timeout)
+		opts, err := mf.options(args, pf.workdir(), p)
 		if err != nil {
 			return err
 		}
@@ -77,14 +78,15 @@ func (mf *mcpFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&mf.name, "name", "", "server name in tool names mcp__NAME__tool (default: the server command's name)")
 	fl.StringVar(&mf.family, "family", "auto", "built-in tool mappings: "+strings.Join(mcpproxy.Families(), ", "))
 	fl.BoolVar(&mf.trustReadOnly, "trust-read-only-hints", false, "judge tools the server annotates readOnlyHint at the read tier (the server's claim is not verified)")
-	fl.StringVar(&mf.ask, "ask", "terminal", "who answers asks the client cannot: terminal, serve (a running toolguard serve), none")
+	fl.StringVar(&mf.ask, "ask", "config", "who answers asks the client cannot: config (the policy's [approval] approver), terminal, serve (a running toolguard serve), none")
 	fl.StringVar(&mf.serveURL, "serve-url", "http://127.0.0.1:7878", "address of toolguard serve for --ask serve")
 	fl.StringVar(&mf.serveToken, "serve-token-file", "", "bearer token file of toolguard serve for --ask serve (default: none, for a server on loopback without a token)")
 	fl.BoolVar(&mf.noElicitation, "no-elicitation", false, "never ask through the MCP client")
 	fl.DurationVar(&mf.grace, "grace", mcpproxy.DefaultGrace, "how long the server gets to exit after its stdin closes, and again after SIGTERM")
 }
 
-func (mf *mcpFlags) options(args []string, wd string, timeout time.Duration) (mcpproxy.Options, error) {
+func (mf *mcpFlags) options(args []string, wd string, p *policy.Policy) (mcpproxy.Options, error) {
+	timeout := p.Config().Approval.Timeout
 	fam, err := mcpproxy.ParseFamily(mf.family)
 	if err != nil {
 		return mcpproxy.Options{}, fmt.Errorf("--family: %w", err)
@@ -97,6 +99,8 @@ func (mf *mcpFlags) options(args []string, wd string, timeout time.Duration) (mc
 	o := mcpproxy.Options{Command: args, Dir: wd, Workspace: wd, Name: mf.name, Family: fam,
 		TrustReadOnlyHints: mf.trustReadOnly, NoElicitation: mf.noElicitation, Grace: mf.grace}
 	switch mf.ask {
+	case "config":
+		o.Approver = configuredApprover(p)
 	case "terminal":
 		o.Approver = &approval.Terminal{Timeout: timeout}
 	case "serve":
@@ -107,7 +111,7 @@ func (mf *mcpFlags) options(args []string, wd string, timeout time.Duration) (mc
 		o.Approver = &mcpproxy.ServeApprover{URL: mf.serveURL, Token: token}
 	case "none":
 	default:
-		return o, fmt.Errorf("--ask: unknown approver %q (valid: terminal, serve, none)", mf.ask)
+		return o, fmt.Errorf("--ask: unknown approver %q (valid: config, terminal, serve, none)", mf.ask)
 	}
 	return o, nil
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolguard/toolguard/approval"
 	"github.com/toolguard/toolguard/mcpproxy"
+	"github.com/toolguard/toolguard/policy"
 )
 
 func TestMCPOptions(t *testing.T) {
@@ -46,12 +47,12 @@ func TestMCPOptions(t *testing.T) {
 		}},
 		{"bad family", mcpFlags{family: "svn", ask: "none"}, `--family: unknown server family "svn" (valid: auto, filesystem, fetch, git, generic, none)`, nil},
 		{"bad name", mcpFlags{family: "auto", ask: "none", name: "a b"}, `--name: server name "a b" contains ' ' (valid: letters, digits, '-' and '_')`, nil},
-		{"bad approver", mcpFlags{family: "auto", ask: "web"}, `--ask: unknown approver "web" (valid: terminal, serve, none)`, nil},
+		{"bad approver", mcpFlags{family: "auto", ask: "web"}, `--ask: unknown approver "web" (valid: config, terminal, serve, none)`, nil},
 		{"empty token", mcpFlags{family: "auto", ask: "serve", serveToken: empty}, "--serve-token-file: " + empty + " is empty", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o, err := tt.flags.options([]string{"server"}, "/w", time.Minute)
+			o, err := tt.flags.options([]string{"server"}, "/w", minutePolicy(t))
 			got := ""
 			if err != nil {
 				got = err.Error()
@@ -142,4 +143,14 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// minutePolicy is a default policy whose approval timeout is a minute.
+func minutePolicy(t *testing.T) *policy.Policy {
+	t.Helper()
+	p, err := policy.Compile(&policy.Config{Settings: policy.Settings{Approval: policy.Approval{Timeout: time.Minute, Approver: "none"}}}, policy.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
