@@ -147,3 +147,19 @@ func TestKinds(t *testing.T) {
 		t.Errorf("unknown kind error %v should list the valid kinds", err)
 	}
 }
+
+func TestWithLeavesTheBaseAlone(t *testing.T) {
+	base := call.Default()
+	if same, err := base.With(nil); err != nil || same != base {
+		t.Errorf("With(nil) = %p, %v; want the table itself (%p)", same, err, base)
+	}
+	over, err := base.With(map[string]call.Mapping{"Bash": {Kind: call.Read}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := base.Lookup("Bash")
+	changed, _ := over.Lookup("Bash")
+	if diff := cmp.Diff([]call.Kind{call.Shell, call.Read}, []call.Kind{got.Kind, changed.Kind}); diff != "" {
+		t.Errorf("kinds of Bash in the base and the derived table (-want +got):\n%s", diff)
+	}
+}

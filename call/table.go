@@ -56,8 +56,14 @@ func Default() *Table {
 }
 
 // With returns a copy of t in which the given mappings (tool name or
-// path.Match glob such as "mcp__fs__*" → mapping) take precedence.
+// path.Match glob such as "mcp__fs__*" → mapping) take precedence. With no
+// mappings it returns t itself: tables are immutable, so nothing can tell
+// the difference, and every process that loads a policy without [tools]
+// is spared a copy of the built-in table.
 func (t *Table) With(user map[string]Mapping) (*Table, error) {
+	if len(user) == 0 {
+		return t, nil
+	}
 	n := &Table{exact: make(map[string]Mapping, len(t.exact)+len(user)), globs: append([]globMapping(nil), t.globs...)}
 	for k, v := range t.exact {
 		n.exact[k] = v
