@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolguard/toolguard/internal/tree"
@@ -189,14 +190,16 @@ var tightenChecks = map[string]tightenCheck{
 	"sandbox.max_memory_mb":                     lowerLimit(num(func(c *Config) int { return c.Sandbox.MaxMemoryMB }), 512),
 }
 
-var indexRE = regexp.MustCompile(`\[\d+\]`)
+// indexRE matches list indices in field paths; compiled on first use so
+// that processes that never load a project file do not pay for it.
+var indexRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[\d+\]`) })
 
 // checkTightens verifies that an untrusted layer only tightens base.
 func checkTightens(base, proj *Config, meta tree.Meta, file string, doc *tree.Node) error {
 	var errs tree.Errors
 	reported := map[string]bool{}
 	for _, p := range meta.Paths() {
-		key := indexRE.ReplaceAllString(p, "")
+		key := indexRE().ReplaceAllString(p, "")
 		if reported[key] || isTablePrefix(key) {
 			continue
 		}

@@ -1,55 +1,70 @@
 package server
 
 import (
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
 	"time"
-
-	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/risk"
 )
 
-// metrics are the server's Prometheus collectors. A nil *metrics records
+// latencyBuckets are the upper bounds of the decision latency histogram:
+// 25 µs doubling 14 times (to about 0.2 s).
+var latencyBuckets = func() []float64 {
+	b := make([]float64, 14)
+	for i := range b {
+		b[i] = 25e-6 * math.Pow(2, float64(i))
+	}
+	return b
+}()
+
+// metrics are the server's counters, served on /metrics in the Prometheus
+// text exposition format (version 0.0.4). They are written here rather than
+// with prometheus/client_golang because every toolguard process links this
+// package, and that library's package initialisation and size cost each
+// hook process about 0.7 ms (docs/benchmarks.md). A nil *metrics records
 // nothing.
 type metrics struct {
-	decisions     *prometheus.CounterVec
-	latency       prometheus.Histogram
-	pending       prometheus.Gauge
-	outcomes      *prometheus.CounterVec
-	eventsDropped prometheus.Counter
+	mu            sync.Mutex
+	decisions     map[[3]string]uint64 // category, tier, verdict
+	buckets       []uint64             // per latencyBuckets bound, not cumulative
+	latencySum    float64
+	latencyCount  uint64
+	pending       int
+	outcomes      map[string]uint64
+	eventsDropped uint64
 }
 
-func newMetrics(reg prometheus.Registerer) *metrics {
-	m := &metrics{
-		decisions: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "toolguard_decisions_total", Help: "Decisions made, by verdict, tier and category.",
-		}, []string{"verdict", "tier", "category"}),
-		latency: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name: "toolguard_decision_duration_seconds", Help: "Time to decide one call (policy and grants, without waiting for a person).",
-			Buckets: prometheus.ExponentialBuckets(25e-6, 2, 14),
-		}),
-		pending: prometheus.NewGauge(prometheus.GaugeOpts{
-			Name: "toolguard_approvals_pending", Help: "Approvals waiting for a person.",
-		}),
-		outcomes: prometheus.NewCounterVec(prometheus.CounterOpts{
-			Name: "toolguard_approvals_total", Help: "Approval outcomes: approved, denied, timeout, cancelled, shutdown, queue-full, error.",
-		}, []string{"outcome"}),
-		eventsDropped: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "toolguard_events_dropped_total", Help: "Server-sent events dropped because a subscriber was too slow.",
-		}),
-	}
-	reg.MustRegister(m.decisions, m.latency, m.pending, m.outcomes, m.eventsDropped)
-	return m
+func newMetrics() *metrics {
+	return &metrics{decisions: map[[3]string]uint64{}, buckets: make([]uint64, len(latencyBuckets)), outcomes: map[string]uint64{}}
 }
 
 func (m *metrics) observe(d policy.Decision, took time.Duration) {
 	if m == nil {
 		return
 	}
-	m.decisions.WithLabelValues(d.Verdict.String(), d.Tier.String(), categoryLabel(d.Category)).Inc()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.decisions[[3]string{categoryLabel(d.Category), d.Tier.String(), d.Verdict.String()}]++
 	if took >= 0 {
-		m.latency.Observe(took.Seconds())
+		m.observeLatency(took.Seconds())
 	}
+}
+
+func (m *metrics) observeLatency(s float64) {
+	if i, _ := slices.BinarySearch(latencyBuckets, s); i < len(m.buckets) {
+		m.buckets[i]++
+	}
+	m.latencySum += s
+	m.latencyCount++
 }
 
 func categoryLabel(c risk.Category) string {
@@ -61,12 +76,81 @@ func categoryLabel(c risk.Category) string {
 
 func (m *metrics) setPending(n int) {
 	if m != nil {
-		m.pending.Set(float64(n))
+		m.mu.Lock()
+		m.pending = n
+		m.mu.Unlock()
 	}
 }
 
 func (m *metrics) approvalOutcome(outcome string) {
 	if m != nil {
-		m.outcomes.WithLabelValues(outcome).Inc()
+		m.mu.Lock()
+		m.outcomes[outcome]++
+		m.mu.Unlock()
 	}
+}
+
+// eventDropped counts a server-sent event dropped for a slow subscriber.
+func (m *metrics) eventDropped() {
+	if m != nil {
+		m.mu.Lock()
+		m.eventsDropped++
+		m.mu.Unlock()
+	}
+}
+
+// ServeHTTP writes every metric in the Prometheus text format.
+func (m *metrics) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.writeDecisions(w)
+	m.writeLatency(w)
+	header(w, "toolguard_approvals_pending", "gauge", "Approvals waiting for a person.")
+	fmt.Fprintf(w, "toolguard_approvals_pending %d\n", m.pending)
+	m.writeOutcomes(w)
+	header(w, "toolguard_events_dropped_total", "counter", "Server-sent events dropped because a subscriber was too slow.")
+	fmt.Fprintf(w, "toolguard_events_dropped_total %d\n", m.eventsDropped)
+}
+
+func (m *metrics) writeDecisions(w io.Writer) {
+	header(w, "toolguard_decisions_total", "counter", "Decisions made, by verdict, tier and category.")
+	keys := make([][3]string, 0, len(m.decisions))
+	for k := range m.decisions {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b [3]string) int {
+		return strings.Compare(strings.Join(a[:], "\x00"), strings.Join(b[:], "\x00"))
+	})
+	for _, k := range keys {
+		fmt.Fprintf(w, "toolguard_decisions_total{category=%s,tier=%s,verdict=%s} %d\n", label(k[0]), label(k[1]), label(k[2]), m.decisions[k])
+	}
+}
+
+func (m *metrics) writeLatency(w io.Writer) {
+	const name = "toolguard_decision_duration_seconds"
+	header(w, name, "histogram", "Time to decide one call (policy and grants, without waiting for a person).")
+	var cum uint64
+	for i, bound := range latencyBuckets {
+		cum += m.buckets[i]
+		fmt.Fprintf(w, "%s_bucket{le=\"%s\"} %d\n", name, strconv.FormatFloat(bound, 'g', -1, 64), cum)
+	}
+	fmt.Fprintf(w, "%s_bucket{le=\"+Inf\"} %d\n%s_sum %s\n%s_count %d\n", name, m.latencyCount,
+		name, strconv.FormatFloat(m.latencySum, 'g', -1, 64), name, m.latencyCount)
+}
+
+func (m *metrics) writeOutcomes(w io.Writer) {
+	header(w, "toolguard_approvals_total", "counter", "Approval outcomes: approved, denied, timeout, cancelled, shutdown, queue-full, error.")
+	for _, o := range slices.Sorted(maps.Keys(m.outcomes)) {
+		fmt.Fprintf(w, "toolguard_approvals_total{outcome=%s} %d\n", label(o), m.outcomes[o])
+	}
+}
+
+func header(w io.Writer, name, kind, help string) {
+	fmt.Fprintf(w, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, kind)
+}
+
+// label quotes a label value as the text format requires.
+func label(v string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(v) + `"`
 }

@@ -2,12 +2,9 @@ package server
 
 import (
 	"net/http"
-
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 )
 
-func (s *Server) routes(reg *prometheus.Registry) http.Handler {
+func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/decide", s.handleDecide)
 	mux.HandleFunc("POST /v1/authorize", s.handleAuthorize)
@@ -18,7 +15,7 @@ func (s *Server) routes(reg *prometheus.Registry) http.Handler {
 	mux.HandleFunc("GET /v1/policy", s.handlePolicy)
 	mux.HandleFunc("POST /v1/login", s.handleLogin)
 	mux.HandleFunc("GET /healthz", handleHealth)
-	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{ErrorHandling: promhttp.ContinueOnError}))
+	mux.Handle("GET /metrics", s.metrics)
 	mux.HandleFunc("GET /{$}", s.handlePage)
 	mux.Handle("GET /static/", staticHandler())
 	mux.HandleFunc("/", handleNotFound)

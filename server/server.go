@@ -8,8 +8,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-
 	"github.com/toolguard/toolguard/approval"
 	"github.com/toolguard/toolguard/audit"
 	"github.com/toolguard/toolguard/call"
@@ -84,9 +82,6 @@ type Options struct {
 	// Hook configures the hook adapters of /v1/hooks/{agent}; the zero
 	// value is what `toolguard hook` uses by default.
 	Hook hook.Options
-	// Registry receives the server's metrics; nil means a new private
-	// registry, served on /metrics.
-	Registry *prometheus.Registry
 }
 
 // Server serves the API and the page. Build it with [New]; it is safe for
@@ -107,16 +102,15 @@ func New(opts Options) (*Server, error) {
 	if opts.Policy == nil {
 		return nil, errors.New("server: Options.Policy is required")
 	}
+	if opts.Hook.Table == nil {
+		opts.Hook.Table = opts.Policy.Tools() // [tools.map] and [tools.tiers] apply to hooks too
+	}
 	s := &Server{opts: opts, policy: opts.Policy, log: opts.Logger}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	reg := opts.Registry
-	if reg == nil {
-		reg = prometheus.NewRegistry()
-	}
-	s.metrics = newMetrics(reg)
-	s.hub = NewHub(positive(opts.EventBuffer, DefaultEventBuffer), s.metrics.eventsDropped.Inc)
+	s.metrics = newMetrics()
+	s.hub = NewHub(positive(opts.EventBuffer, DefaultEventBuffer), s.metrics.eventDropped)
 	s.broker = NewBroker(BrokerOptions{
 		Timeout: opts.ApprovalTimeout, MaxPending: opts.MaxPending, Events: s.hub,
 		Grants: opts.Grants, Audit: opts.Audit, Logger: s.log, Metrics: s.metrics,
@@ -126,7 +120,7 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("server: %w", err)
 	}
 	s.base = base
-	s.handler = s.routes(reg)
+	s.handler = s.routes()
 	return s, nil
 }
 

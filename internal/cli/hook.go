@@ -75,6 +75,7 @@ func runHook(a *app, agent string, pf *policyFlags, opts hook.Options) error {
 		return &ExitCodeError{Code: 2, Err: fmt.Errorf("cannot load the policy (%w); the call is blocked", err)}
 	}
 	opts.DeferAllow = opts.DeferAllow || p.Config().Hooks.DeferAllow
+	opts.Table = p.Tools() // the policy's [tools.map] and [tools.tiers] apply to hooks too
 	stdout, stderr, code := hook.Run(a.ctx, agent, a.io.Stdin, hookDecider(p), opts)
 	if _, err := a.io.Stdout.Write(stdout); err != nil {
 		return &ExitCodeError{Code: 2, Err: err}
