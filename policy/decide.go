@@ -49,6 +49,10 @@ type evaluation struct {
 	env      conditionEnv
 	allowed  string // id of a matching allow rule
 	stop     bool   // input invalid or gated: skip analysis
+	// removesOperand is true while judging the paths of a call or command
+	// that removes the path itself (a delete tool, rm, rmdir, mv's source),
+	// not merely things below it (find -delete).
+	removesOperand bool
 }
 
 func (e *evaluation) add(f ...risk.Finding) { e.findings = append(e.findings, f...) }
@@ -138,6 +142,7 @@ func (e *evaluation) analyse() {
 
 func (e *evaluation) checkToolPaths() {
 	access := toolAccess(e.c)
+	e.removesOperand = true
 	for _, p := range e.c.Paths {
 		e.checkPath(p, access, "")
 	}
@@ -162,7 +167,7 @@ func (e *evaluation) checkPath(p string, a paths.Access, dir string) {
 	var fs []risk.Finding
 	if cp, err := paths.Canonicalize(p, env, e.p.home); err == nil {
 		fs = e.p.paths.CheckPath(cp, a, env)
-		if f := e.deleteFinding(cp, env); a == paths.Delete && f != nil {
+		if f := e.deleteFinding(cp, env); a == paths.Delete && e.removesOperand && f != nil {
 			fs = append(fs, *f)
 		}
 		e.env.Paths = append(e.env.Paths, cp.Resolved)

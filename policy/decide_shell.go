@@ -126,6 +126,8 @@ func containsWord(words []string, w string) bool {
 
 func (e *evaluation) commandPaths(cmd *shell.Command, refs []rules.PathRef) {
 	dir := e.commandDir(cmd)
+	e.removesOperand = removers[cmd.Name]
+	defer func() { e.removesOperand = false }()
 	for _, ref := range refs {
 		access, err := paths.ParseAccess(ref.Access)
 		if err != nil {
@@ -155,6 +157,11 @@ func (e *evaluation) commandDir(cmd *shell.Command) string {
 	}
 	return d
 }
+
+// removers are the commands whose delete operands are removed themselves
+// (rather than searched, like find -delete).
+var removers = map[string]bool{"rm": true, "rmdir": true, "unlink": true, "shred": true, "srm": true,
+	"mv": true, "trash": true, "trash-put": true, "gio": true, "wipe": true}
 
 func unknownPath(cmd *shell.Command, ref rules.PathRef, access paths.Access) risk.Finding {
 	return risk.Finding{Rule: "shell.unknown-path", Category: risk.CatUnverifiable, Tier: accessTier(access),
