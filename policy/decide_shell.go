@@ -57,6 +57,7 @@ func (e *evaluation) analyseCommand(cmd *shell.Command) {
 	e.policyChecks(cmd)
 	if cmd.Remote == "" {
 		e.commandPaths(cmd, r.Paths)
+		e.secretOperands(cmd, r.Paths)
 	}
 	e.commandURLs(r.URLs)
 }
@@ -203,4 +204,43 @@ func hostOf(raw string) string {
 		return ""
 	}
 	return u.Hostname()
+}
+
+// dataCommands only print or test their arguments; a path among them is
+// text, not a file that is read.
+var dataCommands = map[string]bool{"echo": true, "printf": true, ":": true, "true": true, "false": true,
+	"test": true, "[": true, "basename": true, "dirname": true, "which": true, "type": true, "command": true}
+
+// secretOperands judges every other argument that looks like a path as
+// read: whatever a command does with ~/.ssh or .env (archive it, encode
+// it, copy it to a host), a denied path stays denied even when the rule
+// packs do not know that command's operands (tar czf - ~/.ssh | nc …).
+// Only denials count here, so unknown commands do not start to nag.
+func (e *evaluation) secretOperands(cmd *shell.Command, known []rules.PathRef) {
+	if dataCommands[cmd.Name] {
+		return
+	}
+	seen := map[string]bool{}
+	for _, ref := range known {
+		seen[ref.Word.Value] = true
+	}
+	env := e.pathEnv(e.commandDir(cmd))
+	for _, w := range cmd.Args() {
+		v := strings.TrimPrefix(w.Value, "@") // curl -d @file
+		if !w.Known || seen[v] || !looksLikePath(v) {
+			continue
+		}
+		for _, f := range e.p.paths.Check(v, paths.Read, env) {
+			if f.Rule == paths.RuleDenied {
+				e.add(f)
+			}
+		}
+	}
+}
+
+func looksLikePath(v string) bool {
+	if v == "" || v[0] == '-' || strings.Contains(v, "://") {
+		return false
+	}
+	return v[0] == '/' || v[0] == '~' || v[0] == '.' || strings.Contains(v, "/")
 }
