@@ -123,7 +123,7 @@ func execCall(args []string, wd string) (call.Call, error) {
 // It goes through the guard, so grants, budgets and the audit log apply.
 // Otherwise it explains why on stderr and returns the deny exit code.
 func authorize(a *app, p *policy.Policy, c call.Call) error {
-	g, err := guard.Standard(p, guard.WithApprover(configuredApprover(p)))
+	g, err := guard.Standard(p, guard.WithApprover(configuredApprover(p)), guard.WithLogger(eventLogger()))
 	if err != nil {
 		return fmt.Errorf("cannot open toolguard's state, so nothing runs: %w", err)
 	}

@@ -90,7 +90,7 @@ func runHook(a *app, agent string, pf *policyFlags, opts hook.Options) error {
 // apply and every decision is audited. When the state directory cannot be
 // used the policy alone decides: the hook must answer whatever happens.
 func hookDecider(p *policy.Policy) hook.Decider {
-	g, err := guard.Standard(p)
+	g, err := guard.Standard(p, guard.WithLogger(eventLogger()))
 	if err != nil {
 		return p
 	}

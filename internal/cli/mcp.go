@@ -67,6 +67,7 @@ func newMCPCmd(a *app) *cobra.Command {
 			return err
 		}
 		opts.Policy, opts.NewGuard = p, guard.Standard
+		opts.GuardOptions = append(opts.GuardOptions, guard.WithLogger(eventLogger()))
 		opts.In, opts.Out, opts.Stderr = a.io.Stdin, a.io.Stdout, a.io.Stderr
 		return mcpproxy.Run(a.ctx, opts)
 	}
