@@ -10,6 +10,9 @@ import (
 // isOurs reports whether a hook command runs toolguard's hook command,
 // whatever path the binary was installed under.
 func isOurs(command string) bool {
+	if isURL(command) {
+		return strings.Contains(command, "/v1/hooks/")
+	}
 	f := strings.Fields(command)
 	for i := 0; i+1 < len(f); i++ {
 		name := strings.Trim(f[i], `"'`)
@@ -30,13 +33,29 @@ func hookCommand(program, agent string) string {
 	return program + " hook " + agent
 }
 
-// handlerCommand returns the command of a hook handler object.
+// handlerCommand returns the command of a hook handler object, or the URL
+// of an http handler.
 func handlerCommand(raw json.RawMessage) string {
 	o, err := parseObject(raw)
 	if err != nil {
 		return ""
 	}
-	return o.stringField("command")
+	if c := o.stringField("command"); c != "" {
+		return c
+	}
+	return o.stringField("url")
+}
+
+// isURL reports whether a registered hook is an HTTP endpoint (a running
+// toolguard serve) rather than a command.
+func isURL(s string) bool {
+	return strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")
+}
+
+// HookURL is the endpoint of `toolguard serve` that answers an agent's
+// HTTP hook.
+func HookURL(server, agent string) string {
+	return strings.TrimSuffix(server, "/") + "/v1/hooks/" + agent
 }
 
 // ensureFlat puts want into a list of handlers (Cursor): it replaces

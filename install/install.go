@@ -40,6 +40,10 @@ type Options struct {
 	// Program is the toolguard executable the hook runs. Empty means
 	// "toolguard", found on the agent's PATH.
 	Program string
+	// Server, when set, registers an HTTP hook that posts to a running
+	// `toolguard serve` at this base URL instead of a command (Claude Code
+	// only): no process starts per call. Empty means a command hook.
+	Server string
 }
 
 // BackupSuffix is appended to a settings file's name for the copy kept
@@ -101,7 +105,12 @@ var claudeDeny = []string{
 }
 
 func commandHandler(timeout int) func(string) json.RawMessage {
-	return func(c string) json.RawMessage { return rawJSON("type", "command", "command", c, "timeout", timeout) }
+	return func(c string) json.RawMessage {
+		if isURL(c) {
+			return rawJSON("type", "http", "url", c, "timeout", timeout)
+		}
+		return rawJSON("type", "command", "command", c, "timeout", timeout)
+	}
 }
 
 var targets = map[string]target{
@@ -169,7 +178,14 @@ func Plan(agent string, scope Scope, opts Options) (Change, error) {
 	if err != nil {
 		return c, err
 	}
-	c.After, err = targets[agent].edit.install(c.Before, hookCommand(opts.program(), agent))
+	command := hookCommand(opts.program(), agent)
+	if opts.Server != "" {
+		if agent != hook.ClaudeCode {
+			return c, fmt.Errorf("an HTTP hook (--http) is only supported for %s; %s runs hooks as commands", hook.ClaudeCode, agent)
+		}
+		command = HookURL(opts.Server, agent)
+	}
+	c.After, err = targets[agent].edit.install(c.Before, command)
 	return finish(c, err)
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"strings"
@@ -96,6 +97,9 @@ func probeHook(ctx context.Context, agent, command string) (bool, string) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
+	if strings.HasPrefix(command, "http://") || strings.HasPrefix(command, "https://") {
+		return probeHTTPHook(ctx, command, payload)
+	}
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
 	cmd.Stdin = bytes.NewReader(payload)
 	var stdout, stderr bytes.Buffer
@@ -105,6 +109,27 @@ func probeHook(ctx context.Context, agent, command string) (bool, string) {
 		return true, "ok (denies " + hook.ProbeCommand + ")"
 	}
 	return false, fmt.Sprintf("FAILED: exit %d, stdout %q, stderr %q", code, clipOutput(&stdout), clipOutput(&stderr))
+}
+
+// probeHTTPHook posts the probe to an HTTP hook (a running toolguard
+// serve) as the agent would.
+func probeHTTPHook(ctx context.Context, url string, payload []byte) (bool, string) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(payload))
+	if err != nil {
+		return false, "FAILED: " + err.Error()
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false, "FAILED: " + err.Error() + " (is toolguard serve running?)"
+	}
+	defer resp.Body.Close()
+	var body bytes.Buffer
+	io.Copy(&body, io.LimitReader(resp.Body, 1<<20))
+	if v, ok := hook.ReplyVerdict(body.Bytes(), 0); ok && v == risk.Deny && resp.StatusCode == http.StatusOK {
+		return true, "ok over HTTP (denies " + hook.ProbeCommand + ")"
+	}
+	return false, fmt.Sprintf("FAILED: HTTP %d, body %q", resp.StatusCode, clipOutput(&body))
 }
 
 func exitStatus(err error) int {

@@ -23,6 +23,7 @@ type installFlags struct {
 	dryRun  bool
 	program string
 	project string
+	server  string
 }
 
 func addInstallFlags(cmd *cobra.Command, f *installFlags) {
@@ -39,11 +40,16 @@ func newInstallCmd(a *app) *cobra.Command {
 		Long: `Add "toolguard hook AGENT" to the agent's own settings file, merging with what is
 there. The old file is kept as FILE` + install.BackupSuffix + `; a second install changes
 nothing. For claude-code toolguard's hard denies are also mirrored into
-permissions.deny, because Claude Code lets a call through when a hook fails.`,
+permissions.deny, because Claude Code lets a call through when a hook fails.
+
+With --http URL (claude-code only) the hook is an HTTP hook that posts to a
+running "toolguard serve" at URL: no process starts per call, so each call
+costs about a millisecond instead of a process start.`,
 		Args: cobra.ExactArgs(1),
 	}
 	addInstallFlags(cmd, f)
 	cmd.Flags().StringVar(&f.program, "program", "", "toolguard executable the hook runs (default: this executable for --scope user, \"toolguard\" on PATH for --scope project)")
+	cmd.Flags().StringVar(&f.server, "http", "", "register an HTTP hook to a running toolguard serve at this URL instead of a command (claude-code only), e.g. http://127.0.0.1:7878")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		opts, scope, err := f.options()
 		if err != nil {
@@ -87,7 +93,7 @@ func (f *installFlags) options() (install.Options, install.Scope, error) {
 	if err != nil {
 		return install.Options{}, "", fmt.Errorf("--scope: %w", err)
 	}
-	opts := install.Options{Project: f.project, Program: f.program}
+	opts := install.Options{Project: f.project, Program: f.program, Server: f.server}
 	if opts.Program == "" && scope == install.User {
 		opts.Program = selfPath()
 	}
