@@ -2,8 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -30,8 +28,12 @@ Exit code 0 when valid, 1 otherwise.`,
 	pf := addPolicyFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, files []string) error {
 		if len(files) == 0 {
-			if _, err := pf.load(""); err != nil {
+			p, err := pf.load("")
+			if err != nil {
 				return err
+			}
+			if err := p.Rules().Check(); err != nil {
+				return fmt.Errorf("rule packs: %w", err)
 			}
 			fmt.Fprintln(a.io.Stdout, "policy ok")
 			return nil
@@ -45,8 +47,12 @@ func validateFiles(a *app, files []string) error {
 	bad := false
 	for _, f := range files {
 		loaded, err := policy.Load(policy.LoadOptions{ConfigFile: f})
+		var p *policy.Policy
 		if err == nil {
-			_, err = policy.Compile(loaded.Config, policy.Options{})
+			p, err = policy.Compile(loaded.Config, policy.Options{})
+		}
+		if err == nil {
+			err = p.Rules().Check()
 		}
 		if err != nil {
 			bad = true
@@ -112,12 +118,4 @@ func newPolicyDocs(a *app) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&schema, "schema", false, "print the JSON Schema instead")
 	return cmd
-}
-
-// envOr returns the environment variable or def.
-func envOr(name, def string) string {
-	if v := strings.TrimSpace(os.Getenv(name)); v != "" {
-		return v
-	}
-	return def
 }
