@@ -140,7 +140,7 @@ var bypassCases = []parseCase{
 		"alias \"x=rm -rf ~\"", "rm -rf /home/u @alias/1", "rm -rf /home/u @function/1"}},
 	{name: "also line continuation in a word", src: "git re\\\nset --hard", commands: []string{"git reset --hard"}},
 	{name: "also find exec plus", src: "find / -exec rm -rf {} +", commands: []string{
-		"find / -exec rm -rf {} +", "rm -rf {} @find -exec/1 wrap=find"}},
+		"find / -exec rm -rf {} +", "rm -rf /* @find -exec/1 wrap=find"}},
 	{name: "also carriage return", src: "echo ok\rrm -rf /", commands: []string{"echo ok rm -rf /"},
 		problems: []string{"command contains a carriage return, which bash and this parser split differently"}},
 }

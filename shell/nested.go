@@ -127,6 +127,9 @@ func (w *walker) shell(c *Command, st *state, cx *ctx) {
 			child.set("0", value{str: sc.operands[1].Value, known: sc.operands[1].Known})
 			child.setPositional(sc.operands[2:])
 		}
+		if appendsInput(c.Origin) {
+			child.unknownPositionalFrom(max(len(sc.operands)-2, 0))
+		}
 		w.nested(c, sc.operands[0], nest{origin: "bash -c", via: c.Name, state: child, stdin: true}, cx)
 	case sc.hasC && c.Origin == "xargs":
 		w.problemAt(c.Name+" -c runs code read by xargs from its input, which is not static", c.Span)
@@ -264,3 +267,8 @@ func (w *walker) ssh(c *Command, _ *state, cx *ctx) {
 	code := Word{Value: text, Known: known, Span: spanOfWords(words)}
 	w.nested(c, code, nest{origin: "ssh", via: "ssh", state: newState(), remote: host, stdin: true}, cx)
 }
+
+// appendsInput reports the callers that append arguments read at run time
+// to the command they run (xargs, parallel): its later positional
+// parameters are not static.
+func appendsInput(origin string) bool { return origin == "xargs" || origin == "parallel" }

@@ -152,9 +152,9 @@ var wrapperCases = []parseCase{
 		problems: []string{"sh -c runs code read by xargs from its input, which is not static"}},
 	{name: "find exec", src: `find / -name x -exec rm -rf {} + -execdir sh -c 'rm "$1"' _ {} \;`, commands: []string{
 		"find / -name x -exec rm -rf {} + -execdir sh -c \"rm \\\"$1\\\"\" _ {} ;",
-		"rm -rf {} @find -exec/1 wrap=find",
-		"sh -c \"rm \\\"$1\\\"\" _ {} @find -exec/1 wrap=find",
-		"rm {} @bash -c/2 wrap=find,sh"}},
+		"rm -rf /* @find -exec/1 wrap=find",
+		"sh -c \"rm \\\"$1\\\"\" _ /* @find -exec/1 wrap=find",
+		"rm /* @bash -c/2 wrap=find,sh"}},
 	{name: "watch", src: "watch -n 1 'rm -rf /tmp/x'; watch -x rm y", commands: []string{
 		"rm -rf /tmp/x @watch/1 wrap=watch", "rm y @watch/1 wrap=watch"}},
 	{name: "busybox", src: "busybox rm -rf /x", commands: []string{"rm -rf /x wrap=busybox"}},

@@ -193,9 +193,42 @@ func (w *walker) find(c *Command, st *state, cx *ctx) {
 		for end < len(args) && args[end].Value != ";" && args[end].Value != "+" {
 			end++
 		}
-		w.runNestedArgv(w.derived(c, "find -exec", cx), args[i+1:end], st.childEnv(c), cx)
+		action := fillPlaceholder(args[i+1:end], findRoot(args))
+		w.runNestedArgv(w.derived(c, "find -exec", cx), action, st.childEnv(c), cx)
 		i = end
 	}
+}
+
+// findRoot is the first starting point of a find command ("." when none is
+// given): every path find passes to its actions lies below it, or is it.
+func findRoot(args []Word) Word {
+	for _, a := range args {
+		switch {
+		case a.Value == "-H" || a.Value == "-L" || a.Value == "-P" || strings.HasPrefix(a.Value, "-O") || strings.HasPrefix(a.Value, "-D"):
+			continue
+		case strings.HasPrefix(a.Value, "-") || a.Value == "(" || a.Value == "!" || a.Value == ",":
+			return Word{Value: ".", Known: true}
+		}
+		return a
+	}
+	return Word{Value: ".", Known: true}
+}
+
+// fillPlaceholder replaces find's {} in an action with what it stands
+// for: any file below the starting point, written ROOT/* (a glob, so the
+// rules judge `find / -exec rm -rf {} +` as the delete of everything under
+// / that it is). A starting point that is not static leaves the words
+// unknown.
+func fillPlaceholder(action []Word, root Word) []Word {
+	out := make([]Word, len(action))
+	for i, a := range action {
+		if strings.Contains(a.Value, "{}") {
+			a.Value = strings.ReplaceAll(a.Value, "{}", strings.TrimSuffix(root.Value, "/")+"/*")
+			a.Known, a.Glob = a.Known && root.Known, true
+		}
+		out[i] = a
+	}
+	return out
 }
 
 // script (util-linux) runs -c code under a pseudo-terminal.

@@ -58,6 +58,21 @@ func (s *state) forget(name string) {
 	s.set(name, value{})
 }
 
+// unknownPositionalFrom marks the positional parameters after the first n,
+// and $@, $* and $#, as not static: the caller appends arguments read at
+// run time.
+func (s *state) unknownPositionalFrom(n int) {
+	if n == 0 {
+		s.forget("0")
+	}
+	for i := n; i < 9; i++ {
+		s.forget(string(rune('1' + i)))
+	}
+	for _, name := range []string{"@", "*", "#"} {
+		s.forget(name)
+	}
+}
+
 func (s *state) setPositional(args []Word) {
 	list := make([]string, 0, len(args))
 	known := true
