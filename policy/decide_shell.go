@@ -58,6 +58,7 @@ func (e *evaluation) analyseCommand(cmd *shell.Command) {
 	if cmd.Remote == "" {
 		e.commandPaths(cmd, r.Paths)
 		e.secretOperands(cmd, r.Paths)
+		e.inlineDeletes(cmd, r.Findings)
 	}
 	e.commandURLs(r.URLs)
 }
