@@ -24,6 +24,7 @@ type Guard struct {
 	budget   *budget.Counter
 	limits   budget.SubAgentLimits
 	audit    *audit.Writer
+	totals   *budget.SessionTotals
 	log      *slog.Logger
 	now      func() time.Time
 	workdir  string
@@ -41,6 +42,11 @@ func WithGrants(s *approval.GrantStore) Option { return func(g *Guard) { g.grant
 
 // WithBudget sets the per-sender counter. Without one no budget applies.
 func WithBudget(c *budget.Counter) Option { return func(g *Guard) { g.budget = c } }
+
+// WithSubAgentTotals counts sub-agents per session across processes (for
+// hooks, where each call is its own process). Without it only the static
+// limits (depth, prompt size) apply.
+func WithSubAgentTotals(t *budget.SessionTotals) Option { return func(g *Guard) { g.totals = t } }
 
 // WithAudit sets the audit log. Without one nothing is recorded.
 func WithAudit(w *audit.Writer) Option { return func(g *Guard) { g.audit = w } }
@@ -109,7 +115,7 @@ func (g *Guard) Decide(ctx context.Context, c call.Call) policy.Decision {
 // audit write.
 func (g *Guard) Check(ctx context.Context, c call.Call) (policy.Decision, error) {
 	start := g.now()
-	d := g.Decide(ctx, c)
+	d := g.takeSubAgent(ctx, c, g.Decide(ctx, c))
 	if d.Verdict == risk.Deny {
 		approval.LogBlocked(ctx, g.log, c, d)
 	}
@@ -130,7 +136,7 @@ func (g *Guard) Authorize(ctx context.Context, c call.Call) (policy.Decision, er
 		d, ans, err = g.ask(ctx, c, d)
 	}
 	if d.Verdict == risk.Allow {
-		d = g.reserve(ctx, c, d)
+		d = g.takeSubAgent(ctx, c, g.reserve(ctx, c, d))
 	}
 	if d.Verdict == risk.Deny {
 		approval.LogBlocked(ctx, g.log, c, d)

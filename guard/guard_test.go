@@ -210,3 +210,23 @@ func TestCheckChildPolicy(t *testing.T) {
 		})
 	}
 }
+
+func TestSubAgentTotalAcrossProcesses(t *testing.T) {
+	dir := t.TempDir()
+	p := compile(t, policy.Settings{Mode: "full", SubAgents: policy.SubAgents{MaxTotal: 2}})
+	ctx := context.Background()
+	var got []risk.Verdict
+	for i := 0; i < 3; i++ {
+		// A fresh Guard per call, as each hook process builds its own.
+		totals, err := budget.NewSessionTotals(dir, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, _ := guard.New(p, guard.WithSubAgentTotals(totals))
+		d, _ := g.Check(ctx, call.Call{Kind: call.Agent, Tool: "Agent", Input: map[string]any{"prompt": "x"}, Who: call.Who{Session: "s"}})
+		got = append(got, d.Verdict)
+	}
+	if diff := cmp.Diff([]risk.Verdict{risk.Allow, risk.Allow, risk.Deny}, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

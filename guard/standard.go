@@ -28,6 +28,11 @@ func standardOptions(p *policy.Policy) ([]Option, error) {
 	}
 	cfg := p.Config()
 	opts := []Option{WithGrants(approval.NewGrantStore(dir, policy.UserFile()))}
+	totals, err := budget.NewSessionTotals(dir+"/subagents", cfg.SubAgents.MaxTotal)
+	if err != nil {
+		return nil, err
+	}
+	opts = append(opts, WithSubAgentTotals(totals))
 	if b := cfg.Budget; b.MaxActionsPerHour > 0 || b.MaxCostPerDayCents > 0 {
 		c, err := budget.NewCounter(dir+"/budget", budget.Limits{MaxActionsPerHour: b.MaxActionsPerHour, MaxCostPerDayCents: b.MaxCostPerDayCents})
 		if err != nil {

@@ -141,3 +141,19 @@ func outcome(a approval.Answer, err error) string {
 	}
 	return audit.ApprovalDenied
 }
+
+// takeSubAgent counts a sub-agent that is about to start against its
+// session's total; over the limit, or with unreadable state, it denies.
+func (g *Guard) takeSubAgent(ctx context.Context, c call.Call, d policy.Decision) policy.Decision {
+	if g.totals == nil || c.Kind != call.Agent || d.Verdict == risk.Deny {
+		return d
+	}
+	_, err := g.totals.Take(ctx, c.Who.Session)
+	if le, ok := errors.AsType[*budget.LimitError](err); ok {
+		return limitDenied(d, le.Error()+".")
+	}
+	if err != nil {
+		return stateDenied(d, "sub-agent", err)
+	}
+	return d
+}
