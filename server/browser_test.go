@@ -44,7 +44,9 @@ func browser(t *testing.T) context.Context {
 	}
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(alloc)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
+	// Generous: under a loaded CI machine Chromium alone can take tens of
+	// seconds to start and lay the page out.
+	ctx, cancelTimeout := context.WithTimeout(ctx, 180*time.Second)
 	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
 	return ctx
 }
