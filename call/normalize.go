@@ -33,6 +33,9 @@ func (t *Table) Normalize(r Request) (Call, error) {
 	if strings.TrimSpace(r.Tool) == "" {
 		return c, fmt.Errorf("%w: empty tool name", ErrInvalid)
 	}
+	if strings.IndexByte(r.Tool, 0) >= 0 || len(r.Tool) > 1024 {
+		return c, fmt.Errorf("%w: the tool name has a NUL byte or is over 1024 bytes", ErrInvalid)
+	}
 	if err := checkStrings(r.Input, 0); err != nil {
 		return c, err
 	}
