@@ -2,6 +2,7 @@ package guard
 
 import (
 	"path/filepath"
+	"time"
 
 	"github.com/toolguard/toolguard/budget"
 	"github.com/toolguard/toolguard/policy"
@@ -32,7 +33,7 @@ func BoundsOf(p *policy.Policy, workspace string) budget.Bounds {
 		EnvPassthrough:     c.Sandbox.EnvPassthrough,
 		MaxActionsPerHour:  c.Budget.MaxActionsPerHour,
 		MaxCostPerDayCents: c.Budget.MaxCostPerDayCents,
-		ShellTimeout:       orDuration(c.Sandbox.Timeout, policy.Defaults().Sandbox.Timeout),
+		ShellTimeout:       shellTimeout(c.Sandbox.Timeout),
 		BlockHighRisk:      c.Commands.BlockHighRisk != nil && *c.Commands.BlockHighRisk,
 		RequireApproval:    c.Commands.RequireApprovalForMediumRisk != nil && *c.Commands.RequireApprovalForMediumRisk,
 	}
@@ -64,4 +65,12 @@ func absAll(dirs []string, workspace string) []string {
 		out = append(out, filepath.Clean(d))
 	}
 	return out
+}
+
+// shellTimeout is the sandbox timeout in force: the default when unset.
+func shellTimeout(d time.Duration) time.Duration {
+	if d > 0 {
+		return d
+	}
+	return policy.Defaults().Sandbox.Timeout
 }

@@ -68,32 +68,26 @@ func New(p *policy.Policy, opts ...Option) (*Guard, error) {
 	if p == nil {
 		return nil, errors.New("guard: nil policy")
 	}
-	g := &Guard{policy: p, now: time.Now, limits: subAgentLimits(p.Config().SubAgents)}
+	limits, err := subAgentLimits(p.Config().SubAgents)
+	if err != nil {
+		return nil, err
+	}
+	g := &Guard{policy: p, now: time.Now, limits: limits}
 	for _, o := range opts {
 		o(g)
 	}
 	return g, nil
 }
 
-func subAgentLimits(s policy.SubAgents) budget.SubAgentLimits {
-	d := budget.DefaultSubAgentLimits
-	return budget.SubAgentLimits{MaxConcurrent: orInt(s.MaxConcurrent, d.MaxConcurrent), MaxTotal: orInt(s.MaxTotal, d.MaxTotal),
-		MaxDepth: orInt(s.MaxDepth, d.MaxDepth), MaxPromptChars: orInt(s.MaxPromptChars, d.MaxPromptChars),
-		MaxOutputChars: orInt(s.MaxOutputChars, d.MaxOutputChars), Timeout: orDuration(s.Timeout, d.Timeout)}
-}
-
-func orDuration(v, def time.Duration) time.Duration {
-	if v > 0 {
-		return v
+// subAgentLimits are the policy's sub-agent limits with the budget
+// package's defaults filled in for the unset ones.
+func subAgentLimits(s policy.SubAgents) (budget.SubAgentLimits, error) {
+	l, err := budget.NewLimiter(budget.SubAgentLimits{MaxConcurrent: s.MaxConcurrent, MaxTotal: s.MaxTotal,
+		MaxDepth: s.MaxDepth, MaxPromptChars: s.MaxPromptChars, MaxOutputChars: s.MaxOutputChars, Timeout: s.Timeout})
+	if err != nil {
+		return budget.SubAgentLimits{}, fmt.Errorf("guard: [subagents]: %w", err)
 	}
-	return def
-}
-
-func orInt(v, def int) int {
-	if v > 0 {
-		return v
-	}
-	return def
+	return l.Limits(), nil
 }
 
 // Policy is the compiled policy the Guard uses.

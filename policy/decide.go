@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/netguard"
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/shell"
@@ -167,8 +168,10 @@ func (e *evaluation) checkPath(p string, a paths.Access, dir string) {
 	var fs []risk.Finding
 	if cp, err := paths.Canonicalize(p, env, e.p.home); err == nil {
 		fs = e.p.paths.CheckPath(cp, a, env)
-		if f := e.deleteFinding(cp, env); a == paths.Delete && e.removesOperand && f != nil {
-			fs = append(fs, *f)
+		if a == paths.Delete && e.removesOperand {
+			if f := e.deleteFinding(cp, env); f != nil {
+				fs = append(fs, *f)
+			}
 		}
 		e.env.Paths = append(e.env.Paths, cp.Resolved)
 	} else {
@@ -183,9 +186,15 @@ func (e *evaluation) checkPath(p string, a paths.Access, dir string) {
 
 func (e *evaluation) checkURLs(urls []string) {
 	for _, u := range urls {
-		e.add(e.p.net.CheckURL(e.ctx, u)...)
-		e.selfApproval(u)
-		e.env.URLs = append(e.env.URLs, u)
-		e.env.Hosts = append(e.env.Hosts, hostOf(u))
+		e.checkURL(e.p.net, u)
 	}
+}
+
+// checkURL judges one URL with a guard (fetch tools' or shell commands'),
+// denies toolguard's own approval endpoints, and records it for rules.
+func (e *evaluation) checkURL(g *netguard.Guard, u string) {
+	e.add(g.CheckURL(e.ctx, u)...)
+	e.selfApproval(u)
+	e.env.URLs = append(e.env.URLs, u)
+	e.env.Hosts = append(e.env.Hosts, hostOf(u))
 }

@@ -187,11 +187,8 @@ func (e *evaluation) commandURLs(words []shell.Word) {
 		if !w.Known {
 			continue
 		}
-		if strings.Contains(w.Value, "://") || strings.Contains(w.Value, "/") {
-			e.add(e.p.cmdNet.CheckURL(e.ctx, w.Value)...)
-			e.selfApproval(w.Value)
-			e.env.URLs = append(e.env.URLs, w.Value)
-			e.env.Hosts = append(e.env.Hosts, hostOf(w.Value))
+		if strings.Contains(w.Value, "/") {
+			e.checkURL(e.p.cmdNet, w.Value)
 			continue
 		}
 		e.add(e.p.cmdNet.CheckHost(e.ctx, w.Value)...)

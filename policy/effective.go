@@ -9,6 +9,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/toolguard/toolguard/paths"
+	"github.com/toolguard/toolguard/risk"
 )
 
 // Effective returns the configuration as it is enforced: the mode
@@ -22,8 +23,8 @@ func (p *Policy) Effective() *Config {
 	c.Paths.SensitiveWrite = append(paths.DefaultSensitiveWrite(), c.Paths.SensitiveWrite...)
 	ws := p.workspaceOnly()
 	c.Paths.WorkspaceOnly = &ws
-	c.Paths.ReadOutside = parseVerdictOr(c.Paths.ReadOutside, 0).String()
-	c.Paths.WriteOutside = parseVerdictOr(c.Paths.WriteOutside, 1).String()
+	c.Paths.ReadOutside = parseVerdictOr(c.Paths.ReadOutside, risk.Allow).String()
+	c.Paths.WriteOutside = parseVerdictOr(c.Paths.WriteOutside, risk.Ask).String()
 	c.Commands.Denied = append(DefaultDeniedCommands(), c.Commands.Denied...)
 	c.Approval.Timeout = ClampApprovalTimeout(c.Approval.Timeout)
 	c.ModeTable = ModeTable{p.table[0].String(), p.table[1].String(), p.table[2].String(), p.table[3].String()}

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"reflect"
-	"strconv"
 	"strings"
 
 	"github.com/toolguard/toolguard/internal/tree"
@@ -82,44 +81,11 @@ func joinPath(prefix, key string) string {
 	return prefix + "." + key
 }
 
-// nodeAt finds the node of a field path such as "rules[2].paths[0]" in a
-// document, for positions in error messages; nil when absent.
-func nodeAt(n *tree.Node, path string) *tree.Node {
-	for _, part := range strings.Split(path, ".") {
-		if n == nil {
-			return nil
-		}
-		name, idx := splitIndex(part)
-		n = n.Lookup(name)
-		for _, i := range idx {
-			if n == nil || i >= len(n.Items) {
-				return nil
-			}
-			n = n.Items[i]
-		}
-	}
-	return n
-}
-
-func splitIndex(part string) (string, []int) {
-	name, rest, ok := strings.Cut(part, "[")
-	if !ok {
-		return part, nil
-	}
-	var idx []int
-	for _, s := range strings.Split(strings.TrimSuffix(rest, "]"), "][") {
-		if i, err := strconv.Atoi(s); err == nil {
-			idx = append(idx, i)
-		}
-	}
-	return name, idx
-}
-
 // positioned builds a tree error at the node of path (or the document
 // start when the path is not found).
 func positioned(file string, doc *tree.Node, path, msg string, valid ...string) *tree.Error {
 	e := &tree.Error{File: file, Path: path, Msg: msg, Valid: valid}
-	if n := nodeAt(doc, path); n != nil {
+	if n := doc.At(path); n != nil {
 		e.Line, e.Col = n.Line, n.Col
 	}
 	return e

@@ -125,7 +125,7 @@ func (e *evaluation) floor() (risk.Verdict, *risk.Finding) {
 	for i := range e.findings {
 		f := &e.findings[i]
 		v := e.effective(f)
-		if worst == nil || v > floor || (v == floor && f.Blast.Worse(worst.Blast) == f.Blast && f.Blast != worst.Blast) {
+		if worst == nil || v > floor || v == floor && worseBlast(f.Blast, worst.Blast) {
 			floor, worst = v.Worse(floor), f
 		}
 	}
@@ -198,12 +198,15 @@ func (e *evaluation) explain(d *Decision, worst *risk.Finding, modeV, floor risk
 	}
 }
 
+// worseBlast reports whether a is strictly worse than b.
+func worseBlast(a, b risk.Blast) bool { return a != b && a.Worse(b) == a }
+
 // tierFinding is the worst-blast finding at tier t, if any.
 func (e *evaluation) tierFinding(t risk.Tier) *risk.Finding {
 	var best *risk.Finding
 	for i := range e.findings {
 		f := &e.findings[i]
-		if f.Tier == t && f.Category != risk.CatNone && (best == nil || f.Blast.Worse(best.Blast) != best.Blast) {
+		if f.Tier == t && f.Category != risk.CatNone && (best == nil || worseBlast(f.Blast, best.Blast)) {
 			best = f
 		}
 	}

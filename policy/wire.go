@@ -73,30 +73,25 @@ func commandsNetworkConfig(n Network) netguard.Config {
 	return c
 }
 
+// netAccessOr parses a configured verdict, def when it is empty; values
+// are validated at load, and an invalid one denies (fail closed).
 func netAccessOr(s string, def netguard.Access) netguard.Access {
 	if s == "" {
 		return def
-	}
-	return netAccess(s)
-}
-
-func networkConfig(n Network) netguard.Config {
-	return netguard.Config{
-		AllowedDomains: n.AllowedDomains,
-		DeniedDomains:  n.DeniedDomains,
-		Private:        netAccess(n.Private),
-		Loopback:       netAccess(n.Loopback),
-		Resolve:        n.Resolve,
-	}
-}
-
-func netAccess(s string) netguard.Access {
-	if s == "" {
-		return netguard.AccessDeny
 	}
 	a, err := netguard.ParseAccess(s)
 	if err != nil {
 		return netguard.AccessDeny
 	}
 	return a
+}
+
+func networkConfig(n Network) netguard.Config {
+	return netguard.Config{
+		AllowedDomains: n.AllowedDomains,
+		DeniedDomains:  n.DeniedDomains,
+		Private:        netAccessOr(n.Private, netguard.AccessDeny),
+		Loopback:       netAccessOr(n.Loopback, netguard.AccessDeny),
+		Resolve:        n.Resolve,
+	}
 }

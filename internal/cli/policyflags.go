@@ -165,7 +165,7 @@ func ownDirs() []string {
 // token could approve its own calls.
 func secretFiles() []string {
 	if dir, err := state.Dir(); err == nil {
-		return []string{dir + "/serve.token", dir + "/*.token"}
+		return []string{dir + "/*.token"} // serve.token and any later token
 	}
 	return nil
 }
