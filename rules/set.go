@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 )
 
@@ -70,7 +71,40 @@ func Builtin() (*Set, error) { return BuiltinWith(Options{}) }
 // BuiltinWith returns the embedded packs adjusted by opts. Options that
 // name rules (Disable of a rule id, Extra) compile every pack so that all
 // errors are reported at once.
+//
+// Sets without Extra rules are shared: a Set is immutable and safe for
+// concurrent use, and the entries it compiles on first use are most of its
+// cost, so every policy disabling the same rules gets the same Set. A
+// long-lived engine (serve, the hook relay daemon) compiles a policy per
+// call and so compiles each entry once instead of once per call.
 func BuiltinWith(opts Options) (*Set, error) {
+	if len(opts.Extra) > 0 {
+		return buildBuiltin(opts)
+	}
+	key := strings.Join(opts.Disable, "\x00")
+	builtinSets.Lock()
+	defer builtinSets.Unlock()
+	if s, ok := builtinSets.m[key]; ok {
+		return s, nil
+	}
+	s, err := buildBuiltin(opts)
+	if err == nil && len(builtinSets.m) < maxBuiltinSets {
+		builtinSets.m[key] = s
+	}
+	return s, err
+}
+
+// builtinSets holds the shared Sets of BuiltinWith by their Disable list.
+var builtinSets = struct {
+	sync.Mutex
+	m map[string]*Set
+}{m: map[string]*Set{}}
+
+// maxBuiltinSets bounds builtinSets: a server that sees many distinct
+// Disable lists builds the rest afresh.
+const maxBuiltinSets = 16
+
+func buildBuiltin(opts Options) (*Set, error) {
 	lps, err := builtinPacks()
 	if err != nil {
 		return nil, err
