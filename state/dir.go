@@ -1,28 +1,25 @@
 package state
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/toolguard/toolguard/internal/xdg"
 )
 
 // AppName is the directory name used under the XDG base directories.
-const AppName = "toolguard"
+const AppName = xdg.AppName
 
 // Dir returns toolguard's state directory: $XDG_STATE_HOME/toolguard, or
 // ~/.local/state/toolguard when XDG_STATE_HOME is unset or not absolute (as
 // the XDG base directory specification requires). It does not create the
 // directory; see [Ensure].
-func Dir() (string, error) {
-	return xdgDir("XDG_STATE_HOME", filepath.Join(".local", "state"))
-}
+func Dir() (string, error) { return xdg.StateDir() }
 
 // ConfigDir returns toolguard's configuration directory:
 // $XDG_CONFIG_HOME/toolguard, or ~/.config/toolguard.
-func ConfigDir() (string, error) {
-	return xdgDir("XDG_CONFIG_HOME", ".config")
-}
+func ConfigDir() (string, error) { return xdg.ConfigDir() }
 
 // UserPolicyFile returns the path of the user policy file,
 // ConfigDir()/policy.toml.
@@ -32,17 +29,6 @@ func UserPolicyFile() (string, error) {
 		return "", err
 	}
 	return filepath.Join(dir, "policy.toml"), nil
-}
-
-func xdgDir(env, fallback string) (string, error) {
-	if base := os.Getenv(env); filepath.IsAbs(base) {
-		return filepath.Join(base, AppName), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil || !filepath.IsAbs(home) {
-		return "", errors.New("cannot locate the " + AppName + " directory: set " + env + " or HOME to an absolute path")
-	}
-	return filepath.Join(home, fallback, AppName), nil
 }
 
 // Ensure creates dir and its parents with mode 0700 when missing.
