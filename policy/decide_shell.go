@@ -103,13 +103,18 @@ func (e *evaluation) policyChecks(cmd *shell.Command) {
 func selfProtection(cmd *shell.Command) (risk.Finding, bool) {
 	args := cmd.Values()
 	switch {
-	case cmd.Name == "toolguard" && len(args) > 1 && (args[1] == "uninstall" || args[1] == "install"):
+	case isToolguard(cmd.Name) && len(args) > 1 && (args[1] == "uninstall" || args[1] == "install"):
 		return selfFinding(cmd, "Changing toolguard's hook installation from inside an agent is not allowed."), true
-	case (cmd.Name == "pkill" || cmd.Name == "killall") && containsWord(args[1:], "toolguard"):
+	case isToolguard(cmd.Name) && len(args) > 1 && args[1] == "__relay":
+		return selfFinding(cmd, "Starting toolguard's hook relay daemon from inside an agent is not allowed; the toolguard launcher starts it."), true
+	case (cmd.Name == "pkill" || cmd.Name == "killall") && (containsWord(args[1:], "toolguard") || containsWord(args[1:], "toolguard-engine")):
 		return selfFinding(cmd, "Stopping toolguard from inside an agent is not allowed."), true
 	}
 	return risk.Finding{}, false
 }
+
+// isToolguard names the launcher and the engine it runs.
+func isToolguard(name string) bool { return name == "toolguard" || name == "toolguard-engine" }
 
 func selfFinding(cmd *shell.Command, reason string) risk.Finding {
 	return risk.Finding{Rule: "self.protect", Category: risk.CatSelfProtection, Tier: risk.Destructive,

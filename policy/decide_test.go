@@ -63,6 +63,9 @@ func TestEvaluationOrder(t *testing.T) {
 		{"2 allowed tools glob", policy.Settings{Tools: policy.Tools{Allowed: []string{"mcp__gh__*"}}}, "mcp__gh__list", map[string]any{}, outcome{"ask", "mode.supervised"}},
 		{"3 self-protection of the user policy", policy.Settings{Mode: "full"}, "Write", file(home + "/.config/toolguard/policy.toml"), outcome{"deny", "paths.self"}},
 		{"3 uninstalling the hook from the agent", policy.Settings{Mode: "full"}, "Bash", bash("toolguard uninstall claude-code"), outcome{"deny", "self.protect"}},
+		{"3 uninstalling through the engine", policy.Settings{Mode: "full"}, "Bash", bash("/usr/local/bin/toolguard-engine uninstall codex"), outcome{"deny", "self.protect"}},
+		{"3 starting a relay daemon", policy.Settings{Mode: "full"}, "Bash", bash("TOOLGUARD_MODE=yolo toolguard-engine __relay /tmp/x.sock &"), outcome{"deny", "self.protect"}},
+		{"3 stopping the engine", policy.Settings{Mode: "full"}, "Bash", bash("pkill toolguard-engine"), outcome{"deny", "self.protect"}},
 		{"4 deny rule wins over an allow rule", policy.Settings{Rules: []policy.Rule{
 			{ID: "ok", Action: "allow", Command: "Bash(npm:*)"}, {ID: "no-publish", Action: "deny", Command: "npm publish:*"}}},
 			"Bash", bash("npm publish"), outcome{"deny", "user:no-publish"}},

@@ -56,18 +56,26 @@ type Loaded struct {
 // ($XDG_CONFIG_HOME/toolguard/policy.toml, or ~/.config/…), choosing a
 // .yaml, .yml or .json sibling when only that exists.
 func UserFile() string {
+	files := UserFileCandidates()
+	for _, f := range files {
+		if _, err := os.Stat(f); err == nil {
+			return f
+		}
+	}
+	return files[0]
+}
+
+// UserFileCandidates are the paths UserFile looks at, in order: the
+// policy.toml, policy.yaml, policy.yml and policy.json of toolguard's
+// configuration directory.
+func UserFileCandidates() []string {
 	dir := os.Getenv("XDG_CONFIG_HOME")
 	if dir == "" {
 		home, _ := os.UserHomeDir()
 		dir = filepath.Join(home, ".config")
 	}
 	base := filepath.Join(dir, "toolguard", "policy")
-	for _, ext := range []string{".toml", ".yaml", ".yml", ".json"} {
-		if _, err := os.Stat(base + ext); err == nil {
-			return base + ext
-		}
-	}
-	return base + ".toml"
+	return []string{base + ".toml", base + ".yaml", base + ".yml", base + ".json"}
 }
 
 // Load reads and merges every layer: built-in defaults < user file <
@@ -178,7 +186,7 @@ func envLayers(environ []string) []Layer {
 	var out []Layer
 	for _, kv := range environ {
 		name, value, ok := strings.Cut(kv, "=")
-		if !ok || value == "" || !strings.HasPrefix(name, "TOOLGUARD_") || name == "TOOLGUARD_CONFIG" {
+		if !ok || value == "" || !strings.HasPrefix(name, "TOOLGUARD_") || notSetting(name) {
 			continue
 		}
 		key := strings.ToLower(strings.ReplaceAll(strings.TrimPrefix(name, "TOOLGUARD_"), "__", "."))
@@ -186,6 +194,13 @@ func envLayers(environ []string) []Layer {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
+}
+
+// notSetting reports the TOOLGUARD_ variables that are not policy
+// settings: the config file's path, and the launcher's relay switches
+// (TOOLGUARD_RELAY, TOOLGUARD_RELAY_DIR, TOOLGUARD_RELAY_IDLE).
+func notSetting(name string) bool {
+	return name == "TOOLGUARD_CONFIG" || name == "TOOLGUARD_RELAY" || strings.HasPrefix(name, "TOOLGUARD_RELAY_")
 }
 
 func tomlValue(v string) string {

@@ -1,23 +1,10 @@
-// Command toolguard decides whether an AI agent's tool call runs, asks a
-// human, or is denied. See the README and docs/ for usage.
+// Command toolguard-engine is toolguard's engine: every command of the
+// toolguard command line runs here. People and agents run `toolguard`, the
+// small launcher next to it, which execs the engine, or hands a hook call
+// to a warm engine daemon (see docs/agents.md). Running the engine directly
+// gives the same answers, just without the relay.
 package main
 
-import (
-	"context"
-	"os"
-	"os/signal"
-	"syscall"
+import "github.com/toolguard/toolguard/internal/cli"
 
-	"github.com/toolguard/toolguard/internal/cli"
-	"github.com/toolguard/toolguard/sandbox"
-)
-
-func main() {
-	if sandbox.IsHelper(os.Args) {
-		sandbox.HelperMain() // the re-executed sandbox helper; never returns
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := cli.Run(ctx, os.Args[1:], cli.Stdio())
-	stop()
-	os.Exit(code)
-}
+func main() { cli.Main() }

@@ -5,12 +5,14 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/toolguard/toolguard/internal/cli"
 )
 
 var update = flag.Bool("update", false, "rewrite the txtar scripts' golden output with what the commands print")
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){"toolguard": main})
+	testscript.Main(m, map[string]func(){"toolguard": main, "toolguard-engine": cli.Main})
 }
 
 // TestScripts runs the end-to-end CLI scripts in testdata/script. Each

@@ -100,15 +100,21 @@ func (f *installFlags) options() (install.Options, install.Scope, error) {
 	return opts, scope, nil
 }
 
-// selfPath is this executable's absolute path; agents started from a
-// desktop launcher often have a PATH without it.
+// selfPath is the absolute path hooks should run: the toolguard launcher
+// next to this engine, which relays hook calls to a warm engine, or the
+// engine itself when it stands alone. Agents started from a desktop
+// launcher often have a PATH without either.
 func selfPath() string {
 	exe, err := os.Executable()
 	if err != nil {
 		return ""
 	}
 	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
-		return resolved
+		exe = resolved
+	}
+	launcher := filepath.Join(filepath.Dir(exe), "toolguard")
+	if fi, err := os.Stat(launcher); err == nil && fi.Mode().IsRegular() && launcher != exe {
+		return launcher
 	}
 	return exe
 }

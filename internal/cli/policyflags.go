@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/hook"
+	"github.com/toolguard/toolguard/internal/relay"
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/state"
 )
@@ -110,13 +111,24 @@ func (f *policyFlags) load(project string) (*policy.Policy, error) {
 	if err := f.validate(); err != nil {
 		return nil, err
 	}
+	projectDir := ""
+	if !f.noProject {
+		projectDir = firstNonEmpty(project, f.workdir())
+	}
+	if compiled != nil {
+		return compiled.load(f.cacheKey(projectDir), func() (*policy.Policy, error) { return f.compile(projectDir) })
+	}
+	return f.compile(projectDir)
+}
+
+// compile reads every layer and compiles the policy, with the project
+// policy searched in projectDir ("" for none).
+func (f *policyFlags) compile(projectDir string) (*policy.Policy, error) {
 	opts := policy.LoadOptions{ConfigFile: f.config, Environ: os.Environ(), Flags: f.apply}
 	if !f.noUser {
 		opts.UserFile = policy.UserFile()
 	}
-	if !f.noProject {
-		opts.ProjectDir = firstNonEmpty(project, f.workdir())
-	}
+	opts.ProjectDir = projectDir
 	loaded, err := policy.Load(opts)
 	if err != nil {
 		return nil, err
@@ -157,6 +169,9 @@ func ownDirs() []string {
 	var out []string
 	if dir, err := state.Dir(); err == nil {
 		out = append(out, dir+"/**")
+	}
+	if dir, err := relay.SocketDir(); err == nil {
+		out = append(out, dir+"/**") // the hook relay's sockets ($TOOLGUARD_RELAY_DIR may move them)
 	}
 	return append(out, filepath.Dir(policy.UserFile())+"/**")
 }

@@ -1,0 +1,114 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/toolguard/toolguard/policy"
+)
+
+// compiled keeps compiled policies across the calls of the relay daemon,
+// the one long-lived engine that loads a policy per call. It is nil in
+// every other process, where a policy is loaded once.
+var compiled *policyCache
+
+// policyCache maps what a policy load reads — the flags, and the identity
+// of every file the load would open or look for — to the compiled policy.
+// The daemon's environment and directory are fixed, so a load with the
+// same key compiles the same policy; an edited, created, replaced or
+// removed policy file changes the key.
+type policyCache struct {
+	mu sync.Mutex
+	m  map[string]*policy.Policy
+}
+
+// maxCachedPolicies bounds the cache; when full it starts over.
+const maxCachedPolicies = 16
+
+func newPolicyCache() *policyCache { return &policyCache{m: map[string]*policy.Policy{}} }
+
+// load returns the cached policy for key or builds and keeps it. Failed
+// loads are not kept: they are reported afresh.
+func (c *policyCache) load(key string, build func() (*policy.Policy, error)) (*policy.Policy, error) {
+	c.mu.Lock()
+	p, ok := c.m[key]
+	c.mu.Unlock()
+	if ok {
+		return p, nil
+	}
+	p, err := build()
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	if len(c.m) >= maxCachedPolicies {
+		clear(c.m)
+	}
+	c.m[key] = p
+	c.mu.Unlock()
+	return p, nil
+}
+
+// cacheKey names a load by f's flags, the project directory and the
+// identity of every policy file the load would read or look for.
+func (f *policyFlags) cacheKey(projectDir string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%+v\x00%s", *f, projectDir)
+	if f.config != "" {
+		b.WriteString("\x00" + f.config + "=" + fileIdentity(f.config))
+	}
+	if !f.noUser {
+		writeIdentities(&b, policy.UserFileCandidates())
+	}
+	if projectDir != "" {
+		writeIdentities(&b, projectCandidates(projectDir))
+	}
+	return b.String()
+}
+
+// writeIdentities writes the identity of each file, skipping the files of
+// a directory that does not exist (the directory's own "-" stands for
+// them: creating it changes the key).
+func writeIdentities(b *strings.Builder, files []string) {
+	missing := map[string]bool{}
+	for _, file := range files {
+		dir := filepath.Dir(file)
+		if _, seen := missing[dir]; !seen {
+			_, err := os.Stat(dir)
+			missing[dir] = err != nil
+			if err != nil {
+				b.WriteString("\x00" + dir + "=-")
+			}
+		}
+		if !missing[dir] {
+			b.WriteString("\x00" + file + "=" + fileIdentity(file))
+		}
+	}
+}
+
+func projectCandidates(dir string) []string {
+	var files []string
+	for _, name := range policy.ProjectFiles() {
+		files = append(files, filepath.Join(dir, name))
+	}
+	return files
+}
+
+// fileIdentity is "-" for a missing file, else its device, inode, size,
+// modification and change times.
+func fileIdentity(path string) string {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "-"
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return strconv.FormatInt(fi.ModTime().UnixNano(), 10) // no inode: never equal twice
+	}
+	return fmt.Sprintf("%d:%d:%d:%d.%d:%d.%d", st.Dev, st.Ino, st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec)
+}

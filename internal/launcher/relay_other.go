@@ -1,0 +1,6 @@
+//go:build !linux
+
+package launcher
+
+// relayHook never relays: relay.Supported is false here.
+func relayHook(string, []string) {}

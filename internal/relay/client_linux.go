@@ -1,0 +1,162 @@
+package relay
+
+import (
+	"bufio"
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Supported reports whether this system can relay calls.
+const Supported = true
+
+// Current takes the context of this process for the engine at path.
+func Current(engine string) (Context, error) {
+	fi, err := os.Stat(engine)
+	if err != nil {
+		return Context{}, err
+	}
+	dir, err := os.Readlink("/proc/self/cwd")
+	if err != nil {
+		return Context{}, err
+	}
+	mask := syscall.Umask(0)
+	syscall.Umask(mask)
+	return Context{Engine: engine, engine: fi, UID: os.Getuid(), Dir: dir, Umask: mask, Environ: os.Environ()}, nil
+}
+
+// Connect connects to the daemon at socket without checking who it is:
+// the launcher sends its request at once and checks the peer with Verify
+// while the daemon works. (The socket's directory is private to the user,
+// so the request reaches no one who could not read it anyway; what Verify
+// guards is trust in the answer.) Reads and writes give up after timeout.
+// ErrNoDaemon means nothing listens on socket.
+func Connect(socket string, timeout time.Duration) (*os.File, error) {
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	conn := os.NewFile(uintptr(fd), socket)
+	if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: socket}); err != nil {
+		conn.Close()
+		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
+			return nil, ErrNoDaemon
+		}
+		return nil, err
+	}
+	if err := setTimeout(fd, timeout); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return conn, nil
+}
+
+// Dial is Connect followed by Verify.
+func Dial(c Context, socket string, timeout time.Duration) (*os.File, error) {
+	conn, err := Connect(socket, timeout)
+	if err != nil {
+		return nil, err
+	}
+	if err := Verify(conn, c, socket); err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return conn, nil
+}
+
+func setTimeout(fd int, d time.Duration) error {
+	tv := syscall.NsecToTimeval(d.Nanoseconds())
+	if err := syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv); err != nil {
+		return err
+	}
+	return syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_SNDTIMEO, &tv)
+}
+
+// Verify checks, through SO_PEERCRED and /proc, that the process at the
+// other end of conn is c's engine binary run by c's user as
+// `ENGINE __relay SOCKET`, in c's directory and with c's environment.
+// Anything else is ErrImpostor.
+func Verify(conn *os.File, c Context, socket string) error {
+	cred, err := syscall.GetsockoptUcred(int(conn.Fd()), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+	if err != nil || int(cred.Uid) != c.UID {
+		return ErrImpostor
+	}
+	proc := "/proc/" + strconv.Itoa(int(cred.Pid))
+	if exe, err := os.Stat(proc + "/exe"); err != nil || c.engine == nil || !os.SameFile(exe, c.engine) {
+		return ErrImpostor
+	}
+	if dir, err := os.Readlink(proc + "/cwd"); err != nil || dir != c.Dir {
+		return ErrImpostor
+	}
+	want := "\x00" + DaemonCommand + "\x00" + socket + "\x00"
+	if args, err := readProc(proc + "/cmdline"); err != nil || !strings.HasSuffix(string(args), want) {
+		return ErrImpostor
+	}
+	if env, err := readProc(proc + "/environ"); err != nil || string(env) != c.environ() {
+		return ErrImpostor
+	}
+	return nil
+}
+
+// readProc reads a small /proc file with plain system calls (an os.File
+// would set up the runtime's poller, which the launcher does not need).
+func readProc(path string) ([]byte, error) {
+	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer syscall.Close(fd)
+	buf := make([]byte, 0, 8192)
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return buf, nil
+		}
+		buf = buf[:len(buf)+n]
+	}
+}
+
+// RoundTrip sends req on conn and reads the response.
+func RoundTrip(conn *os.File, req Request) (Response, error) {
+	if err := WriteRequest(conn, req); err != nil {
+		return Response{}, err
+	}
+	return ReadResponse(bufio.NewReader(conn))
+}
+
+// Spawn starts a daemon for c on socket, detached from this process's
+// session and standard streams, and does not wait for it. The daemon
+// inherits this process's environment and directory, which is what makes
+// it a daemon of c.
+func Spawn(c Context, socket string) error {
+	null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer null.Close()
+	p, err := os.StartProcess(c.Engine, []string{c.Engine, DaemonCommand, socket}, &os.ProcAttr{
+		Files: []*os.File{null, null, null},
+		Sys:   &syscall.SysProcAttr{Setsid: true},
+	})
+	if err != nil {
+		return err
+	}
+	return p.Release()
+}
+
+// fileID is the device and inode of fi, part of the context's key.
+func fileID(fi os.FileInfo) string {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return strconv.FormatUint(st.Dev, 10) + ":" + strconv.FormatUint(st.Ino, 10)
+	}
+	return ""
+}
