@@ -174,7 +174,9 @@ func TestDaemonFailureReplaysTheInputToTheEngine(t *testing.T) {
 	if got.Code != engineCode || got.Stdout != "engine [\"hook\" \"codex\"]\n"+payload {
 		t.Fatalf("the engine must answer with the same input: code %d, %d bytes of stdout, stderr %q", got.Code, len(got.Stdout), got.Stderr)
 	}
-	if !strings.Contains(got.Stderr, "the daemon did not answer") {
+	// Depending on timing the launcher sees the daemon gone while it checks
+	// it, or the connection closed before an answer.
+	if !strings.Contains(got.Stderr, "the daemon did not answer") && !strings.Contains(got.Stderr, relay.ErrGone.Error()) {
 		t.Errorf("stderr %q does not say the daemon failed", got.Stderr)
 	}
 }

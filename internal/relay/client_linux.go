@@ -85,7 +85,11 @@ func Verify(conn *os.File, c Context, socket string) error {
 		return ErrImpostor
 	}
 	proc := "/proc/" + strconv.Itoa(int(cred.Pid))
-	if exe, err := os.Stat(proc + "/exe"); err != nil || c.engine == nil || !os.SameFile(exe, c.engine) {
+	exe, err := os.Stat(proc + "/exe")
+	if errors.Is(err, os.ErrNotExist) {
+		return ErrGone
+	}
+	if err != nil || c.engine == nil || !os.SameFile(exe, c.engine) {
 		return ErrImpostor
 	}
 	if dir, err := os.Readlink(proc + "/cwd"); err != nil || dir != c.Dir {

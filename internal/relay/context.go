@@ -33,6 +33,7 @@ const maxSocketPath = 107
 var (
 	ErrNoDaemon    = errors.New("relay: no daemon")
 	ErrImpostor    = errors.New("relay: the socket's peer is not an engine started in this context")
+	ErrGone        = errors.New("relay: the daemon exited before it could be checked")
 	ErrUnsupported = errors.New("relay: not supported on this system")
 )
 
