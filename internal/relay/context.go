@@ -19,7 +19,7 @@ const DaemonCommand = "__relay"
 // Environment variables read by the launcher. They are not policy
 // settings: the policy loader skips every TOOLGUARD_RELAY* variable.
 const (
-	EnvOff   = "TOOLGUARD_RELAY"       // "off" (or "0", "false") starts the engine for every call
+	EnvOff   = "TOOLGUARD_RELAY"       // "off", "0", "false" or "no" (any case) starts the engine for every call
 	EnvDir   = "TOOLGUARD_RELAY_DIR"   // directory of the sockets; "" means state.Dir()/relay
 	EnvIdle  = "TOOLGUARD_RELAY_IDLE"  // how long an unused daemon lives (Go duration); "" means relayd's default
 	EnvTrace = "TOOLGUARD_RELAY_TRACE" // non-empty: the launcher says on stderr how each call was answered
@@ -103,9 +103,11 @@ func SocketDir() (string, error) {
 	return filepath.Join(d, "relay"), nil
 }
 
-// Enabled reports whether the environment allows relaying.
+// Enabled reports whether the environment allows relaying: it does unless
+// TOOLGUARD_RELAY is "off", "0", "false" or "no", in any case and with
+// blanks around it ignored.
 func Enabled() bool {
-	switch os.Getenv(EnvOff) {
+	switch strings.ToLower(strings.TrimSpace(os.Getenv(EnvOff))) {
 	case "off", "0", "false", "no":
 		return false
 	}
