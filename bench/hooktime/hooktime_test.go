@@ -69,6 +69,24 @@ func TestDecisionOf(t *testing.T) {
 	}
 }
 
+func TestSplitEnv(t *testing.T) {
+	tests := []struct {
+		words    []string
+		env, arg []string
+	}{
+		{[]string{"./tg", "hook"}, nil, []string{"./tg", "hook"}},
+		{[]string{"A=1", "B=x=y", "./tg", "C=3"}, []string{"A=1", "B=x=y"}, []string{"./tg", "C=3"}},
+		{[]string{"/bin/x=y", "a"}, nil, []string{"/bin/x=y", "a"}},
+		{[]string{"=x", "a"}, nil, []string{"=x", "a"}},
+	}
+	for _, tt := range tests {
+		env, argv := splitEnv(tt.words)
+		if diff := cmp.Diff([2][]string{tt.env, tt.arg}, [2][]string{env, argv}); diff != "" {
+			t.Errorf("splitEnv(%q) (-want +got):\n%s", tt.words, diff)
+		}
+	}
+}
+
 func TestParseArgsErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -76,7 +94,8 @@ func TestParseArgsErrors(t *testing.T) {
 		want string
 	}{
 		{"nothing to run", nil, "need at least one -cmd and one -payload"},
-		{"command without argv", []string{"-cmd", "x="}, `invalid value "x=" for flag -cmd: want NAME=ARGV, got "x="`},
+		{"command without argv", []string{"-cmd", "x="}, `invalid value "x=" for flag -cmd: want NAME=[VAR=value ...] ARGV, got "x="`},
+		{"only environment", []string{"-cmd", "x=A=1 B=2"}, `invalid value "x=A=1 B=2" for flag -cmd: want NAME=[VAR=value ...] ARGV, got "x=A=1 B=2"`},
 		{"expect without slash", []string{"-expect", "tg=deny"}, `invalid value "tg=deny" for flag -expect: want CMD/PAYLOAD=DECISION, got "tg=deny"`},
 		{"unknown baseline", []string{"-cmd", "a=/bin/true", "-payload", "p=hooktime_test.go", "-baseline", "b"}, `-baseline "b" is not one of the -cmd names`},
 		{"no rounds", []string{"-n", "0", "-cmd", "a=/bin/true", "-payload", "p=hooktime_test.go"}, "-n must be at least 1 and -warmup at least 0 (got 0, 5)"},

@@ -12,7 +12,8 @@
 //	    -cmd 'toolguard=./toolguard hook claude-code' \
 //	    -payload bash-rm=rm.json -expect toolguard/bash-rm=deny
 //
-// A command's argv is split on spaces. -expect CMD/PAYLOAD=DECISION fails the
+// A command's argv is split on spaces; leading VAR=value words are added to
+// that command's environment, as in a shell. -expect CMD/PAYLOAD=DECISION fails the
 // run (exit 1) when the reply's decision differs; decisions are the Claude
 // Code PreToolUse ones (allow, ask, deny), "none" for "{}", and exit code 2
 // counts as deny.
@@ -54,6 +55,7 @@ type config struct {
 
 type command struct {
 	name string
+	env  []string // VAR=value pairs added to the harness's environment
 	argv []string
 }
 
@@ -84,7 +86,7 @@ func parseArgs(args []string) (*config, error) {
 	fs.IntVar(&cfg.rounds, "n", 300, "measured rounds (each runs every command on every payload once)")
 	fs.IntVar(&cfg.warmup, "warmup", 5, "unmeasured rounds first (page cache, compile caches)")
 	fs.StringVar(&cfg.baseline, "baseline", "", "command the ratios divide by (default: the first -cmd)")
-	fs.Func("cmd", "NAME=ARGV a command to time; argv split on spaces (repeatable)", cfg.addCommand)
+	fs.Func("cmd", "NAME=[VAR=value ...] ARGV a command to time; argv split on spaces (repeatable)", cfg.addCommand)
 	fs.Func("payload", "NAME=FILE a payload written to stdin (repeatable)", cfg.addPayload)
 	fs.Func("expect", "CMD/PAYLOAD=DECISION the decision a command must reply (repeatable)", cfg.addExpect)
 	if err := fs.Parse(args); err != nil {
@@ -95,12 +97,27 @@ func parseArgs(args []string) (*config, error) {
 
 func (c *config) addCommand(v string) error {
 	name, argv, ok := strings.Cut(v, "=")
-	fields := strings.Fields(argv)
+	env, fields := splitEnv(strings.Fields(argv))
 	if !ok || name == "" || len(fields) == 0 {
-		return fmt.Errorf("want NAME=ARGV, got %q", v)
+		return fmt.Errorf("want NAME=[VAR=value ...] ARGV, got %q", v)
 	}
-	c.cmds = append(c.cmds, command{name: name, argv: fields})
+	c.cmds = append(c.cmds, command{name: name, env: env, argv: fields})
 	return nil
+}
+
+// splitEnv separates leading VAR=value words from the argv after them.
+func splitEnv(words []string) (env, argv []string) {
+	for len(words) > 0 && isAssignment(words[0]) {
+		env, words = append(env, words[0]), words[1:]
+	}
+	return env, words
+}
+
+// isAssignment reports a VAR=value word: a name before the first "=" that
+// is not empty and is not a path.
+func isAssignment(w string) bool {
+	name, _, ok := strings.Cut(w, "=")
+	return ok && name != "" && !strings.Contains(name, "/")
 }
 
 func (c *config) addPayload(v string) error {
@@ -209,6 +226,9 @@ func (r *results) round(ctx context.Context, cfg *config, round int, keep bool) 
 func timeOne(ctx context.Context, c command, p payload) (sample, outcome, error) {
 	var stdout, stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, c.argv[0], c.argv[1:]...)
+	if len(c.env) > 0 {
+		cmd.Env = append(os.Environ(), c.env...)
+	}
 	cmd.Stdin = bytes.NewReader(p.data)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
