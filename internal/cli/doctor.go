@@ -17,6 +17,7 @@ import (
 
 	"github.com/toolguard/toolguard/hook"
 	"github.com/toolguard/toolguard/install"
+	"github.com/toolguard/toolguard/internal/relay"
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/sandbox"
 )
@@ -67,11 +68,35 @@ func doctor(a *app, statuses []install.AgentStatus, home string) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	fmt.Fprintf(a.io.Stdout, "\nhook relay (docs/agents.md):\n%s\n", relayStatus())
 	fmt.Fprintf(a.io.Stdout, "\nsandbox (toolguard exec):\n%s\n", sandbox.Probe(a.ctx).String())
 	if failed {
 		return exitWith(ExitError)
 	}
 	return nil
+}
+
+// relayStatus says whether hooks are relayed and how many daemons run.
+func relayStatus() string {
+	switch {
+	case !relay.Supported:
+		return "  not available on this system: the engine answers every hook call"
+	case !relay.Enabled():
+		return "  off (" + relay.EnvOff + "): the engine answers every hook call"
+	}
+	dir, err := relay.SocketDir()
+	if err != nil {
+		return "  unavailable: " + err.Error()
+	}
+	n := relay.Running(dir)
+	return fmt.Sprintf("  on: %d daemon%s running in %s", n, plural(n), dir)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 func hookState(s install.AgentStatus) string {
