@@ -83,6 +83,12 @@ func TestBrowserApproval(t *testing.T) {
 	if d := awaitDecision(t, first); d.Verdict != risk.Allow || d.Rule != "approval.approved" {
 		t.Errorf("after the click: %s by %s (%s)", d.Verdict, d.Rule, d.Reason)
 	}
+	// The first card must be gone before the second call: otherwise, on a
+	// slow machine, the key goes to the first card while the page has yet
+	// to remove it, and the second call waits out its approval timeout.
+	if err := chromedp.Do(ctx, chromedp.WaitNotPresent(chromedp.CSS("#pending .card"))); err != nil {
+		t.Fatalf("the approved card stayed on the page: %v", err)
+	}
 	second := browserCall(ts.URL)
 	if err := chromedp.Do(ctx,
 		chromedp.WaitVisible(chromedp.CSS("#pending .card")),
