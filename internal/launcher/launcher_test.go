@@ -270,3 +270,31 @@ func held(lock string) bool {
 	defer f.Close()
 	return errors.Is(syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB), syscall.EWOULDBLOCK)
 }
+
+// The launcher starts no daemon when maxDaemons (16) already run in the
+// socket directory: an agent whose environment changes on every call
+// must not leave a daemon per call.
+func TestDaemonLimit(t *testing.T) {
+	dir := install(t, true)
+	relayDir := filepath.Join(dir, "state", "toolguard", "relay")
+	if err := os.MkdirAll(relayDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 16 {
+		f, err := os.Create(filepath.Join(relayDir, fmt.Sprintf("other%02d.sock.lock", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := run(t, dir, "{}", nil, "hook", "cursor")
+	if got.Code != engineCode || !strings.Contains(got.Stderr, "not starting a daemon: 16 already run in "+relayDir) {
+		t.Errorf("got %+v, want the engine's answer and no daemon", got)
+	}
+	if socks, _ := filepath.Glob(filepath.Join(relayDir, "*.sock")); len(socks) != 0 {
+		t.Errorf("a daemon was started anyway: %v", socks)
+	}
+}

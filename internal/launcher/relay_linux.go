@@ -5,7 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
-	"path/filepath"
+	"strconv"
 
 	"golang.org/x/sys/unix"
 
@@ -75,15 +75,15 @@ func answer(conn *os.File, ctx relay.Context, socket, engine string, args []stri
 	os.Exit(resp.Code)
 }
 
-// startDaemon starts a daemon for the next call, unless the directory is
-// not private or already holds maxDaemons sockets.
+// startDaemon starts a daemon for the next call, unless maxDaemons
+// already run in dir.
 func startDaemon(ctx relay.Context, dir, socket string) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		trace(err.Error())
 		return
 	}
-	if socks, _ := filepath.Glob(filepath.Join(dir, "*.sock")); len(socks) >= maxDaemons {
-		trace("not starting a daemon: " + dir + " already has the most sockets allowed")
+	if relay.Running(dir) >= maxDaemons {
+		trace("not starting a daemon: " + strconv.Itoa(maxDaemons) + " already run in " + dir)
 		return
 	}
 	if err := relay.Spawn(ctx, socket); err != nil {
