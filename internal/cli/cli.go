@@ -102,6 +102,9 @@ func newRoot(a *app, names []string) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// Only a command line that names no registered command can reach the
+	// "completion" command, and those get every command (commandsFor).
+	root.CompletionOptions.DisableDefaultCmd = len(names) == 1
 	root.SetIn(a.io.Stdin)
 	root.SetOut(a.io.Stdout)
 	root.SetErr(a.io.Stderr)
