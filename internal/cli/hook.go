@@ -66,14 +66,27 @@ func loadWithin(pf *policyFlags, project string, limit time.Duration) (*policy.P
 	}
 }
 
+// minDecideTime is the least time a hook gets to decide after loading.
+const minDecideTime = 500 * time.Millisecond
+
+// decideWithin is what is left of hook.DefaultTimeout after loading took
+// loaded, but at least minDecideTime: load and decision share one budget,
+// so the whole hook answers within about 5.5 s, well inside the 10 s
+// timeout install writes for every agent.
+func decideWithin(loaded time.Duration) time.Duration {
+	return max(hook.DefaultTimeout-loaded, minDecideTime)
+}
+
 func runHook(a *app, agent string, pf *policyFlags, opts hook.Options) error {
 	if env := hook.ProjectDirEnv(agent); env != "" {
 		opts.ProjectDir = os.Getenv(env)
 	}
+	start := time.Now()
 	p, err := loadWithin(pf, opts.ProjectDir, hook.DefaultTimeout)
 	if err != nil {
 		return &ExitCodeError{Code: 2, Err: fmt.Errorf("cannot load the policy (%w); the call is blocked", err)}
 	}
+	opts.Timeout = decideWithin(time.Since(start))
 	opts.DeferAllow = opts.DeferAllow || p.Config().Hooks.DeferAllow
 	opts.Table = p.Tools() // the policy's [tools.map] and [tools.tiers] apply to hooks too
 	stdout, stderr, code := hook.Run(a.ctx, agent, a.io.Stdin, hookDecider(p), opts)

@@ -24,10 +24,18 @@ import (
 // EngineName is the engine's file name, next to the launcher's.
 const EngineName = "toolguard-engine"
 
-// relayTimeout bounds each read and write of a relayed call. The engine
-// answers a hook within hook.DefaultTimeout (5 s); past this the launcher
-// runs the engine itself.
-const relayTimeout = 15 * time.Second
+// Time limits of a relayed call, counted from the launcher's start. The
+// engine answers a hook within about 5.5 s (load and decision share
+// hook.DefaultTimeout, with at least 0.5 s to decide), in a daemon as in a
+// process of its own, so no answer by relayDeadline means the daemon is
+// broken. A relay that fails before replayBefore hands the call to a fresh
+// engine; one that fails later blocks it (exit 2), so that the agent gets
+// an answer well inside the 10 s hook timeout install writes.
+// (Variables only so that the tests can shorten them.)
+var (
+	relayDeadline = 7 * time.Second
+	replayBefore  = 2 * time.Second
+)
 
 // hookInputLimit is what the launcher reads of a hook's input: the hook's
 // own limit (4 MiB) and one byte more, so the engine still sees that a

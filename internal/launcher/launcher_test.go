@@ -30,6 +30,10 @@ import (
 func TestMain(m *testing.M) {
 	switch filepath.Base(os.Args[0]) {
 	case "toolguard":
+		if d, err := time.ParseDuration(os.Getenv("TEST_RELAY_DEADLINE")); err == nil {
+			r, _ := time.ParseDuration(os.Getenv("TEST_REPLAY_BEFORE"))
+			launcher.SetRelayLimits(d, r)
+		}
 		launcher.Main()
 	case launcher.EngineName:
 		fakeEngine()
@@ -62,10 +66,13 @@ func fakeEngine() {
 }
 
 // fakeHandler answers "daemon ARGS" and the input, or dies in the middle
-// of the call when FAKE_DAEMON=crash.
+// of the call when FAKE_DAEMON=crash, or never answers when it is "hang".
 func fakeHandler(_ context.Context, req relay.Request) relay.Response {
-	if os.Getenv("FAKE_DAEMON") == "crash" {
+	switch os.Getenv("FAKE_DAEMON") {
+	case "crash":
 		os.Exit(3)
+	case "hang":
+		time.Sleep(30 * time.Second)
 	}
 	out := fmt.Sprintf("daemon %q\n%s", req.Args, req.Stdin)
 	return relay.Response{Code: daemonCode, Stdout: []byte(out)}
@@ -296,5 +303,39 @@ func TestDaemonLimit(t *testing.T) {
 	}
 	if socks, _ := filepath.Glob(filepath.Join(relayDir, "*.sock")); len(socks) != 0 {
 		t.Errorf("a daemon was started anyway: %v", socks)
+	}
+}
+
+// A daemon that never answers: before replayBefore the engine gets the
+// call; after it the launcher blocks the call at relayDeadline, so the
+// agent's own timeout (which lets calls through) never fires first.
+func TestHungDaemon(t *testing.T) {
+	tests := []struct {
+		name, replay string
+		want         func(result) bool
+	}{
+		{"blocked", "1ms", func(r result) bool {
+			return r.Code == 2 && r.Stdout == "" && strings.Contains(r.Stderr, "toolguard: the hook relay failed after") &&
+				strings.Contains(r.Stderr, "the daemon did not answer") && strings.HasSuffix(r.Stderr, "; the call is blocked\n")
+		}},
+		{"replayed", "10s", func(r result) bool {
+			return r.Code == engineCode && r.Stdout == "engine [\"hook\" \"codex\"]\n{}"
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := install(t, true)
+			env := []string{"FAKE_DAEMON=hang", "TEST_RELAY_DEADLINE=400ms", "TEST_REPLAY_BEFORE=" + tt.replay}
+			first := run(t, dir, "{}", env, "hook", "codex")
+			waitAccepting(t, startedSocket(t, first.Stderr))
+			start := time.Now()
+			got := run(t, dir, "{}", env, "hook", "codex")
+			if !tt.want(got) {
+				t.Errorf("got %+v", got)
+			}
+			if took := time.Since(start); took > 5*time.Second {
+				t.Errorf("the launcher took %s; its deadline was 400ms", took)
+			}
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -18,6 +19,7 @@ import (
 // for the next call); when a daemon fails or is not trusted after stdin
 // was read, the engine runs the call with the same input.
 func relayHook(engine string, args []string) {
+	start := time.Now()
 	ctx, err := relay.Current(engine)
 	if err != nil {
 		trace("no context: " + err.Error())
@@ -33,7 +35,7 @@ func relayHook(engine string, args []string) {
 		trace(err.Error())
 		return
 	}
-	conn, err := relay.Connect(socket, relayTimeout)
+	conn, err := relay.Connect(socket, relayDeadline)
 	if errors.Is(err, relay.ErrNoDaemon) {
 		startDaemon(ctx, dir, socket)
 		return
@@ -43,36 +45,52 @@ func relayHook(engine string, args []string) {
 		return
 	}
 	defer conn.Close()
-	answer(conn, ctx, socket, engine, args)
+	answer(conn, call{ctx: ctx, socket: socket, engine: engine, args: args, start: start})
+}
+
+// call is one relayed hook call.
+type call struct {
+	ctx    relay.Context
+	socket string
+	engine string
+	args   []string
+	start  time.Time
+	stdin  []byte
 }
 
 // answer relays the call on conn and exits with the daemon's answer. The
 // request goes out first and the peer is checked while the daemon works;
-// an answer from a peer that fails the check is thrown away and the engine
-// runs the call.
-func answer(conn *os.File, ctx relay.Context, socket, engine string, args []string) {
+// an answer from a peer that fails the check is thrown away.
+func answer(conn *os.File, c call) {
 	stdin, err := io.ReadAll(io.LimitReader(os.Stdin, hookInputLimit))
 	if err != nil {
-		fail(args, "could not read the hook payload: "+err.Error())
+		fail(c.args, "could not read the hook payload: "+err.Error())
 	}
-	req := relay.Request{Args: args, Stdin: stdin}
-	if err := relay.WriteRequest(conn, req); err != nil {
-		trace("the daemon took no request (" + err.Error() + "); running the engine")
-		replay(engine, args, stdin)
+	c.stdin = stdin
+	if err := relay.WriteRequest(conn, relay.Request{Args: c.args, Stdin: stdin}); err != nil {
+		c.fallBack("the daemon took no request (" + err.Error() + ")")
 	}
-	if err := relay.Verify(conn, ctx, socket); err != nil {
-		trace("not using " + socket + ": " + err.Error())
-		replay(engine, args, stdin)
+	if err := relay.Verify(conn, c.ctx, c.socket); err != nil {
+		c.fallBack("not using " + c.socket + ": " + err.Error())
 	}
-	resp, err := relay.ReadResponse(bufio.NewReader(conn))
+	resp, err := relay.ReadResponse(bufio.NewReader(relay.DeadlineReader{Conn: conn, Deadline: c.start.Add(relayDeadline)}))
 	if err != nil {
-		trace("the daemon did not answer (" + err.Error() + "); running the engine")
-		replay(engine, args, stdin)
+		c.fallBack("the daemon did not answer (" + err.Error() + ")")
 	}
 	trace("answered by the daemon")
 	_, _ = os.Stdout.Write(resp.Stdout)
 	_, _ = os.Stderr.Write(resp.Stderr)
 	os.Exit(resp.Code)
+}
+
+// fallBack runs the engine on the call's input when there is time for it,
+// and blocks the call otherwise.
+func (c call) fallBack(why string) {
+	if time.Since(c.start) < replayBefore {
+		trace(why + "; running the engine")
+		replay(c.engine, c.args, c.stdin)
+	}
+	fail(c.args, "the hook relay failed after "+time.Since(c.start).Round(time.Millisecond).String()+": "+why)
 }
 
 // startDaemon starts a daemon for the next call, unless maxDaemons
