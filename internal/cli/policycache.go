@@ -1,13 +1,15 @@
 package cli
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/toolguard/toolguard/policy"
 )
@@ -55,10 +57,12 @@ func (c *policyCache) load(key string, build func() (*policy.Policy, error)) (*p
 }
 
 // cacheKey names a load by f's flags, the project directory and the
-// identity of every policy file the load would read or look for.
+// identity of every policy file the load would read or look for. The
+// flags are written in Go syntax, strings quoted: with %+v the list flag
+// ["/a /b"] printed as ["/a", "/b"] does, and the two shared a policy.
 func (f *policyFlags) cacheKey(projectDir string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%+v\x00%s", *f, projectDir)
+	fmt.Fprintf(&b, "%#v\x00%s", *f, projectDir)
 	if f.config != "" {
 		b.WriteString("\x00" + f.config + "=" + fileIdentity(f.config))
 	}
@@ -100,15 +104,30 @@ func projectCandidates(dir string) []string {
 }
 
 // fileIdentity is "-" for a missing file, else its device, inode, size,
-// modification and change times.
+// modification and change times and, for a regular file, a hash of its
+// content. The times alone are not enough: where the kernel keeps coarse
+// timestamps (Linux before 6.13, most network and FAT file systems), an
+// edit that keeps the size, made within the same clock tick as the last
+// load, leaves every field of stat as it was.
 func fileIdentity(path string) string {
-	fi, err := os.Stat(path)
-	if err != nil {
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
 		return "-"
 	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return strconv.FormatInt(fi.ModTime().UnixNano(), 10) // no inode: never equal twice
+	id := fmt.Sprintf("%d:%d:%d:%d.%d:%d.%d", st.Dev, st.Ino, st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec)
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return id // reading a FIFO or a device may block; the load reads it under its own time limit
 	}
-	return fmt.Sprintf("%d:%d:%d:%d.%d:%d.%d", st.Dev, st.Ino, st.Size, st.Mtim.Sec, st.Mtim.Nsec, st.Ctim.Sec, st.Ctim.Nsec)
+	return id + ":" + contentHash(path)
+}
+
+// contentHash is the SHA-256 of the file's content in hex, or "?" when
+// it cannot be read (the load then fails and nothing is cached).
+func contentHash(path string) string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "?"
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }

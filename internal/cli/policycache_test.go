@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/sys/unix"
 
 	"github.com/toolguard/toolguard/policy"
 )
@@ -352,5 +353,146 @@ func TestPolicyCacheLoad(t *testing.T) {
 	want := map[string]int{"a": 1, "bad": 2, "k": maxCachedPolicies - 1, "one more": 1}
 	if diff := cmp.Diff(want, builds); diff != "" {
 		t.Errorf("builds per key (-want +got):\n%s", diff)
+	}
+}
+
+// TestPolicyCacheKeysListFlagsExactly checks that list flags are keyed by
+// their elements, not by how they print: one glob with a space in it and
+// two globs must not share a cache entry (when they did, the second call
+// was allowed to read a path its own flags deny).
+func TestPolicyCacheKeysListFlagsExactly(t *testing.T) {
+	d := hermeticEnv(t)
+	withCache(t)
+	payload, err := json.Marshal(map[string]any{"session_id": "s1", "cwd": d.proj, "hook_event_name": "PreToolUse",
+		"tool_name": "Read", "tool_input": map[string]any{"file_path": "/srv/a/notes.txt"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	allowed := claudeReply("allow", "toolguard allowed this call (rule mode.supervised).")
+	denied := claudeReply("deny", `toolguard blocked this call: Reading /srv/a/notes.txt is denied: it matches the denied path pattern \"/srv/a/**\" (rule paths.denied). Allowed instead: Leave this file alone; denied paths cannot be approved. Ask the user for what you need from it.`)
+	notAllowed := claudeReply("deny", `toolguard blocked this call: Reading /srv/a/notes.txt is denied: it is outside the workspace and matches none of the allowed path patterns (rule paths.not-allowed). Allowed instead: Use a path in the workspace or one matching: /srv/** /tmp/**.`)
+	tests := []struct {
+		flags []string
+		want  string
+	}{
+		{[]string{"--denied-paths", "/srv/a/** /srv/b/**"}, allowed},
+		{[]string{"--denied-paths", "/srv/a/**,/srv/b/**"}, denied},
+		{[]string{"--denied-paths", "/srv/a/**", "--denied-paths", "/srv/b/**"}, denied},
+		{[]string{"--allowed-paths", "/srv/** /tmp/**"}, notAllowed},
+		{[]string{"--allowed-paths", "/srv/**,/tmp/**"}, allowed},
+	}
+	for round := range 2 {
+		for _, tt := range tests {
+			args := append([]string{"hook", "claude-code"}, tt.flags...)
+			got := relayed(args, payload)
+			if diff := cmp.Diff(answer{Stdout: tt.want}, got); diff != "" {
+				t.Errorf("round %d, flags %q (-want +got):\n%s", round+1, tt.flags, diff)
+			}
+			if diff := cmp.Diff(fresh(args, payload), got); diff != "" {
+				t.Errorf("round %d, flags %q (-fresh engine +relay):\n%s", round+1, tt.flags, diff)
+			}
+		}
+	}
+}
+
+// TestPolicyCacheKey checks what the key of a load names: the same flags
+// and files give the same key, and every change to a flag, the project
+// directory or a policy file the load reads or looks for gives another —
+// except files the flags say to ignore.
+func TestPolicyCacheKey(t *testing.T) {
+	d := hermeticEnv(t)
+	user := filepath.Join(d.config, "toolguard", "policy.toml")
+	config := filepath.Join(d.home, "extra.toml")
+	writeFile(t, user, `mode = "full"`+"\n")
+	writeFile(t, config, `mode = "strict"`+"\n")
+	flags := func(set ...func(*policyFlags)) policyFlags {
+		f := policyFlags{config: config}
+		for _, s := range set {
+			if s != nil {
+				s(&f)
+			}
+		}
+		return f
+	}
+	// both applies to the flags of both keys, after to the second only.
+	tests := []struct {
+		name        string
+		both, after func(f *policyFlags)
+		project     string
+		change      func(t *testing.T)
+		same        bool
+	}{
+		{name: "nothing changed", same: true},
+		{name: "--mode", after: func(f *policyFlags) { f.mode = "full" }},
+		{name: "--unattended", after: func(f *policyFlags) { f.unattended = true }},
+		{name: "one more denied path", after: func(f *policyFlags) { f.deniedPaths = append(f.deniedPaths, "/x") }},
+		{name: "two denied paths or one with a space", both: func(f *policyFlags) { f.deniedPaths = []string{"/a /b"} },
+			after: func(f *policyFlags) { f.deniedPaths = []string{"/a", "/b"} }},
+		{name: "another project directory", project: d.home},
+		{name: "user policy rewritten, same size", change: func(t *testing.T) { rewriteInPlace(t, user, `mode = "trus"`+"\n") }},
+		{name: "--config file rewritten, same size", change: func(t *testing.T) { rewriteInPlace(t, config, `mode = "strixt"`+"\n") }},
+		{name: "user policy.json created beside the .toml", change: func(t *testing.T) { writeFile(t, filepath.Join(d.config, "toolguard", "policy.json"), "{}") }},
+		{name: "project policy created", change: func(t *testing.T) { writeFile(t, filepath.Join(d.proj, ".toolguard.json"), "{}") }},
+		{name: "project .toolguard directory created", change: func(t *testing.T) { writeFile(t, filepath.Join(d.proj, ".toolguard", "notes"), "") }},
+		{name: "user policy edited under --no-user-config", both: func(f *policyFlags) { f.noUser = true },
+			change: func(t *testing.T) { rewriteInPlace(t, user, `mode = "tru2"`+"\n") }, same: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := flags(tt.both)
+			before := f.cacheKey(d.proj)
+			if tt.change != nil {
+				tt.change(t)
+			}
+			project := d.proj
+			if tt.project != "" {
+				project = tt.project
+			}
+			g := flags(tt.both, tt.after)
+			after := g.cacheKey(project)
+			if got := before == after; got != tt.same {
+				t.Errorf("same key = %v, want %v\nbefore: %q\nafter:  %q", got, tt.same, before, after)
+			}
+		})
+	}
+}
+
+// TestFileIdentity checks the identity of a file: "-" when missing, the
+// stat fields and the SHA-256 of the content for a regular file, and the
+// stat fields alone, without reading, for a FIFO or a directory.
+func TestFileIdentity(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "policy.toml")
+	writeFile(t, file, `mode = "full"`+"\n")
+	fifo := filepath.Join(dir, "fifo")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const fullHash = "6f3d54d33daa35fefc8925a051cd392a30ba49d71f4d86e94115ea389ab80e25" // sha256 of `mode = "full"\n`
+	tests := []struct {
+		name, path string
+		fields     int // colon-separated fields: dev, ino, size, mtime, ctime [, hash]
+		suffix     string
+	}{
+		{"missing", filepath.Join(dir, "missing"), 1, "-"},
+		{"regular file", file, 6, ":" + fullHash},
+		{"FIFO", fifo, 5, ""},
+		{"directory", dir, 5, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			done := make(chan string, 1)
+			go func() { done <- fileIdentity(tt.path) }()
+			var id string
+			select {
+			case id = <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatalf("fileIdentity(%s) blocked", tt.path) // it read the FIFO
+			}
+			got := []any{len(strings.Split(id, ":")), strings.HasSuffix(id, tt.suffix)}
+			if diff := cmp.Diff([]any{tt.fields, true}, got); diff != "" {
+				t.Errorf("fileIdentity = %q; (-want +got) fields, suffix %q:\n%s", id, tt.suffix, diff)
+			}
+		})
 	}
 }
