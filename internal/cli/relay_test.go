@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,9 +143,6 @@ func contractFlags(t *testing.T, path string) []string {
 const (
 	bashLS     = `{"session_id":"s1","cwd":"/home/u/proj","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
 	bashRmRoot = `{"session_id":"s1","cwd":"/home/u/proj","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf /"}}`
-	// bashRmBuild's verdict depends on the mode: ask by default, allow in
-	// trusted and full, deny in readonly.
-	bashRmBuild = `{"session_id":"s1","cwd":"/home/u/proj","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf build"}}`
 )
 
 // oddCases are inputs the contract testdata does not hold: malformed
@@ -165,7 +163,7 @@ func oddCases() []relayCase {
 		{"contradicting flags", hook("claude-code", "--restrict-to-cwd", "--no-restrict-to-cwd"), []byte(bashLS)},
 		{"missing config file", hook("claude-code", "--config", "/nonexistent/policy.toml"), []byte(bashLS)},
 		{"unknown profile", hook("claude-code", "--profile", "nope"), []byte(bashLS)},
-		{"mode full allows rm", hook("claude-code", "--mode", "full"), []byte(bashRmRoot)},
+		{"mode full still denies rm -rf /", hook("claude-code", "--mode", "full"), []byte(bashRmRoot)},
 		{"readonly mode", hook("codex", "--mode", "readonly"), []byte(bashLS)},
 		{"help", hook("--help"), nil},
 	}
@@ -246,8 +244,7 @@ func dirNames(t *testing.T, dir string) []string {
 
 // concurrentMix are calls whose answers do not depend on what earlier
 // calls left in the state directory (sub-agent calls do: each one counts
-// towards the session's total), with different flags so that several
-// cache entries are used at once.
+// towards the session's total).
 func concurrentMix(t *testing.T) []relayCase {
 	var mix []relayCase
 	for _, tc := range contractCases(t) {
@@ -255,31 +252,46 @@ func concurrentMix(t *testing.T) []relayCase {
 			mix = append(mix, tc)
 		}
 	}
-	mix = append(mix, oddCases()...)
-	for _, mode := range []string{"readonly", "strict", "trusted", "full"} {
-		mix = append(mix, relayCase{"mode " + mode, []string{"hook", "claude-code", "--mode", mode}, []byte(bashRmBuild)})
+	return append(mix, oddCases()...)
+}
+
+// flagVariants are calls of payload with flags that give more distinct
+// policies than the cache holds, so concurrent calls also build, replace
+// and drop entries.
+func flagVariants(payload []byte) []relayCase {
+	var cases []relayCase
+	for _, mode := range []string{"readonly", "strict", "supervised", "trusted", "full"} {
+		cases = append(cases, relayCase{"mode " + mode, []string{"hook", "claude-code", "--mode", mode}, payload})
 	}
-	return mix
+	for i := range maxCachedPolicies {
+		glob := fmt.Sprintf("/nowhere/%d/**", i)
+		cases = append(cases, relayCase{"denied " + glob, []string{"hook", "claude-code", "--denied-paths", glob}, payload})
+	}
+	return cases
 }
 
 // TestRelayHandlerConcurrent checks that calls answered at the same time,
-// sharing the policy cache, give the answers sequential calls give.
+// sharing the policy cache (cold at first, and overflowing), give the
+// answers sequential calls give.
 func TestRelayHandlerConcurrent(t *testing.T) {
 	mix := concurrentMix(t) // before hermeticEnv changes directory
-	hermeticEnv(t)
+	d := hermeticEnv(t)
+	mix = append(mix, flagVariants(rmBuildPayload(t, d.proj))...)
 	withCache(t)
 	want := make([]answer, len(mix))
 	for i, tc := range mix {
 		want[i] = relayed(tc.args, tc.stdin)
 	}
+	compiled = newPolicyCache()
 	const goroutines, calls = 16, 20
+	pick := func(g, i int) int { return (g*calls + i*7) % len(mix) }
 	got := make([][]answer, goroutines)
 	var wg sync.WaitGroup
 	for g := range goroutines {
 		got[g] = make([]answer, calls)
 		wg.Go(func() {
 			for i := range calls {
-				tc := mix[(g*calls+i*7)%len(mix)]
+				tc := mix[pick(g, i)]
 				got[g][i] = relayed(tc.args, tc.stdin)
 			}
 		})
@@ -287,9 +299,8 @@ func TestRelayHandlerConcurrent(t *testing.T) {
 	wg.Wait()
 	for g := range goroutines {
 		for i := range calls {
-			n := (g*calls + i*7) % len(mix)
-			if diff := cmp.Diff(want[n], got[g][i]); diff != "" {
-				t.Errorf("goroutine %d call %d (%s) (-sequential +concurrent):\n%s", g, i, mix[n].name, diff)
+			if diff := cmp.Diff(want[pick(g, i)], got[g][i]); diff != "" {
+				t.Errorf("goroutine %d call %d (%s) (-sequential +concurrent):\n%s", g, i, mix[pick(g, i)].name, diff)
 			}
 		}
 	}
