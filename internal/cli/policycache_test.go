@@ -149,6 +149,9 @@ func TestPolicyCacheSeesPolicyChanges(t *testing.T) {
 		{"project .toolguard/policy.toml replaced by rename", func(t *testing.T) { replaceByRename(t, nested, `mode = "readonly"`+"\n") }, "readonly", false},
 		{"project .toolguard directory removed", func(t *testing.T) { removeFile(t, nested); removeFile(t, filepath.Dir(nested)) }, "supervised", true},
 	}
+	if len(steps) > maxCachedPolicies {
+		t.Fatalf("%d steps overflow the cache (%d entries) and the entry counts below no longer hold", len(steps), maxCachedPolicies)
+	}
 	args := []string{"hook", "claude-code"}
 	payload := rmBuildPayload(t, d.proj)
 	for _, st := range steps {
