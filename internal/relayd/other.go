@@ -4,6 +4,7 @@ package relayd
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/toolguard/toolguard/internal/relay"
@@ -22,6 +23,9 @@ type Options struct {
 	IOTimeout     time.Duration
 	Executable    string
 }
+
+// ErrRunning means another daemon already holds the socket's lock.
+var ErrRunning = errors.New("relayd: a daemon already serves this socket")
 
 // Serve returns relay.ErrUnsupported: relaying needs Linux.
 func Serve(context.Context, string, Handler, Options) error { return relay.ErrUnsupported }
