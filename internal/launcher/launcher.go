@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -54,7 +55,7 @@ func Main() {
 	if err != nil {
 		fail(args, err.Error())
 	}
-	if isHook(args) && relay.Supported && relay.Enabled() {
+	if isHook(args) && relayable(args) && relay.Supported && relay.Enabled() {
 		relayHook(engine, args) // returns only when the engine must run the call
 	}
 	execEngine(engine, args)
@@ -70,6 +71,24 @@ func Engine() (string, error) {
 }
 
 func isHook(args []string) bool { return len(args) > 0 && args[0] == "hook" }
+
+// processPaths name files through the process that opens them; in a
+// daemon they would name the daemon's own streams and descriptors.
+var processPaths = []string{"/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/fd/", "/proc/self/", "/proc/thread-self/"}
+
+// relayable reports whether a daemon would read the same files as the
+// engine started by this process: not when an argument names a file
+// through the process (--config /dev/stdin, --config <(…)).
+func relayable(args []string) bool {
+	for _, a := range args {
+		for _, p := range processPaths {
+			if strings.Contains(a, p) {
+				return false
+			}
+		}
+	}
+	return true
+}
 
 // execEngine replaces this process with the engine, keeping its arguments,
 // environment and standard streams.

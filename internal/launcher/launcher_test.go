@@ -339,3 +339,20 @@ func TestHungDaemon(t *testing.T) {
 		})
 	}
 }
+
+// Arguments that name a file through the calling process (its streams, its
+// descriptors) would name the daemon's own: the engine answers those.
+func TestProcessPathsAreNotRelayed(t *testing.T) {
+	dir := install(t, true)
+	first := run(t, dir, "{}", nil, "hook", "claude-code")
+	waitAccepting(t, startedSocket(t, first.Stderr))
+	for _, cfg := range []string{"/dev/stdin", "/dev/fd/3", "--config=/proc/self/fd/0", "/dev/stderr"} {
+		got := run(t, dir, "{}", nil, "hook", "claude-code", "--config", cfg)
+		if got.Code != engineCode || strings.Contains(got.Stderr, "relay") {
+			t.Errorf("--config %s: got %+v, want the engine without the relay", cfg, got)
+		}
+	}
+	if got := run(t, dir, "{}", nil, "hook", "claude-code", "--config", "/etc/toolguard.toml"); got.Code != daemonCode {
+		t.Errorf("an ordinary path: got %+v, want the daemon's answer", got)
+	}
+}
