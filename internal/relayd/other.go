@@ -22,6 +22,7 @@ type Options struct {
 	MaxConcurrent int
 	IOTimeout     time.Duration
 	Executable    string
+	MaxGoroutines int
 }
 
 // ErrRunning means another daemon already holds the socket's lock.

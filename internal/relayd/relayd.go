@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -37,6 +38,12 @@ type Options struct {
 	// Executable is the binary whose replacement ends the daemon. "" means
 	// os.Executable().
 	Executable string
+	// MaxGoroutines ends the daemon (after the calls in flight) when more
+	// goroutines than this are alive after a call: a call that gave up on
+	// something that never returns (a policy file on a hung mount, a FIFO)
+	// leaves its goroutine behind, which a process of its own would not
+	// keep. Zero means 1024.
+	MaxGoroutines int
 }
 
 // ErrRunning means another daemon already holds the socket's lock.
@@ -173,7 +180,20 @@ func (d *daemon) work(ctx context.Context, ln *net.UnixListener) error {
 		d.begin()
 		d.serve(ctx, conn)
 		d.end()
+		if d.leaking() {
+			d.stopped.Store(true)
+			ln.Close() // the next launcher starts a fresh daemon
+		}
 	}
+}
+
+// leaking reports more live goroutines than Options.MaxGoroutines.
+func (d *daemon) leaking() bool {
+	limit := d.o.MaxGoroutines
+	if limit <= 0 {
+		limit = 1024
+	}
+	return runtime.NumGoroutine() > limit
 }
 
 func (d *daemon) begin() {
