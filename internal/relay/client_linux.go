@@ -40,18 +40,38 @@ func Connect(socket string, timeout time.Duration) (*os.File, error) {
 		return nil, err
 	}
 	conn := os.NewFile(uintptr(fd), socket)
-	if err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: socket}); err != nil {
-		conn.Close()
-		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
-			return nil, ErrNoDaemon
-		}
-		return nil, err
-	}
+	// The timeout is set first: it also bounds the wait of a connection
+	// to a daemon whose queue is full (which would otherwise be endless).
 	if err := setTimeout(fd, timeout); err != nil {
 		conn.Close()
 		return nil, err
 	}
+	if err := connect(fd, socket); err != nil {
+		conn.Close()
+		return nil, connectError(err, socket)
+	}
 	return conn, nil
+}
+
+// connect connects fd to socket, again when a signal interrupts the wait:
+// with a timeout set the kernel does not restart it.
+func connect(fd int, socket string) error {
+	for {
+		err := syscall.Connect(fd, &syscall.SockaddrUnix{Name: socket})
+		if err != syscall.EINTR {
+			return err
+		}
+	}
+}
+
+func connectError(err error, socket string) error {
+	switch {
+	case errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED):
+		return ErrNoDaemon
+	case errors.Is(err, syscall.EAGAIN):
+		return errors.New("relay: the daemon on " + socket + " takes no call now (its queue is full)")
+	}
+	return err
 }
 
 // Dial is Connect followed by Verify.

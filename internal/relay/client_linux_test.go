@@ -1,0 +1,399 @@
+package relay_test
+
+import (
+	"bytes"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolguard/toolguard/internal/relay"
+)
+
+// shortDir is a new private directory with a path short enough for UNIX
+// sockets (t.TempDir's may not be), removed when the test ends.
+func shortDir(t *testing.T) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "rl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dir) > 60 {
+		os.RemoveAll(dir)
+		if dir, err = os.MkdirTemp("/tmp", "rl"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
+// thisContext is the context of the test binary as its own engine.
+func thisContext(t *testing.T) relay.Context {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := relay.Current(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// spawnDaemon starts the test binary as a daemon of c in a new directory,
+// waits until it accepts connections and stops it when the test ends.
+func spawnDaemon(t *testing.T, c relay.Context) string {
+	t.Helper()
+	socket, err := c.Socket(shortDir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { stopDaemons(t, socket) })
+	if err := relay.Spawn(c, socket); err != nil {
+		t.Fatalf("Spawn: %v", err)
+	}
+	waitConnect(t, socket)
+	return socket
+}
+
+// waitConnect polls the socket until a daemon accepts, for up to 5 s.
+func waitConnect(t *testing.T, socket string) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		conn, err := relay.Connect(socket, time.Second)
+		if err == nil {
+			conn.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no daemon accepted on %s within 5s: %v", socket, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// stopDaemons kills the daemon whose pid is in the socket's lock file and
+// every other daemon this process started on socket, and reaps them.
+func stopDaemons(t *testing.T, socket string) {
+	t.Helper()
+	pids := daemonsOn(socket)
+	if data, err := os.ReadFile(socket + ".lock"); err == nil {
+		if pid, err := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && !slices.Contains(pids, pid) && isChild(pid) {
+			pids = append(pids, pid)
+		}
+	}
+	for _, pid := range pids {
+		kill(pid)
+	}
+	if left := daemonsOn(socket); len(left) > 0 {
+		t.Errorf("daemons %v still run on %s", left, socket)
+	}
+}
+
+// kill ends a child process and reaps it.
+func kill(pid int) {
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+	var ws syscall.WaitStatus
+	_, _ = syscall.Wait4(pid, &ws, 0, nil)
+}
+
+// child is a process this one started.
+type child struct {
+	pid     int
+	zombie  bool
+	cmdline string
+}
+
+// children lists this process's children from /proc.
+func children() []child {
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	var kids []child
+	for _, stat := range stats {
+		data, err := os.ReadFile(stat)
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold blanks and parentheses.
+		fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
+		if len(fields) < 2 || fields[1] != strconv.Itoa(os.Getpid()) {
+			continue
+		}
+		pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(stat)))
+		cmdline, _ := os.ReadFile(filepath.Join(filepath.Dir(stat), "cmdline"))
+		kids = append(kids, child{pid: pid, zombie: fields[0] == "Z", cmdline: string(cmdline)})
+	}
+	return kids
+}
+
+func isChild(pid int) bool {
+	return slices.ContainsFunc(children(), func(c child) bool { return c.pid == pid })
+}
+
+// daemonsOn lists the children serving (or starting to serve) socket.
+func daemonsOn(socket string) []int {
+	var pids []int
+	for _, c := range children() {
+		if strings.HasSuffix(c.cmdline, "\x00"+relay.DaemonCommand+"\x00"+socket+"\x00") {
+			pids = append(pids, c.pid)
+		}
+	}
+	return pids
+}
+
+// leftDaemons kills and names every daemon child still running.
+func leftDaemons() string {
+	var left []string
+	for _, c := range children() {
+		if strings.Contains(c.cmdline, "\x00"+relay.DaemonCommand+"\x00") {
+			kill(c.pid)
+			left = append(left, strconv.Itoa(c.pid))
+		}
+	}
+	return strings.Join(left, ", ")
+}
+
+// TestEndToEnd relays requests to a daemon started with Spawn: each is
+// answered by the daemon's handler (echo, in TestMain).
+func TestEndToEnd(t *testing.T) {
+	c := thisContext(t)
+	socket := spawnDaemon(t, c)
+	tests := []struct {
+		name string
+		req  relay.Request
+		want relay.Response
+	}{
+		{"hook call", relay.Request{Args: []string{"hook", "claude-code"}, Stdin: []byte(`{"tool_name":"Bash"}`)},
+			relay.Response{Code: 2, Stdout: []byte(`{"tool_name":"Bash"}`), Stderr: []byte("hook claude-code")}},
+		{"nothing", relay.Request{}, relay.Response{Stdout: []byte{}, Stderr: []byte{}}},
+		{"binary input", relay.Request{Args: []string{"x"}, Stdin: allBytes()},
+			relay.Response{Code: 1, Stdout: allBytes(), Stderr: []byte("x")}},
+		{"large input", relay.Request{Args: []string{"hook", "codex", "-v"}, Stdin: bytes.Repeat([]byte("0123456789abcdef"), 1<<18)},
+			relay.Response{Code: 3, Stdout: bytes.Repeat([]byte("0123456789abcdef"), 1<<18), Stderr: []byte("hook codex -v")}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			conn, err := relay.Dial(c, socket, 5*time.Second)
+			if err != nil {
+				t.Fatalf("Dial: %v", err)
+			}
+			defer conn.Close()
+			got, err := relay.RoundTrip(conn, tc.req)
+			if err != nil {
+				t.Fatalf("RoundTrip: %v", err)
+			}
+			if diff := cmp.Diff(tc.want, got, exactBytes); diff != "" {
+				t.Errorf("answer (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestVerify checks the daemon against contexts that differ from the one
+// it was started in by one part each: only its own context trusts it.
+func TestVerify(t *testing.T) {
+	c := thisContext(t)
+	socket := spawnDaemon(t, c)
+	otherEngine := filepath.Join(t.TempDir(), "toolguard-engine")
+	writeFile(t, otherEngine, "not the engine")
+	withOtherEngine, err := relay.Current(otherEngine)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		change func(*relay.Context, *string)
+		want   error
+	}{
+		{"its own context", func(*relay.Context, *string) {}, nil},
+		{"one variable more", func(c *relay.Context, _ *string) { c.Environ = append(c.Environ, "TOOLGUARD_MODE=full") }, relay.ErrImpostor},
+		{"one variable fewer", func(c *relay.Context, _ *string) { c.Environ = c.Environ[1:] }, relay.ErrImpostor},
+		{"one value changed", func(c *relay.Context, _ *string) { c.Environ[0] += "x" }, relay.ErrImpostor},
+		{"variables in another order", func(c *relay.Context, _ *string) {
+			c.Environ = append(c.Environ[1:], c.Environ[0])
+		}, relay.ErrImpostor},
+		{"another directory", func(c *relay.Context, _ *string) { c.Dir = "/" }, relay.ErrImpostor},
+		{"another user", func(c *relay.Context, _ *string) { c.UID++ }, relay.ErrImpostor},
+		{"another engine file", func(c *relay.Context, _ *string) { *c = withOtherEngine }, relay.ErrImpostor},
+		{"another engine path to the same file", func(c *relay.Context, _ *string) {
+			c.Engine = "/nonexistent/toolguard-engine"
+		}, nil},
+		{"another socket", func(_ *relay.Context, s *string) { *s = filepath.Join(filepath.Dir(*s), "other.sock") }, relay.ErrImpostor},
+		{"the socket's name only", func(_ *relay.Context, s *string) { *s = filepath.Base(*s) }, relay.ErrImpostor},
+	}
+	if len(c.Environ) == 0 {
+		t.Fatal("the test needs a non-empty environment")
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, sock := c, socket
+			ctx.Environ = slices.Clone(c.Environ)
+			tc.change(&ctx, &sock)
+			conn, err := relay.Connect(socket, 5*time.Second)
+			if err != nil {
+				t.Fatalf("Connect: %v", err)
+			}
+			defer conn.Close()
+			if err := relay.Verify(conn, ctx, sock); !errors.Is(err, tc.want) {
+				t.Errorf("Verify: %v, want %v", err, tc.want)
+			}
+			dialed, err := relay.Dial(ctx, sock, 5*time.Second)
+			if sock == socket && !errors.Is(err, tc.want) {
+				t.Errorf("Dial: %v, want %v", err, tc.want)
+			}
+			if err == nil {
+				dialed.Close()
+			} else if dialed != nil {
+				t.Errorf("Dial returned a connection with the error %v", err)
+			}
+		})
+	}
+}
+
+// TestVerifyPlainListener connects to a socket this test process listens
+// on. Its binary, user, directory and environment are those of the
+// context; its command line is not `ENGINE __relay SOCKET`.
+func TestVerifyPlainListener(t *testing.T) {
+	c := thisContext(t)
+	socket := filepath.Join(shortDir(t), "plain.sock")
+	ln, err := net.Listen("unix", socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	conn, err := relay.Connect(socket, 5*time.Second)
+	if err != nil {
+		t.Fatalf("Connect: %v", err)
+	}
+	defer conn.Close()
+	if err := relay.Verify(conn, c, socket); !errors.Is(err, relay.ErrImpostor) {
+		t.Errorf("Verify: %v, want %v", err, relay.ErrImpostor)
+	}
+	if conn, err := relay.Dial(c, socket, 5*time.Second); !errors.Is(err, relay.ErrImpostor) || conn != nil {
+		t.Errorf("Dial: %v, %v, want nil, %v", conn, err, relay.ErrImpostor)
+	}
+}
+
+// TestConnectNoDaemon connects where nothing listens: a missing socket, a
+// socket file left by a daemon that died, and a directory that does not
+// exist.
+func TestConnectNoDaemon(t *testing.T) {
+	dir := shortDir(t)
+	stale := filepath.Join(dir, "stale.sock")
+	ln, err := net.Listen("unix", stale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.(*net.UnixListener).SetUnlinkOnClose(false)
+	ln.Close()
+	for _, socket := range []string{filepath.Join(dir, "none.sock"), stale, filepath.Join(dir, "missing", "x.sock")} {
+		if conn, err := relay.Connect(socket, time.Second); !errors.Is(err, relay.ErrNoDaemon) {
+			t.Errorf("Connect(%s): %v, %v, want %v", socket, conn, err, relay.ErrNoDaemon)
+		}
+		if conn, err := relay.Dial(thisContext(t), socket, time.Second); !errors.Is(err, relay.ErrNoDaemon) {
+			t.Errorf("Dial(%s): %v, %v, want %v", socket, conn, err, relay.ErrNoDaemon)
+		}
+	}
+}
+
+// TestConnectTimeout connects to a listener whose queue is full (it never
+// accepts): Connect must give up after its timeout, so the launcher can
+// run the engine itself, not wait for ever.
+func TestConnectTimeout(t *testing.T) {
+	socket := filepath.Join(shortDir(t), "full.sock")
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	if err := syscall.Bind(fd, &syscall.SockaddrUnix{Name: socket}); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Listen(fd, 0); err != nil {
+		t.Fatal(err)
+	}
+	var queued []*os.File
+	defer func() {
+		for _, c := range queued {
+			c.Close()
+		}
+	}()
+	const timeout = 200 * time.Millisecond
+	for range 4 { // a backlog of 0 holds one connection; the next waits
+		start := time.Now()
+		conn, err := relay.Connect(socket, timeout)
+		if took := time.Since(start); took > 5*timeout {
+			t.Fatalf("Connect took %s with a timeout of %s", took, timeout)
+		}
+		if err != nil {
+			want := "relay: the daemon on " + socket + " takes no call now (its queue is full)"
+			if len(queued) != 1 || err.Error() != want {
+				t.Errorf("after %d queued connections: %v, want one queued and the error %q", len(queued), err, want)
+			}
+			return
+		}
+		queued = append(queued, conn)
+	}
+	t.Fatalf("%d connections queued on a listener with a backlog of 0", len(queued))
+}
+
+// TestSpawnSecondDaemon starts a second daemon on a socket that has one:
+// it must leave at once (relayd.ErrRunning) and the first keeps serving.
+func TestSpawnSecondDaemon(t *testing.T) {
+	c := thisContext(t)
+	socket := spawnDaemon(t, c)
+	first := daemonsOn(socket)
+	if len(first) != 1 {
+		t.Fatalf("daemons on the socket: %v, want one", first)
+	}
+	if err := relay.Spawn(c, socket); err != nil {
+		t.Fatalf("Spawn: %v", err)
+	}
+	second := waitZombie(t, first[0])
+	var ws syscall.WaitStatus
+	if _, err := syscall.Wait4(second, &ws, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !ws.Exited() || ws.ExitStatus() != exitRunning {
+		t.Errorf("the second daemon ended with %#x, want exit status %d (ErrRunning)", ws, exitRunning)
+	}
+	if got := daemonsOn(socket); !slices.Equal(got, first) {
+		t.Errorf("daemons on the socket: %v, want %v", got, first)
+	}
+	conn, err := relay.Dial(c, socket, 5*time.Second)
+	if err != nil {
+		t.Fatalf("Dial: %v", err)
+	}
+	defer conn.Close()
+	got, err := relay.RoundTrip(conn, relay.Request{Args: []string{"again"}})
+	want := relay.Response{Code: 1, Stdout: []byte{}, Stderr: []byte("again")}
+	if diff := cmp.Diff(want, got, exactBytes); err != nil || diff != "" {
+		t.Errorf("RoundTrip: %v (-want +got):\n%s", err, diff)
+	}
+}
+
+// waitZombie waits up to 5 s for a child other than keep to end.
+func waitZombie(t *testing.T, keep int) int {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		for _, c := range children() {
+			if c.pid != keep && c.zombie {
+				return c.pid
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no second daemon ended within 5s; children: %v", children())
+	return 0
+}
