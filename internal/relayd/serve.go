@@ -18,27 +18,40 @@ import (
 // when its executable has been replaced, or when ctx is done.
 // done is closed when the accept loop has ended for another reason.
 func (d *daemon) watch(ctx context.Context, done <-chan struct{}, ln *net.UnixListener) {
-	defer ln.Close()
-	defer d.stopped.Store(true)
 	exe := d.o.Executable
 	if exe == "" {
 		exe, _ = os.Executable()
 	}
 	start, _ := os.Stat(exe)
-	tick := time.NewTicker(min(d.o.idle()/4, 15*time.Second))
+	tick := time.NewTicker(d.o.checkEvery())
 	defer tick.Stop()
 	for {
 		select {
-		case <-ctx.Done():
-			return
 		case <-done:
+			return // the listener broke: run reports why
+		case <-ctx.Done():
+			d.stop(ln)
 			return
 		case now := <-tick.C:
 			if d.idleFor(now) >= d.o.idle() || replaced(exe, start) {
+				d.stop(ln)
 				return
 			}
 		}
 	}
+}
+
+// stop closes the listener on purpose, so the workers end without error.
+func (d *daemon) stop(ln *net.UnixListener) {
+	d.stopped.Store(true)
+	ln.Close()
+}
+
+// checkEvery is how often the watcher looks: a quarter of the idle time,
+// at least a millisecond (a ticker needs a positive period) and at most
+// 15 seconds.
+func (o Options) checkEvery() time.Duration {
+	return min(max(o.idle()/4, time.Millisecond), 15*time.Second)
 }
 
 // replaced reports whether the file at exe is no longer the one the daemon
