@@ -97,7 +97,8 @@ func setTimeout(fd int, d time.Duration) error {
 
 // Verify checks, through SO_PEERCRED and /proc, that the process at the
 // other end of conn is c's engine binary run by c's user as
-// `ENGINE __relay SOCKET`, in c's directory and with c's environment.
+// `ENGINE __relay SOCKET`, in c's directory, with c's environment and
+// umask.
 // Anything else is ErrImpostor.
 func Verify(conn *os.File, c Context, socket string) error {
 	cred, err := syscall.GetsockoptUcred(int(conn.Fd()), syscall.SOL_SOCKET, syscall.SO_PEERCRED)
@@ -122,7 +123,22 @@ func Verify(conn *os.File, c Context, socket string) error {
 	if env, err := readProc(proc + "/environ"); err != nil || string(env) != c.environ() {
 		return ErrImpostor
 	}
+	if status, err := readProc(proc + "/status"); err != nil || !hasUmask(string(status), c.Umask) {
+		return ErrImpostor
+	}
 	return nil
+}
+
+// hasUmask reports whether a /proc/PID/status shows umask (its "Umask:"
+// line exists since Linux 4.7; without it no daemon is trusted).
+func hasUmask(status string, umask int) bool {
+	_, rest, ok := strings.Cut(status, "\nUmask:")
+	if !ok {
+		return false
+	}
+	line, _, _ := strings.Cut(rest, "\n")
+	got, err := strconv.ParseUint(strings.TrimSpace(line), 8, 32)
+	return err == nil && int(got) == umask
 }
 
 // readProc reads a small /proc file with plain system calls (an os.File

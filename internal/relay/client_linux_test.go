@@ -224,6 +224,7 @@ func TestVerify(t *testing.T) {
 		}, relay.ErrImpostor},
 		{"another directory", func(c *relay.Context, _ *string) { c.Dir = "/" }, relay.ErrImpostor},
 		{"another user", func(c *relay.Context, _ *string) { c.UID++ }, relay.ErrImpostor},
+		{"another umask", func(c *relay.Context, _ *string) { c.Umask ^= 0o002 }, relay.ErrImpostor},
 		{"another engine file", func(c *relay.Context, _ *string) { *c = withOtherEngine }, relay.ErrImpostor},
 		{"another engine path to the same file", func(c *relay.Context, _ *string) {
 			c.Engine = "/nonexistent/toolguard-engine"
