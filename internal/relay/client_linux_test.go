@@ -1,6 +1,7 @@
 package relay_test
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"net"
@@ -20,7 +21,7 @@ import (
 
 // shortDir is a new private directory with a path short enough for UNIX
 // sockets (t.TempDir's may not be), removed when the test ends.
-func shortDir(t *testing.T) string {
+func shortDir(t testing.TB) string {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "rl")
 	if err != nil {
@@ -37,7 +38,7 @@ func shortDir(t *testing.T) string {
 }
 
 // thisContext is the context of the test binary as its own engine.
-func thisContext(t *testing.T) relay.Context {
+func thisContext(t testing.TB) relay.Context {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -52,7 +53,7 @@ func thisContext(t *testing.T) relay.Context {
 
 // spawnDaemon starts the test binary as a daemon of c in a new directory,
 // waits until it accepts connections and stops it when the test ends.
-func spawnDaemon(t *testing.T, c relay.Context) string {
+func spawnDaemon(t testing.TB, c relay.Context) string {
 	t.Helper()
 	socket, err := c.Socket(shortDir(t))
 	if err != nil {
@@ -67,7 +68,7 @@ func spawnDaemon(t *testing.T, c relay.Context) string {
 }
 
 // waitConnect polls the socket until a daemon accepts, for up to 5 s.
-func waitConnect(t *testing.T, socket string) {
+func waitConnect(t testing.TB, socket string) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -85,7 +86,7 @@ func waitConnect(t *testing.T, socket string) {
 
 // stopDaemons kills the daemon whose pid is in the socket's lock file and
 // every other daemon this process started on socket, and reaps them.
-func stopDaemons(t *testing.T, socket string) {
+func stopDaemons(t testing.TB, socket string) {
 	t.Helper()
 	pids := daemonsOn(socket)
 	if data, err := os.ReadFile(socket + ".lock"); err == nil {
@@ -397,4 +398,60 @@ func waitZombie(t *testing.T, keep int) int {
 	}
 	t.Fatalf("no second daemon ended within 5s; children: %v", children())
 	return 0
+}
+
+// TestDaemonEndsWhenIdle lets a spawned daemon run out of calls: the
+// process exits by itself and takes its socket with it.
+func TestDaemonEndsWhenIdle(t *testing.T) {
+	t.Setenv(envIdle, "300ms")
+	c := thisContext(t)
+	socket := spawnDaemon(t, c)
+	pids := daemonsOn(socket)
+	if len(pids) != 1 {
+		t.Fatalf("daemons on the socket: %v, want one", pids)
+	}
+	exited := make(chan syscall.WaitStatus, 1)
+	go func() {
+		var ws syscall.WaitStatus
+		_, _ = syscall.Wait4(pids[0], &ws, 0, nil)
+		exited <- ws
+	}()
+	select {
+	case ws := <-exited:
+		if !ws.Exited() || ws.ExitStatus() != 0 {
+			t.Errorf("the daemon ended with %#x, want exit status 0", ws)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the daemon still runs 5s after its last call (idle 300ms)")
+	}
+	if _, err := os.Lstat(socket); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the socket is still there: %v", err)
+	}
+	if _, err := relay.Connect(socket, time.Second); !errors.Is(err, relay.ErrNoDaemon) {
+		t.Errorf("Connect after the daemon ended: %v, want %v", err, relay.ErrNoDaemon)
+	}
+}
+
+// BenchmarkRelayedCall is the launcher's side of a relayed hook call:
+// connect, send, check the peer, read the answer.
+func BenchmarkRelayedCall(b *testing.B) {
+	c := thisContext(b)
+	socket := spawnDaemon(b, c)
+	req := relay.Request{Args: []string{"hook", "claude-code"}, Stdin: bytes.Repeat([]byte("x"), 600)}
+	for b.Loop() {
+		conn, err := relay.Connect(socket, 5*time.Second)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := relay.WriteRequest(conn, req); err != nil {
+			b.Fatal(err)
+		}
+		if err := relay.Verify(conn, c, socket); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := relay.ReadResponse(bufio.NewReader(conn)); err != nil {
+			b.Fatal(err)
+		}
+		conn.Close()
+	}
 }

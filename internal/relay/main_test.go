@@ -33,10 +33,17 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// serveEcho is the daemon of the end-to-end tests. It lives at most 30 s
-// without a call, should a test fail to stop it.
+// envIdle sets the daemon's idle time (a Go duration); the default is
+// 30 s, should a test fail to stop its daemon.
+const envIdle = "RELAY_TEST_IDLE"
+
+// serveEcho is the daemon of the end-to-end tests.
 func serveEcho(socket string) int {
-	err := relayd.Serve(context.Background(), socket, echo, relayd.Options{Idle: 30 * time.Second})
+	idle, err := time.ParseDuration(os.Getenv(envIdle))
+	if err != nil {
+		idle = 30 * time.Second
+	}
+	err = relayd.Serve(context.Background(), socket, echo, relayd.Options{Idle: idle})
 	switch {
 	case errors.Is(err, relayd.ErrRunning):
 		return exitRunning
