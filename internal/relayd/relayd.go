@@ -73,7 +73,7 @@ func Serve(ctx context.Context, socket string, h Handler, o Options) error {
 	if err != nil {
 		return err
 	}
-	defer lock.Close()
+	defer releaseLock(lock)
 	_ = os.Remove(socket) // a socket left by a daemon that died
 	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: socket, Net: "unix"})
 	if err != nil {
@@ -101,6 +101,14 @@ func ensurePrivateDir(dir string) error {
 		return fmt.Errorf("relayd: %s must be a directory of this user with mode 0700", dir)
 	}
 	return nil
+}
+
+// releaseLock clears the pid from the lock file (whoever reads it later
+// must not find a process that may since have been reused) and unlocks it.
+// The file stays: removing it could let two daemons lock two files.
+func releaseLock(f *os.File) {
+	_ = f.Truncate(0)
+	f.Close()
 }
 
 // takeLock holds an exclusive lock on path for the daemon's life and

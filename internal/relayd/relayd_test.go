@@ -172,6 +172,9 @@ func TestServeFiles(t *testing.T) {
 	if _, err := os.Lstat(socket); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the socket is still there after Serve returned: %v", err)
 	}
+	if pid, err := os.ReadFile(socket + ".lock"); err != nil || len(pid) != 0 {
+		t.Errorf("the lock file holds %q, %v after Serve returned; want it empty", pid, err)
+	}
 }
 
 // TestServeRunning starts a second Serve on a socket that has one: it
