@@ -455,3 +455,49 @@ func BenchmarkRelayedCall(b *testing.B) {
 		conn.Close()
 	}
 }
+
+// TestVerifyGone checks a daemon that died after the connection was made
+// (killed, then reaped or not): it is ErrGone, not trusted.
+func TestVerifyGone(t *testing.T) {
+	for _, reap := range []bool{false, true} {
+		t.Run("reaped="+strconv.FormatBool(reap), func(t *testing.T) {
+			c := thisContext(t)
+			socket := spawnDaemon(t, c)
+			pids := daemonsOn(socket)
+			if len(pids) != 1 {
+				t.Fatalf("daemons on the socket: %v, want one", pids)
+			}
+			conn, err := relay.Connect(socket, 5*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close()
+			if err := syscall.Kill(pids[0], syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			if reap {
+				var ws syscall.WaitStatus
+				_, _ = syscall.Wait4(pids[0], &ws, 0, nil)
+			} else if err := waitState(pids[0], "Z", 5*time.Second); err != nil {
+				t.Fatal(err)
+			}
+			if err := relay.Verify(conn, c, socket); !errors.Is(err, relay.ErrGone) {
+				t.Errorf("Verify: %v, want %v", err, relay.ErrGone)
+			}
+		})
+	}
+}
+
+// waitState waits until the process is in the given state (as /proc/PID/stat shows it).
+func waitState(pid int, state string, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		for _, c := range children() {
+			if c.pid == pid && (c.zombie == (state == "Z")) {
+				return nil
+			}
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return errors.New("process " + strconv.Itoa(pid) + " did not reach state " + state)
+}
