@@ -32,7 +32,9 @@ func TestLeakingDaemonEnds(t *testing.T) {
 	}
 	limit := runtime.NumGoroutine() + 20
 	done := make(chan error, 1)
-	go func() { done <- Serve(context.Background(), socket, leak, Options{MaxGoroutines: limit, MaxConcurrent: 2}) }()
+	go func() {
+		done <- Serve(context.Background(), socket, leak, Options{MaxGoroutines: limit, MaxConcurrent: 2})
+	}()
 	calls := 0
 	for ; calls < 200; calls++ {
 		conn, err := waitConnect(socket, calls == 0)
