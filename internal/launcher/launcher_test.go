@@ -181,9 +181,10 @@ func TestDaemonFailureReplaysTheInputToTheEngine(t *testing.T) {
 	if got.Code != engineCode || got.Stdout != "engine [\"hook\" \"codex\"]\n"+payload {
 		t.Fatalf("the engine must answer with the same input: code %d, %d bytes of stdout, stderr %q", got.Code, len(got.Stdout), got.Stderr)
 	}
-	// Depending on timing the launcher sees the daemon gone while it checks
-	// it, or the connection closed before an answer.
-	if !strings.Contains(got.Stderr, "the daemon did not answer") && !strings.Contains(got.Stderr, relay.ErrGone.Error()) {
+	// Depending on timing the launcher sees the connection closed before an
+	// answer, the daemon gone while it checks it, or a dying process that
+	// can no longer be checked; each time the engine gets the call.
+	if !strings.HasSuffix(got.Stderr, "; running the engine\n") {
 		t.Errorf("stderr %q does not say the daemon failed", got.Stderr)
 	}
 }

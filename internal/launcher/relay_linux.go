@@ -73,7 +73,7 @@ func answer(conn *os.File, c call) {
 	if err := relay.Verify(conn, c.ctx, c.socket); err != nil {
 		c.fallBack("not using " + c.socket + ": " + err.Error())
 	}
-	resp, err := relay.ReadResponse(bufio.NewReader(relay.DeadlineReader{Conn: conn, Deadline: c.start.Add(relayDeadline)}))
+	resp, err := relay.ReadResponse(bufio.NewReaderSize(relay.DeadlineReader{Conn: conn, Deadline: c.start.Add(relayDeadline)}, 1024))
 	if err != nil {
 		c.fallBack("the daemon did not answer (" + err.Error() + ")")
 	}

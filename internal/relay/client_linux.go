@@ -116,14 +116,15 @@ func Verify(conn *os.File, c Context, socket string) error {
 	if dir, err := os.Readlink(proc + "/cwd"); err != nil || dir != c.Dir {
 		return ErrImpostor
 	}
+	buf := make([]byte, 0, 4096) // one buffer for the three files: every page the launcher touches costs
 	want := "\x00" + DaemonCommand + "\x00" + socket + "\x00"
-	if args, err := readProc(proc + "/cmdline"); err != nil || !strings.HasSuffix(string(args), want) {
+	if buf, err = readProc(proc+"/cmdline", buf); err != nil || !strings.HasSuffix(string(buf), want) {
 		return ErrImpostor
 	}
-	if env, err := readProc(proc + "/environ"); err != nil || string(env) != c.environ() {
+	if buf, err = readProc(proc+"/environ", buf); err != nil || string(buf) != c.environ() {
 		return ErrImpostor
 	}
-	if status, err := readProc(proc + "/status"); err != nil || !hasUmask(string(status), c.Umask) {
+	if buf, err = readProc(proc+"/status", buf); err != nil || !hasUmask(string(buf), c.Umask) {
 		return ErrImpostor
 	}
 	return nil
@@ -143,13 +144,14 @@ func hasUmask(status string, umask int) bool {
 
 // readProc reads a small /proc file with plain system calls (an os.File
 // would set up the runtime's poller, which the launcher does not need).
-func readProc(path string) ([]byte, error) {
+// It reads into buf[:0], growing it when needed, and returns the contents.
+func readProc(path string, buf []byte) ([]byte, error) {
 	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer syscall.Close(fd)
-	buf := make([]byte, 0, 8192)
+	buf = buf[:0]
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
