@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -83,8 +84,40 @@ func Serve(ctx context.Context, socket string, h Handler, o Options) error {
 		ln.Close()
 		return err
 	}
+	go sweep(filepath.Dir(socket), time.Now())
 	d := newDaemon(h, o)
 	return d.run(ctx, ln)
+}
+
+// StaleAfter is how long the files of a daemon that has ended stay in the
+// socket directory: every environment an agent ever ran hooks in leaves a
+// lock file, and the launcher looks at all of them when it starts a daemon.
+const StaleAfter = 24 * time.Hour
+
+// sweep removes the lock files in dir that no daemon holds and that have
+// not changed for StaleAfter, with the sockets their daemons left behind.
+func sweep(dir string, now time.Time) {
+	locks, _ := filepath.Glob(filepath.Join(dir, "*.sock.lock"))
+	for _, l := range locks {
+		if fi, err := os.Stat(l); err == nil && now.Sub(fi.ModTime()) >= StaleAfter {
+			removeIfFree(l)
+		}
+	}
+}
+
+// removeIfFree removes lock and its socket while holding the lock, so a
+// daemon serving them is never touched.
+func removeIfFree(lock string) {
+	f, err := os.OpenFile(lock, os.O_RDWR|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		return
+	}
+	_ = os.Remove(strings.TrimSuffix(lock, ".lock"))
+	_ = os.Remove(lock)
 }
 
 // ensurePrivateDir creates dir (0700) and checks that nobody else can use it.
