@@ -1,12 +1,9 @@
 package main
 
 import (
-	"errors"
 	"flag"
-	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -14,6 +11,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/toolguard/toolguard/internal/cli"
+	"github.com/toolguard/toolguard/internal/relay"
 )
 
 var update = flag.Bool("update", false, "rewrite the txtar scripts' golden output with what the commands print")
@@ -101,55 +99,21 @@ func countDaemons(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	want, err := strconv.Atoi(args[0])
 	ts.Check(err)
-	if got := len(livePids(relayDir(ts))); (got == want) == neg {
+	if got := relay.Running(relayDir(ts)); (got == want) == neg {
 		ts.Fatalf("%d relay daemons alive, want %d", got, want)
 	}
 }
 
-// livePids are the pids in the lock files of dir whose daemon is alive
-// (holds its lock).
-func livePids(dir string) []int {
-	locks, _ := filepath.Glob(filepath.Join(dir, "*.sock.lock"))
-	var pids []int
-	for _, l := range locks {
-		if pid, ok := lockedPid(l); ok {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
-
-// lockedPid reads the pid in a daemon's lock file and reports whether a
-// daemon still holds the lock.
-func lockedPid(lock string) (int, bool) {
-	b, err := os.ReadFile(lock)
-	if err != nil {
-		return 0, false
-	}
-	pid, err := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil {
-		return 0, false
-	}
-	f, err := os.Open(lock)
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
-	return pid, errors.Is(err, syscall.EWOULDBLOCK)
-}
-
 // stopDaemons ends the script's daemons and waits for them to go.
 func stopDaemons(dir string) {
-	pids := livePids(dir)
-	for _, pid := range pids {
+	for _, pid := range relay.Daemons(dir) {
 		_ = syscall.Kill(pid, syscall.SIGTERM)
 	}
 	deadline := time.Now().Add(5 * time.Second)
-	for len(livePids(dir)) > 0 && time.Now().Before(deadline) {
+	for relay.Running(dir) > 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
-	for _, pid := range livePids(dir) {
+	for _, pid := range relay.Daemons(dir) {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
 }

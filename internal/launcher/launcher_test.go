@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -255,28 +254,17 @@ func waitAccepting(t *testing.T, socket string) {
 	t.Fatalf("nothing accepted connections on %s within 10s", socket)
 }
 
-// stopDaemons ends the daemons whose lock files are in dir and waits until
+// stopDaemons kills the daemons serving sockets in dir and waits until
 // their locks are free.
 func stopDaemons(dir string) {
-	locks, _ := filepath.Glob(filepath.Join(dir, "*.lock"))
-	for _, l := range locks {
-		b, _ := os.ReadFile(l)
-		if pid, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && held(l) {
+	for _, pid := range relay.Daemons(dir) {
+		if pid > 0 {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
-		for deadline := time.Now().Add(5 * time.Second); held(l) && time.Now().Before(deadline); {
-			time.Sleep(5 * time.Millisecond)
-		}
 	}
-}
-
-func held(lock string) bool {
-	f, err := os.Open(lock)
-	if err != nil {
-		return false
+	for deadline := time.Now().Add(5 * time.Second); relay.Running(dir) > 0 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
 	}
-	defer f.Close()
-	return errors.Is(syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB), syscall.EWOULDBLOCK)
 }
 
 // The launcher starts no daemon when maxDaemons (16) already run in the
