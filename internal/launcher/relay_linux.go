@@ -114,19 +114,24 @@ func startDaemon(ctx relay.Context, dir, socket string) {
 // replay runs the engine with stdin as its standard input: the launcher
 // has read the real one already.
 func replay(engine string, args []string, stdin []byte) {
-	fd, err := unix.MemfdCreate("toolguard-hook-input", 0)
-	if err != nil {
-		fail(args, "cannot pass the payload on to the engine: "+err.Error())
-	}
-	f := os.NewFile(uintptr(fd), "hook-input")
-	if _, err := f.Write(stdin); err != nil {
-		fail(args, "cannot pass the payload on to the engine: "+err.Error())
-	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		fail(args, "cannot pass the payload on to the engine: "+err.Error())
-	}
-	if err := unix.Dup3(fd, 0, 0); err != nil {
+	if err := stdinFrom(stdin); err != nil {
 		fail(args, "cannot pass the payload on to the engine: "+err.Error())
 	}
 	execEngine(engine, args)
+}
+
+// stdinFrom makes standard input a memory file holding data.
+func stdinFrom(data []byte) error {
+	fd, err := unix.MemfdCreate("toolguard-hook-input", unix.MFD_CLOEXEC)
+	if err != nil {
+		return err
+	}
+	f := os.NewFile(uintptr(fd), "hook-input")
+	if _, err := f.Write(data); err != nil {
+		return err
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	return unix.Dup3(fd, 0, 0) // fd 0 itself is not close-on-exec
 }
