@@ -10,6 +10,7 @@ import (
 
 	"github.com/toolguard/toolguard/hook"
 	"github.com/toolguard/toolguard/install"
+	"github.com/toolguard/toolguard/internal/relay"
 )
 
 func init() {
@@ -102,8 +103,9 @@ func (f *installFlags) options() (install.Options, install.Scope, error) {
 
 // selfPath is the absolute path hooks should run: the toolguard launcher
 // next to this engine, which relays hook calls to a warm engine, or the
-// engine itself when it stands alone. Agents started from a desktop
-// launcher often have a PATH without either.
+// engine itself when it stands alone or the system cannot relay (the
+// launcher would only add a process start there). Agents started from a
+// desktop launcher often have a PATH without either.
 func selfPath() string {
 	exe, err := os.Executable()
 	if err != nil {
@@ -113,7 +115,7 @@ func selfPath() string {
 		exe = resolved
 	}
 	launcher := filepath.Join(filepath.Dir(exe), "toolguard")
-	if fi, err := os.Stat(launcher); err == nil && fi.Mode().IsRegular() && launcher != exe {
+	if fi, err := os.Stat(launcher); err == nil && fi.Mode().IsRegular() && launcher != exe && relay.Supported {
 		return launcher
 	}
 	return exe
