@@ -4,7 +4,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"sync"
 
 	"github.com/toolguard/toolguard/state"
 )
@@ -15,29 +14,28 @@ import (
 const EventsFile = "events.jsonl"
 
 // eventLogger returns the structured logger for approval and blocked
-// events. The file is opened on the first event, so a hook that only
+// events. The file is opened only for an event, so a hook that only
 // allows never touches it.
 func eventLogger() *slog.Logger {
-	return slog.New(slog.NewJSONHandler(&lazyAppend{}, nil))
+	return slog.New(slog.NewJSONHandler(lazyAppend{}, nil))
 }
 
-// lazyAppend opens the events file for appending on first write; when it
-// cannot, events are dropped (the audit log still has every decision).
-type lazyAppend struct {
-	once sync.Once
-	f    *os.File
-}
+// lazyAppend appends each event to the events file, opening and closing
+// it every time: events are rare (asks, blocks), and a long-lived engine
+// (the hook relay daemon) must not keep a descriptor per call. When the
+// file cannot be opened, events are dropped (the audit log still has
+// every decision).
+type lazyAppend struct{}
 
-func (l *lazyAppend) Write(p []byte) (int, error) {
-	l.once.Do(func() {
-		dir, err := state.Dir()
-		if err != nil || os.MkdirAll(dir, 0o700) != nil {
-			return
-		}
-		l.f, _ = os.OpenFile(filepath.Join(dir, EventsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	})
-	if l.f == nil {
+func (lazyAppend) Write(p []byte) (int, error) {
+	dir, err := state.Dir()
+	if err != nil || os.MkdirAll(dir, 0o700) != nil {
 		return len(p), nil
 	}
-	return l.f.Write(p)
+	f, err := os.OpenFile(filepath.Join(dir, EventsFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return len(p), nil
+	}
+	defer f.Close()
+	return f.Write(p)
 }

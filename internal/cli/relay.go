@@ -35,6 +35,9 @@ func newRelayCmd(a *app) *cobra.Command {
 			if errors.Is(err, relayd.ErrRunning) {
 				return nil // another launcher started one first
 			}
+			if err != nil { // nobody sees the daemon's stderr: say it in the events log
+				eventLogger().Error("relay_failed", "socket", args[0], "error", err.Error())
+			}
 			return err
 		},
 	}
