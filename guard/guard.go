@@ -30,6 +30,18 @@ type Guard struct {
 	workdir  string
 }
 
+// Close closes the audit log the guard writes (the Writer given with
+// WithAudit, or the one Standard opened); the guard must not be used
+// afterwards. A program that builds a guard per call — the hook relay
+// daemon does — closes each one, or every call would leave the log's
+// descriptors open until the garbage collector finds them.
+func (g *Guard) Close() error {
+	if g.audit == nil {
+		return nil
+	}
+	return g.audit.Close()
+}
+
 // Option configures a Guard.
 type Option func(*Guard)
 

@@ -89,7 +89,9 @@ func runHook(a *app, agent string, pf *policyFlags, opts hook.Options) error {
 	opts.Timeout = decideWithin(time.Since(start))
 	opts.DeferAllow = opts.DeferAllow || p.Config().Hooks.DeferAllow
 	opts.Table = p.Tools() // the policy's [tools.map] and [tools.tiers] apply to hooks too
-	stdout, stderr, code := hook.Run(a.ctx, agent, a.io.Stdin, hookDecider(p), opts)
+	decider, done := hookDecider(p)
+	stdout, stderr, code := hook.Run(a.ctx, agent, a.io.Stdin, decider, opts)
+	done()
 	if _, err := a.io.Stdout.Write(stdout); err != nil {
 		return &ExitCodeError{Code: 2, Err: err}
 	}
@@ -100,15 +102,16 @@ func runHook(a *app, agent string, pf *policyFlags, opts hook.Options) error {
 }
 
 // hookDecider decides through the guard, so session grants and budgets
-// apply and every decision is audited. When the state directory cannot be
-// used the policy alone decides: the hook must answer whatever happens.
-func hookDecider(p *policy.Policy) hook.Decider {
+// apply and every decision is audited; done closes the guard's audit log.
+// When the state directory cannot be used the policy alone decides: the
+// hook must answer whatever happens.
+func hookDecider(p *policy.Policy) (d hook.Decider, done func()) {
 	g, err := guard.Standard(p, guard.WithLogger(eventLogger()))
 	if err != nil {
-		return p
+		return p, func() {}
 	}
 	return hook.DeciderFunc(func(ctx context.Context, c call.Call) policy.Decision {
 		d, _ := g.Check(ctx, c)
 		return d
-	})
+	}), func() { _ = g.Close() }
 }
