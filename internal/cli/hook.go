@@ -105,13 +105,25 @@ func runHook(a *app, agent string, pf *policyFlags, opts hook.Options) error {
 // apply and every decision is audited; done closes the guard's audit log.
 // When the state directory cannot be used the policy alone decides: the
 // hook must answer whatever happens.
+//
+// In the relay daemon the guard kept with the cached policy is used and
+// stays open.
 func hookDecider(p *policy.Policy) (d hook.Decider, done func()) {
+	if compiled != nil {
+		if g := compiled.guard(p); g != nil {
+			return checkWith(g), func() {}
+		}
+	}
 	g, err := guard.Standard(p, guard.WithLogger(eventLogger()))
 	if err != nil {
 		return p, func() {}
 	}
+	return checkWith(g), func() { _ = g.Close() }
+}
+
+func checkWith(g *guard.Guard) hook.Decider {
 	return hook.DeciderFunc(func(ctx context.Context, c call.Call) policy.Decision {
 		d, _ := g.Check(ctx, c)
 		return d
-	}), func() { _ = g.Close() }
+	})
 }

@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/toolguard/toolguard/guard"
 	"github.com/toolguard/toolguard/policy"
 )
 
@@ -24,15 +25,62 @@ var compiled *policyCache
 // The daemon's environment and directory are fixed, so a load with the
 // same key compiles the same policy; an edited, created, replaced or
 // removed policy file changes the key.
+//
+// It also keeps one guard per cached policy: a guard holds nothing in
+// memory that a call could change (grants, budgets and sub-agent totals
+// live in state files, under file locks), and keeping it keeps its audit
+// log open instead of opening the log and its lock on every call.
 type policyCache struct {
-	mu sync.Mutex
-	m  map[string]*policy.Policy
+	mu     sync.Mutex
+	m      map[string]*policy.Policy
+	guards map[*policy.Policy]*guard.Guard
 }
 
 // maxCachedPolicies bounds the cache; when full it starts over.
 const maxCachedPolicies = 16
 
-func newPolicyCache() *policyCache { return &policyCache{m: map[string]*policy.Policy{}} }
+func newPolicyCache() *policyCache {
+	return &policyCache{m: map[string]*policy.Policy{}, guards: map[*policy.Policy]*guard.Guard{}}
+}
+
+// guard returns the guard kept with p, building it on first use; nil when
+// p is not in the cache or the guard cannot be built (the caller then
+// builds one of its own, as a fresh engine would).
+func (c *policyCache) guard(p *policy.Policy) *guard.Guard {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if g, ok := c.guards[p]; ok {
+		return g
+	}
+	if !c.holds(p) {
+		return nil
+	}
+	g, err := guard.Standard(p, guard.WithLogger(eventLogger()))
+	if err != nil {
+		return nil
+	}
+	c.guards[p] = g
+	return g
+}
+
+func (c *policyCache) holds(p *policy.Policy) bool {
+	for _, q := range c.m {
+		if q == p {
+			return true
+		}
+	}
+	return false
+}
+
+// reset empties the cache. The guards' audit logs are closed; a call still
+// using one reopens it (audit.Writer allows that), so nothing is lost.
+func (c *policyCache) reset() {
+	for _, g := range c.guards {
+		_ = g.Close()
+	}
+	clear(c.m)
+	clear(c.guards)
+}
 
 // load returns the cached policy for key or builds and keeps it. Failed
 // loads are not kept: they are reported afresh.
@@ -49,7 +97,7 @@ func (c *policyCache) load(key string, build func() (*policy.Policy, error)) (*p
 	}
 	c.mu.Lock()
 	if len(c.m) >= maxCachedPolicies {
-		clear(c.m)
+		c.reset()
 	}
 	c.m[key] = p
 	c.mu.Unlock()
