@@ -93,6 +93,7 @@ func (s *Server) handleDecide(w http.ResponseWriter, r *http.Request) {
 		d = internalDeny(err)
 	} else {
 		d = decideNow(r.Context(), a, p, c)
+		s.release(a)
 	}
 	s.observe(c, d, time.Since(start))
 	writeJSON(w, http.StatusOK, d)
@@ -109,6 +110,7 @@ func (s *Server) handleAuthorize(w http.ResponseWriter, r *http.Request) {
 		d = internalDeny(err)
 	} else {
 		d = authorize(r.Context(), a, c)
+		s.release(a)
 	}
 	s.observe(c, d, -1)
 	writeJSON(w, http.StatusOK, d)

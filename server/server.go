@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"time"
@@ -152,6 +153,15 @@ func (s *Server) authorizerFor(p *policy.Policy) (Authorizer, error) {
 		err = errors.New("the authorizer factory returned nil")
 	}
 	return a, err
+}
+
+// release closes an Authorizer built for one request (a tightened
+// policy's) when it can be closed — guard.Guard closes its audit log —
+// rather than leaving its files to the garbage collector.
+func (s *Server) release(a Authorizer) {
+	if c, ok := a.(io.Closer); ok && a != s.base {
+		_ = c.Close()
+	}
 }
 
 func positive[T int | int64 | time.Duration](v, def T) T {
