@@ -41,6 +41,8 @@ type Authorizer interface {
 // AuthorizerFactory builds the Authorizer for a policy (the server's, or a
 // per-request tightened copy) that asks people through approver. An error
 // fails New for the server's policy and denies a request with an override.
+// One built for a request is closed after it when it is an io.Closer
+// (guard.Guard is: it closes its audit log).
 type AuthorizerFactory func(p *policy.Policy, approver approval.Approver) (Authorizer, error)
 
 // Options configure a [Server].
