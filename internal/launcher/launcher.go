@@ -38,6 +38,10 @@ var (
 	replayBefore  = 2 * time.Second
 )
 
+// watchdogGrace is how long after relayDeadline the launcher blocks a call
+// that is stuck anywhere else (reading stdin, checking the peer).
+const watchdogGrace = 250 * time.Millisecond
+
 // hookInputLimit is what the launcher reads of a hook's input: the hook's
 // own limit (4 MiB) and one byte more, so the engine still sees that a
 // larger payload is too large.

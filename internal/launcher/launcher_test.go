@@ -345,3 +345,36 @@ func TestProcessPathsAreNotRelayed(t *testing.T) {
 		t.Errorf("an ordinary path: got %+v, want the daemon's answer", got)
 	}
 }
+
+// An agent that never closes the hook's stdin: the launcher blocks the
+// call at its deadline instead of waiting for the agent's own timeout.
+func TestStdinNeverClosed(t *testing.T) {
+	dir := install(t, true)
+	env := []string{"TEST_RELAY_DEADLINE=400ms", "TEST_REPLAY_BEFORE=1ms"}
+	first := run(t, dir, "{}", env, "hook", "claude-code")
+	waitAccepting(t, startedSocket(t, first.Stderr))
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pw.Close()
+	cmd := exec.Command(filepath.Join(dir, "toolguard"), "hook", "claude-code")
+	cmd.Dir = dir
+	cmd.Env = append([]string{"HOME=" + dir, "XDG_STATE_HOME=" + filepath.Join(dir, "state"),
+		"PATH=" + os.Getenv("PATH"), "TOOLGUARD_RELAY_TRACE=1"}, env...)
+	cmd.Stdin = pr
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err = cmd.Run()
+	pr.Close()
+	if ee, ok := errors.AsType[*exec.ExitError](err); !ok || ee.ExitCode() != 2 {
+		t.Fatalf("exit %v, want 2; stderr %q", err, stderr.String())
+	}
+	if want := "toolguard: the hook relay did not finish within 650ms; the call is blocked\n"; !strings.HasSuffix(stderr.String(), want) {
+		t.Errorf("stderr %q, want it to end %q", stderr.String(), want)
+	}
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("took %s", took)
+	}
+}

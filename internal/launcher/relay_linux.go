@@ -20,6 +20,16 @@ import (
 // was read, the engine runs the call with the same input.
 func relayHook(engine string, args []string) {
 	start := time.Now()
+	// Whatever blocks — an agent that never closes stdin, a /proc read of a
+	// stuck process — the call is blocked at the deadline, never left to
+	// the agent's own timeout, which would let it through.
+	// (A little after relayDeadline, so that a late answer is reported as
+	// such by the read that waits for it.)
+	limit := relayDeadline + watchdogGrace
+	watchdog := time.AfterFunc(limit, func() {
+		fail(args, "the hook relay did not finish within "+limit.String())
+	})
+	defer watchdog.Stop() // returning means the engine runs the call: it has deadlines of its own
 	ctx, err := relay.Current(engine)
 	if err != nil {
 		trace("no context: " + err.Error())
