@@ -42,7 +42,7 @@ included) and 1 on a read error.`,
 		if len(args) == 0 {
 			return fmt.Errorf("check needs a command: toolguard check -- 'ls -la' (or --jsonl)")
 		}
-		c := call.Call{Kind: call.Shell, Tool: "shell", Command: strings.Join(args, " "), Cwd: pf.workdir(), Workspace: pf.workdir()}
+		c := shellCall(args, pf.workdir())
 		d := p.Decide(a.ctx, c)
 		if err := printDecision(a.io.Stdout, d, c.Command, asJSON); err != nil {
 			return err

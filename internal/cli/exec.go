@@ -115,7 +115,13 @@ func execCall(args []string, wd string) (call.Call, error) {
 		}
 		words[i] = q
 	}
-	return call.Call{Kind: call.Shell, Tool: "shell", Command: strings.Join(words, " "), Cwd: wd, Workspace: wd}, nil
+	return shellCall(words, wd), nil
+}
+
+// shellCall is a command given on toolguard's command line as the shell
+// tool of an agent would run it, with wd as directory and workspace.
+func shellCall(words []string, wd string) call.Call {
+	return call.Call{Kind: call.Shell, Tool: "shell", Command: strings.Join(words, " "), Cwd: wd, Workspace: wd}
 }
 
 // authorize returns nil when the call may run: allowed by the policy, or

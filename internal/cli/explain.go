@@ -55,7 +55,7 @@ func explainCall(p *policy.Policy, wd, tool, input string, args []string) (call.
 		if len(args) == 0 {
 			return call.Call{}, fmt.Errorf("explain needs a command (explain -- 'rm -rf x') or --tool and --input")
 		}
-		return call.Call{Kind: call.Shell, Tool: "shell", Command: strings.Join(args, " "), Cwd: wd, Workspace: wd}, nil
+		return shellCall(args, wd), nil
 	}
 	var in map[string]any
 	if err := json.Unmarshal([]byte(input), &in); err != nil {
