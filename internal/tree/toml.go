@@ -124,6 +124,15 @@ func dotted(prefix string, parts []keyPart) string {
 	return strings.Join(names, ".")
 }
 
+// addTable adds a new table under key k of node, made as st says
+// (implicitly, by a header, or by a dotted key), and returns it.
+func (b *tomlBuilder) addTable(node *Node, k keyPart, st tableState) *Node {
+	child := b.node(Map, k.line, k.col)
+	b.state[child] = st
+	b.keys.add(node, Entry{Key: k.name, Line: k.line, Col: k.col, Value: child})
+	return child
+}
+
 // parent walks a [header]'s key parts but the last, creating implicit
 // tables and stepping into the last table of an array of tables.
 func (b *tomlBuilder) parent(parts []keyPart) *Node {
@@ -132,10 +141,7 @@ func (b *tomlBuilder) parent(parts []keyPart) *Node {
 		e := b.keys.get(node, k.name)
 		switch {
 		case e == nil:
-			child := b.node(Map, k.line, k.col)
-			b.state[child] = stImplicit
-			b.keys.add(node, Entry{Key: k.name, Line: k.line, Col: k.col, Value: child})
-			node = child
+			node = b.addTable(node, k, stImplicit)
 		case b.state[e.Value] == stArray:
 			node = e.Value.Items[len(e.Value.Items)-1]
 		case e.Value.Kind == Map && b.state[e.Value] != stInline:
@@ -168,10 +174,7 @@ func (b *tomlBuilder) table(parts []keyPart) *Node {
 	k := parts[len(parts)-1]
 	e := b.keys.get(node, k.name)
 	if e == nil {
-		child := b.node(Map, k.line, k.col)
-		b.state[child] = stHeader
-		b.keys.add(node, Entry{Key: k.name, Line: k.line, Col: k.col, Value: child})
-		return child
+		return b.addTable(node, k, stHeader)
 	}
 	if e.Value.Kind == Map && b.state[e.Value] == stImplicit {
 		b.state[e.Value] = stHeader
@@ -221,10 +224,7 @@ func (b *tomlBuilder) keyValue(table *Node, where string, kv *unstable.Node, dep
 		e := b.keys.get(node, k.name)
 		switch {
 		case e == nil:
-			child := b.node(Map, k.line, k.col)
-			b.state[child] = stDotted
-			b.keys.add(node, Entry{Key: k.name, Line: k.line, Col: k.col, Value: child})
-			node = child
+			node = b.addTable(node, k, stDotted)
 		case e.Value.Kind == Map && b.state[e.Value] == stDotted:
 			node = e.Value
 		default:
