@@ -1,7 +1,6 @@
 package launcher
 
 import (
-	"bufio"
 	"errors"
 	"io"
 	"os"
@@ -77,14 +76,11 @@ func answer(conn *os.File, c call) {
 		fail(c.args, "could not read the hook payload: "+err.Error())
 	}
 	c.stdin = stdin
-	if err := relay.WriteRequest(conn, relay.Request{Args: c.args, Stdin: stdin}); err != nil {
-		c.fallBack("the daemon took no request (" + err.Error() + ")")
-	}
-	if err := relay.Verify(conn, c.ctx, c.socket); err != nil {
+	resp, err := relay.Exchange(conn, c.ctx, c.socket, relay.Request{Args: c.args, Stdin: stdin}, c.start.Add(relayDeadline))
+	switch {
+	case errors.Is(err, relay.ErrImpostor) || errors.Is(err, relay.ErrGone):
 		c.fallBack("not using " + c.socket + ": " + err.Error())
-	}
-	resp, err := relay.ReadResponse(bufio.NewReaderSize(relay.DeadlineReader{Conn: conn, Deadline: c.start.Add(relayDeadline)}, 1024))
-	if err != nil {
+	case err != nil:
 		c.fallBack("the daemon did not answer (" + err.Error() + ")")
 	}
 	trace("answered by the daemon")

@@ -74,19 +74,6 @@ func connectError(err error, socket string) error {
 	return err
 }
 
-// Dial is Connect followed by Verify.
-func Dial(c Context, socket string, timeout time.Duration) (*os.File, error) {
-	conn, err := Connect(socket, timeout)
-	if err != nil {
-		return nil, err
-	}
-	if err := Verify(conn, c, socket); err != nil {
-		conn.Close()
-		return nil, err
-	}
-	return conn, nil
-}
-
 func setTimeout(fd int, d time.Duration) error {
 	tv := syscall.NsecToTimeval(d.Nanoseconds())
 	if err := syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv); err != nil {
@@ -167,12 +154,23 @@ func readProc(path string, buf []byte) ([]byte, error) {
 	}
 }
 
-// RoundTrip sends req on conn and reads the response.
-func RoundTrip(conn *os.File, req Request) (Response, error) {
+// Exchange sends req on a connection made by Connect, checks the peer with
+// Verify while the daemon works, and reads its answer by deadline. An
+// error from Verify comes back as it is (ErrImpostor, ErrGone); one from
+// sending or reading says which of the two failed.
+func Exchange(conn *os.File, c Context, socket string, req Request, deadline time.Time) (Response, error) {
 	if err := WriteRequest(conn, req); err != nil {
+		return Response{}, errors.New("sending the call: " + err.Error())
+	}
+	if err := Verify(conn, c, socket); err != nil {
 		return Response{}, err
 	}
-	return ReadResponse(bufio.NewReader(conn))
+	// Small buffer: every heap page the launcher touches is a page fault.
+	resp, err := ReadResponse(bufio.NewReaderSize(DeadlineReader{Conn: conn, Deadline: deadline}, 1024))
+	if err != nil {
+		return Response{}, errors.New("reading the answer: " + err.Error())
+	}
+	return resp, nil
 }
 
 // Spawn starts a daemon for c on socket, detached from this process's

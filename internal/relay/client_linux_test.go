@@ -184,14 +184,9 @@ func TestEndToEnd(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			conn, err := relay.Dial(c, socket, 5*time.Second)
+			got, err := exchange(c, socket, tc.req)
 			if err != nil {
-				t.Fatalf("Dial: %v", err)
-			}
-			defer conn.Close()
-			got, err := relay.RoundTrip(conn, tc.req)
-			if err != nil {
-				t.Fatalf("RoundTrip: %v", err)
+				t.Fatalf("Exchange: %v", err)
 			}
 			if diff := cmp.Diff(tc.want, got, exactBytes); diff != "" {
 				t.Errorf("answer (-want +got):\n%s", diff)
@@ -249,14 +244,12 @@ func TestVerify(t *testing.T) {
 			if err := relay.Verify(conn, ctx, sock); !errors.Is(err, tc.want) {
 				t.Errorf("Verify: %v, want %v", err, tc.want)
 			}
-			dialed, err := relay.Dial(ctx, sock, 5*time.Second)
+			resp, err := exchange(ctx, sock, relay.Request{Args: []string{"x"}})
 			if sock == socket && !errors.Is(err, tc.want) {
-				t.Errorf("Dial: %v, want %v", err, tc.want)
+				t.Errorf("Exchange: %v, want %v", err, tc.want)
 			}
-			if err == nil {
-				dialed.Close()
-			} else if dialed != nil {
-				t.Errorf("Dial returned a connection with the error %v", err)
+			if err != nil && resp.Stdout != nil {
+				t.Errorf("Exchange returned an answer with the error %v", err)
 			}
 		})
 	}
@@ -281,8 +274,8 @@ func TestVerifyPlainListener(t *testing.T) {
 	if err := relay.Verify(conn, c, socket); !errors.Is(err, relay.ErrImpostor) {
 		t.Errorf("Verify: %v, want %v", err, relay.ErrImpostor)
 	}
-	if conn, err := relay.Dial(c, socket, 5*time.Second); !errors.Is(err, relay.ErrImpostor) || conn != nil {
-		t.Errorf("Dial: %v, %v, want nil, %v", conn, err, relay.ErrImpostor)
+	if resp, err := relay.Exchange(conn, c, socket, relay.Request{Args: []string{"x"}}, time.Now().Add(time.Second)); !errors.Is(err, relay.ErrImpostor) || resp.Stdout != nil {
+		t.Errorf("Exchange: %v, %v, want no answer and %v", resp, err, relay.ErrImpostor)
 	}
 }
 
@@ -301,9 +294,6 @@ func TestConnectNoDaemon(t *testing.T) {
 	for _, socket := range []string{filepath.Join(dir, "none.sock"), stale, filepath.Join(dir, "missing", "x.sock")} {
 		if conn, err := relay.Connect(socket, time.Second); !errors.Is(err, relay.ErrNoDaemon) {
 			t.Errorf("Connect(%s): %v, %v, want %v", socket, conn, err, relay.ErrNoDaemon)
-		}
-		if conn, err := relay.Dial(thisContext(t), socket, time.Second); !errors.Is(err, relay.ErrNoDaemon) {
-			t.Errorf("Dial(%s): %v, %v, want %v", socket, conn, err, relay.ErrNoDaemon)
 		}
 	}
 }
@@ -372,15 +362,10 @@ func TestSpawnSecondDaemon(t *testing.T) {
 	if got := daemonsOn(socket); !slices.Equal(got, first) {
 		t.Errorf("daemons on the socket: %v, want %v", got, first)
 	}
-	conn, err := relay.Dial(c, socket, 5*time.Second)
-	if err != nil {
-		t.Fatalf("Dial: %v", err)
-	}
-	defer conn.Close()
-	got, err := relay.RoundTrip(conn, relay.Request{Args: []string{"again"}})
+	got, err := exchange(c, socket, relay.Request{Args: []string{"again"}})
 	want := relay.Response{Code: 1, Stdout: []byte{}, Stderr: []byte("again")}
 	if diff := cmp.Diff(want, got, exactBytes); err != nil || diff != "" {
-		t.Errorf("RoundTrip: %v (-want +got):\n%s", err, diff)
+		t.Errorf("Exchange: %v (-want +got):\n%s", err, diff)
 	}
 }
 
@@ -500,4 +485,15 @@ func waitState(pid int, state string, timeout time.Duration) error {
 		time.Sleep(5 * time.Millisecond)
 	}
 	return errors.New("process " + strconv.Itoa(pid) + " did not reach state " + state)
+}
+
+// exchange connects to socket and relays req as the launcher does: the
+// peer is checked against c before its answer is taken.
+func exchange(c relay.Context, socket string, req relay.Request) (relay.Response, error) {
+	conn, err := relay.Connect(socket, 5*time.Second)
+	if err != nil {
+		return relay.Response{}, err
+	}
+	defer conn.Close()
+	return relay.Exchange(conn, c, socket, req, time.Now().Add(5*time.Second))
 }

@@ -15,11 +15,13 @@ const Supported = false
 // Current returns ErrUnsupported.
 func Current(string) (Context, error) { return Context{}, ErrUnsupported }
 
-// Dial returns ErrUnsupported.
-func Dial(Context, string, time.Duration) (*os.File, error) { return nil, ErrUnsupported }
+// Connect returns ErrUnsupported.
+func Connect(string, time.Duration) (*os.File, error) { return nil, ErrUnsupported }
 
-// RoundTrip returns ErrUnsupported.
-func RoundTrip(*os.File, Request) (Response, error) { return Response{}, ErrUnsupported }
+// Exchange returns ErrUnsupported.
+func Exchange(*os.File, Context, string, Request, time.Time) (Response, error) {
+	return Response{}, ErrUnsupported
+}
 
 // Spawn returns ErrUnsupported.
 func Spawn(Context, string) error { return ErrUnsupported }
