@@ -11,8 +11,9 @@
 // The daemon must behave exactly as a fresh engine process would, so a
 // daemon serves one context only: one engine binary, user, working
 // directory, umask and environment. [Key] names that context and the
-// socket; [Dial] refuses a peer that is not the engine binary started with
-// exactly the caller's environment, working directory and arguments, so a
+// socket; [Verify], which [Exchange] runs before it takes an answer,
+// refuses a peer that is not the engine binary started with
+// exactly the caller's environment, working directory, umask and arguments, so a
 // process an agent started with another environment (say, a laxer
 // TOOLGUARD_MODE) cannot answer for the launcher.
 //
