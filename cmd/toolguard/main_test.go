@@ -83,12 +83,11 @@ func accepting(dir string) int {
 }
 
 func accepts(socket string) bool {
-	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return false
+	conn, err := relay.Connect(socket, time.Second)
+	if err == nil {
+		conn.Close()
 	}
-	defer syscall.Close(fd)
-	return syscall.Connect(fd, &syscall.SockaddrUnix{Name: socket}) == nil
+	return err == nil
 }
 
 // countDaemons checks how many relay daemons of the script are alive:
