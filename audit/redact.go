@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"github.com/toolguard/toolguard/risk"
 )
 
 // Mask replaces every secret the redaction finds.
@@ -117,15 +119,14 @@ var shapes = []shape{
 	// match starts at the keyword and the regexp can skip ahead quickly.
 	{"secret assignment", lazyRegexp(`(?i)((?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential|authorization|cookie)[a-z0-9_.-]*)(["']?\s*[=:]\s*)((?:bearer\s+|basic\s+|token\s+)?(?:"[^"]*"|'[^']*'|[^\s"',;&]+))`), "${1}${2}" + Mask,
 		secretWords, false},
-	{"aws access key", lazyRegexp(`((?:AKIA|ASIA))[0-9A-Z]{16}`), "${1}" + Mask, []string{"akia", "asia"}, false},
-	{"github token", lazyRegexp(`\b((?:ghp|gho|ghs|ghu|ghr)_)[A-Za-z0-9]{30,}\b`), "${1}" + Mask, []string{"ghp_", "gho_", "ghs_", "ghu_", "ghr_"}, false},
-	{"github fine-grained token", lazyRegexp(`\b(github_pat_)[A-Za-z0-9_]{20,}`), "${1}" + Mask, []string{"github_pat_"}, false},
-	{"gitlab token", lazyRegexp(`\b(glpat-)[A-Za-z0-9_-]{20,}`), "${1}" + Mask, []string{"glpat-"}, false},
-	{"slack token", lazyRegexp(`\b(xox[baprs]-)[A-Za-z0-9-]{10,}`), "${1}" + Mask, []string{"xox"}, false},
-	{"stripe key", lazyRegexp(`\b((?:sk|rk)_(?:live|test)_)[A-Za-z0-9]{10,}`), "${1}" + Mask, []string{"k_live_", "k_test_"}, false},
-	{"openai or anthropic key", lazyRegexp(`\b(sk-(?:ant-|proj-)?)[A-Za-z0-9_-]{20,}`), "${1}" + Mask, []string{"sk-"}, false},
-	{"google api key", lazyRegexp(`\b(AIza)[0-9A-Za-z_-]{35}`), "${1}" + Mask, []string{"aiza"}, false},
-	{"jwt", lazyRegexp(`\b(eyJ)[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+`), "${1}" + Mask, []string{"eyj"}, false},
+}
+
+func init() {
+	for _, t := range risk.TokenShapes {
+		if t.Name != "pem private key" { // masked whole, body included, above
+			shapes = append(shapes, shape{name: t.Name, re: t.Re, keep: "${1}" + Mask, need: t.Need})
+		}
+	}
 }
 
 // mayMatch applies the shape's literal filter to the lower-cased text.

@@ -2,10 +2,10 @@ package audit
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"sync"
@@ -75,11 +75,10 @@ func (w *Writer) Path() string { return w.path }
 
 // Write appends r as one JSON line. ctx bounds the wait for the lock.
 func (w *Writer) Write(ctx context.Context, r Record) error {
-	line, err := json.Marshal(r)
-	if err != nil {
-		return fmt.Errorf("audit: encode record: %w", err)
+	if math.IsNaN(r.LatencyMS) || math.IsInf(r.LatencyMS, 0) {
+		return fmt.Errorf("audit: encode record: latency %v is not a number", r.LatencyMS)
 	}
-	line = append(line, '\n')
+	line := append(r.AppendJSON(make([]byte, 0, 512)), '\n')
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if err := w.lock.Lock(ctx); err != nil {

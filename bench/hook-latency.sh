@@ -1,25 +1,24 @@
 #!/usr/bin/env bash
-# Whole-process latency of "toolguard hook claude-code" (DESIGN §10, issue 4)
-# next to a minimal Go program that reads the same payload and prints {}, and
-# next to cc-safety-net (Node) run as a Claude Code PreToolUse hook.
-#
-# toolguard is the launcher: it relays each hook call to a warm engine
-# daemon (started by the first call; the warm-up rounds include that), so
-# the table also shows the engine run for every call ("toolguard-engine",
-# which is also what TOOLGUARD_RELAY=off costs) and the launcher when no
-# daemon can be started ("toolguard, no daemon": launcher + engine exec,
-# what the first call of a context costs, plus starting the daemon).
+# Whole-process cost of "toolguard hook claude-code" (DESIGN §10, issue 12)
+# next to a minimal Go program that decodes the same payload and prints {},
+# and next to cc-safety-net (Node) run as a Claude Code PreToolUse hook:
+# CPU time (user + system) and wall time, each as a paired median ratio
+# to the minimal program, and peak RSS. "link floor" (bench/linkfloor) links
+# everything toolguard links but only decodes the payload: the part of the
+# cost that comes from being one program with a server in it.
 #
 # Usage (from anywhere; needs go, and node + npm for the cc-safety-net column):
 #   bench/hook-latency.sh [ROUNDS]          # default 300 rounds
 #
-# Every round runs each command once on each payload, in a rotating order, so
-# background load affects all of them alike (bench/hooktime). The replies are
-# checked: toolguard and cc-safety-net must deny "rm -rf ~", toolguard must
-# allow "git status" and the Read. HOME, XDG_* and CLAUDE_PROJECT_DIR point
-# into a temporary directory, so no user policy or state is read or written.
-# The script then times the phases inside a fresh toolguard process
-# (bench/startup) and prints machine and load figures for the record.
+# toolguard is built as documented (CGO_ENABLED=0: a static binary, see
+# docs/benchmarks.md for what the dynamic build costs) and also as plain
+# `go build` for comparison. Every round runs each command once on each
+# payload, in a rotating order, so background load affects all of them alike
+# (bench/hooktime). The replies are checked: toolguard and cc-safety-net must
+# deny "rm -rf ~", toolguard must allow "git status" and the Read. HOME, XDG_*
+# and CLAUDE_PROJECT_DIR point into a temporary directory, so no user policy
+# or state is read or written. The script then times the phases inside a fresh
+# toolguard process (bench/startup) and prints machine and load figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -27,14 +26,7 @@ repo=$PWD
 rounds=${1:-300}
 startup_rounds=$(( rounds < 200 ? rounds : 200 ))
 work=$(mktemp -d "${TMPDIR:-/tmp}/hook-latency.XXXXXX")
-# stop_daemons ends the relay daemons the benchmark started (their pids are
-# in the lock files next to their sockets).
-stop_daemons() {
-	for lock in "$work"/home/.local/state/toolguard/relay/*.lock; do
-		[ -f "$lock" ] && kill "$(cat "$lock")" 2>/dev/null || true
-	done
-}
-trap 'stop_daemons; rm -rf "$work"' EXIT
+trap 'rm -rf "$work"' EXIT
 
 echo "== machine"
 echo "cpus: $(nproc), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')"
@@ -42,9 +34,10 @@ echo "kernel: $(uname -sr); $(go version); node: $(node --version 2>/dev/null ||
 echo "load before: $(uptime | sed 's/.*load average: //')"
 
 echo "== building (go build -trimpath)"
-for pkg in cmd/toolguard cmd/toolguard-engine bench/minimal bench/hooktime bench/startup; do
-	go build -trimpath -o "$work/$(basename "$pkg")" "./$pkg"
+for pkg in cmd/toolguard bench/minimal bench/linkfloor bench/hooktime bench/startup; do
+	CGO_ENABLED=0 go build -trimpath -o "$work/$(basename "$pkg")" "./$pkg"
 done
+go build -trimpath -o "$work/toolguard-cgo" ./cmd/toolguard
 
 ccsn=.ci/node_modules/cc-safety-net/dist/bin/cc-safety-net.js
 if [ ! -f "$ccsn" ] && command -v npm >/dev/null 2>&1; then
@@ -69,13 +62,12 @@ payload bash-git-status Bash '{"command":"git status","description":"Show workin
 payload bash-rm-rf-home Bash '{"command":"rm -rf ~","description":"Delete the home directory"}'
 payload read-file Read "{\"file_path\":\"$proj/README.md\"}"
 
-args=(-n "$rounds" -cmd "minimal=$work/minimal" -cmd "toolguard=$work/toolguard hook claude-code"
-	-cmd "toolguard-engine=$work/toolguard-engine hook claude-code"
-	-cmd "toolguard, no daemon=TOOLGUARD_RELAY_DIR=/proc/none $work/toolguard hook claude-code")
+args=(-n "$rounds" -cmd "minimal=$work/minimal" -cmd "link floor=$work/linkfloor" -cmd "toolguard=$work/toolguard hook claude-code"
+	-cmd "toolguard (cgo build)=$work/toolguard-cgo hook claude-code")
 for p in bash-git-status bash-rm-rf-home read-file; do
 	args+=(-payload "$p=$work/$p.json")
 done
-for c in toolguard toolguard-engine "toolguard, no daemon"; do
+for c in toolguard "toolguard (cgo build)"; do
 	args+=(-expect "$c/bash-rm-rf-home=deny" -expect "$c/bash-git-status=allow" -expect "$c/read-file=allow")
 done
 if [ -f "$repo/$ccsn" ] && command -v node >/dev/null 2>&1; then
@@ -85,7 +77,7 @@ else
 	echo "(cc-safety-net not available: no node, or npm ci in .ci failed; its column is left out)"
 fi
 
-echo "== hook process latency ($rounds rounds)"
+echo "== hook process cost ($rounds rounds)"
 "$work/hooktime" "${args[@]}"
 
 if [ -x /usr/bin/time ]; then
@@ -94,31 +86,18 @@ if [ -x /usr/bin/time ]; then
 	echo "== peak RSS of one run each, by /usr/bin/time (bash-git-status)"
 	rss() { /usr/bin/time -f "$1: %M KiB" "${@:2}" <"$work/bash-git-status.json" >/dev/null 2>"$work/rss" || true; tail -n1 "$work/rss"; }
 	rss minimal "$work/minimal"
-	# The launcher's own figure needs a daemon of /usr/bin/time's context
-	# (its environment differs from the harness's by "_"): the first call
-	# starts one and is answered by the engine.
-	/usr/bin/time -f "" "$work/toolguard" hook claude-code <"$work/bash-git-status.json" >/dev/null 2>&1 || true
-	sleep 0.5
 	rss toolguard "$work/toolguard" hook claude-code
-	rss toolguard-engine "$work/toolguard-engine" hook claude-code
+	rss "toolguard (cgo build)" "$work/toolguard-cgo" hook claude-code
 	if [ -f "$repo/$ccsn" ] && command -v node >/dev/null 2>&1; then
 		rss cc-safety-net node "$repo/$ccsn" hook --coding-cli
 	fi
 fi
 
 echo
-echo "== the relay daemon(s) after the run"
-for lock in "$work"/home/.local/state/toolguard/relay/*.lock; do
-	pid=$(cat "$lock" 2>/dev/null) || continue
-	[ -r "/proc/$pid/status" ] || continue
-	echo "daemon $pid: $(grep -E '^(VmHWM|VmRSS)' "/proc/$pid/status" | tr -s ' \t' ' ' | tr '\n' ' ')"
-done
-
-echo
-echo "== inside a fresh engine process ($startup_rounds processes per role, bash-git-status)"
+echo "== inside a fresh toolguard process ($startup_rounds processes per role, bash-git-status)"
 "$work/startup" -n "$startup_rounds" "$work/bash-git-status.json"
 echo
-echo "== inside a fresh engine process ($startup_rounds processes per role, read-file)"
+echo "== inside a fresh toolguard process ($startup_rounds processes per role, read-file)"
 "$work/startup" -n "$startup_rounds" "$work/read-file.json"
 
 if command -v hyperfine >/dev/null 2>&1; then

@@ -47,8 +47,14 @@ func kindList() string {
 // DefaultTier is the tier a kind has when nothing more specific is known.
 func (k Kind) DefaultTier() risk.Tier {
 	switch k {
-	case Read, Search, Fetch:
+	case Read, Search:
 		return risk.Read
+	case Fetch:
+		// A request to a URL the model chose sends data out (the URL
+		// itself) and brings untrusted content in: not a read of the
+		// machine, so it is the execute tier, asked in supervised mode as
+		// the agents themselves ask before web fetches.
+		return risk.Execute
 	case Write:
 		return risk.Write
 	default:
@@ -85,6 +91,10 @@ type Call struct {
 	Paths []string `json:"paths,omitempty"`
 	// URLs are the URLs the call fetches.
 	URLs []string `json:"urls,omitempty"`
+	// StatPaths are paths whose names and metadata only the call reads.
+	StatPaths []string `json:"stat_paths,omitempty"`
+	// SQL are statements the call runs against a database.
+	SQL []string `json:"sql,omitempty"`
 	// Tier, when set (TierSet), overrides the kind's default tier.
 	Tier    risk.Tier `json:"-"`
 	TierSet bool      `json:"-"`

@@ -3,7 +3,10 @@ package call
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -42,6 +45,9 @@ func (t *Table) Normalize(r Request) (Call, error) {
 	m, ok := t.Lookup(r.Tool)
 	if server, tool, isMCP := ParseMCPName(r.Tool); isMCP {
 		c.MCPServer, c.MCPTool = server, tool
+		if !ok && t.mcpFamilies {
+			m, ok = MCPMapping(server, tool)
+		}
 		if !ok {
 			m = sniffMapping(MCP)
 		}
@@ -65,10 +71,29 @@ func apply(c Call, m Mapping) (Call, error) {
 	c.Paths = append(c.Paths, patchPaths(c.Input, m.PatchArgs)...)
 	c.URLs = append(c.URLs, stringValues(c.Input, m.URLArgs)...)
 	c.URLs = append(c.URLs, urlsInText(c.Input, m.URLsInText)...)
+	c.StatPaths = append(c.StatPaths, stringValues(c.Input, m.StatArgs)...)
+	c.SQL = append(c.SQL, stringValues(c.Input, m.SQLArgs)...)
+	if m.Sniff {
+		sniffValues(&c, c.Input, 0)
+	}
+	c.URLs, c.Paths = fileURLs(c.URLs, c.Paths)
+	if anyTrue(c.Input, m.DryRunArgs) && !m.TierSet {
+		c.Kind = Read // a preview of the change: the files are only read
+	}
 	if c.Kind == Shell && c.Command == "" {
 		return c, fmt.Errorf("%w: %s call without a command (looked for %s)", ErrInvalid, c.Tool, join(m.CommandArgs))
 	}
 	return c, nil
+}
+
+// anyTrue reports whether one of the keys holds the boolean true.
+func anyTrue(input map[string]any, keys []string) bool {
+	for _, k := range keys {
+		if b, ok := input[k].(bool); ok && b {
+			return true
+		}
+	}
+	return false
 }
 
 func join(keys []string) string {
@@ -86,7 +111,70 @@ var (
 )
 
 func sniffMapping(k Kind) Mapping {
-	return Mapping{Kind: k, CommandArgs: sniffCommand, PathArgs: sniffPaths, URLArgs: sniffURLs}
+	return Mapping{Kind: k, CommandArgs: sniffCommand, PathArgs: sniffPaths, URLArgs: sniffURLs, Sniff: true}
+}
+
+// sniffValues judges every string argument of a tool the table does not
+// know by what it holds: http(s) and file URLs anywhere in its text, and
+// the whole value when it is an absolute or home path.
+func sniffValues(c *Call, v any, depth int) {
+	if depth > 16 {
+		return
+	}
+	switch v := v.(type) {
+	case string:
+		for _, u := range urlInText().FindAllString(v, 8) {
+			if !slices.Contains(c.URLs, u) {
+				c.URLs = append(c.URLs, u)
+			}
+		}
+		if looksLikePath(v) && !slices.Contains(c.Paths, v) {
+			c.Paths = append(c.Paths, v)
+		}
+	case []any:
+		for _, e := range v {
+			sniffValues(c, e, depth+1)
+		}
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(v)) {
+			sniffValues(c, v[k], depth+1)
+		}
+	}
+}
+
+// looksLikePath reports a value that is a single absolute or home path.
+func looksLikePath(v string) bool {
+	if len(v) < 2 || len(v) > 4096 || strings.ContainsAny(v, "\n\x00") {
+		return false
+	}
+	return (v[0] == '/' || strings.HasPrefix(v, "~/")) && !strings.Contains(v, " ") || strings.HasPrefix(v, "file://")
+}
+
+// fileURLs moves file:// URLs to the paths: a tool that opens one reads
+// the file.
+func fileURLs(urls, paths []string) ([]string, []string) {
+	out := urls[:0:0]
+	for _, u := range urls {
+		if rest, ok := strings.CutPrefix(u, "file://"); ok {
+			if p, err := url.PathUnescape(rest); err == nil {
+				rest = p
+			}
+			if !strings.HasPrefix(rest, "/") { // file://host/path
+				if i := strings.IndexByte(rest, '/'); i >= 0 {
+					rest = rest[i:]
+				}
+			}
+			paths = append(paths, rest)
+			continue
+		}
+		out = append(out, u)
+	}
+	for i, p := range paths {
+		if rest, ok := strings.CutPrefix(p, "file://"); ok {
+			paths[i] = rest
+		}
+	}
+	return out, paths
 }
 
 func firstString(in map[string]any, keys []string) string {
@@ -130,9 +218,18 @@ var patchFileLine = sync.OnceValue(func() *regexp.Regexp {
 func patchPaths(in map[string]any, keys []string) []string {
 	var out []string
 	for _, text := range stringValues(in, keys) {
-		for _, m := range patchFileLine().FindAllStringSubmatch(text, -1) {
-			out = append(out, m[1])
-		}
+		out = append(out, PatchPaths(text)...)
+	}
+	return out
+}
+
+// PatchPaths returns the files an apply_patch patch (Codex's format:
+// "*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:")
+// writes, creates, deletes or moves to, in order.
+func PatchPaths(text string) []string {
+	var out []string
+	for _, m := range patchFileLine().FindAllStringSubmatch(text, -1) {
+		out = append(out, m[1])
 	}
 	return out
 }
@@ -150,6 +247,9 @@ func urlsInText(in map[string]any, keys []string) []string {
 func joinCwd(base, dir string) string {
 	if strings.HasPrefix(dir, "/") || base == "" {
 		return dir
+	}
+	if dir == "." || dir == "./" {
+		return base
 	}
 	return strings.TrimSuffix(base, "/") + "/" + dir
 }

@@ -5,6 +5,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/risk"
 )
@@ -22,6 +23,17 @@ type Mapping struct {
 	// PathArgs are argument keys holding a path or a list of paths. Every
 	// present one is used. Nil means none.
 	PathArgs []string `json:"path_args,omitempty"`
+	// StatArgs are argument keys holding paths whose names and metadata
+	// only are read (a directory listing, file information). Nil means
+	// none.
+	StatArgs []string `json:"stat_args,omitempty"`
+	// SQLArgs are argument keys holding SQL the tool runs; the statements
+	// decide the tier. Nil means none.
+	SQLArgs []string `json:"sql_args,omitempty"`
+	// Sniff makes every string argument count: URLs anywhere in the text,
+	// and values that are absolute or home paths. Set for tools the table
+	// does not know.
+	Sniff bool `json:"sniff,omitempty"`
 	// URLArgs are argument keys holding a URL or a list of URLs. Nil means
 	// none.
 	URLArgs []string `json:"url_args,omitempty"`
@@ -33,6 +45,10 @@ type Mapping struct {
 	// URLsInText are argument keys holding free text whose http(s) URLs are
 	// fetched (Gemini's web_fetch prompt).
 	URLsInText []string `json:"urls_in_text,omitempty"`
+	// DryRunArgs are boolean argument keys that, when true, make the tool
+	// only preview what it would change (the filesystem server's edit_file
+	// dryRun): the call is then a read of its paths. Nil means none.
+	DryRunArgs []string `json:"dry_run_args,omitempty"`
 }
 
 // Table maps tool names to mappings. The zero Table knows no tools; use
@@ -41,6 +57,11 @@ type Mapping struct {
 type Table struct {
 	exact map[string]Mapping
 	globs []globMapping
+	// mcpFamilies makes Normalize look MCP tools the table does not name up
+	// in the known server families (MCPMapping). Default sets it; a table
+	// built from the zero Table (the MCP proxy's, whose family is chosen)
+	// does not.
+	mcpFamilies bool
 }
 
 type globMapping struct {
@@ -51,9 +72,11 @@ type globMapping struct {
 // Default returns the built-in table: the tools of Claude Code, Codex CLI,
 // Gemini CLI, Cursor, docker-agent, Aar and ai-chat, and the kind names
 // themselves ("shell", "read", …) for callers that speak in kinds.
-func Default() *Table {
-	return &Table{exact: builtin()}
-}
+func Default() *Table { return defaultTable() }
+
+// defaultTable is built once, when first needed: a Table is immutable, so
+// every caller can share it.
+var defaultTable = sync.OnceValue(func() *Table { return &Table{exact: builtin(), mcpFamilies: true} })
 
 // With returns a copy of t in which the given mappings (tool name or
 // path.Match glob such as "mcp__fs__*" → mapping) take precedence. With no
@@ -64,7 +87,8 @@ func (t *Table) With(user map[string]Mapping) (*Table, error) {
 	if len(user) == 0 {
 		return t, nil
 	}
-	n := &Table{exact: make(map[string]Mapping, len(t.exact)+len(user)), globs: append([]globMapping(nil), t.globs...)}
+	n := &Table{exact: make(map[string]Mapping, len(t.exact)+len(user)), globs: append([]globMapping(nil), t.globs...),
+		mcpFamilies: t.mcpFamilies}
 	for k, v := range t.exact {
 		n.exact[k] = v
 	}

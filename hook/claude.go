@@ -63,12 +63,12 @@ type claudePermDecision struct {
 
 func (a *claudeAdapter) Encode(ev Event, d policy.Decision) ([]byte, []byte, int) {
 	if ev.Name == evPermissionRequest {
-		return a.permissionRequest(d), nil, 0
+		return a.permissionRequest(d, ev.PermissionMode), nil, 0
 	}
-	return a.preToolUse(d), nil, 0
+	return a.preToolUse(d, ev.PermissionMode), nil, 0
 }
 
-func (a *claudeAdapter) preToolUse(d policy.Decision) []byte {
+func (a *claudeAdapter) preToolUse(d policy.Decision, mode string) []byte {
 	out := claudePreToolUse{HookEventName: evPreToolUse}
 	switch d.Verdict {
 	case risk.Allow:
@@ -77,11 +77,11 @@ func (a *claudeAdapter) preToolUse(d policy.Decision) []byte {
 		}
 		out.PermissionDecision, out.PermissionDecisionReason = "allow", allowText(d)
 	case risk.Ask:
-		if !a.p.preAsk {
-			if a.opts.DeferAsk {
+		if !a.p.preAsk || unattendedMode(mode) {
+			if a.opts.DeferAsk && !a.p.preAsk {
 				return noOpinion
 			}
-			out.PermissionDecision, out.PermissionDecisionReason = "deny", approvalText(a.p.name, d)
+			out.PermissionDecision, out.PermissionDecisionReason = "deny", unattendedText(a.p.name, mode, d)
 			break
 		}
 		out.PermissionDecision, out.PermissionDecisionReason = "ask", askText(d)
@@ -93,7 +93,7 @@ func (a *claudeAdapter) preToolUse(d policy.Decision) []byte {
 
 // permissionRequest answers a prompt that is about to be shown: allow
 // approves it, deny rejects it, ask leaves the prompt to the person.
-func (a *claudeAdapter) permissionRequest(d policy.Decision) []byte {
+func (a *claudeAdapter) permissionRequest(d policy.Decision, mode string) []byte {
 	out := claudePermissionRequest{HookEventName: evPermissionRequest}
 	switch d.Verdict {
 	case risk.Allow:
@@ -102,9 +102,46 @@ func (a *claudeAdapter) permissionRequest(d policy.Decision) []byte {
 		}
 		out.Decision.Behavior = "allow"
 	case risk.Ask:
+		if unattendedMode(mode) {
+			out.Decision = claudePermDecision{Behavior: "deny", Message: unattendedText(a.p.name, mode, d)}
+			break
+		}
 		return noOpinion
 	default:
 		out.Decision = claudePermDecision{Behavior: "deny", Message: denyText(d)}
 	}
 	return marshal(claudeOutput{out})
+}
+
+// unattendedMode reports whether an agent in this permission mode settles
+// an ask without a person: Claude Code's bypassPermissions runs it,
+// dontAsk lets its own allow rules decide, and auto hands it to a model
+// classifier. An ask there becomes a deny.
+func unattendedMode(mode string) bool {
+	switch mode {
+	case "bypassPermissions", "dontAsk", "auto":
+		return true
+	}
+	return false
+}
+
+// unattendedText is the deny reason for an ask no person would see.
+func unattendedText(agent, mode string, d policy.Decision) string {
+	if !unattendedMode(mode) {
+		return approvalText(agent, d)
+	}
+	return clip("toolguard needs a person to approve this call, and " + agent + " in " + mode +
+		" mode would settle it without one, so it was blocked: " + reasonOf(d) + " (rule " + ruleOf(d) + ")." +
+		suggestionOf(d) + " To allow it, a person approves it in the toolguard page or terminal, runs the session in a mode that asks (default, acceptEdits or plan), or adds an allow rule to " +
+		PolicyFile + ".")
+}
+
+// CanAsk: Claude Code puts a PreToolUse or PermissionRequest ask to a
+// person unless its permission mode settles asks alone; Codex cannot ask
+// from PreToolUse (its PermissionRequest leaves the prompt to the person).
+func (a *claudeAdapter) CanAsk(ev Event) bool {
+	if unattendedMode(ev.PermissionMode) {
+		return false
+	}
+	return ev.Name != evPreToolUse || a.p.preAsk
 }

@@ -160,3 +160,11 @@ func firstNonEmpty(s ...string) string {
 	}
 	return ""
 }
+
+// CanAsk: beforeShellExecution and beforeMCPExecution ask the person, and
+// preToolUse for a shell or MCP tool leaves the ask to them; file reads
+// and other tools cannot ask.
+func (a *cursorAdapter) CanAsk(ev Event) bool {
+	return ev.Name == evBeforeShell || ev.Name == evBeforeMCP ||
+		ev.Name == evPreToolUseC && hasBeforeHook(ev.Request.Tool)
+}

@@ -1,6 +1,8 @@
 package hook
 
 import (
+	"os"
+
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/risk"
 )
@@ -25,9 +27,19 @@ func (a *dockerAdapter) Decode(stdin []byte) (Event, error) {
 		return ev, err
 	}
 	ev.ReadOnlyHint = p.ToolReadOnly
+	if p.Cwd == "" {
+		// docker-agent sends an empty top-level cwd and starts its hooks in
+		// its own working directory, which is the session's.
+		if wd, werr := workingDir(); werr == nil {
+			p.Cwd = wd
+		}
+	}
 	ev.Request, err = toolRequest(DockerAgent, p)
 	return ev, err
 }
+
+// workingDir is the hook process's working directory; tests replace it.
+var workingDir = os.Getwd
 
 type dockerOutput struct {
 	HookSpecificOutput dockerSpecific `json:"hook_specific_output"`

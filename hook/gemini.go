@@ -37,7 +37,21 @@ func (a *geminiAdapter) Encode(_ Event, d policy.Decision) ([]byte, []byte, int)
 		}
 		return marshal(geminiOutput{"allow", ""}), nil, 0
 	case risk.Ask:
+		if geminiHeadless() {
+			return marshal(geminiOutput{"deny", headlessText(d)}), nil, 0
+		}
 		return marshal(geminiOutput{"ask", askText(d)}), nil, 0
 	}
 	return marshal(geminiOutput{"deny", denyText(d)}), nil, 0
+}
+
+// CanAsk: Gemini CLI asks the person in its interface; started headless
+// (-p) it waits forever for a confirmation nobody can give.
+func (a *geminiAdapter) CanAsk(Event) bool { return !geminiHeadless() }
+
+// headlessText is the deny reason for an ask in a headless Gemini CLI run.
+func headlessText(d policy.Decision) string {
+	return clip("toolguard needs a person to approve this call, and gemini-cli was started headless (-p), where nobody can confirm it (it would wait forever), so it was blocked: " +
+		reasonOf(d) + " (rule " + ruleOf(d) + ")." + suggestionOf(d) +
+		" To allow it, run gemini interactively, have a person approve it in a running toolguard serve page ([approval] server), or add an allow rule to " + PolicyFile + ".")
 }

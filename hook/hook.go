@@ -5,13 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/toolguard/toolguard/approval"
 	"github.com/toolguard/toolguard/call"
 	"github.com/toolguard/toolguard/policy"
+	"github.com/toolguard/toolguard/risk"
 )
 
 // Defaults for [Options] fields left at their zero value.
@@ -21,6 +24,14 @@ const (
 	DefaultTimeout = 5 * time.Second
 	// DefaultMaxInput bounds the payload read from stdin.
 	DefaultMaxInput = 4 << 20
+	// AgentTimeout is the hook timeout install writes into every agent's
+	// settings: room for DefaultTimeout and a person's answer through the
+	// approver (MaxApprovalWait), so the agent never times the hook out
+	// (most agents let a call through when a hook times out).
+	AgentTimeout = 150 * time.Second
+	// MaxApprovalWait bounds how long a hook waits for a person's answer
+	// through [Options.Approver], whatever the policy's approval timeout.
+	MaxApprovalWait = 135 * time.Second
 )
 
 // Agent names accepted by [New] and [Run].
@@ -68,6 +79,35 @@ type Options struct {
 	// fills it from CLAUDE_PROJECT_DIR or GEMINI_PROJECT_DIR). Empty means
 	// the payload's cwd.
 	ProjectDir string
+	// Inline makes Run decide in the calling goroutine, leaving the bound
+	// on its time to the caller (the CLI arms one watchdog for the whole
+	// process instead of a goroutine per call). The zero value runs the
+	// decision in a goroutine of its own and returns a block at Timeout.
+	Inline bool
+	// Approver answers an ask that the agent cannot put to a person (Codex
+	// PreToolUse, Claude Code in bypassPermissions, Gemini CLI headless,
+	// Cursor's file reads): the hook waits for a person's answer through it
+	// (a running toolguard serve's page) and allows the call only when a
+	// person approves. Nil means no approver: such an ask is denied with a
+	// reason that says how to allow the call.
+	Approver approval.Approver
+	// ApprovalTimeout bounds the wait for the Approver, capped at
+	// MaxApprovalWait. Zero means MaxApprovalWait.
+	ApprovalTimeout time.Duration
+	// Logger receives the approval events of asks put to the Approver. Nil
+	// means none.
+	Logger *slog.Logger
+}
+
+// approvalWait is how long Run may wait for a person beyond Timeout.
+func (o Options) approvalWait() time.Duration {
+	if o.Approver == nil {
+		return 0
+	}
+	if o.ApprovalTimeout <= 0 {
+		return MaxApprovalWait
+	}
+	return min(o.ApprovalTimeout, MaxApprovalWait)
 }
 
 func (o Options) timeout() time.Duration {
@@ -108,6 +148,9 @@ type Event struct {
 	ReadOnlyHint bool
 	// ToolUseID is the agent's id of the tool call; empty when absent.
 	ToolUseID string
+	// PermissionMode is the agent's permission mode as its payload says
+	// (Claude Code's permission_mode); empty when it sends none.
+	PermissionMode string
 }
 
 // Adapter speaks one agent's hook protocol.
@@ -122,6 +165,47 @@ type Adapter interface {
 	Decode(stdin []byte) (Event, error)
 	// Encode answers a decision for ev exactly as the agent documents it.
 	Encode(ev Event, d policy.Decision) (stdout, stderr []byte, exitCode int)
+}
+
+// asker is implemented by adapters some of whose events cannot put an ask
+// to a person.
+type asker interface {
+	// CanAsk reports whether an ask answered for ev reaches a person.
+	CanAsk(ev Event) bool
+}
+
+// canAsk reports whether the agent puts an ask for ev to a person.
+func canAsk(a Adapter, ev Event) bool {
+	if k, ok := a.(asker); ok {
+		return k.CanAsk(ev)
+	}
+	return true
+}
+
+// askPerson puts an ask the agent cannot ask to the approver and turns the
+// answer into the decision: allow only when a person approved in time.
+func askPerson(ctx context.Context, opts Options, c call.Call, d policy.Decision) policy.Decision {
+	ans, err := approval.Ask(ctx, opts.Approver, approval.Request{Call: c, Decision: d},
+		approval.AskOptions{Timeout: opts.approvalWait(), Logger: opts.Logger})
+	if err == nil && ans.Approved {
+		d.Verdict = risk.Allow
+		d.Reason = "a person approved it (" + cmpOr(ans.By, "approver") + "): " + d.Reason
+		return d
+	}
+	why := ans.Note
+	if err != nil {
+		why = err.Error()
+	}
+	d.Verdict = risk.Deny
+	d.Reason = d.Reason + "; the agent cannot ask, toolguard asked a person and got no approval (" + why + ")"
+	return d
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // ErrUnknownAgent is wrapped by errors for agent names [New] does not know.
@@ -165,15 +249,19 @@ func Run(ctx context.Context, agent string, stdin io.Reader, d Decider, opts Opt
 	if err != nil {
 		return blockExit2(fmt.Sprintf("%v; the call is blocked", err))
 	}
-	ctx, cancel := context.WithTimeout(ctx, opts.timeout())
+	ctx, cancel := context.WithTimeout(ctx, opts.timeout()+opts.approvalWait())
 	defer cancel()
+	if opts.Inline {
+		r := handle(ctx, a, stdin, d, opts)
+		return r.stdout, r.stderr, r.code
+	}
 	done := make(chan reply, 1)
 	go func() { done <- handle(ctx, a, stdin, d, opts) }()
 	select {
 	case r := <-done:
 		return r.stdout, r.stderr, r.code
 	case <-ctx.Done():
-		return blockExit2(fmt.Sprintf("no decision within %s (%v); the call is blocked", opts.timeout(), context.Cause(ctx)))
+		return blockExit2(fmt.Sprintf("no decision within %s (%v); the call is blocked", opts.timeout()+opts.approvalWait(), context.Cause(ctx)))
 	}
 }
 
@@ -201,7 +289,12 @@ func handle(ctx context.Context, a Adapter, stdin io.Reader, d Decider, opts Opt
 	if err != nil {
 		return fail(a, ev, RuleInvalidPayload, fmt.Sprintf("could not understand the %s call: %v", ev.Request.Tool, err))
 	}
-	dec := sanitize(d.Decide(ctx, c))
+	dctx, cancel := context.WithTimeout(ctx, opts.timeout())
+	dec := sanitize(d.Decide(dctx, c))
+	cancel()
+	if dec.Verdict == risk.Ask && opts.Approver != nil && !canAsk(a, ev) {
+		dec = askPerson(ctx, opts, c, dec)
+	}
 	return answer(a.Encode(ev, dec))
 }
 
@@ -241,6 +334,11 @@ func fail(a Adapter, ev Event, rule, reason string) reply {
 	}
 	return answer(blockExit2(reason + "; the call is blocked"))
 }
+
+// Block is the answer every agent reads as "blocked": exit code 2 with the
+// reason on stderr. It is what a caller writes when it cannot decide in
+// time.
+func Block(reason string) (stdout, stderr []byte, code int) { return blockExit2(reason) }
 
 func blockExit2(reason string) (stdout, stderr []byte, code int) {
 	return nil, []byte("toolguard: " + clip(reason) + "\n"), 2

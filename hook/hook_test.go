@@ -287,3 +287,19 @@ func TestProjectDirEnv(t *testing.T) {
 }
 
 func readFileBytes(path string) ([]byte, error) { return os.ReadFile(path) }
+
+// Inline decides on the calling goroutine with the same answer.
+func TestRunInline(t *testing.T) {
+	payload := `{"session_id":"s","cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`
+	d := DeciderFunc(func(context.Context, call.Call) policy.Decision {
+		return policy.Decision{Verdict: risk.Deny, Rule: "test.rule", Reason: "no."}
+	})
+	var got [2]string
+	for i, inline := range []bool{false, true} {
+		out, errOut, code := Run(context.Background(), ClaudeCode, strings.NewReader(payload), d, Options{Inline: inline})
+		got[i] = string(out) + "|" + string(errOut) + "|" + strconv.Itoa(code)
+	}
+	if got[0] != got[1] {
+		t.Errorf("inline answer %q differs from the default %q", got[1], got[0])
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -21,6 +22,9 @@ type payload struct {
 	ToolName      string          `json:"tool_name"`
 	ToolInput     json.RawMessage `json:"tool_input"`
 	ToolUseID     string          `json:"tool_use_id"`
+	// PermissionMode is Claude Code's (and Codex's) permission mode:
+	// default, acceptEdits, plan, auto, dontAsk or bypassPermissions.
+	PermissionMode string `json:"permission_mode"`
 	// Claude Code and Codex inside sub-agents.
 	AgentID   string `json:"agent_id"`
 	AgentType string `json:"agent_type"`
@@ -33,12 +37,59 @@ type payload struct {
 	FilePath       string   `json:"file_path"`
 }
 
-// parsePayload decodes exactly one JSON object.
-func parsePayload(stdin []byte) (payload, error) {
+// keyRule is how an agent reads the keys of its payload, so that toolguard
+// judges the fields the agent acts on (a payload with both "tool_input" and
+// "TOOL_INPUT" must be judged on the one the agent uses).
+type keyRule uint8
+
+const (
+	// exactLastWins: keys match exactly and a repeated key's last value
+	// counts (JSON.parse: Claude Code, Gemini CLI, Cursor).
+	exactLastWins keyRule = iota
+	// exactNoRepeats: keys match exactly and a repeated key is an error
+	// (serde_json: Codex never writes one, so a payload with one is not
+	// Codex's and is refused).
+	exactNoRepeats
+	// foldedLastWins: keys match case-insensitively and the last matching
+	// value counts (Go's encoding/json: docker-agent).
+	foldedLastWins
+)
+
+// agentKeyRule is the key rule of each agent's hook decoder.
+func agentKeyRule(agent string) keyRule {
+	switch agent {
+	case Codex:
+		return exactNoRepeats
+	case DockerAgent:
+		return foldedLastWins
+	}
+	return exactLastWins
+}
+
+// parsePayload decodes exactly one JSON object, reading its keys by rule.
+func parsePayload(stdin []byte, rule keyRule) (payload, error) {
 	var p payload
 	if len(bytes.TrimSpace(stdin)) == 0 {
 		return p, errors.New("the payload is empty")
 	}
+	if rule == foldedLastWins {
+		return parseFolded(stdin)
+	}
+	fields, err := objectFields(stdin, rule == exactNoRepeats)
+	if fields != nil { // what could be read, so a failure is answered in the event's own form
+		if ferr := p.fill(fields); err == nil && ferr != nil {
+			err = ferr
+		}
+	}
+	if err != nil {
+		return p, fmt.Errorf("the payload is not a valid hook payload: %v", err)
+	}
+	return p, nil
+}
+
+// parseFolded is Go's own decoding, as docker-agent does it.
+func parseFolded(stdin []byte) (payload, error) {
+	var p payload
 	dec := json.NewDecoder(bytes.NewReader(stdin))
 	if err := dec.Decode(&p); err != nil {
 		return p, fmt.Errorf("the payload is not a valid hook payload: %v", err)
@@ -49,11 +100,72 @@ func parsePayload(stdin []byte) (payload, error) {
 	return p, nil
 }
 
+// objectFields reads one JSON object into its members by exact key; the
+// last of repeated keys wins unless noRepeats makes it an error.
+func objectFields(data []byte, noRepeats bool) (map[string]json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, errors.New("the payload is not a JSON object")
+	}
+	out := map[string]json.RawMessage{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, err
+		}
+		if _, dup := out[key]; dup && noRepeats {
+			return nil, fmt.Errorf("the key %q appears twice", key)
+		}
+		out[key] = raw
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return out, errors.New("there is data after its JSON object")
+	}
+	return out, nil
+}
+
+// fill sets the fields of p from the members with exactly their names.
+func (p *payload) fill(fields map[string]json.RawMessage) error {
+	targets := map[string]any{
+		"hook_event_name": &p.HookEventName, "session_id": &p.SessionID, "cwd": &p.Cwd,
+		"tool_name": &p.ToolName, "tool_use_id": &p.ToolUseID, "agent_id": &p.AgentID,
+		"agent_type": &p.AgentType, "tool_read_only": &p.ToolReadOnly, "conversation_id": &p.ConversationID,
+		"workspace_roots": &p.WorkspaceRoots, "command": &p.Command, "file_path": &p.FilePath,
+		"permission_mode": &p.PermissionMode,
+	}
+	if raw, ok := fields["tool_input"]; ok {
+		p.ToolInput = raw
+	}
+	var first error
+	for _, key := range slices.Sorted(maps.Keys(targets)) {
+		raw, ok := fields[key]
+		if !ok || string(bytes.TrimSpace(raw)) == "null" {
+			continue
+		}
+		if err := json.Unmarshal(raw, targets[key]); err != nil && first == nil {
+			first = fmt.Errorf("%s: %v", key, err)
+		}
+	}
+	return first
+}
+
 // start decodes the payload and checks its event name against events. The
 // returned Event carries the name even when the event is not supported.
 func start(agent string, events []string, stdin []byte) (payload, Event, error) {
 	ev := Event{Agent: agent}
-	p, err := parsePayload(stdin)
+	p, err := parsePayload(stdin, agentKeyRule(agent))
 	if err != nil {
 		if p.HookEventName != "" && slices.Contains(events, p.HookEventName) {
 			ev.Name = p.HookEventName
@@ -62,6 +174,7 @@ func start(agent string, events []string, stdin []byte) (payload, Event, error) 
 	}
 	ev.Name = p.HookEventName
 	ev.ToolUseID = p.ToolUseID
+	ev.PermissionMode = p.PermissionMode
 	if !slices.Contains(events, p.HookEventName) {
 		return p, ev, fmt.Errorf("%w %q (valid: %s)", errUnknownEvent, p.HookEventName, strings.Join(events, ", "))
 	}

@@ -36,7 +36,7 @@ func ExamplePlan() {
 	//           {
 	//             "type": "command",
 	//             "command": "toolguard hook codex",
-	//             "timeout": 10
+	//             "timeout": 150
 	//           }
 	//         ]
 	//       }
@@ -48,7 +48,7 @@ func ExamplePlan() {
 	//           {
 	//             "type": "command",
 	//             "command": "toolguard hook codex",
-	//             "timeout": 10
+	//             "timeout": 150
 	//           }
 	//         ]
 	//       }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/toolguard/toolguard/hook"
 )
@@ -104,6 +105,12 @@ var claudeDeny = []string{
 	"Bash(mkfs*)",
 }
 
+// agentTimeout is the hook timeout written for every agent, in seconds:
+// room for a decision and for a person's answer through toolguard's
+// approver (hook.AgentTimeout), since most agents let a call through when
+// a hook times out.
+const agentTimeout = int(hook.AgentTimeout / time.Second)
+
 func commandHandler(timeout int) func(string) json.RawMessage {
 	return func(c string) json.RawMessage {
 		if isURL(c) {
@@ -115,17 +122,19 @@ func commandHandler(timeout int) func(string) json.RawMessage {
 
 var targets = map[string]target{
 	hook.ClaudeCode: {".claude/settings.json", ".claude/settings.json", jsonAgent{
-		events: []string{"PreToolUse"}, grouped: true, matcher: "*", handler: commandHandler(10), deny: claudeDeny}},
+		events: []string{"PreToolUse"}, grouped: true, matcher: "*", handler: commandHandler(agentTimeout), deny: claudeDeny}},
 	hook.Codex: {".codex/hooks.json", ".codex/hooks.json", jsonAgent{
-		events: []string{"PreToolUse", "PermissionRequest"}, grouped: true, matcher: "*", handler: commandHandler(10)}},
+		events: []string{"PreToolUse", "PermissionRequest"}, grouped: true, matcher: "*", handler: commandHandler(agentTimeout)}},
 	hook.GeminiCLI: {".gemini/settings.json", ".gemini/settings.json", jsonAgent{
 		events: []string{"BeforeTool"}, grouped: true, matcher: ".*",
 		handler: func(c string) json.RawMessage {
-			return rawJSON("name", "toolguard", "type", "command", "command", c, "timeout", 10000)
+			return rawJSON("name", "toolguard", "type", "command", "command", c, "timeout", agentTimeout*1000)
 		}}},
 	hook.Cursor: {".cursor/hooks.json", ".cursor/hooks.json", jsonAgent{
 		events: []string{"beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "preToolUse"}, version: 1,
-		handler: func(c string) json.RawMessage { return rawJSON("command", c, "timeout", 10, "failClosed", true) }}},
+		handler: func(c string) json.RawMessage {
+			return rawJSON("command", c, "timeout", agentTimeout, "failClosed", true)
+		}}},
 	hook.DockerAgent: {".config/cagent/config.yaml", "", yamlAgent{}},
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -74,7 +75,34 @@ func parseYAML(b []byte) (*yaml.Node, error) {
 	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 		return nil, errors.New("its top level is not a mapping")
 	}
+	if err := uniqueKeys(doc.Content[0], 0); err != nil {
+		return nil, err
+	}
 	return &doc, nil
+}
+
+// uniqueKeys refuses a mapping that repeats a key: which of the two the
+// agent reads is not ours to guess, and editing one would leave the other.
+func uniqueKeys(n *yaml.Node, depth int) error {
+	if n == nil || depth > 64 {
+		return nil
+	}
+	if n.Kind == yaml.MappingNode {
+		seen := map[string]int{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if line, dup := seen[k.Value]; dup && k.Kind == yaml.ScalarNode {
+				return fmt.Errorf("the key %q appears twice in one mapping (lines %d and %d); remove one and try again", k.Value, line, k.Line)
+			}
+			seen[k.Value] = k.Line
+		}
+	}
+	for _, c := range n.Content {
+		if err := uniqueKeys(c, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func encodeYAML(doc *yaml.Node) ([]byte, error) {
@@ -89,7 +117,7 @@ func encodeYAML(doc *yaml.Node) ([]byte, error) {
 
 // yamlEntry is toolguard's pre_tool_use matcher entry.
 func yamlEntry(command string) *yaml.Node {
-	handler := mapping("type", scalar("command"), "command", scalar(command), "timeout", intScalar("10"))
+	handler := mapping("type", scalar("command"), "command", scalar(command), "timeout", intScalar(strconv.Itoa(agentTimeout)))
 	return mapping(
 		"matcher", &yaml.Node{Kind: yaml.ScalarNode, Value: "*", Style: yaml.DoubleQuotedStyle},
 		"preempt_yolo", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"},

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,7 +113,6 @@ func TestFilesystemServerEndToEnd(t *testing.T) {
 		{"read_text_file", path(".ssh/id_rsa"), denied("Reading", ".ssh/id_rsa", "**/.ssh/**")},
 		{"read_multiple_files", map[string]any{"paths": []any{filepath.Join(dir, "notes.txt"), filepath.Join(dir, ".env")}},
 			denied("Reading", ".env", "**/.env")},
-		{"get_file_info", path(".ssh/id_rsa"), denied("Reading", ".ssh/id_rsa", "**/.ssh/**")},
 		{"write_file", map[string]any{"path": filepath.Join(dir, ".env"), "content": "x"}, denied("Writing", ".env", "**/.env")},
 		{"move_file", map[string]any{"source": filepath.Join(dir, "notes.txt"), "destination": filepath.Join(dir, ".ssh", "authorized_keys")},
 			denied("Writing", ".ssh/authorized_keys", "**/.ssh/**")},
@@ -124,6 +124,10 @@ func TestFilesystemServerEndToEnd(t *testing.T) {
 		if diff := cmp.Diff(tt.want, s.call(t, tt.tool, tt.args)); diff != "" {
 			t.Errorf("%s %v through the proxy (-want +got):\n%s", tt.tool, tt.args, diff)
 		}
+	}
+	// A key's metadata (size, times, mode) is what ls -l shows: not the secret.
+	if got := s.call(t, "get_file_info", path(".ssh/id_rsa")); got.IsError || !strings.Contains(got.Text, "size: 22") {
+		t.Errorf("get_file_info of the key through the proxy: %+v, want its metadata", got)
 	}
 	res, err := s.client.ListTools(context.Background(), nil)
 	if err != nil {

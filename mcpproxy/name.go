@@ -78,3 +78,15 @@ func ValidateName(s string) error {
 	}
 	return nil
 }
+
+// stripVersion drops an npm-style "@version" suffix ("pkg@1.2.3",
+// "@scope/pkg@latest") and a PyPI "==version" suffix.
+func stripVersion(arg string) string {
+	if i := strings.Index(arg, "=="); i > 0 {
+		arg = arg[:i]
+	}
+	if i := strings.LastIndexByte(arg, '@'); i > 0 {
+		arg = arg[:i]
+	}
+	return arg
+}

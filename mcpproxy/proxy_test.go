@@ -3,6 +3,7 @@ package mcpproxy
 import (
 	"context"
 	"errors"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -167,5 +168,53 @@ func testElicitation(t *testing.T, version string) {
 				t.Errorf("elicitations (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// resources/read and prompts/get are judged like reads of what they name:
+// a secret file is never read, the server's own data and project files
+// are, and the server never sees a blocked request.
+func TestResourcesAndPromptsAreJudged(t *testing.T) {
+	home := t.TempDir()
+	if err := os.MkdirAll(home+"/project", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p, err := policy.Compile(&policy.Config{Settings: policy.Settings{Tools: allowTools}}, policy.Options{Home: home})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := connect(t, Options{Policy: p, Dir: home + "/project", Workspace: home + "/project"}, nil, legacy)
+	ctx := context.Background()
+	for _, c := range []struct {
+		uri     string
+		blocked bool
+	}{
+		{"file://" + home + "/.ssh/id_ed25519", true},
+		{"file://" + home + "/project/README.md", false},
+		{"note://todo", false},
+		{"http://169.254.169.254/latest/meta-data/", true},
+	} {
+		_, err := s.client.ReadResource(ctx, &mcp.ReadResourceParams{URI: c.uri})
+		if blocked := err != nil && strings.Contains(err.Error(), "Blocked by toolguard"); blocked != c.blocked {
+			t.Errorf("resources/read %s: error %v, want blocked=%v", c.uri, err, c.blocked)
+		}
+	}
+	for _, c := range []struct {
+		path    string
+		blocked bool
+	}{
+		{home + "/.aws/credentials", true},
+		{"main.go", false},
+	} {
+		_, err := s.client.GetPrompt(ctx, &mcp.GetPromptParams{Name: testserver.PromptReview, Arguments: map[string]string{"path": c.path}})
+		if blocked := err != nil && strings.Contains(err.Error(), "Blocked by toolguard"); blocked != c.blocked {
+			t.Errorf("prompts/get review %s: error %v, want blocked=%v", c.path, err, c.blocked)
+		}
+	}
+	if err := s.close(t); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(s.stderr.lines("testserver: resources/read")); got != 2 {
+		t.Errorf("the server saw %d resources/read requests, want the 2 allowed ones:\n%s", got, s.stderr)
 	}
 }

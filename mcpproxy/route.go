@@ -32,6 +32,8 @@ func (p *proxy) fromClient(line []byte) {
 		p.clientResponse(m, line)
 	case m.method == methodCallTool:
 		p.toolCall(m, line)
+	case m.method == methodReadResource || m.method == methodGetPrompt:
+		p.readCall(m, line)
 	case m.method == methodCancelled:
 		p.clientCancelled(m, line)
 	case m.isNotification():

@@ -70,7 +70,9 @@ func TestFamilies(t *testing.T) {
 		{[]string{".ci/node_modules/.bin/mcp-server-filesystem", "/tmp"}, FamilyFilesystem},
 		{[]string{"uvx", "mcp-server-fetch"}, FamilyFetch},
 		{[]string{"uvx", "mcp-server-git==1.0", "--repository", "."}, FamilyGit},
-		{[]string{"npx", "@modelcontextprotocol/server-github"}, FamilyGeneric},
+		{[]string{"npx", "@modelcontextprotocol/server-github"}, FamilyGitHub},
+		{[]string{"node", "/home/u/mcp/servers/src/filesystem/dist/index.js", "/tmp"}, FamilyFilesystem},
+		{[]string{"npx", "@playwright/mcp@latest"}, FamilyBrowser},
 		{[]string{"npx", "server-gitlab"}, FamilyGeneric},
 		{[]string{"node", "/opt/servers/server-filesystem.js"}, FamilyFilesystem},
 		{[]string{"python", "-m", "mcp_server_git", "--repository", "."}, FamilyGit},
@@ -81,7 +83,7 @@ func TestFamilies(t *testing.T) {
 			t.Errorf("DetectFamily(%q) = %q, want %q", tt.argv, got, tt.want)
 		}
 	}
-	if _, err := ParseFamily("filesystems"); err == nil || err.Error() != `unknown server family "filesystems" (valid: auto, filesystem, fetch, git, generic, none)` {
+	if _, err := ParseFamily("filesystems"); err == nil || err.Error() != `unknown server family "filesystems" (valid: auto, filesystem, fetch, git, github, memory, time, sql, browser, desktop-commander, generic, none)` {
 		t.Errorf("ParseFamily(filesystems) error = %v", err)
 	}
 	for _, name := range Families() {
@@ -105,10 +107,10 @@ func TestFamilyMappings(t *testing.T) {
 		{FamilyFilesystem, "move_file", map[string]any{"source": "a", "destination": "b"},
 			call.Call{Kind: call.Write, Paths: []string{"a", "b"}}},
 		{FamilyFilesystem, "search_files", map[string]any{"path": ".", "pattern": "*.go"},
-			call.Call{Kind: call.Search, Paths: []string{"."}}},
+			call.Call{Kind: call.Search, StatPaths: []string{"."}}},
 		{FamilyGit, "git_add", map[string]any{"repo_path": "/r", "files": []any{"x.go"}},
 			call.Call{Kind: call.Write, Paths: []string{"/r", "x.go"}, Cwd: "/r"}},
-		{FamilyGit, "git_log", map[string]any{"repo_path": "/r"}, call.Call{Kind: call.Read, Paths: []string{"/r"}}},
+		{FamilyGit, "git_log", map[string]any{"repo_path": "/r"}, call.Call{Kind: call.Read, StatPaths: []string{"/r"}}},
 		{FamilyFetch, "fetch", map[string]any{"url": "http://x/", "max_length": 5.0}, call.Call{Kind: call.Fetch, URLs: []string{"http://x/"}}},
 		{FamilyGeneric, "run_command", map[string]any{"command": "ls", "cwd": "sub"}, call.Call{Kind: call.Shell, Command: "ls", Cwd: "/work/sub"}},
 		{FamilyGeneric, "read_file", map[string]any{"path": "/etc/passwd"}, call.Call{Kind: call.MCP, Paths: []string{"/etc/passwd"}}},
@@ -129,7 +131,7 @@ func TestFamilyMappings(t *testing.T) {
 			t.Fatalf("%s %s: %v", tt.family, tt.tool, err)
 		}
 		// Cwd is the server's directory (/work) unless the arguments moved it.
-		got = call.Call{Kind: got.Kind, Paths: got.Paths, URLs: got.URLs, Command: got.Command, Cwd: strings.TrimSuffix(got.Cwd, "/work")}
+		got = call.Call{Kind: got.Kind, Paths: got.Paths, StatPaths: got.StatPaths, URLs: got.URLs, Command: got.Command, Cwd: strings.TrimSuffix(got.Cwd, "/work")}
 		if diff := cmp.Diff(tt.want, got); diff != "" {
 			t.Errorf("%s %s (-want +got):\n%s", tt.family, tt.tool, diff)
 		}
@@ -229,7 +231,7 @@ func TestRunRejectsBadOptions(t *testing.T) {
 		{Options{Policy: p}, "mcpproxy: no MCP server command given"},
 		{Options{Command: []string{"x"}}, "mcpproxy: no policy given"},
 		{Options{Command: []string{"x"}, Policy: p, Name: "a__b"}, `mcpproxy: server name "a__b" must start with a letter or digit, must not end in '_' and must not contain "__"`},
-		{Options{Command: []string{"x"}, Policy: p, Family: "svn"}, `mcpproxy: unknown server family "svn" (valid: auto, filesystem, fetch, git, generic, none)`},
+		{Options{Command: []string{"x"}, Policy: p, Family: "svn"}, `mcpproxy: unknown server family "svn" (valid: auto, filesystem, fetch, git, github, memory, time, sql, browser, desktop-commander, generic, none)`},
 		{Options{Command: []string{"/nonexistent/server"}, Policy: p, Stderr: io.Discard}, "starting the MCP server /nonexistent/server: fork/exec /nonexistent/server: no such file or directory"},
 	}
 	for _, tt := range tests {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+	"sync"
 )
 
 // class is the kind of destination an address or name is.
@@ -27,16 +28,18 @@ type judgement struct {
 
 // metadataAddrs are the cloud instance metadata services. They hand out the
 // machine's credentials, so they are denied whatever the configuration.
-var metadataAddrs = map[netip.Addr]string{
-	netip.MustParseAddr("169.254.169.254"): "the cloud instance metadata service (AWS, GCP, Azure, OpenStack and others)",
-	netip.MustParseAddr("fd00:ec2::254"):   "the AWS instance metadata service (IPv6)",
-	netip.MustParseAddr("169.254.170.2"):   "the AWS ECS task metadata and credentials endpoint",
-	netip.MustParseAddr("169.254.170.23"):  "the AWS EKS Pod Identity credentials endpoint",
-	netip.MustParseAddr("fd00:ec2::23"):    "the AWS EKS Pod Identity credentials endpoint (IPv6)",
-	netip.MustParseAddr("100.100.100.200"): "the Alibaba Cloud instance metadata service",
-	netip.MustParseAddr("192.0.0.192"):     "the legacy Oracle Cloud instance metadata service",
-	netip.MustParseAddr("169.254.0.23"):    "the Tencent Cloud instance metadata service",
-}
+var metadataAddrs = sync.OnceValue(func() map[netip.Addr]string {
+	return map[netip.Addr]string{
+		netip.MustParseAddr("169.254.169.254"): "the cloud instance metadata service (AWS, GCP, Azure, OpenStack and others)",
+		netip.MustParseAddr("fd00:ec2::254"):   "the AWS instance metadata service (IPv6)",
+		netip.MustParseAddr("169.254.170.2"):   "the AWS ECS task metadata and credentials endpoint",
+		netip.MustParseAddr("169.254.170.23"):  "the AWS EKS Pod Identity credentials endpoint",
+		netip.MustParseAddr("fd00:ec2::23"):    "the AWS EKS Pod Identity credentials endpoint (IPv6)",
+		netip.MustParseAddr("100.100.100.200"): "the Alibaba Cloud instance metadata service",
+		netip.MustParseAddr("192.0.0.192"):     "the legacy Oracle Cloud instance metadata service",
+		netip.MustParseAddr("169.254.0.23"):    "the Tencent Cloud instance metadata service",
+	}
+})
 
 // metadataNames are host names of metadata services.
 var metadataNames = map[string]string{
@@ -71,55 +74,59 @@ func r(prefix string, c class, what string) addrRange {
 }
 
 // v4Ranges are the IANA IPv4 special-purpose ranges, most specific first.
-var v4Ranges = []addrRange{
-	r("0.0.0.0/32", classLoopback, "the unspecified address 0.0.0.0, which connects to this machine"),
-	r("0.0.0.0/8", classPrivate, `in 0.0.0.0/8, "this network" (RFC 791)`),
-	r("10.0.0.0/8", classPrivate, "in 10.0.0.0/8, a private network (RFC 1918)"),
-	r("100.64.0.0/10", classPrivate, "in 100.64.0.0/10, carrier-grade NAT shared space (RFC 6598)"),
-	r("127.0.0.0/8", classLoopback, "in 127.0.0.0/8, loopback (this machine)"),
-	r("169.254.0.0/16", classLinkLocal, "in 169.254.0.0/16, link-local, where cloud metadata and other host services live"),
-	r("172.16.0.0/12", classPrivate, "in 172.16.0.0/12, a private network (RFC 1918)"),
-	r("192.0.0.0/24", classPrivate, "in 192.0.0.0/24, IETF protocol assignments (RFC 6890)"),
-	r("192.0.2.0/24", classPrivate, "in 192.0.2.0/24, reserved for documentation (RFC 5737)"),
-	r("192.31.196.0/24", classPrivate, "in 192.31.196.0/24, AS112 (RFC 7535)"),
-	r("192.52.193.0/24", classPrivate, "in 192.52.193.0/24, AMT (RFC 7450)"),
-	r("192.88.99.0/24", classPrivate, "in 192.88.99.0/24, the deprecated 6to4 relay anycast (RFC 7526)"),
-	r("192.168.0.0/16", classPrivate, "in 192.168.0.0/16, a private network (RFC 1918)"),
-	r("192.175.48.0/24", classPrivate, "in 192.175.48.0/24, AS112 direct delegation (RFC 7534)"),
-	r("198.18.0.0/15", classPrivate, "in 198.18.0.0/15, reserved for benchmarking (RFC 2544)"),
-	r("198.51.100.0/24", classPrivate, "in 198.51.100.0/24, reserved for documentation (RFC 5737)"),
-	r("203.0.113.0/24", classPrivate, "in 203.0.113.0/24, reserved for documentation (RFC 5737)"),
-	r("224.0.0.0/4", classPrivate, "in 224.0.0.0/4, multicast"),
-	r("240.0.0.0/4", classPrivate, "in 240.0.0.0/4, reserved (includes the broadcast address)"),
-}
+var v4Ranges = sync.OnceValue(func() []addrRange {
+	return []addrRange{
+		r("0.0.0.0/32", classLoopback, "the unspecified address 0.0.0.0, which connects to this machine"),
+		r("0.0.0.0/8", classPrivate, `in 0.0.0.0/8, "this network" (RFC 791)`),
+		r("10.0.0.0/8", classPrivate, "in 10.0.0.0/8, a private network (RFC 1918)"),
+		r("100.64.0.0/10", classPrivate, "in 100.64.0.0/10, carrier-grade NAT shared space (RFC 6598)"),
+		r("127.0.0.0/8", classLoopback, "in 127.0.0.0/8, loopback (this machine)"),
+		r("169.254.0.0/16", classLinkLocal, "in 169.254.0.0/16, link-local, where cloud metadata and other host services live"),
+		r("172.16.0.0/12", classPrivate, "in 172.16.0.0/12, a private network (RFC 1918)"),
+		r("192.0.0.0/24", classPrivate, "in 192.0.0.0/24, IETF protocol assignments (RFC 6890)"),
+		r("192.0.2.0/24", classPrivate, "in 192.0.2.0/24, reserved for documentation (RFC 5737)"),
+		r("192.31.196.0/24", classPrivate, "in 192.31.196.0/24, AS112 (RFC 7535)"),
+		r("192.52.193.0/24", classPrivate, "in 192.52.193.0/24, AMT (RFC 7450)"),
+		r("192.88.99.0/24", classPrivate, "in 192.88.99.0/24, the deprecated 6to4 relay anycast (RFC 7526)"),
+		r("192.168.0.0/16", classPrivate, "in 192.168.0.0/16, a private network (RFC 1918)"),
+		r("192.175.48.0/24", classPrivate, "in 192.175.48.0/24, AS112 direct delegation (RFC 7534)"),
+		r("198.18.0.0/15", classPrivate, "in 198.18.0.0/15, reserved for benchmarking (RFC 2544)"),
+		r("198.51.100.0/24", classPrivate, "in 198.51.100.0/24, reserved for documentation (RFC 5737)"),
+		r("203.0.113.0/24", classPrivate, "in 203.0.113.0/24, reserved for documentation (RFC 5737)"),
+		r("224.0.0.0/4", classPrivate, "in 224.0.0.0/4, multicast"),
+		r("240.0.0.0/4", classPrivate, "in 240.0.0.0/4, reserved (includes the broadcast address)"),
+	}
+})
 
 // v6Ranges are the IPv6 special-purpose ranges, most specific first. Anything
 // outside 2000::/3 that no entry names is private too.
-var v6Ranges = []addrRange{
-	r("::/128", classLoopback, "the unspecified address ::, which connects to this machine"),
-	r("::1/128", classLoopback, "the IPv6 loopback address (this machine)"),
-	{prefix: netip.MustParsePrefix("::/96"), class: classPrivate, what: "a deprecated IPv4-compatible IPv6 address", embedded: low32},
-	{prefix: netip.MustParsePrefix("64:ff9b::/96"), class: classPublic, what: "a NAT64 address", embedded: low32},
-	{prefix: netip.MustParsePrefix("64:ff9b:1::/48"), class: classPrivate, what: "in 64:ff9b:1::/48, local-use NAT64 (RFC 8215)", embedded: low32},
-	r("100::/64", classPrivate, "in 100::/64, discard-only (RFC 6666)"),
-	{prefix: netip.MustParsePrefix("2001::/32"), class: classPrivate, what: "in 2001::/32, Teredo (RFC 4380)", embedded: teredo},
-	r("2001::/23", classPrivate, "in 2001::/23, IETF protocol assignments"),
-	r("2001:db8::/32", classPrivate, "in 2001:db8::/32, reserved for documentation (RFC 3849)"),
-	{prefix: netip.MustParsePrefix("2002::/16"), class: classPrivate, what: "in 2002::/16, 6to4 (RFC 3056)", embedded: sixToFour},
-	r("2620:4f:8000::/48", classPrivate, "in 2620:4f:8000::/48, AS112 direct delegation (RFC 7534)"),
-	r("3fff::/20", classPrivate, "in 3fff::/20, reserved for documentation (RFC 9637)"),
-	r("fc00::/7", classPrivate, "in fc00::/7, a unique-local (private) network (RFC 4193)"),
-	r("fe80::/10", classLinkLocal, "in fe80::/10, IPv6 link-local"),
-	r("fec0::/10", classPrivate, "in fec0::/10, deprecated site-local"),
-	r("ff00::/8", classPrivate, "in ff00::/8, multicast"),
-}
+var v6Ranges = sync.OnceValue(func() []addrRange {
+	return []addrRange{
+		r("::/128", classLoopback, "the unspecified address ::, which connects to this machine"),
+		r("::1/128", classLoopback, "the IPv6 loopback address (this machine)"),
+		{prefix: netip.MustParsePrefix("::/96"), class: classPrivate, what: "a deprecated IPv4-compatible IPv6 address", embedded: low32},
+		{prefix: netip.MustParsePrefix("64:ff9b::/96"), class: classPublic, what: "a NAT64 address", embedded: low32},
+		{prefix: netip.MustParsePrefix("64:ff9b:1::/48"), class: classPrivate, what: "in 64:ff9b:1::/48, local-use NAT64 (RFC 8215)", embedded: low32},
+		r("100::/64", classPrivate, "in 100::/64, discard-only (RFC 6666)"),
+		{prefix: netip.MustParsePrefix("2001::/32"), class: classPrivate, what: "in 2001::/32, Teredo (RFC 4380)", embedded: teredo},
+		r("2001::/23", classPrivate, "in 2001::/23, IETF protocol assignments"),
+		r("2001:db8::/32", classPrivate, "in 2001:db8::/32, reserved for documentation (RFC 3849)"),
+		{prefix: netip.MustParsePrefix("2002::/16"), class: classPrivate, what: "in 2002::/16, 6to4 (RFC 3056)", embedded: sixToFour},
+		r("2620:4f:8000::/48", classPrivate, "in 2620:4f:8000::/48, AS112 direct delegation (RFC 7534)"),
+		r("3fff::/20", classPrivate, "in 3fff::/20, reserved for documentation (RFC 9637)"),
+		r("fc00::/7", classPrivate, "in fc00::/7, a unique-local (private) network (RFC 4193)"),
+		r("fe80::/10", classLinkLocal, "in fe80::/10, IPv6 link-local"),
+		r("fec0::/10", classPrivate, "in fec0::/10, deprecated site-local"),
+		r("ff00::/8", classPrivate, "in ff00::/8, multicast"),
+	}
+})
 
 var globalUnicast = netip.MustParsePrefix("2000::/3")
 
 // classifyAddr says what kind of destination a is.
 func classifyAddr(a netip.Addr) judgement {
 	a = a.WithZone("")
-	if what, ok := metadataAddrs[a]; ok {
+	if what, ok := metadataAddrs()[a]; ok {
 		return judgement{class: classMetadata, addr: a, what: what}
 	}
 	if a.Is4In6() {
@@ -129,9 +136,9 @@ func classifyAddr(a netip.Addr) judgement {
 		return j
 	}
 	if a.Is4() {
-		return classifyRange(a, v4Ranges, nil)
+		return classifyRange(a, v4Ranges(), nil)
 	}
-	return classifyRange(a, v6Ranges, &judgement{class: classPrivate, addr: a,
+	return classifyRange(a, v6Ranges(), &judgement{class: classPrivate, addr: a,
 		what: "outside the IPv6 global unicast range 2000::/3"})
 }
 

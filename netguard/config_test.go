@@ -146,3 +146,31 @@ func TestNilGuardIsDefault(t *testing.T) {
 		t.Error("nil Guard DialControl let 10.0.0.1 through")
 	}
 }
+
+func TestListed(t *testing.T) {
+	g, err := Compile(Config{AllowedDomains: []string{"docs.example.org", "*.go.dev"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		url  string
+		want bool
+	}{
+		{"https://docs.example.org/a", true},
+		{"https://pkg.go.dev/net/http", true},
+		{"https://evil.test/a", false},
+		{"https://user:pw@docs.example.org/a", false},
+		{"not a url", false},
+	} {
+		if got := g.Listed(tt.url); got != tt.want {
+			t.Errorf("Listed(%q) = %v, want %v", tt.url, got, tt.want)
+		}
+	}
+	var none *Guard
+	if none.Listed("https://docs.example.org/") {
+		t.Error("a nil Guard lists a URL")
+	}
+	if (&Guard{}).Listed("https://docs.example.org/") {
+		t.Error("a Guard without allowed domains lists a URL")
+	}
+}

@@ -30,6 +30,21 @@ func (g *Guard) CheckURL(ctx context.Context, raw string) []risk.Finding {
 	return g.judgeHost(ctx, t.host, subject, out)
 }
 
+// Listed reports whether raw is a URL whose host the allowed domains name
+// explicitly; false when no allowed domains are configured or raw cannot
+// be read. A nil Guard lists nothing.
+func (g *Guard) Listed(raw string) bool {
+	if g == nil || g.allowed.empty() {
+		return false
+	}
+	t, err := parseURL(raw)
+	if err != nil || t.userinfo != "" {
+		return false
+	}
+	_, ok := g.allowed.match(t.host)
+	return ok
+}
+
 // CheckHost judges a bare host as ssh, scp, nc or telnet take it: a name, an
 // IPv4 address in any inet_aton spelling, or an IPv6 address with or without
 // brackets, optionally preceded by "user@". It returns nil when nothing

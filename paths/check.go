@@ -2,6 +2,7 @@ package paths
 
 import (
 	"errors"
+	"os"
 	"path"
 	"strings"
 
@@ -44,7 +45,7 @@ func (c *Checker) unverifiable(p string, a Access, env Env, err error) []risk.Fi
 	}
 	j := judge{c: c, access: a, env: env, path: cp, ws: env.workspace()}
 	for _, form := range [2]string{cp.Resolved, cp.Literal} {
-		if pt := c.denied.first(form, &j); pt != nil {
+		if pt := c.deniedBy(form, &j); pt != nil {
 			return append(out, j.deniedPrefix(p, form, pt))
 		}
 	}
@@ -90,6 +91,21 @@ func badRequest(p string, a Access, env Env) (risk.Finding, bool) {
 	return risk.Finding{}, false
 }
 
+// deniedBy returns the denied pattern p matches: the user's denied list
+// first, then the built-in one, which does not stop files that are not
+// secrets by what they are (NotSecret) nor reads of public ones
+// (PublicFiles: a public key in ~/.ssh is still not the agent's to change).
+func (c *Checker) deniedBy(p string, j *judge) *pattern {
+	if pt := c.userDenied.first(p, j); pt != nil {
+		return pt
+	}
+	pt := c.denied.first(p, j)
+	if pt == nil || c.notSecret.first(p, j) != nil || j.access == Read && c.publicFiles.first(p, j) != nil {
+		return nil // a template or source code; reading a public key
+	}
+	return pt
+}
+
 // Home returns the home directory "~" expands to.
 func (c *Checker) Home() string { return c.home }
 
@@ -103,6 +119,41 @@ type judge struct {
 	ws         string
 	wsResolved string
 	wsDone     bool
+	// dirs caches whether directories exist, for the checks of what a
+	// tree or a wildcard holds (one Lstat per directory, not per pattern).
+	dirs  map[string]bool
+	files map[string]bool
+	// prefixSet is the set literalPrefix last judged, prefixLiteral its
+	// answer.
+	prefixSet     *component
+	prefixLiteral bool
+}
+
+// exists reports, once per path and judgement, whether p exists.
+func (j *judge) exists(p string) bool {
+	if ok, seen := j.files[p]; seen {
+		return ok
+	}
+	if j.files == nil {
+		j.files = map[string]bool{}
+	}
+	ok := exists(p)
+	j.files[p] = ok
+	return ok
+}
+
+// dirExists reports, once per directory and judgement, whether dir exists.
+func (j *judge) dirExists(dir string) bool {
+	if ok, seen := j.dirs[dir]; seen {
+		return ok
+	}
+	if j.dirs == nil {
+		j.dirs = map[string]bool{}
+	}
+	fi, err := os.Stat(dir)
+	ok := err == nil && fi.IsDir()
+	j.dirs[dir] = ok
+	return ok
 }
 
 // run judges the resolved form, then the literal form when it differs,
@@ -132,7 +183,7 @@ func hasRule(fs []risk.Finding, rule string) bool {
 // form applies the evaluation order to one form of the path.
 func (j *judge) form(p string) []risk.Finding {
 	c := j.c
-	if pt := c.denied.first(p, j); pt != nil {
+	if pt := c.deniedBy(p, j); pt != nil {
 		return []risk.Finding{j.denied(p, pt)}
 	}
 	if j.access.writes() {
@@ -196,8 +247,14 @@ func (j *judge) placement(p string) (out []risk.Finding, stop bool) {
 	return []risk.Finding{j.outside(p, v)}, v == risk.Deny
 }
 
-// sensitivity adds the ask findings of the sensitive lists.
+// sensitivity adds the ask findings of the escape hatches and the
+// sensitive lists.
 func (j *judge) sensitivity(p string, out []risk.Finding) []risk.Finding {
+	if j.access.writes() {
+		if pt := j.c.escapeHatches.first(p, j); pt != nil {
+			return append(out, j.escapeHatch(p, pt))
+		}
+	}
 	if pt := j.c.sensitive.first(p, j); pt != nil {
 		out = append(out, j.sensitive(p, pt, "Sensitive"))
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/risk"
 )
@@ -37,9 +38,27 @@ type Config struct {
 	// Home expands "~" in patterns and paths; "" means os.UserHomeDir() at
 	// Compile.
 	Home string
-	// Denied paths are refused for every access; nothing overrides them.
-	// Nil means none; the policy normally passes DefaultDenied().
+	// Denied paths are refused for every access, except the paths
+	// NotSecret names. Nil means none; the policy normally passes
+	// DefaultDenied().
 	Denied []string
+	// UserDenied paths are refused for every access and nothing overrides
+	// them, NotSecret included: the user's own denied list and toolguard's
+	// secrets. Nil means none.
+	UserDenied []string
+	// NotSecret names files that Denied's patterns would catch by their
+	// name but that are not secrets by what they are: templates
+	// (.env.example) and source and documentation files (credentials.go,
+	// secrets.md). Denied does not apply to them. The policy passes
+	// DefaultNotSecret() plus the exceptions of the user's own policy file.
+	// Nil means none.
+	NotSecret []string
+	// PublicFiles are files Denied's patterns catch whose content is not
+	// secret but which are still not the agent's to change: public keys,
+	// host lists, connection settings (~/.ssh/*.pub, known_hosts,
+	// authorized_keys). Denied does not apply to reading them. The policy
+	// passes DefaultPublicFiles(). Nil means none.
+	PublicFiles []string
 	// Allowed, when non-empty, are the only places outside the workspace and
 	// roots that may be touched at all (Aar's allowed_paths); a path there
 	// counts as a read-write root. Nil means no such restriction.
@@ -54,6 +73,11 @@ type Config struct {
 	// agent settings that install its hook: writes and deletes are denied
 	// (self-protection), reads are judged as usual. Nil means none.
 	Protected []string
+	// EscapeHatches are files through which an agent can run code or widen
+	// its permissions outside the hook: writes and deletes ask, with a
+	// reason that names the risk (rule paths.escape-hatch). Nil means none;
+	// the policy normally passes DefaultEscapeHatches().
+	EscapeHatches []string
 	// Rules give explicit verdicts, first match wins. Nil means none.
 	Rules []Rule
 	// Roots are extra read-write directories besides the workspace. "~" is
@@ -80,15 +104,21 @@ type Config struct {
 type Checker struct {
 	home           string
 	denied         patternSet
+	userDenied     patternSet
+	notSecret      patternSet
+	publicFiles    patternSet
 	allowed        patternSet
 	sensitive      patternSet
 	sensitiveWrite patternSet
 	protected      patternSet
+	escapeHatches  patternSet
 	rules          []compiledRule
 	roots          []root
 	workspaceOnly  bool
 	writeOutside   risk.Verdict
 	readOutside    risk.Verdict
+	// globs caches parsed patterns (string → parsedAlts) for set checks.
+	globs sync.Map
 }
 
 type compiledRule struct {
@@ -135,10 +165,14 @@ func Compile(c Config) (*Checker, error) {
 	ch := &Checker{
 		home:           home,
 		denied:         b.patterns("Denied", c.Denied, true),
+		userDenied:     b.patterns("UserDenied", c.UserDenied, true),
+		notSecret:      b.patterns("NotSecret", c.NotSecret, false),
+		publicFiles:    b.patterns("PublicFiles", c.PublicFiles, false),
 		allowed:        b.patterns("Allowed", c.Allowed, false),
 		sensitive:      b.patterns("Sensitive", c.Sensitive, true),
 		sensitiveWrite: b.patterns("SensitiveWrite", c.SensitiveWrite, true),
 		protected:      b.patterns("Protected", c.Protected, true),
+		escapeHatches:  b.patterns("EscapeHatches", c.EscapeHatches, true),
 		rules:          b.rules(c.Rules),
 		workspaceOnly:  c.WorkspaceOnly,
 		writeOutside:   b.verdict("WriteOutside", c.WriteOutside),

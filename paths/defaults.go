@@ -9,6 +9,58 @@ func DefaultDenied() []string {
 	)
 }
 
+// DefaultNotSecret returns the files that the default denied patterns would
+// catch by their name but that are not secrets by what they are: templates
+// and examples (.env.example, credentials.sample.json) and source code and
+// documentation (credentials.go, secrets_test.py, docs/secrets.md). Each
+// call returns a new slice.
+func DefaultNotSecret() []string { return concat(templateFiles, sourceFiles) }
+
+// DefaultPublicFiles returns the files the default denied patterns catch
+// whose content is public (public keys, known hosts, authorized keys, ssh
+// and aws connection settings): readable, but not to be changed. Each call
+// returns a new slice.
+func DefaultPublicFiles() []string { return concat(publicKeyFiles) }
+
+// templateFiles are templates and examples of secret files.
+var templateFiles = []string{
+	"**/*.example", "**/*.sample", "**/*.template", "**/*.tmpl", "**/*.dist", "**/*.defaults",
+	"**/*.example.*", "**/*.sample.*", "**/*.template.*", "**/*.dist.*", "**/*-example.*", "**/*_example.*",
+}
+
+// publicKeyFiles are the public halves of keys and files that only list
+// hosts, keys allowed in, or connection settings.
+var publicKeyFiles = []string{
+	"**/*.pub", "**/known_hosts", "**/known_hosts.old", "**/authorized_keys", "**/authorized_keys2",
+	"~/.ssh/config", "~/.aws/config",
+}
+
+// sourceFiles are source code and documentation, whatever their name.
+var sourceFiles = []string{
+	"**/*.go", "**/*.py", "**/*.js", "**/*.mjs", "**/*.cjs", "**/*.ts", "**/*.tsx", "**/*.jsx", "**/*.rb",
+	"**/*.java", "**/*.kt", "**/*.kts", "**/*.scala", "**/*.rs", "**/*.c", "**/*.h", "**/*.cc", "**/*.cpp",
+	"**/*.hpp", "**/*.cs", "**/*.php", "**/*.swift", "**/*.m", "**/*.vue", "**/*.svelte", "**/*.proto",
+	"**/*.graphql", "**/*.md", "**/*.rst", "**/*.adoc", "**/*.html", "**/*.css",
+}
+
+// DefaultEscapeHatches returns the files through which an agent can run
+// code or widen its own permissions outside toolguard's hook: its MCP
+// server lists, custom commands and sub-agents, editor tasks and settings
+// that auto-approve or run on open, git hooks and configuration, shell
+// start-up files, user services and autostart entries. Writing them asks
+// a person with a reason that names the risk (the settings files that hold
+// the hook itself are protected instead). Each call returns a new slice.
+func DefaultEscapeHatches() []string { return concat(escapeHatches) }
+
+var escapeHatches = []string{
+	"~/.claude.json", "**/.mcp.json", "**/.claude/commands/**", "**/.claude/agents/**", "**/.claude/skills/**",
+	"**/.claude/hooks/**", "**/.cursor/mcp.json", "**/.cursor/rules/**", "**/.vscode/settings.json",
+	"**/.vscode/tasks.json", "**/.vscode/launch.json", "**/.vscode/mcp.json", "**/.gemini/commands/**",
+	"**/.gemini/extensions/**", "**/.codex/prompts/**", "**/.git/hooks/**", "**/.git/config", "**/.gitconfig",
+	"~/.config/git/**", "**/.husky/**", "**/.pre-commit-config.yaml", "**/.devcontainer/**",
+	"~/.config/systemd/user/**", "~/.config/autostart/**", "~/.local/share/applications/**",
+}
+
 // DefaultSensitive returns the default patterns that need a human for any
 // access: places that often hold tokens or private history but are not
 // secrets outright.
@@ -29,9 +81,12 @@ func DefaultProtected() []string { return concat(protectedSelf, protectedHooks) 
 func DefaultConfig() Config {
 	return Config{
 		Denied:         DefaultDenied(),
+		NotSecret:      DefaultNotSecret(),
+		PublicFiles:    DefaultPublicFiles(),
 		Sensitive:      DefaultSensitive(),
 		SensitiveWrite: DefaultSensitiveWrite(),
 		Protected:      DefaultProtected(),
+		EscapeHatches:  DefaultEscapeHatches(),
 		WorkspaceOnly:  true,
 	}
 }
@@ -104,8 +159,7 @@ var aiChatSensitiveWrite = []string{
 // /etc/skel's count too), and PATH directories.
 var sensitiveWrite = []string{
 	"**/.bashrc", "**/.bash_profile", "**/.bash_login", "**/.bash_logout", "**/.profile",
-	"**/.zshrc", "**/.zshenv", "**/.zprofile", "**/.zlogin", "**/.gitconfig",
-	"**/.git/config", "**/.git/hooks/**", "**/.envrc", "~/.local/bin/**", "~/bin/**",
+	"**/.zshrc", "**/.zshenv", "**/.zprofile", "**/.zlogin", "**/.envrc", "~/.local/bin/**", "~/bin/**",
 }
 
 // protectedSelf is where toolguard keeps its configuration and state.

@@ -61,7 +61,7 @@ func TestDefaultConfigVerdicts(t *testing.T) {
 		{strict, Read, risk.Deny, []string{
 			"/etc/shadow", "/etc/passwd", "/etc/sudoers", "/etc/sudoers.d/90-cloud", "/etc/gshadow",
 			"/etc/ssh/ssh_host_ed25519_key", "/home/user/.env", "/app/.env.local", "/var/credentials.json",
-			"/keys/server.pem", "x.key", "cert.p12", "~/.ssh/id_rsa", "~/.ssh", "/root/.ssh/authorized_keys",
+			"/keys/server.pem", "x.key", "cert.p12", "~/.ssh/id_rsa", "~/.ssh", "~/.ssh/id_ed25519",
 			"deploy/id_ed25519", "~/.gnupg/secring.gpg", "~/.aws/credentials", "~/.azure/accessTokens.json",
 			"~/.config/gcloud/application_default_credentials.json", "~/.netrc", ".npmrc", "~/.pypirc",
 			"~/.docker/config.json", "~/.kube/config", "~/.git-credentials", "~/.config/gh/hosts.yml",
@@ -73,7 +73,13 @@ func TestDefaultConfigVerdicts(t *testing.T) {
 			"src/main.go", "README.md", "/usr/include/stdio.h", "/etc/os-release", "/etc/hosts", "~/.bashrc",
 			"/tmp/build.log", "../sibling/go.mod", ".gitignore", ".env-example.md", "my..file.txt",
 			"/dev/null", "/dev/urandom", "/proc/cpuinfo", ".git/hooks/pre-commit", "~/.claude/settings.json",
+			// not secrets by what they are, though the denied names catch them
+			"/root/.ssh/authorized_keys", "~/.ssh/id_ed25519.pub", "~/.ssh/known_hosts", "~/.ssh/config",
+			".env.example", "app/.env.sample", "credentials.example.json", "internal/auth/credentials.go",
+			"pkg/secrets/secrets_test.go", "docs/secrets.md", "config/database.yml.dist",
 		}},
+		{strict, Write, risk.Deny, []string{"~/.ssh/id_ed25519.pub", "~/.ssh/authorized_keys", ".env", "x/.env.local"}},
+		{strict, Write, risk.Allow, []string{".env.example", "internal/auth/credentials.go", "docs/secrets.md"}},
 		{strict, Write, risk.Deny, []string{
 			"/tmp/x", "/etc/hosts", "../sibling/go.mod", "~/.bashrc", "/usr/local/bin/tool",
 			"~/.claude/settings.json", ".claude/settings.json", "~/.config/toolguard/policy.toml",

@@ -18,6 +18,7 @@ const (
 	RuleReadOnlyRoot  = "paths.read-only-root"
 	RuleWriteOnlyRoot = "paths.write-only-root"
 	RuleSensitive     = "paths.sensitive"
+	RuleEscapeHatch   = "paths.escape-hatch"
 	RuleNotAllowed    = "paths.not-allowed"
 	RuleInvalid       = "paths.invalid"
 	RuleUnverifiable  = "paths.unverifiable"
@@ -167,6 +168,16 @@ func (j *judge) allowedList() string {
 		names = append(names, pt.source)
 	}
 	return strings.Join(names, ", ")
+}
+
+// escapeHatch reports a write to a file through which an agent can run
+// code or widen its own permissions outside the hook.
+func (j *judge) escapeHatch(p string, pt *pattern) risk.Finding {
+	f := j.base(RuleEscapeHatch, p, risk.Ask, risk.BlastHigh)
+	f.Category = risk.CatSelfProtection
+	f.Reason = fmt.Sprintf("%s %s needs approval: an agent can use it to run code or widen its own permissions outside toolguard's hook (pattern %q).", j.access.verb(), j.describe(p), pt.source)
+	f.Suggestion = "Confirm with the user that this change is theirs; review what it runs or allows."
+	return f
 }
 
 func (j *judge) sensitive(p string, pt *pattern, field string) risk.Finding {

@@ -45,7 +45,9 @@ type pattern struct {
 	anchor   anchor
 	kind     matchKind
 	lit      string
-	litDir   string // lit + "/", for kindSuffix and kindDirAnywhere
+	litDir   string    // lit + "/", for kindSuffix and kindDirAnywhere
+	tail     []string  // kindSuffix: lit's components
+	last     component // kindSuffix: the last of them, as a glob component
 	glob     string
 	baseGlob string // for kindGlob ending in "/**": also match the base directory
 }
@@ -147,6 +149,8 @@ func classifyAnyDepth(p *pattern, rel string) {
 	switch {
 	case isLiteral(rel):
 		p.kind, p.lit, p.litDir = kindSuffix, "/"+rel, "/"+rel+"/"
+		p.tail = strings.Split(rel, "/")
+		p.last = component{atoms: parseAtoms(escapeGlob(p.tail[len(p.tail)-1]))}
 	case tree && isLiteral(base):
 		p.kind, p.lit, p.litDir = kindDirAnywhere, "/"+base, "/"+base+"/"
 	case strings.Contains(rel, "/"):

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -40,6 +41,16 @@ type Policy struct {
 	profile   string
 	protected []string
 	secrets   []string
+	// selfPorts are the ports toolguard's approval server listens on, and
+	// hostNames the machine's own names: together they say which addresses
+	// reach the approval server however they are spelled.
+	selfPorts []int
+	hostNames []string
+	// servers are configured approval servers, which may be on another
+	// machine (a fleet).
+	servers []netguard.Endpoint
+	// selfPrograms are the paths of toolguard's program.
+	selfPrograms []string
 }
 
 // Options tune compilation. The zero value is valid.
@@ -54,6 +65,14 @@ type Options struct {
 	// the configuration's (for example the token of `toolguard serve`,
 	// whose reader could approve its own calls); nil means none.
 	Denied []string
+	// ApprovalPorts are ports on which a toolguard serve is known to
+	// listen, besides the configured approval server's and 7878; nil means
+	// none.
+	ApprovalPorts []int
+	// Programs are the paths of toolguard's own program (os.Executable and
+	// where it is installed); writing them or signalling processes running
+	// them is self-tampering. Nil means only the program name "toolguard".
+	Programs []string
 }
 
 // Compile checks cfg and builds an immutable Policy. Every problem is
@@ -85,8 +104,14 @@ func compileOne(cfg *Settings, opts Options, profile string) (*Policy, error) {
 	add("tools", err)
 	p.gate, err = compileGate(cfg.Tools)
 	add("tools", err)
-	p.protected = protectedGlobs(opts.Protected)
+	p.protected = protectedGlobs(append(slices.Clone(opts.Protected), opts.Programs...))
 	p.secrets = opts.Denied
+	p.selfPorts = approvalPorts(cfg.Approval.Server, opts.ApprovalPorts)
+	p.hostNames = machineNames()
+	if ep, ok := netguard.ParseEndpoint(cfg.Approval.Server); ok && cfg.Approval.Server != "" {
+		p.servers = append(p.servers, ep)
+	}
+	p.selfPrograms = opts.Programs
 	p.paths, err = paths.Compile(p.pathsConfig())
 	add("paths", err)
 	p.net, err = netguard.Compile(networkConfig(cfg.Network))

@@ -144,6 +144,14 @@ type Paths struct {
 	// which can never shrink. "~/" is the home directory, "<workspace>/"
 	// the workspace; "**/" matches at any depth.
 	Denied []string `toml:"denied" merge:"append"`
+	// DeniedExceptions are globs of files the built-in denied list catches
+	// by name that are not secrets for this user (a fixture named
+	// credentials.json, say). They are added to the built-in exceptions
+	// (templates, public keys, source and documentation files) and never
+	// lift the user's own denied globs. Only the user's own policy file
+	// may set them: a project file, --config, the environment, a flag or a
+	// request override that does is refused. Empty means none.
+	DeniedExceptions []string `toml:"denied_exceptions" merge:"append"`
 	// Allowed, when non-empty, is the only set of globs that may be
 	// touched outside the workspace and roots (Aar allowed_paths). Empty
 	// means no such restriction.
@@ -261,8 +269,10 @@ type Rule struct {
 	// Hosts are host globs matched against every URL the call fetches.
 	// Empty means any host.
 	Hosts []string `toml:"hosts"`
-	// When is an optional CEL condition over tool, kind, command, argv,
-	// paths, urls, cwd and agent. Empty means always.
+	// When is an optional condition in expr syntax (package condition) over
+	// tool, kind, command, commands, names, paths, urls, hosts, cwd,
+	// workspace, agent, session and tier, e.g. `"terraform" in names`.
+	// Empty means always.
 	When string `toml:"when"`
 	// Reason is shown to the person and the model. Empty means a generic
 	// reason naming the rule.
@@ -312,10 +322,13 @@ type SubAgents struct {
 type Approval struct {
 	// Approver is auto (terminal when a tty is present, else the server
 	// when configured, else none), terminal, server or none. Empty means
-	// auto.
+	// auto. Hooks use it only for asks the agent cannot put to a person,
+	// and auto there means the server when configured, never the terminal
+	// (the agent's interface owns it).
 	Approver string `toml:"approver" enum:"auto,terminal,server,none"`
 	// Timeout waits this long for an answer, clamped to 10s–600s; then
-	// the call is denied. Zero means 120s.
+	// the call is denied. Zero means 120s. A hook waits at most 135s, inside
+	// the hook timeout install writes.
 	Timeout time.Duration `toml:"timeout"`
 	// Server is the URL of a `toolguard serve` instance for approvals.
 	// Empty means none.

@@ -3,12 +3,15 @@ package policy
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/toolguard/toolguard/call"
 	"github.com/toolguard/toolguard/netguard"
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/rules"
 	"github.com/toolguard/toolguard/shell"
 )
 
@@ -50,6 +53,13 @@ type evaluation struct {
 	env      conditionEnv
 	allowed  string // id of a matching allow rule
 	stop     bool   // input invalid or gated: skip analysis
+	// codeDepth counts the levels of code carried in code being analysed.
+	codeDepth int
+	// seen are the commands analysed so far, in order, for the checks that
+	// look at the whole call (effects.go); networkCmds are those of them
+	// that reached the network.
+	seen        []seenCmd
+	networkCmds map[*shell.Command]bool
 	// removesOperand is true while judging the paths of a call or command
 	// that removes the path itself (a delete tool, rm, rmdir, mv's source),
 	// not merely things below it (find -delete).
@@ -134,11 +144,100 @@ func (e *evaluation) analyse() {
 	e.tier = e.c.BaseTier()
 	e.env = conditionEnv{Tool: e.c.Tool, Kind: string(e.c.Kind), Command: e.c.Command, Cwd: e.c.Dir(),
 		Workspace: e.c.Root(), Agent: e.c.Who.Agent, Session: e.c.Who.Session, Tier: e.tier.String()}
-	if e.c.Kind == call.Shell {
+	if e.c.Kind == call.Shell || e.c.Command != "" { // any tool's command argument is judged as shell
 		e.analyseShell()
 	}
 	e.checkToolPaths()
+	e.env.Paths = append(e.env.Paths, e.c.StatPaths...) // names and metadata only: nothing to protect
 	e.checkURLs(e.c.URLs)
+	e.judgeSQL(e.c.SQL)
+	e.secretsInArguments()
+	if e.c.Kind == call.Fetch && !e.c.TierSet && e.fetchesListed() {
+		e.tier = risk.Read // the user named these hosts as the ones to fetch from
+	}
+}
+
+// secretsInArguments denies handing a credential to a tool that sends
+// its arguments elsewhere (an MCP server, a fetch, a tool toolguard does
+// not know): a private key or an API token in the input is on its way out.
+func (e *evaluation) secretsInArguments() {
+	switch e.c.Kind {
+	case call.MCP, call.Other, call.Fetch:
+	default:
+		return
+	}
+	if kind := tokenIn(e.c.Input, 0); kind != "" {
+		e.add(criticalFinding("effects.secret-to-tool", risk.CatExfiltration, risk.Span{}, e.c.Tool,
+			fmt.Sprintf("The arguments of %s hold a secret (%s); the tool would send it on.", e.c.Tool, kind),
+			"pass the tool a reference to the secret, not the secret itself"))
+	}
+}
+
+// tokenIn returns the kind of the first credential found in the string
+// values of v ("" when none).
+func tokenIn(v any, depth int) string {
+	if depth > 32 {
+		return ""
+	}
+	switch x := v.(type) {
+	case string:
+		return risk.FindToken(x)
+	case map[string]any:
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			if kind := tokenIn(x[k], depth+1); kind != "" {
+				return kind
+			}
+		}
+	case []any:
+		for _, el := range x {
+			if kind := tokenIn(el, depth+1); kind != "" {
+				return kind
+			}
+		}
+	}
+	return ""
+}
+
+// fetchesListed reports whether a fetch tool's URLs all go to hosts the
+// policy's allowed domains name.
+func (e *evaluation) fetchesListed() bool {
+	if len(e.c.URLs) == 0 {
+		return false
+	}
+	for _, u := range e.c.URLs {
+		if !e.p.net.Listed(u) {
+			return false
+		}
+	}
+	return true
+}
+
+// judgeSQL sets the tier of a database tool by the statements it is given:
+// read when every one only reads, a write otherwise, and the rule packs'
+// categories for the destructive kinds (DROP, TRUNCATE, DELETE without
+// WHERE, …).
+func (e *evaluation) judgeSQL(stmts []string) {
+	if len(stmts) == 0 {
+		return
+	}
+	t := risk.Read
+	for _, s := range stmts {
+		if rules.SQLReadOnly(s) {
+			continue
+		}
+		t = t.Worse(risk.Write)
+		for _, k := range rules.SQLKinds(s) {
+			e.add(risk.Finding{Rule: "sql." + k, Category: risk.CatDBDrop, Tier: risk.Destructive, Blast: risk.BlastHigh,
+				Subject: shorten(s), Reason: fmt.Sprintf("The SQL given to %s is a %s statement.", e.c.Tool, k),
+				Suggestion: "change the data through a migration a person reviews"})
+			t = risk.Destructive
+		}
+	}
+	if e.tier == e.c.BaseTier() && !e.c.TierSet {
+		e.tier = t // the statements, not the tool's kind, say what the call does
+		return
+	}
+	e.tier = e.tier.Worse(t)
 }
 
 func (e *evaluation) checkToolPaths() {
@@ -186,15 +285,15 @@ func (e *evaluation) checkPath(p string, a paths.Access, dir string) {
 
 func (e *evaluation) checkURLs(urls []string) {
 	for _, u := range urls {
-		e.checkURL(e.p.net, u)
+		e.checkURL(e.p.net, u, risk.Span{})
 	}
 }
 
 // checkURL judges one URL with a guard (fetch tools' or shell commands'),
 // denies toolguard's own approval endpoints, and records it for rules.
-func (e *evaluation) checkURL(g *netguard.Guard, u string) {
+func (e *evaluation) checkURL(g *netguard.Guard, u string, span risk.Span) {
 	e.add(g.CheckURL(e.ctx, u)...)
-	e.selfApproval(u)
+	e.selfApproval(u, span)
 	e.env.URLs = append(e.env.URLs, u)
 	e.env.Hosts = append(e.env.Hosts, hostOf(u))
 }

@@ -31,6 +31,7 @@ func (e *evaluation) analyseShell() {
 	for _, cmd := range s.Commands {
 		e.analyseCommand(cmd)
 	}
+	e.callEffects(s)
 }
 
 func (e *evaluation) shellEnv() map[string]string {
@@ -54,17 +55,74 @@ func (e *evaluation) analyseCommand(cmd *shell.Command) {
 	r := e.p.rules.Classify(cmd)
 	e.add(r.Findings...)
 	e.tier = e.tier.Worse(r.Tier)
-	e.policyChecks(cmd)
+	e.policyChecks(cmd, r.HelpOnly)
 	if cmd.Remote == "" {
 		e.commandPaths(cmd, r.Paths)
 		e.secretOperands(cmd, r.Paths)
-		e.inlineDeletes(cmd, r.Findings)
+		if cmd.Inline != nil && cmd.Inline.Known && cmd.Inline.Code != "" {
+			e.inlineEffects(cmd, cmd.Inline.Code, cmd.Span, e.commandDir(cmd))
+		}
+		e.rawConnections(cmd)
+		e.commandShapes(cmd)
+		e.containerRun(seenCmd{cmd: cmd, r: r})
 	}
 	e.commandURLs(r.URLs)
+	r.Network = r.Network || len(r.URLs) > 0 // a command that contacts URLs reaches the network
+	e.seen = append(e.seen, seenCmd{cmd: cmd, r: r, dir: e.commandDir(cmd)})
+	if r.Network {
+		if e.networkCmds == nil {
+			e.networkCmds = map[*shell.Command]bool{}
+		}
+		e.networkCmds[cmd] = true
+	}
+	e.analyseCode(cmd, r.Code)
+}
+
+// maxCodeNesting bounds code carried inside code (a PAGER that runs sed
+// whose e command runs …).
+const maxCodeNesting = 4
+
+// analyseCode judges the shell code a command carries in an option, a
+// variable or a script (ssh -o ProxyCommand=…, PAGER=…, sed's e command)
+// as part of the call. Findings point at the code's place in the command.
+func (e *evaluation) analyseCode(cmd *shell.Command, codes []rules.Code) {
+	for _, c := range codes {
+		if c.Lang != "shell" {
+			e.codeEffects(cmd, c, e.commandDir(cmd))
+			continue
+		}
+		if e.codeDepth >= maxCodeNesting {
+			e.add(unverifiable(shell.Problem{Reason: "code nested too deeply in " + c.Via, Span: c.Span}))
+			continue
+		}
+		s, _ := shell.Parse(c.Text, shell.Options{Home: e.p.home, Env: e.shellEnv()})
+		if s == nil {
+			e.add(unverifiable(shell.Problem{Reason: "the code in " + c.Via + " could not be parsed", Span: c.Span}))
+			continue
+		}
+		e.codeDepth++
+		start := len(e.findings)
+		for _, pr := range s.Problems {
+			e.add(unverifiable(pr))
+		}
+		for _, nc := range s.Commands {
+			if nc.Dir.Value == "" {
+				nc.Dir = cmd.Dir
+			}
+			if nc.Remote == "" {
+				nc.Remote = cmd.Remote
+			}
+			e.analyseCommand(nc)
+		}
+		for i := start; i < len(e.findings); i++ {
+			e.findings[i].Span = c.Span
+		}
+		e.codeDepth--
+	}
 }
 
 // policyChecks applies the policy's own command lists to one command.
-func (e *evaluation) policyChecks(cmd *shell.Command) {
+func (e *evaluation) policyChecks(cmd *shell.Command, helpOnly bool) {
 	p := e.p
 	if cmd.Name == "" {
 		return
@@ -72,7 +130,7 @@ func (e *evaluation) policyChecks(cmd *shell.Command) {
 	if f, ok := selfProtection(cmd); ok {
 		e.add(f)
 	}
-	if p.highRisk[cmd.Name] && e.tier < risk.Execute {
+	if p.highRisk[cmd.Name] && e.tier < risk.Execute && !helpOnly { // rm --help prints and exits
 		e.tier = risk.Execute
 	}
 	if !p.allowed.permits(cmd) {
@@ -105,16 +163,14 @@ func selfProtection(cmd *shell.Command) (risk.Finding, bool) {
 	switch {
 	case isToolguard(cmd.Name) && len(args) > 1 && (args[1] == "uninstall" || args[1] == "install"):
 		return selfFinding(cmd, "Changing toolguard's hook installation from inside an agent is not allowed."), true
-	case isToolguard(cmd.Name) && len(args) > 1 && args[1] == "__relay":
-		return selfFinding(cmd, "Starting toolguard's hook relay daemon from inside an agent is not allowed; the toolguard launcher starts it."), true
-	case (cmd.Name == "pkill" || cmd.Name == "killall") && (containsWord(args[1:], "toolguard") || containsWord(args[1:], "toolguard-engine")):
+	case (cmd.Name == "pkill" || cmd.Name == "killall") && containsWord(args[1:], "toolguard"):
 		return selfFinding(cmd, "Stopping toolguard from inside an agent is not allowed."), true
 	}
 	return risk.Finding{}, false
 }
 
-// isToolguard names the launcher and the engine it runs.
-func isToolguard(name string) bool { return name == "toolguard" || name == "toolguard-engine" }
+// isToolguard names toolguard's program.
+func isToolguard(name string) bool { return name == "toolguard" }
 
 func selfFinding(cmd *shell.Command, reason string) risk.Finding {
 	return risk.Finding{Rule: "self.protect", Category: risk.CatSelfProtection, Tier: risk.Destructive,
@@ -136,18 +192,155 @@ func (e *evaluation) commandPaths(cmd *shell.Command, refs []rules.PathRef) {
 	e.removesOperand = removers[cmd.Name]
 	defer func() { e.removesOperand = false }()
 	for _, ref := range refs {
+		if ref.Access == "stat" { // names and metadata only: nothing to protect
+			e.env.Paths = append(e.env.Paths, ref.Word.Value)
+			continue
+		}
 		access, err := paths.ParseAccess(ref.Access)
 		if err != nil {
 			access = paths.Delete // unknown access: judge as the worst
 		}
-		if !ref.Word.Known {
+		switch {
+		case !ref.Word.Known:
 			if access != paths.Read {
 				e.add(unknownPath(cmd, ref, access))
 			}
-			continue
+			if access == paths.Delete && ref.Tree && emptyMeansRoot(ref.Word.Value) {
+				e.add(criticalFinding("paths.delete-unset-root", risk.CatFSDelete, ref.Word.Span, ref.Word.Value,
+					fmt.Sprintf("%s deletes %s: if the variable is unset or empty, as it is in a fresh shell, that is everything under /.", cmd.Name, ref.Word.Value),
+					"check the variable first (${VAR:?}) or use a literal path"))
+			}
+		case ref.Word.Glob && hasGlobMeta(ref.Word.Value):
+			e.checkGlob(ref.Word.Value, access, dir)
+		default:
+			e.checkPath(ref.Word.Value, access, dir)
+			if ref.Tree {
+				e.checkTree(ref.Word.Value, access, dir)
+			}
+			if ref.Wipe {
+				e.wipe(ref.Word.Value, dir)
+			}
 		}
-		e.checkPath(ref.Word.Value, access, dir)
 	}
+}
+
+// wipe judges a command that removes what a directory holds (rsync
+// --delete from elsewhere into it) as the delete of the directory.
+func (e *evaluation) wipe(v, dir string) {
+	env := e.pathEnv(dir)
+	cp, err := paths.Canonicalize(v, env, e.p.home)
+	if err != nil {
+		return
+	}
+	if f := e.deleteFinding(cp, env); f != nil {
+		f.Reason = fmt.Sprintf("%s would lose everything its source lacks: %s", v, f.Reason)
+		e.add(*f)
+		e.tier = e.tier.Worse(f.Tier)
+	}
+}
+
+// hasGlobMeta reports whether v has the characters that make the shell
+// expand it against the file system.
+func hasGlobMeta(v string) bool { return strings.ContainsAny(v, "*?[") }
+
+// checkGlob judges a glob operand as the set of paths it stands for: a
+// wildcard over a whole directory's entries (rm -rf ~/*, cd ~ && rm -rf *)
+// removes or overwrites what the directory holds, as deleting the
+// directory would; and a glob that can name a denied or protected path is
+// judged as that path (cat ~/.ssh/id_*, cat serve.t*).
+func (e *evaluation) checkGlob(v string, a paths.Access, dir string) {
+	prefix, rest := splitGlob(v)
+	env := e.pathEnv(dir)
+	cp, err := paths.Canonicalize(cmpOr(prefix, "."), env, e.p.home)
+	if err != nil {
+		e.add(e.p.paths.Check(v, a, env)...)
+		return
+	}
+	e.env.Paths = append(e.env.Paths, cp.Resolved+"/"+rest)
+	fs := e.p.paths.CheckGlob(cp, rest, a, env)
+	if a != paths.Read && wholeDirectory(rest) {
+		if f := e.deleteFinding(cp, env); f != nil {
+			f.Reason = fmt.Sprintf("%s %s: %s", verbOf(a), v, f.Reason)
+			fs = append(fs, *f)
+		}
+	}
+	if len(fs) == 0 { // nothing special in the set: judge where it lies
+		fs = e.p.paths.CheckPlaced(cp, a, env)
+	}
+	e.add(fs...)
+	for _, f := range fs {
+		e.tier = e.tier.Worse(f.Tier)
+	}
+}
+
+// checkTree judges everything below a directory a command reads, copies,
+// archives, moves or deletes recursively.
+func (e *evaluation) checkTree(v string, a paths.Access, dir string) {
+	env := e.pathEnv(dir)
+	cp, err := paths.Canonicalize(v, env, e.p.home)
+	if err != nil {
+		return // checkPath reported the path
+	}
+	fs := e.p.paths.CheckTree(cp, a, env)
+	e.add(fs...)
+	for _, f := range fs {
+		e.tier = e.tier.Worse(f.Tier)
+	}
+}
+
+// splitGlob cuts a glob path before its first component with glob
+// characters: "~/.ssh/id_*" → "~/.ssh", "id_*".
+func splitGlob(v string) (prefix, rest string) {
+	parts := strings.Split(v, "/")
+	for i, p := range parts {
+		if hasGlobMeta(p) {
+			prefix = strings.Join(parts[:i], "/")
+			if prefix == "" && strings.HasPrefix(v, "/") {
+				prefix = "/"
+			}
+			return prefix, strings.Join(parts[i:], "/")
+		}
+	}
+	return v, ""
+}
+
+// wholeDirectory reports whether a glob tail stands for every entry of its
+// directory, or every hidden one: "*", ".*", ".??*", ".[!.]*", "?*".
+func wholeDirectory(rest string) bool {
+	if rest == "" || strings.Contains(rest, "/") {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		switch c := rest[i]; {
+		case c == '*' || c == '?' || c == '.' && i == 0:
+		case c == '[':
+			end := strings.IndexByte(rest[i:], ']')
+			if end < 0 {
+				return false
+			}
+			i += end
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func verbOf(a paths.Access) string {
+	switch a {
+	case paths.Delete:
+		return "Deleting"
+	case paths.Write:
+		return "Overwriting"
+	}
+	return "Reading"
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
 }
 
 // commandDir is where a command runs: its `cd` target, else the call's.
@@ -169,6 +362,33 @@ func (e *evaluation) commandDir(cmd *shell.Command) string {
 // (rather than searched, like find -delete).
 var removers = map[string]bool{"rm": true, "rmdir": true, "unlink": true, "shred": true, "srm": true,
 	"mv": true, "trash": true, "trash-put": true, "gio": true, "wipe": true}
+
+// emptyMeansRoot reports whether a path starts with a variable followed by
+// a slash ($DIR/*, "${BUILD}"/out): empty, it names the root directory.
+// ${VAR:?} and ${VAR:-default} forms are safe.
+func emptyMeansRoot(v string) bool {
+	if !strings.HasPrefix(v, "$") {
+		return false
+	}
+	rest := v[1:]
+	if strings.HasPrefix(rest, "{") {
+		end := strings.IndexByte(rest, '}')
+		if end < 0 || strings.ContainsAny(rest[1:end], ":?-=+") {
+			return false
+		}
+		rest = rest[end+1:]
+	} else {
+		i := 0
+		for i < len(rest) && (rest[i] == '_' || rest[i] >= 'A' && rest[i] <= 'Z' || rest[i] >= 'a' && rest[i] <= 'z' || i > 0 && rest[i] >= '0' && rest[i] <= '9') {
+			i++
+		}
+		if i == 0 {
+			return false
+		}
+		rest = rest[i:]
+	}
+	return strings.HasPrefix(rest, "/")
+}
 
 func unknownPath(cmd *shell.Command, ref rules.PathRef, access paths.Access) risk.Finding {
 	return risk.Finding{Rule: "shell.unknown-path", Category: risk.CatUnverifiable, Tier: accessTier(access),
@@ -192,8 +412,12 @@ func (e *evaluation) commandURLs(words []shell.Word) {
 		if !w.Known {
 			continue
 		}
+		if f, ok := strings.CutPrefix(w.Value, "file://"); ok { // curl file:///x reads x
+			e.checkPath(f, paths.Read, "")
+			continue
+		}
 		if strings.Contains(w.Value, "/") {
-			e.checkURL(e.p.cmdNet, w.Value)
+			e.checkURL(e.p.cmdNet, w.Value, w.Span)
 			continue
 		}
 		e.add(e.p.cmdNet.CheckHost(e.ctx, w.Value)...)
@@ -233,7 +457,15 @@ func (e *evaluation) secretOperands(cmd *shell.Command, known []rules.PathRef) {
 		if !w.Known || seen[v] || !looksLikePath(v) {
 			continue
 		}
-		for _, f := range e.p.paths.Check(v, paths.Read, env) {
+		found := e.p.paths.Check(v, paths.Read, env)
+		if w.Glob && hasGlobMeta(v) {
+			if prefix, rest := splitGlob(v); prefix != "" || rest != "" {
+				if cp, err := paths.Canonicalize(cmpOr(prefix, "."), env, e.p.home); err == nil {
+					found = e.p.paths.CheckGlob(cp, rest, paths.Read, env)
+				}
+			}
+		}
+		for _, f := range found {
 			if f.Rule == paths.RuleDenied {
 				e.add(f)
 			}

@@ -1,6 +1,7 @@
 package policy_test
 
 import (
+	"github.com/toolguard/toolguard/internal/fielddoc"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -17,7 +18,7 @@ import (
 // `go test ./policy -run TestGeneratedFiles -update`).
 func generated(t *testing.T) map[string][]byte {
 	t.Helper()
-	docs, err := tree.FieldDocs("config.go")
+	docs, err := fielddoc.Read("config.go")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,14 @@ type Layer struct {
 	Format string
 	// Untrusted layers (project files) may only tighten the policy.
 	Untrusted bool
+	// User marks the user's own policy file, the only layer that may set
+	// the keys in userOnlyKeys.
+	User bool
 }
+
+// userOnlyKeys may be set only by the user's own policy file: they lift
+// built-in protections.
+var userOnlyKeys = []string{"paths.denied_exceptions"}
 
 // LoadOptions say where configuration comes from. The zero value loads
 // only the built-in defaults.
@@ -88,7 +95,7 @@ func Load(opts LoadOptions) (*Loaded, error) {
 		if f == "" {
 			continue
 		}
-		errs = append(errs, loadFile(out, f, f == opts.ConfigFile))
+		errs = append(errs, loadFile(out, f, f == opts.ConfigFile, f == opts.UserFile && f != opts.ConfigFile))
 	}
 	errs = append(errs, loadProject(out, opts.ProjectDir))
 	for _, env := range envLayers(opts.Environ) {
@@ -100,7 +107,7 @@ func Load(opts LoadOptions) (*Loaded, error) {
 	return out, errors.Join(errs...)
 }
 
-func loadFile(out *Loaded, file string, required bool) error {
+func loadFile(out *Loaded, file string, required, user bool) error {
 	data, err := os.ReadFile(file)
 	if errors.Is(err, fs.ErrNotExist) && !required {
 		return nil
@@ -108,7 +115,7 @@ func loadFile(out *Loaded, file string, required bool) error {
 	if err != nil {
 		return fmt.Errorf("reading policy: %w", err)
 	}
-	return out.apply(Layer{Name: file, Data: data})
+	return out.apply(Layer{Name: file, Data: data, User: user})
 }
 
 // ProjectFiles are the names a project policy may have, in order.
@@ -168,6 +175,9 @@ func (l *Loaded) apply(layer Layer) error {
 	if err := c.validate(layer.Name, n); err != nil {
 		return err
 	}
+	if err := checkUserOnly(layer, meta, n); err != nil {
+		return err
+	}
 	if layer.Untrusted {
 		if err := checkTightens(l.Config, &c, meta, layer.Name, n); err != nil {
 			return err
@@ -176,6 +186,28 @@ func (l *Loaded) apply(layer Layer) error {
 	merge(l.Config, &c, meta)
 	l.Files = append(l.Files, layer.Name)
 	return nil
+}
+
+// checkUserOnly refuses the keys only the user's own policy file may set
+// in any other layer.
+func checkUserOnly(layer Layer, meta tree.Meta, doc *tree.Node) error {
+	if layer.User {
+		return nil
+	}
+	var errs tree.Errors
+	for _, p := range meta.Paths() {
+		key := indexRE().ReplaceAllString(p, "")
+		for _, k := range userOnlyKeys {
+			if key == k || strings.HasPrefix(key, k+".") {
+				errs = append(errs, positioned(layer.Name, doc, p, k+" may only be set in the user's own policy file ("+
+					UserFileCandidates()[0]+"): it lifts built-in protections"))
+			}
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs
 }
 
 // envLayers turns each TOOLGUARD_SECTION__KEY=value variable into a
@@ -197,8 +229,9 @@ func envLayers(environ []string) []Layer {
 }
 
 // notSetting reports the TOOLGUARD_ variables that are not policy
-// settings: the config file's path, and the launcher's relay switches
-// (TOOLGUARD_RELAY, TOOLGUARD_RELAY_DIR, TOOLGUARD_RELAY_IDLE).
+// settings: the config file's path, and the switches of the retired hook
+// relay (TOOLGUARD_RELAY, TOOLGUARD_RELAY_*), which are ignored so that a
+// shell profile that still sets them does not fail every load.
 func notSetting(name string) bool {
 	return name == "TOOLGUARD_CONFIG" || name == "TOOLGUARD_RELAY" || strings.HasPrefix(name, "TOOLGUARD_RELAY_")
 }

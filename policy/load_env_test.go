@@ -10,7 +10,7 @@ import (
 )
 
 // TOOLGUARD_SECTION__KEY variables are layers of their own; the config
-// file's path and the launcher's relay switches are not settings and are
+// file's path and the retired relay's switches are not settings and are
 // skipped (an unknown key would otherwise fail every load).
 func TestEnvironmentLayers(t *testing.T) {
 	environ := []string{

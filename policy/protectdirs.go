@@ -15,6 +15,10 @@ var systemDirs = map[string]bool{
 	"/usr": true, "/var": true, "/snap": true, "/nix": true, "/Applications": true, "/System": true, "/Users": true,
 }
 
+// tempDirs are shared scratch directories below system directories; what
+// they hold is disposable.
+var tempDirs = map[string]bool{"/var/tmp": true, "/private/tmp": true, "/private/var/tmp": true}
+
 // deleteFinding judges removing a directory that holds everything else:
 // the root, a home directory or one of its ancestors, a system directory,
 // or the workspace itself or an ancestor. It works on the canonical path,
@@ -26,12 +30,10 @@ func (e *evaluation) deleteFinding(cp paths.Path, env paths.Env) *risk.Finding {
 		return critical(p, "paths.delete-root", "Deleting / wipes the whole machine.")
 	case isAncestorOrSelf(p, e.p.home):
 		return critical(p, "paths.delete-home", fmt.Sprintf("Deleting %s removes the home directory %s and everything in it.", p, e.p.home))
-	case systemDirs[p] || strings.Count(p, "/") == 2 && systemDirs[parent(p)] && parent(p) != "/home":
+	case systemDirs[p] || strings.Count(p, "/") == 2 && systemDirs[parent(p)] && parent(p) != "/home" && !tempDirs[p]:
 		return critical(p, "paths.delete-system", fmt.Sprintf("Deleting %s breaks the operating system.", p))
 	case isAncestorOrSelf(p, env.Workspace):
-		f := critical(p, "paths.delete-workspace", fmt.Sprintf("Deleting %s removes the whole project %s.", p, env.Workspace))
-		f.Blast, f.Verdict = risk.BlastHigh, risk.Ask
-		return f
+		return critical(p, "paths.delete-workspace", fmt.Sprintf("Deleting %s removes the whole project %s.", p, env.Workspace))
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"os"
+	"slices"
 
 	"github.com/toolguard/toolguard/netguard"
 	"github.com/toolguard/toolguard/paths"
@@ -14,11 +15,15 @@ func (p *Policy) pathsConfig() paths.Config {
 	c := p.cfg.Paths
 	return paths.Config{
 		Home:           p.home,
-		Denied:         append(append(paths.DefaultDenied(), p.secrets...), c.Denied...),
+		Denied:         paths.DefaultDenied(),
+		UserDenied:     append(slices.Clone(p.secrets), c.Denied...),
+		NotSecret:      append(paths.DefaultNotSecret(), c.DeniedExceptions...),
+		PublicFiles:    paths.DefaultPublicFiles(),
 		Allowed:        c.Allowed,
 		Sensitive:      append(paths.DefaultSensitive(), c.Sensitive...),
 		SensitiveWrite: append(paths.DefaultSensitiveWrite(), c.SensitiveWrite...),
 		Protected:      p.protected,
+		EscapeHatches:  paths.DefaultEscapeHatches(),
 		Rules:          pathRules(c.Rules),
 		Roots:          append(scratchRoots(), c.Roots...),
 		ReadOnlyRoots:  c.ReadOnlyRoots,

@@ -14,11 +14,18 @@ type grammar struct {
 	noFlags  bool
 	abbrev   bool
 	implicit string
+	// endAfter, when positive, ends the options once that many positional
+	// words were seen: the sub-command path and the first operand of an
+	// entry whose operands are another command line (ssh HOST CMD -x: -x
+	// is CMD's).
+	endAfter int
 }
 
 func compileGrammar(g Grammar) *grammar {
-	return &grammar{value: set(g.ValueFlags), list: set(g.ListFlags), raw: g.RawFlags, noFlags: g.NoFlags,
+	out := &grammar{value: set(g.ValueFlags), list: set(g.ListFlags), raw: g.RawFlags, noFlags: g.NoFlags,
 		implicit: g.DefaultOperand, abbrev: g.Abbreviations}
+	out.endAfter = max(g.OptionsEnd, 0)
+	return out
 }
 
 // merge adds o's flags to g (several packs may describe one executable).
@@ -32,6 +39,9 @@ func (g *grammar) merge(o *grammar) {
 	g.raw = g.raw || o.raw
 	g.noFlags = g.noFlags || o.noFlags
 	g.abbrev = g.abbrev || o.abbrev
+	if g.endAfter == 0 {
+		g.endAfter = o.endAfter
+	}
 	if g.implicit == "" {
 		g.implicit = o.implicit
 	}
@@ -77,7 +87,7 @@ func parseArgs(cmd *shell.Command, g *grammar) *args {
 	for i := 1; i < len(argv); i++ {
 		v := argv[i].Value
 		switch {
-		case a.dashdash >= 0 || g.noFlags || !isFlagWord(v):
+		case a.dashdash >= 0 || g.noFlags || !isFlagWord(v) || g.endAfter > 0 && len(a.pos) >= g.endAfter:
 			a.pos = append(a.pos, i)
 			a.afterFlag = append(a.afterFlag, prevFlag && a.dashdash < 0)
 			prevFlag = false
@@ -117,12 +127,35 @@ func (a *args) addLong(argv []shell.Word, i int, g *grammar) (int, bool) {
 	if g.list[v] {
 		return a.addList(argv, i), false
 	}
-	if g.value[v] && i+1 < len(argv) {
+	if g.takes(v) && i+1 < len(argv) && !looksLikeOption(argv[i+1].Value) {
 		a.flags = append(a.flags, flagUse{name: v, value: argv[i+1].Value, hasValue: true, word: i, valWord: i + 1})
 		return 1, false
 	}
 	a.flags = append(a.flags, flagUse{name: v, word: i})
 	return 0, true
+}
+
+// looksLikeOption reports whether a word after a value-taking option is
+// rather an option itself. Programs take the next word as a required value
+// whatever it looks like (git restore --conflict --staged: "--staged" is the
+// style), so only a long option with an attached value ("--output=x") is
+// not taken: no program means such a word as a value, and a grammar that
+// lists an optional-value option by mistake would otherwise hide it.
+func looksLikeOption(v string) bool {
+	return strings.HasPrefix(v, "--") && strings.Contains(v, "=")
+}
+
+// takes reports whether the long (or raw) option v takes a value; raw
+// grammars spell an option with one dash or two alike.
+func (g *grammar) takes(v string) bool {
+	if g.value[v] {
+		return true
+	}
+	if g.raw {
+		bare := strings.TrimLeft(v, "-")
+		return g.value["-"+bare] || g.value["--"+bare]
+	}
+	return false
 }
 
 // addList consumes a flag that takes words up to ";" or "+" (find -exec).
@@ -147,6 +180,11 @@ func (a *args) addCluster(argv []shell.Word, i int, g *grammar) (int, bool) {
 	v := argv[i].Value
 	for k := 1; k < len(v); k++ {
 		name := "-" + v[k:k+1]
+		if g.list[name] && k == len(v)-1 { // fd -x CMD… ;
+			n := a.addList(argv, i)
+			a.flags[len(a.flags)-1].name = name
+			return n, false
+		}
 		if !g.value[name] {
 			a.flags = append(a.flags, flagUse{name: name, word: i})
 			continue
@@ -155,7 +193,7 @@ func (a *args) addCluster(argv []shell.Word, i int, g *grammar) (int, bool) {
 			a.flags = append(a.flags, flagUse{name: name, value: v[k+1:], hasValue: true, word: i, valWord: i})
 			return 0, false
 		}
-		if i+1 < len(argv) {
+		if i+1 < len(argv) && !looksLikeOption(argv[i+1].Value) {
 			a.flags = append(a.flags, flagUse{name: name, value: argv[i+1].Value, hasValue: true, word: i, valWord: i + 1})
 			return 1, false
 		}

@@ -13,8 +13,15 @@ import (
 type PathRef struct {
 	// Word is the path as resolved by the shell analysis.
 	Word shell.Word
-	// Access is "read", "write" or "delete".
+	// Access is "read", "stat" (only the name or metadata), "write" or
+	// "delete".
 	Access string
+	// Tree is true when the command touches everything below the path too
+	// (a recursive read, copy, archive or delete of a directory).
+	Tree bool
+	// Wipe is true when the command removes what the directory holds
+	// (rsync --delete into it): judged as deleting the directory.
+	Wipe bool
 }
 
 // Result is what the packs say about one simple command.
@@ -31,6 +38,33 @@ type Result struct {
 	Paths []PathRef
 	// URLs are the URLs and hosts the command contacts.
 	URLs []shell.Word
+	// Program names the effect-model entry that described the command
+	// ("git log"); empty when none did.
+	Program string
+	// Proven is true when an effect-model entry accounted for every word
+	// of the command and it only reads.
+	Proven bool
+	// HelpOnly is true when the command only asks for its usage or version
+	// (rm --help, git push --help): it prints and does nothing else.
+	HelpOnly bool
+	// Code is code the command runs that must be judged too (shell command
+	// strings carried in options, variables or scripts).
+	Code []Code
+	// Execs are program files the command runs (python x.py, ./x).
+	Execs []shell.Word
+	// Uploads are files whose content the command sends over the network.
+	Uploads []shell.Word
+	// Network is true when the command reaches the network.
+	Network bool
+	// Mounts are the bind mounts a container command gives (the values of
+	// docker run -v, --volume and --mount), as written.
+	Mounts []shell.Word
+	// Container is the command a container runs (what follows the image
+	// in docker run), judged through Mounts; nil when none is given.
+	Container []shell.Word
+	// Credentials is true when the command prints live credentials or the
+	// environment that holds them.
+	Credentials bool
 }
 
 // maxSubject bounds the command text copied into a finding.
@@ -46,11 +80,24 @@ func (s *Set) Classify(cmd *shell.Command) Result {
 	known := ix != nil
 	ge := s.grammarFor(name, ix)
 	a := parseArgs(cmd, ge.g)
-	v := s.viewFor(name, ix, s.subKeys(ix, a), features(cmd, known))
-	e := &env{cmd: cmd, g: ge.g, a: a, known: known}
+	ruleKnown := known && ix.ruleKnown
+	v := s.viewFor(name, ix, s.subKeys(ix, a), features(cmd, ruleKnown))
+	e := &env{cmd: cmd, g: ge.g, a: a, known: known, ruleKnown: ruleKnown}
 	res := Result{Known: known, Tier: v.baseTier(e)}
+	modeled := v.applyProgram(e, &res)
+	if len(cmd.Argv) > 0 && cmd.Argv[0].Known && !shell.SystemProgram(cmd.Argv[0].Value) {
+		ownProgram(cmd, &res)
+	}
+	e.proven = res.Proven
 	for _, msg := range append(slices.Clone(ge.errs), v.packErrs...) {
 		res.add(packErrorFinding(cmd, msg))
+	}
+	if res.HelpOnly { // the program prints its usage and exits: no rule applies
+		res.Paths = dedupePaths(redirectPaths(cmd))
+		if hasWrite(res.Paths) {
+			res.Tier = res.Tier.Worse(risk.Write)
+		}
+		return res
 	}
 	for _, r := range v.rules {
 		e.hit = nil
@@ -58,12 +105,39 @@ func (s *Set) Classify(cmd *shell.Command) Result {
 			res.add(r.finding(cmd, e.hit))
 		}
 	}
-	res.Paths = dedupePaths(append(v.pathRefs(e), redirectPaths(cmd)...))
+	res.dropUnprovenUnderRule()
+	if !modeled { // the effect model replaces the older path specs
+		res.Paths = append(res.Paths, v.pathRefs(e)...)
+	}
+	res.URLs = append(res.URLs, v.urlRefs(e)...) // every host a command may reach is judged
+	res.Paths = dedupePaths(append(res.Paths, redirectPaths(cmd)...))
 	if hasWrite(res.Paths) {
 		res.Tier = res.Tier.Worse(risk.Write)
 	}
-	res.URLs = dedupeWords(v.urlRefs(e))
+	res.URLs = dedupeWords(res.URLs)
 	return res
+}
+
+// ownProgram judges a command run from a file that only shares a known
+// program's name (./ls, /tmp/x/cat): what the file does is unknown, so the
+// command runs code and proves nothing. Rules about the name still apply.
+func ownProgram(cmd *shell.Command, res *Result) {
+	res.Proven, res.HelpOnly = false, false
+	res.Tier = res.Tier.Worse(risk.Execute)
+	res.Findings = slices.DeleteFunc(res.Findings, func(f risk.Finding) bool { return f.Rule == "effects.unproven" })
+	res.add(unprovenFinding(cmd, "it runs the file "+cmd.Argv[0].Value+", not the system's "+cmd.Name))
+}
+
+// dropUnprovenUnderRule removes the effect model's "not proven read-only"
+// finding when a rule already says, more precisely, why the command runs or
+// destroys something: the rule's reason is the one a person needs.
+func (r *Result) dropUnprovenUnderRule() {
+	covered := slices.ContainsFunc(r.Findings, func(f risk.Finding) bool {
+		return !strings.HasPrefix(f.Rule, "effects.") && f.Tier >= risk.Execute
+	})
+	if covered {
+		r.Findings = slices.DeleteFunc(r.Findings, func(f risk.Finding) bool { return f.Rule == "effects.unproven" })
+	}
 }
 
 // add records a finding and raises the tier to it.
@@ -164,7 +238,7 @@ func dedupeWords(ws []shell.Word) []shell.Word {
 
 func hasWrite(ps []PathRef) bool {
 	for _, p := range ps {
-		if p.Access != "read" {
+		if p.Access != "read" && p.Access != "stat" {
 			return true
 		}
 	}
@@ -373,6 +447,9 @@ func withValue(w shell.Word, v string) shell.Word {
 
 // hostOf strips a user@ prefix and a :path or :port suffix.
 func hostOf(v string) string {
+	if _, rest, ok := strings.Cut(v, "://"); ok { // a proxy or server URL
+		v, _, _ = strings.Cut(rest, "/")
+	}
 	if i := strings.LastIndex(v, "@"); i >= 0 {
 		v = v[i+1:]
 	}

@@ -28,6 +28,7 @@ type compiledPack struct {
 	rules    []*rule
 	paths    []*pathSpec
 	urls     []*urlSpec
+	programs []*program
 }
 
 type safeEntry struct {
@@ -107,6 +108,7 @@ func compilePack(p Pack, pr *problems) *compiledPack {
 	c.rules()
 	c.pathSpecs()
 	c.urlSpecs()
+	c.programs()
 	return c.cp
 }
 
@@ -161,6 +163,35 @@ func (c *packCompiler) urlSpecs() {
 			c.pr.addf(where, "field operands: unknown mode %q (valid: %s)", us.Operands, strings.Join(urlModes, ", "))
 		}
 		c.cp.urls = append(c.cp.urls, &urlSpec{exe: us.Exe, sub: compileSub(us.Sub), operands: us.Operands, flags: us.Flags})
+	}
+}
+
+// programs compiles the effect-model entries. The value options of an
+// entry without a sub-command join its executables' grammars, so that the
+// words before a sub-command are split right; a sub-command entry's own
+// value options are used when its words are read (programArgs).
+func (c *packCompiler) programs() {
+	for i, p := range c.p.Programs {
+		where := fmt.Sprintf("%s: program[%d] %v %v", c.file, i, p.Exe, p.Sub)
+		c.checkExe(where, p.Exe)
+		cp := compileProgram(where, p, c.pr)
+		c.cp.programs = append(c.cp.programs, cp)
+		if len(p.Sub) > 0 {
+			continue
+		}
+		for _, e := range p.Exe {
+			if e == "*" {
+				continue
+			}
+			g := c.cp.grammars[e]
+			if g == nil {
+				g = compileGrammar(Grammar{})
+				c.cp.grammars[e] = g
+			}
+			for _, f := range cp.valueFlags() {
+				g.value[f] = true
+			}
+		}
 	}
 }
 

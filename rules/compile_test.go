@@ -64,11 +64,11 @@ func TestOptionsDisableAndExtra(t *testing.T) {
 		cmd string
 		ids []string
 	}{
-		{"git push --force", nil},
+		{"git push --force", []string{"effects.unproven"}},
 		{"git push origin +main", []string{"git.push-force-refspec"}},
-		{"docker volume rm data", nil},
+		{"docker volume rm data", []string{"effects.unproven"}},
 		{"kubectl --context prod-eu get pods", []string{"user:no-prod"}},
-		{"kubectl --context staging get pods", nil},
+		{"kubectl --context staging get pods", []string{"effects.unproven"}},
 	}
 	for _, c := range cases {
 		if diff := cmp.Diff(c.ids, judge(t, s, c.cmd).IDs); diff != "" {

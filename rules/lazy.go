@@ -23,6 +23,9 @@ type block struct {
 	kind string
 	text []byte
 	exes []string
+	// build returns the block's entries when the block was compiled ahead
+	// of time (packs_gen.go); text is then empty.
+	build func() Pack
 	// subs are the first sub-command element's alternatives (lower case);
 	// nil when the entry applies whatever the sub-command.
 	subs []string
@@ -40,11 +43,17 @@ type block struct {
 // exeIndex is where an executable's entries are: the decoded packs that
 // list it, and the embedded-pack blocks by sub-command.
 type exeIndex struct {
-	known   bool
-	packs   []int               // indices of decoded packs listing it
-	grammar []*block            // [exe.NAME] tables
-	generic []*block            // entries for every sub-command
-	bySub   map[string][]*block // entries for one first sub-command word
+	// gen is the index compiled ahead of time; grammar, generic and bySub
+	// are then unused and blocks are made as commands need them.
+	gen   *genExe
+	known bool
+	// ruleKnown is true when a rule pack (not only the effect model) names
+	// the executable; the generic rules for unknown tools skip it then.
+	ruleKnown bool
+	packs     []int               // indices of decoded packs listing it
+	grammar   []*block            // [exe.NAME] tables
+	generic   []*block            // entries for every sub-command
+	bySub     map[string][]*block // entries for one first sub-command word
 }
 
 // splitBlocks cuts a pack file (after its header) into blocks and reads
@@ -205,6 +214,10 @@ func (s *Set) compileBlocks(bs []*block) {
 			continue
 		}
 		b.done = true
+		if b.build != nil {
+			compileBuilt(b)
+			continue
+		}
 		if _, ok := byPack[b.pack]; !ok {
 			order = append(order, b.pack)
 		}
@@ -213,6 +226,17 @@ func (s *Set) compileBlocks(bs []*block) {
 	for _, pack := range order {
 		compileBatch(byPack[pack])
 	}
+}
+
+// compileBuilt compiles a block compiled ahead of time.
+func compileBuilt(b *block) {
+	p := b.build()
+	p.Name, p.file = b.pack, fmt.Sprintf("%s:%d", b.file, b.line)
+	p.Executables = b.exes
+	if len(p.Executables) == 0 {
+		p.Executables = []string{"*"}
+	}
+	b.cp, b.err = compileOne(p)
 }
 
 // compileBatch decodes blocks of one pack together and hands each its own
@@ -234,7 +258,7 @@ func compileBatch(bs []*block) {
 // distribute gives each block the entry decoded from it (entries come in
 // document order); false when the counts do not line up.
 func distribute(bs []*block, p *Pack) bool {
-	var r, sf, pa, u int
+	var r, sf, pa, u, pg int
 	for _, b := range bs {
 		one := Pack{Name: b.pack, file: fmt.Sprintf("%s:%d", b.file, b.line), Executables: b.exes}
 		ok := true
@@ -247,6 +271,8 @@ func distribute(bs []*block, p *Pack) bool {
 			one.Paths, ok = takeOne(p.Paths, &pa)
 		case "urls":
 			one.URLs, ok = takeOne(p.URLs, &u)
+		case "program":
+			one.Programs, ok = takeOne(p.Programs, &pg)
 		case "exe":
 			var g Grammar
 			g, ok = p.Exe[b.exes[0]]
@@ -259,7 +285,7 @@ func distribute(bs []*block, p *Pack) bool {
 		}
 		b.cp, b.err = compileOne(one)
 	}
-	return r == len(p.Rules) && sf == len(p.Safe) && pa == len(p.Paths) && u == len(p.URLs)
+	return r == len(p.Rules) && sf == len(p.Safe) && pa == len(p.Paths) && u == len(p.URLs) && pg == len(p.Programs)
 }
 
 // takeOne returns list[*i:*i+1] and advances *i; false past the end.
@@ -297,6 +323,14 @@ func compileOne(p Pack) (*compiledPack, error) {
 // packBlocks splits a pack into blocks, once, the first time a command
 // names one of the pack's executables.
 func (lp *lazyPack) packBlocks() []*block {
+	if lp.gen != nil {
+		for i := range lp.gen.blocks {
+			lp.genBlock(i)
+		}
+		lp.blockMu.Lock()
+		defer lp.blockMu.Unlock()
+		return lp.blocks
+	}
 	lp.splitOnce.Do(func() {
 		body := lp.data
 		i := bytes.Index(body, []byte("\n["))
@@ -312,12 +346,38 @@ func (lp *lazyPack) packBlocks() []*block {
 	return lp.blocks
 }
 
+// genBlock returns block i of a pack compiled ahead of time, making the
+// block the first time it is needed.
+func (lp *lazyPack) genBlock(i int) *block {
+	lp.blockMu.Lock()
+	defer lp.blockMu.Unlock()
+	if lp.blocks == nil {
+		lp.blocks = make([]*block, len(lp.gen.blocks))
+	}
+	if lp.blocks[i] == nil {
+		lp.blocks[i] = lp.gen.block(i)
+	}
+	return lp.blocks[i]
+}
+
+// genBlockAt returns the block a generated index entry (pack<<16 | block)
+// names.
+func (s *Set) genBlockAt(id uint32) *block {
+	return s.packs[id>>16].genBlock(int(id & 0xffff))
+}
+
 // anyExeBlocks returns the blocks that apply to every command (exe "*",
 // or no readable exe list), from the packs whose header lists "*".
 func (s *Set) anyExeBlocks() []*block {
 	s.anyOnce.Do(func() {
+		if s.fromGenerated() {
+			for _, id := range generatedAny {
+				s.anyBlocks = append(s.anyBlocks, s.genBlockAt(id))
+			}
+			return
+		}
 		for _, lp := range s.packs {
-			if lp.data == nil || !slices.Contains(lp.header.Executables, "*") {
+			if !lp.embedded() || !slices.Contains(lp.header.Executables, "*") {
 				continue
 			}
 			for _, b := range lp.packBlocks() {
@@ -330,13 +390,80 @@ func (s *Set) anyExeBlocks() []*block {
 	return s.anyBlocks
 }
 
+// grammarBlocks are the blocks that shape the executable's grammar.
+func (s *Set) grammarBlocks(ix *exeIndex) []*block {
+	if ix.gen != nil {
+		return s.genBlocks(ix.gen.grammar)
+	}
+	return ix.grammar
+}
+
+// genericBlocks are the executable's blocks for every sub-command.
+func (s *Set) genericBlocks(ix *exeIndex) []*block {
+	if ix.gen != nil {
+		return s.genBlocks(ix.gen.generic)
+	}
+	return ix.generic
+}
+
+// subBlocks are the executable's blocks for one first sub-command word.
+func (s *Set) subBlocks(ix *exeIndex, sub string) []*block {
+	if ix.gen != nil {
+		ids, _ := ix.gen.subIDs(sub)
+		return s.genBlocks(ids)
+	}
+	return ix.bySub[sub]
+}
+
+// hasSub reports whether blocks are indexed under a first sub-command word;
+// hasSubs whether any are.
+func (ix *exeIndex) hasSub(sub string) bool {
+	if ix.gen != nil {
+		_, ok := ix.gen.subIDs(sub)
+		return ok
+	}
+	_, ok := ix.bySub[sub]
+	return ok
+}
+
+func (ix *exeIndex) hasSubs() bool {
+	if ix.gen != nil {
+		return len(ix.gen.subs) > 0
+	}
+	return len(ix.bySub) > 0
+}
+
+func (s *Set) genBlocks(ids []uint32) []*block {
+	out := make([]*block, len(ids))
+	for i, id := range ids {
+		out[i] = s.genBlockAt(id)
+	}
+	return out
+}
+
+// fromGenerated reports whether the set's embedded packs are the ones
+// compiled ahead of time, in generated order, so the generated index
+// applies.
+func (s *Set) fromGenerated() bool {
+	return generated != nil && len(s.packs) >= len(generated) && s.packs[0].gen == &generated[0]
+}
+
 // buildIndex collects the blocks that name an executable, by sub-command.
 func (s *Set) buildIndex(name string, packs []int) *exeIndex {
-	ix := &exeIndex{packs: packs, known: len(packs) > 0}
+	ix := &exeIndex{packs: packs, known: len(packs) > 0, ruleKnown: len(packs) > 0}
+	if s.fromGenerated() {
+		if ix.gen = genLookup(name); ix.gen == nil && !ix.known {
+			return nil
+		}
+		ix.known = true
+		ix.ruleKnown = ix.ruleKnown || ix.gen != nil && ix.gen.ruleKnown
+		return ix
+	}
 	var blocks []*block
 	for _, lp := range s.packs {
-		if lp.data != nil && slices.Contains(lp.header.Executables, name) {
+		if lp.embedded() && slices.Contains(lp.header.Executables, name) {
 			ix.known = true
+			ix.ruleKnown = ix.ruleKnown || !strings.HasPrefix(lp.file, "effects/")
 			blocks = append(blocks, lp.packBlocks()...)
 		}
 	}
@@ -350,6 +477,9 @@ func (s *Set) buildIndex(name string, packs []int) *exeIndex {
 		switch {
 		case b.kind == "exe":
 			ix.grammar = append(ix.grammar, b)
+		case b.kind == "program" && len(b.subs) == 0:
+			ix.grammar = append(ix.grammar, b) // its value options join the grammar
+			ix.generic = append(ix.generic, b)
 		case len(b.subs) == 0:
 			ix.generic = append(ix.generic, b)
 		default:

@@ -31,6 +31,8 @@ type Pack struct {
 	Paths []PathSpec `toml:"paths"`
 	// URLs says which operands of which commands are URLs or hosts.
 	URLs []URLSpec `toml:"urls"`
+	// Programs are the effect model's entries (see [Program]).
+	Programs []Program `toml:"program"`
 
 	// file is where the pack came from, for error messages.
 	file string
@@ -57,6 +59,10 @@ type Grammar struct {
 	// DefaultOperand is the operand the command uses when given none
 	// (find searches "."); empty means none.
 	DefaultOperand string `toml:"default_operand"`
+	// OptionsEnd is the operand at which options end: 1 for the first,
+	// 2 for ssh (options may follow HOST, but in ssh HOST CMD -x the -x is
+	// CMD's). Zero lets options come anywhere, as GNU programs do.
+	OptionsEnd int `toml:"options_end"`
 }
 
 // Safe is a command shape whose effect is known: read-only by default.

@@ -46,7 +46,8 @@ type flagGlobs struct {
 
 // rule is a compiled [Rule].
 type rule struct {
-	info RuleInfo
+	info RuleInfo // Matches is left empty until the rule is listed
+	src  Rule     // for the listing's summary
 	sub  [][]string
 	m    cond
 }
@@ -132,7 +133,7 @@ func compileRule(where, pack string, r Rule, pr *problems) *rule {
 		out.info.Verdict = risk.Ask
 	}
 	out.m = compileCond(where+": match", r.Match, pr)
-	out.info.Matches = summarise(r)
+	out.src = r
 	return out
 }
 
@@ -254,6 +255,9 @@ type env struct {
 	g     *grammar
 	a     *args
 	known bool
+	// ruleKnown: a rule pack names the executable; proven: the effect
+	// model proved this use read-only. Rules for unknown tools need neither.
+	ruleKnown, proven bool
 	// hit is the word a condition matched, for the finding's span.
 	hit *shell.Word
 }
@@ -271,7 +275,7 @@ func (r *rule) match(e *env) bool {
 }
 
 func (c *cond) exeOK(e *env) bool {
-	if c.unknownExe && e.known {
+	if c.unknownExe && (e.ruleKnown || e.proven) {
 		return false
 	}
 	if c.nameUnknown && (len(e.cmd.Argv) == 0 || e.cmd.Argv[0].Known) {

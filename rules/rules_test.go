@@ -1,7 +1,10 @@
 package rules
 
 import (
+	"fmt"
+	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -66,16 +69,83 @@ func judge(t testing.TB, s *Set, text string) judged {
 
 func TestPackCases(t *testing.T) {
 	s := builtin(t)
+	var rewrites []caseRewrite
 	for pack, cases := range packCases {
 		t.Run(pack, func(t *testing.T) {
 			for _, c := range cases {
 				want := judged{IDs: c.ids, Tier: c.tier, Blast: c.blast}
-				if diff := cmp.Diff(want, judge(t, s, c.cmd)); diff != "" {
+				got := judge(t, s, c.cmd)
+				if diff := cmp.Diff(want, got); diff != "" {
+					if *update {
+						rewrites = append(rewrites, caseRewrite{c.cmd, got})
+						continue
+					}
 					t.Errorf("%s (-want +got):\n%s", c.cmd, diff)
 				}
 			}
 		})
 	}
+	if len(rewrites) > 0 {
+		rewriteCases(t, "cases_test.go", rewrites)
+	}
+}
+
+// caseRewrite is a pack case whose expected judgement -update rewrites.
+type caseRewrite struct {
+	cmd string
+	got judged
+}
+
+// rewriteCases replaces, under -update, the expected values of the named
+// cases in file (one {"cmd", tier, blast, ids} literal per line).
+func rewriteCases(t *testing.T, file string, rs []caseRewrite) {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	for _, r := range rs {
+		prefix := "{" + strconv.Quote(r.cmd) + ", "
+		found := false
+		for i, l := range lines {
+			trimmed := strings.TrimLeft(l, "\t")
+			if !strings.HasPrefix(trimmed, prefix) {
+				continue
+			}
+			indent := l[:len(l)-len(trimmed)]
+			lines[i] = indent + prefix + caseLiteral(r.got) + "},"
+			found = true
+		}
+		if !found {
+			t.Errorf("-update: no line in %s starts with %s", file, prefix)
+		}
+	}
+	if err := os.WriteFile(file, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func caseLiteral(j judged) string {
+	ids := "nil"
+	if len(j.IDs) > 0 {
+		q := make([]string, len(j.IDs))
+		for i, id := range j.IDs {
+			q[i] = strconv.Quote(id)
+		}
+		ids = "[]string{" + strings.Join(q, ", ") + "}"
+	}
+	return fmt.Sprintf("risk.%s, risk.Blast%s, %s", tierName(j.Tier), blastName(j.Blast), ids)
+}
+
+func tierName(t risk.Tier) string {
+	s := t.String()
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func blastName(b risk.Blast) string {
+	s := b.String()
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 func TestBuiltinPacksCompile(t *testing.T) {
@@ -143,6 +213,9 @@ func TestPackLint(t *testing.T) {
 		}
 		for _, u := range p.URLs {
 			mark(u.Exe)
+		}
+		for _, pg := range p.Programs {
+			mark(pg.Exe)
 		}
 		for _, e := range p.Executables {
 			if !used[e] {
@@ -247,7 +320,7 @@ func TestConcurrentClassify(t *testing.T) {
 // entries (the lazy path) yields exactly the entries of decoding the whole
 // file, each with a readable executable list.
 func TestBlocksMatchWholePack(t *testing.T) {
-	lps, err := builtinPacks()
+	lps, err := tomlPacks()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +350,7 @@ func TestBlocksMatchWholePack(t *testing.T) {
 			wholeIDs = append(wholeIDs, r.ID)
 		}
 		want := map[string]int{"rule": len(whole.Rules), "safe": len(whole.Safe), "paths": len(whole.Paths),
-			"urls": len(whole.URLs), "exe": len(whole.Exe)}
+			"urls": len(whole.URLs), "exe": len(whole.Exe), "program": len(whole.Programs)}
 		for k, v := range want {
 			if v == 0 {
 				delete(want, k)

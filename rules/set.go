@@ -9,10 +9,16 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/toolguard/toolguard/shell"
 )
 
-//go:embed packs/*.toml
+//go:embed packs/*.toml effects/*.toml
 var builtinFS embed.FS
+
+// builtinDirs are the embedded directories of packs: the rule packs and,
+// beside them, the effect model (DESIGN §7).
+var builtinDirs = []string{"packs", "effects"}
 
 // Set is a compiled collection of rule packs. It is immutable after
 // construction and safe for concurrent use. Packs loaded with [Builtin] are
@@ -37,19 +43,26 @@ type Set struct {
 type lazyPack struct {
 	header packHeader
 	file   string
-	data   []byte // nil when the pack was given decoded
+	data   []byte   // the embedded TOML; nil when the pack was given decoded or gen is set
+	gen    *genPack // the embedded pack compiled ahead of time; nil otherwise
 	decode Pack
 	once   sync.Once
 	cp     *compiledPack
 	err    error
-	// splitOnce guards blocks, the pack cut into entries (embedded packs).
+	// splitOnce guards blocks, the pack cut into entries (embedded packs);
+	// blockMu guards it for packs compiled ahead of time, whose blocks are
+	// made one at a time as commands need them.
 	splitOnce sync.Once
+	blockMu   sync.Mutex
 	blocks    []*block
 }
 
 func (lp *lazyPack) compiled() (*compiledPack, error) {
 	lp.once.Do(func() {
 		p := lp.decode
+		if lp.gen != nil {
+			p = lp.gen.pack()
+		}
 		if lp.data != nil {
 			p, lp.err = ParsePack(lp.file, lp.data)
 			if lp.err != nil {
@@ -112,15 +125,43 @@ func buildBuiltin(opts Options) (*Set, error) {
 	return newSet(lps, opts)
 }
 
+// embedded reports whether the pack is one of the embedded packs, which are
+// split into blocks and compiled block by block.
+func (lp *lazyPack) embedded() bool { return lp.data != nil || lp.gen != nil }
+
 func builtinPacks() ([]*lazyPack, error) {
-	entries, err := fs.ReadDir(builtinFS, "packs")
+	if generated != nil {
+		lps := make([]*lazyPack, len(generated))
+		for i := range generated {
+			g := &generated[i]
+			lps[i] = &lazyPack{header: g.header, file: g.file, gen: g}
+		}
+		return lps, nil
+	}
+	return tomlPacks()
+}
+
+// tomlPacks reads the embedded pack files.
+func tomlPacks() ([]*lazyPack, error) {
+	var lps []*lazyPack
+	var errs []error
+	for _, dir := range builtinDirs {
+		got, err := builtinDir(dir)
+		lps = append(lps, got...)
+		errs = append(errs, err)
+	}
+	return lps, errors.Join(errs...)
+}
+
+func builtinDir(dir string) ([]*lazyPack, error) {
+	entries, err := fs.ReadDir(builtinFS, dir)
 	if err != nil {
 		return nil, fmt.Errorf("reading embedded packs: %w", err)
 	}
 	var lps []*lazyPack
 	var errs []error
 	for _, e := range entries {
-		file := "packs/" + e.Name()
+		file := dir + "/" + e.Name()
 		data, err := builtinFS.ReadFile(file)
 		if err != nil {
 			errs = append(errs, err)
@@ -139,7 +180,7 @@ func builtinPacks() ([]*lazyPack, error) {
 // BuiltinPacks decodes every embedded pack (for tools that show or lint
 // them).
 func BuiltinPacks() ([]Pack, error) {
-	lps, err := builtinPacks()
+	lps, err := tomlPacks()
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +225,7 @@ func newSet(lps []*lazyPack, opts Options) (*Set, error) {
 			errs = append(errs, fmt.Errorf("%s: duplicate pack name %q", lp.file, lp.header.Name))
 		}
 		names[lp.header.Name] = true
-		if lp.data != nil {
+		if lp.embedded() {
 			continue
 		}
 		for _, exe := range lp.header.Executables {
@@ -249,7 +290,78 @@ func (s *Set) Check() error {
 	}
 	var pr problems
 	checkIDs(cps, &pr)
+	seen := map[string]string{}
+	for _, cp := range cps {
+		for _, p := range cp.programs {
+			s.checkExamples(p, &pr)
+			for _, e := range p.exe {
+				for _, sub := range subPaths(p.sub) {
+					key := strings.TrimSpace(e + " " + sub)
+					if prev, dup := seen[key]; dup && prev != p.where {
+						pr.addf(p.where, "a second entry for %s (the first is %s); merge them", key, prev)
+					}
+					seen[key] = p.where
+				}
+			}
+		}
+	}
 	return errors.Join(append(errs, pr.err())...)
+}
+
+// checkExamples verifies that an effect-model entry applies to each of its
+// examples and to none of its counter-examples, so that an entry that can
+// never match (a misspelt sub-command, an executable the index misses) is
+// an error when the packs are compiled.
+func (s *Set) checkExamples(p *program, pr *problems) {
+	for _, ex := range p.examples {
+		if got := s.programOf(ex); got == nil || got.id() != p.id() {
+			pr.addf(p.where, "example %q is not described by this entry (%s)", ex, describeEntry(got))
+		}
+	}
+	for _, ex := range p.counter {
+		if got := s.programOf(ex); got != nil && got.id() == p.id() {
+			pr.addf(p.where, "counter-example %q is described by this entry", ex)
+		}
+	}
+}
+
+// subPaths spells every sub-command path a compiled path stands for
+// ("log|show" is "log" and "show"), for duplicate checks.
+func subPaths(sub [][]string) []string {
+	out := []string{""}
+	for _, alts := range sub {
+		var next []string
+		for _, prefix := range out {
+			for _, a := range alts {
+				next = append(next, strings.TrimSpace(prefix+" "+a))
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+func describeEntry(p *program) string {
+	if p == nil {
+		return "no entry applies"
+	}
+	return "the entry for " + p.summary() + " applies"
+}
+
+// programOf returns the effect-model entry that applies to the first
+// command of text, or nil.
+func (s *Set) programOf(text string) *program {
+	sc, err := shell.Parse(text, shell.Options{})
+	if err != nil || sc == nil || len(sc.Commands) == 0 {
+		return nil
+	}
+	cmd := sc.Commands[0]
+	name, ix := s.resolve(cmd.Name)
+	ge := s.grammarFor(name, ix)
+	a := parseArgs(cmd, ge.g)
+	v := s.viewFor(name, ix, s.subKeys(ix, a), features(cmd, ix != nil))
+	p, _ := v.programFor(&env{cmd: cmd, g: ge.g, a: a, known: ix != nil})
+	return p
 }
 
 // Rules lists every enabled rule, sorted by id. Packs that fail to compile
@@ -263,7 +375,9 @@ func (s *Set) Rules() []RuleInfo {
 		}
 		for _, r := range cp.rules {
 			if !s.disabled[r.info.ID] {
-				out = append(out, r.info)
+				info := r.info
+				info.Matches = summarise(r.src)
+				out = append(out, info)
 			}
 		}
 	}

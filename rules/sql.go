@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"github.com/toolguard/toolguard/script"
+	"slices"
 	"strings"
 )
 
@@ -163,6 +165,147 @@ func mongoKind(s string) string {
 	case strings.Contains(compact, "deletemany({})"), strings.Contains(compact, "deletemany()"),
 		strings.Contains(compact, "remove({})"):
 		return "mongo-delete-all"
+	}
+	return ""
+}
+
+// SQLReadOnly reports whether every statement of an SQL text only reads:
+// it starts with SELECT, WITH, EXPLAIN (without ANALYZE), SHOW, DESCRIBE,
+// VALUES or TABLE, and names no statement or function that writes, runs
+// code or reads the server's files (INSERT, UPDATE, DELETE, INTO, COPY,
+// pg_read_file, lo_export, load_extension, …). An empty text is not read
+// only. The check is lexical: SQL it cannot read is not read only.
+func SQLReadOnly(text string) bool {
+	stmts := splitStatements(text)
+	if len(stmts) == 0 {
+		return false
+	}
+	for _, w := range stmts {
+		switch w[0] {
+		case "select", "with", "explain", "show", "describe", "desc", "values", "table":
+		default:
+			return false
+		}
+		for _, word := range w {
+			name, _, _ := strings.Cut(word, "(")
+			if sqlWriteWords[name] || w[0] == "explain" && name == "analyze" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sqlWriteWords are the words that make a statement more than a read.
+var sqlWriteWords = map[string]bool{
+	"insert": true, "update": true, "delete": true, "merge": true, "upsert": true, "replace": true, "into": true,
+	"create": true, "drop": true, "alter": true, "truncate": true, "rename": true, "grant": true, "revoke": true,
+	"copy": true, "call": true, "execute": true, "exec": true, "do": true, "lock": true, "vacuum": true,
+	"reindex": true, "cluster": true, "attach": true, "detach": true, "set": true, "reset": true, "commit": true,
+	"rollback": true, "begin": true, "savepoint": true, "release": true, "prepare": true, "deallocate": true,
+	"listen": true, "notify": true, "load": true, "import": true, "pg_read_file": true, "pg_read_binary_file": true,
+	"pg_ls_dir": true, "pg_stat_file": true, "lo_import": true, "lo_export": true, "lo_unlink": true,
+	"dblink": true, "dblink_exec": true, "set_config": true, "pg_terminate_backend": true,
+	"pg_cancel_backend": true, "pg_reload_conf": true, "pg_sleep": true, "load_extension": true, "readfile": true,
+	"writefile": true, "edit": true, "sys_exec": true, "xp_cmdshell": true, "load_file": true, "outfile": true,
+	"dumpfile": true, "nextval": true, "setval": true,
+}
+
+// SQLKinds classifies the statements of an SQL text into the kinds rules
+// name (drop-database, drop-table, drop-other, truncate, delete-all,
+// update-all, alter-drop, …).
+func SQLKinds(text string) []string {
+	kinds := statementKinds([]sqlText{{text: text, known: true}})
+	out := make([]string, 0, len(kinds))
+	for k := range kinds {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// sqlClientEffects analyses what a SQL client is given to run: the
+// statements, judged with [SQLReadOnly], and the client's own commands —
+// sqlite3's dot commands, psql's and mysql's backslash commands — which
+// can read and write files and run shell commands.
+func sqlClientEffects(text string) script.Effects {
+	var e script.Effects
+	var stmts []string
+	for _, line := range strings.Split(text, "\n") {
+		l := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(l, "."), strings.HasPrefix(l, `\`):
+			clientCommand(l, &e)
+		case strings.HasPrefix(strings.ToLower(l), "system "), strings.HasPrefix(strings.ToLower(l), "source "),
+			strings.HasPrefix(strings.ToLower(l), "tee "):
+			clientCommand(`\`+l, &e) // mysql's long spellings
+		default:
+			stmts = append(stmts, line)
+		}
+	}
+	if sql := strings.TrimSpace(strings.Join(stmts, "\n")); sql != "" && !SQLReadOnly(sql) {
+		e.Exec = true
+		if e.Unknown == "" {
+			e.Unknown = "the statements change data"
+		}
+	}
+	return e
+}
+
+// clientCommand judges one dot or backslash command of a SQL client.
+func clientCommand(l string, e *script.Effects) {
+	f := strings.Fields(l)
+	verb := strings.ToLower(strings.TrimLeft(f[0], `.\`))
+	arg := strings.TrimSpace(strings.TrimPrefix(l, f[0]))
+	file := strings.Trim(firstField(arg), `'"`)
+	switch verb {
+	case "tables", "schema", "indexes", "indices", "headers", "mode", "databases", "dbinfo", "show", "help", "width",
+		"timer", "stats", "eqp", "explain", "nullvalue", "separator", "print", "echo", "quit", "exit", "q", "bail",
+		"changes", "dump", "fullschema", "lint", "limits", "expert", "d", "dt", "dt+", "d+", "l", "l+", "dn", "df",
+		"dv", "du", "di", "ds", "dp", "dx", "x", "timing", "conninfo", "set", "pset", "a", "t", "encoding", "h",
+		"?", "c", "connect", "columns", "status", "s", "dm", "db", "dc", "dd", "de", "dg", "dl", "do", "dT", "sf",
+		"sv", "errverbose", "prompt", "parameter", "scanstats", "trace", "vfsinfo", "vfslist", "vfsname", "sha3sum":
+	case "output", "once", "o", "out", "save", "backup", "w", "write", "g", "tee":
+		if file == "" || file == "stdout" || file == "-" {
+			return
+		}
+		if strings.HasPrefix(file, "|") {
+			e.Shell = append(e.Shell, strings.TrimPrefix(file, "|"))
+			return
+		}
+		e.Writes = append(e.Writes, file)
+	case "read", "i", "ir", "include", "source", "import":
+		if file != "" {
+			e.Reads = append(e.Reads, file)
+		}
+		if verb != "import" {
+			e.Exec = true
+			if e.Unknown == "" {
+				e.Unknown = "the statements in " + file + " are not known"
+			}
+		}
+	case "system", "shell", "!":
+		e.Shell = append(e.Shell, arg)
+	case "load":
+		e.Exec = true
+		if e.Unknown == "" {
+			e.Unknown = "the client loads the extension " + file
+		}
+	default:
+		if strings.HasPrefix(verb, "!") {
+			e.Shell = append(e.Shell, strings.TrimSpace(strings.TrimPrefix(strings.TrimLeft(l, `\.`), "!")))
+			return
+		}
+		e.Exec = true
+		if e.Unknown == "" {
+			e.Unknown = "the client command " + f[0] + " is not known to be harmless"
+		}
+	}
+}
+
+func firstField(s string) string {
+	if f := strings.Fields(s); len(f) > 0 {
+		return f[0]
 	}
 	return ""
 }

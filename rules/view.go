@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/shell"
 )
@@ -17,7 +18,11 @@ type view struct {
 	rules    []*rule
 	paths    []*pathSpec
 	urls     []*urlSpec
+	programs []*program
 	packErrs []string
+	// grammars caches, per sub-command entry, the executable's grammar with
+	// the entry's value options (see grammarWith).
+	grammars sync.Map
 }
 
 // grammarEntry is the merged grammar of one executable.
@@ -73,8 +78,9 @@ func (s *Set) grammarFor(name string, ix *exeIndex) *grammarEntry {
 			ge.add(cp, name, lp.header.Name, err)
 		}
 	}
-	s.compileBlocks(ix.grammar)
-	for _, b := range ix.grammar {
+	gb := s.grammarBlocks(ix)
+	s.compileBlocks(gb)
+	for _, b := range gb {
 		ge.add(b.cp, name, b.pack, b.err)
 	}
 	got, _ := s.grammars.LoadOrStore(name, ge)
@@ -98,13 +104,13 @@ func (ge *grammarEntry) add(cp *compiledPack, name, pack string, err error) {
 // subKeys lists the indexed sub-command words the command may name: the
 // first positional, and the ones after positionals that may be flag values.
 func (s *Set) subKeys(ix *exeIndex, a *args) []string {
-	if ix == nil || len(ix.bySub) == 0 {
+	if ix == nil || !ix.hasSubs() {
 		return nil
 	}
 	var keys []string
 	for i := 0; i < len(a.pos) && (a.dashdash < 0 || i < a.dashdash); i++ {
 		w := strings.ToLower(a.positional(i).Value)
-		if _, ok := ix.bySub[w]; ok && !slices.Contains(keys, w) {
+		if ix.hasSub(w) && !slices.Contains(keys, w) {
 			keys = append(keys, w)
 		}
 		if !a.afterFlag[i] {
@@ -151,7 +157,7 @@ func (s *Set) buildView(name string, ix *exeIndex, keys []string, feat uint32) *
 	seen := map[int]bool{}
 	for _, i := range append(slices.Clone(idx), s.anyPacks...) {
 		lp := s.packs[i]
-		if seen[i] || s.disabled[lp.header.Name] || lp.data != nil {
+		if seen[i] || s.disabled[lp.header.Name] || lp.embedded() {
 			continue
 		}
 		seen[i] = true
@@ -177,9 +183,9 @@ func (s *Set) blocksFor(ix *exeIndex, keys []string, feat uint32) []*block {
 		}
 	}
 	if ix != nil {
-		out = append(out, ix.generic...)
+		out = append(out, s.genericBlocks(ix)...)
 		for _, k := range keys {
-			out = append(out, ix.bySub[k]...)
+			out = append(out, s.subBlocks(ix, k)...)
 		}
 	}
 	return out
@@ -224,6 +230,11 @@ func (s *Set) addPack(v *view, cp *compiledPack, seenRule map[string]bool) {
 	for _, u := range cp.urls {
 		if names(u.exe) {
 			v.urls = append(v.urls, u)
+		}
+	}
+	for _, p := range cp.programs {
+		if names(p.exe) && !slices.Contains(v.programs, p) {
+			v.programs = append(v.programs, p)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"fmt"
 	"strings"
+
+	"github.com/toolguard/toolguard/risk"
 )
 
 // keptNames are the variables every run keeps (when the parent has them).
@@ -13,16 +15,6 @@ var keptNames = map[string]bool{
 
 // defaultPath is used when the parent environment has no PATH.
 const defaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
-
-// secretWords mark a variable as a secret wherever they appear in its
-// upper-cased name.
-var secretWords = []string{
-	"TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL", "APIKEY", "API_KEY",
-	"PRIVATE_KEY", "ACCESS_KEY", "SESSION_KEY",
-}
-
-// secretSuffixes mark a variable as a secret at the end of its name.
-var secretSuffixes = []string{"_KEY", "_PASS", "_PWD", "_AUTH", "_COOKIE", "_DSN"}
 
 // secretPrefixes are cloud and credential families dropped as a whole.
 var secretPrefixes = []string{
@@ -37,22 +29,12 @@ var secretNames = map[string]bool{
 }
 
 // LooksSecret reports whether an environment variable name looks like it
-// holds a secret or grants access to one (e.g. GITHUB_TOKEN, AWS_PROFILE,
-// DB_PASSWORD, SSH_AUTH_SOCK).
+// holds a secret (risk.IsSecretName: GITHUB_TOKEN, DB_PASSWORD) or grants
+// access to one (AWS_PROFILE, SSH_AUTH_SOCK).
 func LooksSecret(name string) bool {
 	up := strings.ToUpper(name)
-	if secretNames[up] {
+	if secretNames[up] || risk.IsSecretName(up) {
 		return true
-	}
-	for _, w := range secretWords {
-		if strings.Contains(up, w) {
-			return true
-		}
-	}
-	for _, s := range secretSuffixes {
-		if strings.HasSuffix(up, s) {
-			return true
-		}
 	}
 	for _, p := range secretPrefixes {
 		if strings.HasPrefix(up, p) {

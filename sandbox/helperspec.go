@@ -79,7 +79,20 @@ func decodeHelperSpec(data []byte) (helperSpec, error) {
 	if err := spec.validate(); err != nil {
 		return helperSpec{}, fmt.Errorf("sandbox helper: invalid spec: %w", err)
 	}
+	if spec.Landlock != nil {
+		spec.Landlock.normalize()
+	}
 	return spec, nil
+}
+
+// normalize makes an empty list and an absent one the same value, so a plan
+// means one thing however it was spelled.
+func (p *landlockPlan) normalize() {
+	for _, list := range []*[]string{&p.RODirs, &p.ROFiles, &p.RWDirs, &p.RWFiles, &p.Devices} {
+		if len(*list) == 0 {
+			*list = nil
+		}
+	}
 }
 
 func (h helperSpec) validate() error {

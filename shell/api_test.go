@@ -224,3 +224,28 @@ func TestParseRecovers(t *testing.T) {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}
 }
+
+func TestFindActs(t *testing.T) {
+	tests := []struct {
+		args []string
+		want bool
+	}{
+		{[]string{".", "-name", "*.pyc", "-delete"}, true},
+		{[]string{"-delete"}, true},
+		{[]string{".", "-name", "-delete"}, false},                        // a file named -delete
+		{[]string{".", "-exec", "echo", "-delete", ";", "-print"}, false}, // echo's word
+		{[]string{".", "-exec", "echo", "-delete", "+", "-delete"}, true},
+		{[]string{".", "-newermt", "-delete", "-print"}, false},
+		{[]string{".", "-fprintf", "out", "-delete", "-print"}, false},
+		{[]string{"-delete", "-print"}, true}, // find reads a leading "-…" word as the expression
+	}
+	for _, tt := range tests {
+		var words []Word
+		for _, a := range tt.args {
+			words = append(words, Word{Value: a, Known: true})
+		}
+		if got := FindActs(words, "-delete"); got != tt.want {
+			t.Errorf("FindActs(%q) = %v, want %v", tt.args, got, tt.want)
+		}
+	}
+}

@@ -39,7 +39,7 @@ var bypassCases = []parseCase{
 	{name: "2 find -exec sh -c", src: `find . -exec sh -c 'rm -rf /' \;`, commands: []string{
 		"find . -exec sh -c \"rm -rf /\" ;", "sh -c \"rm -rf /\" @find -exec/1 wrap=find", "rm -rf / @bash -c/2 wrap=find,sh"}},
 	{name: "2 xargs sh -c", src: `echo x | xargs sh -c 'rm -rf /'`, commands: []string{
-		"echo x", "sh -c \"rm -rf /\" @xargs/1 wrap=xargs from=echo", "rm -rf / @bash -c/2 wrap=xargs,sh"}},
+		"echo x", "sh -c \"rm -rf /\" x @xargs/1 wrap=xargs from=echo", "rm -rf / @bash -c/2 wrap=xargs,sh"}},
 	{name: "2 parallel", src: `parallel 'rm -rf {}' ::: /`, commands: []string{
 		"parallel \"rm -rf {}\" ::: /", "rm -rf {} @parallel/1 wrap=parallel"}},
 	{name: "2 su -c", src: `su -c 'rm -rf /'`, commands: []string{
@@ -58,12 +58,17 @@ var bypassCases = []parseCase{
 		"- H=/home/u/.bashrc", "sed -i s/a/b/ /home/u/.bashrc"}},
 	{name: "3 same-command assignment", src: "X=/ rm -rf $X", commands: []string{"rm -rf $X? X=/"}},
 	{name: "3 command name from substitution", src: "$(echo rm) -rf /; `echo rm` -rf /", commands: []string{
-		"echo rm @cmdsubst/1", "$(echo rm)? -rf /", "echo rm @cmdsubst/1", "`echo rm`? -rf /"},
-		problems: []string{"command name not static: $(echo rm)", "command name not static: `echo rm`"}},
+		"echo rm @cmdsubst/1", "rm -rf /", "echo rm @cmdsubst/1", "rm -rf /"}},
+	{name: "3 command name from an unknown substitution", src: "$(curl -s x) -rf /", commands: []string{
+		"curl -s x @cmdsubst/1", "$(curl -s x)? -rf /"},
+		problems: []string{"command name not static: $(curl -s x)"}},
 	{name: "3 eval of substitution and source of process substitution", src: `eval "$(echo rm -rf /)"; source <(echo rm -rf /)`,
-		commands: []string{"echo rm -rf / @cmdsubst/1", `eval "$(echo rm -rf /)"?`,
+		commands: []string{"echo rm -rf / @cmdsubst/1", `eval "rm -rf /"`, "rm -rf / @eval/1 wrap=eval",
 			"echo rm -rf / @procsubst/1", `source "<(echo rm -rf /)"?`},
-		problems: []string{"eval code not static: $(echo rm -rf /)", "source runs code from a file that is not static: <(echo rm -rf /)"}},
+		problems: []string{"source runs code from a file that is not static: <(echo rm -rf /)"}},
+	{name: "3 eval of decoded base64", src: `eval "$(echo cm0gLXJmIH4= | base64 -d)"`,
+		commands: []string{"echo cm0gLXJmIH4= @cmdsubst/1", "base64 -d @cmdsubst/1 stdin=pipe:\"cm0gLXJmIH4=\\n\" from=echo",
+			`eval "rm -rf ~"`, "rm -rf /home/u @eval/1 wrap=eval"}},
 	{name: "3 arrays and indirection", src: `a=(rm -rf /); ${a[@]}; "${a[@]:0:1}" x; b[1]=y; ${b[@]}; ${!x} -rf /`, commands: []string{
 		"- a=\"(rm -rf /)\"?", "rm -rf /", "rm x", "- b=y?", "${b[@]}?", "${!x}? -rf /"},
 		problems: []string{"command name not static: ${b[@]}", "command name not static: ${!x}"}},
@@ -143,6 +148,10 @@ var bypassCases = []parseCase{
 		"find / -exec rm -rf {} +", "rm -rf /* @find -exec/1 wrap=find"}},
 	{name: "also carriage return", src: "echo ok\rrm -rf /", commands: []string{"echo ok rm -rf /"},
 		problems: []string{"command contains a carriage return, which bash and this parser split differently"}},
+	{name: "also arithmetic subscript", src: "echo $[ x='a[$(touch F)]', x ]", commands: []string{`echo "$[ x='a[$(touch F)]', x ]"?`},
+		problems: []string{"an arithmetic expression evaluates text that holds a command substitution ('a[$(touch F)]'): bash runs it when it evaluates an array subscript"}},
+	{name: "also arithmetic of a variable", src: "x='a[$(id)]'; [[ $x -eq 1 ]]", commands: []string{"- x=a[$(id)]"},
+		problems: []string{"an arithmetic expression evaluates $x, which holds a command substitution: bash runs it when it evaluates an array subscript"}},
 }
 
 func repeatStrings(s string, n int) []string {

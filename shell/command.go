@@ -23,6 +23,7 @@ func (w *walker) newCommand(n syntax.Node, st *state, cx *ctx) *Command {
 	if st.dirSet {
 		c.Dir = st.dir
 	}
+	c.Env = st.exportedEnv()
 	if cx.stdin != nil && cx.stdin.Via == "pipe" {
 		c.PipeFrom = cx.stdin.From
 	}

@@ -88,6 +88,10 @@ type Command struct {
 	// Assigns are the VAR=value prefixes (of the command and of an env
 	// wrapper).
 	Assigns []Assign
+	// Env are the variables the script exported earlier (export X=…,
+	// declare -x) that the command inherits, in name order; Assigns of the
+	// same name take precedence. Nil when there are none.
+	Env []Assign
 	// Redirects of this command (including those of an enclosing block or
 	// subshell that apply to it).
 	Redirects []Redirect
@@ -121,6 +125,10 @@ type Command struct {
 	PipeTo *Command
 	// Background is true for "cmd &".
 	Background bool
+	// Unbounded is true when the command is started over and over with no
+	// limit on how many run at once, on input that never ends (yes |
+	// xargs -P 0 …): it exhausts the machine as a fork bomb does.
+	Unbounded bool
 	// Inline is set for interpreter one-liners (python -c, node -e, perl -e,
 	// ruby -e, php -r, awk programs, …) and for code fed to an interpreter's
 	// stdin; nil otherwise.
@@ -165,6 +173,15 @@ func (c *Command) Args() []Word {
 		return nil
 	}
 	return c.Argv[1:]
+}
+
+// ArgValues returns the values of the arguments after the program word;
+// nil when there are none (or no program, as in "X=1").
+func (c *Command) ArgValues() []string {
+	if len(c.Argv) < 2 {
+		return nil
+	}
+	return c.Values()[1:]
 }
 
 // Values returns the argv values as plain strings.

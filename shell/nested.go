@@ -50,6 +50,7 @@ func (w *walker) nested(c *Command, code Word, n nest, cx *ctx) {
 	if n.stdin {
 		inner.stdin = c.Stdin
 	}
+	w.arithmeticCode(f, inner.fr)
 	w.walkStmts(f.Stmts, n.state, inner)
 }
 

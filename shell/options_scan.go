@@ -11,6 +11,11 @@ type optSpec struct {
 	Long  []string
 	// Numeric accepts -N style options (nice -10, head -5).
 	Numeric bool
+	// Files are the options whose value is a file the wrapper itself reads
+	// ("<") or writes (">"): strace -o, time -o, xargs -a. The wrapped
+	// command gets them as redirects, so they are judged like any file the
+	// command line touches. Nil means none.
+	Files map[string]string
 }
 
 // opt is one option found by scan.

@@ -67,6 +67,7 @@ func (w *walker) run() error {
 		testHook(src)
 	}
 	top := &frame{src: src}
+	w.arithmeticCode(f, top)
 	w.walkStmts(f.Stmts, newState(), &ctx{fr: top})
 	w.finishFunctions()
 	return nil

@@ -66,6 +66,9 @@ var wordCases = []parseCase{
 	{name: "Env variables", src: `cd "$PWD/sub" && echo $USER`, opts: &Options{Env: map[string]string{"PWD": "/w", "USER": "bob"}},
 		commands: []string{"cd /w/sub", "echo bob dir=/w/sub"}},
 	{name: "tilde user is unknown", src: "rm -rf ~root/x", commands: []string{"rm -rf ~root/x?"}},
+	{name: "tilde of the home's own user", src: "rm -rf ~u/x", commands: []string{"rm -rf /home/u/x"}},
+	{name: "pwd substitution", src: `cd /srv && rm -rf "$(pwd)/old" $(pwd -P)`, commands: []string{
+		"cd /srv", "pwd @cmdsubst/1 dir=/srv", "pwd -P @cmdsubst/1 dir=/srv", "rm -rf /srv/old /srv dir=/srv"}},
 	{name: "prefix assignment does not affect own args", src: "T=/home rm -rf $T/x", commands: []string{
 		"rm -rf $T/x? T=/home"}},
 	{name: "assignment in conditional is ambiguous", src: "if c; then a=/; fi; rm -rf $a", commands: []string{
@@ -89,9 +92,11 @@ var wordCases = []parseCase{
 	{name: "IFS splitting", src: "rm${IFS}-rf${IFS}/tmp/x", commands: []string{"rm -rf /tmp/x"}},
 	{name: "field splitting of tracked value", src: `o="-r -f"; rm $o /x; rm "$o" /y`, commands: []string{
 		"- o=\"-r -f\"", "rm -r -f /x", "rm \"-r -f\" /y"}},
-	{name: "command name not static (substitution)", src: "$(echo rm) -rf /", commands: []string{
-		"echo rm @cmdsubst/1", "$(echo rm)? -rf /"},
-		problems: []string{"command name not static: $(echo rm)"}},
+	{name: "command name not static (substitution)", src: "$(cat cmd.txt) -rf /", commands: []string{
+		"cat cmd.txt @cmdsubst/1", "$(cat cmd.txt)? -rf /"},
+		problems: []string{"command name not static: $(cat cmd.txt)"}},
+	{name: "command name from a substitution with known output", src: "$(echo rm) -rf /", commands: []string{
+		"echo rm @cmdsubst/1", "rm -rf /"}},
 	{name: "shell from a variable is still analysed", src: `$SHELL -c "rm -rf /"`, commands: []string{
 		"$SHELL? -c \"rm -rf /\"", "rm -rf / @bash -c/1 wrap=$SHELL"},
 		problems: []string{"command name not static: $SHELL"}},
@@ -144,17 +149,36 @@ var wrapperCases = []parseCase{
 	{name: "flock", src: "flock -w 5 /tmp/l rm a; flock /tmp/l -c 'rm b'", commands: []string{
 		"rm a wrap=flock", "rm b @bash -c/1 wrap=flock"}},
 	{name: "xargs", src: "find . -name '*.o' | xargs -0 -n1 -I{} rm -f {}", commands: []string{
-		"find . -name *.o", "rm -f {} @xargs/1 wrap=xargs from=find"}},
+		"find . -name *.o", "rm -f ./*.o @xargs/1 wrap=xargs from=find"}},
+	{name: "xargs of a listing", src: "find ~ -mindepth 1 -print0 | xargs -0 rm -rf; ls -A ~ | xargs echo", commands: []string{
+		"find /home/u -mindepth 1 -print0", "rm -rf /home/u/* @xargs/1 wrap=xargs from=find",
+		"ls -A /home/u", "echo * @xargs/1 wrap=xargs from=ls"}},
+	{name: "xargs of a narrowed find", src: "find . -newer x | xargs rm", commands: []string{
+		"find . -newer x", "rm ./*? @xargs/1 wrap=xargs from=find"}},
+	{name: "parallel of a listing", src: "ls -A ~ | parallel rm -rf ~/{}", commands: []string{
+		"ls -A /home/u", `parallel rm -rf /home/u/{} stdin=pipe:""? from=ls`, `rm -rf /home/u/* @parallel/1 wrap=parallel stdin=pipe:""? from=ls`}},
 	{name: "xargs sh -c", src: `xargs sh -c 'rm -rf "$0"'`, commands: []string{
 		"sh -c \"rm -rf \\\"$0\\\"\" @xargs/1 wrap=xargs", "rm -rf $0? @bash -c/2 wrap=xargs,sh"}},
-	{name: "xargs sh -c without code", src: "echo 'rm -rf /' | xargs sh -c", commands: []string{
-		"echo \"rm -rf /\"", "sh -c @xargs/1 wrap=xargs from=echo"},
+	{name: "xargs sh -c without code", src: "cat cmds.txt | xargs sh -c", commands: []string{
+		"cat cmds.txt", "sh -c @xargs/1 wrap=xargs from=cat"},
 		problems: []string{"sh -c runs code read by xargs from its input, which is not static"}},
+	// echoed words that become a shell's code are judged as split on blanks
+	// and reported: xargs's splitting, not the guard's, decides them
+	{name: "xargs echoed code", src: "echo 'rm -rf /' | xargs sh -c", commands: []string{
+		"echo \"rm -rf /\"", "sh -c rm -rf / @xargs/1 wrap=xargs from=echo", "rm @bash -c/2 wrap=xargs,sh"},
+		problems: []string{"the words xargs reads from echo become what sh runs; they are judged as split on blanks, but xargs's own splitting decides"}},
+	{name: "xargs wrapper given an echoed program", src: "echo rm -rf / | xargs sudo", commands: []string{
+		"echo rm -rf /", "rm -rf / @xargs/1 wrap=xargs,sudo priv from=echo"},
+		problems: []string{"the words xargs reads from echo become what sudo runs; they are judged as split on blanks, but xargs's own splitting decides"}},
+	{name: "xargs splits echoed words", src: "echo build dist | xargs rm -rf", commands: []string{
+		"echo build dist", "rm -rf build dist @xargs/1 wrap=xargs from=echo"}},
 	{name: "find exec", src: `find / -name x -exec rm -rf {} + -execdir sh -c 'rm "$1"' _ {} \;`, commands: []string{
 		"find / -name x -exec rm -rf {} + -execdir sh -c \"rm \\\"$1\\\"\" _ {} ;",
-		"rm -rf /* @find -exec/1 wrap=find",
-		"sh -c \"rm \\\"$1\\\"\" _ /* @find -exec/1 wrap=find",
-		"rm /* @bash -c/2 wrap=find,sh"}},
+		"rm -rf /x @find -exec/1 wrap=find",
+		"sh -c \"rm \\\"$1\\\"\" _ /x @find -exec/1 wrap=find",
+		"rm /x @bash -c/2 wrap=find,sh"}},
+	{name: "find exec of everything", src: `find ~ -type f -exec shred -u {} +`, commands: []string{
+		"find /home/u -type f -exec shred -u {} +", "shred -u /home/u/* @find -exec/1 wrap=find"}},
 	{name: "watch", src: "watch -n 1 'rm -rf /tmp/x'; watch -x rm y", commands: []string{
 		"rm -rf /tmp/x @watch/1 wrap=watch", "rm y @watch/1 wrap=watch"}},
 	{name: "busybox", src: "busybox rm -rf /x", commands: []string{"rm -rf /x wrap=busybox"}},
@@ -169,7 +193,7 @@ var wrapperCases = []parseCase{
 		"su - bob -c id priv", "id @su -c/1 wrap=su priv"}},
 	{name: "more wrappers", src: "unshare -r rm a; nsenter -t 1 -m rm b; systemd-run --user rm c; runuser -u bob -- rm d; strace -f -o t rm e; faketime '2020-01-01' rm f; torsocks curl x",
 		commands: []string{"rm a wrap=unshare", "rm b wrap=nsenter priv", "rm c wrap=systemd-run", "rm d wrap=runuser priv",
-			"rm e wrap=strace", "rm f wrap=faketime", "curl x wrap=torsocks"}},
+			"rm e wrap=strace redir=>t", "rm f wrap=faketime", "curl x wrap=torsocks"}},
 	{name: "runuser -c and wsl", src: "runuser -l bob -c 'rm x'; wsl --exec rm y; wsl.exe rm -rf z", commands: []string{
 		"runuser -l bob -c \"rm x\" priv", "rm x @su -c/1 wrap=runuser priv", "rm y wrap=wsl", "wsl rm -rf z", "rm -rf z @bash -c/1 wrap=wsl"}},
 	{name: "sg", src: "sg docker -c 'docker ps'", commands: []string{

@@ -17,6 +17,14 @@ func producedText(c *Command) (string, bool) {
 			return "", true
 		}
 	}
+	return Output(c)
+}
+
+// Output returns the text a command prints when it is statically known —
+// echo, printf, cat of a here-document or here-string, base64 -d and xxd -r
+// of known input — whether it goes to a pipe or to a file the command's
+// output is redirected to (echo '…' > run.sh). ok is false otherwise.
+func Output(c *Command) (text string, ok bool) {
 	if !allKnown(c.Argv) || c.Remote != "" {
 		return "", false
 	}

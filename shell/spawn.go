@@ -155,6 +155,22 @@ func (w *walker) spawnCode(c *Command, code string, span risk.Span, st *state, c
 }
 
 // quoteArgv renders an argv as shell words.
+// QuoteWords writes words back as shell text that parses to the same
+// words: known words are quoted, and words holding parts not known before
+// run time ($X, $(…)) or unquoted glob characters are left as written, so
+// that parsing the text again finds them unknown or globbing as before.
+func QuoteWords(ws []Word) string {
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		if !w.Known || w.Glob {
+			parts[i] = w.Value
+			continue
+		}
+		parts[i] = quoteArgv([]string{w.Value})
+	}
+	return strings.Join(parts, " ")
+}
+
 func quoteArgv(argv []string) string {
 	parts := make([]string, len(argv))
 	for i, a := range argv {

@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // special records c and analyses what its particular grammar implies.
@@ -12,7 +13,7 @@ func (w *walker) special(c *Command, st *state, cx *ctx) {
 		w.shell(c, st, cx)
 		return
 	}
-	if h := specials[c.Name]; h != nil {
+	if h := specials()[c.Name]; h != nil {
 		h(w, c, st, cx)
 		return
 	}
@@ -31,10 +32,14 @@ func isShellVariable(w Word) bool {
 
 type specialFunc func(w *walker, c *Command, st *state, cx *ctx)
 
-var specials map[string]specialFunc
+// specials is built the first time a command is analysed, not at start-up
+// (init only stores the function: the table refers back to the walker).
+var specials func() map[string]specialFunc
 
-func init() {
-	specials = map[string]specialFunc{
+func init() { specials = sync.OnceValue(buildSpecials) }
+
+func buildSpecials() map[string]specialFunc {
+	return map[string]specialFunc{
 		"eval": (*walker).eval, "su": (*walker).su, "ssh": (*walker).ssh,
 		"source": (*walker).source, ".": (*walker).source,
 		"docker": (*walker).containerExec, "podman": (*walker).containerExec, "nerdctl": (*walker).containerExec,
@@ -193,7 +198,7 @@ func (w *walker) find(c *Command, st *state, cx *ctx) {
 		for end < len(args) && args[end].Value != ";" && args[end].Value != "+" {
 			end++
 		}
-		action := fillPlaceholder(args[i+1:end], findRoot(args))
+		action := fillPlaceholder(args[i+1:end], findSet(args))
 		w.runNestedArgv(w.derived(c, "find -exec", cx), action, st.childEnv(c), cx)
 		i = end
 	}
@@ -214,17 +219,109 @@ func findRoot(args []Word) Word {
 	return Word{Value: ".", Known: true}
 }
 
-// fillPlaceholder replaces find's {} in an action with what it stands
-// for: any file below the starting point, written ROOT/* (a glob, so the
-// rules judge `find / -exec rm -rf {} +` as the delete of everything under
-// / that it is). A starting point that is not static leaves the words
-// unknown.
-func fillPlaceholder(action []Word, root Word) []Word {
+// FindSet is the glob that stands for the paths a find command with the
+// given arguments visits (see findSet); its Known is false when the
+// command's tests narrow the paths in a way a glob cannot say.
+func FindSet(args []Word) Word { return findSet(args) }
+
+// findSet is the glob that stands for the paths a find command visits:
+// ROOT/* when no test narrows them (-type, -maxdepth and the like do not),
+// so that `find / -exec rm -rf {} +` is judged as the delete of everything
+// under / that it is; ROOT/PATTERN for a lone -name or -iname; and, for
+// tests a glob cannot say (-newer, -size, -path …), ROOT/* marked not
+// Known: some unknown part of ROOT.
+func findSet(args []Word) Word {
+	root := findRoot(args)
+	set := Word{Value: strings.TrimSuffix(root.Value, "/") + "/*", Known: root.Known, Glob: true, Span: root.Span}
+	name := ""
+	for i := findExprStart(args); i < len(args); i++ {
+		switch v := args[i].Value; v {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			for i < len(args) && args[i].Value != ";" && args[i].Value != "+" {
+				i++
+			}
+		case "-type", "-xtype", "-maxdepth", "-mindepth", "-fstype", "-fprint", "-fprint0", "-fls", "-printf":
+			i++
+		case "-fprintf":
+			i += 2
+		case "-depth", "-xdev", "-mount", "-follow", "-print", "-print0", "-ls", "-delete", "-prune", "-quit",
+			"-noleaf", "-ignore_readdir_race", "-a", "-and", "(", ")":
+		case "-name", "-iname":
+			if i+1 >= len(args) || name != "" || !args[i+1].Known {
+				set.Known = false
+				return set
+			}
+			name = args[i+1].Value
+			i++
+		default:
+			set.Known = false // a test a glob cannot express
+			return set
+		}
+	}
+	if name != "" {
+		set.Value = strings.TrimSuffix(root.Value, "/") + "/" + name
+	}
+	return set
+}
+
+// FindActs reports whether find's expression, given its arguments, holds
+// the action (such as "-delete") as an expression word: the words of an
+// -exec command (up to ";" or "+") and the values of tests (-name -delete
+// names a file) are not.
+func FindActs(args []Word, action string) bool {
+	for i := findExprStart(args); i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case v == action:
+			return true
+		case v == "-exec" || v == "-execdir" || v == "-ok" || v == "-okdir":
+			for i+1 < len(args) && args[i+1].Value != ";" && args[i+1].Value != "+" {
+				i++
+			}
+			i++
+		case v == "-fprintf":
+			i += 2
+		case findTakesValue(v):
+			i++
+		}
+	}
+	return false
+}
+
+// findTakesValue reports whether find's test or action v takes the next word
+// as its value.
+func findTakesValue(v string) bool {
+	switch v {
+	case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-type", "-xtype",
+		"-newer", "-anewer", "-cnewer", "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-maxdepth",
+		"-mindepth", "-size", "-user", "-group", "-uid", "-gid", "-perm", "-printf", "-fprint", "-fprint0", "-fls",
+		"-links", "-inum", "-samefile", "-used", "-fstype", "-context", "-regextype", "-lname", "-ilname",
+		"-files0-from":
+		return true
+	}
+	return len(v) == 8 && strings.HasPrefix(v, "-newer") // -newerXY
+}
+
+// findExprStart is the index of the first word of find's expression.
+func findExprStart(args []Word) int {
+	for i, a := range args {
+		switch {
+		case a.Value == "-H" || a.Value == "-L" || a.Value == "-P" || strings.HasPrefix(a.Value, "-O") || strings.HasPrefix(a.Value, "-D"):
+		case strings.HasPrefix(a.Value, "-") || a.Value == "(" || a.Value == "!" || a.Value == ",":
+			return i
+		}
+	}
+	return len(args)
+}
+
+// fillPlaceholder replaces find's {} in an action with the set of paths it
+// stands for (findSet).
+func fillPlaceholder(action []Word, set Word) []Word {
 	out := make([]Word, len(action))
 	for i, a := range action {
 		if strings.Contains(a.Value, "{}") {
-			a.Value = strings.ReplaceAll(a.Value, "{}", strings.TrimSuffix(root.Value, "/")+"/*")
-			a.Known, a.Glob = a.Known && root.Known, true
+			a.Value = strings.ReplaceAll(a.Value, "{}", set.Value)
+			a.Known, a.Glob = a.Known && set.Known, true
 		}
 		out[i] = a
 	}

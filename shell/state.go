@@ -3,6 +3,8 @@ package shell
 import (
 	"maps"
 	"path"
+	"slices"
+	"strings"
 )
 
 // value is what the walker knows about one shell variable.
@@ -122,6 +124,19 @@ func slicesEqual(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// exportedEnv lists the variables the script exported, for the commands
+// that inherit them; nil when there are none.
+func (s *state) exportedEnv() []Assign {
+	var out []Assign
+	for name, v := range s.vars {
+		if v.exported {
+			out = append(out, Assign{Name: name, Value: Word{Value: v.str, Known: v.known && !v.isList}})
+		}
+	}
+	slices.SortFunc(out, func(a, b Assign) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
 // childShell is the state a new local process (bash -c, su -c, …) starts

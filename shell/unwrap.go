@@ -2,7 +2,9 @@ package shell
 
 import (
 	"path"
+	"slices"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -22,10 +24,14 @@ const (
 // wrapper peels one wrapper: args are the words after the wrapper's name.
 type wrapper func(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Word, wrapResult)
 
-var wrappers map[string]wrapper
+// wrappers is built the first time a command is analysed, not at start-up
+// (init only stores the function: the table refers back to the walker).
+var wrappers func() map[string]wrapper
 
-func init() {
-	wrappers = map[string]wrapper{
+func init() { wrappers = sync.OnceValue(buildWrappers) }
+
+func buildWrappers() map[string]wrapper {
+	m := map[string]wrapper{
 		"sudo": wrapSudo, "doas": wrapDoas, "pkexec": wrapPkexec, "run0": wrapRun0,
 		"env": wrapEnv, "command": wrapCommand, "builtin": wrapBuiltin, "exec": wrapExec,
 		"nice": wrapNice, "ionice": wrapIonice, "nohup": wrapNohup, "timeout": wrapTimeout,
@@ -34,6 +40,13 @@ func init() {
 		"parallel": wrapParallel, "unbuffer": wrapNohup, "caffeinate": wrapCaffeinate,
 		"taskset": wrapTaskset, "chrt": wrapChrt, "sg": wrapSg,
 	}
+	for name := range simpleWrappers() {
+		m[name] = wrapSimple
+	}
+	for _, name := range []string{"setarch", "linux32", "linux64", "i386", "x86_64", "uname26"} {
+		m[name] = wrapSetarch
+	}
+	return m
 }
 
 // commandName is the executable's base name: directories and ".exe" removed.
@@ -45,6 +58,26 @@ func commandName(w Word) string {
 	return name
 }
 
+// systemDirs are the directories whose programs are the system's own: a
+// command run from one of them is the program its name says. The user's own
+// bin directories (~/.local/bin, ~/go/bin) are left out: an agent can write
+// there.
+var systemDirs = []string{"/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin",
+	"/usr/games", "/opt/homebrew/bin", "/opt/homebrew/sbin", "/home/linuxbrew/.linuxbrew/bin",
+	"/run/current-system/sw/bin", "/nix/var/nix/profiles/default/bin", "/snap/bin"}
+
+// SystemProgram reports whether a command word names a program found on
+// PATH (a bare name) or one in a system directory ("/usr/bin/ls"); false
+// for "./ls", "/tmp/x/ls" or "bin/ls", which are files that merely share a
+// program's name.
+func SystemProgram(word string) bool {
+	word = strings.ReplaceAll(word, "\\", "/")
+	if !strings.Contains(word, "/") {
+		return true
+	}
+	return slices.Contains(systemDirs, path.Dir(path.Clean(word)))
+}
+
 // runArgv unwraps wrappers, records the command and analyses whatever code
 // it carries.
 func (w *walker) runArgv(c *Command, argv []Word, st *state, cx *ctx) {
@@ -53,7 +86,7 @@ func (w *walker) runArgv(c *Command, argv []Word, st *state, cx *ctx) {
 			break
 		}
 		name := commandName(argv[0])
-		h := wrappers[name]
+		h := wrappers()[name]
 		if h == nil {
 			break
 		}
@@ -64,6 +97,9 @@ func (w *walker) runArgv(c *Command, argv []Word, st *state, cx *ctx) {
 		}
 		if res == wrapNone || len(inner) == 0 {
 			break
+		}
+		if !SystemProgram(argv[0].Value) {
+			w.emitWrapper(c, argv[:1])
 		}
 		c.Wrappers = append(c.Wrappers, name)
 		argv = inner
@@ -80,6 +116,20 @@ func (w *walker) runArgv(c *Command, argv []Word, st *state, cx *ctx) {
 	w.special(c, st, cx)
 }
 
+// emitWrapper records a wrapper as a command of its own, besides the
+// command it runs, when the wrapper itself does something to judge: a file
+// that only shares a wrapper's name ("./nohup cmd", "/tmp/x/sudo cmd") is
+// not the system's wrapper, and systemd-run --on-calendar schedules its
+// command. argv is the wrapper's part of the command line.
+func (w *walker) emitWrapper(c *Command, argv []Word) {
+	if w.stopped || len(w.script.Commands) >= w.opts.MaxCommands {
+		return
+	}
+	own := &Command{Name: commandName(argv[0]), Argv: slices.Clone(argv), Wrappers: slices.Clip(c.Wrappers),
+		Privileged: c.Privileged, Remote: c.Remote, Origin: c.Origin, Depth: c.Depth, Span: c.Span, Dir: c.Dir}
+	w.script.Commands = append(w.script.Commands, own)
+}
+
 // badOption records a wrapper option that cannot be read statically.
 func (w *walker) badOption(c *Command, wrapperName, option string) {
 	w.problemAt("unknown option "+option+" for "+wrapperName+"; cannot tell which command it runs", c.Span)
@@ -91,6 +141,11 @@ func (w *walker) peel(c *Command, name string, spec *optSpec, args []Word) ([]Wo
 	if res.bad != "" {
 		w.badOption(c, name, res.bad)
 		return nil, res, wrapNone
+	}
+	for _, o := range res.opts {
+		if op, ok := spec.Files[o.Name]; ok {
+			c.Redirects = append(slices.Clip(c.Redirects), Redirect{Op: op, Target: o.Value, Span: o.Value.Span})
+		}
 	}
 	return res.rest, res, wrapInner
 }
@@ -106,6 +161,9 @@ var sudoSpec = &optSpec{
 func wrapSudo(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
 	inner, res, r := w.peel(c, "sudo", sudoSpec, args)
 	c.Privileged = true
+	if res.has("l", "list") {
+		return nil, wrapNone // sudo -l CMD only says whether CMD may run
+	}
 	if res.has("e", "edit") {
 		return nil, wrapNone
 	}
@@ -279,7 +337,8 @@ func wrapTimeout(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, 
 }
 
 func wrapTime(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
-	spec := &optSpec{Short: "pvqaf:o:", Long: []string{"portability", "verbose", "quiet", "append", "format=", "output=", "help", "version"}}
+	spec := &optSpec{Short: "pvqaf:o:", Long: []string{"portability", "verbose", "quiet", "append", "format=", "output=", "help", "version"},
+		Files: map[string]string{"o": ">", "output": ">"}}
 	inner, _, r := w.peel(c, "time", spec, args)
 	return inner, r
 }

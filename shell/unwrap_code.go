@@ -1,6 +1,10 @@
 package shell
 
-import "slices"
+import (
+	"slices"
+	"strings"
+	"sync"
+)
 
 // Wrappers that run a command given as separate words or as one string.
 
@@ -9,19 +13,160 @@ var xargsSpec = &optSpec{
 	Long: []string{"null", "arg-file=", "delimiter=", "eof", "eof=", "replace", "replace=", "max-lines",
 		"max-lines=", "max-args=", "max-procs=", "max-chars=", "interactive", "no-run-if-empty", "verbose",
 		"exit", "show-limits", "open-tty", "process-slot-var=", "help", "version"},
+	Files: map[string]string{"a": "<", "arg-file": "<"},
 }
 
 // wrapXargs: the words after xargs's options are the command it runs (with
-// more arguments read from stdin).
+// more arguments read from stdin). When the input is a listing of a
+// directory (find DIR …, ls DIR), the arguments xargs adds are that
+// directory's entries, which a glob word stands for: find ~ | xargs rm -rf
+// is rm -rf ~/*.
 func wrapXargs(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
-	inner, _, r := w.peel(c, "xargs", xargsSpec, args)
+	inner, res, r := w.peel(c, "xargs", xargsSpec, args)
 	if r != wrapInner || len(inner) == 0 {
 		return nil, wrapNone
+	}
+	if words, ok := echoedWords(c.PipeFrom); ok && !res.has("I", "replace", "i", "0", "null", "d", "delimiter") {
+		if takesCode(inner) {
+			w.problemAt("the words xargs reads from echo become what "+commandName(inner[0])+" runs; they are judged as split on blanks, but xargs's own splitting decides", c.Span)
+		}
+		inner = append(inner, words...) // echo /home/dev | xargs rm -rf: the words are known
+	} else if entries, ok := listedEntries(c.PipeFrom); ok {
+		if repl, has := res.get("I", "replace"); has || res.has("i") {
+			inner = replaceIn(inner, cmpOr(repl.Value, "{}"), entries)
+		} else {
+			inner = append(inner, entries)
+		}
+	}
+	if procs, ok := res.get("P", "max-procs"); ok && procs.Known && procs.Value == "0" && endlessInput(c.PipeFrom) {
+		c.Unbounded = true
 	}
 	c.Origin = "xargs"
 	c.Depth++
 	c.Stdin = nil // xargs runs the command with stdin from /dev/null
 	return inner, wrapInner
+}
+
+// endlessInput reports whether a pipeline producer never stops writing
+// (yes, cat /dev/zero, seq inf).
+func endlessInput(p *Command) bool {
+	if p == nil {
+		return false
+	}
+	switch p.Name {
+	case "yes":
+		return true
+	case "cat", "head":
+		for _, a := range p.Args() {
+			if a.Value == "/dev/zero" || a.Value == "/dev/urandom" || a.Value == "/dev/random" {
+				return p.Name == "cat"
+			}
+		}
+	case "seq":
+		for _, a := range p.Args() {
+			if strings.EqualFold(a.Value, "inf") || strings.EqualFold(a.Value, "infinity") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// takesCode reports whether the words xargs adds would name what runs:
+// the code of a shell whose -c has no code yet (xargs bash -c) or the
+// program of a wrapper given only options (xargs sudo --). Those words are
+// judged as echo printed them and also reported as a problem: what runs is
+// decided by xargs's own splitting, and a guard that guesses it wrong is
+// bypassed, so the call is at least asked about. Words that only become
+// arguments (echo build | xargs rm -rf) are simply known.
+func takesCode(inner []Word) bool {
+	name := commandName(inner[0])
+	last := inner[len(inner)-1].Value
+	if shellNames[name] {
+		return len(last) > 1 && last[0] == '-' && last[1] != '-' && strings.Contains(last, "c")
+	}
+	if wrappers()[name] == nil {
+		return false
+	}
+	for _, w := range inner[1:] {
+		if !strings.HasPrefix(w.Value, "-") {
+			return false
+		}
+	}
+	return true
+}
+
+// echoedWords returns the words an echo of known arguments feeds a
+// pipeline (what xargs splits its input into); ok is false for anything
+// else.
+func echoedWords(p *Command) ([]Word, bool) {
+	if p == nil || p.Name != "echo" || len(p.Argv) < 2 {
+		return nil, false
+	}
+	if echoOption(p.Argv[1].Value) {
+		return nil, false // -n, -e: what echo prints is not its words
+	}
+	var out []Word
+	for _, a := range p.Argv[1:] {
+		if !a.Known || strings.ContainsAny(a.Value, "'\"\\") {
+			return nil, false
+		}
+		for _, f := range strings.Fields(a.Value) {
+			out = append(out, Word{Value: f, Known: true, Span: a.Span})
+		}
+	}
+	return out, len(out) > 0
+}
+
+// echoOption reports whether v is an option of echo (-n, -e, -E and their
+// clusters); echo prints any other word, -rf included.
+func echoOption(v string) bool {
+	return len(v) > 1 && v[0] == '-' && strings.Trim(v[1:], "neE") == ""
+}
+
+// listedEntries is the glob that stands for the lines a producer lists:
+// find prints the paths of findSet, fd the paths below its directory, ls
+// the names of entries ("*", relative to where the consumer runs). ok is
+// false for any other producer.
+func listedEntries(p *Command) (Word, bool) {
+	if p == nil {
+		return Word{}, false
+	}
+	switch p.Name {
+	case "find":
+		return findSet(p.Args()), true
+	case "ls", "fd", "fdfind":
+	default:
+		return Word{}, false
+	}
+	root := Word{Value: ".", Known: true, Span: p.Span}
+	for _, a := range p.Args() {
+		if !strings.HasPrefix(a.Value, "-") {
+			root = a
+			break
+		}
+	}
+	if p.Name == "ls" {
+		root.Value = "*"
+	} else {
+		root.Value = strings.TrimSuffix(root.Value, "/") + "/*"
+	}
+	root.Glob = true
+	return root, true
+}
+
+// replaceIn substitutes repl in every word (xargs -I).
+func replaceIn(words []Word, repl string, with Word) []Word {
+	out := make([]Word, len(words))
+	for i, w := range words {
+		out[i] = w
+		if strings.Contains(w.Value, repl) {
+			out[i].Value = strings.ReplaceAll(w.Value, repl, with.Value)
+			out[i].Glob = true
+			out[i].Known = w.Known && with.Known
+		}
+	}
+	return out
 }
 
 var flockSpec = &optSpec{
@@ -108,6 +253,9 @@ func wrapParallel(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Wor
 		if res.has("q", "quote") {
 			inner = []Word{quoteWords(inner)}
 		}
+		if entries, ok := listedEntries(c.PipeFrom); ok && len(inputs) == 0 {
+			inner = parallelTemplate(inner, entries)
+		}
 		w.nestedCode(c, inner, "parallel", st.childEnv(c), cx)
 		return nil, wrapHandled
 	}
@@ -142,6 +290,18 @@ func (w *walker) parallelInputs(c *Command, inputs []Word, st *state, cx *ctx) {
 	}
 }
 
+// parallelTemplate fills a template's {} (or, without one, adds an
+// argument) with the entries a listing producer prints, so that
+// ls -A ~ | parallel rm -rf ~/{} is judged as rm -rf ~/*.
+func parallelTemplate(inner []Word, entries Word) []Word {
+	for _, w := range inner {
+		if strings.Contains(w.Value, "{}") {
+			return replaceIn(inner, "{}", entries)
+		}
+	}
+	return append(slices.Clone(inner), entries)
+}
+
 // quoteWords joins words as shell-quoted text.
 func quoteWords(ws []Word) Word {
 	vals := make([]string, len(ws))
@@ -153,34 +313,92 @@ func quoteWords(ws []Word) Word {
 }
 
 // More wrappers that run the rest of their words as a command.
-var simpleWrappers = map[string]struct {
+var simpleWrappers = sync.OnceValue(func() map[string]struct {
 	spec       *optSpec
 	privileged bool
 	skip       int // operands before the command (faketime TIME)
-}{
-	"unshare":      {spec: &optSpec{Short: "muinpUCTfrcS:G:R:w:", Long: []string{"mount", "mount=", "uts", "uts=", "ipc", "ipc=", "net", "net=", "pid", "pid=", "user", "user=", "cgroup", "cgroup=", "time", "time=", "fork", "map-root-user", "map-current-user", "kill-child", "kill-child=", "mount-proc", "mount-proc=", "propagation=", "setgroups=", "root=", "wd=", "setuid=", "setgid="}}},
-	"nsenter":      {spec: &optSpec{Short: "amuinpUCTrwFZt:S:G:", Long: []string{"all", "target=", "mount", "mount=", "uts", "uts=", "ipc", "ipc=", "net", "net=", "pid", "pid=", "user", "user=", "cgroup", "cgroup=", "time", "time=", "root", "root=", "wd", "wd=", "setuid=", "setgid=", "preserve-credentials", "no-fork"}}, privileged: true},
-	"systemd-run":  {spec: &optSpec{Short: "qGdPtu:p:E:M:H:", Long: []string{"user", "system", "scope", "unit=", "property=", "description=", "slice=", "slice-inherit", "uid=", "gid=", "nice=", "working-directory=", "same-dir", "setenv=", "pty", "pipe", "quiet", "wait", "collect", "remain-after-exit", "service-type=", "on-active=", "on-calendar=", "machine=", "host=", "no-block", "no-ask-password"}}, privileged: true},
-	"runuser":      {spec: &optSpec{Short: "lmpu:g:G:s:w:", Long: []string{"login", "preserve-environment", "user=", "group=", "supp-group=", "shell=", "whitelist-environment="}}, privileged: true},
-	"setpriv":      {spec: &optSpec{Short: "d", Long: []string{"dump", "nnp", "no-new-privs", "inh-caps=", "ambient-caps=", "bounding-set=", "keep-groups", "clear-groups", "init-groups", "groups=", "ruid=", "euid=", "rgid=", "egid=", "reuid=", "regid=", "securebits=", "pdeathsig=", "selinux-label=", "apparmor-profile=", "reset-env"}}},
-	"strace":       {spec: &optSpec{Short: "fFhiqrtTvVxyzcCwDZe:o:s:a:b:E:I:O:S:U:X:u:P:"}},
-	"ltrace":       {spec: &optSpec{Short: "bcCfhiLrStTVe:o:s:a:A:D:F:l:n:u:w:x:"}},
-	"torsocks":     {spec: &optSpec{Short: "diqa:P:u:p:", Long: []string{"shell", "isolate", "quiet", "debug", "version", "help"}}},
-	"proxychains":  {spec: &optSpec{Short: "qf:"}},
-	"proxychains4": {spec: &optSpec{Short: "qf:"}},
-	"rlwrap":       {spec: &optSpec{Short: "acAinrRs:f:H:l:p:P:S:t:w:e:b:C:D:g:o:q:z:"}},
-	"fakeroot":     {spec: &optSpec{Short: "ui:s:l:b:", Long: []string{"unknown-is-real", "lib=", "faked="}}},
-	"eatmydata":    {spec: &optSpec{}},
-	"xvfb-run":     {spec: &optSpec{Short: "aelhn:s:f:p:w:", Long: []string{"auto-servernum", "error-file=", "auth-file=", "help", "server-num=", "xauth-protocol=", "server-args=", "wait="}}},
-	"faketime":     {spec: &optSpec{Short: "fmp:", Long: []string{"exclude-monotonic", "date-prog="}}, skip: 1},
-	"prlimit":      {spec: &optSpec{Short: "p:o:", Long: []string{"as=", "core=", "cpu=", "data=", "fsize=", "locks=", "memlock=", "msgqueue=", "nice=", "nofile=", "nproc=", "rss=", "rtprio=", "rttime=", "sigpending=", "stack=", "noheadings", "raw", "verbose", "output=", "pid="}}},
-	"screen":       {spec: &optSpec{Short: "dmDRrxAUaqlOfiS:c:t:h:p:T:e:s:"}},
-	"wsl":          {spec: &optSpec{Short: "ed:u:", Long: []string{"exec", "distribution=", "user=", "cd=", "shell-type="}}},
+} {
+	return map[string]struct {
+		spec       *optSpec
+		privileged bool
+		skip       int // operands before the command (faketime TIME)
+	}{
+		"unshare":     {spec: &optSpec{Short: "muinpUCTfrcS:G:R:w:", Long: []string{"mount", "mount=", "uts", "uts=", "ipc", "ipc=", "net", "net=", "pid", "pid=", "user", "user=", "cgroup", "cgroup=", "time", "time=", "fork", "map-root-user", "map-current-user", "kill-child", "kill-child=", "mount-proc", "mount-proc=", "propagation=", "setgroups=", "root=", "wd=", "setuid=", "setgid="}}},
+		"nsenter":     {spec: &optSpec{Short: "amuinpUCTrwFZt:S:G:", Long: []string{"all", "target=", "mount", "mount=", "uts", "uts=", "ipc", "ipc=", "net", "net=", "pid", "pid=", "user", "user=", "cgroup", "cgroup=", "time", "time=", "root", "root=", "wd", "wd=", "setuid=", "setgid=", "preserve-credentials", "no-fork"}}, privileged: true},
+		"systemd-run": {spec: &optSpec{Short: "qGdPtu:p:E:M:H:", Long: []string{"user", "system", "scope", "unit=", "property=", "description=", "slice=", "slice-inherit", "uid=", "gid=", "nice=", "working-directory=", "same-dir", "setenv=", "pty", "pipe", "quiet", "wait", "collect", "remain-after-exit", "service-type=", "on-active=", "on-boot=", "on-startup=", "on-unit-active=", "on-unit-inactive=", "on-calendar=", "on-clock-change", "on-timezone-change", "timer-property=", "path-property=", "socket-property=", "machine=", "host=", "no-block", "no-ask-password", "shell", "json=", "expand-environment="}}, privileged: true},
+		"runuser":     {spec: &optSpec{Short: "lmpu:g:G:s:w:", Long: []string{"login", "preserve-environment", "user=", "group=", "supp-group=", "shell=", "whitelist-environment="}}, privileged: true},
+		"setpriv":     {spec: &optSpec{Short: "d", Long: []string{"dump", "nnp", "no-new-privs", "inh-caps=", "ambient-caps=", "bounding-set=", "keep-groups", "clear-groups", "init-groups", "groups=", "ruid=", "euid=", "rgid=", "egid=", "reuid=", "regid=", "securebits=", "pdeathsig=", "selinux-label=", "apparmor-profile=", "reset-env"}}},
+		"strace": {spec: &optSpec{Short: "fFhiqrtTvVxyzcCwDZkne:o:s:a:b:E:I:O:S:U:X:u:P:p:", Files: map[string]string{"o": ">", "output": ">"},
+			Long: []string{"follow-forks", "output-separately", "help", "instruction-pointer", "quiet", "quiet=", "relative-timestamps",
+				"relative-timestamps=", "timestamps", "timestamps=", "absolute-timestamps", "absolute-timestamps=", "syscall-times",
+				"syscall-times=", "no-abbrev", "version", "verbose=", "decode-fds", "decode-fds=", "decode-pids=", "summary-only",
+				"summary", "summary-wall-clock", "summary-sort-by=", "summary-columns=", "seccomp-bpf", "daemonize", "daemonize=",
+				"stack-trace", "stack-trace=", "expr=", "trace=", "trace-fds=", "trace-path=", "signal=", "status=", "raw=", "read=",
+				"write=", "inject=", "fault=", "kvm=", "output=", "output-append-mode", "string-limit=", "columns=", "abbrev=",
+				"env=", "user=", "attach=", "argv0=", "const-print-style=", "strings-in-hex", "strings-in-hex=", "tips", "tips="}}},
+		"ltrace": {spec: &optSpec{Short: "bcCfhiLrStTVe:o:s:a:A:D:F:l:n:u:w:x:p:", Files: map[string]string{"o": ">", "output": ">"},
+			Long: []string{"align=", "demangle", "help", "indent=", "library=", "output=", "version", "no-signals"}}},
+		"torsocks":     {spec: &optSpec{Short: "diqa:P:u:p:", Long: []string{"shell", "isolate", "quiet", "debug", "version", "help"}}},
+		"proxychains":  {spec: &optSpec{Short: "qf:"}},
+		"proxychains4": {spec: &optSpec{Short: "qf:"}},
+		"rlwrap":       {spec: &optSpec{Short: "acAinrRs:f:H:l:p:P:S:t:w:e:b:C:D:g:o:q:z:", Files: map[string]string{"l": ">", "H": ">", "f": "<"}}},
+		"fakeroot":     {spec: &optSpec{Short: "ui:s:l:b:", Long: []string{"unknown-is-real", "lib=", "faked="}}},
+		"eatmydata":    {spec: &optSpec{}},
+		"xvfb-run":     {spec: &optSpec{Short: "aelhn:s:f:p:w:", Long: []string{"auto-servernum", "error-file=", "auth-file=", "help", "server-num=", "xauth-protocol=", "server-args=", "wait="}}},
+		"faketime":     {spec: &optSpec{Short: "fmp:", Long: []string{"exclude-monotonic", "date-prog="}}, skip: 1},
+		"prlimit":      {spec: &optSpec{Short: "p:o:", Long: []string{"as=", "core=", "cpu=", "data=", "fsize=", "locks=", "memlock=", "msgqueue=", "nice=", "nofile=", "nproc=", "rss=", "rtprio=", "rttime=", "sigpending=", "stack=", "noheadings", "raw", "verbose", "output=", "pid="}}},
+		"screen":       {spec: &optSpec{Short: "dmDRrxAUaqlOfiS:c:t:h:p:T:e:s:"}},
+		"wsl":          {spec: &optSpec{Short: "ed:u:", Long: []string{"exec", "distribution=", "user=", "cd=", "shell-type="}}},
+	}
+})
+
+// setarchSpec reads setarch's options (util-linux).
+var setarchSpec = &optSpec{Short: "3BFILRSTXZv", Long: []string{"3gb", "32bit", "fdpic-funcptrs", "short-inode",
+	"addr-compat-layout", "addr-no-randomize", "whole-seconds", "sticky-timeouts", "read-implies-exec",
+	"mmap-page-zero", "4gb", "uname-2.6", "verbose", "list", "show", "show=", "help", "version"}}
+
+// archNames are the architectures setarch takes before the command (and
+// the names of its links, which take none).
+var archNames = map[string]bool{"i386": true, "i486": true, "i586": true, "i686": true, "x86_64": true,
+	"linux32": true, "linux64": true, "uname26": true, "arm": true, "armv7l": true, "armh": true, "armv8l": true,
+	"aarch64": true, "arm64": true, "ppc": true, "ppc32": true, "ppc64": true, "ppc64le": true, "s390": true,
+	"s390x": true, "sparc": true, "sparc32": true, "sparc32bash": true, "sparc64": true, "mips": true,
+	"mips32": true, "mips64": true, "ia64": true, "parisc": true, "parisc32": true, "parisc64": true,
+	"alpha": true, "riscv32": true, "riscv64": true, "loongarch": true, "loongarch32": true, "loongarch64": true,
+	"m68k": true, "sh": false}
+
+// wrapSetarch: setarch [ARCH] [options] [CMD [ARGS]]; the links named
+// after an architecture (linux32, x86_64, …) take no ARCH. Options may come
+// after ARCH. Without a command it runs a shell.
+func wrapSetarch(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
+	name := commandName(c.Argv[0])
+	if name == "setarch" && len(args) > 0 && archNames[args[0].Value] {
+		args = args[1:]
+	}
+	inner, res, r := w.peel(c, name, setarchSpec, args)
+	if r != wrapInner || len(inner) == 0 || res.has("list", "show", "help", "version") {
+		return nil, wrapNone
+	}
+	return inner, wrapInner
 }
 
-func init() {
-	for name := range simpleWrappers {
-		wrappers[name] = wrapSimple
+// systemdRun judges what systemd-run adds to the command it runs: the
+// Exec*= properties are shell commands of their own, and a timer option
+// schedules the command, so systemd-run is recorded too for the rules.
+func (w *walker) systemdRun(c *Command, own []Word, res scanResult, st *state, cx *ctx) {
+	for _, o := range res.opts {
+		if o.Name != "p" && o.Name != "property" {
+			continue
+		}
+		key, code, ok := strings.Cut(o.Value.Value, "=")
+		if ok && strings.HasPrefix(key, "Exec") {
+			code = strings.TrimLeft(code, "-@:+!")
+			w.nestedCode(c, []Word{{Value: code, Known: o.Value.Known, Span: o.Value.Span}}, "bash -c", st.childEnv(c), cx)
+		}
+	}
+	if res.has("on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive", "on-calendar",
+		"on-clock-change", "on-timezone-change", "timer-property") {
+		w.emitWrapper(c, append([]Word{c.Argv[0]}, own...))
 	}
 }
 
@@ -188,7 +406,10 @@ func init() {
 // runuser -c hand their command to a shell.
 func wrapSimple(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Word, wrapResult) {
 	name := commandName(c.Argv[0])
-	sw := simpleWrappers[name]
+	sw := simpleWrappers()[name]
+	if name == "screen" && len(args) > 0 && slices.Contains([]string{"-ls", "-list", "-wipe", "-Q", "-version"}, args[0].Value) {
+		return nil, wrapNone // screen's own queries run no command
+	}
 	inner, res, r := w.peel(c, name, sw.spec, args)
 	if r != wrapInner || len(inner) <= sw.skip {
 		return nil, wrapNone
@@ -198,6 +419,9 @@ func wrapSimple(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Word,
 		c.Name = name
 		w.su(c, st, cx) // runuser [-] USER -c CODE works like su
 		return nil, wrapHandled
+	}
+	if name == "systemd-run" {
+		w.systemdRun(c, args[:len(args)-len(inner)], res, st, cx)
 	}
 	if name == "wsl" && !res.has("e", "exec") {
 		c.Name = name

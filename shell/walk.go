@@ -3,6 +3,7 @@ package shell
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/toolguard/toolguard/risk"
 	"mvdan.cc/sh/v3/syntax"
@@ -21,6 +22,10 @@ type walker struct {
 	called      map[string]bool // functions called at least once
 	nestedBytes int
 	active      map[string]bool // functions and aliases being expanded
+	// substText holds the output of command substitutions whose output is
+	// statically known ($(echo … | base64 -d)), so that eval "$(…)" and
+	// bash -c "$(…)" are analysed like the code they run.
+	substText map[*syntax.CmdSubst]string
 }
 
 // funcDef is a function body and the frame it was written in.
@@ -301,7 +306,9 @@ func (w *walker) walkSubsts(n syntax.Node, st *state, cx *ctx) {
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
+			before := len(w.script.Commands)
 			w.walkNestedStmts(n.Stmts, n, "cmdsubst", st.clone(), cx)
+			w.recordSubstOutput(n, before)
 			return false
 		case *syntax.ProcSubst:
 			w.walkNestedStmts(n.Stmts, n, "procsubst", st.clone(), cx)
@@ -309,6 +316,27 @@ func (w *walker) walkSubsts(n syntax.Node, st *state, cx *ctx) {
 		}
 		return true
 	})
+}
+
+// recordSubstOutput keeps the output of a $(…) made of one pipeline whose
+// last command's output is statically known, trailing newlines removed as
+// the shell removes them.
+func (w *walker) recordSubstOutput(n *syntax.CmdSubst, before int) {
+	if len(n.Stmts) != 1 || len(w.script.Commands) <= before {
+		return
+	}
+	last := w.script.Commands[len(w.script.Commands)-1]
+	if last.PipeTo != nil || last.Origin != "cmdsubst" {
+		return
+	}
+	text, ok := producedText(last)
+	if !ok || len(text) > w.opts.MaxBytes {
+		return
+	}
+	if w.substText == nil {
+		w.substText = map[*syntax.CmdSubst]string{}
+	}
+	w.substText[n] = strings.TrimRight(text, "\n")
 }
 
 // walkNestedStmts walks statements of the same source text one level deeper.

@@ -3,6 +3,8 @@ package shell
 import (
 	"errors"
 	"fmt"
+	"io"
+	"path"
 	"strings"
 
 	"github.com/toolguard/toolguard/risk"
@@ -23,7 +25,11 @@ var defaultIFS = expand.Variable{Set: true, Kind: expand.String, Str: " \t\n"}
 
 func (e *staticEnv) Get(name string) expand.Variable {
 	if user, ok := strings.CutPrefix(name, "HOME "); ok {
-		// ~user: never look users up; keep it literal and unknown.
+		// ~user: the account whose home is HOME is known (~dev when HOME is
+		// /home/dev); other users are never looked up: literal and unknown.
+		if home, known := e.st.lookup("HOME", e.opts); known && home.str != "" && path.Base(home.str) == user {
+			return expand.Variable{Set: true, Kind: expand.String, Str: home.str}
+		}
 		e.unknown = true
 		return expand.Variable{Set: true, Kind: expand.String, Str: "~" + user}
 	}
@@ -54,6 +60,32 @@ func (e *staticEnv) missing(name string) expand.Variable {
 // Each is only used for ${!prefix*}; listing names is never static.
 func (e *staticEnv) Each(func(string, expand.Variable) bool) { e.unknown = true }
 
+// pwdSubst recognises $(pwd) (or `pwd -L`/`pwd -P`) when the directory is
+// known, and returns it: "$(pwd)" is as static as "$PWD".
+func (w *walker) pwdSubst(cs *syntax.CmdSubst, st *state) (string, bool) {
+	if len(cs.Stmts) != 1 {
+		return "", false
+	}
+	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(cs.Stmts[0].Redirs) > 0 || len(call.Args) == 0 || len(call.Args) > 2 {
+		return "", false
+	}
+	name, ok := plainLit(call.Args[0])
+	if !ok || name != "pwd" {
+		return "", false
+	}
+	if len(call.Args) == 2 {
+		if f, ok := plainLit(call.Args[1]); !ok || f != "-L" && f != "-P" {
+			return "", false
+		}
+	}
+	dir, known := st.lookup("PWD", &w.opts)
+	if !known || dir.str == "" {
+		return "", false
+	}
+	return dir.str, true
+}
+
 // errNotStatic makes process substitution fail instead of panicking.
 var errNotStatic = errors.New("not statically known")
 
@@ -77,7 +109,13 @@ func (w *walker) scanWord(word *syntax.Word, st *state) wordInfo {
 	var info wordInfo
 	syntax.Walk(word, func(n syntax.Node) bool {
 		switch n := n.(type) {
-		case *syntax.CmdSubst, *syntax.ProcSubst:
+		case *syntax.CmdSubst:
+			_, known := w.substText[n]
+			if _, ok := w.pwdSubst(n, st); !ok && !known {
+				info.dynamic = true
+			}
+			return false
+		case *syntax.ProcSubst:
 			info.dynamic = true
 			return false
 		case *syntax.ParamExp:
@@ -174,6 +212,17 @@ func (w *walker) expandStatic(word *syntax.Word, mode expandMode, st *state, spa
 	cfg := &expand.Config{
 		Env:       env,
 		ProcSubst: func(*syntax.ProcSubst) (string, error) { return "", errNotStatic },
+		CmdSubst: func(out io.Writer, cs *syntax.CmdSubst) error {
+			if dir, ok := w.pwdSubst(cs, st); ok {
+				_, err := io.WriteString(out, dir)
+				return err
+			}
+			if text, ok := w.substText[cs]; ok {
+				_, err := io.WriteString(out, text)
+				return err
+			}
+			return errNotStatic
+		},
 	}
 	var err error
 	switch mode {

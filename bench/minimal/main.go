@@ -1,17 +1,18 @@
-// Command minimal is the baseline of the hook latency benchmark
-// (DESIGN §10): the least a Go hook can do — read the payload from stdin to
-// the end and print "{}" (no opinion). toolguard's hook process is measured
-// against it, so the ratio shows what toolguard adds on top of starting a Go
-// process and reading a pipe.
+// Command minimal is the baseline of the hook benchmark (DESIGN §10): the
+// least a Go hook can do — decode the agent's JSON payload from stdin and
+// print "{}" (no opinion). toolguard's hook process is measured against
+// it, so the ratio shows what toolguard adds on top of starting a Go
+// process, reading a pipe and decoding JSON.
 package main
 
 import (
-	"io"
+	"encoding/json"
 	"os"
 )
 
 func main() {
-	if _, err := io.Copy(io.Discard, os.Stdin); err != nil {
+	var payload map[string]any
+	if err := json.NewDecoder(os.Stdin).Decode(&payload); err != nil {
 		os.Exit(2)
 	}
 	if _, err := os.Stdout.WriteString("{}\n"); err != nil {

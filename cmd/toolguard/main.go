@@ -1,11 +1,8 @@
 // Command toolguard decides whether an AI agent's tool call runs, asks a
-// human, or is denied. See the README and docs/ for usage.
-//
-// This is the launcher: it runs every command in toolguard-engine,
-// installed next to it, and answers hook calls through a warm engine
-// daemon when one is running (internal/launcher, docs/agents.md).
+// human, or is denied. See the README and docs/ for usage; every command
+// is a few lines in internal/cli over the library packages.
 package main
 
-import "github.com/toolguard/toolguard/internal/launcher"
+import "github.com/toolguard/toolguard/internal/cli"
 
-func main() { launcher.Main() }
+func main() { cli.Main() }

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -17,7 +18,6 @@ import (
 
 	"github.com/toolguard/toolguard/hook"
 	"github.com/toolguard/toolguard/install"
-	"github.com/toolguard/toolguard/internal/relay"
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/sandbox"
 )
@@ -45,12 +45,12 @@ Exit code 0 when every installed hook answers, 1 otherwise.`,
 		if project == "" {
 			project, _ = os.Getwd()
 		}
-		return doctor(a, install.Status(home, project), home)
+		return doctor(a, install.Status(home, project), home, project)
 	}
 	return cmd
 }
 
-func doctor(a *app, statuses []install.AgentStatus, home string) error {
+func doctor(a *app, statuses []install.AgentStatus, home, project string) error {
 	tw := tabwriter.NewWriter(a.io.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "AGENT\tSCOPE\tFILE\tHOOK\tPROBE")
 	failed := false
@@ -63,33 +63,29 @@ func doctor(a *app, statuses []install.AgentStatus, home string) error {
 			ok, msg := probeHook(a.ctx, s.Agent, s.Command)
 			probe, failed = msg, failed || !ok
 		}
+		if s.Agent == hook.Codex && s.Command != "" {
+			runs, why := codexRuns(a, s, home)
+			state, failed = state+", "+why, failed || !runs
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", s.Agent, s.Scope, tildePath(s.File, home), state, probe)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(a.io.Stdout, "\nhook relay (docs/agents.md):\n%s\n", relayStatus())
+	for _, agent := range hook.Agents() {
+		if !installedFor(statuses, agent) {
+			continue
+		}
+		for _, o := range install.Overrides(agent, home, project) {
+			fmt.Fprintf(a.io.Stdout, "%s will NOT run the hook: %s\n", agent, o)
+			failed = true
+		}
+	}
 	fmt.Fprintf(a.io.Stdout, "\nsandbox (toolguard exec):\n%s\n", sandbox.Probe(a.ctx).String())
 	if failed {
 		return exitWith(ExitError)
 	}
 	return nil
-}
-
-// relayStatus says whether hooks are relayed and how many daemons run.
-func relayStatus() string {
-	switch {
-	case !relay.Supported:
-		return "  not available on this system: the engine answers every hook call"
-	case !relay.Enabled():
-		return "  off (" + relay.EnvOff + "): the engine answers every hook call"
-	}
-	dir, err := relay.SocketDir()
-	if err != nil {
-		return "  unavailable: " + err.Error()
-	}
-	n := relay.Running(dir)
-	return fmt.Sprintf("  on: %d daemon%s running in %s", n, plural(n), dir)
 }
 
 func plural(n int) string {
@@ -178,4 +174,43 @@ func tildePath(p, home string) string {
 		return "~" + p[len(home):]
 	}
 	return p
+}
+
+// codexRuns asks the codex program whether it will run the installed hooks:
+// Codex runs a hook only once a person has trusted it, and a changed entry
+// needs trusting again.
+func codexRuns(a *app, s install.AgentStatus, home string) (bool, string) {
+	dir := filepath.Dir(filepath.Dir(s.File)) // the directory that holds .codex
+	if s.Scope == install.User {
+		dir = home
+	}
+	hooks, err := install.CodexHooks(a.ctx, "", dir)
+	switch {
+	case errors.Is(err, install.ErrNoCodex):
+		return true, "trust unknown (codex not on PATH)"
+	case err != nil:
+		return false, "trust unknown (" + err.Error() + ")"
+	case len(hooks) == 0:
+		return false, "not loaded by codex (project not trusted, or hooks disabled)"
+	}
+	for _, h := range hooks {
+		if !h.Runs() {
+			state := h.TrustStatus
+			if !h.Enabled {
+				state = "disabled"
+			}
+			return false, state + ": codex will NOT run it — trust it in codex's /hooks or run toolguard install codex --trust"
+		}
+	}
+	return true, "trusted by codex"
+}
+
+// installedFor reports whether any settings file of agent holds the hook.
+func installedFor(statuses []install.AgentStatus, agent string) bool {
+	for _, s := range statuses {
+		if s.Agent == agent && s.Command != "" {
+			return true
+		}
+	}
+	return false
 }

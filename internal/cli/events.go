@@ -21,8 +21,8 @@ func eventLogger() *slog.Logger {
 }
 
 // lazyAppend appends each event to the events file, opening and closing
-// it every time: events are rare (asks, blocks), and a long-lived engine
-// (the hook relay daemon) must not keep a descriptor per call. When the
+// it every time: events are rare (asks, blocks), and a long-lived process
+// (serve, mcp) must not keep a descriptor per call. When the
 // file cannot be opened, events are dropped (the audit log still has
 // every decision).
 type lazyAppend struct{}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolguard/toolguard/approval"
 	"github.com/toolguard/toolguard/call"
 	"github.com/toolguard/toolguard/guard"
 	"github.com/toolguard/toolguard/hook"
@@ -66,6 +67,15 @@ func loadWithin(pf *policyFlags, project string, limit time.Duration) (*policy.P
 	}
 }
 
+// loadHookPolicy loads the policy on the calling goroutine when the
+// process's watchdog bounds the time, else within hook.DefaultTimeout.
+func loadHookPolicy(pf *policyFlags, project string) (*policy.Policy, error) {
+	if hookOwnsProcess {
+		return pf.load(project)
+	}
+	return loadWithin(pf, project, hook.DefaultTimeout)
+}
+
 // minDecideTime is the least time a hook gets to decide after loading.
 const minDecideTime = 500 * time.Millisecond
 
@@ -77,16 +87,81 @@ func decideWithin(loaded time.Duration) time.Duration {
 	return max(hook.DefaultTimeout-loaded, minDecideTime)
 }
 
+// hookOwnsProcess is set by Main when the process runs one hook and
+// nothing else: the hook then decides on the main goroutine under one
+// watchdog for the whole process (hookWatchdog), instead of a goroutine for
+// loading and another for deciding, which cost every hook call threads.
+var hookOwnsProcess bool
+
+// hookDeadline is how long a hook process may take before its watchdog
+// blocks the call: loading and deciding share hook.DefaultTimeout, with
+// minDecideTime to spare, well inside the 10 s timeout install writes.
+// Tests shorten it with SetHookDeadline.
+var hookDeadline = hook.DefaultTimeout + minDecideTime
+
+// SetHookDeadline shortens the hook watchdog's deadline (never lengthens
+// it: a hook that outlives the agent's timeout lets the call through). For
+// tests of the watchdog.
+func SetHookDeadline(d time.Duration) { hookDeadline = min(d, hookDeadline) }
+
+// hookWatchdog blocks the call and ends the process if the hook is still
+// running at hookDeadline (a policy file on a hung mount or a FIFO, a
+// stuck stat): an agent that times out a hook lets the call through.
+func hookWatchdog() *time.Timer { return time.AfterFunc(hookDeadline, watchdogFire(hookDeadline)) }
+
+func watchdogFire(after time.Duration) func() {
+	return func() {
+		_, stderr, code := hook.Block(fmt.Sprintf("no decision within %s; the call is blocked", after))
+		_, _ = os.Stderr.Write(stderr)
+		os.Exit(code)
+	}
+}
+
+// hookApprover is who answers the asks an agent cannot put to a person,
+// from [approval]: a running toolguard serve's page when approver is
+// "server", or "auto" with a server configured; the terminal only when
+// approver is "terminal" (an agent's own interface usually owns it). Nil
+// means none: such asks are denied. The wait is the approval timeout,
+// capped so the hook still answers inside the timeout install writes.
+func hookApprover(p *policy.Policy) (approval.Approver, time.Duration) {
+	cfg := p.Config().Approval
+	wait := min(approval.ClampTimeout(cfg.Timeout), hook.MaxApprovalWait)
+	switch cfg.Approver {
+	case "none":
+		return nil, 0
+	case "terminal":
+		return &approval.Terminal{Timeout: wait}, wait
+	case "server":
+		return serveApprover(cfg.Server), wait
+	}
+	if cfg.Server != "" {
+		return serveApprover(cfg.Server), wait
+	}
+	return nil, 0
+}
+
 func runHook(a *app, agent string, pf *policyFlags, opts hook.Options) error {
 	if env := hook.ProjectDirEnv(agent); env != "" {
 		opts.ProjectDir = os.Getenv(env)
 	}
+	var watchdog *time.Timer
+	if hookOwnsProcess {
+		watchdog = hookWatchdog()
+		defer func() { watchdog.Stop() }()
+		opts.Inline = true
+	}
 	start := time.Now()
-	p, err := loadWithin(pf, opts.ProjectDir, hook.DefaultTimeout)
+	p, err := loadHookPolicy(pf, opts.ProjectDir)
 	if err != nil {
 		return &ExitCodeError{Code: 2, Err: fmt.Errorf("cannot load the policy (%w); the call is blocked", err)}
 	}
 	opts.Timeout = decideWithin(time.Since(start))
+	if opts.Approver, opts.ApprovalTimeout = hookApprover(p); opts.Approver != nil {
+		opts.Logger = eventLogger()
+		if watchdog != nil && watchdog.Stop() { // room for a person's answer, inside the agent's timeout
+			watchdog = time.AfterFunc(hookDeadline+opts.ApprovalTimeout, watchdogFire(hookDeadline+opts.ApprovalTimeout))
+		}
+	}
 	opts.DeferAllow = opts.DeferAllow || p.Config().Hooks.DeferAllow
 	opts.Table = p.Tools() // the policy's [tools.map] and [tools.tiers] apply to hooks too
 	decider, done := hookDecider(p)
@@ -105,15 +180,7 @@ func runHook(a *app, agent string, pf *policyFlags, opts hook.Options) error {
 // apply and every decision is audited; done closes the guard's audit log.
 // When the state directory cannot be used the policy alone decides: the
 // hook must answer whatever happens.
-//
-// In the relay daemon the guard kept with the cached policy is used and
-// stays open.
 func hookDecider(p *policy.Policy) (d hook.Decider, done func()) {
-	if compiled != nil {
-		if g := compiled.guard(p); g != nil {
-			return checkWith(g), func() {}
-		}
-	}
 	g, err := guard.Standard(p, guard.WithLogger(eventLogger()))
 	if err != nil {
 		return p, func() {}

@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -10,7 +13,6 @@ import (
 
 	"github.com/toolguard/toolguard/hook"
 	"github.com/toolguard/toolguard/install"
-	"github.com/toolguard/toolguard/internal/relay"
 )
 
 func init() {
@@ -25,19 +27,23 @@ type installFlags struct {
 	program string
 	project string
 	server  string
+	addr    string // install service: serve's listen address
+	start   bool   // install service: also enable and start it
+	trust   bool   // install codex: record the hooks as trusted in Codex's config.toml
 }
 
 func addInstallFlags(cmd *cobra.Command, f *installFlags) {
 	cmd.Flags().StringVar(&f.scope, "scope", "user", "which settings file: user (in your home) or project (in the project directory)")
 	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "print the change as a unified diff and write nothing")
 	cmd.Flags().StringVar(&f.project, "project", "", "project directory for --scope project (default: the current directory)")
+	cmd.Flags().BoolVar(&f.start, "start", false, "service only: also enable and start (install) or stop and disable (uninstall) it with systemctl --user or launchctl")
 }
 
 func newInstallCmd(a *app) *cobra.Command {
 	f := &installFlags{}
 	cmd := &cobra.Command{
-		Use:   "install AGENT",
-		Short: "Add toolguard's hook to an agent's settings (" + strings.Join(hook.Agents(), ", ") + ")",
+		Use:   "install AGENT|service",
+		Short: "Add toolguard's hook to an agent's settings (" + strings.Join(hook.Agents(), ", ") + "), or install toolguard serve as a user service",
 		Long: `Add "toolguard hook AGENT" to the agent's own settings file, merging with what is
 there. The old file is kept as FILE` + install.BackupSuffix + `; a second install changes
 nothing. For claude-code toolguard's hard denies are also mirrored into
@@ -45,13 +51,22 @@ permissions.deny, because Claude Code lets a call through when a hook fails.
 
 With --http URL (claude-code only) the hook is an HTTP hook that posts to a
 running "toolguard serve" at URL: no process starts per call, so each call
-costs about a millisecond instead of a process start.`,
+costs about a millisecond instead of a process start.
+
+"toolguard install service" writes a user service that keeps "toolguard serve"
+running (a systemd user unit on Linux, a launchd agent on macOS), for the
+HTTP hook and the approval page; --start also enables and starts it.`,
 		Args: cobra.ExactArgs(1),
 	}
 	addInstallFlags(cmd, f)
+	cmd.Flags().StringVar(&f.addr, "addr", "", "service only: the address serve listens on (default 127.0.0.1:7878)")
 	cmd.Flags().StringVar(&f.program, "program", "", "toolguard executable the hook runs (default: this executable for --scope user, \"toolguard\" on PATH for --scope project)")
 	cmd.Flags().StringVar(&f.server, "http", "", "register an HTTP hook to a running toolguard serve at this URL instead of a command (claude-code only), e.g. http://127.0.0.1:7878")
+	cmd.Flags().BoolVar(&f.trust, "trust", false, "codex only: record toolguard's hooks as trusted in Codex's config.toml, as trusting them in Codex's /hooks review does")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if args[0] == install.ServiceAgent {
+			return installService(a, f)
+		}
 		opts, scope, err := f.options()
 		if err != nil {
 			return err
@@ -60,22 +75,74 @@ costs about a millisecond instead of a process start.`,
 		if err != nil {
 			return err
 		}
-		return finishChange(a, f, c, "installed toolguard's hook for", installNotes[args[0]])
+		if f.trust && args[0] != hook.Codex {
+			return fmt.Errorf("--trust applies to codex only (its hooks run only once trusted)")
+		}
+		if err := finishChange(a, f, c, "installed toolguard's hook for", installNotes[args[0]]); err != nil || f.dryRun {
+			return err
+		}
+		if args[0] == hook.Codex {
+			return codexTrust(a, opts, f.trust)
+		}
+		return nil
 	}
 	return cmd
+}
+
+// codexTrust reports whether Codex will run the hooks it was just given,
+// and with --trust records them as trusted, as Codex's own review does.
+func codexTrust(a *app, opts install.Options, trust bool) error {
+	out := a.io.Stdout
+	dir := cmp.Or(opts.Project, ".")
+	hooks, err := install.CodexHooks(a.ctx, "", dir)
+	switch {
+	case errors.Is(err, install.ErrNoCodex):
+		fmt.Fprintln(out, "codex is not on PATH, so whether it trusts the hook cannot be checked; run toolguard doctor once it is.")
+		return nil
+	case err != nil:
+		return fmt.Errorf("asking codex which hooks it trusts: %w", err)
+	}
+	if len(hooks) == 0 {
+		fmt.Fprintln(out, "codex does not load toolguard's hooks here (a project's .codex is loaded only in trusted projects; hooks may be disabled): run toolguard doctor.")
+		return nil
+	}
+	var untrusted []install.CodexHook
+	for _, h := range hooks {
+		if !h.Runs() {
+			untrusted = append(untrusted, h)
+		}
+	}
+	if len(untrusted) == 0 {
+		fmt.Fprintln(out, "codex trusts toolguard's hooks and will run them.")
+		return nil
+	}
+	if !trust {
+		fmt.Fprintf(out, "codex will NOT run toolguard's hooks until they are trusted (%d untrusted): open /hooks in codex and trust them, or run toolguard install codex --trust. (Automation only: codex --dangerously-bypass-hook-trust runs hooks without review.)\n", len(untrusted))
+		return nil
+	}
+	home, _ := os.UserHomeDir()
+	cfg := install.CodexConfigFile(cmp.Or(opts.Home, home), "")
+	if err := install.TrustCodexHooks(cfg, untrusted); err != nil {
+		return fmt.Errorf("recording the hooks as trusted in %s: %w", cfg, err)
+	}
+	fmt.Fprintf(out, "recorded %d hook%s as trusted in %s; codex will run them.\n", len(untrusted), plural(len(untrusted)), cfg)
+	return nil
 }
 
 func newUninstallCmd(a *app) *cobra.Command {
 	f := &installFlags{}
 	cmd := &cobra.Command{
-		Use:   "uninstall AGENT",
-		Short: "Remove toolguard's hook from an agent's settings",
+		Use:   "uninstall AGENT|service",
+		Short: "Remove toolguard's hook from an agent's settings, or the serve user service",
 		Long: `Remove exactly what "toolguard install AGENT" added. When the settings file is
 still what install wrote, its backup is restored byte for byte.`,
 		Args: cobra.ExactArgs(1),
 	}
 	addInstallFlags(cmd, f)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if args[0] == install.ServiceAgent {
+			return uninstallService(a, f)
+		}
 		opts, scope, err := f.options()
 		if err != nil {
 			return err
@@ -101,11 +168,8 @@ func (f *installFlags) options() (install.Options, install.Scope, error) {
 	return opts, scope, nil
 }
 
-// selfPath is the absolute path hooks should run: the toolguard launcher
-// next to this engine, which relays hook calls to a warm engine, or the
-// engine itself when it stands alone or the system cannot relay (the
-// launcher would only add a process start there). Agents started from a
-// desktop launcher often have a PATH without either.
+// selfPath is the absolute path hooks should run: this program's own.
+// Agents started from a desktop launcher often have a PATH without it.
 func selfPath() string {
 	exe, err := os.Executable()
 	if err != nil {
@@ -113,10 +177,6 @@ func selfPath() string {
 	}
 	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
 		exe = resolved
-	}
-	launcher := filepath.Join(filepath.Dir(exe), "toolguard")
-	if fi, err := os.Stat(launcher); err == nil && fi.Mode().IsRegular() && launcher != exe && relay.Supported {
-		return launcher
 	}
 	return exe
 }
@@ -146,8 +206,66 @@ func finishChange(a *app, f *installFlags, c install.Change, done, note string) 
 
 // installNotes tell the person the step the agent needs after install.
 var installNotes = map[string]string{
-	hook.Codex:       "Codex asks you to review new hooks: open /hooks in Codex and trust toolguard's.",
+	hook.ClaudeCode:  "In auto, dontAsk and bypassPermissions mode (auto is Claude Code's interactive default) Claude Code would settle toolguard's asks without you, so they are denied; start claude --permission-mode default to be asked, or set [approval] server and run toolguard serve to answer them on its page.",
 	hook.Cursor:      "Restart Cursor (or reload the window) so it reads hooks.json again.",
 	hook.GeminiCLI:   "Gemini CLI treats changed project hooks as untrusted until you accept them.",
 	hook.DockerAgent: "The entry has preempt_yolo: true, so it runs before --yolo and permission rules.",
+}
+
+// installService writes the user service that runs toolguard serve.
+func installService(a *app, f *installFlags) error {
+	program := f.program
+	if program == "" {
+		program = selfPath()
+	}
+	c, err := install.PlanService(install.ServiceOptions{Program: program, Addr: f.addr})
+	if err != nil {
+		return err
+	}
+	start, _ := install.ServiceCommands("", c.File)
+	note := "enable and start it with: " + commandLines(start)
+	if err := finishChange(a, f, c, "wrote the toolguard serve user", ""); err != nil || f.dryRun {
+		return err
+	}
+	if !f.start {
+		_, err := fmt.Fprintln(a.io.Stdout, note)
+		return err
+	}
+	return runCommands(a, start)
+}
+
+// uninstallService stops (with --start) and removes the user service.
+func uninstallService(a *app, f *installFlags) error {
+	c, err := install.PlanServiceRemoval(install.ServiceOptions{})
+	if err != nil {
+		return err
+	}
+	_, stop := install.ServiceCommands("", c.File)
+	if f.start && c.Changed() && !f.dryRun {
+		if err := runCommands(a, stop); err != nil {
+			return err
+		}
+	}
+	return finishChange(a, f, c, "removed the toolguard serve user", "")
+}
+
+func commandLines(cmds [][]string) string {
+	lines := make([]string, len(cmds))
+	for i, c := range cmds {
+		lines[i] = strings.Join(c, " ")
+	}
+	return strings.Join(lines, " && ")
+}
+
+// runCommands runs the service manager's commands in order, showing each.
+func runCommands(a *app, cmds [][]string) error {
+	for _, c := range cmds {
+		fmt.Fprintln(a.io.Stdout, "$ "+strings.Join(c, " "))
+		run := exec.Command(c[0], c[1:]...)
+		run.Stdout, run.Stderr = a.io.Stdout, a.io.Stderr
+		if err := run.Run(); err != nil {
+			return fmt.Errorf("%s: %w", strings.Join(c, " "), err)
+		}
+	}
+	return nil
 }

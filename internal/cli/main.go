@@ -4,17 +4,27 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 
 	"github.com/toolguard/toolguard/sandbox"
 )
 
-// Main is the engine program, toolguard-engine: it runs the command line
-// in os.Args and exits with its code. The sandbox re-executes the engine
-// as its helper, which Main recognises first.
+// Main is the toolguard program: it runs the command line in os.Args and
+// exits with its code. The sandbox re-executes the program as its helper,
+// which Main recognises first.
 func Main() {
 	if sandbox.IsHelper(os.Args) {
 		sandbox.HelperMain() // the re-executed sandbox helper; never returns
+	}
+	if len(os.Args) > 1 && os.Args[1] == "hook" {
+		// A hook decides one call on one goroutine and ends: one processor
+		// spares the threads the scheduler would start for idle ones, and
+		// a signal ends it as any short program ends (the agent reads that
+		// as a failed hook and blocks the call).
+		runtime.GOMAXPROCS(1)
+		hookOwnsProcess = true
+		os.Exit(Run(context.Background(), os.Args[1:], Stdio()))
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := Run(ctx, os.Args[1:], Stdio())

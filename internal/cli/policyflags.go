@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/hook"
-	"github.com/toolguard/toolguard/internal/relay"
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/state"
 )
@@ -115,9 +114,6 @@ func (f *policyFlags) load(project string) (*policy.Policy, error) {
 	if !f.noProject {
 		projectDir = firstNonEmpty(project, f.workdir())
 	}
-	if compiled != nil {
-		return compiled.load(f.cacheKey(projectDir), func() (*policy.Policy, error) { return f.compile(projectDir) })
-	}
 	return f.compile(projectDir)
 }
 
@@ -169,9 +165,6 @@ func ownDirs() []string {
 	var out []string
 	if dir, err := state.Dir(); err == nil {
 		out = append(out, dir+"/**")
-	}
-	if dir, err := relay.SocketDir(); err == nil {
-		out = append(out, dir+"/**") // the hook relay's sockets ($TOOLGUARD_RELAY_DIR may move them)
 	}
 	return append(out, filepath.Dir(policy.UserFile())+"/**")
 }

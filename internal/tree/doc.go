@@ -10,7 +10,8 @@
 // so a user fixes a file in one pass.
 //
 // The same struct types drive the generated reference: JSONSchema writes a
-// draft 2020-12 JSON Schema, Markdown writes a reference page, and FieldDocs
-// reads the descriptions from the Go doc comments of the struct fields, so
-// the Go source is the one place a field is documented.
+// draft 2020-12 JSON Schema and Markdown writes a reference page, with the
+// descriptions package internal/fielddoc reads from the Go doc comments of
+// the struct fields, so the Go source is the one place a field is
+// documented.
 package tree

@@ -15,7 +15,7 @@ const durationPattern = `^[-+]?(0|([0-9]+(\.[0-9]*)?|\.[0-9]+)(ns|us|µs|μs|ms|
 // JSONSchema returns a JSON Schema (draft 2020-12) for documents that
 // Decode accepts into a value of struct type t. Every table is closed
 // (additionalProperties: false); descriptions come from docs as returned by
-// FieldDocs; enums from `enum` tags and from types implementing Enum;
+// internal/fielddoc's Read; enums from `enum` tags and from types implementing Enum;
 // defaults from the non-zero fields of defaults (a t, a *t or nil).
 // Durations accept a duration string or an integer number of seconds.
 func JSONSchema(t reflect.Type, docs map[string]string, defaults any) ([]byte, error) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"github.com/toolguard/toolguard/internal/fielddoc"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -48,7 +49,7 @@ func testDefaults() TestConfig {
 }
 
 func TestFieldDocs(t *testing.T) {
-	got, err := FieldDocs("testdata/fielddocs_src.go")
+	got, err := fielddoc.Read("testdata/fielddocs_src.go")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +67,7 @@ func TestFieldDocs(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if _, err := FieldDocs("testdata/missing.go"); err == nil {
+	if _, err := fielddoc.Read("testdata/missing.go"); err == nil {
 		t.Error("a missing file should be an error")
 	}
 }
@@ -75,7 +76,7 @@ func TestFieldDocs(t *testing.T) {
 // the Go comments in types_test.go, defaults from a Go value, and the
 // schema and reference page are compared with checked-in golden files.
 func TestGeneratedReference(t *testing.T) {
-	docs, err := FieldDocs("types_test.go")
+	docs, err := fielddoc.Read("types_test.go")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // This file holds the struct types the tests decode into. Their doc
-// comments are read by FieldDocs in the schema tests, the way the policy
+// comments are read by fielddoc.Read in the schema tests, the way the policy
 // package generates its reference from its own config types.
 
 // Level is an enum that lists its names through EnumValues.

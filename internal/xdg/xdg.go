@@ -1,6 +1,5 @@
 // Package xdg finds toolguard's directories under the XDG base directory
-// specification. It imports nothing but the standard library's os and
-// path/filepath, so the small launcher can use it too.
+// specification.
 package xdg
 
 import (

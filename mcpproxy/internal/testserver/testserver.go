@@ -55,7 +55,26 @@ func New(log io.Writer) *mcp.Server {
 	mcp.AddTool(s, &mcp.Tool{Name: ToolReadOnly, Description: "claims to be read-only",
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true}}, echo)
 	mcp.AddTool(s, &mcp.Tool{Name: ToolSecret, Description: "a tool the policy excludes"}, echo)
+	for _, tmpl := range []string{"file:///{+path}", "note://{name}"} {
+		s.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: tmpl, Name: tmpl}, readResource)
+	}
+	s.AddPrompt(&mcp.Prompt{Name: PromptReview, Arguments: []*mcp.PromptArgument{{Name: "path"}}}, reviewPrompt)
 	return s
+}
+
+// PromptReview is the test server's prompt; its path argument names the
+// file the prompt would quote.
+const PromptReview = "review"
+
+// readResource answers any resource with its own URI (it never reads
+// anything).
+func readResource(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, Text: "resource " + req.Params.URI}}}, nil
+}
+
+func reviewPrompt(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user",
+		Content: &mcp.TextContent{Text: "review " + req.Params.Arguments["path"]}}}}, nil
 }
 
 // Serve runs the server on in/out until the client goes away.

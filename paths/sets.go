@@ -1,0 +1,395 @@
+package paths
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/toolguard/toolguard/risk"
+)
+
+// A recursive reader, copier, archiver or deleter of a directory touches
+// everything below it, and a glob operand stands for every path it could
+// match (DESIGN §6). CheckTree and CheckGlob judge such sets: a denied,
+// protected or sensitive pattern that names something in the set is
+// reported as if the call named it.
+//
+// Patterns anchored at a place (absolute, "~/", "<workspace>/") are
+// compared with the set exactly. Patterns that match a name at any depth
+// ("**/.env", "**/*.pem") would meet every tree and almost every wildcard,
+// so for them only what is known to be there counts: a glob whose last
+// component has a literal part ("cat .env*", "cat *.pem") is compared as a
+// glob; a tree or a bare wildcard ("cat *") is checked for files of a
+// literal secret name directly inside it (DIR/.env, DIR/credentials).
+
+// CheckTree judges a directory and everything below it for access a. It
+// reports only what lies below cp; judge cp itself with CheckPath.
+func (c *Checker) CheckTree(cp Path, a Access, env Env) []risk.Finding {
+	if f, bad := badRequest(cp.Literal, a, env); bad {
+		return []risk.Finding{f}
+	}
+	j := &judge{c: c, access: a, env: env, path: cp, ws: env.workspace()}
+	set := append(literalComponents(cp.Resolved), deepTail)
+	return j.setFindings(cp.Resolved, set, cp.Resolved, true)
+}
+
+// CheckGlob judges a glob operand: dir is the canonical directory before
+// the first component with glob characters, rest the glob below it
+// ("id_*", "*/config"). The shell's rules apply: a wildcard never matches
+// a leading dot.
+func (c *Checker) CheckGlob(dir Path, rest string, a Access, env Env) []risk.Finding {
+	text := path.Join(dir.Literal, rest)
+	if f, bad := badRequest(text, a, env); bad {
+		return []risk.Finding{f}
+	}
+	j := &judge{c: c, access: a, env: env, path: dir, ws: env.workspace()}
+	set := append(literalComponents(dir.Resolved), parseGlob(rest, true)...)
+	return j.setFindings(text, set, dir.Resolved, false)
+}
+
+// CheckPlaced judges only where the entries of directory cp lie: the
+// path rules, the system areas and the workspace and roots, for access a.
+// It completes CheckGlob, which judges the lists of named paths.
+func (c *Checker) CheckPlaced(cp Path, a Access, env Env) []risk.Finding {
+	if f, bad := badRequest(cp.Literal, a, env); bad {
+		return []risk.Finding{f}
+	}
+	j := &judge{c: c, access: a, env: env, path: cp, ws: env.workspace()}
+	p := cp.Resolved
+	if r := j.rule(p); r != nil {
+		return []risk.Finding{j.ruleFinding(p, r)}
+	}
+	if area := systemArea(p, a); area != "" {
+		return []risk.Finding{j.system(p, area)}
+	}
+	out, _ := j.placement(p)
+	return out
+}
+
+// setFindings compares a set of paths (components, with "**" for a tree)
+// with every list that has something to say about access j.access. text
+// names the set in reasons; dir is the directory the set starts in (for
+// the literal-name checks).
+func (j *judge) setFindings(text string, set []component, dir string, tree bool) []risk.Finding {
+	var out []risk.Finding
+	c := j.c
+	if pt := j.setMeets(&c.userDenied, set, dir, tree); pt != nil {
+		out = append(out, j.setFinding(RuleDenied, text, pt, tree))
+	} else if pt := j.setMeets(&c.denied, set, dir, tree); pt != nil && !j.setExempt(set, tree) {
+		out = append(out, j.setFinding(RuleDenied, text, pt, tree))
+	}
+	if j.access.writes() {
+		if pt := j.setMeets(&c.protected, set, dir, tree); pt != nil {
+			out = append(out, j.setFinding(RuleSelf, text, pt, tree))
+		}
+	}
+	if len(out) > 0 || tree && !j.access.writes() {
+		// A recursive reader over a project meets .git/config and the
+		// like at every turn: only denied paths inside count for it.
+		return out
+	}
+	if pt := j.setMeets(&c.sensitive, set, dir, tree); pt != nil {
+		out = append(out, j.setFinding(RuleSensitive, text, pt, tree))
+	} else if j.access.writes() {
+		if pt := j.setMeets(&c.sensitiveWrite, set, dir, tree); pt != nil {
+			out = append(out, j.setFinding(RuleSensitive, text, pt, tree))
+		}
+	}
+	return out
+}
+
+// setMeets returns the first pattern of s that names a path in the set.
+func (j *judge) setMeets(s *patternSet, set []component, dir string, tree bool) *pattern {
+	for i := range s.list {
+		pt := &s.list[i]
+		if j.patternMeets(pt, s.tree, set, dir, tree) {
+			return pt
+		}
+	}
+	return nil
+}
+
+func (j *judge) patternMeets(pt *pattern, ptTree bool, set []component, dir string, tree bool) bool {
+	if pt.anchor == anchorAny && (tree || bareWildcard(set)) {
+		return j.literalNameInside(pt, set, dir)
+	}
+	if pt.anchor == anchorAny && !sharesLiteral(set[len(set)-1], pt.glob) {
+		return false // "*.log" could be named credentials.log, but aims at nothing secret
+	}
+	glob := j.absGlob(pt)
+	if glob == "" {
+		return false
+	}
+	parsed, ok := j.c.parsedGlob(glob, pt.anchor != anchorWorkspace)
+	if !ok {
+		return true // too many alternatives to compare: assume it meets
+	}
+	for _, b := range parsed {
+		if ptTree {
+			b = append(b[:len(b):len(b)], deepTail)
+		}
+		if globsMeet(set, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// parsedGlob returns a pattern's brace alternatives as component lists,
+// parsed once per Checker for the patterns that do not depend on the
+// workspace (keep); ok is false when there are too many alternatives.
+func (c *Checker) parsedGlob(glob string, keep bool) ([][]component, bool) {
+	if keep {
+		if v, found := c.globs.Load(glob); found {
+			p := v.(parsedAlts)
+			return p.alts, p.ok
+		}
+	}
+	alts, ok := expandBraces(glob)
+	var out [][]component
+	if ok {
+		out = make([][]component, len(alts))
+		for i, alt := range alts {
+			out[i] = parseGlob(alt, false)
+		}
+	}
+	if keep {
+		c.globs.Store(glob, parsedAlts{out, ok})
+	}
+	return out, ok
+}
+
+// parsedAlts is a cached result of parsedGlob.
+type parsedAlts struct {
+	alts [][]component
+	ok   bool
+}
+
+// absGlob is the pattern as an absolute doublestar glob for this call:
+// "**/…" for any-depth patterns, the workspace joined for anchored ones.
+func (j *judge) absGlob(pt *pattern) string {
+	switch pt.anchor {
+	case anchorWorkspace:
+		if j.ws == "" {
+			return ""
+		}
+		return escapeGlob(j.ws) + pt.glob
+	case anchorAny:
+		return "/" + pt.glob
+	}
+	return pt.glob
+}
+
+// bareWildcard reports whether the set's last component is all wildcards
+// ("*", "?*", "[a-z]*"): it names no file in particular.
+func bareWildcard(set []component) bool {
+	if len(set) == 0 {
+		return false
+	}
+	last := set[len(set)-1]
+	if last.deep {
+		return true
+	}
+	for _, a := range last.atoms {
+		if !a.star && setSize(a.set) == 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// sharesLiteral reports whether a run of two or more literal bytes of the
+// glob component c also appears in the last component of the pattern glob:
+// the glob aims at what the pattern names (".env*" and ".env", "id_*" and
+// "id_rsa", "*.pem" and "*.pem"), rather than merely overlapping it.
+func sharesLiteral(c component, glob string) bool {
+	name := glob[strings.LastIndexByte(glob, '/')+1:]
+	var run []byte
+	check := func() bool {
+		ok := len(run) >= 2 && strings.Contains(name, string(run))
+		run = run[:0]
+		return ok
+	}
+	for _, a := range c.atoms {
+		if a.star || setSize(a.set) != 1 {
+			if check() {
+				return true
+			}
+			continue
+		}
+		run = append(run, literalText(component{atoms: []atom{a}})...)
+	}
+	return check()
+}
+
+// literalNameInside checks an any-depth pattern whose tail is literal
+// (".env", "credentials", ".claude/settings.json") against what is really
+// in the set: for a tree, the file exists below the directory (DIR/.env,
+// or DIR/settings.json when DIR itself ends in .claude); for a bare
+// wildcard, the file exists in the directory and the wildcard covers its
+// name.
+func (j *judge) literalNameInside(pt *pattern, set []component, dir string) bool {
+	if pt.kind != kindSuffix {
+		return false
+	}
+	if j.access != Write && !j.dirExists(dir) {
+		return false // nothing is inside a directory that does not exist
+	}
+	tail := pt.tail
+	if len(set) > 0 && !set[len(set)-1].deep { // a bare wildcard in dir
+		last := tail[len(tail)-1]
+		if !j.literalPrefix(set) || !componentsMeet(set[len(set)-1], pt.last) {
+			return false
+		}
+		if len(tail) == 1 {
+			return j.exists(path.Join(dir, last))
+		}
+		// A pattern with directories (**/.claude/settings.json): the glob's
+		// directory must end with them; a write may create the file.
+		if !strings.HasSuffix("/"+strings.Trim(dir, "/"), "/"+strings.Join(tail[:len(tail)-1], "/")) {
+			return false
+		}
+		return j.access.writes() || j.exists(path.Join(dir, last))
+	}
+	dirParts := strings.Split(strings.Trim(dir, "/"), "/")
+	for k := 0; k < len(tail); k++ { // dir may end with the first k components of the tail
+		if k > len(dirParts) || !slices.Equal(dirParts[len(dirParts)-k:], tail[:k]) {
+			continue
+		}
+		if j.exists(path.Join(append([]string{dir}, tail[k:]...)...)) {
+			return true
+		}
+	}
+	return false
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// literalPrefix reports, once per set and judgement, whether every
+// component before the set's last is literal.
+func (j *judge) literalPrefix(set []component) bool {
+	if j.prefixSet != &set[0] {
+		j.prefixSet, j.prefixLiteral = &set[0], allLiteral(set[:len(set)-1])
+	}
+	return j.prefixLiteral
+}
+
+func allLiteral(set []component) bool {
+	for _, c := range set {
+		if c.deep {
+			return false
+		}
+		for _, a := range c.atoms {
+			if a.star || setSize(a.set) != 1 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// setExempt reports whether every path of a glob set is a file the
+// built-in denied list does not consider a secret: its last component ends
+// with the literal suffix of a "**/*SUFFIX" exception (*.pub, *.example),
+// or is a literal name an exception lists. Trees are never exempt.
+func (j *judge) setExempt(set []component, tree bool) bool {
+	if tree || len(set) == 0 || set[len(set)-1].deep {
+		return false
+	}
+	last := set[len(set)-1]
+	exempt := j.c.notSecret.list
+	if j.access == Read {
+		exempt = append(slices.Clip(exempt), j.c.publicFiles.list...)
+	}
+	for i := range exempt {
+		pt := &exempt[i]
+		switch pt.kind {
+		case kindBaseSuffix:
+			if endsWithLiteral(last, pt.lit) {
+				return true
+			}
+		case kindSuffix:
+			name := strings.TrimPrefix(pt.lit, "/")
+			if !strings.Contains(name, "/") && allLiteral([]component{last}) && literalText(last) == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// endsWithLiteral reports whether every name c matches ends with suffix.
+func endsWithLiteral(c component, suffix string) bool {
+	if len(c.atoms) < len(suffix) {
+		return false
+	}
+	tail := c.atoms[len(c.atoms)-len(suffix):]
+	for i, a := range tail {
+		if a.star || setSize(a.set) != 1 || !a.set.has(suffix[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func literalText(c component) string {
+	var b strings.Builder
+	for _, a := range c.atoms {
+		for x := 0; x < 256; x++ {
+			if a.set.has(byte(x)) {
+				b.WriteByte(byte(x))
+				break
+			}
+		}
+	}
+	return b.String()
+}
+
+// literalComponents turns a clean absolute path into components that match
+// only its own names.
+func literalComponents(p string) []component {
+	var out []component
+	for _, part := range strings.Split(strings.Trim(p, "/"), "/") {
+		if part == "" {
+			continue
+		}
+		c := component{atoms: make([]atom, len(part))}
+		for i := 0; i < len(part); i++ {
+			c.atoms[i] = literalAtom(part[i])
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// setFinding reports a set that meets a pattern.
+func (j *judge) setFinding(rule, text string, pt *pattern, tree bool) risk.Finding {
+	how := "can name a path matching"
+	if tree {
+		how = "holds paths matching"
+	}
+	var f risk.Finding
+	switch rule {
+	case RuleDenied:
+		f = j.base(RuleDenied, text, risk.Deny, risk.BlastHigh)
+		f.Category = j.secretCategory()
+		f.Reason = fmt.Sprintf("%s %s is denied: it %s the denied path pattern %q.", j.access.verb(), text, how, pt.source)
+		f.Suggestion = "Name the files you need; denied paths cannot be approved."
+	case RuleSelf:
+		f = j.base(RuleSelf, text, risk.Deny, risk.BlastHigh)
+		f.Category = risk.CatSelfProtection
+		f.Reason = fmt.Sprintf("%s %s is denied: it %s %q, toolguard's own configuration or an agent's hook settings.", j.access.verb(), text, how, pt.source)
+		f.Suggestion = "Only the user changes toolguard's configuration and the hook settings, outside the agent."
+	default:
+		f = j.base(RuleSensitive, text, risk.Ask, risk.BlastMedium)
+		f.Category = j.secretCategory()
+		f.Reason = fmt.Sprintf("%s %s needs approval: it %s the sensitive pattern %q.", j.access.verb(), text, how, pt.source)
+		f.Suggestion = "Confirm with the user that the agent should touch these files."
+	}
+	return f
+}

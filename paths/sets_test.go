@@ -1,0 +1,143 @@
+package paths
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/toolguard/toolguard/risk"
+)
+
+func TestComponentsMeet(t *testing.T) {
+	for _, c := range []struct {
+		shell, pattern string
+		want           bool
+	}{
+		{"*", "id_rsa", true},
+		{"*", ".env", false}, // a wildcard never matches a leading dot
+		{".*", ".env", true},
+		{".??*", ".env", true},
+		{".[!.]*", ".env", true},
+		{"?env", ".env", false},
+		{"id_*", "id_rsa", true},
+		{"id_*", "*.pub", true},
+		{"*.log", "*.pem", false},
+		{"*.pem", "*.pem", true},
+		{"serve.t*", "*.token", true},
+		{"serve.t?", "*.pem", false},
+		{"[a-c]*", "credentials*", true},
+		{"[!c]*", "credentials", false},
+		{"*", "*", true},
+		{"x", "*", true},
+		{"*.go", "*_test.go", true},
+	} {
+		a := parseGlob(c.shell, true)[0]
+		b := parseGlob(c.pattern, false)[0]
+		if got := componentsMeet(a, b); got != c.want {
+			t.Errorf("componentsMeet(%q, %q) = %v, want %v", c.shell, c.pattern, got, c.want)
+		}
+	}
+}
+
+func TestGlobsMeet(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		tree bool // a is a tree
+		want bool
+	}{
+		{"/home/dev/.ssh/id_*", "/home/dev/.ssh/**", false, true},
+		{"/home/dev/*", "/home/dev/.ssh/**", false, false},
+		{"/home/dev/.*", "/home/dev/.ssh/**", false, true},
+		{"/home/dev", "/home/dev/.ssh/**", true, true},
+		{"/home/dev/project", "/home/dev/.ssh/**", true, false},
+		{"/home/dev/.local/state", "/home/dev/.local/state/toolguard/*.token", true, true},
+		{"/home/dev/.local/state/toolguard/serve.t*", "/home/dev/.local/state/toolguard/*.token", false, true},
+		{"/home/dev/x/*/config", "/**/.git/config", false, false},
+		{"/home/dev/*/config", "/home/dev/.aws/config", false, false},
+		{"/home/dev/*/hosts.yml", "/home/dev/.config/gh/hosts.yml", false, false},
+		{"/home/dev/.config/*/hosts.yml", "/home/dev/.config/gh/hosts.yml", false, true},
+	} {
+		a := parseGlob(c.a, true)
+		if c.tree {
+			a = append(a, deepTail)
+		}
+		b := append(parseGlob(c.b, false), deepTail)
+		if got := globsMeet(a, b); got != c.want {
+			t.Errorf("globsMeet(%q tree=%v, %q) = %v, want %v", c.a, c.tree, c.b, got, c.want)
+		}
+	}
+}
+
+func TestExpandBraces(t *testing.T) {
+	got, ok := expandBraces("/a/{b,c}/{d,e}.txt")
+	if !ok || len(got) != 4 || got[0] != "/a/b/d.txt" || got[3] != "/a/c/e.txt" {
+		t.Errorf("expandBraces = %v, %v", got, ok)
+	}
+	many := ""
+	for range 8 {
+		many += "{a,b}"
+	}
+	if _, ok := expandBraces(many); ok {
+		t.Error("256 alternatives were expanded; want a refusal")
+	}
+}
+
+// A glob or a directory tree is judged by the paths it stands for.
+func TestCheckGlobAndTree(t *testing.T) {
+	home := t.TempDir()
+	project := filepath.Join(home, "project")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(project, ".env"), []byte("K=v"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(project, ".claude"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(project, ".claude", "settings.json"), []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.Home = home
+	cfg.UserDenied = []string{"~/.local/state/toolguard/*.token"}
+	cfg.Protected = append(cfg.Protected, "~/.local/state/toolguard/**")
+	c, err := Compile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := Env{Cwd: project, Workspace: project}
+	at := func(p string) Path { return Path{Literal: p, Resolved: p} }
+	for _, tc := range []struct {
+		name       string
+		got        []risk.Finding
+		wantVerdit risk.Verdict
+		wantRule   string
+	}{
+		{"token by glob", c.CheckGlob(at(home+"/.local/state/toolguard"), "serve.t*", Read, env), risk.Deny, RuleDenied},
+		{"private key by glob", c.CheckGlob(at(home+"/.ssh"), "id_*", Read, env), risk.Deny, RuleDenied},
+		{"public keys by glob", c.CheckGlob(at(home+"/.ssh"), "*.pub", Read, env), risk.Allow, ""},
+		{"public keys by glob, written", c.CheckGlob(at(home+"/.ssh"), "*.pub", Write, env), risk.Deny, RuleDenied},
+		{"dot env by glob", c.CheckGlob(at(project), ".env*", Read, env), risk.Deny, RuleDenied},
+		{"logs by glob", c.CheckGlob(at(project), "*.log", Read, env), risk.Allow, ""},
+		{"home tree", c.CheckTree(at(home), Read, env), risk.Deny, RuleDenied},
+		{"state tree", c.CheckTree(at(home+"/.local/state"), Read, env), risk.Deny, RuleDenied},
+		{"state tree written", c.CheckTree(at(home+"/.local/state/toolguard"), Write, env), risk.Deny, RuleDenied},
+		{"claude dir moved", c.CheckTree(at(home+"/.claude"), Delete, env), risk.Deny, RuleSelf},
+		{"project tree with a .env", c.CheckTree(at(project), Read, env), risk.Deny, RuleDenied},
+		{"source tree", c.CheckTree(at(project+"/src"), Read, env), risk.Allow, ""},
+		{"project hook dir moved", c.CheckTree(at(project+"/.claude"), Delete, env), risk.Deny, RuleSelf},
+		{"project moved", c.CheckTree(at(project), Delete, env), risk.Deny, RuleDenied},
+		{"source tree deleted", c.CheckTree(at(project+"/src"), Delete, env), risk.Allow, ""},
+	} {
+		v, rule := risk.Allow, ""
+		for _, f := range tc.got {
+			if f.Verdict > v {
+				v, rule = f.Verdict, f.Rule
+			}
+		}
+		if v != tc.wantVerdit || rule != tc.wantRule {
+			t.Errorf("%s: %v (%s), want %v (%s): %+v", tc.name, v, rule, tc.wantVerdit, tc.wantRule, tc.got)
+		}
+	}
+}

@@ -1,0 +1,376 @@
+package policy
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/paths"
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// This file judges the shapes of commands whose effect depends on more
+// than one word and that the effect model alone cannot state: what find
+// -delete, rsync --delete and git clean remove, which directory a local
+// web server exposes, what go install overwrites, which files Codex's
+// apply_patch heredoc writes, and what a write into a shell start-up file
+// says.
+
+// commandShapes runs the checks of this file for one local command.
+func (e *evaluation) commandShapes(cmd *shell.Command) {
+	dir := e.commandDir(cmd)
+	switch cmd.Name {
+	case "find":
+		e.findDelete(cmd, dir)
+	case "git":
+		e.gitClean(cmd, dir)
+	case "go":
+		e.goInstall(cmd)
+	case "apply_patch", "applypatch":
+		e.applyPatchHeredoc(cmd, dir)
+	}
+	e.directoryServer(cmd, dir)
+	e.startupFileWrites(cmd, dir)
+}
+
+// findDelete judges find … -delete as the delete of the paths find visits:
+// find ~ -delete is rm -rf ~/*; find . -name '*.pyc' -delete removes only
+// those files.
+func (e *evaluation) findDelete(cmd *shell.Command, dir string) {
+	if !shell.FindActs(cmd.Args(), "-delete") {
+		return
+	}
+	set := shell.FindSet(cmd.Args())
+	if !set.Known {
+		return // an unknown part of the tree: the rule packs ask
+	}
+	e.checkGlob(set.Value, paths.Delete, dir)
+}
+
+// gitClean judges git clean -f in a work tree that is a home directory, the
+// root or a system directory: with everything untracked there (git init
+// first, or --work-tree=~), it removes all of it. In a project, git clean
+// removes build output and is judged by the rule packs.
+func (e *evaluation) gitClean(cmd *shell.Command, dir string) {
+	args := cmd.ArgValues()
+	worktree, sub, force := dir, "", false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case sub == "" && a == "-C" && i+1 < len(args):
+			worktree = joinDir(worktree, args[i+1], e.pathEnv(dir).Cwd)
+			i++
+		case sub == "" && strings.HasPrefix(a, "--work-tree="):
+			worktree = joinDir(worktree, strings.TrimPrefix(a, "--work-tree="), e.pathEnv(dir).Cwd)
+		case sub == "" && a == "--work-tree" && i+1 < len(args):
+			worktree = joinDir(worktree, args[i+1], e.pathEnv(dir).Cwd)
+			i++
+		case sub == "" && !strings.HasPrefix(a, "-"):
+			sub = a
+		case sub == "clean" && (a == "--force" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "f")):
+			force = true
+		case sub == "clean" && !strings.HasPrefix(a, "-"):
+			return // a pathspec: only those paths
+		}
+	}
+	if sub != "clean" || !force {
+		return
+	}
+	env := e.pathEnv(dir)
+	cp, err := paths.Canonicalize(cmpOr(worktree, env.Cwd), env, e.p.home)
+	if err != nil {
+		return
+	}
+	if f := e.deleteFinding(cp, env); f != nil && f.Rule != "paths.delete-workspace" {
+		f.Reason = "git clean -f in " + cp.Resolved + " removes every file git does not track there: " + f.Reason
+		e.add(*f)
+	}
+}
+
+func joinDir(base, d, cwd string) string {
+	if path.IsAbs(d) || strings.HasPrefix(d, "~") {
+		return d
+	}
+	return path.Join(cmpOr(base, cwd), d)
+}
+
+// goInstall judges go install PKG@VERSION as the write of the program it
+// installs: one named toolguard replaces toolguard itself.
+func (e *evaluation) goInstall(cmd *shell.Command) {
+	args := cmd.ArgValues()
+	if len(args) == 0 || args[0] != "install" {
+		return
+	}
+	for _, a := range args[1:] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		name := goBinaryName(a)
+		if name == "toolguard" || slices.ContainsFunc(e.p.selfPrograms, func(p string) bool { return path.Base(p) == name }) {
+			e.add(risk.Finding{Rule: "self.protect", Category: risk.CatSelfProtection, Tier: risk.Destructive,
+				Blast: risk.BlastHigh, Verdict: risk.Deny, Span: cmd.Span, Subject: a,
+				Reason:     fmt.Sprintf("go install %s writes a program named %s over toolguard's own.", a, name),
+				Suggestion: "a person upgrades toolguard in their own terminal"})
+			return
+		}
+		e.checkPath(path.Join(e.p.home, "go", "bin", name), paths.Write, "")
+	}
+}
+
+var majorVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^v[0-9]+$`) })
+
+// goBinaryName is the program go install builds from an import path: its
+// last element, or the one before a /vN major-version suffix.
+func goBinaryName(pkg string) string {
+	pkg, _, _ = strings.Cut(pkg, "@")
+	parts := strings.Split(strings.TrimSuffix(pkg, "/"), "/")
+	name := parts[len(parts)-1]
+	if majorVersion().MatchString(name) && len(parts) > 1 {
+		name = parts[len(parts)-2]
+	}
+	return name
+}
+
+// applyPatchHeredoc judges Codex's `apply_patch <<'EOF' … EOF`, which Codex
+// applies as a patch instead of running it: as the writes of every file
+// the patch adds, updates, moves or deletes.
+func (e *evaluation) applyPatchHeredoc(cmd *shell.Command, dir string) {
+	if cmd.Stdin == nil {
+		return
+	}
+	if !cmd.Stdin.Known {
+		e.add(unverifiable(shell.Problem{Reason: "the patch given to apply_patch is not known before it runs", Span: cmd.Span}))
+		return
+	}
+	for _, p := range call.PatchPaths(cmd.Stdin.Text) {
+		e.checkPath(p, paths.Write, dir)
+	}
+	e.tier = e.tier.Worse(risk.Write)
+}
+
+// directoryServer judges a local web server over a directory (python -m
+// http.server, php -S -t, ruby -run -e httpd, busybox httpd, http-server,
+// serve): whatever the directory holds can be fetched by anyone who can
+// reach the port, so a tree holding a denied file exposes the secret.
+func (e *evaluation) directoryServer(cmd *shell.Command, dir string) {
+	cmd = packageRunnerTarget(cmd)
+	root, ok := servedDirectory(cmd)
+	if !ok {
+		return
+	}
+	addr, public := listensBeyondLoopback(cmd)
+	e.servedTree(cmd, cmpOr(root, "."), dir, addr, public)
+}
+
+// servedTree judges a web server that serves the tree at root: denied when
+// the tree holds secrets, and when other machines can reach it (public)
+// and it is the root, a home directory or the project.
+func (e *evaluation) servedTree(cmd *shell.Command, root, dir, addr string, public bool) {
+	env := e.pathEnv(dir)
+	cp, err := paths.Canonicalize(root, env, e.p.home)
+	if err != nil {
+		return
+	}
+	fs := append(e.p.paths.CheckPath(cp, paths.Read, env), e.p.paths.CheckTree(cp, paths.Read, env)...)
+	for _, f := range fs {
+		if f.Verdict == risk.Deny && f.Rule == paths.RuleDenied {
+			e.add(criticalFinding("effects.serve-secrets", risk.CatExfiltration, cmd.Span, cp.Resolved,
+				fmt.Sprintf("%s serves %s over the network, and it holds secrets: %s", cmd.Name, cp.Resolved, f.Reason),
+				"serve only the directory with the files to share, inside the project"))
+			return
+		}
+	}
+	p := cp.Resolved
+	if public && (p == "/" || p == "/home" || p == "/Users" || systemDirs[p] || isAncestorOrSelf(p, e.p.home) ||
+		isAncestorOrSelf(p, env.Workspace)) {
+		e.add(criticalFinding("effects.serve-exposed", risk.CatExfiltration, cmd.Span, p,
+			fmt.Sprintf("%s serves %s to every machine that can reach %s: the whole tree, with .git history, .env files and keys it may hold, is readable without a password.", cmd.Name, p, addr),
+			"serve only the directory with the files to share (a build output such as dist/), and listen on 127.0.0.1"))
+	}
+}
+
+// configuredWebServers are servers whose configuration file names the
+// directories they serve.
+var configuredWebServers = map[string]bool{"nginx": true, "apache2": true, "httpd": true, "apachectl": true,
+	"apache2ctl": true, "lighttpd": true, "caddy": true}
+
+// docRootRE finds the document roots a web server configuration names:
+// nginx root/alias, Apache DocumentRoot and Alias, lighttpd
+// server.document-root, Caddy root * and file_server root.
+var docRootRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?im)(?:^|[;{\s])(?:root|alias|documentroot|server\.document-root\s*=|root\s+\*)\s+(?:/\S*\s+)?["']?(/[^"';\s{}]*|~[^"';\s{}]*)`)
+})
+
+// configuredRoots returns the directories a web server configuration
+// serves.
+func configuredRoots(text string) []string {
+	var out []string
+	for _, m := range docRootRE().FindAllStringSubmatch(text, -1) {
+		out = append(out, m[1])
+	}
+	return out
+}
+
+// servedByConfig judges a web server started with a configuration the
+// call wrote: each directory it serves is judged as a directory server
+// reachable by other machines (their default).
+func (e *evaluation) servedByConfig(cmd *shell.Command, text, dir string) {
+	if !configuredWebServers[cmd.Name] {
+		return
+	}
+	for _, root := range configuredRoots(text) {
+		e.servedTree(cmd, root, dir, "the addresses it listens on", true)
+	}
+}
+
+// nodeServerValueFlags are the options of http-server, serve and
+// live-server that take the next word as their value.
+var nodeServerValueFlags = map[string]bool{"-p": true, "--port": true, "-a": true, "--address": true, "--host": true,
+	"-c": true, "-e": true, "--ext": true, "-P": true, "--proxy": true, "-l": true, "--listen": true, "-C": true,
+	"--cert": true, "-K": true, "--key": true, "-t": true, "--timeout": true, "-U": true, "--username": true,
+	"--password": true, "--ssl-cert": true, "--ssl-key": true, "--config": true, "--entry-file": true,
+	"--mount": true, "--open": true, "--wait": true, "--ignore": true, "--watch": true, "--middleware": true}
+
+// packageRunnerTarget is the command a package runner starts (npx
+// http-server, bunx serve, pnpm dlx live-server), or cmd itself.
+func packageRunnerTarget(cmd *shell.Command) *shell.Command {
+	argv := cmd.Argv
+	switch {
+	case cmd.Name == "npx" || cmd.Name == "bunx" || cmd.Name == "pnpx":
+		argv = argv[1:]
+	case (cmd.Name == "pnpm" || cmd.Name == "yarn") && len(argv) > 1 && argv[1].Value == "dlx":
+		argv = argv[2:]
+	default:
+		return cmd
+	}
+	for len(argv) > 0 && strings.HasPrefix(argv[0].Value, "-") {
+		argv = argv[1:] // -y, --yes, --quiet
+	}
+	if len(argv) == 0 {
+		return cmd
+	}
+	inner := *cmd
+	inner.Argv = argv
+	inner.Name = path.Base(argv[0].Value)
+	return &inner
+}
+
+// listensBeyondLoopback reports the address a one-line web server listens
+// on and whether other machines can reach it: an address that is not
+// loopback, or none given where the server's default is every interface
+// (python -m http.server, busybox httpd, ruby httpd, http-server,
+// live-server, serve).
+func listensBeyondLoopback(cmd *shell.Command) (string, bool) {
+	args := cmd.ArgValues()
+	addr := "all interfaces"
+	switch {
+	case strings.HasPrefix(cmd.Name, "python"):
+		addr = cmpOr(flagValue(args, "--bind", "-b"), addr)
+	case strings.HasPrefix(cmd.Name, "php"):
+		host, _, _ := strings.Cut(flagValue(args, "-S"), ":")
+		addr = host
+	case strings.HasPrefix(cmd.Name, "ruby"):
+		addr = cmpOr(flagValue(args, "--bind-address"), addr)
+	case cmd.Name == "busybox":
+		if host, _, ok := strings.Cut(flagValue(args, "-p"), ":"); ok {
+			addr = host
+		}
+	case cmd.Name == "http-server" || cmd.Name == "live-server":
+		addr = cmpOr(flagValue(args, "-a", "--address", "--host"), addr)
+	case cmd.Name == "serve":
+		l := strings.TrimPrefix(flagValue(args, "-l", "--listen"), "tcp://")
+		if host, _, ok := strings.Cut(l, ":"); ok || l != "" && !isPort(l) {
+			addr = host
+		}
+	}
+	return addr, !isLoopbackHost(addr)
+}
+
+// isLoopbackHost reports whether a listen address only this machine reaches.
+func isLoopbackHost(h string) bool {
+	h = strings.Trim(strings.ToLower(h), "[]")
+	return h == "localhost" || h == "::1" || strings.HasPrefix(h, "127.") || h == "ip6-localhost"
+}
+
+func isPort(s string) bool {
+	_, err := strconv.Atoi(s)
+	return err == nil
+}
+
+// servedDirectory recognises the usual one-line web servers and returns
+// the directory each serves ("" for the current one).
+func servedDirectory(cmd *shell.Command) (string, bool) {
+	args := cmd.ArgValues()
+	switch {
+	case isInterpreter(cmd.Name) && strings.HasPrefix(cmd.Name, "python"):
+		i := slices.Index(args, "-m")
+		if i < 0 || i+1 >= len(args) || args[i+1] != "http.server" && args[i+1] != "SimpleHTTPServer" {
+			return "", false
+		}
+		return cmpOr(flagValue(args, "--directory", "-d"), ""), true
+	case strings.HasPrefix(cmd.Name, "php") && slices.Contains(args, "-S"):
+		return flagValue(args, "-t"), true
+	case strings.HasPrefix(cmd.Name, "ruby") && slices.Contains(args, "httpd"):
+		for i, a := range args {
+			if a == "httpd" && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+				return args[i+1], true
+			}
+		}
+		return "", true
+	case cmd.Name == "busybox" && slices.Contains(args, "httpd"):
+		return flagValue(args, "-h"), true
+	case cmd.Name == "http-server" || cmd.Name == "serve" || cmd.Name == "live-server":
+		for i := 0; i < len(args); i++ {
+			switch a := args[i]; {
+			case nodeServerValueFlags[a]:
+				i++
+			case !strings.HasPrefix(a, "-"):
+				return a, true
+			}
+		}
+		return "", true
+	}
+	return "", false
+}
+
+// startupFiles are the files a shell runs when it starts.
+var startupFiles = []string{".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile",
+	".zlogin", ".kshrc", ".envrc", "config.fish"}
+
+// startupFileWrites denies writing text that names toolguard into a file a
+// shell runs when it starts (echo 'export TOOLGUARD_MODE=full' >>
+// ~/.bashrc, alias toolguard=true): it weakens or disables the guard for
+// every later session.
+func (e *evaluation) startupFileWrites(cmd *shell.Command, dir string) {
+	text, ok := shell.Output(cmd)
+	if cmd.Name == "tee" && cmd.Stdin != nil {
+		text, ok = cmd.Stdin.Text, cmd.Stdin.Known
+	}
+	if !ok || !strings.Contains(strings.ToLower(text), "toolguard") {
+		return
+	}
+	targets := []shell.Word{}
+	for _, r := range cmd.Redirects {
+		if r.Op == ">" || r.Op == ">>" || r.Op == ">|" {
+			targets = append(targets, r.Target)
+		}
+	}
+	if cmd.Name == "tee" {
+		targets = append(targets, cmd.Args()...)
+	}
+	for _, t := range targets {
+		if slices.Contains(startupFiles, path.Base(t.Value)) {
+			e.add(risk.Finding{Rule: "self.protect", Category: risk.CatSelfProtection, Tier: risk.Destructive,
+				Blast: risk.BlastHigh, Verdict: risk.Deny, Span: t.Span, Subject: t.Value,
+				Reason:     fmt.Sprintf("Writing toolguard settings into %s, which every new shell runs, changes the guard for later sessions.", t.Value),
+				Suggestion: "a person changes toolguard's settings in its policy file"})
+			return
+		}
+	}
+}

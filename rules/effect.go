@@ -1,0 +1,846 @@
+package rules
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/script"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// Code is code a command runs that must be judged too: a shell command
+// string carried in an option or a script (ssh -o ProxyCommand=…, tar
+// --to-command=…, git -c core.pager=…, PAGER=…, sed's e command).
+type Code struct {
+	// Lang is "shell" for shell command strings.
+	Lang string
+	// Text is the code.
+	Text string
+	// Span is where the code is in the command.
+	Span risk.Span
+	// Via names what carries the code ("--to-command", "PAGER", "sed e").
+	Via string
+}
+
+// programFor picks the most specific effect-model entry for the command
+// and the index of its first operand; nil when no entry names it.
+func (v *view) programFor(e *env) (*program, int) {
+	var best *program
+	from := -1
+	for _, p := range v.programs {
+		if slices.Contains(p.exe, "*") {
+			continue
+		}
+		at := e.a.subMatch(p.sub)
+		if at < 0 || best != nil && !p.moreSpecific(best) {
+			continue
+		}
+		best, from = p, at
+	}
+	return best, from
+}
+
+// moreSpecific reports whether p names a command more precisely than q: a
+// longer sub-command path, or as long with fewer glob words ("list" before
+// "li*"). The order entries are loaded in never decides.
+func (p *program) moreSpecific(q *program) bool {
+	if len(p.sub) != len(q.sub) {
+		return len(p.sub) > len(q.sub)
+	}
+	if pg, qg := globWords(p.sub), globWords(q.sub); pg != qg {
+		return pg < qg
+	}
+	return p.id() < q.id()
+}
+
+func globWords(sub [][]string) int {
+	n := 0
+	for _, alts := range sub {
+		for _, a := range alts {
+			if strings.ContainsAny(a, "*?[") {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+// topProgram is the entry of the executable itself (no sub-command), which
+// governs the options written before a sub-command.
+func (v *view) topProgram() *program {
+	for _, p := range v.programs {
+		if len(p.sub) == 0 && !slices.Contains(p.exe, "*") {
+			return p
+		}
+	}
+	return nil
+}
+
+// anyPrograms are the entries for every executable (environment variables
+// such as LD_PRELOAD that any program obeys).
+func (v *view) anyPrograms() []*program {
+	var out []*program
+	for _, p := range v.programs {
+		if slices.Contains(p.exe, "*") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// effectRun applies one entry to one command.
+type effectRun struct {
+	e        *env
+	p, top   *program
+	a        *args // argv split with the entry's own value options
+	res      *Result
+	unknown  string   // why the command is not proven (first reason)
+	subStart int      // Argv index of the first sub-command word (len(Argv) when none)
+	subWords []string // the sub-command words, as written
+
+	recursive, inplace, dryRun, destDelete, extract, offline bool
+	opRole, firstRole, lastRole                              role
+	optRoles                                                 map[string]role // option → role its value takes instead
+	dir                                                      *shell.Word     // the value of a dir option
+}
+
+// applyProgram judges the command with the effect model. It returns false
+// when no entry names the command.
+func (v *view) applyProgram(e *env, res *Result) bool {
+	p, from := v.programFor(e)
+	if p == nil {
+		v.applyAnyEnv(e, res)
+		return false
+	}
+	r := &effectRun{e: e, p: p, res: res, opRole: p.operands, firstRole: p.first, lastRole: p.last,
+		recursive: slices.Contains(p.always, "recursive"), extract: slices.Contains(p.always, "extracts")}
+	if len(p.sub) > 0 {
+		r.top = v.topProgram()
+	}
+	r.a = e.a
+	if len(p.sub) > 0 || p.inOrder || p.runsCommand() {
+		r.a = parseArgs(e.cmd, v.grammarWith(e.g, p))
+		if from = r.a.subMatch(p.sub); from < 0 {
+			from = len(r.a.pos) // cannot happen: the same words matched above
+		}
+	}
+	r.subStart = len(e.cmd.Argv)
+	if len(p.sub) > 0 && from-len(p.sub) < len(r.a.pos) {
+		r.subStart = r.a.pos[from-len(p.sub)]
+	}
+	for k := max(from-len(p.sub), 0); k < from && k < len(r.a.pos); k++ {
+		r.subWords = append(r.subWords, e.cmd.Argv[r.a.pos[k]].Value)
+	}
+	res.Tier = risk.Read
+	res.Program = p.summary()
+	if r.helpOnly() && !p.loadsProject { // yarn --version runs the project's yarnPath
+		res.Proven, res.HelpOnly = true, true
+		return true
+	}
+	r.flags()
+	ops := r.a.operands(from)
+	r.operands(ops, from)
+	r.stdin()
+	if p.interactive && len(ops) == 0 && e.cmd.Stdin == nil && !r.hasAny(p.scriptFlags) {
+		r.runsCode(fmt.Sprintf("%s without a script reads the commands it runs from the terminal", r.name()))
+	}
+	r.env(append([]*program{p, r.top}, v.anyPrograms()...))
+	r.always()
+	r.finish()
+	return true
+}
+
+// grammarWith is the executable's grammar with a sub-command entry's value
+// options added, cached per entry.
+func (v *view) grammarWith(g *grammar, p *program) *grammar {
+	if cached, ok := v.grammars.Load(p); ok {
+		return cached.(*grammar)
+	}
+	m := &grammar{value: make(map[string]bool, len(g.value)+len(p.values)), list: g.list, raw: g.raw,
+		noFlags: g.noFlags, abbrev: g.abbrev, implicit: g.implicit, endAfter: g.endAfter}
+	if p.inOrder || p.runsCommand() {
+		m.endAfter = len(p.sub) + 1
+	}
+	for k := range g.value {
+		m.value[k] = true
+	}
+	for _, f := range p.valueFlags() {
+		m.value[f] = true
+	}
+	got, _ := v.grammars.LoadOrStore(p, m)
+	return got.(*grammar)
+}
+
+// applyAnyEnv applies the environment variables every program obeys to a
+// command no entry describes.
+func (v *view) applyAnyEnv(e *env, res *Result) {
+	anyP := v.anyPrograms()
+	if len(anyP) == 0 || len(e.cmd.Assigns) == 0 && len(e.cmd.Env) == 0 {
+		return
+	}
+	r := &effectRun{e: e, res: res}
+	r.env(anyP)
+	if r.unknown != "" {
+		res.Tier = res.Tier.Worse(risk.Execute)
+	}
+}
+
+// helpWords are arguments that only ask a program for its usage or version.
+var helpWords = []string{"--help", "-help", "--version", "-version", "--usage"}
+
+// helpOnly reports whether everything after the sub-command path asks for
+// help or the version: the program prints and exits.
+func (r *effectRun) helpOnly() bool {
+	argv := r.e.cmd.Argv
+	start := 1
+	if len(r.p.sub) > 0 {
+		start = r.subStart + len(r.p.sub)
+	}
+	if start >= len(argv) {
+		return false
+	}
+	words := argv[start:]
+	for _, w := range words {
+		if !w.Known || !slices.Contains(helpWords, w.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// governs returns the entry that owns an option: the top-level entry for
+// options before the sub-command, else the selected entry.
+func (r *effectRun) governs(f flagUse) *program {
+	if r.top != nil && f.word < r.subStart {
+		return r.top
+	}
+	return r.p
+}
+
+func (r *effectRun) flags() {
+	for _, f := range r.a.flags { // first the roles options give other parts
+		p := r.governs(f)
+		if name, known := p.resolve(f.name, r.e.g); known {
+			r.partRoles(p.effects[name].parts)
+		}
+	}
+	for _, f := range r.a.flags {
+		p := r.governs(f)
+		name, known := p.resolve(f.name, r.e.g)
+		if !known {
+			r.notProven(fmt.Sprintf("%s does not know the option %s", r.name(), f.name))
+			continue
+		}
+		eff, ok := p.effects[name]
+		if !ok {
+			if f.hasValue && f.valWord == f.word && !p.values[name] && !p.optional[name] && !plainValue(f.value) {
+				r.notProven(fmt.Sprintf("the option %s of %s is given the value %q, which toolguard does not know it takes", name, r.name(), f.value))
+			}
+			continue // a flag or value without effect
+		}
+		r.flagEffect(f, name, eff)
+	}
+}
+
+// resolve finds the option an argv flag names: itself, "--x" for "-x" in
+// raw grammars, or the one long option it abbreviates.
+func (p *program) resolve(name string, g *grammar) (string, bool) {
+	if p.knows(name) {
+		return name, true
+	}
+	if g.raw {
+		if alt := "-" + strings.TrimLeft(name, "-"); p.knows(alt) {
+			return alt, true
+		}
+		if alt := "--" + strings.TrimLeft(name, "-"); p.knows(alt) {
+			return alt, true
+		}
+	}
+	if !g.abbrev || !strings.HasPrefix(name, "--") || len(name) < 4 {
+		return name, false
+	}
+	found := ""
+	for _, k := range p.allOptions() {
+		if strings.HasPrefix(k, name) {
+			if found != "" {
+				return name, false // ambiguous
+			}
+			found = k
+		}
+	}
+	return found, found != ""
+}
+
+func (p *program) knows(name string) bool {
+	if p.flags[name] || p.values[name] || p.optional[name] {
+		return true
+	}
+	_, ok := p.effects[name]
+	return ok
+}
+
+func (p *program) allOptions() []string {
+	out := make([]string, 0, len(p.flags)+len(p.values)+len(p.optional)+len(p.effects))
+	for k := range p.flags {
+		out = append(out, k)
+	}
+	for k := range p.optional {
+		out = append(out, k)
+	}
+	for k := range p.values {
+		out = append(out, k)
+	}
+	for k := range p.effects {
+		out = append(out, k)
+	}
+	return out
+}
+
+// partRoles applies the roles an option gives other parts of the command.
+func (r *effectRun) partRoles(parts []partRole) {
+	for _, pt := range parts {
+		switch pt.part {
+		case "operands":
+			r.opRole = pt.role
+		case "first":
+			r.firstRole = pt.role
+		case "last":
+			r.lastRole = pt.role
+		default:
+			if r.optRoles == nil {
+				r.optRoles = map[string]role{}
+			}
+			r.optRoles[pt.part] = pt.role
+		}
+	}
+}
+
+// flagEffect applies an option's own effects and the role of its value.
+func (r *effectRun) flagEffect(f flagUse, name string, eff optEffect) {
+	if eff.value != "" {
+		rl := eff.value
+		if over, ok := r.optRoles[name]; ok {
+			rl = over
+		}
+		if !f.hasValue {
+			r.notProven(fmt.Sprintf("the option %s of %s has no value", name, r.name()))
+		} else {
+			w := r.e.cmd.Argv[f.valWord]
+			w.Value = f.value
+			if strings.ContainsAny(f.value, "*?[") {
+				w.Glob = true // a pattern the program expands (git apply --include='.claude/*')
+			}
+			r.apply(rl, w, name)
+		}
+	}
+	for _, own := range eff.own {
+		r.ownEffect(name, own)
+	}
+}
+
+func (r *effectRun) ownEffect(name, eff string) {
+	switch eff {
+	case "recursive":
+		r.recursive = true
+	case "inplace":
+		r.inplace = true
+	case "dry-run":
+		r.dryRun = true
+	case "dest-delete":
+		r.destDelete = true
+	case "network":
+		r.res.Network = true
+	case "offline":
+		r.offline = true
+	case "extracts":
+		r.extract = true
+	case "credentials":
+		r.credentials(r.name() + " " + name)
+	case "runs-code":
+		r.runsCode(fmt.Sprintf("%s %s runs code it finds", r.name(), name))
+	case "writes-files", "changes-state":
+		r.raise(risk.Write) // files it does not name, or the system's state: a write, not proven read-only
+	}
+}
+
+// operands applies the roles of the operands.
+func (r *effectRun) operands(ops []shell.Word, from int) {
+	first := r.firstRole
+	if first != "" && r.hasAny(r.p.scriptFlags) {
+		first = ""
+	}
+	for i, w := range ops {
+		rl := r.opRole
+		switch {
+		case i == 0 && first != "":
+			rl = first
+		case i == len(ops)-1 && len(ops) >= 2 && r.lastRole != "":
+			rl = r.lastRole
+		}
+		if rl == roleCommand && from+i < len(r.a.pos) {
+			r.command(r.e.cmd.Argv[r.a.pos[from+i]:])
+			break
+		}
+		if rl == roleInside && from+i < len(r.a.pos) {
+			r.res.Container = slices.Clone(r.e.cmd.Argv[r.a.pos[from+i]:])
+			break
+		}
+		if rl == roleShellArg && from+i < len(r.a.pos) {
+			r.command(append([]shell.Word{{Value: "bash", Known: true, Span: w.Span}}, r.e.cmd.Argv[r.a.pos[from+i]:]...))
+			break
+		}
+		if eff, ok := r.p.effects["+"]; ok && eff.value != "" && strings.HasPrefix(w.Value, "+") {
+			rl = eff.value
+			w.Value = w.Value[1:]
+		}
+		if r.inplace && rl == roleRead {
+			rl = roleWrite
+		}
+		r.apply(rl, w, "")
+	}
+	if r.recursive && !r.touchedPaths() { // grep -r with no file searches ".", du -s sizes it
+		rl := roleRead
+		if r.opRole == roleStat {
+			rl = roleStat
+		}
+		r.path(shell.Word{Value: ".", Known: true}, string(rl), true)
+	}
+	if r.extract { // tar -x, unzip: the members land below "." or the dir option, directories whole
+		if !hasWrite(r.res.Paths) {
+			r.path(shell.Word{Value: ".", Known: true}, string(roleWrite), true)
+		}
+		for i := range r.res.Paths {
+			if r.res.Paths[i].Access == string(roleWrite) {
+				r.res.Paths[i].Tree = true
+			}
+		}
+	}
+	if r.destDelete && len(ops) >= 2 {
+		n := len(r.res.Paths)
+		r.path(ops[len(ops)-1], "delete", true)
+		if len(r.res.Paths) > n && !r.dryRun {
+			r.res.Paths[n].Wipe = true
+		}
+	}
+}
+
+// stdin applies the entry's stdin role to text the command line feeds
+// the program (echo CODE | tclsh, crontab - <<EOF).
+func (r *effectRun) stdin() {
+	in := r.e.cmd.Stdin
+	if r.p.stdin == "" || r.p.stdin == roleText || in == nil || in.Via == "file" {
+		return
+	}
+	w := shell.Word{Value: in.Text, Known: in.Known, Span: in.Span}
+	r.apply(r.p.stdin, w, "standard input")
+}
+
+// touchedPaths reports whether an operand named a file.
+func (r *effectRun) touchedPaths() bool { return len(r.res.Paths) > 0 }
+
+func (r *effectRun) hasAny(flags []string) bool {
+	for _, f := range flags {
+		if r.a.has(f, r.e.g) {
+			return true
+		}
+	}
+	return false
+}
+
+// plainValue reports whether an option value written onto a flag that
+// lists no value (--color=auto) is a plain word: letters, digits, "-" and
+// "_". Anything else (a file name, a pattern) may be a value the option
+// acts on, so the command is not proven.
+func plainValue(v string) bool {
+	for _, c := range v {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// urlScheme returns the scheme of a word written as a URL (http://…,
+// s3://bucket/key), lower-cased; "" when the word is not one.
+func urlScheme(w shell.Word) string {
+	scheme, rest, ok := strings.Cut(w.Value, "://")
+	if !ok || scheme == "" || rest == "" {
+		return ""
+	}
+	for _, c := range scheme {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.') {
+			return ""
+		}
+	}
+	return strings.ToLower(scheme)
+}
+
+// isURLWord reports whether a word where a file is expected is a web URL
+// (http://…, ftp://…): many programs fetch those instead of opening a file.
+func isURLWord(w shell.Word) bool {
+	switch urlScheme(w) {
+	case "http", "https", "ftp", "ftps", "ws", "wss":
+		return true
+	}
+	return false
+}
+
+// isRemoteObject reports whether a word names an object of a remote store
+// (s3://bucket/key, gs://…, hdfs://…): contacted, but not a web URL.
+func isRemoteObject(w shell.Word) bool {
+	s := urlScheme(w)
+	return s != "" && s != "file" && !isURLWord(w)
+}
+
+// apply records what one word with a role does.
+func (r *effectRun) apply(rl role, w shell.Word, via string) {
+	if (rl == roleRead || rl == roleStat || rl == roleUpload || rl == roleWrite || rl == roleDelete) && w.Known {
+		switch host, remote := remoteHost(w.Value); {
+		case isURLWord(w):
+			rl = roleURL // a URL where a file goes: the program may fetch or send it
+		case isRemoteObject(w):
+			r.res.Network = true // s3://bucket/key: an object elsewhere, no file here
+			return
+		case remote && len(host) > 1:
+			rl = roleHost // host:path (scp, rsync): a file on another machine
+		}
+	}
+	switch {
+	case rl == roleText || rl == "":
+	case rl == roleRead || rl == roleStat || rl == roleWrite || rl == roleDelete:
+		r.path(w, string(rl), r.recursive)
+	case rl == roleDir:
+		r.dir = &w
+	case rl == roleInto:
+		r.path(w, string(roleWrite), true)
+	case rl == roleMount:
+		r.res.Mounts = append(r.res.Mounts, w)
+	case rl == roleSub:
+		r.notProven(fmt.Sprintf("%s %s is not a sub-command toolguard knows", r.e.cmd.Name, w.Value))
+	case rl == roleURL && strings.HasPrefix(w.Value, "file://"):
+		r.path(withValue(w, strings.TrimPrefix(w.Value, "file://")), string(roleRead), r.recursive)
+	case rl == roleURL:
+		r.res.Network = true
+		r.res.URLs = append(r.res.URLs, withValue(w, defaultScheme(w.Value)))
+	case rl == roleHost:
+		r.res.Network = true
+		r.res.URLs = append(r.res.URLs, withValue(w, hostOf(w.Value)))
+	case rl == roleUpload:
+		r.res.Network = true
+		r.path(w, "read", r.recursive)
+		r.res.Uploads = append(r.res.Uploads, w)
+	case rl == roleCommand:
+		r.command([]shell.Word{w})
+	case rl == roleLibrary && !strings.ContainsAny(w.Value, "/.") && w.Known:
+		// a built-in name (pandoc -t html), not a file to load
+	case rl == roleExec || rl == roleLibrary:
+		r.res.Execs = append(r.res.Execs, w)
+		r.runsCode(fmt.Sprintf("%s runs the program %s", r.name(), w.Value))
+	case rl == roleShell:
+		r.shell(w, via)
+	case strings.HasPrefix(string(rl), scriptPrefix):
+		r.script(strings.TrimPrefix(string(rl), scriptPrefix), w, via)
+	}
+}
+
+// path records a file the command touches. Relative paths resolve in the
+// directory a dir option named.
+func (r *effectRun) path(w shell.Word, access string, tree bool) {
+	if !isFilePath(w.Value) {
+		return
+	}
+	if r.dir != nil && w.Known && !path.IsAbs(w.Value) && !strings.HasPrefix(w.Value, "~") {
+		joined := *r.dir
+		joined.Value = path.Join(r.dir.Value, w.Value)
+		joined.Known = r.dir.Known
+		w = joined
+	}
+	if r.dryRun && access != "read" && access != "stat" {
+		access = "stat"
+	}
+	r.res.Paths = append(r.res.Paths, PathRef{Word: w, Access: access, Tree: tree})
+	r.raise(tierOfRole(role(access)))
+}
+
+// command records the command line a program runs (setarch x86_64 CMD…)
+// as code to judge.
+func (r *effectRun) command(argv []shell.Word) {
+	if isURLWord(argv[0]) { // uv run https://…/x.py: a program fetched and run
+		r.res.Execs = append(r.res.Execs, argv[0])
+	}
+	r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: shell.QuoteWords(argv), Span: spanOf(argv), Via: r.name()})
+	r.runsCode(fmt.Sprintf("%s runs the command %s", r.name(), argv[0].Value))
+}
+
+// spanOf is the extent of words.
+func spanOf(ws []shell.Word) risk.Span {
+	return risk.Span{Start: ws[0].Span.Start, End: ws[len(ws)-1].Span.End}
+}
+
+// lessOpen judges a LESSOPEN/LESSCLOSE preprocessor: a shell command that
+// runs for every file less opens, and whose output may name the file less
+// shows instead, so every path it names counts as read.
+func (r *effectRun) lessOpen(w shell.Word, via string) {
+	r.shell(w, via)
+	if !w.Known {
+		return
+	}
+	for _, f := range strings.Fields(strings.Trim(w.Value, "|")) {
+		f = strings.Trim(f, `'"`)
+		if strings.HasPrefix(f, "/") || strings.HasPrefix(f, "~/") {
+			r.path(withValue(w, f), string(roleRead), false)
+		}
+	}
+}
+
+func (r *effectRun) shell(w shell.Word, via string) {
+	if !w.Known {
+		r.runsCode(fmt.Sprintf("%s runs a command that is not known before it runs", r.name()))
+		return
+	}
+	r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: w.Value, Span: w.Span, Via: via})
+	r.runsCode("")
+}
+
+// script analyses code in one of the small languages and records its
+// effects.
+func (r *effectRun) script(lang string, w shell.Word, via string) {
+	if !w.Known {
+		r.runsCode(fmt.Sprintf("the %s code given to %s is not known before it runs", lang, r.name()))
+		return
+	}
+	var fx script.Effects
+	switch lang {
+	case "sed":
+		fx = script.Sed(w.Value)
+	case "awk":
+		fx = script.Awk(w.Value)
+	case "vim":
+		fx = script.Vim(w.Value)
+	case "gitconfig":
+		fx = script.GitConfig(w.Value)
+	case "sshoption":
+		fx = script.SSHOption(w.Value)
+	case "jq":
+		fx = script.Jq(w.Value)
+	case "less":
+		fx = script.Less(w.Value)
+	case "crontab":
+		fx = script.Crontab(w.Value)
+	case "ftp":
+		fx = script.Ftp(w.Value)
+	case "sql":
+		fx = sqlClientEffects(w.Value)
+	case "shell":
+		r.shell(w, via)
+		return
+	case "lessopen":
+		r.lessOpen(w, via)
+		return
+	default: // an interpreter's code: never proven, judged by what it holds
+		r.res.Code = append(r.res.Code, Code{Lang: lang, Text: w.Value, Span: w.Span, Via: cmpOr(via, r.name())})
+		if lang == "code" {
+			r.runsCode(fmt.Sprintf("%s runs the code it is given", r.name()))
+		} else {
+			r.runsCode(fmt.Sprintf("%s runs %s code", r.name(), lang))
+		}
+		return
+	}
+	r.scriptEffects(lang, fx, w, via)
+	if fx.Unknown != "" || fx.Exec { // what the analyser could not follow is judged by what it holds
+		r.res.Code = append(r.res.Code, Code{Lang: lang, Text: w.Value, Span: w.Span, Via: cmpOr(via, r.name())})
+	}
+}
+
+func (r *effectRun) scriptEffects(lang string, fx script.Effects, w shell.Word, via string) {
+	for _, f := range fx.Reads {
+		r.path(withValue(w, f), "read", false)
+	}
+	for _, f := range fx.Writes {
+		r.path(withValue(w, f), "write", false)
+	}
+	for _, f := range fx.Uploads {
+		r.res.Uploads = append(r.res.Uploads, withValue(w, f))
+	}
+	for _, c := range fx.Shell {
+		r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: c, Span: w.Span, Via: cmpOr(via, lang)})
+		r.runsCode("")
+	}
+	if fx.WritesInput {
+		r.inplace = true
+	}
+	if fx.Network {
+		r.res.Network = true
+		r.runsCode(fmt.Sprintf("the %s code given to %s opens network connections", lang, r.name()))
+		if fx.Exec { // commands built at run time while a connection is open: they come from it
+			r.res.add(risk.Finding{Rule: "effects.network-shell", Category: risk.CatReverseShell, Tier: risk.Destructive,
+				Blast: risk.BlastCritical, Verdict: risk.Deny, Span: w.Span, Subject: subject(r.e.cmd, nil),
+				Reason:     fmt.Sprintf("The %s code given to %s opens a network connection and runs commands it does not name: a remote shell.", lang, r.name()),
+				Suggestion: "run the commands you need directly"})
+		}
+	}
+	if fx.Environment {
+		r.credentials(lang + " code that prints the environment")
+	}
+	if fx.Exec {
+		r.runsCode(fmt.Sprintf("the %s code given to %s runs commands", lang, r.name()))
+	}
+	if fx.Unknown != "" {
+		r.runsCode(fmt.Sprintf("the %s code given to %s is not proven harmless: %s", lang, r.name(), fx.Unknown))
+	}
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// env applies the environment variables the entries say the program obeys.
+func (r *effectRun) env(entries []*program) {
+	for _, as := range r.e.cmd.Assigns {
+		r.envVar(as, entries)
+	}
+	for _, as := range r.e.cmd.Env {
+		if !slices.ContainsFunc(r.e.cmd.Assigns, func(a shell.Assign) bool { return a.Name == as.Name }) {
+			r.envVar(as, entries)
+		}
+	}
+}
+
+// envVar applies the role the entries give one environment variable.
+func (r *effectRun) envVar(as shell.Assign, entries []*program) {
+	for _, p := range entries {
+		if p == nil {
+			continue
+		}
+		if rl, ok := p.env[as.Name]; ok {
+			r.apply(role(rl), as.Value, as.Name)
+			return
+		}
+	}
+}
+
+func (r *effectRun) always() {
+	for _, a := range r.p.always {
+		switch a {
+		case "network":
+			r.res.Network = true
+		case "credentials":
+			r.credentials(r.name())
+		case "runs-code":
+			if !r.dryRun { // php -l, terraform fmt -check: only report
+				r.runsCode(r.name() + " runs code from the project or its configuration")
+			}
+		case "writes-files", "changes-state":
+			if !r.dryRun {
+				r.raise(risk.Write)
+			}
+		case "extracts":
+			r.extract = true
+		}
+	}
+}
+
+// finish sets the tier from what was found.
+func (r *effectRun) finish() {
+	if r.offline {
+		r.res.Network = false // cargo --offline, ssh -G: nothing is contacted
+	}
+	if r.res.Network {
+		r.raise(risk.Execute)
+		r.notProven(r.name() + " reaches the network")
+		r.attachedFiles()
+	}
+	if r.inplace && !r.dryRun && r.res.Tier < risk.Write {
+		r.raise(risk.Write)
+	}
+	r.res.Proven = r.unknown == "" && r.res.Tier == risk.Read
+	if r.unknown != "" {
+		r.raise(risk.Execute)
+		r.res.add(unprovenFinding(r.e.cmd, r.unknown))
+	}
+}
+
+// attachedFiles records the files a network command sends that its
+// arguments name in the forms clients use for "the content of this file":
+// @FILE and NAME=@FILE (curl -d, -F, gh api -F), NAME@/path (httpie) and
+// file://PATH values (aws --cli-input-json, --filters).
+func (r *effectRun) attachedFiles() {
+	for _, w := range r.e.cmd.Args() {
+		if !w.Known {
+			continue
+		}
+		if f := attachedFile(w.Value); f != "" {
+			fw := withValue(w, f)
+			r.path(fw, string(roleRead), false)
+			r.res.Uploads = append(r.res.Uploads, fw)
+		}
+	}
+}
+
+func attachedFile(v string) string {
+	if i := strings.Index(v, "file://"); i >= 0 && (i == 0 || v[i-1] == '=' || v[i-1] == ',') {
+		f, _, _ := strings.Cut(v[i+len("file://"):], ",")
+		return f
+	}
+	switch i := strings.IndexByte(v, '@'); {
+	case i < 0 || i == len(v)-1:
+		return ""
+	case i == 0 || v[i-1] == '=' || v[i-1] == '<':
+		f, _, _ := strings.Cut(v[i+1:], ";") // curl -F 'f=@file;type=text/plain'
+		if f == "-" {
+			return ""
+		}
+		return f
+	default:
+		if rest := v[i+1:]; strings.HasPrefix(rest, "/") || strings.HasPrefix(rest, "~/") || strings.HasPrefix(rest, "./") {
+			return rest // httpie field@/path
+		}
+	}
+	return ""
+}
+
+func (r *effectRun) raise(t risk.Tier) { r.res.Tier = r.res.Tier.Worse(t) }
+
+func (r *effectRun) notProven(why string) {
+	if r.unknown == "" {
+		r.unknown = why
+	}
+}
+
+// runsCode marks the command as running code (tier execute).
+func (r *effectRun) runsCode(why string) {
+	r.raise(risk.Execute)
+	if why != "" {
+		r.notProven(why)
+	}
+}
+
+func (r *effectRun) credentials(what string) {
+	r.res.Credentials = true
+	r.raise(risk.Execute)
+	r.res.add(risk.Finding{Rule: "effects.credentials", Category: risk.CatSecretRead, Tier: risk.Execute,
+		Blast: risk.BlastHigh, Verdict: risk.Ask, Span: r.e.cmd.Span, Subject: subject(r.e.cmd, nil),
+		Reason:     fmt.Sprintf("%s prints live credentials, which would put them in the agent's context.", what),
+		Suggestion: "use the credential where it is needed (a tool that reads it itself) instead of printing it"})
+}
+
+// name is how reasons name the command ("git log").
+func (r *effectRun) name() string {
+	if len(r.p.sub) == 0 {
+		return r.e.cmd.Name
+	}
+	return strings.Join(append([]string{r.e.cmd.Name}, r.subWords...), " ")
+}
+
+func unprovenFinding(cmd *shell.Command, why string) risk.Finding {
+	return risk.Finding{Rule: "effects.unproven", Category: risk.CatNone, Tier: risk.Execute, Blast: risk.BlastUnknown,
+		Span: cmd.Span, Subject: subject(cmd, nil), Reason: "The command is not proven read-only: " + why + ".",
+		Suggestion: "use only the options toolguard knows, or let a person approve"}
+}

@@ -1,0 +1,396 @@
+package rules
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/toolguard/toolguard/risk"
+)
+
+// Program is one entry of the effect model (DESIGN §6): what an executable,
+// or one sub-command of it, does with each word of its command line — which
+// operands and option values it reads, writes, deletes or runs as code, the
+// environment variables it obeys, and whether it reaches the network or
+// prints credentials. A command is the read tier only when an entry accounts
+// for every option it uses and nothing it does goes beyond reading.
+//
+// Roles of operands and option values:
+//
+//	text        data that is not a file (a pattern, a message, a number)
+//	read        a file whose content is read
+//	stat        a file whose name or metadata is read (ls, stat)
+//	write       a file created or overwritten
+//	delete      a file removed
+//	exec        a program file that is run (or a module loaded)
+//	shell       a shell command string that is run
+//	script:LANG code in LANG (sed, awk, vim, find, gitconfig, sshoption, jq, less, crontab, ftp, sql,
+//	            the interpreters, and code: any other language, judged by the paths and
+//	            commands it names)
+//	library     a module or plugin loaded: a file when the word has "/" or ".",
+//	            else a built-in name (pandoc -t html, -t custom.lua)
+//	url, host   a URL or a host that is contacted
+//	upload      a file whose content is sent over the network
+//	dir         a directory the command works in (relative operands after it resolve there)
+//	shell-args  (operands only) the arguments of a shell the program starts, with the rest
+//	            of the words (capsh -- -c CMD): judged as "bash ARGS…"
+//	mount       a bind mount given to a container (docker run -v HOST:CONT, --mount)
+//	container-command (operands only) the command a container runs, with the rest of the
+//	            words: judged through the container's bind mounts
+//	into        a directory the command writes files into (unzip -d, git apply --directory):
+//	            judged as writing everything below it
+//
+// A word with a file role that is a URL (http://…) or a remote path
+// (host:path, as scp and rsync write them) is contacted instead.
+//
+//	subcommand  (operands only) a sub-command word no entry describes: the
+//	            command is not proven (the entry of a CLI itself, "git")
+//	command     (operands only) the program the command runs, with the rest
+//	            of the words as its arguments (setarch ARCH CMD…, valgrind
+//	            CMD…); options end at the first operand, and the command run
+//	            is judged as if written alone
+//
+// Option effects (options without a value):
+//
+//	recursive     operands are directory trees (grep -r, cp -r, chmod -R)
+//	inplace       operands are rewritten (sed -i, perl -i, gzip)
+//	network       the command contacts the network
+//	credentials   the command prints live credentials
+//	runs-code     the command runs code it finds (a Makefile, a test suite, a hook)
+//	writes-files  the command writes files it does not name on the command line
+//	changes-state the command changes the running system, not files (kill, umount, sysctl -w)
+//	extracts      the command writes an archive's members below its directory (".", or the dir
+//	              option's): without operands naming them, that whole tree is written
+//	dest-delete   files in the last operand that the sources lack are removed (rsync --delete)
+//	dry-run       the command only reports what it would do: writes become reads of the names,
+//	              and the entry's always runs-code, writes-files and changes-state do not apply
+//	offline       the command contacts nothing, whatever its entry says (cargo --offline, ssh -G)
+//	operands:ROLE, first:ROLE, last:ROLE   the option changes that part's role (gzip -c: operands:read, shred -u: operands:delete)
+//
+// An option whose effect is a value role (read, write, exec, …) takes a
+// value; one with an effect of the list above takes none. The key "+" gives
+// the role of operands written +VALUE (vim +CMD, less +CMD). An option
+// listed in Flags that is given a value with "=" is proven only when the
+// value is a plain word (--color=auto).
+type Program struct {
+	// Exe names the executables. Required.
+	Exe []string `toml:"exe"`
+	// Sub is the sub-command path ("log", "stash|list"); empty means the
+	// executable itself. The most specific matching entry applies.
+	Sub []string `toml:"sub"`
+	// Flags are options with no effect beyond what the entry's operands say.
+	// An option listed nowhere (Flags, Values, Effects) keeps the command
+	// from being proven read-only. Nil means none.
+	Flags []string `toml:"flags"`
+	// Values are options that take a value with no effect (head -n 5).
+	// Nil means none.
+	Values []string `toml:"values"`
+	// Optional are options whose value is optional and, when given, written
+	// attached with "=" (git log --pretty[=FORMAT], grep --color[=WHEN]); the
+	// value has no effect. Nil means none.
+	Optional []string `toml:"optional"`
+	// Effects are options with an effect: option → role of its value, or
+	// the option's own effect (see the type documentation). Nil means none.
+	Effects map[string]string `toml:"effects"`
+	// Operands is the role of every operand; empty means "text".
+	Operands string `toml:"operands"`
+	// First is the role of the first operand (grep's pattern, sed's
+	// script); empty means the Operands role. ScriptFlags cancel it.
+	First string `toml:"first"`
+	// ScriptFlags are options whose presence means the first operand is
+	// not special (sed -e, grep -e, awk -f). Nil means none.
+	ScriptFlags []string `toml:"script_flags"`
+	// Last is the role of the last operand when there are two or more
+	// (cp's destination); empty means the Operands role.
+	Last string `toml:"last"`
+	// Env are the environment variables the program obeys: name → role
+	// (shell, exec, library, read, write, url, script:LANG). Nil means none.
+	Env map[string]string `toml:"env"`
+	// Stdin is the role of what the program reads on standard input when
+	// the command line feeds it text (a here-document, a pipe from echo):
+	// "script:tcl" for tclsh, "script:crontab" for crontab -, "script:ftp"
+	// for ftp. Empty means the input is data.
+	Stdin string `toml:"stdin"`
+	// Always are effects of every use: network, credentials, runs-code,
+	// writes-files, changes-state, recursive (operands are whole directory trees, as for mv). Nil means
+	// none.
+	Always []string `toml:"always"`
+	// Interactive means that without an operand, a script option
+	// (ScriptFlags) or text fed on standard input the program reads the
+	// commands it runs from the terminal (bash, python, sudo -s): it runs
+	// code. False means a bare invocation is judged by its entry alone.
+	Interactive bool `toml:"interactive"`
+	// LoadsProject means the program runs code from the project before it
+	// reads its arguments (yarn's yarnPath, ./gradlew), so even --help and
+	// --version run it. False means --help and --version only print.
+	LoadsProject bool `toml:"loads_project"`
+	// InOrder means options end at the first operand, as for programs that
+	// take another command line (ssh HOST CMD -x, docker run IMAGE CMD -x:
+	// -x belongs to CMD). The command role implies it. False means options
+	// may come anywhere (GNU order).
+	InOrder bool `toml:"in_order"`
+	// Examples are commands this entry must apply to; Counter are commands
+	// it must not apply to. Both are checked when the packs are compiled
+	// eagerly (Compile, Set.Check): an entry that can never match is an
+	// error. At least one example is required.
+	Examples []string `toml:"examples"`
+	Counter  []string `toml:"counter"`
+}
+
+// role is a compiled role name.
+type role string
+
+const (
+	roleText     role = "text"
+	roleRead     role = "read"
+	roleStat     role = "stat"
+	roleWrite    role = "write"
+	roleDelete   role = "delete"
+	roleExec     role = "exec"
+	roleShell    role = "shell"
+	roleURL      role = "url"
+	roleHost     role = "host"
+	roleUpload   role = "upload"
+	roleDir      role = "dir"
+	roleLibrary  role = "library"
+	roleSub      role = "subcommand"
+	roleCommand  role = "command"
+	roleInto     role = "into"
+	roleShellArg role = "shell-args"
+	roleMount    role = "mount"
+	roleInside   role = "container-command"
+	scriptPrefix      = "script:"
+)
+
+// valueRoles are the roles of an operand or an option's value.
+var valueRoles = []role{roleText, roleRead, roleStat, roleWrite, roleDelete, roleExec, roleShell, roleURL, roleHost,
+	roleUpload, roleDir, roleLibrary, roleSub, roleCommand, roleShellArg, roleInto, roleMount, roleInside}
+
+// flagEffects are the effects an option may have by itself.
+// exec, write and delete are value roles (the option's value is run,
+// written, deleted); runs-code and writes-files are the same effects of an
+// option that takes no value.
+var flagEffects = []string{"recursive", "inplace", "network", "offline", "credentials", "runs-code", "writes-files",
+	"changes-state", "extracts", "dest-delete", "dry-run"}
+
+// alwaysEffects are the effects an entry may have on every use.
+var alwaysEffects = []string{"network", "credentials", "runs-code", "writes-files", "changes-state", "extracts", "recursive"}
+
+// scriptLangs are the languages a script: role may name.
+// "code" is any other language: its text is judged by what it names and
+// the commands it embeds.
+var scriptLangs = []string{"sed", "awk", "vim", "find", "gitconfig", "sshoption", "jq", "less", "lessopen", "crontab", "ftp",
+	"python", "perl", "ruby", "node", "php", "lua", "sql", "tcl", "shell", "code"}
+
+// program is a compiled [Program].
+type program struct {
+	exe          []string
+	sub          [][]string
+	flags        map[string]bool
+	values       map[string]bool
+	optional     map[string]bool
+	effects      map[string]optEffect // option → what it does
+	operands     role
+	first        role
+	last         role
+	scriptFlags  []string
+	stdin        role
+	inOrder      bool
+	interactive  bool
+	loadsProject bool
+	env          map[string]string
+	always       []string
+	examples     []string
+	counter      []string
+	where        string
+}
+
+// isValueRole reports whether r is the role of a value (so an option with
+// it takes a value).
+func isValueRole(r string) bool {
+	return slices.Contains(valueRoles, role(r)) || strings.HasPrefix(r, scriptPrefix)
+}
+
+func checkRole(where, field, r string, pr *problems) {
+	if r == "" || isValueRole(r) {
+		if lang, ok := strings.CutPrefix(r, scriptPrefix); ok && !slices.Contains(scriptLangs, lang) {
+			pr.addf(where, "field %s: unknown script language %q (valid: %s)", field, lang, strings.Join(scriptLangs, ", "))
+		}
+		return
+	}
+	pr.addf(where, "field %s: unknown role %q (valid: %s, script:LANG)", field, r, joinRoles(valueRoles))
+}
+
+func joinRoles(rs []role) string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = string(r)
+	}
+	return strings.Join(out, ", ")
+}
+
+// optEffect is a compiled option effect: the role of the option's value
+// (empty when it takes none), its own effects, and the roles it gives other
+// parts of the command line.
+type optEffect struct {
+	value role
+	own   []string
+	parts []partRole
+}
+
+// partRole is PART:ROLE: operands, first or last, or another option's
+// value ("-f:write": tar -c makes -f's archive an output).
+type partRole struct {
+	part string
+	role role
+}
+
+// compileEffect parses an option's effect: comma-separated items, each a
+// value role, an own effect or PART:ROLE, at most one value role.
+func compileEffect(where, flag, eff string, pr *problems) optEffect {
+	field := "effects." + flag
+	var out optEffect
+	for _, item := range strings.Split(eff, ",") {
+		item = strings.TrimSpace(item)
+		if part, r, ok := strings.Cut(item, ":"); ok && !strings.HasPrefix(item, scriptPrefix) {
+			if part != "operands" && part != "first" && part != "last" && !strings.HasPrefix(part, "-") {
+				pr.addf(where, "field %s: %q names no part (valid: operands, first, last or an option)", field, part)
+			}
+			checkRole(where, field, r, pr)
+			out.parts = append(out.parts, partRole{part: part, role: role(r)})
+			continue
+		}
+		if isValueRole(item) {
+			checkRole(where, field, item, pr)
+			if out.value != "" {
+				pr.addf(where, "field %s: two value roles (%s, %s); an option has one value", field, out.value, item)
+			}
+			out.value = role(item)
+			continue
+		}
+		if !slices.Contains(flagEffects, item) {
+			pr.addf(where, "field %s: unknown effect %q (valid: a value role (%s, script:LANG), %s, operands:ROLE, first:ROLE, last:ROLE, -OPTION:ROLE)",
+				field, item, joinRoles(valueRoles), strings.Join(flagEffects, ", "))
+			continue
+		}
+		out.own = append(out.own, item)
+	}
+	return out
+}
+
+func compileProgram(where string, p Program, pr *problems) *program {
+	out := &program{exe: p.Exe, sub: compileSub(p.Sub), flags: set(p.Flags), values: set(p.Values), optional: set(p.Optional),
+		effects: make(map[string]optEffect, len(p.Effects)), operands: role(p.Operands), first: role(p.First), last: role(p.Last),
+		scriptFlags: p.ScriptFlags, stdin: role(p.Stdin), inOrder: p.InOrder, interactive: p.Interactive, loadsProject: p.LoadsProject, env: p.Env, always: p.Always, examples: p.Examples, counter: p.Counter, where: where}
+	if out.operands == "" {
+		out.operands = roleText
+	}
+	checkRole(where, "operands", p.Operands, pr)
+	checkRole(where, "first", p.First, pr)
+	checkRole(where, "last", p.Last, pr)
+	checkRole(where, "stdin", p.Stdin, pr)
+	for _, f := range slices.Sorted(maps.Keys(p.Effects)) {
+		checkFlagName(where, "effects", f, pr)
+		out.effects[f] = compileEffect(where, f, p.Effects[f], pr)
+	}
+	for _, f := range slices.Sorted(maps.Keys(out.effects)) {
+		for _, pt := range out.effects[f].parts {
+			if strings.HasPrefix(pt.part, "-") && out.effects[pt.part].value == "" {
+				pr.addf(where, "field effects.%s: %s is not an option of this entry whose value has a role", f, pt.part)
+			}
+		}
+	}
+	for _, f := range p.Flags {
+		checkFlagName(where, "flags", f, pr)
+		if _, ok := p.Effects[f]; ok || out.values[f] {
+			pr.addf(where, "option %s is listed in flags and in values or effects; list it once", f)
+		}
+	}
+	for _, f := range p.Optional {
+		checkFlagName(where, "optional", f, pr)
+		if _, ok := p.Effects[f]; ok || out.values[f] || out.flags[f] {
+			pr.addf(where, "option %s is listed in optional and in flags, values or effects; list it once", f)
+		}
+	}
+	for _, f := range p.Values {
+		checkFlagName(where, "values", f, pr)
+		if _, ok := p.Effects[f]; ok {
+			pr.addf(where, "option %s is listed in values and in effects; list it once", f)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(p.Env)) {
+		checkRole(where, "env."+name, p.Env[name], pr)
+	}
+	for _, a := range p.Always {
+		if !slices.Contains(alwaysEffects, a) {
+			pr.addf(where, "field always: unknown effect %q (valid: %s)", a, strings.Join(alwaysEffects, ", "))
+		}
+	}
+	if len(p.Examples) == 0 {
+		pr.addf(where, "field examples: required (commands the entry must apply to)")
+	}
+	return out
+}
+
+func checkFlagName(where, field, f string, pr *problems) {
+	if f == "+" && field == "effects" {
+		return // the role of operands written +VALUE (vim +CMD, less +CMD)
+	}
+	if len(f) < 2 || f[0] != '-' && f[0] != '+' || strings.ContainsAny(f, " =") {
+		pr.addf(where, "field %s: %q is not an option (write -x, --long or +x, without a value; effects also take \"+\", the role of +VALUE operands)", field, f)
+	}
+}
+
+// runsCommand reports whether the entry's operands include a command line.
+func (p *program) runsCommand() bool {
+	return p.operands == roleCommand || p.first == roleCommand || p.last == roleCommand ||
+		p.operands == roleShellArg || p.first == roleShellArg || p.operands == roleInside
+}
+
+// takesValue reports whether option f of this entry takes a value.
+func (p *program) takesValue(f string) bool {
+	if p.values[f] {
+		return true
+	}
+	return p.effects[f].value != ""
+}
+
+// valueFlags lists the options of p that take a value, for the grammar.
+func (p *program) valueFlags() []string {
+	out := slices.Collect(maps.Keys(p.values))
+	for f, eff := range p.effects {
+		if eff.value != "" {
+			out = append(out, f)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// summary describes an entry for listings and errors.
+func (p *program) summary() string {
+	s := strings.Join(p.exe, "|")
+	for _, alts := range p.sub {
+		s += " " + strings.Join(alts, "|")
+	}
+	return s
+}
+
+// tierOfRole is the least tier a command reaches when one of its words has
+// role r.
+func tierOfRole(r role) risk.Tier {
+	switch {
+	case r == roleText || r == roleRead || r == roleStat || r == roleDir || r == roleMount:
+		return risk.Read
+	case r == roleWrite || r == roleDelete || r == roleInto:
+		return risk.Write // recursive and wholesale deletes are raised by rules and the path policy
+	}
+	return risk.Execute
+}
+
+func (p *program) String() string { return fmt.Sprintf("program %s", p.summary()) }
+
+// id identifies an entry across the two ways packs are compiled (whole, or
+// entry by entry when loaded lazily).
+func (p *program) id() string { return p.summary() + "\x00" + strings.Join(p.examples, "\x00") }

@@ -1,0 +1,115 @@
+package rules
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolguard/toolguard/risk"
+)
+
+func TestProgramCompileReportsEveryProblem(t *testing.T) {
+	bad := Pack{Name: "fx", Executables: []string{"tool"}, file: "effects/fx.toml", Programs: []Program{
+		{Exe: []string{"tool"}, Operands: "reed", First: "script:cobol", Flags: []string{"-a", "x", "-v"},
+			Values: []string{"-v"}, Effects: map[string]string{"-o": "wrote", "-x": "operands:nothing"},
+			Env: map[string]string{"PAGER": "shel"}, Always: []string{"explode"}},
+		{Exe: []string{"other"}, Examples: []string{"other"}},
+	}}
+	_, err := Compile([]Pack{bad}, Options{})
+	if err == nil {
+		t.Fatal("Compile accepted a broken effect pack")
+	}
+	msg := err.Error()
+	for _, want := range []string{
+		`field operands: unknown role "reed"`,
+		`field first: unknown script language "cobol"`,
+		`field flags: "x" is not an option`,
+		`option -v is listed in flags and in values or effects`,
+		`field effects.-o: unknown effect "wrote"`,
+		`field effects.-x: unknown role "nothing"`,
+		`field env.PAGER: unknown role "shel"`,
+		`field always: unknown effect "explode"`,
+		`field examples: required`,
+		`executable "other" is not listed in the pack's executables [tool]`,
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error does not mention %q:\n%s", want, msg)
+		}
+	}
+}
+
+// An entry whose examples it does not describe can never match as written,
+// and Check says so; so does an entry that describes a counter-example.
+func TestProgramExamplesAreChecked(t *testing.T) {
+	p := Pack{Name: "fx", Executables: []string{"tool"}, file: "effects/fx.toml", Programs: []Program{
+		{Exe: []string{"tool"}, Sub: []string{"lsit"}, Examples: []string{"tool list x"}},
+		{Exe: []string{"tool"}, Sub: []string{"show"}, Examples: []string{"tool show x"}, Counter: []string{"tool show y"}},
+	}}
+	_, err := Compile([]Pack{p}, Options{})
+	if err == nil {
+		t.Fatal("Compile accepted entries that do not match their examples")
+	}
+	for _, want := range []string{
+		`example "tool list x" is not described by this entry (no entry applies)`,
+		`counter-example "tool show y" is described by this entry`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not mention %q:\n%s", want, err)
+		}
+	}
+}
+
+func TestProgramClassify(t *testing.T) {
+	s := builtin(t)
+	type out struct {
+		Tier     string
+		Proven   bool
+		Paths    []string
+		Code     []string
+		Program  string
+		Unproven string
+	}
+	for _, c := range []struct {
+		cmd  string
+		want out
+	}{
+		{"sort -u names.txt", out{Tier: "read", Proven: true, Paths: []string{"read names.txt"}, Program: "sort"}},
+		{"sort -o out.txt in.txt", out{Tier: "write", Paths: []string{"write out.txt", "read in.txt"}, Program: "sort"}},
+		{"sort --frobnicate x", out{Tier: "execute", Paths: []string{"read x"}, Program: "sort",
+			Unproven: "The command is not proven read-only: sort does not know the option --frobnicate."}},
+		{"sort --compress-program=sh big", out{Tier: "execute", Paths: []string{"read big"}, Program: "sort",
+			Unproven: "The command is not proven read-only: sort runs the program sh."}},
+		{"sort --help", out{Tier: "read", Proven: true, Program: "sort"}},
+		{"sed -n 1,5p f", out{Tier: "read", Proven: true, Paths: []string{"read f"}, Program: "sed|gsed"}},
+		{"sed '1e id' f", out{Tier: "execute", Paths: []string{"read f"}, Code: []string{"shell id"}, Program: "sed|gsed"}},
+		{"sed -i s/a/b/ f", out{Tier: "write", Paths: []string{"write f"}, Program: "sed|gsed"}},
+		{"awk '{print NR}' f", out{Tier: "read", Proven: true, Paths: []string{"read f"}, Program: "awk|gawk|mawk|nawk"}},
+		{`awk 'BEGIN {print "x" > "/etc/motd"}'`, out{Tier: "write", Paths: []string{"write /etc/motd"}, Program: "awk|gawk|mawk|nawk"}},
+		{"grep -rn TODO src", out{Tier: "read", Proven: true, Paths: []string{"read src (tree)"}, Program: "grep|egrep|fgrep"}},
+		{"grep -r TODO", out{Tier: "read", Proven: true, Paths: []string{"read . (tree)"}, Program: "grep|egrep|fgrep"}},
+	} {
+		cmds := splitCommand(c.cmd)
+		r := s.Classify(cmds[0])
+		got := out{Tier: r.Tier.String(), Proven: r.Proven, Program: r.Program}
+		for _, p := range r.Paths {
+			d := p.Access + " " + p.Word.Value
+			if p.Tree {
+				d += " (tree)"
+			}
+			got.Paths = append(got.Paths, d)
+		}
+		for _, code := range r.Code {
+			got.Code = append(got.Code, code.Lang+" "+code.Text)
+		}
+		for _, f := range r.Findings {
+			if f.Rule == "effects.unproven" {
+				got.Unproven = f.Reason
+			}
+		}
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", c.cmd, diff)
+		}
+	}
+	_ = risk.Read
+}
