@@ -102,14 +102,27 @@ func (w *Writer) writeLocked(line []byte) error {
 		if err := rotate(w.path, w.keep); err != nil {
 			return fmt.Errorf("rotate: %w", err)
 		}
+		size = 0
 	}
 	if w.file == nil {
-		if w.file, err = os.OpenFile(w.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600); err != nil {
+		if w.file, err = os.OpenFile(w.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600); err != nil {
 			return err
 		}
 	}
+	if size > 0 && !endsLine(w.file, size) {
+		line = append([]byte{'\n'}, line...) // a torn last line must not swallow this record
+	}
 	_, err = w.file.Write(line)
 	return err
+}
+
+// endsLine reports whether the file of the given size ends with a newline.
+// A line cut short (a full disk, a killed writer) does not; an unreadable
+// last byte counts as not ending one, which costs at most an empty line.
+func endsLine(f *os.File, size int64) bool {
+	var b [1]byte
+	n, err := f.ReadAt(b[:], size-1)
+	return n == 1 && err == nil && b[0] == '\n'
 }
 
 // currentSize returns the log's size, first dropping the open file when the

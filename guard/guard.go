@@ -116,16 +116,22 @@ func (g *Guard) Decide(ctx context.Context, c call.Call) policy.Decision {
 }
 
 // Check is Decide plus the audit record, for callers whose agent asks the
-// person itself (the hooks): nothing waits, nothing is counted against the
-// budget until it runs. The Decision is always usable; err reports a failed
-// audit write.
+// person itself (the hooks): nothing waits. An allowed call is counted
+// against the sender's budget (the agent runs it at once); an ask is not,
+// since only the agent learns whether its person said yes. The Decision is
+// always usable; err reports a failed audit write, which made the call
+// deny unless the policy's [audit] on_failure is "allow".
 func (g *Guard) Check(ctx context.Context, c call.Call) (policy.Decision, error) {
 	start := g.now()
 	d := g.takeSubAgent(ctx, c, g.Decide(ctx, c))
+	if d.Verdict == risk.Allow {
+		d = g.reserve(ctx, c, d)
+	}
+	d, err := g.finish(ctx, c, d, start, false, approval.Answer{}, nil)
 	if d.Verdict == risk.Deny {
 		approval.LogBlocked(ctx, g.log, c, d)
 	}
-	return d, g.record(ctx, c, d, start, false, approval.Answer{}, nil)
+	return d, err
 }
 
 // Authorize decides a call and, when the verdict is ask, puts it to the
@@ -144,10 +150,11 @@ func (g *Guard) Authorize(ctx context.Context, c call.Call) (policy.Decision, er
 	if d.Verdict == risk.Allow {
 		d = g.takeSubAgent(ctx, c, g.reserve(ctx, c, d))
 	}
+	d, rerr := g.finish(ctx, c, d, start, asked, ans, err)
 	if d.Verdict == risk.Deny {
 		approval.LogBlocked(ctx, g.log, c, d)
 	}
-	return d, errors.Join(err, g.record(ctx, c, d, start, asked, ans, err))
+	return d, errors.Join(err, rerr)
 }
 
 func (g *Guard) ask(ctx context.Context, c call.Call, d policy.Decision) (policy.Decision, approval.Answer, error) {

@@ -130,6 +130,24 @@ func (g *Guard) record(ctx context.Context, c call.Call, d policy.Decision, star
 	return nil
 }
 
+// finish writes the decision's audit record. No decision runs without its
+// record: when the write fails, the call is denied with a reason naming
+// the log, unless the user's policy says [audit] on_failure = "allow".
+func (g *Guard) finish(ctx context.Context, c call.Call, d policy.Decision, start time.Time, asked bool, ans approval.Answer, askErr error) (policy.Decision, error) {
+	err := g.record(ctx, c, d, start, asked, ans, askErr)
+	if err == nil || g.policy.Config().Audit.OnFailure == "allow" {
+		return d, err
+	}
+	return auditDenied(d, g.audit.Path(), errors.Unwrap(err)), err
+}
+
+func auditDenied(d policy.Decision, path string, err error) policy.Decision {
+	d.Verdict, d.Rule = risk.Deny, "audit.write"
+	d.Reason = fmt.Sprintf("toolguard could not write the audit record of this call to %s, and no call runs without its record: %v.", path, err)
+	d.Suggestion = "free space on that disk or fix [audit] path; to let calls run unrecorded, set [audit] on_failure = \"allow\" in your own policy file"
+	return d
+}
+
 func outcome(a approval.Answer, err error) string {
 	switch {
 	case a.Approved:

@@ -290,7 +290,11 @@ type Grant struct {
 	Added time.Time `toml:"added"`
 }
 
-// Budget limits how much an agent may do. Reads are never counted.
+// Budget limits how much an agent may do. Reads are never counted. Every
+// surface counts the calls it lets run: a hook call when toolguard allows
+// it (an ask the agent puts to its own user is not counted, since only the
+// agent learns the answer), /v1/hooks, /v1/authorize, /v1/decide with
+// "will_run", MCP calls and exec. Counts are exact across processes.
 type Budget struct {
 	// MaxActionsPerHour per sender over a sliding hour. Zero means no limit
 	// (ZeroClaw's default of 20 is too low for coding agents).
@@ -374,6 +378,12 @@ type Audit struct {
 	MaxSizeMB int `toml:"max_size_mb"`
 	// Keep is how many rotated files to keep. Zero means 5.
 	Keep int `toml:"keep"`
+	// OnFailure is what happens to a call whose audit record cannot be
+	// written (disk full, the log path unusable): "deny" blocks it with a
+	// reason naming the log; "allow" keeps the decision and reports the
+	// failure on stderr and in the events log. Empty means deny. Only the
+	// user's own policy file may set it.
+	OnFailure string `toml:"on_failure" enum:"deny,allow"`
 }
 
 // Hooks configures the agent hook adapters.

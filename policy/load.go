@@ -31,7 +31,7 @@ type Layer struct {
 
 // userOnlyKeys may be set only by the user's own policy file: they lift
 // built-in protections.
-var userOnlyKeys = []string{"paths.denied_exceptions"}
+var userOnlyKeys = []string{"paths.denied_exceptions", "audit.on_failure"}
 
 // LoadOptions say where configuration comes from. The zero value loads
 // only the built-in defaults.

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -14,6 +15,7 @@ import (
 	"github.com/toolguard/toolguard/guard"
 	"github.com/toolguard/toolguard/hook"
 	"github.com/toolguard/toolguard/policy"
+	"github.com/toolguard/toolguard/risk"
 )
 
 func init() { register("hook", newHookCmd) }
@@ -178,19 +180,39 @@ func runHook(a *app, agent string, pf *policyFlags, opts hook.Options) error {
 
 // hookDecider decides through the guard, so session grants and budgets
 // apply and every decision is audited; done closes the guard's audit log.
-// When the state directory cannot be used the policy alone decides: the
-// hook must answer whatever happens.
+// When the state directory cannot be used, nothing can be recorded or
+// counted: every call is denied, saying why, unless the user's policy lets
+// calls run unrecorded ([audit] on_failure = "allow" or disabled), when
+// the policy alone decides. The hook must answer whatever happens.
 func hookDecider(p *policy.Policy) (d hook.Decider, done func()) {
-	g, err := guard.Standard(p, guard.WithLogger(eventLogger()))
+	log := eventLogger()
+	g, err := guard.Standard(p, guard.WithLogger(log))
 	if err != nil {
-		return p, func() {}
+		if a := p.Config().Audit; a.Disabled || a.OnFailure == "allow" {
+			return p, func() {}
+		}
+		return noState(err), func() {}
 	}
-	return checkWith(g), func() { _ = g.Close() }
+	return checkWith(g, log), func() { _ = g.Close() }
 }
 
-func checkWith(g *guard.Guard) hook.Decider {
+// noState denies every call: without the state directory toolguard can
+// neither record nor count it.
+func noState(err error) hook.Decider {
 	return hook.DeciderFunc(func(ctx context.Context, c call.Call) policy.Decision {
-		d, _ := g.Check(ctx, c)
+		d := policy.Decision{Verdict: risk.Deny, Tier: risk.Destructive, Blast: risk.BlastUnknown, Rule: "audit.write"}
+		d.Reason = fmt.Sprintf("toolguard cannot use its state directory (%v), so it can neither record nor count this call.", err)
+		d.Suggestion = "set HOME or XDG_STATE_HOME for the agent; to let calls run unrecorded, set [audit] on_failure = \"allow\" in your own policy file"
+		return d
+	})
+}
+
+func checkWith(g *guard.Guard, log *slog.Logger) hook.Decider {
+	return hook.DeciderFunc(func(ctx context.Context, c call.Call) policy.Decision {
+		d, err := g.Check(ctx, c)
+		if err != nil {
+			log.ErrorContext(ctx, "audit_failed", "err", err.Error(), "verdict", d.Verdict.String())
+		}
 		return d
 	})
 }
