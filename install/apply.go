@@ -25,7 +25,7 @@ func Apply(c Change) error {
 		return fmt.Errorf("%s changed since the plan was made; run the command again", c.File)
 	}
 	mode, file := fileMode(c.File), resolveLink(c.File)
-	if c.Before != nil {
+	if c.Before != nil && !(c.KeepBackup && exists(c.File+BackupSuffix)) {
 		if err := writeAtomic(c.File+BackupSuffix, c.Before, mode); err != nil {
 			return fmt.Errorf("keeping a backup of %s: %w", c.File, err)
 		}
@@ -37,6 +37,11 @@ func Apply(c Change) error {
 		return err
 	}
 	return writeAtomic(file, c.After, mode)
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }
 
 // resolveLink follows a symlinked settings file (dotfile managers link

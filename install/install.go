@@ -64,6 +64,10 @@ type Change struct {
 	After []byte
 	// Diff is a unified diff from Before to After; empty when unchanged.
 	Diff string
+	// KeepBackup leaves an existing backup as it is instead of replacing
+	// it with Before: Before already holds toolguard's hook, so the backup
+	// is the file as it was before toolguard, which uninstall restores.
+	KeepBackup bool
 }
 
 // Changed reports whether applying the change would alter the file.
@@ -194,13 +198,16 @@ func Plan(agent string, scope Scope, opts Options) (Change, error) {
 		}
 		command = HookURL(opts.Server, agent)
 	}
-	c.After, err = targets[agent].edit.install(c.Before, command)
+	ed := targets[agent].edit
+	c.After, err = ed.install(c.Before, command)
+	c.KeepBackup = installedCommand(ed, c.Before) != ""
 	return finish(c, err)
 }
 
 // PlanUninstall computes the edit that removes what install added. When the
-// file is exactly what installing into its backup gives, the backup is
-// restored byte for byte.
+// backup holds no toolguard hook and the file is exactly what installing
+// into the backup gives, the backup is restored byte for byte; otherwise
+// toolguard's handlers (command and HTTP alike) are removed from the file.
 func PlanUninstall(agent string, scope Scope, opts Options) (Change, error) {
 	c, err := start(agent, scope, opts)
 	if err != nil || c.Before == nil {
@@ -208,7 +215,7 @@ func PlanUninstall(agent string, scope Scope, opts Options) (Change, error) {
 	}
 	ed := targets[agent].edit
 	backup, _ := os.ReadFile(c.File + BackupSuffix)
-	if backup != nil {
+	if backup != nil && installedCommand(ed, backup) == "" {
 		if again, err := ed.install(backup, installedCommand(ed, c.Before)); err == nil && bytes.Equal(again, c.Before) {
 			c.After = backup
 			return finish(c, nil)

@@ -195,7 +195,10 @@ func finishChange(a *app, f *installFlags, c install.Change, done, note string) 
 		return err
 	}
 	fmt.Fprintf(out, "%s %s in %s\n", done, c.Agent, c.File)
-	if c.Before != nil {
+	switch {
+	case c.Before != nil && c.KeepBackup:
+		fmt.Fprintf(out, "the content from before toolguard stays in %s%s\n", c.File, install.BackupSuffix)
+	case c.Before != nil:
 		fmt.Fprintf(out, "the previous content is in %s%s\n", c.File, install.BackupSuffix)
 	}
 	if note != "" {
