@@ -186,6 +186,9 @@ func denied(d policy.Decision, ans approval.Answer, err error) policy.Decision {
 	switch {
 	case errors.Is(err, approval.ErrTimeout):
 		d.Reason = "No answer came before the approval timeout, so the call was denied. " + d.Reason
+	case errors.Is(err, approval.ErrNoApprover):
+		d.Reason = "The call needs a person's approval and nobody can be asked here: there is no terminal and no approval server is configured. " + d.Reason
+		d.Suggestion = noApproverHelp
 	case err != nil:
 		d.Reason = "The call needed approval and none could be obtained (" + err.Error() + "). " + d.Reason
 	default:
@@ -193,6 +196,11 @@ func denied(d policy.Decision, ans approval.Answer, err error) policy.Decision {
 	}
 	return d
 }
+
+// noApproverHelp says how to get an ask answered where toolguard has no
+// terminal.
+const noApproverHelp = "run it from a terminal; or run toolguard serve and set [approval] server = \"http://127.0.0.1:7878\" " +
+	"(with approver = \"server\") to answer on its page; or allow it in the policy (an allow rule, or a less strict mode)"
 
 func note(n string) string {
 	if n == "" {

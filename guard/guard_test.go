@@ -102,7 +102,7 @@ func TestFailedApprovalsDeny(t *testing.T) {
 		approver approval.Approver
 		reason   string
 	}{
-		{"no approver", nil, "none could be obtained"},
+		{"no approver", nil, "nobody can be asked here"},
 		{"person says no", approval.Callback(func(context.Context, approval.Request) (approval.Answer, error) {
 			return approval.Answer{Note: "not today"}, nil
 		}), "A person denied the call: not today"},

@@ -355,7 +355,8 @@ type Sandbox struct {
 	EnvPassthrough []string `toml:"env_passthrough"`
 	// Timeout stops the command and its process group. Zero means 30s.
 	Timeout time.Duration `toml:"timeout"`
-	// MaxMemoryMB is the address-space limit. Zero means 512.
+	// MaxMemoryMB limits each sandboxed process's heap and private writable
+	// memory (RLIMIT_DATA), in MiB. Zero means 2048; -1 means no limit.
 	MaxMemoryMB int `toml:"max_memory_mb"`
 	// MaxOutputBytes per stream. Zero means 1 MiB.
 	MaxOutputBytes int `toml:"max_output_bytes"`

@@ -232,8 +232,13 @@ func envLayers(environ []string) []Layer {
 // settings: the config file's path, and the switches of the retired hook
 // relay (TOOLGUARD_RELAY, TOOLGUARD_RELAY_*), which are ignored so that a
 // shell profile that still sets them does not fail every load.
+// notSetting names the TOOLGUARD_ variables that are not policy settings:
+// the config path, and the run id that toolguard exec's sandbox puts into
+// every command it runs (sandbox.RunVar), so toolguard inside the sandbox
+// still loads its policy. The relay's variables are ignored for machines
+// that still set them.
 func notSetting(name string) bool {
-	return name == "TOOLGUARD_CONFIG" || name == "TOOLGUARD_RELAY" || strings.HasPrefix(name, "TOOLGUARD_RELAY_")
+	return name == "TOOLGUARD_CONFIG" || name == "TOOLGUARD_SANDBOX_RUN" || name == "TOOLGUARD_RELAY" || strings.HasPrefix(name, "TOOLGUARD_RELAY_")
 }
 
 func tomlValue(v string) string {

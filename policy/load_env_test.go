@@ -18,6 +18,7 @@ func TestEnvironmentLayers(t *testing.T) {
 		"TOOLGUARD_PATHS__DENIED=[\"/srv/**\"]",
 		"TOOLGUARD_CONFIG=/etc/toolguard.toml",
 		"TOOLGUARD_RELAY=off",
+		"TOOLGUARD_SANDBOX_RUN=1234-abcd",
 		"TOOLGUARD_RELAY_DIR=/run/tg",
 		"TOOLGUARD_RELAY_IDLE=1m",
 		"TOOLGUARD_RELAY_TRACE=1",

@@ -187,7 +187,7 @@ var tightenChecks = map[string]tightenCheck{
 	"sandbox.require":                           mustBeTrue(func(c *Config) bool { return c.Sandbox.Require }, "sandbox.require"),
 	"sandbox.allow_network":                     mustBeTrue(func(c *Config) bool { return !c.Sandbox.AllowNetwork }, "blocking the network"),
 	"sandbox.timeout":                           lowerLimit(dur(func(c *Config) time.Duration { return c.Sandbox.Timeout }), int64(30*time.Second)),
-	"sandbox.max_memory_mb":                     lowerLimit(num(func(c *Config) int { return c.Sandbox.MaxMemoryMB }), 512),
+	"sandbox.max_memory_mb":                     lowerLimit(num(func(c *Config) int { return c.Sandbox.MaxMemoryMB }), 2048),
 }
 
 // indexRE matches list indices in field paths; compiled on first use so

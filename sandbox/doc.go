@@ -8,7 +8,7 @@
 //     name);
 //   - stdin from /dev/null unless a reader is given, and a cap per output
 //     stream;
-//   - resource limits (address space, CPU time, file size, open files);
+//   - resource limits (memory, CPU time, file size, open files);
 //   - a timeout that stops the whole process group, grandchildren included
 //     (SIGTERM, then SIGKILL after a grace period);
 //   - an OS sandbox backend: Landlock (the default where the kernel has it),
@@ -38,10 +38,13 @@
 // that refuses Multipath TCP sockets and io_uring, because Landlock's TCP
 // rules do not apply to MPTCP.
 //
-// The default address-space limit (512 MiB) is too small for Go programs
-// (about 650 MiB of address space just to start), Node.js (about 1 GiB) and
-// the JVM (more than 2 GiB); raise Limits.AddressSpace, or make it negative,
-// to run them.
+// Memory is limited per process with RLIMIT_DATA (heap and private
+// writable mappings, 2 GiB by default), not with an address-space limit:
+// Go, Node.js and the JVM reserve gigabytes of address space they never
+// touch, and an address-space limit kills them at start. A cgroup memory
+// limit for the whole run is not used: with cgroup v2 it needs a delegated
+// subtree (a systemd user scope), and with cgroup v1 write access to the
+// memory hierarchy, which an unprivileged user does not have.
 //
 // Known limits: UDP and pathname UNIX sockets are only restricted by
 // Landlock ABI ≥ 10 and ≥ 9, so with smaller ABIs only the bubblewrap

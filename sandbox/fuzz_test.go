@@ -11,7 +11,7 @@ import (
 // FuzzDecodeHelperSpec checks that the helper's decoder never panics and
 // that whatever it accepts is valid and survives a round trip.
 func FuzzDecodeHelperSpec(f *testing.F) {
-	f.Add([]byte(`{"path":"/bin/true","argv":["true"],"env":["A=b"],"limits":{"as":536870912}}`))
+	f.Add([]byte(`{"path":"/bin/true","argv":["true"],"env":["A=b"],"limits":{"data":536870912}}`))
 	f.Add([]byte(`{"path":"/bin/sh","argv":["sh","-c","x"],"env":[],"limits":{},"landlock":{"min_abi":4,"ro_dirs":["/usr"],"rw_dirs":["/w"],"devices":["/dev/null"],"restrict_network":true},"drop_capabilities":true}`))
 	f.Add([]byte(`{"path":"x"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -71,8 +71,8 @@ func runHelper() error {
 
 // execWithLimits sets the rlimits and execs the target. The limits come
 // last, with raw system calls and every argument prepared beforehand,
-// because nothing may allocate under an address-space limit smaller than
-// the helper's own mappings. Unlike syscall.Exec, the soft open-files limit
+// because nothing may allocate under a memory limit smaller than the
+// helper's own mappings. Unlike syscall.Exec, the soft open-files limit
 // the Go runtime raised is not restored.
 func execWithLimits(spec helperSpec) error {
 	calls, err := spec.Limits.prepare()

@@ -10,16 +10,16 @@ import (
 // rlimits are the limits the helper applies to itself before exec; zero
 // fields leave the inherited limit alone.
 type rlimits struct {
-	AddressSpace uint64 `json:"as,omitempty"`
-	CPUSeconds   uint64 `json:"cpu,omitempty"`
-	FileSize     uint64 `json:"fsize,omitempty"`
-	OpenFiles    uint64 `json:"nofile,omitempty"`
+	Data       uint64 `json:"data,omitempty"`
+	CPUSeconds uint64 `json:"cpu,omitempty"`
+	FileSize   uint64 `json:"fsize,omitempty"`
+	OpenFiles  uint64 `json:"nofile,omitempty"`
 }
 
 func (l Limits) rlimits() rlimits {
 	r := rlimits{}
-	if l.AddressSpace > 0 {
-		r.AddressSpace = uint64(l.AddressSpace)
+	if l.Memory > 0 {
+		r.Data = uint64(l.Memory)
 	}
 	if l.CPUTime > 0 {
 		r.CPUSeconds = uint64((l.CPUTime + time.Second - 1) / time.Second)
@@ -67,8 +67,8 @@ func limitHit(l Limits, e exitInfo) string {
 		return "cpu time " + l.CPUTime.String()
 	case e.signal == syscall.SIGXFSZ:
 		return "file size " + formatBytes(l.FileSize)
-	case l.AddressSpace > 0 && diedOfMemory(l.AddressSpace, e):
-		return "address space " + formatBytes(l.AddressSpace)
+	case l.Memory > 0 && diedOfMemory(l.Memory, e):
+		return "memory " + formatBytes(l.Memory)
 	}
 	return ""
 }

@@ -23,7 +23,7 @@ func Probe(ctx context.Context) Report {
 		r.LandlockErrata = errata
 	}
 	var lim unix.Rlimit
-	r.Rlimits = unix.Getrlimit(unix.RLIMIT_AS, &lim) == nil
+	r.Rlimits = unix.Getrlimit(unix.RLIMIT_DATA, &lim) == nil
 	if c, err := chooseAuto(Spec{}); err == nil {
 		r.Auto = c.backend
 	}

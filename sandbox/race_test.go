@@ -3,6 +3,5 @@
 package sandbox
 
 // raceEnabled: the race detector maps terabytes of shadow memory, so Go
-// targets run from a race-enabled test binary cannot take an address-space
-// limit.
+// targets run from a race-enabled test binary cannot take a memory limit.
 const raceEnabled = true

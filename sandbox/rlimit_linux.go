@@ -27,7 +27,7 @@ func (r rlimits) prepare() ([]rlimitCall, error) {
 		soft     uint64
 		extra    uint64
 	}{
-		{"address space", unix.RLIMIT_AS, r.AddressSpace, 0},
+		{"memory", unix.RLIMIT_DATA, r.Data, 0},
 		{"cpu time", unix.RLIMIT_CPU, r.CPUSeconds, 1},
 		{"file size", unix.RLIMIT_FSIZE, r.FileSize, 0},
 		{"open files", unix.RLIMIT_NOFILE, r.OpenFiles, 0},
@@ -46,7 +46,7 @@ func (r rlimits) prepare() ([]rlimitCall, error) {
 }
 
 // setRlimitsRaw applies prepared limits without allocating: once the
-// address-space limit is below what the Go runtime has mapped, any new
+// memory limit is below what the Go runtime has mapped, any new
 // mapping fails.
 func setRlimitsRaw(calls []rlimitCall) unix.Errno {
 	for i := range calls {

@@ -104,9 +104,9 @@ func withDefaults(s Spec) (Spec, error) {
 	s.Timeout = orDefault(s.Timeout, DefaultTimeout)
 	s.Grace = orDefault(s.Grace, DefaultGrace)
 	s.OutputLimit = orDefault(s.OutputLimit, DefaultOutputLimit)
-	s.Limits.AddressSpace = orDefault(s.Limits.AddressSpace, DefaultAddressSpace)
-	if s.Limits.AddressSpace < 0 {
-		s.Limits.AddressSpace = 0
+	s.Limits.Memory = orDefault(s.Limits.Memory, DefaultMemory)
+	if s.Limits.Memory < 0 {
+		s.Limits.Memory = 0
 	}
 	return s, checkExtraPaths(s)
 }

@@ -282,13 +282,13 @@ func alive(pid int) bool {
 }
 
 // goTargetLimits are the limits for running the test binary as a target: a
-// Go program needs about 650 MiB of address space to start, a race-enabled
-// one cannot run under any address-space limit.
+// race-enabled Go program maps terabytes of writable shadow memory, so it
+// cannot run under a memory (RLIMIT_DATA) limit.
 func goTargetLimits() Limits {
 	if raceEnabled {
-		return Limits{AddressSpace: -1}
+		return Limits{Memory: -1}
 	}
-	return Limits{AddressSpace: 1 << 30}
+	return Limits{Memory: 1 << 30}
 }
 
 func testBinary(t *testing.T) string {
@@ -303,22 +303,22 @@ func TestMemoryLimit(t *testing.T) {
 	for _, b := range append(confining(t), None) {
 		t.Run(string(b)+"/go", func(t *testing.T) {
 			if raceEnabled {
-				t.Skip("a race-enabled Go program cannot run under an address-space limit")
+				t.Skip("a race-enabled Go program cannot run under a memory limit")
 			}
 			r, o := run(t, Spec{Argv: []string{testBinary(t), "__test-greedy"}, Workspace: t.TempDir(),
-				Backend: b, Limits: Limits{AddressSpace: 768 << 20}})
-			if r.Success() || r.LimitHit != "address space 768 MiB" {
-				t.Errorf("result %s, LimitHit %q; want the address space limit (stdout %q)", r, r.LimitHit, o.stdout.String())
+				Backend: b, Limits: Limits{Memory: 768 << 20}})
+			if r.Success() || r.LimitHit != "memory 768 MiB" {
+				t.Errorf("result %s, LimitHit %q; want the memory limit (stdout %q)", r, r.LimitHit, o.stdout.String())
 			}
 		})
 		t.Run(string(b)+"/python", func(t *testing.T) {
 			if !isExecutable("/usr/bin/python3") {
 				t.Skip("/usr/bin/python3 not installed")
 			}
-			r, _ := run(t, Spec{Argv: []string{"/usr/bin/python3", "-c", "b = bytearray(1 << 30); print(len(b))"},
+			r, _ := run(t, Spec{Argv: []string{"/usr/bin/python3", "-c", "b = bytearray(3 << 30); print(len(b))"},
 				Workspace: t.TempDir(), Backend: b})
-			if r.Success() || r.LimitHit != "address space 512 MiB" {
-				t.Errorf("result %s, LimitHit %q; want the default address space limit", r, r.LimitHit)
+			if r.Success() || r.LimitHit != "memory 2 GiB" {
+				t.Errorf("result %s, LimitHit %q; want the default memory limit", r, r.LimitHit)
 			}
 		})
 	}

@@ -57,18 +57,21 @@ func backendList() string {
 
 // Defaults applied to zero fields of [Spec] and [Limits].
 const (
-	DefaultTimeout      = 30 * time.Second
-	DefaultGrace        = 2 * time.Second
-	DefaultOutputLimit  = 1 << 20
-	DefaultAddressSpace = 512 << 20
+	DefaultTimeout     = 30 * time.Second
+	DefaultGrace       = 2 * time.Second
+	DefaultOutputLimit = 1 << 20
+	DefaultMemory      = 2 << 30
 )
 
 // Limits are the resource limits applied to the command (setrlimit). They
 // hold per process; children inherit them.
 type Limits struct {
-	// AddressSpace caps virtual memory in bytes (RLIMIT_AS). Zero means
-	// DefaultAddressSpace (512 MiB); negative means no limit.
-	AddressSpace int64
+	// Memory caps each process's data memory in bytes: its heap and
+	// private writable mappings (RLIMIT_DATA). Unlike an address-space
+	// limit it leaves alone the large reservations with which Go, Node.js
+	// and the JVM start, so ordinary toolchains run under it. Zero means
+	// DefaultMemory (2 GiB); negative means no limit.
+	Memory int64
 	// CPUTime caps CPU time (RLIMIT_CPU, whole seconds, rounded up). Zero
 	// means no limit.
 	CPUTime time.Duration
@@ -111,7 +114,7 @@ type Spec struct {
 	// Grace is how long the process group has between SIGTERM and SIGKILL.
 	// Zero means DefaultGrace (2 s).
 	Grace time.Duration
-	// Limits are the rlimits; the zero value caps only the address space.
+	// Limits are the rlimits; the zero value caps only memory.
 	Limits Limits
 	// Backend picks the confinement. Zero means Auto.
 	Backend Backend
@@ -139,7 +142,7 @@ type Result struct {
 	// TimedOut is set when the timeout stopped the command.
 	TimedOut bool
 	// LimitHit names the resource limit that most likely ended the command,
-	// e.g. "address space 512 MiB", "cpu time 2s", "file size 1 MiB"; empty
+	// e.g. "memory 2 GiB", "cpu time 2s", "file size 1 MiB"; empty
 	// when none did.
 	LimitHit string
 	// Backend is the backend that confined the command.

@@ -64,7 +64,7 @@ func TestCompilePassthroughRejects(t *testing.T) {
 }
 
 func TestLimitHit(t *testing.T) {
-	l := Limits{AddressSpace: 512 << 20, CPUTime: 2 * time.Second, FileSize: 1 << 20}
+	l := Limits{Memory: 512 << 20, CPUTime: 2 * time.Second, FileSize: 1 << 20}
 	cases := []struct {
 		name string
 		info exitInfo
@@ -76,9 +76,9 @@ func TestLimitHit(t *testing.T) {
 		{"SIGKILL after cpu limit", exitInfo{exitCode: -1, signal: syscall.SIGKILL, cpu: 3 * time.Second}, "cpu time 2s"},
 		{"SIGXFSZ", exitInfo{exitCode: -1, signal: syscall.SIGXFSZ}, "file size 1 MiB"},
 		{"shell reports SIGXFSZ", exitInfo{exitCode: 128 + 25}, "file size 1 MiB"},
-		{"python MemoryError", exitInfo{exitCode: 1, stderrTail: []byte("Traceback…\nMemoryError\n")}, "address space 512 MiB"},
-		{"go out of memory", exitInfo{exitCode: 2, stderrTail: []byte("fatal error: runtime: out of memory")}, "address space 512 MiB"},
-		{"segfault near the cap", exitInfo{exitCode: -1, signal: syscall.SIGSEGV, maxRSS: 300 << 20}, "address space 512 MiB"},
+		{"python MemoryError", exitInfo{exitCode: 1, stderrTail: []byte("Traceback…\nMemoryError\n")}, "memory 512 MiB"},
+		{"go out of memory", exitInfo{exitCode: 2, stderrTail: []byte("fatal error: runtime: out of memory")}, "memory 512 MiB"},
+		{"segfault near the cap", exitInfo{exitCode: -1, signal: syscall.SIGSEGV, maxRSS: 300 << 20}, "memory 512 MiB"},
 		{"segfault far below the cap", exitInfo{exitCode: -1, signal: syscall.SIGSEGV, maxRSS: 10 << 20}, ""},
 		{"timed out", exitInfo{exitCode: -1, signal: syscall.SIGKILL, timedOut: true, cpu: 5 * time.Second}, ""},
 		{"oom text but success", exitInfo{stderrTail: []byte("out of memory")}, ""},
@@ -100,7 +100,7 @@ func TestResultString(t *testing.T) {
 		{Result{}, "exit status 0"},
 		{Result{ExitCode: 3}, "exit status 3"},
 		{Result{ExitCode: -1, Signal: syscall.SIGKILL, TimedOut: true}, "killed by signal SIGKILL: timed out"},
-		{Result{ExitCode: 1, LimitHit: "address space 512 MiB"}, "exit status 1: address space 512 MiB limit reached"},
+		{Result{ExitCode: 1, LimitHit: "memory 512 MiB"}, "exit status 1: memory 512 MiB limit reached"},
 	}
 	for _, c := range cases {
 		if got := c.r.String(); got != c.want {
@@ -148,7 +148,7 @@ func TestDecodeHelperSpec(t *testing.T) {
 		wantErr string
 	}{
 		{"minimal", `{"path":"/bin/true","argv":["true"],"env":["A=b"],"limits":{}}`, ""},
-		{"with landlock", `{"path":"/bin/true","argv":["true"],"env":[],"limits":{"as":1},"landlock":{"min_abi":1,"ro_dirs":["/usr"],"restrict_network":true}}`, ""},
+		{"with landlock", `{"path":"/bin/true","argv":["true"],"env":[],"limits":{"data":1},"landlock":{"min_abi":1,"ro_dirs":["/usr"],"restrict_network":true}}`, ""},
 		{"unknown field", `{"path":"/bin/true","argv":["true"],"bogus":1}`, `sandbox helper: decoding the spec: json: unknown field "bogus"`},
 		{"relative path", `{"path":"true","argv":["true"]}`, `sandbox helper: invalid spec: path "true" is not an absolute path`},
 		{"empty argv", `{"path":"/bin/true","argv":[]}`, "sandbox helper: invalid spec: argv is empty"},

@@ -37,9 +37,9 @@ the home directory, /tmp and the network are out of reach. Tools installed
 under the home directory (pyenv, rustup, nvm) need --allow-read.
 
 The [sandbox] section of the policy sets the defaults; flags override it.
-The default address-space limit of 512 MiB stops Go programs (they need
-about 650 MiB to start), Node.js and Java: raise max_memory_mb, or set it
-to -1 for no limit.
+Memory is limited per process (2 GiB of heap and private writable memory
+by default, RLIMIT_DATA), which Go, Node.js, Java and Python toolchains run
+under; --max-memory or max_memory_mb changes it, -1 for no limit.
 
 Exit codes:
   N     the command's own exit status
@@ -61,6 +61,7 @@ type execFlags struct {
 	readPaths    []string
 	writePaths   []string
 	stdin        bool
+	maxMemory    int
 }
 
 func newExecCmd(a *app) *cobra.Command {
@@ -81,6 +82,7 @@ func newExecCmd(a *app) *cobra.Command {
 	fl.StringArrayVar(&ef.readPaths, "allow-read", nil, "also let the command read and execute this absolute path (repeatable)")
 	fl.StringArrayVar(&ef.writePaths, "allow-write", nil, "also let the command read and write this absolute path (repeatable)")
 	fl.BoolVar(&ef.stdin, "stdin", false, "give the command toolguard's stdin instead of /dev/null")
+	fl.IntVar(&ef.maxMemory, "max-memory", 0, "limit each process's heap and private memory to this many MiB, -1 for none (default: the policy's max_memory_mb, else 2048)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		p, err := pf.load(pf.cwd)
 		if err != nil {
@@ -168,16 +170,26 @@ func (ef *execFlags) spec(cmd *cobra.Command, cfg policy.Sandbox, args []string,
 		Require:      cfg.Require || ef.require,
 		AllowNetwork: execPick(changed("allow-network"), ef.allowNetwork, cfg.AllowNetwork),
 		Limits: sandbox.Limits{
-			AddressSpace: int64(cfg.MaxMemoryMB) << 20,
-			CPUTime:      cfg.CPUTime,
-			FileSize:     int64(cfg.MaxFileSizeMB) << 20,
-			OpenFiles:    cfg.MaxOpenFiles,
+			Memory:    execMemory(changed("max-memory"), ef.maxMemory, cfg.MaxMemoryMB),
+			CPUTime:   cfg.CPUTime,
+			FileSize:  int64(cfg.MaxFileSizeMB) << 20,
+			OpenFiles: cfg.MaxOpenFiles,
 		},
 	}
 	if ef.stdin {
 		s.Stdin = streams.Stdin
 	}
 	return s, nil
+}
+
+// execMemory is the memory limit in bytes: --max-memory when given, else
+// the policy's max_memory_mb; 0 is the sandbox default, negative none.
+func execMemory(useFlag bool, flagMB, configMB int) int64 {
+	mb := execPick(useFlag, flagMB, configMB)
+	if mb < 0 {
+		return -1
+	}
+	return int64(mb) << 20
 }
 
 func execPick[T any](useFlag bool, flag, config T) T {
