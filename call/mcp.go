@@ -118,8 +118,8 @@ func stripVersion(arg string) string {
 	if i := strings.Index(arg, "=="); i > 0 {
 		arg = arg[:i]
 	}
-	if i := strings.LastIndexByte(arg, '@'); i > 0 {
-		arg = arg[:i]
+	if i := strings.LastIndexByte(arg, '@'); i > 0 && i > strings.LastIndexAny(arg, `/\`) {
+		arg = arg[:i] // only the last path element carries a version: .../node_modules/@scope/pkg/index.js has none
 	}
 	return arg
 }

@@ -12,8 +12,9 @@ import (
 )
 
 // MaxInputBytes bounds the size of any single string argument that
-// Normalize will accept; larger inputs are rejected as invalid.
-const MaxInputBytes = 1 << 20
+// Normalize will accept (a file's whole content, for a write); larger
+// inputs are refused with a reason that names the argument and the limit.
+const MaxInputBytes = 8 << 20
 
 // ErrInvalid is wrapped by every error Normalize returns for malformed input.
 var ErrInvalid = errors.New("invalid tool call")
@@ -254,31 +255,35 @@ func joinCwd(base, dir string) string {
 	return strings.TrimSuffix(base, "/") + "/" + dir
 }
 
-// checkStrings rejects NUL bytes and oversize strings anywhere in the input.
-func checkStrings(v any, depth int) error {
+// checkStrings rejects NUL bytes and oversize strings anywhere in the
+// input, naming the argument.
+func checkStrings(v any, depth int) error { return checkValue("input", v, depth) }
+
+func checkValue(where string, v any, depth int) error {
 	if depth > 64 {
 		return fmt.Errorf("%w: arguments nested deeper than 64 levels", ErrInvalid)
 	}
 	switch x := v.(type) {
 	case string:
 		if strings.IndexByte(x, 0) >= 0 {
-			return fmt.Errorf("%w: argument contains a NUL byte", ErrInvalid)
+			return fmt.Errorf("%w: %s contains a NUL byte", ErrInvalid, where)
 		}
 		if len(x) > MaxInputBytes {
-			return fmt.Errorf("%w: argument of %d bytes exceeds the %d byte limit", ErrInvalid, len(x), MaxInputBytes)
+			return fmt.Errorf("%w: %s is %d bytes; toolguard judges arguments of at most %d MiB, so the call is refused (write the file in parts)",
+				ErrInvalid, where, len(x), MaxInputBytes>>20)
 		}
 	case map[string]any:
 		for k, e := range x {
-			if err := checkStrings(k, depth+1); err != nil {
+			if err := checkValue(where+" key", k, depth+1); err != nil {
 				return err
 			}
-			if err := checkStrings(e, depth+1); err != nil {
+			if err := checkValue(where+"."+k, e, depth+1); err != nil {
 				return err
 			}
 		}
 	case []any:
-		for _, e := range x {
-			if err := checkStrings(e, depth+1); err != nil {
+		for i, e := range x {
+			if err := checkValue(fmt.Sprintf("%s[%d]", where, i), e, depth+1); err != nil {
 				return err
 			}
 		}

@@ -22,8 +22,10 @@ const (
 	// DefaultTimeout bounds one hook invocation, well below the agents' own
 	// hook timeouts (Gemini CLI and docker-agent default to 60 s).
 	DefaultTimeout = 5 * time.Second
-	// DefaultMaxInput bounds the payload read from stdin.
-	DefaultMaxInput = 4 << 20
+	// DefaultMaxInput bounds the payload read from stdin: room for one
+	// argument of call.MaxInputBytes (a file's content) even when JSON
+	// escaping doubles it.
+	DefaultMaxInput = 2*call.MaxInputBytes + 1<<20
 	// AgentTimeout is the hook timeout install writes into every agent's
 	// settings: room for DefaultTimeout and a person's answer through the
 	// approver (MaxApprovalWait), so the agent never times the hook out

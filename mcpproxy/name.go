@@ -20,12 +20,13 @@ var launchers = map[string]bool{
 // "server-filesystem"), with characters other than letters, digits, '-'
 // and '_' replaced by '_'. It returns "server" when nothing is left.
 func ServerName(argv []string) string {
-	name := ""
+	picked := ""
 	for i, arg := range argv {
 		if i > 0 && strings.HasPrefix(arg, "-") {
 			continue
 		}
-		name = filepath.Base(stripVersion(arg))
+		picked = stripVersion(arg)
+		name := filepath.Base(picked)
 		if i == 0 && launchers[name] {
 			continue
 		}
@@ -34,8 +35,36 @@ func ServerName(argv []string) string {
 		}
 		break
 	}
-	return sanitizeName(strings.TrimSuffix(strings.TrimSuffix(name, ".js"), ".py"))
+	return sanitizeName(entryName(picked))
 }
+
+// entryName names a server by its program or script without a .js, .mjs,
+// .cjs or .py extension; a generic entry file (index.js, dist/main.js) is
+// named after the directory that holds it, above build directories:
+// ".../server-filesystem/dist/index.js" → "server-filesystem".
+func entryName(arg string) string {
+	name := filepath.Base(arg)
+	for _, ext := range []string{".js", ".mjs", ".cjs", ".py"} {
+		name = strings.TrimSuffix(name, ext)
+	}
+	if !genericEntry[name] || !strings.ContainsAny(arg, `/\`) {
+		return name
+	}
+	dir := filepath.Dir(arg)
+	for buildDirs[filepath.Base(dir)] {
+		dir = filepath.Dir(dir)
+	}
+	if b := filepath.Base(dir); b != "." && b != string(filepath.Separator) {
+		return b
+	}
+	return name
+}
+
+// genericEntry are entry file names that say nothing about the server.
+var genericEntry = map[string]bool{"index": true, "main": true, "server": true, "cli": true, "__main__": true}
+
+// buildDirs are directories between a package and its entry file.
+var buildDirs = map[string]bool{"dist": true, "build": true, "lib": true, "out": true, "bin": true, "src": true}
 
 func sanitizeName(s string) string {
 	var b strings.Builder
@@ -85,8 +114,8 @@ func stripVersion(arg string) string {
 	if i := strings.Index(arg, "=="); i > 0 {
 		arg = arg[:i]
 	}
-	if i := strings.LastIndexByte(arg, '@'); i > 0 {
-		arg = arg[:i]
+	if i := strings.LastIndexByte(arg, '@'); i > 0 && i > strings.LastIndexAny(arg, `/\`) {
+		arg = arg[:i] // only the last path element carries a version: .../node_modules/@scope/pkg/index.js has none
 	}
 	return arg
 }
