@@ -27,7 +27,7 @@ func ExampleRun() {
 	fmt.Printf("exit %d, stderr %q\n%s", code, stderr, stdout)
 	// Output:
 	// exit 0, stderr ""
-	// {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"toolguard blocked this call: recursive deletes are not allowed (rule example.rm). Allowed instead: move the files to a trash directory."}}
+	// {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"toolguard blocked this call: recursive deletes are not allowed (rule example.rm). Instead: move the files to a trash directory."}}
 }
 
 func ExampleRun_cursorReadAsk() {

@@ -82,7 +82,7 @@ func reasonOf(d policy.Decision) string {
 
 func suggestionOf(d policy.Decision) string {
 	if s := strings.TrimSpace(d.Suggestion); s != "" {
-		return " Allowed instead: " + strings.TrimSuffix(s, ".") + "."
+		return " Instead: " + strings.TrimSuffix(s, ".") + "."
 	}
 	return ""
 }

@@ -191,13 +191,16 @@ func (p *proxy) replyDenied(id json.RawMessage, d policy.Decision) {
 	p.reply(msg)
 }
 
-// DeniedText is the text of the tool result a blocked call gets: the
-// reason, the rule and, when there is one, what would be allowed instead.
+// DeniedText is the text of the tool result a blocked call gets, on one
+// line: the rule, the reason and, when there is one, what to do instead.
 func DeniedText(d policy.Decision) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Blocked by toolguard (rule %s): %s", d.Rule, strings.TrimSpace(d.Reason))
+	fmt.Fprintf(&b, "Blocked by toolguard (rule %s): %s", d.Rule, oneLine(d.Reason))
 	if d.Suggestion != "" {
-		fmt.Fprintf(&b, "\nAllowed instead: %s", d.Suggestion)
+		fmt.Fprintf(&b, " Instead: %s", oneLine(d.Suggestion))
 	}
 	return b.String()
 }
+
+// oneLine joins the lines of s with spaces.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

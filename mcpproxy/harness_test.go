@@ -175,8 +175,12 @@ func outcomeOf(res *mcp.CallToolResult) outcome {
 	o := outcome{IsError: res.IsError, Text: strings.Join(texts, "\n")}
 	if rest, ok := strings.CutPrefix(o.Text, "Blocked by toolguard (rule "); ok {
 		o.Rule, rest, _ = strings.Cut(rest, "): ")
-		o.Why, _, _ = strings.Cut(rest, ". ")
-		o.Why, _, _ = strings.Cut(o.Why, "\n")
+		if strings.Contains(rest, "\n") {
+			o.Text = "the denial spans lines: " + rest // DeniedText is one line
+			return o
+		}
+		o.Why, _, _ = strings.Cut(rest, " Instead: ")
+		o.Why, _, _ = strings.Cut(o.Why, ". ")
 		o.Why = strings.TrimSuffix(o.Why, ".")
 		o.Text = ""
 	}
