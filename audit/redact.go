@@ -12,36 +12,27 @@ import (
 // Mask replaces every secret the redaction finds.
 const Mask = "***"
 
-// secretKeyWords are the fragments that make a key name secret, compared
-// after lower-casing and removing '-' and '_'.
-var secretKeyWords = []string{
-	"password", "passwd", "passphrase", "secret", "token", "apikey", "accesskey",
-	"privatekey", "authorization", "cookie", "credential", "sessionid", "clientsecret",
-}
-
-// IsSecretKey reports whether a key or field name names a secret: it
-// contains, case-insensitively and ignoring '-' and '_', one of password,
-// passwd, passphrase, secret, token, api_key, access_key, private_key,
-// authorization, cookie, credential, session_id or client_secret; or it is
-// exactly "pwd", "pass" or "auth".
-func IsSecretKey(key string) bool {
-	k := strings.ToLower(strings.NewReplacer("-", "", "_", "").Replace(key))
-	switch k {
-	case "pwd", "pass", "auth":
-		return true
-	}
-	for _, w := range secretKeyWords {
-		if strings.Contains(k, w) {
-			return true
-		}
-	}
-	return false
-}
+// IsSecretKey reports whether a key or field name names a secret. The
+// name is split into words (at '-', '_', '.', ':', '/' and camelCase
+// boundaries, so maxTokens, max_tokens and MAX-TOKENS are all max+tokens);
+// it names a secret when its words contain password, passwd, passphrase,
+// secret, token, api+key, access+key, private+key, authorization, cookie,
+// credential, session+id or a few more, or end in pass, pwd, auth, sig,
+// signature or dsn. Words that make the value something about the secret
+// rather than the secret itself win: a count or a cursor before it
+// (max_tokens, input_tokens, next_page_token, no_password, ask_vault_pass),
+// a file, a name, an id, a type or a length after it (password_file,
+// secret_name, access_key_id, token_type, password_min_length), and
+// tokenizer. An upper-case variable name is also secret when
+// risk.IsSecretName says so (STRIPE_KEY, DB_PASS, DATABASE_URL).
+func IsSecretKey(key string) bool { return secretKeyName(key) }
 
 // Redact returns a copy of v with secrets masked: values under secret keys
 // (see [IsSecretKey]) in maps become [Mask], strings go through
-// [RedactString], and slices and maps are walked recursively. Other values
-// are returned unchanged. v itself is not modified.
+// [RedactString], and slices and maps are walked recursively. A list of
+// strings is also read as a command's argv, so the value after an option
+// that takes a secret is masked (["--password", "x"]). Other values are
+// returned unchanged. v itself is not modified.
 func Redact(v any) any {
 	switch x := v.(type) {
 	case string:
@@ -52,18 +43,32 @@ func Redact(v any) any {
 			out[k] = redactField(k, val)
 		}
 		return out
+	case map[string]string:
+		out := make(map[string]string, len(x))
+		for k, val := range x {
+			if IsSecretKey(k) {
+				out[k] = Mask
+			} else {
+				out[k] = RedactString(val)
+			}
+		}
+		return out
 	case []any:
+		if argv, ok := stringList(x); ok {
+			red := redactArgv(argv)
+			out := make([]any, len(red))
+			for i, s := range red {
+				out[i] = s
+			}
+			return out
+		}
 		out := make([]any, len(x))
 		for i, val := range x {
 			out[i] = Redact(val)
 		}
 		return out
 	case []string:
-		out := make([]string, len(x))
-		for i, s := range x {
-			out[i] = RedactString(s)
-		}
-		return out
+		return redactArgv(x)
 	default:
 		return v
 	}
@@ -74,6 +79,48 @@ func redactField(key string, v any) any {
 		return Mask
 	}
 	return Redact(v)
+}
+
+func stringList(x []any) ([]string, bool) {
+	if len(x) < 2 {
+		return nil, false
+	}
+	out := make([]string, len(x))
+	for i, v := range x {
+		s, ok := v.(string)
+		if !ok {
+			return nil, false
+		}
+		out[i] = s
+	}
+	return out, true
+}
+
+// redactArgv masks the secrets of a command given as argv, then each
+// element as a string.
+func redactArgv(argv []string) []string {
+	out := make([]string, len(argv))
+	copy(out, argv)
+	joined := strings.Join(argv, "\x00")
+	if len(argv) > 1 && strings.Count(joined, "\x00") == len(argv)-1 && mayHoldCommandSecret(joined, strings.ToLower(joined)) {
+		a := &analyzer{text: joined}
+		words := make([]word, len(argv))
+		at := 0
+		for i, s := range argv {
+			words[i] = word{start: at, end: at + len(s), val: s, raw: true}
+			at += len(s) + 1
+		}
+		a.check([]*simpleCmd{{args: words}})
+		if len(a.edits) > 0 {
+			if parts := strings.Split(maskRepeats(applyEdits(joined, a.edits), a.values), "\x00"); len(parts) == len(out) {
+				out = parts
+			}
+		}
+	}
+	for i, s := range out {
+		out[i] = RedactString(s)
+	}
+	return out
 }
 
 // A shape is one kind of secret found by its form. Every regexp is compiled
@@ -87,10 +134,8 @@ type shape struct {
 	keep string                // replacement template
 	need []string
 	all  bool
+	ids  []int // need's indexes in shapeNeedles
 }
-
-// secretWords are the fragments every secret key or flag name contains.
-var secretWords = []string{"pass", "secret", "token", "key", "credential", "authorization", "cookie"}
 
 // lazyRegexp compiles expr the first time it is needed. A hook process
 // redacts one record and usually passes no shape's literal filter, so it
@@ -100,75 +145,141 @@ func lazyRegexp(expr string) func() *regexp.Regexp {
 	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
-// shapes run in order: enclosing forms (PEM blocks, URLs, headers,
-// key=value) before bare tokens.
-var shapes = []shape{
-	{"pem private key", lazyRegexp(`-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$)`), "-----BEGIN ${1}PRIVATE KEY-----" + Mask + "-----END ${1}PRIVATE KEY-----",
-		[]string{"private key-----"}, false},
-	{"url credentials", lazyRegexp(`\b([a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#@\s]*):[^@/?#\s]*@`), "${1}:" + Mask + "@",
-		[]string{"://", "@"}, true},
-	{"authorization header", lazyRegexp(`(?i)\b(bearer|basic|token)(\s+)[A-Za-z0-9._~+/=-]{8,}`), "${1}${2}" + Mask,
-		[]string{"bearer", "basic", "token"}, false},
-	{"secret flag", lazyRegexp(`(?i)((?:^|\s)--?[a-z0-9-]*(?:password|passwd|passphrase|secret|token|api-?key|access-?key|private-?key|credential)[a-z0-9-]*)(=|\s+)("[^"]*"|'[^']*'|[^\s"']+)`), "${1}${2}" + Mask,
-		secretWords, false},
-	{"user:password flag", lazyRegexp(`((?:^|\s)(?:-u|--user|--proxy-user)(?:\s+|=)["']?[^\s:"']*:)([^\s"']+)`), "${1}" + Mask,
-		[]string{"-u", "--user", "--proxy-user"}, false},
-	{"mysql password flag", lazyRegexp(`((?:^|[\s/])(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\s(?:[^|;&\n]*?\s)?-p)([^\s|;&]+)`), "${1}" + Mask,
-		[]string{"mysql", "mariadb"}, false},
-	// The key's leading part ("DB_" in DB_PASSWORD) is left alone, so the
-	// match starts at the keyword and the regexp can skip ahead quickly.
-	{"secret assignment", lazyRegexp(`(?i)((?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential|authorization|cookie)[a-z0-9_.-]*)(["']?\s*[=:]\s*)((?:bearer\s+|basic\s+|token\s+)?(?:"[^"]*"|'[^']*'|[^\s"',;&]+))`), "${1}${2}" + Mask,
-		secretWords, false},
+// enclosing are the shapes that hold a secret inside a larger form; they
+// run before key=value and the bare token shapes.
+var enclosing = []shape{
+	{"pem private key", lazyRegexp(`-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)`),
+		"-----BEGIN ${1}PRIVATE KEY${2}-----" + Mask + "-----END ${1}PRIVATE KEY${2}-----", []string{"private key"}, false, nil},
+	// The password runs to the last '@' before the host, so that an
+	// unencoded '@' in it does not leave its end behind.
+	{"url credentials", lazyRegexp(`\b([a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#@\s"'<>]*):[^/?#\s"'<>]*@`), "${1}:" + Mask + "@",
+		[]string{"://", "@"}, true, nil},
+	{"netrc password", lazyRegexp(`(?i)\b(machine\s+\S+\s+(?:login\s+\S+\s+)?password\s+)[^\s"']+`), "${1}" + Mask,
+		[]string{"machine"}, false, nil},
+	{"slack webhook", lazyRegexp(`(https://hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]+`), "${1}" + Mask,
+		[]string{"hooks.slack.com"}, false, nil},
+	{"discord webhook", lazyRegexp(`(discord(?:app)?\.com/api/webhooks/)[0-9]+/[A-Za-z0-9_-]+`), "${1}" + Mask,
+		[]string{"/api/webhooks/"}, false, nil},
+	{"telegram bot token", lazyRegexp(`(api\.telegram\.org/bot)[0-9]+:[A-Za-z0-9_-]+`), "${1}" + Mask,
+		[]string{"api.telegram.org/bot"}, false, nil},
 }
+
+// tokens are the credential formats of risk.TokenShapes.
+var tokens []shape
+
+// shapes are all the regexp shapes, enclosing first.
+var shapes []shape
 
 func init() {
 	for _, t := range risk.TokenShapes {
 		if t.Name != "pem private key" { // masked whole, body included, above
-			shapes = append(shapes, shape{name: t.Name, re: t.Re, keep: "${1}" + Mask, need: t.Need})
+			tokens = append(tokens, shape{name: t.Name, re: t.Re, keep: "${1}" + Mask, need: t.Need})
 		}
 	}
+	for _, list := range [][]shape{enclosing, tokens} {
+		for i := range list {
+			for _, n := range list[i].need {
+				list[i].ids = append(list[i].ids, shapeNeedles.index(n))
+			}
+		}
+	}
+	shapes = append(append(shapes, enclosing...), tokens...)
 }
 
-// mayMatch applies the shape's literal filter to the lower-cased text.
-func (sh *shape) mayMatch(lower string) bool {
-	for _, n := range sh.need {
-		if strings.Contains(lower, n) != sh.all {
+// mayMatch applies the shape's literal filter, given the literals the
+// lower-cased text contains.
+func (sh *shape) mayMatch(f *found) bool {
+	for _, i := range sh.ids {
+		if f.has(i) != sh.all {
 			return !sh.all
 		}
 	}
 	return sh.all
 }
 
-// RedactString masks the secrets in s found by their shape:
-//   - PEM private key blocks (the body is masked);
-//   - URLs with credentials (https://user:pass@host → https://user:***@host);
-//   - Bearer, Basic and token authorization values;
-//   - curl-style credentials (-u user:pass, --user=user:pass);
-//   - secret flags (--password X, --token=X, --api-key X, …) and the glued
-//     -pSECRET of mysql and mariadb clients;
-//   - key=value and key: value where the key names a secret;
-//   - AWS access key ids (AKIA…, ASIA…), GitHub tokens (ghp_, gho_, ghs_,
-//     ghu_, ghr_, github_pat_), GitLab glpat-, Slack xox[baprs]-, Stripe
-//     sk_live_/rk_live_ (and _test_), OpenAI and Anthropic sk-…, sk-ant-…,
-//     Google AIza…, and JWTs (eyJ….….…);
-//   - any other token of 32 or more characters from the base64/hex alphabet
-//     that mixes letters with at least two separate runs of digits and looks
-//     random (Shannon entropy ≥ 3.5 bits per character), unless it looks like
-//     a file path. Full-length git hashes are masked too.
-//
-// Known token shapes keep their non-secret prefix ("ghp_***") so the
-// receipt still says what kind of credential was there.
-func RedactString(s string) string {
-	lower := strings.ToLower(s)
-	for i := range shapes {
-		sh := &shapes[i]
-		if !sh.mayMatch(lower) {
+// apply runs the shapes on s. A shape that changes s can only remove
+// literals, so the literals are looked for once.
+func apply(list []shape, s, lower string) (string, string) {
+	f := shapeNeedles.scan(lower)
+	for i := range list {
+		sh := &list[i]
+		if !sh.mayMatch(&f) {
 			continue
 		}
 		if r := sh.re().ReplaceAllString(s, sh.keep); r != s {
 			s, lower = r, strings.ToLower(r)
 		}
 	}
+	return s, lower
+}
+
+// RedactString masks the secrets in s, which may be a shell command, a
+// script, a reason quoting a command, or any other text:
+//   - values that programs take as secrets, found by reading s as shell
+//     code: the options of programs that take a password or a token
+//     (docker login -p, sshpass -p, mysql -pSECRET, redis-cli -a, curl -u
+//     user:SECRET, openssl -pass pass:SECRET, htpasswd -b FILE USER
+//     SECRET, aws configure set aws_secret_access_key SECRET, npm config
+//     set //host/:_authToken SECRET, vault login SECRET, …), any long
+//     option whose name names a secret (--token X, --client-secret=X, but
+//     not --max-tokens or --password-file), variables with secret names
+//     (FOO_TOKEN=X cmd, export, env), and what echo, printf, a here-string
+//     or a here-document feed to a program that reads a secret on its
+//     standard input (sudo -S, docker login --password-stdin, gh auth
+//     login --with-token, chpasswd). Options mean what the program says:
+//     the -p of docker run, ssh, redis-cli or "mysql -p DB" is kept. A
+//     value made only of a variable ($PASSWORD) is kept; a secret value
+//     found this way is also masked wherever else it appears in s;
+//   - PEM private key blocks (the body is masked), URLs with credentials
+//     (https://user:pass@host → https://user:***@host), .netrc lines, and
+//     Slack, Discord and Telegram webhook or bot URLs;
+//   - key=value and key: value where the key names a secret (see
+//     [IsSecretKey]): PASSWORD=x, "api_key": "x", ?access_token=x,
+//     Authorization: Bearer x, _authToken=x;
+//   - Bearer, Basic and token authorization values anywhere;
+//   - the credential formats of risk.TokenShapes: AWS access key ids,
+//     GitHub, GitLab, Slack, Stripe, OpenAI, Anthropic, Google, npm,
+//     PyPI, Hugging Face, Docker Hub, Vault, SendGrid, DigitalOcean,
+//     Shopify and other tokens, age keys and JWTs;
+//   - any other token of 32 or more characters from the base64/hex alphabet
+//     that mixes letters with at least two separate runs of digits and looks
+//     random (Shannon entropy ≥ 3.5 bits per character), unless it looks like
+//     a file path. Full-length git hashes are masked too.
+//
+// Known token shapes keep their non-secret prefix ("ghp_***") so the
+// receipt still says what kind of credential was there; quotes around a
+// masked value are kept.
+func RedactString(s string) string { return redactWith(s, true) }
+
+// redactWith is RedactString; parse false skips the shell parser and reads
+// commands with the tolerant tokenizer only (tests use it).
+func redactWith(s string, parse bool) (out string) {
+	defer func() {
+		if recover() != nil { // a bug here must neither lose the record nor leak
+			out = Mask
+		}
+	}()
+	return redactText(s, parse)
+}
+
+// redactText is redactWith without the safety net (the fuzz tests call it
+// to see panics).
+func redactText(s string, parse bool) string {
+	if s == "" {
+		return s
+	}
+	lower := strings.ToLower(s)
+	if r := redactCommands(s, lower, parse); r != s {
+		s, lower = r, strings.ToLower(r)
+	}
+	s, lower = apply(enclosing, s, lower)
+	if r := maskAssignments(s); r != s {
+		s, lower = r, strings.ToLower(r)
+	}
+	if r := maskAuthSchemes(s, lower); r != s {
+		s, lower = r, strings.ToLower(r)
+	}
+	s, _ = apply(tokens, s, lower)
 	return maskRandomTokens(s)
 }
 
@@ -177,28 +288,26 @@ const minRandomToken = 32
 
 func maskRandomTokens(s string) string {
 	var b strings.Builder
-	start := -1
-	flush := func(end int) {
-		if start >= 0 {
-			tok := s[start:end]
-			if looksRandom(tok) {
-				tok = Mask
-			}
-			b.WriteString(tok)
-			start = -1
-		}
-	}
-	for i := 0; i < len(s); i++ {
-		if isTokenByte(s[i]) {
-			if start < 0 {
-				start = i
-			}
+	at := 0 // s[:at] is in b
+	for i := 0; i < len(s); {
+		if !isTokenByte(s[i]) {
+			i++
 			continue
 		}
-		flush(i)
-		b.WriteByte(s[i])
+		start := i
+		for i < len(s) && isTokenByte(s[i]) {
+			i++
+		}
+		if i-start >= minRandomToken && looksRandom(s[start:i]) {
+			b.WriteString(s[at:start])
+			b.WriteString(Mask)
+			at = i
+		}
 	}
-	flush(len(s))
+	if at == 0 {
+		return s
+	}
+	b.WriteString(s[at:])
 	return b.String()
 }
 
