@@ -74,6 +74,11 @@ type Answer struct {
 	Approved bool `json:"approved"`
 	// Scope of an approval; ignored when Approved is false.
 	Scope Scope `json:"scope"`
+	// Prefix, for a session or always answer to a shell call, widens the
+	// grant from the exact command to the commands that start with it; it
+	// must be one of [Prefixes] of the command. Empty means the exact
+	// command.
+	Prefix string `json:"prefix,omitempty"`
 	// By names the channel that answered: "terminal", "callback", "web", …
 	By string `json:"by,omitempty"`
 	// Note is free text from the person or the channel (why it was denied,

@@ -15,16 +15,20 @@ import (
 
 // A program that embeds toolguard asks its own user through a Callback,
 // remembers a session approval, and lets the grant answer the next ask.
+// The grant is exactly what the user approved: the same command, unless
+// the user chose one of the offered prefixes.
 func Example() {
 	dir, _ := os.MkdirTemp("", "approval")
 	defer os.RemoveAll(dir)
 	store := approval.NewGrantStore(dir, filepath.Join(dir, "policy.toml"))
 	ctx := context.Background()
 
-	c := call.Call{Kind: call.Shell, Tool: "Bash", Command: "go test ./...", Who: call.Who{Session: "s1"}}
+	c := call.Call{Kind: call.Shell, Tool: "Bash", Command: "go test ./... -run TestA", Who: call.Who{Session: "s1"}}
 	d := policy.Decision{Verdict: risk.Ask, Tier: risk.Execute, Rule: "mode.supervised", Reason: "runs a command"}
+	fmt.Println("prefixes offered:", approval.Prefixes(c.Command))
 	ask := approval.Callback(func(ctx context.Context, r approval.Request) (approval.Answer, error) {
-		return approval.Answer{Approved: true, Scope: approval.Session}, nil // the user clicked "for this session"
+		// The user clicked "for this session" and chose the prefix "go test ./...".
+		return approval.Answer{Approved: true, Scope: approval.Session, Prefix: "go test ./..."}, nil
 	})
 
 	ans, err := approval.Ask(ctx, ask, approval.Request{Call: c, Decision: d}, approval.AskOptions{})
@@ -40,6 +44,7 @@ func Example() {
 	chained.Command = "go test ./... && git push"
 	fmt.Println(approval.ApplyGrants(d, chained, grants).Verdict)
 	// Output:
+	// prefixes offered: [go test ./... -run go test ./... go test]
 	// true session <nil>
 	// remembered Bash(go test ./...:*)
 	// grant:Bash(go test ./...:*)
@@ -56,9 +61,9 @@ func ExampleNone() {
 func ExampleParseGrantPattern() {
 	g, err := approval.ParseGrantPattern("Bash(npm test:*)")
 	fmt.Printf("%q %q %v\n", g.Tool, g.CommandPrefix, err)
-	_, err = approval.ParseGrantPattern("Bash(npm test)")
-	fmt.Println(err)
+	g, err = approval.ParseGrantPattern("Bash(npm test)")
+	fmt.Printf("%q %q %v\n", g.Tool, g.Command, err)
 	// Output:
 	// "Bash" "npm test" <nil>
-	// grant pattern "Bash(npm test)": write Tool or Tool(command prefix:*), e.g. Bash(npm test:*)
+	// "Bash" "npm test" <nil>
 }

@@ -23,7 +23,11 @@ type grantsFile struct {
 
 type grantTable struct {
 	Tool          string    `toml:"tool"`
+	Command       string    `toml:"command"`
 	CommandPrefix string    `toml:"command_prefix"`
+	Paths         []string  `toml:"paths"`
+	URLs          []string  `toml:"urls"`
+	Digest        string    `toml:"digest"`
 	Added         time.Time `toml:"added"`
 }
 
@@ -52,7 +56,8 @@ func parseGrants(path string, data []byte) ([]Grant, error) {
 	}
 	out := make([]Grant, 0, len(f.Grants))
 	for _, t := range f.Grants {
-		out = append(out, Grant{Tool: t.Tool, CommandPrefix: strings.TrimSuffix(t.CommandPrefix, ":*"), Scope: Always, Created: t.Added})
+		out = append(out, Grant{Tool: t.Tool, Command: strings.TrimSpace(t.Command), CommandPrefix: strings.TrimSuffix(t.CommandPrefix, ":*"),
+			Paths: t.Paths, URLs: t.URLs, Digest: t.Digest, Scope: Always, Created: t.Added})
 	}
 	return out, nil
 }
@@ -92,7 +97,7 @@ func (s *GrantStore) appendGrant(g Grant) error {
 		return fmt.Errorf("not adding the grant %s: %w", g.Pattern(), err)
 	}
 	for _, e := range existing {
-		if e.Tool == g.Tool && e.CommandPrefix == g.CommandPrefix {
+		if e.Pattern() == g.Pattern() && e.Digest == g.Digest {
 			return nil
 		}
 	}
@@ -136,8 +141,20 @@ func grantTOML(old []byte, g Grant) []byte {
 	}
 	b.WriteString("# Added by toolguard when you answered \"always\".\n[[grants]]\n")
 	fmt.Fprintf(&b, "tool = %s\n", tomlString(g.Tool))
-	if g.CommandPrefix != "" {
+	switch {
+	case g.Command != "":
+		fmt.Fprintf(&b, "command = %s\n", tomlString(g.Command))
+	case g.CommandPrefix != "":
 		fmt.Fprintf(&b, "command_prefix = %s\n", tomlString(g.CommandPrefix))
+	case len(g.Paths)+len(g.URLs) > 0:
+		if len(g.Paths) > 0 {
+			fmt.Fprintf(&b, "paths = %s\n", tomlStrings(g.Paths))
+		}
+		if len(g.URLs) > 0 {
+			fmt.Fprintf(&b, "urls = %s\n", tomlStrings(g.URLs))
+		}
+	case g.Digest != "":
+		fmt.Fprintf(&b, "digest = %s\n", tomlString(g.Digest))
 	}
 	created := g.Created
 	if created.IsZero() {
@@ -145,6 +162,15 @@ func grantTOML(old []byte, g Grant) []byte {
 	}
 	fmt.Fprintf(&b, "added = %s\n", created.UTC().Format(time.RFC3339))
 	return b.Bytes()
+}
+
+// tomlStrings renders a TOML array of basic strings.
+func tomlStrings(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = tomlString(s)
+	}
+	return "[" + strings.Join(q, ", ") + "]"
 }
 
 // tomlString quotes s as a TOML basic string.

@@ -63,6 +63,8 @@ func offered(r Request, s Scope) bool {
 // cursor or fake the prompt. Lines end in "\r\n" (the terminal may be in
 // raw mode).
 func RenderWarning(r Request, colour bool) string {
+	grant, remembered := GrantFor(r, Always, time.Time{})
+	r = Shown(r)
 	d, c := r.Decision, r.Call
 	var b strings.Builder
 	line := func(format string, args ...any) { fmt.Fprintf(&b, format+"\r\n", args...) }
@@ -84,6 +86,9 @@ func RenderWarning(r Request, colour bool) string {
 		line("  note:     part of this call cannot be checked statically; it cannot be remembered")
 	}
 	line("  rule:     %s", visible(d.Rule))
+	if remembered {
+		line("  remember: %s (what [s]ession or [a]lways allows from now on)", visible(audit.RedactString(grant.Pattern())))
+	}
 	return b.String()
 }
 

@@ -17,7 +17,8 @@ func TestRenderWarningColour(t *testing.T) {
 		"  command:  \x1b[4mrm -rf\x1b[24m build\r\n" +
 		"  why:      deletes a directory tree\r\n" +
 		"  instead:  move it to the trash\r\n" +
-		"  rule:     core.fs.rm-recursive\r\n"
+		"  rule:     core.fs.rm-recursive\r\n" +
+		"  remember: Bash(rm -rf build) (what [s]ession or [a]lways allows from now on)\r\n"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -76,7 +77,7 @@ func TestQuestion(t *testing.T) {
 	}{
 		{"all scopes", rmReq, "Allow? [y]es / [n]o / [s]ession / [a]lways"},
 		{"no session id", Request{Call: bash("make", "")}, "Allow? [y]es / [n]o / [a]lways"},
-		{"chained command", Request{Call: bash("make && make install", "s1")}, "Allow? [y]es / [n]o"},
+		{"chained command (granted exactly)", Request{Call: bash("make && make install", "s1")}, "Allow? [y]es / [n]o / [s]ession / [a]lways"},
 		{"unverifiable", Request{Call: bash("$X", "s1"), Decision: policy.Decision{Unverifiable: true}}, "Allow? [y]es / [n]o"},
 	}
 	for _, tt := range tests {

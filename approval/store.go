@@ -85,7 +85,7 @@ func (s *GrantStore) AddSession(ctx context.Context, g Grant) error {
 }
 
 func sameGrant(a, b Grant) bool {
-	return a.Tool == b.Tool && a.CommandPrefix == b.CommandPrefix && a.Session == b.Session
+	return a.Pattern() == b.Pattern() && a.Digest == b.Digest && a.Session == b.Session
 }
 
 // Grants returns the always grants and the session's grants together, for
@@ -108,7 +108,7 @@ func (s *GrantStore) Record(ctx context.Context, r Request, a Answer, now time.T
 	if !a.Approved {
 		return Grant{}, false, nil
 	}
-	g, ok := GrantFor(r, a.Scope, now)
+	g, ok := GrantWith(r, a.Scope, a.Prefix, now)
 	if !ok {
 		return Grant{}, false, nil
 	}

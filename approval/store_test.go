@@ -121,7 +121,7 @@ func TestAlwaysGrantSurvivesRestart(t *testing.T) {
 # Added by toolguard when you answered "always".
 [[grants]]
 tool = "Bash"
-command_prefix = "npm test"
+command = "npm test"
 added = 2026-11-21T09:30:00Z
 `
 	if diff := cmp.Diff(want, string(data)); diff != "" {
@@ -140,11 +140,11 @@ added = 2026-11-21T09:30:00Z
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]Grant{{Tool: "Bash", CommandPrefix: "npm test", Scope: Always, Created: now}}, got); diff != "" {
+	if diff := cmp.Diff([]Grant{{Tool: "Bash", Command: "npm test", Scope: Always, Created: now}}, got); diff != "" {
 		t.Errorf("grants read back (-want +got):\n%s", diff)
 	}
-	if g.Pattern() != "Bash(npm test:*)" || !got[0].Matches(bash("npm test --ci", "x")) {
-		t.Errorf("read-back grant %v does not cover npm test", got[0])
+	if g.Pattern() != "Bash(npm test)" || !got[0].Matches(bash("npm test", "x")) || got[0].Matches(bash("npm test --ci", "x")) {
+		t.Errorf("read-back grant %v does not cover exactly npm test", got[0])
 	}
 }
 
@@ -204,7 +204,7 @@ func TestRecordScopes(t *testing.T) {
 		t.Fatalf("session Record = %v, %v", ok, err)
 	}
 	got, _ := s.Grants(ctx, "s1")
-	want := []Grant{{Tool: "Bash", CommandPrefix: "go test ./...", Scope: Session, Session: "s1", Created: now}}
+	want := []Grant{{Tool: "Bash", Command: "go test ./...", Scope: Session, Session: "s1", Created: now}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

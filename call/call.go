@@ -1,6 +1,9 @@
 package call
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -135,4 +138,16 @@ func (c *Call) Root() string {
 		return c.Workspace
 	}
 	return c.Cwd
+}
+
+// ArgsDigest is "sha256:" and the hex SHA-256 of c's arguments encoded as
+// JSON (object keys sorted), identifying one exact call of a tool; empty
+// when the arguments cannot be encoded.
+func ArgsDigest(c Call) string {
+	b, err := json.Marshal(c.Input) // encoding/json sorts map keys
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }

@@ -222,8 +222,10 @@ func TestReadOnlyHints(t *testing.T) {
 	}
 }
 
-// An approval for the session is remembered by the guard's grant store:
-// the next call of the tool in this proxy session is not asked again.
+// An approval for the session is remembered by the guard's grant store,
+// bound to what the person saw: the same call is not asked again, a call
+// of the same tool with other arguments is (a session grant used to cover
+// every later call of the tool).
 func TestSessionApprovalIsRemembered(t *testing.T) {
 	for _, version := range []string{legacy, modern} {
 		t.Run("protocol "+cmpOr(version, "latest"), func(t *testing.T) {
@@ -239,14 +241,18 @@ func TestSessionApprovalIsRemembered(t *testing.T) {
 			dir := t.TempDir()
 			grants := guard.WithGrants(approval.NewGrantStore(dir, dir+"/policy.toml"))
 			s := connect(t, Options{Policy: compile(t, policy.Settings{}), GuardOptions: []guard.Option{grants}}, copts, version)
-			got := []outcome{s.call(t, testserver.ToolEcho, map[string]any{"text": "1"}), s.call(t, testserver.ToolEcho, map[string]any{"text": "2"})}
-			if diff := cmp.Diff([]outcome{{Text: "1"}, {Text: "2"}}, got); diff != "" {
+			got := []outcome{
+				s.call(t, testserver.ToolEcho, map[string]any{"text": "1"}),
+				s.call(t, testserver.ToolEcho, map[string]any{"text": "1"}),
+				s.call(t, testserver.ToolEcho, map[string]any{"text": "2"}),
+			}
+			if diff := cmp.Diff([]outcome{{Text: "1"}, {Text: "1"}, {Text: "2"}}, got); diff != "" {
 				t.Errorf("calls (-want +got):\n%s", diff)
 			}
 			mu.Lock()
 			defer mu.Unlock()
-			if asked != 1 {
-				t.Errorf("asked %d times, want once", asked)
+			if asked != 2 {
+				t.Errorf("asked %d times, want twice (the first call, and the call with other arguments)", asked)
 			}
 		})
 	}

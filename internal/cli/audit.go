@@ -153,10 +153,13 @@ var auditHeader = strings.TrimRight(fmt.Sprintf(auditFormat, "TIME (UTC)", "VERD
 func recordPrinter(w io.Writer, asJSON bool) func(audit.Record) error {
 	if asJSON {
 		enc := json.NewEncoder(w)
-		return func(r audit.Record) error { return enc.Encode(r) }
+		return func(r audit.Record) error { // logs written by older versions are masked again
+			r.Args, r.Reason = audit.RedactString(r.Args), audit.RedactString(r.Reason)
+			return enc.Encode(r)
+		}
 	}
 	return func(r audit.Record) error {
-		line := fmt.Sprintf(auditFormat, r.Time.UTC().Format(time.DateTime), r.Verdict, r.Tool, r.Rule, approvalText(r), oneLine(r.Args, 80))
+		line := fmt.Sprintf(auditFormat, r.Time.UTC().Format(time.DateTime), r.Verdict, r.Tool, r.Rule, approvalText(r), oneLine(audit.RedactString(r.Args), 80))
 		_, err := fmt.Fprintln(w, strings.TrimRight(line, " "))
 		return err
 	}
