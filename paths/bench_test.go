@@ -47,6 +47,36 @@ func BenchmarkCompileDefault(b *testing.B) {
 	}
 }
 
+// BenchmarkCheckGlob measures judging a glob operand and a directory tree
+// against every denied, protected and sensitive pattern: the per-operand
+// work of rm -rf d/*.go or cat ~/.*/*.
+func BenchmarkCheckGlob(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.Home = "/home/alice"
+	c, err := Compile(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	env := Env{Cwd: "/home/alice/project", Workspace: "/home/alice/project"}
+	at := func(p string) Path { return Path{Literal: p, Resolved: p} }
+	cases := []struct {
+		name string
+		run  func() int
+	}{
+		{"workspace-glob", func() int { return len(c.CheckGlob(at("/home/alice/project/d"), "*.go", Delete, env)) }},
+		{"home-dot-glob", func() int { return len(c.CheckGlob(at("/home/alice"), ".*/*", Read, env)) }},
+		{"tree", func() int { return len(c.CheckTree(at("/home/alice/project/src"), Read, env)) }},
+	}
+	for _, bc := range cases {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				bc.run()
+			}
+		})
+	}
+}
+
 // BenchmarkCheckPath measures the judgement alone, on paths canonicalised
 // once: the part of Check that does no system calls (for paths inside the
 // workspace; outside it the workspace itself is resolved on demand).

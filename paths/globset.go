@@ -1,6 +1,9 @@
 package paths
 
-import "strings"
+import (
+	"math/bits"
+	"strings"
+)
 
 // This file decides whether two globs can match a common path, which is
 // how a glob operand (cat ~/.ssh/id_*) or a directory tree (grep -r . DIR)
@@ -75,13 +78,17 @@ func parseGlob(g string, shell bool) []component {
 }
 
 func setSize(s byteSet) int {
-	n := 0
-	for b := 0; b < 256; b++ {
-		if s.has(byte(b)) {
-			n++
+	return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) + bits.OnesCount64(s[2]) + bits.OnesCount64(s[3])
+}
+
+// first returns the smallest byte in a non-empty set.
+func (s byteSet) first() byte {
+	for i, w := range s {
+		if w != 0 {
+			return byte(i<<6 + bits.TrailingZeros64(w))
 		}
 	}
-	return n
+	return 0
 }
 
 // parseAtoms reads one component's glob syntax: \x, [...] with ranges and

@@ -219,7 +219,7 @@ func sharesLiteral(c component, glob string) bool {
 			}
 			continue
 		}
-		run = append(run, literalText(component{atoms: []atom{a}})...)
+		run = append(run, a.set.first())
 	}
 	return check()
 }
@@ -338,16 +338,13 @@ func endsWithLiteral(c component, suffix string) bool {
 }
 
 func literalText(c component) string {
-	var b strings.Builder
+	b := make([]byte, 0, len(c.atoms))
 	for _, a := range c.atoms {
-		for x := 0; x < 256; x++ {
-			if a.set.has(byte(x)) {
-				b.WriteByte(byte(x))
-				break
-			}
+		if !a.set.empty() {
+			b = append(b, a.set.first())
 		}
 	}
-	return b.String()
+	return string(b)
 }
 
 // literalComponents turns a clean absolute path into components that match

@@ -39,6 +39,40 @@ func TestComponentsMeet(t *testing.T) {
 	}
 }
 
+// TestByteSets checks the counting and literal helpers every glob
+// judgement calls once per atom and pattern (they used to loop over all
+// 256 bytes each time).
+func TestByteSets(t *testing.T) {
+	for _, c := range []struct {
+		glob    string
+		sizes   []int
+		literal string
+	}{
+		{"abc", []int{1, 1, 1}, "abc"},
+		{"a?c", []int{1, 255, 1}, "a\x00c"}, // ? is every byte but '/'; its first is NUL
+		{"[xyz]é", []int{3, 1, 1}, "xé"},
+		{"[!a]\xff", []int{254, 1}, "\x00\xff"},
+	} {
+		comp := parseGlob(c.glob, false)[0]
+		var sizes []int
+		for _, a := range comp.atoms {
+			sizes = append(sizes, setSize(a.set))
+		}
+		if len(sizes) != len(c.sizes) {
+			t.Errorf("%q: %d atoms, want %d", c.glob, len(sizes), len(c.sizes))
+			continue
+		}
+		for i := range sizes {
+			if sizes[i] != c.sizes[i] {
+				t.Errorf("%q: atom %d has %d bytes, want %d", c.glob, i, sizes[i], c.sizes[i])
+			}
+		}
+		if got := literalText(comp); got != c.literal {
+			t.Errorf("literalText(%q) = %q, want %q", c.glob, got, c.literal)
+		}
+	}
+}
+
 func TestGlobsMeet(t *testing.T) {
 	for _, c := range []struct {
 		a, b string

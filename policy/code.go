@@ -22,6 +22,9 @@ import (
 // codeEffects judges code of a language that is not parsed here.
 func (e *evaluation) codeEffects(cmd *shell.Command, c rules.Code, dir string) {
 	e.inlineEffects(cmd, c.Text, c.Span, dir)
+	if !e.spend(scanCost(len(c.Text))) {
+		return
+	}
 	prev := e.removesOperand
 	e.removesOperand = false
 	for _, p := range e.codePaths(c.Text) {
@@ -139,11 +142,11 @@ func stringLiterals(code string) []string {
 // of what only looked like a command are not reported: the code itself
 // is already the execute tier.
 func (e *evaluation) analyseEmbedded(cmd *shell.Command, code string, span risk.Span) {
-	if e.codeDepth >= maxCodeNesting {
+	if e.codeDepth >= maxCodeNesting || !e.spend(4*scanCost(len(code))) {
 		return
 	}
 	for _, text := range embeddedCommands(code) {
-		s, _ := shell.Parse(text, shell.Options{Home: e.p.home, Env: e.shellEnv()})
+		s := e.parse(text, shell.Options{Home: e.p.home, Env: e.shellEnv()})
 		if s == nil {
 			continue
 		}

@@ -283,9 +283,22 @@ type Rule struct {
 type Grant struct {
 	// Tool is the tool name the grant covers. Required.
 	Tool string `toml:"tool"`
-	// CommandPrefix limits the grant to shell commands starting with it;
-	// empty means every call of the tool.
+	// Command limits the grant to exactly this shell command, whatever the
+	// agent calls its shell tool. Empty means no such limit.
+	Command string `toml:"command"`
+	// CommandPrefix limits the grant to shell commands starting with it
+	// (then a blank or the end), whatever the agent calls its shell tool.
+	// Empty means no such limit.
 	CommandPrefix string `toml:"command_prefix"`
+	// Paths and URLs limit the grant to calls of the tool that touch at
+	// least one of them and nothing else. Empty means no such limit.
+	Paths []string `toml:"paths"`
+	URLs  []string `toml:"urls"`
+	// Digest limits the grant to calls of the tool with exactly these
+	// arguments ("sha256:" and the hex SHA-256 of their JSON). Empty means
+	// no such limit. With none of command, command_prefix, paths, urls and
+	// digest, the grant covers every call of the tool.
+	Digest string `toml:"digest"`
 	// Added is when the grant was recorded; informational.
 	Added time.Time `toml:"added"`
 }

@@ -30,14 +30,17 @@ func (e *evaluation) containerRun(sc seenCmd) {
 	if len(mounts) == 0 {
 		return
 	}
-	s, _ := shell.Parse(shell.QuoteWords(sc.r.Container), shell.Options{})
+	s := e.parse(shell.QuoteWords(sc.r.Container), shell.Options{})
 	if s == nil {
 		return
 	}
 	e.codeDepth++
 	defer func() { e.codeDepth-- }()
 	for _, nc := range s.Commands {
-		r := e.p.rules.Classify(nc)
+		r, ok := e.classify(nc)
+		if !ok {
+			return
+		}
 		var refs []rules.PathRef
 		for _, ref := range r.Paths {
 			if host, ok := onHost(ref.Word.Value, mounts); ok && ref.Word.Known {

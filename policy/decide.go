@@ -31,9 +31,17 @@ func (p *Policy) Decide(ctx context.Context, c call.Call) (d Decision) {
 	if sub := p.ForAgent(c.Who.Agent); sub != p {
 		return sub.Decide(ctx, c)
 	}
-	e := &evaluation{p: p, ctx: ctx, c: &c}
+	e := p.newEvaluation(ctx, &c)
 	e.run()
 	return e.decide()
+}
+
+// newEvaluation starts the evaluation of one call, with its own work
+// budget.
+func (p *Policy) newEvaluation(ctx context.Context, c *call.Call) *evaluation {
+	e := &evaluation{p: p, ctx: ctx, c: c}
+	e.work = *shell.NewBudget(workLimit)
+	return e
 }
 
 func (p *Policy) internalError(err error) Decision {
@@ -64,6 +72,13 @@ type evaluation struct {
 	// that removes the path itself (a delete tool, rm, rmdir, mv's source),
 	// not merely things below it (find -delete).
 	removesOperand bool
+
+	// work is the call's work budget (work.go); judged remembers the
+	// paths, globs and trees judged so far, and scriptWords counts the
+	// words of the script's commands once (ruleCost).
+	work        shell.Budget
+	judged      pathMemo
+	scriptWords int
 }
 
 func (e *evaluation) add(f ...risk.Finding) { e.findings = append(e.findings, f...) }
@@ -76,6 +91,7 @@ func (e *evaluation) run() {
 	e.gate()
 	e.analyse()
 	e.userRules()
+	e.workLimitFinding()
 }
 
 func (e *evaluation) validate() {
@@ -166,7 +182,7 @@ func (e *evaluation) secretsInArguments() {
 	default:
 		return
 	}
-	if kind := tokenIn(e.c.Input, 0); kind != "" {
+	if kind := e.tokenIn(e.c.Input, 0); kind != "" {
 		e.add(criticalFinding("effects.secret-to-tool", risk.CatExfiltration, risk.Span{}, e.c.Tool,
 			fmt.Sprintf("The arguments of %s hold a secret (%s); the tool would send it on.", e.c.Tool, kind),
 			"pass the tool a reference to the secret, not the secret itself"))
@@ -174,23 +190,28 @@ func (e *evaluation) secretsInArguments() {
 }
 
 // tokenIn returns the kind of the first credential found in the string
-// values of v ("" when none).
-func tokenIn(v any, depth int) string {
-	if depth > 32 {
+// values of v ("" when none, or when the work budget runs out first:
+// scanning costs up to 30 ns a byte, so that an input of a few hundred
+// kilobytes is too large to check).
+func (e *evaluation) tokenIn(v any, depth int) string {
+	if depth > 32 || !e.spend(1) {
 		return ""
 	}
 	switch x := v.(type) {
 	case string:
+		if !e.spend(tokenScanCost(len(x))) {
+			return ""
+		}
 		return risk.FindToken(x)
 	case map[string]any:
 		for _, k := range slices.Sorted(maps.Keys(x)) {
-			if kind := tokenIn(x[k], depth+1); kind != "" {
+			if kind := e.tokenIn(x[k], depth+1); kind != "" {
 				return kind
 			}
 		}
 	case []any:
 		for _, el := range x {
-			if kind := tokenIn(el, depth+1); kind != "" {
+			if kind := e.tokenIn(el, depth+1); kind != "" {
 				return kind
 			}
 		}
@@ -263,24 +284,21 @@ func toolAccess(c *call.Call) paths.Access {
 }
 
 func (e *evaluation) checkPath(p string, a paths.Access, dir string) {
-	env := e.pathEnv(dir)
-	var fs []risk.Finding
-	if cp, err := paths.Canonicalize(p, env, e.p.home); err == nil {
-		fs = e.p.paths.CheckPath(cp, a, env)
-		if a == paths.Delete && e.removesOperand {
-			if f := e.deleteFinding(cp, env); f != nil {
-				fs = append(fs, *f)
+	removes := a == paths.Delete && e.removesOperand
+	e.judgePath(pathKey{kind: 'p', v: p, a: a, dir: dir, removes: removes}, pathCost, func() pathResult {
+		env := e.pathEnv(dir)
+		if cp, err := paths.Canonicalize(p, env, e.p.home); err == nil {
+			fs := e.p.paths.CheckPath(cp, a, env)
+			if removes {
+				if f := e.deleteFinding(cp, env); f != nil {
+					fs = append(fs, *f)
+				}
 			}
+			return pathResult{fs: fs, envPath: cp.Resolved, hasEnv: true, raises: true}
 		}
-		e.env.Paths = append(e.env.Paths, cp.Resolved)
-	} else {
-		fs = e.p.paths.Check(p, a, env) // reports why the path is invalid
-		e.env.Paths = append(e.env.Paths, p)
-	}
-	e.add(fs...)
-	for _, f := range fs {
-		e.tier = e.tier.Worse(f.Tier)
-	}
+		fs := e.p.paths.Check(p, a, env) // reports why the path is invalid
+		return pathResult{fs: fs, envPath: p, hasEnv: true, raises: true}
+	})
 }
 
 func (e *evaluation) checkURLs(urls []string) {
@@ -292,6 +310,9 @@ func (e *evaluation) checkURLs(urls []string) {
 // checkURL judges one URL with a guard (fetch tools' or shell commands'),
 // denies toolguard's own approval endpoints, and records it for rules.
 func (e *evaluation) checkURL(g *netguard.Guard, u string, span risk.Span) {
+	if !e.spend(urlCost) {
+		return
+	}
 	e.add(g.CheckURL(e.ctx, u)...)
 	e.selfApproval(u, span)
 	e.env.URLs = append(e.env.URLs, u)

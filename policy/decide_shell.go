@@ -16,7 +16,9 @@ import (
 // analyseShell parses the command and judges every simple command (DESIGN
 // §4 step 6; its paths and URLs go through step 5).
 func (e *evaluation) analyseShell() {
-	s, _ := shell.Parse(e.c.Command, shell.Options{Home: e.p.home, Env: e.shellEnv()})
+	release := e.work.Hold(e.work.Limit() - e.work.Limit()*parseShare/4)
+	s := e.parse(e.c.Command, shell.Options{Home: e.p.home, Env: e.shellEnv()})
+	release()
 	if s == nil {
 		s = &shell.Script{Source: e.c.Command, Problems: []shell.Problem{{Reason: "the command could not be parsed"}}}
 	}
@@ -25,9 +27,7 @@ func (e *evaluation) analyseShell() {
 	if e.c.TierSet {
 		e.tier = e.c.Tier
 	}
-	for _, pr := range s.Problems {
-		e.add(unverifiable(pr))
-	}
+	e.problems(s)
 	for _, cmd := range s.Commands {
 		e.analyseCommand(cmd)
 	}
@@ -50,9 +50,12 @@ func unverifiable(pr shell.Problem) risk.Finding {
 }
 
 func (e *evaluation) analyseCommand(cmd *shell.Command) {
+	r, ok := e.classify(cmd)
+	if !ok {
+		return // over the work limit: workLimitFinding says so
+	}
 	e.env.Commands = append(e.env.Commands, normalized(cmd))
 	e.env.Names = append(e.env.Names, cmd.Name)
-	r := e.p.rules.Classify(cmd)
 	e.add(r.Findings...)
 	e.tier = e.tier.Worse(r.Tier)
 	e.policyChecks(cmd, r.HelpOnly)
@@ -67,6 +70,7 @@ func (e *evaluation) analyseCommand(cmd *shell.Command) {
 		e.containerRun(seenCmd{cmd: cmd, r: r})
 	}
 	e.commandURLs(r.URLs)
+	e.hiddenDestinations(cmd, r)
 	r.Network = r.Network || len(r.URLs) > 0 // a command that contacts URLs reaches the network
 	e.seen = append(e.seen, seenCmd{cmd: cmd, r: r, dir: e.commandDir(cmd)})
 	if r.Network {
@@ -95,16 +99,14 @@ func (e *evaluation) analyseCode(cmd *shell.Command, codes []rules.Code) {
 			e.add(unverifiable(shell.Problem{Reason: "code nested too deeply in " + c.Via, Span: c.Span}))
 			continue
 		}
-		s, _ := shell.Parse(c.Text, shell.Options{Home: e.p.home, Env: e.shellEnv()})
+		s := e.parse(c.Text, shell.Options{Home: e.p.home, Env: e.shellEnv()})
 		if s == nil {
 			e.add(unverifiable(shell.Problem{Reason: "the code in " + c.Via + " could not be parsed", Span: c.Span}))
 			continue
 		}
 		e.codeDepth++
 		start := len(e.findings)
-		for _, pr := range s.Problems {
-			e.add(unverifiable(pr))
-		}
+		e.problems(s)
 		for _, nc := range s.Commands {
 			if nc.Dir.Value == "" {
 				nc.Dir = cmd.Dir
@@ -142,6 +144,9 @@ func (e *evaluation) policyChecks(cmd *shell.Command, helpOnly bool) {
 				fmt.Sprintf("%s %s can run arbitrary code and is refused under an allowed-commands list.", cmd.Name, arg), risk.Deny, risk.CatRemoteCode))
 		}
 	}
+	if !e.spend(1 + len(p.denied)/2) {
+		return
+	}
 	for _, d := range p.denied {
 		if d.matches(cmd) {
 			e.add(commandFinding(cmd, "commands.denied",
@@ -150,6 +155,9 @@ func (e *evaluation) policyChecks(cmd *shell.Command, helpOnly bool) {
 	}
 	text := normalized(cmd)
 	for _, re := range p.custom {
+		if !e.spend(scanCost(len(text))) {
+			return // the user's patterns are checked on the same budget
+		}
 		if re.MatchString(text) {
 			e.add(commandFinding(cmd, "commands.custom-pattern",
 				fmt.Sprintf("The command matches the custom pattern %q.", re.String()[4:]), risk.Ask, risk.CatNone))
@@ -161,12 +169,28 @@ func (e *evaluation) policyChecks(cmd *shell.Command, helpOnly bool) {
 func selfProtection(cmd *shell.Command) (risk.Finding, bool) {
 	args := cmd.Values()
 	switch {
-	case isToolguard(cmd.Name) && len(args) > 1 && (args[1] == "uninstall" || args[1] == "install"):
+	case isToolguard(cmd.Name) && (toolguardVerb(args, "uninstall") || toolguardVerb(args, "install")):
 		return selfFinding(cmd, "Changing toolguard's hook installation from inside an agent is not allowed."), true
+	case isToolguard(cmd.Name) && toolguardVerb(args, "serve"):
+		return selfFinding(cmd, "Starting toolguard's approval server from inside an agent is not allowed: whoever starts it is shown the key that answers approvals."), true
 	case (cmd.Name == "pkill" || cmd.Name == "killall") && containsWord(args[1:], "toolguard"):
 		return selfFinding(cmd, "Stopping toolguard from inside an agent is not allowed."), true
 	}
 	return risk.Finding{}, false
+}
+
+// toolguardVerb reports whether a toolguard command line runs the
+// subcommand verb: a word before any "--", wherever flags put it.
+func toolguardVerb(args []string, verb string) bool {
+	for _, a := range args[1:] {
+		if a == "--" {
+			return false
+		}
+		if a == verb {
+			return true
+		}
+	}
+	return false
 }
 
 // isToolguard names toolguard's program.
@@ -227,6 +251,9 @@ func (e *evaluation) commandPaths(cmd *shell.Command, refs []rules.PathRef) {
 // wipe judges a command that removes what a directory holds (rsync
 // --delete from elsewhere into it) as the delete of the directory.
 func (e *evaluation) wipe(v, dir string) {
+	if !e.spend(pathCost) {
+		return
+	}
 	env := e.pathEnv(dir)
 	cp, err := paths.Canonicalize(v, env, e.p.home)
 	if err != nil {
@@ -249,43 +276,38 @@ func hasGlobMeta(v string) bool { return strings.ContainsAny(v, "*?[") }
 // directory would; and a glob that can name a denied or protected path is
 // judged as that path (cat ~/.ssh/id_*, cat serve.t*).
 func (e *evaluation) checkGlob(v string, a paths.Access, dir string) {
-	prefix, rest := splitGlob(v)
-	env := e.pathEnv(dir)
-	cp, err := paths.Canonicalize(cmpOr(prefix, "."), env, e.p.home)
-	if err != nil {
-		e.add(e.p.paths.Check(v, a, env)...)
-		return
-	}
-	e.env.Paths = append(e.env.Paths, cp.Resolved+"/"+rest)
-	fs := e.p.paths.CheckGlob(cp, rest, a, env)
-	if a != paths.Read && wholeDirectory(rest) {
-		if f := e.deleteFinding(cp, env); f != nil {
-			f.Reason = fmt.Sprintf("%s %s: %s", verbOf(a), v, f.Reason)
-			fs = append(fs, *f)
+	e.judgePath(pathKey{kind: 'g', v: v, a: a, dir: dir}, globCost, func() pathResult {
+		prefix, rest := splitGlob(v)
+		env := e.pathEnv(dir)
+		cp, err := paths.Canonicalize(cmpOr(prefix, "."), env, e.p.home)
+		if err != nil {
+			return pathResult{fs: e.p.paths.Check(v, a, env)}
 		}
-	}
-	if len(fs) == 0 { // nothing special in the set: judge where it lies
-		fs = e.p.paths.CheckPlaced(cp, a, env)
-	}
-	e.add(fs...)
-	for _, f := range fs {
-		e.tier = e.tier.Worse(f.Tier)
-	}
+		fs := e.p.paths.CheckGlob(cp, rest, a, env)
+		if a != paths.Read && wholeDirectory(rest) {
+			if f := e.deleteFinding(cp, env); f != nil {
+				f.Reason = fmt.Sprintf("%s %s: %s", verbOf(a), v, f.Reason)
+				fs = append(fs, *f)
+			}
+		}
+		if len(fs) == 0 { // nothing special in the set: judge where it lies
+			fs = e.p.paths.CheckPlaced(cp, a, env)
+		}
+		return pathResult{fs: fs, envPath: cp.Resolved + "/" + rest, hasEnv: true, raises: true}
+	})
 }
 
 // checkTree judges everything below a directory a command reads, copies,
 // archives, moves or deletes recursively.
 func (e *evaluation) checkTree(v string, a paths.Access, dir string) {
-	env := e.pathEnv(dir)
-	cp, err := paths.Canonicalize(v, env, e.p.home)
-	if err != nil {
-		return // checkPath reported the path
-	}
-	fs := e.p.paths.CheckTree(cp, a, env)
-	e.add(fs...)
-	for _, f := range fs {
-		e.tier = e.tier.Worse(f.Tier)
-	}
+	e.judgePath(pathKey{kind: 't', v: v, a: a, dir: dir}, globCost, func() pathResult {
+		env := e.pathEnv(dir)
+		cp, err := paths.Canonicalize(v, env, e.p.home)
+		if err != nil {
+			return pathResult{} // checkPath reported the path
+		}
+		return pathResult{fs: e.p.paths.CheckTree(cp, a, env), raises: true}
+	})
 }
 
 // splitGlob cuts a glob path before its first component with glob
@@ -420,6 +442,9 @@ func (e *evaluation) commandURLs(words []shell.Word) {
 			e.checkURL(e.p.cmdNet, w.Value, w.Span)
 			continue
 		}
+		if !e.spend(urlCost) {
+			return
+		}
 		e.add(e.p.cmdNet.CheckHost(e.ctx, w.Value)...)
 		e.env.Hosts = append(e.env.Hosts, w.Value)
 	}
@@ -457,8 +482,11 @@ func (e *evaluation) secretOperands(cmd *shell.Command, known []rules.PathRef) {
 		if !w.Known || seen[v] || !looksLikePath(v) {
 			continue
 		}
+		if !e.spend(pathCost) {
+			return
+		}
 		found := e.p.paths.Check(v, paths.Read, env)
-		if w.Glob && hasGlobMeta(v) {
+		if w.Glob && hasGlobMeta(v) && e.spend(globCost) {
 			if prefix, rest := splitGlob(v); prefix != "" || rest != "" {
 				if cp, err := paths.Canonicalize(cmpOr(prefix, "."), env, e.p.home); err == nil {
 					found = e.p.paths.CheckGlob(cp, rest, paths.Read, env)

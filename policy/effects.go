@@ -35,6 +35,9 @@ type seenCmd struct {
 
 // callEffects runs the checks that look at the whole call.
 func (e *evaluation) callEffects(s *shell.Script) {
+	if !e.spend(len(s.Commands) + commandCost*len(e.seen)) {
+		return
+	}
 	e.forkBombs(s)
 	f := &flow{e: e, written: map[string]string{}, built: map[string]string{}}
 	for _, sc := range e.seen {
@@ -97,6 +100,9 @@ func (e *evaluation) downloadedStdin() {
 		}
 		if !shellNames[sc.cmd.Name] && !isInterpreter(sc.cmd.Name) {
 			continue
+		}
+		if !e.spend(len(e.seen)) {
+			return
 		}
 		for _, dl := range e.seen {
 			if dl.r.Network && dl.cmd.Origin == "cmdsubst" && within(dl.cmd.Span, in.Span) {
@@ -593,6 +599,9 @@ func fedFromNetwork(c *shell.Command, network map[*shell.Command]bool) bool {
 // fetches and evaluates, forks in a loop, or sends a secret variable to the
 // network is critical; URLs in it are judged as the call's.
 func (e *evaluation) inlineEffects(cmd *shell.Command, code string, span risk.Span, dir string) {
+	if !e.spend(inlineCost(len(code))) {
+		return
+	}
 	low := strings.ToLower(code)
 	lits := quotedPaths(code)
 	access := paths.Read
@@ -721,16 +730,14 @@ func (e *evaluation) analyseCodeText(cmd *shell.Command, text string, span risk.
 	}
 	env := e.shellEnv()
 	env["0"] = self
-	s, _ := shell.Parse(text, shell.Options{Home: e.p.home, Env: env})
+	s := e.parse(text, shell.Options{Home: e.p.home, Env: env})
 	if s == nil {
 		e.add(unverifiable(shell.Problem{Reason: via + " could not be parsed", Span: span}))
 		return
 	}
 	e.codeDepth++
 	start := len(e.findings)
-	for _, pr := range s.Problems {
-		e.add(unverifiable(pr))
-	}
+	e.problems(s)
 	selfRuns := 0
 	for _, nc := range s.Commands {
 		if nc.Dir.Value == "" {
@@ -794,6 +801,9 @@ func (e *evaluation) secretWords(sc seenCmd) {
 	for _, w := range words {
 		if w.Known {
 			continue
+		}
+		if !e.spend(scanCost(len(w.Value))) {
+			return
 		}
 		for _, m := range varRefRE().FindAllStringSubmatch(w.Value, -1) {
 			name := m[1]
@@ -959,6 +969,9 @@ func (e *evaluation) patternHitsGuard(c *shell.Command) bool {
 				return true // a pattern not known before the call: it may be toolguard
 			}
 			continue
+		}
+		if !e.spend(urlCost + scanCost(len(w.Value))) { // a regular expression compiled and run
+			return false
 		}
 		for _, name := range e.guardNames() {
 			if regex {

@@ -34,11 +34,15 @@ func (p *Policy) Explain(ctx context.Context, c call.Call) Explanation {
 	if c.Kind != call.Shell {
 		return x
 	}
-	x.Script, _ = shell.Parse(c.Command, shell.Options{Home: p.home, Env: map[string]string{"HOME": p.home, "PWD": c.Dir()}})
+	work := shell.NewBudget(workLimit) // the same bound as Decide's
+	x.Script, _ = shell.Parse(c.Command, shell.Options{Home: p.home, Env: map[string]string{"HOME": p.home, "PWD": c.Dir()}, Budget: work})
 	if x.Script == nil {
 		return x
 	}
 	for _, cmd := range x.Script.Commands {
+		if !work.Spend(classifyCost(cmd, work.Left())) {
+			break // the decision says the command is too complex
+		}
 		x.Commands = append(x.Commands, ExplainedCommand{Command: cmd, Result: p.rules.Classify(cmd)})
 	}
 	return x

@@ -118,11 +118,16 @@ func compileUserRule(r Rule) (*userRule, error) {
 	return u, errors.Join(errs...)
 }
 
-// grantRule is a compiled [Grant].
+// grantRule is a compiled [Grant]: exactly one of command, prefix,
+// paths/urls and digest limits it, or none (the whole tool).
 type grantRule struct {
-	tool   string
-	prefix *commandPattern
-	label  string
+	tool    string
+	command string
+	prefix  *commandPattern
+	paths   []string
+	urls    []string
+	digest  string
+	label   string
 }
 
 func compileGrants(gs []Grant) ([]grantRule, error) {
@@ -133,14 +138,43 @@ func compileGrants(gs []Grant) ([]grantRule, error) {
 			errs = append(errs, fmt.Errorf("[%d]: tool is required", i))
 			continue
 		}
-		gr := grantRule{tool: g.Tool, label: g.Tool}
-		if g.CommandPrefix != "" {
-			gr.prefix = &commandPattern{text: strings.TrimSpace(strings.TrimSuffix(g.CommandPrefix, ":*")), prefix: true}
-			gr.label = g.Tool + "(" + gr.prefix.text + ":*)"
+		limits := 0
+		for _, set := range []bool{g.Command != "", g.CommandPrefix != "", len(g.Paths)+len(g.URLs) > 0, g.Digest != ""} {
+			if set {
+				limits++
+			}
 		}
-		out = append(out, gr)
+		if limits > 1 {
+			errs = append(errs, fmt.Errorf("[%d]: set one of command, command_prefix, paths/urls and digest, not several", i))
+			continue
+		}
+		out = append(out, compileGrant(g))
 	}
 	return out, errors.Join(errs...)
+}
+
+func compileGrant(g Grant) grantRule {
+	gr := grantRule{tool: g.Tool, label: g.Tool, paths: g.Paths, urls: g.URLs, digest: g.Digest}
+	switch {
+	case g.Command != "":
+		gr.command = strings.TrimSpace(g.Command)
+		gr.label = g.Tool + "(" + gr.command + ")"
+	case g.CommandPrefix != "":
+		gr.prefix = &commandPattern{text: strings.TrimSpace(strings.TrimSuffix(g.CommandPrefix, ":*")), prefix: true}
+		gr.label = g.Tool + "(" + gr.prefix.text + ":*)"
+	case len(g.Paths)+len(g.URLs) > 0:
+		var parts []string
+		for _, p := range g.Paths {
+			parts = append(parts, "path "+p)
+		}
+		for _, u := range g.URLs {
+			parts = append(parts, "url "+u)
+		}
+		gr.label = g.Tool + "(" + strings.Join(parts, ", ") + ")"
+	case g.Digest != "":
+		gr.label = g.Tool + "(args " + g.Digest[:min(len(g.Digest), len("sha256:")+12)] + ")"
+	}
+	return gr
 }
 
 // matchesScript reports whether every simple command of a script (nested

@@ -3,6 +3,8 @@ package policy
 import (
 	"fmt"
 	"path"
+	"slices"
+	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -14,6 +16,9 @@ import (
 // findings; the first matching allow rule is remembered and may lift asks.
 func (e *evaluation) userRules() {
 	for _, u := range e.p.user {
+		if !e.spend(e.ruleCost(u)) {
+			return // over the work limit: the call is unverifiable, which no allow rule lifts
+		}
 		if !e.matches(u) {
 			continue
 		}
@@ -250,16 +255,46 @@ func (e *evaluation) allow(d *Decision, rule, reason string) {
 }
 
 // grant returns the label of a standing grant that covers the call.
+// A grant of a command or a command prefix is about the command, so it
+// applies to every shell call whatever the agent names its shell tool
+// (Bash, run_shell_command, exec_command, toolguard check's "shell");
+// other grants apply to their tool, limited to the paths and URLs or the
+// exact arguments they name.
 func (e *evaluation) grant() string {
 	for _, g := range e.p.grants {
-		if ok, _ := path.Match(g.tool, e.c.Tool); !ok {
-			continue
-		}
-		if g.prefix == nil || (e.c.Kind == call.Shell && g.prefix.matchesScript(e.script)) {
+		if g.covers(e) {
 			return g.label
 		}
 	}
 	return ""
+}
+
+func (g *grantRule) covers(e *evaluation) bool {
+	switch {
+	case g.command != "":
+		return e.c.Kind == call.Shell && strings.TrimSpace(e.c.Command) == g.command
+	case g.prefix != nil:
+		return e.c.Kind == call.Shell && g.prefix.matchesScript(e.script)
+	}
+	if ok, _ := path.Match(g.tool, e.c.Tool); !ok {
+		return false
+	}
+	switch {
+	case len(g.paths)+len(g.urls) > 0:
+		return len(e.c.Paths)+len(e.c.URLs) > 0 && allIn(e.c.Paths, g.paths) && allIn(e.c.URLs, g.urls)
+	case g.digest != "":
+		return call.ArgsDigest(*e.c) == g.digest
+	}
+	return true
+}
+
+func allIn(xs, set []string) bool {
+	for _, x := range xs {
+		if !slices.Contains(set, x) {
+			return false
+		}
+	}
+	return true
 }
 
 // finish applies the invariants: unverifiable is never allow; unattended

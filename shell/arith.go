@@ -18,34 +18,38 @@ import (
 // text to.
 func (w *walker) arithmeticCode(f *syntax.File, fr *frame) {
 	tainted := map[string]bool{}
+	var found []syntax.Node // the nodes that evaluate arithmetic, in source order
 	syntax.Walk(f, func(n syntax.Node) bool {
-		if a, ok := n.(*syntax.Assign); ok && a.Name != nil && a.Value != nil && holdsSubstText(a.Value) {
-			tainted[a.Name.Value] = true
+		switch n := n.(type) {
+		case *syntax.Assign:
+			if n.Name != nil && n.Value != nil && holdsSubstText(n.Value) {
+				tainted[n.Name.Value] = true
+			}
+		case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause, *syntax.CStyleLoop, *syntax.BinaryTest:
+			found = append(found, n)
+		case *syntax.ParamExp:
+			if n.Index != nil {
+				found = append(found, n)
+			}
 		}
 		return true
 	})
-	syntax.Walk(f, func(n syntax.Node) bool {
-		var expr syntax.ArithmExpr
+	for _, n := range found {
 		switch n := n.(type) {
 		case *syntax.ArithmExp:
-			expr = n.X
+			w.arithmeticExpr(n.X, tainted, fr)
 		case *syntax.ArithmCmd:
-			expr = n.X
+			w.arithmeticExpr(n.X, tainted, fr)
 		case *syntax.LetClause:
 			for _, e := range n.Exprs {
 				w.arithmeticExpr(e, tainted, fr)
 			}
-			return true
 		case *syntax.CStyleLoop:
 			for _, e := range []syntax.ArithmExpr{n.Init, n.Cond, n.Post} {
 				w.arithmeticExpr(e, tainted, fr)
 			}
-			return true
 		case *syntax.ParamExp: // ${a[EXPR]} of an indexed array
-			if n.Index != nil {
-				w.arithmeticExpr(n.Index, tainted, fr)
-			}
-			return true
+			w.arithmeticExpr(n.Index, tainted, fr)
 		case *syntax.BinaryTest: // [[ X -eq Y ]] evaluates both sides
 			switch n.Op {
 			case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
@@ -55,13 +59,8 @@ func (w *walker) arithmeticCode(f *syntax.File, fr *frame) {
 					}
 				}
 			}
-			return true
-		default:
-			return true
 		}
-		w.arithmeticExpr(expr, tainted, fr)
-		return true
-	})
+	}
 }
 
 func (w *walker) arithmeticExpr(expr syntax.ArithmExpr, tainted map[string]bool, fr *frame) {

@@ -1,6 +1,9 @@
 package shell
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // benchCommands are typical agent shell commands.
 var benchCommands = []string{
@@ -29,6 +32,19 @@ func BenchmarkParse(b *testing.B) {
 	for b.Loop() {
 		_, _ = Parse(benchCommands[i%len(benchCommands)], testOptions)
 		i++
+	}
+}
+
+// BenchmarkParseWorstCase parses the hostile commands of TestParseWorkLimit
+// on a default work budget.
+func BenchmarkParseWorstCase(b *testing.B) {
+	for name, src := range hostileCommands {
+		b.Run(strings.ReplaceAll(name, " ", "-"), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = Parse(src, Options{Home: "/home/u", Budget: NewBudget(0)})
+			}
+		})
 	}
 }
 

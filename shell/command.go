@@ -19,6 +19,8 @@ func (w *walker) newCommand(n syntax.Node, st *state, cx *ctx) *Command {
 		Span:       cx.fr.spanOf(n),
 		Background: cx.background,
 		Stdin:      cx.stdin,
+
+		ArgsFromInput: cx.inputArgs,
 	}
 	if st.dirSet {
 		c.Dir = st.dir
@@ -44,6 +46,9 @@ func (w *walker) emitBare(s *syntax.Stmt, assigns []Assign, st *state, cx *ctx) 
 // assigns resolves VAR=value prefixes; vals are what each assignment
 // stores (arrays keep their elements).
 func (w *walker) assigns(as []*syntax.Assign, st *state, cx *ctx) (out []Assign, vals []value) {
+	if len(as) > 0 {
+		out, vals = make([]Assign, 0, len(as)), make([]value, 0, len(as))
+	}
 	for _, a := range as {
 		if a.Name == nil {
 			continue
@@ -98,7 +103,7 @@ func applyAssigns(as []Assign, vals []value, st *state) {
 
 func (w *walker) call(s *syntax.Stmt, x *syntax.CallExpr, st *state, cx *ctx) {
 	assigns, vals := w.assigns(x.Assigns, st, cx)
-	var argv []Word
+	argv := make([]Word, 0, len(x.Args))
 	for _, arg := range x.Args {
 		argv = append(argv, w.fields(arg, st, cx)...)
 	}

@@ -52,9 +52,15 @@
 //
 // Options.MaxBytes, MaxDepth and MaxCommands bound the input size, the
 // nesting and the number of commands; brace expansion and the size of an
-// expanded word are bounded too. Exceeding any of them adds a Problem whose
-// reason starts with "budget exceeded", so a truncated analysis is never
-// mistaken for a clean one.
+// expanded word are bounded too. Above them, a [Budget] of work units
+// bounds the work itself: the bytes parsed (estimated before the parser
+// runs, with the operators and the bracket nesting that make parsing
+// dear), the statements walked, the words expanded and the state copied,
+// across every nested re-parse. A caller passes one Budget (Options.Budget)
+// to every Parse of one call and charges it for its own work. Exceeding
+// any bound adds a Problem whose reason starts with "budget exceeded"
+// ([Problem.OverWorkLimit] tells the work budget apart), so a truncated
+// analysis is never mistaken for a clean one.
 //
 // Parse is safe for concurrent use; the returned Script is not shared.
 package shell

@@ -125,6 +125,11 @@ type Command struct {
 	PipeTo *Command
 	// Background is true for "cmd &".
 	Background bool
+	// ArgsFromInput is true when xargs or parallel adds to the command
+	// words it reads at run time (cat urls | xargs curl, parallel wget <
+	// list): Argv is not the whole argument list, and what the words name
+	// (files, addresses) is not known.
+	ArgsFromInput bool
 	// Unbounded is true when the command is started over and over with no
 	// limit on how many run at once, on input that never ends (yes |
 	// xargs -P 0 …): it exhausts the machine as a fork bomb does.

@@ -16,6 +16,9 @@ type nest struct {
 	state  *state
 	remote string // "" keeps the outer command's Remote
 	stdin  bool   // the nested code inherits the command's stdin
+	// inputArgs: the code is a template that parallel completes with words
+	// read at run time.
+	inputArgs bool
 }
 
 // nested parses code (a bash -c string, an eval, a here-doc fed to a shell,
@@ -30,7 +33,7 @@ func (w *walker) nested(c *Command, code Word, n nest, cx *ctx) {
 		return
 	}
 	depth := c.Depth + 1
-	if !w.depthOK(depth, span) || !w.nestedBudget(len(code.Value), span) {
+	if !w.depthOK(depth, span) || !w.nestedBudget(len(code.Value), span) || !w.spend(parseCost(code.Value), span) {
 		return
 	}
 	f, err := w.parser.Parse(strings.NewReader(code.Value), "")
@@ -50,6 +53,7 @@ func (w *walker) nested(c *Command, code Word, n nest, cx *ctx) {
 	if n.stdin {
 		inner.stdin = c.Stdin
 	}
+	inner.inputArgs = n.inputArgs
 	w.arithmeticCode(f, inner.fr)
 	w.walkStmts(f.Stmts, n.state, inner)
 }
@@ -235,7 +239,7 @@ func (w *walker) sshLocalCommands(c *Command, res scanResult, cx *ctx) {
 		case "proxycommand", "localcommand":
 			code := o.Value
 			code.Value = val
-			w.nested(c, code, nest{origin: "bash -c", via: "ssh", state: newState()}, cx)
+			w.nested(c, code, nest{origin: "bash -c", via: "ssh", state: w.newState()}, cx)
 		}
 	}
 }
@@ -260,13 +264,13 @@ func (w *walker) ssh(c *Command, _ *state, cx *ctx) {
 	}
 	if len(res.rest) == 1 {
 		// without a command the remote login shell runs what stdin says
-		w.stdinCode(c, newState(), host, cx)
+		w.stdinCode(c, w.newState(), host, cx)
 		return
 	}
 	words := res.rest[1:]
 	text, known := joinValues(words)
 	code := Word{Value: text, Known: known, Span: spanOfWords(words)}
-	w.nested(c, code, nest{origin: "ssh", via: "ssh", state: newState(), remote: host, stdin: true}, cx)
+	w.nested(c, code, nest{origin: "ssh", via: "ssh", state: w.newState(), remote: host, stdin: true}, cx)
 }
 
 // appendsInput reports the callers that append arguments read at run time

@@ -25,6 +25,12 @@ type Options struct {
 	// MaxCommands bounds the number of simple commands recorded; zero means
 	// DefaultMaxCommands.
 	MaxCommands int
+	// Budget is the work budget of the whole analysis this parse is part
+	// of; a caller that parses several texts for one call (the command,
+	// then code found in its options) passes the same Budget to each and
+	// charges it for its own work too. Nil gives the parse a budget of
+	// DefaultWorkLimit units of its own.
+	Budget *Budget
 }
 
 func (o Options) withDefaults() Options {

@@ -10,7 +10,8 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// ErrBudget is wrapped by the error Parse returns for input over MaxBytes.
+// ErrBudget is wrapped by the error Parse returns for input over MaxBytes,
+// or when the work budget it is given is already spent.
 var ErrBudget = errors.New("budget exceeded")
 
 // Parse analyses src as a bash command line without running any of it.
@@ -34,11 +35,16 @@ func Parse(src string, opts Options) (script *Script, err error) {
 }
 
 func newWalker(src string, opts Options) *walker {
-	return &walker{
+	w := &walker{
 		opts:   opts.withDefaults(),
 		script: &Script{Source: src},
 		parser: parsers.Get().(*syntax.Parser),
+		work:   opts.Budget,
 	}
+	if w.work == nil {
+		w.work = NewBudget(0)
+	}
+	return w
 }
 
 // testHook lets tests make the walk fail; it is nil outside tests.
@@ -55,6 +61,9 @@ func (w *walker) run() error {
 		w.problemAt(reason, risk.Span{End: len(src)})
 		return fmt.Errorf("shell: %w: command is %d bytes, limit is %d", ErrBudget, len(src), w.opts.MaxBytes)
 	}
+	if !w.spend(parseCost(src), risk.Span{End: len(src)}) {
+		return fmt.Errorf("shell: %w: %s", ErrBudget, WorkLimitReason)
+	}
 	f, err := w.parser.Parse(strings.NewReader(src), "")
 	if err != nil {
 		w.problemAt("parse error: "+parseErrText(err), errorSpan(err, len(src)))
@@ -68,8 +77,12 @@ func (w *walker) run() error {
 	}
 	top := &frame{src: src}
 	w.arithmeticCode(f, top)
-	w.walkStmts(f.Stmts, newState(), &ctx{fr: top})
+	w.walkStmts(f.Stmts, w.newState(), &ctx{fr: top})
 	w.finishFunctions()
+	if w.work.refusing() { // a charge for copying state was refused
+		w.stopped = true
+		w.problemAt(workLimitProblem, risk.Span{End: len(src)})
+	}
 	return nil
 }
 

@@ -156,7 +156,7 @@ func kubectlValueFlag(s string) bool {
 func (w *walker) runInside(c *Command, argv []Word, remote string, cx *ctx) {
 	inner := w.derived(c, "container exec", cx)
 	inner.Remote = remote
-	w.runNestedArgv(inner, argv, newState(), cx)
+	w.runNestedArgv(inner, argv, w.newState(), cx)
 }
 
 // derived starts a command reached through c (find -exec, docker exec, …).
@@ -197,6 +197,9 @@ func (w *walker) find(c *Command, st *state, cx *ctx) {
 		end := i + 1
 		for end < len(args) && args[end].Value != ";" && args[end].Value != "+" {
 			end++
+		}
+		if !w.spend(copyCost(4*(end-i)), c.Span) {
+			return
 		}
 		action := fillPlaceholder(args[i+1:end], findSet(args))
 		w.runNestedArgv(w.derived(c, "find -exec", cx), action, st.childEnv(c), cx)

@@ -24,11 +24,17 @@ type state struct {
 	vars   map[string]value
 	dir    Word
 	dirSet bool
+	work   *Budget // charged for copying and scanning vars
+	// env is what exportedEnv returns while vars stay as they are (envOK):
+	// the commands of a script that exported many variables share it.
+	env   []Assign
+	envOK bool
 }
 
-func newState() *state { return &state{} }
+func (w *walker) newState() *state { return &state{work: w.work} }
 
 func (s *state) clone() *state {
+	s.work.Spend(copyCost(len(s.vars)))
 	c := *s
 	c.vars = maps.Clone(s.vars)
 	return &c
@@ -53,6 +59,7 @@ func (s *state) set(name string, v value) {
 		v.exported = true
 	}
 	s.vars[name] = v
+	s.env, s.envOK = nil, false
 }
 
 // forget marks a variable as assigned to something unknown.
@@ -98,6 +105,7 @@ func (s *state) setPositional(args []Word) {
 // merge folds a branch that may or may not have run into s: whatever the
 // branch changed becomes unknown.
 func (s *state) merge(branch *state) {
+	s.work.Spend(copyCost(len(branch.vars)))
 	for name, v := range branch.vars {
 		old, ok := s.vars[name]
 		if !ok || !sameValue(old, v) {
@@ -129,6 +137,19 @@ func slicesEqual(a, b []string) bool {
 // exportedEnv lists the variables the script exported, for the commands
 // that inherit them; nil when there are none.
 func (s *state) exportedEnv() []Assign {
+	if s.envOK {
+		s.work.Spend(1)
+		return s.env
+	}
+	n := 0
+	for _, v := range s.vars {
+		if v.exported {
+			n++
+		}
+	}
+	if !s.work.Spend(copyCost(len(s.vars)) + 4*n) { // sorted: n log n
+		return nil // the walk stops: the budget is spent
+	}
 	var out []Assign
 	for name, v := range s.vars {
 		if v.exported {
@@ -136,13 +157,15 @@ func (s *state) exportedEnv() []Assign {
 		}
 	}
 	slices.SortFunc(out, func(a, b Assign) int { return strings.Compare(a.Name, b.Name) })
-	return out
+	s.env, s.envOK = slices.Clip(out), true
+	return s.env
 }
 
 // childShell is the state a new local process (bash -c, su -c, …) starts
 // with: exported variables and the working directory survive.
 func (s *state) childShell() *state {
-	c := &state{dir: s.dir, dirSet: s.dirSet}
+	s.work.Spend(copyCost(len(s.vars)))
+	c := &state{dir: s.dir, dirSet: s.dirSet, work: s.work}
 	for name, v := range s.vars {
 		if v.exported {
 			c.set(name, v)

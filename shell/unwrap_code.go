@@ -37,6 +37,8 @@ func wrapXargs(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wr
 		} else {
 			inner = append(inner, entries)
 		}
+	} else {
+		c.ArgsFromInput = true // xargs curl < urls: the words come from a file or a program
 	}
 	if procs, ok := res.get("P", "max-procs"); ok && procs.Known && procs.Value == "0" && endlessInput(c.PipeFrom) {
 		c.Unbounded = true
@@ -253,15 +255,23 @@ func wrapParallel(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Wor
 		if res.has("q", "quote") {
 			inner = []Word{quoteWords(inner)}
 		}
-		if entries, ok := listedEntries(c.PipeFrom); ok && len(inputs) == 0 {
+		entries, listed := listedEntries(c.PipeFrom)
+		if listed && len(inputs) == 0 {
 			inner = parallelTemplate(inner, entries)
 		}
-		w.nestedCode(c, inner, "parallel", st.childEnv(c), cx)
+		text, known := joinValues(inner)
+		code := Word{Value: text, Known: known, Span: spanOfWords(inner)}
+		// words read at run time (stdin, :::: files) complete the template
+		fromInput := len(inputs) == 0 && !listed || slices.ContainsFunc(inputs, readsInputFile)
+		w.nested(c, code, nest{origin: "parallel", via: c.Name, state: st.childEnv(c), stdin: true, inputArgs: fromInput}, cx)
 		return nil, wrapHandled
 	}
 	w.parallelInputs(c, inputs, st, cx)
 	return nil, wrapHandled
 }
+
+// readsInputFile reports parallel's separator before input files.
+func readsInputFile(a Word) bool { return a.Value == "::::" || a.Value == "::::+" }
 
 func isParallelSep(a Word) bool {
 	return a.Value == ":::" || a.Value == "::::" || a.Value == ":::+" || a.Value == "::::+"

@@ -15,6 +15,7 @@ type walker struct {
 	opts        Options
 	script      *Script
 	parser      *syntax.Parser
+	work        *Budget // the call's work budget, shared with nested parses and the caller
 	steps       int
 	stopped     bool
 	functions   map[string]*funcDef
@@ -79,6 +80,7 @@ type ctx struct {
 	redirs     []Redirect
 	stdin      *Stdin
 	background bool
+	inputArgs  bool        // commands get words read at run time (a parallel template)
 	leaves     *[]*Command // collects the commands of one pipeline element
 }
 
@@ -95,10 +97,30 @@ func (w *walker) problemf(span risk.Span, format string, args ...any) {
 	w.problemAt(fmt.Sprintf(format, args...), span)
 }
 
+// spend charges the work budget for n units of work about to be done. When
+// the budget refuses, the walk stops and the script gets a Problem: the
+// analysis is incomplete.
+func (w *walker) spend(n int, span risk.Span) bool {
+	if w.stopped {
+		return false
+	}
+	if w.work.Spend(n) {
+		return true
+	}
+	w.stopped = true
+	w.problemAt(workLimitProblem, span)
+	return false
+}
+
+// spendNode charges for walking the syntax tree under n once.
+func (w *walker) spendNode(n syntax.Node, cx *ctx) bool {
+	return w.spend(nodeCost(n), cx.fr.spanOf(n))
+}
+
 // step counts work and stops the walk once the budget is exhausted, so that
 // no input can make the analysis slow.
 func (w *walker) step(cx *ctx, n syntax.Node) bool {
-	if w.stopped {
+	if w.stopped || !w.spend(stepCost, cx.fr.spanOf(n)) {
 		return false
 	}
 	w.steps++
@@ -111,8 +133,8 @@ func (w *walker) step(cx *ctx, n syntax.Node) bool {
 }
 
 func (w *walker) emit(c *Command, cx *ctx) {
-	if w.stopped {
-		return
+	if w.stopped || w.work.refusing() && !w.spend(0, c.Span) {
+		return // a charge for copying state was refused: c may be incomplete
 	}
 	if len(w.script.Commands) >= w.opts.MaxCommands {
 		w.stopped = true
@@ -183,6 +205,9 @@ func (w *walker) walkCmd(s *syntax.Stmt, st *state, cx *ctx) {
 	case *syntax.TestDecl:
 		w.walkStmt(x.Body, st.clone(), cx)
 	default: // TestClause, ArithmCmd, LetClause
+		if !w.spendNode(x, cx) {
+			return
+		}
 		w.walkSubsts(x, st, cx)
 		w.forgetArithmNames(x, st)
 	}
@@ -215,6 +240,9 @@ func (w *walker) ifClause(x *syntax.IfClause, st *state, cx *ctx) {
 // loop walks a loop body once, with every variable it assigns unknown from
 // the start (a later iteration sees the values of an earlier one).
 func (w *walker) loop(x syntax.Node, body []*syntax.Stmt, st *state, cx *ctx) {
+	if !w.spendNode(x, cx) {
+		return
+	}
 	w.forgetAssigned(x, st)
 	inner := st.clone()
 	w.walkStmts(body, inner, cx)
@@ -303,6 +331,9 @@ func isAssignOp(op syntax.BinAritOperator) bool {
 // walkSubsts walks the commands inside $(…), `…`, <(…) and >(…) anywhere
 // under n (not descending into them twice).
 func (w *walker) walkSubsts(n syntax.Node, st *state, cx *ctx) {
+	if !w.spendNode(n, cx) {
+		return
+	}
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:

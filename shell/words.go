@@ -172,7 +172,13 @@ func (w *walker) single(word *syntax.Word, st *state, cx *ctx) Word {
 func (w *walker) resolve(word *syntax.Word, mode expandMode, st *state, cx *ctx) []Word {
 	span := cx.fr.spanOf(word)
 	if v, ok := plainLit(word); ok {
+		if !w.spend(plainWordCost, span) {
+			return []Word{{Value: v, Span: span}}
+		}
 		return []Word{{Value: v, Known: true, Glob: hasGlob(v), Span: span}}
+	}
+	if !w.spend(wordCost(word), span) {
+		return []Word{{Value: sourceText(cx.fr.src, word), Span: span}}
 	}
 	w.walkSubsts(word, st, cx)
 	info := w.scanWord(word, st)
@@ -189,6 +195,7 @@ func (w *walker) resolve(word *syntax.Word, mode expandMode, st *state, cx *ctx)
 	}
 	base.Known = false
 	base.Value = w.bestEffort(word.Parts, mode != modeFields, st, cx.fr.src)
+	w.spend(textCost(len(base.Value)), span)
 	return []Word{base}
 }
 
@@ -227,8 +234,12 @@ func (w *walker) expandStatic(word *syntax.Word, mode expandMode, st *state, spa
 	var err error
 	switch mode {
 	case modeFields:
-		if braceFields(word) > maxBraceFields {
+		n := braceFields(word)
+		if n > maxBraceFields {
 			w.problemAt(fmt.Sprintf("budget exceeded: brace expansion makes more than %d words", maxBraceFields), span)
+			return nil, false
+		}
+		if n > 1 && !w.spend(n*fieldCost, span) {
 			return nil, false
 		}
 		vals, err = expand.Fields(cfg, word)
@@ -246,6 +257,9 @@ func (w *walker) expandStatic(word *syntax.Word, mode expandMode, st *state, spa
 	}
 	if total(vals) > w.opts.MaxBytes {
 		w.problemAt(fmt.Sprintf("budget exceeded: a word expands to more than %d bytes", w.opts.MaxBytes), span)
+		return nil, false
+	}
+	if !w.spend(textCost(total(vals)), span) {
 		return nil, false
 	}
 	return vals, true

@@ -1,0 +1,22 @@
+package policy
+
+import (
+	"context"
+
+	"github.com/toolguard/toolguard/call"
+)
+
+// WorkLimit is the size of one call's work budget, for tests.
+const WorkLimit = workLimit
+
+// DecideWork is Decide that also returns the work units the call's
+// analysis spent, so that tests can bound the work of an input without
+// timing it (timings vary with the machine and its load).
+func (p *Policy) DecideWork(ctx context.Context, c call.Call) (Decision, int) {
+	if sub := p.ForAgent(c.Who.Agent); sub != p {
+		return sub.DecideWork(ctx, c)
+	}
+	e := p.newEvaluation(ctx, &c)
+	e.run()
+	return e.decide(), e.work.Used()
+}
