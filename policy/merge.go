@@ -83,10 +83,22 @@ func joinPath(prefix, key string) string {
 
 // positioned builds a tree error at the node of path (or the document
 // start when the path is not found).
+// parentPath drops the last ".key" or "[i]" of a field path.
+func parentPath(p string) string {
+	i := strings.LastIndexAny(p, ".[")
+	if i < 0 {
+		return ""
+	}
+	return p[:i]
+}
+
 func positioned(file string, doc *tree.Node, path, msg string, valid ...string) *tree.Error {
 	e := &tree.Error{File: file, Path: path, Msg: msg, Valid: valid}
-	if n := doc.At(path); n != nil {
-		e.Line, e.Col = n.Line, n.Col
+	for at := path; at != ""; at = parentPath(at) { // a missing key is reported at its table
+		if n := doc.At(at); n != nil {
+			e.Line, e.Col = n.Line, n.Col
+			break
+		}
 	}
 	return e
 }

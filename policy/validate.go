@@ -1,7 +1,9 @@
 package policy
 
 import (
+	"cmp"
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 
@@ -41,6 +43,29 @@ func (c *Settings) collect(file string, doc *tree.Node, prefix string, errs *tre
 
 type reporter func(path, msg string, valid ...string)
 
+// checkDomains reports each bad domain at its own entry and whether it
+// found any.
+func (c *Settings) checkDomains(bad reporter) bool {
+	found := false
+	for _, list := range []struct {
+		key     string
+		domains []string
+	}{{"network.allowed_domains", c.Network.AllowedDomains}, {"network.denied_domains", c.Network.DeniedDomains}} {
+		for i, d := range list.domains {
+			one := Network{AllowedDomains: []string{d}}
+			if _, err := netguard.Compile(networkConfig(one)); err != nil {
+				msg := err.Error()
+				if _, after, ok := strings.Cut(msg, "): "); ok {
+					msg = fmt.Sprintf("%q: %s", d, after)
+				}
+				bad(fmt.Sprintf("%s[%d]", list.key, i), strings.TrimPrefix(msg, "netguard: "))
+				found = true
+			}
+		}
+	}
+	return found
+}
+
 func (c *Settings) checkGlobs(bad reporter) {
 	lists := map[string][]string{"paths.denied": c.Paths.Denied, "paths.allowed": c.Paths.Allowed,
 		"paths.sensitive": c.Paths.Sensitive, "paths.sensitive_write": c.Paths.SensitiveWrite}
@@ -72,8 +97,24 @@ func (c *Settings) checkRules(bad reporter) {
 		if r.Action == "" {
 			bad(at+".action", "a rule needs an action", risk.VerdictNames()...)
 		}
-		if _, err := compileUserRule(r); err != nil && r.ID != "" && r.Action != "" {
-			bad(at, err.Error())
+		for j, w := range r.Argv {
+			if _, err := path.Match(w, ""); err != nil {
+				bad(fmt.Sprintf("%s.argv[%d]", at, j), fmt.Sprintf("%q is not a valid glob (a '[' needs its ']'; write \\[ for a literal one)", w))
+			}
+		}
+		for j, g := range r.Paths {
+			if g == "" || !doublestar.ValidatePattern(g) {
+				bad(fmt.Sprintf("%s.paths[%d]", at, j), fmt.Sprintf("%q is not a valid glob", g))
+			}
+		}
+		checked := r // the rest of the rule is checked even when its id or action is missing
+		checked.ID, checked.Action = cmp.Or(r.ID, "unnamed"), cmp.Or(r.Action, "ask")
+		if _, err := compileUserRule(checked); err != nil {
+			field, msg, ok := strings.Cut(err.Error(), ": ")
+			if !ok || strings.ContainsAny(field, " \"") {
+				field, msg = "", err.Error()
+			}
+			bad(strings.TrimSuffix(at+"."+field, "."), msg)
 		}
 	}
 	for i, g := range c.Grants {
@@ -117,7 +158,7 @@ func (c *Settings) checkTools(bad reporter) {
 }
 
 func (c *Settings) checkMisc(bad reporter) {
-	if _, err := netguard.Compile(networkConfig(c.Network)); err != nil {
+	if _, err := netguard.Compile(networkConfig(c.Network)); err != nil && !c.checkDomains(bad) {
 		bad("network", strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
 	if c.Approval.Timeout < 0 {

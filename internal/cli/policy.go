@@ -46,15 +46,7 @@ Exit code 0 when valid, 1 otherwise.`,
 func validateFiles(a *app, files []string) error {
 	bad := false
 	for _, f := range files {
-		loaded, err := policy.Load(policy.LoadOptions{ConfigFile: f})
-		var p *policy.Policy
-		if err == nil {
-			p, err = policy.Compile(loaded.Config, policy.Options{})
-		}
-		if err == nil {
-			err = p.Rules().Check()
-		}
-		if err != nil {
+		if err := policy.ValidateFile(f); err != nil {
 			bad = true
 			fmt.Fprintln(a.io.Stderr, err)
 			continue
