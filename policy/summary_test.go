@@ -39,7 +39,7 @@ func checkSummary(t *testing.T, p *policy.Policy) {
 	verdictOf := map[string]risk.Verdict{
 		"run without asking": risk.Allow, "need a person's approval": risk.Ask, "refused": risk.Deny,
 		"refused (no one can approve in this session)": risk.Deny,
-		"Refused in this mode": risk.Deny, "Need a person's approval in this mode": risk.Ask, "Allowed in this mode": risk.Allow,
+		"Refused in this mode":                         risk.Deny, "Need a person's approval in this mode": risk.Ask, "Allowed in this mode": risk.Allow,
 	}
 	tierCalls := map[string]call.Call{
 		"read":        {Kind: call.Read, Tool: "Read", Paths: []string{ws + "/README.md"}},
