@@ -73,6 +73,9 @@ func limitHit(l Limits, e exitInfo) string {
 	return ""
 }
 
+// crashMarkers are what runtimes print when they catch a crash signal.
+var crashMarkers = [][]byte{[]byte("sigsegv: segmentation violation"), []byte("sigbus: bus error"), []byte("unexpected signal during runtime execution")}
+
 // diedOfMemory recognises an allocation failure: the runtime said so on
 // stderr, or a crash signal came while resident memory was near the cap.
 func diedOfMemory(limit int64, e exitInfo) bool {
@@ -85,6 +88,29 @@ func diedOfMemory(limit int64, e exitInfo) bool {
 	switch e.signal {
 	case syscall.SIGSEGV, syscall.SIGABRT, syscall.SIGBUS, syscall.SIGKILL:
 		return e.maxRSS >= limit/2
+	}
+	// A runtime that catches the crash signal itself and exits (Go prints
+	// "SIGSEGV: segmentation violation" and exits 2 when a mapping it
+	// needed was refused) died of the limit too when it was near the cap.
+	for _, m := range crashMarkers {
+		if bytes.Contains(tail, m) {
+			return e.maxRSS >= limit/2 || inAllocator(tail)
+		}
+	}
+	return false
+}
+
+// allocatorFrames name the Go runtime's allocator and collector in a crash
+// dump: a crash there under a memory limit is the limit (a refused mapping
+// the runtime did not check), however little was resident.
+var allocatorFrames = [][]byte{[]byte("runtime.(*mheap)"), []byte("runtime.(*mspan)"), []byte("runtime.(*spanqueue)"),
+	[]byte("runtime.mallocgc"), []byte("runtime.sysmap"), []byte("runtime.sysalloc"), []byte("runtime/mgc"), []byte("runtime/malloc.go")}
+
+func inAllocator(lowerStderr []byte) bool {
+	for _, f := range allocatorFrames {
+		if bytes.Contains(lowerStderr, f) {
+			return true
+		}
 	}
 	return false
 }

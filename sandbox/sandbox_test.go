@@ -308,7 +308,7 @@ func TestMemoryLimit(t *testing.T) {
 			r, o := run(t, Spec{Argv: []string{testBinary(t), "__test-greedy"}, Workspace: t.TempDir(),
 				Backend: b, Limits: Limits{Memory: 768 << 20}})
 			if r.Success() || r.LimitHit != "memory 768 MiB" {
-				t.Errorf("result %s, LimitHit %q; want the memory limit (stdout %q)", r, r.LimitHit, o.stdout.String())
+				t.Errorf("result %s, LimitHit %q; want the memory limit (stdout %q, stderr %.300q)", r, r.LimitHit, o.stdout.String(), o.stderr.String())
 			}
 		})
 		t.Run(string(b)+"/python", func(t *testing.T) {

@@ -79,6 +79,8 @@ func TestLimitHit(t *testing.T) {
 		{"python MemoryError", exitInfo{exitCode: 1, stderrTail: []byte("Traceback…\nMemoryError\n")}, "memory 512 MiB"},
 		{"go out of memory", exitInfo{exitCode: 2, stderrTail: []byte("fatal error: runtime: out of memory")}, "memory 512 MiB"},
 		{"segfault near the cap", exitInfo{exitCode: -1, signal: syscall.SIGSEGV, maxRSS: 300 << 20}, "memory 512 MiB"},
+		{"go runtime crash in the collector", exitInfo{exitCode: 2, stderrTail: []byte("SIGSEGV: segmentation violation\nPC=0x439c5d m=4\nruntime.(*spanQueue).tryDrain(...)\n\t/usr/local/go/src/runtime/mgcmark_greenteagc.go:520")}, "memory 512 MiB"},
+		{"go crash in the program's own code", exitInfo{exitCode: 2, stderrTail: []byte("SIGSEGV: segmentation violation\nmain.parse(...)\n\t/src/main.go:12"), maxRSS: 8 << 20}, ""},
 		{"segfault far below the cap", exitInfo{exitCode: -1, signal: syscall.SIGSEGV, maxRSS: 10 << 20}, ""},
 		{"timed out", exitInfo{exitCode: -1, signal: syscall.SIGKILL, timedOut: true, cpu: 5 * time.Second}, ""},
 		{"oom text but success", exitInfo{stderrTail: []byte("out of memory")}, ""},
