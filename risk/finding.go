@@ -70,8 +70,10 @@ type Finding struct {
 	Tier Tier `json:"tier"`
 	// Blast is the damage if it goes wrong.
 	Blast Blast `json:"blast_radius"`
-	// Verdict is the floor this finding puts on the decision (see above).
-	Verdict Verdict `json:"verdict"`
+	// Verdict is the floor this finding puts on the decision (see above);
+	// in JSON "floor", so that a finding's field does not read as the
+	// decision.
+	Verdict Verdict `json:"floor"`
 	// Reason is one sentence a person understands.
 	Reason string `json:"reason"`
 	// Suggestion says what would be allowed instead; empty when there is none.

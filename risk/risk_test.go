@@ -65,7 +65,7 @@ func TestFindingJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"rule":"core.fs.rm-recursive-root","category":"fs-delete","tier":"destructive","blast_radius":"critical","verdict":"deny","reason":"r","span":{"start":0,"end":8}}`
+	want := `{"rule":"core.fs.rm-recursive-root","category":"fs-delete","tier":"destructive","blast_radius":"critical","floor":"deny","reason":"r","span":{"start":0,"end":8}}`
 	if diff := cmp.Diff(want, string(b)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -24,8 +24,9 @@ type RuleInfo struct {
 	Tier risk.Tier `json:"tier"`
 	// Blast is the damage if it goes wrong.
 	Blast risk.Blast `json:"blast_radius"`
-	// Verdict is the floor a finding puts on the decision (Allow: none).
-	Verdict risk.Verdict `json:"verdict"`
+	// Verdict is the floor a finding puts on the decision (Allow: none);
+	// in JSON "floor", so that it does not read as the decision.
+	Verdict risk.Verdict `json:"floor"`
 	// Unverifiable is true for rules about what cannot be known statically.
 	Unverifiable bool `json:"unverifiable,omitempty"`
 	// Reason is the sentence shown to a person.
