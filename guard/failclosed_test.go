@@ -61,8 +61,8 @@ func TestFailedAuditDenies(t *testing.T) {
 			d    policy.Decision
 			err  error
 		}{{"Check", checked, cerr}, {"Authorize", authorized, aerr}} {
-			if c.err == nil {
-				t.Errorf("on_failure=%q: %s reported no error for a failed audit write", onFailure, c.path)
+			if (c.err == nil) != (onFailure == "allow") {
+				t.Errorf("on_failure=%q: %s error %v; want one unless the decision is kept", onFailure, c.path, c.err)
 			}
 			if c.d.Verdict != want {
 				t.Errorf("on_failure=%q: %s verdict %v, want %v", onFailure, c.path, c.d.Verdict, want)

@@ -47,6 +47,21 @@ func standardOptions(p *policy.Policy) ([]Option, error) {
 	return opts, nil
 }
 
+// AuditPath is the audit log Standard writes for p: [audit] path, else
+// audit.jsonl in the state directory; empty when [audit] disabled is set
+// or the state directory is unknown.
+func AuditPath(p *policy.Policy) string {
+	a := p.Config().Audit
+	if a.Disabled {
+		return ""
+	}
+	dir, err := state.Dir()
+	if err != nil && a.Path == "" {
+		return ""
+	}
+	return auditPath(a, dir)
+}
+
 func auditPath(a policy.Audit, dir string) string {
 	if a.Path != "" {
 		return a.Path

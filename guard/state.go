@@ -132,13 +132,39 @@ func (g *Guard) record(ctx context.Context, c call.Call, d policy.Decision, star
 
 // finish writes the decision's audit record. No decision runs without its
 // record: when the write fails, the call is denied with a reason naming
-// the log, unless the user's policy says [audit] on_failure = "allow".
+// the log and the error is returned, unless the user's policy says [audit]
+// on_failure = "allow": then the decision stands, the failure is logged,
+// and no error is returned (the decision is usable as it is).
 func (g *Guard) finish(ctx context.Context, c call.Call, d policy.Decision, start time.Time, asked bool, ans approval.Answer, askErr error) (policy.Decision, error) {
 	err := g.record(ctx, c, d, start, asked, ans, askErr)
-	if err == nil || g.policy.Config().Audit.OnFailure == "allow" {
-		return d, err
+	if err == nil {
+		return d, nil
+	}
+	if g.policy.Config().Audit.OnFailure == "allow" {
+		if g.log != nil {
+			g.log.ErrorContext(ctx, "audit_failed", "err", err.Error(), "verdict", d.Verdict.String(), "kept", true)
+		}
+		return d, nil
 	}
 	return auditDenied(d, g.audit.Path(), errors.Unwrap(err)), err
+}
+
+// AuditLog is the path of the Guard's audit log; empty without one.
+func (g *Guard) AuditLog() string {
+	if g.audit == nil {
+		return ""
+	}
+	return g.audit.Path()
+}
+
+// Record writes the audit record of a decision made for c outside the
+// Guard (a server's deny when it is overloaded or past a deadline); took
+// is how long it took. Without an audit log it does nothing.
+func (g *Guard) Record(ctx context.Context, c call.Call, d policy.Decision, took time.Duration) error {
+	if g.audit == nil {
+		return nil
+	}
+	return g.audit.Write(ctx, audit.NewRecord(g.now().Add(-took), c, d, took))
 }
 
 func auditDenied(d policy.Decision, path string, err error) policy.Decision {

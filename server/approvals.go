@@ -3,8 +3,11 @@ package server
 import (
 	"errors"
 	"net/http"
+	"slices"
+	"time"
 
 	"github.com/toolguard/toolguard/approval"
+	"github.com/toolguard/toolguard/audit"
 )
 
 // AnswerRequest is the body of POST /v1/approvals/{id}.
@@ -14,6 +17,10 @@ type AnswerRequest struct {
 	// Scope of an approval: "once", "session" or "always"; empty means
 	// once. Ignored for a denial.
 	Scope string `json:"scope,omitempty"`
+	// Prefix widens a session or always grant of a shell command to the
+	// commands that start with it; it must be one of the approval's
+	// prefixes. Empty means exactly the command shown.
+	Prefix string `json:"prefix,omitempty"`
 }
 
 // AnswerResponse is the reply to an accepted answer.
@@ -34,7 +41,11 @@ type approvalList struct {
 }
 
 func (s *Server) handleListApprovals(w http.ResponseWriter, _ *http.Request) {
-	writeJSON(w, http.StatusOK, approvalList{Approvals: s.broker.List()})
+	list := s.broker.List()
+	for i, p := range list {
+		list[i] = p.shown()
+	}
+	writeJSON(w, http.StatusOK, approvalList{Approvals: list})
 }
 
 func (s *Server) handleAnswer(w http.ResponseWriter, r *http.Request) {
@@ -48,6 +59,10 @@ func (s *Server) handleAnswer(w http.ResponseWriter, r *http.Request) {
 		writeRequestError(w, err)
 		return
 	}
+	if ans.Prefix != "" && !s.offersPrefix(id, ans.Prefix) {
+		writeError(w, http.StatusBadRequest, "field \"prefix\": not one of the prefixes this approval offers (see \"prefixes\" in GET /v1/approvals)")
+		return
+	}
 	got, warning, err := s.broker.Answer(r.Context(), id, ans)
 	if err != nil {
 		writeError(w, answerStatus(err), err.Error())
@@ -59,6 +74,16 @@ func (s *Server) handleAnswer(w http.ResponseWriter, r *http.Request) {
 		resp.Scope = got.Scope.String()
 	}
 	writeJSON(w, http.StatusOK, resp)
+}
+
+// offersPrefix reports whether the pending approval id offers prefix.
+func (s *Server) offersPrefix(id, prefix string) bool {
+	for _, p := range s.broker.List() {
+		if p.ID == id {
+			return slices.Contains(p.Prefixes, prefix)
+		}
+	}
+	return false
 }
 
 func answerStatus(err error) int {
@@ -79,17 +104,50 @@ func (s *Server) parseAnswer(w http.ResponseWriter, r *http.Request) (approval.A
 		return approval.Answer{}, err
 	}
 	var req AnswerRequest
-	if err := decodeStrict(body, &req, []string{"approved", "scope"}); err != nil {
+	if err := decodeStrict(body, &req, []string{"approved", "scope", "prefix"}); err != nil {
 		return approval.Answer{}, err
 	}
 	if req.Approved == nil {
 		return approval.Answer{}, badRequest("field \"approved\" is required: true to let the call run, false to deny it")
 	}
-	ans := approval.Answer{Approved: *req.Approved, By: "web"}
+	ans := approval.Answer{Approved: *req.Approved, By: "web", Prefix: req.Prefix}
 	if req.Scope != "" {
 		if ans.Scope, err = approval.ParseScope(req.Scope); err != nil {
 			return approval.Answer{}, badRequest("field \"scope\": %v", err)
 		}
 	}
+	if req.Prefix != "" && (ans.Scope == approval.Once || !ans.Approved) {
+		return approval.Answer{}, badRequest("field \"prefix\" applies only to a session or always approval")
+	}
 	return ans, nil
+}
+
+// shown is p as the page and the event feed show it: secrets masked as in
+// the audit log (approval.Shown). The broker keeps the original, from
+// which grants are made.
+func (p Pending) shown() Pending {
+	r := approval.Shown(approval.Request{Call: p.Call, Decision: p.Decision})
+	p.Call, p.Decision = r.Call, r.Decision
+	p.Grant = audit.RedactString(p.Grant)
+	prefixes := make([]string, len(p.Prefixes))
+	for i, x := range p.Prefixes {
+		prefixes[i] = audit.RedactString(x)
+	}
+	if len(prefixes) > 0 {
+		p.Prefixes = prefixes
+	}
+	return p
+}
+
+// pendingOf is the listed form of a request, with what a session or
+// always answer would remember.
+func pendingOf(id string, r approval.Request, expires time.Time) Pending {
+	p := Pending{ID: id, Call: r.Call, Decision: r.Decision, ExpiresAt: expires}
+	if g, ok := approval.GrantFor(r, approval.Always, time.Time{}); ok {
+		p.Grant = g.Pattern()
+		if g.Command != "" {
+			p.Prefixes = approval.Prefixes(g.Command)
+		}
+	}
+	return p
 }

@@ -76,6 +76,13 @@ type Pending struct {
 	Decision policy.Decision `json:"decision"`
 	// ExpiresAt is when the request is denied if nobody answers.
 	ExpiresAt time.Time `json:"expires_at"`
+	// Grant is what a session or always answer remembers, as the rule of
+	// later decisions names it ("Bash(npm install)": that exact command);
+	// empty when the answer cannot be remembered.
+	Grant string `json:"grant,omitempty"`
+	// Prefixes are the prefixes the person may widen a shell grant to
+	// (approval.Prefixes), longest first; none for other calls.
+	Prefixes []string `json:"prefixes,omitempty"`
 }
 
 type result struct {
@@ -129,7 +136,8 @@ func (b *Broker) Approve(ctx context.Context, r approval.Request) (approval.Answ
 		b.finish(ctx, r, time.Now(), "", result{err: err})
 		return approval.Answer{By: "web"}, err
 	}
-	b.opts.Events.publish(EventApprovalRequired, w.Pending)
+	startedWaiting(ctx) // waiting for a person holds no deciding slot
+	b.opts.Events.publish(EventApprovalRequired, w.Pending.shown())
 	timer := time.NewTimer(time.Until(w.ExpiresAt))
 	defer timer.Stop()
 	var res result
@@ -140,9 +148,23 @@ func (b *Broker) Approve(ctx context.Context, r approval.Request) (approval.Answ
 	case <-ctx.Done():
 		res = b.settle(w, result{err: ctxError(ctx)})
 	}
-	b.finish(ctx, r, w.created, w.ID, res)
+	if err := b.finish(ctx, r, w.created, w.ID, res); err != nil && res.err == nil && res.ans.Approved {
+		return res.ans, err // no approval without its record
+	}
 	return res.ans, res.err
 }
+
+// auditError is an approval outcome that could not be recorded.
+type auditError struct {
+	path string
+	err  error
+}
+
+func (e *auditError) Error() string {
+	return fmt.Sprintf("the outcome could not be recorded in the audit log %s: %v", e.path, e.err)
+}
+
+func (e *auditError) Unwrap() error { return e.err }
 
 func ctxError(ctx context.Context) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -157,7 +179,7 @@ func (b *Broker) add(r approval.Request) (*waiter, error) {
 		return nil, fmt.Errorf("cannot make an approval id: %w", err)
 	}
 	now := time.Now()
-	w := &waiter{Pending{ID: id, Call: r.Call, Decision: r.Decision, ExpiresAt: now.Add(b.timeout)}, now, make(chan result, 1)}
+	w := &waiter{pendingOf(id, r, now.Add(b.timeout)), now, make(chan result, 1)}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	switch {
@@ -270,8 +292,9 @@ func (b *Broker) Close() {
 	}
 }
 
-// finish announces, counts, logs and audits one outcome.
-func (b *Broker) finish(ctx context.Context, r approval.Request, created time.Time, id string, res result) {
+// finish announces, counts, logs and audits one outcome; the error is a
+// failed audit write.
+func (b *Broker) finish(ctx context.Context, r approval.Request, created time.Time, id string, res result) error {
 	outcome := outcomeOf(res.err)
 	if res.err == nil {
 		outcome = map[bool]string{true: "approved", false: "denied"}[res.ans.Approved]
@@ -279,15 +302,15 @@ func (b *Broker) finish(ctx context.Context, r approval.Request, created time.Ti
 	final := Resolve(r.Decision, res.ans, res.err)
 	b.opts.Metrics.approvalOutcome(outcome)
 	if id != "" {
-		b.opts.Events.publish(EventApprovalResolved, resolvedEvent{ID: id, Outcome: outcome, Approved: res.err == nil && res.ans.Approved, Scope: scopeOf(res), By: res.ans.By, Reason: final.Reason})
+		b.opts.Events.publish(EventApprovalResolved, resolvedEvent{ID: id, Outcome: outcome, Approved: res.err == nil && res.ans.Approved, Scope: scopeOf(res), By: res.ans.By, Reason: audit.RedactString(final.Reason)})
 	}
 	b.opts.Logger.InfoContext(ctx, "approval resolved", "id", id, "outcome", outcome, "scope", scopeOf(res), "by", res.ans.By, "tool", r.Call.Tool, "rule", r.Decision.Rule)
-	b.auditOutcome(ctx, r.Call, final, created, outcome, res)
+	return b.auditOutcome(ctx, r.Call, final, created, outcome, res)
 }
 
-func (b *Broker) auditOutcome(ctx context.Context, c call.Call, final policy.Decision, created time.Time, outcome string, res result) {
+func (b *Broker) auditOutcome(ctx context.Context, c call.Call, final policy.Decision, created time.Time, outcome string, res result) error {
 	if b.opts.Audit == nil {
-		return
+		return nil
 	}
 	rec := audit.NewRecord(time.Now(), c, final, time.Since(created))
 	rec.Approval, rec.ApprovedBy = auditApproval(outcome), res.ans.By
@@ -296,7 +319,9 @@ func (b *Broker) auditOutcome(ctx context.Context, c call.Call, final policy.Dec
 	}
 	if err := b.opts.Audit.Write(context.WithoutCancel(ctx), rec); err != nil {
 		b.opts.Logger.ErrorContext(ctx, "audit write failed", "err", err)
+		return &auditError{path: b.opts.Audit.Path(), err: err}
 	}
+	return nil
 }
 
 func auditApproval(outcome string) string {

@@ -60,7 +60,7 @@ func TestBrowserApproval(t *testing.T) {
 	ts := httptest.NewServer(s.Handler())
 	defer ts.Close()
 	defer s.Close() // ends the page's event stream before ts.Close waits for it
-	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/"), chromedp.WaitVisible(chromedp.ID("try-form"))); err != nil {
+	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/#token="+testKey), chromedp.WaitVisible(chromedp.ID("try-form"))); err != nil {
 		t.Fatalf("open page: %v", err)
 	}
 	waitSubscribers(t, s.hub, 1)

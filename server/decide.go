@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"time"
@@ -33,37 +34,49 @@ type CallRequest struct {
 	// Sender is the principal budgets count against; empty means the
 	// agent's own identity.
 	Sender string `json:"sender,omitempty"`
+	// WillRun says the caller runs the call when it is allowed (/v1/decide
+	// only): the allowed call is then counted against the sender's budget,
+	// as the hooks' calls are. False means the caller only asks, and
+	// nothing is counted. /v1/authorize always counts.
+	WillRun bool `json:"will_run,omitempty"`
+	// Try marks a call typed into the page's "Try a call" box (/v1/decide
+	// only): it is recorded, announced marked as tried, and kept out of
+	// the decision metrics of real traffic. False means real traffic.
+	Try bool `json:"try,omitempty"`
 	// Policy is a policy document (JSON, the policy file's schema) applied
 	// over the server's policy for this request only. It may only tighten;
 	// null or absent means no override.
 	Policy json.RawMessage `json:"policy,omitempty"`
 }
 
-var callFields = []string{"tool", "input", "cwd", "workspace", "agent", "session", "sender", "policy"}
+var callFields = []string{"tool", "input", "cwd", "workspace", "agent", "session", "sender", "will_run", "try", "policy"}
+
+// callFlags are the CallRequest fields that say how to treat the call.
+type callFlags struct{ willRun, try bool }
 
 // parseCall reads a CallRequest and returns the policy to use and the
 // normalised call.
-func (s *Server) parseCall(w http.ResponseWriter, r *http.Request) (*policy.Policy, call.Call, error) {
+func (s *Server) parseCall(w http.ResponseWriter, r *http.Request) (*policy.Policy, call.Call, callFlags, error) {
 	body, err := readBody(w, r, positive(s.opts.MaxBody, DefaultMaxBody))
 	if err != nil {
-		return nil, call.Call{}, err
+		return nil, call.Call{}, callFlags{}, err
 	}
 	var req CallRequest
 	if err := decodeStrict(body, &req, callFields); err != nil {
-		return nil, call.Call{}, err
+		return nil, call.Call{}, callFlags{}, err
 	}
 	p, err := s.policyFor(req.Policy)
 	if err != nil {
-		return nil, call.Call{}, err
+		return nil, call.Call{}, callFlags{}, err
 	}
 	c, err := p.Tools().Normalize(call.Request{
 		Tool: req.Tool, Input: req.Input, Cwd: req.Cwd, Workspace: req.Workspace,
 		Who: call.Who{Agent: req.Agent, Session: req.Session, Sender: req.Sender},
 	})
 	if err != nil {
-		return nil, call.Call{}, badRequest("%v", err)
+		return nil, call.Call{}, callFlags{}, badRequest("%v", err)
 	}
-	return p, c, nil
+	return p, c, callFlags{willRun: req.WillRun, try: req.Try}, nil
 }
 
 // policyFor applies a per-request override; a loosening one is refused.
@@ -82,37 +95,69 @@ func (s *Server) policyFor(override json.RawMessage) (*policy.Policy, error) {
 }
 
 func (s *Server) handleDecide(w http.ResponseWriter, r *http.Request) {
-	p, c, err := s.parseCall(w, r)
-	if err != nil {
-		writeRequestError(w, err)
-		return
+	s.serveCall(w, r, "/v1/decide", positive(s.opts.DecideTimeout, DefaultDecideTimeout), s.decideFor, true)
+}
+
+// decideFor is /v1/decide: counted against the budget (Check) when the
+// caller says it will run the call, else decided and recorded without
+// counting.
+func (s *Server) decideFor(ctx context.Context, a Authorizer, p *policy.Policy, c call.Call, start time.Time, f callFlags) policy.Decision {
+	if f.willRun {
+		return s.checkWith(ctx, a, p, c, start)
 	}
-	start := time.Now()
-	var d policy.Decision
-	if a, err := s.authorizerFor(p); err != nil {
-		d = internalDeny(err)
-	} else {
-		d = decideNow(r.Context(), a, p, c)
-		s.release(a)
-	}
-	s.observe(c, d, time.Since(start))
-	writeJSON(w, http.StatusOK, d)
+	return s.record(ctx, a, p, c, decideNow(ctx, a, p, c), start)
 }
 
 func (s *Server) handleAuthorize(w http.ResponseWriter, r *http.Request) {
-	p, c, err := s.parseCall(w, r)
-	if err != nil {
+	// A call may wait for a person: the deadline is the approval timeout
+	// plus the time to decide.
+	timeout := s.broker.Timeout() + positive(s.opts.DecideTimeout, DefaultDecideTimeout)
+	s.serveCall(w, r, "/v1/authorize", timeout, func(ctx context.Context, a Authorizer, p *policy.Policy, c call.Call, start time.Time, _ callFlags) policy.Decision {
+		return s.authorizeWith(ctx, a, p, c, start)
+	}, false)
+}
+
+// serveCall answers a CallRequest to endpoint: decide runs it through the
+// Authorizer of the request's policy, in a slot of the limiter, and the
+// answer comes by the deadline, timeout after the request's arrival;
+// timed says whether the decision counts in the latency histogram (not
+// when it may wait for a person).
+func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, endpoint string, timeout time.Duration,
+	decide func(context.Context, Authorizer, *policy.Policy, call.Call, time.Time, callFlags) policy.Decision, timed bool) {
+	start := time.Now()
+	deadline := start.Add(timeout)
+	var p *policy.Policy
+	var c call.Call
+	var flags callFlags
+	if err := readBefore(w, deadline, func() (err error) { p, c, flags, err = s.parseCall(w, r); return err }); err != nil {
 		writeRequestError(w, err)
 		return
 	}
-	var d policy.Decision
-	if a, err := s.authorizerFor(p); err != nil {
-		d = internalDeny(err)
-	} else {
-		d = authorize(r.Context(), a, c)
-		s.release(a)
+	l := s.limits.laneFor(c)
+	d, err := bounded(r.Context(), s.limits, l, deadline, func(ctx context.Context) policy.Decision {
+		a, err := s.authorizerFor(p)
+		if err != nil {
+			return s.record(ctx, s.base, p, c, internalDeny(err), start)
+		}
+		defer s.release(a)
+		return decide(ctx, a, p, c, start, flags)
+	})
+	if clientGone(err) {
+		return // the decision goes on and is recorded; nobody waits for it
 	}
-	s.observe(c, d, -1)
+	if err != nil {
+		d = s.record(r.Context(), s.base, p, c, s.failClosed(err, l, endpoint, timeout), start)
+	}
+	took := time.Duration(-1)
+	if timed {
+		took = time.Since(start)
+	}
+	if flags.try {
+		s.hub.PublishTried(c, d) // out of the metrics of real traffic
+	} else {
+		s.observe(c, d, took)
+	}
+	setOverloaded(w, d)
 	writeJSON(w, http.StatusOK, d)
 }
 
@@ -124,16 +169,63 @@ func (s *Server) observe(c call.Call, d policy.Decision, took time.Duration) {
 }
 
 // Decider is implemented by Authorizers that can decide without waiting
-// (guard.Guard, the built-in pipeline); /v1/decide uses it. Without it
-// the policy decides alone.
+// (guard.Guard, the built-in pipeline). Without [Checker], /v1/decide and
+// the hooks use it and the server records the decision; without either the
+// policy decides alone.
 type Decider interface {
 	Decide(ctx context.Context, c call.Call) policy.Decision
 }
 
 // Checker is implemented by Authorizers that decide without waiting and
-// record the decision (guard.Guard's Check); the hooks use it.
+// record the decision (guard.Guard's Check); /v1/decide and the hooks use
+// it. An error reports a failed audit write; a decision that comes with
+// one is denied unless the policy says [audit] on_failure = "allow".
+// Authorizers that implement Checker record their Authorize decisions too;
+// for others the server records them.
 type Checker interface {
 	Check(ctx context.Context, c call.Call) (policy.Decision, error)
+}
+
+// Recorder is implemented by Authorizers that keep an audit log of their
+// own: the server records there the decisions it makes without them (a
+// deny when it is overloaded or past a deadline, an internal error) and
+// those of an Authorizer that does not record (see [Checker]). Without it
+// they go to Options.Audit.
+type Recorder interface {
+	Record(ctx context.Context, c call.Call, d policy.Decision, took time.Duration) error
+}
+
+// checkWith decides c without waiting, recorded: a's Check when it has one
+// (it records), else its Decide or the policy's, recorded by the server.
+func (s *Server) checkWith(ctx context.Context, a Authorizer, p *policy.Policy, c call.Call, start time.Time) (d policy.Decision) {
+	ch, ok := a.(Checker)
+	if !ok {
+		return s.record(ctx, a, p, c, decideNow(ctx, a, p, c), start)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			d = s.record(ctx, a, p, c, internalDeny(fmt.Errorf("%v", r)), start)
+		}
+	}()
+	d, err := ch.Check(ctx, c)
+	if err != nil {
+		s.log.ErrorContext(ctx, "decision not recorded", "err", err, "verdict", d.Verdict.String())
+		if d.Verdict != risk.Deny && !unrecordedAllowed(p) {
+			d = auditDenied(d, "", err)
+		}
+	}
+	return d
+}
+
+// authorizeWith runs a's Authorize, recorded: by a when it is a Checker,
+// else by the server; a decision the server changed (an error, a panic) is
+// recorded as changed.
+func (s *Server) authorizeWith(ctx context.Context, a Authorizer, p *policy.Policy, c call.Call, start time.Time) policy.Decision {
+	d, changed := authorize(ctx, a, c)
+	if _, records := a.(Checker); records && !changed {
+		return d
+	}
+	return s.record(ctx, a, p, c, d, start)
 }
 
 func decideNow(ctx context.Context, a Authorizer, p *policy.Policy, c call.Call) (d policy.Decision) {
@@ -150,27 +242,83 @@ func decideNow(ctx context.Context, a Authorizer, p *policy.Policy, c call.Call)
 
 // authorize runs a and fails closed: a panic, or an error with anything
 // but a deny (a failed audit write, a grant that could not be saved), is a
-// deny; a deny that comes with its error keeps its own reason.
-func authorize(ctx context.Context, a Authorizer, c call.Call) (d policy.Decision) {
+// deny; a deny that comes with its error keeps its own reason. changed
+// reports that the decision is not a's.
+func authorize(ctx context.Context, a Authorizer, c call.Call) (d policy.Decision, changed bool) {
 	defer func() {
 		if p := recover(); p != nil {
-			d = internalDeny(fmt.Errorf("%v", p))
+			d, changed = internalDeny(fmt.Errorf("%v", p)), true
 		}
 	}()
 	d, err := a.Authorize(ctx, c)
 	if err != nil && d.Verdict != risk.Deny {
-		return internalDeny(err)
+		return internalDeny(err), true
 	}
+	return d, false
+}
+
+// record writes the audit record of a decision its Authorizer did not
+// record: through a when it is a [Recorder], else to Options.Audit. When
+// the write fails, a call that would run is denied with a reason naming
+// the log, unless the policy says [audit] on_failure = "allow"; a deny
+// keeps its reason. A decision made after the server answered at the
+// deadline is not recorded: the deadline's deny was.
+func (s *Server) record(ctx context.Context, a Authorizer, p *policy.Policy, c call.Call, d policy.Decision, start time.Time) policy.Decision {
+	if pastDeadline(ctx) {
+		return d
+	}
+	var err error
+	path := ""
+	if rec, ok := a.(Recorder); ok {
+		if l, ok := a.(interface{ AuditLog() string }); ok {
+			path = l.AuditLog()
+		}
+		err = rec.Record(ctx, c, d, time.Since(start))
+	} else if s.opts.Audit != nil {
+		path = s.opts.Audit.Path()
+		err = s.opts.Audit.Write(context.WithoutCancel(ctx), audit.NewRecord(start, c, d, time.Since(start)))
+	}
+	if err == nil {
+		return d
+	}
+	s.log.ErrorContext(ctx, "decision not recorded", "err", err, "verdict", d.Verdict.String(), "rule", d.Rule)
+	if d.Verdict == risk.Deny || unrecordedAllowed(p) {
+		return d
+	}
+	return auditDenied(d, path, err)
+}
+
+// unrecordedAllowed reports whether the user's policy lets a call run when
+// its audit record cannot be written.
+func unrecordedAllowed(p *policy.Policy) bool {
+	return p != nil && p.Config().Audit.OnFailure == "allow"
+}
+
+// auditDenied denies a call whose audit record could not be written to the
+// log at path (empty when the error names it).
+func auditDenied(d policy.Decision, path string, err error) policy.Decision {
+	where := path
+	if where == "" {
+		where = "the audit log"
+	}
+	d.Verdict, d.Rule = risk.Deny, RuleAuditWrite
+	d.Reason = fmt.Sprintf("toolguard could not write the audit record of this call to %s (%v), and no call runs without its record.", where, err)
+	d.Suggestion = "free space on that disk or fix [audit] path; to let calls run unrecorded, set [audit] on_failure = \"allow\" in your own policy file"
 	return d
 }
 
+// RuleAuditWrite is the rule of a call denied because its audit record
+// could not be written.
+const RuleAuditWrite = "audit.write"
+
 var (
-	_ Decider = (*pipeline)(nil)
-	_ Checker = (*pipeline)(nil)
+	_ Decider  = (*pipeline)(nil)
+	_ Checker  = (*pipeline)(nil)
+	_ Recorder = (*pipeline)(nil)
 )
 
 // pipeline is the built-in Authorizer: the policy's decision with grants,
-// then the broker for an ask, audited.
+// then the broker for an ask, recorded in Options.Audit.
 type pipeline struct {
 	s *Server
 	p *policy.Policy
@@ -181,24 +329,66 @@ func (pl *pipeline) Decide(ctx context.Context, c call.Call) policy.Decision {
 	return pl.s.applyGrants(ctx, c, pl.p.Decide(ctx, c))
 }
 
-// Check is Decide, audited.
+// Check is Decide, recorded.
 func (pl *pipeline) Check(ctx context.Context, c call.Call) (policy.Decision, error) {
 	start := time.Now()
-	d := pl.Decide(ctx, c)
-	pl.s.audit(ctx, audit.NewRecord(start, c, d, time.Since(start)))
-	return d, nil
+	return pl.finish(ctx, c, pl.Decide(ctx, c), start)
 }
 
 // Authorize is Decide, then for an ask the broker's answer (which the
-// broker audits); other verdicts are audited here.
+// broker records); other verdicts are recorded here.
 func (pl *pipeline) Authorize(ctx context.Context, c call.Call) (policy.Decision, error) {
+	start := time.Now()
 	d := pl.Decide(ctx, c)
 	if d.Verdict != risk.Ask {
-		pl.s.audit(ctx, audit.NewRecord(time.Now(), c, d, 0))
-		return d, nil
+		return pl.finish(ctx, c, d, start)
 	}
 	ans, err := pl.s.broker.Approve(ctx, approval.Request{Call: c, Decision: d})
+	if ae, ok := errors.AsType[*auditError](err); ok {
+		d = Resolve(d, ans, nil)
+		if unrecordedAllowed(pl.p) {
+			pl.s.log.ErrorContext(ctx, "approval not recorded", "err", err)
+			return d, nil
+		}
+		return auditDenied(d, ae.path, ae.err), err
+	}
 	return Resolve(d, ans, err), nil
+}
+
+// AuditLog is the path of the audit log the pipeline writes; empty
+// without one.
+func (pl *pipeline) AuditLog() string {
+	if pl == nil || pl.s == nil || pl.s.opts.Audit == nil {
+		return ""
+	}
+	return pl.s.opts.Audit.Path()
+}
+
+// finish records d. When the record cannot be written the call is denied,
+// unless the policy says [audit] on_failure = "allow" (then the failure is
+// only logged). A decision made after the server answered at the deadline
+// is not recorded: the server recorded the deny it answered with.
+func (pl *pipeline) finish(ctx context.Context, c call.Call, d policy.Decision, start time.Time) (policy.Decision, error) {
+	if pastDeadline(ctx) {
+		return d, nil
+	}
+	err := pl.Record(ctx, c, d, time.Since(start))
+	switch {
+	case err == nil:
+		return d, nil
+	case unrecordedAllowed(pl.p):
+		pl.s.log.ErrorContext(ctx, "decision not recorded", "err", err)
+		return d, nil
+	}
+	return auditDenied(d, pl.s.opts.Audit.Path(), err), err
+}
+
+// Record writes one record to Options.Audit (nothing without it).
+func (pl *pipeline) Record(ctx context.Context, c call.Call, d policy.Decision, took time.Duration) error {
+	if pl.s == nil || pl.s.opts.Audit == nil {
+		return nil
+	}
+	return pl.s.opts.Audit.Write(context.WithoutCancel(ctx), audit.NewRecord(time.Now().Add(-took), c, d, took))
 }
 
 // applyGrants reads the grants only for an ask, so allow and deny never
@@ -213,15 +403,6 @@ func (s *Server) applyGrants(ctx context.Context, c call.Call, d policy.Decision
 		return d
 	}
 	return approval.ApplyGrants(d, c, grants)
-}
-
-func (s *Server) audit(ctx context.Context, rec audit.Record) {
-	if s.opts.Audit == nil {
-		return
-	}
-	if err := s.opts.Audit.Write(context.WithoutCancel(ctx), rec); err != nil {
-		s.log.ErrorContext(ctx, "audit write failed", "err", err)
-	}
 }
 
 // Resolve is the final decision for an ask after a person's answer: allow

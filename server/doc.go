@@ -9,6 +9,17 @@
 // answers on the page, the timeout passes, the client goes away or the
 // server shuts down; everything but an explicit approval ends in deny.
 //
+// Every deciding endpoint is bounded (see Options.DecideTimeout,
+// MaxConcurrent, MaxHeavy, QueueWait): a call waits a short time for one
+// of a few deciding slots — long shell commands have slots of their own —
+// and is decided in a goroutine of its own; a call that gets no slot, or
+// no decision before its deadline, is answered at once with a deny (a
+// hook with the agent's blocking reply), so a flood of hostile requests
+// costs bounded memory and ordinary calls keep being answered. Every
+// decision is audited, the server's own denies included; a call whose
+// record cannot be written is denied. Publishing an event costs the same
+// whatever the number of SSE subscribers (see [Hub]).
+//
 // The security model (see docs/server.md): loopback binds by default;
 // every non-loopback bind needs a bearer token (see [LoadOrCreateToken]);
 // state-changing requests are protected against CSRF with

@@ -64,12 +64,12 @@ func TestBadRequests(t *testing.T) {
 		want             string
 	}{
 		{"unknown field", "/v1/decide", `{"tool":"Bash","bogus":1}`, nil, 400,
-			`unknown field "bogus" (valid: tool, input, cwd, workspace, agent, session, sender, policy)`},
+			`unknown field "bogus" (valid: tool, input, cwd, workspace, agent, session, sender, will_run, try, policy)`},
 		{"wrong type", "/v1/decide", `{"tool":7}`, nil, 400, `field "tool" must be a string, not number`},
 		{"not an object", "/v1/decide", `[1]`, nil, 400,
-			"the body must be a JSON object with the fields tool, input, cwd, workspace, agent, session, sender, policy, not array"},
+			"the body must be a JSON object with the fields tool, input, cwd, workspace, agent, session, sender, will_run, try, policy, not array"},
 		{"malformed", "/v1/decide", `{"tool":`, nil, 400,
-			"empty or truncated JSON body; send an object with the fields tool, input, cwd, workspace, agent, session, sender, policy"},
+			"empty or truncated JSON body; send an object with the fields tool, input, cwd, workspace, agent, session, sender, will_run, try, policy"},
 		{"trailing data", "/v1/decide", `{"tool":"Bash","input":{"command":"ls"}} {}`, nil, 400,
 			"unexpected data after the JSON object; send exactly one object"},
 		{"empty tool", "/v1/decide", `{"tool":" "}`, nil, 400, "invalid tool call: empty tool name"},
@@ -92,8 +92,8 @@ func TestBadRequests(t *testing.T) {
 			`field "approved" is required: true to let the call run, false to deny it`},
 		{"approval bad scope", "/v1/approvals/AAAAAAAAAAAAAAAAAAAAAA", `{"approved":true,"scope":"forever"}`, pageHeaders, 400,
 			`field "scope": unknown approval scope "forever" (valid: once, session, always)`},
-		{"approval from a script", "/v1/approvals/AAAAAAAAAAAAAAAAAAAAAA", `{"approved":true}`, nil, 403,
-			"approvals are answered from the toolguard page (same-origin browser request) or with the bearer token"},
+		{"approval from a script", "/v1/approvals/AAAAAAAAAAAAAAAAAAAAAA", `{"approved":true}`, map[string]string{"Sec-Fetch-Site": "same-origin"}, 401,
+			`approvals and events are for a person: open the page at the address toolguard serve printed (it carries the key), or send "Authorization: Bearer KEY"`},
 	}
 	s := newTestServer(t, Options{MaxBody: 1024})
 	for _, tt := range tests {
@@ -123,7 +123,7 @@ func TestSimpleEndpoints(t *testing.T) {
 	if info.Mode != "supervised" || info.ApprovalTimeout != 30 || info.TokenRequired || !strings.HasPrefix(info.Summary, "Tool calls are checked by toolguard") {
 		t.Errorf("policy info = %+v", info)
 	}
-	list := decodeBody[approvalList](t, do(t, s.Handler(), "GET", "/v1/approvals", "", nil))
+	list := decodeBody[approvalList](t, do(t, s.Handler(), "GET", "/v1/approvals", "", pageHeaders))
 	if diff := cmp.Diff(approvalList{Approvals: []Pending{}}, list); diff != "" {
 		t.Errorf("empty approvals (-want +got):\n%s", diff)
 	}

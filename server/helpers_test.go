@@ -28,6 +28,9 @@ func newTestServer(t testing.TB, opts Options) *Server {
 	if opts.Policy == nil {
 		opts.Policy = testPolicy(t)
 	}
+	if opts.PageKey == "" && opts.Token == "" {
+		opts.PageKey = testKey
+	}
 	s, err := New(opts)
 	if err != nil {
 		t.Fatalf("New: %v", err)
@@ -74,5 +77,9 @@ func errorOf(t testing.TB, rec *httptest.ResponseRecorder) string {
 	return decodeBody[errorBody](t, rec).Error
 }
 
-// pageHeaders are what the page's fetch sends for a same-origin POST.
-var pageHeaders = map[string]string{"Sec-Fetch-Site": "same-origin", "Origin": "http://127.0.0.1:7878"}
+// testKey is the page key of the test servers (newTestServer).
+const testKey = "test-page-key-0123456789-abcdefghijklmnop"
+
+// pageHeaders are what the page's fetch sends for a same-origin POST once
+// it has the key's cookie.
+var pageHeaders = map[string]string{"Sec-Fetch-Site": "same-origin", "Origin": "http://127.0.0.1:7878", "Cookie": cookieName + "=" + testKey}

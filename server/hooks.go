@@ -1,16 +1,14 @@
 package server
 
 import (
-	"context"
-	"fmt"
-	"time"
-
 	"bytes"
-	"github.com/toolguard/toolguard/call"
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/toolguard/toolguard/call"
 	"github.com/toolguard/toolguard/hook"
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/risk"
@@ -21,15 +19,18 @@ import (
 // call goes ahead), so every answer is 200 with a JSON body: where the CLI
 // would block with exit code 2 and a message on stderr, the reply is the
 // agent's JSON deny form carrying that message instead. The CLI's exit code
-// is in the X-Toolguard-Exit-Code header.
+// is in the X-Toolguard-Exit-Code header. When the server is overloaded or
+// the deadline passes first, the reply is the agent's deny too.
 func (s *Server) handleHook(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
 	agent := r.PathValue("agent")
 	a, err := hook.New(agent, s.opts.Hook)
 	if err != nil {
 		writeError(w, http.StatusNotFound, "unknown agent "+strconv.Quote(agent)+" (valid: "+strings.Join(hook.Agents(), ", ")+")")
 		return
 	}
-	stdout, stderr, code := s.runHook(w, r, agent)
+	timeout := s.hookTimeout()
+	stdout, stderr, code := s.runHook(w, r, a, start, timeout)
 	if code != 0 || len(bytes.TrimSpace(stdout)) == 0 {
 		stdout = blockingReply(a, strings.TrimPrefix(string(bytes.TrimSpace(stderr)), "toolguard: "))
 	}
@@ -39,44 +40,106 @@ func (s *Server) handleHook(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(stdout)
 }
 
-// runHook answers the payload like `toolguard hook AGENT`. The content
-// type is not checked and an unreadable or oversized body is answered in
-// the blocking form, because any non-2xx reply lets the call through.
-func (s *Server) runHook(w http.ResponseWriter, r *http.Request, agent string) (stdout, stderr []byte, code int) {
-	body, err := readLimited(w, r, positive(s.opts.MaxBody, DefaultMaxBody))
-	if err != nil {
+// hookTimeout is the deadline of a hook request: the deciding deadline,
+// plus the wait for a person when the hooks have an approver of their own.
+func (s *Server) hookTimeout() time.Duration {
+	timeout := positive(s.opts.DecideTimeout, DefaultDecideTimeout)
+	if s.opts.Hook.Approver != nil {
+		wait := s.opts.Hook.ApprovalTimeout
+		if wait <= 0 || wait > hook.MaxApprovalWait {
+			wait = hook.MaxApprovalWait
+		}
+		timeout += wait
+	}
+	return timeout
+}
+
+// hookReply is what `toolguard hook AGENT` would print and exit with.
+type hookReply struct {
+	stdout, stderr []byte
+	code           int
+}
+
+// runHook answers the payload like `toolguard hook AGENT`, within the
+// limiter and the deadline. The content type is not checked and an
+// unreadable or oversized body is answered in the blocking form, because
+// any non-2xx reply lets the call through.
+func (s *Server) runHook(w http.ResponseWriter, r *http.Request, a hook.Adapter, start time.Time, timeout time.Duration) (stdout, stderr []byte, code int) {
+	deadline := start.Add(timeout)
+	var body []byte
+	if err := readBefore(w, deadline, func() (err error) {
+		body, err = readLimited(w, r, positive(s.opts.MaxBody, DefaultMaxBody))
+		return err
+	}); err != nil {
 		return nil, []byte(err.Error() + "; the call is blocked"), 2
 	}
-	return hook.Run(r.Context(), agent, bytes.NewReader(body), s.hookDecider(), s.opts.Hook)
+	opts := s.opts.Hook
+	opts.Inline, opts.Timeout = true, timeout // bounded runs it in a goroutine of its own
+	// A payload too short to hold a heavy command is not decoded here;
+	// a longer one is, once, for its lane and for a fail-closed record.
+	l, decoded := s.limits.ordinary, false
+	var ev hook.Event
+	var c call.Call
+	var ok bool
+	if len(body) >= s.limits.heavyFrom {
+		ev, c, ok = s.hookCall(a, body)
+		decoded = true
+		if ok {
+			l = s.limits.laneFor(c)
+		}
+	}
+	rep, err := bounded(r.Context(), s.limits, l, deadline, func(ctx context.Context) hookReply {
+		stdout, stderr, code := hook.Run(ctx, a.Name(), bytes.NewReader(body), s.hookDecider(start), opts)
+		return hookReply{stdout, stderr, code}
+	})
+	if err == nil {
+		return rep.stdout, rep.stderr, rep.code
+	}
+	if clientGone(err) {
+		return nil, []byte("the agent went away"), 2
+	}
+	d := s.failClosed(err, l, "/v1/hooks/"+a.Name(), timeout)
+	if !decoded {
+		ev, c, ok = s.hookCall(a, body)
+	}
+	if !ok {
+		s.metrics.observe(d, time.Since(start))
+		return nil, []byte(d.Reason), 2
+	}
+	d = s.record(r.Context(), s.base, s.policy, c, d, start)
+	s.observe(c, d, time.Since(start))
+	return a.Encode(ev, d)
+}
+
+// hookCall decodes a hook payload into its event and call as `toolguard
+// hook` does; ok is false when it cannot (the hook then blocks the call as
+// an invalid payload).
+func (s *Server) hookCall(a hook.Adapter, body []byte) (hook.Event, call.Call, bool) {
+	ev, err := a.Decode(body)
+	if err != nil {
+		return ev, call.Call{}, false
+	}
+	req := ev.Request
+	if req.Workspace == "" {
+		req.Workspace = s.opts.Hook.ProjectDir
+	}
+	c, err := s.opts.Hook.Table.Normalize(req)
+	c.ReadOnlyHint = ev.ReadOnlyHint
+	return ev, c, err == nil
 }
 
 // hookDecider decides hook calls without waiting (the agent asks its own
-// user): the Authorizer's Check when it has one, else its Decide; counted
-// and announced like /v1/decide.
-func (s *Server) hookDecider() hook.Decider {
+// user), recorded: the Authorizer's Check when it has one; counted and
+// announced like /v1/decide. A decision made after the deadline is neither:
+// the request was answered with a deny.
+func (s *Server) hookDecider(start time.Time) hook.Decider {
 	return hook.DeciderFunc(func(ctx context.Context, c call.Call) policy.Decision {
-		start := time.Now()
-		d := s.check(ctx, c)
-		s.observe(c, d, time.Since(start))
+		d := s.checkWith(ctx, s.base, s.policy, c, start)
+		if !pastDeadline(ctx) {
+			s.observe(c, d, time.Since(start))
+		}
 		return d
 	})
-}
-
-func (s *Server) check(ctx context.Context, c call.Call) (d policy.Decision) {
-	ch, ok := s.base.(Checker)
-	if !ok {
-		return decideNow(ctx, s.base, s.policy, c)
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			d = internalDeny(fmt.Errorf("%v", r))
-		}
-	}()
-	d, err := ch.Check(ctx, c)
-	if err != nil {
-		s.log.ErrorContext(ctx, "hook decision not recorded", "err", err)
-	}
-	return d
 }
 
 // blockingReply is the agent's JSON deny for its main pre-tool event.

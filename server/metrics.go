@@ -41,10 +41,11 @@ type metrics struct {
 	pending       int
 	outcomes      map[string]uint64
 	eventsDropped uint64
+	failedClosed  map[[2]string]uint64 // endpoint, reason
 }
 
 func newMetrics() *metrics {
-	return &metrics{decisions: map[[3]string]uint64{}, buckets: make([]uint64, len(latencyBuckets)), outcomes: map[string]uint64{}}
+	return &metrics{decisions: map[[3]string]uint64{}, buckets: make([]uint64, len(latencyBuckets)), outcomes: map[string]uint64{}, failedClosed: map[[2]string]uint64{}}
 }
 
 func (m *metrics) observe(d policy.Decision, took time.Duration) {
@@ -90,11 +91,21 @@ func (m *metrics) approvalOutcome(outcome string) {
 	}
 }
 
-// eventDropped counts a server-sent event dropped for a slow subscriber.
-func (m *metrics) eventDropped() {
+// eventDropped counts n server-sent events dropped for a slow subscriber.
+func (m *metrics) eventDropped(n int64) {
 	if m != nil {
 		m.mu.Lock()
-		m.eventsDropped++
+		m.eventsDropped += uint64(n)
+		m.mu.Unlock()
+	}
+}
+
+// failClosed counts a request answered with a deny without a decision:
+// reason is overloaded or deadline.
+func (m *metrics) failClosed(endpoint, reason string) {
+	if m != nil {
+		m.mu.Lock()
+		m.failedClosed[[2]string{endpoint, reason}]++
 		m.mu.Unlock()
 	}
 }
@@ -111,6 +122,13 @@ func (m *metrics) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 	m.writeOutcomes(w)
 	header(w, "toolguard_events_dropped_total", "counter", "Server-sent events dropped because a subscriber was too slow.")
 	fmt.Fprintf(w, "toolguard_events_dropped_total %d\n", m.eventsDropped)
+	header(w, "toolguard_fail_closed_total", "counter", "Requests denied without a decision: the deciding slots were busy (overloaded) or the deadline passed (deadline).")
+	keys := slices.SortedFunc(maps.Keys(m.failedClosed), func(a, b [2]string) int {
+		return strings.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1])
+	})
+	for _, k := range keys {
+		fmt.Fprintf(w, "toolguard_fail_closed_total{endpoint=%s,reason=%s} %d\n", label(k[0]), label(k[1]), m.failedClosed[k])
+	}
 }
 
 func (m *metrics) writeDecisions(w io.Writer) {

@@ -22,7 +22,10 @@ func TestMetricsText(t *testing.T) {
 	m.approvalOutcome("approved")
 	m.approvalOutcome("timeout")
 	m.setPending(2)
-	m.eventDropped()
+	m.eventDropped(3)
+	m.failClosed("/v1/decide", "overloaded")
+	m.failClosed("/v1/decide", "overloaded")
+	m.failClosed("/v1/hooks/codex", "deadline")
 	rec := httptest.NewRecorder()
 	m.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	var got []string
@@ -41,7 +44,9 @@ func TestMetricsText(t *testing.T) {
 		`toolguard_approvals_pending 2`,
 		`toolguard_approvals_total{outcome="approved"} 1`,
 		`toolguard_approvals_total{outcome="timeout"} 2`,
-		`toolguard_events_dropped_total 1`,
+		`toolguard_events_dropped_total 3`,
+		`toolguard_fail_closed_total{endpoint="/v1/decide",reason="overloaded"} 2`,
+		`toolguard_fail_closed_total{endpoint="/v1/hooks/codex",reason="deadline"} 1`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("exposition (-want +got):\n%s", diff)

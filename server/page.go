@@ -36,17 +36,18 @@ func (s *Server) handlePolicy(w http.ResponseWriter, _ *http.Request) {
 	})
 }
 
-// handleLogin turns a valid bearer token (checked by requireToken) into an
-// HttpOnly, SameSite=Strict cookie, because EventSource cannot send
-// headers.
+// handleLogin turns a valid page key (the token in the token mode) sent as
+// a bearer header into an HttpOnly, SameSite=Strict cookie, because
+// EventSource cannot send headers.
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
-	if s.opts.Token == "" {
-		writeJSON(w, http.StatusOK, map[string]bool{"token_required": false})
+	if !sameSecret(bearer(r), s.key) {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="toolguard"`)
+		writeError(w, http.StatusUnauthorized, "wrong key: open the page at the address toolguard serve printed (it carries the key)")
 		return
 	}
 	http.SetCookie(w, &http.Cookie{
-		Name: cookieName, Value: s.opts.Token, Path: "/", HttpOnly: true,
+		Name: cookieName, Value: s.key, Path: "/", HttpOnly: true,
 		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
 	})
-	writeJSON(w, http.StatusOK, map[string]bool{"token_required": true})
+	writeJSON(w, http.StatusOK, map[string]bool{"token_required": s.opts.Token != ""})
 }

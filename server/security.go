@@ -1,7 +1,10 @@
 package server
 
 import (
+	"crypto/rand"
 	"crypto/subtle"
+	"encoding/base64"
+	"fmt"
 	"net"
 	"net/http"
 	"strings"
@@ -101,34 +104,50 @@ func sameSecret(got, want string) bool {
 	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
 }
 
-// requirePage lets an answer through only from the page itself (a browser
-// request the browser marks same-origin) or from a client holding the
-// token. An agent's shell has neither a browser nor, off loopback, the
-// token; on loopback the default policy denies its requests to loopback
-// URLs (netguard).
-func (s *Server) requirePage(next http.Handler) http.Handler {
+// requireKey lets a request through only with the page key (the page's
+// cookie, or "Authorization: Bearer KEY"): listing and answering
+// approvals and the event feed are for a person. Headers a program can
+// forge (Sec-Fetch-Site, Origin, Host) prove nothing; the key is shown
+// only to whoever started the server, in the token mode it is the token
+// (a file the policy denies agents), and the policy denies agents'
+// requests to the server whatever the spelling (self.approve).
+func (s *Server) requireKey(next http.HandlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if sameOrigin(r) || (s.opts.Token != "" && sameSecret(bearer(r), s.opts.Token)) {
+		if s.hasKey(r) {
 			next.ServeHTTP(w, r)
 			return
 		}
-		writeError(w, http.StatusForbidden, "approvals are answered from the toolguard page (same-origin browser request) or with the bearer token")
+		w.Header().Set("WWW-Authenticate", `Bearer realm="toolguard"`)
+		writeError(w, http.StatusUnauthorized, "approvals and events are for a person: open the page at the address toolguard serve printed (it carries the key), or send \"Authorization: Bearer KEY\"")
 	})
 }
 
-// sameOrigin reports whether a browser said the request comes from this
-// server's own page: Sec-Fetch-Site same-origin, or an Origin whose host is
-// the request's Host.
-func sameOrigin(r *http.Request) bool {
-	if r.Header.Get("Sec-Fetch-Site") == "same-origin" {
-		return true
+// hasKey reports whether r carries the page key in its Authorization
+// header or the page's cookie.
+func (s *Server) hasKey(r *http.Request) bool {
+	return sameSecret(bearer(r), s.key) || sameSecret(cookieValue(r), s.key)
+}
+
+// PageKey is the secret that lists and answers approvals (see
+// [Options.PageKey]); serve prints the page's address with it.
+func (s *Server) PageKey() string { return s.key }
+
+// pageKey is Options.PageKey, else the token, else a new random key.
+func pageKey(opts Options) (string, error) {
+	switch {
+	case opts.PageKey != "":
+		if len(opts.PageKey) < minTokenLen {
+			return "", fmt.Errorf("Options.PageKey has %d characters; a key needs at least %d", len(opts.PageKey), minTokenLen)
+		}
+		return opts.PageKey, nil
+	case opts.Token != "":
+		return opts.Token, nil
 	}
-	origin := r.Header.Get("Origin")
-	if origin == "" || origin == "null" {
-		return false
+	var buf [32]byte
+	if _, err := rand.Read(buf[:]); err != nil {
+		return "", fmt.Errorf("generate the page key: %w", err)
 	}
-	_, host, ok := strings.Cut(origin, "://")
-	return ok && host == r.Host
+	return base64.RawURLEncoding.EncodeToString(buf[:]), nil
 }
 
 // loopbackHost reports whether a Host header names this machine by a

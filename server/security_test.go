@@ -72,7 +72,7 @@ func TestHostCheckWithoutToken(t *testing.T) {
 		{"rebind.attacker.example:7878", 421}, {"192.168.1.5:7878", 421},
 	}
 	for _, tt := range tests {
-		if rec := do(t, s.Handler(), "GET", "/v1/approvals", "", map[string]string{"Host": tt.host}); rec.Code != tt.status {
+		if rec := do(t, s.Handler(), "GET", "/v1/approvals", "", map[string]string{"Host": tt.host, "Cookie": cookieName + "=" + testKey}); rec.Code != tt.status {
 			t.Errorf("Host %s: status %d, want %d", tt.host, rec.Code, tt.status)
 		}
 	}
@@ -99,7 +99,8 @@ func TestTokenRequired(t *testing.T) {
 		{"healthz is public", "GET", "/healthz", "", nil, 200},
 		{"cookie works", "GET", "/v1/approvals", "", map[string]string{"Cookie": cookieName + "=" + token}, 200},
 		{"token answers from a script", "POST", "/v1/approvals/AAAAAAAAAAAAAAAAAAAAAA", `{"approved":false}`, auth, 404},
-		{"cookie alone cannot answer from a script", "POST", "/v1/approvals/AAAAAAAAAAAAAAAAAAAAAA", `{"approved":false}`, map[string]string{"Cookie": cookieName + "=" + token}, 403},
+		{"the key's cookie answers", "POST", "/v1/approvals/AAAAAAAAAAAAAAAAAAAAAA", `{"approved":false}`, map[string]string{"Cookie": cookieName + "=" + token}, 404},
+		{"a cross-site page with the cookie cannot", "POST", "/v1/approvals/AAAAAAAAAAAAAAAAAAAAAA", `{"approved":false}`, map[string]string{"Cookie": cookieName + "=" + token, "Sec-Fetch-Site": "cross-site"}, 403},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -142,5 +143,58 @@ func TestAgentCannotApproveItself(t *testing.T) {
 		if d.Verdict != risk.Deny || d.Rule != "self.approve" {
 			t.Errorf("%s: %s by %s (%s); want deny by self.approve", cmd, d.Verdict, d.Rule, d.Reason)
 		}
+	}
+}
+
+// TestApprovalsNeedTheKey: on the loopback default, as with a token,
+// listing and answering approvals and the event feed need the page key;
+// the headers a program can forge prove nothing (the attacks an agent
+// tried: Sec-Fetch-Site, Origin, a forged Host).
+func TestApprovalsNeedTheKey(t *testing.T) {
+	s := newTestServer(t, Options{})
+	forged := []map[string]string{
+		nil,
+		{"Sec-Fetch-Site": "same-origin"},
+		{"Sec-Fetch-Site": "same-origin", "Origin": "http://127.0.0.1:7878"},
+		{"Origin": "http://127.0.0.1:7878", "Host": "127.0.0.1:7878"},
+		{"Host": "localhost.", "Sec-Fetch-Site": "same-origin"},
+		{"Authorization": "Bearer wrong-key-wrong-key-wrong-key-wrong"},
+		{"Cookie": cookieName + "=wrong"},
+	}
+	for _, hdr := range forged {
+		for _, r := range []struct{ method, path, body string }{
+			{"GET", "/v1/approvals", ""},
+			{"POST", "/v1/approvals/AAAAAAAAAAAAAAAAAAAAAA", `{"approved":true}`},
+			{"GET", "/v1/events", ""},
+			{"POST", "/v1/login", "{}"},
+		} {
+			if rec := do(t, s.Handler(), r.method, r.path, r.body, hdr); rec.Code != 401 {
+				t.Errorf("%s %s with %v: status %d, want 401", r.method, r.path, hdr, rec.Code)
+			}
+		}
+	}
+	for _, hdr := range []map[string]string{{"Authorization": "Bearer " + testKey}, {"Cookie": cookieName + "=" + testKey}} {
+		if rec := do(t, s.Handler(), "GET", "/v1/approvals", "", hdr); rec.Code != 200 {
+			t.Errorf("GET /v1/approvals with %v: status %d, want 200", hdr, rec.Code)
+		}
+	}
+	login := do(t, s.Handler(), "POST", "/v1/login", "{}", map[string]string{"Authorization": "Bearer " + testKey})
+	if c := login.Result().Cookies(); login.Code != 200 || len(c) != 1 || c[0].Value != testKey || !c[0].HttpOnly {
+		t.Errorf("login with the key: %d, cookies %v", login.Code, c)
+	}
+}
+
+// TestRandomPageKey: without a token or a key, each server makes its own.
+func TestRandomPageKey(t *testing.T) {
+	p := testPolicy(t)
+	c, err := New(Options{Policy: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	d, _ := New(Options{Policy: p})
+	defer d.Close()
+	if len(c.PageKey()) < minTokenLen || c.PageKey() == d.PageKey() {
+		t.Errorf("generated keys %q and %q must be long and differ", c.PageKey(), d.PageKey())
 	}
 }

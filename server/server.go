@@ -26,9 +26,19 @@ const (
 	DefaultMaxPending = 100
 	// DefaultHeartbeat is the interval of SSE keep-alive comments.
 	DefaultHeartbeat = 15 * time.Second
-	// DefaultEventBuffer is how many events a slow SSE subscriber may lag
-	// behind before events are dropped for it.
+	// DefaultEventBuffer is how many decision events a slow SSE subscriber
+	// may lag behind before the oldest are dropped for it.
 	DefaultEventBuffer = 64
+	// DefaultEventInterval is the shortest time between two writes to one
+	// SSE stream.
+	DefaultEventInterval = 100 * time.Millisecond
+	// DefaultDecideTimeout is the deadline of /v1/decide and of the hooks.
+	DefaultDecideTimeout = 2 * time.Second
+	// DefaultQueueWait is how long a request waits for a deciding slot.
+	DefaultQueueWait = 250 * time.Millisecond
+	// DefaultHeavyCommand is the length in bytes from which a shell command
+	// is decided in the heavy lane.
+	DefaultHeavyCommand = 4096
 )
 
 // Authorizer decides a call and, when the verdict is ask, obtains a
@@ -50,17 +60,24 @@ type Options struct {
 	// Policy decides every call. Required.
 	Policy *policy.Policy
 	// Authorizer builds the deciding pipeline (guard.Guard fits): its
-	// Authorize serves /v1/authorize, its Decide (when it has one, see
-	// [Decider]) /v1/decide, its Check (see [Checker]) the hooks. Nil
-	// means the built-in one: the policy's decision, session and always
-	// grants from Grants, then the broker for an ask, audited to Audit.
+	// Authorize serves /v1/authorize, its Check (see [Checker]; else its
+	// Decide, see [Decider]) /v1/decide and the hooks. Nil means the
+	// built-in one: the policy's decision, session and always grants from
+	// Grants, then the broker for an ask, audited to Audit.
 	Authorizer AuthorizerFactory
 	// Grants turns asks into allows for granted calls and records
 	// session/always approvals. Nil means no grants are read or recorded
 	// (an approval then lasts for one call whatever its scope).
 	Grants *approval.GrantStore
-	// Audit receives a record for every call authorized through the API
-	// or a hook and for every approval outcome. Nil means no audit log.
+	// AuditPath is the audit log the page's recent decisions are read from
+	// after a reload (GET /v1/decisions). Empty means Audit's path, and
+	// without Audit no history is shown.
+	AuditPath string
+	// Audit receives a record for every decision of the built-in
+	// Authorizer (every endpoint) and every approval outcome; with another
+	// Authorizer that is not a [Recorder], the decisions the server makes
+	// itself (overloaded, past the deadline, internal errors) and those of
+	// an Authorizer that records nothing (not a [Checker]). Nil means none.
 	Audit *audit.Writer
 	// Logger receives operational logs (answers, dropped events). Nil
 	// means no logs.
@@ -69,6 +86,15 @@ type Options struct {
 	// "Authorization: Bearer TOKEN" or the page's cookie). Empty means no
 	// token is required and the Host header must name a loopback address.
 	Token string
+	// PageKey is the secret with which a person's browser lists and
+	// answers approvals and follows the event feed: the page is opened
+	// once at the address serve prints (#token=KEY) and trades the key for
+	// an HttpOnly cookie. A program holding neither it nor Token cannot
+	// answer an approval, whatever headers it sends. Empty means Token
+	// when one is set, else a random key that New generates and nothing
+	// stores (see [Server.PageKey]): only whoever started the server is
+	// shown it.
+	PageKey string
 	// ApprovalTimeout is how long a call waits for a person, clamped to
 	// 10s–600s by policy.ClampApprovalTimeout. Zero means 120s.
 	ApprovalTimeout time.Duration
@@ -79,9 +105,41 @@ type Options struct {
 	MaxBody int64
 	// Heartbeat is the SSE keep-alive interval. Zero means DefaultHeartbeat.
 	Heartbeat time.Duration
-	// EventBuffer is each SSE subscriber's queue length. Zero means
+	// EventBuffer is how many decision events a subscriber may lag behind
+	// before the oldest are dropped for it (it is then sent a "dropped"
+	// event with their number, at most once a second). Zero means
 	// DefaultEventBuffer.
 	EventBuffer int
+	// EventInterval is the shortest time between two writes to one SSE
+	// stream: the events published meanwhile go out in one write and one
+	// flush, so that a busy server does not make one per event per
+	// subscriber. Zero means DefaultEventInterval.
+	EventInterval time.Duration
+	// DecideTimeout is the deadline of POST /v1/decide and POST
+	// /v1/hooks/{agent}, from the request's arrival to its answer: reading
+	// the body, waiting for a slot, deciding and recording. A request not
+	// decided by then is answered with a deny (rule server.deadline; the
+	// agent's blocking reply for a hook). POST /v1/authorize has the
+	// approval timeout on top; hooks whose Hook.Approver may wait for a
+	// person have the hook approval wait on top; it replaces Hook.Timeout.
+	// Zero means DefaultDecideTimeout.
+	DecideTimeout time.Duration
+	// MaxConcurrent bounds the decisions running at once on the deciding
+	// endpoints, apart from the heavy ones; a call waiting for a person
+	// does not count. Zero means 4 × GOMAXPROCS.
+	MaxConcurrent int
+	// MaxHeavy bounds the decisions of long shell commands (HeavyCommand
+	// bytes or more) running at once, in a lane of their own so that they
+	// cannot take the slots of ordinary calls. Zero means GOMAXPROCS / 2,
+	// at least 1.
+	MaxHeavy int
+	// HeavyCommand is the length in bytes from which a shell command (or
+	// SQL) is decided in the heavy lane. Zero means DefaultHeavyCommand.
+	HeavyCommand int
+	// QueueWait is how long a request waits for a free slot before it is
+	// answered with a deny (rule server.overloaded, header Retry-After;
+	// the agent's blocking reply for a hook). Zero means DefaultQueueWait.
+	QueueWait time.Duration
 	// Hook configures the hook adapters of /v1/hooks/{agent}; the zero
 	// value is what `toolguard hook` uses by default.
 	Hook hook.Options
@@ -98,6 +156,8 @@ type Server struct {
 	log     *slog.Logger
 	base    Authorizer
 	handler http.Handler
+	key     string
+	limits  *limiter
 }
 
 // New checks opts and builds a Server.
@@ -105,15 +165,20 @@ func New(opts Options) (*Server, error) {
 	if opts.Policy == nil {
 		return nil, errors.New("server: Options.Policy is required")
 	}
+	var err error
 	if opts.Hook.Table == nil {
 		opts.Hook.Table = opts.Policy.Tools() // [tools.map] and [tools.tiers] apply to hooks too
 	}
 	s := &Server{opts: opts, policy: opts.Policy, log: opts.Logger}
+	if s.key, err = pageKey(opts); err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.metrics = newMetrics()
 	s.hub = NewHub(positive(opts.EventBuffer, DefaultEventBuffer), s.metrics.eventDropped)
+	s.limits = newLimiter(opts)
 	s.broker = NewBroker(BrokerOptions{
 		Timeout: opts.ApprovalTimeout, MaxPending: opts.MaxPending, Events: s.hub,
 		Grants: opts.Grants, Audit: opts.Audit, Logger: s.log, Metrics: s.metrics,

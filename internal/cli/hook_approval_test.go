@@ -25,6 +25,7 @@ func TestHookAsksThroughServe(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			addr, _ := startServe(t, "--addr", "127.0.0.1:0")
+			addr = strings.Split(addr, "#")[0]
 			cfg := filepath.Join(t.TempDir(), "policy.toml")
 			if err := os.WriteFile(cfg, []byte("[approval]\nserver = \""+strings.TrimSuffix(addr, "/")+"\"\ntimeout = \"20s\"\n"), 0o600); err != nil {
 				t.Fatal(err)
@@ -52,7 +53,8 @@ func TestHookAsksThroughServe(t *testing.T) {
 func pendingID(t *testing.T, addr string) string {
 	t.Helper()
 	waitForPending(t, addr)
-	resp, err := http.Get(addr + "v1/approvals")
+	req, _ := http.NewRequest("GET", addr+"v1/approvals", nil)
+	resp, err := http.DefaultClient.Do(withKey(req, addr))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +66,8 @@ func pendingID(t *testing.T, addr string) string {
 	return l.Approvals[0].ID
 }
 
-// answer answers an approval as the page does (a same-origin request).
+// answer answers an approval as the page does (a same-origin request with
+// the key's cookie; here its bearer form).
 func answer(t *testing.T, addr, id string, approved bool) {
 	t.Helper()
 	body := `{"approved":false}`
@@ -75,7 +78,7 @@ func answer(t *testing.T, addr, id string, approved bool) {
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Sec-Fetch-Site", "same-origin")
 	req.Header.Set("Origin", strings.TrimSuffix(addr, "/"))
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := http.DefaultClient.Do(withKey(req, addr))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -131,7 +131,7 @@ func (f *policyFlags) compile(projectDir string) (*policy.Policy, error) {
 	}
 	protected := append(append([]string{}, loaded.Files...), hook.ProtectedPaths()...)
 	protected = append(protected, ownDirs()...)
-	p, err := policy.Compile(loaded.Config, policy.Options{Protected: protected, Denied: secretFiles()})
+	p, err := policy.Compile(loaded.Config, policy.Options{Protected: protected, Denied: secretFiles(), ApprovalPorts: runningServePorts()})
 	if err != nil {
 		return nil, err
 	}

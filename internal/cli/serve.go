@@ -24,6 +24,12 @@ func init() { register("serve", newServeCmd) }
 type serveFlags struct {
 	addr      string
 	tokenFile string
+	// The deciding endpoints' limits (server.Options); zero means the
+	// server's default.
+	decideTimeout time.Duration
+	queueWait     time.Duration
+	maxConcurrent int
+	maxHeavy      int
 }
 
 func newServeCmd(a *app) *cobra.Command {
@@ -50,6 +56,10 @@ configures them ([approval] timeout, [audit], [budget]).`,
 	fl := cmd.Flags()
 	fl.StringVar(&sf.addr, "addr", server.DefaultAddr, "listen address (host:port)")
 	fl.StringVar(&sf.tokenFile, "token-file", "", "bearer token file, created (0600) when missing (default for non-loopback binds: <state dir>/"+server.TokenFileName+")")
+	fl.DurationVar(&sf.decideTimeout, "decide-timeout", server.DefaultDecideTimeout, "deadline of /v1/decide and /v1/hooks/AGENT; a call not decided by then is denied (/v1/authorize: this plus the approval timeout)")
+	fl.IntVar(&sf.maxConcurrent, "max-concurrent", 0, "decisions running at once (0: 4 × GOMAXPROCS); more wait up to --queue-wait, then are denied")
+	fl.IntVar(&sf.maxHeavy, "max-heavy", 0, "decisions of long shell commands (4 KiB or more) running at once, apart from the others (0: GOMAXPROCS/2, at least 1)")
+	fl.DurationVar(&sf.queueWait, "queue-wait", server.DefaultQueueWait, "how long a call waits for a free deciding slot before it is denied as overloaded")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return runServe(a, pf, sf) }
 	return cmd
 }
@@ -75,7 +85,10 @@ func runServe(a *app, pf *policyFlags, sf serveFlags) error {
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
 	}
-	printWhere(a, ln.Addr().String(), token)
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok {
+		defer registerServe(tcp.Port)()
+	}
+	printWhere(a, ln.Addr().String(), token, srv.PageKey())
 	return serveUntilDone(a.ctx, srv, ln)
 }
 
@@ -91,13 +104,22 @@ func serveOptions(a *app, pf *policyFlags, sf serveFlags) (server.Options, strin
 		return server.Options{}, "", err
 	}
 	log := slog.New(slog.NewTextHandler(a.io.Stderr, nil))
-	opts := server.Options{Policy: p, ApprovalTimeout: p.Config().Approval.Timeout, Logger: log}
+	opts := server.Options{Policy: p, ApprovalTimeout: p.Config().Approval.Timeout, Logger: log,
+		DecideTimeout: sf.decideTimeout, QueueWait: sf.queueWait, MaxConcurrent: sf.maxConcurrent, MaxHeavy: sf.maxHeavy}
 	opts.Authorizer = func(p *policy.Policy, approver approval.Approver) (server.Authorizer, error) {
-		return guard.Standard(p, guard.WithApprover(approver), guard.WithLogger(log))
+		return guard.Standard(p, guard.WithApprover(approver), guard.WithLogger(log)) // a server.Recorder too
 	}
+	opts.AuditPath = guard.AuditPath(p)
 	opts.Token, err = serveToken(a, sf)
 	return opts, opts.Token, err
 }
+
+// The guard records and checks as the server needs: its own denies
+// (overloaded, past a deadline) go to the guard's audit log.
+var (
+	_ server.Recorder = (*guard.Guard)(nil)
+	_ server.Checker  = (*guard.Guard)(nil)
+)
 
 // serveToken loads or creates the token when the bind is not loopback or
 // --token-file is given; a loopback bind without --token-file needs none.
@@ -122,14 +144,16 @@ func serveToken(a *app, sf serveFlags) (string, error) {
 	return token, nil
 }
 
-func printWhere(a *app, addr, token string) {
+// printWhere prints the page's address with the key that lists and
+// answers approvals: only the person who started serve sees it.
+func printWhere(a *app, addr, token, key string) {
 	url := "http://" + addr + "/"
+	fmt.Fprintf(a.io.Stdout, "toolguard serve: open %s#token=%s\n", url, key)
 	if token != "" {
-		fmt.Fprintf(a.io.Stdout, "toolguard serve: open %s#token=%s\n", url, token)
 		fmt.Fprintln(a.io.Stdout, "API clients send the header: Authorization: Bearer <token from the token file>")
 		return
 	}
-	fmt.Fprintf(a.io.Stdout, "toolguard serve: open %s\n", url)
+	fmt.Fprintln(a.io.Stdout, "The address carries this run's key for answering approvals; keep it to yourself.")
 }
 
 // serveUntilDone serves until ctx ends, then denies pending approvals,

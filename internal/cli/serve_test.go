@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -37,17 +38,33 @@ func startServe(t *testing.T, args ...string) (string, func() int) {
 	if !ok {
 		t.Fatalf("first line %q", line)
 	}
+	_, key, _ := strings.Cut(addr, "#token=")
+	serveKeys.Store(strings.Split(addr, "#")[0], key)
 	stop := func() int { cancel(); return <-code }
 	t.Cleanup(func() { cancel() })
 	return addr, stop
+}
+
+// serveKeys maps the address of each serve a test started (without the
+// fragment) to the key it printed.
+var serveKeys sync.Map
+
+// withKey sends the page key of the serve at addr, as the page does.
+func withKey(req *http.Request, addr string) *http.Request {
+	addr = strings.Split(addr, "#")[0]
+	if key, ok := serveKeys.Load(addr); ok {
+		req.Header.Set("Authorization", "Bearer "+key.(string))
+	}
+	return req
 }
 
 // TestServeShutdownDeniesPending: SIGINT (the context) denies a call that
 // waits for a person, and serve exits 0.
 func TestServeShutdownDeniesPending(t *testing.T) {
 	addr, stop := startServe(t, "--addr", "127.0.0.1:0")
-	if !strings.HasPrefix(addr, "http://127.0.0.1:") || strings.Contains(addr, "#token=") {
-		t.Fatalf("address %q", addr)
+	addr, key, _ := strings.Cut(addr, "#token=")
+	if !strings.HasPrefix(addr, "http://127.0.0.1:") || len(key) < 32 {
+		t.Fatalf("address %q, key %q: want the page address with this run's key", addr, key)
 	}
 	verdict := make(chan string, 1)
 	go func() {
@@ -73,7 +90,8 @@ func TestServeShutdownDeniesPending(t *testing.T) {
 func waitForPending(t *testing.T, addr string) {
 	t.Helper()
 	for range 500 {
-		resp, err := http.Get(addr + "v1/approvals")
+		req, _ := http.NewRequest("GET", addr+"v1/approvals", nil)
+		resp, err := http.DefaultClient.Do(withKey(req, addr))
 		if err == nil {
 			var l struct{ Approvals []json.RawMessage }
 			_ = json.NewDecoder(resp.Body).Decode(&l)

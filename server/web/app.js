@@ -89,6 +89,56 @@ function callText(call) {
   return JSON.stringify(call.input || {}, null, 1);
 }
 
+const DIFF_MAX_LINES = 400;
+
+// editDiff returns the lines of a diff for an edit or write ([sign, text]
+// pairs, sign '-', '+' or ' ' for a heading), or null for other calls: an
+// Edit's old and new text, each edit of a MultiEdit, a Write's content.
+function editDiff(call) {
+  const i = call.input || {};
+  const path = i.file_path || i.path || i.filePath || '';
+  const lines = (s) => String(s).split('\n');
+  const out = [];
+  const pair = (oldText, newText) => {
+    for (const l of lines(oldText)) out.push(['-', l]);
+    for (const l of lines(newText)) out.push(['+', l]);
+  };
+  if (typeof i.old_string === 'string' && typeof i.new_string === 'string') {
+    out.push([' ', 'edit ' + path + (i.replace_all ? ' (every occurrence)' : '')]);
+    pair(i.old_string, i.new_string);
+  } else if (Array.isArray(i.edits)) {
+    out.push([' ', 'edit ' + path + ' (' + i.edits.length + ' changes)']);
+    for (const e of i.edits) {
+      const o = e.old_string !== undefined ? e.old_string : e.oldText;
+      const n = e.new_string !== undefined ? e.new_string : e.newText;
+      if (typeof o === 'string' && typeof n === 'string') pair(o, n);
+    }
+  } else if (typeof i.content === 'string' && path) {
+    const ls = lines(i.content);
+    out.push([' ', 'write ' + path + ' (' + ls.length + ' lines; replaces the file if it exists)']);
+    for (const l of ls) out.push(['+', l]);
+  } else {
+    return null;
+  }
+  return out;
+}
+
+// showCall fills the card's <pre>: the command with the findings' spans
+// marked, the diff of an edit or write, or the arguments as JSON.
+function showCall(pre, call, findings) {
+  const diff = call.command ? null : editDiff(call);
+  if (!diff) {
+    highlight(pre, callText(call), call.command ? findings : []);
+    return;
+  }
+  pre.classList.add('diff');
+  for (const [sign, text] of diff.slice(0, DIFF_MAX_LINES)) {
+    const cls = sign === '+' ? 'add' : sign === '-' ? 'del' : 'hunk';
+    pre.append(el('span', cls, (sign === ' ' ? '' : sign + ' ') + text + '\n'));
+  }
+  if (diff.length > DIFF_MAX_LINES) pre.append(el('span', 'hunk', '… ' + (diff.length - DIFF_MAX_LINES) + ' more lines\n'));
+}
+
 function blastBadge(node, blast) {
   node.textContent = 'blast: ' + blast;
   node.classList.add('blast-' + blast);
@@ -108,10 +158,11 @@ function addCard(p) {
   li.querySelector('.cat').textContent = d.category || '';
   const who = [c.who && c.who.agent, c.who && c.who.session && ('session ' + c.who.session), c.cwd].filter(Boolean);
   li.querySelector('.who').textContent = who.join(' · ');
-  highlight(li.querySelector('.cmd'), callText(c), c.command ? d.findings : []);
+  showCall(li.querySelector('.cmd'), c, d.findings);
   li.querySelector('.reason').textContent = d.reason + (d.unverifiable ? ' (part of it cannot be known before it runs)' : '');
   const ul = li.querySelector('.findings');
   for (const f of d.findings || []) ul.append(el('li', '', f.rule + ': ' + f.reason));
+  showGrant(li, p);
   li.querySelector('.expires').dataset.expires = p.expires_at;
   li.setAttribute('aria-label', 'Request to run ' + c.tool + ': ' + d.reason);
   for (const b of li.querySelectorAll('button')) {
@@ -122,6 +173,28 @@ function addCard(p) {
   $('pending').append(li);
   updateCount();
   tickExpiry();
+}
+
+// showGrant lists what a session or always answer would allow from now on:
+// exactly the call shown (the default), or one of the offered command
+// prefixes. A call that cannot be remembered offers neither button.
+function showGrant(li, p) {
+  const sel = li.querySelector('.grant');
+  if (!p.grant) {
+    li.querySelector('.remember').hidden = true;
+    li.querySelector('.no-remember').hidden = false;
+    for (const b of li.querySelectorAll('button[data-scope="session"], button[data-scope="always"]')) b.hidden = true;
+    return;
+  }
+  const exact = el('option', '', p.grant + '  (exactly this)');
+  exact.value = '';
+  sel.append(exact);
+  const tool = p.grant.slice(0, p.grant.indexOf('('));
+  for (const prefix of p.prefixes || []) {
+    const o = el('option', '', tool + '(' + prefix + ':*)  (commands starting with "' + prefix + '")');
+    o.value = prefix;
+    sel.append(o);
+  }
 }
 
 function removeCard(id) {
@@ -148,8 +221,11 @@ async function answer(li, approved, scope) {
   buttons.forEach((b) => { b.disabled = true; });
   li.querySelector('.card-error').textContent = '';
   try {
+    const body = { approved, scope };
+    const prefix = li.querySelector('.grant').value;
+    if (approved && scope !== 'once' && prefix) body.prefix = prefix;
     await api('/v1/approvals/' + encodeURIComponent(li.dataset.id), {
-      method: 'POST', body: JSON.stringify({ approved, scope }),
+      method: 'POST', body: JSON.stringify(body),
     });
     removeCard(li.dataset.id);
   } catch (e) {
@@ -192,8 +268,9 @@ async function loadApprovals() {
 
 function addFeed(d) {
   $('feed-empty').hidden = true;
-  const li = el('li', 'v-' + d.verdict);
+  const li = el('li', 'v-' + d.verdict + (d.tried ? ' tried' : ''));
   li.append(el('span', 'verdict ' + d.verdict, d.verdict));
+  if (d.tried) li.append(el('span', 'badge tried-badge', 'tried here'));
   li.append(el('span', 'summary-line', d.tool + ': ' + (d.summary || '')));
   li.append(el('span', 'why', d.tier + ' · ' + d.blast_radius + (d.category ? ' · ' + d.category : '') + ' — ' + d.reason));
   const list = $('feed');
@@ -228,7 +305,7 @@ function tryBody() {
   } else {
     input = { command: raw };
   }
-  const body = { tool, input };
+  const body = { tool, input, try: true }; // marked in the feed, kept out of the metrics
   if ($('try-cwd').value.trim()) body.cwd = $('try-cwd').value.trim();
   return { body, text: input.command || raw };
 }
@@ -266,8 +343,15 @@ async function loadPolicy() {
   $('summary').textContent = p.summary;
 }
 
+// loadHistory shows the recent decisions of the audit log, so that the
+// feed is not empty after a reload.
+async function loadHistory() {
+  const data = await api('/v1/decisions?limit=' + FEED_MAX);
+  for (const d of data.decisions) addFeed(d);
+}
+
 function start() {
-  loadPolicy().then(() => { connect(); }).catch(() => {});
+  loadPolicy().then(() => loadHistory().catch(() => {})).then(() => { connect(); }).catch(() => {});
 }
 
 (async () => {
