@@ -101,10 +101,34 @@ func anyGlob(globs, values []string) bool {
 	return false
 }
 
+// distinct drops a finding that repeats an earlier one's rule, verdict
+// and place (two denied-command patterns, "curl|sh" and "curl | sh", that
+// match the same command are one finding).
+func distinct(fs []risk.Finding) []risk.Finding {
+	type key struct {
+		rule, subject string
+		span          risk.Span
+		verdict       risk.Verdict
+	}
+	if len(fs) < 2 {
+		return fs
+	}
+	seen := make(map[key]bool, len(fs))
+	out := fs[:0:0]
+	for _, f := range fs {
+		k := key{f.Rule, f.Subject, f.Span, f.Verdict}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // decide combines the findings with the mode table (DESIGN §4 steps 7, 9).
 func (e *evaluation) decide() Decision {
 	p := e.p
-	d := Decision{Tier: e.tier, Findings: e.findings, Mode: p.mode, Profile: p.profile}
+	d := Decision{Tier: e.tier, Findings: distinct(e.findings), Mode: p.mode, Profile: p.profile}
 	floor, worst := e.floor()
 	for _, f := range e.findings {
 		d.Tier = d.Tier.Worse(f.Tier)
