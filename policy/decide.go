@@ -57,10 +57,16 @@ type evaluation struct {
 	c        *call.Call
 	findings []risk.Finding
 	tier     risk.Tier
-	script   *shell.Script
-	env      conditionEnv
-	allowed  string // id of a matching allow rule
-	stop     bool   // input invalid or gated: skip analysis
+	// effects is the worst tier of the shell commands' own effects, and
+	// raised reports that a high-risk program (rm, curl, …) raised tier
+	// to execute above them; together they set the blast radius of a call
+	// raised that way (rm -rf dist deletes a build output: low).
+	effects risk.Tier
+	raised  bool
+	script  *shell.Script
+	env     conditionEnv
+	allowed string // id of a matching allow rule
+	stop    bool   // input invalid or gated: skip analysis
 	// codeDepth counts the levels of code carried in code being analysed.
 	codeDepth int
 	// seen are the commands analysed so far, in order, for the checks that

@@ -58,6 +58,7 @@ func (e *evaluation) analyseCommand(cmd *shell.Command) {
 	e.env.Names = append(e.env.Names, cmd.Name)
 	e.add(r.Findings...)
 	e.tier = e.tier.Worse(r.Tier)
+	e.effects = e.effects.Worse(r.Tier)
 	e.policyChecks(cmd, r.HelpOnly)
 	if cmd.Remote == "" {
 		e.commandPaths(cmd, r.Paths)
@@ -133,7 +134,7 @@ func (e *evaluation) policyChecks(cmd *shell.Command, helpOnly bool) {
 		e.add(f)
 	}
 	if p.highRisk[cmd.Name] && e.tier < risk.Execute && !helpOnly { // rm --help prints and exits
-		e.tier = risk.Execute
+		e.raised, e.tier = true, risk.Execute
 	}
 	if !p.allowed.permits(cmd) {
 		e.add(commandFinding(cmd, "commands.not-allowed",

@@ -29,3 +29,21 @@ func TestFindingsAreDistinct(t *testing.T) {
 		}
 	}
 }
+
+// TestOneTierPerDecision: explain shows the tier the decision uses, and a
+// known delete of a build output raised to execute because rm is a
+// high-risk program keeps the blast radius of its effects.
+func TestOneTierPerDecision(t *testing.T) {
+	p, err := policy.Compile(&policy.Config{}, policy.Options{Home: "/home/ada"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := call.Call{Kind: call.Shell, Tool: "Bash", Command: "rm -rf dist", Cwd: ws, Workspace: ws}
+	x := p.Explain(context.Background(), c)
+	if len(x.Commands) != 1 || x.Commands[0].Tier != x.Decision.Tier || x.Commands[0].Raised != "rm" {
+		t.Fatalf("explain tier %v (raised by %q), decision tier %s", x.Commands, x.Commands[0].Raised, x.Decision.Tier)
+	}
+	if got := fmt.Sprint(x.Decision.Tier, "/", x.Decision.Blast); got != "execute/low" {
+		t.Errorf("rm -rf dist: %s, want execute/low", got)
+	}
+}

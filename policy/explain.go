@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/rules"
 	"github.com/toolguard/toolguard/shell"
 )
@@ -25,6 +26,13 @@ type Explanation struct {
 type ExplainedCommand struct {
 	Command *shell.Command `json:"-"`
 	Result  rules.Result   `json:"-"`
+	// Tier is the command's tier as the decision counts it: the rule
+	// packs' tier, raised to execute for a high-risk program (rm, curl,
+	// ssh, …) that does more than print its help.
+	Tier risk.Tier `json:"-"`
+	// Raised names the high-risk program that raised Tier; empty when
+	// nothing did.
+	Raised string `json:"-"`
 }
 
 // Explain decides the call and returns the reasoning.
@@ -43,7 +51,12 @@ func (p *Policy) Explain(ctx context.Context, c call.Call) Explanation {
 		if !work.Spend(classifyCost(cmd, work.Left())) {
 			break // the decision says the command is too complex
 		}
-		x.Commands = append(x.Commands, ExplainedCommand{Command: cmd, Result: p.rules.Classify(cmd)})
+		ec := ExplainedCommand{Command: cmd, Result: p.rules.Classify(cmd)}
+		ec.Tier = ec.Result.Tier
+		if p.highRisk[cmd.Name] && ec.Tier < risk.Execute && !ec.Result.HelpOnly {
+			ec.Tier, ec.Raised = risk.Execute, cmd.Name
+		}
+		x.Commands = append(x.Commands, ec)
 	}
 	return x
 }

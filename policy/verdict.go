@@ -137,6 +137,9 @@ func (e *evaluation) decide() Decision {
 	}
 	if len(e.findings) == 0 {
 		d.Blast = defaultBlast(d.Tier)
+		if e.raised && d.Tier == risk.Execute && e.effects < risk.Execute {
+			d.Blast = defaultBlast(e.effects) // rm -rf dist: a known delete, raised to execute for rm
+		}
 	}
 	modeV := p.table[d.Tier]
 	d.Verdict = modeV.Worse(floor)

@@ -93,7 +93,11 @@ func printScript(w io.Writer, x policy.Explanation) {
 	for i, ec := range x.Commands {
 		cmd := ec.Command
 		fmt.Fprintf(w, "command %d: %s\n", i+1, quoteArgv(cmd))
-		fmt.Fprintf(w, "  reached: %s; tier %s; known: %v\n", origin(cmd), ec.Result.Tier, ec.Result.Known)
+		tier := ec.Tier.String()
+		if ec.Raised != "" {
+			tier += fmt.Sprintf(" (%s by its effects; %s is a high-risk program, so at least execute)", ec.Result.Tier, ec.Raised)
+		}
+		fmt.Fprintf(w, "  reached: %s; tier %s; known: %v\n", origin(cmd), tier, ec.Result.Known)
 		printCommandDetail(w, cmd, ec)
 	}
 }
