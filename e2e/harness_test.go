@@ -9,8 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -256,8 +258,23 @@ func (r *run) interactive(sc scenario, env []string, args ...string) *tty {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		r.t.Fatalf("tmux: %v\n%s", err, out)
 	}
-	r.t.Cleanup(func() { _ = exec.Command("tmux", "kill-session", "-t", name).Run() })
+	r.t.Cleanup(func() { killSession(name) })
 	return &tty{r: r, name: name}
+}
+
+// killSession ends a tmux session and waits (up to 10 s) until the
+// sandbox in its pane has exited, so that nothing still writes into the
+// test's temporary directory while the test removes it.
+func killSession(name string) {
+	out, _ := exec.Command("tmux", "display-message", "-p", "-t", name, "#{pane_pid}").Output()
+	pid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	_ = exec.Command("tmux", "kill-session", "-t", name).Run()
+	for deadline := time.Now().Add(10 * time.Second); pid > 0 && time.Now().Before(deadline); {
+		if err := syscall.Kill(pid, 0); err != nil {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // screen is what the terminal shows now.
