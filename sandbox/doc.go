@@ -41,10 +41,10 @@
 // Memory is limited per process with RLIMIT_DATA (heap and private
 // writable mappings, 2 GiB by default), not with an address-space limit:
 // Go, Node.js and the JVM reserve gigabytes of address space they never
-// touch, and an address-space limit kills them at start. A cgroup memory
-// limit for the whole run is not used: with cgroup v2 it needs a delegated
-// subtree (a systemd user scope), and with cgroup v1 write access to the
-// memory hierarchy, which an unprivileged user does not have.
+// touch, and an address-space limit kills them at start. Where a memory
+// cgroup can be made (a delegated cgroup v2 subtree, or a writable v1
+// memory hierarchy), the landlock and none backends also limit the whole
+// run together with the same value.
 //
 // Known limits: UDP and pathname UNIX sockets are only restricted by
 // Landlock ABI ≥ 10 and ≥ 9, so with smaller ABIs only the bubblewrap

@@ -59,7 +59,11 @@ func (j *job) start() (*process, error) {
 		closeAll(pp.parent())
 		return nil, fmt.Errorf("sandbox: starting the helper: %w", err)
 	}
-	go writeAndClose(pp.specW, data)
+	if j.cgroup != nil && j.cgroup.add(p.cmd.Process.Pid) != nil {
+		j.cgroup.remove() // the per-process limit still holds
+		j.cgroup = nil
+	}
+	go writeAndClose(pp.specW, data) // the helper waits for it: it runs nothing before it has joined the cgroup
 	go readSetup(pp.errR, p.setup)
 	go p.stdout.copy()
 	go p.stderr.copy()

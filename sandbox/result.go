@@ -11,6 +11,11 @@ import (
 
 // run starts the prepared job, waits for it and builds the result.
 func (j *job) run(ctx context.Context) (Result, error) {
+	if j.choice.backend == Landlock || j.choice.backend == None { // the helper is our child: it joins before it runs anything
+		if j.cgroup = newMemoryCgroup(j.runID, j.spec.Limits.Memory); j.cgroup != nil {
+			defer j.cgroup.remove()
+		}
+	}
 	p, err := j.start()
 	if err != nil {
 		return Result{}, err
@@ -50,6 +55,9 @@ func (j *job) result(p *process, o outcome, duration time.Duration) Result {
 	}
 	info.exitCode, info.signal = r.ExitCode, r.Signal
 	r.LimitHit = limitHit(j.spec.Limits, info)
+	if r.LimitHit == "" && j.cgroup != nil && j.cgroup.oomKilled() {
+		r.LimitHit = "memory " + formatBytes(j.spec.Limits.Memory) + " for the whole run"
+	}
 	return r
 }
 

@@ -43,6 +43,7 @@ type job struct {
 	runID     string
 	choice    backendChoice
 	helper    helperSpec
+	cgroup    *memoryCgroup // nil when the run has no cgroup of its own
 }
 
 func prepare(spec Spec) (*job, error) {
