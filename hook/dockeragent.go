@@ -14,6 +14,12 @@ const (
 	evPermissionRequestSnake = "permission_request"
 )
 
+// AgentRunsAsksFlag is the hook flag install adds for docker-agent
+// versions that run a call whose pre_tool_use hook answers ask (up to
+// v1.32.3, and any release without the preempt_yolo lane): there an ask
+// must not be left to docker-agent (Options.AgentRunsAsks).
+const AgentRunsAsksFlag = "--agent-runs-asks"
+
 type dockerAdapter struct{ opts Options }
 
 func (a *dockerAdapter) Name() string { return DockerAgent }
@@ -68,6 +74,10 @@ func (a *dockerAdapter) Encode(ev Event, d policy.Decision) ([]byte, []byte, int
 		}
 		out.PermissionDecision, out.PermissionDecisionReason = "allow", allowText(d)
 	case risk.Ask:
+		if a.opts.AgentRunsAsks {
+			out.PermissionDecision, out.PermissionDecisionReason = "deny", approvalText(DockerAgent, d)
+			break
+		}
 		if ev.Name == evPermissionRequestSnake {
 			break
 		}
@@ -77,6 +87,12 @@ func (a *dockerAdapter) Encode(ev Event, d policy.Decision) ([]byte, []byte, int
 	}
 	return marshal(dockerOutput{out}), nil, 0
 }
+
+// CanAsk: docker-agent puts an ask to the person, except where the
+// installed command says (--agent-runs-asks) that this docker-agent runs
+// the call instead; there an ask goes to toolguard's approver when one is
+// configured, else it is denied.
+func (a *dockerAdapter) CanAsk(Event) bool { return !a.opts.AgentRunsAsks }
 
 // dockerMetadata labels the confirmation prompt.
 func dockerMetadata(d policy.Decision) map[string]string {

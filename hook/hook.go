@@ -70,6 +70,11 @@ type Options struct {
 	// agent's own approval flow decides. The zero value denies such a call
 	// with a reason telling the person how to approve it (fail closed).
 	DeferAsk bool
+	// AgentRunsAsks says the agent runs a call whose hook answers ask
+	// (docker-agent up to v1.32.3): an ask then goes to Approver, or is
+	// denied. install writes it (--agent-runs-asks) for such versions.
+	// False means the agent puts an ask to its user where it can.
+	AgentRunsAsks bool
 	// Timeout bounds reading, decoding and deciding. Zero means
 	// DefaultTimeout.
 	Timeout time.Duration

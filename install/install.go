@@ -2,6 +2,7 @@ package install
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -45,6 +46,10 @@ type Options struct {
 	// `toolguard serve` at this base URL instead of a command (Claude Code
 	// only): no process starts per call. Empty means a command hook.
 	Server string
+	// DockerAgent is what the installed docker-agent reports (docker-agent
+	// only). Nil means Plan runs DetectDockerAgent; Plan refuses a version
+	// that would not load toolguard's entry.
+	DockerAgent *DockerAgent
 }
 
 // BackupSuffix is appended to a settings file's name for the copy kept
@@ -177,6 +182,21 @@ func (o Options) project() (string, error) {
 	return os.Getwd()
 }
 
+// checkDockerAgent refuses to install into a docker-agent that would not
+// load toolguard's settings.hooks entry.
+func checkDockerAgent(opts Options) error {
+	d := opts.DockerAgent
+	if d == nil {
+		home, _ := opts.home()
+		found := DetectDockerAgent(context.Background(), home)
+		d = &found
+	}
+	if ok, why := d.LoadsUserHooks(opts.program()); !ok {
+		return &ErrDockerAgentUnsupported{Why: why}
+	}
+	return nil
+}
+
 func (o Options) program() string {
 	if o.Program != "" {
 		return o.Program
@@ -197,6 +217,11 @@ func Plan(agent string, scope Scope, opts Options) (Change, error) {
 			return c, fmt.Errorf("an HTTP hook (--http) is only supported for %s; %s runs hooks as commands", hook.ClaudeCode, agent)
 		}
 		command = HookURL(opts.Server, agent)
+	}
+	if agent == hook.DockerAgent {
+		if err := checkDockerAgent(opts); err != nil {
+			return c, err
+		}
 	}
 	ed := targets[agent].edit
 	c.After, err = ed.install(c.Before, command)

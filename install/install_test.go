@@ -21,7 +21,8 @@ const program = "/opt/tool guard/bin/toolguard"
 // sandbox returns options whose home and project are fresh directories.
 func sandbox(t *testing.T) Options {
 	root := t.TempDir()
-	o := Options{Home: filepath.Join(root, "home"), Project: filepath.Join(root, "proj"), Program: program}
+	o := Options{Home: filepath.Join(root, "home"), Project: filepath.Join(root, "proj"), Program: program,
+		DockerAgent: &DockerAgent{Program: "/usr/bin/docker-agent", Version: DockerAgentMinimum}}
 	for _, d := range []string{o.Home, o.Project} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)

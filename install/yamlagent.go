@@ -26,8 +26,22 @@ func (yamlAgent) install(before []byte, command string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if h := findHandler(seq); h != nil {
-		if setScalar(h, "command", command) {
+	if entry, h := findEntry(seq); h != nil {
+		changed := setScalar(h, "command", command)
+		switch hs := mapGet(entry, "hooks"); {
+		case preempts(entry):
+		case len(hs.Content) == 1:
+			mapDel(entry, "preempt_yolo")
+			entry.Content = append(entry.Content, scalar("preempt_yolo"), yesNode())
+			changed = true
+		default:
+			// The entry holds other hooks too: leave their lane alone and
+			// give toolguard an entry of its own.
+			hs.Content = dropOurs(hs.Content)
+			seq.Content = append(seq.Content, yamlEntry(command))
+			changed = true
+		}
+		if changed {
 			return encodeYAML(doc)
 		}
 		return before, nil
@@ -56,11 +70,29 @@ func (yamlAgent) status(docBytes []byte) (string, []string, error) {
 		return "", nil, err
 	}
 	seq := lookup(doc.Content[0], yamlPath)
-	if h := findHandler(seq); h != nil {
+	if entry, h := findEntry(seq); h != nil {
+		if !preempts(entry) {
+			// Without preempt_yolo the entry runs after docker-agent's own
+			// approval, which --yolo, safety modes and allow rules settle
+			// without it.
+			return mapGet(h, "command").Value, []string{"pre_tool_use preempt_yolo: true"}, nil
+		}
 		return mapGet(h, "command").Value, nil, nil
 	}
 	return "", []string{"pre_tool_use"}, nil
 }
+
+// preempts reports whether a matcher entry has preempt_yolo: true.
+func preempts(entry *yaml.Node) bool {
+	v := mapGet(entry, "preempt_yolo")
+	if v == nil || v.Kind != yaml.ScalarNode {
+		return false
+	}
+	b, err := strconv.ParseBool(v.Value)
+	return err == nil && b
+}
+
+func yesNode() *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"} }
 
 // parseYAML reads a YAML document whose root is a mapping; empty input is
 // an empty mapping.
@@ -120,7 +152,7 @@ func yamlEntry(command string) *yaml.Node {
 	handler := mapping("type", scalar("command"), "command", scalar(command), "timeout", intScalar(strconv.Itoa(agentTimeout)))
 	return mapping(
 		"matcher", &yaml.Node{Kind: yaml.ScalarNode, Value: "*", Style: yaml.DoubleQuotedStyle},
-		"preempt_yolo", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"},
+		"preempt_yolo", yesNode(),
 		"hooks", &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{handler}},
 	)
 }
@@ -198,21 +230,22 @@ func lookup(m *yaml.Node, path []string) *yaml.Node {
 	return m
 }
 
-// findHandler returns toolguard's handler mapping in a pre_tool_use list.
-func findHandler(seq *yaml.Node) *yaml.Node {
+// findEntry returns the matcher entry of a pre_tool_use list that holds
+// toolguard's handler, and that handler mapping.
+func findEntry(seq *yaml.Node) (entry, handler *yaml.Node) {
 	if seq == nil {
-		return nil
+		return nil, nil
 	}
 	for _, entry := range seq.Content {
 		if hs := mapGet(entry, "hooks"); hs != nil {
 			for _, h := range hs.Content {
 				if c := mapGet(h, "command"); c != nil && isOurs(c.Value) {
-					return h
+					return entry, h
 				}
 			}
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // pruneEntries removes toolguard's handlers under path, then every entry,

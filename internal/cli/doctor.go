@@ -54,12 +54,25 @@ func doctor(a *app, statuses []install.AgentStatus, home, project string) error 
 	tw := tabwriter.NewWriter(a.io.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "AGENT\tSCOPE\tFILE\tHOOK\tPROBE")
 	failed := false
+	var notes []string
 	for _, s := range statuses {
 		if s.Scope == install.Project && !s.Exists {
 			continue
 		}
 		state, probe := hookState(s), "-"
-		if s.Command != "" {
+		loaded := true
+		if s.Agent == hook.DockerAgent && s.Command != "" {
+			var why string
+			state, loaded, why = dockerAgentState(a.ctx, s, home)
+			failed = failed || !loaded
+			if why != "" {
+				notes = append(notes, why)
+			}
+		}
+		switch {
+		case s.Command != "" && !loaded:
+			probe = "not run: docker-agent will not run this hook"
+		case s.Command != "":
 			ok, msg := probeHook(a.ctx, s.Agent, s.Command)
 			probe, failed = msg, failed || !ok
 		}
@@ -71,6 +84,9 @@ func doctor(a *app, statuses []install.AgentStatus, home, project string) error 
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	for _, n := range notes {
+		fmt.Fprintln(a.io.Stdout, n)
 	}
 	for _, agent := range hook.Agents() {
 		if !installedFor(statuses, agent) {
@@ -213,4 +229,40 @@ func installedFor(statuses []install.AgentStatus, agent string) bool {
 		}
 	}
 	return false
+}
+
+// detectDockerAgent asks the installed docker-agent for its version; tests
+// replace it.
+var detectDockerAgent = install.DetectDockerAgent
+
+// dockerAgentState says whether the installed docker-agent loads the hook
+// in its user config: which version it is, and whether that version loads
+// settings.hooks with preempt_yolo (it ignores the entry otherwise, or runs
+// it only after its own approval). loaded is false whenever the hook will
+// not run as installed or that cannot be told; why then says more.
+func dockerAgentState(ctx context.Context, s install.AgentStatus, home string) (state string, loaded bool, why string) {
+	state = hookState(s)
+	d := detectDockerAgent(ctx, home)
+	if d.Program == "" {
+		// Nothing runs the hook, nor anything else: say so, without
+		// calling it working.
+		return state + ", docker-agent not found on PATH: whether it would load the hook is unknown", true, ""
+	}
+	ok, reason := d.LoadsUserHooks(programOf(s.Command))
+	switch {
+	case !ok:
+		return state + ", but " + d.Name() + " will NOT run it", false, "docker-agent: " + reason
+	case !s.Installed:
+		return state + ", " + d.Name() + " runs it only after its own approval, so --yolo, safety modes and allow rules skip it",
+			false, "docker-agent: run toolguard install docker-agent to add preempt_yolo: true to toolguard's entry in " + s.File
+	}
+	return state + ", loaded by " + d.Name(), true, ""
+}
+
+// programOf is the toolguard program of an installed hook command.
+func programOf(command string) string {
+	if i := strings.Index(command, " hook "); i > 0 {
+		return strings.Trim(command[:i], "'")
+	}
+	return "toolguard"
 }

@@ -37,6 +37,7 @@ field. Use "toolguard install AGENT" to register this command.`,
 	pf := addPolicyFlags(cmd)
 	cmd.Flags().BoolVar(&opts.DeferAllow, "defer-allow", false, "answer an allow with {} so the agent's own permission rules decide")
 	cmd.Flags().BoolVar(&opts.DeferAsk, "defer-ask", false, "where the agent cannot ask, answer an ask with {} instead of denying")
+	cmd.Flags().BoolVar(&opts.AgentRunsAsks, strings.TrimPrefix(hook.AgentRunsAsksFlag, "--"), false, "the agent runs a call its hook answers ask (docker-agent up to v1.32.3): send asks to the approver or deny them")
 	// A flag error must block too: agents treat exit code 1 as "go ahead".
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &ExitCodeError{Code: 2, Err: err} })
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {

@@ -71,6 +71,15 @@ HTTP hook and the approval page; --start also enables and starts it.`,
 		if err != nil {
 			return err
 		}
+		note := installNotes[args[0]]
+		if args[0] == hook.DockerAgent {
+			// Plan refuses a docker-agent that would not load the entry.
+			home, _ := os.UserHomeDir()
+			d := detectDockerAgent(a.ctx, cmp.Or(opts.Home, home))
+			opts.DockerAgent = &d
+			_, why := d.LoadsUserHooks(cmp.Or(opts.Program, "toolguard"))
+			note = why + ". " + note
+		}
 		c, err := install.Plan(args[0], scope, opts)
 		if err != nil {
 			return err
@@ -78,7 +87,7 @@ HTTP hook and the approval page; --start also enables and starts it.`,
 		if f.trust && args[0] != hook.Codex {
 			return fmt.Errorf("--trust applies to codex only (its hooks run only once trusted)")
 		}
-		if err := finishChange(a, f, c, "installed toolguard's hook for", installNotes[args[0]]); err != nil || f.dryRun {
+		if err := finishChange(a, f, c, "installed toolguard's hook for", note); err != nil || f.dryRun {
 			return err
 		}
 		if args[0] == hook.Codex {
@@ -212,7 +221,7 @@ var installNotes = map[string]string{
 	hook.ClaudeCode:  "In auto, dontAsk and bypassPermissions mode (auto is Claude Code's interactive default) Claude Code would settle toolguard's asks without you, so they are denied; start claude --permission-mode default to be asked, or set [approval] server and run toolguard serve to answer them on its page.",
 	hook.Cursor:      "Restart Cursor (or reload the window) so it reads hooks.json again.",
 	hook.GeminiCLI:   "Gemini CLI treats changed project hooks as untrusted until you accept them.",
-	hook.DockerAgent: "The entry has preempt_yolo: true, so it runs before --yolo and permission rules.",
+	hook.DockerAgent: "The entry has preempt_yolo: true, so it runs before --yolo, safety modes and permission rules, and an ask prompts.",
 }
 
 // installService writes the user service that runs toolguard serve.
