@@ -80,3 +80,26 @@ func TestCodexVerdicts(t *testing.T) {
 		})
 	}
 }
+
+// TestCodexInteractive drives the Codex terminal interface (tmux) with each
+// approval policy: Codex's PreToolUse hook cannot ask, so an ask is denied
+// whatever the policy, with toolguard's reason shown, and the write never
+// runs; an allowed read runs without a prompt.
+func TestCodexInteractive(t *testing.T) {
+	for _, policy := range []string{"on-request", "never"} { // the approval policies Codex 0.169 accepts
+		t.Run(policy, func(t *testing.T) {
+			r := newRun(t, "codex")
+			r.codexSetup(t)
+			r.toolguardCmd("install", "codex", "--program", r.bin, "--trust")
+			r.seed(t)
+			sc := scenario{API: "openai", Tool: "exec_command", Final: "done",
+				Input: map[string]any{"cmd": "echo hi > " + filepath.Join(r.project, "out.txt")}}
+			s := r.interactive(sc, codexEnv(), "--no-daemon", "-a", policy, "-s", "danger-full-access", "do the task")
+			s.waitFor("toolguard needs a person to approve this call", 90*time.Second)
+			time.Sleep(2 * time.Second)
+			if exists(filepath.Join(r.project, "out.txt")) {
+				t.Errorf("the write ran under approval policy %s; the terminal shows:\n%s", policy, s.screen())
+			}
+		})
+	}
+}
