@@ -257,11 +257,16 @@ function tickExpiry() {
   }
 }
 
+// loadApprovals lists what waits now. A card shown before the list was
+// asked for and missing from it was answered meanwhile; a card that
+// arrived by event while the list was on its way stays (the list may be
+// older than the event).
 async function loadApprovals() {
+  const before = new Set(cards.keys());
   const data = await api('/v1/approvals');
   const live = new Set();
   for (const p of data.approvals) { live.add(p.id); addCard(p); }
-  for (const id of [...cards.keys()]) if (!live.has(id)) removeCard(id);
+  for (const id of before) if (!live.has(id)) removeCard(id);
 }
 
 // --- live feed --------------------------------------------------------------
