@@ -170,7 +170,9 @@ var tokens []shape
 // shapes are all the regexp shapes, enclosing first.
 var shapes []shape
 
-func init() {
+// prepareShapes fills tokens and shapes and the shapes' literal filters,
+// once, on first use: a process that never redacts does not pay for it.
+var prepareShapes = sync.OnceFunc(func() {
 	for _, t := range risk.TokenShapes {
 		if t.Name != "pem private key" { // masked whole, body included, above
 			tokens = append(tokens, shape{name: t.Name, re: t.Re, keep: "${1}" + Mask, need: t.Need})
@@ -184,7 +186,7 @@ func init() {
 		}
 	}
 	shapes = append(append(shapes, enclosing...), tokens...)
-}
+})
 
 // mayMatch applies the shape's literal filter, given the literals the
 // lower-cased text contains.
@@ -268,6 +270,7 @@ func redactText(s string, parse bool) string {
 	if s == "" {
 		return s
 	}
+	prepareShapes()
 	lower := strings.ToLower(s)
 	if r := redactCommands(s, lower, parse); r != s {
 		s, lower = r, strings.ToLower(r)

@@ -181,7 +181,7 @@ func programOf(w word) *progSpec {
 	if isOption(w) {
 		return nil
 	}
-	return programs[basename(w)]
+	return programs()[basename(w)]
 }
 
 // segment is a program and its arguments within a simple command.
@@ -557,7 +557,7 @@ func mayHoldCommandSecret(s, lower string) bool {
 		if k := strings.LastIndexByte(tok, '/'); k >= 0 {
 			tok = tok[k+1:]
 		}
-		spec := programs[tok]
+		spec := programs()[tok]
 		if spec == nil || slices.Contains(checked[:n], spec) {
 			continue
 		}

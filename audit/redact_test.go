@@ -142,6 +142,10 @@ func BenchmarkRedactString(b *testing.B) {
 // TestShapesCompile compiles every lazily compiled shape, so a bad pattern
 // fails here rather than panicking in a hook process.
 func TestShapesCompile(t *testing.T) {
+	prepareShapes()
+	if len(shapes) == 0 {
+		t.Fatal("no shapes")
+	}
 	for _, sh := range shapes {
 		t.Run(sh.name, func(t *testing.T) {
 			defer func() {
