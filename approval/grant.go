@@ -32,7 +32,7 @@ type Grant struct {
 	Paths []string `json:"paths,omitempty"`
 	URLs  []string `json:"urls,omitempty"`
 	// Digest limits the grant to calls of Tool with exactly these
-	// arguments ("sha256:" and the hex digest of [ArgsDigest]), for a call
+	// arguments ("sha256:" and the hex digest of [call.ArgsDigest]), for a call
 	// that names no path or URL.
 	Digest string `json:"digest,omitempty"`
 	// Scope is Session or Always (Once is never stored).
@@ -50,31 +50,7 @@ type Grant struct {
 // "Tool(args sha256:…)" for arguments, and "Tool" for the whole tool.
 // [ParseGrantPattern] reads the first, second and last forms.
 func (g Grant) Pattern() string {
-	switch {
-	case g.Command != "":
-		return g.Tool + "(" + g.Command + ")"
-	case g.CommandPrefix != "":
-		return g.Tool + "(" + g.CommandPrefix + ":*)"
-	case len(g.Paths)+len(g.URLs) > 0:
-		var parts []string
-		for _, p := range g.Paths {
-			parts = append(parts, "path "+p)
-		}
-		for _, u := range g.URLs {
-			parts = append(parts, "url "+u)
-		}
-		return g.Tool + "(" + strings.Join(parts, ", ") + ")"
-	case g.Digest != "":
-		return g.Tool + "(args " + shortDigest(g.Digest) + ")"
-	}
-	return g.Tool
-}
-
-func shortDigest(d string) string {
-	if len(d) > len("sha256:")+12 {
-		return d[:len("sha256:")+12]
-	}
-	return d
+	return policy.Grant{Tool: g.Tool, Command: g.Command, CommandPrefix: g.CommandPrefix, Paths: g.Paths, URLs: g.URLs, Digest: g.Digest}.Label()
 }
 
 // ParseGrantPattern parses "Tool", "Tool(command)" (exactly that command)
@@ -150,7 +126,7 @@ func (g Grant) Matches(c call.Call) bool {
 	case len(g.Paths)+len(g.URLs) > 0:
 		return len(c.Paths)+len(c.URLs) > 0 && subset(c.Paths, g.Paths) && subset(c.URLs, g.URLs)
 	case g.Digest != "":
-		return ArgsDigest(c) == g.Digest
+		return call.ArgsDigest(c) == g.Digest
 	}
 	return true
 }
@@ -163,9 +139,6 @@ func subset(xs, of []string) bool {
 	}
 	return true
 }
-
-// ArgsDigest is [call.ArgsDigest].
-func ArgsDigest(c call.Call) string { return call.ArgsDigest(c) }
 
 func prefixCovers(prefix, command string) bool {
 	cmd := strings.Trim(command, " \t")
@@ -251,7 +224,7 @@ func GrantWith(r Request, s Scope, prefix string, now time.Time) (Grant, bool) {
 		}
 	}
 	if len(g.Paths)+len(g.URLs) == 0 {
-		g.Digest = ArgsDigest(c)
+		g.Digest = call.ArgsDigest(c)
 	}
 	return g, true
 }

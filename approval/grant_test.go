@@ -57,7 +57,7 @@ func TestGrantMatches(t *testing.T) {
 	sess := Grant{Tool: "Write", Scope: Session, Session: "s1"}
 	exact := Grant{Tool: "Bash", Command: "npm install", Scope: Always}
 	paths := Grant{Tool: "write_file", Paths: []string{"/w/a.txt"}, Scope: Always}
-	digest := Grant{Tool: "mcp__db__query", Digest: ArgsDigest(call.Call{Input: map[string]any{"q": "select 1"}}), Scope: Always}
+	digest := Grant{Tool: "mcp__db__query", Digest: call.ArgsDigest(call.Call{Input: map[string]any{"q": "select 1"}}), Scope: Always}
 	tests := []struct {
 		name string
 		g    Grant
@@ -151,7 +151,7 @@ func TestGrantFor(t *testing.T) {
 		{"always shell", Request{Call: bash("npm install", "s1")}, Always,
 			Grant{Tool: "Bash", Command: "npm install", Scope: Always, Created: now}, true},
 		{"always write", Request{Call: write}, Always, Grant{Tool: "Write", Paths: []string{"/w/a"}, Scope: Always, Created: now}, true},
-		{"always query", Request{Call: query}, Always, Grant{Tool: "mcp__db__query", Digest: ArgsDigest(query), Scope: Always, Created: now}, true},
+		{"always query", Request{Call: query}, Always, Grant{Tool: "mcp__db__query", Digest: call.ArgsDigest(query), Scope: Always, Created: now}, true},
 		{"session without id", Request{Call: bash("ls", "")}, Session, Grant{}, false},
 		{"chained command, exactly", Request{Call: bash("make && make install", "s1")}, Always,
 			Grant{Tool: "Bash", Command: "make && make install", Scope: Always, Created: now}, true},

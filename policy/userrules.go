@@ -154,14 +154,26 @@ func compileGrants(gs []Grant) ([]grantRule, error) {
 }
 
 func compileGrant(g Grant) grantRule {
-	gr := grantRule{tool: g.Tool, label: g.Tool, paths: g.Paths, urls: g.URLs, digest: g.Digest}
+	gr := grantRule{tool: g.Tool, label: g.Label(), paths: g.Paths, urls: g.URLs, digest: g.Digest}
 	switch {
 	case g.Command != "":
 		gr.command = strings.TrimSpace(g.Command)
-		gr.label = g.Tool + "(" + gr.command + ")"
 	case g.CommandPrefix != "":
 		gr.prefix = &commandPattern{text: strings.TrimSpace(strings.TrimSuffix(g.CommandPrefix, ":*")), prefix: true}
-		gr.label = g.Tool + "(" + gr.prefix.text + ":*)"
+	}
+	return gr
+}
+
+// Label is how decisions name the grant in their rule ("grant:LABEL"):
+// "Tool(command)" for an exact command, "Tool(prefix:*)" for a prefix,
+// "Tool(path P, url U)" for paths and URLs, "Tool(args sha256:…)" for an
+// argument digest, and "Tool" for the whole tool.
+func (g Grant) Label() string {
+	switch {
+	case g.Command != "":
+		return g.Tool + "(" + strings.TrimSpace(g.Command) + ")"
+	case g.CommandPrefix != "":
+		return g.Tool + "(" + strings.TrimSpace(strings.TrimSuffix(g.CommandPrefix, ":*")) + ":*)"
 	case len(g.Paths)+len(g.URLs) > 0:
 		var parts []string
 		for _, p := range g.Paths {
@@ -170,11 +182,11 @@ func compileGrant(g Grant) grantRule {
 		for _, u := range g.URLs {
 			parts = append(parts, "url "+u)
 		}
-		gr.label = g.Tool + "(" + strings.Join(parts, ", ") + ")"
+		return g.Tool + "(" + strings.Join(parts, ", ") + ")"
 	case g.Digest != "":
-		gr.label = g.Tool + "(args " + g.Digest[:min(len(g.Digest), len("sha256:")+12)] + ")"
+		return g.Tool + "(args " + g.Digest[:min(len(g.Digest), len("sha256:")+12)] + ")"
 	}
-	return gr
+	return g.Tool
 }
 
 // matchesScript reports whether every simple command of a script (nested
