@@ -105,19 +105,34 @@ func anyGlob(globs, values []string) bool {
 // and place (two denied-command patterns, "curl|sh" and "curl | sh", that
 // match the same command are one finding).
 func distinct(fs []risk.Finding) []risk.Finding {
+	if len(fs) > 32 {
+		return distinctMany(fs)
+	}
+	for i := 1; i < len(fs); i++ {
+		for j := range i {
+			if sameFinding(&fs[i], &fs[j]) {
+				return distinctMany(fs)
+			}
+		}
+	}
+	return fs // the usual case: a few findings, none repeated, nothing allocated
+}
+
+func sameFinding(a, b *risk.Finding) bool {
+	return a.Rule == b.Rule && a.Span == b.Span && a.Verdict == b.Verdict && a.Subject == b.Subject
+}
+
+// distinctMany copies fs without the findings that repeat an earlier one.
+func distinctMany(fs []risk.Finding) []risk.Finding {
 	type key struct {
 		rule, subject string
 		span          risk.Span
 		verdict       risk.Verdict
 	}
-	if len(fs) < 2 {
-		return fs
-	}
 	seen := make(map[key]bool, len(fs))
-	out := fs[:0:0]
+	out := make([]risk.Finding, 0, len(fs))
 	for _, f := range fs {
-		k := key{f.Rule, f.Subject, f.Span, f.Verdict}
-		if !seen[k] {
+		if k := (key{f.Rule, f.Subject, f.Span, f.Verdict}); !seen[k] {
 			seen[k] = true
 			out = append(out, f)
 		}
