@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
+
+	"github.com/toolguard/toolguard/hook"
 )
 
 // isOurs reports whether a hook command runs toolguard's hook command,
@@ -31,6 +34,50 @@ func hookCommand(program, agent string) string {
 		program = "'" + strings.ReplaceAll(program, "'", `'\''`) + "'"
 	}
 	return program + " hook " + agent
+}
+
+// forwardCommand is the command line of a hook that forwards every call to
+// a running toolguard serve at server: "hook AGENT --server URL", with
+// "--token-file FILE" when the token is in a file.
+func forwardCommand(program, agent, server, tokenFile string) string {
+	c := hookCommand(program, agent) + " --server " + shellWord(server)
+	if tokenFile != "" {
+		c += " --token-file " + shellWord(tokenFile)
+	}
+	return c
+}
+
+// shellWord quotes s for a POSIX shell unless it is made only of
+// characters no shell treats specially.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:@%+=,") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// CheckServerURL checks the base URL of a running toolguard serve that a
+// hook forwards to (or Claude Code's HTTP hook posts to): an http or https
+// URL with a host and no credentials, query or fragment; a path is kept
+// (a server behind a reverse proxy).
+func CheckServerURL(raw string) error {
+	const want = "want the http:// or https:// address of a running toolguard serve, e.g. http://127.0.0.1:7878"
+	u, err := url.Parse(raw)
+	switch {
+	case raw == "":
+		return fmt.Errorf("the server URL is empty; %s", want)
+	case !isURL(strings.ToLower(raw)):
+		return fmt.Errorf("the server URL %q is not http or https; %s", raw, want)
+	case err != nil:
+		return fmt.Errorf("the server URL %q cannot be parsed (%v); %s", raw, err, want)
+	case u.Host == "" || u.Hostname() == "":
+		return fmt.Errorf("the server URL %q names no host; %s", raw, want)
+	case u.User != nil:
+		return fmt.Errorf("the server URL %q carries credentials; give the token with --token-file or $%s instead", raw, hook.ServerTokenEnv)
+	case u.RawQuery != "" || u.ForceQuery || u.Fragment != "" || strings.Contains(raw, "#"):
+		return fmt.Errorf("the server URL %q has a query or fragment; %s", raw, want)
+	}
+	return nil
 }
 
 // handlerCommand returns the command of a hook handler object, or the URL

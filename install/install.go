@@ -46,6 +46,17 @@ type Options struct {
 	// `toolguard serve` at this base URL instead of a command (Claude Code
 	// only): no process starts per call. Empty means a command hook.
 	Server string
+	// Forward, when set, makes the hook forward every call to a running
+	// `toolguard serve` at this base URL (a fleet server) instead of
+	// deciding it on this machine: agents with command hooks run
+	// `toolguard hook AGENT --server URL`, and Claude Code gets the same
+	// HTTP hook as with Server. Empty means the hook decides here.
+	Forward string
+	// TokenFile, with Forward, is the file the forwarding hook reads the
+	// server's bearer token from (its --token-file). Empty means the hook
+	// reads $TOOLGUARD_SERVER_TOKEN (hook.ServerTokenEnv). Claude Code's
+	// HTTP hook cannot read a file: it sends that variable.
+	TokenFile string
 	// DockerAgent is what the installed docker-agent reports (docker-agent
 	// only). Nil means Plan runs DetectDockerAgent; Plan refuses a version
 	// that would not load toolguard's entry.
@@ -123,11 +134,18 @@ const agentTimeout = int(hook.AgentTimeout / time.Second)
 func commandHandler(timeout int) func(string) json.RawMessage {
 	return func(c string) json.RawMessage {
 		if isURL(c) {
-			return rawJSON("type", "http", "url", c, "timeout", timeout)
+			return rawJSON("type", "http", "url", c, "timeout", timeout,
+				"headers", rawJSON("Authorization", tokenHeader), "allowedEnvVars", json.RawMessage("["+string(jsonString(hook.ServerTokenEnv))+"]"))
 		}
 		return rawJSON("type", "command", "command", c, "timeout", timeout)
 	}
 }
+
+// tokenHeader is the Authorization header of Claude Code's HTTP hook:
+// Claude Code fills in $TOOLGUARD_SERVER_TOKEN from its environment (only
+// variables listed in the hook's allowedEnvVars are; an unset one is
+// empty, which a server without a token ignores).
+const tokenHeader = "Bearer $" + hook.ServerTokenEnv
 
 var targets = map[string]target{
 	hook.ClaudeCode: {".claude/settings.json", ".claude/settings.json", jsonAgent{
@@ -211,12 +229,9 @@ func Plan(agent string, scope Scope, opts Options) (Change, error) {
 	if err != nil {
 		return c, err
 	}
-	command := hookCommand(opts.program(), agent)
-	if opts.Server != "" {
-		if agent != hook.ClaudeCode {
-			return c, fmt.Errorf("an HTTP hook (--http) is only supported for %s; %s runs hooks as commands", hook.ClaudeCode, agent)
-		}
-		command = HookURL(opts.Server, agent)
+	command, err := hookCommandFor(agent, opts)
+	if err != nil {
+		return c, err
 	}
 	if agent == hook.DockerAgent {
 		if err := checkDockerAgent(opts); err != nil {
@@ -227,6 +242,39 @@ func Plan(agent string, scope Scope, opts Options) (Change, error) {
 	c.After, err = ed.install(c.Before, command)
 	c.KeepBackup = installedCommand(ed, c.Before) != ""
 	return finish(c, err)
+}
+
+// hookCommandFor is what the agent's settings register: the hook command,
+// the forwarding hook command (Forward), or the URL of an HTTP hook
+// (Server, or Forward for Claude Code).
+func hookCommandFor(agent string, opts Options) (string, error) {
+	server, forward := opts.Server, opts.Forward
+	if forward != "" {
+		if err := CheckServerURL(forward); err != nil {
+			return "", fmt.Errorf("--server: %w", err)
+		}
+	}
+	switch {
+	case server != "" && forward != "" && strings.TrimSuffix(server, "/") != strings.TrimSuffix(forward, "/"):
+		return "", fmt.Errorf("--http %s and --server %s name different servers; give one", server, forward)
+	case opts.TokenFile != "" && forward == "":
+		return "", errors.New("--token-file is the forwarding hook's token: it needs --server")
+	case forward != "" && agent == hook.ClaudeCode:
+		if opts.TokenFile != "" {
+			return "", fmt.Errorf("%s's hook for --server is its HTTP hook, which cannot read a token file: it sends the environment variable %s as its bearer token; drop --token-file and set %s where claude runs", hook.ClaudeCode, hook.ServerTokenEnv, hook.ServerTokenEnv)
+		}
+		return HookURL(forward, agent), nil
+	case forward != "":
+		return forwardCommand(opts.program(), agent, forward, opts.TokenFile), nil
+	case server == "":
+		return hookCommand(opts.program(), agent), nil
+	case agent != hook.ClaudeCode:
+		return "", fmt.Errorf("an HTTP hook (--http) is only supported for %s; %s runs hooks as commands (use --server %s to make them forward to it)", hook.ClaudeCode, agent, server)
+	}
+	if err := CheckServerURL(server); err != nil {
+		return "", fmt.Errorf("--http: %w", err)
+	}
+	return HookURL(server, agent), nil
 }
 
 // PlanUninstall computes the edit that removes what install added. When the

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -137,15 +138,56 @@ func probeHook(ctx context.Context, agent, command string) (bool, string) {
 	if strings.HasPrefix(command, "http://") || strings.HasPrefix(command, "https://") {
 		return probeHTTPHook(ctx, command, payload)
 	}
+	server := forwardServer(command)
+	if server != "" {
+		// Answer before the probe's own deadline, saying why.
+		command += " --server-timeout " + doctorServerTimeout.String()
+	}
 	cmd := exec.CommandContext(ctx, "sh", "-c", command)
 	cmd.Stdin = bytes.NewReader(payload)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	code := exitStatus(cmd.Run())
-	if v, ok := hook.ReplyVerdict(stdout.Bytes(), code); ok && v == risk.Deny {
+	v, ok := hook.ReplyVerdict(stdout.Bytes(), code)
+	switch {
+	case server != "" && forwardFailed(stdout.Bytes(), stderr.Bytes()):
+		// A forwarding hook blocks the probe when its server does not
+		// answer: that deny says nothing about the server.
+		why := cmp.Or(hook.ReplyReason(stdout.Bytes()), strings.TrimSpace(stderr.String()))
+		why = strings.TrimPrefix(strings.TrimPrefix(why, "toolguard: "), "toolguard blocked this call: ")
+		return false, "FAILED: no answer from the server: " + why
+	case ok && v == risk.Deny && server != "":
+		return true, "ok via " + server + " (denies " + hook.ProbeCommand + ")"
+	case ok && v == risk.Deny:
 		return true, "ok (denies " + hook.ProbeCommand + ")"
 	}
 	return false, fmt.Sprintf("FAILED: exit %d, stdout %q, stderr %q", code, clipOutput(&stdout), clipOutput(&stderr))
+}
+
+// doctorServerTimeout is the --server-timeout of a forwarding hook's probe,
+// inside the probe's 10 s.
+const doctorServerTimeout = 8 * time.Second
+
+// forwardServer is the --server URL of a hook command that forwards to a
+// toolguard serve; empty for a hook that decides itself.
+func forwardServer(command string) string {
+	f := strings.Fields(command)
+	for i, w := range f {
+		if v, ok := strings.CutPrefix(w, "--server="); ok {
+			return strings.Trim(v, "'\"")
+		}
+		if w == "--server" && i+1 < len(f) {
+			return strings.Trim(f[i+1], "'\"")
+		}
+	}
+	return ""
+}
+
+// forwardFailed reports whether a forwarding hook's reply is its own block
+// for want of an answer from the server (rule hook.forward).
+func forwardFailed(stdout, stderr []byte) bool {
+	marker := []byte("(rule " + hook.RuleForward + ")")
+	return bytes.Contains(stdout, marker) || bytes.Contains(stderr, marker)
 }
 
 // probeHTTPHook posts the probe to an HTTP hook (a running toolguard
@@ -156,6 +198,10 @@ func probeHTTPHook(ctx context.Context, url string, payload []byte) (bool, strin
 		return false, "FAILED: " + err.Error()
 	}
 	req.Header.Set("Content-Type", "application/json")
+	// Claude Code sends this variable from its environment (install writes
+	// the header); doctor runs in the person's, which is usually the same.
+	token := os.Getenv(hook.ServerTokenEnv)
+	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		return false, "FAILED: " + err.Error() + " (is toolguard serve running?)"
@@ -165,6 +211,13 @@ func probeHTTPHook(ctx context.Context, url string, payload []byte) (bool, strin
 	io.Copy(&body, io.LimitReader(resp.Body, 1<<20))
 	if v, ok := hook.ReplyVerdict(body.Bytes(), 0); ok && v == risk.Deny && resp.StatusCode == http.StatusOK {
 		return true, "ok over HTTP (denies " + hook.ProbeCommand + ")"
+	}
+	if resp.StatusCode == http.StatusUnauthorized {
+		state := "is not set here"
+		if token != "" {
+			state = "is not the server's token"
+		}
+		return false, fmt.Sprintf("FAILED: HTTP 401: the server needs its bearer token, which Claude Code sends from $%s; that variable %s (set it where claude runs; until then Claude Code gets no decision and falls back to its own prompt)", hook.ServerTokenEnv, state)
 	}
 	return false, fmt.Sprintf("FAILED: HTTP %d, body %q", resp.StatusCode, clipOutput(&body))
 }

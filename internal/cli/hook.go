@@ -22,6 +22,7 @@ func init() { register("hook", newHookCmd) }
 
 func newHookCmd(a *app) *cobra.Command {
 	var opts hook.Options
+	var fwd forwardFlags
 	cmd := &cobra.Command{
 		Use:   "hook AGENT",
 		Short: "Answer an agent's hook: read its payload on stdin, print its reply",
@@ -31,18 +32,36 @@ func newHookCmd(a *app) *cobra.Command {
 The payload is read from stdin and the reply is printed exactly as the agent
 documents it (see docs/agents.md). Every failure blocks the call in the
 agent's blocking form: exit code 2 with the reason on stderr, or its deny
-field. Use "toolguard install AGENT" to register this command.`,
+field. Use "toolguard install AGENT" to register this command.
+
+With --server URL the payload is forwarded unchanged to a running
+"toolguard serve" (POST URL/v1/hooks/AGENT), which decides with its own
+policy, and its reply is printed as the agent expects it; no policy is
+loaded here. The bearer token is read from --token-file, else from
+$` + hook.ServerTokenEnv + `. When the server cannot be reached, answers
+nothing within --server-timeout, refuses the token, answers a non-2xx
+status or a reply that is not the agent's, the call is blocked with a
+reason naming the server and what failed.`,
 		Args: cobra.ArbitraryArgs,
 	}
 	pf := addPolicyFlags(cmd)
 	cmd.Flags().BoolVar(&opts.DeferAllow, "defer-allow", false, "answer an allow with {} so the agent's own permission rules decide")
 	cmd.Flags().BoolVar(&opts.DeferAsk, "defer-ask", false, "where the agent cannot ask, answer an ask with {} instead of denying")
 	cmd.Flags().BoolVar(&opts.AgentRunsAsks, strings.TrimPrefix(hook.AgentRunsAsksFlag, "--"), false, "the agent runs a call its hook answers ask (docker-agent up to v1.32.3): send asks to the approver or deny them")
+	addForwardFlags(cmd, &fwd)
 	// A flag error must block too: agents treat exit code 1 as "go ahead".
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &ExitCodeError{Code: 2, Err: err} })
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if len(args) != 1 {
 			return &ExitCodeError{Code: 2, Err: fmt.Errorf("hook needs exactly one agent (valid: %s); the call is blocked", strings.Join(hook.Agents(), ", "))}
+		}
+		if cmd.Flags().Changed("server") {
+			return runForward(a, cmd, args[0], fwd, opts.DeferAllow)
+		}
+		for _, name := range []string{"token-file", "server-timeout"} {
+			if cmd.Flags().Changed(name) {
+				return &ExitCodeError{Code: 2, Err: fmt.Errorf("--%s applies only with --server URL; the call is blocked", name)}
+			}
 		}
 		return runHook(a, args[0], pf, opts)
 	}

@@ -22,14 +22,16 @@ func init() {
 
 // installFlags are shared by install and uninstall.
 type installFlags struct {
-	scope   string
-	dryRun  bool
-	program string
-	project string
-	server  string
-	addr    string // install service: serve's listen address
-	start   bool   // install service: also enable and start it
-	trust   bool   // install codex: record the hooks as trusted in Codex's config.toml
+	scope     string
+	dryRun    bool
+	program   string
+	project   string
+	server    string
+	forward   string // install: hooks that forward to a fleet serve (--server)
+	tokenFile string // install --server: the forwarding hook's --token-file
+	addr      string // install service: serve's listen address
+	start     bool   // install service: also enable and start it
+	trust     bool   // install codex: record the hooks as trusted in Codex's config.toml
 }
 
 func addInstallFlags(cmd *cobra.Command, f *installFlags) {
@@ -53,6 +55,12 @@ With --http URL (claude-code only) the hook is an HTTP hook that posts to a
 running "toolguard serve" at URL: no process starts per call, so each call
 costs about a millisecond instead of a process start.
 
+With --server URL the hook forwards every call to a running "toolguard serve"
+at URL (a fleet server) that decides with its own policy: the command is
+"toolguard hook AGENT --server URL [--token-file F]", which blocks the call
+when the server cannot answer. For claude-code it is the HTTP hook of --http;
+Claude Code sends $` + hook.ServerTokenEnv + ` as its bearer token.
+
 "toolguard install service" writes a user service that keeps "toolguard serve"
 running (a systemd user unit on Linux, a launchd agent on macOS), for the
 HTTP hook and the approval page; --start also enables and starts it.`,
@@ -62,6 +70,8 @@ HTTP hook and the approval page; --start also enables and starts it.`,
 	cmd.Flags().StringVar(&f.addr, "addr", "", "service only: the address serve listens on (default 127.0.0.1:7878)")
 	cmd.Flags().StringVar(&f.program, "program", "", "toolguard executable the hook runs (default: this executable for --scope user, \"toolguard\" on PATH for --scope project)")
 	cmd.Flags().StringVar(&f.server, "http", "", "register an HTTP hook to a running toolguard serve at this URL instead of a command (claude-code only), e.g. http://127.0.0.1:7878")
+	cmd.Flags().StringVar(&f.forward, "server", "", "make the hook forward every call to a running toolguard serve at this http(s) URL (a fleet server); claude-code gets the HTTP hook of --http")
+	cmd.Flags().StringVar(&f.tokenFile, "token-file", "", "with --server: file the hook reads the server's bearer token from (default: the agent's $"+hook.ServerTokenEnv+"; not for claude-code)")
 	cmd.Flags().BoolVar(&f.trust, "trust", false, "codex only: record toolguard's hooks as trusted in Codex's config.toml, as trusting them in Codex's /hooks review does")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if args[0] == install.ServiceAgent {
@@ -72,6 +82,9 @@ HTTP hook and the approval page; --start also enables and starts it.`,
 			return err
 		}
 		note := installNotes[args[0]]
+		if f.forward != "" {
+			note = strings.TrimSpace(forwardNote(args[0], f.forward) + " " + note)
+		}
 		if args[0] == hook.DockerAgent {
 			// Plan refuses a docker-agent that would not load the entry.
 			home, _ := os.UserHomeDir()
@@ -170,11 +183,36 @@ func (f *installFlags) options() (install.Options, install.Scope, error) {
 	if err != nil {
 		return install.Options{}, "", fmt.Errorf("--scope: %w", err)
 	}
-	opts := install.Options{Project: f.project, Program: f.program, Server: f.server}
+	opts := install.Options{Project: f.project, Program: f.program, Server: f.server, Forward: f.forward}
 	if opts.Program == "" && scope == install.User {
 		opts.Program = selfPath()
 	}
+	if f.tokenFile != "" {
+		abs, err := tokenFileFor(f.tokenFile)
+		if err != nil {
+			return install.Options{}, "", err
+		}
+		opts.TokenFile = abs
+	}
 	return opts, scope, nil
+}
+
+// tokenFileFor is the absolute path of the forwarding hook's token file
+// (the agent starts its hooks in a directory of its own), which must
+// already hold a token: a hook that cannot read one blocks every call.
+func tokenFileFor(file string) (string, error) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return "", fmt.Errorf("--token-file: %w", err)
+	}
+	b, err := os.ReadFile(abs)
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("--token-file: %w (put the server's token in it first: the hook blocks every call it cannot read a token for)", err)
+	case strings.TrimSpace(string(b)) == "":
+		return "", fmt.Errorf("--token-file: %s is empty; put the server's token in it first", abs)
+	}
+	return abs, nil
 }
 
 // selfPath is the absolute path hooks should run: this program's own.
@@ -222,6 +260,15 @@ var installNotes = map[string]string{
 	hook.Cursor:      "Restart Cursor (or reload the window) so it reads hooks.json again.",
 	hook.GeminiCLI:   "Gemini CLI treats changed project hooks as untrusted until you accept them.",
 	hook.DockerAgent: "The entry has preempt_yolo: true, so it runs before --yolo, safety modes and permission rules, and an ask prompts.",
+}
+
+// forwardNote says what a hook installed with --server does when the
+// server cannot answer.
+func forwardNote(agent, server string) string {
+	if agent == hook.ClaudeCode {
+		return "Claude Code posts every call to " + server + " and sends $" + hook.ServerTokenEnv + " from its environment as the bearer token; it lets a call through to its own permission prompt when the server cannot answer (the mirrored permissions.deny still applies)."
+	}
+	return "The hook forwards every call to " + server + " and blocks it when the server cannot answer; run toolguard doctor to check that it answers."
 }
 
 // installService writes the user service that runs toolguard serve.
