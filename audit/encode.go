@@ -34,6 +34,8 @@ func (r *Record) AppendJSON(b []byte) []byte {
 	if r.Unverifiable {
 		b = append(b, `,"unverifiable":true`...)
 	}
+	b = appendOptString(b, "policy", r.Policy)
+	b = appendOptString(b, "replica", r.Replica)
 	return append(b, '}')
 }
 

@@ -18,6 +18,8 @@ func TestAppendJSONMatchesMarshal(t *testing.T) {
 		{Tool: "Read", Verdict: risk.Ask, Approval: ApprovalApproved, ApprovalScope: "session", ApprovedBy: "web", LatencyMS: 1234567.5},
 		{Tool: "x", LatencyMS: 1e-7},
 		{Tool: "x", LatencyMS: 1e22},
+		{Tool: "x", Policy: "sha256:0123abcd", Replica: "serve-1 <a&b>"},
+		{Tool: "x", Replica: "r2"},
 	} {
 		want, err := json.Marshal(r)
 		if err != nil {
@@ -35,7 +37,7 @@ func FuzzAppendJSON(f *testing.F) {
 	f.Add("Bash", "rm -rf ~ <&>", "reason\n\x00", 0.5, int64(0))
 	f.Add("\xff\xfe", "\u2028\u2029", `"\`, 1e-9, int64(1700000000))
 	f.Fuzz(func(t *testing.T, tool, args, reason string, latency float64, unix int64) {
-		r := Record{Time: time.Unix(unix%(1<<34), 0).UTC(), Tool: tool, Args: args, Reason: reason, LatencyMS: latency}
+		r := Record{Time: time.Unix(unix%(1<<34), 0).UTC(), Tool: tool, Args: args, Reason: reason, LatencyMS: latency, Policy: reason, Replica: tool}
 		want, err := json.Marshal(r)
 		if err != nil {
 			return // NaN or Inf: json refuses them; the writer never sees one

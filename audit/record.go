@@ -49,6 +49,13 @@ type Record struct {
 	LatencyMS float64 `json:"latency_ms"`
 	// Unverifiable is true when part of the call could not be known.
 	Unverifiable bool `json:"unverifiable,omitempty"`
+	// Policy is the hash of the policy that decided (policy.Policy.Hash:
+	// "sha256:…"); empty in records written before it was recorded and in
+	// those of writers that do not know the policy.
+	Policy string `json:"policy,omitempty"`
+	// Replica names the `toolguard serve` replica that decided, in fleet
+	// mode; empty otherwise.
+	Replica string `json:"replica,omitempty"`
 }
 
 // The values of Record.Approval.

@@ -20,11 +20,13 @@ import (
 type Guard struct {
 	policy   *policy.Policy
 	approver approval.Approver
-	grants   *approval.GrantStore
-	budget   *budget.Counter
+	grants   approval.Keeper
+	budget   budget.Ledger
 	limits   budget.SubAgentLimits
-	audit    *audit.Writer
-	totals   *budget.SessionTotals
+	audit    audit.Sink
+	totals   budget.Tally
+	closers  []func() error
+	replica  string
 	log      *slog.Logger
 	now      func() time.Time
 	workdir  string
@@ -36,10 +38,14 @@ type Guard struct {
 // daemon does — closes each one, or every call would leave the log's
 // descriptors open until the garbage collector finds them.
 func (g *Guard) Close() error {
-	if g.audit == nil {
-		return nil
+	var errs []error
+	if g.audit != nil {
+		errs = append(errs, g.audit.Close())
 	}
-	return g.audit.Close()
+	for _, c := range g.closers {
+		errs = append(errs, c())
+	}
+	return errors.Join(errs...)
 }
 
 // Option configures a Guard.
@@ -50,18 +56,18 @@ func WithApprover(a approval.Approver) Option { return func(g *Guard) { g.approv
 
 // WithGrants sets the store of session and always grants. Without one,
 // approvals apply once and no session grants are consulted.
-func WithGrants(s *approval.GrantStore) Option { return func(g *Guard) { g.grants = s } }
+func WithGrants(s approval.Keeper) Option { return func(g *Guard) { g.grants = s } }
 
 // WithBudget sets the per-sender counter. Without one no budget applies.
-func WithBudget(c *budget.Counter) Option { return func(g *Guard) { g.budget = c } }
+func WithBudget(c budget.Ledger) Option { return func(g *Guard) { g.budget = c } }
 
 // WithSubAgentTotals counts sub-agents per session across processes (for
 // hooks, where each call is its own process). Without it only the static
 // limits (depth, prompt size) apply.
-func WithSubAgentTotals(t *budget.SessionTotals) Option { return func(g *Guard) { g.totals = t } }
+func WithSubAgentTotals(t budget.Tally) Option { return func(g *Guard) { g.totals = t } }
 
 // WithAudit sets the audit log. Without one nothing is recorded.
-func WithAudit(w *audit.Writer) Option { return func(g *Guard) { g.audit = w } }
+func WithAudit(w audit.Sink) Option { return func(g *Guard) { g.audit = w } }
 
 // WithLogger sets the logger for the approval_* and blocked events. Without
 // one no events are logged.

@@ -8,8 +8,10 @@ import (
 	"github.com/toolguard/toolguard/state"
 )
 
-// Standard returns a Guard wired to the usual state under
-// $XDG_STATE_HOME/toolguard: session grants (and always grants in the user
+// Standard returns a Guard wired to the usual state: with [state] url, the
+// fleet database (see [Fleet]; the Guard opens its own connection and
+// closes it with Close); otherwise files under $XDG_STATE_HOME/toolguard:
+// session grants (and always grants in the user
 // policy file), the per-sender budget when the policy sets one, and the
 // audit log unless the policy disables it. opts are applied last (an
 // approver, a logger).
@@ -22,6 +24,9 @@ func Standard(p *policy.Policy, opts ...Option) (*Guard, error) {
 }
 
 func standardOptions(p *policy.Policy) ([]Option, error) {
+	if p.Config().State.URL != "" {
+		return standardFleet(p)
+	}
 	dir, err := state.Dir()
 	if err != nil {
 		return nil, err

@@ -10,6 +10,7 @@ import (
 	"github.com/toolguard/toolguard/audit"
 	"github.com/toolguard/toolguard/budget"
 	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/fleet"
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/risk"
 )
@@ -28,6 +29,12 @@ func (g *Guard) applyGrants(ctx context.Context, c call.Call, d policy.Decision)
 }
 
 func stateDenied(d policy.Decision, what string, err error) policy.Decision {
+	if errors.Is(err, fleet.ErrUnavailable) {
+		d.Verdict, d.Rule = risk.Deny, "state.unavailable"
+		d.Reason = fmt.Sprintf("toolguard's fleet database cannot be reached, so the call was denied to be safe (%s): %v", what, err)
+		d.Suggestion = "check the database with toolguard state check; calls are decided again as soon as it is back"
+		return d
+	}
 	d.Verdict = risk.Deny
 	d.Rule = "state." + what
 	d.Reason = fmt.Sprintf("toolguard's %s state could not be read, so the call was denied to be safe: %v", what, err)
@@ -118,6 +125,7 @@ func (g *Guard) record(ctx context.Context, c call.Call, d policy.Decision, star
 		return nil
 	}
 	r := audit.NewRecord(start, c, d, g.now().Sub(start))
+	r.Policy, r.Replica = g.policy.Hash(), g.Replica()
 	if asked {
 		r.Approval, r.ApprovedBy = outcome(ans, askErr), ans.By
 		if ans.Approved {
@@ -164,13 +172,18 @@ func (g *Guard) Record(ctx context.Context, c call.Call, d policy.Decision, took
 	if g.audit == nil {
 		return nil
 	}
-	return g.audit.Write(ctx, audit.NewRecord(g.now().Add(-took), c, d, took))
+	r := audit.NewRecord(g.now().Add(-took), c, d, took)
+	r.Policy, r.Replica = g.policy.Hash(), g.Replica()
+	return g.audit.Write(ctx, r)
 }
 
 func auditDenied(d policy.Decision, path string, err error) policy.Decision {
 	d.Verdict, d.Rule = risk.Deny, "audit.write"
 	d.Reason = fmt.Sprintf("toolguard could not write the audit record of this call to %s, and no call runs without its record: %v.", path, err)
 	d.Suggestion = "free space on that disk or fix [audit] path; to let calls run unrecorded, set [audit] on_failure = \"allow\" in your own policy file"
+	if errors.Is(err, fleet.ErrUnavailable) {
+		d.Suggestion = "check the fleet database with toolguard state check; calls are recorded and decided again as soon as it is back"
+	}
 	return d
 }
 

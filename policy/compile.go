@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/call"
 	"github.com/toolguard/toolguard/netguard"
@@ -51,6 +52,9 @@ type Policy struct {
 	servers []netguard.Endpoint
 	// selfPrograms are the paths of toolguard's program.
 	selfPrograms []string
+	// hash is [Policy.Hash], computed on first use.
+	hashOnce sync.Once
+	hash     string
 }
 
 // Options tune compilation. The zero value is valid.

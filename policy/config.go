@@ -76,6 +76,8 @@ type Settings struct {
 	Audit Audit `toml:"audit"`
 	// Hooks configures the agent hook adapters.
 	Hooks Hooks `toml:"hooks"`
+	// State says where shared state lives: files, or a fleet's database.
+	State State `toml:"state"`
 }
 
 // ModeTable is an action per tier. Each field is "allow", "ask", "deny" or
@@ -398,6 +400,23 @@ type Audit struct {
 	// failure on stderr and in the events log. Empty means deny. Only the
 	// user's own policy file may set it.
 	OnFailure string `toml:"on_failure" enum:"deny,allow"`
+}
+
+// State says where approvals, grants, budgets, sub-agent totals and the
+// audit trail live. The zero value keeps them in files under the state
+// directory, for one machine.
+type State struct {
+	// URL of the PostgreSQL database shared by a fleet of serve replicas
+	// and hooks ("postgres://user@db.example:5432/toolguard?sslmode=verify-full").
+	// Empty means files (no database). Project policy files may not set it.
+	URL string `toml:"url"`
+	// Lease is how long a replica's waiting approvals stay answerable after
+	// its last heartbeat: a replica that dies has them closed as abandoned
+	// once it runs out. Zero means 15s; at least 2s.
+	Lease time.Duration `toml:"lease"`
+	// Replica names this process in the database (approvals it owns, audit
+	// records it writes). Empty means host name and process id.
+	Replica string `toml:"replica"`
 }
 
 // Hooks configures the agent hook adapters.

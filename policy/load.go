@@ -179,6 +179,9 @@ func (l *Loaded) apply(layer Layer) error {
 		return err
 	}
 	if layer.Untrusted {
+		if err := checkTrustedOnly(layer, meta, n); err != nil {
+			return err
+		}
 		if err := checkTightens(l.Config, &c, meta, layer.Name, n); err != nil {
 			return err
 		}
@@ -186,6 +189,28 @@ func (l *Loaded) apply(layer Layer) error {
 	merge(l.Config, &c, meta)
 	l.Files = append(l.Files, layer.Name)
 	return nil
+}
+
+// trustedOnlyKeys may not be set by a project policy file: they move
+// where grants, budgets and the audit trail are kept, so a repository
+// could point them at a database holding grants of its own.
+var trustedOnlyKeys = []string{"state"}
+
+// checkTrustedOnly refuses trustedOnlyKeys in an untrusted layer.
+func checkTrustedOnly(layer Layer, meta tree.Meta, doc *tree.Node) error {
+	var errs tree.Errors
+	for _, p := range meta.Paths() {
+		key := indexRE().ReplaceAllString(p, "")
+		for _, k := range trustedOnlyKeys {
+			if key == k || strings.HasPrefix(key, k+".") {
+				errs = append(errs, positioned(layer.Name, doc, p, "["+k+"] may not be set in a project policy file: set it in your own policy file, with --config or with --state"))
+			}
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	return errs
 }
 
 // checkUserOnly refuses the keys only the user's own policy file may set
@@ -228,17 +253,18 @@ func envLayers(environ []string) []Layer {
 	return out
 }
 
-// notSetting reports the TOOLGUARD_ variables that are not policy
-// settings: the config file's path, and the switches of the retired hook
-// relay (TOOLGUARD_RELAY, TOOLGUARD_RELAY_*), which are ignored so that a
-// shell profile that still sets them does not fail every load.
 // notSetting names the TOOLGUARD_ variables that are not policy settings:
-// the config path, and the run id that toolguard exec's sandbox puts into
+// the config path; the run id that toolguard exec's sandbox puts into
 // every command it runs (sandbox.RunVar), so toolguard inside the sandbox
-// still loads its policy. The relay's variables are ignored for machines
-// that still set them.
+// still loads its policy; the bearer token of a fleet server that
+// forwarding hooks and Claude Code's HTTP hook send
+// (hook.ServerTokenEnv), set in the environment of agents whose other
+// toolguard commands still load a policy. The switches of the retired hook
+// relay (TOOLGUARD_RELAY, TOOLGUARD_RELAY_*) are ignored so that a shell
+// profile that still sets them does not fail every load.
 func notSetting(name string) bool {
-	return name == "TOOLGUARD_CONFIG" || name == "TOOLGUARD_SANDBOX_RUN" || name == "TOOLGUARD_RELAY" || strings.HasPrefix(name, "TOOLGUARD_RELAY_")
+	return name == "TOOLGUARD_CONFIG" || name == "TOOLGUARD_SANDBOX_RUN" || name == "TOOLGUARD_SERVER_TOKEN" ||
+		name == "TOOLGUARD_RELAY" || strings.HasPrefix(name, "TOOLGUARD_RELAY_")
 }
 
 func tomlValue(v string) string {

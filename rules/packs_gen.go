@@ -6,6 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
+	generatedDigest = "sha256:4ae947ef1a66ff6837abe27e7c0c590bda2e27109131aaae3e28a812fbf3bd26"
 }
 
 var generatedPacks = []genPack{

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"slices"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/toolguard/toolguard/approval"
 	"github.com/toolguard/toolguard/audit"
+	"github.com/toolguard/toolguard/fleet"
 )
 
 // AnswerRequest is the body of POST /v1/approvals/{id}.
@@ -40,8 +42,12 @@ type approvalList struct {
 	Approvals []Pending `json:"approvals"`
 }
 
-func (s *Server) handleListApprovals(w http.ResponseWriter, _ *http.Request) {
-	list := s.broker.List()
+func (s *Server) handleListApprovals(w http.ResponseWriter, r *http.Request) {
+	list, err := s.broker.ListContext(r.Context())
+	if err != nil {
+		writeError(w, stateStatus(err), "listing approvals: "+err.Error())
+		return
+	}
 	for i, p := range list {
 		list[i] = p.shown()
 	}
@@ -59,7 +65,7 @@ func (s *Server) handleAnswer(w http.ResponseWriter, r *http.Request) {
 		writeRequestError(w, err)
 		return
 	}
-	if ans.Prefix != "" && !s.offersPrefix(id, ans.Prefix) {
+	if ans.Prefix != "" && !s.offersPrefix(r.Context(), id, ans.Prefix) {
 		writeError(w, http.StatusBadRequest, "field \"prefix\": not one of the prefixes this approval offers (see \"prefixes\" in GET /v1/approvals)")
 		return
 	}
@@ -77,8 +83,9 @@ func (s *Server) handleAnswer(w http.ResponseWriter, r *http.Request) {
 }
 
 // offersPrefix reports whether the pending approval id offers prefix.
-func (s *Server) offersPrefix(id, prefix string) bool {
-	for _, p := range s.broker.List() {
+func (s *Server) offersPrefix(ctx context.Context, id, prefix string) bool {
+	list, _ := s.broker.ListContext(ctx)
+	for _, p := range list {
 		if p.ID == id {
 			return slices.Contains(p.Prefixes, prefix)
 		}
@@ -94,6 +101,8 @@ func answerStatus(err error) int {
 		return http.StatusConflict
 	case errors.Is(err, ErrBadID):
 		return http.StatusBadRequest
+	case errors.Is(err, fleet.ErrUnavailable):
+		return http.StatusServiceUnavailable
 	}
 	return http.StatusInternalServerError
 }

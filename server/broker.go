@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,6 +15,7 @@ import (
 	"github.com/toolguard/toolguard/approval"
 	"github.com/toolguard/toolguard/audit"
 	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/fleet"
 	"github.com/toolguard/toolguard/policy"
 )
 
@@ -31,6 +33,9 @@ var (
 	ErrAlreadyAnswered = errors.New("the approval is no longer pending")
 	// ErrBadID: the id does not have the shape the broker issues.
 	ErrBadID = errors.New("malformed approval id")
+	// ErrAbandoned: in a fleet, the replica holding the request stopped
+	// renewing its lease before anyone answered.
+	ErrAbandoned = errors.New("the approval was abandoned: its replica stopped answering")
 )
 
 // idBytes is the entropy of an approval id (128 bits), encoded as 22
@@ -55,13 +60,17 @@ type BrokerOptions struct {
 	Events *Hub
 	// Grants records session and always approvals; nil means none are
 	// recorded.
-	Grants *approval.GrantStore
+	Grants approval.Keeper
 	// Audit receives one record per outcome; nil means no audit.
-	Audit *audit.Writer
+	Audit audit.Sink
 	// Logger receives one line per outcome; nil means no logs.
 	Logger *slog.Logger
 	// Metrics counts outcomes and pending requests; nil means none.
 	Metrics *metrics
+	// Board shares the approvals with the other replicas of a fleet: they
+	// are listed and answered on any replica. Nil means this process
+	// only.
+	Board *fleet.Board
 }
 
 // Pending is one approval waiting for a person, as listed by
@@ -137,7 +146,13 @@ func (b *Broker) Approve(ctx context.Context, r approval.Request) (approval.Answ
 		return approval.Answer{By: "web"}, err
 	}
 	startedWaiting(ctx) // waiting for a person holds no deciding slot
-	b.opts.Events.publish(EventApprovalRequired, w.Pending.shown())
+	shown := w.Pending.shown()
+	if err := b.share(ctx, shown); err != nil {
+		b.take(w.ID)
+		b.finish(ctx, r, w.created, w.ID, result{err: err})
+		return approval.Answer{By: "web"}, err
+	}
+	b.opts.Events.publish(EventApprovalRequired, shown)
 	timer := time.NewTimer(time.Until(w.ExpiresAt))
 	defer timer.Stop()
 	var res result
@@ -193,13 +208,78 @@ func (b *Broker) add(r approval.Request) (*waiter, error) {
 	return w, nil
 }
 
+// share stores a new approval on the fleet's board.
+func (b *Broker) share(ctx context.Context, p Pending) error {
+	if b.opts.Board == nil {
+		return nil
+	}
+	listed, err := json.Marshal(p)
+	if err == nil {
+		err = b.opts.Board.Open(context.WithoutCancel(ctx), p.ID, listed, p.ExpiresAt)
+	}
+	if err != nil {
+		return fmt.Errorf("the approval could not be shared with the fleet: %w", err)
+	}
+	return nil
+}
+
 // settle removes the waiter with outcome res, or, when someone else
-// removed it first, waits for their outcome (they write it at once).
+// removed it first, waits for their outcome (they write it at once). In
+// a fleet, an answer given on another replica may have come first: then
+// that answer is the outcome.
 func (b *Broker) settle(w *waiter, res result) result {
-	if b.take(w.ID) != nil {
+	if b.take(w.ID) == nil {
+		return <-w.done
+	}
+	if b.opts.Board == nil {
 		return res
 	}
-	return <-w.done
+	o, won, err := b.opts.Board.Close(context.Background(), w.ID, outcomeOf(res.err))
+	if err != nil || won {
+		return res
+	}
+	return resultOf(o)
+}
+
+// resultOf is the result of an approval closed on the fleet's board.
+func resultOf(o fleet.Outcome) result {
+	switch o.Status {
+	case "approved", "denied":
+		return result{ans: o.Answer}
+	case fleet.OutcomeAbandoned:
+		return result{err: ErrAbandoned}
+	case fleet.OutcomeShutdown:
+		return result{err: ErrShutdown}
+	}
+	return result{err: fmt.Errorf("the approval ended as %s on another replica", o.Status)}
+}
+
+// Deliver releases a waiter of this replica with an outcome decided on
+// another replica (the fleet's board calls it).
+func (b *Broker) Deliver(o fleet.Outcome) {
+	w := b.take(o.ID)
+	if w == nil {
+		return
+	}
+	res := resultOf(o)
+	if a := res.ans; res.err == nil && a.Approved && a.Scope != approval.Once && b.opts.Grants != nil {
+		if _, _, err := b.opts.Grants.Record(context.Background(), approval.Request{Call: w.Call, Decision: w.Decision}, a, time.Now()); err != nil {
+			b.opts.Logger.Error("approved once only: the grant could not be saved", "id", o.ID, "err", err)
+			res.ans.Scope = approval.Once
+		}
+	}
+	w.done <- res
+}
+
+// Waiting returns the ids of this replica's waiting approvals.
+func (b *Broker) Waiting() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	ids := make([]string, 0, len(b.pending))
+	for id := range b.pending {
+		ids = append(ids, id)
+	}
+	return ids
 }
 
 // take removes a pending request atomically; nil when it is gone.
@@ -235,8 +315,16 @@ func (b *Broker) Answer(ctx context.Context, id string, a approval.Answer) (appl
 	if !ValidID(id) {
 		return a, "", fmt.Errorf("%w %q: ids are %d URL-safe base64 characters", ErrBadID, clip(id, 40), idLen)
 	}
+	if b.opts.Board != nil {
+		if err := b.opts.Board.Answer(ctx, id, a); err != nil {
+			return a, "", boardError(err)
+		}
+	}
 	w := b.take(id)
 	if w == nil {
+		if b.opts.Board != nil {
+			return a, "", nil // another replica's waiter; the board tells it
+		}
 		return a, "", b.missing(id)
 	}
 	if a.Approved && a.Scope != approval.Once && b.opts.Grants != nil {
@@ -248,6 +336,17 @@ func (b *Broker) Answer(ctx context.Context, id string, a approval.Answer) (appl
 	return a, warning, nil
 }
 
+// boardError maps the fleet board's errors to the broker's.
+func boardError(err error) error {
+	switch {
+	case errors.Is(err, fleet.ErrUnknown):
+		return ErrUnknownApproval
+	case errors.Is(err, fleet.ErrClosed):
+		return ErrAlreadyAnswered
+	}
+	return err
+}
+
 func (b *Broker) missing(id string) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -257,7 +356,28 @@ func (b *Broker) missing(id string) error {
 	return ErrUnknownApproval
 }
 
-// List returns the pending requests, the soonest to expire first.
+// ListContext returns the pending requests, the soonest to expire first:
+// in a fleet, those of every replica.
+func (b *Broker) ListContext(ctx context.Context) ([]Pending, error) {
+	if b.opts.Board == nil {
+		return b.List(), nil
+	}
+	raw, err := b.opts.Board.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Pending, 0, len(raw))
+	for _, r := range raw {
+		var p Pending
+		if json.Unmarshal(r, &p) == nil {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// List returns this process's pending requests, the soonest to expire
+// first.
 func (b *Broker) List() []Pending {
 	b.mu.Lock()
 	out := make([]Pending, 0, len(b.pending))
@@ -287,6 +407,9 @@ func (b *Broker) Close() {
 	b.mu.Unlock()
 	for _, id := range ids {
 		if w := b.take(id); w != nil {
+			if b.opts.Board != nil {
+				_, _, _ = b.opts.Board.Close(context.Background(), id, fleet.OutcomeShutdown)
+			}
 			w.done <- result{err: ErrShutdown}
 		}
 	}
@@ -355,6 +478,8 @@ func outcomeOf(err error) string {
 		return "shutdown"
 	case errors.Is(err, ErrQueueFull):
 		return "queue-full"
+	case errors.Is(err, ErrAbandoned):
+		return "abandoned"
 	}
 	return "error"
 }

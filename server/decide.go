@@ -54,9 +54,9 @@ var callFields = []string{"tool", "input", "cwd", "workspace", "agent", "session
 // callFlags are the CallRequest fields that say how to treat the call.
 type callFlags struct{ willRun, try bool }
 
-// parseCall reads a CallRequest and returns the policy to use and the
-// normalised call.
-func (s *Server) parseCall(w http.ResponseWriter, r *http.Request) (*policy.Policy, call.Call, callFlags, error) {
+// parseCall reads a CallRequest and returns the policy to use (cur's, or
+// a tightened copy of it) and the normalised call.
+func (s *Server) parseCall(w http.ResponseWriter, r *http.Request, cur *current) (*policy.Policy, call.Call, callFlags, error) {
 	body, err := readBody(w, r, positive(s.opts.MaxBody, DefaultMaxBody))
 	if err != nil {
 		return nil, call.Call{}, callFlags{}, err
@@ -65,7 +65,7 @@ func (s *Server) parseCall(w http.ResponseWriter, r *http.Request) (*policy.Poli
 	if err := decodeStrict(body, &req, callFields); err != nil {
 		return nil, call.Call{}, callFlags{}, err
 	}
-	p, err := s.policyFor(req.Policy)
+	p, err := policyFor(cur.policy, req.Policy)
 	if err != nil {
 		return nil, call.Call{}, callFlags{}, err
 	}
@@ -79,15 +79,16 @@ func (s *Server) parseCall(w http.ResponseWriter, r *http.Request) (*policy.Poli
 	return p, c, callFlags{willRun: req.WillRun, try: req.Try}, nil
 }
 
-// policyFor applies a per-request override; a loosening one is refused.
-func (s *Server) policyFor(override json.RawMessage) (*policy.Policy, error) {
+// policyFor applies a per-request override to base; a loosening one is
+// refused.
+func policyFor(base *policy.Policy, override json.RawMessage) (*policy.Policy, error) {
 	if len(override) == 0 || string(override) == "null" {
-		return s.policy, nil
+		return base, nil
 	}
 	if override[0] != '{' {
 		return nil, badRequest("field \"policy\" must be an object of policy settings that only tighten")
 	}
-	p, err := s.policy.Tighten(policy.Layer{Name: "request policy", Format: "json", Data: override}, policy.Options{})
+	p, err := base.Tighten(policy.Layer{Name: "request policy", Format: "json", Data: override}, policy.Options{})
 	if err != nil {
 		return nil, badRequest("policy override refused (overrides may only tighten the server's policy): %v", err)
 	}
@@ -121,32 +122,35 @@ func (s *Server) handleAuthorize(w http.ResponseWriter, r *http.Request) {
 // Authorizer of the request's policy, in a slot of the limiter, and the
 // answer comes by the deadline, timeout after the request's arrival;
 // timed says whether the decision counts in the latency histogram (not
-// when it may wait for a person).
+// when it may wait for a person). The policy in force when the request
+// arrives decides it to the end, whatever Reload does meanwhile.
 func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, endpoint string, timeout time.Duration,
 	decide func(context.Context, Authorizer, *policy.Policy, call.Call, time.Time, callFlags) policy.Decision, timed bool) {
 	start := time.Now()
 	deadline := start.Add(timeout)
+	cur := s.acquire()
+	defer cur.release()
 	var p *policy.Policy
 	var c call.Call
 	var flags callFlags
-	if err := readBefore(w, deadline, func() (err error) { p, c, flags, err = s.parseCall(w, r); return err }); err != nil {
+	if err := readBefore(w, deadline, func() (err error) { p, c, flags, err = s.parseCall(w, r, cur); return err }); err != nil {
 		writeRequestError(w, err)
 		return
 	}
 	l := s.limits.laneFor(c)
-	d, err := bounded(r.Context(), s.limits, l, deadline, func(ctx context.Context) policy.Decision {
-		a, err := s.authorizerFor(p)
+	d, err := boundedHolding(r.Context(), s.limits, l, deadline, cur, func(ctx context.Context) policy.Decision {
+		a, err := s.authorizerFor(cur, p)
 		if err != nil {
-			return s.record(ctx, s.base, p, c, internalDeny(err), start)
+			return s.record(ctx, cur.base, p, c, internalDeny(err), start)
 		}
-		defer s.release(a)
+		defer s.release(cur, a)
 		return decide(ctx, a, p, c, start, flags)
 	})
 	if clientGone(err) {
 		return // the decision goes on and is recorded; nobody waits for it
 	}
 	if err != nil {
-		d = s.record(r.Context(), s.base, p, c, s.failClosed(err, l, endpoint, timeout), start)
+		d = s.record(r.Context(), cur.base, p, c, s.failClosed(err, l, endpoint, timeout), start)
 	}
 	took := time.Duration(-1)
 	if timed {
@@ -276,7 +280,11 @@ func (s *Server) record(ctx context.Context, a Authorizer, p *policy.Policy, c c
 		err = rec.Record(ctx, c, d, time.Since(start))
 	} else if s.opts.Audit != nil {
 		path = s.opts.Audit.Path()
-		err = s.opts.Audit.Write(context.WithoutCancel(ctx), audit.NewRecord(start, c, d, time.Since(start)))
+		rec := audit.NewRecord(start, c, d, time.Since(start))
+		if p != nil {
+			rec.Policy = p.Hash()
+		}
+		err = s.opts.Audit.Write(context.WithoutCancel(ctx), rec)
 	}
 	if err == nil {
 		return d
@@ -388,7 +396,9 @@ func (pl *pipeline) Record(ctx context.Context, c call.Call, d policy.Decision, 
 	if pl.s == nil || pl.s.opts.Audit == nil {
 		return nil
 	}
-	return pl.s.opts.Audit.Write(context.WithoutCancel(ctx), audit.NewRecord(time.Now().Add(-took), c, d, took))
+	r := audit.NewRecord(time.Now().Add(-took), c, d, took)
+	r.Policy = pl.p.Hash()
+	return pl.s.opts.Audit.Write(context.WithoutCancel(ctx), r)
 }
 
 // applyGrants reads the grants only for an ask, so allow and deny never

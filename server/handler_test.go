@@ -120,7 +120,7 @@ func TestSimpleEndpoints(t *testing.T) {
 		t.Errorf("healthz %d (-want +got):\n%s", rec.Code, diff)
 	}
 	info := decodeBody[policyInfo](t, do(t, s.Handler(), "GET", "/v1/policy", "", nil))
-	if info.Mode != "supervised" || info.ApprovalTimeout != 30 || info.TokenRequired || !strings.HasPrefix(info.Summary, "Tool calls are checked by toolguard") {
+	if info.Mode != "supervised" || info.Hash != s.Policy().Hash() || info.ApprovalTimeout != 30 || info.TokenRequired || !strings.HasPrefix(info.Summary, "Tool calls are checked by toolguard") {
 		t.Errorf("policy info = %+v", info)
 	}
 	list := decodeBody[approvalList](t, do(t, s.Handler(), "GET", "/v1/approvals", "", pageHeaders))

@@ -30,6 +30,15 @@ func (s *Server) handleDecisions(w http.ResponseWriter, r *http.Request) {
 		limit = n
 	}
 	out := decisionList{Decisions: []decisionEvent{}}
+	if s.opts.Fleet != nil {
+		list, err := s.fleetHistory(r, limit)
+		if err != nil {
+			writeError(w, stateStatus(err), "reading the fleet's audit trail: "+err.Error())
+			return
+		}
+		writeJSON(w, http.StatusOK, decisionList{Decisions: append(out.Decisions, list...)})
+		return
+	}
 	path := s.opts.AuditPath
 	if path == "" && s.opts.Audit != nil {
 		path = s.opts.Audit.Path()

@@ -24,13 +24,15 @@ import (
 func (s *Server) handleHook(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	agent := r.PathValue("agent")
-	a, err := hook.New(agent, s.opts.Hook)
+	cur := s.acquire() // the policy in force now decides this call to the end
+	defer cur.release()
+	a, err := hook.New(agent, cur.hook)
 	if err != nil {
 		writeError(w, http.StatusNotFound, "unknown agent "+strconv.Quote(agent)+" (valid: "+strings.Join(hook.Agents(), ", ")+")")
 		return
 	}
 	timeout := s.hookTimeout()
-	stdout, stderr, code := s.runHook(w, r, a, start, timeout)
+	stdout, stderr, code := s.runHook(w, r, cur, a, start, timeout)
 	if code != 0 || len(bytes.TrimSpace(stdout)) == 0 {
 		stdout = blockingReply(a, strings.TrimPrefix(string(bytes.TrimSpace(stderr)), "toolguard: "))
 	}
@@ -64,7 +66,7 @@ type hookReply struct {
 // limiter and the deadline. The content type is not checked and an
 // unreadable or oversized body is answered in the blocking form, because
 // any non-2xx reply lets the call through.
-func (s *Server) runHook(w http.ResponseWriter, r *http.Request, a hook.Adapter, start time.Time, timeout time.Duration) (stdout, stderr []byte, code int) {
+func (s *Server) runHook(w http.ResponseWriter, r *http.Request, cur *current, a hook.Adapter, start time.Time, timeout time.Duration) (stdout, stderr []byte, code int) {
 	deadline := start.Add(timeout)
 	var body []byte
 	if err := readBefore(w, deadline, func() (err error) {
@@ -73,7 +75,7 @@ func (s *Server) runHook(w http.ResponseWriter, r *http.Request, a hook.Adapter,
 	}); err != nil {
 		return nil, []byte(err.Error() + "; the call is blocked"), 2
 	}
-	opts := s.opts.Hook
+	opts := cur.hook
 	opts.Inline, opts.Timeout = true, timeout // bounded runs it in a goroutine of its own
 	// A payload too short to hold a heavy command is not decoded here;
 	// a longer one is, once, for its lane and for a fail-closed record.
@@ -82,14 +84,14 @@ func (s *Server) runHook(w http.ResponseWriter, r *http.Request, a hook.Adapter,
 	var c call.Call
 	var ok bool
 	if len(body) >= s.limits.heavyFrom {
-		ev, c, ok = s.hookCall(a, body)
+		ev, c, ok = s.hookCall(cur, a, body)
 		decoded = true
 		if ok {
 			l = s.limits.laneFor(c)
 		}
 	}
-	rep, err := bounded(r.Context(), s.limits, l, deadline, func(ctx context.Context) hookReply {
-		stdout, stderr, code := hook.Run(ctx, a.Name(), bytes.NewReader(body), s.hookDecider(start), opts)
+	rep, err := boundedHolding(r.Context(), s.limits, l, deadline, cur, func(ctx context.Context) hookReply {
+		stdout, stderr, code := hook.Run(ctx, a.Name(), bytes.NewReader(body), s.hookDecider(cur, start), opts)
 		return hookReply{stdout, stderr, code}
 	})
 	if err == nil {
@@ -100,13 +102,13 @@ func (s *Server) runHook(w http.ResponseWriter, r *http.Request, a hook.Adapter,
 	}
 	d := s.failClosed(err, l, "/v1/hooks/"+a.Name(), timeout)
 	if !decoded {
-		ev, c, ok = s.hookCall(a, body)
+		ev, c, ok = s.hookCall(cur, a, body)
 	}
 	if !ok {
 		s.metrics.observe(d, time.Since(start))
 		return nil, []byte(d.Reason), 2
 	}
-	d = s.record(r.Context(), s.base, s.policy, c, d, start)
+	d = s.record(r.Context(), cur.base, cur.policy, c, d, start)
 	s.observe(c, d, time.Since(start))
 	return a.Encode(ev, d)
 }
@@ -114,16 +116,16 @@ func (s *Server) runHook(w http.ResponseWriter, r *http.Request, a hook.Adapter,
 // hookCall decodes a hook payload into its event and call as `toolguard
 // hook` does; ok is false when it cannot (the hook then blocks the call as
 // an invalid payload).
-func (s *Server) hookCall(a hook.Adapter, body []byte) (hook.Event, call.Call, bool) {
+func (s *Server) hookCall(cur *current, a hook.Adapter, body []byte) (hook.Event, call.Call, bool) {
 	ev, err := a.Decode(body)
 	if err != nil {
 		return ev, call.Call{}, false
 	}
 	req := ev.Request
 	if req.Workspace == "" {
-		req.Workspace = s.opts.Hook.ProjectDir
+		req.Workspace = cur.hook.ProjectDir
 	}
-	c, err := s.opts.Hook.Table.Normalize(req)
+	c, err := cur.hook.Table.Normalize(req)
 	c.ReadOnlyHint = ev.ReadOnlyHint
 	return ev, c, err == nil
 }
@@ -132,9 +134,9 @@ func (s *Server) hookCall(a hook.Adapter, body []byte) (hook.Event, call.Call, b
 // user), recorded: the Authorizer's Check when it has one; counted and
 // announced like /v1/decide. A decision made after the deadline is neither:
 // the request was answered with a deny.
-func (s *Server) hookDecider(start time.Time) hook.Decider {
+func (s *Server) hookDecider(cur *current, start time.Time) hook.Decider {
 	return hook.DeciderFunc(func(ctx context.Context, c call.Call) policy.Decision {
-		d := s.checkWith(ctx, s.base, s.policy, c, start)
+		d := s.checkWith(ctx, cur.base, cur.policy, c, start)
 		if !pastDeadline(ctx) {
 			s.observe(c, d, time.Since(start))
 		}

@@ -22,7 +22,7 @@ func TestHooksMatchCLI(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cli, _, code := hook.Run(context.Background(), agent, bytes.NewReader(probe), s.policy, hook.Options{})
+		cli, _, code := hook.Run(context.Background(), agent, bytes.NewReader(probe), s.Policy(), hook.Options{})
 		rec := do(t, s.Handler(), "POST", "/v1/hooks/"+agent, string(probe), nil)
 		if rec.Code != 200 || rec.Header().Get("X-Toolguard-Exit-Code") != "0" || code != 0 {
 			t.Errorf("%s: status %d, exit header %q, CLI exit %d", agent, rec.Code, rec.Header().Get("X-Toolguard-Exit-Code"), code)

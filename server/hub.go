@@ -31,6 +31,7 @@ const approvalRing = 256
 // nil *Hub publishes nothing.
 type Hub struct {
 	onDrop    func(n int64)
+	remote    remote // other replicas, in fleet mode; nil otherwise
 	count     atomic.Int32
 	mu        sync.Mutex
 	seq       uint64 // events published, both rings
@@ -108,8 +109,11 @@ type Subscription struct {
 func (h *Hub) Subscribe() (*Subscription, func()) {
 	h.mu.Lock()
 	s := &Subscription{hub: h, decisions: h.decisions.next, approval: h.approvals.next}
-	h.count.Add(1)
+	first := h.count.Add(1) == 1
 	h.mu.Unlock()
+	if first && h.remote != nil {
+		h.remote.Watched(true) // other replicas send their decisions from now on
+	}
 	var once sync.Once
 	return s, func() { once.Do(h.unsubscribe) }
 }
@@ -172,7 +176,13 @@ func (h *Hub) Close() { h.once.Do(func() { close(h.done) }) }
 // subscribers, and with them neither the summary nor the JSON is made
 // unless a stream sends the event.
 func (h *Hub) PublishDecision(c call.Call, d policy.Decision) {
-	if h == nil || h.count.Load() == 0 {
+	if h == nil {
+		return
+	}
+	if h.remote != nil && h.remote.Watching() {
+		h.forwardDecision(c, d)
+	}
+	if h.count.Load() == 0 {
 		return
 	}
 	h.publishDecision(c, d, false) // apart, so that c and d move to the heap only here
@@ -189,21 +199,62 @@ func (h *Hub) PublishTried(c call.Call, d policy.Decision) {
 
 func (h *Hub) publishDecision(c call.Call, d policy.Decision, tried bool) {
 	t := time.Now()
-	h.add(&h.decisions, &event{name: EventDecision, data: func() any {
-		return decisionEvent{
-			Time: t.UTC(), Agent: c.Who.Agent, Session: c.Who.Session, Tool: c.Tool, Kind: c.Kind,
-			Summary: eventSummary(c), Verdict: d.Verdict, Tier: d.Tier, Blast: d.Blast, Category: d.Category,
-			Rule: d.Rule, Reason: audit.RedactString(d.Reason), Unverifiable: d.Unverifiable, Tried: tried,
-		}
-	}})
+	h.add(&h.decisions, &event{name: EventDecision, data: func() any { return newDecisionEvent(t, c, d, tried) }})
 }
 
-// publish announces an approval event with data v.
+func newDecisionEvent(t time.Time, c call.Call, d policy.Decision, tried bool) decisionEvent {
+	return decisionEvent{
+		Time: t.UTC(), Agent: c.Who.Agent, Session: c.Who.Session, Tool: c.Tool, Kind: c.Kind,
+		Summary: eventSummary(c), Verdict: d.Verdict, Tier: d.Tier, Blast: d.Blast, Category: d.Category,
+		Rule: d.Rule, Reason: audit.RedactString(d.Reason), Unverifiable: d.Unverifiable, Tried: tried,
+	}
+}
+
+// remote carries a hub's events to the other replicas of a fleet and
+// tells whether anyone there watches (package fleet's Board).
+type remote interface {
+	Watching() bool
+	Publish(name string, data []byte, decision bool)
+	Watched(on bool)
+}
+
+// forwardDecision sends a decision to the other replicas' streams.
+func (h *Hub) forwardDecision(c call.Call, d policy.Decision) {
+	data, err := json.Marshal(newDecisionEvent(time.Now(), c, d, false))
+	if err == nil {
+		h.remote.Publish(EventDecision, data, true)
+	}
+}
+
+// publish announces an approval event with data v, here and, except a
+// new approval (the fleet's board announces those itself), on the other
+// replicas.
 func (h *Hub) publish(name string, v any) {
-	if h == nil || h.count.Load() == 0 {
+	if h == nil {
+		return
+	}
+	if h.remote != nil && name != EventApprovalRequired {
+		if data, err := json.Marshal(v); err == nil {
+			h.remote.Publish(name, data, false)
+		}
+	}
+	if h.count.Load() == 0 {
 		return
 	}
 	h.publishApproval(name, v)
+}
+
+// publishRemote announces an event another replica sent.
+func (h *Hub) publishRemote(name string, data json.RawMessage) {
+	if h == nil || h.count.Load() == 0 {
+		return
+	}
+	e := &event{name: name, data: func() any { return data }}
+	if name == EventDecision {
+		h.add(&h.decisions, e)
+		return
+	}
+	h.add(&h.approvals, e)
 }
 
 func (h *Hub) publishApproval(name string, v any) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/toolguard/toolguard/audit"
 	"net/http"
 	"runtime"
 	"sync"
@@ -164,7 +165,8 @@ func startedWaiting(ctx context.Context) {
 // the queue wait, or errDeadline when deadline passed first; then fn's
 // context is cancelled with errDeadline as its cause, and fn's slot is
 // given back only when fn returns. It also returns ctx's error when the
-// client went away.
+// client went away. fn runs unless errOverloaded is returned
+// (boundedHolding counts on it).
 func bounded[T any](ctx context.Context, lim *limiter, l *lane, deadline time.Time, fn func(context.Context) T) (T, error) {
 	var zero T
 	if !l.acquire(ctx, min(lim.wait, time.Until(deadline))) {
@@ -232,7 +234,7 @@ func (j *job[T]) release() { j.once.Do(j.lane.release) }
 // and jobKey with the job.
 func (j *job[T]) Value(key any) any {
 	switch key {
-	case waitingKey{}:
+	case waitingKey{}, audit.WaitKey{}: // a person, or a database commit
 		return j.release
 	case jobKey{}:
 		return j

@@ -42,6 +42,16 @@ type metrics struct {
 	outcomes      map[string]uint64
 	eventsDropped uint64
 	failedClosed  map[[2]string]uint64 // endpoint, reason
+	policyHash    string               // the policy in force; "" until set
+	policyMode    string
+	fleet         fleetGauge // the fleet's board and store; nil outside fleet mode
+}
+
+// fleetGauge is what /metrics reports of a fleet replica.
+type fleetGauge interface {
+	Healthy() bool
+	Dropped() int64
+	Replica() string
 }
 
 func newMetrics() *metrics {
@@ -100,6 +110,15 @@ func (m *metrics) eventDropped(n int64) {
 	}
 }
 
+// setPolicy records the policy in force, for toolguard_policy_info.
+func (m *metrics) setPolicy(hash, mode string) {
+	if m != nil {
+		m.mu.Lock()
+		m.policyHash, m.policyMode = hash, mode
+		m.mu.Unlock()
+	}
+}
+
 // failClosed counts a request answered with a deny without a decision:
 // reason is overloaded or deadline.
 func (m *metrics) failClosed(endpoint, reason string) {
@@ -128,6 +147,20 @@ func (m *metrics) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 	})
 	for _, k := range keys {
 		fmt.Fprintf(w, "toolguard_fail_closed_total{endpoint=%s,reason=%s} %d\n", label(k[0]), label(k[1]), m.failedClosed[k])
+	}
+	if m.policyHash != "" {
+		header(w, "toolguard_policy_info", "gauge", "The policy in force: its hash (as GET /v1/policy reports it) and mode; always 1.")
+		fmt.Fprintf(w, "toolguard_policy_info{hash=%s,mode=%s} 1\n", label(m.policyHash), label(m.policyMode))
+	}
+	if m.fleet != nil {
+		up := 0
+		if m.fleet.Healthy() {
+			up = 1
+		}
+		header(w, "toolguard_fleet_database_up", "gauge", "1 while the fleet database answered the last operation, 0 while deciding endpoints deny because it cannot be reached.")
+		fmt.Fprintf(w, "toolguard_fleet_database_up{replica=%s} %d\n", label(m.fleet.Replica()), up)
+		header(w, "toolguard_fleet_events_dropped_total", "counter", "Events that could not be sent to the other replicas (the database was too slow or unreachable).")
+		fmt.Fprintf(w, "toolguard_fleet_events_dropped_total %d\n", m.fleet.Dropped())
 	}
 }
 

@@ -26,6 +26,7 @@ func TestMetricsText(t *testing.T) {
 	m.failClosed("/v1/decide", "overloaded")
 	m.failClosed("/v1/decide", "overloaded")
 	m.failClosed("/v1/hooks/codex", "deadline")
+	m.setPolicy("sha256:0123", "supervised")
 	rec := httptest.NewRecorder()
 	m.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	var got []string
@@ -47,6 +48,7 @@ func TestMetricsText(t *testing.T) {
 		`toolguard_events_dropped_total 3`,
 		`toolguard_fail_closed_total{endpoint="/v1/decide",reason="overloaded"} 2`,
 		`toolguard_fail_closed_total{endpoint="/v1/hooks/codex",reason="deadline"} 1`,
+		`toolguard_policy_info{hash="sha256:0123",mode="supervised"} 1`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("exposition (-want +got):\n%s", diff)

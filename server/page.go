@@ -23,15 +23,19 @@ func staticHandler() http.Handler {
 
 // policyInfo is the reply of GET /v1/policy.
 type policyInfo struct {
-	Mode            string `json:"mode"`
+	Mode string `json:"mode"`
+	// Hash identifies the policy in force (policy.Policy.Hash); it changes
+	// when a reload changes a setting.
+	Hash            string `json:"hash"`
 	Summary         string `json:"summary"`
 	ApprovalTimeout int    `json:"approval_timeout_seconds"`
 	TokenRequired   bool   `json:"token_required"`
 }
 
 func (s *Server) handlePolicy(w http.ResponseWriter, _ *http.Request) {
+	p := s.Policy()
 	writeJSON(w, http.StatusOK, policyInfo{
-		Mode: s.policy.Mode(), Summary: s.policy.Summary(),
+		Mode: p.Mode(), Hash: p.Hash(), Summary: p.Summary(),
 		ApprovalTimeout: int(s.broker.Timeout() / time.Second), TokenRequired: s.opts.Token != "",
 	})
 }

@@ -13,6 +13,8 @@ func (s *Server) routes() http.Handler {
 	mux.Handle("GET /v1/approvals", s.requireKey(s.handleListApprovals))
 	mux.Handle("GET /v1/decisions", s.requireKey(s.handleDecisions))
 	mux.Handle("POST /v1/approvals/{id}", s.requireKey(s.handleAnswer))
+	mux.Handle("GET /v1/grants", s.requireKey(s.handleGrants))
+	mux.Handle("DELETE /v1/grants/{id}", s.requireKey(s.handleRevokeGrant))
 	mux.HandleFunc("GET /v1/policy", s.handlePolicy)
 	mux.HandleFunc("POST /v1/login", s.handleLogin)
 	mux.HandleFunc("GET /healthz", handleHealth)

@@ -66,7 +66,7 @@ func (s *Server) requireToken(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if public(r.URL.Path) || s.hasToken(r) {
+		if public(r.URL.Path) || s.hasToken(r) || s.hasKey(r) { // a person with the page key may use the API too
 			next.ServeHTTP(w, r)
 			return
 		}

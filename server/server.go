@@ -7,11 +7,14 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolguard/toolguard/approval"
 	"github.com/toolguard/toolguard/audit"
 	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/fleet"
 	"github.com/toolguard/toolguard/hook"
 	"github.com/toolguard/toolguard/policy"
 )
@@ -68,7 +71,7 @@ type Options struct {
 	// Grants turns asks into allows for granted calls and records
 	// session/always approvals. Nil means no grants are read or recorded
 	// (an approval then lasts for one call whatever its scope).
-	Grants *approval.GrantStore
+	Grants approval.Keeper
 	// AuditPath is the audit log the page's recent decisions are read from
 	// after a reload (GET /v1/decisions). Empty means Audit's path, and
 	// without Audit no history is shown.
@@ -78,7 +81,7 @@ type Options struct {
 	// Authorizer that is not a [Recorder], the decisions the server makes
 	// itself (overloaded, past the deadline, internal errors) and those of
 	// an Authorizer that records nothing (not a [Checker]). Nil means none.
-	Audit *audit.Writer
+	Audit audit.Sink
 	// Logger receives operational logs (answers, dropped events). Nil
 	// means no logs.
 	Logger *slog.Logger
@@ -143,21 +146,30 @@ type Options struct {
 	// Hook configures the hook adapters of /v1/hooks/{agent}; the zero
 	// value is what `toolguard hook` uses by default.
 	Hook hook.Options
+	// Fleet is the database this replica shares with the other replicas
+	// of a fleet: pending approvals are listed and answered on any of
+	// them, events reach every replica's page, GET /v1/decisions and GET
+	// /v1/grants read the shared audit trail and grants. The Authorizer
+	// should keep its grants, budgets and audit there too (guard.Fleet).
+	// The server does not close it. Nil means this process only.
+	Fleet *fleet.Store
 }
 
 // Server serves the API and the page. Build it with [New]; it is safe for
 // concurrent use.
 type Server struct {
 	opts    Options
-	policy  *policy.Policy
 	broker  *Broker
 	hub     *Hub
 	metrics *metrics
 	log     *slog.Logger
-	base    Authorizer
 	handler http.Handler
 	key     string
 	limits  *limiter
+	// cur is the policy and base Authorizer in force (see reload.go);
+	// reloadMu orders reloads.
+	cur      atomic.Pointer[current]
+	reloadMu sync.Mutex
 }
 
 // New checks opts and builds a Server.
@@ -166,10 +178,7 @@ func New(opts Options) (*Server, error) {
 		return nil, errors.New("server: Options.Policy is required")
 	}
 	var err error
-	if opts.Hook.Table == nil {
-		opts.Hook.Table = opts.Policy.Tools() // [tools.map] and [tools.tiers] apply to hooks too
-	}
-	s := &Server{opts: opts, policy: opts.Policy, log: opts.Logger}
+	s := &Server{opts: opts, log: opts.Logger}
 	if s.key, err = pageKey(opts); err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
@@ -183,11 +192,13 @@ func New(opts Options) (*Server, error) {
 		Timeout: opts.ApprovalTimeout, MaxPending: opts.MaxPending, Events: s.hub,
 		Grants: opts.Grants, Audit: opts.Audit, Logger: s.log, Metrics: s.metrics,
 	})
-	base, err := s.authorizerFor(opts.Policy)
+	s.joinFleet()
+	cur, err := s.newCurrent(opts.Policy)
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
-	s.base = base
+	s.cur.Store(cur)
+	s.metrics.setPolicy(opts.Policy.Hash(), opts.Policy.Mode())
 	s.handler = s.routes()
 	return s, nil
 }
@@ -206,12 +217,17 @@ func (s *Server) Close() {
 	s.hub.Close()
 }
 
-// authorizerFor is the base Authorizer for the server's policy, or a new
-// one for a per-request tightened policy.
-func (s *Server) authorizerFor(p *policy.Policy) (Authorizer, error) {
-	if p == s.policy && s.base != nil {
-		return s.base, nil
+// authorizerFor is cur's base Authorizer for cur's policy, or a new one
+// for a per-request tightened policy.
+func (s *Server) authorizerFor(cur *current, p *policy.Policy) (Authorizer, error) {
+	if p == cur.policy {
+		return cur.base, nil
 	}
+	return s.buildAuthorizer(p)
+}
+
+// buildAuthorizer builds an Authorizer for p.
+func (s *Server) buildAuthorizer(p *policy.Policy) (Authorizer, error) {
 	if s.opts.Authorizer == nil {
 		return &pipeline{s: s, p: p}, nil
 	}
@@ -225,8 +241,8 @@ func (s *Server) authorizerFor(p *policy.Policy) (Authorizer, error) {
 // release closes an Authorizer built for one request (a tightened
 // policy's) when it can be closed — guard.Guard closes its audit log —
 // rather than leaving its files to the garbage collector.
-func (s *Server) release(a Authorizer) {
-	if c, ok := a.(io.Closer); ok && a != s.base {
+func (s *Server) release(cur *current, a Authorizer) {
+	if c, ok := a.(io.Closer); ok && a != cur.base {
 		_ = c.Close()
 	}
 }

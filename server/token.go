@@ -16,6 +16,20 @@ import (
 // TokenFileName is the token file's name inside the state directory.
 const TokenFileName = "serve.token"
 
+// PageKeyFileName is the name inside the state directory of the file
+// holding the page key of a server that requires a token: the key people
+// answer approvals with, which agents holding the API token never see.
+const PageKeyFileName = "serve-page.token"
+
+// DefaultPageKeyFile returns <state dir>/serve-page.token.
+func DefaultPageKeyFile() (string, error) {
+	dir, err := state.Dir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, PageKeyFileName), nil
+}
+
 // minTokenLen rejects token files too short to be secret.
 const minTokenLen = 32
 

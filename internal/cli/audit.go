@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/audit"
+	"github.com/toolguard/toolguard/fleet"
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/risk"
 )
@@ -38,6 +39,8 @@ func newAuditCmd(a *app) *cobra.Command {
 
 The log is the [audit] path of the policy (user file, then --config), by
 default $XDG_STATE_HOME/toolguard/audit.jsonl; --file reads another one.
+When the policy sets [state] url (fleet mode), the records of every replica
+and hook are read from that database instead.
 Secrets were redacted when the records were written.
 
 --since takes a duration (90m, 24h, 7d), a date (2026-11-21) or a time
@@ -63,13 +66,16 @@ func runAudit(a *app, f *auditFlags) error {
 	if err != nil {
 		return err
 	}
-	path, err := f.path()
+	path, stateURL, err := f.source()
 	if err != nil {
 		return err
 	}
 	emit := recordPrinter(a.io.Stdout, f.json)
 	if !f.json {
 		fmt.Fprintln(a.io.Stdout, auditHeader)
+	}
+	if stateURL != "" {
+		return runFleetAudit(a, f, stateURL, filter, emit)
 	}
 	if f.follow {
 		return audit.Follow(a.ctx, path, filter, emit)
@@ -92,18 +98,45 @@ func warnMalformed(w io.Writer, err error) error {
 	return err
 }
 
-func (f *auditFlags) path() (string, error) {
+// source is the audit log file to read, or the fleet database's URL when
+// the policy sets [state] url (and --file is not given).
+func (f *auditFlags) source() (path, stateURL string, err error) {
 	if f.file != "" {
-		return f.file, nil
+		return f.file, "", nil
 	}
 	loaded, err := policy.Load(policy.LoadOptions{UserFile: policy.UserFile(), ConfigFile: f.config, Environ: os.Environ()})
 	if err != nil {
-		return "", fmt.Errorf("reading the policy to find the audit log (pass --file to skip): %w", err)
+		return "", "", fmt.Errorf("reading the policy to find the audit log (pass --file to skip): %w", err)
+	}
+	if u := loaded.Config.State.URL; u != "" {
+		return "", u, nil
 	}
 	if p := loaded.Config.Audit.Path; p != "" {
-		return p, nil
+		return p, "", nil
 	}
-	return audit.DefaultPath()
+	path, err = audit.DefaultPath()
+	return path, "", err
+}
+
+// runFleetAudit lists (or follows) the fleet database's audit trail: every
+// replica's and every hook's records.
+func runFleetAudit(a *app, f *auditFlags, url string, filter audit.Filter, emit func(audit.Record) error) error {
+	st, err := fleet.Open(a.ctx, url, fleet.Options{OneCall: true})
+	if err != nil {
+		return fmt.Errorf("[state] url: %w", err)
+	}
+	defer st.Close()
+	q := fleet.AuditQuery{Since: filter.Since}
+	each := func(r fleet.AuditRow) error {
+		if !filter.Match(r.Record) {
+			return nil
+		}
+		return emit(r.Record)
+	}
+	if f.follow {
+		return st.FollowAudit(a.ctx, q, each)
+	}
+	return st.ReadAudit(a.ctx, q, each)
 }
 
 func (f *auditFlags) filter(now time.Time) (audit.Filter, error) {

@@ -22,8 +22,10 @@ import (
 func init() { register("serve", newServeCmd) }
 
 type serveFlags struct {
-	addr      string
-	tokenFile string
+	addr        string
+	tokenFile   string
+	pageKeyFile string
+	state       string
 	// The deciding endpoints' limits (server.Options); zero means the
 	// server's default.
 	decideTimeout time.Duration
@@ -45,7 +47,10 @@ and the approval page at /. See docs/server.md.
 A bind address other than loopback needs a bearer token: it is generated on
 first start into the token file (mode 0600) and the page address printed
 carries it. --token-file makes a loopback bind require it too. SIGINT or
-SIGTERM stops the server; every pending approval is denied.
+SIGTERM stops the server; every pending approval is denied. SIGHUP reloads
+the policy from the same files, environment and flags: calls in flight and
+calls waiting for a person finish under the policy they started with; a
+policy that does not load is logged and the current one stays.
 
 Decisions go through the same pipeline as the library's guard.Standard:
 session and always grants, budgets and the audit log as the policy
@@ -55,6 +60,8 @@ configures them ([approval] timeout, [audit], [budget]).`,
 	pf := addPolicyFlags(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&sf.addr, "addr", server.DefaultAddr, "listen address (host:port)")
+	fl.StringVar(&sf.state, "state", "", "PostgreSQL URL of the fleet database shared with other replicas (default: the policy's [state] url; see docs/fleet.md)")
+	fl.StringVar(&sf.pageKeyFile, "page-key-file", "", "with a token: the file of the key people list and answer approvals with, apart from the token agents send, created (0600) when missing (default <state dir>/"+server.PageKeyFileName+"; give every replica of a fleet the same)")
 	fl.StringVar(&sf.tokenFile, "token-file", "", "bearer token file, created (0600) when missing (default for non-loopback binds: <state dir>/"+server.TokenFileName+")")
 	fl.DurationVar(&sf.decideTimeout, "decide-timeout", server.DefaultDecideTimeout, "deadline of /v1/decide and /v1/hooks/AGENT; a call not decided by then is denied (/v1/authorize: this plus the approval timeout)")
 	fl.IntVar(&sf.maxConcurrent, "max-concurrent", 0, "decisions running at once (0: 4 × GOMAXPROCS); more wait up to --queue-wait, then are denied")
@@ -77,10 +84,18 @@ func runServe(a *app, pf *policyFlags, sf serveFlags) error {
 	if err != nil {
 		return err
 	}
+	st, err := joinFleet(a, opts.Policy, sf.state, &opts, opts.Logger)
+	if err != nil {
+		return err
+	}
+	if st != nil {
+		defer st.Close() // after the server stopped: its waiters are closed as shutdown first
+	}
 	srv, err := server.New(opts)
 	if err != nil {
 		return err
 	}
+	defer watchReload(srv, func() (*policy.Policy, error) { return pf.load(pf.cwd) }, opts.Logger)()
 	ln, err := net.Listen("tcp", sf.addr)
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
@@ -110,8 +125,37 @@ func serveOptions(a *app, pf *policyFlags, sf serveFlags) (server.Options, strin
 		return guard.Standard(p, guard.WithApprover(approver), guard.WithLogger(log)) // a server.Recorder too
 	}
 	opts.AuditPath = guard.AuditPath(p)
-	opts.Token, err = serveToken(a, sf)
+	if opts.Token, err = serveToken(a, sf); err != nil || opts.Token == "" {
+		return opts, opts.Token, err
+	}
+	opts.PageKey, err = servePageKey(a, sf, opts.Token)
 	return opts, opts.Token, err
+}
+
+// servePageKey loads or creates the page key of a server that requires a
+// token. It is never the token: agents hold the token (their hooks send
+// it, an agent's environment may carry it), and whoever holds the page key
+// can answer approvals, so an agent with the token cannot approve its own
+// calls.
+func servePageKey(a *app, sf serveFlags, token string) (string, error) {
+	path := sf.pageKeyFile
+	if path == "" {
+		var err error
+		if path, err = server.DefaultPageKeyFile(); err != nil {
+			return "", err
+		}
+	}
+	key, created, err := server.LoadOrCreateToken(path)
+	if err != nil {
+		return "", fmt.Errorf("--page-key-file: %w", err)
+	}
+	if key == token {
+		return "", fmt.Errorf("--page-key-file %s holds the API token: the page key must differ from the token agents send, or an agent could answer its own approvals; remove the file to make a new key", path)
+	}
+	if created {
+		fmt.Fprintf(a.io.Stderr, "toolguard: generated the page key in %s (mode 0600)\n", path)
+	}
+	return key, nil
 }
 
 // The guard records and checks as the server needs: its own denies

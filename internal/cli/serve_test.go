@@ -105,26 +105,41 @@ func waitForPending(t *testing.T, addr string) {
 	t.Fatal("the call never appeared in /v1/approvals")
 }
 
-// TestServeTokenOffLoopback: a non-loopback bind generates a 0600 token,
-// prints the page address with it, and refuses API requests without it.
+// TestServeTokenOffLoopback: a non-loopback bind generates a 0600 token
+// for API clients and a separate 0600 page key, prints the page address
+// with the key, and refuses API requests without the token; the token,
+// which agents hold, cannot list or answer approvals.
 func TestServeTokenOffLoopback(t *testing.T) {
-	tokenFile := filepath.Join(t.TempDir(), "serve.token")
-	addr, stop := startServe(t, "--addr", "0.0.0.0:0", "--token-file", tokenFile)
+	dir := t.TempDir()
+	tokenFile, keyFile := filepath.Join(dir, "serve.token"), filepath.Join(dir, "page.token")
+	addr, stop := startServe(t, "--addr", "0.0.0.0:0", "--token-file", tokenFile, "--page-key-file", keyFile)
 	defer stop()
-	base, token, ok := strings.Cut(addr, "#token=")
-	data, err := os.ReadFile(tokenFile)
-	if !ok || err != nil || strings.TrimSpace(string(data)) != token {
-		t.Fatalf("address %q, token file %q (%v)", addr, data, err)
+	base, key, ok := strings.Cut(addr, "#token=")
+	tokenData, err1 := os.ReadFile(tokenFile)
+	keyData, err2 := os.ReadFile(keyFile)
+	token := strings.TrimSpace(string(tokenData))
+	if !ok || err1 != nil || err2 != nil || strings.TrimSpace(string(keyData)) != key || token == key || len(token) < 32 {
+		t.Fatalf("address %q, token file %q (%v), page key file %q (%v)", addr, tokenData, err1, keyData, err2)
 	}
-	if fi, _ := os.Stat(tokenFile); fi.Mode().Perm() != 0o600 {
-		t.Errorf("token file mode %v", fi.Mode())
+	for _, f := range []string{tokenFile, keyFile} {
+		if fi, _ := os.Stat(f); fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v", f, fi.Mode())
+		}
 	}
 	base = strings.Replace(base, "0.0.0.0", "127.0.0.1", 1)
 	for _, tc := range []struct {
-		auth string
-		want int
-	}{{"", 401}, {"Bearer wrong", 401}, {"Bearer " + token, 200}} {
-		req, _ := http.NewRequest("GET", base+"v1/approvals", nil)
+		method, path, auth string
+		want               int
+	}{
+		{"GET", "v1/approvals", "", 401},
+		{"GET", "v1/approvals", "Bearer wrong", 401},
+		{"GET", "v1/approvals", "Bearer " + token, 401}, // the agents' token answers nothing
+		{"GET", "v1/approvals", "Bearer " + key, 200},
+		{"POST", "v1/decide", "", 401},
+		{"POST", "v1/decide", "Bearer " + token, 200},
+	} {
+		req, _ := http.NewRequest(tc.method, base+tc.path, strings.NewReader(`{"tool":"Bash","input":{"command":"ls"}}`))
+		req.Header.Set("Content-Type", "application/json")
 		if tc.auth != "" {
 			req.Header.Set("Authorization", tc.auth)
 		}
@@ -134,7 +149,7 @@ func TestServeTokenOffLoopback(t *testing.T) {
 		}
 		resp.Body.Close()
 		if resp.StatusCode != tc.want {
-			t.Errorf("Authorization %q: %d, want %d", tc.auth, resp.StatusCode, tc.want)
+			t.Errorf("%s %s with %q: %d, want %d", tc.method, tc.path, tc.auth, resp.StatusCode, tc.want)
 		}
 	}
 }

@@ -289,7 +289,11 @@ function connect() {
   es.addEventListener('error', () => setConn(false));
   es.addEventListener('decision', (m) => addFeed(JSON.parse(m.data)));
   es.addEventListener('approval_required', (m) => addCard(JSON.parse(m.data)));
-  es.addEventListener('approval_resolved', (m) => removeCard(JSON.parse(m.data).id));
+  es.addEventListener('approval_resolved', (m) => {
+    const r = JSON.parse(m.data);
+    removeCard(r.id);
+    if (r.scope === 'session' || r.scope === 'always') loadGrants().catch(() => {});
+  });
   es.addEventListener('dropped', () => loadApprovals().catch(() => {}));
 }
 
@@ -345,6 +349,7 @@ $('try-form').addEventListener('submit', async (ev) => {
 async function loadPolicy() {
   const p = await api('/v1/policy');
   $('mode').textContent = 'mode ' + p.mode;
+  $('mode').title = 'policy ' + p.hash;
   $('summary').textContent = p.summary;
 }
 
@@ -355,8 +360,39 @@ async function loadHistory() {
   for (const d of data.decisions) addFeed(d);
 }
 
+// loadGrants lists the stored grants with who made them; in a fleet
+// each can be revoked.
+async function loadGrants() {
+  const data = await api('/v1/grants');
+  const body = $('grants-body');
+  body.textContent = '';
+  $('grants-where').textContent = data.fleet ? '(fleet database)' : '(policy file)';
+  for (const g of data.grants) {
+    const tr = el('tr');
+    const scope = g.grant.scope + (g.grant.session ? ' ' + g.grant.session : '');
+    const by = g.granted_by + (g.replica ? ' on ' + g.replica : '');
+    tr.append(el('td', 'grant-pattern', g.pattern), el('td', '', scope), el('td', '', by),
+      el('td', '', new Date(g.created).toLocaleString()));
+    const cell = el('td');
+    if (data.fleet) {
+      const btn = el('button', 'revoke', 'Revoke');
+      btn.type = 'button';
+      btn.addEventListener('click', async () => {
+        btn.disabled = true;
+        try { await api('/v1/grants/' + g.id, { method: 'DELETE' }); tr.remove(); } catch (e) { btn.disabled = false; btn.title = e.message; }
+      });
+      cell.append(btn);
+    }
+    tr.append(cell);
+    body.append(tr);
+  }
+  $('grants').hidden = data.grants.length === 0;
+  $('grants-empty').hidden = data.grants.length > 0;
+}
+
 function start() {
   loadPolicy().then(() => loadHistory().catch(() => {})).then(() => { connect(); }).catch(() => {});
+  loadGrants().catch(() => {});
 }
 
 (async () => {

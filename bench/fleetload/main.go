@@ -1,0 +1,310 @@
+// Command fleetload measures a fleet: it starts N `toolguard serve`
+// replicas sharing one PostgreSQL database, loads their /v1/hooks/claude-code
+// endpoint round-robin over loopback with concurrent keep-alive clients
+// for a fixed time, and reports decisions per second, latency percentiles,
+// the CPU time of the replicas and of PostgreSQL, and whether the audit
+// table holds exactly one record per answered decision (every decision is
+// durably recorded before its reply).
+//
+// It creates a fresh database on the server of -admin for the run and
+// drops it afterwards.
+//
+//	go build -o /tmp/toolguard ./cmd/toolguard
+//	go run ./bench/fleetload -bin /tmp/toolguard -replicas 3 -c 48 -duration 20s
+//	go run ./bench/fleetload -bin /tmp/toolguard -replicas 1 -c 48 -duration 20s
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+type config struct {
+	bin      string
+	admin    string
+	replicas int
+	clients  int
+	duration time.Duration
+	warmup   time.Duration
+}
+
+func main() {
+	var c config
+	flag.StringVar(&c.bin, "bin", "", "the toolguard binary (required)")
+	flag.StringVar(&c.admin, "admin", "postgres://postgres@127.0.0.1:5432/test?sslmode=disable", "a database on the server to create the run's database from")
+	flag.IntVar(&c.replicas, "replicas", 3, "serve replicas")
+	flag.IntVar(&c.clients, "c", 48, "concurrent clients")
+	flag.DurationVar(&c.duration, "duration", 20*time.Second, "measured time")
+	flag.DurationVar(&c.warmup, "warmup", 3*time.Second, "unmeasured time before")
+	flag.Parse()
+	if c.bin == "" || c.replicas < 1 || c.replicas > 16 || c.clients < 1 || c.clients > 1024 || c.duration > 5*time.Minute {
+		fmt.Fprintln(os.Stderr, "fleetload: -bin is required; -replicas 1–16, -c 1–1024, -duration up to 5m")
+		os.Exit(2)
+	}
+	if err := run(c); err != nil {
+		fmt.Fprintln(os.Stderr, "fleetload:", err)
+		os.Exit(1)
+	}
+}
+
+func run(c config) error {
+	ctx := context.Background()
+	dbURL, drop, err := freshDatabase(ctx, c.admin)
+	if err != nil {
+		return err
+	}
+	defer drop()
+	dir, err := os.MkdirTemp("", "fleetload-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	var procs []*exec.Cmd
+	var addrs []string
+	defer func() {
+		for _, p := range procs {
+			_ = p.Process.Kill()
+			_ = p.Wait()
+		}
+	}()
+	for i := range c.replicas {
+		p, addr, err := startReplica(c.bin, dbURL, filepath.Join(dir, strconv.Itoa(i)), fmt.Sprintf("r%d", i))
+		if err != nil {
+			return err
+		}
+		procs = append(procs, p)
+		addrs = append(addrs, addr)
+	}
+	pgBefore := postgresCPU()
+	res := load(c, addrs)
+	pgCPU := postgresCPU() - pgBefore
+	var replicaCPU time.Duration
+	for _, p := range procs {
+		replicaCPU += processCPU(p.Process.Pid)
+	}
+	stored, err := countAudit(ctx, dbURL)
+	if err != nil {
+		return err
+	}
+	report(c, res, replicaCPU, pgCPU, stored)
+	return nil
+}
+
+func freshDatabase(ctx context.Context, admin string) (string, func(), error) {
+	conn, err := pgx.Connect(ctx, admin)
+	if err != nil {
+		return "", nil, fmt.Errorf("-admin: %w", err)
+	}
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	name := "toolguard_bench_" + hex.EncodeToString(b[:])
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
+		conn.Close(ctx)
+		return "", nil, err
+	}
+	u, _ := url.Parse(admin)
+	u.Path = "/" + name
+	drop := func() {
+		_, _ = conn.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+		conn.Close(context.Background())
+	}
+	return u.String(), drop, nil
+}
+
+func startReplica(bin, dbURL, home, name string) (*exec.Cmd, string, error) {
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return nil, "", err
+	}
+	cmd := exec.Command(bin, "serve", "--no-user-config", "--no-project-config", "--addr", "127.0.0.1:0", "--state", dbURL)
+	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+home, "XDG_CONFIG_HOME="+home, "TOOLGUARD_STATE__REPLICA="+name)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, "", err
+	}
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		return nil, "", err
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		return nil, "", fmt.Errorf("replica %s printed nothing: %w", name, err)
+	}
+	go func() { _, _ = io.Copy(io.Discard, out) }()
+	page, ok := strings.CutPrefix(strings.TrimSpace(line), "toolguard serve: open ")
+	if !ok {
+		return nil, "", fmt.Errorf("replica %s: %q", name, line)
+	}
+	addr, _, _ := strings.Cut(page, "#")
+	return cmd, addr, nil
+}
+
+// payloads are Claude Code PreToolUse calls: reads and workspace edits
+// that are decided at once (no person is asked).
+var payloads = func() [][]byte {
+	cmds := []string{"ls -la", "git status", "cat README.md", "grep -rn TODO src", "go test ./...", "rm -rf ~/", "git log --oneline -n 20", "find . -name '*.go'"}
+	var out [][]byte
+	for i, cmd := range cmds {
+		p, _ := json.Marshal(map[string]any{
+			"session_id": fmt.Sprintf("bench-%d", i), "transcript_path": "/tmp/t.jsonl", "cwd": "/tmp/ws",
+			"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": map[string]any{"command": cmd},
+		})
+		out = append(out, p)
+	}
+	return out
+}()
+
+type result struct {
+	answered  int64
+	failed    int64
+	latencies []time.Duration
+	elapsed   time.Duration
+}
+
+func load(c config, addrs []string) result {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: c.clients, MaxConnsPerHost: c.clients}, Timeout: 10 * time.Second}
+	var measuring atomic.Bool
+	var answered, failed atomic.Int64
+	stop := make(chan struct{})
+	lat := make([][]time.Duration, c.clients)
+	var wg sync.WaitGroup
+	for i := range c.clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				addr := addrs[(i+n)%len(addrs)]
+				body := payloads[(i+n)%len(payloads)]
+				start := time.Now()
+				ok := post(client, addr+"v1/hooks/claude-code", body)
+				took := time.Since(start)
+				switch {
+				case !ok:
+					failed.Add(1)
+				case measuring.Load():
+					lat[i] = append(lat[i], took)
+				}
+				if ok {
+					answered.Add(1) // every answered call has its record, warm-up included
+				}
+			}
+		}()
+	}
+	time.Sleep(c.warmup)
+	measuring.Store(true)
+	start := time.Now()
+	time.Sleep(c.duration)
+	measuring.Store(false)
+	elapsed := time.Since(start)
+	close(stop)
+	wg.Wait()
+	var all []time.Duration
+	for _, l := range lat {
+		all = append(all, l...)
+	}
+	slices.Sort(all)
+	return result{answered: answered.Load(), failed: failed.Load(), latencies: all, elapsed: elapsed}
+}
+
+func post(client *http.Client, u string, body []byte) bool {
+	resp, err := client.Post(u, "application/json", bytes.NewReader(body))
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	_, _ = io.Copy(io.Discard, resp.Body)
+	return resp.StatusCode == http.StatusOK
+}
+
+func countAudit(ctx context.Context, dbURL string) (int64, error) {
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close(ctx)
+	var n int64
+	err = conn.QueryRow(ctx, `SELECT count(*) FROM toolguard_audit`).Scan(&n)
+	return n, err
+}
+
+// processCPU is the user + system time of a live process.
+func processCPU(pid int) time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	return statCPU(string(data))
+}
+
+func statCPU(stat string) time.Duration {
+	i := strings.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(stat[i+2:])
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * time.Second / 100 // USER_HZ
+}
+
+// postgresCPU sums the CPU time of every postgres process (exited
+// backends are not counted; the server keeps its connections).
+func postgresCPU() time.Duration {
+	var total time.Duration
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		comm, err := os.ReadFile(d + "/comm")
+		if err != nil || !strings.HasPrefix(string(comm), "postgres") {
+			continue
+		}
+		pid, _ := strconv.Atoi(filepath.Base(d))
+		total += processCPU(pid)
+	}
+	return total
+}
+
+func report(c config, r result, replicaCPU, pgCPU time.Duration, stored int64) {
+	n := len(r.latencies)
+	pct := func(p float64) time.Duration {
+		if n == 0 {
+			return 0
+		}
+		return r.latencies[min(n-1, int(float64(n)*p))]
+	}
+	rate := float64(n) / r.elapsed.Seconds()
+	fmt.Printf("replicas %d, clients %d, measured %s\n", c.replicas, c.clients, r.elapsed.Round(time.Millisecond))
+	fmt.Printf("decisions/s %.0f   p50 %s   p99 %s   max %s   failed %d\n", rate, pct(0.50).Round(10*time.Microsecond), pct(0.99).Round(10*time.Microsecond), pct(1).Round(10*time.Microsecond), r.failed)
+	fmt.Printf("CPU over the whole run: replicas %s, postgres %s\n", replicaCPU.Round(10*time.Millisecond), pgCPU.Round(10*time.Millisecond))
+	status := "ok"
+	if stored != r.answered {
+		status = "MISMATCH"
+	}
+	fmt.Printf("audit records %d, answered decisions %d: %s\n", stored, r.answered, status)
+}

@@ -1,0 +1,225 @@
+package fleet_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolguard/toolguard/approval"
+	"github.com/toolguard/toolguard/audit"
+	"github.com/toolguard/toolguard/budget"
+	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/fleet"
+	"github.com/toolguard/toolguard/fleet/fleettest"
+	"github.com/toolguard/toolguard/policy"
+	"github.com/toolguard/toolguard/risk"
+)
+
+func open(t *testing.T, url, replica string) *fleet.Store {
+	t.Helper()
+	st, err := fleet.Open(context.Background(), url, fleet.Options{Replica: replica, Lease: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func TestMigrationsRunOnceWhenReplicasStartTogether(t *testing.T) {
+	url := fleettest.Database(t)
+	var wg sync.WaitGroup
+	errs := make([]error, 6)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st, err := fleet.Open(context.Background(), url, fleet.Options{Replica: "r"})
+			if err == nil {
+				st.Close()
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := open(t, url, "check")
+	v, err := st.Version(context.Background())
+	if err != nil || v != fleet.SchemaVersion() {
+		t.Fatalf("Version = %d, %v; want %d", v, err, fleet.SchemaVersion())
+	}
+	applied, err := st.Migrate(context.Background())
+	if err != nil || len(applied) != 0 {
+		t.Fatalf("Migrate again applied %v, %v; want nothing", applied, err)
+	}
+}
+
+func TestBudgetIsExactAcrossStores(t *testing.T) {
+	url := fleettest.Database(t)
+	var ledgers []*fleet.Ledger
+	for _, name := range []string{"a", "b", "c"} {
+		l, err := open(t, url, name).Ledger(budget.Limits{MaxActionsPerHour: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ledgers = append(ledgers, l)
+	}
+	now := time.Now()
+	var mu sync.Mutex
+	allowed, exceeded := 0, 0
+	var wg sync.WaitGroup
+	for i := range 60 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := ledgers[i%3].Reserve(context.Background(), "agent", now)
+			mu.Lock()
+			defer mu.Unlock()
+			var ex *budget.ExceededError
+			switch {
+			case err == nil:
+				allowed++
+			case errors.As(err, &ex):
+				exceeded++
+			default:
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if allowed != 20 || exceeded != 40 {
+		t.Fatalf("allowed %d, exceeded %d; want 20 and 40", allowed, exceeded)
+	}
+	st, err := ledgers[0].Status(context.Background(), "agent", now)
+	if err != nil || st.Actions != 20 {
+		t.Fatalf("Status = %+v, %v", st, err)
+	}
+	// An hour later the window is free again.
+	if _, err := ledgers[1].Reserve(context.Background(), "agent", now.Add(time.Hour+time.Second)); err != nil {
+		t.Fatalf("after the window: %v", err)
+	}
+}
+
+func TestCostBudget(t *testing.T) {
+	st := open(t, fleettest.Database(t), "a")
+	l, _ := st.Ledger(budget.Limits{MaxCostPerDayCents: 100})
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	if _, err := l.Charge(context.Background(), "s", 60, now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Reserve(context.Background(), "s", now); err != nil {
+		t.Fatalf("under the limit: %v", err)
+	}
+	s, err := l.Charge(context.Background(), "s", 50, now)
+	if err != nil || s.CostCents != 110 {
+		t.Fatalf("Charge = %+v, %v", s, err)
+	}
+	_, err = l.Reserve(context.Background(), "s", now)
+	var ex *budget.ExceededError
+	if !errors.As(err, &ex) || ex.Budget != "cost" || !ex.ResetAt.Equal(time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)) {
+		t.Fatalf("over the limit: %v", err)
+	}
+	if _, err := l.Reserve(context.Background(), "s", now.Add(24*time.Hour)); err != nil {
+		t.Fatalf("next day: %v", err)
+	}
+}
+
+func TestTally(t *testing.T) {
+	st := open(t, fleettest.Database(t), "a")
+	tally, _ := st.Tally(2)
+	var got []int
+	for range 2 {
+		n, err := tally.Take(context.Background(), "sess")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, n)
+	}
+	n, err := tally.Take(context.Background(), "sess")
+	var le *budget.LimitError
+	if !errors.As(err, &le) || n != 2 {
+		t.Fatalf("third Take = %d, %v; want a total limit error", n, err)
+	}
+	if diff := cmp.Diff([]int{1, 2}, got); diff != "" {
+		t.Fatal(diff)
+	}
+}
+
+func TestGrantsAreShared(t *testing.T) {
+	url := fleettest.Database(t)
+	a, b := open(t, url, "a"), open(t, url, "b")
+	req := approval.Request{Call: call.Call{Tool: "Bash", Kind: call.Shell, Command: "npm test", Who: call.Who{Session: "s1"}},
+		Decision: decisionAsk()}
+	now := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	if _, ok, err := a.Grants().Record(context.Background(), req, approval.Answer{Approved: true, Scope: approval.Session, By: "web"}, now); err != nil || !ok {
+		t.Fatalf("Record = %v, %v", ok, err)
+	}
+	if _, ok, err := a.Grants().Record(context.Background(), req, approval.Answer{Approved: true, Scope: approval.Always, By: "web"}, now); err != nil || !ok {
+		t.Fatalf("Record always = %v, %v", ok, err)
+	}
+	got, err := b.Grants().Grants(context.Background(), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []approval.Grant{
+		{Tool: "Bash", Command: "npm test", Scope: approval.Session, Session: "s1", Created: now},
+		{Tool: "Bash", Command: "npm test", Scope: approval.Always, Created: now},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("grants on b (-want +got):\n%s", diff)
+	}
+	other, _ := b.Grants().Grants(context.Background(), "s2")
+	if len(other) != 1 || other[0].Scope != approval.Always {
+		t.Fatalf("another session sees %v; want the always grant only", other)
+	}
+	list, err := b.Grants().List(context.Background(), 0)
+	if err != nil || len(list) != 2 || list[0].GrantedBy != "web" || list[0].Replica != "a" || list[0].Pattern != "Bash(npm test)" {
+		t.Fatalf("List = %+v, %v", list, err)
+	}
+}
+
+func decisionAsk() policy.Decision { return policy.Decision{Verdict: risk.Ask} }
+
+func TestAuditGroupCommit(t *testing.T) {
+	url := fleettest.Database(t)
+	a, b := open(t, url, "a"), open(t, url, "b")
+	var wg sync.WaitGroup
+	for i := range 200 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st := a
+			if i%2 == 1 {
+				st = b
+			}
+			r := audit.Record{Time: time.Now(), Tool: "Bash", Verdict: risk.Allow, Rule: "r", Args: "echo " + string(rune('a'+i%26)), LatencyMS: float64(i)}
+			if err := st.Audit().Write(context.Background(), r); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	rows, err := a.QueryAudit(context.Background(), fleet.AuditQuery{Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[float64]int{}
+	replicas := map[string]int{}
+	for _, r := range rows {
+		seen[r.Record.LatencyMS]++
+		replicas[r.Record.Replica]++
+	}
+	if len(rows) != 200 || len(seen) != 200 {
+		t.Fatalf("%d rows, %d distinct; want 200 of each", len(rows), len(seen))
+	}
+	if diff := cmp.Diff(map[string]int{"a": 100, "b": 100}, replicas); diff != "" {
+		t.Fatal(diff)
+	}
+}
