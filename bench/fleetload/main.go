@@ -46,6 +46,7 @@ type config struct {
 	clients  int
 	duration time.Duration
 	warmup   time.Duration
+	files    bool
 }
 
 func main() {
@@ -56,6 +57,7 @@ func main() {
 	flag.IntVar(&c.clients, "c", 48, "concurrent clients")
 	flag.DurationVar(&c.duration, "duration", 20*time.Second, "measured time")
 	flag.DurationVar(&c.warmup, "warmup", 3*time.Second, "unmeasured time before")
+	flag.BoolVar(&c.files, "files", false, "no database: one replica keeping its state in files (the baseline)")
 	flag.Parse()
 	if c.bin == "" || c.replicas < 1 || c.replicas > 16 || c.clients < 1 || c.clients > 1024 || c.duration > 5*time.Minute {
 		fmt.Fprintln(os.Stderr, "fleetload: -bin is required; -replicas 1–16, -c 1–1024, -duration up to 5m")
@@ -69,9 +71,14 @@ func main() {
 
 func run(c config) error {
 	ctx := context.Background()
-	dbURL, drop, err := freshDatabase(ctx, c.admin)
-	if err != nil {
-		return err
+	dbURL, drop := "", func() {}
+	if c.files {
+		c.replicas = 1
+	} else {
+		var err error
+		if dbURL, drop, err = freshDatabase(ctx, c.admin); err != nil {
+			return err
+		}
 	}
 	defer drop()
 	dir, err := os.MkdirTemp("", "fleetload-")
@@ -102,7 +109,12 @@ func run(c config) error {
 	for _, p := range procs {
 		replicaCPU += processCPU(p.Process.Pid)
 	}
-	stored, err := countAudit(ctx, dbURL)
+	var stored int64
+	if c.files {
+		stored, err = countLines(filepath.Join(dir, "0", "toolguard", "audit.jsonl"))
+	} else {
+		stored, err = countAudit(ctx, dbURL)
+	}
 	if err != nil {
 		return err
 	}
@@ -135,19 +147,28 @@ func startReplica(bin, dbURL, home, name string) (*exec.Cmd, string, error) {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return nil, "", err
 	}
-	cmd := exec.Command(bin, "serve", "--no-user-config", "--no-project-config", "--addr", "127.0.0.1:0", "--state", dbURL)
-	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+home, "XDG_CONFIG_HOME="+home, "TOOLGUARD_STATE__REPLICA="+name)
+	args := []string{"serve", "--no-user-config", "--no-project-config", "--addr", "127.0.0.1:0"}
+	env := append(os.Environ(), "XDG_STATE_HOME="+home, "XDG_CONFIG_HOME="+home, "TOOLGUARD_STATE__REPLICA="+name)
+	if dbURL != "" {
+		args = append(args, "--state", dbURL)
+	} else {
+		env = append(env, "TOOLGUARD_AUDIT__MAX_SIZE_MB=4096") // no rotation: every record stays countable
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, "", err
 	}
-	cmd.Stderr = io.Discard
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		return nil, "", err
 	}
 	line, err := bufio.NewReader(out).ReadString('\n')
 	if err != nil {
-		return nil, "", fmt.Errorf("replica %s printed nothing: %w", name, err)
+		_ = cmd.Wait()
+		return nil, "", fmt.Errorf("replica %s printed nothing: %w\n%s", name, err, stderr.Bytes())
 	}
 	go func() { _, _ = io.Copy(io.Discard, out) }()
 	page, ok := strings.CutPrefix(strings.TrimSpace(line), "toolguard serve: open ")
@@ -238,6 +259,11 @@ func post(client *http.Client, u string, body []byte) bool {
 	defer resp.Body.Close()
 	_, _ = io.Copy(io.Discard, resp.Body)
 	return resp.StatusCode == http.StatusOK
+}
+
+func countLines(path string) (int64, error) {
+	data, err := os.ReadFile(path)
+	return int64(bytes.Count(data, []byte("\n"))), err
 }
 
 func countAudit(ctx context.Context, dbURL string) (int64, error) {
