@@ -107,11 +107,10 @@ type wire struct {
 	// From is the replica that sent it.
 	From string `json:"from"`
 	// Approval notifications.
-	ID      string           `json:"id,omitempty"`
-	Owner   string           `json:"owner,omitempty"`
-	Status  string           `json:"status,omitempty"`
-	Answer  *approval.Answer `json:"answer,omitempty"`
-	Watched bool             `json:"watched,omitempty"`
+	ID      string `json:"id,omitempty"`
+	Owner   string `json:"owner,omitempty"`
+	Status  string `json:"status,omitempty"`
+	Watched bool   `json:"watched,omitempty"`
 	// Events.
 	Events []Event `json:"events,omitempty"`
 }
@@ -228,7 +227,7 @@ func (b *Board) Answer(ctx context.Context, id string, a approval.Answer) error 
 		return err
 	}
 	if owner != b.s.replica {
-		b.notifyNow(ctx, wire{From: b.s.replica, ID: id, Owner: owner, Status: status, Answer: &a})
+		b.notifyNow(ctx, wire{From: b.s.replica, ID: id, Owner: owner, Status: status})
 	}
 	return nil
 }
@@ -448,26 +447,61 @@ func (b *Board) listenOnce(ctx context.Context, first bool) error {
 	}
 }
 
+// dispatch handles one notification. Anyone who may connect to the
+// database may send one, so a notification is only ever a hint: events
+// go to the pages as they are (display only), but an approval's listing
+// and outcome are read from its row, never taken from the payload.
 func (b *Board) dispatch(payload []byte) {
-	var w wire
-	if err := json.Unmarshal(payload, &w); err != nil || w.From == b.s.replica {
+	w, ok := b.decode(payload)
+	if !ok {
 		return
 	}
 	switch {
 	case w.Status == "watch":
 		b.refreshWatchers()
 	case len(w.Events) > 0:
-		if b.h.Event != nil {
-			for _, e := range w.Events {
-				b.h.Event(e)
-			}
-		}
+		b.dispatchEvents(w)
 	case w.ID != "" && w.Status == "pending":
 		if b.h.Event != nil {
 			go b.announce(w.ID)
 		}
-	case w.ID != "" && w.Owner == b.s.replica && w.Answer != nil && b.h.Outcome != nil:
-		b.h.Outcome(Outcome{ID: w.ID, Status: w.Status, Answer: *w.Answer})
+	case w.ID != "" && w.Owner == b.s.replica && b.h.Outcome != nil:
+		go b.fetchOutcome(w.ID)
+	}
+}
+
+// decode reads a notification; false for one that is not JSON or that
+// this replica sent.
+func (b *Board) decode(payload []byte) (wire, bool) {
+	var w wire
+	if err := json.Unmarshal(payload, &w); err != nil || w.From == b.s.replica {
+		return w, false
+	}
+	return w, true
+}
+
+func (b *Board) dispatchEvents(w wire) {
+	if b.h.Event == nil {
+		return
+	}
+	for _, e := range w.Events {
+		if e.Name != "" && json.Valid(e.Data) {
+			b.h.Event(e)
+		}
+	}
+}
+
+// fetchOutcome reads the outcome of this replica's approval id from its
+// row and hands it on when it is closed.
+func (b *Board) fetchOutcome(id string) {
+	var o Outcome
+	err := b.s.op(context.Background(), "reading the answer", func(ctx context.Context) error {
+		var err error
+		o, err = b.outcome(ctx, id)
+		return err
+	})
+	if err == nil && o.Status != "pending" {
+		b.h.Outcome(o)
 	}
 }
 

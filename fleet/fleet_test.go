@@ -223,3 +223,86 @@ func TestAuditGroupCommit(t *testing.T) {
 		t.Fatal(diff)
 	}
 }
+
+func TestFollowAuditEmitsEachRecordOnce(t *testing.T) {
+	url := fleettest.Database(t)
+	a, b := open(t, url, "a"), open(t, url, "b")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := make(chan fleet.AuditRow, 100)
+	done := make(chan error, 1)
+	go func() { done <- a.FollowAudit(ctx, fleet.AuditQuery{}, func(r fleet.AuditRow) error { got <- r; return nil }) }()
+	var wg sync.WaitGroup
+	for i := range 60 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st := []*fleet.Store{a, b}[i%2]
+			if err := st.Audit().Write(context.Background(), audit.Record{Time: time.Now(), Tool: "Read", Verdict: risk.Allow, LatencyMS: float64(i)}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	seen := map[float64]int{}
+	for deadline := time.After(10 * time.Second); len(seen) < 60; {
+		select {
+		case r := <-got:
+			seen[r.Record.LatencyMS]++
+		case <-deadline:
+			t.Fatalf("followed %d of 60 records", len(seen))
+		}
+	}
+	select {
+	case r := <-got:
+		t.Fatalf("record %v emitted again", r.Record.LatencyMS)
+	case <-time.After(1200 * time.Millisecond): // two polls
+	}
+	for k, n := range seen {
+		if n != 1 {
+			t.Errorf("record %v emitted %d times", k, n)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCallerCancelLeavesDatabaseUp: a caller that gives up (a client that
+// went away) does not make the store treat the database as unreachable.
+func TestCallerCancelLeavesDatabaseUp(t *testing.T) {
+	st := open(t, fleettest.Database(t), "a")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := st.Grants().Grants(ctx, "s"); err == nil || errors.Is(err, fleet.ErrUnavailable) {
+		t.Fatalf("cancelled call: %v; want the cancellation, not unavailable", err)
+	}
+	if !st.Healthy() {
+		t.Fatal("a cancelled caller marked the database down")
+	}
+	if _, err := st.Grants().Grants(context.Background(), "s"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestUnreachableDatabaseFailsFast: with nothing listening, operations
+// fail with ErrUnavailable, the first within the timeout and the next at
+// once.
+func TestUnreachableDatabaseFailsFast(t *testing.T) {
+	st, err := fleet.Connect("postgres://postgres@127.0.0.1:1/none?sslmode=disable", fleet.Options{Replica: "a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for i := range 3 {
+		start := time.Now()
+		_, err := st.Grants().Grants(context.Background(), "s")
+		if !errors.Is(err, fleet.ErrUnavailable) || time.Since(start) > time.Second {
+			t.Fatalf("call %d: %v after %s; want ErrUnavailable within a second", i, err, time.Since(start))
+		}
+	}
+	if st.Healthy() {
+		t.Fatal("Healthy after failures")
+	}
+}

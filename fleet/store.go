@@ -202,13 +202,16 @@ func (s *Store) op(ctx context.Context, what string, f func(ctx context.Context)
 		s.probe()
 		return s.unavailable(what, *s.downErr.Load())
 	}
-	ctx, cancel := context.WithTimeout(ctx, s.timeout)
+	opCtx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	err := f(ctx)
+	err := f(opCtx)
 	if err == nil {
 		return nil
 	}
-	if unreachable(ctx, err) {
+	if ctx.Err() != nil { // the caller gave up (a client went away): says nothing of the database
+		return fmt.Errorf("fleet database %s: %s: %w", s.where, what, ctx.Err())
+	}
+	if unreachable(opCtx, err) {
 		s.markDown(err)
 		return s.unavailable(what, err)
 	}
