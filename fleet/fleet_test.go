@@ -231,7 +231,9 @@ func TestFollowAuditEmitsEachRecordOnce(t *testing.T) {
 	defer cancel()
 	got := make(chan fleet.AuditRow, 100)
 	done := make(chan error, 1)
-	go func() { done <- a.FollowAudit(ctx, fleet.AuditQuery{}, func(r fleet.AuditRow) error { got <- r; return nil }) }()
+	go func() {
+		done <- a.FollowAudit(ctx, fleet.AuditQuery{}, func(r fleet.AuditRow) error { got <- r; return nil })
+	}()
 	var wg sync.WaitGroup
 	for i := range 60 {
 		wg.Add(1)
