@@ -176,8 +176,30 @@ func selfProtection(cmd *shell.Command) (risk.Finding, bool) {
 		return selfFinding(cmd, "Starting toolguard's approval server from inside an agent is not allowed: whoever starts it is shown the key that answers approvals."), true
 	case (cmd.Name == "pkill" || cmd.Name == "killall") && containsWord(args[1:], "toolguard"):
 		return selfFinding(cmd, "Stopping toolguard from inside an agent is not allowed."), true
+	case isToolguard(cmd.Name) && toolguardVerb(args, "state") && toolguardVerb(args, "migrate"):
+		return selfFinding(cmd, "Changing the schema of toolguard's fleet database from inside an agent is not allowed."), true
+	case touchesFleetState(cmd):
+		return selfFinding(cmd, "The command would reach toolguard's fleet database (its tables or its address), where grants, budgets, approvals and the audit trail are kept; an agent has no business there."), true
 	}
 	return risk.Finding{}, false
+}
+
+// databaseClients are the programs that run SQL they are given.
+var databaseClients = map[string]bool{"psql": true, "pgcli": true, "usql": true, "pg_dump": true, "pg_restore": true, "pg_dumpall": true}
+
+// touchesFleetState reports a command that names toolguard's fleet
+// database: a database client whose arguments name one of toolguard's
+// tables or functions, or any command that expands the variable holding
+// the database's URL.
+func touchesFleetState(cmd *shell.Command) bool {
+	text := strings.ToLower(normalized(cmd))
+	if strings.Contains(text, "toolguard_state__url") {
+		return true
+	}
+	if !databaseClients[cmd.Name] {
+		return false
+	}
+	return strings.Contains(text, "toolguard_") || strings.Contains(text, "toolguard.")
 }
 
 // toolguardVerb reports whether a toolguard command line runs the

@@ -2,6 +2,8 @@ package policy
 
 import (
 	"os"
+
+	"github.com/toolguard/toolguard/call"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,5 +34,28 @@ func TestStateOnlyFromTrustedLayers(t *testing.T) {
 	want := State{URL: "postgres://db/toolguard", Lease: 5 * time.Second, Replica: "r1"}
 	if l.Config.State != want {
 		t.Fatalf("State = %+v, want %+v", l.Config.State, want)
+	}
+}
+
+// TestFleetStateIsSelfProtected: an agent's command may not reach the
+// fleet database's tables or expand its URL, nor migrate its schema.
+func TestFleetStateIsSelfProtected(t *testing.T) {
+	p, err := Compile(&Config{}, Options{Home: "/home/tester"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cmd, want := range map[string]string{
+		`psql "$TOOLGUARD_STATE__URL" -c 'select 1'`:                                      "self.protect",
+		`psql -h db.internal -c "insert into toolguard_grants (scope) values ('always')"`: "self.protect",
+		`pgcli postgres://db/x -e "UPDATE TOOLGUARD_APPROVALS SET status = 'approved'"`:   "self.protect",
+		`printenv TOOLGUARD_STATE__URL`:                                                   "self.protect",
+		`toolguard state migrate --state postgres://db/x`:                                 "self.protect",
+		`psql -h db.internal -c "select count(*) from orders"`:                            "mode.supervised",
+		`grep -rn toolguard_audit fleet/`:                                                 "mode.supervised",
+	} {
+		d := p.Decide(t.Context(), call.Call{Kind: call.Shell, Tool: "Bash", Command: cmd, Workspace: "/home/tester/project", Cwd: "/home/tester/project"})
+		if d.Rule != want {
+			t.Errorf("%s: rule %s (%s), want %s", cmd, d.Rule, d.Verdict, want)
+		}
 	}
 }
