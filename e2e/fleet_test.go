@@ -30,7 +30,7 @@ type replica struct {
 	name, addr, key string
 	cmd             *exec.Cmd
 	done            chan struct{}
-	log             *bytes.Buffer
+	log             *lockedWriter
 }
 
 type fleetRig struct {
@@ -64,14 +64,15 @@ func (f *fleetRig) start(name string) *replica {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &replica{name: name, cmd: cmd, done: make(chan struct{}), log: &bytes.Buffer{}}
-	cmd.Stderr = &lockedWriter{w: r.log}
+	r := &replica{name: name, cmd: cmd, done: make(chan struct{}), log: &lockedWriter{w: &bytes.Buffer{}}}
+	cmd.Stderr = r.log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	go func() { _ = cmd.Wait(); close(r.done) }()
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	if err != nil {
+		<-r.done
 		t.Fatalf("replica %s printed nothing: %v\n%s", name, err, r.log)
 	}
 	go func() { _, _ = io.Copy(io.Discard, stdout) }()
@@ -87,13 +88,19 @@ func (f *fleetRig) start(name string) *replica {
 
 type lockedWriter struct {
 	mu sync.Mutex
-	w  io.Writer
+	w  *bytes.Buffer
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+func (l *lockedWriter) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.String()
 }
 
 func (r *replica) kill(sig syscall.Signal) {

@@ -192,12 +192,12 @@ func New(opts Options) (*Server, error) {
 		Timeout: opts.ApprovalTimeout, MaxPending: opts.MaxPending, Events: s.hub,
 		Grants: opts.Grants, Audit: opts.Audit, Logger: s.log, Metrics: s.metrics,
 	})
-	s.joinFleet()
 	cur, err := s.newCurrent(opts.Policy)
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
 	s.cur.Store(cur)
+	s.joinFleet() // after the policy is in place: the board's heartbeat reports its hash at once
 	s.metrics.setPolicy(opts.Policy.Hash(), opts.Policy.Mode())
 	s.handler = s.routes()
 	return s, nil
