@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/toolguard/toolguard/audit"
 )
 
@@ -183,39 +185,29 @@ func (s *Store) QueryAudit(ctx context.Context, q AuditQuery) ([]AuditRow, error
 	if q.Limit <= 0 {
 		q.Limit = 1000
 	}
-	var out []AuditRow
-	err := s.op(ctx, "reading the audit trail", func(ctx context.Context) error {
-		out = out[:0]
-		order := "DESC"
-		if q.Ascending {
-			order = "ASC"
-		}
-		rows, err := s.pool.Query(ctx, `SELECT seq, record FROM (
-				SELECT seq, record FROM toolguard_audit
-				WHERE ($1::timestamptz IS NULL OR time >= $1) AND ($2::timestamptz IS NULL OR time < $2)
-				AND ($3 = '' OR session = $3) AND ($4 = '' OR agent = $4) AND ($5 = '' OR tool = $5)
-				AND ($6 = '' OR verdict = $6) AND ($7 = '' OR replica = $7) AND seq > $8
-				ORDER BY seq `+order+` LIMIT $9) page
-			ORDER BY seq`,
-			optTime(q.Since), optTime(q.Until), q.Session, q.Agent, q.Tool, q.Verdict, q.Replica, q.After, q.Limit)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var row AuditRow
+	order := "DESC"
+	if q.Ascending {
+		order = "ASC"
+	}
+	return query(ctx, s, "reading the audit trail", `SELECT seq, record FROM (
+			SELECT seq, record FROM toolguard_audit
+			WHERE ($1::timestamptz IS NULL OR time >= $1) AND ($2::timestamptz IS NULL OR time < $2)
+			AND ($3 = '' OR session = $3) AND ($4 = '' OR agent = $4) AND ($5 = '' OR tool = $5)
+			AND ($6 = '' OR verdict = $6) AND ($7 = '' OR replica = $7) AND seq > $8
+			ORDER BY seq `+order+` LIMIT $9) page
+		ORDER BY seq`,
+		func(row pgx.CollectableRow) (AuditRow, error) {
+			var r AuditRow
 			var data []byte
-			if err := rows.Scan(&row.Seq, &data); err != nil {
-				return err
+			if err := row.Scan(&r.Seq, &data); err != nil {
+				return r, err
 			}
-			if err := json.Unmarshal(data, &row.Record); err != nil {
-				return fmt.Errorf("audit record %d does not decode: %w", row.Seq, err)
+			if err := json.Unmarshal(data, &r.Record); err != nil {
+				return r, fmt.Errorf("audit record %d does not decode: %w", r.Seq, err)
 			}
-			out = append(out, row)
-		}
-		return rows.Err()
-	})
-	return out, err
+			return r, nil
+		},
+		optTime(q.Since), optTime(q.Until), q.Session, q.Agent, q.Tool, q.Verdict, q.Replica, q.After, q.Limit)
 }
 
 func optTime(t time.Time) *time.Time {

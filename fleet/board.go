@@ -178,16 +178,25 @@ func (b *Board) Close(ctx context.Context, id, status string) (Outcome, bool, er
 
 // outcome reads a closed approval's outcome.
 func (b *Board) outcome(ctx context.Context, id string) (Outcome, error) {
-	o := Outcome{ID: id}
-	var ans []byte
-	err := b.s.pool.QueryRow(ctx, `SELECT status, answer FROM toolguard_approvals WHERE id = $1`, id).Scan(&o.Status, &ans)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return o, ErrUnknown
+	rows, err := b.s.pool.Query(ctx, `SELECT id, status, answer FROM toolguard_approvals WHERE id = $1`, id)
+	if err != nil {
+		return Outcome{ID: id}, err
 	}
-	if err == nil && ans != nil {
-		err = json.Unmarshal(ans, &o.Answer)
+	o, err := pgx.CollectExactlyOneRow(rows, scanOutcome)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Outcome{ID: id}, ErrUnknown
 	}
 	return o, err
+}
+
+// scanOutcome reads a row of id, status and answer.
+func scanOutcome(row pgx.CollectableRow) (Outcome, error) {
+	var o Outcome
+	var ans []byte
+	if err := row.Scan(&o.ID, &o.Status, &ans); err != nil || ans == nil {
+		return o, err
+	}
+	return o, json.Unmarshal(ans, &o.Answer)
 }
 
 // Answer applies a person's answer to approval id, on whichever replica
@@ -236,25 +245,9 @@ func (b *Board) Answer(ctx context.Context, id string, a approval.Answer) error 
 // Open), soonest to expire first. Approvals whose owner's lease ran out
 // are not listed: they can no longer be answered.
 func (b *Board) List(ctx context.Context) ([]json.RawMessage, error) {
-	var out []json.RawMessage
-	err := b.s.op(ctx, "listing approvals", func(ctx context.Context) error {
-		out = out[:0]
-		rows, err := b.s.pool.Query(ctx, `SELECT listed FROM toolguard_approvals
-			WHERE status = 'pending' AND lease_until > now() AND expires_at > now() ORDER BY expires_at LIMIT 1000`)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var data []byte
-			if err := rows.Scan(&data); err != nil {
-				return err
-			}
-			out = append(out, json.RawMessage(data))
-		}
-		return rows.Err()
-	})
-	return out, err
+	return query(ctx, b.s, "listing approvals", `SELECT listed FROM toolguard_approvals
+		WHERE status = 'pending' AND lease_until > now() AND expires_at > now() ORDER BY expires_at LIMIT 1000`,
+		pgx.RowTo[json.RawMessage])
 }
 
 // Listed returns one pending approval as listed; ErrUnknown or ErrClosed
@@ -526,26 +519,8 @@ func (b *Board) poll(ctx context.Context) {
 	if len(ids) == 0 {
 		return
 	}
-	var outs []Outcome
-	_ = b.s.op(ctx, "polling approvals", func(ctx context.Context) error {
-		rows, err := b.s.pool.Query(ctx, `SELECT id, status, answer FROM toolguard_approvals WHERE id = ANY($1) AND status <> 'pending'`, ids)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var o Outcome
-			var ans []byte
-			if err := rows.Scan(&o.ID, &o.Status, &ans); err != nil {
-				return err
-			}
-			if ans != nil {
-				_ = json.Unmarshal(ans, &o.Answer)
-			}
-			outs = append(outs, o)
-		}
-		return rows.Err()
-	})
+	outs, _ := query(ctx, b.s, "polling approvals", `SELECT id, status, answer FROM toolguard_approvals WHERE id = ANY($1) AND status <> 'pending'`,
+		scanOutcome, ids)
 	for _, o := range outs {
 		b.h.Outcome(o)
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/toolguard/toolguard/approval"
 )
 
@@ -21,31 +23,25 @@ func (s *Store) Grants() Grants { return Grants{s} }
 
 // Grants returns the always grants and the session's grants.
 func (g Grants) Grants(ctx context.Context, session string) ([]approval.Grant, error) {
-	var out []approval.Grant
-	err := g.s.op(ctx, "reading grants", func(ctx context.Context) error {
-		out = out[:0]
-		rows, err := g.s.pool.Query(ctx, `SELECT grant_data FROM toolguard_grants WHERE scope = 'always' OR (scope = 'session' AND session = $1 AND $1 <> '') ORDER BY id`, session)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var data []byte
-			if err := rows.Scan(&data); err != nil {
-				return err
-			}
+	return query(ctx, g.s, "reading grants",
+		`SELECT grant_data FROM toolguard_grants WHERE scope = 'always' OR (scope = 'session' AND session = $1 AND $1 <> '') ORDER BY id`,
+		func(row pgx.CollectableRow) (approval.Grant, error) {
 			var gr approval.Grant
-			if err := json.Unmarshal(data, &gr); err != nil {
-				return fmt.Errorf("a stored grant does not decode: %w", err)
-			}
-			out = append(out, gr)
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, err
+			err := decodeColumn(row, &gr)
+			return gr, err
+		}, session)
+}
+
+// decodeColumn scans a row's one JSON column into v.
+func decodeColumn(row pgx.CollectableRow, v any) error {
+	var data []byte
+	if err := row.Scan(&data); err != nil {
+		return err
 	}
-	return out, nil
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("a stored record does not decode: %w", err)
+	}
+	return nil
 }
 
 // Record remembers an approval by its scope, with who gave it and on which
@@ -97,30 +93,17 @@ func (g Grants) List(ctx context.Context, limit int) ([]StoredGrant, error) {
 	if limit <= 0 {
 		limit = 500
 	}
-	var out []StoredGrant
-	err := g.s.op(ctx, "listing grants", func(ctx context.Context) error {
-		out = out[:0]
-		rows, err := g.s.pool.Query(ctx, `SELECT id, grant_data, pattern, granted_by, replica, created_at FROM toolguard_grants
-			ORDER BY scope = 'always' DESC, id DESC LIMIT $1`, limit)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
+	return query(ctx, g.s, "listing grants", `SELECT id, grant_data, pattern, granted_by, replica, created_at FROM toolguard_grants
+		ORDER BY scope = 'always' DESC, id DESC LIMIT $1`,
+		func(row pgx.CollectableRow) (StoredGrant, error) {
 			var sg StoredGrant
 			var data []byte
-			if err := rows.Scan(&sg.ID, &data, &sg.Pattern, &sg.GrantedBy, &sg.Replica, &sg.Created); err != nil {
-				return err
-			}
-			if err := json.Unmarshal(data, &sg.Grant); err != nil {
-				return err
+			if err := row.Scan(&sg.ID, &data, &sg.Pattern, &sg.GrantedBy, &sg.Replica, &sg.Created); err != nil {
+				return sg, err
 			}
 			sg.Created = sg.Created.UTC()
-			out = append(out, sg)
-		}
-		return rows.Err()
-	})
-	return out, err
+			return sg, json.Unmarshal(data, &sg.Grant)
+		}, limit)
 }
 
 // Revoke deletes the grant id; it reports whether there was one.

@@ -43,8 +43,8 @@ type Options struct {
 	Lease time.Duration
 	// Timeout bounds each database operation. Zero means DefaultTimeout.
 	Timeout time.Duration
-	// MaxConns bounds the pool's connections. Zero means 4 + 2 ×
-	// GOMAXPROCS for a server, 2 for a one-call process (see OneCall).
+	// MaxConns bounds the pool's connections. Zero means 24 for a server,
+	// 2 for a one-call process (see OneCall).
 	MaxConns int32
 	// OneCall is set by processes that decide one call and exit (hooks,
 	// check): one connection, no background work.
@@ -145,11 +145,18 @@ func newStore(cfg *pgxpool.Config, url string, opts Options) (*Store, error) {
 }
 
 func defaultReplica() string {
+	host, pid := hostPID()
+	return fmt.Sprintf("%s-%d", host, pid)
+}
+
+// hostPID names this process: the host name ("host" when unknown) and
+// the process id.
+func hostPID() (string, int) {
 	host, err := os.Hostname()
 	if err != nil || host == "" {
 		host = "host"
 	}
-	return fmt.Sprintf("%s-%d", host, os.Getpid())
+	return host, os.Getpid()
 }
 
 // describe names the database without its password: user@host:port/db.
@@ -283,6 +290,20 @@ func (s *Store) probe() {
 // Healthy reports whether the database was reachable at the last
 // operation.
 func (s *Store) Healthy() bool { return !s.down.Load() }
+
+// query runs one query as an operation and collects its rows with scan.
+func query[T any](ctx context.Context, s *Store, what, sql string, scan pgx.RowToFunc[T], args ...any) ([]T, error) {
+	var out []T
+	err := s.op(ctx, what, func(ctx context.Context) error {
+		rows, err := s.pool.Query(ctx, sql, args...)
+		if err != nil {
+			return err
+		}
+		out, err = pgx.CollectRows(rows, scan)
+		return err
+	})
+	return out, err
+}
 
 // exec runs one statement as an operation.
 func (s *Store) exec(ctx context.Context, what, sql string, args ...any) error {

@@ -68,12 +68,17 @@ func (f *stateFlags) stateURL() (string, error) {
 	return loaded.Config.State.URL, nil
 }
 
-func runStateMigrate(a *app, f *stateFlags) error {
+// connect opens the fleet database without touching its schema.
+func (f *stateFlags) connect() (*fleet.Store, error) {
 	url, err := f.stateURL()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	st, err := fleet.Connect(url, fleet.Options{OneCall: true})
+	return fleet.Connect(url, fleet.Options{OneCall: true})
+}
+
+func runStateMigrate(a *app, f *stateFlags) error {
+	st, err := f.connect()
 	if err != nil {
 		return err
 	}
@@ -94,11 +99,7 @@ func runStateMigrate(a *app, f *stateFlags) error {
 }
 
 func runStateCheck(a *app, f *stateFlags) error {
-	url, err := f.stateURL()
-	if err != nil {
-		return err
-	}
-	st, err := fleet.Connect(url, fleet.Options{OneCall: true})
+	st, err := f.connect()
 	if err != nil {
 		return err
 	}
