@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -45,12 +44,6 @@ func (f fleetMetrics) Replica() string { return f.st.Replica() }
 // policyHash is the hash of the policy this replica enforces now.
 func (s *Server) policyHash() string { return s.Policy().Hash() }
 
-// alwaysLister is a grant keeper that can list its always grants
-// (approval.GrantStore).
-type alwaysLister interface {
-	Always(ctx context.Context) ([]approval.Grant, error)
-}
-
 // grantList is the reply of GET /v1/grants.
 type grantList struct {
 	// Fleet is true when the grants come from the fleet's database.
@@ -59,8 +52,8 @@ type grantList struct {
 }
 
 // handleGrants lists the stored grants with who made them: the fleet's
-// (session and always), or on one machine the always grants of the user
-// policy file.
+// (session and always), or on one machine the always grants ([[grants]])
+// of the policy in force.
 func (s *Server) handleGrants(w http.ResponseWriter, r *http.Request) {
 	out := grantList{Grants: []fleet.StoredGrant{}}
 	if st := s.opts.Fleet; st != nil {
@@ -70,14 +63,11 @@ func (s *Server) handleGrants(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		out.Fleet, out.Grants = true, append(out.Grants, list...)
-	} else if a, ok := s.opts.Grants.(alwaysLister); ok {
-		always, err := a.Always(r.Context())
-		if err != nil {
-			writeError(w, http.StatusInternalServerError, "listing grants: "+err.Error())
-			return
-		}
-		for _, g := range always {
-			out.Grants = append(out.Grants, fleet.StoredGrant{Grant: g, Pattern: g.Pattern(), GrantedBy: "policy file", Created: g.Created})
+	} else {
+		for _, g := range s.Policy().Config().Grants { // [[grants]] of the policy files in force
+			ag := approval.Grant{Tool: g.Tool, Command: g.Command, CommandPrefix: g.CommandPrefix, Paths: g.Paths, URLs: g.URLs, Digest: g.Digest,
+				Scope: approval.Always, Created: g.Added}
+			out.Grants = append(out.Grants, fleet.StoredGrant{Grant: ag, Pattern: g.Label(), GrantedBy: "policy file", Created: g.Added})
 		}
 	}
 	writeJSON(w, http.StatusOK, out)

@@ -152,3 +152,30 @@ func TestFleetDecisionEventsReachOtherReplicas(t *testing.T) {
 	}
 	t.Fatal("B's stream never got A's decision")
 }
+
+// TestGrantsListedFromThePolicyOnOneMachine: outside fleet mode the page
+// lists the policy's [[grants]] (the always grants), and revoking is a
+// fleet feature.
+func TestGrantsListedFromThePolicyOnOneMachine(t *testing.T) {
+	added := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+	p, err := policy.Compile(&policy.Config{Settings: policy.Settings{Grants: []policy.Grant{{Tool: "Bash", CommandPrefix: "npm test", Added: added}}}},
+		policy.Options{Home: "/home/tester"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newTestServer(t, Options{Policy: p})
+	got := decodeBody[grantList](t, do(t, s.Handler(), "GET", "/v1/grants", "", pageHeaders))
+	want := grantList{Grants: []fleet.StoredGrant{{
+		Grant:   approval.Grant{Tool: "Bash", CommandPrefix: "npm test", Scope: approval.Always, Created: added},
+		Pattern: "Bash(npm test:*)", GrantedBy: "policy file", Created: added,
+	}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("GET /v1/grants (-want +got):\n%s", diff)
+	}
+	if rec := do(t, s.Handler(), "DELETE", "/v1/grants/1", "", pageHeaders); rec.Code != http.StatusNotFound {
+		t.Fatalf("DELETE outside fleet mode: %d", rec.Code)
+	}
+	if rec := do(t, s.Handler(), "GET", "/v1/grants", "", nil); rec.Code != http.StatusUnauthorized {
+		t.Fatalf("without the page key: %d", rec.Code)
+	}
+}
