@@ -178,7 +178,7 @@ func selfProtection(cmd *shell.Command) (risk.Finding, bool) {
 		return selfFinding(cmd, "Stopping toolguard from inside an agent is not allowed."), true
 	case isToolguard(cmd.Name) && toolguardVerb(args, "state") && toolguardVerb(args, "migrate"):
 		return selfFinding(cmd, "Changing the schema of toolguard's fleet database from inside an agent is not allowed."), true
-	case touchesFleetState(cmd):
+	case touchesFleetState(cmd, args):
 		return selfFinding(cmd, "The command would reach toolguard's fleet database (its tables or its address), where grants, budgets, approvals and the audit trail are kept; an agent has no business there."), true
 	}
 	return risk.Finding{}, false
@@ -188,18 +188,38 @@ func selfProtection(cmd *shell.Command) (risk.Finding, bool) {
 var databaseClients = map[string]bool{"psql": true, "pgcli": true, "usql": true, "pg_dump": true, "pg_restore": true, "pg_dumpall": true}
 
 // touchesFleetState reports a command that names toolguard's fleet
-// database: a database client whose arguments name one of toolguard's
-// tables or functions, or any command that expands the variable holding
-// the database's URL.
-func touchesFleetState(cmd *shell.Command) bool {
-	text := strings.ToLower(normalized(cmd))
-	if strings.Contains(text, "toolguard_state__url") {
-		return true
+// database: any command with a word or here-document naming the variable
+// that holds the database's URL, or a database client whose arguments or
+// here-document name one of toolguard's tables or functions (SQL names are
+// case-insensitive). A command without redirects allocates nothing here.
+func touchesFleetState(cmd *shell.Command, args []string) bool {
+	client := databaseClients[cmd.Name]
+	for _, r := range cmd.Redirects { // here-strings and here-docs carry SQL and expansions too
+		if names := r.Target.Value + " " + r.Body; strings.Contains(names, "TOOLGUARD_STATE__URL") ||
+			client && (containsFold(names, "toolguard_") || containsFold(names, "toolguard.")) {
+			return true
+		}
 	}
-	if !databaseClients[cmd.Name] {
-		return false
+	for _, a := range args {
+		if strings.Contains(a, "TOOLGUARD_STATE__URL") {
+			return true
+		}
+		if client && (containsFold(a, "toolguard_") || containsFold(a, "toolguard.")) {
+			return true
+		}
 	}
-	return strings.Contains(text, "toolguard_") || strings.Contains(text, "toolguard.")
+	return false
+}
+
+// containsFold reports whether s contains the lower-case ASCII sub,
+// ignoring case.
+func containsFold(s, sub string) bool {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // toolguardVerb reports whether a toolguard command line runs the
