@@ -166,3 +166,23 @@ func TestServeRefusesBadFlags(t *testing.T) {
 		t.Error("a bad address still created state (a token)")
 	}
 }
+
+// TestServeRefusesPageKeyEqualToToken: a page key file holding the API
+// token is refused, naming the file, and nothing is served.
+func TestServeRefusesPageKeyEqualToToken(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", dir)
+	secret := strings.Repeat("k", 43)
+	tokenFile, keyFile := filepath.Join(dir, "serve.token"), filepath.Join(dir, "page.token")
+	for _, f := range []string{tokenFile, keyFile} {
+		if err := os.WriteFile(f, []byte(secret+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out, errOut strings.Builder
+	code := Run(context.Background(), []string{"serve", "--no-user-config", "--no-project-config", "--addr", "127.0.0.1:0",
+		"--token-file", tokenFile, "--page-key-file", keyFile}, IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut})
+	if code == 0 || out.Len() != 0 || !strings.Contains(errOut.String(), keyFile+" holds the API token") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}
