@@ -4,9 +4,9 @@ import (
 	"context"
 	"os"
 	"os/signal"
-	"runtime"
 	"syscall"
 
+	"github.com/toolguard/toolguard/internal/hookproc"
 	"github.com/toolguard/toolguard/sandbox"
 )
 
@@ -17,12 +17,11 @@ func Main() {
 	if sandbox.IsHelper(os.Args) {
 		sandbox.HelperMain() // the re-executed sandbox helper; never returns
 	}
-	if len(os.Args) > 1 && os.Args[1] == "hook" {
-		// A hook decides one call on one goroutine and ends: one processor
-		// spares the threads the scheduler would start for idle ones, and
-		// a signal ends it as any short program ends (the agent reads that
-		// as a failed hook and blocks the call).
-		runtime.GOMAXPROCS(1)
+	if hookproc.IsHook(os.Args) {
+		// A hook decides one call on one goroutine and ends (package
+		// hookproc has given it one processor), and a signal ends it as
+		// any short program ends (the agent reads that as a failed hook
+		// and blocks the call).
 		hookOwnsProcess = true
 		os.Exit(Run(context.Background(), os.Args[1:], Stdio()))
 	}
