@@ -5,14 +5,25 @@ import "strings"
 // needles finds, in one pass over lower-cased text, which of the shapes'
 // literal filters it contains: looking for seventy literals one by one
 // would read the text seventy times, and most text holds none of them.
-// Literals are indexed by their first two bytes; one-byte literals are
-// looked for with IndexByte.
+// Literals are indexed by a hash of their first two bytes (literals whose
+// bigrams collide share a bucket, and every candidate is checked in full);
+// one-byte literals are looked for with IndexByte. The table is one page,
+// not one slot per bigram: a hook process touches each page it uses once,
+// and a 64 KiB table cost it more in page faults than the scan itself.
 type needles struct {
 	list    []string
-	bucket  [1 << 16]uint8 // bigram → 1 + index into buckets; 0 for none
-	buckets [][]int        // literal indexes sharing a first bigram
-	single  []int          // one-byte literals
+	bucket  [bigramSlots]uint8 // hashed bigram → 1 + index into buckets; 0 for none
+	buckets [][]int            // literal indexes sharing a hashed bigram
+	single  []int              // one-byte literals
 }
+
+// bigramSlots is the size of the hashed bigram table.
+const bigramSlots = 1 << 12
+
+// bigram hashes two bytes into the table. Lower-case letters, digits and
+// punctuation of the first byte keep their low five bits apart from the
+// second byte's; distinct bigrams may still share a slot.
+func bigram(a, b byte) uint16 { return (uint16(a)<<5 ^ uint16(b)) & (bigramSlots - 1) }
 
 // maxNeedles bounds the literals; found sets are fixed-size arrays.
 const maxNeedles = 256
@@ -39,7 +50,7 @@ func (n *needles) index(s string) int {
 		n.single = append(n.single, i)
 		return i
 	}
-	bg := uint16(s[0])<<8 | uint16(s[1])
+	bg := bigram(s[0], s[1])
 	if n.bucket[bg] == 0 {
 		n.buckets = append(n.buckets, nil)
 		n.bucket[bg] = uint8(len(n.buckets))
@@ -58,7 +69,7 @@ func (n *needles) scan(lower string) found {
 		}
 	}
 	for p := 0; p+1 < len(lower); p++ {
-		b := n.bucket[uint16(lower[p])<<8|uint16(lower[p+1])]
+		b := n.bucket[bigram(lower[p], lower[p+1])]
 		if b == 0 {
 			continue
 		}

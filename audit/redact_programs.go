@@ -534,7 +534,7 @@ func beforeCommand(words []word, pos []int, long string, c byte) bool {
 // some word is an option whose name sounds secret, or names a program
 // whose rules could apply to this text.
 func mayHoldCommandSecret(s, lower string) bool {
-	var checked [4]*progSpec // specs whose need failed; most texts name few programs
+	var checked [4]int // entries whose need failed; most texts name few programs
 	n := 0
 	for i := 0; i < len(s); {
 		for i < len(s) && isWordBreak(s[i]) {
@@ -557,26 +557,41 @@ func mayHoldCommandSecret(s, lower string) bool {
 		if k := strings.LastIndexByte(tok, '/'); k >= 0 {
 			tok = tok[k+1:]
 		}
-		spec := programs()[tok]
-		if spec == nil || slices.Contains(checked[:n], spec) {
+		at, known := programNeedAt(tok)
+		if !known || slices.Contains(checked[:n], at) {
 			continue
 		}
-		if spec.needMet(lower) {
+		if needMet(programNeeds[at].need, lower) {
 			return true
 		}
 		if n < len(checked) {
-			checked[n] = spec
+			checked[n] = at
 			n++
 		}
 	}
 	return false
 }
 
-func (p *progSpec) needMet(lower string) bool {
-	if p.need == nil {
+// programNeedEntry is one program's literal filter (progSpec.need).
+type programNeedEntry struct {
+	name string
+	need []string
+}
+
+// programNeedAt finds a program redaction knows in programNeeds.
+func programNeedAt(name string) (int, bool) {
+	return slices.BinarySearchFunc(programNeeds[:], name, func(e programNeedEntry, name string) int {
+		return strings.Compare(e.name, name)
+	})
+}
+
+// needMet reports whether lower holds one of the literals need lists (a
+// nil need always holds).
+func needMet(need []string, lower string) bool {
+	if need == nil {
 		return true
 	}
-	for _, n := range p.need {
+	for _, n := range need {
 		if strings.Contains(lower, n) {
 			return true
 		}
