@@ -92,8 +92,12 @@ func DefaultConfig() Config {
 }
 
 func concat(lists ...[]string) []string {
-	var out []string
-	seen := map[string]bool{}
+	n := 0
+	for _, l := range lists {
+		n += len(l)
+	}
+	out := make([]string, 0, n)
+	seen := make(map[string]bool, n)
 	for _, l := range lists {
 		for _, p := range l {
 			if !seen[p] {

@@ -45,9 +45,8 @@ type pattern struct {
 	anchor   anchor
 	kind     matchKind
 	lit      string
-	litDir   string    // lit + "/", for kindSuffix and kindDirAnywhere
-	tail     []string  // kindSuffix: lit's components
-	last     component // kindSuffix: the last of them, as a glob component
+	litDir   string   // lit + "/", for kindSuffix and kindDirAnywhere
+	tail     []string // kindSuffix: lit's components
 	glob     string
 	baseGlob string // for kindGlob ending in "/**": also match the base directory
 }
@@ -150,7 +149,6 @@ func classifyAnyDepth(p *pattern, rel string) {
 	case isLiteral(rel):
 		p.kind, p.lit, p.litDir = kindSuffix, "/"+rel, "/"+rel+"/"
 		p.tail = strings.Split(rel, "/")
-		p.last = component{atoms: parseAtoms(escapeGlob(p.tail[len(p.tail)-1]))}
 	case tree && isLiteral(base):
 		p.kind, p.lit, p.litDir = kindDirAnywhere, "/"+base, "/"+base+"/"
 	case strings.Contains(rel, "/"):
