@@ -3,6 +3,7 @@ package rules
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/shell"
 )
@@ -104,7 +105,7 @@ func (c *cond) stdinOK(e *env) bool {
 func stdinIs(names []string, p *shell.Command) bool {
 	name := strings.ToLower(p.Name)
 	for _, n := range names {
-		members, isClass := stdinClasses[n]
+		members, isClass := stdinClass(n)
 		switch {
 		case n == "@any":
 			return true
@@ -222,7 +223,9 @@ func dropFlags(ws []shell.Word) []shell.Word {
 
 // inlineEscapes are escapes interpreters turn into blanks inside strings;
 // decoding them keeps "rm\040-rf" from hiding "rm -rf".
-var inlineEscapes = strings.NewReplacer(`\040`, " ", `\x20`, " ", `\u0020`, " ", `\t`, " ", `\011`, " ", `\x09`, " ")
+var inlineEscapes = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer(`\040`, " ", `\x20`, " ", `\u0020`, " ", `\t`, " ", `\011`, " ", `\x09`, " ")
+})
 
 // inlineText is the inline code as the substring conditions see it.
-func inlineText(code string) string { return strings.ToLower(inlineEscapes.Replace(code)) }
+func inlineText(code string) string { return strings.ToLower(inlineEscapes().Replace(code)) }

@@ -12,14 +12,19 @@ import (
 // Operand classes a pattern may name with a leading "@".
 var classNames = []string{"@root", "@home", "@cwd", "@parent", "@system", "@temp", "@unknown", "@glob", "@abs", "@any"}
 
-// systemDirs are top-level directories whose removal or re-permissioning
-// breaks the machine or every user on it.
-var systemDirs = set([]string{
-	"/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32", "/mnt", "/media",
-	"/nix", "/opt", "/proc", "/root", "/run", "/sbin", "/snap", "/srv", "/sys", "/usr", "/var",
-	"/users", "/system", "/library", "/applications", "/private", "/volumes", "/usr/bin", "/usr/lib",
-	"/usr/local", "/usr/sbin", "/usr/share", "/var/lib", "/var/log", "/etc/ssh", "/etc/ssl",
-})
+// isSystemDir reports whether c is a top-level directory whose removal or
+// re-permissioning breaks the machine or every user on it. (A switch: no
+// table is built when the program starts.)
+func isSystemDir(c string) bool {
+	switch c {
+	case "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32", "/mnt", "/media",
+		"/nix", "/opt", "/proc", "/root", "/run", "/sbin", "/snap", "/srv", "/sys", "/usr", "/var",
+		"/users", "/system", "/library", "/applications", "/private", "/volumes", "/usr/bin", "/usr/lib",
+		"/usr/local", "/usr/sbin", "/usr/share", "/var/lib", "/var/log", "/etc/ssh", "/etc/ssl":
+		return true
+	}
+	return false
+}
 
 var tempPrefixes = []string{"/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/folders/", "/dev/shm/", "$tmpdir/", "${tmpdir}/",
 	"${tmpdir:-/tmp}/", "${tmpdir:-/var/tmp}/", "$xdg_runtime_dir/", "${xdg_runtime_dir}/"}
@@ -128,7 +133,7 @@ func classMatch(class string, w shell.Word, c string) bool {
 	case "@parent":
 		return isParent(c)
 	case "@system":
-		return systemDirs[c] || (strings.HasSuffix(c, "/*") && systemDirs[strings.TrimSuffix(c, "/*")])
+		return isSystemDir(c) || (strings.HasSuffix(c, "/*") && isSystemDir(strings.TrimSuffix(c, "/*")))
 	case "@temp":
 		return isTemp(c)
 	case "@unknown":

@@ -98,13 +98,32 @@ type cond struct {
 var sqlKindNames = []string{"drop-database", "drop-table", "drop-other", "truncate", "delete-all", "update-all",
 	"alter-drop", "flush", "shutdown", "mongo-drop", "mongo-delete-all", "unknown"}
 
-var stdinClasses = map[string][]string{
-	"@downloader": {"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-request", "get", "curlie", "httpie", "iwr", "invoke-webrequest", "nc", "ncat", "socat"},
-	"@decoder":    {"base64", "base32", "xxd", "openssl", "uudecode", "gunzip", "gzip", "zcat", "bzcat", "xzcat", "unxz", "bunzip2", "tr", "rev", "gpg", "basenc", "zstd", "zstdcat"},
-	"@envdump":    {"env", "printenv", "set", "export", "declare", "compgen"},
-	"@shell":      {"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh"},
-	"@any":        nil,
+// stdinClass returns the members of a class a stdin_from condition names,
+// and whether it is one ("@any" has no members: it matches every program).
+func stdinClass(name string) ([]string, bool) {
+	switch name {
+	case "@downloader":
+		return stdinDownloaders, true
+	case "@decoder":
+		return stdinDecoders, true
+	case "@envdump":
+		return stdinEnvDumpers, true
+	case "@shell":
+		return stdinShells, true
+	case "@any":
+		return nil, true
+	}
+	return nil, false
 }
+
+// The members of the stdin_from classes (static data: nothing is built at
+// start-up or on a lookup).
+var (
+	stdinDownloaders = []string{"curl", "wget", "fetch", "http", "https", "xh", "aria2c", "lwp-request", "get", "curlie", "httpie", "iwr", "invoke-webrequest", "nc", "ncat", "socat"}
+	stdinDecoders    = []string{"base64", "base32", "xxd", "openssl", "uudecode", "gunzip", "gzip", "zcat", "bzcat", "xzcat", "unxz", "bunzip2", "tr", "rev", "gpg", "basenc", "zstd", "zstdcat"}
+	stdinEnvDumpers  = []string{"env", "printenv", "set", "export", "declare", "compgen"}
+	stdinShells      = []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh"}
+)
 
 func compileRule(where, pack string, r Rule, pr *problems) *rule {
 	out := &rule{sub: compileSub(r.Sub)}
@@ -190,7 +209,7 @@ func (c *cond) compilePatterns(where string, m Match, pr *problems) {
 // compileStdin checks the stdin and SQL conditions.
 func (c *cond) compileStdin(where string, m Match, pr *problems) {
 	for _, s := range m.StdinFrom {
-		if _, ok := stdinClasses[s]; strings.HasPrefix(s, "@") && !ok {
+		if _, ok := stdinClass(s); strings.HasPrefix(s, "@") && !ok {
 			pr.addf(where, "field stdin_from: unknown class %q (valid: @downloader, @decoder, @envdump, @shell, @any)", s)
 		}
 	}

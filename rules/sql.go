@@ -188,7 +188,7 @@ func SQLReadOnly(text string) bool {
 		}
 		for _, word := range w {
 			name, _, _ := strings.Cut(word, "(")
-			if sqlWriteWords[name] || w[0] == "explain" && name == "analyze" {
+			if isSQLWriteWord(name) || w[0] == "explain" && name == "analyze" {
 				return false
 			}
 		}
@@ -196,19 +196,21 @@ func SQLReadOnly(text string) bool {
 	return true
 }
 
-// sqlWriteWords are the words that make a statement more than a read.
-var sqlWriteWords = map[string]bool{
-	"insert": true, "update": true, "delete": true, "merge": true, "upsert": true, "replace": true, "into": true,
-	"create": true, "drop": true, "alter": true, "truncate": true, "rename": true, "grant": true, "revoke": true,
-	"copy": true, "call": true, "execute": true, "exec": true, "do": true, "lock": true, "vacuum": true,
-	"reindex": true, "cluster": true, "attach": true, "detach": true, "set": true, "reset": true, "commit": true,
-	"rollback": true, "begin": true, "savepoint": true, "release": true, "prepare": true, "deallocate": true,
-	"listen": true, "notify": true, "load": true, "import": true, "pg_read_file": true, "pg_read_binary_file": true,
-	"pg_ls_dir": true, "pg_stat_file": true, "lo_import": true, "lo_export": true, "lo_unlink": true,
-	"dblink": true, "dblink_exec": true, "set_config": true, "pg_terminate_backend": true,
-	"pg_cancel_backend": true, "pg_reload_conf": true, "pg_sleep": true, "load_extension": true, "readfile": true,
-	"writefile": true, "edit": true, "sys_exec": true, "xp_cmdshell": true, "load_file": true, "outfile": true,
-	"dumpfile": true, "nextval": true, "setval": true,
+// isSQLWriteWord reports whether name is a word that makes a statement more
+// than a read.
+func isSQLWriteWord(name string) bool {
+	switch name {
+	case "insert", "update", "delete", "merge", "upsert", "replace", "into", "create", "drop", "alter",
+		"truncate", "rename", "grant", "revoke", "copy", "call", "execute", "exec", "do", "lock", "vacuum",
+		"reindex", "cluster", "attach", "detach", "set", "reset", "commit", "rollback", "begin",
+		"savepoint", "release", "prepare", "deallocate", "listen", "notify", "load", "import",
+		"pg_read_file", "pg_read_binary_file", "pg_ls_dir", "pg_stat_file", "lo_import", "lo_export",
+		"lo_unlink", "dblink", "dblink_exec", "set_config", "pg_terminate_backend", "pg_cancel_backend",
+		"pg_reload_conf", "pg_sleep", "load_extension", "readfile", "writefile", "edit", "sys_exec",
+		"xp_cmdshell", "load_file", "outfile", "dumpfile", "nextval", "setval":
+		return true
+	}
+	return false
 }
 
 // SQLKinds classifies the statements of an SQL text into the kinds rules

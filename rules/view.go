@@ -66,7 +66,7 @@ func (s *Set) lookup(name string) *exeIndex {
 // grammarFor returns the cached merged grammar of a known executable.
 func (s *Set) grammarFor(name string, ix *exeIndex) *grammarEntry {
 	if ix == nil {
-		return &grammarEntry{g: defaultGrammar}
+		return &grammarEntry{g: defaultGrammar()}
 	}
 	if ge, ok := s.grammars.Load(name); ok {
 		return ge.(*grammarEntry)
@@ -89,7 +89,7 @@ func (s *Set) grammarFor(name string, ix *exeIndex) *grammarEntry {
 
 // defaultGrammar is the grammar of executables no pack describes; it is
 // never modified.
-var defaultGrammar = compileGrammar(Grammar{})
+var defaultGrammar = sync.OnceValue(func() *grammar { return compileGrammar(Grammar{}) })
 
 func (ge *grammarEntry) add(cp *compiledPack, name, pack string, err error) {
 	if err != nil {
