@@ -75,6 +75,14 @@ func (p *problems) add(where string, err error) {
 	}
 }
 
+// addField records err, when there is one, as a problem of field in where
+// (the message is put together only then).
+func (p *problems) addField(where, field string, err error) {
+	if err != nil {
+		p.errs = append(p.errs, fmt.Errorf("%s: field %s: %w", where, field, err))
+	}
+}
+
 func (p *problems) addf(where, format string, a ...any) {
 	p.errs = append(p.errs, fmt.Errorf("%s: "+format, append([]any{where}, a...)...))
 }
@@ -88,14 +96,14 @@ var urlModes = []string{"all", "first", "remote", "url", "http", "httpie"}
 type packCompiler struct {
 	p      Pack
 	file   string
-	listed map[string]bool
+	listed map[string]bool // p.Executables, built by isListed when the list is long
 	pr     *problems
 	cp     *compiledPack
 }
 
 // compilePack checks and compiles one pack, reporting every problem.
 func compilePack(p Pack, pr *problems) *compiledPack {
-	c := &packCompiler{p: p, file: p.file, listed: set(p.Executables), pr: pr,
+	c := &packCompiler{p: p, file: p.file, pr: pr,
 		cp: &compiledPack{name: p.Name, grammars: map[string]*grammar{}}}
 	if c.file == "" {
 		c.file = "pack " + p.Name
@@ -118,10 +126,23 @@ func (c *packCompiler) checkExe(where string, exe []string) {
 		c.pr.addf(where, "field exe: required (one or more executable names, or \"*\")")
 	}
 	for _, e := range exe {
-		if !c.listed[e] {
+		if !c.isListed(e) {
 			c.pr.addf(where, "executable %q is not listed in the pack's executables %v", e, c.p.Executables)
 		}
 	}
+}
+
+// isListed reports whether the pack's header lists executable e. Most
+// packs compiled in a hook process are one embedded block naming one or
+// two executables, so a set is built only for long lists.
+func (c *packCompiler) isListed(e string) bool {
+	if len(c.p.Executables) <= 16 {
+		return slices.Contains(c.p.Executables, e)
+	}
+	if c.listed == nil {
+		c.listed = set(c.p.Executables)
+	}
+	return c.listed[e]
 }
 
 func (c *packCompiler) grammars() {
@@ -231,7 +252,7 @@ func compileSafe(where string, s Safe, pr *problems) *safeEntry {
 	}
 	var err error
 	e.unsafeOperands, err = compilePatterns(s.UnsafeOperands)
-	pr.add(where+": field unsafe_operands", err)
+	pr.addField(where, "unsafe_operands", err)
 	if e.verbDepth == 0 {
 		e.verbDepth = 3
 	}

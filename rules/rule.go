@@ -129,25 +129,24 @@ func compileRule(where, pack string, r Rule, pr *problems) *rule {
 	out := &rule{sub: compileSub(r.Sub)}
 	out.info = RuleInfo{ID: r.ID, Pack: pack, Executables: r.Exe, Category: risk.Category(r.Category),
 		Reason: r.Reason, Suggestion: r.Suggestion, Unverifiable: r.Unverifiable}
-	required := map[string]string{"id": r.ID, "category": r.Category, "tier": r.Tier, "blast": r.Blast,
-		"reason": r.Reason, "suggestion": r.Suggestion}
-	for _, f := range []string{"id", "category", "tier", "blast", "reason", "suggestion"} {
-		if required[f] == "" {
-			pr.addf(where, "field %s: required", f)
+	for _, f := range [...]struct{ name, value string }{{"id", r.ID}, {"category", r.Category}, {"tier", r.Tier},
+		{"blast", r.Blast}, {"reason", r.Reason}, {"suggestion", r.Suggestion}} {
+		if f.value == "" {
+			pr.addf(where, "field %s: required", f.name)
 		}
 	}
 	var err error
 	if r.Tier != "" {
 		out.info.Tier, err = risk.ParseTier(r.Tier)
-		pr.add(where+": field tier", err)
+		pr.addField(where, "tier", err)
 	}
 	if r.Blast != "" {
 		out.info.Blast, err = risk.ParseBlast(r.Blast)
-		pr.add(where+": field blast", err)
+		pr.addField(where, "blast", err)
 	}
 	if r.Verdict != "" {
 		out.info.Verdict, err = risk.ParseVerdict(r.Verdict)
-		pr.add(where+": field verdict", err)
+		pr.addField(where, "verdict", err)
 	}
 	if r.Unverifiable && out.info.Verdict == risk.Allow {
 		out.info.Verdict = risk.Ask
@@ -185,7 +184,9 @@ func compileCond(where string, m Match, pr *problems) cond {
 func (c *cond) compilePatterns(where string, m Match, pr *problems) {
 	pats := func(field string, ss []string) []pattern {
 		p, err := compilePatterns(ss)
-		pr.add(where+"."+field, err)
+		if err != nil {
+			pr.add(where+"."+field, err)
+		}
 		return p
 	}
 	c.operandsAny = pats("operands_any", m.OperandsAny)
