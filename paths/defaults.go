@@ -1,20 +1,27 @@
 package paths
 
+import (
+	"slices"
+	"sync"
+)
+
 // DefaultDenied returns the default denied path patterns: the union of the
 // source systems' lists, so nothing one of them blocks is reachable here,
 // plus other well-known credential stores. Each call returns a new slice.
-func DefaultDenied() []string {
-	return concat(
-		aarSafetyDenied, aarPolicyDenied, aiChatBlocked, zeroClawHomeForbidden, extraDenied,
-	)
-}
+func DefaultDenied() []string { return slices.Clone(defaultDenied()) }
+
+var defaultDenied = sync.OnceValue(func() []string {
+	return concat(aarSafetyDenied, aarPolicyDenied, aiChatBlocked, zeroClawHomeForbidden, extraDenied)
+})
 
 // DefaultNotSecret returns the files that the default denied patterns would
 // catch by their name but that are not secrets by what they are: templates
 // and examples (.env.example, credentials.sample.json) and source code and
 // documentation (credentials.go, secrets_test.py, docs/secrets.md). Each
 // call returns a new slice.
-func DefaultNotSecret() []string { return concat(templateFiles, sourceFiles) }
+func DefaultNotSecret() []string { return slices.Clone(defaultNotSecret()) }
+
+var defaultNotSecret = sync.OnceValue(func() []string { return concat(templateFiles, sourceFiles) })
 
 // DefaultPublicFiles returns the files the default denied patterns catch
 // whose content is public (public keys, known hosts, authorized keys, ssh
@@ -64,12 +71,16 @@ var escapeHatches = []string{
 // DefaultSensitive returns the default patterns that need a human for any
 // access: places that often hold tokens or private history but are not
 // secrets outright.
-func DefaultSensitive() []string { return concat(sensitiveAny) }
+func DefaultSensitive() []string { return slices.Clone(defaultSensitive()) }
+
+var defaultSensitive = sync.OnceValue(func() []string { return concat(sensitiveAny) })
 
 // DefaultSensitiveWrite returns the default patterns that need a human for
 // writes and deletes: ai-chat's sensitive write paths, files a shell or git
 // executes (rc files, hooks), and directories on the user's PATH.
-func DefaultSensitiveWrite() []string { return concat(aiChatSensitiveWrite, sensitiveWrite) }
+func DefaultSensitiveWrite() []string { return slices.Clone(defaultSensitiveWrite()) }
+
+var defaultSensitiveWrite = sync.OnceValue(func() []string { return concat(aiChatSensitiveWrite, sensitiveWrite) })
 
 // DefaultProtected returns toolguard's own configuration and state and the
 // settings files through which agents install its hook. The policy adds the

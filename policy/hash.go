@@ -55,7 +55,7 @@ func (p *Policy) Hash() string {
 const hashVersion = "toolguard-policy-hash/1"
 
 func (p *Policy) computeHash() string {
-	var e canonEncoder
+	e := canonEncoder{buf: make([]byte, 0, 8<<10)} // the default policy encodes to ~4 KB
 	e.str(hashVersion)
 	e.str("profile")
 	e.str(p.profile)

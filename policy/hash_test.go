@@ -206,3 +206,20 @@ func TestHashEncodesEveryConfigField(t *testing.T) {
 		t.Errorf("fields the hash cannot encode (-want +got):\n%s", diff)
 	}
 }
+
+// BenchmarkHash measures hashing the default policy (done once per
+// process, for the audit records).
+func BenchmarkHash(b *testing.B) {
+	loaded, err := Load(LoadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := Compile(loaded.Config, Options{Home: "/home/u"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = p.computeHash()
+	}
+}
