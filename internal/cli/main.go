@@ -6,6 +6,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/toolguard/toolguard/internal/hookproc"
 	"github.com/toolguard/toolguard/sandbox"
 )
 
@@ -16,14 +17,11 @@ func Main() {
 	if sandbox.IsHelper(os.Args) {
 		sandbox.HelperMain() // the re-executed sandbox helper; never returns
 	}
-	if len(os.Args) > 1 && os.Args[1] == "hook" {
-		// A hook decides one call on one goroutine and ends; a signal ends
-		// it as any short program ends (the agent reads that as a failed
-		// hook and blocks the call). It keeps the default GOMAXPROCS:
-		// lowering it cost a stop-the-world and, when initialisation had
-		// run on the second processor, the page faults of returning that
-		// processor's cached memory spans, and measured no saving once that
-		// was avoided (docs/benchmarks.md).
+	if hookproc.IsHook(os.Args) {
+		// A hook decides one call on one goroutine and ends (package
+		// hookproc has given it one processor), and a signal ends it as
+		// any short program ends (the agent reads that as a failed hook
+		// and blocks the call).
 		hookOwnsProcess = true
 		os.Exit(Run(context.Background(), os.Args[1:], Stdio()))
 	}
