@@ -132,9 +132,11 @@ func (lp *lazyPack) embedded() bool { return lp.data != nil || lp.gen != nil }
 func builtinPacks() ([]*lazyPack, error) {
 	if generated != nil {
 		lps := make([]*lazyPack, len(generated))
+		backing := make([]lazyPack, len(generated)) // one allocation, not one per pack
 		for i := range generated {
 			g := &generated[i]
-			lps[i] = &lazyPack{header: g.header, file: g.file, gen: g}
+			backing[i] = lazyPack{header: g.header, file: g.file, gen: g}
+			lps[i] = &backing[i]
 		}
 		return lps, nil
 	}
