@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -195,11 +196,11 @@ func setTrustedHash(text, key, hash string) string {
 	}
 	body := i + len(header)
 	end := len(text)
-	if j := nextTableRE.FindStringIndex(text[body:]); j != nil {
+	if j := nextTableRE().FindStringIndex(text[body:]); j != nil {
 		end = body + j[0]
 	}
 	table := text[body:end]
-	if loc := trustedHashRE.FindStringIndex(table); loc != nil {
+	if loc := trustedHashRE().FindStringIndex(table); loc != nil {
 		table = table[:loc[0]] + line + table[loc[1]:]
 	} else {
 		table = "\n" + line + table
@@ -208,6 +209,6 @@ func setTrustedHash(text, key, hash string) string {
 }
 
 var (
-	nextTableRE   = regexp.MustCompile(`(?m)^[ \t]*\[`)
-	trustedHashRE = regexp.MustCompile(`(?m)^[ \t]*trusted_hash[ \t]*=.*$`)
+	nextTableRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^[ \t]*\[`) })
+	trustedHashRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^[ \t]*trusted_hash[ \t]*=.*$`) })
 )

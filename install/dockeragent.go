@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/toolguard/toolguard/hook"
@@ -80,13 +81,17 @@ type DockerAgent struct {
 var DockerAgentPrograms = []string{"docker-agent", "cagent"}
 
 // dockerAgentPluginDirs are the Docker CLI plugin directories under home
-// where Docker Desktop installs docker-agent (run as `docker agent`).
-var dockerAgentPluginDirs = []string{filepath.Join(".docker", "cli-plugins")}
+// where Docker Desktop installs docker-agent (run as `docker agent`),
+// slash-separated: the filepath.Join that uses them makes the separators
+// the system's.
+var dockerAgentPluginDirs = []string{".docker/cli-plugins"}
 
 // versionRE reads "docker-agent version v1.32.3", "docker agent version
 // v1.32.3" and "cagent version v1.9.0" (tags are also spelled "1.18.2" and
 // "v.1.5.5").
-var versionRE = regexp.MustCompile(`\bversion\s+v?\.?(\d+)\.(\d+)\.(\d+)\b`)
+var versionRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bversion\s+v?\.?(\d+)\.(\d+)\.(\d+)\b`)
+})
 
 // DetectDockerAgent runs `PROGRAM version` for the first of
 // DockerAgentPrograms found on PATH (else the Docker CLI plugin under
@@ -138,7 +143,7 @@ func firstLine(b []byte) string {
 
 // parseDockerVersion finds the release number in version output.
 func parseDockerVersion(out string) (dockerVersion, bool) {
-	m := versionRE.FindStringSubmatch(out)
+	m := versionRE().FindStringSubmatch(out)
 	if m == nil {
 		return dockerVersion{}, false
 	}

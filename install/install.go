@@ -131,14 +131,16 @@ var claudeDeny = []string{
 // a hook times out.
 const agentTimeout = int(hook.AgentTimeout / time.Second)
 
-func commandHandler(timeout int) func(string) json.RawMessage {
-	return func(c string) json.RawMessage {
-		if isURL(c) {
-			return rawJSON("type", "http", "url", c, "timeout", timeout,
-				"headers", rawJSON("Authorization", tokenHeader), "allowedEnvVars", json.RawMessage("["+string(jsonString(hook.ServerTokenEnv))+"]"))
-		}
-		return rawJSON("type", "command", "command", c, "timeout", timeout)
+// commandHandler is the hook handler of Claude Code and Codex: it runs
+// command c, or posts the call to c when it is a URL. A plain function
+// rather than a closure over the timeout, so that targets holds no value
+// built at start-up.
+func commandHandler(c string) json.RawMessage {
+	if isURL(c) {
+		return rawJSON("type", "http", "url", c, "timeout", agentTimeout,
+			"headers", rawJSON("Authorization", tokenHeader), "allowedEnvVars", json.RawMessage("["+string(jsonString(hook.ServerTokenEnv))+"]"))
 	}
+	return rawJSON("type", "command", "command", c, "timeout", agentTimeout)
 }
 
 // tokenHeader is the Authorization header of Claude Code's HTTP hook:
@@ -149,9 +151,9 @@ const tokenHeader = "Bearer $" + hook.ServerTokenEnv
 
 var targets = map[string]target{
 	hook.ClaudeCode: {".claude/settings.json", ".claude/settings.json", jsonAgent{
-		events: []string{"PreToolUse"}, grouped: true, matcher: "*", handler: commandHandler(agentTimeout), deny: claudeDeny}},
+		events: []string{"PreToolUse"}, grouped: true, matcher: "*", handler: commandHandler, deny: claudeDeny}},
 	hook.Codex: {".codex/hooks.json", ".codex/hooks.json", jsonAgent{
-		events: []string{"PreToolUse", "PermissionRequest"}, grouped: true, matcher: "*", handler: commandHandler(agentTimeout)}},
+		events: []string{"PreToolUse", "PermissionRequest"}, grouped: true, matcher: "*", handler: commandHandler}},
 	hook.GeminiCLI: {".gemini/settings.json", ".gemini/settings.json", jsonAgent{
 		events: []string{"BeforeTool"}, grouped: true, matcher: ".*",
 		handler: func(c string) json.RawMessage {

@@ -15,7 +15,15 @@ import (
 const MaxMessageBytes = 64 << 20
 
 // errTooLong reports a line over MaxMessageBytes; the reader has skipped it.
-var errTooLong = fmt.Errorf("message longer than %d bytes", MaxMessageBytes)
+var errTooLong error = tooLongError{}
+
+// tooLongError is the type of errTooLong, whose message is formatted when
+// it is read rather than at start-up.
+type tooLongError struct{}
+
+func (tooLongError) Error() string {
+	return fmt.Sprintf("message longer than %d bytes", MaxMessageBytes)
+}
 
 // lineReader reads newline-delimited messages of bounded size.
 type lineReader struct {

@@ -6,11 +6,15 @@ import (
 	"strings"
 )
 
-// launchers are commands that run another program named by their first
-// operand; the server's name is taken from that operand instead.
-var launchers = map[string]bool{
-	"npx": true, "bunx": true, "pnpx": true, "uvx": true, "pipx": true, "node": true, "deno": true,
-	"bun": true, "python": true, "python3": true, "uv": true, "env": true,
+// isLauncher reports whether name is one of the commands that run another
+// program named by their first operand; the server's name is taken from
+// that operand instead.
+func isLauncher(name string) bool {
+	switch name {
+	case "npx", "bunx", "pnpx", "uvx", "pipx", "node", "deno", "bun", "python", "python3", "uv", "env":
+		return true
+	}
+	return false
 }
 
 // ServerName is the default name of a server in tool names
@@ -27,7 +31,7 @@ func ServerName(argv []string) string {
 		}
 		picked = stripVersion(arg)
 		name := filepath.Base(picked)
-		if i == 0 && launchers[name] {
+		if i == 0 && isLauncher(name) {
 			continue
 		}
 		if i > 0 && (name == "run" || name == "exec" || name == "tool") {
@@ -47,11 +51,11 @@ func entryName(arg string) string {
 	for _, ext := range []string{".js", ".mjs", ".cjs", ".py"} {
 		name = strings.TrimSuffix(name, ext)
 	}
-	if !genericEntry[name] || !strings.ContainsAny(arg, `/\`) {
+	if !isGenericEntry(name) || !strings.ContainsAny(arg, `/\`) {
 		return name
 	}
 	dir := filepath.Dir(arg)
-	for buildDirs[filepath.Base(dir)] {
+	for isBuildDir(filepath.Base(dir)) {
 		dir = filepath.Dir(dir)
 	}
 	if b := filepath.Base(dir); b != "." && b != string(filepath.Separator) {
@@ -60,11 +64,25 @@ func entryName(arg string) string {
 	return name
 }
 
-// genericEntry are entry file names that say nothing about the server.
-var genericEntry = map[string]bool{"index": true, "main": true, "server": true, "cli": true, "__main__": true}
+// isGenericEntry reports whether name is one of the entry file names that
+// say nothing about the server.
+func isGenericEntry(name string) bool {
+	switch name {
+	case "index", "main", "server", "cli", "__main__":
+		return true
+	}
+	return false
+}
 
-// buildDirs are directories between a package and its entry file.
-var buildDirs = map[string]bool{"dist": true, "build": true, "lib": true, "out": true, "bin": true, "src": true}
+// isBuildDir reports whether name is one of the directories between a
+// package and its entry file.
+func isBuildDir(name string) bool {
+	switch name {
+	case "dist", "build", "lib", "out", "bin", "src":
+		return true
+	}
+	return false
+}
 
 func sanitizeName(s string) string {
 	var b strings.Builder

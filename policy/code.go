@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"regexp"
 	"strings"
 	"sync"
 
@@ -37,11 +36,11 @@ func (e *evaluation) codeEffects(cmd *shell.Command, c rules.Code, dir string) {
 // or not, with $HOME, ${HOME}, $(HOME) and ~ spelled out.
 func (e *evaluation) codePaths(code string) []string {
 	if e.p.home != "" {
-		code = homeRefs.Replace(code)
+		code = homeRefs().Replace(code)
 		code = strings.ReplaceAll(code, "\x00HOME\x00", e.p.home)
 	}
 	var out []string
-	for _, sm := range pathTokenRE().FindAllStringSubmatch(code, -1) {
+	for _, sm := range pathTokenRE.get().FindAllStringSubmatch(code, -1) {
 		m := strings.TrimRight(sm[1], ".,;:)]}")
 		if m == "/" || m == "~" || len(m) > 1 {
 			out = append(out, m)
@@ -50,13 +49,24 @@ func (e *evaluation) codePaths(code string) []string {
 	return out
 }
 
-// homeRefs are the spellings of the home directory in code and scripts.
-var homeRefs = strings.NewReplacer("${HOME}", "\x00HOME\x00", "$(HOME)", "\x00HOME\x00", "$HOME", "\x00HOME\x00",
-	"%USERPROFILE%", "\x00HOME\x00", "$env:HOME", "\x00HOME\x00", "$env:USERPROFILE", "\x00HOME\x00")
+var (
+	homeRefsOnce     sync.Once
+	homeRefsReplacer *strings.Replacer
+)
+
+// homeRefs replaces the spellings of the home directory in code and
+// scripts with a marker. It is built on first use, not at start-up.
+func homeRefs() *strings.Replacer {
+	homeRefsOnce.Do(func() {
+		homeRefsReplacer = strings.NewReplacer("${HOME}", "\x00HOME\x00", "$(HOME)", "\x00HOME\x00", "$HOME", "\x00HOME\x00",
+			"%USERPROFILE%", "\x00HOME\x00", "$env:HOME", "\x00HOME\x00", "$env:USERPROFILE", "\x00HOME\x00")
+	})
+	return homeRefsReplacer
+}
 
 // pathTokenRE finds path-like tokens: "/" or "~/" followed by path
 // characters, starting at a word boundary.
-var pathTokenRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[\s'"=(,<>{\[:])((?:~|/)[A-Za-z0-9_.\-/~*?]*)`) })
+var pathTokenRE = lazyRegexp{expr: `(?:^|[\s'"=(,<>{\[:])((?:~|/)[A-Za-z0-9_.\-/~*?]*)`}
 
 // embeddedCommands returns the shell commands code carries: string
 // literals given to a process-spawning call (system("…"), callCommand
@@ -73,10 +83,10 @@ func embeddedCommands(code string) []string {
 			}
 		}
 	}
-	for _, m := range keyedCommandRE().FindAllStringSubmatch(code, -1) {
+	for _, m := range keyedCommandRE.get().FindAllStringSubmatch(code, -1) {
 		out = append(out, cmpOr(m[1], m[2])) // shell: "…" in a playbook, run: '…' in a workflow
 	}
-	for _, m := range bareSpawnRE().FindAllStringSubmatch(code, -1) {
+	for _, m := range bareSpawnRE.get().FindAllStringSubmatch(code, -1) {
 		out = append(out, strings.TrimSpace(m[1])) // Tcl's [exec rm -rf ~], an unquoted system …
 	}
 	low := strings.ToLower(code)
@@ -94,16 +104,16 @@ func embeddedCommands(code string) []string {
 // keyedCommandRE finds commands given as quoted values of the keys
 // configuration formats use for them (Ansible's shell and command, CI
 // files' run and script, systemd's ExecStart…).
-var keyedCommandRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)\b(?:shell|command|cmd|run|script|execstart(?:pre|post)?|execstop)\s*[:=]\s*(?:"([^"\n]+)"|'([^'\n]+)')`)
-})
+var keyedCommandRE = lazyRegexp{
+	expr: `(?i)\b(?:shell|command|cmd|run|script|execstart(?:pre|post)?|execstop)\s*[:=]\s*(?:"([^"\n]+)"|'([^'\n]+)')`,
+}
 
 // bareSpawnRE finds commands written unquoted after a spawning word, up to
 // the bracket, parenthesis, newline or semicolon that ends them ([exec cmd
 // args] in Tcl).
-var bareSpawnRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(?:^|[\[\s;])(?:exec|system|spawn)\s+([^\]\)\n;'"\x60(]+)`)
-})
+var bareSpawnRE = lazyRegexp{
+	expr: `(?i)(?:^|[\[\s;])(?:exec|system|spawn)\s+([^\]\)\n;'"\x60(]+)`,
+}
 
 // spawnMarkers are the calls through which code starts a program or a
 // shell command, across languages.

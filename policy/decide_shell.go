@@ -184,8 +184,15 @@ func selfProtection(cmd *shell.Command) (risk.Finding, bool) {
 	return risk.Finding{}, false
 }
 
-// databaseClients are the programs that run SQL they are given.
-var databaseClients = map[string]bool{"psql": true, "pgcli": true, "usql": true, "pg_dump": true, "pg_restore": true, "pg_dumpall": true}
+// isDatabaseClient reports whether name is one of the programs that run SQL
+// they are given.
+func isDatabaseClient(name string) bool {
+	switch name {
+	case "psql", "pgcli", "usql", "pg_dump", "pg_restore", "pg_dumpall":
+		return true
+	}
+	return false
+}
 
 // touchesFleetState reports a command that names toolguard's fleet
 // database: any command with a word or here-document naming the variable
@@ -193,7 +200,7 @@ var databaseClients = map[string]bool{"psql": true, "pgcli": true, "usql": true,
 // here-document name one of toolguard's tables or functions (SQL names are
 // case-insensitive). A command without redirects allocates nothing here.
 func touchesFleetState(cmd *shell.Command, args []string) bool {
-	client := databaseClients[cmd.Name]
+	client := isDatabaseClient(cmd.Name)
 	for _, r := range cmd.Redirects { // here-strings and here-docs carry SQL and expansions too
 		if names := r.Target.Value + " " + r.Body; strings.Contains(names, "TOOLGUARD_STATE__URL") ||
 			client && (containsFold(names, "toolguard_") || containsFold(names, "toolguard.")) {
@@ -256,7 +263,7 @@ func containsWord(words []string, w string) bool {
 
 func (e *evaluation) commandPaths(cmd *shell.Command, refs []rules.PathRef) {
 	dir := e.commandDir(cmd)
-	e.removesOperand = removers[cmd.Name]
+	e.removesOperand = isRemover(cmd.Name)
 	defer func() { e.removesOperand = false }()
 	for _, ref := range refs {
 		if ref.Access == "stat" { // names and metadata only: nothing to protect
@@ -423,10 +430,16 @@ func (e *evaluation) commandDir(cmd *shell.Command) string {
 	return d
 }
 
-// removers are the commands whose delete operands are removed themselves
-// (rather than searched, like find -delete).
-var removers = map[string]bool{"rm": true, "rmdir": true, "unlink": true, "shred": true, "srm": true,
-	"mv": true, "trash": true, "trash-put": true, "gio": true, "wipe": true}
+// isRemover reports whether name is one of the commands whose delete
+// operands are removed themselves (rather than searched, like find
+// -delete).
+func isRemover(name string) bool {
+	switch name {
+	case "rm", "rmdir", "unlink", "shred", "srm", "mv", "trash", "trash-put", "gio", "wipe":
+		return true
+	}
+	return false
+}
 
 // emptyMeansRoot reports whether a path starts with a variable followed by
 // a slash ($DIR/*, "${BUILD}"/out): empty, it names the root directory.
@@ -501,10 +514,16 @@ func hostOf(raw string) string {
 	return u.Hostname()
 }
 
-// dataCommands only print or test their arguments; a path among them is
-// text, not a file that is read.
-var dataCommands = map[string]bool{"echo": true, "printf": true, ":": true, "true": true, "false": true,
-	"test": true, "[": true, "basename": true, "dirname": true, "which": true, "type": true, "command": true}
+// isDataCommand reports whether name is one of the commands that only print
+// or test their arguments; a path among them is text, not a file that is
+// read.
+func isDataCommand(name string) bool {
+	switch name {
+	case "echo", "printf", ":", "true", "false", "test", "[", "basename", "dirname", "which", "type", "command":
+		return true
+	}
+	return false
+}
 
 // secretOperands judges every other argument that looks like a path as
 // read: whatever a command does with ~/.ssh or .env (archive it, encode
@@ -512,7 +531,7 @@ var dataCommands = map[string]bool{"echo": true, "printf": true, ":": true, "tru
 // packs do not know that command's operands (tar czf - ~/.ssh | nc …).
 // Only denials count here, so unknown commands do not start to nag.
 func (e *evaluation) secretOperands(cmd *shell.Command, known []rules.PathRef) {
-	if dataCommands[cmd.Name] {
+	if isDataCommand(cmd.Name) {
 		return
 	}
 	seen := map[string]bool{}

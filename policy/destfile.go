@@ -23,7 +23,7 @@ import (
 
 // hiddenDestinations judges the files cmd reads its destinations from.
 func (e *evaluation) hiddenDestinations(cmd *shell.Command, r rules.Result) {
-	if cmd.ArgsFromInput && (r.Network || len(r.URLs) > 0 || netClients[cmd.Name]) {
+	if cmd.ArgsFromInput && (r.Network || len(r.URLs) > 0 || isNetClient(cmd.Name)) {
 		e.add(unverifiable(shell.Problem{Span: cmd.Span, Reason: fmt.Sprintf(
 			"%s gets arguments that %s reads at run time, so the addresses it contacts are not known", cmd.Name, inputSource(cmd))}))
 	}
@@ -37,11 +37,17 @@ func (e *evaluation) hiddenDestinations(cmd *shell.Command, r rules.Result) {
 	}
 }
 
-// netClients are programs whose arguments are addresses to contact.
-var netClients = map[string]bool{"curl": true, "wget": true, "wget2": true, "aria2c": true, "http": true,
-	"https": true, "xh": true, "xhs": true, "httpie": true, "lynx": true, "links": true, "w3m": true, "axel": true,
-	"nc": true, "ncat": true, "netcat": true, "socat": true, "telnet": true, "ssh": true, "scp": true, "sftp": true,
-	"rsync": true, "ftp": true, "lftp": true, "yt-dlp": true, "youtube-dl": true}
+// isNetClient reports whether name is one of the programs whose arguments
+// are addresses to contact.
+func isNetClient(name string) bool {
+	switch name {
+	case "curl", "wget", "wget2", "aria2c", "http", "https", "xh", "xhs", "httpie", "lynx", "links", "w3m",
+		"axel", "nc", "ncat", "netcat", "socat", "telnet", "ssh", "scp", "sftp", "rsync", "ftp", "lftp", "yt-dlp",
+		"youtube-dl":
+		return true
+	}
+	return false
+}
 
 func inputSource(cmd *shell.Command) string {
 	for _, w := range cmd.Wrappers {

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/toolguard/toolguard/netguard"
 	"github.com/toolguard/toolguard/paths"
@@ -61,7 +60,7 @@ func (e *evaluation) networkShells() {
 		network = network || sc.r.Network
 	}
 	for _, sc := range e.seen {
-		if network && shellNames[sc.cmd.Name] && redirectsToUnknownFd(sc.cmd) {
+		if network && isShellName(sc.cmd.Name) && redirectsToUnknownFd(sc.cmd) {
 			e.add(shellOnNetwork(sc.cmd, sc.cmd.Span, normalized(sc.cmd))) // zsh >&$REPLY after ztcp
 		}
 	}
@@ -77,7 +76,7 @@ func (e *evaluation) networkShells() {
 			continue
 		}
 		for _, w := range sc.r.Execs {
-			if shellNames[path.Base(w.Value)] {
+			if isShellName(path.Base(w.Value)) {
 				e.add(shellOnNetwork(sc.cmd, w.Span, w.Value))
 			}
 		}
@@ -98,7 +97,7 @@ func (e *evaluation) downloadedStdin() {
 		if in == nil || in.Known || in.Via != "herestring" && in.Via != "heredoc" {
 			continue
 		}
-		if !shellNames[sc.cmd.Name] && !isInterpreter(sc.cmd.Name) {
+		if !isShellName(sc.cmd.Name) && !isInterpreter(sc.cmd.Name) {
 			continue
 		}
 		if !e.spend(len(e.seen)) {
@@ -139,7 +138,7 @@ func shellOnNetwork(cmd *shell.Command, span risk.Span, what string) risk.Findin
 // one that reads commands from its input ("/bin/sh -i", "bash").
 func startsShell(code string) bool {
 	f := strings.Fields(code)
-	if len(f) == 0 || !shellNames[path.Base(f[0])] {
+	if len(f) == 0 || !isShellName(path.Base(f[0])) {
 		return false
 	}
 	for _, a := range f[1:] {
@@ -316,7 +315,7 @@ func isShellScript(file, text string) bool {
 	case ".sh", ".bash", ".zsh", ".ksh":
 		return true
 	}
-	return shellNames[shebang(text)]
+	return isShellName(shebang(text))
 }
 
 // canonical resolves a path as the command sees it; "" when it cannot.
@@ -466,9 +465,15 @@ func compiled(c *shell.Command) (out, src string, ok bool) {
 	return out, src, src != ""
 }
 
-// shellNames are the shells whose operand is a script they run.
-var shellNames = map[string]bool{"sh": true, "bash": true, "dash": true, "zsh": true, "ksh": true, "ash": true,
-	"mksh": true, "yash": true, "fish": true, "busybox": true}
+// isShellName reports whether name is one of the shells whose operand is a
+// script they run.
+func isShellName(name string) bool {
+	switch name {
+	case "sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "yash", "fish", "busybox":
+		return true
+	}
+	return false
+}
 
 // interpreterNames are programs whose first operand is a program file.
 func isInterpreter(name string) bool {
@@ -495,7 +500,7 @@ func executed(sc seenCmd) []shell.Word {
 		if args := c.Args(); len(args) > 0 {
 			out = append(out, args[0])
 		}
-	case shellNames[c.Name] || isInterpreter(c.Name):
+	case isShellName(c.Name) || isInterpreter(c.Name):
 		for _, a := range c.Args() {
 			if a.Value == "-c" || a.Value == "-e" || a.Value == "-m" || a.Value == "-r" || a.Value == "--eval" {
 				break // the code is on the command line, judged as inline code
@@ -554,7 +559,7 @@ func (e *evaluation) judgeWritten(sc seenCmd, w shell.Word, file, text string) {
 	if strings.Contains(sc.cmd.Argv[0].Value, "/") {
 		runner = shebang(text)
 	}
-	if shellNames[runner] || runner == "" {
+	if isShellName(runner) || runner == "" {
 		e.analyseCodeText(sc.cmd, text, w.Span, "the script "+w.Value, file)
 		return
 	}
@@ -693,14 +698,14 @@ func namesHome(low string) bool {
 		`expand_path("~`, "expand_path('~", "'~'", `"~"`, "'~/'", `"~/"`, "$home"})
 }
 
-var secretVarRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?:environ(?:\.get)?\s*[\[(]\s*|getenv\s*\(\s*|process\.env\.|process\.env\[\s*|ENV\[\s*|\$ENV\{\s*)['"]?([A-Za-z_][A-Za-z0-9_]*)`)
-})
+var secretVarRE = lazyRegexp{
+	expr: `(?:environ(?:\.get)?\s*[\[(]\s*|getenv\s*\(\s*|process\.env\.|process\.env\[\s*|ENV\[\s*|\$ENV\{\s*)['"]?([A-Za-z_][A-Za-z0-9_]*)`,
+}
 
 // inlineSecretVar returns the first secret-named environment variable the
 // code reads ("" when none).
 func inlineSecretVar(code string) string {
-	for _, m := range secretVarRE().FindAllStringSubmatch(code, -1) {
+	for _, m := range secretVarRE.get().FindAllStringSubmatch(code, -1) {
 		if risk.IsSecretName(m[1]) {
 			return m[1]
 		}
@@ -708,9 +713,9 @@ func inlineSecretVar(code string) string {
 	return ""
 }
 
-var urlRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`https?://[^\s'"<>()\x60]+`) })
+var urlRE = lazyRegexp{expr: `https?://[^\s'"<>()\x60]+`}
 
-func inlineURLs(code string) []string { return urlRE().FindAllString(code, -1) }
+func inlineURLs(code string) []string { return urlRE.get().FindAllString(code, -1) }
 
 func shorten(s string) string {
 	if len(s) > 80 {
@@ -789,7 +794,7 @@ func (e *evaluation) secretsToNetwork() {
 	}
 }
 
-var varRefRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{?([A-Za-z_][A-Za-z0-9_]*)`) })
+var varRefRE = lazyRegexp{expr: `\$\{?([A-Za-z_][A-Za-z0-9_]*)`}
 
 // secretWords checks the words of one network command for secret
 // variables.
@@ -805,7 +810,7 @@ func (e *evaluation) secretWords(sc seenCmd) {
 		if !e.spend(scanCost(len(w.Value))) {
 			return
 		}
-		for _, m := range varRefRE().FindAllStringSubmatch(w.Value, -1) {
+		for _, m := range varRefRE.get().FindAllStringSubmatch(w.Value, -1) {
 			name := m[1]
 			if !risk.IsSecretName(name) {
 				continue

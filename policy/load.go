@@ -200,7 +200,7 @@ var trustedOnlyKeys = []string{"state"}
 func checkTrustedOnly(layer Layer, meta tree.Meta, doc *tree.Node) error {
 	var errs tree.Errors
 	for _, p := range meta.Paths() {
-		key := indexRE().ReplaceAllString(p, "")
+		key := indexRE.get().ReplaceAllString(p, "")
 		for _, k := range trustedOnlyKeys {
 			if key == k || strings.HasPrefix(key, k+".") {
 				errs = append(errs, positioned(layer.Name, doc, p, "["+k+"] may not be set in a project policy file: set it in your own policy file, with --config or with --state"))
@@ -221,7 +221,7 @@ func checkUserOnly(layer Layer, meta tree.Meta, doc *tree.Node) error {
 	}
 	var errs tree.Errors
 	for _, p := range meta.Paths() {
-		key := indexRE().ReplaceAllString(p, "")
+		key := indexRE.get().ReplaceAllString(p, "")
 		for _, k := range userOnlyKeys {
 			if key == k || strings.HasPrefix(key, k+".") {
 				errs = append(errs, positioned(layer.Name, doc, p, k+" may only be set in the user's own policy file ("+

@@ -19,13 +19,21 @@ const (
 	ModeFull       = "full"
 )
 
-// presets are the tier → action tables of DESIGN §3.
-var presets = map[string]Table{
-	ModeReadonly:   {risk.Allow, risk.Deny, risk.Deny, risk.Deny},
-	ModeStrict:     {risk.Ask, risk.Ask, risk.Ask, risk.Ask},
-	ModeSupervised: {risk.Allow, risk.Ask, risk.Ask, risk.Ask},
-	ModeTrusted:    {risk.Allow, risk.Allow, risk.Allow, risk.Ask},
-	ModeFull:       {risk.Allow, risk.Allow, risk.Allow, risk.Allow},
+// presetTable returns the tier → action table of a preset mode (DESIGN §3).
+func presetTable(name string) (Table, bool) {
+	switch name {
+	case ModeReadonly:
+		return Table{risk.Allow, risk.Deny, risk.Deny, risk.Deny}, true
+	case ModeStrict:
+		return Table{risk.Ask, risk.Ask, risk.Ask, risk.Ask}, true
+	case ModeSupervised:
+		return Table{risk.Allow, risk.Ask, risk.Ask, risk.Ask}, true
+	case ModeTrusted:
+		return Table{risk.Allow, risk.Allow, risk.Allow, risk.Ask}, true
+	case ModeFull:
+		return Table{risk.Allow, risk.Allow, risk.Allow, risk.Allow}, true
+	}
+	return Table{}, false
 }
 
 // Modes lists the preset names from most to least restrictive.
@@ -35,7 +43,7 @@ func Modes() []string {
 
 // Preset returns the table of a preset mode.
 func Preset(name string) (Table, error) {
-	t, ok := presets[name]
+	t, ok := presetTable(name)
 	if !ok {
 		return Table{}, fmt.Errorf("unknown mode %q (valid: %s)", name, strings.Join(Modes(), ", "))
 	}
@@ -53,13 +61,18 @@ func modeRank(name string) int {
 	return len(Modes())
 }
 
-// aliases maps ai-chat approval modes and ZeroClaw autonomy levels onto
-// presets.
-var aliases = map[string]string{
-	"auto":              ModeFull,
-	"ask_for_dangerous": ModeTrusted,
-	"ask_for_writes":    ModeSupervised,
-	"ask":               ModeSupervised,
+// alias maps ai-chat approval modes and ZeroClaw autonomy levels onto
+// presets; ok is false for other names.
+func alias(name string) (mode string, ok bool) {
+	switch name {
+	case "auto":
+		return ModeFull, true
+	case "ask_for_dangerous":
+		return ModeTrusted, true
+	case "ask_for_writes", "ask":
+		return ModeSupervised, true
+	}
+	return "", false
 }
 
 // modeName resolves which preset a config selects: read_only wins, then
@@ -71,7 +84,8 @@ func (c *Settings) modeName() string {
 	case c.Mode != "":
 		return c.Mode
 	case c.ApprovalMode != "":
-		return aliases[c.ApprovalMode]
+		m, _ := alias(c.ApprovalMode)
+		return m
 	case c.Autonomy != "":
 		return c.Autonomy
 	}

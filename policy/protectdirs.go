@@ -8,16 +8,26 @@ import (
 	"github.com/toolguard/toolguard/risk"
 )
 
-// systemDirs are top-level directories whose removal breaks the machine.
-var systemDirs = map[string]bool{
-	"/bin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true, "/lib": true, "/lib32": true,
-	"/lib64": true, "/opt": true, "/proc": true, "/root": true, "/sbin": true, "/srv": true, "/sys": true,
-	"/usr": true, "/var": true, "/snap": true, "/nix": true, "/Applications": true, "/System": true, "/Users": true,
+// isSystemDir reports whether p is one of the top-level directories whose
+// removal breaks the machine.
+func isSystemDir(p string) bool {
+	switch p {
+	case "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/opt", "/proc", "/root", "/sbin",
+		"/srv", "/sys", "/usr", "/var", "/snap", "/nix", "/Applications", "/System", "/Users":
+		return true
+	}
+	return false
 }
 
-// tempDirs are shared scratch directories below system directories; what
-// they hold is disposable.
-var tempDirs = map[string]bool{"/var/tmp": true, "/private/tmp": true, "/private/var/tmp": true}
+// isTempDir reports whether p is one of the shared scratch directories
+// below system directories; what they hold is disposable.
+func isTempDir(p string) bool {
+	switch p {
+	case "/var/tmp", "/private/tmp", "/private/var/tmp":
+		return true
+	}
+	return false
+}
 
 // deleteFinding judges removing a directory that holds everything else:
 // the root, a home directory or one of its ancestors, a system directory,
@@ -30,7 +40,7 @@ func (e *evaluation) deleteFinding(cp paths.Path, env paths.Env) *risk.Finding {
 		return critical(p, "paths.delete-root", "Deleting / wipes the whole machine.")
 	case isAncestorOrSelf(p, e.p.home):
 		return critical(p, "paths.delete-home", fmt.Sprintf("Deleting %s removes the home directory %s and everything in it.", p, e.p.home))
-	case systemDirs[p] || strings.Count(p, "/") == 2 && systemDirs[parent(p)] && parent(p) != "/home" && !tempDirs[p]:
+	case isSystemDir(p) || strings.Count(p, "/") == 2 && isSystemDir(parent(p)) && parent(p) != "/home" && !isTempDir(p):
 		return critical(p, "paths.delete-system", fmt.Sprintf("Deleting %s breaks the operating system.", p))
 	case isAncestorOrSelf(p, env.Workspace):
 		return critical(p, "paths.delete-workspace", fmt.Sprintf("Deleting %s removes the whole project %s.", p, env.Workspace))

@@ -3,11 +3,9 @@ package policy
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/toolguard/toolguard/call"
 	"github.com/toolguard/toolguard/paths"
@@ -123,7 +121,7 @@ func (e *evaluation) goInstall(cmd *shell.Command) {
 	}
 }
 
-var majorVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^v[0-9]+$`) })
+var majorVersion = lazyRegexp{expr: `^v[0-9]+$`}
 
 // goBinaryName is the program go install builds from an import path: its
 // last element, or the one before a /vN major-version suffix.
@@ -131,7 +129,7 @@ func goBinaryName(pkg string) string {
 	pkg, _, _ = strings.Cut(pkg, "@")
 	parts := strings.Split(strings.TrimSuffix(pkg, "/"), "/")
 	name := parts[len(parts)-1]
-	if majorVersion().MatchString(name) && len(parts) > 1 {
+	if majorVersion.get().MatchString(name) && len(parts) > 1 {
 		name = parts[len(parts)-2]
 	}
 	return name
@@ -187,7 +185,7 @@ func (e *evaluation) servedTree(cmd *shell.Command, root, dir, addr string, publ
 		}
 	}
 	p := cp.Resolved
-	if public && (p == "/" || p == "/home" || p == "/Users" || systemDirs[p] || isAncestorOrSelf(p, e.p.home) ||
+	if public && (p == "/" || p == "/home" || p == "/Users" || isSystemDir(p) || isAncestorOrSelf(p, e.p.home) ||
 		isAncestorOrSelf(p, env.Workspace)) {
 		e.add(criticalFinding("effects.serve-exposed", risk.CatExfiltration, cmd.Span, p,
 			fmt.Sprintf("%s serves %s to every machine that can reach %s: the whole tree, with .git history, .env files and keys it may hold, is readable without a password.", cmd.Name, p, addr),
@@ -195,23 +193,28 @@ func (e *evaluation) servedTree(cmd *shell.Command, root, dir, addr string, publ
 	}
 }
 
-// configuredWebServers are servers whose configuration file names the
-// directories they serve.
-var configuredWebServers = map[string]bool{"nginx": true, "apache2": true, "httpd": true, "apachectl": true,
-	"apache2ctl": true, "lighttpd": true, "caddy": true}
+// isConfiguredWebServer reports whether name is one of the servers whose
+// configuration file names the directories they serve.
+func isConfiguredWebServer(name string) bool {
+	switch name {
+	case "nginx", "apache2", "httpd", "apachectl", "apache2ctl", "lighttpd", "caddy":
+		return true
+	}
+	return false
+}
 
 // docRootRE finds the document roots a web server configuration names:
 // nginx root/alias, Apache DocumentRoot and Alias, lighttpd
 // server.document-root, Caddy root * and file_server root.
-var docRootRE = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?im)(?:^|[;{\s])(?:root|alias|documentroot|server\.document-root\s*=|root\s+\*)\s+(?:/\S*\s+)?["']?(/[^"';\s{}]*|~[^"';\s{}]*)`)
-})
+var docRootRE = lazyRegexp{
+	expr: `(?im)(?:^|[;{\s])(?:root|alias|documentroot|server\.document-root\s*=|root\s+\*)\s+(?:/\S*\s+)?["']?(/[^"';\s{}]*|~[^"';\s{}]*)`,
+}
 
 // configuredRoots returns the directories a web server configuration
 // serves.
 func configuredRoots(text string) []string {
 	var out []string
-	for _, m := range docRootRE().FindAllStringSubmatch(text, -1) {
+	for _, m := range docRootRE.get().FindAllStringSubmatch(text, -1) {
 		out = append(out, m[1])
 	}
 	return out
@@ -221,7 +224,7 @@ func configuredRoots(text string) []string {
 // call wrote: each directory it serves is judged as a directory server
 // reachable by other machines (their default).
 func (e *evaluation) servedByConfig(cmd *shell.Command, text, dir string) {
-	if !configuredWebServers[cmd.Name] {
+	if !isConfiguredWebServer(cmd.Name) {
 		return
 	}
 	for _, root := range configuredRoots(text) {
@@ -229,13 +232,19 @@ func (e *evaluation) servedByConfig(cmd *shell.Command, text, dir string) {
 	}
 }
 
-// nodeServerValueFlags are the options of http-server, serve and
-// live-server that take the next word as their value.
-var nodeServerValueFlags = map[string]bool{"-p": true, "--port": true, "-a": true, "--address": true, "--host": true,
-	"-c": true, "-e": true, "--ext": true, "-P": true, "--proxy": true, "-l": true, "--listen": true, "-C": true,
-	"--cert": true, "-K": true, "--key": true, "-t": true, "--timeout": true, "-U": true, "--username": true,
-	"--password": true, "--ssl-cert": true, "--ssl-key": true, "--config": true, "--entry-file": true,
-	"--mount": true, "--open": true, "--wait": true, "--ignore": true, "--watch": true, "--middleware": true}
+// isNodeServerValueFlag reports whether a is one of the options of
+// http-server, serve and live-server that take the next word as their
+// value.
+func isNodeServerValueFlag(a string) bool {
+	switch a {
+	case "-p", "--port", "-a", "--address", "--host", "-c", "-e", "--ext", "-P", "--proxy", "-l", "--listen",
+		"-C", "--cert", "-K", "--key", "-t", "--timeout", "-U", "--username", "--password", "--ssl-cert",
+		"--ssl-key", "--config", "--entry-file", "--mount", "--open", "--wait", "--ignore", "--watch",
+		"--middleware":
+		return true
+	}
+	return false
+}
 
 // packageRunnerTarget is the command a package runner starts (npx
 // http-server, bunx serve, pnpm dlx live-server), or cmd itself.
@@ -328,7 +337,7 @@ func servedDirectory(cmd *shell.Command) (string, bool) {
 	case cmd.Name == "http-server" || cmd.Name == "serve" || cmd.Name == "live-server":
 		for i := 0; i < len(args); i++ {
 			switch a := args[i]; {
-			case nodeServerValueFlags[a]:
+			case isNodeServerValueFlag(a):
 				i++
 			case !strings.HasPrefix(a, "-"):
 				return a, true

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -34,7 +33,7 @@ func mustBeTruePtr(get func(*Config) *bool, what string) tightenCheck {
 func notLooserMode(get func(*Config) string) tightenCheck {
 	return func(b, p *Config) string {
 		name := get(p)
-		if m, ok := aliases[name]; ok {
+		if m, ok := alias(name); ok {
 			name = m
 		}
 		if modeRank(name) <= modeRank(b.modeName()) {
@@ -100,11 +99,21 @@ func num(f func(*Config) int) func(*Config) int64 {
 	return func(c *Config) int64 { return int64(f(c)) }
 }
 
-var netRank = map[string]int{"": 0, "deny": 0, "ask": 1, "allow": 2}
+// netRank orders network settings by permissiveness ("", "deny" and
+// unknown values rank lowest).
+func netRank(v string) int {
+	switch v {
+	case "ask":
+		return 1
+	case "allow":
+		return 2
+	}
+	return 0
+}
 
 func netNotLooser(get func(*Config) string) tightenCheck {
 	return func(b, p *Config) string {
-		if netRank[get(p)] <= netRank[get(b)] {
+		if netRank(get(p)) <= netRank(get(b)) {
 			return ""
 		}
 		return fmt.Sprintf("%q is looser than %q", get(p), get(b))
@@ -140,66 +149,79 @@ func tierNotLower(b, p *Config) string {
 	return ""
 }
 
-// tightenChecks lists every key an untrusted project file may set.
-var tightenChecks = map[string]tightenCheck{
-	"mode":                         notLooserMode(func(c *Config) string { return c.Mode }),
-	"approval_mode":                notLooserMode(func(c *Config) string { return c.ApprovalMode }),
-	"autonomy":                     notLooserMode(func(c *Config) string { return c.Autonomy }),
-	"unattended":                   mustBeTrue(func(c *Config) bool { return c.Unattended }, "unattended"),
-	"read_only":                    mustBeTrue(func(c *Config) bool { return c.ReadOnly }, "read_only"),
-	"require_approval_for_writes":  mustBeTruePtr(func(c *Config) *bool { return c.RequireApprovalForWrites }, "require_approval_for_writes"),
-	"require_approval_for_execute": mustBeTruePtr(func(c *Config) *bool { return c.RequireApprovalForExecute }, "require_approval_for_execute"),
-	"mode_table.read":              tierAction(risk.Read),
-	"mode_table.write":             tierAction(risk.Write),
-	"mode_table.execute":           tierAction(risk.Execute),
-	"mode_table.destructive":       tierAction(risk.Destructive),
-	"tools.allowed":                subsetOf(func(c *Config) []string { return c.Tools.Allowed }),
-	"tools.excluded":               alwaysTightens,
-	"tools.always_ask":             alwaysTightens,
-	"tools.tiers":                  tierNotLower,
-	"paths.denied":                 alwaysTightens,
-	"paths.sensitive":              alwaysTightens,
-	"paths.sensitive_write":        alwaysTightens,
-	"paths.rules":                  noAllowPathRules,
-	"paths.workspace_only":         mustBeTruePtr(func(c *Config) *bool { return c.Paths.WorkspaceOnly }, "workspace_only"),
-	"paths.read_outside":           verdictNotLooser(func(c *Config) string { return c.Paths.ReadOutside }, risk.Allow),
-	"paths.write_outside":          verdictNotLooser(func(c *Config) string { return c.Paths.WriteOutside }, risk.Ask),
-	"commands.denied":              alwaysTightens,
-	"commands.custom_patterns":     alwaysTightens,
-	"commands.allowed":             subsetOf(func(c *Config) []string { return c.Commands.Allowed }),
-	"commands.block_high_risk":     mustBeTruePtr(func(c *Config) *bool { return c.Commands.BlockHighRisk }, "block_high_risk"),
-	"commands.require_approval_for_medium_risk": mustBeTruePtr(func(c *Config) *bool { return c.Commands.RequireApprovalForMediumRisk }, "require_approval_for_medium_risk"),
-	"network.denied_domains":                    alwaysTightens,
-	"network.allowed_domains":                   subsetOf(func(c *Config) []string { return c.Network.AllowedDomains }),
-	"network.private":                           netNotLooser(func(c *Config) string { return c.Network.Private }),
-	"network.loopback":                          netNotLooser(func(c *Config) string { return c.Network.Loopback }),
-	"rules":                                     noAllowRules,
-	"budget.max_actions_per_hour":               lowerLimit(num(func(c *Config) int { return c.Budget.MaxActionsPerHour }), 0),
-	"budget.max_cost_per_day_cents":             lowerLimit(num(func(c *Config) int { return c.Budget.MaxCostPerDayCents }), 0),
-	"subagents.allow":                           mustBeTrue(func(c *Config) bool { return !boolOr(c.SubAgents.Allow, true) }, "forbidding sub-agents"),
-	"subagents.max_concurrent":                  lowerLimit(num(func(c *Config) int { return c.SubAgents.MaxConcurrent }), 5),
-	"subagents.max_total":                       lowerLimit(num(func(c *Config) int { return c.SubAgents.MaxTotal }), 10),
-	"subagents.max_depth":                       lowerLimit(num(func(c *Config) int { return c.SubAgents.MaxDepth }), 3),
-	"subagents.max_prompt_chars":                lowerLimit(num(func(c *Config) int { return c.SubAgents.MaxPromptChars }), 32000),
-	"subagents.max_output_chars":                lowerLimit(num(func(c *Config) int { return c.SubAgents.MaxOutputChars }), 4000),
-	"subagents.timeout":                         lowerLimit(dur(func(c *Config) time.Duration { return c.SubAgents.Timeout }), int64(120*time.Second)),
-	"approval.timeout":                          lowerLimit(dur(func(c *Config) time.Duration { return c.Approval.Timeout }), int64(DefaultApprovalTimeout)),
-	"sandbox.require":                           mustBeTrue(func(c *Config) bool { return c.Sandbox.Require }, "sandbox.require"),
-	"sandbox.allow_network":                     mustBeTrue(func(c *Config) bool { return !c.Sandbox.AllowNetwork }, "blocking the network"),
-	"sandbox.timeout":                           lowerLimit(dur(func(c *Config) time.Duration { return c.Sandbox.Timeout }), int64(30*time.Second)),
-	"sandbox.max_memory_mb":                     lowerLimit(num(func(c *Config) int { return c.Sandbox.MaxMemoryMB }), 2048),
+var (
+	tightenChecksOnce  sync.Once
+	tightenChecksTable map[string]tightenCheck
+)
+
+// tightenChecks lists every key an untrusted project file may set. The
+// table is built on first use, not at start-up.
+func tightenChecks() map[string]tightenCheck {
+	tightenChecksOnce.Do(func() { tightenChecksTable = buildTightenChecks() })
+	return tightenChecksTable
+}
+
+func buildTightenChecks() map[string]tightenCheck {
+	return map[string]tightenCheck{
+		"mode":                         notLooserMode(func(c *Config) string { return c.Mode }),
+		"approval_mode":                notLooserMode(func(c *Config) string { return c.ApprovalMode }),
+		"autonomy":                     notLooserMode(func(c *Config) string { return c.Autonomy }),
+		"unattended":                   mustBeTrue(func(c *Config) bool { return c.Unattended }, "unattended"),
+		"read_only":                    mustBeTrue(func(c *Config) bool { return c.ReadOnly }, "read_only"),
+		"require_approval_for_writes":  mustBeTruePtr(func(c *Config) *bool { return c.RequireApprovalForWrites }, "require_approval_for_writes"),
+		"require_approval_for_execute": mustBeTruePtr(func(c *Config) *bool { return c.RequireApprovalForExecute }, "require_approval_for_execute"),
+		"mode_table.read":              tierAction(risk.Read),
+		"mode_table.write":             tierAction(risk.Write),
+		"mode_table.execute":           tierAction(risk.Execute),
+		"mode_table.destructive":       tierAction(risk.Destructive),
+		"tools.allowed":                subsetOf(func(c *Config) []string { return c.Tools.Allowed }),
+		"tools.excluded":               alwaysTightens,
+		"tools.always_ask":             alwaysTightens,
+		"tools.tiers":                  tierNotLower,
+		"paths.denied":                 alwaysTightens,
+		"paths.sensitive":              alwaysTightens,
+		"paths.sensitive_write":        alwaysTightens,
+		"paths.rules":                  noAllowPathRules,
+		"paths.workspace_only":         mustBeTruePtr(func(c *Config) *bool { return c.Paths.WorkspaceOnly }, "workspace_only"),
+		"paths.read_outside":           verdictNotLooser(func(c *Config) string { return c.Paths.ReadOutside }, risk.Allow),
+		"paths.write_outside":          verdictNotLooser(func(c *Config) string { return c.Paths.WriteOutside }, risk.Ask),
+		"commands.denied":              alwaysTightens,
+		"commands.custom_patterns":     alwaysTightens,
+		"commands.allowed":             subsetOf(func(c *Config) []string { return c.Commands.Allowed }),
+		"commands.block_high_risk":     mustBeTruePtr(func(c *Config) *bool { return c.Commands.BlockHighRisk }, "block_high_risk"),
+		"commands.require_approval_for_medium_risk": mustBeTruePtr(func(c *Config) *bool { return c.Commands.RequireApprovalForMediumRisk }, "require_approval_for_medium_risk"),
+		"network.denied_domains":                    alwaysTightens,
+		"network.allowed_domains":                   subsetOf(func(c *Config) []string { return c.Network.AllowedDomains }),
+		"network.private":                           netNotLooser(func(c *Config) string { return c.Network.Private }),
+		"network.loopback":                          netNotLooser(func(c *Config) string { return c.Network.Loopback }),
+		"rules":                                     noAllowRules,
+		"budget.max_actions_per_hour":               lowerLimit(num(func(c *Config) int { return c.Budget.MaxActionsPerHour }), 0),
+		"budget.max_cost_per_day_cents":             lowerLimit(num(func(c *Config) int { return c.Budget.MaxCostPerDayCents }), 0),
+		"subagents.allow":                           mustBeTrue(func(c *Config) bool { return !boolOr(c.SubAgents.Allow, true) }, "forbidding sub-agents"),
+		"subagents.max_concurrent":                  lowerLimit(num(func(c *Config) int { return c.SubAgents.MaxConcurrent }), 5),
+		"subagents.max_total":                       lowerLimit(num(func(c *Config) int { return c.SubAgents.MaxTotal }), 10),
+		"subagents.max_depth":                       lowerLimit(num(func(c *Config) int { return c.SubAgents.MaxDepth }), 3),
+		"subagents.max_prompt_chars":                lowerLimit(num(func(c *Config) int { return c.SubAgents.MaxPromptChars }), 32000),
+		"subagents.max_output_chars":                lowerLimit(num(func(c *Config) int { return c.SubAgents.MaxOutputChars }), 4000),
+		"subagents.timeout":                         lowerLimit(dur(func(c *Config) time.Duration { return c.SubAgents.Timeout }), int64(120*time.Second)),
+		"approval.timeout":                          lowerLimit(dur(func(c *Config) time.Duration { return c.Approval.Timeout }), int64(DefaultApprovalTimeout)),
+		"sandbox.require":                           mustBeTrue(func(c *Config) bool { return c.Sandbox.Require }, "sandbox.require"),
+		"sandbox.allow_network":                     mustBeTrue(func(c *Config) bool { return !c.Sandbox.AllowNetwork }, "blocking the network"),
+		"sandbox.timeout":                           lowerLimit(dur(func(c *Config) time.Duration { return c.Sandbox.Timeout }), int64(30*time.Second)),
+		"sandbox.max_memory_mb":                     lowerLimit(num(func(c *Config) int { return c.Sandbox.MaxMemoryMB }), 2048),
+	}
 }
 
 // indexRE matches list indices in field paths; compiled on first use so
 // that processes that never load a project file do not pay for it.
-var indexRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\[\d+\]`) })
+var indexRE = lazyRegexp{expr: `\[\d+\]`}
 
 // checkTightens verifies that an untrusted layer only tightens base.
 func checkTightens(base, proj *Config, meta tree.Meta, file string, doc *tree.Node) error {
 	var errs tree.Errors
 	reported := map[string]bool{}
 	for _, p := range meta.Paths() {
-		key := indexRE().ReplaceAllString(p, "")
+		key := indexRE.get().ReplaceAllString(p, "")
 		if reported[key] || isTablePrefix(key) {
 			continue
 		}
@@ -216,7 +238,7 @@ func checkTightens(base, proj *Config, meta tree.Meta, file string, doc *tree.No
 }
 
 func tightenWhy(key string, base, proj *Config) string {
-	if check, ok := tightenChecks[key]; ok {
+	if check, ok := tightenChecks()[key]; ok {
 		return check(base, proj)
 	}
 	if strings.HasPrefix(key, "tools.tiers.") {
@@ -228,7 +250,7 @@ func tightenWhy(key string, base, proj *Config) string {
 // isTablePrefix reports whether key is a table that contains checked keys
 // (its own leaves are judged separately).
 func isTablePrefix(key string) bool {
-	for k := range tightenChecks {
+	for k := range tightenChecks() {
 		if strings.HasPrefix(k, key+".") {
 			return true
 		}

@@ -19,46 +19,59 @@ type TokenShape struct {
 	Need []string
 }
 
-func lazy(expr string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+// compiledTokens holds the expressions of TokenShapes compiled so far, by
+// expression.
+var compiledTokens sync.Map
+
+// compiled returns expr compiled, compiling it on its first use. Each Re
+// of TokenShapes is a function literal calling it: one that captures
+// nothing is laid out by the linker, so TokenShapes costs nothing at start
+// (a sync.OnceValue per shape would allocate at start-up).
+func compiled(expr string) *regexp.Regexp {
+	if re, ok := compiledTokens.Load(expr); ok {
+		return re.(*regexp.Regexp)
+	}
+	re, _ := compiledTokens.LoadOrStore(expr, regexp.MustCompile(expr))
+	return re.(*regexp.Regexp)
 }
 
 // TokenShapes are the credential formats of the common services and the
 // PEM private key block: prefixes that only credentials carry, with the
 // length and alphabet the services issue.
 var TokenShapes = []TokenShape{
-	{"pem private key", lazy(`(-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)`), []string{"private key"}},
-	{"aws access key", lazy(`((?:AKIA|ASIA))[0-9A-Z]{16}`), []string{"akia", "asia"}},
-	{"github token", lazy(`\b((?:ghp|gho|ghs|ghu|ghr)_)[A-Za-z0-9]{30,}\b`), []string{"ghp_", "gho_", "ghs_", "ghu_", "ghr_"}},
-	{"github fine-grained token", lazy(`\b(github_pat_)[A-Za-z0-9_]{20,}`), []string{"github_pat_"}},
-	{"gitlab token", lazy(`\b((?:glpat|gldt|glrt|glptt|glcbt|glimt|glsoat|glffct)-)[A-Za-z0-9_-]{20,}`),
-		[]string{"glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glimt-", "glsoat-", "glffct-"}},
-	{"slack token", lazy(`\b(xox[baprse]-)[A-Za-z0-9-]{10,}`), []string{"xox"}},
-	{"slack app token", lazy(`\b(xapp-)[0-9]+-[A-Za-z0-9-]{10,}`), []string{"xapp-"}},
-	{"stripe key", lazy(`\b((?:sk|rk)_(?:live|test)_)[A-Za-z0-9]{10,}`), []string{"k_live_", "k_test_"}},
-	{"stripe webhook secret", lazy(`\b(whsec_)[A-Za-z0-9+/=]{20,}`), []string{"whsec_"}},
-	{"openai or anthropic key", lazy(`\b(sk-(?:ant-|proj-)?)[A-Za-z0-9_-]{20,}`), []string{"sk-"}},
-	{"google api key", lazy(`\b(AIza)[0-9A-Za-z_-]{35,}`), []string{"aiza"}},
-	{"google oauth token", lazy(`\b(ya29\.)[0-9A-Za-z_-]{20,}`), []string{"ya29."}},
-	{"google oauth client secret", lazy(`\b(GOCSPX-)[0-9A-Za-z_-]{20,}`), []string{"gocspx-"}},
-	{"jwt", lazy(`\b(eyJ)[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+`), []string{"eyj"}},
-	{"npm token", lazy(`\b(npm_)[A-Za-z0-9]{36}\b`), []string{"npm_"}},
-	{"hugging face token", lazy(`\b(hf_)[A-Za-z0-9]{30,}\b`), []string{"hf_"}},
-	{"pypi token", lazy(`\b(pypi-)AgEIcHlwaS5vcmc[A-Za-z0-9_-]{16,}`), []string{"pypi-ageichlwas5vcmc"}},
-	{"docker hub token", lazy(`\b(dckr_pat_)[A-Za-z0-9_-]{20,}`), []string{"dckr_pat_"}},
-	{"vault token", lazy(`\b(hv[sbr]\.)[A-Za-z0-9_-]{24,}`), []string{"hvs.", "hvb.", "hvr."}},
-	{"sendgrid key", lazy(`\b(SG\.)[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`), []string{"sg."}},
-	{"digitalocean token", lazy(`\b(do[por]_v1_)[a-f0-9]{64}\b`), []string{"_v1_"}},
-	{"shopify token", lazy(`\b(shp(?:at|ca|pa|ss)_)[a-fA-F0-9]{32}\b`), []string{"shpat_", "shpca_", "shppa_", "shpss_"}},
-	{"age secret key", lazy(`\b(AGE-SECRET-KEY-)1[0-9A-Z]{58}\b`), []string{"age-secret-key-1"}},
-	{"groq, xai or perplexity key", lazy(`\b(gsk_|xai-|pplx-)[A-Za-z0-9]{40,}`), []string{"gsk_", "xai-", "pplx-"}},
-	{"databricks token", lazy(`\b(dapi)[a-f0-9]{32}\b`), []string{"dapi"}},
-	{"atlassian token", lazy(`\b(ATATT3)[A-Za-z0-9_=-]{50,}`), []string{"atatt3"}},
-	{"linear key", lazy(`\b(lin_api_)[A-Za-z0-9]{30,}`), []string{"lin_api_"}},
-	{"postman key", lazy(`\b(PMAK-)[a-f0-9]{24}-[a-f0-9]{34}`), []string{"pmak-"}},
-	{"sentry token", lazy(`\b(sntry[su]_)[A-Za-z0-9+/=_-]{30,}`), []string{"sntrys_", "sntryu_"}},
-	{"grafana token", lazy(`\b(glsa_|glc_)[A-Za-z0-9+/=_]{30,}`), []string{"glsa_", "glc_"}},
-	{"terraform cloud token", lazy(`\b([A-Za-z0-9]{14}\.atlasv1\.)[A-Za-z0-9_=-]{60,}`), []string{"atlasv1."}},
+	{"pem private key", func() *regexp.Regexp { return compiled(`(-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)`) }, []string{"private key"}},
+	{"aws access key", func() *regexp.Regexp { return compiled(`((?:AKIA|ASIA))[0-9A-Z]{16}`) }, []string{"akia", "asia"}},
+	{"github token", func() *regexp.Regexp { return compiled(`\b((?:ghp|gho|ghs|ghu|ghr)_)[A-Za-z0-9]{30,}\b`) }, []string{"ghp_", "gho_", "ghs_", "ghu_", "ghr_"}},
+	{"github fine-grained token", func() *regexp.Regexp { return compiled(`\b(github_pat_)[A-Za-z0-9_]{20,}`) }, []string{"github_pat_"}},
+	{"gitlab token", func() *regexp.Regexp {
+		return compiled(`\b((?:glpat|gldt|glrt|glptt|glcbt|glimt|glsoat|glffct)-)[A-Za-z0-9_-]{20,}`)
+	}, []string{"glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "glimt-", "glsoat-", "glffct-"}},
+	{"slack token", func() *regexp.Regexp { return compiled(`\b(xox[baprse]-)[A-Za-z0-9-]{10,}`) }, []string{"xox"}},
+	{"slack app token", func() *regexp.Regexp { return compiled(`\b(xapp-)[0-9]+-[A-Za-z0-9-]{10,}`) }, []string{"xapp-"}},
+	{"stripe key", func() *regexp.Regexp { return compiled(`\b((?:sk|rk)_(?:live|test)_)[A-Za-z0-9]{10,}`) }, []string{"k_live_", "k_test_"}},
+	{"stripe webhook secret", func() *regexp.Regexp { return compiled(`\b(whsec_)[A-Za-z0-9+/=]{20,}`) }, []string{"whsec_"}},
+	{"openai or anthropic key", func() *regexp.Regexp { return compiled(`\b(sk-(?:ant-|proj-)?)[A-Za-z0-9_-]{20,}`) }, []string{"sk-"}},
+	{"google api key", func() *regexp.Regexp { return compiled(`\b(AIza)[0-9A-Za-z_-]{35,}`) }, []string{"aiza"}},
+	{"google oauth token", func() *regexp.Regexp { return compiled(`\b(ya29\.)[0-9A-Za-z_-]{20,}`) }, []string{"ya29."}},
+	{"google oauth client secret", func() *regexp.Regexp { return compiled(`\b(GOCSPX-)[0-9A-Za-z_-]{20,}`) }, []string{"gocspx-"}},
+	{"jwt", func() *regexp.Regexp { return compiled(`\b(eyJ)[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]+`) }, []string{"eyj"}},
+	{"npm token", func() *regexp.Regexp { return compiled(`\b(npm_)[A-Za-z0-9]{36}\b`) }, []string{"npm_"}},
+	{"hugging face token", func() *regexp.Regexp { return compiled(`\b(hf_)[A-Za-z0-9]{30,}\b`) }, []string{"hf_"}},
+	{"pypi token", func() *regexp.Regexp { return compiled(`\b(pypi-)AgEIcHlwaS5vcmc[A-Za-z0-9_-]{16,}`) }, []string{"pypi-ageichlwas5vcmc"}},
+	{"docker hub token", func() *regexp.Regexp { return compiled(`\b(dckr_pat_)[A-Za-z0-9_-]{20,}`) }, []string{"dckr_pat_"}},
+	{"vault token", func() *regexp.Regexp { return compiled(`\b(hv[sbr]\.)[A-Za-z0-9_-]{24,}`) }, []string{"hvs.", "hvb.", "hvr."}},
+	{"sendgrid key", func() *regexp.Regexp { return compiled(`\b(SG\.)[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`) }, []string{"sg."}},
+	{"digitalocean token", func() *regexp.Regexp { return compiled(`\b(do[por]_v1_)[a-f0-9]{64}\b`) }, []string{"_v1_"}},
+	{"shopify token", func() *regexp.Regexp { return compiled(`\b(shp(?:at|ca|pa|ss)_)[a-fA-F0-9]{32}\b`) }, []string{"shpat_", "shpca_", "shppa_", "shpss_"}},
+	{"age secret key", func() *regexp.Regexp { return compiled(`\b(AGE-SECRET-KEY-)1[0-9A-Z]{58}\b`) }, []string{"age-secret-key-1"}},
+	{"groq, xai or perplexity key", func() *regexp.Regexp { return compiled(`\b(gsk_|xai-|pplx-)[A-Za-z0-9]{40,}`) }, []string{"gsk_", "xai-", "pplx-"}},
+	{"databricks token", func() *regexp.Regexp { return compiled(`\b(dapi)[a-f0-9]{32}\b`) }, []string{"dapi"}},
+	{"atlassian token", func() *regexp.Regexp { return compiled(`\b(ATATT3)[A-Za-z0-9_=-]{50,}`) }, []string{"atatt3"}},
+	{"linear key", func() *regexp.Regexp { return compiled(`\b(lin_api_)[A-Za-z0-9]{30,}`) }, []string{"lin_api_"}},
+	{"postman key", func() *regexp.Regexp { return compiled(`\b(PMAK-)[a-f0-9]{24}-[a-f0-9]{34}`) }, []string{"pmak-"}},
+	{"sentry token", func() *regexp.Regexp { return compiled(`\b(sntry[su]_)[A-Za-z0-9+/=_-]{30,}`) }, []string{"sntrys_", "sntryu_"}},
+	{"grafana token", func() *regexp.Regexp { return compiled(`\b(glsa_|glc_)[A-Za-z0-9+/=_]{30,}`) }, []string{"glsa_", "glc_"}},
+	{"terraform cloud token", func() *regexp.Regexp { return compiled(`\b([A-Za-z0-9]{14}\.atlasv1\.)[A-Za-z0-9_=-]{60,}`) }, []string{"atlasv1."}},
 }
 
 // FindToken returns the name of the first credential format s contains

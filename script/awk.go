@@ -164,7 +164,7 @@ func awkTokens(src string) ([]awkTok, string) {
 		last := out[len(out)-1]
 		switch last.kind {
 		case 'a':
-			return !awkKeywords[last.text]
+			return !isAwkKeyword(last.text)
 		case '0', '"', '/':
 			return true
 		case 'o':
@@ -223,9 +223,15 @@ func awkTokens(src string) ([]awkTok, string) {
 	return out, ""
 }
 
-// awkKeywords are names after which a "/" starts a regex.
-var awkKeywords = map[string]bool{"print": true, "printf": true, "return": true, "in": true, "if": true,
-	"while": true, "for": true, "do": true, "else": true, "getline": true, "case": true, "BEGIN": true, "END": true}
+// isAwkKeyword reports whether name is one after which a "/" starts a regex.
+func isAwkKeyword(name string) bool {
+	switch name {
+	case "print", "printf", "return", "in", "if", "while", "for", "do", "else", "getline", "case", "BEGIN",
+		"END":
+		return true
+	}
+	return false
+}
 
 func isAwkNameStart(c byte) bool {
 	return c == '_' || c == '@' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'

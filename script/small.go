@@ -40,25 +40,28 @@ func SSHOption(opt string) Effects {
 		"dynamicforward", "tunnel", "tunneldevice":
 		return Effects{Unknown: "ssh option " + key + " is not known to be harmless"}
 	}
-	if sshHarmless[key] {
+	if isSSHHarmless(key) {
 		return Effects{}
 	}
 	return Effects{Unknown: "ssh option " + key + " is not known to be harmless"}
 }
 
-// sshHarmless are options that only tune how ssh connects and checks.
-var sshHarmless = map[string]bool{
-	"batchmode": true, "connecttimeout": true, "connectionattempts": true, "serveraliveinterval": true,
-	"serveralivecountmax": true, "stricthostkeychecking": true, "userknownhostsfile": true,
-	"globalknownhostsfile": true, "loglevel": true, "port": true, "user": true, "hostname": true,
-	"identityfile": true, "identitiesonly": true, "certificatefile": true, "compression": true,
-	"addkeystoagent": true, "preferredauthentications": true, "pubkeyauthentication": true,
-	"passwordauthentication": true, "kbdinteractiveauthentication": true, "hostkeyalgorithms": true,
-	"pubkeyacceptedalgorithms": true, "pubkeyacceptedkeytypes": true, "kexalgorithms": true, "ciphers": true,
-	"macs": true, "addressfamily": true, "bindaddress": true, "checkhostip": true, "hashknownhosts": true,
-	"requesttty": true, "escapechar": true, "tcpkeepalive": true, "updatehostkeys": true,
-	"verifyhostkeydns": true, "visualhostkey": true, "numberofpasswordprompts": true, "exitonforwardfailure": true,
-	"controlpersist": true, "proxyjump": true, "canonicalizehostname": true, "ipqos": true, "rekeylimit": true,
+// isSSHHarmless reports whether key is one of the options that only tune
+// how ssh connects and checks.
+func isSSHHarmless(key string) bool {
+	switch key {
+	case "batchmode", "connecttimeout", "connectionattempts", "serveraliveinterval", "serveralivecountmax",
+		"stricthostkeychecking", "userknownhostsfile", "globalknownhostsfile", "loglevel", "port", "user",
+		"hostname", "identityfile", "identitiesonly", "certificatefile", "compression", "addkeystoagent",
+		"preferredauthentications", "pubkeyauthentication", "passwordauthentication",
+		"kbdinteractiveauthentication", "hostkeyalgorithms", "pubkeyacceptedalgorithms", "pubkeyacceptedkeytypes",
+		"kexalgorithms", "ciphers", "macs", "addressfamily", "bindaddress", "checkhostip", "hashknownhosts",
+		"requesttty", "escapechar", "tcpkeepalive", "updatehostkeys", "verifyhostkeydns", "visualhostkey",
+		"numberofpasswordprompts", "exitonforwardfailure", "controlpersist", "proxyjump", "canonicalizehostname",
+		"ipqos", "rekeylimit":
+		return true
+	}
+	return false
 }
 
 // Jq analyses a jq program (also gojq, jaq and mikefarah's yq, which share

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"net/http"
 	"slices"
 	"strconv"
@@ -17,14 +16,10 @@ import (
 )
 
 // latencyBuckets are the upper bounds of the decision latency histogram:
-// 25 µs doubling 14 times (to about 0.2 s).
-var latencyBuckets = func() []float64 {
-	b := make([]float64, 14)
-	for i := range b {
-		b[i] = 25e-6 * math.Pow(2, float64(i))
-	}
-	return b
-}()
+// 25 µs doubling 14 times (to about 0.2 s), written out so that they are
+// not computed at start-up.
+var latencyBuckets = []float64{25e-6, 50e-6, 100e-6, 200e-6, 400e-6, 800e-6, 1.6e-3, 3.2e-3, 6.4e-3, 12.8e-3,
+	25.6e-3, 51.2e-3, 102.4e-3, 204.8e-3}
 
 // metrics are the server's counters, served on /metrics in the Prometheus
 // text exposition format (version 0.0.4). They are written here rather than

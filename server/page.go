@@ -11,14 +11,17 @@ import (
 var webFiles embed.FS
 
 // webRoot is the embedded page: index.html, app.js and style.css.
-var webRoot, _ = fs.Sub(webFiles, "web")
+func webRoot() fs.FS {
+	root, _ := fs.Sub(webFiles, "web")
+	return root
+}
 
 func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
-	http.ServeFileFS(w, r, webRoot, "index.html")
+	http.ServeFileFS(w, r, webRoot(), "index.html")
 }
 
 func staticHandler() http.Handler {
-	return http.StripPrefix("/static/", http.FileServerFS(webRoot))
+	return http.StripPrefix("/static/", http.FileServerFS(webRoot()))
 }
 
 // policyInfo is the reply of GET /v1/policy.

@@ -79,10 +79,14 @@ func (w *walker) nestedCode(c *Command, words []Word, origin string, st *state, 
 	w.nested(c, code, nest{origin: origin, via: c.Name, state: st, stdin: true}, cx)
 }
 
-var shellNames = map[string]bool{
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "ash": true, "mksh": true,
-	"fish": true, "rbash": true, "yash": true, "csh": true, "tcsh": true, "ksh93": true, "oksh": true,
-	"pdksh": true, "posh": true, "loksh": true,
+// isShellName reports whether name is one of the shells.
+func isShellName(name string) bool {
+	switch name {
+	case "sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "rbash", "yash", "csh", "tcsh", "ksh93",
+		"oksh", "pdksh", "posh", "loksh":
+		return true
+	}
+	return false
 }
 
 // shellCall is how a shell was invoked.

@@ -28,8 +28,14 @@ type spawnCall struct {
 	dot  bool // must be written as X.name(…)
 }
 
-var spawnCalls = map[string][]spawnCall{
-	"python": {
+// spawnCalls are, for each language, the calls that start a program or
+// run a shell command (a table the linker lays out: a map would be built
+// at every start).
+var spawnCalls = []struct {
+	lang  string
+	calls []spawnCall
+}{
+	{"python", []spawnCall{
 		{"system", spawnShell, true}, {"popen", spawnShell, true}, {"Popen", spawnShell, false},
 		{"check_output", spawnShell, false}, {"check_call", spawnShell, false}, {"getoutput", spawnShell, false},
 		{"getstatusoutput", spawnShell, false}, {"subprocess.run", spawnShell, false},
@@ -37,22 +43,45 @@ var spawnCalls = map[string][]spawnCall{
 		{"execvpe", spawnExec, true}, {"execl", spawnExec, true}, {"execlp", spawnExec, true},
 		{"spawnv", spawnExec, true}, {"spawnvp", spawnExec, true}, {"spawnl", spawnExec, true},
 		{"spawnlp", spawnExec, true}, {"pty.spawn", spawnShell, false},
-	},
-	"perl":        {{"system", spawnShell, false}, {"exec", spawnShell, false}, {"qx", spawnShell, false}},
-	"ruby":        {{"system", spawnShell, false}, {"exec", spawnShell, false}, {"spawn", spawnShell, false}, {"popen", spawnShell, true}, {"capture2", spawnShell, true}, {"capture2e", spawnShell, true}, {"capture3", spawnShell, true}, {"popen3", spawnShell, true}, {"%x", spawnShell, false}},
-	"node":        {{"execSync", spawnShell, false}, {"exec", spawnShell, true}, {"spawn", spawnProgram, false}, {"spawnSync", spawnProgram, false}, {"execFile", spawnProgram, false}, {"execFileSync", spawnProgram, false}},
-	"php":         {{"system", spawnShell, false}, {"exec", spawnShell, false}, {"shell_exec", spawnShell, false}, {"passthru", spawnShell, false}, {"popen", spawnShell, false}, {"proc_open", spawnShell, false}},
-	"lua":         {{"os.execute", spawnShell, false}, {"io.popen", spawnShell, false}},
-	"awk":         {{"system", spawnShell, false}},
-	"jxa":         {{"doShellScript", spawnShell, false}},
-	"applescript": {{"do shell script", spawnShell, false}},
+	}},
+	{"perl", []spawnCall{{"system", spawnShell, false}, {"exec", spawnShell, false}, {"qx", spawnShell, false}}},
+	{"ruby", []spawnCall{{"system", spawnShell, false}, {"exec", spawnShell, false}, {"spawn", spawnShell, false}, {"popen", spawnShell, true}, {"capture2", spawnShell, true}, {"capture2e", spawnShell, true}, {"capture3", spawnShell, true}, {"popen3", spawnShell, true}, {"%x", spawnShell, false}}},
+	{"node", []spawnCall{{"execSync", spawnShell, false}, {"exec", spawnShell, true}, {"spawn", spawnProgram, false}, {"spawnSync", spawnProgram, false}, {"execFile", spawnProgram, false}, {"execFileSync", spawnProgram, false}}},
+	{"php", []spawnCall{{"system", spawnShell, false}, {"exec", spawnShell, false}, {"shell_exec", spawnShell, false}, {"passthru", spawnShell, false}, {"popen", spawnShell, false}, {"proc_open", spawnShell, false}}},
+	{"lua", []spawnCall{{"os.execute", spawnShell, false}, {"io.popen", spawnShell, false}}},
+	{"awk", []spawnCall{{"system", spawnShell, false}}},
+	{"jxa", []spawnCall{{"doShellScript", spawnShell, false}}},
+	{"applescript", []spawnCall{{"do shell script", spawnShell, false}}},
 }
 
-// parenless languages allow calls without parentheses (system "…").
-var parenless = map[string]bool{"perl": true, "ruby": true, "applescript": true}
+// spawnCallsOf returns the spawn calls of lang (none when it has none).
+func spawnCallsOf(lang string) []spawnCall {
+	for _, l := range spawnCalls {
+		if l.lang == lang {
+			return l.calls
+		}
+	}
+	return nil
+}
 
-// backtickLangs run `…` as a shell command.
-var backtickLangs = map[string]bool{"perl": true, "ruby": true, "php": true}
+// isParenless reports whether lang allows calls without parentheses
+// (system "…").
+func isParenless(lang string) bool {
+	switch lang {
+	case "perl", "ruby", "applescript":
+		return true
+	}
+	return false
+}
+
+// isBacktickLang reports whether lang runs `…` as a shell command.
+func isBacktickLang(lang string) bool {
+	switch lang {
+	case "perl", "ruby", "php":
+		return true
+	}
+	return false
+}
 
 // spawnArg is one argument of a spawn call.
 type spawnArg struct {
@@ -64,14 +93,14 @@ type spawnArg struct {
 
 func (w *walker) scanSpawns(c *Command, span risk.Span, st *state, cx *ctx) {
 	code, lang := c.Inline.Code, c.Inline.Lang
-	for _, sc := range spawnCalls[lang] {
+	for _, sc := range spawnCallsOf(lang) {
 		for _, at := range findCalls(code, sc) {
 			if args := readCallArgs(code, at, lang); args != nil {
 				w.spawn(c, sc, args, span, st, cx)
 			}
 		}
 	}
-	if backtickLangs[lang] {
+	if isBacktickLang(lang) {
 		for _, cmd := range backticks(code, lang) {
 			w.spawnCode(c, cmd, span, st, cx)
 		}
@@ -220,7 +249,7 @@ func readCallArgs(code string, i int, lang string) []spawnArg {
 	case code[i] == '(':
 		closing = ')'
 		i++
-	case !parenless[lang] || code[i] != '"' && code[i] != '\'' && code[i] != '[':
+	case !isParenless(lang) || code[i] != '"' && code[i] != '\'' && code[i] != '[':
 		return nil
 	}
 	var args []spawnArg

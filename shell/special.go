@@ -9,7 +9,7 @@ import (
 
 // special records c and analyses what its particular grammar implies.
 func (w *walker) special(c *Command, st *state, cx *ctx) {
-	if shellNames[c.Name] || isShellVariable(c.Argv[0]) {
+	if isShellName(c.Name) || isShellVariable(c.Argv[0]) {
 		w.shell(c, st, cx)
 		return
 	}
@@ -32,11 +32,18 @@ func isShellVariable(w Word) bool {
 
 type specialFunc func(w *walker, c *Command, st *state, cx *ctx)
 
-// specials is built the first time a command is analysed, not at start-up
-// (init only stores the function: the table refers back to the walker).
-var specials func() map[string]specialFunc
+var (
+	specialsOnce  sync.Once
+	specialsTable map[string]specialFunc
+)
 
-func init() { specials = sync.OnceValue(buildSpecials) }
+// specials is built the first time a command is analysed, not at start-up
+// (a sync.Once and a variable without an initialiser, because the table
+// refers back to the walker).
+func specials() map[string]specialFunc {
+	specialsOnce.Do(func() { specialsTable = buildSpecials() })
+	return specialsTable
+}
 
 func buildSpecials() map[string]specialFunc {
 	return map[string]specialFunc{

@@ -24,11 +24,18 @@ const (
 // wrapper peels one wrapper: args are the words after the wrapper's name.
 type wrapper func(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Word, wrapResult)
 
-// wrappers is built the first time a command is analysed, not at start-up
-// (init only stores the function: the table refers back to the walker).
-var wrappers func() map[string]wrapper
+var (
+	wrappersOnce  sync.Once
+	wrappersTable map[string]wrapper
+)
 
-func init() { wrappers = sync.OnceValue(buildWrappers) }
+// wrappers is built the first time a command is analysed, not at start-up
+// (a sync.Once and a variable without an initialiser, because the table
+// refers back to the walker).
+func wrappers() map[string]wrapper {
+	wrappersOnce.Do(func() { wrappersTable = buildWrappers() })
+	return wrappersTable
+}
 
 func buildWrappers() map[string]wrapper {
 	m := map[string]wrapper{

@@ -8,21 +8,20 @@ import (
 
 // Wrappers that run a command given as separate words or as one string.
 
-var xargsSpec = &optSpec{
-	Short: "0rtpxoa:d:E:I:J:L:n:P:R:s:S:e?i?l?",
-	Long: []string{"null", "arg-file=", "delimiter=", "eof", "eof=", "replace", "replace=", "max-lines",
-		"max-lines=", "max-args=", "max-procs=", "max-chars=", "interactive", "no-run-if-empty", "verbose",
-		"exit", "show-limits", "open-tty", "process-slot-var=", "help", "version"},
-	Files: map[string]string{"a": "<", "arg-file": "<"},
-}
-
 // wrapXargs: the words after xargs's options are the command it runs (with
 // more arguments read from stdin). When the input is a listing of a
 // directory (find DIR …, ls DIR), the arguments xargs adds are that
 // directory's entries, which a glob word stands for: find ~ | xargs rm -rf
 // is rm -rf ~/*.
 func wrapXargs(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
-	inner, res, r := w.peel(c, "xargs", xargsSpec, args)
+	spec := &optSpec{
+		Short: "0rtpxoa:d:E:I:J:L:n:P:R:s:S:e?i?l?",
+		Long: []string{"null", "arg-file=", "delimiter=", "eof", "eof=", "replace", "replace=", "max-lines",
+			"max-lines=", "max-args=", "max-procs=", "max-chars=", "interactive", "no-run-if-empty", "verbose",
+			"exit", "show-limits", "open-tty", "process-slot-var=", "help", "version"},
+		Files: map[string]string{"a": "<", "arg-file": "<"},
+	}
+	inner, res, r := w.peel(c, "xargs", spec, args)
 	if r != wrapInner || len(inner) == 0 {
 		return nil, wrapNone
 	}
@@ -84,7 +83,7 @@ func endlessInput(p *Command) bool {
 func takesCode(inner []Word) bool {
 	name := commandName(inner[0])
 	last := inner[len(inner)-1].Value
-	if shellNames[name] {
+	if isShellName(name) {
 		return len(last) > 1 && last[0] == '-' && last[1] != '-' && strings.Contains(last, "c")
 	}
 	if wrappers()[name] == nil {
@@ -322,17 +321,27 @@ func quoteWords(ws []Word) Word {
 	return Word{Value: quoteArgv(vals), Known: known, Span: spanOfWords(ws)}
 }
 
-// More wrappers that run the rest of their words as a command.
-var simpleWrappers = sync.OnceValue(func() map[string]struct {
+// simpleWrapper is one of simpleWrappers.
+type simpleWrapper struct {
 	spec       *optSpec
 	privileged bool
 	skip       int // operands before the command (faketime TIME)
-} {
-	return map[string]struct {
-		spec       *optSpec
-		privileged bool
-		skip       int // operands before the command (faketime TIME)
-	}{
+}
+
+var (
+	simpleWrappersOnce  sync.Once
+	simpleWrappersTable map[string]simpleWrapper
+)
+
+// simpleWrappers are more wrappers that run the rest of their words as a
+// command, built on first use, not at start-up.
+func simpleWrappers() map[string]simpleWrapper {
+	simpleWrappersOnce.Do(func() { simpleWrappersTable = buildSimpleWrappers() })
+	return simpleWrappersTable
+}
+
+func buildSimpleWrappers() map[string]simpleWrapper {
+	return map[string]simpleWrapper{
 		"unshare":     {spec: &optSpec{Short: "muinpUCTfrcS:G:R:w:", Long: []string{"mount", "mount=", "uts", "uts=", "ipc", "ipc=", "net", "net=", "pid", "pid=", "user", "user=", "cgroup", "cgroup=", "time", "time=", "fork", "map-root-user", "map-current-user", "kill-child", "kill-child=", "mount-proc", "mount-proc=", "propagation=", "setgroups=", "root=", "wd=", "setuid=", "setgid="}}},
 		"nsenter":     {spec: &optSpec{Short: "amuinpUCTrwFZt:S:G:", Long: []string{"all", "target=", "mount", "mount=", "uts", "uts=", "ipc", "ipc=", "net", "net=", "pid", "pid=", "user", "user=", "cgroup", "cgroup=", "time", "time=", "root", "root=", "wd", "wd=", "setuid=", "setgid=", "preserve-credentials", "no-fork"}}, privileged: true},
 		"systemd-run": {spec: &optSpec{Short: "qGdPtu:p:E:M:H:", Long: []string{"user", "system", "scope", "unit=", "property=", "description=", "slice=", "slice-inherit", "uid=", "gid=", "nice=", "working-directory=", "same-dir", "setenv=", "pty", "pipe", "quiet", "wait", "collect", "remain-after-exit", "service-type=", "on-active=", "on-boot=", "on-startup=", "on-unit-active=", "on-unit-inactive=", "on-calendar=", "on-clock-change", "on-timezone-change", "timer-property=", "path-property=", "socket-property=", "machine=", "host=", "no-block", "no-ask-password", "shell", "json=", "expand-environment="}}, privileged: true},
@@ -360,29 +369,33 @@ var simpleWrappers = sync.OnceValue(func() map[string]struct {
 		"screen":       {spec: &optSpec{Short: "dmDRrxAUaqlOfiS:c:t:h:p:T:e:s:"}},
 		"wsl":          {spec: &optSpec{Short: "ed:u:", Long: []string{"exec", "distribution=", "user=", "cd=", "shell-type="}}},
 	}
-})
+}
 
 // setarchSpec reads setarch's options (util-linux).
 var setarchSpec = &optSpec{Short: "3BFILRSTXZv", Long: []string{"3gb", "32bit", "fdpic-funcptrs", "short-inode",
 	"addr-compat-layout", "addr-no-randomize", "whole-seconds", "sticky-timeouts", "read-implies-exec",
 	"mmap-page-zero", "4gb", "uname-2.6", "verbose", "list", "show", "show=", "help", "version"}}
 
-// archNames are the architectures setarch takes before the command (and
-// the names of its links, which take none).
-var archNames = map[string]bool{"i386": true, "i486": true, "i586": true, "i686": true, "x86_64": true,
-	"linux32": true, "linux64": true, "uname26": true, "arm": true, "armv7l": true, "armh": true, "armv8l": true,
-	"aarch64": true, "arm64": true, "ppc": true, "ppc32": true, "ppc64": true, "ppc64le": true, "s390": true,
-	"s390x": true, "sparc": true, "sparc32": true, "sparc32bash": true, "sparc64": true, "mips": true,
-	"mips32": true, "mips64": true, "ia64": true, "parisc": true, "parisc32": true, "parisc64": true,
-	"alpha": true, "riscv32": true, "riscv64": true, "loongarch": true, "loongarch32": true, "loongarch64": true,
-	"m68k": true, "sh": false}
+// isArchName reports whether name is one of the architectures setarch takes
+// before the command (and the names of its links, which take none). "sh"
+// (SuperH) is deliberately not one: setarch sh … is read as running sh.
+func isArchName(name string) bool {
+	switch name {
+	case "i386", "i486", "i586", "i686", "x86_64", "linux32", "linux64", "uname26", "arm", "armv7l", "armh",
+		"armv8l", "aarch64", "arm64", "ppc", "ppc32", "ppc64", "ppc64le", "s390", "s390x", "sparc", "sparc32",
+		"sparc32bash", "sparc64", "mips", "mips32", "mips64", "ia64", "parisc", "parisc32", "parisc64", "alpha",
+		"riscv32", "riscv64", "loongarch", "loongarch32", "loongarch64", "m68k":
+		return true
+	}
+	return false
+}
 
 // wrapSetarch: setarch [ARCH] [options] [CMD [ARGS]]; the links named
 // after an architecture (linux32, x86_64, …) take no ARCH. Options may come
 // after ARCH. Without a command it runs a shell.
 func wrapSetarch(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
 	name := commandName(c.Argv[0])
-	if name == "setarch" && len(args) > 0 && archNames[args[0].Value] {
+	if name == "setarch" && len(args) > 0 && isArchName(args[0].Value) {
 		args = args[1:]
 	}
 	inner, res, r := w.peel(c, name, setarchSpec, args)

@@ -72,7 +72,7 @@ func runAudit(a *app, f *auditFlags) error {
 	}
 	emit := recordPrinter(a.io.Stdout, f.json)
 	if !f.json {
-		fmt.Fprintln(a.io.Stdout, auditHeader)
+		fmt.Fprintln(a.io.Stdout, auditHeader())
 	}
 	if stateURL != "" {
 		return runFleetAudit(a, f, stateURL, filter, emit)
@@ -181,7 +181,10 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 
 const auditFormat = "%-19s  %-7s  %-14s  %-30s  %-16s  %s"
 
-var auditHeader = strings.TrimRight(fmt.Sprintf(auditFormat, "TIME (UTC)", "VERDICT", "TOOL", "RULE", "APPROVAL", "ARGS"), " ")
+// auditHeader is the header line of the audit table.
+func auditHeader() string {
+	return strings.TrimRight(fmt.Sprintf(auditFormat, "TIME (UTC)", "VERDICT", "TOOL", "RULE", "APPROVAL", "ARGS"), " ")
+}
 
 func recordPrinter(w io.Writer, asJSON bool) func(audit.Record) error {
 	if asJSON {

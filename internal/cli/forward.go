@@ -39,10 +39,17 @@ func addForwardFlags(cmd *cobra.Command, f *forwardFlags) {
 	fl.DurationVar(&f.timeout, "server-timeout", hook.DefaultServerTimeout, "with --server: how long to wait for the server (it may be waiting for a person's approval); no answer by then blocks the call")
 }
 
-// forwardOnlyFlags are the hook flags that apply with --server; every other
-// one (the policy flags, --defer-ask, --agent-runs-asks) shapes a decision
-// made here, and the server decides with its own policy and options.
-var forwardOnlyFlags = map[string]bool{"server": true, "token-file": true, "server-timeout": true, "defer-allow": true}
+// isForwardOnlyFlag reports whether name is one of the hook flags that
+// apply with --server; every other one (the policy flags, --defer-ask,
+// --agent-runs-asks) shapes a decision made here, and the server decides
+// with its own policy and options.
+func isForwardOnlyFlag(name string) bool {
+	switch name {
+	case "server", "token-file", "server-timeout", "defer-allow":
+		return true
+	}
+	return false
+}
 
 // forwardGrace is how long past --server-timeout a forwarding hook's
 // watchdog waits before blocking the call (reading stdin is not bounded by
@@ -85,7 +92,7 @@ func newForwarder(cmd *cobra.Command, agent string, f forwardFlags, deferAllow b
 		fw.timeout = hook.DefaultServerTimeout
 	}
 	cmd.Flags().Visit(func(fl *pflag.Flag) {
-		if !forwardOnlyFlags[fl.Name] {
+		if !isForwardOnlyFlag(fl.Name) {
 			errs = append(errs, fmt.Errorf("--%s does not apply with --server: the server decides with its own policy and options; set it there, or drop --server", fl.Name))
 		}
 	})

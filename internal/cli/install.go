@@ -81,7 +81,7 @@ HTTP hook and the approval page; --start also enables and starts it.`,
 		if err != nil {
 			return err
 		}
-		note := installNotes[args[0]]
+		note := installNote(args[0])
 		if f.forward != "" {
 			note = strings.TrimSpace(forwardNote(args[0], f.forward) + " " + note)
 		}
@@ -254,12 +254,20 @@ func finishChange(a *app, f *installFlags, c install.Change, done, note string) 
 	return nil
 }
 
-// installNotes tell the person the step the agent needs after install.
-var installNotes = map[string]string{
-	hook.ClaudeCode:  "In auto, dontAsk and bypassPermissions mode (auto is Claude Code's interactive default) Claude Code would settle toolguard's asks without you, so they are denied; start claude --permission-mode default to be asked, or set [approval] server and run toolguard serve to answer them on its page.",
-	hook.Cursor:      "Restart Cursor (or reload the window) so it reads hooks.json again.",
-	hook.GeminiCLI:   "Gemini CLI treats changed project hooks as untrusted until you accept them.",
-	hook.DockerAgent: "The entry has preempt_yolo: true, so it runs before --yolo, safety modes and permission rules, and an ask prompts.",
+// installNote tells the person the step the agent needs after install
+// ("" when none).
+func installNote(agent string) string {
+	switch agent {
+	case hook.ClaudeCode:
+		return "In auto, dontAsk and bypassPermissions mode (auto is Claude Code's interactive default) Claude Code would settle toolguard's asks without you, so they are denied; start claude --permission-mode default to be asked, or set [approval] server and run toolguard serve to answer them on its page."
+	case hook.Cursor:
+		return "Restart Cursor (or reload the window) so it reads hooks.json again."
+	case hook.GeminiCLI:
+		return "Gemini CLI treats changed project hooks as untrusted until you accept them."
+	case hook.DockerAgent:
+		return "The entry has preempt_yolo: true, so it runs before --yolo, safety modes and permission rules, and an ask prompts."
+	}
+	return ""
 }
 
 // forwardNote says what a hook installed with --server does when the
