@@ -8,20 +8,34 @@ import (
 
 // Wrappers that run a command given as separate words or as one string.
 
+var (
+	xargsSpecOnce sync.Once
+	xargsSpecVal  *optSpec
+)
+
+// xargsSpec reads xargs's options; built on first use (its Files map
+// would be built at start-up as a package variable) and once, not on
+// every xargs command a decision reads.
+func xargsSpec() *optSpec {
+	xargsSpecOnce.Do(func() {
+		xargsSpecVal = &optSpec{
+			Short: "0rtpxoa:d:E:I:J:L:n:P:R:s:S:e?i?l?",
+			Long: []string{"null", "arg-file=", "delimiter=", "eof", "eof=", "replace", "replace=", "max-lines",
+				"max-lines=", "max-args=", "max-procs=", "max-chars=", "interactive", "no-run-if-empty", "verbose",
+				"exit", "show-limits", "open-tty", "process-slot-var=", "help", "version"},
+			Files: map[string]string{"a": "<", "arg-file": "<"},
+		}
+	})
+	return xargsSpecVal
+}
+
 // wrapXargs: the words after xargs's options are the command it runs (with
 // more arguments read from stdin). When the input is a listing of a
 // directory (find DIR …, ls DIR), the arguments xargs adds are that
 // directory's entries, which a glob word stands for: find ~ | xargs rm -rf
 // is rm -rf ~/*.
 func wrapXargs(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
-	spec := &optSpec{
-		Short: "0rtpxoa:d:E:I:J:L:n:P:R:s:S:e?i?l?",
-		Long: []string{"null", "arg-file=", "delimiter=", "eof", "eof=", "replace", "replace=", "max-lines",
-			"max-lines=", "max-args=", "max-procs=", "max-chars=", "interactive", "no-run-if-empty", "verbose",
-			"exit", "show-limits", "open-tty", "process-slot-var=", "help", "version"},
-		Files: map[string]string{"a": "<", "arg-file": "<"},
-	}
-	inner, res, r := w.peel(c, "xargs", spec, args)
+	inner, res, r := w.peel(c, "xargs", xargsSpec(), args)
 	if r != wrapInner || len(inner) == 0 {
 		return nil, wrapNone
 	}
