@@ -2,6 +2,7 @@ package rules
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -34,6 +35,28 @@ func TestCompileReportsEveryProblem(t *testing.T) {
 	} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("error does not mention %q:\n%s", want, msg)
+		}
+	}
+}
+
+// TestCompileChecksExecutablesOfLongLists covers the header list checked
+// through a set (more than 16 names) as well as by a scan.
+func TestCompileChecksExecutablesOfLongLists(t *testing.T) {
+	for _, n := range []int{1, 16, 17, 40} {
+		exes := make([]string, n)
+		for i := range exes {
+			exes[i] = "tool" + strconv.Itoa(i)
+		}
+		p := Pack{Name: "long", Executables: exes, file: "packs/long.toml", Rules: []Rule{
+			{ID: "long.ok", Exe: []string{exes[n-1]}, Category: "fs-delete", Tier: "write", Blast: "low", Reason: "r.", Suggestion: "s."},
+			{ID: "long.bad", Exe: []string{"other"}, Category: "fs-delete", Tier: "write", Blast: "low", Reason: "r.", Suggestion: "s."},
+		}}
+		_, err := Compile([]Pack{p}, Options{})
+		if err == nil || !strings.Contains(err.Error(), `rule long.bad: executable "other" is not listed`) {
+			t.Errorf("%d executables: want the unlisted one reported, got %v", n, err)
+		}
+		if err != nil && strings.Contains(err.Error(), "long.ok") {
+			t.Errorf("%d executables: a listed executable was reported: %v", n, err)
 		}
 	}
 }
