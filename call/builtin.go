@@ -21,88 +21,165 @@ func fetchTool() Mapping  { return Mapping{Kind: Fetch, URLArgs: urlArgs} }
 func agentTool() Mapping  { return Mapping{Kind: Agent} }
 func harmless() Mapping   { return Mapping{Kind: Other, Tier: risk.Read, TierSet: true} }
 
-// builtin returns a new table of every supported agent's tool names
-// (research/integrations.md; Aar and ai-chat from research/seed-systems.md).
-// It is a function, not a package variable, so that a process that never
-// asks for the table does not build it at start-up, and [Default] need not
-// copy it.
-func builtin() map[string]Mapping {
-	return map[string]Mapping{
-		// The kinds themselves, for callers that speak in kinds (check --jsonl).
-		"shell":  shellTool("cwd"), // also docker-agent's shell tool: {cmd, cwd}
-		"read":   readTool(),
-		"write":  writeTool(),
-		"fetch":  fetchTool(),
-		"search": {Kind: Search, PathArgs: listArgs, URLArgs: urlArgs},
-		"mcp":    sniffMapping(MCP),
-		"agent":  agentTool(),
-		"other":  sniffMapping(Other),
+// builtinTool returns the mapping of a tool name of a supported agent
+// (research/integrations.md; Aar and ai-chat from research/seed-systems.md)
+// and whether there is one. It is a switch, not a map, so that a hook
+// process looks up its one tool without building a table of them all;
+// builtinNames lists the same names (TestBuiltinNamesMatchTheSwitch).
+func builtinTool(name string) (Mapping, bool) {
+	switch name {
+	// The kinds themselves, for callers that speak in kinds (check --jsonl).
+	case "shell": // also docker-agent's shell tool: {cmd, cwd}
+		return shellTool("cwd"), true
+	case "read":
+		return readTool(), true
+	case "write":
+		return writeTool(), true
+	case "fetch":
+		return fetchTool(), true
+	case "search":
+		return Mapping{Kind: Search, PathArgs: listArgs, URLArgs: urlArgs}, true
+	case "mcp":
+		return sniffMapping(MCP), true
+	case "agent":
+		return agentTool(), true
+	case "other":
+		return sniffMapping(Other), true
 
-		// Claude Code.
-		"Bash":            shellTool(),
-		"PowerShell":      shellTool(),
-		"BashOutput":      harmless(),
-		"KillShell":       harmless(),
-		"Write":           writeTool(),
-		"Edit":            writeTool(),
-		"MultiEdit":       writeTool(),
-		"NotebookEdit":    writeTool(),
-		"Read":            readTool(),
-		"NotebookRead":    readTool(),
-		"Glob":            searchTool(),
-		"Grep":            searchTool(),
-		"LS":              listTool(),
-		"WebFetch":        fetchTool(),
-		"WebSearch":       {Kind: Search},
-		"Agent":           agentTool(),
-		"Task":            agentTool(), // also Cursor's sub-agent tool type
-		"TodoWrite":       harmless(),
-		"ExitPlanMode":    harmless(),
-		"AskUserQuestion": harmless(), // asks the person a question; runs nothing
+	// Claude Code.
+	case "Bash":
+		return shellTool(), true
+	case "PowerShell":
+		return shellTool(), true
+	case "BashOutput":
+		return harmless(), true
+	case "KillShell":
+		return harmless(), true
+	case "Write":
+		return writeTool(), true
+	case "Edit":
+		return writeTool(), true
+	case "MultiEdit":
+		return writeTool(), true
+	case "NotebookEdit":
+		return writeTool(), true
+	case "Read":
+		return readTool(), true
+	case "NotebookRead":
+		return readTool(), true
+	case "Glob":
+		return searchTool(), true
+	case "Grep":
+		return searchTool(), true
+	case "LS":
+		return listTool(), true
+	case "WebFetch":
+		return fetchTool(), true
+	case "WebSearch":
+		return Mapping{Kind: Search}, true
+	case "Agent":
+		return agentTool(), true
+	case "Task": // also Cursor's sub-agent tool type
+		return agentTool(), true
+	case "TodoWrite":
+		return harmless(), true
+	case "ExitPlanMode":
+		return harmless(), true
+	case "AskUserQuestion": // asks the person a question; runs nothing
+		return harmless(), true
 
-		// Codex CLI.
-		"apply_patch":    {Kind: Write, PatchArgs: []string{"input", "patch", "command"}, PathArgs: []string{"path", "file_path"}},
-		"local_shell":    shellTool("workdir"),
-		"exec_command":   shellTool("workdir"),
-		"container.exec": shellTool("workdir"),
-		"update_plan":    harmless(),
-		"view_image":     readTool(),
+	// Codex CLI.
+	case "apply_patch":
+		return Mapping{Kind: Write, PatchArgs: []string{"input", "patch", "command"}, PathArgs: []string{"path", "file_path"}}, true
+	case "local_shell":
+		return shellTool("workdir"), true
+	case "exec_command":
+		return shellTool("workdir"), true
+	case "container.exec":
+		return shellTool("workdir"), true
+	case "update_plan":
+		return harmless(), true
+	case "view_image":
+		return readTool(), true
 
-		// Gemini CLI.
-		"run_shell_command":   shellTool("dir_path", "directory"),
-		"read_file":           readTool(), // also Aar, ai-chat, docker-agent
-		"read_many_files":     {Kind: Read, PathArgs: []string{"paths", "include"}},
-		"write_file":          writeTool(), // also Aar, ai-chat, docker-agent
-		"replace":             writeTool(),
-		"glob":                searchTool(),
-		"grep_search":         searchTool(),
-		"search_file_content": searchTool(),
-		"list_directory":      listTool(), // also Aar, docker-agent
-		"web_fetch":           {Kind: Fetch, URLArgs: urlArgs, URLsInText: []string{"prompt"}},
-		"google_web_search":   {Kind: Search},
-		"save_memory":         {Kind: Other, Tier: risk.Write, TierSet: true},
-		"write_todos":         harmless(),
+	// Gemini CLI.
+	case "run_shell_command":
+		return shellTool("dir_path", "directory"), true
+	case "read_file": // also Aar, ai-chat, docker-agent
+		return readTool(), true
+	case "read_many_files":
+		return Mapping{Kind: Read, PathArgs: []string{"paths", "include"}}, true
+	case "write_file": // also Aar, ai-chat, docker-agent
+		return writeTool(), true
+	case "replace":
+		return writeTool(), true
+	case "glob":
+		return searchTool(), true
+	case "grep_search":
+		return searchTool(), true
+	case "search_file_content":
+		return searchTool(), true
+	case "list_directory": // also Aar, docker-agent
+		return listTool(), true
+	case "web_fetch":
+		return Mapping{Kind: Fetch, URLArgs: urlArgs, URLsInText: []string{"prompt"}}, true
+	case "google_web_search":
+		return Mapping{Kind: Search}, true
+	case "save_memory":
+		return Mapping{Kind: Other, Tier: risk.Write, TierSet: true}, true
+	case "write_todos":
+		return harmless(), true
 
-		// Cursor (preToolUse tool types; the before* events map in package hook).
-		"Shell":  shellTool("working_directory", "cwd"),
-		"Delete": {Kind: Write, Tier: risk.Destructive, TierSet: true, PathArgs: filePathArgs},
+	// Cursor (preToolUse tool types; the before* events map in package hook).
+	case "Shell":
+		return shellTool("working_directory", "cwd"), true
+	case "Delete":
+		return Mapping{Kind: Write, Tier: risk.Destructive, TierSet: true, PathArgs: filePathArgs}, true
 
-		// docker-agent.
-		"edit_file":            writeTool(), // also Aar, ai-chat
-		"read_multiple_files":  {Kind: Read, PathArgs: []string{"paths"}},
-		"directory_tree":       listTool(),
-		"search_files":         searchTool(),
-		"create_directory":     {Kind: Write, PathArgs: listArgs},
-		"move_file":            {Kind: Write, PathArgs: []string{"source", "destination"}},
-		"think":                harmless(),
-		"todo":                 harmless(),
-		"transfer_task":        agentTool(),
-		"run_background_agent": agentTool(),
+	// docker-agent.
+	case "edit_file": // also Aar, ai-chat
+		return writeTool(), true
+	case "read_multiple_files":
+		return Mapping{Kind: Read, PathArgs: []string{"paths"}}, true
+	case "directory_tree":
+		return listTool(), true
+	case "search_files":
+		return searchTool(), true
+	case "create_directory":
+		return Mapping{Kind: Write, PathArgs: listArgs}, true
+	case "move_file":
+		return Mapping{Kind: Write, PathArgs: []string{"source", "destination"}}, true
+	case "think":
+		return harmless(), true
+	case "todo":
+		return harmless(), true
+	case "transfer_task":
+		return agentTool(), true
+	case "run_background_agent":
+		return agentTool(), true
 
-		// Aar and ai-chat.
-		"bash":       shellTool(),
-		"glob_files": searchTool(),
-		"grep":       searchTool(),
-		"run_agent":  agentTool(),
+	// Aar and ai-chat.
+	case "bash":
+		return shellTool(), true
+	case "glob_files":
+		return searchTool(), true
+	case "grep":
+		return searchTool(), true
+	case "run_agent":
+		return agentTool(), true
 	}
+	return Mapping{}, false
+}
+
+// builtinNames are the names builtinTool knows, sorted.
+var builtinNames = []string{
+	"Agent", "AskUserQuestion", "Bash", "BashOutput", "Delete", "Edit", "ExitPlanMode", "Glob",
+	"Grep", "KillShell", "LS", "MultiEdit", "NotebookEdit", "NotebookRead", "PowerShell", "Read",
+	"Shell", "Task", "TodoWrite", "WebFetch", "WebSearch", "Write", "agent", "apply_patch", "bash",
+	"container.exec", "create_directory", "directory_tree", "edit_file", "exec_command", "fetch",
+	"glob", "glob_files", "google_web_search", "grep", "grep_search", "list_directory", "local_shell",
+	"mcp", "move_file", "other", "read", "read_file", "read_many_files", "read_multiple_files",
+	"replace", "run_agent", "run_background_agent", "run_shell_command", "save_memory", "search",
+	"search_file_content", "search_files", "shell", "think", "todo", "transfer_task", "update_plan",
+	"view_image", "web_fetch", "write", "write_file", "write_todos",
 }

@@ -3,9 +3,9 @@ package call
 import (
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/toolguard/toolguard/risk"
 )
@@ -55,7 +55,11 @@ type Mapping struct {
 // [Default] for the built-in names of every supported agent. A Table is
 // immutable after construction and safe for concurrent use.
 type Table struct {
+	// exact maps tool names to mappings; they win over the built-in ones.
 	exact map[string]Mapping
+	// builtin makes the table know the built-in tool names (builtinTool)
+	// after exact ones and before globs: Default sets it.
+	builtin bool
 	globs []globMapping
 	// mcpFamilies makes Normalize look MCP tools the table does not name up
 	// in the known server families (MCPMapping). Default sets it; a table
@@ -72,11 +76,12 @@ type globMapping struct {
 // Default returns the built-in table: the tools of Claude Code, Codex CLI,
 // Gemini CLI, Cursor, docker-agent, Aar and ai-chat, and the kind names
 // themselves ("shell", "read", …) for callers that speak in kinds.
-func Default() *Table { return defaultTable() }
+func Default() *Table { return defaultTable }
 
-// defaultTable is built once, when first needed: a Table is immutable, so
-// every caller can share it.
-var defaultTable = sync.OnceValue(func() *Table { return &Table{exact: builtin(), mcpFamilies: true} })
+// defaultTable is the one built-in table: a Table is immutable, so every
+// caller can share it, and it holds no names of its own (builtinTool), so
+// it is static data.
+var defaultTable = &Table{builtin: true, mcpFamilies: true}
 
 // With returns a copy of t in which the given mappings (tool name or
 // path.Match glob such as "mcp__fs__*" → mapping) take precedence. With no
@@ -88,7 +93,7 @@ func (t *Table) With(user map[string]Mapping) (*Table, error) {
 		return t, nil
 	}
 	n := &Table{exact: make(map[string]Mapping, len(t.exact)+len(user)), globs: append([]globMapping(nil), t.globs...),
-		mcpFamilies: t.mcpFamilies}
+		builtin: t.builtin, mcpFamilies: t.mcpFamilies}
 	for k, v := range t.exact {
 		n.exact[k] = v
 	}
@@ -122,6 +127,11 @@ func (t *Table) Lookup(name string) (Mapping, bool) {
 	if m, ok := t.exact[name]; ok {
 		return m, true
 	}
+	if t.builtin {
+		if m, ok := builtinTool(name); ok {
+			return m, true
+		}
+	}
 	for _, g := range t.globs {
 		if ok, _ := path.Match(g.pattern, name); ok {
 			return g.m, true
@@ -132,9 +142,14 @@ func (t *Table) Lookup(name string) (Mapping, bool) {
 
 // Names returns every exact tool name the table knows, sorted.
 func (t *Table) Names() []string {
-	names := make([]string, 0, len(t.exact))
+	names := make([]string, 0, len(t.exact)+len(builtinNames))
 	for k := range t.exact {
-		names = append(names, k)
+		if !t.builtin || !slices.Contains(builtinNames, k) {
+			names = append(names, k)
+		}
+	}
+	if t.builtin {
+		names = append(names, builtinNames...)
 	}
 	sort.Strings(names)
 	return names
