@@ -60,7 +60,7 @@ type Table struct {
 	// builtin makes the table know the built-in tool names (builtinTool)
 	// after exact ones and before globs: Default sets it.
 	builtin bool
-	globs []globMapping
+	globs   []globMapping
 	// mcpFamilies makes Normalize look MCP tools the table does not name up
 	// in the known server families (MCPMapping). Default sets it; a table
 	// built from the zero Table (the MCP proxy's, whose family is chosen)
