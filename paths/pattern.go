@@ -107,18 +107,20 @@ func classifyRaw(src string) (pattern, error) {
 
 // classify validates glob and picks the fastest matcher for it.
 func classify(src string, a anchor, glob string) (pattern, error) {
+	// "**/" holds none of the bytes that make a glob invalid, so glob is
+	// valid exactly when "**/"+glob is.
+	if !doublestar.ValidatePattern(glob) {
+		return pattern{}, fmt.Errorf("pattern %q is not a valid glob (check brackets, braces and escapes)", src)
+	}
 	full := glob
 	if a == anchorAny {
-		full = "**/" + glob
-	}
-	if !doublestar.ValidatePattern(full) {
-		return pattern{}, fmt.Errorf("pattern %q is not a valid glob (check brackets, braces and escapes)", src)
+		full = anyDepth(src, glob)
 	}
 	p := pattern{source: src, anchor: a, kind: kindGlob, glob: full}
 	if base, ok := strings.CutSuffix(glob, "/**"); ok || glob == "**" {
 		p.baseGlob = base
 		if a == anchorAny && base != "" {
-			p.baseGlob = "**/" + base
+			p.baseGlob = full[:len(full)-len("/**")]
 		}
 	}
 	if a == anchorAny {
@@ -127,6 +129,17 @@ func classify(src string, a anchor, glob string) (pattern, error) {
 		classifyAnchored(&p, glob)
 	}
 	return p, nil
+}
+
+// anyDepth returns "**/"+glob, taken from src when src ends with it (as
+// most patterns are written: "**/.env"), so compiling the defaults does not
+// allocate a copy of each.
+func anyDepth(src, glob string) string {
+	if full := len(glob) + len("**/"); len(src) >= full && src[len(src)-full:len(src)-len(glob)] == "**/" &&
+		src[len(src)-len(glob):] == glob {
+		return src[len(src)-full:]
+	}
+	return "**/" + glob
 }
 
 func isLiteral(s string) bool { return !strings.ContainsAny(s, globMeta) }
@@ -147,10 +160,12 @@ func classifyAnyDepth(p *pattern, rel string) {
 	base, tree := strings.CutSuffix(rel, "/**")
 	switch {
 	case isLiteral(rel):
-		p.kind, p.lit, p.litDir = kindSuffix, "/"+rel, "/"+rel+"/"
+		p.kind, p.litDir = kindSuffix, "/"+rel+"/"
+		p.lit = p.litDir[:len(p.litDir)-1]
 		p.tail = strings.Split(rel, "/")
 	case tree && isLiteral(base):
-		p.kind, p.lit, p.litDir = kindDirAnywhere, "/"+base, "/"+base+"/"
+		p.kind, p.litDir = kindDirAnywhere, "/"+base+"/"
+		p.lit = p.litDir[:len(p.litDir)-1]
 	case strings.Contains(rel, "/"):
 		// full glob
 	case rel[0] == '*' && isLiteral(rel[1:]):

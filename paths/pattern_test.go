@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolguard/toolguard/risk"
 )
@@ -170,5 +171,33 @@ func TestCompileHome(t *testing.T) {
 	c, err := Compile(Config{Home: "/h//x/"})
 	if err != nil || c.Home() != "/h/x" {
 		t.Errorf("Compile cleaned Home = %v, %v", c, err)
+	}
+}
+
+// anyDepth must equal "**/"+glob whatever src is; it only saves the copy.
+func TestAnyDepth(t *testing.T) {
+	for _, c := range []struct{ src, glob string }{
+		{"**/.env", ".env"},
+		{".env", ".env"},
+		{"./**/id_rsa", "id_rsa"},
+		{"**/.ssh/", ".ssh"},
+		{"x**/.env", ".env"},
+		{"*/.env", ".env"},
+		{"", "a"},
+		{"**/a/**", "a/**"},
+	} {
+		if got, want := anyDepth(c.src, c.glob), "**/"+c.glob; got != want {
+			t.Errorf("anyDepth(%q, %q) = %q, want %q", c.src, c.glob, got, want)
+		}
+	}
+}
+
+// classify validates the glob without its "**/" prefix; the prefix must
+// not change which globs are valid.
+func TestAnyDepthPrefixKeepsValidity(t *testing.T) {
+	for _, g := range []string{"a", "[", "[]", "[a]", "{a,b}", "{a", "a}", `\`, `a\`, `\*`, "[!a]", "[^]", "**", "a/**", "{[}]"} {
+		if a, b := doublestar.ValidatePattern(g), doublestar.ValidatePattern("**/"+g); a != b {
+			t.Errorf("%q valid %v, **/%s valid %v", g, a, g, b)
+		}
 	}
 }
