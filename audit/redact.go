@@ -181,7 +181,7 @@ var prepareShapes = sync.OnceFunc(func() {
 	for _, list := range [][]shape{enclosing, tokens} {
 		for i := range list {
 			for _, n := range list[i].need {
-				list[i].ids = append(list[i].ids, shapeNeedles.index(n))
+				list[i].ids = append(list[i].ids, shapeNeedles.at(n))
 			}
 		}
 	}
