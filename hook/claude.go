@@ -41,8 +41,9 @@ func (a *claudeAdapter) Decode(stdin []byte) (Event, error) {
 	return ev, err
 }
 
+// claudeOutput wraps claudePreToolUse or claudePermissionRequest.
 type claudeOutput struct {
-	HookSpecificOutput any `json:"hookSpecificOutput"`
+	HookSpecificOutput jsonAppender `json:"hookSpecificOutput"`
 }
 
 type claudePreToolUse struct {

@@ -1,8 +1,6 @@
 package hook
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"strings"
 
@@ -114,18 +112,6 @@ func approvalText(agent string, d policy.Decision) string {
 // modelApprovalText tells the model what to do after approvalText.
 func modelApprovalText(agent string, d policy.Decision) string {
 	return clip(approvalText(agent, d) + " Do not try another way to do the same thing; tell the user what you wanted to do and why.")
-}
-
-// marshal encodes v as one line of JSON without HTML escaping.
-func marshal(v any) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		// Only plain structs and strings are encoded; this cannot happen.
-		return []byte("{}\n")
-	}
-	return buf.Bytes()
 }
 
 // noOpinion is the reply that leaves the decision to the agent.
