@@ -3,7 +3,8 @@ package hook
 import (
 	"maps"
 	"slices"
-	"unicode/utf8"
+
+	"github.com/toolguard/toolguard/internal/jsonquote"
 )
 
 // The replies are written by hand rather than by encoding/json: every hook
@@ -118,54 +119,6 @@ func appendStringMap(dst []byte, m map[string]string) []byte {
 	return append(dst, '}')
 }
 
-// appendQuoted appends s as a JSON string escaped as json.Encoder with
-// SetEscapeHTML(false) escapes it: '"' and '\\' get a backslash, control
-// bytes the short escapes (\b \f \n \r \t) or \u00XX, invalid UTF-8 bytes
-// become \ufffd, and U+2028 and U+2029 are escaped because JavaScript reads
-// them as line ends. Everything else, '<', '>' and '&' included, is copied.
-func appendQuoted(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	done := 0 // s[:done] is in dst
-	for i := 0; i < len(s); {
-		if c := s[i]; c < utf8.RuneSelf && asciiEscape[c] == "" {
-			i++ // the common case, kept in the loop
-			continue
-		}
-		esc, size := escapeAt(s, i)
-		if esc != "" {
-			dst = append(append(dst, s[done:i]...), esc...)
-			done = i + size
-		}
-		i += size
-	}
-	dst = append(dst, s[done:]...)
-	return append(dst, '"')
-}
-
-// escapeAt returns how the character at s[i] is written when it must be
-// escaped ("" when it is copied as is) and how many bytes of s it spans.
-func escapeAt(s string, i int) (string, int) {
-	if c := s[i]; c < utf8.RuneSelf {
-		return asciiEscape[c], 1
-	}
-	r, size := utf8.DecodeRuneInString(s[i:])
-	switch {
-	case r == utf8.RuneError && size == 1:
-		return `\ufffd`, 1
-	case r == '\u2028':
-		return `\u2028`, size
-	case r == '\u2029':
-		return `\u2029`, size
-	}
-	return "", size
-}
-
-// asciiEscape holds the escape of each ASCII byte that needs one. It is a
-// literal of constants so the linker lays it out: no start-up work.
-var asciiEscape = [utf8.RuneSelf]string{
-	0x00: `\u0000`, 0x01: `\u0001`, 0x02: `\u0002`, 0x03: `\u0003`, 0x04: `\u0004`, 0x05: `\u0005`, 0x06: `\u0006`, 0x07: `\u0007`,
-	0x08: `\b`, 0x09: `\t`, 0x0a: `\n`, 0x0b: `\u000b`, 0x0c: `\f`, 0x0d: `\r`, 0x0e: `\u000e`, 0x0f: `\u000f`,
-	0x10: `\u0010`, 0x11: `\u0011`, 0x12: `\u0012`, 0x13: `\u0013`, 0x14: `\u0014`, 0x15: `\u0015`, 0x16: `\u0016`, 0x17: `\u0017`,
-	0x18: `\u0018`, 0x19: `\u0019`, 0x1a: `\u001a`, 0x1b: `\u001b`, 0x1c: `\u001c`, 0x1d: `\u001d`, 0x1e: `\u001e`, 0x1f: `\u001f`,
-	'"': `\"`, '\\': `\\`,
-}
+// appendQuoted appends s as a JSON string as json.Encoder with
+// SetEscapeHTML(false), which the replies always used, writes it.
+func appendQuoted(dst []byte, s string) []byte { return jsonquote.Append(dst, s, false) }

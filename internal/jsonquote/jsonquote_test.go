@@ -1,0 +1,118 @@
+package jsonquote
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// std is encoding/json's quoting of s, as json.Encoder writes it with
+// SetEscapeHTML(html), without the trailing newline.
+func std(t testing.TB, s string, html bool) string {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(html)
+	if err := enc.Encode(s); err != nil {
+		t.Fatalf("encoding/json: %v", err)
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// samples are strings that exercise every escaping rule.
+var samples = []string{
+	"",
+	"allow",
+	`say "hi"`,
+	`back\slash \\ \"`,
+	"tab\there\nnew\rret\bbs\fff",
+	"\x00\x01\x07\x0b\x0e\x1b\x1f\x7f",
+	"<script>alert('x')</script> & &amp;",
+	"line\u2028sep\u2029para \u2027\u202a",
+	"bad\xffutf8\xc3 cut\xe2\x80 and \xed\xa0\x80 surrogate \xf8\x88\x80\x80\x80",
+	"\xe2\x80",
+	"héllo 世界 🎉 …",
+	"\ufffd literal",
+	"\u00a0\u0085\ufeff\U0010ffff",
+	"toolguard blocked this call: rm -rf / (rule fs.destructive). Instead: use trash.",
+}
+
+func TestAppend(t *testing.T) {
+	tests := []struct {
+		in        string
+		plain     string // without HTML escaping
+		htmlEsc   string // with it, when different
+		whyListed string
+	}{
+		{"", `""`, "", "empty"},
+		{"plain text", `"plain text"`, "", "nothing to escape"},
+		{`a"b`, `"a\"b"`, "", "quote"},
+		{`a\b`, `"a\\b"`, "", "backslash"},
+		{"\b\f\n\r\t", `"\b\f\n\r\t"`, "", "short escapes"},
+		{"\x00\x01\x0b\x1f", `"\u0000\u0001\u000b\u001f"`, "", "other control bytes"},
+		{"\x7f", "\"\x7f\"", "", "DEL is copied"},
+		{"<a>&</a>", `"<a>&</a>"`, `"\u003ca\u003e\u0026\u003c/a\u003e"`, "HTML"},
+		{"\u2028\u2029", `"\u2028\u2029"`, "", "JavaScript line ends"},
+		{"\u2027\u202a", "\"\u2027\u202a\"", "", "their neighbours are copied"},
+		{"a\xffb", `"a\ufffdb"`, "", "invalid byte"},
+		{"\xe2\x80", `"\ufffd\ufffd"`, "", "cut rune"},
+		{"\xed\xa0\x80", `"\ufffd\ufffd\ufffd"`, "", "a UTF-16 surrogate is not UTF-8"},
+		{"é世🎉…", `"é世🎉…"`, "", "non-ASCII"},
+	}
+	for _, tt := range tests {
+		for _, html := range []bool{false, true} {
+			want := tt.plain
+			if html && tt.htmlEsc != "" {
+				want = tt.htmlEsc
+			}
+			got := string(Append([]byte("x"), tt.in, html))
+			if diff := cmp.Diff("x"+want, got); diff != "" {
+				t.Errorf("%s: Append(%q, html=%v) (-want +got):\n%s", tt.whyListed, tt.in, html, diff)
+			}
+			if s := std(t, tt.in, html); s != want {
+				t.Errorf("%s: table entry %s disagrees with encoding/json %s", tt.whyListed, want, s)
+			}
+		}
+	}
+}
+
+func TestAppendMatchesEncodingJSON(t *testing.T) {
+	for _, s := range append(samples, allBytes(), allRunesNear(0x2028)) {
+		for _, html := range []bool{false, true} {
+			if diff := cmp.Diff(std(t, s, html), string(Append(nil, s, html))); diff != "" {
+				t.Errorf("Append(%q, html=%v) (-encoding/json +Append):\n%s", s, html, diff)
+			}
+		}
+	}
+}
+
+// allBytes is every byte value once, most of them invalid UTF-8 alone.
+func allBytes() string {
+	b := make([]byte, 256)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	return string(b)
+}
+
+func allRunesNear(r rune) string {
+	var sb strings.Builder
+	for c := r - 0x20; c <= r+0x20; c++ {
+		sb.WriteRune(c)
+	}
+	return sb.String()
+}
+
+func FuzzAppend(f *testing.F) {
+	for _, s := range samples {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, s string, html bool) {
+		if got, want := string(Append(nil, s, html)), std(t, s, html); got != want {
+			t.Fatalf("Append(%q, html=%v) = %s, encoding/json %s", s, html, got, want)
+		}
+	})
+}
