@@ -10,7 +10,22 @@ var (
 	urlArgs      = []string{"url", "urls", "uri"}
 )
 
-func shellTool(cwd ...string) Mapping {
+// Argument key sets of one agent's tools. They are package variables, not
+// literals in builtinTool, so that a lookup allocates nothing.
+var (
+	cwdArgs          = []string{"cwd"}
+	workdirArgs      = []string{"workdir"}
+	geminiCwdArgs    = []string{"dir_path", "directory"}
+	cursorCwdArgs    = []string{"working_directory", "cwd"}
+	patchArgs        = []string{"input", "patch", "command"}
+	patchPathArgs    = []string{"path", "file_path"}
+	manyFilesArgs    = []string{"paths", "include"}
+	multiFilesArgs   = []string{"paths"}
+	webFetchTextArgs = []string{"prompt"}
+	moveArgs         = []string{"source", "destination"}
+)
+
+func shellTool(cwd []string) Mapping {
 	return Mapping{Kind: Shell, CommandArgs: cmdArgs, CwdArgs: cwd}
 }
 func readTool() Mapping   { return Mapping{Kind: Read, PathArgs: filePathArgs} }
@@ -30,7 +45,7 @@ func builtinTool(name string) (Mapping, bool) {
 	switch name {
 	// The kinds themselves, for callers that speak in kinds (check --jsonl).
 	case "shell": // also docker-agent's shell tool: {cmd, cwd}
-		return shellTool("cwd"), true
+		return shellTool(cwdArgs), true
 	case "read":
 		return readTool(), true
 	case "write":
@@ -48,9 +63,9 @@ func builtinTool(name string) (Mapping, bool) {
 
 	// Claude Code.
 	case "Bash":
-		return shellTool(), true
+		return shellTool(nil), true
 	case "PowerShell":
-		return shellTool(), true
+		return shellTool(nil), true
 	case "BashOutput":
 		return harmless(), true
 	case "KillShell":
@@ -90,13 +105,13 @@ func builtinTool(name string) (Mapping, bool) {
 
 	// Codex CLI.
 	case "apply_patch":
-		return Mapping{Kind: Write, PatchArgs: []string{"input", "patch", "command"}, PathArgs: []string{"path", "file_path"}}, true
+		return Mapping{Kind: Write, PatchArgs: patchArgs, PathArgs: patchPathArgs}, true
 	case "local_shell":
-		return shellTool("workdir"), true
+		return shellTool(workdirArgs), true
 	case "exec_command":
-		return shellTool("workdir"), true
+		return shellTool(workdirArgs), true
 	case "container.exec":
-		return shellTool("workdir"), true
+		return shellTool(workdirArgs), true
 	case "update_plan":
 		return harmless(), true
 	case "view_image":
@@ -104,11 +119,11 @@ func builtinTool(name string) (Mapping, bool) {
 
 	// Gemini CLI.
 	case "run_shell_command":
-		return shellTool("dir_path", "directory"), true
+		return shellTool(geminiCwdArgs), true
 	case "read_file": // also Aar, ai-chat, docker-agent
 		return readTool(), true
 	case "read_many_files":
-		return Mapping{Kind: Read, PathArgs: []string{"paths", "include"}}, true
+		return Mapping{Kind: Read, PathArgs: manyFilesArgs}, true
 	case "write_file": // also Aar, ai-chat, docker-agent
 		return writeTool(), true
 	case "replace":
@@ -122,7 +137,7 @@ func builtinTool(name string) (Mapping, bool) {
 	case "list_directory": // also Aar, docker-agent
 		return listTool(), true
 	case "web_fetch":
-		return Mapping{Kind: Fetch, URLArgs: urlArgs, URLsInText: []string{"prompt"}}, true
+		return Mapping{Kind: Fetch, URLArgs: urlArgs, URLsInText: webFetchTextArgs}, true
 	case "google_web_search":
 		return Mapping{Kind: Search}, true
 	case "save_memory":
@@ -132,7 +147,7 @@ func builtinTool(name string) (Mapping, bool) {
 
 	// Cursor (preToolUse tool types; the before* events map in package hook).
 	case "Shell":
-		return shellTool("working_directory", "cwd"), true
+		return shellTool(cursorCwdArgs), true
 	case "Delete":
 		return Mapping{Kind: Write, Tier: risk.Destructive, TierSet: true, PathArgs: filePathArgs}, true
 
@@ -140,7 +155,7 @@ func builtinTool(name string) (Mapping, bool) {
 	case "edit_file": // also Aar, ai-chat
 		return writeTool(), true
 	case "read_multiple_files":
-		return Mapping{Kind: Read, PathArgs: []string{"paths"}}, true
+		return Mapping{Kind: Read, PathArgs: multiFilesArgs}, true
 	case "directory_tree":
 		return listTool(), true
 	case "search_files":
@@ -148,7 +163,7 @@ func builtinTool(name string) (Mapping, bool) {
 	case "create_directory":
 		return Mapping{Kind: Write, PathArgs: listArgs}, true
 	case "move_file":
-		return Mapping{Kind: Write, PathArgs: []string{"source", "destination"}}, true
+		return Mapping{Kind: Write, PathArgs: moveArgs}, true
 	case "think":
 		return harmless(), true
 	case "todo":
@@ -160,7 +175,7 @@ func builtinTool(name string) (Mapping, bool) {
 
 	// Aar and ai-chat.
 	case "bash":
-		return shellTool(), true
+		return shellTool(nil), true
 	case "glob_files":
 		return searchTool(), true
 	case "grep":

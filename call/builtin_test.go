@@ -80,3 +80,18 @@ func TestNamesOfADerivedTable(t *testing.T) {
 		t.Errorf("Names of a table without the built-in tools (-want +got):\n%s", diff)
 	}
 }
+
+// Looking a built-in tool up allocates nothing: Normalize does it for
+// every call a server decides.
+func TestBuiltinLookupAllocatesNothing(t *testing.T) {
+	allocs := testing.AllocsPerRun(10, func() {
+		for _, n := range builtinNames {
+			if _, ok := builtinTool(n); !ok {
+				t.Fatalf("builtinTool(%q) not found", n)
+			}
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("looking up every built-in tool allocated %v times, want 0", allocs)
+	}
+}
