@@ -72,7 +72,7 @@ func BenchmarkReplyEncode(b *testing.B) {
 
 // firstEncodeEnv makes TestFirstEncodeChild encode one reply and print how
 // long that took; its value is "old" or "new".
-const firstEncodeEnv = "TOOLGUARD_BENCH_FIRST_ENCODE"
+const firstEncodeEnv = "HOOKBENCH_FIRST_ENCODE" // not TOOLGUARD_*: the policy reads those as configuration
 
 // BenchmarkReplyEncodeFirst measures what a hook process pays: the first
 // reply encoded in a fresh process (for encoding/json that includes
