@@ -273,6 +273,14 @@ func absolute(p string, env Env) (string, error) {
 	return base + "/" + p, nil
 }
 
+// walkFirstDepth is the depth up to which resolve walks a path itself
+// before asking the kernel. A walk costs one lstat per component; the
+// kernel's route costs three system calls whatever the depth, but one of
+// them looks the descriptor up in /proc, which costs as much as several
+// lstats, and far more the first time in a process (as every hook process
+// is): /proc builds the process's entries on that first lookup.
+const walkFirstDepth = 6
+
 // resolve walks abs component by component as the kernel would, following
 // symlinks (including dangling ones, to their target text) until a component
 // does not exist; the rest is taken as written. ".." applies to the resolved
@@ -281,6 +289,11 @@ func resolve(abs string) (string, error) {
 	if strings.HasPrefix(abs, "/dev/") {
 		if c := path.Clean(abs); isHarmlessDevice(c) {
 			return c, nil // /dev/stdout -> /proc/self/fd/1 -> pipe:[N] is still /dev/stdout
+		}
+	}
+	if strings.Count(abs, "/") <= walkFirstDepth {
+		if r, err := walk(abs); err == nil {
+			return r, nil
 		}
 	}
 	if r, ok := kernelResolve(abs); ok {

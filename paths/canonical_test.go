@@ -2,6 +2,7 @@ package paths
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -172,6 +173,39 @@ func TestWalkAgreesWithKernel(t *testing.T) {
 	}
 	if got, err := walk(f.root + "/wslink/src/main.go"); err != nil || got != f.ws+"/src/main.go" {
 		t.Errorf("walk through the linked workspace = %q, %v", got, err)
+	}
+}
+
+// TestResolveAgreesWithKernelAtEveryDepth checks resolve, which walks
+// shallow paths itself and asks the kernel about deep ones
+// (walkFirstDepth), against the kernel on paths on both sides of that
+// depth, through absolute, relative and directory links.
+func TestResolveAgreesWithKernelAtEveryDepth(t *testing.T) {
+	f := newFixture(t)
+	deep := f.ws + "/src/a/b/c/d/e"
+	must(t, os.MkdirAll(deep, 0o755))
+	must(t, os.Symlink(f.root+"/outside", deep+"/out"))
+	shallow, deepest := 0, 0
+	for _, abs := range []string{
+		f.root + "/wslink", f.root + "/wslink/key", f.ws + "/relkey", f.ws + "/outdir/data.txt",
+		f.ws + "/srclink/main.go", deep, deep + "/out/data.txt", deep + "/../../../../../../key",
+	} {
+		want, ok := kernelResolve(abs)
+		if !ok {
+			t.Skip("the kernel fast path is not available here")
+		}
+		got, err := resolve(abs)
+		if err != nil || got != want {
+			t.Errorf("resolve(%q) = %q, %v; the kernel says %q", abs, got, err, want)
+		}
+		if depth := strings.Count(abs, "/"); depth <= walkFirstDepth {
+			shallow++
+		} else {
+			deepest = max(deepest, depth)
+		}
+	}
+	if shallow == 0 || deepest == 0 {
+		t.Skipf("the paths must lie on both sides of walkFirstDepth %d: %d shallow, deepest %d (TMPDIR is too deep)", walkFirstDepth, shallow, deepest)
 	}
 }
 
