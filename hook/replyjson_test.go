@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolguard/toolguard/internal/jsonquote/jsonquotetest"
 )
 
 // stdMarshal is the encoding the hand-written one replaced: json.Encoder
@@ -34,24 +36,6 @@ func oldMarshal(v any) ([]byte, error) {
 	enc.SetEscapeHTML(false)
 	err := enc.Encode(v)
 	return buf.Bytes(), err
-}
-
-// quoteSamples are strings that exercise every escaping rule.
-var quoteSamples = []string{
-	"",
-	"allow",
-	`say "hi"`,
-	`back\slash \\ \"`,
-	"tab\there\nnew\rret\bbs\fff",
-	"\x00\x01\x07\x0b\x0e\x1b\x1f\x7f",
-	"<script>alert('x')</script> & &amp;",
-	"line\u2028sep\u2029para \u2027\u202a",
-	"bad\xffutf8\xc3 cut\xe2\x80 and \xed\xa0\x80 surrogate \xf8\x88\x80\x80\x80",
-	"\xe2\x80",
-	"héllo 世界 🎉 …",
-	"\ufffd literal",
-	"\u00a0\u0085\ufeff\U0010ffff",
-	"toolguard blocked this call: rm -rf / (rule fs.destructive). Instead: use trash.",
 }
 
 // TestMarshalReplies pins the exact replies of the shapes the adapters send.
@@ -130,7 +114,7 @@ func TestMarshalMatchesEncodingJSON(t *testing.T) {
 // checkFilled reports the first mismatch of a type, not all of them.
 func checkFilled(t *testing.T, typ reflect.Type, leaves int, pick jsonAppender) {
 	t.Helper()
-	for _, s := range quoteSamples {
+	for _, s := range jsonquotetest.Samples {
 		for only := -1; only < leaves; only++ {
 			v := reflect.New(typ).Elem()
 			f := filler{t: t, s: s, only: only, pick: pick}

@@ -3,10 +3,13 @@ package jsonquote
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolguard/toolguard/internal/jsonquote/jsonquotetest"
 )
 
 // std is encoding/json's quoting of s, as json.Encoder writes it with
@@ -20,24 +23,6 @@ func std(t testing.TB, s string, html bool) string {
 		t.Fatalf("encoding/json: %v", err)
 	}
 	return strings.TrimSuffix(buf.String(), "\n")
-}
-
-// samples are strings that exercise every escaping rule.
-var samples = []string{
-	"",
-	"allow",
-	`say "hi"`,
-	`back\slash \\ \"`,
-	"tab\there\nnew\rret\bbs\fff",
-	"\x00\x01\x07\x0b\x0e\x1b\x1f\x7f",
-	"<script>alert('x')</script> & &amp;",
-	"line\u2028sep\u2029para \u2027\u202a",
-	"bad\xffutf8\xc3 cut\xe2\x80 and \xed\xa0\x80 surrogate \xf8\x88\x80\x80\x80",
-	"\xe2\x80",
-	"héllo 世界 🎉 …",
-	"\ufffd literal",
-	"\u00a0\u0085\ufeff\U0010ffff",
-	"toolguard blocked this call: rm -rf / (rule fs.destructive). Instead: use trash.",
 }
 
 func TestAppend(t *testing.T) {
@@ -80,7 +65,7 @@ func TestAppend(t *testing.T) {
 }
 
 func TestAppendMatchesEncodingJSON(t *testing.T) {
-	for _, s := range append(samples, allBytes(), allRunesNear(0x2028)) {
+	for _, s := range slices.Concat(jsonquotetest.Samples, []string{allBytes(), allRunesNear(0x2028)}) {
 		for _, html := range []bool{false, true} {
 			if diff := cmp.Diff(std(t, s, html), string(Append(nil, s, html))); diff != "" {
 				t.Errorf("Append(%q, html=%v) (-encoding/json +Append):\n%s", s, html, diff)
@@ -107,7 +92,7 @@ func allRunesNear(r rune) string {
 }
 
 func FuzzAppend(f *testing.F) {
-	for _, s := range samples {
+	for _, s := range jsonquotetest.Samples {
 		f.Add(s, false)
 	}
 	f.Fuzz(func(t *testing.T, s string, html bool) {
