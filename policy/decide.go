@@ -39,7 +39,7 @@ func (p *Policy) Decide(ctx context.Context, c call.Call) (d Decision) {
 // newEvaluation starts the evaluation of one call, with its own work
 // budget.
 func (p *Policy) newEvaluation(ctx context.Context, c *call.Call) *evaluation {
-	e := &evaluation{p: p, ctx: ctx, c: c}
+	e := &evaluation{p: p, ctx: ctx, c: c, cur: -1}
 	e.work = *shell.NewBudget(workLimit)
 	return e
 }
@@ -65,7 +65,19 @@ type evaluation struct {
 	raised  bool
 	script  *shell.Script
 	env     conditionEnv
-	allowed string // id of a matching allow rule
+	allowed string // id of an allow rule that matches the whole call
+	// records are the simple commands analysed so far, one per
+	// analyseCommand, with what each added to the call (allowcover.go);
+	// owner holds, for each finding, the index of the record being
+	// analysed when it was added, or -1 for the call's own. cur is the
+	// record being analysed (-1 for none) and callTier the tier that no
+	// record raised; callOwn is set when the call raised it itself (or its
+	// tool mapping set it), beyond the read tier a shell call starts at.
+	records  []cmdRecord
+	owner    []int32
+	cur      int32
+	callTier risk.Tier
+	callOwn  bool
 	stop    bool   // input invalid or gated: skip analysis
 	// codeDepth counts the levels of code carried in code being analysed.
 	codeDepth int
@@ -87,7 +99,25 @@ type evaluation struct {
 	scriptWords int
 }
 
-func (e *evaluation) add(f ...risk.Finding) { e.findings = append(e.findings, f...) }
+func (e *evaluation) add(f ...risk.Finding) {
+	e.findings = append(e.findings, f...)
+	for range f {
+		e.owner = append(e.owner, e.cur)
+	}
+}
+
+// raise raises the call's tier to at least t, on behalf of the command
+// being analysed, if any.
+func (e *evaluation) raise(t risk.Tier) {
+	e.tier = e.tier.Worse(t)
+	if e.cur >= 0 {
+		r := &e.records[e.cur]
+		r.tier = r.tier.Worse(t)
+		return
+	}
+	e.callTier = e.callTier.Worse(t)
+	e.callOwn = true
+}
 
 func (e *evaluation) run() {
 	e.validate()
@@ -164,6 +194,7 @@ const noWorkspace = "/nonexistent-toolguard-workspace"
 
 func (e *evaluation) analyse() {
 	e.tier = e.c.BaseTier()
+	e.callTier = e.tier
 	e.env = conditionEnv{Tool: e.c.Tool, Kind: string(e.c.Kind), Command: e.c.Command, Cwd: e.c.Dir(),
 		Workspace: e.c.Root(), Agent: e.c.Who.Agent, Session: e.c.Who.Session, Tier: e.tier.String()}
 	if e.c.Kind == call.Shell || e.c.Command != "" { // any tool's command argument is judged as shell
@@ -175,7 +206,7 @@ func (e *evaluation) analyse() {
 	e.judgeSQL(e.c.SQL)
 	e.secretsInArguments()
 	if e.c.Kind == call.Fetch && !e.c.TierSet && e.fetchesListed() {
-		e.tier = risk.Read // the user named these hosts as the ones to fetch from
+		e.tier, e.callTier = risk.Read, risk.Read // the user named these hosts as the ones to fetch from
 	}
 }
 
@@ -261,10 +292,10 @@ func (e *evaluation) judgeSQL(stmts []string) {
 		}
 	}
 	if e.tier == e.c.BaseTier() && !e.c.TierSet {
-		e.tier = t // the statements, not the tool's kind, say what the call does
+		e.tier, e.callTier = t, t // the statements, not the tool's kind, say what the call does
 		return
 	}
-	e.tier = e.tier.Worse(t)
+	e.raise(t)
 }
 
 func (e *evaluation) checkToolPaths() {

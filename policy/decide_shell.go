@@ -27,6 +27,7 @@ func (e *evaluation) analyseShell() {
 	if e.c.TierSet {
 		e.tier = e.c.Tier
 	}
+	e.callTier, e.callOwn = e.tier, e.c.TierSet
 	e.problems(s)
 	for _, cmd := range s.Commands {
 		e.analyseCommand(cmd)
@@ -54,10 +55,12 @@ func (e *evaluation) analyseCommand(cmd *shell.Command) {
 	if !ok {
 		return // over the work limit: workLimitFinding says so
 	}
+	outer := e.beginRecord(cmd)
+	defer e.endRecord(outer)
 	e.env.Commands = append(e.env.Commands, normalized(cmd))
 	e.env.Names = append(e.env.Names, cmd.Name)
 	e.add(r.Findings...)
-	e.tier = e.tier.Worse(r.Tier)
+	e.raise(r.Tier)
 	e.effects = e.effects.Worse(r.Tier)
 	e.policyChecks(cmd, r.HelpOnly)
 	if cmd.Remote == "" {
@@ -133,8 +136,9 @@ func (e *evaluation) policyChecks(cmd *shell.Command, helpOnly bool) {
 	if f, ok := selfProtection(cmd); ok {
 		e.add(f)
 	}
-	if p.highRisk[cmd.Name] && e.tier < risk.Execute && !helpOnly { // rm --help prints and exits
-		e.raised, e.tier = true, risk.Execute
+	if p.highRisk[cmd.Name] && !helpOnly { // rm --help prints and exits
+		e.raised = e.raised || e.tier < risk.Execute
+		e.raise(risk.Execute)
 	}
 	if !p.allowed.permits(cmd) {
 		e.add(commandFinding(cmd, "commands.not-allowed",
@@ -312,7 +316,7 @@ func (e *evaluation) wipe(v, dir string) {
 	if f := e.deleteFinding(cp, env); f != nil {
 		f.Reason = fmt.Sprintf("%s would lose everything its source lacks: %s", v, f.Reason)
 		e.add(*f)
-		e.tier = e.tier.Worse(f.Tier)
+		e.raise(f.Tier)
 	}
 }
 

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/toolguard/toolguard/call"
 	"github.com/toolguard/toolguard/risk"
@@ -33,30 +34,67 @@ type ExplainedCommand struct {
 	// Raised names the high-risk program that raised Tier; empty when
 	// nothing did.
 	Raised string `json:"-"`
+	// AllowedBy is the id of the user allow rule that covers this command
+	// (its own effects are then allowed; the call's other commands are
+	// judged as usual); empty when none does.
+	AllowedBy string `json:"-"`
+	// NotCovered says why an allow rule that matched the command's words
+	// does not cover it; empty when none did or one covers it.
+	NotCovered string `json:"-"`
 }
 
 // Explain decides the call and returns the reasoning.
 func (p *Policy) Explain(ctx context.Context, c call.Call) Explanation {
 	p = p.ForAgent(c.Who.Agent)
-	x := Explanation{Decision: p.Decide(ctx, c)}
 	if c.Kind != call.Shell {
-		return x
+		return Explanation{Decision: p.Decide(ctx, c)}
 	}
-	work := shell.NewBudget(workLimit) // the same bound as Decide's
-	x.Script, _ = shell.Parse(c.Command, shell.Options{Home: p.home, Env: map[string]string{"HOME": p.home, "PWD": c.Dir()}, Budget: work})
-	if x.Script == nil {
-		return x
+	var x Explanation
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				x = Explanation{Decision: p.internalError(fmt.Errorf("%v", r))}
+			}
+		}()
+		e := p.newEvaluation(ctx, &c)
+		e.run()
+		x.Decision = e.decide()
+		x.Script = e.script
+		x.Commands = e.explained()
+	}()
+	return x
+}
+
+// explained lists the script's simple commands as the evaluation judged
+// them (up to the first it had no budget for).
+func (e *evaluation) explained() []ExplainedCommand {
+	if e.script == nil {
+		return nil
 	}
-	for _, cmd := range x.Script.Commands {
-		if !work.Spend(classifyCost(cmd, work.Left())) {
+	byCmd := make(map[*shell.Command]int, len(e.records))
+	for i := range e.records {
+		byCmd[e.records[i].cmd] = i
+	}
+	results := make(map[*shell.Command]rules.Result, len(e.seen))
+	for _, sc := range e.seen {
+		results[sc.cmd] = sc.r
+	}
+	var out []ExplainedCommand
+	for _, cmd := range e.script.Commands {
+		i, ok := byCmd[cmd]
+		if !ok {
 			break // the decision says the command is too complex
 		}
-		ec := ExplainedCommand{Command: cmd, Result: p.rules.Classify(cmd)}
+		r := &e.records[i]
+		ec := ExplainedCommand{Command: cmd, Result: results[cmd], AllowedBy: r.coveredBy}
+		if r.coveredBy == "" {
+			ec.NotCovered = r.uncoveredBy
+		}
 		ec.Tier = ec.Result.Tier
-		if p.highRisk[cmd.Name] && ec.Tier < risk.Execute && !ec.Result.HelpOnly {
+		if e.p.highRisk[cmd.Name] && ec.Tier < risk.Execute && !ec.Result.HelpOnly {
 			ec.Tier, ec.Raised = risk.Execute, cmd.Name
 		}
-		x.Commands = append(x.Commands, ec)
+		out = append(out, ec)
 	}
-	return x
+	return out
 }

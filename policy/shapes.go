@@ -149,7 +149,7 @@ func (e *evaluation) applyPatchHeredoc(cmd *shell.Command, dir string) {
 	for _, p := range call.PatchPaths(cmd.Stdin.Text) {
 		e.checkPath(p, paths.Write, dir)
 	}
-	e.tier = e.tier.Worse(risk.Write)
+	e.raise(risk.Write)
 }
 
 // directoryServer judges a local web server over a directory (python -m

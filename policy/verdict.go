@@ -19,13 +19,16 @@ func (e *evaluation) userRules() {
 		if !e.spend(e.ruleCost(u)) {
 			return // over the work limit: the call is unverifiable, which no allow rule lifts
 		}
-		if !e.matches(u) {
+		switch {
+		case u.action == risk.Allow && u.namesCommands():
+			e.coverCommands(u)
 			continue
-		}
-		if u.action == risk.Allow {
-			if e.allowed == "" {
+		case u.action == risk.Allow:
+			if e.allowed == "" && e.matchesWhole(u) {
 				e.allowed = u.id
 			}
+			continue
+		case !e.matches(u):
 			continue
 		}
 		e.add(risk.Finding{Rule: "user:" + u.id, Tier: e.tier, Blast: risk.BlastMedium, Verdict: u.action,
@@ -40,19 +43,19 @@ func (u *userRule) reasonText() string {
 	return fmt.Sprintf("The user rule %q matches this call.", u.id)
 }
 
-// matches reports whether every condition the rule sets holds. For allow
-// rules command conditions must hold for every simple command; for deny
-// and ask rules one is enough.
+// matches reports whether a deny or ask rule applies: every condition it
+// sets holds, command conditions for at least one simple command, path
+// and host globs for at least one path or host. (Allow rules are stricter:
+// see allowcover.go.)
 func (e *evaluation) matches(u *userRule) bool {
 	c := e.c
 	if !u.tools.empty() && !u.tools.has(c.Tool) && !u.tools.has(string(c.Kind)) {
 		return false
 	}
-	all := u.action == risk.Allow
-	if u.command != nil && !e.commandMatches(u, all) {
+	if u.command != nil && (c.Kind != call.Shell || !u.command.matchesAny(e.script)) {
 		return false
 	}
-	if len(u.argv) > 0 && !e.argvMatches(u.argv, all) {
+	if len(u.argv) > 0 && !e.argvMatchesAny(u.argv) {
 		return false
 	}
 	if len(u.paths) > 0 && !anyGlob(u.paths, e.env.Paths) {
@@ -61,33 +64,19 @@ func (e *evaluation) matches(u *userRule) bool {
 	if len(u.hosts) > 0 && !anyGlob(u.hosts, e.env.Hosts) {
 		return false
 	}
-	return u.when == nil || u.when.eval(&e.env, !all)
+	return u.when == nil || u.when.eval(&e.env, true)
 }
 
-func (e *evaluation) commandMatches(u *userRule, all bool) bool {
-	if e.c.Kind != call.Shell {
-		return false
-	}
-	if all {
-		return u.command.matchesScript(e.script)
-	}
-	return u.command.matchesAny(e.script)
-}
-
-func (e *evaluation) argvMatches(pat []string, all bool) bool {
-	if e.script == nil || len(e.script.Commands) == 0 {
+func (e *evaluation) argvMatchesAny(pat []string) bool {
+	if e.script == nil {
 		return false
 	}
 	for _, cmd := range e.script.Commands {
-		ok := argvGlobMatch(pat, cmd.Values())
-		if ok && !all {
+		if argvGlobMatch(pat, cmd.Values()) {
 			return true
 		}
-		if !ok && all {
-			return false
-		}
 	}
-	return all && len(e.script.Problems) == 0
+	return false
 }
 
 func anyGlob(globs, values []string) bool {
@@ -279,6 +268,7 @@ func (e *evaluation) lift(d *Decision, modeV, floor risk.Verdict) {
 		switch {
 		case e.allowed != "":
 			e.allow(d, "user:"+e.allowed, fmt.Sprintf("Allowed by the user rule %q.", e.allowed))
+		case e.coveredLift(d):
 		case e.grant() != "":
 			label := e.grant()
 			e.allow(d, "grant:"+label, fmt.Sprintf("Allowed by the standing approval %s.", label))

@@ -173,7 +173,7 @@ func (e *evaluation) judgePath(k pathKey, cost int, judge func() pathResult) {
 	e.add(r.fs...)
 	if r.raises {
 		for _, f := range r.fs {
-			e.tier = e.tier.Worse(f.Tier)
+			e.raise(f.Tier)
 		}
 	}
 }
@@ -244,6 +244,7 @@ func (e *evaluation) workLimitFinding() {
 		f.Suggestion = "pass smaller arguments, or a reference to the data"
 	}
 	e.findings = append([]risk.Finding{f}, e.findings...)
+	e.owner = append([]int32{-1}, e.owner...)
 }
 
 // problems adds the problems of a parse as unverifiable findings, except

@@ -121,12 +121,21 @@ func printCommandDetail(w io.Writer, cmd *shell.Command, ec policy.ExplainedComm
 	for _, f := range ec.Result.Findings {
 		fmt.Fprintf(w, "  rule %s [%s/%s]: %s\n", f.Rule, f.Tier, f.Blast, f.Reason)
 	}
+	switch {
+	case ec.AllowedBy != "":
+		fmt.Fprintf(w, "  allowed by the user rule %q: its own effects do not ask; the other commands are judged as usual\n", ec.AllowedBy)
+	case ec.NotCovered != "":
+		fmt.Fprintf(w, "  user rule %s\n", ec.NotCovered)
+	}
 }
 
 func origin(cmd *shell.Command) string {
 	o := cmd.Origin
-	if o == "" {
+	switch {
+	case o == "":
 		o = "top level"
+	case o == "bash -c" && len(cmd.Wrappers) > 0:
+		o = codeOrigin(cmd.Wrappers[len(cmd.Wrappers)-1])
 	}
 	if cmd.Remote != "" {
 		o += " on " + cmd.Remote
@@ -135,6 +144,16 @@ func origin(cmd *shell.Command) string {
 		o += ", privileged"
 	}
 	return o
+}
+
+// codeOrigin names how code given to a program as a string was reached:
+// "sh -c" for the shell that ran it, "code run by ssh" for others.
+func codeOrigin(via string) string {
+	switch via {
+	case "sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox", "fish", "yash", "posh", "tcsh", "csh":
+		return via + " -c"
+	}
+	return "code run by " + via
 }
 
 func quoteArgv(cmd *shell.Command) string {
