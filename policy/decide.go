@@ -78,7 +78,7 @@ type evaluation struct {
 	cur      int32
 	callTier risk.Tier
 	callOwn  bool
-	stop    bool   // input invalid or gated: skip analysis
+	stop     bool // input invalid or gated: skip analysis
 	// codeDepth counts the levels of code carried in code being analysed.
 	codeDepth int
 	// seen are the commands analysed so far, in order, for the checks that
