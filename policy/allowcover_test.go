@@ -105,3 +105,34 @@ func TestExplainNamesAllowRules(t *testing.T) {
 		t.Errorf("decision %s by %s", x.Decision.Verdict, x.Decision.Rule)
 	}
 }
+
+// TestCodeIsNotAPath: the code given to sh -c, su -c or ssh is judged by
+// its commands, never as a file name ("Reading …/project/cat ~/.ssh/id_rsa"),
+// and a denied path read on another machine is still denied.
+func TestCodeIsNotAPath(t *testing.T) {
+	p := mustCompile(t, &policy.Settings{})
+	tests := map[string]struct {
+		verdict, reason string
+	}{
+		"sh -c 'cat ~/.ssh/id_rsa'": {"deny", `Reading /home/ada/.ssh/id_rsa is denied: it matches the denied path pattern "**/.ssh/**".`},
+		"su -c 'cat ~/.ssh/id_rsa'": {"deny", `Reading /home/ada/.ssh/id_rsa is denied: it matches the denied path pattern "**/.ssh/**".`},
+		"ssh build 'cat ~/.ssh/id_rsa'": {"deny", "Reading ~/.ssh/id_rsa on build is denied: the denied paths name it, on any machine, " +
+			"and its content would come back into the agent's context."},
+		"ssh build 'cat /etc/hostname'": {"ask", "The supervised mode asks a person before execute-tier calls."},
+	}
+	for cmd, want := range tests {
+		c, err := p.Tools().Normalize(call.Request{Tool: "Bash", Input: bash(cmd), Cwd: ws, Workspace: ws})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := p.Decide(context.Background(), c)
+		if d.Verdict.String() != want.verdict || d.Reason != want.reason {
+			t.Errorf("%s: %s %q, want %s %q", cmd, d.Verdict, d.Reason, want.verdict, want.reason)
+		}
+		for _, f := range d.Findings {
+			if strings.Contains(f.Reason, ws+"/") {
+				t.Errorf("%s: a finding takes code for a path in the project: %s", cmd, f.Reason)
+			}
+		}
+	}
+}

@@ -72,6 +72,8 @@ func (e *evaluation) analyseCommand(cmd *shell.Command) {
 		e.rawConnections(cmd)
 		e.commandShapes(cmd)
 		e.containerRun(seenCmd{cmd: cmd, r: r})
+	} else {
+		e.remoteSecrets(cmd, r.Paths)
 	}
 	e.commandURLs(r.URLs)
 	e.hiddenDestinations(cmd, r)
@@ -545,7 +547,7 @@ func (e *evaluation) secretOperands(cmd *shell.Command, known []rules.PathRef) {
 	env := e.pathEnv(e.commandDir(cmd))
 	for _, w := range cmd.Args() {
 		v := strings.TrimPrefix(w.Value, "@") // curl -d @file
-		if !w.Known || seen[v] || !looksLikePath(v) {
+		if !w.Known || seen[v] || !looksLikePath(v) || e.isCode(w) {
 			continue
 		}
 		if !e.spend(pathCost) {
@@ -565,6 +567,48 @@ func (e *evaluation) secretOperands(cmd *shell.Command, known []rules.PathRef) {
 			}
 		}
 	}
+}
+
+// remoteSecrets denies a command run elsewhere (ssh host '…', docker exec)
+// that reads or writes a path the denied list names: a key read there
+// comes back into the agent's context as surely as a local one. The path
+// is judged as written, by name only, since the other machine's files
+// cannot be looked at.
+func (e *evaluation) remoteSecrets(cmd *shell.Command, refs []rules.PathRef) {
+	env := paths.Env{Cwd: noWorkspace, Workspace: noWorkspace}
+	for _, ref := range refs {
+		if !ref.Word.Known || ref.Access == "stat" || !e.spend(pathCost) {
+			continue
+		}
+		for _, f := range e.p.paths.Check(ref.Word.Value, paths.Read, env) {
+			if f.Rule != paths.RuleDenied {
+				continue
+			}
+			shown := ref.Word.Value
+			if rest, ok := strings.CutPrefix(shown, e.p.home+"/"); ok && e.p.home != "" {
+				shown = "~/" + rest // the other machine's home, as the command names it
+			}
+			f.Span, f.Subject = ref.Word.Span, shown
+			access, _ := paths.ParseAccess(ref.Access)
+			f.Reason = fmt.Sprintf("%s %s on %s is denied: the denied paths name it, on any machine, and its content would come back into the agent's context.", verbOf(access), shown, cmd.Remote)
+			e.add(f)
+		}
+	}
+}
+
+// isCode reports whether a word is shell code the parse went into (sh -c
+// '…', ssh host '…', su -c '…'): its commands are judged on their own,
+// and the code itself is not a file name.
+func (e *evaluation) isCode(w shell.Word) bool {
+	if e.script == nil || w.Span.IsZero() || !strings.ContainsAny(w.Value, " \t\n;|&") {
+		return false
+	}
+	for _, c := range e.script.Commands {
+		if c.Depth > 0 && c.Span == w.Span {
+			return true
+		}
+	}
+	return false
 }
 
 func looksLikePath(v string) bool {
