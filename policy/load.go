@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -24,6 +25,13 @@ type Layer struct {
 	Format string
 	// Untrusted layers (project files) may only tighten the policy.
 	Untrusted bool
+	// Lenient makes an untrusted layer drop what it may not set (keys that
+	// would loosen the policy, keys only the user's files may set) instead
+	// of failing the whole load; what was dropped is in [Loaded.Ignored].
+	// Project files are lenient: a cloned repository whose policy tries to
+	// loosen the user's must not make every call fail there. Per-request
+	// overrides and sub-agent policies are not: their caller is told.
+	Lenient bool
 	// User marks the user's own policy file, the only layer that may set
 	// the keys in userOnlyKeys.
 	User bool
@@ -57,6 +65,9 @@ type Loaded struct {
 	Config *Config
 	// Files are the files that contributed, lowest layer first.
 	Files []string
+	// Ignored are the settings of lenient layers that were dropped, each
+	// with its file, line and why; empty when none were.
+	Ignored []error
 }
 
 // UserFile returns the default user policy path
@@ -135,7 +146,7 @@ func loadProject(out *Loaded, dir string) error {
 			continue
 		}
 		trusted := isTrusted(out.Config.TrustedProjects, dir)
-		return out.apply(Layer{Name: file, Data: data, Untrusted: !trusted})
+		return out.apply(Layer{Name: file, Data: data, Untrusted: !trusted, Lenient: !trusted})
 	}
 	return nil
 }
@@ -168,12 +179,12 @@ func (l *Loaded) apply(layer Layer) error {
 		return err
 	}
 	var c Config
-	meta, err := tree.DecodeMeta(n, layer.Name, &c)
-	if err != nil {
-		return err
+	meta, decodeErr := tree.DecodeMeta(n, layer.Name, &c) // decodes what it can, listing the rest
+	if err := collectErrors(layer.Name, decodeErr, c.validate(layer.Name, n)); err != nil {
+		return err // every problem of the layer at once, not the schema's first
 	}
-	if err := c.validate(layer.Name, n); err != nil {
-		return err
+	if layer.Untrusted && layer.Lenient {
+		meta = l.dropLoosening(layer, &c, meta, n)
 	}
 	if err := checkUserOnly(layer, meta, n); err != nil {
 		return err
@@ -190,6 +201,59 @@ func (l *Loaded) apply(layer Layer) error {
 	l.Files = append(l.Files, layer.Name)
 	return nil
 }
+
+// dropLoosening removes from a lenient layer what it may not set: its
+// allow rules and allowing path rules, keys only the user's files or a
+// trusted layer may set, and keys that would loosen the policy so far.
+// Each is recorded in l.Ignored; the layer's other settings still apply.
+func (l *Loaded) dropLoosening(layer Layer, c *Config, meta tree.Meta, doc *tree.Node) tree.Meta {
+	var dropped []error
+	c.Rules = slices.DeleteFunc(c.Rules, func(r Rule) bool {
+		if r.Action != "allow" {
+			return false
+		}
+		dropped = append(dropped, positioned(layer.Name, doc, "rules", fmt.Sprintf("rule %q: a project policy may not allow calls", r.ID)))
+		return true
+	})
+	c.Paths.Rules = slices.DeleteFunc(c.Paths.Rules, func(r PathRule) bool {
+		if noAllowPathRules(nil, &Config{Settings: Settings{Paths: Paths{Rules: []PathRule{r}}}}) == "" {
+			return false
+		}
+		dropped = append(dropped, positioned(layer.Name, doc, "paths.rules", fmt.Sprintf("path rule %q: a project policy may not allow access", r.Pattern)))
+		return true
+	})
+	checks := []func(tree.Meta) error{
+		func(m tree.Meta) error { return checkUserOnly(layer, m, doc) },
+		func(m tree.Meta) error { return checkTrustedOnly(layer, m, doc) },
+		func(m tree.Meta) error { return checkTightens(l.Config, c, m, layer.Name, doc) },
+	}
+	for _, check := range checks { // each sees what the ones before left, so a key is reported once
+		var errs tree.Errors
+		if !errors.As(check(meta), &errs) {
+			continue
+		}
+		var keys []string
+		for _, e := range errs {
+			key := indexRE.get().ReplaceAllString(e.Path, "")
+			if !slices.ContainsFunc(keys, func(k string) bool { return underKey(key, k) }) {
+				keys = append(keys, key)
+				dropped = append(dropped, e)
+			}
+		}
+		meta = meta.Without(func(p string) bool {
+			key := indexRE.get().ReplaceAllString(p, "")
+			return slices.ContainsFunc(keys, func(k string) bool { return underKey(key, k) })
+		})
+	}
+	for _, err := range dropped {
+		l.Ignored = append(l.Ignored, fmt.Errorf("%w (ignored; the rest of the file applies)", err))
+	}
+	return meta
+}
+
+// underKey reports whether a field path without indices is key or lies
+// below it.
+func underKey(path, key string) bool { return path == key || strings.HasPrefix(path, key+".") }
 
 // trustedOnlyKeys may not be set by a project policy file: they move
 // where grants, budgets and the audit trail are kept, so a repository

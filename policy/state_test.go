@@ -19,15 +19,16 @@ func TestStateOnlyFromTrustedLayers(t *testing.T) {
 	if err := os.WriteFile(project, []byte("[state]\nurl = \"postgres://evil.example/db\"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Load(LoadOptions{ProjectDir: dir})
-	if err == nil || !strings.Contains(err.Error(), "[state] may not be set in a project policy file") || !strings.Contains(err.Error(), ".toolguard.toml") {
-		t.Fatalf("project [state]: %v", err)
+	l, err := Load(LoadOptions{ProjectDir: dir})
+	if err != nil || len(l.Ignored) != 1 || !strings.Contains(l.Ignored[0].Error(), "[state] may not be set in a project policy file") ||
+		!strings.Contains(l.Ignored[0].Error(), ".toolguard.toml") || l.Config.State.URL != "" {
+		t.Fatalf("project [state]: %v, ignored %v, state %+v", err, l.Ignored, l.Config.State)
 	}
 	config := filepath.Join(dir, "fleet.toml")
 	if err := os.WriteFile(config, []byte("[state]\nurl = \"postgres://db/toolguard\"\nlease = \"5s\"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	l, err := Load(LoadOptions{ConfigFile: config, Environ: []string{"TOOLGUARD_STATE__REPLICA=r1"}})
+	l, err = Load(LoadOptions{ConfigFile: config, Environ: []string{"TOOLGUARD_STATE__REPLICA=r1"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -241,6 +241,11 @@ func tightenWhy(key string, base, proj *Config) string {
 	if check, ok := tightenChecks()[key]; ok {
 		return check(base, proj)
 	}
+	for _, list := range []string{"rules", "paths.rules"} {
+		if strings.HasPrefix(key, list+".") {
+			return "" // the fields of a list's entries: the list's own check judges them
+		}
+	}
 	if strings.HasPrefix(key, "tools.tiers.") {
 		return ""
 	}

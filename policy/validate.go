@@ -35,7 +35,7 @@ func (c *Settings) collect(file string, doc *tree.Node, prefix string, errs *tre
 		*errs = append(*errs, positioned(file, doc, prefix+path, msg, valid...))
 	}
 	c.checkGlobs(bad)
-	c.checkRules(bad)
+	c.checkRules(bad, func(path string) bool { return doc != nil && doc.At(prefix+path) != nil })
 	c.checkCommands(bad)
 	c.checkTools(bad)
 	c.checkMisc(bad)
@@ -83,18 +83,21 @@ func (c *Settings) checkGlobs(bad reporter) {
 	}
 }
 
-func (c *Settings) checkRules(bad reporter) {
+// checkRules checks the user rules and grants; written reports whether
+// the document sets a path (a value it set but could not decode is
+// reported by the decoder, not again as missing).
+func (c *Settings) checkRules(bad reporter, written func(path string) bool) {
 	seen := map[string]bool{}
 	for i, r := range c.Rules {
 		at := fmt.Sprintf("rules[%d]", i)
 		switch {
-		case r.ID == "":
+		case r.ID == "" && !written(at+".id"):
 			bad(at+".id", "a rule needs an id")
 		case seen[r.ID]:
 			bad(at+".id", fmt.Sprintf("duplicate rule id %q", r.ID))
 		}
 		seen[r.ID] = true
-		if r.Action == "" {
+		if r.Action == "" && !written(at+".action") {
 			bad(at+".action", "a rule needs an action", risk.VerdictNames()...)
 		}
 		for j, w := range r.Argv {

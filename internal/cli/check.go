@@ -36,6 +36,7 @@ included) and 1 on a read error.`,
 		if err != nil {
 			return err
 		}
+		pf.warnIgnored(a.io.Stderr)
 		if jsonl {
 			return checkLines(a, p, pf.workdir())
 		}

@@ -88,6 +88,7 @@ func newExecCmd(a *app) *cobra.Command {
 		if err != nil {
 			return err
 		}
+		pf.warnIgnored(a.io.Stderr)
 		c, err := execCall(args, pf.workdir())
 		if err != nil {
 			fmt.Fprintln(a.io.Stderr, "toolguard: denied:", err)

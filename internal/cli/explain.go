@@ -36,6 +36,7 @@ Exit codes as for check: 0 allow, 3 ask, 2 deny, 1 error.`,
 		if err != nil {
 			return err
 		}
+		pf.warnIgnored(a.io.Stderr)
 		c, err := explainCall(p, pf.workdir(), tool, input, args)
 		if err != nil {
 			return err

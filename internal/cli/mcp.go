@@ -62,6 +62,7 @@ func newMCPCmd(a *app) *cobra.Command {
 		if err != nil {
 			return err
 		}
+		pf.warnIgnored(a.io.Stderr)
 		opts, err := mf.options(args, pf.workdir(), p)
 		if err != nil {
 			return err

@@ -23,6 +23,8 @@ func newPolicyValidate(a *app) *cobra.Command {
 		Long: `Check the given policy files, each on its own, or with no files every layer
 toolguard would load (user file, --config, project file, TOOLGUARD_* variables).
 Every problem is listed with file:line:column, the field and the valid values.
+Settings of a project policy that would loosen the user's are listed too:
+toolguard ignores them (and applies the rest of the file).
 Exit code 0 when valid, 1 otherwise.`,
 	}
 	pf := addPolicyFlags(cmd)
@@ -34,6 +36,12 @@ Exit code 0 when valid, 1 otherwise.`,
 			}
 			if err := p.Rules().Check(); err != nil {
 				return fmt.Errorf("rule packs: %w", err)
+			}
+			if len(pf.ignored) > 0 {
+				for _, err := range pf.ignored {
+					fmt.Fprintln(a.io.Stderr, err)
+				}
+				return exitWith(ExitError)
 			}
 			fmt.Fprintln(a.io.Stdout, "policy ok")
 			return nil

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,6 +31,9 @@ type policyFlags struct {
 	allowedPaths    []string
 	noUser          bool
 	noProject       bool
+	// ignored are the project policy's settings the last load dropped
+	// (policy.Loaded.Ignored).
+	ignored []error
 }
 
 func addPolicyFlags(cmd *cobra.Command) *policyFlags {
@@ -129,6 +133,7 @@ func (f *policyFlags) compile(projectDir string) (*policy.Policy, error) {
 	if err != nil {
 		return nil, err
 	}
+	f.ignored = loaded.Ignored
 	protected := append(append([]string{}, loaded.Files...), hook.ProtectedPaths()...)
 	protected = append(protected, ownDirs()...)
 	p, err := policy.Compile(loaded.Config, policy.Options{Protected: protected, Denied: secretFiles(), ApprovalPorts: runningServePorts()})
@@ -136,6 +141,13 @@ func (f *policyFlags) compile(projectDir string) (*policy.Policy, error) {
 		return nil, err
 	}
 	return f.pick(p)
+}
+
+// warnIgnored prints what the last load dropped from a project policy.
+func (f *policyFlags) warnIgnored(w io.Writer) {
+	for _, err := range f.ignored {
+		fmt.Fprintf(w, "toolguard: warning: %v\n", err)
+	}
 }
 
 func (f *policyFlags) pick(p *policy.Policy) (*policy.Policy, error) {

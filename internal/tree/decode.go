@@ -31,6 +31,11 @@ func (m Meta) Has(path string) bool {
 // Paths returns every path the document set, sorted.
 func (m Meta) Paths() []string { return slices.Clone(m.paths) }
 
+// Without returns the paths for which drop is false.
+func (m Meta) Without(drop func(path string) bool) Meta {
+	return Meta{paths: slices.DeleteFunc(slices.Clone(m.paths), drop)}
+}
+
 // Decode decodes n into dst, which must be a non-nil pointer. It reports
 // every problem at once as Errors, with positions in file; nil means
 // success. Decode only writes what the document sets: absent keys keep the
