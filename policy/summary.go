@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolguard/toolguard/call"
 	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/rules"
 )
 
 // Summary is the text an agent puts in its system prompt so the model knows
@@ -29,6 +30,7 @@ func (p *Policy) Summary() string {
 		fmt.Fprintf(&b, "- At most %d cents of cost per day.\n", c.Budget.MaxCostPerDayCents)
 	}
 	p.summaryExamples(&b)
+	p.summaryUserRules(&b)
 	b.WriteString("When a call is refused, the reason says what to do instead; do not try to work around it.\n")
 	return b.String()
 }
@@ -53,7 +55,7 @@ var SummaryExamples = []SummaryExample{
 	{"force pushes", "git push --force origin main"},
 	{"discarding uncommitted work", "git reset --hard"},
 	{"commands whose parts cannot be known before they run (eval of variables, command substitution as a command name)", `eval "$CMD"`},
-	{"running the project's own code and tests", "make test"},
+	{"running the project's own code and tests (such as make test)", "make test"},
 }
 
 // SummaryWorkspace is the workspace in which the summary's examples are
@@ -133,4 +135,106 @@ func (p *Policy) summaryTools(b *strings.Builder) {
 	if len(t.AlwaysAsk) > 0 {
 		fmt.Fprintf(b, "- These tools always need approval: %s.\n", strings.Join(t.AlwaysAsk, ", "))
 	}
+}
+
+// summaryUserRules lists the user's rules: what each allows, asks about or
+// refuses, with its reason.
+func (p *Policy) summaryUserRules(b *strings.Builder) {
+	if len(p.user) == 0 {
+		return
+	}
+	b.WriteString("- Rules of this policy, which take precedence over the lines above (a refusal stays refused):\n")
+	for _, u := range p.user {
+		line := u.describe()
+		if u.reason != "" {
+			line += ": " + strings.TrimSuffix(u.reason, ".")
+		}
+		fmt.Fprintf(b, "  - %s.\n", line)
+	}
+}
+
+// describe says in a sentence (without its reason and full stop) what a
+// user rule does.
+func (u *userRule) describe() string {
+	var what []string
+	if len(u.toolNames) > 0 {
+		what = append(what, "tools "+strings.Join(u.toolNames, ", "))
+	}
+	if u.command != nil {
+		what = append(what, "commands "+u.command.String())
+	}
+	if len(u.argv) > 0 {
+		what = append(what, "commands "+argvText(u.argv))
+	}
+	if len(u.paths) > 0 {
+		what = append(what, "paths "+strings.Join(u.paths, ", "))
+	}
+	if len(u.hosts) > 0 {
+		what = append(what, "hosts "+strings.Join(u.hosts, ", "))
+	}
+	if len(what) == 0 {
+		what = append(what, "every call")
+	}
+	text := strings.Join(what, ", ")
+	if u.when != nil {
+		text += " when " + u.when.src
+	}
+	var verb string
+	switch u.action {
+	case risk.Allow:
+		verb = "run without asking"
+		if u.namesCommands() {
+			verb += " (in a compound command, only those commands: the others are judged as usual)"
+		}
+	case risk.Ask:
+		verb = "need a person's approval"
+	default:
+		verb = "are refused"
+	}
+	return fmt.Sprintf("%s %s (rule %s)", capitalize(text), verb, u.id)
+}
+
+// argvText writes an argv pattern as a command, "**" as "…".
+func argvText(argv []string) string {
+	words := make([]string, len(argv))
+	for i, w := range argv {
+		if w == "**" {
+			w = "…"
+		}
+		words[i] = w
+	}
+	return strings.Join(words, " ")
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// UserRuleInfos describes the policy's own [[rules]] as the rules command
+// shows rules: id "user:ID" (as decisions name them), pack "policy", the
+// action as the floor, the rule's description as what it matches.
+func (p *Policy) UserRuleInfos() []rules.RuleInfo {
+	out := make([]rules.RuleInfo, 0, len(p.user))
+	for _, u := range p.user {
+		out = append(out, rules.RuleInfo{ID: "user:" + u.id, Pack: "policy", Executables: u.executables(),
+			Category: risk.CatNone, Blast: risk.BlastMedium, Verdict: u.action,
+			Reason: u.reason, Matches: u.describe()})
+	}
+	return out
+}
+
+// executables are the programs an argv or command rule names ("*" for any).
+func (u *userRule) executables() []string {
+	switch {
+	case len(u.argv) > 0 && !strings.ContainsAny(u.argv[0], "*?["):
+		return []string{u.argv[0]}
+	case u.command != nil:
+		if name, _, _ := strings.Cut(u.command.text, " "); name != "" && !strings.ContainsAny(name, "*?[") {
+			return []string{name}
+		}
+	}
+	return []string{"*"}
 }

@@ -2,6 +2,7 @@ package policy_test
 
 import (
 	"context"
+	"github.com/google/go-cmp/cmp"
 	"strings"
 	"testing"
 
@@ -112,4 +113,33 @@ func example(what string) (policy.SummaryExample, bool) {
 		}
 	}
 	return policy.SummaryExample{}, false
+}
+
+// TestSummaryListsUserRules: the summary names the user's rules, so that
+// a model told "tests need approval" is also told which ones the user
+// allowed, and what the user refuses.
+func TestSummaryListsUserRules(t *testing.T) {
+	p := mustCompile(t, &policy.Settings{Rules: []policy.Rule{
+		{ID: "no-prod", Action: "deny", Argv: []string{"kubectl", "**"}, When: `any(commands, # matches "--context[= ]prod")`, Reason: "Production is changed through the deploy pipeline."},
+		{ID: "tests", Action: "allow", Argv: []string{"go", "test", "**"}},
+		{ID: "fetch-docs", Action: "allow", Tools: []string{"WebFetch"}, Hosts: []string{"pkg.go.dev"}},
+		{ID: "npm", Action: "ask", Command: "Bash(npm publish:*)"},
+	}})
+	var got []string
+	for _, line := range strings.Split(p.Summary(), "\n") {
+		if strings.HasPrefix(line, "  - ") || strings.HasPrefix(line, "- Rules") || strings.Contains(line, "own code and tests") {
+			got = append(got, line)
+		}
+	}
+	want := []string{
+		"- Need a person's approval in this mode: force pushes; discarding uncommitted work; commands whose parts cannot be known before they run (eval of variables, command substitution as a command name); running the project's own code and tests (such as make test).",
+		"- Rules of this policy, which take precedence over the lines above (a refusal stays refused):",
+		`  - Commands kubectl … when any(commands, # matches "--context[= ]prod") are refused (rule no-prod): Production is changed through the deploy pipeline.`,
+		"  - Commands go test … run without asking (in a compound command, only those commands: the others are judged as usual) (rule tests).",
+		"  - Tools WebFetch, hosts pkg.go.dev run without asking (rule fetch-docs).",
+		"  - Tools Bash, commands npm publish:* need a person's approval (rule npm).",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("summary (-want +got):\n%s", diff)
+	}
 }

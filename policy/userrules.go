@@ -13,15 +13,17 @@ import (
 
 // userRule is a compiled [Rule].
 type userRule struct {
-	id      string
-	action  risk.Verdict
-	tools   nameSet
-	command *commandPattern
-	argv    []string
-	paths   []string
-	hosts   []string
-	when    *condition
-	reason  string
+	id     string
+	action risk.Verdict
+	tools  nameSet
+	// toolNames are the names and globs tools was made of, in order.
+	toolNames []string
+	command   *commandPattern
+	argv      []string
+	paths     []string
+	hosts     []string
+	when      *condition
+	reason    string
 }
 
 // commandPattern is "npm run test:*" (prefix), "npm*" (raw prefix) or an
@@ -49,6 +51,17 @@ func ParseCommandPattern(s string) (tool string, pat *commandPattern, err error)
 		return tool, &commandPattern{text: s[:len(s)-1], raw: true}, nil
 	}
 	return tool, &commandPattern{text: s}, nil
+}
+
+// String writes the pattern as a rule writes it, ":*" for a prefix.
+func (p *commandPattern) String() string {
+	switch {
+	case p.prefix:
+		return p.text + ":*"
+	case p.raw:
+		return p.text + "*"
+	}
+	return p.text
 }
 
 func (p *commandPattern) match(text string) bool {
@@ -102,6 +115,7 @@ func compileUserRule(r Rule) (*userRule, error) {
 		}
 		u.command = pat
 	}
+	u.toolNames = tools
 	if u.tools, err = newNameSet(tools); err != nil {
 		errs = append(errs, err)
 	}
