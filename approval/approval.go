@@ -86,6 +86,20 @@ type Answer struct {
 	Note string `json:"note,omitempty"`
 }
 
+// Where says where the person answered, for a reason: " on the toolguard
+// page" for the page (web) and a serve asked for an answer (serve), " in
+// the terminal", and "" for other channels (an MCP client's elicitation
+// says so in its note).
+func (a Answer) Where() string {
+	switch a.By {
+	case "web", "serve":
+		return " on the toolguard page"
+	case "terminal":
+		return " in the terminal"
+	}
+	return ""
+}
+
 // Approver answers requests. Implementations must honour ctx: when it is
 // done, return promptly with an error. Whatever an Approver returns
 // together with a non-nil error is ignored and the call is denied.

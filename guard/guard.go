@@ -198,7 +198,7 @@ func denied(d policy.Decision, ans approval.Answer, err error) policy.Decision {
 	case err != nil:
 		d.Reason = "The call needed approval and none could be obtained (" + err.Error() + "). " + d.Reason
 	default:
-		d.Reason = "A person denied the call" + note(ans.Note) + ". " + d.Reason
+		d.Reason = "A person denied the call" + ans.Where() + note(ans.Note) + ". " + d.Reason
 	}
 	return d
 }

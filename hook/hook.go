@@ -199,12 +199,15 @@ func askPerson(ctx context.Context, opts Options, c call.Call, d policy.Decision
 		d.Reason = "a person approved it (" + cmpOr(ans.By, "approver") + "): " + d.Reason
 		return d
 	}
-	why := ans.Note
-	if err != nil {
-		why = err.Error()
+	why := "a person denied it" + ans.Where()
+	switch {
+	case err != nil:
+		why = "no approval: " + err.Error()
+	case ans.Note != "":
+		why += " (" + ans.Note + ")"
 	}
 	d.Verdict = risk.Deny
-	d.Reason = d.Reason + "; the agent cannot ask, toolguard asked a person and got no approval (" + why + ")"
+	d.Reason = strings.TrimSuffix(d.Reason, ".") + "; the agent cannot ask, so toolguard asked a person: " + why
 	return d
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/toolguard/toolguard/approval"
+	"github.com/toolguard/toolguard/call"
 )
 
 // ServeApprover puts asks to a running `toolguard serve`, whose web page a
@@ -70,7 +71,7 @@ func (s *ServeApprover) Approve(ctx context.Context, r approval.Request) (approv
 
 func (s *ServeApprover) request(ctx context.Context, r approval.Request) (*http.Request, error) {
 	c := r.Call
-	body, err := json.Marshal(authorizeRequest{Tool: c.Tool, Input: c.Input, Cwd: c.Cwd, Workspace: c.Workspace,
+	body, err := json.Marshal(authorizeRequest{Tool: c.Tool, Input: inputOf(c), Cwd: c.Cwd, Workspace: c.Workspace,
 		Agent: c.Who.Agent, Session: c.Who.Session,
 		Policy: map[string]any{"tools": map[string]any{"always_ask": []string{c.Tool}}}})
 	if err != nil {
@@ -87,6 +88,24 @@ func (s *ServeApprover) request(ctx context.Context, r approval.Request) (*http.
 	return req, nil
 }
 
+// inputOf is the tool input the server is sent: the call's own, or for a
+// shell call made without one (toolguard exec, a Go program's Call) the
+// command as a shell tool's input, so that the server sees what will run.
+func inputOf(c call.Call) map[string]any {
+	if c.Kind != call.Shell || c.Command == "" {
+		return c.Input
+	}
+	if cmd, _ := c.Input["command"].(string); cmd == c.Command {
+		return c.Input
+	}
+	in := make(map[string]any, len(c.Input)+1)
+	for k, v := range c.Input {
+		in[k] = v
+	}
+	in["command"] = c.Command
+	return in
+}
+
 func readAuthorizeReply(a approval.Answer, resp *http.Response) (approval.Answer, error) {
 	var reply authorizeReply
 	err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&reply)
@@ -97,8 +116,24 @@ func readAuthorizeReply(a approval.Answer, resp *http.Response) (approval.Answer
 		return a, fmt.Errorf("toolguard serve sent an unreadable decision: %w", err)
 	}
 	a.Approved = reply.Verdict == "allow"
-	if !a.Approved {
-		a.Note = fmt.Sprintf("toolguard serve: %s (rule %s)", reply.Reason, reply.Rule)
+	if a.Approved {
+		return a, nil
 	}
+	switch {
+	case reply.Rule == "approval.denied" || strings.HasPrefix(reply.Reason, "A person denied the call"):
+		return a, nil // the person said no on the page: nothing to add (guard and hook say where, and why it asked)
+	case reply.Rule == "approval.timeout" || strings.HasPrefix(reply.Reason, "No answer came before the approval timeout"):
+		return a, fmt.Errorf("toolguard serve at %s: %w", strings.TrimSuffix(reqURL(resp), "/v1/authorize"), approval.ErrTimeout)
+	}
+	// The server's own policy denied it: say so once, with its rule, and
+	// without the reason the call asked for, which the caller adds.
+	a.Note = "toolguard serve denied it: " + strings.TrimSuffix(strings.TrimSpace(reply.Reason), ".") + " (rule " + reply.Rule + ")"
 	return a, nil
+}
+
+func reqURL(resp *http.Response) string {
+	if resp.Request == nil || resp.Request.URL == nil {
+		return ""
+	}
+	return resp.Request.URL.String()
 }

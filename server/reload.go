@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toolguard/toolguard/approval"
 	"github.com/toolguard/toolguard/hook"
 	"github.com/toolguard/toolguard/policy"
 )
@@ -36,6 +37,9 @@ func (s *Server) newCurrent(p *policy.Policy) (*current, error) {
 	cur := &current{policy: p, hook: s.opts.Hook, log: s.log}
 	if cur.hook.Table == nil {
 		cur.hook.Table = p.Tools()
+	}
+	if cur.hook.Approver != nil {
+		cur.hook.Approver = waitingApprover{cur.hook.Approver}
 	}
 	base, err := s.buildAuthorizer(p)
 	if err != nil {
@@ -136,4 +140,15 @@ func boundedHolding[T any](ctx context.Context, lim *limiter, l *lane, deadline 
 		cur.release() // fn never ran
 	}
 	return v, err
+}
+
+// waitingApprover gives a hook request's deciding slot back while the
+// hook waits for a person's answer, as the broker does for /v1/authorize:
+// a wait costs neither CPU nor much memory, and holding slots through it
+// would let a few unanswered asks refuse every other call.
+type waitingApprover struct{ approval.Approver }
+
+func (w waitingApprover) Approve(ctx context.Context, r approval.Request) (approval.Answer, error) {
+	startedWaiting(ctx)
+	return w.Approver.Approve(ctx, r)
 }

@@ -9,12 +9,14 @@ import (
 	"net/http"
 	"os"
 	"runtime/debug"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/approval"
 	"github.com/toolguard/toolguard/guard"
+	"github.com/toolguard/toolguard/mcpproxy"
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/server"
 )
@@ -91,6 +93,12 @@ func runServe(a *app, pf *policyFlags, sf serveFlags) error {
 	if st != nil {
 		defer st.Close() // after the server stopped: its waiters are closed as shutdown first
 	}
+	// Asks of agents that cannot ask from their hook (Codex, Gemini CLI,
+	// …) wait on this server's own page, through /v1/authorize as a
+	// toolguard hook with [approval] server would: the person's answer is
+	// audited and a session or always answer becomes a grant there.
+	hookAsks := &mcpproxy.ServeApprover{Token: token}
+	opts.Hook.Approver, opts.Hook.ApprovalTimeout = hookAsks, opts.ApprovalTimeout
 	srv, err := server.New(opts)
 	if err != nil {
 		return err
@@ -100,11 +108,22 @@ func runServe(a *app, pf *policyFlags, sf serveFlags) error {
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
 	}
+	hookAsks.URL = "http://" + dialAddr(ln.Addr())
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok {
 		defer registerServe(tcp.Port)()
 	}
 	printWhere(a, ln.Addr().String(), token, srv.PageKey())
 	return serveUntilDone(a.ctx, srv, ln)
+}
+
+// dialAddr is where this process reaches a listener: its own address, or
+// loopback when it listens on every interface.
+func dialAddr(a net.Addr) string {
+	tcp, ok := a.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsUnspecified() {
+		return a.String()
+	}
+	return net.JoinHostPort("127.0.0.1", strconv.Itoa(tcp.Port))
 }
 
 // serveOptions wires the server to guard.Standard: grants, budgets and the
