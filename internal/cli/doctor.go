@@ -34,7 +34,12 @@ func newDoctorCmd(a *app) *cobra.Command {
 whether its hook is there. Each installed hook command is run with a probe
 payload asking to run "` + hook.ProbeCommand + `"; a working hook denies it.
 
-Exit code 0 when every installed hook answers, 1 otherwise.`,
+It also loads the policy as a hook in the project would (user policy,
+project policy, TOOLGUARD_* variables): a policy that does not load makes
+every hook deny every call, reads included.
+
+Exit code 0 when the policy loads and every installed hook answers, 1
+otherwise.`,
 		Args: cobra.NoArgs,
 	}
 	cmd.Flags().StringVar(&project, "project", "", "project directory (default: the current directory)")
@@ -98,12 +103,37 @@ func doctor(a *app, statuses []install.AgentStatus, home, project string) error 
 			failed = true
 		}
 	}
-	fmt.Fprintf(a.io.Stdout, "\nsandbox (toolguard exec):\n%s\n", sandbox.Probe(a.ctx).String())
-	if failed {
+	fmt.Fprintln(a.io.Stdout)
+	policyOK := doctorPolicy(a.io.Stdout, project)
+	fmt.Fprintf(a.io.Stdout, "sandbox (toolguard exec):\n%s\n", sandbox.Probe(a.ctx).String())
+	if failed || !policyOK {
 		return exitWith(ExitError)
 	}
 	return nil
 }
+
+// doctorPolicy loads the policy as a hook in project would and says
+// whether it loads; ok is false when it does not.
+func doctorPolicy(w io.Writer, project string) (ok bool) {
+	pf := &policyFlags{}
+	p, err := pf.compile(project)
+	if err != nil {
+		fmt.Fprintf(w, "policy: FAILED: every hook denies every call until this is fixed (toolguard policy validate lists it):\n%s\n\n", indent(err.Error()))
+		return false
+	}
+	files := "built-in defaults only"
+	if len(pf.files) > 0 {
+		files = strings.Join(pf.files, ", ")
+	}
+	fmt.Fprintf(w, "policy: ok, mode %s (%s)\n", p.Mode(), files)
+	for _, err := range pf.ignored {
+		fmt.Fprintf(w, "policy: warning: %v\n", err)
+	}
+	fmt.Fprintln(w)
+	return true
+}
+
+func indent(s string) string { return "  " + strings.ReplaceAll(s, "\n", "\n  ") }
 
 func plural(n int) string {
 	if n == 1 {
@@ -156,6 +186,9 @@ func probeHook(ctx context.Context, agent, command string) (bool, string) {
 		why := cmp.Or(hook.ReplyReason(stdout.Bytes()), strings.TrimSpace(stderr.String()))
 		why = strings.TrimPrefix(strings.TrimPrefix(why, "toolguard: "), "toolguard blocked this call: ")
 		return false, "FAILED: no answer from the server: " + why
+	case bytes.Contains(stderr.Bytes(), []byte(policyLoadFailed)):
+		// It denies the probe because it denies everything.
+		return false, "FAILED: the hook denies every call: its policy does not load (see policy: below)"
 	case ok && v == risk.Deny && server != "":
 		return true, "ok via " + server + " (denies " + hook.ProbeCommand + ")"
 	case ok && v == risk.Deny:

@@ -98,6 +98,10 @@ func loadHookPolicy(pf *policyFlags, project string) (*policy.Policy, error) {
 	return loadWithin(pf, project, hook.DefaultTimeout)
 }
 
+// policyLoadFailed starts the reason of a hook that cannot load its
+// policy (doctor looks for it: such a hook denies every call).
+const policyLoadFailed = "cannot load the policy"
+
 // minDecideTime is the least time a hook gets to decide after loading.
 const minDecideTime = 500 * time.Millisecond
 
@@ -175,7 +179,7 @@ func runHook(a *app, agent string, pf *policyFlags, opts hook.Options) error {
 	start := time.Now()
 	p, err := loadHookPolicy(pf, opts.ProjectDir)
 	if err != nil {
-		return &ExitCodeError{Code: 2, Err: fmt.Errorf("cannot load the policy (%w); the call is blocked", err)}
+		return &ExitCodeError{Code: 2, Err: fmt.Errorf("%s (%w); the call is blocked", policyLoadFailed, err)}
 	}
 	opts.Timeout = decideWithin(time.Since(start))
 	if opts.Approver, opts.ApprovalTimeout = hookApprover(p); opts.Approver != nil {

@@ -32,8 +32,9 @@ type policyFlags struct {
 	noUser          bool
 	noProject       bool
 	// ignored are the project policy's settings the last load dropped
-	// (policy.Loaded.Ignored).
+	// (policy.Loaded.Ignored); files are the files it read.
 	ignored []error
+	files   []string
 }
 
 func addPolicyFlags(cmd *cobra.Command) *policyFlags {
@@ -133,7 +134,7 @@ func (f *policyFlags) compile(projectDir string) (*policy.Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	f.ignored = loaded.Ignored
+	f.ignored, f.files = loaded.Ignored, loaded.Files
 	protected := append(append([]string{}, loaded.Files...), hook.ProtectedPaths()...)
 	protected = append(protected, ownDirs()...)
 	p, err := policy.Compile(loaded.Config, policy.Options{Protected: protected, Denied: secretFiles(), ApprovalPorts: runningServePorts()})
