@@ -180,6 +180,18 @@ func (g *Guard) ask(ctx context.Context, c call.Call, d policy.Decision) (policy
 	return d, ans, err
 }
 
+// Always lists the always grants the guard's grant store keeps now (none
+// when it keeps none, or cannot list them): toolguard serve lists them on
+// its page as soon as a person makes one.
+func (g *Guard) Always(ctx context.Context) ([]approval.Grant, error) {
+	if l, ok := g.grants.(interface {
+		Always(context.Context) ([]approval.Grant, error)
+	}); ok {
+		return l.Always(ctx)
+	}
+	return nil, nil
+}
+
 func orUnknown(s string) string {
 	if s == "" {
 		return "approver"

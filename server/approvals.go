@@ -49,7 +49,7 @@ func (s *Server) handleListApprovals(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	for i, p := range list {
-		list[i] = p.shown()
+		list[i] = p.card()
 	}
 	writeJSON(w, http.StatusOK, approvalList{Approvals: list})
 }
@@ -131,10 +131,31 @@ func (s *Server) parseAnswer(w http.ResponseWriter, r *http.Request) (approval.A
 	return ans, nil
 }
 
-// shown is p as the page and the event feed show it: secrets masked as in
-// the audit log (approval.Shown). The broker keeps the original, from
-// which grants are made.
+// card is p as the page's card shows it: the call as it would run, since
+// the person approves what they see and a masked value could hide code
+// (API_KEY=$(curl … | sh) written into a script shows as API_KEY=*** …);
+// only the grant, which is stored, is masked. A call that waits on another
+// replica of a fleet is known here only in its masked, shared form.
+func (p Pending) card() Pending {
+	if p.Masked {
+		return p
+	}
+	p.Grant = audit.RedactString(p.Grant)
+	if len(p.Prefixes) > 0 {
+		prefixes := make([]string, len(p.Prefixes))
+		for i, x := range p.Prefixes {
+			prefixes[i] = audit.RedactString(x)
+		}
+		p.Prefixes = prefixes
+	}
+	return p
+}
+
+// shown is p as a fleet's database stores it, for the other replicas'
+// pages: secrets masked as in the audit log (approval.Shown). The broker
+// keeps the original, from which grants are made.
 func (p Pending) shown() Pending {
+	p.Masked = true
 	r := approval.Shown(approval.Request{Call: p.Call, Decision: p.Decision})
 	p.Call, p.Decision = r.Call, r.Decision
 	p.Grant = audit.RedactString(p.Grant)

@@ -92,6 +92,11 @@ type Pending struct {
 	// Prefixes are the prefixes the person may widen a shell grant to
 	// (approval.Prefixes), longest first; none for other calls.
 	Prefixes []string `json:"prefixes,omitempty"`
+	// Masked says that secrets in the call are shown as *** (the form a
+	// fleet's database holds): the call waits on another replica, the only
+	// one that holds it as it would run. False means the call is shown
+	// exactly as it would run.
+	Masked bool `json:"masked,omitempty"`
 }
 
 type result struct {
@@ -146,13 +151,12 @@ func (b *Broker) Approve(ctx context.Context, r approval.Request) (approval.Answ
 		return approval.Answer{By: "web"}, err
 	}
 	startedWaiting(ctx) // waiting for a person holds no deciding slot
-	shown := w.Pending.shown()
-	if err := b.share(ctx, shown); err != nil {
+	if err := b.share(ctx, w.Pending.shown()); err != nil {
 		b.take(w.ID)
 		b.finish(ctx, r, w.created, w.ID, result{err: err})
 		return approval.Answer{By: "web"}, err
 	}
-	b.opts.Events.publish(EventApprovalRequired, shown)
+	b.opts.Events.publish(EventApprovalRequired, w.Pending.card())
 	timer := time.NewTimer(time.Until(w.ExpiresAt))
 	defer timer.Stop()
 	var res result
@@ -366,12 +370,20 @@ func (b *Broker) ListContext(ctx context.Context) ([]Pending, error) {
 	if err != nil {
 		return nil, err
 	}
+	local := map[string]Pending{}
+	for _, p := range b.List() {
+		local[p.ID] = p
+	}
 	out := make([]Pending, 0, len(raw))
 	for _, r := range raw {
 		var p Pending
-		if json.Unmarshal(r, &p) == nil {
-			out = append(out, p)
+		if json.Unmarshal(r, &p) != nil {
+			continue
 		}
+		if l, ok := local[p.ID]; ok {
+			p = l // this replica holds the call as it would run
+		}
+		out = append(out, p)
 	}
 	return out, nil
 }

@@ -49,6 +49,10 @@ type CallRequest struct {
 	Policy json.RawMessage `json:"policy,omitempty"`
 }
 
+// TryAgent is the agent a call typed into the page's "Try a call" box is
+// recorded for, when the request names none.
+const TryAgent = "toolguard page"
+
 var callFields = []string{"tool", "input", "cwd", "workspace", "agent", "session", "sender", "will_run", "try", "policy"}
 
 // callFlags are the CallRequest fields that say how to treat the call.
@@ -75,6 +79,9 @@ func (s *Server) parseCall(w http.ResponseWriter, r *http.Request, cur *current)
 	})
 	if err != nil {
 		return nil, call.Call{}, callFlags{}, badRequest("%v", err)
+	}
+	if req.Try && c.Who.Agent == "" {
+		c.Who.Agent = TryAgent // recorded so, the feed still marks it after a reload
 	}
 	return p, c, callFlags{willRun: req.WillRun, try: req.Try}, nil
 }

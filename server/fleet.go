@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -64,13 +65,58 @@ func (s *Server) handleGrants(w http.ResponseWriter, r *http.Request) {
 		}
 		out.Fleet, out.Grants = true, append(out.Grants, list...)
 	} else {
-		for _, g := range s.Policy().Config().Grants { // [[grants]] of the policy files in force
-			ag := approval.Grant{Tool: g.Tool, Command: g.Command, CommandPrefix: g.CommandPrefix, Paths: g.Paths, URLs: g.URLs, Digest: g.Digest,
-				Scope: approval.Always, Created: g.Added}
-			out.Grants = append(out.Grants, fleet.StoredGrant{Grant: ag, Pattern: g.Label(), GrantedBy: "policy file", Created: g.Added})
+		list, err := s.localGrants(r.Context())
+		if err != nil {
+			writeError(w, http.StatusInternalServerError, "listing grants: "+err.Error())
+			return
 		}
+		out.Grants = append(out.Grants, list...)
 	}
 	writeJSON(w, http.StatusOK, out)
+}
+
+// AlwaysLister is implemented by grant stores (approval.GrantStore) and
+// Authorizers (guard.Guard) that can list the always grants they keep.
+// GET /v1/grants lists them on one machine, so that a grant a person made
+// on the page a moment ago is listed without waiting for a reload of the
+// policy.
+type AlwaysLister interface {
+	Always(ctx context.Context) ([]approval.Grant, error)
+}
+
+// localGrants are the always grants on one machine: those the grant store
+// keeps now (Options.Grants, else the Authorizer's), then the [[grants]]
+// of the policy files in force that it does not list.
+func (s *Server) localGrants(ctx context.Context) ([]fleet.StoredGrant, error) {
+	var out []fleet.StoredGrant
+	seen := map[string]bool{}
+	var lister AlwaysLister
+	if l, ok := s.opts.Grants.(AlwaysLister); ok {
+		lister = l
+	} else if cur := s.acquire(); cur != nil {
+		l, _ := cur.base.(AlwaysLister)
+		cur.release()
+		lister = l
+	}
+	if lister != nil {
+		stored, err := lister.Always(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range stored {
+			seen[g.Pattern()] = true
+			out = append(out, fleet.StoredGrant{Grant: g, Pattern: g.Pattern(), GrantedBy: "policy file", Created: g.Created})
+		}
+	}
+	for _, g := range s.Policy().Config().Grants { // [[grants]] of the policy files in force
+		if seen[g.Label()] {
+			continue
+		}
+		ag := approval.Grant{Tool: g.Tool, Command: g.Command, CommandPrefix: g.CommandPrefix, Paths: g.Paths, URLs: g.URLs, Digest: g.Digest,
+			Scope: approval.Always, Created: g.Added}
+		out = append(out, fleet.StoredGrant{Grant: ag, Pattern: g.Label(), GrantedBy: "policy file", Created: g.Added})
+	}
+	return out, nil
 }
 
 // handleRevokeGrant deletes a fleet grant.

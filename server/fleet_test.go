@@ -65,6 +65,17 @@ func TestFleetAnswerOnAnotherReplica(t *testing.T) {
 	if len(ids) != 1 {
 		t.Fatalf("B lists %v; want A's approval", ids)
 	}
+	// A, where the call waits, shows it as it would run; B has only the
+	// masked form the database holds, and says so.
+	for _, r := range []struct {
+		s      *Server
+		masked bool
+	}{{a, false}, {b, true}} {
+		list := decodeBody[approvalList](t, do(t, r.s.Handler(), "GET", "/v1/approvals", "", pageHeaders))
+		if len(list.Approvals) != 1 || list.Approvals[0].Masked != r.masked || list.Approvals[0].Call.Command != askCommand {
+			t.Fatalf("listed %+v, want masked %v", list.Approvals, r.masked)
+		}
+	}
 	rec := do(t, b.Handler(), "POST", "/v1/approvals/"+ids[0], `{"approved":true,"scope":"session"}`, pageHeaders)
 	if rec.Code != http.StatusOK {
 		t.Fatalf("answer on B: %d %s", rec.Code, rec.Body)
@@ -177,5 +188,36 @@ func TestGrantsListedFromThePolicyOnOneMachine(t *testing.T) {
 	}
 	if rec := do(t, s.Handler(), "GET", "/v1/grants", "", nil); rec.Code != http.StatusUnauthorized {
 		t.Fatalf("without the page key: %d", rec.Code)
+	}
+}
+
+// TestAlwaysGrantListedAtOnce: on one machine, an always grant a person
+// makes on the page is listed by GET /v1/grants at once; it used to
+// appear only after the policy was reloaded (SIGHUP).
+func TestAlwaysGrantListedAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	policyFile := dir + "/policy.toml"
+	store := approval.NewGrantStore(dir, policyFile)
+	s := newTestServer(t, Options{Authorizer: func(p *policy.Policy, a approval.Approver) (Authorizer, error) {
+		return guard.New(p, guard.WithApprover(a), guard.WithGrants(store))
+	}})
+	if got := decodeBody[grantList](t, do(t, s.Handler(), "GET", "/v1/grants", "", pageHeaders)); len(got.Grants) != 0 {
+		t.Fatalf("grants before any answer: %+v", got)
+	}
+	done := make(chan policy.Decision, 1)
+	go func() {
+		done <- decodeBody[policy.Decision](t, do(t, s.Handler(), "POST", "/v1/authorize",
+			`{"tool":"Bash","input":{"command":"`+askCommand+`"},"cwd":"/tmp/ws","session":"s1"}`, nil))
+	}()
+	p := waitPending(t, s.Broker(), 1)[0]
+	if rec := do(t, s.Handler(), "POST", "/v1/approvals/"+p.ID, `{"approved":true,"scope":"always"}`, pageHeaders); rec.Code != http.StatusOK {
+		t.Fatalf("answer: %d %s", rec.Code, rec.Body)
+	}
+	if d := <-done; d.Verdict.String() != "allow" {
+		t.Fatalf("after always: %s by %s", d.Verdict, d.Rule)
+	}
+	got := decodeBody[grantList](t, do(t, s.Handler(), "GET", "/v1/grants", "", pageHeaders))
+	if len(got.Grants) != 1 || got.Grants[0].Pattern != "Bash("+askCommand+")" || got.Grants[0].Grant.Scope != approval.Always {
+		t.Fatalf("GET /v1/grants after an always answer: %+v", got)
 	}
 }

@@ -94,10 +94,12 @@ func TestBrowserShowsEditsAsDiffs(t *testing.T) {
 	}
 }
 
-// TestCardsAndEventsMaskSecrets: the pending list and the approval events
-// a page shows carry the command with its password masked, and no grant
-// that would store it is offered.
-func TestCardsAndEventsMaskSecrets(t *testing.T) {
+// TestCardsShowWhatRuns: the pending list and the approval event a page
+// shows carry the call exactly as it would run, secrets included (the
+// person approves what they see, and a masked value could hide code); no
+// grant that would store the secret is offered, and the decision feed,
+// which is a log, masks it.
+func TestCardsShowWhatRuns(t *testing.T) {
 	const secret = "S3cretPassw0rd-zq81"
 	s := newTestServer(t, Options{})
 	ts := httptest.NewServer(s.Handler())
@@ -110,11 +112,12 @@ func TestCardsAndEventsMaskSecrets(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	waitSubscribers(t, s.hub, 1)
-	done := authorizeAsync(ts.URL, `{"tool":"Bash","input":{"command":"docker login -u me -p `+secret+` registry.example"},"cwd":"/tmp/ws","session":"m1"}`)
+	const command = "docker login -u me -p " + secret + " registry.example"
+	done := authorizeAsync(ts.URL, `{"tool":"Bash","input":{"command":"`+command+`"},"cwd":"/tmp/ws","session":"m1"}`)
 	p := waitPending(t, s.Broker(), 1)[0]
 	list := do(t, s.Handler(), "GET", "/v1/approvals", "", pageHeaders)
-	if strings.Contains(list.Body.String(), secret) || !strings.Contains(list.Body.String(), "docker login") {
-		t.Errorf("GET /v1/approvals shows the password or not the command: %s", list.Body)
+	if !strings.Contains(list.Body.String(), `"command":"`+command+`"`) || strings.Contains(list.Body.String(), `"masked"`) {
+		t.Errorf("GET /v1/approvals does not show the command as it would run: %s", list.Body)
 	}
 	if strings.Contains(list.Body.String(), `"grant"`) {
 		t.Errorf("a grant that would store the password is offered: %s", list.Body)
@@ -123,14 +126,19 @@ func TestCardsAndEventsMaskSecrets(t *testing.T) {
 	awaitDecision(t, done)
 	buf := make([]byte, 64<<10)
 	n, _ := io.ReadAtLeast(resp.Body, buf, 1)
-	for !strings.Contains(string(buf[:n]), "approval_resolved") && n < len(buf) {
+	for !strings.Contains(string(buf[:n]), "event: decision") && n < len(buf) {
 		m, err := resp.Body.Read(buf[n:])
 		if err != nil {
 			break
 		}
 		n += m
 	}
-	if events := string(buf[:n]); strings.Contains(events, secret) || !strings.Contains(events, "approval_required") {
-		t.Errorf("the event feed shows the password (or no approval event):\n%s", events)
+	events := string(buf[:n])
+	required, rest, _ := strings.Cut(events[strings.Index(events, "event: approval_required"):], "event: approval_resolved")
+	if !strings.Contains(required, `"command":"`+command+`"`) {
+		t.Errorf("the approval event does not show the command as it would run:\n%s", required)
+	}
+	if strings.Contains(rest, secret) || !strings.Contains(rest, "docker login -u me -p *** registry.example") {
+		t.Errorf("the decision feed shows the password:\n%s", rest)
 	}
 }

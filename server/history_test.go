@@ -1,6 +1,7 @@
 package server
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -31,9 +32,10 @@ func TestDecisionsAfterReload(t *testing.T) {
 	list := decodeBody[decisionList](t, do(t, s.Handler(), "GET", "/v1/decisions?limit=10", "", pageHeaders))
 	var got []string
 	for _, d := range list.Decisions {
-		got = append(got, d.Verdict.String()+" "+d.Summary)
+		got = append(got, fmt.Sprintf("%s %s tried=%v agent=%q", d.Verdict, d.Summary, d.Tried, d.Agent))
 	}
-	if diff := cmp.Diff([]string{"allow ls", "allow cat README.md"}, got); diff != "" {
+	// The tried mark survives the reload (it used to vanish).
+	if diff := cmp.Diff([]string{`allow ls tried=false agent=""`, `allow cat README.md tried=true agent="toolguard page"`}, got); diff != "" {
 		t.Errorf("decisions after a reload (-want +got):\n%s", diff)
 	}
 	metrics := do(t, s.Handler(), "GET", "/metrics", "", nil).Body.String()

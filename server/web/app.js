@@ -3,8 +3,10 @@
 'use strict';
 
 const $ = (id) => document.getElementById(id);
-const cards = new Map(); // approval id -> card element
+const cards = new Map(); // approval id -> its card (identical calls share one)
+const groups = new Map(); // callKey -> card element
 const FEED_MAX = 100;
+const DOCTOR_SESSION = 'toolguard-doctor'; // the session of toolguard doctor's probes
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -147,10 +149,32 @@ function blastBadge(node, blast) {
 
 // --- pending approvals ------------------------------------------------------
 
+// callKey identifies a call: identical calls waiting at once (an agent
+// that retried, two sessions doing the same) share one card.
+function callKey(p) {
+  const c = p.call;
+  return JSON.stringify([c.tool, c.kind, c.command || '', c.command ? null : (c.input || {}), c.cwd || '', c.workspace || '', p.grant || '', !!p.masked]);
+}
+
 function addCard(p) {
   if (cards.has(p.id)) return;
+  const key = callKey(p);
+  const same = groups.get(key);
+  if (same) {
+    same.ids.push(p.id);
+    same.sessions.add((p.call.who && p.call.who.session) || '');
+    cards.set(p.id, same);
+    const exp = same.querySelector('.expires');
+    if (Date.parse(p.expires_at) < Date.parse(exp.dataset.expires)) exp.dataset.expires = p.expires_at;
+    showCopies(same);
+    updateCount();
+    tickExpiry();
+    return;
+  }
   const li = $('card-tpl').content.firstElementChild.cloneNode(true);
-  li.dataset.id = p.id;
+  li.ids = [p.id];
+  li.key = key;
+  li.sessions = new Set([(p.call.who && p.call.who.session) || '']);
   const d = p.decision, c = p.call;
   li.querySelector('.tool').textContent = c.tool + (c.kind && c.kind !== c.tool ? ' (' + c.kind + ')' : '');
   li.querySelector('.tier').textContent = 'tier: ' + d.tier;
@@ -159,6 +183,7 @@ function addCard(p) {
   const who = [c.who && c.who.agent, c.who && c.who.session && ('session ' + c.who.session), c.cwd].filter(Boolean);
   li.querySelector('.who').textContent = who.join(' · ');
   showCall(li.querySelector('.cmd'), c, d.findings);
+  li.querySelector('.masked-note').hidden = !p.masked;
   li.querySelector('.reason').textContent = d.reason + (d.unverifiable ? ' (part of it cannot be known before it runs)' : '');
   const ul = li.querySelector('.findings');
   for (const f of d.findings || []) ul.append(el('li', '', f.rule + ': ' + f.reason));
@@ -170,40 +195,68 @@ function addCard(p) {
   }
   li.addEventListener('keydown', (ev) => onCardKey(ev, li));
   cards.set(p.id, li);
+  groups.set(key, li);
   $('pending').append(li);
   updateCount();
   tickExpiry();
 }
 
+// showCopies says how many identical calls one card answers.
+function showCopies(li) {
+  const n = li.ids.length;
+  const copies = li.querySelector('.copies');
+  copies.hidden = n < 2;
+  const sessions = [...li.sessions].filter(Boolean);
+  copies.textContent = n + ' identical calls are waiting' +
+    (sessions.length > 1 ? ' (sessions ' + sessions.join(', ') + ')' : '') + '; one answer answers them all.';
+}
+
 // showGrant lists what a session or always answer would allow from now on:
 // exactly the call shown (the default), or one of the offered command
-// prefixes. A call that cannot be remembered offers neither button.
+// prefixes, as choices that wrap on a narrow screen. A call that cannot
+// be remembered offers neither button.
 function showGrant(li, p) {
-  const sel = li.querySelector('.grant');
+  const box = li.querySelector('.grant-options');
   if (!p.grant) {
     li.querySelector('.remember').hidden = true;
     li.querySelector('.no-remember').hidden = false;
     for (const b of li.querySelectorAll('button[data-scope="session"], button[data-scope="always"]')) b.hidden = true;
     return;
   }
-  const exact = el('option', '', p.grant + '  (exactly this)');
-  exact.value = '';
-  sel.append(exact);
+  const name = 'grant-' + p.id;
+  const option = (value, pattern, note, checked) => {
+    const label = el('label');
+    const radio = el('input');
+    radio.type = 'radio';
+    radio.name = name;
+    radio.value = value;
+    radio.checked = checked;
+    const text = el('span');
+    text.append(el('code', '', pattern), ' ' + note);
+    label.append(radio, text);
+    box.append(label);
+  };
+  option('', p.grant, '(exactly this)', true);
   const tool = p.grant.slice(0, p.grant.indexOf('('));
   for (const prefix of p.prefixes || []) {
-    const o = el('option', '', tool + '(' + prefix + ':*)  (commands starting with "' + prefix + '")');
-    o.value = prefix;
-    sel.append(o);
+    option(prefix, tool + '(' + prefix + ':*)', '(commands starting with “' + prefix + '”)', false);
   }
 }
 
 function removeCard(id) {
   const li = cards.get(id);
   if (!li) return;
+  cards.delete(id);
+  li.ids = li.ids.filter((x) => x !== id);
+  if (li.ids.length > 0) {
+    showCopies(li);
+    updateCount();
+    return;
+  }
+  groups.delete(li.key);
   const next = li.nextElementSibling || li.previousElementSibling;
   const hadFocus = li.contains(document.activeElement);
   li.remove();
-  cards.delete(id);
   if (hadFocus && next) next.focus();
   updateCount();
 }
@@ -216,20 +269,25 @@ function updateCount() {
   document.title = (n > 0 ? '(' + n + ') ' : '') + 'toolguard';
 }
 
+// answer answers every call of the card the same way.
 async function answer(li, approved, scope) {
   const buttons = li.querySelectorAll('button');
   buttons.forEach((b) => { b.disabled = true; });
   li.querySelector('.card-error').textContent = '';
-  try {
-    const body = { approved, scope };
-    const prefix = li.querySelector('.grant').value;
-    if (approved && scope !== 'once' && prefix) body.prefix = prefix;
-    await api('/v1/approvals/' + encodeURIComponent(li.dataset.id), {
-      method: 'POST', body: JSON.stringify(body),
-    });
-    removeCard(li.dataset.id);
-  } catch (e) {
-    li.querySelector('.card-error').textContent = e.message;
+  const body = { approved, scope };
+  const chosen = li.querySelector('.grant-options input:checked');
+  if (approved && scope !== 'once' && chosen && chosen.value) body.prefix = chosen.value;
+  const errors = [];
+  for (const id of [...li.ids]) {
+    try {
+      await api('/v1/approvals/' + encodeURIComponent(id), { method: 'POST', body: JSON.stringify(body) });
+      removeCard(id);
+    } catch (e) {
+      errors.push(e.message);
+    }
+  }
+  if (errors.length > 0) {
+    li.querySelector('.card-error').textContent = errors.join('; ');
     buttons.forEach((b) => { b.disabled = false; });
   }
 }
@@ -273,26 +331,55 @@ async function loadApprovals() {
 
 function addFeed(d) {
   $('feed-empty').hidden = true;
-  const li = el('li', 'v-' + d.verdict + (d.tried ? ' tried' : ''));
+  const probe = d.session === DOCTOR_SESSION;
+  const li = el('li', 'v-' + d.verdict + (d.tried ? ' tried' : '') + (probe ? ' probe' : ''));
   li.append(el('span', 'verdict ' + d.verdict, d.verdict));
-  if (d.tried) li.append(el('span', 'badge tried-badge', 'tried here'));
-  li.append(el('span', 'summary-line', d.tool + ': ' + (d.summary || '')));
-  li.append(el('span', 'why', d.tier + ' · ' + d.blast_radius + (d.category ? ' · ' + d.category : '') + ' — ' + d.reason));
+  const entry = el('div', 'entry');
+  const meta = el('div', 'meta');
+  if (d.time) {
+    const when = new Date(d.time);
+    const t = el('time', '', when.toLocaleTimeString());
+    t.dateTime = d.time;
+    t.title = when.toLocaleString();
+    meta.append(t);
+  }
+  if (probe) {
+    meta.append(el('span', 'badge probe-badge', 'toolguard doctor’s probe'));
+  } else if (d.tried) {
+    meta.append(el('span', 'badge tried-badge', 'tried here'));
+  } else if (d.agent) {
+    meta.append(el('span', 'agent', d.agent));
+  }
+  if (d.session && !probe) meta.append(el('span', 'session', 'session ' + d.session));
+  entry.append(meta);
+  entry.append(el('div', 'summary-line', d.tool + ': ' + (d.summary || '')));
+  entry.append(el('div', 'why', d.tier + ' · ' + d.blast_radius + (d.category ? ' · ' + d.category : '') + ' — ' + d.reason));
+  li.append(entry);
   const list = $('feed');
   list.prepend(li);
   while (list.children.length > FEED_MAX) list.lastElementChild.remove();
 }
 
+let grantsStale = false; // a grant was made and may not be listed yet
+
 function connect() {
   const es = new EventSource('/v1/events');
   es.addEventListener('open', () => { setConn(true); loadApprovals().catch(() => {}); });
   es.addEventListener('error', () => setConn(false));
-  es.addEventListener('decision', (m) => addFeed(JSON.parse(m.data)));
+  es.addEventListener('decision', (m) => {
+    addFeed(JSON.parse(m.data));
+    if (grantsStale) { grantsStale = false; loadGrants().catch(() => {}); }
+  });
   es.addEventListener('approval_required', (m) => addCard(JSON.parse(m.data)));
   es.addEventListener('approval_resolved', (m) => {
     const r = JSON.parse(m.data);
     removeCard(r.id);
-    if (r.scope === 'session' || r.scope === 'always') loadGrants().catch(() => {});
+    if (r.scope === 'session' || r.scope === 'always') {
+      // The grant may be written just after this event: list again with
+      // the next decision, the approved call's, which comes after it.
+      grantsStale = true;
+      loadGrants().catch(() => {});
+    }
   });
   es.addEventListener('dropped', () => loadApprovals().catch(() => {}));
 }
@@ -370,10 +457,11 @@ async function loadGrants() {
   for (const g of data.grants) {
     const tr = el('tr');
     const scope = g.grant.scope + (g.grant.session ? ' ' + g.grant.session : '');
-    const by = g.granted_by + (g.replica ? ' on ' + g.replica : '');
-    tr.append(el('td', 'grant-pattern', g.pattern), el('td', '', scope), el('td', '', by),
-      el('td', '', new Date(g.created).toLocaleString()));
-    const cell = el('td');
+    const by = data.fleet ? 'by ' + g.granted_by + (g.replica ? ' on ' + g.replica : '') : 'in your policy file';
+    const cell = (text, label) => { const td = el('td', '', text); td.dataset.label = label; return td; };
+    tr.append(el('td', 'grant-pattern', g.pattern), cell(scope, 'scope'), cell(by, 'granted by'),
+      cell(new Date(g.created).toLocaleString(), 'when'));
+    const actions = el('td');
     if (data.fleet) {
       const btn = el('button', 'revoke', 'Revoke');
       btn.type = 'button';
@@ -381,9 +469,9 @@ async function loadGrants() {
         btn.disabled = true;
         try { await api('/v1/grants/' + g.id, { method: 'DELETE' }); tr.remove(); } catch (e) { btn.disabled = false; btn.title = e.message; }
       });
-      cell.append(btn);
+      actions.append(btn);
     }
-    tr.append(cell);
+    tr.append(actions);
     body.append(tr);
   }
   $('grants').hidden = data.grants.length === 0;
