@@ -81,6 +81,11 @@ HTTP hook and the approval page; --start also enables and starts it.`,
 		if err != nil {
 			return err
 		}
+		if f.program == "" && scope == install.User {
+			if err := placeSelf(a.io.Stdout, f.dryRun); err != nil {
+				return err
+			}
+		}
 		note := installNote(args[0])
 		if f.forward != "" {
 			note = strings.TrimSpace(forwardNote(args[0], f.forward) + " " + note)
@@ -215,15 +220,14 @@ func tokenFileFor(file string) (string, error) {
 	return abs, nil
 }
 
-// selfPath is the absolute path hooks should run: this program's own.
-// Agents started from a desktop launcher often have a PATH without it.
+// selfPath is the absolute path hooks should run: this program's own, or
+// its copy in the state directory when it runs from npx's cache (see
+// placeSelf). Agents started from a desktop launcher often have a PATH
+// without it.
 func selfPath() string {
-	exe, err := os.Executable()
-	if err != nil {
-		return ""
-	}
-	if resolved, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = resolved
+	exe := ownExecutable()
+	if stable, ok := stableCopy(exe); ok {
+		return stable
 	}
 	return exe
 }
@@ -284,6 +288,9 @@ func installService(a *app, f *installFlags) error {
 	program := f.program
 	if program == "" {
 		program = selfPath()
+		if err := placeSelf(a.io.Stdout, f.dryRun); err != nil {
+			return err
+		}
 	}
 	c, err := install.PlanService(install.ServiceOptions{Program: program, Addr: f.addr})
 	if err != nil {
