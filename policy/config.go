@@ -4,8 +4,8 @@ import "time"
 
 // Config is one policy document: the schema shared by TOML (primary), YAML
 // and JSON files. The zero value of every field means "not set here", so a
-// layer only changes what it names; [Defaults] spells out what each zero
-// value stands for.
+// layer only changes what it names; the defaults (the Default column of the
+// reference, `toolguard policy show`) say what an unset key stands for.
 type Config struct {
 	// Settings are the top-level policy.
 	Settings

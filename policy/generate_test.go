@@ -27,7 +27,11 @@ func generated(t *testing.T) map[string][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	md := []byte(tree.Markdown(typ, docs, policy.Defaults()))
+	intro, err := os.ReadFile("reference_intro.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := append(intro, tree.Markdown(typ, docs, policy.Defaults())...)
 	return map[string][]byte{
 		"schema.json":       schema,
 		"reference.md":      md,
