@@ -61,6 +61,11 @@ func TestAgentTools(t *testing.T) {
 		{"docker-agent", "move_file", map[string]any{"source": "a", "destination": "b"}, normalized{Kind: call.Write, Tier: risk.Write, Paths: []string{"a", "b"}, Cwd: "/w"}},
 		{"mcp", "mcp__github__create_issue", map[string]any{"title": "x"}, normalized{Kind: call.Other, Tier: risk.Write, Cwd: "/w", MCPServer: "github", MCPTool: "create_issue"}},
 		{"mcp", "mcp__gh__get_issue", map[string]any{"issue_number": 1.0}, normalized{Kind: call.Other, Tier: risk.Read, Cwd: "/w", MCPServer: "gh", MCPTool: "get_issue"}},
+		// A filesystem server named "fs": write_file is the filesystem (and
+		// desktop-commander) servers' write of path, as under its own name,
+		// not an unknown tool (docs/mcp.md said write while hooks judged it
+		// execute).
+		{"mcp", "mcp__fs__write_file", map[string]any{"path": "/w/notes.md", "content": "x"}, normalized{Kind: call.Write, Tier: risk.Write, Paths: []string{"/w/notes.md"}, Cwd: "/w", MCPServer: "fs", MCPTool: "write_file"}},
 		{"mcp", "mcp__tools__frobnicate", map[string]any{"target": "/etc/x", "note": "see https://x.example/a"}, normalized{Kind: call.MCP, Tier: risk.Execute, Cwd: "/w", MCPServer: "tools", MCPTool: "frobnicate", Paths: []string{"/etc/x"}, URLs: []string{"https://x.example/a"}}},
 		{"mcp", "mcp_fs_read", map[string]any{"path": "/etc/passwd"}, normalized{Kind: call.MCP, Tier: risk.Execute, Paths: []string{"/etc/passwd"}, Cwd: "/w", MCPServer: "fs", MCPTool: "read"}},
 		{"mcp", "mcp:fetch:get", map[string]any{"url": "http://169.254.169.254/"}, normalized{Kind: call.MCP, Tier: risk.Execute, URLs: []string{"http://169.254.169.254/"}, Cwd: "/w", MCPServer: "fetch", MCPTool: "get"}},

@@ -3,6 +3,7 @@ package call
 import (
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -142,25 +143,31 @@ func (f Family) Mappings() map[string]Mapping {
 
 // MCPMapping finds the mapping of an MCP tool by the server's configured
 // name and the tool's name, for agents' direct mcp__SERVER__TOOL calls:
-// the family the server's name says, else the one family whose tool names
-// include this one (read_text_file, git_status), else the generic
-// shell-like tools.
+// the family the server's name says, else the mapping of the families
+// whose tools include this one when they all map it alike (read_text_file,
+// git_status; write_file of the filesystem and desktop-commander servers,
+// so that a filesystem server named "fs" is judged as under its own name),
+// else the generic shell-like tools.
 func MCPMapping(server, tool string) (Mapping, bool) {
 	if f := familyOf(server); f != FamilyGeneric {
 		if m, ok := familyTools(f)[tool]; ok {
 			return m, true
 		}
 	}
-	var found Mapping
-	n := 0
+	var found *Mapping
+	agree := true
 	for _, f := range Families()[1:] {
-		if m, ok := familyTools(Family(f))[tool]; ok {
-			found = m
-			n++
+		m, ok := familyTools(Family(f))[tool]
+		switch {
+		case !ok:
+		case found == nil:
+			found = &m
+		case !reflect.DeepEqual(*found, m):
+			agree = false
 		}
 	}
-	if n == 1 {
-		return found, true
+	if found != nil && agree {
+		return *found, true
 	}
 	m, ok := genericMCPTools()[tool]
 	return m, ok
