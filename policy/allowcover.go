@@ -26,19 +26,25 @@ type cmdRecord struct {
 	cmd  *shell.Command
 	tier risk.Tier
 	// command is its index in env.Commands and env.Names; paths, hosts and
-	// urls are the ranges it added to env.Paths, env.Hosts and env.URLs
-	// (those of code it carries included).
-	command                int
-	paths, hosts, urls     [2]int
-	coveredBy, uncoveredBy string // an allow rule that covers it; one that matched its words but not its redirects
+	// urls are the ranges it added to env.Paths, env.Hosts and env.URLs,
+	// and findings the range of e.findings added while it was analysed
+	// (those of code it carries included; that code's own commands have
+	// records, and ranges, of their own inside it).
+	command                      int
+	paths, hosts, urls, findings [2]int
+	coveredBy, uncoveredBy       string // an allow rule that covers it; one that matched its words but not its redirects
 }
 
 // beginRecord starts the record of a command being analysed and returns
 // the record that was being analysed, for endRecord.
 func (e *evaluation) beginRecord(cmd *shell.Command) int32 {
 	outer := e.cur
+	if e.records == nil && e.script != nil {
+		e.records = make([]cmdRecord, 0, len(e.script.Commands))
+	}
 	e.records = append(e.records, cmdRecord{cmd: cmd, command: len(e.env.Commands),
-		paths: [2]int{len(e.env.Paths), -1}, hosts: [2]int{len(e.env.Hosts), -1}, urls: [2]int{len(e.env.URLs), -1}})
+		paths: [2]int{len(e.env.Paths), -1}, hosts: [2]int{len(e.env.Hosts), -1}, urls: [2]int{len(e.env.URLs), -1},
+		findings: [2]int{len(e.findings), -1}})
 	e.cur = int32(len(e.records) - 1)
 	return outer
 }
@@ -46,7 +52,7 @@ func (e *evaluation) beginRecord(cmd *shell.Command) int32 {
 // endRecord closes the current record and makes outer current again.
 func (e *evaluation) endRecord(outer int32) {
 	r := &e.records[e.cur]
-	r.paths[1], r.hosts[1], r.urls[1] = len(e.env.Paths), len(e.env.Hosts), len(e.env.URLs)
+	r.paths[1], r.hosts[1], r.urls[1], r.findings[1] = len(e.env.Paths), len(e.env.Hosts), len(e.env.URLs), len(e.findings)
 	e.cur = outer
 }
 
@@ -312,10 +318,15 @@ func (e *evaluation) matchesWhole(u *userRule) bool {
 }
 
 // uncovered reports whether finding i belongs to the call or to a command
-// no allow rule covers.
+// no allow rule covers: the innermost record whose range holds it, which
+// is the last one that starts at or before it and ends after it.
 func (e *evaluation) uncovered(i int) bool {
-	o := e.owner[i]
-	return o < 0 || e.records[o].coveredBy == ""
+	for j := len(e.records) - 1; j >= 0; j-- {
+		if r := &e.records[j]; r.findings[0] <= i && i < r.findings[1] {
+			return r.coveredBy == ""
+		}
+	}
+	return true
 }
 
 // coveredLift allows an ask when allow rules cover some commands of the

@@ -67,14 +67,12 @@ type evaluation struct {
 	env     conditionEnv
 	allowed string // id of an allow rule that matches the whole call
 	// records are the simple commands analysed so far, one per
-	// analyseCommand, with what each added to the call (allowcover.go);
-	// owner holds, for each finding, the index of the record being
-	// analysed when it was added, or -1 for the call's own. cur is the
-	// record being analysed (-1 for none) and callTier the tier that no
-	// record raised; callOwn is set when the call raised it itself (or its
-	// tool mapping set it), beyond the read tier a shell call starts at.
+	// analyseCommand, with what each added to the call (allowcover.go).
+	// cur is the record being analysed (-1 for none) and callTier the tier
+	// that no record raised; callOwn is set when the call raised it itself
+	// (or its tool mapping set it), beyond the read tier a shell call
+	// starts at.
 	records  []cmdRecord
-	owner    []int32
 	cur      int32
 	callTier risk.Tier
 	callOwn  bool
@@ -99,12 +97,7 @@ type evaluation struct {
 	scriptWords int
 }
 
-func (e *evaluation) add(f ...risk.Finding) {
-	e.findings = append(e.findings, f...)
-	for range f {
-		e.owner = append(e.owner, e.cur)
-	}
-}
+func (e *evaluation) add(f ...risk.Finding) { e.findings = append(e.findings, f...) }
 
 // raise raises the call's tier to at least t, on behalf of the command
 // being analysed, if any.

@@ -244,7 +244,10 @@ func (e *evaluation) workLimitFinding() {
 		f.Suggestion = "pass smaller arguments, or a reference to the data"
 	}
 	e.findings = append([]risk.Finding{f}, e.findings...)
-	e.owner = append([]int32{-1}, e.owner...)
+	for i := range e.records { // the call's own finding, first: the commands' move up one
+		e.records[i].findings[0]++
+		e.records[i].findings[1]++
+	}
 }
 
 // problems adds the problems of a parse as unverifiable findings, except
