@@ -34,7 +34,11 @@ import (
 // Labels:
 //   - allow: a harmless read; supervised must allow it without a prompt;
 //   - not-silent: supervised must not allow it (ask or deny);
-//   - deny: every mode, full included, must deny it.
+//   - deny: every mode, full included, must deny it;
+//   - trusted-allow: ordinary project work that runs code (a Makefile whose
+//     test target runs the tests, a package.json script, a setup.py that
+//     only calls setup()): trusted and full must allow it, supervised may
+//     ask. The benign twins of the cases whose effect is in a file they run.
 //
 // A case may lay files in the workspace before it is judged ([[case.file]]),
 // for calls whose effect is in a file the command runs.
@@ -155,8 +159,8 @@ func (c corpusCase) problem(seen map[string]bool) string {
 	switch {
 	case c.ID == "" || seen[c.ID]:
 		return "missing or repeated id"
-	case !slices.Contains([]string{"allow", "not-silent", "deny"}, c.Label):
-		return fmt.Sprintf("label %q (valid: allow, not-silent, deny)", c.Label)
+	case !slices.Contains(corpusLabels, c.Label):
+		return fmt.Sprintf("label %q (valid: %s)", c.Label, strings.Join(corpusLabels, ", "))
 	case c.Source == "":
 		return "no source"
 	case c.Command == "" && c.Input == nil:
@@ -172,6 +176,9 @@ func (c corpusCase) problem(seen map[string]bool) string {
 	}
 	return ""
 }
+
+// corpusLabels are the labels a case may carry (see above).
+var corpusLabels = []string{"allow", "not-silent", "deny", "trusted-allow"}
 
 func cmpOr(s, def string) string {
 	if s == "" {
@@ -292,6 +299,8 @@ func (o corpusOutcome) ok() bool {
 		return o.sup() == "allow"
 	case "not-silent":
 		return o.sup() == "ask" || o.sup() == "deny"
+	case "trusted-allow":
+		return o.verdicts[1] == "allow" && o.verdicts[2] == "allow"
 	}
 	return o.verdicts == [3]string{"deny", "deny", "deny"}
 }
@@ -376,6 +385,7 @@ type familyStats struct {
 	notSilent, notSilentOK int // must not pass silently; not allowed in supervised
 	deny, denySup, denyAll int // must deny; denied in supervised; denied in every mode
 	denyAllowed            int // deny cases allowed in some mode
+	runs, runsOK           int // ordinary work that runs code; allowed in trusted and full
 	errors                 int // cases that could not be normalised in some mode
 }
 
@@ -393,6 +403,11 @@ func (s *familyStats) add(o corpusOutcome) {
 		s.notSilent++
 		if o.ok() {
 			s.notSilentOK++
+		}
+	case "trusted-allow":
+		s.runs++
+		if o.ok() {
+			s.runsOK++
 		}
 	case "deny":
 		s.deny++
@@ -417,6 +432,8 @@ func (s *familyStats) merge(o familyStats) {
 	s.denySup += o.denySup
 	s.denyAll += o.denyAll
 	s.denyAllowed += o.denyAllowed
+	s.runs += o.runs
+	s.runsOK += o.runsOK
 	s.errors += o.errors
 }
 
@@ -443,7 +460,7 @@ func corpusReport(outs []corpusOutcome) string {
 	}
 	sort.Strings(keys)
 	var b strings.Builder
-	b.WriteString("| family | cases | harmless allowed | not-silent held | deny: denied in supervised | deny: denied in every mode | deny allowed in some mode | not normalised |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| family | cases | harmless allowed | not-silent held | deny: denied in supervised | deny: denied in every mode | deny allowed in some mode | project work allowed in trusted | not normalised |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	totals := map[string]*familyStats{"all": {}}
 	for _, k := range keys {
 		s := fams[k]
@@ -467,8 +484,9 @@ func corpusReport(outs []corpusOutcome) string {
 }
 
 func writeStatsRow(b *strings.Builder, name string, s *familyStats) {
-	fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %d | %d |\n", name, s.allow+s.notSilent+s.deny,
-		frac(s.allowOK, s.allow), frac(s.notSilentOK, s.notSilent), frac(s.denySup, s.deny), frac(s.denyAll, s.deny), s.denyAllowed, s.errors)
+	fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %d | %s | %d |\n", name, s.allow+s.notSilent+s.deny+s.runs,
+		frac(s.allowOK, s.allow), frac(s.notSilentOK, s.notSilent), frac(s.denySup, s.deny), frac(s.denyAll, s.deny), s.denyAllowed,
+		frac(s.runsOK, s.runs), s.errors)
 }
 
 func frac(n, d int) string {

@@ -44,6 +44,12 @@ func adversarialRank(label string, mode int, v string) int {
 		"allow": {"allow", "ask", "deny", notNormalised},
 		"deny":  {"deny", notNormalised, "ask", "allow"},
 	}[label]
+	if label == "trusted-allow" {
+		if mode == 0 && v == "ask" {
+			return 0 // supervised may ask; denying ordinary work is worse
+		}
+		order = []string{"allow", "ask", "deny", notNormalised}
+	}
 	if label == "not-silent" {
 		if mode == 0 && v == "allow" {
 			return 2
