@@ -153,6 +153,17 @@ var bypassCases = []parseCase{
 	{name: "also arithmetic of a variable", src: "x='a[$(id)]'; [[ $x -eq 1 ]]", commands: []string{"- x=a[$(id)]"},
 		problems: []string{"an arithmetic expression evaluates $x, which holds a command substitution: bash runs it when it evaluates an array subscript"}},
 
+	// A program name the shell resolves from the filesystem, or spelled to
+	// imitate another (issue 30).
+	{name: "glob as a program name", src: `/???/r? -rf /; /bin/r[m] -rf /`, commands: []string{"r? -rf /", "r[m] -rf /"},
+		problems: []string{"command name is a glob pattern, which the shell resolves against the filesystem when it runs: /???/r?",
+			"command name is a glob pattern, which the shell resolves against the filesystem when it runs: /bin/r[m]"}},
+	{name: "a test bracket is no glob", src: `[ -f x ]; "r*" x`, commands: []string{"[ -f x ]", "r* x"}},
+	{name: "look-alike program names", src: "ｒｍ -rf /; rм -rf /; git\u3000status", commands: []string{"ｒｍ -rf /", "rм -rf /", "git\u3000status"},
+		problems: []string{"command name has characters outside ASCII, which can imitate another program's name: ｒｍ",
+			"command name has characters outside ASCII, which can imitate another program's name: rм",
+			"command name has characters outside ASCII, which can imitate another program's name: git\u3000status"}},
+
 	// Subscripts are code (issue 30): bash expands an indexed array's
 	// subscript wherever a variable name may carry one.
 	{name: "subscript of an assignment", src: `a[$(rm -rf /)]=1`, commands: []string{"rm -rf / @cmdsubst/1", "- a=1?"}},
