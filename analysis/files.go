@@ -7,9 +7,10 @@ import (
 	"github.com/toolguard/toolguard/shell"
 )
 
-// Files gives the analysis the text of files code runs. The analysis
-// asks only for files a command runs, by their canonical path, after the
-// path was judged.
+// Files gives the analysis the text of files code runs. The analysis asks
+// for the files a command runs, by their canonical path; an
+// implementation gives only what the call may read (the path rules) and
+// bounds what it reads.
 type Files interface {
 	// Read returns the text of the file at the canonical path p. When it
 	// cannot, the error wraps ErrNotExist (no such file: nothing of it can
