@@ -45,7 +45,7 @@ func newFleetRig(t *testing.T, url string) *fleetRig {
 	t.Helper()
 	dir := t.TempDir()
 	config := filepath.Join(dir, "fleet.toml")
-	policy := "mode = \"trusted\"\n\n[budget]\nmax_actions_per_hour = 20\n\n[state]\nlease = \"3s\"\n"
+	policy := "mode = \"trusted\"\n\n[budget]\nmax_actions_per_hour = 20\n\n[state]\nlease = \"3s\"\nkey_file = \"" + filepath.Join(dir, "fleet.key") + "\"\n"
 	if err := os.WriteFile(config, []byte(policy), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -76,14 +76,34 @@ func (f *fleetRig) start(name string) *replica {
 		t.Fatalf("replica %s printed nothing: %v\n%s", name, err, r.log)
 	}
 	go func() { _, _ = io.Copy(io.Discard, stdout) }()
-	page, ok := strings.CutPrefix(strings.TrimSpace(line), "toolguard serve: open ")
-	if !ok {
-		t.Fatalf("replica %s: first line %q", name, line)
-	}
-	r.addr, r.key, _ = strings.Cut(page, "#token=")
+	r.addr, r.key = pageOf(t, line)
 	f.replicas[name] = r
 	t.Cleanup(func() { r.kill(syscall.SIGKILL) })
 	return r
+}
+
+// pageOf reads the page's address and key from the file serve's first
+// line names (its standard output is a pipe, not a terminal, so the key is
+// never printed there).
+func pageOf(t *testing.T, line string) (addr, key string) {
+	t.Helper()
+	rest, ok := strings.CutPrefix(strings.TrimSpace(line), "toolguard serve: open the address in ")
+	file, url, ok2 := strings.Cut(rest, " (mode 0600, it carries the page key): ")
+	if !ok || !ok2 {
+		t.Fatalf("first line %q", line)
+	}
+	if strings.Contains(line, "#token=") {
+		t.Fatalf("serve printed its key to a pipe: %q", line)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, key, _ = strings.Cut(strings.TrimSpace(string(data)), "#token=")
+	if addr != url || len(key) < 32 {
+		t.Fatalf("%s holds %q; want %s#token=KEY", file, data, url)
+	}
+	return addr, key
 }
 
 type lockedWriter struct {
