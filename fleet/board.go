@@ -423,6 +423,7 @@ func (b *Board) withdraw(id, want string) error {
 	}
 	if withdrawn {
 		b.s.log.Warn("answer withdrawn: the replica holding the approval did not take it", "id", id)
+		b.abandoned(id)
 		return ErrNotTaken
 	}
 	status, err := b.status(context.Background(), id)
@@ -907,15 +908,21 @@ func (b *Board) sweep() {
 	})
 	for _, id := range ids {
 		b.s.log.Info("approval abandoned: its replica's lease ran out", "id", id)
-		data, _ := json.Marshal(map[string]any{"id": id, "outcome": OutcomeAbandoned, "approved": false,
-			"reason": "The replica that held this request stopped answering, so it can no longer be approved."})
-		if b.h.Event != nil {
-			b.h.Event(Event{Name: "approval_resolved", Data: data})
-		}
-		select {
-		case b.out <- notification{channel: chanEvents, payload: encodeEvent("approval_resolved", data), event: true}:
-		default:
-		}
+		b.abandoned(id)
+	}
+}
+
+// abandoned tells every replica's page that approval id can no longer be
+// answered: its replica stopped answering.
+func (b *Board) abandoned(id string) {
+	data, _ := json.Marshal(map[string]any{"id": id, "outcome": OutcomeAbandoned, "approved": false,
+		"reason": "The replica that held this request stopped answering, so it can no longer be approved."})
+	if b.h.Event != nil {
+		b.h.Event(Event{Name: "approval_resolved", Data: data})
+	}
+	select {
+	case b.out <- notification{channel: chanEvents, payload: encodeEvent("approval_resolved", data), event: true}:
+	default:
 	}
 }
 

@@ -303,3 +303,33 @@ func TestForgedNotificationsAreDropped(t *testing.T) {
 		t.Errorf("rejected notifications %d; want 2", n)
 	}
 }
+
+// TestCheckWarnsOnlyWithoutCredentials: check reports that a database lets
+// this machine in without credentials (trust, and the rules that say so)
+// only when it does: not for a server that requires a password.
+func TestCheckWarnsOnlyWithoutCredentials(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts private PostgreSQL servers")
+	}
+	for _, tc := range []struct {
+		name     string
+		cluster  func(testing.TB) *fleettest.Cluster
+		noPasswd bool
+	}{
+		{"trust", fleettest.NewCluster, true},
+		{"scram-sha-256", func(t testing.TB) *fleettest.Cluster { return fleettest.NewClusterWithPassword(t, "s3cret-for-check") }, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			pg := tc.cluster(t)
+			st, err := fleet.Open(context.Background(), pg.URL, fleet.Options{Replica: "check", Key: testKey, OneCall: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer st.Close()
+			r := st.Check(context.Background())
+			if !r.Reachable || r.NoPassword != tc.noPasswd || (len(r.TrustRules) > 0) != tc.noPasswd {
+				t.Fatalf("Check: reachable %v, no password %v, trust rules %q; want no password = %v", r.Reachable, r.NoPassword, r.TrustRules, tc.noPasswd)
+			}
+		})
+	}
+}
