@@ -452,7 +452,7 @@ func (b *Board) Take(ctx context.Context, o Outcome) (Outcome, error) {
 		return o, nil
 	}
 	final := finalStatus(o.Answer)
-	var on string
+	var on *string // the replica where the person answered
 	err := b.s.op(ctx, "taking the answer", func(ctx context.Context) error {
 		err := b.s.pool.QueryRow(ctx, `UPDATE toolguard_approvals SET status = $2, resolved_at = now()
 			WHERE id = $1 AND owner = $3 AND status = 'answered' AND answer_mac = $4 RETURNING answered_on`,
@@ -467,8 +467,8 @@ func (b *Board) Take(ctx context.Context, o Outcome) (Outcome, error) {
 	if err != nil {
 		return Outcome{ID: o.ID, Status: OutcomeError}, err
 	}
-	if on != "" && on != b.s.replica {
-		b.notifyNow(ctx, wire{From: b.s.replica, ID: o.ID, Owner: on, Status: statusTaken})
+	if on != nil && *on != b.s.replica {
+		b.notifyNow(ctx, wire{From: b.s.replica, ID: o.ID, Owner: *on, Status: statusTaken})
 	}
 	return o, nil
 }
