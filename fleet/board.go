@@ -418,8 +418,8 @@ func (b *Board) withdraw(id, want string) error {
 		withdrawn = tag.RowsAffected() == 1
 		return err
 	})
-	if err != nil {
-		return fmt.Errorf("%w; withdrawing the answer failed too: %v", ErrNotTaken, err)
+	if err != nil { // the owner may still take it once the database is back
+		return fmt.Errorf("the replica holding this request has not taken the answer yet, and withdrawing it failed, so whether it applies is not known yet (see the approval's record in the audit trail): %w", err)
 	}
 	if withdrawn {
 		b.s.log.Warn("answer withdrawn: the replica holding the approval did not take it", "id", id)
