@@ -5,8 +5,10 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolguard/toolguard/analysis"
 	"github.com/toolguard/toolguard/call"
 	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/rules"
 	"github.com/toolguard/toolguard/shell"
 )
 
@@ -23,8 +25,10 @@ import (
 // tier (the rule packs', raised for a high-risk program and by its paths)
 // and where its entries in the condition variables are.
 type cmdRecord struct {
-	cmd  *shell.Command
-	tier risk.Tier
+	cmd    *shell.Command
+	result rules.Result // what the rule packs said of it
+	outer  int32        // the record it was reported inside; -1 for none
+	tier   risk.Tier
 	// command is its index in env.Commands and env.Names; paths, hosts and
 	// urls are the ranges it added to env.Paths, env.Hosts and env.URLs,
 	// and findings the range of e.findings added while it was analysed
@@ -35,25 +39,27 @@ type cmdRecord struct {
 	coveredBy, uncoveredBy       string // an allow rule that covers it; one that matched its words but not its redirects
 }
 
-// beginRecord starts the record of a command being analysed and returns
-// the record that was being analysed, for endRecord.
-func (e *evaluation) beginRecord(cmd *shell.Command) int32 {
-	outer := e.cur
+// beginRecord starts the record of a command the analysis reports; the
+// record of the command it was reported inside, if any, becomes current
+// again at endRecord.
+func (e *evaluation) beginRecord(cmd *shell.Command, r rules.Result) {
 	if e.records == nil && e.script != nil {
 		e.records = make([]cmdRecord, 0, len(e.script.Commands))
 	}
-	e.records = append(e.records, cmdRecord{cmd: cmd, command: len(e.env.Commands),
+	e.records = append(e.records, cmdRecord{cmd: cmd, result: r, outer: e.cur, command: len(e.env.Commands),
 		paths: [2]int{len(e.env.Paths), -1}, hosts: [2]int{len(e.env.Hosts), -1}, urls: [2]int{len(e.env.URLs), -1},
 		findings: [2]int{len(e.findings), -1}})
 	e.cur = int32(len(e.records) - 1)
-	return outer
 }
 
-// endRecord closes the current record and makes outer current again.
-func (e *evaluation) endRecord(outer int32) {
+// endRecord closes the current record.
+func (e *evaluation) endRecord() {
+	if e.cur < 0 {
+		return
+	}
 	r := &e.records[e.cur]
 	r.paths[1], r.hosts[1], r.urls[1], r.findings[1] = len(e.env.Paths), len(e.env.Hosts), len(e.env.URLs), len(e.findings)
-	e.cur = outer
+	e.cur = r.outer
 }
 
 // namesCommands reports whether a rule matches shell commands by their
@@ -116,7 +122,7 @@ func (e *evaluation) recordRuleCost(u *userRule, r *cmdRecord) int {
 	n := 1 + 2*((r.paths[1]-r.paths[0])*len(u.paths)+(r.hosts[1]-r.hosts[0])*len(u.hosts))
 	if u.when != nil {
 		items := 2 + r.paths[1] - r.paths[0] + r.urls[1] - r.urls[0] + r.hosts[1] - r.hosts[0]
-		n += (1+len(u.when.src)/16)*items + scanCost(len(e.c.Command))
+		n += (1+len(u.when.src)/16)*items + analysis.ScanCost(len(e.c.Command))
 	}
 	return n
 }
