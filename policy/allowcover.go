@@ -8,7 +8,6 @@ import (
 	"github.com/toolguard/toolguard/analysis"
 	"github.com/toolguard/toolguard/call"
 	"github.com/toolguard/toolguard/risk"
-	"github.com/toolguard/toolguard/rules"
 	"github.com/toolguard/toolguard/shell"
 )
 
@@ -25,10 +24,9 @@ import (
 // tier (the rule packs', raised for a high-risk program and by its paths)
 // and where its entries in the condition variables are.
 type cmdRecord struct {
-	cmd    *shell.Command
-	result rules.Result // what the rule packs said of it
-	outer  int32        // the record it was reported inside; -1 for none
-	tier   risk.Tier
+	cmd   *shell.Command
+	outer int32 // the record it was reported inside; -1 for none
+	tier  risk.Tier
 	// command is its index in env.Commands and env.Names; paths, hosts and
 	// urls are the ranges it added to env.Paths, env.Hosts and env.URLs,
 	// and findings the range of e.findings added while it was analysed
@@ -42,11 +40,11 @@ type cmdRecord struct {
 // beginRecord starts the record of a command the analysis reports; the
 // record of the command it was reported inside, if any, becomes current
 // again at endRecord.
-func (e *evaluation) beginRecord(cmd *shell.Command, r rules.Result) {
+func (e *evaluation) beginRecord(cmd *shell.Command) {
 	if e.records == nil && e.script != nil {
 		e.records = make([]cmdRecord, 0, len(e.script.Commands))
 	}
-	e.records = append(e.records, cmdRecord{cmd: cmd, result: r, outer: e.cur, command: len(e.env.Commands),
+	e.records = append(e.records, cmdRecord{cmd: cmd, outer: e.cur, command: len(e.env.Commands),
 		paths: [2]int{len(e.env.Paths), -1}, hosts: [2]int{len(e.env.Hosts), -1}, urls: [2]int{len(e.env.URLs), -1},
 		findings: [2]int{len(e.findings), -1}})
 	e.cur = int32(len(e.records) - 1)

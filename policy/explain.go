@@ -75,6 +75,10 @@ func (e *evaluation) explained() []ExplainedCommand {
 	for i := range e.records {
 		byCmd[e.records[i].cmd] = i
 	}
+	results := make(map[*shell.Command]rules.Result, len(e.records))
+	for _, c := range e.an.Report(e.script).Commands {
+		results[c.Cmd] = c.Result
+	}
 	var out []ExplainedCommand
 	for _, cmd := range e.script.Commands {
 		i, ok := byCmd[cmd]
@@ -82,7 +86,7 @@ func (e *evaluation) explained() []ExplainedCommand {
 			break // the decision says the command is too complex
 		}
 		r := &e.records[i]
-		ec := ExplainedCommand{Command: cmd, Result: r.result, AllowedBy: r.coveredBy}
+		ec := ExplainedCommand{Command: cmd, Result: results[cmd], AllowedBy: r.coveredBy}
 		if r.coveredBy == "" {
 			ec.NotCovered = r.uncoveredBy
 		}

@@ -25,7 +25,7 @@ var _ analysis.Judge = (*evaluation)(nil)
 // and the policy's own command lists.
 func (e *evaluation) Command(c analysis.Command) {
 	cmd, r := c.Cmd, &c.Result
-	e.beginRecord(cmd, c.Result)
+	e.beginRecord(cmd)
 	e.env.Commands = append(e.env.Commands, normalized(cmd))
 	e.env.Names = append(e.env.Names, cmd.Name)
 	e.add(r.Findings...)
