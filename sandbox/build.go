@@ -5,6 +5,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -77,12 +78,14 @@ func (j *job) toolArgv() []string {
 // bwrapArgv mounts the system directories read-only with the secret files
 // hidden, fresh /proc, /dev and /tmp, then the workspace, the private
 // TMPDIR and the extra paths; everything else (the home directory) is
-// absent.
+// absent. Without the network, the command also gets the seccomp filter
+// the Landlock backend installs (io_uring, Multipath TCP and the unusual
+// socket families refused), read by bwrap from descriptor j.filterFD.
 func (j *job) bwrapArgv() []string {
 	a := []string{j.choice.tool, "--die-with-parent", "--new-session", "--unshare-pid",
 		"--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL"}
 	if !j.spec.AllowNetwork {
-		a = append(a, "--unshare-net")
+		a = append(a, "--unshare-net", "--seccomp", strconv.Itoa(j.filterFD))
 	}
 	for _, dir := range systemDirs {
 		a = append(a, bwrapSystemDir(dir)...)
@@ -90,8 +93,10 @@ func (j *job) bwrapArgv() []string {
 	for _, p := range secretSystemPaths() {
 		a = append(a, bwrapHide(p)...)
 	}
-	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp",
-		"--ro-bind", j.target, j.target)
+	a = append(a, "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp")
+	if real, err := filepath.EvalSymlinks(j.target); err == nil && !underSystemDir(real) {
+		a = append(a, "--ro-bind", real, real) // a command outside the system directories
+	}
 	for _, p := range j.spec.ReadOnly {
 		a = append(a, "--ro-bind", p, p)
 	}
@@ -100,6 +105,17 @@ func (j *job) bwrapArgv() []string {
 	}
 	a = append(a, "--chdir", j.dir, "--")
 	return append(append(a, j.target), j.spec.Argv[1:]...)
+}
+
+// underSystemDir reports whether the real path p is inside one of the
+// system directories every run can read.
+func underSystemDir(p string) bool {
+	for _, dir := range systemDirs {
+		if real, err := filepath.EvalSymlinks(dir); err == nil && (p == real || strings.HasPrefix(p, real+"/")) {
+			return true
+		}
+	}
+	return false
 }
 
 // bwrapSystemDir recreates a symlinked system directory (merged /usr) as a

@@ -44,6 +44,7 @@ type job struct {
 	choice    backendChoice
 	helper    helperSpec
 	cgroup    *memoryCgroup // nil when the run has no cgroup of its own
+	filterFD  int           // where bwrap finds its seccomp program
 }
 
 func prepare(spec Spec) (*job, error) {
@@ -51,7 +52,7 @@ func prepare(spec Spec) (*job, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &job{spec: s}
+	j := &job{spec: s, filterFD: filterFD}
 	if err := j.resolveDirs(); err != nil {
 		return nil, err
 	}

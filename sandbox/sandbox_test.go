@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -453,7 +454,7 @@ func TestLandlockReportsABI(t *testing.T) {
 	if abi < abiFilesystem {
 		t.Skip("kernel lacks Landlock (ABI 0)")
 	}
-	r, _ := run(t, Spec{Argv: []string{"true"}, Workspace: t.TempDir()})
+	r, _ := run(t, Spec{Argv: []string{"true"}, Workspace: t.TempDir(), AllowNetwork: true})
 	if diff := cmp.Diff([]any{Landlock, abi}, []any{r.Backend, r.LandlockABI}); diff != "" {
 		t.Errorf("auto backend, ABI (-want +got):\n%s", diff)
 	}
@@ -561,8 +562,12 @@ func TestProbe(t *testing.T) {
 	if r.LandlockABI != LandlockABI() || !r.Rlimits {
 		t.Errorf("report %+v", r)
 	}
-	if LandlockABI() >= abiFilesystem && r.Auto != Landlock {
-		t.Errorf("auto = %s, want landlock", r.Auto)
+	wantAuto := Landlock
+	if LandlockABI() < abiUnixSocket && probeTool(Bubblewrap) == nil {
+		wantAuto = Bubblewrap // Landlock below ABI 9 would refuse every UNIX socket
+	}
+	if LandlockABI() >= abiFilesystem && (r.Auto != wantAuto || r.AutoWithNetwork != Landlock) {
+		t.Errorf("auto = %s, with the network %s; want %s and landlock", r.Auto, r.AutoWithNetwork, wantAuto)
 	}
 	t.Log("\n" + r.String())
 }
@@ -604,6 +609,105 @@ func TestEscapedProcessKilled(t *testing.T) {
 				t.Fatalf("%s: %s", r, o.stderr.String())
 			}
 			assertGone(t, marker)
+		})
+	}
+}
+
+// TestNetworkOffHasNoGaps: without the network, a confined program reaches
+// neither a UDP listener nor a UNIX socket outside the sandbox (a fleet
+// database's), whatever the kernel's Landlock ABI: below ABI 10 and 9 the
+// seccomp filter refuses what Landlock cannot restrict. With the network
+// allowed both get through.
+func TestNetworkOffHasNoGaps(t *testing.T) {
+	udp, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer udp.Close()
+	sockDir := t.TempDir() // outside every workspace
+	unixLn, err := net.Listen("unix", filepath.Join(sockDir, "db.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unixLn.Close()
+	got := make(chan string, 16)
+	go func() {
+		buf := make([]byte, 64)
+		for {
+			n, _, err := udp.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			got <- "udp:" + string(buf[:n])
+		}
+	}()
+	go func() {
+		for {
+			c, err := unixLn.Accept()
+			if err != nil {
+				return
+			}
+			b, _ := io.ReadAll(c)
+			c.Close()
+			got <- "unix:" + string(b)
+		}
+	}()
+	for _, b := range confining(t) {
+		for _, c := range []struct {
+			mode, addr string
+			allow      bool
+		}{
+			{"__test-udp", udp.LocalAddr().String(), false},
+			{"__test-unix", unixLn.Addr().String(), false},
+			{"__test-udp", udp.LocalAddr().String(), true},
+			{"__test-unix", unixLn.Addr().String(), true},
+		} {
+			if c.allow && b != Landlock {
+				continue // bwrap and firejail hide the socket's directory anyway
+			}
+			t.Run(fmt.Sprintf("%s/%s/allow=%v", b, c.mode, c.allow), func(t *testing.T) {
+				nonce := fmt.Sprintf("%s-%s-%v", b, c.mode, c.allow)
+				r, o := run(t, Spec{Argv: []string{testBinary(t), c.mode, c.addr, nonce}, Workspace: t.TempDir(),
+					Backend: b, AllowNetwork: c.allow, Limits: goTargetLimits()})
+				// From ABI 9 Landlock keeps sockets outside the sandbox out of
+				// reach with or without the network.
+				want := c.allow && (c.mode == "__test-udp" || LandlockABI() < abiUnixSocket)
+				reached := waitFor(got, strings.TrimPrefix(c.mode, "__test-")+":"+nonce, 300*time.Millisecond)
+				if reached != want {
+					t.Errorf("reached the listener = %v, want %v (%s; stderr %q)", reached, want, r, o.stderr.String())
+				}
+			})
+		}
+	}
+}
+
+// waitFor reports whether want arrives on got within d.
+func waitFor(got <-chan string, want string, d time.Duration) bool {
+	deadline := time.After(d)
+	for {
+		select {
+		case s := <-got:
+			if s == want {
+				return true
+			}
+		case <-deadline:
+			return false
+		}
+	}
+}
+
+// TestIOURingRefused: without the network, io_uring (whose socket
+// operations no filter sees) is refused under bubblewrap as under Landlock.
+func TestIOURingRefused(t *testing.T) {
+	for _, b := range confining(t) {
+		if b == Firejail {
+			continue
+		}
+		t.Run(string(b), func(t *testing.T) {
+			r, o := run(t, Spec{Argv: []string{testBinary(t), "__test-iouring"}, Workspace: t.TempDir(), Backend: b, Limits: goTargetLimits()})
+			if r.Success() || !strings.Contains(o.stderr.String(), "operation not permitted") {
+				t.Errorf("io_uring_setup: %s, stderr %q; want it refused", r, o.stderr.String())
+			}
 		})
 	}
 }
