@@ -33,6 +33,9 @@ type backendChoice struct {
 
 // chooseBackend resolves s.Backend against what this machine offers.
 func chooseBackend(s Spec) (backendChoice, error) {
+	if s.Profile == Agent {
+		return chooseAgent(s)
+	}
 	switch s.Backend {
 	case Landlock:
 		return chooseLandlock(s, LandlockABI())
@@ -47,6 +50,22 @@ func chooseBackend(s Spec) (backendChoice, error) {
 		return backendChoice{backend: None, unenforced: nothingEnforced(s)}, nil
 	}
 	return chooseAuto(s)
+}
+
+// chooseAgent: only Landlock enforces the Agent profile, which grants by
+// exception inside directories; a mount namespace would hide the machine's
+// processes and end background jobs with the command.
+func chooseAgent(s Spec) (backendChoice, error) {
+	abi := LandlockABI()
+	switch {
+	case s.Backend == Landlock || s.Backend == Auto && abi >= abiFilesystem:
+		return chooseLandlock(s, abi)
+	case s.Backend == None || s.Backend == Auto && !s.Require:
+		return chooseBackend(Spec{Backend: None, Require: s.Require, AllowNetwork: s.AllowNetwork})
+	case s.Backend == Auto:
+		return backendChoice{}, errors.New("sandbox: the agent profile needs Landlock, which this kernel lacks, and Require is set")
+	}
+	return backendChoice{}, fmt.Errorf("sandbox: the agent profile runs only under the landlock backend, not %s", s.Backend)
 }
 
 func chooseLandlock(s Spec, abi int) (backendChoice, error) {

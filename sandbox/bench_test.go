@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -27,4 +28,22 @@ func BenchmarkRun(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkAgentPlan measures planning the Agent profile on this machine:
+// the search of the home directories and the workspace's parent, and the
+// split of the read-only grant around what it found. It reports the
+// number of rules the ruleset gets.
+func BenchmarkAgentPlan(b *testing.B) {
+	ws := b.TempDir()
+	var plan landlockPlan
+	for b.Loop() {
+		j, err := prepare(Spec{Argv: []string{"/bin/true"}, Workspace: ws, Profile: Agent, Backend: Landlock,
+			Secret: func(p string) bool { return strings.HasSuffix(p, "/.env") || strings.Contains(p, "/.ssh/id_") }})
+		if err != nil {
+			b.Fatal(err)
+		}
+		plan = *j.helper.Landlock
+	}
+	b.ReportMetric(float64(len(plan.rules())), "rules")
 }

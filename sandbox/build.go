@@ -19,7 +19,12 @@ func (j *job) helperSpec() helperSpec {
 	}
 	switch j.choice.backend {
 	case Landlock:
-		plan := j.landlockPlan()
+		var plan landlockPlan
+		if j.spec.Profile == Agent {
+			plan = j.agentPlan()
+		} else {
+			plan = j.landlockPlan()
+		}
 		h.Landlock = &plan
 		h.DropCapabilities = true
 	case Bubblewrap, Firejail:

@@ -94,5 +94,8 @@ func execWithLimits(spec helperSpec) error {
 	}
 	_, _, errno := unix.RawSyscall(unix.SYS_EXECVE, uintptr(unsafe.Pointer(path)),
 		uintptr(unsafe.Pointer(&argv[0])), uintptr(unsafe.Pointer(&envv[0])))
-	return fmt.Errorf("sandbox helper: exec %s: %w", spec.Path, errno)
+	if errno == unix.ENOENT {
+		return fmt.Errorf("sandbox: exec %s: %w (%w)", spec.Path, ErrNotFound, errno)
+	}
+	return fmt.Errorf("sandbox: exec %s: %w (%w)", spec.Path, ErrNotExecutable, errno)
 }

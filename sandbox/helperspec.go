@@ -54,9 +54,10 @@ type landlockPlan struct {
 	RWDirs  []string `json:"rw_dirs,omitempty"`
 	RWFiles []string `json:"rw_files,omitempty"`
 	Devices []string `json:"devices,omitempty"`
-	// ReadTrees may be read and executed, WriteTrees also written,
-	// ListDirs only listed (their names, not their files' contents), and
-	// Sockets are UNIX sockets that may be connected to (Landlock ABI ≥ 9).
+	// ReadTrees may be read and executed, WriteTrees also written and
+	// their UNIX sockets connected to, ListDirs only listed (their names,
+	// not their files' contents), and Sockets are UNIX sockets (or
+	// directories of them) that may be connected to (Landlock ABI ≥ 9).
 	// A path among them that is gone or reached through a symbolic link is
 	// left out: nothing is granted for it.
 	ReadTrees  []string `json:"read_trees,omitempty"`

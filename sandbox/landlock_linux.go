@@ -136,7 +136,7 @@ func (p landlockPlan) rules() []pathRule {
 	add(p.Devices, fsDevice, true)
 	add(p.ListDirs, fsList, true)
 	add(p.ReadTrees, fsRead, true)
-	add(p.WriteTrees, fsRead|fsWrite, true)
+	add(p.WriteTrees, fsRead|fsWrite|fsSocket, true)
 	add(p.Sockets, fsSocket, true)
 	return out
 }

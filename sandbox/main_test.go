@@ -28,12 +28,13 @@ func TestMain(m *testing.M) {
 
 // testModes are the target programs the test binary can play.
 var testModes = map[string]func(args []string) int{
-	"__test-greedy":  greedy,
-	"__test-connect": connect,
-	"__test-mptcp":   connectMPTCP,
-	"__test-udp":     sendUDP,
-	"__test-unix":    connectUnix,
-	"__test-iouring": setupIOURing,
+	"__test-greedy":    greedy,
+	"__test-connect":   connect,
+	"__test-mptcp":     connectMPTCP,
+	"__test-udp":       sendUDP,
+	"__test-unix":      connectUnix,
+	"__test-iouring":   setupIOURing,
+	"__test-agentexec": agentExec,
 }
 
 // setupIOURing creates an io_uring; exit 0 when it could.

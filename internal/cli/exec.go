@@ -62,6 +62,8 @@ type execFlags struct {
 	writePaths   []string
 	stdin        bool
 	maxMemory    int
+	wrapped      bool
+	workspace    string
 }
 
 func newExecCmd(a *app) *cobra.Command {
@@ -83,7 +85,15 @@ func newExecCmd(a *app) *cobra.Command {
 	fl.StringArrayVar(&ef.writePaths, "allow-write", nil, "also let the command read and write this absolute path (repeatable)")
 	fl.BoolVar(&ef.stdin, "stdin", false, "give the command toolguard's stdin instead of /dev/null")
 	fl.IntVar(&ef.maxMemory, "max-memory", 0, "limit each process's heap and private memory to this many MiB, -1 for none (default: the policy's max_memory_mb, else 2048)")
+	fl.BoolVar(&ef.wrapped, "wrapped", false, "run a command an agent's hook already allowed, as the agent would, contained: no second decision (see docs/sandbox.md)")
+	fl.StringVar(&ef.workspace, "workspace", "", "with --wrapped: the agent's project directory, writable in the sandbox (default: the current directory)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if ef.wrapped {
+			return runWrapped(a, pf, ef, args)
+		}
+		if cmd.Flags().Changed("workspace") {
+			return fmt.Errorf("--workspace applies only with --wrapped; use --cwd")
+		}
 		p, err := pf.load(pf.cwd)
 		if err != nil {
 			return err

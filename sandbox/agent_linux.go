@@ -1,0 +1,306 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Bounds of the search for secrets in the Agent profile.
+const (
+	// SecretDepth is how many directory levels below each searched root
+	// (the home directories, the workspace's parent) are searched.
+	SecretDepth = 4
+	// SecretBudget is how many directory entries are looked at in all.
+	SecretBudget = 6000
+)
+
+// skippedNames are directories the search does not enter wherever they
+// are: version-control data, installed dependencies, interpreters and
+// build outputs, which hold code from elsewhere, not the user's secrets.
+var skippedNames = map[string]bool{
+	".git": true, ".hg": true, ".svn": true, "node_modules": true, "__pycache__": true,
+	".venv": true, "venv": true, ".tox": true, ".mypy_cache": true, ".pytest_cache": true,
+	".ruff_cache": true, ".next": true, ".terraform": true, ".pyenv": true, ".nvm": true,
+	".rustup": true, ".sdkman": true, ".volta": true, ".vscode-server": true, ".cursor-server": true,
+}
+
+// agentPlan builds the Agent profile's ruleset: everything readable but
+// the holes (secrets found by the search, Hidden, the system's secret
+// files, and /dev but for its usual devices), and the workspace, the
+// temporary directories and the toolchains' stores writable.
+func (j *job) agentPlan() landlockPlan {
+	home := realOr(lookupEnv(j.env, "HOME"))
+	writable := append([]string{j.workspace}, j.agentWritable(home)...)
+	p := planner{secret: j.spec.Secret, skip: map[string]bool{}}
+	for _, w := range writable {
+		p.skip[w] = true
+	}
+	for _, h := range j.spec.Hidden {
+		if real := realOr(h); real != "" {
+			p.addHole(real)
+		}
+	}
+	for _, s := range secretSystemPaths() {
+		p.addHole(s)
+	}
+	p.searchCached(searchRoots(home, j.workspace), j.spec.SearchCache, j.spec.SearchKey)
+	p.addHole("/dev") // only the usual devices below
+	p.emit("/")
+	for _, w := range writable {
+		p.emitWritable(w)
+	}
+	return landlockPlan{
+		MinABI:          abiFilesystem,
+		ReadTrees:       p.read,
+		ListDirs:        p.list,
+		WriteTrees:      p.write,
+		Devices:         existing(agentDevices),
+		Sockets:         j.agentSockets(),
+		RestrictNetwork: !j.spec.AllowNetwork,
+		SignalOutside:   true,
+	}
+}
+
+// agentDevices are the device files the Agent profile may open, besides
+// /dev/shm (a temporary directory) and the pseudo-terminals.
+var agentDevices = append(slices.Clone(deviceFiles), "/dev/ptmx", "/dev/pts", "/dev/shm")
+
+// agentWritable lists the real paths of the existing temporary
+// directories and toolchain stores, besides the workspace.
+func (j *job) agentWritable(home string) []string {
+	var out []string
+	add := func(p string) {
+		if p == "" || !filepath.IsAbs(p) {
+			return
+		}
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil || real == "/" || real == home || strings.HasPrefix(home, real+"/") {
+			return // missing, or so wide it would open the home directory
+		}
+		if info, err := os.Stat(real); err == nil && info.IsDir() && !slices.Contains(out, real) {
+			out = append(out, real)
+		}
+	}
+	for _, p := range []string{"/tmp", "/var/tmp", "/dev/shm", lookupEnv(j.env, "TMPDIR")} {
+		add(p)
+	}
+	for _, p := range toolchainStores(j.env, home) {
+		add(p)
+	}
+	for _, p := range j.spec.ReadWrite {
+		add(p)
+	}
+	return out
+}
+
+// toolchainStores are where the common toolchains keep their caches,
+// downloaded packages and installed toolchains, from their variables or
+// their defaults.
+func toolchainStores(env []string, home string) []string {
+	at := func(name, def string) string {
+		if v := lookupEnv(env, name); v != "" {
+			return v
+		}
+		if def == "" || home == "" {
+			return ""
+		}
+		return filepath.Join(home, def)
+	}
+	gopath, _, _ := strings.Cut(at("GOPATH", "go"), ":")
+	gomodcache := lookupEnv(env, "GOMODCACHE")
+	if gomodcache == "" && gopath != "" {
+		gomodcache = filepath.Join(gopath, "pkg", "mod")
+	}
+	cargo := at("CARGO_HOME", ".cargo")
+	out := []string{
+		at("XDG_CACHE_HOME", ".cache"), // go-build, pip, uv, yarn, pnpm, node-gyp…
+		lookupEnv(env, "GOCACHE"), gomodcache,
+		at("npm_config_cache", ".npm"), at("PNPM_HOME", ".local/share/pnpm"), at("", ".pnpm-store"),
+		at("", ".yarn"), at("", ".local/share/uv"), at("", ".local/lib"), at("PIP_CACHE_DIR", ""),
+		at("UV_CACHE_DIR", ""), at("RUSTUP_HOME", ".rustup"), at("GRADLE_USER_HOME", ".gradle"),
+		at("", ".m2/repository"), at("", ".bun/install/cache"), at("", ".nuget/packages"),
+	}
+	if cargo != "" {
+		out = append(out, filepath.Join(cargo, "registry"), filepath.Join(cargo, "git"))
+	}
+	return out
+}
+
+// agentSockets are the UNIX sockets the Agent profile lets the command
+// use outside its writable directories (where every socket can be used,
+// git's credential cache among them): the ssh-agent's, so that git can
+// push over ssh without the key files, and the session bus, through which
+// git's credential helpers reach the keyring.
+func (j *job) agentSockets() []string {
+	var out []string
+	var candidates []string
+	if p := lookupEnv(j.env, "SSH_AUTH_SOCK"); filepath.IsAbs(p) {
+		candidates = append(candidates, p)
+	}
+	if rt := lookupEnv(j.env, "XDG_RUNTIME_DIR"); filepath.IsAbs(rt) {
+		candidates = append(candidates, filepath.Join(rt, "bus"))
+	}
+	for _, c := range candidates {
+		if real := realOr(c); real != "" {
+			out = append(out, real)
+		}
+	}
+	return out
+}
+
+// searchRoots are the directories searched for secrets: every home
+// directory on the machine (root may read them all) and the workspace's
+// parent, where sibling projects keep their .env files.
+func searchRoots(home, workspace string) []string {
+	roots := []string{home, "/root"}
+	if entries, err := os.ReadDir("/home"); err == nil {
+		for _, e := range entries {
+			roots = append(roots, filepath.Join("/home", e.Name()))
+		}
+	}
+	roots = append(roots, filepath.Dir(workspace))
+	var out []string
+	for _, r := range roots {
+		if real := realOr(r); real != "" && real != "/" && !slices.Contains(out, real) {
+			out = append(out, real)
+		}
+	}
+	return out
+}
+
+// realOr is p with its symbolic links resolved, or "" when that fails.
+func realOr(p string) string {
+	if p == "" {
+		return ""
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return ""
+	}
+	return real
+}
+
+// planner splits the read-only grant of the filesystem around holes.
+type planner struct {
+	secret func(string) bool
+	skip   map[string]bool // granted otherwise (writable): not searched
+	holes  []string        // sorted real paths left unreadable
+	read   []string        // granted read-only, whole
+	write  []string        // granted read-write, whole
+	list   []string        // granted only their names (they hold holes)
+}
+
+func (p *planner) addHole(path string) {
+	i, found := slices.BinarySearch(p.holes, path)
+	if !found {
+		p.holes = slices.Insert(p.holes, i, path)
+	}
+}
+
+// isHole reports whether path is a hole or below one.
+func (p *planner) isHole(path string) bool {
+	for q := path; ; q = filepath.Dir(q) {
+		if _, found := slices.BinarySearch(p.holes, q); found {
+			return true
+		}
+		if q == "/" || q == "." {
+			return false
+		}
+	}
+}
+
+// holeBelow reports whether a hole lies strictly below dir.
+func (p *planner) holeBelow(dir string) bool {
+	prefix := dir + "/"
+	if dir == "/" {
+		prefix = "/"
+	}
+	i, _ := slices.BinarySearch(p.holes, prefix)
+	return i < len(p.holes) && strings.HasPrefix(p.holes[i], prefix)
+}
+
+// writable reports whether path is one of the writable directories or
+// below one: the search leaves those alone (a secret there is the
+// command's to read, like the workspace's own .env).
+func (p *planner) writable(path string) bool {
+	for w := range p.skip {
+		if path == w || strings.HasPrefix(path, w+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// linkTarget returns the real path of what a link names when the link or
+// its target is a secret, else "". The target's own links are resolved
+// only then.
+func (p *planner) linkTarget(link string) string {
+	target, err := os.Readlink(link)
+	if err != nil {
+		return ""
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(filepath.Dir(link), target)
+	}
+	if !p.secret(link) && !p.secret(filepath.Clean(target)) {
+		return ""
+	}
+	if real := realOr(link); real != "" && !p.writable(real) {
+		return real
+	}
+	return ""
+}
+
+// emit grants dir read-only: whole when no hole is in it, else its names
+// and each of its entries the same way. Links get no rule: what they point
+// to is granted or not by its own path.
+func (p *planner) emit(dir string) {
+	if p.isHole(dir) {
+		return
+	}
+	if !p.holeBelow(dir) {
+		p.read = append(p.read, dir)
+		return
+	}
+	p.list = append(p.list, dir)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.Type()&os.ModeSymlink != 0 {
+			continue
+		}
+		p.emit(filepath.Join(dir, e.Name()))
+	}
+}
+
+// emitWritable grants dir read-write: whole when no hole is in it, else
+// its entries the same way (the directory itself then gets only its names:
+// nothing can be made or removed directly in it).
+func (p *planner) emitWritable(dir string) {
+	if p.isHole(dir) {
+		return
+	}
+	if !p.holeBelow(dir) {
+		p.write = append(p.write, dir)
+		return
+	}
+	p.list = append(p.list, dir)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if e.Type()&os.ModeSymlink == 0 {
+			p.emitWritable(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+func sortedKeys(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }
