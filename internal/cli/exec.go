@@ -76,6 +76,9 @@ func newExecCmd(a *app) *cobra.Command {
 	pf := addPolicyFlags(cmd)
 	ef := &execFlags{}
 	fl := cmd.Flags()
+	// The first word that is not an option starts the command: its own
+	// options are never read as exec's (the judgement reads them so too).
+	fl.SetInterspersed(false)
 	fl.StringVar(&ef.backend, "sandbox", "", "sandbox backend: auto, landlock, bwrap, firejail, none (default: the policy's, else auto)")
 	fl.DurationVar(&ef.timeout, "timeout", 0, "stop the command after this long (default: the policy's, else 30s)")
 	fl.BoolVar(&ef.allowNetwork, "allow-network", false, "let the command open network connections")
