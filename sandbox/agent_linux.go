@@ -89,8 +89,11 @@ func (j *job) agentWritable(home string) []string {
 	for _, p := range []string{"/tmp", "/var/tmp", "/dev/shm", lookupEnv(j.env, "TMPDIR")} {
 		add(p)
 	}
-	for _, p := range toolchainStores(j.env, home) {
-		add(p)
+	for _, st := range toolchainStores(j.env, home) {
+		if st.program != "" && st.path != "" {
+			createStore(st, lookupEnv(j.env, "PATH"), j.dir)
+		}
+		add(st.path)
 	}
 	for _, p := range j.spec.ReadWrite {
 		add(p)
@@ -98,10 +101,19 @@ func (j *job) agentWritable(home string) []string {
 	return out
 }
 
+// store is where a toolchain keeps its caches or downloads.
+type store struct {
+	path string
+	// program creates path on first use; the profile makes it (mode 0700)
+	// when it is missing and the program is installed, as the program
+	// would have. "" means an existing path only.
+	program string
+}
+
 // toolchainStores are where the common toolchains keep their caches,
 // downloaded packages and installed toolchains, from their variables or
 // their defaults.
-func toolchainStores(env []string, home string) []string {
+func toolchainStores(env []string, home string) []store {
 	at := func(name, def string) string {
 		if v := lookupEnv(env, name); v != "" {
 			return v
@@ -117,18 +129,29 @@ func toolchainStores(env []string, home string) []string {
 		gomodcache = filepath.Join(gopath, "pkg", "mod")
 	}
 	cargo := at("CARGO_HOME", ".cargo")
-	out := []string{
-		at("XDG_CACHE_HOME", ".cache"), // go-build, pip, uv, yarn, pnpm, node-gyp…
-		lookupEnv(env, "GOCACHE"), gomodcache,
-		at("npm_config_cache", ".npm"), at("PNPM_HOME", ".local/share/pnpm"), at("", ".pnpm-store"),
-		at("", ".yarn"), at("", ".local/share/uv"), at("", ".local/lib"), at("PIP_CACHE_DIR", ""),
-		at("UV_CACHE_DIR", ""), at("RUSTUP_HOME", ".rustup"), at("GRADLE_USER_HOME", ".gradle"),
-		at("", ".m2/repository"), at("", ".bun/install/cache"), at("", ".nuget/packages"),
+	out := []store{
+		{at("XDG_CACHE_HOME", ".cache"), "sh"}, // go-build, pip, uv, yarn, pnpm, node-gyp…
+		{lookupEnv(env, "GOCACHE"), ""}, {gomodcache, "go"},
+		{at("npm_config_cache", ".npm"), "npm"}, {at("PNPM_HOME", ".local/share/pnpm"), ""}, {at("", ".pnpm-store"), ""},
+		{at("", ".yarn"), ""}, {at("", ".local/share/uv"), ""}, {at("", ".local/lib"), ""}, {at("PIP_CACHE_DIR", ""), ""},
+		{at("UV_CACHE_DIR", ""), ""}, {at("RUSTUP_HOME", ".rustup"), ""}, {at("GRADLE_USER_HOME", ".gradle"), "gradle"},
+		{at("", ".m2/repository"), "mvn"}, {at("", ".bun/install/cache"), ""}, {at("", ".nuget/packages"), ""},
 	}
 	if cargo != "" {
-		out = append(out, filepath.Join(cargo, "registry"), filepath.Join(cargo, "git"))
+		out = append(out, store{filepath.Join(cargo, "registry"), "cargo"}, store{filepath.Join(cargo, "git"), ""})
 	}
 	return out
+}
+
+// createStore makes a missing store of an installed program, below the
+// home directory only.
+func createStore(st store, path, dir string) {
+	if _, err := os.Lstat(st.path); err == nil || !filepath.IsAbs(st.path) {
+		return
+	}
+	if _, err := lookPath(st.program, path, dir); err == nil {
+		os.MkdirAll(st.path, 0o700)
+	}
 }
 
 // agentSockets are the UNIX sockets the Agent profile lets the command
