@@ -29,7 +29,7 @@ type claudeLike struct {
 func claudeProfile() claudeLike {
 	return claudeLike{name: ClaudeCode, preAllow: true, preAsk: true, permissionRewrite: true}
 }
-func codexProfile() claudeLike  { return claudeLike{name: Codex} }
+func codexProfile() claudeLike { return claudeLike{name: Codex} }
 
 type claudeAdapter struct {
 	p    claudeLike
