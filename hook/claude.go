@@ -81,6 +81,13 @@ func (a *claudeAdapter) Encode(ev Event, d policy.Decision) ([]byte, []byte, int
 
 // CanRewrite: Claude Code takes updatedInput with an allow on both events;
 // Codex on PreToolUse only (where allow counts only with it).
+func (a *claudeAdapter) RewriteField() string {
+	if a.p.permissionRewrite {
+		return "hookSpecificOutput.updatedInput (PreToolUse, PermissionRequest)"
+	}
+	return "hookSpecificOutput.updatedInput (PreToolUse)"
+}
+
 func (a *claudeAdapter) CanRewrite(ev Event) bool {
 	return ev.Name == evPreToolUse || ev.Name == evPermissionRequest && a.p.permissionRewrite
 }

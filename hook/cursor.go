@@ -123,6 +123,10 @@ type cursorOutput struct {
 // checked against a client here); beforeShellExecution cannot rewrite.
 func (a *cursorAdapter) CanRewrite(ev Event) bool { return ev.Name == evPreToolUseC }
 
+func (a *cursorAdapter) RewriteField() string {
+	return "updated_input (preToolUse; beforeShellExecution cannot rewrite)"
+}
+
 func (a *cursorAdapter) Encode(ev Event, d policy.Decision) ([]byte, []byte, int) {
 	if d.Verdict == risk.Allow {
 		if ev.Rewrite != nil {

@@ -65,6 +65,8 @@ type dockerSpecific struct {
 // (docker-agent's source; its other events refuse the field).
 func (a *dockerAdapter) CanRewrite(ev Event) bool { return ev.Name == evPreToolUseSnake }
 
+func (a *dockerAdapter) RewriteField() string { return "hook_specific_output.updated_input (pre_tool_use)" }
+
 // Encode answers with hook_specific_output.permission_decision. Metadata is
 // sent only on the events whose contract accepts it (tool_guard,
 // permission_request): a strict pre_tool_use hook rejects it. On

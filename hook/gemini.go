@@ -41,6 +41,8 @@ type geminiSpecific struct {
 // model's arguments.
 func (a *geminiAdapter) CanRewrite(Event) bool { return true }
 
+func (a *geminiAdapter) RewriteField() string { return "hookSpecificOutput.tool_input (BeforeTool)" }
+
 // Encode answers allow, ask (the scheduler forces a confirmation) or deny
 // (the tool is not run and the model sees the reason).
 func (a *geminiAdapter) Encode(ev Event, d policy.Decision) ([]byte, []byte, int) {

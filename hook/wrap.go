@@ -138,6 +138,23 @@ type rewriter interface {
 	// CanRewrite reports whether the reply to ev can replace the call's
 	// input.
 	CanRewrite(ev Event) bool
+	// RewriteField names the reply's field for the new input and the
+	// events that have it, for doctor and the documentation.
+	RewriteField() string
+}
+
+// RewriteField names the field through which agent's hook replies can
+// replace the input of a call they allow, and on which events; "" when
+// they cannot: such an agent's calls run as they came, contained or not.
+func RewriteField(agent string) string {
+	a, err := New(agent, Options{})
+	if err != nil {
+		return ""
+	}
+	if r, ok := a.(rewriter); ok {
+		return r.RewriteField()
+	}
+	return ""
 }
 
 // containable reports whether the call of ev can run contained: a shell
