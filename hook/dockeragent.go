@@ -65,7 +65,9 @@ type dockerSpecific struct {
 // (docker-agent's source; its other events refuse the field).
 func (a *dockerAdapter) CanRewrite(ev Event) bool { return ev.Name == evPreToolUseSnake }
 
-func (a *dockerAdapter) RewriteField() string { return "hook_specific_output.updated_input (pre_tool_use)" }
+func (a *dockerAdapter) RewriteField() string {
+	return "hook_specific_output.updated_input (pre_tool_use)"
+}
 
 // Encode answers with hook_specific_output.permission_decision. Metadata is
 // sent only on the events whose contract accepts it (tool_guard,
