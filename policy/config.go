@@ -376,7 +376,8 @@ type Sandbox struct {
 	// EnvPassthrough lists environment variables passed through by exact
 	// name, even if they look secret. Empty means only the safe set.
 	EnvPassthrough []string `toml:"env_passthrough"`
-	// Timeout stops the command and its process group. Zero means 30s.
+	// Timeout stops the command and its process group. Zero means 10m, as
+	// long as the agents let a shell command run.
 	Timeout time.Duration `toml:"timeout"`
 	// MaxMemoryMB limits each sandboxed process's heap and private writable
 	// memory (RLIMIT_DATA), in MiB. Zero means 2048; -1 means no limit.

@@ -218,7 +218,7 @@ func buildTightenChecks() map[string]tightenCheck {
 		"sandbox.wrap":                              wrapNotLooser,
 		"sandbox.require":                           mustBeTrue(func(c *Config) bool { return c.Sandbox.Require }, "sandbox.require"),
 		"sandbox.allow_network":                     mustBeTrue(func(c *Config) bool { return !c.Sandbox.AllowNetwork }, "blocking the network"),
-		"sandbox.timeout":                           lowerLimit(dur(func(c *Config) time.Duration { return c.Sandbox.Timeout }), int64(30*time.Second)),
+		"sandbox.timeout":                           lowerLimit(dur(func(c *Config) time.Duration { return c.Sandbox.Timeout }), int64(10*time.Minute)),
 		"sandbox.max_memory_mb":                     lowerLimit(num(func(c *Config) int { return c.Sandbox.MaxMemoryMB }), 2048),
 	}
 }

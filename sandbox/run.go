@@ -45,6 +45,8 @@ type job struct {
 	helper    helperSpec
 	cgroup    *memoryCgroup // nil when the run has no cgroup of its own
 	filterFD  int           // where bwrap finds its seccomp program
+	extraRO   []string      // isolated profile: a toolchain manager's directory
+	extraRW   []string      // isolated profile: the toolchains' stores
 }
 
 func prepare(spec Spec) (*job, error) {
@@ -96,6 +98,9 @@ func (j *job) finish(pass passthrough) error {
 		return err
 	}
 	j.target = target
+	if j.spec.Profile == Isolated {
+		j.isolatedExtras()
+	}
 	j.helper = j.helperSpec()
 	return nil
 }

@@ -104,7 +104,7 @@ func testConfinement(t *testing.T, b Backend) {
 		absent  string // file that must not exist afterwards on the host
 	}{
 		{"read fake ssh key", `cat "$HOME/.ssh/id_rsa"`, false, "", ""},
-		{"list home", `ls "$HOME"`, false, "", ""},
+		{"list home", `ls -a "$HOME" | grep ssh`, false, "", ""}, // bwrap shows the caches it binds, nothing else
 		{"write outside workspace", `echo x > ` + outside + `/f`, false, "", outside + "/f"},
 		{"write host tmp", `echo x > ` + hostTmp, private, "", hostTmp},
 		{"write workspace", `echo x > out.txt && cat out.txt`, true, ws + "/out.txt", ""},
@@ -711,6 +711,43 @@ func TestIOURingRefused(t *testing.T) {
 			r, o := run(t, Spec{Argv: []string{testBinary(t), "__test-iouring"}, Workspace: t.TempDir(), Backend: b, Limits: goTargetLimits()})
 			if r.Success() || !strings.Contains(o.stderr.String(), "operation not permitted") {
 				t.Errorf("io_uring_setup: %s, stderr %q; want it refused", r, o.stderr.String())
+			}
+		})
+	}
+}
+
+// TestIsolatedToolchains: in the isolated profile a command installed by
+// a version manager below the home directory runs (its manager's directory
+// is readable), the toolchains' caches are writable, and the rest of the
+// home directory stays out of reach.
+func TestIsolatedToolchains(t *testing.T) {
+	home := fakeHome(t)
+	mustWrite(t, filepath.Join(home, ".pyenv", "libexec", "real"), "#!/bin/sh\necho real \"$@\"\n")
+	mustWrite(t, filepath.Join(home, ".pyenv", "shims", "hello"), "#!/bin/sh\nexec \"$HOME/.pyenv/libexec/real\" \"$@\"\n")
+	for _, f := range []string{".pyenv/libexec/real", ".pyenv/shims/hello"} {
+		if err := os.Chmod(filepath.Join(home, f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(home, ".cache", "go-build"), 0o755))
+	env := []string{"HOME=" + home, "PATH=" + filepath.Join(home, ".pyenv", "shims") + ":/usr/bin:/bin"}
+	for _, b := range confining(t) {
+		t.Run(string(b), func(t *testing.T) {
+			r, o := run(t, Spec{Argv: []string{"hello", "x"}, Workspace: t.TempDir(), Backend: b, Env: env})
+			if !r.Success() || o.stdout.String() != "real x\n" {
+				t.Errorf("a pyenv-style shim: %s, stdout %q stderr %q", r, o.stdout.String(), o.stderr.String())
+			}
+			r, o = run(t, Spec{Argv: []string{"sh", "-c", "echo x > $HOME/.cache/go-build/entry && cat $HOME/.cache/go-build/entry"}, Workspace: t.TempDir(), Backend: b, Env: env})
+			if !r.Success() || o.stdout.String() != "x\n" {
+				t.Errorf("writing the Go build cache: %s, stderr %q", r, o.stderr.String())
+			}
+			if r, _ := run(t, Spec{Argv: []string{"cat", filepath.Join(home, ".ssh", "id_rsa")}, Workspace: t.TempDir(), Backend: b, Env: env}); r.Success() {
+				t.Error("the ssh key was readable")
 			}
 		})
 	}

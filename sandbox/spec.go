@@ -57,7 +57,7 @@ func backendList() string {
 
 // Defaults applied to zero fields of [Spec] and [Limits].
 const (
-	DefaultTimeout     = 30 * time.Second
+	DefaultTimeout     = 10 * time.Minute
 	DefaultGrace       = 2 * time.Second
 	DefaultOutputLimit = 1 << 20
 	DefaultMemory      = 2 << 30
@@ -167,7 +167,9 @@ type Spec struct {
 	// is dropped and Result.Truncated is set. Zero means DefaultOutputLimit
 	// (1 MiB); negative means no cap.
 	OutputLimit int64
-	// Timeout bounds the run. Zero means DefaultTimeout (30 s); negative
+	// Timeout bounds the run. Zero means DefaultTimeout (10 min, as long as
+	// the agents let a shell command run: builds and test suites take
+	// minutes); negative
 	// means no timeout (the context still applies).
 	Timeout time.Duration
 	// Grace is how long the process group has between SIGTERM and SIGKILL.

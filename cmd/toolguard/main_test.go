@@ -39,9 +39,24 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", env.WorkDir+"/home")
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/home/.config")
 			env.Setenv("XDG_STATE_HOME", env.WorkDir+"/home/.local/state")
+			env.Setenv("HOSTGOCACHE", hostGoCache())
 			return nil
 		},
 	})
+}
+
+// hostGoCache is the Go build cache of the user running the tests (warm),
+// for scripts that build Go code and would otherwise compile the standard
+// library from nothing.
+func hostGoCache() string {
+	if c := os.Getenv("GOCACHE"); c != "" {
+		return c
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "go-build")
 }
 
 // TestWrapScripts runs the scripts of testdata/wrap, in work directories
