@@ -5,9 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"syscall"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
