@@ -752,3 +752,38 @@ func TestIsolatedToolchains(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkspaceSwappedForALink: the workspace is planned by its real path;
+// swapped for a link to the home directory before the sandbox is set up,
+// it is not granted (the run fails) rather than the home directory made
+// writable.
+func TestWorkspaceSwappedForALink(t *testing.T) {
+	if LandlockABI() < abiFilesystem {
+		t.Skip("kernel lacks Landlock (ABI 0)")
+	}
+	home := fakeHome(t)
+	base := t.TempDir()
+	ws := filepath.Join(base, "ws")
+	if err := os.Mkdir(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	j, err := prepare(Spec{Argv: []string{"sh", "-c", "echo pwned > " + filepath.Join(home, "dropped")}, Workspace: ws,
+		Backend: Landlock, Env: []string{"HOME=" + home, "PATH=/usr/bin:/bin"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.removeTmpDir()
+	if err := os.Rename(ws, ws+".real"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(home, ws); err != nil {
+		t.Fatal(err)
+	}
+	r, err := j.run(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "symbolic link appeared") {
+		t.Errorf("run after the swap: %s, %v; want the setup to fail on the link", r, err)
+	}
+	if exists(filepath.Join(home, "dropped")) {
+		t.Error("the command wrote the home directory through the swapped workspace")
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -85,8 +86,8 @@ func TestWrapScripts(t *testing.T) {
 }
 
 // runRewrite runs, as the agent's shell would, the command the previous
-// hook reply (its stdout) rewrote the call to; an argument is the exit
-// status it must end with.
+// hook reply (its stdout, or the file of -reply=FILE) rewrote the call
+// to; an argument is the exit status it must end with.
 func runRewrite(ts *testscript.TestScript, neg bool, args []string) {
 	var reply struct {
 		HookSpecificOutput struct {
@@ -95,7 +96,11 @@ func runRewrite(ts *testscript.TestScript, neg bool, args []string) {
 			} `json:"updatedInput"`
 		} `json:"hookSpecificOutput"`
 	}
-	ts.Check(json.Unmarshal([]byte(ts.ReadFile("stdout")), &reply))
+	source := "stdout"
+	if len(args) > 0 && strings.HasPrefix(args[0], "-reply=") {
+		source, args = strings.TrimPrefix(args[0], "-reply="), args[1:]
+	}
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(source)), &reply))
 	cmd := reply.HookSpecificOutput.UpdatedInput.Command
 	if cmd == "" {
 		ts.Fatalf("the reply rewrote nothing")
