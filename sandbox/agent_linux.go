@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // Bounds of the search for secrets in the Agent profile.
@@ -46,19 +48,23 @@ func (j *job) agentPlan() landlockPlan {
 		}
 	}
 	for _, s := range secretSystemPaths() {
-		p.addHole(s)
+		if readable(s) { // for anyone but root, the system keeps them unreadable already
+			p.addHole(s)
+		}
 	}
 	p.searchCached(searchRoots(home, j.workspace), j.spec.SearchCache, j.spec.SearchKey)
 	p.addHole("/dev") // only the usual devices below
-	p.emit("/")
+	p.emit("/", true)
 	for _, w := range writable {
-		p.emitWritable(w)
+		p.emitWritable(w, true)
 	}
 	return landlockPlan{
 		MinABI:          abiFilesystem,
 		ReadTrees:       p.read,
+		ReadFiles:       p.readFiles,
 		ListDirs:        p.list,
 		WriteTrees:      p.write,
+		WriteFiles:      p.writeFiles,
 		Devices:         existing(agentDevices),
 		Sockets:         j.agentSockets(),
 		RestrictNetwork: !j.spec.AllowNetwork,
@@ -210,12 +216,14 @@ func realOr(p string) string {
 
 // planner splits the read-only grant of the filesystem around holes.
 type planner struct {
-	secret func(string) bool
-	skip   map[string]bool // granted otherwise (writable): not searched
-	holes  []string        // sorted real paths left unreadable
-	read   []string        // granted read-only, whole
-	write  []string        // granted read-write, whole
-	list   []string        // granted only their names (they hold holes)
+	secret     func(string) bool
+	skip       map[string]bool // granted otherwise (writable): not searched
+	holes      []string        // sorted real paths left unreadable
+	read       []string        // directories granted read-only, whole
+	readFiles  []string        // files granted read-only
+	write      []string        // directories granted read-write, whole
+	writeFiles []string        // files granted read-write
+	list       []string        // directories granted only their names (they hold holes)
 }
 
 func (p *planner) addHole(path string) {
@@ -227,7 +235,7 @@ func (p *planner) addHole(path string) {
 
 // isHole reports whether path is a hole or below one.
 func (p *planner) isHole(path string) bool {
-	for q := path; ; q = filepath.Dir(q) {
+	for q := path; ; q = parentOf(q) {
 		if _, found := slices.BinarySearch(p.holes, q); found {
 			return true
 		}
@@ -279,51 +287,91 @@ func (p *planner) linkTarget(link string) string {
 	return ""
 }
 
-// emit grants dir read-only: whole when no hole is in it, else its names
-// and each of its entries the same way. Links get no rule: what they point
-// to is granted or not by its own path.
-func (p *planner) emit(dir string) {
-	if p.isHole(dir) {
-		return
-	}
-	if !p.holeBelow(dir) {
-		p.read = append(p.read, dir)
-		return
-	}
-	p.list = append(p.list, dir)
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	for _, e := range entries {
-		if e.Type()&os.ModeSymlink != 0 {
-			continue
-		}
-		p.emit(filepath.Join(dir, e.Name()))
+// emit grants path read-only: whole when no hole is in it, else its
+// names and each of its entries the same way. Links get no rule: what they
+// point to is granted or not by its own path.
+func (p *planner) emit(path string, dir bool) {
+	switch {
+	case p.isHole(path):
+	case !dir:
+		p.readFiles = append(p.readFiles, path)
+	case !p.holeBelow(path):
+		p.read = append(p.read, path)
+	default:
+		p.list = append(p.list, path)
+		p.each(path, p.emit)
 	}
 }
 
-// emitWritable grants dir read-write: whole when no hole is in it, else
+// emitWritable grants path read-write: whole when no hole is in it, else
 // its entries the same way (the directory itself then gets only its names:
 // nothing can be made or removed directly in it).
-func (p *planner) emitWritable(dir string) {
-	if p.isHole(dir) {
-		return
+func (p *planner) emitWritable(path string, dir bool) {
+	switch {
+	case p.isHole(path):
+	case !dir:
+		p.writeFiles = append(p.writeFiles, path)
+	case !p.holeBelow(path):
+		p.write = append(p.write, path)
+	default:
+		p.list = append(p.list, path)
+		p.each(path, p.emitWritable)
 	}
-	if !p.holeBelow(dir) {
-		p.write = append(p.write, dir)
-		return
-	}
-	p.list = append(p.list, dir)
-	entries, err := os.ReadDir(dir)
+}
+
+// each calls f on the entries of dir that are not links.
+func (p *planner) each(dir string, f func(path string, dir bool)) {
+	entries, err := readDirUnsorted(dir)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
 		if e.Type()&os.ModeSymlink == 0 {
-			p.emitWritable(filepath.Join(dir, e.Name()))
+			f(childOf(dir, e.Name()), e.IsDir())
 		}
 	}
 }
 
 func sortedKeys(m map[string]bool) []string { return slices.Sorted(maps.Keys(m)) }
+
+// readable reports whether this process may read path, or could make it
+// readable (it owns it: chmod is not something Landlock restricts). A path
+// it can neither read nor chmod needs no hole, which saves splitting its
+// directory into a rule per entry: for anyone but root, the system's
+// secret files are such paths.
+func readable(path string) bool {
+	if unix.Faccessat(unix.AT_FDCWD, path, unix.R_OK, unix.AT_EACCESS) == nil {
+		return true
+	}
+	var st unix.Stat_t
+	return unix.Lstat(path, &st) != nil || int(st.Uid) == os.Geteuid()
+}
+
+// parentOf is filepath.Dir of a clean absolute path, without cleaning it
+// again (the planner asks it for every entry it looks at).
+func parentOf(path string) string {
+	i := strings.LastIndexByte(path, '/')
+	if i <= 0 {
+		return "/"
+	}
+	return path[:i]
+}
+
+// childOf is filepath.Join of a clean absolute directory and a name.
+func childOf(dir, name string) string {
+	if dir == "/" {
+		return "/" + name
+	}
+	return dir + "/" + name
+}
+
+// readDirUnsorted is os.ReadDir without the sort by name, which the
+// planner does not need.
+func readDirUnsorted(dir string) ([]os.DirEntry, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
+}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"slices"
 )
 
 // Exec replaces the calling process with spec.Argv confined by the Agent
@@ -30,7 +29,6 @@ func Exec(spec Spec) error {
 		return err
 	}
 	h := j.helper
-	h.Env = slices.DeleteFunc(h.Env, func(kv string) bool { return kv == RunVar+"="+j.runID })
 	// Landlock, no_new_privs and the capability sets are per thread: the
 	// restrictions and the execve happen on this one, which stays locked
 	// (and restricted) if Exec fails.

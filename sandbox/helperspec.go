@@ -54,14 +54,17 @@ type landlockPlan struct {
 	RWDirs  []string `json:"rw_dirs,omitempty"`
 	RWFiles []string `json:"rw_files,omitempty"`
 	Devices []string `json:"devices,omitempty"`
-	// ReadTrees may be read and executed, WriteTrees also written and
-	// their UNIX sockets connected to, ListDirs only listed (their names,
+	// ReadTrees (directories) and ReadFiles may be read and executed,
+	// WriteTrees and WriteFiles also written (and the sockets in
+	// WriteTrees connected to), ListDirs only listed (their names,
 	// not their files' contents), and Sockets are UNIX sockets (or
 	// directories of them) that may be connected to (Landlock ABI ≥ 9).
 	// A path among them that is gone or reached through a symbolic link is
 	// left out: nothing is granted for it.
 	ReadTrees  []string `json:"read_trees,omitempty"`
+	ReadFiles  []string `json:"read_files,omitempty"`
 	WriteTrees []string `json:"write_trees,omitempty"`
+	WriteFiles []string `json:"write_files,omitempty"`
 	ListDirs   []string `json:"list_dirs,omitempty"`
 	Sockets    []string `json:"sockets,omitempty"`
 	// RestrictNetwork refuses TCP connect and bind, and with a seccomp
@@ -107,7 +110,7 @@ func decodeHelperSpec(data []byte) (helperSpec, error) {
 // normalize makes an empty list and an absent one the same value, so a plan
 // means one thing however it was spelled.
 func (p *landlockPlan) normalize() {
-	for _, list := range []*[]string{&p.RODirs, &p.ROFiles, &p.RWDirs, &p.RWFiles, &p.Devices, &p.ReadTrees, &p.WriteTrees, &p.ListDirs, &p.Sockets} {
+	for _, list := range []*[]string{&p.RODirs, &p.ROFiles, &p.RWDirs, &p.RWFiles, &p.Devices, &p.ReadTrees, &p.ReadFiles, &p.WriteTrees, &p.WriteFiles, &p.ListDirs, &p.Sockets} {
 		if len(*list) == 0 {
 			*list = nil
 		}
@@ -142,7 +145,7 @@ func (p landlockPlan) validate() error {
 	if p.MinABI < 1 || p.MinABI > 64 {
 		return fmt.Errorf("min_abi %d out of range 1..64", p.MinABI)
 	}
-	for _, list := range [][]string{p.RODirs, p.ROFiles, p.RWDirs, p.RWFiles, p.Devices, p.ReadTrees, p.WriteTrees, p.ListDirs, p.Sockets} {
+	for _, list := range [][]string{p.RODirs, p.ROFiles, p.RWDirs, p.RWFiles, p.Devices, p.ReadTrees, p.ReadFiles, p.WriteTrees, p.WriteFiles, p.ListDirs, p.Sockets} {
 		for _, path := range list {
 			if err := checkAbsolute("landlock path", path); err != nil {
 				return err

@@ -5,6 +5,8 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
@@ -72,11 +74,22 @@ func handledNet(abi int) uint64 {
 type pathRule struct {
 	path   string
 	access uint64
-	// optional: the rule is skipped when its path is gone or is reached
-	// through a symbolic link by the time it is enforced (fail closed:
-	// nothing is granted); otherwise that ends the run before it starts.
+	// optional: the rule is skipped when its path is gone, is reached
+	// through a symbolic link or is no longer of its kind by the time it is
+	// enforced (fail closed: nothing is granted); otherwise that ends the
+	// run before it starts.
 	optional bool
+	kind     ruleKind
 }
+
+// ruleKind is what a rule's path is known to be when it was planned.
+type ruleKind uint8
+
+const (
+	kindUnknown ruleKind = iota // looked up when the rule is added
+	kindDir
+	kindFile
+)
 
 // apply restricts the calling thread (and so the program it execs next)
 // to the plan. It must run on a locked OS thread that calls execve after
@@ -102,8 +115,10 @@ func (p landlockPlan) apply() error {
 		return fmt.Errorf("creating the ruleset: %w", err)
 	}
 	defer unix.Close(fd)
-	for _, r := range p.rules() {
-		if err := addPathRule(fd, r, attr.HandledAccessFS); err != nil {
+	var parents parentCache
+	defer parents.close()
+	for _, r := range p.rules() { // in plan order, where a directory's entries come together
+		if err := addPathRule(fd, r, attr.HandledAccessFS, &parents); err != nil {
 			return err
 		}
 	}
@@ -124,20 +139,22 @@ func (p landlockPlan) apply() error {
 // rules lists the plan's grants with their access rights.
 func (p landlockPlan) rules() []pathRule {
 	var out []pathRule
-	add := func(paths []string, access uint64, optional bool) {
+	add := func(paths []string, access uint64, optional bool, kind ruleKind) {
 		for _, path := range paths {
-			out = append(out, pathRule{path: path, access: access, optional: optional})
+			out = append(out, pathRule{path: path, access: access, optional: optional, kind: kind})
 		}
 	}
-	add(p.RODirs, fsRead, false)
-	add(p.ROFiles, fsRead, false)
-	add(p.RWDirs, fsRead|fsWrite, false)
-	add(p.RWFiles, fsRead|fsWrite, false)
-	add(p.Devices, fsDevice, true)
-	add(p.ListDirs, fsList, true)
-	add(p.ReadTrees, fsRead, true)
-	add(p.WriteTrees, fsRead|fsWrite|fsSocket, true)
-	add(p.Sockets, fsSocket, true)
+	add(p.RODirs, fsRead, false, kindUnknown)
+	add(p.ROFiles, fsRead, false, kindUnknown)
+	add(p.RWDirs, fsRead|fsWrite, false, kindUnknown)
+	add(p.RWFiles, fsRead|fsWrite, false, kindUnknown)
+	add(p.Devices, fsDevice, true, kindUnknown)
+	add(p.ListDirs, fsList, true, kindDir)
+	add(p.ReadTrees, fsRead, true, kindDir)
+	add(p.ReadFiles, fsRead, true, kindFile)
+	add(p.WriteTrees, fsRead|fsWrite|fsSocket, true, kindDir)
+	add(p.WriteFiles, fsRead|fsWrite, true, kindFile)
+	add(p.Sockets, fsSocket, true, kindUnknown)
 	return out
 }
 
@@ -145,31 +162,87 @@ func (p landlockPlan) rules() []pathRule {
 // the rule for the object it names. A plan names real paths, so a link
 // found now was put there after the plan was made: that rule is not
 // added, and for a required one the run fails.
-func addPathRule(rulesetFD int, r pathRule, handled uint64) error {
-	fd, err := openNoSymlinks(r.path)
+func addPathRule(rulesetFD int, r pathRule, handled uint64, parents *parentCache) error {
+	flags := 0
+	if r.kind == kindDir {
+		flags = unix.O_DIRECTORY
+	}
+	fd, err := parents.open(r.path, flags)
 	if err != nil {
 		if r.optional {
 			return nil
 		}
 		return fmt.Errorf("granting %s: %w", r.path, err)
 	}
-	defer unix.Close(fd)
+	defer unix.Close(fd) // at once: a growing descriptor table costs an RCU grace period per expansion in a threaded process
 	access := r.access & handled
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
-		return fmt.Errorf("granting %s: %w", r.path, err)
+	dir := r.kind == kindDir
+	if r.kind == kindUnknown {
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil {
+			return fmt.Errorf("granting %s: %w", r.path, err)
+		}
+		dir = st.Mode&unix.S_IFMT == unix.S_IFDIR
 	}
-	if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+	if !dir {
 		access &= fsFileRights
 	}
 	if access == 0 {
 		return nil
 	}
 	attr := llsys.PathBeneathAttr{AllowedAccess: access, ParentFd: fd}
-	if err := llsys.LandlockAddPathBeneathRule(rulesetFD, &attr, 0); err != nil {
-		return fmt.Errorf("granting %s: %w", r.path, err)
+	err = llsys.LandlockAddPathBeneathRule(rulesetFD, &attr, 0)
+	switch {
+	case err == nil:
+		return nil
+	case r.optional && r.kind == kindFile && errors.Is(err, unix.EINVAL):
+		return nil // a file planned became a directory: nothing is granted
 	}
-	return nil
+	return fmt.Errorf("granting %s: %w", r.path, err)
+}
+
+// parentCache keeps the directory of the last rule open: a plan lists a
+// directory's entries together, and opening each path from its
+// directory's descriptor walks one name instead of the whole path.
+type parentCache struct {
+	dir string
+	fd  int // -1 or 0 when none is open
+	ok  bool
+}
+
+// open opens path as openNoSymlinks does, through its directory.
+func (c *parentCache) open(path string, flags int) (int, error) {
+	if path == "/" || !filepath.IsAbs(path) {
+		return openNoSymlinks(path, flags)
+	}
+	dir, name := parentOf(path), path[strings.LastIndexByte(path, '/')+1:]
+	if name == "" || name == "." || name == ".." {
+		return openNoSymlinks(path, flags)
+	}
+	if !c.ok || c.dir != dir {
+		c.close()
+		fd, err := openNoSymlinks(dir, unix.O_DIRECTORY)
+		if err != nil {
+			return -1, err
+		}
+		c.dir, c.fd, c.ok = dir, fd, true
+	}
+	how := unix.OpenHow{Flags: uint64(unix.O_PATH | unix.O_CLOEXEC | flags), Resolve: unix.RESOLVE_NO_SYMLINKS | unix.RESOLVE_BENEATH}
+	fd, err := unix.Openat2(c.fd, name, &how)
+	switch {
+	case errors.Is(err, unix.ENOSYS):
+		return openNoSymlinks(path, flags)
+	case errors.Is(err, unix.ELOOP):
+		return -1, errLinkInPath
+	}
+	return fd, err
+}
+
+func (c *parentCache) close() {
+	if c.ok {
+		unix.Close(c.fd)
+		c.ok = false
+	}
 }
 
 // errLinkInPath is returned for a rule path that has a symbolic link in it.
@@ -178,11 +251,11 @@ var errLinkInPath = errors.New("a symbolic link appeared in the path after the s
 // openNoSymlinks opens path as O_PATH, refusing a symbolic link in any of
 // its components (openat2 RESOLVE_NO_SYMLINKS, Linux 5.6); on older
 // kernels only the last component is checked.
-func openNoSymlinks(path string) (int, error) {
-	how := unix.OpenHow{Flags: unix.O_PATH | unix.O_CLOEXEC, Resolve: unix.RESOLVE_NO_SYMLINKS}
+func openNoSymlinks(path string, flags int) (int, error) {
+	how := unix.OpenHow{Flags: uint64(unix.O_PATH | unix.O_CLOEXEC | flags), Resolve: unix.RESOLVE_NO_SYMLINKS}
 	fd, err := unix.Openat2(unix.AT_FDCWD, path, &how)
 	if errors.Is(err, unix.ENOSYS) {
-		fd, err = unix.Open(path, unix.O_PATH|unix.O_CLOEXEC|unix.O_NOFOLLOW, 0)
+		fd, err = unix.Open(path, unix.O_PATH|unix.O_CLOEXEC|unix.O_NOFOLLOW|flags, 0)
 		if err == nil {
 			var st unix.Stat_t
 			if unix.Fstat(fd, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFLNK {

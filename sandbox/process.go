@@ -54,7 +54,7 @@ func (j *job) start() (*process, error) {
 		setup:  make(chan []byte, 1),
 		cmd:    j.helperCommand(pp),
 	}
-	if j.choice.backend == Landlock || j.choice.backend == None {
+	if (j.choice.backend == Landlock || j.choice.backend == None) && j.runID != "" {
 		p.marker = []byte("\x00" + RunVar + "=" + j.runID + "\x00")
 	}
 	stdinEnd, err := connectStdin(p.cmd, j.spec.Stdin)

@@ -87,9 +87,11 @@ func (j *job) removeTmpDir() {
 // finish scrubs the environment, finds the command and writes the helper's
 // instructions.
 func (j *job) finish(pass passthrough) error {
-	j.runID = newRunID()
+	if j.spec.Profile == Isolated { // the Agent profile's commands outlive the run: no id to find them by
+		j.runID = newRunID()
+	}
 	if j.spec.Profile == Agent {
-		j.env = append(scrubAgentEnv(j.spec.Env, pass), RunVar+"="+j.runID)
+		j.env = scrubAgentEnv(j.spec.Env, pass)
 	} else {
 		j.env = append(scrubEnv(j.spec.Env, pass, j.tmpDir), RunVar+"="+j.runID)
 	}

@@ -72,7 +72,9 @@ func (p *planner) searchCached(roots []string, file, key string) {
 	}
 	for _, d := range s.dirs {
 		for _, h := range d.holes {
-			p.addHole(h)
+			if readable(h) {
+				p.addHole(h)
+			}
 		}
 	}
 }
@@ -82,11 +84,13 @@ func (p *planner) searchCached(roots []string, file, key string) {
 // whether anything changed.
 func (s *search) refresh() bool {
 	var stale []string
-	for path, d := range s.dirs {
-		if dirMtime(path) != d.mtime {
+	var parents parentCache
+	for _, path := range slices.Sorted(maps.Keys(s.dirs)) { // sorted: siblings share their directory's descriptor
+		if parents.dirMtime(path) != s.dirs[path].mtime {
 			stale = append(stale, path)
 		}
 	}
+	parents.close()
 	slices.Sort(stale)
 	for _, path := range stale {
 		d, ok := s.dirs[path]
@@ -144,7 +148,7 @@ func (s *search) from(dirs []string, depth int) {
 	}
 	for _, it := range queue {
 		if _, done := s.dirs[it.path]; !done && s.p.secret(it.path) {
-			parent := s.dirs[filepath.Dir(it.path)]
+			parent := s.dirs[parentOf(it.path)]
 			if parent != nil {
 				parent.holes = append(parent.holes, it.path)
 			}
@@ -155,7 +159,7 @@ func (s *search) from(dirs []string, depth int) {
 // read records dir's holes and returns its subdirectories to search.
 func (s *search) read(dir string, depth int) ([]string, bool) {
 	mtime := dirMtime(dir) // before reading: a change while reading shows next time
-	entries, err := os.ReadDir(dir)
+	entries, err := readDirUnsorted(dir)
 	if err != nil {
 		return nil, false
 	}
@@ -163,7 +167,7 @@ func (s *search) read(dir string, depth int) ([]string, bool) {
 	s.dirs[dir] = d
 	var subdirs []string
 	for _, e := range entries {
-		path := filepath.Join(dir, e.Name())
+		path := childOf(dir, e.Name())
 		s.budget--
 		switch {
 		case s.p.skip[path] || skippedNames[e.Name()]:
@@ -263,6 +267,28 @@ func parseSearched(rest string) (string, *searched, bool) {
 func dirMtime(path string) int64 {
 	var st unix.Stat_t
 	if unix.Lstat(path, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		return -1
+	}
+	return st.Mtim.Nano()
+}
+
+// dirMtime is dirMtime(path), looked up from the descriptor of its
+// directory when the last one looked up was in the same directory.
+func (c *parentCache) dirMtime(path string) int64 {
+	dir, name := parentOf(path), path[strings.LastIndexByte(path, '/')+1:]
+	if path == "/" {
+		return dirMtime(path)
+	}
+	if !c.ok || c.dir != dir {
+		c.close()
+		fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return -1
+		}
+		c.dir, c.fd, c.ok = dir, fd, true
+	}
+	var st unix.Stat_t
+	if unix.Fstatat(c.fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFDIR {
 		return -1
 	}
 	return st.Mtim.Nano()
