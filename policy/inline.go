@@ -1,19 +1,6 @@
 package policy
 
-import (
-	"strings"
-
-	"github.com/toolguard/toolguard/risk"
-)
-
-func hasRule(fs []risk.Finding, id string) bool {
-	for _, f := range fs {
-		if f.Rule == id {
-			return true
-		}
-	}
-	return false
-}
+import "strings"
 
 // quotedPaths returns the string literals of code that are absolute or
 // home-relative paths.
