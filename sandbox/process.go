@@ -146,7 +146,8 @@ func filterFile(g filterGaps) (*os.File, error) {
 		return nil, fmt.Errorf("sandbox: creating the seccomp program for bwrap: %w", err)
 	}
 	f := os.NewFile(uintptr(fd), "toolguard-seccomp")
-	if _, err := f.Write(networkFilterProgram(g)); err == nil {
+	_, err = f.Write(networkFilterProgram(g))
+	if err == nil {
 		_, err = f.Seek(0, io.SeekStart)
 	}
 	if err != nil {
