@@ -16,7 +16,7 @@ import (
 const (
 	// SecretDepth is how many directory levels below each searched root
 	// (the home directories, the workspace's parent) are searched.
-	SecretDepth = 4
+	SecretDepth = 3
 	// SecretBudget is how many directory entries are looked at in all.
 	SecretBudget = 6000
 )
