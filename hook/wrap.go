@@ -168,6 +168,9 @@ func containable(a Adapter, ev Event, c call.Call, opts Options) bool {
 	if strings.TrimSpace(c.Command) == "" || strings.IndexByte(c.Command, 0) >= 0 || strings.IndexByte(c.Root(), 0) >= 0 {
 		return false
 	}
+	if tool := strings.ToLower(c.Tool); strings.Contains(tool, "powershell") || strings.Contains(tool, "pwsh") {
+		return false // not bash source: bash -c would not run it
+	}
 	return r.CanRewrite(ev) && commandKey(ev.RawInput, c.Command) != ""
 }
 

@@ -213,10 +213,17 @@ func TestNotContainable(t *testing.T) {
 			t.Errorf("%s: containable = %v, want false", name, d.seen)
 		}
 	}
+	// PowerShell source is not bash's: it runs as it came.
+	d := &containedDecider{}
+	ps := `{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"PowerShell","tool_input":{"command":"Get-ChildItem"}}`
+	Run(context.Background(), ClaudeCode, strings.NewReader(ps), d, Options{Wrap: testWrapper})
+	if !slices.Equal(d.seen, []bool{false}) {
+		t.Errorf("PowerShell: containable = %v, want false", d.seen)
+	}
 	// The judged command must be the one in the input: a command key the
 	// agent reads but whose value differs is rewritten too, never left to
 	// run uncontained.
-	d := &containedDecider{}
+	d = &containedDecider{}
 	both := `{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"Bash","tool_input":{"command":"make test","cmd":"rm -rf ~"}}`
 	stdout, _, _ := Run(context.Background(), ClaudeCode, strings.NewReader(both), d, Options{Wrap: testWrapper})
 	if bytes.Contains(stdout, []byte("rm -rf")) || !bytes.Contains(stdout, []byte(`"cmd":"'/opt/tg bin/toolguard' exec`)) {
