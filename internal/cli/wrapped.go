@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/toolguard/toolguard/guard"
 	"github.com/toolguard/toolguard/hook"
 	"github.com/toolguard/toolguard/internal/xdg"
 	"github.com/toolguard/toolguard/policy"
@@ -38,6 +39,9 @@ func runWrapped(a *app, pf *policyFlags, ef *execFlags, args []string) error {
 	hidden := ownFiles()
 	if pf.config != "" {
 		hidden = append(hidden, pf.config)
+	}
+	if dir, err := state.Dir(); err == nil { // the fleet key, wherever [state] key_file puts it
+		hidden = append(hidden, guard.FleetKeyFile(p.Config().State, dir))
 	}
 	spec := wrappedSpec(p, ef, args, wd, ws, hidden)
 	if dir, err := state.Dir(); err == nil && os.MkdirAll(dir, 0o700) == nil {
