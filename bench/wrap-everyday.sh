@@ -70,7 +70,10 @@ UsePAM no
 StrictModes no
 PasswordAuthentication no
 EOF
-/usr/sbin/sshd -f "$W/sshd_config" -E "$W/sshd.log" || { echo "sshd did not start"; exit 1; }
+/usr/sbin/sshd -f "$W/sshd_config" -E "$W/sshd.log" || {
+	echo "sshd did not start (it needs /run/sshd: sudo mkdir -p /run/sshd): $(cat "$W/sshd.log")"
+	exit 1
+}
 trap 'kill $(cat "$W/sshd.pid" 2>/dev/null) 2>/dev/null; ssh-agent -k >/dev/null 2>&1' EXIT
 echo "[127.0.0.1]:$PORT $(cat "$W/hostkey.pub")" >"$HOME/.ssh/known_hosts"
 eval "$(ssh-agent -s)" >/dev/null
