@@ -351,6 +351,11 @@ function addFeed(d) {
     meta.append(el('span', 'agent', d.agent));
   }
   if (d.session && !probe) meta.append(el('span', 'session', 'session ' + d.session));
+  if (d.contained) {
+    const b = el('span', 'badge contained-badge', 'contained');
+    b.title = 'rewritten to run in toolguard\'s sandbox: it could write only the project, the temporary directories and the toolchains\' caches, and read no secrets';
+    meta.append(b);
+  }
   entry.append(meta);
   entry.append(el('div', 'summary-line', d.tool + ': ' + (d.summary || '')));
   entry.append(el('div', 'why', d.tier + ' · ' + d.blast_radius + (d.category ? ' · ' + d.category : '') + ' — ' + d.reason));
