@@ -19,10 +19,28 @@ type claudeLike struct {
 	preAllow bool
 	// preAsk: PreToolUse accepts permissionDecision "ask".
 	preAsk bool
+	// headless, when set, reports whether the agent runs this hook without
+	// its interface, where nobody can answer an ask. Nil means never.
+	headless func() bool
 }
+
+func (p claudeLike) unattended() bool { return p.headless != nil && p.headless() }
 
 func claudeProfile() claudeLike { return claudeLike{name: ClaudeCode, preAllow: true, preAsk: true} }
 func codexProfile() claudeLike  { return claudeLike{name: Codex} }
+
+// qwenProfile: Qwen Code reads Claude Code's envelope (hookSpecificOutput,
+// permissionDecision allow, ask or deny); headless (-p) it denies an ask
+// by itself.
+func qwenProfile() claudeLike {
+	return claudeLike{name: QwenCode, preAllow: true, preAsk: true, headless: qwenHeadless}
+}
+
+// droidProfile: Factory Droid reads Claude Code's envelope; droid exec
+// runs without a person.
+func droidProfile() claudeLike {
+	return claudeLike{name: Droid, preAllow: true, preAsk: true, headless: droidHeadless}
+}
 
 type claudeAdapter struct {
 	p    claudeLike
@@ -85,6 +103,10 @@ func (a *claudeAdapter) preToolUse(d policy.Decision, mode string) []byte {
 			out.PermissionDecision, out.PermissionDecisionReason = "deny", unattendedText(a.p.name, mode, d)
 			break
 		}
+		if a.p.unattended() {
+			out.PermissionDecision, out.PermissionDecisionReason = "deny", headlessAgentText(a.p.name, d)
+			break
+		}
 		out.PermissionDecision, out.PermissionDecisionReason = "ask", askText(d)
 	default:
 		out.PermissionDecision, out.PermissionDecisionReason = "deny", denyText(d)
@@ -105,6 +127,10 @@ func (a *claudeAdapter) permissionRequest(d policy.Decision, mode string) []byte
 	case risk.Ask:
 		if unattendedMode(mode) {
 			out.Decision = claudePermDecision{Behavior: "deny", Message: unattendedText(a.p.name, mode, d)}
+			break
+		}
+		if a.p.unattended() {
+			out.Decision = claudePermDecision{Behavior: "deny", Message: headlessAgentText(a.p.name, d)}
 			break
 		}
 		return noOpinion
@@ -141,7 +167,7 @@ func unattendedText(agent, mode string, d policy.Decision) string {
 // person unless its permission mode settles asks alone; Codex cannot ask
 // from PreToolUse (its PermissionRequest leaves the prompt to the person).
 func (a *claudeAdapter) CanAsk(ev Event) bool {
-	if unattendedMode(ev.PermissionMode) {
+	if unattendedMode(ev.PermissionMode) || a.p.unattended() {
 		return false
 	}
 	return ev.Name != evPreToolUse || a.p.preAsk

@@ -128,7 +128,7 @@ func readJSON(t *testing.T, path string, v any) {
 
 func TestRunUnknownAgent(t *testing.T) {
 	stdout, stderr, code := Run(context.Background(), "aider", strings.NewReader("{}"), &recorder{}, Options{})
-	want := "toolguard: unknown agent \"aider\" (valid: claude-code, codex, gemini-cli, cursor, docker-agent); the call is blocked\n"
+	want := "toolguard: unknown agent \"aider\" (valid: claude-code, codex, gemini-cli, cursor, docker-agent, copilot, opencode, kilo, qwen-code, cline, droid); the call is blocked\n"
 	if diff := cmp.Diff([]string{"", want, "2"}, []string{string(stdout), string(stderr), strconv.Itoa(code)}); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -280,7 +280,7 @@ func TestProjectDirEnv(t *testing.T) {
 	for _, a := range Agents() {
 		got = append(got, ProjectDirEnv(a))
 	}
-	want := []string{"CLAUDE_PROJECT_DIR", "", "GEMINI_PROJECT_DIR", "", ""}
+	want := []string{"CLAUDE_PROJECT_DIR", "", "GEMINI_PROJECT_DIR", "", "", "COPILOT_PROJECT_DIR", "", "", "QWEN_PROJECT_DIR", "", "FACTORY_PROJECT_DIR"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
