@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolguard/toolguard/approval"
 	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/internal/tree"
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/risk"
 )
@@ -250,7 +251,7 @@ func New(agent string, opts Options) (Adapter, error) {
 	case Cline:
 		return &clineAdapter{opts}, nil
 	}
-	return nil, fmt.Errorf("%w %q (valid: %s)", ErrUnknownAgent, agent, strings.Join(Agents(), ", "))
+	return nil, UnknownAgentError(agent)
 }
 
 // ProjectDirEnv names the environment variable through which an agent tells
@@ -387,4 +388,14 @@ func MaxApprovalWaitFor(agent string) time.Duration {
 		return 100 * time.Second
 	}
 	return MaxApprovalWait
+}
+
+// UnknownAgentError is the error for an agent name toolguard does not know,
+// with the closest known name when it looks like a typo of one.
+func UnknownAgentError(agent string) error {
+	valid := strings.Join(Agents(), ", ")
+	if s := tree.Suggest(agent, Agents()); s != "" {
+		return fmt.Errorf("%w %q (did you mean %s? valid: %s)", ErrUnknownAgent, agent, s, valid)
+	}
+	return fmt.Errorf("%w %q (valid: %s)", ErrUnknownAgent, agent, valid)
 }

@@ -243,6 +243,7 @@ func finishChange(a *app, f *installFlags, c install.Change, done, note string) 
 	}
 	fmt.Fprintf(out, "%s %s in %s\n", done, c.Agent, c.File)
 	switch {
+	case c.Uninstall:
 	case c.Before != nil && c.KeepBackup:
 		fmt.Fprintf(out, "the content from before toolguard stays in %s%s\n", c.File, install.BackupSuffix)
 	case c.Before != nil:
