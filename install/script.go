@@ -6,7 +6,6 @@ import (
 	"errors"
 	"strings"
 	"text/template"
-
 )
 
 // scriptAgent installs toolguard as a file of its own that the agent runs
