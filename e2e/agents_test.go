@@ -1,0 +1,241 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// agentClient is one of the agents added after the first three: how to
+// point its real client at the mock (Chat Completions), run it headless
+// in each mode, and call its shell tool.
+type agentClient struct {
+	agent, program string
+	// settingsDir is the directory under home that holds toolguard's hook
+	// (moving it away is the remove-the-guard case).
+	settingsDir string
+	setup       func(t *testing.T, r *run)
+	env         []string
+	// modes maps a mode's name to the client's arguments after the prompt.
+	modes map[string][]string
+	// args builds the command line for a prompt and a mode's arguments.
+	args func(prompt string, mode []string) []string
+	// shell is the client's shell tool and how its input holds a command.
+	shell func(command string) (string, map[string]any)
+}
+
+var agentClients = []agentClient{
+	{
+		agent: "copilot", program: "copilot", settingsDir: ".copilot",
+		env: []string{"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=http://127.0.0.1:" + mockPort + "/v1",
+			"COPILOT_PROVIDER_API_KEY=dummy", "COPILOT_MODEL=e2e-model", "COPILOT_AUTO_UPDATE=false"},
+		modes: map[string][]string{"default": nil, "allow-all": {"--allow-all"}},
+		args:  func(p string, m []string) []string { return append([]string{"-p", p}, m...) },
+		shell: func(c string) (string, map[string]any) {
+			return "bash", map[string]any{"command": c, "description": "the task"}
+		},
+	},
+	{
+		agent: "opencode", program: "opencode", settingsDir: ".config/opencode",
+		setup: func(t *testing.T, r *run) { r.openCodeSetup(t, "opencode", "opencode.json", "@opencode-ai/plugin") },
+		env:   []string{"OPENCODE_DISABLE_AUTOUPDATE=1"},
+		modes: map[string][]string{"default": nil, "auto": {"--auto"}},
+		args:  func(p string, m []string) []string { return append(append([]string{"run"}, m...), p) },
+		shell: func(c string) (string, map[string]any) {
+			return "bash", map[string]any{"command": c, "description": "the task"}
+		},
+	},
+	{
+		agent: "kilo", program: "kilo", settingsDir: ".config/kilo",
+		setup: func(t *testing.T, r *run) { r.openCodeSetup(t, "kilo", "kilo.json", "@kilocode/plugin") },
+		env:   []string{"KILO_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_AUTOUPDATE=1"},
+		modes: map[string][]string{"default": nil, "auto": {"--auto"}},
+		args:  func(p string, m []string) []string { return append(append([]string{"run"}, m...), p) },
+		shell: func(c string) (string, map[string]any) {
+			return "bash", map[string]any{"command": c, "description": "the task"}
+		},
+	},
+	{
+		agent: "qwen-code", program: "qwen", settingsDir: ".qwen",
+		setup: func(t *testing.T, r *run) {
+			writeSettings(t, filepath.Join(r.home, ".qwen", "settings.json"),
+				`{"security":{"auth":{"selectedType":"openai"}},"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false}}`)
+		},
+		env: []string{"OPENAI_API_KEY=dummy", "OPENAI_BASE_URL=http://127.0.0.1:" + mockPort + "/v1",
+			"OPENAI_MODEL=e2e-model", "QWEN_CODE_SUPPRESS_YOLO_WARNING=1"},
+		// Headless default mode offers the model no shell tool at all.
+		modes: map[string][]string{"auto-edit": {"--approval-mode", "auto-edit"}, "yolo": {"--approval-mode", "yolo"}},
+		args:  func(p string, m []string) []string { return append([]string{"-p", p}, m...) },
+		shell: func(c string) (string, map[string]any) { return "run_shell_command", map[string]any{"command": c} },
+	},
+	{
+		agent: "droid", program: "droid", settingsDir: ".factory",
+		setup: func(t *testing.T, r *run) {
+			writeSettings(t, filepath.Join(r.home, ".factory", "settings.json"),
+				`{"customModels":[{"model":"e2e-model","displayName":"e2e","baseUrl":"http://127.0.0.1:`+mockPort+`/v1","apiKey":"dummy","provider":"generic-chat-completion-api","maxOutputTokens":1000}]}`)
+		},
+		modes: map[string][]string{"default": nil, "auto-high": {"--auto", "high"}},
+		args: func(p string, m []string) []string {
+			return append(append([]string{"exec", "-m", "custom:e2e-model"}, m...), p)
+		},
+		shell: func(c string) (string, map[string]any) {
+			return "Execute", map[string]any{"command": c, "riskLevel": "low", "riskLevelReason": "the task"}
+		},
+	},
+}
+
+func writeSettings(t *testing.T, file, content string) {
+	t.Helper()
+	must(t, os.MkdirAll(filepath.Dir(file), 0o700))
+	must(t, os.WriteFile(file, []byte(content), 0o600))
+}
+
+// openCodeSetup points OpenCode (or Kilo) at the mock. With any plugin
+// present the client first installs its plugin package into the config
+// directory from npm and waits for that; offline it would wait forever,
+// so the directory is given what a first online start leaves there (a
+// lock file naming the package, and node_modules).
+func (r *run) openCodeSetup(t *testing.T, name, config, pluginPkg string) {
+	t.Helper()
+	dir := filepath.Join(r.home, ".config", name)
+	writeSettings(t, filepath.Join(dir, config), `{"provider":{"mock":{"npm":"@ai-sdk/openai-compatible","name":"mock","options":{"baseURL":"http://127.0.0.1:`+mockPort+`/v1","apiKey":"dummy"},"models":{"e2e-model":{"name":"e2e"}}}},"model":"mock/e2e-model","autoupdate":false,"share":"disabled"}`)
+	must(t, os.MkdirAll(filepath.Join(dir, "node_modules"), 0o755))
+	writeSettings(t, filepath.Join(dir, "package-lock.json"), `{"packages":{"":{"dependencies":{"`+pluginPkg+`":"*"}}}}`)
+}
+
+// agentCases are the calls every client is tried with, as its shell tool.
+func agentCases(a agentClient) []verdictCase {
+	shell := func(name, verdict string, cmd func(r *run) string, ran func(r *run) bool) verdictCase {
+		return verdictCase{name: name, verdict: verdict, ran: ran, input: func(r *run) map[string]any {
+			_, in := a.shell(cmd(r))
+			return in
+		}}
+	}
+	return []verdictCase{
+		shell("read", "allow", func(*run) string { return "cat README.md" }, nil),
+		shell("write", "ask", func(r *run) string { return "echo hi > " + filepath.Join(r.project, "out.txt") },
+			func(r *run) bool { return exists(filepath.Join(r.project, "out.txt")) }),
+		shell("wipe", "deny", func(r *run) string { return "rm -rf " + filepath.Join(r.home, "victim") },
+			func(r *run) bool { return !exists(filepath.Join(r.home, "victim", "keep.txt")) }),
+		shell("remove-the-guard", "deny", func(r *run) string {
+			return "mv " + filepath.Join(r.home, a.settingsDir) + " " + filepath.Join(r.home, "guard-off")
+		}, func(r *run) bool { return exists(filepath.Join(r.home, "guard-off")) }),
+	}
+}
+
+// TestAgentClientsVerdicts runs each client headless in its default and
+// most permissive modes with toolguard installed by its own install
+// command, and checks what happened: a harmless read runs and its output
+// reaches the model, a wipe and an attempt to move the hook's settings
+// away do not run and the model gets toolguard's reason, an ask (nobody
+// can answer it headless) never runs and never hangs; and uninstall then
+// restores the settings.
+func TestAgentClientsVerdicts(t *testing.T) {
+	for _, a := range agentClients {
+		t.Run(a.agent, func(t *testing.T) {
+			probe := newRun(t, a.program)
+			t.Logf("%s %s", a.agent, clientVersion(probe.client))
+			for mode, margs := range a.modes {
+				for _, c := range agentCases(a) {
+					t.Run(mode+"/"+c.name, func(t *testing.T) {
+						r := newRun(t, a.program)
+						if a.setup != nil {
+							a.setup(t, r)
+						}
+						r.toolguardCmd("install", a.agent, "--program", r.bin)
+						r.seed(t)
+						tool, _ := a.shell("")
+						c.tool = tool
+						res := r.session(scenario{API: "chat", Tool: tool, Input: c.input(r), Final: "done"},
+							120*time.Second, a.env, a.args("do the task", margs)...)
+						if res.timedOut {
+							t.Fatalf("the session hung:\n%s", res.describe())
+						}
+						checkOutcome(t, r, c, res)
+					})
+				}
+			}
+		})
+	}
+}
+
+// TestAgentClientsFailClosed: with the toolguard program gone (moved away
+// after install), the hook cannot run; each client must still not run a
+// wipe — the plugin, script or the agent's own handling of a failed hook
+// blocks it.
+func TestAgentClientsFailClosed(t *testing.T) {
+	for _, a := range agentClients {
+		t.Run(a.agent, func(t *testing.T) {
+			r := newRun(t, a.program)
+			if a.setup != nil {
+				a.setup(t, r)
+			}
+			gone := filepath.Join(r.dir, "bin", "toolguard")
+			must(t, os.MkdirAll(filepath.Dir(gone), 0o755))
+			r.toolguardCmd("install", a.agent, "--program", gone) // a program that is not there
+			r.seed(t)
+			c := agentCases(a)[2] // wipe
+			tool, _ := a.shell("")
+			var margs []string
+			for _, m := range a.modes {
+				if len(m) > len(margs) {
+					margs = m // the most permissive mode has the most flags
+				}
+			}
+			res := r.session(scenario{API: "chat", Tool: tool, Input: c.input(r), Final: "done"},
+				120*time.Second, a.env, a.args("do the task", margs)...)
+			if res.timedOut {
+				t.Fatalf("the session hung:\n%s", res.describe())
+			}
+			if c.ran(r) {
+				t.Errorf("%s ran a wipe while its toolguard hook could not run:\n%s", a.agent, res.describe())
+			}
+		})
+	}
+}
+
+// TestAgentClientsUninstall: uninstall after a session leaves the settings
+// as they were before install, and no backup holding the hook.
+func TestAgentClientsUninstall(t *testing.T) {
+	for _, a := range agentClients {
+		t.Run(a.agent, func(t *testing.T) {
+			r := newRun(t, a.program)
+			if a.setup != nil {
+				a.setup(t, r)
+			}
+			before := snapshot(t, r.home)
+			r.toolguardCmd("install", a.agent, "--program", r.bin)
+			r.toolguardCmd("uninstall", a.agent)
+			after := snapshot(t, r.home)
+			for f, b := range before {
+				if after[f] != b {
+					t.Errorf("%s changed by install and uninstall:\nbefore: %q\nafter:  %q", f, b, after[f])
+				}
+			}
+			for f, b := range after {
+				if _, ok := before[f]; !ok {
+					t.Errorf("uninstall left %s behind:\n%s", f, b)
+				}
+				if strings.Contains(b, "hook "+a.agent) {
+					t.Errorf("%s still holds toolguard's hook", f)
+				}
+			}
+		})
+	}
+}
+
+// snapshot reads every regular file under dir.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	_ = filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && fi.Mode().IsRegular() {
+			b, _ := os.ReadFile(p)
+			out[p] = string(b)
+		}
+		return nil
+	})
+	return out
+}
