@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -69,6 +70,17 @@ var agentClients = []agentClient{
 		modes: map[string][]string{"auto-edit": {"--approval-mode", "auto-edit"}, "yolo": {"--approval-mode", "yolo"}},
 		args:  func(p string, m []string) []string { return append([]string{"-p", p}, m...) },
 		shell: func(c string) (string, map[string]any) { return "run_shell_command", map[string]any{"command": c} },
+	},
+	{
+		agent: "cline", program: "cline", settingsDir: ".cline",
+		setup: func(t *testing.T, r *run) {
+			r.clientCmd(t, "auth", "-p", "openai", "-k", "dummy", "-m", "e2e-model", "-b", "http://127.0.0.1:"+mockPort+"/v1")
+		},
+		modes: map[string][]string{"auto-approve": nil, "no-auto-approve": {"--auto-approve", "false"}},
+		args:  func(p string, m []string) []string { return append(append([]string{}, m...), p) },
+		shell: func(c string) (string, map[string]any) {
+			return "run_commands", map[string]any{"commands": []any{c}}
+		},
 	},
 	{
 		agent: "droid", program: "droid", settingsDir: ".factory",
@@ -238,4 +250,16 @@ func snapshot(t *testing.T, dir string) map[string]string {
 		return nil
 	})
 	return out
+}
+
+// clientCmd runs the client outside the sandbox with the run's home (to
+// configure it: nothing here reaches the network).
+func (r *run) clientCmd(t *testing.T, args ...string) {
+	t.Helper()
+	cmd := exec.Command(r.client, args...)
+	cmd.Env = append(r.baseEnv(), "PATH="+os.Getenv("PATH"))
+	cmd.Dir = r.project
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s %s: %v\n%s", r.client, strings.Join(args, " "), err, out)
+	}
 }
