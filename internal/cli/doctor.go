@@ -74,7 +74,7 @@ func doctor(a *app, statuses []install.AgentStatus, home, project string) error 
 		case s.Command != "" && !loaded:
 			probe = "not run: docker-agent will not run this hook"
 		case s.Command != "":
-			ok, msg := probeHook(a.ctx, s.Agent, s.Command)
+			ok, msg := probeHook(a.ctx, s.Agent, probeCommand(s))
 			probe, failed = msg, failed || !ok
 		}
 		if s.Agent == hook.Codex && s.Command != "" {
@@ -89,6 +89,7 @@ func doctor(a *app, statuses []install.AgentStatus, home, project string) error 
 	for _, n := range notes {
 		fmt.Fprintln(a.io.Stdout, n)
 	}
+	printFallbacks(a, statuses, home)
 	for _, agent := range hook.Agents() {
 		if !installedFor(statuses, agent) {
 			continue
@@ -156,6 +157,10 @@ func probeHook(ctx context.Context, agent, command string) (bool, string) {
 		why := cmp.Or(hook.ReplyReason(stdout.Bytes()), strings.TrimSpace(stderr.String()))
 		why = strings.TrimPrefix(strings.TrimPrefix(why, "toolguard: "), "toolguard blocked this call: ")
 		return false, "FAILED: no answer from the server: " + why
+	case agent == hook.Cline && strings.Contains(stdout.String(), clineNoDecision):
+		// The script blocks the call when toolguard does not answer; that
+		// block says nothing about toolguard.
+		return false, "FAILED: the cline script got no decision from toolguard: " + strings.TrimSpace(stderr.String())
 	case ok && v == risk.Deny && server != "":
 		return true, "ok via " + server + " (denies " + hook.ProbeCommand + ")"
 	case ok && v == risk.Deny:
@@ -319,3 +324,45 @@ func programOf(command string) string {
 	}
 	return "toolguard"
 }
+
+// printFallbacks says, for every installed hook, what its agent does with
+// a call when toolguard cannot answer, and what backstop stops the worst
+// calls then.
+func printFallbacks(a *app, statuses []install.AgentStatus, home string) {
+	out := a.io.Stdout
+	header := false
+	for _, s := range statuses {
+		if s.Command == "" {
+			continue
+		}
+		if !header {
+			fmt.Fprintln(out, "if toolguard could not answer (program gone, crashed, hung):")
+			header = true
+		}
+		doc, _ := os.ReadFile(s.File)
+		fb := install.FallbackOf(s.Agent, doc)
+		where := s.Agent + " (" + tildePath(s.File, home) + ")"
+		switch {
+		case !fb.RunsCall:
+			fmt.Fprintf(out, "  %s blocks the call: %s\n", where, fb.Backstop)
+		case fb.Backstop != "":
+			fmt.Fprintf(out, "  %s runs the call %s; backstop: %s\n", where, fb.When, fb.Backstop)
+		default:
+			fmt.Fprintf(out, "  %s runs the call %s; no backstop\n", where, fb.When)
+		}
+	}
+}
+
+// probeCommand is what the agent runs for an installed hook: the hook
+// command, or for Cline the generated script that runs it (which is what
+// decides whether a failure blocks).
+func probeCommand(s install.AgentStatus) string {
+	if s.Agent == hook.Cline && forwardServer(s.Command) == "" {
+		return "'" + strings.ReplaceAll(s.File, "'", `'\''`) + "'"
+	}
+	return s.Command
+}
+
+// clineNoDecision is in the reply of Cline's generated script when
+// toolguard gave it none.
+const clineNoDecision = "toolguard gave no decision"
