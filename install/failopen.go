@@ -30,7 +30,7 @@ var fallbacks = map[string]Fallback{
 	hook.Cursor:     {false, "", "failClosed: true on each entry"},
 	hook.DockerAgent: {true, "up to v1.32.3, when the hook crashes, times out or prints something that is not JSON",
 		""},
-	hook.Copilot: {true, "when the hook times out or prints something that is not JSON (a non-zero exit is a deny)", ""},
+	hook.Copilot:  {true, "when the hook times out or prints something that is not JSON (a non-zero exit is a deny)", ""},
 	hook.OpenCode: {false, "", "the generated plugin, which blocks unless toolguard answers allow"},
 	hook.Kilo:     {false, "", "the generated plugin, which blocks unless toolguard answers allow"},
 	hook.QwenCode: {true, "when the hook exits with a code other than 2, times out or prints something that is not JSON", ""},
