@@ -61,6 +61,10 @@ type Options struct {
 	// only). Nil means Plan runs DetectDockerAgent; Plan refuses a version
 	// that would not load toolguard's entry.
 	DockerAgent *DockerAgent
+	// DockerConfigDir is docker-agent's configuration directory (its
+	// --config-dir). Empty means $DOCKER_AGENT_CONFIG_DIR, else
+	// ~/.config/cagent.
+	DockerConfigDir string
 }
 
 // BackupSuffix is appended to a settings file's name for the copy kept
@@ -222,6 +226,9 @@ func File(agent string, scope Scope, opts Options) (string, error) {
 	}
 	switch scope {
 	case User:
+		if dir := opts.dockerConfigDir(); agent == hook.DockerAgent && dir != "" {
+			return filepath.Join(dir, "config.yaml"), nil
+		}
 		home, err := opts.home()
 		return filepath.Join(home, t.user), err
 	case Project:
@@ -404,4 +411,11 @@ func readOptional(path string) ([]byte, error) {
 		b = []byte{}
 	}
 	return b, err
+}
+
+func (o Options) dockerConfigDir() string {
+	if o.DockerConfigDir != "" {
+		return o.DockerConfigDir
+	}
+	return os.Getenv(DockerAgentConfigDirEnv)
 }

@@ -37,7 +37,11 @@ payload asking to run "` + hook.ProbeCommand + `"; a working hook denies it.
 Exit code 0 when every installed hook answers, 1 otherwise.`,
 		Args: cobra.NoArgs,
 	}
+	var configDir string
+	var agentYAML []string
 	cmd.Flags().StringVar(&project, "project", "", "project directory (default: the current directory)")
+	cmd.Flags().StringVar(&configDir, "config-dir", "", "docker-agent's configuration directory (default: $"+install.DockerAgentConfigDirEnv+", else ~/.config/cagent)")
+	cmd.Flags().StringSliceVar(&agentYAML, "agent-yaml", nil, "docker-agent agent YAML files to check for the entry docker-agent up to v1.32.3 loads (default: the agent YAMLs in the project directory)")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		home, err := os.UserHomeDir()
 		if err != nil {
@@ -46,7 +50,14 @@ Exit code 0 when every installed hook answers, 1 otherwise.`,
 		if project == "" {
 			project, _ = os.Getwd()
 		}
-		return doctor(a, install.Status(home, project), home, project)
+		err = doctor(a, install.StatusOf(install.Options{Home: home, Project: project, DockerConfigDir: configDir}), home, project)
+		if agentYAML == nil {
+			agentYAML = install.AgentYAMLFiles(project)
+		}
+		if yerr := checkAgentYAMLs(a, agentYAML, home); err == nil {
+			err = yerr
+		}
+		return err
 	}
 	return cmd
 }
@@ -366,3 +377,44 @@ func probeCommand(s install.AgentStatus) string {
 // clineNoDecision is in the reply of Cline's generated script when
 // toolguard gave it none.
 const clineNoDecision = "toolguard gave no decision"
+
+// checkAgentYAMLs reports toolguard's entries in docker-agent agent YAMLs,
+// where docker-agent up to v1.32.3 loads hooks: each must run the hook
+// with --agent-runs-asks (those versions run a call whose hook answers
+// ask) and must not carry preempt_yolo (they refuse the file). Those
+// versions also run a call when the hook crashes, times out or prints
+// something that is not JSON, which is said too.
+func checkAgentYAMLs(a *app, files []string, home string) error {
+	out := a.io.Stdout
+	failed := false
+	for _, f := range files {
+		hooks, err := install.AgentYAMLHooks(f)
+		if err != nil {
+			fmt.Fprintf(out, "docker-agent agent YAML %s: unreadable: %v\n", tildePath(f, home), err)
+			failed = true
+			continue
+		}
+		for _, h := range hooks {
+			where := fmt.Sprintf("docker-agent agent YAML %s, agent %s:", tildePath(f, home), h.Agent)
+			switch {
+			case h.Command == "":
+				fmt.Fprintf(out, "%s no toolguard pre_tool_use entry (docker-agent up to v1.32.3 loads hooks only from here)\n", where)
+			case h.Preempt:
+				fmt.Fprintf(out, "%s FAILED: the entry has preempt_yolo, which docker-agent up to v1.32.3 refuses (the whole file fails to load)\n", where)
+				failed = true
+			case !h.RunsAsks:
+				fmt.Fprintf(out, "%s FAILED: the entry lacks %s, so docker-agent up to v1.32.3 runs a call the hook answers ask\n", where, hook.AgentRunsAsksFlag)
+				failed = true
+			default:
+				ok, msg := probeHook(a.ctx, hook.DockerAgent, h.Command)
+				fmt.Fprintf(out, "%s %s\n", where, msg)
+				failed = failed || !ok
+				fmt.Fprintln(out, "  docker-agent up to v1.32.3 runs the call when this hook crashes, times out or prints something that is not JSON; no backstop there: upgrade to docker-agent "+install.DockerAgentMinimum.String()+" or later and run toolguard install docker-agent")
+			}
+		}
+	}
+	if failed {
+		return exitWith(ExitError)
+	}
+	return nil
+}

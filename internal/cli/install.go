@@ -23,6 +23,7 @@ func init() {
 // installFlags are shared by install and uninstall.
 type installFlags struct {
 	scope     string
+	configDir string // docker-agent: its configuration directory
 	dryRun    bool
 	program   string
 	project   string
@@ -38,6 +39,7 @@ func addInstallFlags(cmd *cobra.Command, f *installFlags) {
 	cmd.Flags().StringVar(&f.scope, "scope", "user", "which settings file: user (in your home) or project (in the project directory)")
 	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "print the change as a unified diff and write nothing")
 	cmd.Flags().StringVar(&f.project, "project", "", "project directory for --scope project (default: the current directory)")
+	cmd.Flags().StringVar(&f.configDir, "config-dir", "", "docker-agent only: its configuration directory (default: $"+install.DockerAgentConfigDirEnv+", else ~/.config/cagent)")
 	cmd.Flags().BoolVar(&f.start, "start", false, "service only: also enable and start (install) or stop and disable (uninstall) it with systemctl --user or launchctl")
 }
 
@@ -195,7 +197,7 @@ func (f *installFlags) options() (install.Options, install.Scope, error) {
 	if err != nil {
 		return install.Options{}, "", fmt.Errorf("--scope: %w", err)
 	}
-	opts := install.Options{Project: f.project, Program: f.program, Server: f.server, Forward: f.forward}
+	opts := install.Options{Project: f.project, Program: f.program, Server: f.server, Forward: f.forward, DockerConfigDir: f.configDir}
 	if opts.Program == "" && scope == install.User {
 		opts.Program = selfPath()
 	}
