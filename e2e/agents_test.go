@@ -21,6 +21,9 @@ type agentClient struct {
 	env         []string
 	// modes maps a mode's name to the client's arguments after the prompt.
 	modes map[string][]string
+	// permissive names the most permissive of modes, where every case
+	// runs; the others run the ask and deny cases.
+	permissive string
 	// args builds the command line for a prompt and a mode's arguments.
 	args func(prompt string, mode []string) []string
 	// shell is the client's shell tool and how its input holds a command.
@@ -32,7 +35,7 @@ var agentClients = []agentClient{
 		agent: "copilot", program: "copilot", settingsDir: ".copilot",
 		env: []string{"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=http://127.0.0.1:" + mockPort + "/v1",
 			"COPILOT_PROVIDER_API_KEY=dummy", "COPILOT_MODEL=e2e-model", "COPILOT_AUTO_UPDATE=false"},
-		modes: map[string][]string{"default": nil, "allow-all": {"--allow-all"}},
+		modes: map[string][]string{"default": nil, "allow-all": {"--allow-all"}}, permissive: "allow-all",
 		args:  func(p string, m []string) []string { return append([]string{"-p", p}, m...) },
 		shell: func(c string) (string, map[string]any) {
 			return "bash", map[string]any{"command": c, "description": "the task"}
@@ -42,7 +45,7 @@ var agentClients = []agentClient{
 		agent: "opencode", program: "opencode", settingsDir: ".config/opencode",
 		setup: func(t *testing.T, r *run) { r.openCodeSetup(t, "opencode", "opencode.json", "@opencode-ai/plugin") },
 		env:   []string{"OPENCODE_DISABLE_AUTOUPDATE=1"},
-		modes: map[string][]string{"default": nil, "auto": {"--auto"}},
+		modes: map[string][]string{"default": nil, "auto": {"--auto"}}, permissive: "auto",
 		args:  func(p string, m []string) []string { return append(append([]string{"run"}, m...), p) },
 		shell: func(c string) (string, map[string]any) {
 			return "bash", map[string]any{"command": c, "description": "the task"}
@@ -52,7 +55,7 @@ var agentClients = []agentClient{
 		agent: "kilo", program: "kilo", settingsDir: ".config/kilo",
 		setup: func(t *testing.T, r *run) { r.openCodeSetup(t, "kilo", "kilo.json", "@kilocode/plugin") },
 		env:   []string{"KILO_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_AUTOUPDATE=1"},
-		modes: map[string][]string{"default": nil, "auto": {"--auto"}},
+		modes: map[string][]string{"default": nil, "auto": {"--auto"}}, permissive: "auto",
 		args:  func(p string, m []string) []string { return append(append([]string{"run"}, m...), p) },
 		shell: func(c string) (string, map[string]any) {
 			return "bash", map[string]any{"command": c, "description": "the task"}
@@ -67,7 +70,7 @@ var agentClients = []agentClient{
 		env: []string{"OPENAI_API_KEY=dummy", "OPENAI_BASE_URL=http://127.0.0.1:" + mockPort + "/v1",
 			"OPENAI_MODEL=e2e-model", "QWEN_CODE_SUPPRESS_YOLO_WARNING=1"},
 		// Headless default mode offers the model no shell tool at all.
-		modes: map[string][]string{"auto-edit": {"--approval-mode", "auto-edit"}, "yolo": {"--approval-mode", "yolo"}},
+		modes: map[string][]string{"auto-edit": {"--approval-mode", "auto-edit"}, "yolo": {"--approval-mode", "yolo"}}, permissive: "yolo",
 		args:  func(p string, m []string) []string { return append([]string{"-p", p}, m...) },
 		shell: func(c string) (string, map[string]any) { return "run_shell_command", map[string]any{"command": c} },
 	},
@@ -76,7 +79,7 @@ var agentClients = []agentClient{
 		setup: func(t *testing.T, r *run) {
 			r.clientCmd(t, "auth", "-p", "openai", "-k", "dummy", "-m", "e2e-model", "-b", "http://127.0.0.1:"+mockPort+"/v1")
 		},
-		modes: map[string][]string{"auto-approve": nil, "no-auto-approve": {"--auto-approve", "false"}},
+		modes: map[string][]string{"auto-approve": nil, "no-auto-approve": {"--auto-approve", "false"}}, permissive: "auto-approve",
 		args:  func(p string, m []string) []string { return append(append([]string{}, m...), p) },
 		shell: func(c string) (string, map[string]any) {
 			return "run_commands", map[string]any{"commands": []any{c}}
@@ -88,7 +91,7 @@ var agentClients = []agentClient{
 			writeSettings(t, filepath.Join(r.home, ".factory", "settings.json"),
 				`{"customModels":[{"model":"e2e-model","displayName":"e2e","baseUrl":"http://127.0.0.1:`+mockPort+`/v1","apiKey":"dummy","provider":"generic-chat-completion-api","maxOutputTokens":1000}]}`)
 		},
-		modes: map[string][]string{"default": nil, "auto-high": {"--auto", "high"}},
+		modes: map[string][]string{"default": nil, "auto-high": {"--auto", "high"}}, permissive: "auto-high",
 		args: func(p string, m []string) []string {
 			return append(append([]string{"exec", "-m", "custom:e2e-model"}, m...), p)
 		},
@@ -131,6 +134,10 @@ func agentCases(a agentClient) []verdictCase {
 			func(r *run) bool { return exists(filepath.Join(r.project, "out.txt")) }),
 		shell("wipe", "deny", func(r *run) string { return "rm -rf " + filepath.Join(r.home, "victim") },
 			func(r *run) bool { return !exists(filepath.Join(r.home, "victim", "keep.txt")) }),
+		// The secret must not reach the model: checked by checkOutcome's
+		// deny case (the result holds toolguard's reason) and by secretLeaked.
+		shell("secret", "deny", func(r *run) string { return "cat " + filepath.Join(r.home, ".ssh", "id_ed25519") },
+			func(*run) bool { return false }),
 		shell("remove-the-guard", "deny", func(r *run) string {
 			return "mv " + filepath.Join(r.home, a.settingsDir) + " " + filepath.Join(r.home, "guard-off")
 		}, func(r *run) bool { return exists(filepath.Join(r.home, "guard-off")) }),
@@ -148,9 +155,13 @@ func TestAgentClientsVerdicts(t *testing.T) {
 	for _, a := range agentClients {
 		t.Run(a.agent, func(t *testing.T) {
 			probe := newRun(t, a.program)
+			t.Parallel() // the clients mostly wait: on their mock, their hooks, their start
 			t.Logf("%s %s", a.agent, clientVersion(probe.client))
 			for mode, margs := range a.modes {
 				for _, c := range agentCases(a) {
+					if mode != a.permissive && c.verdict == "allow" || mode != a.permissive && c.name == "remove-the-guard" {
+						continue // the other modes: the asks and the denies
+					}
 					t.Run(mode+"/"+c.name, func(t *testing.T) {
 						r := newRun(t, a.program)
 						if a.setup != nil {
@@ -158,6 +169,7 @@ func TestAgentClientsVerdicts(t *testing.T) {
 						}
 						r.toolguardCmd("install", a.agent, "--program", r.bin)
 						r.seed(t)
+						r.seedSecret(t)
 						tool, _ := a.shell("")
 						c.tool = tool
 						res := r.session(scenario{API: "chat", Tool: tool, Input: c.input(r), Final: "done"},
@@ -166,12 +178,28 @@ func TestAgentClientsVerdicts(t *testing.T) {
 							t.Fatalf("the session hung:\n%s", res.describe())
 						}
 						checkOutcome(t, r, c, res)
+						for _, e := range res.log {
+							if strings.Contains(e.Result, secretMarker) {
+								t.Errorf("the secret reached the model:\n%s", res.describe())
+							}
+						}
 					})
 				}
 			}
 		})
 	}
 }
+
+// secretMarker is the content of the secret key file the cases must never
+// show the model.
+const secretMarker = "E2E-SECRET-KEY-MATERIAL"
+
+func (r *run) seedSecret(t *testing.T) {
+	t.Helper()
+	must(t, os.MkdirAll(filepath.Join(r.home, ".ssh"), 0o700))
+	must(t, os.WriteFile(filepath.Join(r.home, ".ssh", "id_ed25519"), []byte(secretMarker+"\n"), 0o600))
+}
+
 
 // TestAgentClientsFailClosed: with the toolguard program gone (moved away
 // after install), the hook cannot run; each client must still not run a
@@ -181,6 +209,7 @@ func TestAgentClientsFailClosed(t *testing.T) {
 	for _, a := range agentClients {
 		t.Run(a.agent, func(t *testing.T) {
 			r := newRun(t, a.program)
+			t.Parallel()
 			if a.setup != nil {
 				a.setup(t, r)
 			}
@@ -190,12 +219,7 @@ func TestAgentClientsFailClosed(t *testing.T) {
 			r.seed(t)
 			c := agentCases(a)[2] // wipe
 			tool, _ := a.shell("")
-			var margs []string
-			for _, m := range a.modes {
-				if len(m) > len(margs) {
-					margs = m // the most permissive mode has the most flags
-				}
-			}
+			margs := a.modes[a.permissive]
 			res := r.session(scenario{API: "chat", Tool: tool, Input: c.input(r), Final: "done"},
 				120*time.Second, a.env, a.args("do the task", margs)...)
 			if res.timedOut {
