@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +29,20 @@ type agentClient struct {
 	args func(prompt string, mode []string) []string
 	// shell is the client's shell tool and how its input holds a command.
 	shell func(command string) (string, map[string]any)
+	// noShell are modes in which the client offers the model no shell tool
+	// headless; there the ask case writes a file with write instead.
+	noShell []string
+	// abortsRun: the client ends the whole run when its hook blocks a call
+	// (Cline 3 aborts it, and shows neither the model nor the person the
+	// reason), so a blocked call leaves no tool result.
+	abortsRun bool
+	// failsOpen names the backstop command of a client that runs a call
+	// whose hook cannot run, when one covers it; "" when none does.
+	backstopWipe string
+	// failsOpen says why a client runs a call whose hook cannot run with
+	// nothing to stop it; empty when something does.
+	failsOpen string
+	write     func(path, content string) (string, map[string]any)
 }
 
 var agentClients = []agentClient{
@@ -36,7 +51,7 @@ var agentClients = []agentClient{
 		env: []string{"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=http://127.0.0.1:" + mockPort + "/v1",
 			"COPILOT_PROVIDER_API_KEY=dummy", "COPILOT_MODEL=e2e-model", "COPILOT_AUTO_UPDATE=false"},
 		modes: map[string][]string{"default": nil, "allow-all": {"--allow-all"}}, permissive: "allow-all",
-		args:  func(p string, m []string) []string { return append([]string{"-p", p}, m...) },
+		args: func(p string, m []string) []string { return append([]string{"-p", p}, m...) },
 		shell: func(c string) (string, map[string]any) {
 			return "bash", map[string]any{"command": c, "description": "the task"}
 		},
@@ -46,7 +61,7 @@ var agentClients = []agentClient{
 		setup: func(t *testing.T, r *run) { r.openCodeSetup(t, "opencode", "opencode.json", "@opencode-ai/plugin") },
 		env:   []string{"OPENCODE_DISABLE_AUTOUPDATE=1"},
 		modes: map[string][]string{"default": nil, "auto": {"--auto"}}, permissive: "auto",
-		args:  func(p string, m []string) []string { return append(append([]string{"run"}, m...), p) },
+		args: func(p string, m []string) []string { return append(append([]string{"run"}, m...), p) },
 		shell: func(c string) (string, map[string]any) {
 			return "bash", map[string]any{"command": c, "description": "the task"}
 		},
@@ -56,37 +71,43 @@ var agentClients = []agentClient{
 		setup: func(t *testing.T, r *run) { r.openCodeSetup(t, "kilo", "kilo.json", "@kilocode/plugin") },
 		env:   []string{"KILO_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_AUTOUPDATE=1"},
 		modes: map[string][]string{"default": nil, "auto": {"--auto"}}, permissive: "auto",
-		args:  func(p string, m []string) []string { return append(append([]string{"run"}, m...), p) },
+		args: func(p string, m []string) []string { return append(append([]string{"run"}, m...), p) },
 		shell: func(c string) (string, map[string]any) {
 			return "bash", map[string]any{"command": c, "description": "the task"}
 		},
 	},
 	{
 		agent: "qwen-code", program: "qwen", settingsDir: ".qwen",
+		backstopWipe: "rm -rf ~", // permissions.deny: Bash(rm -rf ~)
 		setup: func(t *testing.T, r *run) {
 			writeSettings(t, filepath.Join(r.home, ".qwen", "settings.json"),
 				`{"security":{"auth":{"selectedType":"openai"}},"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false}}`)
 		},
 		env: []string{"OPENAI_API_KEY=dummy", "OPENAI_BASE_URL=http://127.0.0.1:" + mockPort + "/v1",
 			"OPENAI_MODEL=e2e-model", "QWEN_CODE_SUPPRESS_YOLO_WARNING=1"},
-		// Headless default mode offers the model no shell tool at all.
-		modes: map[string][]string{"auto-edit": {"--approval-mode", "auto-edit"}, "yolo": {"--approval-mode", "yolo"}}, permissive: "yolo",
+		modes: map[string][]string{"default": nil, "auto-edit": {"--approval-mode", "auto-edit"}, "yolo": {"--approval-mode", "yolo"}}, permissive: "yolo",
+		noShell: []string{"default", "auto-edit"},
+		write: func(p, c string) (string, map[string]any) {
+			return "write_file", map[string]any{"file_path": p, "content": c}
+		},
 		args:  func(p string, m []string) []string { return append([]string{"-p", p}, m...) },
 		shell: func(c string) (string, map[string]any) { return "run_shell_command", map[string]any{"command": c} },
 	},
 	{
 		agent: "cline", program: "cline", settingsDir: ".cline",
+		abortsRun: true,
 		setup: func(t *testing.T, r *run) {
 			r.clientCmd(t, "auth", "-p", "openai", "-k", "dummy", "-m", "e2e-model", "-b", "http://127.0.0.1:"+mockPort+"/v1")
 		},
 		modes: map[string][]string{"auto-approve": nil, "no-auto-approve": {"--auto-approve", "false"}}, permissive: "auto-approve",
-		args:  func(p string, m []string) []string { return append(append([]string{}, m...), p) },
+		args: func(p string, m []string) []string { return append(append([]string{}, m...), p) },
 		shell: func(c string) (string, map[string]any) {
 			return "run_commands", map[string]any{"commands": []any{c}}
 		},
 	},
 	{
 		agent: "droid", program: "droid", settingsDir: ".factory",
+		failsOpen: "Droid runs a call whose hook cannot run, and toolguard writes no backstop rules for it yet",
 		setup: func(t *testing.T, r *run) {
 			writeSettings(t, filepath.Join(r.home, ".factory", "settings.json"),
 				`{"customModels":[{"model":"e2e-model","displayName":"e2e","baseUrl":"http://127.0.0.1:`+mockPort+`/v1","apiKey":"dummy","provider":"generic-chat-completion-api","maxOutputTokens":1000}]}`)
@@ -158,9 +179,13 @@ func TestAgentClientsVerdicts(t *testing.T) {
 			t.Parallel() // the clients mostly wait: on their mock, their hooks, their start
 			t.Logf("%s %s", a.agent, clientVersion(probe.client))
 			for mode, margs := range a.modes {
-				for _, c := range agentCases(a) {
-					if mode != a.permissive && c.verdict == "allow" || mode != a.permissive && c.name == "remove-the-guard" {
-						continue // the other modes: the asks and the denies
+				cases := agentCases(a)
+				if slices.Contains(a.noShell, mode) {
+					cases = []verdictCase{writeFileCase(a)}
+				}
+				for _, c := range cases {
+					if mode != a.permissive && c.verdict != "ask" {
+						continue // the other modes: the ask
 					}
 					t.Run(mode+"/"+c.name, func(t *testing.T) {
 						r := newRun(t, a.program)
@@ -170,14 +195,24 @@ func TestAgentClientsVerdicts(t *testing.T) {
 						r.toolguardCmd("install", a.agent, "--program", r.bin)
 						r.seed(t)
 						r.seedSecret(t)
-						tool, _ := a.shell("")
-						c.tool = tool
-						res := r.session(scenario{API: "chat", Tool: tool, Input: c.input(r), Final: "done"},
+						if c.tool == "" {
+							c.tool, _ = a.shell("")
+						}
+						res := r.session(scenario{API: "chat", Tool: c.tool, Input: c.input(r), Final: "done"},
 							120*time.Second, a.env, a.args("do the task", margs)...)
 						if res.timedOut {
 							t.Fatalf("the session hung:\n%s", res.describe())
 						}
-						checkOutcome(t, r, c, res)
+						if a.abortsRun && c.verdict != "allow" {
+							if c.ran != nil && c.ran(r) {
+								t.Errorf("a blocked call ran:\n%s", res.describe())
+							}
+							if _, got := res.toolResult(); got {
+								t.Errorf("%s used to end the run on a blocked call; it now returns a result, check toolguard's reason reaches the model:\n%s", a.agent, res.describe())
+							}
+						} else {
+							checkOutcome(t, r, c, res)
+						}
 						for _, e := range res.log {
 							if strings.Contains(e.Result, secretMarker) {
 								t.Errorf("the secret reached the model:\n%s", res.describe())
@@ -200,7 +235,6 @@ func (r *run) seedSecret(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(r.home, ".ssh", "id_ed25519"), []byte(secretMarker+"\n"), 0o600))
 }
 
-
 // TestAgentClientsFailClosed: with the toolguard program gone (moved away
 // after install), the hook cannot run; each client must still not run a
 // wipe — the plugin, script or the agent's own handling of a failed hook
@@ -208,6 +242,9 @@ func (r *run) seedSecret(t *testing.T) {
 func TestAgentClientsFailClosed(t *testing.T) {
 	for _, a := range agentClients {
 		t.Run(a.agent, func(t *testing.T) {
+			if a.failsOpen != "" {
+				t.Skip(a.failsOpen + " (docs/agents.md)")
+			}
 			r := newRun(t, a.program)
 			t.Parallel()
 			if a.setup != nil {
@@ -218,6 +255,9 @@ func TestAgentClientsFailClosed(t *testing.T) {
 			r.toolguardCmd("install", a.agent, "--program", gone) // a program that is not there
 			r.seed(t)
 			c := agentCases(a)[2] // wipe
+			if a.backstopWipe != "" {
+				c.input = func(*run) map[string]any { _, in := a.shell(a.backstopWipe); return in }
+			}
 			tool, _ := a.shell("")
 			margs := a.modes[a.permissive]
 			res := r.session(scenario{API: "chat", Tool: tool, Input: c.input(r), Final: "done"},
@@ -286,4 +326,16 @@ func (r *run) clientCmd(t *testing.T, args ...string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("%s %s: %v\n%s", r.client, strings.Join(args, " "), err, out)
 	}
+}
+
+// writeFileCase asks to write a file in the project with the client's
+// write tool: an ask in the default mode, which nobody answers headless.
+func writeFileCase(a agentClient) verdictCase {
+	tool, _ := a.write("", "")
+	return verdictCase{name: "write-file", verdict: "ask", tool: tool,
+		input: func(r *run) map[string]any {
+			_, in := a.write(filepath.Join(r.project, "out.txt"), "hi\n")
+			return in
+		},
+		ran: func(r *run) bool { return exists(filepath.Join(r.project, "out.txt")) }}
 }

@@ -14,7 +14,17 @@ import (
 // atomically (a temporary file renamed over it), keeping its permissions.
 // An unchanged plan writes nothing.
 func Apply(c Change) error {
-	if !c.Changed() {
+	for _, e := range c.Extra {
+		if err := applyFile(e); err != nil {
+			return err
+		}
+	}
+	return applyFile(c)
+}
+
+// applyFile applies the change of c.File alone.
+func applyFile(c Change) error {
+	if !c.fileChanged() {
 		return nil
 	}
 	now, err := readOptional(c.File)

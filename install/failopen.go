@@ -41,9 +41,14 @@ var fallbacks = map[string]Fallback{
 // FallbackOf says what agent does when toolguard's hook cannot answer,
 // with doc — its settings file as installed — telling which of
 // toolguard's deny rules it holds (Claude Code's and Qwen Code's
-// permissions.deny).
-func FallbackOf(agent string, doc []byte) Fallback {
+// permissions.deny), and backstop the content of its backstop file
+// (BackstopFile; nil when absent).
+func FallbackOf(agent string, doc, backstop []byte) Fallback {
 	f := fallbacks[agent]
+	if hasBackstop(agent, backstop) {
+		f.Backstop = "toolguard's rules in the agent's own " + backstopKind[agent]
+		return f
+	}
 	ja, ok := targets[agent].edit.(jsonAgent)
 	if !ok || len(ja.deny) == 0 {
 		return f
@@ -64,4 +69,10 @@ func FallbackOf(agent string, doc []byte) Fallback {
 		f.Backstop = ""
 	}
 	return f
+}
+
+// backstopKind names each backstop file's kind for doctor.
+var backstopKind = map[string]string{
+	hook.GeminiCLI: "policy engine (policies/toolguard.toml)",
+	hook.Codex:     "exec policy (rules/toolguard.rules)",
 }

@@ -88,6 +88,10 @@ type Change struct {
 	// it with Before: Before already holds toolguard's hook, so the backup
 	// is the file as it was before toolguard, which uninstall restores.
 	KeepBackup bool
+	// Extra are the changes of the agent's other files toolguard owns (its
+	// backstop rules); Apply applies them with this one, and Diff holds
+	// theirs too.
+	Extra []Change
 	// Mode, when non-zero, holds permission bits the written file must have
 	// (Cline runs its hook file, so it must be executable).
 	Mode fs.FileMode
@@ -101,6 +105,16 @@ type Change struct {
 
 // Changed reports whether applying the change would alter the file.
 func (c Change) Changed() bool {
+	for _, e := range c.Extra {
+		if e.Changed() {
+			return true
+		}
+	}
+	return c.fileChanged()
+}
+
+// fileChanged reports whether applying the change would alter c.File.
+func (c Change) fileChanged() bool {
 	return !bytes.Equal(c.Before, c.After) || (c.Before == nil) != (c.After == nil)
 }
 
@@ -224,6 +238,11 @@ func File(agent string, scope Scope, opts Options) (string, error) {
 	if !ok {
 		return "", hook.UnknownAgentError(agent)
 	}
+	return fileIn(t, agent, scope, opts)
+}
+
+// fileIn is the file of target t for an agent and scope.
+func fileIn(t target, agent string, scope Scope, opts Options) (string, error) {
 	switch scope {
 	case User:
 		if dir := opts.dockerConfigDir(); agent == hook.DockerAgent && dir != "" {
@@ -300,8 +319,39 @@ func Plan(agent string, scope Scope, opts Options) (Change, error) {
 	if agent == hook.Cline {
 		c.Mode = 0o755
 	}
-	return finish(c, err)
+	if c, err = finish(c, err); err != nil {
+		return c, err
+	}
+	return withBackstop(c, opts, func(b Change, ed editor) (Change, error) {
+		b.After, err = ed.install(b.Before, command)
+		b.KeepBackup = installedCommand(ed, b.Before) != ""
+		return finish(b, err)
+	})
 }
+
+// withBackstop adds to c the planned change of the agent's backstop file
+// (backstops), made by plan from the file as it is.
+func withBackstop(c Change, opts Options, plan func(b Change, ed editor) (Change, error)) (Change, error) {
+	t, ok := backstops[c.Agent]
+	if !ok {
+		return c, nil
+	}
+	b := Change{Agent: c.Agent, Scope: c.Scope, Uninstall: c.Uninstall}
+	var err error
+	if b.File, err = fileIn(t, c.Agent, c.Scope, opts); err != nil {
+		return c, err
+	}
+	if b.Before, err = readOptional(b.File); err != nil {
+		return c, err
+	}
+	if b, err = plan(b, t.edit); err != nil {
+		return c, err
+	}
+	c.Extra = append(c.Extra, b)
+	c.Diff += b.Diff
+	return c, nil
+}
+
 
 // hookCommandFor is what the agent's settings register: the hook command,
 // the forwarding hook command (Forward), or the URL of an HTTP hook
@@ -343,11 +393,19 @@ func hookCommandFor(agent string, opts Options) (string, error) {
 func PlanUninstall(agent string, scope Scope, opts Options) (Change, error) {
 	c, err := start(agent, scope, opts)
 	c.Uninstall = true
-	if err != nil || c.Before == nil {
-		return finish(c, err)
+	if err != nil {
+		return c, err
 	}
-	ed := targets[agent].edit
-	if installedCommand(ed, c.Before) == "" {
+	if c, err = planRemoval(c, targets[agent].edit); err != nil {
+		return c, err
+	}
+	return withBackstop(c, opts, planRemoval)
+}
+
+// planRemoval plans the removal of toolguard's hook from one file (c.Before).
+func planRemoval(c Change, ed editor) (Change, error) {
+	c.Uninstall = true
+	if c.Before == nil || installedCommand(ed, c.Before) == "" {
 		// Not installed (or uninstalled already): the rules in the file
 		// cannot be told from the person's own, so nothing is touched.
 		c.After = c.Before
@@ -361,10 +419,12 @@ func PlanUninstall(agent string, scope Scope, opts Options) (Change, error) {
 			return finish(c, nil)
 		}
 	}
+	var err error
 	c.After, err = ed.uninstall(c.Before, backup)
 	c.DropBackup = holdsHook || backup != nil && bytes.Equal(backup, c.After)
 	return finish(c, err)
 }
+
 
 // installedCommand is the hook command registered in doc.
 func installedCommand(ed editor, doc []byte) string {
