@@ -17,6 +17,27 @@ type Sink interface {
 
 var _ Sink = (*Writer)(nil)
 
+// Amender is a Sink whose failed Write may have stored the record all the
+// same (a database that committed it but whose reply was lost), or that
+// can keep records until its storage is back. A caller whose Write failed
+// and who answered the call otherwise than the record says (a deny
+// because the record could not be written) tells it with Amend: the
+// record answered then stands in for the failed one, whenever that one
+// was or will be stored. err is the error Write returned.
+type Amender interface {
+	Amend(err error, answered Record) error
+}
+
+// Amend tells s, when it is an [Amender], that the call whose record's
+// Write returned err was answered as answered. Other sinks store nothing
+// after a failed write, so there is nothing to amend.
+func Amend(s Sink, err error, answered Record) error {
+	if a, ok := s.(Amender); ok {
+		return a.Amend(err, answered)
+	}
+	return nil
+}
+
 // WaitKey is the context key under which a caller may put a func() that a
 // Sink calls when a Write starts waiting for storage it does not compute
 // itself (a database's commit), so that a server can give the caller's

@@ -31,6 +31,7 @@ type replica struct {
 	cmd             *exec.Cmd
 	done            chan struct{}
 	log             *lockedWriter
+	stdout          io.Reader
 }
 
 type fleetRig struct {
@@ -45,7 +46,7 @@ func newFleetRig(t *testing.T, url string) *fleetRig {
 	t.Helper()
 	dir := t.TempDir()
 	config := filepath.Join(dir, "fleet.toml")
-	policy := "mode = \"trusted\"\n\n[budget]\nmax_actions_per_hour = 20\n\n[state]\nlease = \"3s\"\n"
+	policy := "mode = \"trusted\"\n\n[budget]\nmax_actions_per_hour = 20\n\n[state]\nlease = \"3s\"\nkey_file = \"" + filepath.Join(dir, "fleet.key") + "\"\n"
 	if err := os.WriteFile(config, []byte(policy), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -53,37 +54,71 @@ func newFleetRig(t *testing.T, url string) *fleetRig {
 }
 
 // start runs replica name and waits for its address.
-func (f *fleetRig) start(name string) *replica {
+func (f *fleetRig) start(name string, args ...string) *replica {
+	r := f.launch(name, args...)
+	f.ready(r)
+	return r
+}
+
+// launch starts replica name's process (serve with args added) without
+// waiting for it.
+func (f *fleetRig) launch(name string, args ...string) *replica {
 	t := f.t
 	t.Helper()
-	cmd := exec.Command(toolguardBinary(t), "serve", "--no-user-config", "--no-project-config", "--config", f.config,
-		"--addr", "127.0.0.1:0", "--state", f.url)
+	cmd := exec.Command(toolguardBinary(t), append([]string{"serve", "--no-user-config", "--no-project-config", "--config", f.config,
+		"--addr", "127.0.0.1:0", "--state", f.url}, args...)...)
 	state := filepath.Join(f.home, name)
 	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+state, "XDG_CONFIG_HOME="+state, "TOOLGUARD_STATE__REPLICA="+name)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := &replica{name: name, cmd: cmd, done: make(chan struct{}), log: &lockedWriter{w: &bytes.Buffer{}}}
+	r := &replica{name: name, cmd: cmd, done: make(chan struct{}), log: &lockedWriter{w: &bytes.Buffer{}}, stdout: stdout}
 	cmd.Stderr = r.log
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	go func() { _ = cmd.Wait(); close(r.done) }()
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		<-r.done
-		t.Fatalf("replica %s printed nothing: %v\n%s", name, err, r.log)
-	}
-	go func() { _, _ = io.Copy(io.Discard, stdout) }()
-	page, ok := strings.CutPrefix(strings.TrimSpace(line), "toolguard serve: open ")
-	if !ok {
-		t.Fatalf("replica %s: first line %q", name, line)
-	}
-	r.addr, r.key, _ = strings.Cut(page, "#token=")
 	f.replicas[name] = r
 	t.Cleanup(func() { r.kill(syscall.SIGKILL) })
 	return r
+}
+
+// ready waits for a launched replica's page address.
+func (f *fleetRig) ready(r *replica) {
+	t := f.t
+	t.Helper()
+	line, err := bufio.NewReader(r.stdout).ReadString('\n')
+	if err != nil {
+		<-r.done
+		t.Fatalf("replica %s printed nothing: %v\n%s", r.name, err, r.log)
+	}
+	go func() { _, _ = io.Copy(io.Discard, r.stdout) }()
+	r.addr, r.key = pageOf(t, line)
+}
+
+// pageOf reads the page's address and key from the file serve's first
+// line names (its standard output is a pipe, not a terminal, so the key is
+// never printed there).
+func pageOf(t *testing.T, line string) (addr, key string) {
+	t.Helper()
+	rest, ok := strings.CutPrefix(strings.TrimSpace(line), "toolguard serve: open the address in ")
+	file, url, ok2 := strings.Cut(rest, " (mode 0600, it carries the page key): ")
+	if !ok || !ok2 {
+		t.Fatalf("first line %q", line)
+	}
+	if strings.Contains(line, "#token=") {
+		t.Fatalf("serve printed its key to a pipe: %q", line)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr, key, _ = strings.Cut(strings.TrimSpace(string(data)), "#token=")
+	if addr != url || len(key) < 32 {
+		t.Fatalf("%s holds %q; want %s#token=KEY", file, data, url)
+	}
+	return addr, key
 }
 
 type lockedWriter struct {
@@ -383,37 +418,76 @@ func TestFleetReplicas(t *testing.T) {
 		}
 	})
 
-	t.Run("kill -9 of A with a waiting request: abandoned on B within the lease", func(t *testing.T) {
-		cmd := "git push --force origin doomed"
-		_ = a.authorizeAsync(t, bash(cmd, "s4", "people"))
-		id := b.waitListed(t, cmd)
+	t.Run("kill -9 of A with waiting requests: not answerable as approved; abandoned on B within the lease", func(t *testing.T) {
+		answered, left := "git push --force origin doomed-1", "git push --force origin doomed-2"
+		_ = a.authorizeAsync(t, bash(answered, "s4", "people"))
+		_ = a.authorizeAsync(t, bash(left, "s4", "people"))
+		id, other := b.waitListed(t, answered), b.waitListed(t, left)
 		killed := time.Now()
 		a.kill(syscall.SIGKILL)
+		// A's lease still runs: B takes the answer but A never does.
+		if code := b.answer(t, id, true, ""); code != http.StatusGone {
+			t.Fatalf("approving on B right after A was killed: %d; want 410 (nothing approved)", code)
+		}
+		if status := approvalStatus(t, pg.URL, id); status != "abandoned" {
+			t.Fatalf("status %q; want abandoned", status)
+		}
+		t.Logf("the answer on B was withdrawn %s after kill -9", time.Since(killed).Round(time.Millisecond))
 		for {
 			still := false
 			for _, p := range b.approvals(t) {
-				still = still || p.ID == id
+				still = still || p.ID == other
 			}
 			if !still {
 				break
 			}
-			if time.Since(killed) > fleetLease+2*time.Second {
+			if time.Since(killed) > fleetLease+5*time.Second {
 				t.Fatalf("still listed on B %s after the kill", time.Since(killed))
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
 		t.Logf("gone from B's list %s after kill -9 (lease %s)", time.Since(killed).Round(time.Millisecond), fleetLease)
-		if code := b.answer(t, id, true, ""); code != http.StatusConflict {
+		if code := b.answer(t, other, true, ""); code != http.StatusConflict {
 			t.Fatalf("answering the abandoned approval: %d; want 409", code)
 		}
 		deadline := time.Now().Add(fleetLease + 3*time.Second)
-		for status := ""; status != "abandoned"; status = approvalStatus(t, pg.URL, id) {
+		for status := ""; status != "abandoned"; status = approvalStatus(t, pg.URL, other) {
 			if time.Now().After(deadline) {
 				t.Fatalf("status %q; want abandoned", status)
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
 		a = rig.start("A")
+	})
+
+	t.Run("kill -9 of A at the instant its approval is answered on B", func(t *testing.T) {
+		outcomes := map[string]int{}
+		for i, delay := range []time.Duration{0, time.Millisecond, 3 * time.Millisecond, 6 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond} {
+			cmd := fmt.Sprintf("git push --force origin instant-%d", i)
+			got := a.authorizeAsync(t, bash(cmd, "s-instant", "people"))
+			id := b.waitListed(t, cmd)
+			code := make(chan int, 1)
+			go func() { code <- b.answer(t, id, true, "") }()
+			time.Sleep(delay)
+			a.kill(syscall.SIGKILL)
+			c, v := <-code, receive(t, got, 10*time.Second)
+			status, allows := approvalStatus(t, pg.URL, id), allowRecords(t, pg.URL, cmd)
+			outcome := fmt.Sprintf("page %d, client %s, row %s, allow records %d", c, v.Verdict, status, allows)
+			outcomes[outcome]++
+			t.Logf("kill %s after the answer: %s", delay, outcome)
+			switch {
+			case c != http.StatusOK && c != http.StatusGone:
+				t.Errorf("%s: the page got %d; want 200 (the owner took the answer) or 410 (it did not)", cmd, c)
+			case (c == http.StatusOK) != (status == "approved"), (c == http.StatusGone) != (status == "abandoned"):
+				t.Errorf("%s: the page was told %d but the approval is %s", cmd, c, status)
+			case v.Verdict == "allow" && (c != http.StatusOK || allows != 1):
+				t.Errorf("%s: the client was allowed, but the page got %d and %d allow records exist", cmd, c, allows)
+			case c == http.StatusGone && (v.Verdict == "allow" || allows != 0):
+				t.Errorf("%s: nothing was approved, but the client got %s and %d allow records exist", cmd, v.Verdict, allows)
+			}
+			a = rig.start("A")
+		}
+		t.Logf("outcomes: %v", outcomes)
 	})
 
 	t.Run("database stopped: deny within a second; back: decisions resume", func(t *testing.T) {
@@ -428,6 +502,15 @@ func TestFleetReplicas(t *testing.T) {
 			t.Logf("%s denied after %s: %s", r.name, took.Round(time.Millisecond), v.Reason)
 		}
 		pg.Start()
+		defer func() { // the denies of the outage are recorded once the database is back
+			deadline := time.Now().Add(15 * time.Second)
+			for denies := 0; denies < 3; denies = outageDenies(t, pg.URL) {
+				if time.Now().After(deadline) {
+					t.Fatalf("%d records of the 3 denies made while the database was down", denies)
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+		}()
 		for _, r := range []*replica{a, b, c} {
 			deadline := time.Now().Add(15 * time.Second)
 			for {
@@ -444,6 +527,32 @@ func TestFleetReplicas(t *testing.T) {
 	})
 }
 
+// allowRecords counts the audit records that allowed the shell command.
+func allowRecords(t *testing.T, url, command string) int {
+	return count(t, url, `SELECT count(*) FROM toolguard_audit WHERE verdict = 'allow' AND record->>'args' LIKE '%' || $1 || '%'`, command)
+}
+
+// outageDenies counts the records of the calls denied while the database
+// was down.
+func outageDenies(t *testing.T, url string) int {
+	return count(t, url, `SELECT count(*) FROM toolguard_audit WHERE session = 's5' AND verdict = 'deny' AND record->>'args' LIKE '%while-down%'`)
+}
+
+func count(t *testing.T, url, query string, args ...any) int {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return -1
+	}
+	defer conn.Close(ctx)
+	var n int
+	if err := conn.QueryRow(ctx, query, args...).Scan(&n); err != nil {
+		t.Errorf("%s: %v", query, err)
+	}
+	return n
+}
+
 func approvalStatus(t *testing.T, url, id string) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -455,4 +564,54 @@ func approvalStatus(t *testing.T, url, id string) string {
 	var status string
 	_ = conn.QueryRow(ctx, `SELECT status FROM toolguard_approvals WHERE id = $1`, id).Scan(&status)
 	return status
+}
+
+// TestFleetFirstStartTogether: replicas started together on a missing
+// token file and page-key file (and fleet key file) agree on each: every
+// replica accepts the token and the page key the files hold.
+func TestFleetFirstStartTogether(t *testing.T) {
+	rig := newFleetRig(t, fleettest.Database(t))
+	dir := t.TempDir()
+	tokenFile, keyFile := filepath.Join(dir, "serve.token"), filepath.Join(dir, "serve-page.token")
+	var rs []*replica
+	for i := range 5 {
+		rs = append(rs, rig.launch(fmt.Sprintf("R%d", i), "--token-file", tokenFile, "--page-key-file", keyFile))
+	}
+	for _, r := range rs {
+		rig.ready(r)
+	}
+	token, key := readSecret(t, tokenFile), readSecret(t, keyFile)
+	for _, r := range rs {
+		if r.key != key {
+			t.Errorf("%s opens its page with another key than the file's", r.name)
+		}
+		if code := get(t, r.addr+"v1/approvals", key); code != http.StatusOK {
+			t.Errorf("%s answers %d to the page key in %s", r.name, code, keyFile)
+		}
+		r.key = token // the API takes the token
+		if v := r.decide(t, "/v1/decide", bash("ls /tmp", "s", "first-start")); v.Verdict != "allow" {
+			t.Errorf("%s answers %+v to the token in %s", r.name, v, tokenFile)
+		}
+	}
+}
+
+func readSecret(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(data))
+}
+
+func get(t *testing.T, url, bearer string) int {
+	t.Helper()
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Authorization", "Bearer "+bearer)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0
+	}
+	resp.Body.Close()
+	return resp.StatusCode
 }

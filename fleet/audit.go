@@ -28,6 +28,7 @@ type auditLog struct {
 
 type auditItem struct {
 	rec  audit.Record
+	rid  string
 	data []byte
 	err  chan error
 }
@@ -52,14 +53,33 @@ func (s *Store) Audit() audit.Sink {
 
 type auditSink struct{ l *auditLog }
 
+var _ audit.Amender = auditSink{}
+
 func (a auditSink) Write(ctx context.Context, r audit.Record) error { return a.l.write(ctx, r) }
 func (a auditSink) Path() string                                    { return "the audit table of " + a.l.s.where }
 func (a auditSink) Close() error                                    { return nil }
 
+// Amend keeps the record the caller was answered in place of the one
+// whose Write returned err: it goes to the spool and is written when the
+// database takes it, replacing the failed record if that one committed
+// after all (they share an id).
+func (a auditSink) Amend(err error, answered audit.Record) error { return a.l.s.amend(err, answered) }
+
+// writeError is a failed write of the record rid, which may have
+// committed all the same.
+type writeError struct {
+	rid string
+	err error
+}
+
+func (e *writeError) Error() string { return e.err.Error() }
+func (e *writeError) Unwrap() error { return e.err }
+
 func (l *auditLog) write(ctx context.Context, r audit.Record) error {
+	rid := newRID(time.Now())
 	if l.s.down.Load() {
 		l.s.probe()
-		return l.s.unavailable("writing the audit record", *l.s.downErr.Load())
+		return &writeError{rid, l.s.unavailable("writing the audit record", *l.s.downErr.Load())}
 	}
 	if r.Replica == "" {
 		r.Replica = l.s.replica
@@ -68,7 +88,7 @@ func (l *auditLog) write(ctx context.Context, r audit.Record) error {
 	if err != nil {
 		return fmt.Errorf("encoding the audit record: %w", err)
 	}
-	it := &auditItem{rec: r, data: data, err: make(chan error, 1)}
+	it := &auditItem{rec: r, rid: rid, data: data, err: make(chan error, 1)}
 	select {
 	case l.queue <- it:
 	case <-l.done:
@@ -77,7 +97,12 @@ func (l *auditLog) write(ctx context.Context, r audit.Record) error {
 		return ctx.Err()
 	}
 	audit.StartedWaiting(ctx) // the commit costs this process no CPU
-	return <-it.err           // always answered: by a commit or by stop
+	// it.err is always answered: by a commit or by stop.
+	if err := <-it.err; err != nil {
+		return &writeError{rid, err}
+	}
+	l.s.drainSoon()
+	return nil
 }
 
 func (l *auditLog) loop() {
@@ -124,26 +149,37 @@ func (l *auditLog) drain() {
 func (l *auditLog) commit(batch []*auditItem) error {
 	n := len(batch)
 	times := make([]time.Time, n)
-	cols := make([][]string, 8) // replica, policy, agent, session, tool, verdict, rule, record
+	cols := make([][]string, 9) // replica, policy, agent, session, tool, verdict, rule, record, rid
 	for i := range cols {
 		cols[i] = make([]string, n)
 	}
 	for i, it := range batch {
 		r := it.rec
 		times[i] = r.Time.UTC()
-		for j, v := range []string{r.Replica, r.Policy, r.Agent, r.Session, r.Tool, r.Verdict.String(), r.Rule, string(it.data)} {
+		for j, v := range []string{r.Replica, r.Policy, r.Agent, r.Session, r.Tool, r.Verdict.String(), r.Rule, string(it.data), it.rid} {
 			cols[j][i] = v
 		}
 	}
 	return l.s.op(context.Background(), "writing the audit record", func(ctx context.Context) error {
-		_, err := l.s.pool.Exec(ctx, insertAudit, times, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7])
+		_, err := l.s.pool.Exec(ctx, insertAudit, times, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7], cols[8])
 		return err
 	})
 }
 
-const insertAudit = `INSERT INTO toolguard_audit (time, replica, policy, agent, session, tool, verdict, rule, record)
-	SELECT t, r, p, a, s, tl, v, ru, rec::jsonb FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[],
-		$5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) AS u(t, r, p, a, s, tl, v, ru, rec)`
+// insertAudit inserts records. A record whose id is already stored (its
+// amendment was written first) fails the statement: the amendment holds.
+const insertAudit = `INSERT INTO toolguard_audit (time, replica, policy, agent, session, tool, verdict, rule, record, rid)
+	SELECT t, r, p, a, s, tl, v, ru, rec::jsonb, id::uuid FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[],
+		$5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[]) AS u(t, r, p, a, s, tl, v, ru, rec, id)`
+
+// upsertAudit writes amendments and spooled records: a record whose id is
+// stored replaces it.
+const upsertAudit = `INSERT INTO toolguard_audit (time, replica, policy, agent, session, tool, verdict, rule, record, rid)
+	SELECT t, r, p, a, s, tl, v, ru, rec::jsonb, id::uuid FROM unnest($1::timestamptz[], $2::text[], $3::text[], $4::text[],
+		$5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[]) AS u(t, r, p, a, s, tl, v, ru, rec, id)
+	ON CONFLICT (rid) DO UPDATE SET time = excluded.time, replica = excluded.replica, policy = excluded.policy,
+		agent = excluded.agent, session = excluded.session, tool = excluded.tool, verdict = excluded.verdict,
+		rule = excluded.rule, record = excluded.record`
 
 func (l *auditLog) stop() {
 	close(l.done)

@@ -20,11 +20,22 @@ var (
 	ErrUnknown = errors.New("no such approval")
 	// ErrClosed: the approval was answered, timed out, or abandoned.
 	ErrClosed = errors.New("the approval is no longer pending")
+	// ErrNotTaken: the replica that holds the waiting client did not take
+	// the answer in time (it stopped, or cannot reach the database): the
+	// answer was withdrawn and nothing was approved.
+	ErrNotTaken = errors.New("the replica holding this request did not take the answer (it may have stopped), so nothing was approved")
 )
+
+// takeWithin is how long an answer given on one replica waits for the
+// owner of the approval to take it before it is withdrawn.
+const takeWithin = 3 * time.Second
 
 // The approval outcomes stored in toolguard_approvals.status besides
 // "pending", "approved" and "denied".
 const (
+	// StatusAnswered: another replica stored a person's answer, which the
+	// owner has not taken yet ([Board.Take]).
+	StatusAnswered   = "answered"
 	OutcomeTimeout   = "timeout"
 	OutcomeCancelled = "cancelled"
 	OutcomeShutdown  = "shutdown"
@@ -38,8 +49,8 @@ const (
 	chanEvents    = "toolguard_events"
 )
 
-// maxNotify is the largest payload sent in one notification (PostgreSQL
-// refuses 8000 bytes and more).
+// maxNotify is the largest body sent in one notification (PostgreSQL
+// refuses payloads of 8000 bytes and more; the signature takes 44).
 const maxNotify = 7000
 
 // Outcome is how an approval ended.
@@ -49,8 +60,9 @@ type Outcome struct {
 	// Status is approved, denied, timeout, cancelled, shutdown, abandoned
 	// or error.
 	Status string
-	// Answer is the person's answer for approved and denied.
+	// Answer is the person's answer for approved, denied and answered.
 	Answer approval.Answer
+	mac    string // the answer's signature
 }
 
 // Event is an event of another replica for this replica's page and SSE
@@ -94,6 +106,9 @@ type Board struct {
 	done     chan struct{}
 	wg       sync.WaitGroup
 	dropped  atomic.Int64
+
+	takenMu sync.Mutex
+	taken   map[string]chan struct{} // answers given here, waiting for their owner
 }
 
 type notification struct {
@@ -121,7 +136,7 @@ type wire struct {
 // same Board (and ignore h).
 func (s *Store) Board(h BoardHandlers) *Board {
 	s.boardOnce.Do(func() {
-		b := &Board{s: s, h: h, out: make(chan notification, 4096), done: make(chan struct{})}
+		b := &Board{s: s, h: h, out: make(chan notification, 4096), done: make(chan struct{}), taken: map[string]chan struct{}{}}
 		b.wg.Add(3)
 		go b.listen()
 		go b.send()
@@ -139,16 +154,21 @@ func (b *Board) stop() {
 		defer cancel()
 		// A replica that stops closes what it owns (its waiters were denied
 		// with shutdown) and leaves the fleet.
-		_, _ = b.s.pool.Exec(ctx, `UPDATE toolguard_approvals SET status = 'shutdown', resolved_at = now() WHERE owner = $1 AND status = 'pending'`, b.s.replica)
+		_, _ = b.s.pool.Exec(ctx, `UPDATE toolguard_approvals SET status = 'shutdown', resolved_at = now() WHERE owner = $1 AND status IN ('pending', 'answered')`, b.s.replica)
 		_, _ = b.s.pool.Exec(ctx, `DELETE FROM toolguard_replicas WHERE id = $1`, b.s.replica)
 	})
 }
 
 // Open stores a pending approval owned by this replica: listed is its
-// JSON as pages list it (secrets masked), expires when it times out.
+// JSON as pages list it (secrets masked), signed with the fleet key;
+// expires is when it times out.
 func (b *Board) Open(ctx context.Context, id string, listed []byte, expires time.Time) error {
-	err := b.s.exec(ctx, "storing the approval", `INSERT INTO toolguard_approvals (id, owner, listed, expires_at, lease_until)
-		VALUES ($1, $2, $3, $4, now() + $5::interval)`, id, b.s.replica, string(listed), expires.UTC(), b.s.lease)
+	mac, err := b.signCard(id, b.s.replica, listed)
+	if err != nil {
+		return err
+	}
+	err = b.s.exec(ctx, "storing the approval", `INSERT INTO toolguard_approvals (id, owner, listed, listed_mac, expires_at, lease_until)
+		VALUES ($1, $2, $3, $4, $5, now() + $6::interval)`, id, b.s.replica, string(listed), mac, expires.UTC(), b.s.lease)
 	if err != nil {
 		return err
 	}
@@ -156,14 +176,27 @@ func (b *Board) Open(ctx context.Context, id string, listed []byte, expires time
 	return nil
 }
 
+// signCard is the signature of an approval's card: its id, its owner and
+// the JSON pages list.
+func (b *Board) signCard(id, owner string, listed []byte) (string, error) {
+	return b.s.seal.sign(KindCard, []byte(id), []byte(owner), listed)
+}
+
+// signAnswer is the signature of a person's answer to approval id.
+func (b *Board) signAnswer(id string, answer []byte) (string, error) {
+	return b.s.seal.sign(KindAnswer, []byte(id), answer)
+}
+
 // Close ends this replica's approval id with status (timeout, cancelled,
 // shutdown, error), unless another outcome came first: then it returns
-// that outcome and false.
+// that outcome and false. An answer given on another replica that this
+// replica has not taken yet is withdrawn: its client is no longer
+// waiting for it.
 func (b *Board) Close(ctx context.Context, id, status string) (Outcome, bool, error) {
 	var won bool
 	var got Outcome
 	err := b.s.op(ctx, "closing the approval", func(ctx context.Context) error {
-		tag, err := b.s.pool.Exec(ctx, `UPDATE toolguard_approvals SET status = $2, resolved_at = now() WHERE id = $1 AND status = 'pending'`, id, status)
+		tag, err := b.s.pool.Exec(ctx, `UPDATE toolguard_approvals SET status = $2, resolved_at = now() WHERE id = $1 AND status IN ('pending', 'answered')`, id, status)
 		if err != nil {
 			return err
 		}
@@ -176,97 +209,321 @@ func (b *Board) Close(ctx context.Context, id, status string) (Outcome, bool, er
 	return got, won, err
 }
 
-// outcome reads a closed approval's outcome.
+// stored is an approval's row as answers and outcomes read it.
+type stored struct {
+	id, owner, status string
+	answer            []byte
+	answerMAC         string
+}
+
+// outcome reads a closed approval's outcome; an answer without a valid
+// signature is an error (and counted).
 func (b *Board) outcome(ctx context.Context, id string) (Outcome, error) {
-	rows, err := b.s.pool.Query(ctx, `SELECT id, status, answer FROM toolguard_approvals WHERE id = $1`, id)
+	rows, err := b.s.pool.Query(ctx, `SELECT id, owner, status, answer, answer_mac FROM toolguard_approvals WHERE id = $1`, id)
 	if err != nil {
 		return Outcome{ID: id}, err
 	}
-	o, err := pgx.CollectExactlyOneRow(rows, scanOutcome)
+	r, err := pgx.CollectExactlyOneRow(rows, scanStored)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return Outcome{ID: id}, ErrUnknown
 	}
-	return o, err
+	if err != nil {
+		return Outcome{ID: id}, err
+	}
+	o, ok := b.verifiedOutcome(r)
+	if !ok {
+		return o, fmt.Errorf("approval %s holds an answer without a valid signature of the fleet key; it was ignored", id)
+	}
+	return o, nil
 }
 
-// scanOutcome reads a row of id, status and answer.
-func scanOutcome(row pgx.CollectableRow) (Outcome, error) {
-	var o Outcome
-	var ans []byte
-	if err := row.Scan(&o.ID, &o.Status, &ans); err != nil || ans == nil {
-		return o, err
+func scanStored(row pgx.CollectableRow) (stored, error) {
+	var r stored
+	var answer *string
+	err := row.Scan(&r.id, &r.owner, &r.status, &answer, &r.answerMAC)
+	if answer != nil {
+		r.answer = []byte(*answer)
 	}
-	return o, json.Unmarshal(ans, &o.Answer)
+	return r, err
+}
+
+// answered reports whether status carries a person's answer.
+func answered(status string) bool {
+	return status == StatusAnswered || status == "approved" || status == "denied"
+}
+
+// verifiedOutcome is the outcome a row says. An answer (answered,
+// approved, denied) counts only with a valid signature that agrees with
+// the status; false (and counted) otherwise.
+func (b *Board) verifiedOutcome(r stored) (Outcome, bool) {
+	o := Outcome{ID: r.id, Status: r.status}
+	if !answered(r.status) {
+		return o, true
+	}
+	if !b.s.seal.valid(r.answerMAC, KindAnswer, []byte(r.id), r.answer) {
+		return o, false
+	}
+	if json.Unmarshal(r.answer, &o.Answer) != nil || (r.status != StatusAnswered && r.status != finalStatus(o.Answer)) {
+		b.s.seal.reject(KindAnswer)
+		return Outcome{ID: r.id, Status: r.status}, false
+	}
+	o.mac = r.answerMAC
+	return o, true
+}
+
+func finalStatus(a approval.Answer) string {
+	if a.Approved {
+		return "approved"
+	}
+	return "denied"
 }
 
 // Answer applies a person's answer to approval id, on whichever replica
 // it arrives: exactly one answer wins; later ones, and answers to an
-// approval whose owner's lease ran out, get ErrClosed, unknown ids
-// ErrUnknown. The owner is notified at once.
+// approval whose owner's lease ran out, get ErrClosed, unknown ids (and
+// approvals whose card is not signed with the fleet key) ErrUnknown.
+//
+// On the owner the answer applies at once. On another replica it is
+// stored as answered and the owner is told; Answer returns once the owner
+// took it, while its client still waits. An owner that does not take it
+// within takeWithin (it was killed, or lost the database) has it
+// withdrawn: ErrNotTaken, and nothing is approved. An owner that closed
+// the approval first (its client went away, the timeout) gives ErrClosed.
 func (b *Board) Answer(ctx context.Context, id string, a approval.Answer) error {
-	status := "denied"
-	if a.Approved {
-		status = "approved"
-	}
 	data, err := json.Marshal(a)
 	if err != nil {
 		return err
 	}
-	var owner string
-	err = b.s.op(ctx, "answering the approval", func(ctx context.Context) error {
-		err := b.s.pool.QueryRow(ctx, `UPDATE toolguard_approvals SET status = $2, answer = $3, answered_on = $4, resolved_at = now()
-			WHERE id = $1 AND status = 'pending' AND lease_until > now() AND expires_at > now() RETURNING owner`,
-			id, status, string(data), b.s.replica).Scan(&owner)
-		if !errors.Is(err, pgx.ErrNoRows) {
-			return err
-		}
-		var exists bool
-		if err := b.s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM toolguard_approvals WHERE id = $1)`, id).Scan(&exists); err != nil {
-			return err
-		}
-		if exists {
-			return ErrClosed
-		}
-		return ErrUnknown
-	})
-	if errors.Is(err, ErrClosed) || errors.Is(err, ErrUnknown) {
-		return errors.Unwrap(err) // the sentinel, without the database's name
-	}
+	mac, err := b.signAnswer(id, data)
 	if err != nil {
 		return err
 	}
-	if owner != b.s.replica {
-		b.notifyNow(ctx, wire{From: b.s.replica, ID: id, Owner: owner, Status: status})
+	var owner, status string
+	err = b.s.op(ctx, "answering the approval", func(ctx context.Context) error {
+		card, err := b.card(ctx, id)
+		if err != nil {
+			return err
+		}
+		owner, status = card.owner, StatusAnswered
+		if owner == b.s.replica {
+			status = finalStatus(a)
+		}
+		tag, err := b.s.pool.Exec(ctx, `UPDATE toolguard_approvals SET status = $2, answer = $3, answer_mac = $4, answered_on = $5, resolved_at = now()
+			WHERE id = $1 AND status = 'pending' AND lease_until > now() AND expires_at > now() AND owner = $6 AND listed_mac = $7`,
+			id, status, string(data), mac, b.s.replica, owner, card.mac)
+		if err == nil && tag.RowsAffected() == 0 {
+			return ErrClosed
+		}
+		return err
+	})
+	if err := sentinel(err); err != nil {
+		return err
 	}
-	return nil
+	if owner == b.s.replica {
+		return nil
+	}
+	return b.awaitTaken(ctx, id, owner, finalStatus(a))
 }
+
+// sentinel returns ErrClosed and ErrUnknown without the database's name.
+func sentinel(err error) error {
+	switch {
+	case errors.Is(err, ErrClosed):
+		return ErrClosed
+	case errors.Is(err, ErrUnknown):
+		return ErrUnknown
+	}
+	return err
+}
+
+// card is a pending approval's signed listing.
+type card struct {
+	owner  string
+	listed []byte
+	mac    string
+}
+
+// card reads approval id's listing while it can be answered: ErrUnknown
+// when there is none or its signature is not valid, ErrClosed when it is
+// no longer pending or its owner's lease ran out.
+func (b *Board) card(ctx context.Context, id string) (card, error) {
+	var c card
+	var listed, status string
+	var live bool
+	err := b.s.pool.QueryRow(ctx, `SELECT owner, listed, listed_mac, status, lease_until > now() AND expires_at > now()
+		FROM toolguard_approvals WHERE id = $1`, id).Scan(&c.owner, &listed, &c.mac, &status, &live)
+	c.listed = []byte(listed)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return c, ErrUnknown
+	case err != nil:
+		return c, err
+	case !b.s.seal.valid(c.mac, KindCard, []byte(id), []byte(c.owner), c.listed):
+		return c, ErrUnknown
+	case status != "pending" || !live:
+		return c, ErrClosed
+	}
+	return c, nil
+}
+
+// awaitTaken waits for the owner to take the answer given here, and
+// withdraws it when the owner does not within takeWithin.
+func (b *Board) awaitTaken(ctx context.Context, id, owner, want string) error {
+	signal := make(chan struct{}, 1)
+	b.takenMu.Lock()
+	b.taken[id] = signal
+	b.takenMu.Unlock()
+	defer func() {
+		b.takenMu.Lock()
+		delete(b.taken, id)
+		b.takenMu.Unlock()
+	}()
+	b.notifyNow(ctx, wire{From: b.s.replica, ID: id, Owner: owner, Status: StatusAnswered})
+	deadline := time.NewTimer(takeWithin)
+	defer deadline.Stop()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-signal:
+		case <-tick.C:
+		case <-deadline.C:
+			return b.withdraw(id, want)
+		}
+		status, err := b.status(context.WithoutCancel(ctx), id)
+		if err != nil || status == StatusAnswered {
+			continue
+		}
+		return takenResult(status, want)
+	}
+}
+
+// takenResult is what an answer given on another replica came to.
+func takenResult(status, want string) error {
+	switch status {
+	case want:
+		return nil
+	case OutcomeAbandoned:
+		return ErrNotTaken
+	}
+	return fmt.Errorf("%w: it ended as %s before the replica holding it took the answer", ErrClosed, status)
+}
+
+// withdraw takes back an answer its owner did not take: the approval is
+// abandoned, unless the owner took it at the last moment.
+func (b *Board) withdraw(id, want string) error {
+	var withdrawn bool
+	err := b.s.op(context.Background(), "withdrawing the answer", func(ctx context.Context) error {
+		tag, err := b.s.pool.Exec(ctx, `UPDATE toolguard_approvals SET status = 'abandoned', resolved_at = now() WHERE id = $1 AND status = 'answered'`, id)
+		withdrawn = tag.RowsAffected() == 1
+		return err
+	})
+	if err != nil { // the owner may still take it once the database is back
+		return fmt.Errorf("the replica holding this request has not taken the answer yet, and withdrawing it failed, so whether it applies is not known yet (see the approval's record in the audit trail): %w", err)
+	}
+	if withdrawn {
+		b.s.log.Warn("answer withdrawn: the replica holding the approval did not take it", "id", id)
+		b.abandoned(id)
+		return ErrNotTaken
+	}
+	status, err := b.status(context.Background(), id)
+	if err != nil {
+		return err
+	}
+	return takenResult(status, want)
+}
+
+// status reads approval id's status.
+func (b *Board) status(ctx context.Context, id string) (string, error) {
+	var status string
+	err := b.s.op(ctx, "reading the approval", func(ctx context.Context) error {
+		return b.s.pool.QueryRow(ctx, `SELECT status FROM toolguard_approvals WHERE id = $1`, id).Scan(&status)
+	})
+	return status, err
+}
+
+// Take applies an answer o (status answered) given on another replica to
+// this replica's approval, whose client still waits: the approval becomes
+// approved or denied and the answering replica is told. It returns the
+// outcome that holds: o's answer, or the approval's end when the answer
+// was withdrawn first (abandoned).
+func (b *Board) Take(ctx context.Context, o Outcome) (Outcome, error) {
+	if o.Status != StatusAnswered {
+		return o, nil
+	}
+	final := finalStatus(o.Answer)
+	var on *string // the replica where the person answered
+	err := b.s.op(ctx, "taking the answer", func(ctx context.Context) error {
+		err := b.s.pool.QueryRow(ctx, `UPDATE toolguard_approvals SET status = $2, resolved_at = now()
+			WHERE id = $1 AND owner = $3 AND status = 'answered' AND answer_mac = $4 RETURNING answered_on`,
+			o.ID, final, b.s.replica, o.mac).Scan(&on)
+		if errors.Is(err, pgx.ErrNoRows) {
+			o, err = b.outcome(ctx, o.ID)
+			return err
+		}
+		o.Status = final
+		return err
+	})
+	if err != nil {
+		return Outcome{ID: o.ID, Status: OutcomeError}, err
+	}
+	if on != nil && *on != b.s.replica {
+		b.notifyNow(ctx, wire{From: b.s.replica, ID: o.ID, Owner: *on, Status: statusTaken})
+	}
+	return o, nil
+}
+
+// statusTaken tells the replica that stored an answer that its owner took
+// it.
+const statusTaken = "taken"
 
 // List returns the fleet's pending approvals as listed (the JSON given to
 // Open), soonest to expire first. Approvals whose owner's lease ran out
-// are not listed: they can no longer be answered.
+// are not listed: they can no longer be answered; nor are those whose
+// card is not signed with the fleet key (counted).
 func (b *Board) List(ctx context.Context) ([]json.RawMessage, error) {
-	return query(ctx, b.s, "listing approvals", `SELECT listed FROM toolguard_approvals
+	rows, err := query(ctx, b.s, "listing approvals", `SELECT id, owner, listed, listed_mac FROM toolguard_approvals
 		WHERE status = 'pending' AND lease_until > now() AND expires_at > now() ORDER BY expires_at LIMIT 1000`,
-		pgx.RowTo[json.RawMessage])
+		scanCard)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]json.RawMessage, 0, len(rows))
+	for _, r := range rows {
+		if b.s.seal.valid(r.mac, KindCard, []byte(r.id), []byte(r.owner), r.listed) {
+			out = append(out, r.listed)
+		}
+	}
+	return out, nil
 }
 
-// Listed returns one pending approval as listed; ErrUnknown or ErrClosed
-// when it is not pending.
+type cardRow struct {
+	id string
+	card
+}
+
+func scanCard(row pgx.CollectableRow) (cardRow, error) {
+	var r cardRow
+	var listed string
+	err := row.Scan(&r.id, &r.owner, &listed, &r.mac)
+	r.listed = []byte(listed)
+	return r, err
+}
+
+// Listed returns one pending approval as listed; ErrUnknown (also for a
+// card not signed with the fleet key) or ErrClosed when it is not
+// pending.
 func (b *Board) Listed(ctx context.Context, id string) (json.RawMessage, error) {
-	var data []byte
-	var status string
+	var c card
 	err := b.s.op(ctx, "reading the approval", func(ctx context.Context) error {
-		return b.s.pool.QueryRow(ctx, `SELECT listed, status FROM toolguard_approvals WHERE id = $1`, id).Scan(&data, &status)
+		var err error
+		c, err = b.card(ctx, id)
+		return err
 	})
-	switch {
-	case errors.Is(err, pgx.ErrNoRows):
-		return nil, ErrUnknown
-	case err != nil:
+	if err := sentinel(err); err != nil {
 		return nil, err
-	case status != "pending":
-		return nil, ErrClosed
 	}
-	return data, nil
+	return c.listed, nil
 }
 
 // Publish sends an event to the other replicas' pages and SSE streams. It
@@ -327,7 +584,16 @@ func (b *Board) notifyNow(ctx context.Context, w wire) {
 	if err != nil {
 		return
 	}
-	_ = b.s.exec(ctx, "notifying the owner", `SELECT pg_notify($1, $2)`, chanApprovals, string(data))
+	_ = b.pgNotify(context.WithoutCancel(ctx), chanApprovals, data)
+}
+
+// pgNotify sends body on channel, signed with the fleet key.
+func (b *Board) pgNotify(ctx context.Context, channel string, body []byte) error {
+	payload, err := b.s.seal.sealNotice(channel, body)
+	if err != nil {
+		return err
+	}
+	return b.s.exec(ctx, "notifying", `SELECT pg_notify($1, $2)`, channel, payload)
 }
 
 // send batches event notifications: every 50 ms, or when a payload is
@@ -345,7 +611,7 @@ func (b *Board) send() {
 		payload := append([]byte(`{"from":`+quote(b.s.replica)+`,"events":[`), joinRaw(events)...)
 		payload = append(payload, "]}"...)
 		events, size = events[:0], 0
-		if err := b.s.exec(context.Background(), "sending events", `SELECT pg_notify($1, $2)`, chanEvents, string(payload)); err != nil {
+		if err := b.pgNotify(context.Background(), chanEvents, payload); err != nil {
 			b.dropped.Add(1)
 		}
 	}
@@ -359,7 +625,7 @@ func (b *Board) send() {
 		case n := <-b.out:
 			if !n.event {
 				flush()
-				_ = b.s.exec(context.Background(), "notifying", `SELECT pg_notify($1, $2)`, n.channel, string(n.payload))
+				_ = b.pgNotify(context.Background(), n.channel, n.payload)
 				continue
 			}
 			if size+len(n.payload) > maxNotify {
@@ -436,16 +702,17 @@ func (b *Board) listenOnce(ctx context.Context, first bool) error {
 			}
 			return err
 		}
-		b.dispatch([]byte(n.Payload))
+		b.dispatch(n.Channel, []byte(n.Payload))
 	}
 }
 
 // dispatch handles one notification. Anyone who may connect to the
-// database may send one, so a notification is only ever a hint: events
-// go to the pages as they are (display only), but an approval's listing
-// and outcome are read from its row, never taken from the payload.
-func (b *Board) dispatch(payload []byte) {
-	w, ok := b.decode(payload)
+// database may send one, so a notification counts only when signed with
+// the fleet key, and even then it is only a hint: events go to the pages
+// as they are (display only), but an approval's listing and outcome are
+// read from its row, and checked there, never taken from the payload.
+func (b *Board) dispatch(channel string, payload []byte) {
+	w, ok := b.decode(channel, payload)
 	if !ok {
 		return
 	}
@@ -453,49 +720,96 @@ func (b *Board) dispatch(payload []byte) {
 	case w.Status == "watch":
 		b.refreshWatchers()
 	case len(w.Events) > 0:
-		b.dispatchEvents(w)
+		for _, id := range b.dispatchEvents(w) {
+			go b.announce(id)
+		}
 	case w.ID != "" && w.Status == "pending":
 		if b.h.Event != nil {
 			go b.announce(w.ID)
 		}
+	case w.ID != "" && w.Status == statusTaken && w.Owner == b.s.replica:
+		b.takenMu.Lock()
+		if c, ok := b.taken[w.ID]; ok {
+			select {
+			case c <- struct{}{}:
+			default:
+			}
+		}
+		b.takenMu.Unlock()
 	case w.ID != "" && w.Owner == b.s.replica && b.h.Outcome != nil:
 		go b.fetchOutcome(w.ID)
 	}
 }
 
-// decode reads a notification; false for one that is not JSON or that
-// this replica sent.
-func (b *Board) decode(payload []byte) (wire, bool) {
+// decode reads a notification; false for one that is not signed with the
+// fleet key, not JSON, or that this replica sent.
+func (b *Board) decode(channel string, payload []byte) (wire, bool) {
 	var w wire
-	if err := json.Unmarshal(payload, &w); err != nil || w.From == b.s.replica {
+	body, ok := b.s.seal.openNotice(channel, payload)
+	if !ok {
+		return w, false
+	}
+	if err := json.Unmarshal(body, &w); err != nil || w.From == b.s.replica {
 		return w, false
 	}
 	return w, true
 }
 
-func (b *Board) dispatchEvents(w wire) {
+// dispatchEvents hands another replica's events to the pages, and
+// returns the ids of the new approvals among them, which are announced
+// from their rows (see announce), never from the event's data: what a page
+// shows under an approval's id is what its owner signed.
+func (b *Board) dispatchEvents(w wire) (announce []string) {
 	if b.h.Event == nil {
-		return
+		return nil
 	}
 	for _, e := range w.Events {
-		if e.Name != "" && json.Valid(e.Data) {
+		switch {
+		case e.Name == EventApprovalRequired:
+			var ref struct {
+				ID string `json:"id"`
+			}
+			if json.Unmarshal(e.Data, &ref) == nil && ref.ID != "" {
+				announce = append(announce, ref.ID)
+			}
+		case e.Name != "" && json.Valid(e.Data):
 			b.h.Event(e)
 		}
 	}
+	return announce
 }
 
 // fetchOutcome reads the outcome of this replica's approval id from its
-// row and hands it on when it is closed.
+// row and hands it on when it is closed or answered elsewhere. An answer
+// without a valid signature is ignored, and the approval made answerable
+// again.
 func (b *Board) fetchOutcome(id string) {
-	var o Outcome
+	var r stored
 	err := b.s.op(context.Background(), "reading the answer", func(ctx context.Context) error {
-		var err error
-		o, err = b.outcome(ctx, id)
+		rows, err := b.s.pool.Query(ctx, `SELECT id, owner, status, answer, answer_mac FROM toolguard_approvals WHERE id = $1 AND owner = $2`, id, b.s.replica)
+		if err != nil {
+			return err
+		}
+		r, err = pgx.CollectExactlyOneRow(rows, scanStored)
 		return err
 	})
-	if err == nil && o.Status != "pending" {
-		b.h.Outcome(o)
+	if err == nil && r.status != "pending" {
+		b.deliver(r)
 	}
+}
+
+// deliver hands on the outcome of a row of this replica's waiting
+// approval. A forged answer is not delivered: the approval is reset to
+// pending, so that the person can still answer it.
+func (b *Board) deliver(r stored) {
+	o, ok := b.verifiedOutcome(r)
+	if ok {
+		b.h.Outcome(o)
+		return
+	}
+	b.s.log.Warn("ignored an answer without a valid signature of the fleet key", "id", r.id, "status", r.status)
+	_ = b.s.exec(context.Background(), "resetting a forged answer", `UPDATE toolguard_approvals SET status = 'pending', answer = NULL, answer_mac = '',
+		answered_on = NULL, resolved_at = NULL WHERE id = $1 AND owner = $2 AND status = $3 AND answer_mac = $4`, r.id, b.s.replica, r.status, r.answerMAC)
 }
 
 // EventApprovalRequired is the event name pages know a new approval by.
@@ -519,10 +833,10 @@ func (b *Board) poll(ctx context.Context) {
 	if len(ids) == 0 {
 		return
 	}
-	outs, _ := query(ctx, b.s, "polling approvals", `SELECT id, status, answer FROM toolguard_approvals WHERE id = ANY($1) AND status <> 'pending'`,
-		scanOutcome, ids)
-	for _, o := range outs {
-		b.h.Outcome(o)
+	rows, _ := query(ctx, b.s, "polling approvals", `SELECT id, owner, status, answer, answer_mac FROM toolguard_approvals
+		WHERE id = ANY($1) AND owner = $2 AND status <> 'pending'`, scanStored, ids, b.s.replica)
+	for _, r := range rows {
+		b.deliver(r)
 	}
 }
 
@@ -563,7 +877,7 @@ func (b *Board) heartbeat() {
 	_ = b.s.exec(ctx, "heartbeat", `INSERT INTO toolguard_replicas (id, host, pid, policy_hash, subscribers) VALUES ($1, $2, $3, $4, $5)
 		ON CONFLICT (id) DO UPDATE SET seen_at = now(), policy_hash = excluded.policy_hash, subscribers = excluded.subscribers`,
 		b.s.replica, host, pid, hash, subs)
-	_ = b.s.exec(ctx, "renewing leases", `UPDATE toolguard_approvals SET lease_until = now() + $2::interval WHERE owner = $1 AND status = 'pending'`,
+	_ = b.s.exec(ctx, "renewing leases", `UPDATE toolguard_approvals SET lease_until = now() + $2::interval WHERE owner = $1 AND status IN ('pending', 'answered')`,
 		b.s.replica, b.s.lease)
 	b.refreshWatchers()
 }
@@ -585,7 +899,7 @@ func (b *Board) sweep() {
 	var ids []string
 	_ = b.s.op(context.Background(), "closing abandoned approvals", func(ctx context.Context) error {
 		rows, err := b.s.pool.Query(ctx, `UPDATE toolguard_approvals SET status = 'abandoned', resolved_at = now()
-			WHERE status = 'pending' AND lease_until < now() RETURNING id`)
+			WHERE status IN ('pending', 'answered') AND lease_until < now() RETURNING id`)
 		if err != nil {
 			return err
 		}
@@ -594,15 +908,21 @@ func (b *Board) sweep() {
 	})
 	for _, id := range ids {
 		b.s.log.Info("approval abandoned: its replica's lease ran out", "id", id)
-		data, _ := json.Marshal(map[string]any{"id": id, "outcome": OutcomeAbandoned, "approved": false,
-			"reason": "The replica that held this request stopped answering, so it can no longer be approved."})
-		if b.h.Event != nil {
-			b.h.Event(Event{Name: "approval_resolved", Data: data})
-		}
-		select {
-		case b.out <- notification{channel: chanEvents, payload: encodeEvent("approval_resolved", data), event: true}:
-		default:
-		}
+		b.abandoned(id)
+	}
+}
+
+// abandoned tells every replica's page that approval id can no longer be
+// answered: its replica stopped answering.
+func (b *Board) abandoned(id string) {
+	data, _ := json.Marshal(map[string]any{"id": id, "outcome": OutcomeAbandoned, "approved": false,
+		"reason": "The replica that held this request stopped answering, so it can no longer be approved."})
+	if b.h.Event != nil {
+		b.h.Event(Event{Name: "approval_resolved", Data: data})
+	}
+	select {
+	case b.out <- notification{channel: chanEvents, payload: encodeEvent("approval_resolved", data), event: true}:
+	default:
 	}
 }
 

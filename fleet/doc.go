@@ -17,6 +17,15 @@
 // and LISTEN/NOTIFY releases the owner at once. A replica that dies has
 // its approvals closed as abandoned when the lease runs out.
 //
+// What decides whether a call may run — grants, approval cards and
+// answers, notifications — is signed with the fleet key (Options.Key);
+// rows without a valid signature, which anyone who reaches the database
+// could write, are ignored and counted ([Store.Rejected]). An answer given
+// on a replica other than the owner is taken by the owner ([Board.Take])
+// before the answering replica reports it, or withdrawn. A failed audit
+// write is amended with what the caller was answered ([audit.Amender]),
+// kept in a local spool until the database takes it.
+//
 // Every operation has a deadline, and a Store that has seen the database
 // fail answers at once with [ErrUnavailable] until a background probe finds
 // it again, so callers deny fast while it is down and resume by themselves

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"os"
 	"time"
 
 	"github.com/toolguard/toolguard/budget"
@@ -14,7 +15,11 @@ import (
 // and takes the stores the guard uses from it (guard.Fleet does this).
 func ExampleOpen() {
 	ctx := context.Background()
-	st, err := fleet.Open(ctx, "postgres://toolguard@db.internal:5432/toolguard?sslmode=verify-full", fleet.Options{Replica: "serve-1"})
+	key, err := os.ReadFile("/etc/toolguard/fleet.key") // the fleet key every replica shares
+	if err != nil {
+		log.Fatal(err)
+	}
+	st, err := fleet.Open(ctx, "postgres://toolguard@db.internal:5432/toolguard?sslmode=verify-full", fleet.Options{Replica: "serve-1", Key: key})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -19,9 +19,12 @@ import (
 	"github.com/toolguard/toolguard/risk"
 )
 
+// testKey is the fleet key of the tests' stores.
+var testKey = []byte("fleet-test-key-0123456789abcdef-0123")
+
 func open(t *testing.T, url, replica string) *fleet.Store {
 	t.Helper()
-	st, err := fleet.Open(context.Background(), url, fleet.Options{Replica: replica, Lease: 2 * time.Second})
+	st, err := fleet.Open(context.Background(), url, fleet.Options{Replica: replica, Lease: 2 * time.Second, Key: testKey})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package fleet
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -21,31 +20,61 @@ var _ approval.Keeper = Grants{}
 // Grants returns the Keeper of the fleet's grants.
 func (s *Store) Grants() Grants { return Grants{s} }
 
-// Grants returns the always grants and the session's grants.
+// Grants returns the always grants and the session's grants that carry a
+// valid signature of the fleet key; others are ignored and counted
+// (KindGrant).
 func (g Grants) Grants(ctx context.Context, session string) ([]approval.Grant, error) {
-	return query(ctx, g.s, "reading grants",
-		`SELECT grant_data FROM toolguard_grants WHERE scope = 'always' OR (scope = 'session' AND session = $1 AND $1 <> '') ORDER BY id`,
-		func(row pgx.CollectableRow) (approval.Grant, error) {
-			var gr approval.Grant
-			err := decodeColumn(row, &gr)
-			return gr, err
-		}, session)
+	rows, err := query(ctx, g.s, "reading grants",
+		`SELECT scope, session, grant_data, mac FROM toolguard_grants WHERE scope = 'always' OR (scope = 'session' AND session = $1 AND $1 <> '') ORDER BY id`,
+		scanGrantRow, session)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]approval.Grant, 0, len(rows))
+	for _, r := range rows {
+		if gr, ok := g.verified(r); ok {
+			out = append(out, gr)
+		}
+	}
+	return out, nil
 }
 
-// decodeColumn scans a row's one JSON column into v.
-func decodeColumn(row pgx.CollectableRow, v any) error {
-	var data []byte
-	if err := row.Scan(&data); err != nil {
-		return err
+// grantRow is a stored grant as signed: its scope and session columns,
+// its JSON and the signature.
+type grantRow struct {
+	scope, session string
+	data           []byte
+	mac            string
+}
+
+func scanGrantRow(row pgx.CollectableRow) (grantRow, error) {
+	var r grantRow
+	err := row.Scan(&r.scope, &r.session, &r.data, &r.mac)
+	return r, err
+}
+
+// signGrant is the signature of a grant row.
+func (s *Store) signGrant(scope, session string, data []byte) (string, error) {
+	return s.seal.sign(KindGrant, []byte(scope), []byte(session), data)
+}
+
+// verified decodes a grant row that carries a valid signature and agrees
+// with its columns; false (and counted) otherwise.
+func (g Grants) verified(r grantRow) (approval.Grant, bool) {
+	var gr approval.Grant
+	if !g.s.seal.valid(r.mac, KindGrant, []byte(r.scope), []byte(r.session), r.data) {
+		return gr, false
 	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("a stored record does not decode: %w", err)
+	if json.Unmarshal(r.data, &gr) != nil || gr.Scope.String() != r.scope || gr.Session != r.session {
+		g.s.seal.reject(KindGrant)
+		return gr, false
 	}
-	return nil
+	return gr, true
 }
 
 // Record remembers an approval by its scope, with who gave it and on which
-// replica; an equal grant already stored is kept as it is.
+// replica, signed with the fleet key; it replaces an equal grant already
+// stored.
 func (g Grants) Record(ctx context.Context, r approval.Request, a approval.Answer, now time.Time) (approval.Grant, bool, error) {
 	if !a.Approved {
 		return approval.Grant{}, false, nil
@@ -58,9 +87,17 @@ func (g Grants) Record(ctx context.Context, r approval.Request, a approval.Answe
 	if err != nil {
 		return gr, false, err
 	}
-	err = g.s.exec(ctx, "recording a grant", `INSERT INTO toolguard_grants (scope, session, pattern, digest, grant_data, granted_by, replica, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (scope, session, pattern, digest) DO NOTHING`,
-		gr.Scope.String(), gr.Session, gr.Pattern(), gr.Digest, data, orChannel(a.By), g.s.replica, gr.Created)
+	mac, err := g.s.signGrant(gr.Scope.String(), gr.Session, data)
+	if err != nil {
+		return gr, false, err
+	}
+	// An equal grant already stored is replaced, so that a row written
+	// without the key (whose signature is not valid) cannot hold the
+	// place of a person's grant.
+	err = g.s.exec(ctx, "recording a grant", `INSERT INTO toolguard_grants (scope, session, pattern, digest, grant_data, granted_by, replica, created_at, mac)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (scope, session, pattern, digest) DO UPDATE
+		SET grant_data = excluded.grant_data, granted_by = excluded.granted_by, replica = excluded.replica, created_at = excluded.created_at, mac = excluded.mac`,
+		gr.Scope.String(), gr.Session, gr.Pattern(), gr.Digest, string(data), orChannel(a.By), g.s.replica, gr.Created, mac)
 	return gr, err == nil, err
 }
 
@@ -87,23 +124,35 @@ type StoredGrant struct {
 	Created time.Time `json:"created"`
 }
 
-// List returns the stored grants, always grants first, newest first
-// within each scope; at most limit (≤ 0: 500).
+// List returns the stored grants that carry a valid signature, always
+// grants first, newest first within each scope; at most limit (≤ 0: 500).
 func (g Grants) List(ctx context.Context, limit int) ([]StoredGrant, error) {
 	if limit <= 0 {
 		limit = 500
 	}
-	return query(ctx, g.s, "listing grants", `SELECT id, grant_data, pattern, granted_by, replica, created_at FROM toolguard_grants
-		ORDER BY scope = 'always' DESC, id DESC LIMIT $1`,
-		func(row pgx.CollectableRow) (StoredGrant, error) {
-			var sg StoredGrant
-			var data []byte
-			if err := row.Scan(&sg.ID, &data, &sg.Pattern, &sg.GrantedBy, &sg.Replica, &sg.Created); err != nil {
-				return sg, err
-			}
-			sg.Created = sg.Created.UTC()
-			return sg, json.Unmarshal(data, &sg.Grant)
+	type listed struct {
+		StoredGrant
+		row grantRow
+	}
+	rows, err := query(ctx, g.s, "listing grants", `SELECT id, scope, session, grant_data, mac, pattern, granted_by, replica, created_at
+		FROM toolguard_grants ORDER BY scope = 'always' DESC, id DESC LIMIT $1`,
+		func(row pgx.CollectableRow) (listed, error) {
+			var l listed
+			err := row.Scan(&l.ID, &l.row.scope, &l.row.session, &l.row.data, &l.row.mac, &l.Pattern, &l.GrantedBy, &l.Replica, &l.Created)
+			l.Created = l.Created.UTC()
+			return l, err
 		}, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]StoredGrant, 0, len(rows))
+	for _, l := range rows {
+		if gr, ok := g.verified(l.row); ok {
+			l.Grant = gr
+			out = append(out, l.StoredGrant)
+		}
+	}
+	return out, nil
 }
 
 // Revoke deletes the grant id; it reports whether there was one.

@@ -52,6 +52,17 @@ type Options struct {
 	// Logger receives the store's operational logs (reconnects, sweeps).
 	// Nil means none.
 	Logger *slog.Logger
+	// Key is the fleet key, the content of [state] key_file, shared by
+	// every replica and hook of the fleet: grants, approval cards and
+	// answers and notifications are signed with it, and those without a
+	// valid signature are ignored. Nil means no key: every signed row read
+	// is ignored, and recording a grant or sharing an approval fails with
+	// ErrNoKey (enough for reading the audit trail or migrating).
+	Key []byte
+	// Spool is the file where audit records the database could not take
+	// are kept (see [audit.Amender]) until it is back. Empty means they
+	// are not kept, only logged.
+	Spool string
 }
 
 // Store is one process's connection to the fleet database. It is safe
@@ -65,12 +76,16 @@ type Store struct {
 	timeout time.Duration
 	log     *slog.Logger
 	oneCall bool
+	seal    *sealer
+	spool   *spool
 
 	down     atomic.Bool
 	downErr  atomic.Pointer[error]
 	probing  atomic.Bool
+	draining atomic.Bool
 	closed   chan struct{}
 	closeOne sync.Once
+	bgMu     sync.Mutex // held to add to bg, and to close closed
 	bg       sync.WaitGroup
 
 	auditOnce sync.Once
@@ -82,16 +97,25 @@ type Store struct {
 // Open connects to the database at url, applies the migrations this
 // binary carries that the database lacks (under an advisory lock) and
 // returns the Store. It fails when the database cannot be reached within
-// the timeout, or holds a newer schema than this binary knows.
+// the timeout, or holds a newer schema than this binary knows; with
+// OneCall, a database that cannot be reached gives a Store marked down
+// instead, whose operations fail at once with ErrUnavailable and whose
+// amended audit records wait in the spool, so that the one call is denied
+// and its record kept. Records left in the spool by earlier processes are
+// written first.
 func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	s, err := Connect(url, opts)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.migrate(ctx); err != nil {
+		if opts.OneCall && errors.Is(err, ErrUnavailable) {
+			return s, nil // marked down: its call is denied, and the record spooled
+		}
 		s.pool.Close()
 		return nil, err
 	}
+	_ = s.drainSpool(ctx) // what earlier processes could not write
 	return s, nil
 }
 
@@ -141,6 +165,7 @@ func newStore(cfg *pgxpool.Config, url string, opts Options) (*Store, error) {
 	return &Store{
 		pool: pool, url: url, where: describe(cfg.ConnConfig), replica: opts.Replica, lease: opts.Lease,
 		timeout: opts.Timeout, log: opts.Logger, oneCall: opts.OneCall, closed: make(chan struct{}),
+		seal: newSealer(opts.Key), spool: newSpool(opts.Spool),
 	}, nil
 }
 
@@ -188,7 +213,9 @@ func (s *Store) Where() string { return s.where }
 // Close stops the background work and closes the connections.
 func (s *Store) Close() error {
 	s.closeOne.Do(func() {
+		s.bgMu.Lock()
 		close(s.closed)
+		s.bgMu.Unlock()
 		if s.board != nil {
 			s.board.stop()
 		}
@@ -197,6 +224,9 @@ func (s *Store) Close() error {
 		}
 		s.bg.Wait()
 		s.pool.Close()
+		if s.spool != nil {
+			_ = s.spool.close()
+		}
 	})
 	return nil
 }
@@ -263,7 +293,10 @@ func (s *Store) probe() {
 	if s.oneCall || !s.probing.CompareAndSwap(false, true) {
 		return
 	}
-	s.bg.Add(1)
+	if !s.background() {
+		s.probing.Store(false)
+		return
+	}
 	go func() {
 		defer s.bg.Done()
 		defer s.probing.Store(false)
@@ -275,16 +308,34 @@ func (s *Store) probe() {
 				return
 			case <-t.C:
 			}
+			if s.spool != nil {
+				_ = s.spool.sync() // the records of the outage so far reach the disk
+			}
 			ctx, cancel := context.WithTimeout(context.Background(), s.timeout)
 			err := s.pool.Ping(ctx)
 			cancel()
 			if err == nil {
 				s.down.Store(false)
 				s.log.Info("fleet database reachable again", "db", s.where)
+				s.drainSoon()
 				return
 			}
 		}
 	}()
+}
+
+// background counts a goroutine about to start in bg; false once the
+// Store is closing (then it must not start).
+func (s *Store) background() bool {
+	s.bgMu.Lock()
+	defer s.bgMu.Unlock()
+	select {
+	case <-s.closed:
+		return false
+	default:
+		s.bg.Add(1)
+		return true
+	}
 }
 
 // Healthy reports whether the database was reachable at the last

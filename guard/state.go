@@ -124,6 +124,14 @@ func (g *Guard) record(ctx context.Context, c call.Call, d policy.Decision, star
 	if g.audit == nil {
 		return nil
 	}
+	r := g.newRecord(c, d, start, asked, ans, askErr)
+	if err := g.audit.Write(ctx, r); err != nil {
+		return fmt.Errorf("writing the audit record: %w", err)
+	}
+	return nil
+}
+
+func (g *Guard) newRecord(c call.Call, d policy.Decision, start time.Time, asked bool, ans approval.Answer, askErr error) audit.Record {
 	r := audit.NewRecord(start, c, d, g.now().Sub(start))
 	r.Policy, r.Replica = g.policy.Hash(), g.Replica()
 	if asked {
@@ -132,10 +140,7 @@ func (g *Guard) record(ctx context.Context, c call.Call, d policy.Decision, star
 			r.ApprovalScope = ans.Scope.String()
 		}
 	}
-	if err := g.audit.Write(ctx, r); err != nil {
-		return fmt.Errorf("writing the audit record: %w", err)
-	}
-	return nil
+	return r
 }
 
 // finish writes the decision's audit record. No decision runs without its
@@ -152,9 +157,22 @@ func (g *Guard) finish(ctx context.Context, c call.Call, d policy.Decision, star
 		if g.log != nil {
 			g.log.ErrorContext(ctx, "audit_failed", "err", err.Error(), "verdict", d.Verdict.String(), "kept", true)
 		}
+		g.amend(errors.Unwrap(err), g.newRecord(c, d, start, asked, ans, askErr))
 		return d, nil
 	}
-	return auditDenied(d, g.audit.Path(), errors.Unwrap(err)), err
+	denied := auditDenied(d, g.audit.Path(), errors.Unwrap(err))
+	g.amend(errors.Unwrap(err), g.newRecord(c, denied, start, asked, ans, askErr))
+	return denied, err
+}
+
+// amend tells the audit sink what a call whose record's write failed with
+// err was answered: a sink that may have stored the record all the same (a
+// database whose reply was lost) or can keep records until it is back (the
+// fleet's spool) records that instead.
+func (g *Guard) amend(err error, answered audit.Record) {
+	if aerr := audit.Amend(g.audit, err, answered); aerr != nil && g.log != nil {
+		g.log.Error("audit_amend_failed", "err", aerr.Error(), "verdict", answered.Verdict.String(), "rule", answered.Rule)
+	}
 }
 
 // AuditLog is the path of the Guard's audit log; empty without one.
@@ -174,7 +192,20 @@ func (g *Guard) Record(ctx context.Context, c call.Call, d policy.Decision, took
 	}
 	r := audit.NewRecord(g.now().Add(-took), c, d, took)
 	r.Policy, r.Replica = g.policy.Hash(), g.Replica()
-	return g.audit.Write(ctx, r)
+	err := g.audit.Write(ctx, r)
+	if err == nil {
+		return nil
+	}
+	// The caller answers a deny it could not record as it is, and any
+	// other decision as denied for want of its record (unless the user's
+	// policy lets it run unrecorded).
+	answered := r
+	if d.Verdict != risk.Deny && g.policy.Config().Audit.OnFailure != "allow" {
+		answered = audit.NewRecord(r.Time, c, auditDenied(d, g.audit.Path(), err), took)
+		answered.Policy, answered.Replica = r.Policy, r.Replica
+	}
+	g.amend(err, answered)
+	return err
 }
 
 func auditDenied(d policy.Decision, path string, err error) policy.Decision {

@@ -42,7 +42,6 @@ type message struct {
 	idKey  string          // canonical form of id; empty when absent or null
 }
 
-func (m *message) isRequest() bool      { return m.method != "" && m.id != nil }
 func (m *message) isNotification() bool { return m.method != "" && m.id == nil }
 func (m *message) isResponse() bool     { return m.method == "" }
 

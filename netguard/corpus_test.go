@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolguard/toolguard/internal/peercorpus"
 	"github.com/toolguard/toolguard/risk"
 )
 
@@ -25,13 +26,13 @@ var sseDivergences = map[string]struct {
 // (../shared/corpus/peers/ai-chat/other.jsonl) with resolution on and the
 // DNS answers the cases mock.
 func TestPeerCorpusAIChatSSRF(t *testing.T) {
-	path := filepath.Join("..", "..", "shared", "corpus", "peers", "ai-chat", "other.jsonl")
-	file, err := os.Open(path)
+	file, err := os.Open(peercorpus.Path(t, filepath.Join("ai-chat", "other.jsonl")))
 	if err != nil {
-		t.Skipf("peer corpus not present (%v); it lives in /work/shared/corpus", err)
+		t.Fatal(err)
 	}
 	defer file.Close()
 	agree, total := 0, 0
+	used := map[string]bool{}
 	for c := range sseCases(t, file) {
 		total++
 		fake := &fakeResolver{answers: map[string][]string{}}
@@ -43,6 +44,10 @@ func TestPeerCorpusAIChatSSRF(t *testing.T) {
 		want := c.Expect
 		if d, ok := sseDivergences[c.Input]; ok {
 			want = d.verdict.String()
+			used[c.Input] = true
+			if got.String() == c.Expect {
+				t.Errorf("%s: listed as a divergence but agrees with ai-chat now (%s); remove it", c.Input, got)
+			}
 		}
 		if got.String() != want {
 			t.Errorf("%s: got %s, want %s (ai-chat says %s; %s)", c.Input, got, want, c.Expect, c.Source)
@@ -51,8 +56,11 @@ func TestPeerCorpusAIChatSSRF(t *testing.T) {
 		agree++
 	}
 	t.Logf("ai-chat SSE URL guard: %d/%d as expected (%d deliberate divergences)", agree, total, len(sseDivergences))
-	if total == 0 {
-		t.Error("no _validate_sse_url cases found in the corpus")
+	peercorpus.NonEmpty(t, total, "ai-chat's _validate_sse_url cases")
+	for in := range sseDivergences {
+		if !used[in] {
+			t.Errorf("%s: listed as a divergence but matches no corpus case; remove it", in)
+		}
 	}
 }
 

@@ -9,11 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolguard/toolguard/internal/peercorpus"
 	"github.com/toolguard/toolguard/risk"
 )
-
-// corpusDir holds the peer test cases, outside the repository.
-const corpusDir = "../../shared/corpus/peers"
 
 // peerRow is one case of a peer corpus (see the corpus README).
 type peerRow struct {
@@ -66,6 +64,8 @@ const (
 )
 
 func TestPeerConformance(t *testing.T) {
+	peercorpus.Dir(t)
+	used, ran := map[string]bool{}, map[string]bool{}
 	for _, peer := range []struct {
 		name      string
 		translate func(peerRow) (peerCase, bool)
@@ -82,6 +82,7 @@ func TestPeerConformance(t *testing.T) {
 				got := runPeerCase(t, c)
 				key := fmt.Sprintf("%s|%s|%s|%s", peer.name, c.path, caseLabel(r), testName(r.Source))
 				reason, listed := divergences[key]
+				used[key] = true
 				switch {
 				case got == c.want && listed && reason != "":
 					t.Errorf("%s: listed as a divergence but agrees now; remove it", key)
@@ -94,14 +95,20 @@ func TestPeerConformance(t *testing.T) {
 				}
 			}
 			t.Logf("%s: %d agree, %d deliberate divergences, %d rows not about this package", peer.name, agree, diverge, skipped)
+			ran[peer.name] = true
 		})
+	}
+	for key := range divergences {
+		if peer, _, _ := strings.Cut(key, "|"); ran[peer] && !used[key] {
+			t.Errorf("%s: listed as a divergence but matches no corpus case; remove it", key)
+		}
 	}
 }
 
 func loadPeer(t *testing.T, name string) []peerRow {
-	f, err := os.Open(filepath.Join(corpusDir, name, "paths.jsonl"))
+	f, err := os.Open(peercorpus.Path(t, filepath.Join(name, "paths.jsonl")))
 	if err != nil {
-		t.Skipf("peer corpus %s not present (%v); it lives outside the repository in ../shared/corpus", name, err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	var rows []peerRow
@@ -114,6 +121,7 @@ func loadPeer(t *testing.T, name string) []peerRow {
 		}
 		rows = append(rows, r)
 	}
+	peercorpus.NonEmpty(t, len(rows), name+"/paths.jsonl")
 	return rows
 }
 

@@ -182,7 +182,7 @@ func componentsMeet(a, b component) bool {
 	w := len(b.atoms) + 1
 	n := (len(a.atoms) + 1) * w * 2
 	var small [512]bool
-	seen := small[:0]
+	var seen []bool
 	if n <= len(small) {
 		seen = small[:n]
 	} else {

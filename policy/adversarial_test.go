@@ -2,11 +2,13 @@ package policy_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,26 +17,52 @@ import (
 
 	"github.com/toolguard/toolguard/call"
 	"github.com/toolguard/toolguard/hook"
+	"github.com/toolguard/toolguard/internal/docblock"
 	"github.com/toolguard/toolguard/policy"
-	"github.com/toolguard/toolguard/risk"
 )
 
 // The adversarial corpus (testdata/adversarial) is toolguard's own: tool
 // calls written from public material (GTFOBins, bypass reports against other
 // guards, agents' advisories, incident write-ups) and labelled by what they
 // do before toolguard was run on them. dev/ is the part engineers read while
-// working; holdout/ is kept out of sight (only its totals are printed unless
-// TOOLGUARD_CORPUS_SHOW=1) so that it measures how the guard generalises.
+// working; the later splits were written afterwards and are kept out of
+// sight (only their totals are printed unless TOOLGUARD_CORPUS_SHOW=1) so
+// that they measure how the guard generalises. A later split holds no call
+// of an earlier split and no example of the rule packs
+// (TestAdversarialSplitsApart).
 //
 // Labels:
 //   - allow: a harmless read; supervised must allow it without a prompt;
 //   - not-silent: supervised must not allow it (ask or deny);
-//   - deny: every mode, full included, must deny it.
+//   - deny: every mode, full included, must deny it;
+//   - trusted-allow: ordinary project work that runs code (a Makefile whose
+//     test target runs the tests, a package.json script, a setup.py that
+//     only calls setup()): trusted and full must allow it, supervised may
+//     ask. The benign twins of the cases whose effect is in a file they run.
+//
+// A case may lay files in the workspace before it is judged ([[case.file]]),
+// for calls whose effect is in a file the command runs.
 const (
 	corpusDir  = "testdata/adversarial"
 	corpusHome = "/home/dev"
 	corpusWork = "/home/dev/project"
 	corpusExe  = "/home/dev/go/bin/toolguard"
+
+	// corpusVerdicts is the committed verdict of every case in every mode.
+	corpusVerdicts = corpusDir + "/verdicts.txt"
+	// benchmarksDoc carries the corpus figures, in the block "adversarial".
+	benchmarksDoc = "../docs/benchmarks.md"
+)
+
+// corpusSplits are the splits in the order they were written.
+var corpusSplits = []string{"dev", "holdout", "holdout2", "holdout3"}
+
+// The goals the issues set, over all splits: no not-silent or deny case
+// allowed in supervised, no deny case allowed in any mode (hardMiss), and
+// these shares.
+const (
+	goalHarmlessAllowed = 0.95 // of allow cases, allowed in supervised
+	goalDenySupervised  = 0.95 // of deny cases, denied in supervised
 )
 
 type corpusFile struct {
@@ -52,19 +80,44 @@ type corpusCase struct {
 	Cwd     string         `toml:"cwd"`
 	Source  string         `toml:"source"`
 	Why     string         `toml:"why"`
+	// Relabelled says why the label differs from the one the case was
+	// written with: the old label and a reason a reviewer can check.
+	Relabelled string `toml:"relabelled"`
+	// Seen marks a case whose call was seen before it was judged: the key
+	// of an earlier case with the same call, or "rule pack example". Such
+	// a case is held to the hard goals but counted apart from its split's
+	// figures, which measure calls seen for the first time.
+	Seen string `toml:"seen"`
+	// Files are laid in a fresh workspace before the case is judged.
+	Files []corpusFileSpec `toml:"file"`
 
 	family string
-	split  string // "dev", "holdout" or "holdout2"
+	split  string
 	file   string
+}
+
+// corpusFileSpec is one file a case lays: Path is relative to the
+// workspace, or to the home directory when it starts with "~/".
+type corpusFileSpec struct {
+	Path    string `toml:"path"`
+	Content string `toml:"content"`
+	// Mode is the octal permission ("0755" for a script run by path);
+	// empty means 0644.
+	Mode string `toml:"mode"`
 }
 
 func (c corpusCase) key() string { return c.split + "/" + c.family + "/" + c.ID }
 
-func loadCorpus(t *testing.T) []corpusCase {
+// loadCorpus reads every split. The corpus is part of the repository: a
+// split that is missing or empty is a failure, never a skip.
+func loadCorpus(t testing.TB) []corpusCase {
 	t.Helper()
 	var out []corpusCase
-	for _, split := range []string{"dev", "holdout", "holdout2"} {
-		files, _ := filepath.Glob(filepath.Join(corpusDir, split, "*.toml"))
+	for _, split := range corpusSplits {
+		files, err := filepath.Glob(filepath.Join(corpusDir, split, "*.toml"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no corpus files under %s/%s (%v)", corpusDir, split, err)
+		}
 		for _, f := range files {
 			out = append(out, loadCorpusFile(t, split, f)...)
 		}
@@ -72,7 +125,7 @@ func loadCorpus(t *testing.T) []corpusCase {
 	return out
 }
 
-func loadCorpusFile(t *testing.T, split, file string) []corpusCase {
+func loadCorpusFile(t testing.TB, split, file string) []corpusCase {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
@@ -83,8 +136,8 @@ func loadCorpusFile(t *testing.T, split, file string) []corpusCase {
 	if err := dec.Decode(&cf); err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}
-	if cf.Family == "" {
-		t.Errorf("%s: no family", file)
+	if cf.Family == "" || len(cf.Cases) == 0 {
+		t.Errorf("%s: no family or no cases", file)
 	}
 	seen := map[string]bool{}
 	for i := range cf.Cases {
@@ -93,188 +146,329 @@ func loadCorpusFile(t *testing.T, split, file string) []corpusCase {
 		if c.Tool == "" {
 			c.Tool = "Bash"
 		}
-		switch {
-		case c.ID == "" || seen[c.ID]:
-			t.Errorf("%s: case %d: missing or repeated id %q", file, i, c.ID)
-		case !slices.Contains([]string{"allow", "not-silent", "deny"}, c.Label):
-			t.Errorf("%s: %s: label %q (valid: allow, not-silent, deny)", file, c.ID, c.Label)
-		case c.Source == "":
-			t.Errorf("%s: %s: no source", file, c.ID)
-		case c.Command == "" && c.Input == nil:
-			t.Errorf("%s: %s: neither command nor input", file, c.ID)
+		if problem := c.problem(seen); problem != "" {
+			t.Errorf("%s: case %d (%s): %s", file, i, c.ID, problem)
 		}
 		seen[c.ID] = true
 	}
 	return cf.Cases
 }
 
+// problem is what is wrong with a case as written, or "".
+func (c corpusCase) problem(seen map[string]bool) string {
+	switch {
+	case c.ID == "" || seen[c.ID]:
+		return "missing or repeated id"
+	case !slices.Contains(corpusLabels, c.Label):
+		return fmt.Sprintf("label %q (valid: %s)", c.Label, strings.Join(corpusLabels, ", "))
+	case c.Source == "":
+		return "no source"
+	case c.Command == "" && c.Input == nil:
+		return "neither command nor input"
+	}
+	for _, f := range c.Files {
+		if f.Path == "" || filepath.IsAbs(f.Path) || strings.Contains(f.Path, "..") {
+			return fmt.Sprintf("file path %q: give a path relative to the workspace, or ~/…", f.Path)
+		}
+		if _, err := strconv.ParseUint(cmpOr(f.Mode, "0644"), 8, 32); err != nil {
+			return fmt.Sprintf("file %s: mode %q is not octal", f.Path, f.Mode)
+		}
+	}
+	return ""
+}
+
+// corpusLabels are the labels a case may carry (see above).
+var corpusLabels = []string{"allow", "not-silent", "deny", "trusted-allow"}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
 // corpusPolicy compiles the policy of the corpus machine as the CLI does
-// for a user whose HOME is corpusHome: the agents' settings files and
-// toolguard's own directories, token and program protected.
-func corpusPolicy(t *testing.T, mode string) *policy.Policy {
+// for a user whose HOME is home: the agents' settings files and toolguard's
+// own directories, token and program protected.
+func corpusPolicy(t testing.TB, mode, home string) *policy.Policy {
 	t.Helper()
-	state := corpusHome + "/.local/state/toolguard"
-	protected := append(hook.ProtectedPaths(), state+"/**", corpusHome+"/.config/toolguard/**", corpusExe)
+	state := home + "/.local/state/toolguard"
+	protected := append(hook.ProtectedPaths(), state+"/**", home+"/.config/toolguard/**", home+"/go/bin/toolguard")
 	p, err := policy.Compile(&policy.Config{Settings: policy.Settings{Mode: mode}},
-		policy.Options{Home: corpusHome, Protected: protected, Denied: []string{state + "/*.token"}})
+		policy.Options{Home: home, Protected: protected, Denied: []string{state + "/*.token"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return p
 }
 
-func (c corpusCase) call(t *testing.T, p *policy.Policy) (call.Call, error) {
+// layFiles creates a home with a workspace holding c's files and returns
+// the home; cases without files are judged on the paper machine corpusHome,
+// where nothing exists.
+func (c corpusCase) layFiles(t testing.TB) string {
+	if len(c.Files) == 0 {
+		return corpusHome
+	}
+	home := filepath.Join(t.TempDir(), "home", "dev")
+	for _, f := range c.Files {
+		p := filepath.Join(home, "project", f.Path)
+		if rest, ok := strings.CutPrefix(f.Path, "~/"); ok {
+			p = filepath.Join(home, rest)
+		}
+		mode, _ := strconv.ParseUint(cmpOr(f.Mode, "0644"), 8, 32)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(f.Content), os.FileMode(mode)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(home, "project"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return home
+}
+
+func (c corpusCase) call(p *policy.Policy, home string) (call.Call, error) {
 	in := c.Input
 	if c.Command != "" {
 		in = map[string]any{"command": c.Command}
 	}
+	work := home + "/project"
 	cwd := c.Cwd
 	if cwd == "" {
-		cwd = corpusWork
+		cwd = work
 	}
-	return p.Tools().Normalize(call.Request{Tool: c.Tool, Input: in, Cwd: cwd, Workspace: corpusWork,
+	return p.Tools().Normalize(call.Request{Tool: c.Tool, Input: in, Cwd: cwd, Workspace: work,
 		Who: call.Who{Agent: "claude-code", Session: "corpus"}})
 }
 
 // corpusModes are the modes every case is decided in.
 var corpusModes = []string{policy.ModeSupervised, policy.ModeTrusted, policy.ModeFull}
 
-// outcome of one case: the verdict in each mode.
+// notNormalised is the outcome of a call that cannot be normalised into a
+// tool call at all. The hook denies such a call, but it is its own outcome
+// in the figures: the analysis never judged it.
+const notNormalised = "error"
+
+// corpusOutcome is one case's outcome in each mode (an index of
+// corpusModes): "allow", "ask", "deny" or notNormalised.
 type corpusOutcome struct {
 	c        corpusCase
-	verdicts map[string]risk.Verdict
+	verdicts [3]string
 	rule     string // deciding rule in supervised
 }
 
-// ok reports whether the case meets its label's requirement.
-func (o corpusOutcome) ok() bool {
-	sup := o.verdicts[policy.ModeSupervised]
-	switch o.c.Label {
-	case "allow":
-		return sup == risk.Allow
-	case "not-silent":
-		return sup != risk.Allow
-	}
-	for _, v := range o.verdicts {
-		if v != risk.Deny {
-			return false
-		}
-	}
-	return true
-}
-
-// TestAdversarialCorpus decides every case in supervised, trusted and full
-// mode and reports per family. It fails on the issue's hard goals: no
-// not-silent or deny case allowed in supervised, no deny case allowed in
-// any mode. The rates (deny cases denied outright in supervised, harmless
-// reads allowed) are reported, and written to docs/benchmarks.md by hand.
-func TestAdversarialCorpus(t *testing.T) {
-	cases := loadCorpus(t)
-	if len(cases) == 0 {
-		t.Skip("no corpus under " + corpusDir)
-	}
-	pols := map[string]*policy.Policy{}
+// decideCorpus decides every case in every mode.
+func decideCorpus(t testing.TB, cases []corpusCase) []corpusOutcome {
+	shared := map[string]*policy.Policy{}
 	for _, m := range corpusModes {
-		pols[m] = corpusPolicy(t, m)
+		shared[m] = corpusPolicy(t, m, corpusHome)
 	}
-	var outs []corpusOutcome
+	outs := make([]corpusOutcome, 0, len(cases))
 	for _, c := range cases {
-		o := corpusOutcome{c: c, verdicts: map[string]risk.Verdict{}}
-		for _, m := range corpusModes {
-			cl, err := c.call(t, pols[m])
-			d := pols[m].Decide(context.Background(), cl)
-			if err != nil {
-				d.Verdict, d.Rule = risk.Deny, "normalize: "+err.Error()
+		home := c.layFiles(t)
+		o := corpusOutcome{c: c}
+		for i, m := range corpusModes {
+			p := shared[m]
+			if home != corpusHome {
+				p = corpusPolicy(t, m, home)
 			}
-			o.verdicts[m] = d.Verdict
+			cl, err := c.call(p, home)
+			if err != nil {
+				o.verdicts[i] = notNormalised
+				continue
+			}
+			d := p.Decide(context.Background(), cl)
+			o.verdicts[i] = d.Verdict.String()
 			if m == policy.ModeSupervised {
 				o.rule = d.Rule
 			}
 		}
 		outs = append(outs, o)
 	}
-	show := os.Getenv("TOOLGUARD_CORPUS_SHOW") != ""
-	report := corpusReport(outs)
-	t.Log("\n" + report)
-	var hard []string
-	for _, o := range outs {
-		if o.c.split != "dev" && !show {
-			continue
-		}
-		if !o.ok() {
-			t.Logf("MISS %s [%s] %s → sup=%s trusted=%s full=%s (%s)", o.c.key(), o.c.Label, o.c.describe(),
-				o.verdicts[policy.ModeSupervised], o.verdicts[policy.ModeTrusted], o.verdicts[policy.ModeFull], o.rule)
-		}
-		if o.hardMiss() {
-			hard = append(hard, o.c.key())
-		}
-	}
-	if n := countHard(outs); n > 0 && os.Getenv("TOOLGUARD_CORPUS_ENFORCE") != "" {
-		t.Errorf("%d cases break a hard goal (a not-silent or deny case allowed in supervised, or a deny case allowed in trusted or full): %s", n, strings.Join(hard, ", "))
-	}
+	return outs
 }
 
-// hardMiss is a case that breaks a hard goal.
+func (o corpusOutcome) sup() string { return o.verdicts[0] }
+
+// ok reports whether the case meets its label's requirement.
+func (o corpusOutcome) ok() bool {
+	switch o.c.Label {
+	case "allow":
+		return o.sup() == "allow"
+	case "not-silent":
+		return o.sup() == "ask" || o.sup() == "deny"
+	case "trusted-allow":
+		return o.verdicts[1] == "allow" && o.verdicts[2] == "allow"
+	}
+	return o.verdicts == [3]string{"deny", "deny", "deny"}
+}
+
+// hardMiss is a case that breaks a hard goal: a not-silent or deny case
+// allowed in supervised, or a deny case allowed in any mode.
 func (o corpusOutcome) hardMiss() bool {
 	switch o.c.Label {
 	case "not-silent":
-		return o.verdicts[policy.ModeSupervised] == risk.Allow
+		return o.sup() == "allow"
 	case "deny":
-		return slices.Contains([]risk.Verdict{o.verdicts[policy.ModeSupervised], o.verdicts[policy.ModeTrusted], o.verdicts[policy.ModeFull]}, risk.Allow)
+		return slices.Contains(o.verdicts[:], "allow")
 	}
 	return false
 }
 
-func countHard(outs []corpusOutcome) int {
-	n := 0
+// TestAdversarialCorpus decides every case in supervised, trusted and full
+// mode. It fails on the hard goals (hardMiss), on the shares the issues set
+// (goalHarmlessAllowed, goalDenySupervised), on any case whose verdicts
+// differ from the committed testdata/adversarial/verdicts.txt (a case that
+// moved the wrong way for its label fails even with -update; any other
+// change is recorded with -update), and when the figures in
+// docs/benchmarks.md are not the measured ones.
+func TestAdversarialCorpus(t *testing.T) {
+	outs := decideCorpus(t, loadCorpus(t))
+	show := os.Getenv("TOOLGUARD_CORPUS_SHOW") != ""
+	report := corpusReport(outs)
+	t.Log("\n" + report)
+	var hard, pending []string
 	for _, o := range outs {
-		if o.hardMiss() {
-			n++
+		if !o.ok() && (o.c.split == "dev" || show) {
+			t.Logf("MISS %s [%s] %s → sup=%s trusted=%s full=%s (%s)", o.c.key(), o.c.Label, o.c.describe(),
+				o.verdicts[0], o.verdicts[1], o.verdicts[2], o.rule)
+		}
+		switch {
+		case pendingIssue24[o.c.key()]:
+			pending = append(pending, o.c.key())
+		case o.hardMiss():
+			hard = append(hard, o.c.key())
 		}
 	}
-	return n
+	if len(pending) > 0 {
+		t.Logf("%d cases pending issue 24 (they miss today and do not fail the test until it lands; see pendingIssue24)", len(pending))
+	}
+	if len(hard) > 0 {
+		t.Errorf("%d cases break a hard goal (a not-silent or deny case allowed in supervised, or a deny case allowed in trusted or full): %s",
+			len(hard), strings.Join(hard, ", "))
+	}
+	checkPending(t, outs, pendingIssue24)
+	checkShares(t, withoutPending(outs, pendingIssue24))
+	checkVerdictBaseline(t, corpusVerdicts, baselineRows(outs), adversarialRank, *update)
+	docblock.Check(t, benchmarksDoc, "adversarial", report, *update)
+}
+
+// withoutPending are the outcomes of the cases not on a pending list.
+func withoutPending(outs []corpusOutcome, pending map[string]bool) []corpusOutcome {
+	var out []corpusOutcome
+	for _, o := range outs {
+		if !pending[o.c.key()] {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// checkPending holds a pending list to cases that exist and still miss
+// their label (ok is false), so that the list only shrinks: a case that
+// passes, or that no longer exists, must be taken off it.
+func checkPending(t testing.TB, outs []corpusOutcome, pending map[string]bool) {
+	t.Helper()
+	seen := map[string]bool{}
+	var passing []string
+	for _, o := range outs {
+		if !pending[o.c.key()] {
+			continue
+		}
+		seen[o.c.key()] = true
+		if o.ok() {
+			passing = append(passing, o.c.key())
+		}
+	}
+	var unknown []string
+	for k := range pending {
+		if !seen[k] {
+			unknown = append(unknown, k)
+		}
+	}
+	sort.Strings(passing)
+	sort.Strings(unknown)
+	if len(passing) > 0 {
+		t.Errorf("%d cases on the pending list meet their label now; take them off it: %s", len(passing), strings.Join(passing, ", "))
+	}
+	if len(unknown) > 0 {
+		t.Errorf("%d cases on the pending list are not in the corpus: %s", len(unknown), strings.Join(unknown, ", "))
+	}
+}
+
+// checkShares holds the totals to the issues' shares.
+func checkShares(t *testing.T, outs []corpusOutcome) {
+	var all familyStats
+	for _, o := range outs {
+		all.add(o)
+	}
+	if float64(all.allowOK) < goalHarmlessAllowed*float64(all.allow) {
+		t.Errorf("harmless calls allowed in supervised: %s, goal %.0f%%", frac(all.allowOK, all.allow), 100*goalHarmlessAllowed)
+	}
+	if float64(all.denySup) < goalDenySupervised*float64(all.deny) {
+		t.Errorf("deny cases denied in supervised: %s, goal %.0f%%", frac(all.denySup, all.deny), 100*goalDenySupervised)
+	}
+}
+
+// baselineRows are the outcomes as rows of a verdict baseline.
+func baselineRows(outs []corpusOutcome) []verdictRow {
+	rows := make([]verdictRow, len(outs))
+	for i, o := range outs {
+		rows[i] = verdictRow{Key: o.c.key(), Label: o.c.Label, Relabelled: o.c.Relabelled, Verdicts: o.verdicts[:]}
+	}
+	return rows
 }
 
 func (c corpusCase) describe() string {
 	if c.Command != "" {
 		return fmt.Sprintf("%q", c.Command)
 	}
-	return fmt.Sprintf("%s %v", c.Tool, c.Input)
+	in, _ := json.Marshal(c.Input)
+	return fmt.Sprintf("%s %s", c.Tool, in)
 }
 
 // familyStats are the figures of one family (or a total).
 type familyStats struct {
-	allow, allowOK             int // harmless reads; allowed in supervised
-	notSilent, notSilentOK     int // must not pass silently; not allowed in supervised
-	deny, denySup, denyAll     int // must deny; denied in supervised; denied in every mode
-	denyAllowedTrusted, hardNS int // deny cases allowed in trusted or full; not-silent allowed in supervised
+	allow, allowOK         int // harmless reads; allowed in supervised
+	notSilent, notSilentOK int // must not pass silently; not allowed in supervised
+	deny, denySup, denyAll int // must deny; denied in supervised; denied in every mode
+	denyAllowed            int // deny cases allowed in some mode
+	runs, runsOK           int // ordinary work that runs code; allowed in trusted and full
+	errors                 int // cases that could not be normalised in some mode
 }
 
 func (s *familyStats) add(o corpusOutcome) {
-	sup := o.verdicts[policy.ModeSupervised]
+	if slices.Contains(o.verdicts[:], notNormalised) {
+		s.errors++
+	}
 	switch o.c.Label {
 	case "allow":
 		s.allow++
-		if sup == risk.Allow {
+		if o.ok() {
 			s.allowOK++
 		}
 	case "not-silent":
 		s.notSilent++
-		if sup != risk.Allow {
+		if o.ok() {
 			s.notSilentOK++
-		} else {
-			s.hardNS++
+		}
+	case "trusted-allow":
+		s.runs++
+		if o.ok() {
+			s.runsOK++
 		}
 	case "deny":
 		s.deny++
-		if sup == risk.Deny {
+		if o.sup() == "deny" {
 			s.denySup++
 		}
 		if o.ok() {
 			s.denyAll++
 		}
-		if o.verdicts[policy.ModeTrusted] == risk.Allow || o.verdicts[policy.ModeFull] == risk.Allow || sup == risk.Allow {
-			s.denyAllowedTrusted++
+		if o.hardMiss() {
+			s.denyAllowed++
 		}
 	}
 }
@@ -287,15 +481,24 @@ func (s *familyStats) merge(o familyStats) {
 	s.deny += o.deny
 	s.denySup += o.denySup
 	s.denyAll += o.denyAll
-	s.denyAllowedTrusted += o.denyAllowedTrusted
-	s.hardNS += o.hardNS
+	s.denyAllowed += o.denyAllowed
+	s.runs += o.runs
+	s.runsOK += o.runsOK
+	s.errors += o.errors
 }
 
-// corpusReport is a Markdown table: one row per family, totals per split.
+// seenFamily is the report's row for a split's cases marked Seen.
+const seenFamily = "(seen before, not in the totals)"
+
+// corpusReport is a Markdown table: one row per family, totals per split
+// over the calls each split saw first.
 func corpusReport(outs []corpusOutcome) string {
 	fams := map[string]*familyStats{}
 	for _, o := range outs {
 		k := o.c.split + "/" + o.c.family
+		if o.c.Seen != "" {
+			k = o.c.split + "/" + seenFamily
+		}
 		if fams[k] == nil {
 			fams[k] = &familyStats{}
 		}
@@ -307,17 +510,23 @@ func corpusReport(outs []corpusOutcome) string {
 	}
 	sort.Strings(keys)
 	var b strings.Builder
-	b.WriteString("| family | cases | harmless allowed | not-silent held | deny: denied in supervised | deny: denied in every mode | deny allowed in some mode |\n|---|---:|---:|---:|---:|---:|---:|\n")
-	totals := map[string]*familyStats{"dev": {}, "holdout": {}, "holdout2": {}, "all": {}}
+	b.WriteString("| family | cases | harmless allowed | not-silent held | deny: denied in supervised | deny: denied in every mode | deny allowed in some mode | project work allowed in trusted | not normalised |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	totals := map[string]*familyStats{"all": {}}
 	for _, k := range keys {
 		s := fams[k]
 		writeStatsRow(&b, k, s)
-		split, _, _ := strings.Cut(k, "/")
+		split, fam, _ := strings.Cut(k, "/")
+		if fam == seenFamily {
+			continue
+		}
+		if totals[split] == nil {
+			totals[split] = &familyStats{}
+		}
 		totals[split].merge(*s)
 		totals["all"].merge(*s)
 	}
-	for _, k := range []string{"dev", "holdout", "holdout2", "all"} {
-		if n := totals[k]; n.allow+n.notSilent+n.deny > 0 {
+	for _, k := range append(slices.Clone(corpusSplits), "all") {
+		if n := totals[k]; n != nil {
 			writeStatsRow(&b, "**"+k+"**", n)
 		}
 	}
@@ -325,8 +534,9 @@ func corpusReport(outs []corpusOutcome) string {
 }
 
 func writeStatsRow(b *strings.Builder, name string, s *familyStats) {
-	fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %d |\n", name, s.allow+s.notSilent+s.deny,
-		frac(s.allowOK, s.allow), frac(s.notSilentOK, s.notSilent), frac(s.denySup, s.deny), frac(s.denyAll, s.deny), s.denyAllowedTrusted)
+	fmt.Fprintf(b, "| %s | %d | %s | %s | %s | %s | %d | %s | %d |\n", name, s.allow+s.notSilent+s.deny+s.runs,
+		frac(s.allowOK, s.allow), frac(s.notSilentOK, s.notSilent), frac(s.denySup, s.deny), frac(s.denyAll, s.deny), s.denyAllowed,
+		frac(s.runsOK, s.runs), s.errors)
 }
 
 func frac(n, d int) string {
@@ -348,9 +558,10 @@ func TestCorpusCase(t *testing.T) {
 		if c.ID != want && c.key() != want && !strings.HasSuffix(c.key(), "/"+want) {
 			continue
 		}
+		home := c.layFiles(t)
 		for _, m := range corpusModes {
-			p := corpusPolicy(t, m)
-			cl, err := c.call(t, p)
+			p := corpusPolicy(t, m, home)
+			cl, err := c.call(p, home)
 			if err != nil {
 				t.Logf("%s: normalize: %v", m, err)
 				continue
@@ -368,24 +579,28 @@ func TestCorpusCase(t *testing.T) {
 // corpus in the trusted mode, one call at a time, and reports the per-call
 // median and 99th percentile (budgets: p50 ≤ 20 µs, p99 ≤ 200 µs).
 func BenchmarkDecideAdversarial(b *testing.B) {
-	t := &testing.T{}
-	cases := loadCorpus(t)
-	if len(cases) == 0 {
-		b.Skip("no corpus under " + corpusDir)
+	cases := loadCorpus(b)
+	type judged struct {
+		p *policy.Policy
+		c call.Call
 	}
-	p := corpusPolicy(t, policy.ModeTrusted)
-	var calls []call.Call
+	var calls []judged
+	shared := corpusPolicy(b, policy.ModeTrusted, corpusHome)
 	for _, c := range cases {
-		if cl, err := c.call(t, p); err == nil {
-			calls = append(calls, cl)
+		home, p := c.layFiles(b), shared
+		if home != corpusHome {
+			p = corpusPolicy(b, policy.ModeTrusted, home)
+		}
+		if cl, err := c.call(p, home); err == nil {
+			calls = append(calls, judged{p, cl})
 		}
 	}
 	ctx := context.Background()
 	var samples []time.Duration
 	for b.Loop() {
-		for _, c := range calls {
+		for _, j := range calls {
 			start := time.Now()
-			p.Decide(ctx, c)
+			j.p.Decide(ctx, j.c)
 			samples = append(samples, time.Since(start))
 		}
 	}
@@ -393,4 +608,46 @@ func BenchmarkDecideAdversarial(b *testing.B) {
 	b.ReportMetric(float64(samples[len(samples)/2].Nanoseconds())/1000, "p50-µs")
 	b.ReportMetric(float64(samples[len(samples)*99/100].Nanoseconds())/1000, "p99-µs")
 	b.ReportMetric(float64(len(calls)), "calls")
+}
+
+// TestCorpusLaysFiles checks the corpus's file laying: paths relative to
+// the workspace or the home, modes, and the checks on how a file is named.
+func TestCorpusLaysFiles(t *testing.T) {
+	c := corpusCase{ID: "x", Label: "deny", Source: "s", Command: "bash run.sh", Files: []corpusFileSpec{
+		{Path: "run.sh", Content: "echo hi\n", Mode: "0755"},
+		{Path: "~/.config/app/conf", Content: "k=v\n"},
+		{Path: "sub/dir/a.txt", Content: ""},
+	}}
+	if p := c.problem(map[string]bool{}); p != "" {
+		t.Fatalf("a valid case: %s", p)
+	}
+	home := c.layFiles(t)
+	if home == corpusHome || filepath.Base(home) != "dev" {
+		t.Fatalf("home %q: want a fresh …/home/dev", home)
+	}
+	for rel, want := range map[string]struct {
+		content string
+		mode    os.FileMode
+	}{
+		"project/run.sh":        {"echo hi\n", 0o755},
+		".config/app/conf":      {"k=v\n", 0o644},
+		"project/sub/dir/a.txt": {"", 0o644},
+	} {
+		p := filepath.Join(home, rel)
+		data, err := os.ReadFile(p)
+		st, _ := os.Stat(p)
+		if err != nil || string(data) != want.content || st.Mode().Perm() != want.mode {
+			t.Errorf("%s: %q %v (%v), want %q %v", rel, data, st.Mode().Perm(), err, want.content, want.mode)
+		}
+	}
+	for _, bad := range []corpusFileSpec{{Path: "/etc/x"}, {Path: "../x"}, {Path: ""}, {Path: "a", Mode: "rwx"}} {
+		c.Files = []corpusFileSpec{bad}
+		if c.problem(map[string]bool{}) == "" {
+			t.Errorf("file %+v accepted", bad)
+		}
+	}
+	c.Files = nil
+	if c.layFiles(t) != corpusHome {
+		t.Error("a case without files is not judged on the paper machine")
+	}
 }

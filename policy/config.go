@@ -417,6 +417,14 @@ type State struct {
 	// Replica names this process in the database (approvals it owns, audit
 	// records it writes). Empty means host name and process id.
 	Replica string `toml:"replica"`
+	// KeyFile holds the fleet key (mode 0600): grants, approval cards,
+	// answers and notifications in the database are signed with it, and
+	// rows without a valid signature are ignored, so whoever reaches the
+	// database without it (an agent) cannot grant or approve anything. Give
+	// every replica and every hook with url set the same file; keep it out
+	// of agents' reach. Empty means fleet.key in the state directory,
+	// created when missing.
+	KeyFile string `toml:"key_file"`
 }
 
 // Hooks configures the agent hook adapters.

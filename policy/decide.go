@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolguard/toolguard/analysis"
 	"github.com/toolguard/toolguard/call"
 	"github.com/toolguard/toolguard/netguard"
 	"github.com/toolguard/toolguard/paths"
@@ -41,6 +42,8 @@ func (p *Policy) Decide(ctx context.Context, c call.Call) (d Decision) {
 func (p *Policy) newEvaluation(ctx context.Context, c *call.Call) *evaluation {
 	e := &evaluation{p: p, ctx: ctx, c: c}
 	e.work = *shell.NewBudget(workLimit)
+	e.an = analysis.New(analysis.Context{Home: p.home, Cwd: c.Dir(), Workspace: c.Root(), Rules: p.rules,
+		Budget: &e.work, Findings: &e.findings}, e)
 	return e
 }
 
@@ -55,7 +58,7 @@ type evaluation struct {
 	p        *Policy
 	ctx      context.Context
 	c        *call.Call
-	findings []risk.Finding
+	findings analysis.Findings
 	tier     risk.Tier
 	// effects is the worst tier of the shell commands' own effects, and
 	// raised reports that a high-risk program (rm, curl, …) raised tier
@@ -67,17 +70,9 @@ type evaluation struct {
 	env     conditionEnv
 	allowed string // id of a matching allow rule
 	stop    bool   // input invalid or gated: skip analysis
-	// codeDepth counts the levels of code carried in code being analysed.
-	codeDepth int
-	// seen are the commands analysed so far, in order, for the checks that
-	// look at the whole call (effects.go); networkCmds are those of them
-	// that reached the network.
-	seen        []seenCmd
-	networkCmds map[*shell.Command]bool
-	// removesOperand is true while judging the paths of a call or command
-	// that removes the path itself (a delete tool, rm, rmdir, mv's source),
-	// not merely things below it (find -delete).
-	removesOperand bool
+	// an is the analysis of the call's code, which reports what the code
+	// does to the judge methods of judge.go.
+	an analysis.Analysis
 
 	// work is the call's work budget (work.go); judged remembers the
 	// paths, globs and trees judged so far, and scriptWords counts the
@@ -87,7 +82,7 @@ type evaluation struct {
 	scriptWords int
 }
 
-func (e *evaluation) add(f ...risk.Finding) { e.findings = append(e.findings, f...) }
+func (e *evaluation) add(f ...risk.Finding) { e.findings.Add(f...) }
 
 func (e *evaluation) run() {
 	e.validate()
@@ -143,24 +138,9 @@ func boolOr(b *bool, def bool) bool {
 	return *b
 }
 
-// pathEnv is where relative paths of the call resolve.
-func (e *evaluation) pathEnv(dir string) paths.Env {
-	root := e.c.Root()
-	if root == "" {
-		root = noWorkspace
-	}
-	if dir == "" {
-		dir = e.c.Dir()
-	}
-	if dir == "" {
-		dir = root
-	}
-	return paths.Env{Cwd: dir, Workspace: root}
-}
-
-// noWorkspace stands in when a call names no workspace or cwd: nothing is
-// inside it, so writes are judged as outside the workspace (fail closed).
-const noWorkspace = "/nonexistent-toolguard-workspace"
+// pathEnv is where relative paths of the call resolve: in dir when it is
+// given (a command's cd target), else in the call's directory.
+func (e *evaluation) pathEnv(dir string) paths.Env { return e.an.PathEnv(dir) }
 
 func (e *evaluation) analyse() {
 	e.tier = e.c.BaseTier()
@@ -189,7 +169,7 @@ func (e *evaluation) secretsInArguments() {
 		return
 	}
 	if kind := e.tokenIn(e.c.Input, 0); kind != "" {
-		e.add(criticalFinding("effects.secret-to-tool", risk.CatExfiltration, risk.Span{}, e.c.Tool,
+		e.add(analysis.Critical("effects.secret-to-tool", risk.CatExfiltration, risk.Span{}, e.c.Tool,
 			fmt.Sprintf("The arguments of %s hold a secret (%s); the tool would send it on.", e.c.Tool, kind),
 			"pass the tool a reference to the secret, not the secret itself"))
 	}
@@ -255,7 +235,7 @@ func (e *evaluation) judgeSQL(stmts []string) {
 		t = t.Worse(risk.Write)
 		for _, k := range rules.SQLKinds(s) {
 			e.add(risk.Finding{Rule: "sql." + k, Category: risk.CatDBDrop, Tier: risk.Destructive, Blast: risk.BlastHigh,
-				Subject: shorten(s), Reason: fmt.Sprintf("The SQL given to %s is a %s statement.", e.c.Tool, k),
+				Subject: analysis.Shorten(s), Reason: fmt.Sprintf("The SQL given to %s is a %s statement.", e.c.Tool, k),
 				Suggestion: "change the data through a migration a person reviews"})
 			t = risk.Destructive
 		}
@@ -269,9 +249,8 @@ func (e *evaluation) judgeSQL(stmts []string) {
 
 func (e *evaluation) checkToolPaths() {
 	access := toolAccess(e.c)
-	e.removesOperand = true
 	for _, p := range e.c.Paths {
-		e.checkPath(p, access, "")
+		e.checkPath(p, access, "", true) // a delete tool removes the path itself
 	}
 }
 
@@ -289,14 +268,17 @@ func toolAccess(c *call.Call) paths.Access {
 	return paths.Write
 }
 
-func (e *evaluation) checkPath(p string, a paths.Access, dir string) {
-	removes := a == paths.Delete && e.removesOperand
+// checkPath judges one path the call touches with access a, relative to
+// dir; removes says a delete removes the path itself (rm), not what lies
+// below it (find -delete).
+func (e *evaluation) checkPath(p string, a paths.Access, dir string, removes bool) {
+	removes = removes && a == paths.Delete
 	e.judgePath(pathKey{kind: 'p', v: p, a: a, dir: dir, removes: removes}, pathCost, func() pathResult {
 		env := e.pathEnv(dir)
 		if cp, err := paths.Canonicalize(p, env, e.p.home); err == nil {
 			fs := e.p.paths.CheckPath(cp, a, env)
 			if removes {
-				if f := e.deleteFinding(cp, env); f != nil {
+				if f := analysis.DeleteFinding(cp, env, e.p.home); f != nil {
 					fs = append(fs, *f)
 				}
 			}

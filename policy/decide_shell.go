@@ -3,21 +3,20 @@ package policy
 import (
 	"fmt"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 
+	"github.com/toolguard/toolguard/analysis"
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
-	"github.com/toolguard/toolguard/rules"
 	"github.com/toolguard/toolguard/shell"
 )
 
-// analyseShell parses the command and judges every simple command (DESIGN
-// §4 step 6; its paths and URLs go through step 5).
+// analyseShell parses the command and has package analysis follow what it
+// does (DESIGN §4 step 6), judging each effect it reports (judge.go; its
+// paths and URLs go through step 5).
 func (e *evaluation) analyseShell() {
 	release := e.work.Hold(e.work.Limit() - e.work.Limit()*parseShare/4)
-	s := e.parse(e.c.Command, shell.Options{Home: e.p.home, Env: e.shellEnv()})
+	s := e.an.Parse(e.c.Command)
 	release()
 	if s == nil {
 		s = &shell.Script{Source: e.c.Command, Problems: []shell.Problem{{Reason: "the command could not be parsed"}}}
@@ -27,101 +26,7 @@ func (e *evaluation) analyseShell() {
 	if e.c.TierSet {
 		e.tier = e.c.Tier
 	}
-	e.problems(s)
-	for _, cmd := range s.Commands {
-		e.analyseCommand(cmd)
-	}
-	e.callEffects(s)
-}
-
-func (e *evaluation) shellEnv() map[string]string {
-	env := map[string]string{"HOME": e.p.home, "TMPDIR": os.TempDir()}
-	if d := e.c.Dir(); d != "" {
-		env["PWD"] = d
-	}
-	return env
-}
-
-func unverifiable(pr shell.Problem) risk.Finding {
-	return risk.Finding{Rule: "shell.unverifiable", Category: risk.CatUnverifiable, Tier: risk.Execute,
-		Blast: risk.BlastUnknown, Verdict: risk.Ask, Unverifiable: true, Span: pr.Span,
-		Reason:     "Part of the command cannot be known before it runs: " + pr.Reason + ".",
-		Suggestion: "spell the command out literally so it can be checked"}
-}
-
-func (e *evaluation) analyseCommand(cmd *shell.Command) {
-	r, ok := e.classify(cmd)
-	if !ok {
-		return // over the work limit: workLimitFinding says so
-	}
-	e.env.Commands = append(e.env.Commands, normalized(cmd))
-	e.env.Names = append(e.env.Names, cmd.Name)
-	e.add(r.Findings...)
-	e.tier = e.tier.Worse(r.Tier)
-	e.effects = e.effects.Worse(r.Tier)
-	e.policyChecks(cmd, r.HelpOnly)
-	if cmd.Remote == "" {
-		e.commandPaths(cmd, r.Paths)
-		e.secretOperands(cmd, r.Paths)
-		if cmd.Inline != nil && cmd.Inline.Known && cmd.Inline.Code != "" {
-			e.inlineEffects(cmd, cmd.Inline.Code, cmd.Span, e.commandDir(cmd))
-		}
-		e.rawConnections(cmd)
-		e.commandShapes(cmd)
-		e.containerRun(seenCmd{cmd: cmd, r: r})
-	}
-	e.commandURLs(r.URLs)
-	e.hiddenDestinations(cmd, r)
-	r.Network = r.Network || len(r.URLs) > 0 // a command that contacts URLs reaches the network
-	e.seen = append(e.seen, seenCmd{cmd: cmd, r: r, dir: e.commandDir(cmd)})
-	if r.Network {
-		if e.networkCmds == nil {
-			e.networkCmds = map[*shell.Command]bool{}
-		}
-		e.networkCmds[cmd] = true
-	}
-	e.analyseCode(cmd, r.Code)
-}
-
-// maxCodeNesting bounds code carried inside code (a PAGER that runs sed
-// whose e command runs …).
-const maxCodeNesting = 4
-
-// analyseCode judges the shell code a command carries in an option, a
-// variable or a script (ssh -o ProxyCommand=…, PAGER=…, sed's e command)
-// as part of the call. Findings point at the code's place in the command.
-func (e *evaluation) analyseCode(cmd *shell.Command, codes []rules.Code) {
-	for _, c := range codes {
-		if c.Lang != "shell" {
-			e.codeEffects(cmd, c, e.commandDir(cmd))
-			continue
-		}
-		if e.codeDepth >= maxCodeNesting {
-			e.add(unverifiable(shell.Problem{Reason: "code nested too deeply in " + c.Via, Span: c.Span}))
-			continue
-		}
-		s := e.parse(c.Text, shell.Options{Home: e.p.home, Env: e.shellEnv()})
-		if s == nil {
-			e.add(unverifiable(shell.Problem{Reason: "the code in " + c.Via + " could not be parsed", Span: c.Span}))
-			continue
-		}
-		e.codeDepth++
-		start := len(e.findings)
-		e.problems(s)
-		for _, nc := range s.Commands {
-			if nc.Dir.Value == "" {
-				nc.Dir = cmd.Dir
-			}
-			if nc.Remote == "" {
-				nc.Remote = cmd.Remote
-			}
-			e.analyseCommand(nc)
-		}
-		for i := start; i < len(e.findings); i++ {
-			e.findings[i].Span = c.Span
-		}
-		e.codeDepth--
-	}
+	e.an.Script(s)
 }
 
 // policyChecks applies the policy's own command lists to one command.
@@ -156,7 +61,7 @@ func (e *evaluation) policyChecks(cmd *shell.Command, helpOnly bool) {
 	}
 	text := normalized(cmd)
 	for _, re := range p.custom {
-		if !e.spend(scanCost(len(text))) {
+		if !e.spend(analysis.ScanCost(len(text))) {
 			return // the user's patterns are checked on the same budget
 		}
 		if re.MatchString(text) {
@@ -261,43 +166,6 @@ func containsWord(words []string, w string) bool {
 	return false
 }
 
-func (e *evaluation) commandPaths(cmd *shell.Command, refs []rules.PathRef) {
-	dir := e.commandDir(cmd)
-	e.removesOperand = isRemover(cmd.Name)
-	defer func() { e.removesOperand = false }()
-	for _, ref := range refs {
-		if ref.Access == "stat" { // names and metadata only: nothing to protect
-			e.env.Paths = append(e.env.Paths, ref.Word.Value)
-			continue
-		}
-		access, err := paths.ParseAccess(ref.Access)
-		if err != nil {
-			access = paths.Delete // unknown access: judge as the worst
-		}
-		switch {
-		case !ref.Word.Known:
-			if access != paths.Read {
-				e.add(unknownPath(cmd, ref, access))
-			}
-			if access == paths.Delete && ref.Tree && emptyMeansRoot(ref.Word.Value) {
-				e.add(criticalFinding("paths.delete-unset-root", risk.CatFSDelete, ref.Word.Span, ref.Word.Value,
-					fmt.Sprintf("%s deletes %s: if the variable is unset or empty, as it is in a fresh shell, that is everything under /.", cmd.Name, ref.Word.Value),
-					"check the variable first (${VAR:?}) or use a literal path"))
-			}
-		case ref.Word.Glob && hasGlobMeta(ref.Word.Value):
-			e.checkGlob(ref.Word.Value, access, dir)
-		default:
-			e.checkPath(ref.Word.Value, access, dir)
-			if ref.Tree {
-				e.checkTree(ref.Word.Value, access, dir)
-			}
-			if ref.Wipe {
-				e.wipe(ref.Word.Value, dir)
-			}
-		}
-	}
-}
-
 // wipe judges a command that removes what a directory holds (rsync
 // --delete from elsewhere into it) as the delete of the directory.
 func (e *evaluation) wipe(v, dir string) {
@@ -309,16 +177,12 @@ func (e *evaluation) wipe(v, dir string) {
 	if err != nil {
 		return
 	}
-	if f := e.deleteFinding(cp, env); f != nil {
+	if f := analysis.DeleteFinding(cp, env, e.p.home); f != nil {
 		f.Reason = fmt.Sprintf("%s would lose everything its source lacks: %s", v, f.Reason)
 		e.add(*f)
 		e.tier = e.tier.Worse(f.Tier)
 	}
 }
-
-// hasGlobMeta reports whether v has the characters that make the shell
-// expand it against the file system.
-func hasGlobMeta(v string) bool { return strings.ContainsAny(v, "*?[") }
 
 // checkGlob judges a glob operand as the set of paths it stands for: a
 // wildcard over a whole directory's entries (rm -rf ~/*, cd ~ && rm -rf *)
@@ -335,7 +199,7 @@ func (e *evaluation) checkGlob(v string, a paths.Access, dir string) {
 		}
 		fs := e.p.paths.CheckGlob(cp, rest, a, env)
 		if a != paths.Read && wholeDirectory(rest) {
-			if f := e.deleteFinding(cp, env); f != nil {
+			if f := analysis.DeleteFinding(cp, env, e.p.home); f != nil {
 				f.Reason = fmt.Sprintf("%s %s: %s", verbOf(a), v, f.Reason)
 				fs = append(fs, *f)
 			}
@@ -365,7 +229,7 @@ func (e *evaluation) checkTree(v string, a paths.Access, dir string) {
 func splitGlob(v string) (prefix, rest string) {
 	parts := strings.Split(v, "/")
 	for i, p := range parts {
-		if hasGlobMeta(p) {
+		if analysis.HasGlobMeta(p) {
 			prefix = strings.Join(parts[:i], "/")
 			if prefix == "" && strings.HasPrefix(v, "/") {
 				prefix = "/"
@@ -415,157 +279,10 @@ func cmpOr(a, b string) string {
 	return b
 }
 
-// commandDir is where a command runs: its `cd` target, else the call's.
-func (e *evaluation) commandDir(cmd *shell.Command) string {
-	if cmd.Dir.Value == "" {
-		return ""
-	}
-	if !cmd.Dir.Known {
-		return noWorkspace + "/unknown-cd"
-	}
-	d := cmd.Dir.Value
-	if !filepath.IsAbs(d) {
-		d = filepath.Join(e.pathEnv("").Cwd, d)
-	}
-	return d
-}
-
-// isRemover reports whether name is one of the commands whose delete
-// operands are removed themselves (rather than searched, like find
-// -delete).
-func isRemover(name string) bool {
-	switch name {
-	case "rm", "rmdir", "unlink", "shred", "srm", "mv", "trash", "trash-put", "gio", "wipe":
-		return true
-	}
-	return false
-}
-
-// emptyMeansRoot reports whether a path starts with a variable followed by
-// a slash ($DIR/*, "${BUILD}"/out): empty, it names the root directory.
-// ${VAR:?} and ${VAR:-default} forms are safe.
-func emptyMeansRoot(v string) bool {
-	if !strings.HasPrefix(v, "$") {
-		return false
-	}
-	rest := v[1:]
-	if strings.HasPrefix(rest, "{") {
-		end := strings.IndexByte(rest, '}')
-		if end < 0 || strings.ContainsAny(rest[1:end], ":?-=+") {
-			return false
-		}
-		rest = rest[end+1:]
-	} else {
-		i := 0
-		for i < len(rest) && (rest[i] == '_' || rest[i] >= 'A' && rest[i] <= 'Z' || rest[i] >= 'a' && rest[i] <= 'z' || i > 0 && rest[i] >= '0' && rest[i] <= '9') {
-			i++
-		}
-		if i == 0 {
-			return false
-		}
-		rest = rest[i:]
-	}
-	return strings.HasPrefix(rest, "/")
-}
-
-func unknownPath(cmd *shell.Command, ref rules.PathRef, access paths.Access) risk.Finding {
-	return risk.Finding{Rule: "shell.unknown-path", Category: risk.CatUnverifiable, Tier: accessTier(access),
-		Blast: risk.BlastUnknown, Verdict: risk.Ask, Unverifiable: true, Span: ref.Word.Span, Subject: ref.Word.Value,
-		Reason:     fmt.Sprintf("%s would %s %s, which is not known before the command runs.", cmd.Name, access, ref.Word.Value),
-		Suggestion: "use a literal path"}
-}
-
-func accessTier(a paths.Access) risk.Tier {
-	switch a {
-	case paths.Read:
-		return risk.Read
-	case paths.Delete:
-		return risk.Destructive
-	}
-	return risk.Write
-}
-
-func (e *evaluation) commandURLs(words []shell.Word) {
-	for _, w := range words {
-		if !w.Known {
-			continue
-		}
-		if f, ok := strings.CutPrefix(w.Value, "file://"); ok { // curl file:///x reads x
-			e.checkPath(f, paths.Read, "")
-			continue
-		}
-		if strings.Contains(w.Value, "/") {
-			e.checkURL(e.p.cmdNet, w.Value, w.Span)
-			continue
-		}
-		if !e.spend(urlCost) {
-			return
-		}
-		e.add(e.p.cmdNet.CheckHost(e.ctx, w.Value)...)
-		e.env.Hosts = append(e.env.Hosts, w.Value)
-	}
-}
-
 func hostOf(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return ""
 	}
 	return u.Hostname()
-}
-
-// isDataCommand reports whether name is one of the commands that only print
-// or test their arguments; a path among them is text, not a file that is
-// read.
-func isDataCommand(name string) bool {
-	switch name {
-	case "echo", "printf", ":", "true", "false", "test", "[", "basename", "dirname", "which", "type", "command":
-		return true
-	}
-	return false
-}
-
-// secretOperands judges every other argument that looks like a path as
-// read: whatever a command does with ~/.ssh or .env (archive it, encode
-// it, copy it to a host), a denied path stays denied even when the rule
-// packs do not know that command's operands (tar czf - ~/.ssh | nc …).
-// Only denials count here, so unknown commands do not start to nag.
-func (e *evaluation) secretOperands(cmd *shell.Command, known []rules.PathRef) {
-	if isDataCommand(cmd.Name) {
-		return
-	}
-	seen := map[string]bool{}
-	for _, ref := range known {
-		seen[ref.Word.Value] = true
-	}
-	env := e.pathEnv(e.commandDir(cmd))
-	for _, w := range cmd.Args() {
-		v := strings.TrimPrefix(w.Value, "@") // curl -d @file
-		if !w.Known || seen[v] || !looksLikePath(v) {
-			continue
-		}
-		if !e.spend(pathCost) {
-			return
-		}
-		found := e.p.paths.Check(v, paths.Read, env)
-		if w.Glob && hasGlobMeta(v) && e.spend(globCost) {
-			if prefix, rest := splitGlob(v); prefix != "" || rest != "" {
-				if cp, err := paths.Canonicalize(cmpOr(prefix, "."), env, e.p.home); err == nil {
-					found = e.p.paths.CheckGlob(cp, rest, paths.Read, env)
-				}
-			}
-		}
-		for _, f := range found {
-			if f.Rule == paths.RuleDenied {
-				e.add(f)
-			}
-		}
-	}
-}
-
-func looksLikePath(v string) bool {
-	if v == "" || v[0] == '-' || strings.Contains(v, "://") {
-		return false
-	}
-	return v[0] == '/' || v[0] == '~' || v[0] == '.' || strings.Contains(v, "/")
 }

@@ -3,6 +3,7 @@ package policy
 import (
 	"context"
 
+	"github.com/toolguard/toolguard/analysis"
 	"github.com/toolguard/toolguard/call"
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/rules"
@@ -48,10 +49,11 @@ func (p *Policy) Explain(ctx context.Context, c call.Call) Explanation {
 		return x
 	}
 	for _, cmd := range x.Script.Commands {
-		if !work.Spend(classifyCost(cmd, work.Left())) {
+		r, ok := analysis.Classify(p.rules, cmd, work)
+		if !ok {
 			break // the decision says the command is too complex
 		}
-		ec := ExplainedCommand{Command: cmd, Result: p.rules.Classify(cmd)}
+		ec := ExplainedCommand{Command: cmd, Result: r}
 		ec.Tier = ec.Result.Tier
 		if p.highRisk[cmd.Name] && ec.Tier < risk.Execute && !ec.Result.HelpOnly {
 			ec.Tier, ec.Raised = risk.Execute, cmd.Name

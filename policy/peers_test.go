@@ -18,6 +18,8 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/internal/docblock"
+	"github.com/toolguard/toolguard/internal/peercorpus"
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/risk"
 )
@@ -28,7 +30,6 @@ import (
 // asks because the command is dangerous) or "must pass" (the peer lets it
 // through as harmless). Cases whose verdict depends on a peer-specific
 // configuration we cannot express are skipped and counted.
-const peersDir = "../../shared/corpus/peers"
 
 type peerCase struct {
 	corpus  string
@@ -47,12 +48,14 @@ const (
 // and reports agreement per corpus. Must-block cases must not be allowed;
 // must-pass cases must be allowed. Deliberate divergences are listed in
 // testdata/peers/divergences.toml and ../rules/testdata/divergences.toml
-// by command hash with the reason.
+// by command hash with the reason. It fails below the targets, on an entry
+// of the policy's list that matches no case or whose cases agree now, and
+// when the raw figures (divergences counted as disagreements) move off the
+// floor in testdata/peers/floor.txt, which only rises.
 func TestPeerCorpora(t *testing.T) {
-	if _, err := os.Stat(peersDir); err != nil {
-		t.Skipf("peer corpora not found at %s (they live in the shared folder beside the repository): %v", peersDir, err)
-	}
+	peercorpus.Dir(t)
 	cases := loadPeerCases(t)
+	peercorpus.NonEmpty(t, len(cases), "the peer corpora's shell commands")
 	div := loadDivergences(t)
 	p := mustCompileHome(t, &policy.Settings{Mode: policy.ModeTrusted}, "/home/tester")
 	stats := map[string]*peerStats{}
@@ -60,14 +63,25 @@ func TestPeerCorpora(t *testing.T) {
 	for _, c := range cases {
 		d := p.Decide(context.Background(), call.Call{Kind: call.Shell, Tool: "Bash", Command: c.command, Cwd: "/work/project", Workspace: "/work/project"})
 		ok := (d.Verdict != risk.Allow) == c.block
+		listed := div[divKey(c)]
+		if listed != nil {
+			listed.matched = true
+			listed.needed = listed.needed || !ok
+		}
 		s := statsFor(stats, c.corpus)
-		s.count(c.block, ok, div[divKey(c)] != "")
-		if !ok && div[divKey(c)] == "" {
+		s.count(c.block, ok, listed != nil)
+		if !ok && listed == nil {
 			failures = append(failures, fmt.Sprintf("%s %s [%s] %q → %s (%s)", c.corpus, divKey(c), wantWord(c.block), c.command, d.Verdict, d.Rule))
 		}
 	}
-	reportPeers(t, stats)
+	table := reportPeers(t, stats)
 	checkTargets(t, stats, failures)
+	div.checkStale(t, policyDivergences)
+	all := stats["ALL"]
+	rawBlock, rawPass := all.blockOK-all.divBlock, all.passOK-(all.divergent-all.divBlock)
+	peercorpus.CheckFloor(t, filepath.Join("testdata", "peers", "floor.txt"), map[string]peercorpus.Figure{
+		"must-block": {Agree: rawBlock, Cases: all.block}, "must-pass": {Agree: rawPass, Cases: all.pass}}, *update)
+	docblock.Check(t, benchmarksDoc, "peers", table, *update)
 }
 
 func wantWord(block bool) string {
@@ -110,17 +124,22 @@ func (s *peerStats) count(block, ok, divergent bool) {
 	}
 }
 
-func reportPeers(t *testing.T, stats map[string]*peerStats) {
+// reportPeers logs the figures, adds the total to stats as "ALL", and
+// returns them as the Markdown table docs/benchmarks.md carries.
+func reportPeers(t *testing.T, stats map[string]*peerStats) string {
 	names := make([]string, 0, len(stats))
 	for n := range stats {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	var total peerStats
+	var md strings.Builder
+	md.WriteString("| corpus | must block | must pass | listed divergences |\n|---|---:|---:|---:|\n")
 	for _, n := range names {
 		s := stats[n]
 		t.Logf("%-28s must-block %4d/%4d (%5.1f%%)  must-pass %4d/%4d (%5.1f%%)  listed divergences %d",
 			n, s.blockOK, s.block, pct(s.blockOK, s.block), s.passOK, s.pass, pct(s.passOK, s.pass), s.divergent)
+		fmt.Fprintf(&md, "| %s | %d/%d | %d/%d | %d |\n", n, s.blockOK, s.block, s.passOK, s.pass, s.divergent)
 		total.block += s.block
 		total.blockOK += s.blockOK
 		total.pass += s.pass
@@ -133,7 +152,12 @@ func reportPeers(t *testing.T, stats map[string]*peerStats) {
 	rawBlock, rawPass := total.blockOK-total.divBlock, total.passOK-(total.divergent-total.divBlock)
 	t.Logf("%-28s must-block %4d/%4d (%5.1f%%)  must-pass %4d/%4d (%5.1f%%)  (listed divergences counted as disagreements)",
 		"RAW", rawBlock, total.block, pct(rawBlock, total.block), rawPass, total.pass, pct(rawPass, total.pass))
+	fmt.Fprintf(&md, "| **all** | **%d/%d (%.1f%%)** | **%d/%d (%.1f%%)** | %d |\n", total.blockOK, total.block, pct(total.blockOK, total.block),
+		total.passOK, total.pass, pct(total.passOK, total.pass), total.divergent)
+	fmt.Fprintf(&md, "| all, divergences counted as disagreements (the floor) | %d/%d (%.1f%%) | %d/%d (%.1f%%) | |\n",
+		rawBlock, total.block, pct(rawBlock, total.block), rawPass, total.pass, pct(rawPass, total.pass))
 	stats["ALL"] = &total
+	return md.String()
 }
 
 func pct(a, b int) float64 {
@@ -174,12 +198,25 @@ type divergence struct {
 }
 
 // divergenceFiles hold the deliberate divergences: the rule packs' (which
-// the rules package's own corpus report shares) and the policy's (paths,
-// URLs, modes). Cases are matched by id in every corpus.
-var divergenceFiles = []string{"../rules/testdata/divergences.toml", "testdata/peers/divergences.toml"}
+// the rules package's own corpus report shares, and checks for staleness)
+// and the policy's (paths, URLs, modes). Cases are matched by id in every
+// corpus.
+const policyDivergences = "testdata/peers/divergences.toml"
 
-func loadDivergences(t *testing.T) map[string]string {
-	out := map[string]string{}
+var divergenceFiles = []string{"../rules/testdata/divergences.toml", policyDivergences}
+
+// listedDivergence is one entry, with what this run found of it.
+type listedDivergence struct {
+	divergence
+	file    string
+	matched bool // some case has its id
+	needed  bool // some such case disagrees with its peer
+}
+
+type divergenceList map[string]*listedDivergence
+
+func loadDivergences(t *testing.T) divergenceList {
+	out := divergenceList{}
 	for _, f := range divergenceFiles {
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -195,10 +232,35 @@ func loadDivergences(t *testing.T) map[string]string {
 			if d.ID == "" || d.Reason == "" {
 				t.Fatalf("%s: every divergence needs corpus, id and reason: %+v", f, d)
 			}
-			out[d.ID] = d.Reason
+			if prev := out[d.ID]; prev != nil && prev.file == f && prev.Corpus == d.Corpus {
+				t.Errorf("%s: %s %s is listed twice", f, d.Corpus, d.ID)
+			}
+			if out[d.ID] == nil || f == policyDivergences {
+				out[d.ID] = &listedDivergence{divergence: d, file: f}
+			}
 		}
 	}
 	return out
+}
+
+// checkStale fails on the entries of file that excuse nothing here: no
+// case has their id, or every such case agrees with its peer now.
+func (l divergenceList) checkStale(t *testing.T, file string) {
+	ids := make([]string, 0, len(l))
+	for id, d := range l {
+		if d.file == file {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		switch d := l[id]; {
+		case !d.matched:
+			t.Errorf("%s: %s %s matches no corpus case; remove it", file, d.Corpus, id)
+		case !d.needed:
+			t.Errorf("%s: %s %s: its cases agree with the peer now; remove it", file, d.Corpus, id)
+		}
+	}
 }
 
 func mustCompileHome(t *testing.T, s *policy.Settings, home string) *policy.Policy {
@@ -357,13 +419,18 @@ type dcgCorpusFile struct {
 
 // loadDCGCorpus reads dcg's tests/corpus TOML cases.
 func loadDCGCorpus(t *testing.T) []peerCase {
-	files, _ := filepath.Glob(filepath.Join(peersDir, "dcg/tests/corpus/**/*.toml"))
-	more, _ := filepath.Glob(filepath.Join(peersDir, "dcg/tests/corpus/*.toml"))
+	root := peercorpus.Path(t, "dcg/tests/corpus")
+	files, _ := filepath.Glob(filepath.Join(root, "*/*.toml"))
+	more, _ := filepath.Glob(filepath.Join(root, "*.toml"))
 	var out []peerCase
 	for _, f := range append(files, more...) {
 		var doc dcgCorpusFile
 		data, err := os.ReadFile(f)
-		if err != nil || toml.Unmarshal(data, &doc) != nil {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := toml.Unmarshal(data, &doc); err != nil {
+			t.Logf("%s is not TOML this test reads (%v); its cases are not counted", f, err)
 			continue
 		}
 		for _, c := range doc.Case {
@@ -373,6 +440,7 @@ func loadDCGCorpus(t *testing.T) []peerCase {
 			}
 		}
 	}
+	peercorpus.NonEmpty(t, len(out), root)
 	return out
 }
 
@@ -399,10 +467,9 @@ func unescapeNewlines(s string) string { return strings.ReplaceAll(s, `\n`, "\n"
 
 // peerLines returns the non-empty, non-comment lines of a corpus file.
 func peerLines(t *testing.T, rel string) []string {
-	f, err := os.Open(filepath.Join(peersDir, rel))
+	f, err := os.Open(peercorpus.Path(t, rel))
 	if err != nil {
-		t.Logf("skipping %s: %v", rel, err)
-		return nil
+		t.Fatal(err)
 	}
 	defer f.Close()
 	var out []string
@@ -420,11 +487,8 @@ func peerLines(t *testing.T, rel string) []string {
 // the trusted mode and reports the per-call median and 99th percentile
 // (budgets: p50 ≤ 20 µs, p99 ≤ 200 µs).
 func BenchmarkDecidePeerCorpus(b *testing.B) {
-	t := &testing.T{}
-	if _, err := os.Stat(peersDir); err != nil {
-		b.Skipf("peer corpora not found at %s: %v", peersDir, err)
-	}
-	cases := loadPeerCases(t)
+	peercorpus.Dir(b)
+	cases := loadPeerCases(&testing.T{})
 	p, err := policy.Compile(&policy.Config{Settings: policy.Settings{Mode: policy.ModeTrusted}}, policy.Options{Home: "/home/tester"})
 	if err != nil {
 		b.Fatal(err)

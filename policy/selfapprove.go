@@ -1,11 +1,12 @@
 package policy
 
 import (
+	"os"
+	"slices"
 	"strings"
 
 	"github.com/toolguard/toolguard/netguard"
 	"github.com/toolguard/toolguard/risk"
-	"github.com/toolguard/toolguard/shell"
 )
 
 // selfApproval denies any request that reaches toolguard's own approval
@@ -28,103 +29,46 @@ func selfApproveFinding(subject string, span risk.Span) risk.Finding {
 		Suggestion: "approve on the toolguard page in a browser"}
 }
 
-// rawConnections finds the host and port a command connects to outside
-// URLs: nc/ncat/netcat/telnet HOST PORT, socat TCP:HOST:PORT, bash's
-// /dev/tcp/HOST/PORT redirections, and curl --resolve/--connect-to, which
-// send a request for one name to another address.
-func (e *evaluation) rawConnections(c *shell.Command) {
-	for _, r := range c.Redirects {
-		e.devTCP(r.Target)
+// machineNames are this machine's host names, read once at compile time.
+func machineNames() []string {
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		return nil
 	}
-	args := c.Args()
-	switch c.Name {
-	case "nc", "ncat", "netcat", "telnet", "nc.openbsd", "nc.traditional":
-		var ops []shell.Word
-		for i := 0; i < len(args); i++ {
-			v := args[i].Value
-			switch {
-			case v == "-e" || v == "-c" || v == "-p" || v == "-s" || v == "-w" || v == "-x" || v == "-X" || v == "-i" || v == "-q":
-				i++ // these take a value
-			case !strings.HasPrefix(v, "-"):
-				ops = append(ops, args[i])
-			}
-		}
-		if len(ops) >= 2 {
-			e.hostPort(ops[0], ops[1].Value)
-		}
-	case "socat":
-		for _, a := range args {
-			e.socatAddress(a)
-		}
-	case "curl":
-		for i := 0; i+1 < len(args); i++ {
-			if v := args[i].Value; v == "--resolve" || v == "--connect-to" {
-				e.curlRedirect(args[i+1])
-			}
-		}
+	out := []string{strings.ToLower(h)}
+	if short, _, ok := strings.Cut(h, "."); ok {
+		out = append(out, strings.ToLower(short))
 	}
+	return out
 }
 
-// hostPort judges a host and port given separately.
-func (e *evaluation) hostPort(host shell.Word, port string) {
-	if ep, ok := netguard.HostPort(host.Value, port); ok && e.reachesApprovalServer(ep) {
-		e.add(selfApproveFinding(host.Value+":"+port, host.Span))
-	}
-}
-
-// devTCP judges bash's /dev/tcp/HOST/PORT and /dev/udp/HOST/PORT.
-func (e *evaluation) devTCP(w shell.Word) {
-	rest, ok := strings.CutPrefix(w.Value, "/dev/tcp/")
-	if !ok {
-		rest, ok = strings.CutPrefix(w.Value, "/dev/udp/")
-	}
-	if !ok {
-		return
-	}
-	if host, port, ok := strings.Cut(rest, "/"); ok {
-		e.hostPort(withValue(w, host), port)
-	}
-}
-
-// socatAddress judges socat's TCP:HOST:PORT, TCP4:…, TCP6:…, UDP:… and
-// OPENSSL:… addresses.
-func (e *evaluation) socatAddress(w shell.Word) {
-	kind, rest, ok := strings.Cut(w.Value, ":")
-	if !ok {
-		return
-	}
-	switch strings.ToUpper(strings.TrimRight(kind, "46")) {
-	case "TCP", "UDP", "OPENSSL", "SSL", "TCP-CONNECT", "UDP-CONNECT":
-	default:
-		return
-	}
-	rest, _, _ = strings.Cut(rest, ",")
-	i := strings.LastIndexByte(rest, ':')
-	if i < 0 {
-		return
-	}
-	e.hostPort(withValue(w, rest[:i]), rest[i+1:])
-}
-
-// curlRedirect judges curl's --resolve HOST:PORT:ADDR and --connect-to
-// HOST:PORT:HOST2:PORT2: the request really goes to ADDR or HOST2:PORT2.
-func (e *evaluation) curlRedirect(w shell.Word) {
-	parts := strings.Split(w.Value, ":")
-	switch {
-	case len(parts) == 3: // --resolve host:port:addr
-		e.hostPort(withValue(w, parts[2]), parts[1])
-	case len(parts) == 4: // --connect-to host:port:host2:port2
-		port := parts[3]
-		if port == "" {
-			port = parts[1]
+// approvalPorts are the ports toolguard's approval server may listen on:
+// the configured server's, 7878, and the ones the caller knows of.
+func approvalPorts(server string, extra []int) []int {
+	out := []int{7878}
+	if server != "" {
+		if ep, ok := netguard.ParseEndpoint(server); ok {
+			out = append(out, ep.Port)
 		}
-		e.hostPort(withValue(w, cmpOr(parts[2], parts[0])), port)
-	default: // an IPv6 address: judge the whole word as an endpoint
-		e.selfApproval("http://"+w.Value, w.Span)
 	}
+	for _, p := range extra {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
-func withValue(w shell.Word, v string) shell.Word {
-	w.Value = v
-	return w
+// reachesApprovalServer reports whether an endpoint is toolguard's
+// approval server: this machine, on one of its ports.
+func (e *evaluation) reachesApprovalServer(ep netguard.Endpoint) bool {
+	if slices.Contains(e.p.selfPorts, ep.Port) && ep.IsLocal(e.p.hostNames...) {
+		return true
+	}
+	for _, s := range e.p.servers {
+		if s.Port == ep.Port && s.Name == ep.Name && s.Addr == ep.Addr {
+			return true
+		}
+	}
+	return false
 }

@@ -2,11 +2,10 @@ package policy
 
 import (
 	"fmt"
-	"strings"
 
+	"github.com/toolguard/toolguard/analysis"
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
-	"github.com/toolguard/toolguard/rules"
 	"github.com/toolguard/toolguard/shell"
 )
 
@@ -34,20 +33,9 @@ const workLimit = shell.DefaultWorkLimit
 const parseShare = 3 // of 4
 
 // What judging costs, in units; measured with BenchmarkDecideWorstCase.
+// (What the analysis of the code costs — the parse, the rule packs, code
+// carried in code — is package analysis's; see its cost.go.)
 const (
-	// commandCost is the fixed cost of judging one simple command.
-	commandCost = 20
-	// argCost and argByteCost are the cost of each word, redirect target
-	// and variable of a command: the rule packs compare every one with
-	// the patterns of every rule of the program (up to 6 µs a word, and
-	// 0.3 µs a byte, for cat, cp, tar, sed or eval). A word that may be a
-	// path or a URL (it holds a /, ~, $ or :) costs pathArgCost instead of
-	// argCost (up to 20 µs for the same programs), twice that when it
-	// names the home directory or a variable (~/.*/*, $HOME/x): the packs
-	// try it in each form.
-	argCost     = 60
-	pathArgCost = 200
-	argByteCost = 4
 	// pathCost is canonicalising a path (stat and readlink) and judging
 	// it against the path lists; a remembered path costs memoCost.
 	pathCost = 50
@@ -60,53 +48,6 @@ const (
 	// memoCost is looking up a path judged before in the same call.
 	memoCost = 1
 )
-
-// classifyCost is what the rule packs cost for one command: every word,
-// redirect and variable it is given against every rule, plus removing
-// repeated path operands, which compares each with every other. It stops
-// counting once the cost passes limit, so that adding up the cost of a
-// command the budget cannot afford costs little.
-func classifyCost(cmd *shell.Command, limit int) int {
-	n := len(cmd.Argv) + len(cmd.Redirects)
-	cost := commandCost + n*n/32
-	for _, w := range cmd.Argv {
-		if cost > limit {
-			return cost
-		}
-		cost += wordCost(w.Value)
-	}
-	for _, r := range cmd.Redirects {
-		cost += wordCost(r.Target.Value)
-	}
-	for _, as := range [][]shell.Assign{cmd.Assigns, cmd.Env} {
-		for _, a := range as {
-			if cost > limit {
-				return cost
-			}
-			cost += wordCost(a.Value.Value)
-		}
-	}
-	return cost
-}
-
-func wordCost(v string) int {
-	if !strings.ContainsAny(v, "/~$:") {
-		return argCost + argByteCost*len(v)
-	}
-	c := pathArgCost + argByteCost*len(v)
-	if strings.ContainsAny(v, "~$") {
-		c *= 2
-	}
-	return c
-}
-
-// scanCost is what running one regular expression, or one list of
-// markers, over n bytes costs (about 25 ns a byte).
-func scanCost(n int) int { return 1 + n/4 }
-
-// inlineCost is what judging code in another language costs: a hundred
-// and fifty markers and a few regular expressions over the text.
-func inlineCost(n int) int { return 10 + 4*scanCost(n) }
 
 // ruleCost is what matching one user rule against the call costs.
 func (e *evaluation) ruleCost(u *userRule) int {
@@ -122,7 +63,7 @@ func (e *evaluation) ruleCost(u *userRule) int {
 	n += 2 * (len(e.env.Paths)*len(u.paths) + len(e.env.Hosts)*len(u.hosts))
 	if u.when != nil {
 		items := 1 + len(e.env.Commands) + len(e.env.Paths) + len(e.env.URLs) + len(e.env.Hosts)
-		n += (1+len(u.when.src)/16)*items + scanCost(len(e.c.Command))
+		n += (1+len(u.when.src)/16)*items + analysis.ScanCost(len(e.c.Command))
 	}
 	return n
 }
@@ -233,7 +174,7 @@ func (e *evaluation) workLimitFinding() {
 	}
 	f := risk.Finding{Rule: "analysis.work-limit", Category: risk.CatUnverifiable, Tier: risk.Execute,
 		Blast: risk.BlastUnknown, Verdict: risk.Ask, Unverifiable: true, Span: risk.Span{End: len(e.c.Command)},
-		Subject: shorten(e.c.Command),
+		Subject: analysis.Shorten(e.c.Command),
 		Reason: fmt.Sprintf("The command is too complex to check within toolguard's work limit (%d units), "+
 			"so part of it cannot be known before it runs.", e.work.Limit()),
 		Suggestion: "split it into smaller commands that can each be checked"}
@@ -244,30 +185,4 @@ func (e *evaluation) workLimitFinding() {
 		f.Suggestion = "pass smaller arguments, or a reference to the data"
 	}
 	e.findings = append([]risk.Finding{f}, e.findings...)
-}
-
-// problems adds the problems of a parse as unverifiable findings, except
-// the budget running out, which workLimitFinding reports once for the call.
-func (e *evaluation) problems(s *shell.Script) {
-	for _, pr := range s.Problems {
-		if !pr.OverWorkLimit() {
-			e.add(unverifiable(pr))
-		}
-	}
-}
-
-// parse analyses shell code found while judging the call (an option's
-// value, a script, a container's command) on the call's budget.
-func (e *evaluation) parse(text string, opts shell.Options) *shell.Script {
-	opts.Budget = &e.work
-	s, _ := shell.Parse(text, opts)
-	return s
-}
-
-// classify runs the rule packs on cmd when the budget allows it.
-func (e *evaluation) classify(cmd *shell.Command) (rules.Result, bool) {
-	if !e.spend(classifyCost(cmd, e.work.Left())) {
-		return rules.Result{}, false
-	}
-	return e.p.rules.Classify(cmd), true
 }

@@ -13,12 +13,11 @@ import (
 	"testing"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/toolguard/toolguard/internal/peercorpus"
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/shell"
 )
-
-// corpusRoot is where the peer corpora live, relative to this package.
-var corpusRoot = filepath.Join("..", "..", "shared", "corpus", "peers")
 
 // corpusCase is one peer case: a shell command and what the peer expects.
 type corpusCase struct {
@@ -63,70 +62,42 @@ const corpusHome = "/home/user"
 // (a destructive finding, an ask/deny floor, or anything unverifiable) and
 // how many must-pass commands stay at or below tier execute with no floor.
 // Listed divergences are left out of the figures. It fails when the totals
-// fall below the goals: 99% of must-block flagged, 95% of must-pass passed.
+// fall below the goals (99% of must-block flagged, 95% of must-pass
+// passed), when a listed divergence matches no case or its cases agree now,
+// and when the raw agreement (divergences counted as disagreements) moves
+// off the floor in testdata/peer-floor.txt, which only rises.
 func TestCorpusReport(t *testing.T) {
-	if _, err := os.Stat(corpusRoot); err != nil {
-		t.Skipf("peer corpora not found at %s (they live outside the repository): %v", corpusRoot, err)
-	}
+	peercorpus.Dir(t)
 	cases := loadCorpora(t)
-	skip := loadDivergences(t)
+	peercorpus.NonEmpty(t, len(cases), "the peer corpora's shell commands")
+	div := loadDivergences(t)
 	s := builtin(t)
-	type tally struct{ block, flagged, pass, passed, diverged, notRead, aboveRead int }
-	per := map[string]*tally{}
-	var total tally
+	per := map[string]*corpusTally{}
+	var total corpusTally
 	var misses []string
 	for _, c := range cases {
 		tl := per[c.corpus]
 		if tl == nil {
-			tl = &tally{}
+			tl = &corpusTally{}
 			per[c.corpus] = tl
 		}
-		if skip[c.corpus+"\x00"+caseID(c.cmd)] || skip["*\x00"+caseID(c.cmd)] {
-			tl.diverged++
-			total.diverged++
-			continue
-		}
-		if c.want == notRead {
-			tl.notRead, total.notRead = tl.notRead+1, total.notRead+1
-			if corpusTier(s, c.cmd) > risk.Read {
-				tl.aboveRead, total.aboveRead = tl.aboveRead+1, total.aboveRead+1
-			} else {
-				misses = append(misses, missLine("READ", c))
+		ok := corpusAgrees(s, c)
+		if d := div.lookup(c); d != nil {
+			d.matched = true
+			if !ok {
+				d.needed = true
+				tl.diverged++
+				total.diverged++
+				continue
 			}
-			continue
 		}
-		flagged := corpusFlagged(s, c.cmd)
-		if c.want == mustBlock {
-			tl.block, total.block = tl.block+1, total.block+1
-			if flagged {
-				tl.flagged, total.flagged = tl.flagged+1, total.flagged+1
-			} else {
-				misses = append(misses, missLine("MISS", c))
-			}
-			continue
-		}
-		tl.pass, total.pass = tl.pass+1, total.pass+1
-		if !flagged {
-			tl.passed, total.passed = tl.passed+1, total.passed+1
-		} else {
-			misses = append(misses, missLine("FP", c))
+		tl.count(c.want, ok)
+		total.count(c.want, ok)
+		if !ok {
+			misses = append(misses, missLine(map[expectation]string{mustBlock: "MISS", mustPass: "FP", notRead: "READ"}[c.want], c))
 		}
 	}
-	names := make([]string, 0, len(per))
-	for n := range per {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		tl := per[n]
-		t.Logf("%-40s must-block flagged %4d/%-4d %6s  must-pass passed %4d/%-4d %6s  not-read above read %3d/%-3d  divergences %d",
-			n, tl.flagged, tl.block, pct(tl.flagged, tl.block), tl.passed, tl.pass, pct(tl.passed, tl.pass), tl.aboveRead, tl.notRead, tl.diverged)
-	}
-	t.Logf("%-40s (divergences counted as disagreements: %d of %d cases agree, %s)",
-		"RAW", total.flagged+total.passed, total.block+total.pass+total.diverged,
-		pct(total.flagged+total.passed, total.block+total.pass+total.diverged))
-	t.Logf("%-40s must-block flagged %4d/%-4d %6s  must-pass passed %4d/%-4d %6s  not-read above read %3d/%-3d  divergences %d",
-		"TOTAL", total.flagged, total.block, pct(total.flagged, total.block), total.passed, total.pass, pct(total.passed, total.pass), total.aboveRead, total.notRead, total.diverged)
+	reportCorpus(t, per, &total)
 	if os.Getenv("RULES_CORPUS_MISSES") != "" {
 		sort.Strings(misses)
 		for _, m := range misses {
@@ -137,6 +108,64 @@ func TestCorpusReport(t *testing.T) {
 		t.Errorf("below goal: must-block %s (goal 99%%), must-pass %s (goal 95%%); set RULES_CORPUS_MISSES=1 to list the cases",
 			pct(total.flagged, total.block), pct(total.passed, total.pass))
 	}
+	div.checkStale(t)
+	peercorpus.CheckFloor(t, filepath.Join("testdata", "peer-floor.txt"), map[string]peercorpus.Figure{"raw": total.raw()}, *update)
+}
+
+// corpusTally counts one corpus's cases by expectation and agreement.
+type corpusTally struct{ block, flagged, pass, passed, diverged, notRead, aboveRead int }
+
+func (tl *corpusTally) count(want expectation, ok bool) {
+	switch want {
+	case mustBlock:
+		tl.block++
+		if ok {
+			tl.flagged++
+		}
+	case mustPass:
+		tl.pass++
+		if ok {
+			tl.passed++
+		}
+	case notRead:
+		tl.notRead++
+		if ok {
+			tl.aboveRead++
+		}
+	}
+}
+
+// raw is the agreement with divergences counted as disagreements.
+func (tl *corpusTally) raw() peercorpus.Figure {
+	return peercorpus.Figure{Agree: tl.flagged + tl.passed + tl.aboveRead, Cases: tl.block + tl.pass + tl.notRead + tl.diverged}
+}
+
+// corpusAgrees reports whether the packs judge c as its peer expects.
+func corpusAgrees(s *Set, c corpusCase) bool {
+	switch c.want {
+	case mustBlock:
+		return corpusFlagged(s, c.cmd)
+	case mustPass:
+		return !corpusFlagged(s, c.cmd)
+	}
+	return corpusTier(s, c.cmd) > risk.Read
+}
+
+func reportCorpus(t *testing.T, per map[string]*corpusTally, total *corpusTally) {
+	names := make([]string, 0, len(per))
+	for n := range per {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		tl := per[n]
+		t.Logf("%-40s must-block flagged %4d/%-4d %6s  must-pass passed %4d/%-4d %6s  not-read above read %3d/%-3d  divergences %d",
+			n, tl.flagged, tl.block, pct(tl.flagged, tl.block), tl.passed, tl.pass, pct(tl.passed, tl.pass), tl.aboveRead, tl.notRead, tl.diverged)
+	}
+	raw := total.raw()
+	t.Logf("%-40s (divergences counted as disagreements: %d of %d cases agree, %s)", "RAW", raw.Agree, raw.Cases, pct(raw.Agree, raw.Cases))
+	t.Logf("%-40s must-block flagged %4d/%-4d %6s  must-pass passed %4d/%-4d %6s  not-read above read %3d/%-3d  divergences %d",
+		"TOTAL", total.flagged, total.block, pct(total.flagged, total.block), total.passed, total.pass, pct(total.passed, total.pass), total.aboveRead, total.notRead, total.diverged)
 }
 
 // missLine renders a disagreement as one JSON object, for tooling.
@@ -184,7 +213,17 @@ func corpusTier(s *Set, cmd string) risk.Tier {
 	return tier
 }
 
-func loadDivergences(t *testing.T) map[string]bool {
+// divergenceList is testdata/divergences.toml, with what this run found of
+// each entry.
+type divergenceList map[string]*listedDivergence
+
+type listedDivergence struct {
+	divergence
+	matched bool // some corpus case has its id
+	needed  bool // some such case disagrees with its peer
+}
+
+func loadDivergences(t *testing.T) divergenceList {
 	data, err := os.ReadFile(filepath.Join("testdata", "divergences.toml"))
 	if err != nil {
 		t.Fatal(err)
@@ -195,14 +234,47 @@ func loadDivergences(t *testing.T) map[string]bool {
 	if err := toml.Unmarshal(data, &doc); err != nil {
 		t.Fatalf("testdata/divergences.toml: %v", err)
 	}
-	out := map[string]bool{}
+	out := divergenceList{}
 	for _, d := range doc.Divergence {
 		if d.Reason == "" || d.ID == "" || d.Corpus == "" {
 			t.Errorf("divergence %+v: corpus, id and reason are required", d)
 		}
-		out[d.Corpus+"\x00"+d.ID] = true
+		k := d.Corpus + "\x00" + d.ID
+		if out[k] != nil {
+			t.Errorf("divergence %s %s is listed twice", d.Corpus, d.ID)
+		}
+		out[k] = &listedDivergence{divergence: d}
 	}
 	return out
+}
+
+// lookup returns the entry listing c, by its corpus or for every corpus.
+func (l divergenceList) lookup(c corpusCase) *listedDivergence {
+	if d := l[c.corpus+"\x00"+caseID(c.cmd)]; d != nil {
+		return d
+	}
+	return l["*\x00"+caseID(c.cmd)]
+}
+
+// checkStale fails on entries that excuse nothing: no corpus case has
+// their id, or every such case agrees with its peer now. (An entry whose
+// cases agree here but which the policy's peer test still needs belongs
+// in policy/testdata/peers/divergences.toml.)
+func (l divergenceList) checkStale(t *testing.T) {
+	keys := make([]string, 0, len(l))
+	for k := range l {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		d := l[k]
+		switch {
+		case !d.matched:
+			t.Errorf("testdata/divergences.toml: %s %s matches no corpus case; remove it", d.Corpus, d.ID)
+		case !d.needed:
+			t.Errorf("testdata/divergences.toml: %s %s: its cases agree with the peer now; remove it", d.Corpus, d.ID)
+		}
+	}
 }
 
 func loadCorpora(t *testing.T) []corpusCase {
@@ -220,10 +292,9 @@ func loadCorpora(t *testing.T) []corpusCase {
 }
 
 func loadJSONL(t *testing.T, rel string) []corpusCase {
-	f, err := os.Open(filepath.Join(corpusRoot, rel))
+	f, err := os.Open(peercorpus.Path(t, rel))
 	if err != nil {
-		t.Logf("skipping %s: %v", rel, err)
-		return nil
+		t.Fatal(err)
 	}
 	defer f.Close()
 	name := strings.TrimSuffix(filepath.Base(rel), ".jsonl")
@@ -317,14 +388,14 @@ func corpusRow(corpus, command, input, kind, layer string, expect any) (corpusCa
 
 func loadDCGToml(t *testing.T) []corpusCase {
 	var out []corpusCase
-	root := filepath.Join(corpusRoot, "dcg", "tests", "corpus")
-	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+	root := peercorpus.Path(t, filepath.Join("dcg", "tests", "corpus"))
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".toml") {
-			return nil
+			return err
 		}
 		data, err := os.ReadFile(p)
 		if err != nil {
-			return nil
+			return err
 		}
 		var doc struct {
 			Case []struct {
@@ -346,16 +417,20 @@ func loadDCGToml(t *testing.T) []corpusCase {
 		}
 		return nil
 	})
+	if err != nil {
+		t.Fatalf("reading %s: %v", root, err)
+	}
+	peercorpus.NonEmpty(t, len(out), root)
 	return out
 }
 
 func loadDCGText(t *testing.T) []corpusCase {
 	var out []corpusCase
-	dir := filepath.Join(corpusRoot, "dcg", "tests", "e2e", "fixtures", "commands")
+	dir := filepath.Join("dcg", "tests", "e2e", "fixtures", "commands")
 	for _, f := range []string{"dangerous.txt", "safe.txt", "heredocs.txt", "edge_cases.txt"} {
-		data, err := os.ReadFile(filepath.Join(dir, f))
+		data, err := os.ReadFile(peercorpus.Path(t, filepath.Join(dir, f)))
 		if err != nil {
-			continue
+			t.Fatal(err)
 		}
 		for _, line := range strings.Split(string(data), "\n") {
 			if line = strings.TrimSpace(line); line == "" || strings.HasPrefix(line, "#") {

@@ -614,31 +614,16 @@ func (r *effectRun) script(lang string, w shell.Word, via string) {
 		return
 	}
 	var fx script.Effects
-	switch lang {
-	case "sed":
-		fx = script.Sed(w.Value)
-	case "awk":
-		fx = script.Awk(w.Value)
-	case "vim":
-		fx = script.Vim(w.Value)
-	case "gitconfig":
-		fx = script.GitConfig(w.Value)
-	case "sshoption":
-		fx = script.SSHOption(w.Value)
-	case "jq":
-		fx = script.Jq(w.Value)
-	case "less":
-		fx = script.Less(w.Value)
-	case "crontab":
-		fx = script.Crontab(w.Value)
-	case "ftp":
-		fx = script.Ftp(w.Value)
-	case "sql":
+	analyse, small := script.For(lang)
+	switch {
+	case small:
+		fx = analyse(w.Value)
+	case lang == "sql":
 		fx = sqlClientEffects(w.Value)
-	case "shell":
+	case lang == "shell":
 		r.shell(w, via)
 		return
-	case "lessopen":
+	case lang == "lessopen":
 		r.lessOpen(w, via)
 		return
 	default: // an interpreter's code: never proven, judged by what it holds

@@ -348,14 +348,6 @@ func (p *program) runsCommand() bool {
 		p.operands == roleShellArg || p.first == roleShellArg || p.operands == roleInside
 }
 
-// takesValue reports whether option f of this entry takes a value.
-func (p *program) takesValue(f string) bool {
-	if p.values[f] {
-		return true
-	}
-	return p.effects[f].value != ""
-}
-
 // valueFlags lists the options of p that take a value, for the grammar.
 func (p *program) valueFlags() []string {
 	out := slices.Collect(maps.Keys(p.values))

@@ -241,3 +241,22 @@ func TestTooLong(t *testing.T) {
 		}
 	}
 }
+
+// TestFor checks that every language the effect model names has its
+// analyser, and that other names have none.
+func TestFor(t *testing.T) {
+	for _, lang := range []string{"sed", "awk", "vim", "gitconfig", "sshoption", "jq", "less", "crontab", "ftp"} {
+		if _, ok := For(lang); !ok {
+			t.Errorf("no analyser for %s", lang)
+		}
+	}
+	for _, lang := range []string{"shell", "sql", "code", "python", ""} {
+		if _, ok := For(lang); ok {
+			t.Errorf("an analyser for %q", lang)
+		}
+	}
+	an, _ := For("sed")
+	if got := an("w /tmp/out"); len(got.Writes) != 1 || got.Writes[0] != "/tmp/out" {
+		t.Errorf("For(sed) is not Sed: %+v", got)
+	}
+}

@@ -190,8 +190,6 @@ func readJqString(src string, i int) (jqToken, int, bool) {
 	return jqToken{kind: jqString, text: b.String()}, i, false
 }
 
-func isAwkNameByteAt(s string, i int) bool { return i < len(s) && isAwkNameByte(s[i]) }
-
 // Less analyses commands given to less with +cmd, -p or the LESS variable:
 // searches, movements and following are harmless; !command, |mark command,
 // v (an editor), s (save to a file) and anything else are not.

@@ -38,9 +38,7 @@ func vimLine(s string, e *Effects, depth int) {
 		if s = vimRange(s); s == "" {
 			return // a range alone moves the cursor
 		}
-		var rest string
-		s, rest = vimCommand(s, e, depth)
-		s = rest
+		s = vimCommand(s, e, depth)
 	}
 }
 
@@ -69,37 +67,37 @@ func vimRange(s string) string {
 // vimCommand analyses the command at the start of s and returns the
 // remaining text after a "|" separator (or "" when the command takes the
 // rest of the line).
-func vimCommand(s string, e *Effects, depth int) (string, string) {
+func vimCommand(s string, e *Effects, depth int) string {
 	if s[0] == '!' { // filter or shell escape: the rest of the line
 		if cmd := strings.TrimSpace(s[1:]); cmd != "" {
 			e.Shell = append(e.Shell, cmd)
 		} else {
 			e.Exec = true
 		}
-		return "", ""
+		return ""
 	}
 	name, args := vimName(s)
 	if name == "" {
 		e.unknown("a vim command that is not a name: " + shortText(s))
-		return "", ""
+		return ""
 	}
 	cmd, ok := vimLookup(name)
 	if !ok {
 		e.unknown("the vim command :" + name + " is not known to be harmless")
-		return "", ""
+		return ""
 	}
 	args = strings.TrimLeft(args, "!")
 	switch cmd.kind {
 	case vimRest:
 		e.Exec = true
 		e.unknown(":" + cmd.name + " runs code")
-		return "", ""
+		return ""
 	case vimPrefix:
 		vimLine(args, e, depth+1)
-		return "", ""
+		return ""
 	case vimPattern: // :global/:vglobal: /pat/ then a command
 		vimGlobal(args, e, depth)
-		return "", ""
+		return ""
 	}
 	arg, rest, _ := strings.Cut(args, "|")
 	switch cmd.kind {
@@ -110,12 +108,12 @@ func vimCommand(s string, e *Effects, depth int) (string, string) {
 	case vimRead:
 		vimReadArg(strings.TrimSpace(arg), e)
 		if strings.HasPrefix(strings.TrimSpace(arg), "!") {
-			return "", ""
+			return ""
 		}
 	case vimRedir:
 		vimRedirArg(strings.TrimSpace(arg), e)
 	}
-	return arg, rest
+	return rest
 }
 
 // vimName splits a command into its name (letters) and arguments.

@@ -99,6 +99,8 @@ func answerStatus(err error) int {
 		return http.StatusNotFound
 	case errors.Is(err, ErrAlreadyAnswered):
 		return http.StatusConflict
+	case errors.Is(err, ErrNotTaken):
+		return http.StatusGone
 	case errors.Is(err, ErrBadID):
 		return http.StatusBadRequest
 	case errors.Is(err, fleet.ErrUnavailable):

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -36,6 +37,9 @@ var (
 	// ErrAbandoned: in a fleet, the replica holding the request stopped
 	// renewing its lease before anyone answered.
 	ErrAbandoned = errors.New("the approval was abandoned: its replica stopped answering")
+	// ErrNotTaken: in a fleet, the replica holding the request did not
+	// take the answer (it stopped): nothing was approved.
+	ErrNotTaken = errors.New("the replica holding this request did not take the answer (it may have stopped): nothing was approved")
 )
 
 // idBytes is the entropy of an approval id (128 bits), encoded as 22
@@ -255,11 +259,20 @@ func resultOf(o fleet.Outcome) result {
 }
 
 // Deliver releases a waiter of this replica with an outcome decided on
-// another replica (the fleet's board calls it).
+// another replica (the fleet's board calls it). An answer given there is
+// taken first (fleet.Board.Take), so that the replica where the person
+// answered learns that it applied.
 func (b *Broker) Deliver(o fleet.Outcome) {
 	w := b.take(o.ID)
 	if w == nil {
-		return
+		return // settled here first: closing it withdrew the answer
+	}
+	if o.Status == fleet.StatusAnswered {
+		taken, err := b.opts.Board.Take(context.Background(), o)
+		if err != nil {
+			b.opts.Logger.Error("the answer from another replica could not be taken; denied", "id", o.ID, "err", err)
+		}
+		o = taken
 	}
 	res := resultOf(o)
 	if a := res.ans; res.err == nil && a.Approved && a.Scope != approval.Once && b.opts.Grants != nil {
@@ -341,8 +354,13 @@ func boardError(err error) error {
 	switch {
 	case errors.Is(err, fleet.ErrUnknown):
 		return ErrUnknownApproval
+	case errors.Is(err, fleet.ErrNotTaken):
+		return ErrNotTaken
 	case errors.Is(err, fleet.ErrClosed):
-		return ErrAlreadyAnswered
+		if err == fleet.ErrClosed { //nolint:errorlint // the bare sentinel
+			return ErrAlreadyAnswered
+		}
+		return fmt.Errorf("%w: %s", ErrAlreadyAnswered, strings.TrimPrefix(err.Error(), fleet.ErrClosed.Error()+": "))
 	}
 	return err
 }

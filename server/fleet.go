@@ -37,9 +37,11 @@ type fleetMetrics struct {
 	b  *fleet.Board
 }
 
-func (f fleetMetrics) Healthy() bool   { return f.st.Healthy() }
-func (f fleetMetrics) Dropped() int64  { return f.b.Dropped() }
-func (f fleetMetrics) Replica() string { return f.st.Replica() }
+func (f fleetMetrics) Healthy() bool            { return f.st.Healthy() }
+func (f fleetMetrics) Dropped() int64           { return f.b.Dropped() }
+func (f fleetMetrics) Replica() string          { return f.st.Replica() }
+func (f fleetMetrics) Rejected() fleet.Rejected { return f.st.Rejected() }
+func (f fleetMetrics) SpoolDropped() int64      { return f.st.SpoolDropped() }
 
 // policyHash is the hash of the policy this replica enforces now.
 func (s *Server) policyHash() string { return s.Policy().Hash() }

@@ -17,11 +17,14 @@ import (
 	"github.com/toolguard/toolguard/policy"
 )
 
+// fleetKey is the fleet key of the tests' replicas.
+var fleetKey = []byte("server-test-fleet-key-0123456789abcdef")
+
 // fleetServer is a server whose state is the fleet database url, named
 // replica.
 func fleetServer(t *testing.T, url, replica string) *Server {
 	t.Helper()
-	st, err := fleet.Open(context.Background(), url, fleet.Options{Replica: replica, Lease: 2 * time.Second})
+	st, err := fleet.Open(context.Background(), url, fleet.Options{Replica: replica, Lease: 2 * time.Second, Key: fleetKey})
 	if err != nil {
 		t.Fatal(err)
 	}

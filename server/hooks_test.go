@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -75,15 +76,50 @@ func TestLoadOrCreateToken(t *testing.T) {
 	if err := os.Chmod(path, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := LoadOrCreateToken(path); err == nil || err.Error() != "token file "+path+" has mode 0644; run chmod 600 "+path+" (the token must be private)" {
+	if _, _, err := LoadOrCreateToken(path); err == nil || err.Error() != "token file "+path+" has mode 0644; run chmod 600 "+path+" (it holds a secret)" {
 		t.Errorf("loose mode: %v", err)
 	}
 	short := filepath.Join(dir, "short")
 	if err := os.WriteFile(short, []byte("abc\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := LoadOrCreateToken(short); err == nil || err.Error() != "token file "+short+" holds 3 characters; a token needs at least 32 (delete the file to generate one)" {
+	if _, _, err := LoadOrCreateToken(short); err == nil || err.Error() != "token file "+short+" holds 3 characters; a secret needs at least 32 (delete the file to generate one)" {
 		t.Errorf("short: %v", err)
+	}
+}
+
+// TestLoadOrCreateTokenRace: servers started together on a missing token
+// file agree on one token, the one the file holds.
+func TestLoadOrCreateTokenRace(t *testing.T) {
+	for round := range 20 {
+		path := filepath.Join(t.TempDir(), "serve.token")
+		const n = 8
+		got := make([]string, n)
+		var start, wg sync.WaitGroup
+		start.Add(1)
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				start.Wait()
+				tok, _, err := LoadOrCreateToken(path)
+				if err != nil {
+					t.Error(err)
+				}
+				got[i] = tok
+			}()
+		}
+		start.Done()
+		wg.Wait()
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, tok := range got {
+			if tok != strings.TrimSpace(string(data)) {
+				t.Fatalf("round %d: server %d holds %q, the file %q", round, i, tok, data)
+			}
+		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolguard/toolguard/fleet"
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/risk"
 )
@@ -47,6 +48,8 @@ type fleetGauge interface {
 	Healthy() bool
 	Dropped() int64
 	Replica() string
+	Rejected() fleet.Rejected
+	SpoolDropped() int64
 }
 
 func newMetrics() *metrics {
@@ -156,6 +159,13 @@ func (m *metrics) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 		fmt.Fprintf(w, "toolguard_fleet_database_up{replica=%s} %d\n", label(m.fleet.Replica()), up)
 		header(w, "toolguard_fleet_events_dropped_total", "counter", "Events that could not be sent to the other replicas (the database was too slow or unreachable).")
 		fmt.Fprintf(w, "toolguard_fleet_events_dropped_total %d\n", m.fleet.Dropped())
+		header(w, "toolguard_fleet_unsigned_total", "counter", "Rows and notifications of the fleet database ignored because they did not carry a valid signature of the fleet key (written by something without the key: an agent that reached the database, or a replica with another key file), by kind.")
+		rejected := m.fleet.Rejected()
+		for _, kind := range slices.Sorted(maps.Keys(rejected)) {
+			fmt.Fprintf(w, "toolguard_fleet_unsigned_total{kind=%s} %d\n", label(kind), rejected[kind])
+		}
+		header(w, "toolguard_fleet_audit_spool_dropped_total", "counter", "Audit records the database could not take that could not be kept in the local spool either (full or not writable); each was logged.")
+		fmt.Fprintf(w, "toolguard_fleet_audit_spool_dropped_total %d\n", m.fleet.SpoolDropped())
 	}
 }
 

@@ -1,14 +1,8 @@
 package server
 
 import (
-	"crypto/rand"
-	"encoding/base64"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/toolguard/toolguard/state"
 )
@@ -31,7 +25,7 @@ func DefaultPageKeyFile() (string, error) {
 }
 
 // minTokenLen rejects token files too short to be secret.
-const minTokenLen = 32
+const minTokenLen = state.MinSecretLen
 
 // DefaultTokenFile returns <state dir>/serve.token.
 func DefaultTokenFile() (string, error) {
@@ -44,48 +38,14 @@ func DefaultTokenFile() (string, error) {
 
 // LoadOrCreateToken reads the bearer token from path, or, when the file
 // does not exist, generates one (256 bits from crypto/rand) and stores it
-// with mode 0600. created reports a new token. A token file readable by
-// group or others, or holding a short token, is an error.
+// with mode 0600. created reports a new token. Servers that start together
+// on a missing file agree on one token: the file is created exclusively
+// and the others read it (state.LoadOrCreateSecret). A token file readable
+// by group or others, or holding a short token, is an error.
 func LoadOrCreateToken(path string) (token string, created bool, err error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return createToken(path)
-	}
+	token, created, err = state.LoadOrCreateSecret(path)
 	if err != nil {
-		return "", false, fmt.Errorf("token file: %w", err)
+		return "", false, fmt.Errorf("token file %w", err)
 	}
-	if err := checkTokenMode(path); err != nil {
-		return "", false, err
-	}
-	token = strings.TrimSpace(string(data))
-	if len(token) < minTokenLen {
-		return "", false, fmt.Errorf("token file %s holds %d characters; a token needs at least %d (delete the file to generate one)", path, len(token), minTokenLen)
-	}
-	return token, false, nil
-}
-
-func checkTokenMode(path string) error {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return fmt.Errorf("token file: %w", err)
-	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		return fmt.Errorf("token file %s has mode %04o; run chmod 600 %s (the token must be private)", path, fi.Mode().Perm(), path)
-	}
-	return nil
-}
-
-func createToken(path string) (string, bool, error) {
-	var buf [32]byte
-	if _, err := rand.Read(buf[:]); err != nil {
-		return "", false, fmt.Errorf("generate token: %w", err)
-	}
-	token := base64.RawURLEncoding.EncodeToString(buf[:])
-	if err := state.Ensure(filepath.Dir(path)); err != nil {
-		return "", false, fmt.Errorf("token directory: %w", err)
-	}
-	if err := state.WriteFile(path, []byte(token+"\n"), 0o600); err != nil {
-		return "", false, fmt.Errorf("write token file: %w", err)
-	}
-	return token, true, nil
+	return token, created, nil
 }

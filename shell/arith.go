@@ -28,7 +28,7 @@ func (w *walker) arithmeticCode(f *syntax.File, fr *frame) {
 		case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause, *syntax.CStyleLoop, *syntax.BinaryTest:
 			found = append(found, n)
 		case *syntax.ParamExp:
-			if n.Index != nil {
+			if n.Index != nil || n.Excl && n.Param != nil {
 				found = append(found, n)
 			}
 		}
@@ -48,7 +48,11 @@ func (w *walker) arithmeticCode(f *syntax.File, fr *frame) {
 			for _, e := range []syntax.ArithmExpr{n.Init, n.Cond, n.Post} {
 				w.arithmeticExpr(e, tainted, fr)
 			}
-		case *syntax.ParamExp: // ${a[EXPR]} of an indexed array
+		case *syntax.ParamExp: // ${a[EXPR]} of an indexed array, ${!x}
+			if n.Excl && n.Param != nil && tainted[n.Param.Value] {
+				w.problemAt("${!"+n.Param.Value+"} expands the variable named by $"+n.Param.Value+
+					", which holds a subscript with a command substitution: bash runs it", fr.spanOf(n))
+			}
 			w.arithmeticExpr(n.Index, tainted, fr)
 		case *syntax.BinaryTest: // [[ X -eq Y ]] evaluates both sides
 			switch n.Op {

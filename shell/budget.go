@@ -6,8 +6,9 @@ import "mvdan.cc/sh/v3/syntax"
 // about 100 ns of analysis on one core of the 2-core reference machine:
 // the parser and the walker charge for the bytes they parse, the
 // statements they walk, the words they expand and the variables they
-// copy, and a caller (package policy) charges the same budget for judging
-// the commands it gets back (rule packs, paths, globs, regular
+// copy, and the callers charge the same budget for what they do with the
+// commands they get back (package analysis for the rule packs and the code
+// it follows, package policy for judging paths, globs, URLs and regular
 // expressions). Every nested re-parse (bash -c, eval, here-documents fed
 // to a shell, code a caller finds in options or scripts) draws on the
 // budget of the call it belongs to, so that no input within the size

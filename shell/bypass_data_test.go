@@ -152,6 +152,47 @@ var bypassCases = []parseCase{
 		problems: []string{"an arithmetic expression evaluates text that holds a command substitution ('a[$(touch F)]'): bash runs it when it evaluates an array subscript"}},
 	{name: "also arithmetic of a variable", src: "x='a[$(id)]'; [[ $x -eq 1 ]]", commands: []string{"- x=a[$(id)]"},
 		problems: []string{"an arithmetic expression evaluates $x, which holds a command substitution: bash runs it when it evaluates an array subscript"}},
+
+	// A program name the shell resolves from the filesystem, or spelled to
+	// imitate another (issue 30).
+	{name: "glob as a program name", src: `/???/r? -rf /; /bin/r[m] -rf /`, commands: []string{"r? -rf /", "r[m] -rf /"},
+		problems: []string{"command name is a glob pattern, which the shell resolves against the filesystem when it runs: /???/r?",
+			"command name is a glob pattern, which the shell resolves against the filesystem when it runs: /bin/r[m]"}},
+	{name: "a test bracket is no glob", src: `[ -f x ]; "r*" x`, commands: []string{"[ -f x ]", "r* x"}},
+	{name: "look-alike program names", src: "ｒｍ -rf /; rм -rf /; git\u3000status", commands: []string{"ｒｍ -rf /", "rм -rf /", "git\u3000status"},
+		problems: []string{"command name has characters outside ASCII, which can imitate another program's name: ｒｍ",
+			"command name has characters outside ASCII, which can imitate another program's name: rм",
+			"command name has characters outside ASCII, which can imitate another program's name: git\u3000status"}},
+
+	// Subscripts are code (issue 30): bash expands an indexed array's
+	// subscript wherever a variable name may carry one.
+	{name: "subscript of an assignment", src: `a[$(rm -rf /)]=1`, commands: []string{"rm -rf / @cmdsubst/1", "- a=1?"}},
+	{name: "subscript of a read name", src: `read -r -a 'a[$(rm -rf /)]' <<< x`, commands: []string{
+		`read -r -a "a[$(rm -rf /)]" redir=<<<x body="x\n" stdin=herestring:"x\n"`, "rm -rf / @subscript/1 wrap=read"}},
+	{name: "subscript of printf -v, backquoted", src: "printf -v 'a[`rm -rf /`]' x", commands: []string{
+		"printf -v \"a[`rm -rf /`]\" x", "rm -rf / @subscript/1 wrap=printf"}},
+	{name: "subscripts of test -v, [ -v, [[ -v", src: `test -v 'a[$(rm -rf /)]'; [ -v 'a[$(id)]' ]; [[ -v 'a[$(touch F)]' ]]`,
+		commands: []string{`test -v "a[$(rm -rf /)]"`, "rm -rf / @subscript/1 wrap=test", "[ -v a[$(id)] ]", "id @subscript/1 wrap=[",
+			"touch F @subscript/1 wrap=[["}},
+	{name: "subscripts of declare, local, typeset names", src: `declare 'a[$(rm -rf /)]'=1; local 'b[$(id)]'; typeset -a 'c[$(id)]'=1`,
+		commands: []string{"rm -rf / @subscript/1 wrap=declare", `declare "a[$(rm -rf /)]=1"`, "id @subscript/1 wrap=local", "local b[$(id)]",
+			"id @subscript/1 wrap=typeset", "typeset -a c[$(id)]=1"}},
+	{name: "subscript of a nameref", src: `declare -n r='a[$(rm -rf /)]'`, commands: []string{
+		"rm -rf / @subscript/1 wrap=declare", `declare -n "r=a[$(rm -rf /)]" r="a[$(rm -rf /)]"`}},
+	{name: "subscript through ${!x}", src: `x='a[$(rm -rf /)]'; echo "${!x}"`, commands: []string{
+		`- x="a[$(rm -rf /)]"`, "rm -rf / @subscript/1 wrap=${!x}", "echo ${!x}?"},
+		problems: []string{"${!x} expands the variable named by $x, which holds a subscript with a command substitution: bash runs it"}},
+	{name: "subscripts of unset, mapfile, getopts, wait -p",
+		src: `unset -v 'b[$(id)]'; mapfile -t -n 3 'a[$(rm -rf /)]' < f; getopts ab 'o[$(id)]'; wait -n -p 'p[$(id)]'`,
+		commands: []string{"unset -v b[$(id)]", "id @subscript/1 wrap=unset", `mapfile -t -n 3 "a[$(rm -rf /)]" redir=<f stdin=file:""?`,
+			"rm -rf / @subscript/1 wrap=mapfile", "getopts ab o[$(id)]", "id @subscript/1 wrap=getopts", "wait -n -p p[$(id)]",
+			"id @subscript/1 wrap=wait"}},
+	{name: "a subscript not known", src: `read "a[$i]" <<< x`, commands: []string{`read a[$i]? redir=<<<x body="x\n" stdin=herestring:"x\n"`},
+		problems: []string{"a variable name whose subscript is not known before it runs (a[$i]): bash evaluates subscripts as code"}},
+	{name: "plain names and subscripts stay plain",
+		src: `i=2; read "a[$i]" <<< x; unset 'a[1]'; read -r line; declare -n ref=arr; printf -v out %s x; [[ -v HOME ]]`,
+		commands: []string{"- i=2", `read a[2] redir=<<<x body="x\n" stdin=herestring:"x\n"`, "unset a[1]", "read -r line",
+			"declare -n ref=arr ref=arr", "printf -v out %s x"}},
 }
 
 func repeatStrings(s string, n int) []string {

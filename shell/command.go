@@ -53,6 +53,9 @@ func (w *walker) assigns(as []*syntax.Assign, st *state, cx *ctx) (out []Assign,
 		if a.Name == nil {
 			continue
 		}
+		if a.Index != nil { // a[$(…)]=v: the subscript is expanded first
+			w.walkSubsts(a.Index, st, cx)
+		}
 		word, val := w.assignValue(a, st, cx)
 		out = append(out, Assign{Name: a.Name.Value, Value: word})
 		vals = append(vals, val)
@@ -134,8 +137,12 @@ func (w *walker) decl(s *syntax.Stmt, x *syntax.DeclClause, st *state, cx *ctx) 
 		switch {
 		case a.Name == nil && a.Value != nil:
 			flag := w.single(a.Value, st, cx)
-			exported = exported || strings.HasPrefix(flag.Value, "-") && strings.Contains(flag.Value, "x")
-			nameref = nameref || strings.HasPrefix(flag.Value, "-") && strings.Contains(flag.Value, "n")
+			if strings.HasPrefix(flag.Value, "-") || strings.HasPrefix(flag.Value, "+") {
+				exported = exported || strings.HasPrefix(flag.Value, "-") && strings.Contains(flag.Value, "x")
+				nameref = nameref || strings.HasPrefix(flag.Value, "-") && strings.Contains(flag.Value, "n")
+			} else { // 'a[$(…)]'=1: a name quoted, evaluated by the builtin
+				w.nameArg(c, flag, st, cx)
+			}
 			c.Argv = append(c.Argv, flag)
 		case a.Name != nil:
 			names = append(names, a.Name.Value)
@@ -153,6 +160,9 @@ func (w *walker) decl(s *syntax.Stmt, x *syntax.DeclClause, st *state, cx *ctx) 
 }
 
 func (w *walker) declAssign(a *syntax.Assign, c *Command, nameref bool, st *state, cx *ctx) {
+	if a.Index != nil {
+		w.walkSubsts(a.Index, st, cx)
+	}
 	if a.Naked {
 		c.Argv = append(c.Argv, Word{Value: a.Name.Value, Known: true, Span: cx.fr.spanOf(a)})
 		return
@@ -162,7 +172,8 @@ func (w *walker) declAssign(a *syntax.Assign, c *Command, nameref bool, st *stat
 	c.Assigns = append(c.Assigns, as)
 	c.Argv = append(c.Argv, Word{Value: as.Name + "=" + word.Value, Known: word.Known, Quoted: word.Quoted, Span: cx.fr.spanOf(a)})
 	if nameref {
-		val = value{} // declare -n: a reference, not a value
+		w.nameArg(c, word, st, cx) // every use of the reference evaluates it
+		val = value{}              // declare -n: a reference, not a value
 	}
 	applyAssigns([]Assign{as}, []value{val}, st)
 }

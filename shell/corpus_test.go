@@ -8,23 +8,20 @@ import (
 	"sort"
 	"strings"
 	"testing"
-)
 
-// corpusDir is the peer corpora, outside the repository (see
-// ../shared/corpus/README.md); the test skips when it is absent.
-const corpusDir = "../../shared/corpus/peers"
+	"github.com/toolguard/toolguard/internal/peercorpus"
+)
 
 // corpusCommands reads every shell command of the peer corpora: the
 // "command" field, or "input" of rows whose kind is "command".
 func corpusCommands(t testing.TB) map[string][]string {
 	t.Helper()
-	if _, err := os.Stat(corpusDir); err != nil {
-		t.Skipf("peer corpus not present at %s (it lives outside the repository): %v", corpusDir, err)
-	}
-	files, err := filepath.Glob(filepath.Join(corpusDir, "*", "*.jsonl"))
+	dir := peercorpus.Dir(t)
+	files, err := filepath.Glob(filepath.Join(dir, "*", "*.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	peercorpus.NonEmpty(t, len(files), dir+"/*/*.jsonl")
 	out := make(map[string][]string)
 	for _, f := range files {
 		out[f] = readCorpusFile(t, f)
@@ -86,8 +83,9 @@ func TestCorpusNoPanic(t *testing.T) {
 				p++
 			}
 		}
-		t.Logf("%-70s %5d commands, %4d with problems", strings.TrimPrefix(name, corpusDir+"/"), n, p)
+		t.Logf("%-70s %5d commands, %4d with problems", strings.TrimPrefix(name, peercorpus.Dir(t)+"/"), n, p)
 		total, withProblems = total+n, withProblems+p
 	}
 	t.Logf("total: %d commands, %d with problems", total, withProblems)
+	peercorpus.NonEmpty(t, total, "the shell commands of the peer corpora")
 }

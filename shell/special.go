@@ -57,6 +57,7 @@ func buildSpecials() map[string]specialFunc {
 		"read": (*walker).forgetArgs, "mapfile": (*walker).forgetArgs, "readarray": (*walker).forgetArgs,
 		"getopts": (*walker).forgetArgs, "unset": (*walker).forgetArgs, "printf": (*walker).printf,
 		"set": (*walker).set, "shift": (*walker).shift,
+		"test": (*walker).nameTest, "[": (*walker).nameTest, "wait": (*walker).nameTest,
 		"trap": (*walker).trap, "at": (*walker).atJob, "batch": (*walker).atJob, "tmux": (*walker).tmux,
 	}
 }
@@ -412,6 +413,7 @@ func (w *walker) unalias(c *Command, _ *state, cx *ctx) {
 // unknown.
 func (w *walker) forgetArgs(c *Command, st *state, cx *ctx) {
 	w.emit(c, cx)
+	w.nameArgs(c, nameOperands(c), st, cx)
 	for _, a := range c.Args() {
 		if isName(a.Value) {
 			st.forget(a.Value)
@@ -425,6 +427,7 @@ func (w *walker) forgetArgs(c *Command, st *state, cx *ctx) {
 
 func (w *walker) printf(c *Command, st *state, cx *ctx) {
 	w.emit(c, cx)
+	w.nameArgs(c, nameOperands(c), st, cx)
 	args := c.Args()
 	for i := 0; i+1 < len(args); i++ {
 		if args[i].Value == "-v" {

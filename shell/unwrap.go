@@ -119,8 +119,32 @@ func (w *walker) runArgv(c *Command, argv []Word, st *state, cx *ctx) {
 		w.problemAt("command name not static: "+argv[0].Value, argv[0].Span)
 	case c.Origin != "" && strings.Contains(argv[0].Value, "{}"):
 		w.problemAt("command name is a {} placeholder filled from input at run time: "+argv[0].Value, c.Span)
+	case argv[0].Glob && isGlobPattern(argv[0].Value):
+		w.problemAt("command name is a glob pattern, which the shell resolves against the filesystem when it runs: "+argv[0].Value, argv[0].Span)
+	case !isASCII(argv[0].Value):
+		w.problemAt("command name has characters outside ASCII, which can imitate another program's name: "+argv[0].Value, argv[0].Span)
 	}
 	w.special(c, st, cx)
+}
+
+// isGlobPattern reports whether bash would match s against the
+// filesystem: a * or ?, or a bracket expression that closes ("[" alone
+// is the test command).
+func isGlobPattern(s string) bool {
+	if strings.ContainsAny(s, "*?") {
+		return true
+	}
+	i := strings.IndexByte(s, '[')
+	return i >= 0 && strings.IndexByte(s[i+1:], ']') >= 0
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // emitWrapper records a wrapper as a command of its own, besides the

@@ -209,6 +209,9 @@ func (w *walker) walkCmd(s *syntax.Stmt, st *state, cx *ctx) {
 			return
 		}
 		w.walkSubsts(x, st, cx)
+		if t, ok := x.(*syntax.TestClause); ok {
+			w.testNames(t, st, cx)
+		}
 		w.forgetArithmNames(x, st)
 	}
 }

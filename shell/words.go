@@ -181,6 +181,7 @@ func (w *walker) resolve(word *syntax.Word, mode expandMode, st *state, cx *ctx)
 		return []Word{{Value: sourceText(cx.fr.src, word), Span: span}}
 	}
 	w.walkSubsts(word, st, cx)
+	w.indirections(word, st, cx)
 	info := w.scanWord(word, st)
 	base := Word{Known: true, Quoted: info.quoted, Glob: info.glob && mode != modeDocument, Span: span}
 	if !info.dynamic {

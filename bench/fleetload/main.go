@@ -148,7 +148,8 @@ func startReplica(bin, dbURL, home, name string) (*exec.Cmd, string, error) {
 		return nil, "", err
 	}
 	args := []string{"serve", "--no-user-config", "--no-project-config", "--addr", "127.0.0.1:0"}
-	env := append(os.Environ(), "XDG_STATE_HOME="+home, "XDG_CONFIG_HOME="+home, "TOOLGUARD_STATE__REPLICA="+name)
+	env := append(os.Environ(), "XDG_STATE_HOME="+home, "XDG_CONFIG_HOME="+home, "TOOLGUARD_STATE__REPLICA="+name,
+		"TOOLGUARD_STATE__KEY_FILE="+filepath.Join(filepath.Dir(home), "fleet.key")) // one fleet key for all replicas
 	if dbURL != "" {
 		args = append(args, "--state", dbURL)
 	} else {
@@ -171,11 +172,13 @@ func startReplica(bin, dbURL, home, name string) (*exec.Cmd, string, error) {
 		return nil, "", fmt.Errorf("replica %s printed nothing: %w\n%s", name, err, stderr.Bytes())
 	}
 	go func() { _, _ = io.Copy(io.Discard, out) }()
-	page, ok := strings.CutPrefix(strings.TrimSpace(line), "toolguard serve: open ")
-	if !ok {
+	// "toolguard serve: open … http://ADDR/[#token=KEY]": the page's address
+	// comes last (the key only when standard output is a terminal).
+	i := strings.LastIndex(line, "http://")
+	if !strings.HasPrefix(line, "toolguard serve: open ") || i < 0 {
 		return nil, "", fmt.Errorf("replica %s: %q", name, line)
 	}
-	addr, _, _ := strings.Cut(page, "#")
+	addr, _, _ := strings.Cut(strings.TrimSpace(line[i:]), "#")
 	return cmd, addr, nil
 }
 

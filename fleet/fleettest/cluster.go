@@ -27,7 +27,13 @@ type Cluster struct {
 // directory on a free port, stopped when t ends. It skips the test (fails
 // with FLEET_TEST_REQUIRE=1) when PostgreSQL's server programs are not
 // installed.
-func NewCluster(t testing.TB) *Cluster {
+func NewCluster(t testing.TB) *Cluster { return newCluster(t, "") }
+
+// NewClusterWithPassword is NewCluster for a server that lets nobody in
+// without the password (scram-sha-256), which URL carries.
+func NewClusterWithPassword(t testing.TB, password string) *Cluster { return newCluster(t, password) }
+
+func newCluster(t testing.TB, password string) *Cluster {
 	t.Helper()
 	bin := serverBin()
 	if bin == "" {
@@ -45,7 +51,16 @@ func NewCluster(t testing.TB) *Cluster {
 		t.Fatal(err)
 	}
 	c.URL = fmt.Sprintf("postgres://postgres@127.0.0.1:%d/postgres?sslmode=disable", c.port)
-	c.run("initdb", "-D", c.data, "-U", "postgres", "-A", "trust", "--no-sync", "-E", "UTF8")
+	auth := []string{"-A", "trust"}
+	if password != "" {
+		pwfile := filepath.Join(dir, "pw")
+		if err := os.WriteFile(pwfile, []byte(password+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		auth = []string{"-A", "scram-sha-256", "--pwfile", pwfile}
+		c.URL = fmt.Sprintf("postgres://postgres:%s@127.0.0.1:%d/postgres?sslmode=disable", password, c.port)
+	}
+	c.run("initdb", append([]string{"-D", c.data, "-U", "postgres", "--no-sync", "-E", "UTF8"}, auth...)...)
 	c.Start()
 	t.Cleanup(func() {
 		_ = c.pgctl("stop", "-m", "immediate")

@@ -41,8 +41,8 @@ func listPackages(t *testing.T) []pkg {
 
 // decisionPath are the library packages an embedding agent links: they
 // must not pull in an HTTP server, a CLI framework or browser tooling.
-var decisionPath = []string{"risk", "call", "shell", "rules", "paths", "netguard", "policy", "approval",
-	"budget", "audit", "guard", "hook", "install", "sandbox", "state"}
+var decisionPath = []string{"risk", "call", "shell", "rules", "script", "analysis", "paths", "netguard", "policy",
+	"approval", "budget", "audit", "guard", "hook", "install", "sandbox", "state"}
 
 // TestLibraryDependencies enforces DESIGN §1: library packages never
 // import cobra, net/http servers or browser code; only the CLI uses cobra

@@ -4,15 +4,18 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/hook"
 	"github.com/toolguard/toolguard/install"
+	"github.com/toolguard/toolguard/server"
 )
 
 func init() {
@@ -310,10 +313,35 @@ func installService(a *app, f *installFlags) error {
 		return err
 	}
 	if !f.start {
-		_, err := fmt.Fprintln(a.io.Stdout, note)
+		fmt.Fprintln(a.io.Stdout, note)
+	} else if err := runCommands(a, start); err != nil {
 		return err
 	}
-	return runCommands(a, start)
+	return printServicePage(a, f.addr)
+}
+
+// printServicePage says how to open the page of the service: its log is
+// readable by any process of the user, an agent's included, so serve never
+// writes the page key there; the address with the key is in a file of the
+// state directory that only its owner can read (and the policy protects).
+func printServicePage(a *app, addr string) error {
+	if addr == "" {
+		addr = server.DefaultAddr
+	}
+	_, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--addr %q: %w", addr, err)
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil {
+		return fmt.Errorf("--addr %q: the port is not a number", addr)
+	}
+	file, err := pageAddressFile(n)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(a.io.Stdout, "open the approval page: once the service runs, %s holds its address with the page key (mode 0600; the service's log never shows the key): run cat %s in your terminal and open the address it prints\n", file, file)
+	return err
 }
 
 // uninstallService stops (with --start) and removes the user service.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/toolguard/toolguard/guard"
 	"github.com/toolguard/toolguard/hook"
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/state"
@@ -131,7 +132,7 @@ func (f *policyFlags) compile(projectDir string) (*policy.Policy, error) {
 	}
 	protected := append(append([]string{}, loaded.Files...), hook.ProtectedPaths()...)
 	protected = append(protected, ownDirs()...)
-	p, err := policy.Compile(loaded.Config, policy.Options{Protected: protected, Denied: secretFiles(), ApprovalPorts: runningServePorts()})
+	p, err := policy.Compile(loaded.Config, policy.Options{Protected: protected, Denied: secretFiles(loaded.Config.State), ApprovalPorts: runningServePorts()})
 	if err != nil {
 		return nil, err
 	}
@@ -170,10 +171,14 @@ func ownDirs() []string {
 }
 
 // secretFiles are toolguard's own secrets: an agent that reads the serve
-// token could approve its own calls.
-func secretFiles() []string {
-	if dir, err := state.Dir(); err == nil {
-		return []string{dir + "/*.token"} // serve.token and any later token
+// token, the page key (in serve-PORT.url when serve runs as a service) or
+// the fleet key could approve its own calls.
+func secretFiles(s policy.State) []string {
+	dir, err := state.Dir()
+	if err != nil {
+		return nil
 	}
-	return nil
+	// serve.token, serve-page.token and any later token; the page
+	// addresses; the fleet key, wherever [state] key_file puts it.
+	return []string{dir + "/*.token", dir + "/serve-*.url", guard.FleetKeyFile(s, dir)}
 }

@@ -4,19 +4,23 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"time"
 
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/toolguard/toolguard/approval"
 	"github.com/toolguard/toolguard/guard"
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/server"
+	"github.com/toolguard/toolguard/state"
 )
 
 func init() { register("serve", newServeCmd) }
@@ -45,8 +49,11 @@ person on an ask), POST /v1/hooks/AGENT (agents' HTTP hooks), GET /v1/events
 and the approval page at /. See docs/server.md.
 
 A bind address other than loopback needs a bearer token: it is generated on
-first start into the token file (mode 0600) and the page address printed
-carries it. --token-file makes a loopback bind require it too. SIGINT or
+first start into the token file (mode 0600). --token-file makes a loopback
+bind require it too. The page is answered with a key apart from the token:
+on a terminal serve prints the page's address with it; otherwise (a user
+service, a pipe) the address with the key goes to serve-PORT.url in the
+state directory (mode 0600) and the output names that file. SIGINT or
 SIGTERM stops the server; every pending approval is denied. SIGHUP reloads
 the policy from the same files, environment and flags: calls in flight and
 calls waiting for a person finish under the policy they started with; a
@@ -100,10 +107,17 @@ func runServe(a *app, pf *policyFlags, sf serveFlags) error {
 	if err != nil {
 		return fmt.Errorf("--addr: %w", err)
 	}
+	port := 0
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok {
-		defer registerServe(tcp.Port)()
+		port = tcp.Port
+		defer registerServe(port)()
 	}
-	printWhere(a, ln.Addr().String(), token, srv.PageKey())
+	forget, err := printWhere(a, ln.Addr().String(), port, token, srv.PageKey())
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer forget()
 	return serveUntilDone(a.ctx, srv, ln)
 }
 
@@ -188,16 +202,54 @@ func serveToken(a *app, sf serveFlags) (string, error) {
 	return token, nil
 }
 
-// printWhere prints the page's address with the key that lists and
-// answers approvals: only the person who started serve sees it.
-func printWhere(a *app, addr, token, key string) {
+// printWhere tells the person where the page is, with the key that lists
+// and answers approvals: only the person who started serve may see it.
+// On a terminal the address with the key is printed there. Any other
+// standard output (a service's journal, a pipe, a file) may be read later
+// by another process, an agent's included, so the address with the key
+// goes to a file only its owner can read, in the state directory (which
+// the policy protects from agents), and standard output names the file;
+// forget removes it when serve stops.
+func printWhere(a *app, addr string, port int, token, key string) (forget func(), err error) {
 	url := "http://" + addr + "/"
-	fmt.Fprintf(a.io.Stdout, "toolguard serve: open %s#token=%s\n", url, key)
+	page := url + "#token=" + key
+	forget = func() {}
+	if isTerminal(a.io.Stdout) {
+		fmt.Fprintf(a.io.Stdout, "toolguard serve: open %s\n", page)
+	} else {
+		file, err := pageAddressFile(port)
+		if err == nil {
+			err = state.WriteFile(file, []byte(page+"\n"), 0o600)
+		}
+		if err != nil {
+			return forget, fmt.Errorf("writing the page's address with its key (standard output is not a terminal, so it is not printed): %w", err)
+		}
+		forget = func() { _ = os.Remove(file) }
+		fmt.Fprintf(a.io.Stdout, "toolguard serve: open the address in %s (mode 0600, it carries the page key): %s\n", file, url)
+	}
 	if token != "" {
 		fmt.Fprintln(a.io.Stdout, "API clients send the header: Authorization: Bearer <token from the token file>")
-		return
+		return forget, nil
 	}
 	fmt.Fprintln(a.io.Stdout, "The address carries this run's key for answering approvals; keep it to yourself.")
+	return forget, nil
+}
+
+// pageAddressFile is where a serve whose standard output is not a terminal
+// (a user service) keeps the page's address with its key:
+// serve-PORT.url in the state directory.
+func pageAddressFile(port int) (string, error) {
+	dir, err := state.Dir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, fmt.Sprintf("serve-%d.url", port)), nil
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // serveUntilDone serves until ctx ends, then denies pending approvals,

@@ -39,10 +39,7 @@ func startServeLogged(t *testing.T, args ...string) (addr string, logs *syncBuff
 		cancel()
 		t.Fatalf("serve printed nothing: %v (exit %d): %s", err, <-code, logs)
 	}
-	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "toolguard serve: open ")
-	if !ok {
-		t.Fatalf("first line %q", line)
-	}
+	addr = pageAddress(t, line)
 	t.Cleanup(func() {
 		cancel()
 		if c := <-code; c != 0 {

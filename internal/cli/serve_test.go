@@ -34,15 +34,75 @@ func startServe(t *testing.T, args ...string) (string, func() int) {
 		cancel()
 		t.Fatalf("serve printed nothing: %v (exit %d)", err, <-code)
 	}
-	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "toolguard serve: open ")
-	if !ok {
-		t.Fatalf("first line %q", line)
-	}
+	addr := pageAddress(t, line)
 	_, key, _ := strings.Cut(addr, "#token=")
 	serveKeys.Store(strings.Split(addr, "#")[0], key)
 	stop := func() int { cancel(); return <-code }
 	t.Cleanup(func() { cancel() })
 	return addr, stop
+}
+
+// pageAddress reads the page's address with its key from the file that
+// serve's first line names (its standard output is not a terminal).
+func pageAddress(t *testing.T, line string) string {
+	t.Helper()
+	rest, ok := strings.CutPrefix(strings.TrimSpace(line), "toolguard serve: open the address in ")
+	file, url, ok2 := strings.Cut(rest, " (mode 0600, it carries the page key): ")
+	if !ok || !ok2 {
+		t.Fatalf("first line %q", line)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := strings.TrimSpace(string(data))
+	if !strings.HasPrefix(addr, url+"#token=") {
+		t.Fatalf("%s holds %q; want %s#token=…", file, addr, url)
+	}
+	return addr
+}
+
+// TestServeKeepsItsKeyOffItsOutput: with standard output other than a
+// terminal (a user service's journal, a pipe), serve writes no key to it
+// nor to its log: the page's address with the key is in a 0600 file of the
+// state directory, removed when serve stops.
+func TestServeKeepsItsKeyOffItsOutput(t *testing.T) {
+	state := t.TempDir()
+	t.Setenv("XDG_STATE_HOME", state)
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ctx, cancel := context.WithCancel(context.Background())
+	var stdout, stderr syncBuffer
+	code := make(chan int, 1)
+	go func() {
+		code <- Run(ctx, []string{"serve", "--no-user-config", "--no-project-config", "--addr", "127.0.0.1:0"}, IO{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr})
+	}()
+	var file string
+	for deadline := time.Now().Add(10 * time.Second); file == "" && time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if out := stdout.String(); strings.Contains(out, "\n") {
+			rest, _ := strings.CutPrefix(out, "toolguard serve: open the address in ")
+			file, _, _ = strings.Cut(rest, " ")
+		}
+	}
+	if filepath.Dir(file) != filepath.Join(state, "toolguard") {
+		cancel()
+		t.Fatalf("stdout %q; want the page address file in the state directory", stdout.String())
+	}
+	data, err := os.ReadFile(file)
+	fi, _ := os.Stat(file)
+	_, key, ok := strings.Cut(strings.TrimSpace(string(data)), "#token=")
+	if err != nil || !ok || len(key) < 32 || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("%s: %q, %v, mode %v", file, data, err, fi.Mode())
+	}
+	cancel()
+	if c := <-code; c != 0 {
+		t.Fatalf("exit %d: %s", c, stderr.String())
+	}
+	if strings.Contains(stdout.String(), key) || strings.Contains(stderr.String(), key) {
+		t.Fatalf("the key reached serve's output:\n%s\n%s", stdout.String(), stderr.String())
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Errorf("%s is still there after serve stopped: %v", file, err)
+	}
 }
 
 // serveKeys maps the address of each serve a test started (without the

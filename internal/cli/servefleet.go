@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"log/slog"
+	"path/filepath"
 
 	"github.com/toolguard/toolguard/approval"
 	"github.com/toolguard/toolguard/fleet"
@@ -24,7 +25,13 @@ func joinFleet(a *app, p *policy.Policy, stateURL string, opts *server.Options, 
 	if stateURL == "" {
 		return nil, nil
 	}
-	st, err := fleet.Open(a.ctx, stateURL, fleet.Options{Replica: cfg.Replica, Lease: cfg.Lease, Logger: log})
+	fo, err := guard.FleetOptions(p)
+	if err != nil {
+		return nil, err
+	}
+	fo.Logger = log
+	fo.Spool = filepath.Join(filepath.Dir(fo.Spool), fleet.SpoolName(stateURL))
+	st, err := fleet.Open(a.ctx, stateURL, fo)
 	if err != nil {
 		return nil, fmt.Errorf("--state / [state] url: %w", err)
 	}

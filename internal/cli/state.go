@@ -12,15 +12,18 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/toolguard/toolguard/fleet"
+	"github.com/toolguard/toolguard/guard"
 	"github.com/toolguard/toolguard/policy"
+	"github.com/toolguard/toolguard/state"
 )
 
 func init() { register("state", newStateCmd) }
 
 type stateFlags struct {
-	url    string
-	config string
-	json   bool
+	url     string
+	config  string
+	json    bool
+	keyFile string // the fleet key file check tried
 }
 
 func newStateCmd(a *app) *cobra.Command {
@@ -58,7 +61,7 @@ func (f *stateFlags) stateURL() (string, error) {
 	if f.url != "" {
 		return f.url, nil
 	}
-	loaded, err := policy.Load(policy.LoadOptions{UserFile: policy.UserFile(), ConfigFile: f.config, Environ: os.Environ()})
+	loaded, err := f.policy()
 	if err != nil {
 		return "", fmt.Errorf("reading the policy to find [state] url (pass --state to skip): %w", err)
 	}
@@ -68,13 +71,38 @@ func (f *stateFlags) stateURL() (string, error) {
 	return loaded.Config.State.URL, nil
 }
 
-// connect opens the fleet database without touching its schema.
+func (f *stateFlags) policy() (*policy.Loaded, error) {
+	return policy.Load(policy.LoadOptions{UserFile: policy.UserFile(), ConfigFile: f.config, Environ: os.Environ()})
+}
+
+// connect opens the fleet database without touching its schema, with the
+// fleet key when its file can be read (check verifies signatures with it).
 func (f *stateFlags) connect() (*fleet.Store, error) {
 	url, err := f.stateURL()
 	if err != nil {
 		return nil, err
 	}
-	return fleet.Connect(url, fleet.Options{OneCall: true})
+	return fleet.Connect(url, fleet.Options{OneCall: true, Key: f.key()})
+}
+
+// key reads the fleet key of the policy's [state] key_file (or the
+// default file) without creating it; nil when it cannot be read.
+func (f *stateFlags) key() []byte {
+	f.keyFile = ""
+	loaded, err := f.policy()
+	if err != nil {
+		return nil
+	}
+	dir, err := state.Dir()
+	if err != nil {
+		return nil
+	}
+	f.keyFile = guard.FleetKeyFile(loaded.Config.State, dir)
+	key, err := state.ReadSecret(f.keyFile)
+	if err != nil {
+		return nil
+	}
+	return []byte(key)
 }
 
 func runStateMigrate(a *app, f *stateFlags) error {
@@ -113,6 +141,7 @@ func runStateCheck(a *app, f *stateFlags) error {
 		}
 	} else {
 		printReport(a, r)
+		printSecurity(a, r, f.keyFile)
 	}
 	return reportProblem(r)
 }
@@ -147,6 +176,41 @@ func printReport(a *app, r fleet.Report) {
 	if hashes := distinctLiveHashes(r); len(hashes) > 1 {
 		fmt.Fprintf(w, "warning: the live replicas enforce %d different policies: %s\n", len(hashes), strings.Join(hashes, ", "))
 	}
+}
+
+// printSecurity reports what anyone who reaches the database could write
+// and whether the database lets them in without credentials.
+func printSecurity(a *app, r fleet.Report, keyFile string) {
+	if !r.Reachable {
+		return
+	}
+	w := a.io.Stdout
+	switch u := r.Unsigned; {
+	case !u.Verified:
+		fmt.Fprintf(w, "signatures:        not checked: no fleet key could be read from %s\n", orUnknown(keyFile))
+	case u.Grants+u.Cards+u.Answers == 0:
+		fmt.Fprintln(w, "signatures:        every grant, pending card and recent answer is signed with the fleet key")
+	default:
+		fmt.Fprintf(w, "warning: rows without a valid signature of the fleet key, which count for nothing: %d grant(s), %d pending card(s), %d answer(s). "+
+			"Something that does not hold the key wrote them: an agent that reached the database, a replica or hook given another key file, or a toolguard before signatures (re-approve those grants).\n",
+			u.Grants, u.Cards, u.Answers)
+	}
+	if r.NoPassword {
+		fmt.Fprintln(w, "warning: the database let this machine in without a password or client certificate (trust or peer authentication): "+
+			"any program here, an agent's included, can connect to it. What such a program writes counts for nothing without the fleet key, "+
+			"but it can read pending approvals, delete rows and stop approvals and audit records. Require scram-sha-256 or cert for these hosts "+
+			"in pg_hba.conf and keep the credentials out of the agents' reach (see docs/fleet.md, Security).")
+	}
+	for _, rule := range r.TrustRules {
+		fmt.Fprintf(w, "warning: pg_hba.conf lets clients in without credentials: %s\n", rule)
+	}
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "the policy's [state] key_file (the policy could not be read)"
+	}
+	return s
 }
 
 func schemaNote(r fleet.Report) string {

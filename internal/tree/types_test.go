@@ -83,7 +83,8 @@ type TestConfig struct {
 	Extra any `toml:"extra"`
 	// Internal is not part of the file.
 	Internal string `toml:"-"`
-	hidden   int
+	//lint:ignore U1000 an unexported field the decoder must not fill (TestDecode's "hidden" key)
+	hidden int
 }
 
 // PathConfig says which paths are off limits.

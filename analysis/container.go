@@ -1,4 +1,4 @@
-package policy
+package analysis
 
 import (
 	"path"
@@ -9,7 +9,7 @@ import (
 )
 
 // A container's command runs on the container's files, which are not this
-// machine's — except below its bind mounts. containerRun judges the paths
+// machine's — except below its bind mounts. container judges the paths
 // the command touches below a mount as the host paths they are, so that
 // docker run -v /:/host alpine rm -rf /host/home/dev is the delete of
 // /home/dev it is. Findings about the container's own files (rm -rf / in a
@@ -21,44 +21,44 @@ type bindMount struct {
 	inside, host string
 }
 
-// containerRun judges the container command of sc through its mounts.
-func (e *evaluation) containerRun(sc seenCmd) {
-	if len(sc.r.Container) == 0 || e.codeDepth >= maxCodeNesting {
+// container judges the container command of sc through its mounts.
+func (a *Analysis) container(sc Command) {
+	if len(sc.Result.Container) == 0 || a.depth >= maxCodeNesting {
 		return
 	}
-	mounts := e.bindMounts(sc)
+	mounts := a.bindMounts(sc)
 	if len(mounts) == 0 {
 		return
 	}
-	s := e.parse(shell.QuoteWords(sc.r.Container), shell.Options{})
+	s := a.parse(shell.QuoteWords(sc.Result.Container), shell.Options{})
 	if s == nil {
 		return
 	}
-	e.codeDepth++
-	defer func() { e.codeDepth-- }()
+	a.depth++
+	defer func() { a.depth-- }()
 	for _, nc := range s.Commands {
-		r, ok := e.classify(nc)
+		r, ok := a.classify(nc)
 		if !ok {
 			return
 		}
 		var refs []rules.PathRef
 		for _, ref := range r.Paths {
 			if host, ok := onHost(ref.Word.Value, mounts); ok && ref.Word.Known {
-				ref.Word.Value, ref.Word.Span = host, sc.cmd.Span
+				ref.Word.Value, ref.Word.Span = host, sc.Cmd.Span
 				refs = append(refs, ref)
 			}
 		}
 		if len(refs) > 0 {
-			e.commandPaths(nc, refs)
+			a.paths(nc, refs, a.Dir(nc))
 		}
 	}
 }
 
 // bindMounts reads -v HOST:CONT[:opts] and --mount type=bind,src=…,dst=…
 // values; named volumes and unknown words are not this machine's paths.
-func (e *evaluation) bindMounts(sc seenCmd) []bindMount {
+func (a *Analysis) bindMounts(sc Command) []bindMount {
 	var out []bindMount
-	for _, w := range sc.r.Mounts {
+	for _, w := range sc.Result.Mounts {
 		if !w.Known {
 			continue
 		}
@@ -76,7 +76,7 @@ func (e *evaluation) bindMounts(sc seenCmd) []bindMount {
 			continue
 		}
 		if strings.HasPrefix(host, ".") {
-			host = path.Join(e.commandDir(sc.cmd), host)
+			host = path.Join(sc.Dir, host)
 		}
 		out = append(out, bindMount{inside: path.Clean(inside), host: host})
 	}

@@ -1,4 +1,4 @@
-package policy
+package analysis
 
 import (
 	"fmt"
@@ -15,25 +15,25 @@ import (
 // --conf-path, metalink and torrent files, and any client that xargs or
 // parallel gives words read from input (xargs curl < urls). What is in the
 // file is not known before the command runs, so neither is where the
-// requests go — toolguard's own approval server among the possibilities
-// (selfapprove.go). Such a command is unverifiable: an ask in every mode
+// requests go — toolguard's own approval server among the possibilities.
+// Such a command is unverifiable: an ask in every mode
 // that asks, as eval "$X" is. A file that is "-", standard input, fed by
 // a here-string or here-document whose text is known is read here
 // instead, and its addresses judged as if they were on the command line.
 
-// hiddenDestinations judges the files cmd reads its destinations from.
-func (e *evaluation) hiddenDestinations(cmd *shell.Command, r rules.Result) {
+// destinations judges the files cmd reads its destinations from.
+func (a *Analysis) destinations(cmd *shell.Command, r rules.Result) {
 	if cmd.ArgsFromInput && (r.Network || len(r.URLs) > 0 || isNetClient(cmd.Name)) {
-		e.add(unverifiable(shell.Problem{Span: cmd.Span, Reason: fmt.Sprintf(
+		a.add(Unverifiable(shell.Problem{Span: cmd.Span, Reason: fmt.Sprintf(
 			"%s gets arguments that %s reads at run time, so the addresses it contacts are not known", cmd.Name, inputSource(cmd))}))
 	}
 	switch cmd.Name {
 	case "curl":
-		e.curlFiles(cmd)
+		a.curlFiles(cmd)
 	case "wget", "wget2":
-		e.wgetFiles(cmd)
+		a.wgetFiles(cmd)
 	case "aria2c":
-		e.aria2Files(cmd)
+		a.aria2Files(cmd)
 	}
 }
 
@@ -140,19 +140,19 @@ var (
 )
 
 // curlFiles judges curl -K/--config and --url @FILE.
-func (e *evaluation) curlFiles(cmd *shell.Command) {
+func (a *Analysis) curlFiles(cmd *shell.Command) {
 	args := cmd.Args()
 	for _, v := range curlConfig.values(args) {
-		e.readsDestinations(cmd, v, "its options", curlConfigArgs)
+		a.readsDestinations(cmd, v, "its options", curlConfigArgs)
 	}
 	for _, v := range curlURL.values(args) {
 		if file, ok := strings.CutPrefix(v.Value, "@"); ok {
-			e.readsDestinations(cmd, withValue(v, file), "the URLs it fetches", lineArgs)
+			a.readsDestinations(cmd, withValue(v, file), "the URLs it fetches", lineArgs)
 		}
 	}
-	for _, a := range args {
-		if strings.HasPrefix(a.Value, "--expand-") || a.Value == "--variable" || strings.HasPrefix(a.Value, "--variable=") {
-			e.add(unverifiable(shell.Problem{Span: a.Span, Reason: "curl " + a.Value +
+	for _, w := range args {
+		if strings.HasPrefix(w.Value, "--expand-") || w.Value == "--variable" || strings.HasPrefix(w.Value, "--variable=") {
+			a.add(Unverifiable(shell.Problem{Span: w.Span, Reason: "curl " + w.Value +
 				" fills its options in from variables, which may come from files or the environment, so the addresses it contacts are not known"}))
 			return
 		}
@@ -161,13 +161,13 @@ func (e *evaluation) curlFiles(cmd *shell.Command) {
 
 // wgetFiles judges wget -i/--input-file, --config and -e commands that
 // name an input file or a proxy.
-func (e *evaluation) wgetFiles(cmd *shell.Command) {
+func (a *Analysis) wgetFiles(cmd *shell.Command) {
 	args := cmd.Args()
 	for _, v := range wgetInput.values(args) {
-		e.readsDestinations(cmd, v, "the URLs it fetches", lineArgs)
+		a.readsDestinations(cmd, v, "the URLs it fetches", lineArgs)
 	}
 	for _, v := range wgetConfig.values(args) {
-		e.readsDestinations(cmd, v, "its settings (proxies, input files)", nil)
+		a.readsDestinations(cmd, v, "its settings (proxies, input files)", nil)
 	}
 	for _, v := range wgetExec.values(args) {
 		key, val, _ := strings.Cut(v.Value, "=")
@@ -175,27 +175,27 @@ func (e *evaluation) wgetFiles(cmd *shell.Command) {
 		val = strings.TrimSpace(val)
 		switch {
 		case !v.Known:
-			e.add(unverifiable(shell.Problem{Span: v.Span, Reason: "wget -e runs a setting that is not known: " + v.Value}))
+			a.add(Unverifiable(shell.Problem{Span: v.Span, Reason: "wget -e runs a setting that is not known: " + v.Value}))
 		case key == "input":
-			e.readsDestinations(cmd, withValue(v, val), "the URLs it fetches", lineArgs)
+			a.readsDestinations(cmd, withValue(v, val), "the URLs it fetches", lineArgs)
 		case key == "httpproxy" || key == "httpsproxy" || key == "ftpproxy":
 			if !strings.Contains(val, "://") {
 				val = "http://" + val
 			}
-			e.checkURL(e.p.cmdNet, val, v.Span) // the proxy gets every request
+			a.judge.URL(shell.Word{Value: val, Known: true, Span: v.Span}) // the proxy gets every request
 		}
 	}
 }
 
 // aria2Files judges aria2c -i/--input-file, --conf-path and metalink and
 // torrent files, which name the servers and trackers it contacts.
-func (e *evaluation) aria2Files(cmd *shell.Command) {
+func (a *Analysis) aria2Files(cmd *shell.Command) {
 	args := cmd.Args()
 	for _, v := range aria2Input.values(args) {
-		e.readsDestinations(cmd, v, "the URIs it downloads", aria2InputArgs)
+		a.readsDestinations(cmd, v, "the URIs it downloads", aria2InputArgs)
 	}
 	for _, v := range append(aria2Files.values(args), aria2Torr.values(args)...) {
-		e.readsDestinations(cmd, v, "the servers and trackers it contacts", nil)
+		a.readsDestinations(cmd, v, "the servers and trackers it contacts", nil)
 	}
 }
 
@@ -204,36 +204,36 @@ func (e *evaluation) aria2Files(cmd *shell.Command) {
 // echo is turned by toArgs into the words it stands for on the command
 // line and judged as such (toArgs nil, or ok false: not understood).
 // Any other file, or an unknown input, is unverifiable.
-func (e *evaluation) readsDestinations(cmd *shell.Command, file shell.Word, what string, toArgs func(string) ([]string, bool)) {
-	if !e.spend(commandCost) {
+func (a *Analysis) readsDestinations(cmd *shell.Command, file shell.Word, what string, toArgs func(string) ([]string, bool)) {
+	if !a.spend(commandCost) {
 		return
 	}
 	if file.Value == "-" || file.Value == "/dev/stdin" {
 		in := cmd.Stdin
-		if in != nil && in.Known && toArgs != nil && e.spend(scanCost(len(in.Text))) {
+		if in != nil && in.Known && toArgs != nil && a.spend(ScanCost(len(in.Text))) {
 			if words, ok := toArgs(in.Text); ok {
-				e.judgeReadArgs(cmd, words, in.Span)
+				a.judgeReadArgs(cmd, words, in.Span)
 				return
 			}
 		}
-		e.add(unverifiable(shell.Problem{Span: file.Span, Reason: fmt.Sprintf(
+		a.add(Unverifiable(shell.Problem{Span: file.Span, Reason: fmt.Sprintf(
 			"%s reads %s from standard input, whose content is not known or not understood, so the addresses it contacts are not known", cmd.Name, what)}))
 		return
 	}
-	e.add(unverifiable(shell.Problem{Span: file.Span, Reason: fmt.Sprintf(
-		"%s reads %s from the file %s when it runs, so the addresses it contacts are not known", cmd.Name, what, shorten(file.Value))}))
+	a.add(Unverifiable(shell.Problem{Span: file.Span, Reason: fmt.Sprintf(
+		"%s reads %s from the file %s when it runs, so the addresses it contacts are not known", cmd.Name, what, Shorten(file.Value))}))
 }
 
 // judgeReadArgs judges the words a command reads from its known input as
 // the same command with those words on its command line.
-func (e *evaluation) judgeReadArgs(cmd *shell.Command, words []string, span risk.Span) {
+func (a *Analysis) judgeReadArgs(cmd *shell.Command, words []string, span risk.Span) {
 	c := *cmd
 	c.Argv = []shell.Word{cmd.Argv[0]}
 	for _, w := range words {
 		c.Argv = append(c.Argv, shell.Word{Value: w, Known: true, Span: span})
 	}
 	c.Stdin, c.PipeFrom, c.PipeTo, c.Redirects = nil, nil, nil, nil // the input is spent
-	e.analyseCommand(&c)
+	a.command(&c)
 }
 
 // lineArgs reads a list of URLs, one a line (wget -i -, curl --url @-).

@@ -1,7 +1,6 @@
-package policy
+package analysis
 
 import (
-	"fmt"
 	"path"
 	"slices"
 	"strconv"
@@ -13,34 +12,32 @@ import (
 	"github.com/toolguard/toolguard/shell"
 )
 
-// This file judges the shapes of commands whose effect depends on more
-// than one word and that the effect model alone cannot state: what find
-// -delete, rsync --delete and git clean remove, which directory a local
-// web server exposes, what go install overwrites, which files Codex's
-// apply_patch heredoc writes, and what a write into a shell start-up file
-// says.
+// This file finds the effects of command shapes that depend on more than
+// one word and that the effect model alone cannot state: what find
+// -delete and git clean remove, which directory a local web server
+// exposes, what go install writes, which files Codex's apply_patch
+// heredoc writes, and what text a command writes into files.
 
-// commandShapes runs the checks of this file for one local command.
-func (e *evaluation) commandShapes(cmd *shell.Command) {
-	dir := e.commandDir(cmd)
+// shapes runs the checks of this file for one local command.
+func (a *Analysis) shapes(cmd *shell.Command, dir string) {
 	switch cmd.Name {
 	case "find":
-		e.findDelete(cmd, dir)
+		a.findDelete(cmd, dir)
 	case "git":
-		e.gitClean(cmd, dir)
+		a.gitClean(cmd, dir)
 	case "go":
-		e.goInstall(cmd)
+		a.goInstall(cmd)
 	case "apply_patch", "applypatch":
-		e.applyPatchHeredoc(cmd, dir)
+		a.applyPatchHeredoc(cmd, dir)
 	}
-	e.directoryServer(cmd, dir)
-	e.startupFileWrites(cmd, dir)
+	a.directoryServer(cmd, dir)
+	a.writes(cmd)
 }
 
 // findDelete judges find … -delete as the delete of the paths find visits:
 // find ~ -delete is rm -rf ~/*; find . -name '*.pyc' -delete removes only
 // those files.
-func (e *evaluation) findDelete(cmd *shell.Command, dir string) {
+func (a *Analysis) findDelete(cmd *shell.Command, dir string) {
 	if !shell.FindActs(cmd.Args(), "-delete") {
 		return
 	}
@@ -48,46 +45,46 @@ func (e *evaluation) findDelete(cmd *shell.Command, dir string) {
 	if !set.Known {
 		return // an unknown part of the tree: the rule packs ask
 	}
-	e.checkGlob(set.Value, paths.Delete, dir)
+	a.judge.Path(Path{Word: set, Access: paths.Delete, Shape: Glob, Dir: dir})
 }
 
 // gitClean judges git clean -f in a work tree that is a home directory, the
 // root or a system directory: with everything untracked there (git init
 // first, or --work-tree=~), it removes all of it. In a project, git clean
 // removes build output and is judged by the rule packs.
-func (e *evaluation) gitClean(cmd *shell.Command, dir string) {
+func (a *Analysis) gitClean(cmd *shell.Command, dir string) {
 	args := cmd.ArgValues()
 	worktree, sub, force := dir, "", false
 	for i := 0; i < len(args); i++ {
-		a := args[i]
+		v := args[i]
 		switch {
-		case sub == "" && a == "-C" && i+1 < len(args):
-			worktree = joinDir(worktree, args[i+1], e.pathEnv(dir).Cwd)
+		case sub == "" && v == "-C" && i+1 < len(args):
+			worktree = joinDir(worktree, args[i+1], a.PathEnv(dir).Cwd)
 			i++
-		case sub == "" && strings.HasPrefix(a, "--work-tree="):
-			worktree = joinDir(worktree, strings.TrimPrefix(a, "--work-tree="), e.pathEnv(dir).Cwd)
-		case sub == "" && a == "--work-tree" && i+1 < len(args):
-			worktree = joinDir(worktree, args[i+1], e.pathEnv(dir).Cwd)
+		case sub == "" && strings.HasPrefix(v, "--work-tree="):
+			worktree = joinDir(worktree, strings.TrimPrefix(v, "--work-tree="), a.PathEnv(dir).Cwd)
+		case sub == "" && v == "--work-tree" && i+1 < len(args):
+			worktree = joinDir(worktree, args[i+1], a.PathEnv(dir).Cwd)
 			i++
-		case sub == "" && !strings.HasPrefix(a, "-"):
-			sub = a
-		case sub == "clean" && (a == "--force" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "f")):
+		case sub == "" && !strings.HasPrefix(v, "-"):
+			sub = v
+		case sub == "clean" && (v == "--force" || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "f")):
 			force = true
-		case sub == "clean" && !strings.HasPrefix(a, "-"):
+		case sub == "clean" && !strings.HasPrefix(v, "-"):
 			return // a pathspec: only those paths
 		}
 	}
 	if sub != "clean" || !force {
 		return
 	}
-	env := e.pathEnv(dir)
-	cp, err := paths.Canonicalize(cmpOr(worktree, env.Cwd), env, e.p.home)
+	env := a.PathEnv(dir)
+	cp, err := paths.Canonicalize(cmpOr(worktree, env.Cwd), env, a.ctx.Home)
 	if err != nil {
 		return
 	}
-	if f := e.deleteFinding(cp, env); f != nil && f.Rule != "paths.delete-workspace" {
+	if f := DeleteFinding(cp, env, a.ctx.Home); f != nil && f.Rule != "paths.delete-workspace" {
 		f.Reason = "git clean -f in " + cp.Resolved + " removes every file git does not track there: " + f.Reason
-		e.add(*f)
+		a.add(*f)
 	}
 }
 
@@ -98,26 +95,20 @@ func joinDir(base, d, cwd string) string {
 	return path.Join(cmpOr(base, cwd), d)
 }
 
-// goInstall judges go install PKG@VERSION as the write of the program it
-// installs: one named toolguard replaces toolguard itself.
-func (e *evaluation) goInstall(cmd *shell.Command) {
+// goInstall reports go install PKG@VERSION as the install of the program
+// it builds.
+func (a *Analysis) goInstall(cmd *shell.Command) {
 	args := cmd.ArgValues()
 	if len(args) == 0 || args[0] != "install" {
 		return
 	}
-	for _, a := range args[1:] {
-		if strings.HasPrefix(a, "-") {
+	for _, v := range args[1:] {
+		if strings.HasPrefix(v, "-") {
 			continue
 		}
-		name := goBinaryName(a)
-		if name == "toolguard" || slices.ContainsFunc(e.p.selfPrograms, func(p string) bool { return path.Base(p) == name }) {
-			e.add(risk.Finding{Rule: "self.protect", Category: risk.CatSelfProtection, Tier: risk.Destructive,
-				Blast: risk.BlastHigh, Verdict: risk.Deny, Span: cmd.Span, Subject: a,
-				Reason:     fmt.Sprintf("go install %s writes a program named %s over toolguard's own.", a, name),
-				Suggestion: "a person upgrades toolguard in their own terminal"})
+		if !a.judge.Install(Install{Cmd: cmd, Word: shell.Word{Value: v, Known: true, Span: cmd.Span}, Name: goBinaryName(v)}) {
 			return
 		}
-		e.checkPath(path.Join(e.p.home, "go", "bin", name), paths.Write, "")
 	}
 }
 
@@ -138,59 +129,32 @@ func goBinaryName(pkg string) string {
 // applyPatchHeredoc judges Codex's `apply_patch <<'EOF' … EOF`, which Codex
 // applies as a patch instead of running it: as the writes of every file
 // the patch adds, updates, moves or deletes.
-func (e *evaluation) applyPatchHeredoc(cmd *shell.Command, dir string) {
+func (a *Analysis) applyPatchHeredoc(cmd *shell.Command, dir string) {
 	if cmd.Stdin == nil {
 		return
 	}
 	if !cmd.Stdin.Known {
-		e.add(unverifiable(shell.Problem{Reason: "the patch given to apply_patch is not known before it runs", Span: cmd.Span}))
+		a.add(Unverifiable(shell.Problem{Reason: "the patch given to apply_patch is not known before it runs", Span: cmd.Span}))
 		return
 	}
 	for _, p := range call.PatchPaths(cmd.Stdin.Text) {
-		e.checkPath(p, paths.Write, dir)
+		a.judge.Path(Path{Word: shell.Word{Value: p, Known: true}, Access: paths.Write, Shape: File, Dir: dir})
 	}
-	e.tier = e.tier.Worse(risk.Write)
+	a.judge.Raise(risk.Write)
 }
 
-// directoryServer judges a local web server over a directory (python -m
+// directoryServer reports a local web server over a directory (python -m
 // http.server, php -S -t, ruby -run -e httpd, busybox httpd, http-server,
 // serve): whatever the directory holds can be fetched by anyone who can
-// reach the port, so a tree holding a denied file exposes the secret.
-func (e *evaluation) directoryServer(cmd *shell.Command, dir string) {
+// reach the port.
+func (a *Analysis) directoryServer(cmd *shell.Command, dir string) {
 	cmd = packageRunnerTarget(cmd)
 	root, ok := servedDirectory(cmd)
 	if !ok {
 		return
 	}
 	addr, public := listensBeyondLoopback(cmd)
-	e.servedTree(cmd, cmpOr(root, "."), dir, addr, public)
-}
-
-// servedTree judges a web server that serves the tree at root: denied when
-// the tree holds secrets, and when other machines can reach it (public)
-// and it is the root, a home directory or the project.
-func (e *evaluation) servedTree(cmd *shell.Command, root, dir, addr string, public bool) {
-	env := e.pathEnv(dir)
-	cp, err := paths.Canonicalize(root, env, e.p.home)
-	if err != nil {
-		return
-	}
-	fs := append(e.p.paths.CheckPath(cp, paths.Read, env), e.p.paths.CheckTree(cp, paths.Read, env)...)
-	for _, f := range fs {
-		if f.Verdict == risk.Deny && f.Rule == paths.RuleDenied {
-			e.add(criticalFinding("effects.serve-secrets", risk.CatExfiltration, cmd.Span, cp.Resolved,
-				fmt.Sprintf("%s serves %s over the network, and it holds secrets: %s", cmd.Name, cp.Resolved, f.Reason),
-				"serve only the directory with the files to share, inside the project"))
-			return
-		}
-	}
-	p := cp.Resolved
-	if public && (p == "/" || p == "/home" || p == "/Users" || isSystemDir(p) || isAncestorOrSelf(p, e.p.home) ||
-		isAncestorOrSelf(p, env.Workspace)) {
-		e.add(criticalFinding("effects.serve-exposed", risk.CatExfiltration, cmd.Span, p,
-			fmt.Sprintf("%s serves %s to every machine that can reach %s: the whole tree, with .git history, .env files and keys it may hold, is readable without a password.", cmd.Name, p, addr),
-			"serve only the directory with the files to share (a build output such as dist/), and listen on 127.0.0.1"))
-	}
+	a.judge.Serve(Serve{Cmd: cmd, Root: cmpOr(root, "."), Dir: dir, Addr: addr, Public: public})
 }
 
 // isConfiguredWebServer reports whether name is one of the servers whose
@@ -220,15 +184,15 @@ func configuredRoots(text string) []string {
 	return out
 }
 
-// servedByConfig judges a web server started with a configuration the
-// call wrote: each directory it serves is judged as a directory server
-// reachable by other machines (their default).
-func (e *evaluation) servedByConfig(cmd *shell.Command, text, dir string) {
+// servedByConfig reports a web server started with a configuration the
+// call wrote: each directory it serves, reachable by other machines (their
+// default).
+func (a *Analysis) servedByConfig(cmd *shell.Command, text, dir string) {
 	if !isConfiguredWebServer(cmd.Name) {
 		return
 	}
 	for _, root := range configuredRoots(text) {
-		e.servedTree(cmd, root, dir, "the addresses it listens on", true)
+		a.judge.Serve(Serve{Cmd: cmd, Root: root, Dir: dir, Addr: "the addresses it listens on", Public: true})
 	}
 }
 
@@ -348,23 +312,18 @@ func servedDirectory(cmd *shell.Command) (string, bool) {
 	return "", false
 }
 
-// startupFiles are the files a shell runs when it starts.
-var startupFiles = []string{".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile",
-	".zlogin", ".kshrc", ".envrc", "config.fish"}
-
-// startupFileWrites denies writing text that names toolguard into a file a
-// shell runs when it starts (echo 'export TOOLGUARD_MODE=full' >>
-// ~/.bashrc, alias toolguard=true): it weakens or disables the guard for
-// every later session.
-func (e *evaluation) startupFileWrites(cmd *shell.Command, dir string) {
+// writes reports the text a command writes into files when it is known
+// before the command runs: echo, printf or cat of a here-document
+// redirected with >, >> or >|, and tee of a known input into its operands.
+func (a *Analysis) writes(cmd *shell.Command) {
 	text, ok := shell.Output(cmd)
 	if cmd.Name == "tee" && cmd.Stdin != nil {
 		text, ok = cmd.Stdin.Text, cmd.Stdin.Known
 	}
-	if !ok || !strings.Contains(strings.ToLower(text), "toolguard") {
+	if !ok {
 		return
 	}
-	targets := []shell.Word{}
+	var targets []shell.Word
 	for _, r := range cmd.Redirects {
 		if r.Op == ">" || r.Op == ">>" || r.Op == ">|" {
 			targets = append(targets, r.Target)
@@ -373,13 +332,7 @@ func (e *evaluation) startupFileWrites(cmd *shell.Command, dir string) {
 	if cmd.Name == "tee" {
 		targets = append(targets, cmd.Args()...)
 	}
-	for _, t := range targets {
-		if slices.Contains(startupFiles, path.Base(t.Value)) {
-			e.add(risk.Finding{Rule: "self.protect", Category: risk.CatSelfProtection, Tier: risk.Destructive,
-				Blast: risk.BlastHigh, Verdict: risk.Deny, Span: t.Span, Subject: t.Value,
-				Reason:     fmt.Sprintf("Writing toolguard settings into %s, which every new shell runs, changes the guard for later sessions.", t.Value),
-				Suggestion: "a person changes toolguard's settings in its policy file"})
-			return
-		}
+	if len(targets) > 0 {
+		a.judge.Write(Write{Cmd: cmd, Text: text, Targets: targets})
 	}
 }

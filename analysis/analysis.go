@@ -1,0 +1,198 @@
+package analysis
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/toolguard/toolguard/paths"
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/rules"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// Context is what the analysis of one call knows besides the code.
+type Context struct {
+	// Home is the home directory, which ~ and $HOME name; empty means
+	// none is known.
+	Home string
+	// Cwd is the directory the call runs in; empty means Workspace.
+	Cwd string
+	// Workspace is the project's root; empty means the call names none,
+	// and NoWorkspace stands in for it.
+	Workspace string
+	// Rules are the rule packs and the effect model, which say what one
+	// command does. Required.
+	Rules *rules.Set
+	// Budget is the call's work budget, which the judge draws on too; nil
+	// means no limit.
+	Budget *shell.Budget
+	// Findings is the call's list of findings, which the judge adds to
+	// too. Required.
+	Findings *Findings
+	// Files reads the files commands run, so that what they hold is judged
+	// as code; nil means none is read (only the text of files the call
+	// itself writes before it runs them is known).
+	Files Files
+}
+
+// NoWorkspace stands in when a call names no workspace or cwd: nothing is
+// inside it, so writes are judged as outside the workspace (fail closed).
+const NoWorkspace = "/nonexistent-toolguard-workspace"
+
+// PathEnv is where relative paths resolve: in dir when it is given (a
+// command's cd target), else in the call's directory.
+func (c *Context) PathEnv(dir string) paths.Env {
+	root := c.Workspace
+	if root == "" {
+		root = NoWorkspace
+	}
+	if dir == "" {
+		dir = c.Cwd
+	}
+	if dir == "" {
+		dir = root
+	}
+	return paths.Env{Cwd: dir, Workspace: root}
+}
+
+// Analysis is the analysis of one call's code. Make one with [New]; it is
+// not safe for concurrent use.
+type Analysis struct {
+	ctx   Context
+	judge Judge
+	// depth counts the levels of code carried in code being analysed.
+	depth int
+	// seen are the commands analysed so far, in order, for the checks that
+	// look at the whole call (whole.go); network are those of them that
+	// reached the network.
+	seen    []Command
+	network map[*shell.Command]bool
+}
+
+// New starts the analysis of one call, whose effects go to j.
+func New(ctx Context, j Judge) Analysis { return Analysis{ctx: ctx, judge: j} }
+
+// PathEnv is where relative paths resolve (see [Context.PathEnv]).
+func (a *Analysis) PathEnv(dir string) paths.Env { return a.ctx.PathEnv(dir) }
+
+// Parse parses shell code of the call (the command, or code found in it)
+// on the call's budget, with the variables a fresh shell of the call has
+// (HOME, TMPDIR, PWD); nil when it cannot be parsed at all.
+func (a *Analysis) Parse(text string) *shell.Script {
+	return a.parse(text, shell.Options{Home: a.ctx.Home, Env: a.shellEnv()})
+}
+
+func (a *Analysis) parse(text string, opts shell.Options) *shell.Script {
+	opts.Budget = a.ctx.Budget
+	s, _ := shell.Parse(text, opts)
+	return s
+}
+
+func (a *Analysis) shellEnv() map[string]string {
+	env := map[string]string{"HOME": a.ctx.Home, "TMPDIR": os.TempDir()}
+	if d := a.ctx.Cwd; d != "" {
+		env["PWD"] = d
+	}
+	return env
+}
+
+// Script analyses the parsed command line of a shell call: its parse
+// problems, every command it reaches, and what the commands do together.
+func (a *Analysis) Script(s *shell.Script) {
+	a.problems(s)
+	for _, cmd := range s.Commands {
+		a.command(cmd)
+	}
+	a.whole(s)
+}
+
+// Report is what the analysis found so far.
+func (a *Analysis) Report(s *shell.Script) Report { return Report{Script: s, Commands: a.seen} }
+
+// Dir is the directory a command runs in: its cd target made absolute,
+// or "" for the call's.
+func (a *Analysis) Dir(cmd *shell.Command) string {
+	if cmd.Dir.Value == "" {
+		return ""
+	}
+	if !cmd.Dir.Known {
+		return NoWorkspace + "/unknown-cd"
+	}
+	d := cmd.Dir.Value
+	if !filepath.IsAbs(d) {
+		d = filepath.Join(a.ctx.PathEnv("").Cwd, d)
+	}
+	return d
+}
+
+func (a *Analysis) add(f ...risk.Finding) { a.ctx.Findings.Add(f...) }
+
+// mark is where findings made from now on start, for pointAt.
+func (a *Analysis) mark() int { return len(*a.ctx.Findings) }
+
+func (a *Analysis) spend(n int) bool { return a.ctx.Budget.Spend(n) }
+
+// classify runs the rule packs on cmd when the budget allows it.
+func (a *Analysis) classify(cmd *shell.Command) (rules.Result, bool) {
+	return Classify(a.ctx.Rules, cmd, a.ctx.Budget)
+}
+
+// Classify runs the rule packs on one command, charging b for it; false,
+// without a result, when b cannot afford it.
+func Classify(set *rules.Set, cmd *shell.Command, b *shell.Budget) (rules.Result, bool) {
+	if !b.Spend(classifyCost(cmd, b.Left())) {
+		return rules.Result{}, false
+	}
+	return set.Classify(cmd), true
+}
+
+// problems adds the problems of a parse as unverifiable findings, except
+// the budget running out, which the caller reports once for the call.
+func (a *Analysis) problems(s *shell.Script) {
+	for _, pr := range s.Problems {
+		if !pr.OverWorkLimit() {
+			a.add(Unverifiable(pr))
+		}
+	}
+}
+
+// Unverifiable is the finding for a part of the code that cannot be known
+// before it runs.
+func Unverifiable(pr shell.Problem) risk.Finding {
+	return risk.Finding{Rule: "shell.unverifiable", Category: risk.CatUnverifiable, Tier: risk.Execute,
+		Blast: risk.BlastUnknown, Verdict: risk.Ask, Unverifiable: true, Span: pr.Span,
+		Reason:     "Part of the command cannot be known before it runs: " + pr.Reason + ".",
+		Suggestion: "spell the command out literally so it can be checked"}
+}
+
+// Critical is a finding that denies in every mode: an effect harmful
+// whatever the policy says.
+func Critical(rule string, cat risk.Category, span risk.Span, subject, reason, suggestion string) risk.Finding {
+	return risk.Finding{Rule: rule, Category: cat, Tier: risk.Destructive, Blast: risk.BlastCritical,
+		Verdict: risk.Deny, Span: span, Subject: subject, Reason: reason, Suggestion: suggestion}
+}
+
+// Shorten cuts text for a finding's subject or reason.
+func Shorten(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}
+
+// text is a command's text after unwrapping: argv words joined by single
+// spaces.
+func text(c *shell.Command) string { return strings.Join(c.Values(), " ") }
+
+func withValue(w shell.Word, v string) shell.Word {
+	w.Value = v
+	return w
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}

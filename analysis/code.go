@@ -1,0 +1,305 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/toolguard/toolguard/paths"
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// Code in a language toolguard does not parse (python -c, node -e, a
+// Julia -e, a gdb -ex, a Makefile --eval, a Tcl script fed to tclsh, a
+// file the call wrote and then loads) can do anything with what it names.
+// It is judged by what it holds: the paths it names, read, written or
+// deleted as the code reads, writes or deletes (the home directory however
+// spelled); fork loops, fetching and running code, secrets sent out and
+// whole data stores dropped; the addresses it names; and the shell
+// commands it embeds (os.execute("…"), .system …, shell …), analysed as
+// shell.
+
+// code judges interpreter code (python -c, node -e, a script the call
+// wrote) by what it does, whatever it is called: files named in it are
+// read (a denied one is denied), written when the code writes files,
+// deleted when it deletes (the home directory however spelled); code that
+// fetches and evaluates, forks in a loop, or sends a secret variable to the
+// network is critical; URLs in it are judged as the call's.
+func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir string) {
+	if !a.spend(inlineCost(len(code))) {
+		return
+	}
+	low := strings.ToLower(code)
+	lits := quotedPaths(code)
+	access := paths.Read
+	switch {
+	case containsAny(low, inlineDeleteMarkers):
+		access = paths.Delete
+	case containsAny(low, inlineWriteMarkers):
+		access = paths.Write
+	}
+	removes := access == paths.Delete
+	for _, p := range lits {
+		a.judge.Path(Path{Word: shell.Word{Value: p, Known: true}, Access: access, Shape: File, Dir: dir, Removes: removes})
+	}
+	if access == paths.Delete && namesHome(low) {
+		a.judge.Path(Path{Word: shell.Word{Value: a.ctx.Home, Known: true}, Access: paths.Delete, Shape: File, Dir: dir, Removes: true})
+	}
+	if forkLoop(code) {
+		a.add(forkBombFinding(span, Shorten(code)))
+	}
+	if m := firstMarker(low, inlineDataDropMarkers); m != "" {
+		a.add(risk.Finding{Rule: "effects.data-drop", Category: risk.CatDBDrop, Tier: risk.Destructive,
+			Blast: risk.BlastHigh, Span: span, Subject: Shorten(code),
+			Reason:     fmt.Sprintf("The code calls %s, which deletes a whole index, collection, table, bucket or queue of a database or service.", strings.TrimSuffix(m, "(")),
+			Suggestion: "ask before deleting stored data; delete specific records, or copy the data first"})
+	}
+	network := containsAny(low, inlineNetworkMarkers)
+	if network && containsAny(low, []string{"/bin/sh", "/bin/bash", "/bin/zsh", `"sh"`, `'sh'`, `"bash"`, `'bash'`, "cmd.exe", `"sh", "-i"`}) {
+		a.add(Critical("effects.network-shell", risk.CatReverseShell, span, Shorten(code),
+			"The code opens a network connection and starts a shell: a remote shell.",
+			"run the commands you need directly"))
+	} else if network && containsAny(low, inlineEvalMarkers) {
+		a.add(Critical("effects.download-eval", risk.CatRemoteCode, span, Shorten(code),
+			"The code fetches code from the network and runs it: code from the internet runs unreviewed.",
+			"download, review, then run in separate steps with a person watching"))
+	}
+	if network && (inlineSecretVar(code) != "" || containsAny(low, inlineEnvDumpMarkers)) {
+		a.add(Critical("effects.secret-to-network", risk.CatExfiltration, span, Shorten(code),
+			fmt.Sprintf("The code reads a secret from the environment (%s) and reaches the network.", cmpOr(inlineSecretVar(code), "the whole environment")),
+			"pass credentials only to the tool that needs them"))
+	}
+	for _, u := range inlineURLs(code) {
+		a.judge.Contact(Contact{URL: u, Span: span})
+	}
+	a.embedded(cmd, code, span)
+}
+
+var (
+	inlineDeleteMarkers = []string{"rmtree", "os.remove", "os.unlink", "os.rmdir", "removedirs", ".unlink(", ".rmdir(",
+		"rmsync", "rmdirsync", "unlinksync", "fs.rm(", "fs.rmdir(", "fs.unlink(", "fs.promises.rm", "rimraf",
+		"fileutils.rm", "fileutils.remove", "file.delete", "dir.delete", "unlink(", "unlink ", "rmdir(", "remove_tree",
+		"rmtree(", "deno.remove", "truncate(", "os.truncate", "shutil.move", "os.rename", "fs.renamesync", "file.rename",
+		"remove-item", "rm -r", "rd /s", "rmdir /s", "del /s", "delete-directory", "rm(", "file.rm", "rm_rf"}
+	// inlineDataDropMarkers are SDK calls that delete a whole index,
+	// collection, table, bucket or queue of a database or hosted service.
+	inlineDataDropMarkers = []string{"deleteindex(", "delete_index(", "clearobjects(", "clear_objects(",
+		"dropdatabase(", "drop_database(", "dropcollection(", "drop_collection(", ".drop()", "deletemany({})",
+		"delete_many({})", "flushall(", "flushdb(", "deletetable(", "delete_table(", "droptable(", "drop_table(",
+		"purgequeue(", "purge_queue(", "deletebucket(", "delete_bucket(", "deleteindices(", "indices.delete(",
+		"truncatetable(", "truncate_table(", "deleteallobjects(", "delete_all_objects("}
+	inlineWriteMarkers = []string{"open(", "writefile", "write_text", "write_bytes", "file_put_contents", "fs.write",
+		"appendfile", "file.write", "io.write", "fopen(", "chmod(", "shutil.copy", "os.replace", "symlink", "copyfile",
+		"createwritestream", "file.open", "print {", ">>", "syswrite"}
+	inlineNetworkMarkers = []string{"urlopen", "urllib", "requests.", "http.get", "https.get", "http.request",
+		"https.request", "fetch(", "lwp", "get(\"http", "get('http", "uri.open", "open-uri", "net::http", "net/http",
+		"file_get_contents(\"http", "file_get_contents('http", "curl_exec", "httpx", "socket", "xmlhttprequest",
+		"axios", "aiohttp", "http.client", "httplib", "io::socket", "tcpsocket", "fsockopen", "deno.connect"}
+	inlineEvalMarkers = []string{"exec(", "eval(", "eval ", "execfile", "compile(", "new function", "vm.run",
+		"instance_eval", "module_eval", "then(eval", "load(", "require(", "import("}
+	inlineEnvDumpMarkers = []string{"dict(os.environ", "os.environ.copy", "os.environ)", "json.stringify(process.env",
+		"process.env)", "%env", "env.to_h", "environ.items", "os.environ.items"}
+)
+
+func containsAny(s string, subs []string) bool {
+	for _, x := range subs {
+		if strings.Contains(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// namesHome reports whether code names the home directory.
+func namesHome(low string) bool {
+	return containsAny(low, []string{"homedir()", "expanduser(", "path.home()", "dir.home", "userhomedir",
+		"environ['home']", `environ["home"]`, "environ.get('home'", `environ.get("home"`, `getenv("home")`,
+		"getenv('home')", "env.home", `env["home"]`, "env['home']", "$env{home}", "$env{'home'}",
+		`expand_path("~`, "expand_path('~", "'~'", `"~"`, "'~/'", `"~/"`, "$home"})
+}
+
+var secretVarRE = lazyRegexp{
+	expr: `(?:environ(?:\.get)?\s*[\[(]\s*|getenv\s*\(\s*|process\.env\.|process\.env\[\s*|ENV\[\s*|\$ENV\{\s*)['"]?([A-Za-z_][A-Za-z0-9_]*)`,
+}
+
+// inlineSecretVar returns the first secret-named environment variable the
+// code reads ("" when none).
+func inlineSecretVar(code string) string {
+	for _, m := range secretVarRE.get().FindAllStringSubmatch(code, -1) {
+		if risk.IsSecretName(m[1]) {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+var urlRE = lazyRegexp{expr: `https?://[^\s'"<>()\x60]+`}
+
+func inlineURLs(code string) []string { return urlRE.get().FindAllString(code, -1) }
+
+// forkLoop reports code that forks inside a loop with no bound: os.fork()
+// in while True, fork while fork, loop { fork }, for(;;) fork().
+func forkLoop(code string) bool {
+	c := strings.ToLower(code)
+	if !strings.Contains(c, "fork") {
+		return false
+	}
+	if strings.Contains(c, "fork while") || strings.Contains(c, "fork until") || strings.Contains(c, "while fork") {
+		return true
+	}
+	for _, loop := range []string{"while", "for(;;)", "for (;;)", "for(;;", "loop", "iter(int", "until", "goto", "for {", "for{", "repeat"} {
+		if strings.Contains(c, loop) {
+			return true
+		}
+	}
+	return false
+}
+
+// firstMarker returns the first marker that text contains, or "".
+func firstMarker(text string, markers []string) string {
+	for _, m := range markers {
+		if strings.Contains(text, m) {
+			return m
+		}
+	}
+	return ""
+}
+
+// quotedPaths returns the string literals of code that are absolute or
+// home-relative paths.
+func quotedPaths(code string) []string {
+	var out []string
+	for i := 0; i < len(code); i++ {
+		q := code[i]
+		if q != '"' && q != '\'' && q != '`' {
+			continue
+		}
+		end := strings.IndexByte(code[i+1:], q)
+		if end < 0 {
+			break
+		}
+		lit := code[i+1 : i+1+end]
+		if strings.HasPrefix(lit, "/") || lit == "~" || strings.HasPrefix(lit, "~/") {
+			out = append(out, lit)
+		}
+		i += end + 1
+	}
+	return out
+}
+
+// codePaths lists the absolute and home-relative paths code names, quoted
+// or not, with $HOME, ${HOME}, $(HOME) and ~ spelled out.
+func codePaths(code, home string) []string {
+	if home != "" {
+		code = homeRefs().Replace(code)
+		code = strings.ReplaceAll(code, "\x00HOME\x00", home)
+	}
+	var out []string
+	for _, sm := range pathTokenRE.get().FindAllStringSubmatch(code, -1) {
+		m := strings.TrimRight(sm[1], ".,;:)]}")
+		if m == "/" || m == "~" || len(m) > 1 {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+var (
+	homeRefsOnce     sync.Once
+	homeRefsReplacer *strings.Replacer
+)
+
+// homeRefs replaces the spellings of the home directory in code and
+// scripts with a marker. It is built on first use, not at start-up.
+func homeRefs() *strings.Replacer {
+	homeRefsOnce.Do(func() {
+		homeRefsReplacer = strings.NewReplacer("${HOME}", "\x00HOME\x00", "$(HOME)", "\x00HOME\x00", "$HOME", "\x00HOME\x00",
+			"%USERPROFILE%", "\x00HOME\x00", "$env:HOME", "\x00HOME\x00", "$env:USERPROFILE", "\x00HOME\x00")
+	})
+	return homeRefsReplacer
+}
+
+// pathTokenRE finds path-like tokens: "/" or "~/" followed by path
+// characters, starting at a word boundary.
+var pathTokenRE = lazyRegexp{expr: `(?:^|[\s'"=(,<>{\[:])((?:~|/)[A-Za-z0-9_.\-/~*?]*)`}
+
+// embeddedCommands returns the shell commands code carries: string
+// literals given to a process-spawning call (system("…"), callCommand
+// "…", os.execute('…'), exec.Command…), and lines of command languages
+// that run the rest of the line (".system …", "shell …", "!…", ":!…").
+func embeddedCommands(code string) []string {
+	var out []string
+	for _, line := range strings.Split(code, "\n") {
+		l := strings.TrimSpace(line)
+		for _, p := range []string{":!", "!", ".system ", ".shell ", "shell ", ":shell ", "!!"} {
+			if rest, ok := strings.CutPrefix(l, p); ok && strings.TrimSpace(rest) != "" {
+				out = append(out, strings.TrimSpace(rest))
+				break
+			}
+		}
+	}
+	for _, m := range keyedCommandRE.get().FindAllStringSubmatch(code, -1) {
+		out = append(out, cmpOr(m[1], m[2])) // shell: "…" in a playbook, run: '…' in a workflow
+	}
+	for _, m := range bareSpawnRE.get().FindAllStringSubmatch(code, -1) {
+		out = append(out, strings.TrimSpace(m[1])) // Tcl's [exec rm -rf ~], an unquoted system …
+	}
+	low := strings.ToLower(code)
+	if !containsAny(low, spawnMarkers) {
+		return out
+	}
+	for _, lit := range stringLiterals(code) {
+		if strings.ContainsAny(lit, " \t") || strings.HasPrefix(lit, "/") {
+			out = append(out, lit)
+		}
+	}
+	return out
+}
+
+// keyedCommandRE finds commands given as quoted values of the keys
+// configuration formats use for them (Ansible's shell and command, CI
+// files' run and script, systemd's ExecStart…).
+var keyedCommandRE = lazyRegexp{
+	expr: `(?i)\b(?:shell|command|cmd|run|script|execstart(?:pre|post)?|execstop)\s*[:=]\s*(?:"([^"\n]+)"|'([^'\n]+)')`,
+}
+
+// bareSpawnRE finds commands written unquoted after a spawning word, up to
+// the bracket, parenthesis, newline or semicolon that ends them ([exec cmd
+// args] in Tcl).
+var bareSpawnRE = lazyRegexp{
+	expr: `(?i)(?:^|[\[\s;])(?:exec|system|spawn)\s+([^\]\)\n;'"\x60(]+)`,
+}
+
+// spawnMarkers are the calls through which code starts a program or a
+// shell command, across languages.
+var spawnMarkers = []string{"system(", "system ", "callcommand", "spawn", "popen", "exec(", "exec ", "execute(",
+	"os.execute", "io.popen", "subprocess", "child_process", "processbuilder", "runtime.getruntime", "shell(",
+	"run-shell-command", "start-process", "invoke-expression", "iex ", "`", "process.start", "exec.command",
+	"readprocess", "callprocess", "run(`", "cmd /c", "sh -c", "bash -c", "/bin/sh", "/bin/bash", "shell_exec",
+	"passthru", "proc_open", "%x", "qx"}
+
+// stringLiterals returns the contents of the single-, double- and
+// backquoted literals of code (escapes kept as written).
+func stringLiterals(code string) []string {
+	var out []string
+	for i := 0; i < len(code); i++ {
+		q := code[i]
+		if q != '"' && q != '\'' && q != '`' {
+			continue
+		}
+		j := i + 1
+		for j < len(code) && code[j] != q {
+			if code[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(code) {
+			break
+		}
+		out = append(out, code[i+1:j])
+		i = j
+	}
+	return out
+}

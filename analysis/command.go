@@ -1,0 +1,198 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/toolguard/toolguard/paths"
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/rules"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// command analyses one simple command (DESIGN §4 step 6): what the rule
+// packs say, the files, URLs and addresses it touches, the code it
+// carries, and then the code that code carries.
+func (a *Analysis) command(cmd *shell.Command) {
+	r, ok := a.classify(cmd)
+	if !ok {
+		return // over the work limit: the caller says so once for the call
+	}
+	dir := a.Dir(cmd)
+	a.judge.Command(Command{Cmd: cmd, Result: r, Dir: dir})
+	if cmd.Remote == "" {
+		a.paths(cmd, r.Paths, dir)
+		a.mentions(cmd, r.Paths, dir)
+		if cmd.Inline != nil && cmd.Inline.Known && cmd.Inline.Code != "" {
+			a.code(cmd, cmd.Inline.Code, cmd.Span, dir)
+		}
+		a.connections(cmd)
+		a.shapes(cmd, dir)
+		a.container(Command{Cmd: cmd, Result: r, Dir: dir})
+	}
+	a.urls(r.URLs)
+	a.destinations(cmd, r)
+	r.Network = r.Network || len(r.URLs) > 0 // a command that contacts URLs reaches the network
+	a.seen = append(a.seen, Command{Cmd: cmd, Result: r, Dir: dir})
+	if r.Network {
+		if a.network == nil {
+			a.network = map[*shell.Command]bool{}
+		}
+		a.network[cmd] = true
+	}
+	a.carried(cmd, r.Code)
+}
+
+// paths reports the files the rule packs found in a command's operands
+// and redirects.
+func (a *Analysis) paths(cmd *shell.Command, refs []rules.PathRef, dir string) {
+	removes := isRemover(cmd.Name)
+	for _, ref := range refs {
+		if ref.Access == "stat" { // names and metadata only: nothing to protect
+			a.judge.Path(Path{Word: ref.Word, Shape: Named, Dir: dir})
+			continue
+		}
+		access, err := paths.ParseAccess(ref.Access)
+		if err != nil {
+			access = paths.Delete // unknown access: judge as the worst
+		}
+		switch {
+		case !ref.Word.Known:
+			if access != paths.Read {
+				a.add(unknownPath(cmd, ref, access))
+			}
+			if access == paths.Delete && ref.Tree && emptyMeansRoot(ref.Word.Value) {
+				a.add(Critical("paths.delete-unset-root", risk.CatFSDelete, ref.Word.Span, ref.Word.Value,
+					fmt.Sprintf("%s deletes %s: if the variable is unset or empty, as it is in a fresh shell, that is everything under /.", cmd.Name, ref.Word.Value),
+					"check the variable first (${VAR:?}) or use a literal path"))
+			}
+		case ref.Word.Glob && HasGlobMeta(ref.Word.Value):
+			a.judge.Path(Path{Word: ref.Word, Access: access, Shape: Glob, Dir: dir})
+		default:
+			a.judge.Path(Path{Word: ref.Word, Access: access, Shape: File, Dir: dir, Removes: removes})
+			if ref.Tree {
+				a.judge.Path(Path{Word: ref.Word, Access: access, Shape: Tree, Dir: dir})
+			}
+			if ref.Wipe {
+				a.judge.Path(Path{Word: ref.Word, Access: paths.Delete, Shape: Wipe, Dir: dir})
+			}
+		}
+	}
+}
+
+// HasGlobMeta reports whether v has the characters that make the shell
+// expand it against the file system.
+func HasGlobMeta(v string) bool { return strings.ContainsAny(v, "*?[") }
+
+// isRemover reports whether name is one of the commands whose delete
+// operands are removed themselves (rather than searched, like find
+// -delete).
+func isRemover(name string) bool {
+	switch name {
+	case "rm", "rmdir", "unlink", "shred", "srm", "mv", "trash", "trash-put", "gio", "wipe":
+		return true
+	}
+	return false
+}
+
+// emptyMeansRoot reports whether a path starts with a variable followed by
+// a slash ($DIR/*, "${BUILD}"/out): empty, it names the root directory.
+// ${VAR:?} and ${VAR:-default} forms are safe.
+func emptyMeansRoot(v string) bool {
+	if !strings.HasPrefix(v, "$") {
+		return false
+	}
+	rest := v[1:]
+	if strings.HasPrefix(rest, "{") {
+		end := strings.IndexByte(rest, '}')
+		if end < 0 || strings.ContainsAny(rest[1:end], ":?-=+") {
+			return false
+		}
+		rest = rest[end+1:]
+	} else {
+		i := 0
+		for i < len(rest) && (rest[i] == '_' || rest[i] >= 'A' && rest[i] <= 'Z' || rest[i] >= 'a' && rest[i] <= 'z' || i > 0 && rest[i] >= '0' && rest[i] <= '9') {
+			i++
+		}
+		if i == 0 {
+			return false
+		}
+		rest = rest[i:]
+	}
+	return strings.HasPrefix(rest, "/")
+}
+
+func unknownPath(cmd *shell.Command, ref rules.PathRef, access paths.Access) risk.Finding {
+	return risk.Finding{Rule: "shell.unknown-path", Category: risk.CatUnverifiable, Tier: accessTier(access),
+		Blast: risk.BlastUnknown, Verdict: risk.Ask, Unverifiable: true, Span: ref.Word.Span, Subject: ref.Word.Value,
+		Reason:     fmt.Sprintf("%s would %s %s, which is not known before the command runs.", cmd.Name, access, ref.Word.Value),
+		Suggestion: "use a literal path"}
+}
+
+func accessTier(a paths.Access) risk.Tier {
+	switch a {
+	case paths.Read:
+		return risk.Read
+	case paths.Delete:
+		return risk.Destructive
+	}
+	return risk.Write
+}
+
+// mentions reports every other argument that looks like a path: whatever
+// a command does with ~/.ssh or .env (archive it, encode it, copy it to a
+// host), a denied path stays denied even when the rule packs do not know
+// that command's operands (tar czf - ~/.ssh | nc …).
+func (a *Analysis) mentions(cmd *shell.Command, known []rules.PathRef, dir string) {
+	if isDataCommand(cmd.Name) {
+		return
+	}
+	seen := map[string]bool{}
+	for _, ref := range known {
+		seen[ref.Word.Value] = true
+	}
+	for _, w := range cmd.Args() {
+		v := strings.TrimPrefix(w.Value, "@") // curl -d @file
+		if !w.Known || seen[v] || !looksLikePath(v) {
+			continue
+		}
+		a.judge.Path(Path{Word: withValue(w, v), Access: paths.Read, Shape: Mention, Dir: dir})
+	}
+}
+
+// isDataCommand reports whether name is one of the commands that only print
+// or test their arguments; a path among them is text, not a file that is
+// read.
+func isDataCommand(name string) bool {
+	switch name {
+	case "echo", "printf", ":", "true", "false", "test", "[", "basename", "dirname", "which", "type", "command":
+		return true
+	}
+	return false
+}
+
+func looksLikePath(v string) bool {
+	if v == "" || v[0] == '-' || strings.Contains(v, "://") {
+		return false
+	}
+	return v[0] == '/' || v[0] == '~' || v[0] == '.' || strings.Contains(v, "/")
+}
+
+// urls reports the URLs and hosts the rule packs found; a file:// URL is
+// the file it names, read.
+func (a *Analysis) urls(words []shell.Word) {
+	for _, w := range words {
+		if !w.Known {
+			continue
+		}
+		if f, ok := strings.CutPrefix(w.Value, "file://"); ok { // curl file:///x reads x
+			a.judge.Path(Path{Word: withValue(w, f), Access: paths.Read, Shape: File})
+			continue
+		}
+		if strings.Contains(w.Value, "/") {
+			a.judge.URL(w)
+			continue
+		}
+		a.judge.Host(w)
+	}
+}

@@ -1,0 +1,73 @@
+package analysis
+
+import (
+	"strings"
+
+	"github.com/toolguard/toolguard/shell"
+)
+
+// What the analysis costs, in the call's budget units (about 100 ns each
+// on the reference machine; see package policy's work.go for the budget
+// and what judging costs); measured with BenchmarkDecideWorstCase.
+const (
+	// commandCost is the fixed cost of judging one simple command.
+	commandCost = 20
+	// argCost and argByteCost are the cost of each word, redirect target
+	// and variable of a command: the rule packs compare every one with
+	// the patterns of every rule of the program (up to 6 µs a word, and
+	// 0.3 µs a byte, for cat, cp, tar, sed or eval). A word that may be a
+	// path or a URL (it holds a /, ~, $ or :) costs pathArgCost instead of
+	// argCost (up to 20 µs for the same programs), twice that when it
+	// names the home directory or a variable (~/.*/*, $HOME/x): the packs
+	// try it in each form.
+	argCost     = 60
+	pathArgCost = 200
+	argByteCost = 4
+)
+
+// classifyCost is what the rule packs cost for one command: every word,
+// redirect and variable it is given against every rule, plus removing
+// repeated path operands, which compares each with every other. It stops
+// counting once the cost passes limit, so that adding up the cost of a
+// command the budget cannot afford costs little.
+func classifyCost(cmd *shell.Command, limit int) int {
+	n := len(cmd.Argv) + len(cmd.Redirects)
+	cost := commandCost + n*n/32
+	for _, w := range cmd.Argv {
+		if cost > limit {
+			return cost
+		}
+		cost += wordCost(w.Value)
+	}
+	for _, r := range cmd.Redirects {
+		cost += wordCost(r.Target.Value)
+	}
+	for _, as := range [][]shell.Assign{cmd.Assigns, cmd.Env} {
+		for _, a := range as {
+			if cost > limit {
+				return cost
+			}
+			cost += wordCost(a.Value.Value)
+		}
+	}
+	return cost
+}
+
+func wordCost(v string) int {
+	if !strings.ContainsAny(v, "/~$:") {
+		return argCost + argByteCost*len(v)
+	}
+	c := pathArgCost + argByteCost*len(v)
+	if strings.ContainsAny(v, "~$") {
+		c *= 2
+	}
+	return c
+}
+
+// ScanCost is what running one regular expression, or one list of
+// markers, over n bytes costs (about 25 ns a byte).
+func ScanCost(n int) int { return 1 + n/4 }
+
+// inlineCost is what judging code in another language costs: a hundred
+// and fifty markers and a few regular expressions over the text.
+func inlineCost(n int) int { return 10 + 4*ScanCost(n) }

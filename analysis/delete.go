@@ -1,0 +1,71 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/toolguard/toolguard/paths"
+	"github.com/toolguard/toolguard/risk"
+)
+
+// DeleteFinding judges removing a directory that holds everything else:
+// the root, a home directory or one of its ancestors, a system directory,
+// or the workspace itself or an ancestor (nil for any other path). It
+// works on the canonical path, so every spelling (~, $HOME, /root, ../..,
+// a symlink) is caught.
+func DeleteFinding(cp paths.Path, env paths.Env, home string) *risk.Finding {
+	p := cp.Resolved
+	switch {
+	case p == "/":
+		return critical(p, "paths.delete-root", "Deleting / wipes the whole machine.")
+	case IsAncestorOrSelf(p, home):
+		return critical(p, "paths.delete-home", fmt.Sprintf("Deleting %s removes the home directory %s and everything in it.", p, home))
+	case IsSystemDir(p) || strings.Count(p, "/") == 2 && IsSystemDir(parent(p)) && parent(p) != "/home" && !isTempDir(p):
+		return critical(p, "paths.delete-system", fmt.Sprintf("Deleting %s breaks the operating system.", p))
+	case IsAncestorOrSelf(p, env.Workspace):
+		return critical(p, "paths.delete-workspace", fmt.Sprintf("Deleting %s removes the whole project %s.", p, env.Workspace))
+	}
+	return nil
+}
+
+func critical(p, rule, reason string) *risk.Finding {
+	return &risk.Finding{Rule: rule, Category: risk.CatFSDelete, Tier: risk.Destructive, Blast: risk.BlastCritical,
+		Verdict: risk.Deny, Reason: reason, Subject: p, Suggestion: "delete only the specific files or sub-directories you mean"}
+}
+
+// IsSystemDir reports whether p is one of the top-level directories whose
+// removal breaks the machine.
+func IsSystemDir(p string) bool {
+	switch p {
+	case "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/opt", "/proc", "/root", "/sbin",
+		"/srv", "/sys", "/usr", "/var", "/snap", "/nix", "/Applications", "/System", "/Users":
+		return true
+	}
+	return false
+}
+
+// isTempDir reports whether p is one of the shared scratch directories
+// below system directories; what they hold is disposable.
+func isTempDir(p string) bool {
+	switch p {
+	case "/var/tmp", "/private/tmp", "/private/var/tmp":
+		return true
+	}
+	return false
+}
+
+// IsAncestorOrSelf reports whether dir is p or contains p.
+func IsAncestorOrSelf(dir, p string) bool {
+	if dir == "" || p == "" {
+		return false
+	}
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}
+
+func parent(p string) string {
+	i := strings.LastIndexByte(p, '/')
+	if i <= 0 {
+		return "/"
+	}
+	return p[:i]
+}

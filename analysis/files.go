@@ -1,0 +1,62 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/toolguard/toolguard/shell"
+)
+
+// Files gives the analysis the text of files code runs. The analysis asks
+// for the files a command runs, by their canonical path; an
+// implementation gives only what the call may read (the path rules) and
+// bounds what it reads.
+type Files interface {
+	// Read returns the text of the file at the canonical path p. When it
+	// cannot, the error wraps ErrNotExist (no such file: nothing of it can
+	// run), or ErrTooLarge, ErrNotText or ErrUnreadable (a file whose
+	// content cannot be judged, which makes the call unverifiable).
+	Read(p string) (string, error)
+}
+
+// The reasons [Files.Read] gives for not returning a file's text.
+var (
+	ErrNotExist   = errors.New("no such file")
+	ErrTooLarge   = errors.New("the file is too large to check")
+	ErrNotText    = errors.New("the file is not text")
+	ErrUnreadable = errors.New("the file cannot be read")
+)
+
+// written are the files a call writes with known content before a later
+// command of the same call runs them: canonical path → text.
+type written map[string]string
+
+// Read returns the text the call wrote into p.
+func (w written) Read(p string) (string, error) {
+	if text, ok := w[p]; ok {
+		return text, nil
+	}
+	return "", ErrNotExist
+}
+
+// text is the text of the file p, which the command of sc runs as w: what
+// the call wrote into it, or else what Context.Files reads. ok is false
+// when there is no text to judge; a file whose text cannot be judged is
+// unverifiable.
+func (f *flow) text(sc Command, w shell.Word, p string) (string, bool) {
+	if text, err := f.written.Read(p); err == nil {
+		return text, true
+	}
+	if f.a.ctx.Files == nil {
+		return "", false
+	}
+	text, err := f.a.ctx.Files.Read(p)
+	switch {
+	case err == nil:
+		return text, true
+	case !errors.Is(err, ErrNotExist):
+		f.a.add(Unverifiable(shell.Problem{Span: w.Span,
+			Reason: fmt.Sprintf("%s runs %s, whose content cannot be checked (%v)", sc.Cmd.Name, w.Value, err)}))
+	}
+	return "", false
+}

@@ -1,0 +1,297 @@
+package analysis
+
+import (
+	"fmt"
+	"maps"
+	"net/url"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/toolguard/toolguard/paths"
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/rules"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// flow follows, across the commands of a call in order, the files it
+// fetches from the network and the files it writes with known content, so
+// that running one of them later in the same call is judged for what it
+// is: fetching code and running it in one command line is critical, piped
+// or not, and a script the call writes is judged as code.
+type flow struct {
+	a       *Analysis
+	fetched []string          // canonical files and directories fetched from the network
+	written written           // canonical file → the text the call wrote into it
+	built   map[string]string // canonical program → the source file it was compiled from
+	loaded  map[string]bool   // written files already judged as code a later command loads
+}
+
+func (f *flow) step(sc Command) {
+	f.runs(sc)
+	f.loads(sc)
+	f.records(sc)
+}
+
+// loads judges what the call wrote before a command that runs code it
+// finds (bundle install reads the Gemfile, ansible-playbook its playbook,
+// make the Makefile): the written text may be that code.
+func (f *flow) loads(sc Command) {
+	if sc.Result.Proven || sc.Result.Tier < risk.Execute || sc.Cmd.Name == "" || len(f.written) == 0 {
+		return
+	}
+	for _, file := range slices.Sorted(maps.Keys(f.written)) {
+		if f.loaded[file] {
+			continue
+		}
+		if f.loaded == nil {
+			f.loaded = map[string]bool{}
+		}
+		f.loaded[file] = true
+		f.a.loadFile(sc, file, f.written[file])
+	}
+}
+
+// canonical resolves a path as the command sees it; "" when it cannot.
+func (f *flow) canonical(sc Command, p string) string {
+	cp, err := paths.Canonicalize(p, f.a.PathEnv(sc.Dir), f.a.ctx.Home)
+	if err != nil {
+		return ""
+	}
+	return cp.Literal
+}
+
+// records notes what the command fetched, wrote or compiled.
+func (f *flow) records(sc Command) {
+	c := sc.Cmd
+	if sc.Result.Network || fedFromNetwork(c, f.a.network) {
+		for _, p := range sc.Result.Paths {
+			if p.Access == "write" && p.Word.Known {
+				if cp := f.canonical(sc, p.Word.Value); cp != "" {
+					f.fetched = append(f.fetched, cp)
+				}
+			}
+		}
+		for _, p := range impliedDownloads(c, sc.Result) {
+			if cp := f.canonical(sc, p); cp != "" {
+				f.fetched = append(f.fetched, cp)
+			}
+		}
+	}
+	if text, ok := shell.Output(c); ok {
+		for _, r := range c.Redirects {
+			if (r.Op == ">" || r.Op == ">>" || r.Op == ">|" || r.Op == "&>") && r.Target.Known {
+				if cp := f.canonical(sc, r.Target.Value); cp != "" {
+					if r.Op == ">>" {
+						f.written[cp] += text
+					} else {
+						f.written[cp] = text
+					}
+				}
+			}
+		}
+	}
+	if c.Name == "tee" && c.Stdin != nil && c.Stdin.Known {
+		for _, w := range c.Args() {
+			if w.Known && !strings.HasPrefix(w.Value, "-") {
+				if cp := f.canonical(sc, w.Value); cp != "" {
+					f.written[cp] = c.Stdin.Text
+				}
+			}
+		}
+	}
+	if out, src, ok := compiled(c); ok {
+		if o, s := f.canonical(sc, out), f.canonical(sc, src); o != "" && s != "" {
+			f.built[o] = s
+		}
+	}
+}
+
+// impliedDownloads are files a downloader writes without naming them on
+// its command line: curl -O and wget keep the URL's base name, git clone
+// the repository's.
+func impliedDownloads(c *shell.Command, r rules.Result) []string {
+	var out []string
+	args := c.Values()
+	switch c.Name {
+	case "curl":
+		if !slices.ContainsFunc(args, func(a string) bool {
+			return a == "-O" || a == "--remote-name" || a == "--remote-name-all" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "O")
+		}) {
+			return nil
+		}
+		for _, u := range r.URLs {
+			out = append(out, urlBase(u.Value))
+		}
+	case "wget":
+		if slices.ContainsFunc(args, func(a string) bool { return a == "-O" || strings.HasPrefix(a, "--output-document") }) {
+			return nil
+		}
+		dir := flagValue(args, "-P", "--directory-prefix")
+		for _, u := range r.URLs {
+			out = append(out, path.Join(cmpOr(dir, "."), urlBase(u.Value)))
+		}
+	case "git":
+		if i := slices.Index(args, "clone"); i > 0 {
+			var ops []string
+			for _, a := range args[i+1:] {
+				if !strings.HasPrefix(a, "-") {
+					ops = append(ops, a)
+				}
+			}
+			switch len(ops) {
+			case 1:
+				out = append(out, strings.TrimSuffix(urlBase(ops[0]), ".git"))
+			case 2:
+				out = append(out, ops[1])
+			}
+		}
+	}
+	return out
+}
+
+func flagValue(args []string, names ...string) string {
+	for i, a := range args {
+		for _, n := range names {
+			if a == n && i+1 < len(args) {
+				return args[i+1]
+			}
+			if v, ok := strings.CutPrefix(a, n+"="); ok {
+				return v
+			}
+		}
+	}
+	return ""
+}
+
+func urlBase(raw string) string {
+	p := raw
+	if u, err := url.Parse(raw); err == nil && u.Path != "" {
+		p = u.Path
+	}
+	b := path.Base(strings.TrimSuffix(p, "/"))
+	if b == "." || b == "/" || b == "" {
+		return "index.html"
+	}
+	return b
+}
+
+// compiled recognises cc/gcc/clang SRC -o OUT.
+func compiled(c *shell.Command) (out, src string, ok bool) {
+	switch c.Name {
+	case "cc", "gcc", "g++", "c++", "clang", "clang++", "c89", "c99", "tcc":
+	default:
+		return "", "", false
+	}
+	args := c.ArgValues()
+	out = "a.out"
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "-o" && i+1 < len(args):
+			out = args[i+1]
+			i++
+		case strings.HasPrefix(a, "-o") && len(a) > 2:
+			out = a[2:]
+		case !strings.HasPrefix(a, "-") && src == "":
+			src = a
+		}
+	}
+	return out, src, src != ""
+}
+
+// isShellName reports whether name is one of the shells whose operand is a
+// script they run.
+func isShellName(name string) bool {
+	switch name {
+	case "sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "yash", "fish", "busybox":
+		return true
+	}
+	return false
+}
+
+// interpreterNames are programs whose first operand is a program file.
+func isInterpreter(name string) bool {
+	for _, base := range []string{"python", "pypy", "node", "nodejs", "perl", "ruby", "php", "lua", "luajit",
+		"tclsh", "wish", "rscript", "deno", "bun", "osascript", "pwsh", "powershell"} {
+		if strings.HasPrefix(strings.ToLower(name), base) {
+			return true
+		}
+	}
+	return false
+}
+
+// executed lists the files a command runs: its own program when written
+// as a path (./x, /tmp/x), the script a shell or an interpreter is given,
+// a sourced file, and the program files the effect model names.
+func executed(sc Command) []shell.Word {
+	c := sc.Cmd
+	var out []shell.Word
+	if len(c.Argv) > 0 && c.Argv[0].Known && strings.Contains(c.Argv[0].Value, "/") {
+		out = append(out, c.Argv[0])
+	}
+	switch {
+	case c.Name == "source" || c.Name == ".":
+		if args := c.Args(); len(args) > 0 {
+			out = append(out, args[0])
+		}
+	case isShellName(c.Name) || isInterpreter(c.Name):
+		for _, a := range c.Args() {
+			if a.Value == "-c" || a.Value == "-e" || a.Value == "-m" || a.Value == "-r" || a.Value == "--eval" {
+				break // the code is on the command line, judged as inline code
+			}
+			if !strings.HasPrefix(a.Value, "-") && a.Value != "run" {
+				out = append(out, a)
+				break
+			}
+		}
+	}
+	return append(out, sc.Result.Execs...)
+}
+
+// runs judges the files the command runs against what the call fetched,
+// wrote and compiled.
+func (f *flow) runs(sc Command) {
+	for _, w := range executed(sc) {
+		if !w.Known {
+			continue
+		}
+		p := f.canonical(sc, w.Value)
+		if p == "" {
+			continue
+		}
+		if src := f.fetchedUnder(p); src != "" {
+			f.a.add(Critical("effects.download-run", risk.CatRemoteCode, w.Span, w.Value,
+				fmt.Sprintf("The call runs %s, which it fetched from the network itself (%s): code from the internet runs unreviewed.", w.Value, src),
+				"download, review, then run in separate steps with a person watching"))
+			continue
+		}
+		if text, ok := f.text(sc, w, p); ok {
+			f.a.runFile(sc, w, p, text)
+		}
+		if src, ok := f.built[p]; ok {
+			if text, ok := f.written[src]; ok && forkLoop(text) {
+				f.a.add(forkBombFinding(w.Span, w.Value))
+			}
+		}
+	}
+}
+
+func (f *flow) fetchedUnder(p string) string {
+	for _, d := range f.fetched {
+		if p == d || strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/") {
+			return d
+		}
+	}
+	return ""
+}
+
+// fedFromNetwork reports whether a command reads its stdin from a pipeline
+// that includes a command that reached the network (curl … | tar x).
+func fedFromNetwork(c *shell.Command, network map[*shell.Command]bool) bool {
+	for p, n := c.PipeFrom, 0; p != nil && n < 32; p, n = p.PipeFrom, n+1 {
+		if network[p] {
+			return true
+		}
+	}
+	return false
+}

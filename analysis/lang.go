@@ -1,0 +1,74 @@
+package analysis
+
+import (
+	"path"
+	"strings"
+
+	"github.com/toolguard/toolguard/shell"
+)
+
+// Code is judged by what it is. Shell code goes through the shell
+// analysis, command by command (carried, shellText); the small languages
+// programs carry in their arguments (sed, awk, vim, git configuration,
+// ssh options, jq, less, crontabs, file-transfer commands, SQL) are
+// analysed by package script when the rule packs classify the command
+// that carries them; code in any other language is judged by what it
+// holds (code.go). A file a command runs or loads is judged by the same
+// analyses, chosen by its kind here: its name, its #! line, and the
+// program that runs it.
+
+// runFile judges a file a command runs, whose text is known (the call
+// wrote it, or it was read through [Files]): as shell code when a shell
+// runs it (or it starts with a shell's #!), else as the interpreter's
+// code.
+func (a *Analysis) runFile(sc Command, w shell.Word, file, text string) {
+	runner := sc.Cmd.Name
+	if strings.Contains(sc.Cmd.Argv[0].Value, "/") {
+		runner = shebang(text)
+	}
+	if isShellName(runner) || runner == "" {
+		a.shellText(sc.Cmd, text, w.Span, "the script "+w.Value, file)
+		return
+	}
+	a.code(sc.Cmd, text, w.Span, sc.Dir)
+}
+
+// loadFile judges a file the call wrote that a later command may load as
+// code it finds (bundle install reads the Gemfile, ansible-playbook its
+// playbook, make the Makefile, nginx its configuration).
+func (a *Analysis) loadFile(sc Command, file, text string) {
+	a.servedByConfig(sc.Cmd, text, sc.Dir)
+	if isShellScript(file, text) {
+		a.shellText(sc.Cmd, text, sc.Cmd.Span, "the file "+file, file)
+		return
+	}
+	a.code(sc.Cmd, text, sc.Cmd.Span, sc.Dir)
+}
+
+// isShellScript reports whether a file is a shell script, by its name or
+// its #! line.
+func isShellScript(file, text string) bool {
+	switch path.Ext(file) {
+	case ".sh", ".bash", ".zsh", ".ksh":
+		return true
+	}
+	return isShellName(shebang(text))
+}
+
+// shebang returns the program a script's #! line names ("" when none).
+func shebang(text string) string {
+	line, _, _ := strings.Cut(text, "\n")
+	rest, ok := strings.CutPrefix(line, "#!")
+	if !ok {
+		return ""
+	}
+	fields := strings.Fields(rest)
+	if len(fields) == 0 {
+		return ""
+	}
+	prog := path.Base(fields[0])
+	if prog == "env" && len(fields) > 1 {
+		prog = fields[1]
+	}
+	return prog
+}

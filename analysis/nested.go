@@ -1,0 +1,124 @@
+package analysis
+
+import (
+	"github.com/toolguard/toolguard/paths"
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/rules"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// maxCodeNesting bounds code carried inside code (a PAGER that runs sed
+// whose e command runs …).
+const maxCodeNesting = 4
+
+// carried judges the code a command carries in an option, a variable or a
+// script (ssh -o ProxyCommand=…, PAGER=…, sed's e command) as part of the
+// call: shell code by the shell analysis, other languages by what they
+// hold. Findings point at the code's place in the command.
+func (a *Analysis) carried(cmd *shell.Command, codes []rules.Code) {
+	for _, c := range codes {
+		if c.Lang != "shell" {
+			a.foreign(cmd, c, a.Dir(cmd))
+			continue
+		}
+		if a.depth >= maxCodeNesting {
+			a.add(Unverifiable(shell.Problem{Reason: "code nested too deeply in " + c.Via, Span: c.Span}))
+			continue
+		}
+		s := a.Parse(c.Text)
+		if s == nil {
+			a.add(Unverifiable(shell.Problem{Reason: "the code in " + c.Via + " could not be parsed", Span: c.Span}))
+			continue
+		}
+		a.depth++
+		start := a.mark()
+		a.problems(s)
+		for _, nc := range s.Commands {
+			if nc.Dir.Value == "" {
+				nc.Dir = cmd.Dir
+			}
+			if nc.Remote == "" {
+				nc.Remote = cmd.Remote
+			}
+			a.command(nc)
+		}
+		a.ctx.Findings.pointAt(start, c.Span)
+		a.depth--
+	}
+}
+
+// foreign judges code of a language that is not parsed here: by what it
+// holds, and every absolute or home-relative path it names as written.
+func (a *Analysis) foreign(cmd *shell.Command, c rules.Code, dir string) {
+	a.code(cmd, c.Text, c.Span, dir)
+	if !a.spend(ScanCost(len(c.Text))) {
+		return
+	}
+	for _, p := range codePaths(c.Text, a.ctx.Home) {
+		a.judge.Path(Path{Word: shell.Word{Value: p, Known: true}, Access: paths.Write, Shape: File, Dir: dir})
+	}
+}
+
+// shellText judges shell code that the call runs indirectly (a script it
+// wrote and runs) as part of the call; self is the script's own path,
+// which $0 names inside it, so a script that starts itself twice in the
+// background is seen to be a fork bomb.
+func (a *Analysis) shellText(cmd *shell.Command, text string, span risk.Span, via, self string) {
+	if a.depth >= maxCodeNesting {
+		a.add(Unverifiable(shell.Problem{Reason: "code nested too deeply in " + via, Span: span}))
+		return
+	}
+	env := a.shellEnv()
+	env["0"] = self
+	s := a.parse(text, shell.Options{Home: a.ctx.Home, Env: env})
+	if s == nil {
+		a.add(Unverifiable(shell.Problem{Reason: via + " could not be parsed", Span: span}))
+		return
+	}
+	a.depth++
+	start := a.mark()
+	a.problems(s)
+	selfRuns := 0
+	for _, nc := range s.Commands {
+		if nc.Dir.Value == "" {
+			nc.Dir = cmd.Dir
+		}
+		if len(nc.Argv) > 0 && nc.Argv[0].Value == self && (nc.Background || nc.PipeTo != nil || nc.PipeFrom != nil) {
+			selfRuns++
+		}
+		a.command(nc)
+	}
+	if selfRuns > 0 {
+		a.add(forkBombFinding(span, self))
+	}
+	a.ctx.Findings.pointAt(start, span)
+	a.depth--
+}
+
+// embedded judges the shell commands code in another language carries.
+// Parse problems of what only looked like a command are not reported: the
+// code itself is already the execute tier.
+func (a *Analysis) embedded(cmd *shell.Command, code string, span risk.Span) {
+	if a.depth >= maxCodeNesting || !a.spend(4*ScanCost(len(code))) {
+		return
+	}
+	for _, text := range embeddedCommands(code) {
+		s := a.Parse(text)
+		if s == nil {
+			continue
+		}
+		a.depth++
+		start := a.mark()
+		for _, nc := range s.Commands {
+			if nc.Dir.Value == "" {
+				nc.Dir = cmd.Dir
+			}
+			if nc.Remote == "" {
+				nc.Remote = cmd.Remote
+			}
+			a.command(nc)
+		}
+		a.ctx.Findings.pointAt(start, span)
+		a.depth--
+	}
+}

@@ -1,0 +1,347 @@
+package analysis
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/toolguard/toolguard/netguard"
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// This file judges what the commands of one call do together, whatever
+// they are called (DESIGN §3, "critical by effect"): fork bombs in any
+// language, a secret sent to the network, the environment printed, a
+// shell on a network connection, a download run; and, through the flow of
+// files (flow.go), running a file the same call fetched or wrote.
+
+// whole runs the checks that look at the whole call.
+func (a *Analysis) whole(s *shell.Script) {
+	if !a.spend(len(s.Commands) + commandCost*len(a.seen)) {
+		return
+	}
+	a.forkBombs(s)
+	f := &flow{a: a, written: map[string]string{}, built: map[string]string{}}
+	for _, sc := range a.seen {
+		f.step(sc)
+	}
+	a.secretsToNetwork()
+	a.judge.Call(a.Report(s))
+	a.environmentDumps()
+	a.networkShells()
+	a.downloadedStdin()
+}
+
+// networkShells finds one command that both talks to the network and runs
+// a shell or a program it names by URL: a shell bound to a connection
+// (socket -p '/bin/sh -i' HOST PORT, aria2c --on-download-complete=/bin/sh)
+// is a reverse shell, and running a program straight from a URL (uv run
+// https://…/x.py) is fetching code and running it.
+func (a *Analysis) networkShells() {
+	network := false
+	for _, sc := range a.seen {
+		network = network || sc.Result.Network
+	}
+	for _, sc := range a.seen {
+		if network && isShellName(sc.Cmd.Name) && redirectsToUnknownFd(sc.Cmd) {
+			a.add(shellOnNetwork(sc.Cmd, sc.Cmd.Span, text(sc.Cmd))) // zsh >&$REPLY after ztcp
+		}
+	}
+	for _, sc := range a.seen {
+		for _, w := range sc.Result.Execs {
+			if isURLText(w.Value) {
+				a.add(Critical("effects.download-run", risk.CatRemoteCode, w.Span, w.Value,
+					fmt.Sprintf("%s runs code straight from %s: code from the internet runs unreviewed.", sc.Cmd.Name, w.Value),
+					"download, review, then run in separate steps with a person watching"))
+			}
+		}
+		if !sc.Result.Network {
+			continue
+		}
+		for _, w := range sc.Result.Execs {
+			if isShellName(path.Base(w.Value)) {
+				a.add(shellOnNetwork(sc.Cmd, w.Span, w.Value))
+			}
+		}
+		for _, c := range sc.Result.Code {
+			if c.Lang == "shell" && startsShell(c.Text) {
+				a.add(shellOnNetwork(sc.Cmd, c.Span, c.Text))
+			}
+		}
+	}
+}
+
+// downloadedStdin finds a shell or interpreter fed, through a here-string
+// or here-document, the output of a download (bash <<< "$(curl …)"):
+// fetching code and running it.
+func (a *Analysis) downloadedStdin() {
+	for _, sc := range a.seen {
+		in := sc.Cmd.Stdin
+		if in == nil || in.Known || in.Via != "herestring" && in.Via != "heredoc" {
+			continue
+		}
+		if !isShellName(sc.Cmd.Name) && !isInterpreter(sc.Cmd.Name) {
+			continue
+		}
+		if !a.spend(len(a.seen)) {
+			return
+		}
+		for _, dl := range a.seen {
+			if dl.Result.Network && dl.Cmd.Origin == "cmdsubst" && within(dl.Cmd.Span, in.Span) {
+				a.add(Critical("effects.download-run", risk.CatRemoteCode, in.Span, text(dl.Cmd),
+					fmt.Sprintf("%s runs what %s downloads: code from the internet runs unreviewed.", sc.Cmd.Name, dl.Cmd.Name),
+					"download, review, then run in separate steps with a person watching"))
+				return
+			}
+		}
+	}
+}
+
+// within reports whether span a lies inside span b.
+func within(a, b risk.Span) bool { return a.Start >= b.Start && a.End <= b.End && b.End > b.Start }
+
+// redirectsToUnknownFd reports whether a command's input or output is a
+// descriptor chosen at run time (>&$REPLY, <&$fd).
+func redirectsToUnknownFd(c *shell.Command) bool {
+	for _, r := range c.Redirects {
+		if (r.Op == ">&" || r.Op == "<&") && !r.Target.Known {
+			return true
+		}
+	}
+	return false
+}
+
+func shellOnNetwork(cmd *shell.Command, span risk.Span, what string) risk.Finding {
+	return Critical("effects.network-shell", risk.CatReverseShell, span, Shorten(what),
+		fmt.Sprintf("%s connects to the network and runs a shell (%s) on what comes through: a remote shell.", cmd.Name, Shorten(what)),
+		"run the commands you need directly")
+}
+
+// startsShell reports whether shell code starts an interactive shell or
+// one that reads commands from its input ("/bin/sh -i", "bash").
+func startsShell(code string) bool {
+	f := strings.Fields(code)
+	if len(f) == 0 || !isShellName(path.Base(f[0])) {
+		return false
+	}
+	for _, a := range f[1:] {
+		if a == "-c" || !strings.HasPrefix(a, "-") {
+			return false // a command or a script: judged as such
+		}
+	}
+	return true
+}
+
+func isURLText(v string) bool {
+	scheme, _, ok := strings.Cut(v, "://")
+	return ok && (scheme == "http" || scheme == "https" || scheme == "ftp")
+}
+
+// environmentDumps asks about commands that print the whole environment
+// (env, printenv, export -p, set, /proc/*/environ), which holds the
+// session's tokens, unless a grep on names that are not secrets filters
+// the output (env | grep ^GO).
+func (a *Analysis) environmentDumps() {
+	for _, sc := range a.seen {
+		if !isEnvDump(sc.Cmd) || sc.Result.Credentials || namesFilter(sc.Cmd.PipeTo) {
+			continue
+		}
+		a.add(risk.Finding{Rule: "effects.credentials", Category: risk.CatSecretRead, Tier: risk.Execute,
+			Blast: risk.BlastHigh, Verdict: risk.Ask, Span: sc.Cmd.Span, Subject: text(sc.Cmd),
+			Reason:     sc.Cmd.Name + " prints the whole environment, with any tokens and passwords it holds, into the agent's context.",
+			Suggestion: "print only the variables you need (printenv PATH, env | grep ^GO)"})
+	}
+}
+
+// namesFilter reports whether c keeps only lines whose variable names are
+// not secrets: grep (without -v) for plain names or prefixes.
+func namesFilter(c *shell.Command) bool {
+	if c == nil || c.Name != "grep" && c.Name != "egrep" && c.Name != "rg" {
+		return false
+	}
+	var pattern string
+	for _, a := range c.Args() {
+		switch {
+		case !a.Known:
+			return false
+		case a.Value == "-v" || strings.HasPrefix(a.Value, "--invert") || strings.HasPrefix(a.Value, "-") && strings.Contains(a.Value[1:], "v") && !strings.HasPrefix(a.Value, "--"):
+			return false
+		case strings.HasPrefix(a.Value, "-"):
+		case pattern == "":
+			pattern = a.Value
+		default:
+			return false // a file operand: not filtering the pipe
+		}
+	}
+	if pattern == "" {
+		return false
+	}
+	for _, alt := range strings.Split(pattern, "|") {
+		name := strings.Trim(alt, "^$=()")
+		if name == "" || strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") != "" ||
+			risk.IsSecretName(strings.ToUpper(name)) || containsSecretWord(name) {
+			return false
+		}
+	}
+	return true
+}
+
+// containsSecretWord reports whether a filter pattern names a kind of
+// secret (key, token, secret, pass…), which IsSecretName only finds in
+// whole variable names.
+func containsSecretWord(s string) bool {
+	low := strings.ToLower(s)
+	for _, w := range []string{"key", "token", "secret", "pass", "pwd", "auth", "cred", "session", "cookie", "private"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// forkBombs finds functions that call themselves in the background or in
+// a pipeline (:(){ :|:& };:, x(){ x & x; }; x): each call starts more
+// copies than it waits for.
+func (a *Analysis) forkBombs(s *shell.Script) {
+	for _, c := range s.Commands {
+		if c.Unbounded {
+			a.add(forkBombFinding(c.Span, c.Name))
+			return
+		}
+		if c.Origin == "function" && s.Recursive[c.Name] && (c.Background || c.PipeTo != nil || c.PipeFrom != nil) {
+			a.add(forkBombFinding(c.Span, c.Name))
+			return
+		}
+	}
+}
+
+func forkBombFinding(span risk.Span, subject string) risk.Finding {
+	return Critical("effects.fork-bomb", risk.CatDenialOfService, span, subject,
+		"The call starts copies of itself that start more copies (a fork bomb) until the machine stops responding.",
+		"run the program once, or bound the number of processes")
+}
+
+// secretsToNetwork denies a call that prints credentials or the
+// environment and reaches the network (gh auth token | curl -d @- …), and
+// a network command whose words carry a secret variable ($GITHUB_TOKEN in a
+// URL, a header or a body) to anyone but the service that issued it.
+func (a *Analysis) secretsToNetwork() {
+	var leaks []*Command
+	for i := range a.seen {
+		sc := &a.seen[i]
+		if sc.Result.Credentials || isEnvDump(sc.Cmd) {
+			leaks = append(leaks, sc)
+		}
+	}
+	for _, sc := range a.seen {
+		if !sc.Result.Network {
+			continue
+		}
+		// A command that fetches a credential and prints it (aws sts
+		// get-session-token) is its own source, not a sink: that is asked
+		// by effects.credentials. Another command reaching the network is.
+		if i := slices.IndexFunc(leaks, func(l *Command) bool { return l.Cmd != sc.Cmd }); i >= 0 {
+			leak := leaks[i]
+			a.add(Critical("effects.secret-to-network", risk.CatExfiltration, sc.Cmd.Span, text(leak.Cmd),
+				fmt.Sprintf("The call prints credentials or the environment (%s) and reaches the network (%s).", text(leak.Cmd), sc.Cmd.Name),
+				"use the credential where it is needed without printing it"))
+			return
+		}
+		a.secretWords(sc)
+	}
+}
+
+var varRefRE = lazyRegexp{expr: `\$\{?([A-Za-z_][A-Za-z0-9_]*)`}
+
+// secretWords checks the words of one network command for secret
+// variables.
+func (a *Analysis) secretWords(sc Command) {
+	words := append([]shell.Word{}, sc.Cmd.Args()...)
+	for _, a := range sc.Cmd.Assigns {
+		words = append(words, a.Value)
+	}
+	for _, w := range words {
+		if w.Known {
+			continue
+		}
+		if !a.spend(ScanCost(len(w.Value))) {
+			return
+		}
+		for _, m := range varRefRE.get().FindAllStringSubmatch(w.Value, -1) {
+			name := m[1]
+			if !risk.IsSecretName(name) {
+				continue
+			}
+			if issuedBy(name, sc.Result.URLs) {
+				a.add(risk.Finding{Rule: "effects.secret-to-issuer", Category: risk.CatSecretRead, Tier: risk.Execute,
+					Blast: risk.BlastHigh, Verdict: risk.Ask, Span: w.Span, Subject: name,
+					Reason:     fmt.Sprintf("The command sends $%s to the service that issued it.", name),
+					Suggestion: "let a person confirm the request"})
+				continue
+			}
+			a.add(Critical("effects.secret-to-network", risk.CatExfiltration, w.Span, name,
+				fmt.Sprintf("The command sends the secret $%s over the network.", name),
+				"pass credentials only to the service that issued them"))
+			return
+		}
+	}
+}
+
+// issuers maps secret variable name prefixes to the hosts that issue them.
+var issuers = []struct{ prefix, host string }{
+	{"GITHUB_", "github.com"}, {"GH_", "github.com"}, {"GITLAB_", "gitlab.com"}, {"OPENAI_", "openai.com"},
+	{"ANTHROPIC_", "anthropic.com"}, {"AWS_", "amazonaws.com"}, {"NPM_", "npmjs.org"}, {"HF_", "huggingface.co"},
+	{"HUGGING", "huggingface.co"}, {"SLACK_", "slack.com"}, {"CLOUDFLARE_", "cloudflare.com"}, {"STRIPE_", "stripe.com"},
+}
+
+// issuedBy reports whether every URL the command contacts belongs to the
+// issuer of the variable.
+func issuedBy(name string, urls []shell.Word) bool {
+	up := strings.ToUpper(name)
+	host := ""
+	for _, is := range issuers {
+		if strings.HasPrefix(up, is.prefix) {
+			host = is.host
+		}
+	}
+	if host == "" || len(urls) == 0 {
+		return false
+	}
+	for _, u := range urls {
+		ep, ok := netguard.ParseEndpoint(u.Value)
+		if !ok || ep.Name == "" || ep.Name != host && !strings.HasSuffix(ep.Name, "."+host) {
+			return false
+		}
+	}
+	return true
+}
+
+// isEnvDump reports a command that prints the whole environment.
+func isEnvDump(c *shell.Command) bool {
+	switch c.Name {
+	case "env", "printenv":
+		return len(c.Args()) == 0 || c.Name == "env" && allFlags(c.Args())
+	case "export", "declare", "typeset":
+		args := c.ArgValues()
+		return len(args) == 0 || len(args) == 1 && (args[0] == "-p" || args[0] == "-x" || args[0] == "-px")
+	case "set":
+		return len(c.Args()) == 0
+	}
+	for _, w := range c.Args() {
+		if w.Value == "/proc/self/environ" || strings.HasSuffix(w.Value, "/environ") && strings.HasPrefix(w.Value, "/proc/") {
+			return true
+		}
+	}
+	return false
+}
+
+func allFlags(ws []shell.Word) bool {
+	for _, w := range ws {
+		if !strings.HasPrefix(w.Value, "-") {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,172 @@
+package policy
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/toolguard/toolguard/analysis"
+	"github.com/toolguard/toolguard/netguard"
+	"github.com/toolguard/toolguard/paths"
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// The evaluation is the judge of package analysis: the analysis follows
+// what the call's code does and reports each effect here, in order, and
+// these methods weigh it against the policy — the command lists, the
+// path and URL rules, toolguard's own files, processes and ports — adding
+// their findings to the call's list and recording what user rules see.
+
+var _ analysis.Judge = (*evaluation)(nil)
+
+// Command judges one simple command with what the rule packs say of it
+// and the policy's own command lists.
+func (e *evaluation) Command(c analysis.Command) {
+	cmd, r := c.Cmd, &c.Result
+	e.env.Commands = append(e.env.Commands, normalized(cmd))
+	e.env.Names = append(e.env.Names, cmd.Name)
+	e.add(r.Findings...)
+	e.tier = e.tier.Worse(r.Tier)
+	e.effects = e.effects.Worse(r.Tier)
+	e.policyChecks(cmd, r.HelpOnly)
+}
+
+// Path judges a file the code touches or names against the path rules.
+func (e *evaluation) Path(p analysis.Path) {
+	v := p.Word.Value
+	switch p.Shape {
+	case analysis.File:
+		e.checkPath(v, p.Access, p.Dir, p.Removes)
+	case analysis.Glob:
+		e.checkGlob(v, p.Access, p.Dir)
+	case analysis.Tree:
+		e.checkTree(v, p.Access, p.Dir)
+	case analysis.Wipe:
+		e.wipe(v, p.Dir)
+	case analysis.Mention:
+		e.mention(p.Word, p.Dir)
+	case analysis.Named: // names and metadata only: nothing to protect
+		e.env.Paths = append(e.env.Paths, v)
+	}
+}
+
+// mention judges a word that looks like a path where the rule packs do
+// not say a file is: only a denial counts, so that commands toolguard
+// does not know do not start to nag.
+func (e *evaluation) mention(w shell.Word, dir string) {
+	if !e.spend(pathCost) {
+		return
+	}
+	v, env := w.Value, e.pathEnv(dir)
+	found := e.p.paths.Check(v, paths.Read, env)
+	if w.Glob && analysis.HasGlobMeta(v) && e.spend(globCost) {
+		if prefix, rest := splitGlob(v); prefix != "" || rest != "" {
+			if cp, err := paths.Canonicalize(cmpOr(prefix, "."), env, e.p.home); err == nil {
+				found = e.p.paths.CheckGlob(cp, rest, paths.Read, env)
+			}
+		}
+	}
+	for _, f := range found {
+		if f.Rule == paths.RuleDenied {
+			e.add(f)
+		}
+	}
+}
+
+// URL judges a URL a command contacts with the commands' network rules.
+func (e *evaluation) URL(w shell.Word) { e.checkURL(e.p.cmdNet, w.Value, w.Span) }
+
+// Host judges a host a command contacts.
+func (e *evaluation) Host(w shell.Word) {
+	if !e.spend(urlCost) {
+		return
+	}
+	e.add(e.p.cmdNet.CheckHost(e.ctx, w.Value)...)
+	e.env.Hosts = append(e.env.Hosts, w.Value)
+}
+
+// Contact denies an address that reaches toolguard's approval server.
+func (e *evaluation) Contact(c analysis.Contact) {
+	if c.URL != "" {
+		e.selfApproval(c.URL, c.Span)
+		return
+	}
+	if ep, ok := netguard.HostPort(c.Host.Value, c.Port); ok && e.reachesApprovalServer(ep) {
+		e.add(selfApproveFinding(c.Host.Value+":"+c.Port, c.Host.Span))
+	}
+}
+
+// Serve judges a web server that serves the tree at root: denied when
+// the tree holds secrets, and when other machines can reach it (public)
+// and it is the root, a home directory or the project.
+func (e *evaluation) Serve(s analysis.Serve) {
+	cmd := s.Cmd
+	env := e.pathEnv(s.Dir)
+	cp, err := paths.Canonicalize(s.Root, env, e.p.home)
+	if err != nil {
+		return
+	}
+	fs := append(e.p.paths.CheckPath(cp, paths.Read, env), e.p.paths.CheckTree(cp, paths.Read, env)...)
+	for _, f := range fs {
+		if f.Verdict == risk.Deny && f.Rule == paths.RuleDenied {
+			e.add(analysis.Critical("effects.serve-secrets", risk.CatExfiltration, cmd.Span, cp.Resolved,
+				fmt.Sprintf("%s serves %s over the network, and it holds secrets: %s", cmd.Name, cp.Resolved, f.Reason),
+				"serve only the directory with the files to share, inside the project"))
+			return
+		}
+	}
+	p := cp.Resolved
+	if s.Public && (p == "/" || p == "/home" || p == "/Users" || analysis.IsSystemDir(p) ||
+		analysis.IsAncestorOrSelf(p, e.p.home) || analysis.IsAncestorOrSelf(p, env.Workspace)) {
+		e.add(analysis.Critical("effects.serve-exposed", risk.CatExfiltration, cmd.Span, p,
+			fmt.Sprintf("%s serves %s to every machine that can reach %s: the whole tree, with .git history, .env files and keys it may hold, is readable without a password.", cmd.Name, p, s.Addr),
+			"serve only the directory with the files to share (a build output such as dist/), and listen on 127.0.0.1"))
+	}
+}
+
+// Install judges go install PKG@VERSION as the write of the program it
+// installs: one named toolguard replaces toolguard itself.
+func (e *evaluation) Install(i analysis.Install) bool {
+	name := i.Name
+	if name == "toolguard" || slices.ContainsFunc(e.p.selfPrograms, func(p string) bool { return path.Base(p) == name }) {
+		e.add(risk.Finding{Rule: "self.protect", Category: risk.CatSelfProtection, Tier: risk.Destructive,
+			Blast: risk.BlastHigh, Verdict: risk.Deny, Span: i.Cmd.Span, Subject: i.Word.Value,
+			Reason:     fmt.Sprintf("go install %s writes a program named %s over toolguard's own.", i.Word.Value, name),
+			Suggestion: "a person upgrades toolguard in their own terminal"})
+		return false
+	}
+	e.checkPath(path.Join(e.p.home, "go", "bin", name), paths.Write, "", false)
+	return true
+}
+
+// startupFiles are the files a shell runs when it starts.
+var startupFiles = []string{".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile",
+	".zlogin", ".kshrc", ".envrc", "config.fish"}
+
+// Write denies writing text that names toolguard into a file a shell runs
+// when it starts (echo 'export TOOLGUARD_MODE=full' >> ~/.bashrc, alias
+// toolguard=true): it weakens or disables the guard for every later
+// session.
+func (e *evaluation) Write(w analysis.Write) {
+	if !strings.Contains(strings.ToLower(w.Text), "toolguard") {
+		return
+	}
+	for _, t := range w.Targets {
+		if slices.Contains(startupFiles, path.Base(t.Value)) {
+			e.add(risk.Finding{Rule: "self.protect", Category: risk.CatSelfProtection, Tier: risk.Destructive,
+				Blast: risk.BlastHigh, Verdict: risk.Deny, Span: t.Span, Subject: t.Value,
+				Reason:     fmt.Sprintf("Writing toolguard settings into %s, which every new shell runs, changes the guard for later sessions.", t.Value),
+				Suggestion: "a person changes toolguard's settings in its policy file"})
+			return
+		}
+	}
+}
+
+// Raise raises the call's tier.
+func (e *evaluation) Raise(t risk.Tier) { e.tier = e.tier.Worse(t) }
+
+// Call judges the call's commands together: signalling toolguard's own
+// processes by any route.
+func (e *evaluation) Call(r analysis.Report) { e.guardKillers(r.Commands) }
