@@ -100,7 +100,7 @@ func doctor(a *app, statuses []install.AgentStatus, home, project string) error 
 	for _, n := range notes {
 		fmt.Fprintln(a.io.Stdout, n)
 	}
-	printFallbacks(a, statuses, home)
+	printFallbacks(a, statuses, home, project)
 	for _, agent := range hook.Agents() {
 		if !installedFor(statuses, agent) {
 			continue
@@ -339,7 +339,7 @@ func programOf(command string) string {
 // printFallbacks says, for every installed hook, what its agent does with
 // a call when toolguard cannot answer, and what backstop stops the worst
 // calls then.
-func printFallbacks(a *app, statuses []install.AgentStatus, home string) {
+func printFallbacks(a *app, statuses []install.AgentStatus, home, project string) {
 	out := a.io.Stdout
 	header := false
 	for _, s := range statuses {
@@ -351,7 +351,11 @@ func printFallbacks(a *app, statuses []install.AgentStatus, home string) {
 			header = true
 		}
 		doc, _ := os.ReadFile(s.File)
-		fb := install.FallbackOf(s.Agent, doc)
+		var backstop []byte
+		if f := install.BackstopFile(s.Agent, s.Scope, install.Options{Home: home, Project: project}); f != "" {
+			backstop, _ = os.ReadFile(f)
+		}
+		fb := install.FallbackOf(s.Agent, doc, backstop)
 		where := s.Agent + " (" + tildePath(s.File, home) + ")"
 		switch {
 		case !fb.RunsCall:
