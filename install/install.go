@@ -352,7 +352,6 @@ func withBackstop(c Change, opts Options, plan func(b Change, ed editor) (Change
 	return c, nil
 }
 
-
 // hookCommandFor is what the agent's settings register: the hook command,
 // the forwarding hook command (Forward), or the URL of an HTTP hook
 // (Server, or Forward for Claude Code).
@@ -424,7 +423,6 @@ func planRemoval(c Change, ed editor) (Change, error) {
 	c.DropBackup = holdsHook || backup != nil && bytes.Equal(backup, c.After)
 	return finish(c, err)
 }
-
 
 // installedCommand is the hook command registered in doc.
 func installedCommand(ed editor, doc []byte) string {
