@@ -42,6 +42,9 @@ type agentClient struct {
 	// failsOpen says why a client runs a call whose hook cannot run with
 	// nothing to stop it; empty when something does.
 	failsOpen string
+	// ownDeny is how the client words a deny by the backstop rules install
+	// wrote into its own settings, which may stop a call before the hook.
+	ownDeny string
 	write     func(path, content string) (string, map[string]any)
 }
 
@@ -79,6 +82,7 @@ var agentClients = []agentClient{
 	{
 		agent: "qwen-code", program: "qwen", settingsDir: ".qwen",
 		backstopWipe: "rm -rf ~", // permissions.deny: Bash(rm -rf ~)
+		ownDeny:      "was denied by permission rules",
 		setup: func(t *testing.T, r *run) {
 			writeSettings(t, filepath.Join(r.home, ".qwen", "settings.json"),
 				`{"security":{"auth":{"selectedType":"openai"}},"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false}}`)
@@ -209,6 +213,10 @@ func TestAgentClientsVerdicts(t *testing.T) {
 							}
 							if _, got := res.toolResult(); got {
 								t.Errorf("%s used to end the run on a blocked call; it now returns a result, check toolguard's reason reaches the model:\n%s", a.agent, res.describe())
+							}
+						} else if got, ok := res.toolResult(); ok && c.verdict == "deny" && a.ownDeny != "" && strings.Contains(got.Result, a.ownDeny) {
+							if c.ran != nil && c.ran(r) { // the backstop stopped it first
+								t.Errorf("a denied call ran:\n%s", res.describe())
 							}
 						} else {
 							checkOutcome(t, r, c, res)
