@@ -45,7 +45,7 @@ type agentClient struct {
 	// ownDeny is how the client words a deny by the backstop rules install
 	// wrote into its own settings, which may stop a call before the hook.
 	ownDeny string
-	write     func(path, content string) (string, map[string]any)
+	write   func(path, content string) (string, map[string]any)
 }
 
 var agentClients = []agentClient{
