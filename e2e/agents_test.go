@@ -347,3 +347,45 @@ func writeFileCase(a agentClient) verdictCase {
 		},
 		ran: func(r *run) bool { return exists(filepath.Join(r.project, "out.txt")) }}
 }
+
+// TestCopilotInteractive runs Copilot CLI in a terminal (tmux), as a person
+// uses it: toolguard's ask becomes Copilot's "Hook permission request"
+// with toolguard's reason, and what the person answers is what happens —
+// also with --allow-all, where Copilot would otherwise ask nothing.
+func TestCopilotInteractive(t *testing.T) {
+	a := agentClients[0]
+	for _, tt := range []struct {
+		name, mode, key string
+		wantRan         bool
+	}{
+		{"default, the person approves", "default", "Enter", true},
+		{"default, the person refuses", "default", "Escape", false},
+		{"allow-all, the person refuses", "allow-all", "Escape", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRun(t, a.program)
+			r.toolguardCmd("install", a.agent, "--program", r.bin)
+			r.seed(t)
+			out := filepath.Join(r.project, "out.txt")
+			tool, in := a.shell("echo hi > " + out)
+			s := r.interactive(scenario{API: "chat", Tool: tool, Input: in, Final: "done"}, a.env,
+				append([]string{"-i", "do the task"}, a.modes[tt.mode]...)...)
+			s.waitFor("Do you trust the files in this folder?", 60*time.Second)
+			s.keys("Enter")
+			s.waitFor("toolguard asks for approval", 60*time.Second)
+			s.waitFor("Do you want to allow this tool call?", 10*time.Second)
+			s.keys(tt.key)
+			s.waitGone("Do you want to allow this tool call?", 10*time.Second)
+			deadline := time.Now().Add(10 * time.Second)
+			for tt.wantRan && !exists(out) && time.Now().Before(deadline) {
+				time.Sleep(100 * time.Millisecond)
+			}
+			if !tt.wantRan {
+				time.Sleep(time.Second)
+			}
+			if ran := exists(out); ran != tt.wantRan {
+				t.Errorf("the command ran = %v, want %v; the terminal shows:\n%s", ran, tt.wantRan, s.screen())
+			}
+		})
+	}
+}
