@@ -303,3 +303,18 @@ func TestRunInline(t *testing.T) {
 		t.Errorf("inline answer %q differs from the default %q", got[1], got[0])
 	}
 }
+
+// TestMaxApprovalWaitFor: Cline lets a call through when its hook takes
+// longer than 120 s, so its hook waits for a person less than that.
+func TestMaxApprovalWaitFor(t *testing.T) {
+	for _, a := range Agents() {
+		got := MaxApprovalWaitFor(a)
+		want := MaxApprovalWait
+		if a == Cline {
+			want = 100 * time.Second
+		}
+		if got != want || got+DefaultTimeout >= AgentTimeout {
+			t.Errorf("MaxApprovalWaitFor(%s) = %s, want %s (and with the decision inside the agent's timeout)", a, got, want)
+		}
+	}
+}
