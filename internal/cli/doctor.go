@@ -86,6 +86,9 @@ func doctor(a *app, statuses []install.AgentStatus, home, project string) error 
 			probe = "not run: docker-agent will not run this hook"
 		case s.Command != "":
 			ok, msg := probeHook(a.ctx, s.Agent, probeCommand(s))
+			if ok && (s.Agent == hook.OpenCode || s.Agent == hook.Kilo) {
+				msg += ", by the command the plugin runs (the plugin runs only inside " + s.Agent + ")"
+			}
 			probe, failed = msg, failed || !ok
 		}
 		if s.Agent == hook.Codex && s.Command != "" {
