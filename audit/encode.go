@@ -35,6 +35,9 @@ func (r *Record) AppendJSON(b []byte) []byte {
 	if r.Unverifiable {
 		b = append(b, `,"unverifiable":true`...)
 	}
+	if r.Contained {
+		b = append(b, `,"contained":true`...)
+	}
 	b = appendOptString(b, "policy", r.Policy)
 	b = appendOptString(b, "replica", r.Replica)
 	return append(b, '}')

@@ -49,6 +49,9 @@ type Record struct {
 	LatencyMS float64 `json:"latency_ms"`
 	// Unverifiable is true when part of the call could not be known.
 	Unverifiable bool `json:"unverifiable,omitempty"`
+	// Contained is true when the allowed call was rewritten to run inside
+	// toolguard's sandbox ([sandbox] wrap).
+	Contained bool `json:"contained,omitempty"`
 	// Policy is the hash of the policy that decided (policy.Policy.Hash:
 	// "sha256:…"); empty in records written before it was recorded and in
 	// those of writers that do not know the policy.
@@ -85,5 +88,6 @@ func NewRecord(t time.Time, c call.Call, d policy.Decision, latency time.Duratio
 		Reason:       RedactString(d.Reason),
 		LatencyMS:    float64(latency.Microseconds()) / 1000,
 		Unverifiable: d.Unverifiable,
+		Contained:    d.Contained && d.Verdict == risk.Allow,
 	}
 }

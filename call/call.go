@@ -111,6 +111,11 @@ type Call struct {
 	// ReadOnlyHint is true when the tool declared itself read-only (MCP
 	// annotations, docker-agent tool_read_only).
 	ReadOnlyHint bool `json:"read_only_hint,omitempty"`
+	// Containable is true when the caller can run the call inside
+	// toolguard's sandbox instead (an agent whose hook can rewrite the
+	// call's command): the policy's [sandbox] wrap then marks the decision
+	// Contained. False means the call runs as it came.
+	Containable bool `json:"containable,omitempty"`
 	// Who is asking.
 	Who Who `json:"who"`
 }

@@ -1,6 +1,8 @@
 package hook
 
 import (
+	"encoding/json"
+
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/risk"
 )
@@ -19,6 +21,13 @@ type claudeLike struct {
 	preAllow bool
 	// preAsk: PreToolUse accepts permissionDecision "ask".
 	preAsk bool
+	// permissionRewrite: PermissionRequest accepts updatedInput with an
+	// allow.
+	permissionRewrite bool
+	// noRewrite: the agent's acceptance of updatedInput was not seen
+	// here, so its calls are not rewritten (a call meant to run contained
+	// must not run as it came).
+	noRewrite bool
 	// headless, when set, reports whether the agent runs this hook without
 	// its interface, where nobody can answer an ask. Nil means never.
 	headless func() bool
@@ -26,20 +35,22 @@ type claudeLike struct {
 
 func (p claudeLike) unattended() bool { return p.headless != nil && p.headless() }
 
-func claudeProfile() claudeLike { return claudeLike{name: ClaudeCode, preAllow: true, preAsk: true} }
-func codexProfile() claudeLike  { return claudeLike{name: Codex} }
+func claudeProfile() claudeLike {
+	return claudeLike{name: ClaudeCode, preAllow: true, preAsk: true, permissionRewrite: true}
+}
+func codexProfile() claudeLike { return claudeLike{name: Codex} }
 
 // qwenProfile: Qwen Code reads Claude Code's envelope (hookSpecificOutput,
 // permissionDecision allow, ask or deny); headless (-p) it denies an ask
 // by itself.
 func qwenProfile() claudeLike {
-	return claudeLike{name: QwenCode, preAllow: true, preAsk: true, headless: qwenHeadless}
+	return claudeLike{name: QwenCode, preAllow: true, preAsk: true, noRewrite: true, headless: qwenHeadless}
 }
 
 // droidProfile: Factory Droid reads Claude Code's envelope; droid exec
 // runs without a person.
 func droidProfile() claudeLike {
-	return claudeLike{name: Droid, preAllow: true, preAsk: true, headless: droidHeadless}
+	return claudeLike{name: Droid, preAllow: true, preAsk: true, noRewrite: true, headless: droidHeadless}
 }
 
 type claudeAdapter struct {
@@ -55,6 +66,7 @@ func (a *claudeAdapter) Decode(stdin []byte) (Event, error) {
 	if err != nil {
 		return ev, err
 	}
+	ev.RawInput = p.ToolInput
 	ev.Request, err = toolRequest(a.p.name, p)
 	return ev, err
 }
@@ -65,9 +77,10 @@ type claudeOutput struct {
 }
 
 type claudePreToolUse struct {
-	HookEventName            string `json:"hookEventName"`
-	PermissionDecision       string `json:"permissionDecision"`
-	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+	HookEventName            string          `json:"hookEventName"`
+	PermissionDecision       string          `json:"permissionDecision"`
+	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
+	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
 }
 
 type claudePermissionRequest struct {
@@ -76,21 +89,46 @@ type claudePermissionRequest struct {
 }
 
 type claudePermDecision struct {
-	Behavior string `json:"behavior"`
-	Message  string `json:"message,omitempty"`
+	Behavior     string          `json:"behavior"`
+	Message      string          `json:"message,omitempty"`
+	UpdatedInput json.RawMessage `json:"updatedInput,omitempty"`
 }
 
 func (a *claudeAdapter) Encode(ev Event, d policy.Decision) ([]byte, []byte, int) {
 	if ev.Name == evPermissionRequest {
-		return a.permissionRequest(d, ev.PermissionMode), nil, 0
+		return a.permissionRequest(d, ev), nil, 0
 	}
-	return a.preToolUse(d, ev.PermissionMode), nil, 0
+	return a.preToolUse(d, ev), nil, 0
 }
 
-func (a *claudeAdapter) preToolUse(d policy.Decision, mode string) []byte {
+// CanRewrite: Claude Code takes updatedInput with an allow on both events;
+// Codex on PreToolUse only (where allow counts only with it).
+func (a *claudeAdapter) RewriteField() string {
+	if a.p.noRewrite {
+		return ""
+	}
+	if a.p.permissionRewrite {
+		return "hookSpecificOutput.updatedInput (PreToolUse, PermissionRequest)"
+	}
+	return "hookSpecificOutput.updatedInput (PreToolUse)"
+}
+
+func (a *claudeAdapter) CanRewrite(ev Event) bool {
+	if a.p.noRewrite {
+		return false
+	}
+	return ev.Name == evPreToolUse || ev.Name == evPermissionRequest && a.p.permissionRewrite
+}
+
+func (a *claudeAdapter) preToolUse(d policy.Decision, ev Event) []byte {
+	mode := ev.PermissionMode
 	out := claudePreToolUse{HookEventName: evPreToolUse}
 	switch d.Verdict {
 	case risk.Allow:
+		if ev.Rewrite != nil {
+			out.PermissionDecision, out.PermissionDecisionReason, out.UpdatedInput = "allow", allowText(d), ev.Rewrite
+			break
+		}
 		if a.opts.DeferAllow || !a.p.preAllow {
 			return noOpinion
 		}
@@ -116,14 +154,15 @@ func (a *claudeAdapter) preToolUse(d policy.Decision, mode string) []byte {
 
 // permissionRequest answers a prompt that is about to be shown: allow
 // approves it, deny rejects it, ask leaves the prompt to the person.
-func (a *claudeAdapter) permissionRequest(d policy.Decision, mode string) []byte {
+func (a *claudeAdapter) permissionRequest(d policy.Decision, ev Event) []byte {
+	mode := ev.PermissionMode
 	out := claudePermissionRequest{HookEventName: evPermissionRequest}
 	switch d.Verdict {
 	case risk.Allow:
-		if a.opts.DeferAllow {
+		if a.opts.DeferAllow && ev.Rewrite == nil {
 			return noOpinion
 		}
-		out.Decision.Behavior = "allow"
+		out.Decision.Behavior, out.Decision.UpdatedInput = "allow", ev.Rewrite
 	case risk.Ask:
 		if unattendedMode(mode) {
 			out.Decision = claudePermDecision{Behavior: "deny", Message: unattendedText(a.p.name, mode, d)}

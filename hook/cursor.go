@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"encoding/json"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -30,6 +31,7 @@ func (a *cursorAdapter) Decode(stdin []byte) (Event, error) {
 	if err != nil {
 		return ev, err
 	}
+	ev.RawInput = cursorRawInput(ev.Name, p)
 	ev.Request, err = cursorRequest(ev.Name, p)
 	ev.Request.Workspace = pickRoot(p.WorkspaceRoots, firstNonEmpty(p.Cwd, p.FilePath))
 	return ev, err
@@ -57,6 +59,15 @@ func cursorRequest(event string, p payload) (call.Request, error) {
 	r, err := toolRequest(Cursor, p)
 	r.Who = base.Who
 	return r, err
+}
+
+// cursorRawInput is the tool input of the events that carry one as an
+// object (preToolUse).
+func cursorRawInput(event string, p payload) json.RawMessage {
+	if event == evPreToolUseC {
+		return p.ToolInput
+	}
+	return nil
 }
 
 // cursorMCP decodes beforeMCPExecution, whose tool_input is a JSON string.
@@ -102,13 +113,25 @@ func pickRoot(roots []string, dir string) string {
 }
 
 type cursorOutput struct {
-	Permission   string `json:"permission"`
-	UserMessage  string `json:"user_message,omitempty"`
-	AgentMessage string `json:"agent_message,omitempty"`
+	Permission   string          `json:"permission"`
+	UserMessage  string          `json:"user_message,omitempty"`
+	AgentMessage string          `json:"agent_message,omitempty"`
+	UpdatedInput json.RawMessage `json:"updated_input,omitempty"`
+}
+
+// CanRewrite: preToolUse takes updated_input (Cursor's documentation; not
+// checked against a client here); beforeShellExecution cannot rewrite.
+func (a *cursorAdapter) CanRewrite(ev Event) bool { return ev.Name == evPreToolUseC }
+
+func (a *cursorAdapter) RewriteField() string {
+	return "updated_input (preToolUse; beforeShellExecution cannot rewrite)"
 }
 
 func (a *cursorAdapter) Encode(ev Event, d policy.Decision) ([]byte, []byte, int) {
 	if d.Verdict == risk.Allow {
+		if ev.Rewrite != nil {
+			return marshal(cursorOutput{Permission: "allow", AgentMessage: allowText(d), UpdatedInput: ev.Rewrite}), nil, 0
+		}
 		if a.opts.DeferAllow {
 			return noOpinion, nil, 0
 		}

@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"encoding/json"
 	"os"
 
 	"github.com/toolguard/toolguard/policy"
@@ -40,6 +41,7 @@ func (a *dockerAdapter) Decode(stdin []byte) (Event, error) {
 			p.Cwd = wd
 		}
 	}
+	ev.RawInput = p.ToolInput
 	ev.Request, err = toolRequest(DockerAgent, p)
 	return ev, err
 }
@@ -56,6 +58,15 @@ type dockerSpecific struct {
 	PermissionDecision       string            `json:"permission_decision,omitempty"`
 	PermissionDecisionReason string            `json:"permission_decision_reason,omitempty"`
 	Metadata                 map[string]string `json:"metadata,omitempty"`
+	UpdatedInput             json.RawMessage   `json:"updated_input,omitempty"`
+}
+
+// CanRewrite: pre_tool_use merges updated_input into the tool's arguments
+// (docker-agent's source; its other events refuse the field).
+func (a *dockerAdapter) CanRewrite(ev Event) bool { return ev.Name == evPreToolUseSnake }
+
+func (a *dockerAdapter) RewriteField() string {
+	return "hook_specific_output.updated_input (pre_tool_use)"
 }
 
 // Encode answers with hook_specific_output.permission_decision. Metadata is
@@ -69,10 +80,10 @@ func (a *dockerAdapter) Encode(ev Event, d policy.Decision) ([]byte, []byte, int
 	}
 	switch d.Verdict {
 	case risk.Allow:
-		if a.opts.DeferAllow {
+		if a.opts.DeferAllow && ev.Rewrite == nil {
 			return noOpinion, nil, 0
 		}
-		out.PermissionDecision, out.PermissionDecisionReason = "allow", allowText(d)
+		out.PermissionDecision, out.PermissionDecisionReason, out.UpdatedInput = "allow", allowText(d), ev.Rewrite
 	case risk.Ask:
 		if a.opts.AgentRunsAsks {
 			out.PermissionDecision, out.PermissionDecisionReason = "deny", approvalText(DockerAgent, d)

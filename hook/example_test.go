@@ -42,3 +42,11 @@ func ExampleRun_cursorReadAsk() {
 	// Output:
 	// {"permission":"deny","user_message":"toolguard needs a person to approve this call and cursor cannot ask from this hook, so it was blocked: .env files hold secrets (rule paths.sensitive). To allow it, a person approves it in the toolguard page or terminal, or adds an allow rule to ~/.config/toolguard/policy.toml."}
 }
+
+func ExampleWrapper_Command() {
+	w := &hook.Wrapper{Program: "/usr/local/bin/toolguard"}
+	line, _ := w.Command(`cd web && npm test -- --grep "it's fine"`, "/home/u/proj", "")
+	fmt.Println(line)
+	// Output:
+	// cd web && /usr/local/bin/toolguard exec --wrapped --workspace /home/u/proj -- bash -c "npm test -- --grep \"it's fine\""
+}

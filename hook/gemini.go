@@ -1,6 +1,8 @@
 package hook
 
 import (
+	"encoding/json"
+
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/risk"
 )
@@ -17,32 +19,49 @@ func (a *geminiAdapter) Decode(stdin []byte) (Event, error) {
 	if err != nil {
 		return ev, err
 	}
+	ev.RawInput = p.ToolInput
 	ev.Request, err = toolRequest(GeminiCLI, p)
 	return ev, err
 }
 
-// geminiOutput is BeforeTool's reply: a top-level decision and reason.
+// geminiOutput is BeforeTool's reply: a top-level decision and reason, and
+// the arguments that override the model's.
 type geminiOutput struct {
-	Decision string `json:"decision"`
-	Reason   string `json:"reason,omitempty"`
+	Decision           string          `json:"decision"`
+	Reason             string          `json:"reason,omitempty"`
+	HookSpecificOutput *geminiSpecific `json:"hookSpecificOutput,omitempty"`
 }
+
+type geminiSpecific struct {
+	HookEventName string          `json:"hookEventName"`
+	ToolInput     json.RawMessage `json:"tool_input,omitempty"`
+}
+
+// CanRewrite: BeforeTool's hookSpecificOutput.tool_input overrides the
+// model's arguments.
+func (a *geminiAdapter) CanRewrite(Event) bool { return true }
+
+func (a *geminiAdapter) RewriteField() string { return "hookSpecificOutput.tool_input (BeforeTool)" }
 
 // Encode answers allow, ask (the scheduler forces a confirmation) or deny
 // (the tool is not run and the model sees the reason).
-func (a *geminiAdapter) Encode(_ Event, d policy.Decision) ([]byte, []byte, int) {
+func (a *geminiAdapter) Encode(ev Event, d policy.Decision) ([]byte, []byte, int) {
 	switch d.Verdict {
 	case risk.Allow:
+		if ev.Rewrite != nil {
+			return marshal(geminiOutput{"allow", allowText(d), &geminiSpecific{evBeforeTool, ev.Rewrite}}), nil, 0
+		}
 		if a.opts.DeferAllow {
 			return noOpinion, nil, 0
 		}
-		return marshal(geminiOutput{"allow", ""}), nil, 0
+		return marshal(geminiOutput{"allow", "", nil}), nil, 0
 	case risk.Ask:
 		if geminiHeadless() {
-			return marshal(geminiOutput{"deny", headlessText(d)}), nil, 0
+			return marshal(geminiOutput{"deny", headlessText(d), nil}), nil, 0
 		}
-		return marshal(geminiOutput{"ask", askText(d)}), nil, 0
+		return marshal(geminiOutput{"ask", askText(d), nil}), nil, 0
 	}
-	return marshal(geminiOutput{"deny", denyText(d)}), nil, 0
+	return marshal(geminiOutput{"deny", denyText(d), nil}), nil, 0
 }
 
 // CanAsk: Gemini CLI asks the person in its interface; started headless

@@ -2,6 +2,7 @@ package hook
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -113,6 +114,11 @@ type Options struct {
 	// Logger receives the approval events of asks put to the Approver. Nil
 	// means none.
 	Logger *slog.Logger
+	// Wrap writes the command that runs a Contained call in toolguard's
+	// sandbox; with it, the shell calls of the agents whose reply can
+	// rewrite a call are marked containable for the policy's [sandbox]
+	// wrap. Nil means calls run as they came.
+	Wrap *Wrapper
 }
 
 // approvalWait is how long Run may wait for a person beyond Timeout.
@@ -167,6 +173,14 @@ type Event struct {
 	// PermissionMode is the agent's permission mode as its payload says
 	// (Claude Code's permission_mode); empty when it sends none.
 	PermissionMode string
+	// RawInput is the tool's input object as the agent sent it; empty when
+	// the payload has none (Cursor's beforeShellExecution).
+	RawInput json.RawMessage
+	// Rewrite is the input the agent is to run instead, when the decision
+	// is Contained: RawInput with its command replaced by one that runs it
+	// in toolguard's sandbox. An adapter that implements the rewriter
+	// interface writes it into its reply's field for a rewritten input.
+	Rewrite json.RawMessage
 }
 
 // Adapter speaks one agent's hook protocol.
@@ -324,11 +338,19 @@ func handle(ctx context.Context, a Adapter, stdin io.Reader, d Decider, opts Opt
 	if err != nil {
 		return fail(a, ev, RuleInvalidPayload, fmt.Sprintf("could not understand the %s call: %v", ev.Request.Tool, err))
 	}
+	c.Containable = containable(a, ev, c, opts)
 	dctx, cancel := context.WithTimeout(ctx, opts.timeout())
 	dec := sanitize(d.Decide(dctx, c))
 	cancel()
 	if dec.Verdict == risk.Ask && opts.Approver != nil && !canAsk(a, ev) {
 		dec = askPerson(ctx, opts, c, dec)
+	}
+	if dec.Verdict == risk.Allow && dec.Contained {
+		if ev.Rewrite, err = rewrite(ev, c, dec, opts.Wrap); err != nil {
+			// containable checked what rewrite needs; this cannot happen,
+			// and a call that was to run contained must not run uncontained.
+			return fail(a, ev, RuleInternal, "the call was to run in toolguard's sandbox, but its command could not be rewritten: "+err.Error())
+		}
 	}
 	return answer(a.Encode(ev, dec))
 }

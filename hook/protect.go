@@ -100,3 +100,23 @@ func ProtectedPaths() []string {
 // SettingsGlobs returns the settings file globs of one agent; nil for an
 // unknown agent.
 func SettingsGlobs(agent string) []string { return slices.Clone(settingsGlobs[agent]) }
+
+// credentialFiles are, per agent, the files in which it keeps its own
+// login (OAuth tokens, API keys). "~" is the home directory.
+var credentialFiles = map[string][]string{
+	ClaudeCode: {"~/.claude/.credentials.json"},
+	Codex:      {"~/.codex/auth.json"},
+	GeminiCLI:  {"~/.gemini/oauth_creds.json", "~/.gemini/google_accounts.json"},
+}
+
+// CredentialFiles returns the files in which the agents keep their own
+// logins, sorted. A command toolguard runs contained for an agent cannot
+// read them: with them, a program could act as the agent's user anywhere.
+func CredentialFiles() []string {
+	var out []string
+	for _, a := range Agents() {
+		out = append(out, credentialFiles[a]...)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -97,8 +97,15 @@ func askText(d policy.Decision) string {
 
 // allowText is the reason of an allow.
 func allowText(d policy.Decision) string {
+	if d.Contained {
+		return clip("toolguard allowed this call (rule " + ruleOf(d) + ") to run contained: " + ContainedText)
+	}
 	return clip("toolguard allowed this call (rule " + ruleOf(d) + ").")
 }
+
+// ContainedText says what a call that runs contained may do, for the
+// agent's reply and toolguard's page.
+const ContainedText = "its command runs through toolguard exec --wrapped, in a sandbox where it can write only the project, the temporary directories and the toolchains' caches, and cannot read secrets."
 
 // approvalText is the reason of an ask that the agent cannot ask: it tells
 // the person how to approve, and names no command the model could run.

@@ -1,6 +1,8 @@
 package hook
 
 import (
+	"bytes"
+	"encoding/json"
 	"maps"
 	"slices"
 
@@ -38,6 +40,7 @@ func (o claudePreToolUse) appendJSON(dst []byte) []byte {
 	dst = appendStringMember(append(dst, '{'), "hookEventName", o.HookEventName)
 	dst = appendStringMember(dst, "permissionDecision", o.PermissionDecision)
 	dst = appendOmitEmpty(dst, "permissionDecisionReason", o.PermissionDecisionReason)
+	dst = appendRawOmitEmpty(dst, "updatedInput", o.UpdatedInput)
 	return append(dst, '}')
 }
 
@@ -50,6 +53,7 @@ func (o claudePermissionRequest) appendJSON(dst []byte) []byte {
 func (o claudePermDecision) appendJSON(dst []byte) []byte {
 	dst = appendStringMember(append(dst, '{'), "behavior", o.Behavior)
 	dst = appendOmitEmpty(dst, "message", o.Message)
+	dst = appendRawOmitEmpty(dst, "updatedInput", o.UpdatedInput)
 	return append(dst, '}')
 }
 
@@ -57,6 +61,7 @@ func (o cursorOutput) appendJSON(dst []byte) []byte {
 	dst = appendStringMember(append(dst, '{'), "permission", o.Permission)
 	dst = appendOmitEmpty(dst, "user_message", o.UserMessage)
 	dst = appendOmitEmpty(dst, "agent_message", o.AgentMessage)
+	dst = appendRawOmitEmpty(dst, "updated_input", o.UpdatedInput)
 	return append(dst, '}')
 }
 
@@ -72,12 +77,22 @@ func (o dockerSpecific) appendJSON(dst []byte) []byte {
 	if len(o.Metadata) > 0 { // omitempty drops nil and empty maps alike
 		dst = appendStringMap(appendKey(dst, "metadata"), o.Metadata)
 	}
+	dst = appendRawOmitEmpty(dst, "updated_input", o.UpdatedInput)
 	return append(dst, '}')
 }
 
 func (o geminiOutput) appendJSON(dst []byte) []byte {
 	dst = appendStringMember(append(dst, '{'), "decision", o.Decision)
 	dst = appendOmitEmpty(dst, "reason", o.Reason)
+	if o.HookSpecificOutput != nil {
+		dst = o.HookSpecificOutput.appendJSON(appendKey(dst, "hookSpecificOutput"))
+	}
+	return append(dst, '}')
+}
+
+func (o geminiSpecific) appendJSON(dst []byte) []byte {
+	dst = appendStringMember(append(dst, '{'), "hookEventName", o.HookEventName)
+	dst = appendRawOmitEmpty(dst, "tool_input", o.ToolInput)
 	return append(dst, '}')
 }
 
@@ -103,6 +118,20 @@ func appendOmitEmpty(dst []byte, name, v string) []byte {
 		return dst
 	}
 	return appendStringMember(dst, name, v)
+}
+
+// appendRawOmitEmpty is a json.RawMessage member tagged omitempty, written
+// compact as encoding/json writes one (a value that is not valid JSON is
+// left out: encoding/json would have refused the whole reply).
+func appendRawOmitEmpty(dst []byte, name string, v json.RawMessage) []byte {
+	if len(v) == 0 {
+		return dst
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, v) != nil {
+		return dst
+	}
+	return append(appendKey(dst, name), b.Bytes()...)
 }
 
 // appendStringMap appends m as an object with its keys sorted, as

@@ -98,6 +98,7 @@ var replyTypes = []struct {
 	{copilotPerm{}, nil},
 	{pluginOutput{}, nil},
 	{clineOutput{}, nil},
+	{geminiSpecific{}, nil},
 }
 
 // TestMarshalMatchesEncodingJSON fills every reply type by reflection, all
@@ -165,6 +166,11 @@ func (f *filler) fill(v reflect.Value) {
 		}
 		return
 	}
+	if v.Kind() == reflect.Pointer && v.Type().Elem().Kind() == reflect.Struct {
+		v.Set(reflect.New(v.Type().Elem()))
+		f.fill(v.Elem())
+		return
+	}
 	if v.Kind() == reflect.Interface && f.pick != nil {
 		inner := reflect.New(reflect.TypeOf(f.pick)).Elem()
 		f.fill(inner)
@@ -185,6 +191,12 @@ func (f *filler) setLeaf(v reflect.Value) {
 	case reflect.Map:
 		m := map[string]string{f.s: f.s, "k" + f.s: "v", "a": f.s, "\x00" + f.s: ""}
 		v.Set(reflect.ValueOf(m))
+	case reflect.Slice: // a json.RawMessage: an object holding the sample
+		raw, err := json.Marshal(map[string]any{"command": f.s, "k" + f.s: []string{f.s}, "n": 1})
+		if err != nil {
+			f.t.Fatal(err)
+		}
+		v.SetBytes(raw)
 	case reflect.Interface: // left nil: writes null
 	case reflect.Bool:
 		v.SetBool(true)

@@ -44,7 +44,7 @@ func replyWord(r replyFields) string {
 	switch {
 	case r.HookSpecificOutput != nil && r.HookSpecificOutput.Decision != nil:
 		return r.HookSpecificOutput.Decision.Behavior
-	case r.HookSpecificOutput != nil:
+	case r.HookSpecificOutput != nil && r.HookSpecificOutput.PermissionDecision != "":
 		return r.HookSpecificOutput.PermissionDecision
 	case r.SnakeOutput != nil && r.SnakeOutput.PermissionDecision != "":
 		return r.SnakeOutput.PermissionDecision

@@ -106,6 +106,16 @@ func (c *Checker) deniedBy(p string, j *judge) *pattern {
 	return pt
 }
 
+// Unreadable reports whether the policy denies reading the clean absolute
+// path p, judged by its name alone: no link is resolved and nothing is
+// read, so a sandbox can ask it about each entry of a directory tree it
+// walks. A file that is not a secret by what it is (a template, source
+// code, a public key) is readable, as Check judges it.
+func (c *Checker) Unreadable(p string) bool {
+	j := judge{c: c, access: Read}
+	return c.deniedBy(p, &j) != nil
+}
+
 // Home returns the home directory "~" expands to.
 func (c *Checker) Home() string { return c.home }
 

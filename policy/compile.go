@@ -194,6 +194,11 @@ func (p *Policy) Config() *Config { return p.doc }
 // Tools is the tool-name table the policy uses to normalise calls.
 func (p *Policy) Tools() *call.Table { return p.tools }
 
+// Unreadable reports whether the policy denies reading the clean absolute
+// path, judged by its name alone (nothing is resolved or read): what a
+// sandbox keeps out of reach of the commands it runs for an agent.
+func (p *Policy) Unreadable(path string) bool { return p.paths.Unreadable(path) }
+
 // Rules is the compiled rule set.
 func (p *Policy) Rules() *rules.Set { return p.rules }
 

@@ -356,6 +356,14 @@ type Approval struct {
 
 // Sandbox configures `toolguard exec`.
 type Sandbox struct {
+	// Wrap runs the shell calls a hook allows inside toolguard's sandbox,
+	// in the agents whose hook can rewrite a call: the call is allowed with
+	// its command changed to run through "toolguard exec --wrapped", where
+	// it can write only the workspace, the temporary directories and the
+	// toolchains' caches, and read nothing the policy denies. "execute"
+	// wraps the calls of the execute tier and above, "all" every shell
+	// call. Empty means "off": calls run as the agent starts them.
+	Wrap string `toml:"wrap" enum:"off,execute,all"`
 	// Backend is auto, landlock, bwrap, firejail or none. Empty means auto
 	// (the strongest available).
 	Backend string `toml:"backend" enum:"auto,landlock,bwrap,firejail,none"`
@@ -368,7 +376,8 @@ type Sandbox struct {
 	// EnvPassthrough lists environment variables passed through by exact
 	// name, even if they look secret. Empty means only the safe set.
 	EnvPassthrough []string `toml:"env_passthrough"`
-	// Timeout stops the command and its process group. Zero means 30s.
+	// Timeout stops the command and its process group. Zero means 10m, as
+	// long as the agents let a shell command run.
 	Timeout time.Duration `toml:"timeout"`
 	// MaxMemoryMB limits each sandboxed process's heap and private writable
 	// memory (RLIMIT_DATA), in MiB. Zero means 2048; -1 means no limit.

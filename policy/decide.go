@@ -34,7 +34,30 @@ func (p *Policy) Decide(ctx context.Context, c call.Call) (d Decision) {
 	}
 	e := p.newEvaluation(ctx, &c)
 	e.run()
-	return e.decide()
+	d = e.decide()
+	d.Contained = p.contains(&c, d)
+	return d
+}
+
+// contains reports whether an allowed call runs inside toolguard's
+// sandbox: a shell call whose caller can run it there, covered by
+// [sandbox] wrap, in a workspace that is a project directory (the sandbox
+// refuses the root and a directory holding the home directory).
+func (p *Policy) contains(c *call.Call, d Decision) bool {
+	if d.Verdict != risk.Allow || !c.Containable || c.Kind != call.Shell {
+		return false
+	}
+	switch p.cfg.Sandbox.Wrap {
+	case "all":
+	case "execute":
+		if d.Tier < risk.Execute {
+			return false
+		}
+	default:
+		return false
+	}
+	ws := c.Root()
+	return ws != "" && ws != "/" && ws != p.home && !strings.HasPrefix(p.home, strings.TrimSuffix(ws, "/")+"/")
 }
 
 // newEvaluation starts the evaluation of one call, with its own work

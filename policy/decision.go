@@ -30,6 +30,11 @@ type Decision struct {
 	Mode string `json:"mode,omitempty"`
 	// Profile is the named profile that applied; empty for the top level.
 	Profile string `json:"profile,omitempty"`
+	// Contained is true when an allowed call is to run inside toolguard's
+	// sandbox ([sandbox] wrap): the caller runs it through toolguard exec
+	// --wrapped instead of as it came. Only for calls marked
+	// call.Call.Containable.
+	Contained bool `json:"contained,omitempty"`
 }
 
 // Allowed reports whether the call may run without asking anyone.

@@ -73,7 +73,7 @@ func Defaults() *Config {
 		Network:   Network{Private: "deny", Loopback: "deny"},
 		SubAgents: SubAgents{Allow: &yes, MaxConcurrent: 5, MaxTotal: 10, MaxDepth: 3, MaxPromptChars: 32000, MaxOutputChars: 4000, Timeout: 120 * time.Second},
 		Approval:  Approval{Approver: "auto", Timeout: DefaultApprovalTimeout},
-		Sandbox:   Sandbox{Backend: "auto", Timeout: 30 * time.Second, MaxMemoryMB: 2048, MaxOutputBytes: 1 << 20},
+		Sandbox:   Sandbox{Wrap: "off", Backend: "auto", Timeout: 10 * time.Minute, MaxMemoryMB: 2048, MaxOutputBytes: 1 << 20},
 		Audit:     Audit{MaxSizeMB: 10, Keep: 5},
 	}}
 }

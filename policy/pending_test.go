@@ -99,7 +99,6 @@ var pendingIssue24 = map[string]bool{
 	"dev/toolguard-wrappers/check-curl-pipe-sh":                            true, // allow: ask allow allow
 	"dev/toolguard-wrappers/env-toolguard-config-exec":                     true, // deny: ask allow allow
 	"dev/toolguard-wrappers/exec-allowed-paths-root":                       true, // deny: ask allow allow
-	"dev/toolguard-wrappers/exec-child-cat-key-upload":                     true, // deny: ask allow allow
 	"dev/toolguard-wrappers/exec-config-allow-all":                         true, // deny: ask allow allow
 	"dev/toolguard-wrappers/exec-mode-equals-full-script":                  true, // deny: ask allow allow
 	"dev/toolguard-wrappers/exec-mode-full-rm-projects":                    true, // deny: ask allow allow

@@ -26,6 +26,16 @@ func mustBeTrue(get func(*Config) bool, what string) tightenCheck {
 	}
 }
 
+// wrapNotLooser: [sandbox] wrap may only wrap more calls (off < execute <
+// all).
+func wrapNotLooser(b, p *Config) string {
+	rank := map[string]int{"": 0, "off": 0, "execute": 1, "all": 2}
+	if rank[p.Sandbox.Wrap] >= rank[b.Sandbox.Wrap] {
+		return ""
+	}
+	return fmt.Sprintf("wrap %q would run fewer calls in the sandbox than %q", p.Sandbox.Wrap, b.Sandbox.Wrap)
+}
+
 func mustBeTruePtr(get func(*Config) *bool, what string) tightenCheck {
 	return mustBeTrue(func(c *Config) bool { b := get(c); return b != nil && *b }, what)
 }
@@ -205,9 +215,10 @@ func buildTightenChecks() map[string]tightenCheck {
 		"subagents.max_output_chars":                lowerLimit(num(func(c *Config) int { return c.SubAgents.MaxOutputChars }), 4000),
 		"subagents.timeout":                         lowerLimit(dur(func(c *Config) time.Duration { return c.SubAgents.Timeout }), int64(120*time.Second)),
 		"approval.timeout":                          lowerLimit(dur(func(c *Config) time.Duration { return c.Approval.Timeout }), int64(DefaultApprovalTimeout)),
+		"sandbox.wrap":                              wrapNotLooser,
 		"sandbox.require":                           mustBeTrue(func(c *Config) bool { return c.Sandbox.Require }, "sandbox.require"),
 		"sandbox.allow_network":                     mustBeTrue(func(c *Config) bool { return !c.Sandbox.AllowNetwork }, "blocking the network"),
-		"sandbox.timeout":                           lowerLimit(dur(func(c *Config) time.Duration { return c.Sandbox.Timeout }), int64(30*time.Second)),
+		"sandbox.timeout":                           lowerLimit(dur(func(c *Config) time.Duration { return c.Sandbox.Timeout }), int64(10*time.Minute)),
 		"sandbox.max_memory_mb":                     lowerLimit(num(func(c *Config) int { return c.Sandbox.MaxMemoryMB }), 2048),
 	}
 }

@@ -137,3 +137,31 @@ func lookupEnv(env []string, name string) string {
 	}
 	return value
 }
+
+// agentKeeps are the variables the Agent profile keeps although their
+// names look like access: the profile lets the command use what they
+// point to.
+var agentKeeps = map[string]bool{"SSH_AUTH_SOCK": true}
+
+// scrubAgentEnv returns env without the variables that look like secrets
+// (an exact Passthrough name keeps one), the last value of a repeated name
+// winning, in first-seen order: an agent's command keeps its environment.
+func scrubAgentEnv(env []string, p passthrough) []string {
+	values := map[string]string{}
+	var order []string
+	for _, kv := range env {
+		name, value, ok := strings.Cut(kv, "=")
+		if !ok || name == "" || name == RunVar || LooksSecret(name) && !p.exact[name] && !agentKeeps[name] {
+			continue
+		}
+		if _, seen := values[name]; !seen {
+			order = append(order, name)
+		}
+		values[name] = value
+	}
+	out := make([]string, 0, len(order))
+	for _, name := range order {
+		out = append(out, name+"="+values[name])
+	}
+	return out
+}

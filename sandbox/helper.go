@@ -11,8 +11,6 @@ import (
 	"syscall"
 	"unsafe"
 
-	"github.com/landlock-lsm/go-landlock/landlock"
-	llsys "github.com/landlock-lsm/go-landlock/landlock/syscall"
 	"golang.org/x/sys/unix"
 )
 
@@ -96,35 +94,8 @@ func execWithLimits(spec helperSpec) error {
 	}
 	_, _, errno := unix.RawSyscall(unix.SYS_EXECVE, uintptr(unsafe.Pointer(path)),
 		uintptr(unsafe.Pointer(&argv[0])), uintptr(unsafe.Pointer(&envv[0])))
-	return fmt.Errorf("sandbox helper: exec %s: %w", spec.Path, errno)
-}
-
-// apply restricts the helper's own process (and so the target it execs).
-func (p landlockPlan) apply() error {
-	abi, err := llsys.LandlockGetABIVersion()
-	if err != nil || abi < p.MinABI {
-		return fmt.Errorf("the kernel offers Landlock ABI %d (%v), this run needs ABI %d", max(abi, 0), err, p.MinABI)
+	if errno == unix.ENOENT {
+		return fmt.Errorf("sandbox: exec %s: %w (%w)", spec.Path, ErrNotFound, errno)
 	}
-	cfg := landlock.V11.BestEffort()
-	if !p.RestrictNetwork {
-		cfg.HandledAccessNet = 0
-	}
-	rw := landlock.RWDirs(p.RWDirs...)
-	if abi >= 2 {
-		// Without refer, renames between directories fail; at ABI 1 asking
-		// for it would make best effort drop the whole ruleset.
-		rw = rw.WithRefer()
-	}
-	if p.RestrictNetwork {
-		if err := blockMPTCP(); err != nil {
-			return err
-		}
-	}
-	return cfg.Restrict(
-		landlock.RODirs(p.RODirs...),
-		landlock.ROFiles(p.ROFiles...),
-		rw,
-		landlock.RWFiles(p.RWFiles...),
-		landlock.RWFiles(p.Devices...).WithIoctlDev(),
-	)
+	return fmt.Errorf("sandbox: exec %s: %w (%w)", spec.Path, ErrNotExecutable, errno)
 }

@@ -13,10 +13,12 @@ import (
 // sandbox helper.
 const helperArg = "__toolguard-sandbox-helper"
 
-// The helper's inherited descriptors: the spec pipe and the error pipe.
+// The helper's inherited descriptors: the spec pipe, the error pipe and,
+// for the bwrap backend without the network, bwrap's seccomp program.
 const (
-	specFD = 3
-	errFD  = 4
+	specFD   = 3
+	errFD    = 4
+	filterFD = 5
 )
 
 // maxSpecSize bounds the helper's input.
@@ -45,14 +47,34 @@ type landlockPlan struct {
 	// MinABI is the least Landlock ABI the run needs (1..64).
 	MinABI int `json:"min_abi"`
 	// RODirs and ROFiles may be read and executed; RWDirs and RWFiles may
-	// also be written; Devices are device files opened read-write.
+	// also be written; Devices are device files opened read-write. The run
+	// fails when one of them is gone or reached through a symbolic link.
 	RODirs  []string `json:"ro_dirs,omitempty"`
 	ROFiles []string `json:"ro_files,omitempty"`
 	RWDirs  []string `json:"rw_dirs,omitempty"`
 	RWFiles []string `json:"rw_files,omitempty"`
 	Devices []string `json:"devices,omitempty"`
-	// RestrictNetwork refuses TCP connect and bind.
+	// ReadTrees (directories) and ReadFiles may be read and executed,
+	// WriteTrees and WriteFiles also written (and the sockets in
+	// WriteTrees connected to), ListDirs only listed (their names,
+	// not their files' contents), and Sockets are UNIX sockets (or
+	// directories of them) that may be connected to (Landlock ABI ≥ 9).
+	// A path among them that is gone or reached through a symbolic link is
+	// left out: nothing is granted for it.
+	ReadTrees  []string `json:"read_trees,omitempty"`
+	ReadFiles  []string `json:"read_files,omitempty"`
+	WriteTrees []string `json:"write_trees,omitempty"`
+	WriteFiles []string `json:"write_files,omitempty"`
+	ListDirs   []string `json:"list_dirs,omitempty"`
+	Sockets    []string `json:"sockets,omitempty"`
+	// RestrictNetwork refuses TCP connect and bind, and with a seccomp
+	// filter what the kernel's Landlock cannot restrict (UDP below ABI 10,
+	// UNIX sockets below ABI 9, other socket families, Multipath TCP).
 	RestrictNetwork bool `json:"restrict_network"`
+	// SignalOutside lets the command signal processes outside the sandbox
+	// (ones started by earlier commands). False scopes signals to the
+	// sandbox (Landlock ABI ≥ 6).
+	SignalOutside bool `json:"signal_outside,omitempty"`
 }
 
 // IsHelper reports whether args (usually os.Args) start the sandbox helper.
@@ -88,7 +110,7 @@ func decodeHelperSpec(data []byte) (helperSpec, error) {
 // normalize makes an empty list and an absent one the same value, so a plan
 // means one thing however it was spelled.
 func (p *landlockPlan) normalize() {
-	for _, list := range []*[]string{&p.RODirs, &p.ROFiles, &p.RWDirs, &p.RWFiles, &p.Devices} {
+	for _, list := range []*[]string{&p.RODirs, &p.ROFiles, &p.RWDirs, &p.RWFiles, &p.Devices, &p.ReadTrees, &p.ReadFiles, &p.WriteTrees, &p.WriteFiles, &p.ListDirs, &p.Sockets} {
 		if len(*list) == 0 {
 			*list = nil
 		}
@@ -123,7 +145,7 @@ func (p landlockPlan) validate() error {
 	if p.MinABI < 1 || p.MinABI > 64 {
 		return fmt.Errorf("min_abi %d out of range 1..64", p.MinABI)
 	}
-	for _, list := range [][]string{p.RODirs, p.ROFiles, p.RWDirs, p.RWFiles, p.Devices} {
+	for _, list := range [][]string{p.RODirs, p.ROFiles, p.RWDirs, p.RWFiles, p.Devices, p.ReadTrees, p.ReadFiles, p.WriteTrees, p.WriteFiles, p.ListDirs, p.Sockets} {
 		for _, path := range list {
 			if err := checkAbsolute("landlock path", path); err != nil {
 				return err

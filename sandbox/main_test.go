@@ -7,6 +7,9 @@ import (
 	"net"
 	"os"
 	"testing"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestMain lets the test binary serve as the sandbox helper (Run re-executes
@@ -25,9 +28,53 @@ func TestMain(m *testing.M) {
 
 // testModes are the target programs the test binary can play.
 var testModes = map[string]func(args []string) int{
-	"__test-greedy":  greedy,
-	"__test-connect": connect,
-	"__test-mptcp":   connectMPTCP,
+	"__test-greedy":    greedy,
+	"__test-connect":   connect,
+	"__test-mptcp":     connectMPTCP,
+	"__test-udp":       sendUDP,
+	"__test-unix":      connectUnix,
+	"__test-iouring":   setupIOURing,
+	"__test-agentexec": agentExec,
+}
+
+// setupIOURing creates an io_uring; exit 0 when it could.
+func setupIOURing([]string) int {
+	var params [120]byte // struct io_uring_params
+	fd, _, errno := unix.Syscall(unix.SYS_IO_URING_SETUP, 4, uintptr(unsafe.Pointer(&params[0])), 0)
+	if errno != 0 {
+		fmt.Fprintln(os.Stderr, "io_uring_setup:", errno)
+		return 1
+	}
+	unix.Close(int(fd))
+	return 0
+}
+
+// sendUDP sends the datagram args[1] to the UDP address args[0].
+func sendUDP(args []string) int {
+	c, err := net.Dial("udp", args[0])
+	if err == nil {
+		_, err = c.Write([]byte(args[1]))
+		c.Close()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
+}
+
+// connectUnix connects to the UNIX socket args[0] and writes args[1].
+func connectUnix(args []string) int {
+	c, err := net.Dial("unix", args[0])
+	if err == nil {
+		_, err = c.Write([]byte(args[1]))
+		c.Close()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	return 0
 }
 
 // greedy allocates and touches 1 GiB.

@@ -34,3 +34,12 @@ func Probe(context.Context) Report {
 	}
 	return r
 }
+
+// Exec fails on systems other than Linux: nothing runs.
+func Exec(Spec) error { return errUnsupported }
+
+// Errors wrapped when the command cannot be started (see the Linux build).
+var (
+	ErrNotFound      = fmt.Errorf("command not found")
+	ErrNotExecutable = fmt.Errorf("not an executable file")
+)

@@ -5,6 +5,7 @@ package sandbox
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -54,8 +55,10 @@ type grant struct {
 	dirs, files []string
 }
 
-// add records an existing path under its kind, following symlinks; a
-// missing path or one that resolves to a secret system file is skipped.
+// add records the real path (symbolic links resolved) of an existing path
+// under its kind: the rules are enforced on real paths and refuse a link
+// found in one then. A missing path or one that resolves to a secret
+// system file is skipped.
 func (g *grant) add(path string) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil || isSecretSystemFile(real) {
@@ -65,10 +68,18 @@ func (g *grant) add(path string) {
 	switch {
 	case err != nil:
 	case info.IsDir():
-		g.dirs = append(g.dirs, path)
+		g.dirs = appendNew(g.dirs, real)
 	default:
-		g.files = append(g.files, path)
+		g.files = appendNew(g.files, real)
 	}
+}
+
+// appendNew appends p unless list holds it.
+func appendNew(list []string, p string) []string {
+	if slices.Contains(list, p) {
+		return list
+	}
+	return append(list, p)
 }
 
 // addTree grants dir, or when it holds secret system files, each of its

@@ -27,6 +27,9 @@ func Probe(ctx context.Context) Report {
 	if c, err := chooseAuto(Spec{}); err == nil {
 		r.Auto = c.backend
 	}
+	if c, err := chooseAuto(Spec{AllowNetwork: true}); err == nil {
+		r.AutoWithNetwork = c.backend
+	}
 	for _, b := range []Backend{Landlock, Bubblewrap, Firejail, None} {
 		r.Backends = append(r.Backends, probeBackend(ctx, b, r.LandlockABI))
 	}
@@ -57,6 +60,9 @@ func probeBackend(ctx context.Context, b Backend, abi int) BackendStatus {
 	}
 	if b == Landlock && s.Works {
 		s.Detail = fmt.Sprintf("ABI %d", abi)
+	}
+	if s.Works {
+		s.NetworkOff = NetworkOff(b, abi)
 	}
 	return s
 }

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // selfExe is the program that contains the helper.
@@ -39,6 +41,12 @@ func (j *job) start() (*process, error) {
 		return nil, err
 	}
 	defer closeAll(pp.child())
+	if j.usesBwrapFilter() {
+		if pp.filter, err = filterFile(filterGaps{}); err != nil {
+			closeAll(pp.parent())
+			return nil, err
+		}
+	}
 	stdout, stderr := outputWriters(j.spec.Stdout, j.spec.Stderr)
 	p := &process{
 		stdout: newStream(stdout, j.spec.OutputLimit, false, pp.outR),
@@ -46,7 +54,7 @@ func (j *job) start() (*process, error) {
 		setup:  make(chan []byte, 1),
 		cmd:    j.helperCommand(pp),
 	}
-	if j.choice.backend == Landlock || j.choice.backend == None {
+	if (j.choice.backend == Landlock || j.choice.backend == None) && j.runID != "" {
 		p.marker = []byte("\x00" + RunVar + "=" + j.runID + "\x00")
 	}
 	stdinEnd, err := connectStdin(p.cmd, j.spec.Stdin)
@@ -76,6 +84,7 @@ type pipes struct {
 	errR, errW       *os.File // the helper's failure report
 	outR, outW       *os.File // the command's stdout
 	errOutR, errOutW *os.File // the command's stderr
+	filter           *os.File // bwrap's seccomp program; nil when none
 }
 
 func newPipes() (*pipes, error) {
@@ -95,7 +104,9 @@ func newPipes() (*pipes, error) {
 }
 
 // child returns the ends the helper inherits, parent the ends Run keeps.
-func (pp *pipes) child() []*os.File  { return []*os.File{pp.specR, pp.errW, pp.outW, pp.errOutW} }
+func (pp *pipes) child() []*os.File {
+	return []*os.File{pp.specR, pp.errW, pp.outW, pp.errOutW, pp.filter}
+}
 func (pp *pipes) parent() []*os.File { return []*os.File{pp.specW, pp.errR, pp.outR, pp.errOutR} }
 
 // helperCommand is /proc/self/exe in helper mode, in its own process group,
@@ -108,9 +119,42 @@ func (j *job) helperCommand(pp *pipes) *exec.Cmd {
 		Dir:         j.dir,
 		Stdout:      pp.outW,
 		Stderr:      pp.errOutW,
-		ExtraFiles:  []*os.File{pp.specR, pp.errW},
+		ExtraFiles:  extraFiles(pp),
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL},
 	}
+}
+
+// extraFiles are the descriptors the helper inherits from 3 on: specFD,
+// errFD and, for bwrap, filterFD.
+func extraFiles(pp *pipes) []*os.File {
+	files := []*os.File{pp.specR, pp.errW}
+	if pp.filter != nil {
+		files = append(files, pp.filter)
+	}
+	return files
+}
+
+// usesBwrapFilter reports whether the run gives bwrap a seccomp filter.
+func (j *job) usesBwrapFilter() bool {
+	return j.choice.backend == Bubblewrap && !j.spec.AllowNetwork
+}
+
+// filterFile holds the network filter's program for bwrap to read.
+func filterFile(g filterGaps) (*os.File, error) {
+	fd, err := unix.MemfdCreate("toolguard-seccomp", unix.MFD_CLOEXEC)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: creating the seccomp program for bwrap: %w", err)
+	}
+	f := os.NewFile(uintptr(fd), "toolguard-seccomp")
+	_, err = f.Write(networkFilterProgram(g))
+	if err == nil {
+		_, err = f.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("sandbox: writing the seccomp program for bwrap: %w", err)
+	}
+	return f, nil
 }
 
 // connectStdin gives the command r as stdin: /dev/null when nil, the file

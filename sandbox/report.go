@@ -14,6 +14,9 @@ type Report struct {
 	LandlockErrata int
 	// Auto is the backend Auto picks here (network off, Require false).
 	Auto Backend
+	// AutoWithNetwork is the backend Auto picks when the network is
+	// allowed (as for an agent's commands wrapped by its hook).
+	AutoWithNetwork Backend
 	// Backends has one entry per concrete backend, in order of preference.
 	Backends []BackendStatus
 	// Rlimits is true when resource limits can be read and set.
@@ -34,13 +37,16 @@ type BackendStatus struct {
 	Works bool
 	// Detail is the Landlock ABI, or why the backend does not work.
 	Detail string
+	// NetworkOff says how the backend takes the network away here; empty
+	// when it does not work.
+	NetworkOff string
 }
 
 // String renders the report for `toolguard doctor`, one line per fact.
 func (r Report) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "landlock ABI: %d (errata 0x%x)\n", r.LandlockABI, r.LandlockErrata)
-	fmt.Fprintf(&b, "auto backend: %s\n", r.Auto)
+	fmt.Fprintf(&b, "auto backend: %s (with --allow-network: %s)\n", r.Auto, r.AutoWithNetwork)
 	for _, s := range r.Backends {
 		state := "works"
 		if !s.Works {
@@ -54,6 +60,9 @@ func (r Report) String() string {
 			line += ": " + s.Detail
 		}
 		b.WriteString(line + "\n")
+		if s.NetworkOff != "" {
+			fmt.Fprintf(&b, "  without --allow-network: %s\n", s.NetworkOff)
+		}
 	}
 	fmt.Fprintf(&b, "rlimits: %v; running as root: %v\n", r.Rlimits, r.Root)
 	return b.String()

@@ -11,7 +11,7 @@ import (
 
 // run starts the prepared job, waits for it and builds the result.
 func (j *job) run(ctx context.Context) (Result, error) {
-	if j.choice.backend == Landlock || j.choice.backend == None { // the helper is our child: it joins before it runs anything
+	if (j.choice.backend == Landlock || j.choice.backend == None) && j.runID != "" { // the helper is our child: it joins before it runs anything
 		if j.cgroup = newMemoryCgroup(j.runID, j.spec.Limits.Memory); j.cgroup != nil {
 			defer j.cgroup.remove()
 		}

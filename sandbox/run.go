@@ -28,7 +28,7 @@ func Run(ctx context.Context, spec Spec) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	defer os.RemoveAll(j.tmpDir)
+	defer j.removeTmpDir()
 	return j.run(ctx)
 }
 
@@ -44,6 +44,9 @@ type job struct {
 	choice    backendChoice
 	helper    helperSpec
 	cgroup    *memoryCgroup // nil when the run has no cgroup of its own
+	filterFD  int           // where bwrap finds its seccomp program
+	extraRO   []string      // isolated profile: a toolchain manager's directory
+	extraRW   []string      // isolated profile: the toolchains' stores
 }
 
 func prepare(spec Spec) (*job, error) {
@@ -51,7 +54,7 @@ func prepare(spec Spec) (*job, error) {
 	if err != nil {
 		return nil, err
 	}
-	j := &job{spec: s}
+	j := &job{spec: s, filterFD: filterFD}
 	if err := j.resolveDirs(); err != nil {
 		return nil, err
 	}
@@ -62,26 +65,44 @@ func prepare(spec Spec) (*job, error) {
 	if j.choice, err = chooseBackend(s); err != nil {
 		return nil, err
 	}
-	if err := j.makeTmpDir(); err != nil {
-		return nil, err
+	if s.Profile == Isolated {
+		if err := j.makeTmpDir(); err != nil {
+			return nil, err
+		}
 	}
 	if err := j.finish(pass); err != nil {
-		os.RemoveAll(j.tmpDir)
+		j.removeTmpDir()
 		return nil, err
 	}
 	return j, nil
 }
 
+// removeTmpDir removes the private TMPDIR, if the run has one.
+func (j *job) removeTmpDir() {
+	if j.tmpDir != "" {
+		os.RemoveAll(j.tmpDir)
+	}
+}
+
 // finish scrubs the environment, finds the command and writes the helper's
 // instructions.
 func (j *job) finish(pass passthrough) error {
-	j.runID = newRunID()
-	j.env = append(scrubEnv(j.spec.Env, pass, j.tmpDir), RunVar+"="+j.runID)
+	if j.spec.Profile == Isolated { // the Agent profile's commands outlive the run: no id to find them by
+		j.runID = newRunID()
+	}
+	if j.spec.Profile == Agent {
+		j.env = scrubAgentEnv(j.spec.Env, pass)
+	} else {
+		j.env = append(scrubEnv(j.spec.Env, pass, j.tmpDir), RunVar+"="+j.runID)
+	}
 	target, err := lookPath(j.spec.Argv[0], lookupEnv(j.env, "PATH"), j.dir)
 	if err != nil {
 		return err
 	}
 	j.target = target
+	if j.spec.Profile == Isolated {
+		j.isolatedExtras()
+	}
 	j.helper = j.helperSpec()
 	return nil
 }
@@ -99,13 +120,18 @@ func withDefaults(s Spec) (Spec, error) {
 		return s, err
 	}
 	s.Backend = b
+	if s.Profile, err = ParseProfile(string(s.Profile)); err != nil {
+		return s, err
+	}
 	if s.Env == nil {
 		s.Env = os.Environ()
 	}
 	s.Timeout = orDefault(s.Timeout, DefaultTimeout)
 	s.Grace = orDefault(s.Grace, DefaultGrace)
 	s.OutputLimit = orDefault(s.OutputLimit, DefaultOutputLimit)
-	s.Limits.Memory = orDefault(s.Limits.Memory, DefaultMemory)
+	if s.Profile == Isolated {
+		s.Limits.Memory = orDefault(s.Limits.Memory, DefaultMemory)
+	}
 	if s.Limits.Memory < 0 {
 		s.Limits.Memory = 0
 	}
@@ -201,6 +227,13 @@ func (j *job) makeTmpDir() error {
 	return nil
 }
 
+// Errors wrapped by Run's and Exec's errors when the command cannot be
+// started, which a shell reports with exit status 127 and 126.
+var (
+	ErrNotFound      = errors.New("command not found")
+	ErrNotExecutable = errors.New("not an executable file")
+)
+
 // lookPath finds name like a shell would with the given PATH, relative
 // entries and names resolved against dir.
 func lookPath(name, path, dir string) (string, error) {
@@ -209,8 +242,11 @@ func lookPath(name, path, dir string) (string, error) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
 		}
+		if _, err := os.Stat(p); err != nil {
+			return "", fmt.Errorf("sandbox: %s: %w", p, ErrNotFound)
+		}
 		if !isExecutable(p) {
-			return "", fmt.Errorf("sandbox: %s is not an executable file", p)
+			return "", fmt.Errorf("sandbox: %s: %w", p, ErrNotExecutable)
 		}
 		return p, nil
 	}
@@ -222,7 +258,7 @@ func lookPath(name, path, dir string) (string, error) {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("sandbox: command %q not found in PATH=%s", name, path)
+	return "", fmt.Errorf("sandbox: %q: %w in PATH=%s", name, ErrNotFound, path)
 }
 
 func isExecutable(path string) bool {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -103,7 +104,7 @@ func testConfinement(t *testing.T, b Backend) {
 		absent  string // file that must not exist afterwards on the host
 	}{
 		{"read fake ssh key", `cat "$HOME/.ssh/id_rsa"`, false, "", ""},
-		{"list home", `ls "$HOME"`, false, "", ""},
+		{"list home", `ls -a "$HOME" | grep ssh`, false, "", ""}, // bwrap shows the caches it binds, nothing else
 		{"write outside workspace", `echo x > ` + outside + `/f`, false, "", outside + "/f"},
 		{"write host tmp", `echo x > ` + hostTmp, private, "", hostTmp},
 		{"write workspace", `echo x > out.txt && cat out.txt`, true, ws + "/out.txt", ""},
@@ -453,7 +454,7 @@ func TestLandlockReportsABI(t *testing.T) {
 	if abi < abiFilesystem {
 		t.Skip("kernel lacks Landlock (ABI 0)")
 	}
-	r, _ := run(t, Spec{Argv: []string{"true"}, Workspace: t.TempDir()})
+	r, _ := run(t, Spec{Argv: []string{"true"}, Workspace: t.TempDir(), AllowNetwork: true})
 	if diff := cmp.Diff([]any{Landlock, abi}, []any{r.Backend, r.LandlockABI}); diff != "" {
 		t.Errorf("auto backend, ABI (-want +got):\n%s", diff)
 	}
@@ -473,7 +474,11 @@ func TestSetupErrors(t *testing.T) {
 		{"unknown backend", Spec{Argv: []string{"true"}, Workspace: ws, Backend: "docker"},
 			`sandbox: unknown backend "docker" (valid: auto, landlock, bwrap, firejail, none)`},
 		{"not found", Spec{Argv: []string{"no-such-command-xyz"}, Workspace: ws, Env: []string{"PATH=/usr/bin"}},
-			`sandbox: command "no-such-command-xyz" not found in PATH=/usr/bin`},
+			`sandbox: "no-such-command-xyz": command not found in PATH=/usr/bin`},
+		{"unknown profile", Spec{Argv: []string{"true"}, Workspace: ws, Profile: "loose"},
+			`sandbox: unknown profile "loose" (valid: isolated, agent)`},
+		{"agent under bwrap", Spec{Argv: []string{"true"}, Workspace: ws, Profile: Agent, Backend: Bubblewrap},
+			"sandbox: the agent profile runs only under the landlock backend, not bwrap"},
 		{"workspace is root", Spec{Argv: []string{"true"}, Workspace: "/"},
 			"sandbox: the workspace is /, which would make the whole filesystem writable; run from a project directory"},
 		{"workspace holds home", Spec{Argv: []string{"true"}, Workspace: home, Env: []string{"HOME=" + ws}},
@@ -561,8 +566,12 @@ func TestProbe(t *testing.T) {
 	if r.LandlockABI != LandlockABI() || !r.Rlimits {
 		t.Errorf("report %+v", r)
 	}
-	if LandlockABI() >= abiFilesystem && r.Auto != Landlock {
-		t.Errorf("auto = %s, want landlock", r.Auto)
+	wantAuto := Landlock
+	if LandlockABI() < abiUnixSocket && probeTool(Bubblewrap) == nil {
+		wantAuto = Bubblewrap // Landlock below ABI 9 would refuse every UNIX socket
+	}
+	if LandlockABI() >= abiFilesystem && (r.Auto != wantAuto || r.AutoWithNetwork != Landlock) {
+		t.Errorf("auto = %s, with the network %s; want %s and landlock", r.Auto, r.AutoWithNetwork, wantAuto)
 	}
 	t.Log("\n" + r.String())
 }
@@ -605,5 +614,176 @@ func TestEscapedProcessKilled(t *testing.T) {
 			}
 			assertGone(t, marker)
 		})
+	}
+}
+
+// TestNetworkOffHasNoGaps: without the network, a confined program reaches
+// neither a UDP listener nor a UNIX socket outside the sandbox (a fleet
+// database's), whatever the kernel's Landlock ABI: below ABI 10 and 9 the
+// seccomp filter refuses what Landlock cannot restrict. With the network
+// allowed both get through.
+func TestNetworkOffHasNoGaps(t *testing.T) {
+	udp, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer udp.Close()
+	sockDir := t.TempDir() // outside every workspace
+	unixLn, err := net.Listen("unix", filepath.Join(sockDir, "db.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unixLn.Close()
+	got := make(chan string, 16)
+	go func() {
+		buf := make([]byte, 64)
+		for {
+			n, _, err := udp.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			got <- "udp:" + string(buf[:n])
+		}
+	}()
+	go func() {
+		for {
+			c, err := unixLn.Accept()
+			if err != nil {
+				return
+			}
+			b, _ := io.ReadAll(c)
+			c.Close()
+			got <- "unix:" + string(b)
+		}
+	}()
+	for _, b := range confining(t) {
+		for _, c := range []struct {
+			mode, addr string
+			allow      bool
+		}{
+			{"__test-udp", udp.LocalAddr().String(), false},
+			{"__test-unix", unixLn.Addr().String(), false},
+			{"__test-udp", udp.LocalAddr().String(), true},
+			{"__test-unix", unixLn.Addr().String(), true},
+		} {
+			if c.allow && b != Landlock {
+				continue // bwrap and firejail hide the socket's directory anyway
+			}
+			t.Run(fmt.Sprintf("%s/%s/allow=%v", b, c.mode, c.allow), func(t *testing.T) {
+				nonce := fmt.Sprintf("%s-%s-%v", b, c.mode, c.allow)
+				r, o := run(t, Spec{Argv: []string{testBinary(t), c.mode, c.addr, nonce}, Workspace: t.TempDir(),
+					Backend: b, AllowNetwork: c.allow, Limits: goTargetLimits()})
+				// From ABI 9 Landlock keeps sockets outside the sandbox out of
+				// reach with or without the network.
+				want := c.allow && (c.mode == "__test-udp" || LandlockABI() < abiUnixSocket)
+				reached := waitFor(got, strings.TrimPrefix(c.mode, "__test-")+":"+nonce, 300*time.Millisecond)
+				if reached != want {
+					t.Errorf("reached the listener = %v, want %v (%s; stderr %q)", reached, want, r, o.stderr.String())
+				}
+			})
+		}
+	}
+}
+
+// waitFor reports whether want arrives on got within d.
+func waitFor(got <-chan string, want string, d time.Duration) bool {
+	deadline := time.After(d)
+	for {
+		select {
+		case s := <-got:
+			if s == want {
+				return true
+			}
+		case <-deadline:
+			return false
+		}
+	}
+}
+
+// TestIOURingRefused: without the network, io_uring (whose socket
+// operations no filter sees) is refused under bubblewrap as under Landlock.
+func TestIOURingRefused(t *testing.T) {
+	for _, b := range confining(t) {
+		if b == Firejail {
+			continue
+		}
+		t.Run(string(b), func(t *testing.T) {
+			r, o := run(t, Spec{Argv: []string{testBinary(t), "__test-iouring"}, Workspace: t.TempDir(), Backend: b, Limits: goTargetLimits()})
+			if r.Success() || !strings.Contains(o.stderr.String(), "operation not permitted") {
+				t.Errorf("io_uring_setup: %s, stderr %q; want it refused", r, o.stderr.String())
+			}
+		})
+	}
+}
+
+// TestIsolatedToolchains: in the isolated profile a command installed by
+// a version manager below the home directory runs (its manager's directory
+// is readable), the toolchains' caches are writable, and the rest of the
+// home directory stays out of reach.
+func TestIsolatedToolchains(t *testing.T) {
+	home := fakeHome(t)
+	mustWrite(t, filepath.Join(home, ".pyenv", "libexec", "real"), "#!/bin/sh\necho real \"$@\"\n")
+	mustWrite(t, filepath.Join(home, ".pyenv", "shims", "hello"), "#!/bin/sh\nexec \"$HOME/.pyenv/libexec/real\" \"$@\"\n")
+	for _, f := range []string{".pyenv/libexec/real", ".pyenv/shims/hello"} {
+		if err := os.Chmod(filepath.Join(home, f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(home, ".cache", "go-build"), 0o755))
+	env := []string{"HOME=" + home, "PATH=" + filepath.Join(home, ".pyenv", "shims") + ":/usr/bin:/bin"}
+	for _, b := range confining(t) {
+		t.Run(string(b), func(t *testing.T) {
+			r, o := run(t, Spec{Argv: []string{"hello", "x"}, Workspace: t.TempDir(), Backend: b, Env: env})
+			if !r.Success() || o.stdout.String() != "real x\n" {
+				t.Errorf("a pyenv-style shim: %s, stdout %q stderr %q", r, o.stdout.String(), o.stderr.String())
+			}
+			r, o = run(t, Spec{Argv: []string{"sh", "-c", "echo x > $HOME/.cache/go-build/entry && cat $HOME/.cache/go-build/entry"}, Workspace: t.TempDir(), Backend: b, Env: env})
+			if !r.Success() || o.stdout.String() != "x\n" {
+				t.Errorf("writing the Go build cache: %s, stderr %q", r, o.stderr.String())
+			}
+			if r, _ := run(t, Spec{Argv: []string{"cat", filepath.Join(home, ".ssh", "id_rsa")}, Workspace: t.TempDir(), Backend: b, Env: env}); r.Success() {
+				t.Error("the ssh key was readable")
+			}
+		})
+	}
+}
+
+// TestWorkspaceSwappedForALink: the workspace is planned by its real path;
+// swapped for a link to the home directory before the sandbox is set up,
+// it is not granted (the run fails) rather than the home directory made
+// writable.
+func TestWorkspaceSwappedForALink(t *testing.T) {
+	if LandlockABI() < abiFilesystem {
+		t.Skip("kernel lacks Landlock (ABI 0)")
+	}
+	home := fakeHome(t)
+	base := t.TempDir()
+	ws := filepath.Join(base, "ws")
+	if err := os.Mkdir(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	j, err := prepare(Spec{Argv: []string{"sh", "-c", "echo pwned > " + filepath.Join(home, "dropped")}, Workspace: ws,
+		Backend: Landlock, Env: []string{"HOME=" + home, "PATH=/usr/bin:/bin"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.removeTmpDir()
+	if err := os.Rename(ws, ws+".real"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(home, ws); err != nil {
+		t.Fatal(err)
+	}
+	r, err := j.run(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "symbolic link appeared") {
+		t.Errorf("run after the swap: %s, %v; want the setup to fail on the link", r, err)
+	}
+	if exists(filepath.Join(home, "dropped")) {
+		t.Error("the command wrote the home directory through the swapped workspace")
 	}
 }

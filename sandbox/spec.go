@@ -57,11 +57,45 @@ func backendList() string {
 
 // Defaults applied to zero fields of [Spec] and [Limits].
 const (
-	DefaultTimeout     = 30 * time.Second
+	DefaultTimeout     = 10 * time.Minute
 	DefaultGrace       = 2 * time.Second
 	DefaultOutputLimit = 1 << 20
 	DefaultMemory      = 2 << 30
 )
+
+// Profile says what a confined command may reach.
+type Profile string
+
+// The profiles. The zero value is [Isolated].
+const (
+	// Isolated is for running a job apart from the user's files: the
+	// workspace and a private TMPDIR are read-write, the system directories
+	// read-only (their secret files hidden), and nothing else is reachable —
+	// not the home directory, not /tmp. The environment keeps a short list
+	// of variables (see [Spec.Passthrough]).
+	Isolated Profile = "isolated"
+	// Agent is for an agent's own shell command, which must behave as it
+	// would outside: the workspace, the temporary directories and the
+	// toolchains' caches and stores (Go, npm, pnpm, yarn, pip, uv and the
+	// user site, cargo, rustup, Maven, Gradle) are read-write; everything
+	// else is read-only, except what Spec.Secret and Spec.Hidden keep
+	// unreadable and the secret system files; the ssh-agent's and the
+	// session bus's sockets can be used; the environment is kept but for
+	// the variables that look like secrets. Only the Landlock backend
+	// enforces it.
+	Agent Profile = "agent"
+)
+
+// ParseProfile returns the profile named s; "" means [Isolated].
+func ParseProfile(s string) (Profile, error) {
+	switch Profile(s) {
+	case "", Isolated:
+		return Isolated, nil
+	case Agent:
+		return Agent, nil
+	}
+	return "", fmt.Errorf("sandbox: unknown profile %q (valid: %s, %s)", s, Isolated, Agent)
+}
 
 // Limits are the resource limits applied to the command (setrlimit). They
 // hold per process; children inherit them.
@@ -70,7 +104,8 @@ type Limits struct {
 	// private writable mappings (RLIMIT_DATA). Unlike an address-space
 	// limit it leaves alone the large reservations with which Go, Node.js
 	// and the JVM start, so ordinary toolchains run under it. Zero means
-	// DefaultMemory (2 GiB); negative means no limit.
+	// DefaultMemory (2 GiB) in the Isolated profile and no limit in the
+	// Agent profile; negative means no limit.
 	Memory int64
 	// CPUTime caps CPU time (RLIMIT_CPU, whole seconds, rounded up). Zero
 	// means no limit.
@@ -100,6 +135,30 @@ type Spec struct {
 	// prefix ending in "*" such as "NPM_CONFIG_*". A name that looks like a
 	// secret passes only when listed exactly. Nil means none.
 	Passthrough []string
+	// Profile picks what the command may reach. Zero means Isolated.
+	Profile Profile
+	// Secret reports whether the Agent profile keeps a path unreadable. It
+	// is asked about the clean absolute paths of the entries of the home
+	// directories (the user's, /root, those under /home) and of the
+	// workspace's parent directory, down to SecretDepth levels and
+	// SecretBudget entries in all; a directory below that is kept whole,
+	// or left out when Secret names it. Nil means only Hidden and the
+	// system's secret files are kept unreadable.
+	Secret func(path string) bool
+	// Hidden lists absolute paths the Agent profile keeps unreadable
+	// whatever Secret says, such as toolguard's own configuration and state.
+	// Nil means none.
+	Hidden []string
+	// SearchCache is a file in which the Agent profile keeps what the search
+	// for secrets found, used again while the directories it read are
+	// unchanged. It must be where the command cannot write (the search
+	// result decides what the command may read): in a Hidden directory.
+	// Empty means searching every time.
+	SearchCache string
+	// SearchKey names what Secret means (a hash of the policy that answers
+	// it): a cached search made for another key is not used. Empty is a key
+	// like any other.
+	SearchKey string
 	// Stdin feeds the command. Nil means /dev/null.
 	Stdin io.Reader
 	// Stdout and Stderr receive the command's output. Nil means discard.
@@ -108,7 +167,9 @@ type Spec struct {
 	// is dropped and Result.Truncated is set. Zero means DefaultOutputLimit
 	// (1 MiB); negative means no cap.
 	OutputLimit int64
-	// Timeout bounds the run. Zero means DefaultTimeout (30 s); negative
+	// Timeout bounds the run. Zero means DefaultTimeout (10 min, as long as
+	// the agents let a shell command run: builds and test suites take
+	// minutes); negative
 	// means no timeout (the context still applies).
 	Timeout time.Duration
 	// Grace is how long the process group has between SIGTERM and SIGKILL.

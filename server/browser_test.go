@@ -14,6 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/toolguard/toolguard/audit"
 	"github.com/toolguard/toolguard/risk"
 )
 
@@ -204,4 +205,35 @@ func authorizeAsyncWithToken(base, token string) <-chan decisionResult {
 		done <- r
 	}()
 	return done
+}
+
+// TestBrowserContainedBadge: a call a hook rewrote to run in the sandbox is
+// marked contained in the page's feed.
+func TestBrowserContainedBadge(t *testing.T) {
+	ctx := browser(t)
+	log := audit.NewWriter(filepath.Join(t.TempDir(), "audit.jsonl"), audit.WriterOptions{})
+	for _, r := range []audit.Record{
+		{Time: time.Now(), Tool: "Bash", Kind: "shell", Args: "ls", Verdict: risk.Allow, Tier: risk.Read, Rule: "mode.trusted"},
+		{Time: time.Now(), Tool: "Bash", Kind: "shell", Args: "make test", Verdict: risk.Allow, Tier: risk.Execute, Rule: "mode.trusted", Contained: true},
+	} {
+		if err := log.Write(context.Background(), r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := newTestServer(t, Options{Audit: log})
+	ts := httptest.NewServer(s.Handler())
+	defer ts.Close()
+	defer s.Close()
+	if err := chromedp.Do(ctx, chromedp.Navigate(ts.URL+"/#token="+testKey), chromedp.WaitVisible(chromedp.CSS("#feed .contained-badge"))); err != nil {
+		t.Fatalf("no contained mark in the feed: %v", err)
+	}
+	rows, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('#feed li')].map(li => li.textContent)`))
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("feed rows %q (%v)", rows, err)
+	}
+	for _, row := range rows {
+		if contained := strings.Contains(row, "contained"); contained != strings.Contains(row, "make test") {
+			t.Errorf("feed row %q: contained mark %v", row, contained)
+		}
+	}
 }

@@ -37,6 +37,9 @@ type decisionEvent struct {
 	Rule         string        `json:"rule"`
 	Reason       string        `json:"reason"`
 	Unverifiable bool          `json:"unverifiable,omitempty"`
+	// Contained marks an allowed call rewritten to run in toolguard's
+	// sandbox ([sandbox] wrap).
+	Contained bool `json:"contained,omitempty"`
 	// Tried marks a call typed into the page's "Try a call" box.
 	Tried bool `json:"tried,omitempty"`
 }

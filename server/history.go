@@ -59,5 +59,5 @@ func (s *Server) handleDecisions(w http.ResponseWriter, r *http.Request) {
 func historyEvent(r audit.Record) decisionEvent {
 	return decisionEvent{Time: r.Time, Agent: r.Agent, Session: r.Session, Tool: r.Tool, Kind: call.Kind(r.Kind),
 		Summary: r.Args, Verdict: r.Verdict, Tier: r.Tier, Blast: r.Blast, Category: risk.Category(r.Category),
-		Rule: r.Rule, Reason: r.Reason, Unverifiable: r.Unverifiable}
+		Rule: r.Rule, Reason: r.Reason, Unverifiable: r.Unverifiable, Contained: r.Contained}
 }

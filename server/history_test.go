@@ -1,9 +1,11 @@
 package server
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/toolguard/toolguard/budget"
 	"github.com/toolguard/toolguard/guard"
 	"github.com/toolguard/toolguard/policy"
+	"github.com/toolguard/toolguard/risk"
 )
 
 // TestDecisionsAfterReload: the page's feed is refilled from the audit
@@ -74,5 +77,26 @@ func TestDecideCountsOnlyWhatWillRun(t *testing.T) {
 	run := verdicts(`{"tool":"Bash","input":{"command":"make build"},"cwd":"/tmp/ws","will_run":true}`, 3)
 	if diff := cmp.Diff([]string{"allow", "allow", "allow", "allow", "allow", "deny"}, append(asked, run...)); diff != "" {
 		t.Errorf("verdicts (-want +got):\n%s", diff)
+	}
+}
+
+// TestContainedInHistory: a call a hook rewrote to run in the sandbox is
+// marked contained on the page.
+func TestContainedInHistory(t *testing.T) {
+	log := audit.NewWriter(filepath.Join(t.TempDir(), "audit.jsonl"), audit.WriterOptions{})
+	s := newTestServer(t, Options{Audit: log})
+	for _, contained := range []bool{true, false} {
+		r := audit.Record{Time: time.Now(), Tool: "Bash", Kind: "shell", Args: "make test", Verdict: risk.Allow, Tier: risk.Execute, Rule: "mode.trusted", Contained: contained}
+		if err := log.Write(context.Background(), r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list := decodeBody[decisionList](t, do(t, s.Handler(), "GET", "/v1/decisions?limit=10", "", pageHeaders))
+	var got []bool
+	for _, d := range list.Decisions {
+		got = append(got, d.Contained)
+	}
+	if diff := cmp.Diff([]bool{true, false}, got); diff != "" {
+		t.Errorf("contained marks (-want +got):\n%s", diff)
 	}
 }

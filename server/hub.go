@@ -207,6 +207,7 @@ func newDecisionEvent(t time.Time, c call.Call, d policy.Decision, tried bool) d
 		Time: t.UTC(), Agent: c.Who.Agent, Session: c.Who.Session, Tool: c.Tool, Kind: c.Kind,
 		Summary: eventSummary(c), Verdict: d.Verdict, Tier: d.Tier, Blast: d.Blast, Category: d.Category,
 		Rule: d.Rule, Reason: audit.RedactString(d.Reason), Unverifiable: d.Unverifiable, Tried: tried,
+		Contained: d.Contained && d.Allowed(),
 	}
 }
 

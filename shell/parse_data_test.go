@@ -143,6 +143,8 @@ var wrapperCases = []parseCase{
 	{name: "nice ionice nohup", src: "nice -n 10 rm a; nice -5 rm b; ionice -c 3 rm c; nohup rm d &", commands: []string{
 		"rm a wrap=nice", "rm b wrap=nice", "rm c wrap=ionice", "rm d wrap=nohup bg"}},
 	{name: "timeout", src: "timeout -s KILL --kill-after=5 10s rm -rf /x", commands: []string{"rm -rf /x wrap=timeout"}},
+	{name: "toolguard exec", src: "toolguard exec --cwd /w --allow-write /x -- rm -rf y; toolguard exec --wrapped --workspace /w -- bash -c 'rm z'; toolguard version",
+		commands: []string{"rm -rf y wrap=toolguard dir=/w", `bash -c "rm z" wrap=toolguard`, "rm z @bash -c/1 wrap=toolguard,bash", "toolguard version"}},
 	{name: "time binary", src: "/usr/bin/time -v rm x", commands: []string{"rm x wrap=time"}},
 	{name: "stdbuf setsid chroot", src: "stdbuf -oL rm a; setsid -f rm b; chroot /mnt rm c", commands: []string{
 		"rm a wrap=stdbuf", "rm b wrap=setsid", "rm c wrap=chroot"}},

@@ -203,6 +203,8 @@ func recordPrinter(w io.Writer, asJSON bool) func(audit.Record) error {
 
 func approvalText(r audit.Record) string {
 	switch {
+	case r.Approval == "" && r.Contained:
+		return "contained"
 	case r.Approval == "":
 		return "-"
 	case r.ApprovalScope != "" && r.Approval == audit.ApprovalApproved:

@@ -19,6 +19,7 @@ import (
 
 	"github.com/toolguard/toolguard/hook"
 	"github.com/toolguard/toolguard/install"
+	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/sandbox"
 )
@@ -113,6 +114,7 @@ func doctor(a *app, statuses []install.AgentStatus, home, project string) error 
 			failed = true
 		}
 	}
+	printWrap(a.io.Stdout, statuses, project)
 	fmt.Fprintf(a.io.Stdout, "\nsandbox (toolguard exec):\n%s\n", sandbox.Probe(a.ctx).String())
 	if failed {
 		return exitWith(ExitError)
@@ -424,4 +426,48 @@ func checkAgentYAMLs(a *app, files []string, home string) error {
 		return exitWith(ExitError)
 	}
 	return nil
+}
+
+// printWrap says, per agent whose hook is installed, whether its allowed
+// shell calls run contained ([sandbox] wrap) and if not, why.
+func printWrap(w io.Writer, statuses []install.AgentStatus, project string) {
+	pf := &policyFlags{config: os.Getenv("TOOLGUARD_CONFIG")}
+	p, err := pf.load(project)
+	if err != nil {
+		fmt.Fprintf(w, "\nwrap: unknown, the policy does not load: %v\n", err)
+		return
+	}
+	fmt.Fprintln(w, "\nwrap (allowed shell calls run contained, [sandbox] wrap):")
+	abi := sandbox.LandlockABI()
+	seen := map[string]bool{}
+	for _, s := range statuses {
+		if s.Command == "" || seen[s.Agent] {
+			continue
+		}
+		seen[s.Agent] = true
+		fmt.Fprintf(w, "  %s: %s\n", s.Agent, wrapState(p.ForAgent(s.Agent).Config().Sandbox, s, abi))
+	}
+	if len(seen) == 0 {
+		fmt.Fprintln(w, "  no agent has toolguard's hook")
+	}
+}
+
+// wrapState is whether one agent's allowed shell calls run contained.
+func wrapState(cfg policy.Sandbox, s install.AgentStatus, abi int) string {
+	field := hook.RewriteField(s.Agent)
+	switch {
+	case cfg.Wrap == "" || cfg.Wrap == "off":
+		return "off ([sandbox] wrap = \"off\"): calls run as the agent starts them"
+	case strings.HasPrefix(s.Command, "http://") || strings.HasPrefix(s.Command, "https://") || forwardServer(s.Command) != "":
+		return "NOT in force: the hook forwards to toolguard serve, which does not rewrite calls; they run uncontained"
+	case strings.Contains(s.Command, "--defer-allow"):
+		return "NOT in force: --defer-allow leaves allowed calls to the agent, uncontained"
+	case field == "":
+		return "NOT possible: its hook cannot rewrite a call; calls run uncontained (see docs/sandbox.md)"
+	case abi < 1 && !cfg.Require:
+		return "NOT in force: this kernel lacks Landlock, so calls run uncontained; [sandbox] require = true refuses them instead"
+	case abi < 1:
+		return "refusing: this kernel lacks Landlock and [sandbox] require is set, so contained calls do not run"
+	}
+	return fmt.Sprintf("in force for %q calls, through %s", cfg.Wrap, field)
 }

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -62,6 +65,8 @@ type execFlags struct {
 	writePaths   []string
 	stdin        bool
 	maxMemory    int
+	wrapped      bool
+	workspace    string
 }
 
 func newExecCmd(a *app) *cobra.Command {
@@ -74,8 +79,11 @@ func newExecCmd(a *app) *cobra.Command {
 	pf := addPolicyFlags(cmd)
 	ef := &execFlags{}
 	fl := cmd.Flags()
+	// The first word that is not an option starts the command: its own
+	// options are never read as exec's (the judgement reads them so too).
+	fl.SetInterspersed(false)
 	fl.StringVar(&ef.backend, "sandbox", "", "sandbox backend: auto, landlock, bwrap, firejail, none (default: the policy's, else auto)")
-	fl.DurationVar(&ef.timeout, "timeout", 0, "stop the command after this long (default: the policy's, else 30s)")
+	fl.DurationVar(&ef.timeout, "timeout", 0, "stop the command after this long (default: the policy's, else 10m)")
 	fl.BoolVar(&ef.allowNetwork, "allow-network", false, "let the command open network connections")
 	fl.BoolVar(&ef.require, "require-sandbox", false, "fail instead of running when the backend cannot enforce the sandbox")
 	fl.StringArrayVar(&ef.passthrough, "passthrough", nil, "pass this environment variable through (repeatable; exact name or PREFIX_*)")
@@ -83,7 +91,15 @@ func newExecCmd(a *app) *cobra.Command {
 	fl.StringArrayVar(&ef.writePaths, "allow-write", nil, "also let the command read and write this absolute path (repeatable)")
 	fl.BoolVar(&ef.stdin, "stdin", false, "give the command toolguard's stdin instead of /dev/null")
 	fl.IntVar(&ef.maxMemory, "max-memory", 0, "limit each process's heap and private memory to this many MiB, -1 for none (default: the policy's max_memory_mb, else 2048)")
+	fl.BoolVar(&ef.wrapped, "wrapped", false, "run a command an agent's hook already allowed, as the agent would, contained: no second decision (see docs/sandbox.md)")
+	fl.StringVar(&ef.workspace, "workspace", "", "with --wrapped: the agent's project directory, writable in the sandbox (default: the current directory)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if ef.wrapped {
+			return runWrapped(a, pf, ef, args)
+		}
+		if cmd.Flags().Changed("workspace") {
+			return fmt.Errorf("--workspace applies only with --wrapped; use --cwd")
+		}
 		p, err := pf.load(pf.cwd)
 		if err != nil {
 			return err
@@ -230,9 +246,37 @@ func execOutcome(stderr io.Writer, name string, timeout time.Duration, r sandbox
 		return exitWith(ExitError)
 	}
 	if r.ExitCode != 0 {
+		if hint := homeProgramHint(name, r.ExitCode); hint != "" {
+			fmt.Fprintln(stderr, "toolguard:", hint)
+		}
 		return exitWith(r.ExitCode)
 	}
 	return nil
+}
+
+// homeProgramHint explains a command that could not run (126, 127) because
+// it or what it runs is below the home directory, which the sandbox keeps
+// out of reach; "" otherwise.
+func homeProgramHint(name string, code int) string {
+	if code != 126 && code != 127 {
+		return ""
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return ""
+	}
+	path, err := exec.LookPath(name)
+	if err != nil {
+		return ""
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	if !strings.HasPrefix(path, home+"/") {
+		return ""
+	}
+	return fmt.Sprintf("%s is %s, below the home directory, which the sandbox keeps out of reach (exit status %d is the shell's \"cannot run\"); let it read the directory it and what it runs live in with --allow-read %s, or run a program from the system directories",
+		name, path, code, filepath.Dir(filepath.Dir(path)))
 }
 
 func execTimeoutOr(d, def time.Duration) time.Duration {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
@@ -47,7 +49,7 @@ func TestExecOutcome(t *testing.T) {
 		{"setup failure", sandbox.Result{}, errors.New("sandbox: Landlock is not available here"), ExitError,
 			"toolguard: sandbox: Landlock is not available here\n"},
 		{"timeout", sandbox.Result{Backend: sandbox.Landlock, ExitCode: -1, Signal: syscall.SIGTERM, TimedOut: true}, nil, ExitTimeout,
-			"toolguard: cmd timed out after 30s; its process group was stopped\n"},
+			"toolguard: cmd timed out after 10m0s; its process group was stopped\n"},
 		{"signal", sandbox.Result{Backend: sandbox.None, ExitCode: -1, Signal: syscall.SIGKILL}, nil, 137,
 			"toolguard: cmd killed by signal SIGKILL\n"},
 		{"memory", sandbox.Result{Backend: sandbox.Landlock, ExitCode: 1, LimitHit: "address space 512 MiB"}, nil, 1,
@@ -75,5 +77,32 @@ func TestExecTimeoutOr(t *testing.T) {
 	}
 	if got := execTimeoutOr(time.Minute, time.Second); got != time.Minute {
 		t.Errorf("execTimeoutOr(1m) = %v", got)
+	}
+}
+
+// TestHomeProgramHint: a command below the home directory that cannot run
+// in the sandbox gets a hint naming --allow-read; others get none.
+func TestHomeProgramHint(t *testing.T) {
+	home := t.TempDir()
+	bin := filepath.Join(home, ".tools", "bin")
+	if err := os.MkdirAll(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "mytool"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	t.Setenv("PATH", bin+":/usr/bin:/bin")
+	want := "mytool is " + filepath.Join(bin, "mytool") + `, below the home directory, which the sandbox keeps out of reach (exit status 126 is the shell's "cannot run"); let it read the directory it and what it runs live in with --allow-read ` + filepath.Join(home, ".tools") + ", or run a program from the system directories"
+	if got := homeProgramHint("mytool", 126); got != want {
+		t.Errorf("hint %q\nwant %q", got, want)
+	}
+	for _, c := range []struct {
+		name string
+		code int
+	}{{"mytool", 1}, {"sh", 127}, {"no-such-tool", 127}} {
+		if got := homeProgramHint(c.name, c.code); got != "" {
+			t.Errorf("homeProgramHint(%s, %d) = %q, want none", c.name, c.code, got)
+		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -16,6 +18,7 @@ import (
 	"github.com/toolguard/toolguard/hook"
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/sandbox"
 )
 
 func init() { register("hook", newHookCmd) }
@@ -186,6 +189,7 @@ func runHook(a *app, agent string, pf *policyFlags, opts hook.Options) error {
 	}
 	opts.DeferAllow = opts.DeferAllow || p.Config().Hooks.DeferAllow
 	opts.Table = p.Tools() // the policy's [tools.map] and [tools.tiers] apply to hooks too
+	opts.Wrap = hookWrapper(p, pf)
 	decider, done := hookDecider(p)
 	stdout, stderr, code := hook.Run(a.ctx, agent, a.io.Stdin, decider, opts)
 	done()
@@ -235,4 +239,40 @@ func checkWith(g *guard.Guard, log *slog.Logger) hook.Decider {
 		}
 		return d
 	})
+}
+
+// hookWrapper writes the commands that run the calls the policy contains
+// ([sandbox] wrap) through this program's exec --wrapped, with the policy
+// options the hook was given. Nil when the sandbox cannot run here
+// (no Landlock) and the policy does not require it: calls then run as they
+// came, and doctor says so; with [sandbox] require they are contained
+// anyway, and exec refuses to run them.
+func hookWrapper(p *policy.Policy, pf *policyFlags) *hook.Wrapper {
+	if sandbox.LandlockABI() < 1 && !p.Config().Sandbox.Require {
+		return nil
+	}
+	self := startedAs()
+	if self == "" {
+		return nil
+	}
+	return &hook.Wrapper{Program: self, Args: pf.sandboxArgs()}
+}
+
+// startedAs is the absolute path this program was started by: argv[0] as
+// given, or found on PATH, so that a link keeps its name; else the
+// executable itself. "" when none can be found.
+func startedAs() string {
+	arg0 := os.Args[0]
+	switch {
+	case filepath.IsAbs(arg0):
+		return arg0
+	case !strings.Contains(arg0, "/"):
+		if p, err := exec.LookPath(arg0); err == nil && filepath.IsAbs(p) {
+			return p
+		}
+	}
+	if p, err := os.Executable(); err == nil {
+		return p
+	}
+	return ""
 }

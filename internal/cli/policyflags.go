@@ -53,6 +53,26 @@ func addPolicyFlags(cmd *cobra.Command) *policyFlags {
 	return f
 }
 
+// sandboxArgs are the flags given to this process that decide what a
+// contained command may reach, for the exec --wrapped that runs it: the
+// same policy files and denied paths.
+func (f *policyFlags) sandboxArgs() []string {
+	var out []string
+	if f.config != "" {
+		out = append(out, "--config", f.config)
+	}
+	if f.noUser {
+		out = append(out, "--no-user-config")
+	}
+	if f.noProject {
+		out = append(out, "--no-project-config")
+	}
+	for _, d := range f.deniedPaths {
+		out = append(out, "--denied-paths", d)
+	}
+	return out
+}
+
 // apply expresses the flags as the last configuration layer.
 func (f *policyFlags) apply(c *policy.Config) {
 	if f.mode != "" {

@@ -276,6 +276,11 @@ function addFeed(d) {
   const li = el('li', 'v-' + d.verdict + (d.tried ? ' tried' : ''));
   li.append(el('span', 'verdict ' + d.verdict, d.verdict));
   if (d.tried) li.append(el('span', 'badge tried-badge', 'tried here'));
+  if (d.contained) {
+    const b = el('span', 'badge contained-badge', 'contained');
+    b.title = 'rewritten to run in toolguard\'s sandbox: it could write only the project, the temporary directories and the toolchains\' caches, and read no secrets';
+    li.append(b);
+  }
   li.append(el('span', 'summary-line', d.tool + ': ' + (d.summary || '')));
   li.append(el('span', 'why', d.tier + ' · ' + d.blast_radius + (d.category ? ' · ' + d.category : '') + ' — ' + d.reason));
   const list = $('feed');

@@ -1,0 +1,232 @@
+package hook
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/internal/jsonquote/jsonquotetest"
+	"github.com/toolguard/toolguard/policy"
+	"github.com/toolguard/toolguard/risk"
+)
+
+var testWrapper = &Wrapper{Program: "/opt/tg bin/toolguard", Args: []string{"--config", "/etc/tg.toml"}}
+
+func TestWrapperCommand(t *testing.T) {
+	tests := []struct {
+		name, command, profile, want string
+	}{
+		{"plain", "make test", "",
+			`'/opt/tg bin/toolguard' exec --wrapped --config /etc/tg.toml --workspace /ws -- bash -c 'make test'`},
+		{"profile", "go build ./...", "ci",
+			`'/opt/tg bin/toolguard' exec --wrapped --config /etc/tg.toml --profile ci --workspace /ws -- bash -c 'go build ./...'`},
+		{"quotes and newline", "echo 'a b' \"$HOME\"\nls", "",
+			`'/opt/tg bin/toolguard' exec --wrapped --config /etc/tg.toml --workspace /ws -- bash -c $'echo \'a b\' "$HOME"\nls'`},
+		{"leading cd stays in the agent's shell", "cd pkg/a && go test ./... && echo ok", "",
+			`cd pkg/a && '/opt/tg bin/toolguard' exec --wrapped --config /etc/tg.toml --workspace /ws -- bash -c 'go test ./... && echo ok'`},
+		{"quoted cd target", `cd 'my dir' && make`, "",
+			`cd 'my dir' && '/opt/tg bin/toolguard' exec --wrapped --config /etc/tg.toml --workspace /ws -- bash -c make`},
+		{"cd with an expansion runs inside", `cd "$D" && make`, "",
+			`'/opt/tg bin/toolguard' exec --wrapped --config /etc/tg.toml --workspace /ws -- bash -c 'cd "$D" && make'`},
+		{"cd in the background runs inside", `cd x && make &`, "",
+			`'/opt/tg bin/toolguard' exec --wrapped --config /etc/tg.toml --workspace /ws -- bash -c 'cd x && make &'`},
+		{"cd then or runs inside", `cd x && make || echo no`, "",
+			`'/opt/tg bin/toolguard' exec --wrapped --config /etc/tg.toml --workspace /ws -- bash -c 'cd x && make || echo no'`},
+		{"cd option runs inside", `cd -P x && make`, "",
+			`'/opt/tg bin/toolguard' exec --wrapped --config /etc/tg.toml --workspace /ws -- bash -c 'cd -P x && make'`},
+		{"two statements run inside", "cd x && make; ls", "",
+			`'/opt/tg bin/toolguard' exec --wrapped --config /etc/tg.toml --workspace /ws -- bash -c 'cd x && make; ls'`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := testWrapper.Command(tt.command, "/ws", tt.profile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tt.want {
+				t.Errorf("Command(%q)\n got %s\nwant %s", tt.command, got, tt.want)
+			}
+			checkRoundTrip(t, tt.command, "/ws", tt.profile, got)
+		})
+	}
+	if _, err := testWrapper.Command("a\x00b", "/ws", ""); err == nil {
+		t.Error("a command with a NUL byte was wrapped")
+	}
+}
+
+// FuzzWrapperCommand: whatever the command, the wrapped line parses as
+// bash into toolguard exec running exactly that command (after a cd the
+// agent's shell makes itself): the quoting survives any text.
+func FuzzWrapperCommand(f *testing.F) {
+	for _, s := range jsonquotetest.Samples {
+		f.Add(s, "/w s", "")
+	}
+	for _, s := range []string{"cd a && b", "cd 'x y' && rm -rf \"$z\"", "$'\\x00'", "a\nb\r\n", "\xff\xfe", "'\"'\"'"} {
+		f.Add(s, "/ws", "p")
+	}
+	f.Fuzz(func(t *testing.T, command, workspace, profile string) {
+		got, err := testWrapper.Command(command, workspace, profile)
+		if strings.ContainsRune(command+workspace+profile, 0) {
+			if err == nil {
+				t.Fatalf("Command with a NUL byte = %q, want an error", got)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkRoundTrip(t, command, workspace, profile, got)
+	})
+}
+
+// checkRoundTrip parses line with the shell parser and checks it runs
+// toolguard exec --wrapped with command (or its part after a leading cd).
+func checkRoundTrip(t *testing.T, command, workspace, profile, line string) {
+	t.Helper()
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(line), "")
+	if err != nil || len(f.Stmts) != 1 {
+		t.Fatalf("the wrapped line %q does not parse as one statement: %v", line, err)
+	}
+	st := f.Stmts[0]
+	prefix, rest := splitLeadingCd(command)
+	if prefix != "" {
+		bin, ok := st.Cmd.(*syntax.BinaryCmd)
+		if !ok || bin.Op != syntax.AndStmt {
+			t.Fatalf("%q: the cd is not joined with &&", line)
+		}
+		if got := line[:bin.Y.Pos().Offset()]; got != prefix {
+			t.Fatalf("%q: prefix %q, want %q", line, got, prefix)
+		}
+		st = bin.Y
+	}
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok {
+		t.Fatalf("%q is not a simple command", line)
+	}
+	var argv []string
+	for _, w := range ce.Args {
+		s, err := expand.Literal(nil, w)
+		if err != nil {
+			t.Fatalf("%q: word %v does not expand: %v", line, w, err)
+		}
+		argv = append(argv, s)
+	}
+	want := append([]string{testWrapper.Program, "exec", "--wrapped"}, testWrapper.Args...)
+	if profile != "" {
+		want = append(want, "--profile", profile)
+	}
+	want = append(want, "--workspace", workspace, "--", "bash", "-c", rest)
+	if diff := cmp.Diff(want, argv); diff != "" {
+		t.Fatalf("%q runs (-want +got):\n%s", line, diff)
+	}
+}
+
+// containedDecider allows every call, contained when the call is
+// containable, as [sandbox] wrap = "all" does.
+type containedDecider struct{ seen []bool }
+
+func (d *containedDecider) Decide(_ context.Context, c call.Call) policy.Decision {
+	d.seen = append(d.seen, c.Containable)
+	return policy.Decision{Verdict: risk.Allow, Tier: risk.Execute, Rule: "mode.trusted", Contained: c.Containable}
+}
+
+// TestContainedReplies: a Contained allow is answered, in every agent whose
+// reply can rewrite a call, with the input to run instead — the command
+// replaced, the other arguments as sent — and elsewhere the call is not
+// offered for containment at all.
+func TestContainedReplies(t *testing.T) {
+	const reason = "toolguard allowed this call (rule mode.trusted) to run contained: " + ContainedText
+	wrapped := func(cmd string) string {
+		line, err := testWrapper.Command(cmd, "/ws", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(line)
+		return string(b)
+	}
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	tests := []struct {
+		agent, payload string
+		containable    bool
+		want           string
+	}{
+		{ClaudeCode, `{"hook_event_name":"PreToolUse","cwd":"/ws/sub","tool_name":"Bash","tool_input":{"command":"make test","description":"run the tests","timeout":120000}}`, true,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":` + q(reason) + `,"updatedInput":{"command":` + wrapped("make test") + `,"description":"run the tests","timeout":120000}}}`},
+		{ClaudeCode, `{"hook_event_name":"PermissionRequest","cwd":"/ws","tool_name":"Bash","tool_input":{"command":"make test"}}`, true,
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":` + wrapped("make test") + `}}}}`},
+		{ClaudeCode, `{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"Write","tool_input":{"file_path":"/ws/a","content":"x"}}`, false,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"toolguard allowed this call (rule mode.trusted)."}}`},
+		{Codex, `{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"Bash","tool_input":{"command":"make test"}}`, true,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":` + q(reason) + `,"updatedInput":{"command":` + wrapped("make test") + `}}}`},
+		{Codex, `{"hook_event_name":"PermissionRequest","cwd":"/ws","tool_name":"Bash","tool_input":{"command":"make test"}}`, false,
+			`{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}`},
+		{GeminiCLI, `{"hook_event_name":"BeforeTool","cwd":"/ws","tool_name":"run_shell_command","tool_input":{"command":"make test","dir_path":"sub","description":"d"}}`, true,
+			`{"decision":"allow","reason":` + q(reason) + `,"hookSpecificOutput":{"hookEventName":"BeforeTool","tool_input":{"command":` + wrapped("make test") + `,"description":"d","dir_path":"sub"}}}`},
+		{Cursor, `{"hook_event_name":"preToolUse","cwd":"/ws","workspace_roots":["/ws"],"tool_name":"Shell","tool_input":{"command":"make test","working_directory":"/ws"}}`, true,
+			`{"permission":"allow","agent_message":` + q(reason) + `,"updated_input":{"command":` + wrapped("make test") + `,"working_directory":"/ws"}}`},
+		{Cursor, `{"hook_event_name":"beforeShellExecution","cwd":"/ws","workspace_roots":["/ws"],"command":"make test"}`, false,
+			`{"permission":"allow"}`},
+		{DockerAgent, `{"hook_event_name":"pre_tool_use","cwd":"/ws","tool_name":"shell","tool_input":{"cmd":"make test","cwd":"."}}`, true,
+			`{"hook_specific_output":{"hook_event_name":"pre_tool_use","permission_decision":"allow","permission_decision_reason":` + q(reason) + `,"updated_input":{"cmd":` + wrapped("make test") + `,"cwd":"."}}}`},
+		{DockerAgent, `{"hook_event_name":"tool_guard","cwd":"/ws","tool_name":"shell","tool_input":{"cmd":"make test"}}`, false,
+			`{"hook_specific_output":{"hook_event_name":"tool_guard","permission_decision":"allow","permission_decision_reason":"toolguard allowed this call (rule mode.trusted).","metadata":{"blast_radius":"none","reason":"no reason was given","rule":"mode.trusted","safety_label":"execute"}}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.agent+"/"+tt.payload[19:40], func(t *testing.T) {
+			d := &containedDecider{}
+			stdout, stderr, code := Run(context.Background(), tt.agent, strings.NewReader(tt.payload), d, Options{Wrap: testWrapper, ProjectDir: "/ws"})
+			if code != 0 || len(stderr) > 0 {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			if diff := cmp.Diff(tt.want+"\n", string(stdout)); diff != "" {
+				t.Errorf("reply (-want +got):\n%s", diff)
+			}
+			if !slices.Equal(d.seen, []bool{tt.containable}) {
+				t.Errorf("containable = %v, want %v", d.seen, tt.containable)
+			}
+			if v, ok := ReplyVerdict(stdout, code); !ok || v != risk.Allow {
+				t.Errorf("the reply reads as %v (%v), want allow", v, ok)
+			}
+		})
+	}
+}
+
+// TestNotContainable: without a Wrapper, with defer-allow, or for an
+// empty command, nothing is offered for containment.
+func TestNotContainable(t *testing.T) {
+	payload := `{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"Bash","tool_input":{"command":"make test"}}`
+	for name, opts := range map[string]Options{
+		"no wrapper":  {},
+		"defer allow": {Wrap: testWrapper, DeferAllow: true},
+	} {
+		d := &containedDecider{}
+		Run(context.Background(), ClaudeCode, strings.NewReader(payload), d, opts)
+		if !slices.Equal(d.seen, []bool{false}) {
+			t.Errorf("%s: containable = %v, want false", name, d.seen)
+		}
+	}
+	// PowerShell source is not bash's: it runs as it came.
+	d := &containedDecider{}
+	ps := `{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"PowerShell","tool_input":{"command":"Get-ChildItem"}}`
+	Run(context.Background(), ClaudeCode, strings.NewReader(ps), d, Options{Wrap: testWrapper})
+	if !slices.Equal(d.seen, []bool{false}) {
+		t.Errorf("PowerShell: containable = %v, want false", d.seen)
+	}
+	// The judged command must be the one in the input: a command key the
+	// agent reads but whose value differs is rewritten too, never left to
+	// run uncontained.
+	d = &containedDecider{}
+	both := `{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"Bash","tool_input":{"command":"make test","cmd":"rm -rf ~"}}`
+	stdout, _, _ := Run(context.Background(), ClaudeCode, strings.NewReader(both), d, Options{Wrap: testWrapper})
+	if bytes.Contains(stdout, []byte("rm -rf")) || !bytes.Contains(stdout, []byte(`"cmd":"'/opt/tg bin/toolguard' exec`)) {
+		t.Errorf("both command keys: %s", stdout)
+	}
+}

@@ -1,0 +1,35 @@
+package cli
+
+import (
+	"testing"
+
+	"github.com/toolguard/toolguard/install"
+	"github.com/toolguard/toolguard/policy"
+)
+
+func TestWrapState(t *testing.T) {
+	on := policy.Sandbox{Wrap: "execute"}
+	hookCmd := "toolguard hook claude-code"
+	for _, c := range []struct {
+		name  string
+		cfg   policy.Sandbox
+		agent string
+		cmd   string
+		abi   int
+		want  string
+	}{
+		{"off", policy.Sandbox{}, "claude-code", hookCmd, 7, `off ([sandbox] wrap = "off"): calls run as the agent starts them`},
+		{"in force", on, "claude-code", hookCmd, 7, `in force for "execute" calls, through hookSpecificOutput.updatedInput (PreToolUse, PermissionRequest)`},
+		{"http hook", on, "claude-code", "http://127.0.0.1:7878/v1/hooks/claude-code", 7, "NOT in force: the hook forwards to toolguard serve, which does not rewrite calls; they run uncontained"},
+		{"defer allow", on, "codex", "toolguard hook codex --defer-allow", 7, "NOT in force: --defer-allow leaves allowed calls to the agent, uncontained"},
+		{"an agent without a rewrite field", on, "some-agent", "toolguard hook some-agent", 7, "NOT possible: its hook cannot rewrite a call; calls run uncontained (see docs/sandbox.md)"},
+		{"no Landlock", on, "codex", "toolguard hook codex", 0, "NOT in force: this kernel lacks Landlock, so calls run uncontained; [sandbox] require = true refuses them instead"},
+		{"no Landlock, required", policy.Sandbox{Wrap: "all", Require: true}, "codex", "toolguard hook codex", 0, "refusing: this kernel lacks Landlock and [sandbox] require is set, so contained calls do not run"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := wrapState(c.cfg, install.AgentStatus{Agent: c.agent, Command: c.cmd}, c.abi); got != c.want {
+				t.Errorf("wrapState = %q\nwant          %q", got, c.want)
+			}
+		})
+	}
+}
