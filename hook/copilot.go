@@ -59,6 +59,9 @@ func (a *copilotAdapter) Decode(stdin []byte) (Event, error) {
 		return ev, fmt.Errorf("%w %q (valid: %s)", errUnknownEvent, ev.Name, strings.Join(a.Events(), ", "))
 	}
 	ev.Request, err = copilotRequest(p, ev.Name)
+	if raw := bytes.TrimSpace(p.ToolArgs); ev.Name == evCopilotPre && len(raw) > 0 && raw[0] == '{' {
+		ev.RawInput = raw // what modifiedArgs replaces (seen as an object; a string form is not rewritten)
+	}
 	return ev, err
 }
 
@@ -137,8 +140,9 @@ func objectOrString(key string, raw json.RawMessage) (map[string]any, error) {
 
 // copilotPre is preToolUse's reply.
 type copilotPre struct {
-	PermissionDecision       string `json:"permissionDecision"`
-	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+	PermissionDecision       string          `json:"permissionDecision"`
+	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
+	ModifiedArgs             json.RawMessage `json:"modifiedArgs,omitempty"`
 }
 
 // copilotPerm is permissionRequest's reply.
@@ -164,18 +168,27 @@ func (a *copilotAdapter) Encode(ev Event, d policy.Decision) ([]byte, []byte, in
 		return marshal(copilotPerm{"deny", denyText(d)}), nil, 0
 	}
 	switch {
+	case d.Verdict == risk.Allow && ev.Rewrite != nil:
+		return marshal(copilotPre{"allow", allowText(d), ev.Rewrite}), nil, 0
 	case d.Verdict == risk.Allow && a.opts.DeferAllow:
 		return noOpinion, nil, 0
 	case d.Verdict == risk.Allow:
-		return marshal(copilotPre{"allow", allowText(d)}), nil, 0
+		return marshal(copilotPre{PermissionDecision: "allow", PermissionDecisionReason: allowText(d)}), nil, 0
 	case headless:
-		return marshal(copilotPre{"deny", headlessAgentText(Copilot, d)}), nil, 0
+		return marshal(copilotPre{PermissionDecision: "deny", PermissionDecisionReason: headlessAgentText(Copilot, d)}), nil, 0
 	case d.Verdict == risk.Ask:
-		return marshal(copilotPre{"ask", askText(d)}), nil, 0
+		return marshal(copilotPre{PermissionDecision: "ask", PermissionDecisionReason: askText(d)}), nil, 0
 	}
-	return marshal(copilotPre{"deny", denyText(d)}), nil, 0
+	return marshal(copilotPre{PermissionDecision: "deny", PermissionDecisionReason: denyText(d)}), nil, 0
 }
 
 // CanAsk: Copilot CLI asks the person in its interface; started with a
 // prompt (-p) it denies an ask by itself.
 func (a *copilotAdapter) CanAsk(Event) bool { return !copilotHeadless() }
+
+// CanRewrite: preToolUse's modifiedArgs replaces the arguments of a call
+// it allows (Copilot CLI 1.0.102 runs the replaced command).
+func (a *copilotAdapter) CanRewrite(ev Event) bool { return ev.Name == evCopilotPre }
+
+// RewriteField names the reply field that replaces a call's arguments.
+func (a *copilotAdapter) RewriteField() string { return "modifiedArgs (preToolUse)" }

@@ -302,7 +302,7 @@ func ReplyReason(stdout []byte) string {
 // checkCopilotReply accepts preToolUse's reply (permissionDecision) or
 // permissionRequest's (behavior), not a mix.
 func checkCopilotReply(stdout []byte) error {
-	top, err := replyObject(stdout, "permissionDecision", "permissionDecisionReason", "behavior", "message")
+	top, err := replyObject(stdout, "permissionDecision", "permissionDecisionReason", "modifiedArgs", "behavior", "message")
 	if err != nil || len(top) == 0 {
 		return err
 	}
@@ -320,6 +320,9 @@ func checkCopilotReply(stdout []byte) error {
 	}
 	if _, ok := top["message"]; ok {
 		return errors.New(`"message" is not a preToolUse field`)
+	}
+	if raw, ok := top["modifiedArgs"]; ok && !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
+		return errors.New(`"modifiedArgs" is not an object`)
 	}
 	if _, err := replyWordOf(top, "permissionDecision", decisionWords); err != nil {
 		return err

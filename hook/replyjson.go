@@ -155,6 +155,7 @@ func appendQuoted(dst []byte, s string) []byte { return jsonquote.Append(dst, s,
 func (o copilotPre) appendJSON(dst []byte) []byte {
 	dst = appendStringMember(append(dst, '{'), "permissionDecision", o.PermissionDecision)
 	dst = appendOmitEmpty(dst, "permissionDecisionReason", o.PermissionDecisionReason)
+	dst = appendRawOmitEmpty(dst, "modifiedArgs", o.ModifiedArgs)
 	return append(dst, '}')
 }
 
