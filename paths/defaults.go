@@ -154,6 +154,10 @@ var extraDenied = []string{
 	"**/*.kdbx", "**/id_ed25519_sk", "**/id_ecdsa_sk",
 	"/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock",
 	"/run/podman/podman.sock", "/run/secrets/**",
+	// The coding agents' own login tokens: whoever reads one acts as the
+	// user's agent account.
+	"~/.claude/.credentials.json", "~/.codex/auth.json", "~/.gemini/oauth_creds.json",
+	"~/.qwen/oauth_creds.json", "~/.local/share/opencode/auth.json",
 }
 
 // sensitiveAny needs a human for reads as well as writes.

@@ -75,15 +75,17 @@ func (c *Checker) CheckPlaced(cp Path, a Access, env Env) []risk.Finding {
 func (j *judge) setFindings(text string, set []component, dir string, tree bool) []risk.Finding {
 	var out []risk.Finding
 	c := j.c
-	if pt := j.setMeets(&c.userDenied, set, dir, tree); pt != nil {
-		out = append(out, j.setFinding(RuleDenied, text, pt, tree))
-	} else if pt := j.setMeets(&c.denied, set, dir, tree); pt != nil && !j.setExempt(set, tree) {
-		out = append(out, j.setFinding(RuleDenied, text, pt, tree))
-	}
+	// Self-protection first (DESIGN §4 step 3): a tree that holds both an
+	// agent's hook settings and a denied file is denied as the former.
 	if j.access.writes() {
 		if pt := j.setMeets(&c.protected, set, dir, tree); pt != nil {
 			out = append(out, j.setFinding(RuleSelf, text, pt, tree))
 		}
+	}
+	if pt := j.setMeets(&c.userDenied, set, dir, tree); pt != nil {
+		out = append(out, j.setFinding(RuleDenied, text, pt, tree))
+	} else if pt := j.setMeets(&c.denied, set, dir, tree); pt != nil && !j.setExempt(set, tree) {
+		out = append(out, j.setFinding(RuleDenied, text, pt, tree))
 	}
 	if len(out) > 0 || tree && !j.access.writes() {
 		// A recursive reader over a project meets .git/config and the

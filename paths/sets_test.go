@@ -156,12 +156,12 @@ func TestCheckGlobAndTree(t *testing.T) {
 		{"logs by glob", c.CheckGlob(at(project), "*.log", Read, env), risk.Allow, ""},
 		{"home tree", c.CheckTree(at(home), Read, env), risk.Deny, RuleDenied},
 		{"state tree", c.CheckTree(at(home+"/.local/state"), Read, env), risk.Deny, RuleDenied},
-		{"state tree written", c.CheckTree(at(home+"/.local/state/toolguard"), Write, env), risk.Deny, RuleDenied},
+		{"state tree written", c.CheckTree(at(home+"/.local/state/toolguard"), Write, env), risk.Deny, RuleSelf},
 		{"claude dir moved", c.CheckTree(at(home+"/.claude"), Delete, env), risk.Deny, RuleSelf},
 		{"project tree with a .env", c.CheckTree(at(project), Read, env), risk.Deny, RuleDenied},
 		{"source tree", c.CheckTree(at(project+"/src"), Read, env), risk.Allow, ""},
 		{"project hook dir moved", c.CheckTree(at(project+"/.claude"), Delete, env), risk.Deny, RuleSelf},
-		{"project moved", c.CheckTree(at(project), Delete, env), risk.Deny, RuleDenied},
+		{"project moved", c.CheckTree(at(project), Delete, env), risk.Deny, RuleSelf},
 		{"source tree deleted", c.CheckTree(at(project+"/src"), Delete, env), risk.Allow, ""},
 	} {
 		v, rule := risk.Allow, ""
