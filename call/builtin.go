@@ -17,7 +17,8 @@ var (
 	workdirArgs      = []string{"workdir"}
 	geminiCwdArgs    = []string{"dir_path", "directory"}
 	cursorCwdArgs    = []string{"working_directory", "cwd"}
-	patchArgs        = []string{"input", "patch", "command"}
+	patchArgs        = []string{"input", "patch", "patchText", "command"}
+	inputArgs        = []string{"input", "chars"}
 	patchPathArgs    = []string{"path", "file_path"}
 	manyFilesArgs    = []string{"paths", "include"}
 	multiFilesArgs   = []string{"paths"}
@@ -182,19 +183,66 @@ func builtinTool(name string) (Mapping, bool) {
 		return searchTool(), true
 	case "run_agent":
 		return agentTool(), true
+
+	// GitHub Copilot CLI.
+	case "view":
+		return readTool(), true
+	case "create":
+		return writeTool(), true
+	case "edit": // also OpenCode's and Qwen Code's edit
+		return writeTool(), true
+	case "read_bash", "list_bash", "stop_bash", "read_agent", "list_agents", "fetch_copilot_cli_documentation":
+		return harmless(), true
+	case "write_bash": // sends keys to a running shell: what it types runs
+		return Mapping{Kind: Shell, CommandArgs: inputArgs}, true
+
+	// OpenCode and Kilo Code.
+	case "list":
+		return listTool(), true
+	case "multiedit":
+		return writeTool(), true
+	case "patch":
+		return Mapping{Kind: Write, PatchArgs: patchArgs, PathArgs: patchPathArgs}, true
+	case "webfetch":
+		return fetchTool(), true
+	case "todowrite", "todoread":
+		return harmless(), true
+
+	// Qwen Code.
+	case "notebook_edit":
+		return writeTool(), true
+	case "todo_write", "get_goal", "update_goal":
+		return harmless(), true
+
+	// Cline (package hook spells run_commands' commands as command,
+	// read_files' files as paths and fetch_web_content's requests as urls).
+	case "run_commands":
+		return shellTool(nil), true
+	case "read_files":
+		return Mapping{Kind: Read, PathArgs: multiFilesArgs}, true
+	case "editor":
+		return writeTool(), true
+	case "fetch_web_content":
+		return fetchTool(), true
+	case "search_codebase":
+		return Mapping{Kind: Search}, true
+	case "ask_question", "submit_and_exit":
+		return harmless(), true
+
+	// Factory Droid.
+	case "Execute":
+		return shellTool(nil), true
+	case "Create":
+		return writeTool(), true
+	case "ApplyPatch":
+		return Mapping{Kind: Write, PatchArgs: patchArgs, PathArgs: patchPathArgs}, true
+	case "FetchUrl":
+		return fetchTool(), true
+	case "ExitSpecMode":
+		return harmless(), true
 	}
 	return Mapping{}, false
 }
 
 // builtinNames are the names builtinTool knows, sorted.
-var builtinNames = []string{
-	"Agent", "AskUserQuestion", "Bash", "BashOutput", "Delete", "Edit", "ExitPlanMode", "Glob",
-	"Grep", "KillShell", "LS", "MultiEdit", "NotebookEdit", "NotebookRead", "PowerShell", "Read",
-	"Shell", "Task", "TodoWrite", "WebFetch", "WebSearch", "Write", "agent", "apply_patch", "bash",
-	"container.exec", "create_directory", "directory_tree", "edit_file", "exec_command", "fetch",
-	"glob", "glob_files", "google_web_search", "grep", "grep_search", "list_directory", "local_shell",
-	"mcp", "move_file", "other", "read", "read_file", "read_many_files", "read_multiple_files",
-	"replace", "run_agent", "run_background_agent", "run_shell_command", "save_memory", "search",
-	"search_file_content", "search_files", "shell", "think", "todo", "transfer_task", "update_plan",
-	"view_image", "web_fetch", "write", "write_file", "write_todos",
-}
+var builtinNames = []string{"Agent", "ApplyPatch", "AskUserQuestion", "Bash", "BashOutput", "Create", "Delete", "Edit", "Execute", "ExitPlanMode", "ExitSpecMode", "FetchUrl", "Glob", "Grep", "KillShell", "LS", "MultiEdit", "NotebookEdit", "NotebookRead", "PowerShell", "Read", "Shell", "Task", "TodoWrite", "WebFetch", "WebSearch", "Write", "agent", "apply_patch", "ask_question", "bash", "container.exec", "create", "create_directory", "directory_tree", "edit", "edit_file", "editor", "exec_command", "fetch", "fetch_copilot_cli_documentation", "fetch_web_content", "get_goal", "glob", "glob_files", "google_web_search", "grep", "grep_search", "list", "list_agents", "list_bash", "list_directory", "local_shell", "mcp", "move_file", "multiedit", "notebook_edit", "other", "patch", "read", "read_agent", "read_bash", "read_file", "read_files", "read_many_files", "read_multiple_files", "replace", "run_agent", "run_background_agent", "run_commands", "run_shell_command", "save_memory", "search", "search_codebase", "search_file_content", "search_files", "shell", "stop_bash", "submit_and_exit", "think", "todo", "todo_write", "todoread", "todowrite", "transfer_task", "update_goal", "update_plan", "view", "view_image", "web_fetch", "webfetch", "write", "write_bash", "write_file", "write_todos"}

@@ -161,7 +161,11 @@ shift 3; exec "$@"`
 	argv := []string{"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--bind", r.dir, r.dir,
 		"--unshare-net", "--unshare-pid", "--unshare-user", "--uid", "1000", "--gid", "1000", "--die-with-parent",
 		"--chdir", r.project, "--clearenv"}
-	envs := append(r.baseEnv(), "PATH="+filepath.Dir(r.bin)+":"+filepath.Dir(r.client)+":/usr/local/bin:/usr/bin:/bin",
+	path := filepath.Dir(r.bin) + ":" + filepath.Dir(r.client)
+	if node, err := exec.LookPath("node"); err == nil {
+		path += ":" + filepath.Dir(node) // the Node.js the tests run with (clients that need a newer one)
+	}
+	envs := append(r.baseEnv(), "PATH="+path+":/usr/local/bin:/usr/bin:/bin",
 		"TERM=xterm-256color")
 	envs = append(envs, env...)
 	for _, kv := range envs {

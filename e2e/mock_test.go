@@ -15,7 +15,7 @@ import (
 // scenario is what the mock model does: ask once for Tool with Input,
 // then, once the tool's result comes back, answer Final.
 type scenario struct {
-	API   string         `json:"api"` // anthropic, openai or gemini
+	API   string         `json:"api"` // anthropic, openai (Responses), chat (Chat Completions) or gemini
 	Tool  string         `json:"tool"`
 	Input map[string]any `json:"input"`
 	Final string         `json:"final"`
@@ -94,6 +94,10 @@ func (m *mock) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, map[string]any{"input_tokens": 10})
 	case m.sc.API == "anthropic" && strings.HasSuffix(r.URL.Path, "/v1/messages"):
 		m.anthropic(w, body)
+	case m.sc.API == "chat" && strings.HasSuffix(r.URL.Path, "/chat/completions"):
+		m.chat(w, body)
+	case m.sc.API == "chat" && strings.HasSuffix(r.URL.Path, "/models"):
+		writeJSON(w, map[string]any{"object": "list", "data": []any{map[string]any{"id": "e2e-model", "object": "model", "created": 1, "owned_by": "e2e"}}})
 	case m.sc.API == "openai" && strings.HasSuffix(r.URL.Path, "/responses"):
 		m.openai(w, body)
 	case m.sc.API == "gemini" && strings.HasSuffix(r.URL.Path, ":countTokens"):
@@ -377,4 +381,70 @@ func geminiReply(w http.ResponseWriter, stream bool, part map[string]any) {
 		return
 	}
 	sse(w, []sseEvent{{"", resp}})
+}
+
+// ---- OpenAI Chat Completions API (Copilot CLI, OpenCode, Kilo, Qwen Code, Cline) ----
+
+type chatRequest struct {
+	Stream bool `json:"stream"`
+	Tools  []struct {
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"`
+	} `json:"tools"`
+	Messages []struct {
+		Role       string          `json:"role"`
+		Content    json.RawMessage `json:"content"`
+		ToolCallID string          `json:"tool_call_id"`
+	} `json:"messages"`
+}
+
+func (m *mock) chat(w http.ResponseWriter, body []byte) {
+	var req chatRequest
+	_ = json.Unmarshal(body, &req)
+	var names []string
+	offers := false
+	for _, t := range req.Tools {
+		names = append(names, t.Function.Name)
+		offers = offers || t.Function.Name == m.sc.Tool
+	}
+	if n := len(req.Messages); n > 0 && req.Messages[n-1].Role == "tool" {
+		m.record(logEntry{Path: "/chat/completions", Got: true, Result: flattenContent(req.Messages[n-1].Content)})
+		chatReply(w, req.Stream, map[string]any{"role": "assistant", "content": m.sc.Final}, "stop")
+		return
+	}
+	if m.callOnce(offers) {
+		m.record(logEntry{Path: "/chat/completions", ToolCalled: true, Tools: names})
+		args, _ := json.Marshal(m.sc.Input)
+		call := map[string]any{"index": 0, "id": "call_e2e1", "type": "function",
+			"function": map[string]any{"name": m.sc.Tool, "arguments": string(args)}}
+		chatReply(w, req.Stream, map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{call}}, "tool_calls")
+		return
+	}
+	m.record(logEntry{Path: "/chat/completions", Tools: names})
+	chatReply(w, req.Stream, map[string]any{"role": "assistant", "content": "ok"}, "stop")
+}
+
+func chatReply(w http.ResponseWriter, stream bool, msg map[string]any, finish string) {
+	usage := map[string]any{"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+	if !stream {
+		writeJSON(w, map[string]any{"id": "chatcmpl-e2e", "object": "chat.completion", "created": 1, "model": "e2e-model",
+			"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}, "usage": usage})
+		return
+	}
+	chunk := func(delta map[string]any, finish any) map[string]any {
+		return map[string]any{"id": "chatcmpl-e2e", "object": "chat.completion.chunk", "created": 1, "model": "e2e-model",
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
+	}
+	last := chunk(map[string]any{}, finish)
+	last["usage"] = usage
+	w.Header().Set("Content-Type", "text/event-stream")
+	for _, c := range []map[string]any{chunk(msg, nil), last} {
+		b, _ := json.Marshal(c)
+		fmt.Fprintf(w, "data: %s\n\n", b)
+	}
+	fmt.Fprint(w, "data: [DONE]\n\n")
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
 }

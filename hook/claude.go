@@ -24,12 +24,34 @@ type claudeLike struct {
 	// permissionRewrite: PermissionRequest accepts updatedInput with an
 	// allow.
 	permissionRewrite bool
+	// noRewrite: the agent's acceptance of updatedInput was not seen
+	// here, so its calls are not rewritten (a call meant to run contained
+	// must not run as it came).
+	noRewrite bool
+	// headless, when set, reports whether the agent runs this hook without
+	// its interface, where nobody can answer an ask. Nil means never.
+	headless func() bool
 }
+
+func (p claudeLike) unattended() bool { return p.headless != nil && p.headless() }
 
 func claudeProfile() claudeLike {
 	return claudeLike{name: ClaudeCode, preAllow: true, preAsk: true, permissionRewrite: true}
 }
 func codexProfile() claudeLike { return claudeLike{name: Codex} }
+
+// qwenProfile: Qwen Code reads Claude Code's envelope (hookSpecificOutput,
+// permissionDecision allow, ask or deny); headless (-p) it denies an ask
+// by itself.
+func qwenProfile() claudeLike {
+	return claudeLike{name: QwenCode, preAllow: true, preAsk: true, noRewrite: true, headless: qwenHeadless}
+}
+
+// droidProfile: Factory Droid reads Claude Code's envelope; droid exec
+// runs without a person.
+func droidProfile() claudeLike {
+	return claudeLike{name: Droid, preAllow: true, preAsk: true, noRewrite: true, headless: droidHeadless}
+}
 
 type claudeAdapter struct {
 	p    claudeLike
@@ -82,6 +104,9 @@ func (a *claudeAdapter) Encode(ev Event, d policy.Decision) ([]byte, []byte, int
 // CanRewrite: Claude Code takes updatedInput with an allow on both events;
 // Codex on PreToolUse only (where allow counts only with it).
 func (a *claudeAdapter) RewriteField() string {
+	if a.p.noRewrite {
+		return ""
+	}
 	if a.p.permissionRewrite {
 		return "hookSpecificOutput.updatedInput (PreToolUse, PermissionRequest)"
 	}
@@ -89,6 +114,9 @@ func (a *claudeAdapter) RewriteField() string {
 }
 
 func (a *claudeAdapter) CanRewrite(ev Event) bool {
+	if a.p.noRewrite {
+		return false
+	}
 	return ev.Name == evPreToolUse || ev.Name == evPermissionRequest && a.p.permissionRewrite
 }
 
@@ -113,6 +141,10 @@ func (a *claudeAdapter) preToolUse(d policy.Decision, ev Event) []byte {
 			out.PermissionDecision, out.PermissionDecisionReason = "deny", unattendedText(a.p.name, mode, d)
 			break
 		}
+		if a.p.unattended() {
+			out.PermissionDecision, out.PermissionDecisionReason = "deny", headlessAgentText(a.p.name, d)
+			break
+		}
 		out.PermissionDecision, out.PermissionDecisionReason = "ask", askText(d)
 	default:
 		out.PermissionDecision, out.PermissionDecisionReason = "deny", denyText(d)
@@ -134,6 +166,10 @@ func (a *claudeAdapter) permissionRequest(d policy.Decision, ev Event) []byte {
 	case risk.Ask:
 		if unattendedMode(mode) {
 			out.Decision = claudePermDecision{Behavior: "deny", Message: unattendedText(a.p.name, mode, d)}
+			break
+		}
+		if a.p.unattended() {
+			out.Decision = claudePermDecision{Behavior: "deny", Message: headlessAgentText(a.p.name, d)}
 			break
 		}
 		return noOpinion
@@ -170,7 +206,7 @@ func unattendedText(agent, mode string, d policy.Decision) string {
 // person unless its permission mode settles asks alone; Codex cannot ask
 // from PreToolUse (its PermissionRequest leaves the prompt to the person).
 func (a *claudeAdapter) CanAsk(ev Event) bool {
-	if unattendedMode(ev.PermissionMode) {
+	if unattendedMode(ev.PermissionMode) || a.p.unattended() {
 		return false
 	}
 	return ev.Name != evPreToolUse || a.p.preAsk

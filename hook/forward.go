@@ -76,6 +76,16 @@ func CheckReply(agent string, stdout []byte) error {
 		return checkFlatReply(stdout, "permission", []string{"permission", "user_message", "agent_message"})
 	case DockerAgent:
 		return checkDockerReply(stdout)
+	case QwenCode:
+		return checkClaudeReply(qwenProfile(), stdout)
+	case Droid:
+		return checkClaudeReply(droidProfile(), stdout)
+	case Copilot:
+		return checkCopilotReply(stdout)
+	case OpenCode, Kilo:
+		return checkFlatReply(stdout, "decision", []string{"decision", "reason"}, "allow", "deny")
+	case Cline:
+		return checkClineReply(stdout)
 	}
 	_, err := New(agent, Options{})
 	return err
@@ -144,12 +154,15 @@ func checkClaudeReply(p claudeLike, stdout []byte) error {
 // checkFlatReply checks a reply whose decision is a top-level field
 // (Gemini CLI's decision, Cursor's permission) and whose other fields are
 // strings.
-func checkFlatReply(stdout []byte, decision string, fields []string) error {
+func checkFlatReply(stdout []byte, decision string, fields []string, words ...string) error {
+	if len(words) == 0 {
+		words = decisionWords
+	}
 	top, err := replyObject(stdout, fields...)
 	if err != nil || len(top) == 0 {
 		return err
 	}
-	if _, err := replyWordOf(top, decision, decisionWords); err != nil {
+	if _, err := replyWordOf(top, decision, words); err != nil {
 		return err
 	}
 	for _, k := range fields {
@@ -263,6 +276,9 @@ func ReplyReason(stdout []byte) string {
 		Reason       string `json:"reason"`
 		AgentMessage string `json:"agent_message"`
 		UserMessage  string `json:"user_message"`
+		TopReason    string `json:"permissionDecisionReason"`
+		Message      string `json:"message"`
+		ErrorMessage string `json:"errorMessage"`
 	}
 	if json.Unmarshal(stdout, &r) != nil {
 		return ""
@@ -275,5 +291,59 @@ func ReplyReason(stdout []byte) string {
 	case r.SnakeOutput != nil:
 		return r.SnakeOutput.PermissionDecisionReason
 	}
-	return cmpOr(r.Reason, cmpOr(r.AgentMessage, r.UserMessage))
+	for _, s := range []string{r.Reason, r.AgentMessage, r.UserMessage, r.TopReason, r.Message} {
+		if s != "" {
+			return s
+		}
+	}
+	return r.ErrorMessage
+}
+
+// checkCopilotReply accepts preToolUse's reply (permissionDecision) or
+// permissionRequest's (behavior), not a mix.
+func checkCopilotReply(stdout []byte) error {
+	top, err := replyObject(stdout, "permissionDecision", "permissionDecisionReason", "modifiedArgs", "behavior", "message")
+	if err != nil || len(top) == 0 {
+		return err
+	}
+	if _, ok := top["behavior"]; ok {
+		for _, k := range []string{"permissionDecision", "permissionDecisionReason"} {
+			if _, ok := top[k]; ok {
+				return fmt.Errorf("%q is not a permissionRequest field", k)
+			}
+		}
+		if _, err := replyWordOf(top, "behavior", []string{"allow", "deny"}); err != nil {
+			return err
+		}
+		_, err = replyString(top, "message", false)
+		return err
+	}
+	if _, ok := top["message"]; ok {
+		return errors.New(`"message" is not a preToolUse field`)
+	}
+	if raw, ok := top["modifiedArgs"]; ok && !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
+		return errors.New(`"modifiedArgs" is not an object`)
+	}
+	if _, err := replyWordOf(top, "permissionDecision", decisionWords); err != nil {
+		return err
+	}
+	_, err = replyString(top, "permissionDecisionReason", false)
+	return err
+}
+
+// checkClineReply accepts {"cancel": bool, "errorMessage": "…"}.
+func checkClineReply(stdout []byte) error {
+	top, err := replyObject(stdout, "cancel", "errorMessage")
+	if err != nil || len(top) == 0 {
+		return err
+	}
+	raw, ok := top["cancel"]
+	if !ok {
+		return errors.New(`"cancel" is missing`)
+	}
+	if s := string(bytes.TrimSpace(raw)); s != "true" && s != "false" {
+		return errors.New(`"cancel" is not true or false`)
+	}
+	_, err = replyString(top, "errorMessage", false)
+	return err
 }

@@ -98,7 +98,7 @@ func TestCheckReply(t *testing.T) {
 		{DockerAgent, `{"hook_specific_output":{"hook_event_name":"pre_tool_use","permission_decision":"deny","permission_decision_reason":"r"}}`, ""},
 		{DockerAgent, `{"hook_specific_output":{"hook_event_name":"PreToolUse","permission_decision":"deny"}}`, `hook_event_name "PreToolUse" is not an event docker-agent answers (valid: pre_tool_use, tool_guard, permission_request)`},
 		{DockerAgent, `{"hook_specific_output":{"hook_event_name":"tool_guard","metadata":{"n":1}}}`, `"metadata" is not an object of strings`},
-		{"aider", `{}`, `unknown agent "aider" (valid: claude-code, codex, gemini-cli, cursor, docker-agent)`},
+		{"aider", `{}`, `unknown agent "aider" (valid: claude-code, codex, gemini-cli, cursor, docker-agent, copilot, opencode, kilo, qwen-code, cline, droid)`},
 	}
 	for _, tt := range tests {
 		got := ""
@@ -136,7 +136,7 @@ func TestRefuse(t *testing.T) {
 		{"an event of another agent", GeminiCLI, `{"hook_event_name":"PreToolUse"}`,
 			"", "toolguard: " + reason + " (rule hook.forward); the call is blocked\n", 2},
 		{"unknown agent", "aider", `{}`,
-			"", "toolguard: unknown agent \"aider\" (valid: claude-code, codex, gemini-cli, cursor, docker-agent); the call is blocked\n", 2},
+			"", "toolguard: unknown agent \"aider\" (valid: claude-code, codex, gemini-cli, cursor, docker-agent, copilot, opencode, kilo, qwen-code, cline, droid); the call is blocked\n", 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

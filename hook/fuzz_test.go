@@ -15,6 +15,12 @@ func FuzzCodex(f *testing.F)       { fuzzAgent(f, Codex) }
 func FuzzGeminiCLI(f *testing.F)   { fuzzAgent(f, GeminiCLI) }
 func FuzzCursor(f *testing.F)      { fuzzAgent(f, Cursor) }
 func FuzzDockerAgent(f *testing.F) { fuzzAgent(f, DockerAgent) }
+func FuzzCopilot(f *testing.F)     { fuzzAgent(f, Copilot) }
+func FuzzOpenCode(f *testing.F)    { fuzzAgent(f, OpenCode) }
+func FuzzKilo(f *testing.F)        { fuzzAgent(f, Kilo) }
+func FuzzQwenCode(f *testing.F)    { fuzzAgent(f, QwenCode) }
+func FuzzCline(f *testing.F)       { fuzzAgent(f, Cline) }
+func FuzzDroid(f *testing.F)       { fuzzAgent(f, Droid) }
 
 // fuzzAgent checks that the agent's decoder never panics and that a payload
 // it rejects is never allowed, even by a decider that allows everything.

@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolguard/toolguard/approval"
 	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/internal/tree"
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/risk"
 )
@@ -44,10 +45,18 @@ const (
 	GeminiCLI   = "gemini-cli"
 	Cursor      = "cursor"
 	DockerAgent = "docker-agent"
+	Copilot     = "copilot"
+	OpenCode    = "opencode"
+	Kilo        = "kilo"
+	QwenCode    = "qwen-code"
+	Cline       = "cline"
+	Droid       = "droid"
 )
 
 // Agents lists the supported agent names in a stable order.
-func Agents() []string { return []string{ClaudeCode, Codex, GeminiCLI, Cursor, DockerAgent} }
+func Agents() []string {
+	return []string{ClaudeCode, Codex, GeminiCLI, Cursor, DockerAgent, Copilot, OpenCode, Kilo, QwenCode, Cline, Droid}
+}
 
 // Decider decides one normalised call. *policy.Policy satisfies it.
 type Decider interface {
@@ -248,8 +257,18 @@ func New(agent string, opts Options) (Adapter, error) {
 		return &cursorAdapter{opts}, nil
 	case DockerAgent:
 		return &dockerAdapter{opts}, nil
+	case Copilot:
+		return &copilotAdapter{opts}, nil
+	case OpenCode, Kilo:
+		return &pluginAdapter{agent, opts}, nil
+	case QwenCode:
+		return &claudeAdapter{qwenProfile(), opts}, nil
+	case Droid:
+		return &claudeAdapter{droidProfile(), opts}, nil
+	case Cline:
+		return &clineAdapter{opts}, nil
 	}
-	return nil, fmt.Errorf("%w %q (valid: %s)", ErrUnknownAgent, agent, strings.Join(Agents(), ", "))
+	return nil, UnknownAgentError(agent)
 }
 
 // ProjectDirEnv names the environment variable through which an agent tells
@@ -260,6 +279,12 @@ func ProjectDirEnv(agent string) string {
 		return "CLAUDE_PROJECT_DIR"
 	case GeminiCLI:
 		return "GEMINI_PROJECT_DIR"
+	case Copilot:
+		return "COPILOT_PROJECT_DIR"
+	case QwenCode:
+		return "QWEN_PROJECT_DIR"
+	case Droid:
+		return "FACTORY_PROJECT_DIR"
 	}
 	return ""
 }
@@ -269,6 +294,9 @@ func ProjectDirEnv(agent string) string {
 // never takes longer than the options' timeout; every failure blocks the call
 // in the agent's blocking form.
 func Run(ctx context.Context, agent string, stdin io.Reader, d Decider, opts Options) (stdout, stderr []byte, code int) {
+	if lim := MaxApprovalWaitFor(agent); opts.Approver != nil && (opts.ApprovalTimeout <= 0 || opts.ApprovalTimeout > lim) {
+		opts.ApprovalTimeout = lim
+	}
 	a, err := New(agent, opts)
 	if err != nil {
 		return blockExit2(fmt.Sprintf("%v; the call is blocked", err))
@@ -374,4 +402,25 @@ func Block(reason string) (stdout, stderr []byte, code int) { return blockExit2(
 
 func blockExit2(reason string) (stdout, stderr []byte, code int) {
 	return nil, []byte("toolguard: " + clip(reason) + "\n"), 2
+}
+
+// MaxApprovalWaitFor is the longest a hook of agent may wait for a person
+// through the approver: MaxApprovalWait, less for an agent whose hook
+// timeout is shorter than the one install writes (Cline gives a hook 120 s
+// and lets the call through when it takes longer).
+func MaxApprovalWaitFor(agent string) time.Duration {
+	if agent == Cline {
+		return 100 * time.Second
+	}
+	return MaxApprovalWait
+}
+
+// UnknownAgentError is the error for an agent name toolguard does not know,
+// with the closest known name when it looks like a typo of one.
+func UnknownAgentError(agent string) error {
+	valid := strings.Join(Agents(), ", ")
+	if s := tree.Suggest(agent, Agents()); s != "" {
+		return fmt.Errorf("%w %q (did you mean %s? valid: %s)", ErrUnknownAgent, agent, s, valid)
+	}
+	return fmt.Errorf("%w %q (valid: %s)", ErrUnknownAgent, agent, valid)
 }

@@ -128,7 +128,7 @@ func readJSON(t *testing.T, path string, v any) {
 
 func TestRunUnknownAgent(t *testing.T) {
 	stdout, stderr, code := Run(context.Background(), "aider", strings.NewReader("{}"), &recorder{}, Options{})
-	want := "toolguard: unknown agent \"aider\" (valid: claude-code, codex, gemini-cli, cursor, docker-agent); the call is blocked\n"
+	want := "toolguard: unknown agent \"aider\" (valid: claude-code, codex, gemini-cli, cursor, docker-agent, copilot, opencode, kilo, qwen-code, cline, droid); the call is blocked\n"
 	if diff := cmp.Diff([]string{"", want, "2"}, []string{string(stdout), string(stderr), strconv.Itoa(code)}); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -280,7 +280,7 @@ func TestProjectDirEnv(t *testing.T) {
 	for _, a := range Agents() {
 		got = append(got, ProjectDirEnv(a))
 	}
-	want := []string{"CLAUDE_PROJECT_DIR", "", "GEMINI_PROJECT_DIR", "", ""}
+	want := []string{"CLAUDE_PROJECT_DIR", "", "GEMINI_PROJECT_DIR", "", "", "COPILOT_PROJECT_DIR", "", "", "QWEN_PROJECT_DIR", "", "FACTORY_PROJECT_DIR"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -301,5 +301,20 @@ func TestRunInline(t *testing.T) {
 	}
 	if got[0] != got[1] {
 		t.Errorf("inline answer %q differs from the default %q", got[1], got[0])
+	}
+}
+
+// TestMaxApprovalWaitFor: Cline lets a call through when its hook takes
+// longer than 120 s, so its hook waits for a person less than that.
+func TestMaxApprovalWaitFor(t *testing.T) {
+	for _, a := range Agents() {
+		got := MaxApprovalWaitFor(a)
+		want := MaxApprovalWait
+		if a == Cline {
+			want = 100 * time.Second
+		}
+		if got != want || got+DefaultTimeout >= AgentTimeout {
+			t.Errorf("MaxApprovalWaitFor(%s) = %s, want %s (and with the decision inside the agent's timeout)", a, got, want)
+		}
 	}
 }

@@ -81,3 +81,69 @@ func namesGemini(args []string) bool {
 	}
 	return false
 }
+
+// agentHeadless reports whether the nearest ancestor that runs one of the
+// programs named (its executable, or node running its script) was started
+// to run without its interface: with a flag in flags (or --flag=…), or, when
+// sub is set, with that sub-command as its first argument (droid exec).
+func agentHeadless(names, fragments, flags []string, sub string) bool {
+	for _, args := range ancestorArgs() {
+		i := programIndex(args, names, fragments)
+		if i < 0 {
+			continue
+		}
+		rest := args[i+1:]
+		if sub != "" && len(rest) > 0 && rest[0] == sub {
+			return true
+		}
+		for _, a := range rest {
+			for _, f := range flags {
+				if a == f || strings.HasPrefix(a, f+"=") && strings.HasPrefix(f, "--") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// programIndex is the index of the argument that names one of the
+// programs (the executable, or the script node runs), or -1.
+func programIndex(args, names, fragments []string) int {
+	for i, a := range args {
+		if i > 1 {
+			break
+		}
+		b := strings.TrimSuffix(filepath.Base(a), ".js")
+		for _, n := range names {
+			if b == n {
+				return i
+			}
+		}
+		for _, f := range fragments {
+			if strings.Contains(a, f) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// copilotHeadless: Copilot CLI started with a prompt (-p, --prompt) runs
+// without its interface and denies an ask by itself.
+func copilotHeadless() bool {
+	return agentHeadless([]string{"copilot", "copilot-linux-x64", "copilot-darwin-arm64", "copilot-darwin-x64"},
+		[]string{"/@github/copilot"}, []string{"-p", "--prompt"}, "")
+}
+
+// qwenHeadless: Qwen Code started with a prompt (-p, --prompt) runs without
+// its interface.
+func qwenHeadless() bool {
+	return agentHeadless([]string{"qwen"}, []string{"/@qwen-code/"}, []string{"-p", "--prompt"}, "")
+}
+
+// droidHeadless: `droid exec` runs without its interface.
+func droidHeadless() bool {
+	return agentHeadless([]string{"droid"}, []string{"/@factory/cli"}, nil, "exec")
+}

@@ -36,6 +36,52 @@ var settingsGlobs = map[string][]string{
 		"~/.config/cagent/config.yaml",
 		"~/.config/cagent/hooks.d/**",
 	},
+	Copilot: {
+		"~/.copilot/config.json",
+		"~/.copilot/settings.json",
+		"~/.copilot/hooks/**",
+		"**/.github/hooks/**",
+		"**/.github/copilot/settings.json",
+		"**/.github/copilot/settings.local.json",
+	},
+	OpenCode: {
+		"~/.config/opencode/opencode.json",
+		"~/.config/opencode/opencode.jsonc",
+		"~/.config/opencode/plugin/**",
+		"~/.config/opencode/plugins/**",
+		"**/opencode.json",
+		"**/opencode.jsonc",
+		"**/.opencode/**",
+	},
+	Kilo: {
+		"~/.config/kilo/kilo.json",
+		"~/.config/kilo/kilo.jsonc",
+		"~/.config/kilo/opencode.json",
+		"~/.config/kilo/plugin/**",
+		"~/.config/kilo/plugins/**",
+		"**/kilo.json",
+		"**/kilo.jsonc",
+		"**/.kilo/**",
+		"**/.kilocode/**",
+	},
+	QwenCode: {
+		"~/.qwen/settings.json",
+		"**/.qwen/settings.json",
+		"/etc/qwen-code/**",
+	},
+	Cline: {
+		"~/.cline/hooks/**",
+		"~/Documents/Cline/Hooks/**",
+		"**/.clinerules/hooks/**",
+		"**/.cline/hooks/**",
+	},
+	Droid: {
+		"~/.factory/settings.json",
+		"~/.factory/hooks.json",
+		"**/.factory/settings.json",
+		"**/.factory/settings.local.json",
+		"**/.factory/hooks.json",
+	},
 }
 
 // ProtectedPaths returns the globs of every agent settings file that can

@@ -123,3 +123,12 @@ func modelApprovalText(agent string, d policy.Decision) string {
 
 // noOpinion is the reply that leaves the decision to the agent.
 var noOpinion = []byte("{}\n")
+
+// headlessAgentText is the deny reason for an ask in an agent started to
+// run without its interface, where nobody can answer it.
+func headlessAgentText(agent string, d policy.Decision) string {
+	return clip("toolguard needs a person to approve this call, and " + agent +
+		" runs without its interface here (headless), where nobody can answer, so it was blocked: " +
+		reasonOf(d) + " (rule " + ruleOf(d) + ")." + suggestionOf(d) +
+		" To allow it, run " + agent + " interactively, have a person approve it in a running toolguard serve page ([approval] server), or add an allow rule to " + PolicyFile + ".")
+}

@@ -151,3 +151,33 @@ func appendStringMap(dst []byte, m map[string]string) []byte {
 // appendQuoted appends s as a JSON string as json.Encoder with
 // SetEscapeHTML(false), which the replies always used, writes it.
 func appendQuoted(dst []byte, s string) []byte { return jsonquote.Append(dst, s, false) }
+
+func (o copilotPre) appendJSON(dst []byte) []byte {
+	dst = appendStringMember(append(dst, '{'), "permissionDecision", o.PermissionDecision)
+	dst = appendOmitEmpty(dst, "permissionDecisionReason", o.PermissionDecisionReason)
+	dst = appendRawOmitEmpty(dst, "modifiedArgs", o.ModifiedArgs)
+	return append(dst, '}')
+}
+
+func (o copilotPerm) appendJSON(dst []byte) []byte {
+	dst = appendStringMember(append(dst, '{'), "behavior", o.Behavior)
+	dst = appendOmitEmpty(dst, "message", o.Message)
+	return append(dst, '}')
+}
+
+func (o pluginOutput) appendJSON(dst []byte) []byte {
+	dst = appendStringMember(append(dst, '{'), "decision", o.Decision)
+	dst = appendOmitEmpty(dst, "reason", o.Reason)
+	return append(dst, '}')
+}
+
+func (o clineOutput) appendJSON(dst []byte) []byte {
+	dst = appendKey(append(dst, '{'), "cancel")
+	if o.Cancel {
+		dst = append(dst, "true"...)
+	} else {
+		dst = append(dst, "false"...)
+	}
+	dst = appendOmitEmpty(dst, "errorMessage", o.ErrorMessage)
+	return append(dst, '}')
+}

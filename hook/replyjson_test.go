@@ -94,6 +94,10 @@ var replyTypes = []struct {
 	{dockerOutput{}, nil},
 	{dockerSpecific{}, nil},
 	{geminiOutput{}, nil},
+	{copilotPre{}, nil},
+	{copilotPerm{}, nil},
+	{pluginOutput{}, nil},
+	{clineOutput{}, nil},
 	{geminiSpecific{}, nil},
 }
 

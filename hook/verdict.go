@@ -19,6 +19,10 @@ type replyFields struct {
 	} `json:"hook_specific_output"`
 	Decision   string `json:"decision"`
 	Permission string `json:"permission"`
+	// Copilot CLI (preToolUse, permissionRequest) and Cline.
+	PermissionDecision string `json:"permissionDecision"`
+	Behavior           string `json:"behavior"`
+	Cancel             *bool  `json:"cancel"`
 }
 
 // ReplyVerdict reads back the verdict a hook reply expresses, as the agent
@@ -46,6 +50,14 @@ func replyWord(r replyFields) string {
 		return r.SnakeOutput.PermissionDecision
 	case r.Permission != "":
 		return r.Permission
+	case r.PermissionDecision != "":
+		return r.PermissionDecision
+	case r.Behavior != "":
+		return r.Behavior
+	case r.Cancel != nil && *r.Cancel:
+		return "deny"
+	case r.Cancel != nil:
+		return "allow"
 	}
 	return r.Decision
 }

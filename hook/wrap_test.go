@@ -176,6 +176,10 @@ func TestContainedReplies(t *testing.T) {
 			`{"permission":"allow"}`},
 		{DockerAgent, `{"hook_event_name":"pre_tool_use","cwd":"/ws","tool_name":"shell","tool_input":{"cmd":"make test","cwd":"."}}`, true,
 			`{"hook_specific_output":{"hook_event_name":"pre_tool_use","permission_decision":"allow","permission_decision_reason":` + q(reason) + `,"updated_input":{"cmd":` + wrapped("make test") + `,"cwd":"."}}}`},
+		{Copilot, `{"sessionId":"s","timestamp":1,"cwd":"/ws","toolName":"bash","toolArgs":{"command":"make test","description":"run the tests"}}`, true,
+			`{"permissionDecision":"allow","permissionDecisionReason":` + q(reason) + `,"modifiedArgs":{"command":` + wrapped("make test") + `,"description":"run the tests"}}`},
+		{Copilot, `{"sessionId":"s","timestamp":1,"cwd":"/ws","toolName":"bash","toolArgs":"{\"command\":\"make test\"}"}`, false,
+			`{"permissionDecision":"allow","permissionDecisionReason":"toolguard allowed this call (rule mode.trusted)."}`},
 		{DockerAgent, `{"hook_event_name":"tool_guard","cwd":"/ws","tool_name":"shell","tool_input":{"cmd":"make test"}}`, false,
 			`{"hook_specific_output":{"hook_event_name":"tool_guard","permission_decision":"allow","permission_decision_reason":"toolguard allowed this call (rule mode.trusted).","metadata":{"blast_radius":"none","reason":"no reason was given","rule":"mode.trusted","safety_label":"execute"}}}`},
 	}

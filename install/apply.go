@@ -14,7 +14,17 @@ import (
 // atomically (a temporary file renamed over it), keeping its permissions.
 // An unchanged plan writes nothing.
 func Apply(c Change) error {
-	if !c.Changed() {
+	for _, e := range c.Extra {
+		if err := applyFile(e); err != nil {
+			return err
+		}
+	}
+	return applyFile(c)
+}
+
+// applyFile applies the change of c.File alone.
+func applyFile(c Change) error {
+	if !c.fileChanged() {
 		return nil
 	}
 	now, err := readOptional(c.File)
@@ -24,19 +34,32 @@ func Apply(c Change) error {
 	if !bytes.Equal(now, c.Before) || (now == nil) != (c.Before == nil) {
 		return fmt.Errorf("%s changed since the plan was made; run the command again", c.File)
 	}
-	mode, file := fileMode(c.File), resolveLink(c.File)
-	if c.Before != nil && !(c.KeepBackup && exists(c.File+BackupSuffix)) {
+	mode, file := fileMode(c.File)|c.Mode, resolveLink(c.File)
+	if c.Before != nil && !c.Uninstall && !(c.KeepBackup && exists(c.File+BackupSuffix)) {
 		if err := writeAtomic(c.File+BackupSuffix, c.Before, mode); err != nil {
 			return fmt.Errorf("keeping a backup of %s: %w", c.File, err)
 		}
 	}
-	if c.After == nil {
+	if err := write(file, c.After, mode); err != nil {
+		return err
+	}
+	if c.DropBackup {
+		if err := os.Remove(c.File + BackupSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing the backup %s, which holds toolguard's hook: %w", c.File+BackupSuffix, err)
+		}
+	}
+	return nil
+}
+
+// write replaces file with data atomically, or removes it when data is nil.
+func write(file string, data []byte, mode fs.FileMode) error {
+	if data == nil {
 		return os.Remove(file)
 	}
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
-	return writeAtomic(file, c.After, mode)
+	return writeAtomic(file, data, mode)
 }
 
 func exists(path string) bool {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -167,6 +168,9 @@ func countOurs(t *testing.T, agent string, doc []byte) int {
 	if agent == hook.DockerAgent {
 		return 1 // findEntry already refuses a second entry (yamlagent_test)
 	}
+	if _, ok := targets[agent].edit.(scriptAgent); ok {
+		return strings.Count(string(doc), markerPrefix) // the file is toolguard's alone
+	}
 	ja := targets[agent].edit.(jsonAgent)
 	_, hooks, err := ja.open(doc)
 	if err != nil {
@@ -208,7 +212,7 @@ func TestForwardHookRefusals(t *testing.T) {
 		{"two servers", hook.ClaudeCode, "http://a:7878", "http://b:7878", "",
 			"--http http://a:7878 and --server http://b:7878 name different servers; give one"},
 		{"--http for codex", hook.Codex, "http://a:7878", "", "",
-			"an HTTP hook (--http) is only supported for claude-code; codex runs hooks as commands (use --server http://a:7878 to make them forward to it)"},
+			"an HTTP hook (--http) is only supported for claude-code and qwen-code; codex runs hooks as commands (use --server http://a:7878 to make them forward to it)"},
 		{"--http not a URL", hook.ClaudeCode, "127.0.0.1:7878", "", "",
 			`--http: the server URL "127.0.0.1:7878" is not http or https; want the http:// or https:// address of a running toolguard serve, e.g. http://127.0.0.1:7878`},
 	}

@@ -90,6 +90,9 @@ func handlerCommand(raw json.RawMessage) string {
 	if c := o.stringField("command"); c != "" {
 		return c
 	}
+	if c := o.stringField("bash"); c != "" { // Copilot CLI
+		return c
+	}
 	return o.stringField("url")
 }
 

@@ -61,6 +61,10 @@ type Options struct {
 	// only). Nil means Plan runs DetectDockerAgent; Plan refuses a version
 	// that would not load toolguard's entry.
 	DockerAgent *DockerAgent
+	// DockerConfigDir is docker-agent's configuration directory (its
+	// --config-dir). Empty means $DOCKER_AGENT_CONFIG_DIR, else
+	// ~/.config/cagent.
+	DockerConfigDir string
 }
 
 // BackupSuffix is appended to a settings file's name for the copy kept
@@ -84,10 +88,33 @@ type Change struct {
 	// it with Before: Before already holds toolguard's hook, so the backup
 	// is the file as it was before toolguard, which uninstall restores.
 	KeepBackup bool
+	// Extra are the changes of the agent's other files toolguard owns (its
+	// backstop rules); Apply applies them with this one, and Diff holds
+	// theirs too.
+	Extra []Change
+	// Mode, when non-zero, holds permission bits the written file must have
+	// (Cline runs its hook file, so it must be executable).
+	Mode fs.FileMode
+	// Uninstall marks a change that removes toolguard: the content it
+	// replaces holds the hook, so it is not kept as a backup, and the old
+	// backup goes too once it is restored or holds the hook itself
+	// (DropBackup), so that no copy of the hook is left behind.
+	Uninstall  bool
+	DropBackup bool
 }
 
 // Changed reports whether applying the change would alter the file.
 func (c Change) Changed() bool {
+	for _, e := range c.Extra {
+		if e.Changed() {
+			return true
+		}
+	}
+	return c.fileChanged()
+}
+
+// fileChanged reports whether applying the change would alter c.File.
+func (c Change) fileChanged() bool {
 	return !bytes.Equal(c.Before, c.After) || (c.Before == nil) != (c.After == nil)
 }
 
@@ -117,6 +144,26 @@ var claudeDeny = []string{
 	"Edit(~/.claude/settings.local.json)",
 	"Edit(./.claude/settings.json)",
 	"Edit(./.claude/settings.local.json)",
+	"Edit(~/.config/toolguard/**)",
+	"Bash(rm -rf /)",
+	"Bash(rm -rf / *)",
+	"Bash(rm -rf ~)",
+	"Bash(rm -rf ~/)",
+	"Bash(mkfs*)",
+}
+
+// qwenDeny mirrors the hard denies into Qwen Code's permissions.deny
+// (Claude Code's rule syntax: Bash, Read and Edit are its aliases of
+// run_shell_command, read_file and edit), because Qwen Code runs a call
+// when its hook exits with a code other than 2 or prints something that is
+// not JSON.
+var qwenDeny = []string{
+	"Read(~/.ssh/**)",
+	"Edit(~/.ssh/**)",
+	"Read(~/.aws/**)",
+	"Read(~/.gnupg/**)",
+	"Edit(~/.qwen/settings.json)",
+	"Edit(./.qwen/settings.json)",
 	"Edit(~/.config/toolguard/**)",
 	"Bash(rm -rf /)",
 	"Bash(rm -rf / *)",
@@ -165,16 +212,42 @@ var targets = map[string]target{
 			return rawJSON("command", c, "timeout", agentTimeout, "failClosed", true)
 		}}},
 	hook.DockerAgent: {".config/cagent/config.yaml", "", yamlAgent{}},
+	hook.Copilot: {".copilot/hooks/toolguard.json", ".github/hooks/toolguard.json", jsonAgent{
+		events: []string{"preToolUse"}, version: 1,
+		handler: func(c string) json.RawMessage {
+			return rawJSON("type", "command", "bash", c, "timeoutSec", agentTimeout)
+		}}},
+	hook.OpenCode: {".config/opencode/plugin/toolguard.js", ".opencode/plugin/toolguard.js",
+		scriptAgent{agent: hook.OpenCode, tmpl: pluginTemplate, comment: "//", event: hook.EvPluginBefore}},
+	hook.Kilo: {".config/kilo/plugin/toolguard.js", ".kilo/plugin/toolguard.js",
+		scriptAgent{agent: hook.Kilo, tmpl: pluginTemplate, comment: "//", event: hook.EvPluginBefore}},
+	hook.QwenCode: {".qwen/settings.json", ".qwen/settings.json", jsonAgent{
+		events: []string{"PreToolUse"}, grouped: true, matcher: "*", handler: commandHandler, deny: qwenDeny}},
+	hook.Cline: {".cline/hooks/PreToolUse", ".clinerules/hooks/PreToolUse",
+		scriptAgent{agent: hook.Cline, tmpl: clineTemplate, comment: "#", event: "PreToolUse"}},
+	hook.Droid: {".factory/settings.json", ".factory/settings.json", jsonAgent{
+		events: []string{"PreToolUse"}, grouped: true, matcher: "*",
+		handler: func(c string) json.RawMessage {
+			return rawJSON("type", "command", "command", c, "timeout", agentTimeout)
+		}}},
 }
 
 // File returns the settings file toolguard edits for an agent and scope.
 func File(agent string, scope Scope, opts Options) (string, error) {
 	t, ok := targets[agent]
 	if !ok {
-		return "", fmt.Errorf("unknown agent %q (valid: %s)", agent, strings.Join(hook.Agents(), ", "))
+		return "", hook.UnknownAgentError(agent)
 	}
+	return fileIn(t, agent, scope, opts)
+}
+
+// fileIn is the file of target t for an agent and scope.
+func fileIn(t target, agent string, scope Scope, opts Options) (string, error) {
 	switch scope {
 	case User:
+		if dir := opts.dockerConfigDir(); agent == hook.DockerAgent && dir != "" {
+			return filepath.Join(dir, "config.yaml"), nil
+		}
 		home, err := opts.home()
 		return filepath.Join(home, t.user), err
 	case Project:
@@ -243,7 +316,40 @@ func Plan(agent string, scope Scope, opts Options) (Change, error) {
 	ed := targets[agent].edit
 	c.After, err = ed.install(c.Before, command)
 	c.KeepBackup = installedCommand(ed, c.Before) != ""
-	return finish(c, err)
+	if agent == hook.Cline {
+		c.Mode = 0o755
+	}
+	if c, err = finish(c, err); err != nil {
+		return c, err
+	}
+	return withBackstop(c, opts, func(b Change, ed editor) (Change, error) {
+		b.After, err = ed.install(b.Before, command)
+		b.KeepBackup = installedCommand(ed, b.Before) != ""
+		return finish(b, err)
+	})
+}
+
+// withBackstop adds to c the planned change of the agent's backstop file
+// (backstops), made by plan from the file as it is.
+func withBackstop(c Change, opts Options, plan func(b Change, ed editor) (Change, error)) (Change, error) {
+	t, ok := backstops[c.Agent]
+	if !ok {
+		return c, nil
+	}
+	b := Change{Agent: c.Agent, Scope: c.Scope, Uninstall: c.Uninstall}
+	var err error
+	if b.File, err = fileIn(t, c.Agent, c.Scope, opts); err != nil {
+		return c, err
+	}
+	if b.Before, err = readOptional(b.File); err != nil {
+		return c, err
+	}
+	if b, err = plan(b, t.edit); err != nil {
+		return c, err
+	}
+	c.Extra = append(c.Extra, b)
+	c.Diff += b.Diff
+	return c, nil
 }
 
 // hookCommandFor is what the agent's settings register: the hook command,
@@ -270,8 +376,8 @@ func hookCommandFor(agent string, opts Options) (string, error) {
 		return forwardCommand(opts.program(), agent, forward, opts.TokenFile), nil
 	case server == "":
 		return hookCommand(opts.program(), agent), nil
-	case agent != hook.ClaudeCode:
-		return "", fmt.Errorf("an HTTP hook (--http) is only supported for %s; %s runs hooks as commands (use --server %s to make them forward to it)", hook.ClaudeCode, agent, server)
+	case agent != hook.ClaudeCode && agent != hook.QwenCode:
+		return "", fmt.Errorf("an HTTP hook (--http) is only supported for %s and %s; %s runs hooks as commands (use --server %s to make them forward to it)", hook.ClaudeCode, hook.QwenCode, agent, server)
 	}
 	if err := CheckServerURL(server); err != nil {
 		return "", fmt.Errorf("--http: %w", err)
@@ -285,18 +391,36 @@ func hookCommandFor(agent string, opts Options) (string, error) {
 // toolguard's handlers (command and HTTP alike) are removed from the file.
 func PlanUninstall(agent string, scope Scope, opts Options) (Change, error) {
 	c, err := start(agent, scope, opts)
-	if err != nil || c.Before == nil {
-		return finish(c, err)
+	c.Uninstall = true
+	if err != nil {
+		return c, err
 	}
-	ed := targets[agent].edit
+	if c, err = planRemoval(c, targets[agent].edit); err != nil {
+		return c, err
+	}
+	return withBackstop(c, opts, planRemoval)
+}
+
+// planRemoval plans the removal of toolguard's hook from one file (c.Before).
+func planRemoval(c Change, ed editor) (Change, error) {
+	c.Uninstall = true
+	if c.Before == nil || installedCommand(ed, c.Before) == "" {
+		// Not installed (or uninstalled already): the rules in the file
+		// cannot be told from the person's own, so nothing is touched.
+		c.After = c.Before
+		return finish(c, nil)
+	}
 	backup, _ := os.ReadFile(c.File + BackupSuffix)
-	if backup != nil && installedCommand(ed, backup) == "" {
+	holdsHook := backup != nil && installedCommand(ed, backup) != ""
+	if backup != nil && !holdsHook {
 		if again, err := ed.install(backup, installedCommand(ed, c.Before)); err == nil && bytes.Equal(again, c.Before) {
-			c.After = backup
+			c.After, c.DropBackup = backup, true
 			return finish(c, nil)
 		}
 	}
+	var err error
 	c.After, err = ed.uninstall(c.Before, backup)
+	c.DropBackup = holdsHook || backup != nil && bytes.Equal(backup, c.After)
 	return finish(c, err)
 }
 
@@ -345,4 +469,11 @@ func readOptional(path string) ([]byte, error) {
 		b = []byte{}
 	}
 	return b, err
+}
+
+func (o Options) dockerConfigDir() string {
+	if o.DockerConfigDir != "" {
+		return o.DockerConfigDir
+	}
+	return os.Getenv(DockerAgentConfigDirEnv)
 }

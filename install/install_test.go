@@ -115,6 +115,9 @@ func TestInstallMergesAndUninstallRestores(t *testing.T) {
 			if !u.Changed() {
 				t.Error("uninstall reported no change")
 			}
+			if _, err := os.Stat(file + BackupSuffix); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("uninstall left the backup %s, which is the file it restored: %v", file+BackupSuffix, err)
+			}
 		})
 	}
 }
@@ -132,6 +135,13 @@ func TestUninstallWithoutBackup(t *testing.T) {
 			}
 			if _, err := Uninstall(agent, User, opts); err != nil {
 				t.Fatal(err)
+			}
+			if _, ok := targets[agent].edit.(scriptAgent); ok {
+				// toolguard's own file: without the backup there is nothing to go back to.
+				if _, err := os.Stat(file); !errors.Is(err, fs.ErrNotExist) {
+					t.Errorf("uninstall left %s: %v", file, err)
+				}
+				return
 			}
 			b, err := os.ReadFile(file)
 			if err != nil {
@@ -228,7 +238,8 @@ func TestErrors(t *testing.T) {
 		content     string
 		want        string
 	}{
-		{"unknown agent", "aider", User, "", "unknown agent \"aider\" (valid: claude-code, codex, gemini-cli, cursor, docker-agent)"},
+		{"unknown agent", "aider", User, "", "unknown agent \"aider\" (valid: claude-code, codex, gemini-cli, cursor, docker-agent, copilot, opencode, kilo, qwen-code, cline, droid)"},
+		{"a near miss", "gemini", User, "", "unknown agent \"gemini\" (did you mean gemini-cli?"},
 		{"unknown scope", hook.Codex, "global", "", "unknown scope \"global\" (valid: user, project)"},
 		{"broken json", hook.ClaudeCode, User, `{"hooks": [`, "cannot parse it as JSON"},
 		{"hooks not an object", hook.GeminiCLI, User, `{"hooks": []}`, `"hooks": not a JSON object`},
@@ -326,6 +337,44 @@ func TestUnifiedDiff(t *testing.T) {
 	for _, tt := range tests {
 		if got := unifiedDiff("f", []byte(tt.a), []byte(tt.b)); got != tt.want {
 			t.Errorf("%s:\n%s\nwant:\n%s", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestUninstallLeavesNoCopyOfTheHook: whatever the backup holds, after
+// uninstall no file next to the settings holds toolguard's hook — not the
+// content uninstall replaced, nor a backup made after toolguard was in.
+func TestUninstallLeavesNoCopyOfTheHook(t *testing.T) {
+	for _, agent := range hook.Agents() {
+		for _, tc := range []struct {
+			name   string
+			backup func(installed []byte) []byte
+		}{
+			{"backup holds the hook", func(installed []byte) []byte { return installed }},
+			{"no backup", func([]byte) []byte { return nil }},
+		} {
+			t.Run(agent+"/"+tc.name, func(t *testing.T) {
+				opts := sandbox(t)
+				file, _ := seed(t, agent, opts)
+				mustApply(t, mustPlan(t, agent, User, opts))
+				installed, err := os.ReadFile(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_ = os.Remove(file + BackupSuffix)
+				if b := tc.backup(installed); b != nil {
+					writeFile(t, file+BackupSuffix, b)
+				}
+				if _, err := Uninstall(agent, User, opts); err != nil {
+					t.Fatal(err)
+				}
+				for _, f := range []string{file, file + BackupSuffix} {
+					b, err := os.ReadFile(f)
+					if err == nil && strings.Contains(string(b), "hook "+agent) {
+						t.Errorf("%s still holds toolguard's hook after uninstall:\n%s", f, b)
+					}
+				}
+			})
 		}
 	}
 }

@@ -26,7 +26,12 @@ type AgentStatus struct {
 // Status reports, for every agent and scope, whether toolguard's hook is
 // installed, reading the settings files under home and project.
 func Status(home, project string) []AgentStatus {
-	opts := Options{Home: home, Project: project}
+	return StatusOf(Options{Home: home, Project: project})
+}
+
+// StatusOf is Status for the settings files opts names (its Home,
+// Project and DockerConfigDir).
+func StatusOf(opts Options) []AgentStatus {
 	var out []AgentStatus
 	for _, agent := range hook.Agents() {
 		for _, scope := range []Scope{User, Project} {

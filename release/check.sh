@@ -48,13 +48,10 @@ bin=$prefix/node_modules/.bin/toolguard
 
 echo "npx toolguard install --dry-run"
 mkdir -p "$HOME/.claude" "$HOME/project"
-if ! (cd "$prefix" && npx --offline toolguard install --dry-run) >"$work/dry-run.txt" 2>&1; then
-	# A version that needs the agent named (before install found the agents
-	# on the machine by itself).
-	grep -q 'accepts 1 arg' "$work/dry-run.txt" || { cat "$work/dry-run.txt"; fail "install --dry-run failed"; }
-	(cd "$prefix" && npx --offline toolguard install claude-code --dry-run) >"$work/dry-run.txt"
-fi
-grep -q 'toolguard.*hook' "$work/dry-run.txt" || { cat "$work/dry-run.txt"; fail "install --dry-run shows no hook"; }
+(cd "$prefix" && npx --offline toolguard install --dry-run) >"$work/dry-run.txt" 2>&1 ||
+	{ cat "$work/dry-run.txt"; fail "npx toolguard install --dry-run failed"; }
+grep -q '^claude-code: found' "$work/dry-run.txt" && grep -q 'toolguard.*hook claude-code' "$work/dry-run.txt" ||
+	{ cat "$work/dry-run.txt"; fail "install --dry-run did not find Claude Code's settings directory or show its hook"; }
 [[ ! -e $HOME/.claude/settings.json ]] || fail "install --dry-run wrote a settings file"
 
 echo "toolguard check"

@@ -84,7 +84,7 @@ func TestBadRequests(t *testing.T) {
 		{"too large", "/v1/decide", big, nil, 413, "request body larger than 1024 bytes"},
 		{"unknown route", "/v1/nothing", "", nil, 404, "no such endpoint: GET /v1/nothing (see docs/server.md for the API)"},
 		{"unknown agent", "/v1/hooks/vim", `{}`, nil, 404,
-			`unknown agent "vim" (valid: claude-code, codex, gemini-cli, cursor, docker-agent)`},
+			`unknown agent "vim" (valid: claude-code, codex, gemini-cli, cursor, docker-agent, copilot, opencode, kilo, qwen-code, cline, droid)`},
 		{"approval id shape", "/v1/approvals/abc", `{"approved":true}`, pageHeaders, 400,
 			"malformed approval id: ids are 22 URL-safe base64 characters, as listed by GET /v1/approvals"},
 		{"approval unknown", "/v1/approvals/AAAAAAAAAAAAAAAAAAAAAA", `{"approved":true}`, pageHeaders, 404, "no such approval"},

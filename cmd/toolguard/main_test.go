@@ -40,6 +40,9 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", env.WorkDir+"/home")
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/home/.config")
 			env.Setenv("XDG_STATE_HOME", env.WorkDir+"/home/.local/state")
+			// The directory of the commands above, for scripts that set a PATH
+			// of their own (testscript puts it first).
+			env.Setenv("CMDBIN", strings.Split(env.Getenv("PATH"), string(os.PathListSeparator))[0])
 			env.Setenv("HOSTGOCACHE", hostGoCache())
 			return nil
 		},

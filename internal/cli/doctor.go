@@ -43,7 +43,11 @@ Exit code 0 when the policy loads and every installed hook answers, 1
 otherwise.`,
 		Args: cobra.NoArgs,
 	}
+	var configDir string
+	var agentYAML []string
 	cmd.Flags().StringVar(&project, "project", "", "project directory (default: the current directory)")
+	cmd.Flags().StringVar(&configDir, "config-dir", "", "docker-agent's configuration directory (default: $"+install.DockerAgentConfigDirEnv+", else ~/.config/cagent)")
+	cmd.Flags().StringSliceVar(&agentYAML, "agent-yaml", nil, "docker-agent agent YAML files to check for the entry docker-agent up to v1.32.3 loads (default: the agent YAMLs in the project directory)")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		home, err := os.UserHomeDir()
 		if err != nil {
@@ -52,7 +56,14 @@ otherwise.`,
 		if project == "" {
 			project, _ = os.Getwd()
 		}
-		return doctor(a, install.Status(home, project), home, project)
+		err = doctor(a, install.StatusOf(install.Options{Home: home, Project: project, DockerConfigDir: configDir}), home, project)
+		if agentYAML == nil {
+			agentYAML = install.AgentYAMLFiles(project)
+		}
+		if yerr := checkAgentYAMLs(a, agentYAML, home); err == nil {
+			err = yerr
+		}
+		return err
 	}
 	return cmd
 }
@@ -80,7 +91,10 @@ func doctor(a *app, statuses []install.AgentStatus, home, project string) error 
 		case s.Command != "" && !loaded:
 			probe = "not run: docker-agent will not run this hook"
 		case s.Command != "":
-			ok, msg := probeHook(a.ctx, s.Agent, s.Command)
+			ok, msg := probeHook(a.ctx, s.Agent, probeCommand(s))
+			if ok && (s.Agent == hook.OpenCode || s.Agent == hook.Kilo) {
+				msg += ", by the command the plugin runs (the plugin runs only inside " + s.Agent + ")"
+			}
 			probe, failed = msg, failed || !ok
 		}
 		if s.Agent == hook.Codex && s.Command != "" {
@@ -95,6 +109,7 @@ func doctor(a *app, statuses []install.AgentStatus, home, project string) error 
 	for _, n := range notes {
 		fmt.Fprintln(a.io.Stdout, n)
 	}
+	printFallbacks(a, statuses, home, project)
 	for _, agent := range hook.Agents() {
 		if !installedFor(statuses, agent) {
 			continue
@@ -191,6 +206,10 @@ func probeHook(ctx context.Context, agent, command string) (bool, string) {
 	case bytes.Contains(stderr.Bytes(), []byte(policyLoadFailed)):
 		// It denies the probe because it denies everything.
 		return false, "FAILED: the hook denies every call: its policy does not load (see policy: below)"
+	case agent == hook.Cline && strings.Contains(stdout.String(), clineNoDecision):
+		// The script blocks the call when toolguard does not answer; that
+		// block says nothing about toolguard.
+		return false, "FAILED: the cline script got no decision from toolguard: " + strings.TrimSpace(stderr.String())
 	case ok && v == risk.Deny && server != "":
 		return true, "ok via " + server + " (denies " + hook.ProbeCommand + ")"
 	case ok && v == risk.Deny:
@@ -353,6 +372,93 @@ func programOf(command string) string {
 		return strings.Trim(command[:i], "'")
 	}
 	return "toolguard"
+}
+
+// printFallbacks says, for every installed hook, what its agent does with
+// a call when toolguard cannot answer, and what backstop stops the worst
+// calls then.
+func printFallbacks(a *app, statuses []install.AgentStatus, home, project string) {
+	out := a.io.Stdout
+	header := false
+	for _, s := range statuses {
+		if s.Command == "" {
+			continue
+		}
+		if !header {
+			fmt.Fprintln(out, "if toolguard could not answer (program gone, crashed, hung):")
+			header = true
+		}
+		doc, _ := os.ReadFile(s.File)
+		var backstop []byte
+		if f := install.BackstopFile(s.Agent, s.Scope, install.Options{Home: home, Project: project}); f != "" {
+			backstop, _ = os.ReadFile(f)
+		}
+		fb := install.FallbackOf(s.Agent, doc, backstop)
+		where := s.Agent + " (" + tildePath(s.File, home) + ")"
+		switch {
+		case !fb.RunsCall:
+			fmt.Fprintf(out, "  %s blocks the call: %s\n", where, fb.Backstop)
+		case fb.Backstop != "":
+			fmt.Fprintf(out, "  %s runs the call %s; backstop: %s\n", where, fb.When, fb.Backstop)
+		default:
+			fmt.Fprintf(out, "  %s runs the call %s; no backstop\n", where, fb.When)
+		}
+	}
+}
+
+// probeCommand is what the agent runs for an installed hook: the hook
+// command, or for Cline the generated script that runs it (which is what
+// decides whether a failure blocks).
+func probeCommand(s install.AgentStatus) string {
+	if s.Agent == hook.Cline && forwardServer(s.Command) == "" {
+		return "'" + strings.ReplaceAll(s.File, "'", `'\''`) + "'"
+	}
+	return s.Command
+}
+
+// clineNoDecision is in the reply of Cline's generated script when
+// toolguard gave it none.
+const clineNoDecision = "toolguard gave no decision"
+
+// checkAgentYAMLs reports toolguard's entries in docker-agent agent YAMLs,
+// where docker-agent up to v1.32.3 loads hooks: each must run the hook
+// with --agent-runs-asks (those versions run a call whose hook answers
+// ask) and must not carry preempt_yolo (they refuse the file). Those
+// versions also run a call when the hook crashes, times out or prints
+// something that is not JSON, which is said too.
+func checkAgentYAMLs(a *app, files []string, home string) error {
+	out := a.io.Stdout
+	failed := false
+	for _, f := range files {
+		hooks, err := install.AgentYAMLHooks(f)
+		if err != nil {
+			fmt.Fprintf(out, "docker-agent agent YAML %s: unreadable: %v\n", tildePath(f, home), err)
+			failed = true
+			continue
+		}
+		for _, h := range hooks {
+			where := fmt.Sprintf("docker-agent agent YAML %s, agent %s:", tildePath(f, home), h.Agent)
+			switch {
+			case h.Command == "":
+				fmt.Fprintf(out, "%s no toolguard pre_tool_use entry (docker-agent up to v1.32.3 loads hooks only from here)\n", where)
+			case h.Preempt:
+				fmt.Fprintf(out, "%s FAILED: the entry has preempt_yolo, which docker-agent up to v1.32.3 refuses (the whole file fails to load)\n", where)
+				failed = true
+			case !h.RunsAsks:
+				fmt.Fprintf(out, "%s FAILED: the entry lacks %s, so docker-agent up to v1.32.3 runs a call the hook answers ask\n", where, hook.AgentRunsAsksFlag)
+				failed = true
+			default:
+				ok, msg := probeHook(a.ctx, hook.DockerAgent, h.Command)
+				fmt.Fprintf(out, "%s %s\n", where, msg)
+				failed = failed || !ok
+				fmt.Fprintln(out, "  docker-agent up to v1.32.3 runs the call when this hook crashes, times out or prints something that is not JSON; no backstop there: upgrade to docker-agent "+install.DockerAgentMinimum.String()+" or later and run toolguard install docker-agent")
+			}
+		}
+	}
+	if failed {
+		return exitWith(ExitError)
+	}
+	return nil
 }
 
 // printWrap says, per agent whose hook is installed, whether its allowed

@@ -152,9 +152,9 @@ func watchdogFire(after time.Duration) func() {
 // approver is "terminal" (an agent's own interface usually owns it). Nil
 // means none: such asks are denied. The wait is the approval timeout,
 // capped so the hook still answers inside the timeout install writes.
-func hookApprover(p *policy.Policy) (approval.Approver, time.Duration) {
+func hookApprover(p *policy.Policy, agent string) (approval.Approver, time.Duration) {
 	cfg := p.Config().Approval
-	wait := min(approval.ClampTimeout(cfg.Timeout), hook.MaxApprovalWait)
+	wait := min(approval.ClampTimeout(cfg.Timeout), hook.MaxApprovalWaitFor(agent))
 	switch cfg.Approver {
 	case "none":
 		return nil, 0
@@ -185,7 +185,7 @@ func runHook(a *app, agent string, pf *policyFlags, opts hook.Options) error {
 		return &ExitCodeError{Code: 2, Err: fmt.Errorf("%s (%w); the call is blocked", policyLoadFailed, err)}
 	}
 	opts.Timeout = decideWithin(time.Since(start))
-	if opts.Approver, opts.ApprovalTimeout = hookApprover(p); opts.Approver != nil {
+	if opts.Approver, opts.ApprovalTimeout = hookApprover(p, agent); opts.Approver != nil {
 		opts.Logger = eventLogger()
 		if watchdog != nil && watchdog.Stop() { // room for a person's answer, inside the agent's timeout
 			watchdog = time.AfterFunc(hookDeadline+opts.ApprovalTimeout, watchdogFire(hookDeadline+opts.ApprovalTimeout))

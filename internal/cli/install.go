@@ -26,6 +26,7 @@ func init() {
 // installFlags are shared by install and uninstall.
 type installFlags struct {
 	scope     string
+	configDir string // docker-agent: its configuration directory
 	dryRun    bool
 	program   string
 	project   string
@@ -41,13 +42,14 @@ func addInstallFlags(cmd *cobra.Command, f *installFlags) {
 	cmd.Flags().StringVar(&f.scope, "scope", "user", "which settings file: user (in your home) or project (in the project directory)")
 	cmd.Flags().BoolVar(&f.dryRun, "dry-run", false, "print the change as a unified diff and write nothing")
 	cmd.Flags().StringVar(&f.project, "project", "", "project directory for --scope project (default: the current directory)")
+	cmd.Flags().StringVar(&f.configDir, "config-dir", "", "docker-agent only: its configuration directory (default: $"+install.DockerAgentConfigDirEnv+", else ~/.config/cagent)")
 	cmd.Flags().BoolVar(&f.start, "start", false, "service only: also enable and start (install) or stop and disable (uninstall) it with systemctl --user or launchctl")
 }
 
 func newInstallCmd(a *app) *cobra.Command {
 	f := &installFlags{}
 	cmd := &cobra.Command{
-		Use:   "install AGENT|service",
+		Use:   "install [AGENT|service]",
 		Short: "Add toolguard's hook to an agent's settings (" + strings.Join(hook.Agents(), ", ") + "), or install toolguard serve as a user service",
 		Long: `Add "toolguard hook AGENT" to the agent's own settings file, merging with what is
 there. The old file is kept as FILE` + install.BackupSuffix + `; a second install changes
@@ -66,8 +68,12 @@ Claude Code sends $` + hook.ServerTokenEnv + ` as its bearer token.
 
 "toolguard install service" writes a user service that keeps "toolguard serve"
 running (a systemd user unit on Linux, a launchd agent on macOS), for the
-HTTP hook and the approval page; --start also enables and starts it.`,
-		Args: cobra.ExactArgs(1),
+HTTP hook and the approval page; --start also enables and starts it.
+
+With no AGENT, toolguard looks for the agents installed on this machine (their
+programs on PATH and their configuration directories) and installs into each
+one found, saying what it did and what it skipped, and why.`,
+		Args: cobra.MaximumNArgs(1),
 	}
 	addInstallFlags(cmd, f)
 	cmd.Flags().StringVar(&f.addr, "addr", "", "service only: the address serve listens on (default 127.0.0.1:7878)")
@@ -77,46 +83,54 @@ HTTP hook and the approval page; --start also enables and starts it.`,
 	cmd.Flags().StringVar(&f.tokenFile, "token-file", "", "with --server: file the hook reads the server's bearer token from (default: the agent's $"+hook.ServerTokenEnv+"; not for claude-code)")
 	cmd.Flags().BoolVar(&f.trust, "trust", false, "codex only: record toolguard's hooks as trusted in Codex's config.toml, as trusting them in Codex's /hooks review does")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if args[0] == install.ServiceAgent {
+		if len(args) > 0 && args[0] == install.ServiceAgent {
 			return installService(a, f)
 		}
-		opts, scope, err := f.options()
-		if err != nil {
-			return err
-		}
-		if f.program == "" && scope == install.User {
-			if err := placeSelf(a.io.Stdout, f.dryRun); err != nil {
+		if f.program == "" && f.scope == string(install.User) {
+			if err := placeSelf(a.io.Stdout, f.dryRun); err != nil { // once, for every agent below
 				return err
 			}
 		}
-		note := installNote(args[0])
-		if f.forward != "" {
-			note = strings.TrimSpace(forwardNote(args[0], f.forward) + " " + note)
+		if len(args) == 0 {
+			return installFound(a, f)
 		}
-		if args[0] == hook.DockerAgent {
-			// Plan refuses a docker-agent that would not load the entry.
-			home, _ := os.UserHomeDir()
-			d := detectDockerAgent(a.ctx, cmp.Or(opts.Home, home))
-			opts.DockerAgent = &d
-			_, why := d.LoadsUserHooks(cmp.Or(opts.Program, "toolguard"))
-			note = why + ". " + note
-		}
-		c, err := install.Plan(args[0], scope, opts)
-		if err != nil {
-			return err
-		}
-		if f.trust && args[0] != hook.Codex {
-			return fmt.Errorf("--trust applies to codex only (its hooks run only once trusted)")
-		}
-		if err := finishChange(a, f, c, "installed toolguard's hook for", note); err != nil || f.dryRun {
-			return err
-		}
-		if args[0] == hook.Codex {
-			return codexTrust(a, opts, f.trust)
-		}
-		return nil
+		return installAgent(a, f, args[0])
 	}
 	return cmd
+}
+
+// installAgent installs toolguard's hook for one agent.
+func installAgent(a *app, f *installFlags, agent string) error {
+	opts, scope, err := f.options()
+	if err != nil {
+		return err
+	}
+	note := installNote(agent)
+	if f.forward != "" {
+		note = strings.TrimSpace(forwardNote(agent, f.forward) + " " + note)
+	}
+	if agent == hook.DockerAgent {
+		// Plan refuses a docker-agent that would not load the entry.
+		home, _ := os.UserHomeDir()
+		d := detectDockerAgent(a.ctx, cmp.Or(opts.Home, home))
+		opts.DockerAgent = &d
+		_, why := d.LoadsUserHooks(cmp.Or(opts.Program, "toolguard"))
+		note = why + ". " + note
+	}
+	c, err := install.Plan(agent, scope, opts)
+	if err != nil {
+		return err
+	}
+	if f.trust && agent != hook.Codex {
+		return fmt.Errorf("--trust applies to codex only (its hooks run only once trusted)")
+	}
+	if err := finishChange(a, f, c, "installed toolguard's hook for", note); err != nil || f.dryRun {
+		return err
+	}
+	if agent == hook.Codex {
+		return codexTrust(a, opts, f.trust)
+	}
+	return nil
 }
 
 // codexTrust reports whether Codex will run the hooks it was just given,
@@ -191,7 +205,7 @@ func (f *installFlags) options() (install.Options, install.Scope, error) {
 	if err != nil {
 		return install.Options{}, "", fmt.Errorf("--scope: %w", err)
 	}
-	opts := install.Options{Project: f.project, Program: f.program, Server: f.server, Forward: f.forward}
+	opts := install.Options{Project: f.project, Program: f.program, Server: f.server, Forward: f.forward, DockerConfigDir: f.configDir}
 	if opts.Program == "" && scope == install.User {
 		opts.Program = selfPath()
 	}
@@ -250,6 +264,7 @@ func finishChange(a *app, f *installFlags, c install.Change, done, note string) 
 	}
 	fmt.Fprintf(out, "%s %s in %s\n", done, c.Agent, c.File)
 	switch {
+	case c.Uninstall:
 	case c.Before != nil && c.KeepBackup:
 		fmt.Fprintf(out, "the content from before toolguard stays in %s%s\n", c.File, install.BackupSuffix)
 	case c.Before != nil:
@@ -368,6 +383,39 @@ func runCommands(a *app, cmds [][]string) error {
 		if err := run.Run(); err != nil {
 			return fmt.Errorf("%s: %w", strings.Join(c, " "), err)
 		}
+	}
+	return nil
+}
+
+// installFound installs into every agent found on this machine, going on
+// past an agent that fails, and says what it did and skipped.
+func installFound(a *app, f *installFlags) error {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return err
+	}
+	out := a.io.Stdout
+	var failed []string
+	found := 0
+	for _, p := range install.Detect(home) {
+		if !p.Found {
+			fmt.Fprintf(out, "%s: skipped, not found (%s)\n", p.Agent, p.Why)
+			continue
+		}
+		found++
+		fmt.Fprintf(out, "%s: found (%s)\n", p.Agent, p.Why)
+		g := *f
+		g.trust = g.trust && p.Agent == hook.Codex // --trust is for codex alone
+		if err := installAgent(a, &g, p.Agent); err != nil {
+			fmt.Fprintf(out, "%s: skipped: %v\n", p.Agent, err)
+			failed = append(failed, p.Agent)
+		}
+	}
+	switch {
+	case found == 0:
+		return fmt.Errorf("no supported agent found on this machine (%s); name one: toolguard install AGENT", strings.Join(hook.Agents(), ", "))
+	case len(failed) > 0:
+		return fmt.Errorf("could not install into %s (see above)", strings.Join(failed, ", "))
 	}
 	return nil
 }
