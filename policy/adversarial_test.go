@@ -26,7 +26,7 @@ import (
 // guards, agents' advisories, incident write-ups) and labelled by what they
 // do before toolguard was run on them. dev/ is the part engineers read while
 // working; the later splits were written afterwards and are kept out of
-// sight (only their totals are printed unless TOOLGUARD_CORPUS_SHOW=1) so
+// sight (only their totals are printed unless TGTEST_CORPUS_SHOW=1) so
 // that they measure how the guard generalises. A later split holds no call
 // of an earlier split and no example of the rule packs
 // (TestAdversarialSplitsApart).
@@ -326,7 +326,7 @@ func (o corpusOutcome) hardMiss() bool {
 // docs/benchmarks.md are not the measured ones.
 func TestAdversarialCorpus(t *testing.T) {
 	outs := decideCorpus(t, loadCorpus(t))
-	show := os.Getenv("TOOLGUARD_CORPUS_SHOW") != ""
+	show := os.Getenv("TGTEST_CORPUS_SHOW") != ""
 	report := corpusReport(outs)
 	t.Log("\n" + report)
 	var hard, pending []string
@@ -546,13 +546,13 @@ func frac(n, d int) string {
 	return fmt.Sprintf("%d/%d (%.0f%%)", n, d, 100*float64(n)/float64(d))
 }
 
-// TestCorpusCase explains one corpus case, named by TOOLGUARD_CORPUS_CASE
+// TestCorpusCase explains one corpus case, named by TGTEST_CORPUS_CASE
 // (its id, or family/id), in every mode: the decision and every finding.
 // It is a tool for working on a miss, skipped otherwise.
 func TestCorpusCase(t *testing.T) {
-	want := os.Getenv("TOOLGUARD_CORPUS_CASE")
+	want := os.Getenv("TGTEST_CORPUS_CASE")
 	if want == "" {
-		t.Skip("set TOOLGUARD_CORPUS_CASE=<id> to explain one corpus case")
+		t.Skip("set TGTEST_CORPUS_CASE=<id> to explain one corpus case")
 	}
 	for _, c := range loadCorpus(t) {
 		if c.ID != want && c.key() != want && !strings.HasSuffix(c.key(), "/"+want) {

@@ -171,7 +171,7 @@ func checkTargets(t *testing.T, stats map[string]*peerStats, failures []string) 
 	all := stats["ALL"]
 	blockRate := float64(all.blockOK) / float64(max(all.block, 1))
 	passRate := float64(all.passOK) / float64(max(all.pass, 1))
-	if os.Getenv("TOOLGUARD_PEER_FAILURES") != "" || blockRate < minBlockRate || passRate < minPassRate {
+	if os.Getenv("TGTEST_PEER_FAILURES") != "" || blockRate < minBlockRate || passRate < minPassRate {
 		for _, f := range failures {
 			t.Log("disagrees:", f)
 		}

@@ -453,12 +453,12 @@ func tracesTopRules(outs []traceOutcome, top int) string {
 }
 
 // TestTraceCall explains the trace calls whose key (file/id) starts with
-// TOOLGUARD_TRACE_CALL in every mode: the decision and every finding. It
+// TGTEST_TRACE_CALL in every mode: the decision and every finding. It
 // is a tool for working on an interruption, skipped otherwise.
 func TestTraceCall(t *testing.T) {
-	want := os.Getenv("TOOLGUARD_TRACE_CALL")
+	want := os.Getenv("TGTEST_TRACE_CALL")
 	if want == "" {
-		t.Skip("set TOOLGUARD_TRACE_CALL=<file/id prefix> to explain trace calls")
+		t.Skip("set TGTEST_TRACE_CALL=<file/id prefix> to explain trace calls")
 	}
 	for _, c := range loadTraces(t, tracesDir) {
 		if !strings.HasPrefix(c.key(), want) {

@@ -35,10 +35,10 @@ func BenchmarkRun(b *testing.B) {
 // BenchmarkAgentPlan measures planning the Agent profile on this machine:
 // the search of the home directories and the workspace's parent (from its
 // cache after the first run), and the split of the read-only grant around
-// what it found. $TOOLGUARD_BENCH_WORKSPACE names the workspace (default a
+// what it found. $TGTEST_BENCH_WORKSPACE names the workspace (default a
 // temporary directory). It reports the number of rules the ruleset gets.
 func BenchmarkAgentPlan(b *testing.B) {
-	ws := os.Getenv("TOOLGUARD_BENCH_WORKSPACE")
+	ws := os.Getenv("TGTEST_BENCH_WORKSPACE")
 	if ws == "" {
 		ws = b.TempDir()
 	}

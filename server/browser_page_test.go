@@ -169,10 +169,10 @@ func checkPage(t *testing.T, name string, phone bool) {
 	save(t, ctx, "page-filled-"+name+"-after.png")
 }
 
-// save writes a full-page screenshot to $TOOLGUARD_SCREENSHOTS when set,
+// save writes a full-page screenshot to $TGTEST_SCREENSHOTS when set,
 // for a person to look at.
 func save(t *testing.T, ctx context.Context, file string) {
-	dir := os.Getenv("TOOLGUARD_SCREENSHOTS")
+	dir := os.Getenv("TGTEST_SCREENSHOTS")
 	if dir == "" {
 		return
 	}

@@ -112,10 +112,10 @@ func browserCall(base string) <-chan decisionResult {
 }
 
 // screenshots saves the page at desktop and phone widths to
-// $TOOLGUARD_SCREENSHOTS (when set) for a person to look at, and checks
+// $TGTEST_SCREENSHOTS (when set) for a person to look at, and checks
 // that the phone layout has no horizontal scrolling.
 func screenshots(t *testing.T, ctx context.Context, base string) {
-	dir := os.Getenv("TOOLGUARD_SCREENSHOTS")
+	dir := os.Getenv("TGTEST_SCREENSHOTS")
 	if err := chromedp.Do(ctx,
 		chromedp.SetValue(chromedp.ID("try-input"), "rm -rf ~/ && echo done"),
 		chromedp.Click(chromedp.CSS("#try-form button")),
