@@ -78,28 +78,7 @@ func (f *flow) records(sc Command) {
 			}
 		}
 	}
-	if text, ok := shell.Output(c); ok {
-		for _, r := range c.Redirects {
-			if (r.Op == ">" || r.Op == ">>" || r.Op == ">|" || r.Op == "&>") && r.Target.Known {
-				if cp := f.canonical(sc, r.Target.Value); cp != "" {
-					if r.Op == ">>" {
-						f.written[cp] += text
-					} else {
-						f.written[cp] = text
-					}
-				}
-			}
-		}
-	}
-	if c.Name == "tee" && c.Stdin != nil && c.Stdin.Known {
-		for _, w := range c.Args() {
-			if w.Known && !strings.HasPrefix(w.Value, "-") {
-				if cp := f.canonical(sc, w.Value); cp != "" {
-					f.written[cp] = c.Stdin.Text
-				}
-			}
-		}
-	}
+	noteWrites(c, func(p string) string { return f.canonical(sc, p) }, f.written)
 	if out, src, ok := compiled(c); ok {
 		if o, s := f.canonical(sc, out), f.canonical(sc, src); o != "" && s != "" {
 			f.built[o] = s
@@ -235,7 +214,11 @@ func executed(sc Command) []shell.Word {
 			out = append(out, args[0])
 		}
 	case isShellName(c.Name) || isInterpreter(c.Name):
-		for _, a := range c.Args() {
+		for i, a := range c.Args() {
+			if a.Value == "-m" && strings.HasPrefix(c.Name, "python") && i+1 < len(c.Args()) {
+				out = append(out, moduleFiles(c.Args()[i+1])...)
+				break
+			}
 			if a.Value == "-c" || a.Value == "-e" || a.Value == "-m" || a.Value == "-r" || a.Value == "--eval" {
 				break // the code is on the command line, judged as inline code
 			}
@@ -294,4 +277,16 @@ func fedFromNetwork(c *shell.Command, network map[*shell.Command]bool) bool {
 		}
 	}
 	return false
+}
+
+// moduleFiles are the files python -m MOD runs when MOD is a module of the
+// directory it runs in (the first place it looks): MOD's path with .py, or
+// its package's __main__.py. A module found elsewhere (pytest, http.server)
+// is no file here, and nothing is read.
+func moduleFiles(w shell.Word) []shell.Word {
+	if !w.Known || w.Value == "" || strings.ContainsAny(w.Value, "/\\") || strings.HasPrefix(w.Value, ".") {
+		return nil
+	}
+	p := strings.ReplaceAll(w.Value, ".", "/")
+	return []shell.Word{withValue(w, p+".py"), withValue(w, p+"/__main__.py")}
 }
