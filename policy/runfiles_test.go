@@ -4,8 +4,11 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -98,6 +101,93 @@ func TestRunFiles(t *testing.T) {
 			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
 				t.Errorf("%s (-want +got):\n%s", tc.command, diff)
 			}
+		})
+	}
+}
+
+// runFileCall lays a workspace holding the file name with content and
+// returns a trusted policy and the call that runs it with command.
+func runFileCall(b *testing.B, name, content, command string) (*policy.Policy, call.Call) {
+	home := filepath.Join(b.TempDir(), "home", "u")
+	ws := filepath.Join(home, "project")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ws, name), []byte(content), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	p, err := policy.Compile(&policy.Config{Settings: policy.Settings{Mode: policy.ModeTrusted}}, policy.Options{Home: home})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := p.Tools().Normalize(call.Request{Tool: "Bash", Input: map[string]any{"command": command}, Cwd: ws, Workspace: ws})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p, c
+}
+
+// ordinaryScript is about n bytes of an ordinary build script: a comment
+// and a few commands per step (variables, a condition, a loop, go, git and
+// cp on files under the project), about one command per 60 bytes.
+func ordinaryScript(n int) string {
+	var sb strings.Builder
+	sb.WriteString("#!/usr/bin/env bash\nset -euo pipefail\nROOT=\"$(cd \"$(dirname \"$0\")\" && pwd)\"\n")
+	for i := 0; sb.Len() < n; i++ {
+		t := strconv.Itoa(i)
+		sb.WriteString("\n# Step " + t + ": build tool" + t + " when its sources are present, refresh the golden\n" +
+			"# files the tests compare against, and report what changed in the tree.\n" +
+			"if [ -d ./cmd/tool" + t + " ]; then\n  go build -o bin/tool" + t + " ./cmd/tool" + t + "\n" +
+			"  echo \"built tool" + t + " into bin/ for the integration tests\"\nfi\n" +
+			"for f in ./testdata/*.golden; do cp \"$f\" ./build/ ; done\ngit status --short | grep -c . || true\n")
+	}
+	return sb.String()
+}
+
+// BenchmarkDecideRunFile measures Decide on calls that run a file the
+// disk reader reads (issue 24): a 10 KB ordinary script (goal p99 ≤ 1 ms),
+// and the worst files within MaxFileBytes — a shell script of the size
+// limit and a Python file of the size limit — which the one work budget
+// per call bounds (goal ≤ 20 ms CPU, ≤ 8 MB).
+func BenchmarkDecideRunFile(b *testing.B) {
+	worstShell := ordinaryScript(policy.MaxFileBytes - 200)
+	var py strings.Builder
+	for py.Len() < policy.MaxFileBytes-100 {
+		py.WriteString("shutil.rmtree('/tmp/x'); open('/etc/hosts').read(); requests.get('https://example.com/a')\n")
+	}
+	for _, bc := range []struct {
+		name, file, content, command string
+	}{
+		{"script-10KB", "build.sh", ordinaryScript(10 << 10), "bash build.sh"},
+		{"worst-shell-256KiB", "build.sh", worstShell, "bash build.sh"},
+		{"worst-python-256KiB", "gen.py", py.String(), "python3 gen.py"},
+		{"sql-10KB", "seed.sql", strings.Repeat("INSERT INTO accounts (email) VALUES ('ada@example.com');\n", 10<<10/58), "psql -d app -f seed.sql"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			p, c := runFileCall(b, bc.file, bc.content, bc.command)
+			ctx := context.Background()
+			var samples, cpus []time.Duration
+			b.ReportAllocs()
+			for b.Loop() {
+				start := time.Now()
+				cpu, measured := threadCPU(func() { p.Decide(ctx, c) })
+				samples = append(samples, time.Since(start))
+				if measured {
+					cpus = append(cpus, cpu)
+				}
+			}
+			slices.Sort(samples)
+			slices.Sort(cpus)
+			b.ReportMetric(float64(samples[len(samples)/2].Microseconds()), "p50-µs")
+			b.ReportMetric(float64(samples[len(samples)*99/100].Microseconds()), "p99-µs")
+			if len(cpus) > 0 {
+				b.ReportMetric(float64(cpus[len(cpus)*99/100].Microseconds()), "p99-cpu-µs")
+				b.ReportMetric(float64(cpus[len(cpus)-1].Microseconds()), "max-cpu-µs")
+			}
+			d, work := p.DecideWork(ctx, c)
+			b.ReportMetric(float64(work), "work-units")
+			b.ReportMetric(float64(len(bc.content)), "file-bytes")
+			b.Logf("%s: %s (%s)", bc.name, d.Verdict, d.Rule)
 		})
 	}
 }
