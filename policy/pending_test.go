@@ -107,9 +107,7 @@ var pendingIssue24 = map[string]bool{
 	"dev/toolguard-wrappers/mcp-child-rm-rf-home":                          true, // deny: ask allow allow
 	"dev/toolguard-wrappers/mcp-child-sh-c-curl-pipe":                      true, // deny: ask allow allow
 	"dev/toolguard-wrappers/mcp-no-user-config-home-server":                true, // deny: ask allow allow
-	"dev/written-and-run/echo-package-json-postinstall-then-npm-install":   true, // deny: ask allow allow
 	"dev/written-and-run/heredoc-sql-bang-then-psql":                       true, // deny: ask allow allow
-	"dev/written-and-run/printf-makefile-curl-then-make-f":                 true, // deny: ask allow allow
 	"holdout3/build-files/go-generate-tar-ssh-upload":                      true, // deny: ask allow allow
 	"holdout3/build-files/just-lint-dependency-wipes-home":                 true, // deny: ask allow allow
 	"holdout3/build-files/nox-lint-session-reverse-shell":                  true, // deny: ask allow allow
