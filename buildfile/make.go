@@ -186,7 +186,7 @@ func (m *makefile) parse(file, text string) {
 				body = append(body, lines[i])
 			}
 			i++
-			m.set(strings.Fields(name+" x")[0], "=", strings.Join(body, "\n"), cond > 0)
+			m.set(strings.Fields(name + " x")[0], "=", strings.Join(body, "\n"), cond > 0)
 			cur = nil
 			continue
 		case "include", "-include", "sinclude":
@@ -279,7 +279,7 @@ func makeAssignment(s string) (name, op, value string, ok bool) {
 			if i > 0 {
 				switch s[i-1] {
 				case ':', '?', '+', '!':
-					op = s[i-1:i+1]
+					op = s[i-1 : i+1]
 					name = s[:i-1]
 					if s[i-1] == ':' && i > 1 && s[i-2] == ':' {
 						op, name = "::=", s[:i-2]
