@@ -22,6 +22,8 @@ type makefile struct {
 	line    int
 	steps   []Step // $(shell …) run while the file is read
 	depth   int    // expansion depth
+	work    int    // references expanded, bounded by maxReferences
+	over    bool   // maxReferences was exceeded and said so
 	dryRun  bool
 	include int // include depth
 }
@@ -38,8 +40,12 @@ type recipeLine struct {
 	text string
 }
 
-// maxExpansion bounds the text one expansion makes.
-const maxExpansion = 64 << 10
+// maxExpansion bounds the text one expansion makes; maxReferences the
+// references one Makefile's expansions follow.
+const (
+	maxExpansion  = 64 << 10
+	maxReferences = 100_000
+)
 
 func (r *resolver) make(inv Invocation) {
 	dir := inv.Dir
@@ -411,6 +417,13 @@ func (m *makefile) expand(s string, a *auto) string {
 		m.r.problem(m.file, "make variables refer to each other too deeply")
 		return ""
 	}
+	if m.work > maxReferences {
+		if !m.over {
+			m.over = true
+			m.r.problem(m.file, "make variables expand to too many references")
+		}
+		return ""
+	}
 	if !strings.Contains(s, "$") {
 		return s
 	}
@@ -458,6 +471,7 @@ var makeFuncs = map[string]bool{"subst": true, "patsubst": true, "strip": true, 
 
 // ref expands the inside of one $(…) reference.
 func (m *makefile) ref(inner string, a *auto) string {
+	m.work++
 	fn, arg, hasArg := strings.Cut(inner, " ")
 	if !hasArg {
 		fn, arg, hasArg = strings.Cut(inner, "\t")

@@ -223,6 +223,11 @@ func (r *resolver) list(dir string) ([]string, bool) {
 }
 
 func (r *resolver) problem(file, reason string) {
+	for _, p := range r.plan.Problems {
+		if p.File == file && p.Reason == reason {
+			return
+		}
+	}
 	r.plan.Problems = append(r.plan.Problems, Problem{File: file, Reason: reason})
 }
 
