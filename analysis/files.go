@@ -42,7 +42,8 @@ func (w written) Read(p string) (string, error) {
 // text is the text of the file p, which the command of sc runs as w: what
 // the call wrote into it, or else what Context.Files reads. ok is false
 // when there is no text to judge; a file whose text cannot be judged is
-// unverifiable.
+// unverifiable, except a program run by its path that is not text: a
+// compiled program, which stays an unknown program.
 func (f *flow) text(sc Command, w shell.Word, p string) (string, bool) {
 	if text, err := f.written.Read(p); err == nil {
 		return text, true
@@ -54,6 +55,8 @@ func (f *flow) text(sc Command, w shell.Word, p string) (string, bool) {
 	switch {
 	case err == nil:
 		return text, true
+	case errors.Is(err, ErrNotText) && sc.Cmd.Argv[0] == w:
+		// a compiled program run by its path stays an unknown program
 	case !errors.Is(err, ErrNotExist):
 		f.a.add(Unverifiable(shell.Problem{Span: w.Span,
 			Reason: fmt.Sprintf("%s runs %s, whose content cannot be checked (%v)", sc.Cmd.Name, w.Value, err)}))
