@@ -3,6 +3,7 @@ package analysis
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/toolguard/toolguard/buildfile"
@@ -55,7 +56,7 @@ func (f *flow) builds(sc Command) {
 		f.judged = map[string]bool{}
 	}
 	for _, st := range plan.Steps {
-		key := fmt.Sprintf("%s:%d:%s", st.File, st.Line, st.Text)
+		key := st.File + ":" + strconv.Itoa(st.Line) + ":" + st.Text
 		if f.judged[key] {
 			continue
 		}
@@ -65,7 +66,9 @@ func (f *flow) builds(sc Command) {
 		for _, nested := range f.a.seen[before:len(f.a.seen):len(f.a.seen)] {
 			f.step(nested) // the files the step's commands run, and the runners they start
 		}
-		f.a.ctx.Findings.namePlace(start, f.a.where(st, c.Name))
+		if f.a.mark() > start {
+			f.a.ctx.Findings.namePlace(start, f.a.where(st, c.Name))
+		}
 	}
 }
 
@@ -76,7 +79,7 @@ func (a *Analysis) buildStep(sc Command, st buildfile.Step) {
 		cmd.Dir = shell.Word{Value: st.Dir, Known: true}
 	}
 	if st.Lang == buildfile.Shell {
-		a.shellText(&cmd, st.Text, sc.Cmd.Span, a.where(st, sc.Cmd.Name), st.File)
+		a.shellText(&cmd, st.Text, sc.Cmd.Span, "the code", st.File) // its place is named by namePlace
 		return
 	}
 	a.code(&cmd, st.Text, sc.Cmd.Span, st.Dir)
@@ -136,6 +139,7 @@ func (a *Analysis) dryRun(cmd *shell.Command, r rules.Result, dir string) rules.
 	if !known {
 		return r
 	}
+	inv.OnlyDryRun = true
 	plan := buildfile.Resolve(inv, adapt(a.ctx.Files, nil))
 	if !plan.DryRun || plan.Runner == "" || len(plan.Problems) > 0 || !a.spend(ScanCost(plan.Size)) {
 		return r

@@ -322,3 +322,26 @@ func expo() string {
 	b.WriteString("all:\n\techo $(V0)\n")
 	return b.String()
 }
+
+// TestOnlyDryRun checks that OnlyDryRun reads nothing for a command that
+// runs its build file, and resolves a dry run as usual.
+func TestOnlyDryRun(t *testing.T) {
+	fs := fakeFiles{"/w/Makefile": "all:\n\t+true\n", "/w/package.json": `{"scripts":{"test":"x"}}`, "/w/setup.py": "x"}
+	for _, tt := range []struct {
+		cmd  string
+		want Plan
+	}{
+		{"make", Plan{}},
+		{"npm test", Plan{}},
+		{"pip install -e .", Plan{}},
+		{"go generate ./...", Plan{}},
+		{"make -n", Plan{Runner: "make", DryRun: true, Read: []string{"/w/Makefile"}, Size: 12, Steps: []Step{st("Makefile", 2, "true")}}},
+		{"go generate -n", Plan{Runner: "go generate", DryRun: true}},
+	} {
+		f := strings.Fields(tt.cmd)
+		got := Resolve(Invocation{Name: f[0], Args: f[1:], Dir: w, OnlyDryRun: true}, fs)
+		if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("Resolve(%q, OnlyDryRun) (-want +got):\n%s", tt.cmd, diff)
+		}
+	}
+}

@@ -30,6 +30,10 @@ func (r *resolver) goGenerate(inv Invocation) {
 		r.plan.DryRun = true
 		return
 	}
+	if r.onlyDry {
+		r.plan = Plan{}
+		return
+	}
 	if len(pkgs) == 0 {
 		pkgs = []string{"."}
 	}

@@ -84,6 +84,9 @@ func (r *resolver) just(inv Invocation) {
 			words = append(words, a)
 		}
 	}
+	if r.onlyDry && !dry {
+		return
+	}
 	var text string
 	var ok bool
 	if file != "" {

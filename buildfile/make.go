@@ -102,6 +102,9 @@ func (r *resolver) make(inv Invocation) {
 			targets = append(targets, a)
 		}
 	}
+	if r.onlyDry && !m.dryRun {
+		return
+	}
 	m.dir = dir
 	m.vars["CURDIR"] = dir
 	if len(files) == 0 {

@@ -121,6 +121,9 @@ func (r *resolver) npm(inv Invocation) {
 		}
 		runs = []string{sub} // yarn build, pnpm lint, bun dev: the script of that name
 	}
+	if r.onlyDry && !dry {
+		return
+	}
 	if dry && !ignore { // npm run alone lists the scripts: nothing runs, whatever package.json holds
 		r.plan.Runner, r.plan.DryRun = inv.Name, true
 		return

@@ -67,6 +67,10 @@ type Invocation struct {
 	Args []string
 	// Dir is the absolute directory the command runs in.
 	Dir string
+	// OnlyDryRun makes Resolve read nothing and return an empty Plan
+	// unless the command only lists or prints what it would run, for a
+	// caller that needs to know no more; false reads as usual.
+	OnlyDryRun bool
 }
 
 // Files gives the text of a file. Read's error wraps [ErrNotExist] when
@@ -99,7 +103,7 @@ const (
 // Resolve returns what inv runs from its build files. It never panics and
 // reads only through fs.
 func Resolve(inv Invocation, fs Files) Plan {
-	r := &resolver{fs: fs, plan: Plan{}}
+	r := &resolver{fs: fs, plan: Plan{}, onlyDry: inv.OnlyDryRun}
 	name := strings.TrimSuffix(path.Base(inv.Name), ".exe")
 	args := inv.Args
 	if strings.HasPrefix(name, "python") && len(args) >= 2 && args[0] == "-m" {
@@ -112,11 +116,15 @@ func Resolve(inv Invocation, fs Files) Plan {
 	case "npm", "yarn", "pnpm", "bun":
 		r.npm(inv)
 	case "pytest", "py.test":
-		r.pytest(inv)
+		if !r.onlyDry {
+			r.pytest(inv)
+		}
 	case "pip", "pip3":
-		r.pip(inv)
+		if !r.onlyDry {
+			r.pip(inv)
+		}
 	case "uv":
-		if len(args) > 0 && args[0] == "pip" {
+		if len(args) > 0 && args[0] == "pip" && !r.onlyDry {
 			inv.Args = args[1:]
 			r.pip(inv)
 		}
@@ -132,7 +140,9 @@ func Resolve(inv Invocation, fs Files) Plan {
 	case "tox":
 		r.tox(inv)
 	case "nox":
-		r.nox(inv)
+		if !r.onlyDry {
+			r.nox(inv)
+		}
 	case "composer":
 		r.composer(inv)
 	}
@@ -141,9 +151,10 @@ func Resolve(inv Invocation, fs Files) Plan {
 
 // resolver is one Resolve's state.
 type resolver struct {
-	fs   Files
-	plan Plan
-	full bool // a bound was exceeded and said so
+	fs      Files
+	plan    Plan
+	full    bool // a bound was exceeded and said so
+	onlyDry bool // Invocation.OnlyDryRun
 }
 
 // read returns the text of file p; ok is false when there is none or it

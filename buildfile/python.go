@@ -362,6 +362,9 @@ func (r *resolver) tox(inv Invocation) {
 			dry = true
 		}
 	}
+	if r.onlyDry && !dry {
+		return
+	}
 	var ini iniFile
 	file := ""
 	for _, name := range []string{"tox.ini", "setup.cfg", "pyproject.toml"} {

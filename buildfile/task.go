@@ -53,6 +53,9 @@ func (r *resolver) task(inv Invocation) {
 			names = append(names, a)
 		}
 	}
+	if r.onlyDry && !dry {
+		return
+	}
 	var text string
 	var ok bool
 	if file != "" {
@@ -311,6 +314,9 @@ func (r *resolver) composer(inv Invocation) {
 			}
 		}
 		events = []string{sub}
+	}
+	if r.onlyDry && !dry && !noScripts {
+		return
 	}
 	file := join(dir, "composer.json")
 	text, ok := r.read(file)
