@@ -118,6 +118,11 @@ func TestResolve(t *testing.T) {
 			want: Plan{Runner: "make", Read: []string{"/w/Makefile"}, Size: 26,
 				Problems: []Problem{{File: "/w/Makefile", Reason: "$(eval …) makes or writes Makefile text while make runs"}},
 				Steps:    []Step{st("Makefile", 3, "true")}}},
+		{name: "make remakes its makefiles first, even under -n", cmd: "make -n",
+			files: fakeFiles{"/w/Makefile": "include gen.mk\nall:\n\techo\ngen.mk:\n\t./configure > gen.mk\n"},
+			want: Plan{Runner: "make", DryRun: true, Read: []string{"/w/Makefile"}, Steps: []Step{
+				st("Makefile", 5, "./configure > gen.mk"),
+			}}},
 		{name: "make without a Makefile runs nothing", cmd: "make test", files: fakeFiles{}, want: Plan{}},
 		{name: "make SHELL sets the recipes' language", cmd: "make", files: fakeFiles{"/w/Makefile": "SHELL := /usr/bin/python3\nall:\n\tprint(1)\n"},
 			want: Plan{Runner: "make", Read: []string{"/w/Makefile"}, Size: 40, Steps: []Step{

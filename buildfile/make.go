@@ -25,7 +25,8 @@ type makefile struct {
 	work    int    // references expanded, bounded by maxReferences
 	over    bool   // maxReferences was exceeded and said so
 	dryRun  bool
-	include int // include depth
+	include int      // include depth
+	remade  []string // the makefiles by the names make knows them, whose rules run first
 }
 
 type makeRule struct {
@@ -113,10 +114,12 @@ func (r *resolver) make(inv Invocation) {
 			return
 		}
 		r.plan.Runner = "make"
+		m.remade = append(m.remade, path.Base(file))
 		m.parse(file, text)
 	} else {
 		r.plan.Runner = "make"
 		for _, f := range files {
+			m.remade = append(m.remade, f)
 			p := join(dir, f)
 			if text, ok := r.read(p); ok {
 				m.parse(p, text)
@@ -135,6 +138,12 @@ func (r *resolver) make(inv Invocation) {
 		}
 	}
 	done := map[string]bool{}
+	dry := m.dryRun
+	m.dryRun = false // make remakes its makefiles first, even under -n
+	for _, f := range m.remade {
+		m.need(f, 0, done)
+	}
+	m.dryRun = dry
 	for _, t := range targets {
 		m.need(t, 0, done)
 	}
@@ -200,6 +209,7 @@ func (m *makefile) parse(file, text string) {
 			continue
 		case "include", "-include", "sinclude":
 			for _, f := range strings.Fields(m.expand(rest, nil)) {
+				m.remade = append(m.remade, f)
 				if m.include >= MaxDepth {
 					m.r.problem(file, "includes nest too deeply")
 					break
