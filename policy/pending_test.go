@@ -46,7 +46,6 @@ var pendingIssue24 = map[string]bool{
 	"dev/mcp-arguments/unknown-nested-steps-shell-curl":                    true, // deny: ask allow allow
 	"dev/mcp-arguments/unknown-opts-script-rm-home":                        true, // deny: ask allow allow
 	"dev/mcp-arguments/unknown-shell-b64-in-script-go-test":                true, // trusted-allow: deny deny deny
-	"dev/package-scripts/composer-install-post-install-key-generate":       true, // trusted-allow: ask ask ask
 	"dev/sql-files/mysql-stdin-dump-create-insert":                         true, // trusted-allow: ask ask ask
 	"dev/sql-files/mysql-stdin-system-curl-sh":                             true, // deny: ask ask ask
 	"dev/sql-files/psql-c-include-copy-to-program":                         true, // deny: ask allow allow

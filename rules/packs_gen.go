@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:df44e42a62c2ed93be4770c3388ad5f8d48ab2f4867659b20e86115fea5a698a"
+	generatedDigest = "sha256:8ba5450632a01188961a1aded9f51d4f1ae835f91b93bd38536297c70cdfbfe8"
 }
 
 var generatedPacks = []genPack{
@@ -4199,7 +4199,7 @@ func packsPackagesL106() Pack {
 }
 
 func packsPackagesL123() Pack {
-	return Pack{Rules: []Rule{{ID: "pkg.tool-install", Exe: []string{"cargo", "go", "gem", "pipx", "composer", "dotnet", "deno"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing a tool builds and runs code its author controls and puts it on the PATH.", Suggestion: "Ask before installing tools; installing the project's own program (go install ./cmd/app) is fine.", Match: Match{OperandsNone: []string{".", "./**", "../**"}, MinOperands: 1, Verbs: []string{"install", "global", "tool"}, VerbDepth: 1}}}}
+	return Pack{Rules: []Rule{{ID: "pkg.tool-install", Exe: []string{"cargo", "go", "gem", "pipx", "composer", "dotnet", "deno"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing a tool builds and runs code its author controls and puts it on the PATH.", Suggestion: "Ask before installing tools; installing the project's own program (go install ./cmd/app) is fine.", Match: Match{OperandsNone: []string{".", "./**", "../**"}, MinOperands: 2, Verbs: []string{"install", "global", "tool"}, VerbDepth: 1}}}}
 }
 
 func packsPackagesL138() Pack {
