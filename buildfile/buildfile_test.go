@@ -114,6 +114,15 @@ func TestResolve(t *testing.T) {
 			want: Plan{Runner: "make", Read: []string{"/w/Makefile"}, Size: 69, Steps: []Step{
 				st("Makefile", 7, "rm -rf ${D}"),
 			}}},
+		{name: "make target-specific variables are unknown; $(call) bodies are expanded", cmd: "make clean",
+			files: fakeFiles{"/w/Makefile": "D := build\nF = $(shell id)\nclean: D := $(HOME)\nclean:\n\trm -rf $(D) $(call F,x)\n"},
+			want: Plan{Runner: "make", Read: []string{"/w/Makefile"}, Steps: []Step{
+				st("Makefile", 5, "id"),
+				st("Makefile", 5, "rm -rf ${D} ${MAKE_CALL}"),
+			}}},
+		{name: "make .RECIPEPREFIX is a problem", cmd: "make", files: fakeFiles{"/w/Makefile": ".RECIPEPREFIX = >\nall:\n> rm -rf /\n"},
+			want: Plan{Runner: "make", Read: []string{"/w/Makefile"},
+				Problems: []Problem{{File: "/w/Makefile", Reason: "the Makefile changes the recipe prefix (.RECIPEPREFIX)"}}}},
 		{name: "make $(eval) is a problem", cmd: "make", files: fakeFiles{"/w/Makefile": "$(eval X := 1)\nall:\n\ttrue\n"},
 			want: Plan{Runner: "make", Read: []string{"/w/Makefile"}, Size: 26,
 				Problems: []Problem{{File: "/w/Makefile", Reason: "$(eval …) makes or writes Makefile text while make runs"}},
@@ -153,6 +162,12 @@ func TestResolve(t *testing.T) {
 			want: Plan{Runner: "yarn", Read: []string{"/w/package.json"}, Size: len(pkg), Steps: []Step{
 				st("package.json", 6, "node setup.js"),
 			}}},
+		{name: "workspaces' scripts are not read", cmd: "npm test --workspace=api", files: fakeFiles{"/w/package.json": pkg},
+			want: Plan{Runner: "npm", Read: []string{"/w/package.json"},
+				Problems: []Problem{{File: "/w/package.json", Reason: "the scripts of the project's workspaces are not read"}}}},
+		{name: "yarn workspace", cmd: "yarn workspace api build", files: fakeFiles{"/w/package.json": pkg},
+			want: Plan{Runner: "yarn", Read: []string{"/w/package.json"},
+				Problems: []Problem{{File: "/w/package.json", Reason: "the scripts of the project's workspaces are not read"}}}},
 		{name: "bun test is bun's own runner", cmd: "bun test", files: fakeFiles{"/w/package.json": pkg}, want: Plan{}},
 		{name: "npm exec runs no script", cmd: "npm exec tsc", files: fakeFiles{"/w/package.json": pkg}, want: Plan{}},
 		{name: "package.json with a non-string script", cmd: "npm test", files: fakeFiles{"/w/package.json": `{"scripts":{"test":1}}`},
@@ -175,6 +190,13 @@ func TestResolve(t *testing.T) {
 			want: Plan{Runner: "pytest", Size: 61, Read: []string{"/w/pyproject.toml"}, Steps: []Step{
 				{File: "/w/pyproject.toml", Line: 2, Text: "rm -rf -- /tmp/t", Lang: Shell, Dir: w},
 			}}},
+		{name: "pytest -p imports the project's own plugin module", cmd: "pytest -p tools.plug -p no:cacheprovider",
+			files: fakeFiles{"/w/tools/plug.py": "P"},
+			want: Plan{Runner: "pytest", Read: []string{"/w/tools/plug.py", "/w/", "/w/tools/"}, Steps: []Step{
+				{File: "/w/tools/plug.py", Text: "P", Lang: Python, Dir: w},
+			}}},
+		{name: "tox.toml is not read", cmd: "tox", files: fakeFiles{"/w/tox.toml": "x"},
+			want: Plan{Runner: "tox", Read: []string{"/w/tox.toml"}, Problems: []Problem{{File: "/w/tox.toml", Reason: "tox.toml is not read"}}}},
 		{name: "pytest without a lister reads only the conftest.py on the way", cmd: "pytest",
 			files: fakeFiles{"/w/conftest.py": "A", "/w/sub/conftest.py": "B"},
 			want: Plan{Runner: "pytest", Size: 1, Read: []string{"/w/conftest.py"}, Steps: []Step{

@@ -225,7 +225,10 @@ func (m *makefile) parse(file, text string) {
 			}
 			cur = nil
 			continue
-		case "vpath", "unexport", ".RECIPEPREFIX":
+		case "vpath", "unexport", "undefine":
+			continue
+		case ".RECIPEPREFIX":
+			m.r.problem(file, "the Makefile changes the recipe prefix (.RECIPEPREFIX)")
 			continue
 		}
 		for _, p := range []string{"override ", "export ", "private "} {
@@ -246,8 +249,15 @@ func (m *makefile) parse(file, text string) {
 			continue
 		}
 		targetText, rest := trim[:colon], strings.TrimLeft(trim[colon+1:], ":")
-		if _, op, _, ok := makeAssignment(strings.TrimSpace(rest)); ok && op != "" {
-			cur = nil // a target-specific variable
+		if name, op, value, ok := makeAssignment(strings.TrimSpace(rest)); ok && op != "" {
+			// A target-specific variable: the target's recipes may see
+			// another value than the global one, so the name is unknown.
+			for _, p := range []string{"override ", "export ", "private "} {
+				name = strings.TrimPrefix(name, p)
+			}
+			m.expand(value, nil)
+			m.unknown[strings.TrimSpace(m.expand(name, nil))] = true
+			cur = nil
 			continue
 		}
 		var inline string
@@ -502,6 +512,11 @@ func (m *makefile) ref(inner string, a *auto) string {
 			return ""
 		case "strip":
 			return strings.Join(strings.Fields(m.expand(arg, a)), " ")
+		case "call":
+			name, _, _ := strings.Cut(arg, ",")
+			if v, ok := m.vars[strings.TrimSpace(m.expand(name, a))]; ok {
+				m.expand(v, a) // for the $(shell …) in the function's body
+			}
 		}
 		m.expand(arg, a) // for the $(shell …) inside
 		return "${MAKE_" + strings.ToUpper(strings.ReplaceAll(fn, "-", "_")) + "}"

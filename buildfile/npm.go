@@ -42,7 +42,7 @@ var ownCommands = map[string][]string{
 func (r *resolver) npm(inv Invocation) {
 	dir := inv.Dir
 	var words []string
-	ignore := false
+	ignore, workspaces := false, false
 	args := inv.Args
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -67,6 +67,9 @@ func (r *resolver) npm(inv Invocation) {
 		switch {
 		case a == "--ignore-scripts" || a == "--ignore-scripts=true":
 			ignore = true
+		case a == "-w" || a == "-ws" || strings.HasPrefix(a, "--workspace") || a == "-r" || a == "--recursive" ||
+			strings.HasPrefix(a, "--filter") || a == "-F":
+			workspaces = true
 		case strings.HasPrefix(a, "-"):
 		default:
 			words = append(words, a)
@@ -107,6 +110,11 @@ func (r *resolver) npm(inv Invocation) {
 		if sub == "install-test" || sub == "it" || sub == "install-ci-test" || sub == "cit" {
 			runs = []string{"test"}
 		}
+	case "workspace", "workspaces": // yarn workspace NAME SCRIPT, yarn workspaces foreach …
+		workspaces = inv.Name == "yarn" || inv.Name == "npm"
+		if !workspaces {
+			return
+		}
 	case "pack":
 		scripts = packScripts
 	case "publish":
@@ -141,6 +149,10 @@ func (r *resolver) npm(inv Invocation) {
 	}
 	r.plan.DryRun = dry
 	if ignore {
+		return
+	}
+	if workspaces {
+		r.problem(file, "the scripts of the project's workspaces are not read")
 		return
 	}
 	seen := map[string]bool{}

@@ -71,7 +71,7 @@ func (r *resolver) pytest(inv Invocation) {
 	var config string
 	var paths []string
 	var addopts []string // -o addopts=…
-	var basetemps []string
+	var basetemps, plugins []string
 	args := inv.Args
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -94,6 +94,11 @@ func (r *resolver) pytest(inv Invocation) {
 		}
 		if v, n := flagValue(args, i, "", "--basetemp"); n > 0 {
 			basetemps = append(basetemps, v)
+			i += n - 1
+			continue
+		}
+		if v, n := flagValue(args, i, "-p", ""); n > 0 {
+			plugins = append(plugins, v)
 			i += n - 1
 			continue
 		}
@@ -135,10 +140,18 @@ func (r *resolver) pytest(inv Invocation) {
 				r.step(Step{File: iniFile, Line: line, Text: "rm -rf -- " + shellQuote(v), Lang: Shell, Dir: dir})
 				i += n - 1
 			}
+			if v, n := flagValue(f, i, "-p", ""); n > 0 {
+				plugins = append(plugins, v)
+				i += n - 1
+				continue
+			}
 			if f[i] == "--noconftest" {
 				conftest = false
 			}
 		}
+	}
+	for _, p := range plugins {
+		r.pytestPlugin(root, p)
 	}
 	if !conftest {
 		return
@@ -167,6 +180,31 @@ func (r *resolver) pytest(inv Invocation) {
 			r.conftestsBelow(d, 0, seen)
 		}
 	}
+}
+
+// pytestPlugin adds the module a -p option names when it is the
+// project's own (NAME.py or NAME/__init__.py under the root): pytest
+// imports it before the tests.
+func (r *resolver) pytestPlugin(root, name string) {
+	if strings.HasPrefix(name, "no:") || !validModule(name) {
+		return
+	}
+	mod := strings.ReplaceAll(name, ".", "/")
+	for _, p := range []string{join(root, mod+".py"), join(root, mod+"/__init__.py")} {
+		if text, ok := r.read(p); ok {
+			r.step(Step{File: p, Text: text, Lang: Python, Dir: root})
+			return
+		}
+	}
+}
+
+func validModule(s string) bool {
+	for _, part := range strings.Split(s, ".") {
+		if !validEnvName(part) {
+			return false
+		}
+	}
+	return true
 }
 
 // conftest adds dir's conftest.py as a step.
@@ -363,6 +401,11 @@ func (r *resolver) tox(inv Invocation) {
 		}
 	}
 	if r.onlyDry && !dry {
+		return
+	}
+	if _, ok := r.read(join(dir, "tox.toml")); ok && config == "" {
+		r.plan.Runner = "tox"
+		r.problem(join(dir, "tox.toml"), "tox.toml is not read")
 		return
 	}
 	var ini iniFile
