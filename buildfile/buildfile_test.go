@@ -150,8 +150,8 @@ func TestResolve(t *testing.T) {
 			want: Plan{Runner: "npm", Read: []string{"/w/package.json"}, Size: len(pkg), Steps: []Step{
 				st("package.json", 6, "node setup.js"),
 			}}},
-		{name: "npm install --ignore-scripts runs none", cmd: "npm install --ignore-scripts", files: fakeFiles{"/w/package.json": pkg},
-			want: Plan{Runner: "npm", DryRun: true, Read: []string{"/w/package.json"}, Size: len(pkg)}},
+		{name: "npm install --ignore-scripts runs none, and is no dry run", cmd: "npm install --ignore-scripts", files: fakeFiles{"/w/package.json": pkg},
+			want: Plan{Runner: "npm", Read: []string{"/w/package.json"}, Size: len(pkg)}},
 		{name: "npm run lists, without reading", cmd: "npm run", files: fakeFiles{"/w/package.json": pkg},
 			want: Plan{Runner: "npm", DryRun: true}},
 		{name: "yarn runs a script by its name", cmd: "yarn test", files: fakeFiles{"/w/package.json": pkg},
@@ -256,8 +256,8 @@ func TestResolve(t *testing.T) {
 				st("composer.json", 1, "rm -rf var/cache"),
 				st("composer.json", 1, "php artisan key:generate"),
 			}}},
-		{name: "composer --no-scripts", cmd: "composer install --no-scripts", files: fakeFiles{"/w/composer.json": `{"scripts": {"post-install-cmd": "x"}}`},
-			want: Plan{Runner: "composer", DryRun: true, Size: 40, Read: []string{"/w/composer.json"}}},
+		{name: "composer --no-scripts runs none, and is no dry run", cmd: "composer install --no-scripts", files: fakeFiles{"/w/composer.json": `{"scripts": {"post-install-cmd": "x"}}`},
+			want: Plan{Runner: "composer", Size: 40, Read: []string{"/w/composer.json"}}},
 
 		{name: "an unknown program reads nothing", cmd: "ls -l", files: fakeFiles{"/w/Makefile": "all:\n\tx\n"}, want: Plan{}},
 	}
@@ -364,6 +364,8 @@ func TestOnlyDryRun(t *testing.T) {
 		{"go generate ./...", Plan{}},
 		{"make -n", Plan{Runner: "make", DryRun: true, Read: []string{"/w/Makefile"}, Size: 12, Steps: []Step{st("Makefile", 2, "true")}}},
 		{"go generate -n", Plan{Runner: "go generate", DryRun: true}},
+		{"make -t", Plan{}},
+		{"npm install --ignore-scripts", Plan{}},
 	} {
 		f := strings.Fields(tt.cmd)
 		got := Resolve(Invocation{Name: f[0], Args: f[1:], Dir: w, OnlyDryRun: true}, fs)

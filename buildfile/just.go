@@ -65,10 +65,11 @@ func (r *resolver) just(inv Invocation) {
 		case a == "--set" && i+2 < len(args):
 			overrides[args[i+1]] = args[i+2]
 			i += 2
-		case a == "--version" || a == "--help" || a == "-h" || a == "-V" || a == "--init" || a == "--completions" || a == "--changelog":
-			return
-		case a == "-l" || a == "--list" || a == "--summary" || a == "--dump" || a == "--fmt" || a == "--variables" ||
-			a == "--groups" || a == "-n" || a == "--dry-run" || a == "--edit" || a == "-e" || a == "--man":
+		case a == "--version" || a == "--help" || a == "-h" || a == "-V" || a == "--init" || a == "--completions" ||
+			a == "--changelog" || a == "--fmt" || a == "--edit" || a == "-e":
+			return // no recipe runs; the justfile may be written or an editor started: judged as before
+		case a == "-l" || a == "--list" || a == "--summary" || a == "--dump" || a == "--variables" ||
+			a == "--groups" || a == "-n" || a == "--dry-run" || a == "--man":
 			dry = true
 		case a == "-s" || a == "--show" || a == "--usage":
 			dry = true

@@ -51,6 +51,7 @@ const (
 func (r *resolver) make(inv Invocation) {
 	dir := inv.Dir
 	var files, targets []string
+	touch := false
 	m := &makefile{r: r, vars: map[string]string{}, unknown: map[string]bool{}, cmdline: map[string]bool{},
 		rules: map[string]*makeRule{}, shell: Shell}
 	args := inv.Args
@@ -78,9 +79,10 @@ func (r *resolver) make(inv Invocation) {
 		switch {
 		case a == "--version" || a == "-v" || a == "--help" || a == "-h":
 			return
-		case a == "-n" || a == "--just-print" || a == "--dry-run" || a == "--recon" || a == "-q" || a == "--question" ||
-			a == "-t" || a == "--touch":
+		case a == "-n" || a == "--just-print" || a == "--dry-run" || a == "--recon" || a == "-q" || a == "--question":
 			m.dryRun = true
+		case a == "-t" || a == "--touch":
+			m.dryRun, touch = true, true // no recipes, but the targets are touched: not a dry run
 		case strings.HasPrefix(a, "--eval"):
 			r.problem(join(dir, "Makefile"), "make --eval adds Makefile text from the command line")
 		case slices.Contains([]string{"-I", "-o", "-W", "-l", "--include-dir", "--old-file", "--what-if", "--assume-old", "--assume-new", "--new-file", "--load-average"}, a):
@@ -90,9 +92,10 @@ func (r *resolver) make(inv Invocation) {
 				i++
 			}
 		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && len(a) > 1 && !strings.ContainsAny(a[1:], "CfIoWlj"):
-			if strings.Contains(a[1:], "n") || strings.Contains(a[1:], "q") || strings.Contains(a[1:], "t") {
+			if strings.ContainsAny(a[1:], "nqt") {
 				m.dryRun = true
 			}
+			touch = touch || strings.Contains(a[1:], "t")
 		case strings.HasPrefix(a, "-"):
 		case strings.Contains(a, "="):
 			name, value, _ := strings.Cut(a, "=")
@@ -103,7 +106,7 @@ func (r *resolver) make(inv Invocation) {
 			targets = append(targets, a)
 		}
 	}
-	if r.onlyDry && !m.dryRun {
+	if r.onlyDry && (!m.dryRun || touch) {
 		return
 	}
 	m.dir = dir
@@ -126,7 +129,7 @@ func (r *resolver) make(inv Invocation) {
 			}
 		}
 	}
-	r.plan.DryRun = m.dryRun
+	r.plan.DryRun = m.dryRun && !touch
 	for _, s := range m.steps {
 		r.step(s)
 	}

@@ -103,8 +103,7 @@ func (r *resolver) npm(inv Invocation) {
 			return
 		}
 		if ignore {
-			dry = true
-			break
+			break // it installs, and runs none of the project's scripts
 		}
 		scripts = installScripts
 		if sub == "install-test" || sub == "it" || sub == "install-ci-test" || sub == "cit" {

@@ -315,7 +315,7 @@ func (r *resolver) composer(inv Invocation) {
 		}
 		events = []string{sub}
 	}
-	if r.onlyDry && !dry && !noScripts {
+	if r.onlyDry && !dry {
 		return
 	}
 	file := join(dir, "composer.json")
@@ -324,7 +324,7 @@ func (r *resolver) composer(inv Invocation) {
 		return
 	}
 	r.plan.Runner = "composer"
-	r.plan.DryRun = dry || noScripts
+	r.plan.DryRun = dry
 	var doc struct {
 		Scripts map[string]json.RawMessage `json:"scripts"`
 	}
