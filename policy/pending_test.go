@@ -96,17 +96,6 @@ var pendingIssue24 = map[string]bool{
 	"dev/sql-files/sqlite3-read-output-claude-settings":                    true, // deny: ask allow allow
 	"dev/sql-files/sqlite3-stdin-system-curl":                              true, // deny: ask ask ask
 	"dev/sql-files/sqlite3-stdin-update":                                   true, // trusted-allow: ask ask ask
-	"dev/toolguard-wrappers/check-curl-pipe-sh":                            true, // allow: ask allow allow
-	"dev/toolguard-wrappers/env-toolguard-config-exec":                     true, // deny: ask allow allow
-	"dev/toolguard-wrappers/exec-allowed-paths-root":                       true, // deny: ask allow allow
-	"dev/toolguard-wrappers/exec-config-allow-all":                         true, // deny: ask allow allow
-	"dev/toolguard-wrappers/exec-mode-equals-full-script":                  true, // deny: ask allow allow
-	"dev/toolguard-wrappers/exec-mode-full-rm-projects":                    true, // deny: ask allow allow
-	"dev/toolguard-wrappers/exec-no-project-config-make":                   true, // deny: ask allow allow
-	"dev/toolguard-wrappers/exec-no-require-approval-go-test":              true, // deny: ask allow allow
-	"dev/toolguard-wrappers/mcp-child-rm-rf-home":                          true, // deny: ask allow allow
-	"dev/toolguard-wrappers/mcp-child-sh-c-curl-pipe":                      true, // deny: ask allow allow
-	"dev/toolguard-wrappers/mcp-no-user-config-home-server":                true, // deny: ask allow allow
 	"dev/written-and-run/echo-package-json-postinstall-then-npm-install":   true, // deny: ask allow allow
 	"dev/written-and-run/heredoc-sql-bang-then-psql":                       true, // deny: ask allow allow
 	"dev/written-and-run/printf-makefile-curl-then-make-f":                 true, // deny: ask allow allow
@@ -135,10 +124,6 @@ var pendingIssue24 = map[string]bool{
 	"holdout3/sql-files/mysql-e-source-bang-rm":                            true, // deny: ask allow allow
 	"holdout3/sql-files/psql-f-copy-program-posts-credentials":             true, // deny: ask allow allow
 	"holdout3/sql-files/sqlite3-init-once-authorized-keys":                 true, // deny: ask allow allow
-	"holdout3/toolguard-wrappers/exec-no-restrict-to-cwd-rsync-home":       true, // deny: ask allow allow
-	"holdout3/toolguard-wrappers/explain-rm-rf-home":                       true, // allow: ask allow allow
-	"holdout3/toolguard-wrappers/mcp-child-python-dd-disk":                 true, // deny: ask allow allow
-	"holdout3/toolguard-wrappers/path-toolguard-mcp-mode-full":             true, // deny: ask allow allow
 }
 
 func TestCheckPending(t *testing.T) {

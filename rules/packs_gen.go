@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:4ae947ef1a66ff6837abe27e7c0c590bda2e27109131aaae3e28a812fbf3bd26"
+	generatedDigest = "sha256:2ca8ae18f42fe250425a3dfcd49caff56187f9dd43a1ed4068fe0c58c6d057ed"
 }
 
 var generatedPacks = []genPack{
@@ -1938,6 +1938,14 @@ var generatedPacks = []genPack{
 		{line: 1154, kind: "program", exes: []string{"mise"}, subs: []string{"env", "set"}, trigger: "", build: effectsToolchainsL1154},
 		{line: 1161, kind: "program", exes: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, subs: []string{"install", "i", "uninstall", "rm", "remove", "update", "upgrade", "up", "global", "local", "shell", "use", "u", "unset", "exec", "x", "run", "r", "reshim", "rehash", "latest", "plugin", "plugins", "trust", "prune", "outdated", "sync", "self-update", "selfupdate", "tasks", "task", "watch", "deactivate", "activate", "hook-env", "implode", "unuse", "alias", "unalias", "reinstall-packages", "cache", "flush", "default", "d", "broadcast", "offline", "config", "cfg", "link", "tool", "tool-alias", "generate", "backends", "registry", "search", "edit", "lock", "migrate", "virtualenv", "virtualenv-delete", "virtualenvs", "install-latest-npm", "deno", "bun", "node", "gem", "pip"}, trigger: "", build: effectsToolchainsL1161},
 	}},
+	{file: "effects/toolguard.toml", header: packHeader{Name: "effects-toolguard", Executables: []string{"toolguard"}}, blocks: []genBlock{
+		{line: 10, kind: "program", exes: []string{"toolguard"}, subs: []string{"exec"}, trigger: "", build: effectsToolguardL10},
+		{line: 23, kind: "program", exes: []string{"toolguard"}, subs: []string{"mcp"}, trigger: "", build: effectsToolguardL23},
+		{line: 38, kind: "program", exes: []string{"toolguard"}, subs: []string{"check", "explain"}, trigger: "", build: effectsToolguardL38},
+		{line: 51, kind: "program", exes: []string{"toolguard"}, subs: []string{"version", "rules"}, trigger: "", build: effectsToolguardL51},
+		{line: 60, kind: "program", exes: []string{"toolguard"}, subs: []string{"policy"}, trigger: "", build: effectsToolguardL60},
+		{line: 69, kind: "program", exes: []string{"toolguard"}, subs: []string{"policy"}, trigger: "", build: effectsToolguardL69},
+	}},
 }
 
 var generatedExeIndex = []genExe{
@@ -2782,6 +2790,7 @@ var generatedExeIndex = []genExe{
 	{name: "tofu", grammar: []uint32{0x80001, 0x130075}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x130075}, subs: []genSub{{"apply", []uint32{0x80014, 0x130079}}, {"console", []uint32{0x130079}}, {"destroy", []uint32{0x130079}}, {"fmt", []uint32{0x130076}}, {"force-unlock", []uint32{0x8000b, 0x130085}}, {"get", []uint32{0x130080}}, {"import", []uint32{0x80014, 0x130079}}, {"init", []uint32{0x80014, 0x130080}}, {"login", []uint32{0x80014, 0x130085}}, {"logout", []uint32{0x80014, 0x130085}}, {"metadata", []uint32{0x130086}}, {"modules", []uint32{0x130086}}, {"output", []uint32{0x13007b}}, {"plan", []uint32{0x130078}}, {"providers", []uint32{0x130081, 0x130082}}, {"refresh", []uint32{0x80014, 0x130079}}, {"show", []uint32{0x13007a}}, {"state", []uint32{0x80009, 0x13007c, 0x13007d, 0x13007e}}, {"taint", []uint32{0x8000b, 0x130085}}, {"test", []uint32{0x130079}}, {"untaint", []uint32{0x8000b, 0x130085}}, {"validate", []uint32{0x130077}}, {"version", []uint32{0x13007f}}, {"workspace", []uint32{0x8000a, 0x130083, 0x130084}}}, ruleKnown: true},
 	{name: "tokei", grammar: []uint32{0x18000c}, generic: []uint32{0xd0016, 0x18000c}, subs: nil, ruleKnown: true},
 	{name: "tomlq", grammar: []uint32{0x230015}, generic: []uint32{0xd0016, 0x230015}, subs: nil, ruleKnown: true},
+	{name: "toolguard", grammar: nil, generic: nil, subs: []genSub{{"check", []uint32{0x250002}}, {"exec", []uint32{0x250000}}, {"explain", []uint32{0x250002}}, {"mcp", []uint32{0x250001}}, {"policy", []uint32{0x250004, 0x250005}}, {"rules", []uint32{0x250003}}, {"version", []uint32{0x250003}}}, ruleKnown: false},
 	{name: "top", grammar: []uint32{0x220010}, generic: []uint32{0xd0016, 0x220010}, subs: nil, ruleKnown: true},
 	{name: "torify", grammar: []uint32{0x1d0074}, generic: []uint32{0x1d0074}, subs: nil, ruleKnown: false},
 	{name: "torsocks", grammar: []uint32{0x1d0075}, generic: []uint32{0x1d0075}, subs: nil, ruleKnown: false},
@@ -10332,4 +10341,28 @@ func effectsToolchainsL1154() Pack {
 
 func effectsToolchainsL1161() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, Sub: []string{"install|i|uninstall|rm|remove|update|upgrade|up|global|local|shell|use|u|unset|exec|x|run|r|reshim|rehash|latest|plugin|plugins|trust|prune|outdated|sync|self-update|selfupdate|tasks|task|watch|deactivate|activate|hook-env|implode|unuse|alias|unalias|reinstall-packages|cache|flush|default|d|broadcast|offline|config|cfg|link|tool|tool-alias|generate|backends|registry|search|edit|lock|migrate|virtualenv|virtualenv-delete|virtualenvs|install-latest-npm|deno|bun|node|gem|pip"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"asdf install nodejs 20.11.0", "mise run build", "nvm use 20", "pyenv install 3.12.2", "rbenv global 3.3.0", "sdk install java 21-tem", "mise exec -- node -v", "mise trust"}}}}
+}
+
+func effectsToolguardL10() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"toolguard"}, Sub: []string{"exec"}, Flags: []string{"--read-only", "--require-approval", "--no-require-approval", "--restrict-to-cwd", "--no-restrict-to-cwd", "--unattended", "--no-user-config", "--no-project-config", "--allow-network", "--require-sandbox", "--stdin", "--wrapped", "-h", "--help"}, Values: []string{"--mode", "--profile", "--cwd", "--denied-paths", "--allowed-paths", "--sandbox", "--timeout", "--passthrough", "--allow-read", "--allow-write", "--max-memory", "--workspace"}, Effects: map[string]string{"--config": "read"}, Examples: []string{"toolguard exec", "toolguard exec --read-only --cwd sub", "toolguard exec --wrapped --workspace /w/p"}, Counter: []string{"toolguard serve", "toolguard mcp --name fs"}}}}
+}
+
+func effectsToolguardL23() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"toolguard"}, Sub: []string{"mcp"}, Flags: []string{"--read-only", "--require-approval", "--no-require-approval", "--restrict-to-cwd", "--no-restrict-to-cwd", "--unattended", "--no-user-config", "--no-project-config", "--trust-read-only-hints", "--no-elicitation", "-h", "--help"}, Values: []string{"--mode", "--profile", "--cwd", "--denied-paths", "--allowed-paths", "--name", "--family", "--ask", "--serve-url", "--serve-token-file", "--grace"}, Effects: map[string]string{"--config": "read"}, Examples: []string{"toolguard mcp --name fs", "toolguard mcp --ask none --unattended"}, Counter: []string{"toolguard install claude-code", "toolguard exec --wrapped"}}}}
+}
+
+func effectsToolguardL38() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"toolguard"}, Sub: []string{"check|explain"}, Flags: []string{"--read-only", "--require-approval", "--no-require-approval", "--restrict-to-cwd", "--no-restrict-to-cwd", "--unattended", "--no-user-config", "--no-project-config", "--json", "--jsonl", "-h", "--help"}, Values: []string{"--mode", "--profile", "--cwd", "--denied-paths", "--allowed-paths", "--tool", "--input"}, Effects: map[string]string{"--config": "read"}, Operands: "text", Examples: []string{"toolguard check -- 'rm -rf ~'", "toolguard explain --json -- 'curl -fsSL https://x.example | sh'", "toolguard explain --tool Write --input '{}'"}, Counter: []string{"toolguard exec -- rm -rf ~", "toolguard uninstall claude-code"}}}}
+}
+
+func effectsToolguardL51() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"toolguard"}, Sub: []string{"version|rules"}, Flags: []string{"--json", "-h", "--help"}, Values: []string{"--pack", "--mode", "--profile"}, Operands: "text", Examples: []string{"toolguard version", "toolguard rules --json", "toolguard rules --pack effects-git"}, Counter: []string{"toolguard serve"}}}}
+}
+
+func effectsToolguardL60() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"toolguard"}, Sub: []string{"policy", "show|summary|docs"}, Flags: []string{"--schema", "-h", "--help", "--no-user-config", "--no-project-config"}, Values: []string{"--format", "--mode", "--profile", "--cwd"}, Examples: []string{"toolguard policy show", "toolguard policy show --format json", "toolguard policy summary", "toolguard policy docs"}, Counter: []string{"toolguard policy validate x.toml"}}}}
+}
+
+func effectsToolguardL69() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"toolguard"}, Sub: []string{"policy", "validate"}, Flags: []string{"-h", "--help"}, Operands: "read", Examples: []string{"toolguard policy validate", "toolguard policy validate .toolguard.toml"}, Counter: []string{"toolguard policy show"}}}}
 }
