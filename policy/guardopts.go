@@ -43,7 +43,7 @@ func (e *evaluation) guardLoosening(cmd *shell.Command) (risk.Finding, bool) {
 		if why := e.loosens(cmd, verb, o); why != "" {
 			return risk.Finding{Rule: "self.protect", Category: risk.CatSelfProtection, Tier: risk.Destructive,
 				Blast: risk.BlastHigh, Verdict: risk.Deny, Span: cmd.Span, Subject: normalized(cmd),
-				Reason: fmt.Sprintf("toolguard %s --%s %s: an agent may not loosen the guard it runs under.", verb, o.Name, why),
+				Reason:     fmt.Sprintf("toolguard %s --%s %s: an agent may not loosen the guard it runs under.", verb, o.Name, why),
 				Suggestion: "the same command without --" + o.Name + " passes (judged under the policy as it is); a person can run it in their own terminal"}, true
 		}
 	}
