@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:2ca8ae18f42fe250425a3dfcd49caff56187f9dd43a1ed4068fe0c58c6d057ed"
+	generatedDigest = "sha256:0aff878608be74dfbb2acebadb372a70dc93f67340f759da5eb80cdf3f324b6c"
 }
 
 var generatedPacks = []genPack{
@@ -381,26 +381,26 @@ var generatedPacks = []genPack{
 		{line: 29, kind: "exe", exes: []string{"osascript"}, subs: nil, trigger: "", build: packsRemoteCodeL29},
 		{line: 34, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua", "pwsh", "powershell", "eval", "source", ".", "iex", "invoke-expression"}, subs: nil, trigger: "", build: packsRemoteCodeL34},
 		{line: 45, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "pwsh", "powershell", "eval", "source", "."}, subs: nil, trigger: "", build: packsRemoteCodeL45},
-		{line: 56, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "eval", "source", ".", "exec", "python", "python3", "perl", "ruby", "node", "php", "sudo"}, subs: nil, trigger: "", build: packsRemoteCodeL56},
-		{line: 67, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "busybox", "su"}, subs: nil, trigger: "", build: packsRemoteCodeL67},
-		{line: 78, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL78},
-		{line: 90, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "source", ".", "eval"}, subs: nil, trigger: "", build: packsRemoteCodeL90},
-		{line: 104, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL104},
-		{line: 119, kind: "rule", exes: []string{"nc", "ncat", "netcat"}, subs: nil, trigger: "", build: packsRemoteCodeL119},
-		{line: 130, kind: "rule", exes: []string{"nc", "ncat", "netcat", "telnet", "socat", "openssl"}, subs: nil, trigger: "", build: packsRemoteCodeL130},
-		{line: 141, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "ash"}, subs: nil, trigger: "", build: packsRemoteCodeL141},
-		{line: 152, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects_any", build: packsRemoteCodeL152},
-		{line: 163, kind: "rule", exes: []string{"socat"}, subs: nil, trigger: "", build: packsRemoteCodeL163},
-		{line: 174, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL174},
-		{line: 186, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL186},
-		{line: 201, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL201},
-		{line: 214, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL214},
-		{line: 226, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL226},
-		{line: 238, kind: "rule", exes: []string{"awk", "gawk", "mawk", "nawk"}, subs: nil, trigger: "", build: packsRemoteCodeL238},
-		{line: 250, kind: "rule", exes: []string{"osascript"}, subs: nil, trigger: "", build: packsRemoteCodeL250},
-		{line: 263, kind: "rule", exes: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, subs: nil, trigger: "", build: packsRemoteCodeL263},
-		{line: 273, kind: "rule", exes: []string{"code", "code-insiders"}, subs: []string{"tunnel"}, trigger: "", build: packsRemoteCodeL273},
-		{line: 284, kind: "rule", exes: []string{"ngrok", "cloudflared", "lt", "bore"}, subs: nil, trigger: "", build: packsRemoteCodeL284},
+		{line: 59, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "eval", "source", ".", "exec", "python", "python3", "perl", "ruby", "node", "php", "sudo"}, subs: nil, trigger: "", build: packsRemoteCodeL59},
+		{line: 70, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "busybox", "su"}, subs: nil, trigger: "", build: packsRemoteCodeL70},
+		{line: 81, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL81},
+		{line: 93, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "source", ".", "eval"}, subs: nil, trigger: "", build: packsRemoteCodeL93},
+		{line: 107, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL107},
+		{line: 122, kind: "rule", exes: []string{"nc", "ncat", "netcat"}, subs: nil, trigger: "", build: packsRemoteCodeL122},
+		{line: 133, kind: "rule", exes: []string{"nc", "ncat", "netcat", "telnet", "socat", "openssl"}, subs: nil, trigger: "", build: packsRemoteCodeL133},
+		{line: 144, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "ash"}, subs: nil, trigger: "", build: packsRemoteCodeL144},
+		{line: 155, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects_any", build: packsRemoteCodeL155},
+		{line: 166, kind: "rule", exes: []string{"socat"}, subs: nil, trigger: "", build: packsRemoteCodeL166},
+		{line: 177, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL177},
+		{line: 189, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL189},
+		{line: 204, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL204},
+		{line: 217, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL217},
+		{line: 229, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL229},
+		{line: 241, kind: "rule", exes: []string{"awk", "gawk", "mawk", "nawk"}, subs: nil, trigger: "", build: packsRemoteCodeL241},
+		{line: 253, kind: "rule", exes: []string{"osascript"}, subs: nil, trigger: "", build: packsRemoteCodeL253},
+		{line: 266, kind: "rule", exes: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, subs: nil, trigger: "", build: packsRemoteCodeL266},
+		{line: 276, kind: "rule", exes: []string{"code", "code-insiders"}, subs: []string{"tunnel"}, trigger: "", build: packsRemoteCodeL276},
+		{line: 287, kind: "rule", exes: []string{"ngrok", "cloudflared", "lt", "bore"}, subs: nil, trigger: "", build: packsRemoteCodeL287},
 	}},
 	{file: "packs/remote-copy.toml", header: packHeader{Name: "remote-copy", Executables: []string{"rsync", "scp", "sftp", "ssh", "unison"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL5},
@@ -4316,86 +4316,86 @@ func packsRemoteCodeL34() Pack {
 }
 
 func packsRemoteCodeL45() Pack {
-	return Pack{Rules: []Rule{{ID: "remote.decode-to-shell", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "pwsh", "powershell", "eval", "source", "."}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "Decoding text (base64, hex, openssl, tr) and piping it into an interpreter hides the code that runs.", Suggestion: "Decode to a file, read it, and run it only after review.", Match: Match{StdinFrom: []string{"@decoder"}}}}}
+	return Pack{Rules: []Rule{{ID: "remote.decode-to-shell", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "pwsh", "powershell", "eval", "source", "."}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "Decoding text (base64, hex, openssl, tr) and piping it into an interpreter hides the code that runs.", Suggestion: "Decode to a file, read it, and run it only after review.", Match: Match{StdinFrom: []string{"@decoder"}, StdinNotKnown: true}}}}
 }
 
-func packsRemoteCodeL56() Pack {
+func packsRemoteCodeL59() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.eval-download", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "eval", "source", ".", "exec", "python", "python3", "perl", "ruby", "node", "php", "sudo"}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "The code to run comes straight from a download (command or process substitution of curl/wget).", Suggestion: "Download the script to a file, read it, and run it only after review.", Match: Match{OperandsAny: []string{"*$(curl**", "*$(wget**", "*`curl**", "*`wget**", "<(curl**", "<(wget**", "*$(fetch**", "*$(http **", "*$(iwr**"}}}}}
 }
 
-func packsRemoteCodeL67() Pack {
+func packsRemoteCodeL70() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.shell-c-download", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "busybox", "su"}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "The code given to the shell comes straight from a download (command substitution of curl/wget).", Suggestion: "Download the script to a file, read it, and run it only after review.", Match: Match{FlagValues: map[string][]string{"-c": {"*$(curl*", "*$(wget*", "*`curl*", "*`wget*", "*$(fetch*"}}}}}}
 }
 
-func packsRemoteCodeL78() Pack {
+func packsRemoteCodeL81() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.inline-download", Exe: []string{"*"}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "The inline program runs code fetched from the network.", Suggestion: "Download the script to a file, read it, and run it only after review.", Match: Match{Inline: []string{"sh", "bash", "zsh", "*"}, InlineAny: []string{"$(curl", "$(wget", "`curl", "`wget", "<(curl", "<(wget", "| sh", "|sh", "| bash", "|bash", "downloadstring(", "iwr ", "invoke-webrequest", "iex("}}}}}
 }
 
-func packsRemoteCodeL90() Pack {
+func packsRemoteCodeL93() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.shell-unknown-script", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "source", ".", "eval"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "The script to run is not known before it runs (it comes from a substitution or an unset variable).", Suggestion: "Write the script to a file, review it, and run that file.", Match: Match{OperandsNone: []string{"$(ssh-agent*", "$(brew shellenv*", "$(direnv hook*", "$(pyenv init*", "$(pyenv virtualenv-init*", "$(rbenv init*", "$(nodenv init*", "$(starship init*", "$(zoxide init*", "$(fnm env*", "$(mise activate*", "$(rtx activate*", "$(conda shell.*", "$(dircolors*", "$(thefuck --alias*", "$(gh completion*", "<(*completion*", "$(*completion*", "$(jenv init*", "$(goenv init*"}, OperandAt: intp(0), OperandAtAny: []string{"@unknown"}}}}}
 }
 
-func packsRemoteCodeL104() Pack {
+func packsRemoteCodeL107() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.inline-unknown", Exe: []string{"*"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "The inline program is not known before it runs.", Suggestion: "Write the program to a file, review it, and run that file.", Match: Match{Inline: []string{"*"}, InlineUnknown: true}}}}
 }
 
-func packsRemoteCodeL119() Pack {
+func packsRemoteCodeL122() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-nc", Exe: []string{"nc", "ncat", "netcat"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "netcat with -e/-c hands a shell to whoever is on the other end of the connection.", Suggestion: "Do not expose a shell over the network.", Match: Match{FlagsAny: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}}}}}
 }
 
-func packsRemoteCodeL130() Pack {
+func packsRemoteCodeL133() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-pipe", Exe: []string{"nc", "ncat", "netcat", "telnet", "socat", "openssl"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "A shell's input or output is wired to a network connection (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{StdinFrom: []string{"@shell"}}}}}
 }
 
-func packsRemoteCodeL141() Pack {
+func packsRemoteCodeL144() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-to-shell", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "ash"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "A network connection's data is fed to a shell (reverse shell).", Suggestion: "Do not run commands received over the network.", Match: Match{StdinFrom: []string{"nc", "ncat", "netcat", "telnet", "socat"}}}}}
 }
 
-func packsRemoteCodeL152() Pack {
+func packsRemoteCodeL155() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-devtcp", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "Redirecting to /dev/tcp or /dev/udp connects the shell to a remote host (reverse shell).", Suggestion: "Do not wire a shell to a network connection.", Match: Match{RedirectsAny: []string{"/dev/tcp/**", "/dev/udp/**"}}}}}
 }
 
-func packsRemoteCodeL163() Pack {
+func packsRemoteCodeL166() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-socat", Exe: []string{"socat"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "socat EXEC:/SYSTEM: runs a program for whoever connects (reverse or bind shell).", Suggestion: "Do not expose a program over the network.", Match: Match{OperandsAny: []string{"exec:**", "system:**", "*,exec:**", "*:exec:**"}}}}}
 }
 
-func packsRemoteCodeL174() Pack {
+func packsRemoteCodeL177() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-inline", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program opens a network socket and attaches a shell or process to it (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{Inline: []string{"*"}, InlineAny: []string{"socket", "fsockopen", "tcpsocket", "net.connect", "net.socket", "/dev/tcp/"}}}}}
 }
 
-func packsRemoteCodeL186() Pack {
+func packsRemoteCodeL189() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-inline-exec", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program connects a socket to a spawned shell or process (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{InlineAll: []string{"socket"}, Inline: []string{"*"}, InlineAny: []string{"dup2", "pty.spawn", "subprocess", "/bin/sh", "/bin/bash", "exec(", "spawn(", "system(", "popen", "cmd.exe", "child_process"}}}}}
 }
 
-func packsRemoteCodeL201() Pack {
+func packsRemoteCodeL204() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.inline-spawn-destructive", Exe: []string{"*"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "The inline program runs a destructive shell command (recursive delete, disk format, forced git, …).", Suggestion: "Run the shell command directly so it can be checked, or write the program to a file for review.", Match: Match{InlineAlso: []string{"system", "popen", "subprocess", "exec", "spawn", "`", "%x", "shell_exec", "passthru", "do shell script", "$.system", "run(", "call(", "| \"", "|\""}, Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "awk", "osascript", "javascript", "deno", "bun", "tcl", "*"}, InlineAny: []string{"rm -rf", "rm -fr", "rm -r ", "rm -r\"", "rm -r'", "rm -rf\"", "mkfs", "dd if=", "> /dev/sd", "chmod -r 777", "git reset --hard", "git push -f", "git push --force", "git clean -f", ":(){", "rm -f /", "rm -f ~", "drop database", "drop table"}}}}}
 }
 
-func packsRemoteCodeL214() Pack {
+func packsRemoteCodeL217() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.inline-delete", Exe: []string{"*"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "The inline program deletes files or directories.", Suggestion: "Delete the files with rm so the targets can be checked, or write the program to a file for review.", Match: Match{Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "deno", "bun", "javascript", "*"}, InlineAny: []string{"rmtree", "os.remove", "os.unlink", "os.rmdir", "os.removedirs", ".unlink(", ".rmdir(", "rmsync", "rmdirsync", "unlinksync", "fs.rm(", "fs.rmdir(", "fs.unlink(", "fs.promises.rm", "rimraf", "fileutils.rm", "fileutils.remove", "file.delete", "dir.delete", "fileutils.rm_rf", "unlink(", "unlink ", "rmdir(", "remove_tree", "deno.remove", "os.truncate"}}}}}
 }
 
-func packsRemoteCodeL226() Pack {
+func packsRemoteCodeL229() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.inline-spawn", Exe: []string{"*"}, Category: "remote-code", Tier: "execute", Blast: "medium", Reason: "The inline program runs other programs; what they do is not checked here.", Suggestion: "Run the commands directly so they can be checked.", Match: Match{Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "deno", "bun", "javascript", "awk", "osascript", "*"}, InlineAny: []string{"os.system", "os.popen", "subprocess", "os.exec", "os.spawn", "pty.spawn", "commands.getoutput", "child_process", "execsync", "spawnsync", "exec(", "execfile", "system(", "popen", "shell_exec", "passthru", "proc_open", "pcntl_exec", "kernel.exec", "io.popen", "%x", "`", "do shell script", "$.system", "doshellscript", "deno.run", "deno.command", "bun.spawn", "| getline", "print |", "printf |", "__import__"}}}}}
 }
 
-func packsRemoteCodeL238() Pack {
+func packsRemoteCodeL241() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.awk-redirect-sensitive", Exe: []string{"awk", "gawk", "mawk", "nawk"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "The awk program writes to a start-up, SSH or system file.", Suggestion: "Write to a file inside the project.", Match: Match{Inline: []string{"awk"}, InlineAny: []string{"authorized_keys", "/etc/", ".bashrc", ".zshrc", ".profile", "/.ssh/"}}}}}
 }
 
-func packsRemoteCodeL250() Pack {
+func packsRemoteCodeL253() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.osascript-shell", Exe: []string{"osascript"}, Category: "remote-code", Tier: "destructive", Blast: "high", Reason: "osascript can run shell commands and control other applications; the script is not checked here.", Suggestion: "Run the shell command directly so it can be checked.", Match: Match{FlagsAny: []string{"-e", "-l"}}}}}
 }
 
-func packsRemoteCodeL263() Pack {
+func packsRemoteCodeL266() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.terminal-share", Exe: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This shares a live terminal of this machine with whoever holds the link: a remote shell.", Suggestion: "A person can start a shared session from their own terminal."}}}
 }
 
-func packsRemoteCodeL273() Pack {
+func packsRemoteCodeL276() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.vscode-tunnel", Exe: []string{"code", "code-insiders"}, Sub: []string{"tunnel"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "code tunnel opens this machine to remote VS Code sessions, with a terminal: a remote shell.", Suggestion: "A person can start the tunnel from their own terminal."}}}
 }
 
-func packsRemoteCodeL284() Pack {
+func packsRemoteCodeL287() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.port-tunnel", Exe: []string{"ngrok", "cloudflared", "lt", "bore"}, Category: "network", Tier: "destructive", Blast: "medium", Reason: "This publishes a local port on the internet through a tunnel: anyone with the address reaches the service.", Suggestion: "Keep the service local, or ask the user to publish it."}}}
 }
 
