@@ -74,6 +74,7 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 		a.judge.Contact(Contact{URL: u, Span: span})
 	}
 	a.embedded(cmd, code, span)
+	a.decoded(cmd, code, span, dir)
 }
 
 var (
