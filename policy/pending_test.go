@@ -35,9 +35,6 @@ var pendingIssue24 = map[string]bool{
 	"dev/build-files/pytest-root-conftest-wipes-home":                      true, // deny: ask allow allow
 	"dev/build-files/task-build-dep-curl-sh":                               true, // deny: ask allow allow
 	"dev/build-files/tox-env-commands-rmtree-home":                         true, // deny: ask allow allow
-	"dev/decoded-and-fetched/bun-remote-url":                               true, // deny: ask allow allow
-	"dev/decoded-and-fetched/deno-run-a-remote-url":                        true, // deny: ask allow allow
-	"dev/decoded-and-fetched/npx-tarball-url":                              true, // deny: ask allow allow
 	"dev/decoded-and-fetched/python-c-dollar-cat-local":                    true, // trusted-allow: ask ask ask
 	"dev/decoded-and-fetched/source-process-substitution-completion":       true, // trusted-allow: ask ask ask
 	"dev/executed-files/bash-cleanup-wipes-home":                           true, // deny: ask allow allow
