@@ -108,7 +108,11 @@ func (e *evaluation) loosens(cmd *shell.Command, verb string, o shell.GuardOptio
 		}
 		return "opens the sandbox beyond what the policy grants"
 	case "max-memory":
-		if n, err := strconv.Atoi(v); err == nil && n > 0 && (e.p.cfg.Sandbox.MaxMemoryMB == 0 || n <= e.p.cfg.Sandbox.MaxMemoryMB) {
+		limit := e.p.cfg.Sandbox.MaxMemoryMB
+		if limit == 0 {
+			limit = defaultSandboxMemoryMB
+		}
+		if n, err := strconv.Atoi(v); err == nil && n > 0 && (limit < 0 || n <= limit) {
 			return ""
 		}
 		return "lifts the sandbox's memory limit"
@@ -182,6 +186,10 @@ func (p *Policy) ownGuardArg(name, value string) bool {
 	}
 	return false
 }
+
+// defaultSandboxMemoryMB is toolguard exec's memory limit when the policy
+// sets none ([sandbox] max_memory_mb = 0).
+const defaultSandboxMemoryMB = 2048
 
 // guardValueOption names the policy options of toolguard's commands that
 // take a value.
