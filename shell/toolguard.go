@@ -88,7 +88,7 @@ func ToolguardOptions(argv []Word) (verb string, opts []GuardOption) {
 		return "", nil
 	}
 	for _, o := range res.opts {
-		opts = append(opts, GuardOption{Name: o.Name, Value: o.Value, Valued: o.Valued})
+		opts = append(opts, GuardOption(o))
 	}
 	return argv[1].Value, opts
 }
