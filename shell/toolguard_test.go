@@ -66,3 +66,24 @@ func TestToolguardOptions(t *testing.T) {
 		}
 	}
 }
+
+// FuzzToolguardOptions: whatever the command line, no panic; the verb is
+// exec, mcp or none, and options are found only with a verb.
+func FuzzToolguardOptions(f *testing.F) {
+	f.Add("toolguard exec --mode=full -- ls")
+	f.Add("toolguard mcp --name fs --ask serve node s.js")
+	f.Add("TOOLGUARD_CONFIG=x toolguard exec --config")
+	f.Add("toolguard exec --restrict-to-cwd=false --cwd")
+	f.Fuzz(func(t *testing.T, src string) {
+		s, err := shell.Parse(src, shell.Options{Home: "/home/me"})
+		if err != nil {
+			return
+		}
+		for _, c := range s.Commands {
+			verb, opts := shell.ToolguardOptions(c.Argv)
+			if verb != "" && verb != "exec" && verb != "mcp" || verb == "" && len(opts) > 0 {
+				t.Fatalf("%q: verb %q with %d options", src, verb, len(opts))
+			}
+		}
+	})
+}
