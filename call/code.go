@@ -218,7 +218,47 @@ func codeKey(k string) (base, encoding string) {
 			return b, suffix.enc
 		}
 	}
+	// A compound name with a command word (shell_command, preCommand,
+	// before_script, exec-cmd) holds a command line, unless its last word
+	// says it holds something else (script_path, command_timeout).
+	words := nameWords(k)
+	if len(words) < 2 || slices.Contains(notCodeWords, words[len(words)-1]) {
+		return "", ""
+	}
+	for _, w := range words {
+		if slices.Contains(commandWords, w) {
+			return "command", ""
+		}
+	}
 	return "", ""
+}
+
+// commandWords are the words of a member name that say it holds a
+// command; notCodeWords, last in a name, that it holds something else.
+var (
+	commandWords = []string{"command", "commands", "cmd", "cmds", "cmdline", "commandline", "script", "scripts", "shell"}
+	notCodeWords = []string{"url", "uri", "path", "paths", "file", "files", "dir", "directory", "name", "id", "type",
+		"description", "desc", "timeout", "env", "cwd", "args", "argv", "arguments", "stdin", "input", "output",
+		"language", "lang", "encoding", "enabled", "version", "hash", "kind", "mode", "format", "title", "label"}
+)
+
+// nameWords splits a member name into lower-case words at "_", "-", "."
+// and lower-to-upper case changes (preCommand → pre, command).
+func nameWords(k string) []string {
+	var words []string
+	start := 0
+	for i := 0; i <= len(k); i++ {
+		split := i == len(k) || k[i] == '_' || k[i] == '-' || k[i] == '.' ||
+			i > 0 && k[i] >= 'A' && k[i] <= 'Z' && k[i-1] >= 'a' && k[i-1] <= 'z'
+		if !split {
+			continue
+		}
+		if i > start {
+			words = append(words, strings.ToLower(strings.Trim(k[start:i], "_-.")))
+		}
+		start = i
+	}
+	return slices.DeleteFunc(words, func(w string) bool { return w == "" })
 }
 
 // unnamed is the command line for code in no named language under key: a

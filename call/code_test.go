@@ -35,6 +35,9 @@ func TestCodeIn(t *testing.T) {
 		{"steps", `{"task":{"steps":[{"shell":"make"},{"run":"go vet ./..."}]}}`, []string{"make", "go vet ./..."}},
 		{"code that is not shell", `{"notebook":"a.ipynb","code":"df.describe()"}`, []string{"python3 -c 'df.describe()'"}},
 		{"no code", `{"query":"rm -rf ~","path":"/w/a"}`, nil},
+		{"compound command names", `{"job":{"before_script":"make deps","preCommand":"go vet ./...","shell-cmd":"ls"}}`,
+			[]string{"make deps", "go vet ./...", "ls"}},
+		{"compound names that hold no command", `{"script_path":"x.sh","commandTimeout":5,"shell_type":"bash","shellDescription":"a b"}`, nil},
 		{"twice the same", `{"command":"make","cmd":"make"}`, []string{"make"}},
 	}
 	for _, tt := range tests {
