@@ -102,6 +102,12 @@ func (s *codeSearch) add(piece string) {
 	s.pieces = append(s.pieces, piece)
 }
 
+func (s *codeSearch) addAll(pieces []string) {
+	for _, p := range pieces {
+		s.add(p)
+	}
+}
+
 func (s *codeSearch) walk(v any, depth int) {
 	if s.err != nil {
 		return
@@ -125,10 +131,9 @@ func (s *codeSearch) walk(v any, depth int) {
 
 // shellKeys are the code keys whose text is a shell command line even when
 // it does not parse (then it is judged unverifiable, as a command is);
-// other code keys (code, exec, run, program) hold code in a language not
-// named when their text is not shell.
-var shellKeys = []string{"command", "cmd", "script", "shell", "commands", "scripts", "cmdline", "command_line",
-	"commandLine", "bash", "sh"}
+// the others (code, program) hold code in a language not named.
+var shellKeys = []string{"command", "cmd", "script", "shell", "exec", "run", "argv", "commands", "scripts", "cmdline",
+	"command_line", "commandLine", "bash", "sh"}
 
 // object adds the code of one object's own members.
 func (s *codeSearch) object(m map[string]any) {
@@ -180,10 +185,10 @@ func (s *codeSearch) object(m map[string]any) {
 			case shellLang != "":
 				s.add(inLanguage(shellLang, code))
 			default:
-				s.add(unnamed(base, code))
+				s.addAll(unnamed(base, code))
 				if enc == "" {
 					if text, ok := decodeLiteral(code); ok {
-						s.add(unnamed(base, text)) // a literal that decodes to text is judged as the code it may be
+						s.addAll(unnamed(base, text)) // a literal that decodes to text is judged as the code it may be
 					}
 				}
 			}
@@ -261,15 +266,21 @@ func nameWords(k string) []string {
 	return slices.DeleteFunc(words, func(w string) bool { return w == "" })
 }
 
-// unnamed is the command line for code in no named language under key: a
-// shell command line for the shell keys, and for the others when it parses
-// as one; else code the language-neutral interpreter-code analysis judges
-// (written as python3 -c, the analysis reads it whatever its language).
-func unnamed(key, code string) string {
-	if slices.Contains(shellKeys, key) || parsesAsShell(code) {
-		return code
+// unnamed are the command lines for code in no named language under key:
+// a shell command line for the shell keys; for the others (code, program),
+// the shell command line when it parses as one, and always the
+// code the language-neutral interpreter-code analysis judges (written as
+// python3 -c: the analysis reads it whatever its language, with the shell
+// lines a notebook cell's "!cmd" carries).
+func unnamed(key, code string) []string {
+	if slices.Contains(shellKeys, key) {
+		return []string{code}
 	}
-	return quoteWords([]string{"python3", "-c", code})
+	interp := quoteWords([]string{"python3", "-c", code})
+	if parsesAsShell(code) {
+		return []string{code, interp}
+	}
+	return []string{interp}
 }
 
 // parsesAsShell reports whether text parses as a bash script.

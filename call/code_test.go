@@ -34,6 +34,7 @@ func TestCodeIn(t *testing.T) {
 		{"literal base64", `{"cmd":"bHMgLWxhIC90bXA="}`, []string{"bHMgLWxhIC90bXA=", "ls -la /tmp"}},
 		{"steps", `{"task":{"steps":[{"shell":"make"},{"run":"go vet ./..."}]}}`, []string{"make", "go vet ./..."}},
 		{"code that is not shell", `{"notebook":"a.ipynb","code":"df.describe()"}`, []string{"python3 -c 'df.describe()'"}},
+		{"code that may be shell", `{"code":"!ls -la"}`, []string{"!ls -la", "python3 -c '!ls -la'"}},
 		{"no code", `{"query":"rm -rf ~","path":"/w/a"}`, nil},
 		{"compound command names", `{"job":{"before_script":"make deps","preCommand":"go vet ./...","shell-cmd":"ls"}}`,
 			[]string{"make deps", "go vet ./...", "ls"}},

@@ -89,7 +89,6 @@ var pendingIssue24 = map[string]bool{
 	"holdout3/executed-files/php-clear-cache-fetch-run":                    true, // deny: ask allow allow
 	"holdout3/executed-files/ruby-setup-tcpsocket-shell":                   true, // deny: ask allow allow
 	"holdout3/executed-files/sh-format-usb-mkfs":                           true, // deny: ask allow allow
-	"holdout3/mcp-arguments/notebook-cell-bang-reverse-shell":              true, // deny: ask allow allow
 	"holdout3/package-scripts/bun-install-postinstall-ai-cli-and-shutdown": true, // deny: ask allow allow
 	"holdout3/package-scripts/composer-run-test-referenced-script-exfil":   true, // deny: ask allow allow
 	"holdout3/package-scripts/pip-install-dot-setup-reverse-shell":         true, // deny: ask allow allow
