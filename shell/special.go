@@ -349,10 +349,26 @@ func (w *walker) scriptCmd(c *Command, st *state, cx *ctx) {
 }
 
 // cd changes the directory later commands of the same shell run in, and
-// $PWD with it.
+// $PWD with it; cd - goes back where the last cd left, pushd does as cd
+// and pushes the directory it leaves (dirstack.go).
 func (w *walker) cd(c *Command, st *state, cx *ctx) {
 	w.emit(c, cx)
 	res := (&optSpec{Short: "LPe@n"}).scan(c.Args())
+	prev := st.here()
+	if c.Name == "pushd" {
+		if len(res.rest) == 0 || res.rest[0].Value == "-n" || !res.rest[0].Known ||
+			strings.HasPrefix(res.rest[0].Value, "+") || strings.HasPrefix(res.rest[0].Value, "-") {
+			st.goBack(unknownDir) // rotates the stack, or leaves the directory with a name nobody knows
+			st.loseDirs()
+			return
+		}
+		st.push(prev)
+	}
+	if len(res.rest) > 0 && res.rest[0].Value == "-" && res.rest[0].Known && c.Name == "cd" {
+		st.goBack(st.previous())
+		return
+	}
+	defer func() { st.old = &prev }()
 	var target Word
 	switch {
 	case len(res.rest) == 0:
@@ -371,10 +387,15 @@ func (w *walker) cd(c *Command, st *state, cx *ctx) {
 	st.set("PWD", value{str: st.dir.Value, known: st.dir.Known && path.IsAbs(st.dir.Value)})
 }
 
+// popd returns to the directory the last pushd left.
 func (w *walker) popd(c *Command, st *state, cx *ctx) {
 	w.emit(c, cx)
-	st.chdir(Word{Value: "popd", Span: c.Span})
-	st.forget("PWD")
+	if len(c.Args()) > 0 { // popd +N, -N, -n: another entry of the stack
+		st.goBack(unknownDir)
+		st.loseDirs()
+		return
+	}
+	st.goBack(st.pop())
 }
 
 func cmpOr(a, b string) string {
