@@ -40,7 +40,7 @@ func (s *state) pop() dirMark {
 		return unknownDir
 	}
 	m := s.stack[len(s.stack)-1]
-	s.stack = s.stack[:len(s.stack)-1:len(s.stack)-1]
+	s.stack = s.stack[: len(s.stack)-1 : len(s.stack)-1]
 	return m
 }
 

@@ -28,7 +28,7 @@ type state struct {
 	// directories pushd left, innermost last (dirstack.go).
 	old   *dirMark
 	stack []dirMark
-	work   *Budget // charged for copying and scanning vars
+	work  *Budget // charged for copying and scanning vars
 	// env is what exportedEnv returns while vars stay as they are (envOK):
 	// the commands of a script that exported many variables share it.
 	env   []Assign
