@@ -34,6 +34,10 @@ type Context struct {
 	// as code; nil means none is read (only the text of files the call
 	// itself writes before it runs them is known).
 	Files Files
+	// Trees lists the directories commands copy, move and link whole, so
+	// that every path they write is judged; nil means none is listed (a
+	// copied tree is judged by its name only).
+	Trees Trees
 }
 
 // NoWorkspace stands in when a call names no workspace or cwd: nothing is

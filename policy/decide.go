@@ -66,7 +66,7 @@ func (p *Policy) newEvaluation(ctx context.Context, c *call.Call) *evaluation {
 	e := &evaluation{p: p, ctx: ctx, c: c, cur: -1}
 	e.work = *shell.NewBudget(workLimit)
 	e.an = analysis.New(analysis.Context{Home: p.home, Cwd: c.Dir(), Workspace: c.Root(), Rules: p.rules,
-		Budget: &e.work, Findings: &e.findings}, e)
+		Budget: &e.work, Findings: &e.findings, Trees: analysis.DiskTrees{}}, e)
 	return e
 }
 

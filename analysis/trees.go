@@ -1,0 +1,64 @@
+package analysis
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Trees gives the analysis the names below a directory a command copies,
+// moves or links: a recursive copy writes every path its source holds
+// (cp -r evil/. . writes ./.claude/settings.local.json when evil/ holds
+// one), so those paths are judged as written. Only names are read, never
+// what the files hold.
+type Trees interface {
+	// List returns the paths below the canonical directory dir, relative
+	// to it ("a", "a/b"), without following symbolic links. It returns
+	// at most max of them: a tree that holds more gives ErrTooLarge (the
+	// copy cannot be judged whole, which makes it unverifiable). A dir
+	// that is not a directory gives ErrNotExist.
+	List(dir string, max int) ([]string, error)
+}
+
+// maxTreeEntries bounds what one source tree contributes to a call: each
+// entry is a path the judge weighs.
+const maxTreeEntries = 512
+
+// DiskTrees lists directories on the machine's file system.
+type DiskTrees struct{}
+
+var errStop = errors.New("stop")
+
+// List walks dir in lexical order.
+func (DiskTrees) List(dir string, max int) ([]string, error) {
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return nil, ErrNotExist
+	}
+	var out []string
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return ErrUnreadable
+		}
+		if p == dir {
+			return nil
+		}
+		if len(out) == max {
+			return errStop
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return ErrUnreadable
+		}
+		out = append(out, filepath.ToSlash(rel))
+		return nil
+	})
+	switch {
+	case errors.Is(err, errStop):
+		return out, ErrTooLarge
+	case err != nil:
+		return out, err
+	}
+	return out, nil
+}
