@@ -52,6 +52,9 @@ type Policy struct {
 	servers []netguard.Endpoint
 	// selfPrograms are the paths of toolguard's program.
 	selfPrograms []string
+	// fleetDB is the [state] url database, whose clients are
+	// self-protection (fleetdb.go); nil when none is configured.
+	fleetDB *fleetDB
 	// hash is [Policy.Hash], computed on first use.
 	hashOnce sync.Once
 	hash     string
@@ -90,6 +93,7 @@ func Compile(cfg *Config, opts Options) (*Policy, error) {
 		return nil, err
 	}
 	p.doc = cfg
+	p.fleetDB = parseFleetDB(cfg.State.URL)
 	return p, p.compileProfiles(cfg, opts)
 }
 
@@ -160,6 +164,7 @@ func (p *Policy) compileProfiles(cfg *Config, opts Options) error {
 			errs = append(errs, err)
 			continue
 		}
+		sub.fleetDB = p.fleetDB
 		p.profiles[name] = sub
 	}
 	p.agents = map[string]string{}

@@ -39,6 +39,8 @@ func (e *evaluation) policyChecks(cmd *shell.Command, helpOnly bool) {
 	}
 	if f, ok := selfProtection(cmd); ok {
 		e.add(f)
+	} else if f, ok := p.fleetDBFinding(cmd); ok {
+		e.add(f)
 	}
 	if p.highRisk[cmd.Name] && !helpOnly { // rm --help prints and exits
 		e.raised = e.raised || e.tier < risk.Execute
