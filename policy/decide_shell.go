@@ -42,6 +42,7 @@ func (e *evaluation) policyChecks(cmd *shell.Command, helpOnly bool) {
 	} else if f, ok := p.fleetDBFinding(cmd); ok {
 		e.add(f)
 	}
+	e.otherSessions(cmd)
 	if p.highRisk[cmd.Name] && !helpOnly { // rm --help prints and exits
 		e.raised = e.raised || e.tier < risk.Execute
 		e.raise(risk.Execute)
