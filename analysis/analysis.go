@@ -159,7 +159,11 @@ func Classify(set *rules.Set, cmd *shell.Command, b *shell.Budget) (rules.Result
 // the budget running out, which the caller reports once for the call.
 func (a *Analysis) problems(s *shell.Script) {
 	for _, pr := range s.Problems {
-		if !pr.OverWorkLimit() {
+		switch {
+		case pr.OverWorkLimit():
+		case pr.OverLimit():
+			a.add(TooComplex(pr))
+		default:
 			a.add(Unverifiable(pr))
 		}
 	}

@@ -22,7 +22,7 @@ func (a *Analysis) carried(cmd *shell.Command, codes []rules.Code) {
 			continue
 		}
 		if a.depth >= maxCodeNesting {
-			a.add(Unverifiable(shell.Problem{Reason: "code nested too deeply in " + c.Via, Span: c.Span}))
+			a.add(TooComplex(shell.Problem{Reason: "code nested too deeply in " + c.Via, Span: c.Span}))
 			continue
 		}
 		s := a.Parse(c.Text)
@@ -65,7 +65,7 @@ func (a *Analysis) foreign(cmd *shell.Command, c rules.Code, dir string) {
 // background is seen to be a fork bomb.
 func (a *Analysis) shellText(cmd *shell.Command, text string, span risk.Span, via, self string) {
 	if a.depth >= maxCodeNesting {
-		a.add(Unverifiable(shell.Problem{Reason: "code nested too deeply in " + via, Span: span}))
+		a.add(TooComplex(shell.Problem{Reason: "code nested too deeply in " + via, Span: span}))
 		return
 	}
 	env := a.shellEnv()
