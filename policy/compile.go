@@ -50,6 +50,8 @@ type Policy struct {
 	// servers are configured approval servers, which may be on another
 	// machine (a fleet).
 	servers []netguard.Endpoint
+	// shadowDirs are the PATH directories ahead of toolguard's own.
+	shadowDirs []string
 	// selfPrograms are the paths of toolguard's program.
 	selfPrograms []string
 	// fleetDB is the [state] url database, whose clients are
@@ -80,6 +82,11 @@ type Options struct {
 	// where it is installed); writing them or signalling processes running
 	// them is self-tampering. Nil means only the program name "toolguard".
 	Programs []string
+	// Path are the directories of the PATH the agent's commands run with,
+	// in order: the ones ahead of toolguard's own directory (every one
+	// when it is not among them) may not get a program named toolguard
+	// (shadow.go). Nil means no PATH is known, and none is judged.
+	Path []string
 }
 
 // Compile checks cfg and builds an immutable Policy. Every problem is
@@ -112,7 +119,11 @@ func compileOne(cfg *Settings, opts Options, profile string) (*Policy, error) {
 	add("tools", err)
 	p.gate, err = compileGate(cfg.Tools)
 	add("tools", err)
+	p.shadowDirs = shadowDirsOf(opts.Path, opts.Programs)
 	p.protected = protectedGlobs(append(slices.Clone(opts.Protected), opts.Programs...))
+	for _, d := range p.shadowDirs {
+		p.protected = append(p.protected, d+"/toolguard")
+	}
 	p.secrets = opts.Denied
 	p.selfPorts = approvalPorts(cfg.Approval.Server, opts.ApprovalPorts)
 	p.hostNames = machineNames()

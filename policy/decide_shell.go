@@ -43,6 +43,7 @@ func (e *evaluation) policyChecks(cmd *shell.Command, helpOnly bool) {
 		e.add(f)
 	}
 	e.otherSessions(cmd)
+	e.pathShadow(cmd)
 	if p.highRisk[cmd.Name] && !helpOnly { // rm --help prints and exits
 		e.raised = e.raised || e.tier < risk.Execute
 		e.raise(risk.Execute)
