@@ -427,6 +427,12 @@ var dirCases = []parseCase{
 var dataCases = []parseCase{
 	{name: "echo is data", src: "echo 'rm -rf /'", commands: []string{"echo \"rm -rf /\""}},
 	{name: "printf is data", src: "printf 'rm -rf %s\\n' /", commands: []string{"printf \"rm -rf %s\\\\n\" /"}},
+	{name: "an invalid UTF-8 byte does not hide what follows", src: "\xff; rm -rf ~", commands: []string{"_", "rm -rf /home/u"},
+		problems: []string{"command contains a byte that is not valid UTF-8, which bash takes as part of a word"}},
+	{name: "printf -v sets the variable", src: "d=build; printf -v d '%s/%s' ~ x; rm -rf \"$d\"", commands: []string{
+		"- d=build", "printf -v d %s/%s /home/u x", "rm -rf /home/u/x"}},
+	{name: "printf -v of unknown text forgets", src: "d=build; printf -v d '%s' \"$X\"; rm -rf \"$d\"", commands: []string{
+		"- d=build", "printf -v d %s $X?", "rm -rf $d?"}},
 	{name: "commit message is data", src: "git commit -m 'rm -rf / && sudo reboot'", commands: []string{
 		"git commit -m \"rm -rf / && sudo reboot\""}},
 	{name: "grep pattern is data", src: "grep -r 'bash -c' .", commands: []string{"grep -r \"bash -c\" ."}},

@@ -453,6 +453,18 @@ func (w *walker) printf(c *Command, st *state, cx *ctx) {
 	for i := 0; i+1 < len(args); i++ {
 		if args[i].Value == "-v" {
 			st.forget(args[i+1].Value)
+			// the value printf would print, when it is known: d=build;
+			// printf -v d '%s' ~; rm -rf "$d" deletes the home
+			if rest := args[i+2:]; isName(args[i+1].Value) && len(rest) > 0 && allKnown(rest) {
+				var vals []string
+				for _, a := range rest[1:] {
+					vals = append(vals, a.Value)
+				}
+				if v, ok := formatText(rest[0].Value, vals); ok && len(v) <= w.opts.MaxBytes {
+					st.set(args[i+1].Value, value{str: v, known: true})
+				}
+			}
+			break
 		}
 	}
 }
