@@ -14,7 +14,6 @@ import (
 // packs say, the files, URLs and addresses it touches, the code it
 // carries, and then the code that code carries.
 func (a *Analysis) command(cmd *shell.Command) {
-	lookalike(cmd)
 	r, ok := a.classify(cmd)
 	if !ok {
 		return // over the work limit: the caller says so once for the call

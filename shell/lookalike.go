@@ -1,24 +1,23 @@
-package analysis
+package shell
 
 import (
 	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
-
-	"github.com/toolguard/toolguard/shell"
 )
 
 // Look-alike program names. A program name with characters outside ASCII
-// is unverifiable already (the shell analysis says so: "сurl" with a
-// Cyrillic es is no program toolguard knows). That alone is an ask: the
-// agent may have made a program of that name (ln -s /usr/bin/curl ~/bin/сurl)
-// and what it does would go unjudged — "сurl … | sh" would be an ask where
-// "curl … | sh" is denied. So a name that folds to an ASCII name — width
-// and compatibility forms (ｒｍ, 𝐫𝐦), the Cyrillic and Greek letters that
-// look like Latin ones, invisible characters (r\u200bm) — is judged as the
-// program it imitates as well, on top of being unverifiable: the worse of
-// the two decides.
+// is unverifiable (a Problem: "сurl" with a Cyrillic es is no program
+// toolguard knows). That alone is an ask: the agent may have made a
+// program of that name (ln -s /usr/bin/curl ~/bin/сurl) and what it does
+// would go unjudged — "сurl … | sh" an ask where "curl … | sh" is denied,
+// "ѕh -c '…'" code nobody looked at. So a name that folds to an ASCII name
+// — width and compatibility forms (ｒｍ, 𝐫𝐦), the Cyrillic and Greek
+// letters that look like Latin ones, invisible characters (r\u200bm) — is
+// the Name of the command (Argv keeps what was written): it is unwrapped,
+// its code followed and its effects judged as the program it imitates, on
+// top of being unverifiable.
 
 // confusables maps letters that look like ASCII letters to them (the
 // Cyrillic and Greek ones of Unicode's confusables list that fonts draw
@@ -63,27 +62,8 @@ func Skeleton(name string) (string, bool) {
 		}
 	}
 	s := b.String()
-	if s == "" || !isASCII(s) || s == name {
+	if s == "" || !isASCII(s) || s == name || strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f }) {
 		return "", false
 	}
 	return s, true
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
-}
-
-// lookalike judges a command whose name imitates an ASCII program's as
-// that program: its name is folded in place (the shell analysis has
-// already recorded the name as unverifiable), so that the rule packs and
-// the checks over the whole call (a download piped to a shell) see it.
-func lookalike(cmd *shell.Command) {
-	if s, ok := Skeleton(cmd.Name); ok {
-		cmd.Name = s
-	}
 }
