@@ -68,6 +68,7 @@ type copyArgs struct {
 	dest      shell.Word
 	hasDest   bool
 	intoDir   bool // DEST is a directory for certain (-t, several sources, ln SOURCE)
+	target    bool // DEST was given by -t or --target-directory
 	noTarget  bool
 	recursive bool
 }
@@ -135,7 +136,7 @@ func (s copySpec) parse(name string, args []shell.Word) (copyArgs, bool) {
 	}
 	switch {
 	case target != nil:
-		out.dest, out.hasDest, out.intoDir, out.sources = *target, true, true, ops
+		out.dest, out.hasDest, out.intoDir, out.target, out.sources = *target, true, true, true, ops
 	case len(ops) >= 2:
 		out.dest, out.hasDest, out.sources = ops[len(ops)-1], true, ops[:len(ops)-1]
 		out.intoDir = len(ops) > 2
@@ -174,6 +175,16 @@ func (a *Analysis) copies(cmd *shell.Command, dir string) {
 		return
 	}
 	ca, ok := spec.parse(cmd.Name, cmd.Args())
+	if ok && cmd.ArgsFromInput && ca.target && ca.dest.Known {
+		// xargs cp -t DIR: the sources come from input, with names not
+		// known; any of them may land as any name in DIR
+		a.judge.Path(Path{Word: shell.Word{Value: path.Join(ca.dest.Value, "*"), Known: true, Glob: true, Span: ca.dest.Span},
+			Access: paths.Write, Shape: Glob, Dir: dir})
+	} else if ok && fromInput(cmd, ca.dest) {
+		a.add(Unverifiable(shell.Problem{Span: ca.dest.Span, Reason: fmt.Sprintf(
+			"%s writes into %s, which %s fills in from its input at run time, so where it writes is not known", cmd.Name, ca.dest.Value, inputSource(cmd))}))
+		return
+	}
 	if !ok || !ca.dest.Known || isRemoteOperand(ca.dest.Value) {
 		return
 	}
@@ -253,4 +264,18 @@ func (a *Analysis) sourceTree(cmd *shell.Command, spec copySpec, src, dest shell
 			}
 		}
 	}
+}
+
+// fromInput reports whether xargs or parallel decides a copy's
+// destination at run time: words appended from input (the last of them is
+// the destination) or a {} the input replaces.
+func fromInput(cmd *shell.Command, dest shell.Word) bool {
+	if cmd.ArgsFromInput {
+		return true
+	}
+	switch cmd.Origin {
+	case "xargs", "parallel":
+		return strings.Contains(dest.Value, "{}") || strings.Contains(dest.Value, "{/}") || strings.Contains(dest.Value, "{.}")
+	}
+	return false
 }

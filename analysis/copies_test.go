@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -143,5 +144,23 @@ func TestCopyTreeTooLarge(t *testing.T) {
 	_, found := writesOf(t, "cp -r big out", fakeTrees{ws + "/big": make([]string, 600)})
 	if got := rulesOf(found); !cmp.Equal(got, []string{"shell.unverifiable"}) {
 		t.Errorf("findings %v, want [shell.unverifiable]", got)
+	}
+}
+
+// TestCopyFromInput: xargs decides where a copy writes at run time: a
+// destination it fills in is unverifiable; sources it appends to cp -t DIR
+// may land as any name in DIR.
+func TestCopyFromInput(t *testing.T) {
+	_, found := writesOf(t, "echo .claude | xargs -I{} cp evil/settings.local.json {}/", nil)
+	if got := rulesOf(found); !cmp.Equal(got, []string{"shell.unverifiable"}) {
+		t.Errorf("xargs -I{} destination: findings %v, want [shell.unverifiable]", got)
+	}
+	got, found := writesOf(t, "cat list.txt | xargs cp -t docs/", nil)
+	if !slices.Contains(got, "path glob write docs/*") || len(found) != 0 {
+		t.Errorf("xargs cp -t docs/: writes %v, findings %v", got, rulesOf(found))
+	}
+	got, _ = writesOf(t, "find . -name '*.md' | xargs cp -t docs/", nil)
+	if !slices.Contains(got, "path glob write docs/*.md") {
+		t.Errorf("find | xargs cp -t docs/: writes %v", got)
 	}
 }
