@@ -43,7 +43,7 @@ type Archives interface {
 
 // maxArchiveBytes bounds the tar data (after decompression) read to list
 // an archive's members.
-const maxArchiveBytes = 8 << 20
+const maxArchiveBytes = 32 << 20
 
 // Members lists a tar (plain, gzip or bzip2) or zip archive.
 func (DiskTrees) Members(file string, max int) ([]string, map[string]string, error) {
@@ -253,18 +253,32 @@ func (a *Analysis) archives(cmd *shell.Command, dir string) {
 			"%s extracts %s, whose members cannot be listed whole (%v), so the paths it writes are not known", cmd.Name, e.archive.Value, err)}))
 		return
 	}
+	if !a.spend(1 + len(names)/16) {
+		return
+	}
 	into := cmpOr(e.into, ".")
+	var judged []string
 	for _, n := range names {
 		for _, p := range memberPaths(n, links, e.strip) {
-			if !a.spend(1) {
-				return
-			}
 			if !path.IsAbs(p) {
 				p = path.Join(into, p)
 			}
-			a.judge.Path(Path{Word: shell.Word{Value: p, Known: true, Span: e.archive.Span},
-				Access: paths.Write, Shape: File, Dir: dir})
+			if configNames(p) {
+				judged = append(judged, p)
+			}
 		}
+	}
+	if len(judged) > maxJudgedEntries {
+		a.add(Unverifiable(shell.Problem{Span: e.archive.Span, Reason: fmt.Sprintf(
+			"%s extracts %s, which would write more than %d configuration files, so the paths it writes are not all checked", cmd.Name, e.archive.Value, maxJudgedEntries)}))
+		return
+	}
+	for _, p := range judged {
+		if !a.spend(1) {
+			return
+		}
+		a.judge.Path(Path{Word: shell.Word{Value: p, Known: true, Span: e.archive.Span},
+			Access: paths.Write, Shape: File, Dir: dir})
 	}
 }
 

@@ -254,14 +254,28 @@ func (a *Analysis) sourceTree(cmd *shell.Command, spec copySpec, src, dest shell
 				"%s copies the tree %s, which cannot be read whole (%v), so the paths it writes are not known", cmd.Name, src.Value, err)}))
 			return
 		}
+		if !a.spend(1 + len(list)*len(prefixes)/16) {
+			return
+		}
+		var judged []string
 		for _, rel := range list {
 			for _, p := range prefixes {
-				if !a.spend(1) {
-					return
+				if q := path.Join(p, rel); configNames(q) {
+					judged = append(judged, q)
 				}
-				a.judge.Path(Path{Word: shell.Word{Value: path.Join(p, rel), Known: true, Span: dest.Span},
-					Access: paths.Write, Shape: File, Dir: dir})
 			}
+		}
+		if len(judged) > maxJudgedEntries {
+			a.add(Unverifiable(shell.Problem{Span: src.Span, Reason: fmt.Sprintf(
+				"%s copies the tree %s, which would write more than %d configuration files, so the paths it writes are not all checked", cmd.Name, src.Value, maxJudgedEntries)}))
+			return
+		}
+		for _, q := range judged {
+			if !a.spend(1) {
+				return
+			}
+			a.judge.Path(Path{Word: shell.Word{Value: q, Known: true, Span: dest.Span},
+				Access: paths.Write, Shape: File, Dir: dir})
 		}
 	}
 }

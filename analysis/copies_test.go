@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -59,7 +60,6 @@ func TestCopyDestinations(t *testing.T) {
 	trees := fakeTrees{
 		ws + "/evil/.claude": {"settings.local.json"},
 		ws + "/evil":         {".claude", ".claude/settings.local.json", "x.txt"},
-		ws + "/big":          make([]string, 600),
 	}
 	for _, c := range []struct {
 		cmd  string
@@ -109,21 +109,18 @@ func TestCopyDestinations(t *testing.T) {
 			"path file write .claude",
 			"path tree write .claude",
 			"path file write .claude/settings.local.json",
-			"path file write settings.local.json",
 		}},
 		{"cp -a evil/. .", []string{
 			"path file write .",
 			"path tree write .",
 			"path file write .claude",
 			"path file write .claude/settings.local.json",
-			"path file write x.txt",
 		}},
 		{"rsync -a evil/ ./", []string{
 			"path file write ./",
 			"path tree write ./",
 			"path file write .claude",
 			"path file write .claude/settings.local.json",
-			"path file write x.txt",
 		}},
 		{"rsync -a evil/ host:/srv/", nil},
 		{`cp "$F" .claude/`, []string{
@@ -138,10 +135,14 @@ func TestCopyDestinations(t *testing.T) {
 	}
 }
 
-// TestCopyTreeTooLarge: a source tree too large to list is unverifiable,
-// never judged by the part listed.
+// TestCopyTreeTooLarge: a source tree that would write more configuration
+// files than are judged is unverifiable, never judged by the part listed.
 func TestCopyTreeTooLarge(t *testing.T) {
-	_, found := writesOf(t, "cp -r big out", fakeTrees{ws + "/big": make([]string, 600)})
+	many := make([]string, 600)
+	for i := range many {
+		many[i] = fmt.Sprintf(".cfg/f%d", i)
+	}
+	_, found := writesOf(t, "cp -r big out", fakeTrees{ws + "/big": many})
 	if got := rulesOf(found); !cmp.Equal(got, []string{"shell.unverifiable"}) {
 		t.Errorf("findings %v, want [shell.unverifiable]", got)
 	}

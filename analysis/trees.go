@@ -4,7 +4,9 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 )
 
 // Trees gives the analysis the names below a directory a command copies,
@@ -21,9 +23,35 @@ type Trees interface {
 	List(dir string, max int) ([]string, error)
 }
 
-// maxTreeEntries bounds what one source tree contributes to a call: each
-// entry is a path the judge weighs.
-const maxTreeEntries = 512
+// maxTreeEntries bounds the entries of one source tree or archive listed
+// for a call; more makes the copy or extraction unverifiable.
+const maxTreeEntries = 20000
+
+// maxJudgedEntries bounds the entries of one tree or archive the judge
+// weighs (those configNames keeps); more is unverifiable too.
+const maxJudgedEntries = 512
+
+// configNames keeps the entries of a listed tree that can be
+// configuration the policy protects: a path with a component that starts
+// with a dot (.claude/settings.local.json, .config/toolguard/policy.toml,
+// .toolguard.toml, .github/hooks/…), the agents' configuration files
+// named without one (opencode.json, kilo.json) and a program named
+// toolguard. The others (sources, node_modules' packages) are written
+// under the destination, whose own tree the rule packs already judge; a
+// tree of ten thousand source files costs a listing, not ten thousand
+// judgements.
+func configNames(rel string) bool {
+	for _, part := range strings.Split(rel, "/") {
+		if strings.HasPrefix(part, ".") && part != "." && part != ".." {
+			return true
+		}
+	}
+	switch path.Base(rel) {
+	case "opencode.json", "opencode.jsonc", "kilo.json", "kilo.jsonc", "toolguard", "toolguard.exe":
+		return true
+	}
+	return false
+}
 
 // DiskTrees lists directories on the machine's file system.
 type DiskTrees struct{}
