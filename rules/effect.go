@@ -103,6 +103,9 @@ type effectRun struct {
 	subWords []string // the sub-command words, as written
 
 	recursive, inplace, dryRun, destDelete, extract, offline bool
+	remoteRead, sends                                        bool // network use only reads remote state; something is sent
+	hooks, noHooks                                           bool // the command runs the repository's hooks; an option stops them
+	optsKnown                                                bool // every option is one the entry knows
 	opRole, firstRole, lastRole                              role
 	optRoles                                                 map[string]role // option → role its value takes instead
 	dir                                                      *shell.Word     // the value of a dir option
@@ -142,6 +145,7 @@ func (v *view) applyProgram(e *env, res *Result) bool {
 		return true
 	}
 	r.flags()
+	r.optsKnown = r.unknown == ""
 	ops := r.a.operands(from)
 	r.operands(ops, from)
 	r.stdin()
@@ -203,6 +207,9 @@ func (r *effectRun) helpOnly() bool {
 	if start >= len(argv) {
 		return false
 	}
+	if r.helpByFlag() || r.helpByWord() {
+		return true
+	}
 	words := argv[start:]
 	for _, w := range words {
 		if !w.Known || !slices.Contains(helpWords, w.Value) {
@@ -210,6 +217,35 @@ func (r *effectRun) helpOnly() bool {
 		}
 	}
 	return true
+}
+
+// helpByFlag reports whether an option the program reads as its own is
+// one of its help options (kubectl delete ns prod --help): the program
+// prints its usage and exits whatever else is written. Options are the
+// ones the entry's grammar parsed, so words after "--" or handed to
+// another command never count.
+func (r *effectRun) helpByFlag() bool {
+	for _, f := range r.a.flags {
+		if f.hasValue || !r.e.cmd.Argv[f.word].Known {
+			continue
+		}
+		if slices.Contains(r.p.helpFlags, f.name) || r.top != nil && slices.Contains(r.top.helpFlags, f.name) {
+			return true
+		}
+	}
+	return false
+}
+
+// helpByWord reports whether the last word is one of the program's help
+// words (aws s3 rm help), given as an operand.
+func (r *effectRun) helpByWord() bool {
+	argv := r.e.cmd.Argv
+	last := len(argv) - 1
+	if last < 1 || !argv[last].Known || len(r.a.pos) == 0 || r.a.pos[len(r.a.pos)-1] != last {
+		return false
+	}
+	w := argv[last].Value
+	return slices.Contains(r.p.helpWords, w) || r.top != nil && slices.Contains(r.top.helpWords, w)
 }
 
 // governs returns the entry that owns an option: the top-level entry for
@@ -338,8 +374,27 @@ func (r *effectRun) flagEffect(f flagUse, name string, eff optEffect) {
 		}
 	}
 	for _, own := range eff.own {
+		if own == "dry-run" && f.hasValue && !dryRunValue(r.e.cmd.Argv[f.valWord], f.value) {
+			r.dryRun = false // --dry-run=none: the real thing (the last one given wins)
+			continue
+		}
 		r.ownEffect(name, own)
 	}
+}
+
+// dryRunValue reports whether the value given to a dry-run option keeps
+// it a dry run: kubectl and helm take --dry-run=client|server, and
+// --dry-run=none (or false) is the real operation. A value not known
+// when the command is judged is not a dry run.
+func dryRunValue(w shell.Word, v string) bool {
+	if !w.Known {
+		return false
+	}
+	switch strings.ToLower(v) {
+	case "none", "false", "0", "no", "off":
+		return false
+	}
+	return true
 }
 
 func (r *effectRun) ownEffect(name, eff string) {
@@ -354,6 +409,12 @@ func (r *effectRun) ownEffect(name, eff string) {
 		r.destDelete = true
 	case "network":
 		r.res.Network = true
+	case "remote-read":
+		r.res.Network, r.remoteRead = true, true
+	case "sends":
+		r.res.Network, r.sends = true, true
+	case "no-hooks":
+		r.noHooks = true
 	case "offline":
 		r.offline = true
 	case "extracts":
@@ -529,6 +590,10 @@ func (r *effectRun) apply(rl role, w shell.Word, via string) {
 	case rl == roleHost:
 		r.res.Network = true
 		r.res.URLs = append(r.res.URLs, withValue(w, hostOf(w.Value)))
+	case rl == roleMethod:
+		if !w.Known || !slices.Contains(readMethods, strings.ToUpper(w.Value)) {
+			r.sends = true // POST, PUT, DELETE…: the request changes or sends something
+		}
 	case rl == roleUpload:
 		r.res.Network = true
 		r.path(w, "read", r.recursive)
@@ -716,6 +781,12 @@ func (r *effectRun) always() {
 		switch a {
 		case "network":
 			r.res.Network = true
+		case "remote-read":
+			r.res.Network, r.remoteRead = true, true
+		case "hooks":
+			if !r.noHooks { // git push --dry-run still runs the pre-push hook
+				r.runsCode(r.name() + " runs the repository's hooks")
+			}
 		case "credentials":
 			r.credentials(r.name())
 		case "runs-code":
@@ -738,18 +809,46 @@ func (r *effectRun) finish() {
 		r.res.Network = false // cargo --offline, ssh -G: nothing is contacted
 	}
 	if r.res.Network {
-		r.raise(risk.Execute)
-		r.notProven(r.name() + " reaches the network")
 		r.attachedFiles()
+		if !r.readsRemote() {
+			r.raise(risk.Execute)
+			r.notProven(r.name() + " reaches the network")
+		}
 	}
 	if r.inplace && !r.dryRun && r.res.Tier < risk.Write {
 		r.raise(risk.Write)
 	}
 	r.res.Proven = r.unknown == "" && r.res.Tier == risk.Read
+	r.res.DryRun = r.dryRun && r.optsKnown
 	if r.unknown != "" {
 		r.raise(risk.Execute)
 		r.res.add(unprovenFinding(r.e.cmd, r.unknown))
 	}
+}
+
+// readMethods are the HTTP methods that only read.
+var readMethods = []string{"GET", "HEAD", "OPTIONS"}
+
+// readsRemote reports whether the command's network use only reads remote
+// state: the entry (or an option) says so, or the command is a dry run the
+// entry describes; nothing is sent (no body, header, login or uploaded
+// file, no method that writes); and every word is literal, so that no data
+// of the machine's can ride in a URL, a host name or a query.
+func (r *effectRun) readsRemote() bool {
+	if !r.remoteRead && !r.dryRun || r.sends || len(r.res.Uploads) > 0 || r.e.cmd.Stdin != nil {
+		return false
+	}
+	for _, w := range r.e.cmd.Argv {
+		if !w.Known {
+			return false
+		}
+	}
+	for _, as := range r.e.cmd.Assigns {
+		if !as.Value.Known {
+			return false
+		}
+	}
+	return true
 }
 
 // attachedFiles records the files a network command sends that its

@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:4ae947ef1a66ff6837abe27e7c0c590bda2e27109131aaae3e28a812fbf3bd26"
+	generatedDigest = "sha256:ddf78dffb4f05630ecaf8b23554a763ec4a7f6579c8a962dd51c9f4ad9e2ad81"
 }
 
 var generatedPacks = []genPack{
@@ -318,25 +318,25 @@ var generatedPacks = []genPack{
 		{line: 14, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"delete"}, trigger: "", build: packsKubernetesL14},
 		{line: 27, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"delete"}, trigger: "", build: packsKubernetesL27},
 		{line: 39, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"delete"}, trigger: "", build: packsKubernetesL39},
-		{line: 51, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"drain", "cordon", "taint"}, trigger: "", build: packsKubernetesL51},
-		{line: 61, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"scale"}, trigger: "", build: packsKubernetesL61},
-		{line: 73, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"apply"}, trigger: "", build: packsKubernetesL73},
-		{line: 85, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"replace", "apply"}, trigger: "", build: packsKubernetesL85},
-		{line: 97, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"get", "describe"}, trigger: "", build: packsKubernetesL97},
-		{line: 112, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"exec", "debug", "attach", "run"}, trigger: "", build: packsKubernetesL112},
-		{line: 122, kind: "rule", exes: []string{"helm"}, subs: []string{"uninstall", "delete", "del", "un"}, trigger: "", build: packsKubernetesL122},
-		{line: 134, kind: "rule", exes: []string{"helm"}, subs: []string{"rollback"}, trigger: "", build: packsKubernetesL134},
-		{line: 144, kind: "rule", exes: []string{"helm"}, subs: []string{"upgrade", "install"}, trigger: "", build: packsKubernetesL144},
-		{line: 156, kind: "rule", exes: []string{"minikube", "kind", "k3d", "eksctl"}, subs: nil, trigger: "", build: packsKubernetesL156},
-		{line: 168, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"get", "describe", "logs", "top", "version", "explain", "api-resources", "api-versions", "cluster-info", "diff", "events", "wait", "completion", "plugin", "kustomize", "whoami"}, trigger: "", build: packsKubernetesL168},
-		{line: 172, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"config"}, trigger: "", build: packsKubernetesL172},
-		{line: 176, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"auth"}, trigger: "", build: packsKubernetesL176},
-		{line: 180, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"rollout"}, trigger: "", build: packsKubernetesL180},
-		{line: 184, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"apply", "create", "patch", "label", "annotate", "edit", "set", "rollout", "expose", "cp", "port-forward", "proxy", "config", "autoscale", "certificate", "uncordon"}, trigger: "", build: packsKubernetesL184},
-		{line: 189, kind: "safe", exes: []string{"helm"}, subs: []string{"list", "ls", "status", "get", "history", "template", "show", "search", "version", "lint", "env", "verify", "dependency", "repo", "plugin", "completion"}, trigger: "", build: packsKubernetesL189},
-		{line: 193, kind: "safe", exes: []string{"helm"}, subs: []string{"install", "upgrade", "pull", "package", "push", "test"}, trigger: "", build: packsKubernetesL193},
-		{line: 198, kind: "safe", exes: []string{"kustomize"}, subs: []string{"build", "cfg", "version"}, trigger: "", build: packsKubernetesL198},
-		{line: 202, kind: "safe", exes: []string{"kubectx", "kubens", "k9s"}, subs: nil, trigger: "", build: packsKubernetesL202},
+		{line: 49, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"drain", "cordon", "taint"}, trigger: "", build: packsKubernetesL49},
+		{line: 59, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"scale"}, trigger: "", build: packsKubernetesL59},
+		{line: 71, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"apply"}, trigger: "", build: packsKubernetesL71},
+		{line: 83, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"replace", "apply"}, trigger: "", build: packsKubernetesL83},
+		{line: 95, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"get", "describe"}, trigger: "", build: packsKubernetesL95},
+		{line: 110, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"exec", "debug", "attach", "run"}, trigger: "", build: packsKubernetesL110},
+		{line: 120, kind: "rule", exes: []string{"helm"}, subs: []string{"uninstall", "delete", "del", "un"}, trigger: "", build: packsKubernetesL120},
+		{line: 130, kind: "rule", exes: []string{"helm"}, subs: []string{"rollback"}, trigger: "", build: packsKubernetesL130},
+		{line: 140, kind: "rule", exes: []string{"helm"}, subs: []string{"upgrade", "install"}, trigger: "", build: packsKubernetesL140},
+		{line: 152, kind: "rule", exes: []string{"minikube", "kind", "k3d", "eksctl"}, subs: nil, trigger: "", build: packsKubernetesL152},
+		{line: 164, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"get", "describe", "logs", "top", "version", "explain", "api-resources", "api-versions", "cluster-info", "diff", "events", "wait", "completion", "plugin", "kustomize", "whoami"}, trigger: "", build: packsKubernetesL164},
+		{line: 168, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"config"}, trigger: "", build: packsKubernetesL168},
+		{line: 172, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"auth"}, trigger: "", build: packsKubernetesL172},
+		{line: 176, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"rollout"}, trigger: "", build: packsKubernetesL176},
+		{line: 180, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"apply", "create", "patch", "label", "annotate", "edit", "set", "rollout", "expose", "cp", "port-forward", "proxy", "config", "autoscale", "certificate", "uncordon"}, trigger: "", build: packsKubernetesL180},
+		{line: 185, kind: "safe", exes: []string{"helm"}, subs: []string{"list", "ls", "status", "get", "history", "template", "show", "search", "version", "lint", "env", "verify", "dependency", "repo", "plugin", "completion"}, trigger: "", build: packsKubernetesL185},
+		{line: 189, kind: "safe", exes: []string{"helm"}, subs: []string{"install", "upgrade", "pull", "package", "push", "test"}, trigger: "", build: packsKubernetesL189},
+		{line: 194, kind: "safe", exes: []string{"kustomize"}, subs: []string{"build", "cfg", "version"}, trigger: "", build: packsKubernetesL194},
+		{line: 198, kind: "safe", exes: []string{"kubectx", "kubens", "k9s"}, subs: nil, trigger: "", build: packsKubernetesL198},
 	}},
 	{file: "packs/packages.toml", header: packHeader{Name: "packages", Executables: []string{"npm", "yarn", "pnpm", "bun", "pip", "pip3", "pipx", "uv", "poetry", "twine", "flit", "hatch", "cargo", "gem", "go", "composer", "dotnet", "nuget", "mvn", "gradle", "brew", "apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "conda", "mamba", "python", "python3", "deno", "mix", "rebar3", "swift", "pod", "helm", "gradlew", "mvnw"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"npm"}, subs: nil, trigger: "", build: packsPackagesL5},
@@ -659,249 +659,251 @@ var generatedPacks = []genPack{
 	}},
 	{file: "effects/cloud.toml", header: packHeader{Name: "effects-cloud", Executables: []string{"aws", "az", "gcloud", "gsutil", "azcopy", "s3cmd", "rclone", "doctl", "heroku", "fly", "vercel", "netlify", "wrangler", "terraform", "tofu", "terragrunt", "pulumi"}}, blocks: []genBlock{
 		{line: 18, kind: "program", exes: []string{"aws"}, subs: nil, trigger: "", build: effectsCloudL18},
-		{line: 37, kind: "program", exes: []string{"aws"}, subs: nil, trigger: "", build: effectsCloudL37},
-		{line: 52, kind: "program", exes: []string{"aws"}, subs: []string{"sts"}, trigger: "", build: effectsCloudL52},
-		{line: 63, kind: "program", exes: []string{"aws"}, subs: []string{"sts"}, trigger: "", build: effectsCloudL63},
-		{line: 74, kind: "program", exes: []string{"aws"}, subs: []string{"ecr", "ecr-public"}, trigger: "", build: effectsCloudL74},
-		{line: 84, kind: "program", exes: []string{"aws"}, subs: []string{"codeartifact"}, trigger: "", build: effectsCloudL84},
-		{line: 93, kind: "program", exes: []string{"aws"}, subs: []string{"secretsmanager"}, trigger: "", build: effectsCloudL93},
-		{line: 103, kind: "program", exes: []string{"aws"}, subs: []string{"ssm"}, trigger: "", build: effectsCloudL103},
-		{line: 113, kind: "program", exes: []string{"aws"}, subs: []string{"eks", "sso", "redshift", "redshift-serverless", "lightsail", "ec2", "cognito-identity"}, trigger: "", build: effectsCloudL113},
-		{line: 125, kind: "program", exes: []string{"aws"}, subs: []string{"iam"}, trigger: "", build: effectsCloudL125},
-		{line: 135, kind: "program", exes: []string{"aws"}, subs: []string{"rds", "s3"}, trigger: "", build: effectsCloudL135},
-		{line: 145, kind: "program", exes: []string{"aws"}, subs: []string{"eks"}, trigger: "", build: effectsCloudL145},
-		{line: 156, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL156},
-		{line: 162, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL162},
-		{line: 169, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL169},
-		{line: 176, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL176},
-		{line: 183, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL183},
-		{line: 191, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL191},
-		{line: 204, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL204},
-		{line: 226, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL226},
-		{line: 240, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL240},
-		{line: 252, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL252},
-		{line: 265, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL265},
-		{line: 272, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL272},
-		{line: 280, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL280},
-		{line: 288, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL288},
-		{line: 299, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL299},
-		{line: 310, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL310},
-		{line: 318, kind: "program", exes: []string{"az"}, subs: []string{"account"}, trigger: "", build: effectsCloudL318},
-		{line: 327, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL327},
-		{line: 336, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL336},
-		{line: 346, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL346},
-		{line: 355, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL355},
-		{line: 362, kind: "program", exes: []string{"az"}, subs: []string{"account"}, trigger: "", build: effectsCloudL362},
-		{line: 369, kind: "program", exes: []string{"az"}, subs: []string{"storage", "webapp", "functionapp", "redis", "cosmosdb"}, trigger: "", build: effectsCloudL369},
-		{line: 376, kind: "program", exes: []string{"az"}, subs: []string{"storage", "webapp", "functionapp"}, trigger: "", build: effectsCloudL376},
-		{line: 384, kind: "program", exes: []string{"az"}, subs: []string{"acr"}, trigger: "", build: effectsCloudL384},
-		{line: 394, kind: "program", exes: []string{"az"}, subs: []string{"aks"}, trigger: "", build: effectsCloudL394},
-		{line: 405, kind: "program", exes: []string{"az"}, subs: []string{"login", "logout", "version", "upgrade"}, trigger: "", build: effectsCloudL405},
-		{line: 414, kind: "program", exes: []string{"az"}, subs: []string{"config"}, trigger: "", build: effectsCloudL414},
-		{line: 421, kind: "program", exes: []string{"az"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL421},
-		{line: 440, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL440},
-		{line: 457, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL457},
-		{line: 466, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL466},
-		{line: 473, kind: "program", exes: []string{"gcloud"}, subs: []string{"config"}, trigger: "", build: effectsCloudL473},
-		{line: 481, kind: "program", exes: []string{"gcloud"}, subs: []string{"secrets"}, trigger: "", build: effectsCloudL481},
-		{line: 490, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth", "config"}, trigger: "", build: effectsCloudL490},
-		{line: 497, kind: "program", exes: []string{"gcloud"}, subs: []string{"info", "version"}, trigger: "", build: effectsCloudL497},
-		{line: 506, kind: "program", exes: []string{"gcloud"}, subs: []string{"config"}, trigger: "", build: effectsCloudL506},
-		{line: 514, kind: "program", exes: []string{"gcloud"}, subs: []string{"projects", "organizations", "services", "functions", "secrets", "folders", "builds", "scheduler", "topic", "components"}, trigger: "", build: effectsCloudL514},
-		{line: 524, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL524},
-		{line: 535, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL535},
-		{line: 546, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL546},
-		{line: 554, kind: "program", exes: []string{"gcloud"}, subs: []string{"container"}, trigger: "", build: effectsCloudL554},
-		{line: 564, kind: "program", exes: []string{"gcloud"}, subs: []string{"iam"}, trigger: "", build: effectsCloudL564},
-		{line: 572, kind: "program", exes: []string{"gcloud"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL572},
-		{line: 581, kind: "program", exes: []string{"gcloud"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL581},
-		{line: 598, kind: "program", exes: []string{"gcloud"}, subs: []string{"compute", "cloud-shell", "alpha", "beta"}, trigger: "", build: effectsCloudL598},
-		{line: 604, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL604},
-		{line: 617, kind: "program", exes: []string{"gsutil"}, subs: nil, trigger: "", build: effectsCloudL617},
-		{line: 631, kind: "program", exes: []string{"gsutil"}, subs: []string{"ls", "cat", "du", "stat", "hash", "version"}, trigger: "", build: effectsCloudL631},
-		{line: 639, kind: "program", exes: []string{"gsutil"}, subs: []string{"cp", "rsync"}, trigger: "", build: effectsCloudL639},
-		{line: 655, kind: "program", exes: []string{"gsutil"}, subs: []string{"mv"}, trigger: "", build: effectsCloudL655},
-		{line: 669, kind: "program", exes: []string{"azcopy"}, subs: nil, trigger: "", build: effectsCloudL669},
-		{line: 677, kind: "program", exes: []string{"azcopy"}, subs: []string{"copy", "cp", "sync"}, trigger: "", build: effectsCloudL677},
-		{line: 697, kind: "program", exes: []string{"azcopy"}, subs: []string{"list", "remove", "rm", "make", "bench", "benchmark", "login", "logout"}, trigger: "", build: effectsCloudL697},
-		{line: 705, kind: "program", exes: []string{"azcopy"}, subs: []string{"jobs"}, trigger: "", build: effectsCloudL705},
-		{line: 711, kind: "program", exes: []string{"azcopy"}, subs: []string{"env"}, trigger: "", build: effectsCloudL711},
-		{line: 720, kind: "program", exes: []string{"s3cmd"}, subs: nil, trigger: "", build: effectsCloudL720},
-		{line: 739, kind: "program", exes: []string{"s3cmd"}, subs: []string{"ls", "la", "du", "info"}, trigger: "", build: effectsCloudL739},
-		{line: 750, kind: "program", exes: []string{"s3cmd"}, subs: []string{"get", "put", "sync"}, trigger: "", build: effectsCloudL750},
-		{line: 774, kind: "program", exes: []string{"rclone"}, subs: nil, trigger: "", build: effectsCloudL774},
-		{line: 800, kind: "program", exes: []string{"rclone"}, subs: []string{"ls", "lsd", "lsl", "lsf", "lsjson", "size", "about", "tree", "check", "cryptcheck", "md5sum", "sha1sum", "hashsum", "cat"}, trigger: "", build: effectsCloudL800},
-		{line: 814, kind: "program", exes: []string{"rclone"}, subs: []string{"listremotes", "version"}, trigger: "", build: effectsCloudL814},
-		{line: 824, kind: "program", exes: []string{"rclone"}, subs: []string{"config"}, trigger: "", build: effectsCloudL824},
-		{line: 832, kind: "program", exes: []string{"rclone"}, subs: []string{"config"}, trigger: "", build: effectsCloudL832},
-		{line: 839, kind: "program", exes: []string{"rclone"}, subs: []string{"authorize"}, trigger: "", build: effectsCloudL839},
-		{line: 845, kind: "program", exes: []string{"rclone"}, subs: []string{"copy", "copyto", "sync", "bisync", "copyurl"}, trigger: "", build: effectsCloudL845},
-		{line: 867, kind: "program", exes: []string{"rclone"}, subs: []string{"move", "moveto"}, trigger: "", build: effectsCloudL867},
-		{line: 882, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL882},
-		{line: 897, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL897},
-		{line: 904, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL904},
-		{line: 911, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL911},
-		{line: 919, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL919},
-		{line: 927, kind: "program", exes: []string{"doctl"}, subs: []string{"account", "balance", "invoice"}, trigger: "", build: effectsCloudL927},
-		{line: 934, kind: "program", exes: []string{"doctl"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL934},
-		{line: 944, kind: "program", exes: []string{"doctl"}, subs: []string{"kubernetes", "k8s", "k"}, trigger: "", build: effectsCloudL944},
-		{line: 951, kind: "program", exes: []string{"doctl"}, subs: []string{"registry", "reg", "r"}, trigger: "", build: effectsCloudL951},
-		{line: 959, kind: "program", exes: []string{"doctl"}, subs: []string{"version"}, trigger: "", build: effectsCloudL959},
-		{line: 964, kind: "program", exes: []string{"doctl"}, subs: []string{"compute"}, trigger: "", build: effectsCloudL964},
-		{line: 970, kind: "program", exes: []string{"heroku"}, subs: nil, trigger: "", build: effectsCloudL970},
-		{line: 977, kind: "program", exes: []string{"heroku"}, subs: []string{"auth:token", "config", "config:get", "pg:credentials:url", "pg:credentials"}, trigger: "", build: effectsCloudL977},
-		{line: 985, kind: "program", exes: []string{"heroku"}, subs: []string{"apps", "apps:info", "info", "ps", "logs", "releases", "addons", "domains", "status", "whoami", "auth:whoami", "regions", "pipelines", "teams", "access", "features", "labs", "stack", "buildpacks", "drains", "certs", "spaces", "pg:info", "version", "--version"}, trigger: "", build: effectsCloudL985},
-		{line: 994, kind: "program", exes: []string{"heroku"}, subs: []string{"run", "run:detached", "local", "local:run", "ps:exec", "pg:psql", "redis:cli", "console"}, trigger: "", build: effectsCloudL994},
-		{line: 1000, kind: "program", exes: []string{"heroku"}, subs: []string{"login", "logout", "auth:login", "auth:logout", "git:remote", "git:clone"}, trigger: "", build: effectsCloudL1000},
-		{line: 1006, kind: "program", exes: []string{"fly"}, subs: nil, trigger: "", build: effectsCloudL1006},
-		{line: 1018, kind: "program", exes: []string{"fly"}, subs: []string{"auth", "tokens"}, trigger: "", build: effectsCloudL1018},
-		{line: 1025, kind: "program", exes: []string{"fly"}, subs: []string{"status", "logs", "info", "ips", "regions", "releases", "doctor", "dashboard", "checks", "services"}, trigger: "", build: effectsCloudL1025},
-		{line: 1036, kind: "program", exes: []string{"fly"}, subs: []string{"secrets", "apps", "machine", "machines", "m", "volumes", "volume", "vol", "postgres", "pg", "certs", "orgs", "auth", "scale", "ips", "tokens"}, trigger: "", build: effectsCloudL1036},
-		{line: 1047, kind: "program", exes: []string{"fly"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1047},
-		{line: 1053, kind: "program", exes: []string{"fly"}, subs: []string{"deploy", "launch", "console", "ssh", "sftp", "proxy", "mpg"}, trigger: "", build: effectsCloudL1053},
-		{line: 1059, kind: "program", exes: []string{"vercel"}, subs: nil, trigger: "", build: effectsCloudL1059},
-		{line: 1074, kind: "program", exes: []string{"vercel"}, subs: []string{"ls", "list", "inspect", "logs", "whoami", "domains", "projects", "project", "teams"}, trigger: "", build: effectsCloudL1074},
-		{line: 1084, kind: "program", exes: []string{"vercel"}, subs: []string{"env"}, trigger: "", build: effectsCloudL1084},
-		{line: 1094, kind: "program", exes: []string{"vercel"}, subs: []string{"pull"}, trigger: "", build: effectsCloudL1094},
-		{line: 1104, kind: "program", exes: []string{"vercel"}, subs: []string{"env"}, trigger: "", build: effectsCloudL1104},
-		{line: 1115, kind: "program", exes: []string{"vercel"}, subs: []string{"dev", "build", "deploy", "link", "login", "logout", "switch", "redeploy", "promote", "rollback", "alias", "dns", "certs", "git", "integration", "env", "bisect"}, trigger: "", build: effectsCloudL1115},
-		{line: 1121, kind: "program", exes: []string{"netlify"}, subs: nil, trigger: "", build: effectsCloudL1121},
-		{line: 1130, kind: "program", exes: []string{"netlify"}, subs: []string{"env:list", "env:get"}, trigger: "", build: effectsCloudL1130},
-		{line: 1138, kind: "program", exes: []string{"netlify"}, subs: []string{"status", "sites:list", "functions:list", "logs", "logs:function", "logs:deploy", "watch", "api"}, trigger: "", build: effectsCloudL1138},
-		{line: 1148, kind: "program", exes: []string{"netlify"}, subs: []string{"deploy"}, trigger: "", build: effectsCloudL1148},
-		{line: 1162, kind: "program", exes: []string{"netlify"}, subs: []string{"dev", "build", "serve", "functions:serve", "functions:invoke", "functions:build", "login", "logout", "link", "unlink", "init", "switch", "env:set", "env:unset", "env:import", "env:clone", "open"}, trigger: "", build: effectsCloudL1162},
-		{line: 1168, kind: "program", exes: []string{"wrangler"}, subs: nil, trigger: "", build: effectsCloudL1168},
-		{line: 1182, kind: "program", exes: []string{"wrangler"}, subs: []string{"whoami", "tail"}, trigger: "", build: effectsCloudL1182},
-		{line: 1193, kind: "program", exes: []string{"wrangler"}, subs: []string{"secret", "deployments", "versions", "kv", "kv:namespace", "kv:key", "r2", "d1"}, trigger: "", build: effectsCloudL1193},
-		{line: 1203, kind: "program", exes: []string{"wrangler"}, subs: []string{"d1"}, trigger: "", build: effectsCloudL1203},
-		{line: 1216, kind: "program", exes: []string{"wrangler"}, subs: []string{"dev", "deploy", "publish", "build", "pages", "login", "logout", "init", "generate", "types", "secret", "kv", "r2", "queues", "dispatch-namespace"}, trigger: "", build: effectsCloudL1216},
-		{line: 1229, kind: "program", exes: []string{"terraform", "tofu"}, subs: nil, trigger: "", build: effectsCloudL1229},
-		{line: 1255, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"fmt"}, trigger: "", build: effectsCloudL1255},
-		{line: 1266, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"validate"}, trigger: "", build: effectsCloudL1266},
-		{line: 1274, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"plan"}, trigger: "", build: effectsCloudL1274},
-		{line: 1288, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"apply", "destroy", "refresh", "import", "console", "test"}, trigger: "", build: effectsCloudL1288},
-		{line: 1304, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"show"}, trigger: "", build: effectsCloudL1304},
-		{line: 1314, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"output"}, trigger: "", build: effectsCloudL1314},
-		{line: 1325, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1325},
-		{line: 1334, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1334},
-		{line: 1340, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1340},
-		{line: 1353, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1353},
-		{line: 1360, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"init", "get"}, trigger: "", build: effectsCloudL1360},
-		{line: 1371, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1371},
-		{line: 1378, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1378},
-		{line: 1386, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1386},
-		{line: 1392, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1392},
-		{line: 1400, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"login", "logout", "taint", "untaint", "force-unlock"}, trigger: "", build: effectsCloudL1400},
-		{line: 1408, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"metadata", "modules"}, trigger: "", build: effectsCloudL1408},
-		{line: 1416, kind: "program", exes: []string{"terragrunt"}, subs: nil, trigger: "", build: effectsCloudL1416},
-		{line: 1422, kind: "program", exes: []string{"pulumi"}, subs: nil, trigger: "", build: effectsCloudL1422},
-		{line: 1440, kind: "program", exes: []string{"pulumi"}, subs: []string{"preview", "pre", "up", "update", "destroy", "down", "dn", "refresh", "import", "watch", "convert", "new", "install", "about"}, trigger: "", build: effectsCloudL1440},
-		{line: 1457, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack", "config"}, trigger: "", build: effectsCloudL1457},
-		{line: 1470, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack"}, trigger: "", build: effectsCloudL1470},
-		{line: 1483, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "env"}, trigger: "", build: effectsCloudL1483},
-		{line: 1495, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "stack"}, trigger: "", build: effectsCloudL1495},
-		{line: 1507, kind: "program", exes: []string{"pulumi"}, subs: []string{"whoami", "logs", "org", "env", "schema", "login", "logout", "plugin", "policy", "package", "ai", "cancel"}, trigger: "", build: effectsCloudL1507},
-		{line: 1515, kind: "program", exes: []string{"pulumi"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1515},
+		{line: 38, kind: "program", exes: []string{"aws"}, subs: nil, trigger: "", build: effectsCloudL38},
+		{line: 53, kind: "program", exes: []string{"aws"}, subs: []string{"sts"}, trigger: "", build: effectsCloudL53},
+		{line: 64, kind: "program", exes: []string{"aws"}, subs: []string{"sts"}, trigger: "", build: effectsCloudL64},
+		{line: 75, kind: "program", exes: []string{"aws"}, subs: []string{"ecr", "ecr-public"}, trigger: "", build: effectsCloudL75},
+		{line: 85, kind: "program", exes: []string{"aws"}, subs: []string{"codeartifact"}, trigger: "", build: effectsCloudL85},
+		{line: 94, kind: "program", exes: []string{"aws"}, subs: []string{"secretsmanager"}, trigger: "", build: effectsCloudL94},
+		{line: 104, kind: "program", exes: []string{"aws"}, subs: []string{"ssm"}, trigger: "", build: effectsCloudL104},
+		{line: 114, kind: "program", exes: []string{"aws"}, subs: []string{"eks", "sso", "redshift", "redshift-serverless", "lightsail", "ec2", "cognito-identity"}, trigger: "", build: effectsCloudL114},
+		{line: 126, kind: "program", exes: []string{"aws"}, subs: []string{"iam"}, trigger: "", build: effectsCloudL126},
+		{line: 136, kind: "program", exes: []string{"aws"}, subs: []string{"rds", "s3"}, trigger: "", build: effectsCloudL136},
+		{line: 146, kind: "program", exes: []string{"aws"}, subs: []string{"eks"}, trigger: "", build: effectsCloudL146},
+		{line: 157, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL157},
+		{line: 163, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL163},
+		{line: 170, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL170},
+		{line: 177, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL177},
+		{line: 184, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL184},
+		{line: 192, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL192},
+		{line: 205, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL205},
+		{line: 227, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL227},
+		{line: 241, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL241},
+		{line: 253, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL253},
+		{line: 266, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL266},
+		{line: 273, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL273},
+		{line: 281, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL281},
+		{line: 289, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL289},
+		{line: 300, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL300},
+		{line: 311, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL311},
+		{line: 319, kind: "program", exes: []string{"az"}, subs: []string{"account"}, trigger: "", build: effectsCloudL319},
+		{line: 328, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL328},
+		{line: 337, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL337},
+		{line: 347, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL347},
+		{line: 356, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL356},
+		{line: 363, kind: "program", exes: []string{"az"}, subs: []string{"account"}, trigger: "", build: effectsCloudL363},
+		{line: 370, kind: "program", exes: []string{"az"}, subs: []string{"storage", "webapp", "functionapp", "redis", "cosmosdb"}, trigger: "", build: effectsCloudL370},
+		{line: 377, kind: "program", exes: []string{"az"}, subs: []string{"storage", "webapp", "functionapp"}, trigger: "", build: effectsCloudL377},
+		{line: 385, kind: "program", exes: []string{"az"}, subs: []string{"acr"}, trigger: "", build: effectsCloudL385},
+		{line: 395, kind: "program", exes: []string{"az"}, subs: []string{"aks"}, trigger: "", build: effectsCloudL395},
+		{line: 406, kind: "program", exes: []string{"az"}, subs: []string{"login", "logout", "version", "upgrade"}, trigger: "", build: effectsCloudL406},
+		{line: 415, kind: "program", exes: []string{"az"}, subs: []string{"config"}, trigger: "", build: effectsCloudL415},
+		{line: 422, kind: "program", exes: []string{"az"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL422},
+		{line: 441, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL441},
+		{line: 459, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL459},
+		{line: 468, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL468},
+		{line: 475, kind: "program", exes: []string{"gcloud"}, subs: []string{"config"}, trigger: "", build: effectsCloudL475},
+		{line: 483, kind: "program", exes: []string{"gcloud"}, subs: []string{"secrets"}, trigger: "", build: effectsCloudL483},
+		{line: 492, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth", "config"}, trigger: "", build: effectsCloudL492},
+		{line: 499, kind: "program", exes: []string{"gcloud"}, subs: []string{"info", "version"}, trigger: "", build: effectsCloudL499},
+		{line: 508, kind: "program", exes: []string{"gcloud"}, subs: []string{"config"}, trigger: "", build: effectsCloudL508},
+		{line: 516, kind: "program", exes: []string{"gcloud"}, subs: []string{"projects", "organizations", "services", "functions", "secrets", "folders", "builds", "scheduler", "topic", "components"}, trigger: "", build: effectsCloudL516},
+		{line: 526, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL526},
+		{line: 537, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL537},
+		{line: 548, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL548},
+		{line: 556, kind: "program", exes: []string{"gcloud"}, subs: []string{"container"}, trigger: "", build: effectsCloudL556},
+		{line: 566, kind: "program", exes: []string{"gcloud"}, subs: []string{"iam"}, trigger: "", build: effectsCloudL566},
+		{line: 574, kind: "program", exes: []string{"gcloud"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL574},
+		{line: 583, kind: "program", exes: []string{"gcloud"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL583},
+		{line: 600, kind: "program", exes: []string{"gcloud"}, subs: []string{"compute", "cloud-shell", "alpha", "beta"}, trigger: "", build: effectsCloudL600},
+		{line: 606, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL606},
+		{line: 619, kind: "program", exes: []string{"gsutil"}, subs: nil, trigger: "", build: effectsCloudL619},
+		{line: 633, kind: "program", exes: []string{"gsutil"}, subs: []string{"ls", "cat", "du", "stat", "hash", "version"}, trigger: "", build: effectsCloudL633},
+		{line: 641, kind: "program", exes: []string{"gsutil"}, subs: []string{"cp", "rsync"}, trigger: "", build: effectsCloudL641},
+		{line: 657, kind: "program", exes: []string{"gsutil"}, subs: []string{"mv"}, trigger: "", build: effectsCloudL657},
+		{line: 671, kind: "program", exes: []string{"azcopy"}, subs: nil, trigger: "", build: effectsCloudL671},
+		{line: 679, kind: "program", exes: []string{"azcopy"}, subs: []string{"copy", "cp", "sync"}, trigger: "", build: effectsCloudL679},
+		{line: 699, kind: "program", exes: []string{"azcopy"}, subs: []string{"list", "remove", "rm", "make", "bench", "benchmark", "login", "logout"}, trigger: "", build: effectsCloudL699},
+		{line: 707, kind: "program", exes: []string{"azcopy"}, subs: []string{"jobs"}, trigger: "", build: effectsCloudL707},
+		{line: 713, kind: "program", exes: []string{"azcopy"}, subs: []string{"env"}, trigger: "", build: effectsCloudL713},
+		{line: 722, kind: "program", exes: []string{"s3cmd"}, subs: nil, trigger: "", build: effectsCloudL722},
+		{line: 741, kind: "program", exes: []string{"s3cmd"}, subs: []string{"ls", "la", "du", "info"}, trigger: "", build: effectsCloudL741},
+		{line: 752, kind: "program", exes: []string{"s3cmd"}, subs: []string{"get", "put", "sync"}, trigger: "", build: effectsCloudL752},
+		{line: 776, kind: "program", exes: []string{"rclone"}, subs: nil, trigger: "", build: effectsCloudL776},
+		{line: 802, kind: "program", exes: []string{"rclone"}, subs: []string{"ls", "lsd", "lsl", "lsf", "lsjson", "size", "about", "tree", "check", "cryptcheck", "md5sum", "sha1sum", "hashsum", "cat"}, trigger: "", build: effectsCloudL802},
+		{line: 816, kind: "program", exes: []string{"rclone"}, subs: []string{"listremotes", "version"}, trigger: "", build: effectsCloudL816},
+		{line: 826, kind: "program", exes: []string{"rclone"}, subs: []string{"config"}, trigger: "", build: effectsCloudL826},
+		{line: 834, kind: "program", exes: []string{"rclone"}, subs: []string{"config"}, trigger: "", build: effectsCloudL834},
+		{line: 841, kind: "program", exes: []string{"rclone"}, subs: []string{"authorize"}, trigger: "", build: effectsCloudL841},
+		{line: 847, kind: "program", exes: []string{"rclone"}, subs: []string{"copy", "copyto", "sync", "bisync", "copyurl"}, trigger: "", build: effectsCloudL847},
+		{line: 869, kind: "program", exes: []string{"rclone"}, subs: []string{"move", "moveto"}, trigger: "", build: effectsCloudL869},
+		{line: 884, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL884},
+		{line: 899, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL899},
+		{line: 906, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL906},
+		{line: 913, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL913},
+		{line: 921, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL921},
+		{line: 929, kind: "program", exes: []string{"doctl"}, subs: []string{"account", "balance", "invoice"}, trigger: "", build: effectsCloudL929},
+		{line: 936, kind: "program", exes: []string{"doctl"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL936},
+		{line: 946, kind: "program", exes: []string{"doctl"}, subs: []string{"kubernetes", "k8s", "k"}, trigger: "", build: effectsCloudL946},
+		{line: 953, kind: "program", exes: []string{"doctl"}, subs: []string{"registry", "reg", "r"}, trigger: "", build: effectsCloudL953},
+		{line: 961, kind: "program", exes: []string{"doctl"}, subs: []string{"version"}, trigger: "", build: effectsCloudL961},
+		{line: 966, kind: "program", exes: []string{"doctl"}, subs: []string{"compute"}, trigger: "", build: effectsCloudL966},
+		{line: 972, kind: "program", exes: []string{"heroku"}, subs: nil, trigger: "", build: effectsCloudL972},
+		{line: 979, kind: "program", exes: []string{"heroku"}, subs: []string{"auth:token", "config", "config:get", "pg:credentials:url", "pg:credentials"}, trigger: "", build: effectsCloudL979},
+		{line: 987, kind: "program", exes: []string{"heroku"}, subs: []string{"apps", "apps:info", "info", "ps", "logs", "releases", "addons", "domains", "status", "whoami", "auth:whoami", "regions", "pipelines", "teams", "access", "features", "labs", "stack", "buildpacks", "drains", "certs", "spaces", "pg:info", "version", "--version"}, trigger: "", build: effectsCloudL987},
+		{line: 996, kind: "program", exes: []string{"heroku"}, subs: []string{"run", "run:detached", "local", "local:run", "ps:exec", "pg:psql", "redis:cli", "console"}, trigger: "", build: effectsCloudL996},
+		{line: 1002, kind: "program", exes: []string{"heroku"}, subs: []string{"login", "logout", "auth:login", "auth:logout", "git:remote", "git:clone"}, trigger: "", build: effectsCloudL1002},
+		{line: 1008, kind: "program", exes: []string{"fly"}, subs: nil, trigger: "", build: effectsCloudL1008},
+		{line: 1020, kind: "program", exes: []string{"fly"}, subs: []string{"auth", "tokens"}, trigger: "", build: effectsCloudL1020},
+		{line: 1027, kind: "program", exes: []string{"fly"}, subs: []string{"status", "logs", "info", "ips", "regions", "releases", "doctor", "dashboard", "checks", "services"}, trigger: "", build: effectsCloudL1027},
+		{line: 1038, kind: "program", exes: []string{"fly"}, subs: []string{"secrets", "apps", "machine", "machines", "m", "volumes", "volume", "vol", "postgres", "pg", "certs", "orgs", "auth", "scale", "ips", "tokens"}, trigger: "", build: effectsCloudL1038},
+		{line: 1049, kind: "program", exes: []string{"fly"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1049},
+		{line: 1055, kind: "program", exes: []string{"fly"}, subs: []string{"deploy", "launch", "console", "ssh", "sftp", "proxy", "mpg"}, trigger: "", build: effectsCloudL1055},
+		{line: 1061, kind: "program", exes: []string{"vercel"}, subs: nil, trigger: "", build: effectsCloudL1061},
+		{line: 1076, kind: "program", exes: []string{"vercel"}, subs: []string{"ls", "list", "inspect", "logs", "whoami", "domains", "projects", "project", "teams"}, trigger: "", build: effectsCloudL1076},
+		{line: 1086, kind: "program", exes: []string{"vercel"}, subs: []string{"env"}, trigger: "", build: effectsCloudL1086},
+		{line: 1096, kind: "program", exes: []string{"vercel"}, subs: []string{"pull"}, trigger: "", build: effectsCloudL1096},
+		{line: 1106, kind: "program", exes: []string{"vercel"}, subs: []string{"env"}, trigger: "", build: effectsCloudL1106},
+		{line: 1117, kind: "program", exes: []string{"vercel"}, subs: []string{"dev", "build", "deploy", "link", "login", "logout", "switch", "redeploy", "promote", "rollback", "alias", "dns", "certs", "git", "integration", "env", "bisect"}, trigger: "", build: effectsCloudL1117},
+		{line: 1123, kind: "program", exes: []string{"netlify"}, subs: nil, trigger: "", build: effectsCloudL1123},
+		{line: 1132, kind: "program", exes: []string{"netlify"}, subs: []string{"env:list", "env:get"}, trigger: "", build: effectsCloudL1132},
+		{line: 1140, kind: "program", exes: []string{"netlify"}, subs: []string{"status", "sites:list", "functions:list", "logs", "logs:function", "logs:deploy", "watch", "api"}, trigger: "", build: effectsCloudL1140},
+		{line: 1150, kind: "program", exes: []string{"netlify"}, subs: []string{"deploy"}, trigger: "", build: effectsCloudL1150},
+		{line: 1164, kind: "program", exes: []string{"netlify"}, subs: []string{"dev", "build", "serve", "functions:serve", "functions:invoke", "functions:build", "login", "logout", "link", "unlink", "init", "switch", "env:set", "env:unset", "env:import", "env:clone", "open"}, trigger: "", build: effectsCloudL1164},
+		{line: 1170, kind: "program", exes: []string{"wrangler"}, subs: nil, trigger: "", build: effectsCloudL1170},
+		{line: 1184, kind: "program", exes: []string{"wrangler"}, subs: []string{"whoami", "tail"}, trigger: "", build: effectsCloudL1184},
+		{line: 1195, kind: "program", exes: []string{"wrangler"}, subs: []string{"secret", "deployments", "versions", "kv", "kv:namespace", "kv:key", "r2", "d1"}, trigger: "", build: effectsCloudL1195},
+		{line: 1205, kind: "program", exes: []string{"wrangler"}, subs: []string{"d1"}, trigger: "", build: effectsCloudL1205},
+		{line: 1218, kind: "program", exes: []string{"wrangler"}, subs: []string{"dev", "deploy", "publish", "build", "pages", "login", "logout", "init", "generate", "types", "secret", "kv", "r2", "queues", "dispatch-namespace"}, trigger: "", build: effectsCloudL1218},
+		{line: 1231, kind: "program", exes: []string{"terraform", "tofu"}, subs: nil, trigger: "", build: effectsCloudL1231},
+		{line: 1258, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"fmt"}, trigger: "", build: effectsCloudL1258},
+		{line: 1269, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"validate"}, trigger: "", build: effectsCloudL1269},
+		{line: 1277, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"plan"}, trigger: "", build: effectsCloudL1277},
+		{line: 1291, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"apply", "destroy", "refresh", "import", "console", "test"}, trigger: "", build: effectsCloudL1291},
+		{line: 1307, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"show"}, trigger: "", build: effectsCloudL1307},
+		{line: 1317, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"output"}, trigger: "", build: effectsCloudL1317},
+		{line: 1328, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1328},
+		{line: 1337, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1337},
+		{line: 1343, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1343},
+		{line: 1356, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1356},
+		{line: 1363, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"init", "get"}, trigger: "", build: effectsCloudL1363},
+		{line: 1374, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1374},
+		{line: 1381, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1381},
+		{line: 1389, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1389},
+		{line: 1395, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1395},
+		{line: 1403, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"login", "logout", "taint", "untaint", "force-unlock"}, trigger: "", build: effectsCloudL1403},
+		{line: 1411, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"metadata", "modules"}, trigger: "", build: effectsCloudL1411},
+		{line: 1419, kind: "program", exes: []string{"terragrunt"}, subs: nil, trigger: "", build: effectsCloudL1419},
+		{line: 1425, kind: "program", exes: []string{"pulumi"}, subs: nil, trigger: "", build: effectsCloudL1425},
+		{line: 1444, kind: "program", exes: []string{"pulumi"}, subs: []string{"preview", "pre", "up", "update", "destroy", "down", "dn", "refresh", "import", "watch", "convert", "new", "install", "about"}, trigger: "", build: effectsCloudL1444},
+		{line: 1461, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack", "config"}, trigger: "", build: effectsCloudL1461},
+		{line: 1474, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack"}, trigger: "", build: effectsCloudL1474},
+		{line: 1487, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "env"}, trigger: "", build: effectsCloudL1487},
+		{line: 1499, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "stack"}, trigger: "", build: effectsCloudL1499},
+		{line: 1511, kind: "program", exes: []string{"pulumi"}, subs: []string{"whoami", "logs", "org", "env", "schema", "login", "logout", "plugin", "policy", "package", "ai", "cancel"}, trigger: "", build: effectsCloudL1511},
+		{line: 1519, kind: "program", exes: []string{"pulumi"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1519},
 	}},
 	{file: "effects/containers.toml", header: packHeader{Name: "effects-containers", Executables: []string{"kubectl", "oc", "kubectx", "kubens", "k9s", "helm", "kustomize", "docker", "podman", "nerdctl", "ctr", "docker-compose", "podman-compose"}}, blocks: []genBlock{
 		{line: 13, kind: "program", exes: []string{"kubectl", "oc"}, subs: nil, trigger: "", build: effectsContainersL13},
-		{line: 34, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"get"}, trigger: "", build: effectsContainersL34},
-		{line: 65, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"get"}, trigger: "", build: effectsContainersL65},
-		{line: 97, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"describe"}, trigger: "", build: effectsContainersL97},
-		{line: 122, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"logs"}, trigger: "", build: effectsContainersL122},
-		{line: 143, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"top", "explain", "api-resources", "api-versions", "cluster-info", "version", "events"}, trigger: "", build: effectsContainersL143},
-		{line: 166, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"auth"}, trigger: "", build: effectsContainersL166},
-		{line: 185, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"wait", "diff"}, trigger: "", build: effectsContainersL185},
-		{line: 211, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"rollout"}, trigger: "", build: effectsContainersL211},
-		{line: 235, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"cluster-info"}, trigger: "", build: effectsContainersL235},
-		{line: 255, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"config"}, trigger: "", build: effectsContainersL255},
-		{line: 266, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"config"}, trigger: "", build: effectsContainersL266},
-		{line: 275, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"config"}, trigger: "", build: effectsContainersL275},
-		{line: 285, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"plugin"}, trigger: "", build: effectsContainersL285},
-		{line: 291, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"completion"}, trigger: "", build: effectsContainersL291},
-		{line: 299, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"kustomize"}, trigger: "", build: effectsContainersL299},
-		{line: 317, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"exec", "attach", "run", "debug"}, trigger: "", build: effectsContainersL317},
-		{line: 349, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"cp"}, trigger: "", build: effectsContainersL349},
-		{line: 361, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"port-forward"}, trigger: "", build: effectsContainersL361},
-		{line: 371, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"proxy"}, trigger: "", build: effectsContainersL371},
-		{line: 388, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"apply", "create", "replace", "delete", "patch", "label", "annotate", "scale", "autoscale", "expose", "set", "taint", "cordon", "uncordon", "drain", "certificate", "edit"}, trigger: "", build: effectsContainersL388},
-		{line: 423, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"rollout"}, trigger: "", build: effectsContainersL423},
-		{line: 436, kind: "program", exes: []string{"oc"}, subs: []string{"whoami"}, trigger: "", build: effectsContainersL436},
-		{line: 449, kind: "program", exes: []string{"oc"}, subs: []string{"login", "logout", "project"}, trigger: "", build: effectsContainersL449},
-		{line: 461, kind: "program", exes: []string{"oc"}, subs: []string{"projects"}, trigger: "", build: effectsContainersL461},
-		{line: 468, kind: "program", exes: []string{"oc"}, subs: []string{"rsh", "new-app", "new-build", "start-build", "process"}, trigger: "", build: effectsContainersL468},
-		{line: 474, kind: "program", exes: []string{"oc"}, subs: []string{"rsync"}, trigger: "", build: effectsContainersL474},
-		{line: 488, kind: "program", exes: []string{"kubectx"}, subs: nil, trigger: "", build: effectsContainersL488},
-		{line: 499, kind: "program", exes: []string{"kubectx"}, subs: nil, trigger: "", build: effectsContainersL499},
-		{line: 509, kind: "program", exes: []string{"kubens"}, subs: nil, trigger: "", build: effectsContainersL509},
-		{line: 518, kind: "program", exes: []string{"kubens"}, subs: nil, trigger: "", build: effectsContainersL518},
-		{line: 527, kind: "program", exes: []string{"k9s"}, subs: nil, trigger: "", build: effectsContainersL527},
-		{line: 543, kind: "program", exes: []string{"k9s"}, subs: []string{"version", "info"}, trigger: "", build: effectsContainersL543},
-		{line: 553, kind: "program", exes: []string{"helm"}, subs: nil, trigger: "", build: effectsContainersL553},
-		{line: 572, kind: "program", exes: []string{"helm"}, subs: []string{"list", "ls", "status", "history", "hist"}, trigger: "", build: effectsContainersL572},
-		{line: 589, kind: "program", exes: []string{"helm"}, subs: []string{"get"}, trigger: "", build: effectsContainersL589},
-		{line: 600, kind: "program", exes: []string{"helm"}, subs: []string{"get"}, trigger: "", build: effectsContainersL600},
-		{line: 610, kind: "program", exes: []string{"helm"}, subs: []string{"template", "lint", "install", "upgrade"}, trigger: "", build: effectsContainersL610},
-		{line: 641, kind: "program", exes: []string{"helm"}, subs: []string{"show", "inspect"}, trigger: "", build: effectsContainersL641},
-		{line: 653, kind: "program", exes: []string{"helm"}, subs: []string{"search"}, trigger: "", build: effectsContainersL653},
-		{line: 663, kind: "program", exes: []string{"helm"}, subs: []string{"search"}, trigger: "", build: effectsContainersL663},
-		{line: 671, kind: "program", exes: []string{"helm"}, subs: []string{"version", "env", "completion"}, trigger: "", build: effectsContainersL671},
-		{line: 678, kind: "program", exes: []string{"helm"}, subs: []string{"repo", "plugin"}, trigger: "", build: effectsContainersL678},
-		{line: 686, kind: "program", exes: []string{"helm"}, subs: []string{"dependency", "dep"}, trigger: "", build: effectsContainersL686},
-		{line: 693, kind: "program", exes: []string{"helm"}, subs: []string{"repo", "dependency", "dep"}, trigger: "", build: effectsContainersL693},
-		{line: 705, kind: "program", exes: []string{"helm"}, subs: []string{"uninstall", "delete", "del", "un", "rollback", "test", "push", "pull", "fetch", "package", "registry", "plugin"}, trigger: "", build: effectsContainersL705},
-		{line: 713, kind: "program", exes: []string{"kustomize"}, subs: nil, trigger: "", build: effectsContainersL713},
-		{line: 720, kind: "program", exes: []string{"kustomize"}, subs: []string{"build"}, trigger: "", build: effectsContainersL720},
-		{line: 738, kind: "program", exes: []string{"kustomize"}, subs: []string{"version"}, trigger: "", build: effectsContainersL738},
-		{line: 745, kind: "program", exes: []string{"kustomize"}, subs: []string{"cfg"}, trigger: "", build: effectsContainersL745},
-		{line: 763, kind: "program", exes: []string{"docker"}, subs: nil, trigger: "", build: effectsContainersL763},
-		{line: 778, kind: "program", exes: []string{"podman"}, subs: nil, trigger: "", build: effectsContainersL778},
-		{line: 803, kind: "program", exes: []string{"nerdctl"}, subs: nil, trigger: "", build: effectsContainersL803},
-		{line: 816, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"ps"}, trigger: "", build: effectsContainersL816},
-		{line: 824, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container"}, trigger: "", build: effectsContainersL824},
-		{line: 832, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"images"}, trigger: "", build: effectsContainersL832},
-		{line: 839, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"image"}, trigger: "", build: effectsContainersL839},
-		{line: 846, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"inspect"}, trigger: "", build: effectsContainersL846},
-		{line: 853, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container", "image", "volume", "network", "context", "pod", "machine", "config", "plugin", "node", "service"}, trigger: "", build: effectsContainersL853},
-		{line: 860, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"logs"}, trigger: "", build: effectsContainersL860},
-		{line: 867, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container", "pod"}, trigger: "", build: effectsContainersL867},
-		{line: 874, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"version", "info", "history", "port", "top", "stats", "diff", "events"}, trigger: "", build: effectsContainersL874},
-		{line: 883, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container"}, trigger: "", build: effectsContainersL883},
+		{line: 35, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"get"}, trigger: "", build: effectsContainersL35},
+		{line: 66, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"get"}, trigger: "", build: effectsContainersL66},
+		{line: 98, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"describe"}, trigger: "", build: effectsContainersL98},
+		{line: 123, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"logs"}, trigger: "", build: effectsContainersL123},
+		{line: 144, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"top", "explain", "api-resources", "api-versions", "cluster-info", "version", "events"}, trigger: "", build: effectsContainersL144},
+		{line: 167, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"auth"}, trigger: "", build: effectsContainersL167},
+		{line: 186, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"wait", "diff"}, trigger: "", build: effectsContainersL186},
+		{line: 212, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"rollout"}, trigger: "", build: effectsContainersL212},
+		{line: 236, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"cluster-info"}, trigger: "", build: effectsContainersL236},
+		{line: 256, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"config"}, trigger: "", build: effectsContainersL256},
+		{line: 267, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"config"}, trigger: "", build: effectsContainersL267},
+		{line: 276, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"config"}, trigger: "", build: effectsContainersL276},
+		{line: 286, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"plugin"}, trigger: "", build: effectsContainersL286},
+		{line: 292, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"completion"}, trigger: "", build: effectsContainersL292},
+		{line: 300, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"kustomize"}, trigger: "", build: effectsContainersL300},
+		{line: 318, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"exec", "attach", "run", "debug"}, trigger: "", build: effectsContainersL318},
+		{line: 350, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"cp"}, trigger: "", build: effectsContainersL350},
+		{line: 362, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"port-forward"}, trigger: "", build: effectsContainersL362},
+		{line: 372, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"proxy"}, trigger: "", build: effectsContainersL372},
+		{line: 389, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"apply", "create", "replace", "delete", "patch", "label", "annotate", "scale", "autoscale", "expose", "set", "taint", "cordon", "uncordon", "drain", "certificate", "edit"}, trigger: "", build: effectsContainersL389},
+		{line: 426, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"rollout"}, trigger: "", build: effectsContainersL426},
+		{line: 439, kind: "program", exes: []string{"oc"}, subs: []string{"whoami"}, trigger: "", build: effectsContainersL439},
+		{line: 452, kind: "program", exes: []string{"oc"}, subs: []string{"login", "logout", "project"}, trigger: "", build: effectsContainersL452},
+		{line: 464, kind: "program", exes: []string{"oc"}, subs: []string{"projects"}, trigger: "", build: effectsContainersL464},
+		{line: 471, kind: "program", exes: []string{"oc"}, subs: []string{"rsh", "new-app", "new-build", "start-build", "process"}, trigger: "", build: effectsContainersL471},
+		{line: 477, kind: "program", exes: []string{"oc"}, subs: []string{"rsync"}, trigger: "", build: effectsContainersL477},
+		{line: 491, kind: "program", exes: []string{"kubectx"}, subs: nil, trigger: "", build: effectsContainersL491},
+		{line: 502, kind: "program", exes: []string{"kubectx"}, subs: nil, trigger: "", build: effectsContainersL502},
+		{line: 512, kind: "program", exes: []string{"kubens"}, subs: nil, trigger: "", build: effectsContainersL512},
+		{line: 521, kind: "program", exes: []string{"kubens"}, subs: nil, trigger: "", build: effectsContainersL521},
+		{line: 530, kind: "program", exes: []string{"k9s"}, subs: nil, trigger: "", build: effectsContainersL530},
+		{line: 546, kind: "program", exes: []string{"k9s"}, subs: []string{"version", "info"}, trigger: "", build: effectsContainersL546},
+		{line: 556, kind: "program", exes: []string{"helm"}, subs: nil, trigger: "", build: effectsContainersL556},
+		{line: 576, kind: "program", exes: []string{"helm"}, subs: []string{"list", "ls", "status", "history", "hist"}, trigger: "", build: effectsContainersL576},
+		{line: 593, kind: "program", exes: []string{"helm"}, subs: []string{"get"}, trigger: "", build: effectsContainersL593},
+		{line: 604, kind: "program", exes: []string{"helm"}, subs: []string{"get"}, trigger: "", build: effectsContainersL604},
+		{line: 614, kind: "program", exes: []string{"helm"}, subs: []string{"install", "upgrade"}, trigger: "", build: effectsContainersL614},
+		{line: 647, kind: "program", exes: []string{"helm"}, subs: []string{"template", "lint"}, trigger: "", build: effectsContainersL647},
+		{line: 680, kind: "program", exes: []string{"helm"}, subs: []string{"show", "inspect"}, trigger: "", build: effectsContainersL680},
+		{line: 692, kind: "program", exes: []string{"helm"}, subs: []string{"search"}, trigger: "", build: effectsContainersL692},
+		{line: 702, kind: "program", exes: []string{"helm"}, subs: []string{"search"}, trigger: "", build: effectsContainersL702},
+		{line: 710, kind: "program", exes: []string{"helm"}, subs: []string{"version", "env", "completion"}, trigger: "", build: effectsContainersL710},
+		{line: 717, kind: "program", exes: []string{"helm"}, subs: []string{"repo", "plugin"}, trigger: "", build: effectsContainersL717},
+		{line: 725, kind: "program", exes: []string{"helm"}, subs: []string{"dependency", "dep"}, trigger: "", build: effectsContainersL725},
+		{line: 732, kind: "program", exes: []string{"helm"}, subs: []string{"repo", "dependency", "dep"}, trigger: "", build: effectsContainersL732},
+		{line: 744, kind: "program", exes: []string{"helm"}, subs: []string{"rollback", "test", "push", "pull", "fetch", "package", "registry", "plugin"}, trigger: "", build: effectsContainersL744},
+		{line: 752, kind: "program", exes: []string{"helm"}, subs: []string{"uninstall", "delete", "del", "un"}, trigger: "", build: effectsContainersL752},
+		{line: 763, kind: "program", exes: []string{"kustomize"}, subs: nil, trigger: "", build: effectsContainersL763},
+		{line: 770, kind: "program", exes: []string{"kustomize"}, subs: []string{"build"}, trigger: "", build: effectsContainersL770},
+		{line: 788, kind: "program", exes: []string{"kustomize"}, subs: []string{"version"}, trigger: "", build: effectsContainersL788},
+		{line: 795, kind: "program", exes: []string{"kustomize"}, subs: []string{"cfg"}, trigger: "", build: effectsContainersL795},
+		{line: 813, kind: "program", exes: []string{"docker"}, subs: nil, trigger: "", build: effectsContainersL813},
+		{line: 829, kind: "program", exes: []string{"podman"}, subs: nil, trigger: "", build: effectsContainersL829},
+		{line: 854, kind: "program", exes: []string{"nerdctl"}, subs: nil, trigger: "", build: effectsContainersL854},
+		{line: 867, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"ps"}, trigger: "", build: effectsContainersL867},
+		{line: 875, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container"}, trigger: "", build: effectsContainersL875},
+		{line: 883, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"images"}, trigger: "", build: effectsContainersL883},
 		{line: 890, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"image"}, trigger: "", build: effectsContainersL890},
-		{line: 897, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"system"}, trigger: "", build: effectsContainersL897},
-		{line: 904, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"volume", "network", "context", "plugin", "secret", "config", "node", "service", "stack", "pod", "machine", "builder", "buildx"}, trigger: "", build: effectsContainersL904},
-		{line: 911, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"context"}, trigger: "", build: effectsContainersL911},
-		{line: 917, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"secret"}, trigger: "", build: effectsContainersL917},
-		{line: 926, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"search"}, trigger: "", build: effectsContainersL926},
-		{line: 936, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"manifest"}, trigger: "", build: effectsContainersL936},
-		{line: 946, kind: "program", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "", build: effectsContainersL946},
-		{line: 961, kind: "program", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "", build: effectsContainersL961},
-		{line: 974, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"ps", "images", "top", "ls", "version", "port"}, trigger: "", build: effectsContainersL974},
-		{line: 989, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"logs"}, trigger: "", build: effectsContainersL989},
-		{line: 1005, kind: "program", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "", build: effectsContainersL1005},
-		{line: 1024, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"config", "convert"}, trigger: "", build: effectsContainersL1024},
-		{line: 1041, kind: "program", exes: []string{"docker-compose"}, subs: nil, trigger: "", build: effectsContainersL1041},
-		{line: 1055, kind: "program", exes: []string{"podman-compose"}, subs: nil, trigger: "", build: effectsContainersL1055},
-		{line: 1072, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"run", "create"}, trigger: "", build: effectsContainersL1072},
-		{line: 1097, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"exec", "start", "restart", "attach", "build"}, trigger: "", build: effectsContainersL1097},
-		{line: 1121, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container", "image", "buildx", "builder"}, trigger: "", build: effectsContainersL1121},
-		{line: 1127, kind: "program", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "", build: effectsContainersL1127},
-		{line: 1144, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"up", "run", "exec", "build", "create", "start", "restart"}, trigger: "", build: effectsContainersL1144},
-		{line: 1158, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"pull", "push"}, trigger: "", build: effectsContainersL1158},
-		{line: 1168, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"image", "compose"}, trigger: "", build: effectsContainersL1168},
-		{line: 1179, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"pull", "push"}, trigger: "", build: effectsContainersL1179},
-		{line: 1190, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"login", "logout"}, trigger: "", build: effectsContainersL1190},
-		{line: 1201, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"cp"}, trigger: "", build: effectsContainersL1201},
-		{line: 1209, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container"}, trigger: "", build: effectsContainersL1209},
-		{line: 1217, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"save", "export"}, trigger: "", build: effectsContainersL1217},
-		{line: 1227, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"load"}, trigger: "", build: effectsContainersL1227},
-		{line: 1240, kind: "program", exes: []string{"ctr"}, subs: nil, trigger: "", build: effectsContainersL1240},
-		{line: 1248, kind: "program", exes: []string{"ctr"}, subs: []string{"version"}, trigger: "", build: effectsContainersL1248},
-		{line: 1253, kind: "program", exes: []string{"ctr"}, subs: []string{"images", "image", "i", "containers", "container", "c", "tasks", "task", "t", "namespaces", "namespace", "ns", "snapshots", "snapshot", "plugins", "plugin", "content", "leases"}, trigger: "", build: effectsContainersL1253},
-		{line: 1260, kind: "program", exes: []string{"ctr"}, subs: []string{"events", "event"}, trigger: "", build: effectsContainersL1260},
-		{line: 1265, kind: "program", exes: []string{"ctr"}, subs: []string{"run"}, trigger: "", build: effectsContainersL1265},
-		{line: 1271, kind: "program", exes: []string{"ctr"}, subs: []string{"tasks", "task", "t"}, trigger: "", build: effectsContainersL1271},
-		{line: 1277, kind: "program", exes: []string{"ctr"}, subs: []string{"images", "image", "i"}, trigger: "", build: effectsContainersL1277},
+		{line: 897, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"inspect"}, trigger: "", build: effectsContainersL897},
+		{line: 904, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container", "image", "volume", "network", "context", "pod", "machine", "config", "plugin", "node", "service"}, trigger: "", build: effectsContainersL904},
+		{line: 911, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"logs"}, trigger: "", build: effectsContainersL911},
+		{line: 918, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container", "pod"}, trigger: "", build: effectsContainersL918},
+		{line: 925, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"version", "info", "history", "port", "top", "stats", "diff", "events"}, trigger: "", build: effectsContainersL925},
+		{line: 934, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container"}, trigger: "", build: effectsContainersL934},
+		{line: 941, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"image"}, trigger: "", build: effectsContainersL941},
+		{line: 948, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"system"}, trigger: "", build: effectsContainersL948},
+		{line: 955, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"volume", "network", "context", "plugin", "secret", "config", "node", "service", "stack", "pod", "machine", "builder", "buildx"}, trigger: "", build: effectsContainersL955},
+		{line: 962, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"context"}, trigger: "", build: effectsContainersL962},
+		{line: 968, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"secret"}, trigger: "", build: effectsContainersL968},
+		{line: 977, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"search"}, trigger: "", build: effectsContainersL977},
+		{line: 987, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"manifest"}, trigger: "", build: effectsContainersL987},
+		{line: 997, kind: "program", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "", build: effectsContainersL997},
+		{line: 1012, kind: "program", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "", build: effectsContainersL1012},
+		{line: 1025, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"ps", "images", "top", "ls", "version", "port"}, trigger: "", build: effectsContainersL1025},
+		{line: 1040, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"logs"}, trigger: "", build: effectsContainersL1040},
+		{line: 1056, kind: "program", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "", build: effectsContainersL1056},
+		{line: 1075, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"config", "convert"}, trigger: "", build: effectsContainersL1075},
+		{line: 1092, kind: "program", exes: []string{"docker-compose"}, subs: nil, trigger: "", build: effectsContainersL1092},
+		{line: 1106, kind: "program", exes: []string{"podman-compose"}, subs: nil, trigger: "", build: effectsContainersL1106},
+		{line: 1123, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"run", "create"}, trigger: "", build: effectsContainersL1123},
+		{line: 1148, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"exec", "start", "restart", "attach", "build"}, trigger: "", build: effectsContainersL1148},
+		{line: 1172, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container", "image", "buildx", "builder"}, trigger: "", build: effectsContainersL1172},
+		{line: 1178, kind: "program", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "", build: effectsContainersL1178},
+		{line: 1195, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"up", "run", "exec", "build", "create", "start", "restart"}, trigger: "", build: effectsContainersL1195},
+		{line: 1209, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"pull", "push"}, trigger: "", build: effectsContainersL1209},
+		{line: 1219, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"image", "compose"}, trigger: "", build: effectsContainersL1219},
+		{line: 1230, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"pull", "push"}, trigger: "", build: effectsContainersL1230},
+		{line: 1241, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"login", "logout"}, trigger: "", build: effectsContainersL1241},
+		{line: 1252, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"cp"}, trigger: "", build: effectsContainersL1252},
+		{line: 1260, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container"}, trigger: "", build: effectsContainersL1260},
+		{line: 1268, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"save", "export"}, trigger: "", build: effectsContainersL1268},
+		{line: 1278, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"load"}, trigger: "", build: effectsContainersL1278},
+		{line: 1291, kind: "program", exes: []string{"ctr"}, subs: nil, trigger: "", build: effectsContainersL1291},
+		{line: 1299, kind: "program", exes: []string{"ctr"}, subs: []string{"version"}, trigger: "", build: effectsContainersL1299},
+		{line: 1304, kind: "program", exes: []string{"ctr"}, subs: []string{"images", "image", "i", "containers", "container", "c", "tasks", "task", "t", "namespaces", "namespace", "ns", "snapshots", "snapshot", "plugins", "plugin", "content", "leases"}, trigger: "", build: effectsContainersL1304},
+		{line: 1311, kind: "program", exes: []string{"ctr"}, subs: []string{"events", "event"}, trigger: "", build: effectsContainersL1311},
+		{line: 1316, kind: "program", exes: []string{"ctr"}, subs: []string{"run"}, trigger: "", build: effectsContainersL1316},
+		{line: 1322, kind: "program", exes: []string{"ctr"}, subs: []string{"tasks", "task", "t"}, trigger: "", build: effectsContainersL1322},
+		{line: 1328, kind: "program", exes: []string{"ctr"}, subs: []string{"images", "image", "i"}, trigger: "", build: effectsContainersL1328},
 	}},
 	{file: "effects/coreutils.toml", header: packHeader{Name: "effects-coreutils", Description: "Effect model of GNU coreutils: what each program reads, writes, deletes and runs.", Executables: []string{"ls", "dir", "vdir", "ll", "la", "cp", "mv", "rm", "rmdir", "ln", "link", "unlink", "mkdir", "touch", "chmod", "chown", "chgrp", "install", "df", "du", "head", "tail", "tac", "nl", "od", "split", "csplit", "cut", "paste", "join", "tr", "expand", "unexpand", "fold", "fmt", "pr", "uniq", "comm", "wc", "sum", "cksum", "b2sum", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "base32", "base64", "basenc", "basename", "dirname", "realpath", "readlink", "stat", "sync", "truncate", "shred", "tee", "printf", "echo", "test", "[", "true", "false", "yes", "seq", "factor", "numfmt", "expr", "date", "sleep", "env", "printenv", "id", "groups", "whoami", "uname", "arch", "nproc", "hostid", "pwd", "tty", "stty", "mktemp", "mkfifo", "mknod", "nice", "nohup", "timeout", "stdbuf", "chroot", "users", "who", "pinky", "logname", "shuf", "ptx", "tsort", "dircolors", "uptime"}}, blocks: []genBlock{
 		{line: 16, kind: "exe", exes: []string{"echo"}, subs: nil, trigger: "", build: effectsCoreutilsL16},
@@ -1065,40 +1067,40 @@ var generatedPacks = []genPack{
 	}},
 	{file: "effects/forges.toml", header: packHeader{Name: "effects-forges", Executables: []string{"gh", "glab", "hub", "tea", "git-lfs"}}, blocks: []genBlock{
 		{line: 12, kind: "program", exes: []string{"gh"}, subs: nil, trigger: "", build: effectsForgesL12},
-		{line: 29, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "issue", "run", "workflow", "release", "repo", "gist", "label", "cache", "ruleset", "project", "secret", "variable", "codespace", "org", "attestation", "ssh-key", "gpg-key", "extension", "alias", "config", "auth", "status", "completion", "preview", "agent-task", "copilot"}, trigger: "", build: effectsForgesL29},
-		{line: 36, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "issue", "run", "workflow", "release", "repo", "gist", "label", "cache", "ruleset", "project", "secret", "variable", "codespace", "org", "attestation", "ssh-key", "gpg-key", "extension", "alias", "config"}, trigger: "", build: effectsForgesL36},
-		{line: 53, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "issue", "repo", "label", "secret", "variable", "cache", "run", "workflow", "ruleset", "project", "codespace", "org"}, trigger: "", build: effectsForgesL53},
-		{line: 74, kind: "program", exes: []string{"gh"}, subs: []string{"gist", "release", "ssh-key", "gpg-key"}, trigger: "", build: effectsForgesL74},
-		{line: 89, kind: "program", exes: []string{"gh"}, subs: []string{"gist", "release", "ssh-key", "gpg-key"}, trigger: "", build: effectsForgesL89},
-		{line: 102, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "repo", "gist", "run", "release", "codespace"}, trigger: "", build: effectsForgesL102},
-		{line: 118, kind: "program", exes: []string{"gh"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL118},
-		{line: 125, kind: "program", exes: []string{"gh"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL125},
-		{line: 136, kind: "program", exes: []string{"gh"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL136},
-		{line: 144, kind: "program", exes: []string{"gh"}, subs: []string{"api"}, trigger: "", build: effectsForgesL144},
-		{line: 155, kind: "program", exes: []string{"gh"}, subs: []string{"browse"}, trigger: "", build: effectsForgesL155},
-		{line: 164, kind: "program", exes: []string{"gh"}, subs: []string{"extension", "alias", "config", "completion", "copilot"}, trigger: "", build: effectsForgesL164},
-		{line: 172, kind: "program", exes: []string{"gh"}, subs: []string{"search"}, trigger: "", build: effectsForgesL172},
-		{line: 185, kind: "program", exes: []string{"glab"}, subs: nil, trigger: "", build: effectsForgesL185},
-		{line: 198, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "issue", "ci", "pipeline", "release", "repo", "label", "snippet", "variable", "schedule", "project", "cluster", "deploy-key", "ssh-key", "gpg-key", "job", "incident", "milestone", "environment", "user", "stack", "changelog", "token", "iteration", "opentofu", "securefile", "runner", "check-update", "version", "auth", "config", "alias", "completion", "duo", "attestation"}, trigger: "", build: effectsForgesL198},
-		{line: 205, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "issue", "ci", "pipeline", "release", "repo", "label", "snippet", "schedule", "project", "cluster", "deploy-key", "ssh-key", "gpg-key", "job", "incident", "milestone", "environment", "changelog", "iteration", "securefile", "runner", "alias"}, trigger: "", build: effectsForgesL205},
-		{line: 215, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "issue", "repo", "label", "variable", "schedule", "project", "ci", "pipeline", "incident", "milestone", "environment", "deploy-key", "token"}, trigger: "", build: effectsForgesL215},
-		{line: 230, kind: "program", exes: []string{"glab"}, subs: []string{"release", "snippet", "ssh-key", "gpg-key", "securefile"}, trigger: "", build: effectsForgesL230},
-		{line: 243, kind: "program", exes: []string{"glab"}, subs: []string{"release", "snippet", "ssh-key", "gpg-key", "securefile"}, trigger: "", build: effectsForgesL243},
-		{line: 254, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "repo", "ci", "job", "release", "securefile"}, trigger: "", build: effectsForgesL254},
-		{line: 269, kind: "program", exes: []string{"glab"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL269},
-		{line: 280, kind: "program", exes: []string{"glab"}, subs: []string{"config", "variable"}, trigger: "", build: effectsForgesL280},
-		{line: 288, kind: "program", exes: []string{"glab"}, subs: []string{"api"}, trigger: "", build: effectsForgesL288},
-		{line: 298, kind: "program", exes: []string{"glab"}, subs: []string{"auth", "config", "alias", "duo", "stack", "cluster", "completion", "opentofu"}, trigger: "", build: effectsForgesL298},
-		{line: 306, kind: "program", exes: []string{"hub"}, subs: nil, trigger: "", build: effectsForgesL306},
-		{line: 319, kind: "program", exes: []string{"hub"}, subs: []string{"pull-request", "issue", "release", "ci-status", "compare", "create", "fork", "sync", "api", "gist", "delete", "pr"}, trigger: "", build: effectsForgesL319},
-		{line: 336, kind: "program", exes: []string{"hub"}, subs: []string{"browse"}, trigger: "", build: effectsForgesL336},
-		{line: 343, kind: "program", exes: []string{"tea"}, subs: nil, trigger: "", build: effectsForgesL343},
-		{line: 352, kind: "program", exes: []string{"tea"}, subs: []string{"pulls", "pull", "pr", "issues", "issue", "i", "releases", "release", "r", "repos", "repo", "labels", "label", "milestones", "milestone", "ms", "notifications", "notification", "n", "times", "time", "t", "branches", "branch", "organizations", "organization", "org", "comment", "c", "whoami", "admin", "webhooks", "webhook", "actions", "action", "open", "o", "clone", "logins", "login", "logout"}, trigger: "", build: effectsForgesL352},
-		{line: 359, kind: "program", exes: []string{"tea"}, subs: []string{"pulls", "pull", "pr", "issues", "issue", "i", "releases", "release", "r", "repos", "repo", "labels", "label", "milestones", "milestone", "ms", "notifications", "notification", "n", "times", "time", "t", "branches", "branch", "organizations", "organization", "org", "webhooks", "webhook"}, trigger: "", build: effectsForgesL359},
-		{line: 368, kind: "program", exes: []string{"tea"}, subs: []string{"pulls", "pull", "pr", "issues", "issue", "i", "releases", "release", "r", "repos", "repo", "labels", "label", "milestones", "milestone", "ms", "comment", "c", "times", "time", "t", "branches", "branch", "organizations", "organization", "org", "webhooks", "webhook"}, trigger: "", build: effectsForgesL368},
-		{line: 378, kind: "program", exes: []string{"git-lfs"}, subs: nil, trigger: "", build: effectsForgesL378},
-		{line: 387, kind: "program", exes: []string{"git-lfs"}, subs: []string{"ls-files", "status", "env", "version", "logs", "track", "locks", "ext", "fsck", "pointer"}, trigger: "", build: effectsForgesL387},
-		{line: 396, kind: "program", exes: []string{"git-lfs"}, subs: []string{"pull", "fetch", "push", "clone", "checkout", "install", "uninstall", "untrack", "migrate", "prune", "lock", "unlock", "update", "dedup", "smudge", "clean", "filter-process", "post-checkout", "post-commit", "post-merge", "pre-push", "standalone-file", "merge-driver"}, trigger: "", build: effectsForgesL396},
+		{line: 30, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "issue", "run", "workflow", "release", "repo", "gist", "label", "cache", "ruleset", "project", "secret", "variable", "codespace", "org", "attestation", "ssh-key", "gpg-key", "extension", "alias", "config", "auth", "status", "completion", "preview", "agent-task", "copilot"}, trigger: "", build: effectsForgesL30},
+		{line: 37, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "issue", "run", "workflow", "release", "repo", "gist", "label", "cache", "ruleset", "project", "secret", "variable", "codespace", "org", "attestation", "ssh-key", "gpg-key", "extension", "alias", "config"}, trigger: "", build: effectsForgesL37},
+		{line: 54, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "issue", "repo", "label", "secret", "variable", "cache", "run", "workflow", "ruleset", "project", "codespace", "org"}, trigger: "", build: effectsForgesL54},
+		{line: 75, kind: "program", exes: []string{"gh"}, subs: []string{"gist", "release", "ssh-key", "gpg-key"}, trigger: "", build: effectsForgesL75},
+		{line: 90, kind: "program", exes: []string{"gh"}, subs: []string{"gist", "release", "ssh-key", "gpg-key"}, trigger: "", build: effectsForgesL90},
+		{line: 103, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "repo", "gist", "run", "release", "codespace"}, trigger: "", build: effectsForgesL103},
+		{line: 119, kind: "program", exes: []string{"gh"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL119},
+		{line: 126, kind: "program", exes: []string{"gh"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL126},
+		{line: 137, kind: "program", exes: []string{"gh"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL137},
+		{line: 145, kind: "program", exes: []string{"gh"}, subs: []string{"api"}, trigger: "", build: effectsForgesL145},
+		{line: 156, kind: "program", exes: []string{"gh"}, subs: []string{"browse"}, trigger: "", build: effectsForgesL156},
+		{line: 165, kind: "program", exes: []string{"gh"}, subs: []string{"extension", "alias", "config", "completion", "copilot"}, trigger: "", build: effectsForgesL165},
+		{line: 173, kind: "program", exes: []string{"gh"}, subs: []string{"search"}, trigger: "", build: effectsForgesL173},
+		{line: 186, kind: "program", exes: []string{"glab"}, subs: nil, trigger: "", build: effectsForgesL186},
+		{line: 200, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "issue", "ci", "pipeline", "release", "repo", "label", "snippet", "variable", "schedule", "project", "cluster", "deploy-key", "ssh-key", "gpg-key", "job", "incident", "milestone", "environment", "user", "stack", "changelog", "token", "iteration", "opentofu", "securefile", "runner", "check-update", "version", "auth", "config", "alias", "completion", "duo", "attestation"}, trigger: "", build: effectsForgesL200},
+		{line: 207, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "issue", "ci", "pipeline", "release", "repo", "label", "snippet", "schedule", "project", "cluster", "deploy-key", "ssh-key", "gpg-key", "job", "incident", "milestone", "environment", "changelog", "iteration", "securefile", "runner", "alias"}, trigger: "", build: effectsForgesL207},
+		{line: 217, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "issue", "repo", "label", "variable", "schedule", "project", "ci", "pipeline", "incident", "milestone", "environment", "deploy-key", "token"}, trigger: "", build: effectsForgesL217},
+		{line: 232, kind: "program", exes: []string{"glab"}, subs: []string{"release", "snippet", "ssh-key", "gpg-key", "securefile"}, trigger: "", build: effectsForgesL232},
+		{line: 245, kind: "program", exes: []string{"glab"}, subs: []string{"release", "snippet", "ssh-key", "gpg-key", "securefile"}, trigger: "", build: effectsForgesL245},
+		{line: 256, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "repo", "ci", "job", "release", "securefile"}, trigger: "", build: effectsForgesL256},
+		{line: 271, kind: "program", exes: []string{"glab"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL271},
+		{line: 282, kind: "program", exes: []string{"glab"}, subs: []string{"config", "variable"}, trigger: "", build: effectsForgesL282},
+		{line: 290, kind: "program", exes: []string{"glab"}, subs: []string{"api"}, trigger: "", build: effectsForgesL290},
+		{line: 300, kind: "program", exes: []string{"glab"}, subs: []string{"auth", "config", "alias", "duo", "stack", "cluster", "completion", "opentofu"}, trigger: "", build: effectsForgesL300},
+		{line: 308, kind: "program", exes: []string{"hub"}, subs: nil, trigger: "", build: effectsForgesL308},
+		{line: 321, kind: "program", exes: []string{"hub"}, subs: []string{"pull-request", "issue", "release", "ci-status", "compare", "create", "fork", "sync", "api", "gist", "delete", "pr"}, trigger: "", build: effectsForgesL321},
+		{line: 338, kind: "program", exes: []string{"hub"}, subs: []string{"browse"}, trigger: "", build: effectsForgesL338},
+		{line: 345, kind: "program", exes: []string{"tea"}, subs: nil, trigger: "", build: effectsForgesL345},
+		{line: 354, kind: "program", exes: []string{"tea"}, subs: []string{"pulls", "pull", "pr", "issues", "issue", "i", "releases", "release", "r", "repos", "repo", "labels", "label", "milestones", "milestone", "ms", "notifications", "notification", "n", "times", "time", "t", "branches", "branch", "organizations", "organization", "org", "comment", "c", "whoami", "admin", "webhooks", "webhook", "actions", "action", "open", "o", "clone", "logins", "login", "logout"}, trigger: "", build: effectsForgesL354},
+		{line: 361, kind: "program", exes: []string{"tea"}, subs: []string{"pulls", "pull", "pr", "issues", "issue", "i", "releases", "release", "r", "repos", "repo", "labels", "label", "milestones", "milestone", "ms", "notifications", "notification", "n", "times", "time", "t", "branches", "branch", "organizations", "organization", "org", "webhooks", "webhook"}, trigger: "", build: effectsForgesL361},
+		{line: 370, kind: "program", exes: []string{"tea"}, subs: []string{"pulls", "pull", "pr", "issues", "issue", "i", "releases", "release", "r", "repos", "repo", "labels", "label", "milestones", "milestone", "ms", "comment", "c", "times", "time", "t", "branches", "branch", "organizations", "organization", "org", "webhooks", "webhook"}, trigger: "", build: effectsForgesL370},
+		{line: 380, kind: "program", exes: []string{"git-lfs"}, subs: nil, trigger: "", build: effectsForgesL380},
+		{line: 389, kind: "program", exes: []string{"git-lfs"}, subs: []string{"ls-files", "status", "env", "version", "logs", "track", "locks", "ext", "fsck", "pointer"}, trigger: "", build: effectsForgesL389},
+		{line: 398, kind: "program", exes: []string{"git-lfs"}, subs: []string{"pull", "fetch", "push", "clone", "checkout", "install", "uninstall", "untrack", "migrate", "prune", "lock", "unlock", "update", "dedup", "smudge", "clean", "filter-process", "post-checkout", "post-commit", "post-merge", "pre-push", "standalone-file", "merge-driver"}, trigger: "", build: effectsForgesL398},
 	}},
 	{file: "effects/git.toml", header: packHeader{Name: "effects-git", Executables: []string{"git"}}, blocks: []genBlock{
 		{line: 19, kind: "program", exes: []string{"git"}, subs: nil, trigger: "", build: effectsGitL19},
@@ -2108,7 +2110,7 @@ var generatedExeIndex = []genExe{
 	{name: "csplit", grammar: []uint32{0x150058}, generic: []uint32{0x150058}, subs: nil, ruleKnown: false},
 	{name: "csrutil", grammar: nil, generic: []uint32{0x100030}, subs: nil, ruleKnown: true},
 	{name: "csvtool", grammar: []uint32{0x1c0055}, generic: []uint32{0x1c0055}, subs: []genSub{{"call", []uint32{0x1c0059}}, {"cat", []uint32{0x1c0056}}, {"col", []uint32{0x1c0057}}, {"collate", []uint32{0x1c0058}}, {"cols", []uint32{0x1c0057}}, {"columns", []uint32{0x1c0056}}, {"concat", []uint32{0x1c0056}}, {"drop", []uint32{0x1c0057}}, {"format", []uint32{0x1c0057}}, {"head", []uint32{0x1c0057}}, {"height", []uint32{0x1c0056}}, {"join", []uint32{0x1c0058}}, {"namedcol", []uint32{0x1c0057}}, {"namedcols", []uint32{0x1c0057}}, {"paste", []uint32{0x1c0056}}, {"pastecol", []uint32{0x1c0058}}, {"readable", []uint32{0x1c0056}}, {"replace", []uint32{0x1c0058}}, {"rows", []uint32{0x1c0056}}, {"set-cols", []uint32{0x1c0057}}, {"set-columns", []uint32{0x1c0057}}, {"set-rows", []uint32{0x1c0057}}, {"set_cols", []uint32{0x1c0057}}, {"set_columns", []uint32{0x1c0057}}, {"set_rows", []uint32{0x1c0057}}, {"setcols", []uint32{0x1c0057}}, {"setcolumns", []uint32{0x1c0057}}, {"setrows", []uint32{0x1c0057}}, {"square", []uint32{0x1c0056}}, {"sub", []uint32{0x1c0058}}, {"take", []uint32{0x1c0057}}, {"transpose", []uint32{0x1c0056}}, {"trim", []uint32{0x1c0057}}, {"width", []uint32{0x1c0056}}}, ruleKnown: false},
-	{name: "ctr", grammar: []uint32{0x14005b}, generic: []uint32{0x14005b}, subs: []genSub{{"c", []uint32{0x14005d}}, {"container", []uint32{0x14005d}}, {"containers", []uint32{0x14005d}}, {"content", []uint32{0x14005d}}, {"event", []uint32{0x14005e}}, {"events", []uint32{0x14005e}}, {"i", []uint32{0x14005d, 0x140061}}, {"image", []uint32{0x14005d, 0x140061}}, {"images", []uint32{0x14005d, 0x140061}}, {"leases", []uint32{0x14005d}}, {"namespace", []uint32{0x14005d}}, {"namespaces", []uint32{0x14005d}}, {"ns", []uint32{0x14005d}}, {"plugin", []uint32{0x14005d}}, {"plugins", []uint32{0x14005d}}, {"run", []uint32{0x14005f}}, {"snapshot", []uint32{0x14005d}}, {"snapshots", []uint32{0x14005d}}, {"t", []uint32{0x14005d, 0x140060}}, {"task", []uint32{0x14005d, 0x140060}}, {"tasks", []uint32{0x14005d, 0x140060}}, {"version", []uint32{0x14005c}}}, ruleKnown: false},
+	{name: "ctr", grammar: []uint32{0x14005d}, generic: []uint32{0x14005d}, subs: []genSub{{"c", []uint32{0x14005f}}, {"container", []uint32{0x14005f}}, {"containers", []uint32{0x14005f}}, {"content", []uint32{0x14005f}}, {"event", []uint32{0x140060}}, {"events", []uint32{0x140060}}, {"i", []uint32{0x14005f, 0x140063}}, {"image", []uint32{0x14005f, 0x140063}}, {"images", []uint32{0x14005f, 0x140063}}, {"leases", []uint32{0x14005f}}, {"namespace", []uint32{0x14005f}}, {"namespaces", []uint32{0x14005f}}, {"ns", []uint32{0x14005f}}, {"plugin", []uint32{0x14005f}}, {"plugins", []uint32{0x14005f}}, {"run", []uint32{0x140061}}, {"snapshot", []uint32{0x14005f}}, {"snapshots", []uint32{0x14005f}}, {"t", []uint32{0x14005f, 0x140062}}, {"task", []uint32{0x14005f, 0x140062}}, {"tasks", []uint32{0x14005f, 0x140062}}, {"version", []uint32{0x14005e}}}, ruleKnown: false},
 	{name: "cupsfilter", grammar: []uint32{0x1c005a}, generic: []uint32{0x1c005a}, subs: nil, ruleKnown: false},
 	{name: "curl", grammar: []uint32{0xe0000, 0x1e0002}, generic: []uint32{0x5000b, 0x5000d, 0x50014, 0xe000a, 0xe000b, 0xe000c, 0xe001a, 0xe001c, 0xf0011, 0x1e0002}, subs: nil, ruleKnown: true},
 	{name: "cursor-agent", grammar: []uint32{0x4}, generic: []uint32{0xe}, subs: nil, ruleKnown: true},
@@ -2144,8 +2146,8 @@ var generatedExeIndex = []genExe{
 	{name: "dnf", grammar: []uint32{0x1f0008}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f0008}, subs: []genSub{{"alias", []uint32{0x1f0009}}, {"autoremove", []uint32{0x1f000a}}, {"builddep", []uint32{0x1f000a}}, {"changelog", []uint32{0x1f0009}}, {"check", []uint32{0x1f0009}}, {"check-update", []uint32{0x1f0009}}, {"clean", []uint32{0x1f000a}}, {"config-manager", []uint32{0x1f0009}}, {"deplist", []uint32{0x1f0009}}, {"distro-sync", []uint32{0x1f000a}}, {"downgrade", []uint32{0x1f000a}}, {"download", []uint32{0x1f0009}}, {"dsync", []uint32{0x1f000a}}, {"erase", []uint32{0x1f000a}}, {"group", []uint32{0x1f0009}}, {"groupinstall", []uint32{0x1f000a}}, {"groups", []uint32{0x1f0009}}, {"history", []uint32{0x1f0009}}, {"in", []uint32{0x1f000a}}, {"info", []uint32{0x1f0009}}, {"install", []uint32{0x1f000a}}, {"list", []uint32{0x1f0009}}, {"localinstall", []uint32{0x1f000a}}, {"makecache", []uint32{0x1f0009}}, {"mark", []uint32{0x1f0009}}, {"module", []uint32{0x1f0009}}, {"offline-upgrade", []uint32{0x1f000a}}, {"provides", []uint32{0x1f0009}}, {"reinstall", []uint32{0x1f000a}}, {"remove", []uint32{0x1f000a}}, {"repoinfo", []uint32{0x1f0009}}, {"repolist", []uint32{0x1f0009}}, {"repoquery", []uint32{0x1f0009}}, {"rm", []uint32{0x1f000a}}, {"rq", []uint32{0x1f0009}}, {"search", []uint32{0x1f0009}}, {"shell", []uint32{0x1f000a}}, {"swap", []uint32{0x1f000a}}, {"system-upgrade", []uint32{0x1f000a}}, {"up", []uint32{0x1f000a}}, {"update", []uint32{0x1f000a}}, {"updateinfo", []uint32{0x1f0009}}, {"upgrade", []uint32{0x1f000a}}, {"upgrade-minimal", []uint32{0x1f000a}}, {"whatprovides", []uint32{0x1f0009}}}, ruleKnown: true},
 	{name: "dnsmasq", grammar: []uint32{0x1c0063}, generic: []uint32{0x1c0063}, subs: nil, ruleKnown: false},
 	{name: "doas", grammar: []uint32{0x1c0064}, generic: []uint32{0x6000c, 0xb0009, 0xb000a, 0x1c0064}, subs: nil, ruleKnown: true},
-	{name: "docker", grammar: []uint32{0x20000, 0x140032}, generic: []uint32{0x140032}, subs: []genSub{{"attach", []uint32{0x20016, 0x14004f}}, {"build", []uint32{0x20016, 0x14004f}}, {"builder", []uint32{0x20005, 0x20015, 0x140041, 0x140050}}, {"buildx", []uint32{0x20005, 0x20015, 0x20017, 0x140041, 0x140050}}, {"commit", []uint32{0x20016}}, {"compose", []uint32{0x2000b, 0x2000c, 0x20015, 0x20017, 0x140046, 0x140047, 0x14004a, 0x140051, 0x140054}}, {"config", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"container", []uint32{0x20005, 0x20006, 0x2000a, 0x2000f, 0x20010, 0x20011, 0x20012, 0x20015, 0x20017, 0x140036, 0x14003a, 0x14003c, 0x14003e, 0x140050, 0x140058}}, {"context", []uint32{0x20009, 0x20015, 0x14003a, 0x140041, 0x140042}}, {"cp", []uint32{0x20016, 0x140057}}, {"create", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x20016, 0x14004e}}, {"diff", []uint32{0x20013, 0x14003d}}, {"events", []uint32{0x20013, 0x14003d}}, {"exec", []uint32{0x2000f, 0x14004f}}, {"export", []uint32{0x20016, 0x140059}}, {"help", []uint32{0x20013}}, {"history", []uint32{0x20013, 0x14003d}}, {"image", []uint32{0x20005, 0x20008, 0x20015, 0x20017, 0x140038, 0x14003a, 0x14003f, 0x140050, 0x140054}}, {"images", []uint32{0x20013, 0x140037}}, {"import", []uint32{0x20016}}, {"info", []uint32{0x20013, 0x14003d}}, {"inspect", []uint32{0x20013, 0x140039}}, {"kill", []uint32{0x2000a}}, {"load", []uint32{0x20016, 0x14005a}}, {"login", []uint32{0x20013, 0x140056}}, {"logout", []uint32{0x140056}}, {"logs", []uint32{0x20013, 0x14003b}}, {"machine", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"manifest", []uint32{0x20009, 0x20015, 0x140045}}, {"network", []uint32{0x20005, 0x20009, 0x20015, 0x20017, 0x14003a, 0x140041}}, {"node", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"pause", []uint32{0x2000a}}, {"plugin", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"pod", []uint32{0x20005, 0x20015, 0x14003a, 0x14003c, 0x140041}}, {"port", []uint32{0x20013, 0x14003d}}, {"ps", []uint32{0x20013, 0x140035}}, {"pull", []uint32{0x20016, 0x140053}}, {"push", []uint32{0x20016, 0x140053}}, {"rename", []uint32{0x20016}}, {"restart", []uint32{0x20016, 0x14004f}}, {"rm", []uint32{0x20006}}, {"rmi", []uint32{0x20007}}, {"run", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x14004e}}, {"save", []uint32{0x20016, 0x140059}}, {"search", []uint32{0x20013, 0x140044}}, {"secret", []uint32{0x20009, 0x20015, 0x140041, 0x140043}}, {"service", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"stack", []uint32{0x20009, 0x20015, 0x140041}}, {"start", []uint32{0x20016, 0x14004f}}, {"stats", []uint32{0x20013, 0x14003d}}, {"stop", []uint32{0x2000a}}, {"swarm", []uint32{0x20009}}, {"system", []uint32{0x20004, 0x20014, 0x140040}}, {"tag", []uint32{0x20016}}, {"top", []uint32{0x20013, 0x14003d}}, {"unpause", []uint32{0x20016}}, {"update", []uint32{0x20016}}, {"version", []uint32{0x20013, 0x14003d}}, {"volume", []uint32{0x20003, 0x20015, 0x20017, 0x14003a, 0x140041}}, {"wait", []uint32{0x20016}}}, ruleKnown: true},
-	{name: "docker-compose", grammar: []uint32{0x20002, 0x14004c}, generic: []uint32{0x14004c}, subs: []genSub{{"build", []uint32{0x20019, 0x140052}}, {"config", []uint32{0x20018, 0x14004b}}, {"convert", []uint32{0x14004b}}, {"create", []uint32{0x20019, 0x140052}}, {"down", []uint32{0x2000d, 0x2000e}}, {"exec", []uint32{0x140052}}, {"images", []uint32{0x20018, 0x140048}}, {"kill", []uint32{0x2000e}}, {"logs", []uint32{0x20018, 0x140049}}, {"ls", []uint32{0x20018, 0x140048}}, {"port", []uint32{0x20018, 0x140048}}, {"ps", []uint32{0x20018, 0x140048}}, {"pull", []uint32{0x20019, 0x140055}}, {"push", []uint32{0x20019, 0x140055}}, {"restart", []uint32{0x20019, 0x140052}}, {"rm", []uint32{0x2000d, 0x2000e}}, {"run", []uint32{0x140052}}, {"start", []uint32{0x20019, 0x140052}}, {"stop", []uint32{0x2000e}}, {"top", []uint32{0x20018, 0x140048}}, {"up", []uint32{0x20019, 0x140052}}, {"version", []uint32{0x20018, 0x140048}}}, ruleKnown: true},
+	{name: "docker", grammar: []uint32{0x20000, 0x140034}, generic: []uint32{0x140034}, subs: []genSub{{"attach", []uint32{0x20016, 0x140051}}, {"build", []uint32{0x20016, 0x140051}}, {"builder", []uint32{0x20005, 0x20015, 0x140043, 0x140052}}, {"buildx", []uint32{0x20005, 0x20015, 0x20017, 0x140043, 0x140052}}, {"commit", []uint32{0x20016}}, {"compose", []uint32{0x2000b, 0x2000c, 0x20015, 0x20017, 0x140048, 0x140049, 0x14004c, 0x140053, 0x140056}}, {"config", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"container", []uint32{0x20005, 0x20006, 0x2000a, 0x2000f, 0x20010, 0x20011, 0x20012, 0x20015, 0x20017, 0x140038, 0x14003c, 0x14003e, 0x140040, 0x140052, 0x14005a}}, {"context", []uint32{0x20009, 0x20015, 0x14003c, 0x140043, 0x140044}}, {"cp", []uint32{0x20016, 0x140059}}, {"create", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x20016, 0x140050}}, {"diff", []uint32{0x20013, 0x14003f}}, {"events", []uint32{0x20013, 0x14003f}}, {"exec", []uint32{0x2000f, 0x140051}}, {"export", []uint32{0x20016, 0x14005b}}, {"help", []uint32{0x20013}}, {"history", []uint32{0x20013, 0x14003f}}, {"image", []uint32{0x20005, 0x20008, 0x20015, 0x20017, 0x14003a, 0x14003c, 0x140041, 0x140052, 0x140056}}, {"images", []uint32{0x20013, 0x140039}}, {"import", []uint32{0x20016}}, {"info", []uint32{0x20013, 0x14003f}}, {"inspect", []uint32{0x20013, 0x14003b}}, {"kill", []uint32{0x2000a}}, {"load", []uint32{0x20016, 0x14005c}}, {"login", []uint32{0x20013, 0x140058}}, {"logout", []uint32{0x140058}}, {"logs", []uint32{0x20013, 0x14003d}}, {"machine", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"manifest", []uint32{0x20009, 0x20015, 0x140047}}, {"network", []uint32{0x20005, 0x20009, 0x20015, 0x20017, 0x14003c, 0x140043}}, {"node", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"pause", []uint32{0x2000a}}, {"plugin", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"pod", []uint32{0x20005, 0x20015, 0x14003c, 0x14003e, 0x140043}}, {"port", []uint32{0x20013, 0x14003f}}, {"ps", []uint32{0x20013, 0x140037}}, {"pull", []uint32{0x20016, 0x140055}}, {"push", []uint32{0x20016, 0x140055}}, {"rename", []uint32{0x20016}}, {"restart", []uint32{0x20016, 0x140051}}, {"rm", []uint32{0x20006}}, {"rmi", []uint32{0x20007}}, {"run", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x140050}}, {"save", []uint32{0x20016, 0x14005b}}, {"search", []uint32{0x20013, 0x140046}}, {"secret", []uint32{0x20009, 0x20015, 0x140043, 0x140045}}, {"service", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"stack", []uint32{0x20009, 0x20015, 0x140043}}, {"start", []uint32{0x20016, 0x140051}}, {"stats", []uint32{0x20013, 0x14003f}}, {"stop", []uint32{0x2000a}}, {"swarm", []uint32{0x20009}}, {"system", []uint32{0x20004, 0x20014, 0x140042}}, {"tag", []uint32{0x20016}}, {"top", []uint32{0x20013, 0x14003f}}, {"unpause", []uint32{0x20016}}, {"update", []uint32{0x20016}}, {"version", []uint32{0x20013, 0x14003f}}, {"volume", []uint32{0x20003, 0x20015, 0x20017, 0x14003c, 0x140043}}, {"wait", []uint32{0x20016}}}, ruleKnown: true},
+	{name: "docker-compose", grammar: []uint32{0x20002, 0x14004e}, generic: []uint32{0x14004e}, subs: []genSub{{"build", []uint32{0x20019, 0x140054}}, {"config", []uint32{0x20018, 0x14004d}}, {"convert", []uint32{0x14004d}}, {"create", []uint32{0x20019, 0x140054}}, {"down", []uint32{0x2000d, 0x2000e}}, {"exec", []uint32{0x140054}}, {"images", []uint32{0x20018, 0x14004a}}, {"kill", []uint32{0x2000e}}, {"logs", []uint32{0x20018, 0x14004b}}, {"ls", []uint32{0x20018, 0x14004a}}, {"port", []uint32{0x20018, 0x14004a}}, {"ps", []uint32{0x20018, 0x14004a}}, {"pull", []uint32{0x20019, 0x140057}}, {"push", []uint32{0x20019, 0x140057}}, {"restart", []uint32{0x20019, 0x140054}}, {"rm", []uint32{0x2000d, 0x2000e}}, {"run", []uint32{0x140054}}, {"start", []uint32{0x20019, 0x140054}}, {"stop", []uint32{0x2000e}}, {"top", []uint32{0x20018, 0x14004a}}, {"up", []uint32{0x20019, 0x140054}}, {"version", []uint32{0x20018, 0x14004a}}}, ruleKnown: true},
 	{name: "docker-credential-acr-env", grammar: []uint32{0x21002b}, generic: []uint32{0x21002b}, subs: []genSub{{"erase", []uint32{0x21002e}}, {"get", []uint32{0x21002c}}, {"list", []uint32{0x21002d}}, {"store", []uint32{0x21002e}}, {"version", []uint32{0x21002d}}}, ruleKnown: false},
 	{name: "docker-credential-desktop", grammar: []uint32{0x21002b}, generic: []uint32{0x21002b}, subs: []genSub{{"erase", []uint32{0x21002e}}, {"get", []uint32{0x21002c}}, {"list", []uint32{0x21002d}}, {"store", []uint32{0x21002e}}, {"version", []uint32{0x21002d}}}, ruleKnown: false},
 	{name: "docker-credential-ecr-login", grammar: []uint32{0x21002b}, generic: []uint32{0x21002b}, subs: []genSub{{"erase", []uint32{0x21002e}}, {"get", []uint32{0x21002c}}, {"list", []uint32{0x21002d}}, {"store", []uint32{0x21002e}}, {"version", []uint32{0x21002d}}}, ruleKnown: false},
@@ -2284,7 +2286,7 @@ var generatedExeIndex = []genExe{
 	{name: "hd", grammar: []uint32{0x230008}, generic: []uint32{0x230008}, subs: nil, ruleKnown: false},
 	{name: "hdparm", grammar: nil, generic: []uint32{0x100010}, subs: nil, ruleKnown: true},
 	{name: "head", grammar: []uint32{0xd0000, 0x15000d}, generic: []uint32{0xd0016, 0xe0004, 0xe000f, 0xe0016, 0x15000d}, subs: nil, ruleKnown: true},
-	{name: "helm", grammar: []uint32{0x90002, 0x140021}, generic: []uint32{0xa0005, 0x140021}, subs: []genSub{{"completion", []uint32{0x90015, 0x140029}}, {"del", []uint32{0x9000c, 0x14002d}}, {"delete", []uint32{0x9000c, 0x14002d}}, {"dep", []uint32{0x14002b, 0x14002c}}, {"dependency", []uint32{0x90015, 0x14002b, 0x14002c}}, {"env", []uint32{0x90015, 0x140029}}, {"fetch", []uint32{0x14002d}}, {"get", []uint32{0x90015, 0x140023, 0x140024}}, {"hist", []uint32{0x140022}}, {"history", []uint32{0x90015, 0x140022}}, {"inspect", []uint32{0x140026}}, {"install", []uint32{0x9000e, 0x90016, 0x140025}}, {"lint", []uint32{0x90015, 0x140025}}, {"list", []uint32{0x90015, 0x140022}}, {"ls", []uint32{0x90015, 0x140022}}, {"package", []uint32{0x90016, 0x14002d}}, {"plugin", []uint32{0x90015, 0x14002a, 0x14002d}}, {"pull", []uint32{0x90016, 0x14002d}}, {"push", []uint32{0x90016, 0x14002d}}, {"registry", []uint32{0x14002d}}, {"repo", []uint32{0x90015, 0x14002a, 0x14002c}}, {"rollback", []uint32{0x9000d, 0x14002d}}, {"search", []uint32{0x90015, 0x140027, 0x140028}}, {"show", []uint32{0x90015, 0x140026}}, {"status", []uint32{0x90015, 0x140022}}, {"template", []uint32{0x90015, 0x140025}}, {"test", []uint32{0x90016, 0x14002d}}, {"un", []uint32{0x9000c, 0x14002d}}, {"uninstall", []uint32{0x9000c, 0x14002d}}, {"upgrade", []uint32{0x9000e, 0x90016, 0x140025}}, {"verify", []uint32{0x90015}}, {"version", []uint32{0x90015, 0x140029}}}, ruleKnown: true},
+	{name: "helm", grammar: []uint32{0x90002, 0x140021}, generic: []uint32{0xa0005, 0x140021}, subs: []genSub{{"completion", []uint32{0x90015, 0x14002a}}, {"del", []uint32{0x9000c, 0x14002f}}, {"delete", []uint32{0x9000c, 0x14002f}}, {"dep", []uint32{0x14002c, 0x14002d}}, {"dependency", []uint32{0x90015, 0x14002c, 0x14002d}}, {"env", []uint32{0x90015, 0x14002a}}, {"fetch", []uint32{0x14002e}}, {"get", []uint32{0x90015, 0x140023, 0x140024}}, {"hist", []uint32{0x140022}}, {"history", []uint32{0x90015, 0x140022}}, {"inspect", []uint32{0x140027}}, {"install", []uint32{0x9000e, 0x90016, 0x140025}}, {"lint", []uint32{0x90015, 0x140026}}, {"list", []uint32{0x90015, 0x140022}}, {"ls", []uint32{0x90015, 0x140022}}, {"package", []uint32{0x90016, 0x14002e}}, {"plugin", []uint32{0x90015, 0x14002b, 0x14002e}}, {"pull", []uint32{0x90016, 0x14002e}}, {"push", []uint32{0x90016, 0x14002e}}, {"registry", []uint32{0x14002e}}, {"repo", []uint32{0x90015, 0x14002b, 0x14002d}}, {"rollback", []uint32{0x9000d, 0x14002e}}, {"search", []uint32{0x90015, 0x140028, 0x140029}}, {"show", []uint32{0x90015, 0x140027}}, {"status", []uint32{0x90015, 0x140022}}, {"template", []uint32{0x90015, 0x140026}}, {"test", []uint32{0x90016, 0x14002e}}, {"un", []uint32{0x9000c, 0x14002f}}, {"uninstall", []uint32{0x9000c, 0x14002f}}, {"upgrade", []uint32{0x9000e, 0x90016, 0x140025}}, {"verify", []uint32{0x90015}}, {"version", []uint32{0x90015, 0x14002a}}}, ruleKnown: true},
 	{name: "help", grammar: []uint32{0x120017}, generic: []uint32{0xd0016, 0x120017}, subs: nil, ruleKnown: true},
 	{name: "heroku", grammar: []uint32{0x13005a}, generic: []uint32{0x10012, 0x13005a}, subs: []genSub{{"--version", []uint32{0x13005c}}, {"access", []uint32{0x13005c}}, {"addons", []uint32{0x13005c}}, {"apps", []uint32{0x13005c}}, {"apps:info", []uint32{0x13005c}}, {"auth:login", []uint32{0x13005e}}, {"auth:logout", []uint32{0x13005e}}, {"auth:token", []uint32{0x13005b}}, {"auth:whoami", []uint32{0x13005c}}, {"buildpacks", []uint32{0x13005c}}, {"certs", []uint32{0x13005c}}, {"config", []uint32{0x13005b}}, {"config:get", []uint32{0x13005b}}, {"console", []uint32{0x13005d}}, {"domains", []uint32{0x13005c}}, {"drains", []uint32{0x13005c}}, {"features", []uint32{0x13005c}}, {"git:clone", []uint32{0x13005e}}, {"git:remote", []uint32{0x13005e}}, {"info", []uint32{0x13005c}}, {"labs", []uint32{0x13005c}}, {"local", []uint32{0x13005d}}, {"local:run", []uint32{0x13005d}}, {"login", []uint32{0x13005e}}, {"logout", []uint32{0x13005e}}, {"logs", []uint32{0x13005c}}, {"pg:credentials", []uint32{0x13005b}}, {"pg:credentials:url", []uint32{0x13005b}}, {"pg:info", []uint32{0x13005c}}, {"pg:psql", []uint32{0x13005d}}, {"pipelines", []uint32{0x13005c}}, {"ps", []uint32{0x13005c}}, {"ps:exec", []uint32{0x13005d}}, {"redis:cli", []uint32{0x13005d}}, {"regions", []uint32{0x13005c}}, {"releases", []uint32{0x13005c}}, {"run", []uint32{0x13005d}}, {"run:detached", []uint32{0x13005d}}, {"spaces", []uint32{0x13005c}}, {"stack", []uint32{0x13005c}}, {"status", []uint32{0x13005c}}, {"teams", []uint32{0x13005c}}, {"version", []uint32{0x13005c}}, {"whoami", []uint32{0x13005c}}}, ruleKnown: true},
 	{name: "hexdump", grammar: []uint32{0x230008}, generic: []uint32{0xe0004, 0xe000f, 0xe0016, 0x230008}, subs: nil, ruleKnown: true},
@@ -2353,7 +2355,7 @@ var generatedExeIndex = []genExe{
 	{name: "kubectl", grammar: []uint32{0x90000, 0x140000}, generic: []uint32{0x140000}, subs: []genSub{{"annotate", []uint32{0x90014, 0x140014}}, {"api-resources", []uint32{0x90010, 0x140005}}, {"api-versions", []uint32{0x90010, 0x140005}}, {"apply", []uint32{0x90008, 0x90009, 0x90014, 0x140014}}, {"attach", []uint32{0x9000b, 0x140010}}, {"auth", []uint32{0x90012, 0x140006}}, {"autoscale", []uint32{0x90014, 0x140014}}, {"certificate", []uint32{0x90014, 0x140014}}, {"cluster-info", []uint32{0x90010, 0x140005, 0x140009}}, {"completion", []uint32{0x90010, 0x14000e}}, {"config", []uint32{0x90011, 0x90014, 0x14000a, 0x14000b, 0x14000c}}, {"cordon", []uint32{0x90006, 0x140014}}, {"cp", []uint32{0x90014, 0x140011}}, {"create", []uint32{0x90014, 0x140014}}, {"debug", []uint32{0x9000b, 0x140010}}, {"delete", []uint32{0x90003, 0x90004, 0x90005, 0x140014}}, {"describe", []uint32{0x9000a, 0x90010, 0x140003}}, {"diff", []uint32{0x90010, 0x140007}}, {"drain", []uint32{0x90006, 0x140014}}, {"edit", []uint32{0x90014, 0x140014}}, {"events", []uint32{0x90010, 0x140005}}, {"exec", []uint32{0x9000b, 0x140010}}, {"explain", []uint32{0x90010, 0x140005}}, {"expose", []uint32{0x90014, 0x140014}}, {"get", []uint32{0x9000a, 0x90010, 0x140001, 0x140002}}, {"kustomize", []uint32{0x90010, 0x14000f}}, {"label", []uint32{0x90014, 0x140014}}, {"logs", []uint32{0x90010, 0x140004}}, {"patch", []uint32{0x90014, 0x140014}}, {"plugin", []uint32{0x90010, 0x14000d}}, {"port-forward", []uint32{0x90014, 0x140012}}, {"proxy", []uint32{0x90014, 0x140013}}, {"replace", []uint32{0x90009, 0x140014}}, {"rollout", []uint32{0x90013, 0x90014, 0x140008, 0x140015}}, {"run", []uint32{0x9000b, 0x140010}}, {"scale", []uint32{0x90007, 0x140014}}, {"set", []uint32{0x90014, 0x140014}}, {"taint", []uint32{0x90006, 0x140014}}, {"top", []uint32{0x90010, 0x140005}}, {"uncordon", []uint32{0x90014, 0x140014}}, {"version", []uint32{0x90010, 0x140005}}, {"wait", []uint32{0x90010, 0x140007}}, {"whoami", []uint32{0x90010}}}, ruleKnown: true},
 	{name: "kubectx", grammar: []uint32{0x14001b, 0x14001c}, generic: []uint32{0x90018, 0x14001b, 0x14001c}, subs: nil, ruleKnown: true},
 	{name: "kubens", grammar: []uint32{0x14001d, 0x14001e}, generic: []uint32{0x90018, 0x14001d, 0x14001e}, subs: nil, ruleKnown: true},
-	{name: "kustomize", grammar: []uint32{0x14002e}, generic: []uint32{0x14002e}, subs: []genSub{{"build", []uint32{0x90017, 0x14002f}}, {"cfg", []uint32{0x90017, 0x140031}}, {"version", []uint32{0x90017, 0x140030}}}, ruleKnown: true},
+	{name: "kustomize", grammar: []uint32{0x140030}, generic: []uint32{0x140030}, subs: []genSub{{"build", []uint32{0x90017, 0x140031}}, {"cfg", []uint32{0x90017, 0x140033}}, {"version", []uint32{0x90017, 0x140032}}}, ruleKnown: true},
 	{name: "la", grammar: []uint32{0x150005}, generic: []uint32{0xd0016, 0x150005}, subs: nil, ruleKnown: true},
 	{name: "last", grammar: []uint32{0x22001a}, generic: []uint32{0xd0016, 0x22001a}, subs: nil, ruleKnown: true},
 	{name: "lastb", grammar: []uint32{0x22001a}, generic: []uint32{0x22001a}, subs: nil, ruleKnown: false},
@@ -2481,7 +2483,7 @@ var generatedExeIndex = []genExe{
 	{name: "ncftp", grammar: []uint32{0x1d0016}, generic: []uint32{0x1d0016}, subs: nil, ruleKnown: false},
 	{name: "needrestart", grammar: []uint32{0x1d0017}, generic: []uint32{0x1d0017}, subs: nil, ruleKnown: false},
 	{name: "neofetch", grammar: []uint32{0x1d0018}, generic: []uint32{0x1d0018}, subs: nil, ruleKnown: false},
-	{name: "nerdctl", grammar: []uint32{0x140034}, generic: []uint32{0x140034}, subs: []genSub{{"attach", []uint32{0x20016, 0x14004f}}, {"build", []uint32{0x20016, 0x14004f}}, {"builder", []uint32{0x20005, 0x20015, 0x140041, 0x140050}}, {"buildx", []uint32{0x20005, 0x20015, 0x20017, 0x140041, 0x140050}}, {"commit", []uint32{0x20016}}, {"compose", []uint32{0x20015, 0x20017, 0x140054}}, {"config", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"container", []uint32{0x20005, 0x20006, 0x2000a, 0x2000f, 0x20010, 0x20011, 0x20012, 0x20015, 0x20017, 0x140036, 0x14003a, 0x14003c, 0x14003e, 0x140050, 0x140058}}, {"context", []uint32{0x20009, 0x20015, 0x14003a, 0x140041, 0x140042}}, {"cp", []uint32{0x20016, 0x140057}}, {"create", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x20016, 0x14004e}}, {"diff", []uint32{0x20013, 0x14003d}}, {"events", []uint32{0x20013, 0x14003d}}, {"exec", []uint32{0x2000f, 0x14004f}}, {"export", []uint32{0x20016, 0x140059}}, {"help", []uint32{0x20013}}, {"history", []uint32{0x20013, 0x14003d}}, {"image", []uint32{0x20005, 0x20008, 0x20015, 0x20017, 0x140038, 0x14003a, 0x14003f, 0x140050, 0x140054}}, {"images", []uint32{0x20013, 0x140037}}, {"import", []uint32{0x20016}}, {"info", []uint32{0x20013, 0x14003d}}, {"inspect", []uint32{0x20013, 0x140039}}, {"kill", []uint32{0x2000a}}, {"load", []uint32{0x20016, 0x14005a}}, {"login", []uint32{0x20013, 0x140056}}, {"logout", []uint32{0x140056}}, {"logs", []uint32{0x20013, 0x14003b}}, {"machine", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"manifest", []uint32{0x20009, 0x20015, 0x140045}}, {"network", []uint32{0x20005, 0x20009, 0x20015, 0x20017, 0x14003a, 0x140041}}, {"node", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"pause", []uint32{0x2000a}}, {"plugin", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"pod", []uint32{0x20005, 0x20015, 0x14003a, 0x14003c, 0x140041}}, {"port", []uint32{0x20013, 0x14003d}}, {"ps", []uint32{0x20013, 0x140035}}, {"pull", []uint32{0x20016, 0x140053}}, {"push", []uint32{0x20016, 0x140053}}, {"rename", []uint32{0x20016}}, {"restart", []uint32{0x20016, 0x14004f}}, {"rm", []uint32{0x20006}}, {"rmi", []uint32{0x20007}}, {"run", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x14004e}}, {"save", []uint32{0x20016, 0x140059}}, {"search", []uint32{0x20013, 0x140044}}, {"secret", []uint32{0x20009, 0x20015, 0x140041, 0x140043}}, {"service", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"stack", []uint32{0x20009, 0x20015, 0x140041}}, {"start", []uint32{0x20016, 0x14004f}}, {"stats", []uint32{0x20013, 0x14003d}}, {"stop", []uint32{0x2000a}}, {"swarm", []uint32{0x20009}}, {"system", []uint32{0x20004, 0x20014, 0x140040}}, {"tag", []uint32{0x20016}}, {"top", []uint32{0x20013, 0x14003d}}, {"unpause", []uint32{0x20016}}, {"update", []uint32{0x20016}}, {"version", []uint32{0x20013, 0x14003d}}, {"volume", []uint32{0x20003, 0x20015, 0x20017, 0x14003a, 0x140041}}, {"wait", []uint32{0x20016}}}, ruleKnown: true},
+	{name: "nerdctl", grammar: []uint32{0x140036}, generic: []uint32{0x140036}, subs: []genSub{{"attach", []uint32{0x20016, 0x140051}}, {"build", []uint32{0x20016, 0x140051}}, {"builder", []uint32{0x20005, 0x20015, 0x140043, 0x140052}}, {"buildx", []uint32{0x20005, 0x20015, 0x20017, 0x140043, 0x140052}}, {"commit", []uint32{0x20016}}, {"compose", []uint32{0x20015, 0x20017, 0x140056}}, {"config", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"container", []uint32{0x20005, 0x20006, 0x2000a, 0x2000f, 0x20010, 0x20011, 0x20012, 0x20015, 0x20017, 0x140038, 0x14003c, 0x14003e, 0x140040, 0x140052, 0x14005a}}, {"context", []uint32{0x20009, 0x20015, 0x14003c, 0x140043, 0x140044}}, {"cp", []uint32{0x20016, 0x140059}}, {"create", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x20016, 0x140050}}, {"diff", []uint32{0x20013, 0x14003f}}, {"events", []uint32{0x20013, 0x14003f}}, {"exec", []uint32{0x2000f, 0x140051}}, {"export", []uint32{0x20016, 0x14005b}}, {"help", []uint32{0x20013}}, {"history", []uint32{0x20013, 0x14003f}}, {"image", []uint32{0x20005, 0x20008, 0x20015, 0x20017, 0x14003a, 0x14003c, 0x140041, 0x140052, 0x140056}}, {"images", []uint32{0x20013, 0x140039}}, {"import", []uint32{0x20016}}, {"info", []uint32{0x20013, 0x14003f}}, {"inspect", []uint32{0x20013, 0x14003b}}, {"kill", []uint32{0x2000a}}, {"load", []uint32{0x20016, 0x14005c}}, {"login", []uint32{0x20013, 0x140058}}, {"logout", []uint32{0x140058}}, {"logs", []uint32{0x20013, 0x14003d}}, {"machine", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"manifest", []uint32{0x20009, 0x20015, 0x140047}}, {"network", []uint32{0x20005, 0x20009, 0x20015, 0x20017, 0x14003c, 0x140043}}, {"node", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"pause", []uint32{0x2000a}}, {"plugin", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"pod", []uint32{0x20005, 0x20015, 0x14003c, 0x14003e, 0x140043}}, {"port", []uint32{0x20013, 0x14003f}}, {"ps", []uint32{0x20013, 0x140037}}, {"pull", []uint32{0x20016, 0x140055}}, {"push", []uint32{0x20016, 0x140055}}, {"rename", []uint32{0x20016}}, {"restart", []uint32{0x20016, 0x140051}}, {"rm", []uint32{0x20006}}, {"rmi", []uint32{0x20007}}, {"run", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x140050}}, {"save", []uint32{0x20016, 0x14005b}}, {"search", []uint32{0x20013, 0x140046}}, {"secret", []uint32{0x20009, 0x20015, 0x140043, 0x140045}}, {"service", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"stack", []uint32{0x20009, 0x20015, 0x140043}}, {"start", []uint32{0x20016, 0x140051}}, {"stats", []uint32{0x20013, 0x14003f}}, {"stop", []uint32{0x2000a}}, {"swarm", []uint32{0x20009}}, {"system", []uint32{0x20004, 0x20014, 0x140042}}, {"tag", []uint32{0x20016}}, {"top", []uint32{0x20013, 0x14003f}}, {"unpause", []uint32{0x20016}}, {"update", []uint32{0x20016}}, {"version", []uint32{0x20013, 0x14003f}}, {"volume", []uint32{0x20003, 0x20015, 0x20017, 0x14003c, 0x140043}}, {"wait", []uint32{0x20016}}}, ruleKnown: true},
 	{name: "netcat", grammar: []uint32{0xb0002, 0x1e0011}, generic: []uint32{0xb0010, 0xb0011, 0xe000a, 0xe000b, 0xe001e, 0x1e0011}, subs: nil, ruleKnown: true},
 	{name: "netlify", grammar: []uint32{0x13006b}, generic: []uint32{0x10012, 0x13006b}, subs: []genSub{{"api", []uint32{0x13006d}}, {"build", []uint32{0x13006f}}, {"deploy", []uint32{0x13006e}}, {"dev", []uint32{0x13006f}}, {"env:clone", []uint32{0x13006f}}, {"env:get", []uint32{0x13006c}}, {"env:import", []uint32{0x13006f}}, {"env:list", []uint32{0x13006c}}, {"env:set", []uint32{0x13006f}}, {"env:unset", []uint32{0x13006f}}, {"functions:build", []uint32{0x13006f}}, {"functions:invoke", []uint32{0x13006f}}, {"functions:list", []uint32{0x13006d}}, {"functions:serve", []uint32{0x13006f}}, {"init", []uint32{0x13006f}}, {"link", []uint32{0x13006f}}, {"login", []uint32{0x13006f}}, {"logout", []uint32{0x13006f}}, {"logs", []uint32{0x13006d}}, {"logs:deploy", []uint32{0x13006d}}, {"logs:function", []uint32{0x13006d}}, {"open", []uint32{0x13006f}}, {"serve", []uint32{0x13006f}}, {"sites:list", []uint32{0x13006d}}, {"status", []uint32{0x13006d}}, {"switch", []uint32{0x13006f}}, {"unlink", []uint32{0x13006f}}, {"watch", []uint32{0x13006d}}}, ruleKnown: true},
 	{name: "netstat", grammar: []uint32{0x22004f}, generic: []uint32{0xd0016, 0x22004f}, subs: nil, ruleKnown: true},
@@ -2568,8 +2570,8 @@ var generatedExeIndex = []genExe{
 	{name: "pnpm", grammar: []uint32{0x1f0029}, generic: []uint32{0xa0005, 0xa0007, 0xa0013, 0x1f0029}, subs: []genSub{{"--version", []uint32{0xa0011}}, {"-v", []uint32{0xa0011}}, {"add", []uint32{0xa0008, 0xa0012, 0x1f002c}}, {"approve-builds", []uint32{0x1f002c}}, {"audit", []uint32{0xa0011, 0x1f002c}}, {"bin", []uint32{0xa0011, 0x1f002a}}, {"build", []uint32{0xa0011}}, {"c", []uint32{0x1f002b, 0x1f002c}}, {"cache", []uint32{0xa0012}}, {"cat-file", []uint32{0x1f002c}}, {"cat-index", []uint32{0x1f002c}}, {"check", []uint32{0xa0011}}, {"ci", []uint32{0xa0012}}, {"config", []uint32{0xa0010, 0xa0012, 0x1f002b, 0x1f002c}}, {"create", []uint32{0x1f002c}}, {"dedupe", []uint32{0xa0012, 0x1f002c}}, {"deploy", []uint32{0x1f002c}}, {"dev", []uint32{0xa0011}}, {"dlx", []uint32{0x1f002c}}, {"doctor", []uint32{0xa0011, 0x1f002c}}, {"env", []uint32{0x1f002c}}, {"exec", []uint32{0x1f002c}}, {"explain", []uint32{0xa0011}}, {"fetch", []uint32{0x1f002c}}, {"find-hash", []uint32{0x1f002c}}, {"format", []uint32{0xa0011}}, {"fund", []uint32{0xa0011}}, {"help", []uint32{0xa0011}}, {"i", []uint32{0xa0008, 0xa0012, 0x1f002c}}, {"import", []uint32{0x1f002c}}, {"in", []uint32{0xa0008}}, {"info", []uint32{0xa0011}}, {"init", []uint32{0x1f002c}}, {"install", []uint32{0xa0008, 0xa0012, 0x1f002c}}, {"install-test", []uint32{0x1f002c}}, {"it", []uint32{0x1f002c}}, {"la", []uint32{0x1f002a}}, {"licenses", []uint32{0xa0011, 0x1f002a}}, {"link", []uint32{0xa0012, 0x1f002c}}, {"lint", []uint32{0xa0011}}, {"list", []uint32{0xa0011, 0x1f002a}}, {"ll", []uint32{0x1f002a}}, {"ln", []uint32{0x1f002c}}, {"ls", []uint32{0xa0011, 0x1f002a}}, {"outdated", []uint32{0xa0011, 0x1f002c}}, {"pack", []uint32{0xa0011, 0x1f002c}}, {"patch", []uint32{0x1f002c}}, {"patch-commit", []uint32{0x1f002c}}, {"prefix", []uint32{0xa0011}}, {"prune", []uint32{0xa0012, 0x1f002c}}, {"publish", []uint32{0x1f002c}}, {"query", []uint32{0xa0011}}, {"rb", []uint32{0x1f002c}}, {"rebuild", []uint32{0xa0012, 0x1f002c}}, {"remove", []uint32{0xa0012, 0x1f002c}}, {"rm", []uint32{0xa0012, 0x1f002c}}, {"root", []uint32{0xa0011, 0x1f002a}}, {"run", []uint32{0xa0011, 0x1f002c}}, {"run-script", []uint32{0xa0011, 0x1f002c}}, {"search", []uint32{0xa0011}}, {"self-update", []uint32{0x1f002c}}, {"server", []uint32{0x1f002c}}, {"set", []uint32{0xa0012}}, {"setup", []uint32{0x1f002c}}, {"show", []uint32{0xa0011}}, {"start", []uint32{0xa0011, 0x1f002c}}, {"store", []uint32{0x1f002b, 0x1f002c}}, {"t", []uint32{0xa0011, 0x1f002c}}, {"test", []uint32{0xa0011, 0x1f002c}}, {"tst", []uint32{0xa0011}}, {"typecheck", []uint32{0xa0011}}, {"un", []uint32{0x1f002c}}, {"uninstall", []uint32{0xa0012, 0x1f002c}}, {"unlink", []uint32{0xa0012, 0x1f002c}}, {"up", []uint32{0xa0012, 0x1f002c}}, {"update", []uint32{0xa0012, 0x1f002c}}, {"upgrade", []uint32{0xa0012, 0x1f002c}}, {"v", []uint32{0xa0011}}, {"version", []uint32{0xa0012, 0x1f002c}}, {"view", []uint32{0xa0011}}, {"why", []uint32{0xa0011, 0x1f002a}}}, ruleKnown: true},
 	{name: "pnpx", grammar: nil, generic: []uint32{0x3001a, 0x3001b}, subs: nil, ruleKnown: true},
 	{name: "pod", grammar: nil, generic: []uint32{0xa0005, 0xa001b}, subs: nil, ruleKnown: true},
-	{name: "podman", grammar: []uint32{0x20001, 0x140033}, generic: []uint32{0x140033}, subs: []genSub{{"attach", []uint32{0x20016, 0x14004f}}, {"build", []uint32{0x20016, 0x14004f}}, {"builder", []uint32{0x20005, 0x20015, 0x140041, 0x140050}}, {"buildx", []uint32{0x20005, 0x20015, 0x20017, 0x140041, 0x140050}}, {"commit", []uint32{0x20016}}, {"compose", []uint32{0x2000b, 0x2000c, 0x20015, 0x20017, 0x140046, 0x140047, 0x14004a, 0x140051, 0x140054}}, {"config", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"container", []uint32{0x20005, 0x20006, 0x2000a, 0x2000f, 0x20010, 0x20011, 0x20012, 0x20015, 0x20017, 0x140036, 0x14003a, 0x14003c, 0x14003e, 0x140050, 0x140058}}, {"context", []uint32{0x20009, 0x20015, 0x14003a, 0x140041, 0x140042}}, {"cp", []uint32{0x20016, 0x140057}}, {"create", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x20016, 0x14004e}}, {"diff", []uint32{0x20013, 0x14003d}}, {"events", []uint32{0x20013, 0x14003d}}, {"exec", []uint32{0x2000f, 0x14004f}}, {"export", []uint32{0x20016, 0x140059}}, {"help", []uint32{0x20013}}, {"history", []uint32{0x20013, 0x14003d}}, {"image", []uint32{0x20005, 0x20008, 0x20015, 0x20017, 0x140038, 0x14003a, 0x14003f, 0x140050, 0x140054}}, {"images", []uint32{0x20013, 0x140037}}, {"import", []uint32{0x20016}}, {"info", []uint32{0x20013, 0x14003d}}, {"inspect", []uint32{0x20013, 0x140039}}, {"kill", []uint32{0x2000a}}, {"load", []uint32{0x20016, 0x14005a}}, {"login", []uint32{0x20013, 0x140056}}, {"logout", []uint32{0x140056}}, {"logs", []uint32{0x20013, 0x14003b}}, {"machine", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"manifest", []uint32{0x20009, 0x20015, 0x140045}}, {"network", []uint32{0x20005, 0x20009, 0x20015, 0x20017, 0x14003a, 0x140041}}, {"node", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"pause", []uint32{0x2000a}}, {"plugin", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"pod", []uint32{0x20005, 0x20015, 0x14003a, 0x14003c, 0x140041}}, {"port", []uint32{0x20013, 0x14003d}}, {"ps", []uint32{0x20013, 0x140035}}, {"pull", []uint32{0x20016, 0x140053}}, {"push", []uint32{0x20016, 0x140053}}, {"rename", []uint32{0x20016}}, {"restart", []uint32{0x20016, 0x14004f}}, {"rm", []uint32{0x20006}}, {"rmi", []uint32{0x20007}}, {"run", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x14004e}}, {"save", []uint32{0x20016, 0x140059}}, {"search", []uint32{0x20013, 0x140044}}, {"secret", []uint32{0x20009, 0x20015, 0x140041, 0x140043}}, {"service", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"stack", []uint32{0x20009, 0x20015, 0x140041}}, {"start", []uint32{0x20016, 0x14004f}}, {"stats", []uint32{0x20013, 0x14003d}}, {"stop", []uint32{0x2000a}}, {"swarm", []uint32{0x20009}}, {"system", []uint32{0x20004, 0x20014, 0x140040}}, {"tag", []uint32{0x20016}}, {"top", []uint32{0x20013, 0x14003d}}, {"unpause", []uint32{0x20016}}, {"update", []uint32{0x20016}}, {"version", []uint32{0x20013, 0x14003d}}, {"volume", []uint32{0x20003, 0x20015, 0x20017, 0x14003a, 0x140041}}, {"wait", []uint32{0x20016}}}, ruleKnown: true},
-	{name: "podman-compose", grammar: []uint32{0x14004d}, generic: []uint32{0x14004d}, subs: []genSub{{"build", []uint32{0x20019, 0x140052}}, {"config", []uint32{0x20018, 0x14004b}}, {"convert", []uint32{0x14004b}}, {"create", []uint32{0x20019, 0x140052}}, {"down", []uint32{0x2000d, 0x2000e}}, {"exec", []uint32{0x140052}}, {"images", []uint32{0x20018, 0x140048}}, {"kill", []uint32{0x2000e}}, {"logs", []uint32{0x20018, 0x140049}}, {"ls", []uint32{0x20018, 0x140048}}, {"port", []uint32{0x20018, 0x140048}}, {"ps", []uint32{0x20018, 0x140048}}, {"pull", []uint32{0x20019, 0x140055}}, {"push", []uint32{0x20019, 0x140055}}, {"restart", []uint32{0x20019, 0x140052}}, {"rm", []uint32{0x2000d, 0x2000e}}, {"run", []uint32{0x140052}}, {"start", []uint32{0x20019, 0x140052}}, {"stop", []uint32{0x2000e}}, {"top", []uint32{0x20018, 0x140048}}, {"up", []uint32{0x20019, 0x140052}}, {"version", []uint32{0x20018, 0x140048}}}, ruleKnown: true},
+	{name: "podman", grammar: []uint32{0x20001, 0x140035}, generic: []uint32{0x140035}, subs: []genSub{{"attach", []uint32{0x20016, 0x140051}}, {"build", []uint32{0x20016, 0x140051}}, {"builder", []uint32{0x20005, 0x20015, 0x140043, 0x140052}}, {"buildx", []uint32{0x20005, 0x20015, 0x20017, 0x140043, 0x140052}}, {"commit", []uint32{0x20016}}, {"compose", []uint32{0x2000b, 0x2000c, 0x20015, 0x20017, 0x140048, 0x140049, 0x14004c, 0x140053, 0x140056}}, {"config", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"container", []uint32{0x20005, 0x20006, 0x2000a, 0x2000f, 0x20010, 0x20011, 0x20012, 0x20015, 0x20017, 0x140038, 0x14003c, 0x14003e, 0x140040, 0x140052, 0x14005a}}, {"context", []uint32{0x20009, 0x20015, 0x14003c, 0x140043, 0x140044}}, {"cp", []uint32{0x20016, 0x140059}}, {"create", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x20016, 0x140050}}, {"diff", []uint32{0x20013, 0x14003f}}, {"events", []uint32{0x20013, 0x14003f}}, {"exec", []uint32{0x2000f, 0x140051}}, {"export", []uint32{0x20016, 0x14005b}}, {"help", []uint32{0x20013}}, {"history", []uint32{0x20013, 0x14003f}}, {"image", []uint32{0x20005, 0x20008, 0x20015, 0x20017, 0x14003a, 0x14003c, 0x140041, 0x140052, 0x140056}}, {"images", []uint32{0x20013, 0x140039}}, {"import", []uint32{0x20016}}, {"info", []uint32{0x20013, 0x14003f}}, {"inspect", []uint32{0x20013, 0x14003b}}, {"kill", []uint32{0x2000a}}, {"load", []uint32{0x20016, 0x14005c}}, {"login", []uint32{0x20013, 0x140058}}, {"logout", []uint32{0x140058}}, {"logs", []uint32{0x20013, 0x14003d}}, {"machine", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"manifest", []uint32{0x20009, 0x20015, 0x140047}}, {"network", []uint32{0x20005, 0x20009, 0x20015, 0x20017, 0x14003c, 0x140043}}, {"node", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"pause", []uint32{0x2000a}}, {"plugin", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"pod", []uint32{0x20005, 0x20015, 0x14003c, 0x14003e, 0x140043}}, {"port", []uint32{0x20013, 0x14003f}}, {"ps", []uint32{0x20013, 0x140037}}, {"pull", []uint32{0x20016, 0x140055}}, {"push", []uint32{0x20016, 0x140055}}, {"rename", []uint32{0x20016}}, {"restart", []uint32{0x20016, 0x140051}}, {"rm", []uint32{0x20006}}, {"rmi", []uint32{0x20007}}, {"run", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x140050}}, {"save", []uint32{0x20016, 0x14005b}}, {"search", []uint32{0x20013, 0x140046}}, {"secret", []uint32{0x20009, 0x20015, 0x140043, 0x140045}}, {"service", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"stack", []uint32{0x20009, 0x20015, 0x140043}}, {"start", []uint32{0x20016, 0x140051}}, {"stats", []uint32{0x20013, 0x14003f}}, {"stop", []uint32{0x2000a}}, {"swarm", []uint32{0x20009}}, {"system", []uint32{0x20004, 0x20014, 0x140042}}, {"tag", []uint32{0x20016}}, {"top", []uint32{0x20013, 0x14003f}}, {"unpause", []uint32{0x20016}}, {"update", []uint32{0x20016}}, {"version", []uint32{0x20013, 0x14003f}}, {"volume", []uint32{0x20003, 0x20015, 0x20017, 0x14003c, 0x140043}}, {"wait", []uint32{0x20016}}}, ruleKnown: true},
+	{name: "podman-compose", grammar: []uint32{0x14004f}, generic: []uint32{0x14004f}, subs: []genSub{{"build", []uint32{0x20019, 0x140054}}, {"config", []uint32{0x20018, 0x14004d}}, {"convert", []uint32{0x14004d}}, {"create", []uint32{0x20019, 0x140054}}, {"down", []uint32{0x2000d, 0x2000e}}, {"exec", []uint32{0x140054}}, {"images", []uint32{0x20018, 0x14004a}}, {"kill", []uint32{0x2000e}}, {"logs", []uint32{0x20018, 0x14004b}}, {"ls", []uint32{0x20018, 0x14004a}}, {"port", []uint32{0x20018, 0x14004a}}, {"ps", []uint32{0x20018, 0x14004a}}, {"pull", []uint32{0x20019, 0x140057}}, {"push", []uint32{0x20019, 0x140057}}, {"restart", []uint32{0x20019, 0x140054}}, {"rm", []uint32{0x2000d, 0x2000e}}, {"run", []uint32{0x140054}}, {"start", []uint32{0x20019, 0x140054}}, {"stop", []uint32{0x2000e}}, {"top", []uint32{0x20018, 0x14004a}}, {"up", []uint32{0x20019, 0x140054}}, {"version", []uint32{0x20018, 0x14004a}}}, ruleKnown: true},
 	{name: "poetry", grammar: []uint32{0x1f003c}, generic: []uint32{0xa0005, 0x1f003c}, subs: []genSub{{"--version", []uint32{0xa0019}}, {"about", []uint32{0x1f003d}}, {"add", []uint32{0xa001a, 0x1f003f}}, {"build", []uint32{0xa0019, 0x1f003f}}, {"cache", []uint32{0xa0019, 0x1f003e, 0x1f003f}}, {"check", []uint32{0xa0019, 0x1f003d}}, {"config", []uint32{0xa0019, 0x1f003e, 0x1f003f}}, {"create", []uint32{0xa001a}}, {"debug", []uint32{0xa0019, 0x1f003f}}, {"download", []uint32{0xa001a}}, {"env", []uint32{0xa0019, 0x1f003e, 0x1f003f}}, {"export", []uint32{0xa0019, 0x1f003f}}, {"freeze", []uint32{0xa0019}}, {"help", []uint32{0xa0019, 0x1f003d}}, {"index", []uint32{0xa0019}}, {"info", []uint32{0xa0019}}, {"init", []uint32{0xa001a, 0x1f003f}}, {"inspect", []uint32{0xa0019}}, {"install", []uint32{0xa001a, 0x1f003f}}, {"list", []uint32{0xa0019, 0x1f003d}}, {"lock", []uint32{0xa0019, 0x1f003f}}, {"new", []uint32{0xa001a, 0x1f003f}}, {"pip", []uint32{0xa001a}}, {"publish", []uint32{0x1f003f}}, {"python", []uint32{0x1f003f}}, {"remove", []uint32{0xa001a, 0x1f003f}}, {"run", []uint32{0xa0019, 0x1f003f}}, {"search", []uint32{0xa0019, 0x1f003f}}, {"self", []uint32{0x1f003f}}, {"shell", []uint32{0xa0019, 0x1f003f}}, {"show", []uint32{0xa0019, 0x1f003d}}, {"source", []uint32{0x1f003e, 0x1f003f}}, {"sync", []uint32{0xa0019, 0x1f003f}}, {"tree", []uint32{0xa0019}}, {"uninstall", []uint32{0xa001a}}, {"update", []uint32{0xa001a, 0x1f003f}}, {"upgrade", []uint32{0xa001a}}, {"venv", []uint32{0xa0019}}, {"version", []uint32{0xa0019, 0x1f003f}}, {"wheel", []uint32{0xa001a}}}, ruleKnown: true},
 	{name: "popd", grammar: []uint32{0x120004}, generic: []uint32{0xd0016, 0x120004}, subs: nil, ruleKnown: true},
 	{name: "port", grammar: []uint32{0x1f0016}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f0016}, subs: []genSub{{"activate", []uint32{0x1f0018}}, {"archive", []uint32{0x1f0018}}, {"build", []uint32{0x1f0018}}, {"cat", []uint32{0x1f0017}}, {"checksum", []uint32{0x1f0018}}, {"clean", []uint32{0x1f0018}}, {"configure", []uint32{0x1f0018}}, {"contents", []uint32{0x1f0017}}, {"deactivate", []uint32{0x1f0018}}, {"dependents", []uint32{0x1f0017}}, {"deps", []uint32{0x1f0017}}, {"destroot", []uint32{0x1f0018}}, {"diagnose", []uint32{0x1f0018}}, {"dir", []uint32{0x1f0017}}, {"distcheck", []uint32{0x1f0018}}, {"dmg", []uint32{0x1f0018}}, {"echo", []uint32{0x1f0017}}, {"edit", []uint32{0x1f0018}}, {"extract", []uint32{0x1f0018}}, {"fetch", []uint32{0x1f0018}}, {"file", []uint32{0x1f0017}}, {"gohome", []uint32{0x1f0018}}, {"info", []uint32{0x1f0017}}, {"install", []uint32{0x1f0018}}, {"installed", []uint32{0x1f0017}}, {"lint", []uint32{0x1f0018}}, {"list", []uint32{0x1f0017}}, {"livecheck", []uint32{0x1f0018}}, {"load", []uint32{0x1f0018}}, {"location", []uint32{0x1f0017}}, {"logfile", []uint32{0x1f0017}}, {"migrate", []uint32{0x1f0018}}, {"mirror", []uint32{0x1f0018}}, {"mpkg", []uint32{0x1f0018}}, {"notes", []uint32{0x1f0017}}, {"outdated", []uint32{0x1f0017}}, {"patch", []uint32{0x1f0018}}, {"pkg", []uint32{0x1f0018}}, {"platform", []uint32{0x1f0017}}, {"provides", []uint32{0x1f0017}}, {"rdependents", []uint32{0x1f0017}}, {"rdeps", []uint32{0x1f0017}}, {"reclaim", []uint32{0x1f0018}}, {"reload", []uint32{0x1f0018}}, {"search", []uint32{0x1f0017}}, {"select", []uint32{0x1f0018}}, {"selfupdate", []uint32{0x1f0018}}, {"setrequested", []uint32{0x1f0018}}, {"sync", []uint32{0x1f0018}}, {"test", []uint32{0x1f0018}}, {"uninstall", []uint32{0x1f0018}}, {"unload", []uint32{0x1f0018}}, {"unsetrequested", []uint32{0x1f0018}}, {"upgrade", []uint32{0x1f0018}}, {"url", []uint32{0x1f0017}}, {"usage", []uint32{0x1f0017}}, {"variants", []uint32{0x1f0017}}, {"version", []uint32{0x1f0017}}, {"work", []uint32{0x1f0017}}}, ruleKnown: true},
@@ -4071,82 +4073,82 @@ func packsKubernetesL27() Pack {
 }
 
 func packsKubernetesL39() Pack {
-	return Pack{Rules: []Rule{{ID: "k8s.delete", Exe: []string{"kubectl", "oc"}, Sub: []string{"delete"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Deleting Kubernetes resources stops what runs in them; stateful data may go with them.", Suggestion: "Scale down or ask before deleting; use --dry-run=client to preview.", Match: Match{FlagsNone: []string{"--dry-run"}}}}}
+	return Pack{Rules: []Rule{{ID: "k8s.delete", Exe: []string{"kubectl", "oc"}, Sub: []string{"delete"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Deleting Kubernetes resources stops what runs in them; stateful data may go with them.", Suggestion: "Scale down or ask before deleting; use --dry-run=client to preview."}}}
 }
 
-func packsKubernetesL51() Pack {
+func packsKubernetesL49() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.drain", Exe: []string{"kubectl", "oc"}, Sub: []string{"drain|cordon|taint"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Draining or tainting a node evicts its workloads.", Suggestion: "Ask before draining nodes."}}}
 }
 
-func packsKubernetesL61() Pack {
+func packsKubernetesL59() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.scale-zero", Exe: []string{"kubectl", "oc"}, Sub: []string{"scale"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Scaling to zero replicas takes the service down.", Suggestion: "Scale to the number of replicas the service needs.", Match: Match{FlagValues: map[string][]string{"--replicas": {"0"}}}}}}
 }
 
-func packsKubernetesL73() Pack {
+func packsKubernetesL71() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.apply-prune", Exe: []string{"kubectl", "oc"}, Sub: []string{"apply"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "apply --prune deletes every resource matching the selector that is not in the manifests.", Suggestion: "Apply without --prune and delete stale resources by name.", Match: Match{FlagsAny: []string{"--prune"}}}}}
 }
 
-func packsKubernetesL85() Pack {
+func packsKubernetesL83() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.replace-force", Exe: []string{"kubectl", "oc"}, Sub: []string{"replace|apply"}, Category: "cluster-delete", Tier: "destructive", Blast: "medium", Reason: "--force deletes and re-creates the resources, with downtime.", Suggestion: "Apply normally.", Match: Match{FlagsAny: []string{"--force"}}}}}
 }
 
-func packsKubernetesL97() Pack {
+func packsKubernetesL95() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.secret-read", Exe: []string{"kubectl", "oc"}, Sub: []string{"get|describe"}, Category: "secret-read", Tier: "read", Blast: "medium", Verdict: "ask", Reason: "Printing Secret objects as YAML/JSON shows their values (base64 is not encryption).", Suggestion: "List secrets by name only (kubectl get secrets) or read the one key you need in the program that uses it.", Match: Match{FlagsAny: []string{"-o", "--output", "--template"}, OperandAt: intp(0), OperandAtAny: []string{"secret", "secrets", "secret/*", "secrets/*"}}}}}
 }
 
-func packsKubernetesL112() Pack {
+func packsKubernetesL110() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.exec-shell", Exe: []string{"kubectl", "oc"}, Sub: []string{"exec|debug|attach|run"}, Category: "container", Tier: "execute", Blast: "medium", Reason: "The command runs inside a cluster workload.", Suggestion: "Prefer read-only commands (get, logs, describe)."}}}
 }
 
-func packsKubernetesL122() Pack {
-	return Pack{Rules: []Rule{{ID: "helm.uninstall", Exe: []string{"helm"}, Sub: []string{"uninstall|delete|del|un"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "helm uninstall removes the release and all its resources.", Suggestion: "Ask before uninstalling releases.", Match: Match{FlagsNone: []string{"--dry-run"}}}}}
+func packsKubernetesL120() Pack {
+	return Pack{Rules: []Rule{{ID: "helm.uninstall", Exe: []string{"helm"}, Sub: []string{"uninstall|delete|del|un"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "helm uninstall removes the release and all its resources.", Suggestion: "Ask before uninstalling releases; helm uninstall --dry-run shows what would go."}}}
 }
 
-func packsKubernetesL134() Pack {
+func packsKubernetesL130() Pack {
 	return Pack{Rules: []Rule{{ID: "helm.rollback", Exe: []string{"helm"}, Sub: []string{"rollback"}, Category: "cluster-delete", Tier: "destructive", Blast: "medium", Reason: "Rolling back a release replaces the running version.", Suggestion: "Ask before rolling back."}}}
 }
 
-func packsKubernetesL144() Pack {
+func packsKubernetesL140() Pack {
 	return Pack{Rules: []Rule{{ID: "helm.force", Exe: []string{"helm"}, Sub: []string{"upgrade|install"}, Category: "cluster-delete", Tier: "destructive", Blast: "medium", Reason: "--force deletes and re-creates resources, and --reset-values drops configuration.", Suggestion: "Upgrade without --force.", Match: Match{FlagsAny: []string{"--force", "--reset-values", "--replace"}}}}}
 }
 
-func packsKubernetesL156() Pack {
+func packsKubernetesL152() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.cluster-delete", Exe: []string{"minikube", "kind", "k3d", "eksctl"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Deleting a cluster removes every workload and volume in it.", Suggestion: "Ask before deleting clusters.", Match: Match{Verbs: []string{"delete", "destroy"}, VerbDepth: 2}}}}
 }
 
-func packsKubernetesL168() Pack {
+func packsKubernetesL164() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kubectl", "oc"}, Sub: []string{"get|describe|logs|top|version|explain|api-resources|api-versions|cluster-info|diff|events|wait|completion|plugin|kustomize|whoami"}}}}
 }
 
-func packsKubernetesL172() Pack {
+func packsKubernetesL168() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kubectl", "oc"}, Sub: []string{"config", "view|get-contexts|current-context|get-clusters|get-users"}}}}
 }
 
-func packsKubernetesL176() Pack {
+func packsKubernetesL172() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kubectl", "oc"}, Sub: []string{"auth", "can-i|whoami"}}}}
 }
 
-func packsKubernetesL180() Pack {
+func packsKubernetesL176() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kubectl", "oc"}, Sub: []string{"rollout", "status|history"}}}}
 }
 
-func packsKubernetesL184() Pack {
+func packsKubernetesL180() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kubectl", "oc"}, Sub: []string{"apply|create|patch|label|annotate|edit|set|rollout|expose|cp|port-forward|proxy|config|autoscale|certificate|uncordon"}, Tier: "write"}}}
 }
 
-func packsKubernetesL189() Pack {
+func packsKubernetesL185() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"helm"}, Sub: []string{"list|ls|status|get|history|template|show|search|version|lint|env|verify|dependency|repo|plugin|completion"}}}}
 }
 
-func packsKubernetesL193() Pack {
+func packsKubernetesL189() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"helm"}, Sub: []string{"install|upgrade|pull|package|push|test"}, Tier: "write"}}}
 }
 
-func packsKubernetesL198() Pack {
+func packsKubernetesL194() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kustomize"}, Sub: []string{"build|cfg|version"}}}}
 }
 
-func packsKubernetesL202() Pack {
+func packsKubernetesL198() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kubectx", "kubens", "k9s"}, Tier: "write"}}}
 }
 
@@ -5355,970 +5357,978 @@ func effectsBuiltinsL315() Pack {
 }
 
 func effectsCloudL18() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"aws"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--cli-auto-prompt", "--no-cli-auto-prompt", "--generate-cli-skeleton"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format", "--ca-bundle", "--cli-input-json", "--cli-input-yaml"}, Effects: map[string]string{"--endpoint-url": "url"}, Operands: "subcommand", Env: map[string]string{"AWS_CONFIG_FILE": "exec", "AWS_ENDPOINT_URL": "url", "AWS_PAGER": "shell", "AWS_SHARED_CREDENTIALS_FILE": "exec", "PAGER": "shell"}, Always: []string{"network"}, Examples: []string{"aws", "aws ec2 run-instances --image-id ami-1", "aws help"}, Counter: []string{"aws ec2 describe-instances"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--cli-auto-prompt", "--no-cli-auto-prompt", "--generate-cli-skeleton"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format", "--ca-bundle", "--cli-input-json", "--cli-input-yaml"}, Effects: map[string]string{"--endpoint-url": "url"}, Operands: "subcommand", Env: map[string]string{"AWS_CONFIG_FILE": "exec", "AWS_ENDPOINT_URL": "url", "AWS_PAGER": "shell", "AWS_SHARED_CREDENTIALS_FILE": "exec", "PAGER": "shell"}, Always: []string{"network"}, HelpWords: []string{"help"}, Examples: []string{"aws", "aws ec2 run-instances --image-id ami-1", "aws help"}, Counter: []string{"aws ec2 describe-instances"}}}}
 }
 
-func effectsCloudL37() Pack {
+func effectsCloudL38() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"*", "describe-*|list-*"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--cli-auto-prompt", "--no-cli-auto-prompt", "--generate-cli-skeleton"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format", "--ca-bundle", "--cli-input-json", "--cli-input-yaml", "--max-items", "--page-size", "--starting-token", "--filters", "--filter", "--max-results", "--next-token"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network"}, Examples: []string{"aws ec2 describe-instances --region us-east-1", "aws s3api list-buckets --query 'Buckets[].Name'", "aws lambda list-functions --output json"}, Counter: []string{"aws sts get-session-token"}}}}
 }
 
-func effectsCloudL52() Pack {
+func effectsCloudL53() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"sts", "get-caller-identity|get-access-key-info"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-cli-pager"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--access-key-id"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network"}, Examples: []string{"aws sts get-caller-identity", "aws sts get-caller-identity --query Account --output text"}}}}
 }
 
-func effectsCloudL63() Pack {
+func effectsCloudL64() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"sts", "get-session-token|get-federation-token|assume-role|assume-role-with-saml|assume-role-with-web-identity"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-cli-pager"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--duration-seconds", "--serial-number", "--token-code", "--role-arn", "--role-session-name", "--name", "--policy", "--external-id"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws sts get-session-token", "aws sts assume-role --role-arn arn:aws:iam::1:role/x --role-session-name s"}}}}
 }
 
-func effectsCloudL74() Pack {
+func effectsCloudL75() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"ecr|ecr-public", "get-login-password|get-authorization-token"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-cli-pager"}, Values: []string{"--profile", "--region", "--output", "--query", "--registry-ids"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws ecr get-login-password --region us-east-1"}}}}
 }
 
-func effectsCloudL84() Pack {
+func effectsCloudL85() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"codeartifact", "get-authorization-token"}, Values: []string{"--profile", "--region", "--output", "--query", "--domain", "--domain-owner", "--duration-seconds"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws codeartifact get-authorization-token --domain d --query authorizationToken --output text"}}}}
 }
 
-func effectsCloudL93() Pack {
+func effectsCloudL94() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"secretsmanager", "get-secret-value|batch-get-secret-value"}, Values: []string{"--profile", "--region", "--output", "--query", "--secret-id", "--secret-id-list", "--version-id", "--version-stage"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws secretsmanager get-secret-value --secret-id prod/db"}}}}
 }
 
-func effectsCloudL103() Pack {
+func effectsCloudL104() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"ssm", "get-parameter|get-parameters|get-parameters-by-path|get-parameter-history"}, Flags: []string{"--with-decryption", "--no-with-decryption", "--recursive", "--no-recursive"}, Values: []string{"--profile", "--region", "--output", "--query", "--name", "--names", "--path"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws ssm get-parameter --name /prod/db/password --with-decryption"}}}}
 }
 
-func effectsCloudL113() Pack {
+func effectsCloudL114() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"eks|sso|redshift|redshift-serverless|lightsail|ec2|cognito-identity", "get-token|get-role-credentials|get-cluster-credentials|get-cluster-credentials-with-iam|get-credentials|get-instance-access-details|get-relational-database-master-user-password|get-password-data|get-credentials-for-identity|get-open-id-token"}, Values: []string{"--profile", "--region", "--output", "--query", "--cluster-name", "--role-name", "--account-id", "--access-token", "--db-user", "--cluster-identifier", "--workgroup-name", "--instance-name", "--instance-id", "--identity-id"}, Effects: map[string]string{"--endpoint-url": "url", "--priv-launch-key": "read"}, Always: []string{"network", "credentials"}, Examples: []string{"aws eks get-token --cluster-name prod", "aws sso get-role-credentials --role-name r --account-id 1 --access-token t"}}}}
 }
 
-func effectsCloudL125() Pack {
+func effectsCloudL126() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"iam", "create-access-key|create-service-specific-credential|reset-service-specific-credential|create-login-profile"}, Values: []string{"--profile", "--region", "--output", "--query", "--user-name", "--service-name"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws iam create-access-key --user-name ci"}}}}
 }
 
-func effectsCloudL135() Pack {
+func effectsCloudL136() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"rds|s3", "generate-db-auth-token|presign"}, Values: []string{"--profile", "--region", "--output", "--query", "--hostname", "--port", "--username", "--expires-in"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"credentials"}, Examples: []string{"aws rds generate-db-auth-token --hostname db.example.com --port 5432 --username app", "aws s3 presign s3://bucket/report.pdf --expires-in 600"}}}}
 }
 
-func effectsCloudL145() Pack {
+func effectsCloudL146() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"eks", "update-kubeconfig"}, Flags: []string{"--dry-run", "--verbose"}, Values: []string{"--profile", "--region", "--name", "--role-arn", "--alias", "--user-alias"}, Effects: map[string]string{"--kubeconfig": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"aws eks update-kubeconfig --name prod"}}}}
 }
 
-func effectsCloudL156() Pack {
+func effectsCloudL157() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"configure", "list"}, Values: []string{"--profile"}, Examples: []string{"aws configure list", "aws configure list --profile prod"}}}}
 }
 
-func effectsCloudL162() Pack {
+func effectsCloudL163() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"configure", "get"}, Values: []string{"--profile"}, Always: []string{"credentials"}, Examples: []string{"aws configure get aws_secret_access_key", "aws configure get profile.prod.aws_session_token"}}}}
 }
 
-func effectsCloudL169() Pack {
+func effectsCloudL170() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"configure", "get", "region|output|*.region|*.output|sso_*|*.sso_*|cli_*|*.cli_*|role_arn|*.role_arn|source_profile|*.source_profile|mfa_serial|*.mfa_serial|ca_bundle|*.ca_bundle|endpoint_url|*.endpoint_url|duration_seconds|*.duration_seconds|role_session_name|*.role_session_name|max_attempts|*.max_attempts|retry_mode|*.retry_mode"}, Values: []string{"--profile"}, Examples: []string{"aws configure get region", "aws configure get profile.prod.region", "aws configure get sso_start_url --profile dev"}, Counter: []string{"aws configure get aws_access_key_id"}}}}
 }
 
-func effectsCloudL176() Pack {
+func effectsCloudL177() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"configure", "export-credentials"}, Values: []string{"--profile", "--format"}, Always: []string{"network", "credentials"}, Examples: []string{"aws configure export-credentials --profile prod --format env"}}}}
 }
 
-func effectsCloudL183() Pack {
+func effectsCloudL184() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"configure"}, Values: []string{"--profile"}, Always: []string{"writes-files"}, Examples: []string{"aws configure", "aws configure set region eu-west-1", "aws configure sso"}, Counter: []string{"aws configure list"}}}}
 }
 
-func effectsCloudL191() Pack {
+func effectsCloudL192() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"s3", "ls"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--recursive", "--human-readable", "--summarize"}, Values: []string{"--profile", "--region", "--output", "--query", "--page-size", "--request-payer", "--bucket-name-prefix", "--bucket-region"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network"}, Examples: []string{"aws s3 ls", "aws s3 ls s3://bucket/logs/ --recursive --human-readable"}}}}
 }
 
-func effectsCloudL204() Pack {
+func effectsCloudL205() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"s3", "cp|sync"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--quiet", "--only-show-errors", "--no-progress", "--follow-symlinks", "--no-follow-symlinks", "--no-guess-mime-type", "--force-glacier-transfer", "--ignore-glacier-warnings", "--exact-timestamps", "--size-only"}, Values: []string{"--profile", "--region", "--output", "--query", "--include", "--exclude", "--acl", "--storage-class", "--sse", "--sse-kms-key-id", "--sse-c", "--sse-c-key", "--sse-c-copy-source", "--sse-c-copy-source-key", "--content-type", "--cache-control", "--content-disposition", "--content-encoding", "--content-language", "--expires", "--metadata", "--metadata-directive", "--grants", "--website-redirect", "--source-region", "--request-payer", "--expected-size", "--page-size", "--checksum-mode", "--checksum-algorithm", "--copy-props"}, Effects: map[string]string{"--delete": "dest-delete", "--dryrun": "dry-run", "--endpoint-url": "url", "--recursive": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"aws s3 cp build/ s3://bucket/site --recursive", "aws s3 cp s3://bucket/db.sql.gz .", "aws s3 sync dist/ s3://bucket/ --delete"}}}}
 }
 
-func effectsCloudL226() Pack {
+func effectsCloudL227() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"s3", "mv"}, Flags: []string{"--quiet", "--only-show-errors", "--no-progress", "--follow-symlinks", "--no-follow-symlinks"}, Values: []string{"--profile", "--region", "--include", "--exclude", "--acl", "--storage-class", "--sse", "--content-type"}, Effects: map[string]string{"--dryrun": "dry-run", "--endpoint-url": "url", "--recursive": "recursive"}, Operands: "delete", Last: "write", Always: []string{"network"}, Examples: []string{"aws s3 mv report.csv s3://bucket/reports/"}}}}
 }
 
-func effectsCloudL240() Pack {
+func effectsCloudL241() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"s3", "rm|rb|mb|website"}, Flags: []string{"--recursive", "--force", "--quiet", "--only-show-errors", "--dryrun"}, Values: []string{"--profile", "--region", "--include", "--exclude", "--index-document", "--error-document"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network"}, Examples: []string{"aws s3 rm s3://bucket/tmp/ --recursive", "aws s3 mb s3://new-bucket"}}}}
 }
 
-func effectsCloudL252() Pack {
+func effectsCloudL253() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Flags: []string{"--debug", "--only-show-errors", "--verbose"}, Values: []string{"-o", "--output", "--query", "--subscription"}, Operands: "subcommand", Env: map[string]string{"AZURE_CONFIG_DIR": "exec", "AZURE_EXTENSION_DIR": "exec"}, Always: []string{"network"}, Examples: []string{"az", "az vm create -n x -g rg --image Ubuntu2204"}, Counter: []string{"az group list"}}}}
 }
 
-func effectsCloudL265() Pack {
+func effectsCloudL266() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "keys", "list"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--type"}, Always: []string{"network", "credentials"}, Examples: []string{"az cosmosdb keys list -g rg -n db", "az functionapp keys list -g rg -n fn"}}}}
 }
 
-func effectsCloudL272() Pack {
+func effectsCloudL273() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "keys", "list"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--account-name", "--namespace-name"}, Always: []string{"network", "credentials"}, Examples: []string{"az storage account keys list -g rg -n acct"}}}}
 }
 
-func effectsCloudL280() Pack {
+func effectsCloudL281() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "*", "keys", "list"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--namespace-name", "--eventhub-name", "--queue-name", "--topic-name"}, Always: []string{"network", "credentials"}, Examples: []string{"az servicebus namespace authorization-rule keys list -g rg --namespace-name ns -n RootManageSharedAccessKey"}}}}
 }
 
-func effectsCloudL288() Pack {
+func effectsCloudL289() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "secret|credential|admin-key|query-key", "show"}, Flags: []string{"--show-values"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--vault-name", "--id", "--version", "--service-name"}, Always: []string{"network", "credentials"}, Examples: []string{"az keyvault secret show --vault-name kv -n db-password", "az acr credential show -n reg", "az search admin-key show -g rg --service-name s"}}}}
 }
 
-func effectsCloudL299() Pack {
+func effectsCloudL300() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "secret", "list"}, Flags: []string{"--include-managed", "--only-show-errors"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--vault-name", "--id", "--maxresults"}, Effects: map[string]string{"--show-values": "credentials"}, Always: []string{"network"}, Examples: []string{"az keyvault secret list --vault-name kv", "az containerapp secret list -g rg -n app --show-values"}}}}
 }
 
-func effectsCloudL310() Pack {
+func effectsCloudL311() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "config", "appsettings|connection-string", "list"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--slot"}, Always: []string{"network", "credentials"}, Examples: []string{"az webapp config appsettings list -g rg -n app"}}}}
 }
 
-func effectsCloudL318() Pack {
+func effectsCloudL319() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"account", "show|list"}, Flags: []string{"--all", "--only-show-errors"}, Values: []string{"-o", "--output", "--query", "--subscription", "-n", "--name"}, Effects: map[string]string{"--refresh": "network"}, Examples: []string{"az account show", "az account list -o table"}}}}
 }
 
-func effectsCloudL327() Pack {
+func effectsCloudL328() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--show-details", "-d"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "-l", "--location"}, Always: []string{"network"}, Examples: []string{"az group list", "az vm show -g rg -n vm1"}}}}
 }
 
-func effectsCloudL336() Pack {
+func effectsCloudL337() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--show-details", "-d", "--all"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "-l", "--location", "--vault-name", "--account-name", "--server", "--plan"}, Always: []string{"network"}, Examples: []string{"az aks nodepool list -g rg --cluster-name c", "az storage account list -o table", "az storage blob list --account-name acct -c logs"}}}}
 }
 
-func effectsCloudL346() Pack {
+func effectsCloudL347() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--all"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "--account-name", "--container-name", "-c", "--prefix", "--auth-mode"}, Always: []string{"network"}, Examples: []string{"az network vnet subnet list -g rg --vnet-name v"}}}}
 }
 
-func effectsCloudL355() Pack {
+func effectsCloudL356() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "*", "*", "list|show"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name"}, Always: []string{"network"}, Examples: []string{"az network application-gateway ssl-policy predefined list"}}}}
 }
 
-func effectsCloudL362() Pack {
+func effectsCloudL363() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"account", "get-access-token"}, Values: []string{"-o", "--output", "--query", "--subscription", "--resource", "--resource-type", "--scope", "--tenant"}, Always: []string{"network", "credentials"}, Examples: []string{"az account get-access-token --resource https://management.azure.com"}}}}
 }
 
-func effectsCloudL369() Pack {
+func effectsCloudL370() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"storage|webapp|functionapp|redis|cosmosdb", "show-connection-string|list-keys|list-connection-strings|list-publishing-credentials|list-publishing-profiles"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name"}, Always: []string{"network", "credentials"}, Examples: []string{"az redis list-keys -g rg -n cache"}}}}
 }
 
-func effectsCloudL376() Pack {
+func effectsCloudL377() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"storage|webapp|functionapp", "account|deployment", "show-connection-string|list-publishing-credentials|list-publishing-profiles"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--xml"}, Always: []string{"network", "credentials"}, Examples: []string{"az storage account show-connection-string -g rg -n acct", "az webapp deployment list-publishing-profiles -g rg -n app"}}}}
 }
 
-func effectsCloudL384() Pack {
+func effectsCloudL385() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"acr", "login"}, Values: []string{"-n", "--name", "-u", "--username", "-p", "--password", "--subscription", "-o", "--output", "--query"}, Effects: map[string]string{"--expose-token": "credentials", "-t": "credentials"}, Always: []string{"network", "writes-files"}, Examples: []string{"az acr login -n registry", "az acr login -n registry --expose-token"}}}}
 }
 
-func effectsCloudL394() Pack {
+func effectsCloudL395() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"aks", "get-credentials"}, Flags: []string{"--admin", "--overwrite-existing", "--public-fqdn"}, Values: []string{"-g", "--resource-group", "-n", "--name", "--context", "--format", "--subscription"}, Effects: map[string]string{"--file": "write", "-f": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"az aks get-credentials -g rg -n prod"}}}}
 }
 
-func effectsCloudL405() Pack {
+func effectsCloudL406() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"login|logout|version|upgrade"}, Flags: []string{"--use-device-code", "--identity", "--allow-no-subscriptions", "--all", "--yes", "-y"}, Values: []string{"-u", "--username", "-p", "--password", "-t", "--tenant", "--scope", "--service-principal", "-o", "--output", "--query"}, Always: []string{"network", "writes-files"}, Examples: []string{"az login", "az login --use-device-code", "az version"}}}}
 }
 
-func effectsCloudL414() Pack {
+func effectsCloudL415() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"config", "get"}, Flags: []string{"--local"}, Values: []string{"-o", "--output", "--query"}, Examples: []string{"az config get core.output"}}}}
 }
 
-func effectsCloudL421() Pack {
+func effectsCloudL422() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"storage", "blob", "upload|upload-batch|download|download-batch"}, Flags: []string{"--overwrite", "--no-progress", "--dryrun"}, Values: []string{"--account-name", "--account-key", "--connection-string", "--sas-token", "-c", "--container-name", "-n", "--name", "--pattern", "--auth-mode", "--subscription", "-o", "--output"}, Effects: map[string]string{"--destination": "write", "--file": "upload", "--source": "upload", "-d": "write", "-f": "upload", "-s": "upload"}, Always: []string{"network"}, Examples: []string{"az storage blob upload --account-name a -c c -n x.txt -f x.txt", "az storage blob download-batch -d out/ -s logs --account-name a"}}}}
 }
 
-func effectsCloudL440() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Flags: []string{"--log-http", "-q", "--quiet", "--user-output-enabled", "--no-user-output-enabled"}, Values: []string{"--account", "--billing-project", "--configuration", "--flatten", "--format", "--impersonate-service-account", "--project", "--trace-token", "--verbosity", "--access-token-file"}, Effects: map[string]string{"--flags-file": "exec"}, Operands: "subcommand", Env: map[string]string{"CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE": "exec", "CLOUDSDK_CONFIG": "exec", "CLOUDSDK_PYTHON": "exec", "GOOGLE_APPLICATION_CREDENTIALS": "exec"}, Always: []string{"network"}, Examples: []string{"gcloud", "gcloud compute instances create vm1 --zone us-central1-a", "gcloud help"}, Counter: []string{"gcloud projects list"}}}}
+func effectsCloudL441() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Flags: []string{"--log-http", "-q", "--quiet", "--user-output-enabled", "--no-user-output-enabled"}, Values: []string{"--account", "--billing-project", "--configuration", "--flatten", "--format", "--impersonate-service-account", "--project", "--trace-token", "--verbosity", "--access-token-file"}, Effects: map[string]string{"--flags-file": "exec"}, Operands: "subcommand", Env: map[string]string{"CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE": "exec", "CLOUDSDK_CONFIG": "exec", "CLOUDSDK_PYTHON": "exec", "GOOGLE_APPLICATION_CREDENTIALS": "exec"}, Always: []string{"network"}, HelpFlags: []string{"--help", "-h"}, Examples: []string{"gcloud", "gcloud compute instances create vm1 --zone us-central1-a", "gcloud help"}, Counter: []string{"gcloud projects list"}}}}
 }
 
-func effectsCloudL457() Pack {
+func effectsCloudL459() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"auth", "print-access-token|print-identity-token"}, Flags: []string{"--log-http", "-q", "--quiet", "--include-email", "--token-format"}, Values: []string{"--account", "--configuration", "--impersonate-service-account", "--project", "--verbosity", "--audiences", "--lifetime", "--scopes"}, Always: []string{"network", "credentials"}, Examples: []string{"gcloud auth print-access-token", "gcloud auth print-identity-token --audiences https://run.app"}}}}
 }
 
-func effectsCloudL466() Pack {
+func effectsCloudL468() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"auth", "application-default", "print-access-token"}, Values: []string{"--account", "--configuration", "--project", "--verbosity", "--scopes"}, Always: []string{"network", "credentials"}, Examples: []string{"gcloud auth application-default print-access-token"}}}}
 }
 
-func effectsCloudL473() Pack {
+func effectsCloudL475() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"config", "config-helper"}, Flags: []string{"--force-auth-refresh"}, Values: []string{"--format", "--min-expiry", "--configuration", "--account", "--project", "--verbosity"}, Always: []string{"network", "credentials"}, Examples: []string{"gcloud config config-helper --format=json"}}}}
 }
 
-func effectsCloudL481() Pack {
+func effectsCloudL483() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"secrets", "versions", "access"}, Values: []string{"--secret", "--project", "--location", "--format", "--out-file", "--configuration", "--account", "--verbosity", "--impersonate-service-account"}, Always: []string{"network", "credentials"}, Examples: []string{"gcloud secrets versions access latest --secret=db-password"}}}}
 }
 
-func effectsCloudL490() Pack {
+func effectsCloudL492() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"auth|config", "list|get|get-value"}, Flags: []string{"--all", "--filter-account"}, Values: []string{"--format", "--filter", "--configuration", "--verbosity", "--limit", "--sort-by"}, Examples: []string{"gcloud auth list", "gcloud config list", "gcloud config get-value project", "gcloud config get project"}}}}
 }
 
-func effectsCloudL497() Pack {
+func effectsCloudL499() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"info|version"}, Flags: []string{"--anonymize", "--show-log"}, Values: []string{"--format", "--verbosity"}, Effects: map[string]string{"--run-diagnostics": "network"}, Examples: []string{"gcloud info --format='value(config.account)'", "gcloud version"}}}}
 }
 
-func effectsCloudL506() Pack {
+func effectsCloudL508() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"config", "set|unset"}, Flags: []string{"--installation", "-q", "--quiet"}, Values: []string{"--configuration", "--verbosity"}, Always: []string{"writes-files"}, Examples: []string{"gcloud config set project my-proj", "gcloud config unset compute/zone"}}}}
 }
 
-func effectsCloudL514() Pack {
+func effectsCloudL516() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"projects|organizations|services|functions|secrets|folders|builds|scheduler|topic|components", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri", "--available", "--enabled", "--only-local-state", "--show-versions", "--show-hidden"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--region", "--location", "--organization", "--folder"}, Always: []string{"network"}, Examples: []string{"gcloud projects list", "gcloud services list --enabled", "gcloud secrets describe db-password"}}}}
 }
 
-func effectsCloudL524() Pack {
+func effectsCloudL526() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"*", "*", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--zone", "--zones", "--region", "--regions", "--location", "--cluster", "--instance", "--secret"}, Always: []string{"network"}, Examples: []string{"gcloud compute instances list", "gcloud container clusters describe prod --region us-central1", "gcloud run services list --format json"}}}}
 }
 
-func effectsCloudL535() Pack {
+func effectsCloudL537() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"*", "*", "*", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--zone", "--region", "--location", "--cluster", "--iam-account", "--managed-by", "--secret", "--instance"}, Always: []string{"network"}, Examples: []string{"gcloud iam service-accounts keys list --iam-account sa@p.iam.gserviceaccount.com", "gcloud beta run services list"}}}}
 }
 
-func effectsCloudL546() Pack {
+func effectsCloudL548() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"*", "*", "*", "*", "list|describe"}, Values: []string{"--account", "--configuration", "--format", "--project", "--verbosity", "--filter", "--limit", "--zone", "--region", "--location", "--cluster"}, Always: []string{"network"}, Examples: []string{"gcloud beta iam service-accounts keys list --iam-account sa@p.iam.gserviceaccount.com"}}}}
 }
 
-func effectsCloudL554() Pack {
+func effectsCloudL556() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"container", "clusters", "get-credentials"}, Flags: []string{"--internal-ip", "--dns-endpoint"}, Values: []string{"--zone", "--region", "--location", "--project", "--account", "--configuration", "--verbosity"}, Env: map[string]string{"KUBECONFIG": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"gcloud container clusters get-credentials prod --region us-central1"}}}}
 }
 
-func effectsCloudL564() Pack {
+func effectsCloudL566() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"iam", "service-accounts", "keys", "create"}, Values: []string{"--iam-account", "--key-file-type", "--project", "--account", "--configuration", "--verbosity"}, First: "write", Always: []string{"network"}, Examples: []string{"gcloud iam service-accounts keys create key.json --iam-account sa@p.iam.gserviceaccount.com"}}}}
 }
 
-func effectsCloudL572() Pack {
+func effectsCloudL574() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"storage", "ls|cat|du|hash|objects|buckets"}, Flags: []string{"-l", "--long", "-L", "--full", "-r", "-R", "--recursive", "-a", "--all-versions", "-b", "--buckets", "-e", "--etag", "-s", "--summarize", "--readable-sizes", "--hex", "--skip-crc32c", "--skip-md5", "--json"}, Values: []string{"--project", "--format", "--range", "--account", "--configuration", "--verbosity"}, Always: []string{"network"}, Examples: []string{"gcloud storage ls gs://bucket/", "gcloud storage cat gs://bucket/config.json"}}}}
 }
 
-func effectsCloudL581() Pack {
+func effectsCloudL583() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"storage", "cp|rsync|mv"}, Flags: []string{"-n", "--no-clobber", "-c", "--continue-on-error", "--preserve-posix", "-P", "--skip-unsupported", "--checksums-only", "--no-ignore-symlinks", "--dry-run"}, Values: []string{"--project", "-x", "--exclude", "--content-type", "--cache-control", "--storage-class", "--predefined-acl", "--account", "--configuration", "--verbosity"}, Effects: map[string]string{"--delete-unmatched-destination-objects": "dest-delete", "--recursive": "recursive", "-R": "recursive", "-r": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"gcloud storage cp -r dist/ gs://bucket/site/", "gcloud storage rsync gs://bucket/data ./data --recursive"}}}}
 }
 
-func effectsCloudL598() Pack {
+func effectsCloudL600() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"compute|cloud-shell|alpha|beta", "ssh|scp|connect-to-serial-port"}, Always: []string{"network", "runs-code"}, Examples: []string{"gcloud compute ssh vm1 --zone us-central1-a -- uptime"}}}}
 }
 
-func effectsCloudL604() Pack {
+func effectsCloudL606() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"auth", "login|activate-service-account|revoke|configure-docker"}, Flags: []string{"--no-launch-browser", "--no-browser", "--update-adc", "--brief", "--all", "--quiet", "-q"}, Values: []string{"--account", "--project", "--verbosity", "--enable-gdrive-access"}, Effects: map[string]string{"--cred-file": "read", "--key-file": "read"}, Always: []string{"network", "writes-files"}, Examples: []string{"gcloud auth login", "gcloud auth activate-service-account --key-file=sa.json"}}}}
 }
 
-func effectsCloudL617() Pack {
+func effectsCloudL619() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gsutil"}, Flags: []string{"-D", "-DD", "-m", "-q", "-d"}, Values: []string{"-h", "-i", "-u"}, Effects: map[string]string{"-o": "exec"}, Operands: "subcommand", Env: map[string]string{"BOTO_CONFIG": "exec", "BOTO_PATH": "exec"}, Always: []string{"network"}, Examples: []string{"gsutil", "gsutil acl ch -u x:R gs://b"}, Counter: []string{"gsutil ls gs://bucket"}}}}
 }
 
-func effectsCloudL631() Pack {
+func effectsCloudL633() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gsutil"}, Sub: []string{"ls|cat|du|stat|hash|version"}, Flags: []string{"-l", "-L", "-b", "-a", "-e", "-R", "-r", "-d", "-0", "-c", "-s", "-m"}, Values: []string{"-p", "-X", "-h"}, Always: []string{"network"}, Examples: []string{"gsutil ls gs://bucket", "gsutil cat gs://bucket/a.txt", "gsutil du -s gs://bucket", "gsutil hash local.bin"}}}}
 }
 
-func effectsCloudL639() Pack {
+func effectsCloudL641() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gsutil"}, Sub: []string{"cp|rsync"}, Flags: []string{"-A", "-c", "-D", "-e", "-I", "-J", "-M", "-p", "-P", "-U", "-v", "-C", "-i", "-u"}, Values: []string{"-a", "-j", "-s", "-z", "-x", "-y"}, Effects: map[string]string{"-L": "write", "-R": "recursive", "-d": "dest-delete", "-n": "dry-run", "-r": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"gsutil cp report.pdf gs://bucket/", "gsutil -m rsync -r -d site/ gs://bucket/site"}}}}
 }
 
-func effectsCloudL655() Pack {
+func effectsCloudL657() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gsutil"}, Sub: []string{"mv"}, Flags: []string{"-p", "-v"}, Effects: map[string]string{"-R": "recursive", "-r": "recursive"}, Operands: "delete", Last: "write", Always: []string{"network"}, Examples: []string{"gsutil mv old.txt gs://bucket/new.txt"}}}}
 }
 
-func effectsCloudL669() Pack {
+func effectsCloudL671() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Values: []string{"--log-level", "--cap-mbps", "--output-type", "--output-level", "--trusted-microsoft-suffixes"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"azcopy", "azcopy frobnicate"}, Counter: []string{"azcopy list https://acct.blob.core.windows.net/c"}}}}
 }
 
-func effectsCloudL677() Pack {
+func effectsCloudL679() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Sub: []string{"copy|cp|sync"}, Flags: []string{"--as-subdir", "--check-length", "--put-md5", "--preserve-last-modified-time", "--preserve-permissions", "--preserve-smb-info", "--compare-hash", "--mirror-mode", "--s2s-preserve-properties", "--follow-symlinks", "--cpk-by-name", "--log-level"}, Values: []string{"--overwrite", "--include-pattern", "--exclude-pattern", "--include-path", "--exclude-path", "--from-to", "--block-size-mb", "--blob-type", "--cap-mbps", "--include-after", "--include-before", "--output-type", "--check-md5", "--metadata", "--content-type", "--block-blob-tier", "--trusted-microsoft-suffixes"}, Effects: map[string]string{"--delete-destination": "dest-delete", "--dry-run": "dry-run", "--list-of-files": "read", "--recursive": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"azcopy copy ./dist 'https://acct.blob.core.windows.net/web?sv=x' --recursive", "azcopy sync ./site 'https://acct.blob.core.windows.net/$web' --delete-destination=true"}}}}
 }
 
-func effectsCloudL697() Pack {
+func effectsCloudL699() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Sub: []string{"list|remove|rm|make|bench|benchmark|login|logout"}, Flags: []string{"--machine-readable", "--mega-units", "--running-tally", "--recursive", "--identity"}, Values: []string{"--output-type", "--properties", "--tenant-id", "--include-pattern", "--exclude-pattern"}, Always: []string{"network"}, Examples: []string{"azcopy list https://acct.blob.core.windows.net/c", "azcopy login --identity"}}}}
 }
 
-func effectsCloudL705() Pack {
+func effectsCloudL707() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Sub: []string{"jobs", "list|show"}, Values: []string{"--with-status", "--output-type"}, Examples: []string{"azcopy jobs list", "azcopy jobs show 1234-abcd"}}}}
 }
 
-func effectsCloudL711() Pack {
+func effectsCloudL713() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Sub: []string{"env"}, Effects: map[string]string{"--show-sensitive": "credentials"}, Examples: []string{"azcopy env"}}}}
 }
 
-func effectsCloudL720() Pack {
+func effectsCloudL722() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"s3cmd"}, Flags: []string{"-v", "--verbose", "-d", "--debug", "-q", "--quiet", "-H", "--human-readable-sizes", "--ssl", "--no-ssl", "--no-check-certificate"}, Values: []string{"--access_key", "--secret_key", "--access_token", "--host", "--host-bucket", "--region", "--bucket-location"}, Effects: map[string]string{"--config": "exec", "--configure": "writes-files", "--dry-run": "dry-run", "--dump-config": "credentials", "--encrypt": "runs-code", "-c": "exec", "-e": "runs-code", "-n": "dry-run"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"s3cmd", "s3cmd setacl --acl-public s3://b/x", "s3cmd --dump-config"}, Counter: []string{"s3cmd ls s3://bucket"}}}}
 }
 
-func effectsCloudL739() Pack {
+func effectsCloudL741() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"s3cmd"}, Sub: []string{"ls|la|du|info"}, Flags: []string{"-r", "--recursive", "-H", "--human-readable-sizes", "--list-md5", "-l", "--long-listing", "-v", "-q", "--quiet"}, Values: []string{"--access_key", "--secret_key", "--host", "--host-bucket", "--region"}, Effects: map[string]string{"--config": "exec", "-c": "exec"}, Always: []string{"network"}, Examples: []string{"s3cmd ls s3://bucket", "s3cmd du -H s3://bucket"}}}}
 }
 
-func effectsCloudL750() Pack {
+func effectsCloudL752() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"s3cmd"}, Sub: []string{"get|put|sync"}, Flags: []string{"-f", "--force", "--skip-existing", "--continue", "-P", "--acl-public", "--acl-private", "--no-preserve", "-p", "--preserve", "-v", "-q", "--quiet", "--progress", "--no-progress", "--check-md5", "--no-check-md5"}, Values: []string{"--exclude", "--include", "--rexclude", "--rinclude", "--mime-type", "--storage-class", "--access_key", "--secret_key", "--host", "--host-bucket", "--region"}, Effects: map[string]string{"--config": "exec", "--delete-removed": "dest-delete", "--dry-run": "dry-run", "--encrypt": "runs-code", "--exclude-from": "read", "--include-from": "read", "--recursive": "recursive", "-c": "exec", "-e": "runs-code", "-n": "dry-run", "-r": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"s3cmd get s3://bucket/db.sql.gz .", "s3cmd put -r dist/ s3://bucket/", "s3cmd sync --delete-removed site/ s3://b/"}}}}
 }
 
-func effectsCloudL774() Pack {
+func effectsCloudL776() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Flags: []string{"-v", "-vv", "-q", "--quiet", "-P", "--progress", "--stats-one-line", "--checksum", "--size-only", "--ignore-existing", "-u", "--update", "--fast-list", "--no-check-certificate", "-i", "--interactive", "--human-readable", "--ask-password"}, Values: []string{"--transfers", "--checkers", "--exclude", "--include", "--filter", "--bwlimit", "--timeout", "--contimeout", "--retries", "--low-level-retries", "--max-age", "--min-age", "--max-size", "--min-size", "--max-depth", "--stats", "--log-level", "--user-agent"}, Effects: map[string]string{"--config": "exec", "--dry-run": "dry-run", "--exclude-from": "read", "--files-from": "read", "--filter-from": "read", "--include-from": "read", "--log-file": "write", "--password-command": "shell", "-n": "dry-run"}, Operands: "subcommand", Env: map[string]string{"RCLONE_CONFIG": "exec", "RCLONE_PASSWORD_COMMAND": "shell"}, Always: []string{"network"}, Examples: []string{"rclone", "rclone dedupe remote:dir"}, Counter: []string{"rclone ls remote:bucket"}}}}
 }
 
-func effectsCloudL800() Pack {
+func effectsCloudL802() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"ls|lsd|lsl|lsf|lsjson|size|about|tree|check|cryptcheck|md5sum|sha1sum|hashsum|cat"}, Flags: []string{"-v", "-q", "-R", "--recursive", "--fast-list", "--dirs-only", "--files-only", "--hash", "--json", "--one-way", "--download", "--human-readable", "-a", "--all", "-C", "--noreport", "--full-path"}, Values: []string{"--max-depth", "--exclude", "--include", "--filter", "--format", "--separator", "--head", "--tail", "--offset", "--count"}, Effects: map[string]string{"--config": "exec", "--log-file": "write", "--password-command": "shell"}, Always: []string{"network"}, Examples: []string{"rclone ls remote:bucket", "rclone lsf --max-depth 1 remote:", "rclone cat remote:config.json"}}}}
 }
 
-func effectsCloudL814() Pack {
+func effectsCloudL816() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"listremotes|version"}, Flags: []string{"--long", "--json"}, Effects: map[string]string{"--check": "network", "--config": "read"}, Examples: []string{"rclone listremotes", "rclone version"}}}}
 }
 
-func effectsCloudL824() Pack {
+func effectsCloudL826() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"config", "show|dump"}, Effects: map[string]string{"--config": "read"}, Always: []string{"credentials"}, Examples: []string{"rclone config show", "rclone config dump"}}}}
 }
 
-func effectsCloudL832() Pack {
+func effectsCloudL834() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"config", "file|providers|paths|redacted"}, Effects: map[string]string{"--config": "read"}, Examples: []string{"rclone config file", "rclone config redacted"}}}}
 }
 
-func effectsCloudL839() Pack {
+func effectsCloudL841() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"authorize"}, Always: []string{"network", "credentials"}, Examples: []string{"rclone authorize drive"}}}}
 }
 
-func effectsCloudL845() Pack {
+func effectsCloudL847() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"copy|copyto|sync|bisync|copyurl"}, Flags: []string{"-v", "-q", "-P", "--progress", "--checksum", "--size-only", "--ignore-existing", "-u", "--update", "--fast-list", "--no-traverse", "--create-empty-src-dirs", "--resync", "-i", "--interactive"}, Values: []string{"--transfers", "--checkers", "--exclude", "--include", "--filter", "--bwlimit", "--max-age", "--min-age", "--max-size", "--min-size", "--max-depth", "--stats", "--backup-dir", "--suffix"}, Effects: map[string]string{"--config": "exec", "--dry-run": "dry-run", "--exclude-from": "read", "--files-from": "read", "--filter-from": "read", "--include-from": "read", "--log-file": "write", "--password-command": "shell", "-n": "dry-run"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"rclone copy ./dist remote:bucket/site", "rclone sync remote:bucket ./mirror -P"}}}}
 }
 
-func effectsCloudL867() Pack {
+func effectsCloudL869() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"move|moveto"}, Flags: []string{"-v", "-q", "-P", "--progress", "--delete-empty-src-dirs"}, Effects: map[string]string{"--config": "exec", "--dry-run": "dry-run", "-n": "dry-run"}, Operands: "delete", Last: "write", Always: []string{"network"}, Examples: []string{"rclone move ./outbox remote:inbox"}}}}
 }
 
-func effectsCloudL882() Pack {
+func effectsCloudL884() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Flags: []string{"--trace", "-v", "--verbose", "--interactive"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--http-retry-max"}, Effects: map[string]string{"--api-url": "url", "--config": "read", "-c": "read", "-u": "url"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"doctl", "doctl compute droplet create web --size s-1vcpu-1gb --image ubuntu-22-04-x64"}, Counter: []string{"doctl compute droplet list"}}}}
 }
 
-func effectsCloudL897() Pack {
+func effectsCloudL899() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"databas*|db|d", "get|g|connection|conn"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format"}, Always: []string{"network", "credentials"}, Examples: []string{"doctl databases connection 1234", "doctl databases get 1234"}}}}
 }
 
-func effectsCloudL904() Pack {
+func effectsCloudL906() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"databas*|db|d", "connection|conn|user|u|pool|p", "get|g|list|ls"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format"}, Always: []string{"network", "credentials"}, Examples: []string{"doctl databases user list 1234", "doctl databases user get 1234 app"}}}}
 }
 
-func effectsCloudL911() Pack {
+func effectsCloudL913() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"*", "*", "list|ls|get|g"}, Flags: []string{"--no-header"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format", "--region", "--tag-name"}, Always: []string{"network"}, Examples: []string{"doctl compute droplet list", "doctl kubernetes cluster get prod"}}}}
 }
 
-func effectsCloudL919() Pack {
+func effectsCloudL921() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"*", "*", "*", "list|ls|get|g"}, Flags: []string{"--no-header"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format"}, Always: []string{"network"}, Examples: []string{"doctl kubernetes cluster node-pool list prod"}}}}
 }
 
-func effectsCloudL927() Pack {
+func effectsCloudL929() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"account|balance|invoice", "get|g|list|ls"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format"}, Always: []string{"network"}, Examples: []string{"doctl account get"}}}}
 }
 
-func effectsCloudL934() Pack {
+func effectsCloudL936() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"auth", "token"}, Values: []string{"--context"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"credentials"}, Examples: []string{"doctl auth token"}}}}
 }
 
-func effectsCloudL944() Pack {
+func effectsCloudL946() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"kubernetes|k8s|k", "cluster|c", "kubeconfig|kcfg|config|cfg|k8scfg", "show|s|g|get"}, Values: []string{"-t", "--access-token", "--context", "--expiry-seconds"}, Always: []string{"network", "credentials"}, Examples: []string{"doctl kubernetes cluster kubeconfig show prod"}}}}
 }
 
-func effectsCloudL951() Pack {
+func effectsCloudL953() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"registry|reg|r", "docker-config|config"}, Flags: []string{"--read-write"}, Values: []string{"-t", "--access-token", "--context", "--expiry-seconds"}, Always: []string{"network", "credentials"}, Examples: []string{"doctl registry docker-config"}}}}
 }
 
-func effectsCloudL959() Pack {
+func effectsCloudL961() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"version"}, Examples: []string{"doctl version"}}}}
 }
 
-func effectsCloudL964() Pack {
+func effectsCloudL966() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"compute", "ssh"}, Always: []string{"network", "runs-code"}, Examples: []string{"doctl compute ssh web-1"}}}}
 }
 
-func effectsCloudL970() Pack {
+func effectsCloudL972() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"heroku", "heroku apps:create demo"}, Counter: []string{"heroku apps"}}}}
 }
 
-func effectsCloudL977() Pack {
+func effectsCloudL979() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Sub: []string{"auth:token|config|config:get|pg:credentials:url|pg:credentials"}, Flags: []string{"-s", "--shell", "-j", "--json"}, Values: []string{"-a", "--app", "-r", "--remote", "--name"}, Always: []string{"network", "credentials"}, Examples: []string{"heroku auth:token", "heroku config -a web", "heroku config:get DATABASE_URL -a web"}}}}
 }
 
-func effectsCloudL985() Pack {
+func effectsCloudL987() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Sub: []string{"apps|apps:info|info|ps|logs|releases|addons|domains|status|whoami|auth:whoami|regions|pipelines|teams|access|features|labs|stack|buildpacks|drains|certs|spaces|pg:info|version|--version"}, Flags: []string{"-j", "--json", "-t", "--tail", "--all", "-x", "--extended", "-A"}, Values: []string{"-a", "--app", "-r", "--remote", "-n", "--num", "-d", "--dyno", "--source", "-p", "--process-type", "--team", "--space"}, Always: []string{"network"}, Examples: []string{"heroku apps", "heroku logs --tail -a web", "heroku ps -a web", "heroku whoami"}}}}
 }
 
-func effectsCloudL994() Pack {
+func effectsCloudL996() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Sub: []string{"run|run:detached|local|local:run|ps:exec|pg:psql|redis:cli|console"}, Always: []string{"network", "runs-code"}, Examples: []string{"heroku run bash -a web", "heroku pg:psql -a web"}}}}
 }
 
-func effectsCloudL1000() Pack {
+func effectsCloudL1002() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Sub: []string{"login|logout|auth:login|auth:logout|git:remote|git:clone"}, Always: []string{"network", "writes-files"}, Examples: []string{"heroku login", "heroku git:remote -a web"}}}}
 }
 
-func effectsCloudL1006() Pack {
+func effectsCloudL1008() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Flags: []string{"--verbose", "-j", "--json", "--debug"}, Values: []string{"-a", "--app", "-t", "--access-token", "-o", "--org"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"fly", "fly apps create demo"}, Counter: []string{"fly status"}}}}
 }
 
-func effectsCloudL1018() Pack {
+func effectsCloudL1020() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"auth|tokens", "token|create"}, Values: []string{"-a", "--app", "-t", "--access-token", "-o", "--org", "-x", "--expiry", "-n", "--name"}, Always: []string{"network", "credentials"}, Examples: []string{"fly auth token", "fly tokens create deploy -a web"}}}}
 }
 
-func effectsCloudL1025() Pack {
+func effectsCloudL1027() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"status|logs|info|ips|regions|releases|doctor|dashboard|checks|services"}, Flags: []string{"--verbose", "-j", "--json", "--all", "--no-tail", "--image"}, Values: []string{"-a", "--app", "-t", "--access-token", "-i", "--instance", "-r", "--region", "-m", "--machine"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"network"}, Examples: []string{"fly status -a web", "fly logs --no-tail -a web"}}}}
 }
 
-func effectsCloudL1036() Pack {
+func effectsCloudL1038() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"secrets|apps|machine|machines|m|volumes|volume|vol|postgres|pg|certs|orgs|auth|scale|ips|tokens", "list|ls|status|show|whoami"}, Flags: []string{"-j", "--json", "--all", "-q", "--quiet"}, Values: []string{"-a", "--app", "-t", "--access-token", "-o", "--org"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"network"}, Examples: []string{"fly secrets list -a web", "fly machine list -a web", "fly auth whoami", "fly scale show -a web"}}}}
 }
 
-func effectsCloudL1047() Pack {
+func effectsCloudL1049() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"version"}, Flags: []string{"-j", "--json"}, Examples: []string{"fly version"}}}}
 }
 
-func effectsCloudL1053() Pack {
+func effectsCloudL1055() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"deploy|launch|console|ssh|sftp|proxy|mpg"}, Always: []string{"network", "runs-code"}, Examples: []string{"fly deploy -a web", "fly ssh console -a web"}}}}
 }
 
-func effectsCloudL1059() Pack {
+func effectsCloudL1061() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Flags: []string{"-d", "--debug", "--no-color", "-y", "--yes", "--prod"}, Values: []string{"-t", "--token", "-S", "--scope", "-T", "--team"}, Effects: map[string]string{"--cwd": "dir", "--global-config": "read", "--local-config": "read", "-A": "read", "-Q": "read"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"vercel", "vercel --prod", "vercel ./site"}, Counter: []string{"vercel ls"}}}}
 }
 
-func effectsCloudL1074() Pack {
+func effectsCloudL1076() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"ls|list|inspect|logs|whoami|domains|projects|project|teams"}, Flags: []string{"-d", "--debug", "--no-color", "-j", "--json", "--wait", "-f", "--follow"}, Values: []string{"-t", "--token", "-S", "--scope", "-T", "--team", "-m", "--meta", "--environment", "--timeout"}, Effects: map[string]string{"--cwd": "dir"}, Always: []string{"network"}, Examples: []string{"vercel ls", "vercel whoami", "vercel inspect my-app.vercel.app --logs"}}}}
 }
 
-func effectsCloudL1084() Pack {
+func effectsCloudL1086() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"env", "ls|list"}, Values: []string{"-t", "--token", "-S", "--scope", "-T", "--team"}, Effects: map[string]string{"--cwd": "dir"}, Always: []string{"network"}, Examples: []string{"vercel env ls"}}}}
 }
 
-func effectsCloudL1094() Pack {
+func effectsCloudL1096() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"pull"}, Flags: []string{"-y", "--yes", "--prod"}, Values: []string{"-t", "--token", "-S", "--scope", "--environment", "--git-branch"}, Effects: map[string]string{"--cwd": "dir"}, Always: []string{"network", "writes-files"}, Examples: []string{"vercel pull --yes --environment=preview"}}}}
 }
 
-func effectsCloudL1104() Pack {
+func effectsCloudL1106() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"env", "pull"}, Flags: []string{"-y", "--yes"}, Values: []string{"-t", "--token", "-S", "--scope", "--environment", "--git-branch"}, Effects: map[string]string{"--cwd": "dir"}, Operands: "write", Always: []string{"network", "writes-files"}, Examples: []string{"vercel env pull .env.local"}}}}
 }
 
-func effectsCloudL1115() Pack {
+func effectsCloudL1117() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"dev|build|deploy|link|login|logout|switch|redeploy|promote|rollback|alias|dns|certs|git|integration|env|bisect"}, Always: []string{"network", "runs-code"}, Examples: []string{"vercel dev", "vercel deploy --prebuilt", "vercel build"}}}}
 }
 
-func effectsCloudL1121() Pack {
+func effectsCloudL1123() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Flags: []string{"--debug", "--json"}, Values: []string{"--auth", "--filter"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"netlify", "netlify sites:create"}, Counter: []string{"netlify status"}}}}
 }
 
-func effectsCloudL1130() Pack {
+func effectsCloudL1132() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Sub: []string{"env:list|env:get"}, Flags: []string{"--json", "--plain", "--debug"}, Values: []string{"--context", "--scope", "--filter", "--auth"}, Always: []string{"network", "credentials"}, Examples: []string{"netlify env:list", "netlify env:get API_KEY"}}}}
 }
 
-func effectsCloudL1138() Pack {
+func effectsCloudL1140() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Sub: []string{"status|sites:list|functions:list|logs|logs:function|logs:deploy|watch|api"}, Flags: []string{"--json", "--debug", "--verbose"}, Values: []string{"--auth", "--filter", "--data", "--name", "--site"}, Always: []string{"network"}, Examples: []string{"netlify status", "netlify sites:list --json"}}}}
 }
 
-func effectsCloudL1148() Pack {
+func effectsCloudL1150() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Sub: []string{"deploy"}, Flags: []string{"--prod", "--prod-if-unlocked", "--json", "-o", "--open", "--skip-functions-cache", "--debug", "--no-build"}, Values: []string{"--auth", "-s", "--site", "-m", "--message", "-a", "--alias", "--timeout", "--context", "--filter"}, Effects: map[string]string{"--build": "runs-code", "--dir": "upload", "--functions": "upload", "-d": "upload", "-f": "upload"}, Always: []string{"network"}, Examples: []string{"netlify deploy --dir=dist --prod", "netlify deploy --build"}}}}
 }
 
-func effectsCloudL1162() Pack {
+func effectsCloudL1164() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Sub: []string{"dev|build|serve|functions:serve|functions:invoke|functions:build|login|logout|link|unlink|init|switch|env:set|env:unset|env:import|env:clone|open"}, Always: []string{"network", "runs-code"}, Examples: []string{"netlify dev", "netlify build"}}}}
 }
 
-func effectsCloudL1168() Pack {
+func effectsCloudL1170() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Flags: []string{"--experimental-json-config", "-j"}, Values: []string{"-e", "--env"}, Effects: map[string]string{"--config": "read", "--cwd": "dir", "--env-file": "read", "-c": "read"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"wrangler", "wrangler frobnicate"}, Counter: []string{"wrangler whoami"}}}}
 }
 
-func effectsCloudL1182() Pack {
+func effectsCloudL1184() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Sub: []string{"whoami|tail"}, Flags: []string{"--format"}, Values: []string{"-e", "--env", "--status", "--method", "--search", "--sampling-rate", "--ip", "--header"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"network"}, Examples: []string{"wrangler whoami", "wrangler tail my-worker --format pretty"}}}}
 }
 
-func effectsCloudL1193() Pack {
+func effectsCloudL1195() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Sub: []string{"secret|deployments|versions|kv|kv:namespace|kv:key|r2|d1", "list"}, Values: []string{"-e", "--env", "--name", "--binding", "--namespace-id", "--prefix"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"network"}, Examples: []string{"wrangler secret list", "wrangler deployments list"}}}}
 }
 
-func effectsCloudL1203() Pack {
+func effectsCloudL1205() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Sub: []string{"d1", "execute"}, Flags: []string{"--local", "--remote", "--json", "-y", "--yes"}, Values: []string{"-e", "--env", "--persist-to"}, Effects: map[string]string{"--command": "script:sql", "--config": "read", "--file": "exec", "-c": "read"}, Always: []string{"network"}, Examples: []string{"wrangler d1 execute db --command 'SELECT 1'", "wrangler d1 execute db --file schema.sql --remote"}}}}
 }
 
-func effectsCloudL1216() Pack {
+func effectsCloudL1218() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Sub: []string{"dev|deploy|publish|build|pages|login|logout|init|generate|types|secret|kv|r2|queues|dispatch-namespace"}, Always: []string{"network", "runs-code"}, Examples: []string{"wrangler dev", "wrangler deploy --env production"}}}}
 }
 
-func effectsCloudL1229() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Effects: map[string]string{"-chdir": "dir"}, Operands: "subcommand", Env: map[string]string{"TF_CLI_ARGS": "exec", "TF_CLI_ARGS_apply": "exec", "TF_CLI_ARGS_console": "exec", "TF_CLI_ARGS_destroy": "exec", "TF_CLI_ARGS_fmt": "exec", "TF_CLI_ARGS_import": "exec", "TF_CLI_ARGS_init": "exec", "TF_CLI_ARGS_output": "exec", "TF_CLI_ARGS_plan": "exec", "TF_CLI_ARGS_refresh": "exec", "TF_CLI_ARGS_show": "exec", "TF_CLI_ARGS_state": "exec", "TF_CLI_ARGS_validate": "exec", "TF_CLI_CONFIG_FILE": "exec", "TF_LOG_PATH": "write"}, Examples: []string{"terraform", "terraform frobnicate", "tofu -chdir=infra frobnicate"}, Counter: []string{"terraform plan"}}}}
+func effectsCloudL1231() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Effects: map[string]string{"-chdir": "dir"}, Operands: "subcommand", Env: map[string]string{"TF_CLI_ARGS": "exec", "TF_CLI_ARGS_apply": "exec", "TF_CLI_ARGS_console": "exec", "TF_CLI_ARGS_destroy": "exec", "TF_CLI_ARGS_fmt": "exec", "TF_CLI_ARGS_import": "exec", "TF_CLI_ARGS_init": "exec", "TF_CLI_ARGS_output": "exec", "TF_CLI_ARGS_plan": "exec", "TF_CLI_ARGS_refresh": "exec", "TF_CLI_ARGS_show": "exec", "TF_CLI_ARGS_state": "exec", "TF_CLI_ARGS_validate": "exec", "TF_CLI_CONFIG_FILE": "exec", "TF_LOG_PATH": "write"}, HelpFlags: []string{"-help", "--help", "-h"}, Examples: []string{"terraform", "terraform frobnicate", "tofu -chdir=infra frobnicate"}, Counter: []string{"terraform plan"}}}}
 }
 
-func effectsCloudL1255() Pack {
+func effectsCloudL1258() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"fmt"}, Flags: []string{"-diff", "-list", "-write", "-no-color"}, Effects: map[string]string{"-check": "dry-run", "-recursive": "recursive"}, Operands: "write", Always: []string{"writes-files"}, Examples: []string{"terraform fmt", "terraform fmt -check -recursive", "tofu fmt main.tf"}}}}
 }
 
-func effectsCloudL1266() Pack {
+func effectsCloudL1269() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"validate"}, Flags: []string{"-json", "-no-color", "-no-tests"}, Values: []string{"-test-directory"}, Always: []string{"runs-code"}, Examples: []string{"terraform validate", "terraform validate -json"}}}}
 }
 
-func effectsCloudL1274() Pack {
+func effectsCloudL1277() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"plan"}, Flags: []string{"-destroy", "-refresh-only", "-refresh", "-compact-warnings", "-detailed-exitcode", "-input", "-lock", "-no-color", "-json", "-concise"}, Values: []string{"-replace", "-target", "-var", "-lock-timeout", "-parallelism"}, Effects: map[string]string{"-generate-config-out": "write", "-out": "write", "-state": "read", "-var-file": "read"}, Always: []string{"runs-code", "network"}, Examples: []string{"terraform plan -out plan.tfplan", "terraform plan -var-file=prod.tfvars -target=module.web"}}}}
 }
 
-func effectsCloudL1288() Pack {
+func effectsCloudL1291() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"apply|destroy|refresh|import|console|test"}, Flags: []string{"-auto-approve", "-compact-warnings", "-destroy", "-lock", "-input", "-no-color", "-json", "-refresh", "-refresh-only", "-plan", "-verbose", "-allow-missing"}, Values: []string{"-lock-timeout", "-parallelism", "-var", "-target", "-replace", "-filter", "-test-directory", "-cloud-run"}, Effects: map[string]string{"-backup": "write", "-state": "read", "-state-out": "write", "-var-file": "read"}, Operands: "read", Stdin: "script:code", Always: []string{"runs-code", "network"}, Examples: []string{"terraform apply plan.tfplan", "terraform destroy -auto-approve", "terraform console"}}}}
 }
 
-func effectsCloudL1304() Pack {
+func effectsCloudL1307() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"show"}, Flags: []string{"-no-color"}, Effects: map[string]string{"-json": "credentials"}, Operands: "read", Always: []string{"runs-code", "network"}, Examples: []string{"terraform show plan.tfplan", "terraform show -json"}}}}
 }
 
-func effectsCloudL1314() Pack {
+func effectsCloudL1317() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"output"}, Flags: []string{"-no-color"}, Effects: map[string]string{"-json": "credentials", "-raw": "credentials", "-state": "read"}, Always: []string{"network"}, Examples: []string{"terraform output", "terraform output -raw db_password", "terraform output -json"}}}}
 }
 
-func effectsCloudL1325() Pack {
+func effectsCloudL1328() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "list|show"}, Values: []string{"-id"}, Effects: map[string]string{"-state": "read"}, Always: []string{"network"}, Examples: []string{"terraform state list", "terraform state show aws_instance.web"}}}}
 }
 
-func effectsCloudL1334() Pack {
+func effectsCloudL1337() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "pull"}, Always: []string{"network", "credentials"}, Examples: []string{"terraform state pull"}}}}
 }
 
-func effectsCloudL1340() Pack {
+func effectsCloudL1343() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "mv|rm|push|replace-provider"}, Flags: []string{"-lock", "-auto-approve", "-force", "-ignore-remote-version"}, Values: []string{"-lock-timeout"}, Effects: map[string]string{"-backup": "write", "-dry-run": "dry-run", "-state": "read", "-state-out": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"terraform state rm aws_instance.old", "terraform state mv -dry-run a.b a.c"}}}}
 }
 
-func effectsCloudL1353() Pack {
+func effectsCloudL1356() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"version"}, Flags: []string{"-json"}, Always: []string{"network"}, Examples: []string{"terraform version", "tofu version -json"}}}}
 }
 
-func effectsCloudL1360() Pack {
+func effectsCloudL1363() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"init|get"}, Flags: []string{"-backend", "-force-copy", "-get", "-input", "-lock", "-no-color", "-json", "-reconfigure", "-migrate-state", "-upgrade", "-ignore-remote-version", "-update"}, Values: []string{"-backend-config", "-from-module", "-lock-timeout", "-lockfile", "-test-directory"}, Effects: map[string]string{"-plugin-dir": "read"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"terraform init", "terraform init -upgrade -backend-config=prod.hcl", "terraform get -update"}}}}
 }
 
-func effectsCloudL1371() Pack {
+func effectsCloudL1374() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"providers"}, Values: []string{"-test-directory"}, Always: []string{"network"}, Examples: []string{"terraform providers"}}}}
 }
 
-func effectsCloudL1378() Pack {
+func effectsCloudL1381() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"providers", "schema|lock|mirror"}, Flags: []string{"-json"}, Values: []string{"-platform", "-fs-mirror", "-net-mirror"}, Always: []string{"runs-code", "network"}, Examples: []string{"terraform providers schema -json", "terraform providers lock -platform=linux_amd64"}}}}
 }
 
-func effectsCloudL1386() Pack {
+func effectsCloudL1389() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"workspace", "list|show"}, Always: []string{"network"}, Examples: []string{"terraform workspace list", "terraform workspace show"}}}}
 }
 
-func effectsCloudL1392() Pack {
+func effectsCloudL1395() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"workspace", "select|new|delete"}, Flags: []string{"-or-create", "-force", "-lock"}, Values: []string{"-lock-timeout", "-state"}, Always: []string{"network", "writes-files"}, Examples: []string{"terraform workspace select prod", "terraform workspace new dev"}}}}
 }
 
-func effectsCloudL1400() Pack {
+func effectsCloudL1403() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"login|logout|taint|untaint|force-unlock"}, Flags: []string{"-force", "-allow-missing", "-lock"}, Values: []string{"-lock-timeout"}, Always: []string{"network", "writes-files"}, Examples: []string{"terraform login", "terraform taint aws_instance.web", "terraform force-unlock 1234"}}}}
 }
 
-func effectsCloudL1408() Pack {
+func effectsCloudL1411() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"metadata|modules"}, Flags: []string{"-json"}, Examples: []string{"terraform metadata functions -json", "terraform modules -json"}}}}
 }
 
-func effectsCloudL1416() Pack {
+func effectsCloudL1419() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terragrunt"}, Always: []string{"runs-code"}, Examples: []string{"terragrunt plan", "terragrunt run-all apply", "terragrunt hclfmt"}, Counter: []string{"terraform plan"}}}}
 }
 
-func effectsCloudL1422() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Flags: []string{"--disable-integrity-checking", "-e", "--emoji", "-Q", "--fully-qualify-stack-names", "--logflow", "--logtostderr", "--non-interactive"}, Values: []string{"--color", "--memprofilerate", "-v", "--verbose"}, Effects: map[string]string{"--cwd": "dir", "--profiling": "write", "--tracing": "url", "-C": "dir"}, Operands: "subcommand", Env: map[string]string{"PULUMI_BACKEND_URL": "url", "PULUMI_HOME": "exec"}, Examples: []string{"pulumi", "pulumi frobnicate"}, Counter: []string{"pulumi preview"}}}}
+func effectsCloudL1425() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Flags: []string{"--disable-integrity-checking", "-e", "--emoji", "-Q", "--fully-qualify-stack-names", "--logflow", "--logtostderr", "--non-interactive"}, Values: []string{"--color", "--memprofilerate", "-v", "--verbose"}, Effects: map[string]string{"--cwd": "dir", "--profiling": "write", "--tracing": "url", "-C": "dir"}, Operands: "subcommand", Env: map[string]string{"PULUMI_BACKEND_URL": "url", "PULUMI_HOME": "exec"}, HelpFlags: []string{"--help", "-h"}, Examples: []string{"pulumi", "pulumi frobnicate"}, Counter: []string{"pulumi preview"}}}}
 }
 
-func effectsCloudL1440() Pack {
+func effectsCloudL1444() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"preview|pre|up|update|destroy|down|dn|refresh|import|watch|convert|new|install|about"}, Flags: []string{"--diff", "-j", "--json", "-y", "--yes", "-f", "--skip-preview", "-r", "--refresh", "--suppress-outputs", "--suppress-progress", "--expect-no-changes", "--target-dependents", "--non-interactive"}, Values: []string{"-s", "--stack", "-m", "--message", "-t", "--target", "--replace", "-c", "--config", "-p", "--parallel", "--exclude", "--policy-pack", "--color", "-v", "--verbose"}, Effects: map[string]string{"--config-file": "read", "--cwd": "dir", "--plan": "read", "--save-plan": "write", "--show-secrets": "credentials", "-C": "dir"}, Always: []string{"runs-code", "network"}, Examples: []string{"pulumi preview", "pulumi up --yes -s prod", "pulumi destroy -s dev"}}}}
 }
 
-func effectsCloudL1457() Pack {
+func effectsCloudL1461() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"stack|config"}, Flags: []string{"-i", "--show-ids", "--show-urns", "--show-name", "-j", "--json"}, Values: []string{"-s", "--stack", "--color"}, Effects: map[string]string{"--config-file": "read", "--cwd": "dir", "--show-secrets": "credentials", "-C": "dir"}, Always: []string{"network"}, Examples: []string{"pulumi stack", "pulumi config", "pulumi config --show-secrets"}}}}
 }
 
-func effectsCloudL1470() Pack {
+func effectsCloudL1474() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"stack", "ls|output|history|export|graph|tag"}, Flags: []string{"-a", "--all", "-j", "--json", "--shell", "--show-ids"}, Values: []string{"-s", "--stack", "-o", "--organization", "-p", "--project", "-t", "--tag", "--version", "--color"}, Effects: map[string]string{"--cwd": "dir", "--file": "write", "--show-secrets": "credentials", "-C": "dir"}, Always: []string{"network"}, Examples: []string{"pulumi stack ls", "pulumi stack output -j", "pulumi stack output --show-secrets dbPassword"}}}}
 }
 
-func effectsCloudL1483() Pack {
+func effectsCloudL1487() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"config|env", "get|open"}, Flags: []string{"-j", "--json", "--path"}, Values: []string{"-s", "--stack", "-f", "--format"}, Effects: map[string]string{"--config-file": "read", "--cwd": "dir", "-C": "dir"}, Always: []string{"network", "credentials"}, Examples: []string{"pulumi config get dbPassword", "pulumi env open myorg/prod"}}}}
 }
 
-func effectsCloudL1495() Pack {
+func effectsCloudL1499() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"config|stack", "set|rm|set-all|rm-all|cp|refresh|env|select|init|rename|import|change-secrets-provider"}, Flags: []string{"--secret", "--plaintext", "--path", "-y", "--yes", "-f", "--force", "--create"}, Values: []string{"-s", "--stack"}, Effects: map[string]string{"--config-file": "write", "--cwd": "dir", "-C": "dir"}, Always: []string{"network", "writes-files"}, Examples: []string{"pulumi config set aws:region us-east-1", "pulumi stack select prod"}}}}
 }
 
-func effectsCloudL1507() Pack {
+func effectsCloudL1511() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"whoami|logs|org|env|schema|login|logout|plugin|policy|package|ai|cancel"}, Flags: []string{"-v", "--verbose", "-j", "--json", "-f", "--follow"}, Values: []string{"-s", "--stack", "--since", "-r", "--resource"}, Always: []string{"network"}, Examples: []string{"pulumi whoami -v", "pulumi logs -f"}}}}
 }
 
-func effectsCloudL1515() Pack {
+func effectsCloudL1519() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"version"}, Examples: []string{"pulumi version"}}}}
 }
 
 func effectsContainersL13() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key"}, Effects: map[string]string{"--cache-dir": "write", "--kubeconfig": "exec", "--profile-output": "write", "--server": "url", "-s": "url"}, Operands: "subcommand", Env: map[string]string{"EDITOR": "shell", "KUBECONFIG": "exec", "KUBECTL_EXTERNAL_DIFF": "shell", "KUBE_EDITOR": "shell"}, Examples: []string{"kubectl", "kubectl frobnicate", "oc new-project demo", "kubectl --kubeconfig=/tmp/cfg frobnicate"}, Counter: []string{"kubectl get pods"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key"}, Effects: map[string]string{"--cache-dir": "write", "--kubeconfig": "exec", "--profile-output": "write", "--server": "url", "-s": "url"}, Operands: "subcommand", Env: map[string]string{"EDITOR": "shell", "KUBECONFIG": "exec", "KUBECTL_EXTERNAL_DIFF": "shell", "KUBE_EDITOR": "shell"}, HelpFlags: []string{"--help", "-h"}, Examples: []string{"kubectl", "kubectl frobnicate", "oc new-project demo", "kubectl --kubeconfig=/tmp/cfg frobnicate"}, Counter: []string{"kubectl get pods"}}}}
 }
 
-func effectsContainersL34() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"get"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--allow-missing-template-keys", "--ignore-not-found", "--no-headers", "--output-watch-events", "--server-print", "--show-kind", "--show-labels", "--show-managed-fields", "-w", "--watch", "--watch-only"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--chunk-size", "--field-selector", "-L", "--label-columns", "-o", "--output", "-l", "--selector", "--sort-by", "--subresource", "--template"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--profile-output": "write", "--raw": "credentials", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl get pods", "kubectl get deploy -n prod -o yaml", "kubectl get pods -A -o wide --show-labels", "oc get routes", "kubectl get -f k8s/ -R"}, Counter: []string{"kubectl get secret db -o yaml", "kubectl describe pod x"}}}}
+func effectsContainersL35() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"get"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--allow-missing-template-keys", "--ignore-not-found", "--no-headers", "--output-watch-events", "--server-print", "--show-kind", "--show-labels", "--show-managed-fields", "-w", "--watch", "--watch-only"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--chunk-size", "--field-selector", "-L", "--label-columns", "-o", "--output", "-l", "--selector", "--sort-by", "--subresource", "--template"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--profile-output": "write", "--raw": "credentials", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"remote-read"}, Examples: []string{"kubectl get pods", "kubectl get deploy -n prod -o yaml", "kubectl get pods -A -o wide --show-labels", "oc get routes", "kubectl get -f k8s/ -R"}, Counter: []string{"kubectl get secret db -o yaml", "kubectl describe pod x"}}}}
 }
 
-func effectsContainersL65() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"get", "*secret*|*$*|*`*"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--allow-missing-template-keys", "--ignore-not-found", "--no-headers", "--output-watch-events", "--server-print", "--show-kind", "--show-labels", "--show-managed-fields", "-w", "--watch", "--watch-only"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--chunk-size", "--field-selector", "-L", "--label-columns", "-l", "--selector", "--sort-by", "--subresource"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--output": "credentials", "--profile-output": "write", "--raw": "credentials", "--recursive": "recursive", "--server": "url", "--template": "credentials", "-R": "recursive", "-f": "read", "-k": "read", "-o": "credentials", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl get secret db -o yaml", "kubectl get secrets -n prod -o jsonpath='{.data.password}'", "kubectl get secrets", "kubectl get -n prod secret/api-token --template='{{.data.token}}'", "kubectl get $TYPE web -o yaml"}, Counter: []string{"kubectl get pods -o yaml"}}}}
+func effectsContainersL66() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"get", "*secret*|*$*|*`*"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--allow-missing-template-keys", "--ignore-not-found", "--no-headers", "--output-watch-events", "--server-print", "--show-kind", "--show-labels", "--show-managed-fields", "-w", "--watch", "--watch-only"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--chunk-size", "--field-selector", "-L", "--label-columns", "-l", "--selector", "--sort-by", "--subresource"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--output": "credentials", "--profile-output": "write", "--raw": "credentials", "--recursive": "recursive", "--server": "url", "--template": "credentials", "-R": "recursive", "-f": "read", "-k": "read", "-o": "credentials", "-s": "url"}, Always: []string{"remote-read"}, Examples: []string{"kubectl get secret db -o yaml", "kubectl get secrets -n prod -o jsonpath='{.data.password}'", "kubectl get secrets", "kubectl get -n prod secret/api-token --template='{{.data.token}}'", "kubectl get $TYPE web -o yaml"}, Counter: []string{"kubectl get pods -o yaml"}}}}
 }
 
-func effectsContainersL97() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"describe"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--show-events"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--chunk-size", "-l", "--selector"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--profile-output": "write", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl describe pod web-1 -n staging", "kubectl describe nodes", "kubectl describe secret db"}, Counter: []string{"kubectl get pods"}}}}
+func effectsContainersL98() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"describe"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--show-events"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--chunk-size", "-l", "--selector"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--profile-output": "write", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"remote-read"}, Examples: []string{"kubectl describe pod web-1 -n staging", "kubectl describe nodes", "kubectl describe secret db"}, Counter: []string{"kubectl get pods"}}}}
 }
 
-func effectsContainersL122() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"logs"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "--all-containers", "--all-pods", "-f", "--follow", "--ignore-errors", "--insecure-skip-tls-verify-backend", "--prefix", "-p", "--previous", "--timestamps"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "-c", "--container", "--limit-bytes", "--max-log-requests", "--pod-running-timeout", "-l", "--selector", "--since", "--since-time", "--tail"}, Effects: map[string]string{"--cache-dir": "write", "--kubeconfig": "exec", "--profile-output": "write", "--server": "url", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl logs -f deploy/web -n prod", "kubectl logs web-1 -c app --tail 100", "kubectl logs -p web-1"}, Counter: []string{"kubectl get pods"}}}}
+func effectsContainersL123() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"logs"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "--all-containers", "--all-pods", "-f", "--follow", "--ignore-errors", "--insecure-skip-tls-verify-backend", "--prefix", "-p", "--previous", "--timestamps"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "-c", "--container", "--limit-bytes", "--max-log-requests", "--pod-running-timeout", "-l", "--selector", "--since", "--since-time", "--tail"}, Effects: map[string]string{"--cache-dir": "write", "--kubeconfig": "exec", "--profile-output": "write", "--server": "url", "-s": "url"}, Always: []string{"remote-read"}, Examples: []string{"kubectl logs -f deploy/web -n prod", "kubectl logs web-1 -c app --tail 100", "kubectl logs -p web-1"}, Counter: []string{"kubectl get pods"}}}}
 }
 
-func effectsContainersL143() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"top|explain|api-resources|api-versions|cluster-info|version|events"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--containers", "--no-headers", "--sum", "--use-protocol-buffers", "--show-capacity", "--recursive", "--cached", "--namespaced", "--client", "--short", "--allow-missing-template-keys", "--show-managed-fields", "-w", "--watch"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--field-selector", "-l", "--selector", "--sort-by", "--api-version", "-o", "--output", "--api-group", "--categories", "--verbs", "--chunk-size", "--for", "--template", "--types"}, Effects: map[string]string{"--cache-dir": "write", "--kubeconfig": "exec", "--profile-output": "write", "--server": "url", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl top pods -A", "kubectl explain deployment.spec --recursive", "kubectl api-resources --namespaced", "kubectl version --client", "kubectl cluster-info", "kubectl events -n prod"}, Counter: []string{"kubectl cluster-info dump --output-directory=dump"}}}}
+func effectsContainersL144() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"top|explain|api-resources|api-versions|cluster-info|version|events"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--containers", "--no-headers", "--sum", "--use-protocol-buffers", "--show-capacity", "--recursive", "--cached", "--namespaced", "--client", "--short", "--allow-missing-template-keys", "--show-managed-fields", "-w", "--watch"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--field-selector", "-l", "--selector", "--sort-by", "--api-version", "-o", "--output", "--api-group", "--categories", "--verbs", "--chunk-size", "--for", "--template", "--types"}, Effects: map[string]string{"--cache-dir": "write", "--kubeconfig": "exec", "--profile-output": "write", "--server": "url", "-s": "url"}, Always: []string{"remote-read"}, Examples: []string{"kubectl top pods -A", "kubectl explain deployment.spec --recursive", "kubectl api-resources --namespaced", "kubectl version --client", "kubectl cluster-info", "kubectl events -n prod"}, Counter: []string{"kubectl cluster-info dump --output-directory=dump"}}}}
 }
 
-func effectsContainersL166() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"auth", "can-i|whoami"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--list", "--no-headers", "-q", "--quiet", "--allow-missing-template-keys", "--show-managed-fields"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--subresource", "-o", "--output", "--template"}, Effects: map[string]string{"--cache-dir": "write", "--kubeconfig": "exec", "--profile-output": "write", "--server": "url", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl auth can-i create pods -n prod", "kubectl auth whoami -o yaml"}}}}
+func effectsContainersL167() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"auth", "can-i|whoami"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--list", "--no-headers", "-q", "--quiet", "--allow-missing-template-keys", "--show-managed-fields"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--subresource", "-o", "--output", "--template"}, Effects: map[string]string{"--cache-dir": "write", "--kubeconfig": "exec", "--profile-output": "write", "--server": "url", "-s": "url"}, Always: []string{"remote-read"}, Examples: []string{"kubectl auth can-i create pods -n prod", "kubectl auth whoami -o yaml"}}}}
 }
 
-func effectsContainersL185() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"wait|diff"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "--all", "-A", "--all-namespaces", "--allow-missing-template-keys", "--local", "--show-managed-fields", "--force-conflicts", "--prune", "--server-side"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--field-selector", "--for", "-o", "--output", "-l", "--selector", "--template", "--timeout", "--concurrency", "--field-manager", "--prune-allowlist"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--profile-output": "write", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl wait --for=condition=Ready pod/web-1 --timeout=60s", "kubectl diff -f k8s/"}}}}
+func effectsContainersL186() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"wait|diff"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "--all", "-A", "--all-namespaces", "--allow-missing-template-keys", "--local", "--show-managed-fields", "--force-conflicts", "--prune", "--server-side"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--field-selector", "--for", "-o", "--output", "-l", "--selector", "--template", "--timeout", "--concurrency", "--field-manager", "--prune-allowlist"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--profile-output": "write", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"remote-read"}, Examples: []string{"kubectl wait --for=condition=Ready pod/web-1 --timeout=60s", "kubectl diff -f k8s/"}}}}
 }
 
-func effectsContainersL211() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"rollout", "status|history"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-w", "--watch", "--allow-missing-template-keys", "--show-managed-fields"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--revision", "-l", "--selector", "--timeout", "-o", "--output", "--template"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--profile-output": "write", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl rollout status deploy/web -n prod", "kubectl rollout history deploy/web"}}}}
+func effectsContainersL212() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"rollout", "status|history"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-w", "--watch", "--allow-missing-template-keys", "--show-managed-fields"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--revision", "-l", "--selector", "--timeout", "-o", "--output", "--template"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--profile-output": "write", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"remote-read"}, Examples: []string{"kubectl rollout status deploy/web -n prod", "kubectl rollout history deploy/web"}}}}
 }
 
-func effectsContainersL235() Pack {
+func effectsContainersL236() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"cluster-info", "dump"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--allow-missing-template-keys", "--show-managed-fields"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--namespaces", "-o", "--output", "--pod-running-timeout", "--template"}, Effects: map[string]string{"--cache-dir": "write", "--kubeconfig": "exec", "--output-directory": "write", "--profile-output": "write", "--server": "url", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl cluster-info dump --output-directory=dump"}}}}
 }
 
-func effectsContainersL255() Pack {
+func effectsContainersL256() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"config", "view"}, Flags: []string{"--allow-missing-template-keys", "--flatten", "--merge", "--minify", "--show-managed-fields"}, Values: []string{"--context", "--cluster", "--user", "-o", "--output", "--template", "-v", "--v"}, Effects: map[string]string{"--kubeconfig": "read", "--raw": "credentials"}, Examples: []string{"kubectl config view", "kubectl config view --minify -o jsonpath='{.clusters[0].cluster.server}'", "kubectl config view --raw"}}}}
 }
 
-func effectsContainersL266() Pack {
+func effectsContainersL267() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"config", "get-contexts|current-context|get-clusters|get-users"}, Flags: []string{"--no-headers"}, Values: []string{"-o", "--output", "-v", "--v"}, Effects: map[string]string{"--kubeconfig": "read"}, Examples: []string{"kubectl config get-contexts", "kubectl config current-context", "kubectl config get-contexts -o name"}}}}
 }
 
-func effectsContainersL275() Pack {
+func effectsContainersL276() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"config", "use-context|use|set-context|set-cluster|set-credentials|set|unset|delete-context|delete-cluster|delete-user|rename-context"}, Flags: []string{"--current", "--embed-certs", "--insecure-skip-tls-verify"}, Values: []string{"--namespace", "--cluster", "--user", "--server", "--certificate-authority", "-v", "--v"}, Effects: map[string]string{"--kubeconfig": "write"}, Always: []string{"writes-files"}, Examples: []string{"kubectl config use-context prod", "kubectl config set-context --current --namespace=dev"}}}}
 }
 
-func effectsContainersL285() Pack {
+func effectsContainersL286() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"plugin", "list"}, Flags: []string{"--name-only"}, Examples: []string{"kubectl plugin list"}}}}
 }
 
-func effectsContainersL291() Pack {
+func effectsContainersL292() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"completion"}, Examples: []string{"kubectl completion bash"}}}}
 }
 
-func effectsContainersL299() Pack {
+func effectsContainersL300() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"kustomize"}, Flags: []string{"--as-current-user", "--helm-debug", "--reorder"}, Values: []string{"--load-restrictor", "--helm-api-versions", "--helm-kube-version", "-e", "--env", "--network-name"}, Effects: map[string]string{"--enable-alpha-plugins": "runs-code", "--enable-exec": "runs-code", "--enable-helm": "runs-code", "--helm-command": "exec", "--mount": "exec", "--network": "runs-code", "--output": "write", "-o": "write"}, Operands: "read", Always: []string{"recursive", "network"}, Examples: []string{"kubectl kustomize overlays/prod", "kubectl kustomize --enable-helm ."}}}}
 }
 
-func effectsContainersL317() Pack {
+func effectsContainersL318() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"exec|attach|run|debug"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-i", "--stdin", "-t", "--tty", "-q", "--quiet", "--rm", "--attach", "--command", "--leave-stdin-open", "--privileged", "--expose", "--save-config", "--share-processes", "--arguments-only", "--same-node", "--replace", "--keep-labels", "--keep-annotations", "--keep-liveness", "--keep-readiness", "--keep-startup", "--keep-init-containers", "--allow-missing-template-keys", "--show-managed-fields", "--wait"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "-c", "--container", "--pod-running-timeout", "--image", "--image-pull-policy", "--env", "--restart", "--overrides", "--override-type", "-l", "--labels", "--annotations", "--port", "--dry-run", "--target", "--profile", "--copy-to", "--set-image", "--custom", "-o", "--output", "--template", "--timeout", "--field-manager", "--grace-period", "--cascade"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--profile-output": "write", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"network", "runs-code"}, Examples: []string{"kubectl exec -it web-1 -- sh", "kubectl run debug --rm -it --image=busybox -- sh", "kubectl debug node/n1 -it --image=ubuntu", "kubectl attach -it web-1"}}}}
 }
 
-func effectsContainersL349() Pack {
+func effectsContainersL350() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"cp"}, Flags: []string{"--no-preserve"}, Values: []string{"-n", "--namespace", "--context", "-c", "--container", "--retries"}, Effects: map[string]string{"--kubeconfig": "exec"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"kubectl cp web-1:/var/log/app.log ./app.log", "kubectl cp config.yml web-1:/tmp/config.yml -n prod"}}}}
 }
 
-func effectsContainersL361() Pack {
+func effectsContainersL362() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"port-forward"}, Values: []string{"-n", "--namespace", "--context", "--address", "--pod-running-timeout"}, Effects: map[string]string{"--kubeconfig": "exec"}, Always: []string{"network"}, Examples: []string{"kubectl port-forward svc/web 8080:80"}}}}
 }
 
-func effectsContainersL371() Pack {
+func effectsContainersL372() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"proxy"}, Flags: []string{"--append-server-path", "--disable-filter"}, Values: []string{"--accept-hosts", "--accept-paths", "--address", "--api-prefix", "--keepalive", "-p", "--port", "--reject-methods", "--reject-paths", "-P", "--www-prefix", "--context"}, Effects: map[string]string{"--kubeconfig": "exec", "--unix-socket": "write", "--www": "upload", "-u": "write", "-w": "upload"}, Always: []string{"network"}, Examples: []string{"kubectl proxy --port=8001", "kubectl proxy --address=0.0.0.0 --port=12345 --www=/tmp/x --www-prefix=/x/"}}}}
 }
 
-func effectsContainersL388() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"apply|create|replace|delete|patch|label|annotate|scale|autoscale|expose|set|taint|cordon|uncordon|drain|certificate|edit"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "--all", "-A", "--all-namespaces", "--force", "--force-conflicts", "--prune", "--server-side", "--overwrite", "--local", "--ignore-not-found", "--now", "-i", "--interactive", "--wait", "--save-config", "--delete-emptydir-data", "--ignore-daemonsets", "--disable-eviction", "--list", "--openapi-patch", "--output-patch", "--windows-line-endings", "--allow-missing-template-keys", "--show-managed-fields", "--current"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "-l", "--selector", "--field-selector", "-o", "--output", "--dry-run", "--grace-period", "--cascade", "--timeout", "--prune-allowlist", "--field-manager", "--validate", "--replicas", "--current-replicas", "--resource-version", "--type", "-p", "--patch", "--subresource", "--template", "--pod-selector", "--max", "--min", "--cpu-percent", "--name", "--port", "--protocol", "--target-port", "--raw", "--image", "--from-literal", "--docker-server", "--docker-username", "--docker-password", "--docker-email"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--from-env-file": "read", "--from-file": "read", "--kubeconfig": "exec", "--kustomize": "read", "--patch-file": "read", "--profile-output": "write", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl apply -f k8s/", "kubectl delete pod web-1", "kubectl scale deploy/web --replicas=3", "kubectl edit deploy/web", "kubectl create namespace dev"}}}}
+func effectsContainersL389() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"apply|create|replace|delete|patch|label|annotate|scale|autoscale|expose|set|taint|cordon|uncordon|drain|certificate|edit"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "--all", "-A", "--all-namespaces", "--force", "--force-conflicts", "--prune", "--server-side", "--overwrite", "--local", "--ignore-not-found", "--now", "-i", "--interactive", "--wait", "--save-config", "--delete-emptydir-data", "--ignore-daemonsets", "--disable-eviction", "--list", "--openapi-patch", "--output-patch", "--windows-line-endings", "--allow-missing-template-keys", "--show-managed-fields", "--current"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "-l", "--selector", "--field-selector", "-o", "--output", "--grace-period", "--cascade", "--timeout", "--prune-allowlist", "--field-manager", "--validate", "--replicas", "--current-replicas", "--resource-version", "--type", "-p", "--patch", "--subresource", "--template", "--pod-selector", "--max", "--min", "--cpu-percent", "--name", "--port", "--protocol", "--target-port", "--raw", "--image", "--from-literal", "--docker-server", "--docker-username", "--docker-password", "--docker-email"}, Effects: map[string]string{"--cache-dir": "write", "--dry-run": "dry-run", "--filename": "read", "--from-env-file": "read", "--from-file": "read", "--kubeconfig": "exec", "--kustomize": "read", "--patch-file": "read", "--profile-output": "write", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl apply -f k8s/", "kubectl delete pod web-1", "kubectl scale deploy/web --replicas=3", "kubectl edit deploy/web", "kubectl create namespace dev", "kubectl delete ns staging --dry-run=client", "kubectl apply -f k8s/ --dry-run=server", "kubectl delete pod web-1 --dry-run=none"}}}}
 }
 
-func effectsContainersL423() Pack {
+func effectsContainersL426() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"rollout", "restart|undo|pause|resume"}, Values: []string{"-n", "--namespace", "--context", "-l", "--selector", "--to-revision", "--dry-run", "-o", "--output", "--field-manager", "--template"}, Effects: map[string]string{"--filename": "read", "--kubeconfig": "exec", "-f": "read"}, Always: []string{"network"}, Examples: []string{"kubectl rollout restart deploy/web", "kubectl rollout undo deploy/web --to-revision=2"}}}}
 }
 
-func effectsContainersL436() Pack {
+func effectsContainersL439() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"oc"}, Sub: []string{"whoami"}, Flags: []string{"-c", "--show-context", "--show-server", "--show-console"}, Values: []string{"-n", "--namespace", "--context", "-o", "--output"}, Effects: map[string]string{"--kubeconfig": "exec", "--show-token": "credentials", "-t": "credentials"}, Always: []string{"network"}, Examples: []string{"oc whoami", "oc whoami -t"}, Counter: []string{"kubectl auth whoami"}}}}
 }
 
-func effectsContainersL449() Pack {
+func effectsContainersL452() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"oc"}, Sub: []string{"login|logout|project"}, Flags: []string{"--insecure-skip-tls-verify", "--web", "-q", "--short"}, Values: []string{"-u", "--username", "-p", "--password", "--token", "--certificate-authority", "-n", "--namespace"}, Effects: map[string]string{"--kubeconfig": "write", "--server": "url", "-s": "url"}, Always: []string{"network", "writes-files"}, Examples: []string{"oc login https://api.example.com:6443 -u dev", "oc project demo", "oc logout"}}}}
 }
 
-func effectsContainersL461() Pack {
+func effectsContainersL464() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"oc"}, Sub: []string{"projects"}, Flags: []string{"-q", "--short"}, Always: []string{"network"}, Examples: []string{"oc projects"}}}}
 }
 
-func effectsContainersL468() Pack {
+func effectsContainersL471() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"oc"}, Sub: []string{"rsh|new-app|new-build|start-build|process"}, Always: []string{"network", "runs-code"}, Examples: []string{"oc rsh web-1", "oc start-build api --from-dir=."}}}}
 }
 
-func effectsContainersL474() Pack {
+func effectsContainersL477() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"oc"}, Sub: []string{"rsync"}, Flags: []string{"--delete", "--no-perms", "-q", "--quiet", "--progress", "-w", "--watch"}, Values: []string{"-c", "--container", "-n", "--namespace", "--exclude", "--include", "--strategy"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"oc rsync ./site web-1:/srv/"}}}}
 }
 
-func effectsContainersL488() Pack {
+func effectsContainersL491() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectx"}, Flags: []string{"-c", "--current"}, Effects: map[string]string{"--unset": "writes-files", "-u": "writes-files"}, Env: map[string]string{"KUBECONFIG": "read"}, Examples: []string{"kubectx", "kubectx -c"}, Counter: []string{"kubectx prod"}}}}
 }
 
-func effectsContainersL499() Pack {
+func effectsContainersL502() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectx"}, Sub: []string{"*"}, Flags: []string{"-d"}, Env: map[string]string{"KUBECONFIG": "write"}, Always: []string{"writes-files"}, Examples: []string{"kubectx prod", "kubectx -", "kubectx -d old-cluster", "kubectx dev=gke_dev_us-east1_dev"}}}}
 }
 
-func effectsContainersL509() Pack {
+func effectsContainersL512() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubens"}, Flags: []string{"-c", "--current"}, Env: map[string]string{"KUBECONFIG": "exec"}, Always: []string{"network"}, Examples: []string{"kubens", "kubens -c"}, Counter: []string{"kubens prod"}}}}
 }
 
-func effectsContainersL518() Pack {
+func effectsContainersL521() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubens"}, Sub: []string{"*"}, Env: map[string]string{"KUBECONFIG": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"kubens prod", "kubens -"}}}}
 }
 
-func effectsContainersL527() Pack {
+func effectsContainersL530() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"k9s"}, Flags: []string{"-A", "--all-namespaces", "--crumbsless", "--headless", "--insecure-skip-tls-verify", "--logoless", "--readonly", "--splashless", "--write"}, Values: []string{"--as", "--as-group", "--certificate-authority", "--client-certificate", "--client-key", "--cluster", "-c", "--command", "--context", "-l", "--logLevel", "-n", "--namespace", "-r", "--refresh", "--request-timeout", "--token", "--user"}, Effects: map[string]string{"--kubeconfig": "exec", "--logFile": "write", "--screen-dump-dir": "write"}, Operands: "subcommand", Always: []string{"network", "runs-code"}, Examples: []string{"k9s", "k9s -n prod --readonly", "k9s --context staging"}, Counter: []string{"k9s version"}}}}
 }
 
-func effectsContainersL543() Pack {
+func effectsContainersL546() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"k9s"}, Sub: []string{"version|info"}, Flags: []string{"-s", "--short"}, Examples: []string{"k9s version", "k9s info"}}}}
 }
 
-func effectsContainersL553() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"helm"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify"}, Values: []string{"--burst-limit", "--kube-apiserver", "--kube-as-group", "--kube-as-user", "--kube-ca-file", "--kube-context", "--kube-tls-server-name", "--kube-token", "-n", "--namespace", "--qps", "--content-cache"}, Effects: map[string]string{"--kubeconfig": "exec", "--registry-config": "read", "--repository-cache": "write", "--repository-config": "read"}, Operands: "subcommand", Env: map[string]string{"HELM_CONFIG_HOME": "exec", "HELM_DATA_HOME": "exec", "HELM_PLUGINS": "exec", "KUBECONFIG": "exec"}, Examples: []string{"helm", "helm frobnicate"}, Counter: []string{"helm list"}}}}
+func effectsContainersL556() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify"}, Values: []string{"--burst-limit", "--kube-apiserver", "--kube-as-group", "--kube-as-user", "--kube-ca-file", "--kube-context", "--kube-tls-server-name", "--kube-token", "-n", "--namespace", "--qps", "--content-cache"}, Effects: map[string]string{"--kubeconfig": "exec", "--registry-config": "read", "--repository-cache": "write", "--repository-config": "read"}, Operands: "subcommand", Env: map[string]string{"HELM_CONFIG_HOME": "exec", "HELM_DATA_HOME": "exec", "HELM_PLUGINS": "exec", "KUBECONFIG": "exec"}, HelpFlags: []string{"--help", "-h"}, Examples: []string{"helm", "helm frobnicate"}, Counter: []string{"helm list"}}}}
 }
 
-func effectsContainersL572() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"list|ls|status|history|hist"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify", "-a", "--all", "-A", "--all-namespaces", "-d", "--date", "--deployed", "--failed", "--no-headers", "--pending", "-r", "--reverse", "-q", "--short", "--superseded", "--uninstalled", "--uninstalling", "--show-desc", "--show-resources"}, Values: []string{"--burst-limit", "--kube-apiserver", "--kube-as-group", "--kube-as-user", "--kube-ca-file", "--kube-context", "--kube-tls-server-name", "--kube-token", "-n", "--namespace", "--qps", "-f", "--filter", "-m", "--max", "--offset", "-o", "--output", "-l", "--selector", "--time-format", "--revision"}, Effects: map[string]string{"--kubeconfig": "exec", "--registry-config": "read", "--repository-cache": "write", "--repository-config": "read"}, Always: []string{"network"}, Examples: []string{"helm list -n staging", "helm status web", "helm history web --max 5"}}}}
+func effectsContainersL576() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"list|ls|status|history|hist"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify", "-a", "--all", "-A", "--all-namespaces", "-d", "--date", "--deployed", "--failed", "--no-headers", "--pending", "-r", "--reverse", "-q", "--short", "--superseded", "--uninstalled", "--uninstalling", "--show-desc", "--show-resources"}, Values: []string{"--burst-limit", "--kube-apiserver", "--kube-as-group", "--kube-as-user", "--kube-ca-file", "--kube-context", "--kube-tls-server-name", "--kube-token", "-n", "--namespace", "--qps", "-f", "--filter", "-m", "--max", "--offset", "-o", "--output", "-l", "--selector", "--time-format", "--revision"}, Effects: map[string]string{"--kubeconfig": "exec", "--registry-config": "read", "--repository-cache": "write", "--repository-config": "read"}, Always: []string{"remote-read"}, Examples: []string{"helm list -n staging", "helm status web", "helm history web --max 5"}}}}
 }
 
-func effectsContainersL589() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"get", "notes|hooks|metadata"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify"}, Values: []string{"--kube-context", "-n", "--namespace", "--revision", "-o", "--output"}, Effects: map[string]string{"--kubeconfig": "exec"}, Always: []string{"network"}, Examples: []string{"helm get notes web", "helm get metadata web -o json"}}}}
+func effectsContainersL593() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"get", "notes|hooks|metadata"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify"}, Values: []string{"--kube-context", "-n", "--namespace", "--revision", "-o", "--output"}, Effects: map[string]string{"--kubeconfig": "exec"}, Always: []string{"remote-read"}, Examples: []string{"helm get notes web", "helm get metadata web -o json"}}}}
 }
 
-func effectsContainersL600() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"get", "all|manifest|values"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify", "-a", "--all"}, Values: []string{"--kube-context", "-n", "--namespace", "--revision", "-o", "--output", "--template"}, Effects: map[string]string{"--kubeconfig": "exec"}, Always: []string{"network", "credentials"}, Examples: []string{"helm get values web -n prod", "helm get manifest web"}}}}
+func effectsContainersL604() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"get", "all|manifest|values"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify", "-a", "--all"}, Values: []string{"--kube-context", "-n", "--namespace", "--revision", "-o", "--output", "--template"}, Effects: map[string]string{"--kubeconfig": "exec"}, Always: []string{"remote-read", "credentials"}, Examples: []string{"helm get values web -n prod", "helm get manifest web"}}}}
 }
 
-func effectsContainersL610() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"template|lint|install|upgrade"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify", "--include-crds", "--is-upgrade", "--no-hooks", "--release-name", "--skip-crds", "--skip-tests", "--validate", "--devel", "--dependency-update", "--disable-openapi-validation", "-g", "--generate-name", "--insecure-skip-tls-verify", "--verify", "--pass-credentials", "--plain-http", "--skip-schema-validation", "--enable-dns", "--create-namespace", "--render-subchart-notes", "--take-ownership", "--quiet", "--strict", "--with-subcharts", "-i", "--install", "--atomic", "--wait", "--wait-for-jobs", "--force", "--reset-values", "--reuse-values", "--reset-then-reuse-values", "--cleanup-on-fail", "--hide-notes", "--replace", "--rollback-on-failure", "--hide-secret"}, Values: []string{"--burst-limit", "--kube-apiserver", "--kube-as-group", "--kube-as-user", "--kube-ca-file", "--kube-context", "--kube-tls-server-name", "--kube-token", "-n", "--namespace", "--qps", "--set", "--set-string", "--set-json", "--set-literal", "-a", "--api-versions", "--kube-version", "--name-template", "--post-renderer-args", "-s", "--show-only", "--version", "--description", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--labels", "--timeout", "--history-max", "--dry-run", "--repo"}, Effects: map[string]string{"--keyring": "read", "--kubeconfig": "exec", "--output-dir": "write", "--post-renderer": "exec", "--registry-config": "read", "--repository-cache": "write", "--repository-config": "read", "--set-file": "read", "--values": "read", "-f": "read"}, Operands: "read", Always: []string{"network", "recursive"}, Examples: []string{"helm template ./chart", "helm lint charts/web --strict", "helm template web ./chart -f values-prod.yaml", "helm upgrade --install web ./chart -n prod", "helm install web bitnami/nginx"}}}}
+func effectsContainersL614() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"install|upgrade"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify", "--include-crds", "--is-upgrade", "--no-hooks", "--release-name", "--skip-crds", "--skip-tests", "--validate", "--devel", "--dependency-update", "--disable-openapi-validation", "-g", "--generate-name", "--insecure-skip-tls-verify", "--verify", "--pass-credentials", "--plain-http", "--skip-schema-validation", "--enable-dns", "--create-namespace", "--render-subchart-notes", "--take-ownership", "--quiet", "--strict", "--with-subcharts", "-i", "--install", "--atomic", "--wait", "--wait-for-jobs", "--force", "--reset-values", "--reuse-values", "--reset-then-reuse-values", "--cleanup-on-fail", "--hide-notes", "--replace", "--rollback-on-failure", "--hide-secret"}, Values: []string{"--burst-limit", "--kube-apiserver", "--kube-as-group", "--kube-as-user", "--kube-ca-file", "--kube-context", "--kube-tls-server-name", "--kube-token", "-n", "--namespace", "--qps", "--set", "--set-string", "--set-json", "--set-literal", "-a", "--api-versions", "--kube-version", "--name-template", "--post-renderer-args", "-s", "--show-only", "--version", "--description", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--labels", "--timeout", "--history-max", "--repo"}, Effects: map[string]string{"--dry-run": "dry-run", "--keyring": "read", "--kubeconfig": "exec", "--output-dir": "write", "--post-renderer": "exec", "--registry-config": "read", "--repository-cache": "write", "--repository-config": "read", "--set-file": "read", "--values": "read", "-f": "read"}, Operands: "read", Always: []string{"network", "recursive"}, Examples: []string{"helm upgrade --install web ./chart -n prod", "helm install web bitnami/nginx", "helm install web ./chart --dry-run", "helm upgrade web ./chart --dry-run=server"}, Counter: []string{"helm template ./chart"}}}}
 }
 
-func effectsContainersL641() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"show|inspect", "all|chart|readme|values|crds"}, Flags: []string{"--devel", "--insecure-skip-tls-verify", "--pass-credentials", "--plain-http", "--verify"}, Values: []string{"--version", "--repo", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--jsonpath"}, Effects: map[string]string{"--keyring": "read", "--repository-config": "read"}, Operands: "read", Always: []string{"network", "recursive"}, Examples: []string{"helm show values bitnami/nginx", "helm show chart ./chart"}}}}
+func effectsContainersL647() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"template|lint"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify", "--include-crds", "--is-upgrade", "--no-hooks", "--release-name", "--skip-crds", "--skip-tests", "--validate", "--devel", "--dependency-update", "--disable-openapi-validation", "-g", "--generate-name", "--insecure-skip-tls-verify", "--verify", "--pass-credentials", "--plain-http", "--skip-schema-validation", "--enable-dns", "--create-namespace", "--render-subchart-notes", "--take-ownership", "--quiet", "--strict", "--with-subcharts", "-i", "--install", "--atomic", "--wait", "--wait-for-jobs", "--force", "--reset-values", "--reuse-values", "--reset-then-reuse-values", "--cleanup-on-fail", "--hide-notes", "--replace", "--rollback-on-failure", "--hide-secret"}, Values: []string{"--burst-limit", "--kube-apiserver", "--kube-as-group", "--kube-as-user", "--kube-ca-file", "--kube-context", "--kube-tls-server-name", "--kube-token", "-n", "--namespace", "--qps", "--set", "--set-string", "--set-json", "--set-literal", "-a", "--api-versions", "--kube-version", "--name-template", "--post-renderer-args", "-s", "--show-only", "--version", "--description", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--labels", "--timeout", "--history-max", "--repo"}, Effects: map[string]string{"--keyring": "read", "--kubeconfig": "exec", "--output-dir": "write", "--post-renderer": "exec", "--registry-config": "read", "--repository-cache": "write", "--repository-config": "read", "--set-file": "read", "--values": "read", "-f": "read"}, Operands: "read", Always: []string{"remote-read", "recursive"}, Examples: []string{"helm template ./chart", "helm lint charts/web --strict", "helm template web ./chart -f values-prod.yaml"}, Counter: []string{"helm install web ./chart"}}}}
 }
 
-func effectsContainersL653() Pack {
+func effectsContainersL680() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"show|inspect", "all|chart|readme|values|crds"}, Flags: []string{"--devel", "--insecure-skip-tls-verify", "--pass-credentials", "--plain-http", "--verify"}, Values: []string{"--version", "--repo", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--jsonpath"}, Effects: map[string]string{"--keyring": "read", "--repository-config": "read"}, Operands: "read", Always: []string{"remote-read", "recursive"}, Examples: []string{"helm show values bitnami/nginx", "helm show chart ./chart"}}}}
+}
+
+func effectsContainersL692() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"search", "repo"}, Flags: []string{"--devel", "-r", "--regexp", "-l", "--versions", "--fail-on-no-result"}, Values: []string{"--max-col-width", "-o", "--output", "--version"}, Effects: map[string]string{"--repository-cache": "read", "--repository-config": "read"}, Examples: []string{"helm search repo nginx", "helm search repo bitnami/ --versions -o json"}}}}
 }
 
-func effectsContainersL663() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"search", "hub"}, Flags: []string{"--fail-on-no-result", "--list-repo-url"}, Values: []string{"--endpoint", "--max-col-width", "-o", "--output"}, Always: []string{"network"}, Examples: []string{"helm search hub wordpress"}}}}
+func effectsContainersL702() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"search", "hub"}, Flags: []string{"--fail-on-no-result", "--list-repo-url"}, Values: []string{"--endpoint", "--max-col-width", "-o", "--output"}, Always: []string{"remote-read"}, Examples: []string{"helm search hub wordpress"}}}}
 }
 
-func effectsContainersL671() Pack {
+func effectsContainersL710() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"version|env|completion"}, Flags: []string{"--short", "-c", "--client"}, Values: []string{"--template"}, Examples: []string{"helm version --short", "helm env", "helm completion bash"}}}}
 }
 
-func effectsContainersL678() Pack {
+func effectsContainersL717() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"repo|plugin", "list|ls"}, Values: []string{"-o", "--output"}, Effects: map[string]string{"--repository-config": "read"}, Examples: []string{"helm repo list", "helm plugin list"}}}}
 }
 
-func effectsContainersL686() Pack {
+func effectsContainersL725() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"dependency|dep", "list|ls"}, Values: []string{"--max-col-width"}, Operands: "read", Examples: []string{"helm dependency list ./chart"}}}}
 }
 
-func effectsContainersL693() Pack {
+func effectsContainersL732() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"repo|dependency|dep", "add|update|up|remove|rm|build|index"}, Flags: []string{"--force-update", "--allow-deprecated-repos", "--pass-credentials", "--insecure-skip-tls-verify", "--skip-refresh", "--no-update", "--fail-on-repo-update-fail"}, Values: []string{"--username", "--password", "--ca-file", "--cert-file", "--key-file", "--url", "--merge"}, Effects: map[string]string{"--repository-cache": "write", "--repository-config": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"helm repo add bitnami https://charts.bitnami.com/bitnami", "helm repo update", "helm dependency update ./chart"}}}}
 }
 
-func effectsContainersL705() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"uninstall|delete|del|un|rollback|test|push|pull|fetch|package|registry|plugin"}, Always: []string{"network", "writes-files"}, Examples: []string{"helm uninstall web -n staging", "helm pull bitnami/nginx --untar", "helm plugin install https://example.com/p"}}}}
+func effectsContainersL744() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"rollback|test|push|pull|fetch|package|registry|plugin"}, Always: []string{"network", "writes-files"}, Examples: []string{"helm pull bitnami/nginx --untar", "helm plugin install https://example.com/p"}}}}
 }
 
-func effectsContainersL713() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kustomize"}, Flags: []string{"--stack-trace"}, Operands: "subcommand", Examples: []string{"kustomize", "kustomize edit set image web=web:2"}, Counter: []string{"kustomize build ."}}}}
-}
-
-func effectsContainersL720() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kustomize"}, Sub: []string{"build"}, Flags: []string{"--as-current-user", "--helm-debug", "--reorder", "--enable-managedby-label", "--stack-trace"}, Values: []string{"--load-restrictor", "--helm-api-versions", "--helm-kube-version", "-e", "--env", "--network-name"}, Effects: map[string]string{"--enable-alpha-plugins": "runs-code", "--enable-exec": "runs-code", "--enable-helm": "runs-code", "--helm-command": "exec", "--mount": "exec", "--network": "runs-code", "--output": "write", "-o": "write"}, Operands: "read", Always: []string{"recursive", "network"}, Examples: []string{"kustomize build overlays/prod", "kustomize build . -o out.yaml"}}}}
-}
-
-func effectsContainersL738() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kustomize"}, Sub: []string{"version"}, Flags: []string{"--short"}, Values: []string{"-o", "--output"}, Examples: []string{"kustomize version"}}}}
-}
-
-func effectsContainersL745() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kustomize"}, Sub: []string{"cfg", "cat|tree|grep|count"}, Flags: []string{"--annotate", "--include-local", "--exclude-non-local", "--recurse-subpackages", "-R", "--graph-structure", "--all", "--args", "--command", "--env", "--field", "--name", "--ports", "--replicas", "--resources", "--image", "--invert-match", "--kind"}, Values: []string{"--format", "--style", "--dest", "--function-config", "--wrap-kind", "--wrap-version", "--fields"}, Operands: "read", Always: []string{"recursive"}, Examples: []string{"kustomize cfg tree overlays/prod", "kustomize cfg cat ."}}}}
+func effectsContainersL752() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"uninstall|delete|del|un"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify", "--keep-history", "--no-hooks", "--wait", "--ignore-not-found"}, Values: []string{"--kube-context", "-n", "--namespace", "--cascade", "--description", "--timeout"}, Effects: map[string]string{"--dry-run": "dry-run", "--kubeconfig": "exec"}, Always: []string{"network"}, Examples: []string{"helm uninstall web -n staging", "helm uninstall web --dry-run"}}}}
 }
 
 func effectsContainersL763() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"docker"}, Flags: []string{"-D", "--debug", "--tls", "--tlsverify", "-v"}, Values: []string{"-c", "--context", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"}, Effects: map[string]string{"--config": "exec", "--host": "url", "-H": "url"}, Operands: "subcommand", Env: map[string]string{"DOCKER_CONFIG": "exec", "DOCKER_HOST": "url"}, Examples: []string{"docker", "docker frobnicate", "docker -H tcp://10.0.0.5:2375 frobnicate"}, Counter: []string{"docker ps"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"kustomize"}, Flags: []string{"--stack-trace"}, Operands: "subcommand", Examples: []string{"kustomize", "kustomize edit set image web=web:2"}, Counter: []string{"kustomize build ."}}}}
 }
 
-func effectsContainersL778() Pack {
+func effectsContainersL770() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kustomize"}, Sub: []string{"build"}, Flags: []string{"--as-current-user", "--helm-debug", "--reorder", "--enable-managedby-label", "--stack-trace"}, Values: []string{"--load-restrictor", "--helm-api-versions", "--helm-kube-version", "-e", "--env", "--network-name"}, Effects: map[string]string{"--enable-alpha-plugins": "runs-code", "--enable-exec": "runs-code", "--enable-helm": "runs-code", "--helm-command": "exec", "--mount": "exec", "--network": "runs-code", "--output": "write", "-o": "write"}, Operands: "read", Always: []string{"recursive", "network"}, Examples: []string{"kustomize build overlays/prod", "kustomize build . -o out.yaml"}}}}
+}
+
+func effectsContainersL788() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kustomize"}, Sub: []string{"version"}, Flags: []string{"--short"}, Values: []string{"-o", "--output"}, Examples: []string{"kustomize version"}}}}
+}
+
+func effectsContainersL795() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kustomize"}, Sub: []string{"cfg", "cat|tree|grep|count"}, Flags: []string{"--annotate", "--include-local", "--exclude-non-local", "--recurse-subpackages", "-R", "--graph-structure", "--all", "--args", "--command", "--env", "--field", "--name", "--ports", "--replicas", "--resources", "--image", "--invert-match", "--kind"}, Values: []string{"--format", "--style", "--dest", "--function-config", "--wrap-kind", "--wrap-version", "--fields"}, Operands: "read", Always: []string{"recursive"}, Examples: []string{"kustomize cfg tree overlays/prod", "kustomize cfg cat ."}}}}
+}
+
+func effectsContainersL813() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"docker"}, Flags: []string{"-D", "--debug", "--tls", "--tlsverify", "-v"}, Values: []string{"-c", "--context", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"}, Effects: map[string]string{"--config": "exec", "--host": "url", "-H": "url"}, Operands: "subcommand", Env: map[string]string{"DOCKER_CONFIG": "exec", "DOCKER_HOST": "url"}, HelpFlags: []string{"--help"}, Examples: []string{"docker", "docker frobnicate", "docker -H tcp://10.0.0.5:2375 frobnicate"}, Counter: []string{"docker ps"}}}}
+}
+
+func effectsContainersL829() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"podman"}, Flags: []string{"-r", "--remote", "--syslog", "--transient-store", "--noout", "--debug", "-v"}, Values: []string{"-c", "--connection", "--cgroup-manager", "--events-backend", "--identity", "--imagestore", "--log-level", "--network-config-dir", "--root", "--runroot", "--storage-driver", "--storage-opt", "--tmpdir", "--volumepath", "--db-backend", "--network-backend", "--cdi-spec-dir", "--runtime-flag"}, Effects: map[string]string{"--conmon": "exec", "--hooks-dir": "exec", "--host": "url", "--module": "exec", "--network-cmd-path": "exec", "--out": "write", "--runtime": "exec", "--url": "url", "-H": "url"}, Operands: "subcommand", Env: map[string]string{"CONTAINERS_CONF": "exec", "CONTAINERS_CONF_OVERRIDE": "exec", "CONTAINERS_STORAGE_CONF": "exec", "CONTAINER_HOST": "url"}, Examples: []string{"podman", "podman frobnicate"}, Counter: []string{"podman ps"}}}}
 }
 
-func effectsContainersL803() Pack {
+func effectsContainersL854() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"nerdctl"}, Flags: []string{"--debug", "--debug-full", "--experimental", "--insecure-registry", "--kube-hide-dupe", "-v"}, Values: []string{"-a", "--address", "-H", "--host", "-n", "--namespace", "--snapshotter", "--storage-driver", "--cni-netconfpath", "--data-root", "--cgroup-manager", "--hosts-dir", "--host-gateway-ip", "--bridge-ip"}, Effects: map[string]string{"--cni-path": "exec"}, Operands: "subcommand", Env: map[string]string{"NERDCTL_TOML": "exec"}, Examples: []string{"nerdctl", "nerdctl frobnicate"}, Counter: []string{"nerdctl ps"}}}}
 }
 
-func effectsContainersL816() Pack {
+func effectsContainersL867() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"ps"}, Flags: []string{"-a", "--all", "-l", "--latest", "--no-trunc", "-q", "--quiet", "-s", "--size", "--external", "--ns", "--sync", "--noheading", "-p", "--pod"}, Values: []string{"-f", "--filter", "--format", "-n", "--last", "--sort", "-w", "--watch"}, Examples: []string{"docker ps", "docker ps -a --format '{{.Names}}'", "podman ps --all", "nerdctl ps -q"}}}}
 }
 
-func effectsContainersL824() Pack {
+func effectsContainersL875() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"container", "ls|list|ps"}, Flags: []string{"-a", "--all", "-l", "--latest", "--no-trunc", "-q", "--quiet", "-s", "--size", "--external", "--ns", "--sync", "--noheading", "-p", "--pod"}, Values: []string{"-f", "--filter", "--format", "-n", "--last", "--sort", "-w", "--watch"}, Examples: []string{"docker container ls -a"}}}}
 }
 
-func effectsContainersL832() Pack {
+func effectsContainersL883() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"images"}, Flags: []string{"-a", "--all", "--digests", "--no-trunc", "-q", "--quiet", "--tree", "--history", "--noheading", "-n", "--names"}, Values: []string{"-f", "--filter", "--format", "--sort"}, Examples: []string{"docker images --format '{{.Repository}}:{{.Tag}}'", "podman images -q"}}}}
 }
 
-func effectsContainersL839() Pack {
+func effectsContainersL890() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"image", "ls|list"}, Flags: []string{"-a", "--all", "--digests", "--no-trunc", "-q", "--quiet", "--tree", "--history", "--noheading", "-n", "--names"}, Values: []string{"-f", "--filter", "--format", "--sort"}, Examples: []string{"docker image ls"}}}}
 }
 
-func effectsContainersL846() Pack {
+func effectsContainersL897() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"inspect"}, Flags: []string{"-s", "--size", "-l", "--latest"}, Values: []string{"-f", "--format", "--type"}, Examples: []string{"docker inspect web", "docker inspect -f '{{.State.Status}}' web"}}}}
 }
 
-func effectsContainersL853() Pack {
+func effectsContainersL904() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"container|image|volume|network|context|pod|machine|config|plugin|node|service", "inspect"}, Flags: []string{"-s", "--size", "-l", "--latest", "-v", "--verbose", "--pretty"}, Values: []string{"-f", "--format", "--platform", "--type"}, Examples: []string{"docker network inspect bridge", "docker image inspect alpine", "podman pod inspect p1"}}}}
 }
 
-func effectsContainersL860() Pack {
+func effectsContainersL911() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"logs"}, Flags: []string{"--details", "-f", "--follow", "-t", "--timestamps", "-l", "--latest", "--names", "--color"}, Values: []string{"--since", "-n", "--tail", "--until"}, Examples: []string{"docker logs -f --tail 100 web", "podman logs web"}}}}
 }
 
-func effectsContainersL867() Pack {
+func effectsContainersL918() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"container|pod", "logs"}, Flags: []string{"--details", "-f", "--follow", "-t", "--timestamps", "-l", "--latest", "--names", "--color"}, Values: []string{"--since", "-n", "--tail", "--until"}, Examples: []string{"docker container logs web"}}}}
 }
 
-func effectsContainersL874() Pack {
+func effectsContainersL925() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"version|info|history|port|top|stats|diff|events"}, Flags: []string{"-H", "--human", "--no-trunc", "-q", "--quiet", "-a", "--all", "--no-stream", "--no-reset", "-l", "--latest", "--stream", "--debug"}, Values: []string{"-f", "--format", "--filter", "--platform", "-i", "--interval", "--since", "--until"}, Examples: []string{"docker version", "docker info -f '{{.ServerVersion}}'", "docker history alpine", "docker stats --no-stream", "docker port web", "docker top web", "docker events --since 1h"}}}}
 }
 
-func effectsContainersL883() Pack {
+func effectsContainersL934() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"container", "port|top|stats|diff"}, Flags: []string{"-a", "--all", "--no-stream", "--no-trunc", "--no-reset", "-l", "--latest"}, Values: []string{"--format", "-i", "--interval"}, Examples: []string{"docker container stats --no-stream"}}}}
 }
 
-func effectsContainersL890() Pack {
+func effectsContainersL941() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"image", "history"}, Flags: []string{"-H", "--human", "--no-trunc", "-q", "--quiet"}, Values: []string{"--format", "--platform"}, Examples: []string{"docker image history alpine"}}}}
 }
 
-func effectsContainersL897() Pack {
+func effectsContainersL948() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"system", "df|info|events"}, Flags: []string{"-v", "--verbose", "--no-trunc", "--stream"}, Values: []string{"-f", "--format", "--filter", "--since", "--until"}, Examples: []string{"docker system df -v", "podman system info"}}}}
 }
 
-func effectsContainersL904() Pack {
+func effectsContainersL955() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"volume|network|context|plugin|secret|config|node|service|stack|pod|machine|builder|buildx", "ls|list"}, Flags: []string{"--cluster", "-q", "--quiet", "--no-trunc", "--noheading", "-a", "--all"}, Values: []string{"-f", "--filter", "--format"}, Examples: []string{"docker volume ls", "docker network ls -q", "docker context ls", "podman machine list", "docker buildx ls"}}}}
 }
 
-func effectsContainersL911() Pack {
+func effectsContainersL962() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"context", "show"}, Examples: []string{"docker context show"}}}}
 }
 
-func effectsContainersL917() Pack {
+func effectsContainersL968() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"secret", "inspect"}, Flags: []string{"--pretty"}, Values: []string{"-f", "--format"}, Effects: map[string]string{"--showsecret": "credentials"}, Examples: []string{"docker secret inspect db_pass", "podman secret inspect --showsecret db_pass"}}}}
 }
 
-func effectsContainersL926() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"search"}, Flags: []string{"--no-trunc", "--list-tags", "--compatible"}, Values: []string{"-f", "--filter", "--format", "--limit", "--tls-verify", "--cert-dir"}, Effects: map[string]string{"--authfile": "read"}, Always: []string{"network"}, Examples: []string{"docker search nginx --limit 5"}}}}
+func effectsContainersL977() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"search"}, Flags: []string{"--no-trunc", "--list-tags", "--compatible"}, Values: []string{"-f", "--filter", "--format", "--limit", "--tls-verify", "--cert-dir"}, Effects: map[string]string{"--authfile": "read"}, Always: []string{"remote-read"}, Examples: []string{"docker search nginx --limit 5"}}}}
 }
 
-func effectsContainersL936() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"manifest", "inspect"}, Flags: []string{"--insecure", "-v", "--verbose"}, Values: []string{"--tls-verify", "--authfile"}, Always: []string{"network"}, Examples: []string{"docker manifest inspect alpine:3.20"}}}}
+func effectsContainersL987() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"manifest", "inspect"}, Flags: []string{"--insecure", "-v", "--verbose"}, Values: []string{"--tls-verify", "--authfile"}, Always: []string{"remote-read"}, Examples: []string{"docker manifest inspect alpine:3.20"}}}}
 }
 
-func effectsContainersL946() Pack {
+func effectsContainersL997() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman"}, Sub: []string{"compose", "ps|images|top|ls|version|port"}, Flags: []string{"--compatibility", "--all-resources", "-a", "--all", "--no-trunc", "--orphans", "-q", "--quiet", "--services", "--short"}, Values: []string{"--ansi", "--parallel", "--profile", "--progress", "-p", "--project-name", "--filter", "--format", "--status", "--index", "--protocol"}, Effects: map[string]string{"--dry-run": "dry-run", "--env-file": "read", "--file": "read", "--project-directory": "dir", "-f": "read"}, Examples: []string{"docker compose ps", "docker compose -f compose.prod.yml ps --services", "docker compose ls"}}}}
 }
 
-func effectsContainersL961() Pack {
+func effectsContainersL1012() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman"}, Sub: []string{"compose", "logs"}, Flags: []string{"--compatibility", "--all-resources", "-f", "--follow", "--no-color", "--no-log-prefix", "-t", "--timestamps"}, Values: []string{"--ansi", "--parallel", "--profile", "--progress", "-p", "--project-name", "--index", "--since", "-n", "--tail", "--until"}, Effects: map[string]string{"--dry-run": "dry-run", "--env-file": "read", "--file": "read", "--project-directory": "dir"}, Examples: []string{"docker compose logs -f", "docker compose logs --tail 50 web"}}}}
 }
 
-func effectsContainersL974() Pack {
+func effectsContainersL1025() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker-compose", "podman-compose"}, Sub: []string{"ps|images|top|ls|version|port"}, Flags: []string{"--compatibility", "--verbose", "--no-ansi", "-a", "--all", "--no-trunc", "--orphans", "-q", "--quiet", "--services", "--short"}, Values: []string{"--ansi", "--parallel", "--profile", "--progress", "-p", "--project-name", "--filter", "--format", "--status", "--index", "--protocol"}, Effects: map[string]string{"--dry-run": "dry-run", "--env-file": "read", "--file": "read", "--project-directory": "dir", "-f": "read"}, Examples: []string{"docker-compose ps", "docker-compose -f compose.yml images"}}}}
 }
 
-func effectsContainersL989() Pack {
+func effectsContainersL1040() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker-compose", "podman-compose"}, Sub: []string{"logs"}, Flags: []string{"--compatibility", "--verbose", "--no-ansi", "-f", "--follow", "--no-color", "--no-log-prefix", "-t", "--timestamps"}, Values: []string{"--ansi", "--parallel", "--profile", "--progress", "-p", "--project-name", "--index", "--since", "-n", "--tail", "--until"}, Effects: map[string]string{"--dry-run": "dry-run", "--env-file": "read", "--file": "read", "--project-directory": "dir"}, Examples: []string{"docker-compose logs -f web"}}}}
 }
 
-func effectsContainersL1005() Pack {
+func effectsContainersL1056() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman"}, Sub: []string{"compose", "config|convert"}, Flags: []string{"--compatibility", "--hash", "--images", "--no-consistency", "--no-interpolate", "--no-normalize", "--no-path-resolution", "--profiles", "-q", "--quiet", "--services", "--volumes", "--environment", "--variables", "--networks", "--no-env-resolution"}, Values: []string{"--ansi", "--parallel", "--profile", "--progress", "-p", "--project-name", "--format"}, Effects: map[string]string{"--env-file": "read", "--file": "read", "--lock-image-digests": "network", "--output": "write", "--project-directory": "dir", "--resolve-image-digests": "network", "-f": "read", "-o": "write"}, Always: []string{"credentials"}, Examples: []string{"docker compose config", "docker compose -f compose.yml config --services"}}}}
 }
 
-func effectsContainersL1024() Pack {
+func effectsContainersL1075() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker-compose", "podman-compose"}, Sub: []string{"config|convert"}, Flags: []string{"--compatibility", "--verbose", "--hash", "--images", "--no-consistency", "--no-interpolate", "--no-normalize", "--no-path-resolution", "--profiles", "-q", "--quiet", "--services", "--volumes"}, Values: []string{"--ansi", "--profile", "-p", "--project-name", "--format"}, Effects: map[string]string{"--env-file": "read", "--file": "read", "--output": "write", "--project-directory": "dir", "--resolve-image-digests": "network", "-f": "read", "-o": "write"}, Always: []string{"credentials"}, Examples: []string{"docker-compose config"}}}}
 }
 
-func effectsContainersL1041() Pack {
+func effectsContainersL1092() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker-compose"}, Flags: []string{"--compatibility", "--verbose", "--no-ansi"}, Values: []string{"--ansi", "--parallel", "--profile", "--progress", "-p", "--project-name"}, Effects: map[string]string{"--dry-run": "dry-run", "--env-file": "read", "--file": "read", "--project-directory": "dir", "-f": "read"}, Operands: "subcommand", Examples: []string{"docker-compose", "docker-compose frobnicate"}, Counter: []string{"docker-compose ps"}}}}
 }
 
-func effectsContainersL1055() Pack {
+func effectsContainersL1106() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"podman-compose"}, Flags: []string{"--verbose", "--no-ansi", "--no-cleanup", "--in-pod", "--no-pod", "--dry-run"}, Values: []string{"--parallel", "--profile", "-p", "--project-name", "--pod-args", "--podman-args"}, Effects: map[string]string{"--env-file": "read", "--file": "read", "--podman-path": "exec", "-f": "read"}, Operands: "subcommand", Examples: []string{"podman-compose", "podman-compose frobnicate"}, Counter: []string{"podman-compose ps"}}}}
 }
 
-func effectsContainersL1072() Pack {
+func effectsContainersL1123() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run|create"}, Flags: []string{"-d", "--detach", "-i", "--interactive", "-t", "--tty", "--rm", "-P", "--publish-all", "--init", "--privileged", "--read-only", "--no-healthcheck", "--oom-kill-disable", "-q", "--quiet", "--replace", "--sig-proxy"}, Values: []string{"-e", "--env", "-p", "--publish", "--name", "-w", "--workdir", "-u", "--user", "--network", "--net", "--entrypoint", "--platform", "-m", "--memory", "--memory-swap", "--cpus", "--cpu-shares", "-c", "--cpuset-cpus", "--label", "-l", "--hostname", "-h", "--add-host", "--restart", "--gpus", "--shm-size", "--tmpfs", "--device", "--cap-add", "--cap-drop", "--security-opt", "--ulimit", "--pid", "--ipc", "--userns", "--uts", "--cgroupns", "--runtime", "--stop-signal", "--stop-timeout", "--detach-keys", "--health-cmd", "--health-interval", "--log-driver", "--log-opt", "--dns", "--pod", "--pull", "--pull-policy", "--expose", "--link", "--group-add", "--annotation", "--mac-address", "--ip", "--ip6", "--network-alias", "--attach", "-a"}, Effects: map[string]string{"--cidfile": "write", "--env-file": "read", "--label-file": "read", "--mount": "mount", "--volume": "mount", "-v": "mount"}, Operands: "container-command", First: "text", Always: []string{"runs-code"}, Examples: []string{"docker run --rm -it -v /work:/src -w /src golang:1.26 go test ./...", "docker run alpine true", "podman run --rm -it --privileged --volume /:/mnt alpine chroot /mnt /bin/sh"}}}}
 }
 
-func effectsContainersL1097() Pack {
+func effectsContainersL1148() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"exec|start|restart|attach|build"}, Flags: []string{"-d", "--detach", "-i", "--interactive", "--rm", "-P", "--publish-all", "--init", "--privileged", "--read-only", "--no-cache", "--pull", "-q", "--quiet", "--load", "--push", "-a", "--attach"}, Values: []string{"-e", "--env", "-v", "--volume", "--mount", "-p", "--publish", "--name", "-w", "--workdir", "-u", "--user", "--network", "--net", "--entrypoint", "--platform", "-m", "--memory", "--cpus", "--label", "-l", "--hostname", "--add-host", "--restart", "--gpus", "--shm-size", "--tmpfs", "--device", "--cap-add", "--cap-drop", "--security-opt", "--ulimit", "--pid", "--ipc", "--userns", "--runtime", "--stop-signal", "--stop-timeout", "-t", "--tag", "--tty", "--build-arg", "--target", "--cache-from", "--cache-to", "--progress", "--secret", "--ssh", "--detach-keys", "--health-cmd", "--log-driver", "--log-opt", "--dns", "--pod", "--pull-policy"}, Effects: map[string]string{"--cidfile": "write", "--env-file": "read", "--file": "read", "--iidfile": "write", "--label-file": "read", "--metadata-file": "write", "--output": "write", "-f": "read", "-o": "write"}, Always: []string{"runs-code"}, Examples: []string{"docker exec -it web bash", "docker build -t app ."}}}}
 }
 
-func effectsContainersL1121() Pack {
+func effectsContainersL1172() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"container|image|buildx|builder", "run|exec|create|start|restart|attach|build|bake"}, Always: []string{"runs-code"}, Examples: []string{"docker container run alpine true", "docker buildx build -t app .", "docker buildx bake"}}}}
 }
 
-func effectsContainersL1127() Pack {
+func effectsContainersL1178() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman"}, Sub: []string{"compose", "up|run|exec|build|create|start|restart|watch"}, Flags: []string{"-d", "--detach", "--build", "--no-build", "--force-recreate", "--no-deps", "--remove-orphans", "--wait", "-V", "--renew-anon-volumes", "--abort-on-container-exit", "--quiet-pull", "--no-start", "--no-recreate", "--watch", "-y", "--yes", "--rm", "-i", "--interactive", "-T", "--no-TTY", "--service-ports", "--compatibility"}, Values: []string{"--ansi", "--parallel", "--profile", "--progress", "-p", "--project-name", "--scale", "--exit-code-from", "--pull", "-t", "--timeout", "-e", "--env", "-u", "--user", "-w", "--workdir", "--entrypoint", "--name"}, Effects: map[string]string{"--dry-run": "dry-run", "--env-file": "read", "--file": "read", "--project-directory": "dir", "-f": "read"}, Always: []string{"runs-code"}, Examples: []string{"docker compose up -d --build", "docker compose run --rm web sh", "docker compose exec db psql"}}}}
 }
 
-func effectsContainersL1144() Pack {
+func effectsContainersL1195() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker-compose", "podman-compose"}, Sub: []string{"up|run|exec|build|create|start|restart"}, Flags: []string{"-d", "--detach", "--build", "--no-build", "--force-recreate", "--no-deps", "--remove-orphans", "--abort-on-container-exit", "--no-start", "--no-recreate", "--rm", "-T", "--service-ports", "--verbose"}, Values: []string{"--scale", "--exit-code-from", "-t", "--timeout", "-e", "-u", "--user", "-w", "--workdir", "--entrypoint", "--name", "-p", "--project-name", "--profile"}, Effects: map[string]string{"--env-file": "read", "--file": "read", "-f": "read"}, Always: []string{"runs-code"}, Examples: []string{"docker-compose up -d", "podman-compose up"}}}}
 }
 
-func effectsContainersL1158() Pack {
+func effectsContainersL1209() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"pull|push"}, Flags: []string{"-a", "--all-tags", "-q", "--quiet", "--disable-content-trust", "--all-platforms"}, Values: []string{"--platform", "--creds", "--tls-verify", "--policy", "--arch", "--os", "--variant", "--cert-dir"}, Effects: map[string]string{"--authfile": "read"}, Always: []string{"network"}, Examples: []string{"docker pull nginx", "docker push registry.example.com/app:1.2"}}}}
 }
 
-func effectsContainersL1168() Pack {
+func effectsContainersL1219() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"image|compose", "pull|push"}, Flags: []string{"-a", "--all-tags", "-q", "--quiet", "--ignore-buildable", "--ignore-pull-failures", "--include-deps"}, Values: []string{"--platform", "--policy", "-p", "--project-name"}, Effects: map[string]string{"--file": "read", "-f": "read"}, Always: []string{"network"}, Examples: []string{"docker image pull alpine", "docker compose pull"}}}}
 }
 
-func effectsContainersL1179() Pack {
+func effectsContainersL1230() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker-compose", "podman-compose"}, Sub: []string{"pull|push"}, Flags: []string{"-q", "--quiet", "--ignore-pull-failures", "--include-deps"}, Effects: map[string]string{"--file": "read", "-f": "read"}, Always: []string{"network"}, Examples: []string{"docker-compose pull"}}}}
 }
 
-func effectsContainersL1190() Pack {
+func effectsContainersL1241() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"login|logout"}, Flags: []string{"--password-stdin", "--get-login", "-v", "--verbose"}, Values: []string{"-u", "--username", "-p", "--password", "--cert-dir", "--tls-verify"}, Effects: map[string]string{"--authfile": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"docker login registry.example.com -u ci --password-stdin", "docker logout"}}}}
 }
 
-func effectsContainersL1201() Pack {
+func effectsContainersL1252() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"cp"}, Flags: []string{"-a", "--archive", "-L", "--follow-link", "-q", "--quiet", "--overwrite"}, Operands: "read", Last: "write", Examples: []string{"docker cp web:/var/log/app.log ./app.log", "docker cp /path/to/input-file c1:input-file"}}}}
 }
 
-func effectsContainersL1209() Pack {
+func effectsContainersL1260() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"container", "cp"}, Flags: []string{"-a", "--archive", "-L", "--follow-link", "-q", "--quiet", "--overwrite"}, Operands: "read", Last: "write", Examples: []string{"docker container cp web:/etc/hosts hosts.txt"}}}}
 }
 
-func effectsContainersL1217() Pack {
+func effectsContainersL1268() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"save|export"}, Flags: []string{"-q", "--quiet", "-m", "--multi-image-archive", "--compress", "--uncompressed"}, Values: []string{"--platform", "--format"}, Effects: map[string]string{"--output": "write", "-o": "write"}, Examples: []string{"docker save -o app.tar app:1.2", "docker export web > web.tar"}}}}
 }
 
-func effectsContainersL1227() Pack {
+func effectsContainersL1278() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"load"}, Flags: []string{"-q", "--quiet"}, Values: []string{"--platform"}, Effects: map[string]string{"--input": "read", "-i": "read"}, Always: []string{"writes-files"}, Examples: []string{"docker load -i app.tar"}}}}
 }
 
-func effectsContainersL1240() Pack {
+func effectsContainersL1291() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ctr"}, Flags: []string{"--debug"}, Values: []string{"-a", "--address", "--timeout", "--connect-timeout", "-n", "--namespace"}, Operands: "subcommand", Examples: []string{"ctr", "ctr frobnicate"}, Counter: []string{"ctr version"}}}}
 }
 
-func effectsContainersL1248() Pack {
+func effectsContainersL1299() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ctr"}, Sub: []string{"version"}, Examples: []string{"ctr version"}}}}
 }
 
-func effectsContainersL1253() Pack {
+func effectsContainersL1304() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ctr"}, Sub: []string{"images|image|i|containers|container|c|tasks|task|t|namespaces|namespace|ns|snapshots|snapshot|plugins|plugin|content|leases", "ls|list|info|ps|check|usage|tree|metrics"}, Flags: []string{"-q", "--quiet", "--spec", "--detailed", "-d"}, Values: []string{"--format", "--snapshotter"}, Examples: []string{"ctr images ls", "ctr -n k8s.io containers list", "ctr tasks ls", "ctr ns ls"}}}}
 }
 
-func effectsContainersL1260() Pack {
+func effectsContainersL1311() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ctr"}, Sub: []string{"events|event"}, Examples: []string{"ctr events"}}}}
 }
 
-func effectsContainersL1265() Pack {
+func effectsContainersL1316() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ctr"}, Sub: []string{"run"}, Always: []string{"runs-code"}, Examples: []string{"ctr run --rm --mount type=bind,src=/,dst=/,options=rbind -t docker.io/library/alpine:latest x"}}}}
 }
 
-func effectsContainersL1271() Pack {
+func effectsContainersL1322() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ctr"}, Sub: []string{"tasks|task|t", "exec|start"}, Always: []string{"runs-code"}, Examples: []string{"ctr tasks exec --exec-id sh1 -t web sh"}}}}
 }
 
-func effectsContainersL1277() Pack {
+func effectsContainersL1328() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ctr"}, Sub: []string{"images|image|i", "pull|push|fetch"}, Flags: []string{"--all-platforms", "--plain-http", "--skip-verify", "-k", "--local"}, Values: []string{"--platform", "-u", "--user", "--hosts-dir", "--snapshotter"}, Always: []string{"network"}, Examples: []string{"ctr images pull docker.io/library/alpine:latest"}}}}
 }
 
@@ -6923,142 +6933,142 @@ func effectsFindutilsL147() Pack {
 }
 
 func effectsForgesL12() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gh"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "GH_BROWSER": "shell", "GH_CONFIG_DIR": "exec", "GH_EDITOR": "shell", "GH_PAGER": "shell", "GIT_EDITOR": "shell", "GLAMOUR_STYLE": "read", "PAGER": "shell", "VISUAL": "shell", "XDG_CONFIG_HOME": "exec"}, Examples: []string{"gh frobnicate", "gh co 12"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"gh"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "GH_BROWSER": "shell", "GH_CONFIG_DIR": "exec", "GH_EDITOR": "shell", "GH_PAGER": "shell", "GIT_EDITOR": "shell", "GLAMOUR_STYLE": "read", "PAGER": "shell", "VISUAL": "shell", "XDG_CONFIG_HOME": "exec"}, HelpFlags: []string{"--help"}, Examples: []string{"gh frobnicate", "gh co 12"}}}}
 }
 
-func effectsForgesL29() Pack {
+func effectsForgesL30() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"pr|issue|run|workflow|release|repo|gist|label|cache|ruleset|project|secret|variable|codespace|org|attestation|ssh-key|gpg-key|extension|alias|config|auth|status|completion|preview|agent-task|copilot"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"gh pr frob", "gh status"}}}}
 }
 
-func effectsForgesL36() Pack {
+func effectsForgesL37() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"pr|issue|run|workflow|release|repo|gist|label|cache|ruleset|project|secret|variable|codespace|org|attestation|ssh-key|gpg-key|extension|alias|config", "list|ls|view|diff|checks|status|watch|verify|get|field-list|item-list|logs|trusted-root"}, Flags: []string{"--web", "--log", "--log-failed", "--comments", "-v", "--verbose", "--exit-status", "--name-only", "--patch", "--required", "--exclude-drafts", "--exclude-pre-releases", "--public", "--private", "--raw", "--yaml", "--no-truncate", "--closed", "--fork", "--source", "--archived", "--no-archived", "-a", "--all"}, Values: []string{"-R", "--repo", "-L", "--limit", "-s", "--state", "--assignee", "-A", "--author", "-l", "--label", "-B", "--base", "-H", "--head", "-S", "--search", "-q", "--jq", "-t", "--template", "--json", "-b", "--branch", "-w", "--workflow", "-u", "--user", "-e", "--event", "-c", "--commit", "--status", "--created", "--visibility", "--language", "--topic", "--order", "--sort", "--env", "-o", "--org", "--owner", "--format", "--app", "--hostname", "-j", "--job", "--attempt", "--color", "--interval", "--filename", "--ref", "--key", "--mention", "--milestone", "--app-id", "--secret-type"}, Always: []string{"network"}, Examples: []string{"gh pr list --state open", "gh pr view 42 --json title,body", "gh pr diff 42", "gh run view 123 --log-failed", "gh issue list -L 20", "gh pr checks", "gh release list", "gh repo view o/r"}, Counter: []string{"gh pr checkout 42"}}}}
 }
 
-func effectsForgesL53() Pack {
+func effectsForgesL54() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"pr|issue|repo|label|secret|variable|cache|run|workflow|ruleset|project|codespace|org", "create|new|edit|comment|review|merge|close|reopen|ready|lock|unlock|pin|unpin|transfer|delete|archive|unarchive|rename|set|remove|rerun|cancel|enable|disable|run|develop|copy|item-add|item-create|item-edit|item-delete|item-archive|field-create|field-delete|link|unlink|mark-template|sync|update-branch|stop|rebuild|deploy-key|fork|revert|autolink"}, Flags: []string{"--web", "-d", "--draft", "--fill", "--fill-first", "--fill-verbose", "-y", "--yes", "--squash", "--merge", "--rebase", "--auto", "--admin", "--delete-branch", "--approve", "--request-changes", "--comment", "--public", "--private", "--internal", "--clone", "--push", "--disable-issues", "--disable-wiki", "--force", "--failed", "--debug", "--remove-remote", "--remote", "--default-branch-only", "--no-maintainer-edit", "--dry-run", "--edit-last", "--editor", "--add-readme", "--template", "--include-all-branches"}, Values: []string{"-R", "--repo", "-t", "--title", "-b", "--body", "-B", "--base", "-H", "--head", "-a", "--assignee", "-l", "--label", "-m", "--milestone", "-p", "--project", "-r", "--reviewer", "--add-label", "--remove-label", "--add-assignee", "--remove-assignee", "--add-reviewer", "--remove-reviewer", "--add-project", "--remove-project", "--subject", "--match-head-commit", "--description", "--homepage", "-h", "--gitignore", "--license", "--source", "--visibility", "--org", "-o", "--owner", "--env", "-e", "--app", "-u", "--user", "--json", "-q", "--jq", "-c", "--color", "--name", "--fork-name", "--ref", "-f", "--raw-field", "-F", "--field", "--job", "--reason", "-s", "--state", "--format", "--type", "--title-prefix", "--remote-name", "--branch", "--base-branch", "--body-file-name"}, Effects: map[string]string{"--body-file": "upload"}, Always: []string{"network"}, Examples: []string{"gh pr create --fill", "gh pr merge 42 --squash --delete-branch", "gh issue comment 7 --body-file notes.md", "gh secret set TOKEN < token.txt", "gh workflow run ci.yml --ref main"}}}}
 }
 
-func effectsForgesL74() Pack {
+func effectsForgesL75() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"gist|release|ssh-key|gpg-key", "create|new|upload|add"}, Flags: []string{"-p", "--public", "--web", "--draft", "--prerelease", "--latest", "--generate-notes", "--verify-tag", "--clobber"}, Values: []string{"-R", "--repo", "-d", "--desc", "-f", "--filename", "-t", "--title", "-n", "--notes", "--target", "--discussion-category", "--notes-start-tag", "--type"}, Effects: map[string]string{"--notes-file": "upload", "-F": "upload"}, Operands: "upload", Always: []string{"network"}, Examples: []string{"gh gist create ~/.env", "gh release create v1.0 dist/app.tar.gz --generate-notes", "gh ssh-key add key.pub", "gh release upload v1.0 dist/app.tar.gz"}}}}
 }
 
-func effectsForgesL89() Pack {
+func effectsForgesL90() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"gist|release|ssh-key|gpg-key", "edit|delete|rename|remove|delete-asset|verify-asset"}, Flags: []string{"-y", "--yes", "--cleanup-tag", "--draft", "--prerelease", "--latest"}, Values: []string{"-R", "--repo", "-t", "--title", "-n", "--notes", "--tag", "--target", "-d", "--desc", "-f", "--filename"}, Effects: map[string]string{"--add": "upload", "--notes-file": "upload", "-F": "upload", "-a": "upload"}, Always: []string{"network"}, Examples: []string{"gh release delete v0.9 --yes", "gh gist edit abc123 -f notes.md"}}}}
 }
 
-func effectsForgesL102() Pack {
+func effectsForgesL103() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"pr|repo|gist|run|release|codespace", "checkout|clone|download|cp|code|ssh|jupyter|ports"}, Flags: []string{"-f", "--force", "--detach", "--recurse-submodules", "--skip-existing", "--clobber", "-e", "--expand", "-r", "--recursive", "--insiders", "--web"}, Values: []string{"-R", "--repo", "-b", "--branch", "-n", "--name", "-p", "--pattern", "-A", "--archive", "-u", "--upstream-remote-name", "-c", "--codespace", "--profile", "-d", "--depth", "--server-port"}, Effects: map[string]string{"--dir": "write", "--output": "write", "-D": "write", "-O": "write"}, Last: "write", Always: []string{"network", "runs-code"}, Examples: []string{"gh pr checkout 42", "gh repo clone o/r", "gh run download 123 -n dist", "gh codespace ssh"}}}}
 }
 
-func effectsForgesL118() Pack {
+func effectsForgesL119() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"auth", "token"}, Values: []string{"-h", "--hostname", "-u", "--user"}, Always: []string{"network", "credentials"}, Examples: []string{"gh auth token"}}}}
 }
 
-func effectsForgesL125() Pack {
+func effectsForgesL126() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"auth", "status"}, Flags: []string{"-a", "--active"}, Values: []string{"-h", "--hostname", "--json", "-q", "--jq", "--template"}, Effects: map[string]string{"--show-token": "credentials", "-t": "credentials"}, Always: []string{"network"}, Examples: []string{"gh auth status", "gh auth status --show-token"}}}}
 }
 
-func effectsForgesL136() Pack {
+func effectsForgesL137() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"auth", "login|logout|refresh|setup-git|switch"}, Flags: []string{"-w", "--web", "--with-token", "--insecure-storage", "--skip-ssh-key", "-c", "--clipboard", "--reset-scopes"}, Values: []string{"-h", "--hostname", "-p", "--git-protocol", "-s", "--scopes", "-r", "--remove-scopes", "-u", "--user"}, Always: []string{"network", "writes-files"}, Examples: []string{"gh auth login --with-token < token.txt", "gh auth setup-git"}}}}
 }
 
-func effectsForgesL144() Pack {
+func effectsForgesL145() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"api"}, Flags: []string{"--paginate", "--slurp", "-i", "--include", "--silent", "--verbose"}, Values: []string{"-X", "--method", "-H", "--header", "-f", "--raw-field", "-F", "--field", "-q", "--jq", "-t", "--template", "--cache", "--hostname", "-p", "--preview"}, Effects: map[string]string{"--input": "upload"}, Always: []string{"network"}, Examples: []string{"gh api repos/o/r/pulls", "gh api -X PATCH repos/o/r -f description=x", "gh api graphql --input q.json"}}}}
 }
 
-func effectsForgesL155() Pack {
+func effectsForgesL156() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"browse"}, Flags: []string{"-n", "--no-browser", "-c", "--commit", "-p", "--projects", "-r", "--releases", "-s", "--settings", "-w", "--wiki", "-a", "--actions"}, Values: []string{"-R", "--repo", "-b", "--branch"}, Always: []string{"network", "runs-code"}, Examples: []string{"gh browse", "gh browse main.go:12"}}}}
 }
 
-func effectsForgesL164() Pack {
+func effectsForgesL165() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"extension|alias|config|completion|copilot", "install|upgrade|exec|create|remove|set|delete|import|browse|search|edit|suggest|explain|clear-cache"}, Flags: []string{"--force", "--all", "--dry-run", "--shell", "-s", "--clobber", "--pin"}, Values: []string{"-h", "--host", "--precompiled"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"gh extension install owner/gh-ext", "gh alias set co 'pr checkout'", "gh config set editor vim"}}}}
 }
 
-func effectsForgesL172() Pack {
+func effectsForgesL173() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"search"}, Flags: []string{"--web", "--archived", "--include-forks", "--draft", "--locked", "--merged", "--no-assignee", "--no-label", "--no-milestone", "--no-project"}, Values: []string{"-L", "--limit", "--json", "-q", "--jq", "-t", "--template", "--owner", "--language", "--sort", "--order", "-R", "--repo", "--state", "--label", "--author", "--visibility", "--topic", "--stars", "--created", "--updated", "--match", "--filename", "--extension", "--size", "--forks", "--license", "--assignee", "--base", "--head"}, Always: []string{"network"}, Examples: []string{"gh search repos toolguard --limit 5", "gh search issues 'flaky test' --repo o/r"}}}}
 }
 
-func effectsForgesL185() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"glab"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "GLAB_CONFIG_DIR": "exec", "GLAB_EDITOR": "shell", "GLAB_PAGER": "shell", "PAGER": "shell", "VISUAL": "shell"}, Examples: []string{"glab frobnicate"}}}}
+func effectsForgesL186() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"glab"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "GLAB_CONFIG_DIR": "exec", "GLAB_EDITOR": "shell", "GLAB_PAGER": "shell", "PAGER": "shell", "VISUAL": "shell"}, HelpFlags: []string{"--help"}, Examples: []string{"glab frobnicate"}}}}
 }
 
-func effectsForgesL198() Pack {
+func effectsForgesL200() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"mr|issue|ci|pipeline|release|repo|label|snippet|variable|schedule|project|cluster|deploy-key|ssh-key|gpg-key|job|incident|milestone|environment|user|stack|changelog|token|iteration|opentofu|securefile|runner|check-update|version|auth|config|alias|completion|duo|attestation"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"glab mr frob", "glab check-update"}}}}
 }
 
-func effectsForgesL205() Pack {
+func effectsForgesL207() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"mr|issue|ci|pipeline|release|repo|label|snippet|schedule|project|cluster|deploy-key|ssh-key|gpg-key|job|incident|milestone|environment|changelog|iteration|securefile|runner|alias", "list|ls|view|diff|status|get|trace|lint|issues|generate|search|contributors|members"}, Flags: []string{"-w", "--web", "-c", "--comments", "--system-logs", "-A", "--all", "--closed", "--merged", "--draft", "--opened"}, Values: []string{"-R", "--repo", "-P", "--per-page", "-p", "--page", "-F", "--output", "-o", "--order", "--sort", "-l", "--label", "-a", "--assignee", "--author", "-b", "--branch", "-s", "--source-branch", "-t", "--target-branch", "-g", "--group", "-m", "--milestone", "--search", "--state", "--pipeline-id"}, Always: []string{"network"}, Examples: []string{"glab mr list", "glab mr view 12 --comments", "glab ci status", "glab ci trace 456", "glab issue list -l bug"}}}}
 }
 
-func effectsForgesL215() Pack {
+func effectsForgesL217() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"mr|issue|repo|label|variable|schedule|project|ci|pipeline|incident|milestone|environment|deploy-key|token", "create|new|update|edit|note|comment|approve|revoke|merge|close|reopen|delete|archive|transfer|subscribe|unsubscribe|rebase|todo|run|retry|cancel|trigger|set|remove|add|fork|mirror|rotate"}, Flags: []string{"-y", "--yes", "-f", "--fill", "--draft", "--wip", "--squash", "--remove-source-branch", "--rebase", "--when-pipeline-succeeds", "--auto-merge", "-w", "--web", "--private", "--public", "--internal", "--masked", "--protected", "--raw", "--create-source-branch"}, Values: []string{"-R", "--repo", "-t", "--title", "-d", "--description", "-m", "--message", "-b", "--target-branch", "-s", "--source-branch", "-l", "--label", "-a", "--assignee", "--reviewer", "--milestone", "-n", "--name", "-v", "--value", "-e", "--environment-scope", "--scope", "--type", "--ref", "--variables", "-g", "--group", "--visibility"}, Effects: map[string]string{"--description-file": "upload"}, Always: []string{"network"}, Examples: []string{"glab mr create --fill --yes", "glab mr merge 12 --squash", "glab variable set KEY value"}}}}
 }
 
-func effectsForgesL230() Pack {
+func effectsForgesL232() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"release|snippet|ssh-key|gpg-key|securefile", "create|new|upload|add"}, Flags: []string{"-p", "--public", "--private", "--internal", "--no-update"}, Values: []string{"-R", "--repo", "-t", "--title", "-d", "--description", "-n", "--name", "--notes", "--ref", "--milestone", "--released-at", "--assets-links", "-f", "--filename", "-v", "--visibility"}, Effects: map[string]string{"--notes-file": "upload", "-N": "upload"}, Operands: "upload", Always: []string{"network"}, Examples: []string{"glab release upload v1.0 dist/app.tar.gz", "glab snippet create -t notes ~/.env"}}}}
 }
 
-func effectsForgesL243() Pack {
+func effectsForgesL245() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"release|snippet|ssh-key|gpg-key|securefile", "update|edit|delete|remove"}, Flags: []string{"-y", "--yes"}, Values: []string{"-R", "--repo", "-t", "--title", "-d", "--description", "-n", "--name", "--notes"}, Effects: map[string]string{"--notes-file": "upload", "-N": "upload"}, Always: []string{"network"}, Examples: []string{"glab release delete v0.9 --yes"}}}}
 }
 
-func effectsForgesL254() Pack {
+func effectsForgesL256() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"mr|repo|ci|job|release|securefile", "checkout|clone|artifact|download"}, Flags: []string{"-f", "--force", "--track"}, Values: []string{"-R", "--repo", "-b", "--branch", "-u", "--set-upstream-to", "-g", "--group", "-n", "--name", "-a", "--asset-name"}, Effects: map[string]string{"--dir": "write", "--path": "write", "-D": "write", "-p": "write"}, Last: "write", Always: []string{"network", "runs-code"}, Examples: []string{"glab mr checkout 12", "glab repo clone group/proj", "glab ci artifact main build"}}}}
 }
 
-func effectsForgesL269() Pack {
+func effectsForgesL271() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"auth", "status"}, Flags: []string{"-a", "--all"}, Values: []string{"-h", "--hostname"}, Effects: map[string]string{"--show-token": "credentials", "-t": "credentials"}, Always: []string{"network"}, Examples: []string{"glab auth status", "glab auth status --show-token"}}}}
 }
 
-func effectsForgesL280() Pack {
+func effectsForgesL282() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"config|variable", "get|export"}, Flags: []string{"-g", "--global"}, Values: []string{"-h", "--host", "-R", "--repo", "-s", "--scope", "-F", "--output", "--group"}, Always: []string{"network", "credentials"}, Examples: []string{"glab config get token", "glab variable get DB_PASSWORD", "glab variable export"}}}}
 }
 
-func effectsForgesL288() Pack {
+func effectsForgesL290() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"api"}, Flags: []string{"--paginate", "-i", "--include", "--silent"}, Values: []string{"-X", "--method", "-H", "--header", "-f", "--raw-field", "-F", "--field", "--hostname"}, Effects: map[string]string{"--input": "upload"}, Always: []string{"network"}, Examples: []string{"glab api projects/:id/merge_requests", "glab api --input body.json -X POST projects/1/issues"}}}}
 }
 
-func effectsForgesL298() Pack {
+func effectsForgesL300() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"auth|config|alias|duo|stack|cluster|completion|opentofu", "login|logout|set|delete|edit|ask|save|sync|amend|create|move|reorder|switch|first|last|next|prev|graph|agent|init|state"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"glab auth login --stdin", "glab alias set co 'mr checkout'", "glab config set editor vim"}}}}
 }
 
-func effectsForgesL306() Pack {
+func effectsForgesL308() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hub"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "GIT_EDITOR": "shell", "GIT_PAGER": "shell", "GIT_SSH_COMMAND": "shell", "HUB_CONFIG": "exec", "PAGER": "shell"}, Examples: []string{"hub frobnicate", "hub status"}}}}
 }
 
-func effectsForgesL319() Pack {
+func effectsForgesL321() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hub"}, Sub: []string{"pull-request|issue|release|ci-status|compare|create|fork|sync|api|gist|delete|pr"}, Flags: []string{"--force", "-d", "--draft", "-p", "--push", "-o", "--browse", "-c", "--copy", "--no-edit", "--include-closed", "--remote-name", "--no-remote", "-v", "--verbose", "--paginate", "-t", "--obj", "--color", "--public", "--private"}, Values: []string{"-m", "--message", "-b", "--base", "-h", "--head", "-a", "--assign", "-r", "--reviewer", "-M", "--milestone", "-l", "--labels", "-s", "--state", "-L", "--limit", "-X", "--method", "-H", "--header", "-F", "--field", "-f", "--raw-field", "--cache", "--format", "-S", "--sort", "--since", "--include"}, Effects: map[string]string{"--attach": "upload", "--edit": "runs-code", "--file": "upload", "-e": "runs-code"}, Always: []string{"network"}, Examples: []string{"hub pull-request -m 'fix'", "hub ci-status", "hub api repos/o/r", "hub issue"}}}}
 }
 
-func effectsForgesL336() Pack {
+func effectsForgesL338() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hub"}, Sub: []string{"browse"}, Flags: []string{"-u", "-c", "--url", "--copy"}, Always: []string{"runs-code"}, Examples: []string{"hub browse", "hub browse -- issues"}}}}
 }
 
-func effectsForgesL343() Pack {
+func effectsForgesL345() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tea"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "VISUAL": "shell"}, Examples: []string{"tea frobnicate"}}}}
 }
 
-func effectsForgesL352() Pack {
+func effectsForgesL354() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tea"}, Sub: []string{"pulls|pull|pr|issues|issue|i|releases|release|r|repos|repo|labels|label|milestones|milestone|ms|notifications|notification|n|times|time|t|branches|branch|organizations|organization|org|comment|c|whoami|admin|webhooks|webhook|actions|action|open|o|clone|logins|login|logout"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"tea pulls frob", "tea whoami"}}}}
 }
 
-func effectsForgesL359() Pack {
+func effectsForgesL361() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tea"}, Sub: []string{"pulls|pull|pr|issues|issue|i|releases|release|r|repos|repo|labels|label|milestones|milestone|ms|notifications|notification|n|times|time|t|branches|branch|organizations|organization|org|webhooks|webhook", "list|ls"}, Values: []string{"-r", "--repo", "-l", "--login", "-R", "--remote", "-o", "--output", "-f", "--fields", "--state", "--page", "-p", "--limit", "--lm", "--keyword", "-k", "--labels", "-L", "--milestones", "-m", "--kind", "-K", "--author", "-A", "--assignee", "-a", "--mentions", "-M", "--from", "--until", "-u"}, Always: []string{"network"}, Examples: []string{"tea pulls list", "tea issues ls --state open", "tea releases list -r o/r"}}}}
 }
 
-func effectsForgesL368() Pack {
+func effectsForgesL370() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tea"}, Sub: []string{"pulls|pull|pr|issues|issue|i|releases|release|r|repos|repo|labels|label|milestones|milestone|ms|comment|c|times|time|t|branches|branch|organizations|organization|org|webhooks|webhook", "create|c|edit|e|close|reopen|merge|m|approve|reject|review|delete|rm|add|a|checkout|co|clean|fork|migrate|protect|unprotect|issues"}, Effects: map[string]string{"--asset": "upload"}, Always: []string{"network", "writes-files"}, Examples: []string{"tea pulls create --title x", "tea issues close 3", "tea pr checkout 5"}}}}
 }
 
-func effectsForgesL378() Pack {
+func effectsForgesL380() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git-lfs"}, Operands: "subcommand", Env: map[string]string{"GIT_ASKPASS": "exec", "GIT_SSH": "exec", "GIT_SSH_COMMAND": "shell"}, Examples: []string{"git-lfs frobnicate"}}}}
 }
 
-func effectsForgesL387() Pack {
+func effectsForgesL389() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git-lfs"}, Sub: []string{"ls-files|status|env|version|logs|track|locks|ext|fsck|pointer"}, Flags: []string{"-l", "--long", "-s", "--size", "-d", "--debug", "-a", "--all", "-n", "--name-only", "--deleted", "--porcelain", "--json", "--verbose", "-v", "--pointers", "--objects", "--no-excluded", "--local", "--cached"}, Values: []string{"-I", "--include", "-X", "--exclude", "-r", "--remote", "-p", "--path", "-i", "--id", "-u", "--user", "--limit"}, Examples: []string{"git-lfs ls-files", "git-lfs status", "git-lfs env", "git-lfs track"}}}}
 }
 
-func effectsForgesL396() Pack {
+func effectsForgesL398() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git-lfs"}, Sub: []string{"pull|fetch|push|clone|checkout|install|uninstall|untrack|migrate|prune|lock|unlock|update|dedup|smudge|clean|filter-process|post-checkout|post-commit|post-merge|pre-push|standalone-file|merge-driver"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"git-lfs pull", "git-lfs install", "git-lfs push origin main"}}}}
 }
 
