@@ -831,16 +831,17 @@ var readMethods = []string{"GET", "HEAD", "OPTIONS"}
 
 // readsRemote reports whether the command's network use only reads remote
 // state: the entry (or an option) says so, or the command is a dry run the
-// entry describes; nothing is sent (no body, header, login or uploaded
-// file, no method that writes); and every word is literal, so that no data
+// entry describes; nothing is sent (no body, login or uploaded file, no
+// method that writes, nothing on standard input); and every word is
+// literal (no substitution, no pattern the shell expands), so that no data
 // of the machine's can ride in a URL, a host name or a query.
 func (r *effectRun) readsRemote() bool {
 	if !r.remoteRead && !r.dryRun || r.sends || len(r.res.Uploads) > 0 || r.e.cmd.Stdin != nil {
 		return false
 	}
 	for _, w := range r.e.cmd.Argv {
-		if !w.Known {
-			return false
+		if !w.Known || w.Glob && strings.ContainsAny(w.Value, "*?[") {
+			return false // a substitution, or a pattern whose matches become the words
 		}
 	}
 	for _, as := range r.e.cmd.Assigns {

@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:ddf78dffb4f05630ecaf8b23554a763ec4a7f6579c8a962dd51c9f4ad9e2ad81"
+	generatedDigest = "sha256:a4ba337d9cbb1a89a2db6e88ef77d1be66437ce9647695be63a57659c113da09"
 }
 
 var generatedPacks = []genPack{
@@ -40,24 +40,24 @@ var generatedPacks = []genPack{
 		{line: 45, kind: "rule", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: packsCloudL45},
 		{line: 55, kind: "rule", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: packsCloudL55},
 		{line: 68, kind: "rule", exes: []string{"aws"}, subs: nil, trigger: "", build: packsCloudL68},
-		{line: 81, kind: "rule", exes: []string{"aws"}, subs: []string{"route53"}, trigger: "", build: packsCloudL81},
-		{line: 93, kind: "rule", exes: []string{"aws"}, subs: []string{"iam", "organizations", "sts", "kms"}, trigger: "", build: packsCloudL93},
-		{line: 106, kind: "rule", exes: []string{"gcloud"}, subs: nil, trigger: "", build: packsCloudL106},
-		{line: 118, kind: "rule", exes: []string{"gsutil"}, subs: nil, trigger: "", build: packsCloudL118},
-		{line: 132, kind: "rule", exes: []string{"az"}, subs: nil, trigger: "", build: packsCloudL132},
-		{line: 144, kind: "rule", exes: []string{"azcopy"}, subs: nil, trigger: "", build: packsCloudL144},
-		{line: 156, kind: "rule", exes: []string{"azcopy"}, subs: []string{"sync"}, trigger: "", build: packsCloudL156},
-		{line: 168, kind: "rule", exes: []string{"s3cmd", "mc", "rclone"}, subs: nil, trigger: "", build: packsCloudL168},
-		{line: 181, kind: "rule", exes: []string{"doctl", "linode-cli", "hcloud", "oci", "ibmcloud", "flyctl", "fly", "heroku", "vercel", "netlify", "wrangler", "firebase", "supabase", "railway", "render", "amplify", "copilot", "eb"}, subs: nil, trigger: "", build: packsCloudL181},
-		{line: 193, kind: "rule", exes: []string{"cdk", "sam", "serverless", "sls"}, subs: nil, trigger: "", build: packsCloudL193},
-		{line: 205, kind: "rule", exes: []string{"nsupdate"}, subs: nil, trigger: "", build: packsCloudL205},
-		{line: 214, kind: "safe", exes: []string{"aws"}, subs: nil, trigger: "", build: packsCloudL214},
-		{line: 219, kind: "safe", exes: []string{"gcloud"}, subs: nil, trigger: "", build: packsCloudL219},
-		{line: 224, kind: "safe", exes: []string{"gsutil"}, subs: nil, trigger: "", build: packsCloudL224},
-		{line: 229, kind: "safe", exes: []string{"az"}, subs: nil, trigger: "", build: packsCloudL229},
-		{line: 234, kind: "safe", exes: []string{"azcopy"}, subs: nil, trigger: "", build: packsCloudL234},
-		{line: 239, kind: "safe", exes: []string{"s3cmd", "mc", "rclone"}, subs: nil, trigger: "", build: packsCloudL239},
-		{line: 244, kind: "urls", exes: []string{"aws", "gcloud", "az"}, subs: nil, trigger: "", build: packsCloudL244},
+		{line: 80, kind: "rule", exes: []string{"aws"}, subs: []string{"route53"}, trigger: "", build: packsCloudL80},
+		{line: 92, kind: "rule", exes: []string{"aws"}, subs: []string{"iam", "organizations", "sts", "kms"}, trigger: "", build: packsCloudL92},
+		{line: 105, kind: "rule", exes: []string{"gcloud"}, subs: nil, trigger: "", build: packsCloudL105},
+		{line: 117, kind: "rule", exes: []string{"gsutil"}, subs: nil, trigger: "", build: packsCloudL117},
+		{line: 131, kind: "rule", exes: []string{"az"}, subs: nil, trigger: "", build: packsCloudL131},
+		{line: 143, kind: "rule", exes: []string{"azcopy"}, subs: nil, trigger: "", build: packsCloudL143},
+		{line: 155, kind: "rule", exes: []string{"azcopy"}, subs: []string{"sync"}, trigger: "", build: packsCloudL155},
+		{line: 167, kind: "rule", exes: []string{"s3cmd", "mc", "rclone"}, subs: nil, trigger: "", build: packsCloudL167},
+		{line: 180, kind: "rule", exes: []string{"doctl", "linode-cli", "hcloud", "oci", "ibmcloud", "flyctl", "fly", "heroku", "vercel", "netlify", "wrangler", "firebase", "supabase", "railway", "render", "amplify", "copilot", "eb"}, subs: nil, trigger: "", build: packsCloudL180},
+		{line: 192, kind: "rule", exes: []string{"cdk", "sam", "serverless", "sls"}, subs: nil, trigger: "", build: packsCloudL192},
+		{line: 204, kind: "rule", exes: []string{"nsupdate"}, subs: nil, trigger: "", build: packsCloudL204},
+		{line: 213, kind: "safe", exes: []string{"aws"}, subs: nil, trigger: "", build: packsCloudL213},
+		{line: 218, kind: "safe", exes: []string{"gcloud"}, subs: nil, trigger: "", build: packsCloudL218},
+		{line: 223, kind: "safe", exes: []string{"gsutil"}, subs: nil, trigger: "", build: packsCloudL223},
+		{line: 228, kind: "safe", exes: []string{"az"}, subs: nil, trigger: "", build: packsCloudL228},
+		{line: 233, kind: "safe", exes: []string{"azcopy"}, subs: nil, trigger: "", build: packsCloudL233},
+		{line: 238, kind: "safe", exes: []string{"s3cmd", "mc", "rclone"}, subs: nil, trigger: "", build: packsCloudL238},
+		{line: 243, kind: "urls", exes: []string{"aws", "gcloud", "az"}, subs: nil, trigger: "", build: packsCloudL243},
 	}},
 	{file: "packs/containers.toml", header: packHeader{Name: "containers", Executables: []string{"docker", "podman", "nerdctl", "docker-compose", "podman-compose"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"docker"}, subs: nil, trigger: "", build: packsContainersL5},
@@ -661,147 +661,152 @@ var generatedPacks = []genPack{
 		{line: 18, kind: "program", exes: []string{"aws"}, subs: nil, trigger: "", build: effectsCloudL18},
 		{line: 38, kind: "program", exes: []string{"aws"}, subs: nil, trigger: "", build: effectsCloudL38},
 		{line: 53, kind: "program", exes: []string{"aws"}, subs: []string{"sts"}, trigger: "", build: effectsCloudL53},
-		{line: 64, kind: "program", exes: []string{"aws"}, subs: []string{"sts"}, trigger: "", build: effectsCloudL64},
-		{line: 75, kind: "program", exes: []string{"aws"}, subs: []string{"ecr", "ecr-public"}, trigger: "", build: effectsCloudL75},
-		{line: 85, kind: "program", exes: []string{"aws"}, subs: []string{"codeartifact"}, trigger: "", build: effectsCloudL85},
-		{line: 94, kind: "program", exes: []string{"aws"}, subs: []string{"secretsmanager"}, trigger: "", build: effectsCloudL94},
-		{line: 104, kind: "program", exes: []string{"aws"}, subs: []string{"ssm"}, trigger: "", build: effectsCloudL104},
-		{line: 114, kind: "program", exes: []string{"aws"}, subs: []string{"eks", "sso", "redshift", "redshift-serverless", "lightsail", "ec2", "cognito-identity"}, trigger: "", build: effectsCloudL114},
-		{line: 126, kind: "program", exes: []string{"aws"}, subs: []string{"iam"}, trigger: "", build: effectsCloudL126},
-		{line: 136, kind: "program", exes: []string{"aws"}, subs: []string{"rds", "s3"}, trigger: "", build: effectsCloudL136},
-		{line: 146, kind: "program", exes: []string{"aws"}, subs: []string{"eks"}, trigger: "", build: effectsCloudL146},
-		{line: 157, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL157},
-		{line: 163, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL163},
-		{line: 170, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL170},
-		{line: 177, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL177},
-		{line: 184, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL184},
-		{line: 192, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL192},
-		{line: 205, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL205},
-		{line: 227, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL227},
-		{line: 241, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL241},
-		{line: 253, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL253},
-		{line: 266, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL266},
-		{line: 273, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL273},
-		{line: 281, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL281},
-		{line: 289, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL289},
-		{line: 300, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL300},
-		{line: 311, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL311},
-		{line: 319, kind: "program", exes: []string{"az"}, subs: []string{"account"}, trigger: "", build: effectsCloudL319},
-		{line: 328, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL328},
-		{line: 337, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL337},
-		{line: 347, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL347},
-		{line: 356, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL356},
-		{line: 363, kind: "program", exes: []string{"az"}, subs: []string{"account"}, trigger: "", build: effectsCloudL363},
-		{line: 370, kind: "program", exes: []string{"az"}, subs: []string{"storage", "webapp", "functionapp", "redis", "cosmosdb"}, trigger: "", build: effectsCloudL370},
-		{line: 377, kind: "program", exes: []string{"az"}, subs: []string{"storage", "webapp", "functionapp"}, trigger: "", build: effectsCloudL377},
-		{line: 385, kind: "program", exes: []string{"az"}, subs: []string{"acr"}, trigger: "", build: effectsCloudL385},
-		{line: 395, kind: "program", exes: []string{"az"}, subs: []string{"aks"}, trigger: "", build: effectsCloudL395},
-		{line: 406, kind: "program", exes: []string{"az"}, subs: []string{"login", "logout", "version", "upgrade"}, trigger: "", build: effectsCloudL406},
-		{line: 415, kind: "program", exes: []string{"az"}, subs: []string{"config"}, trigger: "", build: effectsCloudL415},
-		{line: 422, kind: "program", exes: []string{"az"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL422},
-		{line: 441, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL441},
-		{line: 459, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL459},
-		{line: 468, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL468},
-		{line: 475, kind: "program", exes: []string{"gcloud"}, subs: []string{"config"}, trigger: "", build: effectsCloudL475},
-		{line: 483, kind: "program", exes: []string{"gcloud"}, subs: []string{"secrets"}, trigger: "", build: effectsCloudL483},
-		{line: 492, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth", "config"}, trigger: "", build: effectsCloudL492},
-		{line: 499, kind: "program", exes: []string{"gcloud"}, subs: []string{"info", "version"}, trigger: "", build: effectsCloudL499},
-		{line: 508, kind: "program", exes: []string{"gcloud"}, subs: []string{"config"}, trigger: "", build: effectsCloudL508},
-		{line: 516, kind: "program", exes: []string{"gcloud"}, subs: []string{"projects", "organizations", "services", "functions", "secrets", "folders", "builds", "scheduler", "topic", "components"}, trigger: "", build: effectsCloudL516},
-		{line: 526, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL526},
-		{line: 537, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL537},
-		{line: 548, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL548},
-		{line: 556, kind: "program", exes: []string{"gcloud"}, subs: []string{"container"}, trigger: "", build: effectsCloudL556},
-		{line: 566, kind: "program", exes: []string{"gcloud"}, subs: []string{"iam"}, trigger: "", build: effectsCloudL566},
-		{line: 574, kind: "program", exes: []string{"gcloud"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL574},
-		{line: 583, kind: "program", exes: []string{"gcloud"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL583},
-		{line: 600, kind: "program", exes: []string{"gcloud"}, subs: []string{"compute", "cloud-shell", "alpha", "beta"}, trigger: "", build: effectsCloudL600},
-		{line: 606, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL606},
-		{line: 619, kind: "program", exes: []string{"gsutil"}, subs: nil, trigger: "", build: effectsCloudL619},
-		{line: 633, kind: "program", exes: []string{"gsutil"}, subs: []string{"ls", "cat", "du", "stat", "hash", "version"}, trigger: "", build: effectsCloudL633},
-		{line: 641, kind: "program", exes: []string{"gsutil"}, subs: []string{"cp", "rsync"}, trigger: "", build: effectsCloudL641},
-		{line: 657, kind: "program", exes: []string{"gsutil"}, subs: []string{"mv"}, trigger: "", build: effectsCloudL657},
-		{line: 671, kind: "program", exes: []string{"azcopy"}, subs: nil, trigger: "", build: effectsCloudL671},
-		{line: 679, kind: "program", exes: []string{"azcopy"}, subs: []string{"copy", "cp", "sync"}, trigger: "", build: effectsCloudL679},
-		{line: 699, kind: "program", exes: []string{"azcopy"}, subs: []string{"list", "remove", "rm", "make", "bench", "benchmark", "login", "logout"}, trigger: "", build: effectsCloudL699},
-		{line: 707, kind: "program", exes: []string{"azcopy"}, subs: []string{"jobs"}, trigger: "", build: effectsCloudL707},
-		{line: 713, kind: "program", exes: []string{"azcopy"}, subs: []string{"env"}, trigger: "", build: effectsCloudL713},
-		{line: 722, kind: "program", exes: []string{"s3cmd"}, subs: nil, trigger: "", build: effectsCloudL722},
-		{line: 741, kind: "program", exes: []string{"s3cmd"}, subs: []string{"ls", "la", "du", "info"}, trigger: "", build: effectsCloudL741},
-		{line: 752, kind: "program", exes: []string{"s3cmd"}, subs: []string{"get", "put", "sync"}, trigger: "", build: effectsCloudL752},
-		{line: 776, kind: "program", exes: []string{"rclone"}, subs: nil, trigger: "", build: effectsCloudL776},
-		{line: 802, kind: "program", exes: []string{"rclone"}, subs: []string{"ls", "lsd", "lsl", "lsf", "lsjson", "size", "about", "tree", "check", "cryptcheck", "md5sum", "sha1sum", "hashsum", "cat"}, trigger: "", build: effectsCloudL802},
-		{line: 816, kind: "program", exes: []string{"rclone"}, subs: []string{"listremotes", "version"}, trigger: "", build: effectsCloudL816},
-		{line: 826, kind: "program", exes: []string{"rclone"}, subs: []string{"config"}, trigger: "", build: effectsCloudL826},
-		{line: 834, kind: "program", exes: []string{"rclone"}, subs: []string{"config"}, trigger: "", build: effectsCloudL834},
-		{line: 841, kind: "program", exes: []string{"rclone"}, subs: []string{"authorize"}, trigger: "", build: effectsCloudL841},
-		{line: 847, kind: "program", exes: []string{"rclone"}, subs: []string{"copy", "copyto", "sync", "bisync", "copyurl"}, trigger: "", build: effectsCloudL847},
-		{line: 869, kind: "program", exes: []string{"rclone"}, subs: []string{"move", "moveto"}, trigger: "", build: effectsCloudL869},
-		{line: 884, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL884},
-		{line: 899, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL899},
-		{line: 906, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL906},
-		{line: 913, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL913},
-		{line: 921, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL921},
-		{line: 929, kind: "program", exes: []string{"doctl"}, subs: []string{"account", "balance", "invoice"}, trigger: "", build: effectsCloudL929},
-		{line: 936, kind: "program", exes: []string{"doctl"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL936},
-		{line: 946, kind: "program", exes: []string{"doctl"}, subs: []string{"kubernetes", "k8s", "k"}, trigger: "", build: effectsCloudL946},
-		{line: 953, kind: "program", exes: []string{"doctl"}, subs: []string{"registry", "reg", "r"}, trigger: "", build: effectsCloudL953},
-		{line: 961, kind: "program", exes: []string{"doctl"}, subs: []string{"version"}, trigger: "", build: effectsCloudL961},
-		{line: 966, kind: "program", exes: []string{"doctl"}, subs: []string{"compute"}, trigger: "", build: effectsCloudL966},
-		{line: 972, kind: "program", exes: []string{"heroku"}, subs: nil, trigger: "", build: effectsCloudL972},
-		{line: 979, kind: "program", exes: []string{"heroku"}, subs: []string{"auth:token", "config", "config:get", "pg:credentials:url", "pg:credentials"}, trigger: "", build: effectsCloudL979},
-		{line: 987, kind: "program", exes: []string{"heroku"}, subs: []string{"apps", "apps:info", "info", "ps", "logs", "releases", "addons", "domains", "status", "whoami", "auth:whoami", "regions", "pipelines", "teams", "access", "features", "labs", "stack", "buildpacks", "drains", "certs", "spaces", "pg:info", "version", "--version"}, trigger: "", build: effectsCloudL987},
-		{line: 996, kind: "program", exes: []string{"heroku"}, subs: []string{"run", "run:detached", "local", "local:run", "ps:exec", "pg:psql", "redis:cli", "console"}, trigger: "", build: effectsCloudL996},
-		{line: 1002, kind: "program", exes: []string{"heroku"}, subs: []string{"login", "logout", "auth:login", "auth:logout", "git:remote", "git:clone"}, trigger: "", build: effectsCloudL1002},
-		{line: 1008, kind: "program", exes: []string{"fly"}, subs: nil, trigger: "", build: effectsCloudL1008},
-		{line: 1020, kind: "program", exes: []string{"fly"}, subs: []string{"auth", "tokens"}, trigger: "", build: effectsCloudL1020},
-		{line: 1027, kind: "program", exes: []string{"fly"}, subs: []string{"status", "logs", "info", "ips", "regions", "releases", "doctor", "dashboard", "checks", "services"}, trigger: "", build: effectsCloudL1027},
-		{line: 1038, kind: "program", exes: []string{"fly"}, subs: []string{"secrets", "apps", "machine", "machines", "m", "volumes", "volume", "vol", "postgres", "pg", "certs", "orgs", "auth", "scale", "ips", "tokens"}, trigger: "", build: effectsCloudL1038},
-		{line: 1049, kind: "program", exes: []string{"fly"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1049},
-		{line: 1055, kind: "program", exes: []string{"fly"}, subs: []string{"deploy", "launch", "console", "ssh", "sftp", "proxy", "mpg"}, trigger: "", build: effectsCloudL1055},
-		{line: 1061, kind: "program", exes: []string{"vercel"}, subs: nil, trigger: "", build: effectsCloudL1061},
-		{line: 1076, kind: "program", exes: []string{"vercel"}, subs: []string{"ls", "list", "inspect", "logs", "whoami", "domains", "projects", "project", "teams"}, trigger: "", build: effectsCloudL1076},
-		{line: 1086, kind: "program", exes: []string{"vercel"}, subs: []string{"env"}, trigger: "", build: effectsCloudL1086},
-		{line: 1096, kind: "program", exes: []string{"vercel"}, subs: []string{"pull"}, trigger: "", build: effectsCloudL1096},
-		{line: 1106, kind: "program", exes: []string{"vercel"}, subs: []string{"env"}, trigger: "", build: effectsCloudL1106},
-		{line: 1117, kind: "program", exes: []string{"vercel"}, subs: []string{"dev", "build", "deploy", "link", "login", "logout", "switch", "redeploy", "promote", "rollback", "alias", "dns", "certs", "git", "integration", "env", "bisect"}, trigger: "", build: effectsCloudL1117},
-		{line: 1123, kind: "program", exes: []string{"netlify"}, subs: nil, trigger: "", build: effectsCloudL1123},
-		{line: 1132, kind: "program", exes: []string{"netlify"}, subs: []string{"env:list", "env:get"}, trigger: "", build: effectsCloudL1132},
-		{line: 1140, kind: "program", exes: []string{"netlify"}, subs: []string{"status", "sites:list", "functions:list", "logs", "logs:function", "logs:deploy", "watch", "api"}, trigger: "", build: effectsCloudL1140},
-		{line: 1150, kind: "program", exes: []string{"netlify"}, subs: []string{"deploy"}, trigger: "", build: effectsCloudL1150},
-		{line: 1164, kind: "program", exes: []string{"netlify"}, subs: []string{"dev", "build", "serve", "functions:serve", "functions:invoke", "functions:build", "login", "logout", "link", "unlink", "init", "switch", "env:set", "env:unset", "env:import", "env:clone", "open"}, trigger: "", build: effectsCloudL1164},
-		{line: 1170, kind: "program", exes: []string{"wrangler"}, subs: nil, trigger: "", build: effectsCloudL1170},
-		{line: 1184, kind: "program", exes: []string{"wrangler"}, subs: []string{"whoami", "tail"}, trigger: "", build: effectsCloudL1184},
-		{line: 1195, kind: "program", exes: []string{"wrangler"}, subs: []string{"secret", "deployments", "versions", "kv", "kv:namespace", "kv:key", "r2", "d1"}, trigger: "", build: effectsCloudL1195},
-		{line: 1205, kind: "program", exes: []string{"wrangler"}, subs: []string{"d1"}, trigger: "", build: effectsCloudL1205},
-		{line: 1218, kind: "program", exes: []string{"wrangler"}, subs: []string{"dev", "deploy", "publish", "build", "pages", "login", "logout", "init", "generate", "types", "secret", "kv", "r2", "queues", "dispatch-namespace"}, trigger: "", build: effectsCloudL1218},
-		{line: 1231, kind: "program", exes: []string{"terraform", "tofu"}, subs: nil, trigger: "", build: effectsCloudL1231},
-		{line: 1258, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"fmt"}, trigger: "", build: effectsCloudL1258},
-		{line: 1269, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"validate"}, trigger: "", build: effectsCloudL1269},
-		{line: 1277, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"plan"}, trigger: "", build: effectsCloudL1277},
-		{line: 1291, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"apply", "destroy", "refresh", "import", "console", "test"}, trigger: "", build: effectsCloudL1291},
-		{line: 1307, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"show"}, trigger: "", build: effectsCloudL1307},
-		{line: 1317, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"output"}, trigger: "", build: effectsCloudL1317},
-		{line: 1328, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1328},
-		{line: 1337, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1337},
-		{line: 1343, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1343},
-		{line: 1356, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1356},
-		{line: 1363, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"init", "get"}, trigger: "", build: effectsCloudL1363},
-		{line: 1374, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1374},
-		{line: 1381, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1381},
-		{line: 1389, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1389},
-		{line: 1395, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1395},
-		{line: 1403, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"login", "logout", "taint", "untaint", "force-unlock"}, trigger: "", build: effectsCloudL1403},
-		{line: 1411, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"metadata", "modules"}, trigger: "", build: effectsCloudL1411},
-		{line: 1419, kind: "program", exes: []string{"terragrunt"}, subs: nil, trigger: "", build: effectsCloudL1419},
-		{line: 1425, kind: "program", exes: []string{"pulumi"}, subs: nil, trigger: "", build: effectsCloudL1425},
-		{line: 1444, kind: "program", exes: []string{"pulumi"}, subs: []string{"preview", "pre", "up", "update", "destroy", "down", "dn", "refresh", "import", "watch", "convert", "new", "install", "about"}, trigger: "", build: effectsCloudL1444},
-		{line: 1461, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack", "config"}, trigger: "", build: effectsCloudL1461},
-		{line: 1474, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack"}, trigger: "", build: effectsCloudL1474},
-		{line: 1487, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "env"}, trigger: "", build: effectsCloudL1487},
-		{line: 1499, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "stack"}, trigger: "", build: effectsCloudL1499},
-		{line: 1511, kind: "program", exes: []string{"pulumi"}, subs: []string{"whoami", "logs", "org", "env", "schema", "login", "logout", "plugin", "policy", "package", "ai", "cancel"}, trigger: "", build: effectsCloudL1511},
-		{line: 1519, kind: "program", exes: []string{"pulumi"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1519},
+		{line: 65, kind: "program", exes: []string{"aws"}, subs: []string{"s3api", "iam", "cloudformation", "logs", "cloudwatch", "ecr", "sqs", "sns", "route53", "acm", "elbv2", "autoscaling", "eks", "organizations", "cloudtrail", "kms", "apigateway"}, trigger: "", build: effectsCloudL65},
+		{line: 89, kind: "program", exes: []string{"aws"}, subs: []string{"lambda", "ecs", "appsync", "cognito-idp", "glue", "elasticbeanstalk", "amplify", "batch"}, trigger: "", build: effectsCloudL89},
+		{line: 103, kind: "program", exes: []string{"aws"}, subs: []string{"ec2"}, trigger: "", build: effectsCloudL103},
+		{line: 116, kind: "program", exes: []string{"aws"}, subs: []string{"sts"}, trigger: "", build: effectsCloudL116},
+		{line: 127, kind: "program", exes: []string{"aws"}, subs: []string{"ecr", "ecr-public"}, trigger: "", build: effectsCloudL127},
+		{line: 137, kind: "program", exes: []string{"aws"}, subs: []string{"codeartifact"}, trigger: "", build: effectsCloudL137},
+		{line: 146, kind: "program", exes: []string{"aws"}, subs: []string{"secretsmanager"}, trigger: "", build: effectsCloudL146},
+		{line: 156, kind: "program", exes: []string{"aws"}, subs: []string{"ssm"}, trigger: "", build: effectsCloudL156},
+		{line: 168, kind: "program", exes: []string{"aws"}, subs: []string{"eks", "sso", "redshift", "redshift-serverless", "lightsail", "ec2", "cognito-identity"}, trigger: "", build: effectsCloudL168},
+		{line: 180, kind: "program", exes: []string{"aws"}, subs: []string{"iam"}, trigger: "", build: effectsCloudL180},
+		{line: 190, kind: "program", exes: []string{"aws"}, subs: []string{"rds", "s3"}, trigger: "", build: effectsCloudL190},
+		{line: 200, kind: "program", exes: []string{"aws"}, subs: []string{"eks"}, trigger: "", build: effectsCloudL200},
+		{line: 211, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL211},
+		{line: 217, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL217},
+		{line: 224, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL224},
+		{line: 231, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL231},
+		{line: 238, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL238},
+		{line: 246, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL246},
+		{line: 259, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL259},
+		{line: 281, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL281},
+		{line: 295, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL295},
+		{line: 307, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL307},
+		{line: 320, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL320},
+		{line: 327, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL327},
+		{line: 335, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL335},
+		{line: 343, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL343},
+		{line: 354, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL354},
+		{line: 365, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL365},
+		{line: 373, kind: "program", exes: []string{"az"}, subs: []string{"account"}, trigger: "", build: effectsCloudL373},
+		{line: 382, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL382},
+		{line: 391, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL391},
+		{line: 401, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL401},
+		{line: 410, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL410},
+		{line: 417, kind: "program", exes: []string{"az"}, subs: []string{"account"}, trigger: "", build: effectsCloudL417},
+		{line: 424, kind: "program", exes: []string{"az"}, subs: []string{"storage", "webapp", "functionapp", "redis", "cosmosdb"}, trigger: "", build: effectsCloudL424},
+		{line: 431, kind: "program", exes: []string{"az"}, subs: []string{"storage", "webapp", "functionapp"}, trigger: "", build: effectsCloudL431},
+		{line: 439, kind: "program", exes: []string{"az"}, subs: []string{"acr"}, trigger: "", build: effectsCloudL439},
+		{line: 449, kind: "program", exes: []string{"az"}, subs: []string{"aks"}, trigger: "", build: effectsCloudL449},
+		{line: 460, kind: "program", exes: []string{"az"}, subs: []string{"login", "logout", "version", "upgrade"}, trigger: "", build: effectsCloudL460},
+		{line: 469, kind: "program", exes: []string{"az"}, subs: []string{"config"}, trigger: "", build: effectsCloudL469},
+		{line: 476, kind: "program", exes: []string{"az"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL476},
+		{line: 495, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL495},
+		{line: 513, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL513},
+		{line: 522, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL522},
+		{line: 529, kind: "program", exes: []string{"gcloud"}, subs: []string{"config"}, trigger: "", build: effectsCloudL529},
+		{line: 537, kind: "program", exes: []string{"gcloud"}, subs: []string{"secrets"}, trigger: "", build: effectsCloudL537},
+		{line: 546, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth", "config"}, trigger: "", build: effectsCloudL546},
+		{line: 553, kind: "program", exes: []string{"gcloud"}, subs: []string{"info", "version"}, trigger: "", build: effectsCloudL553},
+		{line: 562, kind: "program", exes: []string{"gcloud"}, subs: []string{"config"}, trigger: "", build: effectsCloudL562},
+		{line: 570, kind: "program", exes: []string{"gcloud"}, subs: []string{"projects", "organizations", "services", "secrets", "folders", "builds", "scheduler", "topic", "components"}, trigger: "", build: effectsCloudL570},
+		{line: 581, kind: "program", exes: []string{"gcloud"}, subs: []string{"functions"}, trigger: "", build: effectsCloudL581},
+		{line: 590, kind: "program", exes: []string{"gcloud"}, subs: []string{"run"}, trigger: "", build: effectsCloudL590},
+		{line: 599, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL599},
+		{line: 610, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL610},
+		{line: 621, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL621},
+		{line: 629, kind: "program", exes: []string{"gcloud"}, subs: []string{"container"}, trigger: "", build: effectsCloudL629},
+		{line: 639, kind: "program", exes: []string{"gcloud"}, subs: []string{"iam"}, trigger: "", build: effectsCloudL639},
+		{line: 647, kind: "program", exes: []string{"gcloud"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL647},
+		{line: 656, kind: "program", exes: []string{"gcloud"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL656},
+		{line: 673, kind: "program", exes: []string{"gcloud"}, subs: []string{"compute", "cloud-shell", "alpha", "beta"}, trigger: "", build: effectsCloudL673},
+		{line: 679, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL679},
+		{line: 692, kind: "program", exes: []string{"gsutil"}, subs: nil, trigger: "", build: effectsCloudL692},
+		{line: 706, kind: "program", exes: []string{"gsutil"}, subs: []string{"ls", "cat", "du", "stat", "hash", "version"}, trigger: "", build: effectsCloudL706},
+		{line: 714, kind: "program", exes: []string{"gsutil"}, subs: []string{"cp", "rsync"}, trigger: "", build: effectsCloudL714},
+		{line: 730, kind: "program", exes: []string{"gsutil"}, subs: []string{"mv"}, trigger: "", build: effectsCloudL730},
+		{line: 744, kind: "program", exes: []string{"azcopy"}, subs: nil, trigger: "", build: effectsCloudL744},
+		{line: 752, kind: "program", exes: []string{"azcopy"}, subs: []string{"copy", "cp", "sync"}, trigger: "", build: effectsCloudL752},
+		{line: 772, kind: "program", exes: []string{"azcopy"}, subs: []string{"list", "remove", "rm", "make", "bench", "benchmark", "login", "logout"}, trigger: "", build: effectsCloudL772},
+		{line: 780, kind: "program", exes: []string{"azcopy"}, subs: []string{"jobs"}, trigger: "", build: effectsCloudL780},
+		{line: 786, kind: "program", exes: []string{"azcopy"}, subs: []string{"env"}, trigger: "", build: effectsCloudL786},
+		{line: 795, kind: "program", exes: []string{"s3cmd"}, subs: nil, trigger: "", build: effectsCloudL795},
+		{line: 814, kind: "program", exes: []string{"s3cmd"}, subs: []string{"ls", "la", "du", "info"}, trigger: "", build: effectsCloudL814},
+		{line: 825, kind: "program", exes: []string{"s3cmd"}, subs: []string{"get", "put", "sync"}, trigger: "", build: effectsCloudL825},
+		{line: 849, kind: "program", exes: []string{"rclone"}, subs: nil, trigger: "", build: effectsCloudL849},
+		{line: 875, kind: "program", exes: []string{"rclone"}, subs: []string{"ls", "lsd", "lsl", "lsf", "lsjson", "size", "about", "tree", "check", "cryptcheck", "md5sum", "sha1sum", "hashsum", "cat"}, trigger: "", build: effectsCloudL875},
+		{line: 889, kind: "program", exes: []string{"rclone"}, subs: []string{"listremotes", "version"}, trigger: "", build: effectsCloudL889},
+		{line: 899, kind: "program", exes: []string{"rclone"}, subs: []string{"config"}, trigger: "", build: effectsCloudL899},
+		{line: 907, kind: "program", exes: []string{"rclone"}, subs: []string{"config"}, trigger: "", build: effectsCloudL907},
+		{line: 914, kind: "program", exes: []string{"rclone"}, subs: []string{"authorize"}, trigger: "", build: effectsCloudL914},
+		{line: 920, kind: "program", exes: []string{"rclone"}, subs: []string{"copy", "copyto", "sync", "bisync", "copyurl"}, trigger: "", build: effectsCloudL920},
+		{line: 942, kind: "program", exes: []string{"rclone"}, subs: []string{"move", "moveto"}, trigger: "", build: effectsCloudL942},
+		{line: 957, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL957},
+		{line: 972, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL972},
+		{line: 979, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL979},
+		{line: 986, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL986},
+		{line: 994, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL994},
+		{line: 1002, kind: "program", exes: []string{"doctl"}, subs: []string{"account", "balance", "invoice"}, trigger: "", build: effectsCloudL1002},
+		{line: 1009, kind: "program", exes: []string{"doctl"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL1009},
+		{line: 1019, kind: "program", exes: []string{"doctl"}, subs: []string{"kubernetes", "k8s", "k"}, trigger: "", build: effectsCloudL1019},
+		{line: 1026, kind: "program", exes: []string{"doctl"}, subs: []string{"registry", "reg", "r"}, trigger: "", build: effectsCloudL1026},
+		{line: 1034, kind: "program", exes: []string{"doctl"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1034},
+		{line: 1039, kind: "program", exes: []string{"doctl"}, subs: []string{"compute"}, trigger: "", build: effectsCloudL1039},
+		{line: 1045, kind: "program", exes: []string{"heroku"}, subs: nil, trigger: "", build: effectsCloudL1045},
+		{line: 1052, kind: "program", exes: []string{"heroku"}, subs: []string{"auth:token", "config", "config:get", "pg:credentials:url", "pg:credentials"}, trigger: "", build: effectsCloudL1052},
+		{line: 1060, kind: "program", exes: []string{"heroku"}, subs: []string{"apps", "apps:info", "info", "ps", "logs", "releases", "addons", "domains", "status", "whoami", "auth:whoami", "regions", "pipelines", "teams", "access", "features", "labs", "stack", "buildpacks", "drains", "certs", "spaces", "pg:info", "version", "--version"}, trigger: "", build: effectsCloudL1060},
+		{line: 1069, kind: "program", exes: []string{"heroku"}, subs: []string{"run", "run:detached", "local", "local:run", "ps:exec", "pg:psql", "redis:cli", "console"}, trigger: "", build: effectsCloudL1069},
+		{line: 1075, kind: "program", exes: []string{"heroku"}, subs: []string{"login", "logout", "auth:login", "auth:logout", "git:remote", "git:clone"}, trigger: "", build: effectsCloudL1075},
+		{line: 1081, kind: "program", exes: []string{"fly"}, subs: nil, trigger: "", build: effectsCloudL1081},
+		{line: 1093, kind: "program", exes: []string{"fly"}, subs: []string{"auth", "tokens"}, trigger: "", build: effectsCloudL1093},
+		{line: 1100, kind: "program", exes: []string{"fly"}, subs: []string{"status", "logs", "info", "ips", "regions", "releases", "doctor", "dashboard", "checks", "services"}, trigger: "", build: effectsCloudL1100},
+		{line: 1111, kind: "program", exes: []string{"fly"}, subs: []string{"secrets", "apps", "machine", "machines", "m", "volumes", "volume", "vol", "postgres", "pg", "certs", "orgs", "auth", "scale", "ips", "tokens"}, trigger: "", build: effectsCloudL1111},
+		{line: 1122, kind: "program", exes: []string{"fly"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1122},
+		{line: 1128, kind: "program", exes: []string{"fly"}, subs: []string{"deploy", "launch", "console", "ssh", "sftp", "proxy", "mpg"}, trigger: "", build: effectsCloudL1128},
+		{line: 1134, kind: "program", exes: []string{"vercel"}, subs: nil, trigger: "", build: effectsCloudL1134},
+		{line: 1149, kind: "program", exes: []string{"vercel"}, subs: []string{"ls", "list", "inspect", "logs", "whoami", "domains", "projects", "project", "teams"}, trigger: "", build: effectsCloudL1149},
+		{line: 1159, kind: "program", exes: []string{"vercel"}, subs: []string{"env"}, trigger: "", build: effectsCloudL1159},
+		{line: 1169, kind: "program", exes: []string{"vercel"}, subs: []string{"pull"}, trigger: "", build: effectsCloudL1169},
+		{line: 1179, kind: "program", exes: []string{"vercel"}, subs: []string{"env"}, trigger: "", build: effectsCloudL1179},
+		{line: 1190, kind: "program", exes: []string{"vercel"}, subs: []string{"dev", "build", "deploy", "link", "login", "logout", "switch", "redeploy", "promote", "rollback", "alias", "dns", "certs", "git", "integration", "env", "bisect"}, trigger: "", build: effectsCloudL1190},
+		{line: 1196, kind: "program", exes: []string{"netlify"}, subs: nil, trigger: "", build: effectsCloudL1196},
+		{line: 1205, kind: "program", exes: []string{"netlify"}, subs: []string{"env:list", "env:get"}, trigger: "", build: effectsCloudL1205},
+		{line: 1213, kind: "program", exes: []string{"netlify"}, subs: []string{"status", "sites:list", "functions:list", "logs", "logs:function", "logs:deploy", "watch", "api"}, trigger: "", build: effectsCloudL1213},
+		{line: 1223, kind: "program", exes: []string{"netlify"}, subs: []string{"deploy"}, trigger: "", build: effectsCloudL1223},
+		{line: 1237, kind: "program", exes: []string{"netlify"}, subs: []string{"dev", "build", "serve", "functions:serve", "functions:invoke", "functions:build", "login", "logout", "link", "unlink", "init", "switch", "env:set", "env:unset", "env:import", "env:clone", "open"}, trigger: "", build: effectsCloudL1237},
+		{line: 1243, kind: "program", exes: []string{"wrangler"}, subs: nil, trigger: "", build: effectsCloudL1243},
+		{line: 1257, kind: "program", exes: []string{"wrangler"}, subs: []string{"whoami", "tail"}, trigger: "", build: effectsCloudL1257},
+		{line: 1268, kind: "program", exes: []string{"wrangler"}, subs: []string{"secret", "deployments", "versions", "kv", "kv:namespace", "kv:key", "r2", "d1"}, trigger: "", build: effectsCloudL1268},
+		{line: 1278, kind: "program", exes: []string{"wrangler"}, subs: []string{"d1"}, trigger: "", build: effectsCloudL1278},
+		{line: 1291, kind: "program", exes: []string{"wrangler"}, subs: []string{"dev", "deploy", "publish", "build", "pages", "login", "logout", "init", "generate", "types", "secret", "kv", "r2", "queues", "dispatch-namespace"}, trigger: "", build: effectsCloudL1291},
+		{line: 1304, kind: "program", exes: []string{"terraform", "tofu"}, subs: nil, trigger: "", build: effectsCloudL1304},
+		{line: 1331, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"fmt"}, trigger: "", build: effectsCloudL1331},
+		{line: 1342, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"validate"}, trigger: "", build: effectsCloudL1342},
+		{line: 1350, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"plan"}, trigger: "", build: effectsCloudL1350},
+		{line: 1364, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"apply", "destroy", "refresh", "import", "console", "test"}, trigger: "", build: effectsCloudL1364},
+		{line: 1380, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"show"}, trigger: "", build: effectsCloudL1380},
+		{line: 1390, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"output"}, trigger: "", build: effectsCloudL1390},
+		{line: 1401, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1401},
+		{line: 1410, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1410},
+		{line: 1416, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1416},
+		{line: 1429, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1429},
+		{line: 1436, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"init", "get"}, trigger: "", build: effectsCloudL1436},
+		{line: 1447, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1447},
+		{line: 1454, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1454},
+		{line: 1462, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1462},
+		{line: 1468, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1468},
+		{line: 1476, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"login", "logout", "taint", "untaint", "force-unlock"}, trigger: "", build: effectsCloudL1476},
+		{line: 1484, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"metadata", "modules"}, trigger: "", build: effectsCloudL1484},
+		{line: 1492, kind: "program", exes: []string{"terragrunt"}, subs: nil, trigger: "", build: effectsCloudL1492},
+		{line: 1498, kind: "program", exes: []string{"pulumi"}, subs: nil, trigger: "", build: effectsCloudL1498},
+		{line: 1517, kind: "program", exes: []string{"pulumi"}, subs: []string{"preview", "pre", "up", "update", "destroy", "down", "dn", "refresh", "import", "watch", "convert", "new", "install", "about"}, trigger: "", build: effectsCloudL1517},
+		{line: 1534, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack", "config"}, trigger: "", build: effectsCloudL1534},
+		{line: 1547, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack"}, trigger: "", build: effectsCloudL1547},
+		{line: 1560, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "env"}, trigger: "", build: effectsCloudL1560},
+		{line: 1572, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "stack"}, trigger: "", build: effectsCloudL1572},
+		{line: 1584, kind: "program", exes: []string{"pulumi"}, subs: []string{"whoami", "logs", "org", "env", "schema", "login", "logout", "plugin", "policy", "package", "ai", "cancel"}, trigger: "", build: effectsCloudL1584},
+		{line: 1592, kind: "program", exes: []string{"pulumi"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1592},
 	}},
 	{file: "effects/containers.toml", header: packHeader{Name: "effects-containers", Executables: []string{"kubectl", "oc", "kubectx", "kubens", "k9s", "helm", "kustomize", "docker", "podman", "nerdctl", "ctr", "docker-compose", "podman-compose"}}, blocks: []genBlock{
 		{line: 13, kind: "program", exes: []string{"kubectl", "oc"}, subs: nil, trigger: "", build: effectsContainersL13},
@@ -1068,39 +1073,40 @@ var generatedPacks = []genPack{
 	{file: "effects/forges.toml", header: packHeader{Name: "effects-forges", Executables: []string{"gh", "glab", "hub", "tea", "git-lfs"}}, blocks: []genBlock{
 		{line: 12, kind: "program", exes: []string{"gh"}, subs: nil, trigger: "", build: effectsForgesL12},
 		{line: 30, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "issue", "run", "workflow", "release", "repo", "gist", "label", "cache", "ruleset", "project", "secret", "variable", "codespace", "org", "attestation", "ssh-key", "gpg-key", "extension", "alias", "config", "auth", "status", "completion", "preview", "agent-task", "copilot"}, trigger: "", build: effectsForgesL30},
-		{line: 37, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "issue", "run", "workflow", "release", "repo", "gist", "label", "cache", "ruleset", "project", "secret", "variable", "codespace", "org", "attestation", "ssh-key", "gpg-key", "extension", "alias", "config"}, trigger: "", build: effectsForgesL37},
-		{line: 54, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "issue", "repo", "label", "secret", "variable", "cache", "run", "workflow", "ruleset", "project", "codespace", "org"}, trigger: "", build: effectsForgesL54},
-		{line: 75, kind: "program", exes: []string{"gh"}, subs: []string{"gist", "release", "ssh-key", "gpg-key"}, trigger: "", build: effectsForgesL75},
-		{line: 90, kind: "program", exes: []string{"gh"}, subs: []string{"gist", "release", "ssh-key", "gpg-key"}, trigger: "", build: effectsForgesL90},
-		{line: 103, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "repo", "gist", "run", "release", "codespace"}, trigger: "", build: effectsForgesL103},
-		{line: 119, kind: "program", exes: []string{"gh"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL119},
-		{line: 126, kind: "program", exes: []string{"gh"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL126},
+		{line: 37, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "issue", "run", "workflow", "release", "repo", "gist", "label", "cache", "ruleset", "project", "secret", "variable", "codespace", "org", "attestation", "ssh-key", "gpg-key", "extension", "alias"}, trigger: "", build: effectsForgesL37},
+		{line: 58, kind: "program", exes: []string{"gh"}, subs: []string{"config"}, trigger: "", build: effectsForgesL58},
+		{line: 65, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "issue", "repo", "label", "secret", "variable", "cache", "run", "workflow", "ruleset", "project", "codespace", "org"}, trigger: "", build: effectsForgesL65},
+		{line: 86, kind: "program", exes: []string{"gh"}, subs: []string{"gist", "release", "ssh-key", "gpg-key"}, trigger: "", build: effectsForgesL86},
+		{line: 101, kind: "program", exes: []string{"gh"}, subs: []string{"gist", "release", "ssh-key", "gpg-key"}, trigger: "", build: effectsForgesL101},
+		{line: 114, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "repo", "gist", "run", "release", "codespace"}, trigger: "", build: effectsForgesL114},
+		{line: 130, kind: "program", exes: []string{"gh"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL130},
 		{line: 137, kind: "program", exes: []string{"gh"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL137},
-		{line: 145, kind: "program", exes: []string{"gh"}, subs: []string{"api"}, trigger: "", build: effectsForgesL145},
-		{line: 156, kind: "program", exes: []string{"gh"}, subs: []string{"browse"}, trigger: "", build: effectsForgesL156},
-		{line: 165, kind: "program", exes: []string{"gh"}, subs: []string{"extension", "alias", "config", "completion", "copilot"}, trigger: "", build: effectsForgesL165},
-		{line: 173, kind: "program", exes: []string{"gh"}, subs: []string{"search"}, trigger: "", build: effectsForgesL173},
-		{line: 186, kind: "program", exes: []string{"glab"}, subs: nil, trigger: "", build: effectsForgesL186},
-		{line: 200, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "issue", "ci", "pipeline", "release", "repo", "label", "snippet", "variable", "schedule", "project", "cluster", "deploy-key", "ssh-key", "gpg-key", "job", "incident", "milestone", "environment", "user", "stack", "changelog", "token", "iteration", "opentofu", "securefile", "runner", "check-update", "version", "auth", "config", "alias", "completion", "duo", "attestation"}, trigger: "", build: effectsForgesL200},
-		{line: 207, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "issue", "ci", "pipeline", "release", "repo", "label", "snippet", "schedule", "project", "cluster", "deploy-key", "ssh-key", "gpg-key", "job", "incident", "milestone", "environment", "changelog", "iteration", "securefile", "runner", "alias"}, trigger: "", build: effectsForgesL207},
-		{line: 217, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "issue", "repo", "label", "variable", "schedule", "project", "ci", "pipeline", "incident", "milestone", "environment", "deploy-key", "token"}, trigger: "", build: effectsForgesL217},
-		{line: 232, kind: "program", exes: []string{"glab"}, subs: []string{"release", "snippet", "ssh-key", "gpg-key", "securefile"}, trigger: "", build: effectsForgesL232},
-		{line: 245, kind: "program", exes: []string{"glab"}, subs: []string{"release", "snippet", "ssh-key", "gpg-key", "securefile"}, trigger: "", build: effectsForgesL245},
-		{line: 256, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "repo", "ci", "job", "release", "securefile"}, trigger: "", build: effectsForgesL256},
-		{line: 271, kind: "program", exes: []string{"glab"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL271},
-		{line: 282, kind: "program", exes: []string{"glab"}, subs: []string{"config", "variable"}, trigger: "", build: effectsForgesL282},
-		{line: 290, kind: "program", exes: []string{"glab"}, subs: []string{"api"}, trigger: "", build: effectsForgesL290},
-		{line: 300, kind: "program", exes: []string{"glab"}, subs: []string{"auth", "config", "alias", "duo", "stack", "cluster", "completion", "opentofu"}, trigger: "", build: effectsForgesL300},
-		{line: 308, kind: "program", exes: []string{"hub"}, subs: nil, trigger: "", build: effectsForgesL308},
-		{line: 321, kind: "program", exes: []string{"hub"}, subs: []string{"pull-request", "issue", "release", "ci-status", "compare", "create", "fork", "sync", "api", "gist", "delete", "pr"}, trigger: "", build: effectsForgesL321},
-		{line: 338, kind: "program", exes: []string{"hub"}, subs: []string{"browse"}, trigger: "", build: effectsForgesL338},
-		{line: 345, kind: "program", exes: []string{"tea"}, subs: nil, trigger: "", build: effectsForgesL345},
-		{line: 354, kind: "program", exes: []string{"tea"}, subs: []string{"pulls", "pull", "pr", "issues", "issue", "i", "releases", "release", "r", "repos", "repo", "labels", "label", "milestones", "milestone", "ms", "notifications", "notification", "n", "times", "time", "t", "branches", "branch", "organizations", "organization", "org", "comment", "c", "whoami", "admin", "webhooks", "webhook", "actions", "action", "open", "o", "clone", "logins", "login", "logout"}, trigger: "", build: effectsForgesL354},
-		{line: 361, kind: "program", exes: []string{"tea"}, subs: []string{"pulls", "pull", "pr", "issues", "issue", "i", "releases", "release", "r", "repos", "repo", "labels", "label", "milestones", "milestone", "ms", "notifications", "notification", "n", "times", "time", "t", "branches", "branch", "organizations", "organization", "org", "webhooks", "webhook"}, trigger: "", build: effectsForgesL361},
-		{line: 370, kind: "program", exes: []string{"tea"}, subs: []string{"pulls", "pull", "pr", "issues", "issue", "i", "releases", "release", "r", "repos", "repo", "labels", "label", "milestones", "milestone", "ms", "comment", "c", "times", "time", "t", "branches", "branch", "organizations", "organization", "org", "webhooks", "webhook"}, trigger: "", build: effectsForgesL370},
-		{line: 380, kind: "program", exes: []string{"git-lfs"}, subs: nil, trigger: "", build: effectsForgesL380},
-		{line: 389, kind: "program", exes: []string{"git-lfs"}, subs: []string{"ls-files", "status", "env", "version", "logs", "track", "locks", "ext", "fsck", "pointer"}, trigger: "", build: effectsForgesL389},
-		{line: 398, kind: "program", exes: []string{"git-lfs"}, subs: []string{"pull", "fetch", "push", "clone", "checkout", "install", "uninstall", "untrack", "migrate", "prune", "lock", "unlock", "update", "dedup", "smudge", "clean", "filter-process", "post-checkout", "post-commit", "post-merge", "pre-push", "standalone-file", "merge-driver"}, trigger: "", build: effectsForgesL398},
+		{line: 148, kind: "program", exes: []string{"gh"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL148},
+		{line: 156, kind: "program", exes: []string{"gh"}, subs: []string{"api"}, trigger: "", build: effectsForgesL156},
+		{line: 175, kind: "program", exes: []string{"gh"}, subs: []string{"browse"}, trigger: "", build: effectsForgesL175},
+		{line: 184, kind: "program", exes: []string{"gh"}, subs: []string{"extension", "alias", "config", "completion", "copilot"}, trigger: "", build: effectsForgesL184},
+		{line: 192, kind: "program", exes: []string{"gh"}, subs: []string{"search"}, trigger: "", build: effectsForgesL192},
+		{line: 207, kind: "program", exes: []string{"glab"}, subs: nil, trigger: "", build: effectsForgesL207},
+		{line: 221, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "issue", "ci", "pipeline", "release", "repo", "label", "snippet", "variable", "schedule", "project", "cluster", "deploy-key", "ssh-key", "gpg-key", "job", "incident", "milestone", "environment", "user", "stack", "changelog", "token", "iteration", "opentofu", "securefile", "runner", "check-update", "version", "auth", "config", "alias", "completion", "duo", "attestation"}, trigger: "", build: effectsForgesL221},
+		{line: 228, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "issue", "ci", "pipeline", "release", "repo", "label", "snippet", "schedule", "project", "cluster", "deploy-key", "ssh-key", "gpg-key", "job", "incident", "milestone", "environment", "changelog", "iteration", "securefile", "runner", "alias"}, trigger: "", build: effectsForgesL228},
+		{line: 241, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "issue", "repo", "label", "variable", "schedule", "project", "ci", "pipeline", "incident", "milestone", "environment", "deploy-key", "token"}, trigger: "", build: effectsForgesL241},
+		{line: 256, kind: "program", exes: []string{"glab"}, subs: []string{"release", "snippet", "ssh-key", "gpg-key", "securefile"}, trigger: "", build: effectsForgesL256},
+		{line: 269, kind: "program", exes: []string{"glab"}, subs: []string{"release", "snippet", "ssh-key", "gpg-key", "securefile"}, trigger: "", build: effectsForgesL269},
+		{line: 280, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "repo", "ci", "job", "release", "securefile"}, trigger: "", build: effectsForgesL280},
+		{line: 295, kind: "program", exes: []string{"glab"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL295},
+		{line: 306, kind: "program", exes: []string{"glab"}, subs: []string{"config", "variable"}, trigger: "", build: effectsForgesL306},
+		{line: 314, kind: "program", exes: []string{"glab"}, subs: []string{"api"}, trigger: "", build: effectsForgesL314},
+		{line: 330, kind: "program", exes: []string{"glab"}, subs: []string{"auth", "config", "alias", "duo", "stack", "cluster", "completion", "opentofu"}, trigger: "", build: effectsForgesL330},
+		{line: 338, kind: "program", exes: []string{"hub"}, subs: nil, trigger: "", build: effectsForgesL338},
+		{line: 351, kind: "program", exes: []string{"hub"}, subs: []string{"pull-request", "issue", "release", "ci-status", "compare", "create", "fork", "sync", "api", "gist", "delete", "pr"}, trigger: "", build: effectsForgesL351},
+		{line: 368, kind: "program", exes: []string{"hub"}, subs: []string{"browse"}, trigger: "", build: effectsForgesL368},
+		{line: 375, kind: "program", exes: []string{"tea"}, subs: nil, trigger: "", build: effectsForgesL375},
+		{line: 384, kind: "program", exes: []string{"tea"}, subs: []string{"pulls", "pull", "pr", "issues", "issue", "i", "releases", "release", "r", "repos", "repo", "labels", "label", "milestones", "milestone", "ms", "notifications", "notification", "n", "times", "time", "t", "branches", "branch", "organizations", "organization", "org", "comment", "c", "whoami", "admin", "webhooks", "webhook", "actions", "action", "open", "o", "clone", "logins", "login", "logout"}, trigger: "", build: effectsForgesL384},
+		{line: 391, kind: "program", exes: []string{"tea"}, subs: []string{"pulls", "pull", "pr", "issues", "issue", "i", "releases", "release", "r", "repos", "repo", "labels", "label", "milestones", "milestone", "ms", "notifications", "notification", "n", "times", "time", "t", "branches", "branch", "organizations", "organization", "org", "webhooks", "webhook"}, trigger: "", build: effectsForgesL391},
+		{line: 400, kind: "program", exes: []string{"tea"}, subs: []string{"pulls", "pull", "pr", "issues", "issue", "i", "releases", "release", "r", "repos", "repo", "labels", "label", "milestones", "milestone", "ms", "comment", "c", "times", "time", "t", "branches", "branch", "organizations", "organization", "org", "webhooks", "webhook"}, trigger: "", build: effectsForgesL400},
+		{line: 410, kind: "program", exes: []string{"git-lfs"}, subs: nil, trigger: "", build: effectsForgesL410},
+		{line: 419, kind: "program", exes: []string{"git-lfs"}, subs: []string{"ls-files", "status", "env", "version", "logs", "track", "locks", "ext", "fsck", "pointer"}, trigger: "", build: effectsForgesL419},
+		{line: 428, kind: "program", exes: []string{"git-lfs"}, subs: []string{"pull", "fetch", "push", "clone", "checkout", "install", "uninstall", "untrack", "migrate", "prune", "lock", "unlock", "update", "dedup", "smudge", "clean", "filter-process", "post-checkout", "post-commit", "post-merge", "pre-push", "standalone-file", "merge-driver"}, trigger: "", build: effectsForgesL428},
 	}},
 	{file: "effects/git.toml", header: packHeader{Name: "effects-git", Executables: []string{"git"}}, blocks: []genBlock{
 		{line: 19, kind: "program", exes: []string{"git"}, subs: nil, trigger: "", build: effectsGitL19},
@@ -1997,10 +2003,10 @@ var generatedExeIndex = []genExe{
 	{name: "autoreconf", grammar: []uint32{0x1c002d}, generic: []uint32{0x1c002d}, subs: nil, ruleKnown: false},
 	{name: "ava", grammar: []uint32{0x240034}, generic: []uint32{0xd0025, 0x240034}, subs: nil, ruleKnown: true},
 	{name: "awk", grammar: []uint32{0xd0006, 0x230005}, generic: []uint32{0xb001a, 0xd001a, 0xe0004, 0xe000f, 0xe0018, 0x230005}, subs: nil, ruleKnown: true},
-	{name: "aws", grammar: []uint32{0x10000, 0x130000, 0x130001}, generic: []uint32{0x10009, 0x10015, 0x1001b, 0xe0008, 0x130000, 0x130001}, subs: []genSub{{"codeartifact", []uint32{0x130005}}, {"cognito-identity", []uint32{0x130008}}, {"configure", []uint32{0x13000c, 0x13000d, 0x13000e, 0x13000f, 0x130010}}, {"ec2", []uint32{0x130008}}, {"ecr", []uint32{0x130004}}, {"ecr-public", []uint32{0x130004}}, {"eks", []uint32{0x130008, 0x13000b}}, {"iam", []uint32{0x1000b, 0x130009}}, {"kms", []uint32{0x1000b}}, {"lightsail", []uint32{0x130008}}, {"organizations", []uint32{0x1000b}}, {"rds", []uint32{0x13000a}}, {"redshift", []uint32{0x130008}}, {"redshift-serverless", []uint32{0x130008}}, {"route53", []uint32{0x1000a}}, {"s3", []uint32{0x10005, 0x10006, 0x10007, 0x10008, 0x13000a, 0x130011, 0x130012, 0x130013, 0x130014}}, {"secretsmanager", []uint32{0xf0005, 0x130006}}, {"ssm", []uint32{0xf0006, 0x130007}}, {"sso", []uint32{0x130008}}, {"sts", []uint32{0x1000b, 0x130002, 0x130003}}}, ruleKnown: true},
+	{name: "aws", grammar: []uint32{0x10000, 0x130000, 0x130001}, generic: []uint32{0x10009, 0x10015, 0x1001b, 0xe0008, 0x130000, 0x130001}, subs: []genSub{{"acm", []uint32{0x130003}}, {"amplify", []uint32{0x130004}}, {"apigateway", []uint32{0x130003}}, {"appsync", []uint32{0x130004}}, {"autoscaling", []uint32{0x130003}}, {"batch", []uint32{0x130004}}, {"cloudformation", []uint32{0x130003}}, {"cloudtrail", []uint32{0x130003}}, {"cloudwatch", []uint32{0x130003}}, {"codeartifact", []uint32{0x130008}}, {"cognito-identity", []uint32{0x13000b}}, {"cognito-idp", []uint32{0x130004}}, {"configure", []uint32{0x13000f, 0x130010, 0x130011, 0x130012, 0x130013}}, {"ec2", []uint32{0x130005, 0x13000b}}, {"ecr", []uint32{0x130003, 0x130007}}, {"ecr-public", []uint32{0x130007}}, {"ecs", []uint32{0x130004}}, {"eks", []uint32{0x130003, 0x13000b, 0x13000e}}, {"elasticbeanstalk", []uint32{0x130004}}, {"elbv2", []uint32{0x130003}}, {"glue", []uint32{0x130004}}, {"iam", []uint32{0x1000b, 0x130003, 0x13000c}}, {"kms", []uint32{0x1000b, 0x130003}}, {"lambda", []uint32{0x130004}}, {"lightsail", []uint32{0x13000b}}, {"logs", []uint32{0x130003}}, {"organizations", []uint32{0x1000b, 0x130003}}, {"rds", []uint32{0x13000d}}, {"redshift", []uint32{0x13000b}}, {"redshift-serverless", []uint32{0x13000b}}, {"route53", []uint32{0x1000a, 0x130003}}, {"s3", []uint32{0x10005, 0x10006, 0x10007, 0x10008, 0x13000d, 0x130014, 0x130015, 0x130016, 0x130017}}, {"s3api", []uint32{0x130003}}, {"secretsmanager", []uint32{0xf0005, 0x130009}}, {"sns", []uint32{0x130003}}, {"sqs", []uint32{0x130003}}, {"ssm", []uint32{0xf0006, 0x13000a}}, {"sso", []uint32{0x13000b}}, {"sts", []uint32{0x1000b, 0x130002, 0x130006}}}, ruleKnown: true},
 	{name: "aws-vault", grammar: []uint32{0x210025}, generic: []uint32{0x210025}, subs: []genSub{{"add", []uint32{0x21002a}}, {"clear", []uint32{0x21002a}}, {"exec", []uint32{0x210026}}, {"export", []uint32{0x210027}}, {"list", []uint32{0x210029}}, {"login", []uint32{0x210028}}, {"ls", []uint32{0x210029}}, {"proxy", []uint32{0x21002a}}, {"remove", []uint32{0x21002a}}, {"rm", []uint32{0x21002a}}, {"rotate", []uint32{0x21002a}}}, ruleKnown: false},
-	{name: "az", grammar: []uint32{0x10004, 0x130015, 0x130016, 0x130017, 0x130018, 0x130019, 0x13001a, 0x13001b, 0x13001d, 0x13001e, 0x13001f, 0x130020}, generic: []uint32{0x1000e, 0x10018, 0x1001b, 0x130015, 0x130016, 0x130017, 0x130018, 0x130019, 0x13001a, 0x13001b, 0x13001d, 0x13001e, 0x13001f, 0x130020}, subs: []genSub{{"account", []uint32{0x13001c, 0x130021}}, {"acr", []uint32{0x130024}}, {"aks", []uint32{0x130025}}, {"config", []uint32{0x130027}}, {"cosmosdb", []uint32{0x130022}}, {"functionapp", []uint32{0x130022, 0x130023}}, {"keyvault", []uint32{0xf0008}}, {"login", []uint32{0x130026}}, {"logout", []uint32{0x130026}}, {"redis", []uint32{0x130022}}, {"storage", []uint32{0x130022, 0x130023, 0x130028}}, {"upgrade", []uint32{0x130026}}, {"version", []uint32{0x130026}}, {"webapp", []uint32{0x130022, 0x130023}}}, ruleKnown: true},
-	{name: "azcopy", grammar: []uint32{0x10003, 0x13003f}, generic: []uint32{0x1000f, 0x10019, 0x13003f}, subs: []genSub{{"bench", []uint32{0x130041}}, {"benchmark", []uint32{0x130041}}, {"copy", []uint32{0x130040}}, {"cp", []uint32{0x130040}}, {"env", []uint32{0x130043}}, {"jobs", []uint32{0x130042}}, {"list", []uint32{0x130041}}, {"login", []uint32{0x130041}}, {"logout", []uint32{0x130041}}, {"make", []uint32{0x130041}}, {"remove", []uint32{0x130041}}, {"rm", []uint32{0x130041}}, {"sync", []uint32{0x10010, 0x130040}}}, ruleKnown: true},
+	{name: "az", grammar: []uint32{0x10004, 0x130018, 0x130019, 0x13001a, 0x13001b, 0x13001c, 0x13001d, 0x13001e, 0x130020, 0x130021, 0x130022, 0x130023}, generic: []uint32{0x1000e, 0x10018, 0x1001b, 0x130018, 0x130019, 0x13001a, 0x13001b, 0x13001c, 0x13001d, 0x13001e, 0x130020, 0x130021, 0x130022, 0x130023}, subs: []genSub{{"account", []uint32{0x13001f, 0x130024}}, {"acr", []uint32{0x130027}}, {"aks", []uint32{0x130028}}, {"config", []uint32{0x13002a}}, {"cosmosdb", []uint32{0x130025}}, {"functionapp", []uint32{0x130025, 0x130026}}, {"keyvault", []uint32{0xf0008}}, {"login", []uint32{0x130029}}, {"logout", []uint32{0x130029}}, {"redis", []uint32{0x130025}}, {"storage", []uint32{0x130025, 0x130026, 0x13002b}}, {"upgrade", []uint32{0x130029}}, {"version", []uint32{0x130029}}, {"webapp", []uint32{0x130025, 0x130026}}}, ruleKnown: true},
+	{name: "azcopy", grammar: []uint32{0x10003, 0x130044}, generic: []uint32{0x1000f, 0x10019, 0x130044}, subs: []genSub{{"bench", []uint32{0x130046}}, {"benchmark", []uint32{0x130046}}, {"copy", []uint32{0x130045}}, {"cp", []uint32{0x130045}}, {"env", []uint32{0x130048}}, {"jobs", []uint32{0x130047}}, {"list", []uint32{0x130046}}, {"login", []uint32{0x130046}}, {"logout", []uint32{0x130046}}, {"make", []uint32{0x130046}}, {"remove", []uint32{0x130046}}, {"rm", []uint32{0x130046}}, {"sync", []uint32{0x10010, 0x130045}}}, ruleKnown: true},
 	{name: "b2sum", grammar: []uint32{0x150022}, generic: []uint32{0xd0016, 0x150022}, subs: nil, ruleKnown: true},
 	{name: "bandit", grammar: []uint32{0x240040}, generic: []uint32{0xd0025, 0x240040}, subs: nil, ruleKnown: true},
 	{name: "base32", grammar: []uint32{0x150025}, generic: []uint32{0xe0004, 0xe0011, 0xe0016, 0x150025}, subs: nil, ruleKnown: true},
@@ -2157,7 +2163,7 @@ var generatedExeIndex = []genExe{
 	{name: "docker-credential-pass", grammar: []uint32{0x21002b}, generic: []uint32{0x21002b}, subs: []genSub{{"erase", []uint32{0x21002e}}, {"get", []uint32{0x21002c}}, {"list", []uint32{0x21002d}}, {"store", []uint32{0x21002e}}, {"version", []uint32{0x21002d}}}, ruleKnown: false},
 	{name: "docker-credential-secretservice", grammar: []uint32{0x21002b}, generic: []uint32{0x21002b}, subs: []genSub{{"erase", []uint32{0x21002e}}, {"get", []uint32{0x21002c}}, {"list", []uint32{0x21002d}}, {"store", []uint32{0x21002e}}, {"version", []uint32{0x21002d}}}, ruleKnown: false},
 	{name: "docker-credential-wincred", grammar: []uint32{0x21002b}, generic: []uint32{0x21002b}, subs: []genSub{{"erase", []uint32{0x21002e}}, {"get", []uint32{0x21002c}}, {"list", []uint32{0x21002d}}, {"store", []uint32{0x21002e}}, {"version", []uint32{0x21002d}}}, ruleKnown: false},
-	{name: "doctl", grammar: []uint32{0x13004f, 0x130050, 0x130051, 0x130052, 0x130053}, generic: []uint32{0x10012, 0x13004f, 0x130050, 0x130051, 0x130052, 0x130053}, subs: []genSub{{"account", []uint32{0x130054}}, {"auth", []uint32{0x130055}}, {"balance", []uint32{0x130054}}, {"compute", []uint32{0x130059}}, {"invoice", []uint32{0x130054}}, {"k", []uint32{0x130056}}, {"k8s", []uint32{0x130056}}, {"kubernetes", []uint32{0x130056}}, {"r", []uint32{0x130057}}, {"reg", []uint32{0x130057}}, {"registry", []uint32{0x130057}}, {"version", []uint32{0x130058}}}, ruleKnown: true},
+	{name: "doctl", grammar: []uint32{0x130054, 0x130055, 0x130056, 0x130057, 0x130058}, generic: []uint32{0x10012, 0x130054, 0x130055, 0x130056, 0x130057, 0x130058}, subs: []genSub{{"account", []uint32{0x130059}}, {"auth", []uint32{0x13005a}}, {"balance", []uint32{0x130059}}, {"compute", []uint32{0x13005e}}, {"invoice", []uint32{0x130059}}, {"k", []uint32{0x13005b}}, {"k8s", []uint32{0x13005b}}, {"kubernetes", []uint32{0x13005b}}, {"r", []uint32{0x13005c}}, {"reg", []uint32{0x13005c}}, {"registry", []uint32{0x13005c}}, {"version", []uint32{0x13005d}}}, ruleKnown: true},
 	{name: "dos2unix", grammar: []uint32{0x23000f}, generic: []uint32{0x23000f}, subs: nil, ruleKnown: false},
 	{name: "dosbox", grammar: []uint32{0x1c000c, 0x1c0065}, generic: []uint32{0x1c0065}, subs: nil, ruleKnown: false},
 	{name: "dotnet", grammar: []uint32{0x24004a}, generic: []uint32{0xa0005, 0xa000c, 0xa001b, 0x24004a}, subs: nil, ruleKnown: true},
@@ -2216,7 +2222,7 @@ var generatedExeIndex = []genExe{
 	{name: "flatpak", grammar: []uint32{0x1f001c}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f001c}, subs: []genSub{{"build", []uint32{0x1f001e}}, {"build-bundle", []uint32{0x1f001e}}, {"build-commit-from", []uint32{0x1f001e}}, {"build-export", []uint32{0x1f001e}}, {"build-finish", []uint32{0x1f001e}}, {"build-import-bundle", []uint32{0x1f001e}}, {"build-init", []uint32{0x1f001e}}, {"build-sign", []uint32{0x1f001e}}, {"build-update-repo", []uint32{0x1f001e}}, {"config", []uint32{0x1f001d}}, {"create-usb", []uint32{0x1f001e}}, {"document-export", []uint32{0x1f001e}}, {"document-unexport", []uint32{0x1f001e}}, {"documents", []uint32{0x1f001d}}, {"enter", []uint32{0x1f001e}}, {"history", []uint32{0x1f001d}}, {"info", []uint32{0x1f001d}}, {"install", []uint32{0x1f001e}}, {"kill", []uint32{0x1f001e}}, {"list", []uint32{0x1f001d}}, {"make-current", []uint32{0x1f001e}}, {"mask", []uint32{0x1f001d}}, {"override", []uint32{0x1f001e}}, {"permission-remove", []uint32{0x1f001e}}, {"permission-reset", []uint32{0x1f001e}}, {"permission-set", []uint32{0x1f001e}}, {"permission-show", []uint32{0x1f001d}}, {"permissions", []uint32{0x1f001d}}, {"pin", []uint32{0x1f001d}}, {"ps", []uint32{0x1f001d}}, {"remote-add", []uint32{0x1f001e}}, {"remote-delete", []uint32{0x1f001e}}, {"remote-info", []uint32{0x1f001d}}, {"remote-ls", []uint32{0x1f001e}}, {"remote-modify", []uint32{0x1f001e}}, {"remotes", []uint32{0x1f001d}}, {"repair", []uint32{0x1f001e}}, {"repo", []uint32{0x1f001e}}, {"run", []uint32{0x1f001e}}, {"search", []uint32{0x1f001d}}, {"spawn", []uint32{0x1f001e}}, {"uninstall", []uint32{0x1f001e}}, {"update", []uint32{0x1f001e}}, {"upgrade", []uint32{0x1f001e}}}, ruleKnown: true},
 	{name: "flit", grammar: nil, generic: []uint32{0xa0005}, subs: nil, ruleKnown: true},
 	{name: "flock", grammar: []uint32{0x1c007c}, generic: []uint32{0x1c007c}, subs: nil, ruleKnown: false},
-	{name: "fly", grammar: []uint32{0x13005f}, generic: []uint32{0x10012, 0x13005f}, subs: []genSub{{"apps", []uint32{0x130062}}, {"auth", []uint32{0x130060, 0x130062}}, {"certs", []uint32{0x130062}}, {"checks", []uint32{0x130061}}, {"console", []uint32{0x130064}}, {"dashboard", []uint32{0x130061}}, {"deploy", []uint32{0x130064}}, {"doctor", []uint32{0x130061}}, {"info", []uint32{0x130061}}, {"ips", []uint32{0x130061, 0x130062}}, {"launch", []uint32{0x130064}}, {"logs", []uint32{0x130061}}, {"m", []uint32{0x130062}}, {"machine", []uint32{0x130062}}, {"machines", []uint32{0x130062}}, {"mpg", []uint32{0x130064}}, {"orgs", []uint32{0x130062}}, {"pg", []uint32{0x130062}}, {"postgres", []uint32{0x130062}}, {"proxy", []uint32{0x130064}}, {"regions", []uint32{0x130061}}, {"releases", []uint32{0x130061}}, {"scale", []uint32{0x130062}}, {"secrets", []uint32{0x130062}}, {"services", []uint32{0x130061}}, {"sftp", []uint32{0x130064}}, {"ssh", []uint32{0x130064}}, {"status", []uint32{0x130061}}, {"tokens", []uint32{0x130060, 0x130062}}, {"version", []uint32{0x130063}}, {"vol", []uint32{0x130062}}, {"volume", []uint32{0x130062}}, {"volumes", []uint32{0x130062}}}, ruleKnown: true},
+	{name: "fly", grammar: []uint32{0x130064}, generic: []uint32{0x10012, 0x130064}, subs: []genSub{{"apps", []uint32{0x130067}}, {"auth", []uint32{0x130065, 0x130067}}, {"certs", []uint32{0x130067}}, {"checks", []uint32{0x130066}}, {"console", []uint32{0x130069}}, {"dashboard", []uint32{0x130066}}, {"deploy", []uint32{0x130069}}, {"doctor", []uint32{0x130066}}, {"info", []uint32{0x130066}}, {"ips", []uint32{0x130066, 0x130067}}, {"launch", []uint32{0x130069}}, {"logs", []uint32{0x130066}}, {"m", []uint32{0x130067}}, {"machine", []uint32{0x130067}}, {"machines", []uint32{0x130067}}, {"mpg", []uint32{0x130069}}, {"orgs", []uint32{0x130067}}, {"pg", []uint32{0x130067}}, {"postgres", []uint32{0x130067}}, {"proxy", []uint32{0x130069}}, {"regions", []uint32{0x130066}}, {"releases", []uint32{0x130066}}, {"scale", []uint32{0x130067}}, {"secrets", []uint32{0x130067}}, {"services", []uint32{0x130066}}, {"sftp", []uint32{0x130069}}, {"ssh", []uint32{0x130069}}, {"status", []uint32{0x130066}}, {"tokens", []uint32{0x130065, 0x130067}}, {"version", []uint32{0x130068}}, {"vol", []uint32{0x130067}}, {"volume", []uint32{0x130067}}, {"volumes", []uint32{0x130067}}}, ruleKnown: true},
 	{name: "flyctl", grammar: nil, generic: []uint32{0x10012}, subs: nil, ruleKnown: true},
 	{name: "flyway", grammar: nil, generic: []uint32{0x3001e}, subs: nil, ruleKnown: true},
 	{name: "fmt", grammar: []uint32{0x15001a}, generic: []uint32{0xd0016, 0xd002b, 0x15001a}, subs: nil, ruleKnown: true},
@@ -2230,7 +2236,7 @@ var generatedExeIndex = []genExe{
 	{name: "g++", grammar: []uint32{0x240006, 0x240044}, generic: []uint32{0xd0023, 0x240044}, subs: nil, ruleKnown: true},
 	{name: "gawk", grammar: []uint32{0x230005}, generic: []uint32{0xb001a, 0x230005}, subs: nil, ruleKnown: true},
 	{name: "gcc", grammar: []uint32{0x240005, 0x240044}, generic: []uint32{0xd0023, 0x240044}, subs: nil, ruleKnown: true},
-	{name: "gcloud", grammar: []uint32{0x10001, 0x130029, 0x130032, 0x130033, 0x130034}, generic: []uint32{0x1000c, 0x10016, 0x1001b, 0x130029, 0x130032, 0x130033, 0x130034}, subs: []genSub{{"alpha", []uint32{0x130039}}, {"auth", []uint32{0x13002a, 0x13002b, 0x13002e, 0x13003a}}, {"beta", []uint32{0x130039}}, {"builds", []uint32{0x130031}}, {"cloud-shell", []uint32{0x130039}}, {"components", []uint32{0x130031}}, {"compute", []uint32{0x130039}}, {"config", []uint32{0x13002c, 0x13002e, 0x130030}}, {"container", []uint32{0x130035}}, {"folders", []uint32{0x130031}}, {"functions", []uint32{0x130031}}, {"iam", []uint32{0x130036}}, {"info", []uint32{0x13002f}}, {"organizations", []uint32{0x130031}}, {"projects", []uint32{0x130031}}, {"scheduler", []uint32{0x130031}}, {"secrets", []uint32{0xf0007, 0x13002d, 0x130031}}, {"services", []uint32{0x130031}}, {"storage", []uint32{0x130037, 0x130038}}, {"topic", []uint32{0x130031}}, {"version", []uint32{0x13002f}}}, ruleKnown: true},
+	{name: "gcloud", grammar: []uint32{0x10001, 0x13002c, 0x130037, 0x130038, 0x130039}, generic: []uint32{0x1000c, 0x10016, 0x1001b, 0x13002c, 0x130037, 0x130038, 0x130039}, subs: []genSub{{"alpha", []uint32{0x13003e}}, {"auth", []uint32{0x13002d, 0x13002e, 0x130031, 0x13003f}}, {"beta", []uint32{0x13003e}}, {"builds", []uint32{0x130034}}, {"cloud-shell", []uint32{0x13003e}}, {"components", []uint32{0x130034}}, {"compute", []uint32{0x13003e}}, {"config", []uint32{0x13002f, 0x130031, 0x130033}}, {"container", []uint32{0x13003a}}, {"folders", []uint32{0x130034}}, {"functions", []uint32{0x130035}}, {"iam", []uint32{0x13003b}}, {"info", []uint32{0x130032}}, {"organizations", []uint32{0x130034}}, {"projects", []uint32{0x130034}}, {"run", []uint32{0x130036}}, {"scheduler", []uint32{0x130034}}, {"secrets", []uint32{0xf0007, 0x130030, 0x130034}}, {"services", []uint32{0x130034}}, {"storage", []uint32{0x13003c, 0x13003d}}, {"topic", []uint32{0x130034}}, {"version", []uint32{0x130032}}}, ruleKnown: true},
 	{name: "gcore", grammar: []uint32{0x1c007f}, generic: []uint32{0x1c007f}, subs: nil, ruleKnown: false},
 	{name: "gdb", grammar: []uint32{0x1c000f, 0x1c0080}, generic: []uint32{0x1c0080}, subs: nil, ruleKnown: false},
 	{name: "gdisk", grammar: nil, generic: []uint32{0x10000f}, subs: nil, ruleKnown: true},
@@ -2242,7 +2248,7 @@ var generatedExeIndex = []genExe{
 	{name: "getent", grammar: []uint32{0x220035}, generic: []uint32{0x220035}, subs: []genSub{{"ahosts", []uint32{0x220037}}, {"ahostsv4", []uint32{0x220037}}, {"ahostsv6", []uint32{0x220037}}, {"aliases", []uint32{0x220036}}, {"ethers", []uint32{0x220036}}, {"group", []uint32{0x220036}}, {"gshadow", []uint32{0x220038}}, {"hosts", []uint32{0x220037}}, {"initgroups", []uint32{0x220036}}, {"netgroup", []uint32{0x220036}}, {"networks", []uint32{0x220036}}, {"passwd", []uint32{0x220036}}, {"protocols", []uint32{0x220036}}, {"rpc", []uint32{0x220036}}, {"services", []uint32{0x220036}}, {"shadow", []uint32{0x220038}}}, ruleKnown: false},
 	{name: "getfattr", grammar: []uint32{0x18000f}, generic: []uint32{0x18000f}, subs: nil, ruleKnown: false},
 	{name: "getopts", grammar: []uint32{0x120012}, generic: []uint32{0xd0016, 0x120012}, subs: nil, ruleKnown: true},
-	{name: "gh", grammar: []uint32{0x50000, 0x1a0000}, generic: []uint32{0x1a0000}, subs: []genSub{{"--version", []uint32{0x50011}}, {"agent-task", []uint32{0x1a0001}}, {"alias", []uint32{0x5000f, 0x1a0001, 0x1a0002, 0x1a000c}}, {"api", []uint32{0x5000a, 0x5000f, 0x50010, 0x1a000a}}, {"attestation", []uint32{0x5000f, 0x1a0001, 0x1a0002}}, {"auth", []uint32{0x50007, 0x5000f, 0x1a0001, 0x1a0007, 0x1a0008, 0x1a0009}}, {"browse", []uint32{0x5000f, 0x1a000b}}, {"cache", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0003}}, {"ci", []uint32{0x50006, 0x5000f}}, {"codespace", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0003, 0x1a0006}}, {"completion", []uint32{0x50011, 0x1a0001, 0x1a000c}}, {"config", []uint32{0x5000f, 0x1a0001, 0x1a0002, 0x1a000c}}, {"copilot", []uint32{0x1a0001, 0x1a000c}}, {"deploy-key", []uint32{0x50006}}, {"environment", []uint32{0x50006, 0x5000f}}, {"extension", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a000c}}, {"gist", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0004, 0x1a0005, 0x1a0006}}, {"gpg-key", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004, 0x1a0005}}, {"help", []uint32{0x50011}}, {"issue", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0003}}, {"iteration", []uint32{0x50006}}, {"job", []uint32{0x50006, 0x5000f}}, {"label", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0003}}, {"milestone", []uint32{0x50006}}, {"mr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012}}, {"org", []uint32{0x5000f, 0x1a0001, 0x1a0002, 0x1a0003}}, {"package", []uint32{0x50006}}, {"pipeline", []uint32{0x50006, 0x5000f}}, {"pr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0003, 0x1a0006}}, {"preview", []uint32{0x1a0001}}, {"project", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0003}}, {"release", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0004, 0x1a0005, 0x1a0006}}, {"repo", []uint32{0x50004, 0x50005, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0003, 0x1a0006}}, {"ruleset", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0003}}, {"run", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0003, 0x1a0006}}, {"schedule", []uint32{0x50006}}, {"search", []uint32{0x5000f, 0x1a000d}}, {"secret", []uint32{0x50007, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0003}}, {"snippet", []uint32{0x50006, 0x5000f}}, {"ssh-key", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004, 0x1a0005}}, {"status", []uint32{0x5000f, 0x50011, 0x1a0001}}, {"tag", []uint32{0x50006}}, {"variable", []uint32{0x50006, 0x50007, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0003}}, {"version", []uint32{0x50011}}, {"workflow", []uint32{0x50009, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0003}}}, ruleKnown: true},
+	{name: "gh", grammar: []uint32{0x50000, 0x1a0000}, generic: []uint32{0x1a0000}, subs: []genSub{{"--version", []uint32{0x50011}}, {"agent-task", []uint32{0x1a0001}}, {"alias", []uint32{0x5000f, 0x1a0001, 0x1a0002, 0x1a000d}}, {"api", []uint32{0x5000a, 0x5000f, 0x50010, 0x1a000b}}, {"attestation", []uint32{0x5000f, 0x1a0001, 0x1a0002}}, {"auth", []uint32{0x50007, 0x5000f, 0x1a0001, 0x1a0008, 0x1a0009, 0x1a000a}}, {"browse", []uint32{0x5000f, 0x1a000c}}, {"cache", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004}}, {"ci", []uint32{0x50006, 0x5000f}}, {"codespace", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004, 0x1a0007}}, {"completion", []uint32{0x50011, 0x1a0001, 0x1a000d}}, {"config", []uint32{0x5000f, 0x1a0001, 0x1a0003, 0x1a000d}}, {"copilot", []uint32{0x1a0001, 0x1a000d}}, {"deploy-key", []uint32{0x50006}}, {"environment", []uint32{0x50006, 0x5000f}}, {"extension", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a000d}}, {"gist", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0005, 0x1a0006, 0x1a0007}}, {"gpg-key", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0005, 0x1a0006}}, {"help", []uint32{0x50011}}, {"issue", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0004}}, {"iteration", []uint32{0x50006}}, {"job", []uint32{0x50006, 0x5000f}}, {"label", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0004}}, {"milestone", []uint32{0x50006}}, {"mr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012}}, {"org", []uint32{0x5000f, 0x1a0001, 0x1a0002, 0x1a0004}}, {"package", []uint32{0x50006}}, {"pipeline", []uint32{0x50006, 0x5000f}}, {"pr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0004, 0x1a0007}}, {"preview", []uint32{0x1a0001}}, {"project", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004}}, {"release", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0005, 0x1a0006, 0x1a0007}}, {"repo", []uint32{0x50004, 0x50005, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0004, 0x1a0007}}, {"ruleset", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004}}, {"run", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004, 0x1a0007}}, {"schedule", []uint32{0x50006}}, {"search", []uint32{0x5000f, 0x1a000e}}, {"secret", []uint32{0x50007, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004}}, {"snippet", []uint32{0x50006, 0x5000f}}, {"ssh-key", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0005, 0x1a0006}}, {"status", []uint32{0x5000f, 0x50011, 0x1a0001}}, {"tag", []uint32{0x50006}}, {"variable", []uint32{0x50006, 0x50007, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004}}, {"version", []uint32{0x50011}}, {"workflow", []uint32{0x50009, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004}}}, ruleKnown: true},
 	{name: "ghc", grammar: []uint32{0x240050}, generic: []uint32{0x240050}, subs: nil, ruleKnown: false},
 	{name: "ghci", grammar: []uint32{0x240050}, generic: []uint32{0x240050}, subs: nil, ruleKnown: false},
 	{name: "gimp", grammar: []uint32{0x1c0083}, generic: []uint32{0x1c0083}, subs: nil, ruleKnown: false},
@@ -2250,8 +2256,8 @@ var generatedExeIndex = []genExe{
 	{name: "gio", grammar: nil, generic: []uint32{0x40021}, subs: nil, ruleKnown: true},
 	{name: "git", grammar: []uint32{0x70000, 0x1b0000}, generic: []uint32{0x7001d, 0x7001e, 0x7001f, 0x70020, 0x70021, 0x70022, 0x1b0000}, subs: []genSub{{"add", []uint32{0x70034, 0x1b0047}}, {"am", []uint32{0x70026, 0x70034, 0x1b0050}}, {"annotate", []uint32{0x70028, 0x1b0009}}, {"apply", []uint32{0x70034, 0x1b0051}}, {"archimport", []uint32{0x1b005c}}, {"archive", []uint32{0x70034, 0x70037, 0x1b0059}}, {"bisect", []uint32{0x70034, 0x1b0041, 0x1b0042, 0x1b0043, 0x1b0044}}, {"blame", []uint32{0x70028, 0x1b0009}}, {"branch", []uint32{0x7000e, 0x7000f, 0x70010, 0x70029, 0x1b0026}}, {"bugreport", []uint32{0x70028, 0x1b005c}}, {"bundle", []uint32{0x70034, 0x1b005a, 0x1b005b}}, {"cat-file", []uint32{0x70028, 0x1b000f}}, {"check-attr", []uint32{0x70028, 0x1b0017}}, {"check-ignore", []uint32{0x70028, 0x1b0016}}, {"check-mailmap", []uint32{0x1b0018}}, {"check-ref-format", []uint32{0x70028, 0x1b0019}}, {"checkout", []uint32{0x70009, 0x7000a, 0x7000b, 0x70024, 0x70025, 0x70034, 0x1b0049}}, {"checkout-index", []uint32{0x1b005c}}, {"cherry", []uint32{0x70028, 0x1b0015}}, {"cherry-pick", []uint32{0x70026, 0x70034, 0x1b0050}}, {"citool", []uint32{0x1b005c}}, {"clean", []uint32{0x70008, 0x70035, 0x70036, 0x1b004f}}, {"clone", []uint32{0x70034, 0x70037, 0x1b0055}}, {"column", []uint32{0x1b0021}}, {"commit", []uint32{0x70034, 0x1b0048}}, {"commit-graph", []uint32{0x1b0057}}, {"commit-tree", []uint32{0x70034, 0x1b005c}}, {"config", []uint32{0x70023, 0x70033, 0x1b002d, 0x1b002e, 0x1b002f, 0x1b0030}}, {"count-objects", []uint32{0x70028, 0x1b001a}}, {"credential", []uint32{0x1b005c, 0x1b005d}}, {"credential-cache", []uint32{0x1b005c, 0x1b005d}}, {"credential-store", []uint32{0x1b005c, 0x1b005d}}, {"cvsexportcommit", []uint32{0x1b005c}}, {"cvsimport", []uint32{0x1b005c}}, {"cvsserver", []uint32{0x1b005c}}, {"daemon", []uint32{0x1b005c}}, {"describe", []uint32{0x70028, 0x1b000e}}, {"diagnose", []uint32{0x1b005c}}, {"diff", []uint32{0x70028, 0x1b0004}}, {"diff-files", []uint32{0x70028, 0x1b0005}}, {"diff-index", []uint32{0x70028, 0x1b0005}}, {"diff-tree", []uint32{0x70028, 0x1b0005}}, {"difftool", []uint32{0x70028, 0x1b005c}}, {"fast-export", []uint32{0x1b0025}}, {"fast-import", []uint32{0x1b005c}}, {"fetch", []uint32{0x70034, 0x70037, 0x1b0053}}, {"fetch-pack", []uint32{0x1b005c}}, {"filter-branch", []uint32{0x70014, 0x1b005c}}, {"filter-repo", []uint32{0x70014}}, {"fmt-merge-msg", []uint32{0x1b0021}}, {"for-each-ref", []uint32{0x70028, 0x1b0012}}, {"for-each-repo", []uint32{0x1b005c}}, {"format-patch", []uint32{0x70034, 0x1b0058}}, {"fsck", []uint32{0x70028, 0x1b001c}}, {"gc", []uint32{0x70016, 0x70034, 0x1b0057}}, {"get-tar-commit-id", []uint32{0x1b0021}}, {"gitk", []uint32{0x1b005c}}, {"grep", []uint32{0x70028, 0x1b000a}}, {"gui", []uint32{0x1b005c}}, {"hash-object", []uint32{0x70034, 0x1b0024}}, {"help", []uint32{0x70028, 0x1b0020}}, {"hook", []uint32{0x1b005c}}, {"http-backend", []uint32{0x1b005c}}, {"imap-send", []uint32{0x1b005c}}, {"index-pack", []uint32{0x1b005c}}, {"init", []uint32{0x70034, 0x1b0056}}, {"instaweb", []uint32{0x70028, 0x1b005c}}, {"interpret-trailers", []uint32{0x1b0023}}, {"lfs", []uint32{0x7001c, 0x70034, 0x1b005e, 0x1b005f, 0x1b0060, 0x1b0061}}, {"log", []uint32{0x70028, 0x1b0002}}, {"ls-files", []uint32{0x70028, 0x1b000b}}, {"ls-remote", []uint32{0x70028, 0x70037, 0x1b001d}}, {"ls-tree", []uint32{0x70028, 0x1b000c}}, {"mailinfo", []uint32{0x1b005c}}, {"mailsplit", []uint32{0x1b005c}}, {"maintenance", []uint32{0x70034, 0x1b0057}}, {"merge", []uint32{0x70026, 0x70034, 0x1b0050}}, {"merge-base", []uint32{0x70028, 0x1b0010}}, {"merge-file", []uint32{0x1b005c}}, {"merge-tree", []uint32{0x1b005c}}, {"mergetool", []uint32{0x70034, 0x1b005c}}, {"mktag", []uint32{0x70034, 0x1b005c}}, {"mktree", []uint32{0x70034, 0x1b005c}}, {"multi-pack-index", []uint32{0x1b0057}}, {"mv", []uint32{0x70034, 0x1b004e}}, {"name-rev", []uint32{0x70028, 0x1b0011}}, {"notes", []uint32{0x70032, 0x70034, 0x1b003a, 0x1b003b, 0x1b003c}}, {"p4", []uint32{0x1b005c}}, {"pack-objects", []uint32{0x1b005c}}, {"pack-refs", []uint32{0x70034, 0x1b0057}}, {"patch-id", []uint32{0x1b0021}}, {"prune", []uint32{0x70016, 0x70017, 0x1b0057}}, {"prune-packed", []uint32{0x1b0057}}, {"pull", []uint32{0x70034, 0x70037, 0x1b0052}}, {"push", []uint32{0x70001, 0x70002, 0x70003, 0x70004, 0x70005, 0x70006, 0x70034, 0x70037, 0x1b0054}}, {"quiltimport", []uint32{0x1b005c}}, {"range-diff", []uint32{0x70028, 0x1b0006}}, {"read-tree", []uint32{0x70034, 0x1b005c}}, {"rebase", []uint32{0x70026, 0x70034, 0x1b0050}}, {"receive-pack", []uint32{0x1b005c}}, {"reflog", []uint32{0x70012, 0x70030, 0x70031, 0x1b0035, 0x1b0036}}, {"remote", []uint32{0x7002b, 0x7002c, 0x70038, 0x1b0028, 0x1b0029, 0x1b002a, 0x1b002b, 0x1b002c}}, {"remote-ext", []uint32{0x1b005c}}, {"remote-fd", []uint32{0x1b005c}}, {"repack", []uint32{0x70016, 0x1b0057}}, {"replace", []uint32{0x70034, 0x1b005c}}, {"request-pull", []uint32{0x1b005c}}, {"rerere", []uint32{0x70034, 0x1b0057}}, {"reset", []uint32{0x70007, 0x70034, 0x1b004c}}, {"restore", []uint32{0x7000c, 0x7000d, 0x70025, 0x70034, 0x1b004b}}, {"rev-list", []uint32{0x70028, 0x1b0008}}, {"rev-parse", []uint32{0x70028, 0x1b000d}}, {"revert", []uint32{0x70026, 0x70034, 0x1b0050}}, {"rm", []uint32{0x7001a, 0x70034, 0x1b004d}}, {"scalar", []uint32{0x1b005c}}, {"send-email", []uint32{0x1b005c}}, {"send-pack", []uint32{0x1b005c}}, {"shell", []uint32{0x1b005c}}, {"shortlog", []uint32{0x70028, 0x1b0007}}, {"show", []uint32{0x70028, 0x1b0003}}, {"show-branch", []uint32{0x70028, 0x1b0014}}, {"show-index", []uint32{0x1b0021}}, {"show-ref", []uint32{0x70028, 0x1b0013}}, {"sparse-checkout", []uint32{0x70034, 0x1b0045, 0x1b0046}}, {"stage", []uint32{0x1b0047}}, {"stash", []uint32{0x70011, 0x7002d, 0x70034, 0x1b0031, 0x1b0032, 0x1b0033, 0x1b0034}}, {"status", []uint32{0x70028, 0x1b0001}}, {"stripspace", []uint32{0x1b0021}}, {"submodule", []uint32{0x7001b, 0x7002f, 0x70034, 0x70039, 0x1b003d, 0x1b003e, 0x1b003f, 0x1b0040}}, {"svn", []uint32{0x1b005c}}, {"switch", []uint32{0x7000b, 0x70034, 0x1b004a}}, {"symbolic-ref", []uint32{0x70034, 0x1b005c}}, {"tag", []uint32{0x70018, 0x7002a, 0x1b0027}}, {"unpack-file", []uint32{0x1b005c}}, {"unpack-objects", []uint32{0x1b005c}}, {"update-index", []uint32{0x70034, 0x1b005c}}, {"update-ref", []uint32{0x70013, 0x1b005c}}, {"upload-archive", []uint32{0x1b005c}}, {"upload-pack", []uint32{0x1b005c}}, {"var", []uint32{0x70028, 0x1b001e}}, {"verify-commit", []uint32{0x70028, 0x1b001b}}, {"verify-pack", []uint32{0x1b0022}}, {"verify-tag", []uint32{0x70028, 0x1b001b}}, {"version", []uint32{0x70028, 0x1b001f}}, {"whatchanged", []uint32{0x70028, 0x1b0002}}, {"worktree", []uint32{0x70019, 0x7002e, 0x70034, 0x1b0037, 0x1b0038, 0x1b0039}}, {"write-tree", []uint32{0x70034, 0x1b005c}}}, ruleKnown: true},
 	{name: "git-filter-repo", grammar: nil, generic: []uint32{0x70015}, subs: nil, ruleKnown: true},
-	{name: "git-lfs", grammar: []uint32{0x1a0020}, generic: []uint32{0xd0029, 0x1a0020}, subs: []genSub{{"checkout", []uint32{0x1a0022}}, {"clean", []uint32{0x1a0022}}, {"clone", []uint32{0x1a0022}}, {"dedup", []uint32{0x1a0022}}, {"env", []uint32{0x1a0021}}, {"ext", []uint32{0x1a0021}}, {"fetch", []uint32{0x1a0022}}, {"filter-process", []uint32{0x1a0022}}, {"fsck", []uint32{0x1a0021}}, {"install", []uint32{0x1a0022}}, {"lock", []uint32{0x1a0022}}, {"locks", []uint32{0x1a0021}}, {"logs", []uint32{0x1a0021}}, {"ls-files", []uint32{0x1a0021}}, {"merge-driver", []uint32{0x1a0022}}, {"migrate", []uint32{0x1a0022}}, {"pointer", []uint32{0x1a0021}}, {"post-checkout", []uint32{0x1a0022}}, {"post-commit", []uint32{0x1a0022}}, {"post-merge", []uint32{0x1a0022}}, {"pre-push", []uint32{0x1a0022}}, {"prune", []uint32{0x1a0022}}, {"pull", []uint32{0x1a0022}}, {"push", []uint32{0x1a0022}}, {"smudge", []uint32{0x1a0022}}, {"standalone-file", []uint32{0x1a0022}}, {"status", []uint32{0x1a0021}}, {"track", []uint32{0x1a0021}}, {"uninstall", []uint32{0x1a0022}}, {"unlock", []uint32{0x1a0022}}, {"untrack", []uint32{0x1a0022}}, {"update", []uint32{0x1a0022}}, {"version", []uint32{0x1a0021}}}, ruleKnown: true},
-	{name: "glab", grammar: []uint32{0x50001, 0x1a000e}, generic: []uint32{0x1a000e}, subs: []genSub{{"--version", []uint32{0x50011}}, {"alias", []uint32{0x5000f, 0x1a000f, 0x1a0010, 0x1a0018}}, {"api", []uint32{0x5000a, 0x5000f, 0x50010, 0x1a0017}}, {"attestation", []uint32{0x5000f, 0x1a000f}}, {"auth", []uint32{0x50007, 0x5000f, 0x1a000f, 0x1a0015, 0x1a0018}}, {"browse", []uint32{0x5000f}}, {"cache", []uint32{0x50006, 0x5000f}}, {"changelog", []uint32{0x1a000f, 0x1a0010}}, {"check-update", []uint32{0x1a000f}}, {"ci", []uint32{0x50006, 0x5000f, 0x1a000f, 0x1a0010, 0x1a0011, 0x1a0014}}, {"cluster", []uint32{0x1a000f, 0x1a0010, 0x1a0018}}, {"codespace", []uint32{0x50006, 0x5000f}}, {"completion", []uint32{0x50011, 0x1a000f, 0x1a0018}}, {"config", []uint32{0x5000f, 0x1a000f, 0x1a0016, 0x1a0018}}, {"deploy-key", []uint32{0x50006, 0x1a000f, 0x1a0010, 0x1a0011}}, {"duo", []uint32{0x1a000f, 0x1a0018}}, {"environment", []uint32{0x50006, 0x5000f, 0x1a000f, 0x1a0010, 0x1a0011}}, {"extension", []uint32{0x50006, 0x5000f}}, {"gist", []uint32{0x50006, 0x5000f, 0x50012}}, {"gpg-key", []uint32{0x50006, 0x5000f, 0x1a000f, 0x1a0010, 0x1a0012, 0x1a0013}}, {"help", []uint32{0x50011}}, {"incident", []uint32{0x1a000f, 0x1a0010, 0x1a0011}}, {"issue", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a000f, 0x1a0010, 0x1a0011}}, {"iteration", []uint32{0x50006, 0x1a000f, 0x1a0010}}, {"job", []uint32{0x50006, 0x5000f, 0x1a000f, 0x1a0010, 0x1a0014}}, {"label", []uint32{0x50006, 0x5000f, 0x50012, 0x1a000f, 0x1a0010, 0x1a0011}}, {"milestone", []uint32{0x50006, 0x1a000f, 0x1a0010, 0x1a0011}}, {"mr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a000f, 0x1a0010, 0x1a0011, 0x1a0014}}, {"opentofu", []uint32{0x1a000f, 0x1a0018}}, {"org", []uint32{0x5000f}}, {"package", []uint32{0x50006}}, {"pipeline", []uint32{0x50006, 0x5000f, 0x1a000f, 0x1a0010, 0x1a0011}}, {"pr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012}}, {"project", []uint32{0x50006, 0x5000f, 0x1a000f, 0x1a0010, 0x1a0011}}, {"release", []uint32{0x50006, 0x5000f, 0x50012, 0x1a000f, 0x1a0010, 0x1a0012, 0x1a0013, 0x1a0014}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012, 0x1a000f, 0x1a0010, 0x1a0011, 0x1a0014}}, {"ruleset", []uint32{0x50006, 0x5000f}}, {"run", []uint32{0x50006, 0x5000f}}, {"runner", []uint32{0x1a000f, 0x1a0010}}, {"schedule", []uint32{0x50006, 0x1a000f, 0x1a0010, 0x1a0011}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x50007, 0x5000f}}, {"securefile", []uint32{0x1a000f, 0x1a0010, 0x1a0012, 0x1a0013, 0x1a0014}}, {"snippet", []uint32{0x50006, 0x5000f, 0x1a000f, 0x1a0010, 0x1a0012, 0x1a0013}}, {"ssh-key", []uint32{0x50006, 0x5000f, 0x1a000f, 0x1a0010, 0x1a0012, 0x1a0013}}, {"stack", []uint32{0x1a000f, 0x1a0018}}, {"status", []uint32{0x5000f, 0x50011}}, {"tag", []uint32{0x50006}}, {"token", []uint32{0x1a000f, 0x1a0011}}, {"user", []uint32{0x1a000f}}, {"variable", []uint32{0x50006, 0x50007, 0x5000f, 0x1a000f, 0x1a0011, 0x1a0016}}, {"version", []uint32{0x50011, 0x1a000f}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
+	{name: "git-lfs", grammar: []uint32{0x1a0021}, generic: []uint32{0xd0029, 0x1a0021}, subs: []genSub{{"checkout", []uint32{0x1a0023}}, {"clean", []uint32{0x1a0023}}, {"clone", []uint32{0x1a0023}}, {"dedup", []uint32{0x1a0023}}, {"env", []uint32{0x1a0022}}, {"ext", []uint32{0x1a0022}}, {"fetch", []uint32{0x1a0023}}, {"filter-process", []uint32{0x1a0023}}, {"fsck", []uint32{0x1a0022}}, {"install", []uint32{0x1a0023}}, {"lock", []uint32{0x1a0023}}, {"locks", []uint32{0x1a0022}}, {"logs", []uint32{0x1a0022}}, {"ls-files", []uint32{0x1a0022}}, {"merge-driver", []uint32{0x1a0023}}, {"migrate", []uint32{0x1a0023}}, {"pointer", []uint32{0x1a0022}}, {"post-checkout", []uint32{0x1a0023}}, {"post-commit", []uint32{0x1a0023}}, {"post-merge", []uint32{0x1a0023}}, {"pre-push", []uint32{0x1a0023}}, {"prune", []uint32{0x1a0023}}, {"pull", []uint32{0x1a0023}}, {"push", []uint32{0x1a0023}}, {"smudge", []uint32{0x1a0023}}, {"standalone-file", []uint32{0x1a0023}}, {"status", []uint32{0x1a0022}}, {"track", []uint32{0x1a0022}}, {"uninstall", []uint32{0x1a0023}}, {"unlock", []uint32{0x1a0023}}, {"untrack", []uint32{0x1a0023}}, {"update", []uint32{0x1a0023}}, {"version", []uint32{0x1a0022}}}, ruleKnown: true},
+	{name: "glab", grammar: []uint32{0x50001, 0x1a000f}, generic: []uint32{0x1a000f}, subs: []genSub{{"--version", []uint32{0x50011}}, {"alias", []uint32{0x5000f, 0x1a0010, 0x1a0011, 0x1a0019}}, {"api", []uint32{0x5000a, 0x5000f, 0x50010, 0x1a0018}}, {"attestation", []uint32{0x5000f, 0x1a0010}}, {"auth", []uint32{0x50007, 0x5000f, 0x1a0010, 0x1a0016, 0x1a0019}}, {"browse", []uint32{0x5000f}}, {"cache", []uint32{0x50006, 0x5000f}}, {"changelog", []uint32{0x1a0010, 0x1a0011}}, {"check-update", []uint32{0x1a0010}}, {"ci", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012, 0x1a0015}}, {"cluster", []uint32{0x1a0010, 0x1a0011, 0x1a0019}}, {"codespace", []uint32{0x50006, 0x5000f}}, {"completion", []uint32{0x50011, 0x1a0010, 0x1a0019}}, {"config", []uint32{0x5000f, 0x1a0010, 0x1a0017, 0x1a0019}}, {"deploy-key", []uint32{0x50006, 0x1a0010, 0x1a0011, 0x1a0012}}, {"duo", []uint32{0x1a0010, 0x1a0019}}, {"environment", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012}}, {"extension", []uint32{0x50006, 0x5000f}}, {"gist", []uint32{0x50006, 0x5000f, 0x50012}}, {"gpg-key", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014}}, {"help", []uint32{0x50011}}, {"incident", []uint32{0x1a0010, 0x1a0011, 0x1a0012}}, {"issue", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012}}, {"iteration", []uint32{0x50006, 0x1a0010, 0x1a0011}}, {"job", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0015}}, {"label", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012}}, {"milestone", []uint32{0x50006, 0x1a0010, 0x1a0011, 0x1a0012}}, {"mr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012, 0x1a0015}}, {"opentofu", []uint32{0x1a0010, 0x1a0019}}, {"org", []uint32{0x5000f}}, {"package", []uint32{0x50006}}, {"pipeline", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012}}, {"pr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012}}, {"project", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012}}, {"release", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014, 0x1a0015}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012, 0x1a0015}}, {"ruleset", []uint32{0x50006, 0x5000f}}, {"run", []uint32{0x50006, 0x5000f}}, {"runner", []uint32{0x1a0010, 0x1a0011}}, {"schedule", []uint32{0x50006, 0x1a0010, 0x1a0011, 0x1a0012}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x50007, 0x5000f}}, {"securefile", []uint32{0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014, 0x1a0015}}, {"snippet", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014}}, {"ssh-key", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014}}, {"stack", []uint32{0x1a0010, 0x1a0019}}, {"status", []uint32{0x5000f, 0x50011}}, {"tag", []uint32{0x50006}}, {"token", []uint32{0x1a0010, 0x1a0012}}, {"user", []uint32{0x1a0010}}, {"variable", []uint32{0x50006, 0x50007, 0x5000f, 0x1a0010, 0x1a0012, 0x1a0017}}, {"version", []uint32{0x50011, 0x1a0010}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
 	{name: "gmake", grammar: []uint32{0x240041}, generic: []uint32{0x240041}, subs: nil, ruleKnown: false},
 	{name: "gnuplot", grammar: []uint32{0x1c0085}, generic: []uint32{0x1c0085}, subs: nil, ruleKnown: false},
 	{name: "go", grammar: []uint32{0xa0003, 0x240010}, generic: []uint32{0xa000c, 0x240010}, subs: []genSub{{"bug", []uint32{0xa0014, 0x240019}}, {"build", []uint32{0xa0014, 0x24001a}}, {"clean", []uint32{0xa0016, 0x24001a}}, {"doc", []uint32{0xa0014, 0x240014}}, {"env", []uint32{0xa0014, 0x240012}}, {"fix", []uint32{0xa0016, 0x24001a}}, {"fmt", []uint32{0xa0016, 0x24001a}}, {"generate", []uint32{0x24001a}}, {"get", []uint32{0xa0016, 0x24001a}}, {"help", []uint32{0xa0014, 0x240019}}, {"install", []uint32{0xa0016, 0x24001a}}, {"list", []uint32{0xa0014, 0x240013}}, {"mod", []uint32{0xa0014, 0xa0015, 0x240016, 0x240017, 0x240018, 0x24001a}}, {"run", []uint32{0x24001a}}, {"telemetry", []uint32{0x24001a}}, {"test", []uint32{0xa0014, 0x24001a}}, {"tool", []uint32{0x24001a}}, {"version", []uint32{0xa0014, 0x240011}}, {"vet", []uint32{0xa0014, 0x240015}}, {"work", []uint32{0xa0014, 0xa0015, 0x240017, 0x240018, 0x24001a}}}, ruleKnown: true},
@@ -2271,7 +2277,7 @@ var generatedExeIndex = []genExe{
 	{name: "groupmod", grammar: nil, generic: []uint32{0x100020}, subs: nil, ruleKnown: true},
 	{name: "groups", grammar: []uint32{0x15002d}, generic: []uint32{0xd0016, 0x15002d}, subs: nil, ruleKnown: true},
 	{name: "gsed", grammar: []uint32{0x230004}, generic: []uint32{0x230004}, subs: nil, ruleKnown: false},
-	{name: "gsutil", grammar: []uint32{0x10002, 0x13003b}, generic: []uint32{0x1000d, 0x10017, 0x13003b}, subs: []genSub{{"cat", []uint32{0x13003c}}, {"cp", []uint32{0x13003d}}, {"du", []uint32{0x13003c}}, {"hash", []uint32{0x13003c}}, {"ls", []uint32{0x13003c}}, {"mv", []uint32{0x13003e}}, {"rsync", []uint32{0x13003d}}, {"stat", []uint32{0x13003c}}, {"version", []uint32{0x13003c}}}, ruleKnown: true},
+	{name: "gsutil", grammar: []uint32{0x10002, 0x130040}, generic: []uint32{0x1000d, 0x10017, 0x130040}, subs: []genSub{{"cat", []uint32{0x130041}}, {"cp", []uint32{0x130042}}, {"du", []uint32{0x130041}}, {"hash", []uint32{0x130041}}, {"ls", []uint32{0x130041}}, {"mv", []uint32{0x130043}}, {"rsync", []uint32{0x130042}}, {"stat", []uint32{0x130041}}, {"version", []uint32{0x130041}}}, ruleKnown: true},
 	{name: "gtester", grammar: []uint32{0x1c0087}, generic: []uint32{0x1c0087}, subs: nil, ruleKnown: false},
 	{name: "guile", grammar: []uint32{0x1c0088}, generic: []uint32{0x1c0088}, subs: nil, ruleKnown: false},
 	{name: "gunzip", grammar: []uint32{0x110014}, generic: []uint32{0xd0021, 0xd002e, 0x110014}, subs: nil, ruleKnown: true},
@@ -2288,7 +2294,7 @@ var generatedExeIndex = []genExe{
 	{name: "head", grammar: []uint32{0xd0000, 0x15000d}, generic: []uint32{0xd0016, 0xe0004, 0xe000f, 0xe0016, 0x15000d}, subs: nil, ruleKnown: true},
 	{name: "helm", grammar: []uint32{0x90002, 0x140021}, generic: []uint32{0xa0005, 0x140021}, subs: []genSub{{"completion", []uint32{0x90015, 0x14002a}}, {"del", []uint32{0x9000c, 0x14002f}}, {"delete", []uint32{0x9000c, 0x14002f}}, {"dep", []uint32{0x14002c, 0x14002d}}, {"dependency", []uint32{0x90015, 0x14002c, 0x14002d}}, {"env", []uint32{0x90015, 0x14002a}}, {"fetch", []uint32{0x14002e}}, {"get", []uint32{0x90015, 0x140023, 0x140024}}, {"hist", []uint32{0x140022}}, {"history", []uint32{0x90015, 0x140022}}, {"inspect", []uint32{0x140027}}, {"install", []uint32{0x9000e, 0x90016, 0x140025}}, {"lint", []uint32{0x90015, 0x140026}}, {"list", []uint32{0x90015, 0x140022}}, {"ls", []uint32{0x90015, 0x140022}}, {"package", []uint32{0x90016, 0x14002e}}, {"plugin", []uint32{0x90015, 0x14002b, 0x14002e}}, {"pull", []uint32{0x90016, 0x14002e}}, {"push", []uint32{0x90016, 0x14002e}}, {"registry", []uint32{0x14002e}}, {"repo", []uint32{0x90015, 0x14002b, 0x14002d}}, {"rollback", []uint32{0x9000d, 0x14002e}}, {"search", []uint32{0x90015, 0x140028, 0x140029}}, {"show", []uint32{0x90015, 0x140027}}, {"status", []uint32{0x90015, 0x140022}}, {"template", []uint32{0x90015, 0x140026}}, {"test", []uint32{0x90016, 0x14002e}}, {"un", []uint32{0x9000c, 0x14002f}}, {"uninstall", []uint32{0x9000c, 0x14002f}}, {"upgrade", []uint32{0x9000e, 0x90016, 0x140025}}, {"verify", []uint32{0x90015}}, {"version", []uint32{0x90015, 0x14002a}}}, ruleKnown: true},
 	{name: "help", grammar: []uint32{0x120017}, generic: []uint32{0xd0016, 0x120017}, subs: nil, ruleKnown: true},
-	{name: "heroku", grammar: []uint32{0x13005a}, generic: []uint32{0x10012, 0x13005a}, subs: []genSub{{"--version", []uint32{0x13005c}}, {"access", []uint32{0x13005c}}, {"addons", []uint32{0x13005c}}, {"apps", []uint32{0x13005c}}, {"apps:info", []uint32{0x13005c}}, {"auth:login", []uint32{0x13005e}}, {"auth:logout", []uint32{0x13005e}}, {"auth:token", []uint32{0x13005b}}, {"auth:whoami", []uint32{0x13005c}}, {"buildpacks", []uint32{0x13005c}}, {"certs", []uint32{0x13005c}}, {"config", []uint32{0x13005b}}, {"config:get", []uint32{0x13005b}}, {"console", []uint32{0x13005d}}, {"domains", []uint32{0x13005c}}, {"drains", []uint32{0x13005c}}, {"features", []uint32{0x13005c}}, {"git:clone", []uint32{0x13005e}}, {"git:remote", []uint32{0x13005e}}, {"info", []uint32{0x13005c}}, {"labs", []uint32{0x13005c}}, {"local", []uint32{0x13005d}}, {"local:run", []uint32{0x13005d}}, {"login", []uint32{0x13005e}}, {"logout", []uint32{0x13005e}}, {"logs", []uint32{0x13005c}}, {"pg:credentials", []uint32{0x13005b}}, {"pg:credentials:url", []uint32{0x13005b}}, {"pg:info", []uint32{0x13005c}}, {"pg:psql", []uint32{0x13005d}}, {"pipelines", []uint32{0x13005c}}, {"ps", []uint32{0x13005c}}, {"ps:exec", []uint32{0x13005d}}, {"redis:cli", []uint32{0x13005d}}, {"regions", []uint32{0x13005c}}, {"releases", []uint32{0x13005c}}, {"run", []uint32{0x13005d}}, {"run:detached", []uint32{0x13005d}}, {"spaces", []uint32{0x13005c}}, {"stack", []uint32{0x13005c}}, {"status", []uint32{0x13005c}}, {"teams", []uint32{0x13005c}}, {"version", []uint32{0x13005c}}, {"whoami", []uint32{0x13005c}}}, ruleKnown: true},
+	{name: "heroku", grammar: []uint32{0x13005f}, generic: []uint32{0x10012, 0x13005f}, subs: []genSub{{"--version", []uint32{0x130061}}, {"access", []uint32{0x130061}}, {"addons", []uint32{0x130061}}, {"apps", []uint32{0x130061}}, {"apps:info", []uint32{0x130061}}, {"auth:login", []uint32{0x130063}}, {"auth:logout", []uint32{0x130063}}, {"auth:token", []uint32{0x130060}}, {"auth:whoami", []uint32{0x130061}}, {"buildpacks", []uint32{0x130061}}, {"certs", []uint32{0x130061}}, {"config", []uint32{0x130060}}, {"config:get", []uint32{0x130060}}, {"console", []uint32{0x130062}}, {"domains", []uint32{0x130061}}, {"drains", []uint32{0x130061}}, {"features", []uint32{0x130061}}, {"git:clone", []uint32{0x130063}}, {"git:remote", []uint32{0x130063}}, {"info", []uint32{0x130061}}, {"labs", []uint32{0x130061}}, {"local", []uint32{0x130062}}, {"local:run", []uint32{0x130062}}, {"login", []uint32{0x130063}}, {"logout", []uint32{0x130063}}, {"logs", []uint32{0x130061}}, {"pg:credentials", []uint32{0x130060}}, {"pg:credentials:url", []uint32{0x130060}}, {"pg:info", []uint32{0x130061}}, {"pg:psql", []uint32{0x130062}}, {"pipelines", []uint32{0x130061}}, {"ps", []uint32{0x130061}}, {"ps:exec", []uint32{0x130062}}, {"redis:cli", []uint32{0x130062}}, {"regions", []uint32{0x130061}}, {"releases", []uint32{0x130061}}, {"run", []uint32{0x130062}}, {"run:detached", []uint32{0x130062}}, {"spaces", []uint32{0x130061}}, {"stack", []uint32{0x130061}}, {"status", []uint32{0x130061}}, {"teams", []uint32{0x130061}}, {"version", []uint32{0x130061}}, {"whoami", []uint32{0x130061}}}, ruleKnown: true},
 	{name: "hexdump", grammar: []uint32{0x230008}, generic: []uint32{0xe0004, 0xe000f, 0xe0016, 0x230008}, subs: nil, ruleKnown: true},
 	{name: "hg", grammar: []uint32{0x1c008a}, generic: []uint32{0x1c008a}, subs: []genSub{{"annot", []uint32{0x1c008e}}, {"annotate", []uint32{0x1c008e}}, {"blame", []uint32{0x1c008e}}, {"bookmark", []uint32{0x1c0092}}, {"bookmarks", []uint32{0x1c0092}}, {"branch", []uint32{0x1c0092}}, {"branches", []uint32{0x1c0092}}, {"cat", []uint32{0x1c008f}}, {"config", []uint32{0x1c0094}}, {"debugconfig", []uint32{0x1c0094}}, {"diff", []uint32{0x1c008d}}, {"files", []uint32{0x1c0090}}, {"grep", []uint32{0x1c0095}}, {"heads", []uint32{0x1c008c}}, {"help", []uint32{0x1c0093}}, {"history", []uint32{0x1c008c}}, {"id", []uint32{0x1c0091}}, {"identify", []uint32{0x1c0091}}, {"locate", []uint32{0x1c0090}}, {"log", []uint32{0x1c008c}}, {"manifest", []uint32{0x1c0090}}, {"parents", []uint32{0x1c008c}}, {"paths", []uint32{0x1c0093}}, {"root", []uint32{0x1c0093}}, {"showconfig", []uint32{0x1c0094}}, {"st", []uint32{0x1c008b}}, {"status", []uint32{0x1c008b}}, {"sum", []uint32{0x1c0093}}, {"summary", []uint32{0x1c0093}}, {"tags", []uint32{0x1c0092}}, {"tip", []uint32{0x1c008c}}, {"version", []uint32{0x1c0093}}}, ruleKnown: false},
 	{name: "highlight", grammar: []uint32{0x1c0096}, generic: []uint32{0x1c0096}, subs: nil, ruleKnown: false},
@@ -2301,7 +2307,7 @@ var generatedExeIndex = []genExe{
 	{name: "htop", grammar: []uint32{0x220011}, generic: []uint32{0xd0016, 0x220011}, subs: nil, ruleKnown: true},
 	{name: "http", grammar: []uint32{0x50002, 0x1e0004}, generic: []uint32{0x5000b, 0x5000c, 0x5000d, 0x5000e, 0x50014, 0xe000a, 0xe000b, 0xe000c, 0xe001d, 0xf0011, 0x1e0004}, subs: nil, ruleKnown: true},
 	{name: "https", grammar: []uint32{0x1e0004}, generic: []uint32{0x5000b, 0x5000c, 0x5000d, 0x5000e, 0x50014, 0xe000a, 0xe000b, 0xe000c, 0xe001d, 0xf0011, 0x1e0004}, subs: nil, ruleKnown: true},
-	{name: "hub", grammar: []uint32{0x1a0019}, generic: []uint32{0x1a0019}, subs: []genSub{{"alias", []uint32{0x5000f}}, {"api", []uint32{0x5000f, 0x1a001a}}, {"attestation", []uint32{0x5000f}}, {"auth", []uint32{0x5000f}}, {"browse", []uint32{0x5000f, 0x1a001b}}, {"cache", []uint32{0x5000f}}, {"ci", []uint32{0x5000f}}, {"ci-status", []uint32{0x1a001a}}, {"codespace", []uint32{0x5000f}}, {"compare", []uint32{0x1a001a}}, {"config", []uint32{0x5000f}}, {"create", []uint32{0x1a001a}}, {"delete", []uint32{0x1a001a}}, {"environment", []uint32{0x5000f}}, {"extension", []uint32{0x5000f}}, {"fork", []uint32{0x1a001a}}, {"gist", []uint32{0x5000f, 0x50012, 0x1a001a}}, {"gpg-key", []uint32{0x5000f}}, {"issue", []uint32{0x5000f, 0x50012, 0x1a001a}}, {"job", []uint32{0x5000f}}, {"label", []uint32{0x5000f, 0x50012}}, {"mr", []uint32{0x5000f, 0x50012}}, {"org", []uint32{0x5000f}}, {"pipeline", []uint32{0x5000f}}, {"pr", []uint32{0x5000f, 0x50012, 0x1a001a}}, {"project", []uint32{0x5000f}}, {"pull-request", []uint32{0x1a001a}}, {"release", []uint32{0x5000f, 0x50012, 0x1a001a}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012}}, {"ruleset", []uint32{0x5000f}}, {"run", []uint32{0x5000f}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x5000f}}, {"snippet", []uint32{0x5000f}}, {"ssh-key", []uint32{0x5000f}}, {"status", []uint32{0x5000f}}, {"sync", []uint32{0x1a001a}}, {"variable", []uint32{0x5000f}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
+	{name: "hub", grammar: []uint32{0x1a001a}, generic: []uint32{0x1a001a}, subs: []genSub{{"alias", []uint32{0x5000f}}, {"api", []uint32{0x5000f, 0x1a001b}}, {"attestation", []uint32{0x5000f}}, {"auth", []uint32{0x5000f}}, {"browse", []uint32{0x5000f, 0x1a001c}}, {"cache", []uint32{0x5000f}}, {"ci", []uint32{0x5000f}}, {"ci-status", []uint32{0x1a001b}}, {"codespace", []uint32{0x5000f}}, {"compare", []uint32{0x1a001b}}, {"config", []uint32{0x5000f}}, {"create", []uint32{0x1a001b}}, {"delete", []uint32{0x1a001b}}, {"environment", []uint32{0x5000f}}, {"extension", []uint32{0x5000f}}, {"fork", []uint32{0x1a001b}}, {"gist", []uint32{0x5000f, 0x50012, 0x1a001b}}, {"gpg-key", []uint32{0x5000f}}, {"issue", []uint32{0x5000f, 0x50012, 0x1a001b}}, {"job", []uint32{0x5000f}}, {"label", []uint32{0x5000f, 0x50012}}, {"mr", []uint32{0x5000f, 0x50012}}, {"org", []uint32{0x5000f}}, {"pipeline", []uint32{0x5000f}}, {"pr", []uint32{0x5000f, 0x50012, 0x1a001b}}, {"project", []uint32{0x5000f}}, {"pull-request", []uint32{0x1a001b}}, {"release", []uint32{0x5000f, 0x50012, 0x1a001b}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012}}, {"ruleset", []uint32{0x5000f}}, {"run", []uint32{0x5000f}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x5000f}}, {"snippet", []uint32{0x5000f}}, {"ssh-key", []uint32{0x5000f}}, {"status", []uint32{0x5000f}}, {"sync", []uint32{0x1a001b}}, {"variable", []uint32{0x5000f}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
 	{name: "hyperfine", grammar: []uint32{0x18000b}, generic: []uint32{0xd0025, 0x18000b}, subs: nil, ruleKnown: true},
 	{name: "ibmcloud", grammar: nil, generic: []uint32{0x10012}, subs: nil, ruleKnown: true},
 	{name: "iconv", grammar: []uint32{0x23000d}, generic: []uint32{0x23000d}, subs: nil, ruleKnown: false},
@@ -2485,7 +2491,7 @@ var generatedExeIndex = []genExe{
 	{name: "neofetch", grammar: []uint32{0x1d0018}, generic: []uint32{0x1d0018}, subs: nil, ruleKnown: false},
 	{name: "nerdctl", grammar: []uint32{0x140036}, generic: []uint32{0x140036}, subs: []genSub{{"attach", []uint32{0x20016, 0x140051}}, {"build", []uint32{0x20016, 0x140051}}, {"builder", []uint32{0x20005, 0x20015, 0x140043, 0x140052}}, {"buildx", []uint32{0x20005, 0x20015, 0x20017, 0x140043, 0x140052}}, {"commit", []uint32{0x20016}}, {"compose", []uint32{0x20015, 0x20017, 0x140056}}, {"config", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"container", []uint32{0x20005, 0x20006, 0x2000a, 0x2000f, 0x20010, 0x20011, 0x20012, 0x20015, 0x20017, 0x140038, 0x14003c, 0x14003e, 0x140040, 0x140052, 0x14005a}}, {"context", []uint32{0x20009, 0x20015, 0x14003c, 0x140043, 0x140044}}, {"cp", []uint32{0x20016, 0x140059}}, {"create", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x20016, 0x140050}}, {"diff", []uint32{0x20013, 0x14003f}}, {"events", []uint32{0x20013, 0x14003f}}, {"exec", []uint32{0x2000f, 0x140051}}, {"export", []uint32{0x20016, 0x14005b}}, {"help", []uint32{0x20013}}, {"history", []uint32{0x20013, 0x14003f}}, {"image", []uint32{0x20005, 0x20008, 0x20015, 0x20017, 0x14003a, 0x14003c, 0x140041, 0x140052, 0x140056}}, {"images", []uint32{0x20013, 0x140039}}, {"import", []uint32{0x20016}}, {"info", []uint32{0x20013, 0x14003f}}, {"inspect", []uint32{0x20013, 0x14003b}}, {"kill", []uint32{0x2000a}}, {"load", []uint32{0x20016, 0x14005c}}, {"login", []uint32{0x20013, 0x140058}}, {"logout", []uint32{0x140058}}, {"logs", []uint32{0x20013, 0x14003d}}, {"machine", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"manifest", []uint32{0x20009, 0x20015, 0x140047}}, {"network", []uint32{0x20005, 0x20009, 0x20015, 0x20017, 0x14003c, 0x140043}}, {"node", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"pause", []uint32{0x2000a}}, {"plugin", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"pod", []uint32{0x20005, 0x20015, 0x14003c, 0x14003e, 0x140043}}, {"port", []uint32{0x20013, 0x14003f}}, {"ps", []uint32{0x20013, 0x140037}}, {"pull", []uint32{0x20016, 0x140055}}, {"push", []uint32{0x20016, 0x140055}}, {"rename", []uint32{0x20016}}, {"restart", []uint32{0x20016, 0x140051}}, {"rm", []uint32{0x20006}}, {"rmi", []uint32{0x20007}}, {"run", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x140050}}, {"save", []uint32{0x20016, 0x14005b}}, {"search", []uint32{0x20013, 0x140046}}, {"secret", []uint32{0x20009, 0x20015, 0x140043, 0x140045}}, {"service", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"stack", []uint32{0x20009, 0x20015, 0x140043}}, {"start", []uint32{0x20016, 0x140051}}, {"stats", []uint32{0x20013, 0x14003f}}, {"stop", []uint32{0x2000a}}, {"swarm", []uint32{0x20009}}, {"system", []uint32{0x20004, 0x20014, 0x140042}}, {"tag", []uint32{0x20016}}, {"top", []uint32{0x20013, 0x14003f}}, {"unpause", []uint32{0x20016}}, {"update", []uint32{0x20016}}, {"version", []uint32{0x20013, 0x14003f}}, {"volume", []uint32{0x20003, 0x20015, 0x20017, 0x14003c, 0x140043}}, {"wait", []uint32{0x20016}}}, ruleKnown: true},
 	{name: "netcat", grammar: []uint32{0xb0002, 0x1e0011}, generic: []uint32{0xb0010, 0xb0011, 0xe000a, 0xe000b, 0xe001e, 0x1e0011}, subs: nil, ruleKnown: true},
-	{name: "netlify", grammar: []uint32{0x13006b}, generic: []uint32{0x10012, 0x13006b}, subs: []genSub{{"api", []uint32{0x13006d}}, {"build", []uint32{0x13006f}}, {"deploy", []uint32{0x13006e}}, {"dev", []uint32{0x13006f}}, {"env:clone", []uint32{0x13006f}}, {"env:get", []uint32{0x13006c}}, {"env:import", []uint32{0x13006f}}, {"env:list", []uint32{0x13006c}}, {"env:set", []uint32{0x13006f}}, {"env:unset", []uint32{0x13006f}}, {"functions:build", []uint32{0x13006f}}, {"functions:invoke", []uint32{0x13006f}}, {"functions:list", []uint32{0x13006d}}, {"functions:serve", []uint32{0x13006f}}, {"init", []uint32{0x13006f}}, {"link", []uint32{0x13006f}}, {"login", []uint32{0x13006f}}, {"logout", []uint32{0x13006f}}, {"logs", []uint32{0x13006d}}, {"logs:deploy", []uint32{0x13006d}}, {"logs:function", []uint32{0x13006d}}, {"open", []uint32{0x13006f}}, {"serve", []uint32{0x13006f}}, {"sites:list", []uint32{0x13006d}}, {"status", []uint32{0x13006d}}, {"switch", []uint32{0x13006f}}, {"unlink", []uint32{0x13006f}}, {"watch", []uint32{0x13006d}}}, ruleKnown: true},
+	{name: "netlify", grammar: []uint32{0x130070}, generic: []uint32{0x10012, 0x130070}, subs: []genSub{{"api", []uint32{0x130072}}, {"build", []uint32{0x130074}}, {"deploy", []uint32{0x130073}}, {"dev", []uint32{0x130074}}, {"env:clone", []uint32{0x130074}}, {"env:get", []uint32{0x130071}}, {"env:import", []uint32{0x130074}}, {"env:list", []uint32{0x130071}}, {"env:set", []uint32{0x130074}}, {"env:unset", []uint32{0x130074}}, {"functions:build", []uint32{0x130074}}, {"functions:invoke", []uint32{0x130074}}, {"functions:list", []uint32{0x130072}}, {"functions:serve", []uint32{0x130074}}, {"init", []uint32{0x130074}}, {"link", []uint32{0x130074}}, {"login", []uint32{0x130074}}, {"logout", []uint32{0x130074}}, {"logs", []uint32{0x130072}}, {"logs:deploy", []uint32{0x130072}}, {"logs:function", []uint32{0x130072}}, {"open", []uint32{0x130074}}, {"serve", []uint32{0x130074}}, {"sites:list", []uint32{0x130072}}, {"status", []uint32{0x130072}}, {"switch", []uint32{0x130074}}, {"unlink", []uint32{0x130074}}, {"watch", []uint32{0x130072}}}, ruleKnown: true},
 	{name: "netstat", grammar: []uint32{0x22004f}, generic: []uint32{0xd0016, 0x22004f}, subs: nil, ruleKnown: true},
 	{name: "newfs", grammar: nil, generic: []uint32{0x10000b}, subs: nil, ruleKnown: true},
 	{name: "nft", grammar: []uint32{0x1d0019}, generic: []uint32{0x10002c, 0x1d0019}, subs: []genSub{{"describe", []uint32{0x1d001a}}, {"list", []uint32{0x1d001a}}, {"monitor", []uint32{0x1d001a}}}, ruleKnown: true},
@@ -2590,7 +2596,7 @@ var generatedExeIndex = []genExe{
 	{name: "psftp", grammar: []uint32{0x1d0007, 0x1d003f}, generic: []uint32{0x1d003f}, subs: nil, ruleKnown: false},
 	{name: "psql", grammar: []uint32{0x30000, 0x170000}, generic: []uint32{0x3000f, 0x30010, 0x30011, 0x30012, 0x30013, 0x3001f, 0x170000}, subs: nil, ruleKnown: true},
 	{name: "ptx", grammar: []uint32{0x15001f}, generic: []uint32{0x15001f}, subs: nil, ruleKnown: false},
-	{name: "pulumi", grammar: []uint32{0x80003, 0x130088}, generic: []uint32{0x130088}, subs: []genSub{{"about", []uint32{0x80015, 0x130089}}, {"ai", []uint32{0x13008e}}, {"cancel", []uint32{0x13008e}}, {"config", []uint32{0x80015, 0x13008a, 0x13008c, 0x13008d}}, {"convert", []uint32{0x130089}}, {"destroy", []uint32{0x8000c, 0x130089}}, {"dn", []uint32{0x130089}}, {"down", []uint32{0x8000c, 0x130089}}, {"env", []uint32{0x13008c, 0x13008e}}, {"import", []uint32{0x8000d, 0x130089}}, {"install", []uint32{0x130089}}, {"login", []uint32{0x13008e}}, {"logout", []uint32{0x13008e}}, {"logs", []uint32{0x80015, 0x13008e}}, {"new", []uint32{0x130089}}, {"org", []uint32{0x80015, 0x13008e}}, {"package", []uint32{0x13008e}}, {"plugin", []uint32{0x80015, 0x13008e}}, {"policy", []uint32{0x13008e}}, {"pre", []uint32{0x130089}}, {"preview", []uint32{0x80015, 0x130089}}, {"refresh", []uint32{0x8000d, 0x130089}}, {"schema", []uint32{0x80015, 0x13008e}}, {"stack", []uint32{0x8000e, 0x80015, 0x13008a, 0x13008b, 0x13008d}}, {"state", []uint32{0x8000f}}, {"up", []uint32{0x8000d, 0x130089}}, {"update", []uint32{0x8000d, 0x130089}}, {"version", []uint32{0x80015, 0x13008f}}, {"watch", []uint32{0x130089}}, {"whoami", []uint32{0x80015, 0x13008e}}}, ruleKnown: true},
+	{name: "pulumi", grammar: []uint32{0x80003, 0x13008d}, generic: []uint32{0x13008d}, subs: []genSub{{"about", []uint32{0x80015, 0x13008e}}, {"ai", []uint32{0x130093}}, {"cancel", []uint32{0x130093}}, {"config", []uint32{0x80015, 0x13008f, 0x130091, 0x130092}}, {"convert", []uint32{0x13008e}}, {"destroy", []uint32{0x8000c, 0x13008e}}, {"dn", []uint32{0x13008e}}, {"down", []uint32{0x8000c, 0x13008e}}, {"env", []uint32{0x130091, 0x130093}}, {"import", []uint32{0x8000d, 0x13008e}}, {"install", []uint32{0x13008e}}, {"login", []uint32{0x130093}}, {"logout", []uint32{0x130093}}, {"logs", []uint32{0x80015, 0x130093}}, {"new", []uint32{0x13008e}}, {"org", []uint32{0x80015, 0x130093}}, {"package", []uint32{0x130093}}, {"plugin", []uint32{0x80015, 0x130093}}, {"policy", []uint32{0x130093}}, {"pre", []uint32{0x13008e}}, {"preview", []uint32{0x80015, 0x13008e}}, {"refresh", []uint32{0x8000d, 0x13008e}}, {"schema", []uint32{0x80015, 0x130093}}, {"stack", []uint32{0x8000e, 0x80015, 0x13008f, 0x130090, 0x130092}}, {"state", []uint32{0x8000f}}, {"up", []uint32{0x8000d, 0x13008e}}, {"update", []uint32{0x8000d, 0x13008e}}, {"version", []uint32{0x80015, 0x130094}}, {"watch", []uint32{0x13008e}}, {"whoami", []uint32{0x80015, 0x130093}}}, ruleKnown: true},
 	{name: "puppet", grammar: []uint32{0x1d0040}, generic: []uint32{0x1d0040}, subs: []genSub{{"agent", []uint32{0x1d0042}}, {"apply", []uint32{0x1d0041}}, {"device", []uint32{0x1d0042}}, {"filebucket", []uint32{0x1d0042}}, {"lookup", []uint32{0x1d0042}}, {"module", []uint32{0x1d0042}}, {"plugin", []uint32{0x1d0042}}, {"resource", []uint32{0x1d0042}}, {"script", []uint32{0x1d0042}}, {"ssl", []uint32{0x1d0042}}}, ruleKnown: false},
 	{name: "pushd", grammar: []uint32{0x120003}, generic: []uint32{0xd0016, 0x120003}, subs: nil, ruleKnown: true},
 	{name: "pvremove", grammar: nil, generic: []uint32{0x100013}, subs: nil, ruleKnown: true},
@@ -2614,7 +2620,7 @@ var generatedExeIndex = []genExe{
 	{name: "ranger", grammar: []uint32{0x1d0047}, generic: []uint32{0x1d0047}, subs: nil, ruleKnown: false},
 	{name: "rbenv", grammar: []uint32{0x24005f}, generic: []uint32{0xd0029, 0x24005f}, subs: []genSub{{"--version", []uint32{0x240060}}, {"activate", []uint32{0x240063}}, {"alias", []uint32{0x240063}}, {"backends", []uint32{0x240063}}, {"broadcast", []uint32{0x240063}}, {"bun", []uint32{0x240063}}, {"cache", []uint32{0x240063}}, {"cfg", []uint32{0x240063}}, {"commands", []uint32{0x240060}}, {"completion", []uint32{0x240060}}, {"completions", []uint32{0x240060}}, {"config", []uint32{0x240063}}, {"current", []uint32{0x240060}}, {"d", []uint32{0x240063}}, {"deactivate", []uint32{0x240063}}, {"default", []uint32{0x240063}}, {"deno", []uint32{0x240063}}, {"doctor", []uint32{0x240060}}, {"dr", []uint32{0x240060}}, {"edit", []uint32{0x240063}}, {"exec", []uint32{0x240063}}, {"flush", []uint32{0x240063}}, {"gem", []uint32{0x240063}}, {"generate", []uint32{0x240063}}, {"global", []uint32{0x240063}}, {"help", []uint32{0x240060}}, {"home", []uint32{0x240060}}, {"hook-env", []uint32{0x240063}}, {"i", []uint32{0x240063}}, {"implode", []uint32{0x240063}}, {"info", []uint32{0x240060}}, {"install", []uint32{0x240063}}, {"install-latest-npm", []uint32{0x240063}}, {"latest", []uint32{0x240063}}, {"link", []uint32{0x240063}}, {"list", []uint32{0x240060}}, {"local", []uint32{0x240063}}, {"lock", []uint32{0x240063}}, {"ls", []uint32{0x240060}}, {"ls-remote", []uint32{0x240060}}, {"migrate", []uint32{0x240063}}, {"node", []uint32{0x240063}}, {"offline", []uint32{0x240063}}, {"outdated", []uint32{0x240063}}, {"pip", []uint32{0x240063}}, {"plugin", []uint32{0x240063}}, {"plugins", []uint32{0x240063}}, {"prefix", []uint32{0x240060}}, {"prune", []uint32{0x240063}}, {"r", []uint32{0x240063}}, {"registry", []uint32{0x240063}}, {"rehash", []uint32{0x240063}}, {"reinstall-packages", []uint32{0x240063}}, {"remove", []uint32{0x240063}}, {"reshim", []uint32{0x240063}}, {"rm", []uint32{0x240063}}, {"root", []uint32{0x240060}}, {"run", []uint32{0x240063}}, {"search", []uint32{0x240063}}, {"self-update", []uint32{0x240063}}, {"selfupdate", []uint32{0x240063}}, {"settings", []uint32{0x240060}}, {"shell", []uint32{0x240063}}, {"shims", []uint32{0x240060}}, {"sync", []uint32{0x240063}}, {"task", []uint32{0x240063}}, {"tasks", []uint32{0x240063}}, {"tool", []uint32{0x240063}}, {"tool-alias", []uint32{0x240063}}, {"trust", []uint32{0x240063}}, {"u", []uint32{0x240063}}, {"unalias", []uint32{0x240063}}, {"uninstall", []uint32{0x240063}}, {"unset", []uint32{0x240063}}, {"unuse", []uint32{0x240063}}, {"up", []uint32{0x240063}}, {"update", []uint32{0x240063}}, {"upgrade", []uint32{0x240063}}, {"use", []uint32{0x240063}}, {"version", []uint32{0x240060}}, {"versions", []uint32{0x240060}}, {"virtualenv", []uint32{0x240063}}, {"virtualenv-delete", []uint32{0x240063}}, {"virtualenvs", []uint32{0x240063}}, {"watch", []uint32{0x240063}}, {"whence", []uint32{0x240060}}, {"where", []uint32{0x240060}}, {"which", []uint32{0x240060}}, {"x", []uint32{0x240063}}}, ruleKnown: true},
 	{name: "rc", grammar: []uint32{0x1d003c}, generic: []uint32{0x1d003c}, subs: nil, ruleKnown: false},
-	{name: "rclone", grammar: []uint32{0x130047}, generic: []uint32{0x10011, 0x1001a, 0x130047}, subs: []genSub{{"about", []uint32{0x130048}}, {"authorize", []uint32{0x13004c}}, {"bisync", []uint32{0x13004d}}, {"cat", []uint32{0x130048}}, {"check", []uint32{0x130048}}, {"config", []uint32{0x13004a, 0x13004b}}, {"copy", []uint32{0x13004d}}, {"copyto", []uint32{0x13004d}}, {"copyurl", []uint32{0x13004d}}, {"cryptcheck", []uint32{0x130048}}, {"hashsum", []uint32{0x130048}}, {"listremotes", []uint32{0x130049}}, {"ls", []uint32{0x130048}}, {"lsd", []uint32{0x130048}}, {"lsf", []uint32{0x130048}}, {"lsjson", []uint32{0x130048}}, {"lsl", []uint32{0x130048}}, {"md5sum", []uint32{0x130048}}, {"move", []uint32{0x13004e}}, {"moveto", []uint32{0x13004e}}, {"sha1sum", []uint32{0x130048}}, {"size", []uint32{0x130048}}, {"sync", []uint32{0x13004d}}, {"tree", []uint32{0x130048}}, {"version", []uint32{0x130049}}}, ruleKnown: true},
+	{name: "rclone", grammar: []uint32{0x13004c}, generic: []uint32{0x10011, 0x1001a, 0x13004c}, subs: []genSub{{"about", []uint32{0x13004d}}, {"authorize", []uint32{0x130051}}, {"bisync", []uint32{0x130052}}, {"cat", []uint32{0x13004d}}, {"check", []uint32{0x13004d}}, {"config", []uint32{0x13004f, 0x130050}}, {"copy", []uint32{0x130052}}, {"copyto", []uint32{0x130052}}, {"copyurl", []uint32{0x130052}}, {"cryptcheck", []uint32{0x13004d}}, {"hashsum", []uint32{0x13004d}}, {"listremotes", []uint32{0x13004e}}, {"ls", []uint32{0x13004d}}, {"lsd", []uint32{0x13004d}}, {"lsf", []uint32{0x13004d}}, {"lsjson", []uint32{0x13004d}}, {"lsl", []uint32{0x13004d}}, {"md5sum", []uint32{0x13004d}}, {"move", []uint32{0x130053}}, {"moveto", []uint32{0x130053}}, {"sha1sum", []uint32{0x13004d}}, {"size", []uint32{0x13004d}}, {"sync", []uint32{0x130052}}, {"tree", []uint32{0x13004d}}, {"version", []uint32{0x13004e}}}, ruleKnown: true},
 	{name: "rd", grammar: nil, generic: []uint32{0x4001a}, subs: nil, ruleKnown: true},
 	{name: "read", grammar: []uint32{0x120011}, generic: []uint32{0xd0016, 0x120011}, subs: nil, ruleKnown: true},
 	{name: "readelf", grammar: []uint32{0x240048}, generic: []uint32{0xd0016, 0x240048}, subs: nil, ruleKnown: true},
@@ -2657,7 +2663,7 @@ var generatedExeIndex = []genExe{
 	{name: "rustfmt", grammar: []uint32{0x240027}, generic: []uint32{0xd0021, 0xd0022, 0x240027}, subs: nil, ruleKnown: true},
 	{name: "rustup", grammar: []uint32{0x240028}, generic: []uint32{0xd0029, 0x240028}, subs: []genSub{{"--version", []uint32{0x240029}}, {"check", []uint32{0x24002b}}, {"completions", []uint32{0x240029}}, {"component", []uint32{0x24002a, 0x24002b}}, {"default", []uint32{0x24002b}}, {"doc", []uint32{0x24002b}}, {"help", []uint32{0x240029}}, {"install", []uint32{0x24002b}}, {"man", []uint32{0x24002b}}, {"override", []uint32{0x24002a, 0x24002b}}, {"run", []uint32{0x24002b}}, {"self", []uint32{0x24002b}}, {"set", []uint32{0x24002b}}, {"show", []uint32{0x240029}}, {"target", []uint32{0x24002a, 0x24002b}}, {"toolchain", []uint32{0x24002a, 0x24002b}}, {"uninstall", []uint32{0x24002b}}, {"up", []uint32{0x24002b}}, {"update", []uint32{0x24002b}}, {"which", []uint32{0x240029}}}, ruleKnown: true},
 	{name: "rvim", grammar: []uint32{0x1d0024}, generic: []uint32{0x1d0024}, subs: nil, ruleKnown: false},
-	{name: "s3cmd", grammar: []uint32{0x130044}, generic: []uint32{0x10011, 0x1001a, 0x130044}, subs: []genSub{{"du", []uint32{0x130045}}, {"get", []uint32{0x130046}}, {"info", []uint32{0x130045}}, {"la", []uint32{0x130045}}, {"ls", []uint32{0x130045}}, {"put", []uint32{0x130046}}, {"sync", []uint32{0x130046}}}, ruleKnown: true},
+	{name: "s3cmd", grammar: []uint32{0x130049}, generic: []uint32{0x10011, 0x1001a, 0x130049}, subs: []genSub{{"du", []uint32{0x13004a}}, {"get", []uint32{0x13004b}}, {"info", []uint32{0x13004a}}, {"la", []uint32{0x13004a}}, {"ls", []uint32{0x13004a}}, {"put", []uint32{0x13004b}}, {"sync", []uint32{0x13004b}}}, ruleKnown: true},
 	{name: "sam", grammar: nil, generic: []uint32{0x10013}, subs: nil, ruleKnown: true},
 	{name: "sash", grammar: []uint32{0x1d003a}, generic: []uint32{0x1d003a}, subs: nil, ruleKnown: false},
 	{name: "scalac", grammar: []uint32{0x240042}, generic: []uint32{0xd0023, 0x240042}, subs: nil, ruleKnown: true},
@@ -2763,13 +2769,13 @@ var generatedExeIndex = []genExe{
 	{name: "tcpdump", grammar: []uint32{0x1d006f}, generic: []uint32{0x1d006f}, subs: nil, ruleKnown: false},
 	{name: "tcsh", grammar: []uint32{0x1d003b}, generic: []uint32{0xb0009, 0xb000a, 0x1d003b}, subs: nil, ruleKnown: true},
 	{name: "tdbtool", grammar: []uint32{0x1d0070}, generic: []uint32{0x1d0070}, subs: nil, ruleKnown: false},
-	{name: "tea", grammar: []uint32{0x1a001c}, generic: []uint32{0x1a001c}, subs: []genSub{{"action", []uint32{0x1a001d}}, {"actions", []uint32{0x1a001d}}, {"admin", []uint32{0x1a001d}}, {"alias", []uint32{0x5000f}}, {"api", []uint32{0x5000f}}, {"attestation", []uint32{0x5000f}}, {"auth", []uint32{0x5000f}}, {"branch", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"branches", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"browse", []uint32{0x5000f}}, {"c", []uint32{0x1a001d, 0x1a001f}}, {"cache", []uint32{0x5000f}}, {"ci", []uint32{0x5000f}}, {"clone", []uint32{0x1a001d}}, {"codespace", []uint32{0x5000f}}, {"comment", []uint32{0x1a001d, 0x1a001f}}, {"config", []uint32{0x5000f}}, {"environment", []uint32{0x5000f}}, {"extension", []uint32{0x5000f}}, {"gist", []uint32{0x5000f, 0x50012}}, {"gpg-key", []uint32{0x5000f}}, {"i", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"issue", []uint32{0x5000f, 0x50012, 0x1a001d, 0x1a001e, 0x1a001f}}, {"issues", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"job", []uint32{0x5000f}}, {"label", []uint32{0x5000f, 0x50012, 0x1a001d, 0x1a001e, 0x1a001f}}, {"labels", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"login", []uint32{0x1a001d}}, {"logins", []uint32{0x1a001d}}, {"logout", []uint32{0x1a001d}}, {"milestone", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"milestones", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"mr", []uint32{0x5000f, 0x50012}}, {"ms", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"n", []uint32{0x1a001d, 0x1a001e}}, {"notification", []uint32{0x1a001d, 0x1a001e}}, {"notifications", []uint32{0x1a001d, 0x1a001e}}, {"o", []uint32{0x1a001d}}, {"open", []uint32{0x1a001d}}, {"org", []uint32{0x5000f, 0x1a001d, 0x1a001e, 0x1a001f}}, {"organization", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"organizations", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"pipeline", []uint32{0x5000f}}, {"pr", []uint32{0x5000f, 0x50012, 0x1a001d, 0x1a001e, 0x1a001f}}, {"project", []uint32{0x5000f}}, {"pull", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"pulls", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"r", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"release", []uint32{0x5000f, 0x50012, 0x1a001d, 0x1a001e, 0x1a001f}}, {"releases", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012, 0x1a001d, 0x1a001e, 0x1a001f}}, {"repos", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"ruleset", []uint32{0x5000f}}, {"run", []uint32{0x5000f}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x5000f}}, {"snippet", []uint32{0x5000f}}, {"ssh-key", []uint32{0x5000f}}, {"status", []uint32{0x5000f}}, {"t", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"time", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"times", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"variable", []uint32{0x5000f}}, {"webhook", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"webhooks", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"whoami", []uint32{0x1a001d}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
+	{name: "tea", grammar: []uint32{0x1a001d}, generic: []uint32{0x1a001d}, subs: []genSub{{"action", []uint32{0x1a001e}}, {"actions", []uint32{0x1a001e}}, {"admin", []uint32{0x1a001e}}, {"alias", []uint32{0x5000f}}, {"api", []uint32{0x5000f}}, {"attestation", []uint32{0x5000f}}, {"auth", []uint32{0x5000f}}, {"branch", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"branches", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"browse", []uint32{0x5000f}}, {"c", []uint32{0x1a001e, 0x1a0020}}, {"cache", []uint32{0x5000f}}, {"ci", []uint32{0x5000f}}, {"clone", []uint32{0x1a001e}}, {"codespace", []uint32{0x5000f}}, {"comment", []uint32{0x1a001e, 0x1a0020}}, {"config", []uint32{0x5000f}}, {"environment", []uint32{0x5000f}}, {"extension", []uint32{0x5000f}}, {"gist", []uint32{0x5000f, 0x50012}}, {"gpg-key", []uint32{0x5000f}}, {"i", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"issue", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"issues", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"job", []uint32{0x5000f}}, {"label", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"labels", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"login", []uint32{0x1a001e}}, {"logins", []uint32{0x1a001e}}, {"logout", []uint32{0x1a001e}}, {"milestone", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"milestones", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"mr", []uint32{0x5000f, 0x50012}}, {"ms", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"n", []uint32{0x1a001e, 0x1a001f}}, {"notification", []uint32{0x1a001e, 0x1a001f}}, {"notifications", []uint32{0x1a001e, 0x1a001f}}, {"o", []uint32{0x1a001e}}, {"open", []uint32{0x1a001e}}, {"org", []uint32{0x5000f, 0x1a001e, 0x1a001f, 0x1a0020}}, {"organization", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"organizations", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"pipeline", []uint32{0x5000f}}, {"pr", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"project", []uint32{0x5000f}}, {"pull", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"pulls", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"r", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"release", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"releases", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"repos", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"ruleset", []uint32{0x5000f}}, {"run", []uint32{0x5000f}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x5000f}}, {"snippet", []uint32{0x5000f}}, {"ssh-key", []uint32{0x5000f}}, {"status", []uint32{0x5000f}}, {"t", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"time", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"times", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"variable", []uint32{0x5000f}}, {"webhook", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"webhooks", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"whoami", []uint32{0x1a001e}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
 	{name: "tee", grammar: []uint32{0xd0009, 0x150053}, generic: []uint32{0x40025, 0x40031, 0x4003a, 0xd0021, 0xd002a, 0x150053}, subs: nil, ruleKnown: true},
 	{name: "teleconsole", grammar: nil, generic: []uint32{0xb001c}, subs: nil, ruleKnown: true},
 	{name: "telinit", grammar: nil, generic: []uint32{0x100016}, subs: nil, ruleKnown: true},
 	{name: "telnet", grammar: []uint32{0x1e0014}, generic: []uint32{0xb0011, 0xe000a, 0xe000b, 0xe001e, 0x1e0014}, subs: nil, ruleKnown: true},
-	{name: "terraform", grammar: []uint32{0x80000, 0x130075}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x130075}, subs: []genSub{{"apply", []uint32{0x80014, 0x130079}}, {"console", []uint32{0x130079}}, {"destroy", []uint32{0x130079}}, {"fmt", []uint32{0x130076}}, {"force-unlock", []uint32{0x8000b, 0x130085}}, {"get", []uint32{0x130080}}, {"import", []uint32{0x80014, 0x130079}}, {"init", []uint32{0x80014, 0x130080}}, {"login", []uint32{0x80014, 0x130085}}, {"logout", []uint32{0x80014, 0x130085}}, {"metadata", []uint32{0x130086}}, {"modules", []uint32{0x130086}}, {"output", []uint32{0x13007b}}, {"plan", []uint32{0x130078}}, {"providers", []uint32{0x130081, 0x130082}}, {"refresh", []uint32{0x80014, 0x130079}}, {"show", []uint32{0x13007a}}, {"state", []uint32{0x80009, 0x13007c, 0x13007d, 0x13007e}}, {"taint", []uint32{0x8000b, 0x130085}}, {"test", []uint32{0x130079}}, {"untaint", []uint32{0x8000b, 0x130085}}, {"validate", []uint32{0x130077}}, {"version", []uint32{0x13007f}}, {"workspace", []uint32{0x8000a, 0x130083, 0x130084}}}, ruleKnown: true},
-	{name: "terragrunt", grammar: []uint32{0x80002, 0x130087}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x130087}, subs: []genSub{{"apply", []uint32{0x80014}}, {"import", []uint32{0x80014}}, {"init", []uint32{0x80014}}, {"login", []uint32{0x80014}}, {"logout", []uint32{0x80014}}, {"refresh", []uint32{0x80014}}, {"state", []uint32{0x80009}}}, ruleKnown: true},
+	{name: "terraform", grammar: []uint32{0x80000, 0x13007a}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13007a}, subs: []genSub{{"apply", []uint32{0x80014, 0x13007e}}, {"console", []uint32{0x13007e}}, {"destroy", []uint32{0x13007e}}, {"fmt", []uint32{0x13007b}}, {"force-unlock", []uint32{0x8000b, 0x13008a}}, {"get", []uint32{0x130085}}, {"import", []uint32{0x80014, 0x13007e}}, {"init", []uint32{0x80014, 0x130085}}, {"login", []uint32{0x80014, 0x13008a}}, {"logout", []uint32{0x80014, 0x13008a}}, {"metadata", []uint32{0x13008b}}, {"modules", []uint32{0x13008b}}, {"output", []uint32{0x130080}}, {"plan", []uint32{0x13007d}}, {"providers", []uint32{0x130086, 0x130087}}, {"refresh", []uint32{0x80014, 0x13007e}}, {"show", []uint32{0x13007f}}, {"state", []uint32{0x80009, 0x130081, 0x130082, 0x130083}}, {"taint", []uint32{0x8000b, 0x13008a}}, {"test", []uint32{0x13007e}}, {"untaint", []uint32{0x8000b, 0x13008a}}, {"validate", []uint32{0x13007c}}, {"version", []uint32{0x130084}}, {"workspace", []uint32{0x8000a, 0x130088, 0x130089}}}, ruleKnown: true},
+	{name: "terragrunt", grammar: []uint32{0x80002, 0x13008c}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13008c}, subs: []genSub{{"apply", []uint32{0x80014}}, {"import", []uint32{0x80014}}, {"init", []uint32{0x80014}}, {"login", []uint32{0x80014}}, {"logout", []uint32{0x80014}}, {"refresh", []uint32{0x80014}}, {"state", []uint32{0x80009}}}, ruleKnown: true},
 	{name: "test", grammar: []uint32{0x150002, 0x150029}, generic: []uint32{0xd0016, 0x150029}, subs: nil, ruleKnown: true},
 	{name: "tex", grammar: []uint32{0x1d0001, 0x1d002b}, generic: []uint32{0x1d002b}, subs: nil, ruleKnown: false},
 	{name: "tftp", grammar: []uint32{0x1e0008}, generic: []uint32{0x1e0008}, subs: nil, ruleKnown: false},
@@ -2781,7 +2787,7 @@ var generatedExeIndex = []genExe{
 	{name: "tldr", grammar: []uint32{0x200008}, generic: []uint32{0xd0016, 0x200008}, subs: nil, ruleKnown: true},
 	{name: "tmate", grammar: []uint32{0x1d0073}, generic: []uint32{0xb001c, 0x1d0073}, subs: nil, ruleKnown: true},
 	{name: "tmux", grammar: []uint32{0x220006, 0x22003f}, generic: []uint32{0xd0016, 0x22003f}, subs: []genSub{{"capture-pane", []uint32{0x220041}}, {"capturep", []uint32{0x220041}}, {"has", []uint32{0x220040}}, {"has-session", []uint32{0x220040}}, {"info", []uint32{0x220040}}, {"list-buffers", []uint32{0x220040}}, {"list-clients", []uint32{0x220040}}, {"list-commands", []uint32{0x220040}}, {"list-keys", []uint32{0x220040}}, {"list-panes", []uint32{0x220040}}, {"list-sessions", []uint32{0x220040}}, {"list-windows", []uint32{0x220040}}, {"ls", []uint32{0x220040}}, {"lsb", []uint32{0x220040}}, {"lsc", []uint32{0x220040}}, {"lscm", []uint32{0x220040}}, {"lsk", []uint32{0x220040}}, {"lsp", []uint32{0x220040}}, {"lsw", []uint32{0x220040}}, {"server-info", []uint32{0x220040}}, {"show", []uint32{0x220040}}, {"show-buffer", []uint32{0x220040}}, {"show-environment", []uint32{0x220042}}, {"show-messages", []uint32{0x220040}}, {"show-options", []uint32{0x220040}}, {"show-window-options", []uint32{0x220040}}, {"showb", []uint32{0x220040}}, {"showenv", []uint32{0x220042}}, {"showmsgs", []uint32{0x220040}}, {"showw", []uint32{0x220040}}}, ruleKnown: true},
-	{name: "tofu", grammar: []uint32{0x80001, 0x130075}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x130075}, subs: []genSub{{"apply", []uint32{0x80014, 0x130079}}, {"console", []uint32{0x130079}}, {"destroy", []uint32{0x130079}}, {"fmt", []uint32{0x130076}}, {"force-unlock", []uint32{0x8000b, 0x130085}}, {"get", []uint32{0x130080}}, {"import", []uint32{0x80014, 0x130079}}, {"init", []uint32{0x80014, 0x130080}}, {"login", []uint32{0x80014, 0x130085}}, {"logout", []uint32{0x80014, 0x130085}}, {"metadata", []uint32{0x130086}}, {"modules", []uint32{0x130086}}, {"output", []uint32{0x13007b}}, {"plan", []uint32{0x130078}}, {"providers", []uint32{0x130081, 0x130082}}, {"refresh", []uint32{0x80014, 0x130079}}, {"show", []uint32{0x13007a}}, {"state", []uint32{0x80009, 0x13007c, 0x13007d, 0x13007e}}, {"taint", []uint32{0x8000b, 0x130085}}, {"test", []uint32{0x130079}}, {"untaint", []uint32{0x8000b, 0x130085}}, {"validate", []uint32{0x130077}}, {"version", []uint32{0x13007f}}, {"workspace", []uint32{0x8000a, 0x130083, 0x130084}}}, ruleKnown: true},
+	{name: "tofu", grammar: []uint32{0x80001, 0x13007a}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13007a}, subs: []genSub{{"apply", []uint32{0x80014, 0x13007e}}, {"console", []uint32{0x13007e}}, {"destroy", []uint32{0x13007e}}, {"fmt", []uint32{0x13007b}}, {"force-unlock", []uint32{0x8000b, 0x13008a}}, {"get", []uint32{0x130085}}, {"import", []uint32{0x80014, 0x13007e}}, {"init", []uint32{0x80014, 0x130085}}, {"login", []uint32{0x80014, 0x13008a}}, {"logout", []uint32{0x80014, 0x13008a}}, {"metadata", []uint32{0x13008b}}, {"modules", []uint32{0x13008b}}, {"output", []uint32{0x130080}}, {"plan", []uint32{0x13007d}}, {"providers", []uint32{0x130086, 0x130087}}, {"refresh", []uint32{0x80014, 0x13007e}}, {"show", []uint32{0x13007f}}, {"state", []uint32{0x80009, 0x130081, 0x130082, 0x130083}}, {"taint", []uint32{0x8000b, 0x13008a}}, {"test", []uint32{0x13007e}}, {"untaint", []uint32{0x8000b, 0x13008a}}, {"validate", []uint32{0x13007c}}, {"version", []uint32{0x130084}}, {"workspace", []uint32{0x8000a, 0x130088, 0x130089}}}, ruleKnown: true},
 	{name: "tokei", grammar: []uint32{0x18000c}, generic: []uint32{0xd0016, 0x18000c}, subs: nil, ruleKnown: true},
 	{name: "tomlq", grammar: []uint32{0x230015}, generic: []uint32{0xd0016, 0x230015}, subs: nil, ruleKnown: true},
 	{name: "top", grammar: []uint32{0x220010}, generic: []uint32{0xd0016, 0x220010}, subs: nil, ruleKnown: true},
@@ -2843,7 +2849,7 @@ var generatedExeIndex = []genExe{
 	{name: "varnishncsa", grammar: []uint32{0x1d007e}, generic: []uint32{0x1d007e}, subs: nil, ruleKnown: false},
 	{name: "vault", grammar: []uint32{0xf0003, 0x210000, 0x210001}, generic: []uint32{0xf0012, 0x210001}, subs: []genSub{{"audit", []uint32{0x210008}}, {"auth", []uint32{0x210008}}, {"kv", []uint32{0xf0009, 0x210003, 0x210008}}, {"list", []uint32{0x210007}}, {"login", []uint32{0x210006}}, {"namespace", []uint32{0x210008}}, {"plugin", []uint32{0x210008}}, {"policy", []uint32{0x210008}}, {"print", []uint32{0x210005}}, {"read", []uint32{0x210002}}, {"secrets", []uint32{0x210008}}, {"status", []uint32{0x210007}}, {"token", []uint32{0x210004, 0x210008}}, {"version", []uint32{0x210009}}, {"write", []uint32{0x210002}}}, ruleKnown: true},
 	{name: "vdir", grammar: []uint32{0x150005}, generic: []uint32{0xd0016, 0x150005}, subs: nil, ruleKnown: true},
-	{name: "vercel", grammar: []uint32{0x130065}, generic: []uint32{0x10012, 0x130065}, subs: []genSub{{"alias", []uint32{0x13006a}}, {"bisect", []uint32{0x13006a}}, {"build", []uint32{0x13006a}}, {"certs", []uint32{0x13006a}}, {"deploy", []uint32{0x13006a}}, {"dev", []uint32{0x13006a}}, {"dns", []uint32{0x13006a}}, {"domains", []uint32{0x130066}}, {"env", []uint32{0x130067, 0x130069, 0x13006a}}, {"git", []uint32{0x13006a}}, {"inspect", []uint32{0x130066}}, {"integration", []uint32{0x13006a}}, {"link", []uint32{0x13006a}}, {"list", []uint32{0x130066}}, {"login", []uint32{0x13006a}}, {"logout", []uint32{0x13006a}}, {"logs", []uint32{0x130066}}, {"ls", []uint32{0x130066}}, {"project", []uint32{0x130066}}, {"projects", []uint32{0x130066}}, {"promote", []uint32{0x13006a}}, {"pull", []uint32{0x130068}}, {"redeploy", []uint32{0x13006a}}, {"rollback", []uint32{0x13006a}}, {"switch", []uint32{0x13006a}}, {"teams", []uint32{0x130066}}, {"whoami", []uint32{0x130066}}}, ruleKnown: true},
+	{name: "vercel", grammar: []uint32{0x13006a}, generic: []uint32{0x10012, 0x13006a}, subs: []genSub{{"alias", []uint32{0x13006f}}, {"bisect", []uint32{0x13006f}}, {"build", []uint32{0x13006f}}, {"certs", []uint32{0x13006f}}, {"deploy", []uint32{0x13006f}}, {"dev", []uint32{0x13006f}}, {"dns", []uint32{0x13006f}}, {"domains", []uint32{0x13006b}}, {"env", []uint32{0x13006c, 0x13006e, 0x13006f}}, {"git", []uint32{0x13006f}}, {"inspect", []uint32{0x13006b}}, {"integration", []uint32{0x13006f}}, {"link", []uint32{0x13006f}}, {"list", []uint32{0x13006b}}, {"login", []uint32{0x13006f}}, {"logout", []uint32{0x13006f}}, {"logs", []uint32{0x13006b}}, {"ls", []uint32{0x13006b}}, {"project", []uint32{0x13006b}}, {"projects", []uint32{0x13006b}}, {"promote", []uint32{0x13006f}}, {"pull", []uint32{0x13006d}}, {"redeploy", []uint32{0x13006f}}, {"rollback", []uint32{0x13006f}}, {"switch", []uint32{0x13006f}}, {"teams", []uint32{0x13006b}}, {"whoami", []uint32{0x13006b}}}, ruleKnown: true},
 	{name: "vgremove", grammar: nil, generic: []uint32{0x100013}, subs: nil, ruleKnown: true},
 	{name: "vi", grammar: []uint32{0x1d0024}, generic: []uint32{0xe0004, 0xe0016, 0x1d0024}, subs: nil, ruleKnown: true},
 	{name: "view", grammar: []uint32{0x200004}, generic: []uint32{0xd0016, 0xd002b, 0x200004}, subs: nil, ruleKnown: true},
@@ -2875,7 +2881,7 @@ var generatedExeIndex = []genExe{
 	{name: "wipefs", grammar: []uint32{0x220066}, generic: []uint32{0x10000c, 0x220066}, subs: nil, ruleKnown: true},
 	{name: "wireshark", grammar: []uint32{0x1d008c}, generic: []uint32{0x1d008c}, subs: nil, ruleKnown: false},
 	{name: "wish", grammar: []uint32{0x1d008d}, generic: []uint32{0x1d008d}, subs: nil, ruleKnown: false},
-	{name: "wrangler", grammar: []uint32{0x130070}, generic: []uint32{0x10012, 0x130070}, subs: []genSub{{"build", []uint32{0x130074}}, {"d1", []uint32{0x130072, 0x130073}}, {"deploy", []uint32{0x130074}}, {"deployments", []uint32{0x130072}}, {"dev", []uint32{0x130074}}, {"dispatch-namespace", []uint32{0x130074}}, {"generate", []uint32{0x130074}}, {"init", []uint32{0x130074}}, {"kv", []uint32{0x130072, 0x130074}}, {"kv:key", []uint32{0x130072}}, {"kv:namespace", []uint32{0x130072}}, {"login", []uint32{0x130074}}, {"logout", []uint32{0x130074}}, {"pages", []uint32{0x130074}}, {"publish", []uint32{0x130074}}, {"queues", []uint32{0x130074}}, {"r2", []uint32{0x130072, 0x130074}}, {"secret", []uint32{0x130072, 0x130074}}, {"tail", []uint32{0x130071}}, {"types", []uint32{0x130074}}, {"versions", []uint32{0x130072}}, {"whoami", []uint32{0x130071}}}, ruleKnown: true},
+	{name: "wrangler", grammar: []uint32{0x130075}, generic: []uint32{0x10012, 0x130075}, subs: []genSub{{"build", []uint32{0x130079}}, {"d1", []uint32{0x130077, 0x130078}}, {"deploy", []uint32{0x130079}}, {"deployments", []uint32{0x130077}}, {"dev", []uint32{0x130079}}, {"dispatch-namespace", []uint32{0x130079}}, {"generate", []uint32{0x130079}}, {"init", []uint32{0x130079}}, {"kv", []uint32{0x130077, 0x130079}}, {"kv:key", []uint32{0x130077}}, {"kv:namespace", []uint32{0x130077}}, {"login", []uint32{0x130079}}, {"logout", []uint32{0x130079}}, {"pages", []uint32{0x130079}}, {"publish", []uint32{0x130079}}, {"queues", []uint32{0x130079}}, {"r2", []uint32{0x130077, 0x130079}}, {"secret", []uint32{0x130077, 0x130079}}, {"tail", []uint32{0x130076}}, {"types", []uint32{0x130079}}, {"versions", []uint32{0x130077}}, {"whoami", []uint32{0x130076}}}, ruleKnown: true},
 	{name: "xargs", grammar: []uint32{0xd0007, 0x190001}, generic: []uint32{0x40022, 0x6000c, 0x190001}, subs: nil, ruleKnown: true},
 	{name: "xclip", grammar: []uint32{0x220002, 0x220060}, generic: []uint32{0xd0021, 0x220060}, subs: nil, ruleKnown: true},
 	{name: "xdg-user-dir", grammar: []uint32{0x1d008e}, generic: []uint32{0x1d008e}, subs: nil, ruleKnown: false},
@@ -3025,78 +3031,78 @@ func packsCloudL55() Pack {
 }
 
 func packsCloudL68() Pack {
-	return Pack{Rules: []Rule{{ID: "cloud.aws.delete-verb", Exe: []string{"aws"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This AWS operation deletes, terminates or purges cloud resources.", Suggestion: "Describe the resource first and ask before deleting it.", Match: Match{FlagsNone: []string{"--dry-run"}, Verbs: []string{"delete-*", "terminate-*", "remove-*", "deregister-*", "purge-*", "destroy-*", "revoke-*", "disassociate-*", "detach-*", "release-*", "cancel-*", "reset-*", "disable-*", "deactivate-*", "stop-*", "reboot-*", "batch-delete-*", "unsubscribe", "untag-*"}, VerbDepth: 2}}}}
+	return Pack{Rules: []Rule{{ID: "cloud.aws.delete-verb", Exe: []string{"aws"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This AWS operation deletes, terminates or purges cloud resources.", Suggestion: "Describe the resource first and ask before deleting it.", Match: Match{Verbs: []string{"delete-*", "terminate-*", "remove-*", "deregister-*", "purge-*", "destroy-*", "revoke-*", "disassociate-*", "detach-*", "release-*", "cancel-*", "reset-*", "disable-*", "deactivate-*", "stop-*", "reboot-*", "batch-delete-*", "unsubscribe", "untag-*"}, VerbDepth: 2}}}}
 }
 
-func packsCloudL81() Pack {
+func packsCloudL80() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.aws.route53-delete", Exe: []string{"aws"}, Sub: []string{"route53", "change-resource-record-sets"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "The change batch deletes or replaces DNS records.", Suggestion: "Ask before changing DNS.", Match: Match{FlagValues: map[string][]string{"--change-batch": {"*delete*", "*upsert*", "file://*", "fileb://*"}}}}}}
 }
 
-func packsCloudL93() Pack {
+func packsCloudL92() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.aws.iam-write", Exe: []string{"aws"}, Sub: []string{"iam|organizations|sts|kms"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "This changes identities, keys or permissions of the cloud account.", Suggestion: "Ask before changing IAM, KMS or organisation settings.", Match: Match{Verbs: []string{"create-*", "put-*", "attach-*", "update-*", "add-*", "set-*", "schedule-key-deletion", "disable-key", "upload-*", "tag-*"}, VerbDepth: 2}}}}
 }
 
-func packsCloudL106() Pack {
+func packsCloudL105() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.gcloud.delete", Exe: []string{"gcloud"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This gcloud command deletes or destroys cloud resources.", Suggestion: "Describe the resource first and ask before deleting it.", Match: Match{Verbs: []string{"delete", "destroy", "remove", "purge", "rm", "undelete", "disable", "remove-iam-policy-binding", "set-iam-policy", "add-iam-policy-binding", "reset", "stop", "abandon-instances", "delete-instances", "recreate-instances", "resize", "undeploy", "untag"}, VerbDepth: 6}}}}
 }
 
-func packsCloudL118() Pack {
+func packsCloudL117() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.gcloud.storage-rm", Exe: []string{"gsutil"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "gsutil rm/rb deletes objects or buckets.", Suggestion: "Ask before deleting cloud storage.", Match: Match{FlagsNone: []string{"-n"}, OperandsAny: []string{"@any"}, Verbs: []string{"rm", "rb", "rsync"}, VerbDepth: 1}}}}
 }
 
-func packsCloudL132() Pack {
+func packsCloudL131() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.azure.delete", Exe: []string{"az"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This az command deletes or purges cloud resources.", Suggestion: "Show the resource first and ask before deleting it.", Match: Match{Verbs: []string{"delete", "delete-batch", "purge", "remove", "destroy", "stop", "deallocate", "restart", "reset", "revoke", "rotate", "untag", "undeploy"}, VerbDepth: 5}}}}
 }
 
-func packsCloudL144() Pack {
+func packsCloudL143() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.azcopy.remove", Exe: []string{"azcopy"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "azcopy remove / sync --delete-destination deletes blobs.", Suggestion: "Ask before deleting cloud storage.", Match: Match{Verbs: []string{"remove", "rm"}, VerbDepth: 1}}}}
 }
 
-func packsCloudL156() Pack {
+func packsCloudL155() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.azcopy.sync-delete", Exe: []string{"azcopy"}, Sub: []string{"sync"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "sync with --delete-destination=true deletes blobs missing from the source.", Suggestion: "Sync without deleting the destination.", Match: Match{FlagValues: map[string][]string{"--delete-destination": {"true", "prompt"}}}}}}
 }
 
-func packsCloudL168() Pack {
+func packsCloudL167() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.storage-tools.delete", Exe: []string{"s3cmd", "mc", "rclone"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This storage command deletes objects or buckets, or syncs with deletion.", Suggestion: "Preview with --dry-run and ask first.", Match: Match{FlagsNone: []string{"--dry-run", "-n", "--dryrun"}, Verbs: []string{"rm", "del", "rb", "delete", "deletefile", "purge", "rmdir", "rmdirs", "cleanup", "sync", "mirror", "dedupe", "move", "mv", "remove", "disable", "unset"}, VerbDepth: 3}}}}
 }
 
-func packsCloudL181() Pack {
+func packsCloudL180() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.paas.delete", Exe: []string{"doctl", "linode-cli", "hcloud", "oci", "ibmcloud", "flyctl", "fly", "heroku", "vercel", "netlify", "wrangler", "firebase", "supabase", "railway", "render", "amplify", "copilot", "eb"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This command deletes or destroys hosted apps, databases, domains or other cloud resources.", Suggestion: "Ask before deleting hosted resources.", Match: Match{Verbs: []string{"delete", "destroy", "remove", "rm", "purge", "terminate", "apps:destroy", "pg:reset", "*:destroy", "*:delete", "*:remove", "*:reset", "reset", "drop", "unlink", "down", "scale", "rollback"}, VerbDepth: 4}}}}
 }
 
-func packsCloudL193() Pack {
+func packsCloudL192() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.iac-tools.destroy", Exe: []string{"cdk", "sam", "serverless", "sls"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "This tears down the deployed stack and its resources.", Suggestion: "Ask before destroying deployed stacks.", Match: Match{Verbs: []string{"destroy", "delete", "remove"}, VerbDepth: 1}}}}
 }
 
-func packsCloudL205() Pack {
+func packsCloudL204() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.dns-nsupdate", Exe: []string{"nsupdate"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "nsupdate sends dynamic DNS updates that can delete or replace records.", Suggestion: "Ask before changing DNS."}}}
 }
 
-func packsCloudL214() Pack {
+func packsCloudL213() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"aws"}, Verbs: []string{"describe-*", "list-*", "get-*", "ls", "head-*", "lookup-*", "search-*", "help", "wait", "get-caller-identity", "filter-log-events", "tail", "presign", "--version"}, VerbDepth: 2}}}
 }
 
-func packsCloudL219() Pack {
+func packsCloudL218() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"gcloud"}, Verbs: []string{"list", "describe", "get-iam-policy", "info", "version", "help", "config", "auth", "read", "get-value", "print-access-token", "tail", "logs", "list-*", "get-*"}, VerbDepth: 5}}}
 }
 
-func packsCloudL224() Pack {
+func packsCloudL223() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"gsutil"}, Verbs: []string{"ls", "cat", "stat", "du", "hash", "version", "help", "acl", "iam", "logging", "versioning"}, VerbDepth: 1}}}
 }
 
-func packsCloudL229() Pack {
+func packsCloudL228() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"az"}, Verbs: []string{"list", "show", "exists", "get-*", "list-*", "version", "--version", "help", "account", "query", "tail", "download"}, VerbDepth: 5}}}
 }
 
-func packsCloudL234() Pack {
+func packsCloudL233() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"azcopy"}, Verbs: []string{"list", "jobs", "env", "--version", "login"}, VerbDepth: 1}}}
 }
 
-func packsCloudL239() Pack {
+func packsCloudL238() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"s3cmd", "mc", "rclone"}, Verbs: []string{"ls", "lsd", "lsl", "la", "info", "du", "cat", "stat", "head", "tree", "find", "check", "about", "listremotes", "version", "size", "md5sum", "sha1sum", "config", "admin"}, VerbDepth: 1}}}
 }
 
-func packsCloudL244() Pack {
+func packsCloudL243() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"aws", "gcloud", "az"}, Flags: []string{"--endpoint-url"}}}}
 }
 
@@ -5361,574 +5367,594 @@ func effectsCloudL18() Pack {
 }
 
 func effectsCloudL38() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"*", "describe-*|list-*"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--cli-auto-prompt", "--no-cli-auto-prompt", "--generate-cli-skeleton"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format", "--ca-bundle", "--cli-input-json", "--cli-input-yaml", "--max-items", "--page-size", "--starting-token", "--filters", "--filter", "--max-results", "--next-token"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network"}, Examples: []string{"aws ec2 describe-instances --region us-east-1", "aws s3api list-buckets --query 'Buckets[].Name'", "aws lambda list-functions --output json"}, Counter: []string{"aws sts get-session-token"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"*", "describe-*|list-*"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--cli-auto-prompt", "--no-cli-auto-prompt", "--generate-cli-skeleton"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format", "--ca-bundle", "--cli-input-json", "--cli-input-yaml", "--max-items", "--page-size", "--starting-token", "--filters", "--filter", "--max-results", "--next-token"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"remote-read"}, Examples: []string{"aws ec2 describe-instances --region us-east-1", "aws s3api list-buckets --query 'Buckets[].Name'", "aws iam list-users", "aws ec2 describe-instances --filters Name=tag:env,Values=prod"}, Counter: []string{"aws sts get-session-token", "aws lambda list-functions --output json"}}}}
 }
 
 func effectsCloudL53() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"sts", "get-caller-identity|get-access-key-info"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-cli-pager"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--access-key-id"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network"}, Examples: []string{"aws sts get-caller-identity", "aws sts get-caller-identity --query Account --output text"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"sts", "get-caller-identity|get-access-key-info"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-cli-pager"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--access-key-id"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"remote-read"}, Examples: []string{"aws sts get-caller-identity", "aws sts get-caller-identity --query Account --output text"}}}}
 }
 
-func effectsCloudL64() Pack {
+func effectsCloudL65() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"s3api|iam|cloudformation|logs|cloudwatch|ecr|sqs|sns|route53|acm|elbv2|autoscaling|eks|organizations|cloudtrail|kms|apigateway", "get-api-key|get-api-keys|get-bucket-*|get-object-tagging|get-public-access-block|get-user|get-role|get-group|get-policy|get-policy-version|get-role-policy|get-user-policy|get-group-policy|get-account-summary|get-account-authorization-details|get-instance-profile|get-template|get-template-summary|get-stack-policy|get-log-events|get-query-results|get-metric-data|get-metric-statistics|get-repository-policy|get-lifecycle-policy|get-queue-url|get-queue-attributes|get-topic-attributes|get-hosted-zone|get-change|get-certificate|get-key-policy|get-key-rotation-status|get-trail-status|get-event-selectors"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--start-from-head", "--no-start-from-head", "--no-include-value"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--bucket", "--key", "--user-name", "--role-name", "--group-name", "--policy-arn", "--policy-name", "--version-id", "--instance-profile-name", "--stack-name", "--template-stage", "--change-set-name", "--log-group-name", "--log-stream-name", "--start-time", "--end-time", "--limit", "--next-token", "--query-id", "--namespace", "--metric-name", "--statistics", "--period", "--dimensions", "--metric-data-queries", "--repository-name", "--registry-id", "--queue-name", "--queue-url", "--attribute-names", "--topic-arn", "--id", "--certificate-arn", "--key-id", "--name", "--trail-name", "--filter", "--max-items", "--page-size", "--starting-token", "--api-key", "--name-query", "--customer-id", "--position"}, Effects: map[string]string{"--endpoint-url": "url", "--include-value": "credentials"}, Always: []string{"remote-read"}, Examples: []string{"aws s3api get-bucket-policy --bucket site", "aws apigateway get-api-keys", "aws iam get-role --role-name ci", "aws logs get-log-events --log-group-name /app --log-stream-name web-1 --limit 50", "aws cloudformation get-template --stack-name web"}, Counter: []string{"aws secretsmanager get-secret-value --secret-id x", "aws s3api get-object --bucket b --key k out"}}}}
+}
+
+func effectsCloudL89() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"lambda|ecs|appsync|cognito-idp|glue|elasticbeanstalk|amplify|batch", "list-functions|get-function|get-function-configuration|describe-task-definition|list-api-keys|describe-user-pool-client|get-connection|get-connections|describe-configuration-settings|get-app|list-apps|get-branch|list-branches|describe-job-definitions"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-cli-pager", "--hide-password"}, Values: []string{"--profile", "--region", "--output", "--query", "--function-name", "--qualifier", "--task-definition", "--api-id", "--user-pool-id", "--client-id", "--name", "--catalog-id", "--application-name", "--environment-name", "--app-id", "--branch-name", "--max-items", "--page-size", "--starting-token", "--include"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"remote-read", "credentials"}, Examples: []string{"aws lambda list-functions --output json", "aws lambda get-function-configuration --function-name api", "aws ecs describe-task-definition --task-definition web:3", "aws appsync list-api-keys --api-id a1"}}}}
+}
+
+func effectsCloudL103() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"ec2", "terminate-instances|stop-instances|start-instances|reboot-instances|delete-snapshot|delete-volume|delete-security-group|delete-key-pair|deregister-image"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-cli-pager", "--force", "--no-force", "--hibernate", "--no-hibernate", "--skip-os-shutdown", "--no-skip-os-shutdown"}, Values: []string{"--profile", "--region", "--output", "--query", "--instance-ids", "--snapshot-id", "--volume-id", "--group-id", "--group-name", "--key-name", "--key-pair-id", "--image-id", "--additional-info"}, Effects: map[string]string{"--dry-run": "dry-run", "--endpoint-url": "url"}, Always: []string{"network", "changes-state"}, Examples: []string{"aws ec2 terminate-instances --instance-ids i-1 --dry-run", "aws ec2 stop-instances --instance-ids i-1"}}}}
+}
+
+func effectsCloudL116() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"sts", "get-session-token|get-federation-token|assume-role|assume-role-with-saml|assume-role-with-web-identity"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-cli-pager"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--duration-seconds", "--serial-number", "--token-code", "--role-arn", "--role-session-name", "--name", "--policy", "--external-id"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws sts get-session-token", "aws sts assume-role --role-arn arn:aws:iam::1:role/x --role-session-name s"}}}}
 }
 
-func effectsCloudL75() Pack {
+func effectsCloudL127() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"ecr|ecr-public", "get-login-password|get-authorization-token"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-cli-pager"}, Values: []string{"--profile", "--region", "--output", "--query", "--registry-ids"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws ecr get-login-password --region us-east-1"}}}}
 }
 
-func effectsCloudL85() Pack {
+func effectsCloudL137() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"codeartifact", "get-authorization-token"}, Values: []string{"--profile", "--region", "--output", "--query", "--domain", "--domain-owner", "--duration-seconds"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws codeartifact get-authorization-token --domain d --query authorizationToken --output text"}}}}
 }
 
-func effectsCloudL94() Pack {
+func effectsCloudL146() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"secretsmanager", "get-secret-value|batch-get-secret-value"}, Values: []string{"--profile", "--region", "--output", "--query", "--secret-id", "--secret-id-list", "--version-id", "--version-stage"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws secretsmanager get-secret-value --secret-id prod/db"}}}}
 }
 
-func effectsCloudL104() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"ssm", "get-parameter|get-parameters|get-parameters-by-path|get-parameter-history"}, Flags: []string{"--with-decryption", "--no-with-decryption", "--recursive", "--no-recursive"}, Values: []string{"--profile", "--region", "--output", "--query", "--name", "--names", "--path"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws ssm get-parameter --name /prod/db/password --with-decryption"}}}}
+func effectsCloudL156() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"ssm", "get-parameter|get-parameters|get-parameters-by-path|get-parameter-history"}, Flags: []string{"--no-with-decryption", "--recursive", "--no-recursive"}, Values: []string{"--profile", "--region", "--output", "--query", "--name", "--names", "--path"}, Effects: map[string]string{"--endpoint-url": "url", "--with-decryption": "credentials"}, Always: []string{"remote-read"}, Examples: []string{"aws ssm get-parameter --name /prod/db/password --with-decryption", "aws ssm get-parameter --name /app/config"}}}}
 }
 
-func effectsCloudL114() Pack {
+func effectsCloudL168() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"eks|sso|redshift|redshift-serverless|lightsail|ec2|cognito-identity", "get-token|get-role-credentials|get-cluster-credentials|get-cluster-credentials-with-iam|get-credentials|get-instance-access-details|get-relational-database-master-user-password|get-password-data|get-credentials-for-identity|get-open-id-token"}, Values: []string{"--profile", "--region", "--output", "--query", "--cluster-name", "--role-name", "--account-id", "--access-token", "--db-user", "--cluster-identifier", "--workgroup-name", "--instance-name", "--instance-id", "--identity-id"}, Effects: map[string]string{"--endpoint-url": "url", "--priv-launch-key": "read"}, Always: []string{"network", "credentials"}, Examples: []string{"aws eks get-token --cluster-name prod", "aws sso get-role-credentials --role-name r --account-id 1 --access-token t"}}}}
 }
 
-func effectsCloudL126() Pack {
+func effectsCloudL180() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"iam", "create-access-key|create-service-specific-credential|reset-service-specific-credential|create-login-profile"}, Values: []string{"--profile", "--region", "--output", "--query", "--user-name", "--service-name"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws iam create-access-key --user-name ci"}}}}
 }
 
-func effectsCloudL136() Pack {
+func effectsCloudL190() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"rds|s3", "generate-db-auth-token|presign"}, Values: []string{"--profile", "--region", "--output", "--query", "--hostname", "--port", "--username", "--expires-in"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"credentials"}, Examples: []string{"aws rds generate-db-auth-token --hostname db.example.com --port 5432 --username app", "aws s3 presign s3://bucket/report.pdf --expires-in 600"}}}}
 }
 
-func effectsCloudL146() Pack {
+func effectsCloudL200() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"eks", "update-kubeconfig"}, Flags: []string{"--dry-run", "--verbose"}, Values: []string{"--profile", "--region", "--name", "--role-arn", "--alias", "--user-alias"}, Effects: map[string]string{"--kubeconfig": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"aws eks update-kubeconfig --name prod"}}}}
 }
 
-func effectsCloudL157() Pack {
+func effectsCloudL211() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"configure", "list"}, Values: []string{"--profile"}, Examples: []string{"aws configure list", "aws configure list --profile prod"}}}}
 }
 
-func effectsCloudL163() Pack {
+func effectsCloudL217() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"configure", "get"}, Values: []string{"--profile"}, Always: []string{"credentials"}, Examples: []string{"aws configure get aws_secret_access_key", "aws configure get profile.prod.aws_session_token"}}}}
 }
 
-func effectsCloudL170() Pack {
+func effectsCloudL224() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"configure", "get", "region|output|*.region|*.output|sso_*|*.sso_*|cli_*|*.cli_*|role_arn|*.role_arn|source_profile|*.source_profile|mfa_serial|*.mfa_serial|ca_bundle|*.ca_bundle|endpoint_url|*.endpoint_url|duration_seconds|*.duration_seconds|role_session_name|*.role_session_name|max_attempts|*.max_attempts|retry_mode|*.retry_mode"}, Values: []string{"--profile"}, Examples: []string{"aws configure get region", "aws configure get profile.prod.region", "aws configure get sso_start_url --profile dev"}, Counter: []string{"aws configure get aws_access_key_id"}}}}
 }
 
-func effectsCloudL177() Pack {
+func effectsCloudL231() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"configure", "export-credentials"}, Values: []string{"--profile", "--format"}, Always: []string{"network", "credentials"}, Examples: []string{"aws configure export-credentials --profile prod --format env"}}}}
 }
 
-func effectsCloudL184() Pack {
+func effectsCloudL238() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"configure"}, Values: []string{"--profile"}, Always: []string{"writes-files"}, Examples: []string{"aws configure", "aws configure set region eu-west-1", "aws configure sso"}, Counter: []string{"aws configure list"}}}}
 }
 
-func effectsCloudL192() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"s3", "ls"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--recursive", "--human-readable", "--summarize"}, Values: []string{"--profile", "--region", "--output", "--query", "--page-size", "--request-payer", "--bucket-name-prefix", "--bucket-region"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network"}, Examples: []string{"aws s3 ls", "aws s3 ls s3://bucket/logs/ --recursive --human-readable"}}}}
+func effectsCloudL246() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"s3", "ls"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--recursive", "--human-readable", "--summarize"}, Values: []string{"--profile", "--region", "--output", "--query", "--page-size", "--request-payer", "--bucket-name-prefix", "--bucket-region"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"remote-read"}, Examples: []string{"aws s3 ls", "aws s3 ls s3://bucket/logs/ --recursive --human-readable"}}}}
 }
 
-func effectsCloudL205() Pack {
+func effectsCloudL259() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"s3", "cp|sync"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--quiet", "--only-show-errors", "--no-progress", "--follow-symlinks", "--no-follow-symlinks", "--no-guess-mime-type", "--force-glacier-transfer", "--ignore-glacier-warnings", "--exact-timestamps", "--size-only"}, Values: []string{"--profile", "--region", "--output", "--query", "--include", "--exclude", "--acl", "--storage-class", "--sse", "--sse-kms-key-id", "--sse-c", "--sse-c-key", "--sse-c-copy-source", "--sse-c-copy-source-key", "--content-type", "--cache-control", "--content-disposition", "--content-encoding", "--content-language", "--expires", "--metadata", "--metadata-directive", "--grants", "--website-redirect", "--source-region", "--request-payer", "--expected-size", "--page-size", "--checksum-mode", "--checksum-algorithm", "--copy-props"}, Effects: map[string]string{"--delete": "dest-delete", "--dryrun": "dry-run", "--endpoint-url": "url", "--recursive": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"aws s3 cp build/ s3://bucket/site --recursive", "aws s3 cp s3://bucket/db.sql.gz .", "aws s3 sync dist/ s3://bucket/ --delete"}}}}
 }
 
-func effectsCloudL227() Pack {
+func effectsCloudL281() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"s3", "mv"}, Flags: []string{"--quiet", "--only-show-errors", "--no-progress", "--follow-symlinks", "--no-follow-symlinks"}, Values: []string{"--profile", "--region", "--include", "--exclude", "--acl", "--storage-class", "--sse", "--content-type"}, Effects: map[string]string{"--dryrun": "dry-run", "--endpoint-url": "url", "--recursive": "recursive"}, Operands: "delete", Last: "write", Always: []string{"network"}, Examples: []string{"aws s3 mv report.csv s3://bucket/reports/"}}}}
 }
 
-func effectsCloudL241() Pack {
+func effectsCloudL295() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"s3", "rm|rb|mb|website"}, Flags: []string{"--recursive", "--force", "--quiet", "--only-show-errors", "--dryrun"}, Values: []string{"--profile", "--region", "--include", "--exclude", "--index-document", "--error-document"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network"}, Examples: []string{"aws s3 rm s3://bucket/tmp/ --recursive", "aws s3 mb s3://new-bucket"}}}}
 }
 
-func effectsCloudL253() Pack {
+func effectsCloudL307() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Flags: []string{"--debug", "--only-show-errors", "--verbose"}, Values: []string{"-o", "--output", "--query", "--subscription"}, Operands: "subcommand", Env: map[string]string{"AZURE_CONFIG_DIR": "exec", "AZURE_EXTENSION_DIR": "exec"}, Always: []string{"network"}, Examples: []string{"az", "az vm create -n x -g rg --image Ubuntu2204"}, Counter: []string{"az group list"}}}}
 }
 
-func effectsCloudL266() Pack {
+func effectsCloudL320() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "keys", "list"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--type"}, Always: []string{"network", "credentials"}, Examples: []string{"az cosmosdb keys list -g rg -n db", "az functionapp keys list -g rg -n fn"}}}}
 }
 
-func effectsCloudL273() Pack {
+func effectsCloudL327() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "keys", "list"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--account-name", "--namespace-name"}, Always: []string{"network", "credentials"}, Examples: []string{"az storage account keys list -g rg -n acct"}}}}
 }
 
-func effectsCloudL281() Pack {
+func effectsCloudL335() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "*", "keys", "list"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--namespace-name", "--eventhub-name", "--queue-name", "--topic-name"}, Always: []string{"network", "credentials"}, Examples: []string{"az servicebus namespace authorization-rule keys list -g rg --namespace-name ns -n RootManageSharedAccessKey"}}}}
 }
 
-func effectsCloudL289() Pack {
+func effectsCloudL343() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "secret|credential|admin-key|query-key", "show"}, Flags: []string{"--show-values"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--vault-name", "--id", "--version", "--service-name"}, Always: []string{"network", "credentials"}, Examples: []string{"az keyvault secret show --vault-name kv -n db-password", "az acr credential show -n reg", "az search admin-key show -g rg --service-name s"}}}}
 }
 
-func effectsCloudL300() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "secret", "list"}, Flags: []string{"--include-managed", "--only-show-errors"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--vault-name", "--id", "--maxresults"}, Effects: map[string]string{"--show-values": "credentials"}, Always: []string{"network"}, Examples: []string{"az keyvault secret list --vault-name kv", "az containerapp secret list -g rg -n app --show-values"}}}}
+func effectsCloudL354() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "secret", "list"}, Flags: []string{"--include-managed", "--only-show-errors"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--vault-name", "--id", "--maxresults"}, Effects: map[string]string{"--show-values": "credentials"}, Always: []string{"remote-read"}, Examples: []string{"az keyvault secret list --vault-name kv", "az containerapp secret list -g rg -n app --show-values"}}}}
 }
 
-func effectsCloudL311() Pack {
+func effectsCloudL365() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "config", "appsettings|connection-string", "list"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--slot"}, Always: []string{"network", "credentials"}, Examples: []string{"az webapp config appsettings list -g rg -n app"}}}}
 }
 
-func effectsCloudL319() Pack {
+func effectsCloudL373() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"account", "show|list"}, Flags: []string{"--all", "--only-show-errors"}, Values: []string{"-o", "--output", "--query", "--subscription", "-n", "--name"}, Effects: map[string]string{"--refresh": "network"}, Examples: []string{"az account show", "az account list -o table"}}}}
 }
 
-func effectsCloudL328() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--show-details", "-d"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "-l", "--location"}, Always: []string{"network"}, Examples: []string{"az group list", "az vm show -g rg -n vm1"}}}}
+func effectsCloudL382() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--show-details", "-d"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "-l", "--location"}, Always: []string{"remote-read"}, Examples: []string{"az group list", "az vm show -g rg -n vm1"}}}}
 }
 
-func effectsCloudL337() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--show-details", "-d", "--all"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "-l", "--location", "--vault-name", "--account-name", "--server", "--plan"}, Always: []string{"network"}, Examples: []string{"az aks nodepool list -g rg --cluster-name c", "az storage account list -o table", "az storage blob list --account-name acct -c logs"}}}}
+func effectsCloudL391() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--show-details", "-d", "--all"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "-l", "--location", "--vault-name", "--account-name", "--server", "--plan"}, Always: []string{"remote-read"}, Examples: []string{"az aks nodepool list -g rg --cluster-name c", "az storage account list -o table", "az storage blob list --account-name acct -c logs"}}}}
 }
 
-func effectsCloudL347() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--all"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "--account-name", "--container-name", "-c", "--prefix", "--auth-mode"}, Always: []string{"network"}, Examples: []string{"az network vnet subnet list -g rg --vnet-name v"}}}}
+func effectsCloudL401() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--all"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "--account-name", "--container-name", "-c", "--prefix", "--auth-mode"}, Always: []string{"remote-read"}, Examples: []string{"az network vnet subnet list -g rg --vnet-name v"}}}}
 }
 
-func effectsCloudL356() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "*", "*", "list|show"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name"}, Always: []string{"network"}, Examples: []string{"az network application-gateway ssl-policy predefined list"}}}}
+func effectsCloudL410() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "*", "*", "list|show"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name"}, Always: []string{"remote-read"}, Examples: []string{"az network application-gateway ssl-policy predefined list"}}}}
 }
 
-func effectsCloudL363() Pack {
+func effectsCloudL417() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"account", "get-access-token"}, Values: []string{"-o", "--output", "--query", "--subscription", "--resource", "--resource-type", "--scope", "--tenant"}, Always: []string{"network", "credentials"}, Examples: []string{"az account get-access-token --resource https://management.azure.com"}}}}
 }
 
-func effectsCloudL370() Pack {
+func effectsCloudL424() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"storage|webapp|functionapp|redis|cosmosdb", "show-connection-string|list-keys|list-connection-strings|list-publishing-credentials|list-publishing-profiles"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name"}, Always: []string{"network", "credentials"}, Examples: []string{"az redis list-keys -g rg -n cache"}}}}
 }
 
-func effectsCloudL377() Pack {
+func effectsCloudL431() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"storage|webapp|functionapp", "account|deployment", "show-connection-string|list-publishing-credentials|list-publishing-profiles"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--xml"}, Always: []string{"network", "credentials"}, Examples: []string{"az storage account show-connection-string -g rg -n acct", "az webapp deployment list-publishing-profiles -g rg -n app"}}}}
 }
 
-func effectsCloudL385() Pack {
+func effectsCloudL439() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"acr", "login"}, Values: []string{"-n", "--name", "-u", "--username", "-p", "--password", "--subscription", "-o", "--output", "--query"}, Effects: map[string]string{"--expose-token": "credentials", "-t": "credentials"}, Always: []string{"network", "writes-files"}, Examples: []string{"az acr login -n registry", "az acr login -n registry --expose-token"}}}}
 }
 
-func effectsCloudL395() Pack {
+func effectsCloudL449() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"aks", "get-credentials"}, Flags: []string{"--admin", "--overwrite-existing", "--public-fqdn"}, Values: []string{"-g", "--resource-group", "-n", "--name", "--context", "--format", "--subscription"}, Effects: map[string]string{"--file": "write", "-f": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"az aks get-credentials -g rg -n prod"}}}}
 }
 
-func effectsCloudL406() Pack {
+func effectsCloudL460() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"login|logout|version|upgrade"}, Flags: []string{"--use-device-code", "--identity", "--allow-no-subscriptions", "--all", "--yes", "-y"}, Values: []string{"-u", "--username", "-p", "--password", "-t", "--tenant", "--scope", "--service-principal", "-o", "--output", "--query"}, Always: []string{"network", "writes-files"}, Examples: []string{"az login", "az login --use-device-code", "az version"}}}}
 }
 
-func effectsCloudL415() Pack {
+func effectsCloudL469() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"config", "get"}, Flags: []string{"--local"}, Values: []string{"-o", "--output", "--query"}, Examples: []string{"az config get core.output"}}}}
 }
 
-func effectsCloudL422() Pack {
+func effectsCloudL476() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"storage", "blob", "upload|upload-batch|download|download-batch"}, Flags: []string{"--overwrite", "--no-progress", "--dryrun"}, Values: []string{"--account-name", "--account-key", "--connection-string", "--sas-token", "-c", "--container-name", "-n", "--name", "--pattern", "--auth-mode", "--subscription", "-o", "--output"}, Effects: map[string]string{"--destination": "write", "--file": "upload", "--source": "upload", "-d": "write", "-f": "upload", "-s": "upload"}, Always: []string{"network"}, Examples: []string{"az storage blob upload --account-name a -c c -n x.txt -f x.txt", "az storage blob download-batch -d out/ -s logs --account-name a"}}}}
 }
 
-func effectsCloudL441() Pack {
+func effectsCloudL495() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Flags: []string{"--log-http", "-q", "--quiet", "--user-output-enabled", "--no-user-output-enabled"}, Values: []string{"--account", "--billing-project", "--configuration", "--flatten", "--format", "--impersonate-service-account", "--project", "--trace-token", "--verbosity", "--access-token-file"}, Effects: map[string]string{"--flags-file": "exec"}, Operands: "subcommand", Env: map[string]string{"CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE": "exec", "CLOUDSDK_CONFIG": "exec", "CLOUDSDK_PYTHON": "exec", "GOOGLE_APPLICATION_CREDENTIALS": "exec"}, Always: []string{"network"}, HelpFlags: []string{"--help", "-h"}, Examples: []string{"gcloud", "gcloud compute instances create vm1 --zone us-central1-a", "gcloud help"}, Counter: []string{"gcloud projects list"}}}}
 }
 
-func effectsCloudL459() Pack {
+func effectsCloudL513() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"auth", "print-access-token|print-identity-token"}, Flags: []string{"--log-http", "-q", "--quiet", "--include-email", "--token-format"}, Values: []string{"--account", "--configuration", "--impersonate-service-account", "--project", "--verbosity", "--audiences", "--lifetime", "--scopes"}, Always: []string{"network", "credentials"}, Examples: []string{"gcloud auth print-access-token", "gcloud auth print-identity-token --audiences https://run.app"}}}}
 }
 
-func effectsCloudL468() Pack {
+func effectsCloudL522() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"auth", "application-default", "print-access-token"}, Values: []string{"--account", "--configuration", "--project", "--verbosity", "--scopes"}, Always: []string{"network", "credentials"}, Examples: []string{"gcloud auth application-default print-access-token"}}}}
 }
 
-func effectsCloudL475() Pack {
+func effectsCloudL529() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"config", "config-helper"}, Flags: []string{"--force-auth-refresh"}, Values: []string{"--format", "--min-expiry", "--configuration", "--account", "--project", "--verbosity"}, Always: []string{"network", "credentials"}, Examples: []string{"gcloud config config-helper --format=json"}}}}
 }
 
-func effectsCloudL483() Pack {
+func effectsCloudL537() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"secrets", "versions", "access"}, Values: []string{"--secret", "--project", "--location", "--format", "--out-file", "--configuration", "--account", "--verbosity", "--impersonate-service-account"}, Always: []string{"network", "credentials"}, Examples: []string{"gcloud secrets versions access latest --secret=db-password"}}}}
 }
 
-func effectsCloudL492() Pack {
+func effectsCloudL546() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"auth|config", "list|get|get-value"}, Flags: []string{"--all", "--filter-account"}, Values: []string{"--format", "--filter", "--configuration", "--verbosity", "--limit", "--sort-by"}, Examples: []string{"gcloud auth list", "gcloud config list", "gcloud config get-value project", "gcloud config get project"}}}}
 }
 
-func effectsCloudL499() Pack {
+func effectsCloudL553() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"info|version"}, Flags: []string{"--anonymize", "--show-log"}, Values: []string{"--format", "--verbosity"}, Effects: map[string]string{"--run-diagnostics": "network"}, Examples: []string{"gcloud info --format='value(config.account)'", "gcloud version"}}}}
 }
 
-func effectsCloudL508() Pack {
+func effectsCloudL562() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"config", "set|unset"}, Flags: []string{"--installation", "-q", "--quiet"}, Values: []string{"--configuration", "--verbosity"}, Always: []string{"writes-files"}, Examples: []string{"gcloud config set project my-proj", "gcloud config unset compute/zone"}}}}
 }
 
-func effectsCloudL516() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"projects|organizations|services|functions|secrets|folders|builds|scheduler|topic|components", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri", "--available", "--enabled", "--only-local-state", "--show-versions", "--show-hidden"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--region", "--location", "--organization", "--folder"}, Always: []string{"network"}, Examples: []string{"gcloud projects list", "gcloud services list --enabled", "gcloud secrets describe db-password"}}}}
+func effectsCloudL570() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"projects|organizations|services|secrets|folders|builds|scheduler|topic|components", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri", "--available", "--enabled", "--only-local-state", "--show-versions", "--show-hidden"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--region", "--location", "--organization", "--folder"}, Always: []string{"remote-read"}, Examples: []string{"gcloud projects list", "gcloud services list --enabled", "gcloud secrets describe db-password"}}}}
 }
 
-func effectsCloudL526() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"*", "*", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--zone", "--zones", "--region", "--regions", "--location", "--cluster", "--instance", "--secret"}, Always: []string{"network"}, Examples: []string{"gcloud compute instances list", "gcloud container clusters describe prod --region us-central1", "gcloud run services list --format json"}}}}
+func effectsCloudL581() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"functions", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri", "--gen2", "--no-gen2", "--v2"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--region"}, Always: []string{"remote-read", "credentials"}, Examples: []string{"gcloud functions describe api --region europe-west1", "gcloud functions list"}}}}
 }
 
-func effectsCloudL537() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"*", "*", "*", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--zone", "--region", "--location", "--cluster", "--iam-account", "--managed-by", "--secret", "--instance"}, Always: []string{"network"}, Examples: []string{"gcloud iam service-accounts keys list --iam-account sa@p.iam.gserviceaccount.com", "gcloud beta run services list"}}}}
+func effectsCloudL590() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"run", "services|jobs|revisions", "describe"}, Flags: []string{"--log-http", "-q", "--quiet"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--region", "--platform"}, Always: []string{"remote-read", "credentials"}, Examples: []string{"gcloud run services describe web --region europe-west1"}}}}
 }
 
-func effectsCloudL548() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"*", "*", "*", "*", "list|describe"}, Values: []string{"--account", "--configuration", "--format", "--project", "--verbosity", "--filter", "--limit", "--zone", "--region", "--location", "--cluster"}, Always: []string{"network"}, Examples: []string{"gcloud beta iam service-accounts keys list --iam-account sa@p.iam.gserviceaccount.com"}}}}
+func effectsCloudL599() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"*", "*", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--zone", "--zones", "--region", "--regions", "--location", "--cluster", "--instance", "--secret"}, Always: []string{"remote-read"}, Examples: []string{"gcloud compute instances list", "gcloud container clusters describe prod --region us-central1", "gcloud run services list --format json"}}}}
 }
 
-func effectsCloudL556() Pack {
+func effectsCloudL610() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"*", "*", "*", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--zone", "--region", "--location", "--cluster", "--iam-account", "--managed-by", "--secret", "--instance"}, Always: []string{"remote-read"}, Examples: []string{"gcloud iam service-accounts keys list --iam-account sa@p.iam.gserviceaccount.com", "gcloud beta run services list"}}}}
+}
+
+func effectsCloudL621() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"*", "*", "*", "*", "list|describe"}, Values: []string{"--account", "--configuration", "--format", "--project", "--verbosity", "--filter", "--limit", "--zone", "--region", "--location", "--cluster"}, Always: []string{"remote-read"}, Examples: []string{"gcloud beta iam service-accounts keys list --iam-account sa@p.iam.gserviceaccount.com"}}}}
+}
+
+func effectsCloudL629() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"container", "clusters", "get-credentials"}, Flags: []string{"--internal-ip", "--dns-endpoint"}, Values: []string{"--zone", "--region", "--location", "--project", "--account", "--configuration", "--verbosity"}, Env: map[string]string{"KUBECONFIG": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"gcloud container clusters get-credentials prod --region us-central1"}}}}
 }
 
-func effectsCloudL566() Pack {
+func effectsCloudL639() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"iam", "service-accounts", "keys", "create"}, Values: []string{"--iam-account", "--key-file-type", "--project", "--account", "--configuration", "--verbosity"}, First: "write", Always: []string{"network"}, Examples: []string{"gcloud iam service-accounts keys create key.json --iam-account sa@p.iam.gserviceaccount.com"}}}}
 }
 
-func effectsCloudL574() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"storage", "ls|cat|du|hash|objects|buckets"}, Flags: []string{"-l", "--long", "-L", "--full", "-r", "-R", "--recursive", "-a", "--all-versions", "-b", "--buckets", "-e", "--etag", "-s", "--summarize", "--readable-sizes", "--hex", "--skip-crc32c", "--skip-md5", "--json"}, Values: []string{"--project", "--format", "--range", "--account", "--configuration", "--verbosity"}, Always: []string{"network"}, Examples: []string{"gcloud storage ls gs://bucket/", "gcloud storage cat gs://bucket/config.json"}}}}
+func effectsCloudL647() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"storage", "ls|cat|du|hash|objects|buckets"}, Flags: []string{"-l", "--long", "-L", "--full", "-r", "-R", "--recursive", "-a", "--all-versions", "-b", "--buckets", "-e", "--etag", "-s", "--summarize", "--readable-sizes", "--hex", "--skip-crc32c", "--skip-md5", "--json"}, Values: []string{"--project", "--format", "--range", "--account", "--configuration", "--verbosity"}, Always: []string{"remote-read"}, Examples: []string{"gcloud storage ls gs://bucket/", "gcloud storage cat gs://bucket/config.json"}}}}
 }
 
-func effectsCloudL583() Pack {
+func effectsCloudL656() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"storage", "cp|rsync|mv"}, Flags: []string{"-n", "--no-clobber", "-c", "--continue-on-error", "--preserve-posix", "-P", "--skip-unsupported", "--checksums-only", "--no-ignore-symlinks", "--dry-run"}, Values: []string{"--project", "-x", "--exclude", "--content-type", "--cache-control", "--storage-class", "--predefined-acl", "--account", "--configuration", "--verbosity"}, Effects: map[string]string{"--delete-unmatched-destination-objects": "dest-delete", "--recursive": "recursive", "-R": "recursive", "-r": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"gcloud storage cp -r dist/ gs://bucket/site/", "gcloud storage rsync gs://bucket/data ./data --recursive"}}}}
 }
 
-func effectsCloudL600() Pack {
+func effectsCloudL673() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"compute|cloud-shell|alpha|beta", "ssh|scp|connect-to-serial-port"}, Always: []string{"network", "runs-code"}, Examples: []string{"gcloud compute ssh vm1 --zone us-central1-a -- uptime"}}}}
 }
 
-func effectsCloudL606() Pack {
+func effectsCloudL679() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"auth", "login|activate-service-account|revoke|configure-docker"}, Flags: []string{"--no-launch-browser", "--no-browser", "--update-adc", "--brief", "--all", "--quiet", "-q"}, Values: []string{"--account", "--project", "--verbosity", "--enable-gdrive-access"}, Effects: map[string]string{"--cred-file": "read", "--key-file": "read"}, Always: []string{"network", "writes-files"}, Examples: []string{"gcloud auth login", "gcloud auth activate-service-account --key-file=sa.json"}}}}
 }
 
-func effectsCloudL619() Pack {
+func effectsCloudL692() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gsutil"}, Flags: []string{"-D", "-DD", "-m", "-q", "-d"}, Values: []string{"-h", "-i", "-u"}, Effects: map[string]string{"-o": "exec"}, Operands: "subcommand", Env: map[string]string{"BOTO_CONFIG": "exec", "BOTO_PATH": "exec"}, Always: []string{"network"}, Examples: []string{"gsutil", "gsutil acl ch -u x:R gs://b"}, Counter: []string{"gsutil ls gs://bucket"}}}}
 }
 
-func effectsCloudL633() Pack {
+func effectsCloudL706() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gsutil"}, Sub: []string{"ls|cat|du|stat|hash|version"}, Flags: []string{"-l", "-L", "-b", "-a", "-e", "-R", "-r", "-d", "-0", "-c", "-s", "-m"}, Values: []string{"-p", "-X", "-h"}, Always: []string{"network"}, Examples: []string{"gsutil ls gs://bucket", "gsutil cat gs://bucket/a.txt", "gsutil du -s gs://bucket", "gsutil hash local.bin"}}}}
 }
 
-func effectsCloudL641() Pack {
+func effectsCloudL714() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gsutil"}, Sub: []string{"cp|rsync"}, Flags: []string{"-A", "-c", "-D", "-e", "-I", "-J", "-M", "-p", "-P", "-U", "-v", "-C", "-i", "-u"}, Values: []string{"-a", "-j", "-s", "-z", "-x", "-y"}, Effects: map[string]string{"-L": "write", "-R": "recursive", "-d": "dest-delete", "-n": "dry-run", "-r": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"gsutil cp report.pdf gs://bucket/", "gsutil -m rsync -r -d site/ gs://bucket/site"}}}}
 }
 
-func effectsCloudL657() Pack {
+func effectsCloudL730() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gsutil"}, Sub: []string{"mv"}, Flags: []string{"-p", "-v"}, Effects: map[string]string{"-R": "recursive", "-r": "recursive"}, Operands: "delete", Last: "write", Always: []string{"network"}, Examples: []string{"gsutil mv old.txt gs://bucket/new.txt"}}}}
 }
 
-func effectsCloudL671() Pack {
+func effectsCloudL744() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Values: []string{"--log-level", "--cap-mbps", "--output-type", "--output-level", "--trusted-microsoft-suffixes"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"azcopy", "azcopy frobnicate"}, Counter: []string{"azcopy list https://acct.blob.core.windows.net/c"}}}}
 }
 
-func effectsCloudL679() Pack {
+func effectsCloudL752() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Sub: []string{"copy|cp|sync"}, Flags: []string{"--as-subdir", "--check-length", "--put-md5", "--preserve-last-modified-time", "--preserve-permissions", "--preserve-smb-info", "--compare-hash", "--mirror-mode", "--s2s-preserve-properties", "--follow-symlinks", "--cpk-by-name", "--log-level"}, Values: []string{"--overwrite", "--include-pattern", "--exclude-pattern", "--include-path", "--exclude-path", "--from-to", "--block-size-mb", "--blob-type", "--cap-mbps", "--include-after", "--include-before", "--output-type", "--check-md5", "--metadata", "--content-type", "--block-blob-tier", "--trusted-microsoft-suffixes"}, Effects: map[string]string{"--delete-destination": "dest-delete", "--dry-run": "dry-run", "--list-of-files": "read", "--recursive": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"azcopy copy ./dist 'https://acct.blob.core.windows.net/web?sv=x' --recursive", "azcopy sync ./site 'https://acct.blob.core.windows.net/$web' --delete-destination=true"}}}}
 }
 
-func effectsCloudL699() Pack {
+func effectsCloudL772() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Sub: []string{"list|remove|rm|make|bench|benchmark|login|logout"}, Flags: []string{"--machine-readable", "--mega-units", "--running-tally", "--recursive", "--identity"}, Values: []string{"--output-type", "--properties", "--tenant-id", "--include-pattern", "--exclude-pattern"}, Always: []string{"network"}, Examples: []string{"azcopy list https://acct.blob.core.windows.net/c", "azcopy login --identity"}}}}
 }
 
-func effectsCloudL707() Pack {
+func effectsCloudL780() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Sub: []string{"jobs", "list|show"}, Values: []string{"--with-status", "--output-type"}, Examples: []string{"azcopy jobs list", "azcopy jobs show 1234-abcd"}}}}
 }
 
-func effectsCloudL713() Pack {
+func effectsCloudL786() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Sub: []string{"env"}, Effects: map[string]string{"--show-sensitive": "credentials"}, Examples: []string{"azcopy env"}}}}
 }
 
-func effectsCloudL722() Pack {
+func effectsCloudL795() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"s3cmd"}, Flags: []string{"-v", "--verbose", "-d", "--debug", "-q", "--quiet", "-H", "--human-readable-sizes", "--ssl", "--no-ssl", "--no-check-certificate"}, Values: []string{"--access_key", "--secret_key", "--access_token", "--host", "--host-bucket", "--region", "--bucket-location"}, Effects: map[string]string{"--config": "exec", "--configure": "writes-files", "--dry-run": "dry-run", "--dump-config": "credentials", "--encrypt": "runs-code", "-c": "exec", "-e": "runs-code", "-n": "dry-run"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"s3cmd", "s3cmd setacl --acl-public s3://b/x", "s3cmd --dump-config"}, Counter: []string{"s3cmd ls s3://bucket"}}}}
 }
 
-func effectsCloudL741() Pack {
+func effectsCloudL814() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"s3cmd"}, Sub: []string{"ls|la|du|info"}, Flags: []string{"-r", "--recursive", "-H", "--human-readable-sizes", "--list-md5", "-l", "--long-listing", "-v", "-q", "--quiet"}, Values: []string{"--access_key", "--secret_key", "--host", "--host-bucket", "--region"}, Effects: map[string]string{"--config": "exec", "-c": "exec"}, Always: []string{"network"}, Examples: []string{"s3cmd ls s3://bucket", "s3cmd du -H s3://bucket"}}}}
 }
 
-func effectsCloudL752() Pack {
+func effectsCloudL825() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"s3cmd"}, Sub: []string{"get|put|sync"}, Flags: []string{"-f", "--force", "--skip-existing", "--continue", "-P", "--acl-public", "--acl-private", "--no-preserve", "-p", "--preserve", "-v", "-q", "--quiet", "--progress", "--no-progress", "--check-md5", "--no-check-md5"}, Values: []string{"--exclude", "--include", "--rexclude", "--rinclude", "--mime-type", "--storage-class", "--access_key", "--secret_key", "--host", "--host-bucket", "--region"}, Effects: map[string]string{"--config": "exec", "--delete-removed": "dest-delete", "--dry-run": "dry-run", "--encrypt": "runs-code", "--exclude-from": "read", "--include-from": "read", "--recursive": "recursive", "-c": "exec", "-e": "runs-code", "-n": "dry-run", "-r": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"s3cmd get s3://bucket/db.sql.gz .", "s3cmd put -r dist/ s3://bucket/", "s3cmd sync --delete-removed site/ s3://b/"}}}}
 }
 
-func effectsCloudL776() Pack {
+func effectsCloudL849() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Flags: []string{"-v", "-vv", "-q", "--quiet", "-P", "--progress", "--stats-one-line", "--checksum", "--size-only", "--ignore-existing", "-u", "--update", "--fast-list", "--no-check-certificate", "-i", "--interactive", "--human-readable", "--ask-password"}, Values: []string{"--transfers", "--checkers", "--exclude", "--include", "--filter", "--bwlimit", "--timeout", "--contimeout", "--retries", "--low-level-retries", "--max-age", "--min-age", "--max-size", "--min-size", "--max-depth", "--stats", "--log-level", "--user-agent"}, Effects: map[string]string{"--config": "exec", "--dry-run": "dry-run", "--exclude-from": "read", "--files-from": "read", "--filter-from": "read", "--include-from": "read", "--log-file": "write", "--password-command": "shell", "-n": "dry-run"}, Operands: "subcommand", Env: map[string]string{"RCLONE_CONFIG": "exec", "RCLONE_PASSWORD_COMMAND": "shell"}, Always: []string{"network"}, Examples: []string{"rclone", "rclone dedupe remote:dir"}, Counter: []string{"rclone ls remote:bucket"}}}}
 }
 
-func effectsCloudL802() Pack {
+func effectsCloudL875() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"ls|lsd|lsl|lsf|lsjson|size|about|tree|check|cryptcheck|md5sum|sha1sum|hashsum|cat"}, Flags: []string{"-v", "-q", "-R", "--recursive", "--fast-list", "--dirs-only", "--files-only", "--hash", "--json", "--one-way", "--download", "--human-readable", "-a", "--all", "-C", "--noreport", "--full-path"}, Values: []string{"--max-depth", "--exclude", "--include", "--filter", "--format", "--separator", "--head", "--tail", "--offset", "--count"}, Effects: map[string]string{"--config": "exec", "--log-file": "write", "--password-command": "shell"}, Always: []string{"network"}, Examples: []string{"rclone ls remote:bucket", "rclone lsf --max-depth 1 remote:", "rclone cat remote:config.json"}}}}
 }
 
-func effectsCloudL816() Pack {
+func effectsCloudL889() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"listremotes|version"}, Flags: []string{"--long", "--json"}, Effects: map[string]string{"--check": "network", "--config": "read"}, Examples: []string{"rclone listremotes", "rclone version"}}}}
 }
 
-func effectsCloudL826() Pack {
+func effectsCloudL899() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"config", "show|dump"}, Effects: map[string]string{"--config": "read"}, Always: []string{"credentials"}, Examples: []string{"rclone config show", "rclone config dump"}}}}
 }
 
-func effectsCloudL834() Pack {
+func effectsCloudL907() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"config", "file|providers|paths|redacted"}, Effects: map[string]string{"--config": "read"}, Examples: []string{"rclone config file", "rclone config redacted"}}}}
 }
 
-func effectsCloudL841() Pack {
+func effectsCloudL914() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"authorize"}, Always: []string{"network", "credentials"}, Examples: []string{"rclone authorize drive"}}}}
 }
 
-func effectsCloudL847() Pack {
+func effectsCloudL920() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"copy|copyto|sync|bisync|copyurl"}, Flags: []string{"-v", "-q", "-P", "--progress", "--checksum", "--size-only", "--ignore-existing", "-u", "--update", "--fast-list", "--no-traverse", "--create-empty-src-dirs", "--resync", "-i", "--interactive"}, Values: []string{"--transfers", "--checkers", "--exclude", "--include", "--filter", "--bwlimit", "--max-age", "--min-age", "--max-size", "--min-size", "--max-depth", "--stats", "--backup-dir", "--suffix"}, Effects: map[string]string{"--config": "exec", "--dry-run": "dry-run", "--exclude-from": "read", "--files-from": "read", "--filter-from": "read", "--include-from": "read", "--log-file": "write", "--password-command": "shell", "-n": "dry-run"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"rclone copy ./dist remote:bucket/site", "rclone sync remote:bucket ./mirror -P"}}}}
 }
 
-func effectsCloudL869() Pack {
+func effectsCloudL942() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"move|moveto"}, Flags: []string{"-v", "-q", "-P", "--progress", "--delete-empty-src-dirs"}, Effects: map[string]string{"--config": "exec", "--dry-run": "dry-run", "-n": "dry-run"}, Operands: "delete", Last: "write", Always: []string{"network"}, Examples: []string{"rclone move ./outbox remote:inbox"}}}}
 }
 
-func effectsCloudL884() Pack {
+func effectsCloudL957() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Flags: []string{"--trace", "-v", "--verbose", "--interactive"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--http-retry-max"}, Effects: map[string]string{"--api-url": "url", "--config": "read", "-c": "read", "-u": "url"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"doctl", "doctl compute droplet create web --size s-1vcpu-1gb --image ubuntu-22-04-x64"}, Counter: []string{"doctl compute droplet list"}}}}
 }
 
-func effectsCloudL899() Pack {
+func effectsCloudL972() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"databas*|db|d", "get|g|connection|conn"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format"}, Always: []string{"network", "credentials"}, Examples: []string{"doctl databases connection 1234", "doctl databases get 1234"}}}}
 }
 
-func effectsCloudL906() Pack {
+func effectsCloudL979() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"databas*|db|d", "connection|conn|user|u|pool|p", "get|g|list|ls"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format"}, Always: []string{"network", "credentials"}, Examples: []string{"doctl databases user list 1234", "doctl databases user get 1234 app"}}}}
 }
 
-func effectsCloudL913() Pack {
+func effectsCloudL986() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"*", "*", "list|ls|get|g"}, Flags: []string{"--no-header"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format", "--region", "--tag-name"}, Always: []string{"network"}, Examples: []string{"doctl compute droplet list", "doctl kubernetes cluster get prod"}}}}
 }
 
-func effectsCloudL921() Pack {
+func effectsCloudL994() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"*", "*", "*", "list|ls|get|g"}, Flags: []string{"--no-header"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format"}, Always: []string{"network"}, Examples: []string{"doctl kubernetes cluster node-pool list prod"}}}}
 }
 
-func effectsCloudL929() Pack {
+func effectsCloudL1002() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"account|balance|invoice", "get|g|list|ls"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format"}, Always: []string{"network"}, Examples: []string{"doctl account get"}}}}
 }
 
-func effectsCloudL936() Pack {
+func effectsCloudL1009() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"auth", "token"}, Values: []string{"--context"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"credentials"}, Examples: []string{"doctl auth token"}}}}
 }
 
-func effectsCloudL946() Pack {
+func effectsCloudL1019() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"kubernetes|k8s|k", "cluster|c", "kubeconfig|kcfg|config|cfg|k8scfg", "show|s|g|get"}, Values: []string{"-t", "--access-token", "--context", "--expiry-seconds"}, Always: []string{"network", "credentials"}, Examples: []string{"doctl kubernetes cluster kubeconfig show prod"}}}}
 }
 
-func effectsCloudL953() Pack {
+func effectsCloudL1026() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"registry|reg|r", "docker-config|config"}, Flags: []string{"--read-write"}, Values: []string{"-t", "--access-token", "--context", "--expiry-seconds"}, Always: []string{"network", "credentials"}, Examples: []string{"doctl registry docker-config"}}}}
 }
 
-func effectsCloudL961() Pack {
+func effectsCloudL1034() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"version"}, Examples: []string{"doctl version"}}}}
 }
 
-func effectsCloudL966() Pack {
+func effectsCloudL1039() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"compute", "ssh"}, Always: []string{"network", "runs-code"}, Examples: []string{"doctl compute ssh web-1"}}}}
 }
 
-func effectsCloudL972() Pack {
+func effectsCloudL1045() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"heroku", "heroku apps:create demo"}, Counter: []string{"heroku apps"}}}}
 }
 
-func effectsCloudL979() Pack {
+func effectsCloudL1052() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Sub: []string{"auth:token|config|config:get|pg:credentials:url|pg:credentials"}, Flags: []string{"-s", "--shell", "-j", "--json"}, Values: []string{"-a", "--app", "-r", "--remote", "--name"}, Always: []string{"network", "credentials"}, Examples: []string{"heroku auth:token", "heroku config -a web", "heroku config:get DATABASE_URL -a web"}}}}
 }
 
-func effectsCloudL987() Pack {
+func effectsCloudL1060() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Sub: []string{"apps|apps:info|info|ps|logs|releases|addons|domains|status|whoami|auth:whoami|regions|pipelines|teams|access|features|labs|stack|buildpacks|drains|certs|spaces|pg:info|version|--version"}, Flags: []string{"-j", "--json", "-t", "--tail", "--all", "-x", "--extended", "-A"}, Values: []string{"-a", "--app", "-r", "--remote", "-n", "--num", "-d", "--dyno", "--source", "-p", "--process-type", "--team", "--space"}, Always: []string{"network"}, Examples: []string{"heroku apps", "heroku logs --tail -a web", "heroku ps -a web", "heroku whoami"}}}}
 }
 
-func effectsCloudL996() Pack {
+func effectsCloudL1069() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Sub: []string{"run|run:detached|local|local:run|ps:exec|pg:psql|redis:cli|console"}, Always: []string{"network", "runs-code"}, Examples: []string{"heroku run bash -a web", "heroku pg:psql -a web"}}}}
 }
 
-func effectsCloudL1002() Pack {
+func effectsCloudL1075() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Sub: []string{"login|logout|auth:login|auth:logout|git:remote|git:clone"}, Always: []string{"network", "writes-files"}, Examples: []string{"heroku login", "heroku git:remote -a web"}}}}
 }
 
-func effectsCloudL1008() Pack {
+func effectsCloudL1081() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Flags: []string{"--verbose", "-j", "--json", "--debug"}, Values: []string{"-a", "--app", "-t", "--access-token", "-o", "--org"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"fly", "fly apps create demo"}, Counter: []string{"fly status"}}}}
 }
 
-func effectsCloudL1020() Pack {
+func effectsCloudL1093() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"auth|tokens", "token|create"}, Values: []string{"-a", "--app", "-t", "--access-token", "-o", "--org", "-x", "--expiry", "-n", "--name"}, Always: []string{"network", "credentials"}, Examples: []string{"fly auth token", "fly tokens create deploy -a web"}}}}
 }
 
-func effectsCloudL1027() Pack {
+func effectsCloudL1100() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"status|logs|info|ips|regions|releases|doctor|dashboard|checks|services"}, Flags: []string{"--verbose", "-j", "--json", "--all", "--no-tail", "--image"}, Values: []string{"-a", "--app", "-t", "--access-token", "-i", "--instance", "-r", "--region", "-m", "--machine"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"network"}, Examples: []string{"fly status -a web", "fly logs --no-tail -a web"}}}}
 }
 
-func effectsCloudL1038() Pack {
+func effectsCloudL1111() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"secrets|apps|machine|machines|m|volumes|volume|vol|postgres|pg|certs|orgs|auth|scale|ips|tokens", "list|ls|status|show|whoami"}, Flags: []string{"-j", "--json", "--all", "-q", "--quiet"}, Values: []string{"-a", "--app", "-t", "--access-token", "-o", "--org"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"network"}, Examples: []string{"fly secrets list -a web", "fly machine list -a web", "fly auth whoami", "fly scale show -a web"}}}}
 }
 
-func effectsCloudL1049() Pack {
+func effectsCloudL1122() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"version"}, Flags: []string{"-j", "--json"}, Examples: []string{"fly version"}}}}
 }
 
-func effectsCloudL1055() Pack {
+func effectsCloudL1128() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"deploy|launch|console|ssh|sftp|proxy|mpg"}, Always: []string{"network", "runs-code"}, Examples: []string{"fly deploy -a web", "fly ssh console -a web"}}}}
 }
 
-func effectsCloudL1061() Pack {
+func effectsCloudL1134() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Flags: []string{"-d", "--debug", "--no-color", "-y", "--yes", "--prod"}, Values: []string{"-t", "--token", "-S", "--scope", "-T", "--team"}, Effects: map[string]string{"--cwd": "dir", "--global-config": "read", "--local-config": "read", "-A": "read", "-Q": "read"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"vercel", "vercel --prod", "vercel ./site"}, Counter: []string{"vercel ls"}}}}
 }
 
-func effectsCloudL1076() Pack {
+func effectsCloudL1149() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"ls|list|inspect|logs|whoami|domains|projects|project|teams"}, Flags: []string{"-d", "--debug", "--no-color", "-j", "--json", "--wait", "-f", "--follow"}, Values: []string{"-t", "--token", "-S", "--scope", "-T", "--team", "-m", "--meta", "--environment", "--timeout"}, Effects: map[string]string{"--cwd": "dir"}, Always: []string{"network"}, Examples: []string{"vercel ls", "vercel whoami", "vercel inspect my-app.vercel.app --logs"}}}}
 }
 
-func effectsCloudL1086() Pack {
+func effectsCloudL1159() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"env", "ls|list"}, Values: []string{"-t", "--token", "-S", "--scope", "-T", "--team"}, Effects: map[string]string{"--cwd": "dir"}, Always: []string{"network"}, Examples: []string{"vercel env ls"}}}}
 }
 
-func effectsCloudL1096() Pack {
+func effectsCloudL1169() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"pull"}, Flags: []string{"-y", "--yes", "--prod"}, Values: []string{"-t", "--token", "-S", "--scope", "--environment", "--git-branch"}, Effects: map[string]string{"--cwd": "dir"}, Always: []string{"network", "writes-files"}, Examples: []string{"vercel pull --yes --environment=preview"}}}}
 }
 
-func effectsCloudL1106() Pack {
+func effectsCloudL1179() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"env", "pull"}, Flags: []string{"-y", "--yes"}, Values: []string{"-t", "--token", "-S", "--scope", "--environment", "--git-branch"}, Effects: map[string]string{"--cwd": "dir"}, Operands: "write", Always: []string{"network", "writes-files"}, Examples: []string{"vercel env pull .env.local"}}}}
 }
 
-func effectsCloudL1117() Pack {
+func effectsCloudL1190() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"dev|build|deploy|link|login|logout|switch|redeploy|promote|rollback|alias|dns|certs|git|integration|env|bisect"}, Always: []string{"network", "runs-code"}, Examples: []string{"vercel dev", "vercel deploy --prebuilt", "vercel build"}}}}
 }
 
-func effectsCloudL1123() Pack {
+func effectsCloudL1196() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Flags: []string{"--debug", "--json"}, Values: []string{"--auth", "--filter"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"netlify", "netlify sites:create"}, Counter: []string{"netlify status"}}}}
 }
 
-func effectsCloudL1132() Pack {
+func effectsCloudL1205() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Sub: []string{"env:list|env:get"}, Flags: []string{"--json", "--plain", "--debug"}, Values: []string{"--context", "--scope", "--filter", "--auth"}, Always: []string{"network", "credentials"}, Examples: []string{"netlify env:list", "netlify env:get API_KEY"}}}}
 }
 
-func effectsCloudL1140() Pack {
+func effectsCloudL1213() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Sub: []string{"status|sites:list|functions:list|logs|logs:function|logs:deploy|watch|api"}, Flags: []string{"--json", "--debug", "--verbose"}, Values: []string{"--auth", "--filter", "--data", "--name", "--site"}, Always: []string{"network"}, Examples: []string{"netlify status", "netlify sites:list --json"}}}}
 }
 
-func effectsCloudL1150() Pack {
+func effectsCloudL1223() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Sub: []string{"deploy"}, Flags: []string{"--prod", "--prod-if-unlocked", "--json", "-o", "--open", "--skip-functions-cache", "--debug", "--no-build"}, Values: []string{"--auth", "-s", "--site", "-m", "--message", "-a", "--alias", "--timeout", "--context", "--filter"}, Effects: map[string]string{"--build": "runs-code", "--dir": "upload", "--functions": "upload", "-d": "upload", "-f": "upload"}, Always: []string{"network"}, Examples: []string{"netlify deploy --dir=dist --prod", "netlify deploy --build"}}}}
 }
 
-func effectsCloudL1164() Pack {
+func effectsCloudL1237() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Sub: []string{"dev|build|serve|functions:serve|functions:invoke|functions:build|login|logout|link|unlink|init|switch|env:set|env:unset|env:import|env:clone|open"}, Always: []string{"network", "runs-code"}, Examples: []string{"netlify dev", "netlify build"}}}}
 }
 
-func effectsCloudL1170() Pack {
+func effectsCloudL1243() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Flags: []string{"--experimental-json-config", "-j"}, Values: []string{"-e", "--env"}, Effects: map[string]string{"--config": "read", "--cwd": "dir", "--env-file": "read", "-c": "read"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"wrangler", "wrangler frobnicate"}, Counter: []string{"wrangler whoami"}}}}
 }
 
-func effectsCloudL1184() Pack {
+func effectsCloudL1257() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Sub: []string{"whoami|tail"}, Flags: []string{"--format"}, Values: []string{"-e", "--env", "--status", "--method", "--search", "--sampling-rate", "--ip", "--header"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"network"}, Examples: []string{"wrangler whoami", "wrangler tail my-worker --format pretty"}}}}
 }
 
-func effectsCloudL1195() Pack {
+func effectsCloudL1268() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Sub: []string{"secret|deployments|versions|kv|kv:namespace|kv:key|r2|d1", "list"}, Values: []string{"-e", "--env", "--name", "--binding", "--namespace-id", "--prefix"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"network"}, Examples: []string{"wrangler secret list", "wrangler deployments list"}}}}
 }
 
-func effectsCloudL1205() Pack {
+func effectsCloudL1278() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Sub: []string{"d1", "execute"}, Flags: []string{"--local", "--remote", "--json", "-y", "--yes"}, Values: []string{"-e", "--env", "--persist-to"}, Effects: map[string]string{"--command": "script:sql", "--config": "read", "--file": "exec", "-c": "read"}, Always: []string{"network"}, Examples: []string{"wrangler d1 execute db --command 'SELECT 1'", "wrangler d1 execute db --file schema.sql --remote"}}}}
 }
 
-func effectsCloudL1218() Pack {
+func effectsCloudL1291() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Sub: []string{"dev|deploy|publish|build|pages|login|logout|init|generate|types|secret|kv|r2|queues|dispatch-namespace"}, Always: []string{"network", "runs-code"}, Examples: []string{"wrangler dev", "wrangler deploy --env production"}}}}
 }
 
-func effectsCloudL1231() Pack {
+func effectsCloudL1304() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Effects: map[string]string{"-chdir": "dir"}, Operands: "subcommand", Env: map[string]string{"TF_CLI_ARGS": "exec", "TF_CLI_ARGS_apply": "exec", "TF_CLI_ARGS_console": "exec", "TF_CLI_ARGS_destroy": "exec", "TF_CLI_ARGS_fmt": "exec", "TF_CLI_ARGS_import": "exec", "TF_CLI_ARGS_init": "exec", "TF_CLI_ARGS_output": "exec", "TF_CLI_ARGS_plan": "exec", "TF_CLI_ARGS_refresh": "exec", "TF_CLI_ARGS_show": "exec", "TF_CLI_ARGS_state": "exec", "TF_CLI_ARGS_validate": "exec", "TF_CLI_CONFIG_FILE": "exec", "TF_LOG_PATH": "write"}, HelpFlags: []string{"-help", "--help", "-h"}, Examples: []string{"terraform", "terraform frobnicate", "tofu -chdir=infra frobnicate"}, Counter: []string{"terraform plan"}}}}
 }
 
-func effectsCloudL1258() Pack {
+func effectsCloudL1331() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"fmt"}, Flags: []string{"-diff", "-list", "-write", "-no-color"}, Effects: map[string]string{"-check": "dry-run", "-recursive": "recursive"}, Operands: "write", Always: []string{"writes-files"}, Examples: []string{"terraform fmt", "terraform fmt -check -recursive", "tofu fmt main.tf"}}}}
 }
 
-func effectsCloudL1269() Pack {
+func effectsCloudL1342() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"validate"}, Flags: []string{"-json", "-no-color", "-no-tests"}, Values: []string{"-test-directory"}, Always: []string{"runs-code"}, Examples: []string{"terraform validate", "terraform validate -json"}}}}
 }
 
-func effectsCloudL1277() Pack {
+func effectsCloudL1350() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"plan"}, Flags: []string{"-destroy", "-refresh-only", "-refresh", "-compact-warnings", "-detailed-exitcode", "-input", "-lock", "-no-color", "-json", "-concise"}, Values: []string{"-replace", "-target", "-var", "-lock-timeout", "-parallelism"}, Effects: map[string]string{"-generate-config-out": "write", "-out": "write", "-state": "read", "-var-file": "read"}, Always: []string{"runs-code", "network"}, Examples: []string{"terraform plan -out plan.tfplan", "terraform plan -var-file=prod.tfvars -target=module.web"}}}}
 }
 
-func effectsCloudL1291() Pack {
+func effectsCloudL1364() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"apply|destroy|refresh|import|console|test"}, Flags: []string{"-auto-approve", "-compact-warnings", "-destroy", "-lock", "-input", "-no-color", "-json", "-refresh", "-refresh-only", "-plan", "-verbose", "-allow-missing"}, Values: []string{"-lock-timeout", "-parallelism", "-var", "-target", "-replace", "-filter", "-test-directory", "-cloud-run"}, Effects: map[string]string{"-backup": "write", "-state": "read", "-state-out": "write", "-var-file": "read"}, Operands: "read", Stdin: "script:code", Always: []string{"runs-code", "network"}, Examples: []string{"terraform apply plan.tfplan", "terraform destroy -auto-approve", "terraform console"}}}}
 }
 
-func effectsCloudL1307() Pack {
+func effectsCloudL1380() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"show"}, Flags: []string{"-no-color"}, Effects: map[string]string{"-json": "credentials"}, Operands: "read", Always: []string{"runs-code", "network"}, Examples: []string{"terraform show plan.tfplan", "terraform show -json"}}}}
 }
 
-func effectsCloudL1317() Pack {
+func effectsCloudL1390() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"output"}, Flags: []string{"-no-color"}, Effects: map[string]string{"-json": "credentials", "-raw": "credentials", "-state": "read"}, Always: []string{"network"}, Examples: []string{"terraform output", "terraform output -raw db_password", "terraform output -json"}}}}
 }
 
-func effectsCloudL1328() Pack {
+func effectsCloudL1401() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "list|show"}, Values: []string{"-id"}, Effects: map[string]string{"-state": "read"}, Always: []string{"network"}, Examples: []string{"terraform state list", "terraform state show aws_instance.web"}}}}
 }
 
-func effectsCloudL1337() Pack {
+func effectsCloudL1410() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "pull"}, Always: []string{"network", "credentials"}, Examples: []string{"terraform state pull"}}}}
 }
 
-func effectsCloudL1343() Pack {
+func effectsCloudL1416() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "mv|rm|push|replace-provider"}, Flags: []string{"-lock", "-auto-approve", "-force", "-ignore-remote-version"}, Values: []string{"-lock-timeout"}, Effects: map[string]string{"-backup": "write", "-dry-run": "dry-run", "-state": "read", "-state-out": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"terraform state rm aws_instance.old", "terraform state mv -dry-run a.b a.c"}}}}
 }
 
-func effectsCloudL1356() Pack {
+func effectsCloudL1429() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"version"}, Flags: []string{"-json"}, Always: []string{"network"}, Examples: []string{"terraform version", "tofu version -json"}}}}
 }
 
-func effectsCloudL1363() Pack {
+func effectsCloudL1436() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"init|get"}, Flags: []string{"-backend", "-force-copy", "-get", "-input", "-lock", "-no-color", "-json", "-reconfigure", "-migrate-state", "-upgrade", "-ignore-remote-version", "-update"}, Values: []string{"-backend-config", "-from-module", "-lock-timeout", "-lockfile", "-test-directory"}, Effects: map[string]string{"-plugin-dir": "read"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"terraform init", "terraform init -upgrade -backend-config=prod.hcl", "terraform get -update"}}}}
 }
 
-func effectsCloudL1374() Pack {
+func effectsCloudL1447() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"providers"}, Values: []string{"-test-directory"}, Always: []string{"network"}, Examples: []string{"terraform providers"}}}}
 }
 
-func effectsCloudL1381() Pack {
+func effectsCloudL1454() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"providers", "schema|lock|mirror"}, Flags: []string{"-json"}, Values: []string{"-platform", "-fs-mirror", "-net-mirror"}, Always: []string{"runs-code", "network"}, Examples: []string{"terraform providers schema -json", "terraform providers lock -platform=linux_amd64"}}}}
 }
 
-func effectsCloudL1389() Pack {
+func effectsCloudL1462() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"workspace", "list|show"}, Always: []string{"network"}, Examples: []string{"terraform workspace list", "terraform workspace show"}}}}
 }
 
-func effectsCloudL1395() Pack {
+func effectsCloudL1468() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"workspace", "select|new|delete"}, Flags: []string{"-or-create", "-force", "-lock"}, Values: []string{"-lock-timeout", "-state"}, Always: []string{"network", "writes-files"}, Examples: []string{"terraform workspace select prod", "terraform workspace new dev"}}}}
 }
 
-func effectsCloudL1403() Pack {
+func effectsCloudL1476() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"login|logout|taint|untaint|force-unlock"}, Flags: []string{"-force", "-allow-missing", "-lock"}, Values: []string{"-lock-timeout"}, Always: []string{"network", "writes-files"}, Examples: []string{"terraform login", "terraform taint aws_instance.web", "terraform force-unlock 1234"}}}}
 }
 
-func effectsCloudL1411() Pack {
+func effectsCloudL1484() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"metadata|modules"}, Flags: []string{"-json"}, Examples: []string{"terraform metadata functions -json", "terraform modules -json"}}}}
 }
 
-func effectsCloudL1419() Pack {
+func effectsCloudL1492() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terragrunt"}, Always: []string{"runs-code"}, Examples: []string{"terragrunt plan", "terragrunt run-all apply", "terragrunt hclfmt"}, Counter: []string{"terraform plan"}}}}
 }
 
-func effectsCloudL1425() Pack {
+func effectsCloudL1498() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Flags: []string{"--disable-integrity-checking", "-e", "--emoji", "-Q", "--fully-qualify-stack-names", "--logflow", "--logtostderr", "--non-interactive"}, Values: []string{"--color", "--memprofilerate", "-v", "--verbose"}, Effects: map[string]string{"--cwd": "dir", "--profiling": "write", "--tracing": "url", "-C": "dir"}, Operands: "subcommand", Env: map[string]string{"PULUMI_BACKEND_URL": "url", "PULUMI_HOME": "exec"}, HelpFlags: []string{"--help", "-h"}, Examples: []string{"pulumi", "pulumi frobnicate"}, Counter: []string{"pulumi preview"}}}}
 }
 
-func effectsCloudL1444() Pack {
+func effectsCloudL1517() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"preview|pre|up|update|destroy|down|dn|refresh|import|watch|convert|new|install|about"}, Flags: []string{"--diff", "-j", "--json", "-y", "--yes", "-f", "--skip-preview", "-r", "--refresh", "--suppress-outputs", "--suppress-progress", "--expect-no-changes", "--target-dependents", "--non-interactive"}, Values: []string{"-s", "--stack", "-m", "--message", "-t", "--target", "--replace", "-c", "--config", "-p", "--parallel", "--exclude", "--policy-pack", "--color", "-v", "--verbose"}, Effects: map[string]string{"--config-file": "read", "--cwd": "dir", "--plan": "read", "--save-plan": "write", "--show-secrets": "credentials", "-C": "dir"}, Always: []string{"runs-code", "network"}, Examples: []string{"pulumi preview", "pulumi up --yes -s prod", "pulumi destroy -s dev"}}}}
 }
 
-func effectsCloudL1461() Pack {
+func effectsCloudL1534() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"stack|config"}, Flags: []string{"-i", "--show-ids", "--show-urns", "--show-name", "-j", "--json"}, Values: []string{"-s", "--stack", "--color"}, Effects: map[string]string{"--config-file": "read", "--cwd": "dir", "--show-secrets": "credentials", "-C": "dir"}, Always: []string{"network"}, Examples: []string{"pulumi stack", "pulumi config", "pulumi config --show-secrets"}}}}
 }
 
-func effectsCloudL1474() Pack {
+func effectsCloudL1547() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"stack", "ls|output|history|export|graph|tag"}, Flags: []string{"-a", "--all", "-j", "--json", "--shell", "--show-ids"}, Values: []string{"-s", "--stack", "-o", "--organization", "-p", "--project", "-t", "--tag", "--version", "--color"}, Effects: map[string]string{"--cwd": "dir", "--file": "write", "--show-secrets": "credentials", "-C": "dir"}, Always: []string{"network"}, Examples: []string{"pulumi stack ls", "pulumi stack output -j", "pulumi stack output --show-secrets dbPassword"}}}}
 }
 
-func effectsCloudL1487() Pack {
+func effectsCloudL1560() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"config|env", "get|open"}, Flags: []string{"-j", "--json", "--path"}, Values: []string{"-s", "--stack", "-f", "--format"}, Effects: map[string]string{"--config-file": "read", "--cwd": "dir", "-C": "dir"}, Always: []string{"network", "credentials"}, Examples: []string{"pulumi config get dbPassword", "pulumi env open myorg/prod"}}}}
 }
 
-func effectsCloudL1499() Pack {
+func effectsCloudL1572() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"config|stack", "set|rm|set-all|rm-all|cp|refresh|env|select|init|rename|import|change-secrets-provider"}, Flags: []string{"--secret", "--plaintext", "--path", "-y", "--yes", "-f", "--force", "--create"}, Values: []string{"-s", "--stack"}, Effects: map[string]string{"--config-file": "write", "--cwd": "dir", "-C": "dir"}, Always: []string{"network", "writes-files"}, Examples: []string{"pulumi config set aws:region us-east-1", "pulumi stack select prod"}}}}
 }
 
-func effectsCloudL1511() Pack {
+func effectsCloudL1584() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"whoami|logs|org|env|schema|login|logout|plugin|policy|package|ai|cancel"}, Flags: []string{"-v", "--verbose", "-j", "--json", "-f", "--follow"}, Values: []string{"-s", "--stack", "--since", "-r", "--resource"}, Always: []string{"network"}, Examples: []string{"pulumi whoami -v", "pulumi logs -f"}}}}
 }
 
-func effectsCloudL1519() Pack {
+func effectsCloudL1592() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"version"}, Examples: []string{"pulumi version"}}}}
 }
 
@@ -6941,134 +6967,138 @@ func effectsForgesL30() Pack {
 }
 
 func effectsForgesL37() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"pr|issue|run|workflow|release|repo|gist|label|cache|ruleset|project|secret|variable|codespace|org|attestation|ssh-key|gpg-key|extension|alias|config", "list|ls|view|diff|checks|status|watch|verify|get|field-list|item-list|logs|trusted-root"}, Flags: []string{"--web", "--log", "--log-failed", "--comments", "-v", "--verbose", "--exit-status", "--name-only", "--patch", "--required", "--exclude-drafts", "--exclude-pre-releases", "--public", "--private", "--raw", "--yaml", "--no-truncate", "--closed", "--fork", "--source", "--archived", "--no-archived", "-a", "--all"}, Values: []string{"-R", "--repo", "-L", "--limit", "-s", "--state", "--assignee", "-A", "--author", "-l", "--label", "-B", "--base", "-H", "--head", "-S", "--search", "-q", "--jq", "-t", "--template", "--json", "-b", "--branch", "-w", "--workflow", "-u", "--user", "-e", "--event", "-c", "--commit", "--status", "--created", "--visibility", "--language", "--topic", "--order", "--sort", "--env", "-o", "--org", "--owner", "--format", "--app", "--hostname", "-j", "--job", "--attempt", "--color", "--interval", "--filename", "--ref", "--key", "--mention", "--milestone", "--app-id", "--secret-type"}, Always: []string{"network"}, Examples: []string{"gh pr list --state open", "gh pr view 42 --json title,body", "gh pr diff 42", "gh run view 123 --log-failed", "gh issue list -L 20", "gh pr checks", "gh release list", "gh repo view o/r"}, Counter: []string{"gh pr checkout 42"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"pr|issue|run|workflow|release|repo|gist|label|cache|ruleset|project|secret|variable|codespace|org|attestation|ssh-key|gpg-key|extension|alias", "list|ls|view|diff|checks|status|watch|verify|get|field-list|item-list|logs|trusted-root"}, Flags: []string{"--log", "--log-failed", "--comments", "-v", "--verbose", "--exit-status", "--name-only", "--patch", "--required", "--exclude-drafts", "--exclude-pre-releases", "--public", "--private", "--raw", "--yaml", "--no-truncate", "--closed", "--fork", "--source", "--archived", "--no-archived", "-a", "--all"}, Values: []string{"-R", "--repo", "-L", "--limit", "-s", "--state", "--assignee", "-A", "--author", "-l", "--label", "-B", "--base", "-H", "--head", "-S", "--search", "-q", "--jq", "-t", "--template", "--json", "-b", "--branch", "--workflow", "-u", "--user", "-e", "--event", "--commit", "--status", "--created", "--visibility", "--language", "--topic", "--order", "--sort", "--env", "-o", "--org", "--owner", "--format", "--app", "--hostname", "-j", "--job", "--attempt", "--color", "--interval", "--filename", "--ref", "--key", "--mention", "--milestone", "--app-id", "--secret-type"}, Effects: map[string]string{"--web": "runs-code"}, Always: []string{"remote-read"}, Examples: []string{"gh pr list --state open", "gh pr view 42 --json title,body", "gh pr diff 42", "gh run view 123 --log-failed", "gh issue list -L 20", "gh pr checks", "gh release list", "gh repo view o/r"}, Counter: []string{"gh pr checkout 42", "gh config get oauth_token"}}}}
 }
 
-func effectsForgesL54() Pack {
+func effectsForgesL58() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"config", "list|get"}, Values: []string{"-h", "--host"}, Always: []string{"credentials"}, Examples: []string{"gh config get oauth_token -h github.com", "gh config list"}}}}
+}
+
+func effectsForgesL65() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"pr|issue|repo|label|secret|variable|cache|run|workflow|ruleset|project|codespace|org", "create|new|edit|comment|review|merge|close|reopen|ready|lock|unlock|pin|unpin|transfer|delete|archive|unarchive|rename|set|remove|rerun|cancel|enable|disable|run|develop|copy|item-add|item-create|item-edit|item-delete|item-archive|field-create|field-delete|link|unlink|mark-template|sync|update-branch|stop|rebuild|deploy-key|fork|revert|autolink"}, Flags: []string{"--web", "-d", "--draft", "--fill", "--fill-first", "--fill-verbose", "-y", "--yes", "--squash", "--merge", "--rebase", "--auto", "--admin", "--delete-branch", "--approve", "--request-changes", "--comment", "--public", "--private", "--internal", "--clone", "--push", "--disable-issues", "--disable-wiki", "--force", "--failed", "--debug", "--remove-remote", "--remote", "--default-branch-only", "--no-maintainer-edit", "--dry-run", "--edit-last", "--editor", "--add-readme", "--template", "--include-all-branches"}, Values: []string{"-R", "--repo", "-t", "--title", "-b", "--body", "-B", "--base", "-H", "--head", "-a", "--assignee", "-l", "--label", "-m", "--milestone", "-p", "--project", "-r", "--reviewer", "--add-label", "--remove-label", "--add-assignee", "--remove-assignee", "--add-reviewer", "--remove-reviewer", "--add-project", "--remove-project", "--subject", "--match-head-commit", "--description", "--homepage", "-h", "--gitignore", "--license", "--source", "--visibility", "--org", "-o", "--owner", "--env", "-e", "--app", "-u", "--user", "--json", "-q", "--jq", "-c", "--color", "--name", "--fork-name", "--ref", "-f", "--raw-field", "-F", "--field", "--job", "--reason", "-s", "--state", "--format", "--type", "--title-prefix", "--remote-name", "--branch", "--base-branch", "--body-file-name"}, Effects: map[string]string{"--body-file": "upload"}, Always: []string{"network"}, Examples: []string{"gh pr create --fill", "gh pr merge 42 --squash --delete-branch", "gh issue comment 7 --body-file notes.md", "gh secret set TOKEN < token.txt", "gh workflow run ci.yml --ref main"}}}}
 }
 
-func effectsForgesL75() Pack {
+func effectsForgesL86() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"gist|release|ssh-key|gpg-key", "create|new|upload|add"}, Flags: []string{"-p", "--public", "--web", "--draft", "--prerelease", "--latest", "--generate-notes", "--verify-tag", "--clobber"}, Values: []string{"-R", "--repo", "-d", "--desc", "-f", "--filename", "-t", "--title", "-n", "--notes", "--target", "--discussion-category", "--notes-start-tag", "--type"}, Effects: map[string]string{"--notes-file": "upload", "-F": "upload"}, Operands: "upload", Always: []string{"network"}, Examples: []string{"gh gist create ~/.env", "gh release create v1.0 dist/app.tar.gz --generate-notes", "gh ssh-key add key.pub", "gh release upload v1.0 dist/app.tar.gz"}}}}
 }
 
-func effectsForgesL90() Pack {
+func effectsForgesL101() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"gist|release|ssh-key|gpg-key", "edit|delete|rename|remove|delete-asset|verify-asset"}, Flags: []string{"-y", "--yes", "--cleanup-tag", "--draft", "--prerelease", "--latest"}, Values: []string{"-R", "--repo", "-t", "--title", "-n", "--notes", "--tag", "--target", "-d", "--desc", "-f", "--filename"}, Effects: map[string]string{"--add": "upload", "--notes-file": "upload", "-F": "upload", "-a": "upload"}, Always: []string{"network"}, Examples: []string{"gh release delete v0.9 --yes", "gh gist edit abc123 -f notes.md"}}}}
 }
 
-func effectsForgesL103() Pack {
+func effectsForgesL114() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"pr|repo|gist|run|release|codespace", "checkout|clone|download|cp|code|ssh|jupyter|ports"}, Flags: []string{"-f", "--force", "--detach", "--recurse-submodules", "--skip-existing", "--clobber", "-e", "--expand", "-r", "--recursive", "--insiders", "--web"}, Values: []string{"-R", "--repo", "-b", "--branch", "-n", "--name", "-p", "--pattern", "-A", "--archive", "-u", "--upstream-remote-name", "-c", "--codespace", "--profile", "-d", "--depth", "--server-port"}, Effects: map[string]string{"--dir": "write", "--output": "write", "-D": "write", "-O": "write"}, Last: "write", Always: []string{"network", "runs-code"}, Examples: []string{"gh pr checkout 42", "gh repo clone o/r", "gh run download 123 -n dist", "gh codespace ssh"}}}}
 }
 
-func effectsForgesL119() Pack {
+func effectsForgesL130() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"auth", "token"}, Values: []string{"-h", "--hostname", "-u", "--user"}, Always: []string{"network", "credentials"}, Examples: []string{"gh auth token"}}}}
 }
 
-func effectsForgesL126() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"auth", "status"}, Flags: []string{"-a", "--active"}, Values: []string{"-h", "--hostname", "--json", "-q", "--jq", "--template"}, Effects: map[string]string{"--show-token": "credentials", "-t": "credentials"}, Always: []string{"network"}, Examples: []string{"gh auth status", "gh auth status --show-token"}}}}
+func effectsForgesL137() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"auth", "status"}, Flags: []string{"-a", "--active"}, Values: []string{"-h", "--hostname", "--json", "-q", "--jq", "--template"}, Effects: map[string]string{"--show-token": "credentials", "-t": "credentials"}, Always: []string{"remote-read"}, Examples: []string{"gh auth status", "gh auth status --show-token"}}}}
 }
 
-func effectsForgesL137() Pack {
+func effectsForgesL148() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"auth", "login|logout|refresh|setup-git|switch"}, Flags: []string{"-w", "--web", "--with-token", "--insecure-storage", "--skip-ssh-key", "-c", "--clipboard", "--reset-scopes"}, Values: []string{"-h", "--hostname", "-p", "--git-protocol", "-s", "--scopes", "-r", "--remove-scopes", "-u", "--user"}, Always: []string{"network", "writes-files"}, Examples: []string{"gh auth login --with-token < token.txt", "gh auth setup-git"}}}}
 }
 
-func effectsForgesL145() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"api"}, Flags: []string{"--paginate", "--slurp", "-i", "--include", "--silent", "--verbose"}, Values: []string{"-X", "--method", "-H", "--header", "-f", "--raw-field", "-F", "--field", "-q", "--jq", "-t", "--template", "--cache", "--hostname", "-p", "--preview"}, Effects: map[string]string{"--input": "upload"}, Always: []string{"network"}, Examples: []string{"gh api repos/o/r/pulls", "gh api -X PATCH repos/o/r -f description=x", "gh api graphql --input q.json"}}}}
+func effectsForgesL156() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"api"}, Flags: []string{"--paginate", "--slurp", "-i", "--include", "--silent", "--verbose"}, Values: []string{"-H", "--header", "-q", "--jq", "-t", "--template", "--cache", "--hostname", "-p", "--preview"}, Effects: map[string]string{"--field": "sends", "--input": "upload", "--method": "method", "--raw-field": "sends", "-F": "sends", "-X": "method", "-f": "sends"}, Always: []string{"remote-read"}, Examples: []string{"gh api repos/o/r/pulls", "gh api -X PATCH repos/o/r -f description=x", "gh api graphql --input q.json", "gh api -X GET repos/o/r/issues --paginate"}}}}
 }
 
-func effectsForgesL156() Pack {
+func effectsForgesL175() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"browse"}, Flags: []string{"-n", "--no-browser", "-c", "--commit", "-p", "--projects", "-r", "--releases", "-s", "--settings", "-w", "--wiki", "-a", "--actions"}, Values: []string{"-R", "--repo", "-b", "--branch"}, Always: []string{"network", "runs-code"}, Examples: []string{"gh browse", "gh browse main.go:12"}}}}
 }
 
-func effectsForgesL165() Pack {
+func effectsForgesL184() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"extension|alias|config|completion|copilot", "install|upgrade|exec|create|remove|set|delete|import|browse|search|edit|suggest|explain|clear-cache"}, Flags: []string{"--force", "--all", "--dry-run", "--shell", "-s", "--clobber", "--pin"}, Values: []string{"-h", "--host", "--precompiled"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"gh extension install owner/gh-ext", "gh alias set co 'pr checkout'", "gh config set editor vim"}}}}
 }
 
-func effectsForgesL173() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"search"}, Flags: []string{"--web", "--archived", "--include-forks", "--draft", "--locked", "--merged", "--no-assignee", "--no-label", "--no-milestone", "--no-project"}, Values: []string{"-L", "--limit", "--json", "-q", "--jq", "-t", "--template", "--owner", "--language", "--sort", "--order", "-R", "--repo", "--state", "--label", "--author", "--visibility", "--topic", "--stars", "--created", "--updated", "--match", "--filename", "--extension", "--size", "--forks", "--license", "--assignee", "--base", "--head"}, Always: []string{"network"}, Examples: []string{"gh search repos toolguard --limit 5", "gh search issues 'flaky test' --repo o/r"}}}}
-}
-
-func effectsForgesL186() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"glab"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "GLAB_CONFIG_DIR": "exec", "GLAB_EDITOR": "shell", "GLAB_PAGER": "shell", "PAGER": "shell", "VISUAL": "shell"}, HelpFlags: []string{"--help"}, Examples: []string{"glab frobnicate"}}}}
-}
-
-func effectsForgesL200() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"mr|issue|ci|pipeline|release|repo|label|snippet|variable|schedule|project|cluster|deploy-key|ssh-key|gpg-key|job|incident|milestone|environment|user|stack|changelog|token|iteration|opentofu|securefile|runner|check-update|version|auth|config|alias|completion|duo|attestation"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"glab mr frob", "glab check-update"}}}}
+func effectsForgesL192() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"search"}, Flags: []string{"--archived", "--include-forks", "--draft", "--locked", "--merged", "--no-assignee", "--no-label", "--no-milestone", "--no-project"}, Values: []string{"-L", "--limit", "--json", "-q", "--jq", "-t", "--template", "--owner", "--language", "--sort", "--order", "-R", "--repo", "--state", "--label", "--author", "--visibility", "--topic", "--stars", "--created", "--updated", "--match", "--filename", "--extension", "--size", "--forks", "--license", "--assignee", "--base", "--head"}, Effects: map[string]string{"--web": "runs-code"}, Always: []string{"remote-read"}, Examples: []string{"gh search repos toolguard --limit 5", "gh search issues 'flaky test' --repo o/r"}}}}
 }
 
 func effectsForgesL207() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"mr|issue|ci|pipeline|release|repo|label|snippet|schedule|project|cluster|deploy-key|ssh-key|gpg-key|job|incident|milestone|environment|changelog|iteration|securefile|runner|alias", "list|ls|view|diff|status|get|trace|lint|issues|generate|search|contributors|members"}, Flags: []string{"-w", "--web", "-c", "--comments", "--system-logs", "-A", "--all", "--closed", "--merged", "--draft", "--opened"}, Values: []string{"-R", "--repo", "-P", "--per-page", "-p", "--page", "-F", "--output", "-o", "--order", "--sort", "-l", "--label", "-a", "--assignee", "--author", "-b", "--branch", "-s", "--source-branch", "-t", "--target-branch", "-g", "--group", "-m", "--milestone", "--search", "--state", "--pipeline-id"}, Always: []string{"network"}, Examples: []string{"glab mr list", "glab mr view 12 --comments", "glab ci status", "glab ci trace 456", "glab issue list -l bug"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"glab"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "GLAB_CONFIG_DIR": "exec", "GLAB_EDITOR": "shell", "GLAB_PAGER": "shell", "PAGER": "shell", "VISUAL": "shell"}, HelpFlags: []string{"--help"}, Examples: []string{"glab frobnicate"}}}}
 }
 
-func effectsForgesL217() Pack {
+func effectsForgesL221() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"mr|issue|ci|pipeline|release|repo|label|snippet|variable|schedule|project|cluster|deploy-key|ssh-key|gpg-key|job|incident|milestone|environment|user|stack|changelog|token|iteration|opentofu|securefile|runner|check-update|version|auth|config|alias|completion|duo|attestation"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"glab mr frob", "glab check-update"}}}}
+}
+
+func effectsForgesL228() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"mr|issue|ci|pipeline|release|repo|label|snippet|schedule|project|cluster|deploy-key|ssh-key|gpg-key|job|incident|milestone|environment|changelog|iteration|securefile|runner|alias", "list|ls|view|diff|status|get|trace|lint|issues|generate|search|contributors|members"}, Flags: []string{"-c", "--comments", "--system-logs", "-A", "--all", "--closed", "--merged", "--draft", "--opened"}, Values: []string{"-R", "--repo", "-P", "--per-page", "-p", "--page", "-F", "--output", "-o", "--order", "--sort", "-l", "--label", "-a", "--assignee", "--author", "-b", "--branch", "-s", "--source-branch", "-t", "--target-branch", "-g", "--group", "-m", "--milestone", "--search", "--state", "--pipeline-id"}, Effects: map[string]string{"--web": "runs-code", "-w": "runs-code"}, Always: []string{"remote-read"}, Examples: []string{"glab mr list", "glab mr view 12 --comments", "glab ci status", "glab ci trace 456", "glab issue list -l bug"}}}}
+}
+
+func effectsForgesL241() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"mr|issue|repo|label|variable|schedule|project|ci|pipeline|incident|milestone|environment|deploy-key|token", "create|new|update|edit|note|comment|approve|revoke|merge|close|reopen|delete|archive|transfer|subscribe|unsubscribe|rebase|todo|run|retry|cancel|trigger|set|remove|add|fork|mirror|rotate"}, Flags: []string{"-y", "--yes", "-f", "--fill", "--draft", "--wip", "--squash", "--remove-source-branch", "--rebase", "--when-pipeline-succeeds", "--auto-merge", "-w", "--web", "--private", "--public", "--internal", "--masked", "--protected", "--raw", "--create-source-branch"}, Values: []string{"-R", "--repo", "-t", "--title", "-d", "--description", "-m", "--message", "-b", "--target-branch", "-s", "--source-branch", "-l", "--label", "-a", "--assignee", "--reviewer", "--milestone", "-n", "--name", "-v", "--value", "-e", "--environment-scope", "--scope", "--type", "--ref", "--variables", "-g", "--group", "--visibility"}, Effects: map[string]string{"--description-file": "upload"}, Always: []string{"network"}, Examples: []string{"glab mr create --fill --yes", "glab mr merge 12 --squash", "glab variable set KEY value"}}}}
 }
 
-func effectsForgesL232() Pack {
+func effectsForgesL256() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"release|snippet|ssh-key|gpg-key|securefile", "create|new|upload|add"}, Flags: []string{"-p", "--public", "--private", "--internal", "--no-update"}, Values: []string{"-R", "--repo", "-t", "--title", "-d", "--description", "-n", "--name", "--notes", "--ref", "--milestone", "--released-at", "--assets-links", "-f", "--filename", "-v", "--visibility"}, Effects: map[string]string{"--notes-file": "upload", "-N": "upload"}, Operands: "upload", Always: []string{"network"}, Examples: []string{"glab release upload v1.0 dist/app.tar.gz", "glab snippet create -t notes ~/.env"}}}}
 }
 
-func effectsForgesL245() Pack {
+func effectsForgesL269() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"release|snippet|ssh-key|gpg-key|securefile", "update|edit|delete|remove"}, Flags: []string{"-y", "--yes"}, Values: []string{"-R", "--repo", "-t", "--title", "-d", "--description", "-n", "--name", "--notes"}, Effects: map[string]string{"--notes-file": "upload", "-N": "upload"}, Always: []string{"network"}, Examples: []string{"glab release delete v0.9 --yes"}}}}
 }
 
-func effectsForgesL256() Pack {
+func effectsForgesL280() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"mr|repo|ci|job|release|securefile", "checkout|clone|artifact|download"}, Flags: []string{"-f", "--force", "--track"}, Values: []string{"-R", "--repo", "-b", "--branch", "-u", "--set-upstream-to", "-g", "--group", "-n", "--name", "-a", "--asset-name"}, Effects: map[string]string{"--dir": "write", "--path": "write", "-D": "write", "-p": "write"}, Last: "write", Always: []string{"network", "runs-code"}, Examples: []string{"glab mr checkout 12", "glab repo clone group/proj", "glab ci artifact main build"}}}}
 }
 
-func effectsForgesL271() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"auth", "status"}, Flags: []string{"-a", "--all"}, Values: []string{"-h", "--hostname"}, Effects: map[string]string{"--show-token": "credentials", "-t": "credentials"}, Always: []string{"network"}, Examples: []string{"glab auth status", "glab auth status --show-token"}}}}
+func effectsForgesL295() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"auth", "status"}, Flags: []string{"-a", "--all"}, Values: []string{"-h", "--hostname"}, Effects: map[string]string{"--show-token": "credentials", "-t": "credentials"}, Always: []string{"remote-read"}, Examples: []string{"glab auth status", "glab auth status --show-token"}}}}
 }
 
-func effectsForgesL282() Pack {
+func effectsForgesL306() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"config|variable", "get|export"}, Flags: []string{"-g", "--global"}, Values: []string{"-h", "--host", "-R", "--repo", "-s", "--scope", "-F", "--output", "--group"}, Always: []string{"network", "credentials"}, Examples: []string{"glab config get token", "glab variable get DB_PASSWORD", "glab variable export"}}}}
 }
 
-func effectsForgesL290() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"api"}, Flags: []string{"--paginate", "-i", "--include", "--silent"}, Values: []string{"-X", "--method", "-H", "--header", "-f", "--raw-field", "-F", "--field", "--hostname"}, Effects: map[string]string{"--input": "upload"}, Always: []string{"network"}, Examples: []string{"glab api projects/:id/merge_requests", "glab api --input body.json -X POST projects/1/issues"}}}}
+func effectsForgesL314() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"api"}, Flags: []string{"--paginate", "-i", "--include", "--silent"}, Values: []string{"-H", "--header", "--hostname"}, Effects: map[string]string{"--field": "sends", "--input": "upload", "--method": "method", "--raw-field": "sends", "-F": "sends", "-X": "method", "-f": "sends"}, Always: []string{"remote-read"}, Examples: []string{"glab api projects/:id/merge_requests", "glab api --input body.json -X POST projects/1/issues"}}}}
 }
 
-func effectsForgesL300() Pack {
+func effectsForgesL330() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"auth|config|alias|duo|stack|cluster|completion|opentofu", "login|logout|set|delete|edit|ask|save|sync|amend|create|move|reorder|switch|first|last|next|prev|graph|agent|init|state"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"glab auth login --stdin", "glab alias set co 'mr checkout'", "glab config set editor vim"}}}}
 }
 
-func effectsForgesL308() Pack {
+func effectsForgesL338() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hub"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "GIT_EDITOR": "shell", "GIT_PAGER": "shell", "GIT_SSH_COMMAND": "shell", "HUB_CONFIG": "exec", "PAGER": "shell"}, Examples: []string{"hub frobnicate", "hub status"}}}}
 }
 
-func effectsForgesL321() Pack {
+func effectsForgesL351() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hub"}, Sub: []string{"pull-request|issue|release|ci-status|compare|create|fork|sync|api|gist|delete|pr"}, Flags: []string{"--force", "-d", "--draft", "-p", "--push", "-o", "--browse", "-c", "--copy", "--no-edit", "--include-closed", "--remote-name", "--no-remote", "-v", "--verbose", "--paginate", "-t", "--obj", "--color", "--public", "--private"}, Values: []string{"-m", "--message", "-b", "--base", "-h", "--head", "-a", "--assign", "-r", "--reviewer", "-M", "--milestone", "-l", "--labels", "-s", "--state", "-L", "--limit", "-X", "--method", "-H", "--header", "-F", "--field", "-f", "--raw-field", "--cache", "--format", "-S", "--sort", "--since", "--include"}, Effects: map[string]string{"--attach": "upload", "--edit": "runs-code", "--file": "upload", "-e": "runs-code"}, Always: []string{"network"}, Examples: []string{"hub pull-request -m 'fix'", "hub ci-status", "hub api repos/o/r", "hub issue"}}}}
 }
 
-func effectsForgesL338() Pack {
+func effectsForgesL368() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hub"}, Sub: []string{"browse"}, Flags: []string{"-u", "-c", "--url", "--copy"}, Always: []string{"runs-code"}, Examples: []string{"hub browse", "hub browse -- issues"}}}}
 }
 
-func effectsForgesL345() Pack {
+func effectsForgesL375() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tea"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "VISUAL": "shell"}, Examples: []string{"tea frobnicate"}}}}
 }
 
-func effectsForgesL354() Pack {
+func effectsForgesL384() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tea"}, Sub: []string{"pulls|pull|pr|issues|issue|i|releases|release|r|repos|repo|labels|label|milestones|milestone|ms|notifications|notification|n|times|time|t|branches|branch|organizations|organization|org|comment|c|whoami|admin|webhooks|webhook|actions|action|open|o|clone|logins|login|logout"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"tea pulls frob", "tea whoami"}}}}
 }
 
-func effectsForgesL361() Pack {
+func effectsForgesL391() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tea"}, Sub: []string{"pulls|pull|pr|issues|issue|i|releases|release|r|repos|repo|labels|label|milestones|milestone|ms|notifications|notification|n|times|time|t|branches|branch|organizations|organization|org|webhooks|webhook", "list|ls"}, Values: []string{"-r", "--repo", "-l", "--login", "-R", "--remote", "-o", "--output", "-f", "--fields", "--state", "--page", "-p", "--limit", "--lm", "--keyword", "-k", "--labels", "-L", "--milestones", "-m", "--kind", "-K", "--author", "-A", "--assignee", "-a", "--mentions", "-M", "--from", "--until", "-u"}, Always: []string{"network"}, Examples: []string{"tea pulls list", "tea issues ls --state open", "tea releases list -r o/r"}}}}
 }
 
-func effectsForgesL370() Pack {
+func effectsForgesL400() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tea"}, Sub: []string{"pulls|pull|pr|issues|issue|i|releases|release|r|repos|repo|labels|label|milestones|milestone|ms|comment|c|times|time|t|branches|branch|organizations|organization|org|webhooks|webhook", "create|c|edit|e|close|reopen|merge|m|approve|reject|review|delete|rm|add|a|checkout|co|clean|fork|migrate|protect|unprotect|issues"}, Effects: map[string]string{"--asset": "upload"}, Always: []string{"network", "writes-files"}, Examples: []string{"tea pulls create --title x", "tea issues close 3", "tea pr checkout 5"}}}}
 }
 
-func effectsForgesL380() Pack {
+func effectsForgesL410() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git-lfs"}, Operands: "subcommand", Env: map[string]string{"GIT_ASKPASS": "exec", "GIT_SSH": "exec", "GIT_SSH_COMMAND": "shell"}, Examples: []string{"git-lfs frobnicate"}}}}
 }
 
-func effectsForgesL389() Pack {
+func effectsForgesL419() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git-lfs"}, Sub: []string{"ls-files|status|env|version|logs|track|locks|ext|fsck|pointer"}, Flags: []string{"-l", "--long", "-s", "--size", "-d", "--debug", "-a", "--all", "-n", "--name-only", "--deleted", "--porcelain", "--json", "--verbose", "-v", "--pointers", "--objects", "--no-excluded", "--local", "--cached"}, Values: []string{"-I", "--include", "-X", "--exclude", "-r", "--remote", "-p", "--path", "-i", "--id", "-u", "--user", "--limit"}, Examples: []string{"git-lfs ls-files", "git-lfs status", "git-lfs env", "git-lfs track"}}}}
 }
 
-func effectsForgesL398() Pack {
+func effectsForgesL428() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git-lfs"}, Sub: []string{"pull|fetch|push|clone|checkout|install|uninstall|untrack|migrate|prune|lock|unlock|update|dedup|smudge|clean|filter-process|post-checkout|post-commit|post-merge|pre-push|standalone-file|merge-driver"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"git-lfs pull", "git-lfs install", "git-lfs push origin main"}}}}
 }
 
