@@ -249,9 +249,19 @@ func (r *effectRun) helpByWord() bool {
 }
 
 // governs returns the entry that owns an option: the top-level entry for
-// options before the sub-command, else the selected entry.
+// options before the sub-command, else the selected entry. An option the
+// top-level entry does not know but the selected one does is the selected
+// one's, written early (apt-get -s install, as getopt reads it); so is one
+// the top-level entry lists without an effect that the selected entry
+// gives one.
 func (r *effectRun) governs(f flagUse) *program {
 	if r.top != nil && f.word < r.subStart {
+		topName, topKnows := r.top.resolve(f.name, r.e.g)
+		name, known := r.p.resolve(f.name, r.e.g)
+		_, topEffect := r.top.effects[topName]
+		if known && (!topKnows || !topEffect && len(r.p.effects[name].own) > 0) {
+			return r.p // apt-get -s install: the install entry says what -s does
+		}
 		return r.top
 	}
 	return r.p
@@ -590,6 +600,10 @@ func (r *effectRun) apply(rl role, w shell.Word, via string) {
 	case rl == roleHost:
 		r.res.Network = true
 		r.res.URLs = append(r.res.URLs, withValue(w, hostOf(w.Value)))
+	case rl == roleHeader:
+		if !w.Known || secretHeader(w.Value) {
+			r.sends = true // a credential, or a file's content, goes out with the request
+		}
 	case rl == roleMethod:
 		if !w.Known || !slices.Contains(readMethods, strings.ToUpper(w.Value)) {
 			r.sends = true // POST, PUT, DELETE…: the request changes or sends something
@@ -826,6 +840,29 @@ func (r *effectRun) finish() {
 	}
 }
 
+// secretHeader reports whether an HTTP header given on the command line
+// carries a credential or a file's content.
+func secretHeader(h string) bool {
+	if strings.HasPrefix(h, "@") {
+		return true
+	}
+	name, _, _ := strings.Cut(strings.ToLower(h), ":")
+	switch strings.TrimSpace(name) {
+	case "authorization", "proxy-authorization", "cookie":
+		return true
+	}
+	for _, part := range []string{"token", "key", "secret", "auth", "session", "password", "passwd", "credential", "signature"} {
+		if strings.Contains(name, part) {
+			return true
+		}
+	}
+	return false
+}
+
+// readSchemes are the URL schemes whose requests only fetch: gopher, dict,
+// telnet, smtp and the like carry bytes the URL chooses to the server.
+var readSchemes = []string{"http", "https", "ftp", "ftps"}
+
 // readMethods are the HTTP methods that only read.
 var readMethods = []string{"GET", "HEAD", "OPTIONS"}
 
@@ -849,8 +886,59 @@ func (r *effectRun) readsRemote() bool {
 			return false
 		}
 	}
+	for _, u := range r.res.URLs {
+		if sc := urlScheme(u); sc != "" && !slices.Contains(readSchemes, sc) || changeEndpoint(u.Value) {
+			return false
+		}
+	}
 	return true
 }
+
+// changeWords name, in a URL's path or query, an endpoint that changes the
+// server's state. HTTP says GET is safe, but not every server keeps to it
+// (Solr's ?action=UNLOAD, admin pages' /shutdown): such a GET is not
+// proven to only read.
+var changeWords = []string{"delete", "remove", "drop", "close", "shutdown", "quit", "kill", "restart", "reboot", "reset",
+	"unload", "flush", "purge", "truncate", "destroy", "wipe", "revoke", "disable", "stop", "terminate", "uninstall",
+	"create", "update", "write", "set", "add", "exec", "run", "eval"}
+
+// changeEndpoint reports whether a URL's path or query names a change.
+func changeEndpoint(u string) bool {
+	if _, rest, ok := strings.Cut(u, "://"); ok {
+		u = rest
+	}
+	i := strings.IndexAny(u, "/?")
+	if i < 0 {
+		return false
+	}
+	lower := strings.ToLower(u[i:])
+	for _, w := range changeWords {
+		if containsWord(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsWord reports whether s holds w delimited by non-letters
+// (/_close, ?action=delete, /delete-batch; not /closest or /settings).
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before := j == 0 || !isLetter(s[j-1])
+		after := j+len(w) == len(s) || !isLetter(s[j+len(w)])
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // attachedFiles records the files a network command sends that its
 // arguments name in the forms clients use for "the content of this file":

@@ -34,6 +34,9 @@ import (
 //	upload      a file whose content is sent over the network
 //	method      an HTTP method (curl -X, gh api --method): GET, HEAD and OPTIONS only
 //	            read; any other value, or one not known, sends
+//	header      an HTTP header (curl -H): one that carries credentials (Authorization,
+//	            Cookie, a name with token, key, secret, auth, session or password), one
+//	            read from a file (@FILE) or one not known sends
 //	dir         a directory the command works in (relative operands after it resolve there)
 //	shell-args  (operands only) the arguments of a shell the program starts, with the rest
 //	            of the words (capsh -- -c CMD): judged as "bash ARGS…"
@@ -189,12 +192,13 @@ const (
 	roleMount    role = "mount"
 	roleInside   role = "container-command"
 	roleMethod   role = "method"
+	roleHeader   role = "header"
 	scriptPrefix      = "script:"
 )
 
 // valueRoles are the roles of an operand or an option's value.
 var valueRoles = []role{roleText, roleRead, roleStat, roleWrite, roleDelete, roleExec, roleShell, roleURL, roleHost,
-	roleUpload, roleDir, roleLibrary, roleSub, roleCommand, roleShellArg, roleInto, roleMount, roleInside, roleMethod}
+	roleUpload, roleDir, roleLibrary, roleSub, roleCommand, roleShellArg, roleInto, roleMount, roleInside, roleMethod, roleHeader}
 
 // flagEffects are the effects an option may have by itself.
 // exec, write and delete are value roles (the option's value is run,
