@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:63c596c9f78150dc96c9f5a75c54a72969b89a6c9182b88fef399a961711e13f"
+	generatedDigest = "sha256:b35303c01a93ae8080cfa0ff508538246efc7256e4e1aee492e5fedb6658db9a"
 }
 
 var generatedPacks = []genPack{
@@ -788,25 +788,26 @@ var generatedPacks = []genPack{
 		{line: 1380, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"show"}, trigger: "", build: effectsCloudL1380},
 		{line: 1390, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"output"}, trigger: "", build: effectsCloudL1390},
 		{line: 1401, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1401},
-		{line: 1410, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1410},
-		{line: 1416, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1416},
-		{line: 1429, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1429},
-		{line: 1436, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"init", "get"}, trigger: "", build: effectsCloudL1436},
-		{line: 1447, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1447},
-		{line: 1454, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1454},
-		{line: 1462, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1462},
-		{line: 1468, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1468},
-		{line: 1476, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"login", "logout", "taint", "untaint", "force-unlock"}, trigger: "", build: effectsCloudL1476},
-		{line: 1484, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"metadata", "modules"}, trigger: "", build: effectsCloudL1484},
-		{line: 1492, kind: "program", exes: []string{"terragrunt"}, subs: nil, trigger: "", build: effectsCloudL1492},
-		{line: 1498, kind: "program", exes: []string{"pulumi"}, subs: nil, trigger: "", build: effectsCloudL1498},
-		{line: 1517, kind: "program", exes: []string{"pulumi"}, subs: []string{"preview", "pre", "up", "update", "destroy", "down", "dn", "refresh", "import", "watch", "convert", "new", "install", "about"}, trigger: "", build: effectsCloudL1517},
-		{line: 1534, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack", "config"}, trigger: "", build: effectsCloudL1534},
-		{line: 1547, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack"}, trigger: "", build: effectsCloudL1547},
-		{line: 1560, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "env"}, trigger: "", build: effectsCloudL1560},
-		{line: 1572, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "stack"}, trigger: "", build: effectsCloudL1572},
-		{line: 1584, kind: "program", exes: []string{"pulumi"}, subs: []string{"whoami", "logs", "org", "env", "schema", "login", "logout", "plugin", "policy", "package", "ai", "cancel"}, trigger: "", build: effectsCloudL1584},
-		{line: 1592, kind: "program", exes: []string{"pulumi"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1592},
+		{line: 1411, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1411},
+		{line: 1421, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1421},
+		{line: 1427, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1427},
+		{line: 1440, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1440},
+		{line: 1447, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"init", "get"}, trigger: "", build: effectsCloudL1447},
+		{line: 1458, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1458},
+		{line: 1465, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1465},
+		{line: 1473, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1473},
+		{line: 1479, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1479},
+		{line: 1487, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"login", "logout", "taint", "untaint", "force-unlock"}, trigger: "", build: effectsCloudL1487},
+		{line: 1495, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"metadata", "modules"}, trigger: "", build: effectsCloudL1495},
+		{line: 1503, kind: "program", exes: []string{"terragrunt"}, subs: nil, trigger: "", build: effectsCloudL1503},
+		{line: 1509, kind: "program", exes: []string{"pulumi"}, subs: nil, trigger: "", build: effectsCloudL1509},
+		{line: 1528, kind: "program", exes: []string{"pulumi"}, subs: []string{"preview", "pre", "up", "update", "destroy", "down", "dn", "refresh", "import", "watch", "convert", "new", "install", "about"}, trigger: "", build: effectsCloudL1528},
+		{line: 1545, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack", "config"}, trigger: "", build: effectsCloudL1545},
+		{line: 1558, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack"}, trigger: "", build: effectsCloudL1558},
+		{line: 1571, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "env"}, trigger: "", build: effectsCloudL1571},
+		{line: 1583, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "stack"}, trigger: "", build: effectsCloudL1583},
+		{line: 1595, kind: "program", exes: []string{"pulumi"}, subs: []string{"whoami", "logs", "org", "env", "schema", "login", "logout", "plugin", "policy", "package", "ai", "cancel"}, trigger: "", build: effectsCloudL1595},
+		{line: 1603, kind: "program", exes: []string{"pulumi"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1603},
 	}},
 	{file: "effects/containers.toml", header: packHeader{Name: "effects-containers", Executables: []string{"kubectl", "oc", "kubectx", "kubens", "k9s", "helm", "kustomize", "docker", "podman", "nerdctl", "ctr", "docker-compose", "podman-compose"}}, blocks: []genBlock{
 		{line: 13, kind: "program", exes: []string{"kubectl", "oc"}, subs: nil, trigger: "", build: effectsContainersL13},
@@ -2598,7 +2599,7 @@ var generatedExeIndex = []genExe{
 	{name: "psftp", grammar: []uint32{0x1d0007, 0x1d003f}, generic: []uint32{0x1d003f}, subs: nil, ruleKnown: false},
 	{name: "psql", grammar: []uint32{0x30000, 0x170000}, generic: []uint32{0x3000f, 0x30010, 0x30011, 0x30012, 0x30013, 0x3001f, 0x170000}, subs: nil, ruleKnown: true},
 	{name: "ptx", grammar: []uint32{0x15001f}, generic: []uint32{0x15001f}, subs: nil, ruleKnown: false},
-	{name: "pulumi", grammar: []uint32{0x80003, 0x13008d}, generic: []uint32{0x13008d}, subs: []genSub{{"about", []uint32{0x80015, 0x13008e}}, {"ai", []uint32{0x130093}}, {"cancel", []uint32{0x130093}}, {"config", []uint32{0x80015, 0x13008f, 0x130091, 0x130092}}, {"convert", []uint32{0x13008e}}, {"destroy", []uint32{0x8000c, 0x13008e}}, {"dn", []uint32{0x13008e}}, {"down", []uint32{0x8000c, 0x13008e}}, {"env", []uint32{0x130091, 0x130093}}, {"import", []uint32{0x8000d, 0x13008e}}, {"install", []uint32{0x13008e}}, {"login", []uint32{0x130093}}, {"logout", []uint32{0x130093}}, {"logs", []uint32{0x80015, 0x130093}}, {"new", []uint32{0x13008e}}, {"org", []uint32{0x80015, 0x130093}}, {"package", []uint32{0x130093}}, {"plugin", []uint32{0x80015, 0x130093}}, {"policy", []uint32{0x130093}}, {"pre", []uint32{0x13008e}}, {"preview", []uint32{0x80015, 0x13008e}}, {"refresh", []uint32{0x8000d, 0x13008e}}, {"schema", []uint32{0x80015, 0x130093}}, {"stack", []uint32{0x8000e, 0x80015, 0x13008f, 0x130090, 0x130092}}, {"state", []uint32{0x8000f}}, {"up", []uint32{0x8000d, 0x13008e}}, {"update", []uint32{0x8000d, 0x13008e}}, {"version", []uint32{0x80015, 0x130094}}, {"watch", []uint32{0x13008e}}, {"whoami", []uint32{0x80015, 0x130093}}}, ruleKnown: true},
+	{name: "pulumi", grammar: []uint32{0x80003, 0x13008e}, generic: []uint32{0x13008e}, subs: []genSub{{"about", []uint32{0x80015, 0x13008f}}, {"ai", []uint32{0x130094}}, {"cancel", []uint32{0x130094}}, {"config", []uint32{0x80015, 0x130090, 0x130092, 0x130093}}, {"convert", []uint32{0x13008f}}, {"destroy", []uint32{0x8000c, 0x13008f}}, {"dn", []uint32{0x13008f}}, {"down", []uint32{0x8000c, 0x13008f}}, {"env", []uint32{0x130092, 0x130094}}, {"import", []uint32{0x8000d, 0x13008f}}, {"install", []uint32{0x13008f}}, {"login", []uint32{0x130094}}, {"logout", []uint32{0x130094}}, {"logs", []uint32{0x80015, 0x130094}}, {"new", []uint32{0x13008f}}, {"org", []uint32{0x80015, 0x130094}}, {"package", []uint32{0x130094}}, {"plugin", []uint32{0x80015, 0x130094}}, {"policy", []uint32{0x130094}}, {"pre", []uint32{0x13008f}}, {"preview", []uint32{0x80015, 0x13008f}}, {"refresh", []uint32{0x8000d, 0x13008f}}, {"schema", []uint32{0x80015, 0x130094}}, {"stack", []uint32{0x8000e, 0x80015, 0x130090, 0x130091, 0x130093}}, {"state", []uint32{0x8000f}}, {"up", []uint32{0x8000d, 0x13008f}}, {"update", []uint32{0x8000d, 0x13008f}}, {"version", []uint32{0x80015, 0x130095}}, {"watch", []uint32{0x13008f}}, {"whoami", []uint32{0x80015, 0x130094}}}, ruleKnown: true},
 	{name: "puppet", grammar: []uint32{0x1d0040}, generic: []uint32{0x1d0040}, subs: []genSub{{"agent", []uint32{0x1d0042}}, {"apply", []uint32{0x1d0041}}, {"device", []uint32{0x1d0042}}, {"filebucket", []uint32{0x1d0042}}, {"lookup", []uint32{0x1d0042}}, {"module", []uint32{0x1d0042}}, {"plugin", []uint32{0x1d0042}}, {"resource", []uint32{0x1d0042}}, {"script", []uint32{0x1d0042}}, {"ssl", []uint32{0x1d0042}}}, ruleKnown: false},
 	{name: "pushd", grammar: []uint32{0x120003}, generic: []uint32{0xd0016, 0x120003}, subs: nil, ruleKnown: true},
 	{name: "pvremove", grammar: nil, generic: []uint32{0x100013}, subs: nil, ruleKnown: true},
@@ -2776,8 +2777,8 @@ var generatedExeIndex = []genExe{
 	{name: "teleconsole", grammar: nil, generic: []uint32{0xb001c}, subs: nil, ruleKnown: true},
 	{name: "telinit", grammar: nil, generic: []uint32{0x100016}, subs: nil, ruleKnown: true},
 	{name: "telnet", grammar: []uint32{0x1e0014}, generic: []uint32{0xb0011, 0xe000a, 0xe000b, 0xe001e, 0x1e0014}, subs: nil, ruleKnown: true},
-	{name: "terraform", grammar: []uint32{0x80000, 0x13007a}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13007a}, subs: []genSub{{"apply", []uint32{0x80014, 0x13007e}}, {"console", []uint32{0x13007e}}, {"destroy", []uint32{0x13007e}}, {"fmt", []uint32{0x13007b}}, {"force-unlock", []uint32{0x8000b, 0x13008a}}, {"get", []uint32{0x130085}}, {"import", []uint32{0x80014, 0x13007e}}, {"init", []uint32{0x80014, 0x130085}}, {"login", []uint32{0x80014, 0x13008a}}, {"logout", []uint32{0x80014, 0x13008a}}, {"metadata", []uint32{0x13008b}}, {"modules", []uint32{0x13008b}}, {"output", []uint32{0x130080}}, {"plan", []uint32{0x13007d}}, {"providers", []uint32{0x130086, 0x130087}}, {"refresh", []uint32{0x80014, 0x13007e}}, {"show", []uint32{0x13007f}}, {"state", []uint32{0x80009, 0x130081, 0x130082, 0x130083}}, {"taint", []uint32{0x8000b, 0x13008a}}, {"test", []uint32{0x13007e}}, {"untaint", []uint32{0x8000b, 0x13008a}}, {"validate", []uint32{0x13007c}}, {"version", []uint32{0x130084}}, {"workspace", []uint32{0x8000a, 0x130088, 0x130089}}}, ruleKnown: true},
-	{name: "terragrunt", grammar: []uint32{0x80002, 0x13008c}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13008c}, subs: []genSub{{"apply", []uint32{0x80014}}, {"import", []uint32{0x80014}}, {"init", []uint32{0x80014}}, {"login", []uint32{0x80014}}, {"logout", []uint32{0x80014}}, {"refresh", []uint32{0x80014}}, {"state", []uint32{0x80009}}}, ruleKnown: true},
+	{name: "terraform", grammar: []uint32{0x80000, 0x13007a}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13007a}, subs: []genSub{{"apply", []uint32{0x80014, 0x13007e}}, {"console", []uint32{0x13007e}}, {"destroy", []uint32{0x13007e}}, {"fmt", []uint32{0x13007b}}, {"force-unlock", []uint32{0x8000b, 0x13008b}}, {"get", []uint32{0x130086}}, {"import", []uint32{0x80014, 0x13007e}}, {"init", []uint32{0x80014, 0x130086}}, {"login", []uint32{0x80014, 0x13008b}}, {"logout", []uint32{0x80014, 0x13008b}}, {"metadata", []uint32{0x13008c}}, {"modules", []uint32{0x13008c}}, {"output", []uint32{0x130080}}, {"plan", []uint32{0x13007d}}, {"providers", []uint32{0x130087, 0x130088}}, {"refresh", []uint32{0x80014, 0x13007e}}, {"show", []uint32{0x13007f}}, {"state", []uint32{0x80009, 0x130081, 0x130082, 0x130083, 0x130084}}, {"taint", []uint32{0x8000b, 0x13008b}}, {"test", []uint32{0x13007e}}, {"untaint", []uint32{0x8000b, 0x13008b}}, {"validate", []uint32{0x13007c}}, {"version", []uint32{0x130085}}, {"workspace", []uint32{0x8000a, 0x130089, 0x13008a}}}, ruleKnown: true},
+	{name: "terragrunt", grammar: []uint32{0x80002, 0x13008d}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13008d}, subs: []genSub{{"apply", []uint32{0x80014}}, {"import", []uint32{0x80014}}, {"init", []uint32{0x80014}}, {"login", []uint32{0x80014}}, {"logout", []uint32{0x80014}}, {"refresh", []uint32{0x80014}}, {"state", []uint32{0x80009}}}, ruleKnown: true},
 	{name: "test", grammar: []uint32{0x150002, 0x150029}, generic: []uint32{0xd0016, 0x150029}, subs: nil, ruleKnown: true},
 	{name: "tex", grammar: []uint32{0x1d0001, 0x1d002b}, generic: []uint32{0x1d002b}, subs: nil, ruleKnown: false},
 	{name: "tftp", grammar: []uint32{0x1e0008}, generic: []uint32{0x1e0008}, subs: nil, ruleKnown: false},
@@ -2789,7 +2790,7 @@ var generatedExeIndex = []genExe{
 	{name: "tldr", grammar: []uint32{0x200008}, generic: []uint32{0xd0016, 0x200008}, subs: nil, ruleKnown: true},
 	{name: "tmate", grammar: []uint32{0x1d0073}, generic: []uint32{0xb001c, 0x1d0073}, subs: nil, ruleKnown: true},
 	{name: "tmux", grammar: []uint32{0x220006, 0x22003f}, generic: []uint32{0xd0016, 0x22003f}, subs: []genSub{{"capture-pane", []uint32{0x220041}}, {"capturep", []uint32{0x220041}}, {"has", []uint32{0x220040}}, {"has-session", []uint32{0x220040}}, {"info", []uint32{0x220040}}, {"list-buffers", []uint32{0x220040}}, {"list-clients", []uint32{0x220040}}, {"list-commands", []uint32{0x220040}}, {"list-keys", []uint32{0x220040}}, {"list-panes", []uint32{0x220040}}, {"list-sessions", []uint32{0x220040}}, {"list-windows", []uint32{0x220040}}, {"ls", []uint32{0x220040}}, {"lsb", []uint32{0x220040}}, {"lsc", []uint32{0x220040}}, {"lscm", []uint32{0x220040}}, {"lsk", []uint32{0x220040}}, {"lsp", []uint32{0x220040}}, {"lsw", []uint32{0x220040}}, {"server-info", []uint32{0x220040}}, {"show", []uint32{0x220040}}, {"show-buffer", []uint32{0x220040}}, {"show-environment", []uint32{0x220042}}, {"show-messages", []uint32{0x220040}}, {"show-options", []uint32{0x220040}}, {"show-window-options", []uint32{0x220040}}, {"showb", []uint32{0x220040}}, {"showenv", []uint32{0x220042}}, {"showmsgs", []uint32{0x220040}}, {"showw", []uint32{0x220040}}}, ruleKnown: true},
-	{name: "tofu", grammar: []uint32{0x80001, 0x13007a}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13007a}, subs: []genSub{{"apply", []uint32{0x80014, 0x13007e}}, {"console", []uint32{0x13007e}}, {"destroy", []uint32{0x13007e}}, {"fmt", []uint32{0x13007b}}, {"force-unlock", []uint32{0x8000b, 0x13008a}}, {"get", []uint32{0x130085}}, {"import", []uint32{0x80014, 0x13007e}}, {"init", []uint32{0x80014, 0x130085}}, {"login", []uint32{0x80014, 0x13008a}}, {"logout", []uint32{0x80014, 0x13008a}}, {"metadata", []uint32{0x13008b}}, {"modules", []uint32{0x13008b}}, {"output", []uint32{0x130080}}, {"plan", []uint32{0x13007d}}, {"providers", []uint32{0x130086, 0x130087}}, {"refresh", []uint32{0x80014, 0x13007e}}, {"show", []uint32{0x13007f}}, {"state", []uint32{0x80009, 0x130081, 0x130082, 0x130083}}, {"taint", []uint32{0x8000b, 0x13008a}}, {"test", []uint32{0x13007e}}, {"untaint", []uint32{0x8000b, 0x13008a}}, {"validate", []uint32{0x13007c}}, {"version", []uint32{0x130084}}, {"workspace", []uint32{0x8000a, 0x130088, 0x130089}}}, ruleKnown: true},
+	{name: "tofu", grammar: []uint32{0x80001, 0x13007a}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13007a}, subs: []genSub{{"apply", []uint32{0x80014, 0x13007e}}, {"console", []uint32{0x13007e}}, {"destroy", []uint32{0x13007e}}, {"fmt", []uint32{0x13007b}}, {"force-unlock", []uint32{0x8000b, 0x13008b}}, {"get", []uint32{0x130086}}, {"import", []uint32{0x80014, 0x13007e}}, {"init", []uint32{0x80014, 0x130086}}, {"login", []uint32{0x80014, 0x13008b}}, {"logout", []uint32{0x80014, 0x13008b}}, {"metadata", []uint32{0x13008c}}, {"modules", []uint32{0x13008c}}, {"output", []uint32{0x130080}}, {"plan", []uint32{0x13007d}}, {"providers", []uint32{0x130087, 0x130088}}, {"refresh", []uint32{0x80014, 0x13007e}}, {"show", []uint32{0x13007f}}, {"state", []uint32{0x80009, 0x130081, 0x130082, 0x130083, 0x130084}}, {"taint", []uint32{0x8000b, 0x13008b}}, {"test", []uint32{0x13007e}}, {"untaint", []uint32{0x8000b, 0x13008b}}, {"validate", []uint32{0x13007c}}, {"version", []uint32{0x130085}}, {"workspace", []uint32{0x8000a, 0x130089, 0x13008a}}}, ruleKnown: true},
 	{name: "tokei", grammar: []uint32{0x18000c}, generic: []uint32{0xd0016, 0x18000c}, subs: nil, ruleKnown: true},
 	{name: "tomlq", grammar: []uint32{0x230015}, generic: []uint32{0xd0016, 0x230015}, subs: nil, ruleKnown: true},
 	{name: "top", grammar: []uint32{0x220010}, generic: []uint32{0xd0016, 0x220010}, subs: nil, ruleKnown: true},
@@ -5877,86 +5878,90 @@ func effectsCloudL1380() Pack {
 }
 
 func effectsCloudL1390() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"output"}, Flags: []string{"-no-color"}, Effects: map[string]string{"-json": "credentials", "-raw": "credentials", "-state": "read"}, Always: []string{"network"}, Examples: []string{"terraform output", "terraform output -raw db_password", "terraform output -json"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"output"}, Flags: []string{"-no-color"}, Effects: map[string]string{"-json": "credentials", "-raw": "credentials", "-state": "read"}, Always: []string{"remote-read"}, Examples: []string{"terraform output", "terraform output -raw db_password", "terraform output -json"}}}}
 }
 
 func effectsCloudL1401() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "list|show"}, Values: []string{"-id"}, Effects: map[string]string{"-state": "read"}, Always: []string{"network"}, Examples: []string{"terraform state list", "terraform state show aws_instance.web"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "show"}, Values: []string{"-id"}, Effects: map[string]string{"-state": "read"}, Always: []string{"network"}, Examples: []string{"terraform state show aws_instance.web"}, Counter: []string{"terraform state list"}}}}
 }
 
-func effectsCloudL1410() Pack {
+func effectsCloudL1411() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "list"}, Values: []string{"-id"}, Effects: map[string]string{"-state": "read"}, Always: []string{"remote-read"}, Examples: []string{"terraform state list", "terraform state list module.web"}}}}
+}
+
+func effectsCloudL1421() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "pull"}, Always: []string{"network", "credentials"}, Examples: []string{"terraform state pull"}}}}
 }
 
-func effectsCloudL1416() Pack {
+func effectsCloudL1427() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "mv|rm|push|replace-provider"}, Flags: []string{"-lock", "-auto-approve", "-force", "-ignore-remote-version"}, Values: []string{"-lock-timeout"}, Effects: map[string]string{"-backup": "write", "-dry-run": "dry-run", "-state": "read", "-state-out": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"terraform state rm aws_instance.old", "terraform state mv -dry-run a.b a.c"}}}}
 }
 
-func effectsCloudL1429() Pack {
+func effectsCloudL1440() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"version"}, Flags: []string{"-json"}, Always: []string{"network"}, Examples: []string{"terraform version", "tofu version -json"}}}}
 }
 
-func effectsCloudL1436() Pack {
+func effectsCloudL1447() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"init|get"}, Flags: []string{"-backend", "-force-copy", "-get", "-input", "-lock", "-no-color", "-json", "-reconfigure", "-migrate-state", "-upgrade", "-ignore-remote-version", "-update"}, Values: []string{"-backend-config", "-from-module", "-lock-timeout", "-lockfile", "-test-directory"}, Effects: map[string]string{"-plugin-dir": "read"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"terraform init", "terraform init -upgrade -backend-config=prod.hcl", "terraform get -update"}}}}
 }
 
-func effectsCloudL1447() Pack {
+func effectsCloudL1458() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"providers"}, Values: []string{"-test-directory"}, Always: []string{"network"}, Examples: []string{"terraform providers"}}}}
 }
 
-func effectsCloudL1454() Pack {
+func effectsCloudL1465() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"providers", "schema|lock|mirror"}, Flags: []string{"-json"}, Values: []string{"-platform", "-fs-mirror", "-net-mirror"}, Always: []string{"runs-code", "network"}, Examples: []string{"terraform providers schema -json", "terraform providers lock -platform=linux_amd64"}}}}
 }
 
-func effectsCloudL1462() Pack {
+func effectsCloudL1473() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"workspace", "list|show"}, Always: []string{"network"}, Examples: []string{"terraform workspace list", "terraform workspace show"}}}}
 }
 
-func effectsCloudL1468() Pack {
+func effectsCloudL1479() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"workspace", "select|new|delete"}, Flags: []string{"-or-create", "-force", "-lock"}, Values: []string{"-lock-timeout", "-state"}, Always: []string{"network", "writes-files"}, Examples: []string{"terraform workspace select prod", "terraform workspace new dev"}}}}
 }
 
-func effectsCloudL1476() Pack {
+func effectsCloudL1487() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"login|logout|taint|untaint|force-unlock"}, Flags: []string{"-force", "-allow-missing", "-lock"}, Values: []string{"-lock-timeout"}, Always: []string{"network", "writes-files"}, Examples: []string{"terraform login", "terraform taint aws_instance.web", "terraform force-unlock 1234"}}}}
 }
 
-func effectsCloudL1484() Pack {
+func effectsCloudL1495() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"metadata|modules"}, Flags: []string{"-json"}, Examples: []string{"terraform metadata functions -json", "terraform modules -json"}}}}
 }
 
-func effectsCloudL1492() Pack {
+func effectsCloudL1503() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terragrunt"}, Always: []string{"runs-code"}, Examples: []string{"terragrunt plan", "terragrunt run-all apply", "terragrunt hclfmt"}, Counter: []string{"terraform plan"}}}}
 }
 
-func effectsCloudL1498() Pack {
+func effectsCloudL1509() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Flags: []string{"--disable-integrity-checking", "-e", "--emoji", "-Q", "--fully-qualify-stack-names", "--logflow", "--logtostderr", "--non-interactive"}, Values: []string{"--color", "--memprofilerate", "-v", "--verbose"}, Effects: map[string]string{"--cwd": "dir", "--profiling": "write", "--tracing": "url", "-C": "dir"}, Operands: "subcommand", Env: map[string]string{"PULUMI_BACKEND_URL": "url", "PULUMI_HOME": "exec"}, HelpFlags: []string{"--help", "-h"}, Examples: []string{"pulumi", "pulumi frobnicate"}, Counter: []string{"pulumi preview"}}}}
 }
 
-func effectsCloudL1517() Pack {
+func effectsCloudL1528() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"preview|pre|up|update|destroy|down|dn|refresh|import|watch|convert|new|install|about"}, Flags: []string{"--diff", "-j", "--json", "-y", "--yes", "-f", "--skip-preview", "-r", "--refresh", "--suppress-outputs", "--suppress-progress", "--expect-no-changes", "--target-dependents", "--non-interactive"}, Values: []string{"-s", "--stack", "-m", "--message", "-t", "--target", "--replace", "-c", "--config", "-p", "--parallel", "--exclude", "--policy-pack", "--color", "-v", "--verbose"}, Effects: map[string]string{"--config-file": "read", "--cwd": "dir", "--plan": "read", "--save-plan": "write", "--show-secrets": "credentials", "-C": "dir"}, Always: []string{"runs-code", "network"}, Examples: []string{"pulumi preview", "pulumi up --yes -s prod", "pulumi destroy -s dev"}}}}
 }
 
-func effectsCloudL1534() Pack {
+func effectsCloudL1545() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"stack|config"}, Flags: []string{"-i", "--show-ids", "--show-urns", "--show-name", "-j", "--json"}, Values: []string{"-s", "--stack", "--color"}, Effects: map[string]string{"--config-file": "read", "--cwd": "dir", "--show-secrets": "credentials", "-C": "dir"}, Always: []string{"network"}, Examples: []string{"pulumi stack", "pulumi config", "pulumi config --show-secrets"}}}}
 }
 
-func effectsCloudL1547() Pack {
+func effectsCloudL1558() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"stack", "ls|output|history|export|graph|tag"}, Flags: []string{"-a", "--all", "-j", "--json", "--shell", "--show-ids"}, Values: []string{"-s", "--stack", "-o", "--organization", "-p", "--project", "-t", "--tag", "--version", "--color"}, Effects: map[string]string{"--cwd": "dir", "--file": "write", "--show-secrets": "credentials", "-C": "dir"}, Always: []string{"network"}, Examples: []string{"pulumi stack ls", "pulumi stack output -j", "pulumi stack output --show-secrets dbPassword"}}}}
 }
 
-func effectsCloudL1560() Pack {
+func effectsCloudL1571() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"config|env", "get|open"}, Flags: []string{"-j", "--json", "--path"}, Values: []string{"-s", "--stack", "-f", "--format"}, Effects: map[string]string{"--config-file": "read", "--cwd": "dir", "-C": "dir"}, Always: []string{"network", "credentials"}, Examples: []string{"pulumi config get dbPassword", "pulumi env open myorg/prod"}}}}
 }
 
-func effectsCloudL1572() Pack {
+func effectsCloudL1583() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"config|stack", "set|rm|set-all|rm-all|cp|refresh|env|select|init|rename|import|change-secrets-provider"}, Flags: []string{"--secret", "--plaintext", "--path", "-y", "--yes", "-f", "--force", "--create"}, Values: []string{"-s", "--stack"}, Effects: map[string]string{"--config-file": "write", "--cwd": "dir", "-C": "dir"}, Always: []string{"network", "writes-files"}, Examples: []string{"pulumi config set aws:region us-east-1", "pulumi stack select prod"}}}}
 }
 
-func effectsCloudL1584() Pack {
+func effectsCloudL1595() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"whoami|logs|org|env|schema|login|logout|plugin|policy|package|ai|cancel"}, Flags: []string{"-v", "--verbose", "-j", "--json", "-f", "--follow"}, Values: []string{"-s", "--stack", "--since", "-r", "--resource"}, Always: []string{"network"}, Examples: []string{"pulumi whoami -v", "pulumi logs -f"}}}}
 }
 
-func effectsCloudL1592() Pack {
+func effectsCloudL1603() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"version"}, Examples: []string{"pulumi version"}}}}
 }
 
