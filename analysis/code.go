@@ -196,13 +196,32 @@ func codePaths(code, home string) []string {
 		code = strings.ReplaceAll(code, "\x00HOME\x00", home)
 	}
 	var out []string
-	for _, sm := range pathTokenRE.get().FindAllStringSubmatch(code, -1) {
-		m := strings.TrimRight(sm[1], ".,;:)]}")
+	for _, ix := range pathTokenRE.get().FindAllStringSubmatchIndex(code, -1) {
+		start := ix[2]
+		m := strings.TrimRight(code[start:ix[3]], ".,;:)]}")
+		if operatorNotPath(code, start, m) {
+			continue
+		}
 		if m == "/" || m == "~" || len(m) > 1 {
 			out = append(out, m)
 		}
 	}
 	return out
+}
+
+// operatorNotPath reports whether the token m found at code[start:] is
+// code rather than a path: ~name outside quotes is the bitwise-not
+// operator of Python, JavaScript, Ruby, Perl or C (q_not = ~q1), and
+// //host/… after a colon is the rest of a URL (http://example.com/).
+func operatorNotPath(code string, start int, m string) bool {
+	before := byte(' ')
+	if start > 0 {
+		before = code[start-1]
+	}
+	if len(m) > 1 && m[0] == '~' && m[1] != '/' {
+		return before != '"' && before != '\'' && before != '`'
+	}
+	return strings.HasPrefix(m, "//") && before == ':'
 }
 
 var (

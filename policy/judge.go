@@ -28,13 +28,40 @@ func (e *evaluation) Command(c analysis.Command) {
 	e.beginRecord(cmd)
 	e.env.Commands = append(e.env.Commands, normalized(cmd))
 	e.env.Names = append(e.env.Names, cmd.Name)
-	e.add(r.Findings...)
+	e.add(e.withoutPublicFiles(cmd, r.Findings, c.Dir)...)
 	e.raise(r.Tier)
 	e.effects = e.effects.Worse(r.Tier)
 	e.policyChecks(cmd, r.HelpOnly)
 	if cmd.Remote != "" {
 		e.remoteSecrets(cmd, r.Paths)
 	}
+}
+
+// withoutPublicFiles drops the rule packs' secret-read findings about a
+// file that holds only public PEM blocks (cat certs/server.pem: the packs
+// judge *.pem by its name; a certificate or a public key is not a secret).
+func (e *evaluation) withoutPublicFiles(cmd *shell.Command, fs []risk.Finding, dir string) []risk.Finding {
+	out := fs[:0:0]
+	for _, f := range fs {
+		if f.Category == risk.CatSecretRead && f.Tier == risk.Read && e.publicOperand(cmd, f.Span, dir) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// publicOperand reports whether the operand of cmd at span is a file that
+// holds only public PEM blocks.
+func (e *evaluation) publicOperand(cmd *shell.Command, span risk.Span, dir string) bool {
+	for _, w := range cmd.Argv {
+		if w.Span != span || !w.Known || span.IsZero() || !e.spend(pathCost) {
+			continue
+		}
+		cp, err := paths.Canonicalize(w.Value, e.pathEnv(dir), e.p.home)
+		return err == nil && paths.PublicPEMFile(cp.Resolved)
+	}
+	return false
 }
 
 // Done closes the record of the command Command began.
