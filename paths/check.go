@@ -137,6 +137,8 @@ type judge struct {
 	// answer.
 	prefixSet     *component
 	prefixLiteral bool
+	// names narrows a tree to the files the command touches.
+	names Names
 	// pemDone and pemPublic cache publicContent.
 	pemDone, pemPublic bool
 }

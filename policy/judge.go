@@ -76,7 +76,7 @@ func (e *evaluation) Path(p analysis.Path) {
 	case analysis.Glob:
 		e.checkGlob(v, p.Access, p.Dir)
 	case analysis.Tree:
-		e.checkTree(v, p.Access, p.Dir)
+		e.checkTree(v, p.Access, p.Dir, p.Names, p.LeaveOut)
 	case analysis.Wipe:
 		e.wipe(v, p.Dir)
 	case analysis.Mention:
