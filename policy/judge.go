@@ -132,9 +132,12 @@ func (e *evaluation) Contact(c analysis.Contact) {
 	}
 }
 
-// Serve judges a web server that serves the tree at root: denied when
-// the tree holds secrets, and when other machines can reach it (public)
-// and it is the root, a home directory or the project.
+// Serve judges a web server that serves the tree at root. One on the
+// loopback address is what its command is (the execute tier), whatever
+// the tree holds. One other machines can reach (public) is denied when the
+// tree holds secrets or is the root, a home directory, a system directory
+// or the project (the project's .git history and untracked files go with
+// it: the adversarial corpus holds it to deny, after a reported theft).
 func (e *evaluation) Serve(s analysis.Serve) {
 	cmd := s.Cmd
 	env := e.pathEnv(s.Dir)
@@ -142,21 +145,24 @@ func (e *evaluation) Serve(s analysis.Serve) {
 	if err != nil {
 		return
 	}
+	if !s.Public {
+		return // a server on the loopback address: this machine's own programs only, the execute tier
+	}
 	fs := append(e.p.paths.CheckPath(cp, paths.Read, env), e.p.paths.CheckTree(cp, paths.Read, env)...)
 	for _, f := range fs {
 		if f.Verdict == risk.Deny && f.Rule == paths.RuleDenied {
 			e.add(analysis.Critical("effects.serve-secrets", risk.CatExfiltration, cmd.Span, cp.Resolved,
-				fmt.Sprintf("%s serves %s over the network, and it holds secrets: %s", cmd.Name, cp.Resolved, f.Reason),
-				"serve only the directory with the files to share, inside the project"))
+				fmt.Sprintf("%s serves %s on %s, to every machine that can reach it, and it holds secrets: %s", cmd.Name, cp.Resolved, s.Addr, f.Reason),
+				"serve only the directory with the files to share, and listen on 127.0.0.1"))
 			return
 		}
 	}
 	p := cp.Resolved
-	if s.Public && (p == "/" || p == "/home" || p == "/Users" || analysis.IsSystemDir(p) ||
-		analysis.IsAncestorOrSelf(p, e.p.home) || analysis.IsAncestorOrSelf(p, env.Workspace)) {
-		e.add(analysis.Critical("effects.serve-exposed", risk.CatExfiltration, cmd.Span, p,
-			fmt.Sprintf("%s serves %s to every machine that can reach %s: the whole tree, with .git history, .env files and keys it may hold, is readable without a password.", cmd.Name, p, s.Addr),
-			"serve only the directory with the files to share (a build output such as dist/), and listen on 127.0.0.1"))
+	exposed := fmt.Sprintf("%s serves %s on %s, to every machine that can reach it: the whole tree, with .git history, .env files and keys it may hold, is readable without a password.", cmd.Name, p, s.Addr)
+	const narrower = "serve only the directory with the files to share (a build output such as dist/), and listen on 127.0.0.1"
+	if p == "/" || p == "/home" || p == "/Users" || analysis.IsSystemDir(p) ||
+		analysis.IsAncestorOrSelf(p, e.p.home) || analysis.IsAncestorOrSelf(p, env.Workspace) {
+		e.add(analysis.Critical("effects.serve-exposed", risk.CatExfiltration, cmd.Span, p, exposed, narrower))
 	}
 }
 

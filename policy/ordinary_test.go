@@ -76,6 +76,9 @@ func TestRecursiveWalks(t *testing.T) {
 		{"tar czf /tmp/src.tgz .", ws, "deny", "Run `tar czf /tmp/src.tgz --exclude=.env .` instead"},
 		{"tar czf /tmp/src.tgz --exclude=.env .", ws, "allow", ""},
 		{"cat .env", ws, "deny", ""},
+		// a file server on the loopback address reaches this machine only
+		{"python3 -m http.server 8000 --bind 127.0.0.1", ws, "allow", ""},
+		{"python3 -m http.server 8000", ws, "deny", "holds secrets"},
 	} {
 		d := p.Decide(context.Background(), call.Call{Kind: call.Shell, Tool: "Bash", Command: c.cmd, Cwd: c.dir, Workspace: c.dir})
 		if d.Verdict.String() != c.want || c.reason != "" && !strings.Contains(d.Reason, c.reason) {
