@@ -125,6 +125,11 @@ func TestOrdinaryWork(t *testing.T) {
 			{"dd if=/dev/zero of=/dev/sda", map[string]string{policy.ModeSupervised: "deny", policy.ModeTrusted: "deny"}},
 			{"cat /proc/partitions", map[string]string{policy.ModeSupervised: "allow", policy.ModeTrusted: "allow"}},
 			{"cat /proc/1/environ", map[string]string{policy.ModeSupervised: "deny", policy.ModeTrusted: "deny"}},
+			// a socket directory is not a host
+			{"psql -h /var/run/postgresql -U postgres -c 'select 1'", map[string]string{policy.ModeSupervised: "ask", policy.ModeTrusted: "allow"}},
+			// a client of a UNIX socket that prints is no reverse shell
+			{`python3 -c "import socket; s=socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect('/tmp/app.sock'); s.sendall(b'ping'); print(s.recv(1024))"`, map[string]string{policy.ModeSupervised: "ask", policy.ModeTrusted: "allow"}},
+			{`python3 -c "import socket,subprocess; s=socket.socket(socket.AF_UNIX); s.connect('/tmp/a.sock'); subprocess.call(['/bin/sh','-i'], stdin=s.fileno())"`, map[string]string{policy.ModeSupervised: "deny", policy.ModeTrusted: "deny"}},
 		} {
 			d := p.Decide(context.Background(), call.Call{Kind: call.Shell, Tool: "Bash", Command: c.cmd, Cwd: ws, Workspace: ws})
 			if d.Verdict.String() != c.want[mode] {

@@ -536,6 +536,10 @@ func (r *effectRun) apply(rl role, w shell.Word, via string) {
 	case rl == roleURL:
 		r.res.Network = true
 		r.res.URLs = append(r.res.URLs, withValue(w, defaultScheme(w.Value)))
+	case rl == roleHost && w.Known && strings.HasPrefix(w.Value, "/"):
+		// psql -h /var/run/postgresql, mysql -h /tmp/…: a directory
+		// with the server's UNIX socket, on this machine; no host
+		r.path(w, string(roleStat), false)
 	case rl == roleHost:
 		r.res.Network = true
 		r.res.URLs = append(r.res.URLs, withValue(w, hostOf(w.Value)))

@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:988357d9296f9a3a6187a8451d2cc1b7797e3341d8f6df45317de08581d17d9e"
+	generatedDigest = "sha256:c1bb10febea5bbc91e7e96a77c37fc603caadf37ee1dad67e6e567fbe5da7c39"
 }
 
 var generatedPacks = []genPack{
@@ -392,15 +392,16 @@ var generatedPacks = []genPack{
 		{line: 152, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects_any", build: packsRemoteCodeL152},
 		{line: 163, kind: "rule", exes: []string{"socat"}, subs: nil, trigger: "", build: packsRemoteCodeL163},
 		{line: 174, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL174},
-		{line: 186, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL186},
-		{line: 201, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL201},
-		{line: 214, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL214},
-		{line: 226, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL226},
-		{line: 238, kind: "rule", exes: []string{"awk", "gawk", "mawk", "nawk"}, subs: nil, trigger: "", build: packsRemoteCodeL238},
-		{line: 250, kind: "rule", exes: []string{"osascript"}, subs: nil, trigger: "", build: packsRemoteCodeL250},
-		{line: 263, kind: "rule", exes: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, subs: nil, trigger: "", build: packsRemoteCodeL263},
-		{line: 273, kind: "rule", exes: []string{"code", "code-insiders"}, subs: []string{"tunnel"}, trigger: "", build: packsRemoteCodeL273},
-		{line: 284, kind: "rule", exes: []string{"ngrok", "cloudflared", "lt", "bore"}, subs: nil, trigger: "", build: packsRemoteCodeL284},
+		{line: 190, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL190},
+		{line: 203, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL203},
+		{line: 218, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL218},
+		{line: 231, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL231},
+		{line: 243, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL243},
+		{line: 255, kind: "rule", exes: []string{"awk", "gawk", "mawk", "nawk"}, subs: nil, trigger: "", build: packsRemoteCodeL255},
+		{line: 267, kind: "rule", exes: []string{"osascript"}, subs: nil, trigger: "", build: packsRemoteCodeL267},
+		{line: 280, kind: "rule", exes: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, subs: nil, trigger: "", build: packsRemoteCodeL280},
+		{line: 290, kind: "rule", exes: []string{"code", "code-insiders"}, subs: []string{"tunnel"}, trigger: "", build: packsRemoteCodeL290},
+		{line: 301, kind: "rule", exes: []string{"ngrok", "cloudflared", "lt", "bore"}, subs: nil, trigger: "", build: packsRemoteCodeL301},
 	}},
 	{file: "packs/remote-copy.toml", header: packHeader{Name: "remote-copy", Executables: []string{"rsync", "scp", "sftp", "ssh", "unison"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL5},
@@ -1994,7 +1995,7 @@ var generatedExeIndex = []genExe{
 	{name: "autoheader", grammar: []uint32{0x1c002d}, generic: []uint32{0x1c002d}, subs: nil, ruleKnown: false},
 	{name: "autoreconf", grammar: []uint32{0x1c002d}, generic: []uint32{0x1c002d}, subs: nil, ruleKnown: false},
 	{name: "ava", grammar: []uint32{0x240034}, generic: []uint32{0xd0025, 0x240034}, subs: nil, ruleKnown: true},
-	{name: "awk", grammar: []uint32{0xd0006, 0x230005}, generic: []uint32{0xb001a, 0xd001a, 0xe0004, 0xe000f, 0xe0018, 0x230005}, subs: nil, ruleKnown: true},
+	{name: "awk", grammar: []uint32{0xd0006, 0x230005}, generic: []uint32{0xb001b, 0xd001a, 0xe0004, 0xe000f, 0xe0018, 0x230005}, subs: nil, ruleKnown: true},
 	{name: "aws", grammar: []uint32{0x10000, 0x130000, 0x130001}, generic: []uint32{0x10009, 0x10015, 0x1001b, 0xe0008, 0x130000, 0x130001}, subs: []genSub{{"codeartifact", []uint32{0x130005}}, {"cognito-identity", []uint32{0x130008}}, {"configure", []uint32{0x13000c, 0x13000d, 0x13000e, 0x13000f, 0x130010}}, {"ec2", []uint32{0x130008}}, {"ecr", []uint32{0x130004}}, {"ecr-public", []uint32{0x130004}}, {"eks", []uint32{0x130008, 0x13000b}}, {"iam", []uint32{0x1000b, 0x130009}}, {"kms", []uint32{0x1000b}}, {"lightsail", []uint32{0x130008}}, {"organizations", []uint32{0x1000b}}, {"rds", []uint32{0x13000a}}, {"redshift", []uint32{0x130008}}, {"redshift-serverless", []uint32{0x130008}}, {"route53", []uint32{0x1000a}}, {"s3", []uint32{0x10005, 0x10006, 0x10007, 0x10008, 0x13000a, 0x130011, 0x130012, 0x130013, 0x130014}}, {"secretsmanager", []uint32{0xf0005, 0x130006}}, {"ssm", []uint32{0xf0006, 0x130007}}, {"sso", []uint32{0x130008}}, {"sts", []uint32{0x1000b, 0x130002, 0x130003}}}, ruleKnown: true},
 	{name: "aws-vault", grammar: []uint32{0x210025}, generic: []uint32{0x210025}, subs: []genSub{{"add", []uint32{0x21002a}}, {"clear", []uint32{0x21002a}}, {"exec", []uint32{0x210026}}, {"export", []uint32{0x210027}}, {"list", []uint32{0x210029}}, {"login", []uint32{0x210028}}, {"ls", []uint32{0x210029}}, {"proxy", []uint32{0x21002a}}, {"remove", []uint32{0x21002a}}, {"rm", []uint32{0x21002a}}, {"rotate", []uint32{0x21002a}}}, ruleKnown: false},
 	{name: "az", grammar: []uint32{0x10004, 0x130015, 0x130016, 0x130017, 0x130018, 0x130019, 0x13001a, 0x13001b, 0x13001d, 0x13001e, 0x13001f, 0x130020}, generic: []uint32{0x1000e, 0x10018, 0x1001b, 0x130015, 0x130016, 0x130017, 0x130018, 0x130019, 0x13001a, 0x13001b, 0x13001d, 0x13001e, 0x13001f, 0x130020}, subs: []genSub{{"account", []uint32{0x13001c, 0x130021}}, {"acr", []uint32{0x130024}}, {"aks", []uint32{0x130025}}, {"config", []uint32{0x130027}}, {"cosmosdb", []uint32{0x130022}}, {"functionapp", []uint32{0x130022, 0x130023}}, {"keyvault", []uint32{0xf0008}}, {"login", []uint32{0x130026}}, {"logout", []uint32{0x130026}}, {"redis", []uint32{0x130022}}, {"storage", []uint32{0x130022, 0x130023, 0x130028}}, {"upgrade", []uint32{0x130026}}, {"version", []uint32{0x130026}}, {"webapp", []uint32{0x130022, 0x130023}}}, ruleKnown: true},
@@ -2022,7 +2023,7 @@ var generatedExeIndex = []genExe{
 	{name: "black", grammar: []uint32{0x24003e}, generic: []uint32{0xd0021, 0xd0022, 0x24003e}, subs: nil, ruleKnown: true},
 	{name: "blkdiscard", grammar: nil, generic: []uint32{0x10000f}, subs: nil, ruleKnown: true},
 	{name: "blkid", grammar: []uint32{0x22001d}, generic: []uint32{0xd0016, 0x22001d}, subs: nil, ruleKnown: true},
-	{name: "bore", grammar: nil, generic: []uint32{0xb001e}, subs: nil, ruleKnown: true},
+	{name: "bore", grammar: nil, generic: []uint32{0xb001f}, subs: nil, ruleKnown: true},
 	{name: "bpftrace", grammar: []uint32{0x1c0035}, generic: []uint32{0x1c0035}, subs: nil, ruleKnown: false},
 	{name: "brew", grammar: []uint32{0x1f0013}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f0013}, subs: []genSub{{"abv", []uint32{0x1f0015}}, {"alias", []uint32{0x1f0015}}, {"analytics", []uint32{0x1f0015}}, {"audit", []uint32{0x1f0015}}, {"autoremove", []uint32{0x1f0015}}, {"bump", []uint32{0x1f0015}}, {"bundle", []uint32{0x1f0015}}, {"casks", []uint32{0x1f0014}}, {"cat", []uint32{0x1f0014}}, {"cleanup", []uint32{0x1f0015}}, {"command-not-found-init", []uint32{0x1f0015}}, {"commands", []uint32{0x1f0014}}, {"completions", []uint32{0x1f0015}}, {"config", []uint32{0x1f0014}}, {"create", []uint32{0x1f0015}}, {"deps", []uint32{0x1f0014}}, {"desc", []uint32{0x1f0014}}, {"developer", []uint32{0x1f0015}}, {"docs", []uint32{0x1f0015}}, {"doctor", []uint32{0x1f0014}}, {"dr", []uint32{0x1f0014}}, {"edit", []uint32{0x1f0015}}, {"extract", []uint32{0x1f0015}}, {"fetch", []uint32{0x1f0015}}, {"formulae", []uint32{0x1f0014}}, {"gist-logs", []uint32{0x1f0015}}, {"home", []uint32{0x1f0015}}, {"homepage", []uint32{0x1f0015}}, {"info", []uint32{0x1f0015}}, {"install", []uint32{0x1f0015}}, {"irb", []uint32{0x1f0015}}, {"leaves", []uint32{0x1f0014}}, {"link", []uint32{0x1f0015}}, {"list", []uint32{0x1f0014}}, {"livecheck", []uint32{0x1f0015}}, {"ln", []uint32{0x1f0015}}, {"log", []uint32{0x1f0014}}, {"ls", []uint32{0x1f0014}}, {"migrate", []uint32{0x1f0015}}, {"missing", []uint32{0x1f0014}}, {"options", []uint32{0x1f0014}}, {"outdated", []uint32{0x1f0015}}, {"pin", []uint32{0x1f0015}}, {"postinstall", []uint32{0x1f0015}}, {"readall", []uint32{0x1f0014}}, {"reinstall", []uint32{0x1f0015}}, {"remove", []uint32{0x1f0015}}, {"rm", []uint32{0x1f0015}}, {"ruby", []uint32{0x1f0015}}, {"search", []uint32{0x1f0015}}, {"services", []uint32{0x1f0015}}, {"sh", []uint32{0x1f0015}}, {"shellenv", []uint32{0x1f0014}}, {"style", []uint32{0x1f0015}}, {"tap", []uint32{0x1f0015}}, {"tap-info", []uint32{0x1f0014}}, {"tap-new", []uint32{0x1f0015}}, {"test", []uint32{0x1f0015}}, {"trust", []uint32{0x1f0015}}, {"unalias", []uint32{0x1f0015}}, {"uninstall", []uint32{0x1f0015}}, {"unlink", []uint32{0x1f0015}}, {"unpin", []uint32{0x1f0015}}, {"untap", []uint32{0x1f0015}}, {"update", []uint32{0x1f0015}}, {"update-reset", []uint32{0x1f0015}}, {"upgrade", []uint32{0x1f0015}}, {"uses", []uint32{0x1f0014}}, {"which-formula", []uint32{0x1f0015}}}, ruleKnown: true},
 	{name: "bridge", grammar: []uint32{0x1c0001, 0x1c0036}, generic: []uint32{0x1c0036}, subs: []genSub{{"fdb", []uint32{0x1c0037, 0x1c0038}}, {"link", []uint32{0x1c0037, 0x1c0038}}, {"mdb", []uint32{0x1c0037, 0x1c0038}}, {"monitor", []uint32{0x1c0039}}, {"vlan", []uint32{0x1c0037, 0x1c0038}}, {"vni", []uint32{0x1c0037, 0x1c0038}}}, ruleKnown: false},
@@ -2080,13 +2081,13 @@ var generatedExeIndex = []genExe{
 	{name: "clickhouse-client", grammar: []uint32{0x30005, 0x17000a}, generic: []uint32{0x3000f, 0x30010, 0x30011, 0x30012, 0x30013, 0x3001f, 0x17000a}, subs: nil, ruleKnown: true},
 	{name: "clisp", grammar: []uint32{0x1c000a, 0x1c004c}, generic: []uint32{0x1c004c}, subs: nil, ruleKnown: false},
 	{name: "cloc", grammar: []uint32{0x18000d}, generic: []uint32{0xd0016, 0x18000d}, subs: nil, ruleKnown: true},
-	{name: "cloudflared", grammar: nil, generic: []uint32{0xb001e}, subs: nil, ruleKnown: true},
+	{name: "cloudflared", grammar: nil, generic: []uint32{0xb001f}, subs: nil, ruleKnown: true},
 	{name: "cmake", grammar: []uint32{0x240042}, generic: []uint32{0xd0024, 0x240042}, subs: nil, ruleKnown: true},
 	{name: "cmp", grammar: []uint32{0x190005}, generic: []uint32{0xd0016, 0xd002b, 0x190005}, subs: nil, ruleKnown: true},
 	{name: "cobc", grammar: []uint32{0x1c004d}, generic: []uint32{0x1c004d}, subs: nil, ruleKnown: false},
 	{name: "cockroach", grammar: []uint32{0x30006, 0x17000b}, generic: []uint32{0x3000f, 0x30010, 0x30011, 0x30012, 0x30013, 0x3001f, 0x17000b}, subs: []genSub{{"auth-session", []uint32{0x17000f}}, {"cert", []uint32{0x17000f}}, {"convert-url", []uint32{0x17000f}}, {"debug", []uint32{0x17000f}}, {"demo", []uint32{0x17000c}}, {"gen", []uint32{0x17000f}}, {"import", []uint32{0x17000f}}, {"init", []uint32{0x17000f}}, {"node", []uint32{0x17000e}}, {"nodelocal", []uint32{0x17000f}}, {"sql", []uint32{0x17000c}}, {"start", []uint32{0x17000f}}, {"start-single-node", []uint32{0x17000f}}, {"statement-diag", []uint32{0x17000f}}, {"userfile", []uint32{0x17000f}}, {"version", []uint32{0x17000d}}, {"workload", []uint32{0x17000f}}}, ruleKnown: true},
-	{name: "code", grammar: []uint32{0x1c004e}, generic: []uint32{0xe0004, 0xe0016, 0x1c004e}, subs: []genSub{{"tunnel", []uint32{0xb001d}}}, ruleKnown: true},
-	{name: "code-insiders", grammar: nil, generic: nil, subs: []genSub{{"tunnel", []uint32{0xb001d}}}, ruleKnown: true},
+	{name: "code", grammar: []uint32{0x1c004e}, generic: []uint32{0xe0004, 0xe0016, 0x1c004e}, subs: []genSub{{"tunnel", []uint32{0xb001e}}}, ruleKnown: true},
+	{name: "code-insiders", grammar: nil, generic: nil, subs: []genSub{{"tunnel", []uint32{0xb001e}}}, ruleKnown: true},
 	{name: "codespell", grammar: []uint32{0x240058}, generic: []uint32{0xd0016, 0x240058}, subs: nil, ruleKnown: true},
 	{name: "codex", grammar: []uint32{0x1, 0x1c004f}, generic: []uint32{0x9, 0x1c004f}, subs: []genSub{{"e", []uint32{0xa}}, {"exec", []uint32{0xa}}}, ruleKnown: true},
 	{name: "column", grammar: []uint32{0x23000b}, generic: []uint32{0xd0016, 0xd002b, 0x23000b}, subs: nil, ruleKnown: true},
@@ -2226,7 +2227,7 @@ var generatedExeIndex = []genExe{
 	{name: "fx", grammar: []uint32{0x230017}, generic: []uint32{0xd0016, 0x230017}, subs: nil, ruleKnown: true},
 	{name: "fzf", grammar: []uint32{0x18000a}, generic: []uint32{0xd0016, 0x18000a}, subs: nil, ruleKnown: true},
 	{name: "g++", grammar: []uint32{0x240006, 0x240044}, generic: []uint32{0xd0023, 0x240044}, subs: nil, ruleKnown: true},
-	{name: "gawk", grammar: []uint32{0x230005}, generic: []uint32{0xb001a, 0x230005}, subs: nil, ruleKnown: true},
+	{name: "gawk", grammar: []uint32{0x230005}, generic: []uint32{0xb001b, 0x230005}, subs: nil, ruleKnown: true},
 	{name: "gcc", grammar: []uint32{0x240005, 0x240044}, generic: []uint32{0xd0023, 0x240044}, subs: nil, ruleKnown: true},
 	{name: "gcloud", grammar: []uint32{0x10001, 0x130029, 0x130032, 0x130033, 0x130034}, generic: []uint32{0x1000c, 0x10016, 0x1001b, 0x130029, 0x130032, 0x130033, 0x130034}, subs: []genSub{{"alpha", []uint32{0x130039}}, {"auth", []uint32{0x13002a, 0x13002b, 0x13002e, 0x13003a}}, {"beta", []uint32{0x130039}}, {"builds", []uint32{0x130031}}, {"cloud-shell", []uint32{0x130039}}, {"components", []uint32{0x130031}}, {"compute", []uint32{0x130039}}, {"config", []uint32{0x13002c, 0x13002e, 0x130030}}, {"container", []uint32{0x130035}}, {"folders", []uint32{0x130031}}, {"functions", []uint32{0x130031}}, {"iam", []uint32{0x130036}}, {"info", []uint32{0x13002f}}, {"organizations", []uint32{0x130031}}, {"projects", []uint32{0x130031}}, {"scheduler", []uint32{0x130031}}, {"secrets", []uint32{0xf0007, 0x13002d, 0x130031}}, {"services", []uint32{0x130031}}, {"storage", []uint32{0x130037, 0x130038}}, {"topic", []uint32{0x130031}}, {"version", []uint32{0x13002f}}}, ruleKnown: true},
 	{name: "gcore", grammar: []uint32{0x1c007f}, generic: []uint32{0x1c007f}, subs: nil, ruleKnown: false},
@@ -2256,7 +2257,7 @@ var generatedExeIndex = []genExe{
 	{name: "gofmt", grammar: []uint32{0x240000, 0x24001b}, generic: []uint32{0xd0021, 0xd0022, 0x24001b}, subs: nil, ruleKnown: true},
 	{name: "goimports", grammar: []uint32{0x240001, 0x24001c}, generic: []uint32{0xd0021, 0xd0022, 0x24001c}, subs: nil, ruleKnown: true},
 	{name: "golangci-lint", grammar: []uint32{0x24001d}, generic: []uint32{0xd0025, 0x24001d}, subs: []genSub{{"cache", []uint32{0x24001f}}, {"completion", []uint32{0x24001e}}, {"config", []uint32{0x24001f}}, {"custom", []uint32{0x24001f}}, {"fmt", []uint32{0x24001f}}, {"formatters", []uint32{0x24001f}}, {"help", []uint32{0x24001e}}, {"linters", []uint32{0x24001f}}, {"migrate", []uint32{0x24001f}}, {"run", []uint32{0x24001f}}, {"version", []uint32{0x24001e}}}, ruleKnown: true},
-	{name: "gotty", grammar: nil, generic: []uint32{0xb001c}, subs: nil, ruleKnown: true},
+	{name: "gotty", grammar: nil, generic: []uint32{0xb001d}, subs: nil, ruleKnown: true},
 	{name: "govulncheck", grammar: []uint32{0x240003, 0x240021}, generic: []uint32{0xd0025, 0x240021}, subs: nil, ruleKnown: true},
 	{name: "gpg", grammar: []uint32{0x160004}, generic: []uint32{0xd0027, 0xe0004, 0xe0014, 0x160004}, subs: nil, ruleKnown: true},
 	{name: "gradle", grammar: []uint32{0x240042}, generic: []uint32{0xa0005, 0xa001b, 0x240042}, subs: nil, ruleKnown: true},
@@ -2395,7 +2396,7 @@ var generatedExeIndex = []genExe{
 	{name: "lsof", grammar: []uint32{0x220022}, generic: []uint32{0xd0016, 0x220022}, subs: nil, ruleKnown: true},
 	{name: "lspci", grammar: []uint32{0x220020}, generic: []uint32{0xd0016, 0x220020}, subs: nil, ruleKnown: true},
 	{name: "lsusb", grammar: []uint32{0x220021}, generic: []uint32{0xd0016, 0x220021}, subs: nil, ruleKnown: true},
-	{name: "lt", grammar: nil, generic: []uint32{0xb001e}, subs: nil, ruleKnown: true},
+	{name: "lt", grammar: nil, generic: []uint32{0xb001f}, subs: nil, ruleKnown: true},
 	{name: "ltrace", grammar: []uint32{0x1c00ac}, generic: []uint32{0x1c00ac}, subs: nil, ruleKnown: false},
 	{name: "lua", grammar: []uint32{0x24004e}, generic: []uint32{0xb0009, 0xb000a, 0x24004e}, subs: nil, ruleKnown: true},
 	{name: "luajit", grammar: []uint32{0x24004e}, generic: []uint32{0x24004e}, subs: nil, ruleKnown: false},
@@ -2414,7 +2415,7 @@ var generatedExeIndex = []genExe{
 	{name: "man", grammar: []uint32{0x200005}, generic: []uint32{0xd0016, 0x200005}, subs: nil, ruleKnown: true},
 	{name: "mariadb", grammar: []uint32{0x30002, 0x170001}, generic: []uint32{0x3000f, 0x30010, 0x30011, 0x30012, 0x30013, 0x3001f, 0x170001}, subs: nil, ruleKnown: true},
 	{name: "markdownlint", grammar: []uint32{0x240036}, generic: []uint32{0xd0025, 0x240036}, subs: nil, ruleKnown: true},
-	{name: "mawk", grammar: []uint32{0x230005}, generic: []uint32{0xb001a, 0x230005}, subs: nil, ruleKnown: true},
+	{name: "mawk", grammar: []uint32{0x230005}, generic: []uint32{0xb001b, 0x230005}, subs: nil, ruleKnown: true},
 	{name: "mc", grammar: nil, generic: []uint32{0x10011, 0x1001a}, subs: nil, ruleKnown: true},
 	{name: "md5", grammar: nil, generic: []uint32{0xd0016}, subs: nil, ruleKnown: true},
 	{name: "md5sum", grammar: []uint32{0x150021}, generic: []uint32{0xd0016, 0xd002b, 0x150021}, subs: nil, ruleKnown: true},
@@ -2474,7 +2475,7 @@ var generatedExeIndex = []genExe{
 	{name: "n8n", grammar: nil, generic: []uint32{0x3001e}, subs: nil, ruleKnown: true},
 	{name: "nano", grammar: []uint32{0x1d0013}, generic: []uint32{0xe0004, 0xe0016, 0x1d0013}, subs: nil, ruleKnown: true},
 	{name: "nasm", grammar: []uint32{0x1d0014}, generic: []uint32{0x1d0014}, subs: nil, ruleKnown: false},
-	{name: "nawk", grammar: []uint32{0x230005}, generic: []uint32{0xb001a, 0x230005}, subs: nil, ruleKnown: true},
+	{name: "nawk", grammar: []uint32{0x230005}, generic: []uint32{0xb001b, 0x230005}, subs: nil, ruleKnown: true},
 	{name: "nc", grammar: []uint32{0xb0000, 0x1e0011}, generic: []uint32{0xb0010, 0xb0011, 0xe000a, 0xe000b, 0xe001e, 0x1e0011}, subs: nil, ruleKnown: true},
 	{name: "ncat", grammar: []uint32{0xb0001, 0x1e0012}, generic: []uint32{0xb0010, 0xb0011, 0xe000a, 0xe000b, 0xe001e, 0x1e0012}, subs: nil, ruleKnown: true},
 	{name: "ncdu", grammar: []uint32{0x1d0015}, generic: []uint32{0x1d0015}, subs: nil, ruleKnown: false},
@@ -2488,7 +2489,7 @@ var generatedExeIndex = []genExe{
 	{name: "newfs", grammar: nil, generic: []uint32{0x10000b}, subs: nil, ruleKnown: true},
 	{name: "nft", grammar: []uint32{0x1d0019}, generic: []uint32{0x10002c, 0x1d0019}, subs: []genSub{{"describe", []uint32{0x1d001a}}, {"list", []uint32{0x1d001a}}, {"monitor", []uint32{0x1d001a}}}, ruleKnown: true},
 	{name: "nginx", grammar: []uint32{0x10001c}, generic: []uint32{0x10001e}, subs: nil, ruleKnown: true},
-	{name: "ngrok", grammar: nil, generic: []uint32{0xb001e}, subs: nil, ruleKnown: true},
+	{name: "ngrok", grammar: nil, generic: []uint32{0xb001f}, subs: nil, ruleKnown: true},
 	{name: "nice", grammar: []uint32{0x150040}, generic: []uint32{0x6000c, 0x150040}, subs: nil, ruleKnown: true},
 	{name: "ninja", grammar: []uint32{0x240042}, generic: []uint32{0xd0024, 0x240042}, subs: nil, ruleKnown: true},
 	{name: "nl", grammar: []uint32{0x150010}, generic: []uint32{0xd0016, 0xd002b, 0xe0004, 0xe000f, 0x150010}, subs: nil, ruleKnown: true},
@@ -2526,7 +2527,7 @@ var generatedExeIndex = []genExe{
 	{name: "openvpn", grammar: []uint32{0x1e0015}, generic: []uint32{0x1e0015}, subs: nil, ruleKnown: false},
 	{name: "openvt", grammar: []uint32{0x1d0028}, generic: []uint32{0x1d0028}, subs: nil, ruleKnown: false},
 	{name: "opkg", grammar: []uint32{0x1f0005}, generic: []uint32{0x1f0005}, subs: []genSub{{"clean", []uint32{0x1f0007}}, {"compare-versions", []uint32{0x1f0006}}, {"configure", []uint32{0x1f0007}}, {"depends", []uint32{0x1f0006}}, {"download", []uint32{0x1f0007}}, {"files", []uint32{0x1f0006}}, {"find", []uint32{0x1f0006}}, {"flag", []uint32{0x1f0007}}, {"info", []uint32{0x1f0006}}, {"install", []uint32{0x1f0007}}, {"list", []uint32{0x1f0006}}, {"list-installed", []uint32{0x1f0006}}, {"list-upgradable", []uint32{0x1f0006}}, {"print-architecture", []uint32{0x1f0006}}, {"remove", []uint32{0x1f0007}}, {"search", []uint32{0x1f0006}}, {"status", []uint32{0x1f0006}}, {"update", []uint32{0x1f0007}}, {"upgrade", []uint32{0x1f0007}}, {"whatconflicts", []uint32{0x1f0006}}, {"whatdepends", []uint32{0x1f0006}}, {"whatdependsrec", []uint32{0x1f0006}}, {"whatprovides", []uint32{0x1f0006}}, {"whatreplaces", []uint32{0x1f0006}}}, ruleKnown: false},
-	{name: "osascript", grammar: []uint32{0xb0008}, generic: []uint32{0xb001b}, subs: nil, ruleKnown: true},
+	{name: "osascript", grammar: []uint32{0xb0008}, generic: []uint32{0xb001c}, subs: nil, ruleKnown: true},
 	{name: "pacman", grammar: []uint32{0x1f000f}, generic: []uint32{0xa000d, 0xa000e, 0xa000f, 0xa001c, 0x1f000f}, subs: nil, ruleKnown: true},
 	{name: "pandoc", grammar: []uint32{0x1d0029}, generic: []uint32{0x1d0029}, subs: nil, ruleKnown: false},
 	{name: "parallel", grammar: nil, generic: []uint32{0x6000c}, subs: nil, ruleKnown: true},
@@ -2729,7 +2730,7 @@ var generatedExeIndex = []genExe{
 	{name: "sshfs", grammar: []uint32{0x1e000d}, generic: []uint32{0x1e000d}, subs: nil, ruleKnown: false},
 	{name: "sshpass", grammar: []uint32{0x1e0010}, generic: []uint32{0x1e0010}, subs: nil, ruleKnown: false},
 	{name: "sshuttle", grammar: []uint32{0x1d0065}, generic: []uint32{0x1d0065}, subs: nil, ruleKnown: false},
-	{name: "sshx", grammar: nil, generic: []uint32{0xb001c}, subs: nil, ruleKnown: true},
+	{name: "sshx", grammar: nil, generic: []uint32{0xb001d}, subs: nil, ruleKnown: true},
 	{name: "start-stop-daemon", grammar: []uint32{0x1d0066}, generic: []uint32{0x1d0066}, subs: nil, ruleKnown: false},
 	{name: "stat", grammar: []uint32{0x150006}, generic: []uint32{0xd0016, 0xd002b, 0x150006}, subs: nil, ruleKnown: true},
 	{name: "staticcheck", grammar: []uint32{0x240002, 0x240020}, generic: []uint32{0xd0025, 0x240020}, subs: nil, ruleKnown: true},
@@ -2763,7 +2764,7 @@ var generatedExeIndex = []genExe{
 	{name: "tdbtool", grammar: []uint32{0x1d0070}, generic: []uint32{0x1d0070}, subs: nil, ruleKnown: false},
 	{name: "tea", grammar: []uint32{0x1a001c}, generic: []uint32{0x1a001c}, subs: []genSub{{"action", []uint32{0x1a001d}}, {"actions", []uint32{0x1a001d}}, {"admin", []uint32{0x1a001d}}, {"alias", []uint32{0x5000f}}, {"api", []uint32{0x5000f}}, {"attestation", []uint32{0x5000f}}, {"auth", []uint32{0x5000f}}, {"branch", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"branches", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"browse", []uint32{0x5000f}}, {"c", []uint32{0x1a001d, 0x1a001f}}, {"cache", []uint32{0x5000f}}, {"ci", []uint32{0x5000f}}, {"clone", []uint32{0x1a001d}}, {"codespace", []uint32{0x5000f}}, {"comment", []uint32{0x1a001d, 0x1a001f}}, {"config", []uint32{0x5000f}}, {"environment", []uint32{0x5000f}}, {"extension", []uint32{0x5000f}}, {"gist", []uint32{0x5000f, 0x50012}}, {"gpg-key", []uint32{0x5000f}}, {"i", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"issue", []uint32{0x5000f, 0x50012, 0x1a001d, 0x1a001e, 0x1a001f}}, {"issues", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"job", []uint32{0x5000f}}, {"label", []uint32{0x5000f, 0x50012, 0x1a001d, 0x1a001e, 0x1a001f}}, {"labels", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"login", []uint32{0x1a001d}}, {"logins", []uint32{0x1a001d}}, {"logout", []uint32{0x1a001d}}, {"milestone", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"milestones", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"mr", []uint32{0x5000f, 0x50012}}, {"ms", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"n", []uint32{0x1a001d, 0x1a001e}}, {"notification", []uint32{0x1a001d, 0x1a001e}}, {"notifications", []uint32{0x1a001d, 0x1a001e}}, {"o", []uint32{0x1a001d}}, {"open", []uint32{0x1a001d}}, {"org", []uint32{0x5000f, 0x1a001d, 0x1a001e, 0x1a001f}}, {"organization", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"organizations", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"pipeline", []uint32{0x5000f}}, {"pr", []uint32{0x5000f, 0x50012, 0x1a001d, 0x1a001e, 0x1a001f}}, {"project", []uint32{0x5000f}}, {"pull", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"pulls", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"r", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"release", []uint32{0x5000f, 0x50012, 0x1a001d, 0x1a001e, 0x1a001f}}, {"releases", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012, 0x1a001d, 0x1a001e, 0x1a001f}}, {"repos", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"ruleset", []uint32{0x5000f}}, {"run", []uint32{0x5000f}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x5000f}}, {"snippet", []uint32{0x5000f}}, {"ssh-key", []uint32{0x5000f}}, {"status", []uint32{0x5000f}}, {"t", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"time", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"times", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"variable", []uint32{0x5000f}}, {"webhook", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"webhooks", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"whoami", []uint32{0x1a001d}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
 	{name: "tee", grammar: []uint32{0xd0009, 0x150053}, generic: []uint32{0x40025, 0x40031, 0x4003a, 0xd0021, 0xd002a, 0x150053}, subs: nil, ruleKnown: true},
-	{name: "teleconsole", grammar: nil, generic: []uint32{0xb001c}, subs: nil, ruleKnown: true},
+	{name: "teleconsole", grammar: nil, generic: []uint32{0xb001d}, subs: nil, ruleKnown: true},
 	{name: "telinit", grammar: nil, generic: []uint32{0x100016}, subs: nil, ruleKnown: true},
 	{name: "telnet", grammar: []uint32{0x1e0014}, generic: []uint32{0xb0011, 0xe000a, 0xe000b, 0xe001e, 0x1e0014}, subs: nil, ruleKnown: true},
 	{name: "terraform", grammar: []uint32{0x80000, 0x130075}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x130075}, subs: []genSub{{"apply", []uint32{0x80014, 0x130079}}, {"console", []uint32{0x130079}}, {"destroy", []uint32{0x130079}}, {"fmt", []uint32{0x130076}}, {"force-unlock", []uint32{0x8000b, 0x130085}}, {"get", []uint32{0x130080}}, {"import", []uint32{0x80014, 0x130079}}, {"init", []uint32{0x80014, 0x130080}}, {"login", []uint32{0x80014, 0x130085}}, {"logout", []uint32{0x80014, 0x130085}}, {"metadata", []uint32{0x130086}}, {"modules", []uint32{0x130086}}, {"output", []uint32{0x13007b}}, {"plan", []uint32{0x130078}}, {"providers", []uint32{0x130081, 0x130082}}, {"refresh", []uint32{0x80014, 0x130079}}, {"show", []uint32{0x13007a}}, {"state", []uint32{0x80009, 0x13007c, 0x13007d, 0x13007e}}, {"taint", []uint32{0x8000b, 0x130085}}, {"test", []uint32{0x130079}}, {"untaint", []uint32{0x8000b, 0x130085}}, {"validate", []uint32{0x130077}}, {"version", []uint32{0x13007f}}, {"workspace", []uint32{0x8000a, 0x130083, 0x130084}}}, ruleKnown: true},
@@ -2777,7 +2778,7 @@ var generatedExeIndex = []genExe{
 	{name: "timeout", grammar: []uint32{0xd000e, 0x150042}, generic: []uint32{0x6000c, 0x150042}, subs: nil, ruleKnown: true},
 	{name: "times", grammar: []uint32{0x120012}, generic: []uint32{0xd0016, 0x120012}, subs: nil, ruleKnown: true},
 	{name: "tldr", grammar: []uint32{0x200008}, generic: []uint32{0xd0016, 0x200008}, subs: nil, ruleKnown: true},
-	{name: "tmate", grammar: []uint32{0x1d0073}, generic: []uint32{0xb001c, 0x1d0073}, subs: nil, ruleKnown: true},
+	{name: "tmate", grammar: []uint32{0x1d0073}, generic: []uint32{0xb001d, 0x1d0073}, subs: nil, ruleKnown: true},
 	{name: "tmux", grammar: []uint32{0x220006, 0x22003f}, generic: []uint32{0xd0016, 0x22003f}, subs: []genSub{{"capture-pane", []uint32{0x220041}}, {"capturep", []uint32{0x220041}}, {"has", []uint32{0x220040}}, {"has-session", []uint32{0x220040}}, {"info", []uint32{0x220040}}, {"list-buffers", []uint32{0x220040}}, {"list-clients", []uint32{0x220040}}, {"list-commands", []uint32{0x220040}}, {"list-keys", []uint32{0x220040}}, {"list-panes", []uint32{0x220040}}, {"list-sessions", []uint32{0x220040}}, {"list-windows", []uint32{0x220040}}, {"ls", []uint32{0x220040}}, {"lsb", []uint32{0x220040}}, {"lsc", []uint32{0x220040}}, {"lscm", []uint32{0x220040}}, {"lsk", []uint32{0x220040}}, {"lsp", []uint32{0x220040}}, {"lsw", []uint32{0x220040}}, {"server-info", []uint32{0x220040}}, {"show", []uint32{0x220040}}, {"show-buffer", []uint32{0x220040}}, {"show-environment", []uint32{0x220042}}, {"show-messages", []uint32{0x220040}}, {"show-options", []uint32{0x220040}}, {"show-window-options", []uint32{0x220040}}, {"showb", []uint32{0x220040}}, {"showenv", []uint32{0x220042}}, {"showmsgs", []uint32{0x220040}}, {"showw", []uint32{0x220040}}}, ruleKnown: true},
 	{name: "tofu", grammar: []uint32{0x80001, 0x130075}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x130075}, subs: []genSub{{"apply", []uint32{0x80014, 0x130079}}, {"console", []uint32{0x130079}}, {"destroy", []uint32{0x130079}}, {"fmt", []uint32{0x130076}}, {"force-unlock", []uint32{0x8000b, 0x130085}}, {"get", []uint32{0x130080}}, {"import", []uint32{0x80014, 0x130079}}, {"init", []uint32{0x80014, 0x130080}}, {"login", []uint32{0x80014, 0x130085}}, {"logout", []uint32{0x80014, 0x130085}}, {"metadata", []uint32{0x130086}}, {"modules", []uint32{0x130086}}, {"output", []uint32{0x13007b}}, {"plan", []uint32{0x130078}}, {"providers", []uint32{0x130081, 0x130082}}, {"refresh", []uint32{0x80014, 0x130079}}, {"show", []uint32{0x13007a}}, {"state", []uint32{0x80009, 0x13007c, 0x13007d, 0x13007e}}, {"taint", []uint32{0x8000b, 0x130085}}, {"test", []uint32{0x130079}}, {"untaint", []uint32{0x8000b, 0x130085}}, {"validate", []uint32{0x130077}}, {"version", []uint32{0x13007f}}, {"workspace", []uint32{0x8000a, 0x130083, 0x130084}}}, ruleKnown: true},
 	{name: "tokei", grammar: []uint32{0x18000c}, generic: []uint32{0xd0016, 0x18000c}, subs: nil, ruleKnown: true},
@@ -2801,7 +2802,7 @@ var generatedExeIndex = []genExe{
 	{name: "tshark", grammar: []uint32{0x1d0076}, generic: []uint32{0x1d0076}, subs: nil, ruleKnown: false},
 	{name: "tsort", grammar: []uint32{0x15001e}, generic: []uint32{0x15001e}, subs: nil, ruleKnown: false},
 	{name: "tty", grammar: []uint32{0x150033}, generic: []uint32{0xd0016, 0x150033}, subs: nil, ruleKnown: true},
-	{name: "ttyd", grammar: nil, generic: []uint32{0xb001c}, subs: nil, ruleKnown: true},
+	{name: "ttyd", grammar: nil, generic: []uint32{0xb001d}, subs: nil, ruleKnown: true},
 	{name: "twine", grammar: nil, generic: []uint32{0xa0005}, subs: nil, ruleKnown: true},
 	{name: "type", grammar: []uint32{0x120018}, generic: []uint32{0xd0016, 0x120018}, subs: nil, ruleKnown: true},
 	{name: "typeset", grammar: []uint32{0x120008, 0x120009}, generic: []uint32{0x70027, 0xd0016, 0x120008, 0x120009}, subs: nil, ruleKnown: true},
@@ -2824,7 +2825,7 @@ var generatedExeIndex = []genExe{
 	{name: "unzstd", grammar: []uint32{0x11001e}, generic: []uint32{0x11001e}, subs: nil, ruleKnown: false},
 	{name: "update-alternatives", grammar: []uint32{0x1d0079}, generic: []uint32{0x1d0079}, subs: nil, ruleKnown: false},
 	{name: "updatedb", grammar: []uint32{0x190003}, generic: []uint32{0x190003}, subs: nil, ruleKnown: false},
-	{name: "upterm", grammar: nil, generic: []uint32{0xb001c}, subs: nil, ruleKnown: true},
+	{name: "upterm", grammar: nil, generic: []uint32{0xb001d}, subs: nil, ruleKnown: true},
 	{name: "uptime", grammar: []uint32{0x150037}, generic: []uint32{0xd0016, 0x150037}, subs: nil, ruleKnown: true},
 	{name: "urlget", grammar: []uint32{0x1d007a}, generic: []uint32{0x1d007a}, subs: nil, ruleKnown: false},
 	{name: "useradd", grammar: nil, generic: []uint32{0x100020}, subs: nil, ruleKnown: true},
@@ -2916,7 +2917,7 @@ var generatedExeIndex = []genExe{
 	{name: "zypper", grammar: []uint32{0x1f000b}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f000b}, subs: []genSub{{"addlock", []uint32{0x1f000e}}, {"addrepo", []uint32{0x1f000e}}, {"addservice", []uint32{0x1f000e}}, {"al", []uint32{0x1f000e}}, {"ar", []uint32{0x1f000e}}, {"as", []uint32{0x1f000e}}, {"cc", []uint32{0x1f000e}}, {"clean", []uint32{0x1f000e}}, {"dist-upgrade", []uint32{0x1f000e}}, {"dup", []uint32{0x1f000e}}, {"if", []uint32{0x1f000d}}, {"in", []uint32{0x1f000e}}, {"info", []uint32{0x1f000d}}, {"inr", []uint32{0x1f000e}}, {"install", []uint32{0x1f000e}}, {"install-new-recommends", []uint32{0x1f000e}}, {"list-patches", []uint32{0x1f000d}}, {"list-updates", []uint32{0x1f000d}}, {"ll", []uint32{0x1f000c}}, {"locks", []uint32{0x1f000c}}, {"lp", []uint32{0x1f000d}}, {"lr", []uint32{0x1f000c}}, {"ls", []uint32{0x1f000c}}, {"lu", []uint32{0x1f000d}}, {"migration", []uint32{0x1f000e}}, {"modifyrepo", []uint32{0x1f000e}}, {"mr", []uint32{0x1f000e}}, {"nr", []uint32{0x1f000e}}, {"pa", []uint32{0x1f000d}}, {"packages", []uint32{0x1f000d}}, {"patch", []uint32{0x1f000e}}, {"patch-check", []uint32{0x1f000d}}, {"patches", []uint32{0x1f000d}}, {"patterns", []uint32{0x1f000d}}, {"pchk", []uint32{0x1f000d}}, {"pd", []uint32{0x1f000c}}, {"products", []uint32{0x1f000c}}, {"pt", []uint32{0x1f000d}}, {"ref", []uint32{0x1f000e}}, {"refresh", []uint32{0x1f000e}}, {"refresh-services", []uint32{0x1f000e}}, {"refs", []uint32{0x1f000e}}, {"remove", []uint32{0x1f000e}}, {"removelock", []uint32{0x1f000e}}, {"removerepo", []uint32{0x1f000e}}, {"removeservice", []uint32{0x1f000e}}, {"renamerepo", []uint32{0x1f000e}}, {"repos", []uint32{0x1f000c}}, {"rl", []uint32{0x1f000e}}, {"rm", []uint32{0x1f000e}}, {"rr", []uint32{0x1f000e}}, {"rs", []uint32{0x1f000e}}, {"se", []uint32{0x1f000d}}, {"search", []uint32{0x1f000d}}, {"services", []uint32{0x1f000c}}, {"sh", []uint32{0x1f000e}}, {"shell", []uint32{0x1f000e}}, {"si", []uint32{0x1f000e}}, {"source-download", []uint32{0x1f000e}}, {"source-install", []uint32{0x1f000e}}, {"up", []uint32{0x1f000e}}, {"update", []uint32{0x1f000e}}, {"ve", []uint32{0x1f000e}}, {"verify", []uint32{0x1f000e}}, {"what-provides", []uint32{0x1f000d}}, {"wp", []uint32{0x1f000d}}}, ruleKnown: true},
 }
 
-var generatedAnyIndex = []uint32{0x40023, 0x40029, 0x60005, 0x60006, 0x60007, 0x60008, 0xb000d, 0xb000f, 0xb0013, 0xb0015, 0xb0016, 0xb0017, 0xb0018, 0xb0019, 0x100033, 0x100034}
+var generatedAnyIndex = []uint32{0x40023, 0x40029, 0x60005, 0x60006, 0x60007, 0x60008, 0xb000d, 0xb000f, 0xb0013, 0xb0015, 0xb0016, 0xb0017, 0xb0018, 0xb0019, 0xb001a, 0x100033, 0x100034}
 
 func packsAgentsL5() Pack {
 	return Pack{Exe: map[string]Grammar{"claude": {ValueFlags: []string{"--permission-mode", "--model", "--fallback-model", "--allowedTools", "--allowed-tools", "--disallowedTools", "--disallowed-tools", "--mcp-config", "--system-prompt", "--append-system-prompt", "--output-format", "--input-format", "--settings", "--setting-sources", "--add-dir", "--session-id", "-r", "--resume", "--agents", "--max-turns", "--permission-prompt-tool", "--debug-file"}}}}
@@ -4351,42 +4352,46 @@ func packsRemoteCodeL163() Pack {
 }
 
 func packsRemoteCodeL174() Pack {
-	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-inline", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program opens a network socket and attaches a shell or process to it (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{Inline: []string{"*"}, InlineAny: []string{"socket", "fsockopen", "tcpsocket", "net.connect", "net.socket", "/dev/tcp/"}}}}}
+	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-inline", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program opens a network socket and attaches a shell or process to it (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{Inline: []string{"*"}, InlineAny: []string{"fsockopen", "tcpsocket", "net.connect", "net.socket", "/dev/tcp/", "af_inet", "create_connection", ".connect((", "socket.socket()"}}}}}
 }
 
-func packsRemoteCodeL186() Pack {
+func packsRemoteCodeL190() Pack {
+	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-inline-socket", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program opens a network socket and attaches a shell or process to it (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{InlineNone: []string{"af_unix"}, Inline: []string{"*"}, InlineAny: []string{"socket"}}}}}
+}
+
+func packsRemoteCodeL203() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-inline-exec", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program connects a socket to a spawned shell or process (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{InlineAll: []string{"socket"}, Inline: []string{"*"}, InlineAny: []string{"dup2", "pty.spawn", "subprocess", "/bin/sh", "/bin/bash", "exec(", "spawn(", "system(", "popen", "cmd.exe", "child_process"}}}}}
 }
 
-func packsRemoteCodeL201() Pack {
+func packsRemoteCodeL218() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.inline-spawn-destructive", Exe: []string{"*"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "The inline program runs a destructive shell command (recursive delete, disk format, forced git, …).", Suggestion: "Run the shell command directly so it can be checked, or write the program to a file for review.", Match: Match{InlineAlso: []string{"system", "popen", "subprocess", "exec", "spawn", "`", "%x", "shell_exec", "passthru", "do shell script", "$.system", "run(", "call(", "| \"", "|\""}, Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "awk", "osascript", "javascript", "deno", "bun", "tcl", "*"}, InlineAny: []string{"rm -rf", "rm -fr", "rm -r ", "rm -r\"", "rm -r'", "rm -rf\"", "mkfs", "dd if=", "> /dev/sd", "chmod -r 777", "git reset --hard", "git push -f", "git push --force", "git clean -f", ":(){", "rm -f /", "rm -f ~", "drop database", "drop table"}}}}}
 }
 
-func packsRemoteCodeL214() Pack {
+func packsRemoteCodeL231() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.inline-delete", Exe: []string{"*"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "The inline program deletes files or directories.", Suggestion: "Delete the files with rm so the targets can be checked, or write the program to a file for review.", Match: Match{Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "deno", "bun", "javascript", "*"}, InlineAny: []string{"rmtree", "os.remove", "os.unlink", "os.rmdir", "os.removedirs", ".unlink(", ".rmdir(", "rmsync", "rmdirsync", "unlinksync", "fs.rm(", "fs.rmdir(", "fs.unlink(", "fs.promises.rm", "rimraf", "fileutils.rm", "fileutils.remove", "file.delete", "dir.delete", "fileutils.rm_rf", "unlink(", "unlink ", "rmdir(", "remove_tree", "deno.remove", "os.truncate"}}}}}
 }
 
-func packsRemoteCodeL226() Pack {
+func packsRemoteCodeL243() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.inline-spawn", Exe: []string{"*"}, Category: "remote-code", Tier: "execute", Blast: "medium", Reason: "The inline program runs other programs; what they do is not checked here.", Suggestion: "Run the commands directly so they can be checked.", Match: Match{Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "deno", "bun", "javascript", "awk", "osascript", "*"}, InlineAny: []string{"os.system", "os.popen", "subprocess", "os.exec", "os.spawn", "pty.spawn", "commands.getoutput", "child_process", "execsync", "spawnsync", "exec(", "execfile", "system(", "popen", "shell_exec", "passthru", "proc_open", "pcntl_exec", "kernel.exec", "io.popen", "%x", "`", "do shell script", "$.system", "doshellscript", "deno.run", "deno.command", "bun.spawn", "| getline", "print |", "printf |", "__import__"}}}}}
 }
 
-func packsRemoteCodeL238() Pack {
+func packsRemoteCodeL255() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.awk-redirect-sensitive", Exe: []string{"awk", "gawk", "mawk", "nawk"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "The awk program writes to a start-up, SSH or system file.", Suggestion: "Write to a file inside the project.", Match: Match{Inline: []string{"awk"}, InlineAny: []string{"authorized_keys", "/etc/", ".bashrc", ".zshrc", ".profile", "/.ssh/"}}}}}
 }
 
-func packsRemoteCodeL250() Pack {
+func packsRemoteCodeL267() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.osascript-shell", Exe: []string{"osascript"}, Category: "remote-code", Tier: "destructive", Blast: "high", Reason: "osascript can run shell commands and control other applications; the script is not checked here.", Suggestion: "Run the shell command directly so it can be checked.", Match: Match{FlagsAny: []string{"-e", "-l"}}}}}
 }
 
-func packsRemoteCodeL263() Pack {
+func packsRemoteCodeL280() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.terminal-share", Exe: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This shares a live terminal of this machine with whoever holds the link: a remote shell.", Suggestion: "A person can start a shared session from their own terminal."}}}
 }
 
-func packsRemoteCodeL273() Pack {
+func packsRemoteCodeL290() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.vscode-tunnel", Exe: []string{"code", "code-insiders"}, Sub: []string{"tunnel"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "code tunnel opens this machine to remote VS Code sessions, with a terminal: a remote shell.", Suggestion: "A person can start the tunnel from their own terminal."}}}
 }
 
-func packsRemoteCodeL284() Pack {
+func packsRemoteCodeL301() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.port-tunnel", Exe: []string{"ngrok", "cloudflared", "lt", "bore"}, Category: "network", Tier: "destructive", Blast: "medium", Reason: "This publishes a local port on the internet through a tunnel: anyone with the address reaches the service.", Suggestion: "Keep the service local, or ask the user to publish it."}}}
 }
 
