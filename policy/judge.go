@@ -28,7 +28,7 @@ func (e *evaluation) Command(c analysis.Command) {
 	e.beginRecord(cmd)
 	e.env.Commands = append(e.env.Commands, normalized(cmd))
 	e.env.Names = append(e.env.Names, cmd.Name)
-	e.add(e.withoutPublicFiles(cmd, r.Findings, c.Dir)...)
+	e.add(e.declaredInstalls(cmd, e.withoutPublicFiles(cmd, r.Findings, c.Dir), c.Dir)...)
 	e.raise(r.Tier)
 	e.effects = e.effects.Worse(r.Tier)
 	e.policyChecks(cmd, r.HelpOnly)

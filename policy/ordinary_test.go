@@ -87,6 +87,46 @@ func TestRecursiveWalks(t *testing.T) {
 	}
 }
 
+// TestDeclaredInstalls: installing what the project declares is the
+// execute tier (allowed in trusted); adding an undeclared name is asked
+// with a reason that names it.
+func TestDeclaredInstalls(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "project")
+	web := filepath.Join(ws, "web")
+	must(t, os.MkdirAll(web, 0o755))
+	must(t, os.WriteFile(filepath.Join(web, "package.json"), []byte(`{"name":"web","dependencies":{"lodash":"^4"},"devDependencies":{"@types/node":"20"}}`), 0o644))
+	must(t, os.WriteFile(filepath.Join(ws, "requirements-dev.txt"), []byte("requests==2.31.0\npytest>=8\n"), 0o644))
+	must(t, os.WriteFile(filepath.Join(ws, "pyproject.toml"), []byte("[project]\nname = \"app\"\ndependencies = [\"httpx>=0.27\"]\n"), 0o644))
+	p := compileAt(t, policy.ModeTrusted, home)
+	for _, c := range []struct {
+		cmd, dir string
+		want     string
+		reason   string
+	}{
+		{"npm install lodash", web, "allow", ""},
+		{"npm i -D @types/node@20 lodash@^4", web, "allow", ""},
+		{"cd web && npm install lodash", ws, "allow", ""},
+		{"npm install lodash", ws, "ask", "npm adds lodash, which the project does not declare"},
+		{"npm install lodash left-padx", web, "ask", "npm adds left-padx, which the project does not declare (package.json)"},
+		{"npm install --registry https://npm.example.com lodash", web, "ask", ""},
+		{"npm install -g lodash", web, "ask", ""},
+		{"npm ci", web, "allow", ""},
+		{"pip install requests pytest", ws, "allow", ""},
+		{"pip install 'requests==2.31.0'", ws, "allow", ""},
+		{"pip install -U httpx", ws, "allow", ""},
+		{"uv add httpx", ws, "allow", ""},
+		{"pip install reqeusts", ws, "ask", "pip adds reqeusts, which the project does not declare"},
+		{"pip install -i https://pypi.example.com/simple requests", ws, "ask", ""},
+		{"pip install -r requirements-dev.txt", ws, "allow", ""},
+	} {
+		d := p.Decide(context.Background(), call.Call{Kind: call.Shell, Tool: "Bash", Command: c.cmd, Cwd: c.dir, Workspace: ws})
+		if d.Verdict.String() != c.want || !strings.Contains(d.Reason, c.reason) {
+			t.Errorf("%s (in %s): %s (%s: %s), want %s with %q", c.cmd, filepath.Base(c.dir), d.Verdict, d.Rule, d.Reason, c.want, c.reason)
+		}
+	}
+}
+
 // TestPEMByContent: a file named like a key is judged by what it holds.
 func TestPEMByContent(t *testing.T) {
 	home := t.TempDir()
