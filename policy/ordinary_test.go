@@ -165,6 +165,9 @@ func TestOrdinaryWork(t *testing.T) {
 			{"dd if=/dev/zero of=/dev/sda", map[string]string{policy.ModeSupervised: "deny", policy.ModeTrusted: "deny"}},
 			{"cat /proc/partitions", map[string]string{policy.ModeSupervised: "allow", policy.ModeTrusted: "allow"}},
 			{"cat /proc/1/environ", map[string]string{policy.ModeSupervised: "deny", policy.ModeTrusted: "deny"}},
+			// a fresh temporary directory is that, not an unknown path
+			{`d=$(mktemp -d) && cd "$d" && touch x && rm -rf "$d"`, map[string]string{policy.ModeSupervised: "ask", policy.ModeTrusted: "allow"}},
+			{`rm -rf "$BUILD_DIR"`, map[string]string{policy.ModeSupervised: "ask", policy.ModeTrusted: "ask"}},
 			// a socket directory is not a host
 			{"psql -h /var/run/postgresql -U postgres -c 'select 1'", map[string]string{policy.ModeSupervised: "ask", policy.ModeTrusted: "allow"}},
 			// a client of a UNIX socket that prints is no reverse shell
