@@ -76,8 +76,12 @@ func anyNameMatch(globs []string, name string, ifPath bool) bool {
 }
 
 // maxIndexRead bounds what is read of a git index to tell whether it
-// tracks a file; a larger index counts as tracking it.
-const maxIndexRead = 8 << 20
+// tracks a file; a larger index counts as tracking it. The index is read
+// in chunks, never whole.
+const maxIndexRead = 16 << 20
+
+// indexChunk is how much of an index is read at a time.
+const indexChunk = 64 << 10
 
 // gitTracks reports whether the git repository around p has p in its
 // index. Anything that cannot be told — no repository found, a .git file
@@ -103,33 +107,54 @@ func gitTracks(p string) bool {
 		return true
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxIndexRead+1))
-	if err != nil || len(data) > maxIndexRead {
-		return true
-	}
 	rel := strings.TrimPrefix(p, strings.TrimSuffix(root, "/")+"/")
-	return indexNames(data, rel)
+	return indexHolds(f, rel)
 }
 
-// indexNames reports whether a git index (versions 2 and 3) may hold an
+// indexNames is indexHolds over an index in memory.
+func indexNames(data []byte, rel string) bool { return indexHolds(bytes.NewReader(data), rel) }
+
+// indexHolds reports whether a git index (versions 2 and 3) may hold an
 // entry named rel: its name followed by the NUL that ends it, not preceded
 // by a "/" (which would make it a longer name's tail). A match anywhere
 // (an extension, a longer name ending in rel) counts: the answer errs
-// towards "tracked". An index that is not one of versions 2 and 3 counts
-// as holding every name.
-func indexNames(data []byte, rel string) bool {
-	if len(data) < 12 || string(data[:4]) != "DIRC" || data[4] != 0 || data[5] != 0 || data[6] != 0 || data[7] != 2 && data[7] != 3 {
+// towards "tracked". An index that is not one of versions 2 and 3, cannot
+// be read or is larger than maxIndexRead counts as holding every name.
+func indexHolds(r io.Reader, rel string) bool {
+	var head [12]byte
+	if _, err := io.ReadFull(r, head[:]); err != nil || string(head[:4]) != "DIRC" || head[4]|head[5]|head[6] != 0 || head[7] != 2 && head[7] != 3 {
 		return true
 	}
 	needle := []byte(rel + "\x00")
-	for at := 12; ; {
-		i := bytes.Index(data[at:], needle)
-		if i < 0 {
-			return false
-		}
-		if at+i == 0 || data[at+i-1] != '/' {
+	keep := len(needle) // carried to the next chunk: a name cut in two, with the byte before it
+	buf := make([]byte, 0, indexChunk+keep+1)
+	buf = append(buf, head[11]) // buf[0] is only ever the byte before a name
+	chunk := make([]byte, indexChunk)
+	total := 0
+	for {
+		n, err := r.Read(chunk)
+		if total += n; total > maxIndexRead {
 			return true
 		}
-		at += i + 1
+		buf = append(buf, chunk[:n]...)
+		for at := 1; ; {
+			i := bytes.Index(buf[at:], needle)
+			if i < 0 {
+				break
+			}
+			if buf[at+i-1] != '/' {
+				return true
+			}
+			at += i + 1
+		}
+		switch {
+		case err == io.EOF:
+			return false
+		case err != nil:
+			return true
+		}
+		if len(buf) > keep {
+			buf = append(buf[:0], buf[len(buf)-keep:]...)
+		}
 	}
 }

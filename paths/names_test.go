@@ -1,10 +1,13 @@
 package paths
 
 import (
+	"bytes"
 	"encoding/binary"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
+	"testing/iotest"
 )
 
 // indexOf is a git index of version v that tracks names, with zeroed stat
@@ -20,6 +23,15 @@ func indexOf(v byte, names ...string) []byte {
 		b = append(b, e...)
 	}
 	return append(b, make([]byte, 20)...)
+}
+
+// manyNames are n file names, src/f0.go … (an index of several chunks).
+func manyNames(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = "src/f" + strconv.Itoa(i) + ".go"
+	}
+	return out
 }
 
 func TestIndexNames(t *testing.T) {
@@ -38,9 +50,15 @@ func TestIndexNames(t *testing.T) {
 		{"version 4 compresses names", indexOf(4, "main.go"), ".env", true},
 		{"not an index", []byte("garbage that is long enough"), ".env", true},
 		{"empty", nil, ".env", true},
+		{"a large index", indexOf(2, append(manyNames(20000), ".env")...), ".env", true},
+		{"a large index without it", indexOf(2, append(manyNames(20000), "sub/.env")...), ".env", false},
 	} {
 		if got := indexNames(tc.index, tc.rel); got != tc.want {
 			t.Errorf("%s: indexNames(%q) = %v, want %v", tc.name, tc.rel, got, tc.want)
+		}
+		// read a byte at a time: every name is cut between two reads
+		if got := indexHolds(iotest.OneByteReader(bytes.NewReader(tc.index)), tc.rel); got != tc.want {
+			t.Errorf("%s: indexHolds(%q) a byte at a time = %v, want %v", tc.name, tc.rel, got, tc.want)
 		}
 	}
 }
@@ -84,6 +102,9 @@ func FuzzIndexNames(f *testing.F) {
 	f.Add([]byte("DIRC"), "x")
 	f.Fuzz(func(t *testing.T, index []byte, rel string) {
 		got := indexNames(index, rel)
+		if slow := indexHolds(iotest.OneByteReader(bytes.NewReader(index)), rel); slow != got {
+			t.Fatalf("indexHolds(%q) = %v a byte at a time, %v at once", rel, slow, got)
+		}
 		if !got && len(index) >= 12 && rel != "" && string(index[:4]) == "DIRC" {
 			// An answer of "untracked" must be certain: the name and its
 			// NUL appear nowhere but after a "/".
