@@ -81,6 +81,7 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 		a.judge.Contact(Contact{URL: u, Span: span})
 	}
 	a.embedded(cmd, code, span)
+	a.decoded(cmd, code, span, dir)
 }
 
 var (
@@ -227,9 +228,11 @@ func codePaths(code, home string) []string {
 	}
 	var out []string
 	for _, ix := range pathTokenRE.get().FindAllStringSubmatchIndex(code, -1) {
-		start := ix[2]
-		m := strings.TrimRight(code[start:ix[3]], ".,;:)]}")
-		if operatorNotPath(code, start, m) {
+		if ix[2] > 0 && code[ix[2]-1] == ':' && strings.HasPrefix(code[ix[2]:], "//") && !strings.HasPrefix(code[ix[2]:], "///") {
+			continue // the host and path of a URL (https://host/p), judged as the URL it is; file:///p stays a path
+		}
+		m := strings.TrimRight(code[ix[2]:ix[3]], ".,;:)]}")
+		if operatorNotPath(code, ix[2], m) {
 			continue
 		}
 		if m == "/" || m == "~" || len(m) > 1 {
@@ -241,17 +244,12 @@ func codePaths(code, home string) []string {
 
 // operatorNotPath reports whether the token m found at code[start:] is
 // code rather than a path: ~name outside quotes is the bitwise-not
-// operator of Python, JavaScript, Ruby, Perl or C (q_not = ~q1), and
-// //host/… after a colon is the rest of a URL (http://example.com/).
+// operator of Python, JavaScript, Ruby, Perl or C (q_not = ~q1).
 func operatorNotPath(code string, start int, m string) bool {
-	before := byte(' ')
-	if start > 0 {
-		before = code[start-1]
+	if len(m) < 2 || m[0] != '~' || m[1] == '/' {
+		return false
 	}
-	if len(m) > 1 && m[0] == '~' && m[1] != '/' {
-		return before != '"' && before != '\'' && before != '`'
-	}
-	return strings.HasPrefix(m, "//") && before == ':'
+	return start == 0 || code[start-1] != '"' && code[start-1] != '\'' && code[start-1] != '`'
 }
 
 var (

@@ -23,6 +23,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 		return // over the work limit: the caller says so once for the call
 	}
 	dir := a.Dir(cmd)
+	r = a.dryRun(cmd, r, dir)
 	a.judge.Command(Command{Cmd: cmd, Result: r, Dir: dir})
 	if cmd.Remote == "" {
 		a.paths(cmd, r.Paths, dir)
