@@ -54,41 +54,77 @@ func (e *MalformedError) Error() string {
 	return fmt.Sprintf("audit: skipped %d malformed line(s); first at %s", e.Lines, e.First)
 }
 
-// Query returns the records of the log at path that match f, oldest first,
-// reading the rotated files (path.N … path.1) before path. Missing files
-// are not an error. When some lines could not be parsed, the records read
-// are returned together with a *[MalformedError].
+// Query returns the records of the log at path that match f, oldest first
+// by their time (a record is written when its decision ends, so one that
+// waited for a person lands after later ones), reading the rotated files
+// (compressed or not, oldest first) before path. Rotated files last
+// written before f.Since are skipped unread. Missing files are not an
+// error. When some lines could not be parsed, the records read are
+// returned together with a *[MalformedError].
 func Query(path string, f Filter) ([]Record, error) {
 	var out []Record
 	err := scanAll(context.Background(), path, f, func(r Record) error {
 		out = append(out, r)
 		return nil
 	})
+	sortByTime(out)
 	return out, err
+}
+
+// sortByTime puts records in time order, keeping the log's order between
+// records of the same time.
+func sortByTime(recs []Record) {
+	slices.SortStableFunc(recs, func(a, b Record) int { return a.Time.Compare(b.Time) })
 }
 
 // scanAll reads the rotated files and then path itself.
 func scanAll(ctx context.Context, path string, f Filter, fn func(Record) error) error {
 	bad := &malformed{}
-	for _, p := range logFiles(path) {
-		if _, err := scanFile(ctx, p, 0, f, fn, bad); err != nil {
-			return err
-		}
+	if err := scanRotated(ctx, path, nil, f, fn, bad); err != nil {
+		return err
+	}
+	if _, err := scanFile(ctx, path, 0, f, fn, bad); err != nil {
+		return err
 	}
 	return bad.err()
 }
 
-// logFiles lists the rotated files that exist, oldest first, then path.
-func logFiles(path string) []string {
-	var files []string
-	for n := 1; ; n++ {
-		if _, err := os.Stat(rotated(path, n)); err != nil {
-			break
-		}
-		files = append(files, rotated(path, n))
+// scanRotated reads the rotated files of the log at path, oldest first,
+// except one that is the same file as skip (the log, opened before the
+// listing, and rotated since). A file written before f.Since holds no
+// record it selects (a record is written after its time): it is skipped.
+func scanRotated(ctx context.Context, path string, skip *os.File, f Filter, fn func(Record) error, bad *malformed) error {
+	files, err := listRotated(path)
+	if err != nil {
+		return err
 	}
-	slices.Reverse(files)
-	return append(files, path)
+	var open fs.FileInfo
+	if skip != nil {
+		open, _ = skip.Stat()
+	}
+	for _, rf := range files {
+		if open != nil && rf.plain {
+			if fi, err := os.Stat(rf.stem); err == nil && os.SameFile(fi, open) {
+				continue
+			}
+		}
+		if !f.Since.IsZero() && modTime(rf).Before(f.Since) {
+			continue
+		}
+		rd, _, err := openRotated(rf)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed past the retention limits meanwhile
+		}
+		if err != nil {
+			return err
+		}
+		_, err = scanLines(ctx, rd, rf.name(), 0, f, fn, bad)
+		rd.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", rf.name(), err)
+		}
+	}
+	return nil
 }
 
 type malformed struct {
