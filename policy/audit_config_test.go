@@ -10,7 +10,8 @@ import (
 )
 
 // TestAuditSettings checks that [audit] rotation settings are read, and
-// that bad ones are reported with their file, line and field, all at once.
+// that bad ones (and a negative [state] timeout) are reported with their
+// file, line and field, all at once.
 func TestAuditSettings(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.toml")
@@ -26,7 +27,7 @@ func TestAuditSettings(t *testing.T) {
 		t.Errorf("[audit] (-want +got):\n%s", diff)
 	}
 	bad := filepath.Join(dir, "bad.toml")
-	if err := os.WriteFile(bad, []byte("[audit]\nmax_size_mb = -1\nrotate_every = \"-1h\"\nkeep = -2\nmax_age = \"-72h\"\ncompress = \"zstd\"\n"), 0o600); err != nil {
+	if err := os.WriteFile(bad, []byte("[audit]\nmax_size_mb = -1\nrotate_every = \"-1h\"\nkeep = -2\nmax_age = \"-72h\"\ncompress = \"zstd\"\n[state]\ntimeout = \"-1s\"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	_, err = Load(LoadOptions{ConfigFile: bad})
@@ -34,7 +35,8 @@ func TestAuditSettings(t *testing.T) {
 		bad + ":3:16: audit.rotate_every: must not be negative\n" +
 		bad + ":4:8: audit.keep: must not be negative\n" +
 		bad + ":5:11: audit.max_age: must not be negative\n" +
-		bad + `:6:12: audit.compress: invalid value "zstd" (valid: gzip, none)`
+		bad + `:6:12: audit.compress: invalid value "zstd" (valid: gzip, none)` + "\n" +
+		bad + ":8:11: state.timeout: must not be negative"
 	if err == nil || err.Error() != wantErr {
 		t.Errorf("Load(bad [audit]) = %v\nwant %s", err, wantErr)
 	}

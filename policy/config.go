@@ -436,6 +436,11 @@ type State struct {
 	// its last heartbeat: a replica that dies has them closed as abandoned
 	// once it runs out. Zero means 15s; at least 2s.
 	Lease time.Duration `toml:"lease"`
+	// Timeout bounds each database operation (waiting for a connection
+	// included); one that takes longer is treated as the database being
+	// unreachable: the call is denied and its record kept in the spool.
+	// Zero means 750ms.
+	Timeout time.Duration `toml:"timeout"`
 	// Replica names this process in the database (approvals it owns, audit
 	// records it writes). Empty means host name and process id.
 	Replica string `toml:"replica"`

@@ -166,7 +166,7 @@ func (c *Settings) checkMisc(bad reporter) {
 		bad("network", strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
 	for name, d := range map[string]time.Duration{"approval.timeout": c.Approval.Timeout,
-		"audit.rotate_every": c.Audit.RotateEvery, "audit.max_age": c.Audit.MaxAge} {
+		"audit.rotate_every": c.Audit.RotateEvery, "audit.max_age": c.Audit.MaxAge, "state.timeout": c.State.Timeout} {
 		if d < 0 {
 			bad(name, "must not be negative")
 		}
