@@ -26,14 +26,13 @@ func Follow(ctx context.Context, path string, f Filter, fn func(Record) error) e
 		history = append(history, r)
 		return nil
 	}
-	// The log is opened before the rotated files are listed, so a rotation
-	// in between leaves its records in one of the two, not in neither.
-	t := &tailer{path: path, f: f, fn: keep, bad: bad}
-	defer t.close()
-	if err := t.open(); err != nil {
+	cur, files, err := openAndList(path)
+	if err != nil {
 		return err
 	}
-	if err := scanRotated(ctx, path, t.file, f, keep, bad); err != nil {
+	t := &tailer{path: path, f: f, fn: keep, bad: bad, file: cur}
+	defer t.close()
+	if err := scanRotated(ctx, files, f, keep, bad); err != nil {
 		return err
 	}
 	if err := t.poll(ctx); err != nil {

@@ -80,34 +80,66 @@ func sortByTime(recs []Record) {
 // scanAll reads the rotated files and then path itself.
 func scanAll(ctx context.Context, path string, f Filter, fn func(Record) error) error {
 	bad := &malformed{}
-	if err := scanRotated(ctx, path, nil, f, fn, bad); err != nil {
+	cur, files, err := openAndList(path)
+	if err != nil {
 		return err
 	}
-	if _, err := scanFile(ctx, path, 0, f, fn, bad); err != nil {
+	if cur != nil {
+		defer cur.Close()
+	}
+	if err := scanRotated(ctx, files, f, fn, bad); err != nil {
 		return err
+	}
+	if cur != nil {
+		if _, err := scanLines(ctx, cur, path, 0, f, fn, bad); err != nil {
+			return err
+		}
 	}
 	return bad.err()
 }
 
-// scanRotated reads the rotated files of the log at path, oldest first,
-// except one that is the same file as skip (the log, opened before the
-// listing, and rotated since). A file written before f.Since holds no
-// record it selects (a record is written after its time): it is skipped.
-func scanRotated(ctx context.Context, path string, skip *os.File, f Filter, fn func(Record) error, bad *malformed) error {
-	files, err := listRotated(path)
-	if err != nil {
-		return err
-	}
-	var open fs.FileInfo
-	if skip != nil {
-		open, _ = skip.Stat()
-	}
-	for _, rf := range files {
-		if open != nil && rf.plain {
-			if fi, err := os.Stat(rf.stem); err == nil && os.SameFile(fi, open) {
-				continue
-			}
+// openAndList opens the log at path (nil when it does not exist) and lists
+// its rotated files, again when a rotation came in between, so that every
+// record is in exactly one of the two: the file opened or one listed. A
+// rotation afterwards leaves the opened file whole (writers switch to the
+// new one) and out of the list.
+func openAndList(path string) (*os.File, []rotatedFile, error) {
+	for attempt := 0; ; attempt++ {
+		cur, err := os.Open(path)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, err
 		}
+		files, err := listRotated(path)
+		if err != nil {
+			if cur != nil {
+				cur.Close()
+			}
+			return nil, nil, err
+		}
+		if attempt >= 10 || sameAsPath(cur, path) {
+			return cur, files, nil
+		}
+		if cur != nil {
+			cur.Close()
+		}
+	}
+}
+
+// sameAsPath reports whether path still names f (both missing counts).
+func sameAsPath(f *os.File, path string) bool {
+	now, err := os.Stat(path)
+	if f == nil {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	open, err2 := f.Stat()
+	return err == nil && err2 == nil && os.SameFile(now, open)
+}
+
+// scanRotated reads the rotated files, oldest first. A file written
+// before f.Since holds no record it selects (a record is written after
+// its time): it is skipped.
+func scanRotated(ctx context.Context, files []rotatedFile, f Filter, fn func(Record) error, bad *malformed) error {
+	for _, rf := range files {
 		if !f.Since.IsZero() && modTime(rf).Before(f.Since) {
 			continue
 		}

@@ -58,7 +58,7 @@ func testRecord(writer string, i int) Record {
 // at once and checks that every line arrives whole and exactly once, with
 // and without rotation.
 func TestWriterManyProcesses(t *testing.T) {
-	for _, maxSize := range []int64{-1, 64 << 10} {
+	for _, maxSize := range []int64{-1, 64 << 10, 4 << 10} {
 		t.Run(fmt.Sprintf("maxSize=%d", maxSize), func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), FileName)
 			const procs, perProc, goroutines, perGoroutine = 4, 150, 8, 50
@@ -77,7 +77,44 @@ func TestWriterManyProcesses(t *testing.T) {
 					}
 				})
 			}
+			// Meanwhile a reader sees every record at most once, and never
+			// fewer than before (none is removed: Keep is 1000), though files
+			// are rotated, compressed and their plain copies removed under it.
+			done := make(chan struct{})
+			reads := make(chan int)
+			go func() {
+				n, last := 0, 0
+				defer func() { reads <- n }()
+				for {
+					select {
+					case <-done:
+						return
+					default:
+					}
+					recs, err := Query(path, Filter{})
+					if err != nil {
+						t.Errorf("Query during writes: %v", err)
+						return
+					}
+					seen := map[string]bool{}
+					for _, r := range recs {
+						if seen[r.Args] {
+							t.Errorf("Query during writes returned %.20q twice", r.Args)
+							return
+						}
+						seen[r.Args] = true
+					}
+					if len(recs) < last {
+						t.Errorf("Query during writes returned %d records after %d", len(recs), last)
+						return
+					}
+					last = len(recs)
+					n++
+				}
+			}()
 			wg.Wait()
+			close(done)
+			t.Logf("%d reads during the writes", <-reads)
 			recs, err := Query(path, Filter{})
 			if err != nil {
 				t.Fatalf("Query: %v (torn lines?)", err)
