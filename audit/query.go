@@ -178,23 +178,6 @@ func (m *malformed) err() error {
 	return &MalformedError{Lines: m.lines, First: m.first}
 }
 
-// scanFile calls fn for each matching complete line of file from offset
-// and returns the offset after the last complete line.
-func scanFile(ctx context.Context, file string, offset int64, f Filter, fn func(Record) error, bad *malformed) (int64, error) {
-	fh, err := os.Open(file)
-	if errors.Is(err, fs.ErrNotExist) {
-		return offset, nil
-	}
-	if err != nil {
-		return offset, err
-	}
-	defer fh.Close()
-	if _, err := fh.Seek(offset, io.SeekStart); err != nil {
-		return offset, err
-	}
-	return scanLines(ctx, fh, file, offset, f, fn, bad)
-}
-
 func scanLines(ctx context.Context, rd io.Reader, file string, offset int64, f Filter, fn func(Record) error, bad *malformed) (int64, error) {
 	br := bufio.NewReaderSize(rd, 64<<10)
 	for n := 1; ctx.Err() == nil; n++ {

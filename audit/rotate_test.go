@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -276,4 +277,37 @@ func TestQuerySinceSkipsOldFiles(t *testing.T) {
 	if err != nil || len(recs) != 0 {
 		t.Errorf("Query since after the rotated file = %v, %v; want nothing read", recs, err)
 	}
+}
+
+// FuzzQueryRotated feeds rotated files of any content, compressed or
+// claiming to be, and names of any shape beside the log: Query must not
+// panic, must return only what the filter selects, and reports a bad
+// compressed file as an error naming it.
+func FuzzQueryRotated(f *testing.F) {
+	f.Add([]byte(`{"time":"2026-11-21T09:00:00Z","tool":"Bash","verdict":"deny"}`+"\n"), "20261121T090000.000000000Z")
+	f.Add([]byte("\x1f\x8b\x08\x00garbage"), "7")
+	f.Add([]byte("{}\n"), "lock")
+	f.Fuzz(func(t *testing.T, data []byte, suffix string) {
+		if strings.ContainsAny(suffix, "/\x00") || suffix == "" || len(suffix) > 100 {
+			return
+		}
+		dir := t.TempDir()
+		path := filepath.Join(dir, FileName)
+		var z bytes.Buffer
+		zw := gzip.NewWriter(&z)
+		zw.Write(data)
+		zw.Close()
+		os.WriteFile(rotatedName(path, t0)+gzSuffix, z.Bytes(), 0o600)
+		os.WriteFile(path+"."+suffix, data, 0o600)
+		os.WriteFile(path, data, 0o600)
+		recs, err := Query(path, Filter{Verdicts: []risk.Verdict{risk.Deny}})
+		if _, ok := errors.AsType[*MalformedError](err); err != nil && !ok && !strings.Contains(err.Error(), FileName) {
+			t.Fatalf("error %v names no file", err)
+		}
+		for _, r := range recs {
+			if r.Verdict != risk.Deny {
+				t.Errorf("filter let through %v", r.Verdict)
+			}
+		}
+	})
 }
