@@ -250,6 +250,7 @@ func (w *Writer) tidy() {
 		if len(files)-i > w.keep || old {
 			os.Remove(f.stem)
 			os.Remove(f.stem + gzSuffix)
+			os.Remove(f.stem + tmpSuffix) // left by a compression a crash cut short
 			files[i].plain, files[i].gz = false, false
 		}
 	}
