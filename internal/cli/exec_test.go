@@ -143,3 +143,20 @@ func TestHomePathHint(t *testing.T) {
 		t.Errorf("no directory of PATH below home: hint %q, want none", got)
 	}
 }
+
+// TestWorkdirIsAbsolute: a relative --cwd is judged as the directory it
+// names. Kept relative, a program's path (/bin/sh) was judged against
+// roots no path rule matches, and `exec --cwd ws -- /bin/sh -c …` was
+// denied as unverifiable ("the path rules deny reading it").
+func TestWorkdirIsAbsolute(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cwd, want := range map[string]string{"ws": filepath.Join(wd, "ws"), "/srv/proj": "/srv/proj", "": wd} {
+		f := &policyFlags{cwd: cwd}
+		if got := f.workdir(); got != want {
+			t.Errorf("workdir with --cwd %q = %q, want %q", cwd, got, want)
+		}
+	}
+}
