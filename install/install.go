@@ -97,8 +97,9 @@ type Change struct {
 	Mode fs.FileMode
 	// Uninstall marks a change that removes toolguard: the content it
 	// replaces holds the hook, so it is not kept as a backup, and the old
-	// backup goes too once it is restored or holds the hook itself
-	// (DropBackup), so that no copy of the hook is left behind.
+	// backup goes too (DropBackup), restored or used to tell the person's
+	// entries from toolguard's, so that no copy of the settings with or
+	// without the hook is left behind.
 	Uninstall  bool
 	DropBackup bool
 }
@@ -418,9 +419,15 @@ func planRemoval(c Change, ed editor) (Change, error) {
 			return finish(c, nil)
 		}
 	}
+	// Otherwise toolguard's entries are taken out of the file as it is now,
+	// keeping the person's edits since install. The backup served that
+	// (which deny rules were theirs) and nothing after: a later install
+	// backs up the file as it will be then. Left behind, it would be a
+	// stale copy of the settings (holding the hook, when it was made after
+	// toolguard was in).
 	var err error
 	c.After, err = ed.uninstall(c.Before, backup)
-	c.DropBackup = holdsHook || backup != nil && bytes.Equal(backup, c.After)
+	c.DropBackup = backup != nil
 	return finish(c, err)
 }
 

@@ -179,7 +179,9 @@ func newUninstallCmd(a *app) *cobra.Command {
 		Use:   "uninstall AGENT|service",
 		Short: "Remove toolguard's hook from an agent's settings, or the serve user service",
 		Long: `Remove exactly what "toolguard install AGENT" added. When the settings file is
-still what install wrote, its backup is restored byte for byte.`,
+still what install wrote, its backup is restored byte for byte; otherwise
+toolguard's entries are taken out and your edits since install are kept. The
+backup (FILE` + install.BackupSuffix + `) is removed either way.`,
 		Args: cobra.ExactArgs(1),
 	}
 	addInstallFlags(cmd, f)
