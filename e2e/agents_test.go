@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -310,14 +311,20 @@ func TestAgentClientsUninstall(t *testing.T) {
 	}
 }
 
-// snapshot reads every regular file under dir.
+// snapshot is every directory and regular file under dir, with its
+// permission bits and a file's content: uninstall must leave no directory
+// install made, and restore modes as well as bytes.
 func snapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	_ = filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
-		if err == nil && fi.Mode().IsRegular() {
+		switch {
+		case err != nil:
+		case fi.IsDir():
+			out[p] = fmt.Sprintf("directory %v", fi.Mode().Perm())
+		case fi.Mode().IsRegular():
 			b, _ := os.ReadFile(p)
-			out[p] = string(b)
+			out[p] = fmt.Sprintf("%v\n%s", fi.Mode().Perm(), b)
 		}
 		return nil
 	})

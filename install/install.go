@@ -101,6 +101,11 @@ type Change struct {
 	// (DropBackup), so that no copy of the hook is left behind.
 	Uninstall  bool
 	DropBackup bool
+	// Root is the directory the file's scope lives in (the home or the
+	// project directory). When applying the change removes the file, the
+	// directories between the file and Root that are then empty are
+	// removed too: install made them for the file. Empty means none are.
+	Root string
 }
 
 // Changed reports whether applying the change would alter the file.
@@ -261,6 +266,18 @@ func fileIn(t target, agent string, scope Scope, opts Options) (string, error) {
 	return "", err
 }
 
+// rootOf is the directory a scope's files live in: the home directory or
+// the project directory (Change.Root); empty when it is unknown.
+func rootOf(scope Scope, opts Options) string {
+	var dir string
+	if scope == Project {
+		dir, _ = opts.project()
+	} else {
+		dir, _ = opts.home()
+	}
+	return dir
+}
+
 func (o Options) home() (string, error) {
 	if o.Home != "" {
 		return o.Home, nil
@@ -336,7 +353,7 @@ func withBackstop(c Change, opts Options, plan func(b Change, ed editor) (Change
 	if !ok {
 		return c, nil
 	}
-	b := Change{Agent: c.Agent, Scope: c.Scope, Uninstall: c.Uninstall}
+	b := Change{Agent: c.Agent, Scope: c.Scope, Uninstall: c.Uninstall, Root: c.Root}
 	var err error
 	if b.File, err = fileIn(t, c.Agent, c.Scope, opts); err != nil {
 		return c, err
@@ -418,8 +435,14 @@ func planRemoval(c Change, ed editor) (Change, error) {
 			return finish(c, nil)
 		}
 	}
+	keep := backup
+	if holdsHook {
+		// A backup made after toolguard was in says nothing about the
+		// person's own rules: toolguard's deny rules in it are toolguard's.
+		keep = nil
+	}
 	var err error
-	c.After, err = ed.uninstall(c.Before, backup)
+	c.After, err = ed.uninstall(c.Before, keep)
 	c.DropBackup = holdsHook || backup != nil && bytes.Equal(backup, c.After)
 	return finish(c, err)
 }
@@ -445,6 +468,7 @@ func start(agent string, scope Scope, opts Options) (Change, error) {
 	if c.File, err = File(agent, scope, opts); err != nil {
 		return c, err
 	}
+	c.Root = rootOf(scope, opts)
 	c.Before, err = readOptional(c.File)
 	return c, err
 }
