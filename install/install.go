@@ -137,46 +137,6 @@ type target struct {
 	edit          editor
 }
 
-// claudeDeny mirrors the hard denies into Claude Code's permissions.deny,
-// because its hooks fail open (a crashed or timed-out hook lets the call
-// through). Rule syntax: code.claude.com/docs/en/permissions.
-var claudeDeny = []string{
-	"Read(~/.ssh/**)",
-	"Edit(~/.ssh/**)",
-	"Read(~/.aws/**)",
-	"Read(~/.gnupg/**)",
-	"Edit(~/.claude/settings.json)",
-	"Edit(~/.claude/settings.local.json)",
-	"Edit(./.claude/settings.json)",
-	"Edit(./.claude/settings.local.json)",
-	"Edit(~/.config/toolguard/**)",
-	"Bash(rm -rf /)",
-	"Bash(rm -rf / *)",
-	"Bash(rm -rf ~)",
-	"Bash(rm -rf ~/)",
-	"Bash(mkfs*)",
-}
-
-// qwenDeny mirrors the hard denies into Qwen Code's permissions.deny
-// (Claude Code's rule syntax: Bash, Read and Edit are its aliases of
-// run_shell_command, read_file and edit), because Qwen Code runs a call
-// when its hook exits with a code other than 2 or prints something that is
-// not JSON.
-var qwenDeny = []string{
-	"Read(~/.ssh/**)",
-	"Edit(~/.ssh/**)",
-	"Read(~/.aws/**)",
-	"Read(~/.gnupg/**)",
-	"Edit(~/.qwen/settings.json)",
-	"Edit(./.qwen/settings.json)",
-	"Edit(~/.config/toolguard/**)",
-	"Bash(rm -rf /)",
-	"Bash(rm -rf / *)",
-	"Bash(rm -rf ~)",
-	"Bash(rm -rf ~/)",
-	"Bash(mkfs*)",
-}
-
 // agentTimeout is the hook timeout written for every agent, in seconds:
 // room for a decision and for a person's answer through toolguard's
 // approver (hook.AgentTimeout), since most agents let a call through when
@@ -201,9 +161,16 @@ func commandHandler(c string) json.RawMessage {
 // empty, which a server without a token ignores).
 const tokenHeader = "Bearer $" + hook.ServerTokenEnv
 
+// claudeCodeRules and qwenCodeRules are the hard denies mirrored into
+// Claude Code's and Qwen Code's permissions.deny, because their hooks fail
+// open: a crashed or timed-out hook (Qwen Code: any exit code but 2) lets
+// the call through.
+func claudeCodeRules() []string { return claudeRules(hook.ClaudeCode) }
+func qwenCodeRules() []string   { return claudeRules(hook.QwenCode) }
+
 var targets = map[string]target{
 	hook.ClaudeCode: {".claude/settings.json", ".claude/settings.json", jsonAgent{
-		events: []string{"PreToolUse"}, grouped: true, matcher: "*", handler: commandHandler, deny: claudeDeny}},
+		events: []string{"PreToolUse"}, grouped: true, matcher: "*", handler: commandHandler, deny: claudeCodeRules}},
 	hook.Codex: {".codex/hooks.json", ".codex/hooks.json", jsonAgent{
 		events: []string{"PreToolUse", "PermissionRequest"}, grouped: true, matcher: "*", handler: commandHandler}},
 	hook.GeminiCLI: {".gemini/settings.json", ".gemini/settings.json", jsonAgent{
@@ -227,14 +194,15 @@ var targets = map[string]target{
 	hook.Kilo: {".config/kilo/plugin/toolguard.js", ".kilo/plugin/toolguard.js",
 		scriptAgent{agent: hook.Kilo, tmpl: pluginTemplate, comment: "//", event: hook.EvPluginBefore}},
 	hook.QwenCode: {".qwen/settings.json", ".qwen/settings.json", jsonAgent{
-		events: []string{"PreToolUse"}, grouped: true, matcher: "*", handler: commandHandler, deny: qwenDeny}},
+		events: []string{"PreToolUse"}, grouped: true, matcher: "*", handler: commandHandler, deny: qwenCodeRules}},
 	hook.Cline: {".cline/hooks/PreToolUse", ".clinerules/hooks/PreToolUse",
 		scriptAgent{agent: hook.Cline, tmpl: clineTemplate, comment: "#", event: "PreToolUse"}},
 	hook.Droid: {".factory/settings.json", ".factory/settings.json", jsonAgent{
 		events: []string{"PreToolUse"}, grouped: true, matcher: "*",
 		handler: func(c string) json.RawMessage {
 			return rawJSON("type", "command", "command", c, "timeout", agentTimeout)
-		}}},
+		},
+		deny: droidBlocklist, denyList: "commandBlocklist"}},
 }
 
 // File returns the settings file toolguard edits for an agent and scope.
