@@ -43,6 +43,12 @@ type agentClient struct {
 	// failsOpen says why a client runs a call whose hook cannot run with
 	// nothing to stop it; empty when something does.
 	failsOpen string
+	// failClosedArgs are the client's arguments after the prompt in the
+	// fail-closed test; nil means the permissive mode's.
+	failClosedArgs []string
+	// backstopSays is what the model is told when the backstop stopped the
+	// wipe there; "" when the test does not check who stopped it.
+	backstopSays string
 	// ownDeny is how the client words a deny by the backstop rules install
 	// wrote into its own settings, which may stop a call before the hook.
 	ownDeny string
@@ -112,7 +118,11 @@ var agentClients = []agentClient{
 	},
 	{
 		agent: "droid", program: "droid", settingsDir: ".factory",
-		failsOpen: "Droid runs a call whose hook cannot run, and toolguard writes no backstop rules for it yet",
+		backstopWipe: "rm -rf $HOME", // commandBlocklist: rm -rf $HOME
+		// With permissions skipped Droid runs what its default denylist
+		// would ask about; the blocklist still refuses.
+		failClosedArgs: []string{"--skip-permissions-unsafe"},
+		backstopSays:   `matched blocked-command rule "rm -rf $HOME"`,
 		setup: func(t *testing.T, r *run) {
 			writeSettings(t, filepath.Join(r.home, ".factory", "settings.json"),
 				`{"customModels":[{"model":"e2e-model","displayName":"e2e","baseUrl":"http://127.0.0.1:`+mockPort+`/v1","apiKey":"dummy","provider":"generic-chat-completion-api","maxOutputTokens":1000}]}`)
@@ -269,6 +279,9 @@ func TestAgentClientsFailClosed(t *testing.T) {
 			}
 			tool, _ := a.shell("")
 			margs := a.modes[a.permissive]
+			if a.failClosedArgs != nil {
+				margs = a.failClosedArgs
+			}
 			res := r.session(scenario{API: "chat", Tool: tool, Input: c.input(r), Final: "done"},
 				120*time.Second, a.env, a.args("do the task", margs)...)
 			if res.timedOut {
@@ -276,6 +289,9 @@ func TestAgentClientsFailClosed(t *testing.T) {
 			}
 			if c.ran(r) {
 				t.Errorf("%s ran a wipe while its toolguard hook could not run:\n%s", a.agent, res.describe())
+			}
+			if got, _ := res.toolResult(); a.backstopSays != "" && !strings.Contains(got.Result, a.backstopSays) {
+				t.Errorf("%s: the wipe was not stopped by toolguard's backstop (the model was not told %q):\n%s", a.agent, a.backstopSays, res.describe())
 			}
 		})
 	}
