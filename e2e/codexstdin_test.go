@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,7 +18,9 @@ const stdinMarker = "probe-4711"
 // the exec_command; this records whether Codex asks it again for the
 // input. Codex 0.171.0 does not (openai/codex#46372): the input reaches
 // the process unseen, so a session toolguard allowed (a bare interpreter
-// in trusted or full mode) could be handed any command. Turning the
+// in trusted or full mode, a pager in any mode) could be handed any
+// command. The hook's payload names the exec_command Bash with only its
+// command, so toolguard cannot tell a terminal session from a plain run. Turning the
 // unified_exec feature off does not take write_stdin away either.
 func TestCodexWriteStdin(t *testing.T) {
 	t.Run("unified exec", func(t *testing.T) {
@@ -41,7 +45,16 @@ func TestCodexWriteStdin(t *testing.T) {
 			t.Fatalf("cat did not keep running in a session for write_stdin (results %q):\n%s", results, res.describe())
 		}
 		second := results[1]
-		t.Logf("write_stdin result: %q", second)
+		// toolguard's audit log holds every call its hook was asked about:
+		// the exec_command alone (Codex names it Bash, with only the
+		// command; no tty), nothing for the input typed into it.
+		audit, err := os.ReadFile(filepath.Join(r.home, ".local", "state", "toolguard", "audit.jsonl"))
+		if err != nil {
+			t.Fatalf("toolguard's audit log: %v", err)
+		}
+		if lines := strings.Split(strings.TrimSpace(string(audit)), "\n"); len(lines) != 1 || !strings.Contains(lines[0], `"tool":"Bash"`) {
+			t.Errorf("the hook was asked about other calls than the exec_command; update docs/agents.md (known edges):\n%s", audit)
+		}
 		switch {
 		case strings.Contains(second, "toolguard"):
 			t.Errorf("Codex now runs the PreToolUse hook for write_stdin (toolguard answered %q): update docs/agents.md (known edges) and check toolguard's verdict on it", second)
