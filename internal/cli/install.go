@@ -195,9 +195,47 @@ still what install wrote, its backup is restored byte for byte.`,
 		if err != nil {
 			return err
 		}
-		return finishChange(a, f, c, "removed toolguard's hook for", "")
+		var trusted []install.CodexHook
+		if args[0] == hook.Codex && c.Changed() && !f.dryRun {
+			trusted = codexTrusted(a, opts) // asked before the entries go
+		}
+		if err := finishChange(a, f, c, "removed toolguard's hook for", ""); err != nil || trusted == nil {
+			return err
+		}
+		return codexUntrust(a, opts, trusted)
 	}
 	return cmd
+}
+
+// codexTrusted is the list of toolguard's Codex hooks Codex trusts, as the
+// codex program reports them; nil when none are, or codex cannot be asked
+// (then it says that their trust records stay).
+func codexTrusted(a *app, opts install.Options) []install.CodexHook {
+	hooks, err := install.CodexHooks(a.ctx, "", cmp.Or(opts.Project, "."))
+	if err != nil {
+		fmt.Fprintf(a.io.Stdout, "codex could not be asked which of toolguard's hooks it trusts (%v), so their trust records in its config.toml stay (harmless: they name entries that are gone).\n", err)
+		return nil
+	}
+	var trusted []install.CodexHook
+	for _, h := range hooks {
+		if h.TrustStatus == "trusted" {
+			trusted = append(trusted, h)
+		}
+	}
+	return trusted
+}
+
+// codexUntrust removes the trust records of hooks, which uninstall just
+// removed, from Codex's config.toml.
+func codexUntrust(a *app, opts install.Options, hooks []install.CodexHook) error {
+	home, _ := os.UserHomeDir()
+	home = cmp.Or(opts.Home, home)
+	cfg := install.CodexConfigFile(home, "")
+	if err := install.UntrustCodexHooks(cfg, home, hooks); err != nil {
+		return fmt.Errorf("removing the trust records of toolguard's hooks from %s: %w", cfg, err)
+	}
+	fmt.Fprintf(a.io.Stdout, "removed the trust record%s of toolguard's hooks from %s\n", plural(len(hooks)), cfg)
+	return nil
 }
 
 func (f *installFlags) options() (install.Options, install.Scope, error) {
