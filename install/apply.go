@@ -101,11 +101,6 @@ func write(file string, data []byte, mode fs.FileMode) error {
 	return writeAtomic(file, data, mode)
 }
 
-func exists(path string) bool {
-	_, err := os.Lstat(path)
-	return err == nil
-}
-
 // resolveLink follows a symlinked settings file (dotfile managers link
 // them), so the rename replaces the file it points to, not the link.
 func resolveLink(path string) string {
