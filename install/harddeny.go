@@ -101,8 +101,22 @@ func claudeRules(agent string) []string {
 		}
 		out = append(out, "Edit("+g+")")
 	}
-	for _, c := range hardCommandLines() {
+	for _, c := range claudeCommands() {
 		out = append(out, "Bash("+c+")", "Bash("+c+" *)")
+	}
+	return out
+}
+
+// claudeCommands are the hard-deny commands Claude Code's rule syntax can
+// hold: it reads "*" as a wildcard, so `Bash(rm -rf /*)` would refuse
+// `rm -rf /tmp/build` too; a command with a literal "*" is left out (the
+// root wipe it spells is held by `Bash(rm -rf / *)` and the hook).
+func claudeCommands() []string {
+	var out []string
+	for _, c := range hardCommandLines() {
+		if !strings.Contains(c, "*") {
+			out = append(out, c)
+		}
 	}
 	return out
 }
