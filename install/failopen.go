@@ -35,7 +35,7 @@ var fallbacks = map[string]Fallback{
 	hook.Kilo:     {false, "", "the generated plugin, which blocks unless toolguard answers allow"},
 	hook.QwenCode: {true, "when the hook exits with a code other than 2, times out or prints something that is not JSON", ""},
 	hook.Cline:    {false, "", "the generated script, which cancels the call unless toolguard answers"},
-	hook.Droid:    {true, "when the hook crashes or times out (Claude Code's hook semantics; not seen here)", ""},
+	hook.Droid:    {true, "when the hook cannot run, crashes or times out (0.225.2 ran a call whose hook program was gone)", ""},
 }
 
 // droidBackstopNote says what Droid's commandBlocklist leaves out.
