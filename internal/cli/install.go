@@ -199,10 +199,15 @@ still what install wrote, its backup is restored byte for byte.`,
 		if args[0] == hook.Codex && c.Changed() && !f.dryRun {
 			trusted = codexTrusted(a, opts) // asked before the entries go
 		}
-		if err := finishChange(a, f, c, "removed toolguard's hook for", ""); err != nil || trusted == nil {
+		if err := finishChange(a, f, c, "removed toolguard's hook for", ""); err != nil || f.dryRun || !c.Changed() {
 			return err
 		}
-		return codexUntrust(a, opts, trusted)
+		if trusted != nil {
+			if err := codexUntrust(a, opts, trusted); err != nil {
+				return err
+			}
+		}
+		return removeUnusedCopy(a.io.Stdout, opts)
 	}
 	return cmd
 }
@@ -401,7 +406,10 @@ func uninstallService(a *app, f *installFlags) error {
 			return err
 		}
 	}
-	return finishChange(a, f, c, "removed the toolguard serve user", "")
+	if err := finishChange(a, f, c, "removed the toolguard serve user", ""); err != nil || f.dryRun || !c.Changed() {
+		return err
+	}
+	return removeUnusedCopy(a.io.Stdout, install.Options{})
 }
 
 func commandLines(cmds [][]string) string {
