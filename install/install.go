@@ -403,14 +403,8 @@ func planRemoval(c Change, ed editor) (Change, error) {
 			return finish(c, nil)
 		}
 	}
-	keep := backup
-	if holdsHook {
-		// A backup made after toolguard was in says nothing about the
-		// person's own rules: toolguard's deny rules in it are toolguard's.
-		keep = nil
-	}
 	var err error
-	c.After, err = ed.uninstall(c.Before, keep)
+	c.After, err = ed.uninstall(c.Before, backup)
 	c.DropBackup = holdsHook || backup != nil && bytes.Equal(backup, c.After)
 	return finish(c, err)
 }

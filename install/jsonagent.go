@@ -78,8 +78,13 @@ func (j jsonAgent) ensure(hooks *object, ev string, want json.RawMessage) error 
 }
 
 // uninstall removes toolguard's handlers and the deny rules it added (those
-// not already in backup, the file as it was before install).
+// not already in backup, the file as it was before install). A backup that
+// holds toolguard's hook was made after toolguard was in, so the deny
+// rules in it are toolguard's too, not the person's.
 func (j jsonAgent) uninstall(current, backup []byte) ([]byte, error) {
+	if c, _, _ := j.status(backup); c != "" {
+		backup = nil
+	}
 	doc, hooks, err := j.open(current)
 	if err != nil {
 		return nil, err
