@@ -53,8 +53,9 @@ func newInstallCmd(a *app) *cobra.Command {
 		Short: "Add toolguard's hook to an agent's settings (" + strings.Join(hook.Agents(), ", ") + "), or install toolguard serve as a user service",
 		Long: `Add "toolguard hook AGENT" to the agent's own settings file, merging with what is
 there. The old file is kept as FILE` + install.BackupSuffix + `; a second install changes
-nothing. For claude-code toolguard's hard denies are also mirrored into
-permissions.deny, because Claude Code lets a call through when a hook fails.
+nothing. Where the agent lets a call through when a hook fails, toolguard's
+hard denies are also written into its own rules (claude-code and qwen-code
+permissions.deny, droid commandBlocklist, gemini-cli and codex rule files).
 
 With --http URL (claude-code only) the hook is an HTTP hook that posts to a
 running "toolguard serve" at URL: no process starts per call, so each call
