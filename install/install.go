@@ -102,6 +102,11 @@ type Change struct {
 	// without the hook is left behind.
 	Uninstall  bool
 	DropBackup bool
+	// Root is the directory the file's scope lives in (the home or the
+	// project directory). When applying the change removes the file, the
+	// directories between the file and Root that are then empty are
+	// removed too: install made them for the file. Empty means none are.
+	Root string
 }
 
 // Changed reports whether applying the change would alter the file.
@@ -133,46 +138,6 @@ type target struct {
 	edit          editor
 }
 
-// claudeDeny mirrors the hard denies into Claude Code's permissions.deny,
-// because its hooks fail open (a crashed or timed-out hook lets the call
-// through). Rule syntax: code.claude.com/docs/en/permissions.
-var claudeDeny = []string{
-	"Read(~/.ssh/**)",
-	"Edit(~/.ssh/**)",
-	"Read(~/.aws/**)",
-	"Read(~/.gnupg/**)",
-	"Edit(~/.claude/settings.json)",
-	"Edit(~/.claude/settings.local.json)",
-	"Edit(./.claude/settings.json)",
-	"Edit(./.claude/settings.local.json)",
-	"Edit(~/.config/toolguard/**)",
-	"Bash(rm -rf /)",
-	"Bash(rm -rf / *)",
-	"Bash(rm -rf ~)",
-	"Bash(rm -rf ~/)",
-	"Bash(mkfs*)",
-}
-
-// qwenDeny mirrors the hard denies into Qwen Code's permissions.deny
-// (Claude Code's rule syntax: Bash, Read and Edit are its aliases of
-// run_shell_command, read_file and edit), because Qwen Code runs a call
-// when its hook exits with a code other than 2 or prints something that is
-// not JSON.
-var qwenDeny = []string{
-	"Read(~/.ssh/**)",
-	"Edit(~/.ssh/**)",
-	"Read(~/.aws/**)",
-	"Read(~/.gnupg/**)",
-	"Edit(~/.qwen/settings.json)",
-	"Edit(./.qwen/settings.json)",
-	"Edit(~/.config/toolguard/**)",
-	"Bash(rm -rf /)",
-	"Bash(rm -rf / *)",
-	"Bash(rm -rf ~)",
-	"Bash(rm -rf ~/)",
-	"Bash(mkfs*)",
-}
-
 // agentTimeout is the hook timeout written for every agent, in seconds:
 // room for a decision and for a person's answer through toolguard's
 // approver (hook.AgentTimeout), since most agents let a call through when
@@ -197,9 +162,16 @@ func commandHandler(c string) json.RawMessage {
 // empty, which a server without a token ignores).
 const tokenHeader = "Bearer $" + hook.ServerTokenEnv
 
+// claudeCodeRules and qwenCodeRules are the hard denies mirrored into
+// Claude Code's and Qwen Code's permissions.deny, because their hooks fail
+// open: a crashed or timed-out hook (Qwen Code: any exit code but 2) lets
+// the call through.
+func claudeCodeRules() []string { return claudeRules(hook.ClaudeCode) }
+func qwenCodeRules() []string   { return claudeRules(hook.QwenCode) }
+
 var targets = map[string]target{
 	hook.ClaudeCode: {".claude/settings.json", ".claude/settings.json", jsonAgent{
-		events: []string{"PreToolUse"}, grouped: true, matcher: "*", handler: commandHandler, deny: claudeDeny}},
+		events: []string{"PreToolUse"}, grouped: true, matcher: "*", handler: commandHandler, deny: claudeCodeRules}},
 	hook.Codex: {".codex/hooks.json", ".codex/hooks.json", jsonAgent{
 		events: []string{"PreToolUse", "PermissionRequest"}, grouped: true, matcher: "*", handler: commandHandler}},
 	hook.GeminiCLI: {".gemini/settings.json", ".gemini/settings.json", jsonAgent{
@@ -223,14 +195,15 @@ var targets = map[string]target{
 	hook.Kilo: {".config/kilo/plugin/toolguard.js", ".kilo/plugin/toolguard.js",
 		scriptAgent{agent: hook.Kilo, tmpl: pluginTemplate, comment: "//", event: hook.EvPluginBefore}},
 	hook.QwenCode: {".qwen/settings.json", ".qwen/settings.json", jsonAgent{
-		events: []string{"PreToolUse"}, grouped: true, matcher: "*", handler: commandHandler, deny: qwenDeny}},
+		events: []string{"PreToolUse"}, grouped: true, matcher: "*", handler: commandHandler, deny: qwenCodeRules}},
 	hook.Cline: {".cline/hooks/PreToolUse", ".clinerules/hooks/PreToolUse",
 		scriptAgent{agent: hook.Cline, tmpl: clineTemplate, comment: "#", event: "PreToolUse"}},
 	hook.Droid: {".factory/settings.json", ".factory/settings.json", jsonAgent{
 		events: []string{"PreToolUse"}, grouped: true, matcher: "*",
 		handler: func(c string) json.RawMessage {
 			return rawJSON("type", "command", "command", c, "timeout", agentTimeout)
-		}}},
+		},
+		deny: droidBlocklist, denyList: "commandBlocklist"}},
 }
 
 // File returns the settings file toolguard edits for an agent and scope.
@@ -260,6 +233,18 @@ func fileIn(t target, agent string, scope Scope, opts Options) (string, error) {
 	}
 	_, err := ParseScope(string(scope))
 	return "", err
+}
+
+// rootOf is the directory a scope's files live in: the home directory or
+// the project directory (Change.Root); empty when it is unknown.
+func rootOf(scope Scope, opts Options) string {
+	var dir string
+	if scope == Project {
+		dir, _ = opts.project()
+	} else {
+		dir, _ = opts.home()
+	}
+	return dir
 }
 
 func (o Options) home() (string, error) {
@@ -337,7 +322,7 @@ func withBackstop(c Change, opts Options, plan func(b Change, ed editor) (Change
 	if !ok {
 		return c, nil
 	}
-	b := Change{Agent: c.Agent, Scope: c.Scope, Uninstall: c.Uninstall}
+	b := Change{Agent: c.Agent, Scope: c.Scope, Uninstall: c.Uninstall, Root: c.Root}
 	var err error
 	if b.File, err = fileIn(t, c.Agent, c.Scope, opts); err != nil {
 		return c, err
@@ -452,6 +437,7 @@ func start(agent string, scope Scope, opts Options) (Change, error) {
 	if c.File, err = File(agent, scope, opts); err != nil {
 		return c, err
 	}
+	c.Root = rootOf(scope, opts)
 	c.Before, err = readOptional(c.File)
 	return c, err
 }
