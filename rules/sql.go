@@ -245,9 +245,8 @@ func sqlClientEffects(text string) script.Effects {
 			stmts = append(stmts, line)
 		}
 	}
-	for _, cmd := range copyPrograms(strings.Join(stmts, "\n")) {
-		e.Shell = append(e.Shell, cmd) // COPY … TO/FROM PROGRAM: the server runs it in a shell
-	}
+	// COPY … TO/FROM PROGRAM: the database server runs the command in a shell
+	e.Shell = append(e.Shell, copyPrograms(strings.Join(stmts, "\n"))...)
 	if sql := strings.TrimSpace(strings.Join(stmts, "\n")); sql != "" && !SQLReadOnly(sql) {
 		e.Exec = true
 		if e.Unknown == "" {
