@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/toolguard/toolguard/paths"
@@ -248,8 +249,13 @@ func (rw *fileRewrite) stdin(out *shell.Command, optCode []string) {
 // inFile names the file, the line and its text in the reasons of the
 // findings from index from on that deny or ask: what in the file a command
 // runs made the decision. The line is the one holding the finding's
-// subject, or else the first that reaches the shell.
+// subject, or else the first that reaches the shell. A file without a name
+// is code whose place its caller names (a build step): nothing is added.
 func (a *Analysis) inFile(from int, files []inlinedFile) {
+	files = slices.DeleteFunc(slices.Clone(files), func(f inlinedFile) bool { return f.shown == "" })
+	if len(files) == 0 {
+		return
+	}
 	fs := *a.ctx.Findings
 	for i := from; i < len(fs); i++ {
 		f := &fs[i]
@@ -267,9 +273,9 @@ func (a *Analysis) inFile(from int, files []inlinedFile) {
 
 // inFileAt names the file, the line at offset at of its text, and that
 // line, in the reasons of the findings from index from on that deny or
-// ask, which the command there made.
+// ask, which the command there made (nothing for a file without a name).
 func (a *Analysis) inFileAt(from int, shown, text string, at int) {
-	if at < 0 || at >= len(text) {
+	if shown == "" || at < 0 || at >= len(text) {
 		return
 	}
 	fs := *a.ctx.Findings
@@ -387,6 +393,9 @@ func shiftSpans(cmds []*shell.Command, off int) {
 // from index from on whose spans point into its region at offset off (or,
 // without one, hold its subject), as inFile does.
 func (a *Analysis) inFileShifted(from int, shown, text string, off int) {
+	if shown == "" {
+		return
+	}
 	fs := *a.ctx.Findings
 	for i := from; i < len(fs); i++ {
 		f := &fs[i]
@@ -414,7 +423,7 @@ func (a *Analysis) placeRegions() {
 			if f.Span.Start < r.start || f.Span.Start > r.end {
 				continue
 			}
-			if (f.Verdict != risk.Allow || f.Blast == risk.BlastCritical) && !strings.HasPrefix(f.Reason, "In ") {
+			if r.shown != "" && (f.Verdict != risk.Allow || f.Blast == risk.BlastCritical) && !strings.HasPrefix(f.Reason, "In ") {
 				n, line := lineAt(r.text, min(f.Span.Start-r.start, len(r.text)))
 				f.Reason = fmt.Sprintf("In %s, line %d (%s): %s", r.shown, n, Shorten(line), f.Reason)
 			}
