@@ -132,7 +132,8 @@ func (a *Analysis) invocation(c *shell.Command, dir string) (buildfile.Invocatio
 // as its steps by the flow of the call, which also reads the files the
 // call itself writes first.
 func (a *Analysis) dryRun(cmd *shell.Command, r rules.Result, dir string) rules.Result {
-	if cmd.Remote != "" || r.Tier != risk.Execute || a.ctx.Files == nil || cmd.Name == "" {
+	if cmd.Remote != "" || r.Tier != risk.Execute || a.ctx.Files == nil || cmd.Name == "" ||
+		len(cmd.Assigns) > 0 || len(cmd.Env) > 0 { // MAKEFILES=…, MAKEFLAGS=…: more than the files read
 		return r
 	}
 	inv, known := a.invocation(cmd, dir)

@@ -132,6 +132,8 @@ func TestResolve(t *testing.T) {
 			want: Plan{Runner: "make", DryRun: true, Read: []string{"/w/Makefile"}, Steps: []Step{
 				st("Makefile", 5, "./configure > gen.mk"),
 			}}},
+		{name: "make -f - reads standard input", cmd: "make -n -f -", files: fakeFiles{},
+			want: Plan{Runner: "make", DryRun: true, Problems: []Problem{{File: "/w/-", Reason: "the Makefile comes from standard input"}}}},
 		{name: "make without a Makefile runs nothing", cmd: "make test", files: fakeFiles{}, want: Plan{}},
 		{name: "make SHELL sets the recipes' language", cmd: "make", files: fakeFiles{"/w/Makefile": "SHELL := /usr/bin/python3\nall:\n\tprint(1)\n"},
 			want: Plan{Runner: "make", Read: []string{"/w/Makefile"}, Size: 40, Steps: []Step{
