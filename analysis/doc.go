@@ -38,7 +38,10 @@
 // text of a file; the store of files the same command line wrote is one,
 // a bounded reader of the disk that follows the path rules can be
 // another), code carried in a command by its language (lang.go), the
-// directory a command's relative operands resolve in by [Analysis.Dir].
+// code a build or task runner runs from its files (make, npm scripts,
+// pytest, go generate, …) by the steps package buildfile finds, each
+// judged as if typed (build.go), the directory a command's relative
+// operands resolve in by [Analysis.Dir].
 //
 // An Analysis belongs to one call and is not safe for concurrent use;
 // nothing in this package keeps state between calls.
