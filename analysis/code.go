@@ -122,7 +122,7 @@ func containsAny(s string, subs []string) bool {
 func namesHome(low string) bool {
 	return containsAny(low, []string{"homedir()", "expanduser(", "path.home()", "dir.home", "userhomedir",
 		"environ['home']", `environ["home"]`, "environ.get('home'", `environ.get("home"`, `getenv("home")`,
-		"getenv('home')", "env.home", `env["home"]`, "env['home']", "$env{home}", "$env{'home'}",
+		"getenv('home')", "env.home", `env.get("home")`, "env.get('home')", `env["home"]`, "env['home']", "$env{home}", "$env{'home'}",
 		`expand_path("~`, "expand_path('~", "'~'", `"~"`, "'~/'", `"~/"`, "$home"})
 }
 

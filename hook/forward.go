@@ -25,6 +25,12 @@ const RuleForward = "hook.forward"
 // HTTP hook sends it too (install writes the header with it).
 const ServerTokenEnv = "TOOLGUARD_SERVER_TOKEN"
 
+// ProgramHeader is the request header a forwarding hook sends its own
+// program's absolute path in. A server whose policy contains allowed calls
+// ([sandbox] wrap) writes the rewritten command with that program, the
+// one on the agent's machine, instead of its own.
+const ProgramHeader = "X-Toolguard-Program"
+
 // DefaultServerTimeout bounds a forwarding hook's wait for its server. The
 // server may itself wait for a person (its deciding deadline plus at most
 // MaxApprovalWait), so the bound is long; it stays inside AgentTimeout, the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -77,6 +78,7 @@ func (s *Server) runHook(w http.ResponseWriter, r *http.Request, cur *current, a
 	}
 	opts := cur.hook
 	opts.Inline, opts.Timeout = true, timeout // bounded runs it in a goroutine of its own
+	opts.Wrap = wrapperFor(opts.Wrap, r)
 	// A payload too short to hold a heavy command is not decoded here;
 	// a longer one is, once, for its lane and for a fail-closed record.
 	l, decoded := s.limits.ordinary, false
@@ -111,6 +113,20 @@ func (s *Server) runHook(w http.ResponseWriter, r *http.Request, cur *current, a
 	d = s.record(r.Context(), cur.base, cur.policy, c, d, start)
 	s.observe(c, d, time.Since(start))
 	return a.Encode(ev, d)
+}
+
+// wrapperFor is the wrapper a hook request's contained calls are written
+// with: the server's, running the program the forwarding hook named in
+// hook.ProgramHeader (the toolguard of the agent's machine) when it names
+// an absolute path, else the server's own.
+func wrapperFor(w *hook.Wrapper, r *http.Request) *hook.Wrapper {
+	prog := r.Header.Get(hook.ProgramHeader)
+	if w == nil || prog == "" || !filepath.IsAbs(prog) || strings.ContainsAny(prog, "\x00\r\n") {
+		return w
+	}
+	own := *w
+	own.Program = filepath.Clean(prog)
+	return &own
 }
 
 // hookCall decodes a hook payload into its event and call as `toolguard

@@ -489,10 +489,13 @@ func printWrap(w io.Writer, statuses []install.AgentStatus, project string) {
 func wrapState(cfg policy.Sandbox, s install.AgentStatus, abi int) string {
 	field := hook.RewriteField(s.Agent)
 	switch {
+	case strings.HasPrefix(s.Command, "http://") || strings.HasPrefix(s.Command, "https://") || forwardServer(s.Command) != "":
+		if field == "" {
+			return "NOT possible: its hook cannot rewrite a call; calls run uncontained (see docs/sandbox.md)"
+		}
+		return "decided by the server: toolguard serve rewrites allowed calls through " + field + " when [sandbox] wrap is on in its policy"
 	case cfg.Wrap == "" || cfg.Wrap == "off":
 		return "off ([sandbox] wrap = \"off\"): calls run as the agent starts them"
-	case strings.HasPrefix(s.Command, "http://") || strings.HasPrefix(s.Command, "https://") || forwardServer(s.Command) != "":
-		return "NOT in force: the hook forwards to toolguard serve, which does not rewrite calls; they run uncontained"
 	case strings.Contains(s.Command, "--defer-allow"):
 		return "NOT in force: --defer-allow leaves allowed calls to the agent, uncontained"
 	case field == "":

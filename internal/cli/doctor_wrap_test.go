@@ -20,7 +20,8 @@ func TestWrapState(t *testing.T) {
 	}{
 		{"off", policy.Sandbox{}, "claude-code", hookCmd, 7, `off ([sandbox] wrap = "off"): calls run as the agent starts them`},
 		{"in force", on, "claude-code", hookCmd, 7, `in force for "execute" calls, through hookSpecificOutput.updatedInput (PreToolUse, PermissionRequest)`},
-		{"http hook", on, "claude-code", "http://127.0.0.1:7878/v1/hooks/claude-code", 7, "NOT in force: the hook forwards to toolguard serve, which does not rewrite calls; they run uncontained"},
+		{"http hook", on, "claude-code", "http://127.0.0.1:7878/v1/hooks/claude-code", 7, "decided by the server: toolguard serve rewrites allowed calls through hookSpecificOutput.updatedInput (PreToolUse, PermissionRequest) when [sandbox] wrap is on in its policy"},
+		{"http hook, local wrap off", policy.Sandbox{}, "claude-code", "http://127.0.0.1:7878/v1/hooks/claude-code", 7, "decided by the server: toolguard serve rewrites allowed calls through hookSpecificOutput.updatedInput (PreToolUse, PermissionRequest) when [sandbox] wrap is on in its policy"},
 		{"defer allow", on, "codex", "toolguard hook codex --defer-allow", 7, "NOT in force: --defer-allow leaves allowed calls to the agent, uncontained"},
 		{"an agent without a rewrite field", on, "some-agent", "toolguard hook some-agent", 7, "NOT possible: its hook cannot rewrite a call; calls run uncontained (see docs/sandbox.md)"},
 		{"no Landlock", on, "codex", "toolguard hook codex", 0, "NOT in force: this kernel lacks Landlock, so calls run uncontained; [sandbox] require = true refuses them instead"},

@@ -214,6 +214,9 @@ func (fw *forwarder) post(ctx context.Context, payload []byte) (status int, exit
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "toolguard-hook")
+	if self := startedAs(); self != "" {
+		req.Header.Set(hook.ProgramHeader, self) // contained calls run through this machine's toolguard
+	}
 	if fw.token != "" {
 		req.Header.Set("Authorization", "Bearer "+fw.token)
 	}

@@ -417,3 +417,21 @@ func TestServerTokenIsNoPolicySetting(t *testing.T) {
 		t.Errorf("loading with $%s set: %v", hook.ServerTokenEnv, err)
 	}
 }
+
+// A forwarding hook names its own program to the server, which writes the
+// commands of contained calls with it ([sandbox] wrap).
+func TestForwardNamesItsProgram(t *testing.T) {
+	var got string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.Header.Get(hook.ProgramHeader)
+		_, _ = io.WriteString(w, `{}`)
+	}))
+	defer srv.Close()
+	fw := &forwarder{endpoint: srv.URL, client: srv.Client()}
+	if _, _, _, err := fw.post(context.Background(), []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	if got != startedAs() || !filepath.IsAbs(got) {
+		t.Errorf("%s = %q, want this program's absolute path %q", hook.ProgramHeader, got, startedAs())
+	}
+}

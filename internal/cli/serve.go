@@ -106,6 +106,9 @@ func runServe(a *app, pf *policyFlags, sf serveFlags) error {
 	// audited and a session or always answer becomes a grant there.
 	hookAsks := &mcpproxy.ServeApprover{Token: token}
 	opts.Hook.Approver, opts.Hook.ApprovalTimeout = hookAsks, opts.ApprovalTimeout
+	// Calls the policy contains ([sandbox] wrap) are rewritten by the
+	// hooks this server answers as by `toolguard hook`.
+	opts.Hook.Wrap = hookWrapper(opts.Policy, pf)
 	srv, err := server.New(opts)
 	if err != nil {
 		return err

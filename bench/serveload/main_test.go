@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -21,6 +22,7 @@ func TestFlagsRefuseUnboundedOrRemoteRuns(t *testing.T) {
 		"-subscribers=-1":               "-subscribers -1: want 0 to 1024",
 		"-url=http://127.0.0.1:7878/x/": "",
 		"-url=http://[::1]:7878":        "",
+		"-pid=42":                       "-pid 42: give the process id of the server -url names (without -url the server runs in this process)",
 	}
 	for arg, want := range tests {
 		_, err := parseFlags([]string{arg})
@@ -68,5 +70,25 @@ func TestHostileRun(t *testing.T) {
 	}
 	if r.Requests != 200 || r.Errors != 0 || r.Hostile != 2 || r.HostileRequests == 0 || r.HostileP99MS > r.HostileMaxMS {
 		t.Errorf("report %s", out.String())
+	}
+}
+
+func TestStatCPU(t *testing.T) {
+	tests := []struct {
+		line string
+		want time.Duration
+		err  bool
+	}{
+		{"1234 (toolguard) S 1 1234 1234 0 -1 4194560 9000 0 0 0 250 130 0 0 20 0 9 0 100 0 0", 3800 * time.Millisecond, false},
+		{"77 (a) b (c)) R 1 77 77 0 -1 0 0 0 0 0 7 3 0 0 20 0 1 0 5 0 0", 100 * time.Millisecond, false},
+		{"no parenthesis here", 0, true},
+		{"1 (x) S 1 2", 0, true},
+		{"1 (x) S 1 1 1 0 -1 0 0 0 0 0 u 3 0 0", 0, true},
+	}
+	for _, tt := range tests {
+		got, err := statCPU(tt.line)
+		if got != tt.want || (err != nil) != tt.err {
+			t.Errorf("statCPU(%q) = %v, %v; want %v, error %v", tt.line, got, err, tt.want, tt.err)
+		}
 	}
 }

@@ -17,8 +17,8 @@
 // each reading it to the end over its own connection (a running server
 // needs its page key, -key).
 //
-//	go run ./server/loadtest -n 200000 -c 32 -procs 2
-//	go run ./server/loadtest -n 50000 -c 16 -hostile 64 -subscribers 100
+//	go run ./bench/serveload -n 200000 -c 32 -procs 2
+//	go run ./bench/serveload -n 50000 -c 16 -hostile 64 -subscribers 100
 package main
 
 import (
@@ -94,6 +94,7 @@ type config struct {
 	procs    int
 	asJSON   bool
 	profile  string
+	pid      int
 }
 
 // Report is the result of a run.
@@ -127,6 +128,12 @@ type Report struct {
 	// is then its GOGC.
 	InProcess bool `json:"in_process"`
 	GCPercent int  `json:"gogc,omitempty"`
+	// CPUPerDecisionUS is the CPU time (user + system) per answered
+	// decision, in microseconds, of the server process given by -pid, or
+	// else of this process (an in-process server and its clients: an upper
+	// bound of the server's). CPUOf says which.
+	CPUPerDecisionUS float64 `json:"cpu_us_per_decision"`
+	CPUOf            string  `json:"cpu_of"`
 	// MeetsGoal: no errors, at least 20,000/s and p99 at most 5 ms.
 	MeetsGoal bool `json:"meets_budget"`
 }
@@ -154,6 +161,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&c.subs, "subscribers", 0, fmt.Sprintf("SSE subscribers reading GET /v1/events meanwhile (at most %d)", maxClients))
 	fs.StringVar(&c.key, "key", os.Getenv("TOOLGUARD_PAGE_KEY"), "page key of a running server, for -subscribers (default $TOOLGUARD_PAGE_KEY)")
 	fs.IntVar(&c.procs, "procs", 2, "GOMAXPROCS for this process (0 leaves it)")
+	fs.IntVar(&c.pid, "pid", 0, "process id of the running server (-url) whose CPU per decision to report (default: this process's)")
 	fs.BoolVar(&c.asJSON, "json", false, "print the report as JSON")
 	fs.StringVar(&c.profile, "cpuprofile", "", "write a CPU profile of the run (server and clients) to this file")
 	if err := fs.Parse(args); err != nil {
@@ -174,6 +182,8 @@ func (c config) check() error {
 		return fmt.Errorf("-hostile %d: want 0 to %d", c.hostile, maxClients)
 	case c.subs < 0 || c.subs > maxClients:
 		return fmt.Errorf("-subscribers %d: want 0 to %d", c.subs, maxClients)
+	case c.pid < 0 || (c.pid > 0 && c.url == ""):
+		return fmt.Errorf("-pid %d: give the process id of the server -url names (without -url the server runs in this process)", c.pid)
 	}
 	if c.url != "" {
 		return checkLoopbackURL(c.url)
@@ -270,6 +280,11 @@ func load(c config, endpoint string) (Report, error) {
 	if err := warmUp(client, endpoint, c.token); err != nil {
 		return Report{}, err
 	}
+	meter := cpuMeter{pid: c.pid}
+	cpu0, err := meter.read()
+	if err != nil {
+		return Report{}, err
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), c.duration)
 	defer cancel()
 	hctx, stopHostile := context.WithCancel(ctx)
@@ -286,9 +301,20 @@ func load(c config, endpoint string) (Report, error) {
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
+	cpu1, err := meter.read()
 	stopHostile()
 	hwg.Wait()
+	if err != nil {
+		return Report{}, err
+	}
 	r := report(c, slices.Concat(lat...), errs.Load(), elapsed)
+	r.CPUOf = "this process (server and clients)"
+	if c.pid != 0 {
+		r.CPUOf = fmt.Sprintf("the server, pid %d", c.pid)
+	}
+	if r.Requests > 0 {
+		r.CPUPerDecisionUS = float64((cpu1 - cpu0).Nanoseconds()) / 1000 / float64(r.Requests)
+	}
 	r.FailClosed = failClosed.Load()
 	r.MeetsGoal = r.MeetsGoal && r.FailClosed == 0
 	if h := slices.Concat(hlat...); len(h) > 0 {
@@ -445,6 +471,9 @@ func print(out io.Writer, r Report, asJSON bool) error {
 		"decisions/s %.0f   p50 %.3f ms   p90 %.3f ms   p99 %.3f ms   max %.3f ms\n",
 		where, r.Clients, r.Procs, r.CPUs, r.Requests, r.Errors, r.FailClosed, r.Seconds,
 		r.PerSecond, r.P50MS, r.P90MS, r.P99MS, r.MaxMS)
+	if err == nil {
+		_, err = fmt.Fprintf(out, "CPU per decision %.1f µs (%s)\n", r.CPUPerDecisionUS, r.CPUOf)
+	}
 	if err == nil && r.Hostile > 0 {
 		_, err = fmt.Fprintf(out, "hostile clients %d: %d answered (%d denied without deciding)   p99 %.3f ms   max %.3f ms\n",
 			r.Hostile, r.HostileRequests, r.HostileFailClosed, r.HostileP99MS, r.HostileMaxMS)
