@@ -170,6 +170,11 @@ func TestResolve(t *testing.T) {
 		{name: "yarn workspace", cmd: "yarn workspace api build", files: fakeFiles{"/w/package.json": pkg},
 			want: Plan{Runner: "yarn", Read: []string{"/w/package.json"},
 				Problems: []Problem{{File: "/w/package.json", Reason: "the scripts of the project's workspaces are not read"}}}},
+		{name: "npm start without a start script runs server.js", cmd: "npm start",
+			files: fakeFiles{"/w/package.json": `{"scripts": {}}`, "/w/server.js": "x"},
+			want: Plan{Runner: "npm", Read: []string{"/w/package.json", "/w/server.js"}, Steps: []Step{
+				{File: "/w/package.json", Text: "node server.js", Lang: Shell, Dir: w},
+			}}},
 		{name: "bun test is bun's own runner", cmd: "bun test", files: fakeFiles{"/w/package.json": pkg}, want: Plan{}},
 		{name: "npm exec runs no script", cmd: "npm exec tsc", files: fakeFiles{"/w/package.json": pkg}, want: Plan{}},
 		{name: "package.json with a non-string script", cmd: "npm test", files: fakeFiles{"/w/package.json": `{"scripts":{"test":1}}`},
