@@ -52,6 +52,9 @@ type Policy struct {
 	servers []netguard.Endpoint
 	// selfPrograms are the paths of toolguard's program.
 	selfPrograms []string
+	// guardArgs are the policy options the deciding guard was started with
+	// (Options.GuardArgs).
+	guardArgs []string
 	// hash is [Policy.Hash], computed on first use.
 	hashOnce sync.Once
 	hash     string
@@ -77,6 +80,12 @@ type Options struct {
 	// where it is installed); writing them or signalling processes running
 	// them is self-tampering. Nil means only the program name "toolguard".
 	Programs []string
+	// GuardArgs are the policy options the guard process compiling this
+	// policy was itself started with, as words ("--config", "/etc/tg.toml",
+	// "--no-user-config"): a toolguard exec or mcp command line that passes
+	// the same ones (as the hook's own [sandbox] wrap rewrite does) loosens
+	// nothing. Nil means none.
+	GuardArgs []string
 }
 
 // Compile checks cfg and builds an immutable Policy. Every problem is
@@ -116,6 +125,7 @@ func compileOne(cfg *Settings, opts Options, profile string) (*Policy, error) {
 		p.servers = append(p.servers, ep)
 	}
 	p.selfPrograms = opts.Programs
+	p.guardArgs = slices.Clone(opts.GuardArgs)
 	p.paths, err = paths.Compile(p.pathsConfig())
 	add("paths", err)
 	p.net, err = netguard.Compile(networkConfig(cfg.Network))

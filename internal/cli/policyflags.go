@@ -78,6 +78,30 @@ func (f *policyFlags) sandboxArgs() []string {
 	return out
 }
 
+// ownArgs are the flags given to this process that set its policy, as
+// words: an agent's toolguard exec or mcp command line passing the same
+// ones (as the exec --wrapped of [sandbox] wrap does) loosens nothing
+// (policy.Options.GuardArgs).
+func (f *policyFlags) ownArgs() []string {
+	out := f.sandboxArgs()
+	if f.mode != "" {
+		out = append(out, "--mode", f.mode)
+	}
+	if f.profile != "" {
+		out = append(out, "--profile", f.profile)
+	}
+	if f.noRequire {
+		out = append(out, "--no-require-approval")
+	}
+	if f.noRestrict {
+		out = append(out, "--no-restrict-to-cwd")
+	}
+	if len(f.allowedPaths) > 0 {
+		out = append(out, "--allowed-paths", strings.Join(f.allowedPaths, ","))
+	}
+	return out
+}
+
 // apply expresses the flags as the last configuration layer.
 func (f *policyFlags) apply(c *policy.Config) {
 	if f.mode != "" {
@@ -158,7 +182,7 @@ func (f *policyFlags) compile(projectDir string) (*policy.Policy, error) {
 	f.ignored, f.files = loaded.Ignored, loaded.Files
 	protected := append(append([]string{}, loaded.Files...), hook.ProtectedPaths()...)
 	protected = append(protected, ownDirs()...)
-	p, err := policy.Compile(loaded.Config, policy.Options{Protected: protected, Denied: secretFiles(loaded.Config.State), ApprovalPorts: runningServePorts()})
+	p, err := policy.Compile(loaded.Config, policy.Options{Protected: protected, Denied: secretFiles(loaded.Config.State), ApprovalPorts: runningServePorts(), GuardArgs: f.ownArgs()})
 	if err != nil {
 		return nil, err
 	}
