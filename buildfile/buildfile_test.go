@@ -212,6 +212,11 @@ func TestResolve(t *testing.T) {
 
 		{name: "pip install -e . runs setup.py", cmd: "pip install -e .", files: fakeFiles{"/w/setup.py": "setup()"},
 			want: Plan{Runner: "pip", Size: 7, Read: []string{"/w/setup.py"}, Steps: []Step{{File: "/w/setup.py", Text: "setup()", Lang: Python, Dir: w}}}},
+		{name: "pip install . imports an in-tree build backend", cmd: "pip install .",
+			files: fakeFiles{"/w/pyproject.toml": "[build-system]\nbuild-backend = \"backend:api\"\nbackend-path = [\"_build\"]\n", "/w/_build/backend.py": "B"},
+			want: Plan{Runner: "pip", Read: []string{"/w/pyproject.toml", "/w/_build/backend.py"}, Steps: []Step{
+				{File: "/w/_build/backend.py", Text: "B", Lang: Python, Dir: w},
+			}}},
 		{name: "pip install of a named package reads nothing", cmd: "pip install requests", files: fakeFiles{"/w/setup.py": "x"}, want: Plan{}},
 
 		{name: "go generate ./... reads every package's directives", cmd: "go generate ./...",
