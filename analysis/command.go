@@ -27,6 +27,8 @@ func (a *Analysis) command(cmd *shell.Command) {
 	a.judge.Command(Command{Cmd: cmd, Result: r, Dir: dir})
 	if cmd.Remote == "" {
 		a.paths(cmd, r.Paths, dir)
+		a.copies(cmd, dir)
+		a.archives(cmd, dir)
 		a.mentions(cmd, r.Paths, dir)
 		if cmd.Inline != nil && cmd.Inline.Known && cmd.Inline.Code != "" {
 			a.code(cmd, cmd.Inline.Code, cmd.Span, dir)

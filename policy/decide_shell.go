@@ -39,10 +39,14 @@ func (e *evaluation) policyChecks(cmd *shell.Command, helpOnly bool) {
 	}
 	if f, ok := selfProtection(cmd); ok {
 		e.add(f)
+	} else if f, ok := p.fleetDBFinding(cmd); ok {
+		e.add(f)
 	}
 	if f, ok := e.guardLoosening(cmd); ok {
 		e.add(f)
 	}
+	e.otherSessions(cmd)
+	e.pathShadow(cmd)
 	if p.highRisk[cmd.Name] && !helpOnly { // rm --help prints and exits
 		e.raised = e.raised || e.tier < risk.Execute
 		e.raise(risk.Execute)

@@ -62,6 +62,9 @@ func commandName(w Word) string {
 	if len(name) > 4 && strings.EqualFold(name[len(name)-4:], ".exe") {
 		name = name[:len(name)-4]
 	}
+	if s, ok := Skeleton(name); ok { // ｒｍ, сurl: judged as what they imitate (lookalike.go)
+		return s
+	}
 	return name
 }
 
