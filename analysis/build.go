@@ -67,7 +67,7 @@ func (f *flow) builds(sc Command) {
 			f.step(nested) // the files the step's commands run, and the runners they start
 		}
 		if f.a.mark() > start {
-			f.a.ctx.Findings.namePlace(start, f.a.where(st, c.Name))
+			f.a.nameStep(start, st, c.Name)
 		}
 	}
 }
@@ -79,39 +79,42 @@ func (a *Analysis) buildStep(sc Command, st buildfile.Step) {
 		cmd.Dir = shell.Word{Value: st.Dir, Known: true}
 	}
 	if st.Lang == buildfile.Shell {
-		a.shellText(&cmd, st.Text, sc.Cmd.Span, "the code", st.File, "") // its place is named by namePlace
+		a.shellText(&cmd, st.Text, sc.Cmd.Span, "the code", st.File, "") // its place is named by nameStep
 		return
 	}
 	a.code(&cmd, st.Text, sc.Cmd.Span, st.Dir)
 }
 
-// where names a step's place for a reason: the file (relative to the
-// workspace when inside it), the line and the code.
-func (a *Analysis) where(st buildfile.Step, runner string) string {
-	code := Shorten(strings.Join(strings.Fields(st.Text), " "))
+// nameStep names, in the reasons of the findings from index from on, the
+// place of the step that made them, as for a file a command runs: "In
+// Makefile, line 9 (rm -rf ${HOME}/*): …" — the file relative to the
+// workspace, the step's line, the code. A finding already named (a file
+// the step runs, a step nested in this one) keeps its place.
+func (a *Analysis) nameStep(from int, st buildfile.Step, runner string) {
+	shown := st.File
 	if ws := a.ctx.Workspace; ws != "" {
 		if rel, ok := strings.CutPrefix(st.File, strings.TrimSuffix(ws, "/")+"/"); ok {
-			st.File = rel
+			shown = rel
 		}
 	}
+	if st.File != "" && st.Line == 0 { // a whole file: the line each finding is about
+		a.inFile(from, []inlinedFile{{shown: shown, text: st.Text}})
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(st.Text), "\n")
+	var place string
 	switch {
 	case st.File == "":
-		return fmt.Sprintf("%s runs `%s`", runner, code)
+		place = fmt.Sprintf("In the %s command (%s): ", runner, Shorten(first))
 	case st.Line == 0:
-		return fmt.Sprintf("%s runs %s (%s)", runner, st.File, code)
+		place = fmt.Sprintf("In %s: ", shown)
+	default:
+		place = fmt.Sprintf("In %s, line %d (%s): ", shown, st.Line, Shorten(first))
 	}
-	return fmt.Sprintf("%s runs %s:%d `%s`", runner, st.File, st.Line, code)
-}
-
-// namePlace prefixes the reasons of the findings from index from on with
-// the place of the code that made them, once.
-func (f *Findings) namePlace(from int, place string) {
-	for i := from; i < len(*f); i++ {
-		fd := &(*f)[i]
-		if strings.HasPrefix(fd.Reason, "[") {
-			continue // named by a step nested in this one
+	fs := *a.ctx.Findings
+	for i := from; i < len(fs); i++ {
+		if !strings.HasPrefix(fs[i].Reason, "In ") {
+			fs[i].Reason = place + fs[i].Reason
 		}
-		fd.Reason = "[" + place + "] " + fd.Reason
 	}
 }
 
@@ -132,7 +135,8 @@ func (a *Analysis) invocation(c *shell.Command, dir string) (buildfile.Invocatio
 // as its steps by the flow of the call, which also reads the files the
 // call itself writes first.
 func (a *Analysis) dryRun(cmd *shell.Command, r rules.Result, dir string) rules.Result {
-	if cmd.Remote != "" || r.Tier != risk.Execute || a.ctx.Files == nil || cmd.Name == "" {
+	if cmd.Remote != "" || r.Tier != risk.Execute || a.ctx.Files == nil || cmd.Name == "" ||
+		len(cmd.Assigns) > 0 || len(cmd.Env) > 0 { // MAKEFILES=…, MAKEFLAGS=…: more than the files read
 		return r
 	}
 	inv, known := a.invocation(cmd, dir)

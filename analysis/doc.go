@@ -40,7 +40,10 @@
 // is the other): a script or another language's file by lang.go, a sed or
 // awk program or SQL by being put in place of its name on the command line
 // before the rule packs classify it (filecode.go); code carried in a
-// command by its language (lang.go), the directory a command's relative
+// command by its language (lang.go), the code a build or task runner runs
+// from its files (make, npm scripts, pytest, go generate, …) by the steps
+// package buildfile finds, each judged as if typed (build.go), the
+// directory a command's relative
 // operands resolve in by [Analysis.Dir].
 //
 // An Analysis belongs to one call and is not safe for concurrent use;

@@ -91,9 +91,13 @@ func (a *Analysis) shellText(cmd *shell.Command, text string, span risk.Span, vi
 		}
 		m := a.mark()
 		a.command(nc)
-		a.inFileAt(m, shown, text, nc.Span.Start-off)
+		if shown != "" { // "": the caller names the place (build.go)
+			a.inFileAt(m, shown, text, nc.Span.Start-off)
+		}
 	}
-	a.inFileShifted(start, shown, text, off)
+	if shown != "" {
+		a.inFileShifted(start, shown, text, off)
+	}
 	if selfRuns > 0 {
 		a.add(forkBombFinding(span, self))
 	}

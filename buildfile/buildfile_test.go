@@ -132,6 +132,8 @@ func TestResolve(t *testing.T) {
 			want: Plan{Runner: "make", DryRun: true, Read: []string{"/w/Makefile"}, Steps: []Step{
 				st("Makefile", 5, "./configure > gen.mk"),
 			}}},
+		{name: "make -f - reads standard input", cmd: "make -n -f -", files: fakeFiles{},
+			want: Plan{Runner: "make", DryRun: true, Problems: []Problem{{File: "/w/-", Reason: "the Makefile comes from standard input"}}}},
 		{name: "make without a Makefile runs nothing", cmd: "make test", files: fakeFiles{}, want: Plan{}},
 		{name: "make SHELL sets the recipes' language", cmd: "make", files: fakeFiles{"/w/Makefile": "SHELL := /usr/bin/python3\nall:\n\tprint(1)\n"},
 			want: Plan{Runner: "make", Read: []string{"/w/Makefile"}, Size: 40, Steps: []Step{
@@ -168,6 +170,11 @@ func TestResolve(t *testing.T) {
 		{name: "yarn workspace", cmd: "yarn workspace api build", files: fakeFiles{"/w/package.json": pkg},
 			want: Plan{Runner: "yarn", Read: []string{"/w/package.json"},
 				Problems: []Problem{{File: "/w/package.json", Reason: "the scripts of the project's workspaces are not read"}}}},
+		{name: "npm start without a start script runs server.js", cmd: "npm start",
+			files: fakeFiles{"/w/package.json": `{"scripts": {}}`, "/w/server.js": "x"},
+			want: Plan{Runner: "npm", Read: []string{"/w/package.json", "/w/server.js"}, Steps: []Step{
+				{File: "/w/package.json", Text: "node server.js", Lang: Shell, Dir: w},
+			}}},
 		{name: "bun test is bun's own runner", cmd: "bun test", files: fakeFiles{"/w/package.json": pkg}, want: Plan{}},
 		{name: "npm exec runs no script", cmd: "npm exec tsc", files: fakeFiles{"/w/package.json": pkg}, want: Plan{}},
 		{name: "package.json with a non-string script", cmd: "npm test", files: fakeFiles{"/w/package.json": `{"scripts":{"test":1}}`},
@@ -205,6 +212,11 @@ func TestResolve(t *testing.T) {
 
 		{name: "pip install -e . runs setup.py", cmd: "pip install -e .", files: fakeFiles{"/w/setup.py": "setup()"},
 			want: Plan{Runner: "pip", Size: 7, Read: []string{"/w/setup.py"}, Steps: []Step{{File: "/w/setup.py", Text: "setup()", Lang: Python, Dir: w}}}},
+		{name: "pip install . imports an in-tree build backend", cmd: "pip install .",
+			files: fakeFiles{"/w/pyproject.toml": "[build-system]\nbuild-backend = \"backend:api\"\nbackend-path = [\"_build\"]\n", "/w/_build/backend.py": "B"},
+			want: Plan{Runner: "pip", Read: []string{"/w/pyproject.toml", "/w/_build/backend.py"}, Steps: []Step{
+				{File: "/w/_build/backend.py", Text: "B", Lang: Python, Dir: w},
+			}}},
 		{name: "pip install of a named package reads nothing", cmd: "pip install requests", files: fakeFiles{"/w/setup.py": "x"}, want: Plan{}},
 
 		{name: "go generate ./... reads every package's directives", cmd: "go generate ./...",

@@ -25,7 +25,8 @@
 //     collected directories (and below them when the reader can list
 //     directories), addopts from pytest.ini, pyproject.toml, tox.ini and
 //     setup.cfg, and --basetemp, whose directory pytest empties.
-//   - pip install -e . and pip install DIR: DIR/setup.py.
+//   - pip install -e . and pip install DIR: DIR/setup.py, and the build
+//     backend DIR/pyproject.toml keeps in the project's tree (backend-path).
 //   - go generate: the //go:generate lines of the named packages; -n runs
 //     nothing.
 //   - just: the recipes named (or the first) and their dependencies,

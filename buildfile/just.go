@@ -1,6 +1,7 @@
 package buildfile
 
 import (
+	"path"
 	"regexp"
 	"strings"
 )
@@ -91,6 +92,10 @@ func (r *resolver) just(inv Invocation) {
 	var text string
 	var ok bool
 	if file != "" {
+		if path.Base(file) == "-" {
+			r.problem(file, "the justfile comes from standard input")
+			return
+		}
 		text, ok = r.read(file)
 	} else {
 		file, text, ok = r.first(dir, "justfile", "Justfile", "JUSTFILE", ".justfile")

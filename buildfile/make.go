@@ -122,6 +122,10 @@ func (r *resolver) make(inv Invocation) {
 	} else {
 		r.plan.Runner = "make"
 		for _, f := range files {
+			if f == "-" {
+				r.problem(join(dir, "-"), "the Makefile comes from standard input")
+				continue
+			}
 			m.remade = append(m.remade, f)
 			p := join(dir, f)
 			if text, ok := r.read(p); ok {

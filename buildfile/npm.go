@@ -159,6 +159,13 @@ func (r *resolver) npm(inv Invocation) {
 		r.script(pj, s, 0, seen)
 	}
 	for _, s := range runs {
+		if _, ok := pj.scripts[s]; !ok && s == "start" && inv.Name == "npm" {
+			// npm start without a start script runs node server.js
+			if _, ok := r.read(join(dir, "server.js")); ok {
+				r.step(Step{File: file, Text: "node server.js", Lang: Shell, Dir: dir})
+			}
+			continue
+		}
 		r.runScript(pj, s, 0, seen)
 	}
 }

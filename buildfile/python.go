@@ -363,7 +363,45 @@ func (r *resolver) pip(inv Invocation) {
 			r.plan.Runner = "pip"
 			r.step(Step{File: p, Text: text, Lang: Python, Dir: join(inv.Dir, d)})
 		}
+		r.inTreeBackend(join(inv.Dir, d))
 	}
+}
+
+// inTreeBackend adds the build backend a project's pyproject.toml keeps in
+// its own tree (backend-path): pip imports it to build the project.
+func (r *resolver) inTreeBackend(dir string) {
+	p := join(dir, "pyproject.toml")
+	text, ok := r.read(p)
+	if !ok {
+		return
+	}
+	var doc struct {
+		BuildSystem struct {
+			Backend string   `toml:"build-backend"`
+			Path    []string `toml:"backend-path"`
+		} `toml:"build-system"`
+	}
+	if err := toml.Unmarshal([]byte(text), &doc); err != nil {
+		r.plan.Runner = "pip"
+		r.problem(p, "pyproject.toml is not valid TOML")
+		return
+	}
+	mod, _, _ := strings.Cut(doc.BuildSystem.Backend, ":")
+	if len(doc.BuildSystem.Path) == 0 || !validModule(mod) {
+		return
+	}
+	r.plan.Runner = "pip"
+	file := strings.ReplaceAll(mod, ".", "/")
+	for _, bp := range doc.BuildSystem.Path {
+		base := join(dir, bp)
+		for _, f := range []string{join(base, file+".py"), join(base, file+"/__init__.py")} {
+			if text, ok := r.read(f); ok {
+				r.step(Step{File: f, Text: text, Lang: Python, Dir: dir})
+				return
+			}
+		}
+	}
+	r.problem(p, "the in-tree build backend "+mod+" is not found")
 }
 
 // isLocalPath reports whether a pip requirement names a local directory.

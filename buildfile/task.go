@@ -2,6 +2,7 @@ package buildfile
 
 import (
 	"encoding/json"
+	"path"
 	"regexp"
 	"strings"
 
@@ -59,6 +60,10 @@ func (r *resolver) task(inv Invocation) {
 	var text string
 	var ok bool
 	if file != "" {
+		if path.Base(file) == "-" {
+			r.problem(file, "the Taskfile comes from standard input")
+			return
+		}
 		text, ok = r.read(file)
 	} else {
 		file, text, ok = r.first(dir, "Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml",

@@ -144,6 +144,22 @@ func ordinaryScript(n int) string {
 	return sb.String()
 }
 
+// ordinaryMakefile is about n bytes of a Makefile whose default goal
+// depends on every target, each of which builds a tool, copies its golden
+// files and tests it: make tool7 runs three recipe lines of the whole file
+// read, plain make as many as fit (up to buildfile's MaxSteps), which the
+// call's work budget ends.
+func ordinaryMakefile(n int) string {
+	var targets, rules strings.Builder
+	for i := 0; targets.Len()+rules.Len() < n-16; i++ {
+		t := strconv.Itoa(i)
+		targets.WriteString(" tool" + t)
+		rules.WriteString("\ntool" + t + ": cmd/tool" + t + "/main.go\n\tgo build -o $(BIN)/tool" + t + " ./cmd/tool" + t + "\n" +
+			"\tcp testdata/tool" + t + ".golden build/\n\tgo test ./cmd/tool" + t + "/...\n")
+	}
+	return "BIN := bin\n\nall:" + targets.String() + "\n" + rules.String()
+}
+
 // BenchmarkDecideRunFile measures Decide on calls that run a file the
 // disk reader reads (issue 24): a 10 KB ordinary script (goal p99 ≤ 1 ms),
 // and the worst files within MaxFileBytes — a shell script of the size
@@ -161,6 +177,8 @@ func BenchmarkDecideRunFile(b *testing.B) {
 		{"script-10KB", "build.sh", ordinaryScript(10 << 10), "bash build.sh"},
 		{"worst-shell-256KiB", "build.sh", worstShell, "bash build.sh"},
 		{"worst-python-256KiB", "gen.py", py.String(), "python3 gen.py"},
+		{"makefile-10KB-one-target", "Makefile", ordinaryMakefile(10 << 10), "make tool7"},
+		{"worst-makefile-256KiB", "Makefile", ordinaryMakefile(policy.MaxFileBytes - 200), "make"},
 		{"sql-10KB", "seed.sql", strings.Repeat("INSERT INTO accounts (email) VALUES ('ada@example.com');\n", 10<<10/58), "psql -d app -f seed.sql"},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
