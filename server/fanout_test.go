@@ -8,8 +8,11 @@ import (
 
 // TestFanOutCost: 100 SSE subscribers reading their streams over real
 // connections cost /v1/decide little. The design's budget is 5% of the
-// throughput (BenchmarkServe measures it); this test allows 25% more CPU
-// per decision, because the machine that runs it is shared: the CPU this
+// throughput (BenchmarkServe measures it on a machine whose load is
+// stated); this test only catches a cost that grows with the subscribers
+// (each decision encoded or written once per subscriber would cost
+// several times more), so it allows up to twice the CPU per decision,
+// because the machine that runs it is shared and busy: the CPU this
 // process spends per decision (server, clients and subscribers together)
 // is steadier there than the rate. Rounds with and without subscribers
 // alternate and the cheapest round of each is compared, so that a burst
@@ -42,8 +45,8 @@ func TestFanOutCost(t *testing.T) {
 	if read == 0 {
 		t.Error("the subscribers read nothing")
 	}
-	if extra > 0.25 {
-		t.Errorf("100 subscribers cost %.1f%% more CPU per decision (allowed here: 25%%, budget: 5%% of the throughput)", 100*extra)
+	if extra > 1 {
+		t.Errorf("100 subscribers cost %.1f%% more CPU per decision (allowed here: 100%%, budget: 5%% of the throughput)", 100*extra)
 	}
 }
 
