@@ -23,7 +23,10 @@ require (
 	mvdan.cc/sh/v3 v3.14.1
 )
 
-require github.com/jackc/pgx/v5 v5.12.0
+require (
+	github.com/jackc/pgx/v5 v5.12.0
+	golang.org/x/text v0.41.0
+)
 
 require (
 	github.com/google/jsonschema-go v0.4.3 // indirect
@@ -35,7 +38,6 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/oauth2 v0.37.0 // indirect
 	golang.org/x/sync v0.22.0 // indirect
-	golang.org/x/text v0.41.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	golang.org/x/tools v0.48.0 // indirect
 )

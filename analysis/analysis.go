@@ -34,6 +34,10 @@ type Context struct {
 	// as code; nil means none is read (only the text of files the call
 	// itself writes before it runs them is known).
 	Files Files
+	// Trees lists the directories commands copy, move and link whole, so
+	// that every path they write is judged; nil means none is listed (a
+	// copied tree is judged by its name only).
+	Trees Trees
 }
 
 // NoWorkspace stands in when a call names no workspace or cwd: nothing is
@@ -61,8 +65,10 @@ func (c *Context) PathEnv(dir string) paths.Env {
 type Analysis struct {
 	ctx   Context
 	judge Judge
-	// depth counts the levels of code carried in code being analysed.
-	depth int
+	// depth counts the levels of code carried in code being analysed, and
+	// decodeDepth the layers of encoded literals decoded (decoded.go).
+	depth       int
+	decodeDepth int
 	// seen are the commands analysed so far, in order, for the checks that
 	// look at the whole call (whole.go); network are those of them that
 	// reached the network.
@@ -160,7 +166,11 @@ func Classify(set *rules.Set, cmd *shell.Command, b *shell.Budget) (rules.Result
 // the budget running out, which the caller reports once for the call.
 func (a *Analysis) problems(s *shell.Script) {
 	for _, pr := range s.Problems {
-		if !pr.OverWorkLimit() {
+		switch {
+		case pr.OverWorkLimit():
+		case pr.OverLimit():
+			a.add(TooComplex(pr))
+		default:
 			a.add(Unverifiable(pr))
 		}
 	}

@@ -23,9 +23,12 @@ func (a *Analysis) command(cmd *shell.Command) {
 		return // over the work limit: the caller says so once for the call
 	}
 	dir := a.Dir(cmd)
+	r = a.dryRun(cmd, r, dir)
 	a.judge.Command(Command{Cmd: cmd, Result: r, Dir: dir})
 	if cmd.Remote == "" {
 		a.paths(cmd, r.Paths, dir)
+		a.copies(cmd, dir)
+		a.archives(cmd, dir)
 		a.mentions(cmd, r.Paths, dir)
 		if cmd.Inline != nil && cmd.Inline.Known && cmd.Inline.Code != "" {
 			a.code(cmd, cmd.Inline.Code, cmd.Span, dir)

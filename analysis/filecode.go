@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/toolguard/toolguard/paths"
@@ -251,6 +252,10 @@ func (rw *fileRewrite) stdin(out *shell.Command, optCode []string) {
 // in the file's text (a shell script's commands); else the line is the one
 // holding the finding's subject, or the first that reaches the shell.
 func (a *Analysis) inFile(from int, files []inlinedFile, spans bool) {
+	files = slices.DeleteFunc(slices.Clone(files), func(f inlinedFile) bool { return f.shown == "" })
+	if len(files) == 0 {
+		return // code whose place its caller names (a build step)
+	}
 	fs := *a.ctx.Findings
 	for i := from; i < len(fs); i++ {
 		f := &fs[i]
@@ -270,7 +275,7 @@ func (a *Analysis) inFile(from int, files []inlinedFile, spans bool) {
 // of the findings from index from on that deny or ask, which the command
 // at span in the file's text made.
 func (a *Analysis) inFileAt(from int, shown, text string, span risk.Span) {
-	if span.Start >= len(text) {
+	if shown == "" || span.Start >= len(text) {
 		return
 	}
 	fs := *a.ctx.Findings

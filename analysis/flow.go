@@ -25,12 +25,14 @@ type flow struct {
 	written written           // canonical file → the text the call wrote into it
 	built   map[string]string // canonical program → the source file it was compiled from
 	loaded  map[string]bool   // written files already judged as code a later command loads
+	judged  map[string]bool   // build steps already judged (build.go)
 }
 
 func (f *flow) step(sc Command) {
 	f.runs(sc)
 	f.loads(sc)
 	f.records(sc)
+	f.builds(sc)
 }
 
 // loads judges what the call wrote before a command that runs code it

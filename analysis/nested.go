@@ -22,7 +22,7 @@ func (a *Analysis) carried(cmd *shell.Command, codes []rules.Code) {
 			continue
 		}
 		if a.depth >= maxCodeNesting {
-			a.add(Unverifiable(shell.Problem{Reason: "code nested too deeply in " + c.Via, Span: c.Span}))
+			a.add(TooComplex(shell.Problem{Reason: "code nested too deeply in " + c.Via, Span: c.Span}))
 			continue
 		}
 		s := a.Parse(c.Text)
@@ -66,7 +66,7 @@ func (a *Analysis) foreign(cmd *shell.Command, c rules.Code, dir string) {
 // names it, for the reasons of what the script does.
 func (a *Analysis) shellText(cmd *shell.Command, text string, span risk.Span, via, self, shown string) {
 	if a.depth >= maxCodeNesting {
-		a.add(Unverifiable(shell.Problem{Reason: "code nested too deeply in " + via, Span: span}))
+		a.add(TooComplex(shell.Problem{Reason: "code nested too deeply in " + via, Span: span}))
 		return
 	}
 	env := a.shellEnv()

@@ -32,7 +32,7 @@ func checkers(t *testing.T, f fixture) map[string]*Checker {
 	t.Helper()
 	base := DefaultConfig()
 	base.Home = f.home
-	base.Protected = append(base.Protected, "<workspace>/.toolguard.toml")
+	base.Protected = append(base.Protected, "<workspace>/guard.local.toml")
 	base.Denied = append(base.Denied, "<workspace>/private/**")
 	base.Roots = []string{"../rwroot"}
 	base.ReadOnlyRoots = []string{f.root + "/shared"}
@@ -193,8 +193,8 @@ func TestCheckReasons(t *testing.T) {
 		{"/etc/safe_config", Write,
 			`Writing /etc/safe_config: the path rule "/etc/safe_config" says deny.`,
 			`The path rule "/etc/safe_config" forbids write here; choose another path.`},
-		{".toolguard.toml", Delete,
-			"Deleting " + f.ws + "/.toolguard.toml is denied: it is toolguard's own configuration or an agent's hook settings (pattern \"<workspace>/.toolguard.toml\").",
+		{"guard.local.toml", Delete,
+			"Deleting " + f.ws + "/guard.local.toml is denied: it is toolguard's own configuration or an agent's hook settings (pattern \"<workspace>/guard.local.toml\").",
 			"Only the user changes toolguard's configuration and the hook settings, outside the agent."},
 		{".git/hooks/x", Write,
 			"Writing " + f.ws + "/.git/hooks/x needs approval: an agent can use it to run code or widen its own permissions outside toolguard's hook (pattern \"**/.git/hooks/**\").",

@@ -184,6 +184,9 @@ var sensitiveWrite = []string{
 // protectedSelf is where toolguard keeps its configuration and state.
 var protectedSelf = []string{
 	"~/.config/toolguard/**", "~/.local/state/toolguard/**", "~/.local/share/toolguard/**",
+	// a project's own policy (policy.ProjectFiles): toolguard's
+	// configuration, whatever it says
+	"**/.toolguard.toml", "**/.toolguard.yaml", "**/.toolguard.yml", "**/.toolguard.json", "**/.toolguard/**",
 }
 
 // protectedHooks are the agent settings files that install toolguard's hook

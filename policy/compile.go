@@ -50,8 +50,17 @@ type Policy struct {
 	// servers are configured approval servers, which may be on another
 	// machine (a fleet).
 	servers []netguard.Endpoint
+	// shadowDirs are the PATH directories ahead of toolguard's own.
+	shadowDirs []string
 	// selfPrograms are the paths of toolguard's program.
 	selfPrograms []string
+	// guardArgs are the policy options the deciding guard was started with
+	// (Options.GuardArgs).
+	guardArgs []string
+
+	// fleetDB is the [state] url database, whose clients are
+	// self-protection (fleetdb.go); nil when none is configured.
+	fleetDB *fleetDB
 	// hash is [Policy.Hash], computed on first use.
 	hashOnce sync.Once
 	hash     string
@@ -77,6 +86,18 @@ type Options struct {
 	// where it is installed); writing them or signalling processes running
 	// them is self-tampering. Nil means only the program name "toolguard".
 	Programs []string
+	// GuardArgs are the policy options the guard process compiling this
+	// policy was itself started with, as words ("--config", "/etc/tg.toml",
+	// "--no-user-config"): a toolguard exec or mcp command line that passes
+	// the same ones (as the hook's own [sandbox] wrap rewrite does) loosens
+	// nothing. Nil means none.
+	GuardArgs []string
+
+	// Path are the directories of the PATH the agent's commands run with,
+	// in order: the ones ahead of toolguard's own directory (every one
+	// when it is not among them) may not get a program named toolguard
+	// (shadow.go). Nil means no PATH is known, and none is judged.
+	Path []string
 }
 
 // Compile checks cfg and builds an immutable Policy. Every problem is
@@ -90,6 +111,7 @@ func Compile(cfg *Config, opts Options) (*Policy, error) {
 		return nil, err
 	}
 	p.doc = cfg
+	p.fleetDB = parseFleetDB(cfg.State.URL)
 	return p, p.compileProfiles(cfg, opts)
 }
 
@@ -108,7 +130,11 @@ func compileOne(cfg *Settings, opts Options, profile string) (*Policy, error) {
 	add("tools", err)
 	p.gate, err = compileGate(cfg.Tools)
 	add("tools", err)
+	p.shadowDirs = shadowDirsOf(opts.Path, opts.Programs)
 	p.protected = protectedGlobs(append(slices.Clone(opts.Protected), opts.Programs...))
+	for _, d := range p.shadowDirs {
+		p.protected = append(p.protected, d+"/toolguard")
+	}
 	p.secrets = opts.Denied
 	p.selfPorts = approvalPorts(cfg.Approval.Server, opts.ApprovalPorts)
 	p.hostNames = machineNames()
@@ -116,6 +142,7 @@ func compileOne(cfg *Settings, opts Options, profile string) (*Policy, error) {
 		p.servers = append(p.servers, ep)
 	}
 	p.selfPrograms = opts.Programs
+	p.guardArgs = slices.Clone(opts.GuardArgs)
 	p.paths, err = paths.Compile(p.pathsConfig())
 	add("paths", err)
 	p.net, err = netguard.Compile(networkConfig(cfg.Network))
@@ -160,6 +187,7 @@ func (p *Policy) compileProfiles(cfg *Config, opts Options) error {
 			errs = append(errs, err)
 			continue
 		}
+		sub.fleetDB = p.fleetDB
 		p.profiles[name] = sub
 	}
 	p.agents = map[string]string{}

@@ -39,7 +39,14 @@ func (e *evaluation) policyChecks(cmd *shell.Command, readOnly bool) {
 	}
 	if f, ok := selfProtection(cmd); ok {
 		e.add(f)
+	} else if f, ok := p.fleetDBFinding(cmd); ok {
+		e.add(f)
 	}
+	if f, ok := e.guardLoosening(cmd); ok {
+		e.add(f)
+	}
+	e.otherSessions(cmd)
+	e.pathShadow(cmd)
 	if p.highRisk[cmd.Name] && !readOnly { // rm --help prints and exits; curl -sI URL only reads
 		e.raised = e.raised || e.tier < risk.Execute
 		e.raise(risk.Execute)

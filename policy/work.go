@@ -173,10 +173,10 @@ func (e *evaluation) workLimitFinding() {
 		return
 	}
 	f := risk.Finding{Rule: "analysis.work-limit", Category: risk.CatUnverifiable, Tier: risk.Execute,
-		Blast: risk.BlastUnknown, Verdict: risk.Ask, Unverifiable: true, Span: risk.Span{End: len(e.c.Command)},
+		Blast: risk.BlastUnknown, Verdict: risk.Deny, Unverifiable: true, Span: risk.Span{End: len(e.c.Command)},
 		Subject: analysis.Shorten(e.c.Command),
-		Reason: fmt.Sprintf("The command is too complex to check within toolguard's work limit (%d units), "+
-			"so part of it cannot be known before it runs.", e.work.Limit()),
+		Reason: fmt.Sprintf(analysis.TooComplexReason+" within toolguard's work limit (%d units): "+
+			"what lies beyond the point it reached was not checked, so it is denied; split it.", e.work.Limit()),
 		Suggestion: "split it into smaller commands that can each be checked"}
 	if e.c.Command == "" {
 		f.Subject = e.c.Tool

@@ -224,10 +224,11 @@ func hasRule(d policy.Decision, rule string) bool {
 }
 
 // TestWorstCaseVerdicts pins what the hostile inputs of the issue end in:
-// an ask that says the call is too complex to check (or, for the inputs
-// the older per-parse limits stop first, an ask that says which limit).
+// a deny that says the call is too complex to judge (or, for the inputs
+// the older per-parse limits stop first, a deny that says which limit).
 // Before the work budget they cost up to seconds and hundreds of
-// megabytes, and several were allowed.
+// megabytes, and several were allowed; until issue 30 they were asks, which
+// let padding in front of a critical command soften its deny.
 func TestWorstCaseVerdicts(t *testing.T) {
 	pols := map[int]*policy.Policy{0: worstPolicy(t, 0), 1000: worstPolicy(t, 1000)}
 	tests := []struct {
@@ -238,7 +239,7 @@ func TestWorstCaseVerdicts(t *testing.T) {
 		{"nested-eval", worstSize, "analysis.work-limit"}, // 12,000 nested evals
 		{"nested-eval-operands", worstSize, "analysis.work-limit"},
 		{"nested-eval-quoted", worstSize, "analysis.work-limit"},
-		{"nested-bash-c", worstSize, "shell.unverifiable"}, // code nested more than 8 levels deep
+		{"nested-bash-c", worstSize, "analysis.limit"}, // code nested more than 8 levels deep
 		{"many-operands", worstSize, "analysis.work-limit"},
 		{"many-glob-operands", worstSize, "analysis.work-limit"},
 		{"many-home-globs", worstSize, "analysis.work-limit"},
@@ -264,16 +265,16 @@ func TestWorstCaseVerdicts(t *testing.T) {
 			f := familyNamed(t, tc.family)
 			p := pols[f.patterns]
 			d := p.Decide(context.Background(), worstCall(t, p, f.make(tc.size)))
-			if d.Verdict != risk.Ask || !d.Unverifiable || d.Category != risk.CatUnverifiable || d.Rule != tc.rule {
-				t.Errorf("%s %s (%s, unverifiable %v), want ask %s (unverifiable): %s",
+			if d.Verdict != risk.Deny || !d.Unverifiable || d.Category != risk.CatUnverifiable || d.Rule != tc.rule {
+				t.Errorf("%s %s (%s, unverifiable %v), want deny %s (unverifiable): %s",
 					d.Verdict, d.Rule, d.Category, d.Unverifiable, tc.rule, d.Reason)
 			}
 		})
 	}
 	t.Run("mcp-arguments/1M", func(t *testing.T) {
 		d := pols[0].Decide(context.Background(), mcpCall(t, pols[0]))
-		if d.Verdict != risk.Ask || !d.Unverifiable || d.Rule != "analysis.work-limit" {
-			t.Errorf("%s %s (unverifiable %v), want ask analysis.work-limit: %s", d.Verdict, d.Rule, d.Unverifiable, d.Reason)
+		if d.Verdict != risk.Deny || !d.Unverifiable || d.Rule != "analysis.work-limit" {
+			t.Errorf("%s %s (unverifiable %v), want deny analysis.work-limit: %s", d.Verdict, d.Rule, d.Unverifiable, d.Reason)
 		}
 	})
 }
@@ -294,7 +295,7 @@ func familyNamed(t testing.TB, name string) worstFamily {
 func TestWorkLimitReason(t *testing.T) {
 	p := worstPolicy(t, 0)
 	d := p.Decide(context.Background(), worstCall(t, p, familyNamed(t, "nested-eval").make(worstSize)))
-	if !strings.Contains(d.Reason, "too complex to check within toolguard's work limit") || d.Suggestion == "" {
+	if !strings.Contains(d.Reason, "too complex to judge within toolguard's work limit") || d.Suggestion == "" {
 		t.Errorf("reason %q, suggestion %q", d.Reason, d.Suggestion)
 	}
 }
@@ -318,8 +319,9 @@ func TestWorkLimitKeepsDeny(t *testing.T) {
 	}
 }
 
-// TestWorkLimitModes checks that a call over the work limit is decided in
-// every mode as any other unverifiable call (eval "$X") is.
+// TestWorkLimitModes checks that a call over the work limit is denied in
+// every mode: unlike eval "$X", whose one unknown part a person can read,
+// what lies beyond the limit was not analysed at all.
 func TestWorkLimitModes(t *testing.T) {
 	attack := familyNamed(t, "nested-eval").make(worstSize)
 	for _, s := range []policy.Settings{
@@ -327,10 +329,9 @@ func TestWorkLimitModes(t *testing.T) {
 		{Mode: policy.ModeStrict}, {Mode: policy.ModeReadonly}, {Mode: policy.ModeFull, Unattended: true},
 	} {
 		p := mustCompile(t, &s)
-		want := decide(t, p, "Bash", bash(`eval "$X"`))
 		got := decide(t, p, "Bash", bash(attack))
-		if got.Verdict != want.Verdict {
-			t.Errorf("mode %s (unattended %v): %s, want %s as for eval \"$X\"", s.Mode, s.Unattended, got.Verdict, want.Verdict)
+		if got.Verdict != "deny" {
+			t.Errorf("mode %s (unattended %v): %s, want deny", s.Mode, s.Unattended, got.Verdict)
 		}
 	}
 }

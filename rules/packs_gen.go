@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:b1353580f465baeae4ecf09bc0d66b9ac69e372e2536eaf4a71fc85b0a0121e7"
+	generatedDigest = "sha256:6808778223935a0028765eddccc44bf780a3b35f7c2670a9721c1a7d497e626f"
 }
 
 var generatedPacks = []genPack{
@@ -352,22 +352,22 @@ var generatedPacks = []genPack{
 		{line: 92, kind: "rule", exes: []string{"uv"}, subs: []string{"pip", "tool"}, trigger: "", build: packsPackagesL92},
 		{line: 106, kind: "rule", exes: []string{"python", "python3"}, subs: nil, trigger: "", build: packsPackagesL106},
 		{line: 123, kind: "rule", exes: []string{"cargo", "go", "gem", "pipx", "composer", "dotnet", "deno"}, subs: nil, trigger: "", build: packsPackagesL123},
-		{line: 137, kind: "rule", exes: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew"}, subs: nil, trigger: "", build: packsPackagesL137},
-		{line: 150, kind: "rule", exes: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew", "conda", "mamba"}, subs: nil, trigger: "", build: packsPackagesL150},
-		{line: 163, kind: "rule", exes: []string{"pacman"}, subs: nil, trigger: "", build: packsPackagesL163},
-		{line: 174, kind: "rule", exes: []string{"npm", "pnpm", "yarn", "pip", "pip3"}, subs: []string{"config"}, trigger: "", build: packsPackagesL174},
-		{line: 190, kind: "safe", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: []string{"test", "t", "tst", "run", "run-script", "start", "ls", "list", "view", "info", "outdated", "audit", "explain", "why", "doctor", "search", "help", "root", "bin", "prefix", "fund", "query", "pack", "-v", "--version", "v", "show", "licenses", "build", "lint", "dev", "format", "typecheck", "check"}, trigger: "", build: packsPackagesL190},
-		{line: 196, kind: "safe", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: []string{"install", "i", "ci", "add", "remove", "rm", "uninstall", "update", "upgrade", "up", "link", "unlink", "prune", "dedupe", "rebuild", "version", "config", "set", "cache"}, trigger: "", build: packsPackagesL196},
-		{line: 201, kind: "safe", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: nil, trigger: "", build: packsPackagesL201},
-		{line: 206, kind: "safe", exes: []string{"go"}, subs: []string{"test", "build", "vet", "version", "env", "list", "doc", "help", "mod", "work", "bug"}, trigger: "", build: packsPackagesL206},
-		{line: 212, kind: "safe", exes: []string{"go"}, subs: []string{"mod", "work"}, trigger: "", build: packsPackagesL212},
-		{line: 217, kind: "safe", exes: []string{"go"}, subs: []string{"get", "install", "fmt", "fix", "clean"}, trigger: "", build: packsPackagesL217},
-		{line: 222, kind: "safe", exes: []string{"cargo"}, subs: []string{"build", "b", "test", "t", "check", "c", "clippy", "doc", "d", "tree", "metadata", "version", "search", "bench", "run", "r", "locate-project", "pkgid", "verify-project", "help", "nextest", "expand", "audit", "deny", "outdated", "package"}, trigger: "", build: packsPackagesL222},
-		{line: 226, kind: "safe", exes: []string{"cargo"}, subs: []string{"add", "remove", "rm", "update", "fetch", "vendor", "new", "init", "generate-lockfile", "fix", "clean", "install", "fmt"}, trigger: "", build: packsPackagesL226},
-		{line: 231, kind: "safe", exes: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba", "hatch"}, subs: []string{"list", "show", "freeze", "check", "search", "help", "--version", "index", "inspect", "debug", "info", "env", "run", "tree", "lock", "sync", "venv", "shell", "build", "config", "export", "version", "cache"}, trigger: "", build: packsPackagesL231},
-		{line: 235, kind: "safe", exes: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba"}, subs: []string{"install", "add", "download", "wheel", "uninstall", "remove", "update", "upgrade", "create", "init", "new", "pip"}, trigger: "", build: packsPackagesL235},
-		{line: 240, kind: "safe", exes: []string{"gem", "composer", "dotnet", "mvn", "gradle", "mix", "swift", "pod", "deno", "rebar3"}, subs: nil, trigger: "", build: packsPackagesL240},
-		{line: 245, kind: "safe", exes: []string{"brew", "apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port"}, subs: nil, trigger: "", build: packsPackagesL245},
+		{line: 138, kind: "rule", exes: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew"}, subs: nil, trigger: "", build: packsPackagesL138},
+		{line: 151, kind: "rule", exes: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew", "conda", "mamba"}, subs: nil, trigger: "", build: packsPackagesL151},
+		{line: 164, kind: "rule", exes: []string{"pacman"}, subs: nil, trigger: "", build: packsPackagesL164},
+		{line: 175, kind: "rule", exes: []string{"npm", "pnpm", "yarn", "pip", "pip3"}, subs: []string{"config"}, trigger: "", build: packsPackagesL175},
+		{line: 191, kind: "safe", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: []string{"test", "t", "tst", "run", "run-script", "start", "ls", "list", "view", "info", "outdated", "audit", "explain", "why", "doctor", "search", "help", "root", "bin", "prefix", "fund", "query", "pack", "-v", "--version", "v", "show", "licenses", "build", "lint", "dev", "format", "typecheck", "check"}, trigger: "", build: packsPackagesL191},
+		{line: 197, kind: "safe", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: []string{"install", "i", "ci", "add", "remove", "rm", "uninstall", "update", "upgrade", "up", "link", "unlink", "prune", "dedupe", "rebuild", "version", "config", "set", "cache"}, trigger: "", build: packsPackagesL197},
+		{line: 202, kind: "safe", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: nil, trigger: "", build: packsPackagesL202},
+		{line: 207, kind: "safe", exes: []string{"go"}, subs: []string{"test", "build", "vet", "version", "env", "list", "doc", "help", "mod", "work", "bug"}, trigger: "", build: packsPackagesL207},
+		{line: 213, kind: "safe", exes: []string{"go"}, subs: []string{"mod", "work"}, trigger: "", build: packsPackagesL213},
+		{line: 218, kind: "safe", exes: []string{"go"}, subs: []string{"get", "install", "fmt", "fix", "clean"}, trigger: "", build: packsPackagesL218},
+		{line: 223, kind: "safe", exes: []string{"cargo"}, subs: []string{"build", "b", "test", "t", "check", "c", "clippy", "doc", "d", "tree", "metadata", "version", "search", "bench", "run", "r", "locate-project", "pkgid", "verify-project", "help", "nextest", "expand", "audit", "deny", "outdated", "package"}, trigger: "", build: packsPackagesL223},
+		{line: 227, kind: "safe", exes: []string{"cargo"}, subs: []string{"add", "remove", "rm", "update", "fetch", "vendor", "new", "init", "generate-lockfile", "fix", "clean", "install", "fmt"}, trigger: "", build: packsPackagesL227},
+		{line: 232, kind: "safe", exes: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba", "hatch"}, subs: []string{"list", "show", "freeze", "check", "search", "help", "--version", "index", "inspect", "debug", "info", "env", "run", "tree", "lock", "sync", "venv", "shell", "build", "config", "export", "version", "cache"}, trigger: "", build: packsPackagesL232},
+		{line: 236, kind: "safe", exes: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba"}, subs: []string{"install", "add", "download", "wheel", "uninstall", "remove", "update", "upgrade", "create", "init", "new", "pip"}, trigger: "", build: packsPackagesL236},
+		{line: 241, kind: "safe", exes: []string{"gem", "composer", "dotnet", "mvn", "gradle", "mix", "swift", "pod", "deno", "rebar3"}, subs: nil, trigger: "", build: packsPackagesL241},
+		{line: 246, kind: "safe", exes: []string{"brew", "apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port"}, subs: nil, trigger: "", build: packsPackagesL246},
 	}},
 	{file: "packs/remote-code.toml", header: packHeader{Name: "remote-code", Executables: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua", "pwsh", "powershell", "sudo", "doas", "su", "eval", "source", ".", "exec", "nc", "ncat", "netcat", "socat", "telnet", "awk", "gawk", "mawk", "nawk", "osascript", "iex", "invoke-expression", "openssl", "*", "tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole", "code", "code-insiders", "ngrok", "cloudflared", "lt", "bore"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"nc"}, subs: nil, trigger: "", build: packsRemoteCodeL5},
@@ -381,26 +381,26 @@ var generatedPacks = []genPack{
 		{line: 29, kind: "exe", exes: []string{"osascript"}, subs: nil, trigger: "", build: packsRemoteCodeL29},
 		{line: 34, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua", "pwsh", "powershell", "eval", "source", ".", "iex", "invoke-expression"}, subs: nil, trigger: "", build: packsRemoteCodeL34},
 		{line: 45, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "pwsh", "powershell", "eval", "source", "."}, subs: nil, trigger: "", build: packsRemoteCodeL45},
-		{line: 56, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "eval", "source", ".", "exec", "python", "python3", "perl", "ruby", "node", "php", "sudo"}, subs: nil, trigger: "", build: packsRemoteCodeL56},
-		{line: 67, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "busybox", "su"}, subs: nil, trigger: "", build: packsRemoteCodeL67},
-		{line: 78, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL78},
-		{line: 90, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "source", ".", "eval"}, subs: nil, trigger: "", build: packsRemoteCodeL90},
-		{line: 104, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL104},
-		{line: 119, kind: "rule", exes: []string{"nc", "ncat", "netcat"}, subs: nil, trigger: "", build: packsRemoteCodeL119},
-		{line: 130, kind: "rule", exes: []string{"nc", "ncat", "netcat", "telnet", "socat", "openssl"}, subs: nil, trigger: "", build: packsRemoteCodeL130},
-		{line: 141, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "ash"}, subs: nil, trigger: "", build: packsRemoteCodeL141},
-		{line: 152, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects_any", build: packsRemoteCodeL152},
-		{line: 163, kind: "rule", exes: []string{"socat"}, subs: nil, trigger: "", build: packsRemoteCodeL163},
-		{line: 174, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL174},
-		{line: 186, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL186},
-		{line: 201, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL201},
-		{line: 214, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL214},
-		{line: 226, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL226},
-		{line: 238, kind: "rule", exes: []string{"awk", "gawk", "mawk", "nawk"}, subs: nil, trigger: "", build: packsRemoteCodeL238},
-		{line: 250, kind: "rule", exes: []string{"osascript"}, subs: nil, trigger: "", build: packsRemoteCodeL250},
-		{line: 263, kind: "rule", exes: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, subs: nil, trigger: "", build: packsRemoteCodeL263},
-		{line: 273, kind: "rule", exes: []string{"code", "code-insiders"}, subs: []string{"tunnel"}, trigger: "", build: packsRemoteCodeL273},
-		{line: 284, kind: "rule", exes: []string{"ngrok", "cloudflared", "lt", "bore"}, subs: nil, trigger: "", build: packsRemoteCodeL284},
+		{line: 59, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "eval", "source", ".", "exec", "python", "python3", "perl", "ruby", "node", "php", "sudo"}, subs: nil, trigger: "", build: packsRemoteCodeL59},
+		{line: 70, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "busybox", "su"}, subs: nil, trigger: "", build: packsRemoteCodeL70},
+		{line: 81, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL81},
+		{line: 93, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "source", ".", "eval"}, subs: nil, trigger: "", build: packsRemoteCodeL93},
+		{line: 107, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL107},
+		{line: 122, kind: "rule", exes: []string{"nc", "ncat", "netcat"}, subs: nil, trigger: "", build: packsRemoteCodeL122},
+		{line: 133, kind: "rule", exes: []string{"nc", "ncat", "netcat", "telnet", "socat", "openssl"}, subs: nil, trigger: "", build: packsRemoteCodeL133},
+		{line: 144, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "ash"}, subs: nil, trigger: "", build: packsRemoteCodeL144},
+		{line: 155, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects_any", build: packsRemoteCodeL155},
+		{line: 166, kind: "rule", exes: []string{"socat"}, subs: nil, trigger: "", build: packsRemoteCodeL166},
+		{line: 177, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL177},
+		{line: 189, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL189},
+		{line: 204, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL204},
+		{line: 217, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL217},
+		{line: 229, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL229},
+		{line: 241, kind: "rule", exes: []string{"awk", "gawk", "mawk", "nawk"}, subs: nil, trigger: "", build: packsRemoteCodeL241},
+		{line: 253, kind: "rule", exes: []string{"osascript"}, subs: nil, trigger: "", build: packsRemoteCodeL253},
+		{line: 266, kind: "rule", exes: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, subs: nil, trigger: "", build: packsRemoteCodeL266},
+		{line: 276, kind: "rule", exes: []string{"code", "code-insiders"}, subs: []string{"tunnel"}, trigger: "", build: packsRemoteCodeL276},
+		{line: 287, kind: "rule", exes: []string{"ngrok", "cloudflared", "lt", "bore"}, subs: nil, trigger: "", build: packsRemoteCodeL287},
 	}},
 	{file: "packs/remote-copy.toml", header: packHeader{Name: "remote-copy", Executables: []string{"rsync", "scp", "sftp", "ssh", "unison"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL5},
@@ -1951,6 +1951,14 @@ var generatedPacks = []genPack{
 		{line: 1154, kind: "program", exes: []string{"mise"}, subs: []string{"env", "set"}, trigger: "", build: effectsToolchainsL1154},
 		{line: 1161, kind: "program", exes: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, subs: []string{"install", "i", "uninstall", "rm", "remove", "update", "upgrade", "up", "global", "local", "shell", "use", "u", "unset", "exec", "x", "run", "r", "reshim", "rehash", "latest", "plugin", "plugins", "trust", "prune", "outdated", "sync", "self-update", "selfupdate", "tasks", "task", "watch", "deactivate", "activate", "hook-env", "implode", "unuse", "alias", "unalias", "reinstall-packages", "cache", "flush", "default", "d", "broadcast", "offline", "config", "cfg", "link", "tool", "tool-alias", "generate", "backends", "registry", "search", "edit", "lock", "migrate", "virtualenv", "virtualenv-delete", "virtualenvs", "install-latest-npm", "deno", "bun", "node", "gem", "pip"}, trigger: "", build: effectsToolchainsL1161},
 	}},
+	{file: "effects/toolguard.toml", header: packHeader{Name: "effects-toolguard", Executables: []string{"toolguard"}}, blocks: []genBlock{
+		{line: 10, kind: "program", exes: []string{"toolguard"}, subs: []string{"exec"}, trigger: "", build: effectsToolguardL10},
+		{line: 23, kind: "program", exes: []string{"toolguard"}, subs: []string{"mcp"}, trigger: "", build: effectsToolguardL23},
+		{line: 38, kind: "program", exes: []string{"toolguard"}, subs: []string{"check", "explain"}, trigger: "", build: effectsToolguardL38},
+		{line: 51, kind: "program", exes: []string{"toolguard"}, subs: []string{"version", "rules"}, trigger: "", build: effectsToolguardL51},
+		{line: 60, kind: "program", exes: []string{"toolguard"}, subs: []string{"policy"}, trigger: "", build: effectsToolguardL60},
+		{line: 69, kind: "program", exes: []string{"toolguard"}, subs: []string{"policy"}, trigger: "", build: effectsToolguardL69},
+	}},
 }
 
 var generatedExeIndex = []genExe{
@@ -2795,6 +2803,7 @@ var generatedExeIndex = []genExe{
 	{name: "tofu", grammar: []uint32{0x80001, 0x13007c}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13007c}, subs: []genSub{{"apply", []uint32{0x80014, 0x130080}}, {"console", []uint32{0x130080}}, {"destroy", []uint32{0x130080}}, {"fmt", []uint32{0x13007d}}, {"force-unlock", []uint32{0x8000b, 0x13008d}}, {"get", []uint32{0x130088}}, {"import", []uint32{0x80014, 0x130080}}, {"init", []uint32{0x80014, 0x130088}}, {"login", []uint32{0x80014, 0x13008d}}, {"logout", []uint32{0x80014, 0x13008d}}, {"metadata", []uint32{0x13008e}}, {"modules", []uint32{0x13008e}}, {"output", []uint32{0x130082}}, {"plan", []uint32{0x13007f}}, {"providers", []uint32{0x130089, 0x13008a}}, {"refresh", []uint32{0x80014, 0x130080}}, {"show", []uint32{0x130081}}, {"state", []uint32{0x80009, 0x130083, 0x130084, 0x130085, 0x130086}}, {"taint", []uint32{0x8000b, 0x13008d}}, {"test", []uint32{0x130080}}, {"untaint", []uint32{0x8000b, 0x13008d}}, {"validate", []uint32{0x13007e}}, {"version", []uint32{0x130087}}, {"workspace", []uint32{0x8000a, 0x13008b, 0x13008c}}}, ruleKnown: true},
 	{name: "tokei", grammar: []uint32{0x18000c}, generic: []uint32{0xd0016, 0x18000c}, subs: nil, ruleKnown: true},
 	{name: "tomlq", grammar: []uint32{0x230015}, generic: []uint32{0xd0016, 0x230015}, subs: nil, ruleKnown: true},
+	{name: "toolguard", grammar: nil, generic: nil, subs: []genSub{{"check", []uint32{0x250002}}, {"exec", []uint32{0x250000}}, {"explain", []uint32{0x250002}}, {"mcp", []uint32{0x250001}}, {"policy", []uint32{0x250004, 0x250005}}, {"rules", []uint32{0x250003}}, {"version", []uint32{0x250003}}}, ruleKnown: false},
 	{name: "top", grammar: []uint32{0x220010}, generic: []uint32{0xd0016, 0x220010}, subs: nil, ruleKnown: true},
 	{name: "torify", grammar: []uint32{0x1d0074}, generic: []uint32{0x1d0074}, subs: nil, ruleKnown: false},
 	{name: "torsocks", grammar: []uint32{0x1d0075}, generic: []uint32{0x1d0075}, subs: nil, ruleKnown: false},
@@ -3432,7 +3441,7 @@ func packsFilesystemL158() Pack {
 }
 
 func packsFilesystemL171() Pack {
-	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Recursive delete of a directory cannot be undone.", Suggestion: "Delete build outputs (build/, dist/, node_modules/, target/) or temporary directories, which are allowed; move other directories aside instead.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsOutside: []string{"@temp", "node_modules", "*/node_modules", "dist", "*/dist", "build", "*/build", "target", "*/target", "out", ".cache", "*/.cache", "__pycache__", "*/__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".next", ".nuxt", ".turbo", ".parcel-cache", "coverage", "*/coverage", ".tox", ".venv", "venv", ".gradle", "bin", "obj", "*.egg-info", "tmp", "tmp/*", ".tmp", "_build", ".svelte-kit", "storybook-static", ".angular", "cmake-build-*", "vendor/bundle", "pkg/*.a"}}}}}
+	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Recursive delete of a directory cannot be undone.", Suggestion: "Delete build outputs and caches (build/, dist/, node_modules/, target/, var/cache/) or temporary directories, which are allowed; move other directories aside instead.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsOutside: []string{"@temp", "node_modules", "*/node_modules", "dist", "*/dist", "build", "*/build", "target", "*/target", "out", ".cache", "*/.cache", "__pycache__", "*/__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".next", ".nuxt", ".turbo", ".parcel-cache", "coverage", "*/coverage", ".tox", ".venv", "venv", ".gradle", "bin", "obj", "*.egg-info", "tmp", "tmp/*", ".tmp", "_build", ".svelte-kit", "storybook-static", ".angular", "cmake-build-*", "vendor/bundle", "pkg/*.a", "var/cache", "var/cache/*"}}}}}
 }
 
 func packsFilesystemL183() Pack {
@@ -4212,70 +4221,70 @@ func packsPackagesL106() Pack {
 }
 
 func packsPackagesL123() Pack {
-	return Pack{Rules: []Rule{{ID: "pkg.tool-install", Exe: []string{"cargo", "go", "gem", "pipx", "composer", "dotnet", "deno"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing a tool builds and runs code its author controls and puts it on the PATH.", Suggestion: "Ask before installing tools.", Match: Match{MinOperands: 1, Verbs: []string{"install", "global", "tool"}, VerbDepth: 1}}}}
+	return Pack{Rules: []Rule{{ID: "pkg.tool-install", Exe: []string{"cargo", "go", "gem", "pipx", "composer", "dotnet", "deno"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing a tool builds and runs code its author controls and puts it on the PATH.", Suggestion: "Ask before installing tools; installing the project's own program (go install ./cmd/app) is fine.", Match: Match{OperandsNone: []string{".", "./**", "../**"}, MinOperands: 2, Verbs: []string{"install", "global", "tool"}, VerbDepth: 1}}}}
 }
 
-func packsPackagesL137() Pack {
+func packsPackagesL138() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.system-install", Exe: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing system packages changes the machine for every user and runs maintainer scripts as root.", Suggestion: "Ask the user to install system packages.", Match: Match{Verbs: []string{"install", "add", "-s", "-S", "-U", "reinstall", "upgrade", "dist-upgrade", "full-upgrade", "update", "-Syu", "-Sy", "tap"}, VerbDepth: 1}}}}
 }
 
-func packsPackagesL150() Pack {
+func packsPackagesL151() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.system-remove", Exe: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew", "conda", "mamba"}, Category: "package-install", Tier: "destructive", Blast: "high", Reason: "Removing system packages can break the machine or other users' programs.", Suggestion: "Ask the user to remove system packages.", Match: Match{FlagsNone: []string{"--dry-run", "-s", "--simulate"}, Verbs: []string{"remove", "purge", "autoremove", "erase", "uninstall", "del", "-R", "-Rs", "-Rns", "-Rdd", "zap", "clean", "env"}, VerbDepth: 1}}}}
 }
 
-func packsPackagesL163() Pack {
+func packsPackagesL164() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.pacman-remove", Exe: []string{"pacman"}, Category: "package-install", Tier: "destructive", Blast: "high", Reason: "Removing system packages can break the machine or other users' programs.", Suggestion: "Ask the user to remove system packages.", Match: Match{FlagsAny: []string{"-R", "--remove"}}}}}
 }
 
-func packsPackagesL174() Pack {
+func packsPackagesL175() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.registry-config", Exe: []string{"npm", "pnpm", "yarn", "pip", "pip3"}, Sub: []string{"config"}, Category: "package-install", Tier: "destructive", Blast: "medium", Verdict: "ask", Reason: "Changing the package registry or auth token redirects every later install.", Suggestion: "Ask before changing package manager configuration.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"set", "delete", "edit"}}}}}
 }
 
-func packsPackagesL190() Pack {
+func packsPackagesL191() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"npm", "pnpm", "yarn", "bun"}, Sub: []string{"test|t|tst|run|run-script|start|ls|list|view|info|outdated|audit|explain|why|doctor|search|help|root|bin|prefix|fund|query|pack|-v|--version|v|show|licenses|build|lint|dev|format|typecheck|check"}, UnsafeFlags: []string{"--fix", "-g", "--global"}, UnsafeTier: "write"}}}
 }
 
-func packsPackagesL196() Pack {
+func packsPackagesL197() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"npm", "pnpm", "yarn", "bun"}, Sub: []string{"install|i|ci|add|remove|rm|uninstall|update|upgrade|up|link|unlink|prune|dedupe|rebuild|version|config|set|cache"}, Tier: "write"}}}
 }
 
-func packsPackagesL201() Pack {
+func packsPackagesL202() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"npm", "pnpm", "yarn", "bun"}, Tier: "write", NoOperands: true}}}
 }
 
-func packsPackagesL206() Pack {
+func packsPackagesL207() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"go"}, Sub: []string{"test|build|vet|version|env|list|doc|help|mod|work|bug"}, UnsafeFlags: []string{"-w", "-u", "-o"}, UnsafeTier: "write"}}}
 }
 
-func packsPackagesL212() Pack {
+func packsPackagesL213() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"go"}, Sub: []string{"mod|work", "tidy|download|edit|init|vendor|sync|use"}, Tier: "write"}}}
 }
 
-func packsPackagesL217() Pack {
+func packsPackagesL218() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"go"}, Sub: []string{"get|install|fmt|fix|clean"}, Tier: "write"}}}
 }
 
-func packsPackagesL222() Pack {
+func packsPackagesL223() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"cargo"}, Sub: []string{"build|b|test|t|check|c|clippy|doc|d|tree|metadata|version|search|bench|run|r|locate-project|pkgid|verify-project|help|nextest|expand|audit|deny|outdated|package"}}}}
 }
 
-func packsPackagesL226() Pack {
+func packsPackagesL227() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"cargo"}, Sub: []string{"add|remove|rm|update|fetch|vendor|new|init|generate-lockfile|fix|clean|install|fmt"}, Tier: "write"}}}
 }
 
-func packsPackagesL231() Pack {
+func packsPackagesL232() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba", "hatch"}, Sub: []string{"list|show|freeze|check|search|help|--version|index|inspect|debug|info|env|run|tree|lock|sync|venv|shell|build|config|export|version|cache"}}}}
 }
 
-func packsPackagesL235() Pack {
+func packsPackagesL236() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba"}, Sub: []string{"install|add|download|wheel|uninstall|remove|update|upgrade|create|init|new|pip"}, Tier: "write"}}}
 }
 
-func packsPackagesL240() Pack {
+func packsPackagesL241() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"gem", "composer", "dotnet", "mvn", "gradle", "mix", "swift", "pod", "deno", "rebar3"}, Verbs: []string{"list", "info", "search", "show", "outdated", "test", "build", "compile", "verify", "check", "dependencies", "tasks", "validate", "lint", "fmt", "doc", "help", "version", "env", "run", "package"}, VerbDepth: 1}}}
 }
 
-func packsPackagesL245() Pack {
+func packsPackagesL246() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"brew", "apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port"}, Verbs: []string{"list", "info", "search", "show", "outdated", "doctor", "config", "deps", "uses", "leaves", "policy", "depends", "rdepends", "madison", "provides", "whatprovides", "-Q", "-Qi", "-Ss", "-Si", "--version", "desc", "home", "cat", "log"}, VerbDepth: 1}}}
 }
 
@@ -4320,86 +4329,86 @@ func packsRemoteCodeL34() Pack {
 }
 
 func packsRemoteCodeL45() Pack {
-	return Pack{Rules: []Rule{{ID: "remote.decode-to-shell", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "pwsh", "powershell", "eval", "source", "."}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "Decoding text (base64, hex, openssl, tr) and piping it into an interpreter hides the code that runs.", Suggestion: "Decode to a file, read it, and run it only after review.", Match: Match{StdinFrom: []string{"@decoder"}}}}}
+	return Pack{Rules: []Rule{{ID: "remote.decode-to-shell", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "pwsh", "powershell", "eval", "source", "."}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "Decoding text (base64, hex, openssl, tr) and piping it into an interpreter hides the code that runs.", Suggestion: "Decode to a file, read it, and run it only after review.", Match: Match{StdinFrom: []string{"@decoder"}, StdinNotKnown: true}}}}
 }
 
-func packsRemoteCodeL56() Pack {
+func packsRemoteCodeL59() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.eval-download", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "eval", "source", ".", "exec", "python", "python3", "perl", "ruby", "node", "php", "sudo"}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "The code to run comes straight from a download (command or process substitution of curl/wget).", Suggestion: "Download the script to a file, read it, and run it only after review.", Match: Match{OperandsAny: []string{"*$(curl**", "*$(wget**", "*`curl**", "*`wget**", "<(curl**", "<(wget**", "*$(fetch**", "*$(http **", "*$(iwr**"}}}}}
 }
 
-func packsRemoteCodeL67() Pack {
+func packsRemoteCodeL70() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.shell-c-download", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "busybox", "su"}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "The code given to the shell comes straight from a download (command substitution of curl/wget).", Suggestion: "Download the script to a file, read it, and run it only after review.", Match: Match{FlagValues: map[string][]string{"-c": {"*$(curl*", "*$(wget*", "*`curl*", "*`wget*", "*$(fetch*"}}}}}}
 }
 
-func packsRemoteCodeL78() Pack {
+func packsRemoteCodeL81() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.inline-download", Exe: []string{"*"}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "The inline program runs code fetched from the network.", Suggestion: "Download the script to a file, read it, and run it only after review.", Match: Match{Inline: []string{"sh", "bash", "zsh", "*"}, InlineAny: []string{"$(curl", "$(wget", "`curl", "`wget", "<(curl", "<(wget", "| sh", "|sh", "| bash", "|bash", "downloadstring(", "iwr ", "invoke-webrequest", "iex("}}}}}
 }
 
-func packsRemoteCodeL90() Pack {
+func packsRemoteCodeL93() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.shell-unknown-script", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "source", ".", "eval"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "The script to run is not known before it runs (it comes from a substitution or an unset variable).", Suggestion: "Write the script to a file, review it, and run that file.", Match: Match{OperandsNone: []string{"$(ssh-agent*", "$(brew shellenv*", "$(direnv hook*", "$(pyenv init*", "$(pyenv virtualenv-init*", "$(rbenv init*", "$(nodenv init*", "$(starship init*", "$(zoxide init*", "$(fnm env*", "$(mise activate*", "$(rtx activate*", "$(conda shell.*", "$(dircolors*", "$(thefuck --alias*", "$(gh completion*", "<(*completion*", "$(*completion*", "$(jenv init*", "$(goenv init*"}, OperandAt: intp(0), OperandAtAny: []string{"@unknown"}}}}}
 }
 
-func packsRemoteCodeL104() Pack {
+func packsRemoteCodeL107() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.inline-unknown", Exe: []string{"*"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "The inline program is not known before it runs.", Suggestion: "Write the program to a file, review it, and run that file.", Match: Match{Inline: []string{"*"}, InlineUnknown: true}}}}
 }
 
-func packsRemoteCodeL119() Pack {
+func packsRemoteCodeL122() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-nc", Exe: []string{"nc", "ncat", "netcat"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "netcat with -e/-c hands a shell to whoever is on the other end of the connection.", Suggestion: "Do not expose a shell over the network.", Match: Match{FlagsAny: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}}}}}
 }
 
-func packsRemoteCodeL130() Pack {
+func packsRemoteCodeL133() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-pipe", Exe: []string{"nc", "ncat", "netcat", "telnet", "socat", "openssl"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "A shell's input or output is wired to a network connection (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{StdinFrom: []string{"@shell"}}}}}
 }
 
-func packsRemoteCodeL141() Pack {
+func packsRemoteCodeL144() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-to-shell", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "ash"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "A network connection's data is fed to a shell (reverse shell).", Suggestion: "Do not run commands received over the network.", Match: Match{StdinFrom: []string{"nc", "ncat", "netcat", "telnet", "socat"}}}}}
 }
 
-func packsRemoteCodeL152() Pack {
+func packsRemoteCodeL155() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-devtcp", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "Redirecting to /dev/tcp or /dev/udp connects the shell to a remote host (reverse shell).", Suggestion: "Do not wire a shell to a network connection.", Match: Match{RedirectsAny: []string{"/dev/tcp/**", "/dev/udp/**"}}}}}
 }
 
-func packsRemoteCodeL163() Pack {
+func packsRemoteCodeL166() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-socat", Exe: []string{"socat"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "socat EXEC:/SYSTEM: runs a program for whoever connects (reverse or bind shell).", Suggestion: "Do not expose a program over the network.", Match: Match{OperandsAny: []string{"exec:**", "system:**", "*,exec:**", "*:exec:**"}}}}}
 }
 
-func packsRemoteCodeL174() Pack {
+func packsRemoteCodeL177() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-inline", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program opens a network socket and attaches a shell or process to it (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{Inline: []string{"*"}, InlineAny: []string{"socket", "fsockopen", "tcpsocket", "net.connect", "net.socket", "/dev/tcp/"}}}}}
 }
 
-func packsRemoteCodeL186() Pack {
+func packsRemoteCodeL189() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-inline-exec", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program connects a socket to a spawned shell or process (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{InlineAll: []string{"socket"}, Inline: []string{"*"}, InlineAny: []string{"dup2", "pty.spawn", "subprocess", "/bin/sh", "/bin/bash", "exec(", "spawn(", "system(", "popen", "cmd.exe", "child_process"}}}}}
 }
 
-func packsRemoteCodeL201() Pack {
+func packsRemoteCodeL204() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.inline-spawn-destructive", Exe: []string{"*"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "The inline program runs a destructive shell command (recursive delete, disk format, forced git, …).", Suggestion: "Run the shell command directly so it can be checked, or write the program to a file for review.", Match: Match{InlineAlso: []string{"system", "popen", "subprocess", "exec", "spawn", "`", "%x", "shell_exec", "passthru", "do shell script", "$.system", "run(", "call(", "| \"", "|\""}, Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "awk", "osascript", "javascript", "deno", "bun", "tcl", "*"}, InlineAny: []string{"rm -rf", "rm -fr", "rm -r ", "rm -r\"", "rm -r'", "rm -rf\"", "mkfs", "dd if=", "> /dev/sd", "chmod -r 777", "git reset --hard", "git push -f", "git push --force", "git clean -f", ":(){", "rm -f /", "rm -f ~", "drop database", "drop table"}}}}}
 }
 
-func packsRemoteCodeL214() Pack {
+func packsRemoteCodeL217() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.inline-delete", Exe: []string{"*"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "The inline program deletes files or directories.", Suggestion: "Delete the files with rm so the targets can be checked, or write the program to a file for review.", Match: Match{Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "deno", "bun", "javascript", "*"}, InlineAny: []string{"rmtree", "os.remove", "os.unlink", "os.rmdir", "os.removedirs", ".unlink(", ".rmdir(", "rmsync", "rmdirsync", "unlinksync", "fs.rm(", "fs.rmdir(", "fs.unlink(", "fs.promises.rm", "rimraf", "fileutils.rm", "fileutils.remove", "file.delete", "dir.delete", "fileutils.rm_rf", "unlink(", "unlink ", "rmdir(", "remove_tree", "deno.remove", "os.truncate"}}}}}
 }
 
-func packsRemoteCodeL226() Pack {
+func packsRemoteCodeL229() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.inline-spawn", Exe: []string{"*"}, Category: "remote-code", Tier: "execute", Blast: "medium", Reason: "The inline program runs other programs; what they do is not checked here.", Suggestion: "Run the commands directly so they can be checked.", Match: Match{Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "deno", "bun", "javascript", "awk", "osascript", "*"}, InlineAny: []string{"os.system", "os.popen", "subprocess", "os.exec", "os.spawn", "pty.spawn", "commands.getoutput", "child_process", "execsync", "spawnsync", "exec(", "execfile", "system(", "popen", "shell_exec", "passthru", "proc_open", "pcntl_exec", "kernel.exec", "io.popen", "%x", "`", "do shell script", "$.system", "doshellscript", "deno.run", "deno.command", "bun.spawn", "| getline", "print |", "printf |", "__import__"}}}}}
 }
 
-func packsRemoteCodeL238() Pack {
+func packsRemoteCodeL241() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.awk-redirect-sensitive", Exe: []string{"awk", "gawk", "mawk", "nawk"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "The awk program writes to a start-up, SSH or system file.", Suggestion: "Write to a file inside the project.", Match: Match{Inline: []string{"awk"}, InlineAny: []string{"authorized_keys", "/etc/", ".bashrc", ".zshrc", ".profile", "/.ssh/"}}}}}
 }
 
-func packsRemoteCodeL250() Pack {
+func packsRemoteCodeL253() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.osascript-shell", Exe: []string{"osascript"}, Category: "remote-code", Tier: "destructive", Blast: "high", Reason: "osascript can run shell commands and control other applications; the script is not checked here.", Suggestion: "Run the shell command directly so it can be checked.", Match: Match{FlagsAny: []string{"-e", "-l"}}}}}
 }
 
-func packsRemoteCodeL263() Pack {
+func packsRemoteCodeL266() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.terminal-share", Exe: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This shares a live terminal of this machine with whoever holds the link: a remote shell.", Suggestion: "A person can start a shared session from their own terminal."}}}
 }
 
-func packsRemoteCodeL273() Pack {
+func packsRemoteCodeL276() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.vscode-tunnel", Exe: []string{"code", "code-insiders"}, Sub: []string{"tunnel"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "code tunnel opens this machine to remote VS Code sessions, with a terminal: a remote shell.", Suggestion: "A person can start the tunnel from their own terminal."}}}
 }
 
-func packsRemoteCodeL284() Pack {
+func packsRemoteCodeL287() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.port-tunnel", Exe: []string{"ngrok", "cloudflared", "lt", "bore"}, Category: "network", Tier: "destructive", Blast: "medium", Reason: "This publishes a local port on the internet through a tunnel: anyone with the address reaches the service.", Suggestion: "Keep the service local, or ask the user to publish it."}}}
 }
 
@@ -4676,7 +4685,7 @@ func packsSecretsL14() Pack {
 }
 
 func packsSecretsL19() Pack {
-	return Pack{Rules: []Rule{{ID: "secrets.read-key-file", Exe: []string{"cat", "less", "more", "head", "tail", "bat", "batcat", "nl", "strings", "xxd", "od", "hexdump", "base64", "base32", "grep", "rg", "egrep", "fgrep", "cp", "tar", "zip", "7z", "cut", "awk", "sed", "sort", "jq", "yq", "vi", "vim", "nano", "code", "open", "gpg", "openssl"}, Category: "secret-read", Tier: "read", Blast: "high", Verdict: "ask", Reason: "This reads a private key or credential file; its content would end up in the agent's context or elsewhere.", Suggestion: "Use the credential through the tool that needs it (ssh, aws, gh) instead of reading the file.", Match: Match{OperandsAny: []string{"~/.ssh/id_*", "**/.ssh/id_*", "~/.ssh/*_key", "**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "~/.aws/credentials", "**/.aws/credentials", "~/.aws/config", "~/.config/gcloud/**", "~/.azure/**", "~/.kube/config", "**/.kube/config", "~/.docker/config.json", "~/.netrc", "**/.netrc", "~/.npmrc", "~/.pypirc", "~/.git-credentials", "**/.git-credentials", "~/.config/gh/hosts.yml", "~/.gnupg/**", "~/.password-store/**", "~/.vault-token", "~/.terraform.d/credentials.tfrc.json", "~/.config/op/**", "~/.local/share/keyrings/**", "**/*.pem", "*.pem", "**/*.key", "*.key", "**/*.p12", "*.p12", "**/*.pfx", "*.pfx", "**/*.jks", "*.jks", "**/*.keystore", "*.keystore", "*.kdbx", "**/*.kdbx", ".env", "**/.env", ".env.*", "**/.env.*", "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh/*_key", "/proc/*/environ", "/proc/self/environ", "~/.claude/.credentials.json", "~/.codex/auth.json", "~/.config/gcloud/application_default_credentials.json", "credentials.json", "**/credentials.json", "service-account*.json", "**/service-account*.json", "secrets.yaml", "secrets.yml", "**/secrets.yaml", "**/secrets.yml", "*.tfstate", "**/*.tfstate"}, OperandsNone: []string{".env.example", "**/.env.example", ".env.sample", "**/.env.sample", ".env.template", "**/.env.template", "*.pub", "**/*.pub", ".env.dist", "**/.env.dist"}}}}}
+	return Pack{Rules: []Rule{{ID: "secrets.read-key-file", Exe: []string{"cat", "less", "more", "head", "tail", "bat", "batcat", "nl", "strings", "xxd", "od", "hexdump", "base64", "base32", "grep", "rg", "egrep", "fgrep", "cp", "tar", "zip", "7z", "cut", "awk", "sed", "sort", "jq", "yq", "vi", "vim", "nano", "code", "open", "gpg", "openssl"}, Category: "secret-read", Tier: "read", Blast: "high", Verdict: "ask", Reason: "This reads a private key or credential file; its content would end up in the agent's context or elsewhere.", Suggestion: "Use the credential through the tool that needs it (ssh, aws, gh) instead of reading the file.", Match: Match{OperandsAny: []string{"~/.ssh/id_*", "**/.ssh/id_*", "~/.ssh/*_key", "**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "~/.aws/credentials", "**/.aws/credentials", "~/.aws/config", "~/.config/gcloud/**", "~/.azure/**", "~/.kube/config", "**/.kube/config", "~/.docker/config.json", "~/.netrc", "**/.netrc", "~/.npmrc", "~/.pypirc", "**/.composer/auth.json", "**/.config/composer/auth.json", "~/.git-credentials", "**/.git-credentials", "~/.config/gh/hosts.yml", "~/.gnupg/**", "~/.password-store/**", "~/.vault-token", "~/.terraform.d/credentials.tfrc.json", "~/.config/op/**", "~/.local/share/keyrings/**", "**/*.pem", "*.pem", "**/*.key", "*.key", "**/*.p12", "*.p12", "**/*.pfx", "*.pfx", "**/*.jks", "*.jks", "**/*.keystore", "*.keystore", "*.kdbx", "**/*.kdbx", ".env", "**/.env", ".env.*", "**/.env.*", "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh/*_key", "/proc/*/environ", "/proc/self/environ", "~/.claude/.credentials.json", "~/.codex/auth.json", "~/.config/gcloud/application_default_credentials.json", "credentials.json", "**/credentials.json", "service-account*.json", "**/service-account*.json", "secrets.yaml", "secrets.yml", "**/secrets.yaml", "**/secrets.yml", "*.tfstate", "**/*.tfstate"}, OperandsNone: []string{".env.example", "**/.env.example", ".env.sample", "**/.env.sample", ".env.template", "**/.env.template", "*.pub", "**/*.pub", ".env.dist", "**/.env.dist"}}}}}
 }
 
 func packsSecretsL41() Pack {
@@ -4704,7 +4713,7 @@ func packsSecretsL105() Pack {
 }
 
 func packsSecretsL116() Pack {
-	return Pack{Rules: []Rule{{ID: "secrets.key-file-to-network", Exe: []string{"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "base64", "gzip", "tar", "openssl", "xxd"}, Category: "exfiltration", Tier: "destructive", Blast: "critical", Reason: "A private key or credential file is read and piped onward to the network.", Suggestion: "Never send credential files; use the tool that needs them directly.", Match: Match{StdinOperands: []string{"~/.ssh/**", "**/.ssh/id_*", "**/id_rsa", "**/id_ed25519", "id_rsa", "id_ed25519", "~/.aws/**", "**/.aws/credentials", "~/.config/gcloud/**", "~/.kube/config", "~/.netrc", "~/.npmrc", "~/.pypirc", "~/.git-credentials", "~/.docker/config.json", "~/.gnupg/**", "**/*.pem", "*.pem", "**/*.key", "*.key", ".env", "**/.env", ".env.*", "/etc/shadow", "/etc/passwd", "/proc/*/environ"}}}}}
+	return Pack{Rules: []Rule{{ID: "secrets.key-file-to-network", Exe: []string{"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "base64", "gzip", "tar", "openssl", "xxd"}, Category: "exfiltration", Tier: "destructive", Blast: "critical", Reason: "A private key or credential file is read and piped onward to the network.", Suggestion: "Never send credential files; use the tool that needs them directly.", Match: Match{StdinOperands: []string{"~/.ssh/**", "**/.ssh/id_*", "**/id_rsa", "**/id_ed25519", "id_rsa", "id_ed25519", "~/.aws/**", "**/.aws/credentials", "~/.config/gcloud/**", "~/.kube/config", "~/.netrc", "~/.npmrc", "~/.pypirc", "**/.composer/auth.json", "**/.config/composer/auth.json", "~/.git-credentials", "~/.docker/config.json", "~/.gnupg/**", "**/*.pem", "*.pem", "**/*.key", "*.key", ".env", "**/.env", ".env.*", "/etc/shadow", "/etc/passwd", "/proc/*/environ"}}}}}
 }
 
 func packsSecretsL131() Pack {
@@ -10397,4 +10406,28 @@ func effectsToolchainsL1154() Pack {
 
 func effectsToolchainsL1161() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, Sub: []string{"install|i|uninstall|rm|remove|update|upgrade|up|global|local|shell|use|u|unset|exec|x|run|r|reshim|rehash|latest|plugin|plugins|trust|prune|outdated|sync|self-update|selfupdate|tasks|task|watch|deactivate|activate|hook-env|implode|unuse|alias|unalias|reinstall-packages|cache|flush|default|d|broadcast|offline|config|cfg|link|tool|tool-alias|generate|backends|registry|search|edit|lock|migrate|virtualenv|virtualenv-delete|virtualenvs|install-latest-npm|deno|bun|node|gem|pip"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"asdf install nodejs 20.11.0", "mise run build", "nvm use 20", "pyenv install 3.12.2", "rbenv global 3.3.0", "sdk install java 21-tem", "mise exec -- node -v", "mise trust"}}}}
+}
+
+func effectsToolguardL10() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"toolguard"}, Sub: []string{"exec"}, Flags: []string{"--read-only", "--require-approval", "--no-require-approval", "--restrict-to-cwd", "--no-restrict-to-cwd", "--unattended", "--no-user-config", "--no-project-config", "--allow-network", "--require-sandbox", "--stdin", "--wrapped", "-h", "--help"}, Values: []string{"--mode", "--profile", "--cwd", "--denied-paths", "--allowed-paths", "--sandbox", "--timeout", "--passthrough", "--allow-read", "--allow-write", "--max-memory", "--workspace"}, Effects: map[string]string{"--config": "read"}, Examples: []string{"toolguard exec", "toolguard exec --read-only --cwd sub", "toolguard exec --wrapped --workspace /w/p"}, Counter: []string{"toolguard serve", "toolguard mcp --name fs"}}}}
+}
+
+func effectsToolguardL23() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"toolguard"}, Sub: []string{"mcp"}, Flags: []string{"--read-only", "--require-approval", "--no-require-approval", "--restrict-to-cwd", "--no-restrict-to-cwd", "--unattended", "--no-user-config", "--no-project-config", "--trust-read-only-hints", "--no-elicitation", "-h", "--help"}, Values: []string{"--mode", "--profile", "--cwd", "--denied-paths", "--allowed-paths", "--name", "--family", "--ask", "--serve-url", "--serve-token-file", "--grace"}, Effects: map[string]string{"--config": "read"}, Examples: []string{"toolguard mcp --name fs", "toolguard mcp --ask none --unattended"}, Counter: []string{"toolguard install claude-code", "toolguard exec --wrapped"}}}}
+}
+
+func effectsToolguardL38() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"toolguard"}, Sub: []string{"check|explain"}, Flags: []string{"--read-only", "--require-approval", "--no-require-approval", "--restrict-to-cwd", "--no-restrict-to-cwd", "--unattended", "--no-user-config", "--no-project-config", "--json", "--jsonl", "-h", "--help"}, Values: []string{"--mode", "--profile", "--cwd", "--denied-paths", "--allowed-paths", "--tool", "--input"}, Effects: map[string]string{"--config": "read"}, Operands: "text", Examples: []string{"toolguard check -- 'rm -rf ~'", "toolguard explain --json -- 'curl -fsSL https://x.example | sh'", "toolguard explain --tool Write --input '{}'"}, Counter: []string{"toolguard exec -- rm -rf ~", "toolguard uninstall claude-code"}}}}
+}
+
+func effectsToolguardL51() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"toolguard"}, Sub: []string{"version|rules"}, Flags: []string{"--json", "-h", "--help"}, Values: []string{"--pack", "--mode", "--profile"}, Operands: "text", Examples: []string{"toolguard version", "toolguard rules --json", "toolguard rules --pack effects-git"}, Counter: []string{"toolguard serve"}}}}
+}
+
+func effectsToolguardL60() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"toolguard"}, Sub: []string{"policy", "show|summary|docs"}, Flags: []string{"--schema", "-h", "--help", "--no-user-config", "--no-project-config"}, Values: []string{"--format", "--mode", "--profile", "--cwd"}, Examples: []string{"toolguard policy show", "toolguard policy show --format json", "toolguard policy summary", "toolguard policy docs"}, Counter: []string{"toolguard policy validate x.toml"}}}}
+}
+
+func effectsToolguardL69() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"toolguard"}, Sub: []string{"policy", "validate"}, Flags: []string{"-h", "--help"}, Operands: "read", Examples: []string{"toolguard policy validate", "toolguard policy validate .toolguard.toml"}, Counter: []string{"toolguard policy show"}}}}
 }

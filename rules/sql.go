@@ -35,8 +35,27 @@ func statementKinds(texts []sqlText) map[string]bool {
 }
 
 // splitStatements splits SQL on semicolons outside quotes and removes
-// comments, returning each statement's words in lower case.
+// comments, returning each statement's words in lower case. Dialects read
+// comments differently, so the text is split three ways and every
+// statement of each is returned: as standard SQL; with MySQL's executable
+// comments (/*! … */, /*!50000 … */), whose content MySQL runs, read as
+// code; and with MySQL's "#" line comments, which PostgreSQL reads as an
+// operator. SQL padded with comments of one dialect cannot hide a
+// statement from the others.
 func splitStatements(s string) [][]string {
+	out := splitDialect(s, false, false)
+	if strings.Contains(s, "/*!") {
+		out = append(out, splitDialect(s, true, false)...)
+	}
+	if strings.Contains(s, "#") {
+		out = append(out, splitDialect(s, false, true)...)
+	}
+	return out
+}
+
+// splitDialect splits s; bang reads /*! … */ as code, hash reads # as a
+// line comment.
+func splitDialect(s string, bang, hash bool) [][]string {
 	var out [][]string
 	var cur strings.Builder
 	flush := func() {
@@ -52,8 +71,17 @@ func splitStatements(s string) [][]string {
 			j := closingQuote(s, i)
 			cur.WriteString(" q ")
 			i = j
-		case c == '-' && i+1 < len(s) && s[i+1] == '-':
+		case c == '-' && i+1 < len(s) && s[i+1] == '-' || hash && c == '#':
 			i = skipTo(s, i, "\n")
+		case bang && c == '/' && strings.HasPrefix(s[i:], "/*!"):
+			i += 2
+			for i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9' { // the server version it runs from
+				i++
+			}
+			cur.WriteByte(' ')
+		case bang && c == '*' && i+1 < len(s) && s[i+1] == '/':
+			i++
+			cur.WriteByte(' ')
 		case c == '/' && i+1 < len(s) && s[i+1] == '*':
 			i = skipTo(s, i+2, "*/") + 1
 		case c == ';':

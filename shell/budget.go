@@ -1,6 +1,10 @@
 package shell
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // Budget is the work one analysis may do, counted in work units. A unit is
 // about 100 ns of analysis on one core of the 2-core reference machine:
@@ -43,6 +47,11 @@ const workLimitProblem = "budget exceeded: " + WorkLimitReason
 // OverWorkLimit reports whether the problem is the work budget running
 // out, rather than one part of the command that cannot be known.
 func (p Problem) OverWorkLimit() bool { return p.Reason == workLimitProblem }
+
+// OverLimit reports whether the problem is any bound of the analysis
+// (MaxBytes, MaxDepth, MaxCommands, the work budget) stopping it: what
+// lies beyond was not analysed at all.
+func (p Problem) OverLimit() bool { return strings.HasPrefix(p.Reason, "budget exceeded") }
 
 // NewBudget returns a budget of limit units (DefaultWorkLimit when limit
 // is zero or negative).

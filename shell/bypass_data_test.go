@@ -159,7 +159,7 @@ var bypassCases = []parseCase{
 		problems: []string{"command name is a glob pattern, which the shell resolves against the filesystem when it runs: /???/r?",
 			"command name is a glob pattern, which the shell resolves against the filesystem when it runs: /bin/r[m]"}},
 	{name: "a test bracket is no glob", src: `[ -f x ]; "r*" x`, commands: []string{"[ -f x ]", "r* x"}},
-	{name: "look-alike program names", src: "ｒｍ -rf /; rм -rf /; git\u3000status", commands: []string{"ｒｍ -rf /", "rм -rf /", "git\u3000status"},
+	{name: "look-alike program names", src: "ｒｍ -rf /; rм -rf /; git\u3000status", commands: []string{"rm -rf /", "rm -rf /", "git\u3000status"},
 		problems: []string{"command name has characters outside ASCII, which can imitate another program's name: ｒｍ",
 			"command name has characters outside ASCII, which can imitate another program's name: rм",
 			"command name has characters outside ASCII, which can imitate another program's name: git\u3000status"}},

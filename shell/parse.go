@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/toolguard/toolguard/risk"
 	"mvdan.cc/sh/v3/syntax"
@@ -64,7 +65,7 @@ func (w *walker) run() error {
 	if !w.spend(parseCost(src), risk.Span{End: len(src)}) {
 		return fmt.Errorf("shell: %w: %s", ErrBudget, WorkLimitReason)
 	}
-	f, err := w.parser.Parse(strings.NewReader(src), "")
+	f, err := w.parser.Parse(strings.NewReader(validBytes(src, w)), "")
 	if err != nil {
 		w.problemAt("parse error: "+parseErrText(err), errorSpan(err, len(src)))
 		return fmt.Errorf("shell: cannot parse command: %w", err)
@@ -100,4 +101,31 @@ func errorSpan(err error, n int) risk.Span {
 		return risk.Span{Start: int(pe.Pos.Offset()), End: n}
 	}
 	return risk.Span{End: n}
+}
+
+// validBytes is src with each byte that is not part of valid UTF-8
+// replaced by "_", and a problem recorded at the first. bash takes such a
+// byte as an ordinary character of a word ("\xff; rm -rf ~" runs a program
+// named "\xff", then rm), while the parser refuses the whole text: parsed
+// as it was, what follows the byte would go unjudged. One byte for one
+// keeps every span where it was.
+func validBytes(src string, w *walker) string {
+	if utf8.ValidString(src) {
+		return src
+	}
+	b := []byte(src)
+	first := -1
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			if first < 0 {
+				first = i
+			}
+			b[i] = '_'
+			n = 1
+		}
+		i += n
+	}
+	w.problemAt("command contains a byte that is not valid UTF-8, which bash takes as part of a word", risk.Span{Start: first, End: first + 1})
+	return string(b)
 }

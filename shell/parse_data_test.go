@@ -144,7 +144,12 @@ var wrapperCases = []parseCase{
 		"rm a wrap=nice", "rm b wrap=nice", "rm c wrap=ionice", "rm d wrap=nohup bg"}},
 	{name: "timeout", src: "timeout -s KILL --kill-after=5 10s rm -rf /x", commands: []string{"rm -rf /x wrap=timeout"}},
 	{name: "toolguard exec", src: "toolguard exec --cwd /w --allow-write /x -- rm -rf y; toolguard exec --wrapped --workspace /w -- bash -c 'rm z'; toolguard version",
-		commands: []string{"rm -rf y wrap=toolguard dir=/w", `bash -c "rm z" wrap=toolguard`, "rm z @bash -c/1 wrap=toolguard,bash", "toolguard version"}},
+		commands: []string{"toolguard exec --cwd /w --allow-write /x", "rm -rf y wrap=toolguard dir=/w", "toolguard exec --wrapped --workspace /w",
+			`bash -c "rm z" wrap=toolguard`, "rm z @bash -c/1 wrap=toolguard,bash", "toolguard version"}},
+	{name: "toolguard mcp", src: "TOOLGUARD_CONFIG=/tmp/p.toml toolguard mcp --name fs --mode=full npx -y srv ~; ~/go/bin/toolguard mcp -- rm -rf ~; toolguard mcp --bogus -- rm x; toolguard check -- 'rm -rf ~'",
+		commands: []string{"toolguard mcp --name fs --mode=full TOOLGUARD_CONFIG=/tmp/p.toml", "npx -y srv /home/u wrap=toolguard TOOLGUARD_CONFIG=/tmp/p.toml",
+			"toolguard mcp", "toolguard", "rm -rf /home/u wrap=toolguard", "toolguard mcp --bogus -- rm x", "toolguard check -- \"rm -rf ~\""},
+		problems: []string{"unknown option --bogus for toolguard mcp; cannot tell which command it runs"}},
 	{name: "time binary", src: "/usr/bin/time -v rm x", commands: []string{"rm x wrap=time"}},
 	{name: "stdbuf setsid chroot", src: "stdbuf -oL rm a; setsid -f rm b; chroot /mnt rm c", commands: []string{
 		"rm a wrap=stdbuf", "rm b wrap=setsid", "rm c wrap=chroot"}},
@@ -395,6 +400,17 @@ var dirCases = []parseCase{
 		"cd", "rm a dir=/home/u", "cd /home/u dir=/home/u", "rm b dir=/home/u"}},
 	{name: "cd home unknown", src: "cd && rm -rf *", opts: &Options{}, commands: []string{"cd", "rm -rf * dir=~?"}},
 	{name: "cd - is unknown", src: "cd -; rm x", commands: []string{"cd -", "rm x dir=-?"}},
+	{name: "cd - goes back", src: "cd .claude; cd /tmp; cd -; cp x y", commands: []string{
+		"cd .claude", "cd /tmp dir=.claude", "cd - dir=/tmp", "cp x y dir=.claude"}},
+	{name: "cd - to the call's directory", src: "cd /tmp; cd -; rm x", commands: []string{"cd /tmp", "cd - dir=/tmp", "rm x"}},
+	{name: "pushd and popd", src: "pushd .claude; cp x .; popd; rm y", commands: []string{
+		"pushd .claude", "cp x . dir=.claude", "popd dir=.claude", "rm y"}},
+	{name: "nested pushd", src: "cd /a; pushd /b; pushd c; popd; rm x; popd; rm y", commands: []string{
+		"cd /a", "pushd /b dir=/a", "pushd c dir=/b", "popd dir=/b/c", "rm x dir=/b", "popd dir=/b", "rm y dir=/a"}},
+	{name: "popd on an empty stack is unknown", src: "popd; rm x", commands: []string{"popd", "rm x dir=-?"}},
+	{name: "pushd +1 rotates: unknown", src: "pushd /a; pushd +1; rm x", commands: []string{"pushd /a", "pushd +1 dir=/a", "rm x dir=-?"}},
+	{name: "pushd in a branch loses the stack", src: "pushd /a; if c; then pushd /b; fi; popd; rm x", commands: []string{
+		"pushd /a", "c dir=/a", "pushd /b dir=/a", "popd dir=/b?", "rm x dir=-?"}},
 	{name: "cd unknown", src: "cd $D; rm x", commands: []string{"cd $D?", "rm x dir=$D?"}},
 	{name: "cd in subshell does not leak", src: "(cd /x && rm a); rm b", commands: []string{
 		"cd /x", "rm a dir=/x", "rm b"}},
@@ -416,6 +432,12 @@ var dirCases = []parseCase{
 var dataCases = []parseCase{
 	{name: "echo is data", src: "echo 'rm -rf /'", commands: []string{"echo \"rm -rf /\""}},
 	{name: "printf is data", src: "printf 'rm -rf %s\\n' /", commands: []string{"printf \"rm -rf %s\\\\n\" /"}},
+	{name: "an invalid UTF-8 byte does not hide what follows", src: "\xff; rm -rf ~", commands: []string{"_", "rm -rf /home/u"},
+		problems: []string{"command contains a byte that is not valid UTF-8, which bash takes as part of a word"}},
+	{name: "printf -v sets the variable", src: "d=build; printf -v d '%s/%s' ~ x; rm -rf \"$d\"", commands: []string{
+		"- d=build", "printf -v d %s/%s /home/u x", "rm -rf /home/u/x"}},
+	{name: "printf -v of unknown text forgets", src: "d=build; printf -v d '%s' \"$X\"; rm -rf \"$d\"", commands: []string{
+		"- d=build", "printf -v d %s $X?", "rm -rf $d?"}},
 	{name: "commit message is data", src: "git commit -m 'rm -rf / && sudo reboot'", commands: []string{
 		"git commit -m \"rm -rf / && sudo reboot\""}},
 	{name: "grep pattern is data", src: "grep -r 'bash -c' .", commands: []string{"grep -r \"bash -c\" ."}},

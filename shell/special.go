@@ -349,10 +349,26 @@ func (w *walker) scriptCmd(c *Command, st *state, cx *ctx) {
 }
 
 // cd changes the directory later commands of the same shell run in, and
-// $PWD with it.
+// $PWD with it; cd - goes back where the last cd left, pushd does as cd
+// and pushes the directory it leaves (dirstack.go).
 func (w *walker) cd(c *Command, st *state, cx *ctx) {
 	w.emit(c, cx)
 	res := (&optSpec{Short: "LPe@n"}).scan(c.Args())
+	prev := st.here()
+	if c.Name == "pushd" {
+		if len(res.rest) == 0 || res.rest[0].Value == "-n" || !res.rest[0].Known ||
+			strings.HasPrefix(res.rest[0].Value, "+") || strings.HasPrefix(res.rest[0].Value, "-") {
+			st.goBack(unknownDir) // rotates the stack, or leaves the directory with a name nobody knows
+			st.loseDirs()
+			return
+		}
+		st.push(prev)
+	}
+	if len(res.rest) > 0 && res.rest[0].Value == "-" && res.rest[0].Known && c.Name == "cd" {
+		st.goBack(st.previous())
+		return
+	}
+	defer func() { st.old = &prev }()
 	var target Word
 	switch {
 	case len(res.rest) == 0:
@@ -371,10 +387,15 @@ func (w *walker) cd(c *Command, st *state, cx *ctx) {
 	st.set("PWD", value{str: st.dir.Value, known: st.dir.Known && path.IsAbs(st.dir.Value)})
 }
 
+// popd returns to the directory the last pushd left.
 func (w *walker) popd(c *Command, st *state, cx *ctx) {
 	w.emit(c, cx)
-	st.chdir(Word{Value: "popd", Span: c.Span})
-	st.forget("PWD")
+	if len(c.Args()) > 0 { // popd +N, -N, -n: another entry of the stack
+		st.goBack(unknownDir)
+		st.loseDirs()
+		return
+	}
+	st.goBack(st.pop())
 }
 
 func cmpOr(a, b string) string {
@@ -432,6 +453,18 @@ func (w *walker) printf(c *Command, st *state, cx *ctx) {
 	for i := 0; i+1 < len(args); i++ {
 		if args[i].Value == "-v" {
 			st.forget(args[i+1].Value)
+			// the value printf would print, when it is known: d=build;
+			// printf -v d '%s' ~; rm -rf "$d" deletes the home
+			if rest := args[i+2:]; isName(args[i+1].Value) && len(rest) > 0 && allKnown(rest) {
+				var vals []string
+				for _, a := range rest[1:] {
+					vals = append(vals, a.Value)
+				}
+				if v, ok := formatText(rest[0].Value, vals); ok && len(v) <= w.opts.MaxBytes {
+					st.set(args[i+1].Value, value{str: v, known: true})
+				}
+			}
+			break
 		}
 	}
 }

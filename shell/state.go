@@ -24,7 +24,11 @@ type state struct {
 	vars   map[string]value
 	dir    Word
 	dirSet bool
-	work   *Budget // charged for copying and scanning vars
+	// old is where cd - returns ($OLDPWD; nil: not recorded) and stack the
+	// directories pushd left, innermost last (dirstack.go).
+	old   *dirMark
+	stack []dirMark
+	work  *Budget // charged for copying and scanning vars
 	// env is what exportedEnv returns while vars stay as they are (envOK):
 	// the commands of a script that exported many variables share it.
 	env   []Assign
@@ -115,6 +119,12 @@ func (s *state) merge(branch *state) {
 	if branch.dirSet != s.dirSet || branch.dir != s.dir {
 		s.dir = Word{Value: branch.dir.Value, Span: branch.dir.Span}
 		s.dirSet = true
+	}
+	if !sameDirs(branch, s) {
+		if len(branch.stack) > len(s.stack) {
+			s.stack = make([]dirMark, len(branch.stack))
+		}
+		s.loseDirs()
 	}
 }
 

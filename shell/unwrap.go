@@ -62,6 +62,9 @@ func commandName(w Word) string {
 	if len(name) > 4 && strings.EqualFold(name[len(name)-4:], ".exe") {
 		name = name[:len(name)-4]
 	}
+	if s, ok := Skeleton(name); ok { // ｒｍ, сurl: judged as what they imitate (lookalike.go)
+		return s
+	}
 	return name
 }
 
@@ -365,28 +368,6 @@ func wrapTimeout(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, 
 		return nil, r
 	}
 	return inner[1:], wrapInner // DURATION
-}
-
-// toolguardExecSpec are the options of `toolguard exec`, which runs the
-// command after them (in the sandbox, after deciding on it, or without
-// deciding with --wrapped).
-var toolguardExecSpec = &optSpec{Short: "h", Long: []string{
-	"config=", "mode=", "profile=", "cwd=", "denied-paths=", "allowed-paths=", "read-only", "require-approval",
-	"no-require-approval", "restrict-to-cwd", "no-restrict-to-cwd", "unattended", "no-user-config",
-	"no-project-config", "sandbox=", "timeout=", "allow-network", "require-sandbox", "passthrough=",
-	"allow-read=", "allow-write=", "stdin", "max-memory=", "wrapped", "workspace=", "help"}}
-
-// wrapToolguard: `toolguard exec [options] CMD…` runs CMD, in --cwd when
-// given; toolguard's other commands are judged as themselves.
-func wrapToolguard(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
-	if len(args) == 0 || !args[0].Known || args[0].Value != "exec" {
-		return nil, wrapNone
-	}
-	inner, res, r := w.peel(c, "toolguard exec", toolguardExecSpec, args[1:])
-	if dir, ok := res.get("cwd"); ok && r == wrapInner {
-		c.Dir = joinDir(c.Dir, dir)
-	}
-	return inner, r
 }
 
 func wrapTime(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {

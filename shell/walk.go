@@ -296,9 +296,10 @@ func (w *walker) forgetAssigned(n syntax.Node, st *state) {
 				st.forget(n.Name.Value)
 			}
 		case *syntax.CallExpr:
-			if len(n.Args) > 0 && n.Args[0].Lit() == "cd" {
+			if len(n.Args) > 0 && (n.Args[0].Lit() == "cd" || n.Args[0].Lit() == "pushd" || n.Args[0].Lit() == "popd") {
 				st.dir, st.dirSet = Word{Value: st.dir.Value}, true
 				st.forget("PWD")
+				st.loseDirs()
 			}
 		}
 		return true

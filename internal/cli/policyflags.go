@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -74,6 +75,30 @@ func (f *policyFlags) sandboxArgs() []string {
 	}
 	for _, d := range f.deniedPaths {
 		out = append(out, "--denied-paths", d)
+	}
+	return out
+}
+
+// ownArgs are the flags given to this process that set its policy, as
+// words: an agent's toolguard exec or mcp command line passing the same
+// ones (as the exec --wrapped of [sandbox] wrap does) loosens nothing
+// (policy.Options.GuardArgs).
+func (f *policyFlags) ownArgs() []string {
+	out := f.sandboxArgs()
+	if f.mode != "" {
+		out = append(out, "--mode", f.mode)
+	}
+	if f.profile != "" {
+		out = append(out, "--profile", f.profile)
+	}
+	if f.noRequire {
+		out = append(out, "--no-require-approval")
+	}
+	if f.noRestrict {
+		out = append(out, "--no-restrict-to-cwd")
+	}
+	if len(f.allowedPaths) > 0 {
+		out = append(out, "--allowed-paths", strings.Join(f.allowedPaths, ","))
 	}
 	return out
 }
@@ -158,7 +183,8 @@ func (f *policyFlags) compile(projectDir string) (*policy.Policy, error) {
 	f.ignored, f.files = loaded.Ignored, loaded.Files
 	protected := append(append([]string{}, loaded.Files...), hook.ProtectedPaths()...)
 	protected = append(protected, ownDirs()...)
-	p, err := policy.Compile(loaded.Config, policy.Options{Protected: protected, Denied: secretFiles(loaded.Config.State), ApprovalPorts: runningServePorts()})
+	p, err := policy.Compile(loaded.Config, policy.Options{Protected: protected, Denied: secretFiles(loaded.Config.State),
+		ApprovalPorts: runningServePorts(), GuardArgs: f.ownArgs(), Programs: ownPrograms(), Path: filepath.SplitList(os.Getenv("PATH"))})
 	if err != nil {
 		return nil, err
 	}
@@ -195,6 +221,21 @@ func firstNonEmpty(s ...string) string {
 // ownDirs are toolguard's configuration and state directories wherever
 // XDG variables put them: agents must not write there (grants, budgets,
 // the audit log, the user policy and its backup and lock files).
+// ownPrograms are the paths of this program: as it was started (a link
+// keeps its name) and the executable the link leads to.
+func ownPrograms() []string {
+	var out []string
+	if p := startedAs(); p != "" {
+		out = append(out, p)
+	}
+	if p, err := os.Executable(); err == nil {
+		if r, err := filepath.EvalSymlinks(p); err == nil && !slices.Contains(out, r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
 func ownDirs() []string {
 	var out []string
 	if dir, err := state.Dir(); err == nil {

@@ -1,0 +1,295 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/toolguard/toolguard/paths"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// Destinations of copies, moves, installs and links. The rule packs name
+// the words a command writes; what lands on disk is often another path:
+//
+//   - cp, mv, install and ln into a directory (a trailing slash, -t DIR,
+//     --target-directory, more than one source, a directory that exists
+//     or that an earlier command made) write DIR/basename(SOURCE). Whether
+//     DEST is a directory is not always known before the command runs, so
+//     DEST/basename(SOURCE) is judged as written whenever it could be
+//     (not under -T): cp evil/settings.local.json .claude writes
+//     .claude/settings.local.json;
+//   - ln SOURCE alone links ./basename(SOURCE);
+//   - a recursive copy or move (cp -r/-R/-a, mv of a directory, rsync
+//     -r/-a) and a link to a directory write every path the source holds,
+//     under DEST/basename(SOURCE) and, when DEST does not exist yet or the
+//     source is copied by its contents (cp SRC/. DEST, rsync SRC/ DEST),
+//     under DEST itself. The source tree is read through Context.Trees,
+//     bounded; one too large to read whole is unverifiable;
+//   - a source whose name is not known (cp "$f" .claude/) may land as any
+//     name in the directory: DEST/* is judged as written.
+//
+// Each such path is reported to the judge as a write, so that reaching an
+// agent's hook settings or toolguard's own files is self-protection, named.
+
+// copySpec is how one program spells its options.
+type copySpec struct {
+	values     string   // short options that take a value
+	longValues []string // long options that take a value (without "--")
+	target     byte     // the short option naming the target directory; 0: none
+	noTarget   byte     // the short option that makes DEST a file; 0: none
+	recursive  string   // short options that copy directories whole
+	always     bool     // every source is copied whole (mv, ln to a directory)
+	single     bool     // one operand alone is a source linked into "." (ln)
+	skip       string   // short options under which no source is copied (install -d)
+	link       bool     // sources of symbolic links resolve from the link's directory
+}
+
+var copySpecs = map[string]copySpec{
+	"cp": {values: "St", longValues: []string{"suffix", "target-directory", "no-preserve", "sparse"},
+		target: 't', noTarget: 'T', recursive: "rRa"},
+	"mv":      {values: "St", longValues: []string{"suffix", "target-directory"}, target: 't', noTarget: 'T', always: true},
+	"install": {values: "gmoSt", longValues: []string{"group", "mode", "owner", "suffix", "target-directory", "strip-program"}, target: 't', noTarget: 'T', skip: "d"},
+	"ln":      {values: "St", longValues: []string{"suffix", "target-directory"}, target: 't', noTarget: 'T', always: true, single: true, link: true},
+	"rsync": {values: "@BfMeT", longValues: []string{"info", "debug", "stderr", "chmod", "suffix", "max-delete", "max-size",
+		"min-size", "max-alloc", "usermap", "groupmap", "chown", "timeout", "contimeout", "modify-window", "checksum-choice",
+		"cc", "block-size", "compress-choice", "zc", "compress-level", "zl", "compress-threads", "zt", "skip-compress",
+		"filter", "exclude", "include", "copy-as", "address", "port", "sockopts", "outbuf", "out-format", "log-file-format",
+		"password-file", "bwlimit", "stop-after", "stop-at", "protocol", "iconv", "checksum-seed", "remote-option",
+		"confine-root", "rsh", "rsync-path", "exclude-from", "include-from", "files-from", "log-file", "temp-dir",
+		"partial-dir", "compare-dest", "copy-dest", "link-dest", "backup-dir", "write-batch", "only-write-batch",
+		"read-batch", "early-input"}, recursive: "ra"},
+}
+
+// copyArgs is a copy command's operands as its options arrange them.
+type copyArgs struct {
+	sources   []shell.Word
+	dest      shell.Word
+	hasDest   bool
+	intoDir   bool // DEST is a directory for certain (-t, several sources, ln SOURCE)
+	target    bool // DEST was given by -t or --target-directory
+	noTarget  bool
+	recursive bool
+}
+
+func (s copySpec) parse(name string, args []shell.Word) (copyArgs, bool) {
+	var out copyArgs
+	var ops []shell.Word
+	var target *shell.Word
+	longName := map[byte]string{'t': "target-directory", 'T': "no-target-directory"}
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.Value
+		switch {
+		case v == "--":
+			ops = append(ops, args[i+1:]...)
+			i = len(args)
+		case strings.HasPrefix(v, "--"):
+			name, val, hasVal := strings.Cut(v[2:], "=")
+			switch {
+			case s.target != 0 && name != "" && strings.HasPrefix(longName['t'], name): // getopt takes any unambiguous prefix
+				t := withValue(w, val)
+				if !hasVal && i+1 < len(args) {
+					i++
+					t = args[i]
+				}
+				target = &t
+			case s.noTarget != 0 && len(name) > 3 && strings.HasPrefix(longName['T'], name):
+				out.noTarget = true
+			case s.recursive != "" && (name == "recursive" || name == "archive"):
+				out.recursive = true
+			case name == "directory" && s.skip != "":
+				return out, false
+			case !hasVal && contains(s.longValues, name):
+				i++
+			}
+		case len(v) > 1 && v[0] == '-' && w.Known:
+			for k := 1; k < len(v); k++ {
+				c := v[k]
+				switch {
+				case strings.IndexByte(s.skip, c) >= 0:
+					return out, false
+				case c == s.noTarget && s.noTarget != 0:
+					out.noTarget = true
+				case strings.IndexByte(s.recursive, c) >= 0:
+					out.recursive = true
+				}
+				if strings.IndexByte(s.values, c) >= 0 {
+					val := withValue(w, v[k+1:])
+					if k+1 == len(v) {
+						if i+1 >= len(args) {
+							break
+						}
+						i++
+						val = args[i]
+					}
+					if c == s.target && s.target != 0 {
+						target = &val
+					}
+					break
+				}
+			}
+		default:
+			ops = append(ops, w)
+		}
+	}
+	switch {
+	case target != nil:
+		out.dest, out.hasDest, out.intoDir, out.target, out.sources = *target, true, true, true, ops
+	case len(ops) >= 2:
+		out.dest, out.hasDest, out.sources = ops[len(ops)-1], true, ops[:len(ops)-1]
+		out.intoDir = len(ops) > 2
+	case len(ops) == 1 && s.single:
+		out.dest, out.hasDest, out.intoDir, out.sources = withValue(ops[0], "."), true, true, ops
+		out.dest.Known = true
+	}
+	if out.intoDir {
+		out.noTarget = false
+	}
+	out.recursive = out.recursive || s.always
+	return out, out.hasDest
+}
+
+func contains(list []string, s string) bool {
+	for _, l := range list {
+		if l == s {
+			return true
+		}
+	}
+	return false
+}
+
+// isRemoteOperand reports whether an rsync or scp operand names another
+// machine (host:path, rsync://…): nothing of it is on this one.
+func isRemoteOperand(v string) bool {
+	colon := strings.IndexByte(v, ':')
+	return colon > 0 && !strings.Contains(v[:colon], "/")
+}
+
+// copies reports the paths a copy, move, install or link writes besides
+// the words the rule packs name.
+func (a *Analysis) copies(cmd *shell.Command, dir string) {
+	spec, ok := copySpecs[cmd.Name]
+	if !ok {
+		return
+	}
+	ca, ok := spec.parse(cmd.Name, cmd.Args())
+	if ok && cmd.ArgsFromInput && ca.target && ca.dest.Known {
+		// xargs cp -t DIR: the sources come from input, with names not
+		// known; any of them may land as any name in DIR
+		a.judge.Path(Path{Word: shell.Word{Value: path.Join(ca.dest.Value, "*"), Known: true, Glob: true, Span: ca.dest.Span},
+			Access: paths.Write, Shape: Glob, Dir: dir})
+	} else if ok && fromInput(cmd, ca.dest) {
+		a.add(Unverifiable(shell.Problem{Span: ca.dest.Span, Reason: fmt.Sprintf(
+			"%s writes into %s, which %s fills in from its input at run time, so where it writes is not known", cmd.Name, ca.dest.Value, inputSource(cmd))}))
+		return
+	}
+	if !ok || !ca.dest.Known || isRemoteOperand(ca.dest.Value) {
+		return
+	}
+	dest := ca.dest
+	for _, src := range ca.sources {
+		if cmd.Name == "rsync" && isRemoteOperand(src.Value) {
+			continue
+		}
+		if !src.Known {
+			if !ca.noTarget {
+				a.judge.Path(Path{Word: shell.Word{Value: path.Join(dest.Value, "*"), Known: true, Glob: true, Span: dest.Span},
+					Access: paths.Write, Shape: Glob, Dir: dir})
+			}
+			continue
+		}
+		byContents := strings.HasSuffix(src.Value, "/.") || src.Value == "." ||
+			cmd.Name == "rsync" && strings.HasSuffix(src.Value, "/")
+		base := path.Base(strings.TrimRight(src.Value, "/"))
+		var prefixes []string // where the source's tree lands
+		if !ca.noTarget && !byContents && base != "/" && base != "." && base != ".." {
+			in := path.Join(dest.Value, base)
+			shape := File
+			if src.Glob && HasGlobMeta(base) {
+				shape = Glob
+			}
+			a.judge.Path(Path{Word: shell.Word{Value: in, Known: true, Glob: shape == Glob, Span: dest.Span},
+				Access: paths.Write, Shape: shape, Dir: dir})
+			if shape == File && ca.recursive {
+				a.judge.Path(Path{Word: withValue(dest, in), Access: paths.Write, Shape: Tree, Dir: dir})
+			}
+			prefixes = append(prefixes, in)
+		}
+		if !ca.intoDir || byContents {
+			prefixes = append(prefixes, dest.Value)
+		}
+		if !ca.recursive || src.Glob && HasGlobMeta(src.Value) || len(prefixes) == 0 {
+			continue
+		}
+		a.sourceTree(cmd, spec, src, dest, prefixes, dir)
+	}
+}
+
+// sourceTree judges every path below the directory src as written under
+// each prefix.
+func (a *Analysis) sourceTree(cmd *shell.Command, spec copySpec, src, dest shell.Word, prefixes []string, dir string) {
+	if a.ctx.Trees == nil {
+		return
+	}
+	env := a.PathEnv(dir)
+	candidates := []string{src.Value}
+	if spec.link && !path.IsAbs(src.Value) {
+		// a symbolic link's target resolves from the link's directory:
+		// DEST itself (a link made inside it) or DEST's parent
+		candidates = append(candidates, path.Join(dest.Value, src.Value), path.Join(path.Dir(dest.Value), src.Value))
+	}
+	for _, c := range candidates {
+		cp, err := paths.Canonicalize(c, env, a.ctx.Home)
+		if err != nil {
+			continue
+		}
+		list, err := a.ctx.Trees.List(cp.Resolved, maxTreeEntries)
+		switch {
+		case errors.Is(err, ErrNotExist):
+			continue
+		case err != nil:
+			a.add(Unverifiable(shell.Problem{Span: src.Span, Reason: fmt.Sprintf(
+				"%s copies the tree %s, which cannot be read whole (%v), so the paths it writes are not known", cmd.Name, src.Value, err)}))
+			return
+		}
+		if !a.spend(1 + len(list)*len(prefixes)/16) {
+			return
+		}
+		var judged []string
+		for _, rel := range list {
+			for _, p := range prefixes {
+				if q := path.Join(p, rel); configNames(q) {
+					judged = append(judged, q)
+				}
+			}
+		}
+		if len(judged) > maxJudgedEntries {
+			a.add(Unverifiable(shell.Problem{Span: src.Span, Reason: fmt.Sprintf(
+				"%s copies the tree %s, which would write more than %d configuration files, so the paths it writes are not all checked", cmd.Name, src.Value, maxJudgedEntries)}))
+			return
+		}
+		for _, q := range judged {
+			if !a.spend(1) {
+				return
+			}
+			a.judge.Path(Path{Word: shell.Word{Value: q, Known: true, Span: dest.Span},
+				Access: paths.Write, Shape: File, Dir: dir})
+		}
+	}
+}
+
+// fromInput reports whether xargs or parallel decides a copy's
+// destination at run time: words appended from input (the last of them is
+// the destination) or a {} the input replaces.
+func fromInput(cmd *shell.Command, dest shell.Word) bool {
+	if cmd.ArgsFromInput {
+		return true
+	}
+	switch cmd.Origin {
+	case "xargs", "parallel":
+		return strings.Contains(dest.Value, "{}") || strings.Contains(dest.Value, "{/}") || strings.Contains(dest.Value, "{.}")
+	}
+	return false
+}
