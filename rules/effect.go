@@ -105,7 +105,7 @@ type effectRun struct {
 
 	recursive, inplace, dryRun, destDelete, extract, offline bool
 	remoteRead, sends                                        bool // network use only reads remote state; something is sent
-	hooks, noHooks                                           bool // the command runs the repository's hooks; an option stops them
+	noHooks                                                  bool // an option stops the repository's hooks (git push --no-verify)
 	optsKnown                                                bool // every option is one the entry knows
 	untracked, anyNames                                      bool
 	include, exclude                                         []string // base-name globs of a recursive walk

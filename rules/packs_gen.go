@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:0233a5445d8a6f6c29136c964de771f2976f84da947841cd937f74c0920e90fa"
+	generatedDigest = "sha256:4d177ccf94d25ac61db9dbde69379c5016d754d6ccd2de11e13c256429341a87"
 }
 
 var generatedPacks = []genPack{
@@ -684,131 +684,133 @@ var generatedPacks = []genPack{
 		{line: 281, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL281},
 		{line: 295, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL295},
 		{line: 307, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL307},
-		{line: 320, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL320},
-		{line: 327, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL327},
-		{line: 335, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL335},
-		{line: 343, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL343},
-		{line: 354, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL354},
-		{line: 365, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL365},
-		{line: 373, kind: "program", exes: []string{"az"}, subs: []string{"account"}, trigger: "", build: effectsCloudL373},
-		{line: 382, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL382},
-		{line: 391, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL391},
-		{line: 401, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL401},
-		{line: 410, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL410},
-		{line: 417, kind: "program", exes: []string{"az"}, subs: []string{"account"}, trigger: "", build: effectsCloudL417},
-		{line: 424, kind: "program", exes: []string{"az"}, subs: []string{"storage", "webapp", "functionapp", "redis", "cosmosdb"}, trigger: "", build: effectsCloudL424},
-		{line: 431, kind: "program", exes: []string{"az"}, subs: []string{"storage", "webapp", "functionapp"}, trigger: "", build: effectsCloudL431},
-		{line: 439, kind: "program", exes: []string{"az"}, subs: []string{"acr"}, trigger: "", build: effectsCloudL439},
-		{line: 449, kind: "program", exes: []string{"az"}, subs: []string{"aks"}, trigger: "", build: effectsCloudL449},
-		{line: 460, kind: "program", exes: []string{"az"}, subs: []string{"login", "logout", "version", "upgrade"}, trigger: "", build: effectsCloudL460},
-		{line: 469, kind: "program", exes: []string{"az"}, subs: []string{"config"}, trigger: "", build: effectsCloudL469},
-		{line: 476, kind: "program", exes: []string{"az"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL476},
-		{line: 495, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL495},
-		{line: 513, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL513},
-		{line: 522, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL522},
-		{line: 529, kind: "program", exes: []string{"gcloud"}, subs: []string{"config"}, trigger: "", build: effectsCloudL529},
-		{line: 537, kind: "program", exes: []string{"gcloud"}, subs: []string{"secrets"}, trigger: "", build: effectsCloudL537},
-		{line: 546, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth", "config"}, trigger: "", build: effectsCloudL546},
-		{line: 553, kind: "program", exes: []string{"gcloud"}, subs: []string{"info", "version"}, trigger: "", build: effectsCloudL553},
-		{line: 562, kind: "program", exes: []string{"gcloud"}, subs: []string{"config"}, trigger: "", build: effectsCloudL562},
-		{line: 570, kind: "program", exes: []string{"gcloud"}, subs: []string{"projects", "organizations", "services", "secrets", "folders", "builds", "scheduler", "topic", "components"}, trigger: "", build: effectsCloudL570},
-		{line: 581, kind: "program", exes: []string{"gcloud"}, subs: []string{"functions"}, trigger: "", build: effectsCloudL581},
-		{line: 590, kind: "program", exes: []string{"gcloud"}, subs: []string{"run"}, trigger: "", build: effectsCloudL590},
-		{line: 599, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL599},
-		{line: 610, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL610},
-		{line: 621, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL621},
-		{line: 629, kind: "program", exes: []string{"gcloud"}, subs: []string{"container"}, trigger: "", build: effectsCloudL629},
-		{line: 639, kind: "program", exes: []string{"gcloud"}, subs: []string{"iam"}, trigger: "", build: effectsCloudL639},
-		{line: 647, kind: "program", exes: []string{"gcloud"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL647},
-		{line: 656, kind: "program", exes: []string{"gcloud"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL656},
-		{line: 673, kind: "program", exes: []string{"gcloud"}, subs: []string{"compute", "cloud-shell", "alpha", "beta"}, trigger: "", build: effectsCloudL673},
-		{line: 679, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL679},
-		{line: 692, kind: "program", exes: []string{"gsutil"}, subs: nil, trigger: "", build: effectsCloudL692},
-		{line: 706, kind: "program", exes: []string{"gsutil"}, subs: []string{"ls", "cat", "du", "stat", "hash", "version"}, trigger: "", build: effectsCloudL706},
-		{line: 714, kind: "program", exes: []string{"gsutil"}, subs: []string{"cp", "rsync"}, trigger: "", build: effectsCloudL714},
-		{line: 730, kind: "program", exes: []string{"gsutil"}, subs: []string{"mv"}, trigger: "", build: effectsCloudL730},
-		{line: 744, kind: "program", exes: []string{"azcopy"}, subs: nil, trigger: "", build: effectsCloudL744},
-		{line: 752, kind: "program", exes: []string{"azcopy"}, subs: []string{"copy", "cp", "sync"}, trigger: "", build: effectsCloudL752},
-		{line: 772, kind: "program", exes: []string{"azcopy"}, subs: []string{"list", "remove", "rm", "make", "bench", "benchmark", "login", "logout"}, trigger: "", build: effectsCloudL772},
-		{line: 780, kind: "program", exes: []string{"azcopy"}, subs: []string{"jobs"}, trigger: "", build: effectsCloudL780},
-		{line: 786, kind: "program", exes: []string{"azcopy"}, subs: []string{"env"}, trigger: "", build: effectsCloudL786},
-		{line: 795, kind: "program", exes: []string{"s3cmd"}, subs: nil, trigger: "", build: effectsCloudL795},
-		{line: 814, kind: "program", exes: []string{"s3cmd"}, subs: []string{"ls", "la", "du", "info"}, trigger: "", build: effectsCloudL814},
-		{line: 825, kind: "program", exes: []string{"s3cmd"}, subs: []string{"get", "put", "sync"}, trigger: "", build: effectsCloudL825},
-		{line: 849, kind: "program", exes: []string{"rclone"}, subs: nil, trigger: "", build: effectsCloudL849},
-		{line: 875, kind: "program", exes: []string{"rclone"}, subs: []string{"ls", "lsd", "lsl", "lsf", "lsjson", "size", "about", "tree", "check", "cryptcheck", "md5sum", "sha1sum", "hashsum", "cat"}, trigger: "", build: effectsCloudL875},
-		{line: 889, kind: "program", exes: []string{"rclone"}, subs: []string{"listremotes", "version"}, trigger: "", build: effectsCloudL889},
-		{line: 899, kind: "program", exes: []string{"rclone"}, subs: []string{"config"}, trigger: "", build: effectsCloudL899},
-		{line: 907, kind: "program", exes: []string{"rclone"}, subs: []string{"config"}, trigger: "", build: effectsCloudL907},
-		{line: 914, kind: "program", exes: []string{"rclone"}, subs: []string{"authorize"}, trigger: "", build: effectsCloudL914},
-		{line: 920, kind: "program", exes: []string{"rclone"}, subs: []string{"copy", "copyto", "sync", "bisync", "copyurl"}, trigger: "", build: effectsCloudL920},
-		{line: 942, kind: "program", exes: []string{"rclone"}, subs: []string{"move", "moveto"}, trigger: "", build: effectsCloudL942},
-		{line: 957, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL957},
-		{line: 972, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL972},
-		{line: 979, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL979},
-		{line: 986, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL986},
-		{line: 994, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL994},
-		{line: 1002, kind: "program", exes: []string{"doctl"}, subs: []string{"account", "balance", "invoice"}, trigger: "", build: effectsCloudL1002},
-		{line: 1009, kind: "program", exes: []string{"doctl"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL1009},
-		{line: 1019, kind: "program", exes: []string{"doctl"}, subs: []string{"kubernetes", "k8s", "k"}, trigger: "", build: effectsCloudL1019},
-		{line: 1026, kind: "program", exes: []string{"doctl"}, subs: []string{"registry", "reg", "r"}, trigger: "", build: effectsCloudL1026},
-		{line: 1034, kind: "program", exes: []string{"doctl"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1034},
-		{line: 1039, kind: "program", exes: []string{"doctl"}, subs: []string{"compute"}, trigger: "", build: effectsCloudL1039},
-		{line: 1045, kind: "program", exes: []string{"heroku"}, subs: nil, trigger: "", build: effectsCloudL1045},
-		{line: 1052, kind: "program", exes: []string{"heroku"}, subs: []string{"auth:token", "config", "config:get", "pg:credentials:url", "pg:credentials"}, trigger: "", build: effectsCloudL1052},
-		{line: 1060, kind: "program", exes: []string{"heroku"}, subs: []string{"apps", "apps:info", "info", "ps", "logs", "releases", "addons", "domains", "status", "whoami", "auth:whoami", "regions", "pipelines", "teams", "access", "features", "labs", "stack", "buildpacks", "drains", "certs", "spaces", "pg:info", "version", "--version"}, trigger: "", build: effectsCloudL1060},
-		{line: 1069, kind: "program", exes: []string{"heroku"}, subs: []string{"run", "run:detached", "local", "local:run", "ps:exec", "pg:psql", "redis:cli", "console"}, trigger: "", build: effectsCloudL1069},
-		{line: 1075, kind: "program", exes: []string{"heroku"}, subs: []string{"login", "logout", "auth:login", "auth:logout", "git:remote", "git:clone"}, trigger: "", build: effectsCloudL1075},
-		{line: 1081, kind: "program", exes: []string{"fly"}, subs: nil, trigger: "", build: effectsCloudL1081},
-		{line: 1093, kind: "program", exes: []string{"fly"}, subs: []string{"auth", "tokens"}, trigger: "", build: effectsCloudL1093},
-		{line: 1100, kind: "program", exes: []string{"fly"}, subs: []string{"status", "logs", "info", "ips", "regions", "releases", "doctor", "dashboard", "checks", "services"}, trigger: "", build: effectsCloudL1100},
-		{line: 1111, kind: "program", exes: []string{"fly"}, subs: []string{"secrets", "apps", "machine", "machines", "m", "volumes", "volume", "vol", "postgres", "pg", "certs", "orgs", "auth", "scale", "ips", "tokens"}, trigger: "", build: effectsCloudL1111},
-		{line: 1122, kind: "program", exes: []string{"fly"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1122},
-		{line: 1128, kind: "program", exes: []string{"fly"}, subs: []string{"deploy", "launch", "console", "ssh", "sftp", "proxy", "mpg"}, trigger: "", build: effectsCloudL1128},
-		{line: 1134, kind: "program", exes: []string{"vercel"}, subs: nil, trigger: "", build: effectsCloudL1134},
-		{line: 1149, kind: "program", exes: []string{"vercel"}, subs: []string{"ls", "list", "inspect", "logs", "whoami", "domains", "projects", "project", "teams"}, trigger: "", build: effectsCloudL1149},
-		{line: 1159, kind: "program", exes: []string{"vercel"}, subs: []string{"env"}, trigger: "", build: effectsCloudL1159},
-		{line: 1169, kind: "program", exes: []string{"vercel"}, subs: []string{"pull"}, trigger: "", build: effectsCloudL1169},
-		{line: 1179, kind: "program", exes: []string{"vercel"}, subs: []string{"env"}, trigger: "", build: effectsCloudL1179},
-		{line: 1190, kind: "program", exes: []string{"vercel"}, subs: []string{"dev", "build", "deploy", "link", "login", "logout", "switch", "redeploy", "promote", "rollback", "alias", "dns", "certs", "git", "integration", "env", "bisect"}, trigger: "", build: effectsCloudL1190},
-		{line: 1196, kind: "program", exes: []string{"netlify"}, subs: nil, trigger: "", build: effectsCloudL1196},
-		{line: 1205, kind: "program", exes: []string{"netlify"}, subs: []string{"env:list", "env:get"}, trigger: "", build: effectsCloudL1205},
-		{line: 1213, kind: "program", exes: []string{"netlify"}, subs: []string{"status", "sites:list", "functions:list", "logs", "logs:function", "logs:deploy", "watch", "api"}, trigger: "", build: effectsCloudL1213},
-		{line: 1223, kind: "program", exes: []string{"netlify"}, subs: []string{"deploy"}, trigger: "", build: effectsCloudL1223},
-		{line: 1237, kind: "program", exes: []string{"netlify"}, subs: []string{"dev", "build", "serve", "functions:serve", "functions:invoke", "functions:build", "login", "logout", "link", "unlink", "init", "switch", "env:set", "env:unset", "env:import", "env:clone", "open"}, trigger: "", build: effectsCloudL1237},
-		{line: 1243, kind: "program", exes: []string{"wrangler"}, subs: nil, trigger: "", build: effectsCloudL1243},
-		{line: 1257, kind: "program", exes: []string{"wrangler"}, subs: []string{"whoami", "tail"}, trigger: "", build: effectsCloudL1257},
-		{line: 1268, kind: "program", exes: []string{"wrangler"}, subs: []string{"secret", "deployments", "versions", "kv", "kv:namespace", "kv:key", "r2", "d1"}, trigger: "", build: effectsCloudL1268},
-		{line: 1278, kind: "program", exes: []string{"wrangler"}, subs: []string{"d1"}, trigger: "", build: effectsCloudL1278},
-		{line: 1291, kind: "program", exes: []string{"wrangler"}, subs: []string{"dev", "deploy", "publish", "build", "pages", "login", "logout", "init", "generate", "types", "secret", "kv", "r2", "queues", "dispatch-namespace"}, trigger: "", build: effectsCloudL1291},
-		{line: 1304, kind: "program", exes: []string{"terraform", "tofu"}, subs: nil, trigger: "", build: effectsCloudL1304},
-		{line: 1331, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"fmt"}, trigger: "", build: effectsCloudL1331},
-		{line: 1342, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"validate"}, trigger: "", build: effectsCloudL1342},
-		{line: 1350, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"plan"}, trigger: "", build: effectsCloudL1350},
-		{line: 1364, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"apply", "destroy", "refresh", "import", "console", "test"}, trigger: "", build: effectsCloudL1364},
-		{line: 1380, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"show"}, trigger: "", build: effectsCloudL1380},
-		{line: 1390, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"output"}, trigger: "", build: effectsCloudL1390},
-		{line: 1401, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1401},
-		{line: 1411, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1411},
-		{line: 1421, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1421},
-		{line: 1427, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1427},
-		{line: 1440, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1440},
-		{line: 1447, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"init", "get"}, trigger: "", build: effectsCloudL1447},
-		{line: 1458, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1458},
-		{line: 1465, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1465},
-		{line: 1473, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1473},
-		{line: 1479, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1479},
-		{line: 1487, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"login", "logout", "taint", "untaint", "force-unlock"}, trigger: "", build: effectsCloudL1487},
-		{line: 1495, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"metadata", "modules"}, trigger: "", build: effectsCloudL1495},
-		{line: 1503, kind: "program", exes: []string{"terragrunt"}, subs: nil, trigger: "", build: effectsCloudL1503},
-		{line: 1509, kind: "program", exes: []string{"pulumi"}, subs: nil, trigger: "", build: effectsCloudL1509},
-		{line: 1528, kind: "program", exes: []string{"pulumi"}, subs: []string{"preview", "pre", "up", "update", "destroy", "down", "dn", "refresh", "import", "watch", "convert", "new", "install", "about"}, trigger: "", build: effectsCloudL1528},
-		{line: 1545, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack", "config"}, trigger: "", build: effectsCloudL1545},
-		{line: 1558, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack"}, trigger: "", build: effectsCloudL1558},
-		{line: 1571, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "env"}, trigger: "", build: effectsCloudL1571},
-		{line: 1583, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "stack"}, trigger: "", build: effectsCloudL1583},
-		{line: 1595, kind: "program", exes: []string{"pulumi"}, subs: []string{"whoami", "logs", "org", "env", "schema", "login", "logout", "plugin", "policy", "package", "ai", "cancel"}, trigger: "", build: effectsCloudL1595},
-		{line: 1603, kind: "program", exes: []string{"pulumi"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1603},
+		{line: 324, kind: "program", exes: []string{"az"}, subs: []string{"deployment"}, trigger: "", build: effectsCloudL324},
+		{line: 339, kind: "program", exes: []string{"az"}, subs: []string{"deployment"}, trigger: "", build: effectsCloudL339},
+		{line: 355, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL355},
+		{line: 362, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL362},
+		{line: 370, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL370},
+		{line: 378, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL378},
+		{line: 389, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL389},
+		{line: 400, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL400},
+		{line: 408, kind: "program", exes: []string{"az"}, subs: []string{"account"}, trigger: "", build: effectsCloudL408},
+		{line: 417, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL417},
+		{line: 426, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL426},
+		{line: 436, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL436},
+		{line: 445, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL445},
+		{line: 452, kind: "program", exes: []string{"az"}, subs: []string{"account"}, trigger: "", build: effectsCloudL452},
+		{line: 459, kind: "program", exes: []string{"az"}, subs: []string{"storage", "webapp", "functionapp", "redis", "cosmosdb"}, trigger: "", build: effectsCloudL459},
+		{line: 466, kind: "program", exes: []string{"az"}, subs: []string{"storage", "webapp", "functionapp"}, trigger: "", build: effectsCloudL466},
+		{line: 474, kind: "program", exes: []string{"az"}, subs: []string{"acr"}, trigger: "", build: effectsCloudL474},
+		{line: 484, kind: "program", exes: []string{"az"}, subs: []string{"aks"}, trigger: "", build: effectsCloudL484},
+		{line: 495, kind: "program", exes: []string{"az"}, subs: []string{"login", "logout", "version", "upgrade"}, trigger: "", build: effectsCloudL495},
+		{line: 504, kind: "program", exes: []string{"az"}, subs: []string{"config"}, trigger: "", build: effectsCloudL504},
+		{line: 511, kind: "program", exes: []string{"az"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL511},
+		{line: 530, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL530},
+		{line: 548, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL548},
+		{line: 557, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL557},
+		{line: 564, kind: "program", exes: []string{"gcloud"}, subs: []string{"config"}, trigger: "", build: effectsCloudL564},
+		{line: 572, kind: "program", exes: []string{"gcloud"}, subs: []string{"secrets"}, trigger: "", build: effectsCloudL572},
+		{line: 581, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth", "config"}, trigger: "", build: effectsCloudL581},
+		{line: 588, kind: "program", exes: []string{"gcloud"}, subs: []string{"info", "version"}, trigger: "", build: effectsCloudL588},
+		{line: 597, kind: "program", exes: []string{"gcloud"}, subs: []string{"config"}, trigger: "", build: effectsCloudL597},
+		{line: 605, kind: "program", exes: []string{"gcloud"}, subs: []string{"projects", "organizations", "services", "secrets", "folders", "builds", "scheduler", "topic", "components"}, trigger: "", build: effectsCloudL605},
+		{line: 616, kind: "program", exes: []string{"gcloud"}, subs: []string{"functions"}, trigger: "", build: effectsCloudL616},
+		{line: 625, kind: "program", exes: []string{"gcloud"}, subs: []string{"run"}, trigger: "", build: effectsCloudL625},
+		{line: 634, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL634},
+		{line: 645, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL645},
+		{line: 656, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL656},
+		{line: 664, kind: "program", exes: []string{"gcloud"}, subs: []string{"container"}, trigger: "", build: effectsCloudL664},
+		{line: 674, kind: "program", exes: []string{"gcloud"}, subs: []string{"iam"}, trigger: "", build: effectsCloudL674},
+		{line: 682, kind: "program", exes: []string{"gcloud"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL682},
+		{line: 691, kind: "program", exes: []string{"gcloud"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL691},
+		{line: 708, kind: "program", exes: []string{"gcloud"}, subs: []string{"compute", "cloud-shell", "alpha", "beta"}, trigger: "", build: effectsCloudL708},
+		{line: 714, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL714},
+		{line: 727, kind: "program", exes: []string{"gsutil"}, subs: nil, trigger: "", build: effectsCloudL727},
+		{line: 741, kind: "program", exes: []string{"gsutil"}, subs: []string{"ls", "cat", "du", "stat", "hash", "version"}, trigger: "", build: effectsCloudL741},
+		{line: 749, kind: "program", exes: []string{"gsutil"}, subs: []string{"cp", "rsync"}, trigger: "", build: effectsCloudL749},
+		{line: 765, kind: "program", exes: []string{"gsutil"}, subs: []string{"mv"}, trigger: "", build: effectsCloudL765},
+		{line: 779, kind: "program", exes: []string{"azcopy"}, subs: nil, trigger: "", build: effectsCloudL779},
+		{line: 787, kind: "program", exes: []string{"azcopy"}, subs: []string{"copy", "cp", "sync"}, trigger: "", build: effectsCloudL787},
+		{line: 807, kind: "program", exes: []string{"azcopy"}, subs: []string{"list", "remove", "rm", "make", "bench", "benchmark", "login", "logout"}, trigger: "", build: effectsCloudL807},
+		{line: 815, kind: "program", exes: []string{"azcopy"}, subs: []string{"jobs"}, trigger: "", build: effectsCloudL815},
+		{line: 821, kind: "program", exes: []string{"azcopy"}, subs: []string{"env"}, trigger: "", build: effectsCloudL821},
+		{line: 830, kind: "program", exes: []string{"s3cmd"}, subs: nil, trigger: "", build: effectsCloudL830},
+		{line: 849, kind: "program", exes: []string{"s3cmd"}, subs: []string{"ls", "la", "du", "info"}, trigger: "", build: effectsCloudL849},
+		{line: 860, kind: "program", exes: []string{"s3cmd"}, subs: []string{"get", "put", "sync"}, trigger: "", build: effectsCloudL860},
+		{line: 884, kind: "program", exes: []string{"rclone"}, subs: nil, trigger: "", build: effectsCloudL884},
+		{line: 910, kind: "program", exes: []string{"rclone"}, subs: []string{"ls", "lsd", "lsl", "lsf", "lsjson", "size", "about", "tree", "check", "cryptcheck", "md5sum", "sha1sum", "hashsum", "cat"}, trigger: "", build: effectsCloudL910},
+		{line: 924, kind: "program", exes: []string{"rclone"}, subs: []string{"listremotes", "version"}, trigger: "", build: effectsCloudL924},
+		{line: 934, kind: "program", exes: []string{"rclone"}, subs: []string{"config"}, trigger: "", build: effectsCloudL934},
+		{line: 942, kind: "program", exes: []string{"rclone"}, subs: []string{"config"}, trigger: "", build: effectsCloudL942},
+		{line: 949, kind: "program", exes: []string{"rclone"}, subs: []string{"authorize"}, trigger: "", build: effectsCloudL949},
+		{line: 955, kind: "program", exes: []string{"rclone"}, subs: []string{"copy", "copyto", "sync", "bisync", "copyurl"}, trigger: "", build: effectsCloudL955},
+		{line: 977, kind: "program", exes: []string{"rclone"}, subs: []string{"move", "moveto"}, trigger: "", build: effectsCloudL977},
+		{line: 992, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL992},
+		{line: 1007, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL1007},
+		{line: 1014, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL1014},
+		{line: 1021, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL1021},
+		{line: 1029, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL1029},
+		{line: 1037, kind: "program", exes: []string{"doctl"}, subs: []string{"account", "balance", "invoice"}, trigger: "", build: effectsCloudL1037},
+		{line: 1044, kind: "program", exes: []string{"doctl"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL1044},
+		{line: 1054, kind: "program", exes: []string{"doctl"}, subs: []string{"kubernetes", "k8s", "k"}, trigger: "", build: effectsCloudL1054},
+		{line: 1061, kind: "program", exes: []string{"doctl"}, subs: []string{"registry", "reg", "r"}, trigger: "", build: effectsCloudL1061},
+		{line: 1069, kind: "program", exes: []string{"doctl"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1069},
+		{line: 1074, kind: "program", exes: []string{"doctl"}, subs: []string{"compute"}, trigger: "", build: effectsCloudL1074},
+		{line: 1080, kind: "program", exes: []string{"heroku"}, subs: nil, trigger: "", build: effectsCloudL1080},
+		{line: 1087, kind: "program", exes: []string{"heroku"}, subs: []string{"auth:token", "config", "config:get", "pg:credentials:url", "pg:credentials"}, trigger: "", build: effectsCloudL1087},
+		{line: 1095, kind: "program", exes: []string{"heroku"}, subs: []string{"apps", "apps:info", "info", "ps", "logs", "releases", "addons", "domains", "status", "whoami", "auth:whoami", "regions", "pipelines", "teams", "access", "features", "labs", "stack", "buildpacks", "drains", "certs", "spaces", "pg:info", "version", "--version"}, trigger: "", build: effectsCloudL1095},
+		{line: 1104, kind: "program", exes: []string{"heroku"}, subs: []string{"run", "run:detached", "local", "local:run", "ps:exec", "pg:psql", "redis:cli", "console"}, trigger: "", build: effectsCloudL1104},
+		{line: 1110, kind: "program", exes: []string{"heroku"}, subs: []string{"login", "logout", "auth:login", "auth:logout", "git:remote", "git:clone"}, trigger: "", build: effectsCloudL1110},
+		{line: 1116, kind: "program", exes: []string{"fly"}, subs: nil, trigger: "", build: effectsCloudL1116},
+		{line: 1128, kind: "program", exes: []string{"fly"}, subs: []string{"auth", "tokens"}, trigger: "", build: effectsCloudL1128},
+		{line: 1135, kind: "program", exes: []string{"fly"}, subs: []string{"status", "logs", "info", "ips", "regions", "releases", "doctor", "dashboard", "checks", "services"}, trigger: "", build: effectsCloudL1135},
+		{line: 1146, kind: "program", exes: []string{"fly"}, subs: []string{"secrets", "apps", "machine", "machines", "m", "volumes", "volume", "vol", "postgres", "pg", "certs", "orgs", "auth", "scale", "ips", "tokens"}, trigger: "", build: effectsCloudL1146},
+		{line: 1157, kind: "program", exes: []string{"fly"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1157},
+		{line: 1163, kind: "program", exes: []string{"fly"}, subs: []string{"deploy", "launch", "console", "ssh", "sftp", "proxy", "mpg"}, trigger: "", build: effectsCloudL1163},
+		{line: 1169, kind: "program", exes: []string{"vercel"}, subs: nil, trigger: "", build: effectsCloudL1169},
+		{line: 1184, kind: "program", exes: []string{"vercel"}, subs: []string{"ls", "list", "inspect", "logs", "whoami", "domains", "projects", "project", "teams"}, trigger: "", build: effectsCloudL1184},
+		{line: 1194, kind: "program", exes: []string{"vercel"}, subs: []string{"env"}, trigger: "", build: effectsCloudL1194},
+		{line: 1204, kind: "program", exes: []string{"vercel"}, subs: []string{"pull"}, trigger: "", build: effectsCloudL1204},
+		{line: 1214, kind: "program", exes: []string{"vercel"}, subs: []string{"env"}, trigger: "", build: effectsCloudL1214},
+		{line: 1225, kind: "program", exes: []string{"vercel"}, subs: []string{"dev", "build", "deploy", "link", "login", "logout", "switch", "redeploy", "promote", "rollback", "alias", "dns", "certs", "git", "integration", "env", "bisect"}, trigger: "", build: effectsCloudL1225},
+		{line: 1231, kind: "program", exes: []string{"netlify"}, subs: nil, trigger: "", build: effectsCloudL1231},
+		{line: 1240, kind: "program", exes: []string{"netlify"}, subs: []string{"env:list", "env:get"}, trigger: "", build: effectsCloudL1240},
+		{line: 1248, kind: "program", exes: []string{"netlify"}, subs: []string{"status", "sites:list", "functions:list", "logs", "logs:function", "logs:deploy", "watch", "api"}, trigger: "", build: effectsCloudL1248},
+		{line: 1258, kind: "program", exes: []string{"netlify"}, subs: []string{"deploy"}, trigger: "", build: effectsCloudL1258},
+		{line: 1272, kind: "program", exes: []string{"netlify"}, subs: []string{"dev", "build", "serve", "functions:serve", "functions:invoke", "functions:build", "login", "logout", "link", "unlink", "init", "switch", "env:set", "env:unset", "env:import", "env:clone", "open"}, trigger: "", build: effectsCloudL1272},
+		{line: 1278, kind: "program", exes: []string{"wrangler"}, subs: nil, trigger: "", build: effectsCloudL1278},
+		{line: 1292, kind: "program", exes: []string{"wrangler"}, subs: []string{"whoami", "tail"}, trigger: "", build: effectsCloudL1292},
+		{line: 1303, kind: "program", exes: []string{"wrangler"}, subs: []string{"secret", "deployments", "versions", "kv", "kv:namespace", "kv:key", "r2", "d1"}, trigger: "", build: effectsCloudL1303},
+		{line: 1313, kind: "program", exes: []string{"wrangler"}, subs: []string{"d1"}, trigger: "", build: effectsCloudL1313},
+		{line: 1326, kind: "program", exes: []string{"wrangler"}, subs: []string{"dev", "deploy", "publish", "build", "pages", "login", "logout", "init", "generate", "types", "secret", "kv", "r2", "queues", "dispatch-namespace"}, trigger: "", build: effectsCloudL1326},
+		{line: 1339, kind: "program", exes: []string{"terraform", "tofu"}, subs: nil, trigger: "", build: effectsCloudL1339},
+		{line: 1366, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"fmt"}, trigger: "", build: effectsCloudL1366},
+		{line: 1377, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"validate"}, trigger: "", build: effectsCloudL1377},
+		{line: 1385, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"plan"}, trigger: "", build: effectsCloudL1385},
+		{line: 1399, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"apply", "destroy", "refresh", "import", "console", "test"}, trigger: "", build: effectsCloudL1399},
+		{line: 1415, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"show"}, trigger: "", build: effectsCloudL1415},
+		{line: 1425, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"output"}, trigger: "", build: effectsCloudL1425},
+		{line: 1436, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1436},
+		{line: 1446, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1446},
+		{line: 1456, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1456},
+		{line: 1462, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1462},
+		{line: 1475, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1475},
+		{line: 1482, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"init", "get"}, trigger: "", build: effectsCloudL1482},
+		{line: 1493, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1493},
+		{line: 1500, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1500},
+		{line: 1508, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1508},
+		{line: 1514, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1514},
+		{line: 1522, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"login", "logout", "taint", "untaint", "force-unlock"}, trigger: "", build: effectsCloudL1522},
+		{line: 1530, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"metadata", "modules"}, trigger: "", build: effectsCloudL1530},
+		{line: 1538, kind: "program", exes: []string{"terragrunt"}, subs: nil, trigger: "", build: effectsCloudL1538},
+		{line: 1544, kind: "program", exes: []string{"pulumi"}, subs: nil, trigger: "", build: effectsCloudL1544},
+		{line: 1563, kind: "program", exes: []string{"pulumi"}, subs: []string{"preview", "pre", "up", "update", "destroy", "down", "dn", "refresh", "import", "watch", "convert", "new", "install", "about"}, trigger: "", build: effectsCloudL1563},
+		{line: 1580, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack", "config"}, trigger: "", build: effectsCloudL1580},
+		{line: 1593, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack"}, trigger: "", build: effectsCloudL1593},
+		{line: 1606, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "env"}, trigger: "", build: effectsCloudL1606},
+		{line: 1618, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "stack"}, trigger: "", build: effectsCloudL1618},
+		{line: 1630, kind: "program", exes: []string{"pulumi"}, subs: []string{"whoami", "logs", "org", "env", "schema", "login", "logout", "plugin", "policy", "package", "ai", "cancel"}, trigger: "", build: effectsCloudL1630},
+		{line: 1638, kind: "program", exes: []string{"pulumi"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1638},
 	}},
 	{file: "effects/containers.toml", header: packHeader{Name: "effects-containers", Executables: []string{"kubectl", "oc", "kubectx", "kubens", "k9s", "helm", "kustomize", "docker", "podman", "nerdctl", "ctr", "docker-compose", "podman-compose"}}, blocks: []genBlock{
 		{line: 13, kind: "program", exes: []string{"kubectl", "oc"}, subs: nil, trigger: "", build: effectsContainersL13},
@@ -2017,8 +2019,8 @@ var generatedExeIndex = []genExe{
 	{name: "awk", grammar: []uint32{0xd0006, 0x230005}, generic: []uint32{0xb001b, 0xd001a, 0xe0004, 0xe000f, 0xe0018, 0x230005}, subs: nil, ruleKnown: true},
 	{name: "aws", grammar: []uint32{0x10000, 0x130000, 0x130001}, generic: []uint32{0x10009, 0x10015, 0x1001b, 0xe0008, 0x130000, 0x130001}, subs: []genSub{{"acm", []uint32{0x130003}}, {"amplify", []uint32{0x130004}}, {"apigateway", []uint32{0x130003}}, {"appsync", []uint32{0x130004}}, {"autoscaling", []uint32{0x130003}}, {"batch", []uint32{0x130004}}, {"cloudformation", []uint32{0x130003}}, {"cloudtrail", []uint32{0x130003}}, {"cloudwatch", []uint32{0x130003}}, {"codeartifact", []uint32{0x130008}}, {"cognito-identity", []uint32{0x13000b}}, {"cognito-idp", []uint32{0x130004}}, {"configure", []uint32{0x13000f, 0x130010, 0x130011, 0x130012, 0x130013}}, {"ec2", []uint32{0x130005, 0x13000b}}, {"ecr", []uint32{0x130003, 0x130007}}, {"ecr-public", []uint32{0x130007}}, {"ecs", []uint32{0x130004}}, {"eks", []uint32{0x130003, 0x13000b, 0x13000e}}, {"elasticbeanstalk", []uint32{0x130004}}, {"elbv2", []uint32{0x130003}}, {"glue", []uint32{0x130004}}, {"iam", []uint32{0x1000b, 0x130003, 0x13000c}}, {"kms", []uint32{0x1000b, 0x130003}}, {"lambda", []uint32{0x130004}}, {"lightsail", []uint32{0x13000b}}, {"logs", []uint32{0x130003}}, {"organizations", []uint32{0x1000b, 0x130003}}, {"rds", []uint32{0x13000d}}, {"redshift", []uint32{0x13000b}}, {"redshift-serverless", []uint32{0x13000b}}, {"route53", []uint32{0x1000a, 0x130003}}, {"s3", []uint32{0x10005, 0x10006, 0x10007, 0x10008, 0x13000d, 0x130014, 0x130015, 0x130016, 0x130017}}, {"s3api", []uint32{0x130003}}, {"secretsmanager", []uint32{0xf0005, 0x130009}}, {"sns", []uint32{0x130003}}, {"sqs", []uint32{0x130003}}, {"ssm", []uint32{0xf0006, 0x13000a}}, {"sso", []uint32{0x13000b}}, {"sts", []uint32{0x1000b, 0x130002, 0x130006}}}, ruleKnown: true},
 	{name: "aws-vault", grammar: []uint32{0x210025}, generic: []uint32{0x210025}, subs: []genSub{{"add", []uint32{0x21002a}}, {"clear", []uint32{0x21002a}}, {"exec", []uint32{0x210026}}, {"export", []uint32{0x210027}}, {"list", []uint32{0x210029}}, {"login", []uint32{0x210028}}, {"ls", []uint32{0x210029}}, {"proxy", []uint32{0x21002a}}, {"remove", []uint32{0x21002a}}, {"rm", []uint32{0x21002a}}, {"rotate", []uint32{0x21002a}}}, ruleKnown: false},
-	{name: "az", grammar: []uint32{0x10004, 0x130018, 0x130019, 0x13001a, 0x13001b, 0x13001c, 0x13001d, 0x13001e, 0x130020, 0x130021, 0x130022, 0x130023}, generic: []uint32{0x1000e, 0x10018, 0x1001b, 0x130018, 0x130019, 0x13001a, 0x13001b, 0x13001c, 0x13001d, 0x13001e, 0x130020, 0x130021, 0x130022, 0x130023}, subs: []genSub{{"account", []uint32{0x13001f, 0x130024}}, {"acr", []uint32{0x130027}}, {"aks", []uint32{0x130028}}, {"config", []uint32{0x13002a}}, {"cosmosdb", []uint32{0x130025}}, {"functionapp", []uint32{0x130025, 0x130026}}, {"keyvault", []uint32{0xf0008}}, {"login", []uint32{0x130029}}, {"logout", []uint32{0x130029}}, {"redis", []uint32{0x130025}}, {"storage", []uint32{0x130025, 0x130026, 0x13002b}}, {"upgrade", []uint32{0x130029}}, {"version", []uint32{0x130029}}, {"webapp", []uint32{0x130025, 0x130026}}}, ruleKnown: true},
-	{name: "azcopy", grammar: []uint32{0x10003, 0x130044}, generic: []uint32{0x1000f, 0x10019, 0x130044}, subs: []genSub{{"bench", []uint32{0x130046}}, {"benchmark", []uint32{0x130046}}, {"copy", []uint32{0x130045}}, {"cp", []uint32{0x130045}}, {"env", []uint32{0x130048}}, {"jobs", []uint32{0x130047}}, {"list", []uint32{0x130046}}, {"login", []uint32{0x130046}}, {"logout", []uint32{0x130046}}, {"make", []uint32{0x130046}}, {"remove", []uint32{0x130046}}, {"rm", []uint32{0x130046}}, {"sync", []uint32{0x10010, 0x130045}}}, ruleKnown: true},
+	{name: "az", grammar: []uint32{0x10004, 0x130018, 0x13001b, 0x13001c, 0x13001d, 0x13001e, 0x13001f, 0x130020, 0x130022, 0x130023, 0x130024, 0x130025}, generic: []uint32{0x1000e, 0x10018, 0x1001b, 0x130018, 0x13001b, 0x13001c, 0x13001d, 0x13001e, 0x13001f, 0x130020, 0x130022, 0x130023, 0x130024, 0x130025}, subs: []genSub{{"account", []uint32{0x130021, 0x130026}}, {"acr", []uint32{0x130029}}, {"aks", []uint32{0x13002a}}, {"config", []uint32{0x13002c}}, {"cosmosdb", []uint32{0x130027}}, {"deployment", []uint32{0x130019, 0x13001a}}, {"functionapp", []uint32{0x130027, 0x130028}}, {"keyvault", []uint32{0xf0008}}, {"login", []uint32{0x13002b}}, {"logout", []uint32{0x13002b}}, {"redis", []uint32{0x130027}}, {"storage", []uint32{0x130027, 0x130028, 0x13002d}}, {"upgrade", []uint32{0x13002b}}, {"version", []uint32{0x13002b}}, {"webapp", []uint32{0x130027, 0x130028}}}, ruleKnown: true},
+	{name: "azcopy", grammar: []uint32{0x10003, 0x130046}, generic: []uint32{0x1000f, 0x10019, 0x130046}, subs: []genSub{{"bench", []uint32{0x130048}}, {"benchmark", []uint32{0x130048}}, {"copy", []uint32{0x130047}}, {"cp", []uint32{0x130047}}, {"env", []uint32{0x13004a}}, {"jobs", []uint32{0x130049}}, {"list", []uint32{0x130048}}, {"login", []uint32{0x130048}}, {"logout", []uint32{0x130048}}, {"make", []uint32{0x130048}}, {"remove", []uint32{0x130048}}, {"rm", []uint32{0x130048}}, {"sync", []uint32{0x10010, 0x130047}}}, ruleKnown: true},
 	{name: "b2sum", grammar: []uint32{0x150022}, generic: []uint32{0xd0016, 0x150022}, subs: nil, ruleKnown: true},
 	{name: "bandit", grammar: []uint32{0x240040}, generic: []uint32{0xd0025, 0x240040}, subs: nil, ruleKnown: true},
 	{name: "base32", grammar: []uint32{0x150025}, generic: []uint32{0xe0004, 0xe0011, 0xe0016, 0x150025}, subs: nil, ruleKnown: true},
@@ -2175,7 +2177,7 @@ var generatedExeIndex = []genExe{
 	{name: "docker-credential-pass", grammar: []uint32{0x21002b}, generic: []uint32{0x21002b}, subs: []genSub{{"erase", []uint32{0x21002e}}, {"get", []uint32{0x21002c}}, {"list", []uint32{0x21002d}}, {"store", []uint32{0x21002e}}, {"version", []uint32{0x21002d}}}, ruleKnown: false},
 	{name: "docker-credential-secretservice", grammar: []uint32{0x21002b}, generic: []uint32{0x21002b}, subs: []genSub{{"erase", []uint32{0x21002e}}, {"get", []uint32{0x21002c}}, {"list", []uint32{0x21002d}}, {"store", []uint32{0x21002e}}, {"version", []uint32{0x21002d}}}, ruleKnown: false},
 	{name: "docker-credential-wincred", grammar: []uint32{0x21002b}, generic: []uint32{0x21002b}, subs: []genSub{{"erase", []uint32{0x21002e}}, {"get", []uint32{0x21002c}}, {"list", []uint32{0x21002d}}, {"store", []uint32{0x21002e}}, {"version", []uint32{0x21002d}}}, ruleKnown: false},
-	{name: "doctl", grammar: []uint32{0x130054, 0x130055, 0x130056, 0x130057, 0x130058}, generic: []uint32{0x10012, 0x130054, 0x130055, 0x130056, 0x130057, 0x130058}, subs: []genSub{{"account", []uint32{0x130059}}, {"auth", []uint32{0x13005a}}, {"balance", []uint32{0x130059}}, {"compute", []uint32{0x13005e}}, {"invoice", []uint32{0x130059}}, {"k", []uint32{0x13005b}}, {"k8s", []uint32{0x13005b}}, {"kubernetes", []uint32{0x13005b}}, {"r", []uint32{0x13005c}}, {"reg", []uint32{0x13005c}}, {"registry", []uint32{0x13005c}}, {"version", []uint32{0x13005d}}}, ruleKnown: true},
+	{name: "doctl", grammar: []uint32{0x130056, 0x130057, 0x130058, 0x130059, 0x13005a}, generic: []uint32{0x10012, 0x130056, 0x130057, 0x130058, 0x130059, 0x13005a}, subs: []genSub{{"account", []uint32{0x13005b}}, {"auth", []uint32{0x13005c}}, {"balance", []uint32{0x13005b}}, {"compute", []uint32{0x130060}}, {"invoice", []uint32{0x13005b}}, {"k", []uint32{0x13005d}}, {"k8s", []uint32{0x13005d}}, {"kubernetes", []uint32{0x13005d}}, {"r", []uint32{0x13005e}}, {"reg", []uint32{0x13005e}}, {"registry", []uint32{0x13005e}}, {"version", []uint32{0x13005f}}}, ruleKnown: true},
 	{name: "dos2unix", grammar: []uint32{0x23000f}, generic: []uint32{0x23000f}, subs: nil, ruleKnown: false},
 	{name: "dosbox", grammar: []uint32{0x1c000c, 0x1c0065}, generic: []uint32{0x1c0065}, subs: nil, ruleKnown: false},
 	{name: "dotnet", grammar: []uint32{0x24004a}, generic: []uint32{0xa0005, 0xa000c, 0xa001b, 0x24004a}, subs: nil, ruleKnown: true},
@@ -2234,7 +2236,7 @@ var generatedExeIndex = []genExe{
 	{name: "flatpak", grammar: []uint32{0x1f001d}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f001d}, subs: []genSub{{"build", []uint32{0x1f001f}}, {"build-bundle", []uint32{0x1f001f}}, {"build-commit-from", []uint32{0x1f001f}}, {"build-export", []uint32{0x1f001f}}, {"build-finish", []uint32{0x1f001f}}, {"build-import-bundle", []uint32{0x1f001f}}, {"build-init", []uint32{0x1f001f}}, {"build-sign", []uint32{0x1f001f}}, {"build-update-repo", []uint32{0x1f001f}}, {"config", []uint32{0x1f001e}}, {"create-usb", []uint32{0x1f001f}}, {"document-export", []uint32{0x1f001f}}, {"document-unexport", []uint32{0x1f001f}}, {"documents", []uint32{0x1f001e}}, {"enter", []uint32{0x1f001f}}, {"history", []uint32{0x1f001e}}, {"info", []uint32{0x1f001e}}, {"install", []uint32{0x1f001f}}, {"kill", []uint32{0x1f001f}}, {"list", []uint32{0x1f001e}}, {"make-current", []uint32{0x1f001f}}, {"mask", []uint32{0x1f001e}}, {"override", []uint32{0x1f001f}}, {"permission-remove", []uint32{0x1f001f}}, {"permission-reset", []uint32{0x1f001f}}, {"permission-set", []uint32{0x1f001f}}, {"permission-show", []uint32{0x1f001e}}, {"permissions", []uint32{0x1f001e}}, {"pin", []uint32{0x1f001e}}, {"ps", []uint32{0x1f001e}}, {"remote-add", []uint32{0x1f001f}}, {"remote-delete", []uint32{0x1f001f}}, {"remote-info", []uint32{0x1f001e}}, {"remote-ls", []uint32{0x1f001f}}, {"remote-modify", []uint32{0x1f001f}}, {"remotes", []uint32{0x1f001e}}, {"repair", []uint32{0x1f001f}}, {"repo", []uint32{0x1f001f}}, {"run", []uint32{0x1f001f}}, {"search", []uint32{0x1f001e}}, {"spawn", []uint32{0x1f001f}}, {"uninstall", []uint32{0x1f001f}}, {"update", []uint32{0x1f001f}}, {"upgrade", []uint32{0x1f001f}}}, ruleKnown: true},
 	{name: "flit", grammar: nil, generic: []uint32{0xa0005}, subs: nil, ruleKnown: true},
 	{name: "flock", grammar: []uint32{0x1c007c}, generic: []uint32{0x1c007c}, subs: nil, ruleKnown: false},
-	{name: "fly", grammar: []uint32{0x130064}, generic: []uint32{0x10012, 0x130064}, subs: []genSub{{"apps", []uint32{0x130067}}, {"auth", []uint32{0x130065, 0x130067}}, {"certs", []uint32{0x130067}}, {"checks", []uint32{0x130066}}, {"console", []uint32{0x130069}}, {"dashboard", []uint32{0x130066}}, {"deploy", []uint32{0x130069}}, {"doctor", []uint32{0x130066}}, {"info", []uint32{0x130066}}, {"ips", []uint32{0x130066, 0x130067}}, {"launch", []uint32{0x130069}}, {"logs", []uint32{0x130066}}, {"m", []uint32{0x130067}}, {"machine", []uint32{0x130067}}, {"machines", []uint32{0x130067}}, {"mpg", []uint32{0x130069}}, {"orgs", []uint32{0x130067}}, {"pg", []uint32{0x130067}}, {"postgres", []uint32{0x130067}}, {"proxy", []uint32{0x130069}}, {"regions", []uint32{0x130066}}, {"releases", []uint32{0x130066}}, {"scale", []uint32{0x130067}}, {"secrets", []uint32{0x130067}}, {"services", []uint32{0x130066}}, {"sftp", []uint32{0x130069}}, {"ssh", []uint32{0x130069}}, {"status", []uint32{0x130066}}, {"tokens", []uint32{0x130065, 0x130067}}, {"version", []uint32{0x130068}}, {"vol", []uint32{0x130067}}, {"volume", []uint32{0x130067}}, {"volumes", []uint32{0x130067}}}, ruleKnown: true},
+	{name: "fly", grammar: []uint32{0x130066}, generic: []uint32{0x10012, 0x130066}, subs: []genSub{{"apps", []uint32{0x130069}}, {"auth", []uint32{0x130067, 0x130069}}, {"certs", []uint32{0x130069}}, {"checks", []uint32{0x130068}}, {"console", []uint32{0x13006b}}, {"dashboard", []uint32{0x130068}}, {"deploy", []uint32{0x13006b}}, {"doctor", []uint32{0x130068}}, {"info", []uint32{0x130068}}, {"ips", []uint32{0x130068, 0x130069}}, {"launch", []uint32{0x13006b}}, {"logs", []uint32{0x130068}}, {"m", []uint32{0x130069}}, {"machine", []uint32{0x130069}}, {"machines", []uint32{0x130069}}, {"mpg", []uint32{0x13006b}}, {"orgs", []uint32{0x130069}}, {"pg", []uint32{0x130069}}, {"postgres", []uint32{0x130069}}, {"proxy", []uint32{0x13006b}}, {"regions", []uint32{0x130068}}, {"releases", []uint32{0x130068}}, {"scale", []uint32{0x130069}}, {"secrets", []uint32{0x130069}}, {"services", []uint32{0x130068}}, {"sftp", []uint32{0x13006b}}, {"ssh", []uint32{0x13006b}}, {"status", []uint32{0x130068}}, {"tokens", []uint32{0x130067, 0x130069}}, {"version", []uint32{0x13006a}}, {"vol", []uint32{0x130069}}, {"volume", []uint32{0x130069}}, {"volumes", []uint32{0x130069}}}, ruleKnown: true},
 	{name: "flyctl", grammar: nil, generic: []uint32{0x10012}, subs: nil, ruleKnown: true},
 	{name: "flyway", grammar: nil, generic: []uint32{0x3001e}, subs: nil, ruleKnown: true},
 	{name: "fmt", grammar: []uint32{0x15001a}, generic: []uint32{0xd0016, 0xd002b, 0x15001a}, subs: nil, ruleKnown: true},
@@ -2248,7 +2250,7 @@ var generatedExeIndex = []genExe{
 	{name: "g++", grammar: []uint32{0x240006, 0x240044}, generic: []uint32{0xd0023, 0x240044}, subs: nil, ruleKnown: true},
 	{name: "gawk", grammar: []uint32{0x230005}, generic: []uint32{0xb001b, 0x230005}, subs: nil, ruleKnown: true},
 	{name: "gcc", grammar: []uint32{0x240005, 0x240044}, generic: []uint32{0xd0023, 0x240044}, subs: nil, ruleKnown: true},
-	{name: "gcloud", grammar: []uint32{0x10001, 0x13002c, 0x130037, 0x130038, 0x130039}, generic: []uint32{0x1000c, 0x10016, 0x1001b, 0x13002c, 0x130037, 0x130038, 0x130039}, subs: []genSub{{"alpha", []uint32{0x13003e}}, {"auth", []uint32{0x13002d, 0x13002e, 0x130031, 0x13003f}}, {"beta", []uint32{0x13003e}}, {"builds", []uint32{0x130034}}, {"cloud-shell", []uint32{0x13003e}}, {"components", []uint32{0x130034}}, {"compute", []uint32{0x13003e}}, {"config", []uint32{0x13002f, 0x130031, 0x130033}}, {"container", []uint32{0x13003a}}, {"folders", []uint32{0x130034}}, {"functions", []uint32{0x130035}}, {"iam", []uint32{0x13003b}}, {"info", []uint32{0x130032}}, {"organizations", []uint32{0x130034}}, {"projects", []uint32{0x130034}}, {"run", []uint32{0x130036}}, {"scheduler", []uint32{0x130034}}, {"secrets", []uint32{0xf0007, 0x130030, 0x130034}}, {"services", []uint32{0x130034}}, {"storage", []uint32{0x13003c, 0x13003d}}, {"topic", []uint32{0x130034}}, {"version", []uint32{0x130032}}}, ruleKnown: true},
+	{name: "gcloud", grammar: []uint32{0x10001, 0x13002e, 0x130039, 0x13003a, 0x13003b}, generic: []uint32{0x1000c, 0x10016, 0x1001b, 0x13002e, 0x130039, 0x13003a, 0x13003b}, subs: []genSub{{"alpha", []uint32{0x130040}}, {"auth", []uint32{0x13002f, 0x130030, 0x130033, 0x130041}}, {"beta", []uint32{0x130040}}, {"builds", []uint32{0x130036}}, {"cloud-shell", []uint32{0x130040}}, {"components", []uint32{0x130036}}, {"compute", []uint32{0x130040}}, {"config", []uint32{0x130031, 0x130033, 0x130035}}, {"container", []uint32{0x13003c}}, {"folders", []uint32{0x130036}}, {"functions", []uint32{0x130037}}, {"iam", []uint32{0x13003d}}, {"info", []uint32{0x130034}}, {"organizations", []uint32{0x130036}}, {"projects", []uint32{0x130036}}, {"run", []uint32{0x130038}}, {"scheduler", []uint32{0x130036}}, {"secrets", []uint32{0xf0007, 0x130032, 0x130036}}, {"services", []uint32{0x130036}}, {"storage", []uint32{0x13003e, 0x13003f}}, {"topic", []uint32{0x130036}}, {"version", []uint32{0x130034}}}, ruleKnown: true},
 	{name: "gcore", grammar: []uint32{0x1c007f}, generic: []uint32{0x1c007f}, subs: nil, ruleKnown: false},
 	{name: "gdb", grammar: []uint32{0x1c000f, 0x1c0080}, generic: []uint32{0x1c0080}, subs: nil, ruleKnown: false},
 	{name: "gdisk", grammar: nil, generic: []uint32{0x10000f}, subs: nil, ruleKnown: true},
@@ -2289,7 +2291,7 @@ var generatedExeIndex = []genExe{
 	{name: "groupmod", grammar: nil, generic: []uint32{0x100020}, subs: nil, ruleKnown: true},
 	{name: "groups", grammar: []uint32{0x15002d}, generic: []uint32{0xd0016, 0x15002d}, subs: nil, ruleKnown: true},
 	{name: "gsed", grammar: []uint32{0x230004}, generic: []uint32{0x230004}, subs: nil, ruleKnown: false},
-	{name: "gsutil", grammar: []uint32{0x10002, 0x130040}, generic: []uint32{0x1000d, 0x10017, 0x130040}, subs: []genSub{{"cat", []uint32{0x130041}}, {"cp", []uint32{0x130042}}, {"du", []uint32{0x130041}}, {"hash", []uint32{0x130041}}, {"ls", []uint32{0x130041}}, {"mv", []uint32{0x130043}}, {"rsync", []uint32{0x130042}}, {"stat", []uint32{0x130041}}, {"version", []uint32{0x130041}}}, ruleKnown: true},
+	{name: "gsutil", grammar: []uint32{0x10002, 0x130042}, generic: []uint32{0x1000d, 0x10017, 0x130042}, subs: []genSub{{"cat", []uint32{0x130043}}, {"cp", []uint32{0x130044}}, {"du", []uint32{0x130043}}, {"hash", []uint32{0x130043}}, {"ls", []uint32{0x130043}}, {"mv", []uint32{0x130045}}, {"rsync", []uint32{0x130044}}, {"stat", []uint32{0x130043}}, {"version", []uint32{0x130043}}}, ruleKnown: true},
 	{name: "gtester", grammar: []uint32{0x1c0087}, generic: []uint32{0x1c0087}, subs: nil, ruleKnown: false},
 	{name: "guile", grammar: []uint32{0x1c0088}, generic: []uint32{0x1c0088}, subs: nil, ruleKnown: false},
 	{name: "gunzip", grammar: []uint32{0x110014}, generic: []uint32{0xd0021, 0xd002e, 0x110014}, subs: nil, ruleKnown: true},
@@ -2306,7 +2308,7 @@ var generatedExeIndex = []genExe{
 	{name: "head", grammar: []uint32{0xd0000, 0x15000d}, generic: []uint32{0xd0016, 0xe0004, 0xe000f, 0xe0016, 0x15000d}, subs: nil, ruleKnown: true},
 	{name: "helm", grammar: []uint32{0x90002, 0x140021}, generic: []uint32{0xa0005, 0x140021}, subs: []genSub{{"completion", []uint32{0x90015, 0x14002a}}, {"del", []uint32{0x9000c, 0x14002f}}, {"delete", []uint32{0x9000c, 0x14002f}}, {"dep", []uint32{0x14002c, 0x14002d}}, {"dependency", []uint32{0x90015, 0x14002c, 0x14002d}}, {"env", []uint32{0x90015, 0x14002a}}, {"fetch", []uint32{0x14002e}}, {"get", []uint32{0x90015, 0x140023, 0x140024}}, {"hist", []uint32{0x140022}}, {"history", []uint32{0x90015, 0x140022}}, {"inspect", []uint32{0x140027}}, {"install", []uint32{0x9000e, 0x90016, 0x140025}}, {"lint", []uint32{0x90015, 0x140026}}, {"list", []uint32{0x90015, 0x140022}}, {"ls", []uint32{0x90015, 0x140022}}, {"package", []uint32{0x90016, 0x14002e}}, {"plugin", []uint32{0x90015, 0x14002b, 0x14002e}}, {"pull", []uint32{0x90016, 0x14002e}}, {"push", []uint32{0x90016, 0x14002e}}, {"registry", []uint32{0x14002e}}, {"repo", []uint32{0x90015, 0x14002b, 0x14002d}}, {"rollback", []uint32{0x9000d, 0x14002e}}, {"search", []uint32{0x90015, 0x140028, 0x140029}}, {"show", []uint32{0x90015, 0x140027}}, {"status", []uint32{0x90015, 0x140022}}, {"template", []uint32{0x90015, 0x140026}}, {"test", []uint32{0x90016, 0x14002e}}, {"un", []uint32{0x9000c, 0x14002f}}, {"uninstall", []uint32{0x9000c, 0x14002f}}, {"upgrade", []uint32{0x9000e, 0x90016, 0x140025}}, {"verify", []uint32{0x90015}}, {"version", []uint32{0x90015, 0x14002a}}}, ruleKnown: true},
 	{name: "help", grammar: []uint32{0x120017}, generic: []uint32{0xd0016, 0x120017}, subs: nil, ruleKnown: true},
-	{name: "heroku", grammar: []uint32{0x13005f}, generic: []uint32{0x10012, 0x13005f}, subs: []genSub{{"--version", []uint32{0x130061}}, {"access", []uint32{0x130061}}, {"addons", []uint32{0x130061}}, {"apps", []uint32{0x130061}}, {"apps:info", []uint32{0x130061}}, {"auth:login", []uint32{0x130063}}, {"auth:logout", []uint32{0x130063}}, {"auth:token", []uint32{0x130060}}, {"auth:whoami", []uint32{0x130061}}, {"buildpacks", []uint32{0x130061}}, {"certs", []uint32{0x130061}}, {"config", []uint32{0x130060}}, {"config:get", []uint32{0x130060}}, {"console", []uint32{0x130062}}, {"domains", []uint32{0x130061}}, {"drains", []uint32{0x130061}}, {"features", []uint32{0x130061}}, {"git:clone", []uint32{0x130063}}, {"git:remote", []uint32{0x130063}}, {"info", []uint32{0x130061}}, {"labs", []uint32{0x130061}}, {"local", []uint32{0x130062}}, {"local:run", []uint32{0x130062}}, {"login", []uint32{0x130063}}, {"logout", []uint32{0x130063}}, {"logs", []uint32{0x130061}}, {"pg:credentials", []uint32{0x130060}}, {"pg:credentials:url", []uint32{0x130060}}, {"pg:info", []uint32{0x130061}}, {"pg:psql", []uint32{0x130062}}, {"pipelines", []uint32{0x130061}}, {"ps", []uint32{0x130061}}, {"ps:exec", []uint32{0x130062}}, {"redis:cli", []uint32{0x130062}}, {"regions", []uint32{0x130061}}, {"releases", []uint32{0x130061}}, {"run", []uint32{0x130062}}, {"run:detached", []uint32{0x130062}}, {"spaces", []uint32{0x130061}}, {"stack", []uint32{0x130061}}, {"status", []uint32{0x130061}}, {"teams", []uint32{0x130061}}, {"version", []uint32{0x130061}}, {"whoami", []uint32{0x130061}}}, ruleKnown: true},
+	{name: "heroku", grammar: []uint32{0x130061}, generic: []uint32{0x10012, 0x130061}, subs: []genSub{{"--version", []uint32{0x130063}}, {"access", []uint32{0x130063}}, {"addons", []uint32{0x130063}}, {"apps", []uint32{0x130063}}, {"apps:info", []uint32{0x130063}}, {"auth:login", []uint32{0x130065}}, {"auth:logout", []uint32{0x130065}}, {"auth:token", []uint32{0x130062}}, {"auth:whoami", []uint32{0x130063}}, {"buildpacks", []uint32{0x130063}}, {"certs", []uint32{0x130063}}, {"config", []uint32{0x130062}}, {"config:get", []uint32{0x130062}}, {"console", []uint32{0x130064}}, {"domains", []uint32{0x130063}}, {"drains", []uint32{0x130063}}, {"features", []uint32{0x130063}}, {"git:clone", []uint32{0x130065}}, {"git:remote", []uint32{0x130065}}, {"info", []uint32{0x130063}}, {"labs", []uint32{0x130063}}, {"local", []uint32{0x130064}}, {"local:run", []uint32{0x130064}}, {"login", []uint32{0x130065}}, {"logout", []uint32{0x130065}}, {"logs", []uint32{0x130063}}, {"pg:credentials", []uint32{0x130062}}, {"pg:credentials:url", []uint32{0x130062}}, {"pg:info", []uint32{0x130063}}, {"pg:psql", []uint32{0x130064}}, {"pipelines", []uint32{0x130063}}, {"ps", []uint32{0x130063}}, {"ps:exec", []uint32{0x130064}}, {"redis:cli", []uint32{0x130064}}, {"regions", []uint32{0x130063}}, {"releases", []uint32{0x130063}}, {"run", []uint32{0x130064}}, {"run:detached", []uint32{0x130064}}, {"spaces", []uint32{0x130063}}, {"stack", []uint32{0x130063}}, {"status", []uint32{0x130063}}, {"teams", []uint32{0x130063}}, {"version", []uint32{0x130063}}, {"whoami", []uint32{0x130063}}}, ruleKnown: true},
 	{name: "hexdump", grammar: []uint32{0x230008}, generic: []uint32{0xe0004, 0xe000f, 0xe0016, 0x230008}, subs: nil, ruleKnown: true},
 	{name: "hg", grammar: []uint32{0x1c008a}, generic: []uint32{0x1c008a}, subs: []genSub{{"annot", []uint32{0x1c008e}}, {"annotate", []uint32{0x1c008e}}, {"blame", []uint32{0x1c008e}}, {"bookmark", []uint32{0x1c0092}}, {"bookmarks", []uint32{0x1c0092}}, {"branch", []uint32{0x1c0092}}, {"branches", []uint32{0x1c0092}}, {"cat", []uint32{0x1c008f}}, {"config", []uint32{0x1c0094}}, {"debugconfig", []uint32{0x1c0094}}, {"diff", []uint32{0x1c008d}}, {"files", []uint32{0x1c0090}}, {"grep", []uint32{0x1c0095}}, {"heads", []uint32{0x1c008c}}, {"help", []uint32{0x1c0093}}, {"history", []uint32{0x1c008c}}, {"id", []uint32{0x1c0091}}, {"identify", []uint32{0x1c0091}}, {"locate", []uint32{0x1c0090}}, {"log", []uint32{0x1c008c}}, {"manifest", []uint32{0x1c0090}}, {"parents", []uint32{0x1c008c}}, {"paths", []uint32{0x1c0093}}, {"root", []uint32{0x1c0093}}, {"showconfig", []uint32{0x1c0094}}, {"st", []uint32{0x1c008b}}, {"status", []uint32{0x1c008b}}, {"sum", []uint32{0x1c0093}}, {"summary", []uint32{0x1c0093}}, {"tags", []uint32{0x1c0092}}, {"tip", []uint32{0x1c008c}}, {"version", []uint32{0x1c0093}}}, ruleKnown: false},
 	{name: "highlight", grammar: []uint32{0x1c0096}, generic: []uint32{0x1c0096}, subs: nil, ruleKnown: false},
@@ -2503,7 +2505,7 @@ var generatedExeIndex = []genExe{
 	{name: "neofetch", grammar: []uint32{0x1d0018}, generic: []uint32{0x1d0018}, subs: nil, ruleKnown: false},
 	{name: "nerdctl", grammar: []uint32{0x140036}, generic: []uint32{0x140036}, subs: []genSub{{"attach", []uint32{0x20016, 0x140051}}, {"build", []uint32{0x20016, 0x140051}}, {"builder", []uint32{0x20005, 0x20015, 0x140043, 0x140052}}, {"buildx", []uint32{0x20005, 0x20015, 0x20017, 0x140043, 0x140052}}, {"commit", []uint32{0x20016}}, {"compose", []uint32{0x20015, 0x20017, 0x140056}}, {"config", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"container", []uint32{0x20005, 0x20006, 0x2000a, 0x2000f, 0x20010, 0x20011, 0x20012, 0x20015, 0x20017, 0x140038, 0x14003c, 0x14003e, 0x140040, 0x140052, 0x14005a}}, {"context", []uint32{0x20009, 0x20015, 0x14003c, 0x140043, 0x140044}}, {"cp", []uint32{0x20016, 0x140059}}, {"create", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x20016, 0x140050}}, {"diff", []uint32{0x20013, 0x14003f}}, {"events", []uint32{0x20013, 0x14003f}}, {"exec", []uint32{0x2000f, 0x140051}}, {"export", []uint32{0x20016, 0x14005b}}, {"help", []uint32{0x20013}}, {"history", []uint32{0x20013, 0x14003f}}, {"image", []uint32{0x20005, 0x20008, 0x20015, 0x20017, 0x14003a, 0x14003c, 0x140041, 0x140052, 0x140056}}, {"images", []uint32{0x20013, 0x140039}}, {"import", []uint32{0x20016}}, {"info", []uint32{0x20013, 0x14003f}}, {"inspect", []uint32{0x20013, 0x14003b}}, {"kill", []uint32{0x2000a}}, {"load", []uint32{0x20016, 0x14005c}}, {"login", []uint32{0x20013, 0x140058}}, {"logout", []uint32{0x140058}}, {"logs", []uint32{0x20013, 0x14003d}}, {"machine", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"manifest", []uint32{0x20009, 0x20015, 0x140047}}, {"network", []uint32{0x20005, 0x20009, 0x20015, 0x20017, 0x14003c, 0x140043}}, {"node", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"pause", []uint32{0x2000a}}, {"plugin", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"pod", []uint32{0x20005, 0x20015, 0x14003c, 0x14003e, 0x140043}}, {"port", []uint32{0x20013, 0x14003f}}, {"ps", []uint32{0x20013, 0x140037}}, {"pull", []uint32{0x20016, 0x140055}}, {"push", []uint32{0x20016, 0x140055}}, {"rename", []uint32{0x20016}}, {"restart", []uint32{0x20016, 0x140051}}, {"rm", []uint32{0x20006}}, {"rmi", []uint32{0x20007}}, {"run", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x140050}}, {"save", []uint32{0x20016, 0x14005b}}, {"search", []uint32{0x20013, 0x140046}}, {"secret", []uint32{0x20009, 0x20015, 0x140043, 0x140045}}, {"service", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"stack", []uint32{0x20009, 0x20015, 0x140043}}, {"start", []uint32{0x20016, 0x140051}}, {"stats", []uint32{0x20013, 0x14003f}}, {"stop", []uint32{0x2000a}}, {"swarm", []uint32{0x20009}}, {"system", []uint32{0x20004, 0x20014, 0x140042}}, {"tag", []uint32{0x20016}}, {"top", []uint32{0x20013, 0x14003f}}, {"unpause", []uint32{0x20016}}, {"update", []uint32{0x20016}}, {"version", []uint32{0x20013, 0x14003f}}, {"volume", []uint32{0x20003, 0x20015, 0x20017, 0x14003c, 0x140043}}, {"wait", []uint32{0x20016}}}, ruleKnown: true},
 	{name: "netcat", grammar: []uint32{0xb0002, 0x1e0011}, generic: []uint32{0xb0010, 0xb0011, 0xe000a, 0xe000b, 0xe001e, 0x1e0011}, subs: nil, ruleKnown: true},
-	{name: "netlify", grammar: []uint32{0x130070}, generic: []uint32{0x10012, 0x130070}, subs: []genSub{{"api", []uint32{0x130072}}, {"build", []uint32{0x130074}}, {"deploy", []uint32{0x130073}}, {"dev", []uint32{0x130074}}, {"env:clone", []uint32{0x130074}}, {"env:get", []uint32{0x130071}}, {"env:import", []uint32{0x130074}}, {"env:list", []uint32{0x130071}}, {"env:set", []uint32{0x130074}}, {"env:unset", []uint32{0x130074}}, {"functions:build", []uint32{0x130074}}, {"functions:invoke", []uint32{0x130074}}, {"functions:list", []uint32{0x130072}}, {"functions:serve", []uint32{0x130074}}, {"init", []uint32{0x130074}}, {"link", []uint32{0x130074}}, {"login", []uint32{0x130074}}, {"logout", []uint32{0x130074}}, {"logs", []uint32{0x130072}}, {"logs:deploy", []uint32{0x130072}}, {"logs:function", []uint32{0x130072}}, {"open", []uint32{0x130074}}, {"serve", []uint32{0x130074}}, {"sites:list", []uint32{0x130072}}, {"status", []uint32{0x130072}}, {"switch", []uint32{0x130074}}, {"unlink", []uint32{0x130074}}, {"watch", []uint32{0x130072}}}, ruleKnown: true},
+	{name: "netlify", grammar: []uint32{0x130072}, generic: []uint32{0x10012, 0x130072}, subs: []genSub{{"api", []uint32{0x130074}}, {"build", []uint32{0x130076}}, {"deploy", []uint32{0x130075}}, {"dev", []uint32{0x130076}}, {"env:clone", []uint32{0x130076}}, {"env:get", []uint32{0x130073}}, {"env:import", []uint32{0x130076}}, {"env:list", []uint32{0x130073}}, {"env:set", []uint32{0x130076}}, {"env:unset", []uint32{0x130076}}, {"functions:build", []uint32{0x130076}}, {"functions:invoke", []uint32{0x130076}}, {"functions:list", []uint32{0x130074}}, {"functions:serve", []uint32{0x130076}}, {"init", []uint32{0x130076}}, {"link", []uint32{0x130076}}, {"login", []uint32{0x130076}}, {"logout", []uint32{0x130076}}, {"logs", []uint32{0x130074}}, {"logs:deploy", []uint32{0x130074}}, {"logs:function", []uint32{0x130074}}, {"open", []uint32{0x130076}}, {"serve", []uint32{0x130076}}, {"sites:list", []uint32{0x130074}}, {"status", []uint32{0x130074}}, {"switch", []uint32{0x130076}}, {"unlink", []uint32{0x130076}}, {"watch", []uint32{0x130074}}}, ruleKnown: true},
 	{name: "netstat", grammar: []uint32{0x22004f}, generic: []uint32{0xd0016, 0x22004f}, subs: nil, ruleKnown: true},
 	{name: "newfs", grammar: nil, generic: []uint32{0x10000b}, subs: nil, ruleKnown: true},
 	{name: "nft", grammar: []uint32{0x1d0019}, generic: []uint32{0x10002c, 0x1d0019}, subs: []genSub{{"describe", []uint32{0x1d001a}}, {"list", []uint32{0x1d001a}}, {"monitor", []uint32{0x1d001a}}}, ruleKnown: true},
@@ -2608,7 +2610,7 @@ var generatedExeIndex = []genExe{
 	{name: "psftp", grammar: []uint32{0x1d0007, 0x1d003f}, generic: []uint32{0x1d003f}, subs: nil, ruleKnown: false},
 	{name: "psql", grammar: []uint32{0x30000, 0x170000}, generic: []uint32{0x3000f, 0x30010, 0x30011, 0x30012, 0x30013, 0x3001f, 0x170000}, subs: nil, ruleKnown: true},
 	{name: "ptx", grammar: []uint32{0x15001f}, generic: []uint32{0x15001f}, subs: nil, ruleKnown: false},
-	{name: "pulumi", grammar: []uint32{0x80003, 0x13008e}, generic: []uint32{0x13008e}, subs: []genSub{{"about", []uint32{0x80015, 0x13008f}}, {"ai", []uint32{0x130094}}, {"cancel", []uint32{0x130094}}, {"config", []uint32{0x80015, 0x130090, 0x130092, 0x130093}}, {"convert", []uint32{0x13008f}}, {"destroy", []uint32{0x8000c, 0x13008f}}, {"dn", []uint32{0x13008f}}, {"down", []uint32{0x8000c, 0x13008f}}, {"env", []uint32{0x130092, 0x130094}}, {"import", []uint32{0x8000d, 0x13008f}}, {"install", []uint32{0x13008f}}, {"login", []uint32{0x130094}}, {"logout", []uint32{0x130094}}, {"logs", []uint32{0x80015, 0x130094}}, {"new", []uint32{0x13008f}}, {"org", []uint32{0x80015, 0x130094}}, {"package", []uint32{0x130094}}, {"plugin", []uint32{0x80015, 0x130094}}, {"policy", []uint32{0x130094}}, {"pre", []uint32{0x13008f}}, {"preview", []uint32{0x80015, 0x13008f}}, {"refresh", []uint32{0x8000d, 0x13008f}}, {"schema", []uint32{0x80015, 0x130094}}, {"stack", []uint32{0x8000e, 0x80015, 0x130090, 0x130091, 0x130093}}, {"state", []uint32{0x8000f}}, {"up", []uint32{0x8000d, 0x13008f}}, {"update", []uint32{0x8000d, 0x13008f}}, {"version", []uint32{0x80015, 0x130095}}, {"watch", []uint32{0x13008f}}, {"whoami", []uint32{0x80015, 0x130094}}}, ruleKnown: true},
+	{name: "pulumi", grammar: []uint32{0x80003, 0x130090}, generic: []uint32{0x130090}, subs: []genSub{{"about", []uint32{0x80015, 0x130091}}, {"ai", []uint32{0x130096}}, {"cancel", []uint32{0x130096}}, {"config", []uint32{0x80015, 0x130092, 0x130094, 0x130095}}, {"convert", []uint32{0x130091}}, {"destroy", []uint32{0x8000c, 0x130091}}, {"dn", []uint32{0x130091}}, {"down", []uint32{0x8000c, 0x130091}}, {"env", []uint32{0x130094, 0x130096}}, {"import", []uint32{0x8000d, 0x130091}}, {"install", []uint32{0x130091}}, {"login", []uint32{0x130096}}, {"logout", []uint32{0x130096}}, {"logs", []uint32{0x80015, 0x130096}}, {"new", []uint32{0x130091}}, {"org", []uint32{0x80015, 0x130096}}, {"package", []uint32{0x130096}}, {"plugin", []uint32{0x80015, 0x130096}}, {"policy", []uint32{0x130096}}, {"pre", []uint32{0x130091}}, {"preview", []uint32{0x80015, 0x130091}}, {"refresh", []uint32{0x8000d, 0x130091}}, {"schema", []uint32{0x80015, 0x130096}}, {"stack", []uint32{0x8000e, 0x80015, 0x130092, 0x130093, 0x130095}}, {"state", []uint32{0x8000f}}, {"up", []uint32{0x8000d, 0x130091}}, {"update", []uint32{0x8000d, 0x130091}}, {"version", []uint32{0x80015, 0x130097}}, {"watch", []uint32{0x130091}}, {"whoami", []uint32{0x80015, 0x130096}}}, ruleKnown: true},
 	{name: "puppet", grammar: []uint32{0x1d0040}, generic: []uint32{0x1d0040}, subs: []genSub{{"agent", []uint32{0x1d0042}}, {"apply", []uint32{0x1d0041}}, {"device", []uint32{0x1d0042}}, {"filebucket", []uint32{0x1d0042}}, {"lookup", []uint32{0x1d0042}}, {"module", []uint32{0x1d0042}}, {"plugin", []uint32{0x1d0042}}, {"resource", []uint32{0x1d0042}}, {"script", []uint32{0x1d0042}}, {"ssl", []uint32{0x1d0042}}}, ruleKnown: false},
 	{name: "pushd", grammar: []uint32{0x120003}, generic: []uint32{0xd0016, 0x120003}, subs: nil, ruleKnown: true},
 	{name: "pvremove", grammar: nil, generic: []uint32{0x100013}, subs: nil, ruleKnown: true},
@@ -2632,7 +2634,7 @@ var generatedExeIndex = []genExe{
 	{name: "ranger", grammar: []uint32{0x1d0047}, generic: []uint32{0x1d0047}, subs: nil, ruleKnown: false},
 	{name: "rbenv", grammar: []uint32{0x24005f}, generic: []uint32{0xd0029, 0x24005f}, subs: []genSub{{"--version", []uint32{0x240060}}, {"activate", []uint32{0x240063}}, {"alias", []uint32{0x240063}}, {"backends", []uint32{0x240063}}, {"broadcast", []uint32{0x240063}}, {"bun", []uint32{0x240063}}, {"cache", []uint32{0x240063}}, {"cfg", []uint32{0x240063}}, {"commands", []uint32{0x240060}}, {"completion", []uint32{0x240060}}, {"completions", []uint32{0x240060}}, {"config", []uint32{0x240063}}, {"current", []uint32{0x240060}}, {"d", []uint32{0x240063}}, {"deactivate", []uint32{0x240063}}, {"default", []uint32{0x240063}}, {"deno", []uint32{0x240063}}, {"doctor", []uint32{0x240060}}, {"dr", []uint32{0x240060}}, {"edit", []uint32{0x240063}}, {"exec", []uint32{0x240063}}, {"flush", []uint32{0x240063}}, {"gem", []uint32{0x240063}}, {"generate", []uint32{0x240063}}, {"global", []uint32{0x240063}}, {"help", []uint32{0x240060}}, {"home", []uint32{0x240060}}, {"hook-env", []uint32{0x240063}}, {"i", []uint32{0x240063}}, {"implode", []uint32{0x240063}}, {"info", []uint32{0x240060}}, {"install", []uint32{0x240063}}, {"install-latest-npm", []uint32{0x240063}}, {"latest", []uint32{0x240063}}, {"link", []uint32{0x240063}}, {"list", []uint32{0x240060}}, {"local", []uint32{0x240063}}, {"lock", []uint32{0x240063}}, {"ls", []uint32{0x240060}}, {"ls-remote", []uint32{0x240060}}, {"migrate", []uint32{0x240063}}, {"node", []uint32{0x240063}}, {"offline", []uint32{0x240063}}, {"outdated", []uint32{0x240063}}, {"pip", []uint32{0x240063}}, {"plugin", []uint32{0x240063}}, {"plugins", []uint32{0x240063}}, {"prefix", []uint32{0x240060}}, {"prune", []uint32{0x240063}}, {"r", []uint32{0x240063}}, {"registry", []uint32{0x240063}}, {"rehash", []uint32{0x240063}}, {"reinstall-packages", []uint32{0x240063}}, {"remove", []uint32{0x240063}}, {"reshim", []uint32{0x240063}}, {"rm", []uint32{0x240063}}, {"root", []uint32{0x240060}}, {"run", []uint32{0x240063}}, {"search", []uint32{0x240063}}, {"self-update", []uint32{0x240063}}, {"selfupdate", []uint32{0x240063}}, {"settings", []uint32{0x240060}}, {"shell", []uint32{0x240063}}, {"shims", []uint32{0x240060}}, {"sync", []uint32{0x240063}}, {"task", []uint32{0x240063}}, {"tasks", []uint32{0x240063}}, {"tool", []uint32{0x240063}}, {"tool-alias", []uint32{0x240063}}, {"trust", []uint32{0x240063}}, {"u", []uint32{0x240063}}, {"unalias", []uint32{0x240063}}, {"uninstall", []uint32{0x240063}}, {"unset", []uint32{0x240063}}, {"unuse", []uint32{0x240063}}, {"up", []uint32{0x240063}}, {"update", []uint32{0x240063}}, {"upgrade", []uint32{0x240063}}, {"use", []uint32{0x240063}}, {"version", []uint32{0x240060}}, {"versions", []uint32{0x240060}}, {"virtualenv", []uint32{0x240063}}, {"virtualenv-delete", []uint32{0x240063}}, {"virtualenvs", []uint32{0x240063}}, {"watch", []uint32{0x240063}}, {"whence", []uint32{0x240060}}, {"where", []uint32{0x240060}}, {"which", []uint32{0x240060}}, {"x", []uint32{0x240063}}}, ruleKnown: true},
 	{name: "rc", grammar: []uint32{0x1d003c}, generic: []uint32{0x1d003c}, subs: nil, ruleKnown: false},
-	{name: "rclone", grammar: []uint32{0x13004c}, generic: []uint32{0x10011, 0x1001a, 0x13004c}, subs: []genSub{{"about", []uint32{0x13004d}}, {"authorize", []uint32{0x130051}}, {"bisync", []uint32{0x130052}}, {"cat", []uint32{0x13004d}}, {"check", []uint32{0x13004d}}, {"config", []uint32{0x13004f, 0x130050}}, {"copy", []uint32{0x130052}}, {"copyto", []uint32{0x130052}}, {"copyurl", []uint32{0x130052}}, {"cryptcheck", []uint32{0x13004d}}, {"hashsum", []uint32{0x13004d}}, {"listremotes", []uint32{0x13004e}}, {"ls", []uint32{0x13004d}}, {"lsd", []uint32{0x13004d}}, {"lsf", []uint32{0x13004d}}, {"lsjson", []uint32{0x13004d}}, {"lsl", []uint32{0x13004d}}, {"md5sum", []uint32{0x13004d}}, {"move", []uint32{0x130053}}, {"moveto", []uint32{0x130053}}, {"sha1sum", []uint32{0x13004d}}, {"size", []uint32{0x13004d}}, {"sync", []uint32{0x130052}}, {"tree", []uint32{0x13004d}}, {"version", []uint32{0x13004e}}}, ruleKnown: true},
+	{name: "rclone", grammar: []uint32{0x13004e}, generic: []uint32{0x10011, 0x1001a, 0x13004e}, subs: []genSub{{"about", []uint32{0x13004f}}, {"authorize", []uint32{0x130053}}, {"bisync", []uint32{0x130054}}, {"cat", []uint32{0x13004f}}, {"check", []uint32{0x13004f}}, {"config", []uint32{0x130051, 0x130052}}, {"copy", []uint32{0x130054}}, {"copyto", []uint32{0x130054}}, {"copyurl", []uint32{0x130054}}, {"cryptcheck", []uint32{0x13004f}}, {"hashsum", []uint32{0x13004f}}, {"listremotes", []uint32{0x130050}}, {"ls", []uint32{0x13004f}}, {"lsd", []uint32{0x13004f}}, {"lsf", []uint32{0x13004f}}, {"lsjson", []uint32{0x13004f}}, {"lsl", []uint32{0x13004f}}, {"md5sum", []uint32{0x13004f}}, {"move", []uint32{0x130055}}, {"moveto", []uint32{0x130055}}, {"sha1sum", []uint32{0x13004f}}, {"size", []uint32{0x13004f}}, {"sync", []uint32{0x130054}}, {"tree", []uint32{0x13004f}}, {"version", []uint32{0x130050}}}, ruleKnown: true},
 	{name: "rd", grammar: nil, generic: []uint32{0x4001a}, subs: nil, ruleKnown: true},
 	{name: "read", grammar: []uint32{0x120011}, generic: []uint32{0xd0016, 0x120011}, subs: nil, ruleKnown: true},
 	{name: "readelf", grammar: []uint32{0x240048}, generic: []uint32{0xd0016, 0x240048}, subs: nil, ruleKnown: true},
@@ -2675,7 +2677,7 @@ var generatedExeIndex = []genExe{
 	{name: "rustfmt", grammar: []uint32{0x240027}, generic: []uint32{0xd0021, 0xd0022, 0x240027}, subs: nil, ruleKnown: true},
 	{name: "rustup", grammar: []uint32{0x240028}, generic: []uint32{0xd0029, 0x240028}, subs: []genSub{{"--version", []uint32{0x240029}}, {"check", []uint32{0x24002b}}, {"completions", []uint32{0x240029}}, {"component", []uint32{0x24002a, 0x24002b}}, {"default", []uint32{0x24002b}}, {"doc", []uint32{0x24002b}}, {"help", []uint32{0x240029}}, {"install", []uint32{0x24002b}}, {"man", []uint32{0x24002b}}, {"override", []uint32{0x24002a, 0x24002b}}, {"run", []uint32{0x24002b}}, {"self", []uint32{0x24002b}}, {"set", []uint32{0x24002b}}, {"show", []uint32{0x240029}}, {"target", []uint32{0x24002a, 0x24002b}}, {"toolchain", []uint32{0x24002a, 0x24002b}}, {"uninstall", []uint32{0x24002b}}, {"up", []uint32{0x24002b}}, {"update", []uint32{0x24002b}}, {"which", []uint32{0x240029}}}, ruleKnown: true},
 	{name: "rvim", grammar: []uint32{0x1d0024}, generic: []uint32{0x1d0024}, subs: nil, ruleKnown: false},
-	{name: "s3cmd", grammar: []uint32{0x130049}, generic: []uint32{0x10011, 0x1001a, 0x130049}, subs: []genSub{{"du", []uint32{0x13004a}}, {"get", []uint32{0x13004b}}, {"info", []uint32{0x13004a}}, {"la", []uint32{0x13004a}}, {"ls", []uint32{0x13004a}}, {"put", []uint32{0x13004b}}, {"sync", []uint32{0x13004b}}}, ruleKnown: true},
+	{name: "s3cmd", grammar: []uint32{0x13004b}, generic: []uint32{0x10011, 0x1001a, 0x13004b}, subs: []genSub{{"du", []uint32{0x13004c}}, {"get", []uint32{0x13004d}}, {"info", []uint32{0x13004c}}, {"la", []uint32{0x13004c}}, {"ls", []uint32{0x13004c}}, {"put", []uint32{0x13004d}}, {"sync", []uint32{0x13004d}}}, ruleKnown: true},
 	{name: "sam", grammar: nil, generic: []uint32{0x10013}, subs: nil, ruleKnown: true},
 	{name: "sash", grammar: []uint32{0x1d003a}, generic: []uint32{0x1d003a}, subs: nil, ruleKnown: false},
 	{name: "scalac", grammar: []uint32{0x240042}, generic: []uint32{0xd0023, 0x240042}, subs: nil, ruleKnown: true},
@@ -2786,8 +2788,8 @@ var generatedExeIndex = []genExe{
 	{name: "teleconsole", grammar: nil, generic: []uint32{0xb001d}, subs: nil, ruleKnown: true},
 	{name: "telinit", grammar: nil, generic: []uint32{0x100016}, subs: nil, ruleKnown: true},
 	{name: "telnet", grammar: []uint32{0x1e0014}, generic: []uint32{0xb0011, 0xe000a, 0xe000b, 0xe001e, 0x1e0014}, subs: nil, ruleKnown: true},
-	{name: "terraform", grammar: []uint32{0x80000, 0x13007a}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13007a}, subs: []genSub{{"apply", []uint32{0x80014, 0x13007e}}, {"console", []uint32{0x13007e}}, {"destroy", []uint32{0x13007e}}, {"fmt", []uint32{0x13007b}}, {"force-unlock", []uint32{0x8000b, 0x13008b}}, {"get", []uint32{0x130086}}, {"import", []uint32{0x80014, 0x13007e}}, {"init", []uint32{0x80014, 0x130086}}, {"login", []uint32{0x80014, 0x13008b}}, {"logout", []uint32{0x80014, 0x13008b}}, {"metadata", []uint32{0x13008c}}, {"modules", []uint32{0x13008c}}, {"output", []uint32{0x130080}}, {"plan", []uint32{0x13007d}}, {"providers", []uint32{0x130087, 0x130088}}, {"refresh", []uint32{0x80014, 0x13007e}}, {"show", []uint32{0x13007f}}, {"state", []uint32{0x80009, 0x130081, 0x130082, 0x130083, 0x130084}}, {"taint", []uint32{0x8000b, 0x13008b}}, {"test", []uint32{0x13007e}}, {"untaint", []uint32{0x8000b, 0x13008b}}, {"validate", []uint32{0x13007c}}, {"version", []uint32{0x130085}}, {"workspace", []uint32{0x8000a, 0x130089, 0x13008a}}}, ruleKnown: true},
-	{name: "terragrunt", grammar: []uint32{0x80002, 0x13008d}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13008d}, subs: []genSub{{"apply", []uint32{0x80014}}, {"import", []uint32{0x80014}}, {"init", []uint32{0x80014}}, {"login", []uint32{0x80014}}, {"logout", []uint32{0x80014}}, {"refresh", []uint32{0x80014}}, {"state", []uint32{0x80009}}}, ruleKnown: true},
+	{name: "terraform", grammar: []uint32{0x80000, 0x13007c}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13007c}, subs: []genSub{{"apply", []uint32{0x80014, 0x130080}}, {"console", []uint32{0x130080}}, {"destroy", []uint32{0x130080}}, {"fmt", []uint32{0x13007d}}, {"force-unlock", []uint32{0x8000b, 0x13008d}}, {"get", []uint32{0x130088}}, {"import", []uint32{0x80014, 0x130080}}, {"init", []uint32{0x80014, 0x130088}}, {"login", []uint32{0x80014, 0x13008d}}, {"logout", []uint32{0x80014, 0x13008d}}, {"metadata", []uint32{0x13008e}}, {"modules", []uint32{0x13008e}}, {"output", []uint32{0x130082}}, {"plan", []uint32{0x13007f}}, {"providers", []uint32{0x130089, 0x13008a}}, {"refresh", []uint32{0x80014, 0x130080}}, {"show", []uint32{0x130081}}, {"state", []uint32{0x80009, 0x130083, 0x130084, 0x130085, 0x130086}}, {"taint", []uint32{0x8000b, 0x13008d}}, {"test", []uint32{0x130080}}, {"untaint", []uint32{0x8000b, 0x13008d}}, {"validate", []uint32{0x13007e}}, {"version", []uint32{0x130087}}, {"workspace", []uint32{0x8000a, 0x13008b, 0x13008c}}}, ruleKnown: true},
+	{name: "terragrunt", grammar: []uint32{0x80002, 0x13008f}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13008f}, subs: []genSub{{"apply", []uint32{0x80014}}, {"import", []uint32{0x80014}}, {"init", []uint32{0x80014}}, {"login", []uint32{0x80014}}, {"logout", []uint32{0x80014}}, {"refresh", []uint32{0x80014}}, {"state", []uint32{0x80009}}}, ruleKnown: true},
 	{name: "test", grammar: []uint32{0x150002, 0x150029}, generic: []uint32{0xd0016, 0x150029}, subs: nil, ruleKnown: true},
 	{name: "tex", grammar: []uint32{0x1d0001, 0x1d002b}, generic: []uint32{0x1d002b}, subs: nil, ruleKnown: false},
 	{name: "tftp", grammar: []uint32{0x1e0008}, generic: []uint32{0x1e0008}, subs: nil, ruleKnown: false},
@@ -2799,7 +2801,7 @@ var generatedExeIndex = []genExe{
 	{name: "tldr", grammar: []uint32{0x200008}, generic: []uint32{0xd0016, 0x200008}, subs: nil, ruleKnown: true},
 	{name: "tmate", grammar: []uint32{0x1d0073}, generic: []uint32{0xb001d, 0x1d0073}, subs: nil, ruleKnown: true},
 	{name: "tmux", grammar: []uint32{0x220006, 0x22003f}, generic: []uint32{0xd0016, 0x22003f}, subs: []genSub{{"capture-pane", []uint32{0x220041}}, {"capturep", []uint32{0x220041}}, {"has", []uint32{0x220040}}, {"has-session", []uint32{0x220040}}, {"info", []uint32{0x220040}}, {"list-buffers", []uint32{0x220040}}, {"list-clients", []uint32{0x220040}}, {"list-commands", []uint32{0x220040}}, {"list-keys", []uint32{0x220040}}, {"list-panes", []uint32{0x220040}}, {"list-sessions", []uint32{0x220040}}, {"list-windows", []uint32{0x220040}}, {"ls", []uint32{0x220040}}, {"lsb", []uint32{0x220040}}, {"lsc", []uint32{0x220040}}, {"lscm", []uint32{0x220040}}, {"lsk", []uint32{0x220040}}, {"lsp", []uint32{0x220040}}, {"lsw", []uint32{0x220040}}, {"server-info", []uint32{0x220040}}, {"show", []uint32{0x220040}}, {"show-buffer", []uint32{0x220040}}, {"show-environment", []uint32{0x220042}}, {"show-messages", []uint32{0x220040}}, {"show-options", []uint32{0x220040}}, {"show-window-options", []uint32{0x220040}}, {"showb", []uint32{0x220040}}, {"showenv", []uint32{0x220042}}, {"showmsgs", []uint32{0x220040}}, {"showw", []uint32{0x220040}}}, ruleKnown: true},
-	{name: "tofu", grammar: []uint32{0x80001, 0x13007a}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13007a}, subs: []genSub{{"apply", []uint32{0x80014, 0x13007e}}, {"console", []uint32{0x13007e}}, {"destroy", []uint32{0x13007e}}, {"fmt", []uint32{0x13007b}}, {"force-unlock", []uint32{0x8000b, 0x13008b}}, {"get", []uint32{0x130086}}, {"import", []uint32{0x80014, 0x13007e}}, {"init", []uint32{0x80014, 0x130086}}, {"login", []uint32{0x80014, 0x13008b}}, {"logout", []uint32{0x80014, 0x13008b}}, {"metadata", []uint32{0x13008c}}, {"modules", []uint32{0x13008c}}, {"output", []uint32{0x130080}}, {"plan", []uint32{0x13007d}}, {"providers", []uint32{0x130087, 0x130088}}, {"refresh", []uint32{0x80014, 0x13007e}}, {"show", []uint32{0x13007f}}, {"state", []uint32{0x80009, 0x130081, 0x130082, 0x130083, 0x130084}}, {"taint", []uint32{0x8000b, 0x13008b}}, {"test", []uint32{0x13007e}}, {"untaint", []uint32{0x8000b, 0x13008b}}, {"validate", []uint32{0x13007c}}, {"version", []uint32{0x130085}}, {"workspace", []uint32{0x8000a, 0x130089, 0x13008a}}}, ruleKnown: true},
+	{name: "tofu", grammar: []uint32{0x80001, 0x13007c}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13007c}, subs: []genSub{{"apply", []uint32{0x80014, 0x130080}}, {"console", []uint32{0x130080}}, {"destroy", []uint32{0x130080}}, {"fmt", []uint32{0x13007d}}, {"force-unlock", []uint32{0x8000b, 0x13008d}}, {"get", []uint32{0x130088}}, {"import", []uint32{0x80014, 0x130080}}, {"init", []uint32{0x80014, 0x130088}}, {"login", []uint32{0x80014, 0x13008d}}, {"logout", []uint32{0x80014, 0x13008d}}, {"metadata", []uint32{0x13008e}}, {"modules", []uint32{0x13008e}}, {"output", []uint32{0x130082}}, {"plan", []uint32{0x13007f}}, {"providers", []uint32{0x130089, 0x13008a}}, {"refresh", []uint32{0x80014, 0x130080}}, {"show", []uint32{0x130081}}, {"state", []uint32{0x80009, 0x130083, 0x130084, 0x130085, 0x130086}}, {"taint", []uint32{0x8000b, 0x13008d}}, {"test", []uint32{0x130080}}, {"untaint", []uint32{0x8000b, 0x13008d}}, {"validate", []uint32{0x13007e}}, {"version", []uint32{0x130087}}, {"workspace", []uint32{0x8000a, 0x13008b, 0x13008c}}}, ruleKnown: true},
 	{name: "tokei", grammar: []uint32{0x18000c}, generic: []uint32{0xd0016, 0x18000c}, subs: nil, ruleKnown: true},
 	{name: "tomlq", grammar: []uint32{0x230015}, generic: []uint32{0xd0016, 0x230015}, subs: nil, ruleKnown: true},
 	{name: "toolguard", grammar: nil, generic: nil, subs: []genSub{{"check", []uint32{0x250002}}, {"exec", []uint32{0x250000}}, {"explain", []uint32{0x250002}}, {"mcp", []uint32{0x250001}}, {"policy", []uint32{0x250004, 0x250005}}, {"rules", []uint32{0x250003}}, {"version", []uint32{0x250003}}}, ruleKnown: false},
@@ -2862,7 +2864,7 @@ var generatedExeIndex = []genExe{
 	{name: "varnishncsa", grammar: []uint32{0x1d007e}, generic: []uint32{0x1d007e}, subs: nil, ruleKnown: false},
 	{name: "vault", grammar: []uint32{0xf0003, 0x210000, 0x210001}, generic: []uint32{0xf0012, 0x210001}, subs: []genSub{{"audit", []uint32{0x210008}}, {"auth", []uint32{0x210008}}, {"kv", []uint32{0xf0009, 0x210003, 0x210008}}, {"list", []uint32{0x210007}}, {"login", []uint32{0x210006}}, {"namespace", []uint32{0x210008}}, {"plugin", []uint32{0x210008}}, {"policy", []uint32{0x210008}}, {"print", []uint32{0x210005}}, {"read", []uint32{0x210002}}, {"secrets", []uint32{0x210008}}, {"status", []uint32{0x210007}}, {"token", []uint32{0x210004, 0x210008}}, {"version", []uint32{0x210009}}, {"write", []uint32{0x210002}}}, ruleKnown: true},
 	{name: "vdir", grammar: []uint32{0x150005}, generic: []uint32{0xd0016, 0x150005}, subs: nil, ruleKnown: true},
-	{name: "vercel", grammar: []uint32{0x13006a}, generic: []uint32{0x10012, 0x13006a}, subs: []genSub{{"alias", []uint32{0x13006f}}, {"bisect", []uint32{0x13006f}}, {"build", []uint32{0x13006f}}, {"certs", []uint32{0x13006f}}, {"deploy", []uint32{0x13006f}}, {"dev", []uint32{0x13006f}}, {"dns", []uint32{0x13006f}}, {"domains", []uint32{0x13006b}}, {"env", []uint32{0x13006c, 0x13006e, 0x13006f}}, {"git", []uint32{0x13006f}}, {"inspect", []uint32{0x13006b}}, {"integration", []uint32{0x13006f}}, {"link", []uint32{0x13006f}}, {"list", []uint32{0x13006b}}, {"login", []uint32{0x13006f}}, {"logout", []uint32{0x13006f}}, {"logs", []uint32{0x13006b}}, {"ls", []uint32{0x13006b}}, {"project", []uint32{0x13006b}}, {"projects", []uint32{0x13006b}}, {"promote", []uint32{0x13006f}}, {"pull", []uint32{0x13006d}}, {"redeploy", []uint32{0x13006f}}, {"rollback", []uint32{0x13006f}}, {"switch", []uint32{0x13006f}}, {"teams", []uint32{0x13006b}}, {"whoami", []uint32{0x13006b}}}, ruleKnown: true},
+	{name: "vercel", grammar: []uint32{0x13006c}, generic: []uint32{0x10012, 0x13006c}, subs: []genSub{{"alias", []uint32{0x130071}}, {"bisect", []uint32{0x130071}}, {"build", []uint32{0x130071}}, {"certs", []uint32{0x130071}}, {"deploy", []uint32{0x130071}}, {"dev", []uint32{0x130071}}, {"dns", []uint32{0x130071}}, {"domains", []uint32{0x13006d}}, {"env", []uint32{0x13006e, 0x130070, 0x130071}}, {"git", []uint32{0x130071}}, {"inspect", []uint32{0x13006d}}, {"integration", []uint32{0x130071}}, {"link", []uint32{0x130071}}, {"list", []uint32{0x13006d}}, {"login", []uint32{0x130071}}, {"logout", []uint32{0x130071}}, {"logs", []uint32{0x13006d}}, {"ls", []uint32{0x13006d}}, {"project", []uint32{0x13006d}}, {"projects", []uint32{0x13006d}}, {"promote", []uint32{0x130071}}, {"pull", []uint32{0x13006f}}, {"redeploy", []uint32{0x130071}}, {"rollback", []uint32{0x130071}}, {"switch", []uint32{0x130071}}, {"teams", []uint32{0x13006d}}, {"whoami", []uint32{0x13006d}}}, ruleKnown: true},
 	{name: "vgremove", grammar: nil, generic: []uint32{0x100013}, subs: nil, ruleKnown: true},
 	{name: "vi", grammar: []uint32{0x1d0024}, generic: []uint32{0xe0004, 0xe0016, 0x1d0024}, subs: nil, ruleKnown: true},
 	{name: "view", grammar: []uint32{0x200004}, generic: []uint32{0xd0016, 0xd002b, 0x200004}, subs: nil, ruleKnown: true},
@@ -2894,7 +2896,7 @@ var generatedExeIndex = []genExe{
 	{name: "wipefs", grammar: []uint32{0x220066}, generic: []uint32{0x10000c, 0x220066}, subs: nil, ruleKnown: true},
 	{name: "wireshark", grammar: []uint32{0x1d008c}, generic: []uint32{0x1d008c}, subs: nil, ruleKnown: false},
 	{name: "wish", grammar: []uint32{0x1d008d}, generic: []uint32{0x1d008d}, subs: nil, ruleKnown: false},
-	{name: "wrangler", grammar: []uint32{0x130075}, generic: []uint32{0x10012, 0x130075}, subs: []genSub{{"build", []uint32{0x130079}}, {"d1", []uint32{0x130077, 0x130078}}, {"deploy", []uint32{0x130079}}, {"deployments", []uint32{0x130077}}, {"dev", []uint32{0x130079}}, {"dispatch-namespace", []uint32{0x130079}}, {"generate", []uint32{0x130079}}, {"init", []uint32{0x130079}}, {"kv", []uint32{0x130077, 0x130079}}, {"kv:key", []uint32{0x130077}}, {"kv:namespace", []uint32{0x130077}}, {"login", []uint32{0x130079}}, {"logout", []uint32{0x130079}}, {"pages", []uint32{0x130079}}, {"publish", []uint32{0x130079}}, {"queues", []uint32{0x130079}}, {"r2", []uint32{0x130077, 0x130079}}, {"secret", []uint32{0x130077, 0x130079}}, {"tail", []uint32{0x130076}}, {"types", []uint32{0x130079}}, {"versions", []uint32{0x130077}}, {"whoami", []uint32{0x130076}}}, ruleKnown: true},
+	{name: "wrangler", grammar: []uint32{0x130077}, generic: []uint32{0x10012, 0x130077}, subs: []genSub{{"build", []uint32{0x13007b}}, {"d1", []uint32{0x130079, 0x13007a}}, {"deploy", []uint32{0x13007b}}, {"deployments", []uint32{0x130079}}, {"dev", []uint32{0x13007b}}, {"dispatch-namespace", []uint32{0x13007b}}, {"generate", []uint32{0x13007b}}, {"init", []uint32{0x13007b}}, {"kv", []uint32{0x130079, 0x13007b}}, {"kv:key", []uint32{0x130079}}, {"kv:namespace", []uint32{0x130079}}, {"login", []uint32{0x13007b}}, {"logout", []uint32{0x13007b}}, {"pages", []uint32{0x13007b}}, {"publish", []uint32{0x13007b}}, {"queues", []uint32{0x13007b}}, {"r2", []uint32{0x130079, 0x13007b}}, {"secret", []uint32{0x130079, 0x13007b}}, {"tail", []uint32{0x130078}}, {"types", []uint32{0x13007b}}, {"versions", []uint32{0x130079}}, {"whoami", []uint32{0x130078}}}, ruleKnown: true},
 	{name: "xargs", grammar: []uint32{0xd0007, 0x190001}, generic: []uint32{0x40022, 0x6000c, 0x190001}, subs: nil, ruleKnown: true},
 	{name: "xclip", grammar: []uint32{0x220002, 0x220060}, generic: []uint32{0xd0021, 0x220060}, subs: nil, ruleKnown: true},
 	{name: "xdg-user-dir", grammar: []uint32{0x1d008e}, generic: []uint32{0x1d008e}, subs: nil, ruleKnown: false},
@@ -5476,506 +5478,514 @@ func effectsCloudL295() Pack {
 }
 
 func effectsCloudL307() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"az"}, Flags: []string{"--debug", "--only-show-errors", "--verbose"}, Values: []string{"-o", "--output", "--query", "--subscription"}, Operands: "subcommand", Env: map[string]string{"AZURE_CONFIG_DIR": "exec", "AZURE_EXTENSION_DIR": "exec"}, Always: []string{"network"}, Examples: []string{"az", "az vm create -n x -g rg --image Ubuntu2204"}, Counter: []string{"az group list"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"az"}, Flags: []string{"--debug", "--only-show-errors", "--verbose"}, Values: []string{"-o", "--output", "--query", "--subscription"}, Operands: "subcommand", Env: map[string]string{"AZURE_CONFIG_DIR": "exec", "AZURE_EXTENSION_DIR": "exec"}, Always: []string{"network"}, HelpFlags: []string{"--help", "-h"}, Examples: []string{"az", "az vm create -n x -g rg --image Ubuntu2204"}, Counter: []string{"az group list"}}}}
 }
 
-func effectsCloudL320() Pack {
+func effectsCloudL324() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"deployment", "group|sub|mg|tenant", "what-if|validate"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--no-pretty-print", "--no-prompt", "--what-if-exclude-change-types"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "-l", "--location", "--mode", "--template-spec", "--result-format", "--management-group-id", "--exclude-change-types", "-p", "--parameters", "--query-string", "--proceed-if-no-change"}, Effects: map[string]string{"--template-file": "read", "--template-uri": "url", "-f": "read", "-u": "url"}, Always: []string{"remote-read"}, Examples: []string{"az deployment group what-if -g rg -f main.bicep", "az deployment sub validate -l westeurope -f main.bicep"}}}}
+}
+
+func effectsCloudL339() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"deployment", "group|sub|mg|tenant", "create"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--no-pretty-print", "--no-prompt", "--no-wait", "--rollback-on-error"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "-l", "--location", "--mode", "--template-spec", "--management-group-id", "-p", "--parameters", "--query-string", "--what-if-result-format", "--what-if-exclude-change-types", "--aux-subs", "--aux-tenants"}, Effects: map[string]string{"--template-file": "read", "--template-uri": "url", "--what-if": "dry-run", "-f": "read", "-u": "url"}, Always: []string{"network", "changes-state"}, Examples: []string{"az deployment group create -g rg -f main.bicep --what-if", "az deployment group create -g rg -f main.bicep"}}}}
+}
+
+func effectsCloudL355() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "keys", "list"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--type"}, Always: []string{"network", "credentials"}, Examples: []string{"az cosmosdb keys list -g rg -n db", "az functionapp keys list -g rg -n fn"}}}}
 }
 
-func effectsCloudL327() Pack {
+func effectsCloudL362() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "keys", "list"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--account-name", "--namespace-name"}, Always: []string{"network", "credentials"}, Examples: []string{"az storage account keys list -g rg -n acct"}}}}
 }
 
-func effectsCloudL335() Pack {
+func effectsCloudL370() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "*", "keys", "list"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--namespace-name", "--eventhub-name", "--queue-name", "--topic-name"}, Always: []string{"network", "credentials"}, Examples: []string{"az servicebus namespace authorization-rule keys list -g rg --namespace-name ns -n RootManageSharedAccessKey"}}}}
 }
 
-func effectsCloudL343() Pack {
+func effectsCloudL378() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "secret|credential|admin-key|query-key", "show"}, Flags: []string{"--show-values"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--vault-name", "--id", "--version", "--service-name"}, Always: []string{"network", "credentials"}, Examples: []string{"az keyvault secret show --vault-name kv -n db-password", "az acr credential show -n reg", "az search admin-key show -g rg --service-name s"}}}}
 }
 
-func effectsCloudL354() Pack {
+func effectsCloudL389() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "secret", "list"}, Flags: []string{"--include-managed", "--only-show-errors"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--vault-name", "--id", "--maxresults"}, Effects: map[string]string{"--show-values": "credentials"}, Always: []string{"remote-read"}, Examples: []string{"az keyvault secret list --vault-name kv", "az containerapp secret list -g rg -n app --show-values"}}}}
 }
 
-func effectsCloudL365() Pack {
+func effectsCloudL400() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "config", "appsettings|connection-string", "list"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--slot"}, Always: []string{"network", "credentials"}, Examples: []string{"az webapp config appsettings list -g rg -n app"}}}}
 }
 
-func effectsCloudL373() Pack {
+func effectsCloudL408() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"account", "show|list"}, Flags: []string{"--all", "--only-show-errors"}, Values: []string{"-o", "--output", "--query", "--subscription", "-n", "--name"}, Effects: map[string]string{"--refresh": "network"}, Examples: []string{"az account show", "az account list -o table"}}}}
 }
 
-func effectsCloudL382() Pack {
+func effectsCloudL417() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--show-details", "-d"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "-l", "--location"}, Always: []string{"remote-read"}, Examples: []string{"az group list", "az vm show -g rg -n vm1"}}}}
 }
 
-func effectsCloudL391() Pack {
+func effectsCloudL426() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--show-details", "-d", "--all"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "-l", "--location", "--vault-name", "--account-name", "--server", "--plan"}, Always: []string{"remote-read"}, Examples: []string{"az aks nodepool list -g rg --cluster-name c", "az storage account list -o table", "az storage blob list --account-name acct -c logs"}}}}
 }
 
-func effectsCloudL401() Pack {
+func effectsCloudL436() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--all"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "--account-name", "--container-name", "-c", "--prefix", "--auth-mode"}, Always: []string{"remote-read"}, Examples: []string{"az network vnet subnet list -g rg --vnet-name v"}}}}
 }
 
-func effectsCloudL410() Pack {
+func effectsCloudL445() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "*", "*", "list|show"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name"}, Always: []string{"remote-read"}, Examples: []string{"az network application-gateway ssl-policy predefined list"}}}}
 }
 
-func effectsCloudL417() Pack {
+func effectsCloudL452() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"account", "get-access-token"}, Values: []string{"-o", "--output", "--query", "--subscription", "--resource", "--resource-type", "--scope", "--tenant"}, Always: []string{"network", "credentials"}, Examples: []string{"az account get-access-token --resource https://management.azure.com"}}}}
 }
 
-func effectsCloudL424() Pack {
+func effectsCloudL459() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"storage|webapp|functionapp|redis|cosmosdb", "show-connection-string|list-keys|list-connection-strings|list-publishing-credentials|list-publishing-profiles"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name"}, Always: []string{"network", "credentials"}, Examples: []string{"az redis list-keys -g rg -n cache"}}}}
 }
 
-func effectsCloudL431() Pack {
+func effectsCloudL466() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"storage|webapp|functionapp", "account|deployment", "show-connection-string|list-publishing-credentials|list-publishing-profiles"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--xml"}, Always: []string{"network", "credentials"}, Examples: []string{"az storage account show-connection-string -g rg -n acct", "az webapp deployment list-publishing-profiles -g rg -n app"}}}}
 }
 
-func effectsCloudL439() Pack {
+func effectsCloudL474() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"acr", "login"}, Values: []string{"-n", "--name", "-u", "--username", "-p", "--password", "--subscription", "-o", "--output", "--query"}, Effects: map[string]string{"--expose-token": "credentials", "-t": "credentials"}, Always: []string{"network", "writes-files"}, Examples: []string{"az acr login -n registry", "az acr login -n registry --expose-token"}}}}
 }
 
-func effectsCloudL449() Pack {
+func effectsCloudL484() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"aks", "get-credentials"}, Flags: []string{"--admin", "--overwrite-existing", "--public-fqdn"}, Values: []string{"-g", "--resource-group", "-n", "--name", "--context", "--format", "--subscription"}, Effects: map[string]string{"--file": "write", "-f": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"az aks get-credentials -g rg -n prod"}}}}
 }
 
-func effectsCloudL460() Pack {
+func effectsCloudL495() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"login|logout|version|upgrade"}, Flags: []string{"--use-device-code", "--identity", "--allow-no-subscriptions", "--all", "--yes", "-y"}, Values: []string{"-u", "--username", "-p", "--password", "-t", "--tenant", "--scope", "--service-principal", "-o", "--output", "--query"}, Always: []string{"network", "writes-files"}, Examples: []string{"az login", "az login --use-device-code", "az version"}}}}
 }
 
-func effectsCloudL469() Pack {
+func effectsCloudL504() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"config", "get"}, Flags: []string{"--local"}, Values: []string{"-o", "--output", "--query"}, Examples: []string{"az config get core.output"}}}}
 }
 
-func effectsCloudL476() Pack {
+func effectsCloudL511() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"storage", "blob", "upload|upload-batch|download|download-batch"}, Flags: []string{"--overwrite", "--no-progress", "--dryrun"}, Values: []string{"--account-name", "--account-key", "--connection-string", "--sas-token", "-c", "--container-name", "-n", "--name", "--pattern", "--auth-mode", "--subscription", "-o", "--output"}, Effects: map[string]string{"--destination": "write", "--file": "upload", "--source": "upload", "-d": "write", "-f": "upload", "-s": "upload"}, Always: []string{"network"}, Examples: []string{"az storage blob upload --account-name a -c c -n x.txt -f x.txt", "az storage blob download-batch -d out/ -s logs --account-name a"}}}}
 }
 
-func effectsCloudL495() Pack {
+func effectsCloudL530() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Flags: []string{"--log-http", "-q", "--quiet", "--user-output-enabled", "--no-user-output-enabled"}, Values: []string{"--account", "--billing-project", "--configuration", "--flatten", "--format", "--impersonate-service-account", "--project", "--trace-token", "--verbosity", "--access-token-file"}, Effects: map[string]string{"--flags-file": "exec"}, Operands: "subcommand", Env: map[string]string{"CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE": "exec", "CLOUDSDK_CONFIG": "exec", "CLOUDSDK_PYTHON": "exec", "GOOGLE_APPLICATION_CREDENTIALS": "exec"}, Always: []string{"network"}, HelpFlags: []string{"--help", "-h"}, Examples: []string{"gcloud", "gcloud compute instances create vm1 --zone us-central1-a", "gcloud help"}, Counter: []string{"gcloud projects list"}}}}
 }
 
-func effectsCloudL513() Pack {
+func effectsCloudL548() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"auth", "print-access-token|print-identity-token"}, Flags: []string{"--log-http", "-q", "--quiet", "--include-email", "--token-format"}, Values: []string{"--account", "--configuration", "--impersonate-service-account", "--project", "--verbosity", "--audiences", "--lifetime", "--scopes"}, Always: []string{"network", "credentials"}, Examples: []string{"gcloud auth print-access-token", "gcloud auth print-identity-token --audiences https://run.app"}}}}
 }
 
-func effectsCloudL522() Pack {
+func effectsCloudL557() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"auth", "application-default", "print-access-token"}, Values: []string{"--account", "--configuration", "--project", "--verbosity", "--scopes"}, Always: []string{"network", "credentials"}, Examples: []string{"gcloud auth application-default print-access-token"}}}}
 }
 
-func effectsCloudL529() Pack {
+func effectsCloudL564() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"config", "config-helper"}, Flags: []string{"--force-auth-refresh"}, Values: []string{"--format", "--min-expiry", "--configuration", "--account", "--project", "--verbosity"}, Always: []string{"network", "credentials"}, Examples: []string{"gcloud config config-helper --format=json"}}}}
 }
 
-func effectsCloudL537() Pack {
+func effectsCloudL572() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"secrets", "versions", "access"}, Values: []string{"--secret", "--project", "--location", "--format", "--out-file", "--configuration", "--account", "--verbosity", "--impersonate-service-account"}, Always: []string{"network", "credentials"}, Examples: []string{"gcloud secrets versions access latest --secret=db-password"}}}}
 }
 
-func effectsCloudL546() Pack {
+func effectsCloudL581() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"auth|config", "list|get|get-value"}, Flags: []string{"--all", "--filter-account"}, Values: []string{"--format", "--filter", "--configuration", "--verbosity", "--limit", "--sort-by"}, Examples: []string{"gcloud auth list", "gcloud config list", "gcloud config get-value project", "gcloud config get project"}}}}
 }
 
-func effectsCloudL553() Pack {
+func effectsCloudL588() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"info|version"}, Flags: []string{"--anonymize", "--show-log"}, Values: []string{"--format", "--verbosity"}, Effects: map[string]string{"--run-diagnostics": "network"}, Examples: []string{"gcloud info --format='value(config.account)'", "gcloud version"}}}}
 }
 
-func effectsCloudL562() Pack {
+func effectsCloudL597() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"config", "set|unset"}, Flags: []string{"--installation", "-q", "--quiet"}, Values: []string{"--configuration", "--verbosity"}, Always: []string{"writes-files"}, Examples: []string{"gcloud config set project my-proj", "gcloud config unset compute/zone"}}}}
 }
 
-func effectsCloudL570() Pack {
+func effectsCloudL605() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"projects|organizations|services|secrets|folders|builds|scheduler|topic|components", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri", "--available", "--enabled", "--only-local-state", "--show-versions", "--show-hidden"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--region", "--location", "--organization", "--folder"}, Always: []string{"remote-read"}, Examples: []string{"gcloud projects list", "gcloud services list --enabled", "gcloud secrets describe db-password"}}}}
 }
 
-func effectsCloudL581() Pack {
+func effectsCloudL616() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"functions", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri", "--gen2", "--no-gen2", "--v2"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--region"}, Always: []string{"remote-read", "credentials"}, Examples: []string{"gcloud functions describe api --region europe-west1", "gcloud functions list"}}}}
 }
 
-func effectsCloudL590() Pack {
+func effectsCloudL625() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"run", "services|jobs|revisions", "describe"}, Flags: []string{"--log-http", "-q", "--quiet"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--region", "--platform"}, Always: []string{"remote-read", "credentials"}, Examples: []string{"gcloud run services describe web --region europe-west1"}}}}
 }
 
-func effectsCloudL599() Pack {
+func effectsCloudL634() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"*", "*", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--zone", "--zones", "--region", "--regions", "--location", "--cluster", "--instance", "--secret"}, Always: []string{"remote-read"}, Examples: []string{"gcloud compute instances list", "gcloud container clusters describe prod --region us-central1", "gcloud run services list --format json"}}}}
 }
 
-func effectsCloudL610() Pack {
+func effectsCloudL645() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"*", "*", "*", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--zone", "--region", "--location", "--cluster", "--iam-account", "--managed-by", "--secret", "--instance"}, Always: []string{"remote-read"}, Examples: []string{"gcloud iam service-accounts keys list --iam-account sa@p.iam.gserviceaccount.com", "gcloud beta run services list"}}}}
 }
 
-func effectsCloudL621() Pack {
+func effectsCloudL656() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"*", "*", "*", "*", "list|describe"}, Values: []string{"--account", "--configuration", "--format", "--project", "--verbosity", "--filter", "--limit", "--zone", "--region", "--location", "--cluster"}, Always: []string{"remote-read"}, Examples: []string{"gcloud beta iam service-accounts keys list --iam-account sa@p.iam.gserviceaccount.com"}}}}
 }
 
-func effectsCloudL629() Pack {
+func effectsCloudL664() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"container", "clusters", "get-credentials"}, Flags: []string{"--internal-ip", "--dns-endpoint"}, Values: []string{"--zone", "--region", "--location", "--project", "--account", "--configuration", "--verbosity"}, Env: map[string]string{"KUBECONFIG": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"gcloud container clusters get-credentials prod --region us-central1"}}}}
 }
 
-func effectsCloudL639() Pack {
+func effectsCloudL674() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"iam", "service-accounts", "keys", "create"}, Values: []string{"--iam-account", "--key-file-type", "--project", "--account", "--configuration", "--verbosity"}, First: "write", Always: []string{"network"}, Examples: []string{"gcloud iam service-accounts keys create key.json --iam-account sa@p.iam.gserviceaccount.com"}}}}
 }
 
-func effectsCloudL647() Pack {
+func effectsCloudL682() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"storage", "ls|cat|du|hash|objects|buckets"}, Flags: []string{"-l", "--long", "-L", "--full", "-r", "-R", "--recursive", "-a", "--all-versions", "-b", "--buckets", "-e", "--etag", "-s", "--summarize", "--readable-sizes", "--hex", "--skip-crc32c", "--skip-md5", "--json"}, Values: []string{"--project", "--format", "--range", "--account", "--configuration", "--verbosity"}, Always: []string{"remote-read"}, Examples: []string{"gcloud storage ls gs://bucket/", "gcloud storage cat gs://bucket/config.json"}}}}
 }
 
-func effectsCloudL656() Pack {
+func effectsCloudL691() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"storage", "cp|rsync|mv"}, Flags: []string{"-n", "--no-clobber", "-c", "--continue-on-error", "--preserve-posix", "-P", "--skip-unsupported", "--checksums-only", "--no-ignore-symlinks", "--dry-run"}, Values: []string{"--project", "-x", "--exclude", "--content-type", "--cache-control", "--storage-class", "--predefined-acl", "--account", "--configuration", "--verbosity"}, Effects: map[string]string{"--delete-unmatched-destination-objects": "dest-delete", "--recursive": "recursive", "-R": "recursive", "-r": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"gcloud storage cp -r dist/ gs://bucket/site/", "gcloud storage rsync gs://bucket/data ./data --recursive"}}}}
 }
 
-func effectsCloudL673() Pack {
+func effectsCloudL708() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"compute|cloud-shell|alpha|beta", "ssh|scp|connect-to-serial-port"}, Always: []string{"network", "runs-code"}, Examples: []string{"gcloud compute ssh vm1 --zone us-central1-a -- uptime"}}}}
 }
 
-func effectsCloudL679() Pack {
+func effectsCloudL714() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"auth", "login|activate-service-account|revoke|configure-docker"}, Flags: []string{"--no-launch-browser", "--no-browser", "--update-adc", "--brief", "--all", "--quiet", "-q"}, Values: []string{"--account", "--project", "--verbosity", "--enable-gdrive-access"}, Effects: map[string]string{"--cred-file": "read", "--key-file": "read"}, Always: []string{"network", "writes-files"}, Examples: []string{"gcloud auth login", "gcloud auth activate-service-account --key-file=sa.json"}}}}
 }
 
-func effectsCloudL692() Pack {
+func effectsCloudL727() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gsutil"}, Flags: []string{"-D", "-DD", "-m", "-q", "-d"}, Values: []string{"-h", "-i", "-u"}, Effects: map[string]string{"-o": "exec"}, Operands: "subcommand", Env: map[string]string{"BOTO_CONFIG": "exec", "BOTO_PATH": "exec"}, Always: []string{"network"}, Examples: []string{"gsutil", "gsutil acl ch -u x:R gs://b"}, Counter: []string{"gsutil ls gs://bucket"}}}}
 }
 
-func effectsCloudL706() Pack {
+func effectsCloudL741() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gsutil"}, Sub: []string{"ls|cat|du|stat|hash|version"}, Flags: []string{"-l", "-L", "-b", "-a", "-e", "-R", "-r", "-d", "-0", "-c", "-s", "-m"}, Values: []string{"-p", "-X", "-h"}, Always: []string{"network"}, Examples: []string{"gsutil ls gs://bucket", "gsutil cat gs://bucket/a.txt", "gsutil du -s gs://bucket", "gsutil hash local.bin"}}}}
 }
 
-func effectsCloudL714() Pack {
+func effectsCloudL749() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gsutil"}, Sub: []string{"cp|rsync"}, Flags: []string{"-A", "-c", "-D", "-e", "-I", "-J", "-M", "-p", "-P", "-U", "-v", "-C", "-i", "-u"}, Values: []string{"-a", "-j", "-s", "-z", "-x", "-y"}, Effects: map[string]string{"-L": "write", "-R": "recursive", "-d": "dest-delete", "-n": "dry-run", "-r": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"gsutil cp report.pdf gs://bucket/", "gsutil -m rsync -r -d site/ gs://bucket/site"}}}}
 }
 
-func effectsCloudL730() Pack {
+func effectsCloudL765() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gsutil"}, Sub: []string{"mv"}, Flags: []string{"-p", "-v"}, Effects: map[string]string{"-R": "recursive", "-r": "recursive"}, Operands: "delete", Last: "write", Always: []string{"network"}, Examples: []string{"gsutil mv old.txt gs://bucket/new.txt"}}}}
 }
 
-func effectsCloudL744() Pack {
+func effectsCloudL779() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Values: []string{"--log-level", "--cap-mbps", "--output-type", "--output-level", "--trusted-microsoft-suffixes"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"azcopy", "azcopy frobnicate"}, Counter: []string{"azcopy list https://acct.blob.core.windows.net/c"}}}}
 }
 
-func effectsCloudL752() Pack {
+func effectsCloudL787() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Sub: []string{"copy|cp|sync"}, Flags: []string{"--as-subdir", "--check-length", "--put-md5", "--preserve-last-modified-time", "--preserve-permissions", "--preserve-smb-info", "--compare-hash", "--mirror-mode", "--s2s-preserve-properties", "--follow-symlinks", "--cpk-by-name", "--log-level"}, Values: []string{"--overwrite", "--include-pattern", "--exclude-pattern", "--include-path", "--exclude-path", "--from-to", "--block-size-mb", "--blob-type", "--cap-mbps", "--include-after", "--include-before", "--output-type", "--check-md5", "--metadata", "--content-type", "--block-blob-tier", "--trusted-microsoft-suffixes"}, Effects: map[string]string{"--delete-destination": "dest-delete", "--dry-run": "dry-run", "--list-of-files": "read", "--recursive": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"azcopy copy ./dist 'https://acct.blob.core.windows.net/web?sv=x' --recursive", "azcopy sync ./site 'https://acct.blob.core.windows.net/$web' --delete-destination=true"}}}}
 }
 
-func effectsCloudL772() Pack {
+func effectsCloudL807() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Sub: []string{"list|remove|rm|make|bench|benchmark|login|logout"}, Flags: []string{"--machine-readable", "--mega-units", "--running-tally", "--recursive", "--identity"}, Values: []string{"--output-type", "--properties", "--tenant-id", "--include-pattern", "--exclude-pattern"}, Always: []string{"network"}, Examples: []string{"azcopy list https://acct.blob.core.windows.net/c", "azcopy login --identity"}}}}
 }
 
-func effectsCloudL780() Pack {
+func effectsCloudL815() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Sub: []string{"jobs", "list|show"}, Values: []string{"--with-status", "--output-type"}, Examples: []string{"azcopy jobs list", "azcopy jobs show 1234-abcd"}}}}
 }
 
-func effectsCloudL786() Pack {
+func effectsCloudL821() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Sub: []string{"env"}, Effects: map[string]string{"--show-sensitive": "credentials"}, Examples: []string{"azcopy env"}}}}
 }
 
-func effectsCloudL795() Pack {
+func effectsCloudL830() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"s3cmd"}, Flags: []string{"-v", "--verbose", "-d", "--debug", "-q", "--quiet", "-H", "--human-readable-sizes", "--ssl", "--no-ssl", "--no-check-certificate"}, Values: []string{"--access_key", "--secret_key", "--access_token", "--host", "--host-bucket", "--region", "--bucket-location"}, Effects: map[string]string{"--config": "exec", "--configure": "writes-files", "--dry-run": "dry-run", "--dump-config": "credentials", "--encrypt": "runs-code", "-c": "exec", "-e": "runs-code", "-n": "dry-run"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"s3cmd", "s3cmd setacl --acl-public s3://b/x", "s3cmd --dump-config"}, Counter: []string{"s3cmd ls s3://bucket"}}}}
 }
 
-func effectsCloudL814() Pack {
+func effectsCloudL849() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"s3cmd"}, Sub: []string{"ls|la|du|info"}, Flags: []string{"-r", "--recursive", "-H", "--human-readable-sizes", "--list-md5", "-l", "--long-listing", "-v", "-q", "--quiet"}, Values: []string{"--access_key", "--secret_key", "--host", "--host-bucket", "--region"}, Effects: map[string]string{"--config": "exec", "-c": "exec"}, Always: []string{"network"}, Examples: []string{"s3cmd ls s3://bucket", "s3cmd du -H s3://bucket"}}}}
 }
 
-func effectsCloudL825() Pack {
+func effectsCloudL860() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"s3cmd"}, Sub: []string{"get|put|sync"}, Flags: []string{"-f", "--force", "--skip-existing", "--continue", "-P", "--acl-public", "--acl-private", "--no-preserve", "-p", "--preserve", "-v", "-q", "--quiet", "--progress", "--no-progress", "--check-md5", "--no-check-md5"}, Values: []string{"--exclude", "--include", "--rexclude", "--rinclude", "--mime-type", "--storage-class", "--access_key", "--secret_key", "--host", "--host-bucket", "--region"}, Effects: map[string]string{"--config": "exec", "--delete-removed": "dest-delete", "--dry-run": "dry-run", "--encrypt": "runs-code", "--exclude-from": "read", "--include-from": "read", "--recursive": "recursive", "-c": "exec", "-e": "runs-code", "-n": "dry-run", "-r": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"s3cmd get s3://bucket/db.sql.gz .", "s3cmd put -r dist/ s3://bucket/", "s3cmd sync --delete-removed site/ s3://b/"}}}}
 }
 
-func effectsCloudL849() Pack {
+func effectsCloudL884() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Flags: []string{"-v", "-vv", "-q", "--quiet", "-P", "--progress", "--stats-one-line", "--checksum", "--size-only", "--ignore-existing", "-u", "--update", "--fast-list", "--no-check-certificate", "-i", "--interactive", "--human-readable", "--ask-password"}, Values: []string{"--transfers", "--checkers", "--exclude", "--include", "--filter", "--bwlimit", "--timeout", "--contimeout", "--retries", "--low-level-retries", "--max-age", "--min-age", "--max-size", "--min-size", "--max-depth", "--stats", "--log-level", "--user-agent"}, Effects: map[string]string{"--config": "exec", "--dry-run": "dry-run", "--exclude-from": "read", "--files-from": "read", "--filter-from": "read", "--include-from": "read", "--log-file": "write", "--password-command": "shell", "-n": "dry-run"}, Operands: "subcommand", Env: map[string]string{"RCLONE_CONFIG": "exec", "RCLONE_PASSWORD_COMMAND": "shell"}, Always: []string{"network"}, Examples: []string{"rclone", "rclone dedupe remote:dir"}, Counter: []string{"rclone ls remote:bucket"}}}}
 }
 
-func effectsCloudL875() Pack {
+func effectsCloudL910() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"ls|lsd|lsl|lsf|lsjson|size|about|tree|check|cryptcheck|md5sum|sha1sum|hashsum|cat"}, Flags: []string{"-v", "-q", "-R", "--recursive", "--fast-list", "--dirs-only", "--files-only", "--hash", "--json", "--one-way", "--download", "--human-readable", "-a", "--all", "-C", "--noreport", "--full-path"}, Values: []string{"--max-depth", "--exclude", "--include", "--filter", "--format", "--separator", "--head", "--tail", "--offset", "--count"}, Effects: map[string]string{"--config": "exec", "--log-file": "write", "--password-command": "shell"}, Always: []string{"network"}, Examples: []string{"rclone ls remote:bucket", "rclone lsf --max-depth 1 remote:", "rclone cat remote:config.json"}}}}
 }
 
-func effectsCloudL889() Pack {
+func effectsCloudL924() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"listremotes|version"}, Flags: []string{"--long", "--json"}, Effects: map[string]string{"--check": "network", "--config": "read"}, Examples: []string{"rclone listremotes", "rclone version"}}}}
 }
 
-func effectsCloudL899() Pack {
+func effectsCloudL934() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"config", "show|dump"}, Effects: map[string]string{"--config": "read"}, Always: []string{"credentials"}, Examples: []string{"rclone config show", "rclone config dump"}}}}
 }
 
-func effectsCloudL907() Pack {
+func effectsCloudL942() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"config", "file|providers|paths|redacted"}, Effects: map[string]string{"--config": "read"}, Examples: []string{"rclone config file", "rclone config redacted"}}}}
 }
 
-func effectsCloudL914() Pack {
+func effectsCloudL949() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"authorize"}, Always: []string{"network", "credentials"}, Examples: []string{"rclone authorize drive"}}}}
 }
 
-func effectsCloudL920() Pack {
+func effectsCloudL955() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"copy|copyto|sync|bisync|copyurl"}, Flags: []string{"-v", "-q", "-P", "--progress", "--checksum", "--size-only", "--ignore-existing", "-u", "--update", "--fast-list", "--no-traverse", "--create-empty-src-dirs", "--resync", "-i", "--interactive"}, Values: []string{"--transfers", "--checkers", "--exclude", "--include", "--filter", "--bwlimit", "--max-age", "--min-age", "--max-size", "--min-size", "--max-depth", "--stats", "--backup-dir", "--suffix"}, Effects: map[string]string{"--config": "exec", "--dry-run": "dry-run", "--exclude-from": "read", "--files-from": "read", "--filter-from": "read", "--include-from": "read", "--log-file": "write", "--password-command": "shell", "-n": "dry-run"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"rclone copy ./dist remote:bucket/site", "rclone sync remote:bucket ./mirror -P"}}}}
 }
 
-func effectsCloudL942() Pack {
+func effectsCloudL977() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"move|moveto"}, Flags: []string{"-v", "-q", "-P", "--progress", "--delete-empty-src-dirs"}, Effects: map[string]string{"--config": "exec", "--dry-run": "dry-run", "-n": "dry-run"}, Operands: "delete", Last: "write", Always: []string{"network"}, Examples: []string{"rclone move ./outbox remote:inbox"}}}}
 }
 
-func effectsCloudL957() Pack {
+func effectsCloudL992() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Flags: []string{"--trace", "-v", "--verbose", "--interactive"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--http-retry-max"}, Effects: map[string]string{"--api-url": "url", "--config": "read", "-c": "read", "-u": "url"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"doctl", "doctl compute droplet create web --size s-1vcpu-1gb --image ubuntu-22-04-x64"}, Counter: []string{"doctl compute droplet list"}}}}
 }
 
-func effectsCloudL972() Pack {
+func effectsCloudL1007() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"databas*|db|d", "get|g|connection|conn"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format"}, Always: []string{"network", "credentials"}, Examples: []string{"doctl databases connection 1234", "doctl databases get 1234"}}}}
 }
 
-func effectsCloudL979() Pack {
+func effectsCloudL1014() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"databas*|db|d", "connection|conn|user|u|pool|p", "get|g|list|ls"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format"}, Always: []string{"network", "credentials"}, Examples: []string{"doctl databases user list 1234", "doctl databases user get 1234 app"}}}}
 }
 
-func effectsCloudL986() Pack {
+func effectsCloudL1021() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"*", "*", "list|ls|get|g"}, Flags: []string{"--no-header"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format", "--region", "--tag-name"}, Always: []string{"network"}, Examples: []string{"doctl compute droplet list", "doctl kubernetes cluster get prod"}}}}
 }
 
-func effectsCloudL994() Pack {
+func effectsCloudL1029() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"*", "*", "*", "list|ls|get|g"}, Flags: []string{"--no-header"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format"}, Always: []string{"network"}, Examples: []string{"doctl kubernetes cluster node-pool list prod"}}}}
 }
 
-func effectsCloudL1002() Pack {
+func effectsCloudL1037() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"account|balance|invoice", "get|g|list|ls"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format"}, Always: []string{"network"}, Examples: []string{"doctl account get"}}}}
 }
 
-func effectsCloudL1009() Pack {
+func effectsCloudL1044() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"auth", "token"}, Values: []string{"--context"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"credentials"}, Examples: []string{"doctl auth token"}}}}
 }
 
-func effectsCloudL1019() Pack {
+func effectsCloudL1054() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"kubernetes|k8s|k", "cluster|c", "kubeconfig|kcfg|config|cfg|k8scfg", "show|s|g|get"}, Values: []string{"-t", "--access-token", "--context", "--expiry-seconds"}, Always: []string{"network", "credentials"}, Examples: []string{"doctl kubernetes cluster kubeconfig show prod"}}}}
 }
 
-func effectsCloudL1026() Pack {
+func effectsCloudL1061() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"registry|reg|r", "docker-config|config"}, Flags: []string{"--read-write"}, Values: []string{"-t", "--access-token", "--context", "--expiry-seconds"}, Always: []string{"network", "credentials"}, Examples: []string{"doctl registry docker-config"}}}}
 }
 
-func effectsCloudL1034() Pack {
+func effectsCloudL1069() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"version"}, Examples: []string{"doctl version"}}}}
 }
 
-func effectsCloudL1039() Pack {
+func effectsCloudL1074() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"compute", "ssh"}, Always: []string{"network", "runs-code"}, Examples: []string{"doctl compute ssh web-1"}}}}
 }
 
-func effectsCloudL1045() Pack {
+func effectsCloudL1080() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"heroku", "heroku apps:create demo"}, Counter: []string{"heroku apps"}}}}
 }
 
-func effectsCloudL1052() Pack {
+func effectsCloudL1087() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Sub: []string{"auth:token|config|config:get|pg:credentials:url|pg:credentials"}, Flags: []string{"-s", "--shell", "-j", "--json"}, Values: []string{"-a", "--app", "-r", "--remote", "--name"}, Always: []string{"network", "credentials"}, Examples: []string{"heroku auth:token", "heroku config -a web", "heroku config:get DATABASE_URL -a web"}}}}
 }
 
-func effectsCloudL1060() Pack {
+func effectsCloudL1095() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Sub: []string{"apps|apps:info|info|ps|logs|releases|addons|domains|status|whoami|auth:whoami|regions|pipelines|teams|access|features|labs|stack|buildpacks|drains|certs|spaces|pg:info|version|--version"}, Flags: []string{"-j", "--json", "-t", "--tail", "--all", "-x", "--extended", "-A"}, Values: []string{"-a", "--app", "-r", "--remote", "-n", "--num", "-d", "--dyno", "--source", "-p", "--process-type", "--team", "--space"}, Always: []string{"network"}, Examples: []string{"heroku apps", "heroku logs --tail -a web", "heroku ps -a web", "heroku whoami"}}}}
 }
 
-func effectsCloudL1069() Pack {
+func effectsCloudL1104() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Sub: []string{"run|run:detached|local|local:run|ps:exec|pg:psql|redis:cli|console"}, Always: []string{"network", "runs-code"}, Examples: []string{"heroku run bash -a web", "heroku pg:psql -a web"}}}}
 }
 
-func effectsCloudL1075() Pack {
+func effectsCloudL1110() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Sub: []string{"login|logout|auth:login|auth:logout|git:remote|git:clone"}, Always: []string{"network", "writes-files"}, Examples: []string{"heroku login", "heroku git:remote -a web"}}}}
 }
 
-func effectsCloudL1081() Pack {
+func effectsCloudL1116() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Flags: []string{"--verbose", "-j", "--json", "--debug"}, Values: []string{"-a", "--app", "-t", "--access-token", "-o", "--org"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"fly", "fly apps create demo"}, Counter: []string{"fly status"}}}}
 }
 
-func effectsCloudL1093() Pack {
+func effectsCloudL1128() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"auth|tokens", "token|create"}, Values: []string{"-a", "--app", "-t", "--access-token", "-o", "--org", "-x", "--expiry", "-n", "--name"}, Always: []string{"network", "credentials"}, Examples: []string{"fly auth token", "fly tokens create deploy -a web"}}}}
 }
 
-func effectsCloudL1100() Pack {
+func effectsCloudL1135() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"status|logs|info|ips|regions|releases|doctor|dashboard|checks|services"}, Flags: []string{"--verbose", "-j", "--json", "--all", "--no-tail", "--image"}, Values: []string{"-a", "--app", "-t", "--access-token", "-i", "--instance", "-r", "--region", "-m", "--machine"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"network"}, Examples: []string{"fly status -a web", "fly logs --no-tail -a web"}}}}
 }
 
-func effectsCloudL1111() Pack {
+func effectsCloudL1146() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"secrets|apps|machine|machines|m|volumes|volume|vol|postgres|pg|certs|orgs|auth|scale|ips|tokens", "list|ls|status|show|whoami"}, Flags: []string{"-j", "--json", "--all", "-q", "--quiet"}, Values: []string{"-a", "--app", "-t", "--access-token", "-o", "--org"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"network"}, Examples: []string{"fly secrets list -a web", "fly machine list -a web", "fly auth whoami", "fly scale show -a web"}}}}
 }
 
-func effectsCloudL1122() Pack {
+func effectsCloudL1157() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"version"}, Flags: []string{"-j", "--json"}, Examples: []string{"fly version"}}}}
 }
 
-func effectsCloudL1128() Pack {
+func effectsCloudL1163() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"deploy|launch|console|ssh|sftp|proxy|mpg"}, Always: []string{"network", "runs-code"}, Examples: []string{"fly deploy -a web", "fly ssh console -a web"}}}}
 }
 
-func effectsCloudL1134() Pack {
+func effectsCloudL1169() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Flags: []string{"-d", "--debug", "--no-color", "-y", "--yes", "--prod"}, Values: []string{"-t", "--token", "-S", "--scope", "-T", "--team"}, Effects: map[string]string{"--cwd": "dir", "--global-config": "read", "--local-config": "read", "-A": "read", "-Q": "read"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"vercel", "vercel --prod", "vercel ./site"}, Counter: []string{"vercel ls"}}}}
 }
 
-func effectsCloudL1149() Pack {
+func effectsCloudL1184() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"ls|list|inspect|logs|whoami|domains|projects|project|teams"}, Flags: []string{"-d", "--debug", "--no-color", "-j", "--json", "--wait", "-f", "--follow"}, Values: []string{"-t", "--token", "-S", "--scope", "-T", "--team", "-m", "--meta", "--environment", "--timeout"}, Effects: map[string]string{"--cwd": "dir"}, Always: []string{"network"}, Examples: []string{"vercel ls", "vercel whoami", "vercel inspect my-app.vercel.app --logs"}}}}
 }
 
-func effectsCloudL1159() Pack {
+func effectsCloudL1194() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"env", "ls|list"}, Values: []string{"-t", "--token", "-S", "--scope", "-T", "--team"}, Effects: map[string]string{"--cwd": "dir"}, Always: []string{"network"}, Examples: []string{"vercel env ls"}}}}
 }
 
-func effectsCloudL1169() Pack {
+func effectsCloudL1204() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"pull"}, Flags: []string{"-y", "--yes", "--prod"}, Values: []string{"-t", "--token", "-S", "--scope", "--environment", "--git-branch"}, Effects: map[string]string{"--cwd": "dir"}, Always: []string{"network", "writes-files"}, Examples: []string{"vercel pull --yes --environment=preview"}}}}
 }
 
-func effectsCloudL1179() Pack {
+func effectsCloudL1214() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"env", "pull"}, Flags: []string{"-y", "--yes"}, Values: []string{"-t", "--token", "-S", "--scope", "--environment", "--git-branch"}, Effects: map[string]string{"--cwd": "dir"}, Operands: "write", Always: []string{"network", "writes-files"}, Examples: []string{"vercel env pull .env.local"}}}}
 }
 
-func effectsCloudL1190() Pack {
+func effectsCloudL1225() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"dev|build|deploy|link|login|logout|switch|redeploy|promote|rollback|alias|dns|certs|git|integration|env|bisect"}, Always: []string{"network", "runs-code"}, Examples: []string{"vercel dev", "vercel deploy --prebuilt", "vercel build"}}}}
 }
 
-func effectsCloudL1196() Pack {
+func effectsCloudL1231() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Flags: []string{"--debug", "--json"}, Values: []string{"--auth", "--filter"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"netlify", "netlify sites:create"}, Counter: []string{"netlify status"}}}}
 }
 
-func effectsCloudL1205() Pack {
+func effectsCloudL1240() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Sub: []string{"env:list|env:get"}, Flags: []string{"--json", "--plain", "--debug"}, Values: []string{"--context", "--scope", "--filter", "--auth"}, Always: []string{"network", "credentials"}, Examples: []string{"netlify env:list", "netlify env:get API_KEY"}}}}
 }
 
-func effectsCloudL1213() Pack {
+func effectsCloudL1248() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Sub: []string{"status|sites:list|functions:list|logs|logs:function|logs:deploy|watch|api"}, Flags: []string{"--json", "--debug", "--verbose"}, Values: []string{"--auth", "--filter", "--data", "--name", "--site"}, Always: []string{"network"}, Examples: []string{"netlify status", "netlify sites:list --json"}}}}
 }
 
-func effectsCloudL1223() Pack {
+func effectsCloudL1258() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Sub: []string{"deploy"}, Flags: []string{"--prod", "--prod-if-unlocked", "--json", "-o", "--open", "--skip-functions-cache", "--debug", "--no-build"}, Values: []string{"--auth", "-s", "--site", "-m", "--message", "-a", "--alias", "--timeout", "--context", "--filter"}, Effects: map[string]string{"--build": "runs-code", "--dir": "upload", "--functions": "upload", "-d": "upload", "-f": "upload"}, Always: []string{"network"}, Examples: []string{"netlify deploy --dir=dist --prod", "netlify deploy --build"}}}}
 }
 
-func effectsCloudL1237() Pack {
+func effectsCloudL1272() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Sub: []string{"dev|build|serve|functions:serve|functions:invoke|functions:build|login|logout|link|unlink|init|switch|env:set|env:unset|env:import|env:clone|open"}, Always: []string{"network", "runs-code"}, Examples: []string{"netlify dev", "netlify build"}}}}
 }
 
-func effectsCloudL1243() Pack {
+func effectsCloudL1278() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Flags: []string{"--experimental-json-config", "-j"}, Values: []string{"-e", "--env"}, Effects: map[string]string{"--config": "read", "--cwd": "dir", "--env-file": "read", "-c": "read"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"wrangler", "wrangler frobnicate"}, Counter: []string{"wrangler whoami"}}}}
 }
 
-func effectsCloudL1257() Pack {
+func effectsCloudL1292() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Sub: []string{"whoami|tail"}, Flags: []string{"--format"}, Values: []string{"-e", "--env", "--status", "--method", "--search", "--sampling-rate", "--ip", "--header"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"network"}, Examples: []string{"wrangler whoami", "wrangler tail my-worker --format pretty"}}}}
 }
 
-func effectsCloudL1268() Pack {
+func effectsCloudL1303() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Sub: []string{"secret|deployments|versions|kv|kv:namespace|kv:key|r2|d1", "list"}, Values: []string{"-e", "--env", "--name", "--binding", "--namespace-id", "--prefix"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"network"}, Examples: []string{"wrangler secret list", "wrangler deployments list"}}}}
 }
 
-func effectsCloudL1278() Pack {
+func effectsCloudL1313() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Sub: []string{"d1", "execute"}, Flags: []string{"--local", "--remote", "--json", "-y", "--yes"}, Values: []string{"-e", "--env", "--persist-to"}, Effects: map[string]string{"--command": "script:sql", "--config": "read", "--file": "exec", "-c": "read"}, Always: []string{"network"}, Examples: []string{"wrangler d1 execute db --command 'SELECT 1'", "wrangler d1 execute db --file schema.sql --remote"}}}}
 }
 
-func effectsCloudL1291() Pack {
+func effectsCloudL1326() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Sub: []string{"dev|deploy|publish|build|pages|login|logout|init|generate|types|secret|kv|r2|queues|dispatch-namespace"}, Always: []string{"network", "runs-code"}, Examples: []string{"wrangler dev", "wrangler deploy --env production"}}}}
 }
 
-func effectsCloudL1304() Pack {
+func effectsCloudL1339() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Effects: map[string]string{"-chdir": "dir"}, Operands: "subcommand", Env: map[string]string{"TF_CLI_ARGS": "exec", "TF_CLI_ARGS_apply": "exec", "TF_CLI_ARGS_console": "exec", "TF_CLI_ARGS_destroy": "exec", "TF_CLI_ARGS_fmt": "exec", "TF_CLI_ARGS_import": "exec", "TF_CLI_ARGS_init": "exec", "TF_CLI_ARGS_output": "exec", "TF_CLI_ARGS_plan": "exec", "TF_CLI_ARGS_refresh": "exec", "TF_CLI_ARGS_show": "exec", "TF_CLI_ARGS_state": "exec", "TF_CLI_ARGS_validate": "exec", "TF_CLI_CONFIG_FILE": "exec", "TF_LOG_PATH": "write"}, HelpFlags: []string{"-help", "--help", "-h"}, Examples: []string{"terraform", "terraform frobnicate", "tofu -chdir=infra frobnicate"}, Counter: []string{"terraform plan"}}}}
 }
 
-func effectsCloudL1331() Pack {
+func effectsCloudL1366() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"fmt"}, Flags: []string{"-diff", "-list", "-write", "-no-color"}, Effects: map[string]string{"-check": "dry-run", "-recursive": "recursive"}, Operands: "write", Always: []string{"writes-files"}, Examples: []string{"terraform fmt", "terraform fmt -check -recursive", "tofu fmt main.tf"}}}}
 }
 
-func effectsCloudL1342() Pack {
+func effectsCloudL1377() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"validate"}, Flags: []string{"-json", "-no-color", "-no-tests"}, Values: []string{"-test-directory"}, Always: []string{"runs-code"}, Examples: []string{"terraform validate", "terraform validate -json"}}}}
 }
 
-func effectsCloudL1350() Pack {
+func effectsCloudL1385() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"plan"}, Flags: []string{"-destroy", "-refresh-only", "-refresh", "-compact-warnings", "-detailed-exitcode", "-input", "-lock", "-no-color", "-json", "-concise"}, Values: []string{"-replace", "-target", "-var", "-lock-timeout", "-parallelism"}, Effects: map[string]string{"-generate-config-out": "write", "-out": "write", "-state": "read", "-var-file": "read"}, Always: []string{"runs-code", "network"}, Examples: []string{"terraform plan -out plan.tfplan", "terraform plan -var-file=prod.tfvars -target=module.web"}}}}
 }
 
-func effectsCloudL1364() Pack {
+func effectsCloudL1399() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"apply|destroy|refresh|import|console|test"}, Flags: []string{"-auto-approve", "-compact-warnings", "-destroy", "-lock", "-input", "-no-color", "-json", "-refresh", "-refresh-only", "-plan", "-verbose", "-allow-missing"}, Values: []string{"-lock-timeout", "-parallelism", "-var", "-target", "-replace", "-filter", "-test-directory", "-cloud-run"}, Effects: map[string]string{"-backup": "write", "-state": "read", "-state-out": "write", "-var-file": "read"}, Operands: "read", Stdin: "script:code", Always: []string{"runs-code", "network"}, Examples: []string{"terraform apply plan.tfplan", "terraform destroy -auto-approve", "terraform console"}}}}
 }
 
-func effectsCloudL1380() Pack {
+func effectsCloudL1415() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"show"}, Flags: []string{"-no-color"}, Effects: map[string]string{"-json": "credentials"}, Operands: "read", Always: []string{"runs-code", "network"}, Examples: []string{"terraform show plan.tfplan", "terraform show -json"}}}}
 }
 
-func effectsCloudL1390() Pack {
+func effectsCloudL1425() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"output"}, Flags: []string{"-no-color"}, Effects: map[string]string{"-json": "credentials", "-raw": "credentials", "-state": "read"}, Always: []string{"remote-read"}, Examples: []string{"terraform output", "terraform output -raw db_password", "terraform output -json"}}}}
 }
 
-func effectsCloudL1401() Pack {
+func effectsCloudL1436() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "show"}, Values: []string{"-id"}, Effects: map[string]string{"-state": "read"}, Always: []string{"network"}, Examples: []string{"terraform state show aws_instance.web"}, Counter: []string{"terraform state list"}}}}
 }
 
-func effectsCloudL1411() Pack {
+func effectsCloudL1446() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "list"}, Values: []string{"-id"}, Effects: map[string]string{"-state": "read"}, Always: []string{"remote-read"}, Examples: []string{"terraform state list", "terraform state list module.web"}}}}
 }
 
-func effectsCloudL1421() Pack {
+func effectsCloudL1456() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "pull"}, Always: []string{"network", "credentials"}, Examples: []string{"terraform state pull"}}}}
 }
 
-func effectsCloudL1427() Pack {
+func effectsCloudL1462() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "mv|rm|push|replace-provider"}, Flags: []string{"-lock", "-auto-approve", "-force", "-ignore-remote-version"}, Values: []string{"-lock-timeout"}, Effects: map[string]string{"-backup": "write", "-dry-run": "dry-run", "-state": "read", "-state-out": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"terraform state rm aws_instance.old", "terraform state mv -dry-run a.b a.c"}}}}
 }
 
-func effectsCloudL1440() Pack {
+func effectsCloudL1475() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"version"}, Flags: []string{"-json"}, Always: []string{"network"}, Examples: []string{"terraform version", "tofu version -json"}}}}
 }
 
-func effectsCloudL1447() Pack {
+func effectsCloudL1482() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"init|get"}, Flags: []string{"-backend", "-force-copy", "-get", "-input", "-lock", "-no-color", "-json", "-reconfigure", "-migrate-state", "-upgrade", "-ignore-remote-version", "-update"}, Values: []string{"-backend-config", "-from-module", "-lock-timeout", "-lockfile", "-test-directory"}, Effects: map[string]string{"-plugin-dir": "read"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"terraform init", "terraform init -upgrade -backend-config=prod.hcl", "terraform get -update"}}}}
 }
 
-func effectsCloudL1458() Pack {
+func effectsCloudL1493() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"providers"}, Values: []string{"-test-directory"}, Always: []string{"network"}, Examples: []string{"terraform providers"}}}}
 }
 
-func effectsCloudL1465() Pack {
+func effectsCloudL1500() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"providers", "schema|lock|mirror"}, Flags: []string{"-json"}, Values: []string{"-platform", "-fs-mirror", "-net-mirror"}, Always: []string{"runs-code", "network"}, Examples: []string{"terraform providers schema -json", "terraform providers lock -platform=linux_amd64"}}}}
 }
 
-func effectsCloudL1473() Pack {
+func effectsCloudL1508() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"workspace", "list|show"}, Always: []string{"network"}, Examples: []string{"terraform workspace list", "terraform workspace show"}}}}
 }
 
-func effectsCloudL1479() Pack {
+func effectsCloudL1514() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"workspace", "select|new|delete"}, Flags: []string{"-or-create", "-force", "-lock"}, Values: []string{"-lock-timeout", "-state"}, Always: []string{"network", "writes-files"}, Examples: []string{"terraform workspace select prod", "terraform workspace new dev"}}}}
 }
 
-func effectsCloudL1487() Pack {
+func effectsCloudL1522() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"login|logout|taint|untaint|force-unlock"}, Flags: []string{"-force", "-allow-missing", "-lock"}, Values: []string{"-lock-timeout"}, Always: []string{"network", "writes-files"}, Examples: []string{"terraform login", "terraform taint aws_instance.web", "terraform force-unlock 1234"}}}}
 }
 
-func effectsCloudL1495() Pack {
+func effectsCloudL1530() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"metadata|modules"}, Flags: []string{"-json"}, Examples: []string{"terraform metadata functions -json", "terraform modules -json"}}}}
 }
 
-func effectsCloudL1503() Pack {
+func effectsCloudL1538() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terragrunt"}, Always: []string{"runs-code"}, Examples: []string{"terragrunt plan", "terragrunt run-all apply", "terragrunt hclfmt"}, Counter: []string{"terraform plan"}}}}
 }
 
-func effectsCloudL1509() Pack {
+func effectsCloudL1544() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Flags: []string{"--disable-integrity-checking", "-e", "--emoji", "-Q", "--fully-qualify-stack-names", "--logflow", "--logtostderr", "--non-interactive"}, Values: []string{"--color", "--memprofilerate", "-v", "--verbose"}, Effects: map[string]string{"--cwd": "dir", "--profiling": "write", "--tracing": "url", "-C": "dir"}, Operands: "subcommand", Env: map[string]string{"PULUMI_BACKEND_URL": "url", "PULUMI_HOME": "exec"}, HelpFlags: []string{"--help", "-h"}, Examples: []string{"pulumi", "pulumi frobnicate"}, Counter: []string{"pulumi preview"}}}}
 }
 
-func effectsCloudL1528() Pack {
+func effectsCloudL1563() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"preview|pre|up|update|destroy|down|dn|refresh|import|watch|convert|new|install|about"}, Flags: []string{"--diff", "-j", "--json", "-y", "--yes", "-f", "--skip-preview", "-r", "--refresh", "--suppress-outputs", "--suppress-progress", "--expect-no-changes", "--target-dependents", "--non-interactive"}, Values: []string{"-s", "--stack", "-m", "--message", "-t", "--target", "--replace", "-c", "--config", "-p", "--parallel", "--exclude", "--policy-pack", "--color", "-v", "--verbose"}, Effects: map[string]string{"--config-file": "read", "--cwd": "dir", "--plan": "read", "--save-plan": "write", "--show-secrets": "credentials", "-C": "dir"}, Always: []string{"runs-code", "network"}, Examples: []string{"pulumi preview", "pulumi up --yes -s prod", "pulumi destroy -s dev"}}}}
 }
 
-func effectsCloudL1545() Pack {
+func effectsCloudL1580() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"stack|config"}, Flags: []string{"-i", "--show-ids", "--show-urns", "--show-name", "-j", "--json"}, Values: []string{"-s", "--stack", "--color"}, Effects: map[string]string{"--config-file": "read", "--cwd": "dir", "--show-secrets": "credentials", "-C": "dir"}, Always: []string{"network"}, Examples: []string{"pulumi stack", "pulumi config", "pulumi config --show-secrets"}}}}
 }
 
-func effectsCloudL1558() Pack {
+func effectsCloudL1593() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"stack", "ls|output|history|export|graph|tag"}, Flags: []string{"-a", "--all", "-j", "--json", "--shell", "--show-ids"}, Values: []string{"-s", "--stack", "-o", "--organization", "-p", "--project", "-t", "--tag", "--version", "--color"}, Effects: map[string]string{"--cwd": "dir", "--file": "write", "--show-secrets": "credentials", "-C": "dir"}, Always: []string{"network"}, Examples: []string{"pulumi stack ls", "pulumi stack output -j", "pulumi stack output --show-secrets dbPassword"}}}}
 }
 
-func effectsCloudL1571() Pack {
+func effectsCloudL1606() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"config|env", "get|open"}, Flags: []string{"-j", "--json", "--path"}, Values: []string{"-s", "--stack", "-f", "--format"}, Effects: map[string]string{"--config-file": "read", "--cwd": "dir", "-C": "dir"}, Always: []string{"network", "credentials"}, Examples: []string{"pulumi config get dbPassword", "pulumi env open myorg/prod"}}}}
 }
 
-func effectsCloudL1583() Pack {
+func effectsCloudL1618() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"config|stack", "set|rm|set-all|rm-all|cp|refresh|env|select|init|rename|import|change-secrets-provider"}, Flags: []string{"--secret", "--plaintext", "--path", "-y", "--yes", "-f", "--force", "--create"}, Values: []string{"-s", "--stack"}, Effects: map[string]string{"--config-file": "write", "--cwd": "dir", "-C": "dir"}, Always: []string{"network", "writes-files"}, Examples: []string{"pulumi config set aws:region us-east-1", "pulumi stack select prod"}}}}
 }
 
-func effectsCloudL1595() Pack {
+func effectsCloudL1630() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"whoami|logs|org|env|schema|login|logout|plugin|policy|package|ai|cancel"}, Flags: []string{"-v", "--verbose", "-j", "--json", "-f", "--follow"}, Values: []string{"-s", "--stack", "--since", "-r", "--resource"}, Always: []string{"network"}, Examples: []string{"pulumi whoami -v", "pulumi logs -f"}}}}
 }
 
-func effectsCloudL1603() Pack {
+func effectsCloudL1638() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"version"}, Examples: []string{"pulumi version"}}}}
 }
 
