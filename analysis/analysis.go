@@ -75,6 +75,10 @@ type Analysis struct {
 	// script is the call's parsed command line (Script's), whose nested
 	// commands say which words are code.
 	script *shell.Script
+	// written is what the commands of the command line analysed so far
+	// wrote into files with known text, for a later command that runs one
+	// of them as SQL or as a sed or awk program (filecode.go).
+	written written
 }
 
 // New starts the analysis of one call, whose effects go to j.
@@ -111,6 +115,7 @@ func (a *Analysis) Script(s *shell.Script) {
 	a.problems(s)
 	for _, cmd := range s.Commands {
 		a.command(cmd)
+		a.noteWrites(cmd)
 	}
 	a.whole(s)
 }

@@ -41,7 +41,14 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 	}
 	removes := access == paths.Delete
 	for _, p := range lits {
-		a.judge.Path(Path{Word: shell.Word{Value: p, Known: true}, Access: access, Shape: File, Dir: dir, Removes: removes})
+		switch {
+		case p.joined && p.home: // os.homedir() + "/.ssh/id_rsa"
+			p.text = "~" + p.text
+		case p.joined: // __DIR__ . '/../var/cache': the end of a path whose start is not known
+			a.judge.Path(Path{Word: shell.Word{Value: p.text, Known: true}, Access: access, Shape: Mention, Dir: dir})
+			continue
+		}
+		a.judge.Path(Path{Word: shell.Word{Value: p.text, Known: true}, Access: access, Shape: File, Dir: dir, Removes: removes})
 	}
 	if access == paths.Delete && namesHome(low) {
 		a.judge.Path(Path{Word: shell.Word{Value: a.ctx.Home, Known: true}, Access: paths.Delete, Shape: File, Dir: dir, Removes: true})
@@ -115,7 +122,7 @@ func containsAny(s string, subs []string) bool {
 func namesHome(low string) bool {
 	return containsAny(low, []string{"homedir()", "expanduser(", "path.home()", "dir.home", "userhomedir",
 		"environ['home']", `environ["home"]`, "environ.get('home'", `environ.get("home"`, `getenv("home")`,
-		"getenv('home')", "env.home", `env["home"]`, "env['home']", "$env{home}", "$env{'home'}",
+		"getenv('home')", "env.home", `env.get("home")`, "env.get('home')", `env["home"]`, "env['home']", "$env{home}", "$env{'home'}",
 		`expand_path("~`, "expand_path('~", "'~'", `"~"`, "'~/'", `"~/"`, "$home"})
 }
 
@@ -166,10 +173,25 @@ func firstMarker(text string, markers []string) string {
 	return ""
 }
 
+// quotedLit is a string literal of code that is a path.
+type quotedLit struct {
+	text string
+	// joined is true when the literal is joined to what comes before it
+	// (__DIR__ . '/../var/cache', os.homedir() + "/.ssh/id_rsa"): it ends
+	// a path whose start is known only when the code runs; home is true
+	// when that start is the home directory (os.homedir() + "/.ssh").
+	joined, home bool
+}
+
+// homeExprMarkers are spellings, in lower case, of the home directory in
+// code, which a path literal joined to them continues.
+var homeExprMarkers = []string{"homedir()", ".home()", "expanduser(", `"home"`, "'home'", "env.home", "$home",
+	"{home}", "home_dir", "user.home"}
+
 // quotedPaths returns the string literals of code that are absolute or
 // home-relative paths.
-func quotedPaths(code string) []string {
-	var out []string
+func quotedPaths(code string) []quotedLit {
+	var out []quotedLit
 	for i := 0; i < len(code); i++ {
 		q := code[i]
 		if q != '"' && q != '\'' && q != '`' {
@@ -181,7 +203,15 @@ func quotedPaths(code string) []string {
 		}
 		lit := code[i+1 : i+1+end]
 		if strings.HasPrefix(lit, "/") || lit == "~" || strings.HasPrefix(lit, "~/") {
-			out = append(out, lit)
+			before := strings.TrimRight(code[:i], " \t")
+			joined := strings.HasPrefix(lit, "/") && before != "" && strings.ContainsRune(".+", rune(before[len(before)-1]))
+			home := false
+			if joined {
+				expr := before[max(0, len(before)-64):]
+				expr = expr[strings.LastIndexByte(expr, '\n')+1:]
+				home = containsAny(strings.ToLower(expr), homeExprMarkers)
+			}
+			out = append(out, quotedLit{lit, joined, home})
 		}
 		i += end + 1
 	}

@@ -14,11 +14,16 @@ import (
 // packs say, the files, URLs and addresses it touches, the code it
 // carries, and then the code that code carries.
 func (a *Analysis) command(cmd *shell.Command) {
+	cmd, files := a.fileCode(cmd)
+	if files != nil {
+		defer a.inFile(a.mark(), files, false)
+	}
 	r, ok := a.classify(cmd)
 	if !ok {
 		return // over the work limit: the caller says so once for the call
 	}
 	dir := a.Dir(cmd)
+	r = a.dryRun(cmd, r, dir)
 	a.judge.Command(Command{Cmd: cmd, Result: r, Dir: dir})
 	if cmd.Remote == "" {
 		a.paths(cmd, r.Paths, dir)

@@ -3,7 +3,9 @@ package analysis
 import (
 	"errors"
 	"fmt"
+	"strings"
 
+	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/shell"
 )
 
@@ -42,7 +44,8 @@ func (w written) Read(p string) (string, error) {
 // text is the text of the file p, which the command of sc runs as w: what
 // the call wrote into it, or else what Context.Files reads. ok is false
 // when there is no text to judge; a file whose text cannot be judged is
-// unverifiable.
+// unverifiable, except a program run by its path that is not text: a
+// compiled program, which stays an unknown program.
 func (f *flow) text(sc Command, w shell.Word, p string) (string, bool) {
 	if text, err := f.written.Read(p); err == nil {
 		return text, true
@@ -54,9 +57,64 @@ func (f *flow) text(sc Command, w shell.Word, p string) (string, bool) {
 	switch {
 	case err == nil:
 		return text, true
+	case errors.Is(err, ErrNotText) && sc.Cmd.Argv[0] == w:
+		// a compiled program run by its path stays an unknown program
 	case !errors.Is(err, ErrNotExist):
 		f.a.add(Unverifiable(shell.Problem{Span: w.Span,
 			Reason: fmt.Sprintf("%s runs %s, whose content cannot be checked (%v)", sc.Cmd.Name, w.Value, err)}))
 	}
 	return "", false
+}
+
+// noteWrites records in w the text a command writes into files whose
+// content is known before it runs (echo … > f, printf … >> f, cat > f
+// <<EOF, tee f <<EOF), by their canonical paths (canonical returns "" for
+// a path it cannot resolve).
+func noteWrites(c *shell.Command, canonical func(string) string, w written) {
+	if text, ok := shell.Output(c); ok {
+		for _, r := range c.Redirects {
+			if (r.Op == ">" || r.Op == ">>" || r.Op == ">|" || r.Op == "&>") && r.Target.Known {
+				if cp := canonical(r.Target.Value); cp != "" {
+					if r.Op == ">>" {
+						w[cp] += text
+					} else {
+						w[cp] = text
+					}
+				}
+			}
+		}
+	}
+	if c.Name == "tee" && c.Stdin != nil && c.Stdin.Known {
+		appends := false
+		for _, a := range c.Args() {
+			appends = appends || a.Value == "-a" || a.Value == "--append"
+		}
+		for _, a := range c.Args() {
+			if a.Known && !strings.HasPrefix(a.Value, "-") {
+				if cp := canonical(a.Value); cp != "" {
+					if appends {
+						w[cp] += c.Stdin.Text
+					} else {
+						w[cp] = c.Stdin.Text
+					}
+				}
+			}
+		}
+	}
+}
+
+// noteWrites records what a command of the call's command line writes,
+// for the commands after it that run what it wrote (fileCode).
+func (a *Analysis) noteWrites(cmd *shell.Command) {
+	if a.written == nil {
+		a.written = written{}
+	}
+	env := a.PathEnv(a.Dir(cmd))
+	noteWrites(cmd, func(p string) string {
+		cp, err := paths.Canonicalize(p, env, a.ctx.Home)
+		if err != nil {
+			return ""
+		}
+		return cp.Literal
+	}, a.written)
 }

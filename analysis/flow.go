@@ -25,12 +25,14 @@ type flow struct {
 	written written           // canonical file → the text the call wrote into it
 	built   map[string]string // canonical program → the source file it was compiled from
 	loaded  map[string]bool   // written files already judged as code a later command loads
+	judged  map[string]bool   // build steps already judged (build.go)
 }
 
 func (f *flow) step(sc Command) {
 	f.runs(sc)
 	f.loads(sc)
 	f.records(sc)
+	f.builds(sc)
 }
 
 // loads judges what the call wrote before a command that runs code it
@@ -78,28 +80,7 @@ func (f *flow) records(sc Command) {
 			}
 		}
 	}
-	if text, ok := shell.Output(c); ok {
-		for _, r := range c.Redirects {
-			if (r.Op == ">" || r.Op == ">>" || r.Op == ">|" || r.Op == "&>") && r.Target.Known {
-				if cp := f.canonical(sc, r.Target.Value); cp != "" {
-					if r.Op == ">>" {
-						f.written[cp] += text
-					} else {
-						f.written[cp] = text
-					}
-				}
-			}
-		}
-	}
-	if c.Name == "tee" && c.Stdin != nil && c.Stdin.Known {
-		for _, w := range c.Args() {
-			if w.Known && !strings.HasPrefix(w.Value, "-") {
-				if cp := f.canonical(sc, w.Value); cp != "" {
-					f.written[cp] = c.Stdin.Text
-				}
-			}
-		}
-	}
+	noteWrites(c, func(p string) string { return f.canonical(sc, p) }, f.written)
 	if out, src, ok := compiled(c); ok {
 		if o, s := f.canonical(sc, out), f.canonical(sc, src); o != "" && s != "" {
 			f.built[o] = s
@@ -235,15 +216,7 @@ func executed(sc Command) []shell.Word {
 			out = append(out, args[0])
 		}
 	case isShellName(c.Name) || isInterpreter(c.Name):
-		for _, a := range c.Args() {
-			if a.Value == "-c" || a.Value == "-e" || a.Value == "-m" || a.Value == "-r" || a.Value == "--eval" {
-				break // the code is on the command line, judged as inline code
-			}
-			if !strings.HasPrefix(a.Value, "-") && a.Value != "run" {
-				out = append(out, a)
-				break
-			}
-		}
+		out = append(out, programOperand(c)...)
 	}
 	return append(out, sc.Result.Execs...)
 }
@@ -292,6 +265,102 @@ func fedFromNetwork(c *shell.Command, network map[*shell.Command]bool) bool {
 		if network[p] {
 			return true
 		}
+	}
+	return false
+}
+
+// moduleFiles are the files python -m MOD runs when MOD is a module of the
+// directory it runs in (the first place it looks): MOD's path with .py, or
+// its package's __main__.py. A module found elsewhere (pytest, http.server)
+// is no file here, and nothing is read.
+func moduleFiles(w shell.Word) []shell.Word {
+	if !w.Known || w.Value == "" || strings.ContainsAny(w.Value, "/\\") || strings.HasPrefix(w.Value, ".") {
+		return nil
+	}
+	p := strings.ReplaceAll(w.Value, ".", "/")
+	return []shell.Word{withValue(w, p+".py"), withValue(w, p+"/__main__.py")}
+}
+
+// programOperand is the program file a shell or an interpreter is given:
+// its first operand, past the options and their values (bash -o pipefail
+// x.sh, perl -I lib x.pl, node -r ./setup.js app.js), php's -f FILE, or
+// the files python -m MOD runs; none when the code is on the command line
+// (-c, -e, php -r), judged as inline code.
+func programOperand(c *shell.Command) []shell.Word {
+	args := c.Args()
+	lang := strings.ToLower(c.Name)
+	for _, base := range []string{"python", "perl", "ruby", "node", "deno", "bun", "php"} {
+		if strings.HasPrefix(lang, base) {
+			lang = base
+		}
+	}
+	if lang == "nodejs" {
+		lang = "node"
+	}
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case v == "-m" && lang == "python" && i+1 < len(args):
+			return moduleFiles(args[i+1])
+		case v == "-f" && lang == "php" && i+1 < len(args):
+			return []shell.Word{args[i+1]}
+		case inlineCodeOption(lang, c.Name, v):
+			return nil // the code is on the command line, judged as inline code
+		case v == "--":
+			if i+1 < len(args) {
+				return []shell.Word{args[i+1]}
+			}
+			return nil
+		case optionTakesValue(lang, c.Name, v):
+			i++
+		case !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") && !(v == "run" && (lang == "deno" || lang == "bun")):
+			return []shell.Word{args[i]}
+		}
+	}
+	return nil
+}
+
+// inlineCodeOption reports whether the option v of a shell or an
+// interpreter gives it code on the command line (bash -c, perl -e).
+func inlineCodeOption(lang, name, v string) bool {
+	switch {
+	case isShellName(name) || lang == "python":
+		return v == "-c" || v == "-m"
+	case lang == "perl":
+		return v == "-e" || v == "-E"
+	case lang == "ruby":
+		return v == "-e"
+	case lang == "node" || lang == "bun":
+		return v == "-e" || v == "--eval" || v == "-p" || v == "--print"
+	case lang == "deno":
+		return v == "eval"
+	case lang == "php":
+		return v == "-r"
+	}
+	return v == "-e" || v == "-c" || v == "--eval"
+}
+
+// optionTakesValue reports whether the option v of a shell or an
+// interpreter is followed by its value as the next word.
+func optionTakesValue(lang, name, v string) bool {
+	switch {
+	case isShellName(name):
+		return v == "-o" || v == "+o" || v == "-O" || v == "+O" || v == "--rcfile" || v == "--init-file"
+	case lang == "python":
+		return v == "-W" || v == "-X" || v == "-Q"
+	case lang == "perl":
+		return v == "-I" || v == "-M"
+	case lang == "ruby":
+		return v == "-I" || v == "-r" || v == "-C" || v == "-E" || v == "--encoding"
+	case lang == "node" || lang == "deno" || lang == "bun":
+		switch v {
+		case "-r", "--require", "--import", "--loader", "--experimental-loader", "--env-file", "--conditions", "-C",
+			"--title", "--inspect-port", "--preload", "-c", "--config", "--import-map", "--lock", "--cert",
+			"--location", "--seed", "--cwd", "--tsconfig-override":
+			return true
+		}
+	case lang == "php":
+		return v == "-c" || v == "-d" || v == "-z" || v == "-t"
 	}
 	return false
 }

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/shell"
 )
 
@@ -26,11 +27,14 @@ func (a *Analysis) runFile(sc Command, w shell.Word, file, text string) {
 	if strings.Contains(sc.Cmd.Argv[0].Value, "/") {
 		runner = shebang(text)
 	}
-	if isShellName(runner) || runner == "" {
-		a.shellText(sc.Cmd, text, w.Span, "the script "+w.Value, file)
+	if isShellName(runner) || runner == "" || runner == "source" || runner == "." {
+		a.shellText(sc.Cmd, text, w.Span, "the script "+w.Value, file, w.Value)
 		return
 	}
-	a.code(sc.Cmd, text, w.Span, sc.Dir)
+	start := a.mark()
+	a.code(sc.Cmd, text, risk.Span{}, sc.Dir)
+	a.inFile(start, []inlinedFile{{shown: w.Value, text: text}}, false)
+	a.ctx.Findings.pointAt(start, w.Span)
 }
 
 // loadFile judges a file the call wrote that a later command may load as
@@ -39,7 +43,7 @@ func (a *Analysis) runFile(sc Command, w shell.Word, file, text string) {
 func (a *Analysis) loadFile(sc Command, file, text string) {
 	a.servedByConfig(sc.Cmd, text, sc.Dir)
 	if isShellScript(file, text) {
-		a.shellText(sc.Cmd, text, sc.Cmd.Span, "the file "+file, file)
+		a.shellText(sc.Cmd, text, sc.Cmd.Span, "the file "+file, file, file)
 		return
 	}
 	a.code(sc.Cmd, text, sc.Cmd.Span, sc.Dir)

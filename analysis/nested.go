@@ -62,8 +62,9 @@ func (a *Analysis) foreign(cmd *shell.Command, c rules.Code, dir string) {
 // shellText judges shell code that the call runs indirectly (a script it
 // wrote and runs) as part of the call; self is the script's own path,
 // which $0 names inside it, so a script that starts itself twice in the
-// background is seen to be a fork bomb.
-func (a *Analysis) shellText(cmd *shell.Command, text string, span risk.Span, via, self string) {
+// background is seen to be a fork bomb; shown is the file as the command
+// names it, for the reasons of what the script does.
+func (a *Analysis) shellText(cmd *shell.Command, text string, span risk.Span, via, self, shown string) {
 	if a.depth >= maxCodeNesting {
 		a.add(TooComplex(shell.Problem{Reason: "code nested too deeply in " + via, Span: span}))
 		return
@@ -86,8 +87,11 @@ func (a *Analysis) shellText(cmd *shell.Command, text string, span risk.Span, vi
 		if len(nc.Argv) > 0 && nc.Argv[0].Value == self && (nc.Background || nc.PipeTo != nil || nc.PipeFrom != nil) {
 			selfRuns++
 		}
+		m := a.mark()
 		a.command(nc)
+		a.inFileAt(m, shown, text, nc.Span)
 	}
+	a.inFile(start, []inlinedFile{{shown: shown, text: text}}, true)
 	if selfRuns > 0 {
 		a.add(forkBombFinding(span, self))
 	}

@@ -65,8 +65,10 @@ func (p *Policy) contains(c *call.Call, d Decision) bool {
 func (p *Policy) newEvaluation(ctx context.Context, c *call.Call) *evaluation {
 	e := &evaluation{p: p, ctx: ctx, c: c, cur: -1}
 	e.work = *shell.NewBudget(workLimit)
+	e.files = diskFiles{p: p, budget: &e.work}
 	e.an = analysis.New(analysis.Context{Home: p.home, Cwd: c.Dir(), Workspace: c.Root(), Rules: p.rules,
-		Budget: &e.work, Findings: &e.findings, Trees: analysis.DiskTrees{}}, e)
+		Budget: &e.work, Findings: &e.findings, Files: &e.files, Trees: analysis.DiskTrees{}}, e)
+	e.files.env = e.an.PathEnv("")
 	return e
 }
 
@@ -112,6 +114,8 @@ type evaluation struct {
 	work        shell.Budget
 	judged      pathMemo
 	scriptWords int
+	// files reads the files the call's commands run (files.go).
+	files diskFiles
 }
 
 func (e *evaluation) add(f ...risk.Finding) { e.findings.Add(f...) }

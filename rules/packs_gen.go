@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:4ae947ef1a66ff6837abe27e7c0c590bda2e27109131aaae3e28a812fbf3bd26"
+	generatedDigest = "sha256:8ba5450632a01188961a1aded9f51d4f1ae835f91b93bd38536297c70cdfbfe8"
 }
 
 var generatedPacks = []genPack{
@@ -352,22 +352,22 @@ var generatedPacks = []genPack{
 		{line: 92, kind: "rule", exes: []string{"uv"}, subs: []string{"pip", "tool"}, trigger: "", build: packsPackagesL92},
 		{line: 106, kind: "rule", exes: []string{"python", "python3"}, subs: nil, trigger: "", build: packsPackagesL106},
 		{line: 123, kind: "rule", exes: []string{"cargo", "go", "gem", "pipx", "composer", "dotnet", "deno"}, subs: nil, trigger: "", build: packsPackagesL123},
-		{line: 137, kind: "rule", exes: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew"}, subs: nil, trigger: "", build: packsPackagesL137},
-		{line: 150, kind: "rule", exes: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew", "conda", "mamba"}, subs: nil, trigger: "", build: packsPackagesL150},
-		{line: 163, kind: "rule", exes: []string{"pacman"}, subs: nil, trigger: "", build: packsPackagesL163},
-		{line: 174, kind: "rule", exes: []string{"npm", "pnpm", "yarn", "pip", "pip3"}, subs: []string{"config"}, trigger: "", build: packsPackagesL174},
-		{line: 190, kind: "safe", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: []string{"test", "t", "tst", "run", "run-script", "start", "ls", "list", "view", "info", "outdated", "audit", "explain", "why", "doctor", "search", "help", "root", "bin", "prefix", "fund", "query", "pack", "-v", "--version", "v", "show", "licenses", "build", "lint", "dev", "format", "typecheck", "check"}, trigger: "", build: packsPackagesL190},
-		{line: 196, kind: "safe", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: []string{"install", "i", "ci", "add", "remove", "rm", "uninstall", "update", "upgrade", "up", "link", "unlink", "prune", "dedupe", "rebuild", "version", "config", "set", "cache"}, trigger: "", build: packsPackagesL196},
-		{line: 201, kind: "safe", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: nil, trigger: "", build: packsPackagesL201},
-		{line: 206, kind: "safe", exes: []string{"go"}, subs: []string{"test", "build", "vet", "version", "env", "list", "doc", "help", "mod", "work", "bug"}, trigger: "", build: packsPackagesL206},
-		{line: 212, kind: "safe", exes: []string{"go"}, subs: []string{"mod", "work"}, trigger: "", build: packsPackagesL212},
-		{line: 217, kind: "safe", exes: []string{"go"}, subs: []string{"get", "install", "fmt", "fix", "clean"}, trigger: "", build: packsPackagesL217},
-		{line: 222, kind: "safe", exes: []string{"cargo"}, subs: []string{"build", "b", "test", "t", "check", "c", "clippy", "doc", "d", "tree", "metadata", "version", "search", "bench", "run", "r", "locate-project", "pkgid", "verify-project", "help", "nextest", "expand", "audit", "deny", "outdated", "package"}, trigger: "", build: packsPackagesL222},
-		{line: 226, kind: "safe", exes: []string{"cargo"}, subs: []string{"add", "remove", "rm", "update", "fetch", "vendor", "new", "init", "generate-lockfile", "fix", "clean", "install", "fmt"}, trigger: "", build: packsPackagesL226},
-		{line: 231, kind: "safe", exes: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba", "hatch"}, subs: []string{"list", "show", "freeze", "check", "search", "help", "--version", "index", "inspect", "debug", "info", "env", "run", "tree", "lock", "sync", "venv", "shell", "build", "config", "export", "version", "cache"}, trigger: "", build: packsPackagesL231},
-		{line: 235, kind: "safe", exes: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba"}, subs: []string{"install", "add", "download", "wheel", "uninstall", "remove", "update", "upgrade", "create", "init", "new", "pip"}, trigger: "", build: packsPackagesL235},
-		{line: 240, kind: "safe", exes: []string{"gem", "composer", "dotnet", "mvn", "gradle", "mix", "swift", "pod", "deno", "rebar3"}, subs: nil, trigger: "", build: packsPackagesL240},
-		{line: 245, kind: "safe", exes: []string{"brew", "apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port"}, subs: nil, trigger: "", build: packsPackagesL245},
+		{line: 138, kind: "rule", exes: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew"}, subs: nil, trigger: "", build: packsPackagesL138},
+		{line: 151, kind: "rule", exes: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew", "conda", "mamba"}, subs: nil, trigger: "", build: packsPackagesL151},
+		{line: 164, kind: "rule", exes: []string{"pacman"}, subs: nil, trigger: "", build: packsPackagesL164},
+		{line: 175, kind: "rule", exes: []string{"npm", "pnpm", "yarn", "pip", "pip3"}, subs: []string{"config"}, trigger: "", build: packsPackagesL175},
+		{line: 191, kind: "safe", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: []string{"test", "t", "tst", "run", "run-script", "start", "ls", "list", "view", "info", "outdated", "audit", "explain", "why", "doctor", "search", "help", "root", "bin", "prefix", "fund", "query", "pack", "-v", "--version", "v", "show", "licenses", "build", "lint", "dev", "format", "typecheck", "check"}, trigger: "", build: packsPackagesL191},
+		{line: 197, kind: "safe", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: []string{"install", "i", "ci", "add", "remove", "rm", "uninstall", "update", "upgrade", "up", "link", "unlink", "prune", "dedupe", "rebuild", "version", "config", "set", "cache"}, trigger: "", build: packsPackagesL197},
+		{line: 202, kind: "safe", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: nil, trigger: "", build: packsPackagesL202},
+		{line: 207, kind: "safe", exes: []string{"go"}, subs: []string{"test", "build", "vet", "version", "env", "list", "doc", "help", "mod", "work", "bug"}, trigger: "", build: packsPackagesL207},
+		{line: 213, kind: "safe", exes: []string{"go"}, subs: []string{"mod", "work"}, trigger: "", build: packsPackagesL213},
+		{line: 218, kind: "safe", exes: []string{"go"}, subs: []string{"get", "install", "fmt", "fix", "clean"}, trigger: "", build: packsPackagesL218},
+		{line: 223, kind: "safe", exes: []string{"cargo"}, subs: []string{"build", "b", "test", "t", "check", "c", "clippy", "doc", "d", "tree", "metadata", "version", "search", "bench", "run", "r", "locate-project", "pkgid", "verify-project", "help", "nextest", "expand", "audit", "deny", "outdated", "package"}, trigger: "", build: packsPackagesL223},
+		{line: 227, kind: "safe", exes: []string{"cargo"}, subs: []string{"add", "remove", "rm", "update", "fetch", "vendor", "new", "init", "generate-lockfile", "fix", "clean", "install", "fmt"}, trigger: "", build: packsPackagesL227},
+		{line: 232, kind: "safe", exes: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba", "hatch"}, subs: []string{"list", "show", "freeze", "check", "search", "help", "--version", "index", "inspect", "debug", "info", "env", "run", "tree", "lock", "sync", "venv", "shell", "build", "config", "export", "version", "cache"}, trigger: "", build: packsPackagesL232},
+		{line: 236, kind: "safe", exes: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba"}, subs: []string{"install", "add", "download", "wheel", "uninstall", "remove", "update", "upgrade", "create", "init", "new", "pip"}, trigger: "", build: packsPackagesL236},
+		{line: 241, kind: "safe", exes: []string{"gem", "composer", "dotnet", "mvn", "gradle", "mix", "swift", "pod", "deno", "rebar3"}, subs: nil, trigger: "", build: packsPackagesL241},
+		{line: 246, kind: "safe", exes: []string{"brew", "apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port"}, subs: nil, trigger: "", build: packsPackagesL246},
 	}},
 	{file: "packs/remote-code.toml", header: packHeader{Name: "remote-code", Executables: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua", "pwsh", "powershell", "sudo", "doas", "su", "eval", "source", ".", "exec", "nc", "ncat", "netcat", "socat", "telnet", "awk", "gawk", "mawk", "nawk", "osascript", "iex", "invoke-expression", "openssl", "*", "tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole", "code", "code-insiders", "ngrok", "cloudflared", "lt", "bore"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"nc"}, subs: nil, trigger: "", build: packsRemoteCodeL5},
@@ -3419,7 +3419,7 @@ func packsFilesystemL158() Pack {
 }
 
 func packsFilesystemL171() Pack {
-	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Recursive delete of a directory cannot be undone.", Suggestion: "Delete build outputs (build/, dist/, node_modules/, target/) or temporary directories, which are allowed; move other directories aside instead.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsOutside: []string{"@temp", "node_modules", "*/node_modules", "dist", "*/dist", "build", "*/build", "target", "*/target", "out", ".cache", "*/.cache", "__pycache__", "*/__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".next", ".nuxt", ".turbo", ".parcel-cache", "coverage", "*/coverage", ".tox", ".venv", "venv", ".gradle", "bin", "obj", "*.egg-info", "tmp", "tmp/*", ".tmp", "_build", ".svelte-kit", "storybook-static", ".angular", "cmake-build-*", "vendor/bundle", "pkg/*.a"}}}}}
+	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Recursive delete of a directory cannot be undone.", Suggestion: "Delete build outputs and caches (build/, dist/, node_modules/, target/, var/cache/) or temporary directories, which are allowed; move other directories aside instead.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsOutside: []string{"@temp", "node_modules", "*/node_modules", "dist", "*/dist", "build", "*/build", "target", "*/target", "out", ".cache", "*/.cache", "__pycache__", "*/__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".next", ".nuxt", ".turbo", ".parcel-cache", "coverage", "*/coverage", ".tox", ".venv", "venv", ".gradle", "bin", "obj", "*.egg-info", "tmp", "tmp/*", ".tmp", "_build", ".svelte-kit", "storybook-static", ".angular", "cmake-build-*", "vendor/bundle", "pkg/*.a", "var/cache", "var/cache/*"}}}}}
 }
 
 func packsFilesystemL183() Pack {
@@ -4199,70 +4199,70 @@ func packsPackagesL106() Pack {
 }
 
 func packsPackagesL123() Pack {
-	return Pack{Rules: []Rule{{ID: "pkg.tool-install", Exe: []string{"cargo", "go", "gem", "pipx", "composer", "dotnet", "deno"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing a tool builds and runs code its author controls and puts it on the PATH.", Suggestion: "Ask before installing tools.", Match: Match{MinOperands: 1, Verbs: []string{"install", "global", "tool"}, VerbDepth: 1}}}}
+	return Pack{Rules: []Rule{{ID: "pkg.tool-install", Exe: []string{"cargo", "go", "gem", "pipx", "composer", "dotnet", "deno"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing a tool builds and runs code its author controls and puts it on the PATH.", Suggestion: "Ask before installing tools; installing the project's own program (go install ./cmd/app) is fine.", Match: Match{OperandsNone: []string{".", "./**", "../**"}, MinOperands: 2, Verbs: []string{"install", "global", "tool"}, VerbDepth: 1}}}}
 }
 
-func packsPackagesL137() Pack {
+func packsPackagesL138() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.system-install", Exe: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing system packages changes the machine for every user and runs maintainer scripts as root.", Suggestion: "Ask the user to install system packages.", Match: Match{Verbs: []string{"install", "add", "-s", "-S", "-U", "reinstall", "upgrade", "dist-upgrade", "full-upgrade", "update", "-Syu", "-Sy", "tap"}, VerbDepth: 1}}}}
 }
 
-func packsPackagesL150() Pack {
+func packsPackagesL151() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.system-remove", Exe: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew", "conda", "mamba"}, Category: "package-install", Tier: "destructive", Blast: "high", Reason: "Removing system packages can break the machine or other users' programs.", Suggestion: "Ask the user to remove system packages.", Match: Match{FlagsNone: []string{"--dry-run", "-s", "--simulate"}, Verbs: []string{"remove", "purge", "autoremove", "erase", "uninstall", "del", "-R", "-Rs", "-Rns", "-Rdd", "zap", "clean", "env"}, VerbDepth: 1}}}}
 }
 
-func packsPackagesL163() Pack {
+func packsPackagesL164() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.pacman-remove", Exe: []string{"pacman"}, Category: "package-install", Tier: "destructive", Blast: "high", Reason: "Removing system packages can break the machine or other users' programs.", Suggestion: "Ask the user to remove system packages.", Match: Match{FlagsAny: []string{"-R", "--remove"}}}}}
 }
 
-func packsPackagesL174() Pack {
+func packsPackagesL175() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.registry-config", Exe: []string{"npm", "pnpm", "yarn", "pip", "pip3"}, Sub: []string{"config"}, Category: "package-install", Tier: "destructive", Blast: "medium", Verdict: "ask", Reason: "Changing the package registry or auth token redirects every later install.", Suggestion: "Ask before changing package manager configuration.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"set", "delete", "edit"}}}}}
 }
 
-func packsPackagesL190() Pack {
+func packsPackagesL191() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"npm", "pnpm", "yarn", "bun"}, Sub: []string{"test|t|tst|run|run-script|start|ls|list|view|info|outdated|audit|explain|why|doctor|search|help|root|bin|prefix|fund|query|pack|-v|--version|v|show|licenses|build|lint|dev|format|typecheck|check"}, UnsafeFlags: []string{"--fix", "-g", "--global"}, UnsafeTier: "write"}}}
 }
 
-func packsPackagesL196() Pack {
+func packsPackagesL197() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"npm", "pnpm", "yarn", "bun"}, Sub: []string{"install|i|ci|add|remove|rm|uninstall|update|upgrade|up|link|unlink|prune|dedupe|rebuild|version|config|set|cache"}, Tier: "write"}}}
 }
 
-func packsPackagesL201() Pack {
+func packsPackagesL202() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"npm", "pnpm", "yarn", "bun"}, Tier: "write", NoOperands: true}}}
 }
 
-func packsPackagesL206() Pack {
+func packsPackagesL207() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"go"}, Sub: []string{"test|build|vet|version|env|list|doc|help|mod|work|bug"}, UnsafeFlags: []string{"-w", "-u", "-o"}, UnsafeTier: "write"}}}
 }
 
-func packsPackagesL212() Pack {
+func packsPackagesL213() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"go"}, Sub: []string{"mod|work", "tidy|download|edit|init|vendor|sync|use"}, Tier: "write"}}}
 }
 
-func packsPackagesL217() Pack {
+func packsPackagesL218() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"go"}, Sub: []string{"get|install|fmt|fix|clean"}, Tier: "write"}}}
 }
 
-func packsPackagesL222() Pack {
+func packsPackagesL223() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"cargo"}, Sub: []string{"build|b|test|t|check|c|clippy|doc|d|tree|metadata|version|search|bench|run|r|locate-project|pkgid|verify-project|help|nextest|expand|audit|deny|outdated|package"}}}}
 }
 
-func packsPackagesL226() Pack {
+func packsPackagesL227() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"cargo"}, Sub: []string{"add|remove|rm|update|fetch|vendor|new|init|generate-lockfile|fix|clean|install|fmt"}, Tier: "write"}}}
 }
 
-func packsPackagesL231() Pack {
+func packsPackagesL232() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba", "hatch"}, Sub: []string{"list|show|freeze|check|search|help|--version|index|inspect|debug|info|env|run|tree|lock|sync|venv|shell|build|config|export|version|cache"}}}}
 }
 
-func packsPackagesL235() Pack {
+func packsPackagesL236() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba"}, Sub: []string{"install|add|download|wheel|uninstall|remove|update|upgrade|create|init|new|pip"}, Tier: "write"}}}
 }
 
-func packsPackagesL240() Pack {
+func packsPackagesL241() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"gem", "composer", "dotnet", "mvn", "gradle", "mix", "swift", "pod", "deno", "rebar3"}, Verbs: []string{"list", "info", "search", "show", "outdated", "test", "build", "compile", "verify", "check", "dependencies", "tasks", "validate", "lint", "fmt", "doc", "help", "version", "env", "run", "package"}, VerbDepth: 1}}}
 }
 
-func packsPackagesL245() Pack {
+func packsPackagesL246() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"brew", "apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port"}, Verbs: []string{"list", "info", "search", "show", "outdated", "doctor", "config", "deps", "uses", "leaves", "policy", "depends", "rdepends", "madison", "provides", "whatprovides", "-Q", "-Qi", "-Ss", "-Si", "--version", "desc", "home", "cat", "log"}, VerbDepth: 1}}}
 }
 
@@ -4663,7 +4663,7 @@ func packsSecretsL14() Pack {
 }
 
 func packsSecretsL19() Pack {
-	return Pack{Rules: []Rule{{ID: "secrets.read-key-file", Exe: []string{"cat", "less", "more", "head", "tail", "bat", "batcat", "nl", "strings", "xxd", "od", "hexdump", "base64", "base32", "grep", "rg", "egrep", "fgrep", "cp", "tar", "zip", "7z", "cut", "awk", "sed", "sort", "jq", "yq", "vi", "vim", "nano", "code", "open", "gpg", "openssl"}, Category: "secret-read", Tier: "read", Blast: "high", Verdict: "ask", Reason: "This reads a private key or credential file; its content would end up in the agent's context or elsewhere.", Suggestion: "Use the credential through the tool that needs it (ssh, aws, gh) instead of reading the file.", Match: Match{OperandsAny: []string{"~/.ssh/id_*", "**/.ssh/id_*", "~/.ssh/*_key", "**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "~/.aws/credentials", "**/.aws/credentials", "~/.aws/config", "~/.config/gcloud/**", "~/.azure/**", "~/.kube/config", "**/.kube/config", "~/.docker/config.json", "~/.netrc", "**/.netrc", "~/.npmrc", "~/.pypirc", "~/.git-credentials", "**/.git-credentials", "~/.config/gh/hosts.yml", "~/.gnupg/**", "~/.password-store/**", "~/.vault-token", "~/.terraform.d/credentials.tfrc.json", "~/.config/op/**", "~/.local/share/keyrings/**", "**/*.pem", "*.pem", "**/*.key", "*.key", "**/*.p12", "*.p12", "**/*.pfx", "*.pfx", "**/*.jks", "*.jks", "**/*.keystore", "*.keystore", "*.kdbx", "**/*.kdbx", ".env", "**/.env", ".env.*", "**/.env.*", "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh/*_key", "/proc/*/environ", "/proc/self/environ", "~/.claude/.credentials.json", "~/.codex/auth.json", "~/.config/gcloud/application_default_credentials.json", "credentials.json", "**/credentials.json", "service-account*.json", "**/service-account*.json", "secrets.yaml", "secrets.yml", "**/secrets.yaml", "**/secrets.yml", "*.tfstate", "**/*.tfstate"}, OperandsNone: []string{".env.example", "**/.env.example", ".env.sample", "**/.env.sample", ".env.template", "**/.env.template", "*.pub", "**/*.pub", ".env.dist", "**/.env.dist"}}}}}
+	return Pack{Rules: []Rule{{ID: "secrets.read-key-file", Exe: []string{"cat", "less", "more", "head", "tail", "bat", "batcat", "nl", "strings", "xxd", "od", "hexdump", "base64", "base32", "grep", "rg", "egrep", "fgrep", "cp", "tar", "zip", "7z", "cut", "awk", "sed", "sort", "jq", "yq", "vi", "vim", "nano", "code", "open", "gpg", "openssl"}, Category: "secret-read", Tier: "read", Blast: "high", Verdict: "ask", Reason: "This reads a private key or credential file; its content would end up in the agent's context or elsewhere.", Suggestion: "Use the credential through the tool that needs it (ssh, aws, gh) instead of reading the file.", Match: Match{OperandsAny: []string{"~/.ssh/id_*", "**/.ssh/id_*", "~/.ssh/*_key", "**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "~/.aws/credentials", "**/.aws/credentials", "~/.aws/config", "~/.config/gcloud/**", "~/.azure/**", "~/.kube/config", "**/.kube/config", "~/.docker/config.json", "~/.netrc", "**/.netrc", "~/.npmrc", "~/.pypirc", "**/.composer/auth.json", "**/.config/composer/auth.json", "~/.git-credentials", "**/.git-credentials", "~/.config/gh/hosts.yml", "~/.gnupg/**", "~/.password-store/**", "~/.vault-token", "~/.terraform.d/credentials.tfrc.json", "~/.config/op/**", "~/.local/share/keyrings/**", "**/*.pem", "*.pem", "**/*.key", "*.key", "**/*.p12", "*.p12", "**/*.pfx", "*.pfx", "**/*.jks", "*.jks", "**/*.keystore", "*.keystore", "*.kdbx", "**/*.kdbx", ".env", "**/.env", ".env.*", "**/.env.*", "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh/*_key", "/proc/*/environ", "/proc/self/environ", "~/.claude/.credentials.json", "~/.codex/auth.json", "~/.config/gcloud/application_default_credentials.json", "credentials.json", "**/credentials.json", "service-account*.json", "**/service-account*.json", "secrets.yaml", "secrets.yml", "**/secrets.yaml", "**/secrets.yml", "*.tfstate", "**/*.tfstate"}, OperandsNone: []string{".env.example", "**/.env.example", ".env.sample", "**/.env.sample", ".env.template", "**/.env.template", "*.pub", "**/*.pub", ".env.dist", "**/.env.dist"}}}}}
 }
 
 func packsSecretsL41() Pack {
@@ -4691,7 +4691,7 @@ func packsSecretsL105() Pack {
 }
 
 func packsSecretsL116() Pack {
-	return Pack{Rules: []Rule{{ID: "secrets.key-file-to-network", Exe: []string{"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "base64", "gzip", "tar", "openssl", "xxd"}, Category: "exfiltration", Tier: "destructive", Blast: "critical", Reason: "A private key or credential file is read and piped onward to the network.", Suggestion: "Never send credential files; use the tool that needs them directly.", Match: Match{StdinOperands: []string{"~/.ssh/**", "**/.ssh/id_*", "**/id_rsa", "**/id_ed25519", "id_rsa", "id_ed25519", "~/.aws/**", "**/.aws/credentials", "~/.config/gcloud/**", "~/.kube/config", "~/.netrc", "~/.npmrc", "~/.pypirc", "~/.git-credentials", "~/.docker/config.json", "~/.gnupg/**", "**/*.pem", "*.pem", "**/*.key", "*.key", ".env", "**/.env", ".env.*", "/etc/shadow", "/etc/passwd", "/proc/*/environ"}}}}}
+	return Pack{Rules: []Rule{{ID: "secrets.key-file-to-network", Exe: []string{"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "base64", "gzip", "tar", "openssl", "xxd"}, Category: "exfiltration", Tier: "destructive", Blast: "critical", Reason: "A private key or credential file is read and piped onward to the network.", Suggestion: "Never send credential files; use the tool that needs them directly.", Match: Match{StdinOperands: []string{"~/.ssh/**", "**/.ssh/id_*", "**/id_rsa", "**/id_ed25519", "id_rsa", "id_ed25519", "~/.aws/**", "**/.aws/credentials", "~/.config/gcloud/**", "~/.kube/config", "~/.netrc", "~/.npmrc", "~/.pypirc", "**/.composer/auth.json", "**/.config/composer/auth.json", "~/.git-credentials", "~/.docker/config.json", "~/.gnupg/**", "**/*.pem", "*.pem", "**/*.key", "*.key", ".env", "**/.env", ".env.*", "/etc/shadow", "/etc/passwd", "/proc/*/environ"}}}}}
 }
 
 func packsSecretsL131() Pack {

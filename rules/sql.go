@@ -273,6 +273,9 @@ func sqlClientEffects(text string) script.Effects {
 			stmts = append(stmts, line)
 		}
 	}
+	for _, cmd := range copyPrograms(strings.Join(stmts, "\n")) {
+		e.Shell = append(e.Shell, cmd) // COPY … TO/FROM PROGRAM: the server runs it in a shell
+	}
 	if sql := strings.TrimSpace(strings.Join(stmts, "\n")); sql != "" && !SQLReadOnly(sql) {
 		e.Exec = true
 		if e.Unknown == "" {
@@ -338,4 +341,40 @@ func firstField(s string) string {
 		return f[0]
 	}
 	return ""
+}
+
+// copyPrograms returns the shell commands PostgreSQL's COPY … TO PROGRAM
+// and COPY … FROM PROGRAM statements of an SQL text run (on the database
+// server, which for a developer's local database is their machine).
+func copyPrograms(sql string) []string {
+	var out []string
+	low := strings.ToLower(sql)
+	for i := 0; ; {
+		j := strings.Index(low[i:], "program")
+		if j < 0 {
+			return out
+		}
+		i += j + len("program")
+		before := strings.TrimRight(low[:i-len("program")], " \t\n")
+		if !strings.HasSuffix(before, " to") && !strings.HasSuffix(before, " from") && !strings.HasSuffix(before, ")to") {
+			continue
+		}
+		rest := strings.TrimLeft(sql[i:], " \t\n")
+		if !strings.HasPrefix(rest, "'") {
+			continue
+		}
+		end := strings.Index(rest[1:], "'")
+		for end >= 0 && end+2 < len(rest) && rest[end+2] == '\'' { // '' is a quote inside the string
+			next := strings.Index(rest[end+3:], "'")
+			if next < 0 {
+				end = -1
+				break
+			}
+			end += next + 2
+		}
+		if end < 0 {
+			return out
+		}
+		out = append(out, strings.ReplaceAll(rest[1:1+end], "''", "'"))
+	}
 }

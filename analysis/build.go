@@ -1,0 +1,204 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/toolguard/toolguard/buildfile"
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/rules"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// What build and task runners run (make, npm scripts, pytest's
+// conftest.py, setup.py, go generate, just, task, tox, nox, composer) is
+// in the files they read, which package buildfile turns into steps: code,
+// with the file and line it is on. Each step is judged as if the agent had
+// typed it — shell by the shell analysis, other languages by what they
+// hold — as part of the command that runs it, and the reason of every
+// finding it makes names the file, the line and the code. A build file
+// that cannot be read or whose steps cannot be known makes the call
+// unverifiable; a runner without its file is judged as before.
+
+// DirLister is a [Files] that can also list a directory (the names in it,
+// a trailing "/" on directories), so that go generate ./... and the
+// conftest.py files below pytest's test directories are found. Its List
+// returns an error wrapping ErrNotExist when there is no such directory.
+type DirLister interface {
+	List(dir string) ([]string, error)
+}
+
+// builds judges the steps a build or task runner runs from its files.
+func (f *flow) builds(sc Command) {
+	c := sc.Cmd
+	if c.Remote != "" || c.Name == "" || len(c.Argv) == 0 || f.a.ctx.Files == nil && len(f.written) == 0 {
+		return
+	}
+	inv, known := f.a.invocation(sc.Cmd, sc.Dir)
+	plan := buildfile.Resolve(inv, f.buildFiles())
+	if plan.Runner == "" && len(plan.Problems) == 0 {
+		return
+	}
+	if !f.a.spend(ScanCost(plan.Size) + commandCost*len(plan.Steps)) {
+		return // over the work limit: the caller says so once for the call
+	}
+	if !known && len(plan.Read) > 0 {
+		f.a.add(Unverifiable(shell.Problem{Span: c.Span,
+			Reason: fmt.Sprintf("what %s runs from %s depends on words not known before it runs", c.Name, strings.Join(plan.Read, ", "))}))
+	}
+	for _, pr := range plan.Problems {
+		f.a.add(Unverifiable(shell.Problem{Span: c.Span,
+			Reason: fmt.Sprintf("%s runs code from %s, which cannot be checked (%s)", c.Name, pr.File, pr.Reason)}))
+	}
+	if f.judged == nil {
+		f.judged = map[string]bool{}
+	}
+	for _, st := range plan.Steps {
+		key := st.File + ":" + strconv.Itoa(st.Line) + ":" + st.Text
+		if f.judged[key] {
+			continue
+		}
+		f.judged[key] = true
+		start, before := f.a.mark(), len(f.a.seen)
+		f.a.buildStep(sc, st)
+		for _, nested := range f.a.seen[before:len(f.a.seen):len(f.a.seen)] {
+			f.step(nested) // the files the step's commands run, and the runners they start
+		}
+		if f.a.mark() > start {
+			f.a.ctx.Findings.namePlace(start, f.a.where(st, c.Name))
+		}
+	}
+}
+
+// buildStep judges one step as if it had been typed, in its directory.
+func (a *Analysis) buildStep(sc Command, st buildfile.Step) {
+	cmd := *sc.Cmd
+	if st.Dir != "" && st.Dir != cmpOr(sc.Dir, a.ctx.PathEnv("").Cwd) {
+		cmd.Dir = shell.Word{Value: st.Dir, Known: true}
+	}
+	if st.Lang == buildfile.Shell {
+		a.shellText(&cmd, st.Text, sc.Cmd.Span, "the code", st.File, "") // its place is named by namePlace
+		return
+	}
+	a.code(&cmd, st.Text, sc.Cmd.Span, st.Dir)
+}
+
+// where names a step's place for a reason: the file (relative to the
+// workspace when inside it), the line and the code.
+func (a *Analysis) where(st buildfile.Step, runner string) string {
+	code := Shorten(strings.Join(strings.Fields(st.Text), " "))
+	if ws := a.ctx.Workspace; ws != "" {
+		if rel, ok := strings.CutPrefix(st.File, strings.TrimSuffix(ws, "/")+"/"); ok {
+			st.File = rel
+		}
+	}
+	switch {
+	case st.File == "":
+		return fmt.Sprintf("%s runs `%s`", runner, code)
+	case st.Line == 0:
+		return fmt.Sprintf("%s runs %s (%s)", runner, st.File, code)
+	}
+	return fmt.Sprintf("%s runs %s:%d `%s`", runner, st.File, st.Line, code)
+}
+
+// namePlace prefixes the reasons of the findings from index from on with
+// the place of the code that made them, once.
+func (f *Findings) namePlace(from int, place string) {
+	for i := from; i < len(*f); i++ {
+		fd := &(*f)[i]
+		if strings.HasPrefix(fd.Reason, "[") {
+			continue // named by a step nested in this one
+		}
+		fd.Reason = "[" + place + "] " + fd.Reason
+	}
+}
+
+// invocation is the command as package buildfile reads it; known is false
+// when a word of it is not known before it runs.
+func (a *Analysis) invocation(c *shell.Command, dir string) (buildfile.Invocation, bool) {
+	known := true
+	for _, w := range c.Args() {
+		known = known && w.Known
+	}
+	return buildfile.Invocation{Name: c.Name, Args: c.ArgValues(), Dir: cmpOr(dir, a.ctx.PathEnv("").Cwd)}, known
+}
+
+// dryRun lowers a build runner that only lists or prints what it would
+// run (make -n, just --list, npm run with no script, go generate -n) to
+// the read tier when its files were read and hold nothing that cannot be
+// checked: the code it does run (make's + lines and $(shell …)) is judged
+// as its steps by the flow of the call, which also reads the files the
+// call itself writes first.
+func (a *Analysis) dryRun(cmd *shell.Command, r rules.Result, dir string) rules.Result {
+	if cmd.Remote != "" || r.Tier != risk.Execute || a.ctx.Files == nil || cmd.Name == "" {
+		return r
+	}
+	inv, known := a.invocation(cmd, dir)
+	if !known {
+		return r
+	}
+	inv.OnlyDryRun = true
+	plan := buildfile.Resolve(inv, adapt(a.ctx.Files, nil))
+	if !plan.DryRun || plan.Runner == "" || len(plan.Problems) > 0 || !a.spend(ScanCost(plan.Size)) {
+		return r
+	}
+	var kept []risk.Finding
+	for _, fd := range r.Findings {
+		if fd.Tier > risk.Execute {
+			return r
+		}
+		if fd.Tier < risk.Execute {
+			kept = append(kept, fd)
+		}
+	}
+	r.Tier, r.Findings = risk.Read, kept
+	return r
+}
+
+// buildFiles reads build files: what the call wrote into them before, or
+// else what Context.Files reads.
+func (f *flow) buildFiles() buildfile.Files { return adapt(f.a.ctx.Files, f.written) }
+
+// adapt makes a Files (and the call's written files) package buildfile's
+// reader, a lister too when files is a DirLister.
+func adapt(files Files, w written) buildfile.Files {
+	b := buildReader{files: files, written: w}
+	if l, ok := files.(DirLister); ok {
+		return buildLister{b, l}
+	}
+	return b
+}
+
+type buildReader struct {
+	files   Files
+	written written
+}
+
+func (b buildReader) Read(p string) (string, error) {
+	if text, err := b.written.Read(p); err == nil {
+		return text, nil
+	}
+	if b.files == nil {
+		return "", buildfile.ErrNotExist
+	}
+	text, err := b.files.Read(p)
+	if errors.Is(err, ErrNotExist) {
+		return "", fmt.Errorf("%w: %w", buildfile.ErrNotExist, err)
+	}
+	return text, err
+}
+
+type buildLister struct {
+	buildReader
+	l DirLister
+}
+
+func (b buildLister) List(dir string) ([]string, error) {
+	names, err := b.l.List(dir)
+	if errors.Is(err, ErrNotExist) {
+		return nil, fmt.Errorf("%w: %w", buildfile.ErrNotExist, err)
+	}
+	return names, err
+}

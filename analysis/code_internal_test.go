@@ -1,0 +1,61 @@
+package analysis
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolguard/toolguard/shell"
+)
+
+func TestQuotedPaths(t *testing.T) {
+	for _, tc := range []struct {
+		code string
+		want []quotedLit
+	}{
+		{`open("/etc/hosts")`, []quotedLit{{text: "/etc/hosts"}}},
+		{`shutil.rmtree("~/x"); os.remove('/tmp/y')`, []quotedLit{{text: "~/x"}, {text: "/tmp/y"}}},
+		{`glob(__DIR__ . '/../var/cache/*.php')`, []quotedLit{{text: "/../var/cache/*.php", joined: true}}},
+		{`const p = base + "/out";`, []quotedLit{{text: "/out", joined: true}}},
+		{`fs.readFileSync(os.homedir() + "/.ssh/id_rsa")`, []quotedLit{{text: "/.ssh/id_rsa", joined: true, home: true}}},
+		{`my $p = $ENV{HOME} . "/.bashrc";`, []quotedLit{{text: "/.bashrc", joined: true, home: true}}},
+		{`p = os.path.expanduser("~") + "/.aws/credentials"`, []quotedLit{{text: "~"}, {text: "/.aws/credentials", joined: true, home: true}}},
+		{"x = \"rel/path\"; y = 'a.txt'", nil},
+	} {
+		if diff := cmp.Diff(tc.want, quotedPaths(tc.code), cmp.AllowUnexported(quotedLit{})); diff != "" {
+			t.Errorf("quotedPaths(%q) (-want +got):\n%s", tc.code, diff)
+		}
+	}
+}
+
+func TestProgramOperand(t *testing.T) {
+	for cmdline, want := range map[string][]string{
+		"bash x.sh":                            {"x.sh"},
+		"bash -o pipefail -e x.sh arg":         {"x.sh"},
+		"bash --norc ci/lint.sh":               {"ci/lint.sh"},
+		"bash -c 'rm -rf ~' x.sh":              nil,
+		"sh -- x.sh":                           {"x.sh"},
+		"python3 -W ignore tidy.py":            {"tidy.py"},
+		"python3 -m scripts.migrate":           {"scripts/migrate.py", "scripts/migrate/__main__.py"},
+		"python3 -c 'print(1)'":                nil,
+		"perl -I lib tools/rename.pl docs":     {"tools/rename.pl"},
+		"perl -e 'print 1'":                    nil,
+		"ruby -I lib -r json setup.rb":         {"setup.rb"},
+		"node -r ./setup.js app.js":            {"app.js"},
+		"node -e 'x()'":                        nil,
+		"deno run --allow-all scripts/r.ts":    {"scripts/r.ts"},
+		"deno run -c deno.json scripts/r.ts":   {"scripts/r.ts"},
+		"bun run scripts/seed.ts":              {"scripts/seed.ts"},
+		"php -d display_errors=1 -f bin/x.php": {"bin/x.php"},
+		"php -r 'echo 1;'":                     nil,
+	} {
+		s, _ := shell.Parse(cmdline, shell.Options{})
+		var got []string
+		for _, w := range programOperand(s.Commands[0]) {
+			got = append(got, w.Value)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("programOperand(%s) (-want +got):\n%s", cmdline, diff)
+		}
+	}
+}

@@ -1,0 +1,337 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/toolguard/toolguard/paths"
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// A program that runs a file of code in a small language or of SQL (sed
+// -f, awk -f, psql -f, psql -c '\i FILE', psql < FILE, mysql -e 'source
+// FILE', mysql < FILE, sqlite3 DB '.read FILE', sqlite3 DB < FILE, sqlite3
+// -init FILE) is judged as if the file's text had been typed where the
+// command names the file: the command is rewritten with the text in place
+// before the rule packs classify it, so that the small languages'
+// analysers and the SQL judgement see it, and a file the command runs is
+// no longer a reason to call its statements unknown. The text is what the
+// same command line wrote into the file before (cat > q.sql <<EOF …), or
+// what [Files] reads from the disk.
+
+// inlinedFile is a file whose text a command was rewritten to hold.
+type inlinedFile struct {
+	shown string // the file as the command names it
+	text  string
+}
+
+// maxIncludes bounds the files one command's SQL includes that are read.
+const maxIncludes = 8
+
+// fileCode returns cmd rewritten with the text of the program files it
+// runs in place of their names, and those files; cmd itself, and nil, when
+// it runs none whose text is known.
+func (a *Analysis) fileCode(cmd *shell.Command) (*shell.Command, []inlinedFile) {
+	if cmd.Remote != "" || len(cmd.Argv) == 0 {
+		return cmd, nil
+	}
+	var optFile, optCode []string // options naming a program file / carrying code
+	var optTo string              // what an option naming a file becomes
+	var includes []string         // the client commands that include a file
+	stdin := false
+	switch cmd.Name {
+	case "sed", "gsed":
+		optFile, optTo = []string{"-f", "--file"}, "-e"
+	case "awk", "gawk", "mawk", "nawk":
+		optFile = []string{"-f", "--file"}
+	case "psql":
+		optFile, optTo, optCode = []string{"-f", "--file"}, "-c", []string{"-c", "--command"}
+		includes, stdin = []string{`\i`, `\ir`, `\include`, `\include_relative`}, true
+	case "mysql", "mariadb":
+		optCode = []string{"-e", "--execute"}
+		includes, stdin = []string{"source", `\.`}, true
+	case "sqlite3":
+		optFile, optTo, optCode = []string{"-init"}, "-cmd", []string{"-cmd"}
+		includes, stdin = []string{".read"}, true
+	default:
+		return cmd, nil
+	}
+	rw := fileRewrite{a: a, cmd: cmd, includes: includes}
+	argv := []shell.Word{cmd.Argv[0]}
+	awkText, awkAt := "", -1
+	for i := 1; i < len(cmd.Argv); i++ {
+		w := cmd.Argv[i]
+		name, val, hasVal := strings.Cut(w.Value, "=")
+		if !strings.HasPrefix(w.Value, "--") {
+			name, hasVal = w.Value, false
+		}
+		switch {
+		case w.Known && containsString(optFile, name) && (hasVal || i+1 < len(cmd.Argv)):
+			fw := withValue(w, val)
+			if !hasVal {
+				i++
+				fw = cmd.Argv[i]
+			}
+			text, ok := rw.read(fw)
+			switch {
+			case !ok:
+				argv = append(argv, w)
+				if !hasVal {
+					argv = append(argv, fw)
+				}
+			case optTo == "": // awk: the program is the first operand
+				if awkAt < 0 {
+					awkAt = len(argv)
+					argv = append(argv, withValue(fw, ""))
+				}
+				awkText += text + "\n"
+			default:
+				argv = append(argv, withValue(w, optTo), withValue(fw, rw.expand(text, fw, 0)))
+			}
+		case w.Known && containsString(optCode, name) && !hasVal && i+1 < len(cmd.Argv):
+			argv = append(argv, w, rw.expandWord(cmd.Argv[i+1]))
+			i++
+		case cmd.Name == "sqlite3" && !strings.HasPrefix(w.Value, "-") && len(argv) > 1 && !anyOperand(argv[1:]):
+			argv = append(argv, w) // the database
+		case cmd.Name == "sqlite3" && !strings.HasPrefix(w.Value, "-"):
+			argv = append(argv, rw.expandWord(w))
+		default:
+			argv = append(argv, w)
+		}
+	}
+	out := *cmd
+	out.Argv = argv
+	if awkAt >= 0 {
+		argv[awkAt].Value = awkText
+		out.Inline = &shell.Inline{Lang: "awk", Code: awkText, Known: true, Via: "file"}
+	}
+	if stdin {
+		rw.stdin(&out, optCode)
+	}
+	if len(rw.files) == 0 {
+		return cmd, nil
+	}
+	return &out, rw.files
+}
+
+// anyOperand reports whether one of ws is not an option.
+func anyOperand(ws []shell.Word) bool {
+	for _, w := range ws {
+		if !strings.HasPrefix(w.Value, "-") {
+			return true
+		}
+	}
+	return false
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// fileRewrite is the rewriting of one command.
+type fileRewrite struct {
+	a        *Analysis
+	cmd      *shell.Command
+	includes []string
+	files    []inlinedFile
+}
+
+// read returns the text of the file w names, when it is known.
+func (rw *fileRewrite) read(w shell.Word) (string, bool) {
+	if !w.Known || w.Value == "-" || w.Value == "" || len(rw.files) >= maxIncludes {
+		return "", false
+	}
+	env := rw.a.PathEnv(rw.a.Dir(rw.cmd))
+	cp, err := paths.Canonicalize(w.Value, env, rw.a.ctx.Home)
+	if err != nil {
+		return "", false
+	}
+	text, ok := rw.a.written[cp.Literal]
+	if !ok {
+		if rw.a.ctx.Files == nil {
+			return "", false
+		}
+		var rerr error
+		text, rerr = rw.a.ctx.Files.Read(cp.Literal)
+		switch {
+		case rerr == nil:
+		case errors.Is(rerr, ErrNotExist):
+			return "", false
+		default:
+			rw.a.add(Unverifiable(shell.Problem{Span: w.Span,
+				Reason: fmt.Sprintf("%s runs %s, whose content cannot be checked (%v)", rw.cmd.Name, w.Value, rerr)}))
+			return "", false
+		}
+	}
+	rw.files = append(rw.files, inlinedFile{shown: w.Value, text: text})
+	return text, true
+}
+
+// expandWord returns w with the files its client commands include in
+// place of those commands.
+func (rw *fileRewrite) expandWord(w shell.Word) shell.Word {
+	if !w.Known || len(rw.includes) == 0 {
+		return w
+	}
+	return withValue(w, rw.expand(w.Value, w, 0))
+}
+
+// expand replaces each line of SQL text that includes a file (\i FILE,
+// source FILE, .read FILE) with that file's text, itself expanded up to a
+// depth of 2.
+func (rw *fileRewrite) expand(text string, at shell.Word, depth int) string {
+	if len(rw.includes) == 0 || depth > 2 {
+		return text
+	}
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
+		f := strings.Fields(line)
+		if len(f) != 2 || !containsString(rw.includes, strings.ToLower(f[0])) {
+			continue
+		}
+		name := strings.TrimRight(strings.Trim(f[1], `'"`), ";")
+		if f[0] == `\ir` || f[0] == `\include_relative` {
+			if base, ok := rw.lastFile(); ok && !path.IsAbs(name) {
+				name = path.Join(path.Dir(base), name)
+			}
+		}
+		if inc, ok := rw.read(withValue(at, name)); ok {
+			lines[i] = rw.expand(inc, at, depth+1)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (rw *fileRewrite) lastFile() (string, bool) {
+	if len(rw.files) == 0 {
+		return "", false
+	}
+	return rw.files[len(rw.files)-1].shown, true
+}
+
+// stdin gives out the text of the file its standard input is redirected
+// from (psql < seed.sql): as the first option that carries code (-c, -e),
+// which the client's own commands in it are judged in, or else as if it
+// came from a here-document.
+func (rw *fileRewrite) stdin(out *shell.Command, optCode []string) {
+	if out.PipeFrom != nil {
+		return
+	}
+	for i, r := range out.Redirects {
+		if r.Op != "<" || r.Fd != "" && r.Fd != "0" {
+			continue
+		}
+		text, ok := rw.read(r.Target)
+		if !ok {
+			return
+		}
+		text = rw.expand(text, r.Target, 0)
+		if out.Name == "sqlite3" || len(optCode) == 0 {
+			out.Stdin = &shell.Stdin{Text: text, Known: true, Via: "heredoc", Span: r.Span}
+			return
+		}
+		out.Redirects = append(out.Redirects[:i:i], out.Redirects[i+1:]...)
+		out.Argv = append(out.Argv[:len(out.Argv):len(out.Argv)], withValue(r.Target, optCode[0]), withValue(r.Target, text))
+		out.Stdin = nil
+		return
+	}
+}
+
+// inFile names the file, the line and its text in the reasons of the
+// findings from index from on that deny or ask: what in the file a command
+// runs made the decision. When spans is true, a finding's span is a place
+// in the file's text (a shell script's commands); else the line is the one
+// holding the finding's subject, or the first that reaches the shell.
+func (a *Analysis) inFile(from int, files []inlinedFile, spans bool) {
+	files = slices.DeleteFunc(slices.Clone(files), func(f inlinedFile) bool { return f.shown == "" })
+	if len(files) == 0 {
+		return // code whose place its caller names (a build step)
+	}
+	fs := *a.ctx.Findings
+	for i := from; i < len(fs); i++ {
+		f := &fs[i]
+		if f.Verdict == risk.Allow && f.Blast != risk.BlastCritical || strings.HasPrefix(f.Reason, "In ") {
+			continue
+		}
+		for _, file := range files {
+			if n, line, ok := findLine(file.text, f, spans); ok {
+				f.Reason = fmt.Sprintf("In %s, line %d (%s): %s", file.shown, n, Shorten(line), f.Reason)
+				break
+			}
+		}
+	}
+}
+
+// inFileAt names the file, the line at span and its text in the reasons
+// of the findings from index from on that deny or ask, which the command
+// at span in the file's text made.
+func (a *Analysis) inFileAt(from int, shown, text string, span risk.Span) {
+	if shown == "" || span.Start >= len(text) {
+		return
+	}
+	fs := *a.ctx.Findings
+	for i := from; i < len(fs); i++ {
+		f := &fs[i]
+		if f.Verdict == risk.Allow && f.Blast != risk.BlastCritical || strings.HasPrefix(f.Reason, "In ") {
+			continue
+		}
+		n, line := lineAt(text, span.Start)
+		f.Reason = fmt.Sprintf("In %s, line %d (%s): %s", shown, n, Shorten(line), f.Reason)
+	}
+}
+
+// lineAt is the number and the text of the line of text at offset off.
+func lineAt(text string, off int) (int, string) {
+	start := strings.LastIndexByte(text[:off], '\n') + 1
+	end := strings.IndexByte(text[off:], '\n')
+	if end < 0 {
+		end = len(text) - off
+	}
+	return strings.Count(text[:off], "\n") + 1, strings.TrimSpace(text[start : off+end])
+}
+
+// shellEscapes are the spellings, in lower case, by which a line of a
+// small language or of SQL reaches the shell, the network or a file.
+var shellEscapes = []string{`\!`, `\o |`, `\o|`, `\g |`, `\g|`, "system ", "system(", ".system", ".shell", "program ",
+	".output", ".once", "\\o ", " w ", "1e ", "getline", "|&", "curl", "wget", "/dev/tcp", "exec(", "spawn"}
+
+// findLine finds the line of text a finding is about: where its span is
+// (spans), else the one holding its subject, else the first that reaches
+// the shell.
+func findLine(text string, f *risk.Finding, spans bool) (int, string, bool) {
+	at := func(off int) (int, string, bool) {
+		n, line := lineAt(text, off)
+		return n, line, true
+	}
+	if spans && !f.Span.IsZero() && f.Span.Start < len(text) {
+		return at(f.Span.Start)
+	}
+	if s := strings.TrimSuffix(f.Subject, "…"); len(s) >= 2 {
+		if off := strings.Index(text, s); off >= 0 {
+			return at(off)
+		}
+	}
+	markers := [][]string{shellEscapes, inlineNetworkMarkers, inlineDeleteMarkers, inlineWriteMarkers}
+	if f.Category == risk.CatFSDelete {
+		markers = [][]string{inlineDeleteMarkers, shellEscapes}
+	}
+	lines := strings.Split(text, "\n")
+	for _, ms := range markers {
+		for i, l := range lines {
+			low := strings.ToLower(strings.TrimSpace(l))
+			if low != "" && !strings.HasPrefix(low, "#") && !strings.HasPrefix(low, "//") && containsAny(low+" ", ms) {
+				return i + 1, strings.TrimSpace(l), true
+			}
+		}
+	}
+	return 0, "", false
+}

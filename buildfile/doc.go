@@ -1,0 +1,48 @@
+// Package buildfile says what code a build or task runner will run: given
+// a command (its program and arguments), the directory it runs in and a
+// reader of files, [Resolve] reads the runner's file — a Makefile, a
+// package.json, a justfile, a Taskfile, tox.ini, noxfile.py, composer.json,
+// setup.py, conftest.py and the pytest configuration, the //go:generate
+// lines of Go packages — and returns the steps the command runs, in order:
+// each step's file, line, text and language. It runs nothing and writes
+// nothing.
+//
+// What each runner is taken to run:
+//
+//   - make: the recipes of the named targets (or the default goal) and of
+//     their prerequisites, with the Makefile's static variables and the
+//     command line's assignments expanded; every $(shell …) the Makefile
+//     expands. make -n (--dry-run, --just-print, --recon), -q and -t run
+//     only the recipe lines prefixed with + or naming $(MAKE), and the
+//     $(shell …) calls.
+//   - npm, yarn, pnpm and bun: run, test, start, stop and restart run the
+//     script with its pre and post scripts, following npm run, yarn,
+//     pnpm run, bun run, run-s and run-p inside scripts; install, ci and
+//     the others' installs run the project's own preinstall, install,
+//     postinstall and prepare scripts (none with --ignore-scripts); pack,
+//     publish and version their lifecycle scripts.
+//   - pytest (and python -m pytest): conftest.py in the root and in the
+//     collected directories (and below them when the reader can list
+//     directories), addopts from pytest.ini, pyproject.toml, tox.ini and
+//     setup.cfg, and --basetemp, whose directory pytest empties.
+//   - pip install -e . and pip install DIR: DIR/setup.py.
+//   - go generate: the //go:generate lines of the named packages; -n runs
+//     nothing.
+//   - just: the recipes named (or the first) and their dependencies,
+//     shebang recipes as one program in their language, backticks in
+//     assignments; --list and the other listings run nothing.
+//   - task: the cmds of the named tasks (or default) and their deps, the
+//     sh of dynamic variables; --list and --dry run nothing.
+//   - tox: the commands_pre, commands and commands_post of the chosen
+//     environments; nox: noxfile.py, which nox imports.
+//   - composer: the install, update and autoload event scripts, and run,
+//     run-script or a script's own name, following @script references.
+//
+// Reading is bounded: each file by [MaxFileSize], all files by
+// [MaxTotalSize] and [MaxFiles], scripts that run scripts and make's
+// prerequisite chains by [MaxDepth], steps by [MaxSteps]. A file that
+// exists but cannot be read, or whose steps cannot be known (a bound
+// exceeded, a make $(eval …), a task in an included Taskfile), is a
+// [Problem]: the caller treats the command as unverifiable. A runner
+// whose file does not exist gives no steps and no problems.
+package buildfile

@@ -1,0 +1,94 @@
+package buildfile
+
+import (
+	"strings"
+	"testing"
+)
+
+// checkPlan holds for any plan: bounded, and every step from a file read.
+func checkPlan(t *testing.T, p Plan) {
+	t.Helper()
+	if len(p.Steps) > MaxSteps {
+		t.Fatalf("%d steps, more than MaxSteps", len(p.Steps))
+	}
+	if len(p.Read) > MaxFiles {
+		t.Fatalf("%d files read, more than MaxFiles", len(p.Read))
+	}
+	for _, s := range p.Steps {
+		if s.Lang == "" {
+			t.Fatalf("step %+v has no language", s)
+		}
+	}
+}
+
+// fuzzFile resolves cmd against a workspace holding one file.
+func fuzzFile(t *testing.T, name, cmd, text string) {
+	f := strings.Fields(cmd)
+	fs := fakeFiles{"/w/" + name: text}
+	checkPlan(t, Resolve(Invocation{Name: f[0], Args: f[1:], Dir: w}, fs))
+}
+
+func FuzzMakefile(f *testing.F) {
+	f.Add("all: a b\na:\n\t@echo $(X)\nb: a\n\t+rm -rf $$HOME\n", "")
+	f.Add("X := $(shell id)\nY = $(X) $(Y)\nall:\n\t$(Y)\n", "-n")
+	f.Add("define D\n\techo\nendef\nifeq (a,b)\nZ=1\nelse\nZ=2\nendif\n%.o: %.c ; cc $<\n", "x.o")
+	f.Add("include other.mk\n$(eval $(call T))\nall:: x\n\t$(patsubst %,%,$(wildcard *))\n", "")
+	f.Fuzz(func(t *testing.T, text, args string) {
+		fuzzFile(t, "Makefile", "make "+args, text)
+	})
+}
+
+func FuzzPackageJSON(f *testing.F) {
+	f.Add(`{"scripts": {"pretest": "npm run a", "test": "run-s a b*", "a": "yarn b", "b": "pnpm run a"}}`, "test")
+	f.Add(`{"scripts": {"postinstall": "node x.js"}}`, "install")
+	f.Add(`{"scripts": []}`, "run x")
+	f.Fuzz(func(t *testing.T, text, args string) {
+		for _, pm := range []string{"npm", "yarn", "pnpm", "bun"} {
+			fuzzFile(t, "package.json", pm+" "+args, text)
+		}
+		fuzzFile(t, "composer.json", "composer "+args, text)
+	})
+}
+
+func FuzzJustfile(f *testing.F) {
+	f.Add("x := \"a\"\ny := `id`\nalias b := build\nbuild p='1' +rest: (dep \"2\") && post\n    echo {{p}} {{x}}\ndep q:\n    #!/usr/bin/env python3\n    print({{q}})\npost:\n    true\n", "b 1 2")
+	f.Add("set shell := [\"python3\", \"-c\"]\n[private]\n@a: a\n    -x \\\n    y\n", "")
+	f.Fuzz(func(t *testing.T, text, args string) {
+		fuzzFile(t, "justfile", "just "+args, text)
+	})
+}
+
+func FuzzTaskfile(f *testing.F) {
+	f.Add("version: '3'\nvars:\n  A: b\ntasks:\n  default:\n    deps: [x, {task: y}]\n    vars:\n      D: {sh: id}\n    cmds:\n      - echo {{.A}} {{.D}}\n      - task: x\n      - cmd: y\n  x: echo\n  y: [a, b]\n", "")
+	f.Add("tasks:\n  a:\n    preconditions:\n      - sh: test -f x\n    status: [true]\n    dir: sub\n    cmd: x\n", "a ns:b")
+	f.Fuzz(func(t *testing.T, text, args string) {
+		fuzzFile(t, "Taskfile.yml", "task "+args, text)
+	})
+}
+
+func FuzzINI(f *testing.F) {
+	f.Add("[pytest]\naddopts = -p x --basetemp=..\n  --noconftest\ntestpaths = a b\n", "pytest", "pytest.ini")
+	f.Add("[tox]\nenvlist = a,b\n[testenv]\ncommands_pre = -x {env:HOME:y}\ncommands =\n  a: pytest {posargs:-q}\n", "tox", "tox.ini")
+	f.Add("[tool.pytest.ini_options]\naddopts = [\"--basetemp=/\"]\n[tool.tox]\nlegacy_tox_ini = \"\"\"\n[testenv]\ncommands = x\n\"\"\"\n", "pytest", "pyproject.toml")
+	f.Add("[tool:pytest]\naddopts = -q\n[tox:tox]\nenvlist = py\n", "tox -e py", "setup.cfg")
+	f.Fuzz(func(t *testing.T, text, cmd, name string) {
+		if strings.TrimSpace(cmd) == "" || strings.ContainsAny(name, "/\x00") || name == "" {
+			return
+		}
+		fuzzFile(t, name, cmd, text)
+		parseINI(text)
+	})
+}
+
+func FuzzGoGenerate(f *testing.F) {
+	f.Add("package a\n//go:generate -command g go run x\n//go:generate g $GOFILE $GOPACKAGE $GOLINE $DOLLAR\n//go:generatex no\n")
+	f.Add("//go:generate\n//go:generate \t sh -c \"x\"\r\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, s := range generateSteps("/w/a.go", text) {
+			if s.Line < 1 || s.Text == "" {
+				t.Fatalf("bad step %+v", s)
+			}
+		}
+		fuzzFile(t, "a.go", "go generate ./...", text)
+	})
+}

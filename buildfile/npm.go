@@ -1,0 +1,326 @@
+package buildfile
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+)
+
+// packageJSON is a package.json's scripts, with the line each starts on.
+type packageJSON struct {
+	file    string
+	dir     string
+	scripts map[string]string
+	lines   map[string]int
+}
+
+// npm lifecycle scripts of the commands that run them.
+var (
+	installScripts = []string{"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"}
+	packScripts    = []string{"prepack", "prepare", "postpack"}
+	publishScripts = []string{"prepublishOnly", "prepack", "prepare", "postpack", "publish", "postpublish"}
+	versionScripts = []string{"preversion", "version", "postversion"}
+)
+
+// Sub-commands of each package manager that are its own, not a script's
+// name (yarn build runs the build script; yarn add does not).
+var ownCommands = map[string][]string{
+	"yarn": {"add", "audit", "autoclean", "bin", "cache", "check", "config", "create", "dlx", "exec", "generate-lock-entry",
+		"global", "help", "import", "info", "init", "install", "licenses", "link", "list", "login", "logout", "node",
+		"outdated", "owner", "pack", "policies", "publish", "remove", "tag", "team", "unlink", "unplug", "upgrade",
+		"upgrade-interactive", "version", "versions", "why", "workspace", "workspaces", "up", "npm", "plugin", "set",
+		"constraints", "explain", "rebuild", "stage", "dedupe", "run"},
+	"pnpm": {"add", "audit", "bin", "config", "create", "dedupe", "deploy", "dlx", "doctor", "env", "exec", "fetch",
+		"i", "import", "init", "install", "install-test", "it", "licenses", "link", "list", "ls", "outdated", "pack",
+		"patch", "patch-commit", "prune", "publish", "rebuild", "remove", "rm", "root", "run", "server", "setup",
+		"store", "unlink", "update", "up", "why", "test", "t", "tst", "start", "ci", "cat-file", "cat-index", "find-hash"},
+	"bun": {"run", "test", "x", "repl", "exec", "install", "i", "add", "a", "remove", "rm", "update", "outdated",
+		"link", "unlink", "pm", "build", "init", "create", "c", "upgrade", "publish", "patch", "audit", "info", "why",
+		"completions", "discord", "help"},
+}
+
+func (r *resolver) npm(inv Invocation) {
+	dir := inv.Dir
+	var words []string
+	ignore, workspaces := false, false
+	args := inv.Args
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if v, n := flagValue(args, i, "-C", "--prefix"); n > 0 {
+			dir = join(dir, v)
+			i += n - 1
+			continue
+		}
+		if v, n := flagValue(args, i, "", "--cwd"); n > 0 {
+			dir = join(dir, v)
+			i += n - 1
+			continue
+		}
+		if v, n := flagValue(args, i, "", "--dir"); n > 0 {
+			dir = join(dir, v)
+			i += n - 1
+			continue
+		}
+		switch {
+		case a == "--ignore-scripts" || a == "--ignore-scripts=true":
+			ignore = true
+		case a == "-w" || a == "-ws" || strings.HasPrefix(a, "--workspace") || a == "-r" || a == "--recursive" ||
+			strings.HasPrefix(a, "--filter") || a == "-F":
+			workspaces = true
+		case strings.HasPrefix(a, "-"):
+		default:
+			words = append(words, a)
+		}
+	}
+	var scripts, runs []string // lifecycle scripts (without pre and post), scripts run by name
+	dry := false
+	sub := ""
+	if len(words) > 0 {
+		sub = words[0]
+	}
+	switch sub {
+	case "run", "run-script", "rum", "urn":
+		if len(words) < 2 {
+			dry = true
+		} else {
+			runs = []string{words[1]}
+		}
+	case "test", "tst", "t":
+		if inv.Name == "bun" {
+			return // bun test is bun's own test runner
+		}
+		runs = []string{"test"}
+	case "start", "stop":
+		runs = []string{sub}
+	case "restart":
+		runs = []string{"restart", "stop", "start"}
+	case "", "install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isntal", "isntall", "add", "a",
+		"ci", "clean-install", "ic", "install-clean", "isntall-clean", "rebuild", "rb", "install-test", "it", "install-ci-test", "cit":
+		if sub == "" && inv.Name != "yarn" && inv.Name != "bun" {
+			return
+		}
+		if ignore {
+			break // it installs, and runs none of the project's scripts
+		}
+		scripts = installScripts
+		if sub == "install-test" || sub == "it" || sub == "install-ci-test" || sub == "cit" {
+			runs = []string{"test"}
+		}
+	case "workspace", "workspaces": // yarn workspace NAME SCRIPT, yarn workspaces foreach …
+		workspaces = inv.Name == "yarn" || inv.Name == "npm"
+		if !workspaces {
+			return
+		}
+	case "pack":
+		scripts = packScripts
+	case "publish":
+		scripts = publishScripts
+	case "version":
+		if inv.Name == "npm" || inv.Name == "yarn" {
+			scripts = versionScripts
+		}
+	default:
+		if inv.Name == "npm" || slices.Contains(ownCommands[inv.Name], sub) {
+			return
+		}
+		runs = []string{sub} // yarn build, pnpm lint, bun dev: the script of that name
+	}
+	if r.onlyDry && !dry {
+		return
+	}
+	if dry && !ignore { // npm run alone lists the scripts: nothing runs, whatever package.json holds
+		r.plan.Runner, r.plan.DryRun = inv.Name, true
+		return
+	}
+	file := join(dir, "package.json")
+	text, ok := r.read(file)
+	if !ok {
+		return
+	}
+	r.plan.Runner = inv.Name
+	pj, ok := parsePackageJSON(file, dir, text)
+	if !ok {
+		r.problem(file, "package.json is not valid JSON with string scripts")
+		return
+	}
+	r.plan.DryRun = dry
+	if ignore {
+		return
+	}
+	if workspaces {
+		r.problem(file, "the scripts of the project's workspaces are not read")
+		return
+	}
+	seen := map[string]bool{}
+	for _, s := range scripts {
+		r.script(pj, s, 0, seen)
+	}
+	for _, s := range runs {
+		r.runScript(pj, s, 0, seen)
+	}
+}
+
+// runScript adds the steps of npm run NAME: prename, name, postname.
+func (r *resolver) runScript(pj *packageJSON, name string, depth int, seen map[string]bool) {
+	if _, ok := pj.scripts[name]; !ok {
+		return
+	}
+	r.script(pj, "pre"+name, depth, seen)
+	r.script(pj, name, depth, seen)
+	r.script(pj, "post"+name, depth, seen)
+}
+
+// script adds one script's step, then the scripts it runs.
+func (r *resolver) script(pj *packageJSON, name string, depth int, seen map[string]bool) {
+	text, ok := pj.scripts[name]
+	if !ok || seen[name] {
+		return
+	}
+	seen[name] = true
+	if depth > MaxDepth {
+		r.problem(pj.file, "scripts run scripts too deeply (at "+name+")")
+		return
+	}
+	if !r.step(Step{File: pj.file, Line: pj.lines[name], Text: text, Lang: Shell, Dir: pj.dir}) {
+		return
+	}
+	for _, n := range scriptsRun(text) {
+		if strings.HasSuffix(n, "*") {
+			for _, s := range sortedKeys(pj.scripts) {
+				if strings.HasPrefix(s, strings.TrimSuffix(n, "*")) {
+					r.runScript(pj, s, depth+1, seen)
+				}
+			}
+			continue
+		}
+		r.runScript(pj, n, depth+1, seen)
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// scriptsRun are the scripts a script's text runs by name: npm run x,
+// yarn x, pnpm x, bun run x, run-s x y, npm-run-all x.
+func scriptsRun(text string) []string {
+	var out []string
+	for _, cmd := range splitCommands(text) {
+		f := strings.Fields(cmd)
+		for len(f) > 0 && strings.Contains(f[0], "=") && !strings.HasPrefix(f[0], "-") {
+			f = f[1:] // VAR=value before the command
+		}
+		if len(f) == 0 {
+			continue
+		}
+		var ops []string
+		for _, w := range f[1:] {
+			if w == "--" {
+				break
+			}
+			if !strings.HasPrefix(w, "-") {
+				ops = append(ops, strings.Trim(w, `"'`))
+			}
+		}
+		switch f[0] {
+		case "npm", "pnpm", "bun", "yarn":
+			if len(ops) == 0 {
+				continue
+			}
+			switch ops[0] {
+			case "run", "run-script":
+				if len(ops) > 1 {
+					out = append(out, ops[1])
+				}
+			case "test", "start", "stop":
+				if f[0] != "bun" || ops[0] != "test" {
+					out = append(out, ops[0])
+				}
+			default:
+				if f[0] != "npm" && !slices.Contains(ownCommands[f[0]], ops[0]) {
+					out = append(out, ops[0])
+				}
+			}
+		case "run-s", "run-p", "npm-run-all":
+			out = append(out, ops...)
+		}
+	}
+	return out
+}
+
+// splitCommands splits shell text at ;, &, | and newlines, outside quotes.
+func splitCommands(text string) []string {
+	var out []string
+	var quote byte
+	start := 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == ';' || c == '&' || c == '|' || c == '\n' || c == '(' || c == ')':
+			out = append(out, text[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, text[start:])
+}
+
+// parsePackageJSON reads the scripts of a package.json.
+func parsePackageJSON(file, dir, text string) (*packageJSON, bool) {
+	var doc struct {
+		Scripts map[string]any `json:"scripts"`
+	}
+	if err := json.Unmarshal([]byte(text), &doc); err != nil {
+		return nil, false
+	}
+	pj := &packageJSON{file: file, dir: dir, scripts: map[string]string{}, lines: map[string]int{}}
+	for k, v := range doc.Scripts {
+		s, ok := v.(string)
+		if !ok {
+			return nil, false
+		}
+		pj.scripts[k] = s
+		pj.lines[k] = keyLine(text, k)
+	}
+	return pj, true
+}
+
+// keyLine is the line a JSON key starts on: its last "key": in the text
+// (the value JSON keeps when a key is repeated), 0 when not found.
+func keyLine(text, key string) int {
+	q, _ := json.Marshal(key)
+	needle := string(q)
+	best := -1
+	for off := 0; ; {
+		i := strings.Index(text[off:], needle)
+		if i < 0 {
+			break
+		}
+		j := off + i + len(needle)
+		k := j
+		for k < len(text) && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n' || text[k] == '\r') {
+			k++
+		}
+		if k < len(text) && text[k] == ':' {
+			best = off + i
+		}
+		off = j
+	}
+	if best < 0 {
+		return 0
+	}
+	return lineOf(text, best)
+}

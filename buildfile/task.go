@@ -1,0 +1,381 @@
+package buildfile
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// taskfile is a parsed Taskfile: its tasks as YAML nodes, for their lines.
+type taskfile struct {
+	file  string
+	dir   string
+	tasks map[string]*yaml.Node
+	vars  map[string]string
+}
+
+var taskTemplate = regexp.MustCompile(`\{\{(.*?)\}\}`)
+
+func (r *resolver) task(inv Invocation) {
+	dir := inv.Dir
+	file := ""
+	var names []string
+	vars := map[string]string{}
+	dry := false
+	args := inv.Args
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if v, n := flagValue(args, i, "-d", "--dir"); n > 0 {
+			dir = join(dir, v)
+			i += n - 1
+			continue
+		}
+		if v, n := flagValue(args, i, "-t", "--taskfile"); n > 0 {
+			file = join(dir, v)
+			i += n - 1
+			continue
+		}
+		switch {
+		case a == "--version" || a == "--help" || a == "-h" || a == "--init" || a == "-i" || a == "--completion":
+			return
+		case a == "-l" || a == "--list" || a == "-a" || a == "--list-all" || a == "--summary" || a == "-n" || a == "--dry" || a == "--json":
+			dry = true
+		case strings.HasPrefix(a, "-"):
+		case strings.Contains(a, "="):
+			k, v, _ := strings.Cut(a, "=")
+			vars[k] = v
+		default:
+			names = append(names, a)
+		}
+	}
+	if r.onlyDry && !dry {
+		return
+	}
+	var text string
+	var ok bool
+	if file != "" {
+		text, ok = r.read(file)
+	} else {
+		file, text, ok = r.first(dir, "Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml",
+			"Taskfile.dist.yml", "taskfile.dist.yml", "Taskfile.dist.yaml", "taskfile.dist.yaml")
+	}
+	if !ok {
+		return
+	}
+	r.plan.Runner = "task"
+	r.plan.DryRun = dry
+	tf, ok := parseTaskfile(file, dir, text, vars)
+	if !ok {
+		r.problem(file, "the Taskfile is not valid YAML")
+		return
+	}
+	if dry {
+		return
+	}
+	if len(names) == 0 {
+		names = []string{"default"}
+	}
+	done := map[string]bool{}
+	for _, n := range names {
+		r.taskRun(tf, n, 0, done)
+	}
+}
+
+// parseTaskfile reads a Taskfile's tasks and its static variables.
+func parseTaskfile(file, dir, text string, vars map[string]string) (*taskfile, bool) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, false
+	}
+	tf := &taskfile{file: file, dir: dir, tasks: map[string]*yaml.Node{}, vars: map[string]string{}}
+	root := doc.Content[0]
+	for k, v := range mapping(root) {
+		switch k {
+		case "tasks":
+			for name, t := range mapping(v) {
+				tf.tasks[name] = t
+			}
+		case "vars":
+			for name, val := range mapping(v) {
+				if val.Kind == yaml.ScalarNode {
+					tf.vars[name] = val.Value
+				}
+			}
+		}
+	}
+	for k, v := range vars {
+		tf.vars[k] = v
+	}
+	return tf, true
+}
+
+// mapping is a YAML mapping's keys and values (nil when n is not one).
+func mapping(n *yaml.Node) map[string]*yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	out := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		out[n.Content[i].Value] = n.Content[i+1]
+	}
+	return out
+}
+
+// taskRun adds a task's steps: its deps', its dynamic variables', its
+// preconditions' and status checks', then its cmds.
+func (r *resolver) taskRun(tf *taskfile, name string, depth int, done map[string]bool) {
+	if done[name] {
+		return
+	}
+	done[name] = true
+	if depth > MaxDepth {
+		r.problem(tf.file, "tasks run tasks too deeply (at "+name+")")
+		return
+	}
+	t, ok := tf.tasks[name]
+	if !ok {
+		if strings.Contains(name, ":") {
+			r.problem(tf.file, "the task "+name+" is in an included Taskfile, which is not read")
+		}
+		return
+	}
+	vars := map[string]string{}
+	for k, v := range tf.vars {
+		vars[k] = v
+	}
+	var cmds []*yaml.Node
+	switch t.Kind {
+	case yaml.ScalarNode:
+		cmds = []*yaml.Node{t}
+	case yaml.SequenceNode:
+		cmds = t.Content
+	case yaml.MappingNode:
+		m := mapping(t)
+		for k, v := range mapping(m["vars"]) {
+			if v.Kind == yaml.ScalarNode {
+				vars[k] = v.Value
+			} else if sh := mapping(v)["sh"]; sh != nil {
+				r.taskStep(tf, sh, vars)
+				vars[k] = "${TASK_VARIABLE}"
+			}
+		}
+		if dir := m["dir"]; dir != nil && dir.Kind == yaml.ScalarNode {
+			tf = &taskfile{file: tf.file, dir: join(tf.dir, dir.Value), tasks: tf.tasks, vars: tf.vars}
+		}
+		if deps := m["deps"]; deps != nil {
+			for _, d := range deps.Content {
+				switch d.Kind {
+				case yaml.ScalarNode:
+					r.taskRun(tf, d.Value, depth+1, done)
+				case yaml.MappingNode:
+					if tn := mapping(d)["task"]; tn != nil {
+						r.taskRun(tf, tn.Value, depth+1, done)
+					}
+				}
+			}
+		}
+		for _, key := range []string{"preconditions", "status"} {
+			if n := m[key]; n != nil {
+				for _, c := range n.Content {
+					if c.Kind == yaml.ScalarNode {
+						r.taskStep(tf, c, vars)
+					} else if sh := mapping(c)["sh"]; sh != nil {
+						r.taskStep(tf, sh, vars)
+					}
+				}
+			}
+		}
+		if c := m["cmd"]; c != nil {
+			cmds = append(cmds, c)
+		}
+		if c := m["cmds"]; c != nil {
+			cmds = append(cmds, c.Content...)
+		}
+	}
+	for _, c := range cmds {
+		switch c.Kind {
+		case yaml.ScalarNode:
+			r.taskStep(tf, c, vars)
+		case yaml.MappingNode:
+			m := mapping(c)
+			switch {
+			case m["cmd"] != nil:
+				r.taskStep(tf, m["cmd"], vars)
+			case m["defer"] != nil && m["defer"].Kind == yaml.ScalarNode:
+				r.taskStep(tf, m["defer"], vars)
+			case m["task"] != nil:
+				r.taskRun(tf, m["task"].Value, depth+1, done)
+			case m["defer"] != nil:
+				if tn := mapping(m["defer"])["task"]; tn != nil {
+					r.taskRun(tf, tn.Value, depth+1, done)
+				}
+			}
+		}
+	}
+}
+
+// taskStep adds one shell command of a Taskfile, its {{.VAR}} templates
+// expanded.
+func (r *resolver) taskStep(tf *taskfile, n *yaml.Node, vars map[string]string) {
+	text := taskTemplate.ReplaceAllStringFunc(n.Value, func(m string) string {
+		e := strings.TrimSpace(m[2 : len(m)-2])
+		if name, ok := strings.CutPrefix(e, "."); ok {
+			if v, ok := vars[name]; ok {
+				return v
+			}
+			if name == "TASKFILE_DIR" || name == "ROOT_DIR" || name == "USER_WORKING_DIR" || name == "TASK_DIR" {
+				return tf.dir
+			}
+		}
+		return "${TASK_TEMPLATE}"
+	})
+	r.step(Step{File: tf.file, Line: n.Line, Text: text, Lang: Shell, Dir: tf.dir})
+}
+
+// composerEvents are the script events composer's commands fire.
+var composerEvents = map[string][]string{
+	"install":       {"pre-install-cmd", "post-install-cmd", "pre-autoload-dump", "post-autoload-dump"},
+	"update":        {"pre-update-cmd", "post-update-cmd", "pre-autoload-dump", "post-autoload-dump"},
+	"dump-autoload": {"pre-autoload-dump", "post-autoload-dump"},
+	"require":       {"pre-update-cmd", "post-update-cmd", "pre-autoload-dump", "post-autoload-dump"},
+	"remove":        {"pre-update-cmd", "post-update-cmd", "pre-autoload-dump", "post-autoload-dump"},
+	"archive":       {"pre-archive-cmd", "post-archive-cmd"},
+	"status":        {"pre-status-cmd", "post-status-cmd"},
+}
+
+// composerOwn are composer's own commands, which are not a script's name.
+var composerOwn = []string{"about", "archive", "audit", "browse", "home", "bump", "check-platform-reqs", "clear-cache",
+	"clearcache", "config", "create-project", "depends", "why", "diagnose", "dump-autoload", "dumpautoload", "exec",
+	"fund", "global", "help", "init", "install", "i", "licenses", "list", "outdated", "prohibits", "why-not",
+	"reinstall", "remove", "rm", "require", "r", "run-script", "run", "search", "self-update", "selfupdate", "show",
+	"info", "status", "suggests", "update", "u", "upgrade", "validate"}
+
+func (r *resolver) composer(inv Invocation) {
+	dir := inv.Dir
+	var words []string
+	noScripts := false
+	args := inv.Args
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		if v, n := flagValue(args, i, "-d", "--working-dir"); n > 0 {
+			dir = join(dir, v)
+			i += n - 1
+			continue
+		}
+		switch {
+		case a == "--no-scripts":
+			noScripts = true
+		case strings.HasPrefix(a, "-"):
+		default:
+			words = append(words, a)
+		}
+	}
+	if len(words) == 0 {
+		return
+	}
+	var events []string
+	sub := words[0]
+	switch sub {
+	case "i":
+		sub = "install"
+	case "u", "upgrade":
+		sub = "update"
+	case "dumpautoload":
+		sub = "dump-autoload"
+	case "r":
+		sub = "require"
+	case "rm":
+		sub = "remove"
+	}
+	dry := false
+	switch {
+	case composerEvents[sub] != nil:
+		events = composerEvents[sub]
+	case sub == "run-script" || sub == "run":
+		if len(words) < 2 {
+			dry = true
+		} else {
+			events = []string{words[1]}
+		}
+	case sub == "list" || sub == "help" || sub == "validate" || sub == "show" || sub == "info":
+		return
+	default:
+		for _, o := range composerOwn {
+			if o == sub {
+				return
+			}
+		}
+		events = []string{sub}
+	}
+	if r.onlyDry && !dry {
+		return
+	}
+	file := join(dir, "composer.json")
+	text, ok := r.read(file)
+	if !ok {
+		return
+	}
+	r.plan.Runner = "composer"
+	r.plan.DryRun = dry
+	var doc struct {
+		Scripts map[string]json.RawMessage `json:"scripts"`
+	}
+	if err := json.Unmarshal([]byte(text), &doc); err != nil {
+		r.problem(file, "composer.json is not valid JSON")
+		return
+	}
+	if noScripts {
+		return
+	}
+	seen := map[string]bool{}
+	for _, e := range events {
+		r.composerScript(file, dir, text, doc.Scripts, e, 0, seen)
+	}
+}
+
+// composerScript adds the steps of one composer script, following @name
+// references.
+func (r *resolver) composerScript(file, dir, text string, scripts map[string]json.RawMessage, name string, depth int, seen map[string]bool) {
+	raw, ok := scripts[name]
+	if !ok || seen[name] {
+		return
+	}
+	seen[name] = true
+	if depth > MaxDepth {
+		r.problem(file, "composer scripts refer to scripts too deeply (at "+name+")")
+		return
+	}
+	var list []string
+	var one string
+	if err := json.Unmarshal(raw, &one); err == nil {
+		list = []string{one}
+	} else if err := json.Unmarshal(raw, &list); err != nil {
+		r.problem(file, "the composer script "+name+" is neither a string nor a list of strings")
+		return
+	}
+	line := keyLine(text, name)
+	for _, cmd := range list {
+		cmd = strings.TrimSpace(cmd)
+		head, rest, _ := strings.Cut(cmd, " ")
+		switch {
+		case head == "@php" || head == "@composer":
+			r.step(Step{File: file, Line: line, Text: head[1:] + " " + rest, Lang: Shell, Dir: dir})
+		case head == "@putenv":
+		case strings.HasPrefix(head, "@"):
+			r.composerScript(file, dir, text, scripts, head[1:], depth+1, seen)
+		case !strings.Contains(cmd, " ") && strings.Contains(cmd, "::"):
+			// A PHP callback (Vendor\Class::method) runs the project's or a
+			// package's PHP code, which stays an unknown program.
+		default:
+			r.step(Step{File: file, Line: line, Text: cmd, Lang: Shell, Dir: dir})
+		}
+	}
+}

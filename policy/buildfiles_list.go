@@ -1,0 +1,60 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/toolguard/toolguard/analysis"
+	"github.com/toolguard/toolguard/paths"
+)
+
+// maxListed bounds the names one directory listing returns: a directory
+// with more cannot be judged (go generate ./... over it is unverifiable).
+const maxListed = 4096
+
+// List returns the names in the directory dir, a trailing "/" on
+// directories, for the build runners that find their files by listing
+// (go generate ./..., pytest's conftest.py files): an [analysis.DirLister].
+// It follows the path rules as Read does, and charges the call's work
+// budget for each name.
+func (d *diskFiles) List(dir string) ([]string, error) {
+	if !d.budget.Spend(pathCost) {
+		return nil, errWorkLimit
+	}
+	cp, err := paths.Canonicalize(dir, d.env, d.p.home)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", analysis.ErrUnreadable, err)
+	}
+	if why := d.forbidden(cp); why != "" {
+		return nil, fmt.Errorf("%w: %s", analysis.ErrUnreadable, why)
+	}
+	f, err := os.Open(cp.Resolved)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, analysis.ErrNotExist
+	case err != nil:
+		return nil, fmt.Errorf("%w: %v", analysis.ErrUnreadable, err)
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(maxListed + 1)
+	switch {
+	case err != nil && !errors.Is(err, io.EOF):
+		return nil, fmt.Errorf("%w: %v", analysis.ErrUnreadable, err)
+	case len(entries) > maxListed:
+		return nil, fmt.Errorf("%w: %s holds more than %d entries", analysis.ErrTooLarge, dir, maxListed)
+	case !d.budget.Spend(1 + len(entries)/8):
+		return nil, errWorkLimit
+	}
+	out := make([]string, 0, len(entries))
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() {
+			n += "/"
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}

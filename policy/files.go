@@ -1,0 +1,179 @@
+package policy
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"unicode/utf8"
+
+	"github.com/toolguard/toolguard/analysis"
+	"github.com/toolguard/toolguard/paths"
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// The files a command runs (bash x.sh, ./deploy.sh, python3 tidy.py,
+// psql -f q.sql) are read from the disk so that what they hold is judged
+// as code (issue 24): diskFiles is the [analysis.Files] of one Decide call.
+// It reads only — a file's text, never a write, a lock or an access-time
+// change it could avoid — and only what the path rules let the call read:
+// a path the rules deny reading (a secret, toolguard's token) is not read
+// (ErrUnreadable: the call is unverifiable). It follows links to
+// the file they name, reads at most MaxFileBytes, reads only text (a NUL
+// byte or invalid UTF-8 is ErrNotText), charges the call's work budget,
+// and remembers what it read for the rest of the call. It belongs to one
+// evaluation; Decide stays safe for concurrent use.
+
+// MaxFileBytes is the largest file a command runs that Decide reads to
+// judge (256 KiB, the size of the largest command it analyses). A larger
+// text file cannot be judged: the call is unverifiable, never allowed
+// without a person. A compiled program of any size is recognised from its
+// first bytes (sniffBytes) and stays an unknown program.
+const MaxFileBytes = 256 << 10
+
+// sniffBytes are the first bytes read to tell text from a compiled program
+// before a file's size is weighed.
+const sniffBytes = 4 << 10
+
+// fileReadCost is what reading n bytes of a file and checking they are
+// text costs, in work units (about 0.5 ns a byte on the reference
+// machine, charged at 100 ns per 256 bytes to cover the system calls).
+func fileReadCost(n int) int { return 1 + n/256 }
+
+// diskFiles reads the files a call's commands run.
+type diskFiles struct {
+	p      *Policy
+	budget *shell.Budget
+	env    paths.Env
+	memo   map[string]fileText
+}
+
+type fileText struct {
+	text string
+	err  error
+}
+
+// Read returns the text of the file at the absolute path name, or an
+// error wrapping one of analysis's ErrNotExist, ErrTooLarge, ErrNotText
+// and ErrUnreadable.
+func (d *diskFiles) Read(name string) (string, error) {
+	if r, ok := d.memo[name]; ok {
+		if !d.budget.Spend(memoCost) {
+			return "", errWorkLimit
+		}
+		return r.text, r.err
+	}
+	text, err := d.read(name)
+	if errors.Is(err, errWorkLimit) {
+		return "", err // not remembered: nothing was decided about the file
+	}
+	if d.memo == nil {
+		d.memo = map[string]fileText{}
+	}
+	d.memo[name] = fileText{text, err}
+	return text, err
+}
+
+// errWorkLimit is the reason a file is not read when the call's work
+// budget cannot pay for it.
+var errWorkLimit = fmt.Errorf("%w within toolguard's work limit", analysis.ErrTooLarge)
+
+func (d *diskFiles) read(name string) (string, error) {
+	if !d.budget.Spend(pathCost) {
+		return "", errWorkLimit
+	}
+	cp, err := paths.Canonicalize(name, d.env, d.p.home)
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", analysis.ErrUnreadable, err)
+	}
+	if why := d.forbidden(cp); why != "" {
+		return "", fmt.Errorf("%w: %s", analysis.ErrUnreadable, why)
+	}
+	return readText(cp.Resolved, d.budget)
+}
+
+// forbidden says why the path rules keep the call from reading the file
+// ("" when they do not): a path they deny reading, toolguard's token
+// among them (its own other files are readable, as they are to any
+// command: reading one changes nothing, and its program is not text).
+func (d *diskFiles) forbidden(cp paths.Path) string {
+	for _, f := range d.p.paths.CheckPath(cp, paths.Read, d.env) {
+		if f.Verdict == risk.Deny {
+			return "the path rules deny reading it"
+		}
+	}
+	return ""
+}
+
+// readText reads the regular file at the resolved path p: at most
+// MaxFileBytes of text. A directory is ErrNotExist (it holds no code a
+// command runs as a file); a device, a pipe or a socket is ErrUnreadable
+// (opening it is done without waiting, and nothing is read from it).
+func readText(p string, b *shell.Budget) (string, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|openFlags, 0)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", analysis.ErrNotExist
+	case err != nil:
+		return "", fmt.Errorf("%w: %v", analysis.ErrUnreadable, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("%w: %v", analysis.ErrUnreadable, err)
+	case st.IsDir():
+		return "", fmt.Errorf("%w: %s is a directory", analysis.ErrNotExist, p)
+	case !st.Mode().IsRegular():
+		return "", fmt.Errorf("%w: %s is not a regular file", analysis.ErrUnreadable, p)
+	}
+	head := make([]byte, min(st.Size()+1, sniffBytes))
+	n, err := io.ReadFull(f, head)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("%w: %v", analysis.ErrUnreadable, err)
+	}
+	head = head[:n]
+	if !isText(head, n == sniffBytes) {
+		return "", analysis.ErrNotText
+	}
+	if st.Size() > MaxFileBytes {
+		return "", fmt.Errorf("%w (%d bytes, over the %d byte limit)", analysis.ErrTooLarge, st.Size(), MaxFileBytes)
+	}
+	if !b.Spend(fileReadCost(int(st.Size()))) {
+		return "", errWorkLimit
+	}
+	rest, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1-int64(n)))
+	if err != nil {
+		return "", fmt.Errorf("%w: %v", analysis.ErrUnreadable, err)
+	}
+	data := append(head, rest...)
+	switch {
+	case len(data) > MaxFileBytes: // it grew since it was looked at
+		return "", fmt.Errorf("%w (over the %d byte limit)", analysis.ErrTooLarge, MaxFileBytes)
+	case !isText(data, false):
+		return "", analysis.ErrNotText
+	}
+	return string(data), nil
+}
+
+// isText reports whether b is text: UTF-8 without NUL bytes. When more
+// follows b, a character cut at its end is not held against it.
+func isText(b []byte, more bool) bool {
+	if bytes.IndexByte(b, 0) >= 0 {
+		return false
+	}
+	if more { // drop a last character cut short: its first byte is among the last UTFMax
+		for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+			if utf8.RuneStart(b[i]) {
+				if !utf8.FullRune(b[i:]) {
+					b = b[:i]
+				}
+				break
+			}
+		}
+	}
+	return utf8.Valid(b)
+}
