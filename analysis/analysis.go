@@ -65,8 +65,10 @@ func (c *Context) PathEnv(dir string) paths.Env {
 type Analysis struct {
 	ctx   Context
 	judge Judge
-	// depth counts the levels of code carried in code being analysed.
-	depth int
+	// depth counts the levels of code carried in code being analysed, and
+	// decodeDepth the layers of encoded literals decoded (decoded.go).
+	depth       int
+	decodeDepth int
 	// seen are the commands analysed so far, in order, for the checks that
 	// look at the whole call (whole.go); network are those of them that
 	// reached the network.

@@ -81,6 +81,7 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 		a.judge.Contact(Contact{URL: u, Span: span})
 	}
 	a.embedded(cmd, code, span)
+	a.decoded(cmd, code, span, dir)
 }
 
 var (
@@ -226,8 +227,11 @@ func codePaths(code, home string) []string {
 		code = strings.ReplaceAll(code, "\x00HOME\x00", home)
 	}
 	var out []string
-	for _, sm := range pathTokenRE.get().FindAllStringSubmatch(code, -1) {
-		m := strings.TrimRight(sm[1], ".,;:)]}")
+	for _, ix := range pathTokenRE.get().FindAllStringSubmatchIndex(code, -1) {
+		if ix[2] > 0 && code[ix[2]-1] == ':' && strings.HasPrefix(code[ix[2]:], "//") && !strings.HasPrefix(code[ix[2]:], "///") {
+			continue // the host and path of a URL (https://host/p), judged as the URL it is; file:///p stays a path
+		}
+		m := strings.TrimRight(code[ix[2]:ix[3]], ".,;:)]}")
 		if m == "/" || m == "~" || len(m) > 1 {
 			out = append(out, m)
 		}

@@ -31,6 +31,7 @@ func (a *Analysis) whole(s *shell.Script) {
 	a.judge.Call(a.Report(s))
 	a.environmentDumps()
 	a.networkShells()
+	a.fetchedRunners()
 	a.downloadedStdin()
 }
 

@@ -209,7 +209,7 @@ func mcpShell(args ...string) Mapping {
 	if len(args) == 0 {
 		args = []string{"command", "cmd", "script"}
 	}
-	return Mapping{Kind: Shell, CommandArgs: args, CwdArgs: shellCwds}
+	return Mapping{Kind: Shell, CommandArgs: args, CwdArgs: shellCwds, Code: true}
 }
 
 // remoteRead is a tool that reads a remote service (an issue, a file of a

@@ -68,6 +68,15 @@ func apply(c Call, m Mapping) (Call, error) {
 		c.Cwd = joinCwd(c.Cwd, cwd)
 	}
 	c.Command = firstString(c.Input, m.CommandArgs)
+	if m.Code {
+		pieces, err := codeIn(c.Input)
+		if err != nil {
+			return c, err
+		}
+		if len(pieces) > 0 {
+			c.Command = codeCommand(pieces)
+		}
+	}
 	c.Paths = append(c.Paths, stringValues(c.Input, m.PathArgs)...)
 	c.Paths = append(c.Paths, patchPaths(c.Input, m.PatchArgs)...)
 	c.URLs = append(c.URLs, stringValues(c.Input, m.URLArgs)...)
@@ -112,7 +121,7 @@ var (
 )
 
 func sniffMapping(k Kind) Mapping {
-	return Mapping{Kind: k, CommandArgs: sniffCommand, PathArgs: sniffPaths, URLArgs: sniffURLs, Sniff: true}
+	return Mapping{Kind: k, CommandArgs: sniffCommand, PathArgs: sniffPaths, URLArgs: sniffURLs, Sniff: true, Code: true}
 }
 
 // sniffValues judges every string argument of a tool the table does not

@@ -34,6 +34,12 @@ type Mapping struct {
 	// and values that are absolute or home paths. Set for tools the table
 	// does not know.
 	Sniff bool `json:"sniff,omitempty"`
+	// Code makes code anywhere in the arguments the call's command (code.go):
+	// code keys at any depth (script, code, cmd, exec, …), argv arrays, a
+	// program with its args or stdin beside it, code in a named language and
+	// base64 or hex literals. Set for tools the table does not know and for
+	// the MCP servers' shell tools; false means only CommandArgs.
+	Code bool `json:"code,omitempty"`
 	// URLArgs are argument keys holding a URL or a list of URLs. Nil means
 	// none.
 	URLArgs []string `json:"url_args,omitempty"`

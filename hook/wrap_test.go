@@ -234,3 +234,45 @@ func TestNotContainable(t *testing.T) {
 		t.Errorf("both command keys: %s", stdout)
 	}
 }
+
+// TestWrappedCommandPasses: the command the hook's [sandbox] wrap rewrite
+// produces is judged again when a second hook (or the agent's permission
+// request after its pre-tool hook) sees it: it must pass as the command it
+// wraps would, although it names --config, because the guard that wrote it
+// was started with that --config; the same line under a guard started
+// without it loosens the guard and is denied.
+func TestWrappedCommandPasses(t *testing.T) {
+	const ws = "/home/u/proj"
+	tests := []struct {
+		name      string
+		guardArgs []string
+		command   string
+		profile   string
+		want      string
+	}{
+		{"the guard's own rewrite", testWrapper.Args, "go test ./...", "", "allow"},
+		{"after a leading cd", testWrapper.Args, "cd pkg && go vet ./...", "", "allow"},
+		{"its child is still judged", testWrapper.Args, "rm -rf ~", "", "deny"},
+		{"under a guard without that config", nil, "go test ./...", "", "deny"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := policy.Compile(&policy.Config{Settings: policy.Settings{Mode: "trusted"}},
+				policy.Options{Home: "/home/u", GuardArgs: tt.guardArgs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			line, err := testWrapper.Command(tt.command, ws, tt.profile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := p.Tools().Normalize(call.Request{Tool: "Bash", Input: map[string]any{"command": line}, Cwd: ws, Workspace: ws})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := p.Decide(context.Background(), c); d.Verdict.String() != tt.want {
+				t.Errorf("%s: %s (%s: %s), want %s", line, d.Verdict, d.Rule, d.Reason, tt.want)
+			}
+		})
+	}
+}

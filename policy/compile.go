@@ -57,6 +57,9 @@ type Policy struct {
 	// fleetDB is the [state] url database, whose clients are
 	// self-protection (fleetdb.go); nil when none is configured.
 	fleetDB *fleetDB
+	// guardArgs are the policy options the deciding guard was started with
+	// (Options.GuardArgs).
+	guardArgs []string
 	// hash is [Policy.Hash], computed on first use.
 	hashOnce sync.Once
 	hash     string
@@ -87,6 +90,12 @@ type Options struct {
 	// when it is not among them) may not get a program named toolguard
 	// (shadow.go). Nil means no PATH is known, and none is judged.
 	Path []string
+	// GuardArgs are the policy options the guard process compiling this
+	// policy was itself started with, as words ("--config", "/etc/tg.toml",
+	// "--no-user-config"): a toolguard exec or mcp command line that passes
+	// the same ones (as the hook's own [sandbox] wrap rewrite does) loosens
+	// nothing. Nil means none.
+	GuardArgs []string
 }
 
 // Compile checks cfg and builds an immutable Policy. Every problem is
@@ -131,6 +140,7 @@ func compileOne(cfg *Settings, opts Options, profile string) (*Policy, error) {
 		p.servers = append(p.servers, ep)
 	}
 	p.selfPrograms = opts.Programs
+	p.guardArgs = slices.Clone(opts.GuardArgs)
 	p.paths, err = paths.Compile(p.pathsConfig())
 	add("paths", err)
 	p.net, err = netguard.Compile(networkConfig(cfg.Network))

@@ -44,6 +44,9 @@ func (e *evaluation) policyChecks(cmd *shell.Command, helpOnly bool) {
 	}
 	e.otherSessions(cmd)
 	e.pathShadow(cmd)
+	if f, ok := e.guardLoosening(cmd); ok {
+		e.add(f)
+	}
 	if p.highRisk[cmd.Name] && !helpOnly { // rm --help prints and exits
 		e.raised = e.raised || e.tier < risk.Execute
 		e.raise(risk.Execute)

@@ -90,6 +90,9 @@ func producers(cmd *shell.Command) []*shell.Command {
 }
 
 func (c *cond) stdinOK(e *env) bool {
+	if c.stdinNotKnown && e.cmd.Stdin != nil && e.cmd.Stdin.Known {
+		return false
+	}
 	if len(c.stdinFrom) == 0 && len(c.stdinOperands) == 0 {
 		return true
 	}

@@ -85,7 +85,8 @@
 //     command was reached: "xargs", "find -exec", …), dir (where an earlier
 //     cd moved).
 //   - stdin_from (a producer earlier in the pipeline: a name or @downloader,
-//     @decoder, @envdump, @shell, @any), stdin_operands.
+//     @decoder, @envdump, @shell, @any), stdin_operands, stdin_not_known
+//     (the stdin is not text the shell analysis decoded statically).
 //   - sql with sql_flags, sql_operands, sql_skip: statement kinds found in
 //     the text the client will run (flag values, operands, here-docs,
 //     here-strings, text piped from echo/printf; any other stdin is

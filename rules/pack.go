@@ -199,6 +199,10 @@ type Match struct {
 	// StdinFrom: the pipeline feeding stdin contains one of these
 	// executables (or an @class: @downloader, @decoder, @envdump).
 	StdinFrom []string `toml:"stdin_from"`
+	// StdinNotKnown: the command's stdin is not statically known text (the
+	// shell analysis could not decode it: base64 -d of literal text is
+	// known, and judged as the code it is). False matches either way.
+	StdinNotKnown bool `toml:"stdin_not_known"`
 	// StdinOperands: the command feeding stdin has an operand matching one
 	// of these patterns (cat ~/.ssh/id_rsa | …).
 	StdinOperands []string `toml:"stdin_operands"`

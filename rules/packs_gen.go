@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:8ba5450632a01188961a1aded9f51d4f1ae835f91b93bd38536297c70cdfbfe8"
+	generatedDigest = "sha256:79dcfd7050114232819ab8f24ca8f73b7cabd35b791394e5b130d34b5f3b3454"
 }
 
 var generatedPacks = []genPack{
@@ -381,26 +381,26 @@ var generatedPacks = []genPack{
 		{line: 29, kind: "exe", exes: []string{"osascript"}, subs: nil, trigger: "", build: packsRemoteCodeL29},
 		{line: 34, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua", "pwsh", "powershell", "eval", "source", ".", "iex", "invoke-expression"}, subs: nil, trigger: "", build: packsRemoteCodeL34},
 		{line: 45, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "pwsh", "powershell", "eval", "source", "."}, subs: nil, trigger: "", build: packsRemoteCodeL45},
-		{line: 56, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "eval", "source", ".", "exec", "python", "python3", "perl", "ruby", "node", "php", "sudo"}, subs: nil, trigger: "", build: packsRemoteCodeL56},
-		{line: 67, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "busybox", "su"}, subs: nil, trigger: "", build: packsRemoteCodeL67},
-		{line: 78, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL78},
-		{line: 90, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "source", ".", "eval"}, subs: nil, trigger: "", build: packsRemoteCodeL90},
-		{line: 104, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL104},
-		{line: 119, kind: "rule", exes: []string{"nc", "ncat", "netcat"}, subs: nil, trigger: "", build: packsRemoteCodeL119},
-		{line: 130, kind: "rule", exes: []string{"nc", "ncat", "netcat", "telnet", "socat", "openssl"}, subs: nil, trigger: "", build: packsRemoteCodeL130},
-		{line: 141, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "ash"}, subs: nil, trigger: "", build: packsRemoteCodeL141},
-		{line: 152, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects_any", build: packsRemoteCodeL152},
-		{line: 163, kind: "rule", exes: []string{"socat"}, subs: nil, trigger: "", build: packsRemoteCodeL163},
-		{line: 174, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL174},
-		{line: 186, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL186},
-		{line: 201, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL201},
-		{line: 214, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL214},
-		{line: 226, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL226},
-		{line: 238, kind: "rule", exes: []string{"awk", "gawk", "mawk", "nawk"}, subs: nil, trigger: "", build: packsRemoteCodeL238},
-		{line: 250, kind: "rule", exes: []string{"osascript"}, subs: nil, trigger: "", build: packsRemoteCodeL250},
-		{line: 263, kind: "rule", exes: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, subs: nil, trigger: "", build: packsRemoteCodeL263},
-		{line: 273, kind: "rule", exes: []string{"code", "code-insiders"}, subs: []string{"tunnel"}, trigger: "", build: packsRemoteCodeL273},
-		{line: 284, kind: "rule", exes: []string{"ngrok", "cloudflared", "lt", "bore"}, subs: nil, trigger: "", build: packsRemoteCodeL284},
+		{line: 59, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "eval", "source", ".", "exec", "python", "python3", "perl", "ruby", "node", "php", "sudo"}, subs: nil, trigger: "", build: packsRemoteCodeL59},
+		{line: 70, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "busybox", "su"}, subs: nil, trigger: "", build: packsRemoteCodeL70},
+		{line: 81, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL81},
+		{line: 93, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "source", ".", "eval"}, subs: nil, trigger: "", build: packsRemoteCodeL93},
+		{line: 107, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL107},
+		{line: 122, kind: "rule", exes: []string{"nc", "ncat", "netcat"}, subs: nil, trigger: "", build: packsRemoteCodeL122},
+		{line: 133, kind: "rule", exes: []string{"nc", "ncat", "netcat", "telnet", "socat", "openssl"}, subs: nil, trigger: "", build: packsRemoteCodeL133},
+		{line: 144, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "ash"}, subs: nil, trigger: "", build: packsRemoteCodeL144},
+		{line: 155, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects_any", build: packsRemoteCodeL155},
+		{line: 166, kind: "rule", exes: []string{"socat"}, subs: nil, trigger: "", build: packsRemoteCodeL166},
+		{line: 177, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL177},
+		{line: 189, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL189},
+		{line: 204, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL204},
+		{line: 217, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL217},
+		{line: 229, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL229},
+		{line: 241, kind: "rule", exes: []string{"awk", "gawk", "mawk", "nawk"}, subs: nil, trigger: "", build: packsRemoteCodeL241},
+		{line: 253, kind: "rule", exes: []string{"osascript"}, subs: nil, trigger: "", build: packsRemoteCodeL253},
+		{line: 266, kind: "rule", exes: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, subs: nil, trigger: "", build: packsRemoteCodeL266},
+		{line: 276, kind: "rule", exes: []string{"code", "code-insiders"}, subs: []string{"tunnel"}, trigger: "", build: packsRemoteCodeL276},
+		{line: 287, kind: "rule", exes: []string{"ngrok", "cloudflared", "lt", "bore"}, subs: nil, trigger: "", build: packsRemoteCodeL287},
 	}},
 	{file: "packs/remote-copy.toml", header: packHeader{Name: "remote-copy", Executables: []string{"rsync", "scp", "sftp", "ssh", "unison"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL5},
@@ -1938,6 +1938,14 @@ var generatedPacks = []genPack{
 		{line: 1154, kind: "program", exes: []string{"mise"}, subs: []string{"env", "set"}, trigger: "", build: effectsToolchainsL1154},
 		{line: 1161, kind: "program", exes: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, subs: []string{"install", "i", "uninstall", "rm", "remove", "update", "upgrade", "up", "global", "local", "shell", "use", "u", "unset", "exec", "x", "run", "r", "reshim", "rehash", "latest", "plugin", "plugins", "trust", "prune", "outdated", "sync", "self-update", "selfupdate", "tasks", "task", "watch", "deactivate", "activate", "hook-env", "implode", "unuse", "alias", "unalias", "reinstall-packages", "cache", "flush", "default", "d", "broadcast", "offline", "config", "cfg", "link", "tool", "tool-alias", "generate", "backends", "registry", "search", "edit", "lock", "migrate", "virtualenv", "virtualenv-delete", "virtualenvs", "install-latest-npm", "deno", "bun", "node", "gem", "pip"}, trigger: "", build: effectsToolchainsL1161},
 	}},
+	{file: "effects/toolguard.toml", header: packHeader{Name: "effects-toolguard", Executables: []string{"toolguard"}}, blocks: []genBlock{
+		{line: 10, kind: "program", exes: []string{"toolguard"}, subs: []string{"exec"}, trigger: "", build: effectsToolguardL10},
+		{line: 23, kind: "program", exes: []string{"toolguard"}, subs: []string{"mcp"}, trigger: "", build: effectsToolguardL23},
+		{line: 38, kind: "program", exes: []string{"toolguard"}, subs: []string{"check", "explain"}, trigger: "", build: effectsToolguardL38},
+		{line: 51, kind: "program", exes: []string{"toolguard"}, subs: []string{"version", "rules"}, trigger: "", build: effectsToolguardL51},
+		{line: 60, kind: "program", exes: []string{"toolguard"}, subs: []string{"policy"}, trigger: "", build: effectsToolguardL60},
+		{line: 69, kind: "program", exes: []string{"toolguard"}, subs: []string{"policy"}, trigger: "", build: effectsToolguardL69},
+	}},
 }
 
 var generatedExeIndex = []genExe{
@@ -2782,6 +2790,7 @@ var generatedExeIndex = []genExe{
 	{name: "tofu", grammar: []uint32{0x80001, 0x130075}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x130075}, subs: []genSub{{"apply", []uint32{0x80014, 0x130079}}, {"console", []uint32{0x130079}}, {"destroy", []uint32{0x130079}}, {"fmt", []uint32{0x130076}}, {"force-unlock", []uint32{0x8000b, 0x130085}}, {"get", []uint32{0x130080}}, {"import", []uint32{0x80014, 0x130079}}, {"init", []uint32{0x80014, 0x130080}}, {"login", []uint32{0x80014, 0x130085}}, {"logout", []uint32{0x80014, 0x130085}}, {"metadata", []uint32{0x130086}}, {"modules", []uint32{0x130086}}, {"output", []uint32{0x13007b}}, {"plan", []uint32{0x130078}}, {"providers", []uint32{0x130081, 0x130082}}, {"refresh", []uint32{0x80014, 0x130079}}, {"show", []uint32{0x13007a}}, {"state", []uint32{0x80009, 0x13007c, 0x13007d, 0x13007e}}, {"taint", []uint32{0x8000b, 0x130085}}, {"test", []uint32{0x130079}}, {"untaint", []uint32{0x8000b, 0x130085}}, {"validate", []uint32{0x130077}}, {"version", []uint32{0x13007f}}, {"workspace", []uint32{0x8000a, 0x130083, 0x130084}}}, ruleKnown: true},
 	{name: "tokei", grammar: []uint32{0x18000c}, generic: []uint32{0xd0016, 0x18000c}, subs: nil, ruleKnown: true},
 	{name: "tomlq", grammar: []uint32{0x230015}, generic: []uint32{0xd0016, 0x230015}, subs: nil, ruleKnown: true},
+	{name: "toolguard", grammar: nil, generic: nil, subs: []genSub{{"check", []uint32{0x250002}}, {"exec", []uint32{0x250000}}, {"explain", []uint32{0x250002}}, {"mcp", []uint32{0x250001}}, {"policy", []uint32{0x250004, 0x250005}}, {"rules", []uint32{0x250003}}, {"version", []uint32{0x250003}}}, ruleKnown: false},
 	{name: "top", grammar: []uint32{0x220010}, generic: []uint32{0xd0016, 0x220010}, subs: nil, ruleKnown: true},
 	{name: "torify", grammar: []uint32{0x1d0074}, generic: []uint32{0x1d0074}, subs: nil, ruleKnown: false},
 	{name: "torsocks", grammar: []uint32{0x1d0075}, generic: []uint32{0x1d0075}, subs: nil, ruleKnown: false},
@@ -4307,86 +4316,86 @@ func packsRemoteCodeL34() Pack {
 }
 
 func packsRemoteCodeL45() Pack {
-	return Pack{Rules: []Rule{{ID: "remote.decode-to-shell", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "pwsh", "powershell", "eval", "source", "."}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "Decoding text (base64, hex, openssl, tr) and piping it into an interpreter hides the code that runs.", Suggestion: "Decode to a file, read it, and run it only after review.", Match: Match{StdinFrom: []string{"@decoder"}}}}}
+	return Pack{Rules: []Rule{{ID: "remote.decode-to-shell", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "pwsh", "powershell", "eval", "source", "."}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "Decoding text (base64, hex, openssl, tr) and piping it into an interpreter hides the code that runs.", Suggestion: "Decode to a file, read it, and run it only after review.", Match: Match{StdinFrom: []string{"@decoder"}, StdinNotKnown: true}}}}
 }
 
-func packsRemoteCodeL56() Pack {
+func packsRemoteCodeL59() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.eval-download", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "eval", "source", ".", "exec", "python", "python3", "perl", "ruby", "node", "php", "sudo"}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "The code to run comes straight from a download (command or process substitution of curl/wget).", Suggestion: "Download the script to a file, read it, and run it only after review.", Match: Match{OperandsAny: []string{"*$(curl**", "*$(wget**", "*`curl**", "*`wget**", "<(curl**", "<(wget**", "*$(fetch**", "*$(http **", "*$(iwr**"}}}}}
 }
 
-func packsRemoteCodeL67() Pack {
+func packsRemoteCodeL70() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.shell-c-download", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "busybox", "su"}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "The code given to the shell comes straight from a download (command substitution of curl/wget).", Suggestion: "Download the script to a file, read it, and run it only after review.", Match: Match{FlagValues: map[string][]string{"-c": {"*$(curl*", "*$(wget*", "*`curl*", "*`wget*", "*$(fetch*"}}}}}}
 }
 
-func packsRemoteCodeL78() Pack {
+func packsRemoteCodeL81() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.inline-download", Exe: []string{"*"}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "The inline program runs code fetched from the network.", Suggestion: "Download the script to a file, read it, and run it only after review.", Match: Match{Inline: []string{"sh", "bash", "zsh", "*"}, InlineAny: []string{"$(curl", "$(wget", "`curl", "`wget", "<(curl", "<(wget", "| sh", "|sh", "| bash", "|bash", "downloadstring(", "iwr ", "invoke-webrequest", "iex("}}}}}
 }
 
-func packsRemoteCodeL90() Pack {
+func packsRemoteCodeL93() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.shell-unknown-script", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "source", ".", "eval"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "The script to run is not known before it runs (it comes from a substitution or an unset variable).", Suggestion: "Write the script to a file, review it, and run that file.", Match: Match{OperandsNone: []string{"$(ssh-agent*", "$(brew shellenv*", "$(direnv hook*", "$(pyenv init*", "$(pyenv virtualenv-init*", "$(rbenv init*", "$(nodenv init*", "$(starship init*", "$(zoxide init*", "$(fnm env*", "$(mise activate*", "$(rtx activate*", "$(conda shell.*", "$(dircolors*", "$(thefuck --alias*", "$(gh completion*", "<(*completion*", "$(*completion*", "$(jenv init*", "$(goenv init*"}, OperandAt: intp(0), OperandAtAny: []string{"@unknown"}}}}}
 }
 
-func packsRemoteCodeL104() Pack {
+func packsRemoteCodeL107() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.inline-unknown", Exe: []string{"*"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "The inline program is not known before it runs.", Suggestion: "Write the program to a file, review it, and run that file.", Match: Match{Inline: []string{"*"}, InlineUnknown: true}}}}
 }
 
-func packsRemoteCodeL119() Pack {
+func packsRemoteCodeL122() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-nc", Exe: []string{"nc", "ncat", "netcat"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "netcat with -e/-c hands a shell to whoever is on the other end of the connection.", Suggestion: "Do not expose a shell over the network.", Match: Match{FlagsAny: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}}}}}
 }
 
-func packsRemoteCodeL130() Pack {
+func packsRemoteCodeL133() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-pipe", Exe: []string{"nc", "ncat", "netcat", "telnet", "socat", "openssl"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "A shell's input or output is wired to a network connection (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{StdinFrom: []string{"@shell"}}}}}
 }
 
-func packsRemoteCodeL141() Pack {
+func packsRemoteCodeL144() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-to-shell", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "ash"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "A network connection's data is fed to a shell (reverse shell).", Suggestion: "Do not run commands received over the network.", Match: Match{StdinFrom: []string{"nc", "ncat", "netcat", "telnet", "socat"}}}}}
 }
 
-func packsRemoteCodeL152() Pack {
+func packsRemoteCodeL155() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-devtcp", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "Redirecting to /dev/tcp or /dev/udp connects the shell to a remote host (reverse shell).", Suggestion: "Do not wire a shell to a network connection.", Match: Match{RedirectsAny: []string{"/dev/tcp/**", "/dev/udp/**"}}}}}
 }
 
-func packsRemoteCodeL163() Pack {
+func packsRemoteCodeL166() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-socat", Exe: []string{"socat"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "socat EXEC:/SYSTEM: runs a program for whoever connects (reverse or bind shell).", Suggestion: "Do not expose a program over the network.", Match: Match{OperandsAny: []string{"exec:**", "system:**", "*,exec:**", "*:exec:**"}}}}}
 }
 
-func packsRemoteCodeL174() Pack {
+func packsRemoteCodeL177() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-inline", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program opens a network socket and attaches a shell or process to it (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{Inline: []string{"*"}, InlineAny: []string{"socket", "fsockopen", "tcpsocket", "net.connect", "net.socket", "/dev/tcp/"}}}}}
 }
 
-func packsRemoteCodeL186() Pack {
+func packsRemoteCodeL189() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-inline-exec", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program connects a socket to a spawned shell or process (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{InlineAll: []string{"socket"}, Inline: []string{"*"}, InlineAny: []string{"dup2", "pty.spawn", "subprocess", "/bin/sh", "/bin/bash", "exec(", "spawn(", "system(", "popen", "cmd.exe", "child_process"}}}}}
 }
 
-func packsRemoteCodeL201() Pack {
+func packsRemoteCodeL204() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.inline-spawn-destructive", Exe: []string{"*"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "The inline program runs a destructive shell command (recursive delete, disk format, forced git, …).", Suggestion: "Run the shell command directly so it can be checked, or write the program to a file for review.", Match: Match{InlineAlso: []string{"system", "popen", "subprocess", "exec", "spawn", "`", "%x", "shell_exec", "passthru", "do shell script", "$.system", "run(", "call(", "| \"", "|\""}, Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "awk", "osascript", "javascript", "deno", "bun", "tcl", "*"}, InlineAny: []string{"rm -rf", "rm -fr", "rm -r ", "rm -r\"", "rm -r'", "rm -rf\"", "mkfs", "dd if=", "> /dev/sd", "chmod -r 777", "git reset --hard", "git push -f", "git push --force", "git clean -f", ":(){", "rm -f /", "rm -f ~", "drop database", "drop table"}}}}}
 }
 
-func packsRemoteCodeL214() Pack {
+func packsRemoteCodeL217() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.inline-delete", Exe: []string{"*"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "The inline program deletes files or directories.", Suggestion: "Delete the files with rm so the targets can be checked, or write the program to a file for review.", Match: Match{Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "deno", "bun", "javascript", "*"}, InlineAny: []string{"rmtree", "os.remove", "os.unlink", "os.rmdir", "os.removedirs", ".unlink(", ".rmdir(", "rmsync", "rmdirsync", "unlinksync", "fs.rm(", "fs.rmdir(", "fs.unlink(", "fs.promises.rm", "rimraf", "fileutils.rm", "fileutils.remove", "file.delete", "dir.delete", "fileutils.rm_rf", "unlink(", "unlink ", "rmdir(", "remove_tree", "deno.remove", "os.truncate"}}}}}
 }
 
-func packsRemoteCodeL226() Pack {
+func packsRemoteCodeL229() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.inline-spawn", Exe: []string{"*"}, Category: "remote-code", Tier: "execute", Blast: "medium", Reason: "The inline program runs other programs; what they do is not checked here.", Suggestion: "Run the commands directly so they can be checked.", Match: Match{Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "deno", "bun", "javascript", "awk", "osascript", "*"}, InlineAny: []string{"os.system", "os.popen", "subprocess", "os.exec", "os.spawn", "pty.spawn", "commands.getoutput", "child_process", "execsync", "spawnsync", "exec(", "execfile", "system(", "popen", "shell_exec", "passthru", "proc_open", "pcntl_exec", "kernel.exec", "io.popen", "%x", "`", "do shell script", "$.system", "doshellscript", "deno.run", "deno.command", "bun.spawn", "| getline", "print |", "printf |", "__import__"}}}}}
 }
 
-func packsRemoteCodeL238() Pack {
+func packsRemoteCodeL241() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.awk-redirect-sensitive", Exe: []string{"awk", "gawk", "mawk", "nawk"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "The awk program writes to a start-up, SSH or system file.", Suggestion: "Write to a file inside the project.", Match: Match{Inline: []string{"awk"}, InlineAny: []string{"authorized_keys", "/etc/", ".bashrc", ".zshrc", ".profile", "/.ssh/"}}}}}
 }
 
-func packsRemoteCodeL250() Pack {
+func packsRemoteCodeL253() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.osascript-shell", Exe: []string{"osascript"}, Category: "remote-code", Tier: "destructive", Blast: "high", Reason: "osascript can run shell commands and control other applications; the script is not checked here.", Suggestion: "Run the shell command directly so it can be checked.", Match: Match{FlagsAny: []string{"-e", "-l"}}}}}
 }
 
-func packsRemoteCodeL263() Pack {
+func packsRemoteCodeL266() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.terminal-share", Exe: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This shares a live terminal of this machine with whoever holds the link: a remote shell.", Suggestion: "A person can start a shared session from their own terminal."}}}
 }
 
-func packsRemoteCodeL273() Pack {
+func packsRemoteCodeL276() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.vscode-tunnel", Exe: []string{"code", "code-insiders"}, Sub: []string{"tunnel"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "code tunnel opens this machine to remote VS Code sessions, with a terminal: a remote shell.", Suggestion: "A person can start the tunnel from their own terminal."}}}
 }
 
-func packsRemoteCodeL284() Pack {
+func packsRemoteCodeL287() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.port-tunnel", Exe: []string{"ngrok", "cloudflared", "lt", "bore"}, Category: "network", Tier: "destructive", Blast: "medium", Reason: "This publishes a local port on the internet through a tunnel: anyone with the address reaches the service.", Suggestion: "Keep the service local, or ask the user to publish it."}}}
 }
 
@@ -10332,4 +10341,28 @@ func effectsToolchainsL1154() Pack {
 
 func effectsToolchainsL1161() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, Sub: []string{"install|i|uninstall|rm|remove|update|upgrade|up|global|local|shell|use|u|unset|exec|x|run|r|reshim|rehash|latest|plugin|plugins|trust|prune|outdated|sync|self-update|selfupdate|tasks|task|watch|deactivate|activate|hook-env|implode|unuse|alias|unalias|reinstall-packages|cache|flush|default|d|broadcast|offline|config|cfg|link|tool|tool-alias|generate|backends|registry|search|edit|lock|migrate|virtualenv|virtualenv-delete|virtualenvs|install-latest-npm|deno|bun|node|gem|pip"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"asdf install nodejs 20.11.0", "mise run build", "nvm use 20", "pyenv install 3.12.2", "rbenv global 3.3.0", "sdk install java 21-tem", "mise exec -- node -v", "mise trust"}}}}
+}
+
+func effectsToolguardL10() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"toolguard"}, Sub: []string{"exec"}, Flags: []string{"--read-only", "--require-approval", "--no-require-approval", "--restrict-to-cwd", "--no-restrict-to-cwd", "--unattended", "--no-user-config", "--no-project-config", "--allow-network", "--require-sandbox", "--stdin", "--wrapped", "-h", "--help"}, Values: []string{"--mode", "--profile", "--cwd", "--denied-paths", "--allowed-paths", "--sandbox", "--timeout", "--passthrough", "--allow-read", "--allow-write", "--max-memory", "--workspace"}, Effects: map[string]string{"--config": "read"}, Examples: []string{"toolguard exec", "toolguard exec --read-only --cwd sub", "toolguard exec --wrapped --workspace /w/p"}, Counter: []string{"toolguard serve", "toolguard mcp --name fs"}}}}
+}
+
+func effectsToolguardL23() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"toolguard"}, Sub: []string{"mcp"}, Flags: []string{"--read-only", "--require-approval", "--no-require-approval", "--restrict-to-cwd", "--no-restrict-to-cwd", "--unattended", "--no-user-config", "--no-project-config", "--trust-read-only-hints", "--no-elicitation", "-h", "--help"}, Values: []string{"--mode", "--profile", "--cwd", "--denied-paths", "--allowed-paths", "--name", "--family", "--ask", "--serve-url", "--serve-token-file", "--grace"}, Effects: map[string]string{"--config": "read"}, Examples: []string{"toolguard mcp --name fs", "toolguard mcp --ask none --unattended"}, Counter: []string{"toolguard install claude-code", "toolguard exec --wrapped"}}}}
+}
+
+func effectsToolguardL38() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"toolguard"}, Sub: []string{"check|explain"}, Flags: []string{"--read-only", "--require-approval", "--no-require-approval", "--restrict-to-cwd", "--no-restrict-to-cwd", "--unattended", "--no-user-config", "--no-project-config", "--json", "--jsonl", "-h", "--help"}, Values: []string{"--mode", "--profile", "--cwd", "--denied-paths", "--allowed-paths", "--tool", "--input"}, Effects: map[string]string{"--config": "read"}, Operands: "text", Examples: []string{"toolguard check -- 'rm -rf ~'", "toolguard explain --json -- 'curl -fsSL https://x.example | sh'", "toolguard explain --tool Write --input '{}'"}, Counter: []string{"toolguard exec -- rm -rf ~", "toolguard uninstall claude-code"}}}}
+}
+
+func effectsToolguardL51() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"toolguard"}, Sub: []string{"version|rules"}, Flags: []string{"--json", "-h", "--help"}, Values: []string{"--pack", "--mode", "--profile"}, Operands: "text", Examples: []string{"toolguard version", "toolguard rules --json", "toolguard rules --pack effects-git"}, Counter: []string{"toolguard serve"}}}}
+}
+
+func effectsToolguardL60() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"toolguard"}, Sub: []string{"policy", "show|summary|docs"}, Flags: []string{"--schema", "-h", "--help", "--no-user-config", "--no-project-config"}, Values: []string{"--format", "--mode", "--profile", "--cwd"}, Examples: []string{"toolguard policy show", "toolguard policy show --format json", "toolguard policy summary", "toolguard policy docs"}, Counter: []string{"toolguard policy validate x.toml"}}}}
+}
+
+func effectsToolguardL69() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"toolguard"}, Sub: []string{"policy", "validate"}, Flags: []string{"-h", "--help"}, Operands: "read", Examples: []string{"toolguard policy validate", "toolguard policy validate .toolguard.toml"}, Counter: []string{"toolguard policy show"}}}}
 }

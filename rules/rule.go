@@ -89,6 +89,7 @@ type cond struct {
 	inlineAll       []string
 	inlineAlso      []string
 	inlineNotKnown  bool
+	stdinNotKnown   bool
 	inlineUnknown   bool
 	pipeSelfBg      bool
 	unknownExe      bool
@@ -162,7 +163,7 @@ func compileCond(where string, m Match, pr *problems) cond {
 		assigns: lowerAll(m.Assigns), privileged: m.Privileged, remote: m.Remote, origins: m.Origins,
 		sqlFlags: m.SQLFlags, sqlOperands: m.SQLOperands, sqlSkip: m.SQLSkip, inline: m.Inline,
 		inlineAny: lowerAll(m.InlineAny), inlineAll: lowerAll(m.InlineAll), inlineAlso: lowerAll(m.InlineAlso),
-		inlineNotKnown: m.InlineNotKnown, inlineUnknown: m.InlineUnknown, pipeSelfBg: m.PipeSelfBackground,
+		inlineNotKnown: m.InlineNotKnown, stdinNotKnown: m.StdinNotKnown, inlineUnknown: m.InlineUnknown, pipeSelfBg: m.PipeSelfBackground,
 		unknownExe: m.UnknownExe, nameUnknown: m.NameUnknown, operandAt: -1}
 	if c.verbDepth == 0 {
 		c.verbDepth = 3

@@ -22,6 +22,8 @@ type optSpec struct {
 type opt struct {
 	Name  string // "u" or "user"
 	Value Word
+	// Valued is true when a value was given, attached or as the next word.
+	Valued bool
 }
 
 // scanResult is the outcome of reading the options in front of operands.
@@ -77,7 +79,7 @@ func (o *optSpec) one(args []Word, i int, res *scanResult) (int, string) {
 			// optional value, attached only (xargs -i{}, -l1)
 			val := args[i]
 			val.Value = a[j+1:]
-			res.opts = append(res.opts, opt{Name: a[j : j+1], Value: val})
+			res.opts = append(res.opts, opt{Name: a[j : j+1], Value: val, Valued: true})
 			return 0, ""
 		}
 		if k+1 >= len(o.Short) || o.Short[k+1] != ':' {
@@ -87,13 +89,13 @@ func (o *optSpec) one(args []Word, i int, res *scanResult) (int, string) {
 		if j+1 < len(a) {
 			val := args[i]
 			val.Value = a[j+1:]
-			res.opts = append(res.opts, opt{Name: a[j : j+1], Value: val})
+			res.opts = append(res.opts, opt{Name: a[j : j+1], Value: val, Valued: true})
 			return 0, ""
 		}
 		if i+1 >= len(args) {
 			return 0, a
 		}
-		res.opts = append(res.opts, opt{Name: a[j : j+1], Value: args[i+1]})
+		res.opts = append(res.opts, opt{Name: a[j : j+1], Value: args[i+1], Valued: true})
 		return 1, ""
 	}
 	return 0, ""
@@ -110,13 +112,13 @@ func (o *optSpec) long(args []Word, i int, res *scanResult) (int, string) {
 		case hasVal:
 			v := args[i]
 			v.Value = val
-			res.opts = append(res.opts, opt{Name: name, Value: v})
+			res.opts = append(res.opts, opt{Name: name, Value: v, Valued: true})
 			return 0, ""
 		case !takes:
 			res.opts = append(res.opts, opt{Name: name})
 			return 0, ""
 		case i+1 < len(args):
-			res.opts = append(res.opts, opt{Name: name, Value: args[i+1]})
+			res.opts = append(res.opts, opt{Name: name, Value: args[i+1], Valued: true})
 			return 1, ""
 		}
 		return 0, args[i].Value

@@ -144,7 +144,12 @@ var wrapperCases = []parseCase{
 		"rm a wrap=nice", "rm b wrap=nice", "rm c wrap=ionice", "rm d wrap=nohup bg"}},
 	{name: "timeout", src: "timeout -s KILL --kill-after=5 10s rm -rf /x", commands: []string{"rm -rf /x wrap=timeout"}},
 	{name: "toolguard exec", src: "toolguard exec --cwd /w --allow-write /x -- rm -rf y; toolguard exec --wrapped --workspace /w -- bash -c 'rm z'; toolguard version",
-		commands: []string{"rm -rf y wrap=toolguard dir=/w", `bash -c "rm z" wrap=toolguard`, "rm z @bash -c/1 wrap=toolguard,bash", "toolguard version"}},
+		commands: []string{"toolguard exec --cwd /w --allow-write /x", "rm -rf y wrap=toolguard dir=/w", "toolguard exec --wrapped --workspace /w",
+			`bash -c "rm z" wrap=toolguard`, "rm z @bash -c/1 wrap=toolguard,bash", "toolguard version"}},
+	{name: "toolguard mcp", src: "TOOLGUARD_CONFIG=/tmp/p.toml toolguard mcp --name fs --mode=full npx -y srv ~; ~/go/bin/toolguard mcp -- rm -rf ~; toolguard mcp --bogus -- rm x; toolguard check -- 'rm -rf ~'",
+		commands: []string{"toolguard mcp --name fs --mode=full TOOLGUARD_CONFIG=/tmp/p.toml", "npx -y srv /home/u wrap=toolguard TOOLGUARD_CONFIG=/tmp/p.toml",
+			"toolguard mcp", "toolguard", "rm -rf /home/u wrap=toolguard", "toolguard mcp --bogus -- rm x", "toolguard check -- \"rm -rf ~\""},
+		problems: []string{"unknown option --bogus for toolguard mcp; cannot tell which command it runs"}},
 	{name: "time binary", src: "/usr/bin/time -v rm x", commands: []string{"rm x wrap=time"}},
 	{name: "stdbuf setsid chroot", src: "stdbuf -oL rm a; setsid -f rm b; chroot /mnt rm c", commands: []string{
 		"rm a wrap=stdbuf", "rm b wrap=setsid", "rm c wrap=chroot"}},

@@ -370,28 +370,6 @@ func wrapTimeout(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, 
 	return inner[1:], wrapInner // DURATION
 }
 
-// toolguardExecSpec are the options of `toolguard exec`, which runs the
-// command after them (in the sandbox, after deciding on it, or without
-// deciding with --wrapped).
-var toolguardExecSpec = &optSpec{Short: "h", Long: []string{
-	"config=", "mode=", "profile=", "cwd=", "denied-paths=", "allowed-paths=", "read-only", "require-approval",
-	"no-require-approval", "restrict-to-cwd", "no-restrict-to-cwd", "unattended", "no-user-config",
-	"no-project-config", "sandbox=", "timeout=", "allow-network", "require-sandbox", "passthrough=",
-	"allow-read=", "allow-write=", "stdin", "max-memory=", "wrapped", "workspace=", "help"}}
-
-// wrapToolguard: `toolguard exec [options] CMD…` runs CMD, in --cwd when
-// given; toolguard's other commands are judged as themselves.
-func wrapToolguard(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
-	if len(args) == 0 || !args[0].Known || args[0].Value != "exec" {
-		return nil, wrapNone
-	}
-	inner, res, r := w.peel(c, "toolguard exec", toolguardExecSpec, args[1:])
-	if dir, ok := res.get("cwd"); ok && r == wrapInner {
-		c.Dir = joinDir(c.Dir, dir)
-	}
-	return inner, r
-}
-
 func wrapTime(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
 	spec := &optSpec{Short: "pvqaf:o:", Long: []string{"portability", "verbose", "quiet", "append", "format=", "output=", "help", "version"},
 		Files: map[string]string{"o": ">", "output": ">"}}

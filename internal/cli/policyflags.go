@@ -79,6 +79,30 @@ func (f *policyFlags) sandboxArgs() []string {
 	return out
 }
 
+// ownArgs are the flags given to this process that set its policy, as
+// words: an agent's toolguard exec or mcp command line passing the same
+// ones (as the exec --wrapped of [sandbox] wrap does) loosens nothing
+// (policy.Options.GuardArgs).
+func (f *policyFlags) ownArgs() []string {
+	out := f.sandboxArgs()
+	if f.mode != "" {
+		out = append(out, "--mode", f.mode)
+	}
+	if f.profile != "" {
+		out = append(out, "--profile", f.profile)
+	}
+	if f.noRequire {
+		out = append(out, "--no-require-approval")
+	}
+	if f.noRestrict {
+		out = append(out, "--no-restrict-to-cwd")
+	}
+	if len(f.allowedPaths) > 0 {
+		out = append(out, "--allowed-paths", strings.Join(f.allowedPaths, ","))
+	}
+	return out
+}
+
 // apply expresses the flags as the last configuration layer.
 func (f *policyFlags) apply(c *policy.Config) {
 	if f.mode != "" {
@@ -160,7 +184,7 @@ func (f *policyFlags) compile(projectDir string) (*policy.Policy, error) {
 	protected := append(append([]string{}, loaded.Files...), hook.ProtectedPaths()...)
 	protected = append(protected, ownDirs()...)
 	p, err := policy.Compile(loaded.Config, policy.Options{Protected: protected, Denied: secretFiles(loaded.Config.State),
-		ApprovalPorts: runningServePorts(), Programs: ownPrograms(), Path: filepath.SplitList(os.Getenv("PATH"))})
+		ApprovalPorts: runningServePorts(), GuardArgs: f.ownArgs(), Programs: ownPrograms(), Path: filepath.SplitList(os.Getenv("PATH"))})
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,32 @@
+package call_test
+
+import (
+	"fmt"
+
+	"github.com/toolguard/toolguard/call"
+)
+
+func ExampleDecodeLiteral() {
+	for _, lit := range []string{"bWFrZSB0ZXN0", "676f2076657420", "make test"} {
+		text, ok := call.DecodeLiteral(lit)
+		fmt.Printf("%q %q %v\n", lit, text, ok)
+	}
+	// Output:
+	// "bWFrZSB0ZXN0" "make test" true
+	// "676f2076657420" "go vet " true
+	// "make test" "" false
+}
+
+// An unknown MCP tool that takes its program and arguments apart: the call's
+// command is what they run.
+func ExampleTable_Normalize_code() {
+	c, err := call.Default().Normalize(call.Request{Tool: "mcp__ci__job", Cwd: "/w",
+		Input: map[string]any{"cmd": "bash", "args": []any{"-c", "go vet ./..."}}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(c.Kind, c.Command)
+	// Output:
+	// mcp bash -c 'go vet ./...'
+}
