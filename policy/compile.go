@@ -54,12 +54,13 @@ type Policy struct {
 	shadowDirs []string
 	// selfPrograms are the paths of toolguard's program.
 	selfPrograms []string
-	// fleetDB is the [state] url database, whose clients are
-	// self-protection (fleetdb.go); nil when none is configured.
-	fleetDB *fleetDB
 	// guardArgs are the policy options the deciding guard was started with
 	// (Options.GuardArgs).
 	guardArgs []string
+
+	// fleetDB is the [state] url database, whose clients are
+	// self-protection (fleetdb.go); nil when none is configured.
+	fleetDB *fleetDB
 	// hash is [Policy.Hash], computed on first use.
 	hashOnce sync.Once
 	hash     string
@@ -85,17 +86,18 @@ type Options struct {
 	// where it is installed); writing them or signalling processes running
 	// them is self-tampering. Nil means only the program name "toolguard".
 	Programs []string
-	// Path are the directories of the PATH the agent's commands run with,
-	// in order: the ones ahead of toolguard's own directory (every one
-	// when it is not among them) may not get a program named toolguard
-	// (shadow.go). Nil means no PATH is known, and none is judged.
-	Path []string
 	// GuardArgs are the policy options the guard process compiling this
 	// policy was itself started with, as words ("--config", "/etc/tg.toml",
 	// "--no-user-config"): a toolguard exec or mcp command line that passes
 	// the same ones (as the hook's own [sandbox] wrap rewrite does) loosens
 	// nothing. Nil means none.
 	GuardArgs []string
+
+	// Path are the directories of the PATH the agent's commands run with,
+	// in order: the ones ahead of toolguard's own directory (every one
+	// when it is not among them) may not get a program named toolguard
+	// (shadow.go). Nil means no PATH is known, and none is judged.
+	Path []string
 }
 
 // Compile checks cfg and builds an immutable Policy. Every problem is
