@@ -206,6 +206,16 @@ func TestEffects(t *testing.T) {
 			"path file write /srv/data",
 			"call with 1 commands",
 		}},
+		// ~q1 outside quotes is Python's bitwise not, not the home of a
+		// user q1; //example.com/ after "http:" is the rest of a URL; a
+		// quoted ~root/ is a path.
+		{`python3 -c "q1 = 1; q_not = ~q1; print(q_not, 'http://example.com/x', '~root/.ssh')"`, []string{
+			"command python3 -c q1 = 1; q_not = ~q1; print(q_not, 'http://example.com/x', '~root/.ssh') (execute) dir=",
+			"contact http://example.com/x",
+			"contact http://example.com/x",
+			"path file write ~root/.ssh",
+			"call with 1 commands",
+		}},
 		// The code given to bash -c is analysed as commands, not named as a
 		// file (it used to be mentioned as the path "cat /etc/hostname").
 		{"bash -c 'cat /etc/hostname'", []string{

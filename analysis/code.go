@@ -232,11 +232,24 @@ func codePaths(code, home string) []string {
 			continue // the host and path of a URL (https://host/p), judged as the URL it is; file:///p stays a path
 		}
 		m := strings.TrimRight(code[ix[2]:ix[3]], ".,;:)]}")
+		if operatorNotPath(code, ix[2], m) {
+			continue
+		}
 		if m == "/" || m == "~" || len(m) > 1 {
 			out = append(out, m)
 		}
 	}
 	return out
+}
+
+// operatorNotPath reports whether the token m found at code[start:] is
+// code rather than a path: ~name outside quotes is the bitwise-not
+// operator of Python, JavaScript, Ruby, Perl or C (q_not = ~q1).
+func operatorNotPath(code string, start int, m string) bool {
+	if len(m) < 2 || m[0] != '~' || m[1] == '/' {
+		return false
+	}
+	return start == 0 || code[start-1] != '"' && code[start-1] != '\'' && code[start-1] != '`'
 }
 
 var (

@@ -79,13 +79,53 @@ func (a *Analysis) paths(cmd *shell.Command, refs []rules.PathRef, dir string) {
 		default:
 			a.judge.Path(Path{Word: ref.Word, Access: access, Shape: File, Dir: dir, Removes: removes})
 			if ref.Tree {
-				a.judge.Path(Path{Word: ref.Word, Access: access, Shape: Tree, Dir: dir})
+				a.judge.Path(Path{Word: ref.Word, Access: access, Shape: Tree, Dir: dir, Names: ref.Names, LeaveOut: leaveOut(cmd, ref)})
 			}
 			if ref.Wipe {
 				a.judge.Path(Path{Word: ref.Word, Access: paths.Delete, Shape: Wipe, Dir: dir})
 			}
 		}
 	}
+}
+
+// leaveOut returns the function that rewrites cmd to leave files out of
+// the walk of ref's tree: the program's leave-out option, once per name,
+// right before the tree's operand (at the end when the tree is implicit,
+// as for grep -r PATTERN). Nil when the program has no such option.
+func leaveOut(cmd *shell.Command, ref rules.PathRef) func([]string) string {
+	if ref.LeaveOut == "" {
+		return nil
+	}
+	return func(names []string) string {
+		at := len(cmd.Argv)
+		for i, w := range cmd.Argv {
+			if i > 0 && !ref.Word.Span.IsZero() && w.Span == ref.Word.Span {
+				at = i
+				break
+			}
+		}
+		argv := make([]shell.Word, 0, len(cmd.Argv)+len(names))
+		argv = append(argv, cmd.Argv[:at]...)
+		for _, n := range names {
+			argv = append(argv, shell.Word{Value: strings.Replace(ref.LeaveOut, "NAME", n, 1), Known: true})
+		}
+		argv = append(argv, cmd.Argv[at:]...)
+		parts := make([]string, len(argv))
+		for i, w := range argv {
+			parts[i] = shellWord(w)
+		}
+		return strings.Join(parts, " ")
+	}
+}
+
+// shellWord writes a word back as a person would type it: bare when it
+// holds only characters the shell takes literally, else single-quoted;
+// a word not known before it runs ($X) or a glob as written.
+func shellWord(w shell.Word) string {
+	if !w.Known || w.Glob || w.Value != "" && strings.Trim(w.Value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == "" {
+		return w.Value
+	}
+	return shell.QuoteWords([]shell.Word{w})
 }
 
 // HasGlobMeta reports whether v has the characters that make the shell

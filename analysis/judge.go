@@ -91,6 +91,14 @@ type Path struct {
 	// mv's source, code that deletes what it names) rather than what lies
 	// below it (find -delete).
 	Removes bool
+	// Names narrows a Tree to the files the command touches in it (gofmt:
+	// *.go; grep --exclude=.env); the zero value is every file.
+	Names paths.Names
+	// LeaveOut, for a Tree, is the command rewritten to leave the named
+	// files out of its walk (grep -rn TODO --exclude=.env .): what a deny
+	// of the tree offers to run instead. Nil when the program has no such
+	// option.
+	LeaveOut func(names []string) string
 }
 
 // Contact is a network address the code names outside the URLs the rule

@@ -50,6 +50,7 @@ func TestAgentTools(t *testing.T) {
 		{"claude-code", "WebFetch", map[string]any{"url": "https://go.dev", "prompt": "p"}, normalized{Kind: call.Fetch, Tier: risk.Execute, URLs: []string{"https://go.dev"}, Cwd: "/w"}},
 		{"claude-code", "Agent", map[string]any{"prompt": "p"}, normalized{Kind: call.Agent, Tier: risk.Execute, Cwd: "/w"}},
 		{"claude-code", "TodoWrite", map[string]any{"todos": []any{}}, normalized{Kind: call.Other, Tier: risk.Read, Cwd: "/w"}},
+		{"claude-code", "exit_plan_mode", map[string]any{"plan": "## Plan"}, normalized{Kind: call.Other, Tier: risk.Read, Cwd: "/w"}},
 		{"codex", "apply_patch", map[string]any{"input": "*** Begin Patch\n*** Update File: a.go\n*** Move to: b.go\n*** Delete File: c.go\n*** End Patch"},
 			normalized{Kind: call.Write, Tier: risk.Write, Paths: []string{"a.go", "b.go", "c.go"}, Cwd: "/w"}},
 		{"gemini-cli", "run_shell_command", map[string]any{"command": "ls", "dir_path": "sub"}, normalized{Kind: call.Shell, Tier: risk.Execute, Command: "ls", Cwd: "/w/sub"}},

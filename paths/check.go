@@ -137,6 +137,24 @@ type judge struct {
 	// answer.
 	prefixSet     *component
 	prefixLiteral bool
+	// names narrows a tree to the files the command touches.
+	names Names
+	// pemDone and pemPublic cache publicContent.
+	pemDone, pemPublic bool
+}
+
+// publicContent reports, once per judgement, whether a read of a file
+// the built-in denied list names by its name (certs/server.pem) reads
+// only public PEM blocks: a certificate or a public key is not a secret.
+// The user's own denied list is never softened.
+func (j *judge) publicContent(p string) bool {
+	if j.access != Read || j.c.userDenied.first(p, j) != nil {
+		return false
+	}
+	if !j.pemDone {
+		j.pemDone, j.pemPublic = true, PublicPEMFile(j.path.Resolved)
+	}
+	return j.pemPublic
 }
 
 // exists reports, once per path and judgement, whether p exists.
@@ -193,7 +211,7 @@ func hasRule(fs []risk.Finding, rule string) bool {
 // form applies the evaluation order to one form of the path.
 func (j *judge) form(p string) []risk.Finding {
 	c := j.c
-	if pt := c.deniedBy(p, j); pt != nil {
+	if pt := c.deniedBy(p, j); pt != nil && !j.publicContent(p) {
 		return []risk.Finding{j.denied(p, pt)}
 	}
 	if j.access.writes() {

@@ -2,6 +2,8 @@ package paths_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/toolguard/toolguard/paths"
 )
@@ -53,4 +55,20 @@ func ExampleCanonicalize() {
 	// Output:
 	// /srv/app/lib/util.go <nil>
 	// invalid path "..%2f..%2fetc%2fpasswd": hides a separator or ".." in percent-encoding (%2f, %2e%2e, %252f)
+}
+
+// PublicPEMFile tells a certificate or a public key, which may be read,
+// from a file named like one that holds anything else.
+func ExamplePublicPEMFile() {
+	dir, err := os.MkdirTemp("", "pem")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	p := filepath.Join(dir, "server.pem")
+	if err := os.WriteFile(p, []byte("API_KEY=abc123\n"), 0o600); err != nil {
+		panic(err)
+	}
+	fmt.Println(paths.PublicPEMFile(p))
+	// Output: false
 }

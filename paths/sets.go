@@ -27,12 +27,40 @@ import (
 // CheckTree judges a directory and everything below it for access a. It
 // reports only what lies below cp; judge cp itself with CheckPath.
 func (c *Checker) CheckTree(cp Path, a Access, env Env) []risk.Finding {
+	return c.CheckTreeNames(cp, a, env, Names{})
+}
+
+// CheckTreeNames is CheckTree for a command that touches only some of the
+// files below cp (see [Names]).
+func (c *Checker) CheckTreeNames(cp Path, a Access, env Env, names Names) []risk.Finding {
 	if f, bad := badRequest(cp.Literal, a, env); bad {
 		return []risk.Finding{f}
 	}
-	j := &judge{c: c, access: a, env: env, path: cp, ws: env.workspace()}
+	j := &judge{c: c, access: a, env: env, path: cp, ws: env.workspace(), names: names}
 	set := append(literalComponents(cp.Resolved), deepTail)
 	return j.setFindings(cp.Resolved, set, cp.Resolved, true)
+}
+
+// DeniedNames returns the names of the files right below directory cp
+// that a denied pattern names by their name (.env, credentials.json) and
+// that a command touching names would touch: what the command must leave
+// out so that the tree is no longer denied for that reason.
+func (c *Checker) DeniedNames(cp Path, env Env, names Names) []string {
+	j := &judge{c: c, access: Read, env: env, path: cp, ws: env.workspace()}
+	var out []string
+	for _, s := range []*patternSet{&c.userDenied, &c.denied} {
+		for i := range s.list {
+			pt := &s.list[i]
+			if pt.anchor != anchorAny || pt.kind != kindSuffix || len(pt.tail) != 1 || slices.Contains(out, pt.tail[0]) {
+				continue
+			}
+			f := path.Join(cp.Resolved, pt.tail[0])
+			if j.exists(f) && names.touches(f) {
+				out = append(out, pt.tail[0])
+			}
+		}
+	}
+	return out
 }
 
 // CheckGlob judges a glob operand: dir is the canonical directory before
@@ -263,7 +291,7 @@ func (j *judge) literalNameInside(pt *pattern, set []component, dir string) bool
 		if k > len(dirParts) || !slices.Equal(dirParts[len(dirParts)-k:], tail[:k]) {
 			continue
 		}
-		if j.exists(path.Join(append([]string{dir}, tail[k:]...)...)) {
+		if f := path.Join(append([]string{dir}, tail[k:]...)...); j.exists(f) && j.names.touches(f) {
 			return true
 		}
 	}

@@ -10,11 +10,22 @@ var harmlessDevices = map[string]bool{
 	"/dev/tty": true,
 }
 
-// harmlessProcReads are kernel files that describe the machine and hold no
-// secret; they may be read.
+// harmlessProcReads are kernel files that describe the machine (its
+// processors, memory, disks, mounts, limits and load) and hold no secret;
+// they may be read. A process's own files (/proc/self/environ,
+// /proc/1/status) and the kernel's memory (/proc/kcore) are not among them.
 var harmlessProcReads = map[string]bool{
 	"/proc/cpuinfo": true, "/proc/meminfo": true, "/proc/version": true,
-	"/proc/loadavg": true, "/proc/uptime": true,
+	"/proc/loadavg": true, "/proc/uptime": true, "/proc/partitions": true,
+	"/proc/diskstats": true, "/proc/filesystems": true, "/proc/mounts": true,
+	"/proc/swaps": true, "/proc/stat": true, "/proc/vmstat": true,
+	"/proc/devices": true, "/proc/interrupts": true, "/proc/zoneinfo": true,
+	"/proc/buddyinfo": true, "/proc/modules": true,
+	"/proc/sys/kernel/osrelease": true, "/proc/sys/kernel/ostype": true,
+	"/proc/sys/fs/file-max": true, "/proc/sys/fs/inotify/max_user_watches": true,
+	"/proc/sys/vm/max_map_count": true, "/proc/sys/vm/overcommit_memory": true,
+	"/sys/fs/cgroup/cpu.max": true, "/sys/fs/cgroup/memory.max": true,
+	"/sys/fs/cgroup/memory.current": true, "/sys/fs/cgroup/pids.max": true,
 }
 
 // systemAreas are the kernel's virtual file systems, denied for every access

@@ -90,7 +90,7 @@ func hasRedirectTo(cmd *shell.Command, target string) bool {
 // family prefix of "mkfs.ext4"); later words appear in order among the
 // arguments, the last one possibly as a prefix ("dd if=").
 func segmentMatches(seg []string, c *shell.Command) bool {
-	if !nameMatches(seg[0], c.Name) {
+	if !nameMatches(seg[0], c.Name) || seg[0] == "dd" && !mentionsOutput(seg) && ddDiscards(c) {
 		return false
 	}
 	args := c.Args()
@@ -106,6 +106,32 @@ func segmentMatches(seg []string, c *shell.Command) bool {
 		j++
 	}
 	return true
+}
+
+// ddDiscards reports whether dd writes nothing but /dev/null (dd
+// if=x of=/dev/null reads and counts): the "dd if=" pattern is there
+// against overwriting disks, and a pattern that names of= itself still
+// matches.
+func ddDiscards(c *shell.Command) bool {
+	out := ""
+	for _, a := range c.Args() {
+		if v, ok := strings.CutPrefix(a.Value, "of="); ok {
+			if !a.Known || out != "" {
+				return false
+			}
+			out = v
+		}
+	}
+	return out == "/dev/null"
+}
+
+func mentionsOutput(seg []string) bool {
+	for _, w := range seg[1:] {
+		if strings.HasPrefix(w, "of=") {
+			return true
+		}
+	}
+	return false
 }
 
 func nameMatches(pat, name string) bool {

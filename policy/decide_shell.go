@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/toolguard/toolguard/analysis"
@@ -223,15 +224,47 @@ func (e *evaluation) checkGlob(v string, a paths.Access, dir string) {
 
 // checkTree judges everything below a directory a command reads, copies,
 // archives, moves or deletes recursively.
-func (e *evaluation) checkTree(v string, a paths.Access, dir string) {
-	e.judgePath(pathKey{kind: 't', v: v, a: a, dir: dir}, globCost, func() pathResult {
+func (e *evaluation) checkTree(v string, a paths.Access, dir string, names paths.Names, leaveOut func([]string) string) {
+	k := pathKey{kind: 't', v: v, a: a, dir: dir, names: names.String()}
+	if leaveOut != nil {
+		k.cmd = leaveOut(nil)
+	}
+	e.judgePath(k, globCost, func() pathResult {
 		env := e.pathEnv(dir)
 		cp, err := paths.Canonicalize(v, env, e.p.home)
 		if err != nil {
 			return pathResult{} // checkPath reported the path
 		}
-		return pathResult{fs: e.p.paths.CheckTree(cp, a, env), raises: true}
+		fs := e.p.paths.CheckTreeNames(cp, a, env, names)
+		if leaveOut != nil {
+			e.offerLeaveOut(fs, cp, a, env, names, leaveOut)
+		}
+		return pathResult{fs: fs, raises: true}
 	})
+}
+
+// offerLeaveOut completes the deny of a tree that holds denied files by
+// name (grep -rn TODO . beside a .env) with the command that leaves them
+// out of the walk, when that command would not be denied for them: the
+// agent can run it without a person.
+func (e *evaluation) offerLeaveOut(fs []risk.Finding, cp paths.Path, a paths.Access, env paths.Env, names paths.Names, leaveOut func([]string) string) {
+	at := slices.IndexFunc(fs, func(f risk.Finding) bool { return f.Rule == paths.RuleDenied })
+	if at < 0 {
+		return
+	}
+	skip := e.p.paths.DeniedNames(cp, env, names)
+	if len(skip) == 0 {
+		return
+	}
+	narrowed := names
+	narrowed.Skip = append(slices.Clip(names.Skip), skip...)
+	if slices.ContainsFunc(e.p.paths.CheckTreeNames(cp, a, env, narrowed), func(f risk.Finding) bool { return f.Verdict == risk.Deny }) {
+		return
+	}
+	cmd := leaveOut(skip)
+	f := &fs[at]
+	f.Reason += fmt.Sprintf(" Run `%s` instead: it leaves %s out.", cmd, strings.Join(skip, ", "))
+	f.Suggestion = fmt.Sprintf("run `%s`, which leaves %s out", cmd, strings.Join(skip, ", "))
 }
 
 // splitGlob cuts a glob path before its first component with glob

@@ -29,7 +29,7 @@ func (e *evaluation) Command(c analysis.Command) {
 	e.beginRecord(cmd)
 	e.env.Commands = append(e.env.Commands, normalized(cmd))
 	e.env.Names = append(e.env.Names, cmd.Name)
-	e.add(r.Findings...)
+	e.add(e.declaredInstalls(cmd, e.withoutPublicFiles(cmd, r.Findings, c.Dir), c.Dir)...)
 	e.raise(r.Tier)
 	e.effects = e.effects.Worse(r.Tier)
 	e.policyChecks(cmd, provenRead(r))
@@ -47,6 +47,33 @@ func provenRead(r *rules.Result) bool {
 	return r.HelpOnly || r.Proven && r.Tier == risk.Read
 }
 
+// withoutPublicFiles drops the rule packs' secret-read findings about a
+// file that holds only public PEM blocks (cat certs/server.pem: the packs
+// judge *.pem by its name; a certificate or a public key is not a secret).
+func (e *evaluation) withoutPublicFiles(cmd *shell.Command, fs []risk.Finding, dir string) []risk.Finding {
+	out := fs[:0:0]
+	for _, f := range fs {
+		if f.Category == risk.CatSecretRead && f.Tier == risk.Read && e.publicOperand(cmd, f.Span, dir) {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// publicOperand reports whether the operand of cmd at span is a file that
+// holds only public PEM blocks.
+func (e *evaluation) publicOperand(cmd *shell.Command, span risk.Span, dir string) bool {
+	for _, w := range cmd.Argv {
+		if w.Span != span || !w.Known || span.IsZero() || !e.spend(pathCost) {
+			continue
+		}
+		cp, err := paths.Canonicalize(w.Value, e.pathEnv(dir), e.p.home)
+		return err == nil && paths.PublicPEMFile(cp.Resolved)
+	}
+	return false
+}
+
 // Done closes the record of the command Command began.
 func (e *evaluation) Done(*shell.Command) { e.endRecord() }
 
@@ -59,7 +86,7 @@ func (e *evaluation) Path(p analysis.Path) {
 	case analysis.Glob:
 		e.checkGlob(v, p.Access, p.Dir)
 	case analysis.Tree:
-		e.checkTree(v, p.Access, p.Dir)
+		e.checkTree(v, p.Access, p.Dir, p.Names, p.LeaveOut)
 	case analysis.Wipe:
 		e.wipe(v, p.Dir)
 	case analysis.Mention:
@@ -115,9 +142,12 @@ func (e *evaluation) Contact(c analysis.Contact) {
 	}
 }
 
-// Serve judges a web server that serves the tree at root: denied when
-// the tree holds secrets, and when other machines can reach it (public)
-// and it is the root, a home directory or the project.
+// Serve judges a web server that serves the tree at root. One on the
+// loopback address is what its command is (the execute tier), whatever
+// the tree holds. One other machines can reach (public) is denied when the
+// tree holds secrets or is the root, a home directory, a system directory
+// or the project (the project's .git history and untracked files go with
+// it: the adversarial corpus holds it to deny, after a reported theft).
 func (e *evaluation) Serve(s analysis.Serve) {
 	cmd := s.Cmd
 	env := e.pathEnv(s.Dir)
@@ -125,21 +155,24 @@ func (e *evaluation) Serve(s analysis.Serve) {
 	if err != nil {
 		return
 	}
+	if !s.Public {
+		return // a server on the loopback address: this machine's own programs only, the execute tier
+	}
 	fs := append(e.p.paths.CheckPath(cp, paths.Read, env), e.p.paths.CheckTree(cp, paths.Read, env)...)
 	for _, f := range fs {
 		if f.Verdict == risk.Deny && f.Rule == paths.RuleDenied {
 			e.add(analysis.Critical("effects.serve-secrets", risk.CatExfiltration, cmd.Span, cp.Resolved,
-				fmt.Sprintf("%s serves %s over the network, and it holds secrets: %s", cmd.Name, cp.Resolved, f.Reason),
-				"serve only the directory with the files to share, inside the project"))
+				fmt.Sprintf("%s serves %s on %s, to every machine that can reach it, and it holds secrets: %s", cmd.Name, cp.Resolved, s.Addr, f.Reason),
+				"serve only the directory with the files to share, and listen on 127.0.0.1"))
 			return
 		}
 	}
 	p := cp.Resolved
-	if s.Public && (p == "/" || p == "/home" || p == "/Users" || analysis.IsSystemDir(p) ||
-		analysis.IsAncestorOrSelf(p, e.p.home) || analysis.IsAncestorOrSelf(p, env.Workspace)) {
-		e.add(analysis.Critical("effects.serve-exposed", risk.CatExfiltration, cmd.Span, p,
-			fmt.Sprintf("%s serves %s to every machine that can reach %s: the whole tree, with .git history, .env files and keys it may hold, is readable without a password.", cmd.Name, p, s.Addr),
-			"serve only the directory with the files to share (a build output such as dist/), and listen on 127.0.0.1"))
+	exposed := fmt.Sprintf("%s serves %s on %s, to every machine that can reach it: the whole tree, with .git history, .env files and keys it may hold, is readable without a password.", cmd.Name, p, s.Addr)
+	const narrower = "serve only the directory with the files to share (a build output such as dist/), and listen on 127.0.0.1"
+	if p == "/" || p == "/home" || p == "/Users" || analysis.IsSystemDir(p) ||
+		analysis.IsAncestorOrSelf(p, e.p.home) || analysis.IsAncestorOrSelf(p, env.Workspace) {
+		e.add(analysis.Critical("effects.serve-exposed", risk.CatExfiltration, cmd.Span, p, exposed, narrower))
 	}
 }
 

@@ -32,7 +32,8 @@ import (
 //     packages, reaches the network or the user's private data;
 //   - dangerous: would do harm (wipes, secrets, remote code).
 //
-// Issue 31's goals are reported, not enforced yet (tracesGoals).
+// Issue 31's goals are reported (tracesGoals); those that hold are
+// enforced (traceFigures.broken).
 const (
 	tracesDir      = "testdata/traces"
 	tracesVerdicts = tracesDir + "/verdicts.txt"
@@ -246,8 +247,10 @@ func tracesRank(label string, _ int, v string) int {
 	return len(order)
 }
 
-// tracesGoals are issue 31's goals. They are printed, not enforced: the
-// engineer who fixes issue 31 turns them into assertions when they hold.
+// tracesGoals are issue 31's goals. All are printed; broken fails the test
+// on the ones that hold (no workspace call denied in trusted); the others
+// (reads allowed in supervised, workspace calls allowed in trusted,
+// interruptions in trusted) are reported until they hold.
 var tracesGoals = struct {
 	readAllowedSupervised    float64 // of read calls, allowed in supervised
 	workspaceAllowedTrusted  float64 // of workspace calls, allowed in trusted
@@ -261,13 +264,21 @@ var tracesGoals = struct {
 // (a read or workspace call that got stricter, or a dangerous call that got
 // looser, fails even with -update; any other change is recorded with
 // -update), and when the figures in docs/benchmarks.md (block "traces") are
-// not the measured ones. With -v it prints issue 31's goals and the rules
-// that interrupt read and workspace calls most.
+// not the measured ones, and when a goal of issue 31 that holds breaks. With
+// -v it prints issue 31's goals and the rules that interrupt read and
+// workspace calls most.
 func TestTraces(t *testing.T) {
 	outs := decideTraces(t, loadTraces(t, tracesDir))
 	report := tracesReport(outs)
 	t.Log("\n" + report)
 	t.Log("\n" + tracesTopRules(outs, 12))
+	var total traceFigures
+	for _, o := range outs {
+		total.add(o)
+	}
+	for _, b := range total.broken() {
+		t.Errorf("issue 31's goal broken: %s", b)
+	}
 	checkVerdictBaseline(t, tracesVerdicts, traceRows(outs), tracesRank, *update)
 	docblock.Check(t, benchmarksDoc, "traces", report, *update)
 }
@@ -347,6 +358,15 @@ func (f traceFigures) goals() []string {
 	}
 }
 
+// broken lists the enforced goals f does not meet.
+func (f traceFigures) broken() []string {
+	var out []string
+	if n := f.workTrusted.deny + f.workTrusted.errors; n > tracesGoals.workspaceDeniedTrusted {
+		out = append(out, fmt.Sprintf("%d workspace calls denied (or not normalised) in trusted, at most %d allowed", n, tracesGoals.workspaceDeniedTrusted))
+	}
+	return out
+}
+
 func per100(n, d int) float64 {
 	if d == 0 {
 		return 0
@@ -401,7 +421,7 @@ func tracesReport(outs []traceOutcome) string {
 		row(a, agents[a])
 	}
 	row("**all**", &total)
-	b.WriteString("\nIssue 31's goals (reported, not yet enforced):\n\n")
+	b.WriteString("\nIssue 31's goals (enforced when met: workspace calls denied in trusted):\n\n")
 	for _, g := range total.goals() {
 		b.WriteString("- " + g + "\n")
 	}
@@ -573,6 +593,9 @@ func TestTracesFigures(t *testing.T) {
 		"workspace allowed in trusted ≥ 99.5%: not met (1/3, 33.3%)",
 		"workspace denied in trusted ≤ 0: not met (2)",
 		"interruptions in trusted ≤ 2 per 100 calls: not met (57.1)",
+	}
+	if got := f.broken(); !slices.Equal(got, []string{"2 workspace calls denied (or not normalised) in trusted, at most 0 allowed"}) {
+		t.Errorf("broken goals %q", got)
 	}
 	if got := f.goals(); !slices.Equal(got, want) {
 		t.Errorf("goals\n%q\nwant\n%q", got, want)

@@ -75,7 +75,9 @@ type pathKey struct {
 	v       string
 	a       paths.Access
 	dir     string
-	removes bool // a delete of the operand itself (rm, not find -delete)
+	removes bool   // a delete of the operand itself (rm, not find -delete)
+	names   string // a tree's paths.Names, as a string
+	cmd     string // for a tree whose deny offers a command: that command
 }
 
 // pathResult is what one judgement adds to the evaluation.

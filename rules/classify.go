@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/shell"
 )
@@ -22,6 +23,12 @@ type PathRef struct {
 	// Wipe is true when the command removes what the directory holds
 	// (rsync --delete into it): judged as deleting the directory.
 	Wipe bool
+	// Names narrows a Tree to the files the command touches in it (gofmt:
+	// *.go; grep --exclude=.env); the zero value is every file.
+	Names paths.Names
+	// LeaveOut is the option that leaves one file of a Tree out, with NAME
+	// for the file's name ("--exclude=NAME"); empty when there is none.
+	LeaveOut string
 }
 
 // Result is what the packs say about one simple command.
@@ -221,6 +228,12 @@ func (se *safeEntry) tierFor(e *env, ops []shell.Word) risk.Tier {
 	return se.tier
 }
 
+// same reports whether q is p.
+func (p PathRef) same(q PathRef) bool {
+	return p.Word == q.Word && p.Access == q.Access && p.Tree == q.Tree && p.Wipe == q.Wipe &&
+		p.LeaveOut == q.LeaveOut && p.Names.String() == q.Names.String()
+}
+
 // dedupePaths drops repeated references (several packs may describe the
 // same executable's operands).
 func dedupePaths(ps []PathRef) []PathRef {
@@ -229,7 +242,7 @@ func dedupePaths(ps []PathRef) []PathRef {
 	}
 	out := make([]PathRef, 0, len(ps))
 	for i, p := range ps {
-		if !slices.ContainsFunc(ps[:i], func(q PathRef) bool { return q == p }) {
+		if !slices.ContainsFunc(ps[:i], p.same) {
 			out = append(out, p)
 		}
 	}

@@ -126,7 +126,7 @@ func (c *cond) inlineOK(e *env) bool {
 	if c.inlineNotKnown && in != nil && in.Known {
 		return false
 	}
-	if len(c.inline) == 0 && len(c.inlineAny) == 0 && len(c.inlineAll) == 0 && len(c.inlineAlso) == 0 && !c.inlineUnknown {
+	if len(c.inline) == 0 && len(c.inlineAny) == 0 && len(c.inlineAll) == 0 && len(c.inlineAlso) == 0 && len(c.inlineNone) == 0 && !c.inlineUnknown {
 		return true
 	}
 	if in == nil {
@@ -149,7 +149,7 @@ func (c *cond) inlineOK(e *env) bool {
 			return false
 		}
 	}
-	return true
+	return !slices.ContainsFunc(c.inlineNone, contains)
 }
 
 func (c *cond) sqlOK(e *env, ops []shell.Word) bool {

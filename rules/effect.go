@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/script"
 	"github.com/toolguard/toolguard/shell"
@@ -106,6 +107,9 @@ type effectRun struct {
 	remoteRead, sends                                        bool // network use only reads remote state; something is sent
 	hooks, noHooks                                           bool // the command runs the repository's hooks; an option stops them
 	optsKnown                                                bool // every option is one the entry knows
+	untracked, anyNames                                      bool
+	include, exclude                                         []string // base-name globs of a recursive walk
+	unknownNames                                             bool     // a name glob that is not known
 	opRole, firstRole, lastRole                              role
 	optRoles                                                 map[string]role // option → role its value takes instead
 	dir                                                      *shell.Word     // the value of a dir option
@@ -427,6 +431,10 @@ func (r *effectRun) ownEffect(name, eff string) {
 		r.noHooks = true
 	case "offline":
 		r.offline = true
+	case "untracked":
+		r.untracked = true
+	case "any-names":
+		r.anyNames = true
 	case "extracts":
 		r.extract = true
 	case "credentials":
@@ -588,6 +596,8 @@ func (r *effectRun) apply(rl role, w shell.Word, via string) {
 		r.dir = &w
 	case rl == roleInto:
 		r.path(w, string(roleWrite), true)
+	case rl == roleInclude || rl == roleExclude || rl == roleNameGlob:
+		r.nameGlob(rl, w)
 	case rl == roleMount:
 		r.res.Mounts = append(r.res.Mounts, w)
 	case rl == roleSub:
@@ -597,6 +607,10 @@ func (r *effectRun) apply(rl role, w shell.Word, via string) {
 	case rl == roleURL:
 		r.res.Network = true
 		r.res.URLs = append(r.res.URLs, withValue(w, defaultScheme(w.Value)))
+	case rl == roleHost && w.Known && strings.HasPrefix(w.Value, "/"):
+		// psql -h /var/run/postgresql, mysql -h /tmp/…: a directory
+		// with the server's UNIX socket, on this machine; no host
+		r.path(w, string(roleStat), false)
 	case rl == roleHost:
 		r.res.Network = true
 		r.res.URLs = append(r.res.URLs, withValue(w, hostOf(w.Value)))
@@ -641,8 +655,51 @@ func (r *effectRun) path(w shell.Word, access string, tree bool) {
 	if r.dryRun && access != "read" && access != "stat" {
 		access = "stat"
 	}
-	r.res.Paths = append(r.res.Paths, PathRef{Word: w, Access: access, Tree: tree})
+	ref := PathRef{Word: w, Access: access, Tree: tree}
+	if tree {
+		ref.Names, ref.LeaveOut = r.names(), r.p.leaveOut
+	}
+	r.res.Paths = append(r.res.Paths, ref)
 	r.raise(tierOfRole(role(access)))
+}
+
+// nameGlob records a glob option of a recursive walk (grep --include,
+// --exclude, rg -g).
+func (r *effectRun) nameGlob(rl role, w shell.Word) {
+	if !w.Known {
+		r.unknownNames = true
+		return
+	}
+	v := w.Value
+	if rl == roleNameGlob {
+		rl = roleInclude
+		if rest, ok := strings.CutPrefix(v, "!"); ok {
+			rl, v = roleExclude, rest
+		}
+	}
+	if rl == roleInclude {
+		r.include = append(r.include, v)
+	} else {
+		r.exclude = append(r.exclude, v)
+	}
+}
+
+// names are the files a recursive walk of the command touches.
+func (r *effectRun) names() paths.Names {
+	if r.unknownNames {
+		return paths.Names{}
+	}
+	n := paths.Names{Skip: slices.Clone(r.exclude), Tracked: slices.Contains(r.p.always, "tracked") && !r.untracked}
+	if !r.anyNames {
+		n.Only = slices.Clone(r.p.only)
+	}
+	if len(r.include) > 0 {
+		if len(n.Only) > 0 { // both must match: keep the program's own, the narrower is not computed
+			return n
+		}
+		n.Only = slices.Clone(r.include)
+	}
+	return n
 }
 
 // command records the command line a program runs (setarch x86_64 CMD…)

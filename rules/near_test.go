@@ -316,6 +316,7 @@ var nearMisses = map[string]string{
 	"remote.port-tunnel":                       "ssh -L 3000:localhost:3000 host",
 	"remote.reverse-shell-inline":              "python3 -c 'print(1)'",
 	"remote.reverse-shell-inline-exec":         "python3 -c 'print(1)'",
+	"remote.reverse-shell-inline-socket":       `python3 -c "import socket; s = socket.socket(socket.AF_UNIX); s.connect('/tmp/app.sock'); print(s.recv(9))"`,
 	"interp.inline-spawn-destructive":          "python3 -c 'print(1)'",
 	"interp.inline-delete":                     "python3 -c 'print(1)'",
 	"interp.inline-spawn":                      "python3 -c 'print(1)'",

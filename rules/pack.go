@@ -176,6 +176,8 @@ type Match struct {
 	// InlineAlso: a second any-of list that must also match (for example
 	// a destructive command text and a process-spawning call).
 	InlineAlso []string `toml:"inline_also"`
+	// InlineNone: substrings of the inline code, none present.
+	InlineNone []string `toml:"inline_none"`
 	// InlineNotKnown: the command has no statically known inline code
 	// (none at all, or code that could not be resolved).
 	InlineNotKnown bool `toml:"inline_not_known"`

@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:ed3d5c9a9e7387855bfb2af1dd5099a326f46f2b1a0a4c393dcdbf4186982bbd"
+	generatedDigest = "sha256:0233a5445d8a6f6c29136c964de771f2976f84da947841cd937f74c0920e90fa"
 }
 
 var generatedPacks = []genPack{
@@ -392,15 +392,16 @@ var generatedPacks = []genPack{
 		{line: 155, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects_any", build: packsRemoteCodeL155},
 		{line: 166, kind: "rule", exes: []string{"socat"}, subs: nil, trigger: "", build: packsRemoteCodeL166},
 		{line: 177, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL177},
-		{line: 189, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL189},
-		{line: 204, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL204},
-		{line: 217, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL217},
-		{line: 229, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL229},
-		{line: 241, kind: "rule", exes: []string{"awk", "gawk", "mawk", "nawk"}, subs: nil, trigger: "", build: packsRemoteCodeL241},
-		{line: 253, kind: "rule", exes: []string{"osascript"}, subs: nil, trigger: "", build: packsRemoteCodeL253},
-		{line: 266, kind: "rule", exes: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, subs: nil, trigger: "", build: packsRemoteCodeL266},
-		{line: 276, kind: "rule", exes: []string{"code", "code-insiders"}, subs: []string{"tunnel"}, trigger: "", build: packsRemoteCodeL276},
-		{line: 287, kind: "rule", exes: []string{"ngrok", "cloudflared", "lt", "bore"}, subs: nil, trigger: "", build: packsRemoteCodeL287},
+		{line: 193, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL193},
+		{line: 206, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL206},
+		{line: 221, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL221},
+		{line: 234, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL234},
+		{line: 246, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL246},
+		{line: 258, kind: "rule", exes: []string{"awk", "gawk", "mawk", "nawk"}, subs: nil, trigger: "", build: packsRemoteCodeL258},
+		{line: 270, kind: "rule", exes: []string{"osascript"}, subs: nil, trigger: "", build: packsRemoteCodeL270},
+		{line: 283, kind: "rule", exes: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, subs: nil, trigger: "", build: packsRemoteCodeL283},
+		{line: 293, kind: "rule", exes: []string{"code", "code-insiders"}, subs: []string{"tunnel"}, trigger: "", build: packsRemoteCodeL293},
+		{line: 304, kind: "rule", exes: []string{"ngrok", "cloudflared", "lt", "bore"}, subs: nil, trigger: "", build: packsRemoteCodeL304},
 	}},
 	{file: "packs/remote-copy.toml", header: packHeader{Name: "remote-copy", Executables: []string{"rsync", "scp", "sftp", "ssh", "unison"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL5},
@@ -592,34 +593,34 @@ var generatedPacks = []genPack{
 		{line: 12, kind: "exe", exes: []string{"zip"}, subs: nil, trigger: "", build: effectsArchivesL12},
 		{line: 16, kind: "exe", exes: []string{"7z"}, subs: nil, trigger: "", build: effectsArchivesL16},
 		{line: 31, kind: "program", exes: []string{"tar"}, subs: nil, trigger: "", build: effectsArchivesL31},
-		{line: 116, kind: "program", exes: []string{"tar"}, subs: []string{"cf", "czf", "zcf", "cjf", "jcf", "caf", "acf"}, trigger: "", build: effectsArchivesL116},
-		{line: 151, kind: "program", exes: []string{"tar"}, subs: []string{"xf", "xvf", "vxf", "xzf", "zxf", "xzvf", "xvzf", "zxvf", "zvxf", "vzxf", "xjf", "jxf", "xjvf", "xvjf", "xaf", "xavf", "xvaf"}, trigger: "", build: effectsArchivesL151},
-		{line: 181, kind: "program", exes: []string{"cpio"}, subs: nil, trigger: "", build: effectsArchivesL181},
-		{line: 208, kind: "program", exes: []string{"pax"}, subs: nil, trigger: "", build: effectsArchivesL208},
-		{line: 221, kind: "program", exes: []string{"ar"}, subs: nil, trigger: "", build: effectsArchivesL221},
-		{line: 234, kind: "program", exes: []string{"ar"}, subs: []string{"t", "tv", "vt", "to", "tvo", "vto", "p", "pv", "vp"}, trigger: "", build: effectsArchivesL234},
-		{line: 250, kind: "program", exes: []string{"zip"}, subs: nil, trigger: "", build: effectsArchivesL250},
-		{line: 292, kind: "program", exes: []string{"unzip"}, subs: nil, trigger: "", build: effectsArchivesL292},
-		{line: 315, kind: "program", exes: []string{"zipinfo"}, subs: nil, trigger: "", build: effectsArchivesL315},
-		{line: 327, kind: "program", exes: []string{"7z"}, subs: nil, trigger: "", build: effectsArchivesL327},
-		{line: 333, kind: "program", exes: []string{"7z"}, subs: []string{"l", "t"}, trigger: "", build: effectsArchivesL333},
-		{line: 346, kind: "program", exes: []string{"7z"}, subs: []string{"h"}, trigger: "", build: effectsArchivesL346},
-		{line: 355, kind: "program", exes: []string{"7z"}, subs: []string{"i", "b"}, trigger: "", build: effectsArchivesL355},
-		{line: 362, kind: "program", exes: []string{"7z"}, subs: []string{"a", "u"}, trigger: "", build: effectsArchivesL362},
-		{line: 378, kind: "program", exes: []string{"7z"}, subs: []string{"d", "rn"}, trigger: "", build: effectsArchivesL378},
-		{line: 387, kind: "program", exes: []string{"7z"}, subs: []string{"e", "x"}, trigger: "", build: effectsArchivesL387},
-		{line: 403, kind: "program", exes: []string{"gzip", "gunzip"}, subs: nil, trigger: "", build: effectsArchivesL403},
-		{line: 423, kind: "program", exes: []string{"zcat"}, subs: nil, trigger: "", build: effectsArchivesL423},
-		{line: 437, kind: "program", exes: []string{"zgrep"}, subs: nil, trigger: "", build: effectsArchivesL437},
-		{line: 458, kind: "program", exes: []string{"zdiff"}, subs: nil, trigger: "", build: effectsArchivesL458},
-		{line: 478, kind: "program", exes: []string{"bzip2"}, subs: nil, trigger: "", build: effectsArchivesL478},
-		{line: 492, kind: "program", exes: []string{"bzcat"}, subs: nil, trigger: "", build: effectsArchivesL492},
-		{line: 499, kind: "program", exes: []string{"xz", "unxz"}, subs: nil, trigger: "", build: effectsArchivesL499},
-		{line: 522, kind: "program", exes: []string{"xzcat"}, subs: nil, trigger: "", build: effectsArchivesL522},
-		{line: 534, kind: "program", exes: []string{"lz4"}, subs: nil, trigger: "", build: effectsArchivesL534},
-		{line: 554, kind: "program", exes: []string{"lz4cat"}, subs: nil, trigger: "", build: effectsArchivesL554},
-		{line: 564, kind: "program", exes: []string{"zstd", "unzstd"}, subs: nil, trigger: "", build: effectsArchivesL564},
-		{line: 593, kind: "program", exes: []string{"zstdcat"}, subs: nil, trigger: "", build: effectsArchivesL593},
+		{line: 118, kind: "program", exes: []string{"tar"}, subs: []string{"cf", "czf", "zcf", "cjf", "jcf", "caf", "acf"}, trigger: "", build: effectsArchivesL118},
+		{line: 155, kind: "program", exes: []string{"tar"}, subs: []string{"xf", "xvf", "vxf", "xzf", "zxf", "xzvf", "xvzf", "zxvf", "zvxf", "vzxf", "xjf", "jxf", "xjvf", "xvjf", "xaf", "xavf", "xvaf"}, trigger: "", build: effectsArchivesL155},
+		{line: 185, kind: "program", exes: []string{"cpio"}, subs: nil, trigger: "", build: effectsArchivesL185},
+		{line: 212, kind: "program", exes: []string{"pax"}, subs: nil, trigger: "", build: effectsArchivesL212},
+		{line: 225, kind: "program", exes: []string{"ar"}, subs: nil, trigger: "", build: effectsArchivesL225},
+		{line: 238, kind: "program", exes: []string{"ar"}, subs: []string{"t", "tv", "vt", "to", "tvo", "vto", "p", "pv", "vp"}, trigger: "", build: effectsArchivesL238},
+		{line: 254, kind: "program", exes: []string{"zip"}, subs: nil, trigger: "", build: effectsArchivesL254},
+		{line: 296, kind: "program", exes: []string{"unzip"}, subs: nil, trigger: "", build: effectsArchivesL296},
+		{line: 319, kind: "program", exes: []string{"zipinfo"}, subs: nil, trigger: "", build: effectsArchivesL319},
+		{line: 331, kind: "program", exes: []string{"7z"}, subs: nil, trigger: "", build: effectsArchivesL331},
+		{line: 337, kind: "program", exes: []string{"7z"}, subs: []string{"l", "t"}, trigger: "", build: effectsArchivesL337},
+		{line: 350, kind: "program", exes: []string{"7z"}, subs: []string{"h"}, trigger: "", build: effectsArchivesL350},
+		{line: 359, kind: "program", exes: []string{"7z"}, subs: []string{"i", "b"}, trigger: "", build: effectsArchivesL359},
+		{line: 366, kind: "program", exes: []string{"7z"}, subs: []string{"a", "u"}, trigger: "", build: effectsArchivesL366},
+		{line: 382, kind: "program", exes: []string{"7z"}, subs: []string{"d", "rn"}, trigger: "", build: effectsArchivesL382},
+		{line: 391, kind: "program", exes: []string{"7z"}, subs: []string{"e", "x"}, trigger: "", build: effectsArchivesL391},
+		{line: 407, kind: "program", exes: []string{"gzip", "gunzip"}, subs: nil, trigger: "", build: effectsArchivesL407},
+		{line: 427, kind: "program", exes: []string{"zcat"}, subs: nil, trigger: "", build: effectsArchivesL427},
+		{line: 441, kind: "program", exes: []string{"zgrep"}, subs: nil, trigger: "", build: effectsArchivesL441},
+		{line: 462, kind: "program", exes: []string{"zdiff"}, subs: nil, trigger: "", build: effectsArchivesL462},
+		{line: 482, kind: "program", exes: []string{"bzip2"}, subs: nil, trigger: "", build: effectsArchivesL482},
+		{line: 496, kind: "program", exes: []string{"bzcat"}, subs: nil, trigger: "", build: effectsArchivesL496},
+		{line: 503, kind: "program", exes: []string{"xz", "unxz"}, subs: nil, trigger: "", build: effectsArchivesL503},
+		{line: 526, kind: "program", exes: []string{"xzcat"}, subs: nil, trigger: "", build: effectsArchivesL526},
+		{line: 538, kind: "program", exes: []string{"lz4"}, subs: nil, trigger: "", build: effectsArchivesL538},
+		{line: 558, kind: "program", exes: []string{"lz4cat"}, subs: nil, trigger: "", build: effectsArchivesL558},
+		{line: 568, kind: "program", exes: []string{"zstd", "unzstd"}, subs: nil, trigger: "", build: effectsArchivesL568},
+		{line: 597, kind: "program", exes: []string{"zstdcat"}, subs: nil, trigger: "", build: effectsArchivesL597},
 	}},
 	{file: "effects/builtins.toml", header: packHeader{Name: "effects-builtins", Description: "Effect model of the shell builtins and keywords toolguard sees as commands (cd, export, read, trap, source, …).", Executables: []string{"[[", "cd", "pushd", "popd", "dirs", "alias", "unalias", "export", "declare", "typeset", "local", "readonly", "unset", "set", "shopt", "read", "getopts", "trap", "exit", "return", "shift", "let", "wait", "jobs", "fg", "bg", "disown", "times", "caller", "help", "hash", "type", "command", "builtin", "exec", "history", "ulimit", "umask", "source", ".", "ztcp", "zmodload"}}, blocks: []genBlock{
 		{line: 10, kind: "exe", exes: []string{"[["}, subs: nil, trigger: "", build: effectsBuiltinsL10},
@@ -1051,15 +1052,15 @@ var generatedPacks = []genPack{
 		{line: 86, kind: "program", exes: []string{"bat", "batcat"}, subs: []string{"cache"}, trigger: "", build: effectsFilesL86},
 		{line: 101, kind: "program", exes: []string{"fd", "fdfind"}, subs: nil, trigger: "", build: effectsFilesL101},
 		{line: 132, kind: "program", exes: []string{"rg"}, subs: nil, trigger: "", build: effectsFilesL132},
-		{line: 187, kind: "program", exes: []string{"ag"}, subs: nil, trigger: "", build: effectsFilesL187},
-		{line: 237, kind: "program", exes: []string{"ack"}, subs: nil, trigger: "", build: effectsFilesL237},
-		{line: 289, kind: "program", exes: []string{"fzf"}, subs: nil, trigger: "", build: effectsFilesL289},
-		{line: 343, kind: "program", exes: []string{"hyperfine"}, subs: nil, trigger: "", build: effectsFilesL343},
-		{line: 373, kind: "program", exes: []string{"tokei"}, subs: nil, trigger: "", build: effectsFilesL373},
-		{line: 386, kind: "program", exes: []string{"cloc"}, subs: nil, trigger: "", build: effectsFilesL386},
-		{line: 435, kind: "program", exes: []string{"scc"}, subs: nil, trigger: "", build: effectsFilesL435},
-		{line: 465, kind: "program", exes: []string{"getfattr"}, subs: nil, trigger: "", build: effectsFilesL465},
-		{line: 473, kind: "program", exes: []string{"setfattr"}, subs: nil, trigger: "", build: effectsFilesL473},
+		{line: 190, kind: "program", exes: []string{"ag"}, subs: nil, trigger: "", build: effectsFilesL190},
+		{line: 240, kind: "program", exes: []string{"ack"}, subs: nil, trigger: "", build: effectsFilesL240},
+		{line: 292, kind: "program", exes: []string{"fzf"}, subs: nil, trigger: "", build: effectsFilesL292},
+		{line: 346, kind: "program", exes: []string{"hyperfine"}, subs: nil, trigger: "", build: effectsFilesL346},
+		{line: 376, kind: "program", exes: []string{"tokei"}, subs: nil, trigger: "", build: effectsFilesL376},
+		{line: 389, kind: "program", exes: []string{"cloc"}, subs: nil, trigger: "", build: effectsFilesL389},
+		{line: 438, kind: "program", exes: []string{"scc"}, subs: nil, trigger: "", build: effectsFilesL438},
+		{line: 468, kind: "program", exes: []string{"getfattr"}, subs: nil, trigger: "", build: effectsFilesL468},
+		{line: 476, kind: "program", exes: []string{"setfattr"}, subs: nil, trigger: "", build: effectsFilesL476},
 	}},
 	{file: "effects/findutils.toml", header: packHeader{Name: "effects-findutils", Executables: []string{"find", "xargs", "locate", "mlocate", "plocate", "updatedb", "diff", "cmp", "diff3", "sdiff"}}, blocks: []genBlock{
 		{line: 21, kind: "program", exes: []string{"find"}, subs: nil, trigger: "", build: effectsFindutilsL21},
@@ -1121,93 +1122,93 @@ var generatedPacks = []genPack{
 		{line: 273, kind: "program", exes: []string{"git"}, subs: []string{"rev-list"}, trigger: "", build: effectsGitL273},
 		{line: 297, kind: "program", exes: []string{"git"}, subs: []string{"blame", "annotate"}, trigger: "", build: effectsGitL297},
 		{line: 314, kind: "program", exes: []string{"git"}, subs: []string{"grep"}, trigger: "", build: effectsGitL314},
-		{line: 343, kind: "program", exes: []string{"git"}, subs: []string{"ls-files"}, trigger: "", build: effectsGitL343},
-		{line: 358, kind: "program", exes: []string{"git"}, subs: []string{"ls-tree"}, trigger: "", build: effectsGitL358},
-		{line: 367, kind: "program", exes: []string{"git"}, subs: []string{"rev-parse"}, trigger: "", build: effectsGitL367},
-		{line: 384, kind: "program", exes: []string{"git"}, subs: []string{"describe"}, trigger: "", build: effectsGitL384},
-		{line: 392, kind: "program", exes: []string{"git"}, subs: []string{"cat-file"}, trigger: "", build: effectsGitL392},
-		{line: 404, kind: "program", exes: []string{"git"}, subs: []string{"merge-base"}, trigger: "", build: effectsGitL404},
-		{line: 410, kind: "program", exes: []string{"git"}, subs: []string{"name-rev"}, trigger: "", build: effectsGitL410},
-		{line: 418, kind: "program", exes: []string{"git"}, subs: []string{"for-each-ref"}, trigger: "", build: effectsGitL418},
-		{line: 427, kind: "program", exes: []string{"git"}, subs: []string{"show-ref"}, trigger: "", build: effectsGitL427},
-		{line: 435, kind: "program", exes: []string{"git"}, subs: []string{"show-branch"}, trigger: "", build: effectsGitL435},
-		{line: 443, kind: "program", exes: []string{"git"}, subs: []string{"cherry"}, trigger: "", build: effectsGitL443},
-		{line: 450, kind: "program", exes: []string{"git"}, subs: []string{"check-ignore"}, trigger: "", build: effectsGitL450},
-		{line: 457, kind: "program", exes: []string{"git"}, subs: []string{"check-attr"}, trigger: "", build: effectsGitL457},
-		{line: 464, kind: "program", exes: []string{"git"}, subs: []string{"check-mailmap"}, trigger: "", build: effectsGitL464},
-		{line: 473, kind: "program", exes: []string{"git"}, subs: []string{"check-ref-format"}, trigger: "", build: effectsGitL473},
-		{line: 479, kind: "program", exes: []string{"git"}, subs: []string{"count-objects"}, trigger: "", build: effectsGitL479},
-		{line: 485, kind: "program", exes: []string{"git"}, subs: []string{"verify-commit", "verify-tag"}, trigger: "", build: effectsGitL485},
-		{line: 492, kind: "program", exes: []string{"git"}, subs: []string{"fsck"}, trigger: "", build: effectsGitL492},
-		{line: 503, kind: "program", exes: []string{"git"}, subs: []string{"ls-remote"}, trigger: "", build: effectsGitL503},
-		{line: 520, kind: "program", exes: []string{"git"}, subs: []string{"var"}, trigger: "", build: effectsGitL520},
-		{line: 526, kind: "program", exes: []string{"git"}, subs: []string{"version"}, trigger: "", build: effectsGitL526},
-		{line: 532, kind: "program", exes: []string{"git"}, subs: []string{"help"}, trigger: "", build: effectsGitL532},
-		{line: 543, kind: "program", exes: []string{"git"}, subs: []string{"get-tar-commit-id", "patch-id", "stripspace", "column", "show-index", "fmt-merge-msg"}, trigger: "", build: effectsGitL543},
-		{line: 554, kind: "program", exes: []string{"git"}, subs: []string{"verify-pack"}, trigger: "", build: effectsGitL554},
-		{line: 562, kind: "program", exes: []string{"git"}, subs: []string{"interpret-trailers"}, trigger: "", build: effectsGitL562},
-		{line: 573, kind: "program", exes: []string{"git"}, subs: []string{"hash-object"}, trigger: "", build: effectsGitL573},
-		{line: 583, kind: "program", exes: []string{"git"}, subs: []string{"fast-export"}, trigger: "", build: effectsGitL583},
-		{line: 599, kind: "program", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: effectsGitL599},
-		{line: 623, kind: "program", exes: []string{"git"}, subs: []string{"tag"}, trigger: "", build: effectsGitL623},
-		{line: 646, kind: "program", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: effectsGitL646},
-		{line: 653, kind: "program", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: effectsGitL653},
-		{line: 659, kind: "program", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: effectsGitL659},
-		{line: 672, kind: "program", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: effectsGitL672},
-		{line: 694, kind: "program", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: effectsGitL694},
-		{line: 707, kind: "program", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: effectsGitL707},
-		{line: 735, kind: "program", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: effectsGitL735},
-		{line: 747, kind: "program", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: effectsGitL747},
-		{line: 759, kind: "program", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: effectsGitL759},
-		{line: 768, kind: "program", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: effectsGitL768},
-		{line: 778, kind: "program", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: effectsGitL778},
-		{line: 790, kind: "program", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: effectsGitL790},
-		{line: 816, kind: "program", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: effectsGitL816},
-		{line: 827, kind: "program", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: effectsGitL827},
-		{line: 839, kind: "program", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: effectsGitL839},
-		{line: 850, kind: "program", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: effectsGitL850},
-		{line: 857, kind: "program", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: effectsGitL857},
-		{line: 867, kind: "program", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: effectsGitL867},
-		{line: 879, kind: "program", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: effectsGitL879},
-		{line: 886, kind: "program", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: effectsGitL886},
-		{line: 892, kind: "program", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: effectsGitL892},
-		{line: 905, kind: "program", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: effectsGitL905},
-		{line: 912, kind: "program", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: effectsGitL912},
-		{line: 919, kind: "program", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: effectsGitL919},
-		{line: 927, kind: "program", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: effectsGitL927},
-		{line: 943, kind: "program", exes: []string{"git"}, subs: []string{"bisect"}, trigger: "", build: effectsGitL943},
-		{line: 949, kind: "program", exes: []string{"git"}, subs: []string{"bisect"}, trigger: "", build: effectsGitL949},
-		{line: 955, kind: "program", exes: []string{"git"}, subs: []string{"bisect"}, trigger: "", build: effectsGitL955},
-		{line: 963, kind: "program", exes: []string{"git"}, subs: []string{"bisect"}, trigger: "", build: effectsGitL963},
-		{line: 970, kind: "program", exes: []string{"git"}, subs: []string{"sparse-checkout"}, trigger: "", build: effectsGitL970},
-		{line: 975, kind: "program", exes: []string{"git"}, subs: []string{"sparse-checkout"}, trigger: "", build: effectsGitL975},
-		{line: 984, kind: "program", exes: []string{"git"}, subs: []string{"add", "stage"}, trigger: "", build: effectsGitL984},
-		{line: 999, kind: "program", exes: []string{"git"}, subs: []string{"commit"}, trigger: "", build: effectsGitL999},
-		{line: 1020, kind: "program", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: effectsGitL1020},
-		{line: 1034, kind: "program", exes: []string{"git"}, subs: []string{"switch"}, trigger: "", build: effectsGitL1034},
-		{line: 1044, kind: "program", exes: []string{"git"}, subs: []string{"restore"}, trigger: "", build: effectsGitL1044},
-		{line: 1058, kind: "program", exes: []string{"git"}, subs: []string{"reset"}, trigger: "", build: effectsGitL1058},
-		{line: 1069, kind: "program", exes: []string{"git"}, subs: []string{"rm"}, trigger: "", build: effectsGitL1069},
-		{line: 1083, kind: "program", exes: []string{"git"}, subs: []string{"mv"}, trigger: "", build: effectsGitL1083},
-		{line: 1095, kind: "program", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: effectsGitL1095},
-		{line: 1110, kind: "program", exes: []string{"git"}, subs: []string{"merge", "cherry-pick", "revert", "rebase", "am"}, trigger: "", build: effectsGitL1110},
-		{line: 1137, kind: "program", exes: []string{"git"}, subs: []string{"apply"}, trigger: "", build: effectsGitL1137},
-		{line: 1153, kind: "program", exes: []string{"git"}, subs: []string{"pull"}, trigger: "", build: effectsGitL1153},
-		{line: 1177, kind: "program", exes: []string{"git"}, subs: []string{"fetch"}, trigger: "", build: effectsGitL1177},
-		{line: 1201, kind: "program", exes: []string{"git"}, subs: []string{"push"}, trigger: "", build: effectsGitL1201},
-		{line: 1229, kind: "program", exes: []string{"git"}, subs: []string{"clone"}, trigger: "", build: effectsGitL1229},
-		{line: 1259, kind: "program", exes: []string{"git"}, subs: []string{"init"}, trigger: "", build: effectsGitL1259},
-		{line: 1271, kind: "program", exes: []string{"git"}, subs: []string{"gc", "maintenance", "prune", "repack", "pack-refs", "prune-packed", "commit-graph", "multi-pack-index", "rerere"}, trigger: "", build: effectsGitL1271},
-		{line: 1281, kind: "program", exes: []string{"git"}, subs: []string{"format-patch"}, trigger: "", build: effectsGitL1281},
-		{line: 1300, kind: "program", exes: []string{"git"}, subs: []string{"archive"}, trigger: "", build: effectsGitL1300},
-		{line: 1320, kind: "program", exes: []string{"git"}, subs: []string{"bundle"}, trigger: "", build: effectsGitL1320},
-		{line: 1327, kind: "program", exes: []string{"git"}, subs: []string{"bundle"}, trigger: "", build: effectsGitL1327},
-		{line: 1337, kind: "program", exes: []string{"git"}, subs: []string{"update-ref", "symbolic-ref", "update-index", "read-tree", "write-tree", "commit-tree", "mktag", "mktree", "replace", "checkout-index", "merge-tree", "merge-file", "fast-import", "unpack-objects", "pack-objects", "index-pack", "unpack-file", "mailinfo", "mailsplit", "filter-branch", "send-email", "request-pull", "imap-send", "difftool", "mergetool", "for-each-repo", "hook", "instaweb", "daemon", "credential", "credential-store", "credential-cache", "svn", "p4", "cvsimport", "cvsexportcommit", "cvsserver", "quiltimport", "archimport", "gui", "citool", "gitk", "scalar", "bugreport", "diagnose", "upload-pack", "receive-pack", "upload-archive", "http-backend", "fetch-pack", "send-pack", "shell", "remote-ext", "remote-fd"}, trigger: "", build: effectsGitL1337},
-		{line: 1345, kind: "program", exes: []string{"git"}, subs: []string{"credential", "credential-store", "credential-cache"}, trigger: "", build: effectsGitL1345},
-		{line: 1351, kind: "program", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: effectsGitL1351},
-		{line: 1358, kind: "program", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: effectsGitL1358},
-		{line: 1367, kind: "program", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: effectsGitL1367},
-		{line: 1375, kind: "program", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: effectsGitL1375},
+		{line: 345, kind: "program", exes: []string{"git"}, subs: []string{"ls-files"}, trigger: "", build: effectsGitL345},
+		{line: 360, kind: "program", exes: []string{"git"}, subs: []string{"ls-tree"}, trigger: "", build: effectsGitL360},
+		{line: 369, kind: "program", exes: []string{"git"}, subs: []string{"rev-parse"}, trigger: "", build: effectsGitL369},
+		{line: 386, kind: "program", exes: []string{"git"}, subs: []string{"describe"}, trigger: "", build: effectsGitL386},
+		{line: 394, kind: "program", exes: []string{"git"}, subs: []string{"cat-file"}, trigger: "", build: effectsGitL394},
+		{line: 406, kind: "program", exes: []string{"git"}, subs: []string{"merge-base"}, trigger: "", build: effectsGitL406},
+		{line: 412, kind: "program", exes: []string{"git"}, subs: []string{"name-rev"}, trigger: "", build: effectsGitL412},
+		{line: 420, kind: "program", exes: []string{"git"}, subs: []string{"for-each-ref"}, trigger: "", build: effectsGitL420},
+		{line: 429, kind: "program", exes: []string{"git"}, subs: []string{"show-ref"}, trigger: "", build: effectsGitL429},
+		{line: 437, kind: "program", exes: []string{"git"}, subs: []string{"show-branch"}, trigger: "", build: effectsGitL437},
+		{line: 445, kind: "program", exes: []string{"git"}, subs: []string{"cherry"}, trigger: "", build: effectsGitL445},
+		{line: 452, kind: "program", exes: []string{"git"}, subs: []string{"check-ignore"}, trigger: "", build: effectsGitL452},
+		{line: 459, kind: "program", exes: []string{"git"}, subs: []string{"check-attr"}, trigger: "", build: effectsGitL459},
+		{line: 466, kind: "program", exes: []string{"git"}, subs: []string{"check-mailmap"}, trigger: "", build: effectsGitL466},
+		{line: 475, kind: "program", exes: []string{"git"}, subs: []string{"check-ref-format"}, trigger: "", build: effectsGitL475},
+		{line: 481, kind: "program", exes: []string{"git"}, subs: []string{"count-objects"}, trigger: "", build: effectsGitL481},
+		{line: 487, kind: "program", exes: []string{"git"}, subs: []string{"verify-commit", "verify-tag"}, trigger: "", build: effectsGitL487},
+		{line: 494, kind: "program", exes: []string{"git"}, subs: []string{"fsck"}, trigger: "", build: effectsGitL494},
+		{line: 505, kind: "program", exes: []string{"git"}, subs: []string{"ls-remote"}, trigger: "", build: effectsGitL505},
+		{line: 522, kind: "program", exes: []string{"git"}, subs: []string{"var"}, trigger: "", build: effectsGitL522},
+		{line: 528, kind: "program", exes: []string{"git"}, subs: []string{"version"}, trigger: "", build: effectsGitL528},
+		{line: 534, kind: "program", exes: []string{"git"}, subs: []string{"help"}, trigger: "", build: effectsGitL534},
+		{line: 545, kind: "program", exes: []string{"git"}, subs: []string{"get-tar-commit-id", "patch-id", "stripspace", "column", "show-index", "fmt-merge-msg"}, trigger: "", build: effectsGitL545},
+		{line: 556, kind: "program", exes: []string{"git"}, subs: []string{"verify-pack"}, trigger: "", build: effectsGitL556},
+		{line: 564, kind: "program", exes: []string{"git"}, subs: []string{"interpret-trailers"}, trigger: "", build: effectsGitL564},
+		{line: 575, kind: "program", exes: []string{"git"}, subs: []string{"hash-object"}, trigger: "", build: effectsGitL575},
+		{line: 585, kind: "program", exes: []string{"git"}, subs: []string{"fast-export"}, trigger: "", build: effectsGitL585},
+		{line: 601, kind: "program", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: effectsGitL601},
+		{line: 625, kind: "program", exes: []string{"git"}, subs: []string{"tag"}, trigger: "", build: effectsGitL625},
+		{line: 648, kind: "program", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: effectsGitL648},
+		{line: 655, kind: "program", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: effectsGitL655},
+		{line: 661, kind: "program", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: effectsGitL661},
+		{line: 674, kind: "program", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: effectsGitL674},
+		{line: 696, kind: "program", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: effectsGitL696},
+		{line: 709, kind: "program", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: effectsGitL709},
+		{line: 737, kind: "program", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: effectsGitL737},
+		{line: 749, kind: "program", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: effectsGitL749},
+		{line: 761, kind: "program", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: effectsGitL761},
+		{line: 770, kind: "program", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: effectsGitL770},
+		{line: 780, kind: "program", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: effectsGitL780},
+		{line: 792, kind: "program", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: effectsGitL792},
+		{line: 818, kind: "program", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: effectsGitL818},
+		{line: 829, kind: "program", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: effectsGitL829},
+		{line: 841, kind: "program", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: effectsGitL841},
+		{line: 852, kind: "program", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: effectsGitL852},
+		{line: 859, kind: "program", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: effectsGitL859},
+		{line: 869, kind: "program", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: effectsGitL869},
+		{line: 881, kind: "program", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: effectsGitL881},
+		{line: 888, kind: "program", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: effectsGitL888},
+		{line: 894, kind: "program", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: effectsGitL894},
+		{line: 907, kind: "program", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: effectsGitL907},
+		{line: 914, kind: "program", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: effectsGitL914},
+		{line: 921, kind: "program", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: effectsGitL921},
+		{line: 929, kind: "program", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: effectsGitL929},
+		{line: 945, kind: "program", exes: []string{"git"}, subs: []string{"bisect"}, trigger: "", build: effectsGitL945},
+		{line: 951, kind: "program", exes: []string{"git"}, subs: []string{"bisect"}, trigger: "", build: effectsGitL951},
+		{line: 957, kind: "program", exes: []string{"git"}, subs: []string{"bisect"}, trigger: "", build: effectsGitL957},
+		{line: 965, kind: "program", exes: []string{"git"}, subs: []string{"bisect"}, trigger: "", build: effectsGitL965},
+		{line: 972, kind: "program", exes: []string{"git"}, subs: []string{"sparse-checkout"}, trigger: "", build: effectsGitL972},
+		{line: 977, kind: "program", exes: []string{"git"}, subs: []string{"sparse-checkout"}, trigger: "", build: effectsGitL977},
+		{line: 986, kind: "program", exes: []string{"git"}, subs: []string{"add", "stage"}, trigger: "", build: effectsGitL986},
+		{line: 1001, kind: "program", exes: []string{"git"}, subs: []string{"commit"}, trigger: "", build: effectsGitL1001},
+		{line: 1022, kind: "program", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: effectsGitL1022},
+		{line: 1036, kind: "program", exes: []string{"git"}, subs: []string{"switch"}, trigger: "", build: effectsGitL1036},
+		{line: 1046, kind: "program", exes: []string{"git"}, subs: []string{"restore"}, trigger: "", build: effectsGitL1046},
+		{line: 1060, kind: "program", exes: []string{"git"}, subs: []string{"reset"}, trigger: "", build: effectsGitL1060},
+		{line: 1071, kind: "program", exes: []string{"git"}, subs: []string{"rm"}, trigger: "", build: effectsGitL1071},
+		{line: 1085, kind: "program", exes: []string{"git"}, subs: []string{"mv"}, trigger: "", build: effectsGitL1085},
+		{line: 1097, kind: "program", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: effectsGitL1097},
+		{line: 1112, kind: "program", exes: []string{"git"}, subs: []string{"merge", "cherry-pick", "revert", "rebase", "am"}, trigger: "", build: effectsGitL1112},
+		{line: 1139, kind: "program", exes: []string{"git"}, subs: []string{"apply"}, trigger: "", build: effectsGitL1139},
+		{line: 1155, kind: "program", exes: []string{"git"}, subs: []string{"pull"}, trigger: "", build: effectsGitL1155},
+		{line: 1179, kind: "program", exes: []string{"git"}, subs: []string{"fetch"}, trigger: "", build: effectsGitL1179},
+		{line: 1203, kind: "program", exes: []string{"git"}, subs: []string{"push"}, trigger: "", build: effectsGitL1203},
+		{line: 1231, kind: "program", exes: []string{"git"}, subs: []string{"clone"}, trigger: "", build: effectsGitL1231},
+		{line: 1261, kind: "program", exes: []string{"git"}, subs: []string{"init"}, trigger: "", build: effectsGitL1261},
+		{line: 1273, kind: "program", exes: []string{"git"}, subs: []string{"gc", "maintenance", "prune", "repack", "pack-refs", "prune-packed", "commit-graph", "multi-pack-index", "rerere"}, trigger: "", build: effectsGitL1273},
+		{line: 1283, kind: "program", exes: []string{"git"}, subs: []string{"format-patch"}, trigger: "", build: effectsGitL1283},
+		{line: 1302, kind: "program", exes: []string{"git"}, subs: []string{"archive"}, trigger: "", build: effectsGitL1302},
+		{line: 1322, kind: "program", exes: []string{"git"}, subs: []string{"bundle"}, trigger: "", build: effectsGitL1322},
+		{line: 1329, kind: "program", exes: []string{"git"}, subs: []string{"bundle"}, trigger: "", build: effectsGitL1329},
+		{line: 1339, kind: "program", exes: []string{"git"}, subs: []string{"update-ref", "symbolic-ref", "update-index", "read-tree", "write-tree", "commit-tree", "mktag", "mktree", "replace", "checkout-index", "merge-tree", "merge-file", "fast-import", "unpack-objects", "pack-objects", "index-pack", "unpack-file", "mailinfo", "mailsplit", "filter-branch", "send-email", "request-pull", "imap-send", "difftool", "mergetool", "for-each-repo", "hook", "instaweb", "daemon", "credential", "credential-store", "credential-cache", "svn", "p4", "cvsimport", "cvsexportcommit", "cvsserver", "quiltimport", "archimport", "gui", "citool", "gitk", "scalar", "bugreport", "diagnose", "upload-pack", "receive-pack", "upload-archive", "http-backend", "fetch-pack", "send-pack", "shell", "remote-ext", "remote-fd"}, trigger: "", build: effectsGitL1339},
+		{line: 1347, kind: "program", exes: []string{"git"}, subs: []string{"credential", "credential-store", "credential-cache"}, trigger: "", build: effectsGitL1347},
+		{line: 1353, kind: "program", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: effectsGitL1353},
+		{line: 1360, kind: "program", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: effectsGitL1360},
+		{line: 1369, kind: "program", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: effectsGitL1369},
+		{line: 1377, kind: "program", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: effectsGitL1377},
 	}},
 	{file: "effects/gtfobins-a-l.toml", header: packHeader{Name: "effects-gtfobins-a-l", Executables: []string{"aa-exec", "ab", "acr", "agetty", "alpine", "ansible-playbook", "aoss", "apache2", "apache2ctl", "apport-cli", "arch-nspawn", "arj", "ascii-xfr", "ascii85", "ash", "dash", "aspell", "asterisk", "at", "atobm", "autoconf", "autoheader", "autoreconf", "base58", "basez", "bash", "ksh", "bashbug", "bbot", "bc", "bconsole", "bpftrace", "bridge", "busctl", "busybox", "byebug", "cabal", "cancel", "capsh", "cdist", "chattr", "check_by_ssh", "check_cups", "check_log", "check_memory", "check_raid", "check_ssl_cert", "check_statusfile", "choom", "chrt", "clamscan", "clisp", "cobc", "code", "codex", "cowsay", "cowthink", "cpan", "cpulimit", "crash", "csh", "csvtool", "cupsfilter", "dc", "debugfs", "dhclient", "dialog", "distcc", "dmidecode", "dmsetup", "dnsmasq", "doas", "dosbox", "dstat", "dvips", "easy_install", "eb", "ed", "red", "efax", "elvish", "emacs", "enscript", "eqn", "espeak", "ex", "exiftool", "expect", "facter", "fail2ban-client", "fastfetch", "ffmpeg", "finger", "firejail", "fish", "flock", "forge", "fping", "gcore", "gdb", "genie", "genisoimage", "gimp", "ginsh", "gnuplot", "grc", "gtester", "guile", "hashcat", "hg", "highlight", "hping3", "iftop", "ionice", "iptables-save", "irb", "ispell", "jjs", "joe", "jrunscript", "jshell", "jtag", "ksshell", "ksu", "latex", "xelatex", "lualatex", "luatex", "latexmk", "ld.so", "ld-linux.so.2", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1", "ldconfig", "links", "logrotate", "logsave", "lp", "ltrace", "lwp-download", "lwp-request", "lxd"}}, blocks: []genBlock{
 		{line: 6, kind: "exe", exes: []string{"atobm"}, subs: nil, trigger: "", build: effectsGtfobinsALL6},
@@ -1828,24 +1829,24 @@ var generatedPacks = []genPack{
 		{line: 42, kind: "program", exes: []string{"sed", "gsed"}, subs: nil, trigger: "", build: effectsTextL42},
 		{line: 62, kind: "program", exes: []string{"awk", "gawk", "mawk", "nawk"}, subs: nil, trigger: "", build: effectsTextL62},
 		{line: 92, kind: "program", exes: []string{"grep", "egrep", "fgrep"}, subs: nil, trigger: "", build: effectsTextL92},
-		{line: 123, kind: "program", exes: []string{"strings"}, subs: nil, trigger: "", build: effectsTextL123},
-		{line: 133, kind: "program", exes: []string{"hexdump", "hd"}, subs: nil, trigger: "", build: effectsTextL133},
-		{line: 148, kind: "program", exes: []string{"xxd"}, subs: nil, trigger: "", build: effectsTextL148},
-		{line: 160, kind: "program", exes: []string{"rev"}, subs: nil, trigger: "", build: effectsTextL160},
-		{line: 167, kind: "program", exes: []string{"column"}, subs: nil, trigger: "", build: effectsTextL167},
-		{line: 180, kind: "program", exes: []string{"look"}, subs: nil, trigger: "", build: effectsTextL180},
-		{line: 189, kind: "program", exes: []string{"iconv"}, subs: nil, trigger: "", build: effectsTextL189},
-		{line: 200, kind: "program", exes: []string{"ul"}, subs: nil, trigger: "", build: effectsTextL200},
-		{line: 210, kind: "program", exes: []string{"dos2unix"}, subs: nil, trigger: "", build: effectsTextL210},
-		{line: 226, kind: "program", exes: []string{"sponge"}, subs: nil, trigger: "", build: effectsTextL226},
-		{line: 239, kind: "program", exes: []string{"jq"}, subs: nil, trigger: "", build: effectsTextL239},
-		{line: 264, kind: "program", exes: []string{"yq"}, subs: nil, trigger: "", build: effectsTextL264},
-		{line: 303, kind: "program", exes: []string{"yq"}, subs: []string{"eval", "e", "eval-all", "ea"}, trigger: "", build: effectsTextL303},
-		{line: 332, kind: "program", exes: []string{"yq"}, subs: []string{"completion", "shell-completion"}, trigger: "", build: effectsTextL332},
-		{line: 340, kind: "program", exes: []string{"xq", "tomlq"}, subs: nil, trigger: "", build: effectsTextL340},
-		{line: 365, kind: "program", exes: []string{"gron"}, subs: nil, trigger: "", build: effectsTextL365},
-		{line: 377, kind: "program", exes: []string{"fx"}, subs: nil, trigger: "", build: effectsTextL377},
-		{line: 387, kind: "program", exes: []string{"xmllint"}, subs: nil, trigger: "", build: effectsTextL387},
+		{line: 126, kind: "program", exes: []string{"strings"}, subs: nil, trigger: "", build: effectsTextL126},
+		{line: 136, kind: "program", exes: []string{"hexdump", "hd"}, subs: nil, trigger: "", build: effectsTextL136},
+		{line: 151, kind: "program", exes: []string{"xxd"}, subs: nil, trigger: "", build: effectsTextL151},
+		{line: 163, kind: "program", exes: []string{"rev"}, subs: nil, trigger: "", build: effectsTextL163},
+		{line: 170, kind: "program", exes: []string{"column"}, subs: nil, trigger: "", build: effectsTextL170},
+		{line: 183, kind: "program", exes: []string{"look"}, subs: nil, trigger: "", build: effectsTextL183},
+		{line: 192, kind: "program", exes: []string{"iconv"}, subs: nil, trigger: "", build: effectsTextL192},
+		{line: 203, kind: "program", exes: []string{"ul"}, subs: nil, trigger: "", build: effectsTextL203},
+		{line: 213, kind: "program", exes: []string{"dos2unix"}, subs: nil, trigger: "", build: effectsTextL213},
+		{line: 229, kind: "program", exes: []string{"sponge"}, subs: nil, trigger: "", build: effectsTextL229},
+		{line: 242, kind: "program", exes: []string{"jq"}, subs: nil, trigger: "", build: effectsTextL242},
+		{line: 267, kind: "program", exes: []string{"yq"}, subs: nil, trigger: "", build: effectsTextL267},
+		{line: 306, kind: "program", exes: []string{"yq"}, subs: []string{"eval", "e", "eval-all", "ea"}, trigger: "", build: effectsTextL306},
+		{line: 335, kind: "program", exes: []string{"yq"}, subs: []string{"completion", "shell-completion"}, trigger: "", build: effectsTextL335},
+		{line: 343, kind: "program", exes: []string{"xq", "tomlq"}, subs: nil, trigger: "", build: effectsTextL343},
+		{line: 368, kind: "program", exes: []string{"gron"}, subs: nil, trigger: "", build: effectsTextL368},
+		{line: 380, kind: "program", exes: []string{"fx"}, subs: nil, trigger: "", build: effectsTextL380},
+		{line: 390, kind: "program", exes: []string{"xmllint"}, subs: nil, trigger: "", build: effectsTextL390},
 	}},
 	{file: "effects/toolchains.toml", header: packHeader{Name: "effects-toolchains", Description: "Effect model of language toolchains, interpreters, build tools, test runners, formatters, linters and version managers: running project code (tests, builds, scripts, plugins, configuration written in a programming language) is never a read; formatters write unless told to check; linters that only parse are reads.", Executables: []string{"go", "gofmt", "goimports", "golangci-lint", "staticcheck", "govulncheck", "cargo", "rustc", "rustfmt", "rustup", "node", "nodejs", "bun", "deno", "python", "python3", "pytest", "py.test", "tox", "nox", "mypy", "pyright", "ruff", "black", "isort", "flake8", "pylint", "bandit", "eslint", "prettier", "tsc", "jest", "vitest", "mocha", "ava", "tap", "make", "gmake", "cmake", "ninja", "meson", "bazel", "buck", "gcc", "g++", "cc", "c++", "c89", "c99", "clang", "clang++", "ld", "as", "nm", "objdump", "readelf", "ldd", "javac", "java", "kotlinc", "scalac", "mvn", "gradle", "dotnet", "swift", "mix", "rebar3", "perl", "ruby", "php", "lua", "luajit", "tclsh", "R", "Rscript", "julia", "ghc", "ghci", "pre-commit", "clang-format", "shellcheck", "shfmt", "hadolint", "actionlint", "yamllint", "markdownlint", "codespell", "vale", "direnv", "asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}}, blocks: []genBlock{
 		{line: 14, kind: "exe", exes: []string{"gofmt"}, subs: nil, trigger: "", build: effectsToolchainsL14},
@@ -1876,78 +1877,78 @@ var generatedPacks = []genPack{
 		{line: 184, kind: "program", exes: []string{"go"}, subs: []string{"help", "bug"}, trigger: "", build: effectsToolchainsL184},
 		{line: 189, kind: "program", exes: []string{"go"}, subs: []string{"build", "test", "run", "generate", "install", "get", "tool", "fix", "fmt", "clean", "telemetry", "mod", "work"}, trigger: "", build: effectsToolchainsL189},
 		{line: 210, kind: "program", exes: []string{"gofmt"}, subs: nil, trigger: "", build: effectsToolchainsL210},
-		{line: 221, kind: "program", exes: []string{"goimports"}, subs: nil, trigger: "", build: effectsToolchainsL221},
-		{line: 234, kind: "program", exes: []string{"golangci-lint"}, subs: nil, trigger: "", build: effectsToolchainsL234},
-		{line: 239, kind: "program", exes: []string{"golangci-lint"}, subs: []string{"version", "help", "completion"}, trigger: "", build: effectsToolchainsL239},
-		{line: 245, kind: "program", exes: []string{"golangci-lint"}, subs: []string{"run", "linters", "fmt", "formatters", "migrate", "cache", "config", "custom"}, trigger: "", build: effectsToolchainsL245},
-		{line: 251, kind: "program", exes: []string{"staticcheck"}, subs: nil, trigger: "", build: effectsToolchainsL251},
-		{line: 261, kind: "program", exes: []string{"govulncheck"}, subs: nil, trigger: "", build: effectsToolchainsL261},
-		{line: 273, kind: "program", exes: []string{"cargo"}, subs: nil, trigger: "", build: effectsToolchainsL273},
-		{line: 294, kind: "program", exes: []string{"cargo"}, subs: []string{"locate-project", "pkgid", "verify-project", "version", "read-manifest", "help"}, trigger: "", build: effectsToolchainsL294},
-		{line: 304, kind: "program", exes: []string{"cargo"}, subs: []string{"tree", "metadata", "search", "info", "outdated", "audit", "deny"}, trigger: "", build: effectsToolchainsL304},
-		{line: 318, kind: "program", exes: []string{"cargo"}, subs: []string{"build", "b", "check", "c", "test", "t", "run", "r", "bench", "clippy", "doc", "d", "rustdoc", "rustc", "install", "publish", "package", "fix", "fmt", "update", "add", "remove", "rm", "fetch", "vendor", "generate-lockfile", "new", "init", "clean", "login", "logout", "owner", "yank", "report", "config", "uninstall", "nextest", "expand", "watch", "miri", "tarpaulin", "llvm-cov", "script"}, trigger: "", build: effectsToolchainsL318},
-		{line: 325, kind: "program", exes: []string{"rustc"}, subs: nil, trigger: "", build: effectsToolchainsL325},
-		{line: 340, kind: "program", exes: []string{"rustfmt"}, subs: nil, trigger: "", build: effectsToolchainsL340},
-		{line: 351, kind: "program", exes: []string{"rustup"}, subs: nil, trigger: "", build: effectsToolchainsL351},
-		{line: 357, kind: "program", exes: []string{"rustup"}, subs: []string{"show", "which", "--version", "completions", "help"}, trigger: "", build: effectsToolchainsL357},
-		{line: 364, kind: "program", exes: []string{"rustup"}, subs: []string{"toolchain", "target", "component", "override"}, trigger: "", build: effectsToolchainsL364},
-		{line: 371, kind: "program", exes: []string{"rustup"}, subs: []string{"install", "uninstall", "update", "check", "default", "toolchain", "target", "component", "override", "run", "doc", "man", "self", "set", "up"}, trigger: "", build: effectsToolchainsL371},
-		{line: 380, kind: "program", exes: []string{"node", "nodejs"}, subs: nil, trigger: "", build: effectsToolchainsL380},
-		{line: 407, kind: "program", exes: []string{"bun"}, subs: nil, trigger: "", build: effectsToolchainsL407},
-		{line: 415, kind: "program", exes: []string{"bun"}, subs: []string{"pm"}, trigger: "", build: effectsToolchainsL415},
-		{line: 421, kind: "program", exes: []string{"bun"}, subs: []string{"run", "test", "x", "exec", "install", "i", "add", "a", "remove", "rm", "update", "link", "unlink", "pm", "build", "create", "c", "init", "upgrade", "repl", "publish", "outdated", "patch", "patch-commit", "audit", "info", "why"}, trigger: "", build: effectsToolchainsL421},
-		{line: 427, kind: "program", exes: []string{"deno"}, subs: nil, trigger: "", build: effectsToolchainsL427},
-		{line: 434, kind: "program", exes: []string{"deno"}, subs: []string{"--version", "types", "completions"}, trigger: "", build: effectsToolchainsL434},
-		{line: 439, kind: "program", exes: []string{"deno"}, subs: []string{"run", "test", "bench", "task", "compile", "repl", "eval", "install", "uninstall", "upgrade", "serve", "jupyter", "add", "remove", "outdated", "check", "info", "doc", "lint", "fmt", "cache", "coverage", "publish", "init", "clean", "vendor", "bundle", "approve-scripts", "update", "x"}, trigger: "", build: effectsToolchainsL439},
-		{line: 445, kind: "program", exes: []string{"tsc"}, subs: nil, trigger: "", build: effectsToolchainsL445},
-		{line: 477, kind: "program", exes: []string{"eslint", "jest", "vitest", "mocha", "ava", "tap"}, subs: nil, trigger: "", build: effectsToolchainsL477},
-		{line: 486, kind: "program", exes: []string{"prettier"}, subs: nil, trigger: "", build: effectsToolchainsL486},
-		{line: 493, kind: "program", exes: []string{"markdownlint"}, subs: nil, trigger: "", build: effectsToolchainsL493},
-		{line: 516, kind: "program", exes: []string{"python", "python3"}, subs: nil, trigger: "", build: effectsToolchainsL516},
-		{line: 538, kind: "program", exes: []string{"pytest", "py.test", "tox", "nox", "mypy", "flake8", "pylint"}, subs: nil, trigger: "", build: effectsToolchainsL538},
-		{line: 547, kind: "program", exes: []string{"pyright"}, subs: nil, trigger: "", build: effectsToolchainsL547},
-		{line: 566, kind: "program", exes: []string{"ruff"}, subs: nil, trigger: "", build: effectsToolchainsL566},
-		{line: 574, kind: "program", exes: []string{"ruff"}, subs: []string{"check"}, trigger: "", build: effectsToolchainsL574},
-		{line: 595, kind: "program", exes: []string{"ruff"}, subs: []string{"rule", "linter", "version", "config", "help", "analyze"}, trigger: "", build: effectsToolchainsL595},
-		{line: 602, kind: "program", exes: []string{"ruff"}, subs: []string{"format", "clean", "server"}, trigger: "", build: effectsToolchainsL602},
-		{line: 608, kind: "program", exes: []string{"black"}, subs: nil, trigger: "", build: effectsToolchainsL608},
-		{line: 625, kind: "program", exes: []string{"isort"}, subs: nil, trigger: "", build: effectsToolchainsL625},
-		{line: 647, kind: "program", exes: []string{"bandit"}, subs: nil, trigger: "", build: effectsToolchainsL647},
-		{line: 670, kind: "program", exes: []string{"make", "gmake"}, subs: nil, trigger: "", build: effectsToolchainsL670},
-		{line: 694, kind: "program", exes: []string{"cmake", "ninja", "meson", "bazel", "buck", "mvn", "gradle", "swift", "mix", "rebar3", "javac", "kotlinc", "scalac"}, subs: nil, trigger: "", build: effectsToolchainsL694},
-		{line: 706, kind: "program", exes: []string{"java"}, subs: nil, trigger: "", build: effectsToolchainsL706},
-		{line: 732, kind: "program", exes: []string{"gcc", "g++", "cc", "c++", "c89", "c99", "clang", "clang++"}, subs: nil, trigger: "", build: effectsToolchainsL732},
-		{line: 790, kind: "program", exes: []string{"ld", "as"}, subs: nil, trigger: "", build: effectsToolchainsL790},
-		{line: 801, kind: "program", exes: []string{"nm"}, subs: nil, trigger: "", build: effectsToolchainsL801},
-		{line: 814, kind: "program", exes: []string{"objdump"}, subs: nil, trigger: "", build: effectsToolchainsL814},
-		{line: 833, kind: "program", exes: []string{"readelf"}, subs: nil, trigger: "", build: effectsToolchainsL833},
-		{line: 846, kind: "program", exes: []string{"ldd"}, subs: nil, trigger: "", build: effectsToolchainsL846},
-		{line: 852, kind: "program", exes: []string{"dotnet"}, subs: nil, trigger: "", build: effectsToolchainsL852},
-		{line: 864, kind: "program", exes: []string{"perl"}, subs: nil, trigger: "", build: effectsToolchainsL864},
-		{line: 889, kind: "program", exes: []string{"ruby"}, subs: nil, trigger: "", build: effectsToolchainsL889},
-		{line: 909, kind: "program", exes: []string{"php"}, subs: nil, trigger: "", build: effectsToolchainsL909},
-		{line: 934, kind: "program", exes: []string{"lua", "luajit"}, subs: nil, trigger: "", build: effectsToolchainsL934},
-		{line: 952, kind: "program", exes: []string{"tclsh"}, subs: nil, trigger: "", build: effectsToolchainsL952},
-		{line: 963, kind: "program", exes: []string{"R", "Rscript", "julia", "ghc", "ghci"}, subs: nil, trigger: "", build: effectsToolchainsL963},
-		{line: 985, kind: "program", exes: []string{"pre-commit"}, subs: nil, trigger: "", build: effectsToolchainsL985},
-		{line: 993, kind: "program", exes: []string{"clang-format"}, subs: nil, trigger: "", build: effectsToolchainsL993},
-		{line: 1008, kind: "program", exes: []string{"shellcheck"}, subs: nil, trigger: "", build: effectsToolchainsL1008},
-		{line: 1020, kind: "program", exes: []string{"shfmt"}, subs: nil, trigger: "", build: effectsToolchainsL1020},
-		{line: 1033, kind: "program", exes: []string{"hadolint"}, subs: nil, trigger: "", build: effectsToolchainsL1033},
-		{line: 1045, kind: "program", exes: []string{"actionlint"}, subs: nil, trigger: "", build: effectsToolchainsL1045},
-		{line: 1057, kind: "program", exes: []string{"yamllint"}, subs: nil, trigger: "", build: effectsToolchainsL1057},
-		{line: 1068, kind: "program", exes: []string{"codespell"}, subs: nil, trigger: "", build: effectsToolchainsL1068},
-		{line: 1090, kind: "program", exes: []string{"vale"}, subs: nil, trigger: "", build: effectsToolchainsL1090},
-		{line: 1100, kind: "program", exes: []string{"vale"}, subs: []string{"sync"}, trigger: "", build: effectsToolchainsL1100},
-		{line: 1108, kind: "program", exes: []string{"direnv"}, subs: nil, trigger: "", build: effectsToolchainsL1108},
-		{line: 1113, kind: "program", exes: []string{"direnv"}, subs: []string{"status", "version", "help", "hook", "stdlib"}, trigger: "", build: effectsToolchainsL1113},
-		{line: 1119, kind: "program", exes: []string{"direnv"}, subs: []string{"dump"}, trigger: "", build: effectsToolchainsL1119},
-		{line: 1125, kind: "program", exes: []string{"direnv"}, subs: []string{"allow", "permit", "grant", "deny", "block", "revoke", "exec", "export", "reload", "edit", "fetchurl", "prune", "apply_dump", "show_dump", "watch", "watch-dir", "watch-list"}, trigger: "", build: effectsToolchainsL1125},
-		{line: 1131, kind: "program", exes: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, subs: nil, trigger: "", build: effectsToolchainsL1131},
-		{line: 1136, kind: "program", exes: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, subs: []string{"list", "ls", "current", "where", "which", "version", "versions", "info", "help", "--version", "commands", "root", "prefix", "whence", "completions", "completion", "doctor", "dr", "settings", "ls-remote", "home", "shims"}, trigger: "", build: effectsToolchainsL1136},
-		{line: 1148, kind: "program", exes: []string{"asdf", "mise", "sdk"}, subs: []string{"plugin", "plugins", "tasks", "task", "config", "cfg", "alias", "aliases", "env-vars"}, trigger: "", build: effectsToolchainsL1148},
-		{line: 1154, kind: "program", exes: []string{"mise"}, subs: []string{"env", "set"}, trigger: "", build: effectsToolchainsL1154},
-		{line: 1161, kind: "program", exes: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, subs: []string{"install", "i", "uninstall", "rm", "remove", "update", "upgrade", "up", "global", "local", "shell", "use", "u", "unset", "exec", "x", "run", "r", "reshim", "rehash", "latest", "plugin", "plugins", "trust", "prune", "outdated", "sync", "self-update", "selfupdate", "tasks", "task", "watch", "deactivate", "activate", "hook-env", "implode", "unuse", "alias", "unalias", "reinstall-packages", "cache", "flush", "default", "d", "broadcast", "offline", "config", "cfg", "link", "tool", "tool-alias", "generate", "backends", "registry", "search", "edit", "lock", "migrate", "virtualenv", "virtualenv-delete", "virtualenvs", "install-latest-npm", "deno", "bun", "node", "gem", "pip"}, trigger: "", build: effectsToolchainsL1161},
+		{line: 222, kind: "program", exes: []string{"goimports"}, subs: nil, trigger: "", build: effectsToolchainsL222},
+		{line: 236, kind: "program", exes: []string{"golangci-lint"}, subs: nil, trigger: "", build: effectsToolchainsL236},
+		{line: 241, kind: "program", exes: []string{"golangci-lint"}, subs: []string{"version", "help", "completion"}, trigger: "", build: effectsToolchainsL241},
+		{line: 247, kind: "program", exes: []string{"golangci-lint"}, subs: []string{"run", "linters", "fmt", "formatters", "migrate", "cache", "config", "custom"}, trigger: "", build: effectsToolchainsL247},
+		{line: 253, kind: "program", exes: []string{"staticcheck"}, subs: nil, trigger: "", build: effectsToolchainsL253},
+		{line: 263, kind: "program", exes: []string{"govulncheck"}, subs: nil, trigger: "", build: effectsToolchainsL263},
+		{line: 275, kind: "program", exes: []string{"cargo"}, subs: nil, trigger: "", build: effectsToolchainsL275},
+		{line: 296, kind: "program", exes: []string{"cargo"}, subs: []string{"locate-project", "pkgid", "verify-project", "version", "read-manifest", "help"}, trigger: "", build: effectsToolchainsL296},
+		{line: 306, kind: "program", exes: []string{"cargo"}, subs: []string{"tree", "metadata", "search", "info", "outdated", "audit", "deny"}, trigger: "", build: effectsToolchainsL306},
+		{line: 320, kind: "program", exes: []string{"cargo"}, subs: []string{"build", "b", "check", "c", "test", "t", "run", "r", "bench", "clippy", "doc", "d", "rustdoc", "rustc", "install", "publish", "package", "fix", "fmt", "update", "add", "remove", "rm", "fetch", "vendor", "generate-lockfile", "new", "init", "clean", "login", "logout", "owner", "yank", "report", "config", "uninstall", "nextest", "expand", "watch", "miri", "tarpaulin", "llvm-cov", "script"}, trigger: "", build: effectsToolchainsL320},
+		{line: 327, kind: "program", exes: []string{"rustc"}, subs: nil, trigger: "", build: effectsToolchainsL327},
+		{line: 342, kind: "program", exes: []string{"rustfmt"}, subs: nil, trigger: "", build: effectsToolchainsL342},
+		{line: 353, kind: "program", exes: []string{"rustup"}, subs: nil, trigger: "", build: effectsToolchainsL353},
+		{line: 359, kind: "program", exes: []string{"rustup"}, subs: []string{"show", "which", "--version", "completions", "help"}, trigger: "", build: effectsToolchainsL359},
+		{line: 366, kind: "program", exes: []string{"rustup"}, subs: []string{"toolchain", "target", "component", "override"}, trigger: "", build: effectsToolchainsL366},
+		{line: 373, kind: "program", exes: []string{"rustup"}, subs: []string{"install", "uninstall", "update", "check", "default", "toolchain", "target", "component", "override", "run", "doc", "man", "self", "set", "up"}, trigger: "", build: effectsToolchainsL373},
+		{line: 382, kind: "program", exes: []string{"node", "nodejs"}, subs: nil, trigger: "", build: effectsToolchainsL382},
+		{line: 409, kind: "program", exes: []string{"bun"}, subs: nil, trigger: "", build: effectsToolchainsL409},
+		{line: 417, kind: "program", exes: []string{"bun"}, subs: []string{"pm"}, trigger: "", build: effectsToolchainsL417},
+		{line: 423, kind: "program", exes: []string{"bun"}, subs: []string{"run", "test", "x", "exec", "install", "i", "add", "a", "remove", "rm", "update", "link", "unlink", "pm", "build", "create", "c", "init", "upgrade", "repl", "publish", "outdated", "patch", "patch-commit", "audit", "info", "why"}, trigger: "", build: effectsToolchainsL423},
+		{line: 429, kind: "program", exes: []string{"deno"}, subs: nil, trigger: "", build: effectsToolchainsL429},
+		{line: 436, kind: "program", exes: []string{"deno"}, subs: []string{"--version", "types", "completions"}, trigger: "", build: effectsToolchainsL436},
+		{line: 441, kind: "program", exes: []string{"deno"}, subs: []string{"run", "test", "bench", "task", "compile", "repl", "eval", "install", "uninstall", "upgrade", "serve", "jupyter", "add", "remove", "outdated", "check", "info", "doc", "lint", "fmt", "cache", "coverage", "publish", "init", "clean", "vendor", "bundle", "approve-scripts", "update", "x"}, trigger: "", build: effectsToolchainsL441},
+		{line: 447, kind: "program", exes: []string{"tsc"}, subs: nil, trigger: "", build: effectsToolchainsL447},
+		{line: 479, kind: "program", exes: []string{"eslint", "jest", "vitest", "mocha", "ava", "tap"}, subs: nil, trigger: "", build: effectsToolchainsL479},
+		{line: 488, kind: "program", exes: []string{"prettier"}, subs: nil, trigger: "", build: effectsToolchainsL488},
+		{line: 495, kind: "program", exes: []string{"markdownlint"}, subs: nil, trigger: "", build: effectsToolchainsL495},
+		{line: 518, kind: "program", exes: []string{"python", "python3"}, subs: nil, trigger: "", build: effectsToolchainsL518},
+		{line: 540, kind: "program", exes: []string{"pytest", "py.test", "tox", "nox", "mypy", "flake8", "pylint"}, subs: nil, trigger: "", build: effectsToolchainsL540},
+		{line: 549, kind: "program", exes: []string{"pyright"}, subs: nil, trigger: "", build: effectsToolchainsL549},
+		{line: 568, kind: "program", exes: []string{"ruff"}, subs: nil, trigger: "", build: effectsToolchainsL568},
+		{line: 576, kind: "program", exes: []string{"ruff"}, subs: []string{"check"}, trigger: "", build: effectsToolchainsL576},
+		{line: 597, kind: "program", exes: []string{"ruff"}, subs: []string{"rule", "linter", "version", "config", "help", "analyze"}, trigger: "", build: effectsToolchainsL597},
+		{line: 604, kind: "program", exes: []string{"ruff"}, subs: []string{"format", "clean", "server"}, trigger: "", build: effectsToolchainsL604},
+		{line: 610, kind: "program", exes: []string{"black"}, subs: nil, trigger: "", build: effectsToolchainsL610},
+		{line: 627, kind: "program", exes: []string{"isort"}, subs: nil, trigger: "", build: effectsToolchainsL627},
+		{line: 649, kind: "program", exes: []string{"bandit"}, subs: nil, trigger: "", build: effectsToolchainsL649},
+		{line: 672, kind: "program", exes: []string{"make", "gmake"}, subs: nil, trigger: "", build: effectsToolchainsL672},
+		{line: 696, kind: "program", exes: []string{"cmake", "ninja", "meson", "bazel", "buck", "mvn", "gradle", "swift", "mix", "rebar3", "javac", "kotlinc", "scalac"}, subs: nil, trigger: "", build: effectsToolchainsL696},
+		{line: 708, kind: "program", exes: []string{"java"}, subs: nil, trigger: "", build: effectsToolchainsL708},
+		{line: 734, kind: "program", exes: []string{"gcc", "g++", "cc", "c++", "c89", "c99", "clang", "clang++"}, subs: nil, trigger: "", build: effectsToolchainsL734},
+		{line: 792, kind: "program", exes: []string{"ld", "as"}, subs: nil, trigger: "", build: effectsToolchainsL792},
+		{line: 803, kind: "program", exes: []string{"nm"}, subs: nil, trigger: "", build: effectsToolchainsL803},
+		{line: 816, kind: "program", exes: []string{"objdump"}, subs: nil, trigger: "", build: effectsToolchainsL816},
+		{line: 835, kind: "program", exes: []string{"readelf"}, subs: nil, trigger: "", build: effectsToolchainsL835},
+		{line: 848, kind: "program", exes: []string{"ldd"}, subs: nil, trigger: "", build: effectsToolchainsL848},
+		{line: 854, kind: "program", exes: []string{"dotnet"}, subs: nil, trigger: "", build: effectsToolchainsL854},
+		{line: 866, kind: "program", exes: []string{"perl"}, subs: nil, trigger: "", build: effectsToolchainsL866},
+		{line: 891, kind: "program", exes: []string{"ruby"}, subs: nil, trigger: "", build: effectsToolchainsL891},
+		{line: 911, kind: "program", exes: []string{"php"}, subs: nil, trigger: "", build: effectsToolchainsL911},
+		{line: 936, kind: "program", exes: []string{"lua", "luajit"}, subs: nil, trigger: "", build: effectsToolchainsL936},
+		{line: 954, kind: "program", exes: []string{"tclsh"}, subs: nil, trigger: "", build: effectsToolchainsL954},
+		{line: 965, kind: "program", exes: []string{"R", "Rscript", "julia", "ghc", "ghci"}, subs: nil, trigger: "", build: effectsToolchainsL965},
+		{line: 987, kind: "program", exes: []string{"pre-commit"}, subs: nil, trigger: "", build: effectsToolchainsL987},
+		{line: 995, kind: "program", exes: []string{"clang-format"}, subs: nil, trigger: "", build: effectsToolchainsL995},
+		{line: 1010, kind: "program", exes: []string{"shellcheck"}, subs: nil, trigger: "", build: effectsToolchainsL1010},
+		{line: 1022, kind: "program", exes: []string{"shfmt"}, subs: nil, trigger: "", build: effectsToolchainsL1022},
+		{line: 1035, kind: "program", exes: []string{"hadolint"}, subs: nil, trigger: "", build: effectsToolchainsL1035},
+		{line: 1047, kind: "program", exes: []string{"actionlint"}, subs: nil, trigger: "", build: effectsToolchainsL1047},
+		{line: 1059, kind: "program", exes: []string{"yamllint"}, subs: nil, trigger: "", build: effectsToolchainsL1059},
+		{line: 1070, kind: "program", exes: []string{"codespell"}, subs: nil, trigger: "", build: effectsToolchainsL1070},
+		{line: 1092, kind: "program", exes: []string{"vale"}, subs: nil, trigger: "", build: effectsToolchainsL1092},
+		{line: 1102, kind: "program", exes: []string{"vale"}, subs: []string{"sync"}, trigger: "", build: effectsToolchainsL1102},
+		{line: 1110, kind: "program", exes: []string{"direnv"}, subs: nil, trigger: "", build: effectsToolchainsL1110},
+		{line: 1115, kind: "program", exes: []string{"direnv"}, subs: []string{"status", "version", "help", "hook", "stdlib"}, trigger: "", build: effectsToolchainsL1115},
+		{line: 1121, kind: "program", exes: []string{"direnv"}, subs: []string{"dump"}, trigger: "", build: effectsToolchainsL1121},
+		{line: 1127, kind: "program", exes: []string{"direnv"}, subs: []string{"allow", "permit", "grant", "deny", "block", "revoke", "exec", "export", "reload", "edit", "fetchurl", "prune", "apply_dump", "show_dump", "watch", "watch-dir", "watch-list"}, trigger: "", build: effectsToolchainsL1127},
+		{line: 1133, kind: "program", exes: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, subs: nil, trigger: "", build: effectsToolchainsL1133},
+		{line: 1138, kind: "program", exes: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, subs: []string{"list", "ls", "current", "where", "which", "version", "versions", "info", "help", "--version", "commands", "root", "prefix", "whence", "completions", "completion", "doctor", "dr", "settings", "ls-remote", "home", "shims"}, trigger: "", build: effectsToolchainsL1138},
+		{line: 1150, kind: "program", exes: []string{"asdf", "mise", "sdk"}, subs: []string{"plugin", "plugins", "tasks", "task", "config", "cfg", "alias", "aliases", "env-vars"}, trigger: "", build: effectsToolchainsL1150},
+		{line: 1156, kind: "program", exes: []string{"mise"}, subs: []string{"env", "set"}, trigger: "", build: effectsToolchainsL1156},
+		{line: 1163, kind: "program", exes: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, subs: []string{"install", "i", "uninstall", "rm", "remove", "update", "upgrade", "up", "global", "local", "shell", "use", "u", "unset", "exec", "x", "run", "r", "reshim", "rehash", "latest", "plugin", "plugins", "trust", "prune", "outdated", "sync", "self-update", "selfupdate", "tasks", "task", "watch", "deactivate", "activate", "hook-env", "implode", "unuse", "alias", "unalias", "reinstall-packages", "cache", "flush", "default", "d", "broadcast", "offline", "config", "cfg", "link", "tool", "tool-alias", "generate", "backends", "registry", "search", "edit", "lock", "migrate", "virtualenv", "virtualenv-delete", "virtualenvs", "install-latest-npm", "deno", "bun", "node", "gem", "pip"}, trigger: "", build: effectsToolchainsL1163},
 	}},
 	{file: "effects/toolguard.toml", header: packHeader{Name: "effects-toolguard", Executables: []string{"toolguard"}}, blocks: []genBlock{
 		{line: 10, kind: "program", exes: []string{"toolguard"}, subs: []string{"exec"}, trigger: "", build: effectsToolguardL10},
@@ -2013,7 +2014,7 @@ var generatedExeIndex = []genExe{
 	{name: "autoheader", grammar: []uint32{0x1c002d}, generic: []uint32{0x1c002d}, subs: nil, ruleKnown: false},
 	{name: "autoreconf", grammar: []uint32{0x1c002d}, generic: []uint32{0x1c002d}, subs: nil, ruleKnown: false},
 	{name: "ava", grammar: []uint32{0x240034}, generic: []uint32{0xd0025, 0x240034}, subs: nil, ruleKnown: true},
-	{name: "awk", grammar: []uint32{0xd0006, 0x230005}, generic: []uint32{0xb001a, 0xd001a, 0xe0004, 0xe000f, 0xe0018, 0x230005}, subs: nil, ruleKnown: true},
+	{name: "awk", grammar: []uint32{0xd0006, 0x230005}, generic: []uint32{0xb001b, 0xd001a, 0xe0004, 0xe000f, 0xe0018, 0x230005}, subs: nil, ruleKnown: true},
 	{name: "aws", grammar: []uint32{0x10000, 0x130000, 0x130001}, generic: []uint32{0x10009, 0x10015, 0x1001b, 0xe0008, 0x130000, 0x130001}, subs: []genSub{{"acm", []uint32{0x130003}}, {"amplify", []uint32{0x130004}}, {"apigateway", []uint32{0x130003}}, {"appsync", []uint32{0x130004}}, {"autoscaling", []uint32{0x130003}}, {"batch", []uint32{0x130004}}, {"cloudformation", []uint32{0x130003}}, {"cloudtrail", []uint32{0x130003}}, {"cloudwatch", []uint32{0x130003}}, {"codeartifact", []uint32{0x130008}}, {"cognito-identity", []uint32{0x13000b}}, {"cognito-idp", []uint32{0x130004}}, {"configure", []uint32{0x13000f, 0x130010, 0x130011, 0x130012, 0x130013}}, {"ec2", []uint32{0x130005, 0x13000b}}, {"ecr", []uint32{0x130003, 0x130007}}, {"ecr-public", []uint32{0x130007}}, {"ecs", []uint32{0x130004}}, {"eks", []uint32{0x130003, 0x13000b, 0x13000e}}, {"elasticbeanstalk", []uint32{0x130004}}, {"elbv2", []uint32{0x130003}}, {"glue", []uint32{0x130004}}, {"iam", []uint32{0x1000b, 0x130003, 0x13000c}}, {"kms", []uint32{0x1000b, 0x130003}}, {"lambda", []uint32{0x130004}}, {"lightsail", []uint32{0x13000b}}, {"logs", []uint32{0x130003}}, {"organizations", []uint32{0x1000b, 0x130003}}, {"rds", []uint32{0x13000d}}, {"redshift", []uint32{0x13000b}}, {"redshift-serverless", []uint32{0x13000b}}, {"route53", []uint32{0x1000a, 0x130003}}, {"s3", []uint32{0x10005, 0x10006, 0x10007, 0x10008, 0x13000d, 0x130014, 0x130015, 0x130016, 0x130017}}, {"s3api", []uint32{0x130003}}, {"secretsmanager", []uint32{0xf0005, 0x130009}}, {"sns", []uint32{0x130003}}, {"sqs", []uint32{0x130003}}, {"ssm", []uint32{0xf0006, 0x13000a}}, {"sso", []uint32{0x13000b}}, {"sts", []uint32{0x1000b, 0x130002, 0x130006}}}, ruleKnown: true},
 	{name: "aws-vault", grammar: []uint32{0x210025}, generic: []uint32{0x210025}, subs: []genSub{{"add", []uint32{0x21002a}}, {"clear", []uint32{0x21002a}}, {"exec", []uint32{0x210026}}, {"export", []uint32{0x210027}}, {"list", []uint32{0x210029}}, {"login", []uint32{0x210028}}, {"ls", []uint32{0x210029}}, {"proxy", []uint32{0x21002a}}, {"remove", []uint32{0x21002a}}, {"rm", []uint32{0x21002a}}, {"rotate", []uint32{0x21002a}}}, ruleKnown: false},
 	{name: "az", grammar: []uint32{0x10004, 0x130018, 0x130019, 0x13001a, 0x13001b, 0x13001c, 0x13001d, 0x13001e, 0x130020, 0x130021, 0x130022, 0x130023}, generic: []uint32{0x1000e, 0x10018, 0x1001b, 0x130018, 0x130019, 0x13001a, 0x13001b, 0x13001c, 0x13001d, 0x13001e, 0x130020, 0x130021, 0x130022, 0x130023}, subs: []genSub{{"account", []uint32{0x13001f, 0x130024}}, {"acr", []uint32{0x130027}}, {"aks", []uint32{0x130028}}, {"config", []uint32{0x13002a}}, {"cosmosdb", []uint32{0x130025}}, {"functionapp", []uint32{0x130025, 0x130026}}, {"keyvault", []uint32{0xf0008}}, {"login", []uint32{0x130029}}, {"logout", []uint32{0x130029}}, {"redis", []uint32{0x130025}}, {"storage", []uint32{0x130025, 0x130026, 0x13002b}}, {"upgrade", []uint32{0x130029}}, {"version", []uint32{0x130029}}, {"webapp", []uint32{0x130025, 0x130026}}}, ruleKnown: true},
@@ -2041,7 +2042,7 @@ var generatedExeIndex = []genExe{
 	{name: "black", grammar: []uint32{0x24003e}, generic: []uint32{0xd0021, 0xd0022, 0x24003e}, subs: nil, ruleKnown: true},
 	{name: "blkdiscard", grammar: nil, generic: []uint32{0x10000f}, subs: nil, ruleKnown: true},
 	{name: "blkid", grammar: []uint32{0x22001d}, generic: []uint32{0xd0016, 0x22001d}, subs: nil, ruleKnown: true},
-	{name: "bore", grammar: nil, generic: []uint32{0xb001e}, subs: nil, ruleKnown: true},
+	{name: "bore", grammar: nil, generic: []uint32{0xb001f}, subs: nil, ruleKnown: true},
 	{name: "bpftrace", grammar: []uint32{0x1c0035}, generic: []uint32{0x1c0035}, subs: nil, ruleKnown: false},
 	{name: "brew", grammar: []uint32{0x1f0014}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f0014}, subs: []genSub{{"abv", []uint32{0x1f0016}}, {"alias", []uint32{0x1f0016}}, {"analytics", []uint32{0x1f0016}}, {"audit", []uint32{0x1f0016}}, {"autoremove", []uint32{0x1f0016}}, {"bump", []uint32{0x1f0016}}, {"bundle", []uint32{0x1f0016}}, {"casks", []uint32{0x1f0015}}, {"cat", []uint32{0x1f0015}}, {"cleanup", []uint32{0x1f0016}}, {"command-not-found-init", []uint32{0x1f0016}}, {"commands", []uint32{0x1f0015}}, {"completions", []uint32{0x1f0016}}, {"config", []uint32{0x1f0015}}, {"create", []uint32{0x1f0016}}, {"deps", []uint32{0x1f0015}}, {"desc", []uint32{0x1f0015}}, {"developer", []uint32{0x1f0016}}, {"docs", []uint32{0x1f0016}}, {"doctor", []uint32{0x1f0015}}, {"dr", []uint32{0x1f0015}}, {"edit", []uint32{0x1f0016}}, {"extract", []uint32{0x1f0016}}, {"fetch", []uint32{0x1f0016}}, {"formulae", []uint32{0x1f0015}}, {"gist-logs", []uint32{0x1f0016}}, {"home", []uint32{0x1f0016}}, {"homepage", []uint32{0x1f0016}}, {"info", []uint32{0x1f0016}}, {"install", []uint32{0x1f0016}}, {"irb", []uint32{0x1f0016}}, {"leaves", []uint32{0x1f0015}}, {"link", []uint32{0x1f0016}}, {"list", []uint32{0x1f0015}}, {"livecheck", []uint32{0x1f0016}}, {"ln", []uint32{0x1f0016}}, {"log", []uint32{0x1f0015}}, {"ls", []uint32{0x1f0015}}, {"migrate", []uint32{0x1f0016}}, {"missing", []uint32{0x1f0015}}, {"options", []uint32{0x1f0015}}, {"outdated", []uint32{0x1f0016}}, {"pin", []uint32{0x1f0016}}, {"postinstall", []uint32{0x1f0016}}, {"readall", []uint32{0x1f0015}}, {"reinstall", []uint32{0x1f0016}}, {"remove", []uint32{0x1f0016}}, {"rm", []uint32{0x1f0016}}, {"ruby", []uint32{0x1f0016}}, {"search", []uint32{0x1f0016}}, {"services", []uint32{0x1f0016}}, {"sh", []uint32{0x1f0016}}, {"shellenv", []uint32{0x1f0015}}, {"style", []uint32{0x1f0016}}, {"tap", []uint32{0x1f0016}}, {"tap-info", []uint32{0x1f0015}}, {"tap-new", []uint32{0x1f0016}}, {"test", []uint32{0x1f0016}}, {"trust", []uint32{0x1f0016}}, {"unalias", []uint32{0x1f0016}}, {"uninstall", []uint32{0x1f0016}}, {"unlink", []uint32{0x1f0016}}, {"unpin", []uint32{0x1f0016}}, {"untap", []uint32{0x1f0016}}, {"update", []uint32{0x1f0016}}, {"update-reset", []uint32{0x1f0016}}, {"upgrade", []uint32{0x1f0016}}, {"uses", []uint32{0x1f0015}}, {"which-formula", []uint32{0x1f0016}}}, ruleKnown: true},
 	{name: "bridge", grammar: []uint32{0x1c0001, 0x1c0036}, generic: []uint32{0x1c0036}, subs: []genSub{{"fdb", []uint32{0x1c0037, 0x1c0038}}, {"link", []uint32{0x1c0037, 0x1c0038}}, {"mdb", []uint32{0x1c0037, 0x1c0038}}, {"monitor", []uint32{0x1c0039}}, {"vlan", []uint32{0x1c0037, 0x1c0038}}, {"vni", []uint32{0x1c0037, 0x1c0038}}}, ruleKnown: false},
@@ -2099,13 +2100,13 @@ var generatedExeIndex = []genExe{
 	{name: "clickhouse-client", grammar: []uint32{0x30005, 0x17000a}, generic: []uint32{0x3000f, 0x30010, 0x30011, 0x30012, 0x30013, 0x3001f, 0x17000a}, subs: nil, ruleKnown: true},
 	{name: "clisp", grammar: []uint32{0x1c000a, 0x1c004c}, generic: []uint32{0x1c004c}, subs: nil, ruleKnown: false},
 	{name: "cloc", grammar: []uint32{0x18000d}, generic: []uint32{0xd0016, 0x18000d}, subs: nil, ruleKnown: true},
-	{name: "cloudflared", grammar: nil, generic: []uint32{0xb001e}, subs: nil, ruleKnown: true},
+	{name: "cloudflared", grammar: nil, generic: []uint32{0xb001f}, subs: nil, ruleKnown: true},
 	{name: "cmake", grammar: []uint32{0x240042}, generic: []uint32{0xd0024, 0x240042}, subs: nil, ruleKnown: true},
 	{name: "cmp", grammar: []uint32{0x190005}, generic: []uint32{0xd0016, 0xd002b, 0x190005}, subs: nil, ruleKnown: true},
 	{name: "cobc", grammar: []uint32{0x1c004d}, generic: []uint32{0x1c004d}, subs: nil, ruleKnown: false},
 	{name: "cockroach", grammar: []uint32{0x30006, 0x17000b}, generic: []uint32{0x3000f, 0x30010, 0x30011, 0x30012, 0x30013, 0x3001f, 0x17000b}, subs: []genSub{{"auth-session", []uint32{0x17000f}}, {"cert", []uint32{0x17000f}}, {"convert-url", []uint32{0x17000f}}, {"debug", []uint32{0x17000f}}, {"demo", []uint32{0x17000c}}, {"gen", []uint32{0x17000f}}, {"import", []uint32{0x17000f}}, {"init", []uint32{0x17000f}}, {"node", []uint32{0x17000e}}, {"nodelocal", []uint32{0x17000f}}, {"sql", []uint32{0x17000c}}, {"start", []uint32{0x17000f}}, {"start-single-node", []uint32{0x17000f}}, {"statement-diag", []uint32{0x17000f}}, {"userfile", []uint32{0x17000f}}, {"version", []uint32{0x17000d}}, {"workload", []uint32{0x17000f}}}, ruleKnown: true},
-	{name: "code", grammar: []uint32{0x1c004e}, generic: []uint32{0xe0004, 0xe0016, 0x1c004e}, subs: []genSub{{"tunnel", []uint32{0xb001d}}}, ruleKnown: true},
-	{name: "code-insiders", grammar: nil, generic: nil, subs: []genSub{{"tunnel", []uint32{0xb001d}}}, ruleKnown: true},
+	{name: "code", grammar: []uint32{0x1c004e}, generic: []uint32{0xe0004, 0xe0016, 0x1c004e}, subs: []genSub{{"tunnel", []uint32{0xb001e}}}, ruleKnown: true},
+	{name: "code-insiders", grammar: nil, generic: nil, subs: []genSub{{"tunnel", []uint32{0xb001e}}}, ruleKnown: true},
 	{name: "codespell", grammar: []uint32{0x240058}, generic: []uint32{0xd0016, 0x240058}, subs: nil, ruleKnown: true},
 	{name: "codex", grammar: []uint32{0x1, 0x1c004f}, generic: []uint32{0x9, 0x1c004f}, subs: []genSub{{"e", []uint32{0xa}}, {"exec", []uint32{0xa}}}, ruleKnown: true},
 	{name: "column", grammar: []uint32{0x23000b}, generic: []uint32{0xd0016, 0xd002b, 0x23000b}, subs: nil, ruleKnown: true},
@@ -2245,7 +2246,7 @@ var generatedExeIndex = []genExe{
 	{name: "fx", grammar: []uint32{0x230017}, generic: []uint32{0xd0016, 0x230017}, subs: nil, ruleKnown: true},
 	{name: "fzf", grammar: []uint32{0x18000a}, generic: []uint32{0xd0016, 0x18000a}, subs: nil, ruleKnown: true},
 	{name: "g++", grammar: []uint32{0x240006, 0x240044}, generic: []uint32{0xd0023, 0x240044}, subs: nil, ruleKnown: true},
-	{name: "gawk", grammar: []uint32{0x230005}, generic: []uint32{0xb001a, 0x230005}, subs: nil, ruleKnown: true},
+	{name: "gawk", grammar: []uint32{0x230005}, generic: []uint32{0xb001b, 0x230005}, subs: nil, ruleKnown: true},
 	{name: "gcc", grammar: []uint32{0x240005, 0x240044}, generic: []uint32{0xd0023, 0x240044}, subs: nil, ruleKnown: true},
 	{name: "gcloud", grammar: []uint32{0x10001, 0x13002c, 0x130037, 0x130038, 0x130039}, generic: []uint32{0x1000c, 0x10016, 0x1001b, 0x13002c, 0x130037, 0x130038, 0x130039}, subs: []genSub{{"alpha", []uint32{0x13003e}}, {"auth", []uint32{0x13002d, 0x13002e, 0x130031, 0x13003f}}, {"beta", []uint32{0x13003e}}, {"builds", []uint32{0x130034}}, {"cloud-shell", []uint32{0x13003e}}, {"components", []uint32{0x130034}}, {"compute", []uint32{0x13003e}}, {"config", []uint32{0x13002f, 0x130031, 0x130033}}, {"container", []uint32{0x13003a}}, {"folders", []uint32{0x130034}}, {"functions", []uint32{0x130035}}, {"iam", []uint32{0x13003b}}, {"info", []uint32{0x130032}}, {"organizations", []uint32{0x130034}}, {"projects", []uint32{0x130034}}, {"run", []uint32{0x130036}}, {"scheduler", []uint32{0x130034}}, {"secrets", []uint32{0xf0007, 0x130030, 0x130034}}, {"services", []uint32{0x130034}}, {"storage", []uint32{0x13003c, 0x13003d}}, {"topic", []uint32{0x130034}}, {"version", []uint32{0x130032}}}, ruleKnown: true},
 	{name: "gcore", grammar: []uint32{0x1c007f}, generic: []uint32{0x1c007f}, subs: nil, ruleKnown: false},
@@ -2275,7 +2276,7 @@ var generatedExeIndex = []genExe{
 	{name: "gofmt", grammar: []uint32{0x240000, 0x24001b}, generic: []uint32{0xd0021, 0xd0022, 0x24001b}, subs: nil, ruleKnown: true},
 	{name: "goimports", grammar: []uint32{0x240001, 0x24001c}, generic: []uint32{0xd0021, 0xd0022, 0x24001c}, subs: nil, ruleKnown: true},
 	{name: "golangci-lint", grammar: []uint32{0x24001d}, generic: []uint32{0xd0025, 0x24001d}, subs: []genSub{{"cache", []uint32{0x24001f}}, {"completion", []uint32{0x24001e}}, {"config", []uint32{0x24001f}}, {"custom", []uint32{0x24001f}}, {"fmt", []uint32{0x24001f}}, {"formatters", []uint32{0x24001f}}, {"help", []uint32{0x24001e}}, {"linters", []uint32{0x24001f}}, {"migrate", []uint32{0x24001f}}, {"run", []uint32{0x24001f}}, {"version", []uint32{0x24001e}}}, ruleKnown: true},
-	{name: "gotty", grammar: nil, generic: []uint32{0xb001c}, subs: nil, ruleKnown: true},
+	{name: "gotty", grammar: nil, generic: []uint32{0xb001d}, subs: nil, ruleKnown: true},
 	{name: "govulncheck", grammar: []uint32{0x240003, 0x240021}, generic: []uint32{0xd0025, 0x240021}, subs: nil, ruleKnown: true},
 	{name: "gpg", grammar: []uint32{0x160004}, generic: []uint32{0xd0027, 0xe0004, 0xe0014, 0x160004}, subs: nil, ruleKnown: true},
 	{name: "gradle", grammar: []uint32{0x240042}, generic: []uint32{0xa0005, 0xa001b, 0x240042}, subs: nil, ruleKnown: true},
@@ -2414,7 +2415,7 @@ var generatedExeIndex = []genExe{
 	{name: "lsof", grammar: []uint32{0x220022}, generic: []uint32{0xd0016, 0x220022}, subs: nil, ruleKnown: true},
 	{name: "lspci", grammar: []uint32{0x220020}, generic: []uint32{0xd0016, 0x220020}, subs: nil, ruleKnown: true},
 	{name: "lsusb", grammar: []uint32{0x220021}, generic: []uint32{0xd0016, 0x220021}, subs: nil, ruleKnown: true},
-	{name: "lt", grammar: nil, generic: []uint32{0xb001e}, subs: nil, ruleKnown: true},
+	{name: "lt", grammar: nil, generic: []uint32{0xb001f}, subs: nil, ruleKnown: true},
 	{name: "ltrace", grammar: []uint32{0x1c00ac}, generic: []uint32{0x1c00ac}, subs: nil, ruleKnown: false},
 	{name: "lua", grammar: []uint32{0x24004e}, generic: []uint32{0xb0009, 0xb000a, 0x24004e}, subs: nil, ruleKnown: true},
 	{name: "luajit", grammar: []uint32{0x24004e}, generic: []uint32{0x24004e}, subs: nil, ruleKnown: false},
@@ -2433,7 +2434,7 @@ var generatedExeIndex = []genExe{
 	{name: "man", grammar: []uint32{0x200005}, generic: []uint32{0xd0016, 0x200005}, subs: nil, ruleKnown: true},
 	{name: "mariadb", grammar: []uint32{0x30002, 0x170001}, generic: []uint32{0x3000f, 0x30010, 0x30011, 0x30012, 0x30013, 0x3001f, 0x170001}, subs: nil, ruleKnown: true},
 	{name: "markdownlint", grammar: []uint32{0x240036}, generic: []uint32{0xd0025, 0x240036}, subs: nil, ruleKnown: true},
-	{name: "mawk", grammar: []uint32{0x230005}, generic: []uint32{0xb001a, 0x230005}, subs: nil, ruleKnown: true},
+	{name: "mawk", grammar: []uint32{0x230005}, generic: []uint32{0xb001b, 0x230005}, subs: nil, ruleKnown: true},
 	{name: "mc", grammar: nil, generic: []uint32{0x10011, 0x1001a}, subs: nil, ruleKnown: true},
 	{name: "md5", grammar: nil, generic: []uint32{0xd0016}, subs: nil, ruleKnown: true},
 	{name: "md5sum", grammar: []uint32{0x150021}, generic: []uint32{0xd0016, 0xd002b, 0x150021}, subs: nil, ruleKnown: true},
@@ -2493,7 +2494,7 @@ var generatedExeIndex = []genExe{
 	{name: "n8n", grammar: nil, generic: []uint32{0x3001e}, subs: nil, ruleKnown: true},
 	{name: "nano", grammar: []uint32{0x1d0013}, generic: []uint32{0xe0004, 0xe0016, 0x1d0013}, subs: nil, ruleKnown: true},
 	{name: "nasm", grammar: []uint32{0x1d0014}, generic: []uint32{0x1d0014}, subs: nil, ruleKnown: false},
-	{name: "nawk", grammar: []uint32{0x230005}, generic: []uint32{0xb001a, 0x230005}, subs: nil, ruleKnown: true},
+	{name: "nawk", grammar: []uint32{0x230005}, generic: []uint32{0xb001b, 0x230005}, subs: nil, ruleKnown: true},
 	{name: "nc", grammar: []uint32{0xb0000, 0x1e0011}, generic: []uint32{0xb0010, 0xb0011, 0xe000a, 0xe000b, 0xe001e, 0x1e0011}, subs: nil, ruleKnown: true},
 	{name: "ncat", grammar: []uint32{0xb0001, 0x1e0012}, generic: []uint32{0xb0010, 0xb0011, 0xe000a, 0xe000b, 0xe001e, 0x1e0012}, subs: nil, ruleKnown: true},
 	{name: "ncdu", grammar: []uint32{0x1d0015}, generic: []uint32{0x1d0015}, subs: nil, ruleKnown: false},
@@ -2507,7 +2508,7 @@ var generatedExeIndex = []genExe{
 	{name: "newfs", grammar: nil, generic: []uint32{0x10000b}, subs: nil, ruleKnown: true},
 	{name: "nft", grammar: []uint32{0x1d0019}, generic: []uint32{0x10002c, 0x1d0019}, subs: []genSub{{"describe", []uint32{0x1d001a}}, {"list", []uint32{0x1d001a}}, {"monitor", []uint32{0x1d001a}}}, ruleKnown: true},
 	{name: "nginx", grammar: []uint32{0x10001c}, generic: []uint32{0x10001e}, subs: nil, ruleKnown: true},
-	{name: "ngrok", grammar: nil, generic: []uint32{0xb001e}, subs: nil, ruleKnown: true},
+	{name: "ngrok", grammar: nil, generic: []uint32{0xb001f}, subs: nil, ruleKnown: true},
 	{name: "nice", grammar: []uint32{0x150040}, generic: []uint32{0x6000c, 0x150040}, subs: nil, ruleKnown: true},
 	{name: "ninja", grammar: []uint32{0x240042}, generic: []uint32{0xd0024, 0x240042}, subs: nil, ruleKnown: true},
 	{name: "nl", grammar: []uint32{0x150010}, generic: []uint32{0xd0016, 0xd002b, 0xe0004, 0xe000f, 0x150010}, subs: nil, ruleKnown: true},
@@ -2545,7 +2546,7 @@ var generatedExeIndex = []genExe{
 	{name: "openvpn", grammar: []uint32{0x1e0015}, generic: []uint32{0x1e0015}, subs: nil, ruleKnown: false},
 	{name: "openvt", grammar: []uint32{0x1d0028}, generic: []uint32{0x1d0028}, subs: nil, ruleKnown: false},
 	{name: "opkg", grammar: []uint32{0x1f0006}, generic: []uint32{0x1f0006}, subs: []genSub{{"clean", []uint32{0x1f0008}}, {"compare-versions", []uint32{0x1f0007}}, {"configure", []uint32{0x1f0008}}, {"depends", []uint32{0x1f0007}}, {"download", []uint32{0x1f0008}}, {"files", []uint32{0x1f0007}}, {"find", []uint32{0x1f0007}}, {"flag", []uint32{0x1f0008}}, {"info", []uint32{0x1f0007}}, {"install", []uint32{0x1f0008}}, {"list", []uint32{0x1f0007}}, {"list-installed", []uint32{0x1f0007}}, {"list-upgradable", []uint32{0x1f0007}}, {"print-architecture", []uint32{0x1f0007}}, {"remove", []uint32{0x1f0008}}, {"search", []uint32{0x1f0007}}, {"status", []uint32{0x1f0007}}, {"update", []uint32{0x1f0008}}, {"upgrade", []uint32{0x1f0008}}, {"whatconflicts", []uint32{0x1f0007}}, {"whatdepends", []uint32{0x1f0007}}, {"whatdependsrec", []uint32{0x1f0007}}, {"whatprovides", []uint32{0x1f0007}}, {"whatreplaces", []uint32{0x1f0007}}}, ruleKnown: false},
-	{name: "osascript", grammar: []uint32{0xb0008}, generic: []uint32{0xb001b}, subs: nil, ruleKnown: true},
+	{name: "osascript", grammar: []uint32{0xb0008}, generic: []uint32{0xb001c}, subs: nil, ruleKnown: true},
 	{name: "pacman", grammar: []uint32{0x1f0010}, generic: []uint32{0xa000d, 0xa000e, 0xa000f, 0xa001c, 0x1f0010}, subs: nil, ruleKnown: true},
 	{name: "pandoc", grammar: []uint32{0x1d0029}, generic: []uint32{0x1d0029}, subs: nil, ruleKnown: false},
 	{name: "parallel", grammar: nil, generic: []uint32{0x6000c}, subs: nil, ruleKnown: true},
@@ -2748,7 +2749,7 @@ var generatedExeIndex = []genExe{
 	{name: "sshfs", grammar: []uint32{0x1e000d}, generic: []uint32{0x1e000d}, subs: nil, ruleKnown: false},
 	{name: "sshpass", grammar: []uint32{0x1e0010}, generic: []uint32{0x1e0010}, subs: nil, ruleKnown: false},
 	{name: "sshuttle", grammar: []uint32{0x1d0065}, generic: []uint32{0x1d0065}, subs: nil, ruleKnown: false},
-	{name: "sshx", grammar: nil, generic: []uint32{0xb001c}, subs: nil, ruleKnown: true},
+	{name: "sshx", grammar: nil, generic: []uint32{0xb001d}, subs: nil, ruleKnown: true},
 	{name: "start-stop-daemon", grammar: []uint32{0x1d0066}, generic: []uint32{0x1d0066}, subs: nil, ruleKnown: false},
 	{name: "stat", grammar: []uint32{0x150006}, generic: []uint32{0xd0016, 0xd002b, 0x150006}, subs: nil, ruleKnown: true},
 	{name: "staticcheck", grammar: []uint32{0x240002, 0x240020}, generic: []uint32{0xd0025, 0x240020}, subs: nil, ruleKnown: true},
@@ -2782,7 +2783,7 @@ var generatedExeIndex = []genExe{
 	{name: "tdbtool", grammar: []uint32{0x1d0070}, generic: []uint32{0x1d0070}, subs: nil, ruleKnown: false},
 	{name: "tea", grammar: []uint32{0x1a001d}, generic: []uint32{0x1a001d}, subs: []genSub{{"action", []uint32{0x1a001e}}, {"actions", []uint32{0x1a001e}}, {"admin", []uint32{0x1a001e}}, {"alias", []uint32{0x5000f}}, {"api", []uint32{0x5000f}}, {"attestation", []uint32{0x5000f}}, {"auth", []uint32{0x5000f}}, {"branch", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"branches", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"browse", []uint32{0x5000f}}, {"c", []uint32{0x1a001e, 0x1a0020}}, {"cache", []uint32{0x5000f}}, {"ci", []uint32{0x5000f}}, {"clone", []uint32{0x1a001e}}, {"codespace", []uint32{0x5000f}}, {"comment", []uint32{0x1a001e, 0x1a0020}}, {"config", []uint32{0x5000f}}, {"environment", []uint32{0x5000f}}, {"extension", []uint32{0x5000f}}, {"gist", []uint32{0x5000f, 0x50012}}, {"gpg-key", []uint32{0x5000f}}, {"i", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"issue", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"issues", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"job", []uint32{0x5000f}}, {"label", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"labels", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"login", []uint32{0x1a001e}}, {"logins", []uint32{0x1a001e}}, {"logout", []uint32{0x1a001e}}, {"milestone", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"milestones", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"mr", []uint32{0x5000f, 0x50012}}, {"ms", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"n", []uint32{0x1a001e, 0x1a001f}}, {"notification", []uint32{0x1a001e, 0x1a001f}}, {"notifications", []uint32{0x1a001e, 0x1a001f}}, {"o", []uint32{0x1a001e}}, {"open", []uint32{0x1a001e}}, {"org", []uint32{0x5000f, 0x1a001e, 0x1a001f, 0x1a0020}}, {"organization", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"organizations", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"pipeline", []uint32{0x5000f}}, {"pr", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"project", []uint32{0x5000f}}, {"pull", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"pulls", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"r", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"release", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"releases", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"repos", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"ruleset", []uint32{0x5000f}}, {"run", []uint32{0x5000f}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x5000f}}, {"snippet", []uint32{0x5000f}}, {"ssh-key", []uint32{0x5000f}}, {"status", []uint32{0x5000f}}, {"t", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"time", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"times", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"variable", []uint32{0x5000f}}, {"webhook", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"webhooks", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"whoami", []uint32{0x1a001e}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
 	{name: "tee", grammar: []uint32{0xd0009, 0x150053}, generic: []uint32{0x40025, 0x40031, 0x4003a, 0xd0021, 0xd002a, 0x150053}, subs: nil, ruleKnown: true},
-	{name: "teleconsole", grammar: nil, generic: []uint32{0xb001c}, subs: nil, ruleKnown: true},
+	{name: "teleconsole", grammar: nil, generic: []uint32{0xb001d}, subs: nil, ruleKnown: true},
 	{name: "telinit", grammar: nil, generic: []uint32{0x100016}, subs: nil, ruleKnown: true},
 	{name: "telnet", grammar: []uint32{0x1e0014}, generic: []uint32{0xb0011, 0xe000a, 0xe000b, 0xe001e, 0x1e0014}, subs: nil, ruleKnown: true},
 	{name: "terraform", grammar: []uint32{0x80000, 0x13007a}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13007a}, subs: []genSub{{"apply", []uint32{0x80014, 0x13007e}}, {"console", []uint32{0x13007e}}, {"destroy", []uint32{0x13007e}}, {"fmt", []uint32{0x13007b}}, {"force-unlock", []uint32{0x8000b, 0x13008b}}, {"get", []uint32{0x130086}}, {"import", []uint32{0x80014, 0x13007e}}, {"init", []uint32{0x80014, 0x130086}}, {"login", []uint32{0x80014, 0x13008b}}, {"logout", []uint32{0x80014, 0x13008b}}, {"metadata", []uint32{0x13008c}}, {"modules", []uint32{0x13008c}}, {"output", []uint32{0x130080}}, {"plan", []uint32{0x13007d}}, {"providers", []uint32{0x130087, 0x130088}}, {"refresh", []uint32{0x80014, 0x13007e}}, {"show", []uint32{0x13007f}}, {"state", []uint32{0x80009, 0x130081, 0x130082, 0x130083, 0x130084}}, {"taint", []uint32{0x8000b, 0x13008b}}, {"test", []uint32{0x13007e}}, {"untaint", []uint32{0x8000b, 0x13008b}}, {"validate", []uint32{0x13007c}}, {"version", []uint32{0x130085}}, {"workspace", []uint32{0x8000a, 0x130089, 0x13008a}}}, ruleKnown: true},
@@ -2796,7 +2797,7 @@ var generatedExeIndex = []genExe{
 	{name: "timeout", grammar: []uint32{0xd000e, 0x150042}, generic: []uint32{0x6000c, 0x150042}, subs: nil, ruleKnown: true},
 	{name: "times", grammar: []uint32{0x120012}, generic: []uint32{0xd0016, 0x120012}, subs: nil, ruleKnown: true},
 	{name: "tldr", grammar: []uint32{0x200008}, generic: []uint32{0xd0016, 0x200008}, subs: nil, ruleKnown: true},
-	{name: "tmate", grammar: []uint32{0x1d0073}, generic: []uint32{0xb001c, 0x1d0073}, subs: nil, ruleKnown: true},
+	{name: "tmate", grammar: []uint32{0x1d0073}, generic: []uint32{0xb001d, 0x1d0073}, subs: nil, ruleKnown: true},
 	{name: "tmux", grammar: []uint32{0x220006, 0x22003f}, generic: []uint32{0xd0016, 0x22003f}, subs: []genSub{{"capture-pane", []uint32{0x220041}}, {"capturep", []uint32{0x220041}}, {"has", []uint32{0x220040}}, {"has-session", []uint32{0x220040}}, {"info", []uint32{0x220040}}, {"list-buffers", []uint32{0x220040}}, {"list-clients", []uint32{0x220040}}, {"list-commands", []uint32{0x220040}}, {"list-keys", []uint32{0x220040}}, {"list-panes", []uint32{0x220040}}, {"list-sessions", []uint32{0x220040}}, {"list-windows", []uint32{0x220040}}, {"ls", []uint32{0x220040}}, {"lsb", []uint32{0x220040}}, {"lsc", []uint32{0x220040}}, {"lscm", []uint32{0x220040}}, {"lsk", []uint32{0x220040}}, {"lsp", []uint32{0x220040}}, {"lsw", []uint32{0x220040}}, {"server-info", []uint32{0x220040}}, {"show", []uint32{0x220040}}, {"show-buffer", []uint32{0x220040}}, {"show-environment", []uint32{0x220042}}, {"show-messages", []uint32{0x220040}}, {"show-options", []uint32{0x220040}}, {"show-window-options", []uint32{0x220040}}, {"showb", []uint32{0x220040}}, {"showenv", []uint32{0x220042}}, {"showmsgs", []uint32{0x220040}}, {"showw", []uint32{0x220040}}}, ruleKnown: true},
 	{name: "tofu", grammar: []uint32{0x80001, 0x13007a}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13007a}, subs: []genSub{{"apply", []uint32{0x80014, 0x13007e}}, {"console", []uint32{0x13007e}}, {"destroy", []uint32{0x13007e}}, {"fmt", []uint32{0x13007b}}, {"force-unlock", []uint32{0x8000b, 0x13008b}}, {"get", []uint32{0x130086}}, {"import", []uint32{0x80014, 0x13007e}}, {"init", []uint32{0x80014, 0x130086}}, {"login", []uint32{0x80014, 0x13008b}}, {"logout", []uint32{0x80014, 0x13008b}}, {"metadata", []uint32{0x13008c}}, {"modules", []uint32{0x13008c}}, {"output", []uint32{0x130080}}, {"plan", []uint32{0x13007d}}, {"providers", []uint32{0x130087, 0x130088}}, {"refresh", []uint32{0x80014, 0x13007e}}, {"show", []uint32{0x13007f}}, {"state", []uint32{0x80009, 0x130081, 0x130082, 0x130083, 0x130084}}, {"taint", []uint32{0x8000b, 0x13008b}}, {"test", []uint32{0x13007e}}, {"untaint", []uint32{0x8000b, 0x13008b}}, {"validate", []uint32{0x13007c}}, {"version", []uint32{0x130085}}, {"workspace", []uint32{0x8000a, 0x130089, 0x13008a}}}, ruleKnown: true},
 	{name: "tokei", grammar: []uint32{0x18000c}, generic: []uint32{0xd0016, 0x18000c}, subs: nil, ruleKnown: true},
@@ -2821,7 +2822,7 @@ var generatedExeIndex = []genExe{
 	{name: "tshark", grammar: []uint32{0x1d0076}, generic: []uint32{0x1d0076}, subs: nil, ruleKnown: false},
 	{name: "tsort", grammar: []uint32{0x15001e}, generic: []uint32{0x15001e}, subs: nil, ruleKnown: false},
 	{name: "tty", grammar: []uint32{0x150033}, generic: []uint32{0xd0016, 0x150033}, subs: nil, ruleKnown: true},
-	{name: "ttyd", grammar: nil, generic: []uint32{0xb001c}, subs: nil, ruleKnown: true},
+	{name: "ttyd", grammar: nil, generic: []uint32{0xb001d}, subs: nil, ruleKnown: true},
 	{name: "twine", grammar: nil, generic: []uint32{0xa0005}, subs: nil, ruleKnown: true},
 	{name: "type", grammar: []uint32{0x120018}, generic: []uint32{0xd0016, 0x120018}, subs: nil, ruleKnown: true},
 	{name: "typeset", grammar: []uint32{0x120008, 0x120009}, generic: []uint32{0x70027, 0xd0016, 0x120008, 0x120009}, subs: nil, ruleKnown: true},
@@ -2844,7 +2845,7 @@ var generatedExeIndex = []genExe{
 	{name: "unzstd", grammar: []uint32{0x11001e}, generic: []uint32{0x11001e}, subs: nil, ruleKnown: false},
 	{name: "update-alternatives", grammar: []uint32{0x1d0079}, generic: []uint32{0x1d0079}, subs: nil, ruleKnown: false},
 	{name: "updatedb", grammar: []uint32{0x190003}, generic: []uint32{0x190003}, subs: nil, ruleKnown: false},
-	{name: "upterm", grammar: nil, generic: []uint32{0xb001c}, subs: nil, ruleKnown: true},
+	{name: "upterm", grammar: nil, generic: []uint32{0xb001d}, subs: nil, ruleKnown: true},
 	{name: "uptime", grammar: []uint32{0x150037}, generic: []uint32{0xd0016, 0x150037}, subs: nil, ruleKnown: true},
 	{name: "urlget", grammar: []uint32{0x1d007a}, generic: []uint32{0x1d007a}, subs: nil, ruleKnown: false},
 	{name: "useradd", grammar: nil, generic: []uint32{0x100020}, subs: nil, ruleKnown: true},
@@ -2936,7 +2937,7 @@ var generatedExeIndex = []genExe{
 	{name: "zypper", grammar: []uint32{0x1f000c}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f000c}, subs: []genSub{{"addlock", []uint32{0x1f000f}}, {"addrepo", []uint32{0x1f000f}}, {"addservice", []uint32{0x1f000f}}, {"al", []uint32{0x1f000f}}, {"ar", []uint32{0x1f000f}}, {"as", []uint32{0x1f000f}}, {"cc", []uint32{0x1f000f}}, {"clean", []uint32{0x1f000f}}, {"dist-upgrade", []uint32{0x1f000f}}, {"dup", []uint32{0x1f000f}}, {"if", []uint32{0x1f000e}}, {"in", []uint32{0x1f000f}}, {"info", []uint32{0x1f000e}}, {"inr", []uint32{0x1f000f}}, {"install", []uint32{0x1f000f}}, {"install-new-recommends", []uint32{0x1f000f}}, {"list-patches", []uint32{0x1f000e}}, {"list-updates", []uint32{0x1f000e}}, {"ll", []uint32{0x1f000d}}, {"locks", []uint32{0x1f000d}}, {"lp", []uint32{0x1f000e}}, {"lr", []uint32{0x1f000d}}, {"ls", []uint32{0x1f000d}}, {"lu", []uint32{0x1f000e}}, {"migration", []uint32{0x1f000f}}, {"modifyrepo", []uint32{0x1f000f}}, {"mr", []uint32{0x1f000f}}, {"nr", []uint32{0x1f000f}}, {"pa", []uint32{0x1f000e}}, {"packages", []uint32{0x1f000e}}, {"patch", []uint32{0x1f000f}}, {"patch-check", []uint32{0x1f000e}}, {"patches", []uint32{0x1f000e}}, {"patterns", []uint32{0x1f000e}}, {"pchk", []uint32{0x1f000e}}, {"pd", []uint32{0x1f000d}}, {"products", []uint32{0x1f000d}}, {"pt", []uint32{0x1f000e}}, {"ref", []uint32{0x1f000f}}, {"refresh", []uint32{0x1f000f}}, {"refresh-services", []uint32{0x1f000f}}, {"refs", []uint32{0x1f000f}}, {"remove", []uint32{0x1f000f}}, {"removelock", []uint32{0x1f000f}}, {"removerepo", []uint32{0x1f000f}}, {"removeservice", []uint32{0x1f000f}}, {"renamerepo", []uint32{0x1f000f}}, {"repos", []uint32{0x1f000d}}, {"rl", []uint32{0x1f000f}}, {"rm", []uint32{0x1f000f}}, {"rr", []uint32{0x1f000f}}, {"rs", []uint32{0x1f000f}}, {"se", []uint32{0x1f000e}}, {"search", []uint32{0x1f000e}}, {"services", []uint32{0x1f000d}}, {"sh", []uint32{0x1f000f}}, {"shell", []uint32{0x1f000f}}, {"si", []uint32{0x1f000f}}, {"source-download", []uint32{0x1f000f}}, {"source-install", []uint32{0x1f000f}}, {"up", []uint32{0x1f000f}}, {"update", []uint32{0x1f000f}}, {"ve", []uint32{0x1f000f}}, {"verify", []uint32{0x1f000f}}, {"what-provides", []uint32{0x1f000e}}, {"wp", []uint32{0x1f000e}}}, ruleKnown: true},
 }
 
-var generatedAnyIndex = []uint32{0x40023, 0x40029, 0x60005, 0x60006, 0x60007, 0x60008, 0xb000d, 0xb000f, 0xb0013, 0xb0015, 0xb0016, 0xb0017, 0xb0018, 0xb0019, 0x100033, 0x100034}
+var generatedAnyIndex = []uint32{0x40023, 0x40029, 0x60005, 0x60006, 0x60007, 0x60008, 0xb000d, 0xb000f, 0xb0013, 0xb0015, 0xb0016, 0xb0017, 0xb0018, 0xb0019, 0xb001a, 0x100033, 0x100034}
 
 func packsAgentsL5() Pack {
 	return Pack{Exe: map[string]Grammar{"claude": {ValueFlags: []string{"--permission-mode", "--model", "--fallback-model", "--allowedTools", "--allowed-tools", "--disallowedTools", "--disallowed-tools", "--mcp-config", "--system-prompt", "--append-system-prompt", "--output-format", "--input-format", "--settings", "--setting-sources", "--add-dir", "--session-id", "-r", "--resume", "--agents", "--max-turns", "--permission-prompt-tool", "--debug-file"}}}}
@@ -4371,42 +4372,46 @@ func packsRemoteCodeL166() Pack {
 }
 
 func packsRemoteCodeL177() Pack {
-	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-inline", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program opens a network socket and attaches a shell or process to it (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{Inline: []string{"*"}, InlineAny: []string{"socket", "fsockopen", "tcpsocket", "net.connect", "net.socket", "/dev/tcp/"}}}}}
+	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-inline", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program opens a network socket and attaches a shell or process to it (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{Inline: []string{"*"}, InlineAny: []string{"fsockopen", "tcpsocket", "net.connect", "net.socket", "/dev/tcp/", "af_inet", "create_connection", ".connect((", "socket.socket()"}}}}}
 }
 
-func packsRemoteCodeL189() Pack {
+func packsRemoteCodeL193() Pack {
+	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-inline-socket", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program opens a network socket and attaches a shell or process to it (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{InlineNone: []string{"af_unix"}, Inline: []string{"*"}, InlineAny: []string{"socket"}}}}}
+}
+
+func packsRemoteCodeL206() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-inline-exec", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program connects a socket to a spawned shell or process (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{InlineAll: []string{"socket"}, Inline: []string{"*"}, InlineAny: []string{"dup2", "pty.spawn", "subprocess", "/bin/sh", "/bin/bash", "exec(", "spawn(", "system(", "popen", "cmd.exe", "child_process"}}}}}
 }
 
-func packsRemoteCodeL204() Pack {
+func packsRemoteCodeL221() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.inline-spawn-destructive", Exe: []string{"*"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "The inline program runs a destructive shell command (recursive delete, disk format, forced git, …).", Suggestion: "Run the shell command directly so it can be checked, or write the program to a file for review.", Match: Match{InlineAlso: []string{"system", "popen", "subprocess", "exec", "spawn", "`", "%x", "shell_exec", "passthru", "do shell script", "$.system", "run(", "call(", "| \"", "|\""}, Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "awk", "osascript", "javascript", "deno", "bun", "tcl", "*"}, InlineAny: []string{"rm -rf", "rm -fr", "rm -r ", "rm -r\"", "rm -r'", "rm -rf\"", "mkfs", "dd if=", "> /dev/sd", "chmod -r 777", "git reset --hard", "git push -f", "git push --force", "git clean -f", ":(){", "rm -f /", "rm -f ~", "drop database", "drop table"}}}}}
 }
 
-func packsRemoteCodeL217() Pack {
+func packsRemoteCodeL234() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.inline-delete", Exe: []string{"*"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "The inline program deletes files or directories.", Suggestion: "Delete the files with rm so the targets can be checked, or write the program to a file for review.", Match: Match{Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "deno", "bun", "javascript", "*"}, InlineAny: []string{"rmtree", "os.remove", "os.unlink", "os.rmdir", "os.removedirs", ".unlink(", ".rmdir(", "rmsync", "rmdirsync", "unlinksync", "fs.rm(", "fs.rmdir(", "fs.unlink(", "fs.promises.rm", "rimraf", "fileutils.rm", "fileutils.remove", "file.delete", "dir.delete", "fileutils.rm_rf", "unlink(", "unlink ", "rmdir(", "remove_tree", "deno.remove", "os.truncate"}}}}}
 }
 
-func packsRemoteCodeL229() Pack {
+func packsRemoteCodeL246() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.inline-spawn", Exe: []string{"*"}, Category: "remote-code", Tier: "execute", Blast: "medium", Reason: "The inline program runs other programs; what they do is not checked here.", Suggestion: "Run the commands directly so they can be checked.", Match: Match{Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "deno", "bun", "javascript", "awk", "osascript", "*"}, InlineAny: []string{"os.system", "os.popen", "subprocess", "os.exec", "os.spawn", "pty.spawn", "commands.getoutput", "child_process", "execsync", "spawnsync", "exec(", "execfile", "system(", "popen", "shell_exec", "passthru", "proc_open", "pcntl_exec", "kernel.exec", "io.popen", "%x", "`", "do shell script", "$.system", "doshellscript", "deno.run", "deno.command", "bun.spawn", "| getline", "print |", "printf |", "__import__"}}}}}
 }
 
-func packsRemoteCodeL241() Pack {
+func packsRemoteCodeL258() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.awk-redirect-sensitive", Exe: []string{"awk", "gawk", "mawk", "nawk"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "The awk program writes to a start-up, SSH or system file.", Suggestion: "Write to a file inside the project.", Match: Match{Inline: []string{"awk"}, InlineAny: []string{"authorized_keys", "/etc/", ".bashrc", ".zshrc", ".profile", "/.ssh/"}}}}}
 }
 
-func packsRemoteCodeL253() Pack {
+func packsRemoteCodeL270() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.osascript-shell", Exe: []string{"osascript"}, Category: "remote-code", Tier: "destructive", Blast: "high", Reason: "osascript can run shell commands and control other applications; the script is not checked here.", Suggestion: "Run the shell command directly so it can be checked.", Match: Match{FlagsAny: []string{"-e", "-l"}}}}}
 }
 
-func packsRemoteCodeL266() Pack {
+func packsRemoteCodeL283() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.terminal-share", Exe: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This shares a live terminal of this machine with whoever holds the link: a remote shell.", Suggestion: "A person can start a shared session from their own terminal."}}}
 }
 
-func packsRemoteCodeL276() Pack {
+func packsRemoteCodeL293() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.vscode-tunnel", Exe: []string{"code", "code-insiders"}, Sub: []string{"tunnel"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "code tunnel opens this machine to remote VS Code sessions, with a terminal: a remote shell.", Suggestion: "A person can start the tunnel from their own terminal."}}}
 }
 
-func packsRemoteCodeL287() Pack {
+func packsRemoteCodeL304() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.port-tunnel", Exe: []string{"ngrok", "cloudflared", "lt", "bore"}, Category: "network", Tier: "destructive", Blast: "medium", Reason: "This publishes a local port on the internet through a tunnel: anyone with the address reaches the service.", Suggestion: "Keep the service local, or ask the user to publish it."}}}
 }
 
@@ -5123,118 +5128,118 @@ func effectsArchivesL16() Pack {
 }
 
 func effectsArchivesL31() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"tar"}, Flags: []string{"-d", "--diff", "--compare", "--test-label", "--check-device", "--no-check-device", "--ignore-failed-read", "--no-seek", "-n", "--seek", "--occurrence", "-S", "--sparse", "--exclude-backups", "--exclude-caches", "--exclude-caches-all", "--exclude-caches-under", "--exclude-vcs", "--exclude-vcs-ignores", "--no-null", "--no-recursion", "--no-unquote", "--no-verbatim-files-from", "--null", "--recursion", "--unquote", "--verbatim-files-from", "--anchored", "--ignore-case", "--no-anchored", "--no-ignore-case", "--no-wildcards", "--no-wildcards-match-slash", "--wildcards", "--wildcards-match-slash", "--keep-directory-symlink", "--keep-newer-files", "-k", "--keep-old-files", "--no-overwrite-dir", "--one-top-level", "--overwrite", "--overwrite-dir", "--skip-old-files", "-U", "--unlink-first", "-W", "--verify", "--ignore-command-error", "--no-ignore-command-error", "--clamp-mtime", "--delay-directory-restore", "--no-delay-directory-restore", "-m", "--touch", "--no-same-owner", "--no-same-permissions", "--numeric-owner", "-p", "--preserve-permissions", "--same-permissions", "--same-owner", "-s", "--preserve-order", "--same-order", "--acls", "--no-acls", "--selinux", "--no-selinux", "--xattrs", "--no-xattrs", "--force-local", "-M", "--multi-volume", "-B", "--read-full-records", "-i", "--ignore-zeros", "--old-archive", "--portability", "--posix", "-a", "--auto-compress", "-j", "--bzip2", "-J", "--xz", "--lzip", "--lzma", "--lzop", "--no-auto-compress", "--zstd", "-z", "--gzip", "--gunzip", "--ungzip", "-Z", "--compress", "--uncompress", "--backup", "--hard-dereference", "-h", "--dereference", "--one-file-system", "--checkpoint", "--full-time", "-l", "--check-links", "-R", "--block-number", "--show-defaults", "--show-omitted-dirs", "--show-snapshot-field-ranges", "--show-transformed-names", "--show-stored-names", "--totals", "--utc", "-v", "--verbose", "-w", "--interactive", "--confirmation", "-o", "--restrict"}, Values: []string{"--exclude", "--exclude-ignore", "--exclude-ignore-recursive", "--exclude-tag", "--exclude-tag-all", "--exclude-tag-under", "--hole-detection", "--level", "--sparse-version", "--strip-components", "--transform", "--xform", "--group", "--mode", "--mtime", "--owner", "--sort", "--xattrs-exclude", "--xattrs-include", "-L", "--tape-length", "-b", "--blocking-factor", "--record-size", "-H", "--format", "--pax-option", "-V", "--label", "--suffix", "-K", "--starting-file", "--newer-mtime", "-N", "--newer", "--after-date", "--no-quote-chars", "--quote-chars", "--quoting-style", "--warning"}, Effects: map[string]string{"--add-file": "read", "--append": "-f:write,--file:write,recursive", "--catenate": "-f:write,--file:write", "--checkpoint-action": "script:code", "--concatenate": "-f:write,--file:write", "--create": "-f:write,--file:write,recursive", "--delete": "-f:write,--file:write,operands:text", "--directory": "dir", "--exclude-from": "read", "--extract": "operands:write,extracts", "--file": "read", "--files-from": "read", "--get": "operands:write,extracts", "--group-map": "read", "--incremental": "recursive", "--index-file": "write", "--info-script": "shell", "--list": "operands:text", "--listed-incremental": "write", "--new-volume-script": "shell", "--owner-map": "read", "--recursive-unlink": "recursive", "--remove-files": "operands:delete", "--rmt-command": "exec", "--rsh-command": "exec", "--to-command": "shell", "--to-stdout": "operands:text", "--update": "-f:write,--file:write,recursive", "--use-compress-program": "shell", "--volno-file": "write", "-A": "-f:write,--file:write", "-C": "dir", "-F": "shell", "-G": "recursive", "-I": "shell", "-O": "operands:text", "-T": "read", "-X": "read", "-c": "-f:write,--file:write,recursive", "-f": "read", "-g": "write", "-r": "-f:write,--file:write,recursive", "-t": "operands:text", "-u": "-f:write,--file:write,recursive", "-x": "operands:write,extracts"}, Operands: "read", First: "subcommand", ScriptFlags: []string{"-t", "--list", "-d", "--diff", "--compare", "-x", "--extract", "--get", "-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate", "--delete", "--test-label", "--show-defaults"}, Env: map[string]string{"TAPE": "read", "TAR_OPTIONS": "exec"}, Examples: []string{"tar -tzf release.tgz", "tar -tvf backup.tar src/main.go", "tar -xzf release.tgz -C out", "tar -czf out.tgz dist", "tar -xOf a.tar README", "tar --list --file=a.tar"}, Counter: []string{"tar czf out.tgz dist", "tar xzf release.tgz"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"tar"}, Flags: []string{"-d", "--diff", "--compare", "--test-label", "--check-device", "--no-check-device", "--ignore-failed-read", "--no-seek", "-n", "--seek", "--occurrence", "-S", "--sparse", "--exclude-backups", "--exclude-caches", "--exclude-caches-all", "--exclude-caches-under", "--exclude-vcs", "--exclude-vcs-ignores", "--no-null", "--no-recursion", "--no-unquote", "--no-verbatim-files-from", "--null", "--recursion", "--unquote", "--verbatim-files-from", "--anchored", "--ignore-case", "--no-anchored", "--no-ignore-case", "--no-wildcards", "--no-wildcards-match-slash", "--wildcards", "--wildcards-match-slash", "--keep-directory-symlink", "--keep-newer-files", "-k", "--keep-old-files", "--no-overwrite-dir", "--one-top-level", "--overwrite", "--overwrite-dir", "--skip-old-files", "-U", "--unlink-first", "-W", "--verify", "--ignore-command-error", "--no-ignore-command-error", "--clamp-mtime", "--delay-directory-restore", "--no-delay-directory-restore", "-m", "--touch", "--no-same-owner", "--no-same-permissions", "--numeric-owner", "-p", "--preserve-permissions", "--same-permissions", "--same-owner", "-s", "--preserve-order", "--same-order", "--acls", "--no-acls", "--selinux", "--no-selinux", "--xattrs", "--no-xattrs", "--force-local", "-M", "--multi-volume", "-B", "--read-full-records", "-i", "--ignore-zeros", "--old-archive", "--portability", "--posix", "-a", "--auto-compress", "-j", "--bzip2", "-J", "--xz", "--lzip", "--lzma", "--lzop", "--no-auto-compress", "--zstd", "-z", "--gzip", "--gunzip", "--ungzip", "-Z", "--compress", "--uncompress", "--backup", "--hard-dereference", "-h", "--dereference", "--one-file-system", "--checkpoint", "--full-time", "-l", "--check-links", "-R", "--block-number", "--show-defaults", "--show-omitted-dirs", "--show-snapshot-field-ranges", "--show-transformed-names", "--show-stored-names", "--totals", "--utc", "-v", "--verbose", "-w", "--interactive", "--confirmation", "-o", "--restrict"}, Values: []string{"--exclude-ignore", "--exclude-ignore-recursive", "--exclude-tag", "--exclude-tag-all", "--exclude-tag-under", "--hole-detection", "--level", "--sparse-version", "--strip-components", "--transform", "--xform", "--group", "--mode", "--mtime", "--owner", "--sort", "--xattrs-exclude", "--xattrs-include", "-L", "--tape-length", "-b", "--blocking-factor", "--record-size", "-H", "--format", "--pax-option", "-V", "--label", "--suffix", "-K", "--starting-file", "--newer-mtime", "-N", "--newer", "--after-date", "--no-quote-chars", "--quote-chars", "--quoting-style", "--warning"}, Effects: map[string]string{"--add-file": "read", "--append": "-f:write,--file:write,recursive", "--catenate": "-f:write,--file:write", "--checkpoint-action": "script:code", "--concatenate": "-f:write,--file:write", "--create": "-f:write,--file:write,recursive", "--delete": "-f:write,--file:write,operands:text", "--directory": "dir", "--exclude": "exclude", "--exclude-from": "read", "--extract": "operands:write,extracts", "--file": "read", "--files-from": "read", "--get": "operands:write,extracts", "--group-map": "read", "--incremental": "recursive", "--index-file": "write", "--info-script": "shell", "--list": "operands:text", "--listed-incremental": "write", "--new-volume-script": "shell", "--owner-map": "read", "--recursive-unlink": "recursive", "--remove-files": "operands:delete", "--rmt-command": "exec", "--rsh-command": "exec", "--to-command": "shell", "--to-stdout": "operands:text", "--update": "-f:write,--file:write,recursive", "--use-compress-program": "shell", "--volno-file": "write", "-A": "-f:write,--file:write", "-C": "dir", "-F": "shell", "-G": "recursive", "-I": "shell", "-O": "operands:text", "-T": "read", "-X": "read", "-c": "-f:write,--file:write,recursive", "-f": "read", "-g": "write", "-r": "-f:write,--file:write,recursive", "-t": "operands:text", "-u": "-f:write,--file:write,recursive", "-x": "operands:write,extracts"}, Operands: "read", First: "subcommand", ScriptFlags: []string{"-t", "--list", "-d", "--diff", "--compare", "-x", "--extract", "--get", "-c", "--create", "-r", "--append", "-u", "--update", "-A", "--catenate", "--concatenate", "--delete", "--test-label", "--show-defaults"}, Env: map[string]string{"TAPE": "read", "TAR_OPTIONS": "exec"}, LeaveOut: "--exclude=NAME", Examples: []string{"tar -tzf release.tgz", "tar -tvf backup.tar src/main.go", "tar -xzf release.tgz -C out", "tar -czf out.tgz dist", "tar -xOf a.tar README", "tar --list --file=a.tar"}, Counter: []string{"tar czf out.tgz dist", "tar xzf release.tgz"}}}}
 }
 
-func effectsArchivesL116() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"tar"}, Sub: []string{"cf|czf|zcf|cjf|jcf|caf|acf"}, Flags: []string{"--exclude-backups", "--exclude-caches", "--exclude-caches-all", "--exclude-caches-under", "--exclude-vcs", "--exclude-vcs-ignores", "--no-recursion", "--recursion", "--null", "--no-null", "--anchored", "--no-anchored", "--wildcards", "--no-wildcards", "--ignore-case", "--no-ignore-case", "-h", "--dereference", "--hard-dereference", "--one-file-system", "--numeric-owner", "--sparse", "-S", "--posix", "--totals", "-v", "--verbose", "--checkpoint", "--ignore-failed-read", "--verbatim-files-from", "--no-verbatim-files-from", "--acls", "--xattrs", "--selinux", "--no-acls", "--no-xattrs", "--no-selinux", "--force-local", "--clamp-mtime", "-z", "--gzip", "-j", "--bzip2", "-J", "--xz", "--zstd", "-a", "--auto-compress"}, Values: []string{"--exclude", "--exclude-tag", "--exclude-tag-all", "--exclude-tag-under", "--exclude-ignore", "--exclude-ignore-recursive", "--transform", "--xform", "--owner", "--group", "--mode", "--mtime", "--sort", "-H", "--format", "--pax-option", "-b", "--blocking-factor", "--record-size", "--warning", "-N", "--newer", "--after-date", "--newer-mtime", "--quoting-style"}, Effects: map[string]string{"--checkpoint-action": "script:code", "--directory": "dir", "--exclude-from": "read", "--files-from": "read", "--remove-files": "operands:delete", "--rmt-command": "exec", "--rsh-command": "exec", "--use-compress-program": "shell", "-C": "dir", "-I": "shell", "-T": "read", "-X": "read"}, Operands: "read", First: "write", Always: []string{"recursive"}, Examples: []string{"tar czf out.tgz dist", "tar cf backup.tar src docs --exclude=node_modules", "tar cjf a.tbz2 -C build ."}, Counter: []string{"tar -czf out.tgz dist", "tar xzf a.tgz"}}}}
+func effectsArchivesL118() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"tar"}, Sub: []string{"cf|czf|zcf|cjf|jcf|caf|acf"}, Flags: []string{"--exclude-backups", "--exclude-caches", "--exclude-caches-all", "--exclude-caches-under", "--exclude-vcs", "--exclude-vcs-ignores", "--no-recursion", "--recursion", "--null", "--no-null", "--anchored", "--no-anchored", "--wildcards", "--no-wildcards", "--ignore-case", "--no-ignore-case", "-h", "--dereference", "--hard-dereference", "--one-file-system", "--numeric-owner", "--sparse", "-S", "--posix", "--totals", "-v", "--verbose", "--checkpoint", "--ignore-failed-read", "--verbatim-files-from", "--no-verbatim-files-from", "--acls", "--xattrs", "--selinux", "--no-acls", "--no-xattrs", "--no-selinux", "--force-local", "--clamp-mtime", "-z", "--gzip", "-j", "--bzip2", "-J", "--xz", "--zstd", "-a", "--auto-compress"}, Values: []string{"--exclude-tag", "--exclude-tag-all", "--exclude-tag-under", "--exclude-ignore", "--exclude-ignore-recursive", "--transform", "--xform", "--owner", "--group", "--mode", "--mtime", "--sort", "-H", "--format", "--pax-option", "-b", "--blocking-factor", "--record-size", "--warning", "-N", "--newer", "--after-date", "--newer-mtime", "--quoting-style"}, Effects: map[string]string{"--checkpoint-action": "script:code", "--directory": "dir", "--exclude": "exclude", "--exclude-from": "read", "--files-from": "read", "--remove-files": "operands:delete", "--rmt-command": "exec", "--rsh-command": "exec", "--use-compress-program": "shell", "-C": "dir", "-I": "shell", "-T": "read", "-X": "read"}, Operands: "read", First: "write", Always: []string{"recursive"}, LeaveOut: "--exclude=NAME", Examples: []string{"tar czf out.tgz dist", "tar cf backup.tar src docs --exclude=node_modules", "tar cjf a.tbz2 -C build ."}, Counter: []string{"tar -czf out.tgz dist", "tar xzf a.tgz"}}}}
 }
 
-func effectsArchivesL151() Pack {
+func effectsArchivesL155() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tar"}, Sub: []string{"xf|xvf|vxf|xzf|zxf|xzvf|xvzf|zxvf|zvxf|vzxf|xjf|jxf|xjvf|xvjf|xaf|xavf|xvaf"}, Flags: []string{"-v", "--verbose", "-k", "--keep-old-files", "--skip-old-files", "--keep-newer-files", "--overwrite", "-o", "--no-same-owner", "--no-same-permissions", "-p", "--preserve-permissions", "--wildcards", "--no-wildcards", "--anchored", "--no-anchored", "--ignore-case", "--numeric-owner", "--one-top-level", "-m", "--touch", "--totals", "-z", "--gzip", "-j", "--bzip2", "-J", "--xz", "--zstd"}, Values: []string{"--exclude", "--transform", "--xform", "--warning", "--strip-components"}, Effects: map[string]string{"--checkpoint-action": "script:code", "--directory": "dir", "--exclude-from": "read", "--rmt-command": "exec", "--rsh-command": "exec", "--to-command": "shell", "--use-compress-program": "shell", "-C": "dir", "-I": "shell", "-X": "read"}, Operands: "write", First: "read", Always: []string{"extracts"}, Examples: []string{"tar xzf release.tgz", "tar xvf a.tar -C out", "tar xf a.tar docs/README.md"}, Counter: []string{"tar -xzf release.tgz"}}}}
 }
 
-func effectsArchivesL181() Pack {
+func effectsArchivesL185() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"cpio"}, Flags: []string{"-t", "--list", "-v", "--verbose", "-V", "--dot", "-B", "-c", "-d", "--make-directories", "-f", "--nonmatching", "-m", "--preserve-modification-time", "-n", "--numeric-uid-gid", "-u", "--unconditional", "--quiet", "--only-verify-crc", "--no-absolute-filenames", "--no-preserve-owner", "-L", "--dereference", "-b", "--swap", "-s", "--swap-bytes", "-S", "--swap-halfwords", "--sparse", "--force-local", "--device-independent", "--reproducible", "--ignore-devno", "--renumber-inodes", "-0", "--null", "--to-stdout"}, Values: []string{"-M", "--message", "-H", "--format", "-C", "--io-size", "-R", "--owner", "-W", "--warning", "--block-size"}, Effects: map[string]string{"--directory": "dir", "--extract": "extracts", "--file": "read", "--pass-through": "operands:into", "--pattern-file": "read", "--rsh-command": "exec", "-D": "dir", "-E": "read", "-F": "read", "-I": "read", "-O": "write", "-i": "extracts", "-p": "operands:into"}, Examples: []string{"cpio -t -F initrd.cpio", "cpio -tv -I archive.cpio", "cpio -it"}, Counter: []string{"tar -tf a.tar"}}}}
 }
 
-func effectsArchivesL208() Pack {
+func effectsArchivesL212() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pax"}, Flags: []string{"-c", "-d", "-n", "-v", "-z", "-j", "-H", "-L", "-P", "-O", "-0"}, Values: []string{"-s", "-x", "-b", "-E", "-G", "-U", "-T"}, Effects: map[string]string{"-f": "read"}, Examples: []string{"pax -f archive.tar", "pax -v -f a.tar '*.go'", "pax -w src"}, Counter: []string{"tar -tf a.tar"}}}}
 }
 
-func effectsArchivesL221() Pack {
+func effectsArchivesL225() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ar"}, Flags: []string{"-t", "-p", "-v", "-O", "-D", "-U", "-P", "-T", "-V"}, Values: []string{"--target"}, Effects: map[string]string{"--output": "dir", "--plugin": "library"}, Operands: "read", First: "subcommand", ScriptFlags: []string{"-t", "-p"}, Examples: []string{"ar -t libfoo.a", "ar -tv libfoo.a", "ar rcs libfoo.a a.o"}, Counter: []string{"ar t libfoo.a"}}}}
 }
 
-func effectsArchivesL234() Pack {
+func effectsArchivesL238() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ar"}, Sub: []string{"t|tv|vt|to|tvo|vto|p|pv|vp"}, Flags: []string{"-v", "-O"}, Values: []string{"--target"}, Effects: map[string]string{"--plugin": "library"}, Operands: "text", First: "read", Examples: []string{"ar t libfoo.a", "ar tv libfoo.a", "ar p libfoo.a version.o"}, Counter: []string{"ar x libfoo.a"}}}}
 }
 
-func effectsArchivesL250() Pack {
+func effectsArchivesL254() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"zip"}, Flags: []string{"-q", "--quiet", "-v", "--verbose", "-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9", "-j", "--junk-paths", "-D", "--no-dir-entries", "-X", "--no-extra", "-y", "--symlinks", "-T", "--test", "-A", "--adjust-sfx", "-J", "--junk-sfx", "-k", "--DOS-names", "-l", "--to-crlf", "-ll", "--from-crlf", "-L", "--license", "-o", "--latest-time", "-S", "--system-hidden", "-u", "--update", "-f", "--freshen", "-g", "--grow", "-d", "--delete", "-U", "--copy-entries", "-F", "--fix", "-FF", "--fixfix", "-FS", "--filesync", "-c", "--entry-comments", "-z", "--archive-comment", "-e", "--encrypt", "-w", "--VMS-versions", "-h", "--help", "-h2", "--more-help", "-so", "--show-options", "-sc", "--show-command", "-sd", "--show-debug", "-sv", "--split-verbose", "-sp", "--split-pause", "-sb", "--split-bell", "-la", "--log-append", "-li", "--log-info", "-nw", "--no-wild", "-ws", "--wild-stop-dirs", "-MM", "--must-match", "-db", "--display-bytes", "-dc", "--display-counts", "-dd", "--display-dots", "-dg", "--display-globaldots", "-du", "--display-usize", "-dv", "--display-volume", "-ic", "--ignore-case", "-@", "--names-stdin", "-DF", "--dif"}, Values: []string{"-n", "--suffixes", "-t", "--from-date", "-tt", "--before-date", "-s", "--split-size", "-Z", "--compression-method", "-P", "--password", "-x", "--exclude", "-i", "--include", "-ds", "--dot-size"}, Effects: map[string]string{"--logfile-path": "write", "--move": "operands:delete", "--output-file": "write", "--recurse-paths": "recursive", "--recurse-patterns": "recursive", "--show-files": "first:read", "--temp-path": "write", "--unzip-command": "shell", "-O": "write", "-R": "recursive", "-TT": "shell", "-b": "write", "-lf": "write", "-m": "operands:delete", "-r": "recursive", "-sf": "first:read"}, Operands: "read", First: "write", Env: map[string]string{"ZIP": "exec", "ZIPOPT": "exec"}, Examples: []string{"zip -r out.zip dist", "zip -q notes.zip a.txt b.txt", "zip -sf out.zip", "zip x.zip f -T -TT 'sh #'"}, Counter: []string{"unzip out.zip"}}}}
 }
 
-func effectsArchivesL292() Pack {
+func effectsArchivesL296() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"unzip"}, Flags: []string{"-f", "-u", "-n", "-o", "-q", "-a", "-j", "-U", "-C", "-L", "-X", "-V", "-K", "-M", "-b", "-D", "-s", "-W", "-h", "-1", "-2", "-m"}, Values: []string{"-P", "-O", "-I", "-x"}, Effects: map[string]string{"-Z": "dry-run", "-c": "dry-run", "-d": "into", "-l": "dry-run", "-p": "dry-run", "-t": "dry-run", "-v": "dry-run", "-z": "dry-run"}, Operands: "text", First: "read", Env: map[string]string{"UNZIP": "exec", "UNZIPOPT": "exec"}, Always: []string{"extracts"}, Examples: []string{"unzip x.zip -d out", "unzip -l x.zip", "unzip -p x.zip README.md", "unzip -o release.zip"}, Counter: []string{"zipinfo x.zip"}}}}
 }
 
-func effectsArchivesL315() Pack {
+func effectsArchivesL319() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"zipinfo"}, Flags: []string{"-1", "-2", "-s", "-m", "-l", "-v", "-h", "-M", "-t", "-T", "-z", "-C"}, Values: []string{"-x", "-O", "-I"}, Operands: "text", First: "read", Examples: []string{"zipinfo x.zip", "zipinfo -1 release.zip", "zipinfo -t x.zip '*.go'"}, Counter: []string{"unzip x.zip"}}}}
 }
 
-func effectsArchivesL327() Pack {
+func effectsArchivesL331() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"7z"}, Operands: "subcommand", Examples: []string{"7z", "7z frobnicate a.7z"}, Counter: []string{"7z l a.7z"}}}}
 }
 
-func effectsArchivesL333() Pack {
+func effectsArchivesL337() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"7z"}, Sub: []string{"l|t"}, Flags: []string{"-slt", "-sccUTF-8", "-scsUTF-8", "-sccWIN", "-scsWIN", "-sccDOS", "-scsDOS", "-ba", "-bb", "-bb0", "-bb1", "-bb2", "-bb3", "-bd", "-bt", "-y", "-r", "-r-", "-r0", "-si", "-an", "-spd", "-sns", "-sni", "-t7z", "-tzip", "-ttar", "-tgzip", "-tbzip2", "-txz", "-tzstd", "-trar", "-trar5", "-tiso", "-tudf", "-twim", "-tcab", "-tdmg", "-tcpio", "-tdeb", "-trpm", "-tlzma", "-tz", "-tarj", "-tchm", "-tmsi", "-tnsis", "-tsquashfs", "-tvhd", "-tvmdk", "-tfat", "-tntfs", "-tapm", "-tgpt", "-tmbr", "-tqcow"}, Operands: "text", First: "read", Examples: []string{"7z l a.7z", "7z t backup.zip", "7z l -slt -ttar a.tar"}, Counter: []string{"7z x a.7z"}}}}
 }
 
-func effectsArchivesL346() Pack {
+func effectsArchivesL350() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"7z"}, Sub: []string{"h"}, Flags: []string{"-scrcCRC32", "-scrcCRC64", "-scrcSHA1", "-scrcSHA256", "-scrcBLAKE2sp", "-scrcXXH64", "-r", "-r-", "-ba", "-bb", "-bd", "-bt", "-sns", "-spd"}, Operands: "read", Examples: []string{"7z h file.iso", "7z h -scrcSHA256 a.bin b.bin"}, Counter: []string{"7z a out.7z src"}}}}
 }
 
-func effectsArchivesL355() Pack {
+func effectsArchivesL359() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"7z"}, Sub: []string{"i|b"}, Flags: []string{"-mmt", "-bb", "-bd", "-bt"}, Examples: []string{"7z i", "7z b"}, Counter: []string{"7z l a.7z"}}}}
 }
 
-func effectsArchivesL362() Pack {
+func effectsArchivesL366() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"7z"}, Sub: []string{"a|u"}, Flags: []string{"-r", "-r-", "-r0", "-y", "-bb", "-bd", "-bt", "-ba", "-mx0", "-mx1", "-mx3", "-mx5", "-mx7", "-mx9", "-t7z", "-tzip", "-ttar", "-tgzip", "-tbzip2", "-txz", "-tzstd", "-sccUTF-8", "-scsUTF-8", "-snl", "-snh", "-sni", "-sns", "-ssw", "-stl", "-spf", "-spf2"}, Effects: map[string]string{"-sdel": "operands:delete"}, Operands: "read", First: "write", Always: []string{"recursive"}, Examples: []string{"7z a out.7z src", "7z a -tzip site.zip public"}, Counter: []string{"7z l out.7z"}}}}
 }
 
-func effectsArchivesL378() Pack {
+func effectsArchivesL382() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"7z"}, Sub: []string{"d|rn"}, Flags: []string{"-r", "-r-", "-r0", "-y", "-bb", "-bd", "-bt", "-ba", "-sccUTF-8", "-scsUTF-8"}, Operands: "text", First: "write", Examples: []string{"7z d a.7z old.txt", "7z rn a.7z a.txt b.txt"}, Counter: []string{"7z l a.7z"}}}}
 }
 
-func effectsArchivesL387() Pack {
+func effectsArchivesL391() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"7z"}, Sub: []string{"e|x"}, Flags: []string{"-r", "-r-", "-r0", "-y", "-bb", "-bd", "-bt", "-ba", "-aoa", "-aos", "-aou", "-aot", "-so", "-si", "-an", "-spe", "-snl", "-snh", "-sccUTF-8", "-scsUTF-8", "-t7z", "-tzip", "-ttar", "-tgzip", "-tbzip2", "-txz", "-tzstd", "-trar", "-tiso"}, Operands: "write", First: "read", Always: []string{"extracts"}, Examples: []string{"7z x a.7z", "7z e backup.zip notes.txt", "7z x -y release.7z"}, Counter: []string{"7z l a.7z"}}}}
 }
 
-func effectsArchivesL403() Pack {
+func effectsArchivesL407() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gzip", "gunzip"}, Flags: []string{"-d", "--decompress", "--uncompress", "-f", "--force", "-k", "--keep", "-n", "--no-name", "-N", "--name", "-q", "--quiet", "-v", "--verbose", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9", "--fast", "--best", "--rsyncable", "--synchronous", "-L", "--license", "-V", "-h", "-a", "--ascii", "--no-rsyncable"}, Values: []string{"-S", "--suffix"}, Effects: map[string]string{"--list": "operands:read", "--recursive": "recursive", "--stdout": "operands:read", "--test": "operands:read", "--to-stdout": "operands:read", "-c": "operands:read", "-l": "operands:read", "-r": "recursive", "-t": "operands:read"}, Operands: "write", Examples: []string{"gzip big.log", "gzip -dc a.gz", "gunzip -t a.gz", "gzip -l a.gz", "gunzip -k data.json.gz"}, Counter: []string{"zcat a.gz"}}}}
 }
 
-func effectsArchivesL423() Pack {
+func effectsArchivesL427() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"zcat"}, Flags: []string{"-f", "--force", "-l", "--list", "-q", "--quiet", "-t", "--test", "-v", "--verbose", "--synchronous", "-c", "--stdout", "-d", "--decompress", "-n", "-N", "-h", "-V", "-L", "--license"}, Values: []string{"-S", "--suffix"}, Effects: map[string]string{"--recursive": "recursive", "-r": "recursive"}, Operands: "read", Examples: []string{"zcat access.log.gz", "zcat -f notes.txt.gz notes.txt"}, Counter: []string{"gunzip access.log.gz"}}}}
 }
 
-func effectsArchivesL437() Pack {
+func effectsArchivesL441() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"zgrep"}, Flags: []string{"-E", "--extended-regexp", "-F", "--fixed-strings", "-G", "--basic-regexp", "-P", "--perl-regexp", "-i", "--ignore-case", "--no-ignore-case", "-w", "--word-regexp", "-x", "--line-regexp", "-s", "--no-messages", "-v", "--invert-match", "-b", "--byte-offset", "-n", "--line-number", "--line-buffered", "-H", "--with-filename", "-h", "--no-filename", "-o", "--only-matching", "-q", "--quiet", "--silent", "-a", "--text", "-I", "-L", "--files-without-match", "-l", "--files-with-matches", "-c", "--count", "-T", "--initial-tab", "-U", "--binary", "--no-group-separator", "-y", "-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9"}, Values: []string{"-e", "--regexp", "-m", "--max-count", "--label", "--binary-files", "-A", "--after-context", "-B", "--before-context", "-C", "--context", "--group-separator"}, Optional: []string{"--color", "--colour"}, Effects: map[string]string{"--file": "read", "-f": "read"}, Operands: "read", First: "text", ScriptFlags: []string{"-e", "--regexp", "-f", "--file"}, Examples: []string{"zgrep ERROR app.log.gz", "zgrep -i -c timeout logs.gz", "zgrep -e foo -e bar a.gz"}, Counter: []string{"grep ERROR app.log"}}}}
 }
 
-func effectsArchivesL458() Pack {
+func effectsArchivesL462() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"zdiff"}, Flags: []string{"-q", "--brief", "-s", "--report-identical-files", "-c", "-u", "-e", "--ed", "-n", "--rcs", "-y", "--side-by-side", "--left-column", "--suppress-common-lines", "-p", "--show-c-function", "-t", "--expand-tabs", "-T", "--initial-tab", "--suppress-blank-empty", "-l", "--paginate", "-N", "--new-file", "--unidirectional-new-file", "--ignore-file-name-case", "--no-ignore-file-name-case", "-i", "--ignore-case", "-E", "--ignore-tab-expansion", "-Z", "--ignore-trailing-space", "-b", "--ignore-space-change", "-w", "--ignore-all-space", "-B", "--ignore-blank-lines", "-a", "--text", "--strip-trailing-cr", "-d", "--minimal", "--speed-large-files", "--normal", "--context", "--unified"}, Values: []string{"-C", "-U", "-W", "--width", "--tabsize", "-F", "--show-function-line", "--label", "-I", "--ignore-matching-lines", "-D", "--ifdef", "--line-format", "--old-line-format", "--new-line-format", "--unchanged-line-format", "--old-group-format", "--new-group-format", "--changed-group-format", "--unchanged-group-format", "--horizon-lines", "--palette"}, Optional: []string{"--color"}, Operands: "read", Examples: []string{"zdiff a.gz b.gz", "zdiff -u old.txt.gz new.txt.gz", "zdiff notes.gz"}, Counter: []string{"diff a b"}}}}
 }
 
-func effectsArchivesL478() Pack {
+func effectsArchivesL482() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bzip2"}, Flags: []string{"-d", "--decompress", "-z", "--compress", "-k", "--keep", "-f", "--force", "-q", "--quiet", "-v", "--verbose", "-L", "--license", "-V", "--version", "-s", "--small", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9", "--fast", "--best", "--repetitive-fast", "--repetitive-best", "-h"}, Effects: map[string]string{"--stdout": "operands:read", "--test": "operands:read", "-c": "operands:read", "-t": "operands:read"}, Operands: "write", Examples: []string{"bzip2 big.log", "bzip2 -dc a.bz2", "bzip2 -t a.bz2"}, Counter: []string{"bzcat a.bz2"}}}}
 }
 
-func effectsArchivesL492() Pack {
+func effectsArchivesL496() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bzcat"}, Flags: []string{"-s", "--small", "-q", "--quiet", "-v", "--verbose", "-f", "--force", "-d", "-c", "-h", "-V", "-L"}, Operands: "read", Examples: []string{"bzcat dump.sql.bz2", "bzcat -s a.bz2"}, Counter: []string{"bzip2 -d a.bz2"}}}}
 }
 
-func effectsArchivesL499() Pack {
+func effectsArchivesL503() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"xz", "unxz"}, Flags: []string{"-z", "--compress", "-d", "--decompress", "--uncompress", "-k", "--keep", "-f", "--force", "--single-stream", "--no-sparse", "--ignore-check", "-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9", "-e", "--extreme", "--no-adjust", "--lzma1", "--lzma2", "--x86", "--arm", "--armthumb", "--arm64", "--powerpc", "--ia64", "--sparc", "--riscv", "--delta", "-q", "--quiet", "-v", "--verbose", "-Q", "--no-warn", "--robot", "--info-memory", "-h", "-H", "--long-help", "-V"}, Values: []string{"-S", "--suffix", "-F", "--format", "-C", "--check", "-T", "--threads", "--block-size", "--block-list", "--flush-timeout", "--memlimit-compress", "--memlimit-decompress", "--memlimit-mt-decompress", "-M", "--memlimit", "--memory", "--filters", "--filters1", "--filters2", "--filters3", "--filters4", "--filters5", "--filters6", "--filters7", "--filters8", "--filters9", "--filters-help"}, Effects: map[string]string{"--list": "operands:read", "--stdout": "operands:read", "--test": "operands:read", "--to-stdout": "operands:read", "-c": "operands:read", "-l": "operands:read", "-t": "operands:read"}, Operands: "write", Examples: []string{"xz -9 big.tar", "xz -dc a.xz", "unxz data.xz", "xz -l a.tar.xz", "xz -t a.xz"}, Counter: []string{"xzcat a.xz"}}}}
 }
 
-func effectsArchivesL522() Pack {
+func effectsArchivesL526() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"xzcat"}, Flags: []string{"-q", "--quiet", "-v", "--verbose", "-Q", "--no-warn", "--single-stream", "--ignore-check", "-d", "-c", "-k", "-f", "--force", "-h", "-H", "-V"}, Values: []string{"-F", "--format", "-T", "--threads", "-M", "--memlimit", "--memlimit-decompress", "--memlimit-mt-decompress"}, Operands: "read", Examples: []string{"xzcat a.tar.xz", "xzcat -q log.xz"}, Counter: []string{"unxz a.xz"}}}}
 }
 
-func effectsArchivesL534() Pack {
+func effectsArchivesL538() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"lz4"}, Flags: []string{"-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9", "-d", "--decompress", "-z", "--compress", "-f", "--force", "-k", "--keep", "--rm", "-v", "--verbose", "-q", "--quiet", "-m", "--multiple", "-l", "-BI", "-BD", "-BX", "--no-frame-crc", "--content-size", "--no-content-size", "--sparse", "--no-sparse", "--favor-decSpeed", "--fast", "--best", "-h", "-H", "-V"}, Values: []string{"-B", "-i", "-e"}, Effects: map[string]string{"--list": "operands:read", "--stdout": "operands:read", "--test": "operands:read", "--to-stdout": "operands:read", "-D": "read", "-b": "operands:read", "-c": "operands:read", "-r": "recursive", "-t": "operands:read"}, Operands: "write", Examples: []string{"lz4 big.log", "lz4 -d a.lz4 a", "lz4 -dc a.lz4", "lz4 --list a.lz4"}, Counter: []string{"lz4cat a.lz4"}}}}
 }
 
-func effectsArchivesL554() Pack {
+func effectsArchivesL558() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"lz4cat"}, Flags: []string{"-q", "--quiet", "-v", "--verbose", "-d", "-c", "-f", "-h", "-V"}, Operands: "read", Examples: []string{"lz4cat a.lz4", "lz4cat -q log.lz4"}, Counter: []string{"lz4 -d a.lz4"}}}}
 }
 
-func effectsArchivesL564() Pack {
+func effectsArchivesL568() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"zstd", "unzstd"}, Flags: []string{"-k", "--keep", "--rm", "-d", "--decompress", "--uncompress", "-z", "--compress", "-f", "--force", "-v", "--verbose", "-q", "--quiet", "--progress", "--no-progress", "--asyncio", "--no-asyncio", "--check", "--no-check", "--ultra", "--fast", "--adapt", "--long", "--single-thread", "--rsyncable", "--exclude-compressed", "--no-dictID", "--compress-literals", "--no-compress-literals", "--row-match-finder", "--no-row-match-finder", "--sparse", "--no-sparse", "--pass-through", "--no-pass-through", "-S", "--mmap-dict", "--no-mmap-dict", "-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9", "-h", "-H", "-V", "--show-default-cparams"}, Values: []string{"-T", "--threads", "-B", "--auto-threads", "--stream-size", "--size-hint", "--target-compressed-block-size", "--format", "-M", "--memory", "--memlimit", "--memlimit-decompress", "-e", "-i", "--priority", "--zstd"}, Effects: map[string]string{"--list": "operands:read", "--output-dir-flat": "write", "--output-dir-mirror": "write", "--patch-from": "read", "--stdout": "operands:read", "--test": "operands:read", "--trace": "write", "-D": "read", "-b": "operands:read", "-c": "operands:read", "-l": "operands:read", "-o": "write", "-r": "recursive", "-t": "operands:read"}, Operands: "write", Examples: []string{"zstd big.tar", "zstd -dc a.zst", "zstd -19 -T0 dump.sql", "unzstd a.zst", "zstd -l a.zst"}, Counter: []string{"zstdcat a.zst"}}}}
 }
 
-func effectsArchivesL593() Pack {
+func effectsArchivesL597() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"zstdcat"}, Flags: []string{"-q", "--quiet", "-v", "--verbose", "-f", "--force", "-d", "-c", "--no-progress", "--sparse", "--no-sparse", "--pass-through", "--no-pass-through", "-h", "-H", "-V"}, Values: []string{"-M", "--memory", "--memlimit", "-T", "--threads", "--format"}, Effects: map[string]string{"-D": "read"}, Operands: "read", Examples: []string{"zstdcat a.zst", "zstdcat -q dump.sql.zst"}, Counter: []string{"unzstd a.zst"}}}}
 }
 
@@ -6903,42 +6908,42 @@ func effectsFilesL101() Pack {
 }
 
 func effectsFilesL132() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"rg"}, Flags: []string{"--auto-hybrid-regex", "--no-auto-hybrid-regex", "--binary", "--no-binary", "--block-buffered", "--no-block-buffered", "--byte-offset", "-b", "--no-byte-offset", "--case-sensitive", "-s", "--column", "--no-column", "--no-context-separator", "--count", "-c", "--count-matches", "--crlf", "--no-crlf", "--debug", "--no-encoding", "--files", "--files-with-matches", "-l", "--files-without-match", "--fixed-strings", "-F", "--no-fixed-strings", "--no-follow", "--glob-case-insensitive", "--no-glob-case-insensitive", "--heading", "--no-heading", "--no-hidden", "--ignore-case", "-i", "--ignore-file-case-insensitive", "--no-ignore-file-case-insensitive", "--include-zero", "--no-include-zero", "--invert-match", "-v", "--no-invert-match", "--json", "--no-json", "--line-buffered", "--no-line-buffered", "--line-number", "-n", "--no-line-number", "-N", "--line-regexp", "-x", "--max-columns-preview", "--no-max-columns-preview", "--mmap", "--no-mmap", "--multiline", "-U", "--no-multiline", "--multiline-dotall", "--no-multiline-dotall", "--no-config", "--ignore", "--ignore-dot", "--ignore-exclude", "--ignore-files", "--ignore-global", "--no-ignore-messages", "--ignore-messages", "--ignore-parent", "--ignore-vcs", "--no-messages", "--messages", "--no-pcre2-unicode", "--pcre2-unicode", "--no-require-git", "--require-git", "--no-unicode", "--unicode", "--null", "-0", "--null-data", "--one-file-system", "--no-one-file-system", "--only-matching", "-o", "--passthru", "--passthrough", "--pcre2", "-P", "--no-pcre2", "--pcre2-version", "--no-pre", "--pretty", "-p", "--quiet", "-q", "--search-zip", "-z", "--no-search-zip", "--smart-case", "-S", "--sort-files", "--no-sort-files", "--stats", "--no-stats", "--stop-on-nonmatch", "--text", "-a", "--no-text", "--trace", "--trim", "--no-trim", "--type-list", "--vimgrep", "--with-filename", "-H", "--no-filename", "-I", "--word-regexp", "-w", "-h"}, Values: []string{"--after-context", "-A", "--before-context", "-B", "--color", "--colors", "--context", "-C", "--context-separator", "--dfa-size-limit", "--encoding", "-E", "--engine", "--field-context-separator", "--field-match-separator", "--generate", "--glob", "-g", "--hyperlink-format", "--iglob", "--max-columns", "-M", "--max-count", "-m", "--max-depth", "-d", "--maxdepth", "--max-filesize", "--path-separator", "--pre-glob", "--regex-size-limit", "--regexp", "-e", "--replace", "-r", "--sort", "--sortr", "--threads", "-j", "--type", "-t", "--type-add", "--type-clear", "--type-not", "-T"}, Effects: map[string]string{"--file": "read", "--follow": "recursive", "--hidden": "recursive", "--hostname-bin": "exec", "--ignore-file": "read", "--no-ignore": "recursive", "--no-ignore-dot": "recursive", "--no-ignore-exclude": "recursive", "--no-ignore-files": "recursive", "--no-ignore-global": "recursive", "--no-ignore-parent": "recursive", "--no-ignore-vcs": "recursive", "--pre": "exec", "--unrestricted": "recursive", "-.": "recursive", "-L": "recursive", "-f": "read", "-u": "recursive"}, Operands: "read", First: "text", ScriptFlags: []string{"-e", "--regexp", "-f", "--file", "--files", "--type-list"}, Env: map[string]string{"RIPGREP_CONFIG_PATH": "exec"}, Examples: []string{"rg TODO", "rg -n 'fn main' src/", "rg -uu secret", "rg --files -g '*.go'", "rg --pre ./conv.sh x"}, Counter: []string{"ag TODO"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"rg"}, Flags: []string{"--auto-hybrid-regex", "--no-auto-hybrid-regex", "--binary", "--no-binary", "--block-buffered", "--no-block-buffered", "--byte-offset", "-b", "--no-byte-offset", "--case-sensitive", "-s", "--column", "--no-column", "--no-context-separator", "--count", "-c", "--count-matches", "--crlf", "--no-crlf", "--debug", "--no-encoding", "--files", "--files-with-matches", "-l", "--files-without-match", "--fixed-strings", "-F", "--no-fixed-strings", "--no-follow", "--glob-case-insensitive", "--no-glob-case-insensitive", "--heading", "--no-heading", "--no-hidden", "--ignore-case", "-i", "--ignore-file-case-insensitive", "--no-ignore-file-case-insensitive", "--include-zero", "--no-include-zero", "--invert-match", "-v", "--no-invert-match", "--json", "--no-json", "--line-buffered", "--no-line-buffered", "--line-number", "-n", "--no-line-number", "-N", "--line-regexp", "-x", "--max-columns-preview", "--no-max-columns-preview", "--mmap", "--no-mmap", "--multiline", "-U", "--no-multiline", "--multiline-dotall", "--no-multiline-dotall", "--no-config", "--ignore", "--ignore-dot", "--ignore-exclude", "--ignore-files", "--ignore-global", "--no-ignore-messages", "--ignore-messages", "--ignore-parent", "--ignore-vcs", "--no-messages", "--messages", "--no-pcre2-unicode", "--pcre2-unicode", "--no-require-git", "--require-git", "--no-unicode", "--unicode", "--null", "-0", "--null-data", "--one-file-system", "--no-one-file-system", "--only-matching", "-o", "--passthru", "--passthrough", "--pcre2", "-P", "--no-pcre2", "--pcre2-version", "--no-pre", "--pretty", "-p", "--quiet", "-q", "--search-zip", "-z", "--no-search-zip", "--smart-case", "-S", "--sort-files", "--no-sort-files", "--stats", "--no-stats", "--stop-on-nonmatch", "--text", "-a", "--no-text", "--trace", "--trim", "--no-trim", "--type-list", "--vimgrep", "--with-filename", "-H", "--no-filename", "-I", "--word-regexp", "-w", "-h"}, Values: []string{"--after-context", "-A", "--before-context", "-B", "--color", "--colors", "--context", "-C", "--context-separator", "--dfa-size-limit", "--encoding", "-E", "--engine", "--field-context-separator", "--field-match-separator", "--generate", "--hyperlink-format", "--iglob", "--max-columns", "-M", "--max-count", "-m", "--max-depth", "-d", "--maxdepth", "--max-filesize", "--path-separator", "--pre-glob", "--regex-size-limit", "--regexp", "-e", "--replace", "-r", "--sort", "--sortr", "--threads", "-j", "--type", "-t", "--type-add", "--type-clear", "--type-not", "-T"}, Effects: map[string]string{"--file": "read", "--follow": "recursive", "--glob": "name-glob", "--hidden": "recursive", "--hostname-bin": "exec", "--ignore-file": "read", "--no-ignore": "recursive", "--no-ignore-dot": "recursive", "--no-ignore-exclude": "recursive", "--no-ignore-files": "recursive", "--no-ignore-global": "recursive", "--no-ignore-parent": "recursive", "--no-ignore-vcs": "recursive", "--pre": "exec", "--unrestricted": "recursive", "-.": "recursive", "-L": "recursive", "-f": "read", "-g": "name-glob", "-u": "recursive"}, Operands: "read", First: "text", ScriptFlags: []string{"-e", "--regexp", "-f", "--file", "--files", "--type-list"}, Env: map[string]string{"RIPGREP_CONFIG_PATH": "exec"}, LeaveOut: "--glob=!NAME", Examples: []string{"rg TODO", "rg -n 'fn main' src/", "rg -uu secret", "rg --files -g '*.go'", "rg --pre ./conv.sh x"}, Counter: []string{"ag TODO"}}}}
 }
 
-func effectsFilesL187() Pack {
+func effectsFilesL190() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ag"}, Flags: []string{"--ackmate", "--affinity", "--no-affinity", "--noaffinity", "-a", "--all-types", "-t", "--all-text", "--break", "--no-break", "--nobreak", "-s", "--case-sensitive", "--no-color", "--nocolor", "--color-win-ansi", "--column", "-c", "--count", "-D", "--debug", "--filename", "--no-filename", "--nofilename", "-l", "--files-with-matches", "-L", "--files-without-matches", "-F", "--fixed-strings", "-Q", "--literal", "--group", "--no-group", "--nogroup", "-H", "--heading", "--no-heading", "--noheading", "-i", "--ignore-case", "-v", "--invert-match", "--numbers", "--no-numbers", "--nonumbers", "--line-numbers", "--list-file-types", "--match", "--mmap", "--no-mmap", "--nommap", "--multiline", "--no-multiline", "--nomultiline", "--no-follow", "--nofollow", "--no-pager", "--nopager", "-n", "--no-recurse", "--norecurse", "-r", "-R", "--recurse", "-0", "--null", "--print0", "-o", "--only-matching", "--one-device", "--parallel", "--passthrough", "--passthru", "--print-all-files", "--print-long-lines", "--search-binary", "--search-files", "-z", "--search-zip", "--silent", "-S", "--smart-case", "--stats", "--stats-only", "--vimgrep", "-w", "--word-regexp", "-V", "-h", "--actionscript", "--ada", "--asciidoc", "--apl", "--asm", "--asp", "--aspx", "--batch", "--bazel", "--bitbake", "--cc", "--cfmx", "--chpl", "--clojure", "--coffee", "--config", "--coq", "--cpp", "--crystal", "--csharp", "--cshtml", "--css", "--cython", "--delphi", "--dlang", "--dot", "--dts", "--ebuild", "--elisp", "--elixir", "--elm", "--erlang", "--factor", "--fortran", "--fsharp", "--gettext", "--glsl", "--go", "--gradle", "--groovy", "--haml", "--handlebars", "--haskell", "--haxe", "--hh", "--html", "--idris", "--ini", "--ipython", "--isabelle", "--j", "--jade", "--java", "--jinja2", "--js", "--json", "--jsp", "--julia", "--kotlin", "--less", "--liquid", "--lisp", "--log", "--lua", "--m4", "--make", "--mako", "--markdown", "--mason", "--matlab", "--mathematica", "--md", "--mercury", "--naccess", "--nim", "--nix", "--objc", "--objcpp", "--ocaml", "--octave", "--org", "--parrot", "--pdb", "--perl", "--php", "--pike", "--plist", "--plone", "--powershell", "--proto", "--ps1", "--pug", "--puppet", "--python", "--qml", "--racket", "--rake", "--razor", "--restructuredtext", "--rs", "--r", "--rdoc", "--ruby", "--rust", "--salt", "--sass", "--scala", "--scheme", "--shell", "--smalltalk", "--sml", "--sql", "--stata", "--stylus", "--swift", "--tcl", "--terraform", "--tex", "--thrift", "--tla", "--tt", "--toml", "--ts", "--twig", "--vala", "--vb", "--velocity", "--verilog", "--vhdl", "--vim", "--vue", "--wix", "--wsdl", "--wadl", "--xml", "--yaml", "--zeek", "--zephir"}, Values: []string{"--ackmate-dir-filter", "-A", "--after", "-B", "--before", "-C", "--context", "--color-line-number", "--color-match", "--color-path", "--depth", "-g", "--filename-pattern", "-G", "--file-search-regex", "--ignore", "--ignore-dir", "-m", "--max-count", "-W", "--width", "--workers"}, Optional: []string{"--color"}, Effects: map[string]string{"--follow": "recursive", "--hidden": "recursive", "--pager": "shell", "--path-to-ignore": "read", "--skip-vcs-ignores": "recursive", "--unrestricted": "recursive", "-U": "recursive", "-f": "recursive", "-p": "read", "-u": "recursive"}, Operands: "read", First: "text", Examples: []string{"ag TODO", "ag -i --go 'func main' src", "ag -g '\\.md$'", "ag --hidden token"}, Counter: []string{"rg TODO"}}}}
 }
 
-func effectsFilesL237() Pack {
+func effectsFilesL240() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ack"}, Flags: []string{"-1", "--break", "--nobreak", "--no-break", "-c", "--count", "--nocolor", "--no-color", "--nocolour", "--no-colour", "--column", "--nocolumn", "--no-column", "--create-ackrc", "--debug", "--env", "--noenv", "--no-env", "-f", "--filter", "--nofilter", "--no-filter", "--flush", "--follow", "--nofollow", "--no-follow", "-g", "--group", "--nogroup", "--no-group", "--heading", "--noheading", "--no-heading", "-h", "--no-filename", "-H", "--with-filename", "-i", "--ignore-case", "-I", "--no-ignore-case", "-k", "--known-types", "-l", "--files-with-matches", "-L", "--files-without-matches", "-n", "--no-recurse", "-o", "--nopager", "--no-pager", "--passthru", "--print0", "-p", "--proximate", "-P", "-Q", "--literal", "-r", "-R", "--recurse", "--range-invert", "--norange-invert", "--no-range-invert", "-s", "--show-types", "-S", "--smart-case", "--nosmart-case", "--no-smart-case", "--sort-files", "--underline", "--nounderline", "--no-underline", "-v", "--invert-match", "-w", "--word-regexp", "-x", "--help-types", "--help-colors", "--help-rgb-colors", "--ignore-ack-defaults", "--dump", "--actionscript", "--noactionscript", "--ada", "--noada", "--asm", "--noasm", "--asp", "--noasp", "--aspx", "--noaspx", "--batch", "--nobatch", "--bazel", "--nobazel", "--cc", "--nocc", "--cfmx", "--nocfmx", "--clojure", "--noclojure", "--cmake", "--nocmake", "--coffeescript", "--nocoffeescript", "--cpp", "--nocpp", "--crystal", "--nocrystal", "--csharp", "--nocsharp", "--css", "--nocss", "--dart", "--nodart", "--delphi", "--nodelphi", "--elisp", "--noelisp", "--elixir", "--noelixir", "--elm", "--noelm", "--erlang", "--noerlang", "--fortran", "--nofortran", "--go", "--nogo", "--groovy", "--nogroovy", "--gsp", "--nogsp", "--haskell", "--nohaskell", "--hh", "--nohh", "--hpp", "--nohpp", "--html", "--nohtml", "--jade", "--nojade", "--java", "--nojava", "--js", "--nojs", "--json", "--nojson", "--jsp", "--nojsp", "--kotlin", "--nokotlin", "--less", "--noless", "--lisp", "--nolisp", "--lua", "--nolua", "--make", "--nomake", "--markdown", "--nomarkdown", "--matlab", "--nomatlab", "--objc", "--noobjc", "--objcpp", "--noobjcpp", "--ocaml", "--noocaml", "--perl", "--noperl", "--perltest", "--noperltest", "--php", "--nophp", "--plone", "--noplone", "--pod", "--nopod", "--powershell", "--nopowershell", "--purescript", "--nopurescript", "--pytest", "--nopytest", "--python", "--nopython", "--rake", "--norake", "--rr", "--norr", "--rst", "--norst", "--ruby", "--noruby", "--rust", "--norust", "--sass", "--nosass", "--scala", "--noscala", "--scheme", "--noscheme", "--shell", "--noshell", "--smalltalk", "--nosmalltalk", "--smarty", "--nosmarty", "--sql", "--nosql", "--stylus", "--nostylus", "--svg", "--nosvg", "--swift", "--noswift", "--tcl", "--notcl", "--terraform", "--noterraform", "--tex", "--notex", "--toml", "--notoml", "--ts", "--nots", "--ttml", "--nottml", "--vb", "--novb", "--verilog", "--noverilog", "--vhdl", "--novhdl", "--vim", "--novim", "--xml", "--noxml", "--yaml", "--noyaml"}, Values: []string{"--and", "--or", "--not", "-A", "--after-context", "-B", "--before-context", "-C", "--context", "--color-match", "--color-filename", "--color-colno", "--color-lineno", "--ignore-dir", "--ignore-directory", "--noignore-dir", "--noignore-directory", "--ignore-file", "-m", "--max-count", "--match", "--output", "--range-start", "--range-end", "-t", "--type", "-T", "--type-add", "--type-set", "--type-del"}, Optional: []string{"--color", "--colour"}, Effects: map[string]string{"--ackrc": "exec", "--files-from": "read", "--pager": "shell"}, Operands: "read", First: "text", ScriptFlags: []string{"-f", "--match"}, Env: map[string]string{"ACKRC": "exec", "ACK_PAGER": "shell", "ACK_PAGER_COLOR": "shell"}, Always: []string{"recursive"}, Examples: []string{"ack TODO", "ack -i --python 'def main' src", "ack -f --go", "ack --pager=less x"}, Counter: []string{"ag TODO"}}}}
 }
 
-func effectsFilesL289() Pack {
+func effectsFilesL292() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fzf"}, Flags: []string{"--bash", "--zsh", "--fish", "--nushell", "-h", "--no-winpty", "--no-tmux", "--no-popup", "--no-tty-default", "--force-tty-in", "--no-force-tty-in", "-x", "--extended", "-e", "--exact", "--extended-exact", "--literal", "--no-literal", "--no-expect", "--enabled", "--no-phony", "--disabled", "--phony", "--no-input", "--raw", "--no-raw", "--track", "--no-track", "--no-id-nth", "--tac", "--no-tac", "--no-tail", "--smart-case", "-i", "--ignore-case", "--no-ignore-case", "--ansi", "--no-ansi", "--no-mouse", "--no-color", "--no-256", "--black", "--no-black", "--bold", "--no-bold", "--reverse", "--no-reverse", "--cycle", "--highlight-line", "--no-highlight-line", "--no-cycle", "--no-wrap", "--wrap-word", "--no-wrap-word", "--multi-line", "--no-multi-line", "--keep-right", "--no-keep-right", "--hscroll", "--no-hscroll", "--filepath-word", "--no-filepath-word", "--no-info-command", "--no-info", "--inline-info", "--no-inline-info", "--no-separator", "--no-scrollbar", "-1", "--select-1", "-0", "--exit-0", "--read0", "--no-read0", "--print0", "--no-print0", "--print-query", "--no-print-query", "--sync", "--no-sync", "--async", "--no-history", "--no-header", "--no-header-lines", "--no-footer", "--header-first", "--no-header-first", "--no-gap", "--no-gap-line", "--no-preview", "--no-preview-border", "--no-height", "--no-margin", "--no-padding", "--no-border", "--no-list-border", "--no-list-label", "--no-header-border", "--no-header-lines-border", "--no-header-label", "--no-footer-border", "--no-footer-label", "--no-input-border", "--no-input-label", "--no-border-label", "--no-preview-label", "--no-unicode", "--unicode", "--ambidouble", "--no-ambidouble", "--no-listen", "--no-listen-unsafe", "--clear", "--no-clear", "--walker-root", "--no-sort", "--no-multi", "--no-extended", "--no-exact", "--no-select-1", "--no-exit-0"}, Values: []string{"--tty-default", "-q", "--query", "-f", "--filter", "--algo", "--scheme", "--expect", "--tiebreak", "--toggle-sort", "-d", "--delimiter", "-n", "--nth", "--freeze-left", "--freeze-right", "--with-nth", "--accept-nth", "--id-nth", "--tail", "--layout", "--wrap-sign", "--hscroll-off", "--scroll-off", "--info", "--separator", "--ghost", "--jump-labels", "--prompt", "--gutter", "--gutter-raw", "--pointer", "--marker", "--marker-multi-line", "--history-size", "--header", "--header-lines", "--footer", "--ellipsis", "--preview-window", "--preview-wrap-sign", "--height", "--min-height", "--list-label", "--list-label-pos", "--header-label", "--header-label-pos", "--footer-label", "--footer-label-pos", "--input-label", "--input-label-pos", "--border-label", "--border-label-pos", "--preview-label", "--preview-label-pos", "--style", "--margin", "--padding", "--tabstop", "--walker", "--walker-skip", "--threads", "--bench", "--color", "-s", "--sort", "-m", "--multi", "--wrap", "--scrollbar", "--gap", "--gap-line", "--preview-border", "--border", "--list-border", "--header-border", "--header-lines-border", "--footer-border", "--input-border"}, Effects: map[string]string{"--bind": "exec", "--history": "write", "--info-command": "shell", "--listen": "network", "--listen-unsafe": "network", "--popup": "runs-code", "--preview": "shell", "--profile-block": "write", "--profile-cpu": "write", "--profile-mem": "write", "--profile-mutex": "write", "--proxy-script": "exec", "--tmux": "runs-code", "--with-shell": "exec"}, Env: map[string]string{"FZF_DEFAULT_COMMAND": "shell", "FZF_DEFAULT_OPTS": "exec", "FZF_DEFAULT_OPTS_FILE": "exec", "SHELL": "exec"}, Examples: []string{"fzf -f main", "fzf --filter=test --no-sort", "fzf --preview 'cat {}'", "fzf --bind 'enter:execute(vim {})'"}, Counter: []string{"fd -t f"}}}}
 }
 
-func effectsFilesL343() Pack {
+func effectsFilesL346() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hyperfine"}, Flags: []string{"-N", "-i", "--ignore-failure", "--show-output", "-h", "-V"}, Values: []string{"-w", "--warmup", "-m", "--min-runs", "-M", "--max-runs", "-r", "--runs", "-D", "--parameter-step-size", "--style", "--sort", "-u", "--time-unit", "-n", "--command-name", "--min-benchmarking-time", "--reference-name"}, Effects: map[string]string{"--cleanup": "shell", "--conclude": "shell", "--export-asciidoc": "write", "--export-csv": "write", "--export-json": "write", "--export-markdown": "write", "--export-orgmode": "write", "--input": "read", "--output": "write", "--prepare": "shell", "--reference": "shell", "--setup": "shell", "--shell": "exec", "-C": "shell", "-S": "exec", "-c": "shell", "-p": "shell", "-s": "shell"}, Operands: "shell", Examples: []string{"hyperfine 'sleep 0.1'", "hyperfine -w 3 'rg x' 'grep -r x'", "hyperfine --export-json out.json 'ls'"}, Counter: []string{"time ls"}}}}
 }
 
-func effectsFilesL373() Pack {
+func effectsFilesL376() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tokei"}, Flags: []string{"-f", "--files", "--hidden", "-l", "--languages", "--no-ignore", "--no-ignore-dot", "--no-ignore-parent", "--no-ignore-vcs", "-v", "--verbose", "-C", "--compact", "-h", "-V"}, Values: []string{"-c", "--columns", "-e", "--exclude", "-o", "--output", "-s", "--sort", "-r", "--rsort", "-t", "--type", "-n", "--num-format"}, Effects: map[string]string{"--input": "read", "-i": "read"}, Operands: "stat", Examples: []string{"tokei", "tokei src --exclude vendor", "tokei -o json ."}, Counter: []string{"cloc ."}}}}
 }
 
-func effectsFilesL386() Pack {
+func effectsFilesL389() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"cloc"}, Flags: []string{"--by-file", "--by-file-by-lang", "--count-and-diff", "--diff", "--diff-list-files", "--html", "--quiet", "--print-filter-stages", "--skip-uniqueness", "--original-dir", "--sum-reports", "--hide-rate", "--unicode", "--no3", "--3", "-v", "--verbose", "--version", "--include-submodules", "--xml", "--yaml", "--csv", "--json", "--md", "--fullpath", "--skip-win-hidden", "--read-binary-files", "--sql-append", "--inline", "--ignore-whitespace", "--ignore-case", "--ignore-case-ext", "--follow-links", "--autoconf", "--sum-one", "--percent", "--windows", "--unix", "--show-os", "--use-sloccount", "--no-autogen", "--strip-str-comments", "--docstring-as-code", "--stat", "--no-recurse", "--only-count-files", "--show-errors"}, Values: []string{"--include-ext", "--include-lang", "--include-content", "--exclude-content", "--exclude-lang", "--exclude-dir", "--explain", "--diff-timeout", "--timeout", "--progress-rate", "--script-lang", "--processes", "--force-lang", "--lang-no-ext", "--csv-delimiter", "--match-f", "--not-match-f", "--match-d", "--not-match-d", "--sql-project", "--sql-style", "--exclude-ext", "--ignore-regex", "--by-percent", "--stdin-name", "--skip-archive", "--max-file-size", "--file-encoding", "--summary-cutoff", "--skip-leading", "--fmt", "--encoding", "--thousands-delimiter", "--show-ext", "--show-lang"}, Effects: map[string]string{"--categorized": "write", "--config": "exec", "--counted": "write", "--diff-alignment": "write", "--diff-list-file": "read", "--exclude-list-file": "read", "--extract-with": "shell", "--files-from": "read", "--force-lang-def": "read", "--found": "write", "--git": "runs-code", "--git-diff-all": "runs-code", "--git-diff-rel": "runs-code", "--git-diff-simindex": "runs-code", "--ignored": "write", "--list-file": "read", "--out": "write", "--read-lang-def": "read", "--report-file": "write", "--sdir": "write", "--sql": "write", "--strip-code": "write", "--strip-comments": "write", "--unique": "write", "--vcs": "shell", "--write-lang-def": "write", "--write-lang-def-incl-dup": "write", "--xsl": "write"}, Operands: "stat", Examples: []string{"cloc .", "cloc --by-file --exclude-dir=vendor src", "cloc --json --quiet ."}, Counter: []string{"tokei ."}}}}
 }
 
-func effectsFilesL435() Pack {
+func effectsFilesL438() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"scc"}, Flags: []string{"-m", "--character", "-p", "--percent", "-u", "--uloc", "-a", "--dryness", "--cognitive", "--binary", "--by-file", "--ci", "--no-ignore", "--no-scc-ignore", "--no-gitignore", "--no-gitmodule", "--count-ignore", "--count-unsupported", "--debug", "-l", "--languages", "--sloccount-format", "--no-cocomo", "--no-size", "--no-hborder", "-c", "--no-complexity", "-d", "--no-duplicates", "-t", "--trace", "-v", "--verbose", "-w", "--wide", "--no-large", "--include-symlinks", "--locomo", "--cost-comparison", "--hotspots", "--coupling", "--coupling-weighted", "--by-author", "--timeline", "--no-fold-authors", "--no-config", "--find-root-config", "-h"}, Values: []string{"--exclude-dir", "--file-gc-count", "--file-list-queue-size", "--file-process-job-workers", "--file-summary-job-queue-size", "--directory-walker-job-workers", "-f", "--format", "--report-skip", "--report-title", "-i", "--include-ext", "-x", "--exclude-ext", "-n", "--exclude-file", "--avg-wage", "--overhead", "--eaf", "--cocomo-project-type", "--size-unit", "--generated-markers", "--min-gen-line-length", "-s", "--sort", "--large-line-count", "--large-byte-count", "--count-as", "--sql-project", "--remap-unknown", "--remap-all", "--currency-symbol", "--locomo-preset", "--locomo-review", "--locomo-config", "--locomo-input-price", "--locomo-output-price", "--locomo-tps", "--locomo-cycles", "--coupling-for", "--depth", "--buckets"}, Effects: map[string]string{"--config": "read", "--format-multi": "write", "--mcp": "runs-code", "--output": "write", "--report": "writes-files", "-o": "write"}, Operands: "stat", Env: map[string]string{"SCC_CONFIG_PATH": "read"}, Examples: []string{"scc", "scc --by-file -s complexity src", "scc -f json ."}, Counter: []string{"tokei ."}}}}
 }
 
-func effectsFilesL465() Pack {
+func effectsFilesL468() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"getfattr"}, Flags: []string{"-d", "--dump", "-h", "--no-dereference", "-R", "--recursive", "-L", "--logical", "-P", "--physical", "--absolute-names", "--only-values", "--one-file-system", "--version", "--help"}, Values: []string{"-n", "--name", "-m", "--match", "-e", "--encoding"}, Operands: "stat", Examples: []string{"getfattr -d downloads/tool.tar.gz", "getfattr -n user.xdg.origin.url -e text file", "getfattr -R -d src"}}}}
 }
 
-func effectsFilesL473() Pack {
+func effectsFilesL476() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"setfattr"}, Flags: []string{"-h", "--no-dereference", "--raw", "--version", "--help"}, Values: []string{"-n", "--name", "-v", "--value", "-x", "--remove"}, Effects: map[string]string{"--restore": "read"}, Operands: "write", Examples: []string{"setfattr -n user.note -v hi file.txt", "setfattr -x user.note file.txt"}}}}
 }
 
@@ -7159,354 +7164,354 @@ func effectsGitL297() Pack {
 }
 
 func effectsGitL314() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"grep"}, Flags: []string{"--cached", "--no-index", "--untracked", "--no-exclude-standard", "--exclude-standard", "--recurse-submodules", "-a", "--text", "--no-textconv", "-i", "--ignore-case", "-I", "-r", "--recursive", "--no-recursive", "-w", "--word-regexp", "-v", "--invert-match", "-h", "-H", "--full-name", "-E", "--extended-regexp", "-G", "--basic-regexp", "-P", "--perl-regexp", "--fixed-strings", "-n", "--line-number", "-l", "--files-with-matches", "--name-only", "--files-without-match", "-z", "--null", "--only-matching", "--count", "--no-color", "--break", "--heading", "-p", "--show-function", "-W", "--function-context", "--and", "--or", "--not", "--all-match", "-q", "--quiet", "--ext-grep", "-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9"}, Values: []string{"-e", "--max-depth", "-C", "--context", "-A", "--after-context", "-B", "--before-context", "-m", "--max-count", "--threads"}, Optional: []string{"--column", "--color"}, Effects: map[string]string{"--open-files-in-pager": "runs-code", "--textconv": "runs-code", "-F": "first:read", "-L": "first:read", "-O": "runs-code", "-c": "first:read", "-f": "read", "-o": "first:read"}, Operands: "read", First: "text", ScriptFlags: []string{"-e", "-f"}, Always: []string{"recursive"}, Examples: []string{"git grep -n TODO", "git grep -e foo -e bar -- '*.go'", "git grep -il readme HEAD~1", "git grep -F 'a.b' src/", "git grep --no-index -n needle /etc/hosts", "git grep -O foo"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"grep"}, Flags: []string{"--cached", "--no-exclude-standard", "--exclude-standard", "--recurse-submodules", "-a", "--text", "--no-textconv", "-i", "--ignore-case", "-I", "-r", "--recursive", "--no-recursive", "-w", "--word-regexp", "-v", "--invert-match", "-h", "-H", "--full-name", "-E", "--extended-regexp", "-G", "--basic-regexp", "-P", "--perl-regexp", "--fixed-strings", "-n", "--line-number", "-l", "--files-with-matches", "--name-only", "--files-without-match", "-z", "--null", "--only-matching", "--count", "--no-color", "--break", "--heading", "-p", "--show-function", "-W", "--function-context", "--and", "--or", "--not", "--all-match", "-q", "--quiet", "--ext-grep", "-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9"}, Values: []string{"-e", "--max-depth", "-C", "--context", "-A", "--after-context", "-B", "--before-context", "-m", "--max-count", "--threads"}, Optional: []string{"--column", "--color"}, Effects: map[string]string{"--no-index": "untracked", "--open-files-in-pager": "runs-code", "--textconv": "runs-code", "--untracked": "untracked", "-F": "first:read", "-L": "first:read", "-O": "runs-code", "-c": "first:read", "-f": "read", "-o": "first:read"}, Operands: "read", First: "text", ScriptFlags: []string{"-e", "-f"}, Always: []string{"recursive", "tracked"}, Examples: []string{"git grep -n TODO", "git grep -e foo -e bar -- '*.go'", "git grep -il readme HEAD~1", "git grep -F 'a.b' src/", "git grep --no-index -n needle /etc/hosts", "git grep -O foo"}}}}
 }
 
-func effectsGitL343() Pack {
+func effectsGitL345() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"ls-files"}, Flags: []string{"-z", "-t", "-v", "-f", "-c", "--cached", "-d", "--deleted", "-m", "--modified", "-o", "--others", "-i", "--ignored", "-s", "--stage", "--directory", "--no-empty-directory", "--empty-directory", "-u", "--unmerged", "-k", "--killed", "--deduplicate", "--exclude-standard", "--error-unmatch", "--full-name", "--recurse-submodules", "--debug", "--eol", "--sparse", "--resolve-undo"}, Values: []string{"-x", "--exclude", "--exclude-per-directory", "--with-tree", "--format"}, Optional: []string{"--abbrev"}, Effects: map[string]string{"--exclude-from": "read", "-X": "read"}, Operands: "stat", Examples: []string{"git ls-files", "git ls-files '*.go'", "git ls-files --others --exclude-standard", "git ls-files -m -z src/"}}}}
 }
 
-func effectsGitL358() Pack {
+func effectsGitL360() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"ls-tree"}, Flags: []string{"-d", "-r", "-t", "-z", "-l", "--long", "--name-only", "--name-status", "--object-only", "--full-name", "--full-tree"}, Values: []string{"--format"}, Optional: []string{"--abbrev"}, Examples: []string{"git ls-tree -r --name-only HEAD", "git ls-tree HEAD src/"}}}}
 }
 
-func effectsGitL367() Pack {
+func effectsGitL369() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"rev-parse"}, Flags: []string{"--parseopt", "--sq-quote", "--keep-dashdash", "--stop-at-non-option", "--stuck-long", "--revs-only", "--no-revs", "--flags", "--no-flags", "--verify", "-q", "--quiet", "--sq", "--short", "--not", "--abbrev-ref", "--symbolic", "--symbolic-full-name", "--all", "--local-env-vars", "--git-dir", "--git-common-dir", "--show-toplevel", "--show-superproject-working-tree", "--shared-index-path", "--absolute-git-dir", "--is-inside-git-dir", "--is-inside-work-tree", "--is-bare-repository", "--is-shallow-repository", "--show-cdup", "--show-prefix", "--show-object-format", "--show-ref-format"}, Values: []string{"--default", "--prefix", "--glob", "--exclude", "--exclude-hidden", "--disambiguate", "--path-format", "--git-path", "--since", "--after", "--until", "--before"}, Optional: []string{"--branches", "--tags", "--remotes"}, Effects: map[string]string{"--resolve-git-dir": "stat"}, Examples: []string{"git rev-parse HEAD", "git rev-parse --abbrev-ref HEAD", "git rev-parse --show-toplevel", "git rev-parse --git-dir --is-inside-work-tree", "git rev-parse --verify -q origin/main"}}}}
 }
 
-func effectsGitL384() Pack {
+func effectsGitL386() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"describe"}, Flags: []string{"--debug", "--all", "--long", "--first-parent", "--exact-match", "--always", "--dirty", "--broken"}, Values: []string{"--candidates", "--match", "--exclude"}, Optional: []string{"--contains", "--tags", "--abbrev"}, Examples: []string{"git describe --tags --always", "git describe --tags --abbrev=0 HEAD~1", "git describe --dirty"}}}}
 }
 
-func effectsGitL392() Pack {
+func effectsGitL394() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"cat-file"}, Flags: []string{"-t", "-s", "-e", "-p", "--allow-unknown-type", "--mailmap", "--no-mailmap", "--use-mailmap", "--no-use-mailmap", "--batch", "--batch-check", "--batch-command", "--batch-all-objects", "--buffer", "--unordered", "--follow-symlinks", "-z", "-Z"}, Values: []string{"--path"}, Effects: map[string]string{"--filters": "runs-code", "--textconv": "runs-code"}, Examples: []string{"git cat-file -p HEAD", "git cat-file -t abc123", "git cat-file --batch-check --batch-all-objects"}}}}
 }
 
-func effectsGitL404() Pack {
+func effectsGitL406() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"merge-base"}, Flags: []string{"-a", "--all", "--octopus", "--independent", "--is-ancestor", "--fork-point"}, Examples: []string{"git merge-base main HEAD", "git merge-base --is-ancestor abc123 main"}}}}
 }
 
-func effectsGitL410() Pack {
+func effectsGitL412() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"name-rev"}, Flags: []string{"--name-only", "--all", "--stdin", "--annotate-stdin", "--undefined", "--no-undefined", "--always"}, Values: []string{"--refs", "--exclude"}, Optional: []string{"--tags"}, Examples: []string{"git name-rev --name-only HEAD"}}}}
 }
 
-func effectsGitL418() Pack {
+func effectsGitL420() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"for-each-ref"}, Flags: []string{"-s", "--shell", "-p", "--perl", "--python", "--tcl", "--ignore-case", "--omit-empty", "--stdin"}, Values: []string{"--count", "--format", "--sort", "--points-at", "--merged", "--no-merged", "--contains", "--no-contains", "--exclude"}, Optional: []string{"--color"}, Examples: []string{"git for-each-ref --sort=-committerdate --format='%(refname:short)' refs/heads/"}}}}
 }
 
-func effectsGitL427() Pack {
+func effectsGitL429() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"show-ref"}, Flags: []string{"--heads", "--verify", "--head", "-d", "--dereference", "-s", "--hash", "-q", "--quiet", "--exclude-existing", "--exists"}, Optional: []string{"--tags", "--branches", "--abbrev"}, Examples: []string{"git show-ref --verify --quiet refs/heads/main", "git show-ref --tags"}}}}
 }
 
-func effectsGitL435() Pack {
+func effectsGitL437() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"show-branch"}, Flags: []string{"-a", "--all", "-r", "--no-color", "--more", "--list", "--no-name", "--current", "--sha1-name", "--merge-base", "--independent", "--topo-order", "--topics", "--sparse", "--date-order", "-g", "--reflog"}, Optional: []string{"--remotes", "--color"}, Examples: []string{"git show-branch --all", "git show-branch main feature"}}}}
 }
 
-func effectsGitL443() Pack {
+func effectsGitL445() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"cherry"}, Flags: []string{"-v", "--verbose"}, Optional: []string{"--abbrev"}, Examples: []string{"git cherry -v origin/main"}}}}
 }
 
-func effectsGitL450() Pack {
+func effectsGitL452() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"check-ignore"}, Flags: []string{"-q", "--quiet", "-v", "--verbose", "--stdin", "-z", "-n", "--non-matching", "--no-index"}, Operands: "stat", Examples: []string{"git check-ignore -v build/out.o", "git check-ignore -q .env"}}}}
 }
 
-func effectsGitL457() Pack {
+func effectsGitL459() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"check-attr"}, Flags: []string{"-a", "--all", "--cached", "--stdin", "-z"}, Values: []string{"--source"}, Examples: []string{"git check-attr -a -- main.go", "git check-attr diff linguist-generated -- x.pb.go"}}}}
 }
 
-func effectsGitL464() Pack {
+func effectsGitL466() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"check-mailmap"}, Flags: []string{"--stdin"}, Values: []string{"--mailmap-blob"}, Effects: map[string]string{"--mailmap-file": "read"}, Examples: []string{"git check-mailmap 'Ada <ada@example.com>'"}}}}
 }
 
-func effectsGitL473() Pack {
+func effectsGitL475() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"check-ref-format"}, Flags: []string{"--normalize", "--allow-onelevel", "--no-allow-onelevel", "--refspec-pattern", "--branch"}, Examples: []string{"git check-ref-format --branch feat/x"}}}}
 }
 
-func effectsGitL479() Pack {
+func effectsGitL481() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"count-objects"}, Flags: []string{"-v", "--verbose", "-H", "--human-readable"}, Examples: []string{"git count-objects -vH"}}}}
 }
 
-func effectsGitL485() Pack {
+func effectsGitL487() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"verify-commit|verify-tag"}, Flags: []string{"-v", "--verbose", "--raw"}, Values: []string{"--format"}, Examples: []string{"git verify-commit HEAD", "git verify-tag -v v1.0.0"}}}}
 }
 
-func effectsGitL492() Pack {
+func effectsGitL494() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"fsck"}, Flags: []string{"-v", "--verbose", "--unreachable", "--dangling", "--no-dangling", "--root", "--cache", "--reflogs", "--no-reflogs", "--full", "--no-full", "--connectivity-only", "--strict", "--progress", "--no-progress", "--name-objects", "--no-name-objects"}, Optional: []string{"--tags"}, Effects: map[string]string{"--lost-found": "writes-files"}, Examples: []string{"git fsck --full", "git fsck --unreachable --no-reflogs"}}}}
 }
 
-func effectsGitL503() Pack {
+func effectsGitL505() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"ls-remote"}, Flags: []string{"-q", "--quiet", "-t", "-h", "--heads", "-b", "--refs", "--exit-code", "--get-url", "--symref"}, Values: []string{"--sort", "-o", "--server-option"}, Optional: []string{"--tags", "--branches"}, Effects: map[string]string{"--upload-pack": "exec"}, Env: map[string]string{"GIT_ASKPASS": "exec", "GIT_PROXY_COMMAND": "exec", "GIT_SSH": "exec", "GIT_SSH_COMMAND": "shell", "SSH_ASKPASS": "exec"}, Always: []string{"network"}, Examples: []string{"git ls-remote origin", "git ls-remote --heads https://github.com/o/r.git main"}}}}
 }
 
-func effectsGitL520() Pack {
+func effectsGitL522() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"var"}, Flags: []string{"-l"}, Examples: []string{"git var GIT_AUTHOR_IDENT", "git var -l"}}}}
 }
 
-func effectsGitL526() Pack {
+func effectsGitL528() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"version"}, Flags: []string{"--build-options"}, Examples: []string{"git version", "git version --build-options"}}}}
 }
 
-func effectsGitL532() Pack {
+func effectsGitL534() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"help"}, Flags: []string{"-a", "--all", "--external-commands", "--no-external-commands", "--aliases", "--no-aliases", "-m", "--man", "-i", "--info", "-v", "--verbose", "-g", "--guides", "--user-interfaces", "--developer-interfaces", "-c", "--config"}, Effects: map[string]string{"--web": "runs-code", "-w": "runs-code"}, Examples: []string{"git help log", "git help -a", "git help -g", "git help config"}}}}
 }
 
-func effectsGitL543() Pack {
+func effectsGitL545() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"get-tar-commit-id|patch-id|stripspace|column|show-index|fmt-merge-msg"}, Flags: []string{"--stable", "--unstable", "--verbatim", "-s", "--strip-comments", "-c", "--comment-lines", "--nl"}, Values: []string{"--command", "--mode", "--raw-mode", "--width", "--indent", "--padding", "--object-format", "-m", "--message", "--log"}, Effects: map[string]string{"--file": "read", "-F": "read"}, Examples: []string{"git stripspace -s", "git patch-id --stable", "git get-tar-commit-id"}}}}
 }
 
-func effectsGitL554() Pack {
+func effectsGitL556() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"verify-pack"}, Flags: []string{"-v", "--verbose", "-s", "--stat-only"}, Values: []string{"--object-format"}, Operands: "read", Examples: []string{"git verify-pack -v .git/objects/pack/pack-abc.idx"}}}}
 }
 
-func effectsGitL562() Pack {
+func effectsGitL564() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"interpret-trailers"}, Flags: []string{"--trim-empty", "--only-trailers", "--only-input", "--unfold", "--parse", "--no-divider", "--no-where", "--no-if-exists", "--no-if-missing"}, Values: []string{"--where", "--if-exists", "--if-missing", "--trailer"}, Effects: map[string]string{"--in-place": "inplace"}, Operands: "read", Examples: []string{"git interpret-trailers --parse msg.txt", "git interpret-trailers --in-place --trailer 'Signed-off-by: A' msg.txt"}}}}
 }
 
-func effectsGitL573() Pack {
+func effectsGitL575() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"hash-object"}, Flags: []string{"--stdin", "--stdin-paths", "--no-filters", "--literally"}, Values: []string{"-t", "--path"}, Effects: map[string]string{"-w": "writes-files"}, Operands: "read", Examples: []string{"git hash-object README.md", "git hash-object -t blob --stdin", "git hash-object -w notes.txt"}}}}
 }
 
-func effectsGitL583() Pack {
+func effectsGitL585() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"fast-export"}, Flags: []string{"--progress", "--signed-tags", "--tag-of-filtered-object", "-M", "-C", "--export-marks-all", "--fake-missing-tagger", "--use-done-feature", "--no-data", "--full-tree", "--anonymize", "--reference-excluded-parents", "--show-original-ids", "--reencode", "--mark-tags", "--all", "--signed-commits"}, Values: []string{"--anonymize-map", "--refspec"}, Optional: []string{"--branches", "--tags"}, Effects: map[string]string{"--export-marks": "write", "--import-marks": "read", "--import-marks-if-exists": "read"}, Examples: []string{"git fast-export --all", "git fast-export --export-marks=marks.txt main"}}}}
 }
 
-func effectsGitL599() Pack {
+func effectsGitL601() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"branch"}, Flags: []string{"-v", "--verbose", "-q", "--quiet", "--no-color", "-r", "-a", "--all", "--show-current", "-i", "--ignore-case", "--no-column", "--no-abbrev", "--omit-empty", "-f", "--force", "--create-reflog", "--recurse-submodules", "-t", "--track", "--no-track", "-d", "--delete", "-D", "-M", "--copy", "--move"}, Values: []string{"--contains", "--no-contains", "--merged", "--no-merged", "--sort", "--points-at", "--format"}, Optional: []string{"--color", "--remotes", "--column", "--abbrev"}, Effects: map[string]string{"--edit-description": "runs-code", "--list": "operands:text", "--set-upstream-to": "write", "--unset-upstream": "writes-files", "-C": "write", "-c": "write", "-l": "operands:text", "-m": "write", "-u": "write"}, Operands: "write", Examples: []string{"git branch", "git branch -a -vv", "git branch --show-current", "git branch --merged main", "git branch -l 'feat/*'", "git branch feat/x", "git branch -d merged-branch", "git branch -u origin/main", "git branch -m renamed", "git branch -C copy"}, Counter: []string{"git tag"}}}}
 }
 
-func effectsGitL623() Pack {
+func effectsGitL625() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"tag"}, Flags: []string{"--sort", "-i", "--ignore-case", "--no-column", "--omit-empty", "-a", "--annotate", "-s", "--sign", "--no-sign", "-f", "--force", "-d", "--delete", "--create-reflog", "-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9"}, Values: []string{"--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--format", "-u", "--local-user", "-m", "--message", "--cleanup", "--trailer"}, Optional: []string{"--color", "--column"}, Effects: map[string]string{"--edit": "runs-code", "--file": "read", "--list": "operands:text", "--verify": "operands:text", "-F": "read", "-e": "runs-code", "-l": "operands:text", "-n": "operands:text", "-v": "operands:text"}, Operands: "write", Examples: []string{"git tag", "git tag -l 'v1.*'", "git tag --sort=-v:refname", "git tag -n5", "git tag -v v1.0.0", "git tag v1.0.0", "git tag -a v2.0 -m 'Release 2.0'", "git tag -d v0.9"}}}}
 }
 
-func effectsGitL646() Pack {
+func effectsGitL648() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"remote"}, Flags: []string{"-v", "--verbose"}, Operands: "subcommand", Examples: []string{"git remote", "git remote -v"}}}}
 }
 
-func effectsGitL653() Pack {
+func effectsGitL655() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"remote", "get-url"}, Flags: []string{"--push", "--all", "-v", "--verbose"}, Examples: []string{"git remote get-url origin", "git remote get-url --push origin"}}}}
 }
 
-func effectsGitL659() Pack {
+func effectsGitL661() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"remote", "show"}, Flags: []string{"-n", "-v", "--verbose"}, Env: map[string]string{"GIT_ASKPASS": "exec", "GIT_PROXY_COMMAND": "exec", "GIT_SSH": "exec", "GIT_SSH_COMMAND": "shell", "SSH_ASKPASS": "exec"}, Always: []string{"network"}, Examples: []string{"git remote show origin"}}}}
 }
 
-func effectsGitL672() Pack {
+func effectsGitL674() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"remote", "add|remove|rm|rename|set-url|set-branches|set-head"}, Flags: []string{"-v", "--verbose", "--no-tags", "--mirror", "--push", "--add", "--delete", "-d", "--progress", "--no-progress"}, Values: []string{"-t", "-m"}, Optional: []string{"--tags"}, Effects: map[string]string{"--auto": "network", "--fetch": "network", "-a": "network", "-f": "network"}, Env: map[string]string{"GIT_ASKPASS": "exec", "GIT_PROXY_COMMAND": "exec", "GIT_SSH": "exec", "GIT_SSH_COMMAND": "shell", "SSH_ASKPASS": "exec"}, Always: []string{"writes-files"}, Examples: []string{"git remote add upstream https://github.com/o/r.git", "git remote set-url origin git@github.com:o/r.git", "git remote remove old"}}}}
 }
 
-func effectsGitL694() Pack {
+func effectsGitL696() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"remote", "prune|update"}, Flags: []string{"-v", "--verbose", "-p", "--prune", "-n", "--dry-run"}, Env: map[string]string{"GIT_ASKPASS": "exec", "GIT_PROXY_COMMAND": "exec", "GIT_SSH": "exec", "GIT_SSH_COMMAND": "shell", "SSH_ASKPASS": "exec"}, Always: []string{"network", "writes-files"}, Examples: []string{"git remote prune origin", "git remote update"}}}}
 }
 
-func effectsGitL707() Pack {
+func effectsGitL709() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"config"}, Flags: []string{"--global", "--system", "--local", "--worktree", "-l", "--list", "--fixed-value", "--bool", "--int", "--bool-or-int", "--bool-or-str", "--path", "--expiry-date", "--no-type", "-z", "--null", "--name-only", "--show-origin", "--show-scope", "--includes", "--no-includes"}, Values: []string{"-t", "--type", "--default", "--blob"}, Effects: map[string]string{"--add": "operands:write", "--edit": "runs-code", "--file": "read", "--get": "last:text", "--get-all": "last:text", "--get-color": "last:text", "--get-colorbool": "last:text", "--get-regexp": "last:text", "--get-urlmatch": "last:text", "--remove-section": "operands:write", "--rename-section": "operands:write", "--replace-all": "operands:write", "--unset": "operands:write", "--unset-all": "operands:write", "-e": "runs-code", "-f": "read"}, Last: "write", Examples: []string{"git config user.email", "git config --get remote.origin.url", "git config --list --show-origin", "git config --get-regexp '^alias\\.'", "git config user.email 'bot@example.com'", "git config --global --unset core.pager"}}}}
 }
 
-func effectsGitL735() Pack {
+func effectsGitL737() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"config", "get|list"}, Flags: []string{"--global", "--system", "--local", "--worktree", "--all", "--regexp", "--fixed-value", "--bool", "--int", "--bool-or-int", "--bool-or-str", "--path", "--expiry-date", "--no-type", "-z", "--null", "--name-only", "--show-origin", "--show-scope", "--includes", "--no-includes"}, Values: []string{"-t", "--type", "--default", "--blob", "--value", "--url"}, Effects: map[string]string{"--file": "read", "-f": "read"}, Examples: []string{"git config get user.name", "git config list --show-scope"}}}}
 }
 
-func effectsGitL747() Pack {
+func effectsGitL749() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"config", "set|unset|rename-section|remove-section"}, Flags: []string{"--global", "--system", "--local", "--worktree", "--all", "--append", "--fixed-value", "--bool", "--int", "--bool-or-int", "--bool-or-str", "--path", "--expiry-date", "--no-type"}, Values: []string{"-t", "--type", "--value", "--comment"}, Effects: map[string]string{"--file": "write", "-f": "write"}, Operands: "write", Examples: []string{"git config set user.name Ada"}}}}
 }
 
-func effectsGitL759() Pack {
+func effectsGitL761() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"config", "edit"}, Flags: []string{"--global", "--system", "--local", "--worktree"}, Always: []string{"runs-code"}, Examples: []string{"git config edit --global"}}}}
 }
 
-func effectsGitL768() Pack {
+func effectsGitL770() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"stash"}, Flags: []string{"-p", "--patch", "-S", "--staged", "-k", "--keep-index", "--no-keep-index", "-q", "--quiet", "-u", "--include-untracked", "-a", "--all", "--pathspec-file-nul"}, Values: []string{"-m", "--message"}, Operands: "subcommand", Always: []string{"writes-files"}, Examples: []string{"git stash", "git stash -u -m wip"}}}}
 }
 
-func effectsGitL778() Pack {
+func effectsGitL780() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"stash", "list"}, Flags: []string{"-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9", "--oneline", "--abbrev-commit", "--no-abbrev-commit", "--no-decorate", "--relative-date", "-p", "--patch", "--name-only", "--name-status", "--no-color", "--date-order", "--reverse", "-z", "--graph", "--first-parent", "--numstat", "--shortstat", "-q", "--quiet", "--no-patch"}, Values: []string{"-n", "--max-count", "--skip", "--since", "--after", "--until", "--before", "--format", "--date", "--grep", "--author"}, Optional: []string{"--pretty", "--decorate", "--stat", "--color"}, Examples: []string{"git stash list", "git stash list --date=relative"}}}}
 }
 
-func effectsGitL790() Pack {
+func effectsGitL792() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"stash", "show"}, Flags: []string{"-u", "--include-untracked", "--no-include-untracked", "--only-untracked", "-p", "--patch", "-s", "--no-patch", "--raw", "--patch-with-raw", "--patch-with-stat", "--numstat", "--shortstat", "-X", "--cumulative", "--check", "--summary", "--name-only", "--name-status", "--compact-summary", "--binary", "--full-index", "--no-color", "-z", "--no-abbrev", "--no-prefix", "--default-prefix", "-B", "-M", "-D", "--irreversible-delete", "-C", "--find-copies-harder", "--no-renames", "--rename-empty", "--no-rename-empty", "--minimal", "-w", "--ignore-all-space", "-b", "--ignore-space-change", "--ignore-space-at-eol", "--ignore-cr-at-eol", "--ignore-blank-lines", "--indent-heuristic", "--no-indent-heuristic", "--patience", "--histogram", "--no-color-moved", "--no-color-moved-ws", "--no-relative", "-a", "--text", "-R", "--exit-code", "--quiet", "--no-ext-diff", "--no-textconv", "--pickaxe-all", "--pickaxe-regex", "-W", "--function-context"}, Values: []string{"-U", "--unified", "--stat-width", "--stat-name-width", "--stat-graph-width", "--stat-count", "--ws-error-highlight", "--src-prefix", "--dst-prefix", "--line-prefix", "--inter-hunk-context", "--output-indicator-new", "--output-indicator-old", "--output-indicator-context", "-l", "--diff-algorithm", "--anchored", "--word-diff-regex", "--color-moved-ws", "-I", "--ignore-matching-lines", "-S", "-G", "--find-object", "--rotate-to", "--skip-to", "--diff-filter"}, Optional: []string{"--dirstat", "--dirstat-by-file", "--stat", "--color", "--abbrev", "--break-rewrites", "--find-renames", "--find-copies", "--word-diff", "--color-words", "--color-moved", "--relative", "--ignore-submodules", "--submodule"}, Effects: map[string]string{"--ext-diff": "runs-code", "--output": "write", "--textconv": "runs-code", "-O": "read"}, Examples: []string{"git stash show -p stash@{0}", "git stash show --stat"}}}}
 }
 
-func effectsGitL816() Pack {
+func effectsGitL818() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"stash", "push|save|pop|apply|drop|clear|branch|create|store"}, Flags: []string{"-p", "--patch", "-S", "--staged", "-k", "--keep-index", "--no-keep-index", "-q", "--quiet", "-u", "--include-untracked", "-a", "--all", "--index", "--pathspec-file-nul"}, Values: []string{"-m", "--message"}, Effects: map[string]string{"--pathspec-from-file": "read"}, Always: []string{"writes-files"}, Examples: []string{"git stash pop", "git stash push -m wip -- src/", "git stash drop stash@{1}", "git stash apply --index"}}}}
 }
 
-func effectsGitL827() Pack {
+func effectsGitL829() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"reflog"}, Flags: []string{"-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9", "--oneline", "--abbrev-commit", "--no-abbrev-commit", "--no-decorate", "--relative-date", "-p", "--patch", "--name-only", "--name-status", "--no-color", "--all", "-z", "--no-patch", "--date-order", "--reverse"}, Values: []string{"-n", "--max-count", "--skip", "--since", "--after", "--until", "--before", "--format", "--date", "--grep", "--author"}, Optional: []string{"--pretty", "--decorate", "--stat", "--color"}, Examples: []string{"git reflog", "git reflog -n 20 main", "git reflog show --date=iso HEAD", "git reflog exists refs/heads/main"}, Counter: []string{"git reflog expire --expire=now --all"}}}}
 }
 
-func effectsGitL839() Pack {
+func effectsGitL841() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"reflog", "expire|delete|drop"}, Flags: []string{"--all", "--single-worktree", "--rewrite", "--updateref", "--stale-fix", "--verbose"}, Values: []string{"--expire", "--expire-unreachable"}, Effects: map[string]string{"--dry-run": "dry-run", "-n": "dry-run"}, Always: []string{"writes-files"}, Examples: []string{"git reflog expire --expire=now --all", "git reflog delete HEAD@{2}"}}}}
 }
 
-func effectsGitL850() Pack {
+func effectsGitL852() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"worktree", "list"}, Flags: []string{"-v", "--verbose", "--porcelain", "-z"}, Values: []string{"--expire"}, Examples: []string{"git worktree list", "git worktree list --porcelain"}}}}
 }
 
-func effectsGitL857() Pack {
+func effectsGitL859() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"worktree", "add"}, Flags: []string{"-f", "--force", "--detach", "--checkout", "--no-checkout", "--lock", "--orphan", "--track", "--no-track", "--guess-remote", "--no-guess-remote", "--relative-paths", "-q", "--quiet"}, Values: []string{"-b", "-B", "--reason"}, First: "write", Always: []string{"runs-code"}, Examples: []string{"git worktree add ../wt feature", "git worktree add -b fix ../fix origin/main"}}}}
 }
 
-func effectsGitL867() Pack {
+func effectsGitL869() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"worktree", "remove|prune|move|lock|unlock|repair"}, Flags: []string{"-f", "--force", "-v", "--verbose", "--relative-paths"}, Values: []string{"--expire", "--reason"}, Effects: map[string]string{"--dry-run": "dry-run", "-n": "dry-run"}, Operands: "write", Always: []string{"writes-files"}, Examples: []string{"git worktree remove ../wt", "git worktree prune -v"}}}}
 }
 
-func effectsGitL879() Pack {
+func effectsGitL881() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"notes"}, Values: []string{"--ref"}, Operands: "subcommand", Examples: []string{"git notes", "git notes --ref=review"}}}}
 }
 
-func effectsGitL886() Pack {
+func effectsGitL888() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"notes", "list|show|get-ref"}, Values: []string{"--ref"}, Examples: []string{"git notes show HEAD", "git notes --ref=review list"}}}}
 }
 
-func effectsGitL892() Pack {
+func effectsGitL894() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"notes", "add|append|copy|edit|merge|remove|prune"}, Flags: []string{"-f", "--force", "--allow-empty", "--no-separator", "--stripspace", "--no-stripspace", "--stdin", "--ignore-missing", "-v", "--verbose", "-q", "--quiet", "--commit", "--abort", "-n", "--dry-run"}, Values: []string{"--ref", "-m", "--message", "-C", "--reuse-message", "-c", "--reedit-message", "-s", "--strategy", "--separator"}, Effects: map[string]string{"--file": "read", "-F": "read"}, Always: []string{"runs-code", "writes-files"}, Examples: []string{"git notes add -m 'reviewed' HEAD", "git notes remove HEAD"}}}}
 }
 
-func effectsGitL905() Pack {
+func effectsGitL907() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"submodule"}, Flags: []string{"-q", "--quiet", "--cached", "--recursive"}, Operands: "subcommand", Examples: []string{"git submodule", "git submodule --quiet"}}}}
 }
 
-func effectsGitL912() Pack {
+func effectsGitL914() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"submodule", "status|summary"}, Flags: []string{"-q", "--quiet", "--cached", "--recursive", "--files"}, Values: []string{"-n", "--summary-limit"}, Examples: []string{"git submodule status --recursive", "git submodule summary"}}}}
 }
 
-func effectsGitL919() Pack {
+func effectsGitL921() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"submodule", "foreach"}, Flags: []string{"-q", "--quiet", "--recursive"}, First: "shell", Always: []string{"runs-code"}, Examples: []string{"git submodule foreach 'git pull'", "git submodule foreach --recursive git status"}}}}
 }
 
-func effectsGitL927() Pack {
+func effectsGitL929() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"submodule", "update|add|init|deinit|sync|absorbgitdirs|set-branch|set-url"}, Flags: []string{"-q", "--quiet", "--init", "--recursive", "--remote", "--no-fetch", "-N", "--checkout", "--rebase", "--merge", "--force", "-f", "--recommend-shallow", "--no-recommend-shallow", "--single-branch", "--no-single-branch", "--progress", "--all", "--filter", "--default"}, Values: []string{"--depth", "--reference", "-b", "--branch", "--name", "-j", "--jobs"}, Env: map[string]string{"GIT_ASKPASS": "exec", "GIT_PROXY_COMMAND": "exec", "GIT_SSH": "exec", "GIT_SSH_COMMAND": "shell", "SSH_ASKPASS": "exec"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"git submodule update --init --recursive", "git submodule add https://github.com/o/lib.git lib"}}}}
 }
 
-func effectsGitL943() Pack {
+func effectsGitL945() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"bisect"}, Operands: "subcommand", Examples: []string{"git bisect"}}}}
 }
 
-func effectsGitL949() Pack {
+func effectsGitL951() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"bisect", "log|terms"}, Flags: []string{"--term-good", "--term-bad", "--term-old", "--term-new"}, Examples: []string{"git bisect log", "git bisect terms"}}}}
 }
 
-func effectsGitL955() Pack {
+func effectsGitL957() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"bisect", "start|good|bad|new|old|skip|reset|replay"}, Flags: []string{"--no-checkout", "--first-parent"}, Values: []string{"--term-old", "--term-good", "--term-new", "--term-bad"}, Always: []string{"runs-code", "writes-files"}, Examples: []string{"git bisect start HEAD v1.0", "git bisect good", "git bisect reset"}}}}
 }
 
-func effectsGitL963() Pack {
+func effectsGitL965() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"bisect", "run|visualize|view"}, First: "exec", Always: []string{"runs-code"}, Examples: []string{"git bisect run make test", "git bisect visualize"}}}}
 }
 
-func effectsGitL970() Pack {
+func effectsGitL972() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"sparse-checkout", "list"}, Examples: []string{"git sparse-checkout list"}}}}
 }
 
-func effectsGitL975() Pack {
+func effectsGitL977() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"sparse-checkout"}, Flags: []string{"--cone", "--no-cone", "--sparse-index", "--no-sparse-index", "--skip-checks", "--stdin"}, Always: []string{"runs-code", "writes-files"}, Examples: []string{"git sparse-checkout set --cone src docs", "git sparse-checkout disable"}}}}
 }
 
-func effectsGitL984() Pack {
+func effectsGitL986() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"add|stage"}, Flags: []string{"-n", "--dry-run", "-v", "--verbose", "-f", "--force", "-i", "--interactive", "-p", "--patch", "-u", "--update", "-A", "--all", "--no-ignore-removal", "--no-all", "--ignore-removal", "-N", "--intent-to-add", "--refresh", "--ignore-errors", "--ignore-missing", "--sparse", "--renormalize", "--pathspec-file-nul"}, Values: []string{"--chmod"}, Effects: map[string]string{"--edit": "runs-code", "--pathspec-from-file": "read", "-e": "runs-code"}, Operands: "read", Always: []string{"writes-files"}, Examples: []string{"git add -A", "git add src/main.go", "git add -p"}}}}
 }
 
-func effectsGitL999() Pack {
+func effectsGitL1001() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"commit"}, Flags: []string{"-a", "--all", "--amend", "--reset-author", "--short", "--branch", "--porcelain", "--long", "-z", "--null", "-s", "--signoff", "--no-signoff", "-n", "--no-verify", "--verify", "--allow-empty", "--allow-empty-message", "--no-edit", "-i", "--include", "-o", "--only", "--pathspec-file-nul", "-u", "--untracked-files", "-v", "--verbose", "-q", "--quiet", "--dry-run", "--status", "--no-status", "-S", "--gpg-sign", "--no-gpg-sign", "-p", "--patch", "-e", "--edit"}, Values: []string{"-m", "--message", "-C", "--reuse-message", "-c", "--reedit-message", "--fixup", "--squash", "--trailer", "--cleanup", "--author", "--date"}, Effects: map[string]string{"--file": "read", "--pathspec-from-file": "read", "--template": "read", "-F": "read", "-t": "read"}, Operands: "read", Always: []string{"runs-code", "writes-files"}, Examples: []string{"git commit -m 'fix: handle empty input'", "git commit --amend --no-edit", "git -C . commit --allow-empty -m x", "git commit -am wip"}}}}
 }
 
-func effectsGitL1020() Pack {
+func effectsGitL1022() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"checkout"}, Flags: []string{"-q", "--quiet", "--progress", "--no-progress", "-f", "--force", "--ours", "--theirs", "--no-track", "--guess", "--no-guess", "-l", "--detach", "--ignore-skip-worktree-bits", "-m", "--merge", "--ignore-other-worktrees", "--overwrite-ignore", "--no-overwrite-ignore", "--recurse-submodules", "--no-recurse-submodules", "--overlay", "--no-overlay", "--pathspec-file-nul", "-t", "--track", "-p", "--patch"}, Values: []string{"-b", "-B", "--orphan", "--conflict"}, Effects: map[string]string{"--pathspec-from-file": "read"}, Operands: "write", Always: []string{"runs-code"}, Examples: []string{"git checkout main", "git checkout -b feat/x", "git checkout -- src/main.go", "git checkout HEAD~1 -- a.txt"}}}}
 }
 
-func effectsGitL1034() Pack {
+func effectsGitL1036() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"switch"}, Flags: []string{"-q", "--quiet", "--progress", "--no-progress", "-f", "--force", "--discard-changes", "-m", "--merge", "-d", "--detach", "--guess", "--no-guess", "-t", "--track", "--no-track", "--ignore-other-worktrees", "--recurse-submodules", "--no-recurse-submodules"}, Values: []string{"-c", "--create", "-C", "--force-create", "--orphan", "--conflict"}, Always: []string{"runs-code"}, Examples: []string{"git switch main", "git switch -c feat/y", "git switch -"}}}}
 }
 
-func effectsGitL1044() Pack {
+func effectsGitL1046() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"restore"}, Flags: []string{"-p", "--patch", "-W", "--worktree", "-S", "--staged", "-q", "--quiet", "--progress", "--no-progress", "--ours", "--theirs", "--merge", "--ignore-unmerged", "--ignore-skip-worktree-bits", "--recurse-submodules", "--no-recurse-submodules", "--overlay", "--no-overlay", "--pathspec-file-nul"}, Values: []string{"-s", "--source", "--conflict"}, Effects: map[string]string{"--pathspec-from-file": "read", "-m": "write"}, Operands: "write", Examples: []string{"git restore --staged .", "git restore src/main.go", "git restore --source=HEAD~2 -- a.txt", "git restore -m conflicted.go"}}}}
 }
 
-func effectsGitL1058() Pack {
+func effectsGitL1060() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"reset"}, Flags: []string{"--soft", "--mixed", "--hard", "--merge", "--keep", "-q", "--quiet", "--no-quiet", "-N", "--intent-to-add", "--recurse-submodules", "--no-recurse-submodules", "-p", "--patch", "--no-refresh", "--refresh", "--pathspec-file-nul"}, Effects: map[string]string{"--pathspec-from-file": "read"}, Always: []string{"writes-files"}, Examples: []string{"git reset HEAD~1", "git reset --hard origin/main", "git reset -- src/x.go"}}}}
 }
 
-func effectsGitL1069() Pack {
+func effectsGitL1071() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"rm"}, Flags: []string{"-f", "--force", "-q", "--quiet", "--ignore-unmatch", "--sparse", "--pathspec-file-nul"}, Effects: map[string]string{"--cached": "operands:stat", "--dry-run": "dry-run", "--pathspec-from-file": "read", "-n": "dry-run", "-r": "recursive"}, Operands: "delete", Always: []string{"writes-files"}, Examples: []string{"git rm old.txt", "git rm -r --cached build/", "git rm -n '*.orig'"}}}}
 }
 
-func effectsGitL1083() Pack {
+func effectsGitL1085() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"mv"}, Flags: []string{"-f", "--force", "-k", "-v", "--verbose", "--sparse"}, Effects: map[string]string{"--dry-run": "dry-run", "-n": "dry-run"}, Operands: "delete", Last: "write", Always: []string{"recursive"}, Examples: []string{"git mv old.go new.go", "git mv src/a lib/"}}}}
 }
 
-func effectsGitL1095() Pack {
+func effectsGitL1097() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"clean"}, Flags: []string{"-d", "-x", "-X", "-q", "--quiet"}, Values: []string{"-e", "--exclude"}, Effects: map[string]string{"--dry-run": "dry-run", "--force": "inplace", "--interactive": "inplace", "-f": "inplace", "-i": "inplace", "-n": "dry-run"}, Operands: "delete", Examples: []string{"git clean -n", "git clean -fdx", "git clean -fd build/", "git clean -ndX"}}}}
 }
 
-func effectsGitL1110() Pack {
+func effectsGitL1112() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"merge|cherry-pick|revert|rebase|am"}, Flags: []string{"--commit", "--no-commit", "-e", "--edit", "--no-edit", "--ff", "--no-ff", "--ff-only", "--log", "--no-log", "--signoff", "--no-signoff", "-n", "--no-stat", "--squash", "--no-squash", "--verify", "--no-verify", "-q", "--quiet", "-v", "--verbose", "--progress", "--no-progress", "--autostash", "--no-autostash", "--allow-unrelated-histories", "--rerere-autoupdate", "--no-rerere-autoupdate", "--overwrite-ignore", "--no-overwrite-ignore", "--abort", "--quit", "--continue", "--skip", "-S", "--gpg-sign", "--no-gpg-sign", "--verify-signatures", "--no-verify-signatures", "-i", "--interactive", "--root", "--autosquash", "--no-autosquash", "--update-refs", "--no-update-refs", "--keep-empty", "--no-keep-empty", "--reapply-cherry-picks", "--no-reapply-cherry-picks", "--committer-date-is-author-date", "--ignore-date", "--reset-author-date", "--ignore-whitespace", "-f", "--force-rebase", "--fork-point", "--no-fork-point", "-r", "--rebase-merges", "--no-rebase-merges", "--edit-todo", "--show-current-patch", "--allow-empty", "--allow-empty-message", "-3", "--3way", "--no-3way", "-k", "--keep", "--keep-non-patch", "--keep-cr", "--no-keep-cr", "-c", "--scissors", "--no-scissors", "-u", "--utf8", "--no-utf8", "--resolved", "--apply", "--merge", "--retry"}, Values: []string{"-m", "--message", "--onto", "--exec", "-x", "--into-name", "-X", "--strategy-option", "-s", "--strategy", "--mainline", "--cleanup", "--whitespace", "--quoted-cr", "--patch-format", "--empty"}, Optional: []string{"--stat"}, Effects: map[string]string{"--file": "read", "-F": "read"}, Operands: "read", Always: []string{"runs-code", "writes-files"}, Examples: []string{"git merge main", "git rebase -i HEAD~3", "git cherry-pick abc123", "git revert HEAD", "git am < fix.patch", "git merge --abort", "git rebase -x 'make test' main"}}}}
 }
 
-func effectsGitL1137() Pack {
+func effectsGitL1139() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"apply"}, Flags: []string{"--numstat", "--summary", "--check", "--index", "--intent-to-add", "-N", "--cached", "-3", "--3way", "--ours", "--theirs", "--union", "--build-fake-ancestor", "-R", "--reverse", "--reject", "-z", "--no-add", "--allow-binary-replacement", "--binary", "--inaccurate-eof", "-v", "--verbose", "-q", "--quiet", "--recount", "--unidiff-zero", "--allow-empty", "--apply", "--ignore-space-change", "--ignore-whitespace", "--unsafe-paths"}, Values: []string{"-p", "-C", "--exclude", "--whitespace"}, Optional: []string{"--stat"}, Effects: map[string]string{"--directory": "into", "--include": "write"}, Operands: "read", Always: []string{"writes-files"}, Examples: []string{"git apply fix.patch", "git apply --check fix.patch", "git apply --unsafe-paths --directory / x.patch"}}}}
 }
 
-func effectsGitL1153() Pack {
+func effectsGitL1155() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"pull"}, Flags: []string{"-q", "--quiet", "-v", "--verbose", "--recurse-submodules", "--no-recurse-submodules", "--commit", "--no-commit", "--edit", "--no-edit", "--ff", "--no-ff", "--ff-only", "--log", "--no-log", "--signoff", "--no-signoff", "-n", "--no-stat", "--squash", "--no-squash", "--verify", "--no-verify", "--verify-signatures", "--no-verify-signatures", "--autostash", "--no-autostash", "--allow-unrelated-histories", "-r", "--rebase", "--no-rebase", "--all", "-a", "--append", "--force", "-f", "-k", "--keep", "--no-tags", "-t", "-p", "--prune", "--progress", "--set-upstream", "-4", "--ipv4", "-6", "--ipv6", "--unshallow", "--update-shallow", "--dry-run", "-S", "--gpg-sign", "--no-gpg-sign"}, Values: []string{"-s", "--strategy", "-X", "--strategy-option", "--depth", "--deepen", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "-o", "--server-option", "--negotiation-tip", "--refmap", "--cleanup"}, Optional: []string{"--stat", "--tags"}, Effects: map[string]string{"--upload-pack": "exec"}, Env: map[string]string{"GIT_ASKPASS": "exec", "GIT_PROXY_COMMAND": "exec", "GIT_SSH": "exec", "GIT_SSH_COMMAND": "shell", "SSH_ASKPASS": "exec"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"git pull", "git pull --rebase", "git pull origin main --ff-only"}}}}
 }
 
-func effectsGitL1177() Pack {
+func effectsGitL1179() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"fetch"}, Flags: []string{"-q", "--quiet", "-v", "--verbose", "--all", "-a", "--append", "--atomic", "--dry-run", "-f", "--force", "-k", "--keep", "--multiple", "--auto-maintenance", "--no-auto-maintenance", "--auto-gc", "--no-auto-gc", "--write-commit-graph", "--no-write-commit-graph", "--prefetch", "-p", "--prune", "-P", "--prune-tags", "-n", "--no-tags", "-t", "--recurse-submodules", "--no-recurse-submodules", "--update-head-ok", "--progress", "--no-progress", "-4", "--ipv4", "-6", "--ipv6", "--unshallow", "--update-shallow", "--negotiate-only", "--set-upstream", "--show-forced-updates", "--no-show-forced-updates", "--stdin", "--porcelain", "--no-write-fetch-head", "--write-fetch-head"}, Values: []string{"--depth", "--deepen", "--shallow-since", "--shallow-exclude", "--refmap", "-j", "--jobs", "--recurse-submodules-default", "--submodule-prefix", "-o", "--server-option", "--negotiation-tip", "--filter"}, Optional: []string{"--tags"}, Effects: map[string]string{"--upload-pack": "exec"}, Env: map[string]string{"GIT_ASKPASS": "exec", "GIT_PROXY_COMMAND": "exec", "GIT_SSH": "exec", "GIT_SSH_COMMAND": "shell", "SSH_ASKPASS": "exec"}, Always: []string{"network", "writes-files"}, Examples: []string{"git fetch", "git fetch --all --prune", "git fetch origin main --depth 1"}}}}
 }
 
-func effectsGitL1201() Pack {
+func effectsGitL1203() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"push"}, Flags: []string{"--all", "--mirror", "--follow-tags", "--no-follow-tags", "--atomic", "--no-atomic", "--porcelain", "-d", "--delete", "--prune", "-f", "--force", "--force-with-lease", "--no-force-with-lease", "--force-if-includes", "--no-force-if-includes", "-u", "--set-upstream", "--thin", "--no-thin", "-q", "--quiet", "-v", "--verbose", "--progress", "--no-progress", "--verify", "--signed", "--no-signed", "--recurse-submodules", "--no-recurse-submodules", "-4", "--ipv4", "-6", "--ipv6"}, Values: []string{"--repo", "-o", "--push-option"}, Optional: []string{"--branches", "--tags"}, Effects: map[string]string{"--dry-run": "dry-run", "--exec": "exec", "--no-verify": "no-hooks", "--receive-pack": "exec", "-n": "dry-run"}, Env: map[string]string{"GIT_ASKPASS": "exec", "GIT_PROXY_COMMAND": "exec", "GIT_SSH": "exec", "GIT_SSH_COMMAND": "shell", "SSH_ASKPASS": "exec"}, Always: []string{"network", "hooks"}, Examples: []string{"git push", "git push -u origin HEAD", "git push --tags", "git push --force-with-lease origin feat", "git push --dry-run --force origin main", "git push -n --no-verify origin main"}}}}
 }
 
-func effectsGitL1229() Pack {
+func effectsGitL1231() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"clone"}, Flags: []string{"-l", "--local", "--no-hardlinks", "-s", "--shared", "--dissociate", "-q", "--quiet", "-v", "--verbose", "--progress", "--no-checkout", "-n", "--bare", "--mirror", "--single-branch", "--no-single-branch", "--no-tags", "--recurse-submodules", "--recursive", "--shallow-submodules", "--no-shallow-submodules", "--remote-submodules", "--no-remote-submodules", "--sparse", "--reject-shallow", "--no-reject-shallow", "--also-filter-submodules", "-4", "--ipv4", "-6", "--ipv6"}, Values: []string{"-o", "--origin", "-b", "--branch", "--revision", "--depth", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "--filter", "--server-option", "--bundle-uri", "--ref-format"}, Optional: []string{"--tags"}, Effects: map[string]string{"--config": "script:gitconfig", "--reference": "read", "--reference-if-able": "read", "--separate-git-dir": "write", "--template": "exec", "--upload-pack": "exec", "-c": "script:gitconfig", "-u": "exec"}, Last: "write", Env: map[string]string{"GIT_ASKPASS": "exec", "GIT_PROXY_COMMAND": "exec", "GIT_SSH": "exec", "GIT_SSH_COMMAND": "shell", "SSH_ASKPASS": "exec"}, Always: []string{"network", "writes-files"}, Examples: []string{"git clone https://github.com/o/r.git", "git clone --depth 1 https://github.com/o/r.git src/r"}}}}
 }
 
-func effectsGitL1259() Pack {
+func effectsGitL1261() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"init"}, Flags: []string{"-q", "--quiet", "--bare", "--shared"}, Values: []string{"-b", "--initial-branch", "--object-format", "--ref-format"}, Effects: map[string]string{"--separate-git-dir": "write", "--template": "exec"}, Operands: "write", Always: []string{"writes-files"}, Examples: []string{"git init", "git init -b main project"}}}}
 }
 
-func effectsGitL1271() Pack {
+func effectsGitL1273() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"gc|maintenance|prune|repack|pack-refs|prune-packed|commit-graph|multi-pack-index|rerere"}, Flags: []string{"--aggressive", "--auto", "--quiet", "-q", "--no-prune", "--keep-largest-pack", "--force", "--all", "--prune", "-a", "-A", "-d", "-f", "-F", "-l", "-n", "--no-reuse-delta", "--no-reuse-object", "-b", "--write-bitmap-index", "-v", "--verbose", "--progress", "--no-progress"}, Values: []string{"--task", "--schedule", "--expire", "--window", "--depth", "--threads", "--window-memory", "--max-pack-size"}, Always: []string{"runs-code", "writes-files"}, Examples: []string{"git gc", "git gc --prune=now", "git maintenance run --auto", "git rerere forget a.txt"}}}}
 }
 
-func effectsGitL1281() Pack {
+func effectsGitL1283() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"format-patch"}, Flags: []string{"--stdout", "--cover-letter", "--no-cover-letter", "-n", "--numbered", "-N", "--no-numbered", "-s", "--signoff", "--no-signature", "--attach", "--inline", "--no-attach", "--thread", "--no-thread", "--rfc", "-k", "--keep-subject", "-p", "--no-stat", "--numbered-files", "--zero-commit", "--base", "--progress", "--quiet", "-q", "--root", "--no-binary", "--ignore-if-in-upstream", "--always", "--notes", "--no-notes", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9", "-0"}, Values: []string{"--start-number", "--subject-prefix", "--filename-max-length", "-v", "--reroll-count", "--from", "--to", "--cc", "--in-reply-to", "--suffix", "--signature", "--add-header", "--interdiff", "--range-diff", "--creation-factor", "--description-file", "--cover-from-description", "--encode-email-headers"}, Optional: []string{"--stat"}, Effects: map[string]string{"--output-directory": "write", "--signature-file": "read", "-o": "write"}, Always: []string{"writes-files"}, Examples: []string{"git format-patch -1 HEAD", "git format-patch -o out/ origin/main"}}}}
 }
 
-func effectsGitL1300() Pack {
+func effectsGitL1302() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"archive"}, Flags: []string{"-l", "--list", "-v", "--verbose", "--worktree-attributes", "-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9"}, Values: []string{"--format", "--prefix", "--add-virtual-file", "--mtime"}, Effects: map[string]string{"--add-file": "read", "--exec": "exec", "--output": "write", "--remote": "url", "-o": "write"}, Env: map[string]string{"GIT_ASKPASS": "exec", "GIT_PROXY_COMMAND": "exec", "GIT_SSH": "exec", "GIT_SSH_COMMAND": "shell", "SSH_ASKPASS": "exec"}, Examples: []string{"git archive --format=tar.gz HEAD", "git archive -o release.zip v1.0"}}}}
 }
 
-func effectsGitL1320() Pack {
+func effectsGitL1322() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"bundle", "list-heads|verify"}, Flags: []string{"-q", "--quiet"}, Operands: "read", Examples: []string{"git bundle verify repo.bundle", "git bundle list-heads repo.bundle"}}}}
 }
 
-func effectsGitL1327() Pack {
+func effectsGitL1329() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"bundle", "create|unbundle"}, Flags: []string{"-q", "--quiet", "--progress", "--all"}, Values: []string{"--version"}, Optional: []string{"--branches", "--tags"}, First: "write", Always: []string{"writes-files"}, Examples: []string{"git bundle create repo.bundle --all"}}}}
 }
 
-func effectsGitL1337() Pack {
+func effectsGitL1339() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"update-ref|symbolic-ref|update-index|read-tree|write-tree|commit-tree|mktag|mktree|replace|checkout-index|merge-tree|merge-file|fast-import|unpack-objects|pack-objects|index-pack|unpack-file|mailinfo|mailsplit|filter-branch|send-email|request-pull|imap-send|difftool|mergetool|for-each-repo|hook|instaweb|daemon|credential|credential-store|credential-cache|svn|p4|cvsimport|cvsexportcommit|cvsserver|quiltimport|archimport|gui|citool|gitk|scalar|bugreport|diagnose|upload-pack|receive-pack|upload-archive|http-backend|fetch-pack|send-pack|shell|remote-ext|remote-fd"}, Operands: "subcommand", Always: []string{"runs-code", "writes-files"}, Examples: []string{"git update-ref -d refs/heads/old", "git filter-branch --tree-filter 'rm -f x' HEAD", "git difftool -x meld", "git hook run pre-commit", "git bugreport"}}}}
 }
 
-func effectsGitL1345() Pack {
+func effectsGitL1347() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"credential|credential-store|credential-cache", "fill|get"}, Always: []string{"credentials"}, Examples: []string{"git credential fill", "git credential-store get"}}}}
 }
 
-func effectsGitL1351() Pack {
+func effectsGitL1353() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"lfs"}, Operands: "subcommand", Always: []string{"runs-code"}, Examples: []string{"git lfs frobnicate"}}}}
 }
 
-func effectsGitL1358() Pack {
+func effectsGitL1360() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"lfs", "ls-files|status|env|version|logs|locks|ext|fsck|pointer"}, Flags: []string{"-l", "--long", "-s", "--size", "-d", "--debug", "-a", "--all", "-n", "--name-only", "--deleted", "--porcelain", "--json", "--verbose", "-v", "--pointers", "--objects", "--local", "--cached"}, Values: []string{"-I", "--include", "-X", "--exclude", "-r", "--remote", "-p", "--path", "-i", "--id", "-u", "--user", "--limit"}, Examples: []string{"git lfs ls-files", "git lfs status", "git lfs env"}}}}
 }
 
-func effectsGitL1367() Pack {
+func effectsGitL1369() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"lfs", "track"}, Flags: []string{"-l", "--lockable", "--not-lockable", "--dry-run", "-v", "--verbose", "--json", "--no-excluded", "--no-modify-attrs", "--filename"}, Operands: "write", Examples: []string{"git lfs track", "git lfs track '*.psd'"}}}}
 }
 
-func effectsGitL1375() Pack {
+func effectsGitL1377() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"lfs", "pull|fetch|push|clone|checkout|install|uninstall|untrack|migrate|prune|lock|unlock|update|dedup|smudge|clean|filter-process|post-checkout|post-commit|post-merge|pre-push|standalone-file|merge-driver"}, Env: map[string]string{"GIT_ASKPASS": "exec", "GIT_PROXY_COMMAND": "exec", "GIT_SSH": "exec", "GIT_SSH_COMMAND": "shell", "SSH_ASKPASS": "exec"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"git lfs pull", "git lfs install", "git lfs prune"}}}}
 }
 
@@ -9923,78 +9928,78 @@ func effectsTextL62() Pack {
 }
 
 func effectsTextL92() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"grep", "egrep", "fgrep"}, Flags: []string{"-E", "--extended-regexp", "-F", "--fixed-strings", "-G", "--basic-regexp", "-P", "--perl-regexp", "-i", "--ignore-case", "--no-ignore-case", "-w", "--word-regexp", "-x", "--line-regexp", "-z", "--null-data", "-s", "--no-messages", "-v", "--invert-match", "-V", "-b", "--byte-offset", "-n", "--line-number", "--line-buffered", "-H", "--with-filename", "-h", "--no-filename", "-o", "--only-matching", "-q", "--quiet", "--silent", "-a", "--text", "-I", "-L", "--files-without-match", "-l", "--files-with-matches", "-c", "--count", "-T", "--initial-tab", "-Z", "--null", "-U", "--binary", "-u", "--unix-byte-offsets", "--no-group-separator", "-y", "-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9"}, Values: []string{"-e", "--regexp", "-m", "--max-count", "--label", "--binary-files", "-D", "--devices", "-d", "--directories", "--exclude", "--include", "--exclude-dir", "-A", "--after-context", "-B", "--before-context", "-C", "--context", "--group-separator"}, Optional: []string{"--color", "--colour"}, Effects: map[string]string{"--dereference-recursive": "recursive", "--exclude-from": "read", "--file": "read", "--recursive": "recursive", "-R": "recursive", "-f": "read", "-r": "recursive"}, Operands: "read", First: "text", ScriptFlags: []string{"-e", "--regexp", "-f", "--file"}, Examples: []string{"grep -rn TODO src/", "grep -i error app.log", "grep -e foo -e bar x.txt", "egrep 'a|b' f", "grep -3 panic log.txt"}, Counter: []string{"rg TODO"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"grep", "egrep", "fgrep"}, Flags: []string{"-E", "--extended-regexp", "-F", "--fixed-strings", "-G", "--basic-regexp", "-P", "--perl-regexp", "-i", "--ignore-case", "--no-ignore-case", "-w", "--word-regexp", "-x", "--line-regexp", "-z", "--null-data", "-s", "--no-messages", "-v", "--invert-match", "-V", "-b", "--byte-offset", "-n", "--line-number", "--line-buffered", "-H", "--with-filename", "-h", "--no-filename", "-o", "--only-matching", "-q", "--quiet", "--silent", "-a", "--text", "-I", "-L", "--files-without-match", "-l", "--files-with-matches", "-c", "--count", "-T", "--initial-tab", "-Z", "--null", "-U", "--binary", "-u", "--unix-byte-offsets", "--no-group-separator", "-y", "-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9"}, Values: []string{"-e", "--regexp", "-m", "--max-count", "--label", "--binary-files", "-D", "--devices", "-d", "--directories", "--exclude-dir", "-A", "--after-context", "-B", "--before-context", "-C", "--context", "--group-separator"}, Optional: []string{"--color", "--colour"}, Effects: map[string]string{"--dereference-recursive": "recursive", "--exclude": "exclude", "--exclude-from": "read", "--file": "read", "--include": "include", "--recursive": "recursive", "-R": "recursive", "-f": "read", "-r": "recursive"}, Operands: "read", First: "text", ScriptFlags: []string{"-e", "--regexp", "-f", "--file"}, LeaveOut: "--exclude=NAME", Examples: []string{"grep -rn TODO src/", "grep -i error app.log", "grep -e foo -e bar x.txt", "egrep 'a|b' f", "grep -3 panic log.txt"}, Counter: []string{"rg TODO"}}}}
 }
 
-func effectsTextL123() Pack {
+func effectsTextL126() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"strings"}, Flags: []string{"-a", "--all", "-d", "--data", "-f", "--print-file-name", "-w", "--include-all-whitespace", "-o", "-v", "-V", "-h", "-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9"}, Values: []string{"-n", "--bytes", "-t", "--radix", "-T", "--target", "-e", "--encoding", "-U", "--unicode", "-s", "--output-separator"}, Operands: "read", Examples: []string{"strings ./a.out", "strings -n 8 lib.so | head", "strings -8 -t x firmware.bin"}, Counter: []string{"file ./a.out"}}}}
 }
 
-func effectsTextL133() Pack {
+func effectsTextL136() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hexdump", "hd"}, Flags: []string{"-b", "--one-byte-octal", "-c", "--one-byte-char", "-C", "--canonical", "-d", "--two-bytes-decimal", "-o", "--two-bytes-octal", "-x", "--two-bytes-hex", "-v", "--no-squeezing", "-L"}, Values: []string{"-e", "--format", "-n", "--length", "-s", "--skip"}, Optional: []string{"--color"}, Effects: map[string]string{"--format-file": "read", "-f": "read"}, Operands: "read", Examples: []string{"hexdump -C image.png | head", "hd -n 64 data.bin", "hexdump -e '16/1 \"%02x\" \"\\n\"' key.bin", "hexdump -f fmt.txt data.bin"}, Counter: []string{"xxd data.bin"}}}}
 }
 
-func effectsTextL148() Pack {
+func effectsTextL151() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"xxd"}, Flags: []string{"-a", "-autoskip", "-b", "-bits", "-C", "-capitalize", "-d", "-E", "-EBCDIC", "-e", "-h", "-help", "-i", "-include", "-p", "-ps", "-postscript", "-plain", "-r", "-revert", "-u", "-v", "-version"}, Values: []string{"-c", "-cols", "-g", "-groupsize", "-l", "-len", "-n", "-name", "-o", "-s", "-seek", "-R"}, Operands: "read", Last: "write", Examples: []string{"xxd data.bin | head", "xxd -l 64 -c 16 image.png", "xxd -r -p hex.txt out.bin", "xxd -ps key.bin"}, Counter: []string{"hexdump -C data.bin"}}}}
 }
 
-func effectsTextL160() Pack {
+func effectsTextL163() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rev"}, Flags: []string{"-0", "--zero"}, Operands: "read", Examples: []string{"rev names.txt", "rev -0 list.txt"}, Counter: []string{"tac names.txt"}}}}
 }
 
-func effectsTextL167() Pack {
+func effectsTextL170() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"column"}, Flags: []string{"-t", "--table", "-d", "--table-noheadings", "-e", "--table-header-repeat", "-L", "--keep-empty-lines", "--table-empty-lines", "-J", "--json", "-x", "--fillrows", "-m", "--table-maxout"}, Values: []string{"-n", "--table-name", "-O", "--table-order", "-N", "--table-columns", "-l", "--table-columns-limit", "-E", "--table-noextreme", "-H", "--table-hide", "-R", "--table-right", "-T", "--table-truncate", "-W", "--table-wrap", "-r", "--tree", "-i", "--tree-id", "-p", "--tree-parent", "-c", "--output-width", "-o", "--output-separator", "-s", "--separator", "-C", "--table-column", "-S", "--use-spaces"}, Operands: "read", Examples: []string{"column -t -s, data.csv", "column -t mounts.txt", "column -J -N a,b -t table.txt"}, Counter: []string{"paste a b"}}}}
 }
 
-func effectsTextL180() Pack {
+func effectsTextL183() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"look"}, Flags: []string{"-a", "--alternative", "-d", "--alphanum", "-f", "--ignore-case", "-b"}, Values: []string{"-t", "--terminate"}, Operands: "read", First: "text", Examples: []string{"look prefix words.txt", "look -f abc"}, Counter: []string{"grep ^prefix words.txt"}}}}
 }
 
-func effectsTextL189() Pack {
+func effectsTextL192() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"iconv"}, Flags: []string{"-l", "--list", "-c", "-s", "--silent", "--verbose"}, Values: []string{"-f", "--from-code", "-t", "--to-code"}, Effects: map[string]string{"--output": "write", "-o": "write"}, Operands: "read", Examples: []string{"iconv -f latin1 -t utf-8 old.txt", "iconv -l", "iconv -f utf-16 -t utf-8 -o new.txt old.txt"}, Counter: []string{"recode latin1..utf8 old.txt"}}}}
 }
 
-func effectsTextL200() Pack {
+func effectsTextL203() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ul"}, Flags: []string{"-i", "--indicated"}, Values: []string{"-t", "-T", "--terminal"}, Operands: "read", Examples: []string{"ul README", "ul -t dumb page.txt"}, Counter: []string{"col -b README"}}}}
 }
 
-func effectsTextL210() Pack {
+func effectsTextL213() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"dos2unix"}, Flags: []string{"-b", "--keep-bom", "-r", "--remove-bom", "-m", "--add-bom", "-k", "--keepdate", "-q", "--quiet", "-s", "--safe", "-f", "--force", "-F", "--follow-symlink", "-R", "--replace-symlink", "-S", "--skip-symlink", "-l", "--newline", "-7", "-u", "--keep-utf16", "-v", "--verbose", "-e", "--add-eol", "--no-add-eol", "-o", "--oldfile", "-n", "--newfile", "--allow-chown", "--no-allow-chown", "-L", "--license"}, Values: []string{"-c", "--convmode"}, Effects: map[string]string{"--info": "operands:read", "--to-stdout": "operands:read", "-O": "operands:read", "-i": "operands:read"}, Operands: "write", Examples: []string{"dos2unix script.sh", "dos2unix -O win.txt", "dos2unix -i *.txt", "dos2unix -n in.txt out.txt"}, Counter: []string{"unix2dos script.sh"}}}}
 }
 
-func effectsTextL226() Pack {
+func effectsTextL229() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"sponge"}, Flags: []string{"-a"}, Operands: "write", Examples: []string{"sponge names.txt", "sponge -a log.json"}, Counter: []string{"tee names.txt"}}}}
 }
 
-func effectsTextL239() Pack {
+func effectsTextL242() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"jq"}, Flags: []string{"-c", "--compact-output", "-n", "--null-input", "-e", "--exit-status", "-s", "--slurp", "-r", "--raw-output", "--raw-output0", "-j", "--join-output", "-a", "--ascii-output", "-R", "--raw-input", "-C", "--color-output", "-M", "--monochrome-output", "-S", "--sort-keys", "--tab", "--unbuffered", "--stream", "--stream-errors", "--seq", "-b", "--binary", "--debug-dump-disasm", "--debug-trace", "--build-configuration", "-h", "-V"}, Values: []string{"--indent"}, Effects: map[string]string{"--args": "operands:text", "--from-file": "exec", "--jsonargs": "operands:text", "--library-path": "library", "--run-tests": "runs-code", "-L": "library", "-f": "exec"}, Operands: "read", First: "script:jq", ScriptFlags: []string{"-f", "--from-file"}, Examples: []string{"jq . package.json", "jq -r '.items[] | .name' data.json", "jq -n env", "jq -f prog.jq data.json", "jq -n --args '$ARGS' a b"}, Counter: []string{"gron data.json"}}}}
 }
 
-func effectsTextL264() Pack {
+func effectsTextL267() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"yq"}, Flags: []string{"-c", "--compact-output", "-n", "--null-input", "-e", "--exit-status", "-r", "--raw-output", "-j", "--join-output", "-a", "--ascii-output", "-R", "--raw-input", "-C", "--color-output", "-M", "--monochrome-output", "-S", "--sort-keys", "--tab", "--unbuffered", "--stream", "--seq", "--slurp", "-y", "--yaml-output", "--yml-output", "-Y", "--yaml-roundtrip", "--yml-roundtrip", "--indentless-lists", "--indentless", "--explicit-start", "--explicit-end", "--no-expand-aliases", "-x", "--xml-output", "--xml-dtd", "-t", "--toml-output", "-v", "--verbose", "--debug-node-info", "--tojson", "-P", "--prettyPrint", "-N", "--no-doc", "-0", "--nul-output", "--colors", "--no-colors", "--unwrapScalar", "--yaml-compact-seq-indent", "--header-preprocess", "--yaml-fix-merge-anchor-to-spec", "--xml-strict-mode", "--xml-keep-namespace", "--xml-raw-token", "--xml-skip-proc-inst", "--xml-skip-directives", "--csv-auto-parse", "--tsv-auto-parse", "--lua-unquoted", "--lua-globals", "--ini-preserve-quotes", "--properties-array-brackets", "--string-interpolation", "--security-disable-env-ops", "--security-disable-file-ops"}, Values: []string{"--indent", "-I", "-o", "--output-format", "-p", "--input-format", "-w", "--width", "--yaml-output-grammar-version", "--yml-out-ver", "--max-expansion-factor", "--xml-root", "--xml-force-list", "--xml-item-depth", "--xml-attribute-prefix", "--xml-content-name", "--xml-proc-inst-prefix", "--xml-directive-name", "--csv-separator", "--lua-prefix", "--lua-suffix", "--properties-separator", "--shell-key-separator"}, Effects: map[string]string{"--args": "operands:text", "--expression": "script:jq", "--from-file": "exec", "--front-matter": "exec", "--in-place": "inplace", "--inplace": "inplace", "--jsonargs": "operands:text", "--library-path": "library", "--security-enable-system-operator": "runs-code", "--split-exp": "write", "--split-exp-file": "exec", "-L": "library", "-f": "exec", "-i": "inplace", "-s": "write"}, Operands: "read", First: "script:jq", ScriptFlags: []string{"--expression", "--from-file", "-f"}, Examples: []string{"yq .services docker-compose.yml", "yq -r '.version' Chart.yaml", "yq -o json config.yaml", "yq -i '.a = 1' f.yml", "yq -y . x.yaml"}, Counter: []string{"yq eval '.a' f.yml"}}}}
 }
 
-func effectsTextL303() Pack {
+func effectsTextL306() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"yq"}, Sub: []string{"eval|e|eval-all|ea"}, Flags: []string{"-n", "--null-input", "-e", "--exit-status", "-C", "--colors", "-M", "--no-colors", "-v", "--verbose", "--debug-node-info", "-j", "--tojson", "-P", "--prettyPrint", "-N", "--no-doc", "-0", "--nul-output", "-r", "--unwrapScalar", "-c", "--yaml-compact-seq-indent", "--header-preprocess", "--yaml-fix-merge-anchor-to-spec", "--xml-strict-mode", "--xml-keep-namespace", "--xml-raw-token", "--xml-skip-proc-inst", "--xml-skip-directives", "--csv-auto-parse", "--tsv-auto-parse", "--lua-unquoted", "--lua-globals", "--ini-preserve-quotes", "--properties-array-brackets", "--string-interpolation", "--security-disable-env-ops", "--security-disable-file-ops"}, Values: []string{"-I", "--indent", "-o", "--output-format", "-p", "--input-format", "--xml-attribute-prefix", "--xml-content-name", "--xml-proc-inst-prefix", "--xml-directive-name", "--csv-separator", "--lua-prefix", "--lua-suffix", "--properties-separator", "--shell-key-separator"}, Effects: map[string]string{"--expression": "script:jq", "--from-file": "exec", "--front-matter": "exec", "--inplace": "inplace", "--security-enable-system-operator": "runs-code", "--split-exp": "write", "--split-exp-file": "exec", "-f": "exec", "-i": "inplace", "-s": "write"}, Operands: "read", First: "script:jq", ScriptFlags: []string{"--expression", "--from-file"}, Examples: []string{"yq eval '.a' f.yml", "yq e -o json '.' config.yaml", "yq ea '. as $i ireduce ({}; . * $i)' a.yml b.yml"}, Counter: []string{"yq '.a' f.yml"}}}}
 }
 
-func effectsTextL332() Pack {
+func effectsTextL335() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"yq"}, Sub: []string{"completion|shell-completion"}, Examples: []string{"yq shell-completion bash", "yq completion zsh"}, Counter: []string{"yq '.a' f.yml"}}}}
 }
 
-func effectsTextL340() Pack {
+func effectsTextL343() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"xq", "tomlq"}, Flags: []string{"-c", "--compact-output", "-n", "--null-input", "-e", "--exit-status", "-s", "--slurp", "-r", "--raw-output", "-j", "--join-output", "-a", "--ascii-output", "-R", "--raw-input", "-C", "--color-output", "-M", "--monochrome-output", "-S", "--sort-keys", "--tab", "--unbuffered", "--stream", "--seq", "-y", "--yaml-output", "--yml-output", "-Y", "--yaml-roundtrip", "--yml-roundtrip", "--indentless-lists", "--indentless", "--explicit-start", "--explicit-end", "--no-expand-aliases", "-x", "--xml-output", "--xml-dtd", "-t", "--toml-output"}, Values: []string{"--indent", "-w", "--width", "--yaml-output-grammar-version", "--yml-out-ver", "--max-expansion-factor", "--xml-root", "--xml-force-list", "--xml-item-depth", "--output-format"}, Effects: map[string]string{"--args": "operands:text", "--from-file": "exec", "--in-place": "inplace", "--jsonargs": "operands:text", "-L": "library", "-f": "exec", "-i": "inplace"}, Operands: "read", First: "script:jq", ScriptFlags: []string{"-f", "--from-file"}, Examples: []string{"xq .project.version pom.xml", "tomlq -r .package.name Cargo.toml", "tomlq -t -i '.a = 1' pyproject.toml"}, Counter: []string{"jq . package.json"}}}}
 }
 
-func effectsTextL365() Pack {
+func effectsTextL368() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gron"}, Flags: []string{"-u", "-ungron", "-c", "-colorize", "-m", "-monochrome", "-s", "-stream", "-no-sort", "-k", "-insecure", "-j", "-json", "-v", "-values", "-value", "-version"}, Values: []string{"-x", "-proxy", "-noproxy"}, Operands: "read", Examples: []string{"gron https://api.github.com/repos/o/r", "gron -u flat.txt", "gron data.json"}, Counter: []string{"jq . data.json"}}}}
 }
 
-func effectsTextL377() Pack {
+func effectsTextL380() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fx"}, Flags: []string{"-r", "--raw", "-s", "--slurp", "--yaml", "--toml", "--strict", "--no-inline", "--themes", "-v", "-V"}, Operands: "script:node", Examples: []string{"fx data.json", "fx '.items'", "fx --yaml config.yml"}, Counter: []string{"jq . data.json"}}}}
 }
 
-func effectsTextL387() Pack {
+func effectsTextL390() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"xmllint"}, Flags: []string{"--noout", "--format", "--recover", "--noblanks", "--nonet", "--nocompact", "--nocdata", "--nodict", "--nsclean", "--noenc", "--dropdtd", "--huge", "--oldxml10", "--html", "--xmlout", "--nodefdtd", "--nowrap", "--htmlout", "--debug", "--copy", "--c14n", "--c14n11", "--exc-c14n", "--stream", "--walk", "--memory", "--timing", "--repeat", "--insert", "--push", "--pushsmall", "--sax", "--sax1", "--testIO", "--auto", "--quiet", "--catalogs", "--nocatalogs", "--chkregister", "--load-trace", "--debugent", "--noxincludenode", "--nofixup-base-uris", "--compress", "--version"}, Values: []string{"--encode", "--maxmem", "--xpath", "--pattern", "--max-ampl", "--pretty"}, Effects: map[string]string{"--dtdattr": "network", "--dtdvalid": "read", "--dtdvalidfpi": "network", "--loaddtd": "network", "--noent": "network", "--output": "write", "--path": "read", "--postvalid": "network", "--relaxng": "read", "--schema": "read", "--schematron": "read", "--shell": "runs-code", "--valid": "network", "--xinclude": "network", "-o": "write"}, Operands: "read", Env: map[string]string{"SGML_CATALOG_FILES": "read", "XML_CATALOG_FILES": "read"}, Examples: []string{"xmllint --format pom.xml", "xmllint --noout --schema schema.xsd doc.xml", "xmllint --xpath '//version/text()' pom.xml"}, Counter: []string{"xq . pom.xml"}}}}
 }
 
@@ -10107,294 +10112,294 @@ func effectsToolchainsL189() Pack {
 }
 
 func effectsToolchainsL210() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gofmt"}, Flags: []string{"-l", "-d", "-e", "-s", "-extra"}, Values: []string{"-r"}, Effects: map[string]string{"-cpuprofile": "write", "-w": "inplace"}, Operands: "read", Always: []string{"recursive"}, Examples: []string{"gofmt -l .", "gofmt -d main.go", "gofmt -s -w ./internal"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"gofmt"}, Flags: []string{"-l", "-d", "-e", "-s", "-extra"}, Values: []string{"-r"}, Effects: map[string]string{"-cpuprofile": "write", "-w": "inplace"}, Operands: "read", Always: []string{"recursive"}, Only: []string{"*.go"}, Examples: []string{"gofmt -l .", "gofmt -d main.go", "gofmt -s -w ./internal"}}}}
 }
 
-func effectsToolchainsL221() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"goimports"}, Flags: []string{"-l", "-d", "-e", "-v", "-format-only", "-srcdir"}, Values: []string{"-local"}, Effects: map[string]string{"-cpuprofile": "write", "-memprofile": "write", "-trace": "write", "-w": "inplace"}, Operands: "read", Always: []string{"recursive"}, Examples: []string{"goimports -l .", "goimports -w -local example.com ./pkg"}}}}
+func effectsToolchainsL222() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"goimports"}, Flags: []string{"-l", "-d", "-e", "-v", "-format-only", "-srcdir"}, Values: []string{"-local"}, Effects: map[string]string{"-cpuprofile": "write", "-memprofile": "write", "-trace": "write", "-w": "inplace"}, Operands: "read", Always: []string{"recursive"}, Only: []string{"*.go"}, Examples: []string{"goimports -l .", "goimports -w -local example.com ./pkg"}}}}
 }
 
-func effectsToolchainsL234() Pack {
+func effectsToolchainsL236() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"golangci-lint"}, Operands: "subcommand", Examples: []string{"golangci-lint frobnicate"}}}}
 }
 
-func effectsToolchainsL239() Pack {
+func effectsToolchainsL241() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"golangci-lint"}, Sub: []string{"version|help|completion"}, Flags: []string{"--format", "--debug", "--short", "--json"}, Examples: []string{"golangci-lint version", "golangci-lint help linters"}}}}
 }
 
-func effectsToolchainsL245() Pack {
+func effectsToolchainsL247() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"golangci-lint"}, Sub: []string{"run|linters|fmt|formatters|migrate|cache|config|custom"}, Always: []string{"runs-code"}, Examples: []string{"golangci-lint run ./...", "golangci-lint run --fix", "golangci-lint linters"}}}}
 }
 
-func effectsToolchainsL251() Pack {
+func effectsToolchainsL253() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"staticcheck"}, Flags: []string{"-tests", "-show-ignored", "-matrix", "-merge", "-list-checks", "-debug.version", "-version"}, Values: []string{"-checks", "-f", "-fail", "-go", "-tags", "-explain", "-debug.measure-analyzers"}, Effects: map[string]string{"-debug.cpuprofile": "write", "-debug.memprofile": "write", "-debug.trace": "write"}, Examples: []string{"staticcheck ./...", "staticcheck -checks all,-ST1000 ./pkg/...", "staticcheck -explain SA1019"}}}}
 }
 
-func effectsToolchainsL261() Pack {
+func effectsToolchainsL263() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"govulncheck"}, Flags: []string{"-json", "-test", "-version"}, Values: []string{"-format", "-mode", "-scan", "-tags", "-show"}, Effects: map[string]string{"-C": "dir", "-db": "url"}, Always: []string{"network"}, Examples: []string{"govulncheck ./...", "govulncheck -mode binary ./bin/app"}}}}
 }
 
-func effectsToolchainsL273() Pack {
+func effectsToolchainsL275() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"cargo"}, Flags: []string{"-v", "--verbose", "-vv", "-q", "--quiet", "--locked", "--list"}, Values: []string{"--color", "-Z", "--explain"}, Effects: map[string]string{"--config": "exec", "--frozen": "offline", "--offline": "offline", "-C": "dir"}, Operands: "subcommand", Env: map[string]string{"CARGO_BUILD_RUSTC_WRAPPER": "exec", "CARGO_ENCODED_RUSTFLAGS": "exec", "CARGO_HOME": "exec", "RUSTC": "exec", "RUSTC_WORKSPACE_WRAPPER": "exec", "RUSTC_WRAPPER": "exec", "RUSTDOC": "exec", "RUSTFLAGS": "exec"}, Examples: []string{"cargo frobnicate", "cargo --list"}}}}
 }
 
-func effectsToolchainsL294() Pack {
+func effectsToolchainsL296() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"cargo"}, Sub: []string{"locate-project|pkgid|verify-project|version|read-manifest|help"}, Flags: []string{"--workspace", "-q", "--quiet", "-v", "--verbose", "--locked"}, Values: []string{"--manifest-path", "-p", "--package", "--color", "--message-format"}, Effects: map[string]string{"--frozen": "offline", "--offline": "offline"}, Examples: []string{"cargo locate-project --workspace", "cargo version", "cargo pkgid"}}}}
 }
 
-func effectsToolchainsL304() Pack {
+func effectsToolchainsL306() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"cargo"}, Sub: []string{"tree|metadata|search|info|outdated|audit|deny"}, Flags: []string{"-e", "--edges", "-i", "--invert", "--no-dedupe", "-d", "--duplicates", "--prune", "--charset", "-f", "--format", "--prefix", "--all-features", "--no-default-features", "--no-deps", "--locked", "-q", "--quiet", "-v", "--verbose", "--workspace", "--all-targets"}, Values: []string{"--manifest-path", "-p", "--package", "--features", "-F", "--target", "--depth", "--format-version", "--filter-platform", "--exclude", "--limit", "--registry", "--index", "--color"}, Effects: map[string]string{"--frozen": "offline", "--offline": "offline"}, Always: []string{"network"}, Examples: []string{"cargo tree -e normal", "cargo metadata --format-version 1 --no-deps", "cargo search serde"}}}}
 }
 
-func effectsToolchainsL318() Pack {
+func effectsToolchainsL320() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"cargo"}, Sub: []string{"build|b|check|c|test|t|run|r|bench|clippy|doc|d|rustdoc|rustc|install|publish|package|fix|fmt|update|add|remove|rm|fetch|vendor|generate-lockfile|new|init|clean|login|logout|owner|yank|report|config|uninstall|nextest|expand|watch|miri|tarpaulin|llvm-cov|script"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"cargo build --release", "cargo test", "cargo run -- --help", "cargo clippy --all-targets", "cargo fmt", "cargo fmt --check", "cargo add serde"}}}}
 }
 
-func effectsToolchainsL325() Pack {
+func effectsToolchainsL327() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rustc"}, Flags: []string{"-V", "--version", "-v", "--verbose", "-g", "-O", "--test"}, Values: []string{"--edition", "--crate-type", "--crate-name", "--emit", "--print", "--target", "--cfg", "--check-cfg", "--error-format", "--json", "--color", "--diagnostic-width", "--cap-lints", "--explain", "-C", "--codegen", "-Z", "--extern", "-l"}, Effects: map[string]string{"--out-dir": "write", "--sysroot": "read", "-L": "read", "-o": "write"}, Operands: "write", Examples: []string{"rustc --version", "rustc --print sysroot", "rustc --explain E0001", "rustc main.rs", "rustc /path/to/temp-file -o /path/to/output-file"}}}}
 }
 
-func effectsToolchainsL340() Pack {
+func effectsToolchainsL342() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rustfmt"}, Flags: []string{"-l", "--files-with-diff", "-v", "--verbose", "-q", "--quiet", "--unstable-features", "--skip-children", "--error-on-unformatted", "-h"}, Values: []string{"--edition", "--emit", "--backup", "--color", "--config", "--print-config", "--style-edition"}, Effects: map[string]string{"--check": "operands:read", "--config-path": "read"}, Operands: "write", Examples: []string{"rustfmt src/main.rs", "rustfmt --check src/lib.rs", "rustfmt --edition 2021 --check src/*.rs"}}}}
 }
 
-func effectsToolchainsL351() Pack {
+func effectsToolchainsL353() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rustup"}, Flags: []string{"-v", "--verbose", "-q", "--quiet"}, Operands: "subcommand", Examples: []string{"rustup frobnicate", "rustup"}}}}
 }
 
-func effectsToolchainsL357() Pack {
+func effectsToolchainsL359() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rustup"}, Sub: []string{"show|which|--version|completions|help"}, Flags: []string{"-v", "--verbose", "--installed"}, Values: []string{"--toolchain"}, Examples: []string{"rustup show", "rustup show active-toolchain", "rustup which cargo"}}}}
 }
 
-func effectsToolchainsL364() Pack {
+func effectsToolchainsL366() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rustup"}, Sub: []string{"toolchain|target|component|override", "list"}, Flags: []string{"-v", "--verbose", "--installed", "-q", "--quiet"}, Values: []string{"--toolchain"}, Examples: []string{"rustup toolchain list", "rustup target list --installed", "rustup component list --installed"}}}}
 }
 
-func effectsToolchainsL371() Pack {
+func effectsToolchainsL373() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rustup"}, Sub: []string{"install|uninstall|update|check|default|toolchain|target|component|override|run|doc|man|self|set|up"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"rustup update stable", "rustup toolchain link x /path/to/temp-dir/", "rustup run x rustc", "rustup target add wasm32-unknown-unknown", "rustup doc"}}}}
 }
 
-func effectsToolchainsL380() Pack {
+func effectsToolchainsL382() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"node", "nodejs"}, Flags: []string{"-v", "-c", "--check", "-i", "--interactive", "--inspect", "--inspect-brk", "--no-warnings", "--trace-warnings", "--enable-source-maps", "--experimental-vm-modules", "--expose-gc", "--test", "--watch", "--no-deprecation", "--pending-deprecation", "--throw-deprecation", "--trace-uncaught", "--abort-on-uncaught-exception"}, Values: []string{"--max-old-space-size", "--stack-size", "--input-type", "--conditions", "-C", "--title", "--unhandled-rejections", "--test-reporter", "--test-name-pattern"}, Effects: map[string]string{"--env-file": "read", "--eval": "script:node", "--experimental-loader": "exec", "--import": "exec", "--loader": "exec", "--print": "script:node", "--require": "exec", "-e": "script:node", "-p": "script:node", "-r": "exec"}, First: "exec", ScriptFlags: []string{"-e", "--eval", "-p", "--print"}, Env: map[string]string{"NODE_OPTIONS": "exec", "NODE_PATH": "exec"}, Always: []string{"runs-code"}, Interactive: true, Examples: []string{"node -e \"console.log(process.version)\"", "node scripts/build.js", "node --check app.js", "node"}}}}
 }
 
-func effectsToolchainsL407() Pack {
+func effectsToolchainsL409() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bun"}, Operands: "subcommand", Env: map[string]string{"BUN_OPTIONS": "exec", "NODE_OPTIONS": "exec"}, Examples: []string{"bun script.ts", "bun frobnicate"}}}}
 }
 
-func effectsToolchainsL415() Pack {
+func effectsToolchainsL417() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bun"}, Sub: []string{"pm", "ls|bin|hash|hash-string|hash-print|version"}, Flags: []string{"--all", "-g", "--global"}, Examples: []string{"bun pm ls", "bun pm bin -g"}}}}
 }
 
-func effectsToolchainsL421() Pack {
+func effectsToolchainsL423() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bun"}, Sub: []string{"run|test|x|exec|install|i|add|a|remove|rm|update|link|unlink|pm|build|create|c|init|upgrade|repl|publish|outdated|patch|patch-commit|audit|info|why"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"bun run dev", "bun test", "bun install", "bun x vite", "bun add zod"}}}}
 }
 
-func effectsToolchainsL427() Pack {
+func effectsToolchainsL429() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"deno"}, Env: map[string]string{"DENO_DIR": "exec"}, Always: []string{"runs-code"}, Examples: []string{"deno", "deno frobnicate"}}}}
 }
 
-func effectsToolchainsL434() Pack {
+func effectsToolchainsL436() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"deno"}, Sub: []string{"--version|types|completions"}, Examples: []string{"deno types", "deno completions bash"}}}}
 }
 
-func effectsToolchainsL439() Pack {
+func effectsToolchainsL441() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"deno"}, Sub: []string{"run|test|bench|task|compile|repl|eval|install|uninstall|upgrade|serve|jupyter|add|remove|outdated|check|info|doc|lint|fmt|cache|coverage|publish|init|clean|vendor|bundle|approve-scripts|update|x"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"deno run -A main.ts", "deno task dev", "deno fmt", "deno lint", "deno test"}}}}
 }
 
-func effectsToolchainsL445() Pack {
+func effectsToolchainsL447() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tsc"}, Flags: []string{"--pretty", "--listFiles", "--listEmittedFiles", "--explainFiles", "--traceResolution", "--extendedDiagnostics", "--diagnostics", "--strict", "--noImplicitAny", "--strictNullChecks", "--skipLibCheck", "--esModuleInterop", "--allowJs", "--checkJs", "--resolveJsonModule", "--isolatedModules", "--noUnusedLocals", "--noUnusedParameters", "--noFallthroughCasesInSwitch", "--noImplicitReturns", "--allowSyntheticDefaultImports", "--forceConsistentCasingInFileNames", "--incremental", "--composite", "--sourceMap", "--inlineSourceMap", "--removeComments", "--preserveWatchOutput", "-w", "--watch", "--all", "-v", "--version"}, Values: []string{"--target", "-t", "--module", "-m", "--moduleResolution", "--lib", "--jsx", "--types", "--typeRoots", "--baseUrl", "--rootDir", "--locale", "--generateTrace", "--maxNodeModuleJsDepth", "--plugins"}, Effects: map[string]string{"--build": "writes-files", "--declaration": "writes-files", "--declarationDir": "write", "--init": "writes-files", "--listFilesOnly": "operands:read", "--noEmit": "operands:read", "--out": "write", "--outDir": "write", "--outFile": "write", "--project": "read", "--showConfig": "operands:read", "--tsBuildInfoFile": "write", "-b": "writes-files", "-d": "writes-files", "-p": "read"}, Operands: "write", Env: map[string]string{"NODE_OPTIONS": "exec"}, Examples: []string{"tsc --noEmit", "tsc --noEmit -p tsconfig.json", "tsc", "tsc /path/to/input-file.ts", "tsc /path/to/input-file.ts --outFile /path/to/output-file", "tsc -b"}}}}
 }
 
-func effectsToolchainsL477() Pack {
+func effectsToolchainsL479() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"eslint", "jest", "vitest", "mocha", "ava", "tap"}, Env: map[string]string{"NODE_OPTIONS": "exec"}, Always: []string{"runs-code"}, Examples: []string{"eslint .", "eslint --fix src/", "jest --watchAll=false", "vitest run", "mocha test/", "ava", "tap test/*.js"}}}}
 }
 
-func effectsToolchainsL486() Pack {
+func effectsToolchainsL488() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"prettier"}, Env: map[string]string{"NODE_OPTIONS": "exec"}, Always: []string{"runs-code"}, Examples: []string{"prettier --check .", "prettier --write src/"}}}}
 }
 
-func effectsToolchainsL493() Pack {
+func effectsToolchainsL495() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"markdownlint"}, Flags: []string{"-j", "--json", "-q", "--quiet", "-s", "--stdin", "--dot", "--no-inline-config"}, Values: []string{"-i", "--ignore", "--enable", "--disable"}, Effects: map[string]string{"--config": "exec", "--fix": "inplace", "--ignore-path": "read", "--output": "write", "--rules": "exec", "-c": "exec", "-f": "inplace", "-o": "write", "-p": "read", "-r": "exec"}, Operands: "read", Env: map[string]string{"NODE_OPTIONS": "exec"}, Always: []string{"recursive"}, Examples: []string{"markdownlint README.md docs/", "markdownlint --fix '**/*.md'"}}}}
 }
 
-func effectsToolchainsL516() Pack {
+func effectsToolchainsL518() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"python", "python3"}, Flags: []string{"-b", "-bb", "-B", "-d", "-E", "-i", "-I", "-O", "-OO", "-P", "-q", "-s", "-S", "-u", "-v", "-x", "-V", "--help-env", "--help-xoptions", "--help-all"}, Values: []string{"-W", "-X", "--check-hash-based-pycs"}, Effects: map[string]string{"-c": "script:python", "-m": "exec"}, First: "exec", ScriptFlags: []string{"-c", "-m"}, Env: map[string]string{"PYTHONBREAKPOINT": "exec", "PYTHONHOME": "exec", "PYTHONPATH": "exec", "PYTHONSTARTUP": "exec", "PYTHONUSERBASE": "exec", "PYTHONWARNINGS": "exec"}, Always: []string{"runs-code"}, Interactive: true, Examples: []string{"python3 -c \"print('hello')\"", "python -m venv .venv", "python3 -m pytest tests/ -k smoke", "python x.py", "python", "python -c 'import os; os.execl(\"/bin/sh\", \"sh\")'"}}}}
 }
 
-func effectsToolchainsL538() Pack {
+func effectsToolchainsL540() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pytest", "py.test", "tox", "nox", "mypy", "flake8", "pylint"}, Env: map[string]string{"PYTHONPATH": "exec", "PYTHONSTARTUP": "exec"}, Always: []string{"runs-code"}, Examples: []string{"pytest -x -q", "py.test tests/", "tox -e py312", "nox -s lint", "mypy src/", "flake8 .", "pylint pkg", "mypy /path/to/input-file --junit-xml /path/to/output-file"}}}}
 }
 
-func effectsToolchainsL547() Pack {
+func effectsToolchainsL549() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pyright"}, Flags: []string{"--outputjson", "-w", "--watch", "--stats", "--verbose", "--dependencies", "--lib", "--skipunannotated", "--warnings", "--ignoreexternal", "--version"}, Values: []string{"--pythonplatform", "--pythonversion", "-t", "--threads", "--verifytypes", "--level"}, Effects: map[string]string{"--createstub": "writes-files", "--project": "read", "--pythonpath": "exec", "--typeshedpath": "read", "--venvpath": "read", "--writebaseline": "writes-files", "-p": "read"}, Operands: "read", Env: map[string]string{"NODE_OPTIONS": "exec"}, Always: []string{"recursive"}, Examples: []string{"pyright", "pyright src/", "pyright --outputjson /path/to/input-file", "pyright -w /path/to/input-dir/"}}}}
 }
 
-func effectsToolchainsL566() Pack {
+func effectsToolchainsL568() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ruff"}, Flags: []string{"-q", "--quiet", "-v", "--verbose", "-s", "--silent", "--isolated", "--no-cache"}, Effects: map[string]string{"--config": "read"}, Operands: "subcommand", Examples: []string{"ruff frobnicate"}}}}
 }
 
-func effectsToolchainsL574() Pack {
+func effectsToolchainsL576() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ruff"}, Sub: []string{"check"}, Flags: []string{"--show-fixes", "--no-show-fixes", "--diff", "-w", "--watch", "--unsafe-fixes", "--no-unsafe-fixes", "--no-fix", "--fix-only", "--no-fix-only", "--ignore-noqa", "--statistics", "--add-noqa", "--show-files", "--show-settings", "-e", "--exit-zero", "--exit-non-zero-on-fix", "--preview", "--no-preview", "--no-cache", "--isolated", "-q", "--quiet", "-v", "--verbose", "-s", "--silent", "--respect-gitignore", "--no-respect-gitignore", "--force-exclude", "--no-force-exclude"}, Values: []string{"--select", "--ignore", "--extend-select", "--extend-ignore", "--per-file-ignores", "--extend-per-file-ignores", "--fixable", "--unfixable", "--extend-fixable", "--exclude", "--extend-exclude", "--output-format", "--target-version", "--line-length", "--dummy-variable-rgx", "--stdin-filename", "--color", "--cache-dir"}, Effects: map[string]string{"--config": "read", "--fix": "inplace", "--output-file": "write", "-o": "write"}, Operands: "read", Always: []string{"recursive"}, Examples: []string{"ruff check .", "ruff check --select E,F src/", "ruff check --fix src/", "ruff check"}}}}
 }
 
-func effectsToolchainsL595() Pack {
+func effectsToolchainsL597() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ruff"}, Sub: []string{"rule|linter|version|config|help|analyze"}, Flags: []string{"--all", "--explain"}, Values: []string{"--output-format", "--python", "--target-version", "--direction"}, Examples: []string{"ruff rule F401", "ruff version", "ruff linter", "ruff config lint.select"}}}}
 }
 
-func effectsToolchainsL602() Pack {
+func effectsToolchainsL604() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ruff"}, Sub: []string{"format|clean|server"}, Always: []string{"writes-files"}, Examples: []string{"ruff format .", "ruff format --check src/", "ruff clean"}}}}
 }
 
-func effectsToolchainsL608() Pack {
+func effectsToolchainsL610() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"black"}, Flags: []string{"-S", "--skip-string-normalization", "-C", "--skip-magic-trailing-comma", "--preview", "--unstable", "--fast", "--safe", "-q", "--quiet", "-v", "--verbose", "--no-color", "--pyi", "--ipynb", "-x", "--skip-source-first-line", "--required-version"}, Values: []string{"-l", "--line-length", "-t", "--target-version", "--include", "--exclude", "--extend-exclude", "--force-exclude", "-W", "--workers", "--stdin-filename", "--line-ranges", "--python-cell-magics", "--enable-unstable-feature", "-c", "--code"}, Optional: []string{"--color"}, Effects: map[string]string{"--check": "operands:read", "--config": "read", "--diff": "operands:read"}, Operands: "write", Always: []string{"recursive"}, Examples: []string{"black .", "black --check src/", "black --diff --color app.py", "black -l 100 src/ tests/"}}}}
 }
 
-func effectsToolchainsL625() Pack {
+func effectsToolchainsL627() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"isort"}, Flags: []string{"--profile", "-q", "--quiet", "-v", "--verbose", "--atomic", "--ca", "--combine-as", "--float-to-top", "--force-single-line-imports", "--sl", "--fss", "--ff", "--fgw", "--tc", "--trailing-comma", "--ds", "--lai", "--honor-noqa", "--filter-files", "--skip-gitignore", "--show-files", "--stdout", "--only-modified", "--gitignore"}, Values: []string{"-l", "--line-length", "-m", "--multi-line", "-p", "--project", "-o", "--thirdparty", "-s", "--skip", "--sg", "--skip-glob", "-a", "--add-import", "--rm", "--remove-import", "--py", "--python-version", "-j", "--jobs", "--src", "--src-path", "--ext", "--extension", "--known-local-folder", "--lines-after-imports"}, Optional: []string{"--color"}, Effects: map[string]string{"--check": "operands:read", "--check-only": "operands:read", "--diff": "operands:read", "--settings": "read", "--settings-file": "read", "--settings-path": "read", "--sp": "read", "-c": "operands:read"}, Operands: "write", Always: []string{"recursive"}, Examples: []string{"isort .", "isort --check-only --diff src/", "isort --profile black app.py"}}}}
 }
 
-func effectsToolchainsL647() Pack {
+func effectsToolchainsL649() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bandit"}, Flags: []string{"-r", "--recursive", "-a", "--aggregate", "-l", "--level", "-i", "--confidence", "-v", "--verbose", "-d", "--debug", "-q", "--quiet", "--silent", "--ignore-nosec", "--exit-zero", "--version"}, Values: []string{"-n", "--number", "-f", "--format", "-t", "--tests", "-s", "--skip", "--severity-level", "--confidence-level", "-x", "--exclude", "--msg-template"}, Effects: map[string]string{"--baseline": "read", "--configfile": "read", "--ini": "read", "--output": "write", "--profile": "read", "-b": "read", "-c": "read", "-o": "write", "-p": "read"}, Operands: "read", Examples: []string{"bandit -r src/", "bandit -ll -f json -r ."}}}}
 }
 
-func effectsToolchainsL670() Pack {
+func effectsToolchainsL672() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"make", "gmake"}, Flags: []string{"-s", "--silent", "--quiet", "-n", "--just-print", "--dry-run", "--recon", "-k", "--keep-going", "-S", "--no-keep-going", "-B", "--always-make", "-i", "--ignore-errors", "-e", "--environment-overrides", "-r", "--no-builtin-rules", "-R", "--no-builtin-variables", "-w", "--print-directory", "--no-print-directory", "-q", "--question", "-t", "--touch", "-d", "-p", "--print-data-base", "--trace", "-L", "--check-symlink-times", "--warn-undefined-variables", "--version", "--help"}, Values: []string{"-o", "--old-file", "--assume-old", "-W", "--what-if", "--new-file", "--assume-new"}, Optional: []string{"-j", "--jobs", "-l", "--load-average", "--debug", "--output-sync", "-O"}, Effects: map[string]string{"--directory": "dir", "--eval": "script:code", "--file": "exec", "--include-dir": "read", "--makefile": "exec", "-C": "dir", "-I": "read", "-f": "exec"}, Operands: "text", Env: map[string]string{"MAKEFILES": "exec", "MAKEFLAGS": "exec"}, Always: []string{"runs-code"}, Examples: []string{"make test", "make -s --eval='$(shell /bin/sh 1>&0)' .", "make -j8 -C build all", "make -f other.mk"}}}}
 }
 
-func effectsToolchainsL694() Pack {
+func effectsToolchainsL696() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"cmake", "ninja", "meson", "bazel", "buck", "mvn", "gradle", "swift", "mix", "rebar3", "javac", "kotlinc", "scalac"}, Env: map[string]string{"GRADLE_OPTS": "exec", "JAVA_TOOL_OPTIONS": "exec", "MAKEFLAGS": "exec", "MAVEN_OPTS": "exec"}, Always: []string{"runs-code"}, Examples: []string{"cmake -E cat /path/to/input-file", "cmake ..", "ninja -C build", "meson setup build", "bazel test //...", "buck build //app:app", "mvn -q package", "gradle build", "swift build", "mix test", "rebar3 compile", "javac Main.java", "kotlinc app.kt", "scalac Main.scala"}}}}
 }
 
-func effectsToolchainsL706() Pack {
+func effectsToolchainsL708() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"java"}, Flags: []string{"-version", "-showversion", "--show-version", "-server", "-client", "-verbose", "-ea", "-da", "-esa", "-dsa", "-Xshare:auto", "-XshowSettings", "--dry-run"}, Values: []string{"-Xmx", "-Xms", "-Xss", "--add-opens", "--add-exports", "--add-modules", "--enable-preview"}, Effects: map[string]string{"--class-path": "exec", "--module": "exec", "--module-path": "exec", "-agentlib": "library", "-agentpath": "library", "-classpath": "exec", "-cp": "exec", "-jar": "exec,first:text", "-javaagent": "exec", "-m": "exec", "-p": "exec"}, First: "exec", Env: map[string]string{"CLASSPATH": "exec", "JAVA_TOOL_OPTIONS": "exec", "JDK_JAVA_OPTIONS": "exec"}, Always: []string{"runs-code"}, InOrder: true, Examples: []string{"java Shell", "java -jar app.jar", "java -cp build Main", "java -version", "java -jar cli.jar -s http://ci.local/ list-jobs"}}}}
 }
 
-func effectsToolchainsL732() Pack {
+func effectsToolchainsL734() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcc", "g++", "cc", "c++", "c89", "c99", "clang", "clang++"}, Flags: []string{"-c", "-S", "-g", "-g0", "-g1", "-g2", "-g3", "-ggdb", "-O", "-O0", "-O1", "-O2", "-O3", "-Os", "-Oz", "-Og", "-Ofast", "-Wall", "-Wextra", "-Werror", "-Wpedantic", "-pedantic", "-pedantic-errors", "-w", "-ansi", "-pipe", "-fPIC", "-fpic", "-fPIE", "-fpie", "-pie", "-no-pie", "-shared", "-static", "-static-libgcc", "-static-libstdc++", "-pthread", "-fopenmp", "-fno-exceptions", "-fno-rtti", "-fno-omit-frame-pointer", "-fstack-protector", "-fstack-protector-strong", "-fstack-protector-all", "-fno-common", "-fcolor-diagnostics", "-fdiagnostics-color", "-MD", "-MMD", "-MP", "-m32", "-m64", "-v", "-###", "-rdynamic", "-nostdlib", "-nostdinc", "-undef", "-C", "-P", "-dM", "-dD", "-H", "-Wshadow", "-Wconversion", "-Wformat", "-Wno-unused", "-Wno-unused-parameter", "-Wno-unused-variable", "-Wno-deprecated-declarations", "-Wstrict-prototypes", "-Wmissing-prototypes", "-Wvla", "-Wundef", "-funroll-loops", "-flto", "-ffast-math", "-ffunction-sections", "-fdata-sections", "-fvisibility"}, Values: []string{"-x", "-std", "-march", "-mtune", "-mcpu", "-fsanitize", "-I", "-iquote", "-isystem", "-idirafter", "-L", "-l", "-D", "-U", "-MT", "-MQ", "--target", "-target", "-arch", "-Xlinker", "-Wl", "-Xassembler", "-Xpreprocessor", "--param", "-e", "-u"}, Effects: map[string]string{"--analyze": "operands:read", "--ld-path": "exec", "--specs": "exec", "--sysroot": "read", "-B": "exec", "-E": "operands:read", "-M": "operands:read", "-MF": "write", "-MM": "operands:read", "-T": "read", "-Xclang": "exec", "-dumpfullversion": "operands:read", "-dumpmachine": "operands:read", "-dumpversion": "operands:read", "-fplugin": "library", "-fsyntax-only": "operands:read", "-fuse-ld": "exec", "-imacros": "read", "-include": "read", "-load": "library", "-o": "write", "-print-libgcc-file-name": "operands:read", "-print-multiarch": "operands:read", "-print-search-dirs": "operands:read", "-save-temps": "writes-files", "-specs": "exec", "-wrapper": "exec"}, Operands: "write", Env: map[string]string{"CCC_OVERRIDE_OPTIONS": "exec", "COMPILER_PATH": "exec", "CPATH": "read", "CPLUS_INCLUDE_PATH": "read", "C_INCLUDE_PATH": "read", "DEPENDENCIES_OUTPUT": "write", "GCC_EXEC_PREFIX": "exec", "LIBRARY_PATH": "read", "SUNPRO_DEPENDENCIES": "write"}, Examples: []string{"gcc -Wall -O2 -o app main.c", "gcc -x c -E /path/to/input-file", "cc -c util.c", "clang -fsyntax-only x.c", "g++ -std=c++17 -o t t.cpp", "gcc -wrapper /bin/sh,-s x", "gcc -x c /dev/null -o /path/to/input-file", "gcc @/path/to/input-file"}}}}
 }
 
-func effectsToolchainsL790() Pack {
+func effectsToolchainsL792() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ld", "as"}, Effects: map[string]string{"--plugin": "library", "-T": "read", "-o": "write", "-plugin": "library"}, Operands: "read", Always: []string{"writes-files"}, Examples: []string{"ld -o app start.o main.o", "as -o x.o x.s", "as @/path/to/input-file"}}}}
 }
 
-func effectsToolchainsL801() Pack {
+func effectsToolchainsL803() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"nm"}, Flags: []string{"-a", "--debug-syms", "-A", "-o", "--print-file-name", "-B", "-C", "--demangle", "--no-demangle", "-D", "--dynamic", "-g", "--extern-only", "-h", "-l", "--line-numbers", "-n", "-v", "--numeric-sort", "-p", "--no-sort", "-P", "--portability", "-r", "--reverse-sort", "-S", "--print-size", "-s", "--print-armap", "-u", "--undefined-only", "-U", "--defined-only", "-V", "-j", "--size-sort", "--special-syms", "--synthetic", "--with-symbol-versions", "--without-symbol-versions", "--quiet", "--recurse-limit", "--no-recurse-limit", "--ifunc-chars"}, Values: []string{"-f", "--format", "-t", "--radix", "--target", "-X"}, Effects: map[string]string{"--plugin": "library"}, Operands: "read", Examples: []string{"nm -C app", "nm -D --defined-only libx.so", "nm /path/to/input-file"}}}}
 }
 
-func effectsToolchainsL814() Pack {
+func effectsToolchainsL816() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"objdump"}, Flags: []string{"-a", "--archive-headers", "-f", "--file-headers", "-p", "--private-headers", "-h", "--section-headers", "--headers", "-x", "--all-headers", "-d", "--disassemble", "-D", "--disassemble-all", "-S", "--source", "--source-comment", "-s", "--full-contents", "-g", "--debugging", "-e", "--debugging-tags", "-G", "--stabs", "-W", "--dwarf", "--ctf", "--sframe", "-t", "--syms", "-T", "--dynamic-syms", "-r", "--reloc", "-R", "--dynamic-reloc", "-C", "--demangle", "--no-demangle", "-l", "--line-numbers", "-F", "--file-offsets", "-w", "--wide", "-z", "--disassemble-zeroes", "--no-show-raw-insn", "--show-raw-insn", "--no-addresses", "--special-syms", "--prefix-addresses", "--visualize-jumps", "--recurse-limit", "--no-recurse-limit", "-EB", "-EL", "-v", "--version", "-H", "--help", "-i", "--info"}, Values: []string{"-M", "--disassembler-options", "-j", "--section", "-b", "--target", "-m", "--architecture", "--start-address", "--stop-address", "--adjust-vma", "--prefix", "--prefix-strip", "--insn-width", "--disassemble-color", "--dwarf-depth", "--dwarf-start"}, Effects: map[string]string{"--include": "read", "-I": "read"}, Operands: "read", Examples: []string{"objdump -d app", "objdump -h -j .text lib.o", "objdump -x --wide /usr/bin/true"}}}}
 }
 
-func effectsToolchainsL833() Pack {
+func effectsToolchainsL835() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"readelf"}, Flags: []string{"-a", "--all", "-h", "--file-header", "-l", "--program-headers", "--segments", "-S", "--section-headers", "--sections", "-g", "--section-groups", "-t", "--section-details", "-e", "--headers", "-s", "--syms", "--symbols", "--dyn-syms", "--lto-syms", "--sym-base", "-C", "--demangle", "-n", "--notes", "-r", "--relocs", "-u", "--unwind", "-d", "--dynamic", "-V", "--version-info", "-A", "--arch-specific", "-c", "--archive-index", "-D", "--use-dynamic", "-L", "--lint", "--enable-checks", "-I", "--histogram", "-W", "--wide", "-T", "--silent-truncation", "-H", "-v", "--version", "-z", "--decompress", "-w", "--debug-dump", "--dwarf-depth", "--dwarf-start", "--ctf", "--sframe", "-P", "--process-links", "-U", "--unicode"}, Values: []string{"-x", "--hex-dump", "-p", "--string-dump", "-R", "--relocated-dump"}, Operands: "read", Examples: []string{"readelf -a app", "readelf -d libx.so", "readelf -a @/path/to/input-file"}}}}
 }
 
-func effectsToolchainsL846() Pack {
+func effectsToolchainsL848() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ldd"}, Flags: []string{"-v", "--verbose", "-u", "--unused", "-d", "--data-relocs", "-r", "--function-relocs"}, Operands: "exec", Examples: []string{"ldd /usr/bin/git", "ldd -r libx.so"}}}}
 }
 
-func effectsToolchainsL852() Pack {
+func effectsToolchainsL854() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"dotnet"}, Flags: []string{"--info", "--list-sdks", "--list-runtimes", "-d", "--diagnostics"}, Operands: "subcommand", Env: map[string]string{"DOTNET_ROOT": "exec", "DOTNET_STARTUP_HOOKS": "exec", "MSBUILDEXTENSIONSPATH": "exec"}, Examples: []string{"dotnet --info", "dotnet --list-sdks", "dotnet fsi", "dotnet build"}}}}
 }
 
-func effectsToolchainsL864() Pack {
+func effectsToolchainsL866() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"perl"}, Flags: []string{"-n", "-p", "-a", "-l", "-0", "-s", "-w", "-W", "-X", "-t", "-T", "-U", "-u", "-v", "-x", "-c", "-S"}, Values: []string{"-F", "-C"}, Effects: map[string]string{"-E": "script:perl", "-I": "read", "-M": "exec", "-d": "runs-code", "-e": "script:perl", "-i": "inplace", "-m": "exec"}, Operands: "read", First: "exec", ScriptFlags: []string{"-e", "-E"}, Env: map[string]string{"PERL5DB": "script:perl", "PERL5LIB": "exec", "PERL5OPT": "exec", "PERLLIB": "exec"}, Always: []string{"runs-code"}, Interactive: true, Examples: []string{"perl -e 'exec \"/bin/sh\"'", "perl -ne print /path/to/input-file", "perl script.pl", "perl -v", "PERL5OPT=-d PERL5DB='exec \"/bin/sh\"' perl /dev/null"}}}}
 }
 
-func effectsToolchainsL889() Pack {
+func effectsToolchainsL891() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ruby"}, Flags: []string{"-n", "-p", "-a", "-l", "-c", "-w", "-W", "-v", "-d", "-x", "-s", "-S", "-y", "--verbose", "--disable-gems", "--jit", "--yjit"}, Values: []string{"-F", "-E", "--encoding", "-K", "-T"}, Effects: map[string]string{"-C": "dir", "-I": "read", "-e": "script:ruby", "-i": "inplace", "-r": "exec"}, First: "exec", ScriptFlags: []string{"-e"}, Env: map[string]string{"RUBYLIB": "exec", "RUBYOPT": "exec"}, Always: []string{"runs-code"}, Interactive: true, Examples: []string{"ruby -e 'exec \"/bin/sh\"'", "ruby script.rb", "ruby -rsocket -e 'x'", "ruby -run -e httpd . -p 80"}}}}
 }
 
-func effectsToolchainsL909() Pack {
+func effectsToolchainsL911() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"php"}, Flags: []string{"-a", "-h", "-i", "-m", "-v", "-n", "-s", "-w", "-H", "-q", "-e"}, Values: []string{"-t", "--rf", "--rc", "--re", "--rz", "--ri"}, Effects: map[string]string{"-B": "script:php", "-E": "script:php", "-F": "exec", "-R": "script:php", "-S": "host", "-c": "exec", "-d": "exec", "-f": "exec", "-l": "dry-run,first:read,operands:read", "-r": "script:php", "-z": "library"}, First: "exec", ScriptFlags: []string{"-r"}, Env: map[string]string{"PHPRC": "exec", "PHP_INI_SCAN_DIR": "exec"}, Always: []string{"runs-code"}, Interactive: true, Examples: []string{"php -r 'system(\"/bin/sh -i\");'", "php artisan migrate", "php -S 0.0.0.0:80", "php -l index.php"}}}}
 }
 
-func effectsToolchainsL934() Pack {
+func effectsToolchainsL936() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"lua", "luajit"}, Flags: []string{"-i", "-v", "-E", "-W", "-O"}, Effects: map[string]string{"-b": "write", "-e": "script:lua", "-j": "exec", "-l": "exec"}, First: "exec", ScriptFlags: []string{"-e"}, Env: map[string]string{"LUA_CPATH": "exec", "LUA_INIT": "script:lua", "LUA_PATH": "exec"}, Always: []string{"runs-code"}, Interactive: true, Examples: []string{"lua -e 'os.execute(\"/bin/sh\")'", "lua script.lua", "luajit -v"}}}}
 }
 
-func effectsToolchainsL952() Pack {
+func effectsToolchainsL954() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tclsh"}, Values: []string{"-encoding"}, First: "exec", Env: map[string]string{"TCLLIBPATH": "exec"}, Stdin: "script:tcl", Always: []string{"runs-code"}, Interactive: true, Examples: []string{"tclsh", "tclsh script.tcl"}}}}
 }
 
-func effectsToolchainsL963() Pack {
+func effectsToolchainsL965() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"R", "Rscript", "julia", "ghc", "ghci"}, Effects: map[string]string{"--eval": "script:code", "-E": "script:code", "-e": "script:code"}, First: "exec", ScriptFlags: []string{"-e", "--eval", "-E"}, Env: map[string]string{"JULIA_DEPOT_PATH": "exec", "JULIA_LOAD_PATH": "exec", "R_ENVIRON": "exec", "R_ENVIRON_USER": "exec", "R_PROFILE": "exec", "R_PROFILE_USER": "exec"}, Always: []string{"runs-code"}, Interactive: true, Examples: []string{"R --no-save -e 'system(\"/bin/sh\")'", "Rscript analysis.R", "julia -e 'run(`/bin/sh`)'", "ghc -e 'System.Process.callCommand \"/bin/sh\"'", "ghci", "ghc Main.hs"}}}}
 }
 
-func effectsToolchainsL985() Pack {
+func effectsToolchainsL987() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pre-commit"}, Always: []string{"runs-code"}, Examples: []string{"pre-commit run --all-files", "pre-commit", "pre-commit install"}}}}
 }
 
-func effectsToolchainsL993() Pack {
+func effectsToolchainsL995() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"clang-format"}, Flags: []string{"-Werror", "-sort-includes", "-verbose", "-dump-config", "-output-replacements-xml", "-fail-on-incomplete-format", "-version", "-help", "-ferror-limit"}, Values: []string{"-style", "-fallback-style", "-assume-filename", "-lines", "-offset", "-length", "-cursor", "-qualifier-alignment"}, Effects: map[string]string{"-dry-run": "dry-run", "-files": "read", "-i": "inplace", "-n": "dry-run"}, Operands: "read", Examples: []string{"clang-format --dry-run --Werror src/main.c", "clang-format -i src/*.c", "clang-format -style=file x.cc", "clang-format -n -i x.c"}}}}
 }
 
-func effectsToolchainsL1008() Pack {
+func effectsToolchainsL1010() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"shellcheck"}, Flags: []string{"-a", "--check-sourced", "-C", "--list-optional", "--norc", "-x", "--external-sources", "--extended-analysis", "-V", "--version"}, Values: []string{"-i", "--include", "-e", "--exclude", "-f", "--format", "-o", "--enable", "-P", "--source-path", "-s", "--shell", "-S", "--severity", "-W", "--wiki-link-count"}, Optional: []string{"--color"}, Effects: map[string]string{"--rcfile": "read"}, Operands: "read", Examples: []string{"shellcheck script.sh", "shellcheck -x -S warning scripts/*.sh", "shellcheck -f gcc -e SC2086 build.sh"}}}}
 }
 
-func effectsToolchainsL1020() Pack {
+func effectsToolchainsL1022() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"shfmt"}, Flags: []string{"-l", "--list", "-d", "--diff", "-s", "--simplify", "-f", "--find", "-bn", "--binary-next-line", "-ci", "--case-indent", "-sr", "--space-redirects", "-kp", "--keep-padding", "-fn", "--func-next-line", "-p", "--posix", "-mn", "--minify", "--apply-ignore", "-tojson", "--to-json", "--from-json", "-version", "--version"}, Values: []string{"-i", "--indent", "-ln", "--language-dialect", "--filename"}, Effects: map[string]string{"--write": "inplace", "-w": "inplace"}, Operands: "read", Always: []string{"recursive"}, Examples: []string{"shfmt -l -d scripts/", "shfmt -i 2 -w deploy.sh", "shfmt -d build.sh"}}}}
 }
 
-func effectsToolchainsL1033() Pack {
+func effectsToolchainsL1035() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hadolint"}, Flags: []string{"--no-color", "--no-fail", "-V", "--verbose", "--strict-labels", "--disable-ignore-pragma", "--file-path-in-report", "--version"}, Values: []string{"-f", "--format", "-t", "--failure-threshold", "--ignore", "--trusted-registry", "--require-label", "--error", "--warning", "--info", "--style", "--override"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Operands: "read", Examples: []string{"hadolint Dockerfile", "hadolint --ignore DL3008 -f json docker/Dockerfile"}}}}
 }
 
-func effectsToolchainsL1045() Pack {
+func effectsToolchainsL1047() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"actionlint"}, Flags: []string{"-color", "-no-color", "-debug", "-oneline", "-verbose", "-version"}, Values: []string{"-format", "-ignore", "-stdin-filename"}, Effects: map[string]string{"-config-file": "read", "-init-config": "writes-files", "-pyflakes": "exec", "-shellcheck": "exec"}, Operands: "read", Examples: []string{"actionlint", "actionlint -oneline .github/workflows/ci.yml", "actionlint -shellcheck= -pyflakes="}}}}
 }
 
-func effectsToolchainsL1057() Pack {
+func effectsToolchainsL1059() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"yamllint"}, Flags: []string{"-s", "--strict", "--no-warnings", "--list-files", "-v", "--version"}, Values: []string{"-d", "--config-data", "-f", "--format"}, Effects: map[string]string{"--config-file": "read", "-c": "read"}, Operands: "read", Always: []string{"recursive"}, Examples: []string{"yamllint .", "yamllint -s -f parsable config.yml"}}}}
 }
 
-func effectsToolchainsL1068() Pack {
+func effectsToolchainsL1070() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"codespell"}, Flags: []string{"-d", "--disable-colors", "-c", "--enable-colors", "-f", "--check-filenames", "-H", "--check-hidden", "-e", "--hard-encoding-detection", "-s", "--summary", "--count", "--stdin-single-line", "--version"}, Values: []string{"-q", "--quiet-level", "-L", "--ignore-words-list", "-S", "--skip", "--builtin", "-A", "--after-context", "-B", "--before-context", "-C", "--context", "-r", "--regex", "--ignore-regex", "--uri-ignore-words-list", "--ignore-multiline-regex", "--uri-regex", "-i", "--interactive"}, Effects: map[string]string{"--config": "read", "--dictionary": "read", "--exclude-file": "read", "--ignore-words": "read", "--toml": "read", "--write-changes": "inplace", "-D": "read", "-I": "read", "-w": "inplace", "-x": "read"}, Operands: "read", Always: []string{"recursive"}, Examples: []string{"codespell", "codespell src/ docs/", "codespell -w README.md", "codespell -L teh,fo -S '*.lock'"}}}}
 }
 
-func effectsToolchainsL1090() Pack {
+func effectsToolchainsL1092() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vale"}, Flags: []string{"--no-exit", "--no-wrap", "--ignore-syntax", "--relative", "-v", "--version", "-h"}, Values: []string{"--minAlertLevel", "--filter", "--ext", "--glob"}, Effects: map[string]string{"--config": "read", "--output": "read"}, Operands: "read", Examples: []string{"vale README.md", "vale --minAlertLevel error docs/", "vale ls-config"}}}}
 }
 
-func effectsToolchainsL1100() Pack {
+func effectsToolchainsL1102() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vale"}, Sub: []string{"sync"}, Always: []string{"network", "writes-files"}, Examples: []string{"vale sync"}}}}
 }
 
-func effectsToolchainsL1108() Pack {
+func effectsToolchainsL1110() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"direnv"}, Operands: "subcommand", Examples: []string{"direnv frobnicate"}}}}
 }
 
-func effectsToolchainsL1113() Pack {
+func effectsToolchainsL1115() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"direnv"}, Sub: []string{"status|version|help|hook|stdlib"}, Flags: []string{"--json"}, Examples: []string{"direnv status", "direnv version", "direnv hook bash"}}}}
 }
 
-func effectsToolchainsL1119() Pack {
+func effectsToolchainsL1121() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"direnv"}, Sub: []string{"dump"}, Always: []string{"credentials"}, Examples: []string{"direnv dump"}}}}
 }
 
-func effectsToolchainsL1125() Pack {
+func effectsToolchainsL1127() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"direnv"}, Sub: []string{"allow|permit|grant|deny|block|revoke|exec|export|reload|edit|fetchurl|prune|apply_dump|show_dump|watch|watch-dir|watch-list"}, Always: []string{"runs-code", "writes-files"}, Examples: []string{"direnv allow", "direnv exec . make test", "direnv export bash"}}}}
 }
 
-func effectsToolchainsL1131() Pack {
+func effectsToolchainsL1133() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, Operands: "subcommand", Examples: []string{"asdf frobnicate", "mise frobnicate", "nvm frobnicate", "pyenv frobnicate", "rbenv frobnicate", "sdk frobnicate"}}}}
 }
 
-func effectsToolchainsL1136() Pack {
+func effectsToolchainsL1138() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, Sub: []string{"list|ls|current|where|which|version|versions|info|help|--version|commands|root|prefix|whence|completions|completion|doctor|dr|settings|ls-remote|home|shims"}, Flags: []string{"--installed", "-i", "--current", "-c", "--global", "-g", "--json", "-J", "--bare", "--skip-aliases", "--no-colors", "--cwd", "--missing", "--prefix", "-v", "--verbose", "-q", "--quiet", "--all", "-a", "--no-header", "--long"}, Effects: map[string]string{"--offline": "offline", "--remote": "network"}, Examples: []string{"asdf current", "mise ls", "nvm ls", "pyenv versions", "rbenv version", "sdk current", "asdf where nodejs", "mise which node", "pyenv which python", "nvm current"}}}}
 }
 
-func effectsToolchainsL1148() Pack {
+func effectsToolchainsL1150() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"asdf", "mise", "sdk"}, Sub: []string{"plugin|plugins|tasks|task|config|cfg|alias|aliases|env-vars", "list|ls|info|get"}, Flags: []string{"--urls", "--refs", "--json", "--all", "--hidden", "--no-header"}, Examples: []string{"asdf plugin list --urls", "mise tasks ls", "mise config ls", "mise plugins ls"}}}}
 }
 
-func effectsToolchainsL1154() Pack {
+func effectsToolchainsL1156() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"mise"}, Sub: []string{"env|set"}, Flags: []string{"-s", "--shell", "-J", "--json", "--dotenv"}, Always: []string{"credentials"}, Examples: []string{"mise env", "mise env --json"}}}}
 }
 
-func effectsToolchainsL1161() Pack {
+func effectsToolchainsL1163() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, Sub: []string{"install|i|uninstall|rm|remove|update|upgrade|up|global|local|shell|use|u|unset|exec|x|run|r|reshim|rehash|latest|plugin|plugins|trust|prune|outdated|sync|self-update|selfupdate|tasks|task|watch|deactivate|activate|hook-env|implode|unuse|alias|unalias|reinstall-packages|cache|flush|default|d|broadcast|offline|config|cfg|link|tool|tool-alias|generate|backends|registry|search|edit|lock|migrate|virtualenv|virtualenv-delete|virtualenvs|install-latest-npm|deno|bun|node|gem|pip"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"asdf install nodejs 20.11.0", "mise run build", "nvm use 20", "pyenv install 3.12.2", "rbenv global 3.3.0", "sdk install java 21-tem", "mise exec -- node -v", "mise trust"}}}}
 }
 

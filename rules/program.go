@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 
@@ -45,6 +46,9 @@ import (
 //	            words: judged through the container's bind mounts
 //	into        a directory the command writes files into (unzip -d, git apply --directory):
 //	            judged as writing everything below it
+//	include     a base-name glob: a recursive walk touches only the files it matches (grep --include)
+//	exclude     a base-name glob: a recursive walk leaves the files it matches out (grep --exclude)
+//	name-glob   rg -g: "!GLOB" as exclude, GLOB as include
 //
 // A word with a file role that is a URL (http://…) or a remote path
 // (host:path, as scp and rsync write them) is contacted instead.
@@ -81,6 +85,9 @@ import (
 //	              and its network use is a remote read (git push --dry-run asks the remote
 //	              for its refs and sends nothing)
 //	offline       the command contacts nothing, whatever its entry says (cargo --offline, ssh -G)
+//	untracked     the command also walks files git does not track (git grep --untracked, --no-index)
+//	any-names     the command walks files of any name, whatever Only says (black --include REGEX)
+//	tracked       (always only) a recursive walk touches only the files git tracks (git grep)
 //	operands:ROLE, first:ROLE, last:ROLE   the option changes that part's role (gzip -c: operands:read, shred -u: operands:delete)
 //
 // An option whose effect is a value role (read, write, exec, …) takes a
@@ -161,6 +168,17 @@ type Program struct {
 	// -x belongs to CMD). The command role implies it. False means options
 	// may come anywhere (GNU order).
 	InOrder bool `toml:"in_order"`
+	// Only are the base-name globs of the files the program touches when it
+	// walks a directory (gofmt: *.go; black: *.py, *.pyi, *.ipynb): a
+	// denied file of another name below the directory is not touched. An
+	// option with the effect any-names cancels them. Nil means every file.
+	Only []string `toml:"only"`
+	// LeaveOut is the option that makes a recursive walk leave one file
+	// out, with NAME where the file's name goes ("--exclude=NAME" for
+	// grep, "--glob=!NAME" for rg): a deny of a tree that holds a denied
+	// file gives the command with it, to run instead. Empty means the
+	// program has none.
+	LeaveOut string `toml:"leave_out"`
 	// Examples are commands this entry must apply to; Counter are commands
 	// it must not apply to. Both are checked when the packs are compiled
 	// eagerly (Compile, Set.Check): an entry that can never match is an
@@ -193,22 +211,27 @@ const (
 	roleInside   role = "container-command"
 	roleMethod   role = "method"
 	roleHeader   role = "header"
+	roleInclude  role = "include"   // a base-name glob: a recursive walk touches only matching files
+	roleExclude  role = "exclude"   // a base-name glob: a recursive walk leaves matching files out
+	roleNameGlob role = "name-glob" // rg -g: "!GLOB" leaves files out, GLOB touches only those
 	scriptPrefix      = "script:"
 )
 
 // valueRoles are the roles of an operand or an option's value.
 var valueRoles = []role{roleText, roleRead, roleStat, roleWrite, roleDelete, roleExec, roleShell, roleURL, roleHost,
-	roleUpload, roleDir, roleLibrary, roleSub, roleCommand, roleShellArg, roleInto, roleMount, roleInside, roleMethod, roleHeader}
+	roleUpload, roleDir, roleLibrary, roleSub, roleCommand, roleShellArg, roleInto, roleMount, roleInside, roleMethod, roleHeader,
+	roleInclude, roleExclude, roleNameGlob}
 
 // flagEffects are the effects an option may have by itself.
 // exec, write and delete are value roles (the option's value is run,
 // written, deleted); runs-code and writes-files are the same effects of an
 // option that takes no value.
 var flagEffects = []string{"recursive", "inplace", "network", "offline", "credentials", "runs-code", "writes-files",
-	"changes-state", "extracts", "dest-delete", "dry-run", "remote-read", "sends", "no-hooks"}
+	"changes-state", "extracts", "dest-delete", "dry-run", "remote-read", "sends", "no-hooks", "untracked", "any-names"}
 
 // alwaysEffects are the effects an entry may have on every use.
-var alwaysEffects = []string{"network", "remote-read", "hooks", "credentials", "runs-code", "writes-files", "changes-state", "extracts", "recursive"}
+var alwaysEffects = []string{"network", "remote-read", "hooks", "credentials", "runs-code", "writes-files", "changes-state", "extracts", "recursive",
+	"tracked"}
 
 // scriptLangs are the languages a script: role may name.
 // "code" is any other language: its text is judged by what it names and
@@ -238,6 +261,8 @@ type program struct {
 	always       []string
 	examples     []string
 	counter      []string
+	only         []string
+	leaveOut     string
 	where        string
 }
 
@@ -317,7 +342,7 @@ func compileEffect(where, flag, eff string, pr *problems) optEffect {
 func compileProgram(where string, p Program, pr *problems) *program {
 	out := &program{exe: p.Exe, sub: compileSub(p.Sub), flags: set(p.Flags), values: set(p.Values), optional: set(p.Optional),
 		effects: make(map[string]optEffect, len(p.Effects)), operands: role(p.Operands), first: role(p.First), last: role(p.Last),
-		scriptFlags: p.ScriptFlags, stdin: role(p.Stdin), inOrder: p.InOrder, interactive: p.Interactive, loadsProject: p.LoadsProject, helpFlags: p.HelpFlags, helpWords: p.HelpWords, env: p.Env, always: p.Always, examples: p.Examples, counter: p.Counter, where: where}
+		scriptFlags: p.ScriptFlags, stdin: role(p.Stdin), inOrder: p.InOrder, interactive: p.Interactive, loadsProject: p.LoadsProject, helpFlags: p.HelpFlags, helpWords: p.HelpWords, env: p.Env, always: p.Always, examples: p.Examples, counter: p.Counter, only: p.Only, leaveOut: p.LeaveOut, where: where}
 	if out.operands == "" {
 		out.operands = roleText
 	}
@@ -361,6 +386,14 @@ func compileProgram(where string, p Program, pr *problems) *program {
 		if !slices.Contains(alwaysEffects, a) {
 			pr.addf(where, "field always: unknown effect %q (valid: %s)", a, strings.Join(alwaysEffects, ", "))
 		}
+	}
+	for _, g := range p.Only {
+		if _, err := path.Match(g, ""); err != nil || g == "" || strings.Contains(g, "/") {
+			pr.addf(where, "field only: %q is not a base-name glob", g)
+		}
+	}
+	if p.LeaveOut != "" && (strings.Count(p.LeaveOut, "NAME") != 1 || !strings.HasPrefix(p.LeaveOut, "-")) {
+		pr.addf(where, "field leave_out: %q must be an option with NAME once where the file name goes", p.LeaveOut)
 	}
 	if len(p.Examples) == 0 {
 		pr.addf(where, "field examples: required (commands the entry must apply to)")

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -13,7 +14,8 @@ func TestProgramCompileReportsEveryProblem(t *testing.T) {
 	bad := Pack{Name: "fx", Executables: []string{"tool"}, file: "effects/fx.toml", Programs: []Program{
 		{Exe: []string{"tool"}, Operands: "reed", First: "script:cobol", Flags: []string{"-a", "x", "-v"},
 			Values: []string{"-v"}, Effects: map[string]string{"-o": "wrote", "-x": "operands:nothing"},
-			Env: map[string]string{"PAGER": "shel"}, Always: []string{"explode"}},
+			Env: map[string]string{"PAGER": "shel"}, Always: []string{"explode"}, Only: []string{"src/*.go", "[x"},
+			LeaveOut: "--exclude"},
 		{Exe: []string{"other"}, Examples: []string{"other"}},
 	}}
 	_, err := Compile([]Pack{bad}, Options{})
@@ -30,6 +32,9 @@ func TestProgramCompileReportsEveryProblem(t *testing.T) {
 		`field effects.-x: unknown role "nothing"`,
 		`field env.PAGER: unknown role "shel"`,
 		`field always: unknown effect "explode"`,
+		`field only: "src/*.go" is not a base-name glob`,
+		`field only: "[x" is not a base-name glob`,
+		`field leave_out: "--exclude" must be an option with NAME once`,
 		`field examples: required`,
 		`executable "other" is not listed in the pack's executables [tool]`,
 	} {
@@ -86,8 +91,18 @@ func TestProgramClassify(t *testing.T) {
 		{"sed -i s/a/b/ f", out{Tier: "write", Paths: []string{"write f"}, Program: "sed|gsed"}},
 		{"awk '{print NR}' f", out{Tier: "read", Proven: true, Paths: []string{"read f"}, Program: "awk|gawk|mawk|nawk"}},
 		{`awk 'BEGIN {print "x" > "/etc/motd"}'`, out{Tier: "write", Paths: []string{"write /etc/motd"}, Program: "awk|gawk|mawk|nawk"}},
-		{"grep -rn TODO src", out{Tier: "read", Proven: true, Paths: []string{"read src (tree)"}, Program: "grep|egrep|fgrep"}},
-		{"grep -r TODO", out{Tier: "read", Proven: true, Paths: []string{"read . (tree)"}, Program: "grep|egrep|fgrep"}},
+		{"grep -rn TODO src", out{Tier: "read", Proven: true, Paths: []string{"read src (tree) leave-out --exclude=NAME"}, Program: "grep|egrep|fgrep"}},
+		{"grep -r TODO", out{Tier: "read", Proven: true, Paths: []string{"read . (tree) leave-out --exclude=NAME"}, Program: "grep|egrep|fgrep"}},
+		// what a recursive walk touches: its own file types, the globs of
+		// its options, the files git tracks
+		{"grep -rn --include='*.go' --exclude=.env TODO .", out{Tier: "read", Proven: true,
+			Paths: []string{`read . (tree) only=["*.go"] skip=[".env"] tracked=false leave-out --exclude=NAME`}, Program: "grep|egrep|fgrep"}},
+		{"grep -rn --exclude=$X TODO .", out{Tier: "read", Proven: true, Paths: []string{"read . (tree) leave-out --exclude=NAME"}, Program: "grep|egrep|fgrep"}},
+		{"rg --hidden -g '!.env' -g '*.py' TODO", out{Tier: "read", Proven: true,
+			Paths: []string{`read . (tree) only=["*.py"] skip=[".env"] tracked=false leave-out --glob=!NAME`}, Program: "rg"}},
+		{"gofmt -w .", out{Tier: "write", Proven: false, Paths: []string{`write . (tree) only=["*.go"] skip=[] tracked=false`}, Program: "gofmt"}},
+		{"git grep -n TODO", out{Tier: "read", Proven: true, Paths: []string{`read . (tree) only=[] skip=[] tracked=true`}, Program: "git grep"}},
+		{"git grep --untracked -n TODO", out{Tier: "read", Proven: true, Paths: []string{"read . (tree)"}, Program: "git grep"}},
 	} {
 		cmds := splitCommand(c.cmd)
 		r := s.Classify(cmds[0])
@@ -96,6 +111,12 @@ func TestProgramClassify(t *testing.T) {
 			d := p.Access + " " + p.Word.Value
 			if p.Tree {
 				d += " (tree)"
+			}
+			if n := p.Names; !n.IsZero() {
+				d += fmt.Sprintf(" only=%q skip=%q tracked=%v", n.Only, n.Skip, n.Tracked)
+			}
+			if p.LeaveOut != "" {
+				d += " leave-out " + p.LeaveOut
 			}
 			got.Paths = append(got.Paths, d)
 		}

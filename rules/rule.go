@@ -88,6 +88,7 @@ type cond struct {
 	inlineAny       []string
 	inlineAll       []string
 	inlineAlso      []string
+	inlineNone      []string
 	inlineNotKnown  bool
 	stdinNotKnown   bool
 	inlineUnknown   bool
@@ -162,7 +163,7 @@ func compileCond(where string, m Match, pr *problems) cond {
 		minOperands: m.MinOperands, dashdash: m.DashDash, verbs: lowerAll(m.Verbs), verbDepth: m.VerbDepth,
 		assigns: lowerAll(m.Assigns), privileged: m.Privileged, remote: m.Remote, origins: m.Origins,
 		sqlFlags: m.SQLFlags, sqlOperands: m.SQLOperands, sqlSkip: m.SQLSkip, inline: m.Inline,
-		inlineAny: lowerAll(m.InlineAny), inlineAll: lowerAll(m.InlineAll), inlineAlso: lowerAll(m.InlineAlso),
+		inlineAny: lowerAll(m.InlineAny), inlineAll: lowerAll(m.InlineAll), inlineAlso: lowerAll(m.InlineAlso), inlineNone: lowerAll(m.InlineNone),
 		inlineNotKnown: m.InlineNotKnown, stdinNotKnown: m.StdinNotKnown, inlineUnknown: m.InlineUnknown, pipeSelfBg: m.PipeSelfBackground,
 		unknownExe: m.UnknownExe, nameUnknown: m.NameUnknown, operandAt: -1}
 	if c.verbDepth == 0 {

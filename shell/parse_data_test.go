@@ -374,8 +374,15 @@ var redirectCases = []parseCase{
 		"echo x redir=>|f", "exec redir=3<>sock"}},
 	{name: "redirect target resolved", src: "f=~/.bashrc; echo x > $f", commands: []string{
 		"- f=/home/u/.bashrc", "echo x redir=>/home/u/.bashrc"}},
-	{name: "redirect target unknown", src: "echo x > $(mktemp)", commands: []string{
-		"mktemp @cmdsubst/1", "echo x redir=>$(mktemp)?"}},
+	{name: "redirect target unknown", src: "echo x > $(date +%s)", commands: []string{
+		"date +%s @cmdsubst/1", `echo x redir=>"$(date +%s)"?`}},
+	// mktemp makes a fresh name in the temporary directory: where it lies
+	// is known, which is what the path rules need.
+	{name: "redirect target a fresh temporary file", src: "echo x > $(mktemp); d=$(mktemp -d -t build.XXXX); rm -rf \"$d\"", commands: []string{
+		"mktemp @cmdsubst/1", "echo x redir=>/tmp/tmp.XXXXXXXXXX", "mktemp -d -t build.XXXX @cmdsubst/1",
+		"- d=/tmp/build.XXXX", "rm -rf /tmp/build.XXXX"}},
+	{name: "mktemp with a directory of its own is unknown", src: "rm -rf $(mktemp -d -p \"$D\")", commands: []string{
+		"mktemp -d -p $D? @cmdsubst/1", `rm -rf "$(mktemp -d -p \"$D\")"?`}},
 	{name: "here-doc expanded", src: "cat <<EOF\nhi $HOME $(id)\nEOF", commands: []string{
 		"id @cmdsubst/1",
 		"cat redir=<<EOF body=\"hi /home/u $(id)\\n\"? stdin=heredoc:\"hi /home/u $(id)\\n\"?"}},
@@ -412,6 +419,9 @@ var dirCases = []parseCase{
 	{name: "pushd in a branch loses the stack", src: "pushd /a; if c; then pushd /b; fi; popd; rm x", commands: []string{
 		"pushd /a", "c dir=/a", "pushd /b dir=/a", "popd dir=/b?", "rm x dir=-?"}},
 	{name: "cd unknown", src: "cd $D; rm x", commands: []string{"cd $D?", "rm x dir=$D?"}},
+	// the third part of a && chain runs only after the cd in the second
+	{name: "cd inside an && chain", src: "true && cd /x && rm a && rm b; rm c", commands: []string{
+		"true", "cd /x", "rm a dir=/x", "rm b dir=/x", "rm c dir=/x?"}},
 	{name: "cd in subshell does not leak", src: "(cd /x && rm a); rm b", commands: []string{
 		"cd /x", "rm a dir=/x", "rm b"}},
 	{name: "cd in pipeline element does not leak", src: "cd /x | true; rm b", commands: []string{

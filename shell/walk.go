@@ -220,12 +220,41 @@ func (w *walker) binary(b *syntax.BinaryCmd, st *state, cx *ctx) {
 	switch b.Op {
 	case syntax.Pipe, syntax.PipeAll:
 		w.pipeline(b, st, cx)
-	default: // && and ||: the right side may or may not run
+	case syntax.AndStmt:
+		// a && b && c (parsed (a && b) && c): each part runs only when
+		// every earlier one did and succeeded, so it sees the state they
+		// left (a cd among them included); after the chain, any of those
+		// states may hold.
+		parts := andChain(b, nil)
+		w.walkStmt(parts[0], st, cx)
+		branch := st.clone()
+		var ends []*state
+		for i, p := range parts[1:] {
+			w.walkStmt(p, branch, cx)
+			if i < len(parts)-2 {
+				ends = append(ends, branch.clone())
+			}
+		}
+		for _, e := range ends {
+			st.merge(e)
+		}
+		st.merge(branch)
+	default: // ||: the right side runs only when the left failed
 		w.walkStmt(b.X, st, cx)
 		branch := st.clone()
 		w.walkStmt(b.Y, branch, cx)
 		st.merge(branch)
 	}
+}
+
+// andChain lists the parts of a chain of && in the order they run.
+func andChain(b *syntax.BinaryCmd, out []*syntax.Stmt) []*syntax.Stmt {
+	if x, ok := b.X.Cmd.(*syntax.BinaryCmd); ok && x.Op == syntax.AndStmt && len(b.X.Redirs) == 0 && !b.X.Negated && !b.X.Background {
+		out = andChain(x, out)
+	} else {
+		out = append(out, b.X)
+	}
+	return append(out, b.Y)
 }
 
 func (w *walker) ifClause(x *syntax.IfClause, st *state, cx *ctx) {

@@ -86,6 +86,56 @@ func (w *walker) pwdSubst(cs *syntax.CmdSubst, st *state) (string, bool) {
 	return dir.str, true
 }
 
+// staticSubst returns what a command substitution prints when that is
+// known without running it: $(pwd), and $(mktemp …).
+func (w *walker) staticSubst(cs *syntax.CmdSubst, st *state) (string, bool) {
+	if dir, ok := w.pwdSubst(cs, st); ok {
+		return dir, true
+	}
+	return w.mktempSubst(cs, st)
+}
+
+// mktempSubst recognises $(mktemp), $(mktemp -d) and $(mktemp -d -t NAME)
+// (or -dt NAME, --directory, --tmpdir): a fresh file or directory in the
+// temporary directory ($TMPDIR, else /tmp) whose name is not known before
+// it runs. It stands for "$TMPDIR/tmp.XXXXXXXXXX" (NAME with its X's as
+// written when given): a path in the temporary directory, which is what
+// matters to the path rules, rather than an unknown one that could be the
+// project or /.
+func (w *walker) mktempSubst(cs *syntax.CmdSubst, st *state) (string, bool) {
+	if len(cs.Stmts) != 1 {
+		return "", false
+	}
+	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(cs.Stmts[0].Redirs) > 0 || len(call.Args) == 0 || len(call.Args) > 4 {
+		return "", false
+	}
+	if name, ok := plainLit(call.Args[0]); !ok || name != "mktemp" {
+		return "", false
+	}
+	template := "tmp.XXXXXXXXXX"
+	named := false
+	for _, a := range call.Args[1:] {
+		v, ok := plainLit(a)
+		switch {
+		case !ok:
+			return "", false
+		case v == "-d" || v == "--directory" || v == "-t" || v == "--tmpdir" || v == "-dt" || v == "-td" || v == "-q" || v == "--quiet":
+		case !strings.HasPrefix(v, "-") && !named && strings.Contains(v, "XXX") && !strings.ContainsAny(v, "/$`*?["):
+			template, named = v, true
+		default:
+			return "", false // -p DIR, an absolute template, --suffix: not judged here
+		}
+	}
+	dir := "/tmp"
+	if v, known := st.lookup("TMPDIR", &w.opts); known && strings.HasPrefix(v.str, "/") {
+		dir = strings.TrimSuffix(v.str, "/")
+	} else if known || v.str != "" {
+		return "", false
+	}
+	return dir + "/" + template, true
+}
+
 // errNotStatic makes process substitution fail instead of panicking.
 var errNotStatic = errors.New("not statically known")
 
@@ -111,7 +161,7 @@ func (w *walker) scanWord(word *syntax.Word, st *state) wordInfo {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
 			_, known := w.substText[n]
-			if _, ok := w.pwdSubst(n, st); !ok && !known {
+			if _, ok := w.staticSubst(n, st); !ok && !known {
 				info.dynamic = true
 			}
 			return false
@@ -221,7 +271,7 @@ func (w *walker) expandStatic(word *syntax.Word, mode expandMode, st *state, spa
 		Env:       env,
 		ProcSubst: func(*syntax.ProcSubst) (string, error) { return "", errNotStatic },
 		CmdSubst: func(out io.Writer, cs *syntax.CmdSubst) error {
-			if dir, ok := w.pwdSubst(cs, st); ok {
+			if dir, ok := w.staticSubst(cs, st); ok {
 				_, err := io.WriteString(out, dir)
 				return err
 			}
