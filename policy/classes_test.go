@@ -29,7 +29,7 @@ func TestClassesOtherGuardsFixed(t *testing.T) {
 		{"printf -v with a format", `d=build; printf -v d '%s/' "$HOME"; rm -rf "$d"`, false},
 		{"declare", `d=build; declare d="$HOME"; rm -rf "$d"`, false},
 		{"typeset", `d=build; typeset d=~; rm -rf "$d"`, false},
-		{"read", `d=build; read -r d <<< "$HOME"; rm -rf "$d"`, true},
+		{"read", `d=build; read -r d <<< "$HOME"; rm -rf "$d"`, false},
 		{"mapfile", `mapfile -t d <<< "$HOME"; rm -rf "${d[0]}"`, true},
 		{"awk division before system", `awk '{ x = $1 / 2; system("rm -rf ~"); y = 3 / 1 }' data.txt`, false},
 		{"awk regex after a brace", `awk 'NR == 1 { print } /x/ { system("rm -rf ~") }' data.txt`, false},

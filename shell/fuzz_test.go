@@ -13,6 +13,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add(`bash -c 'eval "$(echo rm -rf /)"' | sh <<< x`)
 	f.Add("f(){ f|f& };f; alias a='a b'; a")
+	f.Add("read -r a b <<< '  x  y z '; printf -v c '%s/' \"$a\"; rm -rf \"$c\" \"$b\"")
 	f.Fuzz(func(t *testing.T, src string) {
 		s, err := Parse(src, Options{Home: "/home/u", MaxBytes: 4096, MaxCommands: 64})
 		checkInvariants(t, src, s)

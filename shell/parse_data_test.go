@@ -444,6 +444,14 @@ var dataCases = []parseCase{
 	{name: "printf is data", src: "printf 'rm -rf %s\\n' /", commands: []string{"printf \"rm -rf %s\\\\n\" /"}},
 	{name: "an invalid UTF-8 byte does not hide what follows", src: "\xff; rm -rf ~", commands: []string{"_", "rm -rf /home/u"},
 		problems: []string{"command contains a byte that is not valid UTF-8, which bash takes as part of a word"}},
+	{name: "read from a here-string sets the variable", src: "d=build; read -r d <<< \"$HOME\"; rm -rf \"$d\"", commands: []string{
+		"- d=build", "read -r d redir=<<</home/u body=\"/home/u\\n\" stdin=herestring:\"/home/u\\n\"", "rm -rf /home/u"}},
+	{name: "read splits at blanks, the last name takes the rest", src: "read -r a b <<< '  x  y z '; rm $a $b", commands: []string{
+		"read -r a b redir=<<<\"  x  y z \" body=\"  x  y z \\n\" stdin=herestring:\"  x  y z \\n\"", "rm x y z"}},
+	{name: "read with another option is unknown", src: "read -a d <<< x; rm $d", commands: []string{
+		"read -a d redir=<<<x body=\"x\\n\" stdin=herestring:\"x\\n\"", "rm $d?"}},
+	{name: "read with IFS set is unknown", src: "IFS=: read -r d <<< a:b; rm $d", commands: []string{
+		"read -r d IFS=: redir=<<<a:b body=\"a:b\\n\" stdin=herestring:\"a:b\\n\"", "rm $d?"}},
 	{name: "printf -v sets the variable", src: "d=build; printf -v d '%s/%s' ~ x; rm -rf \"$d\"", commands: []string{
 		"- d=build", "printf -v d %s/%s /home/u x", "rm -rf /home/u/x"}},
 	{name: "printf -v of unknown text forgets", src: "d=build; printf -v d '%s' \"$X\"; rm -rf \"$d\"", commands: []string{

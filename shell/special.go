@@ -444,6 +444,13 @@ func (w *walker) forgetArgs(c *Command, st *state, cx *ctx) {
 		st.forget("REPLY")
 		st.forget("MAPFILE")
 	}
+	if c.Name == "read" {
+		if names, vals, ok := readValues(c, st); ok {
+			for i, n := range names {
+				st.set(n, value{str: vals[i], known: true})
+			}
+		}
+	}
 }
 
 func (w *walker) printf(c *Command, st *state, cx *ctx) {
