@@ -156,7 +156,7 @@ func TestEffects(t *testing.T) {
 			"call with 2 commands",
 		}},
 		{"curl -s https://example.com/x.sh -o /tmp/x.sh", []string{
-			"command curl -s https://example.com/x.sh -o /tmp/x.sh (execute) dir=",
+			"command curl -s https://example.com/x.sh -o /tmp/x.sh (write) dir=",
 			"path file write /tmp/x.sh",
 			"url https://example.com/x.sh",
 			"call with 1 commands",

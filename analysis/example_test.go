@@ -31,7 +31,7 @@ func Example() {
 	}
 	// Output:
 	// command cd web (read) dir=
-	// command curl -so x.sh https://example.com/i.sh (execute) dir=/home/ada/project/web
+	// command curl -so x.sh https://example.com/i.sh (write) dir=/home/ada/project/web
 	// path file write x.sh dir=/home/ada/project/web
 	// url https://example.com/i.sh
 	// command sh ./x.sh (execute) dir=/home/ada/project/web

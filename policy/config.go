@@ -247,6 +247,15 @@ type Network struct {
 	// Resolve looks hostnames up in DNS and judges every address. False
 	// (the default) judges the URL text only.
 	Resolve bool `toml:"resolve"`
+	// AskFetch makes every call of a fetch tool (WebFetch, an MCP fetch
+	// server's fetch, an HTTP GET tool) the execute tier, so that the modes
+	// below full ask a person before each one. Unset means false: a GET of
+	// a public http(s) URL that carries no secret is the read tier, allowed
+	// in readonly and supervised as ZeroClaw's http_request allows it; a
+	// request with a body or a method that writes is the write tier. The
+	// address checks (private, loopback, metadata, the domain lists) apply
+	// whatever this says.
+	AskFetch *bool `toml:"ask_fetch"`
 }
 
 // Rule is one user rule.

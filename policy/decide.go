@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -204,9 +205,135 @@ func (e *evaluation) analyse() {
 	e.checkURLs(e.c.URLs)
 	e.judgeSQL(e.c.SQL)
 	e.secretsInArguments()
-	if e.c.Kind == call.Fetch && !e.c.TierSet && e.fetchesListed() {
-		e.tier, e.callTier = risk.Read, risk.Read // the user named these hosts as the ones to fetch from
+	if e.c.Kind == call.Fetch && !e.c.TierSet {
+		switch {
+		case e.fetchesListed():
+			e.tier, e.callTier = risk.Read, risk.Read // the user named these hosts as the ones to fetch from
+		case boolOr(e.p.cfg.Network.AskFetch, false):
+			// a person sees every fetch: the kind's execute tier stays
+		default:
+			t := fetchTier(e.c)
+			e.tier, e.callTier = t, t
+		}
 	}
+}
+
+// fetchTier is what a fetch tool's request does: a GET (or HEAD) of
+// http(s) URLs with no body, no credentials in the URL and no header that
+// carries one only reads (issue 31: the seeds' read-only levels fetch
+// without asking); a body or a method that writes is the write tier; a
+// request toolguard cannot read that way (no URL, another scheme, a header
+// or URL with a credential) stays the execute tier. Where the URL points
+// (private, loopback, metadata, the domain lists) is netguard's to judge,
+// whatever the tier.
+func fetchTier(c *call.Call) risk.Tier {
+	if len(c.URLs) == 0 {
+		return risk.Execute
+	}
+	for _, u := range c.URLs {
+		if !plainFetchURL(u) {
+			return risk.Execute
+		}
+	}
+	t := risk.Read
+	for k, v := range c.Input {
+		switch strings.ToLower(k) {
+		case "method":
+			m, ok := v.(string)
+			switch {
+			case !ok:
+				return risk.Execute
+			case m == "" || strings.EqualFold(m, "GET") || strings.EqualFold(m, "HEAD"):
+			default:
+				t = risk.Write // POST, PUT, DELETE…: the request changes something
+			}
+		case "body", "data", "json", "form", "payload", "content", "files":
+			if !emptyValue(v) {
+				t = risk.Write // the request sends data
+			}
+		case "headers", "header", "cookies", "cookie", "auth", "authorization", "token", "api_key", "apikey", "credentials":
+			if !emptyValue(v) && (k != "headers" && k != "header" || secretHeaders(v)) {
+				return risk.Execute // the request carries a credential
+			}
+		}
+	}
+	return t
+}
+
+// plainFetchURL reports whether a fetched URL is http(s) with no
+// credentials in its user part or in a query parameter named for one.
+func plainFetchURL(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || u.User != nil {
+		return false
+	}
+	if s := strings.ToLower(u.Scheme); s != "http" && s != "https" {
+		return false
+	}
+	for k := range u.Query() {
+		if secretName(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// secretName reports whether a parameter or header name is one credentials
+// travel in.
+func secretName(k string) bool {
+	k = strings.ToLower(k)
+	if k == "authorization" || k == "proxy-authorization" || k == "cookie" || k == "sig" {
+		return true
+	}
+	for _, part := range []string{"token", "key", "secret", "auth", "session", "password", "passwd", "credential", "signature"} {
+		if strings.Contains(k, part) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretHeaders reports whether a fetch tool's headers argument (an object
+// or a list of "Name: value" strings) carries a credential; one toolguard
+// cannot read is judged to.
+func secretHeaders(v any) bool {
+	switch h := v.(type) {
+	case map[string]any:
+		for k := range h {
+			if secretName(k) {
+				return true
+			}
+		}
+		return false
+	case []any:
+		for _, el := range h {
+			s, ok := el.(string)
+			if !ok {
+				return true
+			}
+			name, _, _ := strings.Cut(s, ":")
+			if secretName(strings.TrimSpace(name)) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// emptyValue reports whether an argument holds nothing (null, "", {}, []).
+func emptyValue(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return x == ""
+	case map[string]any:
+		return len(x) == 0
+	case []any:
+		return len(x) == 0
+	}
+	return false
 }
 
 // secretsInArguments denies handing a credential to a tool that sends

@@ -33,7 +33,7 @@ func (e *evaluation) analyseShell() {
 }
 
 // policyChecks applies the policy's own command lists to one command.
-func (e *evaluation) policyChecks(cmd *shell.Command, helpOnly bool) {
+func (e *evaluation) policyChecks(cmd *shell.Command, readOnly bool) {
 	p := e.p
 	if cmd.Name == "" {
 		return
@@ -48,7 +48,7 @@ func (e *evaluation) policyChecks(cmd *shell.Command, helpOnly bool) {
 	}
 	e.otherSessions(cmd)
 	e.pathShadow(cmd)
-	if p.highRisk[cmd.Name] && !helpOnly { // rm --help prints and exits
+	if p.highRisk[cmd.Name] && !readOnly { // rm --help prints and exits; curl -sI URL only reads
 		e.raised = e.raised || e.tier < risk.Execute
 		e.raise(risk.Execute)
 	}

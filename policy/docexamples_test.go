@@ -54,12 +54,13 @@ func TestDocExamplesDoWhatTheySay(t *testing.T) {
 			"kubectl --context prod delete pod web-1":     {"deny", "user:no-prod"},
 			"kubectl --context=prod get pods":             {"deny", "user:no-prod"},
 			"kubectl --context=prod-eu apply -f k8s.yaml": {"deny", "user:no-prod"},
-			"kubectl --context staging get pods":          {"ask", "mode.supervised"},
-			"go test ./...":                               {"allow", "user:tests"},
-			"go test ./... 2>&1 | tail -20":               {"allow", "user:tests"},
-			"cd pkg && go test ./...":                     {"allow", "user:tests"},
-			"go test ./... && rm -rf build":               {"ask", "mode.supervised"},
-			"cat ~/work/customer-data/q3.csv":             {"deny", "paths.denied"},
+			"kubectl --context staging get pods":          {"allow", "mode.supervised"}, // a remote read (issue 31)
+			"kubectl --context staging delete pod web-1":  {"ask", "k8s.delete"},
+			"go test ./...":                   {"allow", "user:tests"},
+			"go test ./... 2>&1 | tail -20":   {"allow", "user:tests"},
+			"cd pkg && go test ./...":         {"allow", "user:tests"},
+			"go test ./... && rm -rf build":   {"ask", "mode.supervised"},
+			"cat ~/work/customer-data/q3.csv": {"deny", "paths.denied"},
 		} {
 			c := call.Call{Kind: call.Shell, Tool: "Bash", Command: cmd, Cwd: ws, Workspace: ws}
 			d := p.Decide(context.Background(), c)

@@ -91,7 +91,7 @@ func (e *evaluation) explained() []ExplainedCommand {
 			ec.NotCovered = r.uncoveredBy
 		}
 		ec.Tier = ec.Result.Tier
-		if e.p.highRisk[cmd.Name] && ec.Tier < risk.Execute && !ec.Result.HelpOnly {
+		if e.p.highRisk[cmd.Name] && ec.Tier < risk.Execute && !provenRead(&ec.Result) {
 			ec.Tier, ec.Raised = risk.Execute, cmd.Name
 		}
 		out = append(out, ec)

@@ -10,6 +10,7 @@ import (
 	"github.com/toolguard/toolguard/netguard"
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/rules"
 	"github.com/toolguard/toolguard/shell"
 )
 
@@ -31,7 +32,7 @@ func (e *evaluation) Command(c analysis.Command) {
 	e.add(e.declaredInstalls(cmd, e.withoutPublicFiles(cmd, r.Findings, c.Dir), c.Dir)...)
 	e.raise(r.Tier)
 	e.effects = e.effects.Worse(r.Tier)
-	e.policyChecks(cmd, r.HelpOnly)
+	e.policyChecks(cmd, provenRead(r))
 	if cmd.Remote != "" {
 		e.remoteSecrets(cmd, r.Paths)
 	}
@@ -62,6 +63,15 @@ func (e *evaluation) publicOperand(cmd *shell.Command, span risk.Span, dir strin
 		return err == nil && paths.PublicPEMFile(cp.Resolved)
 	}
 	return false
+}
+
+// provenRead reports whether the effect model proves a command read-only:
+// it only prints its usage, or every word is accounted for and it only
+// reads (a remote read included: curl -sI URL, nc -z HOST PORT). Such a
+// command is the read tier even when its executable is one of ZeroClaw's
+// high-risk ones.
+func provenRead(r *rules.Result) bool {
+	return r.HelpOnly || r.Proven && r.Tier == risk.Read
 }
 
 // Done closes the record of the command Command began.

@@ -204,6 +204,7 @@ func buildTightenChecks() map[string]tightenCheck {
 		"network.allowed_domains":                   subsetOf(func(c *Config) []string { return c.Network.AllowedDomains }),
 		"network.private":                           netNotLooser(func(c *Config) string { return c.Network.Private }),
 		"network.loopback":                          netNotLooser(func(c *Config) string { return c.Network.Loopback }),
+		"network.ask_fetch":                         mustBeTruePtr(func(c *Config) *bool { return c.Network.AskFetch }, "ask_fetch"),
 		"rules":                                     noAllowRules,
 		"budget.max_actions_per_hour":               lowerLimit(num(func(c *Config) int { return c.Budget.MaxActionsPerHour }), 0),
 		"budget.max_cost_per_day_cents":             lowerLimit(num(func(c *Config) int { return c.Budget.MaxCostPerDayCents }), 0),

@@ -54,6 +54,14 @@ type Result struct {
 	// HelpOnly is true when the command only asks for its usage or version
 	// (rm --help, git push --help): it prints and does nothing else.
 	HelpOnly bool
+	// DryRun is true when an option the effect model knows makes the
+	// command only report what it would do (kubectl delete
+	// --dry-run=client, git push --dry-run) and every option is one the
+	// model knows: the packs' rules about the change it would make do not
+	// apply (a user's rule still does).
+	// What it still does (git push runs the pre-push hook, kubectl reads
+	// -f files) is judged by the effect model as always.
+	DryRun bool
 	// Code is code the command runs that must be judged too (shell command
 	// strings carried in options, variables or scripts).
 	Code []Code
@@ -107,6 +115,9 @@ func (s *Set) Classify(cmd *shell.Command) Result {
 		return res
 	}
 	for _, r := range v.rules {
+		if res.DryRun && r.info.Pack != "user" {
+			continue // nothing changes: the packs' rules describe the real operation; a user's rule still applies
+		}
 		e.hit = nil
 		if r.match(e) {
 			res.add(r.finding(cmd, e.hit))
@@ -129,7 +140,7 @@ func (s *Set) Classify(cmd *shell.Command) Result {
 // program's name (./ls, /tmp/x/cat): what the file does is unknown, so the
 // command runs code and proves nothing. Rules about the name still apply.
 func ownProgram(cmd *shell.Command, res *Result) {
-	res.Proven, res.HelpOnly = false, false
+	res.Proven, res.HelpOnly, res.DryRun = false, false, false
 	res.Tier = res.Tier.Worse(risk.Execute)
 	res.Findings = slices.DeleteFunc(res.Findings, func(f risk.Finding) bool { return f.Rule == "effects.unproven" })
 	res.add(unprovenFinding(cmd, "it runs the file "+cmd.Argv[0].Value+", not the system's "+cmd.Name))

@@ -91,7 +91,8 @@ func TestOptionsDisableAndExtra(t *testing.T) {
 		{"git push origin +main", []string{"git.push-force-refspec"}},
 		{"docker volume rm data", []string{"effects.unproven"}},
 		{"kubectl --context prod-eu get pods", []string{"user:no-prod"}},
-		{"kubectl --context staging get pods", []string{"effects.unproven"}},
+		{"kubectl --context staging get pods", nil},
+		{"kubectl --context prod-eu delete pod web --dry-run=server", []string{"user:no-prod"}},
 	}
 	for _, c := range cases {
 		if diff := cmp.Diff(c.ids, judge(t, s, c.cmd).IDs); diff != "" {

