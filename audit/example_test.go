@@ -38,3 +38,32 @@ func ExampleRedactString() {
 	// Output:
 	// git clone https://me:***@example.com/r.git && export GITHUB_TOKEN=***
 }
+
+// A log rotated by size and by age: rotated files are compressed, and
+// Query reads them back with the current file, oldest first by time.
+func ExampleWriterOptions() {
+	dir, _ := os.MkdirTemp("", "audit")
+	defer os.RemoveAll(dir)
+	w := audit.NewWriter(filepath.Join(dir, audit.FileName), audit.WriterOptions{
+		MaxSize: 1 << 20, RotateEvery: time.Hour, Keep: 48, MaxAge: 7 * 24 * time.Hour})
+	at := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
+	for i, rule := range []string{"first", "second", "third"} {
+		r := audit.Record{Time: at.Add(time.Duration(i) * 45 * time.Minute), Tool: "Bash", Verdict: risk.Allow, Rule: rule}
+		if err := w.Write(context.Background(), r); err != nil {
+			fmt.Println(err)
+		}
+	}
+	w.Close() // waits for the compression of the rotated file
+
+	rotated, _ := filepath.Glob(filepath.Join(dir, audit.FileName+".*.gz"))
+	fmt.Println(len(rotated), "rotated file, compressed")
+	recs, _ := audit.Query(w.Path(), audit.Filter{})
+	for _, r := range recs {
+		fmt.Println(r.Time.Format(time.TimeOnly), r.Rule)
+	}
+	// Output:
+	// 1 rotated file, compressed
+	// 09:00:00 first
+	// 09:45:00 second
+	// 10:30:00 third
+}

@@ -13,27 +13,44 @@ import (
 const PollInterval = 250 * time.Millisecond
 
 // Follow calls fn for every record of the log at path that matches f: first
-// those already written (rotated files included, oldest first), then each
-// new one as it is appended, until ctx is done or fn returns an error. It
-// polls every [PollInterval] and notices rotation (the file shrinking or
-// being replaced), continuing with the new file from its start. It returns
-// fn's error, or nil when ctx ends. Malformed lines are skipped.
+// those already written (rotated files included), oldest first by time as
+// [Query] returns them, then each new one as it is appended, until ctx is
+// done or fn returns an error. It polls every [PollInterval] and notices
+// rotation (the file shrinking or being replaced), continuing with the new
+// file from its start. It returns fn's error, or nil when ctx ends.
+// Malformed lines are skipped.
 func Follow(ctx context.Context, path string, f Filter, fn func(Record) error) error {
 	bad := &malformed{}
-	rotatedFiles := logFiles(path)
-	for _, p := range rotatedFiles[:len(rotatedFiles)-1] {
-		if _, err := scanFile(ctx, p, 0, f, fn, bad); err != nil {
+	var history []Record
+	keep := func(r Record) error {
+		history = append(history, r)
+		return nil
+	}
+	cur, files, err := openAndList(path)
+	if err != nil {
+		return err
+	}
+	t := &tailer{path: path, f: f, fn: keep, bad: bad, file: cur}
+	defer t.close()
+	if err := scanRotated(ctx, files, f, keep, bad); err != nil {
+		return err
+	}
+	if err := t.poll(ctx); err != nil {
+		return err
+	}
+	sortByTime(history)
+	for _, r := range history {
+		if err := fn(r); err != nil {
 			return err
 		}
 	}
-	return tail(ctx, path, f, fn, bad)
+	t.fn = fn
+	return tail(ctx, t)
 }
 
 // tail keeps the current file open, so lines appended just before a
 // rotation are still read from the old file before switching to the new.
-func tail(ctx context.Context, path string, f Filter, fn func(Record) error, bad *malformed) error {
-	t := &tailer{path: path, f: f, fn: fn, bad: bad}
-	defer t.close()
+func tail(ctx context.Context, t *tailer) error {
 	for {
 		if err := t.poll(ctx); err != nil {
 			if ctx.Err() != nil {

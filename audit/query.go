@@ -54,41 +54,109 @@ func (e *MalformedError) Error() string {
 	return fmt.Sprintf("audit: skipped %d malformed line(s); first at %s", e.Lines, e.First)
 }
 
-// Query returns the records of the log at path that match f, oldest first,
-// reading the rotated files (path.N … path.1) before path. Missing files
-// are not an error. When some lines could not be parsed, the records read
-// are returned together with a *[MalformedError].
+// Query returns the records of the log at path that match f, oldest first
+// by their time (a record is written when its decision ends, so one that
+// waited for a person lands after later ones), reading the rotated files
+// (compressed or not, oldest first) before path. Rotated files last
+// written before f.Since are skipped unread. Missing files are not an
+// error. When some lines could not be parsed, the records read are
+// returned together with a *[MalformedError].
 func Query(path string, f Filter) ([]Record, error) {
 	var out []Record
 	err := scanAll(context.Background(), path, f, func(r Record) error {
 		out = append(out, r)
 		return nil
 	})
+	sortByTime(out)
 	return out, err
+}
+
+// sortByTime puts records in time order, keeping the log's order between
+// records of the same time.
+func sortByTime(recs []Record) {
+	slices.SortStableFunc(recs, func(a, b Record) int { return a.Time.Compare(b.Time) })
 }
 
 // scanAll reads the rotated files and then path itself.
 func scanAll(ctx context.Context, path string, f Filter, fn func(Record) error) error {
 	bad := &malformed{}
-	for _, p := range logFiles(path) {
-		if _, err := scanFile(ctx, p, 0, f, fn, bad); err != nil {
+	cur, files, err := openAndList(path)
+	if err != nil {
+		return err
+	}
+	if cur != nil {
+		defer cur.Close()
+	}
+	if err := scanRotated(ctx, files, f, fn, bad); err != nil {
+		return err
+	}
+	if cur != nil {
+		if _, err := scanLines(ctx, cur, path, 0, f, fn, bad); err != nil {
 			return err
 		}
 	}
 	return bad.err()
 }
 
-// logFiles lists the rotated files that exist, oldest first, then path.
-func logFiles(path string) []string {
-	var files []string
-	for n := 1; ; n++ {
-		if _, err := os.Stat(rotated(path, n)); err != nil {
-			break
+// openAndList opens the log at path (nil when it does not exist) and lists
+// its rotated files, again when a rotation came in between, so that every
+// record is in exactly one of the two: the file opened or one listed. A
+// rotation afterwards leaves the opened file whole (writers switch to the
+// new one) and out of the list.
+func openAndList(path string) (*os.File, []rotatedFile, error) {
+	for attempt := 0; ; attempt++ {
+		cur, err := os.Open(path)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, err
 		}
-		files = append(files, rotated(path, n))
+		files, err := listRotated(path)
+		if err != nil {
+			if cur != nil {
+				cur.Close()
+			}
+			return nil, nil, err
+		}
+		if attempt >= 10 || sameAsPath(cur, path) {
+			return cur, files, nil
+		}
+		if cur != nil {
+			cur.Close()
+		}
 	}
-	slices.Reverse(files)
-	return append(files, path)
+}
+
+// sameAsPath reports whether path still names f (both missing counts).
+func sameAsPath(f *os.File, path string) bool {
+	now, err := os.Stat(path)
+	if f == nil {
+		return errors.Is(err, fs.ErrNotExist)
+	}
+	open, err2 := f.Stat()
+	return err == nil && err2 == nil && os.SameFile(now, open)
+}
+
+// scanRotated reads the rotated files, oldest first. A file written
+// before f.Since holds no record it selects (a record is written after
+// its time): it is skipped.
+func scanRotated(ctx context.Context, files []rotatedFile, f Filter, fn func(Record) error, bad *malformed) error {
+	for _, rf := range files {
+		if !f.Since.IsZero() && modTime(rf).Before(f.Since) {
+			continue
+		}
+		rd, _, err := openRotated(rf)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed past the retention limits meanwhile
+		}
+		if err != nil {
+			return err
+		}
+		_, err = scanLines(ctx, rd, rf.name(), 0, f, fn, bad)
+		rd.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", rf.name(), err)
+		}
+	}
+	return nil
 }
 
 type malformed struct {
@@ -108,23 +176,6 @@ func (m *malformed) err() error {
 		return nil
 	}
 	return &MalformedError{Lines: m.lines, First: m.first}
-}
-
-// scanFile calls fn for each matching complete line of file from offset
-// and returns the offset after the last complete line.
-func scanFile(ctx context.Context, file string, offset int64, f Filter, fn func(Record) error, bad *malformed) (int64, error) {
-	fh, err := os.Open(file)
-	if errors.Is(err, fs.ErrNotExist) {
-		return offset, nil
-	}
-	if err != nil {
-		return offset, err
-	}
-	defer fh.Close()
-	if _, err := fh.Seek(offset, io.SeekStart); err != nil {
-		return offset, err
-	}
-	return scanLines(ctx, fh, file, offset, f, fn, bad)
 }
 
 func scanLines(ctx context.Context, rd io.Reader, file string, offset int64, f Filter, fn func(Record) error, bad *malformed) (int64, error) {

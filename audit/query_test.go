@@ -29,6 +29,7 @@ func writeAll(t *testing.T, w *Writer, recs ...Record) {
 func TestQueryFilter(t *testing.T) {
 	path := filepath.Join(t.TempDir(), FileName)
 	w := NewWriter(path, WriterOptions{MaxSize: 300, Keep: 10}) // rotates often
+	t.Cleanup(func() { w.Close() })
 	recs := []Record{
 		{Time: t0, Tool: "Bash", Kind: call.Shell, Verdict: risk.Allow, Rule: "a"},
 		{Time: t0.Add(time.Minute), Tool: "Write", Kind: call.Write, Verdict: risk.Ask, Rule: "b"},
@@ -91,6 +92,7 @@ not json
 func TestFollow(t *testing.T) {
 	path := filepath.Join(t.TempDir(), FileName)
 	w := NewWriter(path, WriterOptions{MaxSize: 300, Keep: 10})
+	t.Cleanup(func() { w.Close() })
 	writeAll(t, w, Record{Time: t0, Tool: "Bash", Rule: "old1"}, Record{Time: t0, Tool: "Read", Rule: "old2"})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -38,7 +38,8 @@ type Record struct {
 	// Reason says why, with secrets redacted.
 	Reason string `json:"reason,omitempty"`
 	// Approval is the outcome of asking a person: "" when nobody was
-	// asked, else "approved", "denied", "timeout" or "error".
+	// asked, else "approved", "denied", "timeout", "cancelled" (the agent
+	// or its client stopped waiting) or "error".
 	Approval string `json:"approval,omitempty"`
 	// ApprovalScope is "once", "session" or "always" for an approval.
 	ApprovalScope string `json:"approval_scope,omitempty"`
@@ -63,10 +64,11 @@ type Record struct {
 
 // The values of Record.Approval.
 const (
-	ApprovalApproved = "approved"
-	ApprovalDenied   = "denied"
-	ApprovalTimeout  = "timeout"
-	ApprovalError    = "error"
+	ApprovalApproved  = "approved"
+	ApprovalDenied    = "denied"
+	ApprovalTimeout   = "timeout"
+	ApprovalCancelled = "cancelled"
+	ApprovalError     = "error"
 )
 
 // NewRecord builds the receipt of decision d about call c made at t that took

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -37,4 +38,23 @@ func TestTail(t *testing.T) {
 		t.Errorf("Tail(5000) = %d records, want all 3000", len(all))
 	}
 	_ = fmt.Sprint
+}
+
+// TestTailReadsRotatedFiles checks that Tail just after a rotation (the
+// current file holding fewer than n records) reads the newest rotated,
+// compressed files for the rest.
+func TestTailReadsRotatedFiles(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	w := NewWriter(path, WriterOptions{RotateEvery: time.Hour})
+	for i, rule := range []string{"a", "b", "c", "d", "e"} {
+		writeAll(t, w, Record{Time: t0.Add(time.Duration(i) * 40 * time.Minute), Rule: rule})
+	}
+	w.Close() // a|b c|d e: two rotated files, compressed
+	got, err := Tail(path, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"b", "c", "d", "e"}, rules(got)); diff != "" {
+		t.Errorf("Tail (-want +got):\n%s", diff)
+	}
 }

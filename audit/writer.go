@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/toolguard/toolguard/state"
 )
@@ -25,47 +28,86 @@ func DefaultPath() (string, error) {
 	return filepath.Join(dir, FileName), nil
 }
 
-// Default rotation settings.
+// Default rotation settings, chosen to keep days of history at the rates
+// toolguard serve sustains (docs/audit.md has the arithmetic): at 5,000
+// decisions a second, about 400 bytes each, a 256 MiB file fills in about
+// 2 minutes and compresses about tenfold, so 3,000 of them hold some 4.6
+// days (2.3 at 10,000 a second) in about 75 GiB. A hook-only machine rotates
+// once a day and keeps 30 days in a few megabytes.
 const (
-	DefaultMaxSize = 10 << 20 // 10 MiB
-	DefaultKeep    = 5
+	DefaultMaxSize     = 256 << 20 // 256 MiB
+	DefaultRotateEvery = 24 * time.Hour
+	DefaultKeep        = 3000
+	DefaultMaxAge      = 30 * 24 * time.Hour
 )
 
-// WriterOptions configures a [Writer].
+// WriterOptions configures a [Writer]. The zero value is the defaults.
 type WriterOptions struct {
 	// MaxSize is the size in bytes past which the log is rotated before the
-	// next append. Zero means DefaultMaxSize; negative disables rotation.
+	// next append. Zero means DefaultMaxSize; negative disables rotation by
+	// size.
 	MaxSize int64
-	// Keep is how many rotated files (audit.jsonl.1 … audit.jsonl.N) are
-	// kept; older ones are removed. Zero means DefaultKeep.
+	// RotateEvery rotates the log before an append once its first record
+	// is this old, so that a quiet log is rotated too and old days can be
+	// dropped. Zero means DefaultRotateEvery; negative disables rotation
+	// by age.
+	RotateEvery time.Duration
+	// Keep is how many rotated files are kept; older ones are removed.
+	// Zero means DefaultKeep.
 	Keep int
+	// MaxAge removes rotated files last written longer ago than this. Zero
+	// means DefaultMaxAge; negative keeps them whatever their age.
+	MaxAge time.Duration
+	// NoCompress keeps rotated files as they are. False (the default)
+	// compresses them with gzip (audit.jsonl.<time>.gz).
+	NoCompress bool
 }
 
 // Writer appends records to an audit log. Each record is written with a
 // single write(2) on a file opened with O_APPEND while holding the log's
 // inter-process lock, so many goroutines and processes can share one log
-// without torn or lost lines. Rotation happens under the same lock. The
-// lock file and the log stay open between writes (the log is reopened when
-// another process rotated it); [Writer.Close] closes them. A Writer is safe
-// for concurrent use.
+// without torn or lost lines. Rotation happens under the same lock: the
+// log is renamed to audit.jsonl.<UTC time of rotation>, and every writer
+// checks under the lock that the file it holds is still the log before
+// appending. Compressing rotated files and removing those past Keep or
+// MaxAge happen afterwards, outside that lock, in the background of the
+// writer that rotated (one process at a time; [Writer.Close] waits for
+// it); a rotated file left uncompressed by a process that exited first is
+// compressed at the next rotation, and is read as it is meanwhile. The lock
+// file and the log stay open between writes; [Writer.Close] closes them. A
+// Writer is safe for concurrent use.
 type Writer struct {
-	path    string
-	maxSize int64
-	keep    int
-	mu      sync.Mutex
-	lock    *state.Locker
-	file    *os.File
+	path        string
+	maxSize     int64
+	rotateEvery time.Duration
+	keep        int
+	maxAge      time.Duration
+	compress    bool
+	now         func() time.Time
+	mu          sync.Mutex
+	lock        *state.Locker
+	file        *os.File
+	born        time.Time // the open file's first record's time; zero when unknown
+	upkeep      sync.WaitGroup
+	tidyQueued  atomic.Bool // a tidy goroutine waits for the tidy lock
 }
 
 // NewWriter returns a Writer appending to path (created, with its
 // directory, on first write).
 func NewWriter(path string, opts WriterOptions) *Writer {
-	w := &Writer{path: path, maxSize: opts.MaxSize, keep: opts.Keep, lock: state.NewLocker(path)}
+	w := &Writer{path: path, maxSize: opts.MaxSize, rotateEvery: opts.RotateEvery, keep: opts.Keep,
+		maxAge: opts.MaxAge, compress: !opts.NoCompress, now: time.Now, lock: state.NewLocker(path)}
 	if w.maxSize == 0 {
 		w.maxSize = DefaultMaxSize
 	}
+	if w.rotateEvery == 0 {
+		w.rotateEvery = DefaultRotateEvery
+	}
 	if w.keep <= 0 {
 		w.keep = DefaultKeep
+	}
+	if w.maxAge == 0 {
+		w.maxAge = DefaultMaxAge
 	}
 	return w
 }
@@ -84,36 +126,152 @@ func (w *Writer) Write(ctx context.Context, r Record) error {
 	if err := w.lock.Lock(ctx); err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
-	defer w.lock.Unlock()
-	if err := w.writeLocked(line); err != nil {
+	rotated, err := w.writeLocked(line, r.Time)
+	w.lock.Unlock()
+	if rotated && w.tidyQueued.CompareAndSwap(false, true) {
+		w.upkeep.Go(w.tidy)
+	}
+	if err != nil {
 		w.closeFile()
 		return fmt.Errorf("audit: %s: %w", w.path, err)
 	}
 	return nil
 }
 
-func (w *Writer) writeLocked(line []byte) error {
+// writeLocked appends line, rotating the log first when it is full or old;
+// rotated says it did. at is the record's time, the age of a new log.
+func (w *Writer) writeLocked(line []byte, at time.Time) (rotated bool, err error) {
 	size, err := w.currentSize()
 	if err != nil {
-		return err
+		return false, err
 	}
-	if w.maxSize >= 0 && size > 0 && size+int64(len(line)) > w.maxSize {
+	if err := w.open(size); err != nil {
+		return false, err
+	}
+	if at.IsZero() {
+		at = w.now()
+	}
+	if size > 0 && w.due(size, len(line), at) {
 		w.closeFile()
-		if err := rotate(w.path, w.keep); err != nil {
-			return fmt.Errorf("rotate: %w", err)
+		if err := os.Rename(w.path, w.freeRotatedName()); err != nil {
+			return false, fmt.Errorf("rotate: %w", err)
 		}
-		size = 0
+		rotated, size = true, 0
+		if err := w.open(0); err != nil {
+			return rotated, err
+		}
 	}
-	if w.file == nil {
-		if w.file, err = os.OpenFile(w.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600); err != nil {
-			return err
-		}
+	if w.born.IsZero() {
+		w.born = at
 	}
 	if size > 0 && !endsLine(w.file, size) {
 		line = append([]byte{'\n'}, line...) // a torn last line must not swallow this record
 	}
 	_, err = w.file.Write(line)
-	return err
+	return rotated, err
+}
+
+// open opens the log when it is not open, learning the time of its first
+// record when it has the given size.
+func (w *Writer) open(size int64) error {
+	if w.file != nil {
+		return nil
+	}
+	f, err := os.OpenFile(w.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	w.file, w.born = f, time.Time{}
+	if size > 0 {
+		w.born = firstTime(f)
+	}
+	return nil
+}
+
+// due reports whether the log, of the given size, must be rotated before
+// a line of n bytes with time at is appended: it would pass MaxSize, or
+// its first record is RotateEvery older than this one. Ages are measured
+// between records' times, which every writer reads alike from the log.
+func (w *Writer) due(size int64, n int, at time.Time) bool {
+	if w.maxSize >= 0 && size+int64(n) > w.maxSize {
+		return true
+	}
+	return w.rotateEvery > 0 && !w.born.IsZero() && at.Sub(w.born) >= w.rotateEvery
+}
+
+// freeRotatedName is the name the log takes when rotated now: one no file
+// has, even when the clock went back.
+func (w *Writer) freeRotatedName() string {
+	t := w.now()
+	for {
+		name := rotatedName(w.path, t)
+		_, err1 := os.Lstat(name)
+		_, err2 := os.Lstat(name + gzSuffix)
+		if errors.Is(err1, fs.ErrNotExist) && errors.Is(err2, fs.ErrNotExist) {
+			return name
+		}
+		t = t.Add(time.Nanosecond)
+	}
+}
+
+// firstTime is the time of the first record of f that parses among its
+// first lines; zero when there is none.
+func firstTime(f *os.File) time.Time {
+	buf := make([]byte, 16<<10)
+	n, _ := f.ReadAt(buf, 0)
+	for line := range bytes.SplitSeq(buf[:n], []byte{'\n'}) {
+		if r, err := parseLine(line); err == nil && !r.Time.IsZero() {
+			return r.Time
+		}
+	}
+	return time.Time{}
+}
+
+// tidy compresses rotated files still plain and removes those past Keep
+// and MaxAge. One goroutine or process does it at a time (the tidy lock);
+// a Writer queues at most one waiting for it, which sees every file
+// rotated before it starts.
+func (w *Writer) tidy() {
+	lock := state.NewLocker(w.path + ".tidy")
+	defer lock.Close()
+	err := lock.Lock(context.Background())
+	w.tidyQueued.Store(false)
+	if err != nil {
+		return
+	}
+	files, err := listRotated(w.path)
+	if err != nil {
+		return
+	}
+	// Removal first: what is about to go need not be compressed.
+	cutoff := w.now().Add(-w.maxAge)
+	for i, f := range files {
+		old := w.maxAge > 0 && modTime(f).Before(cutoff)
+		if len(files)-i > w.keep || old {
+			os.Remove(f.stem)
+			os.Remove(f.stem + gzSuffix)
+			os.Remove(f.stem + tmpSuffix) // left by a compression a crash cut short
+			files[i].plain, files[i].gz = false, false
+		}
+	}
+	for _, f := range files {
+		switch {
+		case f.plain && f.gz: // compressed before a crash; the plain copy is left over
+			os.Remove(f.stem)
+		case f.plain && w.compress && f.legacy == 0:
+			_ = compressRotated(f.stem) // on failure the plain file stays, and is read as it is
+		}
+	}
+}
+
+// modTime is when the rotated file was last written (compression keeps
+// it); a file that cannot be read counts as new.
+func modTime(f rotatedFile) time.Time {
+	fi, err := os.Stat(f.name())
+	if err != nil {
+		return time.Now()
+	}
+	return fi.ModTime()
 }
 
 // endsLine reports whether the file of the given size ends with a newline.
@@ -151,26 +309,13 @@ func (w *Writer) closeFile() {
 	}
 }
 
-// Close closes the log and its lock file. The Writer may be used again
-// afterwards; it reopens them.
+// Close closes the log and its lock file, after waiting for the
+// compression and removal of rotated files it started. The Writer may be
+// used again afterwards; it reopens them.
 func (w *Writer) Close() error {
+	w.upkeep.Wait()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.closeFile()
 	return w.lock.Close()
 }
-
-// rotate shifts path.N-1 → path.N … path → path.1, dropping path.keep.
-func rotate(path string, keep int) error {
-	if err := os.Remove(rotated(path, keep)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	for i := keep - 1; i >= 1; i-- {
-		if err := os.Rename(rotated(path, i), rotated(path, i+1)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-	}
-	return os.Rename(path, rotated(path, 1))
-}
-
-func rotated(path string, n int) string { return fmt.Sprintf("%s.%d", path, n) }

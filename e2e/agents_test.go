@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,6 +43,12 @@ type agentClient struct {
 	// failsOpen says why a client runs a call whose hook cannot run with
 	// nothing to stop it; empty when something does.
 	failsOpen string
+	// failClosedArgs are the client's arguments after the prompt in the
+	// fail-closed test; nil means the permissive mode's.
+	failClosedArgs []string
+	// backstopSays is what the model is told when the backstop stopped the
+	// wipe there; "" when the test does not check who stopped it.
+	backstopSays string
 	// ownDeny is how the client words a deny by the backstop rules install
 	// wrote into its own settings, which may stop a call before the hook.
 	ownDeny string
@@ -111,7 +118,11 @@ var agentClients = []agentClient{
 	},
 	{
 		agent: "droid", program: "droid", settingsDir: ".factory",
-		failsOpen: "Droid runs a call whose hook cannot run, and toolguard writes no backstop rules for it yet",
+		backstopWipe: "rm -rf $HOME", // commandBlocklist: rm -rf $HOME
+		// With permissions skipped Droid runs what its default denylist
+		// would ask about; the blocklist still refuses.
+		failClosedArgs: []string{"--skip-permissions-unsafe"},
+		backstopSays:   `matched blocked-command rule "rm -rf $HOME"`,
 		setup: func(t *testing.T, r *run) {
 			writeSettings(t, filepath.Join(r.home, ".factory", "settings.json"),
 				`{"customModels":[{"model":"e2e-model","displayName":"e2e","baseUrl":"http://127.0.0.1:`+mockPort+`/v1","apiKey":"dummy","provider":"generic-chat-completion-api","maxOutputTokens":1000}]}`)
@@ -268,6 +279,9 @@ func TestAgentClientsFailClosed(t *testing.T) {
 			}
 			tool, _ := a.shell("")
 			margs := a.modes[a.permissive]
+			if a.failClosedArgs != nil {
+				margs = a.failClosedArgs
+			}
 			res := r.session(scenario{API: "chat", Tool: tool, Input: c.input(r), Final: "done"},
 				120*time.Second, a.env, a.args("do the task", margs)...)
 			if res.timedOut {
@@ -275,6 +289,9 @@ func TestAgentClientsFailClosed(t *testing.T) {
 			}
 			if c.ran(r) {
 				t.Errorf("%s ran a wipe while its toolguard hook could not run:\n%s", a.agent, res.describe())
+			}
+			if got, _ := res.toolResult(); a.backstopSays != "" && !strings.Contains(got.Result, a.backstopSays) {
+				t.Errorf("%s: the wipe was not stopped by toolguard's backstop (the model was not told %q):\n%s", a.agent, a.backstopSays, res.describe())
 			}
 		})
 	}
@@ -310,14 +327,20 @@ func TestAgentClientsUninstall(t *testing.T) {
 	}
 }
 
-// snapshot reads every regular file under dir.
+// snapshot is every directory and regular file under dir, with its
+// permission bits and a file's content: uninstall must leave no directory
+// install made, and restore modes as well as bytes.
 func snapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	_ = filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
-		if err == nil && fi.Mode().IsRegular() {
+		switch {
+		case err != nil:
+		case fi.IsDir():
+			out[p] = fmt.Sprintf("directory %v", fi.Mode().Perm())
+		case fi.Mode().IsRegular():
 			b, _ := os.ReadFile(p)
-			out[p] = string(b)
+			out[p] = fmt.Sprintf("%v\n%s", fi.Mode().Perm(), b)
 		}
 		return nil
 	})

@@ -3,6 +3,7 @@ package e2e
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -101,5 +102,31 @@ func TestCodexInteractive(t *testing.T) {
 				t.Errorf("the write ran under approval policy %s; the terminal shows:\n%s", policy, s.screen())
 			}
 		})
+	}
+}
+
+// TestCodexUninstallTrust: install --trust records toolguard's hooks as
+// trusted in Codex's config.toml; uninstall removes the entries and those
+// records, leaving config.toml byte for byte as it was.
+func TestCodexUninstallTrust(t *testing.T) {
+	r := newRun(t, "codex")
+	r.codexSetup(t)
+	cfg := filepath.Join(r.home, ".codex", "config.toml")
+	before, err := os.ReadFile(cfg)
+	must(t, err)
+	r.toolguardCmd("install", "codex", "--program", r.bin, "--trust")
+	if b, _ := os.ReadFile(cfg); !strings.Contains(string(b), "trusted_hash") {
+		t.Fatalf("install --trust recorded no trust:\n%s", b)
+	}
+	out := r.toolguardCmd("uninstall", "codex")
+	after, err := os.ReadFile(cfg)
+	must(t, err)
+	if string(after) != string(before) {
+		t.Errorf("config.toml after uninstall (%s):\n%s\nwant:\n%s", out, after, before)
+	}
+	for _, f := range []string{"hooks.json", "hooks.json.toolguard.bak", "rules"} {
+		if exists(filepath.Join(r.home, ".codex", f)) {
+			t.Errorf("uninstall left ~/.codex/%s", f)
+		}
 	}
 }

@@ -46,7 +46,11 @@ func newFleetRig(t *testing.T, url string) *fleetRig {
 	t.Helper()
 	dir := t.TempDir()
 	config := filepath.Join(dir, "fleet.toml")
-	policy := "mode = \"trusted\"\n\n[budget]\nmax_actions_per_hour = 20\n\n[state]\nlease = \"3s\"\nkey_file = \"" + filepath.Join(dir, "fleet.key") + "\"\n"
+	// What the rig proves is what the fleet shares (exact budgets, one
+	// answer, the audit trail), not how fast a loaded machine answers: the
+	// database's operations get fleettest.OpTimeout, not 750ms.
+	policy := "mode = \"trusted\"\n\n[budget]\nmax_actions_per_hour = 20\n\n[state]\nlease = \"3s\"\ntimeout = \"" +
+		fleettest.OpTimeout.String() + "\"\nkey_file = \"" + filepath.Join(dir, "fleet.key") + "\"\n"
 	if err := os.WriteFile(config, []byte(policy), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -65,8 +69,13 @@ func (f *fleetRig) start(name string, args ...string) *replica {
 func (f *fleetRig) launch(name string, args ...string) *replica {
 	t := f.t
 	t.Helper()
+	// A burst of 60 calls on a machine loaded 10–20 deep waits longer
+	// than the default 250ms for a deciding slot and may take more than
+	// 2s: the rig waits instead of answering server.overloaded or
+	// server.deadline, which the 60-call budget count would take for
+	// budget errors.
 	cmd := exec.Command(toolguardBinary(t), append([]string{"serve", "--no-user-config", "--no-project-config", "--config", f.config,
-		"--addr", "127.0.0.1:0", "--state", f.url}, args...)...)
+		"--addr", "127.0.0.1:0", "--state", f.url, "--queue-wait", "20s", "--decide-timeout", "30s"}, args...)...)
 	state := filepath.Join(f.home, name)
 	cmd.Env = append(os.Environ(), "XDG_STATE_HOME="+state, "XDG_CONFIG_HOME="+state, "TOOLGUARD_STATE__REPLICA="+name)
 	stdout, err := cmd.StdoutPipe()

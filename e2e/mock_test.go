@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -21,6 +23,36 @@ type scenario struct {
 	Final string         `json:"final"`
 	Log   string         `json:"log"`  // JSON lines of what the model received
 	Addr  string         `json:"addr"` // 127.0.0.1:PORT
+	// Then, when set (Responses API only), is a second tool call the model
+	// makes once the first one's result is in; a string "$SESSION" in its
+	// input becomes the number of the session that result names ("session
+	// ID N"), as for Codex's write_stdin.
+	Then *followUp `json:"then,omitempty"`
+}
+
+// followUp is a second tool call of a scenario.
+type followUp struct {
+	Tool  string         `json:"tool"`
+	Input map[string]any `json:"input"`
+}
+
+var sessionIDRE = regexp.MustCompile(`session ID (\d+)`)
+
+// withSession replaces "$SESSION" values in input with the session number
+// named in out (0 when none is).
+func withSession(input map[string]any, out string) map[string]any {
+	id := 0
+	if m := sessionIDRE.FindStringSubmatch(out); m != nil {
+		id, _ = strconv.Atoi(m[1])
+	}
+	res := map[string]any{}
+	for k, v := range input {
+		if v == "$SESSION" {
+			v = id
+		}
+		res[k] = v
+	}
+	return res
 }
 
 // logEntry is one line of the mock's log.
@@ -276,6 +308,12 @@ func (m *mock) openai(w http.ResponseWriter, body []byte) {
 		names = append(names, t.Name)
 		offers = offers || t.Name == m.sc.Tool
 	}
+	outputs := 0
+	for _, in := range req.Input {
+		if in.Type == "function_call_output" || in.Type == "custom_tool_call_output" {
+			outputs++
+		}
+	}
 	for i := len(req.Input) - 1; i >= 0; i-- {
 		if in := req.Input[i]; in.Type == "function_call_output" || in.Type == "custom_tool_call_output" {
 			out := flattenContent(in.Output)
@@ -286,6 +324,13 @@ func (m *mock) openai(w http.ResponseWriter, body []byte) {
 				out = obj.Output
 			}
 			m.record(logEntry{Path: "/v1/responses", Got: true, Result: out})
+			if m.sc.Then != nil && outputs == 1 {
+				args, _ := json.Marshal(withSession(m.sc.Then.Input, out))
+				m.record(logEntry{Path: "/v1/responses", ToolCalled: true})
+				openaiStream(w, map[string]any{"type": "function_call", "id": "fc_e2e2", "call_id": "call_e2e2",
+					"name": m.sc.Then.Tool, "arguments": string(args), "status": "completed"})
+				return
+			}
 			openaiText(w, m.sc.Final)
 			return
 		}

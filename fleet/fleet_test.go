@@ -24,7 +24,23 @@ var testKey = []byte("fleet-test-key-0123456789abcdef-0123")
 
 func open(t *testing.T, url, replica string) *fleet.Store {
 	t.Helper()
-	st, err := fleet.Open(context.Background(), url, fleet.Options{Replica: replica, Lease: 2 * time.Second, Key: testKey})
+	return openWith(t, url, fleet.Options{Replica: replica})
+}
+
+// openWith opens a store with opts, giving it the test key, a 2s lease and
+// fleettest.OpTimeout unless opts says otherwise.
+func openWith(t *testing.T, url string, opts fleet.Options) *fleet.Store {
+	t.Helper()
+	if opts.Lease == 0 {
+		opts.Lease = 2 * time.Second
+	}
+	if opts.Key == nil {
+		opts.Key = testKey
+	}
+	if opts.Timeout == 0 {
+		opts.Timeout = fleettest.OpTimeout
+	}
+	st, err := fleet.Open(context.Background(), url, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +84,11 @@ func TestBudgetIsExactAcrossStores(t *testing.T) {
 	url := fleettest.Database(t)
 	var ledgers []*fleet.Ledger
 	for _, name := range []string{"a", "b", "c"} {
-		l, err := open(t, url, name).Ledger(budget.Limits{MaxActionsPerHour: 20})
+		// Four connections a store: twelve transactions at once contend for
+		// the sender's lock across three stores, the rest queue for a
+		// connection; 60 at once would be 60 backends to start on a loaded
+		// machine and a third of the server's connections.
+		l, err := openWith(t, url, fleet.Options{Replica: name, MaxConns: 4}).Ledger(budget.Limits{MaxActionsPerHour: 20})
 		if err != nil {
 			t.Fatal(err)
 		}

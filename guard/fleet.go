@@ -69,7 +69,7 @@ const FleetKeyName = "fleet.key"
 // records in the state directory.
 func FleetOptions(p *policy.Policy) (fleet.Options, error) {
 	s := p.Config().State
-	opts := fleet.Options{Replica: s.Replica, Lease: s.Lease}
+	opts := fleet.Options{Replica: s.Replica, Lease: s.Lease, Timeout: s.Timeout}
 	dir, err := state.Dir()
 	if err != nil {
 		return opts, fmt.Errorf("[state]: the state directory: %w", err)

@@ -230,3 +230,24 @@ func TestSubAgentTotalAcrossProcesses(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestAuditRecordsACancelledApproval: an ask the agent stopped waiting for
+// is recorded as cancelled, not as an error.
+func TestAuditRecordsACancelledApproval(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	ctx, cancel := context.WithCancel(context.Background())
+	stop := approval.Callback(func(ctx context.Context, _ approval.Request) (approval.Answer, error) {
+		cancel()
+		<-ctx.Done()
+		return approval.Answer{}, ctx.Err()
+	})
+	g, _ := guard.New(compile(t, policy.Settings{}), guard.WithApprover(stop), guard.WithAudit(audit.NewWriter(path, audit.WriterOptions{})))
+	d, _ := g.Authorize(ctx, shell("make deploy", ""))
+	if d.Verdict != risk.Deny {
+		t.Errorf("verdict %s, want deny", d.Verdict)
+	}
+	recs, err := audit.Query(path, audit.Filter{})
+	if err != nil || len(recs) != 1 || recs[0].Approval != audit.ApprovalCancelled {
+		t.Errorf("audit records %+v (%v), want one whose approval is cancelled", recs, err)
+	}
+}

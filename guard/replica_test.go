@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -47,7 +46,9 @@ func TestRecordsNamePolicyAndReplica(t *testing.T) {
 			defer g.Close()
 			g.Authorize(ctx, shell("make build", "s1"))
 			g.Check(ctx, shell("make build", "s1"))
-			if err := g.Record(ctx, shell("ls", "s1"), policy.Decision{Verdict: risk.Deny, Rule: "server.deadline"}, time.Millisecond); err != nil {
+			// Took nothing, so that its time (now less what it took) is the
+			// latest and Query, oldest first, lists it last.
+			if err := g.Record(ctx, shell("ls", "s1"), policy.Decision{Verdict: risk.Deny, Rule: "server.deadline"}, 0); err != nil {
 				t.Fatal(err)
 			}
 			recs, err := audit.Query(path, audit.Filter{})

@@ -46,8 +46,7 @@ func standardOptions(p *policy.Policy) ([]Option, error) {
 		opts = append(opts, WithBudget(c))
 	}
 	if !cfg.Audit.Disabled {
-		opts = append(opts, WithAudit(audit.NewWriter(auditPath(cfg.Audit, dir), audit.WriterOptions{
-			MaxSize: int64(cfg.Audit.MaxSizeMB) << 20, Keep: cfg.Audit.Keep})))
+		opts = append(opts, WithAudit(audit.NewWriter(auditPath(cfg.Audit, dir), auditOptions(cfg.Audit))))
 	}
 	return opts, nil
 }
@@ -65,6 +64,12 @@ func AuditPath(p *policy.Policy) string {
 		return ""
 	}
 	return auditPath(a, dir)
+}
+
+// auditOptions are the audit log's rotation settings of [audit] a.
+func auditOptions(a policy.Audit) audit.WriterOptions {
+	return audit.WriterOptions{MaxSize: int64(a.MaxSizeMB) << 20, RotateEvery: a.RotateEvery, Keep: a.Keep,
+		MaxAge: a.MaxAge, NoCompress: a.Compress == "none"}
 }
 
 func auditPath(a policy.Audit, dir string) string {

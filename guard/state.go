@@ -224,6 +224,8 @@ func outcome(a approval.Answer, err error) string {
 		return audit.ApprovalApproved
 	case errors.Is(err, approval.ErrTimeout):
 		return audit.ApprovalTimeout
+	case errors.Is(err, context.Canceled):
+		return audit.ApprovalCancelled
 	case err != nil:
 		return audit.ApprovalError
 	}

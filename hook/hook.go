@@ -416,11 +416,50 @@ func MaxApprovalWaitFor(agent string) time.Duration {
 }
 
 // UnknownAgentError is the error for an agent name toolguard does not know,
-// with the closest known name when it looks like a typo of one.
+// with the nearest known names when there are any (see [SuggestAgents]).
 func UnknownAgentError(agent string) error {
 	valid := strings.Join(Agents(), ", ")
-	if s := tree.Suggest(agent, Agents()); s != "" {
-		return fmt.Errorf("%w %q (did you mean %s? valid: %s)", ErrUnknownAgent, agent, s, valid)
+	if s := SuggestAgents(agent); len(s) > 0 {
+		return fmt.Errorf("%w %q (did you mean %s? valid: %s)", ErrUnknownAgent, agent, strings.Join(s, " or "), valid)
 	}
 	return fmt.Errorf("%w %q (valid: %s)", ErrUnknownAgent, agent, valid)
+}
+
+// SuggestAgents returns the known agent names nearest to name, in the
+// order of [Agents]: the one it spells in another case; else those it
+// names by their program's or product's name (claude → claude-code,
+// cursor-agent → cursor, kilocode → kilo: the same first word, or one name
+// a prefix of the other at four letters or more); else those at the
+// smallest edit distance that still looks like a typo. None when nothing
+// is near.
+func SuggestAgents(name string) []string {
+	w := strings.ToLower(strings.TrimSpace(name))
+	var out []string
+	for _, c := range Agents() {
+		if w == c {
+			return []string{c}
+		}
+		if sameProduct(w, c) {
+			out = append(out, c)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	if s := tree.Suggest(w, Agents()); s != "" {
+		return []string{s}
+	}
+	return nil
+}
+
+// sameProduct reports whether a and b name the same program: their first
+// words (up to a '-') are equal, or one is a prefix of the other at four
+// letters or more.
+func sameProduct(a, b string) bool {
+	first := func(s string) string { f, _, _ := strings.Cut(s, "-"); return f }
+	short, long := a, b
+	if len(short) > len(long) {
+		short, long = long, short
+	}
+	return len(first(a)) >= 4 && first(a) == first(b) || len(short) >= 4 && strings.HasPrefix(long, short)
 }

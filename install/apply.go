@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // Apply writes a planned change: it checks the file still holds
@@ -34,19 +35,57 @@ func applyFile(c Change) error {
 	if !bytes.Equal(now, c.Before) || (now == nil) != (c.Before == nil) {
 		return fmt.Errorf("%s changed since the plan was made; run the command again", c.File)
 	}
-	mode, file := fileMode(c.File)|c.Mode, resolveLink(c.File)
-	if c.Before != nil && !c.Uninstall && !(c.KeepBackup && exists(c.File+BackupSuffix)) {
+	mode, file := fileMode(c.File), resolveLink(c.File)
+	// KeepBackup: Before holds toolguard's hook, so it is no backup of the
+	// person's file; the backup there (if any) is, and stays.
+	if c.Before != nil && !c.Uninstall && !c.KeepBackup {
 		if err := writeAtomic(c.File+BackupSuffix, c.Before, mode); err != nil {
 			return fmt.Errorf("keeping a backup of %s: %w", c.File, err)
 		}
 	}
-	if err := write(file, c.After, mode); err != nil {
+	if c.Uninstall && c.DropBackup {
+		// Restoring the backup restores its permissions too (install may
+		// have added the executable bits).
+		if b, err := os.ReadFile(c.File + BackupSuffix); err == nil && bytes.Equal(b, c.After) {
+			mode = fileMode(c.File + BackupSuffix)
+		}
+	}
+	if err := write(file, c.After, mode|c.Mode); err != nil {
 		return err
 	}
 	if c.DropBackup {
 		if err := os.Remove(c.File + BackupSuffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("removing the backup %s, which holds toolguard's hook: %w", c.File+BackupSuffix, err)
 		}
+	}
+	if c.After == nil {
+		return removeEmptyDirs(filepath.Dir(c.File), c.Root)
+	}
+	return nil
+}
+
+// removeEmptyDirs removes dir and its parents up to root (not root
+// itself) while they are empty directories, so that uninstall leaves no
+// directory install made for a file. A directory that holds anything, a
+// symbolic link, or one not under root is left alone.
+func removeEmptyDirs(dir, root string) error {
+	if root == "" {
+		return nil
+	}
+	dir, root = filepath.Clean(dir), filepath.Clean(root)
+	for strings.HasPrefix(dir, root+string(filepath.Separator)) {
+		st, err := os.Lstat(dir)
+		if err != nil || !st.IsDir() {
+			return nil
+		}
+		entries, err := os.ReadDir(dir)
+		if err != nil || len(entries) > 0 {
+			return nil
+		}
+		if err := os.Remove(dir); err != nil {
+			return fmt.Errorf("removing the directory %s, empty once toolguard's file is gone: %w", dir, err)
+		}
+		dir = filepath.Dir(dir)
 	}
 	return nil
 }
@@ -60,11 +99,6 @@ func write(file string, data []byte, mode fs.FileMode) error {
 		return err
 	}
 	return writeAtomic(file, data, mode)
-}
-
-func exists(path string) bool {
-	_, err := os.Lstat(path)
-	return err == nil
 }
 
 // resolveLink follows a symlinked settings file (dotfile managers link

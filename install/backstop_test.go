@@ -72,16 +72,20 @@ func TestCodexRulesAreCodexs(t *testing.T) {
 	opts := sandbox(t)
 	mustApply(t, mustPlan(t, hook.Codex, User, opts))
 	file := BackstopFile(hook.Codex, User, opts)
-	for _, tc := range []struct {
+	type check struct {
 		command   []string
 		forbidden bool
-	}{
-		{[]string{"rm", "-rf", "/"}, true},
-		{[]string{"rm", "-fr", "~"}, true},
+	}
+	checks := []check{
 		{[]string{"mkfs.ext4", "/dev/sda1"}, true},
 		{[]string{"rm", "-rf", "/tmp/build"}, false},
+		{[]string{"rm", "-rf", "./build"}, false},
 		{[]string{"ls", "-la"}, false},
-	} {
+	}
+	for _, c := range hardCommandLines() { // every hard deny, as generated
+		checks = append(checks, check{strings.Fields(c), true})
+	}
+	for _, tc := range checks {
 		cmd := exec.Command(codex, append([]string{"execpolicy", "check", "--rules", file}, tc.command...)...)
 		cmd.Env = append(os.Environ(), "HOME="+opts.Home, "CODEX_HOME="+opts.Home+"/.codex")
 		out, err := cmd.CombinedOutput()

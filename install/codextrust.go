@@ -208,6 +208,67 @@ func setTrustedHash(text, key, hash string) string {
 	return text[:body] + table + text[end:]
 }
 
+// UntrustCodexHooks removes from Codex's config.toml the trust records of
+// hooks, so that uninstall leaves no trust behind for entries that are
+// gone: a [hooks.state."KEY"] table whose trusted_hash is the hook's current
+// hash loses that line, and the whole table goes when nothing else is in
+// it. The rest of the file is kept byte for byte; a file left with nothing
+// but whitespace is removed (Codex reads a missing config.toml as an empty
+// one), and so is the directory toolguard's records alone kept in being.
+func UntrustCodexHooks(configFile, root string, hooks []CodexHook) error {
+	old, err := os.ReadFile(configFile)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	text := string(old)
+	for _, h := range hooks {
+		text = removeTrustedHash(text, h.Key, h.CurrentHash)
+	}
+	switch {
+	case text == string(old):
+		return nil
+	case strings.TrimSpace(text) == "":
+		if err := os.Remove(configFile); err != nil {
+			return err
+		}
+		return removeEmptyDirs(filepath.Dir(configFile), root)
+	}
+	return writeAtomic(configFile, []byte(text), fileMode(configFile))
+}
+
+// removeTrustedHash removes trusted_hash = HASH from the [hooks.state."KEY"]
+// table of a TOML text, and the table itself (with the blank line
+// setTrustedHash put before it) when that was all it held.
+func removeTrustedHash(text, key, hash string) string {
+	header := "[hooks.state." + strconv.Quote(key) + "]"
+	i := strings.Index(text, header)
+	if i < 0 {
+		return text
+	}
+	body := i + len(header)
+	end := len(text)
+	if j := nextTableRE().FindStringIndex(text[body:]); j != nil {
+		end = body + j[0]
+	}
+	table := text[body:end]
+	loc := trustedHashRE().FindStringIndex(table)
+	if loc == nil || strings.TrimSpace(table[loc[0]:loc[1]]) != "trusted_hash = "+strconv.Quote(hash) {
+		return text
+	}
+	table = table[:loc[0]] + strings.TrimPrefix(table[loc[1]:], "\n")
+	if strings.TrimSpace(table) != "" {
+		return text[:body] + table + text[end:]
+	}
+	before := text[:i]
+	if strings.HasSuffix(before, "\n\n") || before == "\n" {
+		before = before[:len(before)-1]
+	}
+	return before + text[end:]
+}
+
 var (
 	nextTableRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^[ \t]*\[`) })
 	trustedHashRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^[ \t]*trusted_hash[ \t]*=.*$`) })

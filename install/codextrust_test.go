@@ -36,6 +36,37 @@ func TestSetTrustedHash(t *testing.T) {
 	}
 }
 
+// TestRemoveTrustedHash: removing what TrustCodexHooks recorded gives the
+// file back as it was, for both of toolguard's entries; a table holding
+// more than toolguard's hash, another hash, or another key is kept.
+func TestRemoveTrustedHash(t *testing.T) {
+	const a, b = "/h/.codex/hooks.json:pre_tool_use:0:0", "/h/.codex/hooks.json:permission_request:0:0"
+	for _, before := range []string{"", "model = \"x\"\n", "# mine\n[other]\nx = 1\n"} {
+		trusted := setTrustedHash(setTrustedHash(before, a, "sha256:a"), b, "sha256:b")
+		if got := removeTrustedHash(removeTrustedHash(trusted, a, "sha256:a"), b, "sha256:b"); got != before {
+			t.Errorf("trust, then untrust of %q:\n%q\ngives %q", before, trusted, got)
+		}
+	}
+	tests := []struct{ name, in, want string }{
+		{"other settings in the table stay",
+			"[hooks.state.\"" + a + "\"]\ntrusted_hash = \"sha256:a\"\nenabled = true\n[other]\n",
+			"[hooks.state.\"" + a + "\"]\nenabled = true\n[other]\n"},
+		{"another hash (the entry changed) stays",
+			"[hooks.state.\"" + a + "\"]\ntrusted_hash = \"sha256:mine\"\n",
+			"[hooks.state.\"" + a + "\"]\ntrusted_hash = \"sha256:mine\"\n"},
+		{"another key stays",
+			"[hooks.state.\"" + b + "\"]\ntrusted_hash = \"sha256:a\"\n",
+			"[hooks.state.\"" + b + "\"]\ntrusted_hash = \"sha256:a\"\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, removeTrustedHash(tt.in, a, "sha256:a")); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestReadHooksList(t *testing.T) {
 	out := strings.Join([]string{
 		`{"id":1,"result":{"codexHome":"/h/.codex"}}`,
@@ -113,5 +144,17 @@ func TestCodexTrustWithTheRealClient(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(cfg); !strings.Contains(string(b), "trusted_hash") {
 		t.Errorf("config.toml holds no trusted_hash:\n%s", b)
+	}
+	// Uninstall: the entries go, and so do their trust records (config.toml
+	// did not exist before, so it goes too; what codex app-server itself
+	// wrote into CODEX_HOME stays).
+	if _, err := Uninstall("codex", User, opts); err != nil {
+		t.Fatal(err)
+	}
+	if err := UntrustCodexHooks(cfg, home, after); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(cfg); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("uninstall and untrust left %s (%v):\n%s", cfg, err, b)
 	}
 }

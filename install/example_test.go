@@ -57,3 +57,27 @@ func ExamplePlan() {
 	// }
 	// second install changes the file: false
 }
+
+// UntrustCodexHooks removes the trust records of hooks that are gone; here
+// config.toml held nothing else, so it goes too.
+func ExampleUntrustCodexHooks() {
+	home, _ := os.MkdirTemp("", "home")
+	defer os.RemoveAll(home)
+	cfg := install.CodexConfigFile(home, filepath.Join(home, ".codex"))
+	hook := install.CodexHook{Key: filepath.Join(home, ".codex", "hooks.json") + ":pre_tool_use:0:0", CurrentHash: "sha256:ab12"}
+	if err := install.TrustCodexHooks(cfg, []install.CodexHook{hook}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	b, _ := os.ReadFile(cfg)
+	fmt.Println("trusted:", len(b) > 0)
+	if err := install.UntrustCodexHooks(cfg, home, []install.CodexHook{hook}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, err := os.Stat(filepath.Join(home, ".codex"))
+	fmt.Println("~/.codex left:", err == nil)
+	// Output:
+	// trusted: true
+	// ~/.codex left: false
+}

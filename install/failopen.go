@@ -35,8 +35,11 @@ var fallbacks = map[string]Fallback{
 	hook.Kilo:     {false, "", "the generated plugin, which blocks unless toolguard answers allow"},
 	hook.QwenCode: {true, "when the hook exits with a code other than 2, times out or prints something that is not JSON", ""},
 	hook.Cline:    {false, "", "the generated script, which cancels the call unless toolguard answers"},
-	hook.Droid:    {true, "when the hook crashes or times out (Claude Code's hook semantics; not seen here)", ""},
+	hook.Droid:    {true, "when the hook cannot run, crashes or times out (0.225.2 ran a call whose hook program was gone)", ""},
 }
+
+// droidBackstopNote says what Droid's commandBlocklist leaves out.
+const droidBackstopNote = "; the wipes of / and ~ are left to Droid's default commandDenylist, which asks (its blocklist would refuse every path below them)"
 
 // FallbackOf says what agent does when toolguard's hook cannot answer,
 // with doc — its settings file as installed — telling which of
@@ -50,23 +53,28 @@ func FallbackOf(agent string, doc, backstop []byte) Fallback {
 		return f
 	}
 	ja, ok := targets[agent].edit.(jsonAgent)
-	if !ok || len(ja.deny) == 0 {
+	rules := ja.denyRules()
+	if !ok || len(rules) == 0 {
 		return f
 	}
-	have := denyRules(doc)
+	parent, key := ja.denyPath()
+	have := listOf(doc, parent, key)
 	n := 0
-	for _, r := range ja.deny {
+	for _, r := range rules {
 		if slices.Contains(have, r) {
 			n++
 		}
 	}
 	switch {
-	case n == len(ja.deny):
-		f.Backstop = fmt.Sprintf("permissions.deny holds toolguard's %d hard denies", n)
+	case n == len(rules):
+		f.Backstop = fmt.Sprintf("%s holds toolguard's %d hard denies", pathName(parent, key), n)
 	case n > 0:
-		f.Backstop = fmt.Sprintf("permissions.deny holds %d of toolguard's %d hard denies (toolguard install %s adds the rest)", n, len(ja.deny), agent)
+		f.Backstop = fmt.Sprintf("%s holds %d of toolguard's %d hard denies (toolguard install %s adds the rest)", pathName(parent, key), n, len(rules), agent)
 	default:
 		f.Backstop = ""
+	}
+	if agent == hook.Droid && f.Backstop != "" {
+		f.Backstop += droidBackstopNote
 	}
 	return f
 }

@@ -97,10 +97,16 @@ type Change struct {
 	Mode fs.FileMode
 	// Uninstall marks a change that removes toolguard: the content it
 	// replaces holds the hook, so it is not kept as a backup, and the old
-	// backup goes too once it is restored or holds the hook itself
-	// (DropBackup), so that no copy of the hook is left behind.
+	// backup goes too (DropBackup), restored or used to tell the person's
+	// entries from toolguard's, so that no copy of the settings with or
+	// without the hook is left behind.
 	Uninstall  bool
 	DropBackup bool
+	// Root is the directory the file's scope lives in (the home or the
+	// project directory). When applying the change removes the file, the
+	// directories between the file and Root that are then empty are
+	// removed too: install made them for the file. Empty means none are.
+	Root string
 }
 
 // Changed reports whether applying the change would alter the file.
@@ -132,46 +138,6 @@ type target struct {
 	edit          editor
 }
 
-// claudeDeny mirrors the hard denies into Claude Code's permissions.deny,
-// because its hooks fail open (a crashed or timed-out hook lets the call
-// through). Rule syntax: code.claude.com/docs/en/permissions.
-var claudeDeny = []string{
-	"Read(~/.ssh/**)",
-	"Edit(~/.ssh/**)",
-	"Read(~/.aws/**)",
-	"Read(~/.gnupg/**)",
-	"Edit(~/.claude/settings.json)",
-	"Edit(~/.claude/settings.local.json)",
-	"Edit(./.claude/settings.json)",
-	"Edit(./.claude/settings.local.json)",
-	"Edit(~/.config/toolguard/**)",
-	"Bash(rm -rf /)",
-	"Bash(rm -rf / *)",
-	"Bash(rm -rf ~)",
-	"Bash(rm -rf ~/)",
-	"Bash(mkfs*)",
-}
-
-// qwenDeny mirrors the hard denies into Qwen Code's permissions.deny
-// (Claude Code's rule syntax: Bash, Read and Edit are its aliases of
-// run_shell_command, read_file and edit), because Qwen Code runs a call
-// when its hook exits with a code other than 2 or prints something that is
-// not JSON.
-var qwenDeny = []string{
-	"Read(~/.ssh/**)",
-	"Edit(~/.ssh/**)",
-	"Read(~/.aws/**)",
-	"Read(~/.gnupg/**)",
-	"Edit(~/.qwen/settings.json)",
-	"Edit(./.qwen/settings.json)",
-	"Edit(~/.config/toolguard/**)",
-	"Bash(rm -rf /)",
-	"Bash(rm -rf / *)",
-	"Bash(rm -rf ~)",
-	"Bash(rm -rf ~/)",
-	"Bash(mkfs*)",
-}
-
 // agentTimeout is the hook timeout written for every agent, in seconds:
 // room for a decision and for a person's answer through toolguard's
 // approver (hook.AgentTimeout), since most agents let a call through when
@@ -196,9 +162,16 @@ func commandHandler(c string) json.RawMessage {
 // empty, which a server without a token ignores).
 const tokenHeader = "Bearer $" + hook.ServerTokenEnv
 
+// claudeCodeRules and qwenCodeRules are the hard denies mirrored into
+// Claude Code's and Qwen Code's permissions.deny, because their hooks fail
+// open: a crashed or timed-out hook (Qwen Code: any exit code but 2) lets
+// the call through.
+func claudeCodeRules() []string { return claudeRules(hook.ClaudeCode) }
+func qwenCodeRules() []string   { return claudeRules(hook.QwenCode) }
+
 var targets = map[string]target{
 	hook.ClaudeCode: {".claude/settings.json", ".claude/settings.json", jsonAgent{
-		events: []string{"PreToolUse"}, grouped: true, matcher: "*", handler: commandHandler, deny: claudeDeny}},
+		events: []string{"PreToolUse"}, grouped: true, matcher: "*", handler: commandHandler, deny: claudeCodeRules}},
 	hook.Codex: {".codex/hooks.json", ".codex/hooks.json", jsonAgent{
 		events: []string{"PreToolUse", "PermissionRequest"}, grouped: true, matcher: "*", handler: commandHandler}},
 	hook.GeminiCLI: {".gemini/settings.json", ".gemini/settings.json", jsonAgent{
@@ -222,14 +195,15 @@ var targets = map[string]target{
 	hook.Kilo: {".config/kilo/plugin/toolguard.js", ".kilo/plugin/toolguard.js",
 		scriptAgent{agent: hook.Kilo, tmpl: pluginTemplate, comment: "//", event: hook.EvPluginBefore}},
 	hook.QwenCode: {".qwen/settings.json", ".qwen/settings.json", jsonAgent{
-		events: []string{"PreToolUse"}, grouped: true, matcher: "*", handler: commandHandler, deny: qwenDeny}},
+		events: []string{"PreToolUse"}, grouped: true, matcher: "*", handler: commandHandler, deny: qwenCodeRules}},
 	hook.Cline: {".cline/hooks/PreToolUse", ".clinerules/hooks/PreToolUse",
 		scriptAgent{agent: hook.Cline, tmpl: clineTemplate, comment: "#", event: "PreToolUse"}},
 	hook.Droid: {".factory/settings.json", ".factory/settings.json", jsonAgent{
 		events: []string{"PreToolUse"}, grouped: true, matcher: "*",
 		handler: func(c string) json.RawMessage {
 			return rawJSON("type", "command", "command", c, "timeout", agentTimeout)
-		}}},
+		},
+		deny: droidBlocklist, denyList: "commandBlocklist"}},
 }
 
 // File returns the settings file toolguard edits for an agent and scope.
@@ -259,6 +233,18 @@ func fileIn(t target, agent string, scope Scope, opts Options) (string, error) {
 	}
 	_, err := ParseScope(string(scope))
 	return "", err
+}
+
+// rootOf is the directory a scope's files live in: the home directory or
+// the project directory (Change.Root); empty when it is unknown.
+func rootOf(scope Scope, opts Options) string {
+	var dir string
+	if scope == Project {
+		dir, _ = opts.project()
+	} else {
+		dir, _ = opts.home()
+	}
+	return dir
 }
 
 func (o Options) home() (string, error) {
@@ -336,7 +322,7 @@ func withBackstop(c Change, opts Options, plan func(b Change, ed editor) (Change
 	if !ok {
 		return c, nil
 	}
-	b := Change{Agent: c.Agent, Scope: c.Scope, Uninstall: c.Uninstall}
+	b := Change{Agent: c.Agent, Scope: c.Scope, Uninstall: c.Uninstall, Root: c.Root}
 	var err error
 	if b.File, err = fileIn(t, c.Agent, c.Scope, opts); err != nil {
 		return c, err
@@ -418,9 +404,15 @@ func planRemoval(c Change, ed editor) (Change, error) {
 			return finish(c, nil)
 		}
 	}
+	// Otherwise toolguard's entries are taken out of the file as it is now,
+	// keeping the person's edits since install. The backup served that
+	// (which deny rules were theirs) and nothing after: a later install
+	// backs up the file as it will be then. Left behind, it would be a
+	// stale copy of the settings (holding the hook, when it was made after
+	// toolguard was in).
 	var err error
 	c.After, err = ed.uninstall(c.Before, backup)
-	c.DropBackup = holdsHook || backup != nil && bytes.Equal(backup, c.After)
+	c.DropBackup = backup != nil
 	return finish(c, err)
 }
 
@@ -445,6 +437,7 @@ func start(agent string, scope Scope, opts Options) (Change, error) {
 	if c.File, err = File(agent, scope, opts); err != nil {
 		return c, err
 	}
+	c.Root = rootOf(scope, opts)
 	c.Before, err = readOptional(c.File)
 	return c, err
 }

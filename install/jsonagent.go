@@ -17,8 +17,29 @@ type jsonAgent struct {
 	handler func(command string) json.RawMessage
 	// version, when non-zero, is set as top-level "version" if absent.
 	version int
-	// deny are permission rules mirrored into permissions.deny.
-	deny []string
+	// deny, when set, lists the agent's own deny rules toolguard adds (the
+	// hard denies, harddeny.go), into permissions.deny or denyList.
+	deny func() []string
+	// denyList is the top-level list the deny rules go in; empty means
+	// permissions.deny (Claude Code's and Qwen Code's).
+	denyList string
+}
+
+// denyRules are the deny rules toolguard adds; nil when none.
+func (j jsonAgent) denyRules() []string {
+	if j.deny == nil {
+		return nil
+	}
+	return j.deny()
+}
+
+// denyPath is where the agent keeps its deny rules: a parent object
+// ("" for the top level) and the list's key in it.
+func (j jsonAgent) denyPath() (parent, key string) {
+	if j.denyList != "" {
+		return "", j.denyList
+	}
+	return "permissions", "deny"
 }
 
 func (j jsonAgent) install(before []byte, command string) ([]byte, error) {
@@ -35,7 +56,8 @@ func (j jsonAgent) install(before []byte, command string) ([]byte, error) {
 	if _, ok := doc.get("version"); j.version != 0 && !ok {
 		doc.set("version", jsonValue(j.version))
 	}
-	if err := addDeny(doc, j.deny); err != nil {
+	parent, key := j.denyPath()
+	if err := addDeny(doc, parent, key, j.denyRules()); err != nil {
 		return nil, err
 	}
 	return j.output(doc, before), nil
@@ -56,8 +78,13 @@ func (j jsonAgent) ensure(hooks *object, ev string, want json.RawMessage) error 
 }
 
 // uninstall removes toolguard's handlers and the deny rules it added (those
-// not already in backup, the file as it was before install).
+// not already in backup, the file as it was before install). A backup that
+// holds toolguard's hook was made after toolguard was in, so the deny
+// rules in it are toolguard's too, not the person's.
 func (j jsonAgent) uninstall(current, backup []byte) ([]byte, error) {
+	if c, _, _ := j.status(backup); c != "" {
+		backup = nil
+	}
 	doc, hooks, err := j.open(current)
 	if err != nil {
 		return nil, err
@@ -68,7 +95,8 @@ func (j jsonAgent) uninstall(current, backup []byte) ([]byte, error) {
 		}
 	}
 	setOrDrop(doc, "hooks", hooks)
-	if err := removeDeny(doc, j.deny, denyRules(backup)); err != nil {
+	parent, key := j.denyPath()
+	if err := removeDeny(doc, parent, key, j.denyRules(), listOf(backup, parent, key)); err != nil {
 		return nil, err
 	}
 	if doc.empty() || (j.version != 0 && slices.Equal(doc.keys, []string{"version"})) {
@@ -141,18 +169,22 @@ func setOrDrop(doc *object, key string, child *object) {
 	doc.set(key, child.raw())
 }
 
-// addDeny appends the rules missing from permissions.deny.
-func addDeny(doc *object, rules []string) error {
+// addDeny appends the rules missing from the list key of object parent
+// ("" for the top level).
+func addDeny(doc *object, parent, key string, rules []string) error {
 	if len(rules) == 0 {
 		return nil
 	}
-	perms, err := doc.childObject("permissions")
-	if err != nil {
-		return err
+	holder := doc
+	if parent != "" {
+		var err error
+		if holder, err = doc.childObject(parent); err != nil {
+			return err
+		}
 	}
-	deny, err := perms.childArray("deny")
+	deny, err := holder.childArray(key)
 	if err != nil {
-		return fmt.Errorf("permissions: %v", err)
+		return fmt.Errorf("%s: %v", pathName(parent, ""), err)
 	}
 	have := stringsOf(deny)
 	for _, r := range rules {
@@ -160,25 +192,31 @@ func addDeny(doc *object, rules []string) error {
 			deny = append(deny, jsonString(r))
 		}
 	}
-	perms.setArray("deny", deny)
-	doc.set("permissions", perms.raw())
+	holder.setArray(key, deny)
+	if parent != "" {
+		doc.set(parent, holder.raw())
+	}
 	return nil
 }
 
-// removeDeny drops our rules from permissions.deny, except those the user
-// had before install (keep).
-func removeDeny(doc *object, rules, keep []string) error {
+// removeDeny drops our rules from the list, except those the user had
+// before install (keep); an emptied list goes, and so does an emptied
+// parent.
+func removeDeny(doc *object, parent, key string, rules, keep []string) error {
 	if len(rules) == 0 {
 		return nil
 	}
-	if _, ok := doc.get("permissions"); !ok {
-		return nil
+	holder := doc
+	if parent != "" {
+		if _, ok := doc.get(parent); !ok {
+			return nil
+		}
+		var err error
+		if holder, err = doc.childObject(parent); err != nil {
+			return err
+		}
 	}
-	perms, err := doc.childObject("permissions")
-	if err != nil {
-		return err
-	}
-	deny, err := perms.childArray("deny")
+	deny, err := holder.childArray(key)
 	if err != nil || deny == nil {
 		return err
 	}
@@ -187,26 +225,41 @@ func removeDeny(doc *object, rules, keep []string) error {
 		return slices.Contains(rules, s) && !slices.Contains(keep, s)
 	})
 	if len(deny) == 0 {
-		perms.del("deny")
+		holder.del(key)
 	} else {
-		perms.setArray("deny", deny)
+		holder.setArray(key, deny)
 	}
-	setOrDrop(doc, "permissions", perms)
+	if parent != "" {
+		setOrDrop(doc, parent, holder)
+	}
 	return nil
 }
 
-// denyRules returns permissions.deny of a settings file; nil when absent.
-func denyRules(doc []byte) []string {
+// pathName is "parent.key", or key alone at the top level.
+func pathName(parent, key string) string {
+	switch {
+	case parent == "":
+		return key
+	case key == "":
+		return parent
+	}
+	return parent + "." + key
+}
+
+// listOf returns the string list key of object parent ("" for the top
+// level) of a settings file; nil when absent.
+func listOf(doc []byte, parent, key string) []string {
 	o, err := parseObject(doc)
 	if err != nil {
 		return nil
 	}
-	perms, err := o.childObject("permissions")
-	if err != nil {
-		return nil
+	if parent != "" {
+		if o, err = o.childObject(parent); err != nil {
+			return nil
+		}
 	}
-	deny, _ := perms.childArray("deny")
-	return stringsOf(deny)
+	list, _ := o.childArray(key)
+	return stringsOf(list)
 }
 
 func stringsOf(arr []json.RawMessage) []string {

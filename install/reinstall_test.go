@@ -1,7 +1,11 @@
 package install
 
 import (
+	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/toolguard/toolguard/hook"
@@ -54,6 +58,50 @@ func TestReinstallAfterEditsKeepsTheOriginalBackup(t *testing.T) {
 			}
 			if cmd := installedCommand(targets[agent].edit, after); cmd != "" {
 				t.Errorf("uninstall left the hook %q in:\n%s", cmd, after)
+			}
+		})
+	}
+}
+
+// TestUninstallAfterEditsLeavesNoBackup: the person edits the settings
+// after install, so uninstall cannot put the backup back byte for byte;
+// it takes toolguard's entries out, keeps the edit, and leaves no
+// *.toolguard.bak next to the settings or the backstop (it used to keep
+// the backup for good).
+func TestUninstallAfterEditsLeavesNoBackup(t *testing.T) {
+	for _, agent := range []string{hook.Codex, hook.GeminiCLI, hook.ClaudeCode} {
+		t.Run(agent, func(t *testing.T) {
+			opts := sandbox(t)
+			file, _ := seed(t, agent, opts)
+			mustApply(t, mustPlan(t, agent, User, opts))
+			installed, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc map[string]any
+			if err := json.Unmarshal(installed, &doc); err != nil {
+				t.Fatal(err)
+			}
+			doc["mine"] = "an edit made after install"
+			edited, _ := json.MarshalIndent(doc, "", "  ")
+			writeFile(t, file, edited)
+			if _, err := Uninstall(agent, User, opts); err != nil {
+				t.Fatal(err)
+			}
+			after, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(after), "an edit made after install") {
+				t.Errorf("uninstall lost the person's edit:\n%s", after)
+			}
+			if cmd := installedCommand(targets[agent].edit, after); cmd != "" {
+				t.Errorf("uninstall left the hook %q in:\n%s", cmd, after)
+			}
+			for _, f := range []string{file + BackupSuffix, BackstopFile(agent, User, opts) + BackupSuffix} {
+				if _, err := os.Stat(f); !errors.Is(err, fs.ErrNotExist) {
+					t.Errorf("uninstall left %s: %v", f, err)
+				}
 			}
 		})
 	}

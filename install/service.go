@@ -56,11 +56,14 @@ func PlanService(opts ServiceOptions) (Change, error) {
 	} else {
 		c.After = systemdService(args)
 	}
+	// Replacing toolguard's own unit keeps no copy of it.
+	c.KeepBackup = strings.Contains(string(c.Before), serviceMark)
 	return finish(c, nil)
 }
 
-// PlanServiceRemoval plans removing the user service file; a file that
-// toolguard did not write is left alone.
+// PlanServiceRemoval plans removing the user service file (and putting
+// back the file it replaced, if any); a file that toolguard did not write
+// is left alone.
 func PlanServiceRemoval(opts ServiceOptions) (Change, error) {
 	c, _, err := serviceChange(opts)
 	if err != nil || c.Before == nil {
@@ -69,7 +72,12 @@ func PlanServiceRemoval(opts ServiceOptions) (Change, error) {
 	if !strings.Contains(string(c.Before), serviceMark) {
 		return c, fmt.Errorf("%s was not written by toolguard install service; remove it yourself", c.File)
 	}
-	c.After = nil
+	// The file the unit replaced, if any, comes back; a backup holding
+	// toolguard's unit goes.
+	c.Uninstall, c.After, c.DropBackup = true, nil, true
+	if b, err := os.ReadFile(c.File + BackupSuffix); err == nil && !strings.Contains(string(b), serviceMark) {
+		c.After = b
+	}
 	return finish(c, nil)
 }
 
@@ -106,7 +114,7 @@ func serviceChange(opts ServiceOptions) (Change, string, error) {
 	if goos == "darwin" {
 		rel = launchAgent
 	}
-	c := Change{Agent: ServiceAgent, Scope: User, File: filepath.Join(home, rel)}
+	c := Change{Agent: ServiceAgent, Scope: User, File: filepath.Join(home, rel), Root: home}
 	before, err := os.ReadFile(c.File)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return c, goos, err

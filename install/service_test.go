@@ -11,6 +11,7 @@ import (
 
 func TestPlanService(t *testing.T) {
 	home := t.TempDir()
+	before := snapshot(t, home)
 	c, err := PlanService(ServiceOptions{Home: home, Program: "/usr/local/bin/toolguard", Addr: "127.0.0.1:9999", GOOS: "linux"})
 	if err != nil {
 		t.Fatal(err)
@@ -31,6 +32,12 @@ func TestPlanService(t *testing.T) {
 	rm, err := PlanServiceRemoval(ServiceOptions{Home: home, GOOS: "linux"})
 	if err != nil || rm.After != nil || !rm.Changed() {
 		t.Fatalf("removal: %v %+v", err, rm)
+	}
+	if err := Apply(rm); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(before, snapshot(t, home)); diff != "" {
+		t.Errorf("removing the service left the home changed (-before +after):\n%s", diff)
 	}
 	mac, err := PlanService(ServiceOptions{Home: home, Program: "/opt/tg/toolguard", GOOS: "darwin"})
 	if err != nil {

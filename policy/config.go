@@ -408,10 +408,23 @@ type Audit struct {
 	Disabled bool `toml:"disabled"`
 	// Path of the log. Empty means $XDG_STATE_HOME/toolguard/audit.jsonl.
 	Path string `toml:"path"`
-	// MaxSizeMB rotates the log past this size. Zero means 10.
+	// MaxSizeMB rotates the log before it passes this size, in MiB. Zero
+	// means 256.
 	MaxSizeMB int `toml:"max_size_mb"`
-	// Keep is how many rotated files to keep. Zero means 5.
+	// RotateEvery rotates the log once its first record is this old, so a
+	// quiet log is rotated too and old days can be dropped. Zero means
+	// 24h.
+	RotateEvery time.Duration `toml:"rotate_every"`
+	// Keep is how many rotated files to keep; the oldest beyond it are
+	// removed. Zero means 3000 (days of history at 5,000 decisions a
+	// second: docs/audit.md).
 	Keep int `toml:"keep"`
+	// MaxAge removes rotated files last written longer ago than this.
+	// Zero means 720h (30 days).
+	MaxAge time.Duration `toml:"max_age"`
+	// Compress is how rotated files are kept: "gzip" (audit.jsonl.<time>.gz,
+	// read back by `toolguard audit`) or "none". Empty means gzip.
+	Compress string `toml:"compress" enum:"gzip,none"`
 	// OnFailure is what happens to a call whose audit record cannot be
 	// written (disk full, the log path unusable): "deny" blocks it with a
 	// reason naming the log; "allow" keeps the decision and reports the
@@ -432,6 +445,11 @@ type State struct {
 	// its last heartbeat: a replica that dies has them closed as abandoned
 	// once it runs out. Zero means 15s; at least 2s.
 	Lease time.Duration `toml:"lease"`
+	// Timeout bounds each database operation (waiting for a connection
+	// included); one that takes longer is treated as the database being
+	// unreachable: the call is denied and its record kept in the spool.
+	// Zero means 750ms.
+	Timeout time.Duration `toml:"timeout"`
 	// Replica names this process in the database (approvals it owns, audit
 	// records it writes). Empty means host name and process id.
 	Replica string `toml:"replica"`

@@ -74,6 +74,6 @@ func Defaults() *Config {
 		SubAgents: SubAgents{Allow: &yes, MaxConcurrent: 5, MaxTotal: 10, MaxDepth: 3, MaxPromptChars: 32000, MaxOutputChars: 4000, Timeout: 120 * time.Second},
 		Approval:  Approval{Approver: "auto", Timeout: DefaultApprovalTimeout},
 		Sandbox:   Sandbox{Wrap: "off", Backend: "auto", Timeout: 10 * time.Minute, MaxMemoryMB: 2048, MaxOutputBytes: 1 << 20},
-		Audit:     Audit{MaxSizeMB: 10, Keep: 5},
+		Audit:     Audit{MaxSizeMB: 256, RotateEvery: 24 * time.Hour, Keep: 3000, MaxAge: 30 * 24 * time.Hour, Compress: "gzip"},
 	}}
 }

@@ -38,6 +38,15 @@ func (e *evaluation) Command(c analysis.Command) {
 	}
 }
 
+// provenRead reports whether the effect model proves a command read-only:
+// it only prints its usage, or every word is accounted for and it only
+// reads (a remote read included: curl -sI URL, nc -z HOST PORT). Such a
+// command is the read tier even when its executable is one of ZeroClaw's
+// high-risk ones.
+func provenRead(r *rules.Result) bool {
+	return r.HelpOnly || r.Proven && r.Tier == risk.Read
+}
+
 // withoutPublicFiles drops the rule packs' secret-read findings about a
 // file that holds only public PEM blocks (cat certs/server.pem: the packs
 // judge *.pem by its name; a certificate or a public key is not a secret).
@@ -63,15 +72,6 @@ func (e *evaluation) publicOperand(cmd *shell.Command, span risk.Span, dir strin
 		return err == nil && paths.PublicPEMFile(cp.Resolved)
 	}
 	return false
-}
-
-// provenRead reports whether the effect model proves a command read-only:
-// it only prints its usage, or every word is accounted for and it only
-// reads (a remote read included: curl -sI URL, nc -z HOST PORT). Such a
-// command is the read tier even when its executable is one of ZeroClaw's
-// high-risk ones.
-func provenRead(r *rules.Result) bool {
-	return r.HelpOnly || r.Proven && r.Tier == risk.Read
 }
 
 // Done closes the record of the command Command began.

@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/bmatcuk/doublestar/v4"
 
@@ -164,13 +165,16 @@ func (c *Settings) checkMisc(bad reporter) {
 	if _, err := netguard.Compile(networkConfig(c.Network)); err != nil && !c.checkDomains(bad) {
 		bad("network", strings.ReplaceAll(err.Error(), "\n", "; "))
 	}
-	if c.Approval.Timeout < 0 {
-		bad("approval.timeout", "must not be negative")
+	for name, d := range map[string]time.Duration{"approval.timeout": c.Approval.Timeout,
+		"audit.rotate_every": c.Audit.RotateEvery, "audit.max_age": c.Audit.MaxAge, "state.timeout": c.State.Timeout} {
+		if d < 0 {
+			bad(name, "must not be negative")
+		}
 	}
 	for name, n := range map[string]int{"budget.max_actions_per_hour": c.Budget.MaxActionsPerHour,
 		"budget.max_cost_per_day_cents": c.Budget.MaxCostPerDayCents, "subagents.max_depth": c.SubAgents.MaxDepth,
 		"subagents.max_total": c.SubAgents.MaxTotal, "subagents.max_concurrent": c.SubAgents.MaxConcurrent,
-		"sandbox.max_memory_mb": c.Sandbox.MaxMemoryMB, "audit.max_size_mb": c.Audit.MaxSizeMB} {
+		"sandbox.max_memory_mb": c.Sandbox.MaxMemoryMB, "audit.max_size_mb": c.Audit.MaxSizeMB, "audit.keep": c.Audit.Keep} {
 		if n < 0 {
 			bad(name, "must not be negative")
 		}

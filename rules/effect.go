@@ -104,12 +104,12 @@ type effectRun struct {
 	subWords []string // the sub-command words, as written
 
 	recursive, inplace, dryRun, destDelete, extract, offline bool
+	remoteRead, sends                                        bool // network use only reads remote state; something is sent
+	hooks, noHooks                                           bool // the command runs the repository's hooks; an option stops them
+	optsKnown                                                bool // every option is one the entry knows
 	untracked, anyNames                                      bool
 	include, exclude                                         []string // base-name globs of a recursive walk
 	unknownNames                                             bool     // a name glob that is not known
-	remoteRead, sends                                        bool     // network use only reads remote state; something is sent
-	hooks, noHooks                                           bool     // the command runs the repository's hooks; an option stops them
-	optsKnown                                                bool     // every option is one the entry knows
 	opRole, firstRole, lastRole                              role
 	optRoles                                                 map[string]role // option → role its value takes instead
 	dir                                                      *shell.Word     // the value of a dir option

@@ -209,11 +209,11 @@ const (
 	roleShellArg role = "shell-args"
 	roleMount    role = "mount"
 	roleInside   role = "container-command"
+	roleMethod   role = "method"
+	roleHeader   role = "header"
 	roleInclude  role = "include"   // a base-name glob: a recursive walk touches only matching files
 	roleExclude  role = "exclude"   // a base-name glob: a recursive walk leaves matching files out
 	roleNameGlob role = "name-glob" // rg -g: "!GLOB" leaves files out, GLOB touches only those
-	roleMethod   role = "method"
-	roleHeader   role = "header"
 	scriptPrefix      = "script:"
 )
 

@@ -485,6 +485,8 @@ func auditApproval(outcome string) string {
 		return audit.ApprovalDenied
 	case "timeout":
 		return audit.ApprovalTimeout
+	case "cancelled":
+		return audit.ApprovalCancelled
 	}
 	return audit.ApprovalError
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolguard/toolguard/approval"
+	"github.com/toolguard/toolguard/audit"
 	"github.com/toolguard/toolguard/call"
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/risk"
@@ -152,7 +153,8 @@ func TestDisconnectDropsWaiter(t *testing.T) {
 		hub := NewHub(8, nil)
 		sub, stop := hub.Subscribe()
 		defer stop()
-		b := NewBroker(BrokerOptions{Events: hub})
+		log, logPath := auditLog(t)
+		b := NewBroker(BrokerOptions{Events: hub, Audit: log})
 		ctx, cancel := context.WithCancel(context.Background())
 		got := approveAsync(ctx, b)
 		synctest.Wait()
@@ -164,6 +166,9 @@ func TestDisconnectDropsWaiter(t *testing.T) {
 		o := <-got
 		if !errors.Is(o.err, ErrCancelled) || b.Len() != 0 {
 			t.Errorf("after disconnect: %v, %d pending", o.err, b.Len())
+		}
+		if recs := auditRecords(t, logPath); len(recs) != 1 || recs[0].Approval != audit.ApprovalCancelled {
+			t.Errorf("audit records %+v, want one whose approval is cancelled", recs)
 		}
 		evs := pendingEvents(sub)
 		if len(evs) != 2 || evs[1].Name != EventApprovalResolved || !strings.Contains(evs[1].Data, `"outcome":"cancelled"`) {

@@ -10,16 +10,26 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"net/url"
 	"os"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // DefaultURL is the server tests use when FLEET_TEST_DATABASE_URL is unset.
 const DefaultURL = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+
+// OpTimeout is the deadline of one database operation that tests give a
+// fleet.Store ([state] timeout) when what they prove is not how fast it
+// answers: exact budgets, shared grants, the audit trail. On a machine
+// loaded 10–20 deep, 60 calls queued on one advisory lock and on new
+// connections take seconds, and the default 750ms would turn slowness
+// into "database unreachable". Tests of the deadline set their own.
+const OpTimeout = 30 * time.Second
 
 // ServerURL is the URL of the test server's maintenance database.
 func ServerURL() string {
@@ -33,9 +43,9 @@ func ServerURL() string {
 // returns its URL.
 func Database(t testing.TB) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	admin, err := pgx.Connect(ctx, ServerURL())
+	admin, err := connect(ctx)
 	if err != nil {
 		if os.Getenv("FLEET_TEST_REQUIRE") == "1" {
 			t.Fatalf("PostgreSQL at %s is required (FLEET_TEST_REQUIRE=1): %v", ServerURL(), err)
@@ -50,9 +60,9 @@ func Database(t testing.TB) string {
 		t.Fatalf("creating a test database: %v", err)
 	}
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		c, err := pgx.Connect(ctx, ServerURL())
+		c, err := connect(ctx)
 		if err != nil {
 			return
 		}
@@ -65,4 +75,33 @@ func Database(t testing.TB) string {
 	}
 	u.Path = "/" + name
 	return u.String()
+}
+
+// connect opens a connection to the server's maintenance database. A
+// server that is there but has no connection free (other tests' pools,
+// SQLSTATE 53300) or is slow to answer is asked again until ctx ends;
+// one that refuses the connection is not there.
+func connect(ctx context.Context) (*pgx.Conn, error) {
+	for {
+		attempt, cancel := context.WithTimeout(ctx, 10*time.Second)
+		c, err := pgx.Connect(attempt, ServerURL())
+		cancel()
+		if err == nil || !busy(err) || ctx.Err() != nil {
+			return c, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, err
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// busy reports whether err says the server is there but cannot take the
+// connection now.
+func busy(err error) bool {
+	if pe, ok := errors.AsType[*pgconn.PgError](err); ok {
+		return pe.Code == "53300" || pe.Code == "57P03" // too many connections; starting up
+	}
+	return errors.Is(err, context.DeadlineExceeded)
 }

@@ -179,11 +179,11 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("--since %q: want a duration (90m, 24h, 7d), a date (2026-11-21) or a time (2026-11-21T09:00:00Z)", s)
 }
 
-const auditFormat = "%-19s  %-7s  %-14s  %-30s  %-16s  %s"
+const auditFormat = "%-19s  %-7s  %-12s  %-12s  %-14s  %-30s  %-16s  %s"
 
 // auditHeader is the header line of the audit table.
 func auditHeader() string {
-	return strings.TrimRight(fmt.Sprintf(auditFormat, "TIME (UTC)", "VERDICT", "TOOL", "RULE", "APPROVAL", "ARGS"), " ")
+	return strings.TrimRight(fmt.Sprintf(auditFormat, "TIME (UTC)", "VERDICT", "AGENT", "SESSION", "TOOL", "RULE", "APPROVAL", "ARGS"), " ")
 }
 
 func recordPrinter(w io.Writer, asJSON bool) func(audit.Record) error {
@@ -195,7 +195,8 @@ func recordPrinter(w io.Writer, asJSON bool) func(audit.Record) error {
 		}
 	}
 	return func(r audit.Record) error {
-		line := fmt.Sprintf(auditFormat, r.Time.UTC().Format(time.DateTime), r.Verdict, r.Tool, r.Rule, approvalText(r), oneLine(audit.RedactString(r.Args), 80))
+		line := fmt.Sprintf(auditFormat, r.Time.UTC().Format(time.DateTime), r.Verdict, orDash(oneLine(r.Agent, 12)),
+			orDash(oneLine(r.Session, 12)), r.Tool, r.Rule, approvalText(r), oneLine(audit.RedactString(r.Args), 80))
 		_, err := fmt.Fprintln(w, strings.TrimRight(line, " "))
 		return err
 	}
@@ -211,6 +212,14 @@ func approvalText(r audit.Record) string {
 		return r.Approval + " " + r.ApprovalScope
 	}
 	return r.Approval
+}
+
+// orDash is s, or "-" when it is empty.
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
 
 // oneLine cuts s to n characters.

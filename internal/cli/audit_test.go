@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -99,5 +100,41 @@ func TestParseSince(t *testing.T) {
 		if _, err := parseSince(bad, now); err == nil {
 			t.Errorf("parseSince(%q) accepted", bad)
 		}
+	}
+}
+
+// TestAuditReadsCompressedRotations: `toolguard audit` lists the records of
+// rotated, compressed files with the current one's, oldest first by time.
+func TestAuditReadsCompressedRotations(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	path, _ := audit.DefaultPath()
+	w := audit.NewWriter(path, audit.WriterOptions{MaxSize: 400})
+	at := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
+	for _, rule := range []string{"r1", "r3", "r2", "r4", "r5"} { // r2 waited for a person: written after r3
+		min := int(rule[1] - '0')
+		if err := w.Write(context.Background(), audit.Record{Time: at.Add(time.Duration(min) * time.Minute), Agent: "codex", Session: "s9", Tool: "Bash", Kind: "shell", Verdict: risk.Allow, Rule: rule}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	gz, _ := filepath.Glob(path + ".*.gz")
+	if len(gz) < 2 {
+		t.Fatalf("%d compressed rotated files, want several", len(gz))
+	}
+	var out, errOut bytes.Buffer
+	if code := Run(context.Background(), []string{"audit"}, IO{Stdout: &out, Stderr: &errOut}); code != ExitAllow {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n")[1:] {
+		f := strings.Fields(line)
+		got = append(got, strings.Join([]string{f[3], f[4], f[6]}, " "))
+	}
+	want := []string{"codex s9 r1", "codex s9 r2", "codex s9 r3", "codex s9 r4", "codex s9 r5"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("audit (-want +got):\n%s", diff)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -118,7 +119,7 @@ func newExecCmd(a *app) *cobra.Command {
 			return err
 		}
 		res, err := sandbox.Run(a.ctx, spec)
-		return execOutcome(a.io.Stderr, args[0], spec.Timeout, res, err)
+		return execOutcome(a.io.Stderr, args[0], spec.Timeout, res, err, append(slices.Clone(spec.ReadOnly), spec.ReadWrite...))
 	}
 	return cmd
 }
@@ -218,7 +219,7 @@ func execPick[T any](useFlag bool, flag, config T) T {
 
 // execOutcome turns the run into toolguard's exit code, explaining on
 // stderr whatever is not the command's plain exit status.
-func execOutcome(stderr io.Writer, name string, timeout time.Duration, r sandbox.Result, err error) error {
+func execOutcome(stderr io.Writer, name string, timeout time.Duration, r sandbox.Result, err error, allowed []string) error {
 	if err != nil && r.Backend == "" {
 		fmt.Fprintln(stderr, "toolguard:", err)
 		return exitWith(ExitError)
@@ -247,7 +248,11 @@ func execOutcome(stderr io.Writer, name string, timeout time.Duration, r sandbox
 		return exitWith(ExitError)
 	}
 	if r.ExitCode != 0 {
-		if hint := homeProgramHint(name, r.ExitCode); hint != "" {
+		hint := homeProgramHint(name, r.ExitCode)
+		if hint == "" {
+			hint = homePathHint(name, r.ExitCode, allowed)
+		}
+		if hint != "" {
 			fmt.Fprintln(stderr, "toolguard:", hint)
 		}
 		return exitWith(r.ExitCode)
@@ -278,6 +283,64 @@ func homeProgramHint(name string, code int) string {
 	}
 	return fmt.Sprintf("%s is %s, below the home directory, which the sandbox keeps out of reach (exit status %d is the shell's \"cannot run\"); let it read the directory it and what it runs live in with --allow-read %s, or run a program from the system directories",
 		name, path, code, filepath.Dir(filepath.Dir(path)))
+}
+
+// homePathHint explains a command that ran but whose own command could not
+// (126, 127: a Makefile's or a script's python3) when the search path has
+// directories below the home directory that the sandbox keeps out of reach:
+// a version manager's shims (pyenv, nvm, asdf) come first on it outside,
+// and inside they cannot start (or, where the system has a program of the
+// same name, another version runs). allowed are the paths the run was
+// given; "" when there is nothing to say.
+func homePathHint(name string, code int, allowed []string) string {
+	if code != 126 && code != 127 {
+		return ""
+	}
+	home, err := os.UserHomeDir()
+	if err != nil || home == "" {
+		return ""
+	}
+	var dirs, fixes []string
+	for dir := range strings.SplitSeq(os.Getenv("PATH"), string(os.PathListSeparator)) {
+		if !strings.HasPrefix(dir, home+"/") || slices.Contains(dirs, dir) || under(dir, allowed) {
+			continue
+		}
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			continue
+		}
+		dirs = append(dirs, dir)
+		if fix := homeToolDir(home, dir); !slices.Contains(fixes, fix) {
+			fixes = append(fixes, fix)
+		}
+	}
+	if len(dirs) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s exited with %d, the shell's \"cannot run\" (126) or \"not found\" (127): a program it started from the search path may be one of those in %s, below the home directory, which the sandbox keeps out of reach (a pyenv, nvm or asdf shim cannot start there); let it read them with --allow-read %s",
+		name, code, strings.Join(dirs, ", "), strings.Join(fixes, " --allow-read "))
+}
+
+// homeToolDir is the directory to let a run read for the search-path
+// directory dir below home: a hidden tool directory as a whole (~/.pyenv
+// for ~/.pyenv/shims, whose shims run what ~/.pyenv/versions holds), else
+// dir itself (~/.local/bin, not all of ~/.local; ~/.cargo/bin, not the
+// registry credentials beside it).
+func homeToolDir(home, dir string) string {
+	first, _, _ := strings.Cut(strings.TrimPrefix(dir, home+"/"), "/")
+	if strings.HasPrefix(first, ".") && first != ".local" && first != ".config" && first != ".cargo" { // ~/.cargo holds registry credentials
+		return filepath.Join(home, first)
+	}
+	return dir
+}
+
+// under reports whether path is one of dirs or below one.
+func under(path string, dirs []string) bool {
+	for _, d := range dirs {
+		if d = filepath.Clean(d); path == d || strings.HasPrefix(path, d+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func execTimeoutOr(d, def time.Duration) time.Duration {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -62,7 +63,7 @@ func TestExecOutcome(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var stderr bytes.Buffer
-			err := execOutcome(&stderr, "cmd", 0, c.res, c.err)
+			err := execOutcome(&stderr, "cmd", 0, c.res, c.err, nil)
 			code := exitCode(err, &bytes.Buffer{})
 			if diff := cmp.Diff([]any{c.wantCode, c.wantErr}, []any{code, stderr.String()}); diff != "" {
 				t.Errorf("exit code, stderr (-want +got):\n%s", diff)
@@ -103,6 +104,59 @@ func TestHomeProgramHint(t *testing.T) {
 	}{{"mytool", 1}, {"sh", 127}, {"no-such-tool", 127}} {
 		if got := homeProgramHint(c.name, c.code); got != "" {
 			t.Errorf("homeProgramHint(%s, %d) = %q, want none", c.name, c.code, got)
+		}
+	}
+}
+
+// TestHomePathHint: a command that runs but whose own command cannot (a
+// Makefile's python3 found as a pyenv shim) gets a hint naming the search
+// path's directories below the home directory and the --allow-read that
+// lets them run; none when the run may read them already, for other exit
+// statuses, or without such directories.
+func TestHomePathHint(t *testing.T) {
+	home := t.TempDir()
+	shims, local := filepath.Join(home, ".pyenv", "shims"), filepath.Join(home, ".local", "bin")
+	for _, d := range []string{shims, filepath.Join(home, ".pyenv", "bin"), local} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("HOME", home)
+	t.Setenv("PATH", strings.Join([]string{shims, filepath.Join(home, ".pyenv", "bin"), local, filepath.Join(home, "missing"), "/usr/bin", "/bin"}, ":"))
+	want := `make exited with 127, the shell's "cannot run" (126) or "not found" (127): a program it started from the search path may be one of those in ` +
+		shims + ", " + filepath.Join(home, ".pyenv", "bin") + ", " + local +
+		", below the home directory, which the sandbox keeps out of reach (a pyenv, nvm or asdf shim cannot start there); let it read them with --allow-read " +
+		filepath.Join(home, ".pyenv") + " --allow-read " + local
+	if got := homePathHint("make", 127, nil); got != want {
+		t.Errorf("hint %q\nwant %q", got, want)
+	}
+	wantAllowed := `make exited with 126, the shell's "cannot run" (126) or "not found" (127): a program it started from the search path may be one of those in ` +
+		local + ", below the home directory, which the sandbox keeps out of reach (a pyenv, nvm or asdf shim cannot start there); let it read them with --allow-read " + local
+	if got := homePathHint("make", 126, []string{filepath.Join(home, ".pyenv")}); got != wantAllowed {
+		t.Errorf("hint with ~/.pyenv readable %q\nwant %q", got, wantAllowed)
+	}
+	if got := homePathHint("make", 2, nil); got != "" {
+		t.Errorf("exit status 2: hint %q, want none", got)
+	}
+	t.Setenv("PATH", "/usr/bin:/bin")
+	if got := homePathHint("make", 127, nil); got != "" {
+		t.Errorf("no directory of PATH below home: hint %q, want none", got)
+	}
+}
+
+// TestWorkdirIsAbsolute: a relative --cwd is judged as the directory it
+// names. Kept relative, a program's path (/bin/sh) was judged against
+// roots no path rule matches, and `exec --cwd ws -- /bin/sh -c …` was
+// denied as unverifiable ("the path rules deny reading it").
+func TestWorkdirIsAbsolute(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for cwd, want := range map[string]string{"ws": filepath.Join(wd, "ws"), "/srv/proj": "/srv/proj", "": wd} {
+		f := &policyFlags{cwd: cwd}
+		if got := f.workdir(); got != want {
+			t.Errorf("workdir with --cwd %q = %q, want %q", cwd, got, want)
 		}
 	}
 }

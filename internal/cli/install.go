@@ -53,8 +53,9 @@ func newInstallCmd(a *app) *cobra.Command {
 		Short: "Add toolguard's hook to an agent's settings (" + strings.Join(hook.Agents(), ", ") + "), or install toolguard serve as a user service",
 		Long: `Add "toolguard hook AGENT" to the agent's own settings file, merging with what is
 there. The old file is kept as FILE` + install.BackupSuffix + `; a second install changes
-nothing. For claude-code toolguard's hard denies are also mirrored into
-permissions.deny, because Claude Code lets a call through when a hook fails.
+nothing. Where the agent lets a call through when a hook fails, toolguard's
+hard denies are also written into its own rules (claude-code and qwen-code
+permissions.deny, droid commandBlocklist, gemini-cli and codex rule files).
 
 With --http URL (claude-code only) the hook is an HTTP hook that posts to a
 running "toolguard serve" at URL: no process starts per call, so each call
@@ -179,7 +180,9 @@ func newUninstallCmd(a *app) *cobra.Command {
 		Use:   "uninstall AGENT|service",
 		Short: "Remove toolguard's hook from an agent's settings, or the serve user service",
 		Long: `Remove exactly what "toolguard install AGENT" added. When the settings file is
-still what install wrote, its backup is restored byte for byte.`,
+still what install wrote, its backup is restored byte for byte; otherwise
+toolguard's entries are taken out and your edits since install are kept. The
+backup (FILE` + install.BackupSuffix + `) is removed either way.`,
 		Args: cobra.ExactArgs(1),
 	}
 	addInstallFlags(cmd, f)
@@ -195,9 +198,52 @@ still what install wrote, its backup is restored byte for byte.`,
 		if err != nil {
 			return err
 		}
-		return finishChange(a, f, c, "removed toolguard's hook for", "")
+		var trusted []install.CodexHook
+		if args[0] == hook.Codex && c.Changed() && !f.dryRun {
+			trusted = codexTrusted(a, opts) // asked before the entries go
+		}
+		if err := finishChange(a, f, c, "removed toolguard's hook for", ""); err != nil || f.dryRun || !c.Changed() {
+			return err
+		}
+		if trusted != nil {
+			if err := codexUntrust(a, opts, trusted); err != nil {
+				return err
+			}
+		}
+		return removeUnusedCopy(a.io.Stdout, opts)
 	}
 	return cmd
+}
+
+// codexTrusted is the list of toolguard's Codex hooks Codex trusts, as the
+// codex program reports them; nil when none are, or codex cannot be asked
+// (then it says that their trust records stay).
+func codexTrusted(a *app, opts install.Options) []install.CodexHook {
+	hooks, err := install.CodexHooks(a.ctx, "", cmp.Or(opts.Project, "."))
+	if err != nil {
+		fmt.Fprintf(a.io.Stdout, "codex could not be asked which of toolguard's hooks it trusts (%v), so their trust records in its config.toml stay (harmless: they name entries that are gone).\n", err)
+		return nil
+	}
+	var trusted []install.CodexHook
+	for _, h := range hooks {
+		if h.TrustStatus == "trusted" {
+			trusted = append(trusted, h)
+		}
+	}
+	return trusted
+}
+
+// codexUntrust removes the trust records of hooks, which uninstall just
+// removed, from Codex's config.toml.
+func codexUntrust(a *app, opts install.Options, hooks []install.CodexHook) error {
+	home, _ := os.UserHomeDir()
+	home = cmp.Or(opts.Home, home)
+	cfg := install.CodexConfigFile(home, "")
+	if err := install.UntrustCodexHooks(cfg, home, hooks); err != nil {
+		return fmt.Errorf("removing the trust records of toolguard's hooks from %s: %w", cfg, err)
+	}
+	fmt.Fprintf(a.io.Stdout, "removed the trust record%s of toolguard's hooks from %s\n", plural(len(hooks)), cfg)
+	return nil
 }
 
 func (f *installFlags) options() (install.Options, install.Scope, error) {
@@ -363,7 +409,10 @@ func uninstallService(a *app, f *installFlags) error {
 			return err
 		}
 	}
-	return finishChange(a, f, c, "removed the toolguard serve user", "")
+	if err := finishChange(a, f, c, "removed the toolguard serve user", ""); err != nil || f.dryRun || !c.Changed() {
+		return err
+	}
+	return removeUnusedCopy(a.io.Stdout, install.Options{})
 }
 
 func commandLines(cmds [][]string) string {

@@ -145,7 +145,10 @@ func (f *policyFlags) validate() error {
 
 // workdir is the call's working directory: --cwd or the process's.
 func (f *policyFlags) workdir() string {
-	if f.cwd != "" {
+	if f.cwd != "" { // absolute: paths are judged against it, and a relative one matches no rule's
+		if abs, err := filepath.Abs(f.cwd); err == nil {
+			return abs
+		}
 		return f.cwd
 	}
 	wd, err := os.Getwd()

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/toolguard/toolguard/install"
 	"github.com/toolguard/toolguard/state"
 )
 
@@ -94,4 +95,32 @@ func copyProgram(src, dst string) (changed bool, err error) {
 		return false, err
 	}
 	return true, nil
+}
+
+// removeUnusedCopy removes the program placeSelf copied into the state
+// directory once no agent's hook and no user service runs it any more, so
+// that uninstalling the last hook leaves no file install made.
+func removeUnusedCopy(out io.Writer, opts install.Options) error {
+	dir, err := state.Dir()
+	if err != nil {
+		return nil
+	}
+	copied := filepath.Join(dir, "bin", "toolguard")
+	if _, err := os.Lstat(copied); err != nil {
+		return nil
+	}
+	for _, s := range install.StatusOf(opts) {
+		if strings.Contains(s.Command, copied) {
+			return nil
+		}
+	}
+	if svc, err := install.PlanServiceRemoval(install.ServiceOptions{Home: opts.Home}); err != nil || strings.Contains(string(svc.Before), copied) {
+		return nil // a service runs it, or a unit toolguard did not write is there
+	}
+	if err := os.Remove(copied); err != nil {
+		return fmt.Errorf("removing %s, the copy of toolguard no hook runs any more: %w", copied, err)
+	}
+	_ = os.Remove(filepath.Dir(copied)) // bin/, when nothing else is in it
+	_, err = fmt.Fprintf(out, "removed %s, the copy of toolguard the hooks ran, which no hook runs any more\n", copied)
+	return err
 }

@@ -3,7 +3,10 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/toolguard/toolguard/install"
 )
 
 // TestStableCopy: a program run by npx, pnpm dlx, yarn dlx or bunx is
@@ -53,5 +56,46 @@ func TestCopyProgram(t *testing.T) {
 		if fi, _ := os.Stat(dst); fi.Mode().Perm() != 0o755 {
 			t.Errorf("copy %d: mode %v", i, fi.Mode())
 		}
+	}
+}
+
+// TestRemoveUnusedCopy: the copy of toolguard in the state directory stays
+// while a hook runs it and goes with the last one, bin/ with it.
+func TestRemoveUnusedCopy(t *testing.T) {
+	home, stateHome := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_STATE_HOME", stateHome)
+	copied := filepath.Join(stateHome, "toolguard", "bin", "toolguard")
+	if err := os.MkdirAll(filepath.Dir(copied), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(copied, []byte("program"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	opts := install.Options{Home: home, Project: t.TempDir(), Program: copied}
+	for _, agent := range []string{"claude-code", "codex"} {
+		c, err := install.Plan(agent, install.User, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := install.Apply(c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, agent := range []string{"claude-code", "codex"} {
+		if _, err := install.Uninstall(agent, install.User, opts); err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		if err := removeUnusedCopy(&out, opts); err != nil {
+			t.Fatal(err)
+		}
+		_, err := os.Stat(copied)
+		if last := i == 1; last != os.IsNotExist(err) {
+			t.Errorf("after uninstalling %s: the copy exists = %v, want %v (%s)", agent, err == nil, !last, out.String())
+		}
+	}
+	if _, err := os.Stat(filepath.Dir(copied)); !os.IsNotExist(err) {
+		t.Errorf("bin/ is left: %v", err)
 	}
 }
