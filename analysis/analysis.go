@@ -81,6 +81,9 @@ type Analysis struct {
 	// wrote into files with known text, for a later command that runs one
 	// of them as SQL or as a sed or awk program (filecode.go).
 	written written
+	// regions are where the spans of the scripts commands run were moved
+	// (filecode.go).
+	regions []fileRegion
 }
 
 // New starts the analysis of one call, whose effects go to j.
@@ -120,6 +123,7 @@ func (a *Analysis) Script(s *shell.Script) {
 		a.noteWrites(cmd)
 	}
 	a.whole(s)
+	a.placeRegions()
 }
 
 // Report is what the analysis found so far.

@@ -16,7 +16,7 @@ import (
 func (a *Analysis) command(cmd *shell.Command) {
 	cmd, files := a.fileCode(cmd)
 	if files != nil {
-		defer a.inFile(a.mark(), files, false)
+		defer a.inFile(a.mark(), files)
 	}
 	r, ok := a.classify(cmd)
 	if !ok {

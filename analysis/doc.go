@@ -36,9 +36,12 @@
 //
 // A file a command runs is judged by its kind (files.go: [Files] gives the
 // text of a file; the store of files the same command line wrote is one,
-// a bounded reader of the disk that follows the path rules can be
-// another), code carried in a command by its language (lang.go), the
-// directory a command's relative operands resolve in by [Analysis.Dir].
+// package policy's bounded reader of the disk that follows the path rules
+// is the other): a script or another language's file by lang.go, a sed or
+// awk program or SQL by being put in place of its name on the command line
+// before the rule packs classify it (filecode.go); code carried in a
+// command by its language (lang.go), the directory a command's relative
+// operands resolve in by [Analysis.Dir].
 //
 // An Analysis belongs to one call and is not safe for concurrent use;
 // nothing in this package keeps state between calls.

@@ -248,34 +248,12 @@ func (rw *fileRewrite) stdin(out *shell.Command, optCode []string) {
 
 // inFile names the file, the line and its text in the reasons of the
 // findings from index from on that deny or ask: what in the file a command
-// runs made the decision. When spans is true, a finding's span is a place
-// in the file's text (a shell script's commands); else the line is the one
-// holding the finding's subject, or the first that reaches the shell.
-func (a *Analysis) inFile(from int, files []inlinedFile, spans bool) {
+// runs made the decision. The line is the one holding the finding's
+// subject, or else the first that reaches the shell. A file without a name
+// is code whose place its caller names (a build step): nothing is added.
+func (a *Analysis) inFile(from int, files []inlinedFile) {
 	files = slices.DeleteFunc(slices.Clone(files), func(f inlinedFile) bool { return f.shown == "" })
 	if len(files) == 0 {
-		return // code whose place its caller names (a build step)
-	}
-	fs := *a.ctx.Findings
-	for i := from; i < len(fs); i++ {
-		f := &fs[i]
-		if f.Verdict == risk.Allow && f.Blast != risk.BlastCritical || strings.HasPrefix(f.Reason, "In ") {
-			continue
-		}
-		for _, file := range files {
-			if n, line, ok := findLine(file.text, f, spans); ok {
-				f.Reason = fmt.Sprintf("In %s, line %d (%s): %s", file.shown, n, Shorten(line), f.Reason)
-				break
-			}
-		}
-	}
-}
-
-// inFileAt names the file, the line at span and its text in the reasons
-// of the findings from index from on that deny or ask, which the command
-// at span in the file's text made.
-func (a *Analysis) inFileAt(from int, shown, text string, span risk.Span) {
-	if shown == "" || span.Start >= len(text) {
 		return
 	}
 	fs := *a.ctx.Findings
@@ -284,7 +262,29 @@ func (a *Analysis) inFileAt(from int, shown, text string, span risk.Span) {
 		if f.Verdict == risk.Allow && f.Blast != risk.BlastCritical || strings.HasPrefix(f.Reason, "In ") {
 			continue
 		}
-		n, line := lineAt(text, span.Start)
+		for _, file := range files {
+			if n, line, ok := findLine(file.text, f); ok {
+				f.Reason = fmt.Sprintf("In %s, line %d (%s): %s", file.shown, n, Shorten(line), f.Reason)
+				break
+			}
+		}
+	}
+}
+
+// inFileAt names the file, the line at offset at of its text, and that
+// line, in the reasons of the findings from index from on that deny or
+// ask, which the command there made (nothing for a file without a name).
+func (a *Analysis) inFileAt(from int, shown, text string, at int) {
+	if shown == "" || at < 0 || at >= len(text) {
+		return
+	}
+	fs := *a.ctx.Findings
+	for i := from; i < len(fs); i++ {
+		f := &fs[i]
+		if f.Verdict == risk.Allow && f.Blast != risk.BlastCritical || strings.HasPrefix(f.Reason, "In ") {
+			continue
+		}
+		n, line := lineAt(text, at)
 		f.Reason = fmt.Sprintf("In %s, line %d (%s): %s", shown, n, Shorten(line), f.Reason)
 	}
 }
@@ -304,16 +304,12 @@ func lineAt(text string, off int) (int, string) {
 var shellEscapes = []string{`\!`, `\o |`, `\o|`, `\g |`, `\g|`, "system ", "system(", ".system", ".shell", "program ",
 	".output", ".once", "\\o ", " w ", "1e ", "getline", "|&", "curl", "wget", "/dev/tcp", "exec(", "spawn"}
 
-// findLine finds the line of text a finding is about: where its span is
-// (spans), else the one holding its subject, else the first that reaches
-// the shell.
-func findLine(text string, f *risk.Finding, spans bool) (int, string, bool) {
+// findLine finds the line of text a finding is about: the one holding its
+// subject, else the first that reaches the shell.
+func findLine(text string, f *risk.Finding) (int, string, bool) {
 	at := func(off int) (int, string, bool) {
 		n, line := lineAt(text, off)
 		return n, line, true
-	}
-	if spans && !f.Span.IsZero() && f.Span.Start < len(text) {
-		return at(f.Span.Start)
 	}
 	if s := strings.TrimSuffix(f.Subject, "…"); len(s) >= 2 {
 		if off := strings.Index(text, s); off >= 0 {
@@ -334,4 +330,105 @@ func findLine(text string, f *risk.Finding, spans bool) (int, string, bool) {
 		}
 	}
 	return 0, "", false
+}
+
+// A shell script a command runs is parsed on its own, so the spans of its
+// commands are places in its text, not in the command line. They are moved
+// past the end of the command line, each script into a region of its own
+// (region), so that the checks of the whole call, which compare the spans
+// of commands, never mistake a place in a script for one in the command
+// line or in another script; when the analysis ends, a finding that points
+// into a region points at the word that names the script instead, and its
+// reason names the script's line (placeRegions).
+
+// fileRegion is where the spans of one script's commands were moved.
+type fileRegion struct {
+	start, end int
+	outer      risk.Span // the word of the command line that names the script
+	shown      string
+	text       string
+}
+
+// region reserves the region of the text of a script the command line
+// names at outer, and returns its offset.
+func (a *Analysis) region(outer risk.Span, shown, text string) int {
+	start := 1 << 30 // beyond any command line (MaxBytes)
+	if n := len(a.regions); n > 0 {
+		start = a.regions[n-1].end + 1
+	}
+	a.regions = append(a.regions, fileRegion{start: start, end: start + len(text), outer: outer, shown: shown, text: text})
+	return start
+}
+
+// shiftSpans moves every span of cmds by off.
+func shiftSpans(cmds []*shell.Command, off int) {
+	move := func(s *risk.Span) {
+		if !s.IsZero() {
+			s.Start += off
+			s.End += off
+		}
+	}
+	for _, c := range cmds {
+		move(&c.Span)
+		for i := range c.Argv {
+			move(&c.Argv[i].Span)
+		}
+		for i := range c.Redirects {
+			move(&c.Redirects[i].Span)
+			move(&c.Redirects[i].Target.Span)
+		}
+		for i := range c.Assigns {
+			move(&c.Assigns[i].Value.Span)
+		}
+		if c.Stdin != nil {
+			in := *c.Stdin
+			move(&in.Span)
+			c.Stdin = &in
+		}
+		move(&c.Dir.Span)
+	}
+}
+
+// inFileShifted names the script's line in the reasons of the findings
+// from index from on whose spans point into its region at offset off (or,
+// without one, hold its subject), as inFile does.
+func (a *Analysis) inFileShifted(from int, shown, text string, off int) {
+	if shown == "" {
+		return
+	}
+	fs := *a.ctx.Findings
+	for i := from; i < len(fs); i++ {
+		f := &fs[i]
+		if f.Verdict == risk.Allow && f.Blast != risk.BlastCritical || strings.HasPrefix(f.Reason, "In ") {
+			continue
+		}
+		if at := f.Span.Start - off; at >= 0 && at < len(text) {
+			n, line := lineAt(text, at)
+			f.Reason = fmt.Sprintf("In %s, line %d (%s): %s", shown, n, Shorten(line), f.Reason)
+		}
+	}
+	a.inFile(from, []inlinedFile{{shown: shown, text: text}})
+}
+
+// placeRegions makes the findings that point into a script's region point
+// at the word that names the script, their reasons naming its line.
+func (a *Analysis) placeRegions() {
+	if len(a.regions) == 0 {
+		return
+	}
+	fs := *a.ctx.Findings
+	for i := range fs {
+		f := &fs[i]
+		for _, r := range a.regions {
+			if f.Span.Start < r.start || f.Span.Start > r.end {
+				continue
+			}
+			if r.shown != "" && (f.Verdict != risk.Allow || f.Blast == risk.BlastCritical) && !strings.HasPrefix(f.Reason, "In ") {
+				n, line := lineAt(r.text, min(f.Span.Start-r.start, len(r.text)))
+				f.Reason = fmt.Sprintf("In %s, line %d (%s): %s", r.shown, n, Shorten(line), f.Reason)
+			}
+			f.Span = r.outer
+			break
+		}
+	}
 }

@@ -70,7 +70,16 @@ func (f *flow) text(sc Command, w shell.Word, p string) (string, bool) {
 // content is known before it runs (echo … > f, printf … >> f, cat > f
 // <<EOF, tee f <<EOF), by their canonical paths (canonical returns "" for
 // a path it cannot resolve).
-func noteWrites(c *shell.Command, canonical func(string) string, w written) {
+func noteWrites(c *shell.Command, canonical func(string) string, into *written) {
+	w := *into
+	if w == nil {
+		w = written{}
+		defer func() {
+			if len(w) > 0 {
+				*into = w
+			}
+		}()
+	}
 	if text, ok := shell.Output(c); ok {
 		for _, r := range c.Redirects {
 			if (r.Op == ">" || r.Op == ">>" || r.Op == ">|" || r.Op == "&>") && r.Target.Known {
@@ -106,8 +115,8 @@ func noteWrites(c *shell.Command, canonical func(string) string, w written) {
 // noteWrites records what a command of the call's command line writes,
 // for the commands after it that run what it wrote (fileCode).
 func (a *Analysis) noteWrites(cmd *shell.Command) {
-	if a.written == nil {
-		a.written = written{}
+	if _, ok := shell.Output(cmd); !ok && cmd.Name != "tee" {
+		return // writes no known text
 	}
 	env := a.PathEnv(a.Dir(cmd))
 	noteWrites(cmd, func(p string) string {
@@ -116,5 +125,5 @@ func (a *Analysis) noteWrites(cmd *shell.Command) {
 			return ""
 		}
 		return cp.Literal
-	}, a.written)
+	}, &a.written)
 }

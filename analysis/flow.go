@@ -80,7 +80,7 @@ func (f *flow) records(sc Command) {
 			}
 		}
 	}
-	noteWrites(c, func(p string) string { return f.canonical(sc, p) }, f.written)
+	noteWrites(c, func(p string) string { return f.canonical(sc, p) }, &f.written)
 	if out, src, ok := compiled(c); ok {
 		if o, s := f.canonical(sc, out), f.canonical(sc, src); o != "" && s != "" {
 			f.built[o] = s

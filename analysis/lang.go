@@ -33,7 +33,7 @@ func (a *Analysis) runFile(sc Command, w shell.Word, file, text string) {
 	}
 	start := a.mark()
 	a.code(sc.Cmd, text, risk.Span{}, sc.Dir)
-	a.inFile(start, []inlinedFile{{shown: w.Value, text: text}}, false)
+	a.inFile(start, []inlinedFile{{shown: w.Value, text: text}})
 	a.ctx.Findings.pointAt(start, w.Span)
 }
 

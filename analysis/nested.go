@@ -79,6 +79,8 @@ func (a *Analysis) shellText(cmd *shell.Command, text string, span risk.Span, vi
 	a.depth++
 	start := a.mark()
 	a.problems(s)
+	off := a.region(span, shown, text)
+	shiftSpans(s.Commands, off)
 	selfRuns := 0
 	for _, nc := range s.Commands {
 		if nc.Dir.Value == "" {
@@ -89,9 +91,9 @@ func (a *Analysis) shellText(cmd *shell.Command, text string, span risk.Span, vi
 		}
 		m := a.mark()
 		a.command(nc)
-		a.inFileAt(m, shown, text, nc.Span)
+		a.inFileAt(m, shown, text, nc.Span.Start-off)
 	}
-	a.inFile(start, []inlinedFile{{shown: shown, text: text}}, true)
+	a.inFileShifted(start, shown, text, off)
 	if selfRuns > 0 {
 		a.add(forkBombFinding(span, self))
 	}

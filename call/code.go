@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 	"unicode"
@@ -65,13 +66,16 @@ var languages = map[string][]string{
 type codeSearch struct {
 	pieces []string
 	err    error
+	// programs, when set, makes other string members that read as a
+	// command of a known program code too (Table.WithPrograms).
+	programs func(string) bool
 }
 
 // codeIn returns every piece of code in input, each as a shell command
 // line, in a stable order (sorted keys, depth first); an error wrapping
 // ErrInvalid when a limit is reached or a declared encoding does not decode.
-func codeIn(input map[string]any) ([]string, error) {
-	var s codeSearch
+func codeIn(input map[string]any, programs func(string) bool) ([]string, error) {
+	s := codeSearch{programs: programs}
 	s.walk(input, 0)
 	return s.pieces, s.err
 }
@@ -155,7 +159,13 @@ func (s *codeSearch) object(m map[string]any) {
 	}
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		base, enc := codeKey(k)
-		if base == "" || k == "shell" && shellLang != "" {
+		if base == "" {
+			if text, ok := m[k].(string); ok && s.programs != nil && !dataKey(k) && commandOfKnownProgram(text, s.programs) {
+				s.add(text) // "note": "rm -rf ~" reads as a command; judged as one
+			}
+			continue
+		}
+		if k == "shell" && shellLang != "" {
 			continue
 		}
 		if enc == "" {
@@ -281,6 +291,54 @@ func unnamed(key, code string) []string {
 		return []string{code, interp}
 	}
 	return []string{interp}
+}
+
+// dataKey names members whose string is an argument of the code beside it
+// or a path or URL, judged as such, never a command of its own.
+func dataKey(k string) bool {
+	for _, keys := range [][]string{argsKeys, stdinKeys, langKeys, encodingKeys, sniffPaths, sniffURLs} {
+		if slices.Contains(keys, k) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxCommandText bounds the strings read as possible commands.
+const maxCommandText = 4096
+
+// commandOfKnownProgram reports a string that reads as a command line of a
+// program toolguard knows: at least two words, parsing as bash, whose first
+// command names a known program (rm -rf ~, curl … | sh, git push -f).
+func commandOfKnownProgram(text string, known func(string) bool) bool {
+	if len(text) > maxCommandText || !strings.ContainsAny(text, " \t") || !isASCIILetterOrPath(text[0]) {
+		return false
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
+	if err != nil || len(f.Stmts) == 0 {
+		return false
+	}
+	cmd := f.Stmts[0].Cmd
+	for {
+		b, ok := cmd.(*syntax.BinaryCmd)
+		if !ok {
+			break
+		}
+		cmd = b.X.Cmd
+	}
+	ce, ok := cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return false
+	}
+	name := ce.Args[0].Lit()
+	if name == "" {
+		return false
+	}
+	return known(path.Base(name))
+}
+
+func isASCIILetterOrPath(b byte) bool {
+	return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b == '/' || b == '.' || b == '~'
 }
 
 // parsesAsShell reports whether text parses as a bash script.

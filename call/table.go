@@ -72,6 +72,10 @@ type Table struct {
 	// built from the zero Table (the MCP proxy's, whose family is chosen)
 	// does not.
 	mcpFamilies bool
+	// programs says which program names toolguard knows; with it, a string
+	// argument of a tool the table does not know that reads as a command of
+	// such a program is judged as one (WithPrograms). Nil means none is.
+	programs func(name string) bool
 }
 
 type globMapping struct {
@@ -99,7 +103,7 @@ func (t *Table) With(user map[string]Mapping) (*Table, error) {
 		return t, nil
 	}
 	n := &Table{exact: make(map[string]Mapping, len(t.exact)+len(user)), globs: append([]globMapping(nil), t.globs...),
-		builtin: t.builtin, mcpFamilies: t.mcpFamilies}
+		builtin: t.builtin, mcpFamilies: t.mcpFamilies, programs: t.programs}
 	for k, v := range t.exact {
 		n.exact[k] = v
 	}
@@ -122,6 +126,29 @@ func (t *Table) With(user map[string]Mapping) (*Table, error) {
 	}
 	n.globs = append(globs, n.globs...)
 	return n, nil
+}
+
+// WithPrograms returns a copy of t that knows which program names are
+// known (known must be safe for concurrent use): every string argument of a
+// tool the table does not know that parses as a command line whose program
+// is known (`"note": "rm -rf ~"`) becomes part of the call's command, as
+// code keys do. Nil known returns t.
+func (t *Table) WithPrograms(known func(name string) bool) *Table {
+	if known == nil {
+		return t
+	}
+	n := *t
+	n.programs = known
+	return &n
+}
+
+// Programs returns the function that says which program names are known
+// (WithPrograms); nil when none was given.
+func (t *Table) Programs() func(name string) bool {
+	if t == nil {
+		return nil
+	}
+	return t.programs
 }
 
 // Lookup returns the mapping of a tool name and whether one was found.

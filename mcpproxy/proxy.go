@@ -85,6 +85,9 @@ func newProxy(o Options) (*proxy, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.Policy != nil { // strings of unknown tools that read as commands of known programs are judged as such
+		tools = tools.WithPrograms(o.Policy.Tools().Programs())
+	}
 	p := &proxy{opts: o, policy: o.Policy, tools: tools, prefix: prefix,
 		idPrefix: "toolguard-" + randomHex(8) + "-",
 		toClient: &lineWriter{w: o.Out}, stderr: &lineWriter{w: o.Stderr},

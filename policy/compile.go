@@ -151,6 +151,9 @@ func compileOne(cfg *Settings, opts Options, profile string) (*Policy, error) {
 	add("network", err)
 	p.rules, err = rules.BuiltinWith(rules.Options{Disable: cfg.Commands.DisableRules})
 	add("commands.disable_rules", err)
+	if p.rules != nil && p.tools != nil {
+		p.tools = p.tools.WithPrograms(p.rules.Knows) // unknown tools' strings that read as commands are judged as such
+	}
 	p.denied, err = compileDenied(append(DefaultDeniedCommands(), cfg.Commands.Denied...))
 	add("commands.denied", err)
 	p.custom, err = compilePatterns(cfg.Commands.CustomPatterns)

@@ -37,3 +37,14 @@ func ExampleSet_Classify_paths() {
 	// delete notes.txt
 	// write /home/ada/old/notes.txt
 }
+
+func ExampleSet_Knows() {
+	set, err := rules.Builtin()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(set.Knows("rm"), set.Knows("RM"), set.Knows("fix"))
+	// Output:
+	// true true false
+}

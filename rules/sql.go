@@ -273,9 +273,8 @@ func sqlClientEffects(text string) script.Effects {
 			stmts = append(stmts, line)
 		}
 	}
-	for _, cmd := range copyPrograms(strings.Join(stmts, "\n")) {
-		e.Shell = append(e.Shell, cmd) // COPY … TO/FROM PROGRAM: the server runs it in a shell
-	}
+	// COPY … TO/FROM PROGRAM: the database server runs the command in a shell
+	e.Shell = append(e.Shell, copyPrograms(strings.Join(stmts, "\n"))...)
 	if sql := strings.TrimSpace(strings.Join(stmts, "\n")); sql != "" && !SQLReadOnly(sql) {
 		e.Exec = true
 		if e.Unknown == "" {
@@ -348,14 +347,19 @@ func firstField(s string) string {
 // server, which for a developer's local database is their machine).
 func copyPrograms(sql string) []string {
 	var out []string
-	low := strings.ToLower(sql)
+	low := []byte(sql) // lower-cased ASCII, byte for byte: its offsets are sql's
+	for i, c := range low {
+		if c >= 'A' && c <= 'Z' {
+			low[i] = c + 'a' - 'A'
+		}
+	}
 	for i := 0; ; {
-		j := strings.Index(low[i:], "program")
+		j := strings.Index(string(low[i:]), "program")
 		if j < 0 {
 			return out
 		}
 		i += j + len("program")
-		before := strings.TrimRight(low[:i-len("program")], " \t\n")
+		before := strings.TrimRight(string(low[:i-len("program")]), " \t\n")
 		if !strings.HasSuffix(before, " to") && !strings.HasSuffix(before, " from") && !strings.HasSuffix(before, ")to") {
 			continue
 		}

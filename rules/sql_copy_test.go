@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -21,4 +22,19 @@ func TestCopyPrograms(t *testing.T) {
 			t.Errorf("copyPrograms(%q) (-want +got):\n%s", tc.sql, diff)
 		}
 	}
+}
+
+// FuzzCopyPrograms: no panic, and every command found is text of the SQL
+// (with ” read as ').
+func FuzzCopyPrograms(f *testing.F) {
+	for _, s := range []string{"COPY t TO PROGRAM 'id'", "copy t from program 'a''b'", "program 'x'", "TO PROGRAM '"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, sql string) {
+		for _, c := range copyPrograms(sql) {
+			if !strings.Contains(sql, strings.ReplaceAll(c, "'", "''")) && !strings.Contains(sql, c) {
+				t.Fatalf("copyPrograms(%q) found %q, which is not in it", sql, c)
+			}
+		}
+	})
 }

@@ -31,6 +31,13 @@ type grammarEntry struct {
 	errs []string
 }
 
+// Knows reports whether a pack knows the program name (as [Set.Classify]
+// would look it up: case-folded when only the lower-case form is known).
+func (s *Set) Knows(name string) bool {
+	_, ix := s.resolve(name)
+	return ix != nil
+}
+
 // resolve maps a command name to the name the packs know (case-folded when
 // only the lower-case form is known: case-insensitive file systems run RM
 // as rm) and reports whether any pack knows it.
