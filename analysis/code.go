@@ -50,6 +50,9 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 		}
 		a.judge.Path(Path{Word: shell.Word{Value: p.text, Known: true}, Access: access, Shape: File, Dir: dir, Removes: removes})
 	}
+	for _, p := range homeJoins(code) { // path.join(os.homedir(), ".ssh", "id_rsa")
+		a.judge.Path(Path{Word: shell.Word{Value: p, Known: true}, Access: access, Shape: File, Dir: dir, Removes: removes})
+	}
 	if access == paths.Delete && namesHome(low) {
 		a.judge.Path(Path{Word: shell.Word{Value: a.ctx.Home, Known: true}, Access: paths.Delete, Shape: File, Dir: dir, Removes: true})
 	}

@@ -20,7 +20,6 @@ import (
 var pendingIssue24 = map[string]bool{
 	"dev/decoded-and-fetched/python-c-dollar-cat-local":                    true, // trusted-allow: ask ask ask
 	"dev/decoded-and-fetched/source-process-substitution-completion":       true, // trusted-allow: ask ask ask
-	"holdout3/package-scripts/yarn-install-install-script-gemini-settings": true, // deny: ask allow allow
 }
 
 func TestCheckPending(t *testing.T) {
