@@ -18,8 +18,8 @@ import (
 // Each entry says its label and its verdicts (supervised, trusted, full) when
 // it was added.
 var pendingIssue24 = map[string]bool{
-	"dev/decoded-and-fetched/python-c-dollar-cat-local":                    true, // trusted-allow: ask ask ask
-	"dev/decoded-and-fetched/source-process-substitution-completion":       true, // trusted-allow: ask ask ask
+	"dev/decoded-and-fetched/python-c-dollar-cat-local":              true, // trusted-allow: ask ask ask
+	"dev/decoded-and-fetched/source-process-substitution-completion": true, // trusted-allow: ask ask ask
 }
 
 func TestCheckPending(t *testing.T) {
