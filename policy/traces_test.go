@@ -364,6 +364,9 @@ func (f traceFigures) broken() []string {
 	if n := f.workTrusted.deny + f.workTrusted.errors; n > tracesGoals.workspaceDeniedTrusted {
 		out = append(out, fmt.Sprintf("%d workspace calls denied (or not normalised) in trusted, at most %d allowed", n, tracesGoals.workspaceDeniedTrusted))
 	}
+	if p := per100(f.allTrusted.interruptions(), f.allTrusted.n); p > tracesGoals.interruptionsPer100Trust {
+		out = append(out, fmt.Sprintf("%.1f interruptions per 100 calls in trusted, at most %.0f allowed", p, tracesGoals.interruptionsPer100Trust))
+	}
 	return out
 }
 
@@ -421,7 +424,7 @@ func tracesReport(outs []traceOutcome) string {
 		row(a, agents[a])
 	}
 	row("**all**", &total)
-	b.WriteString("\nIssue 31's goals (enforced when met: workspace calls denied in trusted):\n\n")
+	b.WriteString("\nIssue 31's goals (enforced when met: workspace calls denied in trusted, interruptions in trusted):\n\n")
 	for _, g := range total.goals() {
 		b.WriteString("- " + g + "\n")
 	}
@@ -594,7 +597,8 @@ func TestTracesFigures(t *testing.T) {
 		"workspace denied in trusted ≤ 0: not met (2)",
 		"interruptions in trusted ≤ 2 per 100 calls: not met (57.1)",
 	}
-	if got := f.broken(); !slices.Equal(got, []string{"2 workspace calls denied (or not normalised) in trusted, at most 0 allowed"}) {
+	if got := f.broken(); !slices.Equal(got, []string{"2 workspace calls denied (or not normalised) in trusted, at most 0 allowed",
+		"57.1 interruptions per 100 calls in trusted, at most 2 allowed"}) {
 		t.Errorf("broken goals %q", got)
 	}
 	if got := f.goals(); !slices.Equal(got, want) {

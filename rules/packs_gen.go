@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:4d177ccf94d25ac61db9dbde69379c5016d754d6ccd2de11e13c256429341a87"
+	generatedDigest = "sha256:63aa5caf1047dd6d274e398a64402c9d95503b41b91672557270926644a203ba"
 }
 
 var generatedPacks = []genPack{
@@ -145,49 +145,49 @@ var generatedPacks = []genPack{
 		{line: 146, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "", build: packsFilesystemL146},
 		{line: 158, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "", build: packsFilesystemL158},
 		{line: 171, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "", build: packsFilesystemL171},
-		{line: 183, kind: "rule", exes: []string{"rm", "unlink", "rmdir"}, subs: nil, trigger: "", build: packsFilesystemL183},
-		{line: 195, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "", build: packsFilesystemL195},
-		{line: 207, kind: "rule", exes: []string{"rm", "unlink", "rmdir", "shred"}, subs: nil, trigger: "", build: packsFilesystemL207},
-		{line: 218, kind: "rule", exes: []string{"remove-item", "ri", "del", "erase", "rd"}, subs: nil, trigger: "", build: packsFilesystemL218},
-		{line: 232, kind: "rule", exes: []string{"shred", "srm", "wipe"}, subs: nil, trigger: "", build: packsFilesystemL232},
-		{line: 243, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL243},
-		{line: 255, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL255},
-		{line: 267, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL267},
-		{line: 279, kind: "rule", exes: []string{"truncate"}, subs: nil, trigger: "", build: packsFilesystemL279},
-		{line: 290, kind: "rule", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL290},
-		{line: 301, kind: "rule", exes: []string{"trash-empty", "gio"}, subs: nil, trigger: "", build: packsFilesystemL301},
-		{line: 312, kind: "rule", exes: []string{"xargs"}, subs: nil, trigger: "", build: packsFilesystemL312},
-		{line: 327, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL327},
-		{line: 343, kind: "rule", exes: []string{"cp", "ln", "install", "rsync"}, subs: nil, trigger: "", build: packsFilesystemL343},
-		{line: 357, kind: "rule", exes: []string{"mv", "tee", "dd", "truncate"}, subs: nil, trigger: "", build: packsFilesystemL357},
-		{line: 370, kind: "rule", exes: []string{"mv", "cp"}, subs: nil, trigger: "", build: packsFilesystemL370},
-		{line: 382, kind: "rule", exes: []string{"cp", "dd"}, subs: nil, trigger: "", build: packsFilesystemL382},
-		{line: 395, kind: "rule", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL395},
-		{line: 406, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL406},
-		{line: 419, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL419},
-		{line: 431, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL431},
-		{line: 442, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "", build: packsFilesystemL442},
-		{line: 454, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "", build: packsFilesystemL454},
-		{line: 467, kind: "rule", exes: []string{"chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL467},
-		{line: 480, kind: "rule", exes: []string{"sed", "perl"}, subs: nil, trigger: "", build: packsFilesystemL480},
-		{line: 492, kind: "rule", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL492},
-		{line: 507, kind: "safe", exes: []string{"rm", "rmdir", "unlink", "mv", "cp", "install", "ln", "touch", "mkdir", "chmod", "chown", "chgrp", "truncate", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL507},
-		{line: 511, kind: "safe", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL511},
-		{line: 515, kind: "safe", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL515},
-		{line: 520, kind: "safe", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL520},
-		{line: 525, kind: "safe", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL525},
-		{line: 532, kind: "paths", exes: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe"}, subs: nil, trigger: "", build: packsFilesystemL532},
-		{line: 536, kind: "paths", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL536},
-		{line: 541, kind: "paths", exes: []string{"cp", "install"}, subs: nil, trigger: "", build: packsFilesystemL541},
-		{line: 547, kind: "paths", exes: []string{"ln"}, subs: nil, trigger: "", build: packsFilesystemL547},
-		{line: 552, kind: "paths", exes: []string{"truncate", "touch", "mkdir", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL552},
-		{line: 556, kind: "paths", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL556},
-		{line: 561, kind: "paths", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL561},
-		{line: 565, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL565},
+		{line: 187, kind: "rule", exes: []string{"rm", "unlink", "rmdir"}, subs: nil, trigger: "", build: packsFilesystemL187},
+		{line: 199, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "", build: packsFilesystemL199},
+		{line: 211, kind: "rule", exes: []string{"rm", "unlink", "rmdir", "shred"}, subs: nil, trigger: "", build: packsFilesystemL211},
+		{line: 222, kind: "rule", exes: []string{"remove-item", "ri", "del", "erase", "rd"}, subs: nil, trigger: "", build: packsFilesystemL222},
+		{line: 236, kind: "rule", exes: []string{"shred", "srm", "wipe"}, subs: nil, trigger: "", build: packsFilesystemL236},
+		{line: 247, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL247},
+		{line: 259, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL259},
+		{line: 271, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL271},
+		{line: 283, kind: "rule", exes: []string{"truncate"}, subs: nil, trigger: "", build: packsFilesystemL283},
+		{line: 294, kind: "rule", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL294},
+		{line: 305, kind: "rule", exes: []string{"trash-empty", "gio"}, subs: nil, trigger: "", build: packsFilesystemL305},
+		{line: 316, kind: "rule", exes: []string{"xargs"}, subs: nil, trigger: "", build: packsFilesystemL316},
+		{line: 331, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL331},
+		{line: 347, kind: "rule", exes: []string{"cp", "ln", "install", "rsync"}, subs: nil, trigger: "", build: packsFilesystemL347},
+		{line: 361, kind: "rule", exes: []string{"mv", "tee", "dd", "truncate"}, subs: nil, trigger: "", build: packsFilesystemL361},
+		{line: 374, kind: "rule", exes: []string{"mv", "cp"}, subs: nil, trigger: "", build: packsFilesystemL374},
+		{line: 386, kind: "rule", exes: []string{"cp", "dd"}, subs: nil, trigger: "", build: packsFilesystemL386},
+		{line: 399, kind: "rule", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL399},
+		{line: 410, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL410},
+		{line: 423, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL423},
+		{line: 435, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL435},
+		{line: 446, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "", build: packsFilesystemL446},
+		{line: 458, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "", build: packsFilesystemL458},
+		{line: 471, kind: "rule", exes: []string{"chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL471},
+		{line: 484, kind: "rule", exes: []string{"sed", "perl"}, subs: nil, trigger: "", build: packsFilesystemL484},
+		{line: 496, kind: "rule", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL496},
+		{line: 511, kind: "safe", exes: []string{"rm", "rmdir", "unlink", "mv", "cp", "install", "ln", "touch", "mkdir", "chmod", "chown", "chgrp", "truncate", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL511},
+		{line: 515, kind: "safe", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL515},
+		{line: 519, kind: "safe", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL519},
+		{line: 524, kind: "safe", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL524},
+		{line: 529, kind: "safe", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL529},
+		{line: 536, kind: "paths", exes: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe"}, subs: nil, trigger: "", build: packsFilesystemL536},
+		{line: 540, kind: "paths", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL540},
+		{line: 545, kind: "paths", exes: []string{"cp", "install"}, subs: nil, trigger: "", build: packsFilesystemL545},
+		{line: 551, kind: "paths", exes: []string{"ln"}, subs: nil, trigger: "", build: packsFilesystemL551},
+		{line: 556, kind: "paths", exes: []string{"truncate", "touch", "mkdir", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL556},
+		{line: 560, kind: "paths", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL560},
+		{line: 565, kind: "paths", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL565},
 		{line: 569, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL569},
-		{line: 574, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL574},
-		{line: 579, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL579},
-		{line: 585, kind: "paths", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL585},
+		{line: 573, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL573},
+		{line: 578, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL578},
+		{line: 583, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL583},
+		{line: 589, kind: "paths", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL589},
 	}},
 	{file: "packs/forges.toml", header: packHeader{Name: "forges", Executables: []string{"gh", "glab", "hub", "tea", "curl", "http", "https", "xh", "wget"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"gh"}, subs: nil, trigger: "", build: packsForgesL5},
@@ -3442,178 +3442,178 @@ func packsFilesystemL158() Pack {
 }
 
 func packsFilesystemL171() Pack {
-	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Recursive delete of a directory cannot be undone.", Suggestion: "Delete build outputs and caches (build/, dist/, node_modules/, target/, var/cache/) or temporary directories, which are allowed; move other directories aside instead.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsOutside: []string{"@temp", "node_modules", "*/node_modules", "dist", "*/dist", "build", "*/build", "target", "*/target", "out", ".cache", "*/.cache", "__pycache__", "*/__pycache__", ".pytest_cache", ".mypy_cache", ".ruff_cache", ".next", ".nuxt", ".turbo", ".parcel-cache", "coverage", "*/coverage", ".tox", ".venv", "venv", ".gradle", "bin", "obj", "*.egg-info", "tmp", "tmp/*", ".tmp", "_build", ".svelte-kit", "storybook-static", ".angular", "cmake-build-*", "vendor/bundle", "pkg/*.a", "var/cache", "var/cache/*"}}}}}
+	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Recursive delete of a directory cannot be undone.", Suggestion: "Delete build outputs and caches (build/, dist/, node_modules/, target/, var/cache/) or temporary directories, which are allowed; move other directories aside instead.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsOutside: []string{"@temp", "node_modules", "**/node_modules", "dist", "**/dist", "build", "**/build", "target", "**/target", "out", ".cache", "**/.cache", "__pycache__", "**/__pycache__", ".pytest_cache", "**/.pytest_cache", ".mypy_cache", ".ruff_cache", ".next", ".nuxt", ".turbo", ".parcel-cache", "coverage", "**/coverage", ".tox", ".venv", "venv", ".gradle", "bin", "obj", "*.egg-info", "**/*.egg-info", "tmp", "tmp/*", ".tmp", "_build", "**/_build", ".svelte-kit", "storybook-static", ".angular", "cmake-build-*", "vendor/bundle", "pkg/*.a", "var/cache", "var/cache/*"}}}}}
 }
 
-func packsFilesystemL183() Pack {
+func packsFilesystemL187() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-outside-project", Exe: []string{"rm", "unlink", "rmdir"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Deleting a file in a home or system location outside any project cannot be undone.", Suggestion: "Delete files inside the project or a temporary directory only.", Match: Match{OperandsAny: []string{"~/**", "@system", "/etc/**", "/usr/**", "/var/**", "/boot/**", "/bin/**", "/sbin/**", "/lib/**", "/opt/**", "/root/**", "/home/**", "/users/**", "/library/**", "/system/**"}, OperandsNone: []string{"@temp"}}}}}
 }
 
-func packsFilesystemL195() Pack {
+func packsFilesystemL199() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive-outside-cwd", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Recursive delete after cd-ing out of the project (to .., home or /) removes files outside it.", Suggestion: "Stay in the project directory and delete by path.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, Dir: []string{"@parent", "../**", "@home", "@root", "@system"}}}}}
 }
 
-func packsFilesystemL207() Pack {
+func packsFilesystemL211() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-privileged", Exe: []string{"rm", "unlink", "rmdir", "shred"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Deleting as root bypasses every permission that protects system and other users' files.", Suggestion: "Delete only your own files, without sudo.", Match: Match{Privileged: true}}}}
 }
 
-func packsFilesystemL218() Pack {
+func packsFilesystemL222() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.ps-remove-recurse", Exe: []string{"remove-item", "ri", "del", "erase", "rd"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "PowerShell Remove-Item -Recurse deletes a whole directory tree.", Suggestion: "Delete build outputs by name; ask before removing other directories.", Match: Match{FlagsAny: []string{"-Recurse", "-recurse", "-r", "-s", "/s"}, OperandsOutside: []string{"@temp", "node_modules", "dist", "build", "target", "out", ".cache", "coverage", "bin", "obj", "__pycache__", ".venv", "venv"}}}}}
 }
 
-func packsFilesystemL232() Pack {
+func packsFilesystemL236() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.shred", Exe: []string{"shred", "srm", "wipe"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Secure erasure overwrites data so that it can never be recovered.", Suggestion: "Delete the file normally, or move it aside.", Match: Match{MinOperands: 1}}}}
 }
 
-func packsFilesystemL243() Pack {
+func packsFilesystemL247() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.find-delete-root", Exe: []string{"find"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "find -delete or -exec rm starting at /, a home directory or a system directory deletes far too much.", Suggestion: "Start the search in the project directory and preview it with -print first.", Match: Match{FlagsAny: []string{"-delete"}, OperandsAny: []string{"@root", "@home", "@system"}}}}}
 }
 
-func packsFilesystemL255() Pack {
+func packsFilesystemL259() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.find-exec-rm-root", Exe: []string{"find"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "find -exec rm starting at /, a home directory or a system directory deletes far too much.", Suggestion: "Start the search in the project directory and preview it with -print first.", Match: Match{FlagValues: map[string][]string{"-exec": {"rm", "*/rm", "shred", "unlink"}}, OperandsAny: []string{"@root", "@home", "@system"}}}}}
 }
 
-func packsFilesystemL267() Pack {
+func packsFilesystemL271() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.find-delete", Exe: []string{"find"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "find -delete removes every file the expression matches, without a preview.", Suggestion: "Run the same find with -print first and delete the listed files by name.", Match: Match{FlagsAny: []string{"-delete"}, OperandsOutside: []string{"@temp"}}}}}
 }
 
-func packsFilesystemL279() Pack {
+func packsFilesystemL283() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.truncate-empty", Exe: []string{"truncate"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "truncate -s 0 empties the file; its content is lost.", Suggestion: "Write a new file instead, or keep a backup copy first.", Match: Match{FlagValues: map[string][]string{"--size": {"0", "0k", "0m", "0g"}, "-s": {"0", "0k", "0m", "0g"}}}}}}
 }
 
-func packsFilesystemL290() Pack {
+func packsFilesystemL294() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.tar-remove-files", Exe: []string{"tar"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "tar --remove-files deletes the originals after archiving.", Suggestion: "Archive without --remove-files and delete the originals once the archive is checked.", Match: Match{FlagsAny: []string{"--remove-files"}}}}}
 }
 
-func packsFilesystemL301() Pack {
+func packsFilesystemL305() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.trash-empty", Exe: []string{"trash-empty", "gio"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Emptying the trash deletes everything in it for good.", Suggestion: "Leave the trash for the user to empty.", Match: Match{FlagsAny: []string{"--empty"}}}}}
 }
 
-func packsFilesystemL312() Pack {
+func packsFilesystemL316() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.xargs-delete-unknown", Exe: []string{"xargs"}, Category: "fs-delete", Tier: "destructive", Blast: "unknown", Unverifiable: true, Reason: "xargs runs a delete on names read from input, which are not known before it runs.", Suggestion: "Preview the list, then delete the files by name.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"rm", "*/rm", "shred", "unlink"}}}}}
 }
 
-func packsFilesystemL327() Pack {
+func packsFilesystemL331() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.overwrite-startup-file", Exe: []string{"*"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Overwriting a shell start-up file, SSH file or credential store changes what runs at every login, or locks the user out.", Suggestion: "Append a clearly marked line with the user's consent instead, or edit a copy inside the project.", Match: Match{Redirects: []string{"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.profile", "~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.zlogin", "~/.config/fish/config.fish", "~/.ssh/**", "~/.gnupg/**", "~/.aws/**", "~/.kube/config", "~/.gitconfig", "~/.netrc", "/etc/passwd", "/etc/shadow", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/hosts", "/etc/profile", "/etc/environment", "/etc/crontab", "/etc/cron.d/**", "/etc/ssh/**", "/root/**", "/etc/fstab", "/etc/resolv.conf", "/etc/ld.so.preload"}}}}}
 }
 
-func packsFilesystemL343() Pack {
+func packsFilesystemL347() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.clobber-startup-file", Exe: []string{"cp", "ln", "install", "rsync"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Overwriting a shell start-up file, SSH file or system account file changes what runs at every login, or locks the user out.", Suggestion: "Edit a copy inside the project and ask the user to install it.", Match: Match{LastOperandAny: []string{"~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.ssh", "~/.ssh/**", "~/.gnupg", "~/.gnupg/**", "~/.aws", "~/.aws/**", "~/.gitconfig", "~/.netrc", "/etc/passwd", "/etc/shadow", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/hosts", "/etc/fstab", "/etc/crontab", "/etc/ld.so.preload"}, MinOperands: 2}}}}
 }
 
-func packsFilesystemL357() Pack {
+func packsFilesystemL361() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.clobber-startup-file-any", Exe: []string{"mv", "tee", "dd", "truncate"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Overwriting, truncating or moving away a shell start-up file, SSH file or system account file changes what runs at every login, or locks the user out.", Suggestion: "Edit a copy inside the project and ask the user to install it.", Match: Match{OperandsAny: []string{"~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.ssh", "~/.ssh/**", "~/.gnupg", "~/.gnupg/**", "~/.aws", "~/.aws/**", "~/.gitconfig", "~/.netrc", "/etc/passwd", "/etc/shadow", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/hosts", "/etc/fstab", "/etc/crontab", "/etc/ld.so.preload"}}}}}
 }
 
-func packsFilesystemL370() Pack {
+func packsFilesystemL374() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.move-to-null", Exe: []string{"mv", "cp"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Moving a file onto /dev/null destroys it.", Suggestion: "Delete the file explicitly, or move it aside into a backup directory.", Match: Match{OperandsAny: []string{"/dev/null"}, MinOperands: 2}}}}
 }
 
-func packsFilesystemL382() Pack {
+func packsFilesystemL386() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.copy-null-over", Exe: []string{"cp", "dd"}, Category: "fs-write", Tier: "destructive", Blast: "medium", Reason: "Copying /dev/null or /dev/zero over a file wipes its content.", Suggestion: "Delete or truncate the file explicitly so the intent is visible.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"/dev/null", "/dev/zero", "if=/dev/null"}, MinOperands: 2}}}}
 }
 
-func packsFilesystemL395() Pack {
+func packsFilesystemL399() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.move-home-or-root", Exe: []string{"mv"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "Moving the root, a home directory or a system directory away breaks the machine or the user's account.", Suggestion: "Move only the files you mean.", Match: Match{OperandsAny: []string{"@root", "@home", "@system"}}}}}
 }
 
-func packsFilesystemL406() Pack {
+func packsFilesystemL410() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.redirect-device", Exe: []string{"*"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "Writing straight to a disk device destroys its file systems.", Suggestion: "Write to a file instead; disk images need a human.", Match: Match{Redirects: []string{"/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*", "/dev/mmcblk*", "/dev/disk*", "/dev/rdisk*", "/dev/mapper/**", "/dev/md*", "/dev/dm-*", "/dev/sr*", "/dev/mem", "/dev/kmem", "/dev/port"}}}}}
 }
 
-func packsFilesystemL419() Pack {
+func packsFilesystemL423() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-recursive-root", Exe: []string{"chmod", "chown", "chgrp"}, Category: "fs-permissions", Tier: "destructive", Blast: "critical", Reason: "Changing permissions or ownership of everything under /, a home directory or a system directory breaks the system (sudo, ssh and services refuse to run).", Suggestion: "Change only the files in the project that need it.", Match: Match{FlagsAll: [][]string{{"-R", "--recursive"}}, OperandsAny: []string{"@root", "@home", "@system"}}}}}
 }
 
-func packsFilesystemL431() Pack {
+func packsFilesystemL435() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-system", Exe: []string{"chmod", "chown", "chgrp"}, Category: "fs-permissions", Tier: "destructive", Blast: "high", Reason: "Changing permissions or ownership of /, a home directory or a system directory can lock users out or open the system to others.", Suggestion: "Change only the files in the project that need it.", Match: Match{OperandsAny: []string{"@root", "@home", "@system", "/etc/**", "/usr/**", "/bin/**", "/sbin/**", "/boot/**", "/var/**", "~/.ssh", "~/.ssh/**"}}}}}
 }
 
-func packsFilesystemL442() Pack {
+func packsFilesystemL446() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-world-writable", Exe: []string{"chmod"}, Category: "fs-permissions", Tier: "destructive", Blast: "medium", Reason: "Mode 777 (or a+w) lets every user and process change or replace the files.", Suggestion: "Use 755 for directories and programs, 644 for files, or u+x to make a script executable.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"777", "0777", "1777", "a+rwx", "a=rwx", "ugo+rwx", "o+w", "a+w", "ugo+w", "+w", "o=rwx", "666", "0666", "o+rwx", "*=rwx"}}}}}
 }
 
-func packsFilesystemL454() Pack {
+func packsFilesystemL458() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-recursive-lockout", Exe: []string{"chmod"}, Category: "fs-permissions", Tier: "destructive", Blast: "high", Reason: "Recursive mode 000 makes every file unreadable, even to its owner.", Suggestion: "Change only the files that need it, to a mode that keeps owner access.", Match: Match{FlagsAll: [][]string{{"-R", "--recursive"}}, OperandAt: intp(0), OperandAtAny: []string{"000", "0000", "a-rwx", "ugo-rwx", "a=", "u-rwx"}}}}}
 }
 
-func packsFilesystemL467() Pack {
+func packsFilesystemL471() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chown-recursive", Exe: []string{"chown", "chgrp"}, Category: "fs-permissions", Tier: "destructive", Blast: "medium", Reason: "Recursive change of ownership is hard to undo: the previous owners are not recorded.", Suggestion: "Change ownership of the specific files that need it.", Match: Match{FlagsAll: [][]string{{"-R", "--recursive"}}}}}}
 }
 
-func packsFilesystemL480() Pack {
+func packsFilesystemL484() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.sed-inplace-sensitive", Exe: []string{"sed", "perl"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Editing a shell start-up, SSH or system account file in place changes what runs at every login.", Suggestion: "Edit a copy inside the project and ask the user to install it.", Match: Match{FlagsAny: []string{"-i", "--in-place", "-pi"}, OperandsAny: []string{"~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.ssh/**", "/etc/**", "~/.gitconfig"}}}}}
 }
 
-func packsFilesystemL492() Pack {
+func packsFilesystemL496() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.sed-script-writes", Exe: []string{"sed"}, Category: "fs-write", Tier: "execute", Blast: "low", Reason: "The sed script writes files (w), reads files (r) or runs commands (e), so it is not a read-only filter.", Suggestion: "Use sed only to print or edit the named files; write output with a redirect.", Match: Match{FlagsNone: []string{"-e", "--expression", "-f", "--file"}, OperandAt: intp(0), OperandAtAny: []string{"w *", "w/**", "*w /**", "*w/**", "**;w**", "**}w**", "**;e**", "e *", "**/e", "**/e?", "**/?e", "**/w *", "**/w/**", "**;r **", "r *"}}}}}
 }
 
-func packsFilesystemL507() Pack {
+func packsFilesystemL511() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"rm", "rmdir", "unlink", "mv", "cp", "install", "ln", "touch", "mkdir", "chmod", "chown", "chgrp", "truncate", "tee", "sponge"}, Tier: "write"}}}
 }
 
-func packsFilesystemL511() Pack {
+func packsFilesystemL515() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"dd"}, Tier: "write"}}}
 }
 
-func packsFilesystemL515() Pack {
+func packsFilesystemL519() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"find"}, UnsafeFlags: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, UnsafeTier: "execute"}}}
 }
 
-func packsFilesystemL520() Pack {
+func packsFilesystemL524() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"sed"}, UnsafeFlags: []string{"-i", "--in-place"}, UnsafeTier: "write"}}}
 }
 
-func packsFilesystemL525() Pack {
+func packsFilesystemL529() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"tar"}, UnsafeFlags: []string{"-x", "--extract", "--get", "-c", "--create", "-r", "--append", "-u", "--update", "--delete", "-A", "--catenate", "--to-command", "--checkpoint-action", "-I", "--use-compress-program"}, UnsafeTier: "write"}}}
 }
 
-func packsFilesystemL532() Pack {
+func packsFilesystemL536() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe"}, Operands: "delete"}}}
 }
 
-func packsFilesystemL536() Pack {
+func packsFilesystemL540() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"mv"}, Operands: "delete", Last: "write"}}}
 }
 
-func packsFilesystemL541() Pack {
+func packsFilesystemL545() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"cp", "install"}, Operands: "read", Last: "write", FlagValues: map[string]string{"--target-directory": "write", "-t": "write"}}}}
 }
 
-func packsFilesystemL547() Pack {
+func packsFilesystemL551() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"ln"}, Operands: "read", Last: "write"}}}
 }
 
-func packsFilesystemL552() Pack {
+func packsFilesystemL556() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"truncate", "touch", "mkdir", "tee", "sponge"}, Operands: "write"}}}
 }
 
-func packsFilesystemL556() Pack {
+func packsFilesystemL560() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"chmod", "chown", "chgrp"}, Operands: "write", Skip: 1}}}
 }
 
-func packsFilesystemL561() Pack {
+func packsFilesystemL565() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"dd"}, FlagValues: map[string]string{"if=": "read", "of=": "write"}}}}
 }
 
-func packsFilesystemL565() Pack {
+func packsFilesystemL569() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"find"}, Operands: "read"}}}
 }
 
-func packsFilesystemL569() Pack {
+func packsFilesystemL573() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"find"}, Operands: "delete", WhenFlags: []string{"-delete"}}}}
 }
 
-func packsFilesystemL574() Pack {
+func packsFilesystemL578() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"sed"}, Operands: "read", ScriptFlags: []string{"-e", "--expression", "-f", "--file"}}}}
 }
 
-func packsFilesystemL579() Pack {
+func packsFilesystemL583() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"sed"}, Operands: "write", ScriptFlags: []string{"-e", "--expression", "-f", "--file"}, WhenFlags: []string{"-i", "--in-place"}}}}
 }
 
-func packsFilesystemL585() Pack {
+func packsFilesystemL589() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"tar"}, FlagValues: map[string]string{"--file": "read", "-f": "read"}}}}
 }
 
