@@ -93,3 +93,25 @@ func FuzzRemoteReadScanners(f *testing.F) {
 		}
 	})
 }
+
+// FuzzGlobFastReject: the literal head and tail check in front of the
+// table never changes what a pattern matches.
+func FuzzGlobFastReject(f *testing.F) {
+	for _, c := range [][2]string{{"**/node_modules", "a/b/node_modules"}, {"a*a", "a"}, {"?x*", "yx"}, {"*.egg-info", "x.egg-info"},
+		{"cmake-build-*", "cmake-build-debug"}, {"tmp/*", "tmp/a/b"}, {"**", ""}, {"a?", "a"}} {
+		f.Add(c[0], c[1], false)
+		f.Add(c[0], c[1], true)
+	}
+	f.Fuzz(func(t *testing.T, g, s string, flat bool) {
+		if len(g) > 64 || len(s) > 256 {
+			return
+		}
+		want := g == s
+		if strings.ContainsAny(g, "*?") {
+			want = globTable(g, s, flat)
+		}
+		if got := globMatchMode(g, s, flat); got != want {
+			t.Fatalf("globMatchMode(%q, %q, %v) = %v, the table says %v", g, s, flat, got, want)
+		}
+	})
+}

@@ -189,9 +189,23 @@ func globMatch(g, s string) bool { return globMatchMode(g, s, false) }
 // prefixes of s the pattern so far can match), so hostile words cannot make
 // it slow.
 func globMatchMode(g, s string, flat bool) bool {
-	if !strings.ContainsAny(g, "*?") {
+	first := strings.IndexAny(g, "*?")
+	if first < 0 {
 		return g == s
 	}
+	// The literal text before the first wildcard and after the last one
+	// must begin and end s: most words fail here, before the table.
+	last := strings.LastIndexAny(g, "*?")
+	head, tail := g[:first], g[last+1:]
+	if len(s) < len(head)+len(tail) || !strings.HasPrefix(s, head) || !strings.HasSuffix(s, tail) {
+		return false
+	}
+	return globTable(g, s, flat)
+}
+
+// globTable matches g against s with a table of which prefixes of s the
+// pattern so far can match.
+func globTable(g, s string, flat bool) bool {
 	var buf [2 * 129]bool
 	var cur, next []bool
 	if len(s) <= 128 {
