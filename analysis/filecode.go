@@ -256,17 +256,28 @@ func (a *Analysis) inFile(from int, files []inlinedFile) {
 	if len(files) == 0 {
 		return
 	}
+	a.namePlaces(from, func(f *risk.Finding) (string, int, string, bool) {
+		for _, file := range files {
+			if n, line, ok := findLine(file.text, f); ok {
+				return file.shown, n, line, true
+			}
+		}
+		return "", 0, "", false
+	})
+}
+
+// namePlaces puts "In FILE, line N (TEXT): " in front of the reasons of the
+// findings from index from on that deny or ask and have no place yet, with
+// the place place gives (none when its ok is false).
+func (a *Analysis) namePlaces(from int, place func(*risk.Finding) (shown string, n int, line string, ok bool)) {
 	fs := *a.ctx.Findings
 	for i := from; i < len(fs); i++ {
 		f := &fs[i]
 		if f.Verdict == risk.Allow && f.Blast != risk.BlastCritical || strings.HasPrefix(f.Reason, "In ") {
 			continue
 		}
-		for _, file := range files {
-			if n, line, ok := findLine(file.text, f); ok {
-				f.Reason = fmt.Sprintf("In %s, line %d (%s): %s", file.shown, n, Shorten(line), f.Reason)
-				break
-			}
+		if shown, n, line, ok := place(f); ok {
+			f.Reason = fmt.Sprintf("In %s, line %d (%s): %s", shown, n, Shorten(line), f.Reason)
 		}
 	}
 }
@@ -278,15 +289,8 @@ func (a *Analysis) inFileAt(from int, shown, text string, at int) {
 	if shown == "" || at < 0 || at >= len(text) {
 		return
 	}
-	fs := *a.ctx.Findings
-	for i := from; i < len(fs); i++ {
-		f := &fs[i]
-		if f.Verdict == risk.Allow && f.Blast != risk.BlastCritical || strings.HasPrefix(f.Reason, "In ") {
-			continue
-		}
-		n, line := lineAt(text, at)
-		f.Reason = fmt.Sprintf("In %s, line %d (%s): %s", shown, n, Shorten(line), f.Reason)
-	}
+	n, line := lineAt(text, at)
+	a.namePlaces(from, func(*risk.Finding) (string, int, string, bool) { return shown, n, line, true })
 }
 
 // lineAt is the number and the text of the line of text at offset off.
@@ -396,17 +400,14 @@ func (a *Analysis) inFileShifted(from int, shown, text string, off int) {
 	if shown == "" {
 		return
 	}
-	fs := *a.ctx.Findings
-	for i := from; i < len(fs); i++ {
-		f := &fs[i]
-		if f.Verdict == risk.Allow && f.Blast != risk.BlastCritical || strings.HasPrefix(f.Reason, "In ") {
-			continue
+	a.namePlaces(from, func(f *risk.Finding) (string, int, string, bool) {
+		at := f.Span.Start - off
+		if at < 0 || at >= len(text) {
+			return "", 0, "", false
 		}
-		if at := f.Span.Start - off; at >= 0 && at < len(text) {
-			n, line := lineAt(text, at)
-			f.Reason = fmt.Sprintf("In %s, line %d (%s): %s", shown, n, Shorten(line), f.Reason)
-		}
-	}
+		n, line := lineAt(text, at)
+		return shown, n, line, true
+	})
 	a.inFile(from, []inlinedFile{{shown: shown, text: text}})
 }
 

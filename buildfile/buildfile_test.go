@@ -134,6 +134,10 @@ func TestResolve(t *testing.T) {
 			}}},
 		{name: "make -f - reads standard input", cmd: "make -n -f -", files: fakeFiles{},
 			want: Plan{Runner: "make", DryRun: true, Problems: []Problem{{File: "/w/-", Reason: "the Makefile comes from standard input"}}}},
+		{name: "just -f - reads standard input", cmd: "just -f - build", files: fakeFiles{},
+			want: Plan{Problems: []Problem{{File: "/w/-", Reason: "the justfile comes from standard input"}}}},
+		{name: "task -t - reads standard input", cmd: "task -t - build", files: fakeFiles{},
+			want: Plan{Problems: []Problem{{File: "/w/-", Reason: "the Taskfile comes from standard input"}}}},
 		{name: "make without a Makefile runs nothing", cmd: "make test", files: fakeFiles{}, want: Plan{}},
 		{name: "make SHELL sets the recipes' language", cmd: "make", files: fakeFiles{"/w/Makefile": "SHELL := /usr/bin/python3\nall:\n\tprint(1)\n"},
 			want: Plan{Runner: "make", Read: []string{"/w/Makefile"}, Size: 40, Steps: []Step{

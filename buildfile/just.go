@@ -1,7 +1,6 @@
 package buildfile
 
 import (
-	"path"
 	"regexp"
 	"strings"
 )
@@ -89,17 +88,7 @@ func (r *resolver) just(inv Invocation) {
 	if r.onlyDry && !dry {
 		return
 	}
-	var text string
-	var ok bool
-	if file != "" {
-		if path.Base(file) == "-" {
-			r.problem(file, "the justfile comes from standard input")
-			return
-		}
-		text, ok = r.read(file)
-	} else {
-		file, text, ok = r.first(dir, "justfile", "Justfile", "JUSTFILE", ".justfile")
-	}
+	file, text, ok := r.runnerFile(file, dir, "justfile", "justfile", "Justfile", "JUSTFILE", ".justfile")
 	if !ok {
 		return
 	}

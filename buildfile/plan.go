@@ -187,6 +187,22 @@ func (r *resolver) read(p string) (string, bool) {
 	return text, true
 }
 
+// runnerFile reads the file a runner was named (-f FILE), or else the first
+// of its default names that exists in dir; what names the file in problems.
+// A file named "-" is standard input, which cannot be read before the
+// command runs: a problem.
+func (r *resolver) runnerFile(file, dir, what string, defaults ...string) (string, string, bool) {
+	if file == "" {
+		return r.first(dir, defaults...)
+	}
+	if path.Base(file) == "-" {
+		r.problem(file, "the "+what+" comes from standard input")
+		return file, "", false
+	}
+	text, ok := r.read(file)
+	return file, text, ok
+}
+
 // first reads the first of the files that exists.
 func (r *resolver) first(dir string, names ...string) (file, text string, ok bool) {
 	for _, n := range names {

@@ -2,7 +2,6 @@ package buildfile
 
 import (
 	"encoding/json"
-	"path"
 	"regexp"
 	"strings"
 
@@ -57,18 +56,8 @@ func (r *resolver) task(inv Invocation) {
 	if r.onlyDry && !dry {
 		return
 	}
-	var text string
-	var ok bool
-	if file != "" {
-		if path.Base(file) == "-" {
-			r.problem(file, "the Taskfile comes from standard input")
-			return
-		}
-		text, ok = r.read(file)
-	} else {
-		file, text, ok = r.first(dir, "Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml",
-			"Taskfile.dist.yml", "taskfile.dist.yml", "Taskfile.dist.yaml", "taskfile.dist.yaml")
-	}
+	file, text, ok := r.runnerFile(file, dir, "Taskfile", "Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml",
+		"Taskfile.dist.yml", "taskfile.dist.yml", "Taskfile.dist.yaml", "taskfile.dist.yaml")
 	if !ok {
 		return
 	}
