@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -36,10 +37,17 @@ func needBirthTimes(t testing.TB, dir string) {
 	}
 }
 
+// layTree lays files (a path ending in / is a directory) under root.
 func layTree(t testing.TB, root string, files ...string) {
 	t.Helper()
 	for _, f := range files {
 		p := filepath.Join(root, f)
+		if strings.HasSuffix(f, "/") { // a directory
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +80,9 @@ func TestSessionMadeTreeDelete(t *testing.T) {
 		want    result
 	}{
 		{"a directory the session made", []string{"src/app.py"},
-			func(t *testing.T, ws string) { layTree(t, ws, "reproduce_app/settings.py", "reproduce_app/models/x.py") },
+			func(t *testing.T, ws string) {
+				layTree(t, ws, "reproduce_app/settings.py", "reproduce_app/models/x.py")
+			},
 			"rm -rf reproduce_app", false, made},
 		{"with -v, -- and ./", []string{"src/app.py"},
 			func(t *testing.T, ws string) { layTree(t, ws, "out2/a.txt") },
