@@ -394,7 +394,8 @@ func TestOnlyDryRun(t *testing.T) {
 // TestDryRunWithoutMakefile: make -n in a directory without a makefile
 // prints what its built-in rules would do and runs nothing, unless the
 // directory holds something make could make a makefile from (it does that
-// first, even under -n), or cannot be listed.
+// first, even under -n), does not exist (nothing is known of it) or cannot
+// be listed.
 func TestDryRunWithoutMakefile(t *testing.T) {
 	dry := Plan{Runner: "make", DryRun: true, Read: []string{"/w/"}}
 	for _, tt := range []struct {
@@ -404,7 +405,7 @@ func TestDryRunWithoutMakefile(t *testing.T) {
 		want Plan
 	}{
 		{"sources only", fakeFiles{"/w/main.c": "int main(){}", "/w/src/x.c": ""}, "make -n build", dry},
-		{"no directory", fakeFiles{}, "make -n build", Plan{Runner: "make", DryRun: true}},
+		{"no directory", fakeFiles{}, "make -n build", Plan{}},
 		{"-C into a directory without one", fakeFiles{"/w/sub/a.txt": "x"}, "make -n -C sub", Plan{Runner: "make", DryRun: true, Read: []string{"/w/sub/"}}},
 		{"Makefile.c compiled into a makefile", fakeFiles{"/w/Makefile.c": "int main(){}"}, "make -n build", Plan{Read: []string{"/w/"}}},
 		{"Makefile.sh copied into a makefile", fakeFiles{"/w/makefile.sh": "echo"}, "make -n", Plan{Read: []string{"/w/"}}},

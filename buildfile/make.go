@@ -658,13 +658,13 @@ func matchPattern(pattern, target string) (string, bool) {
 // make tries to make them with its built-in rules before anything else,
 // and runs those recipes even under -n (Makefile.c compiled, Makefile.sh
 // copied, Makefile,v or RCS/ and SCCS/ checked out). A directory that does
-// not exist holds nothing (a command that makes it is not the read tier,
-// so the call is judged by that command anyway); one that cannot be listed
-// is a problem.
+// not exist now proves nothing (what it will hold when make runs is not
+// known: a paper workspace, a checkout the call makes first); one that
+// cannot be listed is a problem.
 func (r *resolver) noMakefileSource(dir string) bool {
 	names, ok := r.list(dir)
 	if !ok {
-		return !r.failedOn(dir)
+		return false
 	}
 	for _, n := range names {
 		n = strings.TrimSuffix(n, "/")
