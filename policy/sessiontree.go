@@ -21,8 +21,9 @@ import (
 // keeps its birth time when it is moved (mv src x/) or linked (ln), so a
 // tree that holds anything older stays destructive.
 
-// sessionTreeMax is the most entries a session-made tree may hold; a
-// bigger one is judged as any recursive delete.
+// sessionTreeMax is the most entries the session-made trees of one
+// command may hold together; bigger ones are judged as any recursive
+// delete.
 const sessionTreeMax = 2000
 
 // rmRecursiveRule is the rule pack's recursive delete inside the
@@ -50,6 +51,7 @@ func (e *evaluation) sessionOwnDeletes(cmd *shell.Command, fs []risk.Finding, ti
 	if err != nil || env.Workspace == "" {
 		return fs, tier
 	}
+	left := sessionTreeMax
 	for _, op := range ops {
 		if !e.spend(pathCost) {
 			return fs, tier
@@ -58,9 +60,11 @@ func (e *evaluation) sessionOwnDeletes(cmd *shell.Command, fs []risk.Finding, ti
 		if err != nil || !strings.HasPrefix(cp.Resolved, strings.TrimSuffix(ws.Resolved, "/")+"/") {
 			return fs, tier
 		}
-		if !bornSince(cp.Resolved, since, sessionTreeMax) {
+		n, ok := bornSince(cp.Resolved, since, left)
+		if !ok {
 			return fs, tier
 		}
+		left -= n
 	}
 	old := fs[i]
 	out := slices.Concat(fs[:i:i], []risk.Finding{{Rule: "fs.rm-session-tree", Category: risk.CatFSDelete,
@@ -113,30 +117,32 @@ func rmOperands(cmd *shell.Command) ([]string, bool) {
 
 // bornSince reports whether every entry of the tree at root, root
 // included and links not followed, was born at or after since, the tree
-// holding at most max entries. A birth time the file system does not
-// keep, an entry that cannot be read, or a bigger tree: false.
-func bornSince(root string, since time.Time, max int) bool {
+// holding at most max entries, and how many it holds. A birth time the
+// file system does not keep, an entry that cannot be read, or a bigger
+// tree: false.
+func bornSince(root string, since time.Time, max int) (int, bool) {
 	stack := []string{root}
-	for n := 0; len(stack) > 0; n++ {
+	n := 0
+	for ; len(stack) > 0; n++ {
 		if n >= max {
-			return false
+			return n, false
 		}
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		born, isDir, ok := birth(p)
 		if !ok || born.Before(since) {
-			return false
+			return n, false
 		}
 		if !isDir {
 			continue
 		}
 		entries, err := os.ReadDir(p)
-		if err != nil || len(stack)+len(entries) > max {
-			return false
+		if err != nil || n+1+len(stack)+len(entries) > max {
+			return n, false
 		}
 		for _, d := range entries {
 			stack = append(stack, filepath.Join(p, d.Name()))
 		}
 	}
-	return true
+	return n, true
 }

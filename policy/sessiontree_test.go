@@ -129,6 +129,18 @@ func TestSessionMadeTreeDelete(t *testing.T) {
 		{"one operand made by the session, one older", []string{"docs/index.md"},
 			func(t *testing.T, ws string) { layTree(t, ws, "x/a") },
 			"rm -rf x docs", false, destructive},
+		{"two trees bigger than the walk together", nil,
+			func(t *testing.T, ws string) {
+				for i := range 1001 {
+					layTree(t, ws, fmt.Sprintf("a/f%d", i), fmt.Sprintf("b/f%d", i))
+				}
+			}, "rm -rf a b", false, destructive},
+		{"a tree as big as the walk allows", nil,
+			func(t *testing.T, ws string) {
+				for i := range 1999 {
+					layTree(t, ws, fmt.Sprintf("big/f%d", i))
+				}
+			}, "rm -rf big", false, made},
 		{"a tree bigger than the walk", nil,
 			func(t *testing.T, ws string) {
 				for i := range 2001 {
