@@ -70,7 +70,7 @@ func (w *walker) source(c *Command, st *state, cx *ctx) {
 	switch {
 	case len(args) == 0:
 	case !args[0].Known:
-		w.problemAt(c.Name+" runs code from a file that is not static: "+args[0].Value, c.Span)
+		w.codeProblem(c, args[0], c.Name+" runs code from a file that is not static: "+args[0].Value, c.Span)
 	case isStdinPath(args[0].Value):
 		w.stdinCode(c, st, "", cx)
 	}

@@ -24,6 +24,9 @@ type walker struct {
 	nestedBytes int
 	active      map[string]bool // functions and aliases being expanded
 	unroll      int             // product of the values of the for loops being unrolled (0: none)
+	// producers holds, by the span of a word of the top-level text, the
+	// one simple command whose output the word is ("$(cat f)", <(x)).
+	producers map[risk.Span]*Command
 	// substText holds the output of command substitutions whose output is
 	// statically known ($(echo … | base64 -d)), so that eval "$(…)" and
 	// bash -c "$(…)" are analysed like the code they run.
@@ -92,6 +95,58 @@ func (w *walker) problemAt(reason string, span risk.Span) {
 		}
 	}
 	w.script.Problems = append(w.script.Problems, Problem{Reason: reason, Span: span})
+}
+
+// codeProblem records that the code c runs, given as the word code, is
+// not static: a Problem with reason at span, linked to the command whose
+// output the word is, when it is one simple command's (Problem.From).
+func (w *walker) codeProblem(c *Command, code Word, reason string, span risk.Span) {
+	p := w.producers[code.Span]
+	if p == nil || code.Known || code.Span.IsZero() {
+		w.problemAt(reason, span)
+		return
+	}
+	c.CodeFrom = p
+	for _, q := range w.script.Problems {
+		if q.Reason == reason && q.Span == span && q.From == p {
+			return
+		}
+	}
+	w.script.Problems = append(w.script.Problems, Problem{Reason: reason, Span: span, From: p})
+}
+
+// noteProducer records, for a word of the top-level text that is one
+// command or process substitution of one simple command ("$(cat f)",
+// <(kubectl completion bash)), that command: the commands emitted since
+// before are the substitution's.
+func (w *walker) noteProducer(word *syntax.Word, before int, span risk.Span, cx *ctx) {
+	if cx.fr.span != nil || len(word.Parts) != 1 || len(w.script.Commands) != before+1 {
+		return
+	}
+	var stmts []*syntax.Stmt
+	switch p := word.Parts[0].(type) {
+	case *syntax.CmdSubst:
+		stmts = p.Stmts
+	case *syntax.ProcSubst:
+		stmts = p.Stmts
+	case *syntax.DblQuoted:
+		if len(p.Parts) == 1 {
+			if cs, ok := p.Parts[0].(*syntax.CmdSubst); ok {
+				stmts = cs.Stmts
+			}
+		}
+	}
+	if len(stmts) != 1 {
+		return
+	}
+	c := w.script.Commands[before]
+	if c.Name == "" || c.PipeFrom != nil || c.PipeTo != nil || c.Background || c.Depth != cx.fr.depth+1 {
+		return
+	}
+	if w.producers == nil {
+		w.producers = map[risk.Span]*Command{}
+	}
+	w.producers[span] = c
 }
 
 func (w *walker) problemf(span risk.Span, format string, args ...any) {
