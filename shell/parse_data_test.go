@@ -459,6 +459,12 @@ var dataCases = []parseCase{
 	{name: "printf is data", src: "printf 'rm -rf %s\\n' /", commands: []string{"printf \"rm -rf %s\\\\n\" /"}},
 	{name: "an invalid UTF-8 byte does not hide what follows", src: "\xff; rm -rf ~", commands: []string{"_", "rm -rf /home/u"},
 		problems: []string{"command contains a byte that is not valid UTF-8, which bash takes as part of a word"}},
+	{name: "a NUL is read as a line break and as dropped", src: "echo ok\x00r\x00m -rf ~", commands: []string{"echo ok", "r", "m -rf /home/u", "echo okrm -rf /home/u"},
+		problems: []string{nulProblem}},
+	{name: "a NUL dropped joins a program's name", src: "r\x00m -rf ~", commands: []string{"r", "m -rf /home/u", "rm -rf /home/u"},
+		problems: []string{nulProblem}},
+	{name: "a NUL in quotes", src: "echo \"a\x00b\" && ls", commands: []string{`echo "a\nb"`, "ls", "echo ab", "ls"},
+		problems: []string{nulProblem}},
 	{name: "read from a here-string sets the variable", src: "d=build; read -r d <<< \"$HOME\"; rm -rf \"$d\"", commands: []string{
 		"- d=build", "read -r d redir=<<</home/u body=\"/home/u\\n\" stdin=herestring:\"/home/u\\n\"", "rm -rf /home/u"}},
 	{name: "read splits at blanks, the last name takes the rest", src: "read -r a b <<< '  x  y z '; rm $a $b", commands: []string{
