@@ -465,6 +465,10 @@ var dataCases = []parseCase{
 		problems: []string{nulProblem}},
 	{name: "a NUL in quotes", src: "echo \"a\x00b\" && ls", commands: []string{`echo "a\nb"`, "ls", "echo ab", "ls"},
 		problems: []string{nulProblem}},
+	{name: "mapfile from a here-string sets the array", src: "mapfile -t d <<< \"$HOME\"; rm -rf \"${d[0]}\" \"${d[1]}\"", commands: []string{
+		"mapfile -t d redir=<<</home/u body=\"/home/u\\n\" stdin=herestring:\"/home/u\\n\"", "rm -rf /home/u \"\""}},
+	{name: "mapfile with another option leaves the array unknown", src: "mapfile -n 1 d <<< x; rm -rf \"${d[0]}\"", commands: []string{
+		"mapfile -n 1 d redir=<<<x body=\"x\\n\" stdin=herestring:\"x\\n\"", "rm -rf ${d[0]}?"}},
 	{name: "read from a here-string sets the variable", src: "d=build; read -r d <<< \"$HOME\"; rm -rf \"$d\"", commands: []string{
 		"- d=build", "read -r d redir=<<</home/u body=\"/home/u\\n\" stdin=herestring:\"/home/u\\n\"", "rm -rf /home/u"}},
 	{name: "read splits at blanks, the last name takes the rest", src: "read -r a b <<< '  x  y z '; rm $a $b", commands: []string{

@@ -444,6 +444,11 @@ func (w *walker) forgetArgs(c *Command, st *state, cx *ctx) {
 		st.forget("REPLY")
 		st.forget("MAPFILE")
 	}
+	if c.Name == "mapfile" || c.Name == "readarray" {
+		if name, lines, ok := mapfileValues(c); ok {
+			st.set(name, value{list: lines, isList: true, known: true})
+		}
+	}
 	if c.Name == "read" {
 		if names, vals, ok := readValues(c, st); ok {
 			for i, n := range names {
