@@ -340,7 +340,7 @@ func (w *walker) loop(x syntax.Node, body []*syntax.Stmt, st *state, cx *ctx) {
 func (w *walker) forClause(x *syntax.ForClause, st *state, cx *ctx) {
 	switch l := x.Loop.(type) {
 	case *syntax.WordIter:
-		if vals, ok := w.loopValues(l, st, cx); ok && !x.Select {
+		if vals, ok := w.loopValues(l, st, cx); ok && !x.Select && loopBodyBytes(x)*len(vals) <= maxUnrolledBytes {
 			bound := st.clone()
 			w.unrolled(x, l.Name.Value, vals, bound, cx)
 			defer st.merge(bound)
@@ -360,6 +360,17 @@ func (w *walker) forClause(x *syntax.ForClause, st *state, cx *ctx) {
 // it the body is only walked once with the variable unknown, as any other
 // loop's.
 const maxLoopValues = 8
+
+// maxUnrolledBytes bounds the text a for loop's bound passes walk
+// together (its body's length times its values): a long body is only
+// walked once, with the variable unknown, so that binding values keeps
+// the work of a call small.
+const maxUnrolledBytes = 8 << 10
+
+// loopBodyBytes is the length of a for loop's body in its source text.
+func loopBodyBytes(x *syntax.ForClause) int {
+	return max(int(x.DonePos.Offset())-int(x.DoPos.Offset()), 0)
+}
 
 // loopValues are the values a for loop binds its variable to, in order
 // (select binds the one a person picks, or nothing, again and again: not
