@@ -157,7 +157,11 @@ func (e *evaluation) validate() {
 	if len(c.Command) > MaxCommandBytes {
 		e.invalid(fmt.Sprintf("the command is %d bytes, over the %d byte limit", len(c.Command), MaxCommandBytes))
 	}
-	for _, s := range append(append([]string{c.Command, c.Tool, c.Cwd, c.Workspace}, c.Paths...), c.URLs...) {
+	command := c.Command
+	if c.Kind == call.Shell {
+		command = "" // a NUL in a shell command is judged by the shell analysis (every reading of it)
+	}
+	for _, s := range append(append([]string{command, c.Tool, c.Cwd, c.Workspace}, c.Paths...), c.URLs...) {
 		if strings.IndexByte(s, 0) >= 0 {
 			e.invalid("an argument contains a NUL byte")
 			return
