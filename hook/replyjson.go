@@ -168,6 +168,7 @@ func (o copilotPerm) appendJSON(dst []byte) []byte {
 func (o pluginOutput) appendJSON(dst []byte) []byte {
 	dst = appendStringMember(append(dst, '{'), "decision", o.Decision)
 	dst = appendOmitEmpty(dst, "reason", o.Reason)
+	dst = appendRawOmitEmpty(dst, "args", o.Args)
 	return append(dst, '}')
 }
 

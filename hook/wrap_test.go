@@ -180,6 +180,16 @@ func TestContainedReplies(t *testing.T) {
 			`{"permissionDecision":"allow","permissionDecisionReason":` + q(reason) + `,"modifiedArgs":{"command":` + wrapped("make test") + `,"description":"run the tests"}}`},
 		{Copilot, `{"sessionId":"s","timestamp":1,"cwd":"/ws","toolName":"bash","toolArgs":"{\"command\":\"make test\"}"}`, false,
 			`{"permissionDecision":"allow","permissionDecisionReason":"toolguard allowed this call (rule mode.trusted)."}`},
+		{OpenCode, `{"hook_event_name":"tool.execute.before","session_id":"s","cwd":"/ws","tool_name":"bash","tool_input":{"command":"make test","description":"run the tests"},"args_rewritable":true}`, true,
+			`{"decision":"allow","reason":` + q(reason) + `,"args":{"command":` + wrapped("make test") + `,"description":"run the tests"}}`},
+		{Kilo, `{"hook_event_name":"tool.execute.before","session_id":"s","cwd":"/ws","tool_name":"bash","tool_input":{"command":"make test","timeout":5000},"args_rewritable":true}`, true,
+			`{"decision":"allow","reason":` + q(reason) + `,"args":{"command":` + wrapped("make test") + `,"timeout":5000}}`},
+		// A plugin written by an earlier install does not apply "args": its
+		// calls are not offered for containment.
+		{OpenCode, `{"hook_event_name":"tool.execute.before","session_id":"s","cwd":"/ws","tool_name":"bash","tool_input":{"command":"make test"}}`, false,
+			`{"decision":"allow"}`},
+		{OpenCode, `{"hook_event_name":"tool.execute.before","session_id":"s","cwd":"/ws","tool_name":"bash","tool_input":{"command":"make test"},"args_rewritable":"yes"}`, false,
+			`{"decision":"allow"}`},
 		{DockerAgent, `{"hook_event_name":"tool_guard","cwd":"/ws","tool_name":"shell","tool_input":{"cmd":"make test"}}`, false,
 			`{"hook_specific_output":{"hook_event_name":"tool_guard","permission_decision":"allow","permission_decision_reason":"toolguard allowed this call (rule mode.trusted).","metadata":{"blast_radius":"none","reason":"no reason was given","rule":"mode.trusted","safety_label":"execute"}}}`},
 	}
@@ -198,6 +208,11 @@ func TestContainedReplies(t *testing.T) {
 			}
 			if v, ok := ReplyVerdict(stdout, code); !ok || v != risk.Allow {
 				t.Errorf("the reply reads as %v (%v), want allow", v, ok)
+			}
+			// A forwarding hook prints the server's reply only when it is
+			// the agent's own: a contained allow must pass.
+			if err := CheckReply(tt.agent, stdout); err != nil {
+				t.Errorf("CheckReply refuses the reply: %v", err)
 			}
 		})
 	}
