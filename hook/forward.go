@@ -420,7 +420,7 @@ func checkCopilotReply(stdout []byte) error {
 
 // checkClineReply accepts {"cancel": bool, "errorMessage": "…"}.
 func checkClineReply(stdout []byte) error {
-	top, err := replyObject(stdout, "cancel", "errorMessage")
+	top, err := replyObject(stdout, "cancel", "errorMessage", "overrideInput")
 	if err != nil || len(top) == 0 {
 		return err
 	}
@@ -428,8 +428,17 @@ func checkClineReply(stdout []byte) error {
 	if !ok {
 		return errors.New(`"cancel" is missing`)
 	}
-	if s := string(bytes.TrimSpace(raw)); s != "true" && s != "false" {
+	s := string(bytes.TrimSpace(raw))
+	if s != "true" && s != "false" {
 		return errors.New(`"cancel" is not true or false`)
+	}
+	if raw, ok := top["overrideInput"]; ok {
+		switch c := bytes.TrimSpace(raw); {
+		case s == "true":
+			return errors.New(`"overrideInput" comes with cancel true`)
+		case len(c) == 0 || (c[0] != '{' && c[0] != '[' && c[0] != '"'):
+			return errors.New(`"overrideInput" is not a run_commands input`)
+		}
 	}
 	_, err = replyString(top, "errorMessage", false)
 	return err

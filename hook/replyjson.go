@@ -180,5 +180,6 @@ func (o clineOutput) appendJSON(dst []byte) []byte {
 		dst = append(dst, "false"...)
 	}
 	dst = appendOmitEmpty(dst, "errorMessage", o.ErrorMessage)
+	dst = appendRawOmitEmpty(dst, "overrideInput", o.OverrideInput)
 	return append(dst, '}')
 }

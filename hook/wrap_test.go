@@ -184,6 +184,15 @@ func TestContainedReplies(t *testing.T) {
 			`{"decision":"allow","reason":` + q(reason) + `,"args":{"command":` + wrapped("make test") + `,"description":"run the tests"}}`},
 		{Kilo, `{"hook_event_name":"tool.execute.before","session_id":"s","cwd":"/ws","tool_name":"bash","tool_input":{"command":"make test","timeout":5000},"args_rewritable":true}`, true,
 			`{"decision":"allow","reason":` + q(reason) + `,"args":{"command":` + wrapped("make test") + `,"timeout":5000}}`},
+		{Cline, `{"hookName":"tool_call","taskId":"t","workspaceRoots":["/ws"],"tool_call":{"id":"c","name":"run_commands","input":{"commands":["make test","go vet ./..."],"timeout":30}}}`, true,
+			`{"cancel":false,"overrideInput":{"commands":[` + wrapped("make test") + `,` + wrapped("go vet ./...") + `],"timeout":30}}`},
+		{Cline, `{"hookName":"tool_call","taskId":"t","workspaceRoots":["/ws"],"tool_call":{"id":"c","name":"run_commands","input":[{"command":"ls","args":["-l","a b"]},"make"]}}`, true,
+			`{"cancel":false,"overrideInput":[` + wrapped("ls -l 'a b'") + `,` + wrapped("make") + `]}`},
+		{Cline, `{"hookName":"tool_call","taskId":"t","workspaceRoots":["/ws"],"tool_call":{"id":"c","name":"run_commands","input":"make test"}}`, true,
+			`{"cancel":false,"overrideInput":` + wrapped("make test") + `}`},
+		// The VS Code extension's PreToolUse has no overrideInput here.
+		{Cline, `{"hookName":"PreToolUse","taskId":"t","workspaceRoots":["/ws"],"preToolUse":{"toolName":"execute_command","parameters":{"command":"make test"}}}`, false,
+			`{"cancel":false}`},
 		// A plugin written by an earlier install does not apply "args": its
 		// calls are not offered for containment.
 		{OpenCode, `{"hook_event_name":"tool.execute.before","session_id":"s","cwd":"/ws","tool_name":"bash","tool_input":{"command":"make test"}}`, false,
