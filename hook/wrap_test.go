@@ -190,6 +190,11 @@ func TestContainedReplies(t *testing.T) {
 			`{"cancel":false,"overrideInput":[` + wrapped("ls -l 'a b'") + `,` + wrapped("make") + `]}`},
 		{Cline, `{"hookName":"tool_call","taskId":"t","workspaceRoots":["/ws"],"tool_call":{"id":"c","name":"run_commands","input":"make test"}}`, true,
 			`{"cancel":false,"overrideInput":` + wrapped("make test") + `}`},
+		{Droid, `{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"Execute","tool_input":{"command":"make test","riskLevel":"low","riskLevelReason":"r"}}`, true,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":` + q(reason) + `,"updatedInput":{"command":` + wrapped("make test") + `,"riskLevel":"low","riskLevelReason":"r"}}}`},
+		// Qwen Code 0.24.4 does not apply PreToolUse's updatedInput.
+		{QwenCode, `{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"run_shell_command","tool_input":{"command":"make test"}}`, false,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"toolguard allowed this call (rule mode.trusted)."}}`},
 		// The VS Code extension's PreToolUse has no overrideInput here.
 		{Cline, `{"hookName":"PreToolUse","taskId":"t","workspaceRoots":["/ws"],"preToolUse":{"toolName":"execute_command","parameters":{"command":"make test"}}}`, false,
 			`{"cancel":false}`},
