@@ -157,6 +157,15 @@ func RewriteField(agent string) string {
 	return ""
 }
 
+// NotRewrittenWhy says why agent's hook does not rewrite a call although
+// its reply has a field for it; "" when there is no such reason.
+func NotRewrittenWhy(agent string) string {
+	if agent == QwenCode {
+		return "Qwen Code (checked with 0.24.4) does not apply PreToolUse's updatedInput, so toolguard does not rewrite its calls"
+	}
+	return ""
+}
+
 // containable reports whether the call of ev can run contained: a shell
 // call with a command that is not empty and can be quoted, from an event
 // whose reply can rewrite it, with a Wrapper to write it with.
