@@ -163,6 +163,7 @@ type execSpec struct {
 	Argv            []string
 	Workspace, Home string
 	Hidden          []string
+	Protected       []string
 }
 
 // agentExec runs Exec for the spec in $TOOLGUARD_TEST_EXEC; it returns
@@ -175,7 +176,7 @@ func agentExec([]string) int {
 	}
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "TOOLGUARD_TEST_EXEC=") })
 	err := Exec(Spec{Argv: s.Argv, Workspace: s.Workspace, Profile: Agent, Secret: testSecret, Hidden: s.Hidden,
-		AllowNetwork: true, Env: append(env, "HOME="+s.Home)})
+		Protected: s.Protected, AllowNetwork: true, Env: append(env, "HOME="+s.Home)})
 	fmt.Fprintln(os.Stderr, "Exec:", err)
 	return 121
 }
