@@ -167,3 +167,32 @@ func protectInChild(h helperSpec, dir string) error {
 
 // forwarded are the signals the waiting process passes on to the command.
 var forwarded = []os.Signal{unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2, unix.SIGWINCH}
+
+// probeProtect runs /bin/true in the namespaces Exec makes for
+// Spec.Protected: a mount namespace with the privilege for one, else a user
+// and mount namespace with the capabilities the helper keeps.
+func probeProtect() error {
+	cmd := exec.Command("/bin/true")
+	if mayMount() {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Unshareflags: syscall.CLONE_NEWNS}
+	} else {
+		uid, gid := os.Getuid(), os.Getgid()
+		cmd.SysProcAttr = &syscall.SysProcAttr{
+			Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+			UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+			GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+			AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP},
+		}
+	}
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("no mount namespace: %w", err)
+	}
+	return nil
+}
+
+// mayMount reports whether the process holds CAP_SYS_ADMIN, which a mount
+// namespace of its own needs.
+func mayMount() bool {
+	_, data, err := capabilityState()
+	return err == nil && data[unix.CAP_SYS_ADMIN/32].Effective&(1<<(unix.CAP_SYS_ADMIN%32)) != 0
+}
