@@ -96,7 +96,9 @@ type Writer struct {
 	mu          sync.Mutex
 	lock        *state.Locker
 	file        *os.File
-	born        time.Time // the open file's first record's time; zero when unknown
+	fileInfo    os.FileInfo // file's identity, to tell whether the path still names it
+	end         int64       // the size file had after this Writer's last whole append; -1 when unknown
+	born        time.Time   // the open file's first record's time; zero when unknown
 	upkeep      sync.WaitGroup
 	tidyQueued  atomic.Bool // a tidy goroutine waits for the tidy lock
 
@@ -247,12 +249,18 @@ func (w *Writer) writeLocked(line []byte, at time.Time) (rotated bool, err error
 	if w.born.IsZero() {
 		w.born = at
 	}
-	if size > 0 && !endsLine(w.file, size) {
+	// A log that ends where this Writer's last append ended ends with its
+	// newline; another writer's may not (a full disk, a killed process).
+	if size > 0 && size != w.end && !endsLine(w.file, size) {
 		line = append([]byte{'\n'}, line...) // a torn last line must not swallow this record
 	}
 	n, err := w.write(w.file, line)
 	if err == nil && n < len(line) {
 		err = io.ErrShortWrite
+	}
+	w.end = -1
+	if err == nil {
+		w.end = size + int64(n)
 	}
 	return rotated, err
 }
@@ -267,7 +275,12 @@ func (w *Writer) open(size int64) error {
 	if err != nil {
 		return err
 	}
-	w.file, w.born = f, time.Time{}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return err
+	}
+	w.file, w.fileInfo, w.end, w.born = f, fi, -1, time.Time{}
 	if size > 0 {
 		w.born = firstTime(f)
 	}
@@ -380,10 +393,8 @@ func (w *Writer) currentSize() (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if w.file != nil {
-		if open, err := w.file.Stat(); err != nil || !os.SameFile(fi, open) {
-			w.closeFile()
-		}
+	if w.file != nil && !os.SameFile(fi, w.fileInfo) {
+		w.closeFile()
 	}
 	return fi.Size(), nil
 }
@@ -391,7 +402,7 @@ func (w *Writer) currentSize() (int64, error) {
 func (w *Writer) closeFile() {
 	if w.file != nil {
 		w.file.Close()
-		w.file = nil
+		w.file, w.fileInfo, w.end = nil, nil, -1
 	}
 }
 
