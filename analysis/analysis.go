@@ -38,6 +38,10 @@ type Context struct {
 	// that every path they write is judged; nil means none is listed (a
 	// copied tree is judged by its name only).
 	Trees Trees
+	// Lookups remembers the file system's answers while the call is
+	// judged, so that a directory its commands name again and again is
+	// looked up once; nil means every path is looked up afresh.
+	Lookups *paths.Lookups
 }
 
 // NoWorkspace stands in when a call names no workspace or cwd: nothing is
@@ -57,7 +61,7 @@ func (c *Context) PathEnv(dir string) paths.Env {
 	if dir == "" {
 		dir = root
 	}
-	return paths.Env{Cwd: dir, Workspace: root}
+	return paths.Env{Cwd: dir, Workspace: root, Lookups: c.Lookups}
 }
 
 // Analysis is the analysis of one call's code. Make one with [New]; it is
