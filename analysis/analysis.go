@@ -162,12 +162,19 @@ func (a *Analysis) classify(cmd *shell.Command) (rules.Result, bool) {
 }
 
 // Classify runs the rule packs on one command, charging b for it; false,
-// without a result, when b cannot afford it.
+// without a result, when b cannot afford it. What the packs may cost at
+// most for a command of this size (classifyCost) must be left before they
+// run; what they did cost (rules.Result.Work) is charged after.
 func Classify(set *rules.Set, cmd *shell.Command, b *shell.Budget) (rules.Result, bool) {
-	if !b.Spend(classifyCost(cmd, b.Left())) {
+	if ceiling := classifyCost(cmd, b.Left()); b.Left() < ceiling {
+		b.Spend(ceiling) // refused: the budget is exhausted
 		return rules.Result{}, false
 	}
-	return set.Classify(cmd), true
+	res := set.Classify(cmd)
+	if !b.Spend(commandCost + res.Work/comparisonsPerUnit) {
+		return rules.Result{}, false
+	}
+	return res, true
 }
 
 // problems adds the problems of a parse as unverifiable findings, except

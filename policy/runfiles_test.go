@@ -111,7 +111,7 @@ func TestRunFiles(t *testing.T) {
 
 // runFileCall lays a workspace holding the file name with content and
 // returns a trusted policy and the call that runs it with command.
-func runFileCall(b *testing.B, name, content, command string) (*policy.Policy, call.Call) {
+func runFileCall(b testing.TB, name, content, command string) (*policy.Policy, call.Call) {
 	home := filepath.Join(b.TempDir(), "home", "u")
 	ws := filepath.Join(home, "project")
 	if err := os.MkdirAll(ws, 0o755); err != nil {
