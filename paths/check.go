@@ -165,7 +165,7 @@ func (j *judge) exists(p string) bool {
 	if j.files == nil {
 		j.files = map[string]bool{}
 	}
-	ok := exists(p)
+	ok := j.env.Lookups.exists(p)
 	j.files[p] = ok
 	return ok
 }

@@ -1,5 +1,12 @@
 package paths
 
+import (
+	"errors"
+	"io"
+	"os"
+	"path"
+)
+
 // Lookups remembers what the file system answered while one call was
 // judged: whether each name along a path is a symlink and where it points,
 // what the kernel resolved a path to, and what a whole path resolved to.
@@ -15,7 +22,21 @@ type Lookups struct {
 	links    map[string]linkAnswer
 	kernel   map[string]kernelAnswer
 	resolved map[string]resolution
+	exist    map[string]bool
+	// asked counts the names asked about in each directory; listed holds
+	// the names of a directory asked about often (nil: not listable).
+	asked  map[string]int
+	listed map[string]map[string]bool
 }
+
+// A directory whose names were asked about listAfter times is listed once
+// (if it holds at most maxListed names) and answers from the list after:
+// a tree judged against a hundred name patterns asks about a hundred
+// names in the same directory.
+const (
+	listAfter = 4
+	maxListed = 1024
+)
 
 type linkAnswer struct {
 	target string
@@ -83,4 +104,67 @@ func (l *Lookups) resolve(abs string) (string, error) {
 	r, err := resolveWith(abs, l)
 	remember(&l.resolved, abs, resolution{r, err})
 	return r, err
+}
+
+// exists is the package's exists (lstat succeeds), remembered.
+func (l *Lookups) exists(p string) bool {
+	if l == nil {
+		return exists(p)
+	}
+	if ok, seen := l.exist[p]; seen {
+		return ok
+	}
+	ok := l.listedExists(p)
+	remember(&l.exist, p, ok)
+	return ok
+}
+
+// listedExists is exists, answered from the directory's list when the
+// directory was asked about often.
+func (l *Lookups) listedExists(p string) bool {
+	dir, base := path.Split(p)
+	if dir == "" || base == "" || base == "." || base == ".." || path.Clean(p) != p {
+		return exists(p)
+	}
+	if names, ok := l.listed[dir]; ok {
+		if names == nil {
+			return exists(p)
+		}
+		return names[base]
+	}
+	if l.asked == nil {
+		l.asked = make(map[string]int)
+	}
+	if l.asked[dir]++; l.asked[dir] < listAfter || len(l.asked) > maxLookups {
+		return exists(p)
+	}
+	names := listNames(dir)
+	if l.listed == nil {
+		l.listed = make(map[string]map[string]bool)
+	}
+	l.listed[dir] = names
+	if names == nil {
+		return exists(p)
+	}
+	return names[base]
+}
+
+// listNames lists a directory's names, or nil when it cannot be read or
+// holds more than maxListed (an unreadable directory may still let a
+// name in it be looked up: the caller asks for each name then).
+func listNames(dir string) map[string]bool {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	list, err := f.Readdirnames(maxListed + 1)
+	if err != nil && !errors.Is(err, io.EOF) || len(list) > maxListed {
+		return nil
+	}
+	names := make(map[string]bool, len(list))
+	for _, n := range list {
+		names[n] = true
+	}
+	return names
 }
