@@ -16,7 +16,7 @@ const (
 	// comparisonsPerUnit converts what the rule packs report they did for
 	// a command (rules.Result.Work, in comparisons of about 10 ns) into
 	// units.
-	comparisonsPerUnit = 4
+	comparisonsPerUnit = 8
 	// argCost and argByteCost are what each word, redirect target and
 	// variable of a command may cost at most: the rule packs compare
 	// every one with the patterns of every rule of the program (up to 6
