@@ -68,7 +68,8 @@ func (p *Policy) newEvaluation(ctx context.Context, c *call.Call) *evaluation {
 	e.work = *shell.NewBudget(workLimit)
 	e.files = diskFiles{p: p, budget: &e.work}
 	e.an = analysis.New(analysis.Context{Home: p.home, Cwd: c.Dir(), Workspace: c.Root(), Rules: p.rules,
-		Budget: &e.work, Findings: &e.findings, Files: &e.files, Trees: analysis.DiskTrees{}}, e)
+		Budget: &e.work, Findings: &e.findings, Files: &e.files, Trees: analysis.DiskTrees{},
+		Lookups: &paths.Lookups{}}, e)
 	e.files.env = e.an.PathEnv("")
 	return e
 }
