@@ -68,7 +68,8 @@ func (p *Policy) newEvaluation(ctx context.Context, c *call.Call) *evaluation {
 	e.work = *shell.NewBudget(workLimit)
 	e.files = diskFiles{p: p, budget: &e.work}
 	e.an = analysis.New(analysis.Context{Home: p.home, Cwd: c.Dir(), Workspace: c.Root(), Rules: p.rules,
-		Budget: &e.work, Findings: &e.findings, Files: &e.files, Trees: analysis.DiskTrees{}}, e)
+		Budget: &e.work, Findings: &e.findings, Files: &e.files, Trees: analysis.DiskTrees{},
+		Lookups: &paths.Lookups{}}, e)
 	e.files.env = e.an.PathEnv("")
 	return e
 }
@@ -157,7 +158,11 @@ func (e *evaluation) validate() {
 	if len(c.Command) > MaxCommandBytes {
 		e.invalid(fmt.Sprintf("the command is %d bytes, over the %d byte limit", len(c.Command), MaxCommandBytes))
 	}
-	for _, s := range append(append([]string{c.Command, c.Tool, c.Cwd, c.Workspace}, c.Paths...), c.URLs...) {
+	command := c.Command
+	if c.Kind == call.Shell {
+		command = "" // a NUL in a shell command is judged by the shell analysis (every reading of it)
+	}
+	for _, s := range append(append([]string{command, c.Tool, c.Cwd, c.Workspace}, c.Paths...), c.URLs...) {
 		if strings.IndexByte(s, 0) >= 0 {
 			e.invalid("an argument contains a NUL byte")
 			return

@@ -46,6 +46,10 @@ func wrapXargs(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wr
 		inner = append(inner, words...) // echo /home/dev | xargs rm -rf: the words are known
 	} else if repl, ok := numberLines(c.PipeFrom, &res); ok {
 		inner = replaceWord(inner, repl, "1") // ps -p $$ -o ppid= | xargs -I {} sh -c '… {} …': a number is one word
+	} else if line, ok := echoedLine(c.PipeFrom); ok && res.has("I", "replace", "i") && !res.has("0", "null", "d", "delimiter") &&
+		!linePicksCode(inner, res) {
+		repl, _ := res.get("I", "replace")
+		inner = replaceIn(inner, cmpOr(repl.Value, "{}"), line) // echo .claude | xargs -I{} cp f {}/: one line, known
 	} else if entries, ok := listedEntries(c.PipeFrom); ok {
 		if repl, has := res.get("I", "replace"); has || res.has("i") {
 			inner = replaceIn(inner, cmpOr(repl.Value, "{}"), entries)
@@ -133,6 +137,33 @@ func echoedWords(p *Command) ([]Word, bool) {
 		}
 	}
 	return out, len(out) > 0
+}
+
+// linePicksCode reports whether the line xargs -I puts in place would
+// name the program or be code (xargs -I{} {} …, xargs -I{} bash -c {}):
+// then it is left as input read at run time, as before.
+func linePicksCode(inner []Word, res scanResult) bool {
+	repl, _ := res.get("I", "replace")
+	name := commandName(inner[0])
+	return strings.Contains(inner[0].Value, cmpOr(repl.Value, "{}")) || isShellName(name) || interpreterLang(name) != ""
+}
+
+// echoedLine is the one line echo prints when its words are known and hold
+// no newline, quote or backslash (which xargs would read apart), as xargs
+// -I takes it: its leading blanks dropped.
+func echoedLine(p *Command) (Word, bool) {
+	if p == nil || p.Name != "echo" || len(p.Argv) < 2 || echoOption(p.Argv[1].Value) {
+		return Word{}, false
+	}
+	var parts []string
+	for _, a := range p.Argv[1:] {
+		if !a.Known || strings.ContainsAny(a.Value, "'\"\\\n") {
+			return Word{}, false
+		}
+		parts = append(parts, a.Value)
+	}
+	line := strings.TrimLeft(strings.Join(parts, " "), " \t")
+	return Word{Value: line, Known: true, Span: p.Span}, line != ""
 }
 
 // echoOption reports whether v is an option of echo (-n, -e, -E and their
