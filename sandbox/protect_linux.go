@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -150,7 +151,13 @@ func protectInChild(h helperSpec, dir string) error {
 	werr := cmd.Wait()
 	signal.Stop(signals)
 	if len(setup) > 0 {
-		return errors.New(string(setup))
+		msg := string(setup)
+		for _, e := range []error{ErrNotFound, ErrNotExecutable} {
+			if strings.Contains(msg, ": "+e.Error()+" (") {
+				return fmt.Errorf("%w: %s", e, msg) // the helper's exec failed: 127 or 126, as a shell says
+			}
+		}
+		return errors.New(msg)
 	}
 	st, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
 	switch {
