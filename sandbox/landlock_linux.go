@@ -96,32 +96,11 @@ const (
 // it: Landlock domains and no_new_privs are per thread, and only that
 // thread's are what the executed program inherits.
 func (p landlockPlan) apply() error {
-	abi := LandlockABI()
-	if abi < p.MinABI {
-		return fmt.Errorf("the kernel offers Landlock ABI %d, this run needs ABI %d", abi, p.MinABI)
-	}
-	attr := llsys.RulesetAttr{HandledAccessFS: handledFS(abi)}
-	if p.RestrictNetwork {
-		attr.HandledAccessNet = handledNet(abi)
-	}
-	if abi >= abiScopes {
-		attr.Scoped = llsys.ScopeAbstractUnixSocket
-		if !p.SignalOutside {
-			attr.Scoped |= llsys.ScopeSignal
-		}
-	}
-	fd, err := llsys.LandlockCreateRuleset(&attr, 0)
+	fd, abi, err := p.ruleset()
 	if err != nil {
-		return fmt.Errorf("creating the ruleset: %w", err)
+		return err
 	}
 	defer unix.Close(fd)
-	var parents parentCache
-	defer parents.close()
-	for _, r := range p.rules() { // in plan order, where a directory's entries come together
-		if err := addPathRule(fd, r, attr.HandledAccessFS, &parents); err != nil {
-			return err
-		}
-	}
 	if p.RestrictNetwork {
 		if err := blockNetworkGaps(abi); err != nil {
 			return err
@@ -134,6 +113,41 @@ func (p landlockPlan) apply() error {
 		return fmt.Errorf("enforcing the ruleset: %w", err)
 	}
 	return nil
+}
+
+// ruleset makes the plan's Landlock ruleset, with every rule added, and
+// returns its descriptor (close-on-exec; the caller closes it) and the
+// kernel's ABI. Making it restricts nothing: a process enforces it on
+// itself (LandlockRestrictSelf), so it can be made by one process and
+// enforced by a child that inherits it.
+func (p landlockPlan) ruleset() (fd, abi int, err error) {
+	abi = LandlockABI()
+	if abi < p.MinABI {
+		return -1, abi, fmt.Errorf("the kernel offers Landlock ABI %d, this run needs ABI %d", abi, p.MinABI)
+	}
+	attr := llsys.RulesetAttr{HandledAccessFS: handledFS(abi)}
+	if p.RestrictNetwork {
+		attr.HandledAccessNet = handledNet(abi)
+	}
+	if abi >= abiScopes {
+		attr.Scoped = llsys.ScopeAbstractUnixSocket
+		if !p.SignalOutside {
+			attr.Scoped |= llsys.ScopeSignal
+		}
+	}
+	fd, err = llsys.LandlockCreateRuleset(&attr, 0)
+	if err != nil {
+		return -1, abi, fmt.Errorf("creating the ruleset: %w", err)
+	}
+	var parents parentCache
+	defer parents.close()
+	for _, r := range p.rules() { // in plan order, where a directory's entries come together
+		if err := addPathRule(fd, r, attr.HandledAccessFS, &parents); err != nil {
+			unix.Close(fd)
+			return -1, abi, err
+		}
+	}
+	return fd, abi, nil
 }
 
 // rules lists the plan's grants with their access rights.

@@ -93,7 +93,11 @@ func mountReadOnly(paths []string) error {
 // ends. The command keeps the standard streams and the process group; its
 // pid is the helper's.
 func protectInChild(h helperSpec, dir string) error {
-	st, err := runInNamespace(h, dir, true)
+	run := forkInNamespace
+	if h.Landlock != nil && h.Landlock.RestrictNetwork {
+		run = runInNamespace // the seccomp filter is installed by the helper
+	}
+	st, err := run(h, dir, true)
 	if err != nil {
 		return err
 	}
@@ -215,7 +219,9 @@ func probeProtect() error {
 		return <-errc
 	}
 	h := helperSpec{Path: "/bin/true", Argv: []string{"true"}, Env: []string{"PATH=/usr/bin:/bin"}, Protected: []string{dir}}
-	st, err := runInNamespace(h, dir, false)
+	runtime.LockOSThread() // the child is killed when the thread that made it ends
+	defer runtime.UnlockOSThread()
+	st, err := forkInNamespace(h, dir, false)
 	switch {
 	case err != nil:
 		return err
