@@ -38,6 +38,10 @@ type Context struct {
 	// that every path they write is judged; nil means none is listed (a
 	// copied tree is judged by its name only).
 	Trees Trees
+	// Lookups remembers the file system's answers while the call is
+	// judged, so that a directory its commands name again and again is
+	// looked up once; nil means every path is looked up afresh.
+	Lookups *paths.Lookups
 }
 
 // NoWorkspace stands in when a call names no workspace or cwd: nothing is
@@ -57,7 +61,7 @@ func (c *Context) PathEnv(dir string) paths.Env {
 	if dir == "" {
 		dir = root
 	}
-	return paths.Env{Cwd: dir, Workspace: root}
+	return paths.Env{Cwd: dir, Workspace: root, Lookups: c.Lookups}
 }
 
 // Analysis is the analysis of one call's code. Make one with [New]; it is
@@ -161,12 +165,19 @@ func (a *Analysis) classify(cmd *shell.Command) (rules.Result, bool) {
 }
 
 // Classify runs the rule packs on one command, charging b for it; false,
-// without a result, when b cannot afford it.
+// without a result, when b cannot afford it. What the packs may cost at
+// most for a command of this size (classifyCost) must be left before they
+// run; what they did cost (rules.Result.Work) is charged after.
 func Classify(set *rules.Set, cmd *shell.Command, b *shell.Budget) (rules.Result, bool) {
-	if !b.Spend(classifyCost(cmd, b.Left())) {
+	if ceiling := classifyCost(cmd, b.Left()); b.Left() < ceiling {
+		b.Spend(ceiling) // refused: the budget is exhausted
 		return rules.Result{}, false
 	}
-	return set.Classify(cmd), true
+	res := set.Classify(cmd)
+	if !b.Spend(commandCost + res.Work/comparisonsPerUnit) {
+		return rules.Result{}, false
+	}
+	return res, true
 }
 
 // problems adds the problems of a parse as unverifiable findings, except

@@ -420,7 +420,7 @@ func TestInstallStops(t *testing.T) {
 // says the analysis is incomplete, and nothing is charged past the limit.
 func TestBudget(t *testing.T) {
 	cmd := strings.Repeat("cat a/b c/d; ", 200) + "rm -rf /"
-	rec, _, b := analyse(t, cmd, 20_000, nil)
+	rec, _, b := analyse(t, cmd, 8_000, nil)
 	if !b.Exhausted() || b.Used() > b.Limit() {
 		t.Fatalf("exhausted %v, used %d of %d", b.Exhausted(), b.Used(), b.Limit())
 	}

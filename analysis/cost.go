@@ -10,29 +10,37 @@ import (
 // on the reference machine; see package policy's work.go for the budget
 // and what judging costs); measured with BenchmarkDecideWorstCase.
 const (
-	// commandCost is the fixed cost of judging one simple command.
-	commandCost = 20
-	// argCost and argByteCost are the cost of each word, redirect target
-	// and variable of a command: the rule packs compare every one with
-	// the patterns of every rule of the program (up to 6 µs a word, and
-	// 0.3 µs a byte, for cat, cp, tar, sed or eval). A word that may be a
-	// path or a URL (it holds a /, ~, $ or :) costs pathArgCost instead of
-	// argCost (up to 20 µs for the same programs), twice that when it
-	// names the home directory or a variable (~/.*/*, $HOME/x): the packs
-	// try it in each form.
+	// commandCost is the fixed cost of judging one simple command: looking
+	// its program up and setting its classification up.
+	commandCost = 5
+	// comparisonsPerUnit converts what the rule packs report they did for
+	// a command (rules.Result.Work, in comparisons of about 10 ns) into
+	// units.
+	comparisonsPerUnit = 8
+	// argCost and argByteCost are what each word, redirect target and
+	// variable of a command may cost at most: the rule packs compare
+	// every one with the patterns of every rule of the program (up to 6
+	// µs a word, and 0.3 µs a byte, for cat, cp, tar, sed or eval). A
+	// word that may be a path or a URL (it holds a /, ~, $ or :) costs
+	// pathArgCost instead of argCost (up to 20 µs for the same programs),
+	// twice that when it names the home directory or a variable
+	// (~/.*/*, $HOME/x): the packs try it in each form.
 	argCost     = 60
 	pathArgCost = 200
 	argByteCost = 4
 )
 
-// classifyCost is what the rule packs cost for one command: every word,
-// redirect and variable it is given against every rule, plus removing
-// repeated path operands, which compares each with every other. It stops
-// counting once the cost passes limit, so that adding up the cost of a
-// command the budget cannot afford costs little.
+// classifyCost is what the rule packs may cost at most for one command,
+// whatever its program: every word, redirect and variable it is given
+// against every rule of the programs with the most rules, plus removing
+// repeated path operands, which compares each with every other. The
+// budget must have that much left before the packs run; what they did
+// cost (rules.Result.Work) is what is charged. It stops counting once the
+// cost passes limit, so that adding up the cost of a command the budget
+// cannot afford costs little.
 func classifyCost(cmd *shell.Command, limit int) int {
 	n := len(cmd.Argv) + len(cmd.Redirects)
-	cost := commandCost + n*n/32
+	cost := 20 + n*n/32
 	for _, w := range cmd.Argv {
 		if cost > limit {
 			return cost

@@ -16,6 +16,9 @@ type Env struct {
 	// Workspace is the project root the agent works in. "" means Cwd; when
 	// both are "", no path is inside the workspace.
 	Workspace string
+	// Lookups remembers the file system's answers for the call the path
+	// belongs to; nil means every path is looked up afresh.
+	Lookups *Lookups
 }
 
 // base returns the directory relative paths are joined to.
@@ -84,7 +87,7 @@ func Canonicalize(p string, env Env, home string) (Path, error) {
 	if err != nil {
 		return Path{}, err
 	}
-	resolved, err := resolve(abs)
+	resolved, err := env.Lookups.resolve(abs)
 	if err != nil {
 		return Path{}, err
 	}
@@ -285,40 +288,43 @@ const walkFirstDepth = 6
 // symlinks (including dangling ones, to their target text) until a component
 // does not exist; the rest is taken as written. ".." applies to the resolved
 // prefix. The result is clean and absolute.
-func resolve(abs string) (string, error) {
+func resolve(abs string) (string, error) { return resolveWith(abs, nil) }
+
+// resolveWith is resolve asking the file system through l (nil: directly).
+func resolveWith(abs string, l *Lookups) (string, error) {
 	if strings.HasPrefix(abs, "/dev/") {
 		if c := path.Clean(abs); isHarmlessDevice(c) {
 			return c, nil // /dev/stdout -> /proc/self/fd/1 -> pipe:[N] is still /dev/stdout
 		}
 	}
 	if strings.Count(abs, "/") <= walkFirstDepth {
-		if r, err := walk(abs); err == nil {
+		if r, err := walkWith(abs, l); err == nil {
 			return r, nil
 		}
 	}
-	if r, ok := kernelResolve(abs); ok {
+	if r, ok := l.kernelResolve(abs); ok {
 		return r, nil
 	}
-	if r, ok := resolveNewFile(abs); ok {
+	if r, ok := resolveNewFile(abs, l); ok {
 		return r, nil
 	}
-	return walk(abs)
+	return walkWith(abs, l)
 }
 
 // resolveNewFile handles the common case of a file about to be created in an
 // existing directory: the kernel resolves the directory, and the last
 // component is taken as written unless it is itself a (dangling) symlink.
-func resolveNewFile(abs string) (string, bool) {
+func resolveNewFile(abs string, l *Lookups) (string, bool) {
 	i := strings.LastIndexByte(abs, '/')
 	dir, base := abs[:i], abs[i+1:]
 	if dir == "" || base == "" || base == "." || base == ".." {
 		return "", false
 	}
-	r, ok := kernelResolve(dir)
+	r, ok := l.kernelResolve(dir)
 	if !ok {
 		return "", false
 	}
-	if _, isLink, err := readLinkIfAny(abs); isLink || err != nil && !errors.Is(err, errMissing) {
+	if _, isLink, err := l.readLink(abs); isLink || err != nil && !errors.Is(err, errMissing) {
 		return "", false
 	}
 	if r == "/" {
@@ -328,8 +334,11 @@ func resolveNewFile(abs string) (string, bool) {
 }
 
 // walk resolves abs without the kernel's help (see resolve).
-func walk(abs string) (string, error) {
-	w := walker{abs: abs, cur: abs}
+func walk(abs string) (string, error) { return walkWith(abs, nil) }
+
+// walkWith is walk asking the file system through l (nil: directly).
+func walkWith(abs string, l *Lookups) (string, error) {
+	w := walker{abs: abs, cur: abs, l: l}
 	for w.i < len(w.cur) {
 		done, err := w.step()
 		if err != nil {
@@ -352,6 +361,7 @@ type walker struct {
 	cur   string
 	i     int
 	links int
+	l     *Lookups
 }
 
 // step consumes the component after i. done means the rest of cur needs no
@@ -378,7 +388,7 @@ func (w *walker) step() (done bool, err error) {
 
 // follow lstat-s cur[:j] and splices in its target when it is a symlink.
 func (w *walker) follow(j int) (done bool, err error) {
-	target, isLink, err := readLinkIfAny(w.cur[:j])
+	target, isLink, err := w.l.readLink(w.cur[:j])
 	switch {
 	case errors.Is(err, errMissing):
 		if !hasDotDot(w.cur[j:]) {

@@ -165,7 +165,7 @@ func (j *judge) exists(p string) bool {
 	if j.files == nil {
 		j.files = map[string]bool{}
 	}
-	ok := exists(p)
+	ok := j.env.Lookups.exists(p)
 	j.files[p] = ok
 	return ok
 }
@@ -327,7 +327,7 @@ func (j *judge) relativeRoot(r *root) (literal, resolved string) {
 		return "", ""
 	}
 	literal = path.Join(j.ws, r.literal)
-	resolved, err := resolve(literal)
+	resolved, err := j.env.Lookups.resolve(literal)
 	if err != nil {
 		resolved = ""
 	}
@@ -340,7 +340,7 @@ func (j *judge) workspaceResolved() string {
 	if !j.wsDone {
 		j.wsDone = true
 		if j.ws != "" {
-			if r, err := resolve(j.ws); err == nil {
+			if r, err := j.env.Lookups.resolve(j.ws); err == nil {
 				j.wsResolved = r
 			}
 		}

@@ -2,6 +2,8 @@ package paths
 
 import (
 	"errors"
+	"os"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -69,4 +71,57 @@ func hasVerdict(fs []risk.Finding, v risk.Verdict) bool {
 		}
 	}
 	return false
+}
+
+// FuzzComponentsMeetShortcut: the check of the first and last atoms in
+// front of componentsMeet's search never changes its answer, for globs of
+// either syntax and for the hidden-dot rule of shell globs.
+func FuzzComponentsMeetShortcut(f *testing.F) {
+	for _, c := range [][2]string{{"*.pem", "id_rsa"}, {".ssh", ".s*"}, {"[a-c]x", "b?"}, {"*", ".env"}, {"a*b", "a"}, {"x", ""}} {
+		f.Add(c[0], c[1], false)
+		f.Add(c[0], c[1], true)
+	}
+	f.Fuzz(func(t *testing.T, x, y string, shell bool) {
+		if len(x) > 32 || len(y) > 32 || strings.Contains(x+y, "/") {
+			return
+		}
+		a, b := parseGlob(x, shell), parseGlob(y, !shell)
+		if len(a) != 1 || len(b) != 1 || a[0].deep || b[0].deep {
+			return
+		}
+		if got, want := componentsMeet(a[0], b[0]), componentsSearch(a[0], b[0]); got != want {
+			t.Fatalf("componentsMeet(%q, %q) = %v, the search says %v", x, y, got, want)
+		}
+	})
+}
+
+// FuzzLookupsAgree: judging a path with the call's Lookups remembering the
+// file system's answers gives the findings judging it afresh does, even
+// after other paths were judged with the same Lookups.
+func FuzzLookupsAgree(f *testing.F) {
+	for _, c := range [][2]string{{"~/.ssh/id_rsa", "./a/../b"}, {"/etc/passwd", "/etc/../etc/shadow"}, {"x/y", "../../z"},
+		{"l/passwd", "a/l/../x"}, {"h/.ssh/k", "a/b"}} {
+		f.Add(c[0], c[1])
+	}
+	dir := f.TempDir()
+	for _, err := range []error{os.MkdirAll(dir+"/a/b", 0o755), os.MkdirAll(dir+"/home/.ssh", 0o700),
+		os.Symlink("/etc", dir+"/l"), os.Symlink("../home", dir+"/h"), os.Symlink("../l", dir+"/a/l")} {
+		if err != nil {
+			f.Fatal(err)
+		}
+	}
+	c, err := Compile(Config{Home: dir + "/home"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	l := &Lookups{}
+	f.Fuzz(func(t *testing.T, p, q string) {
+		for _, s := range []string{p, q} {
+			plain := c.Check(s, Write, Env{Cwd: dir, Workspace: dir})
+			cached := c.Check(s, Write, Env{Cwd: dir, Workspace: dir, Lookups: l})
+			if !reflect.DeepEqual(plain, cached) {
+				t.Fatalf("%q: %v without Lookups, %v with", s, plain, cached)
+			}
+		}
+	})
 }

@@ -173,6 +173,47 @@ func parseClass(s string) (byteSet, int, bool) {
 
 // componentsMeet reports whether two components can match one name.
 func componentsMeet(a, b component) bool {
+	if !endsMeet(a, b) {
+		return false
+	}
+	if meet, fixed := fixedMeet(a, b); fixed {
+		return meet
+	}
+	return componentsSearch(a, b)
+}
+
+// fixedMeet answers componentsMeet without a search when neither name has
+// a star: both then match names of exactly their number of atoms, byte by
+// byte (fixed is false when one has a star).
+func fixedMeet(a, b component) (meet, fixed bool) {
+	for _, x := range a.atoms {
+		if x.star {
+			return false, false
+		}
+	}
+	for _, y := range b.atoms {
+		if y.star {
+			return false, false
+		}
+	}
+	if len(a.atoms) != len(b.atoms) || len(a.atoms) == 0 {
+		return false, true // an empty name matches nothing
+	}
+	for i := range a.atoms {
+		common := a.atoms[i].set.and(b.atoms[i].set)
+		if i == 0 && (a.hidesDot || b.hidesDot) {
+			common[0] &^= 1 << '.'
+		}
+		if common.empty() {
+			return false, true
+		}
+	}
+	return true, true
+}
+
+// componentsSearch is componentsMeet without the shortcut of endsMeet: a
+// search over the pairs of atoms both names have reached.
+func componentsSearch(a, b component) bool {
 	type state struct {
 		i, j    int
 		started bool
@@ -247,6 +288,21 @@ func componentsMeet(a, b component) bool {
 	return false
 }
 
+// endsMeet is a necessary condition for componentsMeet, checked before
+// its search: a name both match begins with a byte both first atoms allow
+// when neither is a star (each then takes exactly the first byte), and
+// ends with one both last atoms allow when neither of those is a star.
+func endsMeet(a, b component) bool {
+	if len(a.atoms) == 0 || len(b.atoms) == 0 {
+		return true // the search decides
+	}
+	if x, y := a.atoms[0], b.atoms[0]; !x.star && !y.star && x.set.and(y.set).empty() {
+		return false
+	}
+	x, y := a.atoms[len(a.atoms)-1], b.atoms[len(b.atoms)-1]
+	return x.star || y.star || !x.set.and(y.set).empty()
+}
+
 func pick(a atom) byteSet {
 	if a.star {
 		return anyByte
@@ -258,15 +314,22 @@ func pick(a atom) byteSet {
 // deep component ("**") matches any number of components, so a tree (a
 // directory and everything below it) is its path followed by "**".
 func globsMeet(a, b []component) bool {
-	type state struct{ i, j int }
-	seen := map[state]bool{}
+	// The states (i, j) visited: a dense set, on the stack for the usual
+	// lists of a few components.
+	w := len(b) + 1
+	var small [256]bool
+	seen := small[:0]
+	if n := (len(a) + 1) * w; n <= len(small) {
+		seen = small[:n]
+	} else {
+		seen = make([]bool, n)
+	}
 	var walk func(i, j int) bool
 	walk = func(i, j int) bool {
-		s := state{i, j}
-		if seen[s] {
+		if seen[i*w+j] {
 			return false
 		}
-		seen[s] = true
+		seen[i*w+j] = true
 		if i == len(a) && j == len(b) {
 			return true
 		}

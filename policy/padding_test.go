@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/shell"
 )
 
 // paddings are the stages an attacker puts in front of a critical command
@@ -49,16 +50,35 @@ func TestWorkLimitDenies(t *testing.T) {
 	}
 }
 
-// TestPaddingLinear: the work per stage of a long pipeline of ordinary
-// stages is constant: 400 stages cost about ten times 40.
+// TestPaddingLinear: a long pipeline of ordinary stages is analysed
+// completely up to the command-count limit (shell.DefaultMaxCommands), at
+// a constant work per stage: every padding, at every length that fits
+// the limit, gets the verdict of its 10-stage form, not the work limit's
+// deny, and costs at most a fifth more per stage than 10 stages do. One
+// stage past the limit is denied (analysis.limit).
 func TestPaddingLinear(t *testing.T) {
 	p := mustCompile(t, &policy.Settings{})
-	cost := func(n int) int {
-		_, units := p.DecideWork(context.Background(), worstCall(t, p, strings.Repeat("cat notes.txt | ", n)+"wc -l"))
-		return units
-	}
-	c40, c400 := cost(40), cost(400)
-	if c400 > 12*c40 {
-		t.Errorf("40 stages cost %d units, 400 cost %d: more than linear", c40, c400)
+	for _, pad := range paddings {
+		stages := strings.Count(pad, "|") + strings.Count(pad, ";") + strings.Count(pad, "&&") + strings.Count(pad, "$(")
+		most := (shell.DefaultMaxCommands - 1) / stages
+		judge := func(n int) (policy.Decision, int) {
+			return p.DecideWork(context.Background(), worstCall(t, p, strings.Repeat(pad, n)+"wc -l"))
+		}
+		small, c10 := judge(10)
+		for _, n := range []int{40, 100, 400, most} {
+			if n > most {
+				continue
+			}
+			d, c := judge(n)
+			if d.Verdict != small.Verdict || d.Rule != small.Rule {
+				t.Errorf("%d × %q: %s %s, want %s %s as for 10 (%d units)", n, pad, d.Verdict, d.Rule, small.Verdict, small.Rule, c)
+			}
+			if c*10 > n*c10*6/5 {
+				t.Errorf("%d × %q cost %d units, 10 cost %d: more than linear", n, pad, c, c10)
+			}
+		}
+		if d, _ := judge(most + 1); d.Verdict != risk.Deny || d.Rule != "analysis.limit" {
+			t.Errorf("%d × %q (past the command limit): %s %s, want deny analysis.limit", most+1, pad, d.Verdict, d.Rule)
+		}
 	}
 }

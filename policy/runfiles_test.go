@@ -14,6 +14,7 @@ import (
 
 	"github.com/toolguard/toolguard/call"
 	"github.com/toolguard/toolguard/policy"
+	"github.com/toolguard/toolguard/risk"
 )
 
 // TestRunFiles judges calls that run a file laid in the workspace (issue
@@ -111,7 +112,7 @@ func TestRunFiles(t *testing.T) {
 
 // runFileCall lays a workspace holding the file name with content and
 // returns a trusted policy and the call that runs it with command.
-func runFileCall(b *testing.B, name, content, command string) (*policy.Policy, call.Call) {
+func runFileCall(b testing.TB, name, content, command string) (*policy.Policy, call.Call) {
 	home := filepath.Join(b.TempDir(), "home", "u")
 	ws := filepath.Join(home, "project")
 	if err := os.MkdirAll(ws, 0o755); err != nil {
@@ -129,6 +130,33 @@ func runFileCall(b *testing.B, name, content, command string) (*policy.Policy, c
 		b.Fatal(err)
 	}
 	return p, c
+}
+
+// TestDenseScriptWithinBudget: a dense ordinary build script (one command
+// per 60 bytes) is judged completely, not denied on the work limit, up to
+// 16 KB, with the verdict of its 1 KB form, at a work that grows linearly
+// with its length: what a command costs does not depend on how many came
+// before it (issue 24: a 10 KB script was denied, its commands charged at
+// the price of the program with the most rules).
+func TestDenseScriptWithinBudget(t *testing.T) {
+	ctx := context.Background()
+	judge := func(n int) (policy.Decision, int) {
+		p, c := runFileCall(t, "build.sh", ordinaryScript(n), "bash build.sh")
+		return p.DecideWork(ctx, c)
+	}
+	small, c1 := judge(1 << 10)
+	if small.Verdict != risk.Allow {
+		t.Fatalf("1 KB script: %s %s (%s), want allow in trusted", small.Verdict, small.Rule, small.Reason)
+	}
+	for _, kb := range []int{4, 10, 16} {
+		d, c := judge(kb << 10)
+		if d.Verdict != small.Verdict || d.Rule != small.Rule {
+			t.Errorf("%d KB script: %s %s (%d units): %s, want %s %s as for 1 KB", kb, d.Verdict, d.Rule, c, d.Reason, small.Verdict, small.Rule)
+		}
+		if c > kb*c1*6/5 {
+			t.Errorf("%d KB script cost %d units, 1 KB %d: more than linear", kb, c, c1)
+		}
+	}
 }
 
 // ordinaryScript is about n bytes of an ordinary build script: a comment

@@ -80,6 +80,14 @@ type Result struct {
 	// Credentials is true when the command prints live credentials or the
 	// environment that holds them.
 	Credentials bool
+	// Work is what classifying the command cost, counted in comparisons
+	// (about 10 ns each): every rule, safe entry, effect model and path or
+	// URL spec of the program tried, every word against every pattern and
+	// flag of them, each byte of the words once for every rule, and the
+	// path operands compared pairwise to remove repeats. It grows with the
+	// command and with how much the packs say about its program, which is
+	// what the time it takes does.
+	Work int
 }
 
 // maxSubject bounds the command text copied into a finding.
@@ -112,6 +120,7 @@ func (s *Set) Classify(cmd *shell.Command) Result {
 		if hasWrite(res.Paths) {
 			res.Tier = res.Tier.Worse(risk.Write)
 		}
+		res.Work = v.work(cmd, len(res.Paths))
 		return res
 	}
 	for _, r := range v.rules {
@@ -128,7 +137,9 @@ func (s *Set) Classify(cmd *shell.Command) Result {
 		res.Paths = append(res.Paths, v.pathRefs(e)...)
 	}
 	res.URLs = append(res.URLs, v.urlRefs(e)...) // every host a command may reach is judged
-	res.Paths = dedupePaths(append(res.Paths, redirectPaths(cmd)...))
+	res.Paths = append(res.Paths, redirectPaths(cmd)...)
+	res.Work = v.work(cmd, len(res.Paths)+len(res.URLs))
+	res.Paths = dedupePaths(res.Paths)
 	if hasWrite(res.Paths) {
 		res.Tier = res.Tier.Worse(risk.Write)
 	}

@@ -115,3 +115,39 @@ func FuzzGlobFastReject(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPatternForms: a compiled pattern, with its literal head and tail
+// worked out once and a word's forms worked out once for every pattern
+// (matchAny), matches exactly the words the plain definition does: the
+// glob tried against the word as written, path-cleaned and home-relative.
+func FuzzPatternForms(f *testing.F) {
+	for _, c := range [][2]string{{"~/.ssh/*", "/home/ada/.ssh/id_rsa"}, {"**/.git/hooks/*", "./x/.git/hooks/pre-commit"},
+		{"/etc/*", "/ETC/passwd"}, {"*.pem", "$HOME/k.pem"}, {"@home", "~"}, {".", "./"}, {"a?b", "A/B"}} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, g, v string) {
+		if len(g) > 64 || len(v) > 256 || g == "" {
+			return
+		}
+		p, err := compilePattern(g)
+		if err != nil {
+			return
+		}
+		w := shell.Word{Value: v, Known: true}
+		var want bool
+		if p.class != "" {
+			_, clean := operandForms(v)
+			want = classMatch(p.class, w, clean)
+		} else {
+			raw, clean := operandForms(v)
+			home := homeRelative(clean)
+			want = globMatch(p.glob, raw) || globMatch(p.glob, clean) || globMatch(p.glob, home)
+		}
+		if got := p.match(w); got != want {
+			t.Fatalf("pattern %q on %q = %v, the definition says %v", g, v, got, want)
+		}
+		if got := matchAny([]pattern{p}, w); got != want {
+			t.Fatalf("matchAny(%q) on %q = %v, the definition says %v", g, v, got, want)
+		}
+	})
+}

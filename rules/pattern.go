@@ -35,6 +35,12 @@ var tempPrefixes = []string{"/tmp/", "/var/tmp/", "/private/tmp/", "/private/var
 type pattern struct {
 	class string
 	glob  string
+	// head and tail are the glob's literal text before its first wildcard
+	// and after its last one, which every word it matches begins and ends
+	// with; wild is whether it has a wildcard at all (else it matches only
+	// itself). Computed once, when the pattern is compiled.
+	head, tail string
+	wild       bool
 }
 
 func compilePattern(s string) (pattern, error) {
@@ -47,7 +53,16 @@ func compilePattern(s string) (pattern, error) {
 	if s == "" {
 		return pattern{}, fmt.Errorf("empty pattern")
 	}
-	return pattern{glob: strings.ToLower(s)}, nil
+	return globPattern(strings.ToLower(s)), nil
+}
+
+// globPattern is the pattern of the lower-case glob g.
+func globPattern(g string) pattern {
+	p := pattern{glob: g}
+	if first := strings.IndexAny(g, "*?"); first >= 0 {
+		p.wild, p.head, p.tail = true, g[:first], g[strings.LastIndexAny(g, "*?")+1:]
+	}
+	return p
 }
 
 func compilePatterns(ss []string) ([]pattern, error) {
@@ -84,16 +99,40 @@ func operandForms(v string) (string, string) {
 	return v, c
 }
 
-func (p pattern) match(w shell.Word) bool {
-	raw, clean := operandForms(w.Value)
+func (p pattern) match(w shell.Word) bool { return p.matchForms(w, formsOf(w.Value)) }
+
+// forms are the spellings of one word that patterns are tried against,
+// worked out once for all the patterns a word is compared with.
+type forms struct {
+	raw, clean, home string
+}
+
+func formsOf(v string) forms {
+	raw, clean := operandForms(v)
+	return forms{raw: raw, clean: clean, home: homeRelative(clean)}
+}
+
+// matchForms is match with the word's forms given.
+func (p pattern) matchForms(w shell.Word, f forms) bool {
 	if p.class != "" {
-		return classMatch(p.class, w, clean)
+		return classMatch(p.class, w, f.clean)
 	}
-	if globMatch(p.glob, raw) || (clean != raw && globMatch(p.glob, clean)) {
+	if p.globMatch(f.raw) || (f.clean != f.raw && p.globMatch(f.clean)) {
 		return true
 	}
-	home := homeRelative(clean)
-	return home != clean && globMatch(p.glob, home)
+	return f.home != f.clean && p.globMatch(f.home)
+}
+
+// globMatch is globMatch(p.glob, s), with the literal head and tail worked
+// out when the pattern was compiled.
+func (p pattern) globMatch(s string) bool {
+	if !p.wild {
+		return p.glob == s
+	}
+	if len(s) < len(p.head)+len(p.tail) || !strings.HasPrefix(s, p.head) || !strings.HasSuffix(s, p.tail) {
+		return false
+	}
+	return globTable(p.glob, s, false)
 }
 
 // homeRelative spells a path under a conventional home directory
@@ -114,8 +153,12 @@ func homeRelative(c string) string {
 }
 
 func matchAny(ps []pattern, w shell.Word) bool {
+	if len(ps) == 0 {
+		return false
+	}
+	f := formsOf(w.Value)
 	for _, p := range ps {
-		if p.match(w) {
+		if p.matchForms(w, f) {
 			return true
 		}
 	}

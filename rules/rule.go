@@ -367,6 +367,19 @@ func (e *env) flagValue(name string, globs []string) bool {
 	return false
 }
 
+// patterns is the number of patterns, flags and names of c a word of a
+// command may be compared with.
+func (c *cond) patterns() int {
+	n := 1 + len(c.flagsAny) + len(c.flagsNone) + len(c.flagsNoValue) + len(c.flagValues) + len(c.operandsAny) +
+		len(c.operandsNone) + len(c.operandsOutside) + len(c.lastOperandAny) + len(c.wordsAny) + len(c.operandAtAny) +
+		len(c.verbs) + len(c.assigns) + len(c.redirects) + len(c.redirectsAny) + len(c.dir) + len(c.stdinOperands) +
+		len(c.sqlFlags)
+	for _, fs := range c.flagsAll {
+		n += len(fs)
+	}
+	return n
+}
+
 func (c *cond) operandsOK(e *env, ops []shell.Word) bool {
 	if len(ops) < c.minOperands || (c.dashdash && (e.a.dashdash < 0 || e.a.dashdash >= len(e.a.pos))) {
 		return false

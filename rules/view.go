@@ -20,6 +20,11 @@ type view struct {
 	urls     []*urlSpec
 	programs []*program
 	packErrs []string
+	// perCommand and perWord are what comparing one command with the view
+	// costs (see [Result.Work]): the rules, safe entries, effect models and
+	// path and URL specs tried, and the patterns and flags each word of it
+	// is compared with. Computed when the view is built.
+	perCommand, perWord int
 	// grammars caches, per sub-command entry, the executable's grammar with
 	// the entry's value options (see grammarWith).
 	grammars sync.Map
@@ -176,7 +181,34 @@ func (s *Set) buildView(name string, ix *exeIndex, keys []string, feat uint32) *
 		s.addPack(v, cp, seenRule)
 	}
 	s.addBlocks(v, s.blocksFor(ix, keys, feat), seenRule)
+	v.perCommand = 1 + len(v.rules) + len(v.safe) + len(v.paths) + len(v.urls) + len(v.programs)
+	v.perWord = 1 + len(v.paths) + len(v.urls) + 4*len(v.programs)
+	for _, r := range v.rules {
+		v.perWord += r.m.patterns()
+	}
+	for _, se := range v.safe {
+		v.perWord += 1 + len(se.unsafeFlags) + len(se.unsafeOperands)
+	}
 	return v
+}
+
+// work is what classifying cmd with v costs, in comparisons (see
+// [Result.Work]).
+func (v *view) work(cmd *shell.Command, paths int) int {
+	words, bytes := len(cmd.Redirects)+len(cmd.Assigns)+len(cmd.Env), 0
+	for _, w := range cmd.Argv {
+		words++
+		bytes += len(w.Value)
+	}
+	for _, r := range cmd.Redirects {
+		bytes += len(r.Target.Value)
+	}
+	for _, as := range [][]shell.Assign{cmd.Assigns, cmd.Env} {
+		for _, a := range as {
+			bytes += len(a.Value.Value)
+		}
+	}
+	return v.perCommand + v.perWord*words + (1+len(v.rules)+len(v.programs))*bytes/2 + paths*paths
 }
 
 // blocksFor lists the embedded-pack entries a view needs: those of the

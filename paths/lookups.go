@@ -1,0 +1,170 @@
+package paths
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path"
+)
+
+// Lookups remembers what the file system answered while one call was
+// judged: whether each name along a path is a symlink and where it points,
+// what the kernel resolved a path to, and what a whole path resolved to.
+// The commands of one call name the same directories again and again (the
+// workspace, ./cmd/…, ./build/): with Lookups each is asked once. The
+// answers are those of one moment, as they would be without it: nothing
+// the call judges runs before the decision, so the file system the
+// decision sees does not change because of it.
+//
+// The zero value is ready to use. A Lookups is not safe for concurrent
+// use: give each call its own (Env.Lookups).
+type Lookups struct {
+	links    map[string]linkAnswer
+	kernel   map[string]kernelAnswer
+	resolved map[string]resolution
+	exist    map[string]bool
+	// asked counts the names asked about in each directory; listed holds
+	// the names of a directory asked about often (nil: not listable).
+	asked  map[string]int
+	listed map[string]map[string]bool
+}
+
+// A directory whose names were asked about listAfter times is listed once
+// (if it holds at most maxListed names) and answers from the list after:
+// a tree judged against a hundred name patterns asks about a hundred
+// names in the same directory.
+const (
+	listAfter = 4
+	maxListed = 1024
+)
+
+type linkAnswer struct {
+	target string
+	isLink bool
+	err    error
+}
+
+type kernelAnswer struct {
+	r  string
+	ok bool
+}
+
+type resolution struct {
+	r   string
+	err error
+}
+
+// maxLookups bounds each of a Lookups' maps; past it answers are asked
+// for again rather than kept (the call's work budget bounds the asking).
+const maxLookups = 4096
+
+func remember[V any](m *map[string]V, k string, v V) {
+	if *m == nil {
+		*m = make(map[string]V)
+	}
+	if len(*m) < maxLookups {
+		(*m)[k] = v
+	}
+}
+
+// readLink is readLinkIfAny, remembered; a nil l asks every time.
+func (l *Lookups) readLink(name string) (string, bool, error) {
+	if l == nil {
+		return readLinkIfAny(name)
+	}
+	if a, ok := l.links[name]; ok {
+		return a.target, a.isLink, a.err
+	}
+	t, isLink, err := readLinkIfAny(name)
+	remember(&l.links, name, linkAnswer{t, isLink, err})
+	return t, isLink, err
+}
+
+// kernelResolve is the package's kernelResolve, remembered.
+func (l *Lookups) kernelResolve(abs string) (string, bool) {
+	if l == nil {
+		return kernelResolve(abs)
+	}
+	if a, ok := l.kernel[abs]; ok {
+		return a.r, a.ok
+	}
+	r, ok := kernelResolve(abs)
+	remember(&l.kernel, abs, kernelAnswer{r, ok})
+	return r, ok
+}
+
+// resolve is the package's resolve, remembered.
+func (l *Lookups) resolve(abs string) (string, error) {
+	if l == nil {
+		return resolveWith(abs, nil)
+	}
+	if a, ok := l.resolved[abs]; ok {
+		return a.r, a.err
+	}
+	r, err := resolveWith(abs, l)
+	remember(&l.resolved, abs, resolution{r, err})
+	return r, err
+}
+
+// exists is the package's exists (lstat succeeds), remembered.
+func (l *Lookups) exists(p string) bool {
+	if l == nil {
+		return exists(p)
+	}
+	if ok, seen := l.exist[p]; seen {
+		return ok
+	}
+	ok := l.listedExists(p)
+	remember(&l.exist, p, ok)
+	return ok
+}
+
+// listedExists is exists, answered from the directory's list when the
+// directory was asked about often.
+func (l *Lookups) listedExists(p string) bool {
+	dir, base := path.Split(p)
+	if dir == "" || base == "" || base == "." || base == ".." || path.Clean(p) != p {
+		return exists(p)
+	}
+	if names, ok := l.listed[dir]; ok {
+		if names == nil {
+			return exists(p)
+		}
+		return names[base]
+	}
+	if l.asked == nil {
+		l.asked = make(map[string]int)
+	}
+	if l.asked[dir]++; l.asked[dir] < listAfter || len(l.asked) > maxLookups {
+		return exists(p)
+	}
+	names := listNames(dir)
+	if l.listed == nil {
+		l.listed = make(map[string]map[string]bool)
+	}
+	l.listed[dir] = names
+	if names == nil {
+		return exists(p)
+	}
+	return names[base]
+}
+
+// listNames lists a directory's names, or nil when it cannot be read or
+// holds more than maxListed (an unreadable directory may still let a
+// name in it be looked up: the caller asks for each name then).
+func listNames(dir string) map[string]bool {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	list, err := f.Readdirnames(maxListed + 1)
+	if err != nil && !errors.Is(err, io.EOF) || len(list) > maxListed {
+		return nil
+	}
+	names := make(map[string]bool, len(list))
+	for _, n := range list {
+		names[n] = true
+	}
+	return names
+}
