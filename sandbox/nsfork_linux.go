@@ -306,6 +306,10 @@ func nsChildMain(c *nsChild) {
 	var b [1]byte
 	step, index := nsStepSync, uint32(0)
 	var errno syscall.Errno
+	// The parent's ends: with them closed, the parent's death before the
+	// ID maps are written is an end of file here, not a wait forever.
+	syscall.RawSyscall(syscall.SYS_CLOSE, uintptr(c.syncW), 0, 0)
+	syscall.RawSyscall(syscall.SYS_CLOSE, uintptr(c.errR), 0, 0)
 	if n, _, e := syscall.RawSyscall(syscall.SYS_READ, uintptr(c.syncR), uintptr(unsafe.Pointer(&b[0])), 1); n != 1 {
 		errno = e
 		goto fail
