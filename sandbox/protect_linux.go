@@ -86,12 +86,14 @@ func mountReadOnly(paths []string) error {
 	return nil
 }
 
-// protectInChild runs the helper in a user and mount namespace of its own
-// (the caller's user and group mapped to themselves), where it mounts the
-// protected paths read-only, applies h's Landlock ruleset and execs the
-// command; this process waits for it, passes signals on and ends as it
-// ends. The command keeps the standard streams and the process group; its
-// pid is the helper's.
+// protectInChild runs the command in a child in a user and mount namespace
+// of its own (the caller's user and group mapped to themselves), which
+// mounts the protected paths read-only, enforces h's Landlock ruleset and
+// execs the command: forked by this process (forkInNamespace), or, when a
+// seccomp filter must be installed too, toolguard's helper
+// (runInNamespace). This process waits for it, passes signals on and ends
+// as it ends. The command keeps the standard streams and the process
+// group; its pid is the child's.
 func protectInChild(h helperSpec, dir string) error {
 	run := forkInNamespace
 	if h.Landlock != nil && h.Landlock.RestrictNetwork {
