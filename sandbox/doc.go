@@ -26,6 +26,13 @@
 // The helper reads its instructions from an inherited pipe, so nothing about
 // the run appears in the target's arguments or environment.
 //
+// [Exec] (the agent profile) applies the ruleset on the calling thread and
+// execs the command itself. When it must keep Spec.Protected read-only and
+// cannot make a mount namespace in place (an ordinary user), it forks the
+// command into a user and mount namespace: the ruleset and everything else
+// the child needs are made before the fork, and the child makes only raw
+// system calls until its exec — no second start of the program.
+//
 // Under Landlock the command can read and execute the system directories
 // (/usr, /bin, /lib…, /etc without its secret files, /opt, /proc), read and
 // write the workspace and its private TMPDIR, use a few device files, and
