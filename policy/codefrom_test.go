@@ -55,6 +55,15 @@ func TestCodeFromAnotherCommand(t *testing.T) {
 		{`source <(kubectl completion bash)`, risk.Allow, "", ""},
 		{`source <(gh completion -s zsh)`, risk.Allow, "", ""},
 		{`source <(./bin/devtool completion bash)`, risk.Ask, "shell.unverifiable", "not static"},
+		// PATH changed on the line: the name may be a shadow in the workspace.
+		{`export PATH=./bin:$PATH; source <(kubectl completion bash)`, risk.Ask, "shell.unverifiable", "not static"},
+		{`PATH="$PWD/node_modules/.bin:$PATH"; source <(gh completion -s bash)`, risk.Ask, "shell.unverifiable", "not static"},
+		// A prefix of source itself is assigned after its words (the <(…))
+		// are expanded: kubectl is looked up on the PATH as it was.
+		{`PATH=./bin:$PATH source <(kubectl completion bash)`, risk.Allow, "", ""},
+		{`read -r PATH <<< ./bin; source <(kubectl completion bash)`, risk.Ask, "shell.unverifiable", "not static"},
+		{`hash -p ./bin/kubectl kubectl; source <(kubectl completion bash)`, risk.Ask, "shell.unverifiable", "not static"},
+		{`export GOFLAGS=-mod=mod; source <(kubectl completion bash)`, risk.Allow, "", ""},
 		{`source <(kubectl get configmap x -o jsonpath='{.data.rc}')`, risk.Ask, "shell.unverifiable", "not static"},
 		{`python3 -c "$(kubectl completion bash)"`, risk.Ask, "shell.unverifiable", "not static"},
 	} {
