@@ -14,7 +14,7 @@ import (
 // source <(kubectl completion bash). The parse calls such code not static;
 // what the output is, is judged here where it is known:
 //
-//   - cat FILE prints the file: the code is the file's text (what the call
+//   - cat FILE (and bash's $(<FILE)) prints the file: the code is the file's text (what the call
 //     wrote into it, or what [Files] reads), judged as if the command ran
 //     the file (python3 FILE, bash FILE, source FILE), and its findings name
 //     the file and the line. A file that cannot be read stays not static.
@@ -94,8 +94,12 @@ func (a *Analysis) codeFrom(cmd *shell.Command) (*shell.Command, []inlinedFile) 
 }
 
 // catOperand is the file cat prints when c is cat with one operand and no
-// option: its output is that file's text.
+// option, or the file of bash's $(<FILE): its output is that file's text.
 func catOperand(c *shell.Command) (shell.Word, bool) {
+	if c.ReadsOneFile() && c.Remote == "" { // $(<FILE)
+		w := c.Redirects[0].Target
+		return w, w.Known && !w.Glob && w.Value != ""
+	}
 	args := c.Args()
 	if c.Name != "cat" || len(args) != 1 || len(c.Redirects) > 0 || c.Remote != "" {
 		return shell.Word{}, false

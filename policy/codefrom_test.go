@@ -49,6 +49,10 @@ func TestCodeFromAnotherCommand(t *testing.T) {
 		{`bash -c "$(cat scripts/test.sh)"`, risk.Allow, "", ""},
 		{`bash -c "$(cat scripts/tidy.sh)"`, risk.Deny, "paths.delete-home", "In scripts/tidy.sh, line 2"},
 		{`source <(cat scripts/tidy.sh)`, risk.Deny, "paths.delete-home", "scripts/tidy.sh"},
+		// $(<FILE) is bash's $(cat FILE).
+		{`bash -c "$(<scripts/tidy.sh)"`, risk.Deny, "paths.delete-home", "In scripts/tidy.sh, line 2"},
+		{`python3 -c "$(< scripts/version.py)"`, risk.Allow, "", ""},
+		{`bash -c "$(<scripts/test.sh 2>/dev/null)"`, risk.Ask, "shell.unverifiable", "not static"},
 		{`echo start && python3 -c "$(cat scripts/missing.py)"`, risk.Ask, "shell.unverifiable", "not static"},
 		{`python3 -c "$(cat scripts/version.py scripts/wipe.py)"`, risk.Ask, "shell.unverifiable", "not static"},
 		{`python3 -c "$(cat scripts/version.py | tr a b)"`, risk.Ask, "shell.unverifiable", "not static"},
