@@ -49,6 +49,12 @@ func TestCodeFromAnotherCommand(t *testing.T) {
 		{`bash -c "$(cat scripts/test.sh)"`, risk.Allow, "", ""},
 		{`bash -c "$(cat scripts/tidy.sh)"`, risk.Deny, "paths.delete-home", "In scripts/tidy.sh, line 2"},
 		{`source <(cat scripts/tidy.sh)`, risk.Deny, "paths.delete-home", "scripts/tidy.sh"},
+		{`eval "$(cat scripts/tidy.sh)"`, risk.Deny, "paths.delete-home", "scripts/tidy.sh"},
+		// The file's text is judged, but the pack still asks for an eval of
+		// a substitution: binding it makes eval no softer.
+		{`eval "$(cat scripts/test.sh)"`, risk.Ask, "remote.shell-unknown-script", ""},
+		{`eval $(cat scripts/test.sh)`, risk.Ask, "shell.unverifiable", "not static"},
+		{`eval "$(cat scripts/test.sh)" x`, risk.Ask, "shell.unverifiable", "not static"},
 		// $(<FILE) is bash's $(cat FILE).
 		{`bash -c "$(<scripts/tidy.sh)"`, risk.Deny, "paths.delete-home", "In scripts/tidy.sh, line 2"},
 		{`python3 -c "$(< scripts/version.py)"`, risk.Allow, "", ""},
