@@ -159,11 +159,13 @@ func (a *Analysis) lookupChanged(c *shell.Command) bool {
 		if o.CodeFrom == c { // the shell that sources c's output
 			continue
 		}
-		if names(o.Assigns) || names(o.Env) || o.Name == "hash" {
+		// hash binds a name to a file; a sourced file's commands are not
+		// the line's (its text is judged apart) and may set PATH.
+		if names(o.Assigns) || names(o.Env) || o.Name == "hash" || o.Name == "source" || o.Name == "." {
 			return true
 		}
 		switch o.Name {
-		case "read", "mapfile", "readarray", "printf", "declare", "typeset", "local", "export", "readonly", "unset", "eval", "source", ".":
+		case "read", "mapfile", "readarray", "printf", "declare", "typeset", "local", "export", "readonly", "unset", "eval":
 			for _, w := range o.Argv[1:] {
 				if !w.Known || w.Value == "PATH" || strings.HasPrefix(w.Value, "PATH=") || strings.HasPrefix(w.Value, "PATH[") {
 					return true

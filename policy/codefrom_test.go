@@ -74,6 +74,8 @@ func TestCodeFromAnotherCommand(t *testing.T) {
 		{`read -r PATH <<< ./bin; source <(kubectl completion bash)`, risk.Ask, "shell.unverifiable", "not static"},
 		{`hash -p ./bin/kubectl kubectl; source <(kubectl completion bash)`, risk.Ask, "shell.unverifiable", "not static"},
 		{`export GOFLAGS=-mod=mod; source <(kubectl completion bash)`, risk.Allow, "", ""},
+		{`source scripts/test.sh; source <(kubectl completion bash)`, risk.Ask, "shell.unverifiable", "not static"},
+		{`kubectl() { rm -rf ~/; }; source <(kubectl completion bash)`, risk.Deny, "", ""},
 		{`source <(kubectl get configmap x -o jsonpath='{.data.rc}')`, risk.Ask, "shell.unverifiable", "not static"},
 		{`python3 -c "$(kubectl completion bash)"`, risk.Ask, "shell.unverifiable", "not static"},
 	} {
