@@ -89,6 +89,9 @@ type Analysis struct {
 	// regions are where the spans of the scripts commands run were moved
 	// (filecode.go).
 	regions []fileRegion
+	// deferred are the parse's problems about code that is another
+	// command's output, judged with the command that runs it (codefrom.go).
+	deferred []shell.Problem
 }
 
 // New starts the analysis of one call, whose effects go to j.
@@ -185,6 +188,8 @@ func (a *Analysis) problems(s *shell.Script) {
 	for _, pr := range s.Problems {
 		switch {
 		case pr.OverWorkLimit():
+		case pr.From != nil:
+			a.deferProblem(pr)
 		case pr.OverLimit():
 			a.add(TooComplex(pr))
 		default:

@@ -14,7 +14,12 @@ import (
 // packs say, the files, URLs and addresses it touches, the code it
 // carries, and then the code that code carries.
 func (a *Analysis) command(cmd *shell.Command) {
+	var from []inlinedFile
+	if cmd.CodeFrom != nil {
+		cmd, from = a.codeFrom(cmd)
+	}
 	cmd, files := a.fileCode(cmd)
+	files = append(from, files...)
 	if files != nil {
 		defer a.inFile(a.mark(), files)
 	}

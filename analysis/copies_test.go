@@ -149,14 +149,18 @@ func TestCopyTreeTooLarge(t *testing.T) {
 }
 
 // TestCopyFromInput: xargs decides where a copy writes at run time: a
-// destination it fills in is unverifiable; sources it appends to cp -t DIR
-// may land as any name in DIR.
+// destination it fills in is unverifiable, unless the input is echo's one
+// known line; sources it appends to cp -t DIR may land as any name in DIR.
 func TestCopyFromInput(t *testing.T) {
-	_, found := writesOf(t, "echo .claude | xargs -I{} cp evil/settings.local.json {}/", nil)
+	_, found := writesOf(t, "cat dirs.txt | xargs -I{} cp evil/settings.local.json {}/", nil)
 	if got := rulesOf(found); !cmp.Equal(got, []string{"shell.unverifiable"}) {
 		t.Errorf("xargs -I{} destination: findings %v, want [shell.unverifiable]", got)
 	}
-	got, found := writesOf(t, "cat list.txt | xargs cp -t docs/", nil)
+	got, found := writesOf(t, "echo .claude | xargs -I{} cp evil/settings.local.json {}/", nil)
+	if !slices.Contains(got, "path file write .claude/settings.local.json") || len(found) != 0 {
+		t.Errorf("echo .claude | xargs -I{} cp …: writes %v, findings %v", got, rulesOf(found))
+	}
+	got, found = writesOf(t, "cat list.txt | xargs cp -t docs/", nil)
 	if !slices.Contains(got, "path glob write docs/*") || len(found) != 0 {
 		t.Errorf("xargs cp -t docs/: writes %v, findings %v", got, rulesOf(found))
 	}

@@ -261,6 +261,10 @@ func redactWith(s string, parse bool) (out string) {
 			out = Mask
 		}
 	}()
+	// A NUL byte (a shell command may hold one) is shown as "␀": a reader
+	// sees it, a terminal does not stop at it, and PostgreSQL's text and
+	// jsonb, which refuse it, can store the record.
+	s = strings.ReplaceAll(s, "\x00", "\u2400")
 	return redactText(s, parse)
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -76,6 +77,14 @@ type WriterOptions struct {
 // compressed at the next rotation, and is read as it is meanwhile. The lock
 // file and the log stay open between writes; [Writer.Close] closes them. A
 // Writer is safe for concurrent use.
+//
+// Concurrent Writes are committed in groups: the records of the goroutines
+// that call Write while an earlier group is being written are appended
+// together, in the order they arrived, with one write(2) under one hold of
+// the lock, so a server deciding many calls at once pays for the lock, the
+// checks and the system call once per group rather than once per record.
+// Every Write still returns only once its own record is in the file, and a
+// group's failure is returned to every Write of the group.
 type Writer struct {
 	path        string
 	maxSize     int64
@@ -87,16 +96,39 @@ type Writer struct {
 	mu          sync.Mutex
 	lock        *state.Locker
 	file        *os.File
-	born        time.Time // the open file's first record's time; zero when unknown
+	fileInfo    os.FileInfo // file's identity, to tell whether the path still names it
+	end         int64       // the size file had after this Writer's last whole append; -1 when unknown
+	born        time.Time   // the open file's first record's time; zero when unknown
 	upkeep      sync.WaitGroup
 	tidyQueued  atomic.Bool // a tidy goroutine waits for the tidy lock
+
+	qmu   sync.Mutex // guards next
+	next  *group     // the group Writes join until its leader takes it; nil when none
+	write func(f *os.File, b []byte) (int, error)
 }
+
+// group is the records of concurrent Writes, appended together by the
+// first of them (its leader) once the group before it is written.
+type group struct {
+	buf  []byte    // the lines, in the order their Writes joined
+	at   time.Time // the first record's time (rotation by age, a new log's age)
+	n    int       // records in buf
+	done chan struct{}
+	err  error // set before done is closed
+}
+
+// maxGroup bounds the bytes of one group: a Write finding the open group
+// this full starts the next one.
+const maxGroup = 1 << 20
+
+var groupBufs = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return &b }}
 
 // NewWriter returns a Writer appending to path (created, with its
 // directory, on first write).
 func NewWriter(path string, opts WriterOptions) *Writer {
 	w := &Writer{path: path, maxSize: opts.MaxSize, rotateEvery: opts.RotateEvery, keep: opts.Keep,
-		maxAge: opts.MaxAge, compress: !opts.NoCompress, now: time.Now, lock: state.NewLocker(path)}
+		maxAge: opts.MaxAge, compress: !opts.NoCompress, now: time.Now, lock: state.NewLocker(path),
+		write: (*os.File).Write}
 	if w.maxSize == 0 {
 		w.maxSize = DefaultMaxSize
 	}
@@ -115,18 +147,67 @@ func NewWriter(path string, opts WriterOptions) *Writer {
 // Path is the file the Writer appends to.
 func (w *Writer) Path() string { return w.path }
 
-// Write appends r as one JSON line. ctx bounds the wait for the lock.
+// Write appends r as one JSON line, in a group with the records of
+// concurrent Writes (see [Writer]), and returns once it is in the file.
+// ctx bounds the wait for the lock of the Write that leads the group; when
+// it ends first, or the group cannot be written, every Write of the group
+// returns the error and none of its records counts as written.
 func (w *Writer) Write(ctx context.Context, r Record) error {
 	if math.IsNaN(r.LatencyMS) || math.IsInf(r.LatencyMS, 0) {
 		return fmt.Errorf("audit: encode record: latency %v is not a number", r.LatencyMS)
 	}
-	line := append(r.AppendJSON(make([]byte, 0, 512)), '\n')
+	at := r.Time
+	if at.IsZero() {
+		at = w.now()
+	}
+	g, leader := w.join(&r, at)
+	if !leader {
+		<-g.done
+		return g.err
+	}
 	w.mu.Lock()
-	defer w.mu.Unlock()
+	// The group before this one is written; from now on Writes start the
+	// next group, so this one's records are all there.
+	w.qmu.Lock()
+	if w.next == g {
+		w.next = nil
+	}
+	w.qmu.Unlock()
+	g.err = w.commit(ctx, g)
+	w.mu.Unlock()
+	close(g.done)
+	return g.err
+}
+
+// join adds r's line to the open group, or opens one; leader says this
+// Write opened it and so writes it.
+func (w *Writer) join(r *Record, at time.Time) (g *group, leader bool) {
+	w.qmu.Lock()
+	defer w.qmu.Unlock()
+	g = w.next
+	if g == nil || len(g.buf) >= maxGroup {
+		bp := groupBufs.Get().(*[]byte)
+		g = &group{buf: (*bp)[:0], at: at, done: make(chan struct{})}
+		w.next, leader = g, true
+	}
+	g.buf = append(r.AppendJSON(g.buf), '\n')
+	g.n++
+	return g, leader
+}
+
+// commit appends g's lines under the log's lock; w.mu is held.
+func (w *Writer) commit(ctx context.Context, g *group) error {
+	defer func() {
+		if cap(g.buf) <= 64<<10 {
+			b := g.buf[:0]
+			groupBufs.Put(&b)
+		}
+		g.buf = nil
+	}()
 	if err := w.lock.Lock(ctx); err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
-	rotated, err := w.writeLocked(line, r.Time)
+	rotated, err := w.writeLocked(g.buf, g.at)
 	w.lock.Unlock()
 	if rotated && w.tidyQueued.CompareAndSwap(false, true) {
 		w.upkeep.Go(w.tidy)
@@ -138,9 +219,13 @@ func (w *Writer) Write(ctx context.Context, r Record) error {
 	return nil
 }
 
-// writeLocked appends line, rotating the log first when it is full or old;
-// rotated says it did. at is the record's time, the age of a new log.
+// writeLocked appends lines (one or more whole lines) with one write,
+// rotating the log first when it is full or old; rotated says it did. at
+// is the first record's time, the age of a new log.
 func (w *Writer) writeLocked(line []byte, at time.Time) (rotated bool, err error) {
+	if len(line) == 0 {
+		return false, nil
+	}
 	size, err := w.currentSize()
 	if err != nil {
 		return false, err
@@ -164,10 +249,19 @@ func (w *Writer) writeLocked(line []byte, at time.Time) (rotated bool, err error
 	if w.born.IsZero() {
 		w.born = at
 	}
-	if size > 0 && !endsLine(w.file, size) {
+	// A log that ends where this Writer's last append ended ends with its
+	// newline; another writer's may not (a full disk, a killed process).
+	if size > 0 && size != w.end && !endsLine(w.file, size) {
 		line = append([]byte{'\n'}, line...) // a torn last line must not swallow this record
 	}
-	_, err = w.file.Write(line)
+	n, err := w.write(w.file, line)
+	if err == nil && n < len(line) {
+		err = io.ErrShortWrite
+	}
+	w.end = -1
+	if err == nil {
+		w.end = size + int64(n)
+	}
 	return rotated, err
 }
 
@@ -181,7 +275,12 @@ func (w *Writer) open(size int64) error {
 	if err != nil {
 		return err
 	}
-	w.file, w.born = f, time.Time{}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return err
+	}
+	w.file, w.fileInfo, w.end, w.born = f, fi, -1, time.Time{}
 	if size > 0 {
 		w.born = firstTime(f)
 	}
@@ -294,10 +393,8 @@ func (w *Writer) currentSize() (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if w.file != nil {
-		if open, err := w.file.Stat(); err != nil || !os.SameFile(fi, open) {
-			w.closeFile()
-		}
+	if w.file != nil && !os.SameFile(fi, w.fileInfo) {
+		w.closeFile()
 	}
 	return fi.Size(), nil
 }
@@ -305,7 +402,7 @@ func (w *Writer) currentSize() (int64, error) {
 func (w *Writer) closeFile() {
 	if w.file != nil {
 		w.file.Close()
-		w.file = nil
+		w.file, w.fileInfo, w.end = nil, nil, -1
 	}
 }
 

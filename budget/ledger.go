@@ -26,7 +26,15 @@ type Tally interface {
 	Take(ctx context.Context, session string) (int, error)
 }
 
+// Starts records when each agent session began (its first call).
+type Starts interface {
+	// Start returns when session's first call was seen, recording now
+	// when this is the first; zero when the session has no id.
+	Start(ctx context.Context, session string, now time.Time) (time.Time, error)
+}
+
 var (
+	_ Starts = (*SessionStarts)(nil)
 	_ Ledger = (*Counter)(nil)
 	_ Tally  = (*SessionTotals)(nil)
 )

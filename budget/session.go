@@ -2,8 +2,11 @@ package budget
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/toolguard/toolguard/state"
 )
@@ -53,4 +56,48 @@ func (s *SessionTotals) Take(ctx context.Context, session string) (int, error) {
 		err = refused
 	}
 	return f.Started, err
+}
+
+// SessionStarts records when each agent session's first call reached
+// toolguard, in one small file per session under its directory, so that
+// every hook process of the session reads the same start. The policy uses
+// it to tell what the session itself made (a directory whose every entry
+// was born after the start) from what was there before. A SessionStarts is
+// safe for concurrent use.
+type SessionStarts struct {
+	dir string
+}
+
+// NewSessionStarts returns a record keeping its files in dir.
+func NewSessionStarts(dir string) *SessionStarts { return &SessionStarts{dir: dir} }
+
+type sessionStartFile struct {
+	Start time.Time `json:"start"`
+}
+
+// Start returns when session's first call was seen, recording now when
+// this is its first call. A call without a session id has no start (zero
+// time, no error): its calls cannot be told apart from another session's.
+// A corrupt file is set aside and its error returned.
+func (s *SessionStarts) Start(ctx context.Context, session string, now time.Time) (time.Time, error) {
+	if session == "" {
+		return time.Time{}, nil
+	}
+	name := filepath.Join(s.dir, state.FileName(session)+".json")
+	var f sessionStartFile
+	if data, err := os.ReadFile(name); err == nil && json.Unmarshal(data, &f) == nil && !f.Start.IsZero() {
+		return f.Start, nil // the common case: no lock, one small read
+	}
+	f = sessionStartFile{}
+	err := state.UpdateJSONUnsynced(ctx, name, &f, func(f *sessionStartFile) (bool, error) {
+		if !f.Start.IsZero() {
+			return false, nil // another process of the session recorded it first
+		}
+		f.Start = now
+		return true, nil
+	})
+	if err != nil {
+		return time.Time{}, err
+	}
+	return f.Start, nil
 }

@@ -390,3 +390,35 @@ func TestOnlyDryRun(t *testing.T) {
 		}
 	}
 }
+
+// TestDryRunWithoutMakefile: make -n in a directory without a makefile
+// prints what its built-in rules would do and runs nothing, unless the
+// directory holds something make could make a makefile from (it does that
+// first, even under -n), does not exist (nothing is known of it) or cannot
+// be listed.
+func TestDryRunWithoutMakefile(t *testing.T) {
+	dry := Plan{Runner: "make", DryRun: true, Read: []string{"/w/"}}
+	for _, tt := range []struct {
+		name string
+		fs   Files
+		cmd  string
+		want Plan
+	}{
+		{"sources only", fakeFiles{"/w/main.c": "int main(){}", "/w/src/x.c": ""}, "make -n build", dry},
+		{"no directory", fakeFiles{}, "make -n build", Plan{}},
+		{"-C into a directory without one", fakeFiles{"/w/sub/a.txt": "x"}, "make -n -C sub", Plan{Runner: "make", DryRun: true, Read: []string{"/w/sub/"}}},
+		{"Makefile.c compiled into a makefile", fakeFiles{"/w/Makefile.c": "int main(){}"}, "make -n build", Plan{Read: []string{"/w/"}}},
+		{"Makefile.sh copied into a makefile", fakeFiles{"/w/makefile.sh": "echo"}, "make -n", Plan{Read: []string{"/w/"}}},
+		{"RCS checkout", fakeFiles{"/w/RCS/Makefile,v": "x"}, "make -n", Plan{Read: []string{"/w/"}}},
+		{"SCCS checkout", fakeFiles{"/w/s.Makefile": "x"}, "make -n", Plan{Read: []string{"/w/"}}},
+		{"a directory that cannot be listed", readOnly{fakeFiles{"/w/main.c": ""}}, "make -n", Plan{Problems: []Problem{{File: "/w", Reason: "the directory cannot be listed"}}}},
+		{"not a dry run", fakeFiles{"/w/main.c": ""}, "make build", Plan{}},
+		{"touch is not a dry run", fakeFiles{"/w/main.c": ""}, "make -t build", Plan{}},
+	} {
+		f := strings.Fields(tt.cmd)
+		got := Resolve(Invocation{Name: f[0], Args: f[1:], Dir: w, OnlyDryRun: true}, tt.fs)
+		if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s: Resolve(%q, OnlyDryRun) (-want +got):\n%s", tt.name, tt.cmd, diff)
+		}
+	}
+}

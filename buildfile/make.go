@@ -114,6 +114,11 @@ func (r *resolver) make(inv Invocation) {
 	if len(files) == 0 {
 		file, text, ok := r.first(dir, "GNUmakefile", "makefile", "Makefile")
 		if !ok {
+			if r.onlyDry && file == "" && r.noMakefileSource(dir) {
+				// No makefile and nothing to make one from: make -n prints
+				// what its built-in rules would run and runs nothing.
+				r.plan.Runner, r.plan.DryRun = "make", true
+			}
 			return
 		}
 		r.plan.Runner = "make"
@@ -646,4 +651,27 @@ func matchPattern(pattern, target string) (string, bool) {
 		return "", false
 	}
 	return target[len(pre) : len(target)-len(suf)], true
+}
+
+// noMakefileSource reports whether dir holds nothing make could make a
+// default makefile from: with none of GNUmakefile, makefile and Makefile,
+// make tries to make them with its built-in rules before anything else,
+// and runs those recipes even under -n (Makefile.c compiled, Makefile.sh
+// copied, Makefile,v or RCS/ and SCCS/ checked out). A directory that does
+// not exist now proves nothing (what it will hold when make runs is not
+// known: a paper workspace, a checkout the call makes first); one that
+// cannot be listed is a problem.
+func (r *resolver) noMakefileSource(dir string) bool {
+	names, ok := r.list(dir)
+	if !ok {
+		return false
+	}
+	for _, n := range names {
+		n = strings.TrimSuffix(n, "/")
+		n = strings.TrimPrefix(n, "s.")
+		if n == "RCS" || n == "SCCS" || strings.HasPrefix(n, "GNUmakefile") || strings.HasPrefix(n, "makefile") || strings.HasPrefix(n, "Makefile") {
+			return false
+		}
+	}
+	return true
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/toolguard/toolguard/risk"
 )
@@ -77,6 +78,11 @@ type Who struct {
 	Sender string `json:"sender,omitempty"`
 	// Depth is the sub-agent depth; 0 is the top-level agent.
 	Depth int `json:"depth,omitempty"`
+	// Started is when the session's first call reached toolguard, as the
+	// guard recorded it (budget.SessionStarts); the zero time means
+	// unknown, and then nothing on disk counts as made by the session. It
+	// never comes from a request: a caller could claim an earlier start.
+	Started time.Time `json:"-"`
 }
 
 // Call is one tool call, normalised.

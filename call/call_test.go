@@ -131,17 +131,29 @@ func TestUserMappings(t *testing.T) {
 
 func TestNormalizeRejectsBadInput(t *testing.T) {
 	tests := map[string]call.Request{
-		"empty tool name":       {Tool: " "},
-		"NUL in an argument":    {Tool: "Read", Input: map[string]any{"file_path": "a\x00b"}},
-		"NUL in a key":          {Tool: "Read", Input: map[string]any{"x\x00": "a"}},
-		"oversize argument":     {Tool: "Write", Input: map[string]any{"content": strings.Repeat("x", call.MaxInputBytes+1)}},
-		"shell without command": {Tool: "Bash", Input: map[string]any{"description": "x"}},
-		"NUL deep in a list":    {Tool: "x", Input: map[string]any{"a": []any{map[string]any{"b": "\x00"}}}},
+		"empty tool name":                      {Tool: " "},
+		"NUL in an argument":                   {Tool: "Read", Input: map[string]any{"file_path": "a\x00b"}},
+		"NUL in a key":                         {Tool: "Read", Input: map[string]any{"x\x00": "a"}},
+		"oversize argument":                    {Tool: "Write", Input: map[string]any{"content": strings.Repeat("x", call.MaxInputBytes+1)}},
+		"shell without command":                {Tool: "Bash", Input: map[string]any{"description": "x"}},
+		"NUL deep in a list":                   {Tool: "x", Input: map[string]any{"a": []any{map[string]any{"b": "\x00"}}}},
+		"NUL in a shell tool's other argument": {Tool: "Bash", Input: map[string]any{"command": "ls", "description": "a\x00b"}},
+		"NUL in a file tool's content":         {Tool: "Write", Input: map[string]any{"file_path": "a", "content": "echo a\x00b"}},
 	}
 	for name, r := range tests {
 		if _, err := call.Default().Normalize(r); !errors.Is(err, call.ErrInvalid) {
 			t.Errorf("%s: err %v, want ErrInvalid", name, err)
 		}
+	}
+}
+
+// TestNormalizeKeepsNULInShellCommand: a NUL in a shell tool's command is
+// kept for the shell analysis to judge (every reading of it), not refused
+// as malformed.
+func TestNormalizeKeepsNULInShellCommand(t *testing.T) {
+	c, err := call.Default().Normalize(call.Request{Tool: "Bash", Input: map[string]any{"command": "echo ok\x00rm -rf ~"}})
+	if err != nil || c.Kind != call.Shell || c.Command != "echo ok\x00rm -rf ~" {
+		t.Errorf("Normalize: %+v, %v; want the shell command with its NUL", c, err)
 	}
 }
 

@@ -3,6 +3,7 @@ package call_test
 import (
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,21 +11,41 @@ import (
 )
 
 // FuzzNormalize feeds arbitrary tool names and JSON arguments through the
-// table: no panic; a NUL anywhere is rejected as invalid; a shell call
-// always carries its command; MCP-style names always get their server.
+// table: no panic; a NUL anywhere but in a shell tool's command is
+// rejected as invalid (the shell analysis judges a NUL in a command); a
+// shell call always carries its command; MCP-style names always get their
+// server.
 func FuzzNormalize(f *testing.F) {
 	f.Add("Bash", `{"command":"ls -la"}`)
 	f.Add("apply_patch", `{"input":"*** Begin Patch\n*** Add File: a.go\n*** End Patch"}`)
 	f.Add("mcp__fs__read_file", `{"path":"/etc/passwd"}`)
 	f.Add("web_fetch", `{"prompt":"see https://a.example and http://10.0.0.1/x"}`)
 	f.Add("unknown_tool", `{"paths":["a",{"b":1}],"url":7}`)
+	f.Add("Bash", `{"command":"echo ok\u0000rm -rf ~"}`)
+	f.Add("Bash", `{"command":"ls","description":"a\u0000b"}`)
 	f.Fuzz(func(t *testing.T, tool, args string) {
 		var input map[string]any
 		if json.Unmarshal([]byte(args), &input) != nil {
 			return
 		}
 		c, err := call.Default().Normalize(call.Request{Tool: tool, Input: input, Cwd: "/w"})
-		if hasNUL(input) || strings.ContainsRune(tool, 0) {
+		rest := input
+		if m, ok := call.Default().Lookup(tool); ok && m.Kind == call.Shell {
+			rest = map[string]any{}
+			for k, v := range input {
+				if _, isString := v.(string); !isString || !slices.Contains(m.CommandArgs, k) {
+					rest[k] = v
+				} else {
+					rest[k+"\x01"] = "" // the key itself is still checked
+				}
+			}
+			for k := range input {
+				if hasNUL(k) {
+					rest[k] = ""
+				}
+			}
+		}
+		if hasNUL(rest) || strings.ContainsRune(tool, 0) {
 			if err == nil {
 				t.Fatalf("NUL in %q accepted", args)
 			}

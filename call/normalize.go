@@ -40,10 +40,14 @@ func (t *Table) Normalize(r Request) (Call, error) {
 	if strings.IndexByte(r.Tool, 0) >= 0 || len(r.Tool) > 1024 {
 		return c, fmt.Errorf("%w: the tool name has a NUL byte or is over 1024 bytes", ErrInvalid)
 	}
-	if err := checkStrings(r.Input, 0); err != nil {
+	m, ok := t.Lookup(r.Tool)
+	var command []string // the keys whose string is a shell command, which may hold a NUL
+	if ok && m.Kind == Shell {
+		command = m.CommandArgs
+	}
+	if err := checkStrings(r.Input, command); err != nil {
 		return c, err
 	}
-	m, ok := t.Lookup(r.Tool)
 	if server, tool, isMCP := ParseMCPName(r.Tool); isMCP {
 		c.MCPServer, c.MCPTool = server, tool
 		if !ok && t.mcpFamilies {
@@ -268,8 +272,37 @@ func joinCwd(base, dir string) string {
 }
 
 // checkStrings rejects NUL bytes and oversize strings anywhere in the
-// input, naming the argument.
-func checkStrings(v any, depth int) error { return checkValue("input", v, depth) }
+// input, naming the argument, except a NUL in the shell command a shell
+// tool's top-level keys in command name: what a NUL makes a shell run is
+// judged by the shell analysis (every reading of it), not refused as
+// malformed. A NUL in any other argument (a path, a URL, a tool's code)
+// is refused: no system call takes one.
+func checkStrings(input map[string]any, command []string) error {
+	for _, k := range command {
+		if s, ok := input[k].(string); ok && len(s) > MaxInputBytes {
+			return fmt.Errorf("%w: input.%s is %d bytes; toolguard judges arguments of at most %d MiB, so the call is refused (write the file in parts)",
+				ErrInvalid, k, len(s), MaxInputBytes>>20)
+		}
+	}
+	return checkFields("input", input, command, 0)
+}
+
+// checkFields is checkValue of a map, leaving out the shell command's
+// keys, checked by the caller.
+func checkFields(where string, input map[string]any, skip []string, depth int) error {
+	for k, e := range input {
+		if err := checkValue(where+" key", k, depth+1); err != nil {
+			return err
+		}
+		if _, isString := e.(string); isString && slices.Contains(skip, k) {
+			continue
+		}
+		if err := checkValue(where+"."+k, e, depth+1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 func checkValue(where string, v any, depth int) error {
 	if depth > 64 {

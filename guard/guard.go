@@ -25,6 +25,7 @@ type Guard struct {
 	limits   budget.SubAgentLimits
 	audit    audit.Sink
 	totals   budget.Tally
+	starts   budget.Starts
 	closers  []func() error
 	replica  string
 	log      *slog.Logger
@@ -65,6 +66,12 @@ func WithBudget(c budget.Ledger) Option { return func(g *Guard) { g.budget = c }
 // hooks, where each call is its own process). Without it only the static
 // limits (depth, prompt size) apply.
 func WithSubAgentTotals(t budget.Tally) Option { return func(g *Guard) { g.totals = t } }
+
+// WithSessionStarts records when each session's first call came and
+// gives it to the policy (call.Who.Started), which then tells a directory
+// the session made from one that was there before. Without it no session
+// has a known start.
+func WithSessionStarts(s budget.Starts) Option { return func(g *Guard) { g.starts = s } }
 
 // WithAudit sets the audit log. Without one nothing is recorded.
 func WithAudit(w audit.Sink) Option { return func(g *Guard) { g.audit = w } }
@@ -129,6 +136,7 @@ func (g *Guard) Decide(ctx context.Context, c call.Call) policy.Decision {
 // deny unless the policy's [audit] on_failure is "allow".
 func (g *Guard) Check(ctx context.Context, c call.Call) (policy.Decision, error) {
 	start := g.now()
+	c = g.sessionStarted(ctx, c, start)
 	d := g.takeSubAgent(ctx, c, g.Decide(ctx, c))
 	if d.Verdict == risk.Allow {
 		d = g.reserve(ctx, c, d)
@@ -146,6 +154,7 @@ func (g *Guard) Check(ctx context.Context, c call.Call) (policy.Decision, error)
 // approver failed, a state file is corrupt) or a failed audit write.
 func (g *Guard) Authorize(ctx context.Context, c call.Call) (policy.Decision, error) {
 	start := g.now()
+	c = g.sessionStarted(ctx, c, start)
 	d := g.Decide(ctx, c)
 	var ans approval.Answer
 	var err error
@@ -225,4 +234,18 @@ func note(n string) string {
 		return ""
 	}
 	return ": " + n
+}
+
+// sessionStarted gives c the start of its session, recording now as the
+// start when this is the session's first call. A record that cannot be
+// read or written leaves the start unknown: the policy then judges as if
+// nothing was made by the session, which asks more, never less.
+func (g *Guard) sessionStarted(ctx context.Context, c call.Call, now time.Time) call.Call {
+	if g.starts == nil || c.Who.Session == "" || !c.Who.Started.IsZero() {
+		return c
+	}
+	if t, err := g.starts.Start(ctx, c.Who.Session, now); err == nil {
+		c.Who.Started = t
+	}
+	return c
 }

@@ -37,7 +37,7 @@ func standardOptions(p *policy.Policy) ([]Option, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts = append(opts, WithSubAgentTotals(totals))
+	opts = append(opts, WithSubAgentTotals(totals), WithSessionStarts(budget.NewSessionStarts(dir+"/sessions")))
 	if b := cfg.Budget; b.MaxActionsPerHour > 0 || b.MaxCostPerDayCents > 0 {
 		c, err := budget.NewCounter(dir+"/budget", budget.Limits{MaxActionsPerHour: b.MaxActionsPerHour, MaxCostPerDayCents: b.MaxCostPerDayCents})
 		if err != nil {

@@ -42,15 +42,20 @@ func codexProfile() claudeLike { return claudeLike{name: Codex} }
 
 // qwenProfile: Qwen Code reads Claude Code's envelope (hookSpecificOutput,
 // permissionDecision allow, ask or deny); headless (-p) it denies an ask
-// by itself.
+// by itself. Its documentation lists PreToolUse's updatedInput, but 0.24.4
+// reads only the decision and its reason there (updatedInput is applied on
+// PermissionRequest alone, which runs only where Qwen would prompt): the
+// real client ran the model's command, not the rewritten one
+// (e2e.TestWrapAgentClients), so its calls are not rewritten.
 func qwenProfile() claudeLike {
 	return claudeLike{name: QwenCode, preAllow: true, preAsk: true, noRewrite: true, headless: qwenHeadless}
 }
 
 // droidProfile: Factory Droid reads Claude Code's envelope; droid exec
-// runs without a person.
+// runs without a person. Droid 0.225.2 merges an allow's updatedInput over
+// the call's input and runs that (e2e.TestWrapAgentClients).
 func droidProfile() claudeLike {
-	return claudeLike{name: Droid, preAllow: true, preAsk: true, noRewrite: true, headless: droidHeadless}
+	return claudeLike{name: Droid, preAllow: true, preAsk: true, headless: droidHeadless}
 }
 
 type claudeAdapter struct {

@@ -65,6 +65,9 @@ func (a *clineAdapter) Decode(stdin []byte) (Event, error) {
 	}
 	ev.Name = name
 	ev.Request, err = clineRequest(p)
+	if name == evClineToolCall && len(bytes.TrimSpace(p.Input)) > 0 {
+		ev.RawInput = bytes.TrimSpace(p.Input) // what overrideInput replaces
+	}
 	return ev, err
 }
 
@@ -255,24 +258,116 @@ func shellQuote(s string) string {
 // clineOutput is the reply Cline reads: cancel stops the call, with
 // errorMessage as the reason.
 type clineOutput struct {
-	Cancel       bool   `json:"cancel"`
-	ErrorMessage string `json:"errorMessage,omitempty"`
+	Cancel        bool            `json:"cancel"`
+	ErrorMessage  string          `json:"errorMessage,omitempty"`
+	OverrideInput json.RawMessage `json:"overrideInput,omitempty"`
 }
 
 // Encode answers cancel false (allow) or cancel true with the reason.
 // Cline's hook files cannot make it ask (it reads review but does not act
 // on it), so an ask is a deny saying how a person can allow the call.
-func (a *clineAdapter) Encode(_ Event, d policy.Decision) ([]byte, []byte, int) {
+func (a *clineAdapter) Encode(ev Event, d policy.Decision) ([]byte, []byte, int) {
 	switch d.Verdict {
 	case risk.Allow:
+		if ev.Rewrite != nil {
+			return marshal(clineOutput{OverrideInput: ev.Rewrite}), nil, 0
+		}
 		if a.opts.DeferAllow {
 			return noOpinion, nil, 0
 		}
 		return marshal(clineOutput{}), nil, 0
 	case risk.Ask:
-		return marshal(clineOutput{true, modelApprovalText(Cline, d)}), nil, 0
+		return marshal(clineOutput{Cancel: true, ErrorMessage: modelApprovalText(Cline, d)}), nil, 0
 	}
-	return marshal(clineOutput{true, denyText(d)}), nil, 0
+	return marshal(clineOutput{Cancel: true, ErrorMessage: denyText(d)}), nil, 0
+}
+
+// CanRewrite: Cline CLI 3 runs a tool_call with the input its hook's
+// overrideInput gives instead of the model's.
+func (a *clineAdapter) CanRewrite(ev Event) bool { return ev.Name == evClineToolCall }
+
+// RewriteField names the reply field that replaces a call's input.
+func (a *clineAdapter) RewriteField() string { return "overrideInput (tool_call)" }
+
+// rewriteInput writes run_commands' input with every command in it
+// replaced by wrap's: a bare string or list, or the commands, command and
+// cmd members of an object (the members the judged command was read from;
+// the others are kept). A command given as {command, args} becomes the
+// command line it was judged as. Anything else is an error, and the call
+// is then not offered for containment.
+func (a *clineAdapter) rewriteInput(ev Event, _ call.Call, wrap func(string) (string, error)) (json.RawMessage, error) {
+	dec := json.NewDecoder(bytes.NewReader(ev.RawInput))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if m, ok := v.(map[string]any); ok {
+		found := false
+		for _, k := range []string{"commands", "command", "cmd"} {
+			c, ok := m[k]
+			if !ok {
+				continue
+			}
+			if _, argv := m["args"]; argv && k != "commands" {
+				return nil, errors.New("a command with args at the top of the input is not rewritten")
+			}
+			w, err := clineWrap(c, wrap)
+			if err != nil {
+				return nil, err
+			}
+			m[k], found = w, true
+		}
+		if !found {
+			return nil, errors.New("the input names no command")
+		}
+		v = m
+	} else {
+		w, err := clineWrap(v, wrap)
+		if err != nil {
+			return nil, err
+		}
+		v = w
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSpace(b.Bytes()), nil
+}
+
+// clineWrap replaces each command of a run_commands value with wrap's.
+func clineWrap(v any, wrap func(string) (string, error)) (any, error) {
+	switch v := v.(type) {
+	case string:
+		if strings.TrimSpace(v) == "" {
+			return nil, errors.New("an empty command")
+		}
+		return wrap(v)
+	case []any:
+		if len(v) == 0 {
+			return nil, errors.New("no command")
+		}
+		out := make([]any, len(v))
+		for i, e := range v {
+			if m, ok := e.(map[string]any); ok {
+				cmds := clineCommands(m)
+				if len(cmds) != 1 {
+					return nil, errors.New("a command entry without a command")
+				}
+				e = cmds[0]
+			}
+			w, err := clineWrap(e, wrap)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = w
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("a command of type %T", v)
 }
 
 // CanAsk: Cline's hook cannot ask the person.

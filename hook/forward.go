@@ -77,9 +77,9 @@ func CheckReply(agent string, stdout []byte) error {
 	case Codex:
 		return checkClaudeReply(codexProfile(), stdout)
 	case GeminiCLI:
-		return checkFlatReply(stdout, "decision", []string{"decision", "reason"})
+		return checkGeminiReply(stdout)
 	case Cursor:
-		return checkFlatReply(stdout, "permission", []string{"permission", "user_message", "agent_message"})
+		return checkFlatReply(stdout, "permission", []string{"permission", "user_message", "agent_message"}, "updated_input")
 	case DockerAgent:
 		return checkDockerReply(stdout)
 	case QwenCode:
@@ -89,7 +89,7 @@ func CheckReply(agent string, stdout []byte) error {
 	case Copilot:
 		return checkCopilotReply(stdout)
 	case OpenCode, Kilo:
-		return checkFlatReply(stdout, "decision", []string{"decision", "reason"}, "allow", "deny")
+		return checkFlatReply(stdout, "decision", []string{"decision", "reason"}, "args", "allow", "deny")
 	case Cline:
 		return checkClineReply(stdout)
 	}
@@ -105,7 +105,7 @@ func checkClaudeReply(p claudeLike, stdout []byte) error {
 	if err != nil || len(top) == 0 {
 		return err
 	}
-	out, err := replyObject(top["hookSpecificOutput"], "hookEventName", "permissionDecision", "permissionDecisionReason", "decision")
+	out, err := replyObject(top["hookSpecificOutput"], "hookEventName", "permissionDecision", "permissionDecisionReason", "updatedInput", "decision")
 	if err != nil {
 		return fmt.Errorf("hookSpecificOutput: %w", err)
 	}
@@ -125,8 +125,14 @@ func checkClaudeReply(p claudeLike, stdout []byte) error {
 		if p.preAsk {
 			words = append(words, "ask")
 		}
+		if _, ok := out["updatedInput"]; ok && !p.preAllow && !p.noRewrite {
+			words = append(words, "allow") // Codex: an allow counts with a rewrite
+		}
 		d, err := replyWordOf(out, "permissionDecision", words)
 		if err != nil {
+			return err
+		}
+		if err := checkRewrite(out, "updatedInput", d, !p.noRewrite); err != nil {
 			return err
 		}
 		reason, err := replyString(out, "permissionDecisionReason", false)
@@ -144,11 +150,15 @@ func checkClaudeReply(p claudeLike, stdout []byte) error {
 		if !ok {
 			return errors.New(`"decision" is missing`)
 		}
-		dec, err := replyObject(raw, "behavior", "message")
+		dec, err := replyObject(raw, "behavior", "message", "updatedInput")
 		if err != nil {
 			return fmt.Errorf("decision: %w", err)
 		}
-		if _, err := replyWordOf(dec, "behavior", []string{"allow", "deny"}); err != nil {
+		b, err := replyWordOf(dec, "behavior", []string{"allow", "deny"})
+		if err != nil {
+			return err
+		}
+		if err := checkRewrite(dec, "updatedInput", b, p.permissionRewrite && !p.noRewrite); err != nil {
 			return err
 		}
 		_, err = replyString(dec, "message", false)
@@ -158,17 +168,61 @@ func checkClaudeReply(p claudeLike, stdout []byte) error {
 }
 
 // checkFlatReply checks a reply whose decision is a top-level field
-// (Gemini CLI's decision, Cursor's permission) and whose other fields are
-// strings.
-func checkFlatReply(stdout []byte, decision string, fields []string, words ...string) error {
+// (Cursor's permission, the plugin's decision), whose other fields are
+// strings, and whose member rewrite, when it is there, is the input of an
+// allowed call to run instead.
+func checkFlatReply(stdout []byte, decision string, fields []string, rewrite string, words ...string) error {
 	if len(words) == 0 {
 		words = decisionWords
 	}
-	top, err := replyObject(stdout, fields...)
+	top, err := replyObject(stdout, append(slices.Clone(fields), rewrite)...)
 	if err != nil || len(top) == 0 {
 		return err
 	}
-	if _, err := replyWordOf(top, decision, words); err != nil {
+	d, err := replyWordOf(top, decision, words)
+	if err != nil {
+		return err
+	}
+	for _, k := range fields {
+		if _, err := replyString(top, k, false); err != nil {
+			return err
+		}
+	}
+	return checkRewrite(top, rewrite, d, true)
+}
+
+// checkGeminiReply accepts Gemini CLI's decision and reason, with an
+// allowed call's rewritten input in hookSpecificOutput.tool_input.
+func checkGeminiReply(stdout []byte) error {
+	if err := checkFlatReplyFields(stdout, "decision", []string{"decision", "reason"}, "hookSpecificOutput"); err != nil {
+		return err
+	}
+	top, _ := replyObject(stdout, "decision", "reason", "hookSpecificOutput")
+	raw, ok := top["hookSpecificOutput"]
+	if !ok {
+		return nil
+	}
+	out, err := replyObject(raw, "hookEventName", "tool_input")
+	if err != nil {
+		return fmt.Errorf("hookSpecificOutput: %w", err)
+	}
+	if ev, err := replyString(out, "hookEventName", true); err != nil {
+		return err
+	} else if ev != evBeforeTool {
+		return fmt.Errorf("hookEventName %q is not %s", ev, evBeforeTool)
+	}
+	d, _ := replyString(top, "decision", true)
+	return checkRewrite(out, "tool_input", d, true)
+}
+
+// checkFlatReplyFields is checkFlatReply for a reply with one more member,
+// extra, that the caller checks.
+func checkFlatReplyFields(stdout []byte, decision string, fields []string, extra string) error {
+	top, err := replyObject(stdout, append(slices.Clone(fields), extra)...)
+	if err != nil || len(top) == 0 {
+		return err
+	}
+	if _, err := replyWordOf(top, decision, decisionWords); err != nil {
 		return err
 	}
 	for _, k := range fields {
@@ -179,12 +233,34 @@ func checkFlatReply(stdout []byte, decision string, fields []string, words ...st
 	return nil
 }
 
+// checkRewrite accepts the member key of m, the input an allowed call is
+// to run instead ([sandbox] wrap), only as a JSON object, with decision
+// allow, from an agent that runs it (ok).
+func checkRewrite(m map[string]json.RawMessage, key, decision string, ok bool) error {
+	raw, there := m[key]
+	switch {
+	case !there:
+		return nil
+	case !ok:
+		return fmt.Errorf("%q is not a field this agent acts on", key)
+	case decision != "allow":
+		return fmt.Errorf("%q comes with %q, not allow", key, decision)
+	case !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")):
+		return fmt.Errorf("%q is not an object", key)
+	}
+	var v map[string]json.RawMessage
+	if json.Unmarshal(raw, &v) != nil {
+		return fmt.Errorf("%q is not an object", key)
+	}
+	return nil
+}
+
 func checkDockerReply(stdout []byte) error {
 	top, err := replyObject(stdout, "hook_specific_output")
 	if err != nil || len(top) == 0 {
 		return err
 	}
-	out, err := replyObject(top["hook_specific_output"], "hook_event_name", "permission_decision", "permission_decision_reason", "metadata")
+	out, err := replyObject(top["hook_specific_output"], "hook_event_name", "permission_decision", "permission_decision_reason", "metadata", "updated_input")
 	if err != nil {
 		return fmt.Errorf("hook_specific_output: %w", err)
 	}
@@ -195,10 +271,14 @@ func checkDockerReply(stdout []byte) error {
 	if events := (&dockerAdapter{}).Events(); !slices.Contains(events, event) {
 		return fmt.Errorf("hook_event_name %q is not an event %s answers (valid: %s)", event, DockerAgent, strings.Join(events, ", "))
 	}
+	d := ""
 	if _, ok := out["permission_decision"]; ok { // absent: no opinion, the prompt is shown
-		if _, err := replyWordOf(out, "permission_decision", decisionWords); err != nil {
+		if d, err = replyWordOf(out, "permission_decision", decisionWords); err != nil {
 			return err
 		}
+	}
+	if err := checkRewrite(out, "updated_input", d, event == evPreToolUseSnake); err != nil {
+		return err
 	}
 	if _, err := replyString(out, "permission_decision_reason", false); err != nil {
 		return err
@@ -327,10 +407,11 @@ func checkCopilotReply(stdout []byte) error {
 	if _, ok := top["message"]; ok {
 		return errors.New(`"message" is not a preToolUse field`)
 	}
-	if raw, ok := top["modifiedArgs"]; ok && !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("{")) {
-		return errors.New(`"modifiedArgs" is not an object`)
+	d, err := replyWordOf(top, "permissionDecision", decisionWords)
+	if err != nil {
+		return err
 	}
-	if _, err := replyWordOf(top, "permissionDecision", decisionWords); err != nil {
+	if err := checkRewrite(top, "modifiedArgs", d, true); err != nil {
 		return err
 	}
 	_, err = replyString(top, "permissionDecisionReason", false)
@@ -339,7 +420,7 @@ func checkCopilotReply(stdout []byte) error {
 
 // checkClineReply accepts {"cancel": bool, "errorMessage": "…"}.
 func checkClineReply(stdout []byte) error {
-	top, err := replyObject(stdout, "cancel", "errorMessage")
+	top, err := replyObject(stdout, "cancel", "errorMessage", "overrideInput")
 	if err != nil || len(top) == 0 {
 		return err
 	}
@@ -347,8 +428,17 @@ func checkClineReply(stdout []byte) error {
 	if !ok {
 		return errors.New(`"cancel" is missing`)
 	}
-	if s := string(bytes.TrimSpace(raw)); s != "true" && s != "false" {
+	s := string(bytes.TrimSpace(raw))
+	if s != "true" && s != "false" {
 		return errors.New(`"cancel" is not true or false`)
+	}
+	if raw, ok := top["overrideInput"]; ok {
+		switch c := bytes.TrimSpace(raw); {
+		case s == "true":
+			return errors.New(`"overrideInput" comes with cancel true`)
+		case len(c) == 0 || (c[0] != '{' && c[0] != '[' && c[0] != '"'):
+			return errors.New(`"overrideInput" is not a run_commands input`)
+		}
 	}
 	_, err = replyString(top, "errorMessage", false)
 	return err

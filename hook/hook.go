@@ -349,7 +349,7 @@ func handle(ctx context.Context, a Adapter, stdin io.Reader, d Decider, opts Opt
 		dec = askPerson(ctx, opts, c, dec)
 	}
 	if dec.Verdict == risk.Allow && dec.Contained {
-		if ev.Rewrite, err = rewrite(ev, c, dec, opts.Wrap); err != nil {
+		if ev.Rewrite, err = rewrite(a, ev, c, dec, opts.Wrap); err != nil {
 			// containable checked what rewrite needs; this cannot happen,
 			// and a call that was to run contained must not run uncontained.
 			return fail(a, ev, RuleInternal, "the call was to run in toolguard's sandbox, but its command could not be rewritten: "+err.Error())

@@ -6,9 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/toolguard/toolguard/call"
 )
@@ -101,8 +101,116 @@ func parseFolded(stdin []byte) (payload, error) {
 }
 
 // objectFields reads one JSON object into its members by exact key; the
-// last of repeated keys wins unless noRepeats makes it an error.
+// last of repeated keys wins unless noRepeats makes it an error. The
+// members' values are slices of data.
+//
+// A well-formed object, the case of every real payload, is split by a
+// scan of its bytes (the token-by-token decoder cost a serve replica
+// about a twentieth of its CPU per decision); anything else goes through
+// [objectFieldsDecoder], whose errors say what is wrong. Both give the
+// same members (FuzzObjectFields).
 func objectFields(data []byte, noRepeats bool) (map[string]json.RawMessage, error) {
+	if out, ok, err := splitObject(data, noRepeats); ok {
+		return out, err
+	}
+	return objectFieldsDecoder(data, noRepeats)
+}
+
+// splitObject splits data, when it is one valid JSON object, into its
+// members; ok is false when it is not (then nothing is returned).
+func splitObject(data []byte, noRepeats bool) (out map[string]json.RawMessage, ok bool, err error) {
+	if !json.Valid(data) {
+		return nil, false, nil
+	}
+	i := skipSpace(data, 0)
+	if data[i] != '{' {
+		return nil, false, nil
+	}
+	out = map[string]json.RawMessage{}
+	i = skipSpace(data, i+1)
+	for data[i] != '}' {
+		end := stringEnd(data, i)
+		key, kerr := jsonKey(data[i:end])
+		if kerr != nil {
+			return nil, false, nil
+		}
+		i = skipSpace(data, skipSpace(data, end)+1) // past the colon
+		vend := valueEnd(data, i)
+		if _, dup := out[key]; dup && noRepeats {
+			return nil, true, fmt.Errorf("the key %q appears twice", key)
+		}
+		out[key] = json.RawMessage(data[i:vend:vend])
+		i = skipSpace(data, vend)
+		if data[i] == ',' {
+			i = skipSpace(data, i+1)
+		}
+	}
+	return out, true, nil
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd is the index after the string starting at data[i] (a quote)
+// of valid JSON.
+func stringEnd(data []byte, i int) int {
+	for i++; data[i] != '"'; i++ {
+		if data[i] == '\\' {
+			i++
+		}
+	}
+	return i + 1
+}
+
+// valueEnd is the index after the value starting at data[i] of valid JSON.
+func valueEnd(data []byte, i int) int {
+	switch data[i] {
+	case '"':
+		return stringEnd(data, i)
+	case '{', '[':
+		depth := 0
+		for ; ; i++ {
+			switch data[i] {
+			case '"':
+				i = stringEnd(data, i) - 1
+			case '{', '[':
+				depth++
+			case '}', ']':
+				if depth--; depth == 0 {
+					return i + 1
+				}
+			}
+		}
+	}
+	for i < len(data) && !strings.ContainsRune(",}] \t\n\r", rune(data[i])) {
+		i++
+	}
+	return i
+}
+
+// jsonKey decodes a quoted key as the decoder does.
+func jsonKey(quoted []byte) (string, error) {
+	plain := true
+	for _, c := range quoted[1 : len(quoted)-1] {
+		if c == '\\' || c >= utf8.RuneSelf {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return string(quoted[1 : len(quoted)-1]), nil
+	}
+	var k string
+	err := json.Unmarshal(quoted, &k)
+	return k, err
+}
+
+// objectFieldsDecoder is objectFields by Go's decoder, token by token.
+func objectFieldsDecoder(data []byte, noRepeats bool) (map[string]json.RawMessage, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.Token()
 	if err != nil {
@@ -138,27 +246,67 @@ func objectFields(data []byte, noRepeats bool) (map[string]json.RawMessage, erro
 
 // fill sets the fields of p from the members with exactly their names.
 func (p *payload) fill(fields map[string]json.RawMessage) error {
-	targets := map[string]any{
-		"hook_event_name": &p.HookEventName, "session_id": &p.SessionID, "cwd": &p.Cwd,
-		"tool_name": &p.ToolName, "tool_use_id": &p.ToolUseID, "agent_id": &p.AgentID,
-		"agent_type": &p.AgentType, "tool_read_only": &p.ToolReadOnly, "conversation_id": &p.ConversationID,
-		"workspace_roots": &p.WorkspaceRoots, "command": &p.Command, "file_path": &p.FilePath,
-		"permission_mode": &p.PermissionMode,
-	}
 	if raw, ok := fields["tool_input"]; ok {
 		p.ToolInput = raw
 	}
 	var first error
-	for _, key := range slices.Sorted(maps.Keys(targets)) {
-		raw, ok := fields[key]
+	for _, f := range payloadFields { // in key order: the first error is the same every time
+		raw, ok := fields[f.key]
 		if !ok || string(bytes.TrimSpace(raw)) == "null" {
 			continue
 		}
-		if err := json.Unmarshal(raw, targets[key]); err != nil && first == nil {
-			first = fmt.Errorf("%s: %v", key, err)
+		target := f.target(p)
+		if sp, ok := target.(*string); ok {
+			if v, ok := plainString(raw); ok {
+				*sp = v
+				continue
+			}
+		}
+		if err := json.Unmarshal(raw, target); err != nil && first == nil {
+			first = fmt.Errorf("%s: %v", f.key, err)
 		}
 	}
 	return first
+}
+
+// payloadFields are the members fill reads, sorted by key.
+var payloadFields = []struct {
+	key    string
+	target func(*payload) any
+}{
+	{"agent_id", func(p *payload) any { return &p.AgentID }},
+	{"agent_type", func(p *payload) any { return &p.AgentType }},
+	{"command", func(p *payload) any { return &p.Command }},
+	{"conversation_id", func(p *payload) any { return &p.ConversationID }},
+	{"cwd", func(p *payload) any { return &p.Cwd }},
+	{"file_path", func(p *payload) any { return &p.FilePath }},
+	{"hook_event_name", func(p *payload) any { return &p.HookEventName }},
+	{"permission_mode", func(p *payload) any { return &p.PermissionMode }},
+	{"session_id", func(p *payload) any { return &p.SessionID }},
+	{"tool_name", func(p *payload) any { return &p.ToolName }},
+	{"tool_read_only", func(p *payload) any { return &p.ToolReadOnly }},
+	{"tool_use_id", func(p *payload) any { return &p.ToolUseID }},
+	{"workspace_roots", func(p *payload) any { return &p.WorkspaceRoots }},
+}
+
+// plainString is the value of raw, a JSON string without escapes in
+// valid UTF-8, as json.Unmarshal would decode it; ok is false for any
+// other raw (then json.Unmarshal decodes it, or says why not).
+func plainString(raw json.RawMessage) (string, bool) {
+	n := len(raw)
+	if n < 2 || raw[0] != '"' || raw[n-1] != '"' {
+		return "", false
+	}
+	body := raw[1 : n-1]
+	for _, c := range body {
+		if c == '\\' || c == '"' || c < 0x20 {
+			return "", false
+		}
+	}
+	if !utf8.Valid(body) {
+		return "", false
+	}
+	return string(body), true
 }
 
 // start decodes the payload and checks its event name against events. The

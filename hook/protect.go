@@ -1,6 +1,12 @@
 package hook
 
-import "slices"
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+)
 
 // settingsGlobs are, per agent, the files from which it loads hooks and
 // permission rules, user and project scope. "~" is the home directory and
@@ -119,4 +125,55 @@ func CredentialFiles() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// workspaceTops are the entries of a project directory below which an
+// agent reads its project settings (".claude", "opencode.json", …), from
+// the "**/" globs.
+var workspaceTops = sync.OnceValue(func() []string {
+	var out []string
+	for _, globs := range settingsGlobs {
+		for _, g := range globs {
+			if rest, ok := strings.CutPrefix(g, "**/"); ok {
+				top, _, _ := strings.Cut(rest, "/")
+				out = append(out, top)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+})
+
+// sharedTops are project entries that also hold what is not an agent's
+// settings (.github's workflows): protected only when an agent's settings
+// directory is in them.
+var sharedTops = map[string][]string{".github": {"hooks", "copilot"}}
+
+// WorkspaceSettings returns the paths of the entries of the project
+// directory dir that hold the agents' project settings, which can add
+// hooks or switch toolguard's off (.claude, .gemini, .codex, .cursor,
+// .qwen, .factory, .clinerules, .opencode, opencode.json, …; .github only
+// when it has Copilot's hooks or settings). A contained command
+// may not change them (sandbox.Spec.Protected); whether each exists is the
+// sandbox's to check.
+func WorkspaceSettings(dir string) []string {
+	var out []string
+	for _, top := range workspaceTops() {
+		if inner, ok := sharedTops[top]; ok {
+			for _, in := range inner {
+				if exists(filepath.Join(dir, top, in)) {
+					out = append(out, filepath.Join(dir, top))
+					break
+				}
+			}
+			continue
+		}
+		out = append(out, filepath.Join(dir, top))
+	}
+	return out
+}
+
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
 }

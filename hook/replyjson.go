@@ -168,6 +168,7 @@ func (o copilotPerm) appendJSON(dst []byte) []byte {
 func (o pluginOutput) appendJSON(dst []byte) []byte {
 	dst = appendStringMember(append(dst, '{'), "decision", o.Decision)
 	dst = appendOmitEmpty(dst, "reason", o.Reason)
+	dst = appendRawOmitEmpty(dst, "args", o.Args)
 	return append(dst, '}')
 }
 
@@ -179,5 +180,6 @@ func (o clineOutput) appendJSON(dst []byte) []byte {
 		dst = append(dst, "false"...)
 	}
 	dst = appendOmitEmpty(dst, "errorMessage", o.ErrorMessage)
+	dst = appendRawOmitEmpty(dst, "overrideInput", o.OverrideInput)
 	return append(dst, '}')
 }

@@ -157,6 +157,15 @@ func RewriteField(agent string) string {
 	return ""
 }
 
+// NotRewrittenWhy says why agent's hook does not rewrite a call although
+// its reply has a field for it; "" when there is no such reason.
+func NotRewrittenWhy(agent string) string {
+	if agent == QwenCode {
+		return "Qwen Code (checked with 0.24.4) does not apply PreToolUse's updatedInput, so toolguard does not rewrite its calls"
+	}
+	return ""
+}
+
 // containable reports whether the call of ev can run contained: a shell
 // call with a command that is not empty and can be quoted, from an event
 // whose reply can rewrite it, with a Wrapper to write it with.
@@ -171,7 +180,21 @@ func containable(a Adapter, ev Event, c call.Call, opts Options) bool {
 	if tool := strings.ToLower(c.Tool); strings.Contains(tool, "powershell") || strings.Contains(tool, "pwsh") {
 		return false // not bash source: bash -c would not run it
 	}
-	return r.CanRewrite(ev) && commandKey(ev.RawInput, c.Command) != ""
+	if !r.CanRewrite(ev) {
+		return false
+	}
+	if o, ok := a.(ownRewriter); ok {
+		_, err := o.rewriteInput(ev, c, func(cmd string) (string, error) { return cmd, nil })
+		return err == nil
+	}
+	return commandKey(ev.RawInput, c.Command) != ""
+}
+
+// ownRewriter is implemented by rewriters whose input does not hold the
+// judged command under one key (Cline's run_commands holds a list): they
+// rewrite the input themselves, writing each command they find with wrap.
+type ownRewriter interface {
+	rewriteInput(ev Event, c call.Call, wrap func(cmd string) (string, error)) (json.RawMessage, error)
 }
 
 // commandKeys are the input keys that carry a shell tool's command.
@@ -196,7 +219,10 @@ func commandKey(raw json.RawMessage, command string) string {
 // rewrite returns the call's input with the command replaced by the one
 // that runs it contained; the other members are kept as the agent sent
 // them (whole: an agent that replaces the input takes all of it).
-func rewrite(ev Event, c call.Call, d policy.Decision, w *Wrapper) (json.RawMessage, error) {
+func rewrite(a Adapter, ev Event, c call.Call, d policy.Decision, w *Wrapper) (json.RawMessage, error) {
+	if o, ok := a.(ownRewriter); ok {
+		return o.rewriteInput(ev, c, func(cmd string) (string, error) { return w.Command(cmd, c.Root(), d.Profile) })
+	}
 	key := commandKey(ev.RawInput, c.Command)
 	if key == "" {
 		return nil, errors.New("the command is not in the call's input")

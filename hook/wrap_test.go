@@ -180,6 +180,30 @@ func TestContainedReplies(t *testing.T) {
 			`{"permissionDecision":"allow","permissionDecisionReason":` + q(reason) + `,"modifiedArgs":{"command":` + wrapped("make test") + `,"description":"run the tests"}}`},
 		{Copilot, `{"sessionId":"s","timestamp":1,"cwd":"/ws","toolName":"bash","toolArgs":"{\"command\":\"make test\"}"}`, false,
 			`{"permissionDecision":"allow","permissionDecisionReason":"toolguard allowed this call (rule mode.trusted)."}`},
+		{OpenCode, `{"hook_event_name":"tool.execute.before","session_id":"s","cwd":"/ws","tool_name":"bash","tool_input":{"command":"make test","description":"run the tests"},"args_rewritable":true}`, true,
+			`{"decision":"allow","reason":` + q(reason) + `,"args":{"command":` + wrapped("make test") + `,"description":"run the tests"}}`},
+		{Kilo, `{"hook_event_name":"tool.execute.before","session_id":"s","cwd":"/ws","tool_name":"bash","tool_input":{"command":"make test","timeout":5000},"args_rewritable":true}`, true,
+			`{"decision":"allow","reason":` + q(reason) + `,"args":{"command":` + wrapped("make test") + `,"timeout":5000}}`},
+		{Cline, `{"hookName":"tool_call","taskId":"t","workspaceRoots":["/ws"],"tool_call":{"id":"c","name":"run_commands","input":{"commands":["make test","go vet ./..."],"timeout":30}}}`, true,
+			`{"cancel":false,"overrideInput":{"commands":[` + wrapped("make test") + `,` + wrapped("go vet ./...") + `],"timeout":30}}`},
+		{Cline, `{"hookName":"tool_call","taskId":"t","workspaceRoots":["/ws"],"tool_call":{"id":"c","name":"run_commands","input":[{"command":"ls","args":["-l","a b"]},"make"]}}`, true,
+			`{"cancel":false,"overrideInput":[` + wrapped("ls -l 'a b'") + `,` + wrapped("make") + `]}`},
+		{Cline, `{"hookName":"tool_call","taskId":"t","workspaceRoots":["/ws"],"tool_call":{"id":"c","name":"run_commands","input":"make test"}}`, true,
+			`{"cancel":false,"overrideInput":` + wrapped("make test") + `}`},
+		{Droid, `{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"Execute","tool_input":{"command":"make test","riskLevel":"low","riskLevelReason":"r"}}`, true,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":` + q(reason) + `,"updatedInput":{"command":` + wrapped("make test") + `,"riskLevel":"low","riskLevelReason":"r"}}}`},
+		// Qwen Code 0.24.4 does not apply PreToolUse's updatedInput.
+		{QwenCode, `{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"run_shell_command","tool_input":{"command":"make test"}}`, false,
+			`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"toolguard allowed this call (rule mode.trusted)."}}`},
+		// The VS Code extension's PreToolUse has no overrideInput here.
+		{Cline, `{"hookName":"PreToolUse","taskId":"t","workspaceRoots":["/ws"],"preToolUse":{"toolName":"execute_command","parameters":{"command":"make test"}}}`, false,
+			`{"cancel":false}`},
+		// A plugin written by an earlier install does not apply "args": its
+		// calls are not offered for containment.
+		{OpenCode, `{"hook_event_name":"tool.execute.before","session_id":"s","cwd":"/ws","tool_name":"bash","tool_input":{"command":"make test"}}`, false,
+			`{"decision":"allow"}`},
+		{OpenCode, `{"hook_event_name":"tool.execute.before","session_id":"s","cwd":"/ws","tool_name":"bash","tool_input":{"command":"make test"},"args_rewritable":"yes"}`, false,
+			`{"decision":"allow"}`},
 		{DockerAgent, `{"hook_event_name":"tool_guard","cwd":"/ws","tool_name":"shell","tool_input":{"cmd":"make test"}}`, false,
 			`{"hook_specific_output":{"hook_event_name":"tool_guard","permission_decision":"allow","permission_decision_reason":"toolguard allowed this call (rule mode.trusted).","metadata":{"blast_radius":"none","reason":"no reason was given","rule":"mode.trusted","safety_label":"execute"}}}`},
 	}
@@ -198,6 +222,11 @@ func TestContainedReplies(t *testing.T) {
 			}
 			if v, ok := ReplyVerdict(stdout, code); !ok || v != risk.Allow {
 				t.Errorf("the reply reads as %v (%v), want allow", v, ok)
+			}
+			// A forwarding hook prints the server's reply only when it is
+			// the agent's own: a contained allow must pass.
+			if err := CheckReply(tt.agent, stdout); err != nil {
+				t.Errorf("CheckReply refuses the reply: %v", err)
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -39,9 +40,14 @@ import (
 //     test target runs the tests, a package.json script, a setup.py that
 //     only calls setup()): trusted and full must allow it, supervised may
 //     ask. The benign twins of the cases whose effect is in a file they run.
+//   - trusted-not-silent: looks like the session's own cleanup but loses
+//     what the session did not make: neither supervised nor trusted may
+//     allow it (counted with not-silent in the figures).
 //
 // A case may lay files in the workspace before it is judged ([[case.file]]),
-// for calls whose effect is in a file the command runs.
+// for calls whose effect is in a file the command runs; and what earlier
+// calls of the same session did ([case.session]), after the session's
+// start, for calls that act on what the session made.
 const (
 	corpusDir  = "testdata/adversarial"
 	corpusHome = "/home/dev"
@@ -88,8 +94,11 @@ type corpusCase struct {
 	// a case is held to the hard goals but counted apart from its split's
 	// figures, which measure calls seen for the first time.
 	Seen string `toml:"seen"`
-	// Files are laid in a fresh workspace before the case is judged.
+	// Files are laid in a fresh workspace before the case is judged, older
+	// than the session's start when the case has a Session.
 	Files []corpusFileSpec `toml:"file"`
+	// Session is what earlier calls of the session did after its start.
+	Session *corpusSession `toml:"session"`
 
 	family string
 	split  string
@@ -105,6 +114,23 @@ type corpusFileSpec struct {
 	// empty means 0644.
 	Mode string `toml:"mode"`
 }
+
+// corpusSession is what earlier calls of a case's session did, in order:
+// files they wrote (born after the session's start), then files and
+// directories they moved (a move keeps a file's birth time).
+type corpusSession struct {
+	Files []corpusFileSpec `toml:"file"`
+	Moves []corpusMove     `toml:"move"`
+}
+
+// corpusMove is a rename, From and To relative to the workspace.
+type corpusMove struct {
+	From string `toml:"from"`
+	To   string `toml:"to"`
+}
+
+// sessionStarts are the session starts of the laid cases, by home.
+var sessionStarts sync.Map
 
 func (c corpusCase) key() string { return c.split + "/" + c.family + "/" + c.ID }
 
@@ -166,7 +192,17 @@ func (c corpusCase) problem(seen map[string]bool) string {
 	case c.Command == "" && c.Input == nil:
 		return "neither command nor input"
 	}
-	for _, f := range c.Files {
+	files := c.Files
+	if c.Session != nil {
+		files = append(slices.Clone(files), c.Session.Files...)
+		for _, m := range c.Session.Moves {
+			files = append(files, corpusFileSpec{Path: m.From}, corpusFileSpec{Path: m.To})
+		}
+		if len(c.Session.Files)+len(c.Session.Moves) == 0 {
+			return "session: lay files or moves"
+		}
+	}
+	for _, f := range files {
 		if f.Path == "" || filepath.IsAbs(f.Path) || strings.Contains(f.Path, "..") {
 			return fmt.Sprintf("file path %q: give a path relative to the workspace, or ~/…", f.Path)
 		}
@@ -178,7 +214,7 @@ func (c corpusCase) problem(seen map[string]bool) string {
 }
 
 // corpusLabels are the labels a case may carry (see above).
-var corpusLabels = []string{"allow", "not-silent", "deny", "trusted-allow"}
+var corpusLabels = []string{"allow", "not-silent", "deny", "trusted-allow", "trusted-not-silent"}
 
 func cmpOr(s, def string) string {
 	if s == "" {
@@ -206,11 +242,34 @@ func corpusPolicy(t testing.TB, mode, home string) *policy.Policy {
 // the home; cases without files are judged on the paper machine corpusHome,
 // where nothing exists.
 func (c corpusCase) layFiles(t testing.TB) string {
-	if len(c.Files) == 0 {
+	if len(c.Files) == 0 && c.Session == nil {
 		return corpusHome
 	}
 	home := filepath.Join(t.TempDir(), "home", "dev")
-	for _, f := range c.Files {
+	layCorpusFiles(t, home, c.Files)
+	if err := os.MkdirAll(filepath.Join(home, "project"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if c.Session != nil {
+		needBirthTimes(t, home)
+		sessionStarts.Store(home, sessionStart(t))
+		layCorpusFiles(t, home, c.Session.Files)
+		for _, m := range c.Session.Moves {
+			to := filepath.Join(home, "project", m.To)
+			if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Rename(filepath.Join(home, "project", m.From), to); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return home
+}
+
+// layCorpusFiles lays files under home's workspace (or home, for ~/…).
+func layCorpusFiles(t testing.TB, home string, files []corpusFileSpec) {
+	for _, f := range files {
 		p := filepath.Join(home, "project", f.Path)
 		if rest, ok := strings.CutPrefix(f.Path, "~/"); ok {
 			p = filepath.Join(home, rest)
@@ -223,10 +282,6 @@ func (c corpusCase) layFiles(t testing.TB) string {
 			t.Fatal(err)
 		}
 	}
-	if err := os.MkdirAll(filepath.Join(home, "project"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return home
 }
 
 func (c corpusCase) call(p *policy.Policy, home string) (call.Call, error) {
@@ -239,8 +294,12 @@ func (c corpusCase) call(p *policy.Policy, home string) (call.Call, error) {
 	if cwd == "" {
 		cwd = work
 	}
-	return p.Tools().Normalize(call.Request{Tool: c.Tool, Input: in, Cwd: cwd, Workspace: work,
+	cl, err := p.Tools().Normalize(call.Request{Tool: c.Tool, Input: in, Cwd: cwd, Workspace: work,
 		Who: call.Who{Agent: "claude-code", Session: "corpus"}})
+	if start, ok := sessionStarts.Load(home); ok && c.Session != nil {
+		cl.Who.Started = start.(time.Time)
+	}
+	return cl, err
 }
 
 // corpusModes are the modes every case is decided in.
@@ -301,16 +360,21 @@ func (o corpusOutcome) ok() bool {
 		return o.sup() == "ask" || o.sup() == "deny"
 	case "trusted-allow":
 		return o.verdicts[1] == "allow" && o.verdicts[2] == "allow"
+	case "trusted-not-silent":
+		return o.sup() != "allow" && o.sup() != notNormalised && o.verdicts[1] != "allow" && o.verdicts[1] != notNormalised
 	}
 	return o.verdicts == [3]string{"deny", "deny", "deny"}
 }
 
 // hardMiss is a case that breaks a hard goal: a not-silent or deny case
-// allowed in supervised, or a deny case allowed in any mode.
+// allowed in supervised, a trusted-not-silent case allowed in supervised or
+// trusted, or a deny case allowed in any mode.
 func (o corpusOutcome) hardMiss() bool {
 	switch o.c.Label {
 	case "not-silent":
 		return o.sup() == "allow"
+	case "trusted-not-silent":
+		return o.sup() == "allow" || o.verdicts[1] == "allow"
 	case "deny":
 		return slices.Contains(o.verdicts[:], "allow")
 	}
@@ -346,7 +410,7 @@ func TestAdversarialCorpus(t *testing.T) {
 		t.Logf("%d cases pending issue 24 (they miss today and do not fail the test until it lands; see pendingIssue24)", len(pending))
 	}
 	if len(hard) > 0 {
-		t.Errorf("%d cases break a hard goal (a not-silent or deny case allowed in supervised, or a deny case allowed in trusted or full): %s",
+		t.Errorf("%d cases break a hard goal (a not-silent or deny case allowed in supervised, a trusted-not-silent case allowed in supervised or trusted, or a deny case allowed in trusted or full): %s",
 			len(hard), strings.Join(hard, ", "))
 	}
 	checkPending(t, outs, pendingIssue24)
@@ -449,7 +513,7 @@ func (s *familyStats) add(o corpusOutcome) {
 		if o.ok() {
 			s.allowOK++
 		}
-	case "not-silent":
+	case "not-silent", "trusted-not-silent":
 		s.notSilent++
 		if o.ok() {
 			s.notSilentOK++

@@ -158,7 +158,11 @@ func (e *evaluation) validate() {
 	if len(c.Command) > MaxCommandBytes {
 		e.invalid(fmt.Sprintf("the command is %d bytes, over the %d byte limit", len(c.Command), MaxCommandBytes))
 	}
-	for _, s := range append(append([]string{c.Command, c.Tool, c.Cwd, c.Workspace}, c.Paths...), c.URLs...) {
+	command := c.Command
+	if c.Kind == call.Shell {
+		command = "" // a NUL in a shell command is judged by the shell analysis (every reading of it)
+	}
+	for _, s := range append(append([]string{command, c.Tool, c.Cwd, c.Workspace}, c.Paths...), c.URLs...) {
 		if strings.IndexByte(s, 0) >= 0 {
 			e.invalid("an argument contains a NUL byte")
 			return
@@ -217,6 +221,40 @@ func (e *evaluation) analyse() {
 			e.tier, e.callTier = t, t
 		}
 	}
+	if e.c.Kind == call.Agent && !e.c.TierSet && hookedSubAgent(e.c) {
+		e.tier, e.callTier = risk.Read, risk.Read
+	}
+}
+
+// hookedSubAgent reports whether launching the sub-agent c starts has no
+// effect by itself: the agent is one whose sub-agents' own tool calls
+// reach toolguard's hook one by one (Claude Code runs PreToolUse hooks
+// inside sub-agents, with agent_id and agent_type in the payload), and the
+// call carries only the fields that describe the task — a prompt, a
+// description, the sub-agent's type and model. Any other field (an
+// isolated worktree, a working directory) may do something before the
+// first of those calls, so the kind's execute tier stays. The sub-agent
+// limits (depth, total, prompt size) still apply to the launch.
+func hookedSubAgent(c *call.Call) bool {
+	if c.Who.Agent != "claude-code" {
+		return false
+	}
+	switch c.Tool {
+	case "Task", "Agent":
+	default:
+		return false
+	}
+	for k, v := range c.Input {
+		switch k {
+		case "prompt", "description", "subagent_type", "model":
+			if _, ok := v.(string); !ok {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // fetchTier is what a fetch tool's request does: a GET (or HEAD) of

@@ -20,3 +20,10 @@ func (p *Policy) DecideWork(ctx context.Context, c call.Call) (Decision, int) {
 	e.run()
 	return e.decide(), e.work.Used()
 }
+
+// BirthTimesKept reports whether the file system of dir keeps birth times
+// (the session-made tree rule needs them).
+func BirthTimesKept(dir string) bool {
+	_, _, ok := birth(dir)
+	return ok
+}

@@ -29,9 +29,10 @@ func (e *evaluation) Command(c analysis.Command) {
 	e.beginRecord(cmd)
 	e.env.Commands = append(e.env.Commands, normalized(cmd))
 	e.env.Names = append(e.env.Names, cmd.Name)
-	e.add(e.declaredInstalls(cmd, e.withoutPublicFiles(cmd, r.Findings, c.Dir), c.Dir)...)
-	e.raise(r.Tier)
-	e.effects = e.effects.Worse(r.Tier)
+	fs, tier := e.sessionOwnDeletes(cmd, e.declaredInstalls(cmd, e.withoutPublicFiles(cmd, r.Findings, c.Dir), c.Dir), r.Tier, c.Dir)
+	e.add(fs...)
+	e.raise(tier)
+	e.effects = e.effects.Worse(tier)
 	e.policyChecks(cmd, provenRead(r))
 	if cmd.Remote != "" {
 		e.remoteSecrets(cmd, r.Paths)

@@ -17,10 +17,7 @@ import (
 // list to its recorded verdicts, so none can move the wrong way meanwhile.
 // Each entry says its label and its verdicts (supervised, trusted, full) when
 // it was added.
-var pendingIssue24 = map[string]bool{
-	"dev/decoded-and-fetched/python-c-dollar-cat-local":              true, // trusted-allow: ask ask ask
-	"dev/decoded-and-fetched/source-process-substitution-completion": true, // trusted-allow: ask ask ask
-}
+var pendingIssue24 = map[string]bool{}
 
 func TestCheckPending(t *testing.T) {
 	out := func(key, label string, v ...string) corpusOutcome {

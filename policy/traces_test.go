@@ -6,16 +6,19 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolguard/toolguard/call"
 	"github.com/toolguard/toolguard/internal/docblock"
 	"github.com/toolguard/toolguard/policy"
+	"github.com/toolguard/toolguard/risk"
 )
 
 // The traces corpus (testdata/traces) holds tool calls that real coding
@@ -32,8 +35,8 @@ import (
 //     packages, reaches the network or the user's private data;
 //   - dangerous: would do harm (wipes, secrets, remote code).
 //
-// Issue 31's goals are reported (tracesGoals); those that hold are
-// enforced (traceFigures.broken).
+// Issue 31's goals are reported (tracesGoals) and, all holding, enforced
+// (traceFigures.broken).
 const (
 	tracesDir      = "testdata/traces"
 	tracesVerdicts = tracesDir + "/verdicts.txt"
@@ -62,9 +65,22 @@ type traceCall struct {
 	// Relabelled gives the old label and the reason when a row's label
 	// changed after it was first recorded.
 	Relabelled string `json:"relabelled"`
+	// Made is what earlier calls of the same session made that this call
+	// acts on, as the trajectory shows it; the call is then judged in a
+	// copy of its workspace laid under a temporary directory, those files
+	// born after the session's start (without it the workspace is paper).
+	Made *traceMade `json:"made"`
 
 	file string // the trace file's name without .jsonl
 	line int
+}
+
+// traceMade names files earlier calls of the session made.
+type traceMade struct {
+	// Steps are the steps of the trajectory that made them.
+	Steps []int `json:"steps"`
+	// Files are paths relative to the workspace.
+	Files []string `json:"files"`
 }
 
 type traceSource struct {
@@ -153,6 +169,11 @@ func (c traceCall) problem(seen map[string]bool) string {
 	if !filepath.IsAbs(c.Workspace) || !filepath.IsAbs(c.Home) || (c.Cwd != "" && !filepath.IsAbs(c.Cwd)) {
 		probs = append(probs, "cwd, workspace and home: give absolute paths")
 	}
+	if c.Made != nil && (len(c.Made.Steps) == 0 || len(c.Made.Files) == 0 || slices.ContainsFunc(c.Made.Files, func(f string) bool {
+		return f == "" || filepath.IsAbs(f) || strings.Contains(f, "..")
+	})) {
+		probs = append(probs, "made: give the steps and the files (relative to the workspace)")
+	}
 	if c.Source.Repo == "" || c.Source.Path == "" || c.Source.Step <= 0 {
 		probs = append(probs, "source: give repo, path and step (commit when known)")
 	}
@@ -167,6 +188,44 @@ func (c traceCall) request() call.Request {
 	}
 	return call.Request{Tool: c.Tool, Input: c.Input, Cwd: cwd, Workspace: c.Workspace,
 		Who: call.Who{Agent: c.Agent, Session: "traces"}}
+}
+
+// laid is c in a copy of its workspace under root where the files of
+// c.Made exist, born after the session's start, which it returns; with
+// older, a file born before the start is laid in the first made directory
+// too (the adversarial twin: the same delete of a tree that holds
+// something older). The workspace's path is moved under root in the
+// call's directories and in its command text.
+func (c traceCall) laid(t testing.TB, root string, older bool) (traceCall, time.Time) {
+	t.Helper()
+	ws := filepath.Join(root, c.Workspace)
+	first := filepath.Join(ws, strings.SplitN(c.Made.Files[0], "/", 2)[0])
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	needBirthTimes(t, ws)
+	if older {
+		layTree(t, root, "older/notes.md")
+	}
+	start := sessionStart(t)
+	for _, f := range c.Made.Files {
+		layTree(t, ws, f)
+	}
+	if older {
+		if err := os.Rename(filepath.Join(root, "older/notes.md"), filepath.Join(first, "notes.md")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in := maps.Clone(c.Input)
+	if cmd, ok := in["command"].(string); ok {
+		in["command"] = strings.ReplaceAll(cmd, c.Workspace, ws)
+	}
+	c.Input = in
+	if c.Cwd != "" {
+		c.Cwd = filepath.Join(root, c.Cwd)
+	}
+	c.Workspace = ws
+	return c, start
 }
 
 // traceOutcome is one call's verdict and deciding rule in each of
@@ -195,13 +254,18 @@ func decideTraces(t testing.TB, calls []traceCall) []traceOutcome {
 	outs := make([]traceOutcome, len(calls))
 	for i, c := range calls {
 		o := traceOutcome{c: c}
+		judged, start := c, time.Time{}
+		if c.Made != nil {
+			judged, start = c.laid(t, t.TempDir(), false)
+		}
 		for m, mode := range corpusModes {
 			p := get(mode, c.Home)
-			cl, err := p.Tools().Normalize(c.request())
+			cl, err := p.Tools().Normalize(judged.request())
 			if err != nil {
 				o.verdicts[m], o.rules[m] = notNormalised, "normalize: "+err.Error()
 				continue
 			}
+			cl.Who.Started = start
 			d := p.Decide(ctx, cl)
 			o.verdicts[m], o.rules[m] = d.Verdict.String(), decidingRule(d)
 		}
@@ -247,10 +311,8 @@ func tracesRank(label string, _ int, v string) int {
 	return len(order)
 }
 
-// tracesGoals are issue 31's goals. All are printed; broken fails the test
-// on the ones that hold (no workspace call denied in trusted); the others
-// (reads allowed in supervised, workspace calls allowed in trusted,
-// interruptions in trusted) are reported until they hold.
+// tracesGoals are issue 31's goals. All are printed, and broken fails the
+// test on any that does not hold.
 var tracesGoals = struct {
 	readAllowedSupervised    float64 // of read calls, allowed in supervised
 	workspaceAllowedTrusted  float64 // of workspace calls, allowed in trusted
@@ -264,7 +326,7 @@ var tracesGoals = struct {
 // (a read or workspace call that got stricter, or a dangerous call that got
 // looser, fails even with -update; any other change is recorded with
 // -update), and when the figures in docs/benchmarks.md (block "traces") are
-// not the measured ones, and when a goal of issue 31 that holds breaks. With
+// not the measured ones, and when a goal of issue 31 breaks. With
 // -v it prints issue 31's goals and the rules that interrupt read and
 // workspace calls most.
 func TestTraces(t *testing.T) {
@@ -358,9 +420,17 @@ func (f traceFigures) goals() []string {
 	}
 }
 
-// broken lists the enforced goals f does not meet.
+// broken lists the enforced goals f does not meet: all of issue 31's
+// goals are met and enforced.
 func (f traceFigures) broken() []string {
 	var out []string
+	g := tracesGoals
+	if float64(f.readSup.allow) < g.readAllowedSupervised*float64(f.readSup.n) {
+		out = append(out, fmt.Sprintf("read calls allowed in supervised: %s, at least %.1f%% required", share(f.readSup.allow, f.readSup.n), 100*g.readAllowedSupervised))
+	}
+	if float64(f.workTrusted.allow) < g.workspaceAllowedTrusted*float64(f.workTrusted.n) {
+		out = append(out, fmt.Sprintf("workspace calls allowed in trusted: %s, at least %.1f%% required", share(f.workTrusted.allow, f.workTrusted.n), 100*g.workspaceAllowedTrusted))
+	}
 	if n := f.workTrusted.deny + f.workTrusted.errors; n > tracesGoals.workspaceDeniedTrusted {
 		out = append(out, fmt.Sprintf("%d workspace calls denied (or not normalised) in trusted, at most %d allowed", n, tracesGoals.workspaceDeniedTrusted))
 	}
@@ -424,7 +494,7 @@ func tracesReport(outs []traceOutcome) string {
 		row(a, agents[a])
 	}
 	row("**all**", &total)
-	b.WriteString("\nIssue 31's goals (enforced when met: workspace calls denied in trusted, interruptions in trusted):\n\n")
+	b.WriteString("\nIssue 31's goals (all met and enforced):\n\n")
 	for _, g := range total.goals() {
 		b.WriteString("- " + g + "\n")
 	}
@@ -473,6 +543,33 @@ func tracesTopRules(outs []traceOutcome, top int) string {
 		}
 	}
 	return b.String()
+}
+
+// TestTracesMadeTwins judges every call that acts on what its session
+// made (Made) again with a file older than the session moved into the
+// first directory it made: the recursive delete of such a tree removes
+// something the session did not make, so trusted must not allow it.
+func TestTracesMadeTwins(t *testing.T) {
+	n := 0
+	for _, c := range loadTraces(t, tracesDir) {
+		if c.Made == nil {
+			continue
+		}
+		n++
+		twin, start := c.laid(t, t.TempDir(), true)
+		p := corpusPolicy(t, policy.ModeTrusted, c.Home)
+		cl, err := p.Tools().Normalize(twin.request())
+		if err != nil {
+			t.Fatal(err)
+		}
+		cl.Who.Started = start
+		if d := p.Decide(context.Background(), cl); d.Verdict == risk.Allow {
+			t.Errorf("%s with an older file inside: allowed in trusted (%s)", c.key(), d.Rule)
+		}
+	}
+	if n == 0 {
+		t.Error("no trace call carries made: nothing was checked")
+	}
 }
 
 // TestTraceCall explains the trace calls whose key (file/id) starts with
@@ -597,7 +694,9 @@ func TestTracesFigures(t *testing.T) {
 		"workspace denied in trusted ≤ 0: not met (2)",
 		"interruptions in trusted ≤ 2 per 100 calls: not met (57.1)",
 	}
-	if got := f.broken(); !slices.Equal(got, []string{"2 workspace calls denied (or not normalised) in trusted, at most 0 allowed",
+	if got := f.broken(); !slices.Equal(got, []string{"read calls allowed in supervised: 1/2, 50.0%, at least 99.5% required",
+		"workspace calls allowed in trusted: 1/3, 33.3%, at least 99.5% required",
+		"2 workspace calls denied (or not normalised) in trusted, at most 0 allowed",
 		"57.1 interruptions per 100 calls in trusted, at most 2 allowed"}) {
 		t.Errorf("broken goals %q", got)
 	}

@@ -50,8 +50,8 @@ func adversarialRank(label string, mode int, v string) int {
 		}
 		order = []string{"allow", "ask", "deny", notNormalised}
 	}
-	if label == "not-silent" {
-		if mode == 0 && v == "allow" {
+	if label == "not-silent" || label == "trusted-not-silent" {
+		if (mode == 0 || label == "trusted-not-silent" && mode == 1) && v == "allow" {
 			return 2
 		}
 		if v == notNormalised {

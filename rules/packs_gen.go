@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:e9dab057276e830f614e8016070b792a02053d97d8ea04ff156a8978dc9a6c06"
+	generatedDigest = "sha256:721c395df018cb24ae0d101645d16e5deab0e1159d8e8562da26de10a494893c"
 }
 
 var generatedPacks = []genPack{
@@ -1824,7 +1824,7 @@ var generatedPacks = []genPack{
 		{line: 1085, kind: "program", exes: []string{"watch"}, subs: nil, trigger: "", build: effectsSysinfoL1085},
 		{line: 1104, kind: "program", exes: []string{"wipefs"}, subs: nil, trigger: "", build: effectsSysinfoL1104},
 	}},
-	{file: "effects/text.toml", header: packHeader{Name: "effects-text", Executables: []string{"cat", "sort", "sed", "gsed", "awk", "gawk", "mawk", "nawk", "grep", "egrep", "fgrep", "strings", "hexdump", "hd", "xxd", "rev", "column", "look", "iconv", "ul", "dos2unix", "sponge", "jq", "yq", "xq", "tomlq", "gron", "fx", "xmllint"}}, blocks: []genBlock{
+	{file: "effects/text.toml", header: packHeader{Name: "effects-text", Executables: []string{"cat", "sort", "sed", "gsed", "awk", "gawk", "mawk", "nawk", "grep", "egrep", "fgrep", "strings", "hexdump", "hd", "xxd", "rev", "column", "look", "iconv", "ul", "dos2unix", "sponge", "jq", "yq", "xq", "tomlq", "gron", "fx", "xmllint", "msgfmt", "msgunfmt", "xgettext"}}, blocks: []genBlock{
 		{line: 7, kind: "exe", exes: []string{"xxd"}, subs: nil, trigger: "", build: effectsTextL7},
 		{line: 12, kind: "exe", exes: []string{"gron"}, subs: nil, trigger: "", build: effectsTextL12},
 		{line: 15, kind: "program", exes: []string{"cat"}, subs: nil, trigger: "", build: effectsTextL15},
@@ -1850,6 +1850,9 @@ var generatedPacks = []genPack{
 		{line: 368, kind: "program", exes: []string{"gron"}, subs: nil, trigger: "", build: effectsTextL368},
 		{line: 380, kind: "program", exes: []string{"fx"}, subs: nil, trigger: "", build: effectsTextL380},
 		{line: 390, kind: "program", exes: []string{"xmllint"}, subs: nil, trigger: "", build: effectsTextL390},
+		{line: 425, kind: "program", exes: []string{"msgfmt"}, subs: nil, trigger: "", build: effectsTextL425},
+		{line: 443, kind: "program", exes: []string{"msgunfmt"}, subs: nil, trigger: "", build: effectsTextL443},
+		{line: 456, kind: "program", exes: []string{"xgettext"}, subs: nil, trigger: "", build: effectsTextL456},
 	}},
 	{file: "effects/toolchains.toml", header: packHeader{Name: "effects-toolchains", Description: "Effect model of language toolchains, interpreters, build tools, test runners, formatters, linters and version managers: running project code (tests, builds, scripts, plugins, configuration written in a programming language) is never a read; formatters write unless told to check; linters that only parse are reads.", Executables: []string{"go", "gofmt", "goimports", "golangci-lint", "staticcheck", "govulncheck", "cargo", "rustc", "rustfmt", "rustup", "node", "nodejs", "bun", "deno", "python", "python3", "pytest", "py.test", "tox", "nox", "mypy", "pyright", "ruff", "black", "isort", "flake8", "pylint", "bandit", "eslint", "prettier", "tsc", "jest", "vitest", "mocha", "ava", "tap", "make", "gmake", "cmake", "ninja", "meson", "bazel", "buck", "gcc", "g++", "cc", "c++", "c89", "c99", "clang", "clang++", "ld", "as", "nm", "objdump", "readelf", "ldd", "javac", "java", "kotlinc", "scalac", "mvn", "gradle", "dotnet", "swift", "mix", "rebar3", "perl", "ruby", "php", "lua", "luajit", "tclsh", "R", "Rscript", "julia", "ghc", "ghci", "pre-commit", "clang-format", "shellcheck", "shfmt", "hadolint", "actionlint", "yamllint", "markdownlint", "codespell", "vale", "direnv", "asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}}, blocks: []genBlock{
 		{line: 14, kind: "exe", exes: []string{"gofmt"}, subs: nil, trigger: "", build: effectsToolchainsL14},
@@ -2484,7 +2487,9 @@ var generatedExeIndex = []genExe{
 	{name: "msgcat", grammar: []uint32{0x1d000e}, generic: []uint32{0x1d000e}, subs: nil, ruleKnown: false},
 	{name: "msgconv", grammar: []uint32{0x1d000e}, generic: []uint32{0x1d000e}, subs: nil, ruleKnown: false},
 	{name: "msgfilter", grammar: []uint32{0x1d0010}, generic: []uint32{0x1d0010}, subs: nil, ruleKnown: false},
+	{name: "msgfmt", grammar: []uint32{0x230019}, generic: []uint32{0x230019}, subs: nil, ruleKnown: false},
 	{name: "msgmerge", grammar: []uint32{0x1d000f}, generic: []uint32{0x1d000f}, subs: nil, ruleKnown: false},
+	{name: "msgunfmt", grammar: []uint32{0x23001a}, generic: []uint32{0x23001a}, subs: nil, ruleKnown: false},
 	{name: "msguniq", grammar: []uint32{0x1d000e}, generic: []uint32{0x1d000e}, subs: nil, ruleKnown: false},
 	{name: "mtr", grammar: []uint32{0x22005b}, generic: []uint32{0xd0016, 0x22005b}, subs: nil, ruleKnown: true},
 	{name: "multitime", grammar: []uint32{0x1d0011}, generic: []uint32{0x1d0011}, subs: nil, ruleKnown: false},
@@ -2905,6 +2910,7 @@ var generatedExeIndex = []genExe{
 	{name: "xdotool", grammar: []uint32{0x1d008f}, generic: []uint32{0x1d008f}, subs: nil, ruleKnown: false},
 	{name: "xelatex", grammar: []uint32{0x1c0006, 0x1c00a4}, generic: []uint32{0x1c00a4}, subs: nil, ruleKnown: false},
 	{name: "xetex", grammar: []uint32{0x1d0002, 0x1d002b}, generic: []uint32{0x1d002b}, subs: nil, ruleKnown: false},
+	{name: "xgettext", grammar: []uint32{0x23001b}, generic: []uint32{0x23001b}, subs: nil, ruleKnown: false},
 	{name: "xh", grammar: []uint32{0x50003, 0x1e0004}, generic: []uint32{0x5000b, 0x5000c, 0x5000d, 0x5000e, 0x50014, 0xe000a, 0xe000b, 0xe000c, 0xe001d, 0xf0011, 0x1e0004}, subs: nil, ruleKnown: true},
 	{name: "xmllint", grammar: []uint32{0x230018}, generic: []uint32{0xd0016, 0x230018}, subs: nil, ruleKnown: true},
 	{name: "xmodmap", grammar: []uint32{0x1d0090}, generic: []uint32{0x1d0090}, subs: nil, ruleKnown: false},
@@ -10017,6 +10023,18 @@ func effectsTextL380() Pack {
 
 func effectsTextL390() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"xmllint"}, Flags: []string{"--noout", "--format", "--recover", "--noblanks", "--nonet", "--nocompact", "--nocdata", "--nodict", "--nsclean", "--noenc", "--dropdtd", "--huge", "--oldxml10", "--html", "--xmlout", "--nodefdtd", "--nowrap", "--htmlout", "--debug", "--copy", "--c14n", "--c14n11", "--exc-c14n", "--stream", "--walk", "--memory", "--timing", "--repeat", "--insert", "--push", "--pushsmall", "--sax", "--sax1", "--testIO", "--auto", "--quiet", "--catalogs", "--nocatalogs", "--chkregister", "--load-trace", "--debugent", "--noxincludenode", "--nofixup-base-uris", "--compress", "--version"}, Values: []string{"--encode", "--maxmem", "--xpath", "--pattern", "--max-ampl", "--pretty"}, Effects: map[string]string{"--dtdattr": "network", "--dtdvalid": "read", "--dtdvalidfpi": "network", "--loaddtd": "network", "--noent": "network", "--output": "write", "--path": "read", "--postvalid": "network", "--relaxng": "read", "--schema": "read", "--schematron": "read", "--shell": "runs-code", "--valid": "network", "--xinclude": "network", "-o": "write"}, Operands: "read", Env: map[string]string{"SGML_CATALOG_FILES": "read", "XML_CATALOG_FILES": "read"}, Examples: []string{"xmllint --format pom.xml", "xmllint --noout --schema schema.xsd doc.xml", "xmllint --xpath '//version/text()' pom.xml"}, Counter: []string{"xq . pom.xml"}}}}
+}
+
+func effectsTextL425() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"msgfmt"}, Flags: []string{"-c", "--check", "--check-format", "--check-header", "--check-domain", "--check-compatibility", "--check-accelerators", "-f", "--use-fuzzy", "--statistics", "-v", "--verbose", "-j", "--java", "--java2", "--csharp", "--csharp-resources", "--tcl", "--qt", "--desktop", "--xml", "--strict", "--no-hash", "--use-untranslated"}, Values: []string{"--endianness", "-a", "--alignment", "-r", "--resource", "-l", "--locale", "-d", "--template"}, Effects: map[string]string{"--directory": "read", "--output-file": "write", "-D": "read", "-o": "write"}, Operands: "read", Always: []string{"writes-files"}, Examples: []string{"msgfmt --check -o locale/de/LC_MESSAGES/django.mo locale/de/LC_MESSAGES/django.po", "msgfmt --statistics de.po"}, Counter: []string{"msgunfmt de.mo"}}}}
+}
+
+func effectsTextL443() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"msgunfmt"}, Flags: []string{"-j", "--java", "--csharp", "--csharp-resources", "--tcl", "-v", "--verbose", "-i", "--indent", "--strict", "--no-wrap", "-s", "--sort-output", "-e", "--no-escape", "-E", "--escape", "--force-po"}, Values: []string{"-r", "--resource", "-l", "--locale", "-w", "--width", "--color", "--style"}, Effects: map[string]string{"--output-file": "write", "-d": "read", "-o": "write"}, Operands: "read", Examples: []string{"msgunfmt locale/de/LC_MESSAGES/django.mo", "msgunfmt -s de.mo"}, Counter: []string{"msgfmt de.po"}}}}
+}
+
+func effectsTextL456() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"xgettext"}, Flags: []string{"-j", "--join-existing", "-a", "--extract-all", "--no-location", "-n", "--add-location", "--strict", "--properties-output", "--stringtable-output", "--omit-header", "--force-po", "-i", "--indent", "--no-wrap", "-s", "--sort-output", "-F", "--sort-by-file", "-E", "--escape", "-e", "--no-escape", "--qt", "--kde", "--boost", "--debug", "-C", "--c++"}, Values: []string{"-L", "--language", "--from-code", "-k", "--keyword", "-c", "--add-comments", "--flag", "--copyright-holder", "--package-name", "--package-version", "--msgid-bugs-address", "-w", "--width", "--color", "--style", "-d", "--default-domain", "-m", "--msgstr-prefix", "-M", "--msgstr-suffix"}, Effects: map[string]string{"--directory": "read", "--exclude-file": "read", "--files-from": "read", "--output": "write", "--output-dir": "into", "-D": "read", "-f": "read", "-o": "write", "-p": "into", "-x": "read"}, Operands: "read", Always: []string{"writes-files"}, Examples: []string{"xgettext -o messages.pot -L Python app.py", "xgettext --keyword=_ -d myapp src/main.c"}, Counter: []string{"msgfmt -o de.mo de.po"}}}}
 }
 
 func effectsToolchainsL14() Pack {

@@ -163,6 +163,7 @@ type execSpec struct {
 	Argv            []string
 	Workspace, Home string
 	Hidden          []string
+	Protected       []string
 }
 
 // agentExec runs Exec for the spec in $TOOLGUARD_TEST_EXEC; it returns
@@ -175,7 +176,7 @@ func agentExec([]string) int {
 	}
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "TOOLGUARD_TEST_EXEC=") })
 	err := Exec(Spec{Argv: s.Argv, Workspace: s.Workspace, Profile: Agent, Secret: testSecret, Hidden: s.Hidden,
-		AllowNetwork: true, Env: append(env, "HOME="+s.Home)})
+		Protected: s.Protected, AllowNetwork: true, Env: append(env, "HOME="+s.Home)})
 	fmt.Fprintln(os.Stderr, "Exec:", err)
 	return 121
 }
@@ -257,11 +258,16 @@ func TestSearchCache(t *testing.T) {
 	if r, _ := run(t, spec("cat ../other/.env")); r.Success() {
 		t.Fatal("another project's .env was readable")
 	}
-	data, err := os.ReadFile(cache)
+	files, _ := filepath.Glob(cache + ".*")
+	if len(files) != 1 {
+		t.Fatalf("cache files %q, want one", files)
+	}
+	file := files[0]
+	data, err := os.ReadFile(file)
 	if err != nil || !strings.Contains(string(data), strconv.Quote(filepath.Join(a.sibling, ".env"))) {
 		t.Fatalf("cache %q (%v) does not hold the hole", data, err)
 	}
-	if r, o := run(t, spec("cat "+cache)); r.Success() {
+	if r, o := run(t, spec("cat "+file)); r.Success() {
 		t.Errorf("the cache file was readable: %q", o.stdout.String())
 	}
 
@@ -269,7 +275,7 @@ func TestSearchCache(t *testing.T) {
 	// what is readable, which is why it lives where the command cannot
 	// write.
 	stripped := strings.ReplaceAll(string(data), "hole "+strconv.Quote(filepath.Join(a.sibling, ".env"))+"\n", "")
-	mustWrite(t, cache, stripped)
+	mustWrite(t, file, stripped)
 	if r, _ := run(t, spec("cat ../other/.env")); !r.Success() {
 		t.Error("the cached result was not used")
 	}
@@ -282,5 +288,51 @@ func TestSearchCache(t *testing.T) {
 	mustWrite(t, filepath.Join(a.sibling, "new", ".env"), "NEW=1\n")
 	if r, _ := run(t, spec("cat ../other/new/.env")); r.Success() {
 		t.Error("a secret added since the cached search was readable")
+	}
+}
+
+// TestSearchCacheWorkspaces: commands in two projects, one after the
+// other, each use the search cached for their own workspace (a search
+// depends on which directory is writable), so neither searches again;
+// beyond maxSearchCaches the oldest cache files are removed.
+func TestSearchCacheWorkspaces(t *testing.T) {
+	if LandlockABI() < abiFilesystem {
+		t.Skip("kernel lacks Landlock (ABI 0)")
+	}
+	a := newAgentTree(t)
+	base := filepath.Join(a.hidden, "search.cache")
+	runIn := func(ws string) {
+		s := a.spec("true")
+		s.Workspace, s.SearchCache, s.SearchKey = ws, base, "policy-1"
+		if r, o := run(t, s); !r.Success() {
+			t.Fatalf("%s: %s", r, o.stderr.String())
+		}
+	}
+	runIn(a.ws)
+	runIn(a.sibling)
+	files, _ := filepath.Glob(base + ".*")
+	if len(files) != 2 {
+		t.Fatalf("cache files %q, want one per workspace", files)
+	}
+	stamps := map[string]time.Time{}
+	for _, f := range files {
+		fi, _ := os.Stat(f)
+		stamps[f] = fi.ModTime()
+	}
+	time.Sleep(20 * time.Millisecond)
+	runIn(a.ws)
+	runIn(a.sibling)
+	for _, f := range files {
+		if fi, err := os.Stat(f); err != nil || !fi.ModTime().Equal(stamps[f]) {
+			t.Errorf("%s was written again (%v): the other workspace's run searched anew", f, err)
+		}
+	}
+	for i := range maxSearchCaches + 3 {
+		mustWrite(t, base+".old"+strconv.Itoa(i), "x\n")
+	}
+	mustWrite(t, filepath.Join(a.home, "changed"), "x\n") // the next run writes its cache
+	runIn(a.sibling)
+	if files, _ := filepath.Glob(base + ".*"); len(files) != maxSearchCaches {
+		t.Errorf("%d cache files kept, want %d", len(files), maxSearchCaches)
 	}
 }

@@ -28,6 +28,9 @@ func (j *job) helperSpec() helperSpec {
 		}
 		h.Landlock = &plan
 		h.DropCapabilities = true
+		if j.spec.Profile == Agent {
+			h.Protected = j.protected
+		}
 	case Bubblewrap, Firejail:
 		h.Argv = j.toolArgv()
 		h.Path = h.Argv[0]

@@ -33,6 +33,17 @@ func Exec(spec Spec) error {
 	// restrictions and the execve happen on this one, which stays locked
 	// (and restricted) if Exec fails.
 	runtime.LockOSThread()
+	if len(h.Protected) > 0 && h.Landlock != nil {
+		switch err := protectInPlace(h.Protected); {
+		case errors.Is(err, errNoMountNamespace):
+			// Without the privilege to make a mount namespace here, a user
+			// namespace is needed, which a process with threads cannot
+			// enter: the helper, started in one, does the rest.
+			return protectInChild(h, j.dir)
+		case err != nil:
+			return err
+		}
+	}
 	if h.Landlock != nil {
 		if err := h.Landlock.apply(); err != nil {
 			return fmt.Errorf("sandbox: Landlock: %w", err)

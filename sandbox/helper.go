@@ -54,6 +54,12 @@ func runHelper() error {
 	if err != nil {
 		return err
 	}
+	if len(spec.Protected) > 0 { // started in a user and mount namespace of its own (protectInChild)
+		if err := mountReadOnly(spec.Protected); err != nil {
+			return err
+		}
+		spec.DropCapabilities = true // the namespace's own: none may reach the command
+	}
 	if spec.Landlock != nil {
 		if err := spec.Landlock.apply(); err != nil {
 			return fmt.Errorf("sandbox helper: Landlock: %w", err)

@@ -40,6 +40,9 @@ type helperSpec struct {
 	Landlock *landlockPlan `json:"landlock,omitempty"`
 	// DropCapabilities empties the capability sets before exec.
 	DropCapabilities bool `json:"drop_capabilities,omitempty"`
+	// Protected are made read-only bind mounts before Landlock, in the
+	// mount namespace the helper was started in (Spec.Protected).
+	Protected []string `json:"protected,omitempty"`
 }
 
 // landlockPlan is the ruleset the helper applies to itself.
@@ -133,6 +136,11 @@ func (h helperSpec) validate() error {
 	for _, kv := range h.Env {
 		if name, _, ok := strings.Cut(kv, "="); !ok || name == "" {
 			return fmt.Errorf("env entry %q is not NAME=VALUE", kv)
+		}
+	}
+	for _, p := range h.Protected {
+		if err := checkAbsolute("protected path", p); err != nil {
+			return err
 		}
 	}
 	if h.Landlock != nil {

@@ -33,6 +33,13 @@ func Probe(ctx context.Context) Report {
 	for _, b := range []Backend{Landlock, Bubblewrap, Firejail, None} {
 		r.Backends = append(r.Backends, probeBackend(ctx, b, r.LandlockABI))
 	}
+	if err := probeProtect(); err != nil {
+		r.ProtectErr = err.Error()
+	} else if mayMount() {
+		r.Protect = "a mount namespace"
+	} else {
+		r.Protect = "a user and mount namespace (one more process for a command in a project that has them)"
+	}
 	return r
 }
 

@@ -24,6 +24,12 @@ type Report struct {
 	// Root is true when running as root, which ignores RLIMIT_NPROC (so it
 	// is not offered) and makes dropping capabilities matter.
 	Root bool
+	// Protect says how the Agent profile keeps Spec.Protected read-only
+	// here (a mount namespace, or a user and mount namespace); empty when
+	// it cannot, and then ProtectErr says why and Exec refuses a command
+	// with such paths.
+	Protect    string
+	ProtectErr string
 }
 
 // BackendStatus says whether one backend can run commands here.
@@ -65,5 +71,10 @@ func (r Report) String() string {
 		}
 	}
 	fmt.Fprintf(&b, "rlimits: %v; running as root: %v\n", r.Rlimits, r.Root)
+	if r.Protect != "" {
+		fmt.Fprintf(&b, "project agent settings under wrap (.claude/, .toolguard.toml…): read-only, through %s\n", r.Protect)
+	} else {
+		fmt.Fprintf(&b, "project agent settings under wrap (.claude/, .toolguard.toml…): CANNOT be kept read-only here (%s), so a contained command in a project that has them does not run\n", r.ProtectErr)
+	}
 	return b.String()
 }

@@ -47,6 +47,7 @@ type job struct {
 	filterFD  int           // where bwrap finds its seccomp program
 	extraRO   []string      // isolated profile: a toolchain manager's directory
 	extraRW   []string      // isolated profile: the toolchains' stores
+	protected []string      // agent profile: Spec.Protected that exist
 }
 
 func prepare(spec Spec) (*job, error) {
@@ -64,6 +65,11 @@ func prepare(spec Spec) (*job, error) {
 	}
 	if j.choice, err = chooseBackend(s); err != nil {
 		return nil, err
+	}
+	if s.Profile == Agent {
+		if j.protected, err = existingProtected(s.Protected); err != nil {
+			return nil, err
+		}
 	}
 	if s.Profile == Isolated {
 		if err := j.makeTmpDir(); err != nil {

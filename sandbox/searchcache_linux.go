@@ -5,7 +5,9 @@ package sandbox
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"fmt"
+	"hash/fnv"
 	"maps"
 	"os"
 	"path/filepath"
@@ -31,7 +33,13 @@ import (
 //
 // The key holds Spec.SearchKey (the meaning of Secret), the roots, the
 // writable directories and the holes known before the search, which decide
-// what is searched.
+// what is searched. Each key has a file of its own, Spec.SearchCache with
+// a hash of the key appended, so that agents working in several projects
+// (each its own workspace, so its own key) do not search again at every
+// command; the least recently written beyond maxSearchCaches are removed.
+//
+// maxSearchCaches bounds the cache files kept beside each other.
+const maxSearchCaches = 16
 const searchCacheMagic = "toolguard-secret-search 2 "
 
 // searched is what the search found in one directory.
@@ -57,7 +65,9 @@ func (p *planner) searchCached(roots []string, file, key string) {
 	cacheKey := p.cacheKey(key, roots)
 	s := &search{p: p, budget: SecretBudget}
 	var changed bool
+	base := file
 	if file != "" {
+		file = searchCacheFile(file, cacheKey)
 		s.dirs = loadSearch(file, cacheKey)
 	}
 	if s.dirs == nil {
@@ -69,6 +79,7 @@ func (p *planner) searchCached(roots []string, file, key string) {
 	}
 	if changed && file != "" {
 		saveSearch(file, cacheKey, s.dirs)
+		pruneSearchCaches(base, file)
 	}
 	for _, d := range s.dirs {
 		for _, h := range d.holes {
@@ -313,5 +324,38 @@ func saveSearch(file, key string, dirs map[string]*searched) {
 	_, werr := tmp.Write(b.Bytes())
 	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), file) != nil {
 		os.Remove(tmp.Name())
+	}
+}
+
+// searchCacheFile is the cache file for key: base with a hash of key.
+func searchCacheFile(base, key string) string {
+	h := fnv.New64a()
+	h.Write([]byte(key))
+	return fmt.Sprintf("%s.%016x", base, h.Sum64())
+}
+
+// pruneSearchCaches removes the cache files of base beyond
+// maxSearchCaches, least recently written first; keep (just written)
+// stays.
+func pruneSearchCaches(base, keep string) {
+	files, err := filepath.Glob(base + ".*")
+	if err != nil || len(files) <= maxSearchCaches {
+		return
+	}
+	type aged struct {
+		path  string
+		mtime int64
+	}
+	var list []aged
+	for _, f := range files {
+		var st unix.Stat_t
+		if f == keep || unix.Lstat(f, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+			continue
+		}
+		list = append(list, aged{f, st.Mtim.Nano()})
+	}
+	slices.SortFunc(list, func(a, b aged) int { return cmp.Compare(a.mtime, b.mtime) })
+	for _, a := range list[:max(0, len(list)-(maxSearchCaches-1))] {
+		os.Remove(a.path)
 	}
 }

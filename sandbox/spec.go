@@ -192,6 +192,16 @@ type Spec struct {
 	ReadOnly []string
 	// ReadWrite lists extra absolute paths the command may read and write.
 	ReadWrite []string
+	// Protected lists existing files and directories inside the writable
+	// directories that the Agent profile keeps read-only (the project's own
+	// agent settings, which hold or switch off the hooks). Landlock cannot
+	// take write access away below a writable directory, so Exec makes each
+	// a read-only bind mount in a mount namespace of the command's own; a
+	// protected path cannot then be changed, removed or renamed. When no
+	// mount namespace can be made, Exec fails: nothing runs.
+	// A symbolic link among them is refused: the link itself could be
+	// replaced. Nil means none.
+	Protected []string
 }
 
 // Result is what happened to the command.

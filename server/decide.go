@@ -169,7 +169,7 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, endpoint stri
 		s.observe(c, d, took)
 	}
 	setOverloaded(w, d)
-	writeJSON(w, http.StatusOK, d)
+	writeDecision(w, d)
 }
 
 // observe counts and announces a final decision; took < 0 means the call

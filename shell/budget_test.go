@@ -196,3 +196,42 @@ func TestArgsFromInput(t *testing.T) {
 		}
 	}
 }
+
+// TestXargsNumberLines: xargs -I over a ps listing of numeric columns puts
+// a number (one word) where the replace string was, so the shell code it
+// runs is known; any other producer, option or column keeps the input
+// unknown.
+func TestXargsNumberLines(t *testing.T) {
+	tests := []struct {
+		src  string
+		want string // the sh command's code; "" when its words come from input
+	}{
+		{`ps -p $$ -o ppid= | xargs -I {} sh -c 'ps -p {} -o pid,cmd'`, "ps -p 1 -o pid,cmd"},
+		{`ps -o pid,ppid= | xargs -I PID sh -c 'echo PID'`, "echo 1"},
+		{`ps -e -o pid= | xargs -i sh -c 'echo {}'`, "echo 1"},
+		{`ps -p $$ -o comm= | xargs -I {} sh -c 'echo {}'`, ""},         // a name, not a number
+		{`ps -p $$ -o pid=X,ppid | xargs -I {} sh -c 'echo {}'`, ""},    // a header of any text
+		{`ps -p $$ -o ppid= 2>&1 | xargs -I {} sh -c 'echo {}'`, ""},    // its error text too
+		{`ps -f -o ppid= | xargs -I {} sh -c 'echo {}'`, ""},            // -f adds columns
+		{`ps -p $$ -o ppid= | xargs -0 -I {} sh -c 'echo {}'`, ""},      // a whole output, newlines and all
+		{`ps -p $$ -o ppid= | xargs -a list -I {} sh -c 'echo {}'`, ""}, // input from a file
+		{`cat pids | xargs -I {} sh -c 'echo {}'`, ""},
+	}
+	for _, tc := range tests {
+		s, _ := Parse(tc.src, testOptions)
+		var sh *Command
+		for _, c := range s.Commands {
+			if c.Name == "sh" {
+				sh = c
+			}
+		}
+		if sh == nil || len(sh.Argv) < 3 {
+			t.Errorf("Parse(%q): no sh -c command in %q", tc.src, views(s))
+			continue
+		}
+		got := sh.Argv[2].Value
+		if !sh.ArgsFromInput && tc.want == "" || sh.ArgsFromInput && tc.want != "" || tc.want != "" && got != tc.want {
+			t.Errorf("Parse(%q): sh code %q (words from input: %v), want %q", tc.src, got, sh.ArgsFromInput, tc.want)
+		}
+	}
+}

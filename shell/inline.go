@@ -83,7 +83,12 @@ func (w *walker) interpreter(c *Command, lang string, st *state, cx *ctx) {
 		span = spanOfWords(call.code)
 	}
 	if !c.Inline.Known {
-		w.problemAt(lang+" code not static: "+shorten(c.Inline.Code), span)
+		reason := lang + " code not static: " + shorten(c.Inline.Code)
+		if len(call.code) == 1 {
+			w.codeProblem(c, call.code[0], reason, span)
+		} else {
+			w.problemAt(reason, span)
+		}
 		return
 	}
 	w.scanSpawns(c, span, st, cx)

@@ -31,6 +31,14 @@ func (s *Script) HasProblems() bool { return len(s.Problems) > 0 }
 type Problem struct {
 	Reason string    // e.g. "command name comes from $(…)", "parse error: …"
 	Span   risk.Span // where in Source
+	// From is set when the code that is not static is the output of one
+	// simple command of the script, alone in its substitution: the
+	// $(cat FILE) of python -c "$(cat FILE)", the <(kubectl completion
+	// bash) of source <(…). The command that runs that code has it as
+	// CodeFrom. A caller that can judge that output (the text of the file
+	// cat prints, a known program's completion script) may judge the code
+	// by it instead; otherwise the problem stands.
+	From *Command
 }
 
 // Word is one statically resolved shell word.
@@ -138,6 +146,11 @@ type Command struct {
 	// ruby -e, php -r, awk programs, …) and for code fed to an interpreter's
 	// stdin; nil otherwise.
 	Inline *Inline
+	// CodeFrom is the command whose output is the code this command runs
+	// (its -c code, its program file, the file it sources) when that code
+	// is not static but is the output of one simple command alone in a
+	// substitution; see Problem.From.
+	CodeFrom *Command
 	// Stdin is what the command reads on standard input when the script
 	// redirects it: a here-doc, a here-string, the output of a pipeline
 	// producer (known for echo, printf and cat of a here-doc) or a file.

@@ -29,7 +29,12 @@ func (w *walker) nested(c *Command, code Word, n nest, cx *ctx) {
 		span = *cx.fr.span
 	}
 	if !code.Known {
-		w.problemAt(fmt.Sprintf("%s code not static: %s", n.origin, code.Value), span)
+		reason := fmt.Sprintf("%s code not static: %s", n.origin, code.Value)
+		if n.origin == "bash -c" {
+			w.codeProblem(c, code, reason, span)
+		} else {
+			w.problemAt(reason, span)
+		}
 		return
 	}
 	depth := c.Depth + 1
@@ -144,7 +149,7 @@ func (w *walker) shell(c *Command, st *state, cx *ctx) {
 		w.problemAt(c.Name+" -c runs code read by xargs from its input, which is not static", c.Span)
 	case sc.hasC:
 	case len(sc.operands) > 0 && !sc.operands[0].Known:
-		w.problemAt(c.Name+" runs a script that is not static: "+sc.operands[0].Value, c.Span)
+		w.codeProblem(c, sc.operands[0], c.Name+" runs a script that is not static: "+sc.operands[0].Value, c.Span)
 	case c.Origin == "xargs":
 		// xargs gives the command /dev/null as stdin and its input as operands
 	case len(sc.operands) == 0 || sc.readsStdin || isStdinPath(sc.operands[0].Value):

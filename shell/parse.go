@@ -65,10 +65,20 @@ func (w *walker) run() error {
 	if !w.spend(parseCost(src), risk.Span{End: len(src)}) {
 		return fmt.Errorf("shell: %w: %s", ErrBudget, WorkLimitReason)
 	}
-	f, err := w.parser.Parse(strings.NewReader(validBytes(src, w)), "")
+	text := validBytes(src, w)
+	var dropped, cut string // the other readings of a line with NUL bytes (nulProblem)
+	if i := strings.IndexByte(text, 0); i >= 0 {
+		w.problemAt(nulProblem, risk.Span{Start: i, End: i + 1})
+		dropped, cut = strings.ReplaceAll(text, "\x00", ""), text[:i]
+		text = strings.ReplaceAll(text, "\x00", "\n")
+		w.script.Source = text
+	}
+	f, err := w.parser.Parse(strings.NewReader(text), "")
 	if err != nil {
 		w.problemAt("parse error: "+parseErrText(err), errorSpan(err, len(src)))
-		return fmt.Errorf("shell: cannot parse command: %w", err)
+		if dropped == "" && cut == "" {
+			return fmt.Errorf("shell: cannot parse command: %w", err)
+		}
 	}
 	if i := strings.IndexByte(src, '\r'); i >= 0 {
 		w.problemAt("command contains a carriage return, which bash and this parser split differently", risk.Span{Start: i, End: i + 1})
@@ -76,9 +86,17 @@ func (w *walker) run() error {
 	if testHook != nil {
 		testHook(src)
 	}
-	top := &frame{src: src}
-	w.arithmeticCode(f, top)
-	w.walkStmts(f.Stmts, w.newState(), &ctx{fr: top})
+	if err == nil {
+		top := &frame{src: text}
+		w.arithmeticCode(f, top)
+		w.walkStmts(f.Stmts, w.newState(), &ctx{fr: top})
+	}
+	if strings.IndexByte(src, 0) >= 0 {
+		w.nulReading(dropped, len(src))
+		if err != nil { // the text before the first NUL is a prefix of the line-break reading, walked unless it failed
+			w.nulReading(cut, len(src))
+		}
+	}
 	w.finishFunctions()
 	if w.work.refusing() { // a charge for copying state was refused
 		w.stopped = true
@@ -101,6 +119,40 @@ func errorSpan(err error, n int) risk.Span {
 		return risk.Span{Start: int(pe.Pos.Offset()), End: n}
 	}
 	return risk.Span{End: n}
+}
+
+// nulProblem is the problem of a command line that holds a NUL byte. What
+// runs depends on how the agent starts the shell, and no reading is
+// trusted: a C program that passes the text as an argument (bash -c TEXT)
+// passes the text up to the NUL, the end of a C string; Node's
+// child_process, Python's subprocess, Rust's Command and Go's os/exec
+// refuse to start the command at all; a shell that reads the text as a
+// script (a persistent session fed on its standard input, a script file)
+// drops the byte and joins what is around it. The text is analysed with
+// each NUL taken as a line break (the commands before it are the C
+// reading's, and the text after it runs as commands of its own), again
+// with the NULs dropped (the shell's reading), and, when the first reading
+// does not parse, as the text before the first NUL alone; it is never
+// allowed without a person: what a person or a log reader is shown may
+// stop at the NUL.
+const nulProblem = "command contains a NUL byte: a program given it as an argument sees only the text before it, a shell reading it as a script drops the byte, and what a reviewer is shown may stop there; every reading is judged"
+
+// nulReading walks another reading of a command line with NUL bytes (the
+// text with them dropped, or the text before the first) as a reading of
+// the whole line: its commands span the whole line, n bytes. A reading
+// that does not parse runs nothing.
+func (w *walker) nulReading(text string, n int) {
+	span := risk.Span{End: n}
+	if strings.TrimSpace(text) == "" || !w.spend(parseCost(text), span) {
+		return
+	}
+	f, err := w.parser.Parse(strings.NewReader(text), "")
+	if err != nil {
+		return
+	}
+	fr := &frame{src: text, span: &span}
+	w.arithmeticCode(f, fr)
+	w.walkStmts(f.Stmts, w.newState(), &ctx{fr: fr})
 }
 
 // validBytes is src with each byte that is not part of valid UTF-8

@@ -14,7 +14,20 @@ var constructCases = []parseCase{
 		"a", "b", "c", "d", "e"}},
 	{name: "while until", src: "while a; do b; done; until c; do d; done", commands: []string{"a", "b", "c", "d"}},
 	{name: "for and select", src: "for f in x y; do rm $f; done; select s in a; do echo $s; done", commands: []string{
-		"rm $f?", "echo $s?"}},
+		"rm x", "rm y", "rm $f?", "echo $s?"}},
+	{name: "for over words that are not all known", src: `for f in *.json "$X" $(ls); do cp "$f" d/; done; for g; do rm "$g"; done`, commands: []string{
+		"ls @cmdsubst/1", "cp $f? d/", "rm $g?"}},
+	{name: "for over quoted words and known variables", src: `D=docs; for f in "a b" $D 'c'; do cp x "$f"/; done; echo "$f"`, commands: []string{
+		"- D=docs", `cp x "a b/"`, "cp x docs/", "cp x c/", "cp x $f/?", "echo $f?"}},
+	{name: "nested for loops within the bound", src: "for a in 1 2; do for b in x y z; do echo $a$b; done; done", commands: []string{
+		"echo 1x", "echo 1y", "echo 1z", "echo 1$b?", "echo 2x", "echo 2y", "echo 2z", "echo 2$b?",
+		"echo $ax?", "echo $ay?", "echo $az?", "echo $a$b?"}},
+	{name: "nested for loops beyond the bound", src: "for a in 1 2 3; do for b in x y z; do echo $a$b; done; done", commands: []string{
+		"echo 1$b?", "echo 2$b?", "echo 3$b?", "echo $ax?", "echo $ay?", "echo $az?", "echo $a$b?"}},
+	{name: "for with more values than the bound", src: "for a in 1 2 3 4 5 6 7 8 9; do rm $a; done", commands: []string{
+		"rm $a?"}},
+	{name: "for body cd is unknown in later passes", src: "for d in a b; do cd $d; rm x; done; rm y", commands: []string{
+		"cd a", "rm x dir=a", "cd b dir=a?", "rm x dir=b?", "cd $d?", "rm x dir=$d?", "rm y dir=b?"}},
 	{name: "c-style for", src: "for ((i=0; i<$(n); i++)); do echo $i; done", commands: []string{
 		"n @cmdsubst/1", "echo $i?"}},
 	{name: "case", src: "case $x in a) rm a;; b|c) rm b;; esac", commands: []string{"rm a", "rm b"}},
@@ -75,7 +88,9 @@ var wordCases = []parseCase{
 		"c", "- a=/", "rm -rf $a?"}},
 	{name: "assignment after && is ambiguous", src: "true && a=/; rm -rf $a", commands: []string{
 		"true", "- a=/", "rm -rf $a?"}},
-	{name: "assignment in loop is unknown inside", src: "a=1; for i in 1 2; do echo $a; a=2; done", commands: []string{
+	{name: "assignment in loop is unknown after the first pass", src: "a=1; for i in 1 2; do echo $a; a=2; done", commands: []string{
+		"- a=1", "echo 1", "- a=2", "echo $a?", "- a=2", "echo $a?", "- a=2"}},
+	{name: "assignment in loop over unknown words is unknown inside", src: "a=1; for i in *; do echo $a; a=2; done", commands: []string{
 		"- a=1", "echo $a?", "- a=2"}},
 	{name: "subshell assignment does not leak", src: "a=1; (a=2); echo $a", commands: []string{
 		"- a=1", "- a=2", "echo 1"}},
@@ -179,6 +194,10 @@ var wrapperCases = []parseCase{
 		problems: []string{"the words xargs reads from echo become what sudo runs; they are judged as split on blanks, but xargs's own splitting decides"}},
 	{name: "xargs splits echoed words", src: "echo build dist | xargs rm -rf", commands: []string{
 		"echo build dist", "rm -rf build dist @xargs/1 wrap=xargs from=echo"}},
+	{name: "xargs -I puts echo's one line in place", src: "echo  .claude | xargs -I{} cp f {}/ && echo a b | xargs -I % rm -rf %/x", commands: []string{
+		"echo .claude", "cp f .claude/ @xargs/1 wrap=xargs from=echo", "echo a b", `rm -rf "a b/x" @xargs/1 wrap=xargs from=echo`}},
+	{name: "xargs -I of lines not known", src: "echo -e 'a\\nb' | xargs -I{} rm {}", commands: []string{
+		`echo -e a\nb`, "rm {} @xargs/1 wrap=xargs from=echo"}},
 	{name: "find exec", src: `find / -name x -exec rm -rf {} + -execdir sh -c 'rm "$1"' _ {} \;`, commands: []string{
 		"find / -name x -exec rm -rf {} + -execdir sh -c \"rm \\\"$1\\\"\" _ {} ;",
 		"rm -rf /x @find -exec/1 wrap=find",
@@ -444,6 +463,16 @@ var dataCases = []parseCase{
 	{name: "printf is data", src: "printf 'rm -rf %s\\n' /", commands: []string{"printf \"rm -rf %s\\\\n\" /"}},
 	{name: "an invalid UTF-8 byte does not hide what follows", src: "\xff; rm -rf ~", commands: []string{"_", "rm -rf /home/u"},
 		problems: []string{"command contains a byte that is not valid UTF-8, which bash takes as part of a word"}},
+	{name: "a NUL is read as a line break and as dropped", src: "echo ok\x00r\x00m -rf ~", commands: []string{"echo ok", "r", "m -rf /home/u", "echo okrm -rf /home/u"},
+		problems: []string{nulProblem}},
+	{name: "a NUL dropped joins a program's name", src: "r\x00m -rf ~", commands: []string{"r", "m -rf /home/u", "rm -rf /home/u"},
+		problems: []string{nulProblem}},
+	{name: "a NUL in quotes", src: "echo \"a\x00b\" && ls", commands: []string{`echo "a\nb"`, "ls", "echo ab", "ls"},
+		problems: []string{nulProblem}},
+	{name: "mapfile from a here-string sets the array", src: "mapfile -t d <<< \"$HOME\"; rm -rf \"${d[0]}\" \"${d[1]}\"", commands: []string{
+		"mapfile -t d redir=<<</home/u body=\"/home/u\\n\" stdin=herestring:\"/home/u\\n\"", "rm -rf /home/u \"\""}},
+	{name: "mapfile with another option leaves the array unknown", src: "mapfile -n 1 d <<< x; rm -rf \"${d[0]}\"", commands: []string{
+		"mapfile -n 1 d redir=<<<x body=\"x\\n\" stdin=herestring:\"x\\n\"", "rm -rf ${d[0]}?"}},
 	{name: "read from a here-string sets the variable", src: "d=build; read -r d <<< \"$HOME\"; rm -rf \"$d\"", commands: []string{
 		"- d=build", "read -r d redir=<<</home/u body=\"/home/u\\n\" stdin=herestring:\"/home/u\\n\"", "rm -rf /home/u"}},
 	{name: "read splits at blanks, the last name takes the rest", src: "read -r a b <<< '  x  y z '; rm $a $b", commands: []string{

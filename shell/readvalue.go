@@ -66,3 +66,40 @@ func readValues(c *Command, st *state) (names, vals []string, ok bool) {
 	}
 	return names, vals, true
 }
+
+// mapfile [-t] [NAME] <<< TEXT (readarray too) assigns the lines of TEXT to
+// the elements of NAME (MAPFILE by default), each with its newline unless
+// -t: mapfile -t d <<< "$HOME"; rm -rf "${d[0]}" deletes the home. Any
+// other option, or text not known before the command runs, leaves the
+// array unknown (forgetArgs).
+func mapfileValues(c *Command) (name string, lines []string, ok bool) {
+	if c.Stdin == nil || !c.Stdin.Known || c.Stdin.Via != "heredoc" && c.Stdin.Via != "herestring" {
+		return "", nil, false
+	}
+	trim := false
+	for _, a := range c.Args() {
+		switch {
+		case !a.Known:
+			return "", nil, false
+		case a.Value == "-t":
+			trim = true
+		case strings.HasPrefix(a.Value, "-") || name != "" || !isName(a.Value):
+			return "", nil, false
+		default:
+			name = a.Value
+		}
+	}
+	if name == "" {
+		name = "MAPFILE"
+	}
+	for _, l := range strings.SplitAfter(c.Stdin.Text, "\n") {
+		if l == "" {
+			continue
+		}
+		if trim {
+			l = strings.TrimSuffix(l, "\n")
+		}
+		lines = append(lines, l)
+	}
+	return name, lines, true
+}

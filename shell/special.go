@@ -70,7 +70,7 @@ func (w *walker) source(c *Command, st *state, cx *ctx) {
 	switch {
 	case len(args) == 0:
 	case !args[0].Known:
-		w.problemAt(c.Name+" runs code from a file that is not static: "+args[0].Value, c.Span)
+		w.codeProblem(c, args[0], c.Name+" runs code from a file that is not static: "+args[0].Value, c.Span)
 	case isStdinPath(args[0].Value):
 		w.stdinCode(c, st, "", cx)
 	}
@@ -443,6 +443,11 @@ func (w *walker) forgetArgs(c *Command, st *state, cx *ctx) {
 	if c.Name == "read" || c.Name == "mapfile" || c.Name == "readarray" {
 		st.forget("REPLY")
 		st.forget("MAPFILE")
+	}
+	if c.Name == "mapfile" || c.Name == "readarray" {
+		if name, lines, ok := mapfileValues(c); ok {
+			st.set(name, value{list: lines, isList: true, known: true})
+		}
 	}
 	if c.Name == "read" {
 		if names, vals, ok := readValues(c, st); ok {

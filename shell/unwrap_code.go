@@ -44,6 +44,12 @@ func wrapXargs(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wr
 			w.problemAt("the words xargs reads from echo become what "+commandName(inner[0])+" runs; they are judged as split on blanks, but xargs's own splitting decides", c.Span)
 		}
 		inner = append(inner, words...) // echo /home/dev | xargs rm -rf: the words are known
+	} else if repl, ok := numberLines(c.PipeFrom, &res); ok {
+		inner = replaceWord(inner, repl, "1") // ps -p $$ -o ppid= | xargs -I {} sh -c '… {} …': a number is one word
+	} else if line, ok := echoedLine(c.PipeFrom); ok && res.has("I", "replace", "i") && !res.has("0", "null", "d", "delimiter") &&
+		!linePicksCode(inner, res) {
+		repl, _ := res.get("I", "replace")
+		inner = replaceIn(inner, cmpOr(repl.Value, "{}"), line) // echo .claude | xargs -I{} cp f {}/: one line, known
 	} else if entries, ok := listedEntries(c.PipeFrom); ok {
 		if repl, has := res.get("I", "replace"); has || res.has("i") {
 			inner = replaceIn(inner, cmpOr(repl.Value, "{}"), entries)
@@ -133,6 +139,33 @@ func echoedWords(p *Command) ([]Word, bool) {
 	return out, len(out) > 0
 }
 
+// linePicksCode reports whether the line xargs -I puts in place would
+// name the program or be code (xargs -I{} {} …, xargs -I{} bash -c {}):
+// then it is left as input read at run time, as before.
+func linePicksCode(inner []Word, res scanResult) bool {
+	repl, _ := res.get("I", "replace")
+	name := commandName(inner[0])
+	return strings.Contains(inner[0].Value, cmpOr(repl.Value, "{}")) || isShellName(name) || interpreterLang(name) != ""
+}
+
+// echoedLine is the one line echo prints when its words are known and hold
+// no newline, quote or backslash (which xargs would read apart), as xargs
+// -I takes it: its leading blanks dropped.
+func echoedLine(p *Command) (Word, bool) {
+	if p == nil || p.Name != "echo" || len(p.Argv) < 2 || echoOption(p.Argv[1].Value) {
+		return Word{}, false
+	}
+	var parts []string
+	for _, a := range p.Argv[1:] {
+		if !a.Known || strings.ContainsAny(a.Value, "'\"\\\n") {
+			return Word{}, false
+		}
+		parts = append(parts, a.Value)
+	}
+	line := strings.TrimLeft(strings.Join(parts, " "), " \t")
+	return Word{Value: line, Known: true, Span: p.Span}, line != ""
+}
+
 // echoOption reports whether v is an option of echo (-n, -e, -E and their
 // clusters); echo prints any other word, -rf included.
 func echoOption(v string) bool {
@@ -168,6 +201,87 @@ func listedEntries(p *Command) (Word, bool) {
 	}
 	root.Glob = true
 	return root, true
+}
+
+// numberLines returns xargs's replace string when xargs substitutes whole
+// lines (-I, -i; not -0 or -d, nor an -a file) and its input is a ps
+// listing of numbers only: every line is then digits (or a header of
+// letters), which cannot add shell syntax to the code it is put in.
+func numberLines(p *Command, res *scanResult) (string, bool) {
+	if !res.has("I", "replace", "i") || res.has("0", "null", "d", "delimiter", "a", "arg-file") || !psNumbersOnly(p) {
+		return "", false
+	}
+	repl := "{}"
+	if r, ok := res.get("I", "replace"); ok {
+		if !r.Known || r.Value == "" {
+			return "", false
+		}
+		repl = r.Value
+	}
+	return repl, true
+}
+
+// psNumbersOnly reports whether p is a ps that prints only numeric
+// columns (pid, ppid, …; a header of their upper-case names, or none when
+// the format ends in "="): only selection options besides -o, whose
+// values may be anything, no redirect (2>&1 would bring its error text)
+// and no variable of its own.
+func psNumbersOnly(p *Command) bool {
+	if p == nil || p.Name != "ps" || len(p.Redirects) > 0 || len(p.Assigns) > 0 || p.Remote != "" {
+		return false
+	}
+	args := p.Args()
+	formats := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.Known {
+			return false
+		}
+		switch a.Value {
+		case "-p", "--pid", "-q", "--quick-pid", "--ppid", "-s", "--sid", "-g", "--group", "-G", "-u", "-U", "--user", "-C":
+			i++ // the processes listed: any value
+		case "-e", "-A", "--no-headers", "--no-heading":
+		case "-o", "--format":
+			if i+1 >= len(args) || !numericFormat(args[i+1]) {
+				return false
+			}
+			formats++
+			i++
+		default:
+			return false
+		}
+	}
+	return formats > 0
+}
+
+// numericFormat reports whether a ps -o value lists numeric columns only,
+// the last one optionally renamed to nothing ("ppid="): a header given
+// after "=" is any text, so nothing may follow it.
+func numericFormat(w Word) bool {
+	if !w.Known {
+		return false
+	}
+	spec := strings.TrimSuffix(w.Value, "=")
+	for _, k := range strings.Split(spec, ",") {
+		switch k {
+		case "pid", "ppid", "pgid", "pgrp", "sid", "sess", "tpgid", "uid", "euid", "ruid", "suid", "gid", "egid",
+			"rgid", "sgid", "nlwp", "lwp", "tid", "spid", "rss", "vsz", "sz", "nice", "ni", "psr":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// replaceWord substitutes repl in every word with a plain word (xargs -I
+// over input whose lines are single words of a known kind).
+func replaceWord(words []Word, repl, with string) []Word {
+	out := make([]Word, len(words))
+	for i, w := range words {
+		out[i] = w
+		out[i].Value = strings.ReplaceAll(w.Value, repl, with)
+	}
+	return out
 }
 
 // replaceIn substitutes repl in every word (xargs -I).

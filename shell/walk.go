@@ -23,6 +23,10 @@ type walker struct {
 	called      map[string]bool // functions called at least once
 	nestedBytes int
 	active      map[string]bool // functions and aliases being expanded
+	unroll      int             // product of the values of the for loops being unrolled (0: none)
+	// producers holds, by the span of a word of the top-level text, the
+	// one simple command whose output the word is ("$(cat f)", <(x)).
+	producers map[risk.Span]*Command
 	// substText holds the output of command substitutions whose output is
 	// statically known ($(echo … | base64 -d)), so that eval "$(…)" and
 	// bash -c "$(…)" are analysed like the code they run.
@@ -91,6 +95,58 @@ func (w *walker) problemAt(reason string, span risk.Span) {
 		}
 	}
 	w.script.Problems = append(w.script.Problems, Problem{Reason: reason, Span: span})
+}
+
+// codeProblem records that the code c runs, given as the word code, is
+// not static: a Problem with reason at span, linked to the command whose
+// output the word is, when it is one simple command's (Problem.From).
+func (w *walker) codeProblem(c *Command, code Word, reason string, span risk.Span) {
+	p := w.producers[code.Span]
+	if p == nil || code.Known || code.Span.IsZero() {
+		w.problemAt(reason, span)
+		return
+	}
+	c.CodeFrom = p
+	for _, q := range w.script.Problems {
+		if q.Reason == reason && q.Span == span && q.From == p {
+			return
+		}
+	}
+	w.script.Problems = append(w.script.Problems, Problem{Reason: reason, Span: span, From: p})
+}
+
+// noteProducer records, for a word of the top-level text that is one
+// command or process substitution of one simple command ("$(cat f)",
+// <(kubectl completion bash)), that command: the commands emitted since
+// before are the substitution's.
+func (w *walker) noteProducer(word *syntax.Word, before int, span risk.Span, cx *ctx) {
+	if cx.fr.span != nil || len(word.Parts) != 1 || len(w.script.Commands) != before+1 {
+		return
+	}
+	var stmts []*syntax.Stmt
+	switch p := word.Parts[0].(type) {
+	case *syntax.CmdSubst:
+		stmts = p.Stmts
+	case *syntax.ProcSubst:
+		stmts = p.Stmts
+	case *syntax.DblQuoted:
+		if len(p.Parts) == 1 {
+			if cs, ok := p.Parts[0].(*syntax.CmdSubst); ok {
+				stmts = cs.Stmts
+			}
+		}
+	}
+	if len(stmts) != 1 {
+		return
+	}
+	c := w.script.Commands[before]
+	if c.Name == "" || c.PipeFrom != nil || c.PipeTo != nil || c.Background || c.Depth != cx.fr.depth+1 {
+		return
+	}
+	if w.producers == nil {
+		w.producers = map[risk.Span]*Command{}
+	}
+	w.producers[span] = c
 }
 
 func (w *walker) problemf(span risk.Span, format string, args ...any) {
@@ -284,6 +340,11 @@ func (w *walker) loop(x syntax.Node, body []*syntax.Stmt, st *state, cx *ctx) {
 func (w *walker) forClause(x *syntax.ForClause, st *state, cx *ctx) {
 	switch l := x.Loop.(type) {
 	case *syntax.WordIter:
+		if vals, ok := w.loopValues(l, st, cx); ok && !x.Select && loopBodyBytes(x)*len(vals) <= maxUnrolledBytes {
+			bound := st.clone()
+			w.unrolled(x, l.Name.Value, vals, bound, cx)
+			defer st.merge(bound)
+		}
 		for _, item := range l.Items {
 			w.walkSubsts(item, st, cx)
 		}
@@ -292,6 +353,88 @@ func (w *walker) forClause(x *syntax.ForClause, st *state, cx *ctx) {
 		w.walkSubsts(l, st, cx)
 	}
 	w.loop(x, x.Do, st, cx)
+}
+
+// maxLoopValues bounds the values a for loop over literal words is walked
+// for, loops nested in one another counting the product of theirs: beyond
+// it the body is only walked once with the variable unknown, as any other
+// loop's.
+const maxLoopValues = 8
+
+// maxUnrolledBytes bounds the text a for loop's bound passes walk
+// together (its body's length times its values): a long body is only
+// walked once, with the variable unknown, so that binding values keeps
+// the work of a call small.
+const maxUnrolledBytes = 8 << 10
+
+// loopBodyBytes is the length of a for loop's body in its source text.
+func loopBodyBytes(x *syntax.ForClause) int {
+	return max(int(x.DonePos.Offset())-int(x.DoPos.Offset()), 0)
+}
+
+// loopValues are the values a for loop binds its variable to, in order
+// (select binds the one a person picks, or nothing, again and again: not
+// these),
+// when every item is a word whose fields are known before the loop runs
+// (literals, quoted text, variables of known value): no substitution, no
+// glob (the files it matches are only known when it runs), no "in"
+// omitted (the positional parameters), at most maxLoopValues with the
+// loops around it.
+func (w *walker) loopValues(l *syntax.WordIter, st *state, cx *ctx) ([]Word, bool) {
+	if !l.InPos.IsValid() || len(l.Items) == 0 || len(l.Items)*max(w.unroll, 1) > maxLoopValues {
+		return nil, false
+	}
+	for _, item := range l.Items {
+		subst := false
+		syntax.Walk(item, func(n syntax.Node) bool {
+			switch n.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ExtGlob:
+				subst = true
+			}
+			return !subst
+		})
+		if subst {
+			return nil, false
+		}
+	}
+	var vals []Word
+	for _, item := range l.Items {
+		for _, f := range w.fields(item, st, cx) {
+			if !f.Known || f.Glob {
+				return nil, false
+			}
+			vals = append(vals, f)
+		}
+	}
+	if len(vals) == 0 || len(vals)*max(w.unroll, 1) > maxLoopValues {
+		return nil, false
+	}
+	return vals, true
+}
+
+// unrolled walks the body of a for loop once for each of its values, in
+// order, with the variable bound to it: what a loop over .claude and
+// .gemini copies into "$d"/ is judged for each directory, as if written
+// out. The first pass starts from the state before the loop; each later
+// one from that state merged with where the pass before ended (a continue
+// or a branch may have skipped part of it), so what the passes assign
+// differently is unknown; after the loop, too (a break may end it at any
+// pass). The caller walks the body once more with the variable unknown, as
+// for any loop: binding the values adds what they reach, and never makes
+// the loop's judgement softer than without them.
+func (w *walker) unrolled(x *syntax.ForClause, name string, vals []Word, st *state, cx *ctx) {
+	if !w.spendNode(x, cx) {
+		return
+	}
+	outer := max(w.unroll, 1)
+	w.unroll = outer * len(vals)
+	defer func() { w.unroll = outer }()
+	for _, v := range vals {
+		pass := st.clone()
+		pass.set(name, value{str: v.Value, known: true})
+		w.walkStmts(x.Do, pass, cx)
+		st.merge(pass)
+	}
 }
 
 func (w *walker) caseClause(x *syntax.CaseClause, st *state, cx *ctx) {

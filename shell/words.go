@@ -230,7 +230,9 @@ func (w *walker) resolve(word *syntax.Word, mode expandMode, st *state, cx *ctx)
 	if !w.spend(wordCost(word), span) {
 		return []Word{{Value: sourceText(cx.fr.src, word), Span: span}}
 	}
+	before := len(w.script.Commands)
 	w.walkSubsts(word, st, cx)
+	w.noteProducer(word, before, span, cx)
 	w.indirections(word, st, cx)
 	info := w.scanWord(word, st)
 	base := Word{Known: true, Quoted: info.quoted, Glob: info.glob && mode != modeDocument, Span: span}

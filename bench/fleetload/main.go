@@ -47,6 +47,7 @@ type config struct {
 	duration time.Duration
 	warmup   time.Duration
 	files    bool
+	prefix   string
 }
 
 func main() {
@@ -57,16 +58,31 @@ func main() {
 	flag.IntVar(&c.clients, "c", 48, "concurrent clients")
 	flag.DurationVar(&c.duration, "duration", 20*time.Second, "measured time")
 	flag.DurationVar(&c.warmup, "warmup", 3*time.Second, "unmeasured time before")
+	flag.StringVar(&c.prefix, "db-prefix", "toolguard_bench", "the run's database is named this, an underscore and 8 random hex digits (letters, digits and underscores only)")
 	flag.BoolVar(&c.files, "files", false, "no database: one replica keeping its state in files (the baseline)")
 	flag.Parse()
-	if c.bin == "" || c.replicas < 1 || c.replicas > 16 || c.clients < 1 || c.clients > 1024 || c.duration > 5*time.Minute {
-		fmt.Fprintln(os.Stderr, "fleetload: -bin is required; -replicas 1–16, -c 1–1024, -duration up to 5m")
+	if c.bin == "" || c.replicas < 1 || c.replicas > 16 || c.clients < 1 || c.clients > 1024 || c.duration > 5*time.Minute || !plainName(c.prefix) {
+		fmt.Fprintln(os.Stderr, "fleetload: -bin is required; -replicas 1–16, -c 1–1024, -duration up to 5m, -db-prefix of letters, digits and underscores")
 		os.Exit(2)
 	}
 	if err := run(c); err != nil {
 		fmt.Fprintln(os.Stderr, "fleetload:", err)
 		os.Exit(1)
 	}
+}
+
+// plainName reports whether s is a lower-case SQL identifier needing no
+// quotes: a letter, then letters, digits and underscores, at most 40 bytes.
+func plainName(s string) bool {
+	if s == "" || len(s) > 40 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 func run(c config) error {
@@ -76,7 +92,7 @@ func run(c config) error {
 		c.replicas = 1
 	} else {
 		var err error
-		if dbURL, drop, err = freshDatabase(ctx, c.admin); err != nil {
+		if dbURL, drop, err = freshDatabase(ctx, c.admin, c.prefix); err != nil {
 			return err
 		}
 	}
@@ -122,14 +138,14 @@ func run(c config) error {
 	return nil
 }
 
-func freshDatabase(ctx context.Context, admin string) (string, func(), error) {
+func freshDatabase(ctx context.Context, admin, prefix string) (string, func(), error) {
 	conn, err := pgx.Connect(ctx, admin)
 	if err != nil {
 		return "", nil, fmt.Errorf("-admin: %w", err)
 	}
 	var b [4]byte
 	_, _ = rand.Read(b[:])
-	name := "toolguard_bench_" + hex.EncodeToString(b[:])
+	name := prefix + "_" + hex.EncodeToString(b[:])
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
 		conn.Close(ctx)
 		return "", nil, err

@@ -485,6 +485,13 @@ func printWrap(w io.Writer, statuses []install.AgentStatus, project string) {
 	}
 }
 
+// pluginRewrites reports whether the OpenCode/Kilo plugin in file applies
+// a rewritten call (it tells the hook so in its payload).
+func pluginRewrites(file string) bool {
+	b, err := os.ReadFile(file)
+	return err == nil && bytes.Contains(b, []byte(hook.PluginRewritable+": true"))
+}
+
 // wrapState is whether one agent's allowed shell calls run contained.
 func wrapState(cfg policy.Sandbox, s install.AgentStatus, abi int) string {
 	field := hook.RewriteField(s.Agent)
@@ -493,13 +500,20 @@ func wrapState(cfg policy.Sandbox, s install.AgentStatus, abi int) string {
 		if field == "" {
 			return "NOT possible: its hook cannot rewrite a call; calls run uncontained (see docs/sandbox.md)"
 		}
+		if (s.Agent == hook.OpenCode || s.Agent == hook.Kilo) && !pluginRewrites(s.File) {
+			return "NOT in force: the installed plugin was written by an earlier toolguard and does not apply a rewritten call; run toolguard install " + s.Agent + " again"
+		}
 		return "decided by the server: toolguard serve rewrites allowed calls through " + field + " when [sandbox] wrap is on in its policy"
 	case cfg.Wrap == "" || cfg.Wrap == "off":
 		return "off ([sandbox] wrap = \"off\"): calls run as the agent starts them"
 	case strings.Contains(s.Command, "--defer-allow"):
 		return "NOT in force: --defer-allow leaves allowed calls to the agent, uncontained"
+	case field == "" && hook.NotRewrittenWhy(s.Agent) != "":
+		return "NOT possible: " + hook.NotRewrittenWhy(s.Agent) + "; calls run uncontained (see docs/agents.md)"
 	case field == "":
 		return "NOT possible: its hook cannot rewrite a call; calls run uncontained (see docs/sandbox.md)"
+	case (s.Agent == hook.OpenCode || s.Agent == hook.Kilo) && !pluginRewrites(s.File):
+		return "NOT in force: the installed plugin was written by an earlier toolguard and does not apply a rewritten call; run toolguard install " + s.Agent + " again"
 	case abi < 1 && !cfg.Require:
 		return "NOT in force: this kernel lacks Landlock, so calls run uncontained; [sandbox] require = true refuses them instead"
 	case abi < 1:

@@ -165,7 +165,7 @@ func TestForwardHook(t *testing.T) {
 		{name: "an exit code no hook has", reply: serverReply{status: 200, exit: "1", body: "REPLY"},
 			want: want{stdout: `the toolguard server at $URL answered with X-Toolguard-Exit-Code \"1\", which no hook exits with`}},
 	}
-	fields := map[string]string{hook.ClaudeCode: "hookSpecificOutput", hook.Codex: "hookSpecificOutput", hook.GeminiCLI: "decision, reason"}
+	fields := map[string]string{hook.ClaudeCode: "hookSpecificOutput", hook.Codex: "hookSpecificOutput", hook.GeminiCLI: "decision, reason, hookSpecificOutput"}
 	for _, fa := range forwardAgents {
 		for _, tt := range tests {
 			t.Run(fa.agent+"/"+tt.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/toolguard/toolguard/guard"
@@ -64,8 +65,16 @@ func wrappedSpec(p *policy.Policy, ef *execFlags, args []string, wd, ws string, 
 	if cfg.Backend == string(sandbox.None) {
 		backend = sandbox.None
 	}
+	protected := hook.WorkspaceSettings(ws)
+	for _, f := range policy.ProjectFiles() {
+		top, _, _ := strings.Cut(f, "/")
+		if p := filepath.Join(ws, top); !slices.Contains(protected, p) {
+			protected = append(protected, p)
+		}
+	}
 	return sandbox.Spec{
 		Argv: args, Dir: wd, Workspace: ws, Profile: sandbox.Agent, Backend: backend,
+		Protected:    protected,
 		Require:      backend != sandbox.None,
 		AllowNetwork: true,
 		Passthrough:  append(append([]string(nil), cfg.EnvPassthrough...), ef.passthrough...),

@@ -1,0 +1,70 @@
+package policy_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/policy"
+	"github.com/toolguard/toolguard/risk"
+)
+
+// TestCodeFromAnotherCommand: code that is the output of cat FILE is
+// judged as the file's text (python3 -c "$(cat f)" as python3 f), a known
+// program's completion script sourced is the execute tier, and anything
+// else another command prints stays unverifiable (issue 24).
+func TestCodeFromAnotherCommand(t *testing.T) {
+	h := filepath.Join(t.TempDir(), "home")
+	work := filepath.Join(h, "project")
+	files := map[string]string{
+		"scripts/version.py": "print(\"1.8.0\")\n",
+		"scripts/wipe.py":    "import os, shutil\nshutil.rmtree(os.path.expanduser(\"~\"))\n",
+		"scripts/test.sh":    "#!/bin/sh\ngo test ./...\n",
+		"scripts/tidy.sh":    "#!/bin/sh\nrm -rf ~/\n",
+	}
+	for name, text := range files {
+		p := filepath.Join(work, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := policy.Compile(&policy.Config{Settings: policy.Settings{Mode: policy.ModeTrusted}}, policy.Options{Home: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		cmd     string
+		verdict risk.Verdict
+		rule    string // "" for any
+		names   string // a part of the reason
+	}{
+		{`python3 -c "$(cat scripts/version.py)"`, risk.Allow, "", ""},
+		{`python3 -c "$(cat scripts/wipe.py)"`, risk.Deny, "paths.delete-home", "In scripts/wipe.py, line 2"},
+		{`bash -c "$(cat scripts/test.sh)"`, risk.Allow, "", ""},
+		{`bash -c "$(cat scripts/tidy.sh)"`, risk.Deny, "paths.delete-home", "In scripts/tidy.sh, line 2"},
+		{`source <(cat scripts/tidy.sh)`, risk.Deny, "paths.delete-home", "scripts/tidy.sh"},
+		{`echo start && python3 -c "$(cat scripts/missing.py)"`, risk.Ask, "shell.unverifiable", "not static"},
+		{`python3 -c "$(cat scripts/version.py scripts/wipe.py)"`, risk.Ask, "shell.unverifiable", "not static"},
+		{`python3 -c "$(cat scripts/version.py | tr a b)"`, risk.Ask, "shell.unverifiable", "not static"},
+		{`source <(kubectl completion bash)`, risk.Allow, "", ""},
+		{`source <(gh completion -s zsh)`, risk.Allow, "", ""},
+		{`source <(./bin/devtool completion bash)`, risk.Ask, "shell.unverifiable", "not static"},
+		{`source <(kubectl get configmap x -o jsonpath='{.data.rc}')`, risk.Ask, "shell.unverifiable", "not static"},
+		{`python3 -c "$(kubectl completion bash)"`, risk.Ask, "shell.unverifiable", "not static"},
+	} {
+		cl, err := p.Tools().Normalize(call.Request{Tool: "Bash", Input: bash(c.cmd), Cwd: work, Workspace: work})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := p.Decide(context.Background(), cl)
+		if d.Verdict != c.verdict || c.rule != "" && d.Rule != c.rule || !strings.Contains(d.Reason, c.names) {
+			t.Errorf("%s: %s %s: %s; want %s %s naming %q", c.cmd, d.Verdict, d.Rule, d.Reason, c.verdict, c.rule, c.names)
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package policy_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/policy"
+)
+
+// TestSubAgentLaunchTier: a Claude Code sub-agent launch that carries only
+// its task (prompt, description, type, model) is the read tier: the
+// sub-agent's own tool calls reach the hook one by one. Another agent, or
+// a field that may act before the first of those calls, keeps the
+// execute tier; [subagents] allow = false still denies.
+func TestSubAgentLaunchTier(t *testing.T) {
+	type result struct {
+		Verdict, Tier, Rule string
+	}
+	no := false
+	task := map[string]any{"description": "Explore the project", "prompt": "List the modules", "subagent_type": "Explore"}
+	cases := []struct {
+		name  string
+		s     policy.Settings
+		agent string
+		tool  string
+		input map[string]any
+		want  result
+	}{
+		{"Claude Code's Task", policy.Settings{}, "claude-code", "Task", task, result{"allow", "read", "mode.supervised"}},
+		{"Claude Code's Agent with a model", policy.Settings{}, "claude-code", "Agent",
+			map[string]any{"description": "d", "prompt": "p", "model": "haiku"}, result{"allow", "read", "mode.supervised"}},
+		{"a field that is not the task", policy.Settings{}, "claude-code", "Task",
+			map[string]any{"description": "d", "prompt": "p", "isolation": "worktree"}, result{"ask", "execute", "mode.supervised"}},
+		{"a prompt that is not text", policy.Settings{}, "claude-code", "Task",
+			map[string]any{"description": "d", "prompt": map[string]any{"x": 1.0}}, result{"ask", "execute", "mode.supervised"}},
+		{"an agent whose sub-agents are not known to reach the hook", policy.Settings{}, "cursor", "Task", task,
+			result{"ask", "execute", "mode.supervised"}},
+		{"sub-agents forbidden", policy.Settings{SubAgents: policy.SubAgents{Allow: &no}}, "claude-code", "Task", task,
+			result{"deny", "execute", "subagents.forbidden"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := mustCompile(t, &tc.s)
+			c, err := p.Tools().Normalize(call.Request{Tool: tc.tool, Input: tc.input, Cwd: ws, Workspace: ws,
+				Who: call.Who{Agent: tc.agent, Session: "s"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := p.Decide(context.Background(), c)
+			if diff := cmp.Diff(tc.want, result{d.Verdict.String(), d.Tier.String(), d.Rule}); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

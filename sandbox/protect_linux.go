@@ -1,0 +1,198 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// errNoMountNamespace is protectInPlace's error when this process may not
+// make a mount namespace (it lacks CAP_SYS_ADMIN).
+var errNoMountNamespace = errors.New("no privilege to make a mount namespace")
+
+// existingProtected returns the paths of Spec.Protected that exist, and
+// refuses a symbolic link among them: a read-only mount would cover what
+// the link names, while the link itself, in a writable directory, could be
+// replaced by a directory of the command's making.
+func existingProtected(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			return nil, fmt.Errorf("sandbox: protected path %q is not absolute", p)
+		}
+		fi, err := os.Lstat(p)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			continue
+		case err != nil:
+			return nil, fmt.Errorf("sandbox: protected path: %w", err)
+		case fi.Mode()&os.ModeSymlink != 0:
+			return nil, fmt.Errorf("sandbox: %s is a symbolic link, so a contained command could replace it with settings of its own; make it a directory or file of the project (or set [sandbox] wrap = \"off\")", p)
+		}
+		out = append(out, filepath.Clean(p))
+	}
+	return out, nil
+}
+
+// protectInPlace makes paths read-only in a mount namespace of the calling
+// thread's own, which the command it execs inherits. It needs CAP_SYS_ADMIN
+// (root): without it, errNoMountNamespace and nothing has changed. The
+// thread must be locked and must exec or exit afterwards.
+func protectInPlace(paths []string) error {
+	if err := unix.Unshare(unix.CLONE_NEWNS); err != nil {
+		if errors.Is(err, unix.EPERM) {
+			return errNoMountNamespace
+		}
+		return fmt.Errorf("sandbox: making a mount namespace: %w", err)
+	}
+	return mountReadOnly(paths)
+}
+
+// mountReadOnly, in a mount namespace of its own, stops mount events from
+// reaching the machine's and binds each path read-only over itself: it
+// can then be neither written nor removed or renamed (a mount point is
+// busy). The flags the mount under it has (nosuid, nodev, noexec, atime)
+// are kept, as a user namespace requires.
+func mountReadOnly(paths []string) error {
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("sandbox: making the mounts private: %w", err)
+	}
+	const keep = unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC | unix.MS_NOATIME | unix.MS_NODIRATIME | unix.MS_RELATIME
+	for _, p := range paths {
+		if err := unix.Mount(p, p, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("sandbox: protecting %s: %w", p, err)
+		}
+		var st unix.Statfs_t
+		if err := unix.Statfs(p, &st); err != nil {
+			return fmt.Errorf("sandbox: protecting %s: %w", p, err)
+		}
+		flags := uintptr(unix.MS_BIND|unix.MS_REMOUNT|unix.MS_RDONLY) | uintptr(st.Flags)&keep
+		if err := unix.Mount("", p, "", flags, ""); err != nil {
+			return fmt.Errorf("sandbox: making %s read-only: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// protectInChild runs the helper in a user and mount namespace of its own
+// (the caller's user and group mapped to themselves), where it mounts the
+// protected paths read-only, applies h's Landlock ruleset and execs the
+// command; this process waits for it, passes signals on and ends as it
+// ends. The command keeps the standard streams and the process group; its
+// pid is the helper's.
+func protectInChild(h helperSpec, dir string) error {
+	data, err := json.Marshal(h)
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	specR, specW, err := os.Pipe()
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		specR.Close()
+		specW.Close()
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	uid, gid := os.Getuid(), os.Getgid()
+	cmd := &exec.Cmd{
+		Path: selfExe, Args: []string{helperName(), helperArg}, Env: h.Env, Dir: dir,
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		ExtraFiles: []*os.File{specR, errW},
+		SysProcAttr: &syscall.SysProcAttr{
+			Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+			UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+			GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+			// The helper needs CAP_SYS_ADMIN of its namespace to mount (and
+			// CAP_SETPCAP to empty the bounding set after); a
+			// user other than root keeps it across its exec only as an
+			// ambient capability. It drops every capability before the
+			// command runs.
+			AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP},
+			// Killed with this process, as the command itself would have
+			// been (this thread is locked, so it outlives the fork).
+			Pdeathsig: syscall.SIGKILL,
+		},
+	}
+	signals := make(chan os.Signal, 8)
+	signal.Notify(signals, forwarded...)
+	err = cmd.Start()
+	specR.Close()
+	errW.Close()
+	if err != nil {
+		specW.Close()
+		errR.Close()
+		signal.Stop(signals)
+		return fmt.Errorf("sandbox: a user and mount namespace to keep the project's agent settings read-only cannot be made here (%w); toolguard doctor says what this machine offers", err)
+	}
+	go func() {
+		specW.Write(data)
+		specW.Close()
+	}()
+	go func() {
+		for s := range signals {
+			cmd.Process.Signal(s)
+		}
+	}()
+	setup, _ := io.ReadAll(io.LimitReader(errR, 64<<10))
+	errR.Close()
+	werr := cmd.Wait()
+	signal.Stop(signals)
+	if len(setup) > 0 {
+		return errors.New(string(setup))
+	}
+	st, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	switch {
+	case werr != nil && cmd.ProcessState == nil:
+		return fmt.Errorf("sandbox: %w", werr)
+	case st.Signaled():
+		signal.Reset(st.Signal())
+		unix.Kill(os.Getpid(), st.Signal())
+		os.Exit(128 + int(st.Signal()))
+	}
+	os.Exit(st.ExitStatus())
+	return nil
+}
+
+// forwarded are the signals the waiting process passes on to the command.
+var forwarded = []os.Signal{unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2, unix.SIGWINCH}
+
+// probeProtect runs /bin/true in the namespaces Exec makes for
+// Spec.Protected: a mount namespace with the privilege for one, else a user
+// and mount namespace with the capabilities the helper keeps.
+func probeProtect() error {
+	cmd := exec.Command("/bin/true")
+	if mayMount() {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Unshareflags: syscall.CLONE_NEWNS}
+	} else {
+		uid, gid := os.Getuid(), os.Getgid()
+		cmd.SysProcAttr = &syscall.SysProcAttr{
+			Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+			UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+			GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+			AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP},
+		}
+	}
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("no mount namespace: %w", err)
+	}
+	return nil
+}
+
+// mayMount reports whether the process holds CAP_SYS_ADMIN, which a mount
+// namespace of its own needs.
+func mayMount() bool {
+	_, data, err := capabilityState()
+	return err == nil && data[unix.CAP_SYS_ADMIN/32].Effective&(1<<(unix.CAP_SYS_ADMIN%32)) != 0
+}
