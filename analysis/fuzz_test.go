@@ -18,6 +18,8 @@ func FuzzScript(f *testing.F) {
 		"printf 'rm -rf ~\\n' > x.sh && bash x.sh", "docker run -v /:/h alpine rm -rf /h/etc",
 		"git -c core.pager='rm -rf \"$D\"/x' log", "python3 -c 'import os; os.remove(\"/etc/x\")'",
 		"wget -i - <<< 'http://127.0.0.1:7878/'", "find ~ -delete", "apply_patch <<'EOF'\n*** Add File: a\nEOF",
+		"python3 -c \"$(cat a.py)\"; bash -c \"$(cat b.sh)\"; source <(kubectl completion bash)",
+		"for d in .claude .gemini; do cp x \"$d\"/; done", "echo ok\x00r\x00m -rf ~",
 		"cp -t .claude a b", "cp --target=x -T a/. b", "ln -s ../x", "rsync -a --exclude x a/ b:c d/", "cd a; pushd b; popd; cd -; mv x .",
 	} {
 		f.Add(s)

@@ -246,6 +246,16 @@ func TestNotContainable(t *testing.T) {
 			t.Errorf("%s: containable = %v, want false", name, d.seen)
 		}
 	}
+	// A Cline input whose commands cannot all be rewritten is not offered
+	// for containment (and runs as it came, judged as it is).
+	for _, in := range []string{`{"commands":["make",7]}`, `{"command":"ls","args":["-l"]}`, `{"other":"x","commands":[]}`} {
+		d := &containedDecider{}
+		p := `{"hookName":"tool_call","taskId":"t","workspaceRoots":["/ws"],"tool_call":{"id":"c","name":"run_commands","input":` + in + `}}`
+		Run(context.Background(), Cline, strings.NewReader(p), d, Options{Wrap: testWrapper})
+		if slices.Contains(d.seen, true) {
+			t.Errorf("cline %s: containable", in)
+		}
+	}
 	// PowerShell source is not bash's: it runs as it came.
 	d := &containedDecider{}
 	ps := `{"hook_event_name":"PreToolUse","cwd":"/ws","tool_name":"PowerShell","tool_input":{"command":"Get-ChildItem"}}`

@@ -43,6 +43,8 @@ func TestClassesOtherGuardsFixed(t *testing.T) {
 		{"carriage return and newline", "echo ok\r\nrm -rf ~", false},
 		{"carriage return alone", "echo ok\rrm -rf ~", true},
 		{"carriage return at the start", "\rrm -rf ~", true},
+		{"a parse error on the line after", "rm -rf ~\n)", false},
+		{"a parse error in bash -c code after", "bash -c 'rm -rf ~\n)'", false},
 	} {
 		got := decide(t, p, "Bash", bash(c.cmd))
 		switch {

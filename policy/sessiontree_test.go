@@ -33,7 +33,7 @@ func sessionStart(t testing.TB) time.Time {
 func needBirthTimes(t testing.TB, dir string) {
 	t.Helper()
 	if !policy.BirthTimesKept(dir) {
-		t.Fatalf("the file system of %s keeps no birth times (statx btime); run the tests with TMPDIR on one that does (ext4, xfs, btrfs, tmpfs on Linux ≥ 6.x)", dir)
+		t.Fatalf("the file system of %s keeps no birth times (statx btime); run the tests with TMPDIR on one that does (ext4, xfs and btrfs do)", dir)
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -91,72 +93,11 @@ func mountReadOnly(paths []string) error {
 // ends. The command keeps the standard streams and the process group; its
 // pid is the helper's.
 func protectInChild(h helperSpec, dir string) error {
-	data, err := json.Marshal(h)
+	st, err := runInNamespace(h, dir, true)
 	if err != nil {
-		return fmt.Errorf("sandbox: %w", err)
+		return err
 	}
-	specR, specW, err := os.Pipe()
-	if err != nil {
-		return fmt.Errorf("sandbox: %w", err)
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		specR.Close()
-		specW.Close()
-		return fmt.Errorf("sandbox: %w", err)
-	}
-	uid, gid := os.Getuid(), os.Getgid()
-	cmd := &exec.Cmd{
-		Path: selfExe, Args: []string{helperName(), helperArg}, Env: h.Env, Dir: dir,
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
-		ExtraFiles: []*os.File{specR, errW},
-		SysProcAttr: &syscall.SysProcAttr{
-			Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
-			UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
-			GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
-			// The helper needs CAP_SYS_ADMIN of its namespace to mount (and
-			// CAP_SETPCAP to empty the bounding set after); a
-			// user other than root keeps it across its exec only as an
-			// ambient capability. It drops every capability before the
-			// command runs.
-			AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP},
-			// Killed with this process, as the command itself would have
-			// been (this thread is locked, so it outlives the fork).
-			Pdeathsig: syscall.SIGKILL,
-		},
-	}
-	signals := make(chan os.Signal, 8)
-	signal.Notify(signals, forwarded...)
-	err = cmd.Start()
-	specR.Close()
-	errW.Close()
-	if err != nil {
-		specW.Close()
-		errR.Close()
-		signal.Stop(signals)
-		return fmt.Errorf("sandbox: a user and mount namespace to keep the project's agent settings read-only cannot be made here (%w); toolguard doctor says what this machine offers", err)
-	}
-	go func() {
-		specW.Write(data)
-		specW.Close()
-	}()
-	go func() {
-		for s := range signals {
-			cmd.Process.Signal(s)
-		}
-	}()
-	setup, _ := io.ReadAll(io.LimitReader(errR, 64<<10))
-	errR.Close()
-	werr := cmd.Wait()
-	signal.Stop(signals)
-	if len(setup) > 0 {
-		return errors.New(string(setup))
-	}
-	st, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
-	switch {
-	case werr != nil && cmd.ProcessState == nil:
-		return fmt.Errorf("sandbox: %w", werr)
-	case st.Signaled():
+	if st.Signaled() {
 		signal.Reset(st.Signal())
 		unix.Kill(os.Getpid(), st.Signal())
 		os.Exit(128 + int(st.Signal()))
@@ -165,27 +106,121 @@ func protectInChild(h helperSpec, dir string) error {
 	return nil
 }
 
+// runInNamespace starts the helper for h in a user and mount namespace and
+// waits for it; with forward, the signals this process gets are passed on.
+// The error is the helper's when it could not start the command.
+func runInNamespace(h helperSpec, dir string, forward bool) (syscall.WaitStatus, error) {
+	data, err := json.Marshal(h)
+	if err != nil {
+		return 0, fmt.Errorf("sandbox: %w", err)
+	}
+	specR, specW, err := os.Pipe()
+	if err != nil {
+		return 0, fmt.Errorf("sandbox: %w", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		specR.Close()
+		specW.Close()
+		return 0, fmt.Errorf("sandbox: %w", err)
+	}
+	cmd := &exec.Cmd{
+		Path: selfExe, Args: []string{helperName(), helperArg}, Env: h.Env, Dir: dir,
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		ExtraFiles:  []*os.File{specR, errW},
+		SysProcAttr: namespaceAttr(),
+	}
+	signals := make(chan os.Signal, 8)
+	if forward {
+		signal.Notify(signals, forwarded...)
+		defer signal.Stop(signals)
+	}
+	err = cmd.Start()
+	specR.Close()
+	errW.Close()
+	if err != nil {
+		specW.Close()
+		errR.Close()
+		return 0, fmt.Errorf("sandbox: a user and mount namespace to keep the project's agent settings read-only cannot be made here (%w); toolguard doctor says what this machine offers", err)
+	}
+	go func() {
+		specW.Write(data)
+		specW.Close()
+	}()
+	if forward {
+		go func() {
+			for s := range signals {
+				cmd.Process.Signal(s)
+			}
+		}()
+	}
+	setup, _ := io.ReadAll(io.LimitReader(errR, 64<<10))
+	errR.Close()
+	werr := cmd.Wait()
+	if len(setup) > 0 {
+		msg := string(setup)
+		for _, e := range []error{ErrNotFound, ErrNotExecutable} {
+			if strings.Contains(msg, ": "+e.Error()+" (") {
+				return 0, fmt.Errorf("%w: %s", e, msg) // the helper's exec failed: 127 or 126, as a shell says
+			}
+		}
+		return 0, errors.New(msg)
+	}
+	if cmd.ProcessState == nil {
+		return 0, fmt.Errorf("sandbox: %w", werr)
+	}
+	st, _ := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	return st, nil
+}
+
+// namespaceAttr starts the helper in a user and mount namespace, the
+// caller's user and group mapped to themselves.
+func namespaceAttr() *syscall.SysProcAttr {
+	uid, gid := os.Getuid(), os.Getgid()
+	return &syscall.SysProcAttr{
+		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
+		// The helper needs CAP_SYS_ADMIN of its namespace to mount (and
+		// CAP_SETPCAP to empty the bounding set after); a user other than
+		// root keeps them across its exec only as ambient capabilities. It
+		// drops every capability before the command runs.
+		AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP},
+		// Killed with this process, as the command itself would have been
+		// (the calling thread is locked, so it outlives the fork).
+		Pdeathsig: syscall.SIGKILL,
+	}
+}
+
 // forwarded are the signals the waiting process passes on to the command.
 var forwarded = []os.Signal{unix.SIGINT, unix.SIGTERM, unix.SIGHUP, unix.SIGQUIT, unix.SIGUSR1, unix.SIGUSR2, unix.SIGWINCH}
 
-// probeProtect runs /bin/true in the namespaces Exec makes for
-// Spec.Protected: a mount namespace with the privilege for one, else a user
-// and mount namespace with the capabilities the helper keeps.
+// probeProtect protects a directory the way Exec would here, and runs
+// /bin/true there: in place with the privilege for a mount namespace (on a
+// thread of its own, which ends with it), else through the helper in a
+// user namespace. It reports what stops it (a kernel or security module
+// that refuses user namespaces, or the mounts in them).
 func probeProtect() error {
-	cmd := exec.Command("/bin/true")
-	if mayMount() {
-		cmd.SysProcAttr = &syscall.SysProcAttr{Unshareflags: syscall.CLONE_NEWNS}
-	} else {
-		uid, gid := os.Getuid(), os.Getgid()
-		cmd.SysProcAttr = &syscall.SysProcAttr{
-			Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
-			UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
-			GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
-			AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SETPCAP},
-		}
+	dir, err := os.MkdirTemp("", "toolguard-probe-*")
+	if err != nil {
+		return err
 	}
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("no mount namespace: %w", err)
+	defer os.RemoveAll(dir)
+	if mayMount() {
+		errc := make(chan error, 1)
+		go func() {
+			runtime.LockOSThread() // never unlocked: the thread, in its own mount namespace, ends with the goroutine
+			errc <- protectInPlace([]string{dir})
+		}()
+		return <-errc
+	}
+	h := helperSpec{Path: "/bin/true", Argv: []string{"true"}, Env: []string{"PATH=/usr/bin:/bin"}, Protected: []string{dir}}
+	st, err := runInNamespace(h, dir, false)
+	switch {
+	case err != nil:
+		return err
+	case st.ExitStatus() != 0:
+		return fmt.Errorf("/bin/true ended %v", st)
 	}
 	return nil
 }

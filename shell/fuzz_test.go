@@ -14,6 +14,9 @@ func FuzzParse(f *testing.F) {
 	f.Add(`bash -c 'eval "$(echo rm -rf /)"' | sh <<< x`)
 	f.Add("f(){ f|f& };f; alias a='a b'; a")
 	f.Add("read -r a b <<< '  x  y z '; printf -v c '%s/' \"$a\"; rm -rf \"$c\" \"$b\"")
+	f.Add("for d in a \"b c\" $X; do for e in 1 2; do cp f \"$d/$e\"; done; done")
+	f.Add("echo ok\x00r\x00m -rf ~\x00)")
+	f.Add("mapfile -t d <<< \"$HOME\"; echo x | xargs -I{} cp f {}/; python3 -c \"$(cat a.py)\"; source <(k completion bash)")
 	f.Fuzz(func(t *testing.T, src string) {
 		s, err := Parse(src, Options{Home: "/home/u", MaxBytes: 4096, MaxCommands: 64})
 		checkInvariants(t, src, s)

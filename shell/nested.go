@@ -44,7 +44,9 @@ func (w *walker) nested(c *Command, code Word, n nest, cx *ctx) {
 	f, err := w.parser.Parse(strings.NewReader(code.Value), "")
 	if err != nil {
 		w.problemAt(fmt.Sprintf("parse error in %s code: %s", n.origin, parseErrText(err)), span)
-		return
+		if f = w.linesBefore(code.Value, err); f == nil {
+			return
+		}
 	}
 	inner := &ctx{
 		fr:         &frame{src: code.Value, span: &span, origin: n.origin, depth: depth},

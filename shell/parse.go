@@ -76,9 +76,6 @@ func (w *walker) run() error {
 	f, err := w.parser.Parse(strings.NewReader(text), "")
 	if err != nil {
 		w.problemAt("parse error: "+parseErrText(err), errorSpan(err, len(src)))
-		if dropped == "" && cut == "" {
-			return fmt.Errorf("shell: cannot parse command: %w", err)
-		}
 	}
 	if i := strings.IndexByte(src, '\r'); i >= 0 {
 		w.problemAt("command contains a carriage return, which bash and this parser split differently", risk.Span{Start: i, End: i + 1})
@@ -86,7 +83,10 @@ func (w *walker) run() error {
 	if testHook != nil {
 		testHook(src)
 	}
-	if err == nil {
+	if err != nil {
+		f = w.linesBefore(text, err) // the lines bash runs before it reaches the error
+	}
+	if f != nil {
 		top := &frame{src: text}
 		w.arithmeticCode(f, top)
 		w.walkStmts(f.Stmts, w.newState(), &ctx{fr: top})
@@ -102,7 +102,33 @@ func (w *walker) run() error {
 		w.stopped = true
 		w.problemAt(workLimitProblem, risk.Span{End: len(src)})
 	}
+	if err != nil && dropped == "" && cut == "" {
+		return fmt.Errorf("shell: cannot parse command: %w", err)
+	}
 	return nil
+}
+
+// linesBefore parses the complete lines of text before the line a parse
+// error is on: bash reads and runs a script or -c code one command line at
+// a time, so those run before it reports the error (rm -rf ~ on one line,
+// a stray ")" on the next, deletes the home). Nil when there are none or
+// they do not parse on their own (a compound command the error is inside
+// never runs). The error stays a problem: the call is never allowed.
+func (w *walker) linesBefore(text string, err error) *syntax.File {
+	var pe syntax.ParseError
+	if !errors.As(err, &pe) {
+		return nil
+	}
+	end := min(int(pe.Pos.Offset()), len(text))
+	end = strings.LastIndexByte(text[:end], '\n')
+	if end <= 0 || strings.TrimSpace(text[:end]) == "" {
+		return nil
+	}
+	f, perr := w.parser.Parse(strings.NewReader(text[:end]), "")
+	if perr != nil {
+		return nil
+	}
+	return f
 }
 
 func parseErrText(err error) string {
