@@ -246,13 +246,23 @@ func codePaths(code, home string) []string {
 }
 
 // operatorNotPath reports whether the token m found at code[start:] is
-// code rather than a path: ~name outside quotes is the bitwise-not
-// operator of Python, JavaScript, Ruby, Perl or C (q_not = ~q1).
+// code rather than a path, outside quotes: ~name is the bitwise-not
+// operator of Python, JavaScript, Ruby, Perl or C (q_not = ~q1), and /*
+// or /** opens a comment in SQL, C, JavaScript, Java, Go, PHP or Rust
+// (MySQL's executable /*!50000 … */ included) when a */ closes it later,
+// never the root's entries.
 func operatorNotPath(code string, start int, m string) bool {
-	if len(m) < 2 || m[0] != '~' || m[1] == '/' {
+	quoted := start > 0 && (code[start-1] == '"' || code[start-1] == '\'' || code[start-1] == '`')
+	if quoted || len(m) < 2 {
 		return false
 	}
-	return start == 0 || code[start-1] != '"' && code[start-1] != '\'' && code[start-1] != '`'
+	switch {
+	case m[0] == '~':
+		return m[1] != '/'
+	case m == "/*" || m == "/**":
+		return strings.Contains(code[start+len(m):], "*/") // a comment closes; "rm -rf /*" in a string does not
+	}
+	return false
 }
 
 var (
