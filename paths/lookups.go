@@ -168,6 +168,9 @@ func listNames(dir string) map[string]bool {
 	if err != nil && !errors.Is(err, io.EOF) || len(list) > maxListed {
 		return nil
 	}
+	if len(list) > 0 && !exists(path.Join(dir, list[0])) {
+		return nil // readable but not searchable: lstat fails for every name in it
+	}
 	names := make(map[string]bool, len(list))
 	for _, n := range list {
 		names[n] = true
