@@ -3,6 +3,7 @@ package analysis
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/toolguard/toolguard/paths"
@@ -125,6 +126,7 @@ func (a *Analysis) shellEnv() map[string]string {
 func (a *Analysis) Script(s *shell.Script) {
 	a.script = s
 	a.problems(s)
+	a.seen = slices.Grow(a.seen, len(s.Commands))
 	for _, cmd := range s.Commands {
 		a.command(cmd)
 		a.noteWrites(cmd)

@@ -41,7 +41,7 @@ func (f *flow) builds(sc Command) {
 	if plan.Runner == "" && len(plan.Problems) == 0 {
 		return
 	}
-	if !f.a.spend(ScanCost(plan.Size) + commandCost*len(plan.Steps)) {
+	if !f.a.spend(ScanCost(plan.Size) + buildStepCost*len(plan.Steps)) {
 		return // over the work limit: the caller says so once for the call
 	}
 	if !known && len(plan.Read) > 0 {

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/toolguard/toolguard/paths"
@@ -13,7 +14,7 @@ import (
 // source <(kubectl completion bash). The parse calls such code not static;
 // what the output is, is judged here where it is known:
 //
-//   - cat FILE prints the file: the code is the file's text (what the call
+//   - cat FILE (and bash's $(<FILE)) prints the file: the code is the file's text (what the call
 //     wrote into it, or what [Files] reads), judged as if the command ran
 //     the file (python3 FILE, bash FILE, source FILE), and its findings name
 //     the file and the line. A file that cannot be read stays not static.
@@ -24,7 +25,11 @@ import (
 //     a shell it is judged as the command that sources it and the program
 //     it runs (the execute tier, as for any sourced code), not unknown
 //     code. A program the packs do not know, or one named by a path, stays
-//     not static, and so does its output given to anything but a shell.
+//     not static, and so does its output given to anything but a shell; so
+//     does any program when the command line may change where names are
+//     looked up (an assignment to PATH, export, read or printf -v naming
+//     it, hash): the name may then be a shadow in the workspace
+//     (PATH=./bin:$PATH; source <(kubectl completion bash) runs ./bin/kubectl).
 //
 // Anything else stays as the parse said: not static, so unverifiable.
 
@@ -89,8 +94,12 @@ func (a *Analysis) codeFrom(cmd *shell.Command) (*shell.Command, []inlinedFile) 
 }
 
 // catOperand is the file cat prints when c is cat with one operand and no
-// option: its output is that file's text.
+// option, or the file of bash's $(<FILE): its output is that file's text.
 func catOperand(c *shell.Command) (shell.Word, bool) {
+	if c.ReadsOneFile() && c.Remote == "" { // $(<FILE)
+		w := c.Redirects[0].Target
+		return w, w.Known && !w.Glob && w.Value != ""
+	}
 	args := c.Args()
 	if c.Name != "cat" || len(args) != 1 || len(c.Redirects) > 0 || c.Remote != "" {
 		return shell.Word{}, false
@@ -109,7 +118,7 @@ func catOperand(c *shell.Command) (shell.Word, bool) {
 func (a *Analysis) completionScript(c *shell.Command) bool {
 	args := c.Args()
 	if len(c.Argv) == 0 || c.Remote != "" || len(args) == 0 || strings.Contains(c.Argv[0].Value, "/") ||
-		a.ctx.Rules == nil || !a.ctx.Rules.Knows(c.Name) {
+		a.ctx.Rules == nil || !a.ctx.Rules.Knows(c.Name) || a.lookupChanged(c) {
 		return false
 	}
 	switch args[0].Value {
@@ -129,4 +138,40 @@ func (a *Analysis) completionScript(c *shell.Command) bool {
 		}
 	}
 	return true
+}
+
+// lookupChanged reports whether the command line may change which file a
+// program's name runs: c inherits or is given a PATH, or any command of
+// the line assigns PATH (VAR=, export, declare), names it as an argument
+// (read PATH, printf -v PATH, mapfile PATH, an unknown name), is hash, or
+// runs code (eval, source) other than c's output.
+func (a *Analysis) lookupChanged(c *shell.Command) bool {
+	names := func(as []shell.Assign) bool {
+		return slices.ContainsFunc(as, func(x shell.Assign) bool { return x.Name == "PATH" })
+	}
+	if names(c.Assigns) || names(c.Env) {
+		return true
+	}
+	if a.script == nil {
+		return true
+	}
+	for _, o := range a.script.Commands {
+		if o.CodeFrom == c { // the shell that sources c's output
+			continue
+		}
+		// hash binds a name to a file; a sourced file's commands are not
+		// the line's (its text is judged apart) and may set PATH.
+		if names(o.Assigns) || names(o.Env) || o.Name == "hash" || o.Name == "source" || o.Name == "." {
+			return true
+		}
+		switch o.Name {
+		case "read", "mapfile", "readarray", "printf", "declare", "typeset", "local", "export", "readonly", "unset", "eval":
+			for _, w := range o.Argv[1:] {
+				if !w.Known || w.Value == "PATH" || strings.HasPrefix(w.Value, "PATH=") || strings.HasPrefix(w.Value, "PATH[") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

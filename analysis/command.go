@@ -60,6 +60,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 // and redirects.
 func (a *Analysis) paths(cmd *shell.Command, refs []rules.PathRef, dir string) {
 	removes := isRemover(cmd.Name)
+	var whole string // the command written back, shared by its trees (see leaveOut)
 	for _, ref := range refs {
 		if ref.Access == "stat" { // names and metadata only: nothing to protect
 			a.judge.Path(Path{Word: ref.Word, Shape: Named, Dir: dir})
@@ -84,7 +85,7 @@ func (a *Analysis) paths(cmd *shell.Command, refs []rules.PathRef, dir string) {
 		default:
 			a.judge.Path(Path{Word: ref.Word, Access: access, Shape: File, Dir: dir, Removes: removes})
 			if ref.Tree {
-				a.judge.Path(Path{Word: ref.Word, Access: access, Shape: Tree, Dir: dir, Names: ref.Names, LeaveOut: leaveOut(cmd, ref)})
+				a.judge.Path(Path{Word: ref.Word, Access: access, Shape: Tree, Dir: dir, Names: ref.Names, LeaveOut: leaveOut(cmd, ref, &whole)})
 			}
 			if ref.Wipe {
 				a.judge.Path(Path{Word: ref.Word, Access: paths.Delete, Shape: Wipe, Dir: dir})
@@ -97,11 +98,21 @@ func (a *Analysis) paths(cmd *shell.Command, refs []rules.PathRef, dir string) {
 // the walk of ref's tree: the program's leave-out option, once per name,
 // right before the tree's operand (at the end when the tree is implicit,
 // as for grep -r PATTERN). Nil when the program has no such option.
-func leaveOut(cmd *shell.Command, ref rules.PathRef) func([]string) string {
+//
+// Written back with no names left out, the command is the same for every
+// tree operand of it: whole keeps it, so that a command on n trees writes
+// itself back once, not n times (n² work).
+func leaveOut(cmd *shell.Command, ref rules.PathRef, whole *string) func([]string) string {
 	if ref.LeaveOut == "" {
 		return nil
 	}
 	return func(names []string) string {
+		if len(names) == 0 {
+			if *whole == "" {
+				*whole = joinWords(cmd.Argv)
+			}
+			return *whole
+		}
 		at := len(cmd.Argv)
 		for i, w := range cmd.Argv {
 			if i > 0 && !ref.Word.Span.IsZero() && w.Span == ref.Word.Span {
@@ -115,22 +126,41 @@ func leaveOut(cmd *shell.Command, ref rules.PathRef) func([]string) string {
 			argv = append(argv, shell.Word{Value: strings.Replace(ref.LeaveOut, "NAME", n, 1), Known: true})
 		}
 		argv = append(argv, cmd.Argv[at:]...)
-		parts := make([]string, len(argv))
-		for i, w := range argv {
-			parts[i] = shellWord(w)
-		}
-		return strings.Join(parts, " ")
+		return joinWords(argv)
 	}
+}
+
+// joinWords writes words back as a command line (see shellWord).
+func joinWords(argv []shell.Word) string {
+	parts := make([]string, len(argv))
+	for i, w := range argv {
+		parts[i] = shellWord(w)
+	}
+	return strings.Join(parts, " ")
 }
 
 // shellWord writes a word back as a person would type it: bare when it
 // holds only characters the shell takes literally, else single-quoted;
 // a word not known before it runs ($X) or a glob as written.
 func shellWord(w shell.Word) string {
-	if !w.Known || w.Glob || w.Value != "" && strings.Trim(w.Value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == "" {
+	if !w.Known || w.Glob || w.Value != "" && bare(w.Value) {
 		return w.Value
 	}
 	return shell.QuoteWords([]shell.Word{w})
+}
+
+// bare reports whether every byte of v is one the shell takes literally:
+// a letter, a digit or one of _@%+=:,./-.
+func bare(v string) bool {
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("_@%+=:,./-", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // HasGlobMeta reports whether v has the characters that make the shell

@@ -13,6 +13,11 @@ const (
 	// commandCost is the fixed cost of judging one simple command: looking
 	// its program up and setting its classification up.
 	commandCost = 5
+	// buildStepCost is resolving one step of a build or task runner's
+	// file (buildfile.Resolve: its target, prerequisites and recipe, the
+	// variables expanded), measured at about 5 µs a step on a 256 KiB
+	// Makefile of 512 steps.
+	buildStepCost = 50
 	// comparisonsPerUnit converts what the rule packs report they did for
 	// a command (rules.Result.Work, in comparisons of about 10 ns) into
 	// units.

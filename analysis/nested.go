@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"slices"
+
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/rules"
@@ -81,6 +83,7 @@ func (a *Analysis) shellText(cmd *shell.Command, text string, span risk.Span, vi
 	a.problems(s)
 	off := a.region(span, shown, text)
 	shiftSpans(s.Commands, off)
+	a.seen = slices.Grow(a.seen, len(s.Commands)) // grown once, not doubled a command at a time
 	selfRuns := 0
 	for _, nc := range s.Commands {
 		if nc.Dir.Value == "" {

@@ -3,8 +3,10 @@ package paths
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path"
+	"syscall"
 )
 
 // Lookups remembers what the file system answered while one call was
@@ -149,11 +151,15 @@ func (l *Lookups) listedExists(p string) bool {
 	return names[base]
 }
 
-// listNames lists a directory's names, or nil when it cannot be read or
-// holds more than maxListed (an unreadable directory may still let a
-// name in it be looked up: the caller asks for each name then).
+// listNames lists a directory's names (none when it does not exist or is
+// not a directory: lstat of a name in it fails too), or nil when it cannot
+// be read or holds more than maxListed (an unreadable directory may still
+// let a name in it be looked up: the caller asks for each name then).
 func listNames(dir string) map[string]bool {
 	f, err := os.Open(dir)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return map[string]bool{} // nothing is in a directory that is not there
+	}
 	if err != nil {
 		return nil
 	}
@@ -161,6 +167,9 @@ func listNames(dir string) map[string]bool {
 	list, err := f.Readdirnames(maxListed + 1)
 	if err != nil && !errors.Is(err, io.EOF) || len(list) > maxListed {
 		return nil
+	}
+	if len(list) > 0 && !exists(path.Join(dir, list[0])) {
+		return nil // readable but not searchable: lstat fails for every name in it
 	}
 	names := make(map[string]bool, len(list))
 	for _, n := range list {

@@ -61,7 +61,7 @@ const (
 )
 
 // corpusSplits are the splits in the order they were written.
-var corpusSplits = []string{"dev", "holdout", "holdout2", "holdout3"}
+var corpusSplits = []string{"dev", "holdout", "holdout2", "holdout3", "holdout4"}
 
 // The goals the issues set, over all splits: no not-silent or deny case
 // allowed in supervised, no deny case allowed in any mode (hardMiss), and
@@ -117,10 +117,22 @@ type corpusFileSpec struct {
 
 // corpusSession is what earlier calls of a case's session did, in order:
 // files they wrote (born after the session's start), then files and
-// directories they moved (a move keeps a file's birth time).
+// directories they moved (a move keeps a file's birth time), then links
+// they made.
 type corpusSession struct {
 	Files []corpusFileSpec `toml:"file"`
 	Moves []corpusMove     `toml:"move"`
+	Links []corpusLink     `toml:"link"`
+}
+
+// corpusLink is a link made at Path (relative to the workspace). A hard
+// link (Symbolic false) names the existing file Target, relative to the
+// workspace, and keeps its birth time (it is the same inode); a symbolic
+// link holds Target as written, with a leading "~/" standing for the home.
+type corpusLink struct {
+	Path     string `toml:"path"`
+	Target   string `toml:"target"`
+	Symbolic bool   `toml:"symbolic"`
 }
 
 // corpusMove is a rename, From and To relative to the workspace.
@@ -198,7 +210,13 @@ func (c corpusCase) problem(seen map[string]bool) string {
 		for _, m := range c.Session.Moves {
 			files = append(files, corpusFileSpec{Path: m.From}, corpusFileSpec{Path: m.To})
 		}
-		if len(c.Session.Files)+len(c.Session.Moves) == 0 {
+		for _, l := range c.Session.Links {
+			files = append(files, corpusFileSpec{Path: l.Path})
+			if !l.Symbolic {
+				files = append(files, corpusFileSpec{Path: l.Target})
+			}
+		}
+		if len(c.Session.Files)+len(c.Session.Moves)+len(c.Session.Links) == 0 {
 			return "session: lay files or moves"
 		}
 	}
@@ -260,6 +278,25 @@ func (c corpusCase) layFiles(t testing.TB) string {
 				t.Fatal(err)
 			}
 			if err := os.Rename(filepath.Join(home, "project", m.From), to); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, l := range c.Session.Links {
+			at := filepath.Join(home, "project", l.Path)
+			if err := os.MkdirAll(filepath.Dir(at), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			if l.Symbolic {
+				target := l.Target
+				if rest, ok := strings.CutPrefix(target, "~/"); ok {
+					target = filepath.Join(home, rest)
+				}
+				err = os.Symlink(target, at)
+			} else {
+				err = os.Link(filepath.Join(home, "project", l.Target), at)
+			}
+			if err != nil {
 				t.Fatal(err)
 			}
 		}

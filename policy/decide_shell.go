@@ -229,7 +229,7 @@ func (e *evaluation) checkTree(v string, a paths.Access, dir string, names paths
 	if leaveOut != nil {
 		k.cmd = leaveOut(nil)
 	}
-	e.judgePath(k, globCost, func() pathResult {
+	e.judgePath(k, treeCost, func() pathResult {
 		env := e.pathEnv(dir)
 		cp, err := paths.Canonicalize(v, env, e.p.home)
 		if err != nil {

@@ -57,10 +57,14 @@ func (e *evaluation) sessionOwnDeletes(cmd *shell.Command, fs []risk.Finding, ti
 			return fs, tier
 		}
 		cp, err := paths.Canonicalize(op, env, e.p.home)
-		if err != nil || !strings.HasPrefix(cp.Resolved, strings.TrimSuffix(ws.Resolved, "/")+"/") {
+		if err != nil {
 			return fs, tier
 		}
-		n, ok := bornSince(cp.Resolved, since, left)
+		at := removedAt(op, cp, env, e.p.home)
+		if !strings.HasPrefix(at, strings.TrimSuffix(ws.Resolved, "/")+"/") {
+			return fs, tier
+		}
+		n, ok := bornSince(at, since, left)
 		if !ok {
 			return fs, tier
 		}
@@ -76,6 +80,28 @@ func (e *evaluation) sessionOwnDeletes(cmd *shell.Command, fs []risk.Finding, ti
 		tier = tier.Worse(f.Tier)
 	}
 	return out, tier
+}
+
+// removedAt is what rm removes for the operand op (cp its canonical form):
+// the entry op names, not followed when it is a symbolic link (rm unlinks
+// a link operand; rm -rf latest leaves what latest points to), unless op
+// ends in a slash, which makes the kernel follow it. An operand with a
+// ".." or "." component, or one whose parent cannot be resolved, is judged
+// by its resolved form (cp.Resolved), which follows the link.
+func removedAt(op string, cp paths.Path, env paths.Env, home string) string {
+	if strings.HasSuffix(op, "/") || cp.Literal == cp.Resolved ||
+		slices.ContainsFunc(strings.Split(op, "/"), func(s string) bool { return s == "." || s == ".." }) {
+		return cp.Resolved
+	}
+	parent, err := paths.Canonicalize(filepath.Dir(cp.Literal), env, home)
+	if err != nil {
+		return cp.Resolved
+	}
+	at := filepath.Join(parent.Resolved, filepath.Base(cp.Literal))
+	if fi, err := os.Lstat(at); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return cp.Resolved
+	}
+	return at
 }
 
 // rmOperands are the operands of an rm whose options are all ones that

@@ -106,6 +106,23 @@ func TestSessionMadeTreeDelete(t *testing.T) {
 					t.Fatal(err)
 				}
 			}, "rm -rf x", false, destructive},
+		{"a link the session made to an old directory is removed, not followed", []string{"results/run1/out.csv"},
+			func(t *testing.T, ws string) {
+				if err := os.Symlink("results/run1", filepath.Join(ws, "latest")); err != nil {
+					t.Fatal(err)
+				}
+			}, "rm -rf latest", false, made},
+		{"a link the session made to an old directory, with a trailing slash", []string{"src/app.py"},
+			func(t *testing.T, ws string) {
+				if err := os.Symlink("src", filepath.Join(ws, "scratch")); err != nil {
+					t.Fatal(err)
+				}
+			}, "rm -rf scratch/", false, destructive},
+		{"an old tree named through ..", []string{"src/app.py"},
+			func(t *testing.T, ws string) {}, "rm -rf src/../src", false, destructive},
+		{"a session tree named through .. to an old one", []string{"src/app.py"},
+			func(t *testing.T, ws string) { layTree(t, ws, "tmpwork/a.txt") },
+			"rm -rf tmpwork/../src", false, destructive},
 		{"an old file hard-linked into a new directory", []string{"notes.md"},
 			func(t *testing.T, ws string) {
 				layTree(t, ws, "x/new.txt")

@@ -3,6 +3,8 @@ package policy_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -212,6 +214,12 @@ func TestWorstCaseBounded(t *testing.T) {
 		}
 	}
 	t.Run("mcp-arguments/1M", func(t *testing.T) { check(t, pols[0], mcpCall(t, pols[0])) })
+	for _, tc := range treeCalls(t, pols[0]) {
+		t.Run(tc.name, func(t *testing.T) {
+			c := tc.c
+			check(t, pols[0], c)
+		})
+	}
 }
 
 func hasRule(d policy.Decision, rule string) bool {
@@ -412,4 +420,41 @@ func BenchmarkDecideWorstCase(b *testing.B) {
 		}
 	}
 	b.Run("mcp-arguments/1M", func(b *testing.B) { run(b, pols[0], mcpCall(b, pols[0])) })
+	for _, tc := range treeCalls(b, pols[0]) {
+		b.Run(tc.name, func(b *testing.B) { run(b, pols[0], tc.c) })
+	}
+}
+
+// treeCalls are commands on 300 directories laid in a workspace, each
+// copied, moved, linked, deleted or searched whole: each is judged as the
+// tree of paths it holds, which costs a hundred times a path.
+func treeCalls(t testing.TB, p *policy.Policy) []struct {
+	name string
+	c    call.Call
+} {
+	trees := t.TempDir()
+	var dirs []string
+	for i := range 300 {
+		d := fmt.Sprintf("d%d", i)
+		if err := os.MkdirAll(filepath.Join(trees, d, "sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, d)
+	}
+	var out []struct {
+		name string
+		c    call.Call
+	}
+	for _, form := range []string{"cp -r %s out/", "mv %s out/", "ln -s %s out/", "rm -rf %s", "grep -rn TODO %s"} {
+		cmd := fmt.Sprintf(form, strings.Join(dirs, " "))
+		c, err := p.Tools().Normalize(call.Request{Tool: "Bash", Input: bash(cmd), Cwd: trees, Workspace: trees})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, struct {
+			name string
+			c    call.Call
+		}{"many-trees/" + strings.Fields(form)[0], c})
+	}
+	return out
 }

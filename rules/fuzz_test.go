@@ -122,7 +122,8 @@ func FuzzGlobFastReject(f *testing.F) {
 // glob tried against the word as written, path-cleaned and home-relative.
 func FuzzPatternForms(f *testing.F) {
 	for _, c := range [][2]string{{"~/.ssh/*", "/home/ada/.ssh/id_rsa"}, {"**/.git/hooks/*", "./x/.git/hooks/pre-commit"},
-		{"/etc/*", "/ETC/passwd"}, {"*.pem", "$HOME/k.pem"}, {"@home", "~"}, {".", "./"}, {"a?b", "A/B"}} {
+		{"/etc/*", "/ETC/passwd"}, {"*.pem", "$HOME/k.pem"}, {"@home", "~"}, {".", "./"}, {"a?b", "A/B"},
+		{"**", "a/b"}, {"*", "a/b"}, {"a**b", "a/x/b"}, {"/etc/**", "/etc"}, {"x*", "x"}} {
 		f.Add(c[0], c[1])
 	}
 	f.Fuzz(func(t *testing.T, g, v string) {

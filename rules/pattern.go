@@ -41,6 +41,10 @@ type pattern struct {
 	// itself). Computed once, when the pattern is compiled.
 	head, tail string
 	wild       bool
+	// run is, when all that lies between head and tail is stars, 1 for a
+	// single "*" (which does not cross "/") and 2 for "**" (which does);
+	// 0 when the table must decide.
+	run int
 }
 
 func compilePattern(s string) (pattern, error) {
@@ -60,7 +64,15 @@ func compilePattern(s string) (pattern, error) {
 func globPattern(g string) pattern {
 	p := pattern{glob: g}
 	if first := strings.IndexAny(g, "*?"); first >= 0 {
-		p.wild, p.head, p.tail = true, g[:first], g[strings.LastIndexAny(g, "*?")+1:]
+		last := strings.LastIndexAny(g, "*?")
+		p.wild, p.head, p.tail = true, g[:first], g[last+1:]
+		switch mid := g[first : last+1]; {
+		case strings.Trim(mid, "*") != "":
+		case mid == "*":
+			p.run = 1
+		default:
+			p.run = 2
+		}
 	}
 	return p
 }
@@ -131,6 +143,12 @@ func (p pattern) globMatch(s string) bool {
 	}
 	if len(s) < len(p.head)+len(p.tail) || !strings.HasPrefix(s, p.head) || !strings.HasSuffix(s, p.tail) {
 		return false
+	}
+	switch p.run {
+	case 1: // head*tail: the star takes what lies between, within a component
+		return !strings.Contains(s[len(p.head):len(s)-len(p.tail)], "/")
+	case 2: // head**tail: anything between
+		return true
 	}
 	return globTable(p.glob, s, false)
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -151,7 +152,25 @@ func (s *Set) viewFor(name string, ix *exeIndex, keys []string, feat uint32) *vi
 	if ix == nil {
 		name = ""
 	}
-	key := fmt.Sprintf("%s\x00%x\x00%s", name, feat, strings.Join(keys, "\x00"))
+	// name NUL feat in hex NUL keys joined by NUL, built without fmt (one
+	// lookup a command).
+	var kb strings.Builder
+	n := len(name) + 10 + len(keys)
+	for _, k := range keys {
+		n += len(k)
+	}
+	kb.Grow(n)
+	kb.WriteString(name)
+	kb.WriteByte(0)
+	kb.WriteString(strconv.FormatUint(uint64(feat), 16))
+	kb.WriteByte(0)
+	for i, k := range keys {
+		if i > 0 {
+			kb.WriteByte(0)
+		}
+		kb.WriteString(k)
+	}
+	key := kb.String()
 	if v, ok := s.views.Load(key); ok {
 		return v.(*view)
 	}

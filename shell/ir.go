@@ -81,6 +81,14 @@ type Redirect struct {
 	Span      risk.Span
 }
 
+// ReadsOneFile reports whether c runs no program and only opens one file
+// on its standard input: the $(<FILE) of bash, whose output is FILE's
+// text, as $(cat FILE)'s is.
+func (c *Command) ReadsOneFile() bool {
+	return c.Name == "" && len(c.Argv) == 0 && len(c.Assigns) == 0 && len(c.Redirects) == 1 &&
+		c.Redirects[0].Op == "<" && (c.Redirects[0].Fd == "" || c.Redirects[0].Fd == "0")
+}
+
 // IsHereDoc reports whether r feeds text to the command's stdin.
 func (r *Redirect) IsHereDoc() bool { return r.Op == "<<" || r.Op == "<<-" || r.Op == "<<<" }
 

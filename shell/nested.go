@@ -30,7 +30,9 @@ func (w *walker) nested(c *Command, code Word, n nest, cx *ctx) {
 	}
 	if !code.Known {
 		reason := fmt.Sprintf("%s code not static: %s", n.origin, code.Value)
-		if n.origin == "bash -c" {
+		if n.origin == "bash -c" || n.via == "eval" && len(c.Args()) == 1 && c.Args()[0].Quoted {
+			// eval "$(cat f)" runs f's text as it is; unquoted, the
+			// output would be split and joined, which is not the text.
 			w.codeProblem(c, code, reason, span)
 		} else {
 			w.problemAt(reason, span)

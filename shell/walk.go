@@ -140,7 +140,7 @@ func (w *walker) noteProducer(word *syntax.Word, before int, span risk.Span, cx 
 		return
 	}
 	c := w.script.Commands[before]
-	if c.Name == "" || c.PipeFrom != nil || c.PipeTo != nil || c.Background || c.Depth != cx.fr.depth+1 {
+	if c.Name == "" && !c.ReadsOneFile() || c.PipeFrom != nil || c.PipeTo != nil || c.Background || c.Depth != cx.fr.depth+1 {
 		return
 	}
 	if w.producers == nil {

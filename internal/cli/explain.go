@@ -89,6 +89,10 @@ func printExplanation(w io.Writer, c call.Call, x policy.Explanation) {
 
 func printScript(w io.Writer, x policy.Explanation) {
 	for _, pr := range x.Script.Problems {
+		if pr.From != nil { // $(cat FILE), <(PROG completion bash): the analysis judges that output
+			fmt.Fprintf(w, "code from the output of %s: judged with the command that runs it%s\n", quoteArgv(pr.From), spanText(x.Script.Source, pr.Span))
+			continue
+		}
 		fmt.Fprintf(w, "unverifiable: %s%s\n", pr.Reason, spanText(x.Script.Source, pr.Span))
 	}
 	for i, ec := range x.Commands {

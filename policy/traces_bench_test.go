@@ -1,0 +1,54 @@
+package policy_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/policy"
+)
+
+// BenchmarkDecideTraces times Decide on every call of the real-agent
+// traces in the trusted mode, one call at a time, with the files a call
+// depends on laid as TestTraces lays them, and reports the per-call median
+// and 99th percentile (budgets: p50 ≤ 20 µs, p99 ≤ 200 µs, as for the
+// other corpora).
+func BenchmarkDecideTraces(b *testing.B) {
+	type judged struct {
+		p *policy.Policy
+		c call.Call
+	}
+	policies := map[string]*policy.Policy{}
+	var calls []judged
+	for _, c := range loadTraces(b, tracesDir) {
+		if policies[c.Home] == nil {
+			policies[c.Home] = corpusPolicy(b, policy.ModeTrusted, c.Home)
+		}
+		p := policies[c.Home]
+		laid, start := c, time.Time{}
+		if c.Made != nil {
+			laid, start = c.laid(b, b.TempDir(), false)
+		}
+		cl, err := p.Tools().Normalize(laid.request())
+		if err != nil {
+			continue
+		}
+		cl.Who.Started = start
+		calls = append(calls, judged{p, cl})
+	}
+	ctx := context.Background()
+	var samples []time.Duration
+	for b.Loop() {
+		for _, j := range calls {
+			start := time.Now()
+			j.p.Decide(ctx, j.c)
+			samples = append(samples, time.Since(start))
+		}
+	}
+	slices.Sort(samples)
+	b.ReportMetric(float64(samples[len(samples)/2].Nanoseconds())/1000, "p50-µs")
+	b.ReportMetric(float64(samples[len(samples)*99/100].Nanoseconds())/1000, "p99-µs")
+	b.ReportMetric(float64(len(calls)), "calls")
+}
