@@ -299,11 +299,15 @@ func embeddedCommands(code string) []string {
 			}
 		}
 	}
-	for _, m := range keyedCommandRE.get().FindAllStringSubmatch(code, -1) {
-		out = append(out, cmpOr(m[1], m[2])) // shell: "…" in a playbook, run: '…' in a workflow
+	if mayHoldKeyedCommand(code) {
+		for _, m := range keyedCommandRE.get().FindAllStringSubmatch(code, -1) {
+			out = append(out, cmpOr(m[1], m[2])) // shell: "…" in a playbook, run: '…' in a workflow
+		}
 	}
-	for _, m := range bareSpawnRE.get().FindAllStringSubmatch(code, -1) {
-		out = append(out, strings.TrimSpace(m[1])) // Tcl's [exec rm -rf ~], an unquoted system …
+	if mayHoldBareSpawn(code) {
+		for _, m := range bareSpawnRE.get().FindAllStringSubmatch(code, -1) {
+			out = append(out, strings.TrimSpace(m[1])) // Tcl's [exec rm -rf ~], an unquoted system …
+		}
 	}
 	low := strings.ToLower(code)
 	if !containsAny(low, spawnMarkers) {
