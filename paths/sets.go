@@ -152,14 +152,11 @@ func (j *judge) patternMeets(pt *pattern, ptTree bool, set []component, dir stri
 	if glob == "" {
 		return false
 	}
-	parsed, ok := j.c.parsedGlob(glob, pt.anchor != anchorWorkspace)
+	parsed, ok := j.c.parsedGlob(glob, pt.anchor != anchorWorkspace, ptTree)
 	if !ok {
 		return true // too many alternatives to compare: assume it meets
 	}
 	for _, b := range parsed {
-		if ptTree {
-			b = append(b[:len(b):len(b)], deepTail)
-		}
 		if globsMeet(set, b) {
 			return true
 		}
@@ -168,33 +165,43 @@ func (j *judge) patternMeets(pt *pattern, ptTree bool, set []component, dir stri
 }
 
 // parsedGlob returns a pattern's brace alternatives as component lists,
+// each ending with a lone "**" when tree (the pattern names a tree),
 // parsed once per Checker for the patterns that do not depend on the
 // workspace (keep); ok is false when there are too many alternatives.
-func (c *Checker) parsedGlob(glob string, keep bool) ([][]component, bool) {
+func (c *Checker) parsedGlob(glob string, keep, tree bool) ([][]component, bool) {
 	if keep {
 		if v, found := c.globs.Load(glob); found {
 			p := v.(parsedAlts)
+			if tree {
+				return p.treeAlts, p.ok
+			}
 			return p.alts, p.ok
 		}
 	}
 	alts, ok := expandBraces(glob)
-	var out [][]component
+	var out, treeOut [][]component
 	if ok {
 		out = make([][]component, len(alts))
+		treeOut = make([][]component, len(alts))
 		for i, alt := range alts {
 			out[i] = parseGlob(alt, false)
+			treeOut[i] = append(out[i][:len(out[i]):len(out[i])], deepTail)
 		}
 	}
 	if keep {
-		c.globs.Store(glob, parsedAlts{out, ok})
+		c.globs.Store(glob, parsedAlts{out, treeOut, ok})
+	}
+	if tree {
+		return treeOut, ok
 	}
 	return out, ok
 }
 
-// parsedAlts is a cached result of parsedGlob.
+// parsedAlts is a cached result of parsedGlob: the alternatives as they
+// are and, for tree patterns, with a lone "**" appended.
 type parsedAlts struct {
-	alts [][]component
-	ok   bool
+	alts, treeAlts [][]component
+	ok             bool
 }
 
 // absGlob is the pattern as an absolute doublestar glob for this call:
@@ -291,11 +298,35 @@ func (j *judge) literalNameInside(pt *pattern, set []component, dir string) bool
 		if k > len(dirParts) || !slices.Equal(dirParts[len(dirParts)-k:], tail[:k]) {
 			continue
 		}
-		if f := path.Join(append([]string{dir}, tail[k:]...)...); j.exists(f) && j.names.touches(f) {
+		if f := joinNames(dir, tail[k:]); j.exists(f) && j.names.touches(f) {
 			return true
 		}
 	}
 	return false
+}
+
+// joinNames is path.Join(dir, names...) without its slice and its second
+// pass when the result is already clean: dir clean and neither "", "." nor
+// "/", every name a plain name (not "", "." or "..", no '/'). Otherwise it
+// is path.Join.
+func joinNames(dir string, names []string) string {
+	plain := dir != "" && dir != "." && dir != "/" && path.Clean(dir) == dir
+	n := len(dir)
+	for _, name := range names {
+		plain = plain && name != "" && name != "." && name != ".." && !strings.Contains(name, "/")
+		n += 1 + len(name)
+	}
+	if !plain {
+		return path.Join(append([]string{dir}, names...)...)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(dir)
+	for _, name := range names {
+		b.WriteByte('/')
+		b.WriteString(name)
+	}
+	return b.String()
 }
 
 func exists(p string) bool {
