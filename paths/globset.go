@@ -49,6 +49,26 @@ type component struct {
 	// hidesDot is true for a shell glob component that does not start with
 	// a literal ".": the shell never matches a leading dot with a wildcard.
 	hidesDot bool
+	// lit, when not empty, is the one name the atoms match (every atom a
+	// single byte): two such components meet when their names are equal,
+	// without comparing byte sets. Empty means unknown; the atoms decide.
+	lit string
+}
+
+// withLit returns c with lit set when its atoms spell one name.
+func withLit(c component) component {
+	if c.deep || len(c.atoms) == 0 {
+		return c
+	}
+	b := make([]byte, len(c.atoms))
+	for i, a := range c.atoms {
+		if a.star || setSize(a.set) != 1 {
+			return c
+		}
+		b[i] = a.set.first()
+	}
+	c.lit = string(b)
+	return c
 }
 
 // maxBraceAlternatives bounds brace expansion in patterns; a pattern with
@@ -68,7 +88,7 @@ func parseGlob(g string, shell bool) []component {
 			out = append(out, component{deep: true})
 			continue
 		}
-		c := component{atoms: parseAtoms(part)}
+		c := withLit(component{atoms: parseAtoms(part)})
 		if shell && !isLiteral(part) && (len(c.atoms) == 0 || c.atoms[0].star || !c.atoms[0].set.has('.') || setSize(c.atoms[0].set) != 1) {
 			c.hidesDot = true
 		}
@@ -173,6 +193,9 @@ func parseClass(s string) (byteSet, int, bool) {
 
 // componentsMeet reports whether two components can match one name.
 func componentsMeet(a, b component) bool {
+	if a.lit != "" && b.lit != "" && !a.hidesDot && !b.hidesDot {
+		return a.lit == b.lit // one name each: what endsMeet and fixedMeet decide
+	}
 	if !endsMeet(a, b) {
 		return false
 	}

@@ -419,7 +419,7 @@ func literalComponents(p string) []component {
 		if part == "" {
 			continue
 		}
-		c := component{atoms: make([]atom, len(part))}
+		c := component{atoms: make([]atom, len(part)), lit: part}
 		for i := 0; i < len(part); i++ {
 			c.atoms[i] = literalAtom(part[i])
 		}
