@@ -128,6 +128,9 @@ func (l *Lookups) listedExists(p string) bool {
 	if dir == "" || base == "" || base == "." || base == ".." || path.Clean(p) != p {
 		return exists(p)
 	}
+	if l.absentAbove(p) {
+		return false
+	}
 	if names, ok := l.listed[dir]; ok {
 		if names == nil {
 			return exists(p)
@@ -149,6 +152,28 @@ func (l *Lookups) listedExists(p string) bool {
 		return exists(p)
 	}
 	return names[base]
+}
+
+// absentAbove reports whether a directory on the way to the clean,
+// absolute path p is missing from its parent's list, so that p does not
+// exist either: a tree judged against name patterns with directories
+// (.aws/credentials, .config/gcloud/…) asks about many paths below names
+// its list already says are not there.
+func (l *Lookups) absentAbove(p string) bool {
+	if len(l.listed) == 0 || p == "" || p[0] != '/' {
+		return false
+	}
+	prev := 0
+	for i := 1; i < len(p); i++ {
+		if p[i] != '/' {
+			continue
+		}
+		if names := l.listed[p[:prev+1]]; names != nil && !names[p[prev+1:i]] {
+			return true
+		}
+		prev = i
+	}
+	return false
 }
 
 // listNames lists a directory's names (none when it does not exist or is
