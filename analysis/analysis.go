@@ -92,6 +92,10 @@ type Analysis struct {
 	// deferred are the parse's problems about code that is another
 	// command's output, judged with the command that runs it (codefrom.go).
 	deferred []shell.Problem
+	// embeddedIn remembers the commands embeddedCommands found in each
+	// program text: a script written and then run, or code loaded as
+	// well as run, is the same text looked at more than once.
+	embeddedIn map[string][]string
 }
 
 // New starts the analysis of one call, whose effects go to j.

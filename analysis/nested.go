@@ -108,6 +108,26 @@ func (a *Analysis) shellText(cmd *shell.Command, text string, span risk.Span, vi
 	a.depth--
 }
 
+// embeddedCommands is the package's embeddedCommands, remembered for the
+// call (for at most maxEmbeddedTexts texts). The list is only read.
+func (a *Analysis) embeddedCommands(code string) []string {
+	if out, ok := a.embeddedIn[code]; ok {
+		return out
+	}
+	out := embeddedCommands(code)
+	if a.embeddedIn == nil {
+		a.embeddedIn = map[string][]string{}
+	}
+	if len(a.embeddedIn) < maxEmbeddedTexts {
+		a.embeddedIn[code] = out
+	}
+	return out
+}
+
+// maxEmbeddedTexts bounds the texts whose embedded commands an Analysis
+// remembers.
+const maxEmbeddedTexts = 64
+
 // embedded judges the shell commands code in another language carries.
 // Parse problems of what only looked like a command are not reported: the
 // code itself is already the execute tier.
@@ -115,7 +135,7 @@ func (a *Analysis) embedded(cmd *shell.Command, code string, span risk.Span) {
 	if a.depth >= maxCodeNesting || !a.spend(4*ScanCost(len(code))) {
 		return
 	}
-	for _, text := range embeddedCommands(code) {
+	for _, text := range a.embeddedCommands(code) {
 		s := a.Parse(text)
 		if s == nil {
 			continue

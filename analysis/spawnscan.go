@@ -61,6 +61,9 @@ func mayHoldBareSpawn(code string) bool {
 		return true
 	}
 	for i := 0; i < len(code); i++ {
+		if c := code[i] | 0x20; c != 'e' && c != 's' {
+			continue // the first letter of none of the words
+		}
 		if i > 0 {
 			if c := code[i-1]; c != '[' && c != ';' && !isRESpace(c) {
 				continue
