@@ -47,6 +47,9 @@ type pattern struct {
 	lit      string
 	litDir   string   // lit + "/", for kindSuffix and kindDirAnywhere
 	tail     []string // kindSuffix: lit's components
+	// lastName is tail's last name as a glob component (kindSuffix), parsed
+	// once here rather than at every check of a glob operand.
+	lastName component
 	glob     string
 	baseGlob string // for kindGlob ending in "/**": also match the base directory
 }
@@ -163,6 +166,7 @@ func classifyAnyDepth(p *pattern, rel string) {
 		p.kind, p.litDir = kindSuffix, "/"+rel+"/"
 		p.lit = p.litDir[:len(p.litDir)-1]
 		p.tail = strings.Split(rel, "/")
+		p.lastName = withLit(component{atoms: parseAtoms(escapeGlob(p.tail[len(p.tail)-1]))})
 	case tree && isLiteral(base):
 		p.kind, p.litDir = kindDirAnywhere, "/"+base+"/"
 		p.lit = p.litDir[:len(p.litDir)-1]

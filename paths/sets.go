@@ -277,10 +277,7 @@ func (j *judge) literalNameInside(pt *pattern, set []component, dir string) bool
 	tail := pt.tail
 	if len(set) > 0 && !set[len(set)-1].deep { // a bare wildcard in dir
 		last := tail[len(tail)-1]
-		// The last name as a glob component, parsed here rather than when
-		// the pattern is compiled: only glob operands need it.
-		lastName := component{atoms: parseAtoms(escapeGlob(last))}
-		if !j.literalPrefix(set) || !componentsMeet(set[len(set)-1], lastName) {
+		if !j.literalPrefix(set) || !componentsMeet(set[len(set)-1], pt.lastName) {
 			return false
 		}
 		if len(tail) == 1 {
