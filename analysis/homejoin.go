@@ -20,6 +20,66 @@ var homeJoinRE = lazyRegexp{
 		`|(?i)(?:path\.home\(\)|path\(\s*["']~["']\s*\)\.expanduser\(\)|path\.expanduser\(\s*["']~["']\s*\))((?:\s*/\s*["'][^"'\n]+["'])+)`,
 }
 
+// homeJoinAtRE is homeJoinRE anchored at the start of the text: it is run
+// only where homeJoinMayStart says a match can start.
+var homeJoinAtRE = lazyRegexp{expr: `^(?:` + homeJoinRE.expr + `)`}
+
+// homeJoinStarts are the words, folded to lower case, one of which begins
+// every match of homeJoinRE: each alternative of the call names and of the
+// pathlib homes starts with one of them.
+var homeJoinStarts = [...]string{"path", "os.path", "filepath", "file.join", "join_paths"}
+
+// homeJoinMayStart reports whether a match of homeJoinRE can start at the
+// start of s (ASCII text): s begins with one of homeJoinStarts, any case.
+func homeJoinMayStart(s string) bool {
+	switch s[0] | 0x20 {
+	case 'p', 'o', 'f', 'j':
+	default:
+		return false
+	}
+	for _, w := range homeJoinStarts {
+		if len(s) >= len(w) && strings.EqualFold(s[:len(w)], w) {
+			return true
+		}
+	}
+	return false
+}
+
+// homeJoinMatches is homeJoinRE.FindAllStringSubmatch(code, 32). The
+// expression is a case-insensitive alternation with no literal prefix, so
+// the regexp package would try it at every byte; on ASCII text it runs,
+// anchored, only where homeJoinMayStart lets a match start, the places
+// taken left to right and each after the end of the previous match, as
+// FindAll does (a match is never empty: it holds a call name). Text with a
+// byte outside ASCII runs the expression whole: under (?i) the regexp
+// package folds 's' and 'k' with letters a byte scan does not see.
+// TestHomeJoinMatchesAsExpression and FuzzHomeJoinMatches check it
+// against the expression.
+func homeJoinMatches(code string) [][]string {
+	if !isASCII(code) {
+		return homeJoinRE.get().FindAllStringSubmatch(code, 32)
+	}
+	var out [][]string
+	for s := 0; s < len(code) && len(out) < 32; s++ {
+		if !homeJoinMayStart(code[s:]) {
+			continue
+		}
+		loc := homeJoinAtRE.get().FindStringSubmatchIndex(code[s:])
+		if loc == nil {
+			continue
+		}
+		m := make([]string, len(loc)/2)
+		for g := range m {
+			if loc[2*g] >= 0 {
+				m[g] = code[s+loc[2*g] : s+loc[2*g+1]]
+			}
+		}
+		out = append(out, m)
+		s += loc[1] - 1 // the loop's s++ moves past the match
+	}
+	return out
+}
+
 // homeLitRE is one quoted part of a join.
 var homeLitRE = lazyRegexp{expr: `["']([^"'\n]+)["']`}
 
@@ -30,7 +90,7 @@ func homeJoins(code string) []string {
 		return nil // every join this finds names the home directory
 	}
 	var out []string
-	for _, m := range homeJoinRE.get().FindAllStringSubmatch(code, 32) {
+	for _, m := range homeJoinMatches(code) {
 		parts := m[3]
 		if m[2] != "" {
 			if !isHomeExpr(m[1]) {

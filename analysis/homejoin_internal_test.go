@@ -1,0 +1,79 @@
+package analysis
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// checkHomeJoinMatches fails when homeJoinMatches finds other matches than
+// the expression run over the whole text.
+func checkHomeJoinMatches(t *testing.T, code string) {
+	t.Helper()
+	want := homeJoinRE.get().FindAllStringSubmatch(code, 32)
+	if diff := cmp.Diff(want, homeJoinMatches(code)); diff != "" {
+		t.Errorf("homeJoinMatches(%q) differs from homeJoinRE (-want +got):\n%s", code, diff)
+	}
+}
+
+func TestHomeJoinMatches(t *testing.T) {
+	for _, tc := range []struct {
+		code string
+		want [][]string
+	}{
+		{"", nil},
+		{"print('home')", nil},
+		{`path.join(os.homedir(), ".gemini", "settings.json")`,
+			[][]string{{`path.join(os.homedir(), ".gemini", "settings.json")`, "os.homedir()", `".gemini", "settings.json"`, ""}}},
+		{`x = OS.PATH.JOIN(home, '.ssh', 'id_rsa'); y = Path.home() / ".aws" / "credentials"`,
+			[][]string{
+				{`OS.PATH.JOIN(home, '.ssh', 'id_rsa')`, "home", `'.ssh', 'id_rsa'`, ""},
+				{`Path.home() / ".aws" / "credentials"`, "", "", ` / ".aws" / "credentials"`},
+			}},
+		{`File.join(Dir.home, ".netrc")`, [][]string{{`File.join(Dir.home, ".netrc")`, "Dir.home", `".netrc"`, ""}}},
+		{`join_paths(home, "a")filepath.Join(h, "b")`,
+			[][]string{{`join_paths(home, "a")`, "home", `"a"`, ""}, {`filepath.Join(h, "b")`, "h", `"b"`, ""}}},
+		{`pathlib.Path("~").expanduser() / ".config"`,
+			[][]string{{`Path("~").expanduser() / ".config"`, "", "", ` / ".config"`}}},
+		{"paths.get(home, \"a\"\n)", [][]string{{"paths.get(home, \"a\"\n)", "home", "\"a\"\n", ""}}},
+		{`path.join(home, "ſ")`, [][]string{{`path.join(home, "ſ")`, "home", `"ſ"`, ""}}}, // outside ASCII: the expression runs whole
+	} {
+		if diff := cmp.Diff(tc.want, homeJoinMatches(tc.code)); diff != "" {
+			t.Errorf("homeJoinMatches(%q) (-want +got):\n%s", tc.code, diff)
+		}
+		checkHomeJoinMatches(t, tc.code)
+	}
+}
+
+// TestHomeJoinMatchesAsExpression builds many texts from the pieces the
+// expression is made of and checks homeJoinMatches against it.
+func TestHomeJoinMatchesAsExpression(t *testing.T) {
+	pieces := []string{"path", "PATH", "Path", ".join", ".resolve", "os.", "file", "File", ".JOIN", "paths", ".get",
+		".of", "join_", "_paths", ".home()", "(", ")", "home", "os.homedir()", "expanduser", ".expanduser()",
+		"(\"~\")", "'~'", "\"", "'", ",", " ", "\t", "\n", "/", ".ssh", "x", "$", "_", ".", "ſ", "\u212A"}
+	r := rand.New(rand.NewPCG(3, 4))
+	n := 200000
+	if testing.Short() {
+		n = 20000
+	}
+	for i := 0; i < n; i++ {
+		var b strings.Builder
+		for k := r.IntN(14); k >= 0; k-- {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		checkHomeJoinMatches(t, b.String())
+		if t.Failed() {
+			return
+		}
+	}
+}
+
+func FuzzHomeJoinMatches(f *testing.F) {
+	for _, s := range []string{`path.join(os.homedir(), ".gemini")`, `Path.home() / "x" / 'y'`,
+		`os.path.join(os.path.expanduser("~"), ".ssh", "id_rsa")path.of(home,"a")`, `File.join(Dir.home, ".netrc")`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, code string) { checkHomeJoinMatches(t, code) })
+}
