@@ -2,9 +2,7 @@ package paths
 
 import (
 	"errors"
-	"io"
 	"io/fs"
-	"os"
 	"path"
 	"syscall"
 )
@@ -181,16 +179,11 @@ func (l *Lookups) absentAbove(p string) bool {
 // be read or holds more than maxListed (an unreadable directory may still
 // let a name in it be looked up: the caller asks for each name then).
 func listNames(dir string) map[string]bool {
-	f, err := os.Open(dir)
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+	list, openErr, err := dirNames(dir, maxListed+1)
+	if errors.Is(openErr, fs.ErrNotExist) || errors.Is(openErr, syscall.ENOTDIR) {
 		return map[string]bool{} // nothing is in a directory that is not there
 	}
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	list, err := f.Readdirnames(maxListed + 1)
-	if err != nil && !errors.Is(err, io.EOF) || len(list) > maxListed {
+	if openErr != nil || err != nil || len(list) > maxListed {
 		return nil
 	}
 	if len(list) > 0 && !exists(path.Join(dir, list[0])) {

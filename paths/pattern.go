@@ -41,12 +41,12 @@ const (
 // pattern is one compiled glob. Subjects are absolute paths, or for
 // anchorWorkspace the part of the path below the workspace ("" or "/...").
 type pattern struct {
-	source   string // as written in the config, for reasons
-	anchor   anchor
-	kind     matchKind
-	lit      string
-	litDir   string   // lit + "/", for kindSuffix and kindDirAnywhere
-	tail     []string // kindSuffix: lit's components
+	source string // as written in the config, for reasons
+	anchor anchor
+	kind   matchKind
+	lit    string
+	litDir string   // lit + "/", for kindSuffix and kindDirAnywhere
+	tail   []string // kindSuffix: lit's components
 	// lastName is tail's last name as a glob component (kindSuffix), parsed
 	// once here rather than at every check of a glob operand.
 	lastName component
