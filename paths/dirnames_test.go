@@ -59,3 +59,34 @@ func TestDirNames(t *testing.T) {
 		t.Errorf("dirNames(file) err = %v, want ENOTDIR", err)
 	}
 }
+
+// TestLookupsMissing: Missing answers true only for a name a resolution
+// found missing, never for one not looked up, one that exists, or with no
+// Lookups.
+func TestLookupsMissing(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "there"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var l Lookups
+	gone, there := filepath.Join(root, "gone"), filepath.Join(root, "there")
+	if l.Missing(gone) {
+		t.Errorf("Missing(%s) before any lookup = true", gone)
+	}
+	for _, p := range []string{gone, there} {
+		if _, err := walkWith(p, &l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		p    string
+		want bool
+	}{{gone, true}, {there, false}, {filepath.Join(root, "other"), false}} {
+		if got := l.Missing(tc.p); got != tc.want {
+			t.Errorf("Missing(%s) = %v, want %v", tc.p, got, tc.want)
+		}
+	}
+	if (*Lookups)(nil).Missing(gone) {
+		t.Errorf("nil Lookups: Missing = true")
+	}
+}

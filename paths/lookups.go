@@ -195,3 +195,15 @@ func listNames(dir string) map[string]bool {
 	}
 	return names
 }
+
+// Missing reports whether l has already seen that the name p does not
+// exist (lstat said so while a path was resolved), so that a reader of
+// the file can answer "not there" without opening it. False when p was
+// not looked up as such, or l is nil.
+func (l *Lookups) Missing(p string) bool {
+	if l == nil {
+		return false
+	}
+	a, ok := l.links[p]
+	return ok && errors.Is(a.err, errMissing)
+}

@@ -92,6 +92,9 @@ func (d *diskFiles) read(name string) (string, error) {
 	if why := d.forbidden(cp); why != "" {
 		return "", fmt.Errorf("%w: %s", analysis.ErrUnreadable, why)
 	}
+	if d.env.Lookups.Missing(cp.Resolved) {
+		return "", analysis.ErrNotExist // resolving it found it missing: opening it would too
+	}
 	return readText(cp.Resolved, d.budget)
 }
 
