@@ -137,6 +137,11 @@ type judge struct {
 	// answer.
 	prefixSet     *component
 	prefixLiteral bool
+	// splitDir is the directory literalNameInside last split: dirParts
+	// its components, dirPlain whether it is clean for joinNames.
+	splitDir string
+	dirParts []string
+	dirPlain bool
 	// names narrows a tree to the files the command touches.
 	names Names
 	// pemDone and pemPublic cache publicContent.

@@ -290,12 +290,15 @@ func (j *judge) literalNameInside(pt *pattern, set []component, dir string) bool
 		}
 		return j.access.writes() || j.exists(path.Join(dir, last))
 	}
-	dirParts := strings.Split(strings.Trim(dir, "/"), "/")
+	if j.dirParts == nil || j.splitDir != dir { // one split per directory, not per pattern
+		j.splitDir, j.dirParts, j.dirPlain = dir, strings.Split(strings.Trim(dir, "/"), "/"), plainDir(dir)
+	}
+	dirParts := j.dirParts
 	for k := 0; k < len(tail); k++ { // dir may end with the first k components of the tail
 		if k > len(dirParts) || !slices.Equal(dirParts[len(dirParts)-k:], tail[:k]) {
 			continue
 		}
-		if f := joinNames(dir, tail[k:]); j.exists(f) && j.names.touches(f) {
+		if f := joinNamesTo(dir, j.dirPlain, tail[k:]); j.exists(f) && j.names.touches(f) {
 			return true
 		}
 	}
@@ -307,7 +310,17 @@ func (j *judge) literalNameInside(pt *pattern, set []component, dir string) bool
 // "/", every name a plain name (not "", "." or "..", no '/'). Otherwise it
 // is path.Join.
 func joinNames(dir string, names []string) string {
-	plain := dir != "" && dir != "." && dir != "/" && path.Clean(dir) == dir
+	return joinNamesTo(dir, plainDir(dir), names)
+}
+
+// plainDir reports whether joinNames may join names to dir as text: dir
+// is clean and neither "", "." nor "/".
+func plainDir(dir string) bool {
+	return dir != "" && dir != "." && dir != "/" && path.Clean(dir) == dir
+}
+
+// joinNamesTo is joinNames with plainDir(dir) already known.
+func joinNamesTo(dir string, plain bool, names []string) string {
 	n := len(dir)
 	for _, name := range names {
 		plain = plain && name != "" && name != "." && name != ".." && !strings.Contains(name, "/")
