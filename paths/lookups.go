@@ -126,6 +126,9 @@ func (l *Lookups) listedExists(p string) bool {
 	if dir == "" || base == "" || base == "." || base == ".." || path.Clean(p) != p {
 		return exists(p)
 	}
+	if names := l.listed[dir]; names != nil {
+		return names[base] // dir's own list answers (it is empty when a name above is missing)
+	}
 	if l.absentAbove(p) {
 		return false
 	}
