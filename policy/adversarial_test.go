@@ -681,11 +681,7 @@ func TestCorpusCase(t *testing.T) {
 // median and 99th percentile (budgets: p50 ≤ 20 µs, p99 ≤ 200 µs).
 func BenchmarkDecideAdversarial(b *testing.B) {
 	cases := loadCorpus(b)
-	type judged struct {
-		p *policy.Policy
-		c call.Call
-	}
-	var calls []judged
+	var calls []judgedCall
 	shared := corpusPolicy(b, policy.ModeTrusted, corpusHome)
 	for _, c := range cases {
 		home, p := c.layFiles(b), shared
@@ -693,22 +689,10 @@ func BenchmarkDecideAdversarial(b *testing.B) {
 			p = corpusPolicy(b, policy.ModeTrusted, home)
 		}
 		if cl, err := c.call(p, home); err == nil {
-			calls = append(calls, judged{p, cl})
+			calls = append(calls, judgedCall{p, cl})
 		}
 	}
-	ctx := context.Background()
-	var samples []time.Duration
-	for b.Loop() {
-		for _, j := range calls {
-			start := time.Now()
-			j.p.Decide(ctx, j.c)
-			samples = append(samples, time.Since(start))
-		}
-	}
-	slices.Sort(samples)
-	b.ReportMetric(float64(samples[len(samples)/2].Nanoseconds())/1000, "p50-µs")
-	b.ReportMetric(float64(samples[len(samples)*99/100].Nanoseconds())/1000, "p99-µs")
-	b.ReportMetric(float64(len(calls)), "calls")
+	benchDecide(b, calls, "calls")
 }
 
 // TestCorpusLaysFiles checks the corpus's file laying: paths relative to

@@ -9,11 +9,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -493,21 +491,9 @@ func BenchmarkDecidePeerCorpus(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	calls := make([]call.Call, len(cases))
+	calls := make([]judgedCall, len(cases))
 	for i, c := range cases {
-		calls[i] = call.Call{Kind: call.Shell, Tool: "Bash", Command: c.command, Cwd: "/work/project", Workspace: "/work/project"}
+		calls[i] = judgedCall{p, call.Call{Kind: call.Shell, Tool: "Bash", Command: c.command, Cwd: "/work/project", Workspace: "/work/project"}}
 	}
-	ctx := context.Background()
-	var samples []time.Duration
-	for b.Loop() {
-		for _, c := range calls {
-			start := time.Now()
-			p.Decide(ctx, c)
-			samples = append(samples, time.Since(start))
-		}
-	}
-	slices.Sort(samples)
-	b.ReportMetric(float64(samples[len(samples)/2].Nanoseconds())/1000, "p50-µs")
-	b.ReportMetric(float64(samples[len(samples)*99/100].Nanoseconds())/1000, "p99-µs")
-	b.ReportMetric(float64(len(calls)), "commands")
+	benchDecide(b, calls, "commands")
 }

@@ -16,12 +16,8 @@ import (
 // and 99th percentile (budgets: p50 ≤ 20 µs, p99 ≤ 200 µs, as for the
 // other corpora).
 func BenchmarkDecideTraces(b *testing.B) {
-	type judged struct {
-		p *policy.Policy
-		c call.Call
-	}
 	policies := map[string]*policy.Policy{}
-	var calls []judged
+	var calls []judgedCall
 	for _, c := range loadTraces(b, tracesDir) {
 		if policies[c.Home] == nil {
 			policies[c.Home] = corpusPolicy(b, policy.ModeTrusted, c.Home)
@@ -36,8 +32,20 @@ func BenchmarkDecideTraces(b *testing.B) {
 			continue
 		}
 		cl.Who.Started = start
-		calls = append(calls, judged{p, cl})
+		calls = append(calls, judgedCall{p, cl})
 	}
+	benchDecide(b, calls, "calls")
+}
+
+// judgedCall is a call of a corpus with the policy that judges it.
+type judgedCall struct {
+	p *policy.Policy
+	c call.Call
+}
+
+// benchDecide times Decide on every call, one at a time, and reports the
+// per-call median and 99th percentile and how many calls (as unit).
+func benchDecide(b *testing.B, calls []judgedCall, unit string) {
 	ctx := context.Background()
 	var samples []time.Duration
 	for b.Loop() {
@@ -50,5 +58,5 @@ func BenchmarkDecideTraces(b *testing.B) {
 	slices.Sort(samples)
 	b.ReportMetric(float64(samples[len(samples)/2].Nanoseconds())/1000, "p50-µs")
 	b.ReportMetric(float64(samples[len(samples)*99/100].Nanoseconds())/1000, "p99-µs")
-	b.ReportMetric(float64(len(calls)), "calls")
+	b.ReportMetric(float64(len(calls)), unit)
 }
