@@ -32,23 +32,7 @@ func FuzzScript(f *testing.F) {
 		if len(cmd) > 4<<10 {
 			return
 		}
-		var found analysis.Findings
-		b := shell.NewBudget(0)
-		a := analysis.New(analysis.Context{Home: "/home/fuzz", Cwd: "/home/fuzz/p", Workspace: "/home/fuzz/p",
-			Rules: set, Budget: b, Findings: &found}, &recorder{})
-		s := a.Parse(cmd)
-		if s == nil {
-			return
-		}
-		a.Script(s)
-		if b.Used() > b.Limit() {
-			t.Fatalf("used %d of %d units", b.Used(), b.Limit())
-		}
-		for _, fi := range found {
-			if fi.Span.Start < 0 || fi.Span.End > len(cmd) || fi.Span.Start > fi.Span.End {
-				t.Fatalf("%s points outside the command: %+v", fi.Rule, fi.Span)
-			}
-		}
+		analyseChecked(t, cmd, analysis.Context{Rules: set}, &recorder{})
 	})
 }
 
@@ -79,26 +63,38 @@ func FuzzFiles(f *testing.F) {
 		if len(cmd) > 1<<10 || len(text) > 8<<10 {
 			return
 		}
-		var found analysis.Findings
-		b := shell.NewBudget(0)
 		r := &recorder{}
-		a := analysis.New(analysis.Context{Home: "/home/fuzz", Cwd: "/home/fuzz/p", Workspace: "/home/fuzz/p",
-			Rules: set, Budget: b, Findings: &found, Files: anyFile(text)}, r)
-		s := a.Parse(cmd)
-		if s == nil {
+		if !analyseChecked(t, cmd, analysis.Context{Rules: set, Files: anyFile(text)}, r) {
 			return
-		}
-		a.Script(s)
-		if b.Used() > b.Limit() {
-			t.Fatalf("used %d of %d units", b.Used(), b.Limit())
-		}
-		for _, fi := range found {
-			if fi.Span.Start < 0 || fi.Span.End > len(cmd) || fi.Span.Start > fi.Span.End {
-				t.Fatalf("%s points outside the command: %+v", fi.Rule, fi.Span)
-			}
 		}
 		if len(r.open) > 0 || slices.ContainsFunc(r.lines, func(l string) bool { return strings.HasPrefix(l, "unbalanced") }) {
 			t.Fatalf("commands told of and not ended: %q", r.lines)
 		}
 	})
+}
+
+// analyseChecked analyses cmd with ctx (its home, directories, budget and
+// findings set here) and fails t when the work goes past the budget or a
+// finding points outside cmd; it reports whether cmd parsed.
+func analyseChecked(t *testing.T, cmd string, ctx analysis.Context, j analysis.Judge) bool {
+	t.Helper()
+	var found analysis.Findings
+	b := shell.NewBudget(0)
+	ctx.Home, ctx.Cwd, ctx.Workspace = "/home/fuzz", "/home/fuzz/p", "/home/fuzz/p"
+	ctx.Budget, ctx.Findings = b, &found
+	a := analysis.New(ctx, j)
+	s := a.Parse(cmd)
+	if s == nil {
+		return false
+	}
+	a.Script(s)
+	if b.Used() > b.Limit() {
+		t.Fatalf("used %d of %d units", b.Used(), b.Limit())
+	}
+	for _, fi := range found {
+		if fi.Span.Start < 0 || fi.Span.End > len(cmd) || fi.Span.Start > fi.Span.End {
+			t.Fatalf("%s points outside the command: %+v", fi.Rule, fi.Span)
+		}
+	}
+	return true
 }
