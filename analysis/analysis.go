@@ -163,6 +163,17 @@ func (a *Analysis) add(f ...risk.Finding) { a.ctx.Findings.Add(f...) }
 // mark is where findings made from now on start, for pointAt.
 func (a *Analysis) mark() int { return len(*a.ctx.Findings) }
 
+// pointAt makes the findings from index start on, and the commands seen
+// from index seen on, point at span: the place in the call of the nested
+// code they were found in. Checks of the whole call that run later (the
+// flow of files) point their findings about such a command there too.
+func (a *Analysis) pointAt(start, seen int, span risk.Span) {
+	a.ctx.Findings.pointAt(start, span)
+	for i := seen; i < len(a.seen); i++ {
+		a.seen[i].at = span
+	}
+}
+
 func (a *Analysis) spend(n int) bool { return a.ctx.Budget.Spend(n) }
 
 // classify runs the rule packs on cmd when the budget allows it.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/toolguard/toolguard/analysis"
+	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/rules"
 	"github.com/toolguard/toolguard/shell"
 )
@@ -97,4 +98,27 @@ func analyseChecked(t *testing.T, cmd string, ctx analysis.Context, j analysis.J
 		}
 	}
 	return true
+}
+
+// TestNestedFileSpans: a file run by a command found in nested code (sed's
+// e command in a sed -f script runs "00/0") is judged with its findings
+// pointing at the word of the call that holds that code, not at the
+// nested code's own offsets.
+func TestNestedFileSpans(t *testing.T) {
+	set, err := rules.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found analysis.Findings
+	a := analysis.New(analysis.Context{Home: "/home/fuzz", Cwd: "/home/fuzz/p", Workspace: "/home/fuzz/p",
+		Rules: set, Budget: shell.NewBudget(0), Findings: &found, Files: anyFile("erm -ra\xea&00/0")}, &recorder{})
+	a.Script(a.Parse("sed -f 0"))
+	if len(found) < 2 {
+		t.Fatalf("want findings for the script and the file it runs, got %+v", found)
+	}
+	for _, f := range found {
+		if f.Span != (risk.Span{Start: 7, End: 8}) {
+			t.Errorf("%s points at %+v, want the script's word {7 8}: %s", f.Rule, f.Span, f.Reason)
+		}
+	}
 }

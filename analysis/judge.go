@@ -52,6 +52,10 @@ type Command struct {
 	// Dir is the directory the command runs in: its cd target made
 	// absolute, or "" for the call's.
 	Dir string
+	// at is where in the call a command found in nested code points (the
+	// code's place: its own spans are within that code); zero for a
+	// command of the call's own line.
+	at risk.Span
 }
 
 // Shape says which part of the file system a [Path] stands for.

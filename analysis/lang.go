@@ -31,10 +31,10 @@ func (a *Analysis) runFile(sc Command, w shell.Word, file, text string) {
 		a.shellText(sc.Cmd, text, w.Span, "the script "+w.Value, file, w.Value)
 		return
 	}
-	start := a.mark()
+	start, seen := a.mark(), len(a.seen)
 	a.code(sc.Cmd, text, risk.Span{}, sc.Dir)
 	a.inFile(start, []inlinedFile{{shown: w.Value, text: text}})
-	a.ctx.Findings.pointAt(start, w.Span)
+	a.pointAt(start, seen, w.Span)
 }
 
 // loadFile judges a file the call wrote that a later command may load as

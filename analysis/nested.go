@@ -33,7 +33,7 @@ func (a *Analysis) carried(cmd *shell.Command, codes []rules.Code) {
 			continue
 		}
 		a.depth++
-		start := a.mark()
+		start, seen := a.mark(), len(a.seen)
 		a.problems(s)
 		for _, nc := range s.Commands {
 			if nc.Dir.Value == "" {
@@ -44,7 +44,7 @@ func (a *Analysis) carried(cmd *shell.Command, codes []rules.Code) {
 			}
 			a.command(nc)
 		}
-		a.ctx.Findings.pointAt(start, c.Span)
+		a.pointAt(start, seen, c.Span)
 		a.depth--
 	}
 }
@@ -79,7 +79,7 @@ func (a *Analysis) shellText(cmd *shell.Command, text string, span risk.Span, vi
 		return
 	}
 	a.depth++
-	start := a.mark()
+	start, seen := a.mark(), len(a.seen)
 	a.problems(s)
 	off := a.region(span, shown, text)
 	shiftSpans(s.Commands, off)
@@ -104,7 +104,7 @@ func (a *Analysis) shellText(cmd *shell.Command, text string, span risk.Span, vi
 	if selfRuns > 0 {
 		a.add(forkBombFinding(span, self))
 	}
-	a.ctx.Findings.pointAt(start, span)
+	a.pointAt(start, seen, span)
 	a.depth--
 }
 
@@ -141,7 +141,7 @@ func (a *Analysis) embedded(cmd *shell.Command, code string, span risk.Span) {
 			continue
 		}
 		a.depth++
-		start := a.mark()
+		start, seen := a.mark(), len(a.seen)
 		for _, nc := range s.Commands {
 			if nc.Dir.Value == "" {
 				nc.Dir = cmd.Dir
@@ -151,7 +151,7 @@ func (a *Analysis) embedded(cmd *shell.Command, code string, span risk.Span) {
 			}
 			a.command(nc)
 		}
-		a.ctx.Findings.pointAt(start, span)
+		a.pointAt(start, seen, span)
 		a.depth--
 	}
 }

@@ -22,10 +22,15 @@ func (a *Analysis) whole(s *shell.Script) {
 	if !a.spend(len(s.Commands) + commandCost*len(a.seen)) {
 		return
 	}
+	start := a.mark()
 	a.forkBombs(s)
 	f := &flow{a: a, written: map[string]string{}, built: map[string]string{}}
 	for _, sc := range a.seen {
+		m := a.mark()
 		f.step(sc)
+		if sc.at != (risk.Span{}) { // a command of nested code: its spans are the code's
+			a.ctx.Findings.pointAt(m, sc.at)
+		}
 	}
 	a.secretsToNetwork()
 	a.judge.Call(a.Report(s))
@@ -33,6 +38,19 @@ func (a *Analysis) whole(s *shell.Script) {
 	a.networkShells()
 	a.fetchedRunners()
 	a.downloadedStdin()
+	a.inSource(start, len(s.Source))
+}
+
+// inSource makes the findings from index start on that point outside the
+// call's text (at a word of nested code, whose spans are the code's) point
+// at the whole call, so that every finding points inside what was judged.
+func (a *Analysis) inSource(start, n int) {
+	found := *a.ctx.Findings
+	for i := start; i < len(found); i++ {
+		if sp := found[i].Span; sp.Start < 0 || sp.End > n || sp.Start > sp.End {
+			found[i].Span = risk.Span{End: n}
+		}
+	}
 }
 
 // networkShells finds one command that both talks to the network and runs
