@@ -18,12 +18,7 @@ import (
 // That is why install registers preToolUse, which runs for every call
 // (docs/agents.md, known edges).
 func TestCopilotPermissionRequest(t *testing.T) {
-	var copilot agentClient
-	for _, a := range agentClients {
-		if a.agent == "copilot" {
-			copilot = a
-		}
-	}
+	copilot := clientFor(t, "copilot")
 	for _, tc := range []struct {
 		name    string
 		mode    []string

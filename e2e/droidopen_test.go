@@ -14,12 +14,7 @@ import (
 // outside the project that the hook would have refused headless (an ask
 // nobody can answer) and that Droid's --auto high allows by itself.
 func TestDroidFailsOpen(t *testing.T) {
-	var droid agentClient
-	for _, a := range agentClients {
-		if a.agent == "droid" {
-			droid = a
-		}
-	}
+	droid := clientFor(t, "droid")
 	r := newRun(t, droid.program)
 	t.Logf("droid %s", clientVersion(r.client))
 	droid.setup(t, r)
@@ -36,4 +31,16 @@ func TestDroidFailsOpen(t *testing.T) {
 	if !exists(marker) {
 		t.Errorf("Droid did not run the call whose hook could not run; it fails closed now: update the fallback in install/failopen.go and docs/agents.md:\n%s", res.describe())
 	}
+}
+
+// clientFor returns the agent client of agentClients named agent.
+func clientFor(t *testing.T, agent string) agentClient {
+	t.Helper()
+	for _, a := range agentClients {
+		if a.agent == agent {
+			return a
+		}
+	}
+	t.Fatalf("no agent client %q in agentClients", agent)
+	return agentClient{}
 }
