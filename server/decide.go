@@ -145,31 +145,57 @@ func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, endpoint stri
 		return
 	}
 	l := s.limits.laneFor(c)
-	d, err := boundedHolding(r.Context(), s.limits, l, deadline, cur, func(ctx context.Context) policy.Decision {
+	fn := func(ctx context.Context) policy.Decision {
 		a, err := s.authorizerFor(cur, p)
 		if err != nil {
 			return s.record(ctx, cur.base, p, c, internalDeny(err), start)
 		}
 		defer s.release(cur, a)
 		return decide(ctx, a, p, c, start, flags)
-	})
+	}
+	failed := func(err error) policy.Decision {
+		return s.record(r.Context(), cur.base, p, c, s.failClosed(err, l, endpoint, timeout), start)
+	}
+	reply := func(d policy.Decision, final bool) {
+		took := time.Duration(-1)
+		if timed {
+			took = time.Since(start)
+		}
+		if flags.try {
+			s.hub.PublishTried(c, d) // out of the metrics of real traffic
+		} else {
+			s.observe(c, d, took)
+		}
+		setOverloaded(w, d)
+		if final {
+			writeDecisionFinal(w, d)
+			return
+		}
+		writeDecision(w, d)
+	}
+	var d policy.Decision
+	var err error
+	if s.inline(l) && endpoint != "/v1/authorize" { // an authorize may wait for a person
+		d, err = decideInline(r.Context(), s.limits, l, deadline, fn, func() { reply(failed(errDeadline), true) })
+		if err == errAnswered {
+			return
+		}
+	} else {
+		d, err = boundedHolding(r.Context(), s.limits, l, deadline, cur, fn)
+	}
 	if clientGone(err) {
 		return // the decision goes on and is recorded; nobody waits for it
 	}
 	if err != nil {
-		d = s.record(r.Context(), cur.base, p, c, s.failClosed(err, l, endpoint, timeout), start)
+		d = failed(err)
 	}
-	took := time.Duration(-1)
-	if timed {
-		took = time.Since(start)
-	}
-	if flags.try {
-		s.hub.PublishTried(c, d) // out of the metrics of real traffic
-	} else {
-		s.observe(c, d, took)
-	}
-	setOverloaded(w, d)
-	writeDecision(w, d)
+	reply(d, false)
+}
+
+// inline reports whether a call in lane l of /v1/decide or a hook is
+// decided on its request's goroutine (see Options.DecideInline).
+func (s *Server) inline(l *lane) bool {
+	return s.opts.DecideInline && l == s.limits.ordinary
 }
 
 // observe counts and announces a final decision; took < 0 means the call

@@ -31,6 +31,9 @@ var (
 	errOverloaded = errors.New("overloaded")
 	errDeadline   = errors.New("deadline")
 	errPanicked   = errors.New("internal error")
+	// errAnswered: a call decided inline was answered at its deadline by
+	// its watchdog; the caller has nothing left to answer.
+	errAnswered = errors.New("answered at the deadline")
 )
 
 // lane is a counting semaphore with a bounded queue.
