@@ -56,7 +56,7 @@ type inlineJob struct {
 // A panic in fn is errPanicked. The slot is given back when fn returns,
 // or earlier when fn starts waiting for a person.
 func decideInline[T any](ctx context.Context, lim *limiter, l *lane, deadline time.Time, fn func(context.Context) T, answer func()) (v T, err error) {
-	if !l.acquire(ctx, min(lim.wait, time.Until(deadline))) {
+	if !l.acquire(ctx, lim.wait, deadline) {
 		return v, errOverloaded
 	}
 	j := &inlineJob{lane: l, answer: answer}
