@@ -110,10 +110,10 @@ func (s *Server) runHook(w http.ResponseWriter, r *http.Request, cur *current, a
 	var rep hookReply
 	var err error
 	if s.inline(f.l) {
-		rep, err = decideInline(r.Context(), s.limits, f.l, deadline, fn, func() {
+		rep, err = decideInline(r.Context(), s.limits, f.l, deadline, new(inlineJob), inlineCall[hookReply](inlineFuncs[hookReply]{fn, func() {
 			stdout, stderr, code := s.hookFailClosed(r, cur, a, body, f, errDeadline, start, timeout)
 			writeHookReply(w, a, stdout, stderr, code, true)
-		})
+		}}))
 		if err == errAnswered {
 			return nil, nil, 0, true
 		}

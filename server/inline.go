@@ -41,28 +41,46 @@ type inlineJob struct {
 	// mu is held by the watchdog while it answers, so that the caller,
 	// finding the job late, waits for the answer to be written before
 	// its handler returns.
-	mu     sync.Mutex
+	mu   sync.Mutex
+	call interface{ answerLate() }
+}
+
+// inlineCall is a call decided inline: decide decides it, answerLate
+// answers its request with the deadline's deny.
+type inlineCall[T any] interface {
+	decide(context.Context) T
+	answerLate()
+}
+
+// inlineFuncs is an inlineCall of two functions.
+type inlineFuncs[T any] struct {
+	fn     func(context.Context) T
 	answer func()
 }
 
-// decideInline runs fn on the calling goroutine once a slot of l is free,
-// and returns what it returned; or errOverloaded when no slot was free
-// within the queue wait (fn does not run); or errAnswered when deadline
-// passed first: then answer was called at the deadline, from another
-// goroutine, to answer the request with the deadline's deny, fn's context
+func (f inlineFuncs[T]) decide(ctx context.Context) T { return f.fn(ctx) }
+func (f inlineFuncs[T]) answerLate()                  { f.answer() }
+
+// decideInline runs c.decide on the calling goroutine, with j (a zero
+// inlineJob) as its context, once a slot of l is free, and returns what it
+// returned; or errOverloaded when no slot was free within the queue wait
+// (c.decide does not run); or errAnswered when deadline passed first: then
+// c.answerLate was called at the deadline, from another goroutine, to
+// answer the request with the deadline's deny, the context of c.decide
 // was cancelled with errDeadline as its cause, and decideInline returns
-// only once fn has ended and answer has returned. answer must not touch
-// what fn uses; the caller must not answer the request after errAnswered.
-// A panic in fn is errPanicked. The slot is given back when fn returns,
-// or earlier when fn starts waiting for a person.
-func decideInline[T any](ctx context.Context, lim *limiter, l *lane, deadline time.Time, fn func(context.Context) T, answer func()) (v T, err error) {
+// only once c.decide has ended and c.answerLate has returned. answerLate
+// must not touch what decide uses; the caller must not answer the request
+// after errAnswered. A panic in c.decide is errPanicked. The slot is given
+// back when c.decide returns, or earlier when it starts waiting for a
+// person.
+func decideInline[T any](ctx context.Context, lim *limiter, l *lane, deadline time.Time, j *inlineJob, c inlineCall[T]) (v T, err error) {
 	if !l.acquire(ctx, lim.wait, deadline) {
 		return v, errOverloaded
 	}
-	j := &inlineJob{lane: l, answer: answer}
+	j.lane, j.call = l, c
 	j.Context, j.cancel = context.WithCancelCause(context.WithoutCancel(ctx))
 	watchdog := time.AfterFunc(time.Until(deadline), j.fire)
-	v, err = runInline(j, fn)
+	v, err = runInline(j, c.decide)
 	if j.state.CompareAndSwap(inlineRunning, inlineDone) {
 		watchdog.Stop()
 		j.cancel(nil)
@@ -95,7 +113,7 @@ func (j *inlineJob) fire() {
 		return
 	}
 	j.cancel(errDeadline)
-	j.answer()
+	j.call.answerLate()
 }
 
 // release gives the slot back, once.

@@ -22,7 +22,7 @@ func TestDecideInline(t *testing.T) {
 	lim := newLimiter(Options{MaxConcurrent: 1, QueueWait: time.Millisecond})
 	var answers atomic.Int32
 	answer := func() { answers.Add(1) }
-	v, err := decideInline(context.Background(), lim, lim.ordinary, time.Now().Add(20*time.Millisecond), func(ctx context.Context) int {
+	v, err := decideFuncs(context.Background(), lim, lim.ordinary, time.Now().Add(20*time.Millisecond), func(ctx context.Context) int {
 		if pastDeadline(ctx) || ctx.Err() != nil {
 			t.Error("a call in time is past its deadline")
 		}
@@ -31,13 +31,13 @@ func TestDecideInline(t *testing.T) {
 	if v != 7 || err != nil {
 		t.Errorf("got %d, %v; want 7", v, err)
 	}
-	_, err = decideInline(context.Background(), lim, lim.ordinary, time.Now().Add(time.Second), func(context.Context) int { panic("boom") }, answer)
+	_, err = decideFuncs(context.Background(), lim, lim.ordinary, time.Now().Add(time.Second), func(context.Context) int { panic("boom") }, answer)
 	if !errors.Is(err, errPanicked) || clientGone(err) {
 		t.Errorf("panic: %v", err)
 	}
 	lim.ordinary.slots <- struct{}{} // the only slot, taken
 	ran := false
-	if _, err := decideInline(context.Background(), lim, lim.ordinary, time.Now().Add(time.Second), func(context.Context) int { ran = true; return 1 }, answer); err != errOverloaded || ran {
+	if _, err := decideFuncs(context.Background(), lim, lim.ordinary, time.Now().Add(time.Second), func(context.Context) int { ran = true; return 1 }, answer); err != errOverloaded || ran {
 		t.Errorf("no slot: %v, ran %v", err, ran)
 	}
 	lim.ordinary.release()
@@ -60,7 +60,7 @@ func TestDecideInlineDeadline(t *testing.T) {
 	finish := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		_, err := decideInline(context.Background(), lim, lim.ordinary, time.Now().Add(20*time.Millisecond), func(ctx context.Context) int {
+		_, err := decideFuncs(context.Background(), lim, lim.ordinary, time.Now().Add(20*time.Millisecond), func(ctx context.Context) int {
 			<-ctx.Done()
 			if !pastDeadline(ctx) || context.Cause(ctx) != errDeadline {
 				t.Errorf("past the deadline: pastDeadline %v, cause %v", pastDeadline(ctx), context.Cause(ctx))
@@ -75,20 +75,20 @@ func TestDecideInlineDeadline(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("not answered at the deadline")
 	}
-	if _, err := decideInline(context.Background(), lim, lim.ordinary, time.Now().Add(time.Second), func(context.Context) int { return 2 }, func() {}); err != errOverloaded {
+	if _, err := decideFuncs(context.Background(), lim, lim.ordinary, time.Now().Add(time.Second), func(context.Context) int { return 2 }, func() {}); err != errOverloaded {
 		t.Errorf("a second call while the first still works: %v, want overloaded", err)
 	}
 	close(finish)
 	if err := <-done; err != errAnswered {
 		t.Errorf("err %v, want errAnswered", err)
 	}
-	if v, err := decideInline(context.Background(), lim, lim.ordinary, time.Now().Add(time.Second), func(context.Context) int { return 3 }, func() {}); v != 3 || err != nil {
+	if v, err := decideFuncs(context.Background(), lim, lim.ordinary, time.Now().Add(time.Second), func(context.Context) int { return 3 }, func() {}); v != 3 || err != nil {
 		t.Errorf("after the late call ended: %d, %v", v, err)
 	}
 	// Waiting for a person frees the slot for another call.
-	v, err := decideInline(context.Background(), lim, lim.ordinary, time.Now().Add(time.Second), func(ctx context.Context) int {
+	v, err := decideFuncs(context.Background(), lim, lim.ordinary, time.Now().Add(time.Second), func(ctx context.Context) int {
 		startedWaiting(ctx)
-		v, err := decideInline(context.Background(), lim, lim.ordinary, time.Now().Add(time.Second), func(context.Context) int { return 4 }, func() {})
+		v, err := decideFuncs(context.Background(), lim, lim.ordinary, time.Now().Add(time.Second), func(context.Context) int { return 4 }, func() {})
 		if err != nil {
 			t.Errorf("while the first waits for a person: %v", err)
 		}
@@ -167,4 +167,9 @@ func postOver(t *testing.T, url, body string) *httptest.ResponseRecorder {
 	rec.Code = resp.StatusCode
 	rec.Body.Write(b)
 	return rec
+}
+
+// decideFuncs is decideInline of fn, answered at the deadline by answer.
+func decideFuncs[T any](ctx context.Context, lim *limiter, l *lane, deadline time.Time, fn func(context.Context) T, answer func()) (T, error) {
+	return decideInline(ctx, lim, l, deadline, new(inlineJob), inlineCall[T](inlineFuncs[T]{fn, answer}))
 }
