@@ -43,6 +43,8 @@ type inlineJob struct {
 	// its handler returns.
 	mu   sync.Mutex
 	call interface{ answerLate() }
+	// panicked is what answerLate panicked with, under mu.
+	panicked error
 }
 
 // inlineCall is a call decided inline: decide decides it, answerLate
@@ -87,7 +89,11 @@ func decideInline[T any](ctx context.Context, lim *limiter, l *lane, deadline ti
 		return v, err
 	}
 	j.mu.Lock() // the watchdog holds it until its answer is written
+	p := j.panicked
 	j.mu.Unlock()
+	if p != nil {
+		panic(p) // as if the handler had answered: net/http logs it and drops the connection
+	}
 	var zero T
 	return zero, errAnswered
 }
@@ -112,6 +118,13 @@ func (j *inlineJob) fire() {
 	if !j.state.CompareAndSwap(inlineRunning, inlineLate) {
 		return
 	}
+	defer func() {
+		// A panic here would end the process; the handler's goroutine
+		// raises it instead, once the decision ends.
+		if p := recover(); p != nil {
+			j.panicked = fmt.Errorf("answering at the deadline: %v", p)
+		}
+	}()
 	j.cancel(errDeadline)
 	j.call.answerLate()
 }

@@ -99,6 +99,27 @@ func TestDecideInlineDeadline(t *testing.T) {
 	}
 }
 
+// TestDecideInlineAnswerPanics: a panic while answering at the deadline
+// does not end the process from the timer's goroutine; it is raised on
+// the caller's, once the decision ends, as a handler's own panic would be.
+func TestDecideInlineAnswerPanics(t *testing.T) {
+	lim := newLimiter(Options{MaxConcurrent: 1})
+	defer func() {
+		p := recover()
+		if err, ok := p.(error); !ok || err.Error() != "answering at the deadline: boom" {
+			t.Errorf("recovered %v", p)
+		}
+		if len(lim.ordinary.slots) != 0 {
+			t.Error("the slot was not given back")
+		}
+	}()
+	_, _ = decideFuncs(context.Background(), lim, lim.ordinary, time.Now().Add(10*time.Millisecond), func(ctx context.Context) int {
+		<-ctx.Done()
+		return 1
+	}, func() { panic("boom") })
+	t.Error("decideInline returned")
+}
+
 // TestInlineDeadlineFailsClosed: over a real connection, a call decided
 // inline and not decided within its deadline is answered then with a
 // deny — the agent's blocking reply for a hook — that closes the
