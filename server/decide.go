@@ -66,8 +66,11 @@ func (s *Server) parseCall(w http.ResponseWriter, r *http.Request, cur *current)
 		return nil, call.Call{}, callFlags{}, err
 	}
 	var req CallRequest
-	if err := decodeStrict(body, &req, callFields); err != nil {
-		return nil, call.Call{}, callFlags{}, err
+	if !decodeCallFast(body, &req) {
+		req = CallRequest{}
+		if err := decodeStrict(body, &req, callFields); err != nil {
+			return nil, call.Call{}, callFlags{}, err
+		}
 	}
 	p, err := policyFor(cur.policy, req.Policy)
 	if err != nil {
