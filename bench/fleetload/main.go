@@ -48,6 +48,7 @@ type config struct {
 	warmup   time.Duration
 	files    bool
 	prefix   string
+	procs    int
 }
 
 func main() {
@@ -59,6 +60,7 @@ func main() {
 	flag.DurationVar(&c.duration, "duration", 20*time.Second, "measured time")
 	flag.DurationVar(&c.warmup, "warmup", 3*time.Second, "unmeasured time before")
 	flag.StringVar(&c.prefix, "db-prefix", "toolguard_bench", "the run's database is named this, an underscore and 8 random hex digits (letters, digits and underscores only)")
+	flag.IntVar(&c.procs, "gomaxprocs", 0, "GOMAXPROCS of each replica (0: the Go default, every core)")
 	flag.BoolVar(&c.files, "files", false, "no database: one replica keeping its state in files (the baseline)")
 	flag.Parse()
 	if c.bin == "" || c.replicas < 1 || c.replicas > 16 || c.clients < 1 || c.clients > 1024 || c.duration > 5*time.Minute || !plainName(c.prefix) {
@@ -111,7 +113,7 @@ func run(c config) error {
 		}
 	}()
 	for i := range c.replicas {
-		p, addr, err := startReplica(c.bin, dbURL, filepath.Join(dir, strconv.Itoa(i)), fmt.Sprintf("r%d", i))
+		p, addr, err := startReplica(c, dbURL, filepath.Join(dir, strconv.Itoa(i)), fmt.Sprintf("r%d", i))
 		if err != nil {
 			return err
 		}
@@ -119,11 +121,22 @@ func run(c config) error {
 		addrs = append(addrs, addr)
 	}
 	pgBefore := postgresCPU()
+	var statsBefore dbStats
+	if !c.files {
+		statsBefore = readStats(ctx, dbURL)
+	}
 	res := load(c, addrs)
 	pgCPU := postgresCPU() - pgBefore
+	var stats dbStats
+	if !c.files {
+		time.Sleep(600 * time.Millisecond) // backends report their counters when idle for 500 ms
+		stats = readStats(ctx, dbURL).minus(statsBefore)
+	}
 	var replicaCPU time.Duration
+	var switches int64
 	for _, p := range procs {
 		replicaCPU += processCPU(p.Process.Pid)
+		switches += contextSwitches(p.Process.Pid)
 	}
 	var stored int64
 	if c.files {
@@ -135,6 +148,12 @@ func run(c config) error {
 		return err
 	}
 	report(c, res, replicaCPU, pgCPU, stored)
+	if res.answered > 0 {
+		fmt.Printf("replicas' context switches per decision (whole run): %.2f\n", float64(switches)/float64(res.answered))
+	}
+	if !c.files {
+		stats.report(res.answered)
+	}
 	return nil
 }
 
@@ -159,19 +178,22 @@ func freshDatabase(ctx context.Context, admin, prefix string) (string, func(), e
 	return u.String(), drop, nil
 }
 
-func startReplica(bin, dbURL, home, name string) (*exec.Cmd, string, error) {
+func startReplica(c config, dbURL, home, name string) (*exec.Cmd, string, error) {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return nil, "", err
 	}
 	args := []string{"serve", "--no-user-config", "--no-project-config", "--addr", "127.0.0.1:0"}
 	env := append(os.Environ(), "XDG_STATE_HOME="+home, "XDG_CONFIG_HOME="+home, "TOOLGUARD_STATE__REPLICA="+name,
 		"TOOLGUARD_STATE__KEY_FILE="+filepath.Join(filepath.Dir(home), "fleet.key")) // one fleet key for all replicas
+	if c.procs > 0 {
+		env = append(env, "GOMAXPROCS="+strconv.Itoa(c.procs))
+	}
 	if dbURL != "" {
 		args = append(args, "--state", dbURL)
 	} else {
 		env = append(env, "TOOLGUARD_AUDIT__MAX_SIZE_MB=4096") // no rotation: every record stays countable
 	}
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(c.bin, args...)
 	cmd.Env = env
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -347,9 +369,75 @@ func report(c config, r result, replicaCPU, pgCPU time.Duration, stored int64) {
 	fmt.Printf("replicas %d, clients %d, measured %s\n", c.replicas, c.clients, r.elapsed.Round(time.Millisecond))
 	fmt.Printf("decisions/s %.0f   p50 %s   p99 %s   max %s   failed %d\n", rate, pct(0.50).Round(10*time.Microsecond), pct(0.99).Round(10*time.Microsecond), pct(1).Round(10*time.Microsecond), r.failed)
 	fmt.Printf("CPU over the whole run: replicas %s, postgres %s\n", replicaCPU.Round(10*time.Millisecond), pgCPU.Round(10*time.Millisecond))
+	if r.answered > 0 {
+		fmt.Printf("CPU per decision (whole run / answered): replicas %.1f µs, postgres %.1f µs\n",
+			float64(replicaCPU.Microseconds())/float64(r.answered), float64(pgCPU.Microseconds())/float64(r.answered))
+	}
 	status := "ok"
 	if stored != r.answered {
 		status = "MISMATCH"
 	}
 	fmt.Printf("audit records %d, answered decisions %d: %s\n", stored, r.answered, status)
+}
+
+// dbStats are the run database's counters (pg_stat_database) and the
+// server's WAL counters (pg_stat_wal, the whole server: other databases'
+// writes count too).
+type dbStats struct {
+	commits, rollbacks, returned, fetched, inserted, updated int64
+	walRecords, walBytes, walWrites, walSyncs                int64
+	notifies                                                 int64
+}
+
+// readStats reads the counters; zero when they cannot be read.
+func readStats(ctx context.Context, dbURL string) dbStats {
+	var s dbStats
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		return s
+	}
+	defer conn.Close(ctx)
+	_ = conn.QueryRow(ctx, `SELECT xact_commit, xact_rollback, tup_returned, tup_fetched, tup_inserted, tup_updated
+		FROM pg_stat_database WHERE datname = current_database()`).Scan(&s.commits, &s.rollbacks, &s.returned, &s.fetched, &s.inserted, &s.updated)
+	_ = conn.QueryRow(ctx, `SELECT wal_records, wal_bytes::bigint, wal_write, wal_sync FROM pg_stat_wal`).Scan(&s.walRecords, &s.walBytes, &s.walWrites, &s.walSyncs)
+	return s
+}
+
+func (s dbStats) minus(o dbStats) dbStats {
+	return dbStats{s.commits - o.commits, s.rollbacks - o.rollbacks, s.returned - o.returned, s.fetched - o.fetched,
+		s.inserted - o.inserted, s.updated - o.updated, s.walRecords - o.walRecords, s.walBytes - o.walBytes,
+		s.walWrites - o.walWrites, s.walSyncs - o.walSyncs, 0}
+}
+
+// report prints the counters per answered decision (the measured and
+// warm-up decisions: the counters cover both).
+func (s dbStats) report(answered int64) {
+	if answered == 0 {
+		return
+	}
+	per := func(n int64) float64 { return float64(n) / float64(answered) }
+	fmt.Printf("per decision: transactions %.3f (rollbacks %.3f), rows returned %.1f fetched %.1f inserted %.3f updated %.3f\n",
+		per(s.commits), per(s.rollbacks), per(s.returned), per(s.fetched), per(s.inserted), per(s.updated))
+	fmt.Printf("per decision (WAL of the whole server): records %.2f, bytes %.0f, writes %.3f, syncs %.3f\n",
+		per(s.walRecords), per(s.walBytes), per(s.walWrites), per(s.walSyncs))
+}
+
+// contextSwitches sums the voluntary and involuntary context switches of
+// a live process's threads.
+func contextSwitches(pid int) int64 {
+	var n int64
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/[0-9]*/status", pid))
+	for _, t := range tasks {
+		data, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.HasSuffix(k, "ctxt_switches") {
+				x, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				n += x
+			}
+		}
+	}
+	return n
 }
