@@ -120,13 +120,17 @@ func run(c config) error {
 		procs = append(procs, p)
 		addrs = append(addrs, addr)
 	}
-	pgBefore := postgresCPU()
+	pgBefore, pgPIDs := postgresCPU(), postgresPIDCPU()
 	var statsBefore dbStats
 	if !c.files {
 		statsBefore = readStats(ctx, dbURL)
 	}
 	res := load(c, addrs)
 	pgCPU := postgresCPU() - pgBefore
+	var ownPG time.Duration
+	if !c.files {
+		ownPG = ownPostgresCPU(ctx, dbURL, pgPIDs)
+	}
 	var stats dbStats
 	if !c.files {
 		time.Sleep(600 * time.Millisecond) // backends report their counters when idle for 500 ms
@@ -148,6 +152,10 @@ func run(c config) error {
 		return err
 	}
 	report(c, res, replicaCPU, pgCPU, stored)
+	if !c.files && res.answered > 0 {
+		fmt.Printf("postgres CPU of this run's backends and the server's background processes: %s, %.1f µs per decision\n",
+			ownPG.Round(10*time.Millisecond), float64(ownPG.Microseconds())/float64(res.answered))
+	}
 	if res.answered > 0 {
 		fmt.Printf("replicas' context switches per decision (whole run): %.2f\n", float64(switches)/float64(res.answered))
 	}
@@ -339,6 +347,47 @@ func statCPU(stat string) time.Duration {
 	utime, _ := strconv.ParseInt(f[11], 10, 64)
 	stime, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(utime+stime) * time.Second / 100 // USER_HZ
+}
+
+// postgresPIDCPU is the CPU time of every postgres process by pid.
+func postgresPIDCPU() map[int]time.Duration {
+	out := map[int]time.Duration{}
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		comm, err := os.ReadFile(d + "/comm")
+		if err != nil || !strings.HasPrefix(string(comm), "postgres") {
+			continue
+		}
+		pid, _ := strconv.Atoi(filepath.Base(d))
+		out[pid] = processCPU(pid)
+	}
+	return out
+}
+
+// ownPostgresCPU is the CPU time since before of the backends connected
+// to the run's database and of the server's background processes (WAL
+// writer, checkpointer, …), leaving out other databases' backends, which
+// may belong to whoever else shares the server.
+func ownPostgresCPU(ctx context.Context, dbURL string, before map[int]time.Duration) time.Duration {
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		return 0
+	}
+	defer conn.Close(ctx)
+	rows, err := conn.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE (datname = current_database() AND pid <> pg_backend_pid())
+		OR backend_type NOT IN ('client backend', 'autovacuum worker')`)
+	if err != nil {
+		return 0
+	}
+	pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+	if err != nil {
+		return 0
+	}
+	var total time.Duration
+	for _, pid := range pids {
+		total += processCPU(int(pid)) - before[int(pid)]
+	}
+	return total
 }
 
 // postgresCPU sums the CPU time of every postgres process (exited
