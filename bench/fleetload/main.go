@@ -120,16 +120,18 @@ func run(c config) error {
 		procs = append(procs, p)
 		addrs = append(addrs, addr)
 	}
-	pgBefore, pgPIDs := postgresCPU(), postgresPIDCPU()
+	var watch *pgWatch
+	if !c.files {
+		watch = watchPostgres(ctx, dbURL)
+	}
 	var statsBefore dbStats
 	if !c.files {
 		statsBefore = readStats(ctx, dbURL)
 	}
 	res := load(c, addrs)
-	pgCPU := postgresCPU() - pgBefore
-	var ownPG time.Duration
-	if !c.files {
-		ownPG = ownPostgresCPU(ctx, dbURL, pgPIDs)
+	var pgCPU, ownPG time.Duration
+	if watch != nil {
+		pgCPU, ownPG = watch.stop()
 	}
 	var stats dbStats
 	if !c.files {
@@ -157,6 +159,8 @@ func run(c config) error {
 			ownPG.Round(10*time.Millisecond), float64(ownPG.Microseconds())/float64(res.answered))
 	}
 	if res.answered > 0 {
+		fmt.Printf("denied %.1f%% of the answers (the payloads' share is 12.5%%: more means calls denied for a failure, such as an audit write past the database timeout)\n",
+			100*float64(res.denied)/float64(res.answered))
 		fmt.Printf("replicas' context switches per decision (whole run): %.2f\n", float64(switches)/float64(res.answered))
 	}
 	if !c.files {
@@ -245,6 +249,7 @@ var payloads = func() [][]byte {
 
 type result struct {
 	answered  int64
+	denied    int64
 	failed    int64
 	latencies []time.Duration
 	elapsed   time.Duration
@@ -253,7 +258,7 @@ type result struct {
 func load(c config, addrs []string) result {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: c.clients, MaxConnsPerHost: c.clients}, Timeout: 10 * time.Second}
 	var measuring atomic.Bool
-	var answered, failed atomic.Int64
+	var answered, denied, failed atomic.Int64
 	stop := make(chan struct{})
 	lat := make([][]time.Duration, c.clients)
 	var wg sync.WaitGroup
@@ -270,7 +275,10 @@ func load(c config, addrs []string) result {
 				addr := addrs[(i+n)%len(addrs)]
 				body := payloads[(i+n)%len(payloads)]
 				start := time.Now()
-				ok := post(client, addr+"v1/hooks/claude-code", body)
+				ok, deny := post(client, addr+"v1/hooks/claude-code", body)
+				if deny {
+					denied.Add(1)
+				}
 				took := time.Since(start)
 				switch {
 				case !ok:
@@ -297,17 +305,19 @@ func load(c config, addrs []string) result {
 		all = append(all, l...)
 	}
 	slices.Sort(all)
-	return result{answered: answered.Load(), failed: failed.Load(), latencies: all, elapsed: elapsed}
+	return result{answered: answered.Load(), denied: denied.Load(), failed: failed.Load(), latencies: all, elapsed: elapsed}
 }
 
-func post(client *http.Client, u string, body []byte) bool {
+// post sends one call; it reports whether it was answered, and whether
+// the answer was deny.
+func post(client *http.Client, u string, body []byte) (ok, deny bool) {
 	resp, err := client.Post(u, "application/json", bytes.NewReader(body))
 	if err != nil {
-		return false
+		return false, false
 	}
 	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, resp.Body)
-	return resp.StatusCode == http.StatusOK
+	reply, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode == http.StatusOK, bytes.Contains(reply, []byte(`"permissionDecision":"deny"`))
 }
 
 func countLines(path string) (int64, error) {
@@ -364,46 +374,78 @@ func postgresPIDCPU() map[int]time.Duration {
 	return out
 }
 
-// ownPostgresCPU is the CPU time since before of the backends connected
-// to the run's database and of the server's background processes (WAL
-// writer, checkpointer, …), leaving out other databases' backends, which
-// may belong to whoever else shares the server.
-func ownPostgresCPU(ctx context.Context, dbURL string, before map[int]time.Duration) time.Duration {
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		return 0
-	}
-	defer conn.Close(ctx)
-	rows, err := conn.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE (datname = current_database() AND pid <> pg_backend_pid())
-		OR backend_type NOT IN ('client backend', 'autovacuum worker')`)
-	if err != nil {
-		return 0
-	}
-	pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
-	if err != nil {
-		return 0
-	}
-	var total time.Duration
-	for _, pid := range pids {
-		total += processCPU(int(pid)) - before[int(pid)]
-	}
-	return total
+// pgWatch samples the CPU time of the postgres processes every 200 ms
+// during the load, so that a backend that exits during the run (its
+// connection closed after a timeout) still counts up to its last sample,
+// and learns which of them serve the run's database.
+type pgWatch struct {
+	before map[int]time.Duration
+	mu     sync.Mutex
+	last   map[int]time.Duration
+	own    map[int]bool // backends of the run's database, and the server's background processes
+	done   chan struct{}
+	wg     sync.WaitGroup
+	conn   *pgx.Conn
 }
 
-// postgresCPU sums the CPU time of every postgres process (exited
-// backends are not counted; the server keeps its connections).
-func postgresCPU() time.Duration {
-	var total time.Duration
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	for _, d := range dirs {
-		comm, err := os.ReadFile(d + "/comm")
-		if err != nil || !strings.HasPrefix(string(comm), "postgres") {
-			continue
+func watchPostgres(ctx context.Context, dbURL string) *pgWatch {
+	w := &pgWatch{before: postgresPIDCPU(), last: map[int]time.Duration{}, own: map[int]bool{}, done: make(chan struct{})}
+	w.conn, _ = pgx.Connect(ctx, dbURL)
+	w.sample(ctx)
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		t := time.NewTicker(200 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-w.done:
+				return
+			case <-t.C:
+				w.sample(ctx)
+			}
 		}
-		pid, _ := strconv.Atoi(filepath.Base(d))
-		total += processCPU(pid)
+	}()
+	return w
+}
+
+func (w *pgWatch) sample(ctx context.Context) {
+	var own []int32
+	if w.conn != nil {
+		rows, err := w.conn.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE (datname = current_database() AND pid <> pg_backend_pid())
+			OR backend_type NOT IN ('client backend', 'autovacuum worker')`)
+		if err == nil {
+			own, _ = pgx.CollectRows(rows, pgx.RowTo[int32])
+		}
 	}
-	return total
+	now := postgresPIDCPU()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for pid, cpu := range now {
+		w.last[pid] = cpu
+	}
+	for _, pid := range own {
+		w.own[int(pid)] = true
+	}
+}
+
+// stop ends the sampling and returns the CPU time of every postgres
+// process and of the run's own, since the start.
+func (w *pgWatch) stop() (all, own time.Duration) {
+	w.sample(context.Background())
+	close(w.done)
+	w.wg.Wait()
+	if w.conn != nil {
+		_ = w.conn.Close(context.Background())
+	}
+	for pid, cpu := range w.last {
+		d := cpu - w.before[pid]
+		all += d
+		if w.own[pid] {
+			own += d
+		}
+	}
+	return all, own
 }
 
 func report(c config, r result, replicaCPU, pgCPU time.Duration, stored int64) {
@@ -417,7 +459,7 @@ func report(c config, r result, replicaCPU, pgCPU time.Duration, stored int64) {
 	rate := float64(n) / r.elapsed.Seconds()
 	fmt.Printf("replicas %d, clients %d, measured %s\n", c.replicas, c.clients, r.elapsed.Round(time.Millisecond))
 	fmt.Printf("decisions/s %.0f   p50 %s   p99 %s   max %s   failed %d\n", rate, pct(0.50).Round(10*time.Microsecond), pct(0.99).Round(10*time.Microsecond), pct(1).Round(10*time.Microsecond), r.failed)
-	fmt.Printf("CPU over the whole run: replicas %s, postgres %s\n", replicaCPU.Round(10*time.Millisecond), pgCPU.Round(10*time.Millisecond))
+	fmt.Printf("CPU over the whole run: replicas %s, postgres (every process) %s\n", replicaCPU.Round(10*time.Millisecond), pgCPU.Round(10*time.Millisecond))
 	if r.answered > 0 {
 		fmt.Printf("CPU per decision (whole run / answered): replicas %.1f µs, postgres %.1f µs\n",
 			float64(replicaCPU.Microseconds())/float64(r.answered), float64(pgCPU.Microseconds())/float64(r.answered))
