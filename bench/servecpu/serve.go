@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -239,12 +240,13 @@ func (s *server) load(ctx context.Context, conns, requests int) (sample, error) 
 }
 
 // auditRecords counts the lines of the audit logs under the server's state
-// directory (every *.jsonl file; rotation does not happen at these sizes).
+// directory: every file whose name holds ".jsonl", so rotated files too
+// (older builds rotate at 10 MiB, as audit.jsonl.N; newer ones gzip them).
 func (s *server) auditRecords() int64 {
 	var n int64
 	root := filepath.Join(s.home, "state")
 	_ = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".jsonl") {
+		if err != nil || d.IsDir() || !strings.Contains(d.Name(), ".jsonl") {
 			return nil
 		}
 		n += countLines(path)
@@ -259,8 +261,15 @@ func countLines(path string) int64 {
 		return 0
 	}
 	defer f.Close()
+	var r io.Reader = bufio.NewReaderSize(f, 1<<16)
+	if strings.HasSuffix(path, ".gz") {
+		z, err := gzip.NewReader(r)
+		if err != nil {
+			return 0
+		}
+		r = z
+	}
 	var n int64
-	r := bufio.NewReaderSize(f, 1<<16)
 	buf := make([]byte, 1<<16)
 	for {
 		k, err := r.Read(buf)
