@@ -14,7 +14,8 @@ import (
 type build struct {
 	label  string
 	binary string
-	commit string // the full hash, for a build made from a commit
+	commit string   // the full hash, for a build made from a commit
+	args   []string // more arguments for serve
 }
 
 // prepare builds serveload (unless given) and every commit, each in a
@@ -35,7 +36,7 @@ func prepare(ctx context.Context, c config, tmp string, log io.Writer) ([]build,
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, build{label: b.label, binary: abs})
+			out = append(out, build{label: b.label, binary: abs, args: b.args})
 			continue
 		}
 		bin := filepath.Join(tmp, fmt.Sprintf("toolguard-%d", i))
@@ -43,7 +44,7 @@ func prepare(ctx context.Context, c config, tmp string, log io.Writer) ([]build,
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, build{label: b.label, binary: bin, commit: hash})
+		out = append(out, build{label: b.label, binary: bin, commit: hash, args: b.args})
 	}
 	return out, nil
 }

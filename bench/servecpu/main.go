@@ -10,6 +10,10 @@
 // decisions/s and p99, and the audit records written per decision (a build
 // that records nothing is flagged: its figure is not comparable).
 //
+// A build argument may carry more arguments for serve after its first word,
+// e.g. "noaudit=main --config=noaudit.toml" ([audit] disabled = true), to
+// measure one binary two ways in the same rounds.
+//
 // The request mix is serveload's, built once from this checkout, so every
 // build answers the same six calls. servecpu stops only the processes it
 // started and removes its temporary directories and worktrees.
@@ -59,6 +63,9 @@ type buildArg struct {
 	label  string
 	binary string // a toolguard binary, or empty for a commit
 	commit string
+	// args are more arguments for `toolguard serve` (words after the
+	// first in the argument, e.g. "noaudit=main --config=noaudit.toml").
+	args []string
 }
 
 func main() {
@@ -134,7 +141,15 @@ func parseConns(s string) ([]int, error) {
 // parseBuilds reads LABEL=BINARY, BINARY (a path that exists) or COMMIT.
 func parseBuilds(args []string) []buildArg {
 	var out []buildArg
-	for _, a := range args {
+	for _, arg := range args {
+		words := strings.Fields(arg)
+		if len(words) == 0 {
+			continue
+		}
+		a, extra := words[0], words[1:]
+		if len(extra) == 0 {
+			extra = nil
+		}
 		label, path, hasLabel := strings.Cut(a, "=")
 		if !hasLabel {
 			label, path = a, a
@@ -143,10 +158,10 @@ func parseBuilds(args []string) []buildArg {
 			if !hasLabel {
 				label = filepath.Base(filepath.Dir(path)) + "/" + filepath.Base(path)
 			}
-			out = append(out, buildArg{label: label, binary: path})
+			out = append(out, buildArg{label: label, binary: path, args: extra})
 			continue
 		}
-		out = append(out, buildArg{label: label, commit: path})
+		out = append(out, buildArg{label: label, commit: path, args: extra})
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -47,14 +48,14 @@ func TestParseBuilds(t *testing.T) {
 	if err := os.WriteFile(bin, nil, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	got := parseBuilds([]string{"old=" + bin, bin, "main", "new=HEAD~2"})
+	got := parseBuilds([]string{"old=" + bin, bin, "main", "new=HEAD~2 --config=x.toml"})
 	want := []buildArg{
 		{label: "old", binary: bin},
 		{label: filepath.Base(dir) + "/tg", binary: bin},
 		{label: "main", commit: "main"},
-		{label: "new", commit: "HEAD~2"},
+		{label: "new", commit: "HEAD~2", args: []string{"--config=x.toml"}},
 	}
-	if !slices.Equal(got, want) {
+	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("parseBuilds = %+v\nwant %+v", got, want)
 	}
 }

@@ -88,7 +88,7 @@ func brief(conns []int, got []sample) string {
 // runBuild starts the build's server in a fresh home, warms it up, loads
 // it at each connection count and stops it.
 func runBuild(ctx context.Context, c config, b build, home string) ([]sample, error) {
-	srv, err := startServer(ctx, b.binary, home)
+	srv, err := startServer(ctx, b, home)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +139,7 @@ func env(home string) []string {
 
 // startServer starts `toolguard serve` on a free loopback port and waits
 // until it accepts connections.
-func startServer(ctx context.Context, binary, home string) (*server, error) {
+func startServer(ctx context.Context, b build, home string) (*server, error) {
 	for _, d := range []string{"config", "state", "cache", "data", "run", "tmp", "ws"} {
 		if err := os.MkdirAll(filepath.Join(home, d), 0o700); err != nil {
 			return nil, err
@@ -151,7 +151,7 @@ func startServer(ctx context.Context, binary, home string) (*server, error) {
 		if err != nil {
 			return nil, err
 		}
-		srv, err := tryStart(ctx, binary, home, addr)
+		srv, err := tryStart(ctx, b, home, addr)
 		if err == nil {
 			return srv, nil
 		}
@@ -160,8 +160,8 @@ func startServer(ctx context.Context, binary, home string) (*server, error) {
 	return nil, lastErr
 }
 
-func tryStart(ctx context.Context, binary, home, addr string) (*server, error) {
-	cmd := exec.Command(binary, "serve", "--addr", addr)
+func tryStart(ctx context.Context, b build, home, addr string) (*server, error) {
+	cmd := exec.Command(b.binary, append([]string{"serve", "--addr", addr}, b.args...)...)
 	cmd.Dir = filepath.Join(home, "ws")
 	cmd.Env = env(home)
 	out := &bytes.Buffer{}
