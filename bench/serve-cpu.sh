@@ -13,7 +13,7 @@
 #   bench/serve-cpu.sh before=/tmp/tg-old after=./toolguard
 #   bench/serve-cpu.sh -rounds 6 -c 8,32 main HEAD
 #
-# About 4–5 minutes for six builds with the defaults (4 rounds, 16,000
+# About 3–4 minutes for six builds with the defaults (5 rounds, 16,000
 # requests per run, 5,000 at one connection) on two quiet cores, plus the
 # builds. Only the processes it starts are stopped; its temporary
 # directories and worktrees are removed (-keep keeps the servers' homes).

@@ -96,7 +96,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			"BUILD is LABEL=PATH of a toolguard binary, PATH of one, or a git commit (built in a temporary worktree)")
 		fs.PrintDefaults()
 	}
-	fs.IntVar(&c.rounds, "rounds", 4, fmt.Sprintf("rounds; each runs every build at every connection count (at most %d)", maxRounds))
+	fs.IntVar(&c.rounds, "rounds", 5, fmt.Sprintf("rounds; each runs every build at every connection count (at most %d)", maxRounds))
 	fs.StringVar(&conns, "c", "1,8,32", "connection counts, comma-separated")
 	fs.IntVar(&c.requests, "n", 16000, "requests per run above one connection")
 	fs.IntVar(&c.requests1, "n1", 5000, "requests per run at one connection")
