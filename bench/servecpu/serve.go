@@ -166,6 +166,7 @@ func tryStart(ctx context.Context, b build, home, addr string) (*server, error) 
 	cmd.Env = env(home)
 	out := &bytes.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
+	endWithUs(cmd)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
