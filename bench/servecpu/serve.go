@@ -228,6 +228,9 @@ func (s *server) load(ctx context.Context, conns, requests int) (sample, error) 
 	cmd.Stderr = &stderr
 	b, err := cmd.Output()
 	if err != nil {
+		if ctx.Err() != nil {
+			return sample{}, ctx.Err()
+		}
 		return sample{}, fmt.Errorf("serveload: %w: %s; serve said: %s", err, strings.TrimSpace(stderr.String()), tail(s.output.String()))
 	}
 	var r sample
