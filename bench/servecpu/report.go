@@ -70,20 +70,27 @@ func writeTable(out io.Writer, conns []int, bins []build, res results) error {
 				f.cpu.format(1), f.rate.format(0), f.p99.format(2), f.recordsPerDecision, note)
 		}
 	}
-	b.WriteString("\nmedian CPU per decision relative to the first build:\n\n| build |")
-	for _, n := range conns {
-		fmt.Fprintf(&b, " %d conn. |", n)
-	}
-	b.WriteString("\n|---|" + strings.Repeat("---:|", len(conns)) + "\n")
-	for i, bin := range bins {
-		fmt.Fprintf(&b, "| %s |", label(bin))
-		for j := range conns {
-			fmt.Fprintf(&b, " %.2f× |", sum[i][j].cpu.median/sum[0][j].cpu.median)
-		}
-		b.WriteString("\n")
+	if len(bins) > 1 {
+		writeRelative(&b, conns, bins, sum)
 	}
 	_, err := io.WriteString(out, b.String())
 	return err
+}
+
+// writeRelative adds each build's median CPU per decision over the first's.
+func writeRelative(b *strings.Builder, conns []int, bins []build, sum [][]figures) {
+	b.WriteString("\nmedian CPU per decision relative to the first build:\n\n| build |")
+	for _, n := range conns {
+		fmt.Fprintf(b, " %d conn. |", n)
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---:|", len(conns)) + "\n")
+	for i, bin := range bins {
+		fmt.Fprintf(b, "| %s |", label(bin))
+		for j := range conns {
+			fmt.Fprintf(b, " %.2f× |", sum[i][j].cpu.median/sum[0][j].cpu.median)
+		}
+		b.WriteString("\n")
+	}
 }
 
 // label names a build in the table, with its commit's short hash.
