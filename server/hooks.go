@@ -91,7 +91,7 @@ func (s *Server) runHook(w http.ResponseWriter, r *http.Request, cur *current, a
 		return nil, []byte(err.Error() + "; the call is blocked"), 2, false
 	}
 	opts := cur.hook
-	opts.Inline, opts.Timeout = true, timeout // bounded runs it in a goroutine of its own
+	opts.Inline, opts.Timeout = true, timeout // the limiter keeps the deadline (on a worker or inline)
 	opts.Wrap = wrapperFor(opts.Wrap, r)
 	// A payload too short to hold a heavy command is not decoded here;
 	// a longer one is, once, for its lane and for a fail-closed record.
