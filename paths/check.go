@@ -146,6 +146,9 @@ type judge struct {
 	names Names
 	// pemDone and pemPublic cache publicContent.
 	pemDone, pemPublic bool
+	// slow turns the index's shortcuts off: every pattern is asked, as
+	// the tests that check the shortcuts against it do.
+	slow bool
 }
 
 // publicContent reports, once per judgement, whether a read of a file

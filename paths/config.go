@@ -214,6 +214,7 @@ func (b *compiler) patterns(field string, srcs []string, tree bool) patternSet {
 		}
 		set.add(ps)
 	}
+	set.index()
 	return set
 }
 

@@ -5,6 +5,11 @@ package paths
 type patternSet struct {
 	list []pattern
 	tree bool
+	// named maps each name of a literal any-depth pattern's tail to the
+	// patterns holding it; namedAll is every pattern it indexes (see
+	// index). nil when the list is not indexed.
+	named    map[string]*patternBits
+	namedAll patternBits
 }
 
 func (s *patternSet) add(ps []pattern) { s.list = append(s.list, ps...) }

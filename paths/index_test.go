@@ -1,0 +1,143 @@
+package paths
+
+import (
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// indexTree lays a home with a project under root: for each literal
+// any-depth pattern of the defaults (.env, .aws/credentials,
+// .claude/settings.json, …) and each anchored one below the home
+// (~/.ssh/id_rsa), the file is laid in some of a few directories, chosen
+// by seed; a few symlinks and an unreadable directory are added. It
+// returns the Checker of the default lists for that home and the
+// directories to judge (every directory laid, and some that are not).
+func indexTree(t testing.TB, root string, seed uint64) (*Checker, string, []string) {
+	t.Helper()
+	home := filepath.Join(root, "home", "dev")
+	cfg := DefaultConfig()
+	cfg.Home = home
+	cfg.Denied = append(cfg.Denied, "a//b", "./x/../.env", "**/*.key", "<workspace>/secret/**")
+	c, err := Compile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(seed, 7))
+	places := []string{"project", "project/sub", "project/.claude", "", ".config", "project/a/b"}
+	var files []string
+	for _, s := range []*patternSet{&c.denied, &c.sensitive, &c.sensitiveWrite, &c.protected, &c.escapeHatches, &c.notSecret} {
+		for _, pt := range s.list {
+			switch {
+			case pt.anchor == anchorAny && pt.kind == kindSuffix:
+				for _, pl := range places {
+					if r.IntN(3) == 0 {
+						files = append(files, filepath.Join(pl, strings.Join(pt.tail, "/")))
+					}
+				}
+			case pt.anchor == anchorAbs && pt.kind == kindExact && strings.HasPrefix(pt.lit, home+"/") && r.IntN(2) == 0:
+				files = append(files, strings.TrimPrefix(pt.lit, home+"/"))
+			}
+		}
+	}
+	files = append(files, "project/main.go", "project/a/b/c.txt", "project/noread/x", "project/secret/token")
+	for _, f := range files {
+		p := filepath.Join(home, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil && !os.IsExist(err) {
+			// a name laid as a file may be another pattern's directory
+			continue
+		}
+	}
+	for link, target := range map[string]string{"project/evil": ".claude", "project/up": "..", "project/dangling": "nowhere"} {
+		_ = os.Symlink(target, filepath.Join(home, link))
+	}
+	if err := os.Chmod(filepath.Join(home, "project/noread"), 0o311); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.Chmod(filepath.Join(home, "project/noread"), 0o755) })
+	dirs := []string{"/", root, filepath.Join(home, "missing"), filepath.Join(home, "project/main.go"),
+		filepath.Join(home, "project/missing/.claude")}
+	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && (d.IsDir() || d.Type()&fs.ModeSymlink != 0) {
+			dirs = append(dirs, p)
+		}
+		return nil
+	})
+	return c, filepath.Join(home, "project"), dirs
+}
+
+// indexGlobs are glob operands judged in each directory.
+var indexGlobs = []string{"*", ".*", "*.json", "id_*", "*/config", "settings*", ".env*", "*.pem", "**", "*/*", "[.]*", "credentials", "../*"}
+
+// TestSetIndexAgrees is the generated test of the index's shortcuts: for
+// trees laid with different seeds, every directory is judged whole and
+// with every glob operand, for every access, with and without the
+// shortcuts (and with the call's lookups or none): the findings are the
+// same.
+func TestSetIndexAgrees(t *testing.T) {
+	for seed := range uint64(4) {
+		c, ws, dirs := indexTree(t, t.TempDir(), seed)
+		for _, dir := range dirs {
+			cp := Path{Literal: dir, Resolved: dir}
+			for a := Read; a <= Delete; a++ {
+				compareSets(t, c, cp, a, ws, Names{})
+				compareSets(t, c, cp, a, ws, Names{Only: []string{"*.json"}})
+			}
+		}
+	}
+}
+
+// compareSets judges cp whole and with each glob both ways.
+func compareSets(t *testing.T, c *Checker, cp Path, a Access, ws string, names Names) {
+	t.Helper()
+	for _, l := range []*Lookups{nil, {}} {
+		env := Env{Cwd: ws, Workspace: ws, Lookups: l}
+		slowEnv := Env{Cwd: ws, Workspace: ws}
+		if got, want := c.checkTreeNames(cp, a, env, names, false), c.checkTreeNames(cp, a, slowEnv, names, true); !reflect.DeepEqual(got, want) {
+			t.Errorf("tree %s (%v, %+v): index %+v, every pattern %+v", cp.Resolved, a, names, got, want)
+		}
+		for _, g := range indexGlobs {
+			if got, want := c.checkGlob(cp, g, a, env, false), c.checkGlob(cp, g, a, slowEnv, true); !reflect.DeepEqual(got, want) {
+				t.Errorf("glob %s/%s (%v): index %+v, every pattern %+v", cp.Resolved, g, a, got, want)
+			}
+		}
+	}
+}
+
+// FuzzSetIndex compares the index's shortcuts with every pattern asked
+// for a directory below the laid tree (named by the fuzzer) and a glob.
+func FuzzSetIndex(f *testing.F) {
+	c, ws, dirs := indexTree(f, f.TempDir(), 1)
+	for i, g := range indexGlobs {
+		f.Add(uint16(i), "", g, uint8(i))
+	}
+	f.Add(uint16(3), ".aws", "cred*", uint8(1))
+	f.Add(uint16(5), ".claude/x", "*", uint8(2))
+	f.Fuzz(func(t *testing.T, pick uint16, below, glob string, access uint8) {
+		dir := dirs[int(pick)%len(dirs)]
+		if below != "" {
+			dir = filepath.Join(dir, below)
+		}
+		if !strings.HasPrefix(dir, "/") || strings.ContainsAny(glob+dir, "\x00") ||
+			len(literalComponents(dir))+len(parseGlob(glob, true)) == 0 {
+			return // CheckGlob is not asked about a set of no components ("/" and "")
+		}
+		cp := Path{Literal: dir, Resolved: dir}
+		a := Access(access % 4)
+		env := Env{Cwd: ws, Workspace: ws, Lookups: &Lookups{}}
+		slowEnv := Env{Cwd: ws, Workspace: ws}
+		if got, want := c.checkTreeNames(cp, a, env, Names{}, false), c.checkTreeNames(cp, a, slowEnv, Names{}, true); !reflect.DeepEqual(got, want) {
+			t.Fatalf("tree %s (%v): index %+v, every pattern %+v", dir, a, got, want)
+		}
+		if got, want := c.checkGlob(cp, glob, a, env, false), c.checkGlob(cp, glob, a, slowEnv, true); !reflect.DeepEqual(got, want) {
+			t.Fatalf("glob %s/%s (%v): index %+v, every pattern %+v", dir, glob, a, got, want)
+		}
+	})
+}
