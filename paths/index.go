@@ -1,6 +1,10 @@
 package paths
 
-import "path"
+import (
+	"math/bits"
+	"path"
+	"strings"
+)
 
 // The index lets a judgement skip the patterns that cannot meet what it
 // judges without asking each of them. Every shortcut here only skips a
@@ -114,4 +118,93 @@ func mayHold(pt *pattern, dir string) bool {
 		return true
 	}
 	return within(pt.lit, dir) || within(dir, pt.lit)
+}
+
+// indexFirst builds the keys first asks by. Whether p matches a pattern
+// (or, for a tree set, p or a directory above it does) needs:
+//   - an any-depth literal pattern (**/.aws/credentials, **/.git/**): its
+//     first name is a component of p (the literal is "/NAME…" and must
+//     appear in p at a separator);
+//   - an anchored literal path (/etc/shadow, ~/.ssh/**): the path is p or
+//     a directory above p;
+//   - an any-depth base-name suffix beginning with a dot (**/*.pem): a
+//     component of p ends with it, so it is the part of a component from
+//     one of its dots on.
+//
+// Every other pattern is asked always.
+func (s *patternSet) indexFirst() {
+	if len(s.list) > maxIndexed {
+		return
+	}
+	s.byName, s.byPath, s.byExt = map[string]*patternBits{}, map[string]*patternBits{}, map[string]*patternBits{}
+	for i := range s.list {
+		pt := &s.list[i]
+		switch {
+		case pt.anchor == anchorAny && (pt.kind == kindSuffix || pt.kind == kindDirAnywhere) && len(pt.lit) > 1 && pt.lit[0] == '/':
+			name := pt.lit[1:]
+			if k := strings.IndexByte(name, '/'); k >= 0 {
+				name = name[:k]
+			}
+			addKey(s.byName, name, i)
+		case pt.anchor == anchorAbs && (pt.kind == kindExact || pt.kind == kindTree) && len(pt.lit) > 1 && pt.lit[0] == '/':
+			addKey(s.byPath, pt.lit, i)
+		case pt.anchor == anchorAny && pt.kind == kindBaseSuffix && len(pt.lit) > 1 && pt.lit[0] == '.' && !strings.Contains(pt.lit, "/"):
+			addKey(s.byExt, pt.lit, i)
+		default:
+			s.unkeyed.set(i)
+		}
+	}
+}
+
+func addKey(m map[string]*patternBits, k string, i int) {
+	b := m[k]
+	if b == nil {
+		b = &patternBits{}
+		m[k] = b
+	}
+	b.set(i)
+}
+
+// firstIndexed is first asking only the patterns p's keys select, in the
+// list's order.
+func (s *patternSet) firstIndexed(p string, j *judge) *pattern {
+	cand := s.unkeyed
+	start := 0
+	for i := 0; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
+		}
+		if i > 0 {
+			if b := s.byPath[p[:i]]; b != nil {
+				cand.or(b)
+			}
+		}
+		name := p[start:i]
+		if b := s.byName[name]; b != nil {
+			cand.or(b)
+		}
+		if len(s.byExt) > 0 {
+			for k := strings.IndexByte(name, '.'); k >= 0; {
+				if b := s.byExt[name[k:]]; b != nil {
+					cand.or(b)
+				}
+				next := strings.IndexByte(name[k+1:], '.')
+				if next < 0 {
+					break
+				}
+				k += 1 + next
+			}
+		}
+		start = i + 1
+	}
+	for w, word := range cand {
+		for word != 0 {
+			i := w*64 + bits.TrailingZeros64(word)
+			word &= word - 1
+			if matchOne(&s.list[i], p, j, s.tree) {
+				return &s.list[i]
+			}
+		}
+	}
+	return nil
 }

@@ -141,3 +141,97 @@ func FuzzSetIndex(f *testing.F) {
 		}
 	})
 }
+
+// indexPaths generates paths for the first index's test: each pattern's
+// literal part placed at the root, below the home, inside the workspace
+// and inside other directories, cut short, with names around it, and the
+// file names a base-name pattern aims at.
+func indexPaths(c *Checker, ws string, r *rand.Rand) []string {
+	parts := []string{"", "/", "/x", ws, ws + "/sub", c.home, "/etc", "/a.b/c.d", "/tmp/.env.d"}
+	var lits []string
+	for _, s := range c.sets() {
+		for _, pt := range s.list {
+			lits = append(lits, pt.lit, strings.Trim(pt.lit, "/"), "x"+pt.lit, pt.lit+".bak", "a"+pt.lit+"b")
+			if len(pt.lit) > 2 {
+				lits = append(lits, pt.lit[:len(pt.lit)/2], pt.lit[len(pt.lit)/2:])
+			}
+		}
+	}
+	var out []string
+	for _, l := range lits {
+		for range 3 {
+			p := parts[r.IntN(len(parts))] + "/" + l
+			if r.IntN(2) == 0 {
+				p += "/" + lits[r.IntN(len(lits))]
+			}
+			if r.IntN(3) == 0 {
+				p = filepath.Clean(p)
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// sets lists the Checker's pattern lists.
+func (c *Checker) sets() []*patternSet {
+	return []*patternSet{&c.denied, &c.userDenied, &c.notSecret, &c.publicFiles, &c.allowed, &c.sensitive,
+		&c.sensitiveWrite, &c.protected, &c.escapeHatches}
+}
+
+// TestFirstIndexAgrees is the generated test of first's index: every
+// list of the default lists (and a user list) answers every generated
+// path with the same first pattern whether it asks the index or every
+// pattern in turn.
+func TestFirstIndexAgrees(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	cfg := DefaultConfig()
+	cfg.Home = "/home/dev"
+	cfg.UserDenied = []string{"**/*.key", "/srv/**", "**/x/y", "<workspace>/.env.local", "~/notes/*.txt", "**/.pem"}
+	cfg.Allowed = []string{"/opt/**", "**/build"}
+	c, err := Compile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ws := range []string{"/home/dev/project", "/w", ""} {
+		for _, p := range indexPaths(c, ws, r) {
+			compareFirst(t, c, p, ws)
+		}
+	}
+}
+
+// compareFirst asks every list of c about p both ways.
+func compareFirst(t *testing.T, c *Checker, p, ws string) {
+	t.Helper()
+	fast := &judge{c: c, env: Env{Workspace: ws}, ws: Env{Workspace: ws}.workspace()}
+	slow := &judge{c: c, env: fast.env, ws: fast.ws, slow: true}
+	for _, s := range c.sets() {
+		if got, want := s.first(p, fast), s.first(p, slow); got != want {
+			t.Errorf("%q: index says %v, every pattern %v", p, source(got), source(want))
+		}
+	}
+}
+
+func source(pt *pattern) string {
+	if pt == nil {
+		return "none"
+	}
+	return pt.source
+}
+
+// FuzzFirstIndex compares first's index with every pattern asked.
+func FuzzFirstIndex(f *testing.F) {
+	cfg := DefaultConfig()
+	cfg.Home = "/home/dev"
+	cfg.UserDenied = []string{"**/*.key", "/srv/**", "**/x/y", "<workspace>/.env.local"}
+	c, err := Compile(cfg)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{"/home/dev/.ssh/id_rsa", "/w/.env", "/x/cert.pem", "/etc/shadow", "a/.aws/credentials/x", "/srv", "//x//y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		compareFirst(t, c, p, "/w")
+	})
+}
