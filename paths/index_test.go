@@ -235,3 +235,73 @@ func FuzzFirstIndex(f *testing.F) {
 		compareFirst(t, c, p, "/w")
 	})
 }
+
+// deepFixture lays a tree deeper than walkFirstDepth below root: files,
+// directories, absolute, relative and dangling links, a link to a file
+// used as a directory, and an unsearchable directory; it returns the
+// deep directory and relative names to resolve in it.
+func deepFixture(t testing.TB, root string) (string, []string) {
+	t.Helper()
+	deep := filepath.Join(root, "a/b/c/d/e/f/g")
+	for _, d := range []string{"src/x", "out", "noexec/in"} {
+		must(t, os.MkdirAll(filepath.Join(deep, d), 0o755))
+	}
+	for _, f := range []string{"src/main.go", "src/x/y.go", "out/data", "file", "noexec/in/z"} {
+		must(t, os.WriteFile(filepath.Join(deep, f), nil, 0o644))
+	}
+	for link, target := range map[string]string{"srclink": "src", "abs": filepath.Join(root, "a/b"), "up": "../..",
+		"dangling": "missing/new", "filelink": "file", "loop": "loop", "src/back": "../out"} {
+		must(t, os.Symlink(target, filepath.Join(deep, link)))
+	}
+	must(t, os.Chmod(filepath.Join(deep, "noexec"), 0o600))
+	t.Cleanup(func() { _ = os.Chmod(filepath.Join(deep, "noexec"), 0o755) })
+	return deep, []string{"src/main.go", "src/x/y.go", "src/new", "srclink/main.go", "srclink/new", "abs/c", "abs/new",
+		"up/f/g/file", "dangling", "filelink", "filelink/x", "loop", "loop/x", "src/back/data", "src/back/new", "out/../file",
+		"src/./main.go", "src//x", "missing/new", "noexec/in/z", "noexec/x", "src/x/", "src/..", "file", "new"}
+}
+
+// TestResolveDeepAgrees: a deep path resolved with the call's lookups
+// (its directory asked of the kernel once, then each name in it by an
+// lstat) resolves as it does afresh, and as the component walk does, in
+// several orders of the same names.
+func TestResolveDeepAgrees(t *testing.T) {
+	deep, names := deepFixture(t, t.TempDir())
+	r := rand.New(rand.NewPCG(9, 9))
+	for range 6 {
+		l := &Lookups{}
+		for _, i := range r.Perm(len(names)) {
+			compareResolve(t, l, deep+"/"+names[i])
+		}
+	}
+}
+
+// compareResolve resolves abs with l, afresh and by the walk.
+func compareResolve(t *testing.T, l *Lookups, abs string) {
+	t.Helper()
+	got, gerr := l.resolve(abs)
+	want, werr := resolve(abs)
+	walked, _ := walk(abs)
+	if got != want || (gerr == nil) != (werr == nil) {
+		t.Errorf("%s: with lookups %q (%v), afresh %q (%v)", abs, got, gerr, want, werr)
+	}
+	if werr == nil && walked != want {
+		t.Errorf("%s: afresh %q, walked %q", abs, want, walked)
+	}
+}
+
+// FuzzResolveDeep compares deep paths resolved with shared lookups with
+// the same paths resolved afresh.
+func FuzzResolveDeep(f *testing.F) {
+	deep, names := deepFixture(f, f.TempDir())
+	for i := range names {
+		f.Add(names[i], names[(i+3)%len(names)])
+	}
+	f.Fuzz(func(t *testing.T, p, q string) {
+		if strings.ContainsAny(p+q, "\x00") {
+			return
+		}
+		l := &Lookups{}
+		compareResolve(t, l, deep+"/"+p)
+		compareResolve(t, l, deep+"/"+q)
+	})
+}
