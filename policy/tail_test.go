@@ -25,7 +25,8 @@ type tailCall struct {
 // adversarial, traces or peers (or several, comma-separated) it decides
 // every call of the corpus TAIL_RUNS times (15 unless told), keeps the
 // smallest time of each call, and prints the p50, p99 and max of those
-// minimums and the TAIL_TOP (40) slowest calls. Without TAIL it skips.
+// minimums and the TAIL_TOP (40) slowest calls; TAIL_MATCH keeps only
+// the calls whose name holds it. Without TAIL it skips.
 //
 //	TAIL=adversarial go test ./policy -run TestTail -v
 func TestTail(t *testing.T) {
@@ -36,6 +37,9 @@ func TestTail(t *testing.T) {
 	runs, top := envInt("TAIL_RUNS", 15), envInt("TAIL_TOP", 40)
 	for _, corpus := range strings.Split(which, ",") {
 		calls := tailCalls(t, corpus)
+		if m := os.Getenv("TAIL_MATCH"); m != "" { // only the calls whose name holds it
+			calls = slices.DeleteFunc(calls, func(c tailCall) bool { return !strings.Contains(c.name, m) })
+		}
 		mins := minOfRuns(calls, runs)
 		order := make([]int, len(calls))
 		for i := range order {
