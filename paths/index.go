@@ -3,6 +3,7 @@ package paths
 import (
 	"math/bits"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -148,6 +149,9 @@ func (s *patternSet) indexFirst() {
 			addKey(s.byName, name, i)
 		case pt.anchor == anchorAbs && (pt.kind == kindExact || pt.kind == kindTree) && len(pt.lit) > 1 && pt.lit[0] == '/':
 			addKey(s.byPath, pt.lit, i)
+			if !slices.Contains(s.pathLens, len(pt.lit)) {
+				s.pathLens = append(s.pathLens, len(pt.lit))
+			}
 		case pt.anchor == anchorAny && pt.kind == kindBaseSuffix && len(pt.lit) > 1 && pt.lit[0] == '.' && !strings.Contains(pt.lit, "/"):
 			addKey(s.byExt, pt.lit, i)
 		default:
@@ -168,16 +172,21 @@ func addKey(m map[string]*patternBits, k string, i int) {
 // firstIndexed is first asking only the patterns p's keys select, in the
 // list's order.
 func (s *patternSet) firstIndexed(p string, j *judge) *pattern {
+	if len(s.list) == 0 {
+		return nil
+	}
 	cand := s.unkeyed
+	for _, n := range s.pathLens { // p or a directory above it, of a length a path has
+		if n <= len(p) && (n == len(p) || p[n] == '/') {
+			if b := s.byPath[p[:n]]; b != nil {
+				cand.or(b)
+			}
+		}
+	}
 	start := 0
 	for i := 0; i <= len(p); i++ {
 		if i < len(p) && p[i] != '/' {
 			continue
-		}
-		if i > 0 {
-			if b := s.byPath[p[:i]]; b != nil {
-				cand.or(b)
-			}
 		}
 		name := p[start:i]
 		if b := s.byName[name]; b != nil {

@@ -15,6 +15,8 @@ type patternSet struct {
 	// asked always. byName is nil when the list is not indexed.
 	byName, byPath, byExt map[string]*patternBits
 	unkeyed               patternBits
+	// pathLens are the lengths of byPath's keys.
+	pathLens []int
 }
 
 func (s *patternSet) add(ps []pattern) { s.list = append(s.list, ps...) }
