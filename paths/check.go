@@ -146,6 +146,11 @@ type judge struct {
 	names Names
 	// pemDone and pemPublic cache publicContent.
 	pemDone, pemPublic bool
+	// listDir is the directory namedInside last listed (listDone), with
+	// its names and whether they could be listed.
+	listDir          string
+	listNames        map[string]bool
+	listDone, listOK bool
 	// slow turns the index's shortcuts off: every pattern is asked, as
 	// the tests that check the shortcuts against it do.
 	slow bool

@@ -86,8 +86,15 @@ func (j *judge) namedInside(s *patternSet, dir string) (cand patternBits, ok boo
 	if s.named == nil || j.slow {
 		return cand, false
 	}
-	names, ok := j.env.Lookups.list(dir)
-	if !ok {
+	if j.access != Write && !j.dirExists(dir) {
+		return cand, true // nothing is inside a directory that does not exist
+	}
+	if !j.listDone || j.listDir != dir {
+		j.listDir, j.listDone = dir, true
+		j.listNames, j.listOK = j.env.Lookups.list(dir)
+	}
+	names := j.listNames
+	if !j.listOK {
 		return cand, false
 	}
 	if len(names) < len(s.named) {

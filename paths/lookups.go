@@ -171,7 +171,7 @@ func (l *Lookups) list(dir string) (map[string]bool, bool) {
 		return names, names != nil
 	}
 	var names map[string]bool
-	if l.absentAbove(key + "x") {
+	if l.absentAbove(key) { // as for any name in dir: key ends with "/"
 		names = map[string]bool{} // dir is missing from its parent's list
 	} else {
 		names = listNames(dir)
