@@ -151,6 +151,9 @@ type judge struct {
 	listDir          string
 	listNames        map[string]bool
 	listDone, listOK bool
+	// namedAsked counts the named patterns asked about a tree one by one:
+	// from listAfter on, the tree's directory is listed to skip the rest.
+	namedAsked int
 	// slow turns the index's shortcuts off: every pattern is asked, as
 	// the tests that check the shortcuts against it do.
 	slow bool

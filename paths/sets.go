@@ -147,13 +147,20 @@ func (j *judge) setFindings(text string, set []component, dir string, tree bool)
 // any-depth name none of whose names dir holds (namedInside).
 func (j *judge) setMeets(s *patternSet, set []component, dir string, tree bool) *pattern {
 	var inside patternBits
-	filtered := false
-	if tree || bareWildcard(set) {
-		inside, filtered = j.namedInside(s, dir)
-	}
+	filtered, tried := false, false
 	for i := range s.list {
 		pt := &s.list[i]
-		if filtered && s.namedAll.has(i) && !inside.has(i) || !j.slow && !mayHold(pt, dir) {
+		if tree && s.namedAll.has(i) { // a bare wildcard asks few names: its directory is not listed for it
+			if !tried && j.namedAsked >= listAfter { // listed as Lookups would list it
+				tried = true
+				inside, filtered = j.namedInside(s, dir)
+			}
+			if filtered && !inside.has(i) {
+				continue
+			}
+			j.namedAsked++
+		}
+		if !j.slow && !mayHold(pt, dir) {
 			continue
 		}
 		if j.patternMeets(pt, s.tree, set, dir, tree) {
