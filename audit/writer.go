@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/toolguard/toolguard/state"
 )
 
@@ -96,9 +98,11 @@ type Writer struct {
 	mu          sync.Mutex
 	lock        *state.Locker
 	file        *os.File
-	fileInfo    os.FileInfo // file's identity, to tell whether the path still names it
-	end         int64       // the size file had after this Writer's last whole append; -1 when unknown
-	born        time.Time   // the open file's first record's time; zero when unknown
+	dev, ino    uint64    // file's identity, to tell whether the path still names it
+	dir         int       // the log's directory, held open to look the log up by its name alone; -1 when not open
+	base        string    // the log's name in dir
+	end         int64     // the size file had after this Writer's last whole append; -1 when unknown
+	born        time.Time // the open file's first record's time; zero when unknown
 	upkeep      sync.WaitGroup
 	tidyQueued  atomic.Bool // a tidy goroutine waits for the tidy lock
 
@@ -128,7 +132,7 @@ var groupBufs = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return 
 func NewWriter(path string, opts WriterOptions) *Writer {
 	w := &Writer{path: path, maxSize: opts.MaxSize, rotateEvery: opts.RotateEvery, keep: opts.Keep,
 		maxAge: opts.MaxAge, compress: !opts.NoCompress, now: time.Now, lock: state.NewLocker(path),
-		write: (*os.File).Write}
+		write: (*os.File).Write, dir: -1, base: filepath.Base(path)}
 	if w.maxSize == 0 {
 		w.maxSize = DefaultMaxSize
 	}
@@ -275,12 +279,13 @@ func (w *Writer) open(size int64) error {
 	if err != nil {
 		return err
 	}
-	fi, err := f.Stat()
-	if err != nil {
+	var st unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
 		f.Close()
-		return err
+		return &fs.PathError{Op: "fstat", Path: w.path, Err: err}
 	}
-	w.file, w.fileInfo, w.end, w.born = f, fi, -1, time.Time{}
+	w.file, w.end, w.born = f, -1, time.Time{}
+	w.dev, w.ino = uint64(st.Dev), uint64(st.Ino) //nolint:unconvert // their types differ between systems
 	if size > 0 {
 		w.born = firstTime(f)
 	}
@@ -385,24 +390,71 @@ func endsLine(f *os.File, size int64) bool {
 // currentSize returns the log's size, first dropping the open file when the
 // path now names another one (another process rotated it).
 func (w *Writer) currentSize() (int64, error) {
-	fi, err := os.Stat(w.path)
+	var st unix.Stat_t
+	err := w.statLog(&st)
 	if errors.Is(err, fs.ErrNotExist) {
 		w.closeFile()
 		return 0, nil
 	}
 	if err != nil {
-		return 0, err
+		return 0, &fs.PathError{Op: "stat", Path: w.path, Err: err}
 	}
-	if w.file != nil && !os.SameFile(fi, w.fileInfo) {
+	if w.file != nil && (uint64(st.Dev) != w.dev || uint64(st.Ino) != w.ino) { //nolint:unconvert // types differ between systems
 		w.closeFile()
 	}
-	return fi.Size(), nil
+	return st.Size, nil
+}
+
+// statLog stats the log. It looks the log up by its name in its directory,
+// which the Writer holds open as it holds the lock file beside it: a stat of
+// the whole path walked every directory above it again for every group, and
+// was the costliest of a group's system calls after the write. A name
+// missing there is looked up by the whole path, and the directory opened
+// again, so a directory removed and made again is followed.
+func (w *Writer) statLog(st *unix.Stat_t) error {
+	if w.dir < 0 {
+		if d, err := openDir(filepath.Dir(w.path)); err == nil {
+			w.dir = d
+		}
+	}
+	if w.dir >= 0 {
+		err := ignoringEINTR(func() error { return unix.Fstatat(w.dir, w.base, st, 0) })
+		if !errors.Is(err, unix.ENOENT) {
+			return err
+		}
+		w.closeDir()
+	}
+	return ignoringEINTR(func() error { return unix.Stat(w.path, st) })
+}
+
+func openDir(dir string) (int, error) {
+	var fd int
+	err := ignoringEINTR(func() (err error) {
+		fd, err = unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		return err
+	})
+	return fd, err
+}
+
+func ignoringEINTR(f func() error) error {
+	for {
+		if err := f(); !errors.Is(err, unix.EINTR) {
+			return err
+		}
+	}
 }
 
 func (w *Writer) closeFile() {
 	if w.file != nil {
 		w.file.Close()
-		w.file, w.fileInfo, w.end = nil, nil, -1
+		w.file, w.dev, w.ino, w.end = nil, 0, 0, -1
+	}
+}
+
+func (w *Writer) closeDir() {
+	if w.dir >= 0 {
+		unix.Close(w.dir)
+		w.dir = -1
 	}
 }
 
@@ -414,5 +466,6 @@ func (w *Writer) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.closeFile()
+	w.closeDir()
 	return w.lock.Close()
 }
