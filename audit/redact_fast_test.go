@@ -1,0 +1,70 @@
+package audit
+
+import (
+	"strings"
+	"testing"
+)
+
+// fastPathSeeds are texts for the shortcuts' tests: ASCII with and without
+// upper case, non-ASCII (including letters whose lower case is ASCII or of
+// another length), and texts holding the shapes' literals.
+var fastPathSeeds = []string{
+	"", "a", "A", "git status", "The supervised mode allows read-tier calls.",
+	"curl -H 'Authorization: Bearer abcdef123456' https://u:p@h/?token=x",
+	"\u212a\u0130\u023a ÄÖÜ straße", "\xff\xfeAB", "KUBECTL \u212aUBECTL",
+	"-----BEGIN RSA PRIVATE KEY-----", "ghp_0123456789abcdefABCDEF0123456789abcd",
+	"https://hooks.slack.com/services/T000/B000/XXX machine m login l password p",
+}
+
+// toLower is strings.ToLower.
+func TestToLower(t *testing.T) {
+	for _, s := range fastPathSeeds {
+		if got, want := toLower(s), strings.ToLower(s); got != want {
+			t.Errorf("toLower(%q) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+func FuzzToLower(f *testing.F) {
+	for _, s := range fastPathSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := toLower(s), strings.ToLower(s); got != want {
+			t.Errorf("toLower(%q) = %q, want %q", s, got, want)
+		}
+	})
+}
+
+// A shape's literal filter as a set (mayMatch) says what it says one
+// literal at a time (mayMatchSlow).
+func TestShapeFilterLikeSlow(t *testing.T) {
+	prepareShapes()
+	for _, s := range append(fastPathSeeds, strings.Join(shapeNeedles.list, " ")) {
+		checkShapeFilter(t, s)
+	}
+	for _, lit := range shapeNeedles.list {
+		checkShapeFilter(t, lit)
+	}
+}
+
+func FuzzShapeFilter(f *testing.F) {
+	for _, s := range fastPathSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		prepareShapes()
+		checkShapeFilter(t, s)
+	})
+}
+
+func checkShapeFilter(t *testing.T, s string) {
+	t.Helper()
+	f := shapeNeedles.scan(strings.ToLower(s))
+	for i := range shapes {
+		sh := &shapes[i]
+		if got, want := sh.mayMatch(&f), sh.mayMatchSlow(&f); got != want {
+			t.Errorf("shape %q on %q: mayMatch = %v, one literal at a time %v", sh.name, s, got, want)
+		}
+	}
+}
