@@ -189,7 +189,33 @@ var prepareShapes = sync.OnceFunc(func() {
 		}
 	}
 	shapes = append(append(shapes, enclosing...), tokens...)
+	enclosingAny, tokensAny = anyLiteral(enclosing), anyLiteral(tokens)
 })
+
+// enclosingAny and tokensAny are the literals of any shape of enclosing and
+// tokens: a text holding none of them matches none of those shapes, since
+// every shape has a literal.
+var enclosingAny, tokensAny found
+
+func anyLiteral(list []shape) found {
+	var u found
+	for _, sh := range list {
+		for k := range u {
+			u[k] |= sh.mask[k]
+		}
+	}
+	return u
+}
+
+// holdsAny reports whether f holds a literal of u.
+func (f *found) holdsAny(u *found) bool {
+	for k := range f {
+		if f[k]&u[k] != 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // mayMatch applies the shape's literal filter, given the literals the
 // lower-cased text contains.
@@ -220,11 +246,15 @@ func (sh *shape) mayMatchSlow(f *found) bool {
 	return sh.all
 }
 
-// apply runs the shapes on s, given the literals f that lower holds; changed
+// apply runs the shapes of list, whose literals are lits, on s, given the
+// literals f that lower holds; changed
 // says whether s changed. A shape that changes s can only remove literals,
 // so the literals are looked for once.
-func apply(list []shape, s, lower string, f *found) (string, string, bool) {
+func apply(list []shape, lits *found, s, lower string, f *found) (string, string, bool) {
 	changed := false
+	if !f.holdsAny(lits) {
+		return s, lower, false
+	}
 	for i := range list {
 		sh := &list[i]
 		if !sh.mayMatch(f) {
@@ -304,7 +334,7 @@ func redactText(s string, parse bool) string {
 	// The text is scanned for the shapes' literals again only when it
 	// changed after the first scan (rarely: it held a secret).
 	f := shapeNeedles.scan(lower)
-	s, lower, changed := apply(enclosing, s, lower, &f)
+	s, lower, changed := apply(enclosing, &enclosingAny, s, lower, &f)
 	if r := maskAssignments(s); r != s {
 		s, lower, changed = r, toLower(r), true
 	}
@@ -314,7 +344,7 @@ func redactText(s string, parse bool) string {
 	if changed {
 		f = shapeNeedles.scan(lower)
 	}
-	s, _, _ = apply(tokens, s, lower, &f)
+	s, _, _ = apply(tokens, &tokensAny, s, lower, &f)
 	return maskRandomTokens(s)
 }
 
@@ -374,10 +404,20 @@ func maskRandomTokens(s string) string {
 	return b.String()
 }
 
-func isTokenByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		c == '+' || c == '/' || c == '_' || c == '-' || c == '='
-}
+// isTokenByte reports whether c is in the base64/hex alphabet of random
+// tokens: ASCII letters and digits, '+', '/', '_', '-' and '='.
+func isTokenByte(c byte) bool { return tokenBytes.has(c) }
+
+// byteSet is a set of bytes. The sets below are literals of constants (no
+// start-up work); the tests compare each with its definition.
+type byteSet [4]uint64
+
+func (s *byteSet) has(c byte) bool { return s[c>>6]&(1<<(c&63)) != 0 }
+
+var (
+	tokenBytes = byteSet{0x23ffa80000000000, 0x7fffffe87fffffe, 0, 0}
+	wordBreaks = byteSet{0x780013d500002601, 0x3800000100000000, 0, 0}
+)
 
 func looksRandom(tok string) bool {
 	if len(tok) < minRandomToken || looksLikePath(tok) {

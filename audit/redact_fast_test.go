@@ -68,3 +68,35 @@ func checkShapeFilter(t *testing.T, s string) {
 		}
 	}
 }
+
+// The byte sets are their definitions.
+func TestByteSets(t *testing.T) {
+	for c := range 256 {
+		b := byte(c)
+		isToken := b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || strings.IndexByte("+/_-=", b) >= 0
+		if tokenBytes.has(b) != isToken {
+			t.Errorf("tokenBytes.has(%q) = %v, want %v", b, !isToken, isToken)
+		}
+		isBreak := strings.IndexByte(" \t\n\r;|&()<>`'\"=${},\x00", b) >= 0
+		if wordBreaks.has(b) != isBreak {
+			t.Errorf("wordBreaks.has(%q) = %v, want %v", b, !isBreak, isBreak)
+		}
+	}
+}
+
+// Every shape has a literal, so a text holding none of a list's literals
+// matches none of its shapes (apply skips the list).
+func TestEveryShapeHasALiteral(t *testing.T) {
+	prepareShapes()
+	for _, sh := range shapes {
+		if sh.mask == (found{}) {
+			t.Errorf("shape %q has no literal", sh.name)
+		}
+	}
+	var none found
+	for _, sh := range shapes {
+		if sh.mayMatch(&none) {
+			t.Errorf("shape %q matches a text without literals", sh.name)
+		}
+	}
+}

@@ -609,10 +609,7 @@ func needMet(need []string, lower string) bool {
 	return false
 }
 
-func isWordBreak(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', '\r', ';', '|', '&', '(', ')', '<', '>', '`', '\'', '"', '=', '$', '{', '}', ',', 0:
-		return true
-	}
-	return false
-}
+// isWordBreak reports whether c ends a word of a command for the cheap
+// test: blanks, NUL, the shell's operators and quotes, '=', '$', braces
+// and ','.
+func isWordBreak(c byte) bool { return wordBreaks.has(c) }
