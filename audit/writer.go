@@ -115,8 +115,12 @@ type Writer struct {
 // first of them (its leader) once the group before it is written.
 type group struct {
 	buf  []byte    // the lines, in the order their Writes joined
+	pool *[]byte   // where buf came from, to put it back in groupBufs
 	at   time.Time // the first record's time (rotation by age, a new log's age)
 	n    int       // records in buf
+	// done is closed once the group is written; it is made when a second
+	// Write joins (most groups on few cores are one Write, whose leader
+	// need not wait for itself), so only under qmu while the group is open.
 	done chan struct{}
 	err  error // set before done is closed
 }
@@ -164,9 +168,9 @@ func (w *Writer) Write(ctx context.Context, r Record) error {
 	if at.IsZero() {
 		at = w.now()
 	}
-	g, leader := w.join(&r, at)
-	if !leader {
-		<-g.done
+	g, done := w.join(&r, at)
+	if done != nil {
+		<-done
 		return g.err
 	}
 	w.mu.Lock()
@@ -176,37 +180,47 @@ func (w *Writer) Write(ctx context.Context, r Record) error {
 	if w.next == g {
 		w.next = nil
 	}
+	done = g.done
 	w.qmu.Unlock()
-	g.err = w.commit(ctx, g)
+	err := w.commit(ctx, g)
+	g.err = err
 	w.mu.Unlock()
-	close(g.done)
-	return g.err
+	if done != nil {
+		close(done)
+	}
+	return err
 }
 
-// join adds r's line to the open group, or opens one; leader says this
-// Write opened it and so writes it.
-func (w *Writer) join(r *Record, at time.Time) (g *group, leader bool) {
+// join adds r's line to the open group, or opens one. The Write that
+// opened it (its leader, given a nil done) writes it; the others wait for
+// done.
+func (w *Writer) join(r *Record, at time.Time) (g *group, done chan struct{}) {
 	w.qmu.Lock()
 	defer w.qmu.Unlock()
 	g = w.next
 	if g == nil || len(g.buf) >= maxGroup {
 		bp := groupBufs.Get().(*[]byte)
-		g = &group{buf: (*bp)[:0], at: at, done: make(chan struct{})}
-		w.next, leader = g, true
+		g = &group{buf: (*bp)[:0], pool: bp, at: at}
+		w.next = g
+	} else {
+		if g.done == nil {
+			g.done = make(chan struct{})
+		}
+		done = g.done
 	}
 	g.buf = append(r.AppendJSON(g.buf), '\n')
 	g.n++
-	return g, leader
+	return g, done
 }
 
 // commit appends g's lines under the log's lock; w.mu is held.
 func (w *Writer) commit(ctx context.Context, g *group) error {
 	defer func() {
 		if cap(g.buf) <= 64<<10 {
-			b := g.buf[:0]
-			groupBufs.Put(&b)
+			*g.pool = g.buf[:0]
+			groupBufs.Put(g.pool)
 		}
-		g.buf = nil
+		g.buf, g.pool = nil, nil
 	}()
 	if err := w.lock.Lock(ctx); err != nil {
 		return fmt.Errorf("audit: %w", err)
