@@ -293,13 +293,13 @@ func (w *Writer) open(size int64) error {
 	if err != nil {
 		return err
 	}
-	var st unix.Stat_t
-	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+	id, err := statFD(int(f.Fd()))
+	if err != nil {
 		f.Close()
 		return &fs.PathError{Op: "fstat", Path: w.path, Err: err}
 	}
 	w.file, w.end, w.born = f, -1, time.Time{}
-	w.dev, w.ino = uint64(st.Dev), uint64(st.Ino) //nolint:unconvert // their types differ between systems
+	w.dev, w.ino = id.dev, id.ino
 	if size > 0 {
 		w.born = firstTime(f)
 	}
@@ -404,8 +404,7 @@ func endsLine(f *os.File, size int64) bool {
 // currentSize returns the log's size, first dropping the open file when the
 // path now names another one (another process rotated it).
 func (w *Writer) currentSize() (int64, error) {
-	var st unix.Stat_t
-	err := w.statLog(&st)
+	id, err := w.statLog()
 	if errors.Is(err, fs.ErrNotExist) {
 		w.closeFile()
 		return 0, nil
@@ -413,10 +412,10 @@ func (w *Writer) currentSize() (int64, error) {
 	if err != nil {
 		return 0, &fs.PathError{Op: "stat", Path: w.path, Err: err}
 	}
-	if w.file != nil && (uint64(st.Dev) != w.dev || uint64(st.Ino) != w.ino) { //nolint:unconvert // types differ between systems
+	if w.file != nil && (id.dev != w.dev || id.ino != w.ino) {
 		w.closeFile()
 	}
-	return st.Size, nil
+	return id.size, nil
 }
 
 // statLog stats the log. It looks the log up by its name in its directory,
@@ -425,20 +424,20 @@ func (w *Writer) currentSize() (int64, error) {
 // was the costliest of a group's system calls after the write. A name
 // missing there is looked up by the whole path, and the directory opened
 // again, so a directory removed and made again is followed.
-func (w *Writer) statLog(st *unix.Stat_t) error {
+func (w *Writer) statLog() (fileID, error) {
 	if w.dir < 0 {
 		if d, err := openDir(filepath.Dir(w.path)); err == nil {
 			w.dir = d
 		}
 	}
 	if w.dir >= 0 {
-		err := ignoringEINTR(func() error { return unix.Fstatat(w.dir, w.base, st, 0) })
+		id, err := statAt(w.dir, w.base)
 		if !errors.Is(err, unix.ENOENT) {
-			return err
+			return id, err
 		}
 		w.closeDir()
 	}
-	return ignoringEINTR(func() error { return unix.Stat(w.path, st) })
+	return statAt(unix.AT_FDCWD, w.path)
 }
 
 func openDir(dir string) (int, error) {
