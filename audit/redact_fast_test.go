@@ -100,3 +100,42 @@ func TestEveryShapeHasALiteral(t *testing.T) {
 		}
 	}
 }
+
+func TestHintStarts(t *testing.T) {
+	for c := range 256 {
+		want := false
+		for _, h := range nameHints {
+			want = want || h[0] == byte(c)
+		}
+		if hintStarts.has(byte(c)) != want {
+			t.Errorf("hintStarts.has(%q) = %v, want %v", byte(c), !want, want)
+		}
+	}
+}
+
+// mayNameSecret finds a hint where indexFold finds one.
+func TestMayNameSecretLikeIndexFold(t *testing.T) {
+	for _, s := range append(fastPathSeeds, "PASSWORD", "x-Api-KEY", "pa", "pS", "--force", "-rf", "TOKEN", "aUtH", "ds", "xxdsn") {
+		checkMayNameSecret(t, s)
+	}
+}
+
+func FuzzMayNameSecret(f *testing.F) {
+	for _, s := range fastPathSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) { checkMayNameSecret(t, s) })
+}
+
+func checkMayNameSecret(t *testing.T, name string) {
+	t.Helper()
+	want := false
+	if len(name) >= 2 && len(name) <= 256 {
+		for _, h := range nameHints {
+			want = want || indexFold(name, h) >= 0
+		}
+	}
+	if got := mayNameSecret(name); got != want {
+		t.Errorf("mayNameSecret(%q) = %v, want %v", name, got, want)
+	}
+}
