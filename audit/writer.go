@@ -100,6 +100,7 @@ type Writer struct {
 	file        *os.File
 	dev, ino    uint64    // file's identity, to tell whether the path still names it
 	dir         int       // the log's directory, held open to look the log up by its name alone; -1 when not open
+	looked      bool      // the log was looked up before (a Writer that writes once need not open dir)
 	base        string    // the log's name in dir
 	end         int64     // the size file had after this Writer's last whole append; -1 when unknown
 	born        time.Time // the open file's first record's time; zero when unknown
@@ -423,13 +424,16 @@ func (w *Writer) currentSize() (int64, error) {
 // the whole path walked every directory above it again for every group, and
 // was the costliest of a group's system calls after the write. A name
 // missing there is looked up by the whole path, and the directory opened
-// again, so a directory removed and made again is followed.
+// again, so a directory removed and made again is followed. The first
+// look-up is by the whole path: a hook process writes one record, and
+// opening the directory would cost it two more system calls.
 func (w *Writer) statLog() (fileID, error) {
-	if w.dir < 0 {
+	if w.dir < 0 && w.looked {
 		if d, err := openDir(filepath.Dir(w.path)); err == nil {
 			w.dir = d
 		}
 	}
+	w.looked = true
 	if w.dir >= 0 {
 		id, err := statAt(w.dir, w.base)
 		if !errors.Is(err, unix.ENOENT) {
