@@ -23,7 +23,10 @@ func statFD(fd int) (fileID, error) { return statx(fd, "", unix.AT_EMPTY_PATH) }
 func statx(dir int, name string, flags int) (fileID, error) {
 	var st unix.Statx_t
 	err := ignoringEINTR(func() error { return unix.Statx(dir, name, flags|unix.AT_STATX_SYNC_AS_STAT, statMask, &st) })
-	if errors.Is(err, unix.ENOSYS) { // before Linux 4.11
+	if errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EPERM) {
+		// Before Linux 4.11, or a seccomp filter of a container runtime
+		// that predates statx: fstatat answers the same (or with the same
+		// error).
 		return fstatAt(dir, name, flags)
 	}
 	if err != nil {
