@@ -2,9 +2,13 @@ package audit
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // A Writer notices, before each append, that the path no longer names the
@@ -82,4 +86,30 @@ func fileLines(t *testing.T, path string) int {
 		t.Fatal(err)
 	}
 	return countLines(b)
+}
+
+// The log's identity and size read by statAt (statx on Linux), by statFD
+// and by fstatat agree, so a Writer's open file and the name compare.
+func TestStatAtLikeFstatat(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	if err := os.WriteFile(path, []byte("12345\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	want, err := fstatAt(unix.AT_FDCWD, path, 0)
+	if err != nil || want.size != 6 || want.ino == 0 {
+		t.Fatalf("fstatAt = %+v, %v; want size 6 and an inode", want, err)
+	}
+	byName, err1 := statAt(unix.AT_FDCWD, path)
+	byFD, err2 := statFD(int(f.Fd()))
+	if byName != want || byFD != want || err1 != nil || err2 != nil {
+		t.Errorf("statAt = %+v, %v; statFD = %+v, %v; want %+v", byName, err1, byFD, err2, want)
+	}
+	if _, err := statAt(unix.AT_FDCWD, path+".missing"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("statAt of a missing name: %v, want fs.ErrNotExist", err)
+	}
 }
