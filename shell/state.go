@@ -33,6 +33,9 @@ type state struct {
 	// the commands of a script that exported many variables share it.
 	env   []Assign
 	envOK bool
+	// shared is true when vars may be the map of another state too (a
+	// clone shares it until one of them writes: copy on write).
+	shared bool
 }
 
 func (w *walker) newState() *state { return &state{work: w.work} }
@@ -40,8 +43,18 @@ func (w *walker) newState() *state { return &state{work: w.work} }
 func (s *state) clone() *state {
 	s.work.Spend(copyCost(len(s.vars)))
 	c := *s
-	c.vars = maps.Clone(s.vars)
+	if s.vars != nil {
+		s.shared, c.shared = true, true
+	}
 	return &c
+}
+
+// own makes vars this state's own map before a write.
+func (s *state) own() {
+	if s.shared {
+		s.vars = maps.Clone(s.vars)
+		s.shared = false
+	}
 }
 
 // lookup returns a variable's value and whether it is statically known.
@@ -59,6 +72,7 @@ func (s *state) set(name string, v value) {
 	if s.vars == nil {
 		s.vars = make(map[string]value)
 	}
+	s.own()
 	if old, ok := s.vars[name]; ok && old.exported {
 		v.exported = true
 	}

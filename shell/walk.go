@@ -31,7 +31,48 @@ type walker struct {
 	// statically known ($(echo … | base64 -d)), so that eval "$(…)" and
 	// bash -c "$(…)" are analysed like the code they run.
 	substText map[*syntax.CmdSubst]string
+	// ctxs is the unused rest of the last block of contexts newCtx hands
+	// out: one allocation for many statements instead of one each.
+	ctxs     []ctx
+	ctxsMade int
+	// commands is the unused rest of the last block of commands
+	// allocCommand hands out.
+	commands     []Command
+	commandsMade int
 }
+
+// allocCommand returns a new zero Command, handed out once and never
+// reused; blocks grow from 2 to commandBlock, so that a short command
+// line does not pay for a long script's block.
+func (w *walker) allocCommand() *Command {
+	if len(w.commands) == 0 {
+		n := min(2*w.commandsMade+2, commandBlock)
+		w.commands = make([]Command, n)
+	}
+	w.commandsMade++
+	c := &w.commands[0]
+	w.commands = w.commands[1:]
+	return c
+}
+
+// commandBlock is the most commands allocCommand allocates at a time.
+const commandBlock = 16
+
+// newCtx returns a new context holding a copy of c. Each is handed out
+// once and never reused, as a heap allocation would be.
+func (w *walker) newCtx(c *ctx) *ctx {
+	if len(w.ctxs) == 0 {
+		w.ctxs = make([]ctx, min(2*w.ctxsMade+2, ctxBlock))
+	}
+	w.ctxsMade++
+	cx := &w.ctxs[0]
+	w.ctxs = w.ctxs[1:]
+	*cx = *c
+	return cx
+}
+
+// ctxBlock is how many contexts newCtx allocates at a time.
+const ctxBlock = 16
 
 // funcDef is a function body and the frame it was written in.
 type funcDef struct {
@@ -213,9 +254,9 @@ func (w *walker) walkStmt(s *syntax.Stmt, st *state, outer *ctx) {
 	if !w.step(outer, s) {
 		return
 	}
-	cx := *outer
+	cx := w.newCtx(outer)
 	if len(s.Redirs) > 0 {
-		own := w.redirects(s.Redirs, st, &cx)
+		own := w.redirects(s.Redirs, st, cx)
 		cx.redirs = append(slices.Clip(outer.redirs), own...)
 		if in := stdinOf(own); in != nil {
 			cx.stdin = in
@@ -225,7 +266,7 @@ func (w *walker) walkStmt(s *syntax.Stmt, st *state, outer *ctx) {
 		st = st.clone()
 		cx.background = true
 	}
-	w.walkCmd(s, st, &cx)
+	w.walkCmd(s, st, cx)
 }
 
 func (w *walker) walkCmd(s *syntax.Stmt, st *state, cx *ctx) {
