@@ -107,7 +107,7 @@ func applyAssigns(as []Assign, vals []value, st *state) {
 
 func (w *walker) call(s *syntax.Stmt, x *syntax.CallExpr, st *state, cx *ctx) {
 	assigns, vals := w.assigns(x.Assigns, st, cx)
-	argv := make([]Word, 0, len(x.Args))
+	argv := w.wordSlice(len(x.Args))
 	for _, arg := range x.Args {
 		argv = w.appendFields(argv, arg, st, cx)
 	}

@@ -152,3 +152,38 @@ func FuzzShortcuts(f *testing.F) {
 		checkShortcuts(t, src)
 	})
 }
+
+// TestWordSliceApart: slices from one block never share elements, even
+// when one is appended to past its capacity.
+func TestWordSliceApart(t *testing.T) {
+	w := &walker{}
+	var got [][]Word
+	for i, n := range []int{2, 3, 1, 0, 5, 40, 4, 4} {
+		s := w.wordSlice(n)
+		if len(s) != 0 || cap(s) != n {
+			t.Fatalf("wordSlice(%d) #%d: len %d cap %d", n, i, len(s), cap(s))
+		}
+		for j := 0; j < n+1; j++ { // one past the capacity
+			s = append(s, Word{Value: itoa(i)})
+		}
+		got = append(got, s)
+	}
+	for i, s := range got {
+		for _, word := range s {
+			if word.Value != itoa(i) {
+				t.Fatalf("slice %d holds %q: another slice wrote into it", i, word.Value)
+			}
+		}
+	}
+}
+
+func TestBlockSize(t *testing.T) {
+	for made, want := range []int{1, 2, 4, 8, 16, 16, 16} {
+		if got := blockSize(made, 16); got != want {
+			t.Errorf("blockSize(%d, 16) = %d, want %d", made, got, want)
+		}
+	}
+	if got := blockSize(1000, 16); got != 16 {
+		t.Errorf("blockSize(1000, 16) = %d, want 16", got)
+	}
+}

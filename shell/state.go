@@ -82,6 +82,10 @@ func (s *state) set(name string, v value) {
 
 // forget marks a variable as assigned to something unknown.
 func (s *state) forget(name string) {
+	if old, ok := s.vars[name]; ok && !old.known && old.str == "" && old.list == nil && !old.isList {
+		s.env, s.envOK = nil, false // what set does, without copying a shared map
+		return
+	}
 	s.set(name, value{})
 }
 

@@ -32,24 +32,52 @@ type walker struct {
 	// bash -c "$(…)" are analysed like the code they run.
 	substText map[*syntax.CmdSubst]string
 	// ctxs is the unused rest of the last block of contexts newCtx hands
-	// out: one allocation for many statements instead of one each.
+	// out (one allocation for many statements instead of one each),
+	// ctxsMade how many blocks were made.
 	ctxs     []ctx
 	ctxsMade int
 	// commands is the unused rest of the last block of commands
-	// allocCommand hands out.
+	// allocCommand hands out, commandsMade how many blocks were made.
 	commands     []Command
 	commandsMade int
+	// words is the unused rest of the last block of words wordSlice hands
+	// out, wordsMade how many blocks were made.
+	words     []Word
+	wordsMade int
 }
 
+// wordSlice returns an empty slice of capacity n, its array a part of a
+// block no other slice shares: appending past n moves it elsewhere.
+func (w *walker) wordSlice(n int) []Word {
+	if n > maxWordBlock/4 {
+		return make([]Word, 0, n)
+	}
+	if len(w.words) < n {
+		w.words = make([]Word, max(n, 4*blockSize(w.wordsMade, maxWordBlock/4)))
+		w.wordsMade++
+	}
+	s := w.words[:0:n]
+	w.words = w.words[n:]
+	return s
+}
+
+// blockSize is the size of the next block after made blocks: 1, 2, 4, …
+// up to most, so that a short command line pays for no long script's
+// block.
+func blockSize(made, most int) int {
+	return min(1<<min(made, 16), most)
+}
+
+// maxWordBlock is the most words wordSlice allocates at a time.
+const maxWordBlock = 128
+
 // allocCommand returns a new zero Command, handed out once and never
-// reused; blocks grow from 2 to commandBlock, so that a short command
-// line does not pay for a long script's block.
+// reused, from blocks of up to commandBlock (see blockSize).
 func (w *walker) allocCommand() *Command {
 	if len(w.commands) == 0 {
-		n := min(2*w.commandsMade+2, commandBlock)
-		w.commands = make([]Command, n)
+		w.commands = make([]Command, blockSize(w.commandsMade, commandBlock))
+		w.commandsMade++
 	}
-	w.commandsMade++
 	c := &w.commands[0]
 	w.commands = w.commands[1:]
 	return c
@@ -62,9 +90,9 @@ const commandBlock = 16
 // once and never reused, as a heap allocation would be.
 func (w *walker) newCtx(c *ctx) *ctx {
 	if len(w.ctxs) == 0 {
-		w.ctxs = make([]ctx, min(2*w.ctxsMade+2, ctxBlock))
+		w.ctxs = make([]ctx, blockSize(w.ctxsMade, ctxBlock))
+		w.ctxsMade++
 	}
-	w.ctxsMade++
 	cx := &w.ctxs[0]
 	w.ctxs = w.ctxs[1:]
 	*cx = *c
