@@ -61,6 +61,11 @@ func checkShortcuts(t *testing.T, src string) {
 		if (fe == nil) != (se == nil) || fe != nil && fe.Error() != se.Error() {
 			t.Fatalf("Parse(%q) at limit %d: error %v with shortcuts, %v without", src, limit, fe, se)
 		}
+		for _, c := range fast.Commands {
+			if c.Text() != strings.Join(c.Values(), " ") {
+				t.Fatalf("Parse(%q): Text() = %q, Values %q", src, c.Text(), c.Values())
+			}
+		}
 		if !reflect.DeepEqual(fast, slow) {
 			t.Fatalf("Parse(%q) at limit %d differs with shortcuts:\n%s\nwithout:\n%s", src, limit, viewScript(fast), viewScript(slow))
 		}
@@ -185,5 +190,18 @@ func TestBlockSize(t *testing.T) {
 	}
 	if got := blockSize(1000, 16); got != 16 {
 		t.Errorf("blockSize(1000, 16) = %d, want 16", got)
+	}
+}
+
+// TestTextIsJoinedValues: Text is strings.Join(Values(), " ").
+func TestTextIsJoinedValues(t *testing.T) {
+	for _, argv := range [][]string{nil, {""}, {"true"}, {"git", "status"}, {"a", "", "b c", ""}, {"", ""}} {
+		c := &Command{}
+		for _, v := range argv {
+			c.Argv = append(c.Argv, Word{Value: v, Known: true})
+		}
+		if got, want := c.Text(), strings.Join(c.Values(), " "); got != want {
+			t.Errorf("Text() of %q = %q, want %q", argv, got, want)
+		}
 	}
 }
