@@ -27,6 +27,8 @@ var shortcutSources = []string{
 	"l\\\net x='a[$(id)]' y=x; echo $(\\\n( y ))",
 	`eval "echo 'nested'"; ssh host "rm -rf '/srv/x'"; sh <<'EOF'` + "\nrm -rf \"/\"\nEOF\n",
 	"cat <<EOF\n\"quoted\" 'text' $HOME\nEOF\n",
+	`export PWD; pushd /tmp; popd; cd /; cd -; ls; declare -x A=1; A=2 env; unset A; env; export -n A; env`,
+	`export X=1; if a; then export Y=2; fi; for i in 1 2; do export Z=$i; done; env | cat`,
 	`"rm" -rf '/'; 'r'"m" -rf "/"; echo "a"'b'"c"'d'"e"`,
 }
 

@@ -36,6 +36,8 @@ type state struct {
 	// shared is true when vars may be the map of another state too (a
 	// clone shares it until one of them writes: copy on write).
 	shared bool
+	// exports counts the exported variables of vars.
+	exports int
 }
 
 func (w *walker) newState() *state { return &state{work: w.work} }
@@ -73,8 +75,11 @@ func (s *state) set(name string, v value) {
 		s.vars = make(map[string]value)
 	}
 	s.own()
-	if old, ok := s.vars[name]; ok && old.exported {
+	old, ok := s.vars[name]
+	if ok && old.exported {
 		v.exported = true
+	} else if v.exported {
+		s.exports++
 	}
 	s.vars[name] = v
 	s.env, s.envOK = nil, false
@@ -169,14 +174,21 @@ func (s *state) exportedEnv() []Assign {
 		s.work.Spend(1)
 		return s.env
 	}
-	n := 0
-	for _, v := range s.vars {
-		if v.exported {
-			n++
+	n := s.exports
+	if slowPaths { // the count the tests compare exports with
+		n = 0
+		for _, v := range s.vars {
+			if v.exported {
+				n++
+			}
 		}
 	}
 	if !s.work.Spend(copyCost(len(s.vars)) + 4*n) { // sorted: n log n
 		return nil // the walk stops: the budget is spent
+	}
+	if n == 0 {
+		s.env, s.envOK = nil, true
+		return nil
 	}
 	var out []Assign
 	for name, v := range s.vars {
