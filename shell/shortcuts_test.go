@@ -185,7 +185,7 @@ func TestWordSliceApart(t *testing.T) {
 }
 
 func TestBlockSize(t *testing.T) {
-	for made, want := range []int{1, 2, 4, 8, 16, 16, 16} {
+	for made, want := range []int{1, 1, 2, 4, 8, 16, 16, 16} {
 		if got := blockSize(made, 16); got != want {
 			t.Errorf("blockSize(%d, 16) = %d, want %d", made, got, want)
 		}

@@ -53,7 +53,7 @@ func (w *walker) wordSlice(n int) []Word {
 		return make([]Word, 0, n)
 	}
 	if len(w.words) < n {
-		w.words = make([]Word, max(n, 4*blockSize(w.wordsMade, maxWordBlock/4)))
+		w.words = make([]Word, max(n, 4*blockSize(w.wordsMade, maxWordBlock/4)-4))
 		w.wordsMade++
 	}
 	s := w.words[:0:n]
@@ -61,11 +61,14 @@ func (w *walker) wordSlice(n int) []Word {
 	return s
 }
 
-// blockSize is the size of the next block after made blocks: 1, 2, 4, …
-// up to most, so that a short command line pays for no long script's
-// block.
+// blockSize is the size of the next block after made blocks: 1, 1, 2,
+// 4, … up to most, so that a command line of one or two commands
+// allocates what it did one at a time, and a script few blocks.
 func blockSize(made, most int) int {
-	return min(1<<min(made, 16), most)
+	if made < 2 {
+		return 1
+	}
+	return min(1<<min(made-1, 16), most)
 }
 
 // maxWordBlock is the most words wordSlice allocates at a time.
