@@ -245,11 +245,7 @@ func isSQLWriteWord(name string) bool {
 // name (drop-database, drop-table, drop-other, truncate, delete-all,
 // update-all, alter-drop, …).
 func SQLKinds(text string) []string {
-	kinds := statementKinds([]sqlText{{text: text, known: true}})
-	out := make([]string, 0, len(kinds))
-	for k := range kinds {
-		out = append(out, k)
-	}
+	out := textKinds(text).names()
 	slices.Sort(out)
 	return out
 }
