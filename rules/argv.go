@@ -77,6 +77,9 @@ type args struct {
 	dashdash int
 	// implicit is the operand the command uses when given none (find's ".").
 	implicit *shell.Word
+	// words caches the operands: the positional words, or the implicit
+	// operand when there are none (see operands).
+	words []shell.Word
 }
 
 // parseArgs splits cmd.Argv[1:] by g.
@@ -268,17 +271,24 @@ func (a *args) subAt(sub [][]string, start int) bool {
 	return true
 }
 
-// operands returns the positional words from index from on.
+// operands returns the positional words from index from on. The words
+// are copied once per command and shared by every caller, which must not
+// modify them (the slice's capacity ends with it: appending copies).
 func (a *args) operands(from int) []shell.Word {
 	if from == 0 && a.implicit != nil {
-		return []shell.Word{*a.implicit}
+		if a.words == nil {
+			a.words = []shell.Word{*a.implicit}
+		}
+		return a.words[:1:1]
 	}
 	if from < 0 || from >= len(a.pos) {
 		return nil
 	}
-	out := make([]shell.Word, 0, len(a.pos)-from)
-	for _, p := range a.pos[from:] {
-		out = append(out, a.cmd.Argv[p])
+	if a.words == nil {
+		a.words = make([]shell.Word, len(a.pos))
+		for i, p := range a.pos {
+			a.words[i] = a.cmd.Argv[p]
+		}
 	}
-	return out
+	return a.words[from:len(a.pos):len(a.pos)]
 }
