@@ -80,11 +80,26 @@ type args struct {
 	// words caches the operands: the positional words, or the implicit
 	// operand when there are none (see operands).
 	words []shell.Word
+	// posBuf, afterBuf and wordsBuf back pos, afterFlag and words while
+	// they are short.
+	posBuf   [8]int
+	afterBuf [8]bool
+	wordsBuf [4]shell.Word
 }
 
 // parseArgs splits cmd.Argv[1:] by g.
 func parseArgs(cmd *shell.Command, g *grammar) *args {
-	a := &args{cmd: cmd, dashdash: -1}
+	a := &args{}
+	a.parse(cmd, g)
+	return a
+}
+
+// parse splits cmd.Argv[1:] by g into a, which must be zero. The first
+// positionals are kept in a's own arrays (no allocation for short
+// commands).
+func (a *args) parse(cmd *shell.Command, g *grammar) {
+	a.cmd, a.dashdash = cmd, -1
+	a.pos, a.afterFlag = a.posBuf[:0], a.afterBuf[:0]
 	argv := cmd.Argv
 	prevFlag := false
 	for i := 1; i < len(argv); i++ {
@@ -105,7 +120,6 @@ func parseArgs(cmd *shell.Command, g *grammar) *args {
 	if len(a.pos) == 0 && g.implicit != "" {
 		a.implicit = &shell.Word{Value: g.implicit, Known: true}
 	}
-	return a
 }
 
 // isFlagWord reports whether v is written as an option.
@@ -277,7 +291,7 @@ func (a *args) subAt(sub [][]string, start int) bool {
 func (a *args) operands(from int) []shell.Word {
 	if from == 0 && a.implicit != nil {
 		if a.words == nil {
-			a.words = []shell.Word{*a.implicit}
+			a.words = append(a.wordsBuf[:0], *a.implicit)
 		}
 		return a.words[:1:1]
 	}
@@ -285,9 +299,12 @@ func (a *args) operands(from int) []shell.Word {
 		return nil
 	}
 	if a.words == nil {
-		a.words = make([]shell.Word, len(a.pos))
-		for i, p := range a.pos {
-			a.words[i] = a.cmd.Argv[p]
+		a.words = a.wordsBuf[:0]
+		if len(a.pos) > len(a.wordsBuf) {
+			a.words = make([]shell.Word, 0, len(a.pos))
+		}
+		for _, p := range a.pos {
+			a.words = append(a.words, a.cmd.Argv[p])
 		}
 	}
 	return a.words[from:len(a.pos):len(a.pos)]
