@@ -61,10 +61,8 @@ func (k kindSet) names() []string {
 // takes statementKinds' path, whose Unicode lower-casing may change the
 // words' lengths.
 func textKinds(text string) kindSet {
-	for i := 0; i < len(text); i++ {
-		if text[i] >= 0x80 {
-			return slowTextKinds(text)
-		}
+	if !isASCII(text) {
+		return slowTextKinds(text)
 	}
 	var k kindSet
 	var buf [256]byte
@@ -97,8 +95,20 @@ func slowTextKinds(text string) kindSet {
 // the ASCII text s, lower-casing each statement into scratch (returned for
 // reuse) instead of building strings.
 func asciiSQLKinds(s string, bang, hash bool, scratch []byte, k kindSet) ([]byte, kindSet) {
-	cur := scratch[:0]
-	for i := 0; i < len(s); i++ {
+	for i := 0; i <= len(s); {
+		scratch, i = nextStmt(s, bang, hash, i, scratch[:0])
+		k |= stmtKind(scratch)
+	}
+	return scratch, k
+}
+
+// nextStmt reads the statement of the ASCII text s that starts at from as
+// splitDialect does (bang reads /*! … */ as code, hash reads # as a line
+// comment), lower-cased into cur, and returns it with where the next one
+// starts: past the end (len(s)+1) after the last. A statement may have no
+// words (splitDialect leaves those out).
+func nextStmt(s string, bang, hash bool, from int, cur []byte) ([]byte, int) {
+	for i := from; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c == '\'' || c == '"' || c == '`':
@@ -118,8 +128,7 @@ func asciiSQLKinds(s string, bang, hash bool, scratch []byte, k kindSet) ([]byte
 		case c == '/' && i+1 < len(s) && s[i+1] == '*':
 			i = skipTo(s, i+2, "*/") + 1
 		case c == ';':
-			k |= stmtKind(cur)
-			cur = cur[:0]
+			return cur, i + 1
 		default:
 			if 'A' <= c && c <= 'Z' {
 				c += 'a' - 'A'
@@ -127,7 +136,71 @@ func asciiSQLKinds(s string, bang, hash bool, scratch []byte, k kindSet) ([]byte
 			cur = append(cur, c)
 		}
 	}
-	return cur, k | stmtKind(cur)
+	return cur, len(s) + 1
+}
+
+// isASCII reports whether s has only ASCII bytes.
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// sqlReadOnly is SQLReadOnly: an ASCII text is read statement by statement
+// without building strings; any other text takes the reference path
+// (slowSQLReadOnly).
+func sqlReadOnly(text string) bool {
+	if !isASCII(text) {
+		return slowSQLReadOnly(text)
+	}
+	var buf [256]byte
+	scratch := buf[:0]
+	if len(text) > len(buf) {
+		scratch = make([]byte, 0, len(text)+16)
+	}
+	stmts := 0
+	for _, d := range [...]struct{ bang, hash, on bool }{{false, false, true},
+		{true, false, strings.Contains(text, "/*!")}, {false, true, strings.Contains(text, "#")}} {
+		if !d.on {
+			continue
+		}
+		for i := 0; i <= len(text); {
+			scratch, i = nextStmt(text, d.bang, d.hash, i, scratch[:0])
+			switch words, ok := readOnlyStmt(scratch); {
+			case !ok:
+				return false
+			case words:
+				stmts++
+			}
+		}
+	}
+	return stmts > 0
+}
+
+// readOnlyStmt reports whether one lower-cased statement has words, and
+// whether it only reads (as SQLReadOnly judges each statement).
+func readOnlyStmt(stmt []byte) (words, ok bool) {
+	s, e := nextWord(stmt, 0, isSQLSep)
+	if s == len(stmt) {
+		return false, true
+	}
+	switch string(stmt[s:e]) {
+	case "select", "with", "explain", "show", "describe", "desc", "values", "table":
+	default:
+		return true, false
+	}
+	explain := string(stmt[s:e]) == "explain"
+	for i := 0; i < len(stmt); {
+		s, e := nextWord(stmt, i, isSQLSep)
+		if s < e && (isSQLWriteWord(string(stmt[s:e])) || explain && string(stmt[s:e]) == "analyze") {
+			return true, false
+		}
+		i = e
+	}
+	return true, true
 }
 
 // isSQLSep reports whether c separates the words of a statement (sqlWords).

@@ -66,6 +66,7 @@ var sqlFragments = []string{
 	"'", "''", "\"", "`", "'a;b'", "--", "#", "/*", "*/", "/*!", "/*!50000", "!", "0", "FLUSHALL", "flushdb",
 	"SHUTDOWN", "script", "FUNCTION", "flush", "db.x.drop(", ".drop(", "dropDatabase(", "deleteMany({})",
 	"deleteMany(", "{}", "remove({})", "REMOVE", "()", "\u212A", "é", "\xff",
+	"SELECT", "select", "WITH", "EXPLAIN", "ANALYZE", "show", "VALUES", "INTO", "pg_read_file", "insert", "1",
 }
 
 // TestTextKindsGenerated compares textKinds with statementKinds (the slow
@@ -78,13 +79,15 @@ func TestTextKindsGenerated(t *testing.T) {
 		if got, want := textKinds(text), slowTextKinds(text); got != want {
 			t.Fatalf("textKinds(%q) = %v, statementKinds %v", text, got.names(), want.names())
 		}
+		if got, want := sqlReadOnly(text), slowSQLReadOnly(text); got != want {
+			t.Fatalf("sqlReadOnly(%q) = %v, splitStatements says %v", text, got, want)
+		}
 	}
 	for _, a := range sqlFragments {
 		for _, b := range sqlFragments {
 			check(a + b)
 			for _, c := range sqlFragments {
 				check(a + " " + b + c)
-				check(a + b + " " + c)
 			}
 		}
 	}
@@ -106,6 +109,37 @@ func TestTextKindsGenerated(t *testing.T) {
 	}
 }
 
+// TestSQLReadOnlyExact pins SQLReadOnly on hand-picked texts.
+func TestSQLReadOnlyExact(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want bool
+	}{
+		{"", false},
+		{";;", false},
+		{"SELECT 1", true},
+		{"select * from t; SHOW tables", true},
+		{"SELECT 1; DELETE FROM t", false},
+		{"SELECT pg_read_file('/etc/passwd')", false},
+		{"EXPLAIN ANALYZE SELECT 1", false},
+		{"EXPLAIN SELECT 1", true},
+		{"SELECT 1 INTO t", false},
+		{"SELECT 1 /*! ; DROP TABLE t */", false},
+		{"SELECT 1 # ; DROP TABLE t\n", false},
+		{"SELECT 'DROP TABLE t'", true},
+		{"SELECT 1 -- DROP\n", true},
+		{"WITH x AS (SELECT 1) SELECT * FROM x", true},
+		{"İNSERT INTO t VALUES (1)", false},
+	} {
+		if got := SQLReadOnly(tc.text); got != tc.want {
+			t.Errorf("SQLReadOnly(%q) = %v, want %v", tc.text, got, tc.want)
+		}
+		if slow := slowSQLReadOnly(tc.text); slow != tc.want {
+			t.Errorf("slowSQLReadOnly(%q) = %v, want %v", tc.text, slow, tc.want)
+		}
+	}
+}
+
 // TestTextKindsLong compares the two paths on a long text (longer than
 // the stack buffer) and checks the fast path does not allocate on a short
 // one.
@@ -118,17 +152,55 @@ func TestTextKindsLong(t *testing.T) {
 	if allocs := testing.AllocsPerRun(100, func() { textKinds(short) }); allocs != 0 {
 		t.Fatalf("textKinds allocates %v times on a short text", allocs)
 	}
+	if allocs := testing.AllocsPerRun(100, func() { sqlReadOnly(short) }); allocs != 0 {
+		t.Fatalf("sqlReadOnly allocates %v times on a short text", allocs)
+	}
+	if got, want := sqlReadOnly(long), slowSQLReadOnly(long); got != want || got {
+		t.Fatalf("long text: sqlReadOnly %v, splitStatements says %v", got, want)
+	}
+	reads := strings.Repeat("SELECT email FROM accounts WHERE id = 1;\n", 300)
+	if got, want := sqlReadOnly(reads), slowSQLReadOnly(reads); got != want || !got {
+		t.Fatalf("long reads: sqlReadOnly %v, splitStatements says %v", got, want)
+	}
 }
 
-// FuzzTextKinds checks textKinds against statementKinds on any text.
+// FuzzTextKinds checks textKinds against statementKinds, and sqlReadOnly
+// against splitStatements, on any text.
 func FuzzTextKinds(f *testing.F) {
 	for _, s := range []string{"DROP TABLE t", "SELECT 1 /*!50000 ; DROP TABLE t */", "a # ; delete from x\n",
-		"db.x.deleteMany({})", "FLUSHALL; script flush", "İNSERT", "DELETE FROM t WHERE\u00a0x", "'unclosed; drop table"} {
+		"db.x.deleteMany({})", "FLUSHALL; script flush", "İNSERT", "DELETE FROM t WHERE\u00a0x", "'unclosed; drop table",
+		"SELECT 1; SHOW x", "EXPLAIN ANALYZE SELECT 1", "select 1 /*!; insert into t */"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		if got, want := textKinds(text), slowTextKinds(text); got != want {
 			t.Fatalf("textKinds(%q) = %v, statementKinds %v", text, got.names(), want.names())
 		}
+		if got, want := sqlReadOnly(text), slowSQLReadOnly(text); got != want {
+			t.Fatalf("sqlReadOnly(%q) = %v, splitStatements says %v", text, got, want)
+		}
 	})
+}
+
+// TestHasLowerPrefix compares hasLowerPrefix with lower-casing the text, on
+// texts made of the prefixes' letters in both cases and of the runes that
+// lower-case to ASCII letters.
+func TestHasLowerPrefix(t *testing.T) {
+	parts := []string{"s", "S", "y", "Y", "t", "T", "e", "E", "m", "M", "o", "O", "u", "U", "r", "R", "c", "C",
+		" ", "\u212A", "\u0130", "k", "i", "\xff", "é"}
+	for _, p := range []string{"system ", "source ", "tee "} {
+		texts := []string{p, strings.ToUpper(p), "System x", "SOURCE f.sql", "Tee out", "tee", "systemd"}
+		for _, a := range parts {
+			for _, b := range parts {
+				for _, c := range parts {
+					texts = append(texts, a+b+c, p[:len(p)-2]+a+b, a+p[1:]+c)
+				}
+			}
+		}
+		for _, s := range texts {
+			if got, want := hasLowerPrefix(s, p), strings.HasPrefix(strings.ToLower(s), p); got != want {
+				t.Fatalf("hasLowerPrefix(%q, %q) = %v, lower-casing says %v", s, p, got, want)
+			}
+		}
+	}
 }
