@@ -84,7 +84,7 @@ type args struct {
 	// they are short.
 	posBuf   [8]int
 	afterBuf [8]bool
-	wordsBuf [4]shell.Word
+	wordsBuf [2]shell.Word
 }
 
 // parseArgs splits cmd.Argv[1:] by g.
