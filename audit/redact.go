@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/toolguard/toolguard/risk"
 )
@@ -102,7 +103,7 @@ func redactArgv(argv []string) []string {
 	out := make([]string, len(argv))
 	copy(out, argv)
 	joined := strings.Join(argv, "\x00")
-	if len(argv) > 1 && strings.Count(joined, "\x00") == len(argv)-1 && mayHoldCommandSecret(joined, strings.ToLower(joined)) {
+	if len(argv) > 1 && strings.Count(joined, "\x00") == len(argv)-1 && mayHoldCommandSecret(joined, toLower(joined)) {
 		a := &analyzer{text: joined}
 		words := make([]word, len(argv))
 		at := 0
@@ -135,6 +136,7 @@ type shape struct {
 	need []string
 	all  bool
 	ids  []int // need's indexes in shapeNeedles
+	mask found // the same, as a set
 }
 
 // lazyRegexp compiles expr the first time it is needed. A hook process
@@ -149,19 +151,19 @@ func lazyRegexp(expr string) func() *regexp.Regexp {
 // run before key=value and the bare token shapes.
 var enclosing = []shape{
 	{"pem private key", lazyRegexp(`-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY( BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)`),
-		"-----BEGIN ${1}PRIVATE KEY${2}-----" + Mask + "-----END ${1}PRIVATE KEY${2}-----", []string{"private key"}, false, nil},
+		"-----BEGIN ${1}PRIVATE KEY${2}-----" + Mask + "-----END ${1}PRIVATE KEY${2}-----", []string{"private key"}, false, nil, found{}},
 	// The password runs to the last '@' before the host, so that an
 	// unencoded '@' in it does not leave its end behind.
 	{"url credentials", lazyRegexp(`\b([a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#@\s"'<>]*):[^/?#\s"'<>]*@`), "${1}:" + Mask + "@",
-		[]string{"://", "@"}, true, nil},
+		[]string{"://", "@"}, true, nil, found{}},
 	{"netrc password", lazyRegexp(`(?i)\b(machine\s+\S+\s+(?:login\s+\S+\s+)?password\s+)[^\s"']+`), "${1}" + Mask,
-		[]string{"machine"}, false, nil},
+		[]string{"machine"}, false, nil, found{}},
 	{"slack webhook", lazyRegexp(`(https://hooks\.slack\.com/(?:services|workflows|triggers)/)[A-Za-z0-9/_-]+`), "${1}" + Mask,
-		[]string{"hooks.slack.com"}, false, nil},
+		[]string{"hooks.slack.com"}, false, nil, found{}},
 	{"discord webhook", lazyRegexp(`(discord(?:app)?\.com/api/webhooks/)[0-9]+/[A-Za-z0-9_-]+`), "${1}" + Mask,
-		[]string{"/api/webhooks/"}, false, nil},
+		[]string{"/api/webhooks/"}, false, nil, found{}},
 	{"telegram bot token", lazyRegexp(`(api\.telegram\.org/bot)[0-9]+:[A-Za-z0-9_-]+`), "${1}" + Mask,
-		[]string{"api.telegram.org/bot"}, false, nil},
+		[]string{"api.telegram.org/bot"}, false, nil, found{}},
 }
 
 // tokens are the credential formats of risk.TokenShapes.
@@ -182,15 +184,60 @@ var prepareShapes = sync.OnceFunc(func() {
 		for i := range list {
 			for _, n := range list[i].need {
 				list[i].ids = append(list[i].ids, shapeNeedles.at(n))
+				list[i].mask.add(shapeNeedles.at(n))
 			}
 		}
 	}
 	shapes = append(append(shapes, enclosing...), tokens...)
+	enclosingAny, tokensAny = anyLiteral(enclosing), anyLiteral(tokens)
 })
+
+// enclosingAny and tokensAny are the literals of any shape of enclosing and
+// tokens: a text holding none of them matches none of those shapes, since
+// every shape has a literal.
+var enclosingAny, tokensAny found
+
+func anyLiteral(list []shape) found {
+	var u found
+	for _, sh := range list {
+		for k := range u {
+			u[k] |= sh.mask[k]
+		}
+	}
+	return u
+}
+
+// holdsAny reports whether f holds a literal of u.
+func (f *found) holdsAny(u *found) bool {
+	for k := range f {
+		if f[k]&u[k] != 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // mayMatch applies the shape's literal filter, given the literals the
 // lower-cased text contains.
 func (sh *shape) mayMatch(f *found) bool {
+	if sh.all {
+		for k := range f {
+			if f[k]&sh.mask[k] != sh.mask[k] {
+				return false
+			}
+		}
+		return true
+	}
+	for k := range f {
+		if f[k]&sh.mask[k] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// mayMatchSlow is mayMatch one literal at a time (the tests compare them).
+func (sh *shape) mayMatchSlow(f *found) bool {
 	for _, i := range sh.ids {
 		if f.has(i) != sh.all {
 			return !sh.all
@@ -199,20 +246,25 @@ func (sh *shape) mayMatch(f *found) bool {
 	return sh.all
 }
 
-// apply runs the shapes on s. A shape that changes s can only remove
-// literals, so the literals are looked for once.
-func apply(list []shape, s, lower string) (string, string) {
-	f := shapeNeedles.scan(lower)
+// apply runs the shapes of list, whose literals are lits, on s, given the
+// literals f that lower holds; changed
+// says whether s changed. A shape that changes s can only remove literals,
+// so the literals are looked for once.
+func apply(list []shape, lits *found, s, lower string, f *found) (string, string, bool) {
+	changed := false
+	if !f.holdsAny(lits) {
+		return s, lower, false
+	}
 	for i := range list {
 		sh := &list[i]
-		if !sh.mayMatch(&f) {
+		if !sh.mayMatch(f) {
 			continue
 		}
 		if r := sh.re().ReplaceAllString(s, sh.keep); r != s {
-			s, lower = r, strings.ToLower(r)
+			s, lower, changed = r, toLower(r), true
 		}
 	}
-	return s, lower
+	return s, lower, changed
 }
 
 // RedactString masks the secrets in s, which may be a shell command, a
@@ -275,19 +327,53 @@ func redactText(s string, parse bool) string {
 		return s
 	}
 	prepareShapes()
-	lower := strings.ToLower(s)
+	lower := toLower(s)
 	if r := redactCommands(s, lower, parse); r != s {
-		s, lower = r, strings.ToLower(r)
+		s, lower = r, toLower(r)
 	}
-	s, lower = apply(enclosing, s, lower)
+	// The text is scanned for the shapes' literals again only when it
+	// changed after the first scan (rarely: it held a secret).
+	f := shapeNeedles.scan(lower)
+	s, lower, changed := apply(enclosing, &enclosingAny, s, lower, &f)
 	if r := maskAssignments(s); r != s {
-		s, lower = r, strings.ToLower(r)
+		s, lower, changed = r, toLower(r), true
 	}
 	if r := maskAuthSchemes(s, lower); r != s {
-		s, lower = r, strings.ToLower(r)
+		s, lower, changed = r, toLower(r), true
 	}
-	s, _ = apply(tokens, s, lower)
+	if changed {
+		f = shapeNeedles.scan(lower)
+	}
+	s, _, _ = apply(tokens, &tokensAny, s, lower, &f)
 	return maskRandomTokens(s)
+}
+
+// toLower is strings.ToLower, faster on ASCII text (the usual case): the
+// runs between upper-case letters are copied whole.
+func toLower(s string) string {
+	upper := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return strings.ToLower(s)
+		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	if !upper {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	at := 0 // s[:at] is in b
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'A' <= c && c <= 'Z' {
+			b.WriteString(s[at:i])
+			b.WriteByte(c + 'a' - 'A')
+			at = i + 1
+		}
+	}
+	b.WriteString(s[at:])
+	return b.String()
 }
 
 // minRandomToken is the shortest bare token masked for looking random.
@@ -318,10 +404,20 @@ func maskRandomTokens(s string) string {
 	return b.String()
 }
 
-func isTokenByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		c == '+' || c == '/' || c == '_' || c == '-' || c == '='
-}
+// isTokenByte reports whether c is in the base64/hex alphabet of random
+// tokens: ASCII letters and digits, '+', '/', '_', '-' and '='.
+func isTokenByte(c byte) bool { return tokenBytes.has(c) }
+
+// byteSet is a set of bytes. The sets below are literals of constants (no
+// start-up work); the tests compare each with its definition.
+type byteSet [4]uint64
+
+func (s *byteSet) has(c byte) bool { return s[c>>6]&(1<<(c&63)) != 0 }
+
+var (
+	tokenBytes = byteSet{0x23ffa80000000000, 0x7fffffe87fffffe, 0, 0}
+	wordBreaks = byteSet{0x780013d500002601, 0x3800000100000000, 0, 0}
+)
 
 func looksRandom(tok string) bool {
 	if len(tok) < minRandomToken || looksLikePath(tok) {

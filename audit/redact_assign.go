@@ -12,11 +12,10 @@ func maskAssignments(s string) string {
 	var b strings.Builder
 	at := 0 // s[:at] is written to b (or needs no change when b is empty)
 	for i := 0; i < len(s); {
-		k := strings.IndexAny(s[i:], "=:")
-		if k < 0 {
+		sep := indexAssign(s, i)
+		if sep < 0 {
 			break
 		}
-		sep := i + k
 		i = sep + 1
 		start, end, ok := assignedValue(s, sep)
 		if !ok || start < at {
@@ -31,6 +30,17 @@ func maskAssignments(s string) string {
 	}
 	b.WriteString(s[at:])
 	return b.String()
+}
+
+// indexAssign is the index of the first '=' or ':' of s from i on; -1
+// when there is none.
+func indexAssign(s string, i int) int {
+	for ; i < len(s); i++ {
+		if c := s[i]; c == '=' || c == ':' {
+			return i
+		}
+	}
+	return -1
 }
 
 // assignedValue returns the secret value after the separator at s[sep],

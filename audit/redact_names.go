@@ -230,16 +230,49 @@ func (w *nameWords) oneOf(i int, set []string) bool {
 // one; a cheap test before splitting a name into words.
 var nameHints = []string{"pas", "pw", "sec", "tok", "key", "aut", "cred", "cook", "sig", "sess", "dsn", "psk"}
 
+// mayNameSecret reports whether name holds one of nameHints, ignoring the
+// case of ASCII letters. It reads the name once: only at a byte that starts
+// a hint are the hints compared.
 func mayNameSecret(name string) bool {
 	if len(name) < 2 || len(name) > 256 {
 		return false
 	}
-	for _, h := range nameHints {
-		if indexFold(name, h) >= 0 {
-			return true
+	for i := 0; i+1 < len(name); i++ {
+		c := name[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if !hintStarts.has(c) {
+			continue
+		}
+		for _, h := range nameHints {
+			if h[0] == c && hasPrefixFold(name[i:], h) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// hintStarts are the first bytes of nameHints (TestHintStarts checks it).
+var hintStarts = byteSet{0, 0x19081a00000000, 0, 0}
+
+// hasPrefixFold reports whether s starts with the lower-case prefix,
+// ignoring the case of ASCII letters in s.
+func hasPrefixFold(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for j := 0; j < len(prefix); j++ {
+		c := s[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != prefix[j] {
+			return false
+		}
+	}
+	return true
 }
 
 // indexFold is strings.Index of the lower-case needle in s, ignoring the

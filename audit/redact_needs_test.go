@@ -47,9 +47,20 @@ func TestProgramNeedLookup(t *testing.T) {
 			t.Errorf("programNeedAt(%q) = %d, %v; want the entry with need %q", name, at, ok, spec.need)
 		}
 	}
-	for _, name := range []string{"", "ls", "gitx", "zzz", "0", "git-lfs"} {
+	for _, name := range []string{"", "ls", "gitx", "zzz", "0", "git-lfs", "\xff", strings.Repeat("m", 40)} {
 		if at, ok := programNeedAt(name); ok {
 			t.Errorf("programNeedAt(%q) = %d, true; want not known", name, at)
+		}
+	}
+	// Near misses of every name: the index finds what a binary search finds.
+	for _, e := range programNeeds {
+		for _, name := range []string{e.name[:len(e.name)-1], e.name + "x", "x" + e.name, strings.ToUpper(e.name), e.name[1:]} {
+			_, want := slices.BinarySearchFunc(programNeeds[:], name, func(e programNeedEntry, name string) int {
+				return strings.Compare(e.name, name)
+			})
+			if at, ok := programNeedAt(name); ok != want || ok && programNeeds[at].name != name {
+				t.Errorf("programNeedAt(%q) = %d, %v; want known %v", name, at, ok, want)
+			}
 		}
 	}
 }
@@ -79,12 +90,53 @@ func programNeedsSource() []byte {
 		}
 		fmt.Fprintf(&b, "\t{%s, %s},\n", strconv.Quote(n), need)
 	}
-	b.WriteString("}\n")
+	b.WriteString("}\n\n")
+	writeProgramIndex(&b, names)
 	src, err := format.Source([]byte(b.String()))
 	if err != nil {
 		panic(err)
 	}
 	return src
+}
+
+// writeProgramIndex writes programFirst and programLens, the index of the
+// sorted names that programNeedAt reads.
+func writeProgramIndex(b *strings.Builder, names []string) {
+	var first [257]int
+	var lens [256]uint32
+	for c := range first {
+		first[c] = len(names)
+		for i, n := range names {
+			if c < 256 && int(n[0]) >= c {
+				first[c] = i
+				break
+			}
+		}
+	}
+	for _, n := range names {
+		if n == "" || len(n) >= 32 || len(names) > 255 {
+			panic("audit: program name " + strconv.Quote(n) + " cannot be indexed")
+		}
+		lens[n[0]] |= 1 << len(n)
+	}
+	b.WriteString("// programFirst[c] is the index in programNeeds of the first name whose\n")
+	b.WriteString("// first byte is c or more (programFirst[256] is the table's length).\n")
+	b.WriteString("var programFirst = [257]uint8{")
+	for c, i := range first {
+		if c%16 == 0 {
+			b.WriteString("\n\t")
+		}
+		fmt.Fprintf(b, "%d, ", i)
+	}
+	b.WriteString("\n}\n\n")
+	b.WriteString("// programLens[c] has bit n set when a name of n bytes starts with c.\n")
+	b.WriteString("var programLens = [256]uint32{\n")
+	for c, m := range lens {
+		if m != 0 {
+			fmt.Fprintf(b, "\t%q: %#x,\n", rune(c), m)
+		}
+	}
+	b.WriteString("}\n")
 }
 
 // TestShapeNeedlesMatchTheShapes keeps redact_needles_gen.go, the static

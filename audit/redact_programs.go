@@ -578,11 +578,21 @@ type programNeedEntry struct {
 	need []string
 }
 
-// programNeedAt finds a program redaction knows in programNeeds.
+// programNeedAt finds a program redaction knows in programNeeds. Every
+// word of a text is looked up, so most lookups are of words that name no
+// program: the length of the name and its first byte rule most of them out
+// (programLens), and the rest are compared with the few names that start
+// with the same byte (programFirst).
 func programNeedAt(name string) (int, bool) {
-	return slices.BinarySearchFunc(programNeeds[:], name, func(e programNeedEntry, name string) int {
-		return strings.Compare(e.name, name)
-	})
+	if name == "" || len(name) >= 32 || programLens[name[0]]&(1<<len(name)) == 0 {
+		return 0, false
+	}
+	for i := int(programFirst[name[0]]); i < int(programFirst[int(name[0])+1]); i++ {
+		if programNeeds[i].name == name {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // needMet reports whether lower holds one of the literals need lists (a
@@ -599,10 +609,7 @@ func needMet(need []string, lower string) bool {
 	return false
 }
 
-func isWordBreak(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', '\r', ';', '|', '&', '(', ')', '<', '>', '`', '\'', '"', '=', '$', '{', '}', ',', 0:
-		return true
-	}
-	return false
-}
+// isWordBreak reports whether c ends a word of a command for the cheap
+// test: blanks, NUL, the shell's operators and quotes, '=', '$', braces
+// and ','.
+func isWordBreak(c byte) bool { return wordBreaks.has(c) }

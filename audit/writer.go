@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/toolguard/toolguard/state"
 )
 
@@ -96,9 +98,12 @@ type Writer struct {
 	mu          sync.Mutex
 	lock        *state.Locker
 	file        *os.File
-	fileInfo    os.FileInfo // file's identity, to tell whether the path still names it
-	end         int64       // the size file had after this Writer's last whole append; -1 when unknown
-	born        time.Time   // the open file's first record's time; zero when unknown
+	dev, ino    uint64    // file's identity, to tell whether the path still names it
+	dir         int       // the log's directory, held open to look the log up by its name alone; -1 when not open
+	looked      bool      // the log was looked up before (a Writer that writes once need not open dir)
+	base        string    // the log's name in dir
+	end         int64     // the size file had after this Writer's last whole append; -1 when unknown
+	born        time.Time // the open file's first record's time; zero when unknown
 	upkeep      sync.WaitGroup
 	tidyQueued  atomic.Bool // a tidy goroutine waits for the tidy lock
 
@@ -111,8 +116,12 @@ type Writer struct {
 // first of them (its leader) once the group before it is written.
 type group struct {
 	buf  []byte    // the lines, in the order their Writes joined
+	pool *[]byte   // where buf came from, to put it back in groupBufs
 	at   time.Time // the first record's time (rotation by age, a new log's age)
 	n    int       // records in buf
+	// done is closed once the group is written; it is made when a second
+	// Write joins (most groups on few cores are one Write, whose leader
+	// need not wait for itself), so only under qmu while the group is open.
 	done chan struct{}
 	err  error // set before done is closed
 }
@@ -128,7 +137,7 @@ var groupBufs = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return 
 func NewWriter(path string, opts WriterOptions) *Writer {
 	w := &Writer{path: path, maxSize: opts.MaxSize, rotateEvery: opts.RotateEvery, keep: opts.Keep,
 		maxAge: opts.MaxAge, compress: !opts.NoCompress, now: time.Now, lock: state.NewLocker(path),
-		write: (*os.File).Write}
+		write: (*os.File).Write, dir: -1, base: filepath.Base(path)}
 	if w.maxSize == 0 {
 		w.maxSize = DefaultMaxSize
 	}
@@ -160,9 +169,9 @@ func (w *Writer) Write(ctx context.Context, r Record) error {
 	if at.IsZero() {
 		at = w.now()
 	}
-	g, leader := w.join(&r, at)
-	if !leader {
-		<-g.done
+	g, done := w.join(&r, at)
+	if done != nil {
+		<-done
 		return g.err
 	}
 	w.mu.Lock()
@@ -172,37 +181,47 @@ func (w *Writer) Write(ctx context.Context, r Record) error {
 	if w.next == g {
 		w.next = nil
 	}
+	done = g.done
 	w.qmu.Unlock()
-	g.err = w.commit(ctx, g)
+	err := w.commit(ctx, g)
+	g.err = err
 	w.mu.Unlock()
-	close(g.done)
-	return g.err
+	if done != nil {
+		close(done)
+	}
+	return err
 }
 
-// join adds r's line to the open group, or opens one; leader says this
-// Write opened it and so writes it.
-func (w *Writer) join(r *Record, at time.Time) (g *group, leader bool) {
+// join adds r's line to the open group, or opens one. The Write that
+// opened it (its leader, given a nil done) writes it; the others wait for
+// done.
+func (w *Writer) join(r *Record, at time.Time) (g *group, done chan struct{}) {
 	w.qmu.Lock()
 	defer w.qmu.Unlock()
 	g = w.next
 	if g == nil || len(g.buf) >= maxGroup {
 		bp := groupBufs.Get().(*[]byte)
-		g = &group{buf: (*bp)[:0], at: at, done: make(chan struct{})}
-		w.next, leader = g, true
+		g = &group{buf: (*bp)[:0], pool: bp, at: at}
+		w.next = g
+	} else {
+		if g.done == nil {
+			g.done = make(chan struct{})
+		}
+		done = g.done
 	}
 	g.buf = append(r.AppendJSON(g.buf), '\n')
 	g.n++
-	return g, leader
+	return g, done
 }
 
 // commit appends g's lines under the log's lock; w.mu is held.
 func (w *Writer) commit(ctx context.Context, g *group) error {
 	defer func() {
 		if cap(g.buf) <= 64<<10 {
-			b := g.buf[:0]
-			groupBufs.Put(&b)
+			*g.pool = g.buf[:0]
+			groupBufs.Put(g.pool)
 		}
-		g.buf = nil
+		g.buf, g.pool = nil, nil
 	}()
 	if err := w.lock.Lock(ctx); err != nil {
 		return fmt.Errorf("audit: %w", err)
@@ -275,12 +294,13 @@ func (w *Writer) open(size int64) error {
 	if err != nil {
 		return err
 	}
-	fi, err := f.Stat()
+	id, err := statFD(int(f.Fd()))
 	if err != nil {
 		f.Close()
-		return err
+		return &fs.PathError{Op: "fstat", Path: w.path, Err: err}
 	}
-	w.file, w.fileInfo, w.end, w.born = f, fi, -1, time.Time{}
+	w.file, w.end, w.born = f, -1, time.Time{}
+	w.dev, w.ino = id.dev, id.ino
 	if size > 0 {
 		w.born = firstTime(f)
 	}
@@ -385,24 +405,73 @@ func endsLine(f *os.File, size int64) bool {
 // currentSize returns the log's size, first dropping the open file when the
 // path now names another one (another process rotated it).
 func (w *Writer) currentSize() (int64, error) {
-	fi, err := os.Stat(w.path)
+	id, err := w.statLog()
 	if errors.Is(err, fs.ErrNotExist) {
 		w.closeFile()
 		return 0, nil
 	}
 	if err != nil {
-		return 0, err
+		return 0, &fs.PathError{Op: "stat", Path: w.path, Err: err}
 	}
-	if w.file != nil && !os.SameFile(fi, w.fileInfo) {
+	if w.file != nil && (id.dev != w.dev || id.ino != w.ino) {
 		w.closeFile()
 	}
-	return fi.Size(), nil
+	return id.size, nil
+}
+
+// statLog stats the log. It looks the log up by its name in its directory,
+// which the Writer holds open as it holds the lock file beside it: a stat of
+// the whole path walked every directory above it again for every group, and
+// was the costliest of a group's system calls after the write. A name
+// missing there is looked up by the whole path, and the directory opened
+// again, so a directory removed and made again is followed. The first
+// look-up is by the whole path: a hook process writes one record, and
+// opening the directory would cost it two more system calls.
+func (w *Writer) statLog() (fileID, error) {
+	if w.dir < 0 && w.looked {
+		if d, err := openDir(filepath.Dir(w.path)); err == nil {
+			w.dir = d
+		}
+	}
+	w.looked = true
+	if w.dir >= 0 {
+		id, err := statAt(w.dir, w.base)
+		if !errors.Is(err, unix.ENOENT) {
+			return id, err
+		}
+		w.closeDir()
+	}
+	return statAt(unix.AT_FDCWD, w.path)
+}
+
+func openDir(dir string) (int, error) {
+	var fd int
+	err := ignoringEINTR(func() (err error) {
+		fd, err = unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		return err
+	})
+	return fd, err
+}
+
+func ignoringEINTR(f func() error) error {
+	for {
+		if err := f(); !errors.Is(err, unix.EINTR) {
+			return err
+		}
+	}
 }
 
 func (w *Writer) closeFile() {
 	if w.file != nil {
 		w.file.Close()
-		w.file, w.fileInfo, w.end = nil, nil, -1
+		w.file, w.dev, w.ino, w.end = nil, 0, 0, -1
+	}
+}
+
+func (w *Writer) closeDir() {
+	if w.dir >= 0 {
+		unix.Close(w.dir)
+		w.dir = -1
 	}
 }
 
@@ -414,5 +483,6 @@ func (w *Writer) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.closeFile()
+	w.closeDir()
 	return w.lock.Close()
 }

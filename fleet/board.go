@@ -47,6 +47,8 @@ const (
 const (
 	chanApprovals = "toolguard_approvals"
 	chanEvents    = "toolguard_events"
+	// chanGrants is notified by a trigger when the grants change.
+	chanGrants = "toolguard_grants"
 )
 
 // maxNotify is the largest body sent in one notification (PostgreSQL
@@ -683,13 +685,17 @@ func (b *Board) listenOnce(ctx context.Context, first bool) error {
 		return err
 	}
 	defer conn.Release()
-	for _, ch := range []string{chanApprovals, chanEvents} {
+	for _, ch := range []string{chanGrants, chanApprovals, chanEvents} {
 		if _, err := conn.Exec(ctx, "LISTEN "+ch); err != nil {
 			conn.Conn().Close(context.Background()) //nolint:errcheck // discarded
 			return err
 		}
 	}
 	defer conn.Exec(context.WithoutCancel(ctx), "UNLISTEN *") //nolint:errcheck // the connection goes back to the pool
+	// Changes of the grants reach this replica from now on: it may
+	// remember sessions without grants until it stops listening.
+	b.s.grantCache.listen(true)
+	defer b.s.grantCache.listen(false)
 	if !first && b.h.Missed != nil {
 		b.h.Missed()
 	}
@@ -712,6 +718,10 @@ func (b *Board) listenOnce(ctx context.Context, first bool) error {
 // as they are (display only), but an approval's listing and outcome are
 // read from its row, and checked there, never taken from the payload.
 func (b *Board) dispatch(channel string, payload []byte) {
+	if channel == chanGrants { // unsigned (a trigger sends it), and only makes this replica read the grants again
+		b.s.grantCache.forget()
+		return
+	}
 	w, ok := b.decode(channel, payload)
 	if !ok {
 		return

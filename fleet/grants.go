@@ -3,6 +3,8 @@ package fleet
 import (
 	"context"
 	"encoding/json"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -23,7 +25,17 @@ func (s *Store) Grants() Grants { return Grants{s} }
 // Grants returns the always grants and the session's grants that carry a
 // valid signature of the fleet key; others are ignored and counted
 // (KindGrant).
+//
+// A replica whose board listens remembers that a session has none (see
+// grantCache): a read that found nothing is answered again from memory
+// until the grants change, without a query. A read that found grants is
+// never remembered, so that a revoked grant stops applying at once.
 func (g Grants) Grants(ctx context.Context, session string) ([]approval.Grant, error) {
+	c := &g.s.grantCache
+	if !g.s.down.Load() && c.none(session, time.Now()) {
+		return []approval.Grant{}, nil
+	}
+	gen, listening := c.generation()
 	rows, err := query(ctx, g.s, "reading grants",
 		`SELECT scope, session, grant_data, mac FROM toolguard_grants WHERE scope = 'always' OR (scope = 'session' AND session = $1 AND $1 <> '') ORDER BY id`,
 		scanGrantRow, session)
@@ -35,6 +47,9 @@ func (g Grants) Grants(ctx context.Context, session string) ([]approval.Grant, e
 		if gr, ok := g.verified(r); ok {
 			out = append(out, gr)
 		}
+	}
+	if len(out) == 0 && listening {
+		c.remember(session, gen, time.Now())
 	}
 	return out, nil
 }
@@ -98,6 +113,7 @@ func (g Grants) Record(ctx context.Context, r approval.Request, a approval.Answe
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (scope, session, pattern, digest) DO UPDATE
 		SET grant_data = excluded.grant_data, granted_by = excluded.granted_by, replica = excluded.replica, created_at = excluded.created_at, mac = excluded.mac`,
 		gr.Scope.String(), gr.Session, gr.Pattern(), gr.Digest, string(data), orChannel(a.By), g.s.replica, gr.Created, mac)
+	g.s.grantCache.forget() // here at once; the other replicas on the notification
 	return gr, err == nil, err
 }
 
@@ -163,5 +179,91 @@ func (g Grants) Revoke(ctx context.Context, id int64) (bool, error) {
 		n = tag.RowsAffected()
 		return err
 	})
+	g.s.grantCache.forget()
 	return n > 0, err
+}
+
+// grantCache remembers the sessions for which the fleet holds no valid
+// grant (and no always grant), so that the asks of a session without
+// grants cost no query. It is safe because of what it keeps and when:
+//
+//   - only the absence of grants is kept: a stale entry can make a call
+//     ask that a grant made a moment ago would allow, never allow a call
+//     that a revoked grant allowed (a read that finds grants always goes
+//     to the database);
+//   - entries are kept only while the board's listener is connected and
+//     listening on toolguard_grants, which a trigger notifies at the
+//     commit of every statement that changes the grants (migration 3),
+//     whoever runs it; a notification, a grant recorded or revoked here,
+//     and the listener's loss or reconnection forget every entry;
+//   - a read stores its entry only if nothing was forgotten since it
+//     started (the generation is unchanged), so a read that raced a new
+//     grant cannot store what it saw before it;
+//   - an entry is kept at most grantCacheAge, in case the notifications
+//     stopped without the connection failing (the trigger dropped).
+type grantCache struct {
+	mu        sync.Mutex
+	gen       uint64               // counts forgets
+	listening bool                 // the board listens on chanGrants
+	empty     map[string]time.Time // session → when it was read without grants
+	hits      atomic.Int64         // reads answered from memory
+}
+
+const (
+	// grantCacheAge bounds how long a session is remembered without grants.
+	grantCacheAge = 10 * time.Second
+	// grantCacheSize bounds the sessions remembered; when full, all are
+	// forgotten.
+	grantCacheSize = 4096
+)
+
+// none reports whether session is remembered to have no grants at now.
+func (c *grantCache) none(session string, now time.Time) bool {
+	c.mu.Lock()
+	at, ok := c.empty[session]
+	c.mu.Unlock()
+	if !ok || now.Sub(at) > grantCacheAge || now.Before(at) {
+		return false
+	}
+	c.hits.Add(1)
+	return true
+}
+
+// generation is the current generation, and whether entries may be kept.
+func (c *grantCache) generation() (uint64, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gen, c.listening
+}
+
+// remember keeps that session had no grants in a read that started at
+// generation gen, unless something was forgotten since.
+func (c *grantCache) remember(session string, gen uint64, now time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.listening || gen != c.gen {
+		return
+	}
+	if c.empty == nil || len(c.empty) >= grantCacheSize {
+		c.empty = map[string]time.Time{}
+	}
+	c.empty[session] = now
+}
+
+// forget drops every entry: the grants may have changed.
+func (c *grantCache) forget() {
+	c.mu.Lock()
+	c.gen++
+	clear(c.empty)
+	c.mu.Unlock()
+}
+
+// listen forgets every entry and records whether the board now listens
+// for changes of the grants.
+func (c *grantCache) listen(on bool) {
+	c.mu.Lock()
+	c.gen++
+	clear(c.empty)
+	c.listening = on
+	c.mu.Unlock()
 }

@@ -92,6 +92,8 @@ type Store struct {
 	audit     *auditLog
 	boardOnce sync.Once
 	board     *Board
+
+	grantCache grantCache // sessions without grants, while the board listens
 }
 
 // Open connects to the database at url, applies the migrations this

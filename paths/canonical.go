@@ -301,6 +301,14 @@ func resolveWith(abs string, l *Lookups) (string, error) {
 		if r, err := walkWith(abs, l); err == nil {
 			return r, nil
 		}
+	} else if l != nil {
+		// With the call's lookups, a deep path is its directory as the
+		// kernel resolved it (once per directory and call) and its name,
+		// unless the name is a link: one lstat for each further name in
+		// the directory instead of three system calls.
+		if r, ok := resolveNewFile(abs, l); ok {
+			return r, nil
+		}
 	}
 	if r, ok := l.kernelResolve(abs); ok {
 		return r, nil
@@ -314,6 +322,8 @@ func resolveWith(abs string, l *Lookups) (string, error) {
 // resolveNewFile handles the common case of a file about to be created in an
 // existing directory: the kernel resolves the directory, and the last
 // component is taken as written unless it is itself a (dangling) symlink.
+// It holds for an existing file too: what is not a link is reached by its
+// name in its directory.
 func resolveNewFile(abs string, l *Lookups) (string, bool) {
 	i := strings.LastIndexByte(abs, '/')
 	dir, base := abs[:i], abs[i+1:]

@@ -146,6 +146,17 @@ type judge struct {
 	names Names
 	// pemDone and pemPublic cache publicContent.
 	pemDone, pemPublic bool
+	// listDir is the directory namedInside last listed (listDone), with
+	// its names and whether they could be listed.
+	listDir          string
+	listNames        map[string]bool
+	listDone, listOK bool
+	// namedAsked counts the named patterns asked about a tree one by one:
+	// from listAfter on, the tree's directory is listed to skip the rest.
+	namedAsked int
+	// slow turns the index's shortcuts off: every pattern is asked, as
+	// the tests that check the shortcuts against it do.
+	slow bool
 }
 
 // publicContent reports, once per judgement, whether a read of a file

@@ -214,6 +214,8 @@ func (b *compiler) patterns(field string, srcs []string, tree bool) patternSet {
 		}
 		set.add(ps)
 	}
+	set.index()
+	set.indexFirst()
 	return set
 }
 

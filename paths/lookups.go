@@ -155,6 +155,36 @@ func (l *Lookups) listedExists(p string) bool {
 	return names[base]
 }
 
+// list returns the names in the clean absolute directory dir, listed
+// once per call (none when dir does not exist or is not a directory);
+// false when they cannot be listed, or l is nil: then each name must be
+// asked about.
+func (l *Lookups) list(dir string) (map[string]bool, bool) {
+	if l == nil || dir == "" || dir[0] != '/' || path.Clean(dir) != dir {
+		return nil, false
+	}
+	key := dir
+	if dir != "/" {
+		key += "/"
+	}
+	if names, ok := l.listed[key]; ok {
+		return names, names != nil
+	}
+	var names map[string]bool
+	if l.absentAbove(key) { // as for any name in dir: key ends with "/"
+		names = map[string]bool{} // dir is missing from its parent's list
+	} else {
+		names = listNames(dir)
+	}
+	if len(l.listed) < maxLookups {
+		if l.listed == nil {
+			l.listed = make(map[string]map[string]bool)
+		}
+		l.listed[key] = names
+	}
+	return names, names != nil
+}
+
 // absentAbove reports whether a directory on the way to the clean,
 // absolute path p is missing from its parent's list, so that p does not
 // exist either: a tree judged against name patterns with directories

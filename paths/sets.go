@@ -33,10 +33,16 @@ func (c *Checker) CheckTree(cp Path, a Access, env Env) []risk.Finding {
 // CheckTreeNames is CheckTree for a command that touches only some of the
 // files below cp (see [Names]).
 func (c *Checker) CheckTreeNames(cp Path, a Access, env Env, names Names) []risk.Finding {
+	return c.checkTreeNames(cp, a, env, names, false)
+}
+
+// checkTreeNames is CheckTreeNames, with the index's shortcuts off when
+// slow.
+func (c *Checker) checkTreeNames(cp Path, a Access, env Env, names Names, slow bool) []risk.Finding {
 	if f, bad := badRequest(cp.Literal, a, env); bad {
 		return []risk.Finding{f}
 	}
-	j := &judge{c: c, access: a, env: env, path: cp, ws: env.workspace(), names: names}
+	j := &judge{c: c, access: a, env: env, path: cp, ws: env.workspace(), names: names, slow: slow}
 	set := append(literalComponents(cp.Resolved), deepTail)
 	return j.setFindings(cp.Resolved, set, cp.Resolved, true)
 }
@@ -68,12 +74,21 @@ func (c *Checker) DeniedNames(cp Path, env Env, names Names) []string {
 // ("id_*", "*/config"). The shell's rules apply: a wildcard never matches
 // a leading dot.
 func (c *Checker) CheckGlob(dir Path, rest string, a Access, env Env) []risk.Finding {
+	return c.checkGlob(dir, rest, a, env, false)
+}
+
+// checkGlob is CheckGlob, with the index's shortcuts off when slow.
+func (c *Checker) checkGlob(dir Path, rest string, a Access, env Env, slow bool) []risk.Finding {
 	text := path.Join(dir.Literal, rest)
 	if f, bad := badRequest(text, a, env); bad {
 		return []risk.Finding{f}
 	}
-	j := &judge{c: c, access: a, env: env, path: dir, ws: env.workspace()}
+	j := &judge{c: c, access: a, env: env, path: dir, ws: env.workspace(), slow: slow}
 	set := append(literalComponents(dir.Resolved), parseGlob(rest, true)...)
+	if len(set) == 0 {
+		// "/" and an empty glob name the root itself: judged as a path.
+		return c.Check(text, a, env)
+	}
 	return j.setFindings(text, set, dir.Resolved, false)
 }
 
@@ -131,9 +146,27 @@ func (j *judge) setFindings(text string, set []component, dir string, tree bool)
 }
 
 // setMeets returns the first pattern of s that names a path in the set.
+// Patterns that cannot meet the set are skipped without being asked: an
+// anchored path outside dir and not above it (mayHold), a literal
+// any-depth name none of whose names dir holds (namedInside).
 func (j *judge) setMeets(s *patternSet, set []component, dir string, tree bool) *pattern {
+	var inside patternBits
+	filtered, tried := false, false
 	for i := range s.list {
 		pt := &s.list[i]
+		if tree && s.namedAll.has(i) { // a bare wildcard asks few names: its directory is not listed for it
+			if !tried && j.namedAsked >= listAfter { // listed as Lookups would list it
+				tried = true
+				inside, filtered = j.namedInside(s, dir)
+			}
+			if filtered && !inside.has(i) {
+				continue
+			}
+			j.namedAsked++
+		}
+		if !j.slow && !mayHold(pt, dir) {
+			continue
+		}
 		if j.patternMeets(pt, s.tree, set, dir, tree) {
 			return pt
 		}

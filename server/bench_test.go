@@ -17,21 +17,28 @@ func BenchmarkDecideHandler(b *testing.B) {
 		"write": `{"tool":"Write","input":{"file_path":"/tmp/ws/a.txt","content":"hello"},"cwd":"/tmp/ws"}`,
 	}
 	for name, body := range bodies {
-		b.Run(name, func(b *testing.B) {
-			s := newTestServer(b, Options{})
-			h := s.Handler()
-			b.ReportAllocs()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					req := httptest.NewRequest("POST", "http://127.0.0.1:7878/v1/decide", bytes.NewBufferString(body))
-					req.Header.Set("Content-Type", "application/json")
-					rec := httptest.NewRecorder()
-					h.ServeHTTP(rec, req)
-					if rec.Code != 200 {
-						b.Fatalf("status %d: %s", rec.Code, rec.Body)
-					}
-				}
+		for _, inline := range []bool{false, true} {
+			b.Run(name+map[bool]string{true: "/inline"}[inline], func(b *testing.B) {
+				benchDecide(b, body, Options{DecideInline: inline})
 			})
-		})
+		}
 	}
+}
+
+// benchDecide sends body to /v1/decide of a server with opts.
+func benchDecide(b *testing.B, body string, opts Options) {
+	s := newTestServer(b, opts)
+	h := s.Handler()
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			req := httptest.NewRequest("POST", "http://127.0.0.1:7878/v1/decide", bytes.NewBufferString(body))
+			req.Header.Set("Content-Type", "application/json")
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != 200 {
+				b.Fatalf("status %d: %s", rec.Code, rec.Body)
+			}
+		}
+	})
 }

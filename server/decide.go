@@ -66,8 +66,11 @@ func (s *Server) parseCall(w http.ResponseWriter, r *http.Request, cur *current)
 		return nil, call.Call{}, callFlags{}, err
 	}
 	var req CallRequest
-	if err := decodeStrict(body, &req, callFields); err != nil {
-		return nil, call.Call{}, callFlags{}, err
+	if !decodeCallFast(body, &req) {
+		req = CallRequest{}
+		if err := decodeStrict(body, &req, callFields); err != nil {
+			return nil, call.Call{}, callFlags{}, err
+		}
 	}
 	p, err := policyFor(cur.policy, req.Policy)
 	if err != nil {
@@ -133,43 +136,102 @@ func (s *Server) handleAuthorize(w http.ResponseWriter, r *http.Request) {
 // arrives decides it to the end, whatever Reload does meanwhile.
 func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, endpoint string, timeout time.Duration,
 	decide func(context.Context, Authorizer, *policy.Policy, call.Call, time.Time, callFlags) policy.Decision, timed bool) {
-	start := time.Now()
-	deadline := start.Add(timeout)
-	cur := s.acquire()
-	defer cur.release()
-	var p *policy.Policy
-	var c call.Call
-	var flags callFlags
-	if err := readBefore(w, deadline, func() (err error) { p, c, flags, err = s.parseCall(w, r, cur); return err }); err != nil {
+	cs := &callServe{s: s, w: w, r: r, endpoint: endpoint, timeout: timeout, decider: decide, timed: timed, start: time.Now()}
+	deadline := cs.start.Add(timeout)
+	cs.cur = s.acquire()
+	defer cs.cur.release()
+	if err := readBefore(w, deadline, cs.parse); err != nil {
 		writeRequestError(w, err)
 		return
 	}
-	l := s.limits.laneFor(c)
-	d, err := boundedHolding(r.Context(), s.limits, l, deadline, cur, func(ctx context.Context) policy.Decision {
-		a, err := s.authorizerFor(cur, p)
-		if err != nil {
-			return s.record(ctx, cur.base, p, c, internalDeny(err), start)
+	cs.l = s.limits.laneFor(cs.c)
+	var d policy.Decision
+	var err error
+	if s.inline(cs.l) && endpoint != "/v1/authorize" { // an authorize may wait for a person
+		d, err = decideInline(r.Context(), s.limits, cs.l, deadline, &cs.job, inlineCall[policy.Decision](cs))
+		if err == errAnswered {
+			return
 		}
-		defer s.release(cur, a)
-		return decide(ctx, a, p, c, start, flags)
-	})
+	} else {
+		d, err = boundedHolding(r.Context(), s.limits, cs.l, deadline, cs.cur, cs.decide)
+	}
 	if clientGone(err) {
 		return // the decision goes on and is recorded; nobody waits for it
 	}
 	if err != nil {
-		d = s.record(r.Context(), cur.base, p, c, s.failClosed(err, l, endpoint, timeout), start)
+		d = cs.failed(err)
 	}
+	cs.reply(d, false)
+}
+
+// callServe is one request of serveCall, held in one allocation.
+type callServe struct {
+	s        *Server
+	w        http.ResponseWriter
+	r        *http.Request
+	endpoint string
+	timeout  time.Duration
+	decider  func(context.Context, Authorizer, *policy.Policy, call.Call, time.Time, callFlags) policy.Decision
+	timed    bool
+	start    time.Time
+	cur      *current
+	// Parsed from the request:
+	p     *policy.Policy
+	c     call.Call
+	flags callFlags
+	l     *lane
+	job   inlineJob // when decided inline
+}
+
+// parse reads the request's call.
+func (cs *callServe) parse() (err error) {
+	cs.p, cs.c, cs.flags, err = cs.s.parseCall(cs.w, cs.r, cs.cur)
+	return err
+}
+
+// decide runs the call through the Authorizer of its policy.
+func (cs *callServe) decide(ctx context.Context) policy.Decision {
+	s := cs.s
+	a, err := s.authorizerFor(cs.cur, cs.p)
+	if err != nil {
+		return s.record(ctx, cs.cur.base, cs.p, cs.c, internalDeny(err), cs.start)
+	}
+	defer s.release(cs.cur, a)
+	return cs.decider(ctx, a, cs.p, cs.c, cs.start, cs.flags)
+}
+
+// failed is the recorded deny of a call the server could not decide.
+func (cs *callServe) failed(err error) policy.Decision {
+	return cs.s.record(cs.r.Context(), cs.cur.base, cs.p, cs.c, cs.s.failClosed(err, cs.l, cs.endpoint, cs.timeout), cs.start)
+}
+
+// answerLate answers at the deadline a call decided inline.
+func (cs *callServe) answerLate() { cs.reply(cs.failed(errDeadline), true) }
+
+// reply counts, announces and writes the final decision d; final writes
+// it whole and at once while the handler still runs (see writeFinal).
+func (cs *callServe) reply(d policy.Decision, final bool) {
 	took := time.Duration(-1)
-	if timed {
-		took = time.Since(start)
+	if cs.timed {
+		took = time.Since(cs.start)
 	}
-	if flags.try {
-		s.hub.PublishTried(c, d) // out of the metrics of real traffic
+	if cs.flags.try {
+		cs.s.hub.PublishTried(cs.c, d) // out of the metrics of real traffic
 	} else {
-		s.observe(c, d, took)
+		cs.s.observe(cs.c, d, took)
 	}
-	setOverloaded(w, d)
-	writeDecision(w, d)
+	setOverloaded(cs.w, d)
+	if final {
+		writeDecisionFinal(cs.w, d)
+		return
+	}
+	writeDecision(cs.w, d)
+}
+
+// inline reports whether a call in lane l of /v1/decide or a hook is
+// decided on its request's goroutine (see Options.DecideInline).
+func (s *Server) inline(l *lane) bool {
+	return s.opts.DecideInline && l == s.limits.ordinary
 }
 
 // observe counts and announces a final decision; took < 0 means the call

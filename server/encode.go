@@ -31,6 +31,27 @@ func writeDecision(w http.ResponseWriter, d policy.Decision) {
 	}
 }
 
+// writeDecisionFinal writes d as writeDecision does, but whole and at once
+// while the handler still runs (see decideInline): with its length, flushed
+// to the client, and with "Connection: close", since the connection stays
+// busy until the handler returns.
+func writeDecisionFinal(w http.ResponseWriter, d policy.Decision) {
+	body := append(appendDecision(nil, &d), '\n')
+	writeFinal(w, body)
+}
+
+// writeFinal writes a 200 JSON reply whole, flushed, and closes the
+// connection after it.
+func writeFinal(w http.ResponseWriter, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h.Set("Connection", "close")
+	w.WriteHeader(http.StatusOK)
+	_, _ = w.Write(body)
+	_ = http.NewResponseController(w).Flush()
+}
+
 // appendDecision appends d encoded as json.Marshal encodes it.
 func appendDecision(b []byte, d *policy.Decision) []byte {
 	b = append(b, `{"verdict":`...)

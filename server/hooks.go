@@ -33,11 +33,24 @@ func (s *Server) handleHook(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	timeout := s.hookTimeout()
-	stdout, stderr, code := s.runHook(w, r, cur, a, start, timeout)
+	stdout, stderr, code, answered := s.runHook(w, r, cur, a, start, timeout)
+	if !answered {
+		writeHookReply(w, a, stdout, stderr, code, false)
+	}
+}
+
+// writeHookReply writes what `toolguard hook` printed and exited with as
+// the agent's reply; final writes it whole and at once while the handler
+// still runs (see writeFinal).
+func writeHookReply(w http.ResponseWriter, a hook.Adapter, stdout, stderr []byte, code int, final bool) {
 	if code != 0 || len(bytes.TrimSpace(stdout)) == 0 {
 		stdout = blockingReply(a, strings.TrimPrefix(string(bytes.TrimSpace(stderr)), "toolguard: "))
 	}
 	w.Header().Set("X-Toolguard-Exit-Code", strconv.Itoa(code))
+	if final {
+		writeFinal(w, stdout)
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(stdout)
@@ -66,53 +79,82 @@ type hookReply struct {
 // runHook answers the payload like `toolguard hook AGENT`, within the
 // limiter and the deadline. The content type is not checked and an
 // unreadable or oversized body is answered in the blocking form, because
-// any non-2xx reply lets the call through.
-func (s *Server) runHook(w http.ResponseWriter, r *http.Request, cur *current, a hook.Adapter, start time.Time, timeout time.Duration) (stdout, stderr []byte, code int) {
+// any non-2xx reply lets the call through. answered reports that the
+// reply was written already (at the deadline of a call decided inline).
+func (s *Server) runHook(w http.ResponseWriter, r *http.Request, cur *current, a hook.Adapter, start time.Time, timeout time.Duration) (stdout, stderr []byte, code int, answered bool) {
 	deadline := start.Add(timeout)
 	var body []byte
 	if err := readBefore(w, deadline, func() (err error) {
 		body, err = readLimited(w, r, positive(s.opts.MaxBody, DefaultMaxBody))
 		return err
 	}); err != nil {
-		return nil, []byte(err.Error() + "; the call is blocked"), 2
+		return nil, []byte(err.Error() + "; the call is blocked"), 2, false
 	}
 	opts := cur.hook
-	opts.Inline, opts.Timeout = true, timeout // bounded runs it in a goroutine of its own
+	opts.Inline, opts.Timeout = true, timeout // the limiter keeps the deadline (on a worker or inline)
 	opts.Wrap = wrapperFor(opts.Wrap, r)
 	// A payload too short to hold a heavy command is not decoded here;
 	// a longer one is, once, for its lane and for a fail-closed record.
-	l, decoded := s.limits.ordinary, false
-	var ev hook.Event
-	var c call.Call
-	var ok bool
+	f := hookFailure{l: s.limits.ordinary}
 	if len(body) >= s.limits.heavyFrom {
-		ev, c, ok = s.hookCall(cur, a, body)
-		decoded = true
-		if ok {
-			l = s.limits.laneFor(c)
+		f.ev, f.c, f.ok = s.hookCall(cur, a, body)
+		f.decoded = true
+		if f.ok {
+			f.l = s.limits.laneFor(f.c)
 		}
 	}
-	rep, err := boundedHolding(r.Context(), s.limits, l, deadline, cur, func(ctx context.Context) hookReply {
+	fn := func(ctx context.Context) hookReply {
 		stdout, stderr, code := hook.Run(ctx, a.Name(), bytes.NewReader(body), s.hookDecider(cur, start), opts)
 		return hookReply{stdout, stderr, code}
-	})
+	}
+	var rep hookReply
+	var err error
+	if s.inline(f.l) {
+		rep, err = decideInline(r.Context(), s.limits, f.l, deadline, new(inlineJob), inlineCall[hookReply](inlineFuncs[hookReply]{fn, func() {
+			stdout, stderr, code := s.hookFailClosed(r, cur, a, body, f, errDeadline, start, timeout)
+			writeHookReply(w, a, stdout, stderr, code, true)
+		}}))
+		if err == errAnswered {
+			return nil, nil, 0, true
+		}
+	} else {
+		rep, err = boundedHolding(r.Context(), s.limits, f.l, deadline, cur, fn)
+	}
 	if err == nil {
-		return rep.stdout, rep.stderr, rep.code
+		return rep.stdout, rep.stderr, rep.code, false
 	}
 	if clientGone(err) {
-		return nil, []byte("the agent went away"), 2
+		return nil, []byte("the agent went away"), 2, false
 	}
-	d := s.failClosed(err, l, "/v1/hooks/"+a.Name(), timeout)
-	if !decoded {
-		ev, c, ok = s.hookCall(cur, a, body)
+	stdout, stderr, code = s.hookFailClosed(r, cur, a, body, f, err, start, timeout)
+	return stdout, stderr, code, false
+}
+
+// hookFailure is what runHook knows of a hook call before deciding it:
+// its lane, and its event and call when the payload was decoded (ok when
+// it could be).
+type hookFailure struct {
+	l           *lane
+	ev          hook.Event
+	c           call.Call
+	ok, decoded bool
+}
+
+// hookFailClosed is the agent's deny of a hook call the server could not
+// decide (err: overloaded, past the deadline, panicked), recorded and
+// counted.
+func (s *Server) hookFailClosed(r *http.Request, cur *current, a hook.Adapter, body []byte, f hookFailure, err error, start time.Time, timeout time.Duration) (stdout, stderr []byte, code int) {
+	d := s.failClosed(err, f.l, "/v1/hooks/"+a.Name(), timeout)
+	if !f.decoded {
+		f.ev, f.c, f.ok = s.hookCall(cur, a, body)
 	}
-	if !ok {
+	if !f.ok {
 		s.metrics.observe(d, time.Since(start))
 		return nil, []byte(d.Reason), 2
 	}
-	d = s.record(r.Context(), cur.base, cur.policy, c, d, start)
-	s.observe(c, d, time.Since(start))
-	return a.Encode(ev, d)
+	d = s.record(r.Context(), cur.base, cur.policy, f.c, d, start)
+	s.observe(f.c, d, time.Since(start))
+	return a.Encode(f.ev, d)
 }
 
 // wrapperFor is the wrapper a hook request's contained calls are written

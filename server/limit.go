@@ -31,6 +31,9 @@ var (
 	errOverloaded = errors.New("overloaded")
 	errDeadline   = errors.New("deadline")
 	errPanicked   = errors.New("internal error")
+	// errAnswered: a call decided inline was answered at its deadline by
+	// its watchdog; the caller has nothing left to answer.
+	errAnswered = errors.New("answered at the deadline")
 )
 
 // lane is a counting semaphore with a bounded queue.
@@ -45,15 +48,15 @@ func newLane(name string, slots, queue int) *lane {
 	return &lane{name: name, slots: make(chan struct{}, slots), queue: int32(queue)}
 }
 
-// acquire takes a slot, waiting at most wait (and not past ctx) when none
-// is free; false means none could be had.
-func (l *lane) acquire(ctx context.Context, wait time.Duration) bool {
+// acquire takes a slot, waiting at most wait, and not past deadline nor
+// ctx, when none is free; false means none could be had.
+func (l *lane) acquire(ctx context.Context, wait time.Duration, deadline time.Time) bool {
 	select {
 	case l.slots <- struct{}{}:
 		return true
 	default:
 	}
-	if wait <= 0 {
+	if wait = min(wait, time.Until(deadline)); wait <= 0 {
 		return false
 	}
 	if l.waiting.Add(1) > l.queue {
@@ -169,7 +172,7 @@ func startedWaiting(ctx context.Context) {
 // (boundedHolding counts on it).
 func bounded[T any](ctx context.Context, lim *limiter, l *lane, deadline time.Time, fn func(context.Context) T) (T, error) {
 	var zero T
-	if !l.acquire(ctx, min(lim.wait, time.Until(deadline))) {
+	if !l.acquire(ctx, lim.wait, deadline) {
 		return zero, errOverloaded
 	}
 	// The work's context is cancelled here rather than through ctx's own

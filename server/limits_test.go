@@ -164,49 +164,57 @@ func auditLog(t *testing.T) (*audit.Writer, string) {
 // commands have slots of their own, so they cannot take the ordinary ones.
 func TestSaturationFailsClosed(t *testing.T) {
 	for _, path := range []string{"/v1/decide", "/v1/authorize", "/v1/hooks/claude-code"} {
-		t.Run(strings.TrimPrefix(path, "/v1/"), func(t *testing.T) {
-			g := newGate(t)
-			w, logPath := auditLog(t)
-			s := newTestServer(t, Options{Authorizer: g.factory, Audit: w, MaxConcurrent: 2, MaxHeavy: 1, QueueWait: 50 * time.Millisecond, DecideTimeout: time.Minute})
-			h := s.Handler()
-			long := "echo " + strings.Repeat("a", DefaultHeavyCommand)
-			var held []<-chan *httptest.ResponseRecorder
-			for _, cmd := range []string{"ls", "pwd", long} {
-				held = append(held, asyncDo(h, path, callBody(path, cmd)))
-			}
-			g.awaitEntered(t, 3) // two ordinary slots and the heavy one
-			for _, cmd := range []string{"whoami", long + "b"} {
-				start := time.Now()
-				rec := answeredWithin(t, cmd[:min(len(cmd), 8)], asyncDo(h, path, callBody(path, cmd)), 5*time.Second)
-				if rule := failClosedRule(t, path, rec); rule != RuleOverloaded {
-					t.Errorf("%.8s: rule %q, want %s: %s", cmd, rule, RuleOverloaded, rec.Body)
-				}
-				if took := time.Since(start); took > 2*time.Second {
-					t.Errorf("%.8s: answered after %v", cmd, took)
-				}
-				if !strings.HasPrefix(path, "/v1/hooks/") && rec.Header().Get("Retry-After") != "1" {
-					t.Errorf("%.8s: Retry-After %q", cmd, rec.Header().Get("Retry-After"))
-				}
-			}
-			g.open()
-			for i, ch := range held {
-				rec := answeredWithin(t, "held call", ch, 10*time.Second)
-				if strings.Contains(rec.Body.String(), "server.") {
-					t.Errorf("held call %d: %s", i, rec.Body)
-				}
-			}
-			var rules []string
-			for _, r := range auditRecords(t, logPath) {
-				rules = append(rules, r.Verdict.String()+" "+r.Rule)
-			}
-			want := []string{"deny server.overloaded", "deny server.overloaded", "allow gate.open", "allow gate.open", "allow gate.open"}
-			if diff := cmp.Diff(want, rules); diff != "" {
-				t.Errorf("audit (-want +got):\n%s", diff)
-			}
-			if !strings.Contains(metricsText(t, h), `toolguard_fail_closed_total{endpoint="`+path+`",reason="overloaded"} 2`) {
-				t.Errorf("metrics:\n%s", metricsText(t, h))
-			}
-		})
+		for _, inline := range []bool{false, true} {
+			t.Run(strings.TrimPrefix(path, "/v1/")+map[bool]string{true: "/inline"}[inline], func(t *testing.T) {
+				saturate(t, path, inline)
+			})
+		}
+	}
+}
+
+// saturate is TestSaturationFailsClosed for one endpoint, its calls
+// decided inline or on workers.
+func saturate(t *testing.T, path string, inline bool) {
+	g := newGate(t)
+	w, logPath := auditLog(t)
+	s := newTestServer(t, Options{Authorizer: g.factory, Audit: w, MaxConcurrent: 2, MaxHeavy: 1, QueueWait: 50 * time.Millisecond, DecideTimeout: time.Minute, DecideInline: inline})
+	h := s.Handler()
+	long := "echo " + strings.Repeat("a", DefaultHeavyCommand)
+	var held []<-chan *httptest.ResponseRecorder
+	for _, cmd := range []string{"ls", "pwd", long} {
+		held = append(held, asyncDo(h, path, callBody(path, cmd)))
+	}
+	g.awaitEntered(t, 3) // two ordinary slots and the heavy one
+	for _, cmd := range []string{"whoami", long + "b"} {
+		start := time.Now()
+		rec := answeredWithin(t, cmd[:min(len(cmd), 8)], asyncDo(h, path, callBody(path, cmd)), 5*time.Second)
+		if rule := failClosedRule(t, path, rec); rule != RuleOverloaded {
+			t.Errorf("%.8s: rule %q, want %s: %s", cmd, rule, RuleOverloaded, rec.Body)
+		}
+		if took := time.Since(start); took > 2*time.Second {
+			t.Errorf("%.8s: answered after %v", cmd, took)
+		}
+		if !strings.HasPrefix(path, "/v1/hooks/") && rec.Header().Get("Retry-After") != "1" {
+			t.Errorf("%.8s: Retry-After %q", cmd, rec.Header().Get("Retry-After"))
+		}
+	}
+	g.open()
+	for i, ch := range held {
+		rec := answeredWithin(t, "held call", ch, 10*time.Second)
+		if strings.Contains(rec.Body.String(), "server.") {
+			t.Errorf("held call %d: %s", i, rec.Body)
+		}
+	}
+	var rules []string
+	for _, r := range auditRecords(t, logPath) {
+		rules = append(rules, r.Verdict.String()+" "+r.Rule)
+	}
+	want := []string{"deny server.overloaded", "deny server.overloaded", "allow gate.open", "allow gate.open", "allow gate.open"}
+	if diff := cmp.Diff(want, rules); diff != "" {
+		t.Errorf("audit (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(metricsText(t, h), `toolguard_fail_closed_total{endpoint="`+path+`",reason="overloaded"} 2`) {
+		t.Errorf("metrics:\n%s", metricsText(t, h))
 	}
 }
 

@@ -122,7 +122,8 @@ func auditedOptions(tb testing.TB, dir string) (Options, string) {
 	w := audit.NewWriter(path, audit.WriterOptions{MaxSize: -1})
 	tb.Cleanup(func() { _ = w.Close() })
 	return Options{
-		Audit: w,
+		Audit:        w,
+		DecideInline: true, // as serve sets it
 		Authorizer: func(p *policy.Policy, a approval.Approver) (Authorizer, error) {
 			return guard.New(p, guard.WithApprover(a), guard.WithAudit(w))
 		},

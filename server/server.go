@@ -143,6 +143,18 @@ type Options struct {
 	// answered with a deny (rule server.overloaded, header Retry-After;
 	// the agent's blocking reply for a hook). Zero means DefaultQueueWait.
 	QueueWait time.Duration
+	// DecideInline decides the ordinary calls of POST /v1/decide and POST
+	// /v1/hooks/{agent} on the request's own goroutine rather than on a
+	// worker goroutine, which saves two goroutine wake-ups a call. The
+	// Authorizer's Check and Decide must then not wait (as [Checker] and
+	// [Decider] promise), and Hook.Approver must end its wait when its
+	// context is cancelled. The limits hold as without it; a call not
+	// decided by its deadline is answered with the deadline's deny at the
+	// deadline, by a watchdog, with "Connection: close" — but the handler
+	// returns, and the connection closes, only when the decision ends.
+	// Heavy calls and /v1/authorize are always decided on workers.
+	// `toolguard serve` sets it.
+	DecideInline bool
 	// Hook configures the hook adapters of /v1/hooks/{agent}; the zero
 	// value is what `toolguard hook` uses by default.
 	Hook hook.Options

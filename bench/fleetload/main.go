@@ -48,6 +48,7 @@ type config struct {
 	warmup   time.Duration
 	files    bool
 	prefix   string
+	procs    int
 }
 
 func main() {
@@ -59,6 +60,7 @@ func main() {
 	flag.DurationVar(&c.duration, "duration", 20*time.Second, "measured time")
 	flag.DurationVar(&c.warmup, "warmup", 3*time.Second, "unmeasured time before")
 	flag.StringVar(&c.prefix, "db-prefix", "toolguard_bench", "the run's database is named this, an underscore and 8 random hex digits (letters, digits and underscores only)")
+	flag.IntVar(&c.procs, "gomaxprocs", 0, "GOMAXPROCS of each replica (0: the Go default, every core)")
 	flag.BoolVar(&c.files, "files", false, "no database: one replica keeping its state in files (the baseline)")
 	flag.Parse()
 	if c.bin == "" || c.replicas < 1 || c.replicas > 16 || c.clients < 1 || c.clients > 1024 || c.duration > 5*time.Minute || !plainName(c.prefix) {
@@ -111,19 +113,36 @@ func run(c config) error {
 		}
 	}()
 	for i := range c.replicas {
-		p, addr, err := startReplica(c.bin, dbURL, filepath.Join(dir, strconv.Itoa(i)), fmt.Sprintf("r%d", i))
+		p, addr, err := startReplica(c, dbURL, filepath.Join(dir, strconv.Itoa(i)), fmt.Sprintf("r%d", i))
 		if err != nil {
 			return err
 		}
 		procs = append(procs, p)
 		addrs = append(addrs, addr)
 	}
-	pgBefore := postgresCPU()
+	var watch *pgWatch
+	if !c.files {
+		watch = watchPostgres(ctx, dbURL)
+	}
+	var statsBefore dbStats
+	if !c.files {
+		statsBefore = readStats(ctx, dbURL)
+	}
 	res := load(c, addrs)
-	pgCPU := postgresCPU() - pgBefore
+	var pgCPU, ownPG time.Duration
+	if watch != nil {
+		pgCPU, ownPG = watch.stop()
+	}
+	var stats dbStats
+	if !c.files {
+		time.Sleep(600 * time.Millisecond) // backends report their counters when idle for 500 ms
+		stats = readStats(ctx, dbURL).minus(statsBefore)
+	}
 	var replicaCPU time.Duration
+	var switches int64
 	for _, p := range procs {
 		replicaCPU += processCPU(p.Process.Pid)
+		switches += contextSwitches(p.Process.Pid)
 	}
 	var stored int64
 	if c.files {
@@ -135,6 +154,18 @@ func run(c config) error {
 		return err
 	}
 	report(c, res, replicaCPU, pgCPU, stored)
+	if !c.files && res.answered > 0 {
+		fmt.Printf("postgres CPU of this run's backends and the server's background processes: %s, %.1f µs per decision\n",
+			ownPG.Round(10*time.Millisecond), float64(ownPG.Microseconds())/float64(res.answered))
+	}
+	if res.answered > 0 {
+		fmt.Printf("denied %.1f%% of the answers (the payloads' share is 12.5%%: more means calls denied for a failure, such as an audit write past the database timeout)\n",
+			100*float64(res.denied)/float64(res.answered))
+		fmt.Printf("replicas' context switches per decision (whole run): %.2f\n", float64(switches)/float64(res.answered))
+	}
+	if !c.files {
+		stats.report(res.answered)
+	}
 	return nil
 }
 
@@ -159,19 +190,22 @@ func freshDatabase(ctx context.Context, admin, prefix string) (string, func(), e
 	return u.String(), drop, nil
 }
 
-func startReplica(bin, dbURL, home, name string) (*exec.Cmd, string, error) {
+func startReplica(c config, dbURL, home, name string) (*exec.Cmd, string, error) {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return nil, "", err
 	}
 	args := []string{"serve", "--no-user-config", "--no-project-config", "--addr", "127.0.0.1:0"}
 	env := append(os.Environ(), "XDG_STATE_HOME="+home, "XDG_CONFIG_HOME="+home, "TOOLGUARD_STATE__REPLICA="+name,
 		"TOOLGUARD_STATE__KEY_FILE="+filepath.Join(filepath.Dir(home), "fleet.key")) // one fleet key for all replicas
+	if c.procs > 0 {
+		env = append(env, "GOMAXPROCS="+strconv.Itoa(c.procs))
+	}
 	if dbURL != "" {
 		args = append(args, "--state", dbURL)
 	} else {
 		env = append(env, "TOOLGUARD_AUDIT__MAX_SIZE_MB=4096") // no rotation: every record stays countable
 	}
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(c.bin, args...)
 	cmd.Env = env
 	out, err := cmd.StdoutPipe()
 	if err != nil {
@@ -215,6 +249,7 @@ var payloads = func() [][]byte {
 
 type result struct {
 	answered  int64
+	denied    int64
 	failed    int64
 	latencies []time.Duration
 	elapsed   time.Duration
@@ -223,7 +258,7 @@ type result struct {
 func load(c config, addrs []string) result {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: c.clients, MaxConnsPerHost: c.clients}, Timeout: 10 * time.Second}
 	var measuring atomic.Bool
-	var answered, failed atomic.Int64
+	var answered, denied, failed atomic.Int64
 	stop := make(chan struct{})
 	lat := make([][]time.Duration, c.clients)
 	var wg sync.WaitGroup
@@ -240,7 +275,10 @@ func load(c config, addrs []string) result {
 				addr := addrs[(i+n)%len(addrs)]
 				body := payloads[(i+n)%len(payloads)]
 				start := time.Now()
-				ok := post(client, addr+"v1/hooks/claude-code", body)
+				ok, deny := post(client, addr+"v1/hooks/claude-code", body)
+				if deny {
+					denied.Add(1)
+				}
 				took := time.Since(start)
 				switch {
 				case !ok:
@@ -267,17 +305,19 @@ func load(c config, addrs []string) result {
 		all = append(all, l...)
 	}
 	slices.Sort(all)
-	return result{answered: answered.Load(), failed: failed.Load(), latencies: all, elapsed: elapsed}
+	return result{answered: answered.Load(), denied: denied.Load(), failed: failed.Load(), latencies: all, elapsed: elapsed}
 }
 
-func post(client *http.Client, u string, body []byte) bool {
+// post sends one call; it reports whether it was answered, and whether
+// the answer was deny.
+func post(client *http.Client, u string, body []byte) (ok, deny bool) {
 	resp, err := client.Post(u, "application/json", bytes.NewReader(body))
 	if err != nil {
-		return false
+		return false, false
 	}
 	defer resp.Body.Close()
-	_, _ = io.Copy(io.Discard, resp.Body)
-	return resp.StatusCode == http.StatusOK
+	reply, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode == http.StatusOK, bytes.Contains(reply, []byte(`"permissionDecision":"deny"`))
 }
 
 func countLines(path string) (int64, error) {
@@ -319,10 +359,9 @@ func statCPU(stat string) time.Duration {
 	return time.Duration(utime+stime) * time.Second / 100 // USER_HZ
 }
 
-// postgresCPU sums the CPU time of every postgres process (exited
-// backends are not counted; the server keeps its connections).
-func postgresCPU() time.Duration {
-	var total time.Duration
+// postgresPIDCPU is the CPU time of every postgres process by pid.
+func postgresPIDCPU() map[int]time.Duration {
+	out := map[int]time.Duration{}
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
 		comm, err := os.ReadFile(d + "/comm")
@@ -330,9 +369,83 @@ func postgresCPU() time.Duration {
 			continue
 		}
 		pid, _ := strconv.Atoi(filepath.Base(d))
-		total += processCPU(pid)
+		out[pid] = processCPU(pid)
 	}
-	return total
+	return out
+}
+
+// pgWatch samples the CPU time of the postgres processes every 200 ms
+// during the load, so that a backend that exits during the run (its
+// connection closed after a timeout) still counts up to its last sample,
+// and learns which of them serve the run's database.
+type pgWatch struct {
+	before map[int]time.Duration
+	mu     sync.Mutex
+	last   map[int]time.Duration
+	own    map[int]bool // backends of the run's database, and the server's background processes
+	done   chan struct{}
+	wg     sync.WaitGroup
+	conn   *pgx.Conn
+}
+
+func watchPostgres(ctx context.Context, dbURL string) *pgWatch {
+	w := &pgWatch{before: postgresPIDCPU(), last: map[int]time.Duration{}, own: map[int]bool{}, done: make(chan struct{})}
+	w.conn, _ = pgx.Connect(ctx, dbURL)
+	w.sample(ctx)
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		t := time.NewTicker(200 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-w.done:
+				return
+			case <-t.C:
+				w.sample(ctx)
+			}
+		}
+	}()
+	return w
+}
+
+func (w *pgWatch) sample(ctx context.Context) {
+	var own []int32
+	if w.conn != nil {
+		rows, err := w.conn.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE (datname = current_database() AND pid <> pg_backend_pid())
+			OR backend_type NOT IN ('client backend', 'autovacuum worker')`)
+		if err == nil {
+			own, _ = pgx.CollectRows(rows, pgx.RowTo[int32])
+		}
+	}
+	now := postgresPIDCPU()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for pid, cpu := range now {
+		w.last[pid] = cpu
+	}
+	for _, pid := range own {
+		w.own[int(pid)] = true
+	}
+}
+
+// stop ends the sampling and returns the CPU time of every postgres
+// process and of the run's own, since the start.
+func (w *pgWatch) stop() (all, own time.Duration) {
+	w.sample(context.Background())
+	close(w.done)
+	w.wg.Wait()
+	if w.conn != nil {
+		_ = w.conn.Close(context.Background())
+	}
+	for pid, cpu := range w.last {
+		d := cpu - w.before[pid]
+		all += d
+		if w.own[pid] {
+			own += d
+		}
+	}
+	return all, own
 }
 
 func report(c config, r result, replicaCPU, pgCPU time.Duration, stored int64) {
@@ -346,10 +459,76 @@ func report(c config, r result, replicaCPU, pgCPU time.Duration, stored int64) {
 	rate := float64(n) / r.elapsed.Seconds()
 	fmt.Printf("replicas %d, clients %d, measured %s\n", c.replicas, c.clients, r.elapsed.Round(time.Millisecond))
 	fmt.Printf("decisions/s %.0f   p50 %s   p99 %s   max %s   failed %d\n", rate, pct(0.50).Round(10*time.Microsecond), pct(0.99).Round(10*time.Microsecond), pct(1).Round(10*time.Microsecond), r.failed)
-	fmt.Printf("CPU over the whole run: replicas %s, postgres %s\n", replicaCPU.Round(10*time.Millisecond), pgCPU.Round(10*time.Millisecond))
+	fmt.Printf("CPU over the whole run: replicas %s, postgres (every process) %s\n", replicaCPU.Round(10*time.Millisecond), pgCPU.Round(10*time.Millisecond))
+	if r.answered > 0 {
+		fmt.Printf("CPU per decision (whole run / answered): replicas %.1f µs, postgres %.1f µs\n",
+			float64(replicaCPU.Microseconds())/float64(r.answered), float64(pgCPU.Microseconds())/float64(r.answered))
+	}
 	status := "ok"
 	if stored != r.answered {
 		status = "MISMATCH"
 	}
 	fmt.Printf("audit records %d, answered decisions %d: %s\n", stored, r.answered, status)
+}
+
+// dbStats are the run database's counters (pg_stat_database) and the
+// server's WAL counters (pg_stat_wal, the whole server: other databases'
+// writes count too).
+type dbStats struct {
+	commits, rollbacks, returned, fetched, inserted, updated int64
+	walRecords, walBytes, walWrites, walSyncs                int64
+	notifies                                                 int64
+}
+
+// readStats reads the counters; zero when they cannot be read.
+func readStats(ctx context.Context, dbURL string) dbStats {
+	var s dbStats
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		return s
+	}
+	defer conn.Close(ctx)
+	_ = conn.QueryRow(ctx, `SELECT xact_commit, xact_rollback, tup_returned, tup_fetched, tup_inserted, tup_updated
+		FROM pg_stat_database WHERE datname = current_database()`).Scan(&s.commits, &s.rollbacks, &s.returned, &s.fetched, &s.inserted, &s.updated)
+	_ = conn.QueryRow(ctx, `SELECT wal_records, wal_bytes::bigint, wal_write, wal_sync FROM pg_stat_wal`).Scan(&s.walRecords, &s.walBytes, &s.walWrites, &s.walSyncs)
+	return s
+}
+
+func (s dbStats) minus(o dbStats) dbStats {
+	return dbStats{s.commits - o.commits, s.rollbacks - o.rollbacks, s.returned - o.returned, s.fetched - o.fetched,
+		s.inserted - o.inserted, s.updated - o.updated, s.walRecords - o.walRecords, s.walBytes - o.walBytes,
+		s.walWrites - o.walWrites, s.walSyncs - o.walSyncs, 0}
+}
+
+// report prints the counters per answered decision (the measured and
+// warm-up decisions: the counters cover both).
+func (s dbStats) report(answered int64) {
+	if answered == 0 {
+		return
+	}
+	per := func(n int64) float64 { return float64(n) / float64(answered) }
+	fmt.Printf("per decision: transactions %.3f (rollbacks %.3f), rows returned %.1f fetched %.1f inserted %.3f updated %.3f\n",
+		per(s.commits), per(s.rollbacks), per(s.returned), per(s.fetched), per(s.inserted), per(s.updated))
+	fmt.Printf("per decision (WAL of the whole server): records %.2f, bytes %.0f, writes %.3f, syncs %.3f\n",
+		per(s.walRecords), per(s.walBytes), per(s.walWrites), per(s.walSyncs))
+}
+
+// contextSwitches sums the voluntary and involuntary context switches of
+// a live process's threads.
+func contextSwitches(pid int) int64 {
+	var n int64
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/[0-9]*/status", pid))
+	for _, t := range tasks {
+		data, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.HasSuffix(k, "ctxt_switches") {
+				x, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				n += x
+			}
+		}
+	}
+	return n
 }

@@ -29,11 +29,11 @@ func TestStateMigrateAndCheck(t *testing.T) {
 	url := fleettest.Database(t)
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	code, out, errOut := runState(t, "check", "--state", url)
-	if code != 1 || !strings.Contains(out, "schema:            version 0 (this toolguard: 2): behind, run toolguard state migrate") || !strings.Contains(errOut, "schema version 0") {
+	if code != 1 || !strings.Contains(out, "schema:            version 0 (this toolguard: 3): behind, run toolguard state migrate") || !strings.Contains(errOut, "schema version 0") {
 		t.Fatalf("check before: exit %d\n%s\n%s", code, out, errOut)
 	}
 	code, out, _ = runState(t, "migrate", "--state", url)
-	if code != 0 || !strings.Contains(out, "applied 0001_init.sql") || !strings.Contains(out, "applied 0002_signed.sql") || !strings.Contains(out, "schema version 2") {
+	if code != 0 || !strings.Contains(out, "applied 0001_init.sql") || !strings.Contains(out, "applied 0002_signed.sql") || !strings.Contains(out, "applied 0003_grants_notify.sql") || !strings.Contains(out, "schema version 3") {
 		t.Fatalf("migrate: exit %d\n%s", code, out)
 	}
 	if code, out, _ = runState(t, "migrate", "--state", url); code != 0 || strings.Contains(out, "applied") {
@@ -44,7 +44,7 @@ func TestStateMigrateAndCheck(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil || code != 0 {
 		t.Fatalf("check --json: exit %d, %v\n%s\n%s", code, err, out, errOut)
 	}
-	if !r.Reachable || r.Schema != 2 || r.Want != 2 || r.Standby || len(r.Replicas) != 0 || r.RoundTrip <= 0 {
+	if !r.Reachable || r.Schema != 3 || r.Want != 3 || r.Standby || len(r.Replicas) != 0 || r.RoundTrip <= 0 {
 		t.Fatalf("report %+v", r)
 	}
 }

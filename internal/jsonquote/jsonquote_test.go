@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -100,4 +101,38 @@ func FuzzAppend(f *testing.F) {
 			t.Fatalf("Append(%q, html=%v) = %s, encoding/json %s", s, html, got, want)
 		}
 	})
+}
+
+// mayEscape never passes over a byte that needs more than a copy, wherever
+// it is in the word, and passes words of plain text.
+func TestMayEscape(t *testing.T) {
+	for _, html := range []bool{false, true} {
+		for b := range 256 {
+			c := byte(b)
+			need := c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || html && isHTML(c)
+			for pos := range 8 {
+				for _, fill := range []byte{'a', ' ', '~', 0x21, '[', 'Z'} {
+					w := []byte(strings.Repeat(string(fill), 8))
+					w[pos] = c
+					if need && !mayEscape(load8(string(w)), html) {
+						t.Errorf("mayEscape(%q, html=%v) = false; byte %d needs escaping", w, html, pos)
+					}
+				}
+			}
+		}
+		for _, w := range []string{"abcdefgh", "git stat", "/tmp/loa", "ABC 123!", "~}|{zyx#"} {
+			if mayEscape(load8(w), html) {
+				t.Errorf("mayEscape(%q, html=%v) = true, want false", w, html)
+			}
+		}
+	}
+}
+
+func BenchmarkAppend(b *testing.B) {
+	s := "The supervised mode asks a person before destructive-tier calls: git push --force origin main"
+	buf := make([]byte, 0, 256)
+	b.SetBytes(int64(len(s)))
+	for b.Loop() {
+		buf = Append(buf[:0], s, true)
+	}
 }
