@@ -80,11 +80,12 @@ type args struct {
 	// words caches the operands: the positional words, or the implicit
 	// operand when there are none (see operands).
 	words []shell.Word
-	// posBuf, afterBuf and wordsBuf back pos, afterFlag and words while
-	// they are short.
+	// posBuf, afterBuf, wordsBuf and flagsBuf back pos, afterFlag, words
+	// and flags while they are short.
 	posBuf   [8]int
 	afterBuf [8]bool
 	wordsBuf [2]shell.Word
+	flagsBuf [2]flagUse
 }
 
 // parseArgs splits cmd.Argv[1:] by g.
@@ -99,7 +100,7 @@ func parseArgs(cmd *shell.Command, g *grammar) *args {
 // commands).
 func (a *args) parse(cmd *shell.Command, g *grammar) {
 	a.cmd, a.dashdash = cmd, -1
-	a.pos, a.afterFlag = a.posBuf[:0], a.afterBuf[:0]
+	a.pos, a.afterFlag, a.flags = a.posBuf[:0], a.afterBuf[:0], a.flagsBuf[:0]
 	argv := cmd.Argv
 	prevFlag := false
 	for i := 1; i < len(argv); i++ {
@@ -193,10 +194,19 @@ func (a *args) addList(argv []shell.Word, i int) int {
 	return n
 }
 
+// shortFlags spells the option "-" + c for every byte c, so that splitting
+// a cluster (-euo) builds no strings.
+var shortFlags = func() (out [256]string) {
+	for c := range out {
+		out[c] = "-" + string([]byte{byte(c)})
+	}
+	return out
+}()
+
 func (a *args) addCluster(argv []shell.Word, i int, g *grammar) (int, bool) {
 	v := argv[i].Value
 	for k := 1; k < len(v); k++ {
-		name := "-" + v[k:k+1]
+		name := shortFlags[v[k]]
 		if g.list[name] && k == len(v)-1 { // fd -x CMD… ;
 			n := a.addList(argv, i)
 			a.flags[len(a.flags)-1].name = name

@@ -108,7 +108,7 @@ func (s *Set) Classify(cmd *shell.Command) Result {
 	ruleKnown := known && ix.ruleKnown
 	v := s.viewFor(name, ix, s.subKeys(ix, a), features(cmd, ruleKnown))
 	e := &st.env
-	*e = env{cmd: cmd, g: ge.g, a: a, known: known, ruleKnown: ruleKnown}
+	*e = env{cmd: cmd, g: ge.g, a: a, known: known, ruleKnown: ruleKnown, reference: s.reference}
 	res := &st.res
 	*res = Result{Known: known, Tier: v.baseTier(e)}
 	modeled := v.applyProgram(e, res)
@@ -204,6 +204,49 @@ func (r *rule) finding(cmd *shell.Command, hit *shell.Word) risk.Finding {
 }
 
 func subject(cmd *shell.Command, hit *shell.Word) string {
+	n := len(cmd.Argv) - 1 // the spaces between the words
+	for _, w := range cmd.Argv {
+		n += len(w.Value)
+	}
+	switch {
+	case n <= 0:
+		return ""
+	case hit != nil && n > maxSubject:
+		if len(hit.Value) > maxSubject {
+			return hit.Value[:maxSubject] + "…"
+		}
+		return hit.Value
+	case len(cmd.Argv) == 1 && n <= maxSubject:
+		return cmd.Argv[0].Value
+	}
+	// the words joined by spaces and cut after maxSubject bytes, built at once
+	var sb strings.Builder
+	sb.Grow(min(n, maxSubject+len("…")))
+	rest := maxSubject
+	for i, w := range cmd.Argv {
+		if i > 0 {
+			if rest == 0 {
+				break
+			}
+			sb.WriteByte(' ')
+			rest--
+		}
+		v := w.Value
+		if len(v) > rest {
+			v = v[:rest]
+		}
+		sb.WriteString(v)
+		rest -= len(v)
+	}
+	if n > maxSubject {
+		sb.WriteString("…")
+	}
+	return sb.String()
+}
+
+// subjectSlow is subject as first written, the reference the tests
+// compare it with.
+func subjectSlow(cmd *shell.Command, hit *shell.Word) string {
 	s := strings.Join(cmd.Values(), " ")
 	if hit != nil && len(s) > maxSubject {
 		s = hit.Value
@@ -242,7 +285,7 @@ func (se *safeEntry) tierFor(e *env, ops []shell.Word) risk.Tier {
 		(se.noOperands && len(ops) > 0) ||
 		(se.maxOperands > 0 && len(ops) > se.maxOperands)
 	for _, w := range ops {
-		unsafe = unsafe || matchAny(se.unsafeOperands, w)
+		unsafe = unsafe || e.matchAny(se.unsafeOperands, w)
 	}
 	if unsafe {
 		return max(se.unsafeTier, se.tier)

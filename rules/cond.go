@@ -22,7 +22,7 @@ func (c *cond) contextOK(e *env) bool {
 	if len(c.origins) > 0 && !slices.Contains(c.origins, cmd.Origin) {
 		return false
 	}
-	if len(c.dir) > 0 && (cmd.Dir.Value == "" || !matchAny(c.dir, cmd.Dir)) {
+	if len(c.dir) > 0 && (cmd.Dir.Value == "" || !e.matchAny(c.dir, cmd.Dir)) {
 		return false
 	}
 	if len(c.assigns) > 0 && !assignMatch(cmd, c.assigns) {
@@ -72,7 +72,7 @@ func (e *env) redirectMatch(ps []pattern, outputOnly bool) bool {
 		if r.IsHereDoc() || (outputOnly && !isOutputRedirect(r)) {
 			continue
 		}
-		if matchAny(ps, r.Target) {
+		if e.matchAny(ps, r.Target) {
 			e.hit = &r.Target
 			return true
 		}
@@ -101,7 +101,7 @@ func (c *cond) stdinOK(e *env) bool {
 		return false
 	}
 	return len(c.stdinOperands) == 0 || slices.ContainsFunc(prods, func(p *shell.Command) bool {
-		return slices.ContainsFunc(p.Args(), func(w shell.Word) bool { return matchAny(c.stdinOperands, w) })
+		return slices.ContainsFunc(p.Args(), func(w shell.Word) bool { return e.matchAny(c.stdinOperands, w) })
 	})
 }
 

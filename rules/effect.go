@@ -99,9 +99,11 @@ type effectRun struct {
 	p, top   *program
 	a        *args // argv split with the entry's own value options
 	res      *Result
-	unknown  string   // why the command is not proven (first reason)
-	subStart int      // Argv index of the first sub-command word (len(Argv) when none)
-	subWords []string // the sub-command words, as written
+	unknown  string // why the command is not proven (first reason)
+	subStart int    // Argv index of the first sub-command word (len(Argv) when none)
+	subFrom  int    // r.a.pos index of the first sub-command word
+	subTo    int    // r.a.pos index after the last sub-command word
+	nm       string // name(), once worked out
 
 	recursive, inplace, dryRun, destDelete, extract, offline bool
 	remoteRead, sends                                        bool // network use only reads remote state; something is sent
@@ -130,21 +132,32 @@ func (v *view) applyProgram(e *env, res *Result) bool {
 	}
 	r.a = e.a
 	if len(p.sub) > 0 || p.inOrder || p.runsCommand() {
-		r.a = parseArgs(e.cmd, v.grammarWith(e.g, p))
-		if from = r.a.subMatch(p.sub); from < 0 {
-			from = len(r.a.pos) // cannot happen: the same words matched above
+		// the words are split again only when the entry's grammar splits
+		// them otherwise (an option of its own that takes a value, options
+		// that end at its first operand)
+		g := v.grammarWith(e.g, p)
+		if e.reference {
+			g = entryGrammar(e.g, p, false)
+		}
+		if g != e.g {
+			r.a = parseArgs(e.cmd, g)
+			if from = r.a.subMatch(p.sub); from < 0 {
+				// an option of the entry's took a sub-command word as its
+				// value (az -rf deployment …, where the entry's -f takes
+				// one): the words are not what the entry describes
+				from = len(r.a.pos)
+				r.notProven(fmt.Sprintf("an option of %s takes a sub-command word as its value", e.cmd.Name))
+			}
 		}
 	}
 	r.subStart = len(e.cmd.Argv)
-	if len(p.sub) > 0 && from-len(p.sub) < len(r.a.pos) {
+	if len(p.sub) > 0 && from-len(p.sub) >= 0 && from-len(p.sub) < len(r.a.pos) {
 		r.subStart = r.a.pos[from-len(p.sub)]
 	}
-	for k := max(from-len(p.sub), 0); k < from && k < len(r.a.pos); k++ {
-		r.subWords = append(r.subWords, e.cmd.Argv[r.a.pos[k]].Value)
-	}
+	r.subFrom, r.subTo = max(from-len(p.sub), 0), min(from, len(r.a.pos))
 	res.Tier = risk.Read
 	res.Program = p.summary()
-	if r.helpOnly() && !p.loadsProject { // yarn --version runs the project's yarnPath
+	if r.unknown == "" && r.helpOnly() && !p.loadsProject { // yarn --version runs the project's yarnPath
 		res.Proven, res.HelpOnly = true, true
 		return true
 	}
@@ -154,7 +167,9 @@ func (v *view) applyProgram(e *env, res *Result) bool {
 	r.operands(ops, from)
 	r.stdin()
 	if p.interactive && len(ops) == 0 && e.cmd.Stdin == nil && !r.hasAny(p.scriptFlags) {
-		r.runsCode(fmt.Sprintf("%s without a script reads the commands it runs from the terminal", r.name()))
+		r.runsCodeBy(func() string {
+			return fmt.Sprintf("%s without a script reads the commands it runs from the terminal", r.name())
+		})
 	}
 	r.env(append([]*program{p, r.top}, v.anyPrograms()...))
 	r.always()
@@ -163,11 +178,21 @@ func (v *view) applyProgram(e *env, res *Result) bool {
 }
 
 // grammarWith is the executable's grammar with a sub-command entry's value
-// options added, cached per entry.
+// options added, cached per entry: g itself when the entry adds nothing
+// (every option of its that takes a value is g's, and it keeps g's end of
+// options), so that the words g split are the entry's too.
 func (v *view) grammarWith(g *grammar, p *program) *grammar {
 	if cached, ok := v.grammars.Load(p); ok {
 		return cached.(*grammar)
 	}
+	got, _ := v.grammars.LoadOrStore(p, entryGrammar(g, p, true))
+	return got.(*grammar)
+}
+
+// entryGrammar is grammarWith without the cache. With share it returns g
+// itself when the entry adds nothing; without, a grammar of the entry's
+// own every time (the reference path the tests compare with).
+func entryGrammar(g *grammar, p *program, share bool) *grammar {
 	m := &grammar{value: make(map[string]bool, len(g.value)+len(p.values)), list: g.list, raw: g.raw,
 		noFlags: g.noFlags, abbrev: g.abbrev, implicit: g.implicit, endAfter: g.endAfter}
 	if p.inOrder || p.runsCommand() {
@@ -179,8 +204,10 @@ func (v *view) grammarWith(g *grammar, p *program) *grammar {
 	for _, f := range p.valueFlags() {
 		m.value[f] = true
 	}
-	got, _ := v.grammars.LoadOrStore(p, m)
-	return got.(*grammar)
+	if share && m.endAfter == g.endAfter && len(m.value) == len(g.value) {
+		return g // nothing added: m holds g's options and only them
+	}
+	return m
 }
 
 // applyAnyEnv applies the environment variables every program obeys to a
@@ -282,13 +309,15 @@ func (r *effectRun) flags() {
 		p := r.governs(f)
 		name, known := p.resolve(f.name, r.e.g)
 		if !known {
-			r.notProven(fmt.Sprintf("%s does not know the option %s", r.name(), f.name))
+			r.notProvenBy(func() string { return fmt.Sprintf("%s does not know the option %s", r.name(), f.name) })
 			continue
 		}
 		eff, ok := p.effects[name]
 		if !ok {
 			if f.hasValue && f.valWord == f.word && !p.values[name] && !p.optional[name] && !plainValue(f.value) {
-				r.notProven(fmt.Sprintf("the option %s of %s is given the value %q, which toolguard does not know it takes", name, r.name(), f.value))
+				r.notProvenBy(func() string {
+					return fmt.Sprintf("the option %s of %s is given the value %q, which toolguard does not know it takes", name, r.name(), f.value)
+				})
 			}
 			continue // a flag or value without effect
 		}
@@ -377,7 +406,7 @@ func (r *effectRun) flagEffect(f flagUse, name string, eff optEffect) {
 			rl = over
 		}
 		if !f.hasValue {
-			r.notProven(fmt.Sprintf("the option %s of %s has no value", name, r.name()))
+			r.notProvenBy(func() string { return fmt.Sprintf("the option %s of %s has no value", name, r.name()) })
 		} else {
 			w := r.e.cmd.Argv[f.valWord]
 			w.Value = f.value
@@ -440,7 +469,7 @@ func (r *effectRun) ownEffect(name, eff string) {
 	case "credentials":
 		r.credentials(r.name() + " " + name)
 	case "runs-code":
-		r.runsCode(fmt.Sprintf("%s %s runs code it finds", r.name(), name))
+		r.runsCodeBy(func() string { return fmt.Sprintf("%s %s runs code it finds", r.name(), name) })
 	case "writes-files", "changes-state":
 		r.raise(risk.Write) // files it does not name, or the system's state: a write, not proven read-only
 	}
@@ -593,7 +622,8 @@ func (r *effectRun) apply(rl role, w shell.Word, via string) {
 	case rl == roleRead || rl == roleStat || rl == roleWrite || rl == roleDelete:
 		r.path(w, string(rl), r.recursive)
 	case rl == roleDir:
-		r.dir = &w
+		d := w // a copy of its own: only this case keeps the word
+		r.dir = &d
 	case rl == roleInto:
 		r.path(w, string(roleWrite), true)
 	case rl == roleInclude || rl == roleExclude || rl == roleNameGlob:
@@ -601,7 +631,7 @@ func (r *effectRun) apply(rl role, w shell.Word, via string) {
 	case rl == roleMount:
 		r.res.Mounts = append(r.res.Mounts, w)
 	case rl == roleSub:
-		r.notProven(fmt.Sprintf("%s %s is not a sub-command toolguard knows", r.e.cmd.Name, w.Value))
+		r.notProvenBy(func() string { return fmt.Sprintf("%s %s is not a sub-command toolguard knows", r.e.cmd.Name, w.Value) })
 	case rl == roleURL && strings.HasPrefix(w.Value, "file://"):
 		r.path(withValue(w, strings.TrimPrefix(w.Value, "file://")), string(roleRead), r.recursive)
 	case rl == roleURL:
@@ -632,7 +662,7 @@ func (r *effectRun) apply(rl role, w shell.Word, via string) {
 		// a built-in name (pandoc -t html), not a file to load
 	case rl == roleExec || rl == roleLibrary:
 		r.res.Execs = append(r.res.Execs, w)
-		r.runsCode(fmt.Sprintf("%s runs the program %s", r.name(), w.Value))
+		r.runsCodeBy(func() string { return fmt.Sprintf("%s runs the program %s", r.name(), w.Value) })
 	case rl == roleShell:
 		r.shell(w, via)
 	case strings.HasPrefix(string(rl), scriptPrefix):
@@ -709,7 +739,7 @@ func (r *effectRun) command(argv []shell.Word) {
 		r.res.Execs = append(r.res.Execs, argv[0])
 	}
 	r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: shell.QuoteWords(argv), Span: spanOf(argv), Via: r.name()})
-	r.runsCode(fmt.Sprintf("%s runs the command %s", r.name(), argv[0].Value))
+	r.runsCodeBy(func() string { return fmt.Sprintf("%s runs the command %s", r.name(), argv[0].Value) })
 }
 
 // spanOf is the extent of words.
@@ -735,7 +765,7 @@ func (r *effectRun) lessOpen(w shell.Word, via string) {
 
 func (r *effectRun) shell(w shell.Word, via string) {
 	if !w.Known {
-		r.runsCode(fmt.Sprintf("%s runs a command that is not known before it runs", r.name()))
+		r.runsCodeBy(func() string { return fmt.Sprintf("%s runs a command that is not known before it runs", r.name()) })
 		return
 	}
 	r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: w.Value, Span: w.Span, Via: via})
@@ -746,7 +776,9 @@ func (r *effectRun) shell(w shell.Word, via string) {
 // effects.
 func (r *effectRun) script(lang string, w shell.Word, via string) {
 	if !w.Known {
-		r.runsCode(fmt.Sprintf("the %s code given to %s is not known before it runs", lang, r.name()))
+		r.runsCodeBy(func() string {
+			return fmt.Sprintf("the %s code given to %s is not known before it runs", lang, r.name())
+		})
 		return
 	}
 	var fx script.Effects
@@ -765,9 +797,9 @@ func (r *effectRun) script(lang string, w shell.Word, via string) {
 	default: // an interpreter's code: never proven, judged by what it holds
 		r.res.Code = append(r.res.Code, Code{Lang: lang, Text: w.Value, Span: w.Span, Via: cmpOr(via, r.name())})
 		if lang == "code" {
-			r.runsCode(fmt.Sprintf("%s runs the code it is given", r.name()))
+			r.runsCodeBy(func() string { return fmt.Sprintf("%s runs the code it is given", r.name()) })
 		} else {
-			r.runsCode(fmt.Sprintf("%s runs %s code", r.name(), lang))
+			r.runsCodeBy(func() string { return fmt.Sprintf("%s runs %s code", r.name(), lang) })
 		}
 		return
 	}
@@ -796,7 +828,7 @@ func (r *effectRun) scriptEffects(lang string, fx script.Effects, w shell.Word, 
 	}
 	if fx.Network {
 		r.res.Network = true
-		r.runsCode(fmt.Sprintf("the %s code given to %s opens network connections", lang, r.name()))
+		r.runsCodeBy(func() string { return fmt.Sprintf("the %s code given to %s opens network connections", lang, r.name()) })
 		if fx.Exec { // commands built at run time while a connection is open: they come from it
 			r.res.add(risk.Finding{Rule: "effects.network-shell", Category: risk.CatReverseShell, Tier: risk.Destructive,
 				Blast: risk.BlastCritical, Verdict: risk.Deny, Span: w.Span, Subject: subject(r.e.cmd, nil),
@@ -808,10 +840,12 @@ func (r *effectRun) scriptEffects(lang string, fx script.Effects, w shell.Word, 
 		r.credentials(lang + " code that prints the environment")
 	}
 	if fx.Exec {
-		r.runsCode(fmt.Sprintf("the %s code given to %s runs commands", lang, r.name()))
+		r.runsCodeBy(func() string { return fmt.Sprintf("the %s code given to %s runs commands", lang, r.name()) })
 	}
 	if fx.Unknown != "" {
-		r.runsCode(fmt.Sprintf("the %s code given to %s is not proven harmless: %s", lang, r.name(), fx.Unknown))
+		r.runsCodeBy(func() string {
+			return fmt.Sprintf("the %s code given to %s is not proven harmless: %s", lang, r.name(), fx.Unknown)
+		})
 	}
 }
 
@@ -856,13 +890,13 @@ func (r *effectRun) always() {
 			r.res.Network, r.remoteRead = true, true
 		case "hooks":
 			if !r.noHooks { // git push --dry-run still runs the pre-push hook
-				r.runsCode(r.name() + " runs the repository's hooks")
+				r.runsCodeBy(func() string { return r.name() + " runs the repository's hooks" })
 			}
 		case "credentials":
 			r.credentials(r.name())
 		case "runs-code":
 			if !r.dryRun { // php -l, terraform fmt -check: only report
-				r.runsCode(r.name() + " runs code from the project or its configuration")
+				r.runsCodeBy(func() string { return r.name() + " runs code from the project or its configuration" })
 			}
 		case "writes-files", "changes-state":
 			if !r.dryRun {
@@ -883,7 +917,7 @@ func (r *effectRun) finish() {
 		r.attachedFiles()
 		if !r.readsRemote() {
 			r.raise(risk.Execute)
-			r.notProven(r.name() + " reaches the network")
+			r.notProvenBy(func() string { return r.name() + " reaches the network" })
 		}
 	}
 	if r.inplace && !r.dryRun && r.res.Tier < risk.Write {
@@ -1052,6 +1086,21 @@ func (r *effectRun) runsCode(why string) {
 	}
 }
 
+// runsCodeBy is runsCode with the reason spelled only when it is the
+// first: only the first reason is kept.
+func (r *effectRun) runsCodeBy(why func() string) {
+	r.raise(risk.Execute)
+	r.notProvenBy(why)
+}
+
+// notProvenBy is notProven with the reason spelled only when it is the
+// first.
+func (r *effectRun) notProvenBy(why func() string) {
+	if r.unknown == "" {
+		r.notProven(why())
+	}
+}
+
 func (r *effectRun) credentials(what string) {
 	r.res.Credentials = true
 	r.raise(risk.Execute)
@@ -1061,12 +1110,22 @@ func (r *effectRun) credentials(what string) {
 		Suggestion: "use the credential where it is needed (a tool that reads it itself) instead of printing it"})
 }
 
-// name is how reasons name the command ("git log").
+// name is how reasons name the command ("git log"): the command's name
+// and its sub-command words as written, spelled once a reason needs it.
 func (r *effectRun) name() string {
 	if len(r.p.sub) == 0 {
 		return r.e.cmd.Name
 	}
-	return strings.Join(append([]string{r.e.cmd.Name}, r.subWords...), " ")
+	if r.nm == "" {
+		var sb strings.Builder
+		sb.WriteString(r.e.cmd.Name)
+		for k := r.subFrom; k < r.subTo; k++ {
+			sb.WriteByte(' ')
+			sb.WriteString(r.e.cmd.Argv[r.a.pos[k]].Value)
+		}
+		r.nm = sb.String()
+	}
+	return r.nm
 }
 
 func unprovenFinding(cmd *shell.Command, why string) risk.Finding {

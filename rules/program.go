@@ -264,6 +264,10 @@ type program struct {
 	only         []string
 	leaveOut     string
 	where        string
+	// sum and ident are summary() and id(), worked out when the entry is
+	// compiled: every command an entry judges reports its summary, and
+	// choosing between entries compares their ids.
+	sum, ident string
 }
 
 // isValueRole reports whether r is the role of a value (so an option with
@@ -398,6 +402,8 @@ func compileProgram(where string, p Program, pr *problems) *program {
 	if len(p.Examples) == 0 {
 		pr.addf(where, "field examples: required (commands the entry must apply to)")
 	}
+	out.sum = out.buildSummary()
+	out.ident = out.sum + "\x00" + strings.Join(out.examples, "\x00")
 	return out
 }
 
@@ -428,8 +434,11 @@ func (p *program) valueFlags() []string {
 	return out
 }
 
-// summary describes an entry for listings and errors.
-func (p *program) summary() string {
+// summary describes an entry for listings and errors ("git stash|list").
+func (p *program) summary() string { return p.sum }
+
+// buildSummary spells summary.
+func (p *program) buildSummary() string {
 	s := strings.Join(p.exe, "|")
 	for _, alts := range p.sub {
 		s += " " + strings.Join(alts, "|")
@@ -453,4 +462,4 @@ func (p *program) String() string { return fmt.Sprintf("program %s", p.summary()
 
 // id identifies an entry across the two ways packs are compiled (whole, or
 // entry by entry when loaded lazily).
-func (p *program) id() string { return p.summary() + "\x00" + strings.Join(p.examples, "\x00") }
+func (p *program) id() string { return p.ident }

@@ -288,6 +288,56 @@ type env struct {
 	// sqlMemo holds the statement kinds of the texts the command gives a
 	// database client, worked out once for all the rules that ask.
 	sqlMemo []sqlMemo
+	// formsMemo holds the spellings of the first words the rules compare
+	// with patterns (lower-cased, cleaned, home-relative), worked out once
+	// for all the rules of the command; nForms of them are set.
+	formsMemo [formsMemoSize]formsMemo
+	nForms    int
+	// reference: classify by the reference paths (see Set.reference).
+	reference bool
+}
+
+// formsMemoSize is how many words' spellings one Classify call keeps;
+// the spellings of further words are worked out each time.
+const formsMemoSize = 8
+
+// formsMemo is one word's spellings.
+type formsMemo struct {
+	v string
+	f forms
+}
+
+// formsOf is [formsOf], kept for the command's other rules.
+func (e *env) formsOf(v string) forms {
+	if e.reference {
+		return formsOf(v)
+	}
+	for i := range e.nForms {
+		if e.formsMemo[i].v == v {
+			return e.formsMemo[i].f
+		}
+	}
+	f := formsOf(v)
+	if e.nForms < formsMemoSize {
+		e.formsMemo[e.nForms] = formsMemo{v: v, f: f}
+		e.nForms++
+	}
+	return f
+}
+
+// matchAny is [matchAny] with the word's spellings kept for the command's
+// other rules.
+func (e *env) matchAny(ps []pattern, w shell.Word) bool {
+	if len(ps) == 0 {
+		return false
+	}
+	f := e.formsOf(w.Value)
+	for _, p := range ps {
+		if p.matchForms(w, f) {
+			return true
+		}
+	}
+	return false
 }
 
 // match reports whether r matches the command in e.
@@ -393,17 +443,17 @@ func (c *cond) operandsOK(e *env, ops []shell.Word) bool {
 		return false
 	}
 	for _, w := range ops {
-		if matchAny(c.operandsNone, w) {
+		if e.matchAny(c.operandsNone, w) {
 			return false
 		}
 	}
 	if len(c.operandsOutside) > 0 && !e.someOutside(c.operandsOutside, ops) {
 		return false
 	}
-	if c.operandAt >= 0 && (c.operandAt >= len(ops) || !matchAny(c.operandAtAny, ops[c.operandAt])) {
+	if c.operandAt >= 0 && (c.operandAt >= len(ops) || !e.matchAny(c.operandAtAny, ops[c.operandAt])) {
 		return false
 	}
-	if len(c.lastOperandAny) > 0 && (len(ops) == 0 || !matchAny(c.lastOperandAny, ops[len(ops)-1])) {
+	if len(c.lastOperandAny) > 0 && (len(ops) == 0 || !e.matchAny(c.lastOperandAny, ops[len(ops)-1])) {
 		return false
 	}
 	if len(c.wordsAny) > 0 && !e.anyOperand(c.wordsAny, e.cmd.Args()) {
@@ -414,7 +464,7 @@ func (c *cond) operandsOK(e *env, ops []shell.Word) bool {
 
 func (e *env) anyOperand(ps []pattern, ops []shell.Word) bool {
 	for i := range ops {
-		if matchAny(ps, ops[i]) {
+		if e.matchAny(ps, ops[i]) {
 			e.hit = &ops[i]
 			return true
 		}
@@ -424,7 +474,7 @@ func (e *env) anyOperand(ps []pattern, ops []shell.Word) bool {
 
 func (e *env) someOutside(ps []pattern, ops []shell.Word) bool {
 	for i := range ops {
-		if !matchAny(ps, ops[i]) {
+		if !e.matchAny(ps, ops[i]) {
 			e.hit = &ops[i]
 			return true
 		}

@@ -37,6 +37,11 @@ type Set struct {
 	disabled  map[string]bool
 	views     sync.Map // executable name and sub-command keys → *view
 	grammars  sync.Map // executable name → *grammarEntry
+	// reference, set only by tests on a Set of their own, classifies by
+	// the reference paths the shortcuts are checked against: every
+	// sub-command entry splits the words again with its own grammar, and
+	// every rule works out a word's spellings itself.
+	reference bool
 }
 
 // lazyPack is a pack that is decoded and compiled on first use.
