@@ -299,7 +299,7 @@ type env struct {
 
 // formsMemoSize is how many words' spellings one Classify call keeps;
 // the spellings of further words are worked out each time.
-const formsMemoSize = 8
+const formsMemoSize = 4
 
 // formsMemo is one word's spellings.
 type formsMemo struct {
