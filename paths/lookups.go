@@ -20,7 +20,7 @@ import (
 // use: give each call its own (Env.Lookups).
 type Lookups struct {
 	links    memo[linkAnswer]
-	kernel   memo[kernelAnswer]
+	kernel   map[string]kernelAnswer
 	resolved memo[resolution]
 	exist    memo[bool]
 	// asked counts the names asked about in each directory; listed holds
@@ -70,7 +70,7 @@ func remember[V any](m *map[string]V, k string, v V) {
 // memoInline is how many answers a memo keeps before it needs a map: an
 // ordinary call names a path or two (the file, the workspace, their
 // directories), and a map for them cost more to make than to search.
-const memoInline = 6
+const memoInline = 4
 
 // memo is a map of the answers of one kind, its first memoInline
 // entries kept in place (searched in order) and the rest in a map.
@@ -121,11 +121,11 @@ func (l *Lookups) kernelResolve(abs string) (string, bool) {
 	if l == nil {
 		return kernelResolve(abs)
 	}
-	if a, ok := l.kernel.get(abs); ok {
+	if a, ok := l.kernel[abs]; ok {
 		return a.r, a.ok
 	}
 	r, ok := kernelResolve(abs)
-	l.kernel.put(abs, kernelAnswer{r, ok})
+	remember(&l.kernel, abs, kernelAnswer{r, ok})
 	return r, ok
 }
 

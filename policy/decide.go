@@ -90,12 +90,14 @@ type evaluation struct {
 	c   *call.Call // &call
 	// call is the call judged (a copy of Decide's argument); lookups
 	// remembers the file system's answers for it (paths.Lookups), and
-	// pathsBuf holds the first paths env records.
-	call     call.Call
-	lookups  paths.Lookups
-	pathsBuf [4]string
-	findings analysis.Findings
-	tier     risk.Tier
+	// the bufs hold the first paths, commands and names env records.
+	call        call.Call
+	lookups     paths.Lookups
+	pathsBuf    [4]string
+	commandsBuf [4]string
+	namesBuf    [4]string
+	findings    analysis.Findings
+	tier        risk.Tier
 	// effects is the worst tier of the shell commands' own effects, and
 	// raised reports that a high-risk program (rm, curl, …) raised tier
 	// to execute above them; together they set the blast radius of a call
@@ -218,7 +220,7 @@ func (e *evaluation) analyse() {
 	e.callTier = e.tier
 	e.env = conditionEnv{Tool: e.c.Tool, Kind: string(e.c.Kind), Command: e.c.Command, Cwd: e.c.Dir(),
 		Workspace: e.c.Root(), Agent: e.c.Who.Agent, Session: e.c.Who.Session, Tier: e.tier.String(),
-		Paths: e.pathsBuf[:0:len(e.pathsBuf)]}
+		Paths: e.pathsBuf[:0:len(e.pathsBuf)], Commands: e.commandsBuf[:0:len(e.commandsBuf)], Names: e.namesBuf[:0:len(e.namesBuf)]}
 	if e.c.Kind == call.Shell || e.c.Command != "" { // any tool's command argument is judged as shell
 		e.analyseShell()
 	}
