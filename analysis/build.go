@@ -125,7 +125,7 @@ func (a *Analysis) invocation(c *shell.Command, dir string) (buildfile.Invocatio
 	for _, w := range c.Args() {
 		known = known && w.Known
 	}
-	return buildfile.Invocation{Name: c.Name, Args: c.ArgValues(), Dir: cmpOr(dir, a.ctx.PathEnv("").Cwd)}, known
+	return buildfile.Invocation{Name: c.Name, Args: c.ArgValues(), Dir: cmpOr(dir, a.ctx.PathEnv("").Cwd), Home: a.ctx.Home}, known
 }
 
 // dryRun lowers a build runner that only lists or prints what it would
