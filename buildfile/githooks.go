@@ -30,7 +30,7 @@ const maxGitHops = 64
 // gitHooks are the hooks each sub-command may run, and which of them its
 // no-verify option skips.
 var gitHooks = map[string]struct{ hooks, skipped []string }{
-	"commit":      {[]string{"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit", "reference-transaction", "post-index-change", "pre-auto-gc"}, []string{"pre-commit", "commit-msg"}},
+	"commit":      {[]string{"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit", "post-rewrite", "reference-transaction", "post-index-change", "pre-auto-gc"}, []string{"pre-commit", "commit-msg"}},
 	"merge":       {[]string{"pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge", "reference-transaction", "post-index-change", "pre-auto-gc"}, []string{"pre-merge-commit", "commit-msg"}},
 	"pull":        {[]string{"pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge", "pre-rebase", "post-rewrite", "post-checkout", "reference-transaction", "post-index-change", "pre-auto-gc"}, []string{"pre-merge-commit", "commit-msg"}},
 	"push":        {[]string{"pre-push", "reference-transaction"}, []string{"pre-push"}},
