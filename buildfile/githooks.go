@@ -56,12 +56,21 @@ var gitHooks = map[string]struct{ hooks, skipped []string }{
 	"send-email":  {[]string{"sendemail-validate"}, nil},
 }
 
+// gitEnvMatters are the variables that move git's repository, hooks
+// directory or config away from what is read here.
+var gitEnvMatters = map[string]bool{
+	"GIT_DIR": true, "GIT_WORK_TREE": true, "GIT_COMMON_DIR": true, "GIT_CONFIG": true,
+	"GIT_CONFIG_GLOBAL": true, "GIT_CONFIG_SYSTEM": true, "GIT_CONFIG_COUNT": true,
+	"GIT_CONFIG_PARAMETERS": true, "HOME": true, "XDG_CONFIG_HOME": true,
+}
+
 // gitRun is what git's own options before the sub-command say.
 type gitRun struct {
 	dir      string // -C
 	gitDir   string // --git-dir
 	workTree string // --work-tree
 	cli      []gitEntry
+	env      string // a variable of gitEnvMatters set for the command
 }
 
 // git reads the hooks a git sub-command runs.
@@ -70,6 +79,11 @@ func (r *resolver) git(inv Invocation) {
 		return
 	}
 	run := gitRun{dir: inv.Dir}
+	for _, v := range inv.Env {
+		if gitEnvMatters[v] || strings.HasPrefix(v, "GIT_CONFIG_KEY_") || strings.HasPrefix(v, "GIT_CONFIG_VALUE_") {
+			run.env = v
+		}
+	}
 	args := inv.Args
 	i := 0
 	for ; i < len(args) && strings.HasPrefix(args[i], "-"); i++ {
@@ -153,7 +167,14 @@ func (r *resolver) gitSub(run gitRun, sub string, args []string) {
 		return
 	}
 	r.plan.Runner = "git"
-	repo, ok := r.gitRepo(run)
+	if run.env != "" {
+		r.problem(run.env, "it is set for the command and chooses git's repository or config")
+		return
+	}
+	repo, ok := gitRepository{root: run.dir}, true // git clone: a new repository, only the global config
+	if sub != "clone" {
+		repo, ok = r.gitRepo(run)
+	}
 	if !ok {
 		return
 	}
@@ -378,9 +399,6 @@ func (r *resolver) gitHooksDir(run gitRun, repo gitRepository, cfg []gitEntry, s
 	if set && hp == "\x00" {
 		r.problem("core.hooksPath", "it is set from an environment variable (--config-env)")
 		return "", false
-	}
-	if sub == "clone" {
-		repo = gitRepository{root: run.dir}
 	}
 	if !set || hp == "" {
 		if repo.common == "" {

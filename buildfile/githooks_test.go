@@ -101,8 +101,20 @@ func TestGitHooks(t *testing.T) {
 		{name: "git hook run NAME", cmd: "git hook run --ignore-missing pre-commit",
 			files: with(fakeFiles{"/w/.git/hooks/pre-commit": "echo x\n"}),
 			steps: []Step{hook("/w/.git/hooks/pre-commit", "echo x\n", Shell)}},
+		{name: "clone reads no enclosing repository's config", cmd: "git clone https://x.example/r",
+			files: with(fakeFiles{"/w/.git/config": "[core]\n\thooksPath = /h\n", "/h/post-checkout": evilHook})},
+		{name: "clone with the global hooksPath", cmd: "git clone https://x.example/r",
+			files: fakeFiles{"/home/u/.config/git/config": "[core]\nhooksPath=/h\n", "/h/post-checkout": "echo co\n"},
+			steps: []Step{hook("/h/post-checkout", "echo co\n", Shell)}},
 		{name: "status runs no hook and reads nothing", cmd: "git status",
 			files: with(fakeFiles{"/w/.git/hooks/pre-commit": evilHook})},
+		{name: "GIT_DIR set for a commit: the repository is not the one read", cmd: "GIT_DIR=/x git commit",
+			files:    with(fakeFiles{"/w/.git/hooks/pre-commit": evilHook}),
+			problems: []Problem{{File: "GIT_DIR", Reason: "it is set for the command and chooses git's repository or config"}}},
+		{name: "GIT_DIR set for a status: no hook, nothing read", cmd: "GIT_DIR=/x git status", files: repo},
+		{name: "GIT_EDITOR does not move the hooks", cmd: "GIT_EDITOR=true git commit",
+			files: with(fakeFiles{"/w/.git/hooks/pre-commit": "true\n"}),
+			steps: []Step{hook("/w/.git/hooks/pre-commit", "true\n", Shell)}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,7 +123,12 @@ func TestGitHooks(t *testing.T) {
 				plain[p] = true
 			}
 			f := strings.Fields(tc.cmd)
-			got := Resolve(Invocation{Name: f[0], Args: f[1:], Dir: w, Home: "/home/u"}, execFiles{tc.files, plain})
+			var env []string
+			for len(f) > 0 && strings.Contains(f[0], "=") {
+				name, _, _ := strings.Cut(f[0], "=")
+				env, f = append(env, name), f[1:]
+			}
+			got := Resolve(Invocation{Name: f[0], Args: f[1:], Dir: w, Home: "/home/u", Env: env}, execFiles{tc.files, plain})
 			if diff := cmp.Diff(tc.steps, got.Steps); diff != "" {
 				t.Errorf("steps (-want +got):\n%s", diff)
 			}

@@ -70,6 +70,9 @@ type Invocation struct {
 	// Home is the home directory, where git's global config is read
 	// (empty: not read).
 	Home string
+	// Env are the names of the variables set for the command (VAR=value
+	// before it, or exported earlier in the same call).
+	Env []string
 	// OnlyDryRun makes Resolve read nothing and return an empty Plan
 	// unless the command only lists or prints what it would run, for a
 	// caller that needs to know no more; false reads as usual.
