@@ -194,21 +194,28 @@ func (r *resolver) gitSub(run gitRun, sub string, args []string) {
 // gitRunHooks are the hooks that run, given the sub-command's options.
 func gitRunHooks(sub string, hooks, skipped, args []string) []string {
 	noVerify, amend, noCheckout, auto := false, false, false, false
-	for _, a := range args {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		if a == "--" {
 			break
+		}
+		amend = amend || a == "--amend" // what adds a hook counts wherever it is
+		auto = auto || a == "--auto"
+		if gitTakesValue(a) {
+			i++ // the value: -m --no-verify is a message, not the option
+			if i < len(args) {
+				amend = amend || args[i] == "--amend"
+				auto = auto || args[i] == "--auto"
+			}
+			continue
 		}
 		switch {
 		case a == "--no-verify", sub == "commit" && a == "-n":
 			noVerify = true
 		case a == "--verify":
 			noVerify = false
-		case a == "--amend":
-			amend = true
 		case a == "--no-checkout", sub == "clone" && a == "-n":
 			noCheckout = true
-		case a == "--auto":
-			auto = true
 		case sub == "send-email" && a == "--no-validate":
 			noVerify = true
 		}
@@ -228,6 +235,37 @@ func gitRunHooks(sub string, hooks, skipped, args []string) []string {
 		return nil
 	}
 	return out
+}
+
+// gitValueLetters are the short options of the hook-running sub-commands
+// that take a value (commit -m MSG, -F FILE, -C/-c COMMIT, -t FILE; merge
+// -s, -X; push -o; clone -b, -o, -u, -c, --origin, …).
+const gitValueLetters = "mFCctsXobuj"
+
+// gitLongValues are their long options that take the next word as value
+// when written without "=".
+var gitLongValues = map[string]bool{
+	"--message": true, "--file": true, "--reuse-message": true, "--reedit-message": true,
+	"--template": true, "--author": true, "--date": true, "--cleanup": true, "--fixup": true,
+	"--squash": true, "--trailer": true, "--pathspec-from-file": true, "--strategy": true,
+	"--strategy-option": true, "--push-option": true, "--repo": true, "--receive-pack": true,
+	"--exec": true, "--onto": true, "--into-name": true, "--branch": true, "--origin": true,
+	"--upload-pack": true, "--config": true, "--depth": true, "--reference": true,
+	"--separate-git-dir": true, "--server-option": true, "--shallow-since": true,
+	"--shallow-exclude": true, "--jobs": true, "--filter": true, "--reason": true, "--to": true, "--cc": true,
+	"--from": true, "--subject": true, "--in-reply-to": true, "--smtp-server": true,
+	"--signoff-trailer": true, "--resolvemsg": true, "--whitespace": true, "--directory": true,
+	"--exclude": true, "--include": true, "--patch-format": true, "--quoted-cr": true,
+}
+
+// gitTakesValue reports whether option a takes the next word as its value.
+// A short bundle holding any letter that takes a value is counted as one
+// (skipping a word too many only reads more hooks, never fewer).
+func gitTakesValue(a string) bool {
+	if strings.HasPrefix(a, "--") {
+		return gitLongValues[a]
+	}
+	return strings.HasPrefix(a, "-") && len(a) > 1 && strings.ContainsAny(a[1:], gitValueLetters)
 }
 
 func containsString(list []string, s string) bool {
