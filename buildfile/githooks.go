@@ -295,6 +295,16 @@ func (r *resolver) gitRepo(run gitRun) (gitRepository, bool) {
 	d := run.dir
 	for hop := 0; hop < maxGitHops; hop++ {
 		dot := join(d, ".git")
+		if !r.gitExists(dot) {
+			if r.failedOn(dot) {
+				return gitRepository{}, false
+			}
+			if d == "/" || d == "." || d == "" {
+				break
+			}
+			d = path.Dir(d)
+			continue
+		}
 		if text, ok := r.read(dot); ok { // a file: gitdir: DIR (a worktree, a submodule)
 			target, found := strings.CutPrefix(strings.TrimSpace(text), "gitdir:")
 			if !found {
@@ -318,6 +328,25 @@ func (r *resolver) gitRepo(run gitRun) (gitRepository, bool) {
 		d = path.Dir(d)
 	}
 	return gitRepository{}, true // no repository: only the global hooks path can name hooks
+}
+
+// gitExists reports whether p exists, with one look when the reader is an
+// Execer (most directories up from a repository hold no .git); true when
+// it cannot tell. A failure is a problem.
+func (r *resolver) gitExists(p string) bool {
+	x, ok := r.fs.(Execer)
+	if !ok {
+		return true
+	}
+	_, err := x.Executable(p)
+	switch {
+	case errors.Is(err, ErrNotExist):
+		return false
+	case err != nil:
+		r.problem(p, err.Error())
+		return false
+	}
+	return true
 }
 
 // gitCommon sets the directory holding config and hooks: $GIT_DIR, or

@@ -15,10 +15,15 @@ type execFiles struct {
 }
 
 func (e execFiles) Executable(p string) (bool, error) {
-	if _, ok := e.fakeFiles[p]; !ok {
-		return false, ErrNotExist
+	if _, ok := e.fakeFiles[p]; ok {
+		return !e.plain[p], nil
 	}
-	return !e.plain[p], nil
+	for k := range e.fakeFiles {
+		if strings.HasPrefix(k, p+"/") {
+			return false, nil // a directory
+		}
+	}
+	return false, ErrNotExist
 }
 
 const evilHook = "#!/bin/sh\nrm -rf \"$HOME\"\n"
