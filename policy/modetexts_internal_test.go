@@ -29,3 +29,19 @@ func TestPresetTextsMatchSprintf(t *testing.T) {
 		t.Errorf("modeReasonText = %q, want %q", got, want)
 	}
 }
+
+// FuzzModeTexts: for any mode name, verdict and tier, the texts made once
+// are the ones made per call.
+func FuzzModeTexts(f *testing.F) {
+	f.Add("supervised", uint8(1), uint8(1))
+	f.Add("custom", uint8(0), uint8(3))
+	f.Fuzz(func(t *testing.T, mode string, v, tier uint8) {
+		e := &evaluation{p: &Policy{mode: mode}}
+		if got, want := e.modeReason(&Decision{Tier: risk.Tier(tier)}, risk.Verdict(v)), modeReasonText(mode, risk.Verdict(v), risk.Tier(tier)); got != want {
+			t.Fatalf("modeReason(%q, %d, %d) = %q, want %q", mode, v, tier, got, want)
+		}
+		if got, want := modeRule(mode), "mode."+mode; got != want {
+			t.Fatalf("modeRule(%q) = %q, want %q", mode, got, want)
+		}
+	})
+}
