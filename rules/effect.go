@@ -298,16 +298,43 @@ func (r *effectRun) governs(f flagUse) *program {
 	return r.p
 }
 
+// resolvedFlag is the entry that owns an option and the option it names.
+type resolvedFlag struct {
+	p     *program
+	name  string
+	known bool
+}
+
+// resolveFlag is governs and resolve for the option at index i, taken from
+// seen when the first pass of flags worked it out.
+func (r *effectRun) resolveFlag(i int, seen []resolvedFlag) resolvedFlag {
+	if i < len(seen) {
+		return seen[i]
+	}
+	f := r.a.flags[i]
+	p := r.governs(f)
+	name, known := p.resolve(f.name, r.e.g)
+	return resolvedFlag{p: p, name: name, known: known}
+}
+
 func (r *effectRun) flags() {
-	for _, f := range r.a.flags { // first the roles options give other parts
-		p := r.governs(f)
-		if name, known := p.resolve(f.name, r.e.g); known {
-			r.partRoles(p.effects[name].parts)
+	var buf [8]resolvedFlag
+	seen := buf[:0]
+	for i := range r.a.flags { // first the roles options give other parts
+		rf := r.resolveFlag(i, nil)
+		if len(seen) < cap(seen) {
+			seen = append(seen, rf) // the owner and name do not change with the roles
+		}
+		if rf.known {
+			r.partRoles(rf.p.effects[rf.name].parts)
 		}
 	}
-	for _, f := range r.a.flags {
-		p := r.governs(f)
-		name, known := p.resolve(f.name, r.e.g)
+	if r.e.reference {
+		seen = nil // the reference path works each one out again
+	}
+	for i, f := range r.a.flags {
+		rf := r.resolveFlag(i, seen)
+		p, name, known := rf.p, rf.name, rf.known
 		if !known {
 			r.notProvenBy(func() string { return fmt.Sprintf("%s does not know the option %s", r.name(), f.name) })
 			continue

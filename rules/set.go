@@ -39,8 +39,9 @@ type Set struct {
 	grammars  sync.Map // executable name → *grammarEntry
 	// reference, set only by tests on a Set of their own, classifies by
 	// the reference paths the shortcuts are checked against: every
-	// sub-command entry splits the words again with its own grammar, and
-	// every rule works out a word's spellings itself.
+	// sub-command entry splits the words again with its own grammar,
+	// every rule works out a word's spellings itself, and the effect
+	// model resolves each option twice.
 	reference bool
 }
 
