@@ -226,16 +226,18 @@ func quotedPaths(code string) []quotedLit {
 // or not, with $HOME, ${HOME}, $(HOME) and ~ spelled out.
 func codePaths(code, home string) []string {
 	if home != "" {
-		code = homeRefs().Replace(code)
+		if strings.ContainsAny(code, "$%") { // every spelling homeRefs replaces starts with one of these
+			code = homeRefs().Replace(code)
+		}
 		code = strings.ReplaceAll(code, "\x00HOME\x00", home)
 	}
 	var out []string
-	for _, ix := range pathTokenRE.get().FindAllStringSubmatchIndex(code, -1) {
-		if ix[2] > 0 && code[ix[2]-1] == ':' && strings.HasPrefix(code[ix[2]:], "//") && !strings.HasPrefix(code[ix[2]:], "///") {
+	for start, end := range pathTokens(code) {
+		if start > 0 && code[start-1] == ':' && strings.HasPrefix(code[start:], "//") && !strings.HasPrefix(code[start:], "///") {
 			continue // the host and path of a URL (https://host/p), judged as the URL it is; file:///p stays a path
 		}
-		m := strings.TrimRight(code[ix[2]:ix[3]], ".,;:)]}")
-		if operatorNotPath(code, ix[2], m) {
+		m := strings.TrimRight(code[start:end], ".,;:)]}")
+		if operatorNotPath(code, start, m) {
 			continue
 		}
 		if m == "/" || m == "~" || len(m) > 1 {
@@ -243,6 +245,45 @@ func codePaths(code, home string) []string {
 		}
 	}
 	return out
+}
+
+// pathTokens yields the start and end of each path-like token of code: "/"
+// or "~" followed by path characters, at the start of the text or after a
+// character that starts a word (white space, a quote, = ( , < > { [ :).
+// It finds what the expression `(?:^|[\s'"=(,<>{\[:])((?:~|/)[A-Za-z0-9_.\-/~*?]*)`
+// finds (its group), in one pass over the bytes without backtracking;
+// TestPathTokensExpression and FuzzPathTokens compare the two.
+func pathTokens(code string) func(yield func(int, int) bool) {
+	return func(yield func(int, int) bool) {
+		for i := 0; i < len(code); i++ {
+			if c := code[i]; c != '/' && c != '~' || i > 0 && !pathTokenStarts[code[i-1]] {
+				continue
+			}
+			j := i + 1
+			for j < len(code) && pathTokenChars[code[j]] {
+				j++
+			}
+			if !yield(i, j) {
+				return
+			}
+			i = j // code[j] is no path character, so no token starts there
+		}
+	}
+}
+
+// pathTokenStarts are the bytes after which a path token can start;
+// pathTokenChars the bytes a path token goes on with. All are ASCII, so a
+// byte of a multi-byte (or invalid) sequence is neither, as a rune is for
+// the expression.
+var pathTokenStarts, pathTokenChars = byteSet("\t\n\f\r '\"=(,<>{[:"),
+	byteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-/~*?")
+
+// byteSet returns the set of the bytes of s.
+func byteSet(s string) (set [256]bool) {
+	for i := 0; i < len(s); i++ {
+		set[s[i]] = true
+	}
+	return set
 }
 
 // operatorNotPath reports whether the token m found at code[start:] is
@@ -279,10 +320,6 @@ func homeRefs() *strings.Replacer {
 	})
 	return homeRefsReplacer
 }
-
-// pathTokenRE finds path-like tokens: "/" or "~/" followed by path
-// characters, starting at a word boundary.
-var pathTokenRE = lazyRegexp{expr: `(?:^|[\s'"=(,<>{\[:])((?:~|/)[A-Za-z0-9_.\-/~*?]*)`}
 
 // embeddedCommands returns the shell commands code carries: string
 // literals given to a process-spawning call (system("…"), callCommand
