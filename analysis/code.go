@@ -122,7 +122,6 @@ func containsAny(s string, subs []string) bool {
 	return false
 }
 
-
 var secretVarRE = lazyRegexp{
 	expr: `(?:environ(?:\.get)?\s*[\[(]\s*|getenv\s*\(\s*|process\.env\.|process\.env\[\s*|ENV\[\s*|\$ENV\{\s*)['"]?([A-Za-z_][A-Za-z0-9_]*)`,
 }
