@@ -190,7 +190,7 @@ func (w *walker) pipeline(b *syntax.BinaryCmd, st *state, cx *ctx) {
 		if i > 0 {
 			ecx.stdin = pipeStdin(prev, elem, &ecx)
 		}
-		w.walkStmt(elem, st.clone(), &ecx)
+		w.walkStmt(elem, w.cloneState(st), &ecx)
 		if len(leaves) == 0 {
 			prev = nil
 			continue
