@@ -48,6 +48,11 @@ type walker struct {
 	// hands out, statesMade how many blocks were made.
 	states     []state
 	statesMade int
+	// substVisit is visitSubst, made once; substSt and substCx the state
+	// and context of the walkSubsts under way.
+	substVisit func(syntax.Node) bool
+	substSt    *state
+	substCx    *ctx
 }
 
 // wordSlice returns an empty slice of capacity n, its array a part of a
@@ -586,19 +591,30 @@ func (w *walker) walkSubsts(n syntax.Node, st *state, cx *ctx) {
 	if !w.spendNode(n, cx) {
 		return
 	}
-	syntax.Walk(n, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CmdSubst:
-			before := len(w.script.Commands)
-			w.walkNestedStmts(n.Stmts, n, "cmdsubst", w.cloneState(st), cx)
-			w.recordSubstOutput(n, before)
-			return false
-		case *syntax.ProcSubst:
-			w.walkNestedStmts(n.Stmts, n, "procsubst", w.cloneState(st), cx)
-			return false
-		}
-		return true
-	})
+	if w.substVisit == nil {
+		w.substVisit = w.visitSubst // one closure for the walk, not one a call
+	}
+	outerSt, outerCx := w.substSt, w.substCx // a substitution's own walk nests
+	w.substSt, w.substCx = st, cx
+	syntax.Walk(n, w.substVisit)
+	w.substSt, w.substCx = outerSt, outerCx
+}
+
+// visitSubst is walkSubsts' visitor of the nodes under its node, with the
+// state and context walkSubsts was given.
+func (w *walker) visitSubst(n syntax.Node) bool {
+	st, cx := w.substSt, w.substCx
+	switch n := n.(type) {
+	case *syntax.CmdSubst:
+		before := len(w.script.Commands)
+		w.walkNestedStmts(n.Stmts, n, "cmdsubst", w.cloneState(st), cx)
+		w.recordSubstOutput(n, before)
+		return false
+	case *syntax.ProcSubst:
+		w.walkNestedStmts(n.Stmts, n, "procsubst", w.cloneState(st), cx)
+		return false
+	}
+	return true
 }
 
 // recordSubstOutput keeps the output of a $(…) made of one pipeline whose
