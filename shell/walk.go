@@ -362,10 +362,12 @@ func (w *walker) binary(b *syntax.BinaryCmd, st *state, cx *ctx) {
 		// every earlier one did and succeeded, so it sees the state they
 		// left (a cd among them included); after the chain, any of those
 		// states may hold.
-		parts := andChain(b, nil)
+		var partsBuf [8]*syntax.Stmt // most chains are shorter: no allocation
+		parts := andChain(b, partsBuf[:0])
 		w.walkStmt(parts[0], st, cx)
 		branch := w.cloneState(st)
-		var ends []*state
+		var endsBuf [8]*state
+		ends := endsBuf[:0]
 		for i, p := range parts[1:] {
 			w.walkStmt(p, branch, cx)
 			if i < len(parts)-2 {
