@@ -125,7 +125,11 @@ func (a *Analysis) invocation(c *shell.Command, dir string) (buildfile.Invocatio
 	for _, w := range c.Args() {
 		known = known && w.Known
 	}
-	return buildfile.Invocation{Name: c.Name, Args: c.ArgValues(), Dir: cmpOr(dir, a.ctx.PathEnv("").Cwd)}, known
+	inv := buildfile.Invocation{Name: c.Name, Args: c.ArgValues(), Dir: cmpOr(dir, a.ctx.PathEnv("").Cwd), Home: a.ctx.Home}
+	for _, as := range append(c.Assigns[:len(c.Assigns):len(c.Assigns)], c.Env...) {
+		inv.Env = append(inv.Env, as.Name)
+	}
+	return inv, known
 }
 
 // dryRun lowers a build runner that only lists or prints what it would

@@ -67,6 +67,12 @@ type Invocation struct {
 	Args []string
 	// Dir is the absolute directory the command runs in.
 	Dir string
+	// Home is the home directory, where git's global config is read
+	// (empty: not read).
+	Home string
+	// Env are the names of the variables set for the command (VAR=value
+	// before it, or exported earlier in the same call).
+	Env []string
 	// OnlyDryRun makes Resolve read nothing and return an empty Plan
 	// unless the command only lists or prints what it would run, for a
 	// caller that needs to know no more; false reads as usual.
@@ -103,7 +109,7 @@ const (
 // Resolve returns what inv runs from its build files. It never panics and
 // reads only through fs.
 func Resolve(inv Invocation, fs Files) Plan {
-	r := &resolver{fs: fs, plan: Plan{}, onlyDry: inv.OnlyDryRun}
+	r := &resolver{fs: fs, plan: Plan{}, onlyDry: inv.OnlyDryRun, home: inv.Home}
 	name := strings.TrimSuffix(path.Base(inv.Name), ".exe")
 	args := inv.Args
 	if strings.HasPrefix(name, "python") && len(args) >= 2 && args[0] == "-m" {
@@ -145,6 +151,8 @@ func Resolve(inv Invocation, fs Files) Plan {
 		}
 	case "composer":
 		r.composer(inv)
+	case "git":
+		r.git(inv)
 	}
 	return r.plan
 }
@@ -153,8 +161,9 @@ func Resolve(inv Invocation, fs Files) Plan {
 type resolver struct {
 	fs      Files
 	plan    Plan
-	full    bool // a bound was exceeded and said so
-	onlyDry bool // Invocation.OnlyDryRun
+	full    bool   // a bound was exceeded and said so
+	onlyDry bool   // Invocation.OnlyDryRun
+	home    string // Invocation.Home
 }
 
 // read returns the text of file p; ok is false when there is none or it
