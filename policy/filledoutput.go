@@ -78,9 +78,8 @@ func (e *evaluation) filledOutputs(cmd *shell.Command, fs []risk.Finding, tier r
 	if err != nil || env.Workspace == "" {
 		return fs, tier
 	}
-	inside := strings.TrimSuffix(ws.Resolved, "/") + "/"
 	for _, op := range ops {
-		why := e.filledWhy(op, env, inside)
+		why := e.filledWhy(op, env, ws)
 		if why == "" {
 			continue
 		}
@@ -94,9 +93,10 @@ func (e *evaluation) filledOutputs(cmd *shell.Command, fs []risk.Finding, tier r
 }
 
 // filledWhy says how the operand op came to hold files a build did not
-// make, or "" when nothing shows it. inside is the workspace with a
-// trailing slash: only operands below it are checked.
-func (e *evaluation) filledWhy(op shell.Word, env paths.Env, inside string) string {
+// make, or "" when nothing shows it. Only operands below the workspace ws
+// are checked.
+func (e *evaluation) filledWhy(op shell.Word, env paths.Env, ws paths.Path) string {
+	inside := strings.TrimSuffix(ws.Resolved, "/") + "/"
 	v, glob := op.Value, op.Glob && analysis.HasGlobMeta(op.Value)
 	if glob {
 		v, _ = splitGlob(v)
@@ -111,10 +111,19 @@ func (e *evaluation) filledWhy(op shell.Word, env paths.Env, inside string) stri
 	if w := e.filledFirst(cp.Resolved); w != "" {
 		return "an earlier command of this call puts files into (" + w + ")"
 	}
-	if glob || cp.Resolved+"/" == inside {
+	if cp.Resolved+"/" == inside {
 		return ""
 	}
-	at := removedAt(op.Value, cp, env, e.p.home)
+	at := cp.Resolved
+	if !glob {
+		at = removedAt(op.Value, cp, env, e.p.home)
+	}
+	if strings.TrimPrefix(at, ws.Resolved) != strings.TrimPrefix(cp.Literal, ws.Literal) {
+		return "is reached through a symbolic link, so rm empties " + at
+	}
+	if glob {
+		return ""
+	}
 	return olderEntry(at, e.c.Who.Started, filledSlack, filledMax)
 }
 
