@@ -4,7 +4,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
@@ -239,7 +238,7 @@ func Shorten(s string) string {
 
 // text is a command's text after unwrapping: argv words joined by single
 // spaces.
-func text(c *shell.Command) string { return strings.Join(c.Values(), " ") }
+func text(c *shell.Command) string { return c.Text() }
 
 func withValue(w shell.Word, v string) shell.Word {
 	w.Value = v

@@ -53,7 +53,7 @@ func TestBuildSteps(t *testing.T) {
 			files: files{pj: `{"scripts": {"pretest": "node check.js", "test": "node test.js"}}`,
 				ws + "/check.js": `require("child_process").execSync("rm -rf ~")`},
 			commands: []string{"npm test (execute) dir=", "node check.js (execute) dir=", "rm -rf /home/ada (destructive) dir=",
-				"rm -rf /home/ada (destructive) dir=", "node test.js (execute) dir="}},
+				"node test.js (execute) dir="}},
 		{name: "a script is judged once however often it is reached", command: "npm start",
 			files:    files{pj: `{"scripts": {"prestart": "npm run build", "build": "tsc", "start": "node s.js"}}`},
 			commands: []string{"npm start (execute) dir=", "npm run build (execute) dir=", "tsc (write) dir=", "node s.js (execute) dir="}},

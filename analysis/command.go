@@ -60,7 +60,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 // and redirects.
 func (a *Analysis) paths(cmd *shell.Command, refs []rules.PathRef, dir string) {
 	removes := isRemover(cmd.Name)
-	var whole string // the command written back, shared by its trees (see leaveOut)
+	var whole *string // the command written back, shared by its trees (see leaveOut)
 	for _, ref := range refs {
 		if ref.Access == "stat" { // names and metadata only: nothing to protect
 			a.judge.Path(Path{Word: ref.Word, Shape: Named, Dir: dir})
@@ -85,7 +85,10 @@ func (a *Analysis) paths(cmd *shell.Command, refs []rules.PathRef, dir string) {
 		default:
 			a.judge.Path(Path{Word: ref.Word, Access: access, Shape: File, Dir: dir, Removes: removes})
 			if ref.Tree {
-				a.judge.Path(Path{Word: ref.Word, Access: access, Shape: Tree, Dir: dir, Names: ref.Names, LeaveOut: leaveOut(cmd, ref, &whole)})
+				if whole == nil && ref.LeaveOut != "" {
+					whole = new(string)
+				}
+				a.judge.Path(Path{Word: ref.Word, Access: access, Shape: Tree, Dir: dir, Names: ref.Names, LeaveOut: leaveOut(cmd, ref, whole)})
 			}
 			if ref.Wipe {
 				a.judge.Path(Path{Word: ref.Word, Access: paths.Delete, Shape: Wipe, Dir: dir})
@@ -230,17 +233,23 @@ func (a *Analysis) mentions(cmd *shell.Command, known []rules.PathRef, dir strin
 	if isDataCommand(cmd.Name) {
 		return
 	}
-	seen := map[string]bool{}
-	for _, ref := range known {
-		seen[ref.Word.Value] = true
-	}
 	for _, w := range cmd.Args() {
 		v := strings.TrimPrefix(w.Value, "@") // curl -d @file
-		if !w.Known || seen[v] || !looksLikePath(v) || a.isCode(w) {
+		if !w.Known || !looksLikePath(v) || isKnownPath(known, v) || a.isCode(w) {
 			continue
 		}
 		a.judge.Path(Path{Word: withValue(w, v), Access: paths.Read, Shape: Mention, Dir: dir})
 	}
+}
+
+// isKnownPath reports whether one of the rule packs' paths is v.
+func isKnownPath(known []rules.PathRef, v string) bool {
+	for _, ref := range known {
+		if ref.Word.Value == v {
+			return true
+		}
+	}
+	return false
 }
 
 // isCode reports whether a word is shell code the parse went into (sh -c

@@ -289,8 +289,13 @@ func (a *Analysis) inFileAt(from int, shown, text string, at int) {
 	if shown == "" || at < 0 || at >= len(text) {
 		return
 	}
-	n, line := lineAt(text, at)
-	a.namePlaces(from, func(*risk.Finding) (string, int, string, bool) { return shown, n, line, true })
+	n, line := 0, ""
+	a.namePlaces(from, func(*risk.Finding) (string, int, string, bool) {
+		if n == 0 { // found once, and only when a finding needs it
+			n, line = lineAt(text, at)
+		}
+		return shown, n, line, true
+	})
 }
 
 // lineAt is the number and the text of the line of text at offset off.

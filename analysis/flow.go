@@ -224,6 +224,7 @@ func executed(sc Command) []shell.Word {
 // runs judges the files the command runs against what the call fetched,
 // wrote and compiled.
 func (f *flow) runs(sc Command) {
+	var read []string // the files whose text was judged, once each
 	for _, w := range executed(sc) {
 		if !w.Known {
 			continue
@@ -238,7 +239,11 @@ func (f *flow) runs(sc Command) {
 				"download, review, then run in separate steps with a person watching"))
 			continue
 		}
+		if slices.Contains(read, p) {
+			continue // bash x.sh: the shell's operand and the packs' exec are one file, run once
+		}
 		if text, ok := f.text(sc, w, p); ok {
+			read = append(read, p)
 			f.a.runFile(sc, w, p, text)
 		}
 		if src, ok := f.built[p]; ok {

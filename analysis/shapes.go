@@ -279,6 +279,9 @@ func isPort(s string) bool {
 // servedDirectory recognises the usual one-line web servers and returns
 // the directory each serves ("" for the current one).
 func servedDirectory(cmd *shell.Command) (string, bool) {
+	if !mayServe(cmd.Name) {
+		return "", false
+	}
 	args := cmd.ArgValues()
 	switch {
 	case isInterpreter(cmd.Name) && strings.HasPrefix(cmd.Name, "python"):
@@ -312,10 +315,33 @@ func servedDirectory(cmd *shell.Command) (string, bool) {
 	return "", false
 }
 
+// writesFile reports whether one of rs writes its target (>, >>, >|).
+func writesFile(rs []shell.Redirect) bool {
+	for _, r := range rs {
+		if r.Op == ">" || r.Op == ">>" || r.Op == ">|" {
+			return true
+		}
+	}
+	return false
+}
+
+// mayServe reports whether name is one servedDirectory recognises: each of
+// its cases needs one of these names.
+func mayServe(name string) bool {
+	switch name {
+	case "busybox", "http-server", "serve", "live-server":
+		return true
+	}
+	return strings.HasPrefix(name, "python") || strings.HasPrefix(name, "php") || strings.HasPrefix(name, "ruby")
+}
+
 // writes reports the text a command writes into files when it is known
 // before the command runs: echo, printf or cat of a here-document
 // redirected with >, >> or >|, and tee of a known input into its operands.
 func (a *Analysis) writes(cmd *shell.Command) {
+	if cmd.Name != "tee" && !writesFile(cmd.Redirects) {
+		return // no target: the text is not needed
+	}
 	text, ok := shell.Output(cmd)
 	if cmd.Name == "tee" && cmd.Stdin != nil {
 		text, ok = cmd.Stdin.Text, cmd.Stdin.Known

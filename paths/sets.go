@@ -85,6 +85,10 @@ func (c *Checker) checkGlob(dir Path, rest string, a Access, env Env, slow bool)
 	}
 	j := &judge{c: c, access: a, env: env, path: dir, ws: env.workspace(), slow: slow}
 	set := append(literalComponents(dir.Resolved), parseGlob(rest, true)...)
+	if len(set) == 0 {
+		// "/" and an empty glob name the root itself: judged as a path.
+		return c.Check(text, a, env)
+	}
 	return j.setFindings(text, set, dir.Resolved, false)
 }
 

@@ -163,6 +163,8 @@ func TestCheckGlobAndTree(t *testing.T) {
 		{"project hook dir moved", c.CheckTree(at(project+"/.claude"), Delete, env), risk.Deny, RuleSelf},
 		{"project moved", c.CheckTree(at(project), Delete, env), risk.Deny, RuleSelf},
 		{"source tree deleted", c.CheckTree(at(project+"/src"), Delete, env), risk.Allow, ""},
+		{"the root by an empty glob, deleted", c.CheckGlob(at("/"), "", Delete, env), risk.Deny, RuleOutside},
+		{"the root by an empty glob, read", c.CheckGlob(at("/"), "", Read, env), risk.Allow, ""},
 	} {
 		v, rule := risk.Allow, ""
 		for _, f := range tc.got {

@@ -241,7 +241,7 @@ func prefixOf(args []string, flags ...string) string {
 // normalized is a command's text after unwrapping: argv words joined by
 // single spaces (what custom patterns see).
 func normalized(c *shell.Command) string {
-	return strings.Join(c.Values(), " ")
+	return c.Text()
 }
 
 // argvGlobMatch matches argv word by word with path.Match globs; a final

@@ -77,11 +77,29 @@ type args struct {
 	dashdash int
 	// implicit is the operand the command uses when given none (find's ".").
 	implicit *shell.Word
+	// words caches the operands: the positional words, or the implicit
+	// operand when there are none (see operands).
+	words []shell.Word
+	// posBuf, afterBuf and wordsBuf back pos, afterFlag and words while
+	// they are short.
+	posBuf   [8]int
+	afterBuf [8]bool
+	wordsBuf [2]shell.Word
 }
 
 // parseArgs splits cmd.Argv[1:] by g.
 func parseArgs(cmd *shell.Command, g *grammar) *args {
-	a := &args{cmd: cmd, dashdash: -1}
+	a := &args{}
+	a.parse(cmd, g)
+	return a
+}
+
+// parse splits cmd.Argv[1:] by g into a, which must be zero. The first
+// positionals are kept in a's own arrays (no allocation for short
+// commands).
+func (a *args) parse(cmd *shell.Command, g *grammar) {
+	a.cmd, a.dashdash = cmd, -1
+	a.pos, a.afterFlag = a.posBuf[:0], a.afterBuf[:0]
 	argv := cmd.Argv
 	prevFlag := false
 	for i := 1; i < len(argv); i++ {
@@ -102,7 +120,6 @@ func parseArgs(cmd *shell.Command, g *grammar) *args {
 	if len(a.pos) == 0 && g.implicit != "" {
 		a.implicit = &shell.Word{Value: g.implicit, Known: true}
 	}
-	return a
 }
 
 // isFlagWord reports whether v is written as an option.
@@ -268,17 +285,27 @@ func (a *args) subAt(sub [][]string, start int) bool {
 	return true
 }
 
-// operands returns the positional words from index from on.
+// operands returns the positional words from index from on. The words
+// are copied once per command and shared by every caller, which must not
+// modify them (the slice's capacity ends with it: appending copies).
 func (a *args) operands(from int) []shell.Word {
 	if from == 0 && a.implicit != nil {
-		return []shell.Word{*a.implicit}
+		if a.words == nil {
+			a.words = append(a.wordsBuf[:0], *a.implicit)
+		}
+		return a.words[:1:1]
 	}
 	if from < 0 || from >= len(a.pos) {
 		return nil
 	}
-	out := make([]shell.Word, 0, len(a.pos)-from)
-	for _, p := range a.pos[from:] {
-		out = append(out, a.cmd.Argv[p])
+	if a.words == nil {
+		a.words = a.wordsBuf[:0]
+		if len(a.pos) > len(a.wordsBuf) {
+			a.words = make([]shell.Word, 0, len(a.pos))
+		}
+		for _, p := range a.pos {
+			a.words = append(a.words, a.cmd.Argv[p])
+		}
 	}
-	return out
+	return a.words[from:len(a.pos):len(a.pos)]
 }

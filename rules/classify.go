@@ -102,14 +102,18 @@ func (s *Set) Classify(cmd *shell.Command) Result {
 	name, ix := s.resolve(cmd.Name)
 	known := ix != nil
 	ge := s.grammarFor(name, ix)
-	a := parseArgs(cmd, ge.g)
+	st := &classifyState{} // one allocation for the words split, the matching state and the result
+	a := &st.args
+	a.parse(cmd, ge.g)
 	ruleKnown := known && ix.ruleKnown
 	v := s.viewFor(name, ix, s.subKeys(ix, a), features(cmd, ruleKnown))
-	e := &env{cmd: cmd, g: ge.g, a: a, known: known, ruleKnown: ruleKnown}
-	res := Result{Known: known, Tier: v.baseTier(e)}
-	modeled := v.applyProgram(e, &res)
+	e := &st.env
+	*e = env{cmd: cmd, g: ge.g, a: a, known: known, ruleKnown: ruleKnown}
+	res := &st.res
+	*res = Result{Known: known, Tier: v.baseTier(e)}
+	modeled := v.applyProgram(e, res)
 	if len(cmd.Argv) > 0 && cmd.Argv[0].Known && !shell.SystemProgram(cmd.Argv[0].Value) {
-		ownProgram(cmd, &res)
+		ownProgram(cmd, res)
 	}
 	e.proven = res.Proven
 	for _, msg := range append(slices.Clone(ge.errs), v.packErrs...) {
@@ -121,7 +125,7 @@ func (s *Set) Classify(cmd *shell.Command) Result {
 			res.Tier = res.Tier.Worse(risk.Write)
 		}
 		res.Work = v.work(cmd, len(res.Paths))
-		return res
+		return *res
 	}
 	for _, r := range v.rules {
 		if res.DryRun && r.info.Pack != "user" {
@@ -144,7 +148,14 @@ func (s *Set) Classify(cmd *shell.Command) Result {
 		res.Tier = res.Tier.Worse(risk.Write)
 	}
 	res.URLs = dedupeWords(res.URLs)
-	return res
+	return *res
+}
+
+// classifyState is what one Classify call works with, allocated at once.
+type classifyState struct {
+	args args
+	env  env
+	res  Result
 }
 
 // ownProgram judges a command run from a file that only shares a known

@@ -156,8 +156,12 @@ func (c *cond) sqlOK(e *env, ops []shell.Word) bool {
 	if len(c.sql) == 0 {
 		return true
 	}
-	kinds := statementKinds(e.sqlTexts(c, ops))
-	return slices.ContainsFunc(c.sql, func(k string) bool { return kinds[k] })
+	for _, t := range e.sqlTexts(c, ops) {
+		if e.kindsOf(t)&c.sqlKinds != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // sqlText is one piece of text a database client will run.

@@ -277,7 +277,7 @@ func (l divergenceList) checkStale(t *testing.T) {
 	}
 }
 
-func loadCorpora(t *testing.T) []corpusCase {
+func loadCorpora(t testing.TB) []corpusCase {
 	var out []corpusCase
 	for _, f := range []string{"dcg/dcg_rust_tests.jsonl", "cc-safety-net/cc_safety_net_ts_tests.jsonl",
 		"cc-safety-net/probe_results_npm_2_4_5.jsonl", "docker-agent/docker_agent_go_tests.jsonl",
@@ -291,7 +291,7 @@ func loadCorpora(t *testing.T) []corpusCase {
 	return append(out, loadDCGText(t)...)
 }
 
-func loadJSONL(t *testing.T, rel string) []corpusCase {
+func loadJSONL(t testing.TB, rel string) []corpusCase {
 	f, err := os.Open(peercorpus.Path(t, rel))
 	if err != nil {
 		t.Fatal(err)
@@ -386,7 +386,7 @@ func corpusRow(corpus, command, input, kind, layer string, expect any) (corpusCa
 	return corpusCase{}, false
 }
 
-func loadDCGToml(t *testing.T) []corpusCase {
+func loadDCGToml(t testing.TB) []corpusCase {
 	var out []corpusCase
 	root := peercorpus.Path(t, filepath.Join("dcg", "tests", "corpus"))
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
@@ -424,7 +424,7 @@ func loadDCGToml(t *testing.T) []corpusCase {
 	return out
 }
 
-func loadDCGText(t *testing.T) []corpusCase {
+func loadDCGText(t testing.TB) []corpusCase {
 	var out []corpusCase
 	dir := filepath.Join("dcg", "tests", "e2e", "fixtures", "commands")
 	for _, f := range []string{"dangerous.txt", "safe.txt", "heredocs.txt", "edge_cases.txt"} {

@@ -150,7 +150,35 @@ func (p pattern) globMatch(s string) bool {
 	case 2: // head**tail: anything between
 		return true
 	}
-	return globTable(p.glob, s, false)
+	mid := p.glob[len(p.head) : len(p.glob)-len(p.tail)]
+	return literalsInOrder(mid, s[len(p.head):len(s)-len(p.tail)]) && globTable(p.glob, s, false)
+}
+
+// literalsInOrder reports whether the literal runs of the glob part mid
+// (the text between its wildcards) occur in s in their order, without
+// overlapping: what every word a glob matches has between the glob's head
+// and tail ("*credentials*" needs "credentials"). Each run is found at its
+// leftmost place after the one before, which leaves the most room for the
+// rest, so a match is never missed. Most words fail here, before the table.
+func literalsInOrder(mid, s string) bool {
+	for mid != "" {
+		i := strings.IndexAny(mid, "*?")
+		if i < 0 {
+			i = len(mid)
+		}
+		if lit := mid[:i]; lit != "" {
+			k := strings.Index(s, lit)
+			if k < 0 {
+				return false
+			}
+			s = s[k+len(lit):]
+		}
+		if i < len(mid) {
+			i++
+		}
+		mid = mid[i:]
+	}
+	return true
 }
 
 // homeRelative spells a path under a conventional home directory
@@ -250,18 +278,31 @@ func globMatch(g, s string) bool { return globMatchMode(g, s, false) }
 // prefixes of s the pattern so far can match), so hostile words cannot make
 // it slow.
 func globMatchMode(g, s string, flat bool) bool {
+	if g == "" {
+		return s == ""
+	}
+	// A glob that begins (ends) with a literal byte matches only words
+	// that begin (end) with it, whether or not it has wildcards: most words
+	// fail here, before the glob is scanned.
+	if c := g[0]; c != '*' && c != '?' && (s == "" || s[0] != c) {
+		return false
+	}
+	if c := g[len(g)-1]; c != '*' && c != '?' && (s == "" || s[len(s)-1] != c) {
+		return false
+	}
 	first := strings.IndexAny(g, "*?")
 	if first < 0 {
 		return g == s
 	}
 	// The literal text before the first wildcard and after the last one
-	// must begin and end s: most words fail here, before the table.
+	// must begin and end s, and the literal runs between them must occur
+	// in s in order.
 	last := strings.LastIndexAny(g, "*?")
 	head, tail := g[:first], g[last+1:]
 	if len(s) < len(head)+len(tail) || !strings.HasPrefix(s, head) || !strings.HasSuffix(s, tail) {
 		return false
 	}
-	return globTable(g, s, flat)
+	return literalsInOrder(g[first:last+1], s[len(head):len(s)-len(tail)]) && globTable(g, s, flat)
 }
 
 // globTable matches g against s with a table of which prefixes of s the

@@ -81,6 +81,7 @@ type cond struct {
 	stdinFrom       []string
 	stdinOperands   []pattern
 	sql             []string
+	sqlKinds        kindSet // the kinds sql names
 	sqlFlags        []string
 	sqlOperands     bool
 	sqlSkip         int
@@ -223,6 +224,7 @@ func (c *cond) compileStdin(where string, m Match, pr *problems) {
 		}
 	}
 	c.sql = m.SQL
+	c.sqlKinds = kindBits(m.SQL)
 }
 
 // summarise renders the shape of a rule for `toolguard rules`.
@@ -283,6 +285,9 @@ type env struct {
 	ruleKnown, proven bool
 	// hit is the word a condition matched, for the finding's span.
 	hit *shell.Word
+	// sqlMemo holds the statement kinds of the texts the command gives a
+	// database client, worked out once for all the rules that ask.
+	sqlMemo []sqlMemo
 }
 
 // match reports whether r matches the command in e.

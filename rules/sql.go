@@ -203,7 +203,11 @@ func mongoKind(s string) string {
 // code or reads the server's files (INSERT, UPDATE, DELETE, INTO, COPY,
 // pg_read_file, lo_export, load_extension, …). An empty text is not read
 // only. The check is lexical: SQL it cannot read is not read only.
-func SQLReadOnly(text string) bool {
+func SQLReadOnly(text string) bool { return sqlReadOnly(text) }
+
+// slowSQLReadOnly is SQLReadOnly by splitStatements: the reference for
+// sqlReadOnly and its path for text that is not ASCII.
+func slowSQLReadOnly(text string) bool {
 	stmts := splitStatements(text)
 	if len(stmts) == 0 {
 		return false
@@ -245,11 +249,7 @@ func isSQLWriteWord(name string) bool {
 // name (drop-database, drop-table, drop-other, truncate, delete-all,
 // update-all, alter-drop, …).
 func SQLKinds(text string) []string {
-	kinds := statementKinds([]sqlText{{text: text, known: true}})
-	out := make([]string, 0, len(kinds))
-	for k := range kinds {
-		out = append(out, k)
-	}
+	out := textKinds(text).names()
 	slices.Sort(out)
 	return out
 }
@@ -266,8 +266,7 @@ func sqlClientEffects(text string) script.Effects {
 		switch {
 		case strings.HasPrefix(l, "."), strings.HasPrefix(l, `\`):
 			clientCommand(l, &e)
-		case strings.HasPrefix(strings.ToLower(l), "system "), strings.HasPrefix(strings.ToLower(l), "source "),
-			strings.HasPrefix(strings.ToLower(l), "tee "):
+		case hasLowerPrefix(l, "system "), hasLowerPrefix(l, "source "), hasLowerPrefix(l, "tee "):
 			clientCommand(`\`+l, &e) // mysql's long spellings
 		default:
 			stmts = append(stmts, line)
@@ -282,6 +281,27 @@ func sqlClientEffects(text string) script.Effects {
 		}
 	}
 	return e
+}
+
+// hasLowerPrefix is strings.HasPrefix(strings.ToLower(s), p) for a prefix p
+// of ASCII letters other than i and k and of blanks, without lower-casing
+// s: only the ASCII letters of s can lower-case to those (İ lower-cases
+// to i and the Kelvin sign to k), and the bytes before them keep their
+// length.
+func hasLowerPrefix(s, p string) bool {
+	if len(s) < len(p) {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != p[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // clientCommand judges one dot or backslash command of a SQL client.

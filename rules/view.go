@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -162,7 +161,7 @@ func (s *Set) viewFor(name string, ix *exeIndex, keys []string, feat uint32) *vi
 	kb.Grow(n)
 	kb.WriteString(name)
 	kb.WriteByte(0)
-	kb.WriteString(strconv.FormatUint(uint64(feat), 16))
+	writeHex(&kb, feat)
 	kb.WriteByte(0)
 	for i, k := range keys {
 		if i > 0 {
@@ -176,6 +175,22 @@ func (s *Set) viewFor(name string, ix *exeIndex, keys []string, feat uint32) *vi
 	}
 	v, _ := s.views.LoadOrStore(key, s.buildView(name, ix, keys, feat))
 	return v.(*view)
+}
+
+// writeHex writes x in lower-case hexadecimal, as strconv.FormatUint(x,
+// 16) spells it, without building a string.
+func writeHex(b *strings.Builder, x uint32) {
+	var digits [8]byte
+	i := len(digits)
+	for {
+		i--
+		digits[i] = "0123456789abcdef"[x&15]
+		x >>= 4
+		if x == 0 {
+			break
+		}
+	}
+	b.Write(digits[i:])
 }
 
 func (s *Set) buildView(name string, ix *exeIndex, keys []string, feat uint32) *view {

@@ -17,6 +17,9 @@ import (
 // substitution syntax in quoted text, or name a variable f assigns such
 // text to.
 func (w *walker) arithmeticCode(f *syntax.File, fr *frame) {
+	if !slowPaths && !mayHoldArithmetic(fr.src) {
+		return
+	}
 	tainted := map[string]bool{}
 	var found []syntax.Node // the nodes that evaluate arithmetic, in source order
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -66,6 +69,21 @@ func (w *walker) arithmeticCode(f *syntax.File, fr *frame) {
 		}
 	}
 }
+
+// mayHoldArithmetic reports whether src may hold a node arithmeticCode
+// looks at: each is written with one of these markers ($((, $[, ((, let,
+// [[, ${a[…]}, ${!x}), and a line continuation may split any of them.
+// Without one, the walk of the whole tree finds nothing.
+func mayHoldArithmetic(src string) bool {
+	for _, m := range arithmeticMarkers {
+		if strings.Contains(src, m) {
+			return true
+		}
+	}
+	return false
+}
+
+var arithmeticMarkers = []string{"((", "$[", "let", "[[", "${", "\\\n"}
 
 func (w *walker) arithmeticExpr(expr syntax.ArithmExpr, tainted map[string]bool, fr *frame) {
 	if expr == nil {

@@ -55,3 +55,28 @@ func BenchmarkParseSimple(b *testing.B) {
 		_, _ = Parse("git status", testOptions)
 	}
 }
+
+// denseScript is about n bytes of an ordinary build script with a command
+// every 40 bytes or so (the script of policy's BenchmarkDecideRunFile).
+func denseScript(n int) string {
+	var sb strings.Builder
+	sb.WriteString("#!/usr/bin/env bash\nset -euo pipefail\nROOT=\"$(cd \"$(dirname \"$0\")\" && pwd)\"\n")
+	for i := 0; sb.Len() < n; i++ {
+		t := itoa(i)
+		sb.WriteString("\n# Step " + t + ": build tool" + t + "\n" +
+			"if [ -d ./cmd/tool" + t + " ]; then\n  go build -o bin/tool" + t + " ./cmd/tool" + t + "\n" +
+			"  echo \"built tool" + t + " into bin/ for the integration tests\"\nfi\n" +
+			"for f in ./testdata/*.golden; do cp \"$f\" ./build/ ; done\ngit status --short | grep -c . || true\n")
+	}
+	return sb.String()
+}
+
+// BenchmarkParseScript parses a dense 10 KB script: the walk's cost per
+// command of a file a command runs (issue 24).
+func BenchmarkParseScript(b *testing.B) {
+	src := denseScript(10 << 10)
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = Parse(src, Options{Home: "/home/u", Budget: NewBudget(0)})
+	}
+}

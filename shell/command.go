@@ -9,7 +9,8 @@ import (
 
 // newCommand starts a command record with what the context imposes.
 func (w *walker) newCommand(n syntax.Node, st *state, cx *ctx) *Command {
-	c := &Command{
+	c := w.allocCommand()
+	*c = Command{
 		Redirects:  slices.Clip(cx.redirs),
 		Wrappers:   slices.Clip(cx.wrappers),
 		Privileged: cx.privileged,
@@ -106,9 +107,9 @@ func applyAssigns(as []Assign, vals []value, st *state) {
 
 func (w *walker) call(s *syntax.Stmt, x *syntax.CallExpr, st *state, cx *ctx) {
 	assigns, vals := w.assigns(x.Assigns, st, cx)
-	argv := make([]Word, 0, len(x.Args))
+	argv := w.wordSlice(len(x.Args))
 	for _, arg := range x.Args {
-		argv = append(argv, w.fields(arg, st, cx)...)
+		argv = w.appendFields(argv, arg, st, cx)
 	}
 	if len(argv) == 0 {
 		applyAssigns(assigns, vals, st)

@@ -51,6 +51,10 @@ func (s *state) goBack(m dirMark) {
 	s.old = &prev
 	switch {
 	case !m.set:
+		if v, ok := s.vars["PWD"]; ok && v.exported {
+			s.exports--
+		}
+		s.own()
 		delete(s.vars, "PWD") // the call's own directory, as the shell started
 	case m.dir.Known && path.IsAbs(m.dir.Value):
 		s.set("PWD", value{str: m.dir.Value, known: true})

