@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -113,6 +114,9 @@ type effectRun struct {
 	opRole, firstRole, lastRole                              role
 	optRoles                                                 map[string]role // option → role its value takes instead
 	dir                                                      *shell.Word     // the value of a dir option
+	// backup is the value of an in-place option that names backup files
+	// (sed -i.bak, --in-place='bak/*'), nil when none is given.
+	backup *shell.Word
 }
 
 // applyProgram judges the command with the effect model. It returns false
@@ -168,7 +172,7 @@ func (v *view) grammarWith(g *grammar, p *program) *grammar {
 	if cached, ok := v.grammars.Load(p); ok {
 		return cached.(*grammar)
 	}
-	m := &grammar{value: make(map[string]bool, len(g.value)+len(p.values)), list: g.list, raw: g.raw,
+	m := &grammar{value: make(map[string]bool, len(g.value)+len(p.values)), attached: g.attached, list: g.list, raw: g.raw,
 		noFlags: g.noFlags, abbrev: g.abbrev, implicit: g.implicit, endAfter: g.endAfter}
 	if p.inOrder || p.runsCommand() {
 		m.endAfter = len(p.sub) + 1
@@ -178,6 +182,15 @@ func (v *view) grammarWith(g *grammar, p *program) *grammar {
 	}
 	for _, f := range p.valueFlags() {
 		m.value[f] = true
+	}
+	if len(p.attached) > 0 {
+		m.attached = maps.Clone(g.attached)
+		if m.attached == nil {
+			m.attached = map[string]bool{}
+		}
+		for _, f := range p.attached {
+			m.attached[f] = true
+		}
 	}
 	got, _ := v.grammars.LoadOrStore(p, m)
 	return got.(*grammar)
@@ -388,6 +401,11 @@ func (r *effectRun) flagEffect(f flagUse, name string, eff optEffect) {
 		}
 	}
 	for _, own := range eff.own {
+		if own == "inplace" && f.hasValue && f.value != "" {
+			w := r.e.cmd.Argv[f.valWord]
+			w.Value = f.value
+			r.backup = &w
+		}
 		if own == "dry-run" && f.hasValue && !dryRunValue(r.e.cmd.Argv[f.valWord], f.value) {
 			r.dryRun = false // --dry-run=none: the real thing (the last one given wins)
 			continue
@@ -478,6 +496,7 @@ func (r *effectRun) operands(ops []shell.Word, from int) {
 		}
 		if r.inplace && rl == roleRead {
 			rl = roleWrite
+			r.backupOf(w)
 		}
 		r.apply(rl, w, "")
 	}
@@ -1073,4 +1092,37 @@ func unprovenFinding(cmd *shell.Command, why string) risk.Finding {
 	return risk.Finding{Rule: "effects.unproven", Category: risk.CatNone, Tier: risk.Execute, Blast: risk.BlastUnknown,
 		Span: cmd.Span, Subject: subject(cmd, nil), Reason: "The command is not proven read-only: " + why + ".",
 		Suggestion: "use only the options toolguard knows, or let a person approve"}
+}
+
+// backupOf judges the backup file an in-place edit of operand w leaves
+// when its option names one (sed -i.bak, perl -pi.orig, sed
+// --in-place='old/*'): the suffix appended to the file's name, or, when it
+// holds a "*", the suffix with each "*" replaced by the file's base name —
+// beside the file unless that name holds a "/", where it is a path of its
+// own (GNU sed and perl alike). The backup holds the file's old content,
+// so it is a write like any other: sed -n --in-place='~/.claude/*' ”
+// settings.json copies settings.json there.
+func (r *effectRun) backupOf(w shell.Word) {
+	if r.backup == nil {
+		return
+	}
+	if !r.backup.Known || !w.Known {
+		r.notProven(fmt.Sprintf("the name of the backup file %s leaves is not known when the command is judged", r.name()))
+		return
+	}
+	b := shell.Word{Value: BackupName(w.Value, r.backup.Value), Known: true, Span: r.backup.Span}
+	r.apply(roleWrite, b, "")
+}
+
+// BackupName is the backup file an in-place edit of file with the backup
+// suffix suffix leaves, as GNU sed and perl name it.
+func BackupName(file, suffix string) string {
+	if !strings.Contains(suffix, "*") {
+		return file + suffix
+	}
+	name := strings.ReplaceAll(suffix, "*", path.Base(file))
+	if strings.Contains(name, "/") {
+		return name
+	}
+	return path.Join(path.Dir(file), name)
 }
