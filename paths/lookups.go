@@ -19,10 +19,10 @@ import (
 // The zero value is ready to use. A Lookups is not safe for concurrent
 // use: give each call its own (Env.Lookups).
 type Lookups struct {
-	links    map[string]linkAnswer
+	links    memo[linkAnswer]
 	kernel   map[string]kernelAnswer
-	resolved map[string]resolution
-	exist    map[string]bool
+	resolved memo[resolution]
+	exist    memo[bool]
 	// asked counts the names asked about in each directory; listed holds
 	// the names of a directory asked about often (nil: not listable).
 	asked  map[string]int
@@ -67,16 +67,52 @@ func remember[V any](m *map[string]V, k string, v V) {
 	}
 }
 
+// memoInline is how many answers a memo keeps before it needs a map: an
+// ordinary call names a path or two (the file, the workspace, their
+// directories), and a map for them cost more to make than to search.
+const memoInline = 4
+
+// memo is a map of the answers of one kind, its first memoInline
+// entries kept in place (searched in order) and the rest in a map.
+type memo[V any] struct {
+	n    int
+	keys [memoInline]string
+	vals [memoInline]V
+	m    map[string]V
+}
+
+// get returns the answer remembered for k.
+func (c *memo[V]) get(k string) (V, bool) {
+	for i := range c.n {
+		if c.keys[i] == k {
+			return c.vals[i], true
+		}
+	}
+	v, ok := c.m[k]
+	return v, ok
+}
+
+// put remembers v for k, which get has not found (past maxLookups
+// entries in the map, nothing more is kept).
+func (c *memo[V]) put(k string, v V) {
+	if c.n < len(c.keys) {
+		c.keys[c.n], c.vals[c.n] = k, v
+		c.n++
+		return
+	}
+	remember(&c.m, k, v)
+}
+
 // readLink is readLinkIfAny, remembered; a nil l asks every time.
 func (l *Lookups) readLink(name string) (string, bool, error) {
 	if l == nil {
 		return readLinkIfAny(name)
 	}
-	if a, ok := l.links[name]; ok {
+	if a, ok := l.links.get(name); ok {
 		return a.target, a.isLink, a.err
 	}
 	t, isLink, err := readLinkIfAny(name)
-	remember(&l.links, name, linkAnswer{t, isLink, err})
+	l.links.put(name, linkAnswer{t, isLink, err})
 	return t, isLink, err
 }
 
@@ -98,11 +134,11 @@ func (l *Lookups) resolve(abs string) (string, error) {
 	if l == nil {
 		return resolveWith(abs, nil)
 	}
-	if a, ok := l.resolved[abs]; ok {
+	if a, ok := l.resolved.get(abs); ok {
 		return a.r, a.err
 	}
 	r, err := resolveWith(abs, l)
-	remember(&l.resolved, abs, resolution{r, err})
+	l.resolved.put(abs, resolution{r, err})
 	return r, err
 }
 
@@ -111,11 +147,11 @@ func (l *Lookups) exists(p string) bool {
 	if l == nil {
 		return exists(p)
 	}
-	if ok, seen := l.exist[p]; seen {
+	if ok, seen := l.exist.get(p); seen {
 		return ok
 	}
 	ok := l.listedExists(p)
-	remember(&l.exist, p, ok)
+	l.exist.put(p, ok)
 	return ok
 }
 
@@ -237,6 +273,6 @@ func (l *Lookups) Missing(p string) bool {
 	if l == nil {
 		return false
 	}
-	a, ok := l.links[p]
+	a, ok := l.links.get(p)
 	return ok && errors.Is(a.err, errMissing)
 }

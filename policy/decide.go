@@ -3,7 +3,6 @@ package policy
 import (
 	"context"
 	"fmt"
-	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -36,7 +35,7 @@ func (p *Policy) Decide(ctx context.Context, c call.Call) (d Decision) {
 	e := p.newEvaluation(ctx, &c)
 	e.run()
 	d = e.decide()
-	d.Contained = p.contains(&c, d)
+	d.Contained = p.contains(e.c, d)
 	return d
 }
 
@@ -61,15 +60,19 @@ func (p *Policy) contains(c *call.Call, d Decision) bool {
 	return ws != "" && ws != "/" && ws != p.home && !strings.HasPrefix(p.home, strings.TrimSuffix(ws, "/")+"/")
 }
 
-// newEvaluation starts the evaluation of one call, with its own work
-// budget.
+// newEvaluation starts the evaluation of a copy of the call c, with its
+// own work budget. The copy, the call's file system lookups and the first
+// paths it records live in the evaluation's own allocation: one allocation
+// where there were four.
 func (p *Policy) newEvaluation(ctx context.Context, c *call.Call) *evaluation {
-	e := &evaluation{p: p, ctx: ctx, c: c, cur: -1}
+	e := &evaluation{p: p, ctx: ctx, call: *c, cur: -1}
+	e.c = &e.call
+	c = e.c
 	e.work = *shell.NewBudget(workLimit)
 	e.files = diskFiles{p: p, budget: &e.work}
 	e.an = analysis.New(analysis.Context{Home: p.home, Cwd: c.Dir(), Workspace: c.Root(), Rules: p.rules,
 		Budget: &e.work, Findings: &e.findings, Files: &e.files, Trees: analysis.DiskTrees{},
-		Lookups: &paths.Lookups{}}, e)
+		Lookups: &e.lookups}, e)
 	e.files.env = e.an.PathEnv("")
 	return e
 }
@@ -82,11 +85,19 @@ func (p *Policy) internalError(err error) Decision {
 
 // evaluation is the state of one Decide call.
 type evaluation struct {
-	p        *Policy
-	ctx      context.Context
-	c        *call.Call
-	findings analysis.Findings
-	tier     risk.Tier
+	p   *Policy
+	ctx context.Context
+	c   *call.Call // &call
+	// call is the call judged (a copy of Decide's argument); lookups
+	// remembers the file system's answers for it (paths.Lookups), and
+	// the bufs hold the first paths, commands and names env records.
+	call        call.Call
+	lookups     paths.Lookups
+	pathsBuf    [4]string
+	commandsBuf [4]string
+	namesBuf    [4]string
+	findings    analysis.Findings
+	tier        risk.Tier
 	// effects is the worst tier of the shell commands' own effects, and
 	// raised reports that a high-risk program (rm, curl, …) raised tier
 	// to execute above them; together they set the blast radius of a call
@@ -162,12 +173,19 @@ func (e *evaluation) validate() {
 	if c.Kind == call.Shell {
 		command = "" // a NUL in a shell command is judged by the shell analysis (every reading of it)
 	}
-	for _, s := range append(append([]string{command, c.Tool, c.Cwd, c.Workspace}, c.Paths...), c.URLs...) {
+	if hasNUL(command, c.Tool, c.Cwd, c.Workspace) || hasNUL(c.Paths...) || hasNUL(c.URLs...) {
+		e.invalid("an argument contains a NUL byte")
+	}
+}
+
+// hasNUL reports whether one of ss contains a NUL byte.
+func hasNUL(ss ...string) bool {
+	for _, s := range ss {
 		if strings.IndexByte(s, 0) >= 0 {
-			e.invalid("an argument contains a NUL byte")
-			return
+			return true
 		}
 	}
+	return false
 }
 
 func (e *evaluation) invalid(why string) {
@@ -201,7 +219,8 @@ func (e *evaluation) analyse() {
 	e.tier = e.c.BaseTier()
 	e.callTier = e.tier
 	e.env = conditionEnv{Tool: e.c.Tool, Kind: string(e.c.Kind), Command: e.c.Command, Cwd: e.c.Dir(),
-		Workspace: e.c.Root(), Agent: e.c.Who.Agent, Session: e.c.Who.Session, Tier: e.tier.String()}
+		Workspace: e.c.Root(), Agent: e.c.Who.Agent, Session: e.c.Who.Session, Tier: e.tier.String(),
+		Paths: e.pathsBuf[:0:len(e.pathsBuf)], Commands: e.commandsBuf[:0:len(e.commandsBuf)], Names: e.namesBuf[:0:len(e.namesBuf)]}
 	if e.c.Kind == call.Shell || e.c.Command != "" { // any tool's command argument is judged as shell
 		e.analyseShell()
 	}
@@ -406,7 +425,13 @@ func (e *evaluation) tokenIn(v any, depth int) string {
 		}
 		return risk.FindToken(x)
 	case map[string]any:
-		for _, k := range slices.Sorted(maps.Keys(x)) {
+		var buf [8]string // most tools take a few arguments
+		keys := buf[:0]
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
 			if kind := e.tokenIn(x[k], depth+1); kind != "" {
 				return kind
 			}

@@ -225,7 +225,7 @@ func (e *evaluation) explain(d *Decision, worst *risk.Finding, modeV, floor risk
 		d.Rule, d.Reason, d.Suggestion = worst.Rule, worst.Reason, worst.Suggestion
 		return
 	}
-	d.Rule = "mode." + e.p.mode
+	d.Rule = modeRule(e.p.mode)
 	d.Reason = e.modeReason(d, modeV)
 	if tierSetter := e.tierFinding(d.Tier); tierSetter != nil {
 		// The finding put the call in this tier: it is what decided.
@@ -250,13 +250,51 @@ func (e *evaluation) tierFinding(t risk.Tier) *risk.Finding {
 }
 
 func (e *evaluation) modeReason(d *Decision, v risk.Verdict) string {
+	if t, ok := presetTexts[e.p.mode]; ok && v <= risk.Deny && d.Tier <= risk.Destructive {
+		return t.reasons[v][d.Tier] // the same text, made once
+	}
+	return modeReasonText(e.p.mode, v, d.Tier)
+}
+
+// modeRule is the rule id of a decision the mode table made.
+func modeRule(mode string) string {
+	if t, ok := presetTexts[mode]; ok {
+		return t.rule
+	}
+	return "mode." + mode
+}
+
+// modeTexts are a preset mode's rule id and reasons, by verdict and tier,
+// made once rather than for every call the mode table decides.
+type modeTexts struct {
+	rule    string
+	reasons [risk.Deny + 1][risk.Destructive + 1]string
+}
+
+// presetTexts holds the texts of every preset mode.
+var presetTexts = func() map[string]*modeTexts {
+	m := make(map[string]*modeTexts)
+	for _, mode := range Modes() {
+		t := &modeTexts{rule: "mode." + mode}
+		for v := risk.Allow; v <= risk.Deny; v++ {
+			for tier := risk.Read; tier <= risk.Destructive; tier++ {
+				t.reasons[v][tier] = modeReasonText(mode, v, tier)
+			}
+		}
+		m[mode] = t
+	}
+	return m
+}()
+
+// modeReasonText says why the mode's table gave a tier verdict v.
+func modeReasonText(mode string, v risk.Verdict, tier risk.Tier) string {
 	switch v {
 	case risk.Allow:
-		return fmt.Sprintf("The %s mode allows %s-tier calls.", e.p.mode, d.Tier)
+		return fmt.Sprintf("The %s mode allows %s-tier calls.", mode, tier)
 	case risk.Ask:
-		return fmt.Sprintf("The %s mode asks a person before %s-tier calls.", e.p.mode, d.Tier)
+		return fmt.Sprintf("The %s mode asks a person before %s-tier calls.", mode, tier)
 	}
-	return fmt.Sprintf("The %s mode denies %s-tier calls.", e.p.mode, d.Tier)
+	return fmt.Sprintf("The %s mode denies %s-tier calls.", mode, tier)
 }
 
 // lift applies allow rules, grants, auto_approve and always_ask: an ask may
