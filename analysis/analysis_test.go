@@ -373,8 +373,9 @@ func TestWrittenThenRun(t *testing.T) {
 	cmd := "printf 'cat ~/notes.txt\\n' > x.sh && bash x.sh"
 	rec, _, _ := analyse(t, cmd, 0, nil)
 	// The script is followed as the file bash runs (which is also the
-	// program the effect model says it runs: judged once), and as a file
-	// the call wrote that a command running code may load.
+	// program the effect model says it runs: judged once); as a file the
+	// call wrote that a command running code may load it is the same
+	// shell text for the same command, not judged again.
 	want := []string{
 		`command printf cat ~/notes.txt\n (write) dir=`,
 		"path file write x.sh",
@@ -382,12 +383,35 @@ func TestWrittenThenRun(t *testing.T) {
 		"command bash x.sh (execute) dir=",
 		"command cat /home/ada/notes.txt (read) dir=",
 		"path file read /home/ada/notes.txt",
-		"command cat /home/ada/notes.txt (read) dir=",
-		"path file read /home/ada/notes.txt",
-		"call with 4 commands",
+		"call with 3 commands",
 	}
 	if diff := cmp.Diff(want, rec.lines); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestWrittenThenRunOtherwise: a written file run other than as a shell
+// script is still judged as the shell script its name says it is (python
+// x.sh), and two written scripts, one run, are each judged as shell.
+func TestWrittenThenRunOtherwise(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		want int // lines "command cat /home/ada/notes.txt (read) dir="
+	}{
+		{"printf 'cat ~/notes.txt\\n' > x.sh && python x.sh", 1},
+		{"printf 'cat ~/notes.txt\\n' > x.sh && printf 'cat ~/notes.txt\\n' > y.sh && bash x.sh", 2},
+		{"printf 'cat ~/notes.txt\\n' > x.sh && bash x.sh", 1},
+	} {
+		rec, _, _ := analyse(t, tc.cmd, 0, nil)
+		got := 0
+		for _, l := range rec.lines {
+			if l == "command cat /home/ada/notes.txt (read) dir=" {
+				got++
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s: the script's command judged %d times, want %d:\n%s", tc.cmd, got, tc.want, strings.Join(rec.lines, "\n"))
+		}
 	}
 }
 

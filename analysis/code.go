@@ -30,13 +30,13 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 	if !a.spend(inlineCost(len(code))) {
 		return
 	}
-	low := strings.ToLower(code)
+	h := codeMarkers().scan(code)
 	lits := quotedPaths(code)
 	access := paths.Read
 	switch {
-	case containsAny(low, inlineDeleteMarkers):
+	case h.has(mDelete):
 		access = paths.Delete
-	case containsAny(low, inlineWriteMarkers):
+	case h.has(mWrite):
 		access = paths.Write
 	}
 	removes := access == paths.Delete
@@ -53,29 +53,29 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 	for _, p := range homeJoins(code) { // path.join(os.homedir(), ".ssh", "id_rsa")
 		a.judge.Path(Path{Word: shell.Word{Value: p, Known: true}, Access: access, Shape: File, Dir: dir, Removes: removes})
 	}
-	if access == paths.Delete && namesHome(low) {
+	if access == paths.Delete && h.has(mHome) {
 		a.judge.Path(Path{Word: shell.Word{Value: a.ctx.Home, Known: true}, Access: paths.Delete, Shape: File, Dir: dir, Removes: true})
 	}
-	if forkLoop(code) {
+	if forkLoopIn(&h) {
 		a.add(forkBombFinding(span, Shorten(code)))
 	}
-	if m := firstMarker(low, inlineDataDropMarkers); m != "" {
+	if m := h.first(mDataDrop); m != "" {
 		a.add(risk.Finding{Rule: "effects.data-drop", Category: risk.CatDBDrop, Tier: risk.Destructive,
 			Blast: risk.BlastHigh, Span: span, Subject: Shorten(code),
 			Reason:     fmt.Sprintf("The code calls %s, which deletes a whole index, collection, table, bucket or queue of a database or service.", strings.TrimSuffix(m, "(")),
 			Suggestion: "ask before deleting stored data; delete specific records, or copy the data first"})
 	}
-	network := containsAny(low, inlineNetworkMarkers)
-	if network && containsAny(low, []string{"/bin/sh", "/bin/bash", "/bin/zsh", `"sh"`, `'sh'`, `"bash"`, `'bash'`, "cmd.exe", `"sh", "-i"`}) {
+	network := h.has(mNetwork)
+	if network && h.has(mNetShell) {
 		a.add(Critical("effects.network-shell", risk.CatReverseShell, span, Shorten(code),
 			"The code opens a network connection and starts a shell: a remote shell.",
 			"run the commands you need directly"))
-	} else if network && containsAny(low, inlineEvalMarkers) {
+	} else if network && h.has(mEval) {
 		a.add(Critical("effects.download-eval", risk.CatRemoteCode, span, Shorten(code),
 			"The code fetches code from the network and runs it: code from the internet runs unreviewed.",
 			"download, review, then run in separate steps with a person watching"))
 	}
-	if network && (inlineSecretVar(code) != "" || containsAny(low, inlineEnvDumpMarkers)) {
+	if network && (inlineSecretVar(code) != "" || h.has(mEnvDump)) {
 		a.add(Critical("effects.secret-to-network", risk.CatExfiltration, span, Shorten(code),
 			fmt.Sprintf("The code reads a secret from the environment (%s) and reaches the network.", cmpOr(inlineSecretVar(code), "the whole environment")),
 			"pass credentials only to the tool that needs them"))
@@ -83,8 +83,8 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 	for _, u := range inlineURLs(code) {
 		a.judge.Contact(Contact{URL: u, Span: span})
 	}
-	a.embedded(cmd, code, span)
-	a.decoded(cmd, code, span, dir)
+	a.embedded(cmd, code, span, h.has(mSpawn))
+	a.decoded(cmd, code, span, dir, &h)
 }
 
 var (
@@ -122,14 +122,6 @@ func containsAny(s string, subs []string) bool {
 	return false
 }
 
-// namesHome reports whether code names the home directory.
-func namesHome(low string) bool {
-	return containsAny(low, []string{"homedir()", "expanduser(", "path.home()", "dir.home", "userhomedir",
-		"environ['home']", `environ["home"]`, "environ.get('home'", `environ.get("home"`, `getenv("home")`,
-		"getenv('home')", "env.home", `env.get("home")`, "env.get('home')", `env["home"]`, "env['home']", "$env{home}", "$env{'home'}",
-		`expand_path("~`, "expand_path('~", "'~'", `"~"`, "'~/'", `"~/"`, "$home"})
-}
-
 var secretVarRE = lazyRegexp{
 	expr: `(?:environ(?:\.get)?\s*[\[(]\s*|getenv\s*\(\s*|process\.env\.|process\.env\[\s*|ENV\[\s*|\$ENV\{\s*)['"]?([A-Za-z_][A-Za-z0-9_]*)`,
 }
@@ -153,18 +145,12 @@ func inlineURLs(code string) []string { return urlRE.get().FindAllString(code, -
 // in while True, fork while fork, loop { fork }, for(;;) fork().
 func forkLoop(code string) bool {
 	c := strings.ToLower(code)
-	if !strings.Contains(c, "fork") {
-		return false
-	}
-	if strings.Contains(c, "fork while") || strings.Contains(c, "fork until") || strings.Contains(c, "while fork") {
-		return true
-	}
-	for _, loop := range []string{"while", "for(;;)", "for (;;)", "for(;;", "loop", "iter(int", "until", "goto", "for {", "for{", "repeat"} {
-		if strings.Contains(c, loop) {
-			return true
-		}
-	}
-	return false
+	return containsAny(c, forkMarkers) && (containsAny(c, forkPairMarkers) || containsAny(c, loopMarkers))
+}
+
+// forkLoopIn is forkLoop of the text whose markers h holds.
+func forkLoopIn(h *markerHits) bool {
+	return h.has(mFork) && (h.has(mForkPair) || h.has(mLoop))
 }
 
 // firstMarker returns the first marker that text contains, or "".
@@ -226,16 +212,18 @@ func quotedPaths(code string) []quotedLit {
 // or not, with $HOME, ${HOME}, $(HOME) and ~ spelled out.
 func codePaths(code, home string) []string {
 	if home != "" {
-		code = homeRefs().Replace(code)
+		if strings.ContainsAny(code, "$%") { // every spelling homeRefs replaces starts with one of these
+			code = homeRefs().Replace(code)
+		}
 		code = strings.ReplaceAll(code, "\x00HOME\x00", home)
 	}
 	var out []string
-	for _, ix := range pathTokenRE.get().FindAllStringSubmatchIndex(code, -1) {
-		if ix[2] > 0 && code[ix[2]-1] == ':' && strings.HasPrefix(code[ix[2]:], "//") && !strings.HasPrefix(code[ix[2]:], "///") {
+	for start, end := range pathTokens(code) {
+		if start > 0 && code[start-1] == ':' && strings.HasPrefix(code[start:], "//") && !strings.HasPrefix(code[start:], "///") {
 			continue // the host and path of a URL (https://host/p), judged as the URL it is; file:///p stays a path
 		}
-		m := strings.TrimRight(code[ix[2]:ix[3]], ".,;:)]}")
-		if operatorNotPath(code, ix[2], m) {
+		m := strings.TrimRight(code[start:end], ".,;:)]}")
+		if operatorNotPath(code, start, m) {
 			continue
 		}
 		if m == "/" || m == "~" || len(m) > 1 {
@@ -243,6 +231,45 @@ func codePaths(code, home string) []string {
 		}
 	}
 	return out
+}
+
+// pathTokens yields the start and end of each path-like token of code: "/"
+// or "~" followed by path characters, at the start of the text or after a
+// character that starts a word (white space, a quote, = ( , < > { [ :).
+// It finds what the expression `(?:^|[\s'"=(,<>{\[:])((?:~|/)[A-Za-z0-9_.\-/~*?]*)`
+// finds (its group), in one pass over the bytes without backtracking;
+// TestPathTokensExpression and FuzzPathTokens compare the two.
+func pathTokens(code string) func(yield func(int, int) bool) {
+	return func(yield func(int, int) bool) {
+		for i := 0; i < len(code); i++ {
+			if c := code[i]; c != '/' && c != '~' || i > 0 && !pathTokenStarts[code[i-1]] {
+				continue
+			}
+			j := i + 1
+			for j < len(code) && pathTokenChars[code[j]] {
+				j++
+			}
+			if !yield(i, j) {
+				return
+			}
+			i = j // code[j] is no path character, so no token starts there
+		}
+	}
+}
+
+// pathTokenStarts are the bytes after which a path token can start;
+// pathTokenChars the bytes a path token goes on with. All are ASCII, so a
+// byte of a multi-byte (or invalid) sequence is neither, as a rune is for
+// the expression.
+var pathTokenStarts, pathTokenChars = byteSet("\t\n\f\r '\"=(,<>{[:"),
+	byteSet("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-/~*?")
+
+// byteSet returns the set of the bytes of s.
+func byteSet(s string) (set [256]bool) {
+	for i := 0; i < len(s); i++ {
+		set[s[i]] = true
+	}
+	return set
 }
 
 // operatorNotPath reports whether the token m found at code[start:] is
@@ -280,17 +307,19 @@ func homeRefs() *strings.Replacer {
 	return homeRefsReplacer
 }
 
-// pathTokenRE finds path-like tokens: "/" or "~/" followed by path
-// characters, starting at a word boundary.
-var pathTokenRE = lazyRegexp{expr: `(?:^|[\s'"=(,<>{\[:])((?:~|/)[A-Za-z0-9_.\-/~*?]*)`}
-
 // embeddedCommands returns the shell commands code carries: string
 // literals given to a process-spawning call (system("…"), callCommand
 // "…", os.execute('…'), exec.Command…), and lines of command languages
 // that run the rest of the line (".system …", "shell …", "!…", ":!…").
 func embeddedCommands(code string) []string {
+	return embeddedCommandsSpawn(code, containsAny(strings.ToLower(code), spawnMarkers))
+}
+
+// embeddedCommandsSpawn is embeddedCommands of code that calls a spawning
+// call (contains one of spawnMarkers, in any case) when spawns is true.
+func embeddedCommandsSpawn(code string, spawns bool) []string {
 	var out []string
-	for _, line := range strings.Split(code, "\n") {
+	for line := range strings.SplitSeq(code, "\n") {
 		l := strings.TrimSpace(line)
 		for _, p := range []string{":!", "!", ".system ", ".shell ", "shell ", ":shell ", "!!"} {
 			if rest, ok := strings.CutPrefix(l, p); ok && strings.TrimSpace(rest) != "" {
@@ -309,8 +338,7 @@ func embeddedCommands(code string) []string {
 			out = append(out, strings.TrimSpace(m[1])) // Tcl's [exec rm -rf ~], an unquoted system …
 		}
 	}
-	low := strings.ToLower(code)
-	if !containsAny(low, spawnMarkers) {
+	if !spawns {
 		return out
 	}
 	for _, lit := range stringLiterals(code) {

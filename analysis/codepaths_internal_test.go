@@ -1,6 +1,9 @@
 package analysis
 
 import (
+	"math/rand/v2"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -24,4 +27,62 @@ func TestCodePathsComments(t *testing.T) {
 			t.Errorf("codePaths(%q) (-want +got):\n%s", tc.code, diff)
 		}
 	}
+}
+
+// pathTokenExpr is the expression pathTokens replaces: the reference its
+// scan is compared with.
+var pathTokenExpr = regexp.MustCompile(`(?:^|[\s'"=(,<>{\[:])((?:~|/)[A-Za-z0-9_.\-/~*?]*)`)
+
+// pathTokenSpans returns pathTokens' spans as [start end] pairs.
+func pathTokenSpans(code string) [][2]int {
+	var out [][2]int
+	for start, end := range pathTokens(code) {
+		out = append(out, [2]int{start, end})
+	}
+	return out
+}
+
+// pathTokenExprSpans returns the expression's group spans as [start end] pairs.
+func pathTokenExprSpans(code string) [][2]int {
+	var out [][2]int
+	for _, ix := range pathTokenExpr.FindAllStringSubmatchIndex(code, -1) {
+		out = append(out, [2]int{ix[2], ix[3]})
+	}
+	return out
+}
+
+// TestPathTokensExpression compares the scan with the expression on table
+// cases and on generated texts of the bytes that matter to either (the
+// token's starts and characters, the bytes before it, a byte of a
+// multi-byte rune and an invalid one, a vertical tab, which \s is not).
+func TestPathTokensExpression(t *testing.T) {
+	cases := []string{"", "/", "~", "/etc/passwd", " /a /b", "=/a:~/b", "a/b", "x~/y", "https://h/p",
+		"file:///etc", "é/x", "\xff/x", "\v/x", "//", "/a\n/b", "'~/.ssh'", "(/a,/b)", "[/x]{/y}<~/z>", "=/=/"}
+	alphabet := []string{"/", "~", " ", "\t", "\n", "\v", "'", `"`, "=", "(", ",", "<", ">", "{", "[", ":", "a", "Z",
+		"0", "_", ".", "-", "*", "?", ")", "]", "}", ";", "é", "\xff", "\x00", "$"}
+	rng := rand.New(rand.NewPCG(24, 26))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(24) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		cases = append(cases, b.String())
+	}
+	for _, code := range cases {
+		if diff := cmp.Diff(pathTokenExprSpans(code), pathTokenSpans(code)); diff != "" {
+			t.Fatalf("pathTokens(%q) (-expression +scan):\n%s", code, diff)
+		}
+	}
+}
+
+// FuzzPathTokens compares the scan with the expression on any text.
+func FuzzPathTokens(f *testing.F) {
+	for _, s := range []string{"open('/etc/passwd')", "x=~/a:/b", "https://h/p /q", "\xff/x é/y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, code string) {
+		if diff := cmp.Diff(pathTokenExprSpans(code), pathTokenSpans(code)); diff != "" {
+			t.Fatalf("pathTokens(%q) (-expression +scan):\n%s", code, diff)
+		}
+	})
 }

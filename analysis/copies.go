@@ -75,7 +75,7 @@ type copyArgs struct {
 
 func (s copySpec) parse(name string, args []shell.Word) (copyArgs, bool) {
 	var out copyArgs
-	var ops []shell.Word
+	ops := make([]shell.Word, 0, len(args)) // one allocation, not one a growth
 	var target *shell.Word
 	longName := map[byte]string{'t': "target-directory", 'T': "no-target-directory"}
 	for i := 0; i < len(args); i++ {

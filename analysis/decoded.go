@@ -33,12 +33,11 @@ var rot13Markers = []string{"rot13", "rot_13", "rot-13"}
 
 // decoded judges the payloads of the literals that code decodes, each as
 // code run by the same command.
-func (a *Analysis) decoded(cmd *shell.Command, code string, span risk.Span, dir string) {
-	low := strings.ToLower(code)
-	if !containsAny(low, decodeMarkers) {
+func (a *Analysis) decoded(cmd *shell.Command, code string, span risk.Span, dir string, h *markerHits) {
+	if !h.has(mDecode) {
 		return
 	}
-	for _, text := range DecodedLiterals(code) {
+	for _, text := range decodedLiterals(code, h.has(mRot13)) {
 		if a.decodeDepth >= maxDecodeDepth {
 			a.add(risk.Finding{Rule: "effects.decoded-unverifiable", Category: risk.CatUnverifiable, Tier: risk.Execute,
 				Blast: risk.BlastUnknown, Verdict: risk.Ask, Span: span, Subject: Shorten(code),
@@ -61,7 +60,12 @@ func DecodedLiterals(code string) []string {
 	if !containsAny(low, decodeMarkers) {
 		return nil
 	}
-	rot := containsAny(low, rot13Markers)
+	return decodedLiterals(code, containsAny(low, rot13Markers))
+}
+
+// decodedLiterals is DecodedLiterals of code that calls a decoder; rot is
+// true when it names the rot13 codec.
+func decodedLiterals(code string, rot bool) []string {
 	var out []string
 	for _, lit := range stringLiterals(code) {
 		if text, ok := call.DecodeLiteral(lit); ok {

@@ -25,10 +25,15 @@ type flow struct {
 	written written           // canonical file → the text the call wrote into it
 	built   map[string]string // canonical program → the source file it was compiled from
 	loaded  map[string]bool   // written files already judged as code a later command loads
-	judged  map[string]bool   // build steps already judged (build.go)
+	// ranShell holds the written files (canonical file → text) that the
+	// command of this step ran as shell scripts (runs), which loads does
+	// not judge again as shell for the same command.
+	ranShell map[string]string
+	judged   map[string]bool // build steps already judged (build.go)
 }
 
 func (f *flow) step(sc Command) {
+	clear(f.ranShell)
 	f.runs(sc)
 	f.loads(sc)
 	f.records(sc)
@@ -50,7 +55,9 @@ func (f *flow) loads(sc Command) {
 			f.loaded = map[string]bool{}
 		}
 		f.loaded[file] = true
-		f.a.loadFile(sc, file, f.written[file])
+		text := f.written[file]
+		ran, ok := f.ranShell[file]
+		f.a.loadFile(sc, file, text, ok && ran == text)
 	}
 }
 
@@ -244,7 +251,9 @@ func (f *flow) runs(sc Command) {
 		}
 		if text, ok := f.text(sc, w, p); ok {
 			read = append(read, p)
-			f.a.runFile(sc, w, p, text)
+			if f.a.runFile(sc, w, p, text) {
+				f.ranWritten(p, text)
+			}
 		}
 		if src, ok := f.built[p]; ok {
 			if text, ok := f.written[src]; ok && forkLoop(text) {
@@ -252,6 +261,18 @@ func (f *flow) runs(sc Command) {
 			}
 		}
 	}
+}
+
+// ranWritten notes that the step's command ran text, read from p, as a
+// shell script, when that text is what the call wrote into p.
+func (f *flow) ranWritten(p, text string) {
+	if wt, ok := f.written[p]; !ok || wt != text {
+		return
+	}
+	if f.ranShell == nil {
+		f.ranShell = map[string]string{}
+	}
+	f.ranShell[p] = text
 }
 
 func (f *flow) fetchedUnder(p string) string {

@@ -22,27 +22,35 @@ import (
 // wrote it, or it was read through [Files]): as shell code when a shell
 // runs it (or it starts with a shell's #!), else as the interpreter's
 // code.
-func (a *Analysis) runFile(sc Command, w shell.Word, file, text string) {
+func (a *Analysis) runFile(sc Command, w shell.Word, file, text string) (asShell bool) {
 	runner := sc.Cmd.Name
 	if w.Span == sc.Cmd.Argv[0].Span && strings.Contains(w.Value, "/") {
 		runner = shebang(text) // the file is the program itself (./deploy.sh): its #! line says what runs it
 	}
 	if isShellName(runner) || runner == "" || runner == "source" || runner == "." {
 		a.shellText(sc.Cmd, text, w.Span, "the script "+w.Value, file, w.Value)
-		return
+		return true
 	}
 	start, seen := a.mark(), len(a.seen)
 	a.code(sc.Cmd, text, risk.Span{}, sc.Dir)
 	a.inFile(start, []inlinedFile{{shown: w.Value, text: text}})
 	a.pointAt(start, seen, w.Span)
+	return false
 }
 
 // loadFile judges a file the call wrote that a later command may load as
 // code it finds (bundle install reads the Gemfile, ansible-playbook its
 // playbook, make the Makefile, nginx its configuration).
-func (a *Analysis) loadFile(sc Command, file, text string) {
+//
+// ranAsShell is true when the same command ran the same text as a shell
+// script (printf … > x.sh && bash x.sh): the commands of the script were
+// judged then, for this command, and are not judged twice.
+func (a *Analysis) loadFile(sc Command, file, text string, ranAsShell bool) {
 	a.servedByConfig(sc.Cmd, text, sc.Dir)
 	if isShellScript(file, text) {
+		if ranAsShell {
+			return
+		}
 		a.shellText(sc.Cmd, text, sc.Cmd.Span, "the file "+file, file, file)
 		return
 	}

@@ -110,11 +110,11 @@ func (a *Analysis) shellText(cmd *shell.Command, text string, span risk.Span, vi
 
 // embeddedCommands is the package's embeddedCommands, remembered for the
 // call (for at most maxEmbeddedTexts texts). The list is only read.
-func (a *Analysis) embeddedCommands(code string) []string {
+func (a *Analysis) embeddedCommands(code string, spawns bool) []string {
 	if out, ok := a.embeddedIn[code]; ok {
 		return out
 	}
-	out := embeddedCommands(code)
+	out := embeddedCommandsSpawn(code, spawns)
 	if a.embeddedIn == nil {
 		a.embeddedIn = map[string][]string{}
 	}
@@ -131,11 +131,11 @@ const maxEmbeddedTexts = 64
 // embedded judges the shell commands code in another language carries.
 // Parse problems of what only looked like a command are not reported: the
 // code itself is already the execute tier.
-func (a *Analysis) embedded(cmd *shell.Command, code string, span risk.Span) {
+func (a *Analysis) embedded(cmd *shell.Command, code string, span risk.Span, spawns bool) {
 	if a.depth >= maxCodeNesting || !a.spend(4*ScanCost(len(code))) {
 		return
 	}
-	for _, text := range a.embeddedCommands(code) {
+	for _, text := range a.embeddedCommands(code, spawns) {
 		s := a.Parse(text)
 		if s == nil {
 			continue

@@ -20,18 +20,35 @@ const auditBatch = 512
 // that arrive while a commit runs go together in the next one, so many
 // concurrent decisions cost one round trip and one WAL flush between
 // them, and each Write still returns only when its record is committed.
+//
+// The first Write of a group (its leader) commits it on its own
+// goroutine once the group before it is committed, as audit.Writer does
+// for files; the others wait for it. A committer goroutine fed by a
+// channel cost each group one more wake of a goroutine (and often of a
+// thread), which at three replicas on two cores was a measurable share
+// of a replica's CPU (docs/benchmarks.md, Round 3: the fleet).
 type auditLog struct {
-	s     *Store
-	queue chan *auditItem
-	done  chan struct{}
-	wg    sync.WaitGroup
+	s      *Store
+	mu     sync.Mutex // held by the leader committing a group
+	qmu    sync.Mutex // guards next and closed
+	next   *auditGroup
+	closed bool
+	// writes counts the Writes that joined a group and have not
+	// returned: stop waits for them, so that every record accepted
+	// before Close is committed (or failed) before the pool closes.
+	writes sync.WaitGroup
 }
 
-type auditItem struct {
-	rec  audit.Record
-	rid  string
-	data []byte
-	err  chan error
+// auditGroup is the records of concurrent Writes as the columns of
+// insertAudit, committed together by the first of them.
+type auditGroup struct {
+	times []time.Time
+	cols  [9][]string // replica, policy, agent, session, tool, verdict, rule, record, rid
+	// done is closed once the group is committed; it is made when a
+	// second Write joins (a group of one Write needs no signal), so only
+	// under qmu while the group is open.
+	done chan struct{}
+	err  error // set before done is closed
 }
 
 // Audit returns the fleet's audit trail (audit.Sink). Records carry the
@@ -39,15 +56,14 @@ type auditItem struct {
 // Store owns it.
 func (s *Store) Audit() audit.Sink {
 	s.auditOnce.Do(func() {
-		s.audit = &auditLog{s: s, queue: make(chan *auditItem, 4*auditBatch), done: make(chan struct{})}
-		// One committer: the records that arrive during a commit all go
-		// in the next one. A second committer halved the batches, and
-		// with replicas sharing the database each small batch costs
-		// PostgreSQL a statement and a WAL flush: measured at three
-		// replicas, one committer cut PostgreSQL's CPU per decision by
-		// about a fifth at the same throughput (docs/benchmarks.md).
-		s.audit.wg.Add(1)
-		go s.audit.loop()
+		// One group commits at a time: the records that arrive during a
+		// commit all go in the next one. Two commits at once halved the
+		// batches, and with replicas sharing the database each small
+		// batch costs PostgreSQL a statement and a WAL flush: measured
+		// at three replicas, one at a time cut PostgreSQL's CPU per
+		// decision by about a fifth at the same throughput
+		// (docs/benchmarks.md).
+		s.audit = &auditLog{s: s}
 	})
 	return auditSink{s.audit}
 }
@@ -88,81 +104,82 @@ func (l *auditLog) write(ctx context.Context, r audit.Record) error {
 	if math.IsNaN(r.LatencyMS) || math.IsInf(r.LatencyMS, 0) {
 		return fmt.Errorf("encoding the audit record: latency %v is not a number", r.LatencyMS)
 	}
-	data := r.AppendJSON(make([]byte, 0, 512)) // as json.Marshal writes it, without reflection
-	it := &auditItem{rec: r, rid: rid, data: data, err: make(chan error, 1)}
-	select {
-	case l.queue <- it:
-	case <-l.done:
+	data := string(r.AppendJSON(make([]byte, 0, 512))) // as json.Marshal writes it, without reflection
+	g, done, ok := l.join(&r, rid, data)
+	if !ok {
 		return fmt.Errorf("the fleet store is closed")
-	case <-ctx.Done():
-		return ctx.Err()
 	}
-	audit.StartedWaiting(ctx) // the commit costs this process no CPU
-	// it.err is always answered: by a commit or by stop.
-	if err := <-it.err; err != nil {
+	defer l.writes.Done()
+	audit.StartedWaiting(ctx) // the commit waits for the database
+	var err error
+	if done != nil {
+		<-done
+		err = g.err
+	} else {
+		err = l.lead(g)
+	}
+	if err != nil {
 		return &writeError{rid, err}
 	}
 	l.s.drainSoon()
 	return nil
 }
 
-func (l *auditLog) loop() {
-	defer l.wg.Done()
-	batch := make([]*auditItem, 0, auditBatch)
-	for {
-		select {
-		case it := <-l.queue:
-			batch = append(batch[:0], it)
-		case <-l.done:
-			l.drain()
-			return
-		}
-	fill:
-		for len(batch) < auditBatch {
-			select {
-			case it := <-l.queue:
-				batch = append(batch, it)
-			default:
-				break fill
-			}
-		}
-		err := l.commit(batch)
-		for _, it := range batch {
-			it.err <- err
-		}
+// join adds r to the open group, or opens one (at most auditBatch records
+// a group). The Write that opened it (its leader, given a nil done)
+// commits it; the others wait for done. ok is false once the store is
+// closed.
+func (l *auditLog) join(r *audit.Record, rid, data string) (g *auditGroup, done chan struct{}, ok bool) {
+	l.qmu.Lock()
+	defer l.qmu.Unlock()
+	if l.closed {
+		return nil, nil, false
 	}
+	l.writes.Add(1)
+	g = l.next
+	if g == nil || len(g.times) >= auditBatch {
+		g = &auditGroup{}
+		l.next = g
+	} else {
+		if g.done == nil {
+			g.done = make(chan struct{})
+		}
+		done = g.done
+	}
+	g.times = append(g.times, r.Time.UTC())
+	for j, v := range [...]string{r.Replica, r.Policy, r.Agent, r.Session, r.Tool, r.Verdict.String(), r.Rule, data, rid} {
+		g.cols[j] = append(g.cols[j], v)
+	}
+	return g, done, true
 }
 
-// drain answers what is still queued at stop.
-func (l *auditLog) drain() {
-	for {
-		select {
-		case it := <-l.queue:
-			it.err <- l.commit([]*auditItem{it})
-		default:
-			return
-		}
+// lead commits g once the group before it is committed, and answers the
+// Writes that joined it.
+func (l *auditLog) lead(g *auditGroup) error {
+	l.mu.Lock()
+	// The group before this one is committed; from now on Writes open
+	// the next group, so this one's records are all here.
+	l.qmu.Lock()
+	if l.next == g {
+		l.next = nil
 	}
+	done := g.done
+	l.qmu.Unlock()
+	err := l.commit(g)
+	g.err = err
+	l.mu.Unlock()
+	if done != nil {
+		close(done)
+	}
+	return err
 }
 
-// commit inserts a batch in one statement (one round trip, one WAL
+// commit inserts a group in one statement (one round trip, one WAL
 // flush): the columns go as arrays, unnested by the server.
-func (l *auditLog) commit(batch []*auditItem) error {
-	n := len(batch)
-	times := make([]time.Time, n)
-	cols := make([][]string, 9) // replica, policy, agent, session, tool, verdict, rule, record, rid
-	for i := range cols {
-		cols[i] = make([]string, n)
-	}
-	for i, it := range batch {
-		r := it.rec
-		times[i] = r.Time.UTC()
-		for j, v := range []string{r.Replica, r.Policy, r.Agent, r.Session, r.Tool, r.Verdict.String(), r.Rule, string(it.data), it.rid} {
-			cols[j][i] = v
-		}
-	}
+func (l *auditLog) commit(g *auditGroup) error {
+	c := &g.cols
 	return l.s.op(context.Background(), "writing the audit record", func(ctx context.Context) error {
-		_, err := l.s.pool.Exec(ctx, insertAudit, times, cols[0], cols[1], cols[2], cols[3], cols[4], cols[5], cols[6], cols[7], cols[8])
+		_, err := l.s.pool.Exec(ctx, insertAudit, g.times, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8])
 		return err
 	})
 }
@@ -182,9 +199,13 @@ const upsertAudit = `INSERT INTO toolguard_audit (time, replica, policy, agent, 
 		agent = excluded.agent, session = excluded.session, tool = excluded.tool, verdict = excluded.verdict,
 		rule = excluded.rule, record = excluded.record`
 
+// stop refuses new Writes and waits for those already accepted to be
+// committed or failed.
 func (l *auditLog) stop() {
-	close(l.done)
-	l.wg.Wait()
+	l.qmu.Lock()
+	l.closed = true
+	l.qmu.Unlock()
+	l.writes.Wait()
 }
 
 // AuditQuery selects audit records.

@@ -247,6 +247,45 @@ func TestAuditGroupCommit(t *testing.T) {
 	}
 }
 
+// TestAuditWritesRacingClose writes more records than one group holds
+// while the store closes: every Write that returned nil has its record
+// stored, and the others return an error (none hangs).
+func TestAuditWritesRacingClose(t *testing.T) {
+	url := fleettest.Database(t)
+	a, reader := open(t, url, "a"), open(t, url, "reader")
+	const n = 1200
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	ok := map[float64]bool{}
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i == n/2 {
+				a.Close()
+			}
+			r := audit.Record{Time: time.Now(), Tool: "Bash", Verdict: risk.Allow, Rule: "r", Args: "true", LatencyMS: float64(i)}
+			if a.Audit().Write(context.Background(), r) == nil {
+				mu.Lock()
+				ok[float64(i)] = true
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	rows, err := reader.QueryAudit(context.Background(), fleet.AuditQuery{Limit: 2 * n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d Writes returned nil, %d records stored", len(ok), len(rows))
+	for _, r := range rows {
+		delete(ok, r.Record.LatencyMS)
+	}
+	if len(ok) != 0 {
+		t.Fatalf("%d records whose Write returned nil are not stored", len(ok))
+	}
+}
+
 func TestFollowAuditEmitsEachRecordOnce(t *testing.T) {
 	url := fleettest.Database(t)
 	a, b := open(t, url, "a"), open(t, url, "b")

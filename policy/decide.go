@@ -129,6 +129,9 @@ type evaluation struct {
 	scriptWords int
 	// files reads the files the call's commands run (files.go).
 	files diskFiles
+	// fills are the directories the call's commands so far put files
+	// into (filledoutput.go).
+	fills []fill
 }
 
 func (e *evaluation) add(f ...risk.Finding) { e.findings.Add(f...) }

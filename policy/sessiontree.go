@@ -38,7 +38,7 @@ const rmRecursiveRule = "core.fs.rm-recursive"
 // file system for every entry; without any of them nothing changes.
 func (e *evaluation) sessionOwnDeletes(cmd *shell.Command, fs []risk.Finding, tier risk.Tier, dir string) ([]risk.Finding, risk.Tier) {
 	since := e.c.Who.Started
-	i := slices.IndexFunc(fs, func(f risk.Finding) bool { return f.Rule == rmRecursiveRule })
+	i := slices.IndexFunc(fs, func(f risk.Finding) bool { return f.Rule == rmRecursiveRule || f.Rule == filledRule })
 	if i < 0 || since.IsZero() || cmd.Name != "rm" {
 		return fs, tier
 	}
@@ -61,7 +61,7 @@ func (e *evaluation) sessionOwnDeletes(cmd *shell.Command, fs []risk.Finding, ti
 			return fs, tier
 		}
 		at := removedAt(op, cp, env, e.p.home)
-		if !strings.HasPrefix(at, strings.TrimSuffix(ws.Resolved, "/")+"/") {
+		if !strings.HasPrefix(at, strings.TrimSuffix(ws.Resolved, "/")+"/") || e.filledFirst(cp.Resolved) != "" {
 			return fs, tier
 		}
 		n, ok := bornSince(at, since, left)

@@ -8,7 +8,10 @@ import (
 
 // grammar is the compiled form of [Grammar].
 type grammar struct {
-	value    map[string]bool
+	value map[string]bool
+	// attached holds single-letter options whose optional value is the
+	// rest of their word (sed -i.bak).
+	attached map[string]bool
 	list     map[string]bool
 	raw      bool
 	noFlags  bool
@@ -22,7 +25,7 @@ type grammar struct {
 }
 
 func compileGrammar(g Grammar) *grammar {
-	out := &grammar{value: set(g.ValueFlags), list: set(g.ListFlags), raw: g.RawFlags, noFlags: g.NoFlags,
+	out := &grammar{value: set(g.ValueFlags), attached: map[string]bool{}, list: set(g.ListFlags), raw: g.RawFlags, noFlags: g.NoFlags,
 		implicit: g.DefaultOperand, abbrev: g.Abbreviations}
 	out.endAfter = max(g.OptionsEnd, 0)
 	return out
@@ -35,6 +38,9 @@ func (g *grammar) merge(o *grammar) {
 	}
 	for k := range o.list {
 		g.list[k] = true
+	}
+	for k := range o.attached {
+		g.attached[k] = true
 	}
 	g.raw = g.raw || o.raw
 	g.noFlags = g.noFlags || o.noFlags
@@ -211,6 +217,14 @@ func (a *args) addCluster(argv []shell.Word, i int, g *grammar) (int, bool) {
 			n := a.addList(argv, i)
 			a.flags[len(a.flags)-1].name = name
 			return n, false
+		}
+		if g.attached[name] { // sed -i.bak: the rest of the word, if any, is its value
+			f := flagUse{name: name, word: i}
+			if k+1 < len(v) {
+				f.value, f.hasValue, f.valWord = v[k+1:], true, i
+			}
+			a.flags = append(a.flags, f)
+			return 0, false
 		}
 		if !g.value[name] {
 			a.flags = append(a.flags, flagUse{name: name, word: i})

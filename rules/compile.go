@@ -212,6 +212,9 @@ func (c *packCompiler) programs() {
 			for _, f := range cp.valueFlags() {
 				g.value[f] = true
 			}
+			for _, f := range cp.attached {
+				g.attached[f] = true
+			}
 		}
 	}
 }

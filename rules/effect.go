@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -115,6 +116,9 @@ type effectRun struct {
 	opRole, firstRole, lastRole                              role
 	optRoles                                                 map[string]role // option → role its value takes instead
 	dir                                                      *shell.Word     // the value of a dir option
+	// backup is the value of an in-place option that names backup files
+	// (sed -i.bak, --in-place='bak/*'), nil when none is given.
+	backup *shell.Word
 }
 
 // applyProgram judges the command with the effect model. It returns false
@@ -179,7 +183,8 @@ func (v *view) applyProgram(e *env, res *Result) bool {
 
 // grammarWith is the executable's grammar with a sub-command entry's value
 // options added, cached per entry: g itself when the entry adds nothing
-// (every option of its that takes a value is g's, and it keeps g's end of
+// (every option of its that takes a value is g's, it reads no value
+// attached to a one-letter option of its own, and it keeps g's end of
 // options), so that the words g split are the entry's too.
 func (v *view) grammarWith(g *grammar, p *program) *grammar {
 	if cached, ok := v.grammars.Load(p); ok {
@@ -193,7 +198,7 @@ func (v *view) grammarWith(g *grammar, p *program) *grammar {
 // itself when the entry adds nothing; without, a grammar of the entry's
 // own every time (the reference path the tests compare with).
 func entryGrammar(g *grammar, p *program, share bool) *grammar {
-	m := &grammar{value: make(map[string]bool, len(g.value)+len(p.values)), list: g.list, raw: g.raw,
+	m := &grammar{value: make(map[string]bool, len(g.value)+len(p.values)), attached: g.attached, list: g.list, raw: g.raw,
 		noFlags: g.noFlags, abbrev: g.abbrev, implicit: g.implicit, endAfter: g.endAfter}
 	if p.inOrder || p.runsCommand() {
 		m.endAfter = len(p.sub) + 1
@@ -204,7 +209,16 @@ func entryGrammar(g *grammar, p *program, share bool) *grammar {
 	for _, f := range p.valueFlags() {
 		m.value[f] = true
 	}
-	if share && m.endAfter == g.endAfter && len(m.value) == len(g.value) {
+	if len(p.attached) > 0 {
+		m.attached = maps.Clone(g.attached)
+		if m.attached == nil {
+			m.attached = map[string]bool{}
+		}
+		for _, f := range p.attached {
+			m.attached[f] = true
+		}
+	}
+	if share && len(p.attached) == 0 && m.endAfter == g.endAfter && len(m.value) == len(g.value) {
 		return g // nothing added: m holds g's options and only them
 	}
 	return m
@@ -444,6 +458,11 @@ func (r *effectRun) flagEffect(f flagUse, name string, eff optEffect) {
 		}
 	}
 	for _, own := range eff.own {
+		if own == "inplace" && f.hasValue && f.value != "" {
+			w := r.e.cmd.Argv[f.valWord]
+			w.Value = f.value
+			r.backup = &w
+		}
 		if own == "dry-run" && f.hasValue && !dryRunValue(r.e.cmd.Argv[f.valWord], f.value) {
 			r.dryRun = false // --dry-run=none: the real thing (the last one given wins)
 			continue
@@ -534,6 +553,7 @@ func (r *effectRun) operands(ops []shell.Word, from int) {
 		}
 		if r.inplace && rl == roleRead {
 			rl = roleWrite
+			r.backupOf(w)
 		}
 		r.apply(rl, w, "")
 	}
@@ -1159,4 +1179,37 @@ func unprovenFinding(cmd *shell.Command, why string) risk.Finding {
 	return risk.Finding{Rule: "effects.unproven", Category: risk.CatNone, Tier: risk.Execute, Blast: risk.BlastUnknown,
 		Span: cmd.Span, Subject: subject(cmd, nil), Reason: "The command is not proven read-only: " + why + ".",
 		Suggestion: "use only the options toolguard knows, or let a person approve"}
+}
+
+// backupOf judges the backup file an in-place edit of operand w leaves
+// when its option names one (sed -i.bak, perl -pi.orig, sed
+// --in-place='old/*'): the suffix appended to the file's name, or, when it
+// holds a "*", the suffix with each "*" replaced by the file's base name —
+// beside the file unless that name holds a "/", where it is a path of its
+// own (GNU sed and perl alike). The backup holds the file's old content,
+// so it is a write like any other: sed -n --in-place='~/.claude/*' ”
+// settings.json copies settings.json there.
+func (r *effectRun) backupOf(w shell.Word) {
+	if r.backup == nil {
+		return
+	}
+	if !r.backup.Known || !w.Known {
+		r.notProven(fmt.Sprintf("the name of the backup file %s leaves is not known when the command is judged", r.name()))
+		return
+	}
+	b := shell.Word{Value: BackupName(w.Value, r.backup.Value), Known: true, Span: r.backup.Span}
+	r.apply(roleWrite, b, "")
+}
+
+// BackupName is the backup file an in-place edit of file with the backup
+// suffix suffix leaves, as GNU sed and perl name it.
+func BackupName(file, suffix string) string {
+	if !strings.Contains(suffix, "*") {
+		return file + suffix
+	}
+	name := strings.ReplaceAll(suffix, "*", path.Base(file))
+	if strings.Contains(name, "/") {
+		return name
+	}
+	return path.Join(path.Dir(file), name)
 }

@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:721c395df018cb24ae0d101645d16e5deab0e1159d8e8562da26de10a494893c"
+	generatedDigest = "sha256:4d9591ed733f69f55e630c03cb6d8b75f5532b1a37120327ff1d6829dd64e87e"
 }
 
 var generatedPacks = []genPack{
@@ -1830,29 +1830,29 @@ var generatedPacks = []genPack{
 		{line: 15, kind: "program", exes: []string{"cat"}, subs: nil, trigger: "", build: effectsTextL15},
 		{line: 23, kind: "program", exes: []string{"sort"}, subs: nil, trigger: "", build: effectsTextL23},
 		{line: 42, kind: "program", exes: []string{"sed", "gsed"}, subs: nil, trigger: "", build: effectsTextL42},
-		{line: 62, kind: "program", exes: []string{"awk", "gawk", "mawk", "nawk"}, subs: nil, trigger: "", build: effectsTextL62},
-		{line: 92, kind: "program", exes: []string{"grep", "egrep", "fgrep"}, subs: nil, trigger: "", build: effectsTextL92},
-		{line: 126, kind: "program", exes: []string{"strings"}, subs: nil, trigger: "", build: effectsTextL126},
-		{line: 136, kind: "program", exes: []string{"hexdump", "hd"}, subs: nil, trigger: "", build: effectsTextL136},
-		{line: 151, kind: "program", exes: []string{"xxd"}, subs: nil, trigger: "", build: effectsTextL151},
-		{line: 163, kind: "program", exes: []string{"rev"}, subs: nil, trigger: "", build: effectsTextL163},
-		{line: 170, kind: "program", exes: []string{"column"}, subs: nil, trigger: "", build: effectsTextL170},
-		{line: 183, kind: "program", exes: []string{"look"}, subs: nil, trigger: "", build: effectsTextL183},
-		{line: 192, kind: "program", exes: []string{"iconv"}, subs: nil, trigger: "", build: effectsTextL192},
-		{line: 203, kind: "program", exes: []string{"ul"}, subs: nil, trigger: "", build: effectsTextL203},
-		{line: 213, kind: "program", exes: []string{"dos2unix"}, subs: nil, trigger: "", build: effectsTextL213},
-		{line: 229, kind: "program", exes: []string{"sponge"}, subs: nil, trigger: "", build: effectsTextL229},
-		{line: 242, kind: "program", exes: []string{"jq"}, subs: nil, trigger: "", build: effectsTextL242},
-		{line: 267, kind: "program", exes: []string{"yq"}, subs: nil, trigger: "", build: effectsTextL267},
-		{line: 306, kind: "program", exes: []string{"yq"}, subs: []string{"eval", "e", "eval-all", "ea"}, trigger: "", build: effectsTextL306},
-		{line: 335, kind: "program", exes: []string{"yq"}, subs: []string{"completion", "shell-completion"}, trigger: "", build: effectsTextL335},
-		{line: 343, kind: "program", exes: []string{"xq", "tomlq"}, subs: nil, trigger: "", build: effectsTextL343},
-		{line: 368, kind: "program", exes: []string{"gron"}, subs: nil, trigger: "", build: effectsTextL368},
-		{line: 380, kind: "program", exes: []string{"fx"}, subs: nil, trigger: "", build: effectsTextL380},
-		{line: 390, kind: "program", exes: []string{"xmllint"}, subs: nil, trigger: "", build: effectsTextL390},
-		{line: 425, kind: "program", exes: []string{"msgfmt"}, subs: nil, trigger: "", build: effectsTextL425},
-		{line: 443, kind: "program", exes: []string{"msgunfmt"}, subs: nil, trigger: "", build: effectsTextL443},
-		{line: 456, kind: "program", exes: []string{"xgettext"}, subs: nil, trigger: "", build: effectsTextL456},
+		{line: 63, kind: "program", exes: []string{"awk", "gawk", "mawk", "nawk"}, subs: nil, trigger: "", build: effectsTextL63},
+		{line: 93, kind: "program", exes: []string{"grep", "egrep", "fgrep"}, subs: nil, trigger: "", build: effectsTextL93},
+		{line: 127, kind: "program", exes: []string{"strings"}, subs: nil, trigger: "", build: effectsTextL127},
+		{line: 137, kind: "program", exes: []string{"hexdump", "hd"}, subs: nil, trigger: "", build: effectsTextL137},
+		{line: 152, kind: "program", exes: []string{"xxd"}, subs: nil, trigger: "", build: effectsTextL152},
+		{line: 164, kind: "program", exes: []string{"rev"}, subs: nil, trigger: "", build: effectsTextL164},
+		{line: 171, kind: "program", exes: []string{"column"}, subs: nil, trigger: "", build: effectsTextL171},
+		{line: 184, kind: "program", exes: []string{"look"}, subs: nil, trigger: "", build: effectsTextL184},
+		{line: 193, kind: "program", exes: []string{"iconv"}, subs: nil, trigger: "", build: effectsTextL193},
+		{line: 204, kind: "program", exes: []string{"ul"}, subs: nil, trigger: "", build: effectsTextL204},
+		{line: 214, kind: "program", exes: []string{"dos2unix"}, subs: nil, trigger: "", build: effectsTextL214},
+		{line: 230, kind: "program", exes: []string{"sponge"}, subs: nil, trigger: "", build: effectsTextL230},
+		{line: 243, kind: "program", exes: []string{"jq"}, subs: nil, trigger: "", build: effectsTextL243},
+		{line: 268, kind: "program", exes: []string{"yq"}, subs: nil, trigger: "", build: effectsTextL268},
+		{line: 307, kind: "program", exes: []string{"yq"}, subs: []string{"eval", "e", "eval-all", "ea"}, trigger: "", build: effectsTextL307},
+		{line: 336, kind: "program", exes: []string{"yq"}, subs: []string{"completion", "shell-completion"}, trigger: "", build: effectsTextL336},
+		{line: 344, kind: "program", exes: []string{"xq", "tomlq"}, subs: nil, trigger: "", build: effectsTextL344},
+		{line: 369, kind: "program", exes: []string{"gron"}, subs: nil, trigger: "", build: effectsTextL369},
+		{line: 381, kind: "program", exes: []string{"fx"}, subs: nil, trigger: "", build: effectsTextL381},
+		{line: 391, kind: "program", exes: []string{"xmllint"}, subs: nil, trigger: "", build: effectsTextL391},
+		{line: 426, kind: "program", exes: []string{"msgfmt"}, subs: nil, trigger: "", build: effectsTextL426},
+		{line: 444, kind: "program", exes: []string{"msgunfmt"}, subs: nil, trigger: "", build: effectsTextL444},
+		{line: 457, kind: "program", exes: []string{"xgettext"}, subs: nil, trigger: "", build: effectsTextL457},
 	}},
 	{file: "effects/toolchains.toml", header: packHeader{Name: "effects-toolchains", Description: "Effect model of language toolchains, interpreters, build tools, test runners, formatters, linters and version managers: running project code (tests, builds, scripts, plugins, configuration written in a programming language) is never a read; formatters write unless told to check; linters that only parse are reads.", Executables: []string{"go", "gofmt", "goimports", "golangci-lint", "staticcheck", "govulncheck", "cargo", "rustc", "rustfmt", "rustup", "node", "nodejs", "bun", "deno", "python", "python3", "pytest", "py.test", "tox", "nox", "mypy", "pyright", "ruff", "black", "isort", "flake8", "pylint", "bandit", "eslint", "prettier", "tsc", "jest", "vitest", "mocha", "ava", "tap", "make", "gmake", "cmake", "ninja", "meson", "bazel", "buck", "gcc", "g++", "cc", "c++", "c89", "c99", "clang", "clang++", "ld", "as", "nm", "objdump", "readelf", "ldd", "javac", "java", "kotlinc", "scalac", "mvn", "gradle", "dotnet", "swift", "mix", "rebar3", "perl", "ruby", "php", "lua", "luajit", "tclsh", "R", "Rscript", "julia", "ghc", "ghci", "pre-commit", "clang-format", "shellcheck", "shfmt", "hadolint", "actionlint", "yamllint", "markdownlint", "codespell", "vale", "direnv", "asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}}, blocks: []genBlock{
 		{line: 14, kind: "exe", exes: []string{"gofmt"}, subs: nil, trigger: "", build: effectsToolchainsL14},
@@ -1931,30 +1931,30 @@ var generatedPacks = []genPack{
 		{line: 848, kind: "program", exes: []string{"ldd"}, subs: nil, trigger: "", build: effectsToolchainsL848},
 		{line: 854, kind: "program", exes: []string{"dotnet"}, subs: nil, trigger: "", build: effectsToolchainsL854},
 		{line: 866, kind: "program", exes: []string{"perl"}, subs: nil, trigger: "", build: effectsToolchainsL866},
-		{line: 891, kind: "program", exes: []string{"ruby"}, subs: nil, trigger: "", build: effectsToolchainsL891},
-		{line: 911, kind: "program", exes: []string{"php"}, subs: nil, trigger: "", build: effectsToolchainsL911},
-		{line: 936, kind: "program", exes: []string{"lua", "luajit"}, subs: nil, trigger: "", build: effectsToolchainsL936},
-		{line: 954, kind: "program", exes: []string{"tclsh"}, subs: nil, trigger: "", build: effectsToolchainsL954},
-		{line: 965, kind: "program", exes: []string{"R", "Rscript", "julia", "ghc", "ghci"}, subs: nil, trigger: "", build: effectsToolchainsL965},
-		{line: 987, kind: "program", exes: []string{"pre-commit"}, subs: nil, trigger: "", build: effectsToolchainsL987},
-		{line: 995, kind: "program", exes: []string{"clang-format"}, subs: nil, trigger: "", build: effectsToolchainsL995},
-		{line: 1010, kind: "program", exes: []string{"shellcheck"}, subs: nil, trigger: "", build: effectsToolchainsL1010},
-		{line: 1022, kind: "program", exes: []string{"shfmt"}, subs: nil, trigger: "", build: effectsToolchainsL1022},
-		{line: 1035, kind: "program", exes: []string{"hadolint"}, subs: nil, trigger: "", build: effectsToolchainsL1035},
-		{line: 1047, kind: "program", exes: []string{"actionlint"}, subs: nil, trigger: "", build: effectsToolchainsL1047},
-		{line: 1059, kind: "program", exes: []string{"yamllint"}, subs: nil, trigger: "", build: effectsToolchainsL1059},
-		{line: 1070, kind: "program", exes: []string{"codespell"}, subs: nil, trigger: "", build: effectsToolchainsL1070},
-		{line: 1092, kind: "program", exes: []string{"vale"}, subs: nil, trigger: "", build: effectsToolchainsL1092},
-		{line: 1102, kind: "program", exes: []string{"vale"}, subs: []string{"sync"}, trigger: "", build: effectsToolchainsL1102},
-		{line: 1110, kind: "program", exes: []string{"direnv"}, subs: nil, trigger: "", build: effectsToolchainsL1110},
-		{line: 1115, kind: "program", exes: []string{"direnv"}, subs: []string{"status", "version", "help", "hook", "stdlib"}, trigger: "", build: effectsToolchainsL1115},
-		{line: 1121, kind: "program", exes: []string{"direnv"}, subs: []string{"dump"}, trigger: "", build: effectsToolchainsL1121},
-		{line: 1127, kind: "program", exes: []string{"direnv"}, subs: []string{"allow", "permit", "grant", "deny", "block", "revoke", "exec", "export", "reload", "edit", "fetchurl", "prune", "apply_dump", "show_dump", "watch", "watch-dir", "watch-list"}, trigger: "", build: effectsToolchainsL1127},
-		{line: 1133, kind: "program", exes: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, subs: nil, trigger: "", build: effectsToolchainsL1133},
-		{line: 1138, kind: "program", exes: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, subs: []string{"list", "ls", "current", "where", "which", "version", "versions", "info", "help", "--version", "commands", "root", "prefix", "whence", "completions", "completion", "doctor", "dr", "settings", "ls-remote", "home", "shims"}, trigger: "", build: effectsToolchainsL1138},
-		{line: 1150, kind: "program", exes: []string{"asdf", "mise", "sdk"}, subs: []string{"plugin", "plugins", "tasks", "task", "config", "cfg", "alias", "aliases", "env-vars"}, trigger: "", build: effectsToolchainsL1150},
-		{line: 1156, kind: "program", exes: []string{"mise"}, subs: []string{"env", "set"}, trigger: "", build: effectsToolchainsL1156},
-		{line: 1163, kind: "program", exes: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, subs: []string{"install", "i", "uninstall", "rm", "remove", "update", "upgrade", "up", "global", "local", "shell", "use", "u", "unset", "exec", "x", "run", "r", "reshim", "rehash", "latest", "plugin", "plugins", "trust", "prune", "outdated", "sync", "self-update", "selfupdate", "tasks", "task", "watch", "deactivate", "activate", "hook-env", "implode", "unuse", "alias", "unalias", "reinstall-packages", "cache", "flush", "default", "d", "broadcast", "offline", "config", "cfg", "link", "tool", "tool-alias", "generate", "backends", "registry", "search", "edit", "lock", "migrate", "virtualenv", "virtualenv-delete", "virtualenvs", "install-latest-npm", "deno", "bun", "node", "gem", "pip"}, trigger: "", build: effectsToolchainsL1163},
+		{line: 892, kind: "program", exes: []string{"ruby"}, subs: nil, trigger: "", build: effectsToolchainsL892},
+		{line: 912, kind: "program", exes: []string{"php"}, subs: nil, trigger: "", build: effectsToolchainsL912},
+		{line: 937, kind: "program", exes: []string{"lua", "luajit"}, subs: nil, trigger: "", build: effectsToolchainsL937},
+		{line: 955, kind: "program", exes: []string{"tclsh"}, subs: nil, trigger: "", build: effectsToolchainsL955},
+		{line: 966, kind: "program", exes: []string{"R", "Rscript", "julia", "ghc", "ghci"}, subs: nil, trigger: "", build: effectsToolchainsL966},
+		{line: 988, kind: "program", exes: []string{"pre-commit"}, subs: nil, trigger: "", build: effectsToolchainsL988},
+		{line: 996, kind: "program", exes: []string{"clang-format"}, subs: nil, trigger: "", build: effectsToolchainsL996},
+		{line: 1011, kind: "program", exes: []string{"shellcheck"}, subs: nil, trigger: "", build: effectsToolchainsL1011},
+		{line: 1023, kind: "program", exes: []string{"shfmt"}, subs: nil, trigger: "", build: effectsToolchainsL1023},
+		{line: 1036, kind: "program", exes: []string{"hadolint"}, subs: nil, trigger: "", build: effectsToolchainsL1036},
+		{line: 1048, kind: "program", exes: []string{"actionlint"}, subs: nil, trigger: "", build: effectsToolchainsL1048},
+		{line: 1060, kind: "program", exes: []string{"yamllint"}, subs: nil, trigger: "", build: effectsToolchainsL1060},
+		{line: 1071, kind: "program", exes: []string{"codespell"}, subs: nil, trigger: "", build: effectsToolchainsL1071},
+		{line: 1093, kind: "program", exes: []string{"vale"}, subs: nil, trigger: "", build: effectsToolchainsL1093},
+		{line: 1103, kind: "program", exes: []string{"vale"}, subs: []string{"sync"}, trigger: "", build: effectsToolchainsL1103},
+		{line: 1111, kind: "program", exes: []string{"direnv"}, subs: nil, trigger: "", build: effectsToolchainsL1111},
+		{line: 1116, kind: "program", exes: []string{"direnv"}, subs: []string{"status", "version", "help", "hook", "stdlib"}, trigger: "", build: effectsToolchainsL1116},
+		{line: 1122, kind: "program", exes: []string{"direnv"}, subs: []string{"dump"}, trigger: "", build: effectsToolchainsL1122},
+		{line: 1128, kind: "program", exes: []string{"direnv"}, subs: []string{"allow", "permit", "grant", "deny", "block", "revoke", "exec", "export", "reload", "edit", "fetchurl", "prune", "apply_dump", "show_dump", "watch", "watch-dir", "watch-list"}, trigger: "", build: effectsToolchainsL1128},
+		{line: 1134, kind: "program", exes: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, subs: nil, trigger: "", build: effectsToolchainsL1134},
+		{line: 1139, kind: "program", exes: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, subs: []string{"list", "ls", "current", "where", "which", "version", "versions", "info", "help", "--version", "commands", "root", "prefix", "whence", "completions", "completion", "doctor", "dr", "settings", "ls-remote", "home", "shims"}, trigger: "", build: effectsToolchainsL1139},
+		{line: 1151, kind: "program", exes: []string{"asdf", "mise", "sdk"}, subs: []string{"plugin", "plugins", "tasks", "task", "config", "cfg", "alias", "aliases", "env-vars"}, trigger: "", build: effectsToolchainsL1151},
+		{line: 1157, kind: "program", exes: []string{"mise"}, subs: []string{"env", "set"}, trigger: "", build: effectsToolchainsL1157},
+		{line: 1164, kind: "program", exes: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, subs: []string{"install", "i", "uninstall", "rm", "remove", "update", "upgrade", "up", "global", "local", "shell", "use", "u", "unset", "exec", "x", "run", "r", "reshim", "rehash", "latest", "plugin", "plugins", "trust", "prune", "outdated", "sync", "self-update", "selfupdate", "tasks", "task", "watch", "deactivate", "activate", "hook-env", "implode", "unuse", "alias", "unalias", "reinstall-packages", "cache", "flush", "default", "d", "broadcast", "offline", "config", "cfg", "link", "tool", "tool-alias", "generate", "backends", "registry", "search", "edit", "lock", "migrate", "virtualenv", "virtualenv-delete", "virtualenvs", "install-latest-npm", "deno", "bun", "node", "gem", "pip"}, trigger: "", build: effectsToolchainsL1164},
 	}},
 	{file: "effects/toolguard.toml", header: packHeader{Name: "effects-toolguard", Executables: []string{"toolguard"}}, blocks: []genBlock{
 		{line: 10, kind: "program", exes: []string{"toolguard"}, subs: []string{"exec"}, trigger: "", build: effectsToolguardL10},
@@ -9942,98 +9942,98 @@ func effectsTextL23() Pack {
 }
 
 func effectsTextL42() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"sed", "gsed"}, Flags: []string{"-n", "--quiet", "--silent", "--debug", "-E", "-r", "--regexp-extended", "-s", "--separate", "--sandbox", "-u", "--unbuffered", "-z", "--null-data", "--posix", "--follow-symlinks", "-b", "--binary"}, Values: []string{"-l", "--line-length"}, Effects: map[string]string{"--expression": "script:sed", "--file": "exec", "--in-place": "inplace", "-e": "script:sed", "-f": "exec", "-i": "inplace"}, Operands: "read", First: "script:sed", ScriptFlags: []string{"-e", "--expression", "-f", "--file"}, Examples: []string{"sed -n '1,20p' main.go", "sed -e 's/a/b/' -e '/x/d' in.txt", "sed -i 's/foo/bar/g' config.yml", "sed '1e id' x"}, Counter: []string{"awk '{print}' x"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"sed", "gsed"}, Flags: []string{"-n", "--quiet", "--silent", "--debug", "-E", "-r", "--regexp-extended", "-s", "--separate", "--sandbox", "-u", "--unbuffered", "-z", "--null-data", "--posix", "--follow-symlinks", "-b", "--binary"}, Values: []string{"-l", "--line-length"}, Attached: []string{"-i"}, Effects: map[string]string{"--expression": "script:sed", "--file": "exec", "--in-place": "inplace", "-e": "script:sed", "-f": "exec", "-i": "inplace"}, Operands: "read", First: "script:sed", ScriptFlags: []string{"-e", "--expression", "-f", "--file"}, Examples: []string{"sed -n '1,20p' main.go", "sed -e 's/a/b/' -e '/x/d' in.txt", "sed -i 's/foo/bar/g' config.yml", "sed -i.bak 's/a/b/' notes.txt", "sed '1e id' x"}, Counter: []string{"awk '{print}' x"}}}}
 }
 
-func effectsTextL62() Pack {
+func effectsTextL63() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"awk", "gawk", "mawk", "nawk"}, Flags: []string{"--posix", "-P", "--traditional", "-c", "--lint", "-L", "--re-interval", "-r", "--sandbox", "-S", "--characters-as-bytes", "-b", "--non-decimal-data", "-n", "--optimize", "-O", "--no-optimize", "-s", "--use-lc-numeric", "-N"}, Values: []string{"-F", "--field-separator", "-v", "--assign"}, Effects: map[string]string{"--dump-variables": "write", "--exec": "exec", "--file": "exec", "--include": "library", "--load": "library", "--pretty-print": "write", "--profile": "write", "--source": "script:awk", "-E": "exec", "-W": "exec", "-d": "write", "-e": "script:awk", "-f": "exec", "-i": "library", "-l": "library", "-o": "write", "-p": "write"}, Operands: "read", First: "script:awk", ScriptFlags: []string{"-f", "--file", "-e", "--source", "-E", "--exec"}, Examples: []string{"awk '{print $1}' access.log", "awk -F, '{s+=$2} END {print s}' data.csv", "gawk -i inplace '{print}' f", "awk 'BEGIN {system(\"id\")}'", "mawk -W exec prog.awk data"}, Counter: []string{"sed p x"}}}}
 }
 
-func effectsTextL92() Pack {
+func effectsTextL93() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"grep", "egrep", "fgrep"}, Flags: []string{"-E", "--extended-regexp", "-F", "--fixed-strings", "-G", "--basic-regexp", "-P", "--perl-regexp", "-i", "--ignore-case", "--no-ignore-case", "-w", "--word-regexp", "-x", "--line-regexp", "-z", "--null-data", "-s", "--no-messages", "-v", "--invert-match", "-V", "-b", "--byte-offset", "-n", "--line-number", "--line-buffered", "-H", "--with-filename", "-h", "--no-filename", "-o", "--only-matching", "-q", "--quiet", "--silent", "-a", "--text", "-I", "-L", "--files-without-match", "-l", "--files-with-matches", "-c", "--count", "-T", "--initial-tab", "-Z", "--null", "-U", "--binary", "-u", "--unix-byte-offsets", "--no-group-separator", "-y", "-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9"}, Values: []string{"-e", "--regexp", "-m", "--max-count", "--label", "--binary-files", "-D", "--devices", "-d", "--directories", "--exclude-dir", "-A", "--after-context", "-B", "--before-context", "-C", "--context", "--group-separator"}, Optional: []string{"--color", "--colour"}, Effects: map[string]string{"--dereference-recursive": "recursive", "--exclude": "exclude", "--exclude-from": "read", "--file": "read", "--include": "include", "--recursive": "recursive", "-R": "recursive", "-f": "read", "-r": "recursive"}, Operands: "read", First: "text", ScriptFlags: []string{"-e", "--regexp", "-f", "--file"}, LeaveOut: "--exclude=NAME", Examples: []string{"grep -rn TODO src/", "grep -i error app.log", "grep -e foo -e bar x.txt", "egrep 'a|b' f", "grep -3 panic log.txt"}, Counter: []string{"rg TODO"}}}}
 }
 
-func effectsTextL126() Pack {
+func effectsTextL127() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"strings"}, Flags: []string{"-a", "--all", "-d", "--data", "-f", "--print-file-name", "-w", "--include-all-whitespace", "-o", "-v", "-V", "-h", "-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9"}, Values: []string{"-n", "--bytes", "-t", "--radix", "-T", "--target", "-e", "--encoding", "-U", "--unicode", "-s", "--output-separator"}, Operands: "read", Examples: []string{"strings ./a.out", "strings -n 8 lib.so | head", "strings -8 -t x firmware.bin"}, Counter: []string{"file ./a.out"}}}}
 }
 
-func effectsTextL136() Pack {
+func effectsTextL137() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hexdump", "hd"}, Flags: []string{"-b", "--one-byte-octal", "-c", "--one-byte-char", "-C", "--canonical", "-d", "--two-bytes-decimal", "-o", "--two-bytes-octal", "-x", "--two-bytes-hex", "-v", "--no-squeezing", "-L"}, Values: []string{"-e", "--format", "-n", "--length", "-s", "--skip"}, Optional: []string{"--color"}, Effects: map[string]string{"--format-file": "read", "-f": "read"}, Operands: "read", Examples: []string{"hexdump -C image.png | head", "hd -n 64 data.bin", "hexdump -e '16/1 \"%02x\" \"\\n\"' key.bin", "hexdump -f fmt.txt data.bin"}, Counter: []string{"xxd data.bin"}}}}
 }
 
-func effectsTextL151() Pack {
+func effectsTextL152() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"xxd"}, Flags: []string{"-a", "-autoskip", "-b", "-bits", "-C", "-capitalize", "-d", "-E", "-EBCDIC", "-e", "-h", "-help", "-i", "-include", "-p", "-ps", "-postscript", "-plain", "-r", "-revert", "-u", "-v", "-version"}, Values: []string{"-c", "-cols", "-g", "-groupsize", "-l", "-len", "-n", "-name", "-o", "-s", "-seek", "-R"}, Operands: "read", Last: "write", Examples: []string{"xxd data.bin | head", "xxd -l 64 -c 16 image.png", "xxd -r -p hex.txt out.bin", "xxd -ps key.bin"}, Counter: []string{"hexdump -C data.bin"}}}}
 }
 
-func effectsTextL163() Pack {
+func effectsTextL164() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rev"}, Flags: []string{"-0", "--zero"}, Operands: "read", Examples: []string{"rev names.txt", "rev -0 list.txt"}, Counter: []string{"tac names.txt"}}}}
 }
 
-func effectsTextL170() Pack {
+func effectsTextL171() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"column"}, Flags: []string{"-t", "--table", "-d", "--table-noheadings", "-e", "--table-header-repeat", "-L", "--keep-empty-lines", "--table-empty-lines", "-J", "--json", "-x", "--fillrows", "-m", "--table-maxout"}, Values: []string{"-n", "--table-name", "-O", "--table-order", "-N", "--table-columns", "-l", "--table-columns-limit", "-E", "--table-noextreme", "-H", "--table-hide", "-R", "--table-right", "-T", "--table-truncate", "-W", "--table-wrap", "-r", "--tree", "-i", "--tree-id", "-p", "--tree-parent", "-c", "--output-width", "-o", "--output-separator", "-s", "--separator", "-C", "--table-column", "-S", "--use-spaces"}, Operands: "read", Examples: []string{"column -t -s, data.csv", "column -t mounts.txt", "column -J -N a,b -t table.txt"}, Counter: []string{"paste a b"}}}}
 }
 
-func effectsTextL183() Pack {
+func effectsTextL184() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"look"}, Flags: []string{"-a", "--alternative", "-d", "--alphanum", "-f", "--ignore-case", "-b"}, Values: []string{"-t", "--terminate"}, Operands: "read", First: "text", Examples: []string{"look prefix words.txt", "look -f abc"}, Counter: []string{"grep ^prefix words.txt"}}}}
 }
 
-func effectsTextL192() Pack {
+func effectsTextL193() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"iconv"}, Flags: []string{"-l", "--list", "-c", "-s", "--silent", "--verbose"}, Values: []string{"-f", "--from-code", "-t", "--to-code"}, Effects: map[string]string{"--output": "write", "-o": "write"}, Operands: "read", Examples: []string{"iconv -f latin1 -t utf-8 old.txt", "iconv -l", "iconv -f utf-16 -t utf-8 -o new.txt old.txt"}, Counter: []string{"recode latin1..utf8 old.txt"}}}}
 }
 
-func effectsTextL203() Pack {
+func effectsTextL204() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ul"}, Flags: []string{"-i", "--indicated"}, Values: []string{"-t", "-T", "--terminal"}, Operands: "read", Examples: []string{"ul README", "ul -t dumb page.txt"}, Counter: []string{"col -b README"}}}}
 }
 
-func effectsTextL213() Pack {
+func effectsTextL214() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"dos2unix"}, Flags: []string{"-b", "--keep-bom", "-r", "--remove-bom", "-m", "--add-bom", "-k", "--keepdate", "-q", "--quiet", "-s", "--safe", "-f", "--force", "-F", "--follow-symlink", "-R", "--replace-symlink", "-S", "--skip-symlink", "-l", "--newline", "-7", "-u", "--keep-utf16", "-v", "--verbose", "-e", "--add-eol", "--no-add-eol", "-o", "--oldfile", "-n", "--newfile", "--allow-chown", "--no-allow-chown", "-L", "--license"}, Values: []string{"-c", "--convmode"}, Effects: map[string]string{"--info": "operands:read", "--to-stdout": "operands:read", "-O": "operands:read", "-i": "operands:read"}, Operands: "write", Examples: []string{"dos2unix script.sh", "dos2unix -O win.txt", "dos2unix -i *.txt", "dos2unix -n in.txt out.txt"}, Counter: []string{"unix2dos script.sh"}}}}
 }
 
-func effectsTextL229() Pack {
+func effectsTextL230() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"sponge"}, Flags: []string{"-a"}, Operands: "write", Examples: []string{"sponge names.txt", "sponge -a log.json"}, Counter: []string{"tee names.txt"}}}}
 }
 
-func effectsTextL242() Pack {
+func effectsTextL243() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"jq"}, Flags: []string{"-c", "--compact-output", "-n", "--null-input", "-e", "--exit-status", "-s", "--slurp", "-r", "--raw-output", "--raw-output0", "-j", "--join-output", "-a", "--ascii-output", "-R", "--raw-input", "-C", "--color-output", "-M", "--monochrome-output", "-S", "--sort-keys", "--tab", "--unbuffered", "--stream", "--stream-errors", "--seq", "-b", "--binary", "--debug-dump-disasm", "--debug-trace", "--build-configuration", "-h", "-V"}, Values: []string{"--indent"}, Effects: map[string]string{"--args": "operands:text", "--from-file": "exec", "--jsonargs": "operands:text", "--library-path": "library", "--run-tests": "runs-code", "-L": "library", "-f": "exec"}, Operands: "read", First: "script:jq", ScriptFlags: []string{"-f", "--from-file"}, Examples: []string{"jq . package.json", "jq -r '.items[] | .name' data.json", "jq -n env", "jq -f prog.jq data.json", "jq -n --args '$ARGS' a b"}, Counter: []string{"gron data.json"}}}}
 }
 
-func effectsTextL267() Pack {
+func effectsTextL268() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"yq"}, Flags: []string{"-c", "--compact-output", "-n", "--null-input", "-e", "--exit-status", "-r", "--raw-output", "-j", "--join-output", "-a", "--ascii-output", "-R", "--raw-input", "-C", "--color-output", "-M", "--monochrome-output", "-S", "--sort-keys", "--tab", "--unbuffered", "--stream", "--seq", "--slurp", "-y", "--yaml-output", "--yml-output", "-Y", "--yaml-roundtrip", "--yml-roundtrip", "--indentless-lists", "--indentless", "--explicit-start", "--explicit-end", "--no-expand-aliases", "-x", "--xml-output", "--xml-dtd", "-t", "--toml-output", "-v", "--verbose", "--debug-node-info", "--tojson", "-P", "--prettyPrint", "-N", "--no-doc", "-0", "--nul-output", "--colors", "--no-colors", "--unwrapScalar", "--yaml-compact-seq-indent", "--header-preprocess", "--yaml-fix-merge-anchor-to-spec", "--xml-strict-mode", "--xml-keep-namespace", "--xml-raw-token", "--xml-skip-proc-inst", "--xml-skip-directives", "--csv-auto-parse", "--tsv-auto-parse", "--lua-unquoted", "--lua-globals", "--ini-preserve-quotes", "--properties-array-brackets", "--string-interpolation", "--security-disable-env-ops", "--security-disable-file-ops"}, Values: []string{"--indent", "-I", "-o", "--output-format", "-p", "--input-format", "-w", "--width", "--yaml-output-grammar-version", "--yml-out-ver", "--max-expansion-factor", "--xml-root", "--xml-force-list", "--xml-item-depth", "--xml-attribute-prefix", "--xml-content-name", "--xml-proc-inst-prefix", "--xml-directive-name", "--csv-separator", "--lua-prefix", "--lua-suffix", "--properties-separator", "--shell-key-separator"}, Effects: map[string]string{"--args": "operands:text", "--expression": "script:jq", "--from-file": "exec", "--front-matter": "exec", "--in-place": "inplace", "--inplace": "inplace", "--jsonargs": "operands:text", "--library-path": "library", "--security-enable-system-operator": "runs-code", "--split-exp": "write", "--split-exp-file": "exec", "-L": "library", "-f": "exec", "-i": "inplace", "-s": "write"}, Operands: "read", First: "script:jq", ScriptFlags: []string{"--expression", "--from-file", "-f"}, Examples: []string{"yq .services docker-compose.yml", "yq -r '.version' Chart.yaml", "yq -o json config.yaml", "yq -i '.a = 1' f.yml", "yq -y . x.yaml"}, Counter: []string{"yq eval '.a' f.yml"}}}}
 }
 
-func effectsTextL306() Pack {
+func effectsTextL307() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"yq"}, Sub: []string{"eval|e|eval-all|ea"}, Flags: []string{"-n", "--null-input", "-e", "--exit-status", "-C", "--colors", "-M", "--no-colors", "-v", "--verbose", "--debug-node-info", "-j", "--tojson", "-P", "--prettyPrint", "-N", "--no-doc", "-0", "--nul-output", "-r", "--unwrapScalar", "-c", "--yaml-compact-seq-indent", "--header-preprocess", "--yaml-fix-merge-anchor-to-spec", "--xml-strict-mode", "--xml-keep-namespace", "--xml-raw-token", "--xml-skip-proc-inst", "--xml-skip-directives", "--csv-auto-parse", "--tsv-auto-parse", "--lua-unquoted", "--lua-globals", "--ini-preserve-quotes", "--properties-array-brackets", "--string-interpolation", "--security-disable-env-ops", "--security-disable-file-ops"}, Values: []string{"-I", "--indent", "-o", "--output-format", "-p", "--input-format", "--xml-attribute-prefix", "--xml-content-name", "--xml-proc-inst-prefix", "--xml-directive-name", "--csv-separator", "--lua-prefix", "--lua-suffix", "--properties-separator", "--shell-key-separator"}, Effects: map[string]string{"--expression": "script:jq", "--from-file": "exec", "--front-matter": "exec", "--inplace": "inplace", "--security-enable-system-operator": "runs-code", "--split-exp": "write", "--split-exp-file": "exec", "-f": "exec", "-i": "inplace", "-s": "write"}, Operands: "read", First: "script:jq", ScriptFlags: []string{"--expression", "--from-file"}, Examples: []string{"yq eval '.a' f.yml", "yq e -o json '.' config.yaml", "yq ea '. as $i ireduce ({}; . * $i)' a.yml b.yml"}, Counter: []string{"yq '.a' f.yml"}}}}
 }
 
-func effectsTextL335() Pack {
+func effectsTextL336() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"yq"}, Sub: []string{"completion|shell-completion"}, Examples: []string{"yq shell-completion bash", "yq completion zsh"}, Counter: []string{"yq '.a' f.yml"}}}}
 }
 
-func effectsTextL343() Pack {
+func effectsTextL344() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"xq", "tomlq"}, Flags: []string{"-c", "--compact-output", "-n", "--null-input", "-e", "--exit-status", "-s", "--slurp", "-r", "--raw-output", "-j", "--join-output", "-a", "--ascii-output", "-R", "--raw-input", "-C", "--color-output", "-M", "--monochrome-output", "-S", "--sort-keys", "--tab", "--unbuffered", "--stream", "--seq", "-y", "--yaml-output", "--yml-output", "-Y", "--yaml-roundtrip", "--yml-roundtrip", "--indentless-lists", "--indentless", "--explicit-start", "--explicit-end", "--no-expand-aliases", "-x", "--xml-output", "--xml-dtd", "-t", "--toml-output"}, Values: []string{"--indent", "-w", "--width", "--yaml-output-grammar-version", "--yml-out-ver", "--max-expansion-factor", "--xml-root", "--xml-force-list", "--xml-item-depth", "--output-format"}, Effects: map[string]string{"--args": "operands:text", "--from-file": "exec", "--in-place": "inplace", "--jsonargs": "operands:text", "-L": "library", "-f": "exec", "-i": "inplace"}, Operands: "read", First: "script:jq", ScriptFlags: []string{"-f", "--from-file"}, Examples: []string{"xq .project.version pom.xml", "tomlq -r .package.name Cargo.toml", "tomlq -t -i '.a = 1' pyproject.toml"}, Counter: []string{"jq . package.json"}}}}
 }
 
-func effectsTextL368() Pack {
+func effectsTextL369() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gron"}, Flags: []string{"-u", "-ungron", "-c", "-colorize", "-m", "-monochrome", "-s", "-stream", "-no-sort", "-k", "-insecure", "-j", "-json", "-v", "-values", "-value", "-version"}, Values: []string{"-x", "-proxy", "-noproxy"}, Operands: "read", Examples: []string{"gron https://api.github.com/repos/o/r", "gron -u flat.txt", "gron data.json"}, Counter: []string{"jq . data.json"}}}}
 }
 
-func effectsTextL380() Pack {
+func effectsTextL381() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"fx"}, Flags: []string{"-r", "--raw", "-s", "--slurp", "--yaml", "--toml", "--strict", "--no-inline", "--themes", "-v", "-V"}, Operands: "script:node", Examples: []string{"fx data.json", "fx '.items'", "fx --yaml config.yml"}, Counter: []string{"jq . data.json"}}}}
 }
 
-func effectsTextL390() Pack {
+func effectsTextL391() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"xmllint"}, Flags: []string{"--noout", "--format", "--recover", "--noblanks", "--nonet", "--nocompact", "--nocdata", "--nodict", "--nsclean", "--noenc", "--dropdtd", "--huge", "--oldxml10", "--html", "--xmlout", "--nodefdtd", "--nowrap", "--htmlout", "--debug", "--copy", "--c14n", "--c14n11", "--exc-c14n", "--stream", "--walk", "--memory", "--timing", "--repeat", "--insert", "--push", "--pushsmall", "--sax", "--sax1", "--testIO", "--auto", "--quiet", "--catalogs", "--nocatalogs", "--chkregister", "--load-trace", "--debugent", "--noxincludenode", "--nofixup-base-uris", "--compress", "--version"}, Values: []string{"--encode", "--maxmem", "--xpath", "--pattern", "--max-ampl", "--pretty"}, Effects: map[string]string{"--dtdattr": "network", "--dtdvalid": "read", "--dtdvalidfpi": "network", "--loaddtd": "network", "--noent": "network", "--output": "write", "--path": "read", "--postvalid": "network", "--relaxng": "read", "--schema": "read", "--schematron": "read", "--shell": "runs-code", "--valid": "network", "--xinclude": "network", "-o": "write"}, Operands: "read", Env: map[string]string{"SGML_CATALOG_FILES": "read", "XML_CATALOG_FILES": "read"}, Examples: []string{"xmllint --format pom.xml", "xmllint --noout --schema schema.xsd doc.xml", "xmllint --xpath '//version/text()' pom.xml"}, Counter: []string{"xq . pom.xml"}}}}
 }
 
-func effectsTextL425() Pack {
+func effectsTextL426() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"msgfmt"}, Flags: []string{"-c", "--check", "--check-format", "--check-header", "--check-domain", "--check-compatibility", "--check-accelerators", "-f", "--use-fuzzy", "--statistics", "-v", "--verbose", "-j", "--java", "--java2", "--csharp", "--csharp-resources", "--tcl", "--qt", "--desktop", "--xml", "--strict", "--no-hash", "--use-untranslated"}, Values: []string{"--endianness", "-a", "--alignment", "-r", "--resource", "-l", "--locale", "-d", "--template"}, Effects: map[string]string{"--directory": "read", "--output-file": "write", "-D": "read", "-o": "write"}, Operands: "read", Always: []string{"writes-files"}, Examples: []string{"msgfmt --check -o locale/de/LC_MESSAGES/django.mo locale/de/LC_MESSAGES/django.po", "msgfmt --statistics de.po"}, Counter: []string{"msgunfmt de.mo"}}}}
 }
 
-func effectsTextL443() Pack {
+func effectsTextL444() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"msgunfmt"}, Flags: []string{"-j", "--java", "--csharp", "--csharp-resources", "--tcl", "-v", "--verbose", "-i", "--indent", "--strict", "--no-wrap", "-s", "--sort-output", "-e", "--no-escape", "-E", "--escape", "--force-po"}, Values: []string{"-r", "--resource", "-l", "--locale", "-w", "--width", "--color", "--style"}, Effects: map[string]string{"--output-file": "write", "-d": "read", "-o": "write"}, Operands: "read", Examples: []string{"msgunfmt locale/de/LC_MESSAGES/django.mo", "msgunfmt -s de.mo"}, Counter: []string{"msgfmt de.po"}}}}
 }
 
-func effectsTextL456() Pack {
+func effectsTextL457() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"xgettext"}, Flags: []string{"-j", "--join-existing", "-a", "--extract-all", "--no-location", "-n", "--add-location", "--strict", "--properties-output", "--stringtable-output", "--omit-header", "--force-po", "-i", "--indent", "--no-wrap", "-s", "--sort-output", "-F", "--sort-by-file", "-E", "--escape", "-e", "--no-escape", "--qt", "--kde", "--boost", "--debug", "-C", "--c++"}, Values: []string{"-L", "--language", "--from-code", "-k", "--keyword", "-c", "--add-comments", "--flag", "--copyright-holder", "--package-name", "--package-version", "--msgid-bugs-address", "-w", "--width", "--color", "--style", "-d", "--default-domain", "-m", "--msgstr-prefix", "-M", "--msgstr-suffix"}, Effects: map[string]string{"--directory": "read", "--exclude-file": "read", "--files-from": "read", "--output": "write", "--output-dir": "into", "-D": "read", "-f": "read", "-o": "write", "-p": "into", "-x": "read"}, Operands: "read", Always: []string{"writes-files"}, Examples: []string{"xgettext -o messages.pot -L Python app.py", "xgettext --keyword=_ -d myapp src/main.c"}, Counter: []string{"msgfmt -o de.mo de.po"}}}}
 }
 
@@ -10338,102 +10338,102 @@ func effectsToolchainsL854() Pack {
 }
 
 func effectsToolchainsL866() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"perl"}, Flags: []string{"-n", "-p", "-a", "-l", "-0", "-s", "-w", "-W", "-X", "-t", "-T", "-U", "-u", "-v", "-x", "-c", "-S"}, Values: []string{"-F", "-C"}, Effects: map[string]string{"-E": "script:perl", "-I": "read", "-M": "exec", "-d": "runs-code", "-e": "script:perl", "-i": "inplace", "-m": "exec"}, Operands: "read", First: "exec", ScriptFlags: []string{"-e", "-E"}, Env: map[string]string{"PERL5DB": "script:perl", "PERL5LIB": "exec", "PERL5OPT": "exec", "PERLLIB": "exec"}, Always: []string{"runs-code"}, Interactive: true, Examples: []string{"perl -e 'exec \"/bin/sh\"'", "perl -ne print /path/to/input-file", "perl script.pl", "perl -v", "PERL5OPT=-d PERL5DB='exec \"/bin/sh\"' perl /dev/null"}}}}
+	return Pack{Programs: []Program{{Exe: []string{"perl"}, Flags: []string{"-n", "-p", "-a", "-l", "-0", "-s", "-w", "-W", "-X", "-t", "-T", "-U", "-u", "-v", "-x", "-c", "-S"}, Values: []string{"-F", "-C"}, Attached: []string{"-i"}, Effects: map[string]string{"-E": "script:perl", "-I": "read", "-M": "exec", "-d": "runs-code", "-e": "script:perl", "-i": "inplace", "-m": "exec"}, Operands: "read", First: "exec", ScriptFlags: []string{"-e", "-E"}, Env: map[string]string{"PERL5DB": "script:perl", "PERL5LIB": "exec", "PERL5OPT": "exec", "PERLLIB": "exec"}, Always: []string{"runs-code"}, Interactive: true, Examples: []string{"perl -e 'exec \"/bin/sh\"'", "perl -pi.bak -e 's/a/b/' notes.txt", "perl -ne print /path/to/input-file", "perl script.pl", "perl -v", "PERL5OPT=-d PERL5DB='exec \"/bin/sh\"' perl /dev/null"}}}}
 }
 
-func effectsToolchainsL891() Pack {
+func effectsToolchainsL892() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ruby"}, Flags: []string{"-n", "-p", "-a", "-l", "-c", "-w", "-W", "-v", "-d", "-x", "-s", "-S", "-y", "--verbose", "--disable-gems", "--jit", "--yjit"}, Values: []string{"-F", "-E", "--encoding", "-K", "-T"}, Effects: map[string]string{"-C": "dir", "-I": "read", "-e": "script:ruby", "-i": "inplace", "-r": "exec"}, First: "exec", ScriptFlags: []string{"-e"}, Env: map[string]string{"RUBYLIB": "exec", "RUBYOPT": "exec"}, Always: []string{"runs-code"}, Interactive: true, Examples: []string{"ruby -e 'exec \"/bin/sh\"'", "ruby script.rb", "ruby -rsocket -e 'x'", "ruby -run -e httpd . -p 80"}}}}
 }
 
-func effectsToolchainsL911() Pack {
+func effectsToolchainsL912() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"php"}, Flags: []string{"-a", "-h", "-i", "-m", "-v", "-n", "-s", "-w", "-H", "-q", "-e"}, Values: []string{"-t", "--rf", "--rc", "--re", "--rz", "--ri"}, Effects: map[string]string{"-B": "script:php", "-E": "script:php", "-F": "exec", "-R": "script:php", "-S": "host", "-c": "exec", "-d": "exec", "-f": "exec", "-l": "dry-run,first:read,operands:read", "-r": "script:php", "-z": "library"}, First: "exec", ScriptFlags: []string{"-r"}, Env: map[string]string{"PHPRC": "exec", "PHP_INI_SCAN_DIR": "exec"}, Always: []string{"runs-code"}, Interactive: true, Examples: []string{"php -r 'system(\"/bin/sh -i\");'", "php artisan migrate", "php -S 0.0.0.0:80", "php -l index.php"}}}}
 }
 
-func effectsToolchainsL936() Pack {
+func effectsToolchainsL937() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"lua", "luajit"}, Flags: []string{"-i", "-v", "-E", "-W", "-O"}, Effects: map[string]string{"-b": "write", "-e": "script:lua", "-j": "exec", "-l": "exec"}, First: "exec", ScriptFlags: []string{"-e"}, Env: map[string]string{"LUA_CPATH": "exec", "LUA_INIT": "script:lua", "LUA_PATH": "exec"}, Always: []string{"runs-code"}, Interactive: true, Examples: []string{"lua -e 'os.execute(\"/bin/sh\")'", "lua script.lua", "luajit -v"}}}}
 }
 
-func effectsToolchainsL954() Pack {
+func effectsToolchainsL955() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tclsh"}, Values: []string{"-encoding"}, First: "exec", Env: map[string]string{"TCLLIBPATH": "exec"}, Stdin: "script:tcl", Always: []string{"runs-code"}, Interactive: true, Examples: []string{"tclsh", "tclsh script.tcl"}}}}
 }
 
-func effectsToolchainsL965() Pack {
+func effectsToolchainsL966() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"R", "Rscript", "julia", "ghc", "ghci"}, Effects: map[string]string{"--eval": "script:code", "-E": "script:code", "-e": "script:code"}, First: "exec", ScriptFlags: []string{"-e", "--eval", "-E"}, Env: map[string]string{"JULIA_DEPOT_PATH": "exec", "JULIA_LOAD_PATH": "exec", "R_ENVIRON": "exec", "R_ENVIRON_USER": "exec", "R_PROFILE": "exec", "R_PROFILE_USER": "exec"}, Always: []string{"runs-code"}, Interactive: true, Examples: []string{"R --no-save -e 'system(\"/bin/sh\")'", "Rscript analysis.R", "julia -e 'run(`/bin/sh`)'", "ghc -e 'System.Process.callCommand \"/bin/sh\"'", "ghci", "ghc Main.hs"}}}}
 }
 
-func effectsToolchainsL987() Pack {
+func effectsToolchainsL988() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pre-commit"}, Always: []string{"runs-code"}, Examples: []string{"pre-commit run --all-files", "pre-commit", "pre-commit install"}}}}
 }
 
-func effectsToolchainsL995() Pack {
+func effectsToolchainsL996() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"clang-format"}, Flags: []string{"-Werror", "-sort-includes", "-verbose", "-dump-config", "-output-replacements-xml", "-fail-on-incomplete-format", "-version", "-help", "-ferror-limit"}, Values: []string{"-style", "-fallback-style", "-assume-filename", "-lines", "-offset", "-length", "-cursor", "-qualifier-alignment"}, Effects: map[string]string{"-dry-run": "dry-run", "-files": "read", "-i": "inplace", "-n": "dry-run"}, Operands: "read", Examples: []string{"clang-format --dry-run --Werror src/main.c", "clang-format -i src/*.c", "clang-format -style=file x.cc", "clang-format -n -i x.c"}}}}
 }
 
-func effectsToolchainsL1010() Pack {
+func effectsToolchainsL1011() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"shellcheck"}, Flags: []string{"-a", "--check-sourced", "-C", "--list-optional", "--norc", "-x", "--external-sources", "--extended-analysis", "-V", "--version"}, Values: []string{"-i", "--include", "-e", "--exclude", "-f", "--format", "-o", "--enable", "-P", "--source-path", "-s", "--shell", "-S", "--severity", "-W", "--wiki-link-count"}, Optional: []string{"--color"}, Effects: map[string]string{"--rcfile": "read"}, Operands: "read", Examples: []string{"shellcheck script.sh", "shellcheck -x -S warning scripts/*.sh", "shellcheck -f gcc -e SC2086 build.sh"}}}}
 }
 
-func effectsToolchainsL1022() Pack {
+func effectsToolchainsL1023() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"shfmt"}, Flags: []string{"-l", "--list", "-d", "--diff", "-s", "--simplify", "-f", "--find", "-bn", "--binary-next-line", "-ci", "--case-indent", "-sr", "--space-redirects", "-kp", "--keep-padding", "-fn", "--func-next-line", "-p", "--posix", "-mn", "--minify", "--apply-ignore", "-tojson", "--to-json", "--from-json", "-version", "--version"}, Values: []string{"-i", "--indent", "-ln", "--language-dialect", "--filename"}, Effects: map[string]string{"--write": "inplace", "-w": "inplace"}, Operands: "read", Always: []string{"recursive"}, Examples: []string{"shfmt -l -d scripts/", "shfmt -i 2 -w deploy.sh", "shfmt -d build.sh"}}}}
 }
 
-func effectsToolchainsL1035() Pack {
+func effectsToolchainsL1036() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hadolint"}, Flags: []string{"--no-color", "--no-fail", "-V", "--verbose", "--strict-labels", "--disable-ignore-pragma", "--file-path-in-report", "--version"}, Values: []string{"-f", "--format", "-t", "--failure-threshold", "--ignore", "--trusted-registry", "--require-label", "--error", "--warning", "--info", "--style", "--override"}, Effects: map[string]string{"--config": "read", "-c": "read"}, Operands: "read", Examples: []string{"hadolint Dockerfile", "hadolint --ignore DL3008 -f json docker/Dockerfile"}}}}
 }
 
-func effectsToolchainsL1047() Pack {
+func effectsToolchainsL1048() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"actionlint"}, Flags: []string{"-color", "-no-color", "-debug", "-oneline", "-verbose", "-version"}, Values: []string{"-format", "-ignore", "-stdin-filename"}, Effects: map[string]string{"-config-file": "read", "-init-config": "writes-files", "-pyflakes": "exec", "-shellcheck": "exec"}, Operands: "read", Examples: []string{"actionlint", "actionlint -oneline .github/workflows/ci.yml", "actionlint -shellcheck= -pyflakes="}}}}
 }
 
-func effectsToolchainsL1059() Pack {
+func effectsToolchainsL1060() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"yamllint"}, Flags: []string{"-s", "--strict", "--no-warnings", "--list-files", "-v", "--version"}, Values: []string{"-d", "--config-data", "-f", "--format"}, Effects: map[string]string{"--config-file": "read", "-c": "read"}, Operands: "read", Always: []string{"recursive"}, Examples: []string{"yamllint .", "yamllint -s -f parsable config.yml"}}}}
 }
 
-func effectsToolchainsL1070() Pack {
+func effectsToolchainsL1071() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"codespell"}, Flags: []string{"-d", "--disable-colors", "-c", "--enable-colors", "-f", "--check-filenames", "-H", "--check-hidden", "-e", "--hard-encoding-detection", "-s", "--summary", "--count", "--stdin-single-line", "--version"}, Values: []string{"-q", "--quiet-level", "-L", "--ignore-words-list", "-S", "--skip", "--builtin", "-A", "--after-context", "-B", "--before-context", "-C", "--context", "-r", "--regex", "--ignore-regex", "--uri-ignore-words-list", "--ignore-multiline-regex", "--uri-regex", "-i", "--interactive"}, Effects: map[string]string{"--config": "read", "--dictionary": "read", "--exclude-file": "read", "--ignore-words": "read", "--toml": "read", "--write-changes": "inplace", "-D": "read", "-I": "read", "-w": "inplace", "-x": "read"}, Operands: "read", Always: []string{"recursive"}, Examples: []string{"codespell", "codespell src/ docs/", "codespell -w README.md", "codespell -L teh,fo -S '*.lock'"}}}}
 }
 
-func effectsToolchainsL1092() Pack {
+func effectsToolchainsL1093() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vale"}, Flags: []string{"--no-exit", "--no-wrap", "--ignore-syntax", "--relative", "-v", "--version", "-h"}, Values: []string{"--minAlertLevel", "--filter", "--ext", "--glob"}, Effects: map[string]string{"--config": "read", "--output": "read"}, Operands: "read", Examples: []string{"vale README.md", "vale --minAlertLevel error docs/", "vale ls-config"}}}}
 }
 
-func effectsToolchainsL1102() Pack {
+func effectsToolchainsL1103() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"vale"}, Sub: []string{"sync"}, Always: []string{"network", "writes-files"}, Examples: []string{"vale sync"}}}}
 }
 
-func effectsToolchainsL1110() Pack {
+func effectsToolchainsL1111() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"direnv"}, Operands: "subcommand", Examples: []string{"direnv frobnicate"}}}}
 }
 
-func effectsToolchainsL1115() Pack {
+func effectsToolchainsL1116() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"direnv"}, Sub: []string{"status|version|help|hook|stdlib"}, Flags: []string{"--json"}, Examples: []string{"direnv status", "direnv version", "direnv hook bash"}}}}
 }
 
-func effectsToolchainsL1121() Pack {
+func effectsToolchainsL1122() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"direnv"}, Sub: []string{"dump"}, Always: []string{"credentials"}, Examples: []string{"direnv dump"}}}}
 }
 
-func effectsToolchainsL1127() Pack {
+func effectsToolchainsL1128() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"direnv"}, Sub: []string{"allow|permit|grant|deny|block|revoke|exec|export|reload|edit|fetchurl|prune|apply_dump|show_dump|watch|watch-dir|watch-list"}, Always: []string{"runs-code", "writes-files"}, Examples: []string{"direnv allow", "direnv exec . make test", "direnv export bash"}}}}
 }
 
-func effectsToolchainsL1133() Pack {
+func effectsToolchainsL1134() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, Operands: "subcommand", Examples: []string{"asdf frobnicate", "mise frobnicate", "nvm frobnicate", "pyenv frobnicate", "rbenv frobnicate", "sdk frobnicate"}}}}
 }
 
-func effectsToolchainsL1138() Pack {
+func effectsToolchainsL1139() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, Sub: []string{"list|ls|current|where|which|version|versions|info|help|--version|commands|root|prefix|whence|completions|completion|doctor|dr|settings|ls-remote|home|shims"}, Flags: []string{"--installed", "-i", "--current", "-c", "--global", "-g", "--json", "-J", "--bare", "--skip-aliases", "--no-colors", "--cwd", "--missing", "--prefix", "-v", "--verbose", "-q", "--quiet", "--all", "-a", "--no-header", "--long"}, Effects: map[string]string{"--offline": "offline", "--remote": "network"}, Examples: []string{"asdf current", "mise ls", "nvm ls", "pyenv versions", "rbenv version", "sdk current", "asdf where nodejs", "mise which node", "pyenv which python", "nvm current"}}}}
 }
 
-func effectsToolchainsL1150() Pack {
+func effectsToolchainsL1151() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"asdf", "mise", "sdk"}, Sub: []string{"plugin|plugins|tasks|task|config|cfg|alias|aliases|env-vars", "list|ls|info|get"}, Flags: []string{"--urls", "--refs", "--json", "--all", "--hidden", "--no-header"}, Examples: []string{"asdf plugin list --urls", "mise tasks ls", "mise config ls", "mise plugins ls"}}}}
 }
 
-func effectsToolchainsL1156() Pack {
+func effectsToolchainsL1157() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"mise"}, Sub: []string{"env|set"}, Flags: []string{"-s", "--shell", "-J", "--json", "--dotenv"}, Always: []string{"credentials"}, Examples: []string{"mise env", "mise env --json"}}}}
 }
 
-func effectsToolchainsL1163() Pack {
+func effectsToolchainsL1164() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, Sub: []string{"install|i|uninstall|rm|remove|update|upgrade|up|global|local|shell|use|u|unset|exec|x|run|r|reshim|rehash|latest|plugin|plugins|trust|prune|outdated|sync|self-update|selfupdate|tasks|task|watch|deactivate|activate|hook-env|implode|unuse|alias|unalias|reinstall-packages|cache|flush|default|d|broadcast|offline|config|cfg|link|tool|tool-alias|generate|backends|registry|search|edit|lock|migrate|virtualenv|virtualenv-delete|virtualenvs|install-latest-npm|deno|bun|node|gem|pip"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"asdf install nodejs 20.11.0", "mise run build", "nvm use 20", "pyenv install 3.12.2", "rbenv global 3.3.0", "sdk install java 21-tem", "mise exec -- node -v", "mise trust"}}}}
 }
 

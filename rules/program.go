@@ -112,6 +112,11 @@ type Program struct {
 	// attached with "=" (git log --pretty[=FORMAT], grep --color[=WHEN]); the
 	// value has no effect. Nil means none.
 	Optional []string `toml:"optional"`
+	// Attached are single-letter options whose value is optional and, when
+	// given, is the rest of their word (sed -i.bak, perl -pi.orig: GNU
+	// getopt's "i::"); a following word is never their value. They are
+	// listed in flags or effects as well. Nil means none.
+	Attached []string `toml:"attached"`
 	// Effects are options with an effect: option → role of its value, or
 	// the option's own effect (see the type documentation). Nil means none.
 	Effects map[string]string `toml:"effects"`
@@ -246,6 +251,7 @@ type program struct {
 	flags        map[string]bool
 	values       map[string]bool
 	optional     map[string]bool
+	attached     []string             // options whose value is the rest of their word
 	effects      map[string]optEffect // option → what it does
 	operands     role
 	first        role
@@ -344,7 +350,7 @@ func compileEffect(where, flag, eff string, pr *problems) optEffect {
 }
 
 func compileProgram(where string, p Program, pr *problems) *program {
-	out := &program{exe: p.Exe, sub: compileSub(p.Sub), flags: set(p.Flags), values: set(p.Values), optional: set(p.Optional),
+	out := &program{exe: p.Exe, sub: compileSub(p.Sub), flags: set(p.Flags), values: set(p.Values), optional: set(p.Optional), attached: p.Attached,
 		effects: make(map[string]optEffect, len(p.Effects)), operands: role(p.Operands), first: role(p.First), last: role(p.Last),
 		scriptFlags: p.ScriptFlags, stdin: role(p.Stdin), inOrder: p.InOrder, interactive: p.Interactive, loadsProject: p.LoadsProject, helpFlags: p.HelpFlags, helpWords: p.HelpWords, env: p.Env, always: p.Always, examples: p.Examples, counter: p.Counter, only: p.Only, leaveOut: p.LeaveOut, where: where}
 	if out.operands == "" {
@@ -375,6 +381,15 @@ func compileProgram(where string, p Program, pr *problems) *program {
 		checkFlagName(where, "optional", f, pr)
 		if _, ok := p.Effects[f]; ok || out.values[f] || out.flags[f] {
 			pr.addf(where, "option %s is listed in optional and in flags, values or effects; list it once", f)
+		}
+	}
+	for _, f := range p.Attached {
+		checkFlagName(where, "attached", f, pr)
+		if len(f) != 2 || f[0] != '-' {
+			pr.addf(where, "field attached: %q is not a single-letter option (write -x)", f)
+		}
+		if _, ok := p.Effects[f]; !ok && !out.flags[f] {
+			pr.addf(where, "field attached: %s is listed in neither flags nor effects; list it in one of them too", f)
 		}
 	}
 	for _, f := range p.Values {

@@ -15,7 +15,7 @@ func TestProgramCompileReportsEveryProblem(t *testing.T) {
 		{Exe: []string{"tool"}, Operands: "reed", First: "script:cobol", Flags: []string{"-a", "x", "-v"},
 			Values: []string{"-v"}, Effects: map[string]string{"-o": "wrote", "-x": "operands:nothing"},
 			Env: map[string]string{"PAGER": "shel"}, Always: []string{"explode"}, Only: []string{"src/*.go", "[x"},
-			LeaveOut: "--exclude"},
+			LeaveOut: "--exclude", Attached: []string{"--long", "-z"}},
 		{Exe: []string{"other"}, Examples: []string{"other"}},
 	}}
 	_, err := Compile([]Pack{bad}, Options{})
@@ -35,6 +35,8 @@ func TestProgramCompileReportsEveryProblem(t *testing.T) {
 		`field only: "src/*.go" is not a base-name glob`,
 		`field only: "[x" is not a base-name glob`,
 		`field leave_out: "--exclude" must be an option with NAME once`,
+		`field attached: "--long" is not a single-letter option (write -x)`,
+		`field attached: -z is listed in neither flags nor effects; list it in one of them too`,
 		`field examples: required`,
 		`executable "other" is not listed in the pack's executables [tool]`,
 	} {
@@ -89,6 +91,17 @@ func TestProgramClassify(t *testing.T) {
 		{"sed -n 1,5p f", out{Tier: "read", Proven: true, Paths: []string{"read f"}, Program: "sed|gsed"}},
 		{"sed '1e id' f", out{Tier: "execute", Paths: []string{"read f"}, Code: []string{"shell id"}, Program: "sed|gsed"}},
 		{"sed -i s/a/b/ f", out{Tier: "write", Paths: []string{"write f"}, Program: "sed|gsed"}},
+		// the backup an in-place edit leaves: the suffix attached to -i
+		// (never the next word), or a '*' pattern that may point elsewhere
+		{"sed -i.bak s/a/b/ f", out{Tier: "write", Paths: []string{"write f.bak", "write f"}, Program: "sed|gsed"}},
+		{"sed -ni.bak p f", out{Tier: "write", Paths: []string{"write f.bak", "write f"}, Program: "sed|gsed"}},
+		{"sed -in s/a/b/ f", out{Tier: "write", Paths: []string{"write fn", "write f"}, Program: "sed|gsed"}},
+		{"sed --in-place=.orig s/a/b/ f g", out{Tier: "write", Paths: []string{"write f.orig", "write f", "write g.orig", "write g"}, Program: "sed|gsed"}},
+		{"sed -n --in-place='/home/u/.claude/*' '' src/settings.json", out{Tier: "write",
+			Paths: []string{"write /home/u/.claude/settings.json", "write src/settings.json"}, Program: "sed|gsed"}},
+		{"sed -i'old_*' s/a/b/ src/f", out{Tier: "write", Paths: []string{"write src/old_f", "write src/f"}, Program: "sed|gsed"}},
+		{"sed -i\"$S\" s/a/b/ f", out{Tier: "execute", Paths: []string{"write f"}, Program: "sed|gsed",
+			Unproven: "The command is not proven read-only: the name of the backup file sed leaves is not known when the command is judged."}},
 		{"awk '{print NR}' f", out{Tier: "read", Proven: true, Paths: []string{"read f"}, Program: "awk|gawk|mawk|nawk"}},
 		{`awk 'BEGIN {print "x" > "/etc/motd"}'`, out{Tier: "write", Paths: []string{"write /etc/motd"}, Program: "awk|gawk|mawk|nawk"}},
 		{"grep -rn TODO src", out{Tier: "read", Proven: true, Paths: []string{"read src (tree) leave-out --exclude=NAME"}, Program: "grep|egrep|fgrep"}},
@@ -133,4 +146,21 @@ func TestProgramClassify(t *testing.T) {
 		}
 	}
 	_ = risk.Read
+}
+
+func TestBackupName(t *testing.T) {
+	for _, c := range []struct{ file, suffix, want string }{
+		{"f", ".bak", "f.bak"},
+		{"src/f.go", "~", "src/f.go~"},
+		{"src/f.go", "old_*", "src/old_f.go"},
+		{"src/f.go", "*.orig", "src/f.go.orig"},
+		{"src/f.go", "bak/*", "bak/f.go"},
+		{"src/settings.json", "/home/u/.claude/*", "/home/u/.claude/settings.json"},
+		{"a/f", "**", "a/ff"},
+		{"f", "/x", "f/x"},
+	} {
+		if got := BackupName(c.file, c.suffix); got != c.want {
+			t.Errorf("BackupName(%q, %q) = %q, want %q", c.file, c.suffix, got, c.want)
+		}
+	}
 }

@@ -183,14 +183,15 @@ func (w *walker) declAssign(a *syntax.Assign, c *Command, nameref bool, st *stat
 // each command's stdin is the previous element's output.
 func (w *walker) pipeline(b *syntax.BinaryCmd, st *state, cx *ctx) {
 	var prev *Command
-	for i, elem := range flattenPipe(b, nil) {
+	var buf [8]*syntax.Stmt // most pipelines have fewer elements: no allocation
+	for i, elem := range flattenPipe(b, buf[:0]) {
 		ecx := *cx
 		var leaves []*Command
 		ecx.leaves = &leaves
 		if i > 0 {
 			ecx.stdin = pipeStdin(prev, elem, &ecx)
 		}
-		w.walkStmt(elem, st.clone(), &ecx)
+		w.walkStmt(elem, w.cloneState(st), &ecx)
 		if len(leaves) == 0 {
 			prev = nil
 			continue

@@ -16,7 +16,7 @@ func (w *walker) funcDecl(x *syntax.FuncDecl, st *state, cx *ctx) {
 		w.functions = make(map[string]*funcDef)
 		w.script.Functions = make(map[string]bool)
 	}
-	def := &funcDef{name: x.Name.Value, body: x.Body, fr: cx.fr, st: st.clone(), cx: *cx}
+	def := &funcDef{name: x.Name.Value, body: x.Body, fr: cx.fr, st: w.cloneState(st), cx: *cx}
 	def.cx.leaves = nil
 	w.functions[def.name] = def
 	w.order = append(w.order, def)
@@ -43,7 +43,7 @@ func (w *walker) callFunction(argv []Word, c *Command, st *state, cx *ctx) bool 
 		return true
 	}
 	w.markCalled(def.name)
-	inner := st.clone()
+	inner := w.cloneState(st)
 	inner.setPositional(argv[1:])
 	w.walkFunction(def, inner, cx, c)
 	st.merge(inner)

@@ -42,14 +42,25 @@ type state struct {
 
 func (w *walker) newState() *state { return &state{work: w.work} }
 
-func (s *state) clone() *state {
+// cloneState returns a copy of s that shares its variables until either
+// writes (copy on write), from the walker's blocks of states.
+func (w *walker) cloneState(s *state) *state {
 	s.work.Spend(copyCost(len(s.vars)))
-	c := *s
 	if s.vars != nil {
-		s.shared, c.shared = true, true
+		s.shared = true
 	}
-	return &c
+	if len(w.states) == 0 {
+		w.states = make([]state, blockSize(w.statesMade, stateBlock))
+		w.statesMade++
+	}
+	c := &w.states[0]
+	w.states = w.states[1:]
+	*c = *s
+	return c
 }
+
+// stateBlock is the most states cloneState allocates at a time.
+const stateBlock = 16
 
 // own makes vars this state's own map before a write.
 func (s *state) own() {

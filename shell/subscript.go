@@ -112,7 +112,7 @@ func (w *walker) subscriptSubst(c *Command, n *syntax.CmdSubst, name Word, st *s
 		}
 	}
 	code := Word{Value: b.String(), Known: true, Span: name.Span}
-	w.nested(c, code, nest{origin: "subscript", via: c.Name, state: st.clone()}, cx)
+	w.nested(c, code, nest{origin: "subscript", via: c.Name, state: w.cloneState(st)}, cx)
 }
 
 // nameTest records test, [ and wait, whose -v / -p operands are names.

@@ -44,6 +44,15 @@ type walker struct {
 	// out, wordsMade how many blocks were made.
 	words     []Word
 	wordsMade int
+	// states is the unused rest of the last block of states cloneState
+	// hands out, statesMade how many blocks were made.
+	states     []state
+	statesMade int
+	// substVisit is visitSubst, made once; substSt and substCx the state
+	// and context of the walkSubsts under way.
+	substVisit func(syntax.Node) bool
+	substSt    *state
+	substCx    *ctx
 }
 
 // wordSlice returns an empty slice of capacity n, its array a part of a
@@ -294,7 +303,7 @@ func (w *walker) walkStmt(s *syntax.Stmt, st *state, outer *ctx) {
 		}
 	}
 	if s.Background || s.Coprocess || s.Disown {
-		st = st.clone()
+		st = w.cloneState(st)
 		cx.background = true
 	}
 	w.walkCmd(s, st, cx)
@@ -309,7 +318,7 @@ func (w *walker) walkCmd(s *syntax.Stmt, st *state, cx *ctx) {
 	case *syntax.BinaryCmd:
 		w.binary(x, st, cx)
 	case *syntax.Subshell:
-		w.walkStmts(x.Stmts, st.clone(), cx)
+		w.walkStmts(x.Stmts, w.cloneState(st), cx)
 	case *syntax.Block:
 		w.walkStmts(x.Stmts, st, cx)
 	case *syntax.IfClause:
@@ -329,9 +338,9 @@ func (w *walker) walkCmd(s *syntax.Stmt, st *state, cx *ctx) {
 	case *syntax.CoprocClause:
 		inner := *cx
 		inner.background = true
-		w.walkStmt(x.Stmt, st.clone(), &inner)
+		w.walkStmt(x.Stmt, w.cloneState(st), &inner)
 	case *syntax.TestDecl:
-		w.walkStmt(x.Body, st.clone(), cx)
+		w.walkStmt(x.Body, w.cloneState(st), cx)
 	default: // TestClause, ArithmCmd, LetClause
 		if !w.spendNode(x, cx) {
 			return
@@ -353,14 +362,16 @@ func (w *walker) binary(b *syntax.BinaryCmd, st *state, cx *ctx) {
 		// every earlier one did and succeeded, so it sees the state they
 		// left (a cd among them included); after the chain, any of those
 		// states may hold.
-		parts := andChain(b, nil)
+		var partsBuf [8]*syntax.Stmt // most chains are shorter: no allocation
+		parts := andChain(b, partsBuf[:0])
 		w.walkStmt(parts[0], st, cx)
-		branch := st.clone()
-		var ends []*state
+		branch := w.cloneState(st)
+		var endsBuf [8]*state
+		ends := endsBuf[:0]
 		for i, p := range parts[1:] {
 			w.walkStmt(p, branch, cx)
 			if i < len(parts)-2 {
-				ends = append(ends, branch.clone())
+				ends = append(ends, w.cloneState(branch))
 			}
 		}
 		for _, e := range ends {
@@ -369,7 +380,7 @@ func (w *walker) binary(b *syntax.BinaryCmd, st *state, cx *ctx) {
 		st.merge(branch)
 	default: // ||: the right side runs only when the left failed
 		w.walkStmt(b.X, st, cx)
-		branch := st.clone()
+		branch := w.cloneState(st)
 		w.walkStmt(b.Y, branch, cx)
 		st.merge(branch)
 	}
@@ -387,10 +398,10 @@ func andChain(b *syntax.BinaryCmd, out []*syntax.Stmt) []*syntax.Stmt {
 
 func (w *walker) ifClause(x *syntax.IfClause, st *state, cx *ctx) {
 	w.walkStmts(x.Cond, st, cx)
-	then := st.clone()
+	then := w.cloneState(st)
 	w.walkStmts(x.Then, then, cx)
 	if x.Else != nil {
-		els := st.clone()
+		els := w.cloneState(st)
 		w.ifClause(x.Else, els, cx)
 		st.merge(els)
 	}
@@ -404,7 +415,7 @@ func (w *walker) loop(x syntax.Node, body []*syntax.Stmt, st *state, cx *ctx) {
 		return
 	}
 	w.forgetAssigned(x, st)
-	inner := st.clone()
+	inner := w.cloneState(st)
 	w.walkStmts(body, inner, cx)
 	st.merge(inner)
 }
@@ -413,7 +424,7 @@ func (w *walker) forClause(x *syntax.ForClause, st *state, cx *ctx) {
 	switch l := x.Loop.(type) {
 	case *syntax.WordIter:
 		if vals, ok := w.loopValues(l, st, cx); ok && !x.Select && loopBodyBytes(x)*len(vals) <= maxUnrolledBytes {
-			bound := st.clone()
+			bound := w.cloneState(st)
 			w.unrolled(x, l.Name.Value, vals, bound, cx)
 			defer st.merge(bound)
 		}
@@ -502,7 +513,7 @@ func (w *walker) unrolled(x *syntax.ForClause, name string, vals []Word, st *sta
 	w.unroll = outer * len(vals)
 	defer func() { w.unroll = outer }()
 	for _, v := range vals {
-		pass := st.clone()
+		pass := w.cloneState(st)
 		pass.set(name, value{str: v.Value, known: true})
 		w.walkStmts(x.Do, pass, cx)
 		st.merge(pass)
@@ -515,7 +526,7 @@ func (w *walker) caseClause(x *syntax.CaseClause, st *state, cx *ctx) {
 		for _, p := range item.Patterns {
 			w.walkSubsts(p, st, cx)
 		}
-		branch := st.clone()
+		branch := w.cloneState(st)
 		w.walkStmts(item.Stmts, branch, cx)
 		st.merge(branch)
 	}
@@ -582,19 +593,30 @@ func (w *walker) walkSubsts(n syntax.Node, st *state, cx *ctx) {
 	if !w.spendNode(n, cx) {
 		return
 	}
-	syntax.Walk(n, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CmdSubst:
-			before := len(w.script.Commands)
-			w.walkNestedStmts(n.Stmts, n, "cmdsubst", st.clone(), cx)
-			w.recordSubstOutput(n, before)
-			return false
-		case *syntax.ProcSubst:
-			w.walkNestedStmts(n.Stmts, n, "procsubst", st.clone(), cx)
-			return false
-		}
-		return true
-	})
+	if w.substVisit == nil {
+		w.substVisit = w.visitSubst // one closure for the walk, not one a call
+	}
+	outerSt, outerCx := w.substSt, w.substCx // a substitution's own walk nests
+	w.substSt, w.substCx = st, cx
+	syntax.Walk(n, w.substVisit)
+	w.substSt, w.substCx = outerSt, outerCx
+}
+
+// visitSubst is walkSubsts' visitor of the nodes under its node, with the
+// state and context walkSubsts was given.
+func (w *walker) visitSubst(n syntax.Node) bool {
+	st, cx := w.substSt, w.substCx
+	switch n := n.(type) {
+	case *syntax.CmdSubst:
+		before := len(w.script.Commands)
+		w.walkNestedStmts(n.Stmts, n, "cmdsubst", w.cloneState(st), cx)
+		w.recordSubstOutput(n, before)
+		return false
+	case *syntax.ProcSubst:
+		w.walkNestedStmts(n.Stmts, n, "procsubst", w.cloneState(st), cx)
+		return false
+	}
+	return true
 }
 
 // recordSubstOutput keeps the output of a $(…) made of one pipeline whose
