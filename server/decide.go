@@ -137,6 +137,8 @@ func (s *Server) handleAuthorize(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serveCall(w http.ResponseWriter, r *http.Request, endpoint string, timeout time.Duration,
 	decide func(context.Context, Authorizer, *policy.Policy, call.Call, time.Time, callFlags) policy.Decision, timed bool) {
 	cs := &callServe{s: s, w: w, r: r, endpoint: endpoint, timeout: timeout, decider: decide, timed: timed, start: time.Now()}
+	s.procs.enter()
+	defer s.procs.leave()
 	deadline := cs.start.Add(timeout)
 	cs.cur = s.acquire()
 	defer cs.cur.release()

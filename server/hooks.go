@@ -83,6 +83,8 @@ type hookReply struct {
 // reply was written already (at the deadline of a call decided inline).
 func (s *Server) runHook(w http.ResponseWriter, r *http.Request, cur *current, a hook.Adapter, start time.Time, timeout time.Duration) (stdout, stderr []byte, code int, answered bool) {
 	deadline := start.Add(timeout)
+	s.procs.enter()
+	defer s.procs.leave()
 	var body []byte
 	if err := readBefore(w, deadline, func() (err error) {
 		body, err = readLimited(w, r, positive(s.opts.MaxBody, DefaultMaxBody))

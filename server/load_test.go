@@ -13,7 +13,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -186,15 +185,6 @@ func (r loadResult) rate() float64 { return float64(len(r.ordinary)) / r.elapsed
 // cpuPerCall is the process's CPU time per answered request.
 func (r loadResult) cpuPerCall() time.Duration {
 	return r.cpu / time.Duration(max(1, len(r.ordinary)+len(r.hostile)))
-}
-
-// processCPU is the CPU time (user and system) this process has used.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func pct(lat []time.Duration, p float64) time.Duration {

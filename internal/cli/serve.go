@@ -157,7 +157,8 @@ func serveOptions(a *app, pf *policyFlags, sf serveFlags) (server.Options, strin
 	log := slog.New(slog.NewTextHandler(a.io.Stderr, nil))
 	opts := server.Options{Policy: p, ApprovalTimeout: p.Config().Approval.Timeout, Logger: log,
 		DecideTimeout: sf.decideTimeout, QueueWait: sf.queueWait, MaxConcurrent: sf.maxConcurrent, MaxHeavy: sf.maxHeavy,
-		DecideInline: true} // guard.Guard's Check does not wait (the hooks' asks end with their context)
+		DecideInline: true, // guard.Guard's Check does not wait (the hooks' asks end with their context)
+		AdaptProcs:   os.Getenv("GOMAXPROCS") == ""}
 	opts.Authorizer = func(p *policy.Policy, approver approval.Approver) (server.Authorizer, error) {
 		return guard.Standard(p, guard.WithApprover(approver), guard.WithLogger(log)) // a server.Recorder too
 	}
