@@ -40,7 +40,7 @@ func FuzzClassify(f *testing.F) {
 			}
 		}
 		for _, p := range r.Paths {
-			if p.Access != "read" && p.Access != "write" && p.Access != "delete" {
+			if p.Access != "read" && p.Access != "stat" && p.Access != "write" && p.Access != "delete" {
 				t.Fatalf("bad access %q", p.Access)
 			}
 		}
