@@ -307,16 +307,12 @@ func homeRefs() *strings.Replacer {
 	return homeRefsReplacer
 }
 
-// embeddedCommands returns the shell commands code carries: string
+// embeddedCommandsSpawn returns the shell commands code carries: string
 // literals given to a process-spawning call (system("…"), callCommand
-// "…", os.execute('…'), exec.Command…), and lines of command languages
-// that run the rest of the line (".system …", "shell …", "!…", ":!…").
-func embeddedCommands(code string) []string {
-	return embeddedCommandsSpawn(code, containsAny(strings.ToLower(code), spawnMarkers))
-}
-
-// embeddedCommandsSpawn is embeddedCommands of code that calls a spawning
-// call (contains one of spawnMarkers, in any case) when spawns is true.
+// "…", os.execute('…'), exec.Command…), looked for when spawns is true
+// (code that contains one of spawnMarkers, in any case), and lines of
+// command languages that run the rest of the line (".system …",
+// "shell …", "!…", ":!…").
 func embeddedCommandsSpawn(code string, spawns bool) []string {
 	var out []string
 	for line := range strings.SplitSeq(code, "\n") {

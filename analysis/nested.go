@@ -108,7 +108,7 @@ func (a *Analysis) shellText(cmd *shell.Command, text string, span risk.Span, vi
 	a.depth--
 }
 
-// embeddedCommands is the package's embeddedCommands, remembered for the
+// embeddedCommands is embeddedCommandsSpawn, remembered for the
 // call (for at most maxEmbeddedTexts texts). The list is only read.
 func (a *Analysis) embeddedCommands(code string, spawns bool) []string {
 	if out, ok := a.embeddedIn[code]; ok {

@@ -49,8 +49,10 @@ func TestGrantsRememberedWithoutGrants(t *testing.T) {
 		}
 	}
 
-	if len(grantsOf(b, "s1")) != 0 || len(grantsOf(b, "s1")) != 0 {
-		t.Fatal("grants in an empty database")
+	for range 2 { // the first read asks the database, the second is answered from memory
+		if len(grantsOf(b, "s1")) != 0 {
+			t.Fatal("grants in an empty database")
+		}
 	}
 	if n := fleet.GrantCacheHits(b); n != 1 {
 		t.Fatalf("hits %d; want 1 (the second read)", n)

@@ -135,7 +135,7 @@ func (p pattern) matchForms(w shell.Word, f forms) bool {
 	return f.home != f.clean && p.globMatch(f.home)
 }
 
-// globMatch is globMatch(p.glob, s), with the literal head and tail worked
+// globMatch is globMatchMode(p.glob, s, false), with the literal head and tail worked
 // out when the pattern was compiled.
 func (p pattern) globMatch(s string) bool {
 	if !p.wild {
@@ -267,10 +267,6 @@ func isTemp(c string) bool {
 	}
 	return false
 }
-
-// globMatch matches s against a lower-case path glob: "**" matches
-// anything, "*" anything but "/", "?" one character.
-func globMatch(g, s string) bool { return globMatchMode(g, s, false) }
 
 // globMatchMode matches with "*" crossing "/" when flat is true (for words
 // that are not paths: flag values, sub-commands, variable names). It runs in
