@@ -49,18 +49,10 @@ func (w *walker) cloneState(s *state) *state {
 	if s.vars != nil {
 		s.shared = true
 	}
-	if len(w.states) == 0 {
-		w.states = make([]state, blockSize(w.statesMade, stateBlock))
-		w.statesMade++
-	}
-	c := &w.states[0]
-	w.states = w.states[1:]
+	c := w.states.next()
 	*c = *s
 	return c
 }
-
-// stateBlock is the most states cloneState allocates at a time.
-const stateBlock = 16
 
 // own makes vars this state's own map before a write.
 func (s *state) own() {

@@ -31,23 +31,16 @@ type walker struct {
 	// statically known ($(echo … | base64 -d)), so that eval "$(…)" and
 	// bash -c "$(…)" are analysed like the code they run.
 	substText map[*syntax.CmdSubst]string
-	// ctxs is the unused rest of the last block of contexts newCtx hands
-	// out (one allocation for many statements instead of one each),
-	// ctxsMade how many blocks were made.
-	ctxs     []ctx
-	ctxsMade int
-	// commands is the unused rest of the last block of commands
-	// allocCommand hands out, commandsMade how many blocks were made.
-	commands     []Command
-	commandsMade int
+	// ctxs, commands and states hand out the contexts of newCtx, the
+	// commands of allocCommand and the states of cloneState (one
+	// allocation for many instead of one each).
+	ctxs     blocks[ctx]
+	commands blocks[Command]
+	states   blocks[state]
 	// words is the unused rest of the last block of words wordSlice hands
 	// out, wordsMade how many blocks were made.
 	words     []Word
 	wordsMade int
-	// states is the unused rest of the last block of states cloneState
-	// hands out, statesMade how many blocks were made.
-	states     []state
-	statesMade int
 	// substVisit is visitSubst, made once; substSt and substCx the state
 	// and context of the walkSubsts under way.
 	substVisit func(syntax.Node) bool
@@ -70,6 +63,28 @@ func (w *walker) wordSlice(n int) []Word {
 	return s
 }
 
+// blocks hands out pointers to new zero values of T, each once and never
+// reused, as a heap allocation would be, from blocks of blockSize(made,
+// maxBlock) values: one allocation for many. The zero value is ready.
+type blocks[T any] struct {
+	free []T // the unused rest of the last block
+	made int // how many blocks were made
+}
+
+// maxBlock is the most values blocks allocates at a time.
+const maxBlock = 16
+
+// next returns a new zero T.
+func (b *blocks[T]) next() *T {
+	if len(b.free) == 0 {
+		b.free = make([]T, blockSize(b.made, maxBlock))
+		b.made++
+	}
+	v := &b.free[0]
+	b.free = b.free[1:]
+	return v
+}
+
 // blockSize is the size of the next block after made blocks: 1, 1, 2,
 // 4, … up to most, so that a command line of one or two commands
 // allocates what it did one at a time, and a script few blocks.
@@ -84,35 +99,16 @@ func blockSize(made, most int) int {
 const maxWordBlock = 128
 
 // allocCommand returns a new zero Command, handed out once and never
-// reused, from blocks of up to commandBlock (see blockSize).
-func (w *walker) allocCommand() *Command {
-	if len(w.commands) == 0 {
-		w.commands = make([]Command, blockSize(w.commandsMade, commandBlock))
-		w.commandsMade++
-	}
-	c := &w.commands[0]
-	w.commands = w.commands[1:]
-	return c
-}
-
-// commandBlock is the most commands allocCommand allocates at a time.
-const commandBlock = 16
+// reused, from blocks (see blocks).
+func (w *walker) allocCommand() *Command { return w.commands.next() }
 
 // newCtx returns a new context holding a copy of c. Each is handed out
 // once and never reused, as a heap allocation would be.
 func (w *walker) newCtx(c *ctx) *ctx {
-	if len(w.ctxs) == 0 {
-		w.ctxs = make([]ctx, blockSize(w.ctxsMade, ctxBlock))
-		w.ctxsMade++
-	}
-	cx := &w.ctxs[0]
-	w.ctxs = w.ctxs[1:]
+	cx := w.ctxs.next()
 	*cx = *c
 	return cx
 }
-
-// ctxBlock is how many contexts newCtx allocates at a time.
-const ctxBlock = 16
 
 // funcDef is a function body and the frame it was written in.
 type funcDef struct {
