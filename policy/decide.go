@@ -132,6 +132,9 @@ type evaluation struct {
 	// fills are the directories the call's commands so far put files
 	// into (filledoutput.go).
 	fills []fill
+	// births counts the birth-time lookups of the call so far (see
+	// maxBirths).
+	births int
 }
 
 func (e *evaluation) add(f ...risk.Finding) { e.findings.Add(f...) }

@@ -39,11 +39,18 @@ import (
 // the user's files a move puts there are hours or days older.
 const filledSlack = 10 * time.Minute
 
-// filledMax is the most direct entries a build-output directory may hold
-// for its birth times to be checked; a bigger one is judged as any
-// recursive delete (a limit never lets a delete through). The biggest
-// node_modules of a hoisted monorepo holds a few thousand.
-const filledMax = 10000
+// maxBirths is the most birth-time lookups (a statx each, 1.4–2 µs) one
+// call may make, for the build outputs' entries here and the session-made
+// trees (sessiontree.go) together: about 7–10 ms, on top of the work
+// budget, which these lookups are too dear to be charged to by their
+// cost. Past it, a build output is judged as any recursive delete and a
+// tree is not taken for the session's (a limit never lets a delete
+// through). The biggest node_modules of a hoisted monorepo holds a few
+// thousand entries.
+const maxBirths = 5000
+
+// birthsLeft is how many birth-time lookups the call may still make.
+func (e *evaluation) birthsLeft() int { return max(maxBirths-e.births, 0) }
 
 // filledRule is the finding of a build-output delete judged as any
 // recursive delete.
@@ -124,7 +131,9 @@ func (e *evaluation) filledWhy(op shell.Word, env paths.Env, ws paths.Path) stri
 	if glob {
 		return ""
 	}
-	return olderEntry(at, e.c.Who.Started, filledSlack, filledMax)
+	why, n := olderEntry(at, e.c.Who.Started, filledSlack, e.birthsLeft())
+	e.births += n
+	return why
 }
 
 // filledFirst returns the destination, as written, of an earlier command
@@ -146,37 +155,41 @@ func (e *evaluation) filledFirst(at string) string {
 // olderEntry says which direct entry of the directory at (not followed
 // when at is a link) was born more than slack before the directory, or
 // before since when the directory was born at or after it (since may be
-// zero), in words for a reason; a directory with more than max entries
-// counts as holding one. "" when none is: also for no birth time of the
-// directory, not a directory, or one that cannot be read, as before this
-// check.
-func olderEntry(at string, since time.Time, slack time.Duration, max int) string {
+// zero), in words for a reason; a directory with more entries than max
+// birth-time lookups can check counts as holding one. "" when none is:
+// also for no birth time of the directory, not a directory, or one that
+// cannot be read, as before this check. It also returns how many lookups
+// it made.
+func olderEntry(at string, since time.Time, slack time.Duration, max int) (string, int) {
+	if max < 1 {
+		return "holds entries whose birth times this call has no lookups left to check", 0
+	}
 	dirBorn, isDir, ok := birth(at)
 	if !ok || !isDir {
-		return ""
+		return "", 1
 	}
 	d, err := os.Open(at)
 	if err != nil {
-		return ""
+		return "", 1
 	}
-	names, _ := d.Readdirnames(max + 1)
+	names, _ := d.Readdirnames(max)
 	d.Close()
-	if len(names) > max {
-		return fmt.Sprintf("holds more than %d entries, too many to check their birth times", max)
+	if len(names) >= max {
+		return fmt.Sprintf("holds at least %d entries, more than this call can check the birth times of", max-1), 1
 	}
 	limit := dirBorn.Add(-slack)
 	session := !since.IsZero() && !dirBorn.Before(since)
-	for _, n := range names {
+	for i, n := range names {
 		born, _, ok := birth(filepath.Join(at, n))
 		switch {
 		case !ok:
 		case born.Before(limit):
-			return fmt.Sprintf("holds %s, born %s before the directory itself (moved or linked in)", n, dirBorn.Sub(born).Round(time.Minute))
+			return fmt.Sprintf("holds %s, born %s before the directory itself (moved or linked in)", n, dirBorn.Sub(born).Round(time.Minute)), i + 2
 		case session && born.Before(since):
-			return fmt.Sprintf("was made in this session but holds %s, born before the session (moved or linked in)", n)
+			return fmt.Sprintf("was made in this session but holds %s, born before the session (moved or linked in)", n), i + 2
 		}
 	}
-	return ""
+	return "", len(names) + 1
 }
 
 // rmWords are the operands of an rm, as words, and whether it deletes

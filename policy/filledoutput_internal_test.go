@@ -68,15 +68,19 @@ func TestOlderEntry(t *testing.T) {
 		{"moved in, within the slack", "out", time.Time{}, time.Hour, 10, ""},
 		{"moved in, before the session of a session-made directory", "out", start, time.Hour, 10, "was made in this session but holds src"},
 		{"new entries, a link and a deeper hard link", "dist", start, time.Millisecond, 10, ""},
-		{"more entries than the limit", "big", time.Time{}, time.Hour, 4, "holds more than 4 entries"},
-		{"as many entries as the limit", "big", time.Time{}, time.Hour, 5, ""},
+		{"more entries than the lookups left", "big", time.Time{}, time.Hour, 5, "holds at least 4 entries"},
+		{"as many lookups as it needs", "big", time.Time{}, time.Hour, 6, ""},
+		{"no lookups left", "big", time.Time{}, time.Hour, 0, "holds entries whose birth times"},
 		{"not a directory", "dist/index.js", start, time.Millisecond, 10, ""},
 		{"missing", "gone", start, time.Millisecond, 10, ""},
 	}
 	for _, tc := range cases {
-		got := olderEntry(filepath.Join(root, tc.dir), tc.since, tc.slack, tc.max)
+		got, n := olderEntry(filepath.Join(root, tc.dir), tc.since, tc.slack, tc.max)
 		if !strings.HasPrefix(got, tc.want) || (tc.want == "") != (got == "") {
 			t.Errorf("%s: olderEntry(%s) = %q, want %q…", tc.name, tc.dir, got, tc.want)
+		}
+		if n > tc.max {
+			t.Errorf("%s: olderEntry(%s) made %d lookups, more than %d", tc.name, tc.dir, n, tc.max)
 		}
 	}
 }

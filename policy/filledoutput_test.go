@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -109,6 +110,13 @@ func TestFilledBuildOutputDelete(t *testing.T) {
 					t.Fatal(err)
 				}
 			}, "rm -rf node_modules", false, allowed},
+		// the birth-time lookups of one call are bounded (5,000), shared
+		// by its operands: past them, a build output is any recursive
+		// delete
+		{"a big build output within the call's lookups", entries("dist", 3000), nothing,
+			"rm -rf dist", false, allowed},
+		{"two big build outputs past the call's lookups", append(entries("dist", 3000), entries("build", 3000)...), nothing,
+			"rm -rf dist build", false, filled},
 	}
 	p := mustCompile(t, &policy.Settings{Mode: policy.ModeTrusted})
 	for _, tc := range cases {
@@ -134,4 +142,13 @@ func TestFilledBuildOutputDelete(t *testing.T) {
 			}
 		})
 	}
+}
+
+// entries names n files in dir.
+func entries(dir string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = filepath.Join(dir, "f"+strconv.Itoa(i))
+	}
+	return out
 }

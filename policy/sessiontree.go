@@ -22,8 +22,8 @@ import (
 // tree that holds anything older stays destructive.
 
 // sessionTreeMax is the most entries the session-made trees of one
-// command may hold together; bigger ones are judged as any recursive
-// delete.
+// command may hold together, within the call's birth-time lookups
+// (maxBirths); bigger ones are judged as any recursive delete.
 const sessionTreeMax = 2000
 
 // rmRecursiveRule is the rule pack's recursive delete inside the
@@ -51,7 +51,7 @@ func (e *evaluation) sessionOwnDeletes(cmd *shell.Command, fs []risk.Finding, ti
 	if err != nil || env.Workspace == "" {
 		return fs, tier
 	}
-	left := sessionTreeMax
+	left := min(sessionTreeMax, e.birthsLeft())
 	for _, op := range ops {
 		if !e.spend(pathCost) {
 			return fs, tier
@@ -65,10 +65,10 @@ func (e *evaluation) sessionOwnDeletes(cmd *shell.Command, fs []risk.Finding, ti
 			return fs, tier
 		}
 		n, ok := bornSince(at, since, left)
+		e.births, left = e.births+n, left-n
 		if !ok {
 			return fs, tier
 		}
-		left -= n
 	}
 	old := fs[i]
 	out := slices.Concat(fs[:i:i], []risk.Finding{{Rule: "fs.rm-session-tree", Category: risk.CatFSDelete,
