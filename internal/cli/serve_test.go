@@ -246,3 +246,23 @@ func TestServeRefusesPageKeyEqualToToken(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
 }
+
+// TestServeAdaptsProcsUnlessChosen: serve lowers its processors while calls
+// come one at a time, unless GOMAXPROCS was chosen by hand.
+func TestServeAdaptsProcsUnlessChosen(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	a := &app{ctx: context.Background(), io: IO{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard}}
+	for _, tc := range []struct {
+		env  string
+		want bool
+	}{{"", true}, {"2", false}} {
+		t.Setenv("GOMAXPROCS", tc.env)
+		opts, _, err := serveOptions(a, &policyFlags{noUser: true, cwd: t.TempDir()}, serveFlags{addr: "127.0.0.1:0"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if opts.AdaptProcs != tc.want {
+			t.Errorf("GOMAXPROCS=%q: AdaptProcs %v, want %v", tc.env, opts.AdaptProcs, tc.want)
+		}
+	}
+}
