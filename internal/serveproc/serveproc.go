@@ -8,8 +8,8 @@
 // fleet database's commit, with every processor idle, then enters a system
 // call. With the kernel's default timer slack (50 µs) that is up to 14,000
 // wake-ups a second, each a context switch: measured on two shared cores,
-// 1.2 of a fleet replica's 2.2 context switches per decision at one
-// replica and 2 of 4 at three, and a sixth of its CPU samples. The kernel
+// 0.8 of a fleet replica's 1.9 context switches per decision at one
+// replica and 2 of 3.4 at three, a tenth to a sixth of its CPU samples. The kernel
 // may fire a sleeping thread's timer up to its timer slack late; with a
 // millisecond the monitor sleeps about a millisecond instead, and
 // everything else keeps working as before: the monitor hands the processor
@@ -18,8 +18,8 @@
 // file), timers fire up to a millisecond late (the network poller's own
 // resolution), and nothing waits on a timer on a request's path. Measured
 // (docs/benchmarks.md, "Round 4: the fleet"): a fleet replica's CPU per
-// decision −10 to −20% at three replicas, serve with its file audit log
-// about −25% at eight connections.
+// decision −13 to −21% at three replicas and −10 to −23% at one, serve
+// with its file audit log −13% at eight connections.
 //
 // Only a thread's own slack can be set without privilege (prctl
 // PR_SET_TIMERSLACK), and a thread takes the slack of the thread that
