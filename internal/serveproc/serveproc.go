@@ -16,9 +16,12 @@
 // of a blocked system call to another thread after a millisecond instead
 // of 70 µs (a server's blocking calls are a stat or a write to a local
 // file), timers fire up to a millisecond late (the network poller's own
-// resolution), and nothing waits on a timer on a request's path. Measured
+// resolution), and a thread about to steal another processor's next
+// goroutine pauses up to a millisecond instead of 3 µs, holding its own
+// processor (the open question of docs/benchmarks.md: the tail at three
+// replicas under heavy load). Measured
 // (docs/benchmarks.md, "Round 4: the fleet"): a fleet replica's CPU per
-// decision −13 to −21% at three replicas and −10 to −23% at one, serve
+// decision −16% (median) at three replicas and −10 to −23% at one, serve
 // with its file audit log −13% at eight connections.
 //
 // Only a thread's own slack can be set without privilege (prctl
