@@ -58,31 +58,37 @@ type pattern struct {
 // different, the resolved home directory; one pattern is made per home for
 // "~" patterns.
 func compilePattern(src string, homes []string) ([]pattern, error) {
+	return appendPattern(nil, src, homes)
+}
+
+// appendPattern is compilePattern appending to dst (a list compiles into
+// one slice); on error dst is returned as it was.
+func appendPattern(dst []pattern, src string, homes []string) ([]pattern, error) {
 	switch {
 	case src == "":
-		return nil, fmt.Errorf("empty pattern")
+		return dst, fmt.Errorf("empty pattern")
 	case strings.IndexByte(src, 0) >= 0:
-		return nil, fmt.Errorf("pattern %q contains a NUL byte", src)
+		return dst, fmt.Errorf("pattern %q contains a NUL byte", src)
 	}
 	if rest, ok := cutHomePrefix(src); ok {
-		out := make([]pattern, 0, len(homes))
+		n := len(dst)
 		for _, h := range homes {
 			p, err := classify(src, anchorAbs, path.Clean(escapeGlob(h)+rest))
 			if err != nil {
-				return nil, err
+				return dst[:n], err
 			}
-			out = append(out, p)
+			dst = append(dst, p)
 		}
-		return out, nil
+		return dst, nil
 	}
 	if strings.HasPrefix(src, "~") {
-		return nil, fmt.Errorf("pattern %q uses the ~user form; only ~/ is expanded", src)
+		return dst, fmt.Errorf("pattern %q uses the ~user form; only ~/ is expanded", src)
 	}
 	p, err := classifyRaw(src)
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
-	return []pattern{p}, nil
+	return append(dst, p), nil
 }
 
 // classifyRaw handles patterns without "~": workspace-anchored, absolute or
@@ -166,7 +172,7 @@ func classifyAnyDepth(p *pattern, rel string) {
 		p.kind, p.litDir = kindSuffix, "/"+rel+"/"
 		p.lit = p.litDir[:len(p.litDir)-1]
 		p.tail = strings.Split(rel, "/")
-		p.lastName = withLit(component{atoms: parseAtoms(escapeGlob(p.tail[len(p.tail)-1]))})
+		p.lastName = literalName(p.tail[len(p.tail)-1]) // rel holds no glob characters
 	case tree && isLiteral(base):
 		p.kind, p.litDir = kindDirAnywhere, "/"+base+"/"
 		p.lit = p.litDir[:len(p.litDir)-1]

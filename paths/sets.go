@@ -152,12 +152,16 @@ func (j *judge) setFindings(text string, set []component, dir string, tree bool)
 func (j *judge) setMeets(s *patternSet, set []component, dir string, tree bool) *pattern {
 	var inside patternBits
 	filtered, tried := false, false
+	var x *setIndex
+	if tree {
+		x = s.index()
+	}
 	for i := range s.list {
 		pt := &s.list[i]
-		if tree && s.namedAll.has(i) { // a bare wildcard asks few names: its directory is not listed for it
+		if x != nil && x.namedAll.has(i) { // a bare wildcard asks few names: its directory is not listed for it
 			if !tried && j.namedAsked >= listAfter { // listed as Lookups would list it
 				tried = true
-				inside, filtered = j.namedInside(s, dir)
+				inside, filtered = j.namedInside(x, dir)
 			}
 			if filtered && !inside.has(i) {
 				continue
@@ -462,13 +466,22 @@ func literalComponents(p string) []component {
 		if part == "" {
 			continue
 		}
-		c := component{atoms: make([]atom, len(part)), lit: part}
-		for i := 0; i < len(part); i++ {
-			c.atoms[i] = literalAtom(part[i])
-		}
-		out = append(out, c)
+		out = append(out, literalName(part))
 	}
 	return out
+}
+
+// literalName is the component naming exactly name (taken as written,
+// with no glob characters): one atom per byte, in one allocation.
+func literalName(name string) component {
+	if name == "" {
+		return component{}
+	}
+	c := component{atoms: make([]atom, len(name)), lit: name}
+	for i := 0; i < len(name); i++ {
+		c.atoms[i] = literalAtom(name[i])
+	}
+	return c
 }
 
 // setFinding reports a set that meets a pattern.
