@@ -33,6 +33,13 @@ func buildIndex(list []pattern) setIndex {
 	var x setIndex
 	x.buildNamed(list)
 	x.buildFirst(list)
+	x.lastAt = make([]uint16, len(list))
+	for i := range list {
+		if pt := &list[i]; pt.kind == kindSuffix {
+			x.lastAt[i] = uint16(len(x.lastNames))
+			x.lastNames = append(x.lastNames, literalName(pt.tail[len(pt.tail)-1])) // the tail holds no glob characters
+		}
+	}
 	return x
 }
 

@@ -41,15 +41,12 @@ const (
 // pattern is one compiled glob. Subjects are absolute paths, or for
 // anchorWorkspace the part of the path below the workspace ("" or "/...").
 type pattern struct {
-	source string // as written in the config, for reasons
-	anchor anchor
-	kind   matchKind
-	lit    string
-	litDir string   // lit + "/", for kindSuffix and kindDirAnywhere
-	tail   []string // kindSuffix: lit's components
-	// lastName is tail's last name as a glob component (kindSuffix), parsed
-	// once here rather than at every check of a glob operand.
-	lastName component
+	source   string // as written in the config, for reasons
+	anchor   anchor
+	kind     matchKind
+	lit      string
+	litDir   string   // lit + "/", for kindSuffix and kindDirAnywhere
+	tail     []string // kindSuffix: lit's components
 	glob     string
 	baseGlob string // for kindGlob ending in "/**": also match the base directory
 }
@@ -172,7 +169,6 @@ func classifyAnyDepth(p *pattern, rel string) {
 		p.kind, p.litDir = kindSuffix, "/"+rel+"/"
 		p.lit = p.litDir[:len(p.litDir)-1]
 		p.tail = strings.Split(rel, "/")
-		p.lastName = literalName(p.tail[len(p.tail)-1]) // rel holds no glob characters
 	case tree && isLiteral(base):
 		p.kind, p.litDir = kindDirAnywhere, "/"+base+"/"
 		p.lit = p.litDir[:len(p.litDir)-1]

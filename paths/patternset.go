@@ -39,6 +39,20 @@ type setIndex struct {
 	// pathLens are the lengths of byPath's keys.
 	pathLens []int
 	bits     []patternBits
+	// lastNames are the last names of the literal any-depth patterns'
+	// tails as glob components, parsed once rather than at every check of
+	// a glob operand; lastAt is a pattern's position in lastNames.
+	lastNames []component
+	lastAt    []uint16
+}
+
+// lastName returns the last name of pt's tail (pt is list[i], kindSuffix)
+// as a glob component: x's when the list is indexed.
+func (x *setIndex) lastName(list []pattern, i int) component {
+	if x != nil {
+		return x.lastNames[x.lastAt[i]]
+	}
+	return literalName(list[i].tail[len(list[i].tail)-1])
 }
 
 // prepare marks the list as indexed when it can be: called once, when the
