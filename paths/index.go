@@ -30,14 +30,28 @@ func (b *patternBits) or(o *patternBits) {
 
 // buildIndex builds the index of a list (of at most maxIndexed patterns).
 func buildIndex(list []pattern) setIndex {
-	var x setIndex
+	// Every key is a pattern's or a name of its tail: bits and the last
+	// names are allocated once, at their largest.
+	keys, suffixes, nameBytes := len(list), 0, 0
+	for i := range list {
+		if pt := &list[i]; pt.kind == kindSuffix {
+			keys += len(pt.tail)
+			suffixes++
+			nameBytes += len(pt.tail[len(pt.tail)-1])
+		}
+	}
+	x := setIndex{bits: make([]patternBits, 0, keys)}
 	x.buildNamed(list)
 	x.buildFirst(list)
 	x.lastAt = make([]uint16, len(list))
+	x.lastNames = make([]component, 0, suffixes)
+	atoms := make([]atom, nameBytes)
 	for i := range list {
 		if pt := &list[i]; pt.kind == kindSuffix {
+			name := pt.tail[len(pt.tail)-1] // the tail holds no glob characters
 			x.lastAt[i] = uint16(len(x.lastNames))
-			x.lastNames = append(x.lastNames, literalName(pt.tail[len(pt.tail)-1])) // the tail holds no glob characters
+			x.lastNames = append(x.lastNames, literalNameIn(name, atoms[:len(name):len(name)]))
+			atoms = atoms[len(name):]
 		}
 	}
 	return x

@@ -103,6 +103,17 @@ func TestLazyIndexAgrees(t *testing.T) {
 		if got, want := *s.index(), buildIndex(s.list); !reflect.DeepEqual(got, want) {
 			t.Errorf("list %d: index built on first use differs from the one built eagerly", i)
 		}
+		for k, pt := range s.list {
+			if pt.kind != kindSuffix {
+				continue
+			}
+			if got, want := s.index().lastName(s.list, k), literalNameByGlob(pt.tail[len(pt.tail)-1]); !reflect.DeepEqual(got, want) {
+				t.Errorf("list %d, %s: last name %+v, want %+v", i, pt.source, got, want)
+			}
+			if got := (*setIndex)(nil).lastName(s.list, k); !reflect.DeepEqual(got, literalNameByGlob(pt.tail[len(pt.tail)-1])) {
+				t.Errorf("list %d, %s: unindexed last name %+v", i, pt.source, got)
+			}
+		}
 	}
 }
 

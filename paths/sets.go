@@ -475,14 +475,18 @@ func literalComponents(p string) []component {
 // literalName is the component naming exactly name (taken as written,
 // with no glob characters): one atom per byte, in one allocation.
 func literalName(name string) component {
+	return literalNameIn(name, make([]atom, len(name)))
+}
+
+// literalNameIn is literalName with its atoms in atoms (len(name) long).
+func literalNameIn(name string, atoms []atom) component {
 	if name == "" {
 		return component{}
 	}
-	c := component{atoms: make([]atom, len(name)), lit: name}
 	for i := 0; i < len(name); i++ {
-		c.atoms[i] = literalAtom(name[i])
+		atoms[i] = literalAtom(name[i])
 	}
-	return c
+	return component{atoms: atoms, lit: name}
 }
 
 // setFinding reports a set that meets a pattern.
