@@ -58,10 +58,10 @@ func buildIndex(list []pattern) setIndex {
 }
 
 // add sets pattern i in the bits of key k of m.
-func (x *setIndex) add(m map[string]uint16, k string, i int) {
+func (x *setIndex) add(m map[string]uint32, k string, i int) {
 	b, ok := m[k]
 	if !ok {
-		b = uint16(len(x.bits))
+		b = uint32(len(x.bits))
 		x.bits = append(x.bits, patternBits{})
 		m[k] = b
 	}
@@ -69,7 +69,7 @@ func (x *setIndex) add(m map[string]uint16, k string, i int) {
 }
 
 // lookup returns the bits of key k of m, or nil.
-func (x *setIndex) lookup(m map[string]uint16, k string) *patternBits {
+func (x *setIndex) lookup(m map[string]uint32, k string) *patternBits {
 	if b, ok := m[k]; ok {
 		return &x.bits[b]
 	}
@@ -89,7 +89,7 @@ func (x *setIndex) buildNamed(list []pattern) {
 			continue
 		}
 		if x.named == nil {
-			x.named = map[string]uint16{}
+			x.named = map[string]uint32{}
 		}
 		x.namedAll.set(i)
 		for _, n := range pt.tail {
@@ -181,7 +181,7 @@ func mayHold(pt *pattern, dir string) bool {
 //
 // Every other pattern is asked always.
 func (x *setIndex) buildFirst(list []pattern) {
-	x.byName, x.byPath, x.byExt = map[string]uint16{}, map[string]uint16{}, map[string]uint16{}
+	x.byName, x.byPath, x.byExt = map[string]uint32{}, map[string]uint32{}, map[string]uint32{}
 	for i := range list {
 		pt := &list[i]
 		switch {

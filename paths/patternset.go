@@ -29,12 +29,12 @@ type setIndex struct {
 	// named maps each name of a literal any-depth pattern's tail to the
 	// patterns holding it; namedAll is every pattern it indexes (see
 	// buildNamed). nil when no pattern is such.
-	named    map[string]uint16
+	named    map[string]uint32
 	namedAll patternBits
 	// byName, byPath and byExt index the patterns first asks only when
 	// the path holds the key (see buildFirst); unkeyed are the patterns
 	// asked always.
-	byName, byPath, byExt map[string]uint16
+	byName, byPath, byExt map[string]uint32
 	unkeyed               patternBits
 	// pathLens are the lengths of byPath's keys.
 	pathLens []int
