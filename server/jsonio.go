@@ -64,17 +64,24 @@ func readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error)
 	return readLimited(w, r, max)
 }
 
+// presizedBody bounds the buffer readLimited makes for a body's declared
+// length before its bytes arrive: far more than a call's usual few hundred
+// bytes, far less than the 1 MiB a body may have.
+const presizedBody = 16 << 10
+
 // readLimited reads at most max bytes of the body, whatever its type.
 //
-// A body that declares its length, within max, is read into one buffer of
-// that length (agents send Content-Length): io.ReadAll through a
+// A body that declares a small length within max is read into one buffer
+// of that length (agents send Content-Length): io.ReadAll through a
 // http.MaxBytesReader cost three allocations and a copy for every call.
-// Anything else (no length, or more than max, which is refused as too
-// large after max+1 bytes, closing the connection) goes through
-// MaxBytesReader. net/http's body reader gives exactly the declared
-// length, or io.ErrUnexpectedEOF when the connection ends before it.
+// Anything else (no length, a length past presizedBody, or more than max,
+// which is refused as too large after max+1 bytes, closing the connection)
+// goes through MaxBytesReader, whose buffer grows only as bytes arrive, so
+// a client that declares a large body and sends none costs little.
+// net/http's body reader gives exactly the declared length, or
+// io.ErrUnexpectedEOF when the connection ends before it.
 func readLimited(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error) {
-	if n := r.ContentLength; n >= 0 && n <= max {
+	if n := r.ContentLength; n >= 0 && n <= max && n <= presizedBody {
 		body := make([]byte, n)
 		if _, err := io.ReadFull(r.Body, body); err != nil {
 			if err == io.EOF {

@@ -97,10 +97,18 @@ func (c cutBody) Read(p []byte) (int, error) {
 // limit, without one, and cut short, read the same (bytes, or error status
 // and message) as through io.ReadAll and http.MaxBytesReader.
 func TestReadLimitedFastPath(t *testing.T) {
-	const max = 64
-	rng := rand.New(rand.NewPCG(26, 2))
+	for _, max := range []int{64, 2 * presizedBody} {
+		checkReadLimited(t, max)
+	}
+}
+
+func checkReadLimited(t *testing.T, max int) {
+	rng := rand.New(rand.NewPCG(26, uint64(max)))
 	for range 3000 {
 		size := rng.IntN(2*max + 2)
+		if max > presizedBody && rng.IntN(2) == 0 {
+			size = presizedBody - 2 + rng.IntN(5) // around the bound of the fast path
+		}
 		body := make([]byte, size)
 		for i := range body {
 			body[i] = byte('a' + rng.IntN(26))
@@ -123,8 +131,8 @@ func TestReadLimitedFastPath(t *testing.T) {
 			r.Body, r.ContentLength = io.NopCloser(rd), declared
 			return r
 		}
-		got, gotErr := readLimited(httptest.NewRecorder(), newReq(), max)
-		want, wantErr := readLimitedSlow(httptest.NewRecorder(), newReq(), max)
+		got, gotErr := readLimited(httptest.NewRecorder(), newReq(), int64(max))
+		want, wantErr := readLimitedSlow(httptest.NewRecorder(), newReq(), int64(max))
 		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !bytes.Equal(got, want) {
 			t.Fatalf("size %d, declared %d: readLimited = %q, %v; through io.ReadAll = %q, %v", size, declared, got, gotErr, want, wantErr)
 		}
