@@ -120,26 +120,50 @@ func checkReadLimited(t *testing.T, max int) {
 		case 1:
 			declared = int64(size + 1 + rng.IntN(4)) // the connection ends first
 		}
-		newReq := func() *http.Request {
-			r := httptest.NewRequest(http.MethodPost, "/v1/decide", nil)
-			var rd io.Reader = bytes.NewReader(body)
-			if declared > int64(size) {
-				rd = cutBody{rd}
-			} else if declared >= 0 {
-				rd = io.LimitReader(rd, declared)
-			}
-			r.Body, r.ContentLength = io.NopCloser(rd), declared
-			return r
+		compareReadLimited(t, body, declared, int64(max))
+	}
+}
+
+// FuzzReadLimited: any body, declared length (none, its own, or more than
+// arrives) and limit read the same both ways.
+func FuzzReadLimited(f *testing.F) {
+	f.Add([]byte(`{"tool":"Bash"}`), int64(0), int64(64))
+	f.Add([]byte("x"), int64(-1), int64(1))
+	f.Add([]byte("xyz"), int64(2), int64(2))
+	f.Fuzz(func(t *testing.T, body []byte, extra, max int64) {
+		if max < 1 || max > 4*presizedBody || extra < -1 || extra > 8 {
+			return
 		}
-		got, gotErr := readLimited(httptest.NewRecorder(), newReq(), int64(max))
-		want, wantErr := readLimitedSlow(httptest.NewRecorder(), newReq(), int64(max))
-		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !bytes.Equal(got, want) {
-			t.Fatalf("size %d, declared %d: readLimited = %q, %v; through io.ReadAll = %q, %v", size, declared, got, gotErr, want, wantErr)
+		declared := int64(len(body)) + extra
+		if extra == -1 {
+			declared = -1
 		}
-		var re1, re2 *requestError
-		if errors.As(gotErr, &re1) != errors.As(wantErr, &re2) || (re1 != nil && re1.status != re2.status) {
-			t.Fatalf("size %d, declared %d: error %#v, want %#v", size, declared, gotErr, wantErr)
+		compareReadLimited(t, body, declared, max)
+	})
+}
+
+func compareReadLimited(t *testing.T, body []byte, declared, max int64) {
+	t.Helper()
+	size := len(body)
+	newReq := func() *http.Request {
+		r := httptest.NewRequest(http.MethodPost, "/v1/decide", nil)
+		var rd io.Reader = bytes.NewReader(body)
+		if declared > int64(size) {
+			rd = cutBody{rd}
+		} else if declared >= 0 {
+			rd = io.LimitReader(rd, declared)
 		}
+		r.Body, r.ContentLength = io.NopCloser(rd), declared
+		return r
+	}
+	got, gotErr := readLimited(httptest.NewRecorder(), newReq(), max)
+	want, wantErr := readLimitedSlow(httptest.NewRecorder(), newReq(), max)
+	if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !bytes.Equal(got, want) {
+		t.Fatalf("size %d, declared %d: readLimited = %q, %v; through io.ReadAll = %q, %v", size, declared, got, gotErr, want, wantErr)
+	}
+	var re1, re2 *requestError
+	if errors.As(gotErr, &re1) != errors.As(wantErr, &re2) || (re1 != nil && re1.status != re2.status) {
+		t.Fatalf("size %d, declared %d: error %#v, want %#v", size, declared, gotErr, wantErr)
 	}
 }
 
