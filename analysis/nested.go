@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
@@ -73,6 +74,10 @@ func (a *Analysis) shellText(cmd *shell.Command, text string, span risk.Span, vi
 	}
 	env := a.shellEnv()
 	env["0"] = self
+	for i, v := range a.stepArgs { // what git passes a hook ($1, $2, …)
+		env[strconv.Itoa(i+1)] = v
+	}
+	a.stepArgs = nil
 	s := a.parse(text, shell.Options{Home: a.ctx.Home, Env: env})
 	if s == nil {
 		a.add(Unverifiable(shell.Problem{Reason: via + " could not be parsed", Span: span}))
