@@ -46,3 +46,44 @@ func TestWithoutHooksPath(t *testing.T) {
 		}
 	}
 }
+
+// TestGitMvDest: where git mv puts the files it renames, relative to git's
+// -C directories; nothing for a dry run, another sub-command or an unknown
+// word.
+func TestGitMvDest(t *testing.T) {
+	type out struct {
+		Dest string
+		OK   bool
+	}
+	tests := []struct {
+		in   string
+		want out
+	}{
+		{"mv src out/", out{"out/", true}},
+		{"mv -k -v a b dist", out{"dist", true}},
+		{"-C sub mv src out/", out{"sub/out/", true}},
+		{"-C a -C b mv x y", out{"a/b/y", true}},
+		{"-C a -C /abs mv x y", out{"/abs/y", true}},
+		{"-C sub mv x /tmp/y", out{"/tmp/y", true}},
+		{"-c core.x=1 mv -- -odd dest", out{"dest", true}},
+		{"mv -n src out", out{"", false}},
+		{"mv src", out{"", false}},
+		{"status", out{"", false}},
+		{"-C", out{"", false}},
+	}
+	for _, tc := range tests {
+		var args []shell.Word
+		for _, f := range strings.Fields(tc.in) {
+			args = append(args, shell.Word{Value: f, Known: true})
+		}
+		var got out
+		got.Dest, got.OK = gitMvDest(args)
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("git %s (-want +got):\n%s", tc.in, diff)
+		}
+	}
+	unknown := []shell.Word{{Value: "mv", Known: true}, {Value: "src", Known: true}, {Value: "$D", Known: false}}
+	if d, ok := gitMvDest(unknown); ok {
+		t.Errorf("git mv src $D = %q, want none", d)
+	}
+}
