@@ -17,7 +17,8 @@ import (
 // pids pgrep or pidof finds for it, fuser -k of its port or program, and
 // systemctl stopping its service.
 func (e *evaluation) guardKillers(seen []analysis.Command) {
-	var finder, lister *analysis.Command
+	var finder *analysis.Command
+	lister := -1 // the index in seen of a ps or lsof that lists toolguard's processes
 	killer := false
 	for i := range seen {
 		sc := &seen[i]
@@ -33,12 +34,12 @@ func (e *evaluation) guardKillers(seen []analysis.Command) {
 				finder = sc
 			}
 		case "ps":
-			if (c.PipeTo != nil || c.Origin == "cmdsubst") && e.psHitsGuard(c) {
-				lister = sc // ps -C toolguard -o pid= | xargs kill; kill $(ps -ef | grep toolguard | awk …)
+			if lister < 0 && (c.PipeTo != nil || c.Origin == "cmdsubst") && e.psHitsGuard(c) {
+				lister = i // ps -C toolguard -o pid= | xargs kill; kill $(ps -ef | grep toolguard | awk …)
 			}
 		case "lsof":
-			if e.lsofHitsGuard(c) {
-				lister = sc // lsof -ti :7878 | xargs kill
+			if lister < 0 && (c.PipeTo != nil || c.Origin == "cmdsubst") && e.lsofHitsGuard(c) {
+				lister = i // lsof -ti :7878 | xargs kill
 			}
 		case "fuser":
 			if e.fuserHitsGuard(c) {
@@ -52,15 +53,9 @@ func (e *evaluation) guardKillers(seen []analysis.Command) {
 			}
 		}
 	}
-	if lister != nil {
-		// ps and lsof list much besides toolguard: only a command that
-		// acts on process ids makes the listing a way to reach it.
-		for _, sc := range seen {
-			if pidUsers[sc.Cmd.Name] {
-				e.add(e.killFinding(lister.Cmd))
-				return
-			}
-		}
+	if lister >= 0 && listingUsed(seen, lister) {
+		e.add(e.killFinding(seen[lister].Cmd))
+		return
 	}
 	if finder == nil {
 		return
@@ -82,6 +77,28 @@ func (e *evaluation) guardKillers(seen []analysis.Command) {
 var pidUsers = map[string]bool{"kill": true, "renice": true, "gdb": true, "strace": true, "ltrace": true,
 	"gcore": true, "taskset": true, "prlimit": true, "ionice": true, "chrt": true, "cpulimit": true, "lldb": true,
 	"perf": true, "nsenter": true, "criu": true}
+
+// listingUsed reports whether the output of seen[i] (a ps or lsof) reaches
+// a command that acts on process ids: through its pipeline (… | xargs
+// kill, … | xargs -I{} sh -c 'kill {}'), or as a substitution read by a
+// later command of the call (kill $(ps …)). ps and lsof list much besides
+// toolguard; only their ids put to use make the listing a way to reach it.
+func listingUsed(seen []analysis.Command, i int) bool {
+	c := seen[i].Cmd
+	fed := c.Origin == "cmdsubst"
+	for n := c.PipeTo; n != nil && !fed; n = n.PipeTo {
+		fed = pidUsers[n.Name] || n.Origin == "xargs"
+	}
+	if !fed {
+		return false
+	}
+	for _, sc := range seen[i+1:] {
+		if pidUsers[sc.Cmd.Name] {
+			return true
+		}
+	}
+	return false
+}
 
 // isOutputOnly reports whether a command only prints its arguments.
 func isOutputOnly(c *shell.Command) bool {
@@ -224,19 +241,19 @@ func (e *evaluation) filterHitsGuard(f *shell.Command) (keeps, decides bool) {
 			return false, false
 		}
 	}
+	names := e.guardNames()
 	for _, w := range f.Args() {
 		v := w.Value
-		for _, name := range e.guardNames() {
-			if strings.Contains(v, strings.Fields(name)[0]) {
+		var re *regexp.Regexp
+		if grep && !strings.HasPrefix(v, "-") {
+			if !e.spend(urlCost + analysis.ScanCost(len(v))) { // a regular expression compiled and run
 				return true, true
 			}
-			if grep && !strings.HasPrefix(v, "-") {
-				if !e.spend(urlCost + analysis.ScanCost(len(v))) {
-					return true, true
-				}
-				if re, err := regexp.Compile(v); err == nil && re.MatchString(name) {
-					return true, true
-				}
+			re, _ = regexp.Compile(v)
+		}
+		for _, name := range names {
+			if strings.Contains(v, strings.Fields(name)[0]) || re != nil && re.MatchString(name) {
+				return true, true
 			}
 		}
 	}

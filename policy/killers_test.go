@@ -74,6 +74,9 @@ func TestProcessKillsFromListings(t *testing.T) {
 		{"lsof -ti :7878", outcome{[3]string{"allow", "allow", "allow"}, "mode.trusted"}},
 		{"ps -eo comm= | sort | uniq -c", outcome{[3]string{"allow", "allow", "allow"}, "mode.trusted"}},
 		{"ps aux; kill 4242", ordinary()},
+		{"kill 4242; ps -ef | head", ordinary()},
+		{"ps -ef | head -n 5; kill 4242", ordinary()},
+		{"ps -eo comm= | xargs -I{} sh -c 'echo {} >> procs.txt'", outcome{[3]string{"ask", "ask", "ask"}, "generic.shell-placeholder-code"}}, // as before: not self.protect
 	}
 	for _, tc := range tests {
 		var got outcome
