@@ -95,9 +95,6 @@ type Analysis struct {
 	// program text: a script written and then run, or code loaded as
 	// well as run, is the same text looked at more than once.
 	embeddedIn map[string][]string
-	// stepArgs are the positional parameters of the build step about to
-	// be judged as shell (a git hook's $1), taken by shellText.
-	stepArgs []string
 }
 
 // New starts the analysis of one call, whose effects go to j.
