@@ -1,7 +1,6 @@
 package buildfile
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -37,9 +36,9 @@ type justfile struct {
 }
 
 var (
-	justHeader = regexp.MustCompile(`^@?([A-Za-z_][A-Za-z0-9_-]*)((?:\s+[+*$]?[A-Za-z_][A-Za-z0-9_-]*(?:=(?:'[^']*'|"[^"]*"|[^\s:]+))?)*)\s*:([^=].*|)$`)
-	justAssign = regexp.MustCompile(`^(?:export\s+)?([A-Za-z_][A-Za-z0-9_-]*)\s*:=\s*(.*)$`)
-	justInterp = regexp.MustCompile(`\{\{(.*?)\}\}`)
+	justHeader = lazyRegexp{expr: `^@?([A-Za-z_][A-Za-z0-9_-]*)((?:\s+[+*$]?[A-Za-z_][A-Za-z0-9_-]*(?:=(?:'[^']*'|"[^"]*"|[^\s:]+))?)*)\s*:([^=].*|)$`}
+	justAssign = lazyRegexp{expr: `^(?:export\s+)?([A-Za-z_][A-Za-z0-9_-]*)\s*:=\s*(.*)$`}
+	justInterp = lazyRegexp{expr: `\{\{(.*?)\}\}`}
 )
 
 func (r *resolver) just(inv Invocation) {
@@ -208,7 +207,7 @@ func (r *resolver) justRun(j *justfile, c justDep, depth int, done map[string]bo
 // interpolate replaces {{expr}} with a variable's value, or an unknown
 // shell variable when expr is not one.
 func interpolate(s string, vars map[string]string) string {
-	return justInterp.ReplaceAllStringFunc(s, func(m string) string {
+	return justInterp.get().ReplaceAllStringFunc(s, func(m string) string {
 		e := strings.TrimSpace(m[2 : len(m)-2])
 		if v, ok := vars[e]; ok {
 			return v
@@ -259,7 +258,7 @@ func parseJustfile(file, dir, text string, overrides map[string]string) *justfil
 			}
 			continue
 		}
-		if m := justAssign.FindStringSubmatch(trim); m != nil {
+		if m := justAssign.get().FindStringSubmatch(trim); m != nil {
 			name, value := m[1], strings.TrimSpace(m[2])
 			if v, ok := overrides[name]; ok {
 				j.vars[name] = v
@@ -271,7 +270,7 @@ func parseJustfile(file, dir, text string, overrides map[string]string) *justfil
 			}
 			continue
 		}
-		m := justHeader.FindStringSubmatch(trim)
+		m := justHeader.get().FindStringSubmatch(trim)
 		if m == nil {
 			continue
 		}

@@ -528,16 +528,16 @@ func (r *resolver) tox(inv Invocation) {
 }
 
 var (
-	toxFactor = regexp.MustCompile(`^[\w.,!-]+:\s+`)
-	toxSubst  = regexp.MustCompile(`\{[^{}]*\}`)
+	toxFactor = lazyRegexp{expr: `^[\w.,!-]+:\s+`}
+	toxSubst  = lazyRegexp{expr: `\{[^{}]*\}`}
 )
 
 // toxCommand makes one line of tox commands a shell command.
 func toxCommand(cmd, dir, env string) string {
 	cmd = strings.TrimSpace(cmd)
-	cmd = toxFactor.ReplaceAllString(cmd, "")
+	cmd = toxFactor.get().ReplaceAllString(cmd, "")
 	cmd = strings.TrimLeft(cmd, "-! ")
-	return toxSubst.ReplaceAllStringFunc(cmd, func(s string) string {
+	return toxSubst.get().ReplaceAllStringFunc(cmd, func(s string) string {
 		inner := s[1 : len(s)-1]
 		switch {
 		case inner == "posargs":

@@ -2,7 +2,6 @@ package buildfile
 
 import (
 	"encoding/json"
-	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -16,7 +15,7 @@ type taskfile struct {
 	vars  map[string]string
 }
 
-var taskTemplate = regexp.MustCompile(`\{\{(.*?)\}\}`)
+var taskTemplate = lazyRegexp{expr: `\{\{(.*?)\}\}`}
 
 func (r *resolver) task(inv Invocation) {
 	dir := inv.Dir
@@ -216,7 +215,7 @@ func (r *resolver) taskRun(tf *taskfile, name string, depth int, done map[string
 // taskStep adds one shell command of a Taskfile, its {{.VAR}} templates
 // expanded.
 func (r *resolver) taskStep(tf *taskfile, n *yaml.Node, vars map[string]string) {
-	text := taskTemplate.ReplaceAllStringFunc(n.Value, func(m string) string {
+	text := taskTemplate.get().ReplaceAllStringFunc(n.Value, func(m string) string {
 		e := strings.TrimSpace(m[2 : len(m)-2])
 		if name, ok := strings.CutPrefix(e, "."); ok {
 			if v, ok := vars[name]; ok {

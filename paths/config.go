@@ -205,18 +205,27 @@ func (b *compiler) fail(field string, i int, value string, err error) {
 }
 
 func (b *compiler) patterns(field string, srcs []string, tree bool) patternSet {
-	set := patternSet{tree: tree, list: make([]pattern, 0, len(srcs))}
+	set := patternSet{tree: tree, list: make([]pattern, 0, len(srcs)+homePatterns(srcs)*(len(b.homes)-1))}
 	for i, s := range srcs {
-		ps, err := compilePattern(s, b.homes)
-		if err != nil {
+		var err error
+		if set.list, err = appendPattern(set.list, s, b.homes); err != nil {
 			b.fail(field, i, s, err)
-			continue
 		}
-		set.add(ps)
 	}
-	set.index()
-	set.indexFirst()
+	set.prepare()
 	return set
+}
+
+// homePatterns counts the "~/" patterns of srcs: each makes one pattern
+// per home.
+func homePatterns(srcs []string) int {
+	n := 0
+	for _, s := range srcs {
+		if _, ok := cutHomePrefix(s); ok {
+			n++
+		}
+	}
+	return n
 }
 
 func (b *compiler) rules(rs []Rule) []compiledRule {

@@ -28,32 +28,72 @@ func (b *patternBits) or(o *patternBits) {
 	}
 }
 
-// index builds s.named: every name of the tail of each literal any-depth
-// pattern (**/.env, **/.aws/credentials) to the patterns whose tail holds
-// it. What a tree or a bare wildcard holds is judged for such a pattern
-// by the existence of DIR/tail (or of the rest of the tail when DIR ends
-// with its first names): a pattern none of whose names is in DIR's list,
-// nor DIR's own name, cannot meet it.
-func (s *patternSet) index() {
-	if len(s.list) > maxIndexed {
-		return
+// buildIndex builds the index of a list (of at most maxIndexed patterns).
+func buildIndex(list []pattern) setIndex {
+	// Every key is a pattern's or a name of its tail: bits and the last
+	// names are allocated once, at their largest.
+	keys, suffixes, nameBytes := len(list), 0, 0
+	for i := range list {
+		if pt := &list[i]; pt.kind == kindSuffix {
+			keys += len(pt.tail)
+			suffixes++
+			nameBytes += len(pt.tail[len(pt.tail)-1])
+		}
 	}
-	for i := range s.list {
-		pt := &s.list[i]
+	x := setIndex{bits: make([]patternBits, 0, keys)}
+	x.buildNamed(list)
+	x.buildFirst(list)
+	x.lastAt = make([]uint16, len(list))
+	x.lastNames = make([]component, 0, suffixes)
+	atoms := make([]atom, nameBytes)
+	for i := range list {
+		if pt := &list[i]; pt.kind == kindSuffix {
+			name := pt.tail[len(pt.tail)-1] // the tail holds no glob characters
+			x.lastAt[i] = uint16(len(x.lastNames))
+			x.lastNames = append(x.lastNames, literalNameIn(name, atoms[:len(name):len(name)]))
+			atoms = atoms[len(name):]
+		}
+	}
+	return x
+}
+
+// add sets pattern i in the bits of key k of m.
+func (x *setIndex) add(m map[string]uint32, k string, i int) {
+	b, ok := m[k]
+	if !ok {
+		b = uint32(len(x.bits))
+		x.bits = append(x.bits, patternBits{})
+		m[k] = b
+	}
+	x.bits[b].set(i)
+}
+
+// lookup returns the bits of key k of m, or nil.
+func (x *setIndex) lookup(m map[string]uint32, k string) *patternBits {
+	if b, ok := m[k]; ok {
+		return &x.bits[b]
+	}
+	return nil
+}
+
+// buildNamed builds x.named: every name of the tail of each literal
+// any-depth pattern (**/.env, **/.aws/credentials) to the patterns whose
+// tail holds it. What a tree or a bare wildcard holds is judged for such
+// a pattern by the existence of DIR/tail (or of the rest of the tail when
+// DIR ends with its first names): a pattern none of whose names is in
+// DIR's list, nor DIR's own name, cannot meet it.
+func (x *setIndex) buildNamed(list []pattern) {
+	for i := range list {
+		pt := &list[i]
 		if pt.anchor != anchorAny || pt.kind != kindSuffix || !plainNames(pt.tail) {
 			continue
 		}
-		if s.named == nil {
-			s.named = map[string]*patternBits{}
+		if x.named == nil {
+			x.named = map[string]uint32{}
 		}
-		s.namedAll.set(i)
+		x.namedAll.set(i)
 		for _, n := range pt.tail {
-			b := s.named[n]
-			if b == nil {
-				b = &patternBits{}
-				s.named[n] = b
-			}
-			b.set(i)
+			x.add(x.named, n, i)
 		}
 	}
 }
@@ -82,8 +122,8 @@ func containsByte(s string, c byte) bool {
 // in directory dir (clean and absolute): those with a name in dir's list
 // or equal to dir's own name. ok is false when dir cannot be listed (or
 // the call keeps no lookups): every pattern is then asked.
-func (j *judge) namedInside(s *patternSet, dir string) (cand patternBits, ok bool) {
-	if s.named == nil || j.slow {
+func (j *judge) namedInside(x *setIndex, dir string) (cand patternBits, ok bool) {
+	if x.named == nil || j.slow {
 		return cand, false
 	}
 	if j.access != Write && !j.dirExists(dir) {
@@ -97,20 +137,20 @@ func (j *judge) namedInside(s *patternSet, dir string) (cand patternBits, ok boo
 	if !j.listOK {
 		return cand, false
 	}
-	if len(names) < len(s.named) {
+	if len(names) < len(x.named) {
 		for n := range names {
-			if b := s.named[n]; b != nil {
+			if b := x.lookup(x.named, n); b != nil {
 				cand.or(b)
 			}
 		}
 	} else {
-		for n, b := range s.named {
+		for n, b := range x.named {
 			if names[n] {
-				cand.or(b)
+				cand.or(&x.bits[b])
 			}
 		}
 	}
-	if b := s.named[path.Base(dir)]; b != nil {
+	if b := x.lookup(x.named, path.Base(dir)); b != nil {
 		cand.or(b)
 	}
 	return cand, true
@@ -128,7 +168,7 @@ func mayHold(pt *pattern, dir string) bool {
 	return within(pt.lit, dir) || within(dir, pt.lit)
 }
 
-// indexFirst builds the keys first asks by. Whether p matches a pattern
+// buildFirst builds the keys first asks by. Whether p matches a pattern
 // (or, for a tree set, p or a directory above it does) needs:
 //   - an any-depth literal pattern (**/.aws/credentials, **/.git/**): its
 //     first name is a component of p (the literal is "/NAME…" and must
@@ -140,52 +180,37 @@ func mayHold(pt *pattern, dir string) bool {
 //     one of its dots on.
 //
 // Every other pattern is asked always.
-func (s *patternSet) indexFirst() {
-	if len(s.list) > maxIndexed {
-		return
-	}
-	s.byName, s.byPath, s.byExt = map[string]*patternBits{}, map[string]*patternBits{}, map[string]*patternBits{}
-	for i := range s.list {
-		pt := &s.list[i]
+func (x *setIndex) buildFirst(list []pattern) {
+	x.byName, x.byPath, x.byExt = map[string]uint32{}, map[string]uint32{}, map[string]uint32{}
+	for i := range list {
+		pt := &list[i]
 		switch {
 		case pt.anchor == anchorAny && (pt.kind == kindSuffix || pt.kind == kindDirAnywhere) && len(pt.lit) > 1 && pt.lit[0] == '/':
 			name := pt.lit[1:]
 			if k := strings.IndexByte(name, '/'); k >= 0 {
 				name = name[:k]
 			}
-			addKey(s.byName, name, i)
+			x.add(x.byName, name, i)
 		case pt.anchor == anchorAbs && (pt.kind == kindExact || pt.kind == kindTree) && len(pt.lit) > 1 && pt.lit[0] == '/':
-			addKey(s.byPath, pt.lit, i)
-			if !slices.Contains(s.pathLens, len(pt.lit)) {
-				s.pathLens = append(s.pathLens, len(pt.lit))
+			x.add(x.byPath, pt.lit, i)
+			if !slices.Contains(x.pathLens, len(pt.lit)) {
+				x.pathLens = append(x.pathLens, len(pt.lit))
 			}
 		case pt.anchor == anchorAny && pt.kind == kindBaseSuffix && len(pt.lit) > 1 && pt.lit[0] == '.' && !strings.Contains(pt.lit, "/"):
-			addKey(s.byExt, pt.lit, i)
+			x.add(x.byExt, pt.lit, i)
 		default:
-			s.unkeyed.set(i)
+			x.unkeyed.set(i)
 		}
 	}
 }
 
-func addKey(m map[string]*patternBits, k string, i int) {
-	b := m[k]
-	if b == nil {
-		b = &patternBits{}
-		m[k] = b
-	}
-	b.set(i)
-}
-
 // firstIndexed is first asking only the patterns p's keys select, in the
 // list's order.
-func (s *patternSet) firstIndexed(p string, j *judge) *pattern {
-	if len(s.list) == 0 {
-		return nil
-	}
-	cand := s.unkeyed
-	for _, n := range s.pathLens { // p or a directory above it, of a length a path has
+func (s *patternSet) firstIndexed(x *setIndex, p string, j *judge) *pattern {
+	cand := x.unkeyed
+	for _, n := range x.pathLens { // p or a directory above it, of a length a path has
 		if n <= len(p) && (n == len(p) || p[n] == '/') {
-			if b := s.byPath[p[:n]]; b != nil {
+			if b := x.lookup(x.byPath, p[:n]); b != nil {
 				cand.or(b)
 			}
 		}
@@ -196,12 +221,12 @@ func (s *patternSet) firstIndexed(p string, j *judge) *pattern {
 			continue
 		}
 		name := p[start:i]
-		if b := s.byName[name]; b != nil {
+		if b := x.lookup(x.byName, name); b != nil {
 			cand.or(b)
 		}
-		if len(s.byExt) > 0 {
+		if len(x.byExt) > 0 {
 			for k := strings.IndexByte(name, '.'); k >= 0; {
-				if b := s.byExt[name[k:]]; b != nil {
+				if b := x.lookup(x.byExt, name[k:]); b != nil {
 					cand.or(b)
 				}
 				next := strings.IndexByte(name[k+1:], '.')

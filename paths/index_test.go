@@ -20,10 +20,7 @@ import (
 func indexTree(t testing.TB, root string, seed uint64) (*Checker, string, []string) {
 	t.Helper()
 	home := filepath.Join(root, "home", "dev")
-	cfg := DefaultConfig()
-	cfg.Home = home
-	cfg.Denied = append(cfg.Denied, "a//b", "./x/../.env", "**/*.key", "<workspace>/secret/**")
-	c, err := Compile(cfg)
+	c, err := Compile(indexConfig(home))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,6 +68,14 @@ func indexTree(t testing.TB, root string, seed uint64) (*Checker, string, []stri
 		return nil
 	})
 	return c, filepath.Join(home, "project"), dirs
+}
+
+// indexConfig is the default lists for home and a few more patterns.
+func indexConfig(home string) Config {
+	cfg := DefaultConfig()
+	cfg.Home = home
+	cfg.Denied = append(cfg.Denied, "a//b", "./x/../.env", "**/*.key", "<workspace>/secret/**")
+	return cfg
 }
 
 // indexGlobs are glob operands judged in each directory.

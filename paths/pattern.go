@@ -41,15 +41,12 @@ const (
 // pattern is one compiled glob. Subjects are absolute paths, or for
 // anchorWorkspace the part of the path below the workspace ("" or "/...").
 type pattern struct {
-	source string // as written in the config, for reasons
-	anchor anchor
-	kind   matchKind
-	lit    string
-	litDir string   // lit + "/", for kindSuffix and kindDirAnywhere
-	tail   []string // kindSuffix: lit's components
-	// lastName is tail's last name as a glob component (kindSuffix), parsed
-	// once here rather than at every check of a glob operand.
-	lastName component
+	source   string // as written in the config, for reasons
+	anchor   anchor
+	kind     matchKind
+	lit      string
+	litDir   string   // lit + "/", for kindSuffix and kindDirAnywhere
+	tail     []string // kindSuffix: lit's components
 	glob     string
 	baseGlob string // for kindGlob ending in "/**": also match the base directory
 }
@@ -58,31 +55,37 @@ type pattern struct {
 // different, the resolved home directory; one pattern is made per home for
 // "~" patterns.
 func compilePattern(src string, homes []string) ([]pattern, error) {
+	return appendPattern(nil, src, homes)
+}
+
+// appendPattern is compilePattern appending to dst (a list compiles into
+// one slice); on error dst is returned as it was.
+func appendPattern(dst []pattern, src string, homes []string) ([]pattern, error) {
 	switch {
 	case src == "":
-		return nil, fmt.Errorf("empty pattern")
+		return dst, fmt.Errorf("empty pattern")
 	case strings.IndexByte(src, 0) >= 0:
-		return nil, fmt.Errorf("pattern %q contains a NUL byte", src)
+		return dst, fmt.Errorf("pattern %q contains a NUL byte", src)
 	}
 	if rest, ok := cutHomePrefix(src); ok {
-		out := make([]pattern, 0, len(homes))
+		n := len(dst)
 		for _, h := range homes {
 			p, err := classify(src, anchorAbs, path.Clean(escapeGlob(h)+rest))
 			if err != nil {
-				return nil, err
+				return dst[:n], err
 			}
-			out = append(out, p)
+			dst = append(dst, p)
 		}
-		return out, nil
+		return dst, nil
 	}
 	if strings.HasPrefix(src, "~") {
-		return nil, fmt.Errorf("pattern %q uses the ~user form; only ~/ is expanded", src)
+		return dst, fmt.Errorf("pattern %q uses the ~user form; only ~/ is expanded", src)
 	}
 	p, err := classifyRaw(src)
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
-	return []pattern{p}, nil
+	return append(dst, p), nil
 }
 
 // classifyRaw handles patterns without "~": workspace-anchored, absolute or
@@ -166,7 +169,6 @@ func classifyAnyDepth(p *pattern, rel string) {
 		p.kind, p.litDir = kindSuffix, "/"+rel+"/"
 		p.lit = p.litDir[:len(p.litDir)-1]
 		p.tail = strings.Split(rel, "/")
-		p.lastName = withLit(component{atoms: parseAtoms(escapeGlob(p.tail[len(p.tail)-1]))})
 	case tree && isLiteral(base):
 		p.kind, p.litDir = kindDirAnywhere, "/"+base+"/"
 		p.lit = p.litDir[:len(p.litDir)-1]

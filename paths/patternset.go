@@ -1,33 +1,87 @@
 package paths
 
+import "sync"
+
 // patternSet is an ordered list of compiled patterns. With tree set, a
 // pattern matching a directory matches everything below it too.
 type patternSet struct {
 	list []pattern
 	tree bool
+	// lazy holds the list's index, built on the first judgement that asks
+	// for it (see index): a hook process judges a few paths against a few
+	// of the lists, so building every list's index at compile cost it more
+	// than the index saved. nil when the list is not indexed (empty, or
+	// longer than maxIndexed).
+	lazy *lazyIndex
+}
+
+// lazyIndex is a list's index, built once, by whichever judgement needs
+// it first; it is never changed after.
+type lazyIndex struct {
+	once sync.Once
+	idx  setIndex
+}
+
+// setIndex is what the index of one list holds. The maps' values index
+// bits, which holds no pointers: the collector marks the keys, not one
+// small object per key.
+type setIndex struct {
 	// named maps each name of a literal any-depth pattern's tail to the
 	// patterns holding it; namedAll is every pattern it indexes (see
-	// index). nil when the list is not indexed.
-	named    map[string]*patternBits
+	// buildNamed). nil when no pattern is such.
+	named    map[string]uint32
 	namedAll patternBits
 	// byName, byPath and byExt index the patterns first asks only when
-	// the path holds the key (see indexFirst); unkeyed are the patterns
-	// asked always. byName is nil when the list is not indexed.
-	byName, byPath, byExt map[string]*patternBits
+	// the path holds the key (see buildFirst); unkeyed are the patterns
+	// asked always.
+	byName, byPath, byExt map[string]uint32
 	unkeyed               patternBits
 	// pathLens are the lengths of byPath's keys.
 	pathLens []int
+	bits     []patternBits
+	// lastNames are the last names of the literal any-depth patterns'
+	// tails as glob components, parsed once rather than at every check of
+	// a glob operand; lastAt is a pattern's position in lastNames.
+	lastNames []component
+	lastAt    []uint16
 }
 
-func (s *patternSet) add(ps []pattern) { s.list = append(s.list, ps...) }
+// lastName returns the last name of pt's tail (pt is list[i], kindSuffix)
+// as a glob component: x's when the list is indexed.
+func (x *setIndex) lastName(list []pattern, i int) component {
+	if x != nil {
+		return x.lastNames[x.lastAt[i]]
+	}
+	return literalName(list[i].tail[len(list[i].tail)-1])
+}
+
+// prepare marks the list as indexed when it can be: called once, when the
+// list is complete. The index itself is built on first use.
+func (s *patternSet) prepare() {
+	if len(s.list) > 0 && len(s.list) <= maxIndexed {
+		s.lazy = &lazyIndex{}
+	}
+}
+
+// index returns the list's index, building it on first use; nil when the
+// list is not indexed. Safe for concurrent use.
+func (s *patternSet) index() *setIndex {
+	if s.lazy == nil {
+		return nil
+	}
+	s.lazy.once.Do(func() { s.lazy.idx = buildIndex(s.list) })
+	return &s.lazy.idx
+}
 
 func (s *patternSet) empty() bool { return len(s.list) == 0 }
 
 // first returns the first pattern matching the clean absolute path p, or nil.
 // Workspace-anchored patterns see the part of p below the workspace.
 func (s *patternSet) first(p string, j *judge) *pattern {
-	if s.byName != nil && !j.slow {
-		return s.firstIndexed(p, j)
+	if !j.slow {
+		if x := s.index(); x != nil {
+			return s.firstIndexed(x, p, j)
+		}
 	}
 	for i := range s.list {
 		if matchOne(&s.list[i], p, j, s.tree) {

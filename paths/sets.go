@@ -152,12 +152,13 @@ func (j *judge) setFindings(text string, set []component, dir string, tree bool)
 func (j *judge) setMeets(s *patternSet, set []component, dir string, tree bool) *pattern {
 	var inside patternBits
 	filtered, tried := false, false
+	x := s.index()
 	for i := range s.list {
 		pt := &s.list[i]
-		if tree && s.namedAll.has(i) { // a bare wildcard asks few names: its directory is not listed for it
+		if tree && x != nil && x.namedAll.has(i) { // a bare wildcard asks few names: its directory is not listed for it
 			if !tried && j.namedAsked >= listAfter { // listed as Lookups would list it
 				tried = true
-				inside, filtered = j.namedInside(s, dir)
+				inside, filtered = j.namedInside(x, dir)
 			}
 			if filtered && !inside.has(i) {
 				continue
@@ -167,16 +168,19 @@ func (j *judge) setMeets(s *patternSet, set []component, dir string, tree bool) 
 		if !j.slow && !mayHold(pt, dir) {
 			continue
 		}
-		if j.patternMeets(pt, s.tree, set, dir, tree) {
+		if j.patternMeets(s, x, i, set, dir, tree) {
 			return pt
 		}
 	}
 	return nil
 }
 
-func (j *judge) patternMeets(pt *pattern, ptTree bool, set []component, dir string, tree bool) bool {
+// patternMeets reports whether s.list[i] names a path in the set; x is
+// s's index, or nil.
+func (j *judge) patternMeets(s *patternSet, x *setIndex, i int, set []component, dir string, tree bool) bool {
+	pt, ptTree := &s.list[i], s.tree
 	if pt.anchor == anchorAny && (tree || bareWildcard(set)) {
-		return j.literalNameInside(pt, set, dir)
+		return j.literalNameInside(s.list, x, i, set, dir)
 	}
 	if pt.anchor == anchorAny && !sharesLiteral(set[len(set)-1], pt.glob) {
 		return false // "*.log" could be named credentials.log, but aims at nothing secret
@@ -300,7 +304,8 @@ func sharesLiteral(c component, glob string) bool {
 // or DIR/settings.json when DIR itself ends in .claude); for a bare
 // wildcard, the file exists in the directory and the wildcard covers its
 // name.
-func (j *judge) literalNameInside(pt *pattern, set []component, dir string) bool {
+func (j *judge) literalNameInside(list []pattern, x *setIndex, i int, set []component, dir string) bool {
+	pt := &list[i]
 	if pt.kind != kindSuffix {
 		return false
 	}
@@ -310,7 +315,7 @@ func (j *judge) literalNameInside(pt *pattern, set []component, dir string) bool
 	tail := pt.tail
 	if len(set) > 0 && !set[len(set)-1].deep { // a bare wildcard in dir
 		last := tail[len(tail)-1]
-		if !j.literalPrefix(set) || !componentsMeet(set[len(set)-1], pt.lastName) {
+		if !j.literalPrefix(set) || !componentsMeet(set[len(set)-1], x.lastName(list, i)) {
 			return false
 		}
 		if len(tail) == 1 {
@@ -462,13 +467,26 @@ func literalComponents(p string) []component {
 		if part == "" {
 			continue
 		}
-		c := component{atoms: make([]atom, len(part)), lit: part}
-		for i := 0; i < len(part); i++ {
-			c.atoms[i] = literalAtom(part[i])
-		}
-		out = append(out, c)
+		out = append(out, literalName(part))
 	}
 	return out
+}
+
+// literalName is the component naming exactly name (taken as written,
+// with no glob characters): one atom per byte, in one allocation.
+func literalName(name string) component {
+	return literalNameIn(name, make([]atom, len(name)))
+}
+
+// literalNameIn is literalName with its atoms in atoms (len(name) long).
+func literalNameIn(name string, atoms []atom) component {
+	if name == "" {
+		return component{}
+	}
+	for i := 0; i < len(name); i++ {
+		atoms[i] = literalAtom(name[i])
+	}
+	return component{atoms: atoms, lit: name}
 }
 
 // setFinding reports a set that meets a pattern.

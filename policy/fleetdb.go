@@ -6,7 +6,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/toolguard/toolguard/netguard"
@@ -308,16 +307,16 @@ func (db *fleetDB) reaches(t pgTarget) bool {
 // pgURL finds postgres URLs in text; pgDriver the PostgreSQL drivers of
 // the common languages; pgKeyword a host, port or database given to one.
 var (
-	pgURL     = regexp.MustCompile(`postgres(?:ql)?://[^\s'"` + "`" + `)]*`)
-	pgDriver  = regexp.MustCompile(`(?i)psycopg|asyncpg|pg8000|\bpgx\b|lib/pq|dbi:pg|\bPG::Connection|pg_connect|npgsql|require\(\s*['"]pg['"]|from\s+['"]pg['"]|postgres`)
-	pgConnect = regexp.MustCompile(`(?i)connect|pool|client|create_engine|sql\.open`)
-	pgKeyword = regexp.MustCompile(`(?i)\b(host|hostaddr|port|dbname|database)\b['"]?\s*[=:]\s*['"]?([^'"\s,;)}]+)`)
+	pgURL     = lazyRegexp{expr: `postgres(?:ql)?://[^\s'"` + "`" + `)]*`}
+	pgDriver  = lazyRegexp{expr: `(?i)psycopg|asyncpg|pg8000|\bpgx\b|lib/pq|dbi:pg|\bPG::Connection|pg_connect|npgsql|require\(\s*['"]pg['"]|from\s+['"]pg['"]|postgres`}
+	pgConnect = lazyRegexp{expr: `(?i)connect|pool|client|create_engine|sql\.open`}
+	pgKeyword = lazyRegexp{expr: `(?i)\b(host|hostaddr|port|dbname|database)\b['"]?\s*[=:]\s*['"]?([^'"\s,;)}]+)`}
 )
 
 // urlReaches reports whether text holds a postgres URL to the fleet
 // database.
 func (db *fleetDB) urlReaches(text string) bool {
-	for _, u := range pgURL.FindAllString(text, 16) {
+	for _, u := range pgURL.get().FindAllString(text, 16) {
 		if t, ok := parsePGString(u); ok && db.reaches(t) {
 			return true
 		}
@@ -329,11 +328,11 @@ func (db *fleetDB) urlReaches(text string) bool {
 // driver to the fleet database: the host, port and database it is given
 // (keyword arguments, a conninfo string), the defaults for those it is not.
 func (db *fleetDB) driverReaches(code string) bool {
-	if !pgDriver.MatchString(code) || !pgConnect.MatchString(code) {
+	if !pgDriver.get().MatchString(code) || !pgConnect.get().MatchString(code) {
 		return false
 	}
 	var t pgTarget
-	for _, m := range pgKeyword.FindAllStringSubmatch(code, 32) {
+	for _, m := range pgKeyword.get().FindAllStringSubmatch(code, 32) {
 		switch strings.ToLower(m[1]) {
 		case "host", "hostaddr":
 			t.host = m[2]

@@ -2,6 +2,8 @@ package policy_test
 
 import (
 	"context"
+	"runtime"
+	"runtime/metrics"
 	"slices"
 	"testing"
 	"time"
@@ -59,4 +61,14 @@ func benchDecide(b *testing.B, calls []judgedCall, unit string) {
 	b.ReportMetric(float64(samples[len(samples)/2].Nanoseconds())/1000, "p50-µs")
 	b.ReportMetric(float64(samples[len(samples)*99/100].Nanoseconds())/1000, "p99-µs")
 	b.ReportMetric(float64(len(calls)), unit)
+	b.ReportMetric(float64(liveScan())/1024, "scan-KiB")
+}
+
+// liveScan returns the scannable heap after a collection: what every
+// cycle of the benchmark marks (the policies and the corpus).
+func liveScan() uint64 {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/gc/scan/heap:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }

@@ -53,6 +53,17 @@ func (g *grammar) merge(o *grammar) {
 	}
 }
 
+// readSet is set for a set that is only read after it is made: nil when
+// xs is empty (a nil map reads as empty), so that the many programs with
+// no flags, values or optional words hold no map for the collector to
+// mark.
+func readSet(xs []string) map[string]bool {
+	if len(xs) == 0 {
+		return nil
+	}
+	return set(xs)
+}
+
 func set(xs []string) map[string]bool {
 	m := make(map[string]bool, len(xs))
 	for _, x := range xs {

@@ -350,7 +350,7 @@ func compileEffect(where, flag, eff string, pr *problems) optEffect {
 }
 
 func compileProgram(where string, p Program, pr *problems) *program {
-	out := &program{exe: p.Exe, sub: compileSub(p.Sub), flags: set(p.Flags), values: set(p.Values), optional: set(p.Optional), attached: p.Attached,
+	out := &program{exe: p.Exe, sub: compileSub(p.Sub), flags: readSet(p.Flags), values: readSet(p.Values), optional: readSet(p.Optional), attached: p.Attached,
 		effects: make(map[string]optEffect, len(p.Effects)), operands: role(p.Operands), first: role(p.First), last: role(p.Last),
 		scriptFlags: p.ScriptFlags, stdin: role(p.Stdin), inOrder: p.InOrder, interactive: p.Interactive, loadsProject: p.LoadsProject, helpFlags: p.HelpFlags, helpWords: p.HelpWords, env: p.Env, always: p.Always, examples: p.Examples, counter: p.Counter, only: p.Only, leaveOut: p.LeaveOut, where: where}
 	if out.operands == "" {
