@@ -95,6 +95,10 @@ type Analysis struct {
 	// program text: a script written and then run, or code loaded as
 	// well as run, is the same text looked at more than once.
 	embeddedIn map[string][]string
+	// memo remembers the rule packs' answers for the commands classified
+	// so far (classmemo.go); noMemo classifies every command afresh.
+	memo   classMemo
+	noMemo bool
 }
 
 // New starts the analysis of one call, whose effects go to j.
@@ -175,21 +179,41 @@ func (a *Analysis) pointAt(start, seen int, span risk.Span) {
 
 func (a *Analysis) spend(n int) bool { return a.ctx.Budget.Spend(n) }
 
-// classify runs the rule packs on cmd when the budget allows it.
+// classify runs the rule packs on cmd when the budget allows it, or
+// answers from the call's memo for a command like one before it.
 func (a *Analysis) classify(cmd *shell.Command) (rules.Result, bool) {
-	return Classify(a.ctx.Rules, cmd, a.ctx.Budget)
+	return a.classifyMemo(cmd)
 }
+
+// ClassifyAfresh makes the analysis run the rule packs on every command,
+// not answer a repeated one from its memo: the reference the memo is
+// tested against.
+func (a *Analysis) ClassifyAfresh() { a.noMemo = true }
 
 // Classify runs the rule packs on one command, charging b for it; false,
 // without a result, when b cannot afford it. What the packs may cost at
 // most for a command of this size (classifyCost) must be left before they
 // run; what they did cost (rules.Result.Work) is charged after.
 func Classify(set *rules.Set, cmd *shell.Command, b *shell.Budget) (rules.Result, bool) {
-	if ceiling := classifyCost(cmd, b.Left()); b.Left() < ceiling {
-		b.Spend(ceiling) // refused: the budget is exhausted
+	if !affords(cmd, b) {
 		return rules.Result{}, false
 	}
-	res := set.Classify(cmd)
+	return charge(set.Classify(cmd), b)
+}
+
+// affords reports whether b has left what the packs may cost for cmd;
+// when it has not, it is exhausted.
+func affords(cmd *shell.Command, b *shell.Budget) bool {
+	if ceiling := classifyCost(cmd, b.Left()); b.Left() < ceiling {
+		b.Spend(ceiling) // refused: the budget is exhausted
+		return false
+	}
+	return true
+}
+
+// charge charges b what the packs' answer res cost (an answer from the
+// call's memo is charged the same; classmemo.go).
+func charge(res rules.Result, b *shell.Budget) (rules.Result, bool) {
 	if !b.Spend(commandCost + res.Work/comparisonsPerUnit) {
 		return rules.Result{}, false
 	}

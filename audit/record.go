@@ -87,7 +87,7 @@ func NewRecord(t time.Time, c call.Call, d policy.Decision, latency time.Duratio
 		Blast:        d.Blast,
 		Category:     d.Category,
 		Rule:         d.Rule,
-		Reason:       RedactString(d.Reason),
+		Reason:       redactReason(d.Reason),
 		LatencyMS:    float64(latency.Microseconds()) / 1000,
 		Unverifiable: d.Unverifiable,
 		Contained:    d.Contained && d.Verdict == risk.Allow,

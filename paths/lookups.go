@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"path"
+	"strings"
 	"syscall"
 )
 
@@ -123,6 +124,15 @@ func (l *Lookups) kernelResolve(abs string) (string, bool) {
 	}
 	if a, ok := l.kernel[abs]; ok {
 		return a.r, a.ok
+	}
+	if i := strings.LastIndexByte(abs, '/'); i > 0 {
+		// The kernel resolves a path's directory before its name: when the
+		// directory did not resolve (missing, not a directory, a loop),
+		// nor does any path in it. A script names many new files in a
+		// directory that does not exist yet (bin/tool1, bin/tool2, …).
+		if a, ok := l.kernel[abs[:i]]; ok && !a.ok {
+			return "", false
+		}
 	}
 	r, ok := kernelResolve(abs)
 	remember(&l.kernel, abs, kernelAnswer{r, ok})

@@ -3,7 +3,9 @@ package paths
 import (
 	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -84,4 +86,73 @@ func TestLookupsExistsBelowListed(t *testing.T) {
 			}
 		}
 	}
+}
+
+// kernelLayout lays a tree with every kind of name a path's directory may
+// be (a directory, a missing name, a file, a link to a directory, a
+// dangling link, a link loop, a directory without search permission) and
+// returns it with names to join into paths.
+func kernelLayout(t testing.TB) (string, []string) {
+	dir := t.TempDir()
+	for _, err := range []error{os.MkdirAll(dir+"/d/e", 0o755), os.WriteFile(dir+"/f", nil, 0o644),
+		os.Symlink("d", dir+"/ld"), os.Symlink("missing", dir+"/dangling"), os.Symlink("loop", dir+"/loop"),
+		os.MkdirAll(dir+"/closed/in", 0o755), os.Chmod(dir+"/closed", 0o600)} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { _ = os.Chmod(dir+"/closed", 0o755) })
+	return dir, []string{"d", "e", "f", "ld", "dangling", "loop", "closed", "in", "missing", ".", "..", ""}
+}
+
+// TestKernelResolveParentShortcut: with a directory's failed resolution
+// remembered, the call's Lookups answers for the paths in it without
+// asking the kernel; every answer, in every order asked, is the kernel's.
+func TestKernelResolveParentShortcut(t *testing.T) {
+	dir, names := kernelLayout(t)
+	var all []string
+	for _, a := range names {
+		for _, b := range names {
+			for _, c := range names {
+				all = append(all, dir+"/"+a+"/"+b+"/"+c, dir+"/"+a+"/"+b, dir+"/"+a)
+			}
+		}
+	}
+	for _, order := range [][]string{all, reversed(all)} {
+		l := &Lookups{}
+		for _, p := range order {
+			for _, q := range []string{path.Dir(p), p} { // the directory first, so that the shortcut applies
+				wantR, wantOK := kernelResolve(q)
+				gotR, gotOK := l.kernelResolve(q)
+				if gotR != wantR || gotOK != wantOK {
+					t.Fatalf("%s: Lookups %q %v, kernel %q %v", q, gotR, gotOK, wantR, wantOK)
+				}
+			}
+		}
+	}
+}
+
+func reversed(s []string) []string {
+	out := slices.Clone(s)
+	slices.Reverse(out)
+	return out
+}
+
+func FuzzKernelResolveParent(f *testing.F) {
+	f.Add("d/e/x", "missing/x/y")
+	f.Add("f/x", "loop/a")
+	f.Add("closed/in/x", "dangling/x")
+	dir, _ := kernelLayout(f)
+	f.Fuzz(func(t *testing.T, p, q string) {
+		l := &Lookups{}
+		for _, s := range []string{p, q, p + "/" + q} {
+			abs := dir + "/" + s
+			for _, x := range []string{path.Dir(abs), abs} {
+				wantR, wantOK := kernelResolve(x)
+				if gotR, gotOK := l.kernelResolve(x); gotR != wantR || gotOK != wantOK {
+					t.Fatalf("%s: Lookups %q %v, kernel %q %v", x, gotR, gotOK, wantR, wantOK)
+				}
+			}
+		}
+	})
 }

@@ -135,7 +135,10 @@ func mentionsOutput(seg []string) bool {
 }
 
 func nameMatches(pat, name string) bool {
-	return name == pat || strings.HasPrefix(name, pat+".")
+	// name == pat, or name starts with pat+"." (built without a string:
+	// this runs for every denied pattern on every command)
+	return len(name) >= len(pat) && name[:len(pat)] == pat &&
+		(len(name) == len(pat) || name[len(pat)] == '.')
 }
 
 func wordMatches(pat, arg string, last bool) bool {

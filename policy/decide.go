@@ -135,6 +135,13 @@ type evaluation struct {
 	// births counts the birth-time lookups of the call so far (see
 	// maxBirths).
 	births int
+	// valuesBuf holds the argv values of the command policyChecks is
+	// judging.
+	valuesBuf []string
+	// afresh judges every mentioned path and classifies every command
+	// anew, remembering none (the reference the memos are tested
+	// against; DecideAfresh).
+	afresh bool
 }
 
 func (e *evaluation) add(f ...risk.Finding) { e.findings.Add(f...) }

@@ -32,13 +32,18 @@ func (e *evaluation) analyseShell() {
 	e.an.Script(s)
 }
 
-// policyChecks applies the policy's own command lists to one command.
-func (e *evaluation) policyChecks(cmd *shell.Command, readOnly bool) {
+// policyChecks applies the policy's own command lists to one command,
+// whose text (normalized) is given.
+func (e *evaluation) policyChecks(cmd *shell.Command, text string, readOnly bool) {
 	p := e.p
 	if cmd.Name == "" {
 		return
 	}
-	if f, ok := selfProtection(cmd); ok {
+	// the argv values, for the checks below only: they share one buffer
+	// the evaluation keeps (none of them keeps the slice)
+	e.valuesBuf = appendValues(e.valuesBuf[:0], cmd)
+	args := e.valuesBuf
+	if f, ok := selfProtection(cmd, args); ok {
 		e.add(f)
 	} else if f, ok := p.fleetDBFinding(cmd); ok {
 		e.add(f)
@@ -46,7 +51,7 @@ func (e *evaluation) policyChecks(cmd *shell.Command, readOnly bool) {
 	if f, ok := e.guardLoosening(cmd); ok {
 		e.add(f)
 	}
-	e.otherSessions(cmd)
+	e.otherSessions(cmd, args)
 	e.pathShadow(cmd)
 	if p.highRisk[cmd.Name] && !readOnly { // rm --help prints and exits; curl -sI URL only reads
 		e.raised = e.raised || e.tier < risk.Execute
@@ -70,7 +75,6 @@ func (e *evaluation) policyChecks(cmd *shell.Command, readOnly bool) {
 				fmt.Sprintf("The command matches the denied command pattern %q.", d.text), risk.Deny, risk.CatNone))
 		}
 	}
-	text := normalized(cmd)
 	for _, re := range p.custom {
 		if !e.spend(analysis.ScanCost(len(text))) {
 			return // the user's patterns are checked on the same budget
@@ -82,9 +86,9 @@ func (e *evaluation) policyChecks(cmd *shell.Command, readOnly bool) {
 	}
 }
 
-// selfProtection denies commands that would switch toolguard off.
-func selfProtection(cmd *shell.Command) (risk.Finding, bool) {
-	args := cmd.Values()
+// selfProtection denies commands that would switch toolguard off; args
+// are the command's argv values.
+func selfProtection(cmd *shell.Command, args []string) (risk.Finding, bool) {
 	switch {
 	case isToolguard(cmd.Name) && (toolguardVerb(args, "uninstall") || toolguardVerb(args, "install")):
 		return selfFinding(cmd, "Changing toolguard's hook installation from inside an agent is not allowed."), true
@@ -98,6 +102,15 @@ func selfProtection(cmd *shell.Command) (risk.Finding, bool) {
 		return selfFinding(cmd, "The command would reach toolguard's fleet database (its tables or its address), where grants, budgets, approvals and the audit trail are kept; an agent has no business there."), true
 	}
 	return risk.Finding{}, false
+}
+
+// appendValues appends the argv values of cmd to buf (cmd.Values without
+// a new slice).
+func appendValues(buf []string, cmd *shell.Command) []string {
+	for _, w := range cmd.Argv {
+		buf = append(buf, w.Value)
+	}
+	return buf
 }
 
 // isDatabaseClient reports whether name is one of the programs that run SQL

@@ -21,6 +21,19 @@ func (p *Policy) DecideWork(ctx context.Context, c call.Call) (Decision, int) {
 	return e.decide(), e.work.Used()
 }
 
+// DecideAfresh is DecideWork with every command classified by the rule
+// packs, none answered from the call's memo (the memo's reference).
+func (p *Policy) DecideAfresh(ctx context.Context, c call.Call) (Decision, int) {
+	if sub := p.ForAgent(c.Who.Agent); sub != p {
+		return sub.DecideAfresh(ctx, c)
+	}
+	e := p.newEvaluation(ctx, &c)
+	e.an.ClassifyAfresh()
+	e.afresh = true
+	e.run()
+	return e.decide(), e.work.Used()
+}
+
 // BirthTimesKept reports whether the file system of dir keeps birth times
 // (the session-made tree rule needs them).
 func BirthTimesKept(dir string) bool {

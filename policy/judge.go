@@ -27,7 +27,8 @@ var _ analysis.Judge = (*evaluation)(nil)
 func (e *evaluation) Command(c analysis.Command) {
 	cmd, r := c.Cmd, &c.Result
 	e.beginRecord(cmd)
-	e.env.Commands = append(e.env.Commands, normalized(cmd))
+	text := normalized(cmd)
+	e.env.Commands = append(e.env.Commands, text)
 	e.env.Names = append(e.env.Names, cmd.Name)
 	fs, tier := e.filledOutputs(cmd, e.declaredInstalls(cmd, e.withoutPublicFiles(cmd, r.Findings, c.Dir), c.Dir), r.Tier, c.Dir)
 	fs, tier = e.sessionOwnDeletes(cmd, fs, tier, c.Dir)
@@ -35,7 +36,7 @@ func (e *evaluation) Command(c analysis.Command) {
 	e.add(fs...)
 	e.raise(tier)
 	e.effects = e.effects.Worse(tier)
-	e.policyChecks(cmd, provenRead(r))
+	e.policyChecks(cmd, text, provenRead(r))
 	if cmd.Remote != "" {
 		e.remoteSecrets(cmd, r.Paths)
 	}
@@ -102,10 +103,30 @@ func (e *evaluation) Path(p analysis.Path) {
 // mention judges a word that looks like a path where the rule packs do
 // not say a file is: only a denial counts, so that commands toolguard
 // does not know do not start to nag.
+//
+// The judgement depends only on the word, whether it is a glob and the
+// directory (paths' findings carry no span), so it is made once per shell
+// command line (judgePath: a repeat, like the "." of every grep -c . in a
+// script, costs memoCost); mentionFindings is the judgement itself.
 func (e *evaluation) mention(w shell.Word, dir string) {
-	if !e.spend(pathCost) {
+	if e.afresh { // the reference: judged every time
+		if e.spend(pathCost) {
+			e.add(e.mentionFindings(w, dir)...)
+		}
 		return
 	}
+	kind := byte('m')
+	if w.Glob && analysis.HasGlobMeta(w.Value) {
+		kind = 'M'
+	}
+	e.judgePath(pathKey{kind: kind, v: w.Value, a: paths.Read, dir: dir}, pathCost, func() pathResult {
+		return pathResult{fs: e.mentionFindings(w, dir)}
+	})
+}
+
+// mentionFindings judges a mentioned word: the denials among its path
+// findings.
+func (e *evaluation) mentionFindings(w shell.Word, dir string) []risk.Finding {
 	v, env := w.Value, e.pathEnv(dir)
 	found := e.p.paths.Check(v, paths.Read, env)
 	if w.Glob && analysis.HasGlobMeta(v) && e.spend(globCost) {
@@ -115,11 +136,13 @@ func (e *evaluation) mention(w shell.Word, dir string) {
 			}
 		}
 	}
+	var out []risk.Finding
 	for _, f := range found {
 		if f.Rule == paths.RuleDenied {
-			e.add(f)
+			out = append(out, f)
 		}
 	}
+	return out
 }
 
 // URL judges a URL a command contacts with the commands' network rules.

@@ -60,8 +60,9 @@ var ptraceCode = lazyRegexp{expr: `(?i)\bptrace\b|process_vm_readv|PTRACE_ATTACH
 
 // otherSessions judges cmd for what it reads from, or types into, other
 // sessions and processes.
-func (e *evaluation) otherSessions(cmd *shell.Command) {
-	args := cmd.Values()
+//
+// args are the command's argv values, which it does not keep.
+func (e *evaluation) otherSessions(cmd *shell.Command, args []string) {
 	self := func(reason string) {
 		e.add(selfFinding(cmd, reason))
 	}
@@ -120,6 +121,10 @@ func (e *evaluation) otherSessions(cmd *shell.Command) {
 // procPath judges a word naming another process's entries under /proc.
 func (e *evaluation) procPath(cmd *shell.Command, w shell.Word) {
 	v := strings.TrimPrefix(w.Value, "if=") // dd if=/proc/…
+	// what procEntry starts with: no expression run for every word
+	if !strings.HasPrefix(v, "/proc/") {
+		return
+	}
 	m := procEntry.get().FindStringSubmatch(v)
 	if m == nil || m[1] == "self" || m[1] == "thread-self" {
 		return

@@ -7,6 +7,7 @@ import (
 	"syscall"
 
 	"github.com/toolguard/toolguard/internal/hookproc"
+	_ "github.com/toolguard/toolguard/internal/serveproc" // a serve process's timer slack, set before the rest initialises
 	"github.com/toolguard/toolguard/sandbox"
 )
 

@@ -1,0 +1,333 @@
+package analysis
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/rules"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// The rule packs' answer for a simple command depends on the command's
+// words and everything else the walk recorded about it (its redirects,
+// variables, wrappers, where it runs, its input, the commands of its
+// pipeline), never on where it stands in the text but for the spans its
+// findings and words carry. A script repeats commands (a loop's body
+// written out, the same `git status --short | grep -c .` in every step),
+// so one call remembers the packs' answer for each command it classified
+// (classMemo): a command equal in all of that to one before it gets the
+// same answer with each span moved to the matching place in it. A span
+// that does not match one place of the command (a finding over several
+// words) is not moved: that command is classified afresh.
+//
+// A remembered answer is charged to the call's budget what classifying
+// the command afresh is (the same ceiling left first, the same units
+// after; see Classify): the memo saves time, not budget, so that every
+// limit falls where it falls without it, and what a call may cost does
+// not depend on what the memo holds.
+
+// classMemo remembers the packs' answers of one call, by command key.
+type classMemo struct {
+	seen map[string]classEntry
+	buf  []byte // builds keys
+}
+
+type classEntry struct {
+	cmd *shell.Command // the command classified
+	res rules.Result   // its answer, owned by the memo
+}
+
+// maxMemoKey bounds the key of a command worth remembering: a command
+// whose key is longer (a here-document of a kilobyte, the end of a long
+// pipeline) is classified afresh, and building its key stops there.
+const maxMemoKey = 1 << 10
+
+// pipeWalk is how many producers of a command's input its key holds: the
+// rule packs look at no more than 32 (rules' maxPipeWalk), and at the
+// next command of its pipeline only (its name, whether it runs in the
+// background).
+const pipeWalk = 33
+
+// classifyMemo is Classify through the call's memo.
+func (a *Analysis) classifyMemo(cmd *shell.Command) (rules.Result, bool) {
+	if a.noMemo {
+		return Classify(a.ctx.Rules, cmd, a.ctx.Budget)
+	}
+	m := &a.memo
+	m.buf = commandKey(m.buf[:0], cmd)
+	if len(m.buf) > maxMemoKey {
+		return Classify(a.ctx.Rules, cmd, a.ctx.Budget)
+	}
+	if ent, ok := m.seen[string(m.buf)]; ok {
+		if !affords(cmd, a.ctx.Budget) {
+			return rules.Result{}, false
+		}
+		if res, moved := rebase(ent.res, ent.cmd, cmd); moved {
+			return charge(res, a.ctx.Budget)
+		}
+		return charge(a.ctx.Rules.Classify(cmd), a.ctx.Budget)
+	}
+	key := string(m.buf)
+	res, ok := Classify(a.ctx.Rules, cmd, a.ctx.Budget)
+	if !ok {
+		return res, false
+	}
+	if m.seen == nil {
+		m.seen = map[string]classEntry{}
+	}
+	m.seen[key] = classEntry{cmd: cmd, res: cloneResult(res)}
+	return res, true
+}
+
+// commandKey appends to b everything about cmd the rule packs may read,
+// but its spans: the command's own fields, and those of the commands of
+// its pipeline, the producer of its input and the command whose output is
+// its code (TestCommandKeyFields keeps the list whole).
+func commandKey(b []byte, cmd *shell.Command) []byte {
+	b = ownKey(b, cmd)
+	for p, n := cmd.PipeFrom, 0; p != nil && len(b) <= maxMemoKey; p, n = p.PipeFrom, n+1 {
+		if n == pipeWalk {
+			b = append(b, "\x00…"...) // more producers than the packs look at
+			break
+		}
+		b = append(b, "\x00<"...)
+		b = ownKey(b, p)
+	}
+	if p := cmd.PipeTo; p != nil {
+		b = append(b, "\x00>"...)
+		b = ownKey(b, p)
+		b = keyBool(b, p.PipeTo != nil)
+	}
+	if cmd.Stdin != nil && cmd.Stdin.From != nil {
+		b = append(b, "\x00s"...)
+		b = ownKey(b, cmd.Stdin.From)
+	}
+	if cmd.CodeFrom != nil && len(b) <= maxMemoKey {
+		b = append(b, "\x00c"...)
+		b = commandKey(b, cmd.CodeFrom)
+	}
+	return b
+}
+
+// ownKey appends the fields of c itself (not the commands it points to).
+func ownKey(b []byte, c *shell.Command) []byte {
+	b = keyString(b, c.Name)
+	b = keyInt(b, len(c.Argv))
+	for _, w := range c.Argv {
+		b = keyWord(b, w)
+	}
+	for _, as := range [][]shell.Assign{c.Assigns, c.Env} {
+		b = keyInt(b, len(as))
+		for _, x := range as {
+			b = keyString(b, x.Name)
+			b = keyWord(b, x.Value)
+		}
+	}
+	b = keyInt(b, len(c.Redirects))
+	for _, r := range c.Redirects {
+		b = keyString(b, r.Op)
+		b = keyString(b, r.Fd)
+		b = keyWord(b, r.Target)
+		b = keyString(b, r.Body)
+		b = keyBool(b, r.BodyKnown)
+	}
+	b = keyInt(b, len(c.Wrappers))
+	for _, w := range c.Wrappers {
+		b = keyString(b, w)
+	}
+	b = keyString(b, c.Remote)
+	b = keyString(b, c.Origin)
+	b = keyInt(b, c.Depth)
+	b = keyWord(b, c.Dir)
+	b = keyBool(b, c.Privileged)
+	b = keyBool(b, c.Background)
+	b = keyBool(b, c.ArgsFromInput)
+	b = keyBool(b, c.Unbounded)
+	b = keyBool(b, c.PipeFrom != nil)
+	b = keyBool(b, c.PipeTo != nil)
+	b = keyBool(b, c.CodeFrom != nil)
+	if in := c.Inline; in != nil {
+		b = append(b, 'i')
+		b = keyString(b, in.Lang)
+		b = keyString(b, in.Code)
+		b = keyBool(b, in.Known)
+		b = keyString(b, in.Via)
+	} else {
+		b = append(b, '-')
+	}
+	if in := c.Stdin; in != nil {
+		b = append(b, 's')
+		b = keyString(b, in.Text)
+		b = keyBool(b, in.Known)
+		b = keyString(b, in.Via)
+		b = keyBool(b, in.From != nil)
+		b = keyBool(b, in.From != nil && in.From == c.PipeFrom)
+	} else {
+		b = append(b, '-')
+	}
+	return b
+}
+
+func keyString(b []byte, s string) []byte {
+	b = strconv.AppendInt(b, int64(len(s)), 10)
+	b = append(b, ':')
+	return append(b, s...)
+}
+
+func keyInt(b []byte, n int) []byte {
+	b = strconv.AppendInt(b, int64(n), 10)
+	return append(b, ';')
+}
+
+func keyBool(b []byte, v bool) []byte {
+	if v {
+		return append(b, 't')
+	}
+	return append(b, 'f')
+}
+
+func keyWord(b []byte, w shell.Word) []byte {
+	b = keyString(b, w.Value)
+	return append(b, boolByte(w.Known), boolByte(w.Quoted), boolByte(w.Glob))
+}
+
+func boolByte(v bool) byte {
+	if v {
+		return '1'
+	}
+	return '0'
+}
+
+// spanMap pairs the spans of two commands with equal keys, place by place.
+type spanMap struct {
+	from, to []risk.Span
+	bad      bool // one span of from stands at two places with different spans in to
+}
+
+func (m *spanMap) add(from, to risk.Span) {
+	if from.IsZero() {
+		if !to.IsZero() {
+			m.bad = true
+		}
+		return
+	}
+	if i := slices.Index(m.from, from); i >= 0 {
+		if m.to[i] != to {
+			m.bad = true
+		}
+		return
+	}
+	m.from = append(m.from, from)
+	m.to = append(m.to, to)
+}
+
+// move returns where s is in the other command; false when s is at no
+// one place of the first.
+func (m *spanMap) move(s risk.Span) (risk.Span, bool) {
+	if s.IsZero() {
+		return s, true
+	}
+	if i := slices.Index(m.from, s); i >= 0 {
+		return m.to[i], true
+	}
+	return risk.Span{}, false
+}
+
+// pairSpans adds the spans of old and cur, which have equal keys, in the
+// order commandKey visits them.
+func (m *spanMap) pairSpans(old, cur *shell.Command) {
+	m.pairOwn(old, cur)
+	n := 0
+	for p, q := old.PipeFrom, cur.PipeFrom; p != nil && q != nil && n < pipeWalk; p, q = p.PipeFrom, q.PipeFrom {
+		m.pairOwn(p, q)
+		n++
+	}
+	if old.PipeTo != nil && cur.PipeTo != nil {
+		m.pairOwn(old.PipeTo, cur.PipeTo)
+	}
+	if old.Stdin != nil && cur.Stdin != nil && old.Stdin.From != nil && cur.Stdin.From != nil {
+		m.pairOwn(old.Stdin.From, cur.Stdin.From)
+	}
+	if old.CodeFrom != nil && cur.CodeFrom != nil {
+		m.pairSpans(old.CodeFrom, cur.CodeFrom)
+	}
+}
+
+func (m *spanMap) pairOwn(old, cur *shell.Command) {
+	m.add(old.Span, cur.Span)
+	for i := range old.Argv {
+		m.add(old.Argv[i].Span, cur.Argv[i].Span)
+	}
+	for i := range old.Assigns {
+		m.add(old.Assigns[i].Value.Span, cur.Assigns[i].Value.Span)
+	}
+	for i := range old.Env {
+		m.add(old.Env[i].Value.Span, cur.Env[i].Value.Span)
+	}
+	for i := range old.Redirects {
+		m.add(old.Redirects[i].Target.Span, cur.Redirects[i].Target.Span)
+		m.add(old.Redirects[i].Span, cur.Redirects[i].Span)
+	}
+	m.add(old.Dir.Span, cur.Dir.Span)
+	if old.Stdin != nil && cur.Stdin != nil {
+		m.add(old.Stdin.Span, cur.Stdin.Span)
+	}
+}
+
+// rebase returns res, the answer for old, as the answer for cur (whose key
+// is old's): a copy with every span moved to its place in cur. False when
+// a span of res is not at exactly one place of old.
+func rebase(res rules.Result, old, cur *shell.Command) (rules.Result, bool) {
+	var m spanMap
+	var fromBuf, toBuf [16]risk.Span
+	m.from, m.to = fromBuf[:0], toBuf[:0]
+	m.pairSpans(old, cur)
+	if m.bad {
+		return rules.Result{}, false
+	}
+	out := cloneResult(res)
+	ok := true
+	move := func(s *risk.Span) {
+		if t, found := m.move(*s); found {
+			*s = t
+		} else {
+			ok = false
+		}
+	}
+	for i := range out.Findings {
+		move(&out.Findings[i].Span)
+	}
+	for i := range out.Paths {
+		move(&out.Paths[i].Word.Span)
+	}
+	for i := range out.Code {
+		move(&out.Code[i].Span)
+	}
+	for _, ws := range [][]shell.Word{out.URLs, out.Execs, out.Uploads, out.Mounts, out.Container} {
+		for i := range ws {
+			move(&ws[i].Span)
+		}
+	}
+	if !ok {
+		return rules.Result{}, false
+	}
+	return out, true
+}
+
+// cloneResult copies res's lists, so that neither copy changes the other.
+func cloneResult(res rules.Result) rules.Result {
+	res.Findings = slices.Clone(res.Findings)
+	res.Paths = slices.Clone(res.Paths)
+	for i := range res.Paths {
+		n := &res.Paths[i].Names
+		n.Only, n.Skip = slices.Clone(n.Only), slices.Clone(n.Skip)
+	}
+	res.URLs = slices.Clone(res.URLs)
+	res.Code = slices.Clone(res.Code)
+	res.Execs = slices.Clone(res.Execs)
+	res.Uploads = slices.Clone(res.Uploads)
+	res.Mounts = slices.Clone(res.Mounts)
+	res.Container = slices.Clone(res.Container)
+	return res
+}

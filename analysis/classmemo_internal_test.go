@@ -1,0 +1,159 @@
+package analysis
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/rules"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// memoBase is a command with every field of shell.Command set, and
+// commands before and after it in its pipeline, an input producer and a
+// command whose output is its code.
+func memoBase() *shell.Command {
+	w := func(v string, at int) shell.Word {
+		return shell.Word{Value: v, Known: true, Quoted: true, Glob: true, Span: risk.Span{Start: at, End: at + len(v)}}
+	}
+	own := func(name string, at int) *shell.Command {
+		return &shell.Command{Name: name, Argv: []shell.Word{w(name, at), w("-x", at+10)},
+			Assigns:   []shell.Assign{{Name: "A", Value: w("1", at+20)}},
+			Env:       []shell.Assign{{Name: "E", Value: w("2", at+30)}},
+			Redirects: []shell.Redirect{{Op: ">", Fd: "2", Target: w("out", at+40), Body: "b", BodyKnown: true, Span: risk.Span{Start: at + 40, End: at + 45}}},
+			Wrappers:  []string{"sudo"}, Privileged: true, Remote: "h", Origin: "eval", Depth: 1,
+			Span: risk.Span{Start: at, End: at + 50}, Dir: w("/d", at+60), Background: true, ArgsFromInput: true, Unbounded: true,
+			Inline: &shell.Inline{Lang: "python", Code: "x", Known: true, Via: "argv"}}
+	}
+	cmd := own("grep", 100)
+	from := own("git", 0)
+	from.PipeTo, cmd.PipeFrom = cmd, from
+	to := own("wc", 200)
+	cmd.PipeTo, to.PipeFrom = to, cmd
+	cmd.Stdin = &shell.Stdin{Text: "t", Known: true, Via: "pipe", From: from, Span: risk.Span{Start: 0, End: 50}}
+	cmd.CodeFrom = own("cat", 300)
+	return cmd
+}
+
+// leafPaths lists, as field-index paths from the command, every field the
+// rule packs may read: every field of the command and of the commands it
+// points to, but spans (which the memo moves) and pointers back to a
+// command already listed.
+func leafPaths(v reflect.Value, path []int, seen map[uintptr]bool, out *[][]int) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() || seen[v.Pointer()] {
+			return
+		}
+		seen[v.Pointer()] = true
+		if len(path) > 0 {
+			*out = append(*out, append([]int(nil), path...)) // the pointer itself: set to nil
+		}
+		leafPaths(v.Elem(), path, seen, out)
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[risk.Span]() {
+			return
+		}
+		for i := range v.NumField() {
+			leafPaths(v.Field(i), append(path, i), seen, out)
+		}
+	case reflect.Slice:
+		*out = append(*out, append(append([]int(nil), path...), -1)) // the length: one more element
+		for i := range v.Len() {
+			leafPaths(v.Index(i), append(path, -2-i), seen, out)
+		}
+	default:
+		*out = append(*out, append([]int(nil), path...))
+	}
+}
+
+// mutate changes the leaf at path in the command rooted at v.
+func mutate(v reflect.Value, path []int) {
+	for _, step := range path {
+		for v.Kind() == reflect.Pointer {
+			v = v.Elem()
+		}
+		switch {
+		case step == -1:
+			v.Set(reflect.Append(v, reflect.Zero(v.Type().Elem())))
+			return
+		case step <= -2:
+			v = v.Index(-2 - step)
+		default:
+			v = v.Field(step)
+		}
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		v.Set(reflect.Zero(v.Type()))
+	case reflect.String:
+		v.SetString(v.String() + "z")
+	case reflect.Bool:
+		v.SetBool(!v.Bool())
+	case reflect.Int:
+		v.SetInt(v.Int() + 1)
+	default:
+		panic("a field of a kind the test cannot change: " + v.Kind().String())
+	}
+}
+
+// TestCommandKeyFields changes, one at a time, every field of a command
+// (and of the commands of its pipeline, its input's producer and the
+// command its code comes from) but the spans, and checks that the memo's
+// key changes: a field added to shell.Command that the key leaves out
+// fails here.
+func TestCommandKeyFields(t *testing.T) {
+	base := string(commandKey(nil, memoBase()))
+	var leaves [][]int
+	leafPaths(reflect.ValueOf(memoBase()), nil, map[uintptr]bool{}, &leaves)
+	if len(leaves) < 60 {
+		t.Fatalf("only %d fields found", len(leaves))
+	}
+	for _, path := range leaves {
+		c := memoBase()
+		mutate(reflect.ValueOf(c), path)
+		if got := string(commandKey(nil, c)); got == base {
+			t.Errorf("changing the field at %v does not change the key", path)
+		}
+	}
+	// spans alone do not change it
+	c := memoBase()
+	c.Span.Start++
+	c.Argv[1].Span.End++
+	c.PipeFrom.Argv[0].Span.Start++
+	if got := string(commandKey(nil, c)); got != base {
+		t.Error("a span changed the key")
+	}
+}
+
+// TestRebaseMovesSpans: an answer moved to a command with the same key
+// carries that command's spans; a span at no one place of the first
+// command is refused.
+func TestRebaseMovesSpans(t *testing.T) {
+	old, cur := memoBase(), memoBase()
+	shift := func(c *shell.Command, by int) {
+		c.Span.Start += by
+		c.Span.End += by
+		for i := range c.Argv {
+			c.Argv[i].Span.Start += by
+			c.Argv[i].Span.End += by
+		}
+	}
+	shift(cur, 1000)
+	res := resultWithSpans(old.Span, old.Argv[1].Span)
+	got, ok := rebase(res, old, cur)
+	if !ok || got.Findings[0].Span != cur.Span || got.Paths[0].Word.Span != cur.Argv[1].Span {
+		t.Fatalf("rebase: %v %+v", ok, got)
+	}
+	if res.Findings[0].Span != old.Span {
+		t.Error("rebase changed the remembered answer")
+	}
+	if _, ok := rebase(resultWithSpans(risk.Span{Start: 1, End: 999}, old.Argv[1].Span), old, cur); ok {
+		t.Error("a span at no place of the command was moved")
+	}
+}
+
+func resultWithSpans(finding, path risk.Span) rules.Result {
+	return rules.Result{Findings: []risk.Finding{{Rule: "r", Span: finding}},
+		Paths: []rules.PathRef{{Word: shell.Word{Value: "-x", Span: path}, Access: "read"}}}
+}
