@@ -79,7 +79,7 @@ func (a *Analysis) buildStep(sc Command, st buildfile.Step) {
 		cmd.Dir = shell.Word{Value: st.Dir, Known: true}
 	}
 	if st.Lang == buildfile.Shell {
-		a.shellText(&cmd, st.Text, sc.Cmd.Span, "the code", st.File, "") // its place is named by nameStep
+		a.shellTextArgs(&cmd, st.Text, sc.Cmd.Span, "the code", st.File, "", st.Args) // its place is named by nameStep
 		return
 	}
 	a.code(&cmd, st.Text, sc.Cmd.Span, st.Dir)

@@ -29,6 +29,9 @@ func (a *Analysis) command(cmd *shell.Command) {
 	}
 	dir := a.Dir(cmd)
 	r = a.dryRun(cmd, r, dir)
+	if cmd.Name == "git" {
+		r = a.cliHooksPath(cmd, r, dir)
+	}
 	a.judge.Command(Command{Cmd: cmd, Result: r, Dir: dir})
 	if cmd.Remote == "" {
 		a.paths(cmd, r.Paths, dir)

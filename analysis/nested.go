@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"slices"
+	"strconv"
 
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
@@ -67,12 +68,21 @@ func (a *Analysis) foreign(cmd *shell.Command, c rules.Code, dir string) {
 // background is seen to be a fork bomb; shown is the file as the command
 // names it, for the reasons of what the script does.
 func (a *Analysis) shellText(cmd *shell.Command, text string, span risk.Span, via, self, shown string) {
+	a.shellTextArgs(cmd, text, span, via, self, shown, nil)
+}
+
+// shellTextArgs is shellText with positional parameters ($1, $2, …: what
+// git passes a hook).
+func (a *Analysis) shellTextArgs(cmd *shell.Command, text string, span risk.Span, via, self, shown string, args []string) {
 	if a.depth >= maxCodeNesting {
 		a.add(TooComplex(shell.Problem{Reason: "code nested too deeply in " + via, Span: span}))
 		return
 	}
 	env := a.shellEnv()
 	env["0"] = self
+	for i, v := range args {
+		env[strconv.Itoa(i+1)] = v
+	}
 	s := a.parse(text, shell.Options{Home: a.ctx.Home, Env: env})
 	if s == nil {
 		a.add(Unverifiable(shell.Problem{Reason: via + " could not be parsed", Span: span}))

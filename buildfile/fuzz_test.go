@@ -92,3 +92,30 @@ func FuzzGoGenerate(f *testing.F) {
 		fuzzFile(t, "a.go", "go generate ./...", text)
 	})
 }
+
+// FuzzGitHooks resolves a git command line against a repository whose
+// config and hooks are the input: the plan stays bounded, a hook is given
+// at most the parameters githooks(5) names (three), and HooksFromCLI is set
+// only when -c core.hooksPath is given.
+func FuzzGitHooks(f *testing.F) {
+	f.Add("[remote \"origin\"]\n\turl = https://x.example/a.git\n", "push -u origin main", "true\n")
+	f.Add("[core]\n\thooksPath = .h\n", "-c core.hooksPath=.g push --repo=x -o y origin", "sed -i \"$1\"\n")
+	f.Add("[url \"/\"]\n\tinsteadOf = gh:\n", "commit --amend -m x", "exit 0\n")
+	f.Fuzz(func(t *testing.T, config, args, hook string) {
+		fs := fakeFiles{"/w/.git/config": config}
+		for _, h := range []string{"pre-push", "commit-msg", "post-rewrite", "prepare-commit-msg", "post-receive"} {
+			fs["/w/.git/hooks/"+h] = hook
+			fs["/w/.g/"+h] = hook
+		}
+		p := Resolve(Invocation{Name: "git", Args: strings.Fields(args), Dir: w, Home: "/home/u"}, fs)
+		checkPlan(t, p)
+		for _, s := range p.Steps {
+			if len(s.Args) > 3 {
+				t.Fatalf("hook %s given %d parameters", s.File, len(s.Args))
+			}
+		}
+		if p.HooksFromCLI != "" && !strings.Contains(strings.ToLower(args), "core.hookspath") {
+			t.Fatalf("HooksFromCLI %q without -c core.hooksPath in %q", p.HooksFromCLI, args)
+		}
+	})
+}

@@ -3,6 +3,7 @@ package buildfile
 import (
 	"errors"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -186,9 +187,101 @@ func (r *resolver) gitSub(run gitRun, sub string, args []string) {
 	if !ok || dir == "" {
 		return
 	}
-	for _, h := range hooks {
-		r.gitHook(dir, h, repo.root)
+	if slices.ContainsFunc(run.cli, func(e gitEntry) bool { return e.Key == "core.hookspath" }) {
+		r.plan.HooksFromCLI = dir
+		if sub == "push" {
+			// git passes -c to the git it starts: a push to a repository on
+			// this machine runs its receive-pack with the same hooks path
+			hooks = append(slices.Clip(hooks), receiveHooks...)
+		}
 	}
+	for _, h := range hooks {
+		r.gitHook(dir, h, repo.root, hookArgs(h, sub, args, repo, cfg))
+	}
+}
+
+// receiveHooks are the hooks git receive-pack runs (githooks(5)).
+var receiveHooks = []string{"pre-receive", "update", "proc-receive", "post-receive", "post-update", "push-to-checkout"}
+
+// hookArgs are the positional parameters git passes hook h of sub-command
+// sub (githooks(5)), as far as they are known before it runs: the message
+// file of commit-msg and prepare-commit-msg (.git/COMMIT_EDITMSG, or
+// MERGE_MSG for a merge), applypatch-msg's, what post-rewrite was run by,
+// and pre-push's remote and URL when the push names a remote of the config
+// (with one URL, none rewritten) or a URL. The others (a commit's source,
+// object names, the refs on stdin) are left unknown.
+func hookArgs(h, sub string, args []string, repo gitRepository, cfg []gitEntry) []string {
+	if repo.gitDir == "" {
+		return nil
+	}
+	switch h {
+	case "commit-msg", "prepare-commit-msg":
+		if sub == "merge" || sub == "pull" {
+			return []string{join(repo.gitDir, "MERGE_MSG")}
+		}
+		return []string{join(repo.gitDir, "COMMIT_EDITMSG")}
+	case "applypatch-msg":
+		return []string{join(repo.gitDir, "rebase-apply/final-commit")}
+	case "post-rewrite":
+		if sub == "commit" {
+			return []string{"amend"}
+		}
+		return []string{"rebase"}
+	case "pre-push":
+		return pushRemote(args, cfg)
+	}
+	return nil
+}
+
+// pushRemote is what git push passes its pre-push hook: the remote's name
+// and URL, or the URL twice when it is given as one. nil when the push
+// names no repository (the branch's configured remote decides), when a
+// URL may be rewritten (url.*.insteadOf), or when the remote has a push
+// URL or more than one URL.
+func pushRemote(args []string, cfg []gitEntry) []string {
+	repo := ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			if i+1 < len(args) {
+				repo = args[i+1]
+			}
+			break
+		}
+		if strings.HasPrefix(a, "-") {
+			switch {
+			case strings.HasPrefix(a, "--repo"):
+				return nil
+			case a == "--push-option" || a == "--receive-pack" || a == "--exec" ||
+				!strings.HasPrefix(a, "--") && strings.Contains(a, "o"): // -o OPTION
+				i++
+			}
+			continue
+		}
+		repo = a
+		break
+	}
+	if repo == "" {
+		return nil
+	}
+	var urls []string
+	for _, e := range cfg {
+		switch {
+		case strings.HasPrefix(e.Key, "url.") && (strings.HasSuffix(e.Key, ".insteadof") || strings.HasSuffix(e.Key, ".pushinsteadof")):
+			return nil
+		case e.Key == "remote."+repo+".pushurl":
+			return nil
+		case e.Key == "remote."+repo+".url":
+			urls = append(urls, e.Value)
+		}
+	}
+	switch {
+	case len(urls) == 1:
+		return []string{repo, urls[0]}
+	case len(urls) == 0 && strings.Contains(repo, "://"):
+		return []string{repo, repo}
+	}
+	return nil
 }
 
 // gitRunHooks are the hooks that run, given the sub-command's options.
@@ -483,7 +576,7 @@ func (r *resolver) gitHooksDir(run gitRun, repo gitRepository, cfg []gitEntry, s
 
 // gitHook adds hook name of dir as a step, when it exists and is
 // executable.
-func (r *resolver) gitHook(dir, name, root string) {
+func (r *resolver) gitHook(dir, name, root string, args []string) {
 	p := join(dir, name)
 	if x, ok := r.fs.(Execer); ok {
 		exec, err := x.Executable(p)
@@ -504,11 +597,11 @@ func (r *resolver) gitHook(dir, name, root string) {
 	if isHuskyStub(text) { // husky v9: .husky/_/NAME runs .husky/NAME by sh
 		p = join(path.Dir(dir), name)
 		if text, ok = r.read(p); ok {
-			r.step(Step{File: p, Text: text, Lang: Shell, Dir: root})
+			r.step(Step{File: p, Text: text, Lang: Shell, Dir: root, Args: args})
 		}
 		return
 	}
-	r.step(Step{File: p, Text: text, Lang: cmpOr(shebangLang(text), Shell), Dir: root})
+	r.step(Step{File: p, Text: text, Lang: cmpOr(shebangLang(text), Shell), Dir: root, Args: args})
 }
 
 // isHuskyStub reports whether text is the hook husky v9 writes into

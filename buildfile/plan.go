@@ -30,6 +30,11 @@ type Step struct {
 	Lang Lang
 	// Dir is the directory the code runs in.
 	Dir string
+	// Args are the positional parameters the code is run with ($1, $2, …):
+	// what git passes a hook (commit-msg's message file, pre-push's remote
+	// and URL), when it is known before the command runs; nil for none
+	// known. A parameter past the end is not known.
+	Args []string
 }
 
 // Problem is a file the command runs code from that cannot be read or
@@ -56,6 +61,10 @@ type Plan struct {
 	DryRun bool
 	// Size is the number of bytes read, for the caller's work budget.
 	Size int
+	// HooksFromCLI is the hooks directory git -c core.hooksPath=DIR names,
+	// when the hooks the sub-command runs were looked for there (Problems
+	// say what could not be read); empty otherwise.
+	HooksFromCLI string
 }
 
 // Invocation is the command whose build files are read.

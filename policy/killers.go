@@ -18,6 +18,7 @@ import (
 // systemctl stopping its service.
 func (e *evaluation) guardKillers(seen []analysis.Command) {
 	var finder *analysis.Command
+	lister := -1 // the index in seen of a ps or lsof that lists toolguard's processes
 	killer := false
 	for i := range seen {
 		sc := &seen[i]
@@ -32,6 +33,14 @@ func (e *evaluation) guardKillers(seen []analysis.Command) {
 			if e.patternHitsGuard(c) {
 				finder = sc
 			}
+		case "ps":
+			if lister < 0 && (c.PipeTo != nil || c.Origin == "cmdsubst") && e.psHitsGuard(c) {
+				lister = i // ps -C toolguard -o pid= | xargs kill; kill $(ps -ef | grep toolguard | awk …)
+			}
+		case "lsof":
+			if lister < 0 && (c.PipeTo != nil || c.Origin == "cmdsubst") && e.lsofHitsGuard(c) {
+				lister = i // lsof -ti :7878 | xargs kill
+			}
 		case "fuser":
 			if e.fuserHitsGuard(c) {
 				e.add(e.killFinding(c))
@@ -43,6 +52,10 @@ func (e *evaluation) guardKillers(seen []analysis.Command) {
 				return
 			}
 		}
+	}
+	if lister >= 0 && listingUsed(seen, lister) {
+		e.add(e.killFinding(seen[lister].Cmd))
+		return
 	}
 	if finder == nil {
 		return
@@ -57,6 +70,34 @@ func (e *evaluation) guardKillers(seen []analysis.Command) {
 	if killer {
 		e.add(e.killFinding(finder.Cmd))
 	}
+}
+
+// pidUsers are the programs that act on the processes whose ids they are
+// given: signal, trace, dump, reprioritise or limit them.
+var pidUsers = map[string]bool{"kill": true, "renice": true, "gdb": true, "strace": true, "ltrace": true,
+	"gcore": true, "taskset": true, "prlimit": true, "ionice": true, "chrt": true, "cpulimit": true, "lldb": true,
+	"perf": true, "nsenter": true, "criu": true}
+
+// listingUsed reports whether the output of seen[i] (a ps or lsof) reaches
+// a command that acts on process ids: through its pipeline (… | xargs
+// kill, … | xargs -I{} sh -c 'kill {}'), or as a substitution read by a
+// later command of the call (kill $(ps …)). ps and lsof list much besides
+// toolguard; only their ids put to use make the listing a way to reach it.
+func listingUsed(seen []analysis.Command, i int) bool {
+	c := seen[i].Cmd
+	fed := c.Origin == "cmdsubst"
+	for n := c.PipeTo; n != nil && !fed; n = n.PipeTo {
+		fed = pidUsers[n.Name] || n.Origin == "xargs"
+	}
+	if !fed {
+		return false
+	}
+	for _, sc := range seen[i+1:] {
+		if pidUsers[sc.Cmd.Name] {
+			return true
+		}
+	}
+	return false
 }
 
 // isOutputOnly reports whether a command only prints its arguments.
@@ -91,13 +132,18 @@ func (e *evaluation) patternHitsGuard(c *shell.Command) bool {
 		}
 	}
 	args := c.Args()
+	pattern, selects := false, false
 	for i, w := range args {
+		if w.Known && i > 0 && selectsMany(args[i-1].Value) {
+			selects = true
+		}
 		if !w.Known || strings.HasPrefix(w.Value, "-") || i > 0 && takesValue(args[i-1].Value) {
 			if !w.Known && !strings.HasPrefix(w.Value, "-") {
 				return true // a pattern not known before the call: it may be toolguard
 			}
 			continue
 		}
+		pattern = true
 		if !e.spend(urlCost + analysis.ScanCost(len(w.Value))) { // a regular expression compiled and run
 			return false
 		}
@@ -111,7 +157,181 @@ func (e *evaluation) patternHitsGuard(c *shell.Command) bool {
 			}
 		}
 	}
+	// pgrep -u dev, pkill -u dev: no pattern, every process of a user (a
+	// group, a session, a terminal), toolguard's own among them
+	return !pattern && selects
+}
+
+// selectsMany lists the pgrep, pkill and killall options that select
+// processes by owner, group, session, terminal or namespace.
+func selectsMany(flag string) bool {
+	switch flag {
+	case "-u", "--euid", "--user", "-U", "--uid", "-G", "--group", "-g", "--pgroup", "-s", "--session", "-t", "--terminal",
+		"--cgroup", "--ns":
+		return true
+	}
 	return false
+}
+
+// psHitsGuard reports whether the process ids a ps feeds on may be
+// toolguard's: it selects processes by a name of toolguard's program
+// (ps -C toolguard), or it lists every process or a user's (ps -e, ps aux,
+// ps -u dev) and nothing after it in the pipeline filters them, or a
+// filter after it names toolguard (grep '[t]oolguard', awk '/toolguard/').
+func (e *evaluation) psHitsGuard(c *shell.Command) bool {
+	args := c.Args()
+	many := false
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.Value
+		if !w.Known {
+			return true
+		}
+		switch {
+		case v == "-C" || v == "--command":
+			if i+1 >= len(args) || !args[i+1].Known {
+				return true
+			}
+			for _, name := range strings.Split(args[i+1].Value, ",") {
+				if e.isGuardName(name) {
+					return true
+				}
+			}
+			i++
+		case v == "-o" || v == "--format" || v == "-O" || v == "--sort" || v == "-p" || v == "--pid" || v == "-q" ||
+			v == "--quick-pid" || v == "--ppid":
+			i++
+		case v == "-u" || v == "-U" || v == "--user" || v == "-g" || v == "-G" || v == "--group" || v == "-s" ||
+			v == "--sid" || v == "-t" || v == "--tty":
+			many = true
+			i++
+		case strings.HasPrefix(v, "--"):
+		case strings.HasPrefix(v, "-"):
+			many = many || strings.ContainsAny(v[1:], "eAadN")
+		default: // BSD options: ps aux, ps ax
+			many = many || strings.ContainsAny(v, "ax")
+		}
+	}
+	if !many {
+		return false
+	}
+	for next := c.PipeTo; next != nil; next = next.PipeTo {
+		if keeps, decides := e.filterHitsGuard(next); decides {
+			return keeps
+		}
+	}
+	return true
+}
+
+// filterHitsGuard reports, for a command after a listing of every
+// process, whether it decides which lines go on (grep PATTERN, awk
+// '/re/ …', sed -n '/re/p') and whether it keeps toolguard's: a word of it
+// that names toolguard, or a pattern of grep that matches one of its
+// command lines. grep -v, head and any other command decide nothing.
+func (e *evaluation) filterHitsGuard(f *shell.Command) (keeps, decides bool) {
+	grep := f.Name == "grep" || f.Name == "egrep" || f.Name == "fgrep" || f.Name == "rg"
+	if !grep && f.Name != "awk" && f.Name != "gawk" && f.Name != "mawk" && f.Name != "sed" {
+		return false, false
+	}
+	for _, w := range f.Args() {
+		if !w.Known {
+			return true, true
+		}
+		if grep && (w.Value == "-v" || w.Value == "--invert-match") {
+			return false, false
+		}
+	}
+	names := e.guardNames()
+	for _, w := range f.Args() {
+		v := w.Value
+		var re *regexp.Regexp
+		if grep && !strings.HasPrefix(v, "-") {
+			if !e.spend(urlCost + analysis.ScanCost(len(v))) { // a regular expression compiled and run
+				return true, true
+			}
+			re, _ = regexp.Compile(v)
+		}
+		for _, name := range names {
+			if strings.Contains(v, strings.Fields(name)[0]) || re != nil && re.MatchString(name) {
+				return true, true
+			}
+		}
+	}
+	return false, true
+}
+
+// isGuardName reports whether name is the name of toolguard's program.
+func (e *evaluation) isGuardName(name string) bool {
+	if name == "toolguard" {
+		return true
+	}
+	for _, p := range e.p.selfPrograms {
+		if path.Base(p) == path.Base(name) {
+			return true
+		}
+	}
+	return false
+}
+
+// lsofHitsGuard reports an lsof that lists toolguard's processes: those
+// using a port of its approval server (-i :7878, -i tcp:7878) or whose
+// name begins with what -c gives (lsof -c tool), or a value not known
+// before the call.
+func (e *evaluation) lsofHitsGuard(c *shell.Command) bool {
+	args := c.Args()
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.Value
+		opt, val := "", ""
+		switch {
+		case (v == "-i" || v == "-c") && i+1 < len(args):
+			opt, val = v, args[i+1].Value
+			if !args[i+1].Known {
+				return true
+			}
+			i++
+		case strings.HasPrefix(v, "-i") || strings.HasPrefix(v, "-c"):
+			opt, val = v[:2], v[2:]
+		case strings.HasPrefix(v, "-") && len(v) > 2 && !strings.HasPrefix(v, "--") && strings.ContainsAny(v[1:], "ic"):
+			// -ti :7878: a cluster ending in i or c takes the next word
+			last := v[len(v)-1:]
+			if (last == "i" || last == "c") && i+1 < len(args) {
+				opt, val = "-"+last, args[i+1].Value
+				if !args[i+1].Known {
+					return true
+				}
+				i++
+			}
+		}
+		if !w.Known {
+			return true
+		}
+		switch opt {
+		case "-i":
+			if _, port, ok := cutLast(val, ":"); ok {
+				if n, err := strconv.Atoi(port); err == nil && slices.Contains(e.p.selfPorts, n) {
+					return true
+				}
+			}
+		case "-c":
+			if val != "" && (strings.HasPrefix("toolguard", val) || strings.HasPrefix(val, "/")) {
+				return true
+			}
+			for _, p := range e.p.selfPrograms {
+				if strings.HasPrefix(path.Base(p), val) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func cutLast(s, sep string) (before, after string, found bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
 }
 
 // takesValue lists the pkill/killall options whose value is not a pattern.

@@ -121,7 +121,7 @@ var packCases = map[string][]packCase{
 		{"git update-ref -d refs/heads/x", risk.Destructive, risk.BlastHigh, []string{"git.update-ref-delete"}},
 		{"git filter-branch --tree-filter 'rm x' HEAD", risk.Destructive, risk.BlastHigh, []string{"git.filter-branch"}},
 		{"git filter-repo --path secrets", risk.Destructive, risk.BlastHigh, []string{"git.filter-branch"}},
-		{"git -c core.hooksPath=/tmp/h commit -m x", risk.Destructive, risk.BlastHigh, []string{"git.config-exec-option"}},
+		{"git -c core.hooksPath=/tmp/h commit -m x", risk.Destructive, risk.BlastHigh, []string{"git.config-hookspath"}},
 		{"git -c core.sshCommand='sh -c evil' fetch", risk.Destructive, risk.BlastHigh, []string{"git.config-ssh-option"}},
 		{"git -c core.pager='rm -rf ~' log", risk.Destructive, risk.BlastHigh, []string{"git.config-exec-option"}},
 		{"git -c alias.x='!rm -rf ~' x", risk.Destructive, risk.BlastHigh, []string{"git.config-alias-option"}},

@@ -235,6 +235,7 @@ var nearMisses = map[string]string{
 	"git.submodule-deinit-force":               "git submodule status",
 	"git.lfs-prune":                            "git lfs ls-files",
 	"git.config-exec-option":                   "git -c user.name=bot commit -m x",
+	"git.config-hookspath":                     "git config --get core.hooksPath",
 	"git.config-ssh-option":                    "git -c core.sshCommand=./helper status",
 	"git.config-alias-option":                  "git -c alias.st=status st",
 	"git.ssh-env-var":                          "GIT_SSH_COMMAND=./helper git status",

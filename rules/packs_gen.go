@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:4d9591ed733f69f55e630c03cb6d8b75f5532b1a37120327ff1d6829dd64e87e"
+	generatedDigest = "sha256:21a3e2b8ba029a1842d3f9a503456997af53aecdc086880d70118bb31698a5bf"
 }
 
 var generatedPacks = []genPack{
@@ -260,32 +260,33 @@ var generatedPacks = []genPack{
 		{line: 358, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL358},
 		{line: 372, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL372},
 		{line: 384, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL384},
-		{line: 396, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL396},
-		{line: 408, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL408},
-		{line: 422, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL422},
-		{line: 434, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL434},
-		{line: 449, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL449},
-		{line: 462, kind: "rule", exes: []string{"git"}, subs: []string{"restore", "checkout"}, trigger: "", build: packsGitL462},
-		{line: 475, kind: "rule", exes: []string{"git"}, subs: []string{"merge", "rebase", "cherry-pick", "revert", "am"}, trigger: "", build: packsGitL475},
-		{line: 487, kind: "rule", exes: []string{"export", "declare", "typeset", "env"}, subs: nil, trigger: "", build: packsGitL487},
-		{line: 501, kind: "safe", exes: []string{"git"}, subs: []string{"status", "log", "diff", "show", "blame", "annotate", "shortlog", "describe", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file", "merge-base", "grep", "whatchanged", "for-each-ref", "name-rev", "var", "version", "help", "check-ignore", "check-attr", "check-ref-format", "count-objects", "show-ref", "show-branch", "cherry", "range-diff", "diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck", "ls-remote", "bugreport", "difftool", "instaweb"}, trigger: "", build: packsGitL501},
-		{line: 507, kind: "safe", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL507},
-		{line: 514, kind: "safe", exes: []string{"git"}, subs: []string{"tag"}, trigger: "", build: packsGitL514},
-		{line: 521, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL521},
-		{line: 527, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL527},
-		{line: 531, kind: "safe", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: packsGitL531},
-		{line: 537, kind: "safe", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: packsGitL537},
-		{line: 541, kind: "safe", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL541},
-		{line: 546, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL546},
-		{line: 551, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL551},
-		{line: 555, kind: "safe", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: packsGitL555},
-		{line: 559, kind: "safe", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL559},
-		{line: 566, kind: "safe", exes: []string{"git"}, subs: []string{"add", "commit", "mv", "checkout", "switch", "merge", "rebase", "cherry-pick", "revert", "stash", "init", "clone", "fetch", "pull", "apply", "am", "restore", "notes", "worktree", "submodule", "sparse-checkout", "bisect", "format-patch", "archive", "bundle", "mergetool", "rerere", "maintenance", "lfs", "rm", "reset", "commit-tree", "write-tree", "read-tree", "update-index", "hash-object", "mktag", "mktree", "symbolic-ref", "gc", "pack-refs", "replace", "push"}, trigger: "", build: packsGitL566},
-		{line: 571, kind: "safe", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL571},
-		{line: 580, kind: "paths", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL580},
-		{line: 585, kind: "urls", exes: []string{"git"}, subs: []string{"clone", "fetch", "pull", "push", "ls-remote", "archive"}, trigger: "", build: packsGitL585},
-		{line: 590, kind: "urls", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL590},
-		{line: 595, kind: "urls", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL595},
+		{line: 399, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL399},
+		{line: 411, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL411},
+		{line: 423, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL423},
+		{line: 437, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL437},
+		{line: 449, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL449},
+		{line: 464, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL464},
+		{line: 477, kind: "rule", exes: []string{"git"}, subs: []string{"restore", "checkout"}, trigger: "", build: packsGitL477},
+		{line: 490, kind: "rule", exes: []string{"git"}, subs: []string{"merge", "rebase", "cherry-pick", "revert", "am"}, trigger: "", build: packsGitL490},
+		{line: 502, kind: "rule", exes: []string{"export", "declare", "typeset", "env"}, subs: nil, trigger: "", build: packsGitL502},
+		{line: 516, kind: "safe", exes: []string{"git"}, subs: []string{"status", "log", "diff", "show", "blame", "annotate", "shortlog", "describe", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file", "merge-base", "grep", "whatchanged", "for-each-ref", "name-rev", "var", "version", "help", "check-ignore", "check-attr", "check-ref-format", "count-objects", "show-ref", "show-branch", "cherry", "range-diff", "diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck", "ls-remote", "bugreport", "difftool", "instaweb"}, trigger: "", build: packsGitL516},
+		{line: 522, kind: "safe", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL522},
+		{line: 529, kind: "safe", exes: []string{"git"}, subs: []string{"tag"}, trigger: "", build: packsGitL529},
+		{line: 536, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL536},
+		{line: 542, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL542},
+		{line: 546, kind: "safe", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: packsGitL546},
+		{line: 552, kind: "safe", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: packsGitL552},
+		{line: 556, kind: "safe", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL556},
+		{line: 561, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL561},
+		{line: 566, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL566},
+		{line: 570, kind: "safe", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: packsGitL570},
+		{line: 574, kind: "safe", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL574},
+		{line: 581, kind: "safe", exes: []string{"git"}, subs: []string{"add", "commit", "mv", "checkout", "switch", "merge", "rebase", "cherry-pick", "revert", "stash", "init", "clone", "fetch", "pull", "apply", "am", "restore", "notes", "worktree", "submodule", "sparse-checkout", "bisect", "format-patch", "archive", "bundle", "mergetool", "rerere", "maintenance", "lfs", "rm", "reset", "commit-tree", "write-tree", "read-tree", "update-index", "hash-object", "mktag", "mktree", "symbolic-ref", "gc", "pack-refs", "replace", "push"}, trigger: "", build: packsGitL581},
+		{line: 586, kind: "safe", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL586},
+		{line: 595, kind: "paths", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL595},
+		{line: 600, kind: "urls", exes: []string{"git"}, subs: []string{"clone", "fetch", "pull", "push", "ls-remote", "archive"}, trigger: "", build: packsGitL600},
+		{line: 605, kind: "urls", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL605},
+		{line: 610, kind: "urls", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL610},
 	}},
 	{file: "packs/iac.toml", header: packHeader{Name: "iac", Executables: []string{"terraform", "tofu", "terragrunt", "pulumi", "ansible", "ansible-playbook", "atmos", "cdktf", "kamal", "nomad", "vagrant"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"terraform"}, subs: nil, trigger: "", build: packsIacL5},
@@ -2147,7 +2148,7 @@ var generatedExeIndex = []genExe{
 	{name: "dd", grammar: []uint32{0x100000}, generic: []uint32{0x40025, 0x40027, 0x40032, 0x4003c, 0x100009, 0x10000a}, subs: nil, ruleKnown: true},
 	{name: "debugfs", grammar: []uint32{0x1c005c}, generic: []uint32{0x1c005c}, subs: nil, ruleKnown: false},
 	{name: "deck", grammar: []uint32{0xf0000}, generic: []uint32{0xf0012}, subs: []genSub{{"gateway", []uint32{0xf000d}}, {"reset", []uint32{0xf000c}}, {"sync", []uint32{0xf000c}}}, ruleKnown: true},
-	{name: "declare", grammar: []uint32{0x120008, 0x120009}, generic: []uint32{0x70027, 0xd0016, 0x120008, 0x120009}, subs: nil, ruleKnown: true},
+	{name: "declare", grammar: []uint32{0x120008, 0x120009}, generic: []uint32{0x70028, 0xd0016, 0x120008, 0x120009}, subs: nil, ruleKnown: true},
 	{name: "del", grammar: nil, generic: []uint32{0x4001a}, subs: nil, ruleKnown: true},
 	{name: "deluser", grammar: nil, generic: []uint32{0x100020}, subs: nil, ruleKnown: true},
 	{name: "deno", grammar: []uint32{0x240030}, generic: []uint32{0xa0005, 0xa000c, 0xa001b, 0xb0009, 0x240030}, subs: []genSub{{"--version", []uint32{0x240031}}, {"add", []uint32{0x240032}}, {"approve-scripts", []uint32{0x240032}}, {"bench", []uint32{0x240032}}, {"bundle", []uint32{0x240032}}, {"cache", []uint32{0x240032}}, {"check", []uint32{0x240032}}, {"clean", []uint32{0x240032}}, {"compile", []uint32{0x240032}}, {"completions", []uint32{0x240031}}, {"coverage", []uint32{0x240032}}, {"doc", []uint32{0x240032}}, {"eval", []uint32{0x240032}}, {"fmt", []uint32{0x240032}}, {"info", []uint32{0x240032}}, {"init", []uint32{0x240032}}, {"install", []uint32{0x240032}}, {"jupyter", []uint32{0x240032}}, {"lint", []uint32{0x240032}}, {"outdated", []uint32{0x240032}}, {"publish", []uint32{0x240032}}, {"remove", []uint32{0x240032}}, {"repl", []uint32{0x240032}}, {"run", []uint32{0x240032}}, {"serve", []uint32{0x240032}}, {"task", []uint32{0x240032}}, {"test", []uint32{0x240032}}, {"types", []uint32{0x240031}}, {"uninstall", []uint32{0x240032}}, {"update", []uint32{0x240032}}, {"upgrade", []uint32{0x240032}}, {"vendor", []uint32{0x240032}}, {"x", []uint32{0x240032}}}, ruleKnown: true},
@@ -2203,7 +2204,7 @@ var generatedExeIndex = []genExe{
 	{name: "elvish", grammar: []uint32{0x1c006c}, generic: []uint32{0x1c006c}, subs: nil, ruleKnown: false},
 	{name: "emacs", grammar: []uint32{0x1c000d, 0x1c006d}, generic: []uint32{0x1c006d}, subs: nil, ruleKnown: false},
 	{name: "enscript", grammar: []uint32{0x1c006e}, generic: []uint32{0x1c006e}, subs: nil, ruleKnown: false},
-	{name: "env", grammar: []uint32{0x15003d}, generic: []uint32{0x6000c, 0x70027, 0xd0016, 0xe000e, 0xe0013, 0x15003d}, subs: nil, ruleKnown: true},
+	{name: "env", grammar: []uint32{0x15003d}, generic: []uint32{0x6000c, 0x70028, 0xd0016, 0xe000e, 0xe0013, 0x15003d}, subs: nil, ruleKnown: true},
 	{name: "eqn", grammar: []uint32{0x1c006f}, generic: []uint32{0x1c006f}, subs: nil, ruleKnown: false},
 	{name: "erase", grammar: nil, generic: []uint32{0x4001a}, subs: nil, ruleKnown: true},
 	{name: "eslint", grammar: []uint32{0x240034}, generic: []uint32{0xd0025, 0x240034}, subs: nil, ruleKnown: true},
@@ -2215,7 +2216,7 @@ var generatedExeIndex = []genExe{
 	{name: "exit", grammar: []uint32{0x120012}, generic: []uint32{0xd0016, 0x120012}, subs: nil, ruleKnown: true},
 	{name: "expand", grammar: []uint32{0x150017}, generic: []uint32{0xd0016, 0xd002b, 0x150017}, subs: nil, ruleKnown: true},
 	{name: "expect", grammar: []uint32{0x1c0073}, generic: []uint32{0x1c0073}, subs: nil, ruleKnown: false},
-	{name: "export", grammar: []uint32{0x120006, 0x120007}, generic: []uint32{0x70027, 0xe000e, 0xe0013, 0x120006, 0x120007}, subs: nil, ruleKnown: true},
+	{name: "export", grammar: []uint32{0x120006, 0x120007}, generic: []uint32{0x70028, 0xe000e, 0xe0013, 0x120006, 0x120007}, subs: nil, ruleKnown: true},
 	{name: "expr", grammar: []uint32{0x15002d}, generic: []uint32{0xd0016, 0x15002d}, subs: nil, ruleKnown: true},
 	{name: "facter", grammar: []uint32{0x1c0074}, generic: []uint32{0x1c0074}, subs: nil, ruleKnown: false},
 	{name: "factor", grammar: []uint32{0x15002d}, generic: []uint32{0xd0016, 0x15002d}, subs: nil, ruleKnown: true},
@@ -2273,7 +2274,7 @@ var generatedExeIndex = []genExe{
 	{name: "gimp", grammar: []uint32{0x1c0083}, generic: []uint32{0x1c0083}, subs: nil, ruleKnown: false},
 	{name: "ginsh", grammar: []uint32{0x1c0084}, generic: []uint32{0x1c0084}, subs: nil, ruleKnown: false},
 	{name: "gio", grammar: nil, generic: []uint32{0x40021}, subs: nil, ruleKnown: true},
-	{name: "git", grammar: []uint32{0x70000, 0x1b0000}, generic: []uint32{0x7001d, 0x7001e, 0x7001f, 0x70020, 0x70021, 0x70022, 0x1b0000}, subs: []genSub{{"add", []uint32{0x70034, 0x1b0047}}, {"am", []uint32{0x70026, 0x70034, 0x1b0050}}, {"annotate", []uint32{0x70028, 0x1b0009}}, {"apply", []uint32{0x70034, 0x1b0051}}, {"archimport", []uint32{0x1b005c}}, {"archive", []uint32{0x70034, 0x70037, 0x1b0059}}, {"bisect", []uint32{0x70034, 0x1b0041, 0x1b0042, 0x1b0043, 0x1b0044}}, {"blame", []uint32{0x70028, 0x1b0009}}, {"branch", []uint32{0x7000e, 0x7000f, 0x70010, 0x70029, 0x1b0026}}, {"bugreport", []uint32{0x70028, 0x1b005c}}, {"bundle", []uint32{0x70034, 0x1b005a, 0x1b005b}}, {"cat-file", []uint32{0x70028, 0x1b000f}}, {"check-attr", []uint32{0x70028, 0x1b0017}}, {"check-ignore", []uint32{0x70028, 0x1b0016}}, {"check-mailmap", []uint32{0x1b0018}}, {"check-ref-format", []uint32{0x70028, 0x1b0019}}, {"checkout", []uint32{0x70009, 0x7000a, 0x7000b, 0x70024, 0x70025, 0x70034, 0x1b0049}}, {"checkout-index", []uint32{0x1b005c}}, {"cherry", []uint32{0x70028, 0x1b0015}}, {"cherry-pick", []uint32{0x70026, 0x70034, 0x1b0050}}, {"citool", []uint32{0x1b005c}}, {"clean", []uint32{0x70008, 0x70035, 0x70036, 0x1b004f}}, {"clone", []uint32{0x70034, 0x70037, 0x1b0055}}, {"column", []uint32{0x1b0021}}, {"commit", []uint32{0x70034, 0x1b0048}}, {"commit-graph", []uint32{0x1b0057}}, {"commit-tree", []uint32{0x70034, 0x1b005c}}, {"config", []uint32{0x70023, 0x70033, 0x1b002d, 0x1b002e, 0x1b002f, 0x1b0030}}, {"count-objects", []uint32{0x70028, 0x1b001a}}, {"credential", []uint32{0x1b005c, 0x1b005d}}, {"credential-cache", []uint32{0x1b005c, 0x1b005d}}, {"credential-store", []uint32{0x1b005c, 0x1b005d}}, {"cvsexportcommit", []uint32{0x1b005c}}, {"cvsimport", []uint32{0x1b005c}}, {"cvsserver", []uint32{0x1b005c}}, {"daemon", []uint32{0x1b005c}}, {"describe", []uint32{0x70028, 0x1b000e}}, {"diagnose", []uint32{0x1b005c}}, {"diff", []uint32{0x70028, 0x1b0004}}, {"diff-files", []uint32{0x70028, 0x1b0005}}, {"diff-index", []uint32{0x70028, 0x1b0005}}, {"diff-tree", []uint32{0x70028, 0x1b0005}}, {"difftool", []uint32{0x70028, 0x1b005c}}, {"fast-export", []uint32{0x1b0025}}, {"fast-import", []uint32{0x1b005c}}, {"fetch", []uint32{0x70034, 0x70037, 0x1b0053}}, {"fetch-pack", []uint32{0x1b005c}}, {"filter-branch", []uint32{0x70014, 0x1b005c}}, {"filter-repo", []uint32{0x70014}}, {"fmt-merge-msg", []uint32{0x1b0021}}, {"for-each-ref", []uint32{0x70028, 0x1b0012}}, {"for-each-repo", []uint32{0x1b005c}}, {"format-patch", []uint32{0x70034, 0x1b0058}}, {"fsck", []uint32{0x70028, 0x1b001c}}, {"gc", []uint32{0x70016, 0x70034, 0x1b0057}}, {"get-tar-commit-id", []uint32{0x1b0021}}, {"gitk", []uint32{0x1b005c}}, {"grep", []uint32{0x70028, 0x1b000a}}, {"gui", []uint32{0x1b005c}}, {"hash-object", []uint32{0x70034, 0x1b0024}}, {"help", []uint32{0x70028, 0x1b0020}}, {"hook", []uint32{0x1b005c}}, {"http-backend", []uint32{0x1b005c}}, {"imap-send", []uint32{0x1b005c}}, {"index-pack", []uint32{0x1b005c}}, {"init", []uint32{0x70034, 0x1b0056}}, {"instaweb", []uint32{0x70028, 0x1b005c}}, {"interpret-trailers", []uint32{0x1b0023}}, {"lfs", []uint32{0x7001c, 0x70034, 0x1b005e, 0x1b005f, 0x1b0060, 0x1b0061}}, {"log", []uint32{0x70028, 0x1b0002}}, {"ls-files", []uint32{0x70028, 0x1b000b}}, {"ls-remote", []uint32{0x70028, 0x70037, 0x1b001d}}, {"ls-tree", []uint32{0x70028, 0x1b000c}}, {"mailinfo", []uint32{0x1b005c}}, {"mailsplit", []uint32{0x1b005c}}, {"maintenance", []uint32{0x70034, 0x1b0057}}, {"merge", []uint32{0x70026, 0x70034, 0x1b0050}}, {"merge-base", []uint32{0x70028, 0x1b0010}}, {"merge-file", []uint32{0x1b005c}}, {"merge-tree", []uint32{0x1b005c}}, {"mergetool", []uint32{0x70034, 0x1b005c}}, {"mktag", []uint32{0x70034, 0x1b005c}}, {"mktree", []uint32{0x70034, 0x1b005c}}, {"multi-pack-index", []uint32{0x1b0057}}, {"mv", []uint32{0x70034, 0x1b004e}}, {"name-rev", []uint32{0x70028, 0x1b0011}}, {"notes", []uint32{0x70032, 0x70034, 0x1b003a, 0x1b003b, 0x1b003c}}, {"p4", []uint32{0x1b005c}}, {"pack-objects", []uint32{0x1b005c}}, {"pack-refs", []uint32{0x70034, 0x1b0057}}, {"patch-id", []uint32{0x1b0021}}, {"prune", []uint32{0x70016, 0x70017, 0x1b0057}}, {"prune-packed", []uint32{0x1b0057}}, {"pull", []uint32{0x70034, 0x70037, 0x1b0052}}, {"push", []uint32{0x70001, 0x70002, 0x70003, 0x70004, 0x70005, 0x70006, 0x70034, 0x70037, 0x1b0054}}, {"quiltimport", []uint32{0x1b005c}}, {"range-diff", []uint32{0x70028, 0x1b0006}}, {"read-tree", []uint32{0x70034, 0x1b005c}}, {"rebase", []uint32{0x70026, 0x70034, 0x1b0050}}, {"receive-pack", []uint32{0x1b005c}}, {"reflog", []uint32{0x70012, 0x70030, 0x70031, 0x1b0035, 0x1b0036}}, {"remote", []uint32{0x7002b, 0x7002c, 0x70038, 0x1b0028, 0x1b0029, 0x1b002a, 0x1b002b, 0x1b002c}}, {"remote-ext", []uint32{0x1b005c}}, {"remote-fd", []uint32{0x1b005c}}, {"repack", []uint32{0x70016, 0x1b0057}}, {"replace", []uint32{0x70034, 0x1b005c}}, {"request-pull", []uint32{0x1b005c}}, {"rerere", []uint32{0x70034, 0x1b0057}}, {"reset", []uint32{0x70007, 0x70034, 0x1b004c}}, {"restore", []uint32{0x7000c, 0x7000d, 0x70025, 0x70034, 0x1b004b}}, {"rev-list", []uint32{0x70028, 0x1b0008}}, {"rev-parse", []uint32{0x70028, 0x1b000d}}, {"revert", []uint32{0x70026, 0x70034, 0x1b0050}}, {"rm", []uint32{0x7001a, 0x70034, 0x1b004d}}, {"scalar", []uint32{0x1b005c}}, {"send-email", []uint32{0x1b005c}}, {"send-pack", []uint32{0x1b005c}}, {"shell", []uint32{0x1b005c}}, {"shortlog", []uint32{0x70028, 0x1b0007}}, {"show", []uint32{0x70028, 0x1b0003}}, {"show-branch", []uint32{0x70028, 0x1b0014}}, {"show-index", []uint32{0x1b0021}}, {"show-ref", []uint32{0x70028, 0x1b0013}}, {"sparse-checkout", []uint32{0x70034, 0x1b0045, 0x1b0046}}, {"stage", []uint32{0x1b0047}}, {"stash", []uint32{0x70011, 0x7002d, 0x70034, 0x1b0031, 0x1b0032, 0x1b0033, 0x1b0034}}, {"status", []uint32{0x70028, 0x1b0001}}, {"stripspace", []uint32{0x1b0021}}, {"submodule", []uint32{0x7001b, 0x7002f, 0x70034, 0x70039, 0x1b003d, 0x1b003e, 0x1b003f, 0x1b0040}}, {"svn", []uint32{0x1b005c}}, {"switch", []uint32{0x7000b, 0x70034, 0x1b004a}}, {"symbolic-ref", []uint32{0x70034, 0x1b005c}}, {"tag", []uint32{0x70018, 0x7002a, 0x1b0027}}, {"unpack-file", []uint32{0x1b005c}}, {"unpack-objects", []uint32{0x1b005c}}, {"update-index", []uint32{0x70034, 0x1b005c}}, {"update-ref", []uint32{0x70013, 0x1b005c}}, {"upload-archive", []uint32{0x1b005c}}, {"upload-pack", []uint32{0x1b005c}}, {"var", []uint32{0x70028, 0x1b001e}}, {"verify-commit", []uint32{0x70028, 0x1b001b}}, {"verify-pack", []uint32{0x1b0022}}, {"verify-tag", []uint32{0x70028, 0x1b001b}}, {"version", []uint32{0x70028, 0x1b001f}}, {"whatchanged", []uint32{0x70028, 0x1b0002}}, {"worktree", []uint32{0x70019, 0x7002e, 0x70034, 0x1b0037, 0x1b0038, 0x1b0039}}, {"write-tree", []uint32{0x70034, 0x1b005c}}}, ruleKnown: true},
+	{name: "git", grammar: []uint32{0x70000, 0x1b0000}, generic: []uint32{0x7001d, 0x7001e, 0x7001f, 0x70020, 0x70021, 0x70022, 0x70023, 0x1b0000}, subs: []genSub{{"add", []uint32{0x70035, 0x1b0047}}, {"am", []uint32{0x70027, 0x70035, 0x1b0050}}, {"annotate", []uint32{0x70029, 0x1b0009}}, {"apply", []uint32{0x70035, 0x1b0051}}, {"archimport", []uint32{0x1b005c}}, {"archive", []uint32{0x70035, 0x70038, 0x1b0059}}, {"bisect", []uint32{0x70035, 0x1b0041, 0x1b0042, 0x1b0043, 0x1b0044}}, {"blame", []uint32{0x70029, 0x1b0009}}, {"branch", []uint32{0x7000e, 0x7000f, 0x70010, 0x7002a, 0x1b0026}}, {"bugreport", []uint32{0x70029, 0x1b005c}}, {"bundle", []uint32{0x70035, 0x1b005a, 0x1b005b}}, {"cat-file", []uint32{0x70029, 0x1b000f}}, {"check-attr", []uint32{0x70029, 0x1b0017}}, {"check-ignore", []uint32{0x70029, 0x1b0016}}, {"check-mailmap", []uint32{0x1b0018}}, {"check-ref-format", []uint32{0x70029, 0x1b0019}}, {"checkout", []uint32{0x70009, 0x7000a, 0x7000b, 0x70025, 0x70026, 0x70035, 0x1b0049}}, {"checkout-index", []uint32{0x1b005c}}, {"cherry", []uint32{0x70029, 0x1b0015}}, {"cherry-pick", []uint32{0x70027, 0x70035, 0x1b0050}}, {"citool", []uint32{0x1b005c}}, {"clean", []uint32{0x70008, 0x70036, 0x70037, 0x1b004f}}, {"clone", []uint32{0x70035, 0x70038, 0x1b0055}}, {"column", []uint32{0x1b0021}}, {"commit", []uint32{0x70035, 0x1b0048}}, {"commit-graph", []uint32{0x1b0057}}, {"commit-tree", []uint32{0x70035, 0x1b005c}}, {"config", []uint32{0x70024, 0x70034, 0x1b002d, 0x1b002e, 0x1b002f, 0x1b0030}}, {"count-objects", []uint32{0x70029, 0x1b001a}}, {"credential", []uint32{0x1b005c, 0x1b005d}}, {"credential-cache", []uint32{0x1b005c, 0x1b005d}}, {"credential-store", []uint32{0x1b005c, 0x1b005d}}, {"cvsexportcommit", []uint32{0x1b005c}}, {"cvsimport", []uint32{0x1b005c}}, {"cvsserver", []uint32{0x1b005c}}, {"daemon", []uint32{0x1b005c}}, {"describe", []uint32{0x70029, 0x1b000e}}, {"diagnose", []uint32{0x1b005c}}, {"diff", []uint32{0x70029, 0x1b0004}}, {"diff-files", []uint32{0x70029, 0x1b0005}}, {"diff-index", []uint32{0x70029, 0x1b0005}}, {"diff-tree", []uint32{0x70029, 0x1b0005}}, {"difftool", []uint32{0x70029, 0x1b005c}}, {"fast-export", []uint32{0x1b0025}}, {"fast-import", []uint32{0x1b005c}}, {"fetch", []uint32{0x70035, 0x70038, 0x1b0053}}, {"fetch-pack", []uint32{0x1b005c}}, {"filter-branch", []uint32{0x70014, 0x1b005c}}, {"filter-repo", []uint32{0x70014}}, {"fmt-merge-msg", []uint32{0x1b0021}}, {"for-each-ref", []uint32{0x70029, 0x1b0012}}, {"for-each-repo", []uint32{0x1b005c}}, {"format-patch", []uint32{0x70035, 0x1b0058}}, {"fsck", []uint32{0x70029, 0x1b001c}}, {"gc", []uint32{0x70016, 0x70035, 0x1b0057}}, {"get-tar-commit-id", []uint32{0x1b0021}}, {"gitk", []uint32{0x1b005c}}, {"grep", []uint32{0x70029, 0x1b000a}}, {"gui", []uint32{0x1b005c}}, {"hash-object", []uint32{0x70035, 0x1b0024}}, {"help", []uint32{0x70029, 0x1b0020}}, {"hook", []uint32{0x1b005c}}, {"http-backend", []uint32{0x1b005c}}, {"imap-send", []uint32{0x1b005c}}, {"index-pack", []uint32{0x1b005c}}, {"init", []uint32{0x70035, 0x1b0056}}, {"instaweb", []uint32{0x70029, 0x1b005c}}, {"interpret-trailers", []uint32{0x1b0023}}, {"lfs", []uint32{0x7001c, 0x70035, 0x1b005e, 0x1b005f, 0x1b0060, 0x1b0061}}, {"log", []uint32{0x70029, 0x1b0002}}, {"ls-files", []uint32{0x70029, 0x1b000b}}, {"ls-remote", []uint32{0x70029, 0x70038, 0x1b001d}}, {"ls-tree", []uint32{0x70029, 0x1b000c}}, {"mailinfo", []uint32{0x1b005c}}, {"mailsplit", []uint32{0x1b005c}}, {"maintenance", []uint32{0x70035, 0x1b0057}}, {"merge", []uint32{0x70027, 0x70035, 0x1b0050}}, {"merge-base", []uint32{0x70029, 0x1b0010}}, {"merge-file", []uint32{0x1b005c}}, {"merge-tree", []uint32{0x1b005c}}, {"mergetool", []uint32{0x70035, 0x1b005c}}, {"mktag", []uint32{0x70035, 0x1b005c}}, {"mktree", []uint32{0x70035, 0x1b005c}}, {"multi-pack-index", []uint32{0x1b0057}}, {"mv", []uint32{0x70035, 0x1b004e}}, {"name-rev", []uint32{0x70029, 0x1b0011}}, {"notes", []uint32{0x70033, 0x70035, 0x1b003a, 0x1b003b, 0x1b003c}}, {"p4", []uint32{0x1b005c}}, {"pack-objects", []uint32{0x1b005c}}, {"pack-refs", []uint32{0x70035, 0x1b0057}}, {"patch-id", []uint32{0x1b0021}}, {"prune", []uint32{0x70016, 0x70017, 0x1b0057}}, {"prune-packed", []uint32{0x1b0057}}, {"pull", []uint32{0x70035, 0x70038, 0x1b0052}}, {"push", []uint32{0x70001, 0x70002, 0x70003, 0x70004, 0x70005, 0x70006, 0x70035, 0x70038, 0x1b0054}}, {"quiltimport", []uint32{0x1b005c}}, {"range-diff", []uint32{0x70029, 0x1b0006}}, {"read-tree", []uint32{0x70035, 0x1b005c}}, {"rebase", []uint32{0x70027, 0x70035, 0x1b0050}}, {"receive-pack", []uint32{0x1b005c}}, {"reflog", []uint32{0x70012, 0x70031, 0x70032, 0x1b0035, 0x1b0036}}, {"remote", []uint32{0x7002c, 0x7002d, 0x70039, 0x1b0028, 0x1b0029, 0x1b002a, 0x1b002b, 0x1b002c}}, {"remote-ext", []uint32{0x1b005c}}, {"remote-fd", []uint32{0x1b005c}}, {"repack", []uint32{0x70016, 0x1b0057}}, {"replace", []uint32{0x70035, 0x1b005c}}, {"request-pull", []uint32{0x1b005c}}, {"rerere", []uint32{0x70035, 0x1b0057}}, {"reset", []uint32{0x70007, 0x70035, 0x1b004c}}, {"restore", []uint32{0x7000c, 0x7000d, 0x70026, 0x70035, 0x1b004b}}, {"rev-list", []uint32{0x70029, 0x1b0008}}, {"rev-parse", []uint32{0x70029, 0x1b000d}}, {"revert", []uint32{0x70027, 0x70035, 0x1b0050}}, {"rm", []uint32{0x7001a, 0x70035, 0x1b004d}}, {"scalar", []uint32{0x1b005c}}, {"send-email", []uint32{0x1b005c}}, {"send-pack", []uint32{0x1b005c}}, {"shell", []uint32{0x1b005c}}, {"shortlog", []uint32{0x70029, 0x1b0007}}, {"show", []uint32{0x70029, 0x1b0003}}, {"show-branch", []uint32{0x70029, 0x1b0014}}, {"show-index", []uint32{0x1b0021}}, {"show-ref", []uint32{0x70029, 0x1b0013}}, {"sparse-checkout", []uint32{0x70035, 0x1b0045, 0x1b0046}}, {"stage", []uint32{0x1b0047}}, {"stash", []uint32{0x70011, 0x7002e, 0x70035, 0x1b0031, 0x1b0032, 0x1b0033, 0x1b0034}}, {"status", []uint32{0x70029, 0x1b0001}}, {"stripspace", []uint32{0x1b0021}}, {"submodule", []uint32{0x7001b, 0x70030, 0x70035, 0x7003a, 0x1b003d, 0x1b003e, 0x1b003f, 0x1b0040}}, {"svn", []uint32{0x1b005c}}, {"switch", []uint32{0x7000b, 0x70035, 0x1b004a}}, {"symbolic-ref", []uint32{0x70035, 0x1b005c}}, {"tag", []uint32{0x70018, 0x7002b, 0x1b0027}}, {"unpack-file", []uint32{0x1b005c}}, {"unpack-objects", []uint32{0x1b005c}}, {"update-index", []uint32{0x70035, 0x1b005c}}, {"update-ref", []uint32{0x70013, 0x1b005c}}, {"upload-archive", []uint32{0x1b005c}}, {"upload-pack", []uint32{0x1b005c}}, {"var", []uint32{0x70029, 0x1b001e}}, {"verify-commit", []uint32{0x70029, 0x1b001b}}, {"verify-pack", []uint32{0x1b0022}}, {"verify-tag", []uint32{0x70029, 0x1b001b}}, {"version", []uint32{0x70029, 0x1b001f}}, {"whatchanged", []uint32{0x70029, 0x1b0002}}, {"worktree", []uint32{0x70019, 0x7002f, 0x70035, 0x1b0037, 0x1b0038, 0x1b0039}}, {"write-tree", []uint32{0x70035, 0x1b005c}}}, ruleKnown: true},
 	{name: "git-filter-repo", grammar: nil, generic: []uint32{0x70015}, subs: nil, ruleKnown: true},
 	{name: "git-lfs", grammar: []uint32{0x1a0021}, generic: []uint32{0xd0029, 0x1a0021}, subs: []genSub{{"checkout", []uint32{0x1a0023}}, {"clean", []uint32{0x1a0023}}, {"clone", []uint32{0x1a0023}}, {"dedup", []uint32{0x1a0023}}, {"env", []uint32{0x1a0022}}, {"ext", []uint32{0x1a0022}}, {"fetch", []uint32{0x1a0023}}, {"filter-process", []uint32{0x1a0023}}, {"fsck", []uint32{0x1a0022}}, {"install", []uint32{0x1a0023}}, {"lock", []uint32{0x1a0023}}, {"locks", []uint32{0x1a0022}}, {"logs", []uint32{0x1a0022}}, {"ls-files", []uint32{0x1a0022}}, {"merge-driver", []uint32{0x1a0023}}, {"migrate", []uint32{0x1a0023}}, {"pointer", []uint32{0x1a0022}}, {"post-checkout", []uint32{0x1a0023}}, {"post-commit", []uint32{0x1a0023}}, {"post-merge", []uint32{0x1a0023}}, {"pre-push", []uint32{0x1a0023}}, {"prune", []uint32{0x1a0023}}, {"pull", []uint32{0x1a0023}}, {"push", []uint32{0x1a0023}}, {"smudge", []uint32{0x1a0023}}, {"standalone-file", []uint32{0x1a0023}}, {"status", []uint32{0x1a0022}}, {"track", []uint32{0x1a0022}}, {"uninstall", []uint32{0x1a0023}}, {"unlock", []uint32{0x1a0023}}, {"untrack", []uint32{0x1a0023}}, {"update", []uint32{0x1a0023}}, {"version", []uint32{0x1a0022}}}, ruleKnown: true},
 	{name: "glab", grammar: []uint32{0x50001, 0x1a000f}, generic: []uint32{0x1a000f}, subs: []genSub{{"--version", []uint32{0x50011}}, {"alias", []uint32{0x5000f, 0x1a0010, 0x1a0011, 0x1a0019}}, {"api", []uint32{0x5000a, 0x5000f, 0x50010, 0x1a0018}}, {"attestation", []uint32{0x5000f, 0x1a0010}}, {"auth", []uint32{0x50007, 0x5000f, 0x1a0010, 0x1a0016, 0x1a0019}}, {"browse", []uint32{0x5000f}}, {"cache", []uint32{0x50006, 0x5000f}}, {"changelog", []uint32{0x1a0010, 0x1a0011}}, {"check-update", []uint32{0x1a0010}}, {"ci", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012, 0x1a0015}}, {"cluster", []uint32{0x1a0010, 0x1a0011, 0x1a0019}}, {"codespace", []uint32{0x50006, 0x5000f}}, {"completion", []uint32{0x50011, 0x1a0010, 0x1a0019}}, {"config", []uint32{0x5000f, 0x1a0010, 0x1a0017, 0x1a0019}}, {"deploy-key", []uint32{0x50006, 0x1a0010, 0x1a0011, 0x1a0012}}, {"duo", []uint32{0x1a0010, 0x1a0019}}, {"environment", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012}}, {"extension", []uint32{0x50006, 0x5000f}}, {"gist", []uint32{0x50006, 0x5000f, 0x50012}}, {"gpg-key", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014}}, {"help", []uint32{0x50011}}, {"incident", []uint32{0x1a0010, 0x1a0011, 0x1a0012}}, {"issue", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012}}, {"iteration", []uint32{0x50006, 0x1a0010, 0x1a0011}}, {"job", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0015}}, {"label", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012}}, {"milestone", []uint32{0x50006, 0x1a0010, 0x1a0011, 0x1a0012}}, {"mr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012, 0x1a0015}}, {"opentofu", []uint32{0x1a0010, 0x1a0019}}, {"org", []uint32{0x5000f}}, {"package", []uint32{0x50006}}, {"pipeline", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012}}, {"pr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012}}, {"project", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012}}, {"release", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014, 0x1a0015}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012, 0x1a0015}}, {"ruleset", []uint32{0x50006, 0x5000f}}, {"run", []uint32{0x50006, 0x5000f}}, {"runner", []uint32{0x1a0010, 0x1a0011}}, {"schedule", []uint32{0x50006, 0x1a0010, 0x1a0011, 0x1a0012}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x50007, 0x5000f}}, {"securefile", []uint32{0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014, 0x1a0015}}, {"snippet", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014}}, {"ssh-key", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014}}, {"stack", []uint32{0x1a0010, 0x1a0019}}, {"status", []uint32{0x5000f, 0x50011}}, {"tag", []uint32{0x50006}}, {"token", []uint32{0x1a0010, 0x1a0012}}, {"user", []uint32{0x1a0010}}, {"variable", []uint32{0x50006, 0x50007, 0x5000f, 0x1a0010, 0x1a0012, 0x1a0017}}, {"version", []uint32{0x50011, 0x1a0010}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
@@ -2834,7 +2835,7 @@ var generatedExeIndex = []genExe{
 	{name: "ttyd", grammar: nil, generic: []uint32{0xb001d}, subs: nil, ruleKnown: true},
 	{name: "twine", grammar: nil, generic: []uint32{0xa0005}, subs: nil, ruleKnown: true},
 	{name: "type", grammar: []uint32{0x120018}, generic: []uint32{0xd0016, 0x120018}, subs: nil, ruleKnown: true},
-	{name: "typeset", grammar: []uint32{0x120008, 0x120009}, generic: []uint32{0x70027, 0xd0016, 0x120008, 0x120009}, subs: nil, ruleKnown: true},
+	{name: "typeset", grammar: []uint32{0x120008, 0x120009}, generic: []uint32{0x70028, 0xd0016, 0x120008, 0x120009}, subs: nil, ruleKnown: true},
 	{name: "ufw", grammar: nil, generic: []uint32{0x10002d}, subs: nil, ruleKnown: true},
 	{name: "ul", grammar: []uint32{0x23000e}, generic: []uint32{0x23000e}, subs: nil, ruleKnown: false},
 	{name: "ulimit", grammar: []uint32{0x12001d}, generic: []uint32{0xd0016, 0x12001d}, subs: nil, ruleKnown: true},
@@ -3886,110 +3887,114 @@ func packsGitL372() Pack {
 }
 
 func packsGitL384() Pack {
-	return Pack{Rules: []Rule{{ID: "git.config-exec-option", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c setting makes git run an arbitrary program (hooks path, pager, editor, filter, fsmonitor, credential helper).", Suggestion: "Run the git command without -c, using the repository's own configuration.", Match: Match{FlagValues: map[string][]string{"-c": {"core.hookspath*", "core.pager*", "core.editor*", "core.fsmonitor*", "core.askpass*", "filter.*", "diff.*.textconv*", "diff.*.command*", "diff.external*", "merge.*.driver*", "credential.helper*", "credential.*.helper*", "pager.*", "sequence.editor*", "gpg.program*", "gpg.*.program*", "uploadpack.packobjectshook*", "include.path*", "includeif.*", "init.templatedir*", "core.worktree*", "submodule.*.update*"}}}}}}
+	return Pack{Rules: []Rule{{ID: "git.config-hookspath", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "-c core.hooksPath makes git run the hooks of another directory, which are not the repository's own.", Suggestion: "Run the git command without -c, using the repository's own configuration.", Match: Match{FlagValues: map[string][]string{"-c": {"core.hookspath*"}}}}}}
 }
 
-func packsGitL396() Pack {
+func packsGitL399() Pack {
+	return Pack{Rules: []Rule{{ID: "git.config-exec-option", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c setting makes git run an arbitrary program (pager, editor, filter, fsmonitor, credential helper).", Suggestion: "Run the git command without -c, using the repository's own configuration.", Match: Match{FlagValues: map[string][]string{"-c": {"core.pager*", "core.editor*", "core.fsmonitor*", "core.askpass*", "filter.*", "diff.*.textconv*", "diff.*.command*", "diff.external*", "merge.*.driver*", "credential.helper*", "credential.*.helper*", "pager.*", "sequence.editor*", "gpg.program*", "gpg.*.program*", "uploadpack.packobjectshook*", "include.path*", "includeif.*", "init.templatedir*", "core.worktree*", "submodule.*.update*"}}}}}}
+}
+
+func packsGitL411() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-env-exec", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "--config-env injects configuration from the environment, which can make git run an arbitrary program.", Suggestion: "Run the git command without --config-env.", Match: Match{FlagsAny: []string{"--config-env", "--exec-path", "--upload-pack", "--receive-pack"}}}}}
 }
 
-func packsGitL408() Pack {
+func packsGitL423() Pack {
 	return Pack{Rules: []Rule{{ID: "git.ssh-env-var", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "GIT_SSH / GIT_SSH_COMMAND replace the ssh program git runs for network operations.", Suggestion: "Run git without overriding the ssh command.", Match: Match{Verbs: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "update"}, VerbDepth: 2, Assigns: []string{"GIT_SSH", "GIT_SSH_COMMAND", "GIT_SSH_VARIANT", "GIT_PROXY_COMMAND"}}}}}
 }
 
-func packsGitL422() Pack {
+func packsGitL437() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-env-var-exec", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "These environment variables make git run an arbitrary program or read injected configuration.", Suggestion: "Run git without overriding GIT_CONFIG_*, GIT_EXTERNAL_DIFF, GIT_PAGER or GIT_EDITOR.", Match: Match{Assigns: []string{"GIT_CONFIG_*", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_EDITOR", "GIT_ASKPASS", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_DIR", "GIT_WORK_TREE"}}}}}
 }
 
-func packsGitL434() Pack {
+func packsGitL449() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-set-exec", Exe: []string{"git"}, Sub: []string{"config"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Setting this key makes git run an arbitrary program later (hooks path, ssh command, pager, editor, filter, alias).", Suggestion: "Ask the user to change git configuration that runs programs.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"core.hookspath", "core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "core.gitproxy", "alias.*", "filter.*", "diff.*.textconv", "diff.*.command", "diff.external", "merge.*.driver", "credential.helper", "credential.*.helper", "pager.*", "sequence.editor", "gpg.program", "gpg.*.program", "include.path", "includeif.*", "init.templatedir", "uploadpack.packobjectshook", "remote.*.uploadpack", "remote.*.receivepack"}, MinOperands: 2}}}}
 }
 
-func packsGitL449() Pack {
+func packsGitL464() Pack {
 	return Pack{Rules: []Rule{{ID: "git.checkout-paths", Exe: []string{"git"}, Sub: []string{"checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git checkout <commit> <path>… overwrites those working-tree files and discards their uncommitted changes.", Suggestion: "Stash the changes first, or use git show <commit>:<path> to look at the old version.", Match: Match{FlagsNone: []string{"-b", "-B", "--orphan", "--help", "-h"}, MinOperands: 2}}}}
 }
 
-func packsGitL462() Pack {
+func packsGitL477() Pack {
 	return Pack{Rules: []Rule{{ID: "git.restore-patch", Exe: []string{"git"}, Sub: []string{"restore|checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Restoring paths listed in a file or chosen interactively discards their uncommitted changes.", Suggestion: "Stash the changes first.", Match: Match{FlagsAny: []string{"-p", "--patch", "--pathspec-from-file"}, FlagsNone: []string{"--staged", "-S", "--no-patch", "--help", "-h"}}}}}
 }
 
-func packsGitL475() Pack {
+func packsGitL490() Pack {
 	return Pack{Rules: []Rule{{ID: "git.abort", Exe: []string{"git"}, Sub: []string{"merge|rebase|cherry-pick|revert|am"}, Category: "vcs-discard", Tier: "destructive", Blast: "low", Reason: "--abort throws away the conflict resolutions made so far.", Suggestion: "Ask before aborting; commit or note resolved files first.", Match: Match{FlagsAny: []string{"--abort", "--quit"}}}}}
 }
 
-func packsGitL487() Pack {
+func packsGitL502() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-env-export", Exe: []string{"export", "declare", "typeset", "env"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Exporting this variable makes later git commands run an arbitrary program or read injected configuration.", Suggestion: "Do not override GIT_SSH*, GIT_CONFIG_*, GIT_EXTERNAL_DIFF, GIT_PAGER or GIT_EDITOR.", Match: Match{OperandsAny: []string{"git_ssh=**", "git_ssh_command=**", "git_ssh_variant=**", "git_config_*=**", "git_config=**", "git_external_diff=**", "git_pager=**", "git_editor=**", "git_askpass=**", "git_proxy_command=**", "git_exec_path=**", "git_template_dir=**"}}}}}
 }
 
-func packsGitL501() Pack {
+func packsGitL516() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"status|log|diff|show|blame|annotate|shortlog|describe|rev-parse|rev-list|ls-files|ls-tree|cat-file|merge-base|grep|whatchanged|for-each-ref|name-rev|var|version|help|check-ignore|check-attr|check-ref-format|count-objects|show-ref|show-branch|cherry|range-diff|diff-tree|diff-files|diff-index|verify-commit|verify-tag|fsck|ls-remote|bugreport|difftool|instaweb"}, UnsafeFlags: []string{"--output", "--ext-diff", "--textconv", "-O", "--open-files-in-pager", "--tool", "-x", "--extcmd"}, UnsafeTier: "execute"}}}
 }
 
-func packsGitL507() Pack {
+func packsGitL522() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"branch"}, UnsafeFlags: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "--set-upstream-to", "-u", "--unset-upstream", "--edit-description", "-t", "--track"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
-func packsGitL514() Pack {
+func packsGitL529() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"tag"}, UnsafeFlags: []string{"-d", "--delete", "-a", "-s", "-u", "-f", "--force", "-m", "-F", "--annotate", "--sign"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
-func packsGitL521() Pack {
+func packsGitL536() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"remote"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
-func packsGitL527() Pack {
+func packsGitL542() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"remote", "show|get-url"}}}}
 }
 
-func packsGitL531() Pack {
+func packsGitL546() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"stash", "list|show"}, UnsafeFlags: []string{"--output", "--ext-diff", "--textconv"}, UnsafeTier: "execute"}}}
 }
 
-func packsGitL537() Pack {
+func packsGitL552() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"worktree", "list"}}}}
 }
 
-func packsGitL541() Pack {
+func packsGitL556() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"submodule", "status|summary|foreach"}, UnsafeTier: "execute"}}}
 }
 
-func packsGitL546() Pack {
+func packsGitL561() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"reflog"}, NoOperands: true}}}
 }
 
-func packsGitL551() Pack {
+func packsGitL566() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"reflog", "show|exists"}}}}
 }
 
-func packsGitL555() Pack {
+func packsGitL570() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"notes", "list|show"}}}}
 }
 
-func packsGitL559() Pack {
+func packsGitL574() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"config"}, UnsafeFlags: []string{"--global", "--system", "--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit", "--file", "-f", "--worktree"}, UnsafeTier: "write", MaxOperands: 1}}}
 }
 
-func packsGitL566() Pack {
+func packsGitL581() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"add|commit|mv|checkout|switch|merge|rebase|cherry-pick|revert|stash|init|clone|fetch|pull|apply|am|restore|notes|worktree|submodule|sparse-checkout|bisect|format-patch|archive|bundle|mergetool|rerere|maintenance|lfs|rm|reset|commit-tree|write-tree|read-tree|update-index|hash-object|mktag|mktree|symbolic-ref|gc|pack-refs|replace|push"}, Tier: "write"}}}
 }
 
-func packsGitL571() Pack {
+func packsGitL586() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"clean"}, Tier: "read", UnsafeFlags: []string{"-f", "--force"}, UnsafeTier: "write"}}}
 }
 
-func packsGitL580() Pack {
+func packsGitL595() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"git"}, Sub: []string{"clean"}, Operands: "delete"}}}
 }
 
-func packsGitL585() Pack {
+func packsGitL600() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"clone|fetch|pull|push|ls-remote|archive"}, Operands: "url"}}}
 }
 
-func packsGitL590() Pack {
+func packsGitL605() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"remote", "add|set-url"}, Operands: "url"}}}
 }
 
-func packsGitL595() Pack {
+func packsGitL610() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"submodule", "add"}, Operands: "url"}}}
 }
 

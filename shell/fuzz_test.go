@@ -17,6 +17,7 @@ func FuzzParse(f *testing.F) {
 	f.Add("for d in a \"b c\" $X; do for e in 1 2; do cp f \"$d/$e\"; done; done")
 	f.Add("echo ok\x00r\x00m -rf ~\x00)")
 	f.Add("mapfile -t d <<< \"$HOME\"; echo x | xargs -I{} cp f {}/; python3 -c \"$(cat a.py)\"; source <(k completion bash)")
+	f.Add("ps -o pid= -C node,vite -p 12,1 --ppid 0 | xargs -I % kill -9 %; ps -e -o ppid= | xargs kill")
 	f.Fuzz(func(t *testing.T, src string) {
 		s, err := Parse(src, Options{Home: "/home/u", MaxBytes: 4096, MaxCommands: 64})
 		checkInvariants(t, src, s)

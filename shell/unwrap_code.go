@@ -45,7 +45,7 @@ func wrapXargs(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wr
 		}
 		inner = append(inner, words...) // echo /home/dev | xargs rm -rf: the words are known
 	} else if repl, ok := numberLines(c.PipeFrom, &res); ok {
-		inner = replaceWord(inner, repl, "1") // ps -p $$ -o ppid= | xargs -I {} sh -c '… {} …': a number is one word
+		inner = replaceWord(inner, repl, psNumber(c.PipeFrom)) // ps -p $$ -o ppid= | xargs -I {} sh -c '… {} …': a number is one word
 	} else if line, ok := echoedLine(c.PipeFrom); ok && res.has("I", "replace", "i") && !res.has("0", "null", "d", "delimiter") &&
 		!linePicksCode(inner, res) {
 		repl, _ := res.get("I", "replace")
@@ -58,6 +58,10 @@ func wrapXargs(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wr
 		}
 	} else {
 		c.ArgsFromInput = true // xargs curl < urls: the words come from a file or a program
+		if !res.has("I", "replace", "i", "0", "null", "d", "delimiter", "a", "arg-file") && psNumbersOnly(c.PipeFrom) &&
+			psNumber(c.PipeFrom) == "1" {
+			inner = append(inner, Word{Value: "1", Known: true, Span: c.PipeFrom.Span}) // ps -e -o pid= | xargs kill: PID 1 among them
+		}
 	}
 	if procs, ok := res.get("P", "max-procs"); ok && procs.Known && procs.Value == "0" && endlessInput(c.PipeFrom) {
 		c.Unbounded = true
@@ -253,6 +257,63 @@ func psNumbersOnly(p *Command) bool {
 	}
 	return formats > 0
 }
+
+// namedPID stands for a process id ps lists for processes it selects by
+// name, by id or by parent (ps -C node -o pid=): a plain number that is
+// not 1, as kill $(pgrep node) and pkill node are judged.
+const namedPID = "99999"
+
+// psNumber is the word that stands for a line of a ps listing of numbers
+// only (psNumbersOnly): "1" unless the only column is the process id and
+// the processes are selected by name (-C NAMES, not init's), by id (-p,
+// -q: the first, when none is 1) or by parent (--ppid, not 0), which
+// cannot list PID 1 — every process (-e, -A), a user's, a session's, a
+// parent or group column (a background job left behind has parent 1), or
+// no selection at all may.
+func psNumber(p *Command) string {
+	args := p.Args()
+	pidOnly, selected, first := false, false, namedPID
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch v {
+		case "-o", "--format":
+			if i+1 >= len(args) || strings.TrimSuffix(args[i+1].Value, "=") != "pid" {
+				return "1"
+			}
+			pidOnly = true
+			i++
+		case "-C", "-p", "--pid", "-q", "--quick-pid", "--ppid":
+			if i+1 >= len(args) {
+				return "1"
+			}
+			w := args[i+1]
+			for _, item := range strings.Split(w.Value, ",") {
+				switch {
+				case v == "-C" && (!w.Known || item == "" || initNames[item]),
+					v == "--ppid" && w.Known && item == "0",
+					v != "-C" && v != "--ppid" && (!w.Known || !isDigits(item) || strings.TrimLeft(item, "0") == "1"):
+					return "1"
+				}
+			}
+			if v != "-C" && v != "--ppid" && !selected {
+				first, _, _ = strings.Cut(w.Value, ",")
+			}
+			selected = true
+			i++
+		case "--no-headers", "--no-heading":
+		default:
+			return "1" // -e, -A, -u USER, -s SID, …: PID 1 may be among them
+		}
+	}
+	if !pidOnly || !selected {
+		return "1"
+	}
+	return first
+}
+
+// initNames are the names PID 1 runs under (a container's init aside).
+var initNames = map[string]bool{"init": true, "systemd": true, "launchd": true, "tini": true, "dumb-init": true,
+	"runit": true, "s6-svscan": true, "openrc-init": true}
 
 // numericFormat reports whether a ps -o value lists numeric columns only,
 // the last one optionally renamed to nothing ("ppid="): a header given
