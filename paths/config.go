@@ -148,7 +148,10 @@ type root struct {
 // compiler gathers every configuration error so Compile can report them all.
 type compiler struct {
 	homes []string
-	errs  []error
+	// literalHomes: no home holds a glob byte, so the built-in patterns'
+	// validity does not depend on them (lists of them may be deferred).
+	literalHomes bool
+	errs         []error
 }
 
 // Compile validates c and builds a Checker. Every invalid pattern, root or
@@ -161,6 +164,10 @@ func Compile(c Config) (*Checker, error) {
 	b := &compiler{homes: []string{home}}
 	if r, err := resolve(home); err == nil && r != home {
 		b.homes = append(b.homes, r)
+	}
+	b.literalHomes = true
+	for _, h := range b.homes {
+		b.literalHomes = b.literalHomes && isLiteral(h) && strings.IndexByte(h, 0) < 0
 	}
 	ch := &Checker{
 		home:           home,
@@ -205,14 +212,19 @@ func (b *compiler) fail(field string, i int, value string, err error) {
 }
 
 func (b *compiler) patterns(field string, srcs []string, tree bool) patternSet {
-	set := patternSet{tree: tree, list: make([]pattern, 0, len(srcs)+homePatterns(srcs)*(len(b.homes)-1))}
+	if len(srcs) > 0 && b.literalHomes && knownValid(srcs) {
+		set := patternSet{tree: tree, deferred: &deferredList{srcs: srcs, homes: b.homes}}
+		set.prepare(listLen(srcs, b.homes))
+		return set
+	}
+	set := patternSet{tree: tree, list: make([]pattern, 0, listLen(srcs, b.homes))}
 	for i, s := range srcs {
 		var err error
 		if set.list, err = appendPattern(set.list, s, b.homes); err != nil {
 			b.fail(field, i, s, err)
 		}
 	}
-	set.prepare()
+	set.prepare(len(set.list))
 	return set
 }
 

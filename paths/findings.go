@@ -157,8 +157,9 @@ func (j *judge) notAllowed(p string) risk.Finding {
 // allowedList names up to five allowed patterns for a suggestion.
 func (j *judge) allowedList() string {
 	var names []string
-	for i, pt := range j.c.allowed.list {
-		if i > 0 && pt.source == j.c.allowed.list[i-1].source {
+	allowed := j.c.allowed.patterns()
+	for i, pt := range allowed {
+		if i > 0 && pt.source == allowed[i-1].source {
 			continue
 		}
 		if len(names) == 5 {

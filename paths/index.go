@@ -238,12 +238,13 @@ func (s *patternSet) firstIndexed(x *setIndex, p string, j *judge) *pattern {
 		}
 		start = i + 1
 	}
+	list := s.patterns()
 	for w, word := range cand {
 		for word != 0 {
 			i := w*64 + bits.TrailingZeros64(word)
 			word &= word - 1
-			if matchOne(&s.list[i], p, j, s.tree) {
-				return &s.list[i]
+			if matchOne(&list[i], p, j, s.tree) {
+				return &list[i]
 			}
 		}
 	}

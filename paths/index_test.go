@@ -28,7 +28,7 @@ func indexTree(t testing.TB, root string, seed uint64) (*Checker, string, []stri
 	places := []string{"project", "project/sub", "project/.claude", "", ".config", "project/a/b"}
 	var files []string
 	for _, s := range []*patternSet{&c.denied, &c.sensitive, &c.sensitiveWrite, &c.protected, &c.escapeHatches, &c.notSecret} {
-		for _, pt := range s.list {
+		for _, pt := range s.patterns() {
 			switch {
 			case pt.anchor == anchorAny && pt.kind == kindSuffix:
 				for _, pl := range places {
@@ -154,7 +154,7 @@ func indexPaths(c *Checker, ws string, r *rand.Rand) []string {
 	parts := []string{"", "/", "/x", ws, ws + "/sub", c.home, "/etc", "/a.b/c.d", "/tmp/.env.d"}
 	var lits []string
 	for _, s := range c.sets() {
-		for _, pt := range s.list {
+		for _, pt := range s.patterns() {
 			lits = append(lits, pt.lit, strings.Trim(pt.lit, "/"), "x"+pt.lit, pt.lit+".bak", "a"+pt.lit+"b")
 			if len(pt.lit) > 2 {
 				lits = append(lits, pt.lit[:len(pt.lit)/2], pt.lit[len(pt.lit)/2:])

@@ -95,22 +95,22 @@ func TestLazyIndexAgrees(t *testing.T) {
 	}
 	for i, s := range lazy.sets() {
 		if s.lazy == nil {
-			if len(s.list) > 0 && len(s.list) <= maxIndexed {
-				t.Errorf("list %d (%d patterns) is not indexed", i, len(s.list))
+			if len(s.patterns()) > 0 && len(s.patterns()) <= maxIndexed {
+				t.Errorf("list %d (%d patterns) is not indexed", i, len(s.patterns()))
 			}
 			continue
 		}
-		if got, want := *s.index(), buildIndex(s.list); !reflect.DeepEqual(got, want) {
+		if got, want := *s.index(), buildIndex(s.patterns()); !reflect.DeepEqual(got, want) {
 			t.Errorf("list %d: index built on first use differs from the one built eagerly", i)
 		}
-		for k, pt := range s.list {
+		for k, pt := range s.patterns() {
 			if pt.kind != kindSuffix {
 				continue
 			}
-			if got, want := s.index().lastName(s.list, k), literalNameByGlob(pt.tail[len(pt.tail)-1]); !reflect.DeepEqual(got, want) {
+			if got, want := s.index().lastName(s.patterns(), k), literalNameByGlob(pt.tail[len(pt.tail)-1]); !reflect.DeepEqual(got, want) {
 				t.Errorf("list %d, %s: last name %+v, want %+v", i, pt.source, got, want)
 			}
-			if got := (*setIndex)(nil).lastName(s.list, k); !reflect.DeepEqual(got, literalNameByGlob(pt.tail[len(pt.tail)-1])) {
+			if got := (*setIndex)(nil).lastName(s.patterns(), k); !reflect.DeepEqual(got, literalNameByGlob(pt.tail[len(pt.tail)-1])) {
 				t.Errorf("list %d, %s: unindexed last name %+v", i, pt.source, got)
 			}
 		}
@@ -184,7 +184,7 @@ func TestLongListNotIndexed(t *testing.T) {
 		t.Fatal(err)
 	}
 	if c.userDenied.lazy != nil {
-		t.Fatalf("a list of %d patterns is indexed", len(c.userDenied.list))
+		t.Fatalf("a list of %d patterns is indexed", len(c.userDenied.patterns()))
 	}
 	env := Env{Cwd: home, Workspace: home, Lookups: &Lookups{}}
 	slowEnv := Env{Cwd: home, Workspace: home}

@@ -5,14 +5,60 @@ import "sync"
 // patternSet is an ordered list of compiled patterns. With tree set, a
 // pattern matching a directory matches everything below it too.
 type patternSet struct {
+	// list is the compiled list; nil while deferred holds it uncompiled.
+	// Read it through patterns().
 	list []pattern
 	tree bool
+	// deferred, when not nil, holds a list made only of built-in patterns
+	// (see builtinSources), compiled on first use: their validity is known
+	// ahead of time, and a hook process judges a few paths against a few
+	// of the lists, so classifying all ~260 built-in patterns in every
+	// process cost more than it saved.
+	deferred *deferredList
 	// lazy holds the list's index, built on the first judgement that asks
 	// for it (see index): a hook process judges a few paths against a few
 	// of the lists, so building every list's index at compile cost it more
 	// than the index saved. nil when the list is not indexed (empty, or
 	// longer than maxIndexed).
 	lazy *lazyIndex
+}
+
+// deferredList is a list compiled on first use, once; list is never
+// changed after.
+type deferredList struct {
+	once  sync.Once
+	srcs  []string
+	homes []string
+	list  []pattern
+}
+
+// patterns returns the compiled list, compiling it on first use when it
+// was deferred. Safe for concurrent use.
+func (s *patternSet) patterns() []pattern {
+	d := s.deferred
+	if d == nil {
+		return s.list
+	}
+	d.once.Do(func() { d.list = compileList(d.srcs, d.homes) })
+	return d.list
+}
+
+// compileList compiles srcs, known valid (knownValid): built-in or literal,
+// and the homes hold no glob byte (TestBuiltinSourcesCompile).
+func compileList(srcs, homes []string) []pattern {
+	list := make([]pattern, 0, listLen(srcs, homes))
+	for _, s := range srcs {
+		var err error
+		if list, err = appendPattern(list, s, homes); err != nil {
+			panic("paths: a built-in pattern does not compile: " + err.Error())
+		}
+	}
+	return list
+}
+
+// listLen is the number of patterns srcs compile into.
+func listLen(srcs, homes []string) int {
+	return len(srcs) + homePatterns(srcs)*(len(homes)-1)
 }
 
 // lazyIndex is a list's index, built once, by whichever judgement needs
@@ -57,8 +103,8 @@ func (x *setIndex) lastName(list []pattern, i int) component {
 
 // prepare marks the list as indexed when it can be: called once, when the
 // list is complete. The index itself is built on first use.
-func (s *patternSet) prepare() {
-	if len(s.list) > 0 && len(s.list) <= maxIndexed {
+func (s *patternSet) prepare(n int) {
+	if n > 0 && n <= maxIndexed {
 		s.lazy = &lazyIndex{}
 	}
 }
@@ -69,11 +115,11 @@ func (s *patternSet) index() *setIndex {
 	if s.lazy == nil {
 		return nil
 	}
-	s.lazy.once.Do(func() { s.lazy.idx = buildIndex(s.list) })
+	s.lazy.once.Do(func() { s.lazy.idx = buildIndex(s.patterns()) })
 	return &s.lazy.idx
 }
 
-func (s *patternSet) empty() bool { return len(s.list) == 0 }
+func (s *patternSet) empty() bool { return s.deferred == nil && len(s.list) == 0 }
 
 // first returns the first pattern matching the clean absolute path p, or nil.
 // Workspace-anchored patterns see the part of p below the workspace.
@@ -83,9 +129,10 @@ func (s *patternSet) first(p string, j *judge) *pattern {
 			return s.firstIndexed(x, p, j)
 		}
 	}
-	for i := range s.list {
-		if matchOne(&s.list[i], p, j, s.tree) {
-			return &s.list[i]
+	list := s.patterns()
+	for i := range list {
+		if matchOne(&list[i], p, j, s.tree) {
+			return &list[i]
 		}
 	}
 	return nil

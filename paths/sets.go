@@ -55,8 +55,9 @@ func (c *Checker) DeniedNames(cp Path, env Env, names Names) []string {
 	j := &judge{c: c, access: Read, env: env, path: cp, ws: env.workspace()}
 	var out []string
 	for _, s := range []*patternSet{&c.userDenied, &c.denied} {
-		for i := range s.list {
-			pt := &s.list[i]
+		list := s.patterns()
+		for i := range list {
+			pt := &list[i]
 			if pt.anchor != anchorAny || pt.kind != kindSuffix || len(pt.tail) != 1 || slices.Contains(out, pt.tail[0]) {
 				continue
 			}
@@ -153,8 +154,9 @@ func (j *judge) setMeets(s *patternSet, set []component, dir string, tree bool) 
 	var inside patternBits
 	filtered, tried := false, false
 	x := s.index()
-	for i := range s.list {
-		pt := &s.list[i]
+	list := s.patterns()
+	for i := range list {
+		pt := &list[i]
 		if tree && x != nil && x.namedAll.has(i) { // a bare wildcard asks few names: its directory is not listed for it
 			if !tried && j.namedAsked >= listAfter { // listed as Lookups would list it
 				tried = true
@@ -175,12 +177,13 @@ func (j *judge) setMeets(s *patternSet, set []component, dir string, tree bool) 
 	return nil
 }
 
-// patternMeets reports whether s.list[i] names a path in the set; x is
+// patternMeets reports whether s.patterns()[i] names a path in the set; x is
 // s's index, or nil.
 func (j *judge) patternMeets(s *patternSet, x *setIndex, i int, set []component, dir string, tree bool) bool {
-	pt, ptTree := &s.list[i], s.tree
+	list := s.patterns()
+	pt, ptTree := &list[i], s.tree
 	if pt.anchor == anchorAny && (tree || bareWildcard(set)) {
-		return j.literalNameInside(s.list, x, i, set, dir)
+		return j.literalNameInside(list, x, i, set, dir)
 	}
 	if pt.anchor == anchorAny && !sharesLiteral(set[len(set)-1], pt.glob) {
 		return false // "*.log" could be named credentials.log, but aims at nothing secret
@@ -414,9 +417,9 @@ func (j *judge) setExempt(set []component, tree bool) bool {
 		return false
 	}
 	last := set[len(set)-1]
-	exempt := j.c.notSecret.list
+	exempt := j.c.notSecret.patterns()
 	if j.access == Read {
-		exempt = append(slices.Clip(exempt), j.c.publicFiles.list...)
+		exempt = append(slices.Clip(exempt), j.c.publicFiles.patterns()...)
 	}
 	for i := range exempt {
 		pt := &exempt[i]

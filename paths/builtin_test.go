@@ -1,0 +1,92 @@
+package paths
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// builtinSources are the built-in patterns, as isBuiltin knows them.
+var builtinSources = func() (out []string) {
+	c := DefaultConfig()
+	for _, l := range [][]string{c.Denied, c.NotSecret, c.PublicFiles, c.Sensitive, c.SensitiveWrite, c.Protected, c.EscapeHatches} {
+		for _, s := range l {
+			if isBuiltin(s) {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}()
+
+// TestDeferredListsMatchEager compiles random lists of built-in and other
+// patterns both ways, deferred where Compile defers and eagerly always,
+// and checks that the compiled lists, their indexes and every judgement
+// agree.
+func TestDeferredListsMatchEager(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	others := []string{"**/*.secret", "~/notes/**", "/srv/x", "<workspace>/out/**", "build/*.log", "/opt/tool/bin/x", "/a b/c.json", "/s/t/**", "/s/t/*.token", "/s/*/x/**"}
+	for n := 0; n < 300; n++ {
+		var srcs []string
+		for k := r.IntN(12); k > 0; k-- {
+			if r.IntN(8) == 0 {
+				srcs = append(srcs, others[r.IntN(len(others))])
+			} else {
+				srcs = append(srcs, builtinSources[r.IntN(len(builtinSources))])
+			}
+		}
+		b := &compiler{homes: []string{"/home/u", "/real/u"}, literalHomes: true}
+		got := b.patterns("X", srcs, n%2 == 0)
+		eager := &compiler{homes: b.homes}
+		want := eager.patterns("X", srcs, n%2 == 0)
+		if len(b.errs)+len(eager.errs) > 0 {
+			t.Fatalf("%q: %v %v", srcs, b.errs, eager.errs)
+		}
+		if (got.deferred != nil) != (len(srcs) > 0 && knownValid(srcs)) || want.deferred != nil {
+			t.Fatalf("%q: deferred %v, all built-in %v", srcs, got.deferred != nil, knownValid(srcs))
+		}
+		if got.empty() != want.empty() || (got.lazy == nil) != (want.lazy == nil) {
+			t.Fatalf("%q: empty/indexed differ", srcs)
+		}
+		if !reflect.DeepEqual(got.patterns(), want.patterns()) && len(srcs) > 0 {
+			t.Fatalf("%q: deferred compile differs from eager", srcs)
+		}
+		if got.lazy != nil && !reflect.DeepEqual(*got.index(), *want.index()) {
+			t.Fatalf("%q: indexes differ", srcs)
+		}
+	}
+}
+
+// FuzzDeferredList: a list Compile defers compiles, on first use, without
+// error and into what the eager compile gives.
+func FuzzDeferredList(f *testing.F) {
+	for _, s := range []string{"/srv/x", "/a b/c", "/x/../y", "//", "/", "~/.ssh/**", "/a[b", "**/.env"} {
+		f.Add(s, "/home/u")
+	}
+	f.Fuzz(func(t *testing.T, src, home string) {
+		if !strings.HasPrefix(home, "/") || !isLiteral(home) || strings.IndexByte(home, 0) >= 0 {
+			return
+		}
+		srcs := []string{src}
+		if r := builtinSources[len(src)%len(builtinSources)]; len(home)%2 == 0 {
+			srcs = append(srcs, r)
+		}
+		b := &compiler{homes: []string{home}, literalHomes: true}
+		got := b.patterns("X", srcs, true)
+		eager := &compiler{homes: b.homes}
+		want := eager.patterns("X", srcs, true)
+		if got.deferred == nil {
+			if knownValid(srcs) {
+				t.Fatalf("%q: known valid but not deferred", srcs)
+			}
+			return
+		}
+		if len(eager.errs) > 0 {
+			t.Fatalf("%q deferred, but it does not compile: %v", srcs, eager.errs)
+		}
+		if !reflect.DeepEqual(got.patterns(), want.patterns()) {
+			t.Fatalf("%q: deferred compile differs from eager", srcs)
+		}
+	})
+}
