@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -198,27 +197,12 @@ func (v *view) grammarWith(g *grammar, p *program) *grammar {
 // itself when the entry adds nothing; without, a grammar of the entry's
 // own every time (the reference path the tests compare with).
 func entryGrammar(g *grammar, p *program, share bool) *grammar {
-	m := &grammar{value: make(map[string]bool, len(g.value)+len(p.values)), attached: g.attached, list: g.list, raw: g.raw,
-		noFlags: g.noFlags, abbrev: g.abbrev, implicit: g.implicit, endAfter: g.endAfter}
+	m := &grammar{opts: g.opts, raw: g.raw, noFlags: g.noFlags, abbrev: g.abbrev, implicit: g.implicit, endAfter: g.endAfter}
 	if p.inOrder || p.runsCommand() {
 		m.endAfter = len(p.sub) + 1
 	}
-	for k := range g.value {
-		m.value[k] = true
-	}
-	for _, f := range p.valueFlags() {
-		m.value[f] = true
-	}
-	if len(p.attached) > 0 {
-		m.attached = maps.Clone(g.attached)
-		if m.attached == nil {
-			m.attached = map[string]bool{}
-		}
-		for _, f := range p.attached {
-			m.attached[f] = true
-		}
-	}
-	if share && len(p.attached) == 0 && m.endAfter == g.endAfter && len(m.value) == len(g.value) {
+	m.opts = g.opts.union(nameTags{}.add(gValue, p.valueFlags()...).add(gAttached, p.attached...).set())
+	if share && len(p.attached) == 0 && m.endAfter == g.endAfter && m.opts.equal(g.opts) {
 		return g // nothing added: m holds g's options and only them
 	}
 	return m
@@ -355,7 +339,7 @@ func (r *effectRun) flags() {
 		}
 		eff, ok := p.effects[name]
 		if !ok {
-			if f.hasValue && f.valWord == f.word && !p.values[name] && !p.optional[name] && !plainValue(f.value) {
+			if f.hasValue && f.valWord == f.word && !p.opts.has(name, pValue|pOptional) && !plainValue(f.value) {
 				r.notProvenBy(func() string {
 					return fmt.Sprintf("the option %s of %s is given the value %q, which toolguard does not know it takes", name, r.name(), f.value)
 				})
@@ -396,7 +380,7 @@ func (p *program) resolve(name string, g *grammar) (string, bool) {
 }
 
 func (p *program) knows(name string) bool {
-	if p.flags[name] || p.values[name] || p.optional[name] {
+	if p.opts.tag(name) != 0 {
 		return true
 	}
 	_, ok := p.effects[name]
@@ -404,15 +388,9 @@ func (p *program) knows(name string) bool {
 }
 
 func (p *program) allOptions() []string {
-	out := make([]string, 0, len(p.flags)+len(p.values)+len(p.optional)+len(p.effects))
-	for k := range p.flags {
-		out = append(out, k)
-	}
-	for k := range p.optional {
-		out = append(out, k)
-	}
-	for k := range p.values {
-		out = append(out, k)
+	out := make([]string, 0, p.opts.len()+len(p.effects))
+	for i := range p.opts.len() {
+		out = append(out, p.opts.name(i))
 	}
 	for k := range p.effects {
 		out = append(out, k)
