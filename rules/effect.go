@@ -287,8 +287,9 @@ func (r *effectRun) governs(f flagUse) *program {
 	if r.top != nil && f.word < r.subStart {
 		topName, topKnows := r.top.resolve(f.name, r.e.g)
 		name, known := r.p.resolve(f.name, r.e.g)
-		_, topEffect := r.top.effects[topName]
-		if known && (!topKnows || !topEffect && len(r.p.effects[name].own) > 0) {
+		_, topEffect := r.top.effect(topName)
+		eff, _ := r.p.effect(name)
+		if known && (!topKnows || !topEffect && len(eff.own) > 0) {
 			return r.p // apt-get -s install: the install entry says what -s does
 		}
 		return r.top
@@ -324,7 +325,8 @@ func (r *effectRun) flags() {
 			seen = append(seen, rf) // the owner and name do not change with the roles
 		}
 		if rf.known {
-			r.partRoles(rf.p.effects[rf.name].parts)
+			eff, _ := rf.p.effect(rf.name)
+			r.partRoles(eff.parts)
 		}
 	}
 	if r.e.reference {
@@ -337,7 +339,7 @@ func (r *effectRun) flags() {
 			r.notProvenBy(func() string { return fmt.Sprintf("%s does not know the option %s", r.name(), f.name) })
 			continue
 		}
-		eff, ok := p.effects[name]
+		eff, ok := p.effect(name)
 		if !ok {
 			if f.hasValue && f.valWord == f.word && !p.opts.has(name, pValue|pOptional) && !plainValue(f.value) {
 				r.notProvenBy(func() string {
@@ -383,17 +385,16 @@ func (p *program) knows(name string) bool {
 	if p.opts.tag(name) != 0 {
 		return true
 	}
-	_, ok := p.effects[name]
-	return ok
+	return p.effNames.tag(name) != 0
 }
 
 func (p *program) allOptions() []string {
-	out := make([]string, 0, p.opts.len()+len(p.effects))
+	out := make([]string, 0, p.opts.len()+p.effNames.len())
 	for i := range p.opts.len() {
 		out = append(out, p.opts.name(i))
 	}
-	for k := range p.effects {
-		out = append(out, k)
+	for i := range p.effNames.len() {
+		out = append(out, p.effNames.name(i))
 	}
 	return out
 }
@@ -525,7 +526,7 @@ func (r *effectRun) operands(ops []shell.Word, from int) {
 			r.command(append([]shell.Word{{Value: "bash", Known: true, Span: w.Span}}, r.e.cmd.Argv[r.a.pos[from+i]:]...))
 			break
 		}
-		if eff, ok := r.p.effects["+"]; ok && eff.value != "" && strings.HasPrefix(w.Value, "+") {
+		if eff, ok := r.p.effect("+"); ok && eff.value != "" && strings.HasPrefix(w.Value, "+") {
 			rl = eff.value
 			w.Value = w.Value[1:]
 		}

@@ -1,21 +1,64 @@
 package rules
 
 import (
+	"math/bits"
 	"slices"
 	"strings"
 )
 
 // nameSet is an immutable set of option names, each with a small tag (the
 // kinds of option it is), in a form the garbage collector does not look
-// into: the names sorted and written one after another in one string, and
-// a pointer-free slice of where each ends with its tag. A long-lived
-// process holds thousands of these (every effect-model entry's options,
-// every executable's grammar); as maps of strings they were most of what
-// each collection marked. Lookup is a binary search. The zero value is the
-// empty set.
+// into: the names sorted and written one after another in one string, a
+// pointer-free slice of where each ends with its tag, and an open-addressing
+// hash table of their places. A long-lived process holds thousands of these
+// (every effect-model entry's options, every executable's grammar); as maps
+// of strings they were most of what each collection marked. The zero value
+// is the empty set.
 type nameSet struct {
 	text string
 	ends []uint32 // end of name i in text << 8 | its tag (never 0)
+	// tab is a hash table of 1 + the place of each name (0: empty slot),
+	// a power of two at least twice the names, probed linearly from the
+	// name's hash. It shares ends's allocation.
+	tab []uint32
+}
+
+// nameHash is the hash of a name in a nameSet table, cheap for the short
+// words options are: the length and three bytes (the last, the middle one
+// and the one three quarters in: where option names differ), mixed by a
+// Fibonacci multiplication whose top bits pick the slot. Names alike in
+// all four share a probe sequence, which costs a comparison, never an
+// answer.
+func nameHash(x string) uint32 {
+	n := len(x)
+	h := uint32(n)
+	if n > 0 {
+		h = h<<8 | uint32(x[n-1])
+		h = h<<8 | uint32(x[n/2])
+		h = h<<8 | uint32(x[n*3/4])
+	}
+	return h * 0x9E3779B1
+}
+
+// build returns the set of the sorted names with their tags in ends
+// (ends holding the tags only), with its hash table.
+func build(text string, ends []uint32) nameSet {
+	size := 4
+	for size < 2*len(ends) {
+		size *= 2
+	}
+	buf := make([]uint32, len(ends)+size)
+	copy(buf, ends)
+	s := nameSet{text: text, ends: buf[:len(ends):len(ends)], tab: buf[len(ends):]}
+	mask, shift := uint32(size-1), 32-bits.TrailingZeros(uint(size))
+	for i := range s.ends {
+		h := nameHash(s.name(i)) >> shift
+		for s.tab[h] != 0 {
+			h = (h + 1) & mask
+		}
+		s.tab[h] = uint32(i + 1)
+	}
+	return s
 }
 
 // nameTags builds a nameSet: name → tag, tags of one name or'ed together.
@@ -49,7 +92,7 @@ func (t nameTags) set() nameSet {
 		b.WriteString(k)
 		ends[i] = uint32(b.Len())<<8 | uint32(t[k])
 	}
-	return nameSet{text: b.String(), ends: ends}
+	return build(b.String(), ends)
 }
 
 // newNameSet is the set of names, each tagged tag.
@@ -77,19 +120,28 @@ func (s nameSet) tagAt(i int) uint8 { return uint8(s.ends[i]) }
 
 // tag returns the tag of name x, 0 when the set lacks it.
 func (s nameSet) tag(x string) uint8 {
-	lo, hi := 0, len(s.ends)
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if s.name(m) < x {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	if lo < len(s.ends) && s.name(lo) == x {
-		return uint8(s.ends[lo])
+	if i := s.index(x); i >= 0 {
+		return uint8(s.ends[i])
 	}
 	return 0
+}
+
+// index returns the place of name x in sorted order, -1 when the set lacks
+// it.
+func (s nameSet) index(x string) int {
+	if len(s.ends) == 0 {
+		return -1
+	}
+	mask, shift := uint32(len(s.tab)-1), 32-bits.TrailingZeros(uint(len(s.tab)))
+	for h := nameHash(x) >> shift; ; h = (h + 1) & mask {
+		i := int(s.tab[h]) - 1
+		if i < 0 {
+			return -1
+		}
+		if s.name(i) == x {
+			return i
+		}
+	}
 }
 
 // has reports whether x has one of the tags in mask.
@@ -125,8 +177,8 @@ func (s nameSet) union(o nameSet) nameSet {
 			i, j = i+1, j+1
 		}
 	}
-	if u := (nameSet{text: b.String(), ends: ends}); !u.equal(s) {
-		return u
+	if text := b.String(); text != s.text || !slices.Equal(ends, s.ends) {
+		return build(text, ends)
 	}
 	return s
 }

@@ -255,9 +255,10 @@ const (
 type program struct {
 	exe          []string
 	sub          [][]string
-	opts         nameSet              // the options without effect, tagged pFlag, pValue or pOptional
-	attached     []string             // options whose value is the rest of their word
-	effects      map[string]optEffect // option → what it does
+	opts         nameSet     // the options without effect, tagged pFlag, pValue or pOptional
+	attached     []string    // options whose value is the rest of their word
+	effNames     nameSet     // the options with an effect
+	effs         []optEffect // what each does, in effNames's order
 	operands     role
 	first        role
 	last         role
@@ -356,7 +357,7 @@ func compileEffect(where, flag, eff string, pr *problems) optEffect {
 
 func compileProgram(where string, p Program, pr *problems) *program {
 	out := &program{exe: p.Exe, sub: compileSub(p.Sub), attached: p.Attached,
-		effects: make(map[string]optEffect, len(p.Effects)), operands: role(p.Operands), first: role(p.First), last: role(p.Last),
+		operands: role(p.Operands), first: role(p.First), last: role(p.Last),
 		scriptFlags: p.ScriptFlags, stdin: role(p.Stdin), inOrder: p.InOrder, interactive: p.Interactive, loadsProject: p.LoadsProject, helpFlags: p.HelpFlags, helpWords: p.HelpWords, env: p.Env, always: p.Always, examples: p.Examples, counter: p.Counter, only: p.Only, leaveOut: p.LeaveOut, where: where}
 	if len(p.Flags)+len(p.Values)+len(p.Optional) > 0 {
 		out.opts = nameTags{}.add(pFlag, p.Flags...).add(pValue, p.Values...).add(pOptional, p.Optional...).set()
@@ -368,13 +369,19 @@ func compileProgram(where string, p Program, pr *problems) *program {
 	checkRole(where, "first", p.First, pr)
 	checkRole(where, "last", p.Last, pr)
 	checkRole(where, "stdin", p.Stdin, pr)
-	for _, f := range slices.Sorted(maps.Keys(p.Effects)) {
-		checkFlagName(where, "effects", f, pr)
-		out.effects[f] = compileEffect(where, f, p.Effects[f], pr)
+	if len(p.Effects) > 0 {
+		out.effNames = nameTags{}.add(1, slices.Collect(maps.Keys(p.Effects))...).set()
+		out.effs = make([]optEffect, out.effNames.len())
 	}
-	for _, f := range slices.Sorted(maps.Keys(out.effects)) {
-		for _, pt := range out.effects[f].parts {
-			if strings.HasPrefix(pt.part, "-") && out.effects[pt.part].value == "" {
+	for i := range out.effNames.len() { // sorted
+		f := out.effNames.name(i)
+		checkFlagName(where, "effects", f, pr)
+		out.effs[i] = compileEffect(where, f, p.Effects[f], pr)
+	}
+	for i := range out.effNames.len() {
+		f := out.effNames.name(i)
+		for _, pt := range out.effs[i].parts {
+			if eff, _ := out.effect(pt.part); strings.HasPrefix(pt.part, "-") && eff.value == "" {
 				pr.addf(where, "field effects.%s: %s is not an option of this entry whose value has a role", f, pt.part)
 			}
 		}
@@ -439,6 +446,14 @@ func checkFlagName(where, field, f string, pr *problems) {
 	}
 }
 
+// effect returns what the option name does; false when it has no effect.
+func (p *program) effect(name string) (optEffect, bool) {
+	if i := p.effNames.index(name); i >= 0 {
+		return p.effs[i], true
+	}
+	return optEffect{}, false
+}
+
 // runsCommand reports whether the entry's operands include a command line.
 func (p *program) runsCommand() bool {
 	return p.operands == roleCommand || p.first == roleCommand || p.last == roleCommand ||
@@ -453,9 +468,9 @@ func (p *program) valueFlags() []string {
 			out = append(out, p.opts.name(i))
 		}
 	}
-	for f, eff := range p.effects {
+	for i, eff := range p.effs {
 		if eff.value != "" {
-			out = append(out, f)
+			out = append(out, p.effNames.name(i))
 		}
 	}
 	slices.Sort(out)
