@@ -36,17 +36,18 @@ type grantTable struct {
 // reports it in detail). A YAML or JSON policy file gives none here: the
 // policy loader applies its grants itself.
 func (s *GrantStore) Always(ctx context.Context) ([]Grant, error) {
-	if s.policyFile == "" || !isTOML(s.policyFile) {
+	file := s.policyFile()
+	if file == "" || !isTOML(file) {
 		return nil, nil
 	}
-	data, err := os.ReadFile(s.policyFile)
+	data, err := os.ReadFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	return parseGrants(s.policyFile, data)
+	return parseGrants(file, data)
 }
 
 func parseGrants(path string, data []byte) ([]Grant, error) {
@@ -69,30 +70,31 @@ func parseGrants(path string, data []byte) ([]Grant, error) {
 // after it has been checked to parse. An equal grant already in the file
 // is not added again. The file is created (0600) when missing.
 func (s *GrantStore) AddAlways(ctx context.Context, g Grant) error {
-	if s.policyFile == "" {
+	file := s.policyFile()
+	if file == "" {
 		return errors.New("always grants are disabled: no user policy file is configured")
 	}
 	if _, err := validGrant(g, g.Pattern()); err != nil {
 		return err
 	}
-	if !isTOML(s.policyFile) {
+	if !isTOML(file) {
 		return fmt.Errorf("cannot record the grant %s: %s is not a TOML file; add it under grants: yourself (tool: %q, command_prefix: %q)",
-			g.Pattern(), s.policyFile, g.Tool, g.CommandPrefix)
+			g.Pattern(), file, g.Tool, g.CommandPrefix)
 	}
-	lock, err := state.LockFile(ctx, s.policyFile)
+	lock, err := state.LockFile(ctx, file)
 	if err != nil {
 		return err
 	}
 	defer lock.Unlock()
-	return s.appendGrant(g)
+	return appendGrant(file, g)
 }
 
-func (s *GrantStore) appendGrant(g Grant) error {
-	old, perm, err := readWithPerm(s.policyFile)
+func appendGrant(file string, g Grant) error {
+	old, perm, err := readWithPerm(file)
 	if err != nil {
 		return err
 	}
-	existing, err := parseGrants(s.policyFile, old)
+	existing, err := parseGrants(file, old)
 	if err != nil {
 		return fmt.Errorf("not adding the grant %s: %w", g.Pattern(), err)
 	}
@@ -102,15 +104,15 @@ func (s *GrantStore) appendGrant(g Grant) error {
 		}
 	}
 	updated := append(bytes.Clone(old), grantTOML(old, g)...)
-	if _, err := parseGrants(s.policyFile, updated); err != nil {
+	if _, err := parseGrants(file, updated); err != nil {
 		return fmt.Errorf("not adding the grant %s: the file would not parse (does it set grants another way?): %w", g.Pattern(), err)
 	}
 	if len(old) > 0 {
-		if err := state.WriteFile(s.policyFile+".bak", old, perm); err != nil {
-			return fmt.Errorf("back up %s: %w", s.policyFile, err)
+		if err := state.WriteFile(file+".bak", old, perm); err != nil {
+			return fmt.Errorf("back up %s: %w", file, err)
 		}
 	}
-	return state.WriteFile(s.policyFile, updated, perm)
+	return state.WriteFile(file, updated, perm)
 }
 
 func readWithPerm(path string) ([]byte, os.FileMode, error) {

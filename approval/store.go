@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/toolguard/toolguard/state"
@@ -19,14 +20,22 @@ import (
 // grants apply (fail closed). A GrantStore is safe for concurrent use.
 type GrantStore struct {
 	dir        string
-	policyFile string
+	policyFile func() string // resolved on first use of an always grant
 }
 
 // NewGrantStore returns a store keeping session grants under
 // stateDir/grants and always grants in policyFile. An empty policyFile
 // disables always grants (AddAlways fails; Always returns none).
 func NewGrantStore(stateDir, policyFile string) *GrantStore {
-	return &GrantStore{dir: filepath.Join(stateDir, "grants"), policyFile: policyFile}
+	return &GrantStore{dir: filepath.Join(stateDir, "grants"), policyFile: func() string { return policyFile }}
+}
+
+// NewLazyGrantStore is [NewGrantStore] with the policy file found by
+// policyFile when an always grant is first read or added, at most once: a
+// hook process whose call needs no always grant does not look for the
+// file (policy.UserFile stats up to four names).
+func NewLazyGrantStore(stateDir string, policyFile func() string) *GrantStore {
+	return &GrantStore{dir: filepath.Join(stateDir, "grants"), policyFile: sync.OnceValue(policyFile)}
 }
 
 // DefaultGrantStore returns the store in the default locations:

@@ -243,7 +243,7 @@ func TestDefaultGrantStore(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", "/st")
 	t.Setenv("XDG_CONFIG_HOME", "/cf")
 	s, err := DefaultGrantStore()
-	if err != nil || s.dir != "/st/toolguard/grants" || s.policyFile != "/cf/toolguard/policy.toml" {
+	if err != nil || s.dir != "/st/toolguard/grants" || s.policyFile() != "/cf/toolguard/policy.toml" {
 		t.Errorf("DefaultGrantStore = %+v, %v", s, err)
 	}
 }
@@ -259,5 +259,33 @@ func TestTOMLString(t *testing.T) {
 		if got := tomlString(in); got != want {
 			t.Errorf("tomlString(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+// A lazy store looks for its policy file only when an always grant is read
+// or added, once, and then behaves as NewGrantStore with that file.
+func TestLazyGrantStoreResolvesOnce(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "policy.toml")
+	calls := 0
+	s := NewLazyGrantStore(dir, func() string { calls++; return file })
+	if calls != 0 {
+		t.Fatalf("policy file looked up %d times before use", calls)
+	}
+	ctx := context.Background()
+	g := Grant{Tool: "Bash", CommandPrefix: "make test", Scope: Always}
+	if err := s.AddAlways(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.Always(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := NewGrantStore(dir, file).Always(ctx)
+	if err != nil || len(got) != 1 || len(want) != 1 || got[0].Pattern() != want[0].Pattern() {
+		t.Fatalf("lazy store: %v, %v; eager store: %v", got, err, want)
+	}
+	if calls != 1 {
+		t.Fatalf("policy file looked up %d times, want 1", calls)
 	}
 }

@@ -3,6 +3,7 @@ package audit
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -334,16 +335,28 @@ func (w *Writer) freeRotatedName() string {
 }
 
 // firstTime is the time of the first record of f that parses among its
-// first lines; zero when there is none.
+// first lines; zero when there is none. Only the time is decoded (the line
+// must still be one valid JSON object): decoding a whole Record costs a
+// fresh process, a hook, about 0.25 M instructions, most of it building
+// the decoder for the Record type.
 func firstTime(f *os.File) time.Time {
 	buf := make([]byte, 16<<10)
 	n, _ := f.ReadAt(buf, 0)
 	for line := range bytes.SplitSeq(buf[:n], []byte{'\n'}) {
-		if r, err := parseLine(line); err == nil && !r.Time.IsZero() {
-			return r.Time
+		if t, err := lineTime(line); err == nil && !t.IsZero() {
+			return t
 		}
 	}
 	return time.Time{}
+}
+
+// lineTime is the "time" of the record on line.
+func lineTime(line []byte) (time.Time, error) {
+	var r struct {
+		Time time.Time `json:"time"`
+	}
+	err := json.Unmarshal(bytes.TrimSpace(line), &r)
+	return r.Time, err
 }
 
 // tidy compresses rotated files still plain and removes those past Keep

@@ -32,7 +32,7 @@ func standardOptions(p *policy.Policy) ([]Option, error) {
 		return nil, err
 	}
 	cfg := p.Config()
-	opts := []Option{WithGrants(approval.NewGrantStore(dir, policy.UserFile()))}
+	opts := []Option{WithGrants(approval.NewLazyGrantStore(dir, policy.UserFile))}
 	totals, err := budget.NewSessionTotals(dir+"/subagents", cfg.SubAgents.MaxTotal)
 	if err != nil {
 		return nil, err

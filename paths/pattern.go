@@ -148,7 +148,24 @@ func anyDepth(src, glob string) string {
 	return "**/" + glob
 }
 
-func isLiteral(s string) bool { return !strings.ContainsAny(s, globMeta) }
+// isLiteral reports whether s holds none of globMeta. A loop over a table
+// rather than strings.ContainsAny, which builds its byte set on every call:
+// compiling the built-in path lists asks this ~600 times per process.
+func isLiteral(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if isGlobMeta[s[i]] {
+			return false
+		}
+	}
+	return true
+}
+
+var isGlobMeta = func() (t [256]bool) {
+	for i := 0; i < len(globMeta); i++ {
+		t[globMeta[i]] = true
+	}
+	return t
+}()
 
 func classifyAnchored(p *pattern, glob string) {
 	base, tree := strings.CutSuffix(glob, "/**")
@@ -190,7 +207,7 @@ func escapeGlob(s string) string {
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
-		if strings.IndexByte(globMeta, s[i]) >= 0 {
+		if isGlobMeta[s[i]] {
 			b.WriteByte('\\')
 		}
 		b.WriteByte(s[i])

@@ -244,7 +244,8 @@ func ownDirs() []string {
 	if dir, err := state.Dir(); err == nil {
 		out = append(out, dir+"/**")
 	}
-	return append(out, filepath.Dir(policy.UserFile())+"/**")
+	// Every candidate is in one directory: no need to stat them (UserFile).
+	return append(out, filepath.Dir(policy.UserFileCandidates()[0])+"/**")
 }
 
 // secretFiles are toolguard's own secrets: an agent that reads the serve
