@@ -95,14 +95,6 @@ func (t nameTags) set() nameSet {
 	return build(b.String(), ends)
 }
 
-// newNameSet is the set of names, each tagged tag.
-func newNameSet(tag uint8, names ...string) nameSet {
-	if len(names) == 0 {
-		return nameSet{}
-	}
-	return nameTags{}.add(tag, names...).set()
-}
-
 // len is the number of names.
 func (s nameSet) len() int { return len(s.ends) }
 
