@@ -29,8 +29,9 @@ import (
 
 // classMemo remembers the packs' answers of one call, by command key.
 type classMemo struct {
-	seen map[string]classEntry
-	buf  []byte // builds keys
+	seen  map[string]classEntry
+	buf   []byte  // builds keys
+	spans spanMap // rebase's, reused by every hit of the call
 }
 
 type classEntry struct {
@@ -63,7 +64,7 @@ func (a *Analysis) classifyMemo(cmd *shell.Command) (rules.Result, bool) {
 		if !affords(cmd, a.ctx.Budget) {
 			return rules.Result{}, false
 		}
-		if res, moved := rebase(ent.res, ent.cmd, cmd); moved {
+		if res, moved := rebase(&m.spans, ent.res, ent.cmd, cmd); moved {
 			return charge(res, a.ctx.Budget)
 		}
 		return charge(a.ctx.Rules.Classify(cmd), a.ctx.Budget)
@@ -277,11 +278,10 @@ func (m *spanMap) pairOwn(old, cur *shell.Command) {
 
 // rebase returns res, the answer for old, as the answer for cur (whose key
 // is old's): a copy with every span moved to its place in cur. False when
-// a span of res is not at exactly one place of old.
-func rebase(res rules.Result, old, cur *shell.Command) (rules.Result, bool) {
-	var m spanMap
-	var fromBuf, toBuf [16]risk.Span
-	m.from, m.to = fromBuf[:0], toBuf[:0]
+// a span of res is not at exactly one place of old. m is emptied first and
+// its lists reused (one per call, not two arrays for every hit).
+func rebase(m *spanMap, res rules.Result, old, cur *shell.Command) (rules.Result, bool) {
+	m.from, m.to, m.bad = m.from[:0], m.to[:0], false
 	m.pairSpans(old, cur)
 	if m.bad {
 		return rules.Result{}, false

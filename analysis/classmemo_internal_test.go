@@ -141,14 +141,14 @@ func TestRebaseMovesSpans(t *testing.T) {
 	}
 	shift(cur, 1000)
 	res := resultWithSpans(old.Span, old.Argv[1].Span)
-	got, ok := rebase(res, old, cur)
+	got, ok := rebase(new(spanMap), res, old, cur)
 	if !ok || got.Findings[0].Span != cur.Span || got.Paths[0].Word.Span != cur.Argv[1].Span {
 		t.Fatalf("rebase: %v %+v", ok, got)
 	}
 	if res.Findings[0].Span != old.Span {
 		t.Error("rebase changed the remembered answer")
 	}
-	if _, ok := rebase(resultWithSpans(risk.Span{Start: 1, End: 999}, old.Argv[1].Span), old, cur); ok {
+	if _, ok := rebase(new(spanMap), resultWithSpans(risk.Span{Start: 1, End: 999}, old.Argv[1].Span), old, cur); ok {
 		t.Error("a span at no place of the command was moved")
 	}
 }

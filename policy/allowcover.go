@@ -32,8 +32,10 @@ type cmdRecord struct {
 	// and findings the range of e.findings added while it was analysed
 	// (those of code it carries included; that code's own commands have
 	// records, and ranges, of their own inside it).
-	command                      int
-	paths, hosts, urls, findings [2]int
+	// (int32: 80 bytes a record, not 120; a call's lists stay far below
+	// 2^31, bounded by its work limit.)
+	command                      int32
+	paths, hosts, urls, findings [2]int32
 	coveredBy, uncoveredBy       string // an allow rule that covers it; one that matched its words but not its redirects
 }
 
@@ -44,9 +46,9 @@ func (e *evaluation) beginRecord(cmd *shell.Command) {
 	if e.records == nil && e.script != nil {
 		e.records = make([]cmdRecord, 0, len(e.script.Commands))
 	}
-	e.records = append(e.records, cmdRecord{cmd: cmd, outer: e.cur, command: len(e.env.Commands),
-		paths: [2]int{len(e.env.Paths), -1}, hosts: [2]int{len(e.env.Hosts), -1}, urls: [2]int{len(e.env.URLs), -1},
-		findings: [2]int{len(e.findings), -1}})
+	e.records = append(e.records, cmdRecord{cmd: cmd, outer: e.cur, command: int32(len(e.env.Commands)),
+		paths: [2]int32{int32(len(e.env.Paths)), -1}, hosts: [2]int32{int32(len(e.env.Hosts)), -1}, urls: [2]int32{int32(len(e.env.URLs)), -1},
+		findings: [2]int32{int32(len(e.findings)), -1}})
 	e.cur = int32(len(e.records) - 1)
 }
 
@@ -56,7 +58,7 @@ func (e *evaluation) endRecord() {
 		return
 	}
 	r := &e.records[e.cur]
-	r.paths[1], r.hosts[1], r.urls[1], r.findings[1] = len(e.env.Paths), len(e.env.Hosts), len(e.env.URLs), len(e.findings)
+	r.paths[1], r.hosts[1], r.urls[1], r.findings[1] = int32(len(e.env.Paths)), int32(len(e.env.Hosts)), int32(len(e.env.URLs)), int32(len(e.findings))
 	e.cur = r.outer
 }
 
@@ -117,9 +119,10 @@ func (u *userRule) matchesWords(cmd *shell.Command) bool {
 // recordRuleCost is the work of checking a rule's conditions against one
 // command.
 func (e *evaluation) recordRuleCost(u *userRule, r *cmdRecord) int {
-	n := 1 + 2*((r.paths[1]-r.paths[0])*len(u.paths)+(r.hosts[1]-r.hosts[0])*len(u.hosts))
+	ps, hs, us := int(r.paths[1]-r.paths[0]), int(r.hosts[1]-r.hosts[0]), int(r.urls[1]-r.urls[0])
+	n := 1 + 2*(ps*len(u.paths)+hs*len(u.hosts))
 	if u.when != nil {
-		items := 2 + r.paths[1] - r.paths[0] + r.urls[1] - r.urls[0] + r.hosts[1] - r.hosts[0]
+		items := 2 + ps + us + hs
 		n += (1+len(u.when.src)/16)*items + analysis.ScanCost(len(e.c.Command))
 	}
 	return n
@@ -326,7 +329,7 @@ func (e *evaluation) matchesWhole(u *userRule) bool {
 // is the last one that starts at or before it and ends after it.
 func (e *evaluation) uncovered(i int) bool {
 	for j := len(e.records) - 1; j >= 0; j-- {
-		if r := &e.records[j]; r.findings[0] <= i && i < r.findings[1] {
+		if r := &e.records[j]; int(r.findings[0]) <= i && i < int(r.findings[1]) {
 			return r.coveredBy == ""
 		}
 	}

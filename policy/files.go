@@ -133,7 +133,14 @@ func readText(p string, b *shell.Budget) (string, error) {
 	case !st.Mode().IsRegular():
 		return "", fmt.Errorf("%w: %s is not a regular file", analysis.ErrUnreadable, p)
 	}
-	head := make([]byte, min(st.Size()+1, sniffBytes))
+	// A file within the limit is read into one buffer the size it has
+	// (and a byte more, to see it grew), the sniffed head its start.
+	size := min(st.Size()+1, sniffBytes)
+	capacity := size
+	if st.Size() <= MaxFileBytes { // a larger file is refused after the sniff
+		capacity = st.Size() + 1
+	}
+	head := make([]byte, size, capacity)
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return "", fmt.Errorf("%w: %v", analysis.ErrUnreadable, err)
@@ -148,11 +155,10 @@ func readText(p string, b *shell.Budget) (string, error) {
 	if !b.Spend(fileReadCost(int(st.Size()))) {
 		return "", errWorkLimit
 	}
-	rest, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1-int64(n)))
+	data, err := readRest(f, head)
 	if err != nil {
 		return "", fmt.Errorf("%w: %v", analysis.ErrUnreadable, err)
 	}
-	data := append(head, rest...)
 	switch {
 	case len(data) > MaxFileBytes: // it grew since it was looked at
 		return "", fmt.Errorf("%w (over the %d byte limit)", analysis.ErrTooLarge, MaxFileBytes)
@@ -160,6 +166,30 @@ func readText(p string, b *shell.Budget) (string, error) {
 		return "", analysis.ErrNotText
 	}
 	return string(data), nil
+}
+
+// readRest appends to head what is left of r, up to MaxFileBytes+1 bytes
+// in all: what append(head, io.ReadAll(io.LimitReader(r,
+// MaxFileBytes+1-len(head)))...) gives, but read into head's free capacity
+// first (no buffer doubled, no second copy); only a file that grew past it
+// is read on as ReadAll would.
+func readRest(r io.Reader, head []byte) ([]byte, error) {
+	data := head
+	for len(data) < cap(data) && len(data) <= MaxFileBytes {
+		m, err := r.Read(data[len(data):min(cap(data), MaxFileBytes+1)])
+		data = data[:len(data)+m]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	rest, err := io.ReadAll(io.LimitReader(r, MaxFileBytes+1-int64(len(data))))
+	if err != nil {
+		return nil, err
+	}
+	return append(data, rest...), nil
 }
 
 // isText reports whether b is text: UTF-8 without NUL bytes. When more

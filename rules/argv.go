@@ -8,11 +8,10 @@ import (
 
 // grammar is the compiled form of [Grammar].
 type grammar struct {
-	value map[string]bool
-	// attached holds single-letter options whose optional value is the
-	// rest of their word (sed -i.bak).
-	attached map[string]bool
-	list     map[string]bool
+	// opts are the options with an arity, tagged gValue (takes a value),
+	// gList (takes words up to ";" or "+") and gAttached (a single-letter
+	// option whose optional value is the rest of its word: sed -i.bak).
+	opts     nameSet
 	raw      bool
 	noFlags  bool
 	abbrev   bool
@@ -24,24 +23,25 @@ type grammar struct {
 	endAfter int
 }
 
+// Tags of a grammar's options.
+const (
+	gValue uint8 = 1 << iota
+	gList
+	gAttached
+)
+
 func compileGrammar(g Grammar) *grammar {
-	out := &grammar{value: set(g.ValueFlags), attached: map[string]bool{}, list: set(g.ListFlags), raw: g.RawFlags, noFlags: g.NoFlags,
-		implicit: g.DefaultOperand, abbrev: g.Abbreviations}
+	out := &grammar{raw: g.RawFlags, noFlags: g.NoFlags, implicit: g.DefaultOperand, abbrev: g.Abbreviations}
+	if len(g.ValueFlags)+len(g.ListFlags) > 0 {
+		out.opts = nameTags{}.add(gValue, g.ValueFlags...).add(gList, g.ListFlags...).set()
+	}
 	out.endAfter = max(g.OptionsEnd, 0)
 	return out
 }
 
 // merge adds o's flags to g (several packs may describe one executable).
 func (g *grammar) merge(o *grammar) {
-	for k := range o.value {
-		g.value[k] = true
-	}
-	for k := range o.list {
-		g.list[k] = true
-	}
-	for k := range o.attached {
-		g.attached[k] = true
-	}
+	g.opts = g.opts.union(o.opts)
 	g.raw = g.raw || o.raw
 	g.noFlags = g.noFlags || o.noFlags
 	g.abbrev = g.abbrev || o.abbrev
@@ -51,17 +51,6 @@ func (g *grammar) merge(o *grammar) {
 	if g.implicit == "" {
 		g.implicit = o.implicit
 	}
-}
-
-// readSet is set for a set that is only read after it is made: nil when
-// xs is empty (a nil map reads as empty), so that the many programs with
-// no flags, values or optional words hold no map for the collector to
-// mark.
-func readSet(xs []string) map[string]bool {
-	if len(xs) == 0 {
-		return nil
-	}
-	return set(xs)
 }
 
 func set(xs []string) map[string]bool {
@@ -159,7 +148,7 @@ func (a *args) addLong(argv []shell.Word, i int, g *grammar) (int, bool) {
 		a.flags = append(a.flags, flagUse{name: name, value: val, hasValue: true, word: i, valWord: i})
 		return 0, false
 	}
-	if g.list[v] {
+	if g.opts.has(v, gList) {
 		return a.addList(argv, i), false
 	}
 	if g.takes(v) && i+1 < len(argv) && !looksLikeOption(argv[i+1].Value) {
@@ -183,12 +172,12 @@ func looksLikeOption(v string) bool {
 // takes reports whether the long (or raw) option v takes a value; raw
 // grammars spell an option with one dash or two alike.
 func (g *grammar) takes(v string) bool {
-	if g.value[v] {
+	if g.opts.has(v, gValue) {
 		return true
 	}
 	if g.raw {
 		bare := strings.TrimLeft(v, "-")
-		return g.value["-"+bare] || g.value["--"+bare]
+		return g.opts.has("-"+bare, gValue) || g.opts.has("--"+bare, gValue)
 	}
 	return false
 }
@@ -224,12 +213,13 @@ func (a *args) addCluster(argv []shell.Word, i int, g *grammar) (int, bool) {
 	v := argv[i].Value
 	for k := 1; k < len(v); k++ {
 		name := shortFlags[v[k]]
-		if g.list[name] && k == len(v)-1 { // fd -x CMD… ;
+		tag := g.opts.tag(name)
+		if tag&gList != 0 && k == len(v)-1 { // fd -x CMD… ;
 			n := a.addList(argv, i)
 			a.flags[len(a.flags)-1].name = name
 			return n, false
 		}
-		if g.attached[name] { // sed -i.bak: the rest of the word, if any, is its value
+		if tag&gAttached != 0 { // sed -i.bak: the rest of the word, if any, is its value
 			f := flagUse{name: name, word: i}
 			if k+1 < len(v) {
 				f.value, f.hasValue, f.valWord = v[k+1:], true, i
@@ -237,7 +227,7 @@ func (a *args) addCluster(argv []shell.Word, i int, g *grammar) (int, bool) {
 			a.flags = append(a.flags, f)
 			return 0, false
 		}
-		if !g.value[name] {
+		if tag&gValue == 0 {
 			a.flags = append(a.flags, flagUse{name: name, word: i})
 			continue
 		}

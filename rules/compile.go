@@ -209,12 +209,7 @@ func (c *packCompiler) programs() {
 				g = compileGrammar(Grammar{})
 				c.cp.grammars[e] = g
 			}
-			for _, f := range cp.valueFlags() {
-				g.value[f] = true
-			}
-			for _, f := range cp.attached {
-				g.attached[f] = true
-			}
+			g.opts = g.opts.union(nameTags{}.add(gValue, cp.valueFlags()...).add(gAttached, cp.attached...).set())
 		}
 	}
 }

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"maps"
 	"path"
 	"slices"
 	"strings"
@@ -198,27 +197,12 @@ func (v *view) grammarWith(g *grammar, p *program) *grammar {
 // itself when the entry adds nothing; without, a grammar of the entry's
 // own every time (the reference path the tests compare with).
 func entryGrammar(g *grammar, p *program, share bool) *grammar {
-	m := &grammar{value: make(map[string]bool, len(g.value)+len(p.values)), attached: g.attached, list: g.list, raw: g.raw,
-		noFlags: g.noFlags, abbrev: g.abbrev, implicit: g.implicit, endAfter: g.endAfter}
+	m := &grammar{opts: g.opts, raw: g.raw, noFlags: g.noFlags, abbrev: g.abbrev, implicit: g.implicit, endAfter: g.endAfter}
 	if p.inOrder || p.runsCommand() {
 		m.endAfter = len(p.sub) + 1
 	}
-	for k := range g.value {
-		m.value[k] = true
-	}
-	for _, f := range p.valueFlags() {
-		m.value[f] = true
-	}
-	if len(p.attached) > 0 {
-		m.attached = maps.Clone(g.attached)
-		if m.attached == nil {
-			m.attached = map[string]bool{}
-		}
-		for _, f := range p.attached {
-			m.attached[f] = true
-		}
-	}
-	if share && len(p.attached) == 0 && m.endAfter == g.endAfter && len(m.value) == len(g.value) {
+	m.opts = g.opts.union(nameTags{}.add(gValue, p.valueFlags()...).add(gAttached, p.attached...).set())
+	if share && len(p.attached) == 0 && m.endAfter == g.endAfter && m.opts.equal(g.opts) {
 		return g // nothing added: m holds g's options and only them
 	}
 	return m
@@ -303,8 +287,9 @@ func (r *effectRun) governs(f flagUse) *program {
 	if r.top != nil && f.word < r.subStart {
 		topName, topKnows := r.top.resolve(f.name, r.e.g)
 		name, known := r.p.resolve(f.name, r.e.g)
-		_, topEffect := r.top.effects[topName]
-		if known && (!topKnows || !topEffect && len(r.p.effects[name].own) > 0) {
+		_, topEffect := r.top.effect(topName)
+		eff, _ := r.p.effect(name)
+		if known && (!topKnows || !topEffect && len(eff.own) > 0) {
 			return r.p // apt-get -s install: the install entry says what -s does
 		}
 		return r.top
@@ -340,7 +325,8 @@ func (r *effectRun) flags() {
 			seen = append(seen, rf) // the owner and name do not change with the roles
 		}
 		if rf.known {
-			r.partRoles(rf.p.effects[rf.name].parts)
+			eff, _ := rf.p.effect(rf.name)
+			r.partRoles(eff.parts)
 		}
 	}
 	if r.e.reference {
@@ -353,9 +339,9 @@ func (r *effectRun) flags() {
 			r.notProvenBy(func() string { return fmt.Sprintf("%s does not know the option %s", r.name(), f.name) })
 			continue
 		}
-		eff, ok := p.effects[name]
+		eff, ok := p.effect(name)
 		if !ok {
-			if f.hasValue && f.valWord == f.word && !p.values[name] && !p.optional[name] && !plainValue(f.value) {
+			if f.hasValue && f.valWord == f.word && !p.opts.has(name, pValue|pOptional) && !plainValue(f.value) {
 				r.notProvenBy(func() string {
 					return fmt.Sprintf("the option %s of %s is given the value %q, which toolguard does not know it takes", name, r.name(), f.value)
 				})
@@ -396,26 +382,19 @@ func (p *program) resolve(name string, g *grammar) (string, bool) {
 }
 
 func (p *program) knows(name string) bool {
-	if p.flags[name] || p.values[name] || p.optional[name] {
+	if p.opts.tag(name) != 0 {
 		return true
 	}
-	_, ok := p.effects[name]
-	return ok
+	return p.effNames.tag(name) != 0
 }
 
 func (p *program) allOptions() []string {
-	out := make([]string, 0, len(p.flags)+len(p.values)+len(p.optional)+len(p.effects))
-	for k := range p.flags {
-		out = append(out, k)
+	out := make([]string, 0, p.opts.len()+p.effNames.len())
+	for i := range p.opts.len() {
+		out = append(out, p.opts.name(i))
 	}
-	for k := range p.optional {
-		out = append(out, k)
-	}
-	for k := range p.values {
-		out = append(out, k)
-	}
-	for k := range p.effects {
-		out = append(out, k)
+	for i := range p.effNames.len() {
+		out = append(out, p.effNames.name(i))
 	}
 	return out
 }
@@ -547,7 +526,7 @@ func (r *effectRun) operands(ops []shell.Word, from int) {
 			r.command(append([]shell.Word{{Value: "bash", Known: true, Span: w.Span}}, r.e.cmd.Argv[r.a.pos[from+i]:]...))
 			break
 		}
-		if eff, ok := r.p.effects["+"]; ok && eff.value != "" && strings.HasPrefix(w.Value, "+") {
+		if eff, ok := r.p.effect("+"); ok && eff.value != "" && strings.HasPrefix(w.Value, "+") {
 			rl = eff.value
 			w.Value = w.Value[1:]
 		}

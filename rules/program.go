@@ -244,15 +244,21 @@ var alwaysEffects = []string{"network", "remote-read", "hooks", "credentials", "
 var scriptLangs = []string{"sed", "awk", "vim", "find", "gitconfig", "sshoption", "jq", "less", "lessopen", "crontab", "ftp",
 	"python", "perl", "ruby", "node", "php", "lua", "sql", "tcl", "shell", "code"}
 
+// Tags of an entry's options without effect.
+const (
+	pFlag uint8 = 1 << iota
+	pValue
+	pOptional
+)
+
 // program is a compiled [Program].
 type program struct {
 	exe          []string
 	sub          [][]string
-	flags        map[string]bool
-	values       map[string]bool
-	optional     map[string]bool
-	attached     []string             // options whose value is the rest of their word
-	effects      map[string]optEffect // option → what it does
+	opts         nameSet     // the options without effect, tagged pFlag, pValue or pOptional
+	attached     []string    // options whose value is the rest of their word
+	effNames     nameSet     // the options with an effect
+	effs         []optEffect // what each does, in effNames's order
 	operands     role
 	first        role
 	last         role
@@ -350,9 +356,12 @@ func compileEffect(where, flag, eff string, pr *problems) optEffect {
 }
 
 func compileProgram(where string, p Program, pr *problems) *program {
-	out := &program{exe: p.Exe, sub: compileSub(p.Sub), flags: readSet(p.Flags), values: readSet(p.Values), optional: readSet(p.Optional), attached: p.Attached,
-		effects: make(map[string]optEffect, len(p.Effects)), operands: role(p.Operands), first: role(p.First), last: role(p.Last),
+	out := &program{exe: p.Exe, sub: compileSub(p.Sub), attached: p.Attached,
+		operands: role(p.Operands), first: role(p.First), last: role(p.Last),
 		scriptFlags: p.ScriptFlags, stdin: role(p.Stdin), inOrder: p.InOrder, interactive: p.Interactive, loadsProject: p.LoadsProject, helpFlags: p.HelpFlags, helpWords: p.HelpWords, env: p.Env, always: p.Always, examples: p.Examples, counter: p.Counter, only: p.Only, leaveOut: p.LeaveOut, where: where}
+	if len(p.Flags)+len(p.Values)+len(p.Optional) > 0 {
+		out.opts = nameTags{}.add(pFlag, p.Flags...).add(pValue, p.Values...).add(pOptional, p.Optional...).set()
+	}
 	if out.operands == "" {
 		out.operands = roleText
 	}
@@ -360,26 +369,32 @@ func compileProgram(where string, p Program, pr *problems) *program {
 	checkRole(where, "first", p.First, pr)
 	checkRole(where, "last", p.Last, pr)
 	checkRole(where, "stdin", p.Stdin, pr)
-	for _, f := range slices.Sorted(maps.Keys(p.Effects)) {
-		checkFlagName(where, "effects", f, pr)
-		out.effects[f] = compileEffect(where, f, p.Effects[f], pr)
+	if len(p.Effects) > 0 {
+		out.effNames = nameTags{}.add(1, slices.Collect(maps.Keys(p.Effects))...).set()
+		out.effs = make([]optEffect, out.effNames.len())
 	}
-	for _, f := range slices.Sorted(maps.Keys(out.effects)) {
-		for _, pt := range out.effects[f].parts {
-			if strings.HasPrefix(pt.part, "-") && out.effects[pt.part].value == "" {
+	for i := range out.effNames.len() { // sorted
+		f := out.effNames.name(i)
+		checkFlagName(where, "effects", f, pr)
+		out.effs[i] = compileEffect(where, f, p.Effects[f], pr)
+	}
+	for i := range out.effNames.len() {
+		f := out.effNames.name(i)
+		for _, pt := range out.effs[i].parts {
+			if eff, _ := out.effect(pt.part); strings.HasPrefix(pt.part, "-") && eff.value == "" {
 				pr.addf(where, "field effects.%s: %s is not an option of this entry whose value has a role", f, pt.part)
 			}
 		}
 	}
 	for _, f := range p.Flags {
 		checkFlagName(where, "flags", f, pr)
-		if _, ok := p.Effects[f]; ok || out.values[f] {
+		if _, ok := p.Effects[f]; ok || out.opts.has(f, pValue) {
 			pr.addf(where, "option %s is listed in flags and in values or effects; list it once", f)
 		}
 	}
 	for _, f := range p.Optional {
 		checkFlagName(where, "optional", f, pr)
-		if _, ok := p.Effects[f]; ok || out.values[f] || out.flags[f] {
+		if _, ok := p.Effects[f]; ok || out.opts.has(f, pValue|pFlag) {
 			pr.addf(where, "option %s is listed in optional and in flags, values or effects; list it once", f)
 		}
 	}
@@ -388,7 +403,7 @@ func compileProgram(where string, p Program, pr *problems) *program {
 		if len(f) != 2 || f[0] != '-' {
 			pr.addf(where, "field attached: %q is not a single-letter option (write -x)", f)
 		}
-		if _, ok := p.Effects[f]; !ok && !out.flags[f] {
+		if _, ok := p.Effects[f]; !ok && !out.opts.has(f, pFlag) {
 			pr.addf(where, "field attached: %s is listed in neither flags nor effects; list it in one of them too", f)
 		}
 	}
@@ -431,6 +446,14 @@ func checkFlagName(where, field, f string, pr *problems) {
 	}
 }
 
+// effect returns what the option name does; false when it has no effect.
+func (p *program) effect(name string) (optEffect, bool) {
+	if i := p.effNames.index(name); i >= 0 {
+		return p.effs[i], true
+	}
+	return optEffect{}, false
+}
+
 // runsCommand reports whether the entry's operands include a command line.
 func (p *program) runsCommand() bool {
 	return p.operands == roleCommand || p.first == roleCommand || p.last == roleCommand ||
@@ -439,10 +462,15 @@ func (p *program) runsCommand() bool {
 
 // valueFlags lists the options of p that take a value, for the grammar.
 func (p *program) valueFlags() []string {
-	out := slices.Collect(maps.Keys(p.values))
-	for f, eff := range p.effects {
+	var out []string
+	for i := range p.opts.len() {
+		if p.opts.tagAt(i)&pValue != 0 {
+			out = append(out, p.opts.name(i))
+		}
+	}
+	for i, eff := range p.effs {
 		if eff.value != "" {
-			out = append(out, f)
+			out = append(out, p.effNames.name(i))
 		}
 	}
 	slices.Sort(out)

@@ -185,13 +185,13 @@ func (w *walker) pipeline(b *syntax.BinaryCmd, st *state, cx *ctx) {
 	var prev *Command
 	var buf [8]*syntax.Stmt // most pipelines have fewer elements: no allocation
 	for i, elem := range flattenPipe(b, buf[:0]) {
-		ecx := *cx
+		ecx := w.newCtx(cx) // from the walk's blocks: a plain statement below shares it
 		var leaves []*Command
 		ecx.leaves = &leaves
 		if i > 0 {
-			ecx.stdin = pipeStdin(prev, elem, &ecx)
+			ecx.stdin = pipeStdin(prev, elem, ecx)
 		}
-		w.walkStmt(elem, w.cloneState(st), &ecx)
+		w.walkStmt(elem, w.cloneState(st), ecx)
 		if len(leaves) == 0 {
 			prev = nil
 			continue

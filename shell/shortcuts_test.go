@@ -103,6 +103,21 @@ func TestShortcutsMatchSlowPaths(t *testing.T) {
 	}
 }
 
+// TestShortcutsMatchSlowPathsCorpus compares the walk with its shortcuts
+// and without on every command of the peer corpora.
+func TestShortcutsMatchSlowPathsCorpus(t *testing.T) {
+	n := 0
+	for _, cmds := range corpusCommands(t) {
+		for _, src := range cmds {
+			if len(src) <= 4096 {
+				checkShortcuts(t, src)
+				n++
+			}
+		}
+	}
+	t.Logf("%d corpus commands", n)
+}
+
 // TestQuotedLit pins which words take the quoted-literal shortcut.
 func TestQuotedLit(t *testing.T) {
 	for _, tc := range []struct {

@@ -290,7 +290,13 @@ func (w *walker) walkStmt(s *syntax.Stmt, st *state, outer *ctx) {
 	if !w.step(outer, s) {
 		return
 	}
-	cx := w.newCtx(outer)
+	cx := outer
+	if len(s.Redirs) > 0 || s.Background || s.Coprocess || s.Disown || slowPaths {
+		// A context of its own only for a statement that changes one: the
+		// walk below never writes to cx or keeps it past the statement (a
+		// function keeps a copy), so a plain statement shares its outer one.
+		cx = w.newCtx(outer)
+	}
 	if len(s.Redirs) > 0 {
 		own := w.redirects(s.Redirs, st, cx)
 		cx.redirs = append(slices.Clip(outer.redirs), own...)
@@ -332,9 +338,9 @@ func (w *walker) walkCmd(s *syntax.Stmt, st *state, cx *ctx) {
 	case *syntax.TimeClause:
 		w.timeClause(x, st, cx)
 	case *syntax.CoprocClause:
-		inner := *cx
+		inner := w.newCtx(cx)
 		inner.background = true
-		w.walkStmt(x.Stmt, w.cloneState(st), &inner)
+		w.walkStmt(x.Stmt, w.cloneState(st), inner)
 	case *syntax.TestDecl:
 		w.walkStmt(x.Body, w.cloneState(st), cx)
 	default: // TestClause, ArithmCmd, LetClause
@@ -532,9 +538,9 @@ func (w *walker) timeClause(x *syntax.TimeClause, st *state, cx *ctx) {
 	if x.Stmt == nil {
 		return
 	}
-	inner := *cx
+	inner := w.newCtx(cx)
 	inner.wrappers = append(slices.Clip(cx.wrappers), "time")
-	w.walkStmt(x.Stmt, st, &inner)
+	w.walkStmt(x.Stmt, st, inner)
 }
 
 // forgetAssigned marks every variable a loop assigns (and the directory, if
@@ -642,8 +648,9 @@ func (w *walker) walkNestedStmts(stmts []*syntax.Stmt, n syntax.Node, origin str
 	if !w.depthOK(fr.depth, cx.fr.spanOf(n)) {
 		return
 	}
-	inner := ctx{fr: fr, wrappers: cx.wrappers, privileged: cx.privileged, remote: cx.remote}
-	w.walkStmts(stmts, st, &inner)
+	inner := w.ctxs.next() // from the walk's blocks, as newCtx's
+	*inner = ctx{fr: fr, wrappers: cx.wrappers, privileged: cx.privileged, remote: cx.remote}
+	w.walkStmts(stmts, st, inner)
 }
 
 func (w *walker) depthOK(depth int, span risk.Span) bool {

@@ -329,7 +329,8 @@ func quotedLit(word *syntax.Word) (v string, ok bool) {
 }
 
 // slowPaths turns the shortcuts of the walk off (quotedLit, the text
-// filter of arithmeticCode), for the tests that compare them with the
+// filter of arithmeticCode, a plain statement sharing its outer context),
+// for the tests that compare them with the
 // slow paths they stand for.
 var slowPaths bool
 
