@@ -96,9 +96,11 @@ type Analysis struct {
 	// well as run, is the same text looked at more than once.
 	embeddedIn map[string][]string
 	// memo remembers the rule packs' answers for the commands classified
-	// so far (classmemo.go); noMemo classifies every command afresh.
-	memo   classMemo
-	noMemo bool
+	// so far (classmemo.go); noMemo classifies every command afresh, and
+	// memoEvery remembers from the first command on.
+	memo      classMemo
+	noMemo    bool
+	memoEvery bool
 }
 
 // New starts the analysis of one call, whose effects go to j.
@@ -189,6 +191,11 @@ func (a *Analysis) classify(cmd *shell.Command) (rules.Result, bool) {
 // not answer a repeated one from its memo: the reference the memo is
 // tested against.
 func (a *Analysis) ClassifyAfresh() { a.noMemo = true }
+
+// RememberEvery makes the analysis remember the packs' answer for every
+// command from the call's first, not only from its memoAfter-th: the
+// tests that compare the memo with the packs use it on short calls.
+func (a *Analysis) RememberEvery() { a.memoEvery = true }
 
 // Classify runs the rule packs on one command, charging b for it; false,
 // without a result, when b cannot afford it. What the packs may cost at

@@ -26,10 +26,18 @@ import (
 // after; see Classify): the memo saves time, not budget, so that every
 // limit falls where it falls without it, and what a call may cost does
 // not depend on what the memo holds.
+//
+// Remembering costs a key and a copy of the answer per command, which only
+// a call that repeats commands earns back: an ordinary call (a command line
+// of a few commands) would pay it for nothing. So the memo starts with the
+// call's memoAfter-th classified command; the commands before it are
+// classified afresh and not remembered (RememberEvery starts it with the
+// first, for the tests that compare the memo with the packs).
 
 // classMemo remembers the packs' answers of one call, by command key.
 type classMemo struct {
 	seen  map[string]classEntry
+	count int     // commands classified before the memo started
 	buf   []byte  // builds keys
 	spans spanMap // rebase's, reused by every hit of the call
 }
@@ -50,12 +58,21 @@ const maxMemoKey = 1 << 10
 // background).
 const pipeWalk = 33
 
+// memoAfter is how many commands a call classifies before its memo starts
+// remembering: more than an ordinary command line holds, few next to a
+// script's hundreds.
+const memoAfter = 8
+
 // classifyMemo is Classify through the call's memo.
 func (a *Analysis) classifyMemo(cmd *shell.Command) (rules.Result, bool) {
 	if a.noMemo {
 		return Classify(a.ctx.Rules, cmd, a.ctx.Budget)
 	}
 	m := &a.memo
+	if m.count < memoAfter && !a.memoEvery {
+		m.count++
+		return Classify(a.ctx.Rules, cmd, a.ctx.Budget)
+	}
 	m.buf = commandKey(m.buf[:0], cmd)
 	if len(m.buf) > maxMemoKey {
 		return Classify(a.ctx.Rules, cmd, a.ctx.Budget)

@@ -21,7 +21,10 @@ import (
 // shell call is decided as written and doubled (the command line twice,
 // on two lines), so that every command of the second copy is answered
 // from the memo with its spans moved; the two decisions must be equal,
-// findings and their spans included.
+// findings and their spans included. Each is decided as Decide does it
+// (the memo starts after a call's first few commands) and with the memo
+// remembering from the first command (DecideMemoEvery), so that short
+// calls exercise it too.
 func TestClassifyMemoMatchesPacks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("decides every corpus call four times")
@@ -37,10 +40,12 @@ func TestClassifyMemoMatchesPacks(t *testing.T) {
 			calls = append(calls, twice)
 		}
 		for _, c := range calls {
-			got, _ := p.DecideWork(ctx, c)
 			want, _ := p.DecideAfresh(ctx, c)
-			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
-				t.Errorf("%s: %q: memo (+) differs from the packs (-):\n%s", what, c.Command, diff)
+			for _, decide := range []func(context.Context, call.Call) (policy.Decision, int){p.DecideWork, p.DecideMemoEvery} {
+				got, _ := decide(ctx, c)
+				if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+					t.Errorf("%s: %q: memo (+) differs from the packs (-):\n%s", what, c.Command, diff)
+				}
 			}
 			compared++
 		}
@@ -134,10 +139,12 @@ func FuzzClassifyMemo(f *testing.F) {
 	f.Fuzz(func(t *testing.T, command string) {
 		for _, c := range []string{command, command + "\n" + command, command + "; " + command} {
 			cl := call.Call{Kind: call.Shell, Tool: "Bash", Command: c, Workspace: "/work", Cwd: "/work"}
-			got, _ := p.DecideWork(ctx, cl)
 			want, _ := p.DecideAfresh(ctx, cl)
-			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
-				t.Fatalf("%q: memo (+) differs from the packs (-):\n%s", c, diff)
+			for _, decide := range []func(context.Context, call.Call) (policy.Decision, int){p.DecideWork, p.DecideMemoEvery} {
+				got, _ := decide(ctx, cl)
+				if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
+					t.Fatalf("%q: memo (+) differs from the packs (-):\n%s", c, diff)
+				}
 			}
 		}
 	})

@@ -34,6 +34,19 @@ func (p *Policy) DecideAfresh(ctx context.Context, c call.Call) (Decision, int) 
 	return e.decide(), e.work.Used()
 }
 
+// DecideMemoEvery is DecideWork with the call's memo of the rule packs'
+// answers remembering from the call's first command on, not only after
+// the first few (analysis' memoAfter): short calls exercise the memo too.
+func (p *Policy) DecideMemoEvery(ctx context.Context, c call.Call) (Decision, int) {
+	if sub := p.ForAgent(c.Who.Agent); sub != p {
+		return sub.DecideMemoEvery(ctx, c)
+	}
+	e := p.newEvaluation(ctx, &c)
+	e.an.RememberEvery()
+	e.run()
+	return e.decide(), e.work.Used()
+}
+
 // BirthTimesKept reports whether the file system of dir keeps birth times
 // (the session-made tree rule needs them).
 func BirthTimesKept(dir string) bool {

@@ -133,14 +133,9 @@ func readText(p string, b *shell.Budget) (string, error) {
 	case !st.Mode().IsRegular():
 		return "", fmt.Errorf("%w: %s is not a regular file", analysis.ErrUnreadable, p)
 	}
-	// A file within the limit is read into one buffer the size it has
-	// (and a byte more, to see it grew), the sniffed head its start.
-	size := min(st.Size()+1, sniffBytes)
-	capacity := size
-	if st.Size() <= MaxFileBytes { // a larger file is refused after the sniff
-		capacity = st.Size() + 1
-	}
-	head := make([]byte, size, capacity)
+	// The head is sniffed first, in a buffer of its own: a file that is
+	// not text (a program of a few hundred kilobytes) costs no more.
+	head := make([]byte, min(st.Size()+1, sniffBytes))
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return "", fmt.Errorf("%w: %v", analysis.ErrUnreadable, err)
@@ -154,6 +149,11 @@ func readText(p string, b *shell.Budget) (string, error) {
 	}
 	if !b.Spend(fileReadCost(int(st.Size()))) {
 		return "", errWorkLimit
+	}
+	// The rest is read into one buffer the size the file has (and a byte
+	// more, to see it grew), the head its start.
+	if want := st.Size() + 1; int64(cap(head)) < want {
+		head = append(make([]byte, 0, want), head...)
 	}
 	data, err := readRest(f, head)
 	if err != nil {
