@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/toolguard/toolguard/internal/lazyre"
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/shell"
@@ -122,14 +123,14 @@ func containsAny(s string, subs []string) bool {
 	return false
 }
 
-var secretVarRE = lazyRegexp{
-	expr: `(?:environ(?:\.get)?\s*[\[(]\s*|getenv\s*\(\s*|process\.env\.|process\.env\[\s*|ENV\[\s*|\$ENV\{\s*)['"]?([A-Za-z_][A-Za-z0-9_]*)`,
+var secretVarRE = lazyre.Regexp{
+	Expr: `(?:environ(?:\.get)?\s*[\[(]\s*|getenv\s*\(\s*|process\.env\.|process\.env\[\s*|ENV\[\s*|\$ENV\{\s*)['"]?([A-Za-z_][A-Za-z0-9_]*)`,
 }
 
 // inlineSecretVar returns the first secret-named environment variable the
 // code reads ("" when none).
 func inlineSecretVar(code string) string {
-	for _, m := range secretVarRE.get().FindAllStringSubmatch(code, -1) {
+	for _, m := range secretVarRE.Get().FindAllStringSubmatch(code, -1) {
 		if risk.IsSecretName(m[1]) {
 			return m[1]
 		}
@@ -137,9 +138,9 @@ func inlineSecretVar(code string) string {
 	return ""
 }
 
-var urlRE = lazyRegexp{expr: `https?://[^\s'"<>()\x60]+`}
+var urlRE = lazyre.Regexp{Expr: `https?://[^\s'"<>()\x60]+`}
 
-func inlineURLs(code string) []string { return urlRE.get().FindAllString(code, -1) }
+func inlineURLs(code string) []string { return urlRE.Get().FindAllString(code, -1) }
 
 // forkLoop reports code that forks inside a loop with no bound: os.fork()
 // in while True, fork while fork, loop { fork }, for(;;) fork().
@@ -325,12 +326,12 @@ func embeddedCommandsSpawn(code string, spawns bool) []string {
 		}
 	}
 	if mayHoldKeyedCommand(code) {
-		for _, m := range keyedCommandRE.get().FindAllStringSubmatch(code, -1) {
+		for _, m := range keyedCommandRE.Get().FindAllStringSubmatch(code, -1) {
 			out = append(out, cmpOr(m[1], m[2])) // shell: "…" in a playbook, run: '…' in a workflow
 		}
 	}
 	if mayHoldBareSpawn(code) {
-		for _, m := range bareSpawnRE.get().FindAllStringSubmatch(code, -1) {
+		for _, m := range bareSpawnRE.Get().FindAllStringSubmatch(code, -1) {
 			out = append(out, strings.TrimSpace(m[1])) // Tcl's [exec rm -rf ~], an unquoted system …
 		}
 	}
@@ -348,15 +349,15 @@ func embeddedCommandsSpawn(code string, spawns bool) []string {
 // keyedCommandRE finds commands given as quoted values of the keys
 // configuration formats use for them (Ansible's shell and command, CI
 // files' run and script, systemd's ExecStart…).
-var keyedCommandRE = lazyRegexp{
-	expr: `(?i)\b(?:shell|command|cmd|run|script|execstart(?:pre|post)?|execstop)\s*[:=]\s*(?:"([^"\n]+)"|'([^'\n]+)')`,
+var keyedCommandRE = lazyre.Regexp{
+	Expr: `(?i)\b(?:shell|command|cmd|run|script|execstart(?:pre|post)?|execstop)\s*[:=]\s*(?:"([^"\n]+)"|'([^'\n]+)')`,
 }
 
 // bareSpawnRE finds commands written unquoted after a spawning word, up to
 // the bracket, parenthesis, newline or semicolon that ends them ([exec cmd
 // args] in Tcl).
-var bareSpawnRE = lazyRegexp{
-	expr: `(?i)(?:^|[\[\s;])(?:exec|system|spawn)\s+([^\]\)\n;'"\x60(]+)`,
+var bareSpawnRE = lazyre.Regexp{
+	Expr: `(?i)(?:^|[\[\s;])(?:exec|system|spawn)\s+([^\]\)\n;'"\x60(]+)`,
 }
 
 // spawnMarkers are the calls through which code starts a program or a

@@ -2,6 +2,8 @@ package analysis
 
 import (
 	"strings"
+
+	"github.com/toolguard/toolguard/internal/lazyre"
 )
 
 // Code often builds a path in the home directory by joining its parts
@@ -14,15 +16,15 @@ import (
 // homeJoinRE finds a join call whose first argument is a home expression
 // (group 1) followed by string literals (group 2), or a pathlib home
 // followed by / "literal" parts (group 3).
-var homeJoinRE = lazyRegexp{
-	expr: `(?i)(?:path\.join|path\.resolve|os\.path\.join|filepath\.join|paths\.get|path\.of|file\.join|join_paths)\s*\(\s*` +
+var homeJoinRE = lazyre.Regexp{
+	Expr: `(?i)(?:path\.join|path\.resolve|os\.path\.join|filepath\.join|paths\.get|path\.of|file\.join|join_paths)\s*\(\s*` +
 		`([A-Za-z_.$]*(?:\([^()]{0,40}\))?[A-Za-z_.]*)\s*,\s*((?:["'][^"'\n]+["']\s*,?\s*)+)\)` +
 		`|(?i)(?:path\.home\(\)|path\(\s*["']~["']\s*\)\.expanduser\(\)|path\.expanduser\(\s*["']~["']\s*\))((?:\s*/\s*["'][^"'\n]+["'])+)`,
 }
 
 // homeJoinAtRE is homeJoinRE anchored at the start of the text: it is run
 // only where homeJoinMayStart says a match can start.
-var homeJoinAtRE = lazyRegexp{expr: `^(?:` + homeJoinRE.expr + `)`}
+var homeJoinAtRE = lazyre.Regexp{Expr: `^(?:` + homeJoinRE.Expr + `)`}
 
 // homeJoinStarts are the words, folded to lower case, one of which begins
 // every match of homeJoinRE: each alternative of the call names and of the
@@ -57,14 +59,14 @@ func homeJoinMayStart(s string) bool {
 // against the expression.
 func homeJoinMatches(code string) [][]string {
 	if !isASCII(code) {
-		return homeJoinRE.get().FindAllStringSubmatch(code, 32)
+		return homeJoinRE.Get().FindAllStringSubmatch(code, 32)
 	}
 	var out [][]string
 	for s := 0; s < len(code) && len(out) < 32; s++ {
 		if !homeJoinMayStart(code[s:]) {
 			continue
 		}
-		loc := homeJoinAtRE.get().FindStringSubmatchIndex(code[s:])
+		loc := homeJoinAtRE.Get().FindStringSubmatchIndex(code[s:])
 		if loc == nil {
 			continue
 		}
@@ -81,7 +83,7 @@ func homeJoinMatches(code string) [][]string {
 }
 
 // homeLitRE is one quoted part of a join.
-var homeLitRE = lazyRegexp{expr: `["']([^"'\n]+)["']`}
+var homeLitRE = lazyre.Regexp{Expr: `["']([^"'\n]+)["']`}
 
 // homeJoins returns the home-relative paths (~/a/b) that code builds by
 // joining parts to the home directory.
@@ -100,7 +102,7 @@ func homeJoins(code string) []string {
 		}
 		var b strings.Builder
 		b.WriteString("~")
-		for _, lit := range homeLitRE.get().FindAllStringSubmatch(parts, 8) {
+		for _, lit := range homeLitRE.Get().FindAllStringSubmatch(parts, 8) {
 			part := strings.Trim(lit[1], "/")
 			if part == "" || strings.Contains(part, "..") {
 				continue

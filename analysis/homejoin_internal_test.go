@@ -12,7 +12,7 @@ import (
 // the expression run over the whole text.
 func checkHomeJoinMatches(t *testing.T, code string) {
 	t.Helper()
-	want := homeJoinRE.get().FindAllStringSubmatch(code, 32)
+	want := homeJoinRE.Get().FindAllStringSubmatch(code, 32)
 	if diff := cmp.Diff(want, homeJoinMatches(code)); diff != "" {
 		t.Errorf("homeJoinMatches(%q) differs from homeJoinRE (-want +got):\n%s", code, diff)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/internal/lazyre"
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/shell"
@@ -112,7 +113,7 @@ func (a *Analysis) goInstall(cmd *shell.Command) {
 	}
 }
 
-var majorVersion = lazyRegexp{expr: `^v[0-9]+$`}
+var majorVersion = lazyre.Regexp{Expr: `^v[0-9]+$`}
 
 // goBinaryName is the program go install builds from an import path: its
 // last element, or the one before a /vN major-version suffix.
@@ -120,7 +121,7 @@ func goBinaryName(pkg string) string {
 	pkg, _, _ = strings.Cut(pkg, "@")
 	parts := strings.Split(strings.TrimSuffix(pkg, "/"), "/")
 	name := parts[len(parts)-1]
-	if majorVersion.get().MatchString(name) && len(parts) > 1 {
+	if majorVersion.Get().MatchString(name) && len(parts) > 1 {
 		name = parts[len(parts)-2]
 	}
 	return name
@@ -170,15 +171,15 @@ func isConfiguredWebServer(name string) bool {
 // docRootRE finds the document roots a web server configuration names:
 // nginx root/alias, Apache DocumentRoot and Alias, lighttpd
 // server.document-root, Caddy root * and file_server root.
-var docRootRE = lazyRegexp{
-	expr: `(?im)(?:^|[;{\s])(?:root|alias|documentroot|server\.document-root\s*=|root\s+\*)\s+(?:/\S*\s+)?["']?(/[^"';\s{}]*|~[^"';\s{}]*)`,
+var docRootRE = lazyre.Regexp{
+	Expr: `(?im)(?:^|[;{\s])(?:root|alias|documentroot|server\.document-root\s*=|root\s+\*)\s+(?:/\S*\s+)?["']?(/[^"';\s{}]*|~[^"';\s{}]*)`,
 }
 
 // configuredRoots returns the directories a web server configuration
 // serves.
 func configuredRoots(text string) []string {
 	var out []string
-	for _, m := range docRootRE.get().FindAllStringSubmatch(text, -1) {
+	for _, m := range docRootRE.Get().FindAllStringSubmatch(text, -1) {
 		out = append(out, m[1])
 	}
 	return out

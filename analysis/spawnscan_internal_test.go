@@ -10,10 +10,10 @@ import (
 // text one of the expressions matches.
 func checkSpawnPrefilters(t *testing.T, code string) {
 	t.Helper()
-	if keyedCommandRE.get().MatchString(code) && !mayHoldKeyedCommand(code) {
+	if keyedCommandRE.Get().MatchString(code) && !mayHoldKeyedCommand(code) {
 		t.Errorf("mayHoldKeyedCommand(%q) = false, but keyedCommandRE matches", code)
 	}
-	if bareSpawnRE.get().MatchString(code) && !mayHoldBareSpawn(code) {
+	if bareSpawnRE.Get().MatchString(code) && !mayHoldBareSpawn(code) {
 		t.Errorf("mayHoldBareSpawn(%q) = false, but bareSpawnRE matches", code)
 	}
 }

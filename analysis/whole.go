@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/toolguard/toolguard/internal/lazyre"
 	"github.com/toolguard/toolguard/netguard"
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/shell"
@@ -272,7 +273,7 @@ func (a *Analysis) secretsToNetwork() {
 	}
 }
 
-var varRefRE = lazyRegexp{expr: `\$\{?([A-Za-z_][A-Za-z0-9_]*)`}
+var varRefRE = lazyre.Regexp{Expr: `\$\{?([A-Za-z_][A-Za-z0-9_]*)`}
 
 // secretWords checks the words of one network command for secret
 // variables.
@@ -288,7 +289,7 @@ func (a *Analysis) secretWords(sc Command) {
 		if !a.spend(ScanCost(len(w.Value))) {
 			return
 		}
-		for _, m := range varRefRE.get().FindAllStringSubmatch(w.Value, -1) {
+		for _, m := range varRefRE.Get().FindAllStringSubmatch(w.Value, -1) {
 			name := m[1]
 			if !risk.IsSecretName(name) {
 				continue

@@ -2,6 +2,8 @@ package buildfile
 
 import (
 	"strings"
+
+	"github.com/toolguard/toolguard/internal/lazyre"
 )
 
 // justRecipe is one recipe of a justfile.
@@ -36,9 +38,9 @@ type justfile struct {
 }
 
 var (
-	justHeader = lazyRegexp{expr: `^@?([A-Za-z_][A-Za-z0-9_-]*)((?:\s+[+*$]?[A-Za-z_][A-Za-z0-9_-]*(?:=(?:'[^']*'|"[^"]*"|[^\s:]+))?)*)\s*:([^=].*|)$`}
-	justAssign = lazyRegexp{expr: `^(?:export\s+)?([A-Za-z_][A-Za-z0-9_-]*)\s*:=\s*(.*)$`}
-	justInterp = lazyRegexp{expr: `\{\{(.*?)\}\}`}
+	justHeader = lazyre.Regexp{Expr: `^@?([A-Za-z_][A-Za-z0-9_-]*)((?:\s+[+*$]?[A-Za-z_][A-Za-z0-9_-]*(?:=(?:'[^']*'|"[^"]*"|[^\s:]+))?)*)\s*:([^=].*|)$`}
+	justAssign = lazyre.Regexp{Expr: `^(?:export\s+)?([A-Za-z_][A-Za-z0-9_-]*)\s*:=\s*(.*)$`}
+	justInterp = lazyre.Regexp{Expr: `\{\{(.*?)\}\}`}
 )
 
 func (r *resolver) just(inv Invocation) {
@@ -207,7 +209,7 @@ func (r *resolver) justRun(j *justfile, c justDep, depth int, done map[string]bo
 // interpolate replaces {{expr}} with a variable's value, or an unknown
 // shell variable when expr is not one.
 func interpolate(s string, vars map[string]string) string {
-	return justInterp.get().ReplaceAllStringFunc(s, func(m string) string {
+	return justInterp.Get().ReplaceAllStringFunc(s, func(m string) string {
 		e := strings.TrimSpace(m[2 : len(m)-2])
 		if v, ok := vars[e]; ok {
 			return v
@@ -258,7 +260,7 @@ func parseJustfile(file, dir, text string, overrides map[string]string) *justfil
 			}
 			continue
 		}
-		if m := justAssign.get().FindStringSubmatch(trim); m != nil {
+		if m := justAssign.Get().FindStringSubmatch(trim); m != nil {
 			name, value := m[1], strings.TrimSpace(m[2])
 			if v, ok := overrides[name]; ok {
 				j.vars[name] = v
@@ -270,7 +272,7 @@ func parseJustfile(file, dir, text string, overrides map[string]string) *justfil
 			}
 			continue
 		}
-		m := justHeader.get().FindStringSubmatch(trim)
+		m := justHeader.Get().FindStringSubmatch(trim)
 		if m == nil {
 			continue
 		}

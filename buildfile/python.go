@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/toolguard/toolguard/internal/lazyre"
 )
 
 // iniFile is a parsed INI file: section → key → value, with the line each
@@ -528,16 +530,16 @@ func (r *resolver) tox(inv Invocation) {
 }
 
 var (
-	toxFactor = lazyRegexp{expr: `^[\w.,!-]+:\s+`}
-	toxSubst  = lazyRegexp{expr: `\{[^{}]*\}`}
+	toxFactor = lazyre.Regexp{Expr: `^[\w.,!-]+:\s+`}
+	toxSubst  = lazyre.Regexp{Expr: `\{[^{}]*\}`}
 )
 
 // toxCommand makes one line of tox commands a shell command.
 func toxCommand(cmd, dir, env string) string {
 	cmd = strings.TrimSpace(cmd)
-	cmd = toxFactor.get().ReplaceAllString(cmd, "")
+	cmd = toxFactor.Get().ReplaceAllString(cmd, "")
 	cmd = strings.TrimLeft(cmd, "-! ")
-	return toxSubst.get().ReplaceAllStringFunc(cmd, func(s string) string {
+	return toxSubst.Get().ReplaceAllStringFunc(cmd, func(s string) string {
 		inner := s[1 : len(s)-1]
 		switch {
 		case inner == "posargs":

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/toolguard/toolguard/internal/lazyre"
 )
 
 // taskfile is a parsed Taskfile: its tasks as YAML nodes, for their lines.
@@ -15,7 +17,7 @@ type taskfile struct {
 	vars  map[string]string
 }
 
-var taskTemplate = lazyRegexp{expr: `\{\{(.*?)\}\}`}
+var taskTemplate = lazyre.Regexp{Expr: `\{\{(.*?)\}\}`}
 
 func (r *resolver) task(inv Invocation) {
 	dir := inv.Dir
@@ -215,7 +217,7 @@ func (r *resolver) taskRun(tf *taskfile, name string, depth int, done map[string
 // taskStep adds one shell command of a Taskfile, its {{.VAR}} templates
 // expanded.
 func (r *resolver) taskStep(tf *taskfile, n *yaml.Node, vars map[string]string) {
-	text := taskTemplate.get().ReplaceAllStringFunc(n.Value, func(m string) string {
+	text := taskTemplate.Get().ReplaceAllStringFunc(n.Value, func(m string) string {
 		e := strings.TrimSpace(m[2 : len(m)-2])
 		if name, ok := strings.CutPrefix(e, "."); ok {
 			if v, ok := vars[name]; ok {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/toolguard/toolguard/internal/lazyre"
 	"github.com/toolguard/toolguard/netguard"
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/shell"
@@ -307,16 +308,16 @@ func (db *fleetDB) reaches(t pgTarget) bool {
 // pgURL finds postgres URLs in text; pgDriver the PostgreSQL drivers of
 // the common languages; pgKeyword a host, port or database given to one.
 var (
-	pgURL     = lazyRegexp{expr: `postgres(?:ql)?://[^\s'"` + "`" + `)]*`}
-	pgDriver  = lazyRegexp{expr: `(?i)psycopg|asyncpg|pg8000|\bpgx\b|lib/pq|dbi:pg|\bPG::Connection|pg_connect|npgsql|require\(\s*['"]pg['"]|from\s+['"]pg['"]|postgres`}
-	pgConnect = lazyRegexp{expr: `(?i)connect|pool|client|create_engine|sql\.open`}
-	pgKeyword = lazyRegexp{expr: `(?i)\b(host|hostaddr|port|dbname|database)\b['"]?\s*[=:]\s*['"]?([^'"\s,;)}]+)`}
+	pgURL     = lazyre.Regexp{Expr: `postgres(?:ql)?://[^\s'"` + "`" + `)]*`}
+	pgDriver  = lazyre.Regexp{Expr: `(?i)psycopg|asyncpg|pg8000|\bpgx\b|lib/pq|dbi:pg|\bPG::Connection|pg_connect|npgsql|require\(\s*['"]pg['"]|from\s+['"]pg['"]|postgres`}
+	pgConnect = lazyre.Regexp{Expr: `(?i)connect|pool|client|create_engine|sql\.open`}
+	pgKeyword = lazyre.Regexp{Expr: `(?i)\b(host|hostaddr|port|dbname|database)\b['"]?\s*[=:]\s*['"]?([^'"\s,;)}]+)`}
 )
 
 // urlReaches reports whether text holds a postgres URL to the fleet
 // database.
 func (db *fleetDB) urlReaches(text string) bool {
-	for _, u := range pgURL.get().FindAllString(text, 16) {
+	for _, u := range pgURL.Get().FindAllString(text, 16) {
 		if t, ok := parsePGString(u); ok && db.reaches(t) {
 			return true
 		}
@@ -328,11 +329,11 @@ func (db *fleetDB) urlReaches(text string) bool {
 // driver to the fleet database: the host, port and database it is given
 // (keyword arguments, a conninfo string), the defaults for those it is not.
 func (db *fleetDB) driverReaches(code string) bool {
-	if !pgDriver.get().MatchString(code) || !pgConnect.get().MatchString(code) {
+	if !pgDriver.Get().MatchString(code) || !pgConnect.Get().MatchString(code) {
 		return false
 	}
 	var t pgTarget
-	for _, m := range pgKeyword.get().FindAllStringSubmatch(code, 32) {
+	for _, m := range pgKeyword.Get().FindAllStringSubmatch(code, 32) {
 		switch strings.ToLower(m[1]) {
 		case "host", "hostaddr":
 			t.host = m[2]

@@ -234,14 +234,14 @@ func (l *Loaded) dropLoosening(layer Layer, c *Config, meta tree.Meta, doc *tree
 		}
 		var keys []string
 		for _, e := range errs {
-			key := indexRE.get().ReplaceAllString(e.Path, "")
+			key := indexRE.Get().ReplaceAllString(e.Path, "")
 			if !slices.ContainsFunc(keys, func(k string) bool { return underKey(key, k) }) {
 				keys = append(keys, key)
 				dropped = append(dropped, e)
 			}
 		}
 		meta = meta.Without(func(p string) bool {
-			key := indexRE.get().ReplaceAllString(p, "")
+			key := indexRE.Get().ReplaceAllString(p, "")
 			return slices.ContainsFunc(keys, func(k string) bool { return underKey(key, k) })
 		})
 	}
@@ -264,7 +264,7 @@ var trustedOnlyKeys = []string{"state"}
 func checkTrustedOnly(layer Layer, meta tree.Meta, doc *tree.Node) error {
 	var errs tree.Errors
 	for _, p := range meta.Paths() {
-		key := indexRE.get().ReplaceAllString(p, "")
+		key := indexRE.Get().ReplaceAllString(p, "")
 		for _, k := range trustedOnlyKeys {
 			if key == k || strings.HasPrefix(key, k+".") {
 				errs = append(errs, positioned(layer.Name, doc, p, "["+k+"] may not be set in a project policy file: set it in your own policy file, with --config or with --state"))
@@ -285,7 +285,7 @@ func checkUserOnly(layer Layer, meta tree.Meta, doc *tree.Node) error {
 	}
 	var errs tree.Errors
 	for _, p := range meta.Paths() {
-		key := indexRE.get().ReplaceAllString(p, "")
+		key := indexRE.Get().ReplaceAllString(p, "")
 		for _, k := range userOnlyKeys {
 			if key == k || strings.HasPrefix(key, k+".") {
 				errs = append(errs, positioned(layer.Name, doc, p, k+" may only be set in the user's own policy file ("+

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/toolguard/toolguard/analysis"
+	"github.com/toolguard/toolguard/internal/lazyre"
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/shell"
 )
@@ -41,10 +42,10 @@ var screenVerbs = []string{"hardcopy", "log", "logfile", "stuff", "readbuf", "wr
 
 // procEntry is a path into another process's descriptors, environment or
 // memory; the PID part may be any word (a $(pgrep …) included).
-var procEntry = lazyRegexp{expr: `^/proc/([^/]+)/(fd|fdinfo|environ|mem|map_files|root|cwd|task/[^/]+/(?:fd|environ|mem))(/|$)`}
+var procEntry = lazyre.Regexp{Expr: `^/proc/([^/]+)/(fd|fdinfo|environ|mem|map_files|root|cwd|task/[^/]+/(?:fd|environ|mem))(/|$)`}
 
 // credentialHolders are programs that keep credentials in memory.
-var credentialHolders = lazyRegexp{expr: `(?i)ssh-agent|ssh_agent_pid|gpg-agent|gnome-keyring|kwallet|keepass|1password|\bop\b|bitwarden|\bbw\b|secret-service|keyring|vault|sshd|pass(?:word)?-?manager|lastpass|lpass|seahorse|polkit`}
+var credentialHolders = lazyre.Regexp{Expr: `(?i)ssh-agent|ssh_agent_pid|gpg-agent|gnome-keyring|kwallet|keepass|1password|\bop\b|bitwarden|\bbw\b|secret-service|keyring|vault|sshd|pass(?:word)?-?manager|lastpass|lpass|seahorse|polkit`}
 
 // attachers are debuggers and tracers, with the options that name the
 // process they attach to; "" means any operand is a process.
@@ -56,7 +57,7 @@ var attachers = map[string][]string{
 }
 
 // ptraceCode is code that reads another process's memory.
-var ptraceCode = lazyRegexp{expr: `(?i)\bptrace\b|process_vm_readv|PTRACE_ATTACH|/proc/[^/'"\s]+/mem`}
+var ptraceCode = lazyre.Regexp{Expr: `(?i)\bptrace\b|process_vm_readv|PTRACE_ATTACH|/proc/[^/'"\s]+/mem`}
 
 // otherSessions judges cmd for what it reads from, or types into, other
 // sessions and processes.
@@ -125,7 +126,7 @@ func (e *evaluation) procPath(cmd *shell.Command, w shell.Word) {
 	if !strings.HasPrefix(v, "/proc/") {
 		return
 	}
-	m := procEntry.get().FindStringSubmatch(v)
+	m := procEntry.Get().FindStringSubmatch(v)
 	if m == nil || m[1] == "self" || m[1] == "thread-self" {
 		return
 	}
@@ -154,7 +155,7 @@ func (e *evaluation) attach(cmd *shell.Command, args []string) {
 			}
 		}
 	}
-	if cmd.Inline != nil && ptraceCode.get().MatchString(cmd.Inline.Code) {
+	if cmd.Inline != nil && ptraceCode.Get().MatchString(cmd.Inline.Code) {
 		attaches, target = true, cmd.Inline.Code
 	}
 	if !attaches {
@@ -164,9 +165,9 @@ func (e *evaluation) attach(cmd *shell.Command, args []string) {
 	switch {
 	case containsFold(text, "toolguard"):
 		e.add(selfFinding(cmd, fmt.Sprintf("%s attaches to toolguard's own process and reads its memory: the page key and tokens it holds.", cmd.Name)))
-	case credentialHolders.get().MatchString(text):
+	case credentialHolders.Get().MatchString(text):
 		e.add(analysis.Critical("process.attach-credentials", risk.CatSecretRead, cmd.Span, normalized(cmd),
-			fmt.Sprintf("%s attaches to a process that holds credentials (%s) and reads its memory: the keys and passphrases it keeps.", cmd.Name, credentialHolders.get().FindString(text)),
+			fmt.Sprintf("%s attaches to a process that holds credentials (%s) and reads its memory: the keys and passphrases it keeps.", cmd.Name, credentialHolders.Get().FindString(text)),
 			"a person debugs credential agents in their own terminal"))
 	default:
 		e.add(risk.Finding{Rule: "process.attach", Category: risk.CatSecretRead, Tier: risk.Destructive,

@@ -35,7 +35,7 @@ func TestShortcutsMatchReference(t *testing.T) {
 		}
 	}
 	for _, v := range procPathWords {
-		if procEntry.get().MatchString(v) && !strings.HasPrefix(v, "/proc/") {
+		if procEntry.Get().MatchString(v) && !strings.HasPrefix(v, "/proc/") {
 			t.Errorf("%q is a /proc entry without the prefix procPath tests first", v)
 		}
 	}
@@ -53,7 +53,7 @@ func FuzzShortcuts(f *testing.F) {
 		if got, want := nameMatches(pat, name), nameMatchesReference(pat, name); got != want {
 			t.Fatalf("nameMatches(%q, %q) = %v, want %v", pat, name, got, want)
 		}
-		if procEntry.get().MatchString(name) && !strings.HasPrefix(name, "/proc/") {
+		if procEntry.Get().MatchString(name) && !strings.HasPrefix(name, "/proc/") {
 			t.Fatalf("%q is a /proc entry without the prefix", name)
 		}
 	})

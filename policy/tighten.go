@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/toolguard/toolguard/internal/lazyre"
 	"github.com/toolguard/toolguard/internal/tree"
 	"github.com/toolguard/toolguard/risk"
 )
@@ -226,14 +227,14 @@ func buildTightenChecks() map[string]tightenCheck {
 
 // indexRE matches list indices in field paths; compiled on first use so
 // that processes that never load a project file do not pay for it.
-var indexRE = lazyRegexp{expr: `\[\d+\]`}
+var indexRE = lazyre.Regexp{Expr: `\[\d+\]`}
 
 // checkTightens verifies that an untrusted layer only tightens base.
 func checkTightens(base, proj *Config, meta tree.Meta, file string, doc *tree.Node) error {
 	var errs tree.Errors
 	reported := map[string]bool{}
 	for _, p := range meta.Paths() {
-		key := indexRE.get().ReplaceAllString(p, "")
+		key := indexRE.Get().ReplaceAllString(p, "")
 		if reported[key] || isTablePrefix(key) {
 			continue
 		}
