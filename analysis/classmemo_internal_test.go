@@ -157,3 +157,33 @@ func resultWithSpans(finding, path risk.Span) rules.Result {
 	return rules.Result{Findings: []risk.Finding{{Rule: "r", Span: finding}},
 		Paths: []rules.PathRef{{Word: shell.Word{Value: "-x", Span: path}, Access: "read"}}}
 }
+
+// TestMemoStartsAfterFirstCommands: an ordinary call of a few commands
+// pays nothing for the memo (no key, no copy of an answer), and a call
+// past memoAfter commands, or one told RememberEvery, remembers.
+func TestMemoStartsAfterFirstCommands(t *testing.T) {
+	set, err := rules.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := memoBase()
+	a := New(Context{Rules: set, Budget: shell.NewBudget(1 << 24)}, nil)
+	for i := range memoAfter {
+		if _, ok := a.classify(cmd); !ok {
+			t.Fatalf("command %d not classified", i+1)
+		}
+		if a.memo.seen != nil || len(a.memo.buf) != 0 {
+			t.Fatalf("command %d of %d: the memo holds %d answers and a %d-byte key before it starts", i+1, memoAfter, len(a.memo.seen), len(a.memo.buf))
+		}
+	}
+	a.classify(cmd)
+	if len(a.memo.seen) != 1 {
+		t.Fatalf("command %d: the memo holds %d answers, want 1", memoAfter+1, len(a.memo.seen))
+	}
+	every := New(Context{Rules: set, Budget: shell.NewBudget(1 << 24)}, nil)
+	every.RememberEvery()
+	every.classify(cmd)
+	if len(every.memo.seen) != 1 {
+		t.Fatalf("RememberEvery: the memo holds %d answers after the first command, want 1", len(every.memo.seen))
+	}
+}
