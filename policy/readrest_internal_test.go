@@ -5,8 +5,14 @@ import (
 	"errors"
 	"io"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
 	"testing"
 	"testing/iotest"
+
+	"github.com/toolguard/toolguard/analysis"
+	"github.com/toolguard/toolguard/shell"
 )
 
 // readRestReference is what readText did before readRest: the rest read
@@ -88,4 +94,36 @@ func FuzzReadRest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, fileLen, statSize uint32, headLen uint16) {
 		checkReadRest(t, int(fileLen%(MaxFileBytes+9000)), int(statSize%(MaxFileBytes+9000)), int(headLen))
 	})
+}
+
+// TestReadTextSniffsBeforeReading: a file within the size limit that is not
+// text (a program) is refused after its head is sniffed, without a buffer
+// of its whole size; a text file of the same size is read whole.
+func TestReadTextSniffsBeforeReading(t *testing.T) {
+	dir := t.TempDir()
+	size := MaxFileBytes - 1000
+	program := bytes.Repeat([]byte{0x7f, 'E', 'L', 'F', 0, 1, 2, 3}, size/8)
+	text := bytes.Repeat([]byte("echo built\n"), size/11)
+	for name, b := range map[string][]byte{"program": program, "text": text} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	allocated := func(name string) (uint64, error) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err := readText(filepath.Join(dir, name), shell.NewBudget(1<<30))
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc, err
+	}
+	n, err := allocated("program")
+	if !errors.Is(err, analysis.ErrNotText) {
+		t.Fatalf("program: %v, want ErrNotText", err)
+	}
+	if n > 4*sniffBytes {
+		t.Errorf("program of %d bytes refused after allocating %d bytes, want at most %d", size, n, 4*sniffBytes)
+	}
+	if n, err := allocated("text"); err != nil || n < uint64(len(text)) {
+		t.Errorf("text: %v after allocating %d bytes, want it read whole (%d)", err, n, len(text))
+	}
 }
