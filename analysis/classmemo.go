@@ -73,6 +73,9 @@ func (a *Analysis) classifyMemo(cmd *shell.Command) (rules.Result, bool) {
 		m.count++
 		return Classify(a.ctx.Rules, cmd, a.ctx.Budget)
 	}
+	if keyOver(cmd, maxMemoKey) {
+		return Classify(a.ctx.Rules, cmd, a.ctx.Budget)
+	}
 	m.buf = commandKey(m.buf[:0], cmd)
 	if len(m.buf) > maxMemoKey {
 		return Classify(a.ctx.Rules, cmd, a.ctx.Budget)
@@ -96,6 +99,34 @@ func (a *Analysis) classifyMemo(cmd *shell.Command) (rules.Result, bool) {
 	}
 	m.seen[key] = classEntry{cmd: cmd, res: cloneResult(res)}
 	return res, true
+}
+
+// keyOver tells, in a time that does not grow past limit, whether cmd's
+// own key would be longer than limit: its words, variables and redirects
+// alone are. A script that exports thousands of variables hands every
+// command after the export all of them (shell's Env); building a key of
+// them for each command, only to find it too long to remember, cost a
+// call tens of milliseconds that no budget charged.
+func keyOver(cmd *shell.Command, limit int) bool {
+	n := len(cmd.Name)
+	for _, w := range cmd.Argv {
+		if n += len(w.Value) + 5; n > limit {
+			return true
+		}
+	}
+	for _, as := range [][]shell.Assign{cmd.Assigns, cmd.Env} {
+		for _, x := range as {
+			if n += len(x.Name) + len(x.Value.Value) + 7; n > limit {
+				return true
+			}
+		}
+	}
+	for _, r := range cmd.Redirects {
+		if n += len(r.Target.Value) + len(r.Body) + 9; n > limit {
+			return true
+		}
+	}
+	return false
 }
 
 // commandKey appends to b everything about cmd the rule packs may read,

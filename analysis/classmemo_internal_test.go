@@ -1,7 +1,10 @@
 package analysis
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/toolguard/toolguard/risk"
@@ -185,5 +188,37 @@ func TestMemoStartsAfterFirstCommands(t *testing.T) {
 	every.classify(cmd)
 	if len(every.memo.seen) != 1 {
 		t.Fatalf("RememberEvery: the memo holds %d answers after the first command, want 1", len(every.memo.seen))
+	}
+}
+
+// TestKeyOverBoundsOwnKey: keyOver says a command's key is too long only
+// when the key it would build is (so no command the memo could hold is
+// classified afresh for it), and it says so for a command handed
+// thousands of exported variables.
+func TestKeyOverBoundsOwnKey(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	word := func() shell.Word { return shell.Word{Value: strings.Repeat("v", rng.IntN(40))} }
+	for i := range 2000 {
+		c := &shell.Command{Name: "cmd"}
+		for range rng.IntN(30) {
+			c.Argv = append(c.Argv, word())
+		}
+		for range rng.IntN(30) {
+			c.Env = append(c.Env, shell.Assign{Name: strings.Repeat("E", rng.IntN(12)), Value: word()})
+		}
+		for range rng.IntN(4) {
+			c.Redirects = append(c.Redirects, shell.Redirect{Op: ">", Target: word(), Body: word().Value})
+		}
+		limit := rng.IntN(1500)
+		if keyOver(c, limit) && len(ownKey(nil, c)) <= limit {
+			t.Fatalf("case %d: keyOver(%d) but the key is %d bytes", i, limit, len(ownKey(nil, c)))
+		}
+	}
+	big := &shell.Command{Name: "ls", Argv: []shell.Word{{Value: "ls"}}}
+	for i := range 10_000 {
+		big.Env = append(big.Env, shell.Assign{Name: fmt.Sprintf("V%d", i), Value: shell.Word{Value: "1"}})
+	}
+	if !keyOver(big, maxMemoKey) {
+		t.Fatal("a command with 10,000 exported variables is not over the key limit")
 	}
 }

@@ -173,10 +173,10 @@ func mcpCall(t testing.TB, p *policy.Policy) call.Call {
 // TestWorstCaseBounded decides every hostile family at every size and
 // checks the bounds of DESIGN §10: the work stays within the budget, the
 // allocations within 8 MB, and a call whose budget ran out is
-// unverifiable, never allowed. Time is not measured here (it varies with
-// the machine's load): the work units stand for it, and a generous wall
-// clock bound only catches a runaway (BenchmarkDecideWorstCase has the
-// figures).
+// unverifiable, never allowed. Time is not compared with the budget here
+// (it varies with the machine): the work units stand for it, and a
+// generous bound on the thread's CPU catches a runaway, that is work the
+// units do not charge (BenchmarkDecideWorstCase has the figures).
 func TestWorstCaseBounded(t *testing.T) {
 	pols := map[int]*policy.Policy{0: worstPolicy(t, 0), 1000: worstPolicy(t, 1000)}
 	sizes := worstSizes
@@ -198,8 +198,8 @@ func TestWorstCaseBounded(t *testing.T) {
 		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 8<<20 {
 			t.Errorf("allocated %.1f MB, want at most 8 (%s)", float64(alloc)/(1<<20), d.Rule)
 		}
-		if measured && cpu > 500*time.Millisecond {
-			t.Errorf("took %v of CPU: the analysis is not bounded", cpu)
+		if bound := runawayCPU(); measured && cpu > bound {
+			t.Errorf("took %v of CPU, over %v: the analysis is not bounded (some work is not charged to the budget)", cpu, bound)
 		}
 		if hasRule(d, "analysis.work-limit") && (d.Verdict == risk.Allow || !d.Unverifiable) {
 			t.Errorf("over the work limit but %s (unverifiable %v): %s", d.Verdict, d.Unverifiable, d.Reason)
@@ -220,6 +220,19 @@ func TestWorstCaseBounded(t *testing.T) {
 			check(t, pols[0], c)
 		})
 	}
+}
+
+// runawayCPU is the thread CPU a worst case may take before the test calls
+// it a runaway: three times DESIGN §10's 20 ms (the dearest family takes
+// 12 ms on the 2-core Intel machine), and 300 ms under the race detector
+// (112 ms there). Work the budget does not charge shows here first: a
+// memo key built over 3,000 exported variables per command took 33–54 ms,
+// and 394–511 ms under the race detector.
+func runawayCPU() time.Duration {
+	if raceEnabled {
+		return 300 * time.Millisecond
+	}
+	return 60 * time.Millisecond
 }
 
 func hasRule(d policy.Decision, rule string) bool {
@@ -413,7 +426,7 @@ func BenchmarkDecideWorstCase(b *testing.B) {
 		}
 	}
 	for _, f := range worstFamilies {
-		for _, size := range []int{8 << 10, worstSize} {
+		for _, size := range []int{8 << 10, 45 << 10, worstSize} {
 			p := pols[f.patterns]
 			c := worstCall(b, p, f.make(size))
 			b.Run(fmt.Sprintf("%s/%dK", f.name, size>>10), func(b *testing.B) { run(b, p, c) })
