@@ -131,8 +131,12 @@ func (s *Scanner) Str() (string, bool) {
 	return unescape(inner)
 }
 
-// Unquote decodes quoted, exactly one JSON string, as Str does.
+// Unquote decodes quoted, exactly one JSON string without white space
+// around it (a value Skip returned), as Str does.
 func Unquote(quoted []byte) (string, bool) {
+	if len(quoted) == 0 || quoted[0] != '"' {
+		return "", false
+	}
 	s := Scanner{b: quoted}
 	v, ok := s.Str()
 	return v, ok && s.i == len(quoted)
