@@ -81,8 +81,9 @@ func indexDenied(list []deniedPattern) deniedIndex {
 // mayMatch is false only when no pattern of the list matches cmd: a
 // pattern with segments needs nameMatches(its first word, cmd.Name), one
 // with a redirect target a redirect of cmd, and any other matches nothing.
+// The zero index (none built) lets every command through.
 func (x deniedIndex) mayMatch(cmd *shell.Command) bool {
-	if x.redirects && len(cmd.Redirects) > 0 || x.names[cmd.Name] {
+	if x.names == nil || x.redirects && len(cmd.Redirects) > 0 || x.names[cmd.Name] {
 		return true
 	}
 	for i := 0; i < len(cmd.Name); i++ {

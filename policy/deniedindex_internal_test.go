@@ -82,6 +82,13 @@ func TestDeniedIndex(t *testing.T) {
 	}
 }
 
+// TestDeniedIndexZero: an index never built compares every command.
+func TestDeniedIndexZero(t *testing.T) {
+	if !(deniedIndex{}).mayMatch(deniedCommandFor([]string{"go", "build"}, "", "")) {
+		t.Fatal("the zero index skips a command")
+	}
+}
+
 // TestDeniedIndexGenerated: for every pattern, commands built from its
 // words, with its first word cut, extended, dotted and prefixed, and its
 // other words dropped or changed: whenever a pattern matches, the index
