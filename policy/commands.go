@@ -55,6 +55,45 @@ func parseDenied(s string) (deniedPattern, error) {
 	return d, nil
 }
 
+// deniedIndex is what a command must have for some denied pattern to
+// match it: a redirect (a pattern "> target"), or a name that is the
+// first word of a pattern's first segment, or begins with one and a dot
+// (nameMatches: "mkfs" matches mkfs.ext4). Most commands of a script have
+// neither, and are then not compared with every pattern one by one.
+type deniedIndex struct {
+	names     map[string]bool // the first words of the patterns' first segments
+	redirects bool            // some pattern is a redirect target
+}
+
+func indexDenied(list []deniedPattern) deniedIndex {
+	x := deniedIndex{names: map[string]bool{}}
+	for _, d := range list {
+		switch {
+		case d.redirect != "":
+			x.redirects = true
+		case len(d.segments) > 0:
+			x.names[d.segments[0][0]] = true
+		}
+	}
+	return x
+}
+
+// mayMatch is false only when no pattern of the list matches cmd: a
+// pattern with segments needs nameMatches(its first word, cmd.Name), one
+// with a redirect target a redirect of cmd, and any other matches nothing.
+// The zero index (none built) lets every command through.
+func (x deniedIndex) mayMatch(cmd *shell.Command) bool {
+	if x.names == nil || x.redirects && len(cmd.Redirects) > 0 || x.names[cmd.Name] {
+		return true
+	}
+	for i := 0; i < len(cmd.Name); i++ {
+		if cmd.Name[i] == '.' && x.names[cmd.Name[:i]] {
+			return true
+		}
+	}
+	return false
+}
+
 func isForkBombText(t string) bool {
 	return strings.Contains(strings.ReplaceAll(t, " ", ""), "(){")
 }
