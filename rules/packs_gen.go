@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:21a3e2b8ba029a1842d3f9a503456997af53aecdc086880d70118bb31698a5bf"
+	generatedDigest = "sha256:d0e9f5bac5e0a65574a14ce351445cd7a34867b34a019e0172aa16a9b9994304"
 }
 
 var generatedPacks = []genPack{
@@ -566,28 +566,28 @@ var generatedPacks = []genPack{
 		{line: 313, kind: "rule", exes: []string{"kill"}, subs: nil, trigger: "", build: packsSystemL313},
 		{line: 324, kind: "rule", exes: []string{"pkill", "killall"}, subs: nil, trigger: "", build: packsSystemL324},
 		{line: 335, kind: "rule", exes: []string{"pkill", "killall", "killall5"}, subs: nil, trigger: "", build: packsSystemL335},
-		{line: 346, kind: "rule", exes: []string{"kill"}, subs: nil, trigger: "", build: packsSystemL346},
-		{line: 359, kind: "rule", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL359},
-		{line: 370, kind: "rule", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL370},
-		{line: 381, kind: "rule", exes: []string{"at"}, subs: nil, trigger: "", build: packsSystemL381},
-		{line: 392, kind: "rule", exes: []string{"systemd-run"}, subs: nil, trigger: "", build: packsSystemL392},
-		{line: 405, kind: "rule", exes: []string{"iptables", "ip6tables"}, subs: nil, trigger: "", build: packsSystemL405},
-		{line: 416, kind: "rule", exes: []string{"nft"}, subs: nil, trigger: "", build: packsSystemL416},
-		{line: 428, kind: "rule", exes: []string{"ufw", "firewall-cmd", "pfctl"}, subs: nil, trigger: "", build: packsSystemL428},
-		{line: 440, kind: "rule", exes: []string{"modprobe", "rmmod", "insmod"}, subs: nil, trigger: "", build: packsSystemL440},
-		{line: 451, kind: "rule", exes: []string{"sysctl"}, subs: nil, trigger: "", build: packsSystemL451},
-		{line: 462, kind: "rule", exes: []string{"setenforce", "csrutil"}, subs: nil, trigger: "", build: packsSystemL462},
-		{line: 473, kind: "rule", exes: []string{"chattr"}, subs: nil, trigger: "", build: packsSystemL473},
-		{line: 486, kind: "rule", exes: []string{"history"}, subs: nil, trigger: "", build: packsSystemL486},
-		{line: 497, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "assigns", build: packsSystemL497},
-		{line: 511, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "pipe_self_background", build: packsSystemL511},
-		{line: 524, kind: "safe", exes: []string{"systemctl"}, subs: nil, trigger: "", build: packsSystemL524},
-		{line: 529, kind: "safe", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL529},
-		{line: 534, kind: "safe", exes: []string{"iptables", "ip6tables"}, subs: nil, trigger: "", build: packsSystemL534},
-		{line: 538, kind: "safe", exes: []string{"history"}, subs: nil, trigger: "", build: packsSystemL538},
-		{line: 542, kind: "safe", exes: []string{"mount"}, subs: nil, trigger: "", build: packsSystemL542},
-		{line: 546, kind: "safe", exes: []string{"sysctl"}, subs: nil, trigger: "", build: packsSystemL546},
-		{line: 551, kind: "safe", exes: []string{"kill", "pkill", "killall"}, subs: nil, trigger: "", build: packsSystemL551},
+		{line: 347, kind: "rule", exes: []string{"kill"}, subs: nil, trigger: "", build: packsSystemL347},
+		{line: 360, kind: "rule", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL360},
+		{line: 371, kind: "rule", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL371},
+		{line: 382, kind: "rule", exes: []string{"at"}, subs: nil, trigger: "", build: packsSystemL382},
+		{line: 393, kind: "rule", exes: []string{"systemd-run"}, subs: nil, trigger: "", build: packsSystemL393},
+		{line: 406, kind: "rule", exes: []string{"iptables", "ip6tables"}, subs: nil, trigger: "", build: packsSystemL406},
+		{line: 417, kind: "rule", exes: []string{"nft"}, subs: nil, trigger: "", build: packsSystemL417},
+		{line: 429, kind: "rule", exes: []string{"ufw", "firewall-cmd", "pfctl"}, subs: nil, trigger: "", build: packsSystemL429},
+		{line: 441, kind: "rule", exes: []string{"modprobe", "rmmod", "insmod"}, subs: nil, trigger: "", build: packsSystemL441},
+		{line: 452, kind: "rule", exes: []string{"sysctl"}, subs: nil, trigger: "", build: packsSystemL452},
+		{line: 463, kind: "rule", exes: []string{"setenforce", "csrutil"}, subs: nil, trigger: "", build: packsSystemL463},
+		{line: 474, kind: "rule", exes: []string{"chattr"}, subs: nil, trigger: "", build: packsSystemL474},
+		{line: 487, kind: "rule", exes: []string{"history"}, subs: nil, trigger: "", build: packsSystemL487},
+		{line: 498, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "assigns", build: packsSystemL498},
+		{line: 512, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "pipe_self_background", build: packsSystemL512},
+		{line: 525, kind: "safe", exes: []string{"systemctl"}, subs: nil, trigger: "", build: packsSystemL525},
+		{line: 530, kind: "safe", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL530},
+		{line: 535, kind: "safe", exes: []string{"iptables", "ip6tables"}, subs: nil, trigger: "", build: packsSystemL535},
+		{line: 539, kind: "safe", exes: []string{"history"}, subs: nil, trigger: "", build: packsSystemL539},
+		{line: 543, kind: "safe", exes: []string{"mount"}, subs: nil, trigger: "", build: packsSystemL543},
+		{line: 547, kind: "safe", exes: []string{"sysctl"}, subs: nil, trigger: "", build: packsSystemL547},
+		{line: 552, kind: "safe", exes: []string{"kill", "pkill", "killall"}, subs: nil, trigger: "", build: packsSystemL552},
 	}},
 	{file: "effects/archives.toml", header: packHeader{Name: "effects-archives", Executables: []string{"tar", "cpio", "pax", "ar", "zip", "unzip", "zipinfo", "7z", "gzip", "gunzip", "zcat", "zgrep", "zdiff", "bzip2", "bzcat", "xz", "xzcat", "unxz", "lz4", "lz4cat", "zstd", "zstdcat", "unzstd"}}, blocks: []genBlock{
 		{line: 7, kind: "exe", exes: []string{"tar"}, subs: nil, trigger: "", build: effectsArchivesL7},
@@ -5039,94 +5039,94 @@ func packsSystemL324() Pack {
 }
 
 func packsSystemL335() Pack {
-	return Pack{Rules: []Rule{{ID: "system.kill.by-name", Exe: []string{"pkill", "killall", "killall5"}, Category: "process-kill", Tier: "destructive", Blast: "medium", Reason: "Killing processes by name may hit unrelated programs of the same name.", Suggestion: "Kill the specific process you started, by PID.", Match: Match{FlagsNone: []string{"--help", "-l", "--list", "-V", "--version"}}}}}
+	return Pack{Rules: []Rule{{ID: "system.kill.by-name", Exe: []string{"pkill", "killall", "killall5"}, Category: "process-kill", Tier: "destructive", Blast: "medium", Reason: "Killing processes by name may hit unrelated programs of the same name.", Suggestion: "Kill the specific process you started, by PID.", Match: Match{FlagsNone: []string{"--help", "-l", "--list", "-V", "--version", "-F", "--pidfile"}}}}}
 }
 
-func packsSystemL346() Pack {
+func packsSystemL347() Pack {
 	return Pack{Rules: []Rule{{ID: "system.kill.signal-9", Exe: []string{"kill"}, Category: "process-kill", Tier: "execute", Blast: "low", Reason: "SIGKILL ends a process without letting it clean up.", Suggestion: "Try a plain kill (SIGTERM) first.", Match: Match{FlagsAny: []string{"-9", "-KILL", "-SIGKILL"}}}}}
 }
 
-func packsSystemL359() Pack {
+func packsSystemL360() Pack {
 	return Pack{Rules: []Rule{{ID: "system.cron.remove", Exe: []string{"crontab"}, Category: "system-config", Tier: "destructive", Blast: "high", Reason: "crontab -r deletes every scheduled job of the user, without confirmation.", Suggestion: "Edit the crontab and remove only the entry you mean.", Match: Match{FlagsAny: []string{"-r"}}}}}
 }
 
-func packsSystemL370() Pack {
+func packsSystemL371() Pack {
 	return Pack{Rules: []Rule{{ID: "system.cron.replace", Exe: []string{"crontab"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Editing or replacing the crontab changes what runs on a schedule, even after the session ends.", Suggestion: "Show the crontab (crontab -l) and ask the user to change it.", Match: Match{FlagsNone: []string{"-l", "-r"}}}}}
 }
 
-func packsSystemL381() Pack {
+func packsSystemL382() Pack {
 	return Pack{Rules: []Rule{{ID: "system.cron.at", Exe: []string{"at"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Scheduling a job with at runs code later, outside the session.", Suggestion: "Run the command now instead.", Match: Match{FlagsNone: []string{"-l", "-d", "-r", "-c"}}}}}
 }
 
-func packsSystemL392() Pack {
+func packsSystemL393() Pack {
 	return Pack{Rules: []Rule{{ID: "system.systemd-run.timer", Exe: []string{"systemd-run"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "systemd-run with a timer option schedules the command to run later or again, outside the session.", Suggestion: "Run the command now instead, or ask the user to set up the timer.", Match: Match{WordsAny: []string{"--on-active*", "--on-boot*", "--on-startup*", "--on-unit-active*", "--on-unit-inactive*", "--on-calendar*", "--on-clock-change", "--on-timezone-change", "--timer-property*"}}}}}
 }
 
-func packsSystemL405() Pack {
+func packsSystemL406() Pack {
 	return Pack{Rules: []Rule{{ID: "system.firewall.flush", Exe: []string{"iptables", "ip6tables"}, Category: "network", Tier: "destructive", Blast: "high", Reason: "Flushing or deleting firewall rules (or a DROP policy) can open the machine or cut off remote access.", Suggestion: "List the rules (iptables -L) and ask before changing them.", Match: Match{FlagsAny: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy", "-D", "--delete", "-Z"}}}}}
 }
 
-func packsSystemL416() Pack {
+func packsSystemL417() Pack {
 	return Pack{Rules: []Rule{{ID: "system.firewall.nft", Exe: []string{"nft"}, Category: "network", Tier: "destructive", Blast: "high", Reason: "Flushing or deleting nftables rules can open the machine or cut off remote access.", Suggestion: "List the ruleset and ask before changing it.", Match: Match{Verbs: []string{"flush", "delete", "destroy"}, VerbDepth: 2}}}}
 }
 
-func packsSystemL428() Pack {
+func packsSystemL429() Pack {
 	return Pack{Rules: []Rule{{ID: "system.firewall.ufw", Exe: []string{"ufw", "firewall-cmd", "pfctl"}, Category: "network", Tier: "destructive", Blast: "high", Reason: "Disabling or resetting the firewall exposes every service on the machine.", Suggestion: "Ask before changing the firewall.", Match: Match{Verbs: []string{"disable", "reset", "delete", "--panic-on", "--remove-*", "-d", "-F", "--reload"}, VerbDepth: 2}}}}
 }
 
-func packsSystemL440() Pack {
+func packsSystemL441() Pack {
 	return Pack{Rules: []Rule{{ID: "system.kernel.modules", Exe: []string{"modprobe", "rmmod", "insmod"}, Category: "system-config", Tier: "destructive", Blast: "high", Reason: "Loading or removing kernel modules changes the running kernel.", Suggestion: "Kernel changes need a human.", Match: Match{FlagsNone: []string{"--help", "-n", "--dry-run", "--show-depends", "-c", "--showconfig"}}}}}
 }
 
-func packsSystemL451() Pack {
+func packsSystemL452() Pack {
 	return Pack{Rules: []Rule{{ID: "system.kernel.sysctl-write", Exe: []string{"sysctl"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Writing kernel parameters changes the running system.", Suggestion: "Read parameters with sysctl NAME; ask before changing them.", Match: Match{FlagsAny: []string{"-w", "--write", "-p", "--load", "--system"}}}}}
 }
 
-func packsSystemL462() Pack {
+func packsSystemL463() Pack {
 	return Pack{Rules: []Rule{{ID: "system.security.disable", Exe: []string{"setenforce", "csrutil"}, Category: "system-config", Tier: "destructive", Blast: "high", Reason: "Turning off SELinux or System Integrity Protection removes a layer of the machine's protection.", Suggestion: "Security settings need a human.", Match: Match{OperandsAny: []string{"0", "permissive", "disable"}}}}}
 }
 
-func packsSystemL473() Pack {
+func packsSystemL474() Pack {
 	return Pack{Rules: []Rule{{ID: "system.fs.chattr-immutable", Exe: []string{"chattr"}, Category: "fs-permissions", Tier: "destructive", Blast: "medium", Reason: "Changing immutable or append-only attributes defeats later deletes or protects tampering.", Suggestion: "Ask before changing file attributes.", Match: Match{OperandsAny: []string{"+i", "-i", "+a", "-a"}}}}}
 }
 
-func packsSystemL486() Pack {
+func packsSystemL487() Pack {
 	return Pack{Rules: []Rule{{ID: "system.history.clear", Exe: []string{"history"}, Category: "history", Tier: "destructive", Blast: "medium", Reason: "Clearing the shell history erases the record of what was run.", Suggestion: "Leave the history alone.", Match: Match{FlagsAny: []string{"-c", "-d", "-w"}}}}}
 }
 
-func packsSystemL497() Pack {
+func packsSystemL498() Pack {
 	return Pack{Rules: []Rule{{ID: "system.history.disable", Exe: []string{"*"}, Category: "history", Tier: "destructive", Blast: "medium", Reason: "Pointing HISTFILE away or setting HISTSIZE to 0 stops the shell from recording what is run.", Suggestion: "Leave the history settings alone.", Match: Match{Assigns: []string{"HISTFILE", "HISTSIZE", "HISTFILESIZE"}, UnknownExe: true}}}}
 }
 
-func packsSystemL511() Pack {
+func packsSystemL512() Pack {
 	return Pack{Rules: []Rule{{ID: "system.fork-bomb", Exe: []string{"*"}, Category: "denial-of-service", Tier: "destructive", Blast: "critical", Reason: "A command that pipes into itself in the background multiplies until the machine stops responding (fork bomb).", Suggestion: "Do not run self-replicating commands.", Match: Match{PipeSelfBackground: true}}}}
 }
 
-func packsSystemL524() Pack {
+func packsSystemL525() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"systemctl"}, Verbs: []string{"status", "list-units", "list-unit-files", "list-timers", "list-sockets", "list-dependencies", "list-jobs", "show", "cat", "is-active", "is-enabled", "is-failed", "is-system-running", "get-default", "help", "--version"}, VerbDepth: 1}}}
 }
 
-func packsSystemL529() Pack {
+func packsSystemL530() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"crontab"}, UnsafeFlags: []string{"-r", "-e", "-i"}, NoOperands: true}}}
 }
 
-func packsSystemL534() Pack {
+func packsSystemL535() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"iptables", "ip6tables"}, UnsafeFlags: []string{"-A", "-I", "-D", "-R", "-F", "-X", "-P", "-N", "-E", "-Z", "--append", "--insert", "--delete", "--flush", "--policy"}}}}
 }
 
-func packsSystemL538() Pack {
+func packsSystemL539() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"history"}, UnsafeFlags: []string{"-c", "-d", "-w", "-a", "-r", "-n", "-s"}}}}
 }
 
-func packsSystemL542() Pack {
+func packsSystemL543() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"mount"}, NoOperands: true}}}
 }
 
-func packsSystemL546() Pack {
+func packsSystemL547() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"sysctl"}, UnsafeFlags: []string{"-w", "--write", "-p", "--load", "--system"}, UnsafeTier: "execute"}}}
 }
 
-func packsSystemL551() Pack {
+func packsSystemL552() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kill", "pkill", "killall"}, Tier: "write"}}}
 }
 
