@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:d0e9f5bac5e0a65574a14ce351445cd7a34867b34a019e0172aa16a9b9994304"
+	generatedDigest = "sha256:72aa23b96e99ae5eea3b89be1ba17e75410a4a831ff224d2cf2780ffb9edbfe1"
 }
 
 var generatedPacks = []genPack{
@@ -264,29 +264,29 @@ var generatedPacks = []genPack{
 		{line: 411, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL411},
 		{line: 423, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL423},
 		{line: 437, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL437},
-		{line: 449, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL449},
-		{line: 464, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL464},
-		{line: 477, kind: "rule", exes: []string{"git"}, subs: []string{"restore", "checkout"}, trigger: "", build: packsGitL477},
-		{line: 490, kind: "rule", exes: []string{"git"}, subs: []string{"merge", "rebase", "cherry-pick", "revert", "am"}, trigger: "", build: packsGitL490},
-		{line: 502, kind: "rule", exes: []string{"export", "declare", "typeset", "env"}, subs: nil, trigger: "", build: packsGitL502},
-		{line: 516, kind: "safe", exes: []string{"git"}, subs: []string{"status", "log", "diff", "show", "blame", "annotate", "shortlog", "describe", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file", "merge-base", "grep", "whatchanged", "for-each-ref", "name-rev", "var", "version", "help", "check-ignore", "check-attr", "check-ref-format", "count-objects", "show-ref", "show-branch", "cherry", "range-diff", "diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck", "ls-remote", "bugreport", "difftool", "instaweb"}, trigger: "", build: packsGitL516},
-		{line: 522, kind: "safe", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL522},
-		{line: 529, kind: "safe", exes: []string{"git"}, subs: []string{"tag"}, trigger: "", build: packsGitL529},
-		{line: 536, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL536},
+		{line: 453, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL453},
+		{line: 468, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL468},
+		{line: 481, kind: "rule", exes: []string{"git"}, subs: []string{"restore", "checkout"}, trigger: "", build: packsGitL481},
+		{line: 494, kind: "rule", exes: []string{"git"}, subs: []string{"merge", "rebase", "cherry-pick", "revert", "am"}, trigger: "", build: packsGitL494},
+		{line: 506, kind: "rule", exes: []string{"export", "declare", "typeset", "env"}, subs: nil, trigger: "", build: packsGitL506},
+		{line: 522, kind: "safe", exes: []string{"git"}, subs: []string{"status", "log", "diff", "show", "blame", "annotate", "shortlog", "describe", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file", "merge-base", "grep", "whatchanged", "for-each-ref", "name-rev", "var", "version", "help", "check-ignore", "check-attr", "check-ref-format", "count-objects", "show-ref", "show-branch", "cherry", "range-diff", "diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck", "ls-remote", "bugreport", "difftool", "instaweb"}, trigger: "", build: packsGitL522},
+		{line: 528, kind: "safe", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL528},
+		{line: 535, kind: "safe", exes: []string{"git"}, subs: []string{"tag"}, trigger: "", build: packsGitL535},
 		{line: 542, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL542},
-		{line: 546, kind: "safe", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: packsGitL546},
-		{line: 552, kind: "safe", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: packsGitL552},
-		{line: 556, kind: "safe", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL556},
-		{line: 561, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL561},
-		{line: 566, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL566},
-		{line: 570, kind: "safe", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: packsGitL570},
-		{line: 574, kind: "safe", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL574},
-		{line: 581, kind: "safe", exes: []string{"git"}, subs: []string{"add", "commit", "mv", "checkout", "switch", "merge", "rebase", "cherry-pick", "revert", "stash", "init", "clone", "fetch", "pull", "apply", "am", "restore", "notes", "worktree", "submodule", "sparse-checkout", "bisect", "format-patch", "archive", "bundle", "mergetool", "rerere", "maintenance", "lfs", "rm", "reset", "commit-tree", "write-tree", "read-tree", "update-index", "hash-object", "mktag", "mktree", "symbolic-ref", "gc", "pack-refs", "replace", "push"}, trigger: "", build: packsGitL581},
-		{line: 586, kind: "safe", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL586},
-		{line: 595, kind: "paths", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL595},
-		{line: 600, kind: "urls", exes: []string{"git"}, subs: []string{"clone", "fetch", "pull", "push", "ls-remote", "archive"}, trigger: "", build: packsGitL600},
-		{line: 605, kind: "urls", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL605},
-		{line: 610, kind: "urls", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL610},
+		{line: 548, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL548},
+		{line: 552, kind: "safe", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: packsGitL552},
+		{line: 558, kind: "safe", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: packsGitL558},
+		{line: 562, kind: "safe", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL562},
+		{line: 567, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL567},
+		{line: 572, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL572},
+		{line: 576, kind: "safe", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: packsGitL576},
+		{line: 580, kind: "safe", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL580},
+		{line: 587, kind: "safe", exes: []string{"git"}, subs: []string{"add", "commit", "mv", "checkout", "switch", "merge", "rebase", "cherry-pick", "revert", "stash", "init", "clone", "fetch", "pull", "apply", "am", "restore", "notes", "worktree", "submodule", "sparse-checkout", "bisect", "format-patch", "archive", "bundle", "mergetool", "rerere", "maintenance", "lfs", "rm", "reset", "commit-tree", "write-tree", "read-tree", "update-index", "hash-object", "mktag", "mktree", "symbolic-ref", "gc", "pack-refs", "replace", "push"}, trigger: "", build: packsGitL587},
+		{line: 592, kind: "safe", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL592},
+		{line: 601, kind: "paths", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL601},
+		{line: 606, kind: "urls", exes: []string{"git"}, subs: []string{"clone", "fetch", "pull", "push", "ls-remote", "archive"}, trigger: "", build: packsGitL606},
+		{line: 611, kind: "urls", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL611},
+		{line: 616, kind: "urls", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL616},
 	}},
 	{file: "packs/iac.toml", header: packHeader{Name: "iac", Executables: []string{"terraform", "tofu", "terragrunt", "pulumi", "ansible", "ansible-playbook", "atmos", "cdktf", "kamal", "nomad", "vagrant"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"terraform"}, subs: nil, trigger: "", build: packsIacL5},
@@ -3903,98 +3903,98 @@ func packsGitL423() Pack {
 }
 
 func packsGitL437() Pack {
-	return Pack{Rules: []Rule{{ID: "git.config-env-var-exec", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "These environment variables make git run an arbitrary program or read injected configuration.", Suggestion: "Run git without overriding GIT_CONFIG_*, GIT_EXTERNAL_DIFF, GIT_PAGER or GIT_EDITOR.", Match: Match{Assigns: []string{"GIT_CONFIG_*", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_EDITOR", "GIT_ASKPASS", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_DIR", "GIT_WORK_TREE"}}}}}
+	return Pack{Rules: []Rule{{ID: "git.config-env-var-exec", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "These environment variables make git run an arbitrary program or read injected configuration.", Suggestion: "Run git without overriding GIT_CONFIG_*, GIT_EXTERNAL_DIFF or GIT_ASKPASS.", Match: Match{Assigns: []string{"GIT_CONFIG_*", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_DIR", "GIT_WORK_TREE"}}}}}
 }
 
-func packsGitL449() Pack {
+func packsGitL453() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-set-exec", Exe: []string{"git"}, Sub: []string{"config"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Setting this key makes git run an arbitrary program later (hooks path, ssh command, pager, editor, filter, alias).", Suggestion: "Ask the user to change git configuration that runs programs.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"core.hookspath", "core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "core.gitproxy", "alias.*", "filter.*", "diff.*.textconv", "diff.*.command", "diff.external", "merge.*.driver", "credential.helper", "credential.*.helper", "pager.*", "sequence.editor", "gpg.program", "gpg.*.program", "include.path", "includeif.*", "init.templatedir", "uploadpack.packobjectshook", "remote.*.uploadpack", "remote.*.receivepack"}, MinOperands: 2}}}}
 }
 
-func packsGitL464() Pack {
+func packsGitL468() Pack {
 	return Pack{Rules: []Rule{{ID: "git.checkout-paths", Exe: []string{"git"}, Sub: []string{"checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git checkout <commit> <path>… overwrites those working-tree files and discards their uncommitted changes.", Suggestion: "Stash the changes first, or use git show <commit>:<path> to look at the old version.", Match: Match{FlagsNone: []string{"-b", "-B", "--orphan", "--help", "-h"}, MinOperands: 2}}}}
 }
 
-func packsGitL477() Pack {
+func packsGitL481() Pack {
 	return Pack{Rules: []Rule{{ID: "git.restore-patch", Exe: []string{"git"}, Sub: []string{"restore|checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Restoring paths listed in a file or chosen interactively discards their uncommitted changes.", Suggestion: "Stash the changes first.", Match: Match{FlagsAny: []string{"-p", "--patch", "--pathspec-from-file"}, FlagsNone: []string{"--staged", "-S", "--no-patch", "--help", "-h"}}}}}
 }
 
-func packsGitL490() Pack {
+func packsGitL494() Pack {
 	return Pack{Rules: []Rule{{ID: "git.abort", Exe: []string{"git"}, Sub: []string{"merge|rebase|cherry-pick|revert|am"}, Category: "vcs-discard", Tier: "destructive", Blast: "low", Reason: "--abort throws away the conflict resolutions made so far.", Suggestion: "Ask before aborting; commit or note resolved files first.", Match: Match{FlagsAny: []string{"--abort", "--quit"}}}}}
 }
 
-func packsGitL502() Pack {
-	return Pack{Rules: []Rule{{ID: "git.config-env-export", Exe: []string{"export", "declare", "typeset", "env"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Exporting this variable makes later git commands run an arbitrary program or read injected configuration.", Suggestion: "Do not override GIT_SSH*, GIT_CONFIG_*, GIT_EXTERNAL_DIFF, GIT_PAGER or GIT_EDITOR.", Match: Match{OperandsAny: []string{"git_ssh=**", "git_ssh_command=**", "git_ssh_variant=**", "git_config_*=**", "git_config=**", "git_external_diff=**", "git_pager=**", "git_editor=**", "git_askpass=**", "git_proxy_command=**", "git_exec_path=**", "git_template_dir=**"}}}}}
-}
-
-func packsGitL516() Pack {
-	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"status|log|diff|show|blame|annotate|shortlog|describe|rev-parse|rev-list|ls-files|ls-tree|cat-file|merge-base|grep|whatchanged|for-each-ref|name-rev|var|version|help|check-ignore|check-attr|check-ref-format|count-objects|show-ref|show-branch|cherry|range-diff|diff-tree|diff-files|diff-index|verify-commit|verify-tag|fsck|ls-remote|bugreport|difftool|instaweb"}, UnsafeFlags: []string{"--output", "--ext-diff", "--textconv", "-O", "--open-files-in-pager", "--tool", "-x", "--extcmd"}, UnsafeTier: "execute"}}}
+func packsGitL506() Pack {
+	return Pack{Rules: []Rule{{ID: "git.config-env-export", Exe: []string{"export", "declare", "typeset", "env"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Exporting this variable makes later git commands run an arbitrary program or read injected configuration.", Suggestion: "Do not override GIT_SSH*, GIT_CONFIG_*, GIT_EXTERNAL_DIFF or GIT_ASKPASS.", Match: Match{OperandsAny: []string{"git_ssh=**", "git_ssh_command=**", "git_ssh_variant=**", "git_config_*=**", "git_config=**", "git_external_diff=**", "git_askpass=**", "git_proxy_command=**", "git_exec_path=**", "git_template_dir=**"}}}}}
 }
 
 func packsGitL522() Pack {
+	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"status|log|diff|show|blame|annotate|shortlog|describe|rev-parse|rev-list|ls-files|ls-tree|cat-file|merge-base|grep|whatchanged|for-each-ref|name-rev|var|version|help|check-ignore|check-attr|check-ref-format|count-objects|show-ref|show-branch|cherry|range-diff|diff-tree|diff-files|diff-index|verify-commit|verify-tag|fsck|ls-remote|bugreport|difftool|instaweb"}, UnsafeFlags: []string{"--output", "--ext-diff", "--textconv", "-O", "--open-files-in-pager", "--tool", "-x", "--extcmd"}, UnsafeTier: "execute"}}}
+}
+
+func packsGitL528() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"branch"}, UnsafeFlags: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "--set-upstream-to", "-u", "--unset-upstream", "--edit-description", "-t", "--track"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
-func packsGitL529() Pack {
+func packsGitL535() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"tag"}, UnsafeFlags: []string{"-d", "--delete", "-a", "-s", "-u", "-f", "--force", "-m", "-F", "--annotate", "--sign"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
-func packsGitL536() Pack {
+func packsGitL542() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"remote"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
-func packsGitL542() Pack {
+func packsGitL548() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"remote", "show|get-url"}}}}
 }
 
-func packsGitL546() Pack {
+func packsGitL552() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"stash", "list|show"}, UnsafeFlags: []string{"--output", "--ext-diff", "--textconv"}, UnsafeTier: "execute"}}}
 }
 
-func packsGitL552() Pack {
+func packsGitL558() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"worktree", "list"}}}}
 }
 
-func packsGitL556() Pack {
+func packsGitL562() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"submodule", "status|summary|foreach"}, UnsafeTier: "execute"}}}
 }
 
-func packsGitL561() Pack {
+func packsGitL567() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"reflog"}, NoOperands: true}}}
 }
 
-func packsGitL566() Pack {
+func packsGitL572() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"reflog", "show|exists"}}}}
 }
 
-func packsGitL570() Pack {
+func packsGitL576() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"notes", "list|show"}}}}
 }
 
-func packsGitL574() Pack {
+func packsGitL580() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"config"}, UnsafeFlags: []string{"--global", "--system", "--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit", "--file", "-f", "--worktree"}, UnsafeTier: "write", MaxOperands: 1}}}
 }
 
-func packsGitL581() Pack {
+func packsGitL587() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"add|commit|mv|checkout|switch|merge|rebase|cherry-pick|revert|stash|init|clone|fetch|pull|apply|am|restore|notes|worktree|submodule|sparse-checkout|bisect|format-patch|archive|bundle|mergetool|rerere|maintenance|lfs|rm|reset|commit-tree|write-tree|read-tree|update-index|hash-object|mktag|mktree|symbolic-ref|gc|pack-refs|replace|push"}, Tier: "write"}}}
 }
 
-func packsGitL586() Pack {
+func packsGitL592() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"clean"}, Tier: "read", UnsafeFlags: []string{"-f", "--force"}, UnsafeTier: "write"}}}
 }
 
-func packsGitL595() Pack {
+func packsGitL601() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"git"}, Sub: []string{"clean"}, Operands: "delete"}}}
 }
 
-func packsGitL600() Pack {
+func packsGitL606() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"clone|fetch|pull|push|ls-remote|archive"}, Operands: "url"}}}
 }
 
-func packsGitL605() Pack {
+func packsGitL611() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"remote", "add|set-url"}, Operands: "url"}}}
 }
 
-func packsGitL610() Pack {
+func packsGitL616() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"submodule", "add"}, Operands: "url"}}}
 }
 
