@@ -41,6 +41,14 @@ func TestSameEffectSameVerdict(t *testing.T) {
 			`MANPAGER="$X" man ls`,
 			`GIT_EDITOR="$(cat editor.txt)" git commit`,
 		}},
+		{"every file of the project readable, writable and runnable by every user", [3]string{"deny", "deny", "deny"}, []string{
+			"chmod -R 777 .",
+			"chmod 777 -R .",
+			"chmod -R 0777 .",
+			"chmod -R a+rwx .",
+			"chmod -R ugo=rwx .",
+			"chmod --recursive u=rwx,g=rwx,o=rwx .",
+		}},
 		{"a pager that deletes the home directory", [3]string{"deny", "deny", "deny"}, []string{
 			`PAGER='sh -c "rm -rf ~"' git log`,
 			`GIT_PAGER='sh -c "rm -rf ~"' git log`,
