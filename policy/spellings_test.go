@@ -28,11 +28,13 @@ func TestSameEffectSameVerdict(t *testing.T) {
 		{"git's pager is cat: the diff is printed, and cat runs", [3]string{"ask", "allow", "allow"}, []string{
 			"PAGER=cat git diff",
 			"GIT_PAGER=cat git diff",
+			"git -c core.pager=cat diff",
 		}},
 		{"git's editor is true: the message is kept", [3]string{"ask", "allow", "allow"}, []string{
 			"EDITOR=true git commit --amend",
 			"GIT_EDITOR=true git commit --amend",
 			"VISUAL=true git commit --amend",
+			"git -c core.editor=true commit --amend",
 		}},
 		{"a pager or editor that is not known before the call: code as sh -c \"$X\" runs it", [3]string{"ask", "ask", "ask"}, []string{
 			`bash -c "$X"`,
@@ -40,6 +42,8 @@ func TestSameEffectSameVerdict(t *testing.T) {
 			`GIT_PAGER="$X" git log`,
 			`MANPAGER="$X" man ls`,
 			`GIT_EDITOR="$(cat editor.txt)" git commit`,
+			`git -c core.pager="$X" log`,
+			`git -c "core.editor=$X" commit`,
 		}},
 		{"every file of the project readable, writable and runnable by every user", [3]string{"deny", "deny", "deny"}, []string{
 			"chmod -R 777 .",
@@ -49,9 +53,13 @@ func TestSameEffectSameVerdict(t *testing.T) {
 			"chmod -R ugo=rwx .",
 			"chmod --recursive u=rwx,g=rwx,o=rwx .",
 		}},
+		{"a display setting not known before the call: nothing runs it", [3]string{"ask", "allow", "allow"}, []string{
+			`git -c color.ui="$X" log`,
+		}},
 		{"a pager that deletes the home directory", [3]string{"deny", "deny", "deny"}, []string{
 			`PAGER='sh -c "rm -rf ~"' git log`,
 			`GIT_PAGER='sh -c "rm -rf ~"' git log`,
+			`git -c core.pager='sh -c "rm -rf ~"' log`,
 		}},
 	}
 	for _, g := range groups {

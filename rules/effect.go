@@ -807,6 +807,13 @@ func (r *effectRun) shell(w shell.Word, via string) {
 // script analyses code in one of the small languages and records its
 // effects.
 func (r *effectRun) script(lang string, w shell.Word, via string) {
+	if !w.Known && lang == "gitconfig" {
+		// git -c core.pager="$X": shell code not known, as PAGER="$X"
+		if key, _, _ := strings.Cut(w.Value, "="); strings.ContainsAny(key, "$`") || script.GitKeyRunsCommand(key) {
+			r.shell(w, via)
+			return
+		}
+	}
 	if !w.Known {
 		r.runsCodeBy(func() string {
 			return fmt.Sprintf("the %s code given to %s is not known before it runs", lang, r.name())
