@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"bytes"
+	"encoding/json"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -104,10 +106,76 @@ func TestFirstTimeIsFirstWholeRecord(t *testing.T) {
 	}
 }
 
+// lineTimeIsJSON checks lineTime, whose fast path skips encoding/json's
+// decoder, against json.Unmarshal of the whole line, which it stands for.
+func lineTimeIsJSON(t *testing.T, line []byte) {
+	t.Helper()
+	var r struct {
+		Time time.Time `json:"time"`
+	}
+	err := json.Unmarshal(bytes.TrimSpace(line), &r)
+	got, err2 := lineTime(line)
+	if (err == nil) != (err2 == nil) || !got.Equal(r.Time) || got.Format(time.RFC3339Nano) != r.Time.Format(time.RFC3339Nano) {
+		t.Errorf("line %q: lineTime = %v, %v; json.Unmarshal = %v, %v", line, got, err2, r.Time, err)
+	}
+}
+
+// leadingTimeCases are lines near the fast path's edges: a later member
+// json.Unmarshal would take as the time (another case, an escape, a
+// Unicode fold), invalid JSON after the time, odd time text.
+var leadingTimeCases = []string{
+	`{"time":"2026-11-29T01:51:08.564702439Z","agent":"claude-code","args":"git status"}`,
+	`  {"time":"2026-11-29T01:51:08Z"}  `,
+	`{"time":"2026-11-29T01:51:08+02:00","n":1.5,"b":true,"x":null,"l":[1,{"a":"b"}]}`,
+	`{"time":"2026-11-29T01:51:08Z","Time":"2001-02-03T04:05:06Z"}`,
+	`{"time":"2026-11-29T01:51:08Z","TIME":"2001-02-03T04:05:06Z"}`,
+	`{"time":"2026-11-29T01:51:08Z","time":"2001-02-03T04:05:06Z"}`,
+	`{"time":"2026-11-29T01:51:08Z","tıme":"2001-02-03T04:05:06Z"}`,
+	`{"time":"2026-11-29T01:51:08Z","tİme":"2001-02-03T04:05:06Z"}`,
+	`{"time":"2026-11-29T01:51:08Z","a":{"time":"2001-02-03T04:05:06Z"}}`,
+	`{"time":"2026-11-29T01:51:08Z","args":"echo "time""}`,
+	`{"time":"2026-11-29T01:51:08Z","args":"é"}`,
+	`{"time":"2026-11-29T01:51:08Z","args":"a>b"}`,
+	`{"time":"2026-11-29T01:51:08Z",}`,
+	`{"time":"2026-11-29T01:51:08Z","a":}`,
+	`{"time":"2026-11-29T01:51:08Z"}}`,
+	`{"time":"2026-11-29T01:51:08Z"`,
+	`{"time":"2026-11-29T01:51:08Z"} x`,
+	`{"time":"2026-11-29T01:51:08z"}`,
+	`{"time":"2026-11-29T1:51:08Z"}`,
+	`{"time":"2026-11-29"}`,
+	`{"time":""}`,
+	`{"time":"2026-11-29T01:51:08Z"}`,
+	`{"time":null}`,
+	`{"time":"0001-01-01T00:00:00Z"}`,
+	`{"time" :"2026-11-29T01:51:08Z"}`,
+	`{}`,
+	``,
+}
+
+func TestLineTimeIsJSON(t *testing.T) {
+	for _, line := range leadingTimeCases {
+		lineTimeIsJSON(t, []byte(line))
+	}
+	if _, ok := leadingTime([]byte(leadingTimeCases[0])); !ok {
+		t.Errorf("leadingTime refused a record as the writer writes it: %s", leadingTimeCases[0])
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	for _, line := range randomRecordLines(rng, 2000) {
+		lineTimeIsJSON(t, line)
+	}
+}
+
 func FuzzLineTime(f *testing.F) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, line := range randomRecordLines(rng, 4) {
 		f.Add(line)
 	}
-	f.Fuzz(func(t *testing.T, line []byte) { lineTimeAgrees(t, line) })
+	for _, line := range leadingTimeCases {
+		f.Add([]byte(line))
+	}
+	f.Fuzz(func(t *testing.T, line []byte) {
+		lineTimeAgrees(t, line)
+		lineTimeIsJSON(t, line)
+	})
 }

@@ -8,9 +8,9 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/internal/jsonscan"
 )
 
 // payload holds the fields toolguard reads from any agent's hook input.
@@ -105,10 +105,11 @@ func parseFolded(stdin []byte) (payload, error) {
 // members' values are slices of data.
 //
 // A well-formed object, the case of every real payload, is split by a
-// scan of its bytes (the token-by-token decoder cost a serve replica
-// about a twentieth of its CPU per decision); anything else goes through
-// [objectFieldsDecoder], whose errors say what is wrong. Both give the
-// same members (FuzzObjectFields).
+// scan of its bytes (internal/jsonscan, shared with serve's requests: the
+// token-by-token decoder cost a serve replica about a twentieth of its
+// CPU per decision); anything else goes through [objectFieldsDecoder],
+// whose errors say what is wrong. Both give the same members
+// (FuzzObjectFields).
 func objectFields(data []byte, noRepeats bool) (map[string]json.RawMessage, error) {
 	if out, ok, err := splitObject(data, noRepeats); ok {
 		return out, err
@@ -117,96 +118,27 @@ func objectFields(data []byte, noRepeats bool) (map[string]json.RawMessage, erro
 }
 
 // splitObject splits data, when it is one valid JSON object, into its
-// members; ok is false when it is not (then nothing is returned).
+// members; ok is false when it is not, or when the scan declines a key it
+// does not decode exactly as Go's decoder does (then nothing is returned).
 func splitObject(data []byte, noRepeats bool) (out map[string]json.RawMessage, ok bool, err error) {
-	if !json.Valid(data) {
-		return nil, false, nil
-	}
-	i := skipSpace(data, 0)
-	if data[i] != '{' {
-		return nil, false, nil
-	}
+	s := jsonscan.New(data)
 	out = map[string]json.RawMessage{}
-	i = skipSpace(data, i+1)
-	for data[i] != '}' {
-		end := stringEnd(data, i)
-		key, kerr := jsonKey(data[i:end])
-		if kerr != nil {
-			return nil, false, nil
+	var dup error // the first repeated key, reported only if the whole is valid, as before the scan
+	ok = s.Members(func(key string) bool {
+		raw, ok := s.Skip()
+		if _, seen := out[key]; seen && noRepeats && dup == nil {
+			dup = fmt.Errorf("the key %q appears twice", key)
 		}
-		i = skipSpace(data, skipSpace(data, end)+1) // past the colon
-		vend := valueEnd(data, i)
-		if _, dup := out[key]; dup && noRepeats {
-			return nil, true, fmt.Errorf("the key %q appears twice", key)
-		}
-		out[key] = json.RawMessage(data[i:vend:vend])
-		i = skipSpace(data, vend)
-		if data[i] == ',' {
-			i = skipSpace(data, i+1)
-		}
+		out[key] = json.RawMessage(raw[:len(raw):len(raw)])
+		return ok
+	}) && s.End()
+	switch {
+	case !ok:
+		return nil, false, nil
+	case dup != nil:
+		return nil, true, dup
 	}
 	return out, true, nil
-}
-
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// stringEnd is the index after the string starting at data[i] (a quote)
-// of valid JSON.
-func stringEnd(data []byte, i int) int {
-	for i++; data[i] != '"'; i++ {
-		if data[i] == '\\' {
-			i++
-		}
-	}
-	return i + 1
-}
-
-// valueEnd is the index after the value starting at data[i] of valid JSON.
-func valueEnd(data []byte, i int) int {
-	switch data[i] {
-	case '"':
-		return stringEnd(data, i)
-	case '{', '[':
-		depth := 0
-		for ; ; i++ {
-			switch data[i] {
-			case '"':
-				i = stringEnd(data, i) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				if depth--; depth == 0 {
-					return i + 1
-				}
-			}
-		}
-	}
-	for i < len(data) && !strings.ContainsRune(",}] \t\n\r", rune(data[i])) {
-		i++
-	}
-	return i
-}
-
-// jsonKey decodes a quoted key as the decoder does.
-func jsonKey(quoted []byte) (string, error) {
-	plain := true
-	for _, c := range quoted[1 : len(quoted)-1] {
-		if c == '\\' || c >= utf8.RuneSelf {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return string(quoted[1 : len(quoted)-1]), nil
-	}
-	var k string
-	err := json.Unmarshal(quoted, &k)
-	return k, err
 }
 
 // objectFieldsDecoder is objectFields by Go's decoder, token by token.
@@ -289,24 +221,11 @@ var payloadFields = []struct {
 	{"workspace_roots", func(p *payload) any { return &p.WorkspaceRoots }},
 }
 
-// plainString is the value of raw, a JSON string without escapes in
-// valid UTF-8, as json.Unmarshal would decode it; ok is false for any
-// other raw (then json.Unmarshal decodes it, or says why not).
+// plainString is the value of raw, a JSON string, as json.Unmarshal would
+// decode it; ok is false for any other raw and for strings the scan
+// declines (then json.Unmarshal decodes it, or says why not).
 func plainString(raw json.RawMessage) (string, bool) {
-	n := len(raw)
-	if n < 2 || raw[0] != '"' || raw[n-1] != '"' {
-		return "", false
-	}
-	body := raw[1 : n-1]
-	for _, c := range body {
-		if c == '\\' || c == '"' || c < 0x20 {
-			return "", false
-		}
-	}
-	if !utf8.Valid(body) {
-		return "", false
-	}
-	return string(body), true
+	return jsonscan.Unquote(raw)
 }
 
 // start decodes the payload and checks its event name against events. The

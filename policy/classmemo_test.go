@@ -14,17 +14,17 @@ import (
 
 // TestClassifyMemoMatchesPacks compares Decide, which answers a command
 // like one before it in the same call from the call's memo of the rule
-// packs' answers (analysis/classmemo.go), with DecideAfresh, which runs
-// the packs on every command, over the corpora's calls: the adversarial
-// corpus (with the files its cases lay: the scripts, build files and
-// package scripts they run), the traces and the peers' corpora. Each
-// shell call is decided as written and doubled (the command line twice,
-// on two lines), so that every command of the second copy is answered
-// from the memo with its spans moved; the two decisions must be equal,
-// findings and their spans included. Each is decided as Decide does it
-// (the memo starts after a call's first few commands) and with the memo
-// remembering from the first command (DecideMemoEvery), so that short
-// calls exercise it too.
+// packs' answers (analysis/classmemo.go), with DecideMemo(MemoNone),
+// which runs the packs on every command, over the corpora's calls: the
+// adversarial corpus (with the files its cases lay: the scripts, build
+// files and package scripts they run), the traces and the peers' corpora.
+// Each shell call is decided as written and doubled (the command line
+// twice, on two lines), so that every command of the second copy is
+// answered from the memo with its spans moved; the two decisions must be
+// equal, findings and their spans included. Each is decided as Decide
+// does it (MemoAsDecide: the memo starts after a call's first few
+// commands) and with the memo remembering from the first command
+// (MemoEvery), so that short calls exercise it too.
 func TestClassifyMemoMatchesPacks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("decides every corpus call four times")
@@ -40,9 +40,9 @@ func TestClassifyMemoMatchesPacks(t *testing.T) {
 			calls = append(calls, twice)
 		}
 		for _, c := range calls {
-			want, _ := p.DecideAfresh(ctx, c)
-			for _, decide := range []func(context.Context, call.Call) (policy.Decision, int){p.DecideWork, p.DecideMemoEvery} {
-				got, _ := decide(ctx, c)
+			want, _ := p.DecideMemo(ctx, c, policy.MemoNone)
+			for _, memo := range []policy.Memo{policy.MemoAsDecide, policy.MemoEvery} {
+				got, _ := p.DecideMemo(ctx, c, memo)
 				if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
 					t.Errorf("%s: %q: memo (+) differs from the packs (-):\n%s", what, c.Command, diff)
 				}
@@ -139,9 +139,9 @@ func FuzzClassifyMemo(f *testing.F) {
 	f.Fuzz(func(t *testing.T, command string) {
 		for _, c := range []string{command, command + "\n" + command, command + "; " + command} {
 			cl := call.Call{Kind: call.Shell, Tool: "Bash", Command: c, Workspace: "/work", Cwd: "/work"}
-			want, _ := p.DecideAfresh(ctx, cl)
-			for _, decide := range []func(context.Context, call.Call) (policy.Decision, int){p.DecideWork, p.DecideMemoEvery} {
-				got, _ := decide(ctx, cl)
+			want, _ := p.DecideMemo(ctx, cl, policy.MemoNone)
+			for _, memo := range []policy.Memo{policy.MemoAsDecide, policy.MemoEvery} {
+				got, _ := p.DecideMemo(ctx, cl, memo)
 				if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
 					t.Fatalf("%q: memo (+) differs from the packs (-):\n%s", c, diff)
 				}

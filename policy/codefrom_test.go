@@ -2,7 +2,6 @@ package policy_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,21 +18,12 @@ import (
 func TestCodeFromAnotherCommand(t *testing.T) {
 	h := filepath.Join(t.TempDir(), "home")
 	work := filepath.Join(h, "project")
-	files := map[string]string{
-		"scripts/version.py": "print(\"1.8.0\")\n",
-		"scripts/wipe.py":    "import os, shutil\nshutil.rmtree(os.path.expanduser(\"~\"))\n",
-		"scripts/test.sh":    "#!/bin/sh\ngo test ./...\n",
-		"scripts/tidy.sh":    "#!/bin/sh\nrm -rf ~/\n",
-	}
-	for name, text := range files {
-		p := filepath.Join(work, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	layCorpusFiles(t, h, []corpusFileSpec{
+		{Path: "scripts/version.py", Content: "print(\"1.8.0\")\n"},
+		{Path: "scripts/wipe.py", Content: "import os, shutil\nshutil.rmtree(os.path.expanduser(\"~\"))\n"},
+		{Path: "scripts/test.sh", Content: "#!/bin/sh\ngo test ./...\n"},
+		{Path: "scripts/tidy.sh", Content: "#!/bin/sh\nrm -rf ~/\n"},
+	})
 	p, err := policy.Compile(&policy.Config{Settings: policy.Settings{Mode: policy.ModeTrusted}}, policy.Options{Home: h})
 	if err != nil {
 		t.Fatal(err)

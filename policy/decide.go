@@ -140,7 +140,7 @@ type evaluation struct {
 	valuesBuf []string
 	// afresh judges every mentioned path and classifies every command
 	// anew, remembering none (the reference the memos are tested
-	// against; DecideAfresh).
+	// against; DecideMemo with MemoNone).
 	afresh bool
 }
 

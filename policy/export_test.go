@@ -13,36 +13,38 @@ const WorkLimit = workLimit
 // analysis spent, so that tests can bound the work of an input without
 // timing it (timings vary with the machine and its load).
 func (p *Policy) DecideWork(ctx context.Context, c call.Call) (Decision, int) {
-	if sub := p.ForAgent(c.Who.Agent); sub != p {
-		return sub.DecideWork(ctx, c)
-	}
-	e := p.newEvaluation(ctx, &c)
-	e.run()
-	return e.decide(), e.work.Used()
+	return p.DecideMemo(ctx, c, MemoAsDecide)
 }
 
-// DecideAfresh is DecideWork with every command classified by the rule
-// packs, none answered from the call's memo (the memo's reference).
-func (p *Policy) DecideAfresh(ctx context.Context, c call.Call) (Decision, int) {
-	if sub := p.ForAgent(c.Who.Agent); sub != p {
-		return sub.DecideAfresh(ctx, c)
-	}
-	e := p.newEvaluation(ctx, &c)
-	e.an.ClassifyAfresh()
-	e.afresh = true
-	e.run()
-	return e.decide(), e.work.Used()
-}
+// Memo is how a test's decision uses the call's memos (of the rule packs'
+// answers, and of judged paths).
+type Memo int
 
-// DecideMemoEvery is DecideWork with the call's memo of the rule packs'
-// answers remembering from the call's first command on, not only after
-// the first few (analysis' memoAfter): short calls exercise the memo too.
-func (p *Policy) DecideMemoEvery(ctx context.Context, c call.Call) (Decision, int) {
+const (
+	// MemoAsDecide uses them as Decide does: the packs' memo remembers
+	// only after the call's first few commands (analysis' memoAfter).
+	MemoAsDecide Memo = iota
+	// MemoNone classifies every command by the rule packs and judges every
+	// path anew, none answered from a memo: the memos' reference.
+	MemoNone
+	// MemoEvery has the packs' memo remember from the call's first
+	// command on, so that short calls exercise it too.
+	MemoEvery
+)
+
+// DecideMemo is DecideWork with the call's memos used as memo says.
+func (p *Policy) DecideMemo(ctx context.Context, c call.Call, memo Memo) (Decision, int) {
 	if sub := p.ForAgent(c.Who.Agent); sub != p {
-		return sub.DecideMemoEvery(ctx, c)
+		return sub.DecideMemo(ctx, c, memo)
 	}
 	e := p.newEvaluation(ctx, &c)
-	e.an.RememberEvery()
+	switch memo {
+	case MemoNone:
+		e.an.ClassifyAfresh()
+		e.afresh = true
+	case MemoEvery:
+		e.an.RememberEvery()
+	}
 	e.run()
 	return e.decide(), e.work.Used()
 }

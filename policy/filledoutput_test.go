@@ -1,16 +1,10 @@
 package policy_test
 
 import (
-	"context"
-	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
-	"time"
 
-	"github.com/google/go-cmp/cmp"
-
-	"github.com/toolguard/toolguard/call"
 	"github.com/toolguard/toolguard/policy"
 )
 
@@ -23,26 +17,7 @@ func TestFilledBuildOutputDelete(t *testing.T) {
 	type result struct{ Verdict, Tier, Rule string }
 	filled := result{"ask", "destructive", "fs.rm-filled-output"}
 	allowed := result{"allow", "execute", "mode.trusted"}
-	move := func(from, to string) func(t *testing.T, ws string) {
-		return func(t *testing.T, ws string) {
-			t.Helper()
-			if err := os.MkdirAll(filepath.Dir(filepath.Join(ws, to)), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.Rename(filepath.Join(ws, from), filepath.Join(ws, to)); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	nothing := func(*testing.T, string) {}
-	cases := []struct {
-		name    string
-		old     []string // laid before the session started
-		session func(t *testing.T, ws string)
-		command string
-		noStart bool
-		want    result
-	}{
+	cases := []sessionCase[result]{
 		{"one call: mkdir, move in, delete", []string{"src/app.py"}, nothing,
 			"mkdir out && mv src out/ && rm -rf out", false, filled},
 		{"one call: rename to a build name", []string{"src/app.py"}, nothing,
@@ -66,54 +41,32 @@ func TestFilledBuildOutputDelete(t *testing.T) {
 		{"one call: move into another directory", []string{"src/app.py", "dist/app.js"}, nothing,
 			"mkdir -p keep && mv src keep/ && rm -rf dist", false, allowed},
 		{"one call: move into a session-made scratch tree", []string{"src/app.py"},
-			func(t *testing.T, ws string) { layTree(t, ws, "x/notes.txt") },
+			lay("x/notes.txt"),
 			"mv src x/ && rm -rf x", false, result{"ask", "destructive", "core.fs.rm-recursive"}},
 		{"across calls: moved into out", []string{"src/app.py"}, move("src", "out/src"),
 			"rm -rf out", false, filled},
 		{"across calls: moved into node_modules", []string{"lib/index.js"},
-			func(t *testing.T, ws string) {
-				layTree(t, ws, "node_modules/left-pad/index.js")
-				move("lib", "node_modules/lib")(t, ws)
-			}, "rm -rf node_modules", false, filled},
+			steps(lay("node_modules/left-pad/index.js"), move("lib", "node_modules/lib")), "rm -rf node_modules", false, filled},
 		{"across calls: moved in within the slack, no session start", []string{"src/app.py"}, move("src", "out/src"),
 			"rm -rf out", true, allowed},
 		{"across calls: a session-made file moved in", nil,
-			func(t *testing.T, ws string) {
-				layTree(t, ws, "gen/a.txt")
-				move("gen", "out/gen")(t, ws)
-			}, "rm -rf out", false, allowed},
+			steps(lay("gen/a.txt"), move("gen", "out/gen")), "rm -rf out", false, allowed},
 		{"a link named out to the sources, followed", []string{"src/app.py"},
-			func(t *testing.T, ws string) {
-				if err := os.Symlink("src", filepath.Join(ws, "out")); err != nil {
-					t.Fatal(err)
-				}
-			}, "rm -rf out/", false, filled},
+			symlink("src", "out"), "rm -rf out/", false, filled},
 		{"a link named out to the sources, removed", []string{"src/app.py"},
-			func(t *testing.T, ws string) {
-				if err := os.Symlink("src", filepath.Join(ws, "out")); err != nil {
-					t.Fatal(err)
-				}
-			}, "rm -rf out", false, allowed},
+			symlink("src", "out"), "rm -rf out", false, allowed},
 		{"dist a build made", []string{"src/index.ts"},
-			func(t *testing.T, ws string) { layTree(t, ws, "dist/index.html", "dist/assets/app.js") },
+			lay("dist/index.html", "dist/assets/app.js"),
 			"rm -rf dist", false, allowed},
 		{"a build output from before the session", []string{"target/CACHEDIR.TAG", "target/debug/app"}, nothing,
 			"rm -rf target", false, allowed},
 		{"go build -o bin/app renames the binary in", []string{"main.go"},
-			func(t *testing.T, ws string) {
-				layTree(t, ws, ".work/exe/a.out")
-				move(".work/exe/a.out", "bin/app")(t, ws)
-			}, "rm -rf bin", false, allowed},
+			steps(lay(".work/exe/a.out"), move(".work/exe/a.out", "bin/app")), "rm -rf bin", false, allowed},
 		{"pnpm: links at the top, old hard links deeper", []string{"store/f1"},
-			func(t *testing.T, ws string) {
-				layTree(t, ws, "node_modules/.modules.yaml", "node_modules/.pnpm/pkg@1/node_modules/pkg/")
-				if err := os.Link(filepath.Join(ws, "store/f1"), filepath.Join(ws, "node_modules/.pnpm/pkg@1/node_modules/pkg/index.js")); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.Symlink(".pnpm/pkg@1/node_modules/pkg", filepath.Join(ws, "node_modules/pkg")); err != nil {
-					t.Fatal(err)
-				}
-			}, "rm -rf node_modules", false, allowed},
+			steps(lay("node_modules/.modules.yaml", "node_modules/.pnpm/pkg@1/node_modules/pkg/"),
+				hardLink("store/f1", "node_modules/.pnpm/pkg@1/node_modules/pkg/index.js"),
+				symlink(".pnpm/pkg@1/node_modules/pkg", "node_modules/pkg")),
+			"rm -rf node_modules", false, allowed},
 		// the birth-time lookups of one call are bounded (5,000), shared
 		// by its operands: past them, a build output is any recursive
 		// delete
@@ -122,30 +75,9 @@ func TestFilledBuildOutputDelete(t *testing.T) {
 		{"two big build outputs past the call's lookups", append(entries("dist", 3000), entries("build", 3000)...), nothing,
 			"rm -rf dist build", false, filled},
 	}
-	p := mustCompile(t, &policy.Settings{Mode: policy.ModeTrusted})
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			ws := filepath.Join(t.TempDir(), "project")
-			layTree(t, ws, append([]string{".keep"}, tc.old...)...)
-			needBirthTimes(t, ws)
-			start := sessionStart(t)
-			tc.session(t, ws)
-			who := call.Who{Agent: "claude-code", Session: "s", Started: start}
-			if tc.noStart {
-				who.Started = time.Time{}
-			}
-			c, err := p.Tools().Normalize(call.Request{Tool: "Bash", Input: map[string]any{"command": tc.command}, Cwd: ws, Workspace: ws, Who: who})
-			if err != nil {
-				t.Fatal(err)
-			}
-			c.Who.Started = who.Started
-			d := p.Decide(context.Background(), c)
-			got := result{d.Verdict.String(), d.Tier.String(), d.Rule}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("%s (-want +got):\n%s\n%s", tc.command, diff, d.Reason)
-			}
-		})
-	}
+	runSessionCases(t, cases, func(d policy.Decision) result {
+		return result{d.Verdict.String(), d.Tier.String(), d.Rule}
+	})
 }
 
 // entries names n files in dir.

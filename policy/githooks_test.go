@@ -1,11 +1,8 @@
 package policy_test
 
 import (
-	"context"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/toolguard/toolguard/policy"
 )
@@ -17,13 +14,7 @@ import (
 // --no-verify skips, runs nothing.
 func TestGitHooksDecide(t *testing.T) {
 	cfg := corpusFileSpec{Path: ".git/config", Content: "[core]\n\tbare = false\n"}
-	for _, c := range []struct {
-		name    string
-		command string
-		files   []corpusFileSpec
-		want    [3]string // supervised, trusted, full
-		reason  string    // held by the reason in supervised
-	}{
+	runDiskCases(t, []diskCase{
 		{"a pre-commit that wipes the home directory", "git commit -m x",
 			[]corpusFileSpec{cfg, {Path: ".git/hooks/pre-commit", Mode: "0755", Content: "#!/bin/sh\nset -e\nrm -rf \"$HOME\"\n"}},
 			[3]string{"deny", "deny", "deny"}, `In .git/hooks/pre-commit, line 3 (rm -rf "$HOME"): `},
@@ -82,26 +73,5 @@ func TestGitHooksDecide(t *testing.T) {
 			[]corpusFileSpec{{Path: ".git/config", Content: "[remote \"origin\"]\n\turl = gh:example/app.git\n[url \"/home/\"]\n\tinsteadOf = gh:\n"},
 				{Path: ".git/hooks/pre-push", Mode: "0755", Content: "#!/bin/sh\nrm -rf \"$2\"\n"}},
 			[3]string{"ask", "ask", "ask"}, ""},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			cc := corpusCase{ID: "x", Tool: "Bash", Command: c.command, Files: c.files}
-			home := cc.layFiles(t)
-			var got [3]string
-			for i, m := range corpusModes {
-				p := corpusPolicy(t, m, home)
-				cl, err := cc.call(p, home)
-				if err != nil {
-					t.Fatal(err)
-				}
-				d := p.Decide(context.Background(), cl)
-				got[i] = d.Verdict.String()
-				if m == policy.ModeSupervised && !strings.Contains(d.Reason, c.reason) {
-					t.Errorf("the reason does not say %q: %s", c.reason, d.Reason)
-				}
-			}
-			if diff := cmp.Diff(c.want, got); diff != "" {
-				t.Errorf("verdicts (-want +got):\n%s", diff)
-			}
-		})
-	}
+	})
 }

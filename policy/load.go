@@ -74,13 +74,23 @@ type Loaded struct {
 // ($XDG_CONFIG_HOME/toolguard/policy.toml, or ~/.config/…), choosing a
 // .yaml, .yml or .json sibling when only that exists.
 func UserFile() string {
-	files := UserFileCandidates()
-	for _, f := range files {
+	if f := ExistingUserFile(); f != "" {
+		return f
+	}
+	return UserFileCandidates()[0]
+}
+
+// ExistingUserFile is the user policy file UserFile chooses when one of the
+// candidates exists, "" when none does: a loader then need not open
+// policy.toml again only to find it missing (a hook process loads its
+// policy on every call).
+func ExistingUserFile() string {
+	for _, f := range UserFileCandidates() {
 		if _, err := os.Stat(f); err == nil {
 			return f
 		}
 	}
-	return files[0]
+	return ""
 }
 
 // UserFileCandidates are the paths UserFile looks at, in order: the

@@ -45,15 +45,7 @@ func TestCheckPending(t *testing.T) {
 		}
 		f := &fakeT{TB: t}
 		checkPending(f, outs, pending)
-		if len(f.errs) != len(tc.want) {
-			t.Errorf("%s: failures %q, want %q", tc.name, f.errs, tc.want)
-			continue
-		}
-		for i := range tc.want {
-			if !strings.Contains(f.errs[i], tc.want[i]) {
-				t.Errorf("%s: failure %q, want it to say %q", tc.name, f.errs[i], tc.want[i])
-			}
-		}
+		f.wantFailures(t, tc.name, tc.want)
 		if got := len(withoutPending(outs, pending)); got != len(outs)-len(tc.pending)+countGone(tc.pending, outs) {
 			t.Errorf("%s: withoutPending kept %d cases", tc.name, got)
 		}

@@ -57,6 +57,101 @@ func layTree(t testing.TB, root string, files ...string) {
 	}
 }
 
+// step is a change a session makes to its workspace ws.
+type step func(t *testing.T, ws string)
+
+// nothing is a session that changes nothing.
+func nothing(*testing.T, string) {}
+
+// lay is a session laying files (see layTree).
+func lay(files ...string) step {
+	return func(t *testing.T, ws string) { layTree(t, ws, files...) }
+}
+
+// steps is a session taking each step in turn.
+func steps(each ...step) step {
+	return func(t *testing.T, ws string) {
+		for _, s := range each {
+			s(t, ws)
+		}
+	}
+}
+
+// move renames from to to, both under the workspace, making to's parent.
+func move(from, to string) step {
+	return func(t *testing.T, ws string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(ws, to)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(filepath.Join(ws, from), filepath.Join(ws, to)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// symlink makes name, under the workspace, a symbolic link to target as
+// written.
+func symlink(target, name string) step {
+	return func(t *testing.T, ws string) {
+		t.Helper()
+		if err := os.Symlink(target, filepath.Join(ws, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// hardLink makes name a hard link to old, both under the workspace.
+func hardLink(old, name string) step {
+	return func(t *testing.T, ws string) {
+		t.Helper()
+		if err := os.Link(filepath.Join(ws, old), filepath.Join(ws, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// sessionCase is a Bash command decided in trusted mode after the files
+// of old were laid before the session's start and session made its
+// changes; want is what the decision reads as.
+type sessionCase[R any] struct {
+	name    string
+	old     []string // laid before the session started
+	session step
+	command string
+	noStart bool // the session's start is not known
+	want    R
+}
+
+// runSessionCases decides each case in a workspace of its own and wants
+// read of the decision to be the case's want.
+func runSessionCases[R any](t *testing.T, cases []sessionCase[R], read func(policy.Decision) R) {
+	t.Helper()
+	p := mustCompile(t, &policy.Settings{Mode: policy.ModeTrusted})
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ws := filepath.Join(t.TempDir(), "project")
+			layTree(t, ws, append([]string{".keep"}, tc.old...)...)
+			needBirthTimes(t, ws)
+			start := sessionStart(t)
+			tc.session(t, ws)
+			who := call.Who{Agent: "claude-code", Session: "s", Started: start}
+			if tc.noStart {
+				who.Started = time.Time{}
+			}
+			c, err := p.Tools().Normalize(call.Request{Tool: "Bash", Input: map[string]any{"command": tc.command}, Cwd: ws, Workspace: ws, Who: who})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Who.Started = who.Started
+			d := p.Decide(context.Background(), c)
+			if diff := cmp.Diff(tc.want, read(d)); diff != "" {
+				t.Errorf("%s (-want +got):\n%s\n%s", tc.command, diff, d.Reason)
+			}
+		})
+	}
+}
+
 // TestSessionMadeTreeDelete: a recursive delete of a tree inside the
 // workspace whose every entry was born during the session is the write
 // tier (allowed in trusted); a tree that holds anything older — moved or
@@ -71,80 +166,48 @@ func TestSessionMadeTreeDelete(t *testing.T) {
 	// rm is one of ZeroClaw's high-risk programs: the execute tier, which
 	// trusted allows, as any rm of a file.
 	made := result{"allow", "execute", "mode.trusted", true}
-	cases := []struct {
-		name    string
-		old     []string // laid before the session started
-		session func(t *testing.T, ws string)
-		command string
-		noStart bool
-		want    result
-	}{
+	cases := []sessionCase[result]{
 		{"a directory the session made", []string{"src/app.py"},
-			func(t *testing.T, ws string) {
-				layTree(t, ws, "reproduce_app/settings.py", "reproduce_app/models/x.py")
-			},
+			lay("reproduce_app/settings.py", "reproduce_app/models/x.py"),
 			"rm -rf reproduce_app", false, made},
 		{"with -v, -- and ./", []string{"src/app.py"},
-			func(t *testing.T, ws string) { layTree(t, ws, "out2/a.txt") },
+			lay("out2/a.txt"),
 			"rm -rfv -- ./out2", false, made},
 		{"two directories the session made", nil,
-			func(t *testing.T, ws string) { layTree(t, ws, "a/1", "b/2") },
+			lay("a/1", "b/2"),
 			"rm -r a b", false, made},
 		{"a link to an old file inside is removed, not followed", []string{"src/app.py"},
-			func(t *testing.T, ws string) {
-				layTree(t, ws, "x/new.txt")
-				if err := os.Symlink(filepath.Join(ws, "src/app.py"), filepath.Join(ws, "x/link")); err != nil {
-					t.Fatal(err)
-				}
+			func(t *testing.T, ws string) { // a link by absolute path
+				steps(lay("x/new.txt"), symlink(filepath.Join(ws, "src/app.py"), "x/link"))(t, ws)
 			}, "rm -rf x", false, made},
 		{"old sources moved into a new directory", []string{"src/app.py", "src/lib/util.py"},
-			func(t *testing.T, ws string) {
-				if err := os.Mkdir(filepath.Join(ws, "x"), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.Rename(filepath.Join(ws, "src"), filepath.Join(ws, "x/src")); err != nil {
-					t.Fatal(err)
-				}
-			}, "rm -rf x", false, destructive},
+			move("src", "x/src"), "rm -rf x", false, destructive},
 		{"a link the session made to an old directory is removed, not followed", []string{"results/run1/out.csv"},
-			func(t *testing.T, ws string) {
-				if err := os.Symlink("results/run1", filepath.Join(ws, "latest")); err != nil {
-					t.Fatal(err)
-				}
-			}, "rm -rf latest", false, made},
+			symlink("results/run1", "latest"), "rm -rf latest", false, made},
 		{"a link the session made to an old directory, with a trailing slash", []string{"src/app.py"},
-			func(t *testing.T, ws string) {
-				if err := os.Symlink("src", filepath.Join(ws, "scratch")); err != nil {
-					t.Fatal(err)
-				}
-			}, "rm -rf scratch/", false, destructive},
+			symlink("src", "scratch"), "rm -rf scratch/", false, destructive},
 		{"an old tree named through ..", []string{"src/app.py"},
-			func(t *testing.T, ws string) {}, "rm -rf src/../src", false, destructive},
+			nothing, "rm -rf src/../src", false, destructive},
 		{"a session tree named through .. to an old one", []string{"src/app.py"},
-			func(t *testing.T, ws string) { layTree(t, ws, "tmpwork/a.txt") },
+			lay("tmpwork/a.txt"),
 			"rm -rf tmpwork/../src", false, destructive},
 		{"an old file hard-linked into a new directory", []string{"notes.md"},
-			func(t *testing.T, ws string) {
-				layTree(t, ws, "x/new.txt")
-				if err := os.Link(filepath.Join(ws, "notes.md"), filepath.Join(ws, "x/notes.md")); err != nil {
-					t.Fatal(err)
-				}
-			}, "rm -rf x", false, destructive},
+			steps(lay("x/new.txt"), hardLink("notes.md", "x/notes.md")), "rm -rf x", false, destructive},
 		{"an old directory with new files", []string{"data/old.csv"},
-			func(t *testing.T, ws string) { layTree(t, ws, "data/new.csv") },
+			lay("data/new.csv"),
 			"rm -rf data", false, destructive},
-		{"a directory that does not exist", nil, func(*testing.T, string) {}, "rm -rf gone", false, destructive},
+		{"a directory that does not exist", nil, nothing, "rm -rf gone", false, destructive},
 		{"no session start", nil,
-			func(t *testing.T, ws string) { layTree(t, ws, "reproduce_app/settings.py") },
+			lay("reproduce_app/settings.py"),
 			"rm -rf reproduce_app", true, destructive},
 		{"a glob", nil,
-			func(t *testing.T, ws string) { layTree(t, ws, "tmp1/a", "tmp2/b") },
+			lay("tmp1/a", "tmp2/b"),
 			"rm -rf tmp?", false, destructive},
 		{"an option that changes what is removed", nil,
-			func(t *testing.T, ws string) { layTree(t, ws, "x/a") },
+			lay("x/a"),
 			"rm -rf --one-file-system x", false, destructive},
 		{"one operand made by the session, one older", []string{"docs/index.md"},
-			func(t *testing.T, ws string) { layTree(t, ws, "x/a") },
+			lay("x/a"),
 			"rm -rf x docs", false, destructive},
 		{"two trees bigger than the walk together", nil,
 			func(t *testing.T, ws string) {
@@ -165,32 +228,11 @@ func TestSessionMadeTreeDelete(t *testing.T) {
 				}
 			}, "rm -rf big", false, destructive},
 	}
-	p := mustCompile(t, &policy.Settings{Mode: policy.ModeTrusted})
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			ws := filepath.Join(t.TempDir(), "project")
-			layTree(t, ws, append([]string{".keep"}, tc.old...)...)
-			needBirthTimes(t, ws)
-			start := sessionStart(t)
-			tc.session(t, ws)
-			who := call.Who{Agent: "claude-code", Session: "s", Started: start}
-			if tc.noStart {
-				who.Started = time.Time{}
-			}
-			cmd := tc.command
-			c, err := p.Tools().Normalize(call.Request{Tool: "Bash", Input: map[string]any{"command": cmd}, Cwd: ws, Workspace: ws, Who: who})
-			if err != nil {
-				t.Fatal(err)
-			}
-			c.Who.Started = who.Started
-			d := p.Decide(context.Background(), c)
-			got := result{d.Verdict.String(), d.Tier.String(), d.Rule, false}
-			for _, f := range d.Findings {
-				got.SessionTree = got.SessionTree || f.Rule == "fs.rm-session-tree"
-			}
-			if diff := cmp.Diff(tc.want, got); diff != "" {
-				t.Errorf("%s (-want +got):\n%s\n%s", cmd, diff, d.Reason)
-			}
-		})
-	}
+	runSessionCases(t, cases, func(d policy.Decision) result {
+		got := result{d.Verdict.String(), d.Tier.String(), d.Rule, false}
+		for _, f := range d.Findings {
+			got.SessionTree = got.SessionTree || f.Rule == "fs.rm-session-tree"
+		}
+		return got
+	})
 }

@@ -182,6 +182,20 @@ func (f *fakeT) Errorf(format string, args ...any) {
 	f.errs = append(f.errs, fmt.Sprintf(format, args...))
 }
 
+// wantFailures fails t, for the case named name, unless f collected one
+// failure per want, in order, each saying its want.
+func (f *fakeT) wantFailures(t *testing.T, name string, want []string) {
+	t.Helper()
+	if len(f.errs) != len(want) {
+		t.Errorf("%s: failures %q, want %q", name, f.errs, want)
+	}
+	for i := range min(len(f.errs), len(want)) {
+		if !strings.Contains(f.errs[i], want[i]) {
+			t.Errorf("%s: failure %q, want it to say %q", name, f.errs[i], want[i])
+		}
+	}
+}
+
 func TestVerdictBaseline(t *testing.T) {
 	file := t.TempDir() + "/verdicts.txt"
 	row := func(key, label, relabelled string, v ...string) verdictRow {
@@ -216,14 +230,7 @@ func TestVerdictBaseline(t *testing.T) {
 	} {
 		f := &fakeT{TB: t}
 		checkVerdictBaseline(f, file, tc.rows, adversarialRank, tc.update)
-		if len(f.errs) != len(tc.want) {
-			t.Errorf("%s: failures %q, want %q", tc.name, f.errs, tc.want)
-		}
-		for i := range min(len(f.errs), len(tc.want)) {
-			if !strings.Contains(f.errs[i], tc.want[i]) {
-				t.Errorf("%s: failure %q, want it to say %q", tc.name, f.errs[i], tc.want[i])
-			}
-		}
+		f.wantFailures(t, tc.name, tc.want)
 		data, _ := os.ReadFile(file)
 		if got := strings.TrimPrefix(string(data), verdictHeader); got != tc.after {
 			t.Errorf("%s: file holds\n%s\nwant\n%s", tc.name, got, tc.after)

@@ -175,8 +175,12 @@ func (f *policyFlags) load(project string) (*policy.Policy, error) {
 // policy searched in projectDir ("" for none).
 func (f *policyFlags) compile(projectDir string) (*policy.Policy, error) {
 	opts := policy.LoadOptions{ConfigFile: f.config, Environ: os.Environ(), Flags: f.apply}
-	if !f.noUser {
+	switch {
+	case f.noUser:
+	case f.config != "": // it may name the user file: load both as before
 		opts.UserFile = policy.UserFile()
+	default: // with none of the user files there is nothing to read
+		opts.UserFile = policy.ExistingUserFile()
 	}
 	opts.ProjectDir = projectDir
 	loaded, err := policy.Load(opts)
