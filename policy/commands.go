@@ -136,7 +136,7 @@ func segmentMatches(seg []string, c *shell.Command) bool {
 	j := 0
 	for i, w := range seg[1:] {
 		last := i == len(seg)-2
-		for j < len(args) && !wordMatches(w, args[j].Value, last) {
+		for j < len(args) && !wordMatches(w, argValue(seg[0], args[j].Value), last) {
 			j++
 		}
 		if j == len(args) {
@@ -178,6 +178,41 @@ func nameMatches(pat, name string) bool {
 	// this runs for every denied pattern on every command)
 	return len(name) >= len(pat) && name[:len(pat)] == pat &&
 		(len(name) == len(pat) || name[len(pat)] == '.')
+}
+
+// argValue is an argument as a pattern of the program names it: a chmod
+// mode by the bits it gives, so that "chmod 777" also matches 0777,
+// a=rwx and ugo+rwx, which make the same files writable by everyone.
+func argValue(program, v string) string {
+	if program != "chmod" {
+		return v
+	}
+	return chmodMode(v)
+}
+
+// chmodMode writes a mode that gives every class read, write and execute
+// as 777 (0777, 00777, a+rwx, a=rwx, ugo+rwx, u=rwx,g=rwx,o=rwx); any other
+// value is returned as it is.
+func chmodMode(v string) string {
+	if strings.TrimLeft(v, "0") == "777" {
+		return "777"
+	}
+	classes := ""
+	for _, part := range strings.Split(v, ",") {
+		who, perms, ok := strings.Cut(part, "+")
+		if !ok {
+			who, perms, ok = strings.Cut(part, "=")
+		}
+		if !ok || who == "" || strings.Trim(perms, "rwx") != "" || !strings.Contains(perms, "r") ||
+			!strings.Contains(perms, "w") || !strings.Contains(perms, "x") || strings.Trim(who, "augo") != "" {
+			return v
+		}
+		classes += strings.ReplaceAll(who, "a", "ugo")
+	}
+	if strings.Contains(classes, "u") && strings.Contains(classes, "g") && strings.Contains(classes, "o") {
+		return "777"
+	}
+	return v
 }
 
 func wordMatches(pat, arg string, last bool) bool {

@@ -37,6 +37,17 @@ func GitConfig(setting string) Effects {
 	}
 }
 
+// GitKeyRunsCommand reports whether git runs the value of the setting key
+// as a command (core.pager, core.editor, pager.log, alias.x, …): a value
+// not known before the call is then code not known before the call.
+func GitKeyRunsCommand(key string) bool {
+	switch gitKeyKind(strings.ToLower(strings.TrimSpace(key))) {
+	case gitCommand, gitPager, gitAlias:
+		return true
+	}
+	return false
+}
+
 // gitCommandValue is a setting whose value git runs through the shell.
 func gitCommandValue(key, value string) Effects {
 	value = strings.TrimSpace(value)
