@@ -244,7 +244,7 @@ func keyBool(b []byte, v bool) []byte {
 
 func keyWord(b []byte, w shell.Word) []byte {
 	b = keyString(b, w.Value)
-	return append(b, boolByte(w.Known), boolByte(w.Quoted), boolByte(w.Glob))
+	return append(b, boolByte(w.Known), boolByte(w.Quoted), boolByte(w.Glob), boolByte(w.Walked))
 }
 
 func boolByte(v bool) byte {
