@@ -109,12 +109,12 @@ func (a *Analysis) paths(cmd *shell.Command, refs []rules.PathRef, dir string) {
 // is, the files below ROOT of that name at any depth, hidden directories
 // included: find ~ -name hosts.yml -exec cat {} + reads
 // ~/.config/gh/hosts.yml, which the glob ~/hosts.yml does not name. The
-// glob's own judgement stands beside this one.
+// glob's own judgement stands beside this one. A set find's other tests
+// narrow in a way no glob says (-path, -newer, !) is not Known, but is
+// still part of this walk: judged as the walk, it is judged as more than
+// it is, never less.
 func (a *Analysis) walked(w shell.Word, access paths.Access, dir string) {
-	if !w.Known {
-		return
-	}
-	root, name := path.Split(w.Value)
+	root, name := path.Split(w.Value) // ROOT is known even when the set is not (shell.Word.Walked)
 	root = strings.TrimSuffix(root, "/")
 	if root == "" && strings.HasPrefix(w.Value, "/") {
 		root = "/"

@@ -190,24 +190,94 @@ func listedEntries(p *Command) (Word, bool) {
 	switch p.Name {
 	case "find":
 		return findSet(p.Args()), true
-	case "ls", "fd", "fdfind":
-	default:
-		return Word{}, false
+	case "fd", "fdfind":
+		return fdSet(p)
+	case "locate", "plocate", "mlocate":
+		// every path of the file system whose text holds the pattern
+		return Word{Value: "/*", Known: true, Glob: true, Walked: true, Span: p.Span}, true
+	case "ls":
+		return lsSet(p)
 	}
-	root := Word{Value: ".", Known: true, Span: p.Span}
-	for _, a := range p.Args() {
-		if !strings.HasPrefix(a.Value, "-") {
-			root = a
-			break
+	return Word{}, false
+}
+
+// lsSet is what ls prints, as paths where the consumer runs: the names of
+// a directory's entries, bare ("*": ls -A ~ | parallel rm -rf ~/{} is
+// rm -rf ~/*), or, for a glob operand (ls ~/.ssh/id_* | xargs cat), the
+// paths the glob names, as written. A literal operand may be a file,
+// printed as written, or a directory, whose entries' names are printed;
+// which one is not known here, so it stands for the names ("*"), and
+// cat $(ls FILE) is an unknown path read. ok is false for several
+// operands.
+func lsSet(p *Command) (Word, bool) {
+	var operand *Word
+	args := p.Args()
+	for i := range args {
+		switch {
+		case args[i].Value == "--" || !args[i].Known:
+			return Word{}, false
+		case strings.HasPrefix(args[i].Value, "-"):
+		case operand != nil:
+			return Word{}, false
+		default:
+			operand = &args[i]
 		}
 	}
-	if p.Name == "ls" {
-		root.Value = "*"
-	} else {
-		root.Value = strings.TrimSuffix(root.Value, "/") + "/*"
+	if operand == nil || !operand.Glob || !strings.ContainsAny(operand.Value, "*?[") {
+		return Word{Value: "*", Known: true, Glob: true, Span: p.Span}, true
 	}
-	root.Glob = true
-	return root, true
+	return *operand, true
+}
+
+// fdSet is the set of paths fd lists: every file below its one search
+// path ("." when none) at any depth (fd [OPTIONS] [PATTERN] [PATH]),
+// narrowed to a name glob by one -e EXT or by -g PATTERN; its pattern is
+// otherwise a regular expression, which narrows nothing a glob can say.
+// Hidden files count even without -H: more than fd lists, never less.
+// ok is false for several search paths or an option not known here.
+func fdSet(p *Command) (Word, bool) {
+	var pos []Word
+	name, exts, glob := "*", 0, false
+	args := p.Args()
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case !args[i].Known:
+			return Word{}, false
+		case v == "-e" || v == "--extension":
+			if i+1 >= len(args) {
+				return Word{}, false
+			}
+			exts++
+			name = "*." + strings.TrimPrefix(args[i+1].Value, ".")
+			i++
+		case v == "-g" || v == "--glob":
+			glob = true
+		case v == "-t" || v == "--type" || v == "-E" || v == "--exclude" || v == "-d" || v == "--max-depth" ||
+			v == "--min-depth" || v == "--exact-depth" || v == "-S" || v == "--size" || v == "--changed-within" ||
+			v == "--changed-before" || v == "-o" || v == "--owner" || v == "-c" || v == "--color" || v == "-j" ||
+			v == "--threads" || v == "--max-results" || v == "--path-separator" || v == "--ignore-file":
+			i++
+		case v == "--" || v == "-x" || v == "--exec" || v == "-X" || v == "--exec-batch" || v == "--search-path" ||
+			v == "--base-directory" || strings.HasPrefix(v, "--") && strings.Contains(v, "="):
+			return Word{}, false // runs commands, or moves the paths: not a listing judged here
+		case strings.HasPrefix(v, "-"):
+			// a flag without a value (-H, -I, -u, -a, -L, -p, -1…)
+		default:
+			pos = append(pos, args[i])
+		}
+	}
+	if len(pos) > 2 || exts > 1 {
+		return Word{}, false
+	}
+	if glob && len(pos) > 0 && exts == 0 && !strings.Contains(pos[0].Value, "/") {
+		name = pos[0].Value
+	}
+	root := Word{Value: ".", Known: true}
+	if len(pos) == 2 {
+		root = pos[1]
+	}
+	return Word{Value: strings.TrimSuffix(root.Value, "/") + "/" + name, Known: true, Glob: true, Walked: true, Span: p.Span}, true
 }
 
 // maxFilters is how many line filters listedEntries looks through.
