@@ -64,6 +64,9 @@ func (r *recorder) Path(p analysis.Path) {
 	if p.Removes {
 		line += " removes"
 	}
+	if !p.Names.IsZero() {
+		line += fmt.Sprintf(" only=%v", p.Names.Only)
+	}
 	r.lines = append(r.lines, line)
 }
 
@@ -162,12 +165,43 @@ func TestEffects(t *testing.T) {
 			"call with 1 commands",
 		}},
 		// find -delete deletes what it visits: the start directory's
-		// entries that match, as a glob; find is not a remover of ".".
+		// entries that match, as a glob, and every file of that name
+		// below it, at any depth; find is not a remover of ".".
 		{"find . -name '*.pyc' -delete", []string{
 			"command find . -name *.pyc -delete (destructive) dir=",
 			"path file delete .",
 			"path glob delete ./*.pyc",
+			"path tree delete . only=[*.pyc]",
 			"call with 1 commands",
+		}},
+		// what find lists, an -exec's {} or xargs's input, is every path
+		// of the name below the start, hidden directories included
+		{"find ~ -name hosts.yml -exec cat {} +", []string{
+			"command find /home/ada -name hosts.yml -exec cat {} + (read) dir=",
+			"path file read /home/ada",
+			"command cat /home/ada/hosts.yml (read) dir=",
+			"path file read /home/ada/hosts.yml",
+			"path tree read /home/ada only=[hosts.yml]",
+			"call with 2 commands",
+		}},
+		{"find src -iname 'ID_*' | xargs cat", []string{
+			"command find src -iname ID_* (read) dir=",
+			"path file read src",
+			"command cat src/[Ii][Dd]_* (read) dir=",
+			"path glob read src/[Ii][Dd]_*",
+			"path tree read src only=[[Ii][Dd]_*]",
+			"call with 2 commands",
+		}},
+		// {} inside a longer word is the glob only
+		{"find . -name '*.log' -exec cp {} {}.bak ';'", []string{
+			"command find . -name *.log -exec cp {} {}.bak ; (read) dir=",
+			"path file read .",
+			"command cp ./*.log ./*.log.bak (write) dir=",
+			"path glob read ./*.log",
+			"path tree read . only=[*.log]",
+			"path glob write ./*.log.bak",
+			"path glob write *.log.bak/*.log",
+			"call with 2 commands",
 		}},
 		{"python3 -m http.server --bind 0.0.0.0", []string{
 			"command python3 -m http.server --bind 0.0.0.0 (execute) dir=",

@@ -42,9 +42,15 @@ type classMemo struct {
 	spans spanMap // rebase's, reused by every hit of the call
 }
 
+// classEntry is a remembered answer. Its lists are those of the answer
+// the call itself was given for cmd: no code of the analysis or the policy
+// writes an element of a Result's list after Classify returns it (a list is
+// replaced, or appended to, which leaves the first len elements as they
+// were), and a hit reads the entry only to copy it (rebase), so the entry
+// needs no copy of its own.
 type classEntry struct {
 	cmd *shell.Command // the command classified
-	res rules.Result   // its answer, owned by the memo
+	res rules.Result   // its answer
 }
 
 // maxMemoKey bounds the key of a command worth remembering: a command
@@ -97,7 +103,7 @@ func (a *Analysis) classifyMemo(cmd *shell.Command) (rules.Result, bool) {
 	if m.seen == nil {
 		m.seen = map[string]classEntry{}
 	}
-	m.seen[key] = classEntry{cmd: cmd, res: cloneResult(res)}
+	m.seen[key] = classEntry{cmd: cmd, res: res} // shared with the caller: see classEntry
 	return res, true
 }
 
@@ -238,7 +244,7 @@ func keyBool(b []byte, v bool) []byte {
 
 func keyWord(b []byte, w shell.Word) []byte {
 	b = keyString(b, w.Value)
-	return append(b, boolByte(w.Known), boolByte(w.Quoted), boolByte(w.Glob))
+	return append(b, boolByte(w.Known), boolByte(w.Quoted), boolByte(w.Glob), boolByte(w.Walked))
 }
 
 func boolByte(v bool) byte {

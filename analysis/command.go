@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/toolguard/toolguard/paths"
@@ -97,7 +98,35 @@ func (a *Analysis) paths(cmd *shell.Command, refs []rules.PathRef, dir string) {
 				a.judge.Path(Path{Word: ref.Word, Access: paths.Delete, Shape: Wipe, Dir: dir})
 			}
 		}
+		if ref.Word.Walked {
+			a.walked(ref.Word, access, dir)
+		}
 	}
+}
+
+// walked judges a word that stands for the paths a find walk visits
+// (shell.Word.Walked: find ROOT -name NAME, then {} or xargs) as what it
+// is, the files below ROOT of that name at any depth, hidden directories
+// included: find ~ -name hosts.yml -exec cat {} + reads
+// ~/.config/gh/hosts.yml, which the glob ~/hosts.yml does not name. The
+// glob's own judgement stands beside this one.
+func (a *Analysis) walked(w shell.Word, access paths.Access, dir string) {
+	if !w.Known {
+		return
+	}
+	root, name := path.Split(w.Value)
+	root = strings.TrimSuffix(root, "/")
+	if root == "" && strings.HasPrefix(w.Value, "/") {
+		root = "/"
+	}
+	if root == "" || HasGlobMeta(root) {
+		return // find 'src/*' … : the glob's judgement is all there is
+	}
+	var names paths.Names
+	if name != "*" {
+		names.Only = []string{name}
+	}
+	a.judge.Path(Path{Word: shell.Word{Value: root, Known: true, Span: w.Span}, Access: access, Shape: Tree, Dir: dir, Names: names})
 }
 
 // leaveOut returns the function that rewrites cmd to leave files out of

@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"strings"
-
 	"github.com/toolguard/toolguard/shell"
 )
 
@@ -66,12 +64,26 @@ func classifyCost(cmd *shell.Command, limit int) int {
 	return cost
 }
 
+// wordCost is what the rule packs' work on one word costs: more for a
+// word that may be a path or a URL (a "/", "~", "$" or ":"), twice that
+// for one with a "~" or "$" to expand. The bytes are looked at in one loop
+// (it runs for every word of every command a script runs); the four are
+// ASCII, which no byte of a longer UTF-8 sequence is.
 func wordCost(v string) int {
-	if !strings.ContainsAny(v, "/~$:") {
+	pathLike, expands := false, false
+	for i := 0; i < len(v) && !expands; i++ {
+		switch v[i] {
+		case '/', ':':
+			pathLike = true
+		case '~', '$':
+			pathLike, expands = true, true
+		}
+	}
+	if !pathLike {
 		return argCost + argByteCost*len(v)
 	}
 	c := pathArgCost + argByteCost*len(v)
-	if strings.ContainsAny(v, "~$") {
+	if expands {
 		c *= 2
 	}
 	return c

@@ -47,6 +47,7 @@ func (a *Analysis) findDelete(cmd *shell.Command, dir string) {
 		return // an unknown part of the tree: the rule packs ask
 	}
 	a.judge.Path(Path{Word: set, Access: paths.Delete, Shape: Glob, Dir: dir})
+	a.walked(set, paths.Delete, dir)
 }
 
 // gitClean judges git clean -f in a work tree that is a home directory, the

@@ -34,11 +34,22 @@ type grantTable struct {
 // Always returns the [[grants]] of the user policy file. A missing file
 // has none; a file that is not valid TOML is an error (the policy loader
 // reports it in detail). A YAML or JSON policy file gives none here: the
-// policy loader applies its grants itself.
+// policy loader applies its grants itself. The grants of a file unchanged
+// since they were last parsed are not parsed again (see alwaysCache: a
+// stat tells).
 func (s *GrantStore) Always(ctx context.Context) ([]Grant, error) {
 	file := s.policyFile()
 	if file == "" || !isTOML(file) {
 		return nil, nil
+	}
+	stamp, stamped, missing := statStamp(file)
+	if missing {
+		return nil, nil
+	}
+	if stamped {
+		if g, ok := s.always.get(file, stamp); ok {
+			return g, nil
+		}
 	}
 	data, err := os.ReadFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -47,7 +58,11 @@ func (s *GrantStore) Always(ctx context.Context) ([]Grant, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseGrants(file, data)
+	g, err := parseGrants(file, data)
+	if err == nil && stamped {
+		s.always.put(file, stamp, g, s.clock())
+	}
+	return g, err
 }
 
 func parseGrants(path string, data []byte) ([]Grant, error) {

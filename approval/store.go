@@ -21,6 +21,16 @@ import (
 type GrantStore struct {
 	dir        string
 	policyFile func() string // resolved on first use of an always grant
+	always     alwaysCache
+	now        func() time.Time // nil: time.Now
+}
+
+// clock is the store's time, for whether the policy file has settled.
+func (s *GrantStore) clock() time.Time {
+	if s.now != nil {
+		return s.now()
+	}
+	return time.Now()
 }
 
 // NewGrantStore returns a store keeping session grants under

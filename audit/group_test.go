@@ -188,3 +188,58 @@ func TestWriterGroupLockTimeout(t *testing.T) {
 		t.Errorf("records in the log (-want +got):\n%s", diff)
 	}
 }
+
+// TestWriterGroupRotation: a group that would take the log past MaxSize
+// rotates it first and lands whole, in order, in the new log: no group is
+// split between two files, the rotated file ends with the record before
+// the group, and each Write returns with its record in the (new) log.
+func TestWriterGroupRotation(t *testing.T) {
+	w, path, release, writes := gatedWriter(t, func(int) error { return nil })
+	w.compress = false
+	rec := testRecord("first", 0)
+	firstLine := len(rec.AppendJSON(nil)) + 1
+	w.maxSize = int64(firstLine) + 10 // the first record fits; any group after it does not
+	ctx := context.Background()
+	first := make(chan error, 1)
+	go func() { first <- w.Write(ctx, testRecord("first", 0)) }()
+	for len(writes()) == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	names := []string{"a", "b", "c"}
+	var wg sync.WaitGroup
+	errs := make([]error, len(names))
+	seen := make([]bool, len(names))
+	for i, name := range names {
+		wg.Go(func() {
+			errs[i] = w.Write(ctx, testRecord(name, i))
+			data, _ := os.ReadFile(path)
+			seen[i] = strings.Contains(string(data), `"sender":"`+name+`"`)
+		})
+		waitGroupOf(t, w, i+1)
+	}
+	close(release)
+	wg.Wait()
+	if err := <-first; err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(make([]error, len(names)), errs, cmp.Comparer(func(a, b error) bool { return a == b })); diff != "" {
+		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]bool{true, true, true}, seen); diff != "" {
+		t.Errorf("record in the log when its Write returned (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(names, senders(t, path)); diff != "" {
+		t.Errorf("records in the new log (-want +got):\n%s", diff)
+	}
+	w.Close() // waits for the rotation's upkeep
+	rotated, err := listRotated(path)
+	if err != nil || len(rotated) != 1 {
+		t.Fatalf("rotated files = %v, %v; want one", rotated, err)
+	}
+	if diff := cmp.Diff([]string{"first"}, senders(t, rotated[0].name())); diff != "" {
+		t.Errorf("records in the rotated file (-want +got):\n%s", diff)
+	}
+	if got := len(writes()); got != 2 {
+		t.Errorf("write calls = %d, want 2 (the first record, then the group after rotating)", got)
+	}
+}

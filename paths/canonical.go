@@ -38,7 +38,47 @@ func (e Env) workspace() string {
 	if !strings.HasPrefix(w, "/") {
 		return ""
 	}
-	return path.Clean(w)
+	return cleanPath(w)
+}
+
+// cleanPath is path.Clean(p), with p itself when it is an absolute path
+// that is already clean (the workspace, a canonical path: most are), found
+// in one look at the bytes after each "/" rather than Clean's rebuilding
+// it byte by byte (it runs several times for every path a script names).
+func cleanPath(p string) string {
+	if isCleanAbs(p) {
+		return p
+	}
+	return path.Clean(p)
+}
+
+// isCleanAbs reports whether p is absolute and path.Clean(p) == p: it is
+// "/", or it has no empty, "." or ".." element and no trailing "/". False
+// only means it may not be clean.
+func isCleanAbs(p string) bool {
+	if p == "" || p[0] != '/' {
+		return false
+	}
+	if len(p) == 1 {
+		return true
+	}
+	if p[len(p)-1] == '/' {
+		return false
+	}
+	for i := 0; i < len(p)-1; i++ { // p does not end in "/": every "/" has a next byte
+		if p[i] != '/' {
+			continue
+		}
+		switch rest := p[i+1:]; {
+		case rest[0] == '/':
+			return false
+		case rest[0] == '.':
+			if rest == "." || rest == ".." || strings.HasPrefix(rest, "./") || strings.HasPrefix(rest, "../") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Path is a canonical path: two absolute forms of what the caller wrote.
@@ -91,7 +131,7 @@ func Canonicalize(p string, env Env, home string) (Path, error) {
 	if err != nil {
 		return Path{}, err
 	}
-	return Path{Literal: path.Clean(abs), Resolved: resolved}, nil
+	return Path{Literal: cleanPath(abs), Resolved: resolved}, nil
 }
 
 // PathError is the error Canonicalize returns: which path, what is wrong
@@ -355,7 +395,7 @@ func walkWith(abs string, l *Lookups) (string, error) {
 			return "", err
 		}
 		if done {
-			return path.Clean(w.cur), nil
+			return cleanPath(w.cur), nil
 		}
 	}
 	if w.cur == "" {

@@ -61,8 +61,8 @@ func TestDirNames(t *testing.T) {
 }
 
 // TestLookupsMissing: Missing answers true only for a name a resolution
-// found missing, never for one not looked up, one that exists, or with no
-// Lookups.
+// found missing or a name below it, never for one not looked up, one that
+// exists or is below one that exists, or with no Lookups.
 func TestLookupsMissing(t *testing.T) {
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "there"), nil, 0o644); err != nil {
@@ -81,7 +81,20 @@ func TestLookupsMissing(t *testing.T) {
 	for _, tc := range []struct {
 		p    string
 		want bool
-	}{{gone, true}, {there, false}, {filepath.Join(root, "other"), false}} {
+	}{
+		{gone, true}, {there, false}, {filepath.Join(root, "other"), false},
+		// Below a missing name: missing too, however deep.
+		{gone + "/x", true}, {gone + "/x/y/z", true},
+		// A name that only starts like the missing one is not below it.
+		{gone + "x/y", false}, {gone + ".d/y", false},
+		// Below a name that exists (a file: the kernel says ENOTDIR, not
+		// ENOENT), nothing is known.
+		{there + "/x", false},
+		// Relative and empty names are never answered.
+		{"gone/x", false}, {"", false},
+		// A NUL makes the kernel refuse the path (EINVAL), not miss it.
+		{gone + "/\x00", false},
+	} {
 		if got := l.Missing(tc.p); got != tc.want {
 			t.Errorf("Missing(%s) = %v, want %v", tc.p, got, tc.want)
 		}

@@ -175,6 +175,10 @@ func mayHold(pt *pattern, dir string) bool {
 //     appear in p at a separator);
 //   - an anchored literal path (/etc/shadow, ~/.ssh/**): the path is p or
 //     a directory above p;
+//   - an anchored glob (/etc/ssh/ssh_host_*_key): the directory its
+//     literal head names (/etc/ssh) is p or a directory above p, since
+//     whatever the glob matches begins with that head (globDir). A tree
+//     list asked it at every directory above p, with the glob engine.
 //   - an any-depth base-name suffix beginning with a dot (**/*.pem): a
 //     component of p ends with it, so it is the part of a component from
 //     one of its dots on.
@@ -192,16 +196,41 @@ func (x *setIndex) buildFirst(list []pattern) {
 			}
 			x.add(x.byName, name, i)
 		case pt.anchor == anchorAbs && (pt.kind == kindExact || pt.kind == kindTree) && len(pt.lit) > 1 && pt.lit[0] == '/':
-			x.add(x.byPath, pt.lit, i)
-			if !slices.Contains(x.pathLens, len(pt.lit)) {
-				x.pathLens = append(x.pathLens, len(pt.lit))
-			}
+			x.addPath(pt.lit, i)
+		case pt.anchor == anchorAbs && pt.kind == kindGlob && len(globDir(pt.glob)) > 1:
+			x.addPath(globDir(pt.glob), i)
 		case pt.anchor == anchorAny && pt.kind == kindBaseSuffix && len(pt.lit) > 1 && pt.lit[0] == '.' && !strings.Contains(pt.lit, "/"):
 			x.add(x.byExt, pt.lit, i)
 		default:
 			x.unkeyed.set(i)
 		}
 	}
+}
+
+// addPath keys pattern i by the absolute path dir: first asks it only
+// when dir is p or a directory above p.
+func (x *setIndex) addPath(dir string, i int) {
+	x.add(x.byPath, dir, i)
+	if !slices.Contains(x.pathLens, len(dir)) {
+		x.pathLens = append(x.pathLens, len(dir))
+	}
+}
+
+// globDir returns the directory the literal head of glob names: glob up
+// to the last "/" before its first glob byte ("/etc/ssh" for
+// "/etc/ssh/ssh_host_*_key"), or "" when that "/" is the first byte or
+// glob holds no glob byte. Every string the glob matches (and the
+// directory a "/**" glob's base form matches) begins with the head, so
+// with that directory followed by "/" or nothing.
+func globDir(glob string) string {
+	i := 0
+	for i < len(glob) && !isGlobMeta[glob[i]] {
+		i++
+	}
+	if i == len(glob) {
+		return ""
+	}
+	return glob[:max(strings.LastIndexByte(glob[:i], '/'), 0)]
 }
 
 // firstIndexed is first asking only the patterns p's keys select, in the

@@ -156,6 +156,10 @@ func indexPaths(c *Checker, ws string, r *rand.Rand) []string {
 	for _, s := range c.sets() {
 		for _, pt := range s.patterns() {
 			lits = append(lits, pt.lit, strings.Trim(pt.lit, "/"), "x"+pt.lit, pt.lit+".bak", "a"+pt.lit+"b")
+			if pt.kind == kindGlob { // the glob's head, cut short, and a name it matches
+				d := globDir(pt.glob)
+				lits = append(lits, d, d+"x", globSample.Replace(pt.glob), globSample.Replace(pt.glob)+"/y")
+			}
 			if len(pt.lit) > 2 {
 				lits = append(lits, pt.lit[:len(pt.lit)/2], pt.lit[len(pt.lit)/2:])
 			}
@@ -177,6 +181,9 @@ func indexPaths(c *Checker, ws string, r *rand.Rand) []string {
 	return out
 }
 
+// globSample turns a glob into a path the simplest globs match.
+var globSample = strings.NewReplacer("**", "a/b", "*", "ab", "?", "c", "{", "", "}", "", ",", "")
+
 // sets lists the Checker's pattern lists.
 func (c *Checker) sets() []*patternSet {
 	return []*patternSet{&c.denied, &c.userDenied, &c.notSecret, &c.publicFiles, &c.allowed, &c.sensitive,
@@ -191,7 +198,8 @@ func TestFirstIndexAgrees(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 5))
 	cfg := DefaultConfig()
 	cfg.Home = "/home/dev"
-	cfg.UserDenied = []string{"**/*.key", "/srv/**", "**/x/y", "<workspace>/.env.local", "~/notes/*.txt", "**/.pem"}
+	cfg.UserDenied = []string{"**/*.key", "/srv/**", "**/x/y", "<workspace>/.env.local", "~/notes/*.txt", "**/.pem",
+		"/srv/*/secret*", "/opt/app/**/*.db", "/var/lib/{a,b}/key", "/etc/x?/**", "/data*/k", "/home/dev/notes/*/**"}
 	cfg.Allowed = []string{"/opt/**", "**/build"}
 	c, err := Compile(cfg)
 	if err != nil {
@@ -227,12 +235,14 @@ func source(pt *pattern) string {
 func FuzzFirstIndex(f *testing.F) {
 	cfg := DefaultConfig()
 	cfg.Home = "/home/dev"
-	cfg.UserDenied = []string{"**/*.key", "/srv/**", "**/x/y", "<workspace>/.env.local"}
+	cfg.UserDenied = []string{"**/*.key", "/srv/**", "**/x/y", "<workspace>/.env.local",
+		"/srv/*/secret*", "/opt/app/**/*.db", "/var/lib/{a,b}/key", "/etc/x?/**", "/data*/k"}
 	c, err := Compile(cfg)
 	if err != nil {
 		f.Fatal(err)
 	}
-	for _, s := range []string{"/home/dev/.ssh/id_rsa", "/w/.env", "/x/cert.pem", "/etc/shadow", "a/.aws/credentials/x", "/srv", "//x//y"} {
+	for _, s := range []string{"/home/dev/.ssh/id_rsa", "/w/.env", "/x/cert.pem", "/etc/shadow", "a/.aws/credentials/x", "/srv", "//x//y",
+		"/etc/ssh/ssh_host_rsa_key", "/etc/ssh/ssh_host_rsa_key/x", "/opt/app/a/b.db", "/etc/xy/z", "/srv/a/secret.txt"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
@@ -308,4 +318,22 @@ func FuzzResolveDeep(f *testing.F) {
 		compareResolve(t, l, deep+"/"+p)
 		compareResolve(t, l, deep+"/"+q)
 	})
+}
+
+// TestGlobDir checks the directory an anchored glob is keyed by.
+func TestGlobDir(t *testing.T) {
+	for glob, want := range map[string]string{
+		"/etc/ssh/ssh_host_*_key": "/etc/ssh",
+		"/srv/*/secret*":          "/srv",
+		"/data*/k":                "",
+		"/a/b/**":                 "/a/b",
+		"/a/b/{x,y}/c":            "/a/b",
+		`/a/b\*c/d`:               "/a",
+		"/etc/shadow":             "",
+		"**/x":                    "",
+	} {
+		if got := globDir(glob); got != want {
+			t.Errorf("globDir(%q) = %q, want %q", glob, got, want)
+		}
+	}
 }

@@ -276,13 +276,36 @@ func listNames(dir string) map[string]bool {
 }
 
 // Missing reports whether l has already seen that the name p does not
-// exist (lstat said so while a path was resolved), so that a reader of
-// the file can answer "not there" without opening it. False when p was
-// not looked up as such, or l is nil.
+// exist (lstat said so while a path was resolved), or that a directory on
+// the way to it does not (then nothing below it exists either: a walk
+// stops at the first missing name, so ~/.config/git/config is known
+// missing from ~/.config alone), so that a reader of the file can answer
+// "not there" without opening it. Only lstat's ENOENT counts, never
+// another failure (a name that is not a directory, no permission). False
+// when neither p nor a directory above it was looked up as missing, or l
+// is nil.
 func (l *Lookups) Missing(p string) bool {
 	if l == nil {
 		return false
 	}
+	if l.missing(p) {
+		return true
+	}
+	// A NUL cannot be in a name: the kernel refuses the whole path
+	// (EINVAL), whatever is missing on the way to it.
+	if p == "" || p[0] != '/' || strings.IndexByte(p, 0) >= 0 {
+		return false
+	}
+	for i := len(p) - 1; i > 0; i-- {
+		if p[i] == '/' && l.missing(p[:i]) {
+			return true
+		}
+	}
+	return false
+}
+
+// missing reports whether lstat said the name p does not exist.
+func (l *Lookups) missing(p string) bool {
 	a, ok := l.links.get(p)
 	return ok && errors.Is(a.err, errMissing)
 }

@@ -1,6 +1,8 @@
 package paths
 
 import (
+	"errors"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path"
@@ -153,6 +155,69 @@ func FuzzKernelResolveParent(f *testing.F) {
 					t.Fatalf("%s: Lookups %q %v, kernel %q %v", x, gotR, gotOK, wantR, wantOK)
 				}
 			}
+		}
+	})
+}
+
+// missingAgrees checks l.Missing(p) against the file system: a name
+// Missing calls missing must be one the kernel cannot find (lstat says it does not exist); Missing may say false for any name (it answers only from what
+// was looked up).
+func missingAgrees(t *testing.T, l *Lookups, p string) {
+	t.Helper()
+	if !l.Missing(p) {
+		return
+	}
+	if _, err := os.Lstat(p); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("Missing(%q) = true, lstat says %v", p, err)
+	}
+}
+
+// TestLookupsMissingBelow: after every path of the layout is resolved,
+// Missing agrees with lstat for every path, in both orders, and names a
+// path below a missing directory missing without its own lookup.
+func TestLookupsMissingBelow(t *testing.T) {
+	dir, names := kernelLayout(t)
+	var all []string
+	for _, a := range names {
+		for _, b := range names {
+			for _, c := range names {
+				all = append(all, dir+"/"+a+"/"+b+"/"+c, dir+"/"+a+"/"+b, dir+"/"+a)
+			}
+		}
+	}
+	for _, order := range [][]string{all, reversed(all)} {
+		l := &Lookups{}
+		for _, p := range order {
+			_, _ = walkWith(p, l)
+			missingAgrees(t, l, path.Clean(p))
+		}
+		for _, p := range order {
+			missingAgrees(t, l, path.Clean(p))
+		}
+	}
+	l := &Lookups{}
+	_, _ = walkWith(dir+"/missing", l)
+	if p := dir + "/missing/deeper/file"; !l.Missing(p) {
+		t.Errorf("Missing(%s) = false after %s/missing was found missing", p, dir)
+	}
+}
+
+// FuzzLookupsMissing: whatever paths a call resolved first, Missing
+// never calls a name missing that lstat finds (or fails on otherwise).
+func FuzzLookupsMissing(f *testing.F) {
+	f.Add("missing", "missing/x/y")
+	f.Add("dangling/x", "dangling/x/y")
+	f.Add("f/x", "f/x/y")
+	f.Add("ld/e/nope", "d/e/nope/z")
+	f.Add("closed/in/x", "closed/in/x/y")
+	dir, _ := kernelLayout(f)
+	f.Fuzz(func(t *testing.T, p, q string) {
+		l := &Lookups{}
+		for _, s := range []string{p, q} {
+			_, _ = walkWith(dir+"/"+s, l)
+		}
+		for _, s := range []string{p, q, q + "/x", p + "/" + q} {
+			missingAgrees(t, l, path.Clean(dir+"/"+s))
 		}
 	})
 }

@@ -269,6 +269,14 @@ func (p *pattern) matchesTree(subject string) bool {
 
 // anyComponent reports whether a base-name pattern matches any component.
 func (p *pattern) anyComponent(subject string) bool {
+	if p.lit != "" && (p.kind == kindBasePrefix || p.kind == kindBaseSuffix) {
+		return p.litComponent(subject)
+	}
+	return p.eachComponent(subject)
+}
+
+// eachComponent is anyComponent asking the pattern of every component.
+func (p *pattern) eachComponent(subject string) bool {
 	for i := 0; i < len(subject); {
 		j := strings.IndexByte(subject[i:], '/')
 		if j < 0 {
@@ -280,4 +288,24 @@ func (p *pattern) anyComponent(subject string) bool {
 		i += j + 1
 	}
 	return false
+}
+
+// litComponent is anyComponent for a base-name prefix or suffix (lit not
+// empty, without "/"): a component begins with lit where lit starts
+// subject or follows a "/", and ends with it where lit ends subject or is
+// followed by one. One search of subject, rather than a match per
+// component: a tree list asks it of every path it judges.
+func (p *pattern) litComponent(subject string) bool {
+	for i := 0; ; {
+		k := strings.Index(subject[i:], p.lit)
+		if k < 0 {
+			return false
+		}
+		at, end := i+k, i+k+len(p.lit)
+		if p.kind == kindBasePrefix && (at == 0 || subject[at-1] == '/') ||
+			p.kind == kindBaseSuffix && (end == len(subject) || subject[end] == '/') {
+			return true
+		}
+		i = at + 1
+	}
 }

@@ -55,6 +55,45 @@ func parseDenied(s string) (deniedPattern, error) {
 	return d, nil
 }
 
+// deniedIndex is what a command must have for some denied pattern to
+// match it: a redirect (a pattern "> target"), or a name that is the
+// first word of a pattern's first segment, or begins with one and a dot
+// (nameMatches: "mkfs" matches mkfs.ext4). Most commands of a script have
+// neither, and are then not compared with every pattern one by one.
+type deniedIndex struct {
+	names     map[string]bool // the first words of the patterns' first segments
+	redirects bool            // some pattern is a redirect target
+}
+
+func indexDenied(list []deniedPattern) deniedIndex {
+	x := deniedIndex{names: map[string]bool{}}
+	for _, d := range list {
+		switch {
+		case d.redirect != "":
+			x.redirects = true
+		case len(d.segments) > 0:
+			x.names[d.segments[0][0]] = true
+		}
+	}
+	return x
+}
+
+// mayMatch is false only when no pattern of the list matches cmd: a
+// pattern with segments needs nameMatches(its first word, cmd.Name), one
+// with a redirect target a redirect of cmd, and any other matches nothing.
+// The zero index (none built) lets every command through.
+func (x deniedIndex) mayMatch(cmd *shell.Command) bool {
+	if x.names == nil || x.redirects && len(cmd.Redirects) > 0 || x.names[cmd.Name] {
+		return true
+	}
+	for i := 0; i < len(cmd.Name); i++ {
+		if cmd.Name[i] == '.' && x.names[cmd.Name[:i]] {
+			return true
+		}
+	}
+	return false
+}
+
 func isForkBombText(t string) bool {
 	return strings.Contains(strings.ReplaceAll(t, " ", ""), "(){")
 }
@@ -97,7 +136,7 @@ func segmentMatches(seg []string, c *shell.Command) bool {
 	j := 0
 	for i, w := range seg[1:] {
 		last := i == len(seg)-2
-		for j < len(args) && !wordMatches(w, args[j].Value, last) {
+		for j < len(args) && !wordMatches(w, argValue(seg[0], args[j].Value), last) {
 			j++
 		}
 		if j == len(args) {
@@ -139,6 +178,41 @@ func nameMatches(pat, name string) bool {
 	// this runs for every denied pattern on every command)
 	return len(name) >= len(pat) && name[:len(pat)] == pat &&
 		(len(name) == len(pat) || name[len(pat)] == '.')
+}
+
+// argValue is an argument as a pattern of the program names it: a chmod
+// mode by the bits it gives, so that "chmod 777" also matches 0777,
+// a=rwx and ugo+rwx, which make the same files writable by everyone.
+func argValue(program, v string) string {
+	if program != "chmod" {
+		return v
+	}
+	return chmodMode(v)
+}
+
+// chmodMode writes a mode that gives every class read, write and execute
+// as 777 (0777, 00777, a+rwx, a=rwx, ugo+rwx, u=rwx,g=rwx,o=rwx); any other
+// value is returned as it is.
+func chmodMode(v string) string {
+	if strings.TrimLeft(v, "0") == "777" {
+		return "777"
+	}
+	classes := ""
+	for _, part := range strings.Split(v, ",") {
+		who, perms, ok := strings.Cut(part, "+")
+		if !ok {
+			who, perms, ok = strings.Cut(part, "=")
+		}
+		if !ok || who == "" || strings.Trim(perms, "rwx") != "" || !strings.Contains(perms, "r") ||
+			!strings.Contains(perms, "w") || !strings.Contains(perms, "x") || strings.Trim(who, "augo") != "" {
+			return v
+		}
+		classes += strings.ReplaceAll(who, "a", "ugo")
+	}
+	if strings.Contains(classes, "u") && strings.Contains(classes, "g") && strings.Contains(classes, "o") {
+		return "777"
+	}
+	return v
 }
 
 func wordMatches(pat, arg string, last bool) bool {

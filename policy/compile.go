@@ -32,6 +32,7 @@ type Policy struct {
 	cmdNet    *netguard.Guard
 	rules     *rules.Set
 	denied    []deniedPattern
+	deniedIx  deniedIndex // which commands a pattern of denied may match
 	custom    []*regexp.Regexp
 	allowed   allowList
 	user      []*userRule
@@ -155,6 +156,7 @@ func compileOne(cfg *Settings, opts Options, profile string) (*Policy, error) {
 		p.tools = p.tools.WithPrograms(p.rules.Knows) // unknown tools' strings that read as commands are judged as such
 	}
 	p.denied, err = compileDenied(append(DefaultDeniedCommands(), cfg.Commands.Denied...))
+	p.deniedIx = indexDenied(p.denied)
 	add("commands.denied", err)
 	p.custom, err = compilePatterns(cfg.Commands.CustomPatterns)
 	add("commands.custom_patterns", err)

@@ -32,6 +32,21 @@ func (e *evaluation) analyseShell() {
 	e.an.Script(s)
 }
 
+// deniedCommand adds a finding for each denied pattern cmd matches, in
+// the patterns' order. The call was charged for comparing it with every
+// pattern; the index only skips the comparisons that cannot match.
+func (e *evaluation) deniedCommand(cmd *shell.Command) {
+	if !e.p.deniedIx.mayMatch(cmd) {
+		return
+	}
+	for _, d := range e.p.denied {
+		if d.matches(cmd) {
+			e.add(commandFinding(cmd, "commands.denied",
+				fmt.Sprintf("The command matches the denied command pattern %q.", d.text), risk.Deny, risk.CatNone))
+		}
+	}
+}
+
 // policyChecks applies the policy's own command lists to one command,
 // whose text (normalized) is given.
 func (e *evaluation) policyChecks(cmd *shell.Command, text string, readOnly bool) {
@@ -69,12 +84,7 @@ func (e *evaluation) policyChecks(cmd *shell.Command, text string, readOnly bool
 	if !e.spend(1 + len(p.denied)/2) {
 		return
 	}
-	for _, d := range p.denied {
-		if d.matches(cmd) {
-			e.add(commandFinding(cmd, "commands.denied",
-				fmt.Sprintf("The command matches the denied command pattern %q.", d.text), risk.Deny, risk.CatNone))
-		}
-	}
+	e.deniedCommand(cmd)
 	for _, re := range p.custom {
 		if !e.spend(analysis.ScanCost(len(text))) {
 			return // the user's patterns are checked on the same budget

@@ -41,7 +41,8 @@ func TestGitHooksDecide(t *testing.T) {
 			[3]string{"deny", "deny", "deny"}, `In .githooks/pre-commit, line 2 (rm -rf "$HOME"): `},
 		{"-c core.hooksPath=.githooks and a pager", "git -c core.hooksPath=.githooks -c core.pager=less commit -m x",
 			[]corpusFileSpec{cfg, {Path: ".githooks/pre-commit", Mode: "0755", Content: "#!/bin/sh\ngo vet ./...\n"}},
-			[3]string{"ask", "ask", "ask"}, "This -c setting makes git run an arbitrary program"},
+			// the pager is judged as the command it is (less), as PAGER=less: the hooks' go vet is the execute tier
+			[3]string{"ask", "allow", "allow"}, "execute-tier"},
 		{"-c core.hooksPath outside the workspace", "git -c core.hooksPath=/tmp/hooks commit -m x",
 			[]corpusFileSpec{cfg},
 			[3]string{"ask", "ask", "ask"}, "-c core.hooksPath makes git run the hooks of another directory"},

@@ -244,5 +244,9 @@ func (e *evaluation) Write(w analysis.Write) {
 func (e *evaluation) Raise(t risk.Tier) { e.raise(t) }
 
 // Call judges the call's commands together: signalling toolguard's own
-// processes by any route.
-func (e *evaluation) Call(r analysis.Report) { e.guardKillers(r.Commands) }
+// processes by any route, and processes found by name as pkill does.
+func (e *evaluation) Call(r analysis.Report) {
+	if !e.guardKillers(r.Commands) {
+		e.nameKills(r.Commands)
+	}
+}

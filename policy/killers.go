@@ -13,10 +13,11 @@ import (
 )
 
 // guardKillers denies signalling toolguard's processes by any route: pkill
-// or killall with a name or pattern that matches toolguard, kill of the
-// pids pgrep or pidof finds for it, fuser -k of its port or program, and
-// systemctl stopping its service.
-func (e *evaluation) guardKillers(seen []analysis.Command) {
+// or killall with a name or pattern that matches toolguard, killall5
+// (every process), kill of the pids pgrep or pidof finds for it, fuser -k
+// of its port or program, and systemctl stopping its service. It reports
+// whether it denied.
+func (e *evaluation) guardKillers(seen []analysis.Command) bool {
 	var finder *analysis.Command
 	lister := -1 // the index in seen of a ps or lsof that lists toolguard's processes
 	killer := false
@@ -24,10 +25,15 @@ func (e *evaluation) guardKillers(seen []analysis.Command) {
 		sc := &seen[i]
 		c := sc.Cmd
 		switch c.Name {
+		case "killall5": // every process but the caller's session
+			if !helpOnly(c) {
+				e.add(e.killFinding(c))
+				return true
+			}
 		case "pkill", "killall":
 			if e.patternHitsGuard(c) {
 				e.add(e.killFinding(c))
-				return
+				return true
 			}
 		case "pgrep", "pidof":
 			if e.patternHitsGuard(c) {
@@ -44,21 +50,21 @@ func (e *evaluation) guardKillers(seen []analysis.Command) {
 		case "fuser":
 			if e.fuserHitsGuard(c) {
 				e.add(e.killFinding(c))
-				return
+				return true
 			}
 		case "systemctl":
 			if hitsService(c) {
 				e.add(e.killFinding(c))
-				return
+				return true
 			}
 		}
 	}
 	if lister >= 0 && listingUsed(seen, lister) {
 		e.add(e.killFinding(seen[lister].Cmd))
-		return
+		return true
 	}
 	if finder == nil {
-		return
+		return false
 	}
 	// Whatever else the call does with toolguard's process ids — kill,
 	// gcore, gdb -p, strace -p, renice — is tampering, unless it only reads.
@@ -70,6 +76,7 @@ func (e *evaluation) guardKillers(seen []analysis.Command) {
 	if killer {
 		e.add(e.killFinding(finder.Cmd))
 	}
+	return killer
 }
 
 // pidUsers are the programs that act on the processes whose ids they are
@@ -130,11 +137,15 @@ func (e *evaluation) patternHitsGuard(c *shell.Command) bool {
 		if a == "-r" || a == "--regexp" {
 			regex = true
 		}
+		if regex && (a == "--inverse" || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Trim(a[1:], "vfxin") == "" &&
+			strings.Contains(a, "v")) {
+			return true // pkill -v node: every process but node's, toolguard's among them
+		}
 	}
 	args := c.Args()
 	pattern, selects := false, false
 	for i, w := range args {
-		if w.Known && i > 0 && selectsMany(args[i-1].Value) {
+		if w.Known && i > 0 && (selectsMany(args[i-1].Value) || orphansOf(args[i-1].Value, w.Value)) {
 			selects = true
 		}
 		if !w.Known || strings.HasPrefix(w.Value, "-") || i > 0 && takesValue(args[i-1].Value) {
@@ -162,6 +173,21 @@ func (e *evaluation) patternHitsGuard(c *shell.Command) bool {
 	return !pattern && selects
 }
 
+// orphansOf reports -P 1 (--parent 1): the children of init, where a
+// server started in the background and left (toolguard serve among them)
+// ends up.
+func orphansOf(flag, value string) bool {
+	return (flag == "-P" || flag == "--parent") && slices.Contains(strings.Split(value, ","), "1")
+}
+
+// helpOnly reports a command given only --help, -h, -V or --version.
+func helpOnly(c *shell.Command) bool {
+	args := c.ArgValues()
+	return len(args) > 0 && !slices.ContainsFunc(args, func(a string) bool {
+		return a != "--help" && a != "-h" && a != "-V" && a != "--version"
+	})
+}
+
 // selectsMany lists the pgrep, pkill and killall options that select
 // processes by owner, group, session, terminal or namespace.
 func selectsMany(flag string) bool {
@@ -179,38 +205,20 @@ func selectsMany(flag string) bool {
 // ps -u dev) and nothing after it in the pipeline filters them, or a
 // filter after it names toolguard (grep '[t]oolguard', awk '/toolguard/').
 func (e *evaluation) psHitsGuard(c *shell.Command) bool {
-	args := c.Args()
-	many := false
-	for i := 0; i < len(args); i++ {
-		w := args[i]
-		v := w.Value
-		if !w.Known {
+	l := shell.ReadPs(c)
+	if l.Unknown {
+		return true
+	}
+	for _, name := range l.Names {
+		if !name.Known || e.isGuardName(name.Value) {
 			return true
 		}
-		switch {
-		case v == "-C" || v == "--command":
-			if i+1 >= len(args) || !args[i+1].Known {
-				return true
-			}
-			for _, name := range strings.Split(args[i+1].Value, ",") {
-				if e.isGuardName(name) {
-					return true
-				}
-			}
-			i++
-		case v == "-o" || v == "--format" || v == "-O" || v == "--sort" || v == "-p" || v == "--pid" || v == "-q" ||
-			v == "--quick-pid" || v == "--ppid":
-			i++
-		case v == "-u" || v == "-U" || v == "--user" || v == "-g" || v == "-G" || v == "--group" || v == "-s" ||
-			v == "--sid" || v == "-t" || v == "--tty":
-			many = true
-			i++
-		case strings.HasPrefix(v, "--"):
-		case strings.HasPrefix(v, "-"):
-			many = many || strings.ContainsAny(v[1:], "eAadN")
-		default: // BSD options: ps aux, ps ax
-			many = many || strings.ContainsAny(v, "ax")
-		}
+	}
+	many := l.Many
+	for _, p := range l.Parents {
+		// --ppid 1: the orphans, where a server started in the background
+		// and left (toolguard serve among them) ends up
+		many = many || !p.Known || strings.TrimLeft(p.Value, "0") == "1"
 	}
 	if !many {
 		return false
@@ -232,6 +240,9 @@ func (e *evaluation) filterHitsGuard(f *shell.Command) (keeps, decides bool) {
 	grep := f.Name == "grep" || f.Name == "egrep" || f.Name == "fgrep" || f.Name == "rg"
 	if !grep && f.Name != "awk" && f.Name != "gawk" && f.Name != "mawk" && f.Name != "sed" {
 		return false, false
+	}
+	if !grep && len(filterPatterns(f)) == 0 && allKnown(f) {
+		return false, false // awk '{print $2}', sed 's/^ *//': every line goes on
 	}
 	for _, w := range f.Args() {
 		if !w.Known {

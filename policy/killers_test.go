@@ -10,12 +10,16 @@ import (
 	"github.com/toolguard/toolguard/policy"
 )
 
-// TestProcessKillsFromListings: killing the processes a listing names
-// (ps -C NAME -o pid=, pgrep, lsof -t) through xargs or $(…) is judged as
-// pkill's and kill $(pgrep …)'s peers are — the kill tier, asked in
-// supervised — while a listing that holds PID 1, every process, a whole
-// user's, or toolguard's own (by name, by its approval port, by grepping
-// ps) is denied in every mode. Listings nobody acts on stay reads.
+// TestProcessKillsFromListings: killing the processes a lookup by name or
+// pattern finds (pgrep, pidof, ps -C NAME, ps aux | grep NAME, through
+// xargs or $(…)) is judged as pkill with that selection is — the
+// destructive tier of system.kill.by-name, asked in supervised and
+// trusted: the processes named node are the agent itself and other
+// programs' besides the dev server — while a kill of ids selected by id
+// or by port is kill's own tier. A listing that holds PID 1, every
+// process, a whole user's, the orphans of init, or toolguard's own (by
+// name, by its approval port, by grepping ps) is denied in every mode.
+// Listings nobody acts on stay reads.
 func TestProcessKillsFromListings(t *testing.T) {
 	home, ws := t.TempDir(), t.TempDir()
 	modes := []string{policy.ModeSupervised, policy.ModeTrusted, policy.ModeFull}
@@ -28,33 +32,75 @@ func TestProcessKillsFromListings(t *testing.T) {
 		Rule     string // the rule of the decision in trusted
 	}
 	ordinary := func() outcome { return outcome{[3]string{"ask", "allow", "allow"}, "mode.trusted"} }
+	byName := outcome{[3]string{"ask", "ask", "allow"}, "system.kill.by-name"}
 	guard := outcome{[3]string{"deny", "deny", "deny"}, "self.protect"}
+	initKill := outcome{[3]string{"deny", "deny", "deny"}, "system.kill.init"}
 	tests := []struct {
 		cmd  string
 		want outcome
 	}{
-		// the dev servers the agent started, as kill $(pgrep node) is judged
-		{"kill $(pgrep node)", ordinary()},
-		{"ps -C node -o pid= | xargs -I{} kill {}", ordinary()},
-		{"ps -C node -o pid= | xargs kill", ordinary()},
-		{"ps -o pid= -C node | xargs -I{} sh -c 'kill {}'", ordinary()},
-		{"ps -o pid= -C node,vite | xargs -I % kill %", ordinary()},
-		{"pgrep -f vite | xargs kill", ordinary()},
+		// by name or pattern: every spelling as pkill node is judged
+		{"pkill node", byName},
+		{"killall node", byName},
+		{"kill $(pgrep node)", byName},
+		{"kill `pgrep node`", byName},
+		{"pgrep node | xargs kill", byName},
+		{"pgrep -l node | awk '{print $1}' | xargs kill", byName},
+		{"kill $(pidof node)", byName},
+		{"for p in $(pgrep node); do kill $p; done", byName},
+		{"ps -C node -o pid= | xargs -I{} kill {}", byName},
+		{"ps -C node -o pid= | xargs kill", byName},
+		{"ps -Cnode -opid= | xargs kill", byName},
+		{"ps h -C node -o pid | xargs -I{} sh -c 'kill {}'", byName},
+		{"ps -o pid= -C node | xargs -I{} sh -c 'kill {}'", byName},
+		{"ps -C node --format=pid= | xargs -I{} sh -c 'kill {}'", byName},
+		{"ps -o pid= -C node,vite | xargs -I % kill %", byName},
+		{"pkill -f vite", byName},
+		{"pgrep -f vite | xargs kill", byName},
+		{"kill $(pgrep -f vite)", byName},
+		{"ps aux | grep node | grep -v grep | awk '{print $2}' | xargs kill", byName},
+		{"ps aux | grep -v grep | grep node | awk '{print $2}' | xargs kill", byName},
+		{"ps aux | awk '/node/{print $2}' | xargs kill", byName},
+		{"kill $(ps aux | grep node | awk '{print $2}')", byName},
+		{"pgrep -u dev node | xargs kill", byName},
+		{"pkill -9 node", byName},
+		{"kill -9 $(pgrep node)", byName},
+		{"ps -C node -o pid= | xargs -I{} kill -9 {}", byName},
+		{"pkill -P 4242", byName},
+		{"kill $(pgrep -P 4242)", byName},
+		{"ps --ppid 4242 -o pid= | xargs kill", byName},
+		// sshd, init: as pkill sshd
+		{"kill $(pgrep sshd)", outcome{[3]string{"deny", "deny", "deny"}, "system.kill.all-pkill"}},
+		{"ps -C sshd -o pid= | xargs kill", outcome{[3]string{"deny", "deny", "deny"}, "system.kill.all-pkill"}},
+		// by id, by a pidfile, by port: kill's own tier
+		{"kill 4242", ordinary()},
+		{"ps -p 4242 -o pid= | xargs kill", ordinary()},
+		{"kill $(cat server.pid)", ordinary()},
+		{"pkill -F server.pid", outcome{[3]string{"ask", "allow", "allow"}, "mode.trusted"}},
 		{"lsof -ti :3000 | xargs kill", ordinary()},
 		{"kill $(lsof -t -i:3000)", ordinary()},
-		{"ps aux | grep node | grep -v grep | awk '{print $2}' | xargs kill", ordinary()},
-		{"ps aux | grep -v grep | grep node | awk '{print $2}' | xargs kill", ordinary()},
-		{"pgrep -u dev node | xargs kill", ordinary()},
-		{"ps --ppid 4242 -o pid= | xargs kill", ordinary()},
-		{"ps -C node -o pid= | xargs -I{} kill -9 {}", outcome{[3]string{"ask", "allow", "allow"}, "system.kill.signal-9"}},
-		// pkill by name stays the destructive tier it was
-		{"pkill node", outcome{[3]string{"ask", "ask", "allow"}, "system.kill.by-name"}},
+		{"kill -0 $(pgrep node)", ordinary()}, // signal 0 only probes: not pkill's
 		// PID 1 or every process
-		{"ps -C node -o ppid= | xargs -I{} kill {}", outcome{[3]string{"deny", "deny", "deny"}, "system.kill.init"}},
-		{"ps -C node -o ppid= | xargs kill", outcome{[3]string{"deny", "deny", "deny"}, "system.kill.init"}},
-		{"ps -p 1 -o pid= | xargs kill", outcome{[3]string{"deny", "deny", "deny"}, "system.kill.init"}},
-		{"ps -eo pid= | xargs kill", guard},
+		{"ps -C node -o ppid= | xargs -I{} kill {}", initKill},
+		{"ps -C node -o ppid= | xargs kill", initKill},
+		{"ps -p 1 -o pid= | xargs kill", initKill},
+		// every process, whichever way the options are written
+		{"ps -eo pid= | xargs kill", initKill},
+		{"ps -e -o pid= | xargs kill", initKill},
+		{"ps -A -o pid= | xargs kill", initKill},
+		{"ps ax -o pid= | xargs kill", initKill},
+		{"ps -eo pid= | xargs -I{} sh -c 'kill {}'", initKill},
+		{"ps ax -o pid= | xargs -I{} kill {}", initKill},
+		{"ps -e -o pid=,comm= | xargs kill", guard},
+		{"ps aux | awk '{print $2}' | xargs kill", guard},
+		{"ps -eo pid=,comm= | awk '{print $1}' | xargs kill", guard},
 		{"kill -9 $(ps -e -o pid=)", guard},
+		{"kill $(ps ax -o pid=)", guard},
+		{"killall5 -9", guard},
+		{"pkill -v node", guard},
+		{"kill $(pgrep -v node)", guard},
+		{"pkill -P 1", guard},
+		{"ps --ppid 1 -o pid= | xargs kill", guard},
 		{"pgrep -u dev | xargs kill", guard},
 		{"pkill -u dev", guard},
 		{"killall -u dev", guard},

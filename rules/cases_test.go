@@ -123,7 +123,7 @@ var packCases = map[string][]packCase{
 		{"git filter-repo --path secrets", risk.Destructive, risk.BlastHigh, []string{"git.filter-branch"}},
 		{"git -c core.hooksPath=/tmp/h commit -m x", risk.Destructive, risk.BlastHigh, []string{"git.config-hookspath"}},
 		{"git -c core.sshCommand='sh -c evil' fetch", risk.Destructive, risk.BlastHigh, []string{"git.config-ssh-option"}},
-		{"git -c core.pager='rm -rf ~' log", risk.Destructive, risk.BlastHigh, []string{"git.config-exec-option"}},
+		{"git -c core.fsmonitor='rm -rf ~' status", risk.Destructive, risk.BlastHigh, []string{"git.config-exec-option"}},
 		{"git -c alias.x='!rm -rf ~' x", risk.Destructive, risk.BlastHigh, []string{"git.config-alias-option"}},
 		{"git -c user.name=bot commit -m x", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
 		{"git config core.hooksPath /tmp/h", risk.Destructive, risk.BlastHigh, []string{"git.config-set-exec"}},

@@ -3,6 +3,7 @@ package rules
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
@@ -99,10 +100,25 @@ func (s *Set) Classify(cmd *shell.Command) Result {
 	if cmd == nil {
 		return Result{Tier: risk.Execute}
 	}
+	st := classifyStates.Get().(*classifyState)
+	res := s.classify(cmd, st)
+	*st = classifyState{} // nothing of this call stays reachable from the pool
+	classifyStates.Put(st)
+	return res
+}
+
+// classifyStates reuses the state of Classify calls (a kilobyte each, one
+// for every command a script runs). The Result a call returns is a copy of
+// the state's, and none of its lists points into the state (the words
+// split's arrays are copied, never shared, into a Result), so the state is
+// free again once the copy is made.
+var classifyStates = sync.Pool{New: func() any { return new(classifyState) }}
+
+// classify is Classify with st, zero, to work in.
+func (s *Set) classify(cmd *shell.Command, st *classifyState) Result {
 	name, ix := s.resolve(cmd.Name)
 	known := ix != nil
 	ge := s.grammarFor(name, ix)
-	st := &classifyState{} // one allocation for the words split, the matching state and the result
 	a := &st.args
 	a.parse(cmd, ge.g)
 	ruleKnown := known && ix.ruleKnown
@@ -151,7 +167,7 @@ func (s *Set) Classify(cmd *shell.Command) Result {
 	return *res
 }
 
-// classifyState is what one Classify call works with, allocated at once.
+// classifyState is what one Classify call works with, in one piece.
 type classifyState struct {
 	args args
 	env  env

@@ -792,6 +792,12 @@ func (r *effectRun) lessOpen(w shell.Word, via string) {
 func (r *effectRun) shell(w shell.Word, via string) {
 	if !w.Known {
 		r.runsCodeBy(func() string { return fmt.Sprintf("%s runs a command that is not known before it runs", r.name()) })
+		// PAGER="$X" git log runs $X as sh -c "$X" does, which is
+		// unverifiable: the same effect gets the same ask in every mode
+		r.res.add(risk.Finding{Rule: "effects.code-unknown", Category: risk.CatUnverifiable, Tier: risk.Execute,
+			Blast: risk.BlastUnknown, Verdict: risk.Ask, Unverifiable: true, Span: w.Span, Subject: via,
+			Reason:     fmt.Sprintf("The shell command %s gives %s is not known before it runs.", cmpOr(via, "an option"), r.name()),
+			Suggestion: "spell the command out literally so it can be checked"})
 		return
 	}
 	r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: w.Value, Span: w.Span, Via: via})
@@ -801,6 +807,13 @@ func (r *effectRun) shell(w shell.Word, via string) {
 // script analyses code in one of the small languages and records its
 // effects.
 func (r *effectRun) script(lang string, w shell.Word, via string) {
+	if !w.Known && lang == "gitconfig" {
+		// git -c core.pager="$X": shell code not known, as PAGER="$X"
+		if key, _, _ := strings.Cut(w.Value, "="); strings.ContainsAny(key, "$`") || script.GitKeyRunsCommand(key) {
+			r.shell(w, via)
+			return
+		}
+	}
 	if !w.Known {
 		r.runsCodeBy(func() string {
 			return fmt.Sprintf("the %s code given to %s is not known before it runs", lang, r.name())

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -11,7 +12,9 @@ import (
 // FuzzClassify feeds random argv (words separated by "\x1f"), with random
 // redirects, inline code and pipeline producers, to Classify. It must not
 // panic, and the result must be consistent: the tier is at least every
-// finding's tier, and every finding carries an id and a reason.
+// finding's tier, and every finding carries an id and a reason. The answer,
+// kept over a later call that reuses its state (classifyStates), equals
+// the answer worked out in a state of its own.
 func FuzzClassify(f *testing.F) {
 	for _, seed := range []string{
 		"rm\x1f-rf\x1f/", "git\x1f-c\x1fcore.hooksPath=/x\x1fcommit", "find\x1f.\x1f-exec\x1frm\x1f{}\x1f;",
@@ -31,6 +34,10 @@ func FuzzClassify(f *testing.F) {
 	f.Fuzz(func(t *testing.T, argv, redirect, code string, bits uint8) {
 		cmd := fuzzCommand(argv, redirect, code, bits)
 		r := s.Classify(cmd)
+		_ = s.Classify(fuzzCommand(code+"\x1f"+argv, redirect, argv, bits^1)) // reuses r's state
+		if want := s.classify(cmd, new(classifyState)); !reflect.DeepEqual(r, want) {
+			t.Fatalf("the pooled answer differs from its own state's after a later call:\n got %+v\nwant %+v", r, want)
+		}
 		for _, fd := range r.Findings {
 			if fd.Rule == "" || fd.Reason == "" {
 				t.Fatalf("finding without id or reason: %+v", fd)

@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:21a3e2b8ba029a1842d3f9a503456997af53aecdc086880d70118bb31698a5bf"
+	generatedDigest = "sha256:897de0b0ce7c95220415027bcd4685cf16e0ab30d3def9b7f65e3475eded7009"
 }
 
 var generatedPacks = []genPack{
@@ -261,32 +261,32 @@ var generatedPacks = []genPack{
 		{line: 372, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL372},
 		{line: 384, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL384},
 		{line: 399, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL399},
-		{line: 411, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL411},
-		{line: 423, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL423},
-		{line: 437, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL437},
-		{line: 449, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL449},
-		{line: 464, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL464},
-		{line: 477, kind: "rule", exes: []string{"git"}, subs: []string{"restore", "checkout"}, trigger: "", build: packsGitL477},
-		{line: 490, kind: "rule", exes: []string{"git"}, subs: []string{"merge", "rebase", "cherry-pick", "revert", "am"}, trigger: "", build: packsGitL490},
-		{line: 502, kind: "rule", exes: []string{"export", "declare", "typeset", "env"}, subs: nil, trigger: "", build: packsGitL502},
-		{line: 516, kind: "safe", exes: []string{"git"}, subs: []string{"status", "log", "diff", "show", "blame", "annotate", "shortlog", "describe", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file", "merge-base", "grep", "whatchanged", "for-each-ref", "name-rev", "var", "version", "help", "check-ignore", "check-attr", "check-ref-format", "count-objects", "show-ref", "show-branch", "cherry", "range-diff", "diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck", "ls-remote", "bugreport", "difftool", "instaweb"}, trigger: "", build: packsGitL516},
-		{line: 522, kind: "safe", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL522},
-		{line: 529, kind: "safe", exes: []string{"git"}, subs: []string{"tag"}, trigger: "", build: packsGitL529},
-		{line: 536, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL536},
-		{line: 542, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL542},
-		{line: 546, kind: "safe", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: packsGitL546},
-		{line: 552, kind: "safe", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: packsGitL552},
-		{line: 556, kind: "safe", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL556},
-		{line: 561, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL561},
-		{line: 566, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL566},
-		{line: 570, kind: "safe", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: packsGitL570},
-		{line: 574, kind: "safe", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL574},
-		{line: 581, kind: "safe", exes: []string{"git"}, subs: []string{"add", "commit", "mv", "checkout", "switch", "merge", "rebase", "cherry-pick", "revert", "stash", "init", "clone", "fetch", "pull", "apply", "am", "restore", "notes", "worktree", "submodule", "sparse-checkout", "bisect", "format-patch", "archive", "bundle", "mergetool", "rerere", "maintenance", "lfs", "rm", "reset", "commit-tree", "write-tree", "read-tree", "update-index", "hash-object", "mktag", "mktree", "symbolic-ref", "gc", "pack-refs", "replace", "push"}, trigger: "", build: packsGitL581},
-		{line: 586, kind: "safe", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL586},
-		{line: 595, kind: "paths", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL595},
-		{line: 600, kind: "urls", exes: []string{"git"}, subs: []string{"clone", "fetch", "pull", "push", "ls-remote", "archive"}, trigger: "", build: packsGitL600},
-		{line: 605, kind: "urls", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL605},
-		{line: 610, kind: "urls", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL610},
+		{line: 414, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL414},
+		{line: 426, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL426},
+		{line: 440, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL440},
+		{line: 456, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL456},
+		{line: 471, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL471},
+		{line: 484, kind: "rule", exes: []string{"git"}, subs: []string{"restore", "checkout"}, trigger: "", build: packsGitL484},
+		{line: 497, kind: "rule", exes: []string{"git"}, subs: []string{"merge", "rebase", "cherry-pick", "revert", "am"}, trigger: "", build: packsGitL497},
+		{line: 509, kind: "rule", exes: []string{"export", "declare", "typeset", "env"}, subs: nil, trigger: "", build: packsGitL509},
+		{line: 525, kind: "safe", exes: []string{"git"}, subs: []string{"status", "log", "diff", "show", "blame", "annotate", "shortlog", "describe", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file", "merge-base", "grep", "whatchanged", "for-each-ref", "name-rev", "var", "version", "help", "check-ignore", "check-attr", "check-ref-format", "count-objects", "show-ref", "show-branch", "cherry", "range-diff", "diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck", "ls-remote", "bugreport", "difftool", "instaweb"}, trigger: "", build: packsGitL525},
+		{line: 531, kind: "safe", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL531},
+		{line: 538, kind: "safe", exes: []string{"git"}, subs: []string{"tag"}, trigger: "", build: packsGitL538},
+		{line: 545, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL545},
+		{line: 551, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL551},
+		{line: 555, kind: "safe", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: packsGitL555},
+		{line: 561, kind: "safe", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: packsGitL561},
+		{line: 565, kind: "safe", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL565},
+		{line: 570, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL570},
+		{line: 575, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL575},
+		{line: 579, kind: "safe", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: packsGitL579},
+		{line: 583, kind: "safe", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL583},
+		{line: 590, kind: "safe", exes: []string{"git"}, subs: []string{"add", "commit", "mv", "checkout", "switch", "merge", "rebase", "cherry-pick", "revert", "stash", "init", "clone", "fetch", "pull", "apply", "am", "restore", "notes", "worktree", "submodule", "sparse-checkout", "bisect", "format-patch", "archive", "bundle", "mergetool", "rerere", "maintenance", "lfs", "rm", "reset", "commit-tree", "write-tree", "read-tree", "update-index", "hash-object", "mktag", "mktree", "symbolic-ref", "gc", "pack-refs", "replace", "push"}, trigger: "", build: packsGitL590},
+		{line: 595, kind: "safe", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL595},
+		{line: 604, kind: "paths", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL604},
+		{line: 609, kind: "urls", exes: []string{"git"}, subs: []string{"clone", "fetch", "pull", "push", "ls-remote", "archive"}, trigger: "", build: packsGitL609},
+		{line: 614, kind: "urls", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL614},
+		{line: 619, kind: "urls", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL619},
 	}},
 	{file: "packs/iac.toml", header: packHeader{Name: "iac", Executables: []string{"terraform", "tofu", "terragrunt", "pulumi", "ansible", "ansible-playbook", "atmos", "cdktf", "kamal", "nomad", "vagrant"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"terraform"}, subs: nil, trigger: "", build: packsIacL5},
@@ -566,28 +566,28 @@ var generatedPacks = []genPack{
 		{line: 313, kind: "rule", exes: []string{"kill"}, subs: nil, trigger: "", build: packsSystemL313},
 		{line: 324, kind: "rule", exes: []string{"pkill", "killall"}, subs: nil, trigger: "", build: packsSystemL324},
 		{line: 335, kind: "rule", exes: []string{"pkill", "killall", "killall5"}, subs: nil, trigger: "", build: packsSystemL335},
-		{line: 346, kind: "rule", exes: []string{"kill"}, subs: nil, trigger: "", build: packsSystemL346},
-		{line: 359, kind: "rule", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL359},
-		{line: 370, kind: "rule", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL370},
-		{line: 381, kind: "rule", exes: []string{"at"}, subs: nil, trigger: "", build: packsSystemL381},
-		{line: 392, kind: "rule", exes: []string{"systemd-run"}, subs: nil, trigger: "", build: packsSystemL392},
-		{line: 405, kind: "rule", exes: []string{"iptables", "ip6tables"}, subs: nil, trigger: "", build: packsSystemL405},
-		{line: 416, kind: "rule", exes: []string{"nft"}, subs: nil, trigger: "", build: packsSystemL416},
-		{line: 428, kind: "rule", exes: []string{"ufw", "firewall-cmd", "pfctl"}, subs: nil, trigger: "", build: packsSystemL428},
-		{line: 440, kind: "rule", exes: []string{"modprobe", "rmmod", "insmod"}, subs: nil, trigger: "", build: packsSystemL440},
-		{line: 451, kind: "rule", exes: []string{"sysctl"}, subs: nil, trigger: "", build: packsSystemL451},
-		{line: 462, kind: "rule", exes: []string{"setenforce", "csrutil"}, subs: nil, trigger: "", build: packsSystemL462},
-		{line: 473, kind: "rule", exes: []string{"chattr"}, subs: nil, trigger: "", build: packsSystemL473},
-		{line: 486, kind: "rule", exes: []string{"history"}, subs: nil, trigger: "", build: packsSystemL486},
-		{line: 497, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "assigns", build: packsSystemL497},
-		{line: 511, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "pipe_self_background", build: packsSystemL511},
-		{line: 524, kind: "safe", exes: []string{"systemctl"}, subs: nil, trigger: "", build: packsSystemL524},
-		{line: 529, kind: "safe", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL529},
-		{line: 534, kind: "safe", exes: []string{"iptables", "ip6tables"}, subs: nil, trigger: "", build: packsSystemL534},
-		{line: 538, kind: "safe", exes: []string{"history"}, subs: nil, trigger: "", build: packsSystemL538},
-		{line: 542, kind: "safe", exes: []string{"mount"}, subs: nil, trigger: "", build: packsSystemL542},
-		{line: 546, kind: "safe", exes: []string{"sysctl"}, subs: nil, trigger: "", build: packsSystemL546},
-		{line: 551, kind: "safe", exes: []string{"kill", "pkill", "killall"}, subs: nil, trigger: "", build: packsSystemL551},
+		{line: 347, kind: "rule", exes: []string{"kill"}, subs: nil, trigger: "", build: packsSystemL347},
+		{line: 360, kind: "rule", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL360},
+		{line: 371, kind: "rule", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL371},
+		{line: 382, kind: "rule", exes: []string{"at"}, subs: nil, trigger: "", build: packsSystemL382},
+		{line: 393, kind: "rule", exes: []string{"systemd-run"}, subs: nil, trigger: "", build: packsSystemL393},
+		{line: 406, kind: "rule", exes: []string{"iptables", "ip6tables"}, subs: nil, trigger: "", build: packsSystemL406},
+		{line: 417, kind: "rule", exes: []string{"nft"}, subs: nil, trigger: "", build: packsSystemL417},
+		{line: 429, kind: "rule", exes: []string{"ufw", "firewall-cmd", "pfctl"}, subs: nil, trigger: "", build: packsSystemL429},
+		{line: 441, kind: "rule", exes: []string{"modprobe", "rmmod", "insmod"}, subs: nil, trigger: "", build: packsSystemL441},
+		{line: 452, kind: "rule", exes: []string{"sysctl"}, subs: nil, trigger: "", build: packsSystemL452},
+		{line: 463, kind: "rule", exes: []string{"setenforce", "csrutil"}, subs: nil, trigger: "", build: packsSystemL463},
+		{line: 474, kind: "rule", exes: []string{"chattr"}, subs: nil, trigger: "", build: packsSystemL474},
+		{line: 487, kind: "rule", exes: []string{"history"}, subs: nil, trigger: "", build: packsSystemL487},
+		{line: 498, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "assigns", build: packsSystemL498},
+		{line: 512, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "pipe_self_background", build: packsSystemL512},
+		{line: 525, kind: "safe", exes: []string{"systemctl"}, subs: nil, trigger: "", build: packsSystemL525},
+		{line: 530, kind: "safe", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL530},
+		{line: 535, kind: "safe", exes: []string{"iptables", "ip6tables"}, subs: nil, trigger: "", build: packsSystemL535},
+		{line: 539, kind: "safe", exes: []string{"history"}, subs: nil, trigger: "", build: packsSystemL539},
+		{line: 543, kind: "safe", exes: []string{"mount"}, subs: nil, trigger: "", build: packsSystemL543},
+		{line: 547, kind: "safe", exes: []string{"sysctl"}, subs: nil, trigger: "", build: packsSystemL547},
+		{line: 552, kind: "safe", exes: []string{"kill", "pkill", "killall"}, subs: nil, trigger: "", build: packsSystemL552},
 	}},
 	{file: "effects/archives.toml", header: packHeader{Name: "effects-archives", Executables: []string{"tar", "cpio", "pax", "ar", "zip", "unzip", "zipinfo", "7z", "gzip", "gunzip", "zcat", "zgrep", "zdiff", "bzip2", "bzcat", "xz", "xzcat", "unxz", "lz4", "lz4cat", "zstd", "zstdcat", "unzstd"}}, blocks: []genBlock{
 		{line: 7, kind: "exe", exes: []string{"tar"}, subs: nil, trigger: "", build: effectsArchivesL7},
@@ -3891,110 +3891,110 @@ func packsGitL384() Pack {
 }
 
 func packsGitL399() Pack {
-	return Pack{Rules: []Rule{{ID: "git.config-exec-option", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c setting makes git run an arbitrary program (pager, editor, filter, fsmonitor, credential helper).", Suggestion: "Run the git command without -c, using the repository's own configuration.", Match: Match{FlagValues: map[string][]string{"-c": {"core.pager*", "core.editor*", "core.fsmonitor*", "core.askpass*", "filter.*", "diff.*.textconv*", "diff.*.command*", "diff.external*", "merge.*.driver*", "credential.helper*", "credential.*.helper*", "pager.*", "sequence.editor*", "gpg.program*", "gpg.*.program*", "uploadpack.packobjectshook*", "include.path*", "includeif.*", "init.templatedir*", "core.worktree*", "submodule.*.update*"}}}}}}
+	return Pack{Rules: []Rule{{ID: "git.config-exec-option", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c setting makes git run an arbitrary program (pager, editor, filter, fsmonitor, credential helper).", Suggestion: "Run the git command without -c, using the repository's own configuration.", Match: Match{FlagValues: map[string][]string{"-c": {"core.fsmonitor*", "core.askpass*", "filter.*", "diff.*.textconv*", "diff.*.command*", "diff.external*", "merge.*.driver*", "credential.helper*", "credential.*.helper*", "pager.*", "sequence.editor*", "gpg.program*", "gpg.*.program*", "uploadpack.packobjectshook*", "include.path*", "includeif.*", "init.templatedir*", "core.worktree*", "submodule.*.update*"}}}}}}
 }
 
-func packsGitL411() Pack {
+func packsGitL414() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-env-exec", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "--config-env injects configuration from the environment, which can make git run an arbitrary program.", Suggestion: "Run the git command without --config-env.", Match: Match{FlagsAny: []string{"--config-env", "--exec-path", "--upload-pack", "--receive-pack"}}}}}
 }
 
-func packsGitL423() Pack {
+func packsGitL426() Pack {
 	return Pack{Rules: []Rule{{ID: "git.ssh-env-var", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "GIT_SSH / GIT_SSH_COMMAND replace the ssh program git runs for network operations.", Suggestion: "Run git without overriding the ssh command.", Match: Match{Verbs: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "update"}, VerbDepth: 2, Assigns: []string{"GIT_SSH", "GIT_SSH_COMMAND", "GIT_SSH_VARIANT", "GIT_PROXY_COMMAND"}}}}}
 }
 
-func packsGitL437() Pack {
-	return Pack{Rules: []Rule{{ID: "git.config-env-var-exec", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "These environment variables make git run an arbitrary program or read injected configuration.", Suggestion: "Run git without overriding GIT_CONFIG_*, GIT_EXTERNAL_DIFF, GIT_PAGER or GIT_EDITOR.", Match: Match{Assigns: []string{"GIT_CONFIG_*", "GIT_EXTERNAL_DIFF", "GIT_PAGER", "GIT_EDITOR", "GIT_ASKPASS", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_DIR", "GIT_WORK_TREE"}}}}}
+func packsGitL440() Pack {
+	return Pack{Rules: []Rule{{ID: "git.config-env-var-exec", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "These environment variables make git run an arbitrary program or read injected configuration.", Suggestion: "Run git without overriding GIT_CONFIG_*, GIT_EXTERNAL_DIFF or GIT_ASKPASS.", Match: Match{Assigns: []string{"GIT_CONFIG_*", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_DIR", "GIT_WORK_TREE"}}}}}
 }
 
-func packsGitL449() Pack {
+func packsGitL456() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-set-exec", Exe: []string{"git"}, Sub: []string{"config"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Setting this key makes git run an arbitrary program later (hooks path, ssh command, pager, editor, filter, alias).", Suggestion: "Ask the user to change git configuration that runs programs.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"core.hookspath", "core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "core.gitproxy", "alias.*", "filter.*", "diff.*.textconv", "diff.*.command", "diff.external", "merge.*.driver", "credential.helper", "credential.*.helper", "pager.*", "sequence.editor", "gpg.program", "gpg.*.program", "include.path", "includeif.*", "init.templatedir", "uploadpack.packobjectshook", "remote.*.uploadpack", "remote.*.receivepack"}, MinOperands: 2}}}}
 }
 
-func packsGitL464() Pack {
+func packsGitL471() Pack {
 	return Pack{Rules: []Rule{{ID: "git.checkout-paths", Exe: []string{"git"}, Sub: []string{"checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git checkout <commit> <path>… overwrites those working-tree files and discards their uncommitted changes.", Suggestion: "Stash the changes first, or use git show <commit>:<path> to look at the old version.", Match: Match{FlagsNone: []string{"-b", "-B", "--orphan", "--help", "-h"}, MinOperands: 2}}}}
 }
 
-func packsGitL477() Pack {
+func packsGitL484() Pack {
 	return Pack{Rules: []Rule{{ID: "git.restore-patch", Exe: []string{"git"}, Sub: []string{"restore|checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Restoring paths listed in a file or chosen interactively discards their uncommitted changes.", Suggestion: "Stash the changes first.", Match: Match{FlagsAny: []string{"-p", "--patch", "--pathspec-from-file"}, FlagsNone: []string{"--staged", "-S", "--no-patch", "--help", "-h"}}}}}
 }
 
-func packsGitL490() Pack {
+func packsGitL497() Pack {
 	return Pack{Rules: []Rule{{ID: "git.abort", Exe: []string{"git"}, Sub: []string{"merge|rebase|cherry-pick|revert|am"}, Category: "vcs-discard", Tier: "destructive", Blast: "low", Reason: "--abort throws away the conflict resolutions made so far.", Suggestion: "Ask before aborting; commit or note resolved files first.", Match: Match{FlagsAny: []string{"--abort", "--quit"}}}}}
 }
 
-func packsGitL502() Pack {
-	return Pack{Rules: []Rule{{ID: "git.config-env-export", Exe: []string{"export", "declare", "typeset", "env"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Exporting this variable makes later git commands run an arbitrary program or read injected configuration.", Suggestion: "Do not override GIT_SSH*, GIT_CONFIG_*, GIT_EXTERNAL_DIFF, GIT_PAGER or GIT_EDITOR.", Match: Match{OperandsAny: []string{"git_ssh=**", "git_ssh_command=**", "git_ssh_variant=**", "git_config_*=**", "git_config=**", "git_external_diff=**", "git_pager=**", "git_editor=**", "git_askpass=**", "git_proxy_command=**", "git_exec_path=**", "git_template_dir=**"}}}}}
+func packsGitL509() Pack {
+	return Pack{Rules: []Rule{{ID: "git.config-env-export", Exe: []string{"export", "declare", "typeset", "env"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Exporting this variable makes later git commands run an arbitrary program or read injected configuration.", Suggestion: "Do not override GIT_SSH*, GIT_CONFIG_*, GIT_EXTERNAL_DIFF or GIT_ASKPASS.", Match: Match{OperandsAny: []string{"git_ssh=**", "git_ssh_command=**", "git_ssh_variant=**", "git_config_*=**", "git_config=**", "git_external_diff=**", "git_askpass=**", "git_proxy_command=**", "git_exec_path=**", "git_template_dir=**"}}}}}
 }
 
-func packsGitL516() Pack {
+func packsGitL525() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"status|log|diff|show|blame|annotate|shortlog|describe|rev-parse|rev-list|ls-files|ls-tree|cat-file|merge-base|grep|whatchanged|for-each-ref|name-rev|var|version|help|check-ignore|check-attr|check-ref-format|count-objects|show-ref|show-branch|cherry|range-diff|diff-tree|diff-files|diff-index|verify-commit|verify-tag|fsck|ls-remote|bugreport|difftool|instaweb"}, UnsafeFlags: []string{"--output", "--ext-diff", "--textconv", "-O", "--open-files-in-pager", "--tool", "-x", "--extcmd"}, UnsafeTier: "execute"}}}
 }
 
-func packsGitL522() Pack {
+func packsGitL531() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"branch"}, UnsafeFlags: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "--set-upstream-to", "-u", "--unset-upstream", "--edit-description", "-t", "--track"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
-func packsGitL529() Pack {
+func packsGitL538() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"tag"}, UnsafeFlags: []string{"-d", "--delete", "-a", "-s", "-u", "-f", "--force", "-m", "-F", "--annotate", "--sign"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
-func packsGitL536() Pack {
+func packsGitL545() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"remote"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
-func packsGitL542() Pack {
+func packsGitL551() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"remote", "show|get-url"}}}}
 }
 
-func packsGitL546() Pack {
+func packsGitL555() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"stash", "list|show"}, UnsafeFlags: []string{"--output", "--ext-diff", "--textconv"}, UnsafeTier: "execute"}}}
 }
 
-func packsGitL552() Pack {
+func packsGitL561() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"worktree", "list"}}}}
 }
 
-func packsGitL556() Pack {
+func packsGitL565() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"submodule", "status|summary|foreach"}, UnsafeTier: "execute"}}}
 }
 
-func packsGitL561() Pack {
+func packsGitL570() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"reflog"}, NoOperands: true}}}
 }
 
-func packsGitL566() Pack {
+func packsGitL575() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"reflog", "show|exists"}}}}
 }
 
-func packsGitL570() Pack {
+func packsGitL579() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"notes", "list|show"}}}}
 }
 
-func packsGitL574() Pack {
+func packsGitL583() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"config"}, UnsafeFlags: []string{"--global", "--system", "--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit", "--file", "-f", "--worktree"}, UnsafeTier: "write", MaxOperands: 1}}}
 }
 
-func packsGitL581() Pack {
+func packsGitL590() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"add|commit|mv|checkout|switch|merge|rebase|cherry-pick|revert|stash|init|clone|fetch|pull|apply|am|restore|notes|worktree|submodule|sparse-checkout|bisect|format-patch|archive|bundle|mergetool|rerere|maintenance|lfs|rm|reset|commit-tree|write-tree|read-tree|update-index|hash-object|mktag|mktree|symbolic-ref|gc|pack-refs|replace|push"}, Tier: "write"}}}
 }
 
-func packsGitL586() Pack {
+func packsGitL595() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"clean"}, Tier: "read", UnsafeFlags: []string{"-f", "--force"}, UnsafeTier: "write"}}}
 }
 
-func packsGitL595() Pack {
+func packsGitL604() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"git"}, Sub: []string{"clean"}, Operands: "delete"}}}
 }
 
-func packsGitL600() Pack {
+func packsGitL609() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"clone|fetch|pull|push|ls-remote|archive"}, Operands: "url"}}}
 }
 
-func packsGitL605() Pack {
+func packsGitL614() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"remote", "add|set-url"}, Operands: "url"}}}
 }
 
-func packsGitL610() Pack {
+func packsGitL619() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"submodule", "add"}, Operands: "url"}}}
 }
 
@@ -5039,94 +5039,94 @@ func packsSystemL324() Pack {
 }
 
 func packsSystemL335() Pack {
-	return Pack{Rules: []Rule{{ID: "system.kill.by-name", Exe: []string{"pkill", "killall", "killall5"}, Category: "process-kill", Tier: "destructive", Blast: "medium", Reason: "Killing processes by name may hit unrelated programs of the same name.", Suggestion: "Kill the specific process you started, by PID.", Match: Match{FlagsNone: []string{"--help", "-l", "--list", "-V", "--version"}}}}}
+	return Pack{Rules: []Rule{{ID: "system.kill.by-name", Exe: []string{"pkill", "killall", "killall5"}, Category: "process-kill", Tier: "destructive", Blast: "medium", Reason: "Killing processes by name may hit unrelated programs of the same name.", Suggestion: "Kill the specific process you started, by PID.", Match: Match{FlagsNone: []string{"--help", "-l", "--list", "-V", "--version", "-F", "--pidfile"}}}}}
 }
 
-func packsSystemL346() Pack {
+func packsSystemL347() Pack {
 	return Pack{Rules: []Rule{{ID: "system.kill.signal-9", Exe: []string{"kill"}, Category: "process-kill", Tier: "execute", Blast: "low", Reason: "SIGKILL ends a process without letting it clean up.", Suggestion: "Try a plain kill (SIGTERM) first.", Match: Match{FlagsAny: []string{"-9", "-KILL", "-SIGKILL"}}}}}
 }
 
-func packsSystemL359() Pack {
+func packsSystemL360() Pack {
 	return Pack{Rules: []Rule{{ID: "system.cron.remove", Exe: []string{"crontab"}, Category: "system-config", Tier: "destructive", Blast: "high", Reason: "crontab -r deletes every scheduled job of the user, without confirmation.", Suggestion: "Edit the crontab and remove only the entry you mean.", Match: Match{FlagsAny: []string{"-r"}}}}}
 }
 
-func packsSystemL370() Pack {
+func packsSystemL371() Pack {
 	return Pack{Rules: []Rule{{ID: "system.cron.replace", Exe: []string{"crontab"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Editing or replacing the crontab changes what runs on a schedule, even after the session ends.", Suggestion: "Show the crontab (crontab -l) and ask the user to change it.", Match: Match{FlagsNone: []string{"-l", "-r"}}}}}
 }
 
-func packsSystemL381() Pack {
+func packsSystemL382() Pack {
 	return Pack{Rules: []Rule{{ID: "system.cron.at", Exe: []string{"at"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Scheduling a job with at runs code later, outside the session.", Suggestion: "Run the command now instead.", Match: Match{FlagsNone: []string{"-l", "-d", "-r", "-c"}}}}}
 }
 
-func packsSystemL392() Pack {
+func packsSystemL393() Pack {
 	return Pack{Rules: []Rule{{ID: "system.systemd-run.timer", Exe: []string{"systemd-run"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "systemd-run with a timer option schedules the command to run later or again, outside the session.", Suggestion: "Run the command now instead, or ask the user to set up the timer.", Match: Match{WordsAny: []string{"--on-active*", "--on-boot*", "--on-startup*", "--on-unit-active*", "--on-unit-inactive*", "--on-calendar*", "--on-clock-change", "--on-timezone-change", "--timer-property*"}}}}}
 }
 
-func packsSystemL405() Pack {
+func packsSystemL406() Pack {
 	return Pack{Rules: []Rule{{ID: "system.firewall.flush", Exe: []string{"iptables", "ip6tables"}, Category: "network", Tier: "destructive", Blast: "high", Reason: "Flushing or deleting firewall rules (or a DROP policy) can open the machine or cut off remote access.", Suggestion: "List the rules (iptables -L) and ask before changing them.", Match: Match{FlagsAny: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy", "-D", "--delete", "-Z"}}}}}
 }
 
-func packsSystemL416() Pack {
+func packsSystemL417() Pack {
 	return Pack{Rules: []Rule{{ID: "system.firewall.nft", Exe: []string{"nft"}, Category: "network", Tier: "destructive", Blast: "high", Reason: "Flushing or deleting nftables rules can open the machine or cut off remote access.", Suggestion: "List the ruleset and ask before changing it.", Match: Match{Verbs: []string{"flush", "delete", "destroy"}, VerbDepth: 2}}}}
 }
 
-func packsSystemL428() Pack {
+func packsSystemL429() Pack {
 	return Pack{Rules: []Rule{{ID: "system.firewall.ufw", Exe: []string{"ufw", "firewall-cmd", "pfctl"}, Category: "network", Tier: "destructive", Blast: "high", Reason: "Disabling or resetting the firewall exposes every service on the machine.", Suggestion: "Ask before changing the firewall.", Match: Match{Verbs: []string{"disable", "reset", "delete", "--panic-on", "--remove-*", "-d", "-F", "--reload"}, VerbDepth: 2}}}}
 }
 
-func packsSystemL440() Pack {
+func packsSystemL441() Pack {
 	return Pack{Rules: []Rule{{ID: "system.kernel.modules", Exe: []string{"modprobe", "rmmod", "insmod"}, Category: "system-config", Tier: "destructive", Blast: "high", Reason: "Loading or removing kernel modules changes the running kernel.", Suggestion: "Kernel changes need a human.", Match: Match{FlagsNone: []string{"--help", "-n", "--dry-run", "--show-depends", "-c", "--showconfig"}}}}}
 }
 
-func packsSystemL451() Pack {
+func packsSystemL452() Pack {
 	return Pack{Rules: []Rule{{ID: "system.kernel.sysctl-write", Exe: []string{"sysctl"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Writing kernel parameters changes the running system.", Suggestion: "Read parameters with sysctl NAME; ask before changing them.", Match: Match{FlagsAny: []string{"-w", "--write", "-p", "--load", "--system"}}}}}
 }
 
-func packsSystemL462() Pack {
+func packsSystemL463() Pack {
 	return Pack{Rules: []Rule{{ID: "system.security.disable", Exe: []string{"setenforce", "csrutil"}, Category: "system-config", Tier: "destructive", Blast: "high", Reason: "Turning off SELinux or System Integrity Protection removes a layer of the machine's protection.", Suggestion: "Security settings need a human.", Match: Match{OperandsAny: []string{"0", "permissive", "disable"}}}}}
 }
 
-func packsSystemL473() Pack {
+func packsSystemL474() Pack {
 	return Pack{Rules: []Rule{{ID: "system.fs.chattr-immutable", Exe: []string{"chattr"}, Category: "fs-permissions", Tier: "destructive", Blast: "medium", Reason: "Changing immutable or append-only attributes defeats later deletes or protects tampering.", Suggestion: "Ask before changing file attributes.", Match: Match{OperandsAny: []string{"+i", "-i", "+a", "-a"}}}}}
 }
 
-func packsSystemL486() Pack {
+func packsSystemL487() Pack {
 	return Pack{Rules: []Rule{{ID: "system.history.clear", Exe: []string{"history"}, Category: "history", Tier: "destructive", Blast: "medium", Reason: "Clearing the shell history erases the record of what was run.", Suggestion: "Leave the history alone.", Match: Match{FlagsAny: []string{"-c", "-d", "-w"}}}}}
 }
 
-func packsSystemL497() Pack {
+func packsSystemL498() Pack {
 	return Pack{Rules: []Rule{{ID: "system.history.disable", Exe: []string{"*"}, Category: "history", Tier: "destructive", Blast: "medium", Reason: "Pointing HISTFILE away or setting HISTSIZE to 0 stops the shell from recording what is run.", Suggestion: "Leave the history settings alone.", Match: Match{Assigns: []string{"HISTFILE", "HISTSIZE", "HISTFILESIZE"}, UnknownExe: true}}}}
 }
 
-func packsSystemL511() Pack {
+func packsSystemL512() Pack {
 	return Pack{Rules: []Rule{{ID: "system.fork-bomb", Exe: []string{"*"}, Category: "denial-of-service", Tier: "destructive", Blast: "critical", Reason: "A command that pipes into itself in the background multiplies until the machine stops responding (fork bomb).", Suggestion: "Do not run self-replicating commands.", Match: Match{PipeSelfBackground: true}}}}
 }
 
-func packsSystemL524() Pack {
+func packsSystemL525() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"systemctl"}, Verbs: []string{"status", "list-units", "list-unit-files", "list-timers", "list-sockets", "list-dependencies", "list-jobs", "show", "cat", "is-active", "is-enabled", "is-failed", "is-system-running", "get-default", "help", "--version"}, VerbDepth: 1}}}
 }
 
-func packsSystemL529() Pack {
+func packsSystemL530() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"crontab"}, UnsafeFlags: []string{"-r", "-e", "-i"}, NoOperands: true}}}
 }
 
-func packsSystemL534() Pack {
+func packsSystemL535() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"iptables", "ip6tables"}, UnsafeFlags: []string{"-A", "-I", "-D", "-R", "-F", "-X", "-P", "-N", "-E", "-Z", "--append", "--insert", "--delete", "--flush", "--policy"}}}}
 }
 
-func packsSystemL538() Pack {
+func packsSystemL539() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"history"}, UnsafeFlags: []string{"-c", "-d", "-w", "-a", "-r", "-n", "-s"}}}}
 }
 
-func packsSystemL542() Pack {
+func packsSystemL543() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"mount"}, NoOperands: true}}}
 }
 
-func packsSystemL546() Pack {
+func packsSystemL547() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"sysctl"}, UnsafeFlags: []string{"-w", "--write", "-p", "--load", "--system"}, UnsafeTier: "execute"}}}
 }
 
-func packsSystemL551() Pack {
+func packsSystemL552() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kill", "pkill", "killall"}, Tier: "write"}}}
 }
 

@@ -37,6 +37,17 @@ func GitConfig(setting string) Effects {
 	}
 }
 
+// GitKeyRunsCommand reports whether git runs the value of the setting key
+// as a command (core.pager, core.editor, pager.log, alias.x, …): a value
+// not known before the call is then code not known before the call.
+func GitKeyRunsCommand(key string) bool {
+	switch gitKeyKind(strings.ToLower(strings.TrimSpace(key))) {
+	case gitCommand, gitPager, gitAlias:
+		return true
+	}
+	return false
+}
+
 // gitCommandValue is a setting whose value git runs through the shell.
 func gitCommandValue(key, value string) Effects {
 	value = strings.TrimSpace(value)
@@ -118,20 +129,31 @@ func gitKeyKind(key string) gitKind {
 
 // gitGlob matches a dotted key against a glob whose "*" parts stand for one
 // dotted part; a subsection may itself contain dots, so "diff.*.textconv"
-// also matches "diff.a.b.textconv".
+// also matches "diff.a.b.textconv". It walks both strings part by part
+// rather than splitting them: a key no glob names is matched against
+// every one of gitKeys, two splits each.
 func gitGlob(glob, key string) bool {
-	g := strings.Split(glob, ".")
-	k := strings.Split(key, ".")
-	if len(g) == 3 && len(k) > 3 && g[1] == "*" {
-		k = []string{k[0], strings.Join(k[1:len(k)-1], "."), k[len(k)-1]}
-	}
-	if len(g) != len(k) {
-		return false
-	}
-	for i := range g {
-		if g[i] != "*" && g[i] != k[i] {
-			return false
+	if strings.Count(glob, ".") == 2 && strings.Count(key, ".") > 2 {
+		g0, rest, _ := strings.Cut(glob, ".")
+		g1, g2, _ := strings.Cut(rest, ".")
+		if g1 == "*" { // the dotted middle of key is the subsection
+			k0 := key[:strings.IndexByte(key, '.')]
+			k2 := key[strings.LastIndexByte(key, '.')+1:]
+			return gitPart(g0, k0) && gitPart(g2, k2)
 		}
 	}
-	return true
+	for {
+		g, gRest, gMore := strings.Cut(glob, ".")
+		k, kRest, kMore := strings.Cut(key, ".")
+		if !gitPart(g, k) || gMore != kMore {
+			return false
+		}
+		if !gMore {
+			return true
+		}
+		glob, key = gRest, kRest
+	}
 }
+
+// gitPart matches one dotted part of a key against one of a glob.
+func gitPart(g, k string) bool { return g == "*" || g == k }

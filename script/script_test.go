@@ -260,3 +260,28 @@ func TestFor(t *testing.T) {
 		t.Errorf("For(sed) is not Sed: %+v", got)
 	}
 }
+
+// TestGitKeyRunsCommand: the settings whose value git runs as a command.
+func TestGitKeyRunsCommand(t *testing.T) {
+	tests := []struct {
+		key  string
+		want bool
+	}{
+		{"core.pager", true},
+		{"Core.Editor", true},
+		{"pager.log", true},
+		{"alias.st", true},
+		{"sequence.editor", true},
+		{"diff.tool1.textconv", true},
+		{"color.ui", false},
+		{"user.email", false},
+		{"http.proxy", false},
+		{"core.hookspath", false},
+		{"", false},
+	}
+	for _, tc := range tests {
+		if got := GitKeyRunsCommand(tc.key); got != tc.want {
+			t.Errorf("GitKeyRunsCommand(%q) = %v, want %v", tc.key, got, tc.want)
+		}
+	}
+}

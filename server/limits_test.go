@@ -471,3 +471,38 @@ func TestHostileLoadKeepsOrdinaryCallsAnswered(t *testing.T) {
 		})
 	}
 }
+
+// TestAuditFailureDeniesConcurrent: calls decided at the same time, whose
+// records the log commits in groups, are each denied when their records
+// cannot be written: no call of a failed group is answered otherwise.
+func TestAuditFailureDeniesConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "file"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "file", "audit.jsonl") // under a file: never writable
+	s := newTestServer(t, Options{Audit: audit.NewWriter(path, audit.WriterOptions{})})
+	const n = 16
+	rules := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			rec := httptest.NewRecorder()
+			req := httptest.NewRequest("POST", "http://127.0.0.1:7878/v1/decide", strings.NewReader(callBody("/v1/decide", "ls")))
+			req.Header.Set("Content-Type", "application/json")
+			s.Handler().ServeHTTP(rec, req)
+			var d policy.Decision
+			if err := json.Unmarshal(rec.Body.Bytes(), &d); err != nil {
+				rules[i] = "undecodable: " + rec.Body.String()
+				return
+			}
+			rules[i] = string(d.Verdict) + " " + d.Rule
+		})
+	}
+	wg.Wait()
+	for i, r := range rules {
+		if want := string(risk.Deny) + " " + RuleAuditWrite; r != want {
+			t.Errorf("call %d: %q, want %q", i, r, want)
+		}
+	}
+}

@@ -57,6 +57,12 @@ type Word struct {
 	Quoted bool
 	// Glob is true when the word has unquoted glob characters (* ? [).
 	Glob bool
+	// Walked is true for a word that stands for the paths a find walk
+	// visits (find ROOT -name NAME -exec cat {} +, find ROOT | xargs cat):
+	// its value is ROOT/NAME, and it names every path at any depth below
+	// ROOT whose name NAME matches, leading dots included, not only the
+	// entries of ROOT the shell glob ROOT/NAME would.
+	Walked bool
 	// Span is where the word is in Script.Source.
 	Span risk.Span
 }

@@ -243,7 +243,7 @@ func FindSet(args []Word) Word { return findSet(args) }
 // Known: some unknown part of ROOT.
 func findSet(args []Word) Word {
 	root := findRoot(args)
-	set := Word{Value: strings.TrimSuffix(root.Value, "/") + "/*", Known: root.Known, Glob: true, Span: root.Span}
+	set := Word{Value: strings.TrimSuffix(root.Value, "/") + "/*", Known: root.Known, Glob: true, Walked: root.Known, Span: root.Span}
 	name := ""
 	for i := findExprStart(args); i < len(args); i++ {
 		switch v := args[i].Value; v {
@@ -258,14 +258,17 @@ func findSet(args []Word) Word {
 		case "-depth", "-xdev", "-mount", "-follow", "-print", "-print0", "-ls", "-delete", "-prune", "-quit",
 			"-noleaf", "-ignore_readdir_race", "-a", "-and", "(", ")":
 		case "-name", "-iname":
-			if i+1 >= len(args) || name != "" || !args[i+1].Known {
-				set.Known = false
+			if i+1 >= len(args) || name != "" || !args[i+1].Known || strings.Contains(args[i+1].Value, "/") {
+				set.Known, set.Walked = false, false
 				return set
 			}
 			name = args[i+1].Value
+			if args[i].Value == "-iname" {
+				name = foldGlob(name)
+			}
 			i++
 		default:
-			set.Known = false // a test a glob cannot express
+			set.Known, set.Walked = false, false // a test a glob cannot express
 			return set
 		}
 	}
@@ -273,6 +276,58 @@ func findSet(args []Word) Word {
 		set.Value = strings.TrimSuffix(root.Value, "/") + "/" + name
 	}
 	return set
+}
+
+// foldGlob is the glob that matches, case-sensitively, what find -iname
+// NAME matches: each ASCII letter outside a bracket expression becomes
+// the class of its two cases (id_* → [iI][dD]_*); a bracket expression
+// gets the other case of each letter it lists. A name that is not plain
+// enough to fold exactly (a range, a backslash, a letter outside ASCII)
+// is given as *, which matches every name: more than -iname, never less.
+func foldGlob(name string) string {
+	if strings.IndexByte(name, '\\') >= 0 || !isASCII(name) {
+		return "*" // find folds the case of other letters too
+	}
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '[':
+			end := strings.IndexByte(name[i+1:], ']')
+			class := name[i+1 : i+1+max(end, 0)]
+			if end <= 0 || strings.IndexByte(class, '-') >= 0 {
+				return "*" // unclosed, []…] or a range
+			}
+			b.WriteByte('[')
+			for j := 0; j < len(class); j++ {
+				b.WriteByte(class[j])
+				if o := otherCase(class[j]); o != 0 {
+					b.WriteByte(o)
+				}
+			}
+			b.WriteByte(']')
+			i += end + 1
+		case otherCase(c) != 0:
+			b.WriteByte('[')
+			b.WriteByte(c)
+			b.WriteByte(otherCase(c))
+			b.WriteByte(']')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// otherCase is c's other ASCII case; 0 when c is not a letter.
+func otherCase(c byte) byte {
+	switch {
+	case 'a' <= c && c <= 'z':
+		return c - 'a' + 'A'
+	case 'A' <= c && c <= 'Z':
+		return c - 'A' + 'a'
+	}
+	return 0
 }
 
 // FindActs reports whether find's expression, given its arguments, holds
@@ -331,6 +386,9 @@ func fillPlaceholder(action []Word, set Word) []Word {
 	out := make([]Word, len(action))
 	for i, a := range action {
 		if strings.Contains(a.Value, "{}") {
+			// {} alone is each path the walk visits; inside a longer
+			// word (f=@{}, {}.bak) it is judged as the glob only.
+			a.Walked = a.Value == "{}" && set.Walked
 			a.Value = strings.ReplaceAll(a.Value, "{}", set.Value)
 			a.Known, a.Glob = a.Known && set.Known, true
 		}

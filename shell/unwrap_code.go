@@ -227,35 +227,24 @@ func numberLines(p *Command, res *scanResult) (string, bool) {
 
 // psNumbersOnly reports whether p is a ps that prints only numeric
 // columns (pid, ppid, …; a header of their upper-case names, or none when
-// the format ends in "="): only selection options besides -o, whose
-// values may be anything, no redirect (2>&1 would bring its error text)
-// and no variable of its own.
+// the format ends in "="): options that select processes or drop the
+// header besides -o (ReadPs: -eo pid= and -e -o pid= alike), no option
+// that adds columns of its own, no redirect (2>&1 would bring its error
+// text) and no variable of its own.
 func psNumbersOnly(p *Command) bool {
 	if p == nil || p.Name != "ps" || len(p.Redirects) > 0 || len(p.Assigns) > 0 || p.Remote != "" {
 		return false
 	}
-	args := p.Args()
-	formats := 0
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if !a.Known {
-			return false
-		}
-		switch a.Value {
-		case "-p", "--pid", "-q", "--quick-pid", "--ppid", "-s", "--sid", "-g", "--group", "-G", "-u", "-U", "--user", "-C":
-			i++ // the processes listed: any value
-		case "-e", "-A", "--no-headers", "--no-heading":
-		case "-o", "--format":
-			if i+1 >= len(args) || !numericFormat(args[i+1]) {
-				return false
-			}
-			formats++
-			i++
-		default:
+	l := ReadPs(p)
+	if l.Unknown || l.Columns || len(l.Formats) == 0 {
+		return false
+	}
+	for _, f := range l.Formats {
+		if !numericFormat(f) {
 			return false
 		}
 	}
-	return formats > 0
+	return true
 }
 
 // namedPID stands for a process id ps lists for processes it selects by
@@ -267,48 +256,34 @@ const namedPID = "99999"
 // only (psNumbersOnly): "1" unless the only column is the process id and
 // the processes are selected by name (-C NAMES, not init's), by id (-p,
 // -q: the first, when none is 1) or by parent (--ppid, not 0), which
-// cannot list PID 1 — every process (-e, -A), a user's, a session's, a
-// parent or group column (a background job left behind has parent 1), or
-// no selection at all may.
+// cannot list PID 1 — every process (-e, -A, ax), a user's, a session's,
+// a parent or group column (a background job left behind has parent 1),
+// or no selection at all may.
 func psNumber(p *Command) string {
-	args := p.Args()
-	pidOnly, selected, first := false, false, namedPID
-	for i := 0; i < len(args); i++ {
-		v := args[i].Value
-		switch v {
-		case "-o", "--format":
-			if i+1 >= len(args) || strings.TrimSuffix(args[i+1].Value, "=") != "pid" {
-				return "1"
-			}
-			pidOnly = true
-			i++
-		case "-C", "-p", "--pid", "-q", "--quick-pid", "--ppid":
-			if i+1 >= len(args) {
-				return "1"
-			}
-			w := args[i+1]
-			for _, item := range strings.Split(w.Value, ",") {
-				switch {
-				case v == "-C" && (!w.Known || item == "" || initNames[item]),
-					v == "--ppid" && w.Known && item == "0",
-					v != "-C" && v != "--ppid" && (!w.Known || !isDigits(item) || strings.TrimLeft(item, "0") == "1"):
-					return "1"
-				}
-			}
-			if v != "-C" && v != "--ppid" && !selected {
-				first, _, _ = strings.Cut(w.Value, ",")
-			}
-			selected = true
-			i++
-		case "--no-headers", "--no-heading":
-		default:
-			return "1" // -e, -A, -u USER, -s SID, …: PID 1 may be among them
-		}
-	}
-	if !pidOnly || !selected {
+	l := ReadPs(p)
+	if l.Many || len(l.Formats) != 1 || strings.TrimSuffix(l.Formats[0].Value, "=") != "pid" ||
+		len(l.Names)+len(l.IDs)+len(l.Parents) == 0 {
 		return "1"
 	}
-	return first
+	for _, w := range l.Names {
+		if !w.Known || w.Value == "" || initNames[w.Value] {
+			return "1"
+		}
+	}
+	for _, w := range l.Parents {
+		if w.Known && w.Value == "0" {
+			return "1"
+		}
+	}
+	for _, w := range l.IDs {
+		if !w.Known || !isDigits(w.Value) || strings.TrimLeft(w.Value, "0") == "1" {
+			return "1"
+		}
+	}
+	if len(l.IDs) > 0 {
+		return l.IDs[0].Value
+	}
+	return namedPID
 }
 
 // initNames are the names PID 1 runs under (a container's init aside).

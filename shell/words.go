@@ -341,10 +341,25 @@ func plainLit(word *syntax.Word) (string, bool) {
 		return "", false
 	}
 	lit, ok := word.Parts[0].(*syntax.Lit)
-	if !ok || strings.ContainsAny(lit.Value, "\\{~") {
+	if !ok || expandsAny(lit.Value) {
 		return "", false
 	}
 	return lit.Value, true
+}
+
+// expandsAny is strings.ContainsAny(s, "\\{~") (an escape, a brace or a
+// tilde the expander must see), as a loop over the bytes: plainLit runs for
+// every word of a script, and ContainsAny builds its set of bytes anew on
+// every call. The three are ASCII, which no byte of a longer UTF-8
+// sequence is, so comparing bytes finds what comparing runes does.
+func expandsAny(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\', '{', '~':
+			return true
+		}
+	}
+	return false
 }
 
 // expandStatic runs mvdan's expander with a fresh configuration that can

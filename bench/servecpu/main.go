@@ -55,7 +55,10 @@ type config struct {
 	serveload string
 	repo      string
 	keep      bool
-	builds    []buildArg
+	// userPolicy is a file every server reads as its user policy file
+	// (a link to it in each home), or "".
+	userPolicy string
+	builds     []buildArg
 }
 
 // buildArg is one build to measure: Label=Path of a binary, or a commit.
@@ -104,6 +107,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&c.serveload, "serveload", "", "serveload binary (default: built from this checkout's bench/serveload)")
 	fs.StringVar(&c.repo, "repo", ".", "git repository the commits are built from")
 	fs.BoolVar(&c.keep, "keep", false, "keep the temporary directory (servers' state and audit logs) and print where")
+	fs.StringVar(&c.userPolicy, "user-policy", "", "a policy file every server reads as its user policy (a symlink to it in each home): e.g. one with [[grants]], which serve reads on every ask")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}

@@ -88,6 +88,11 @@ func brief(conns []int, got []sample) string {
 // runBuild starts the build's server in a fresh home, warms it up, loads
 // it at each connection count and stops it.
 func runBuild(ctx context.Context, c config, b build, home string) ([]sample, error) {
+	if c.userPolicy != "" {
+		if err := linkUserPolicy(c.userPolicy, home); err != nil {
+			return nil, err
+		}
+	}
 	srv, err := startServer(ctx, b, home)
 	if err != nil {
 		return nil, err
@@ -294,3 +299,22 @@ func tail(s string) string {
 }
 
 func numCPU() int { return runtime.NumCPU() }
+
+// linkUserPolicy makes the user policy file of the server in home a
+// symlink to file, so that every build reads the same file, whose times
+// (unlike a copy's) are those of when it was written: a server may keep
+// what it parsed of a file only once it has been left alone a while.
+func linkUserPolicy(file, home string) error {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return fmt.Errorf("-user-policy: %w", err)
+	}
+	dir := filepath.Join(home, "config", "toolguard")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	return os.Symlink(abs, filepath.Join(dir, "policy.toml"))
+}

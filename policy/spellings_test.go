@@ -1,0 +1,77 @@
+package policy_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/policy"
+)
+
+// TestSameEffectSameVerdict: spellings of one effect get one verdict in
+// supervised, trusted and full. Each group lists the spellings and the
+// verdicts every one of them must get, decided from the effect.
+func TestSameEffectSameVerdict(t *testing.T) {
+	home, ws := t.TempDir(), t.TempDir()
+	modes := []string{policy.ModeSupervised, policy.ModeTrusted, policy.ModeFull}
+	ps := make([]*policy.Policy, len(modes))
+	for i, m := range modes {
+		ps[i] = compileAt(t, m, home)
+	}
+	groups := []struct {
+		effect    string
+		want      [3]string
+		spellings []string
+	}{
+		{"git's pager is cat: the diff is printed, and cat runs", [3]string{"ask", "allow", "allow"}, []string{
+			"PAGER=cat git diff",
+			"GIT_PAGER=cat git diff",
+			"git -c core.pager=cat diff",
+		}},
+		{"git's editor is true: the message is kept", [3]string{"ask", "allow", "allow"}, []string{
+			"EDITOR=true git commit --amend",
+			"GIT_EDITOR=true git commit --amend",
+			"VISUAL=true git commit --amend",
+			"git -c core.editor=true commit --amend",
+		}},
+		{"a pager or editor that is not known before the call: code as sh -c \"$X\" runs it", [3]string{"ask", "ask", "ask"}, []string{
+			`bash -c "$X"`,
+			`PAGER="$X" git log`,
+			`GIT_PAGER="$X" git log`,
+			`MANPAGER="$X" man ls`,
+			`GIT_EDITOR="$(cat editor.txt)" git commit`,
+			`git -c core.pager="$X" log`,
+			`git -c "core.editor=$X" commit`,
+		}},
+		{"every file of the project readable, writable and runnable by every user", [3]string{"deny", "deny", "deny"}, []string{
+			"chmod -R 777 .",
+			"chmod 777 -R .",
+			"chmod -R 0777 .",
+			"chmod -R a+rwx .",
+			"chmod -R ugo=rwx .",
+			"chmod --recursive u=rwx,g=rwx,o=rwx .",
+		}},
+		{"a display setting not known before the call: nothing runs it", [3]string{"ask", "allow", "allow"}, []string{
+			`git -c color.ui="$X" log`,
+		}},
+		{"a pager that deletes the home directory", [3]string{"deny", "deny", "deny"}, []string{
+			`PAGER='sh -c "rm -rf ~"' git log`,
+			`GIT_PAGER='sh -c "rm -rf ~"' git log`,
+			`git -c core.pager='sh -c "rm -rf ~"' log`,
+		}},
+	}
+	for _, g := range groups {
+		for _, cmd := range g.spellings {
+			var got [3]string
+			for i, p := range ps {
+				d := p.Decide(context.Background(), call.Call{Kind: call.Shell, Tool: "Bash", Command: cmd, Cwd: ws, Workspace: ws})
+				got[i] = d.Verdict.String()
+			}
+			if diff := cmp.Diff(g.want, got); diff != "" {
+				t.Errorf("%s: %s (-want +got):\n%s", g.effect, cmd, diff)
+			}
+		}
+	}
+}
