@@ -181,6 +181,9 @@ func echoOption(v string) bool {
 // the names of entries ("*", relative to where the consumer runs). ok is
 // false for any other producer.
 func listedEntries(p *Command) (Word, bool) {
+	for n := 0; p != nil && n < maxFilters && lineFilter(p); n++ {
+		p = p.PipeFrom // find … | sort | head -5: some of find's lines, whole
+	}
 	if p == nil {
 		return Word{}, false
 	}
@@ -205,6 +208,115 @@ func listedEntries(p *Command) (Word, bool) {
 	}
 	root.Glob = true
 	return root, true
+}
+
+// maxFilters is how many line filters listedEntries looks through.
+const maxFilters = 8
+
+// lineFilter reports whether c prints some of the lines it reads, each
+// whole and unchanged, and reads them from a pipe: sort, uniq, head and
+// tail by lines, tac, shuf, and grep selecting lines. What a listing's
+// lines stand for (a set of paths), the filtered lines stand for too, a
+// subset of it. An option that cuts, numbers, counts or rewrites lines
+// (head -c, uniq -c, grep -o, grep -n, sort -o FILE) or names an input
+// file makes it no filter.
+func lineFilter(c *Command) bool {
+	if c.PipeFrom == nil || len(c.Redirects) > 0 {
+		return false
+	}
+	args := c.Args()
+	var ok func(string) bool
+	switch c.Name {
+	case "sort":
+		ok = func(v string) bool { return flagsIn(v, "urnfVsbdgMhRz") }
+	case "uniq":
+		ok = func(v string) bool { return flagsIn(v, "duiz") }
+	case "head", "tail":
+		ok = func(v string) bool { return flagsIn(v, "qz") || isLineCount(v) }
+	case "tac", "shuf":
+		ok = func(v string) bool { return false }
+	case "grep", "egrep", "fgrep":
+		return grepFilter(args)
+	default:
+		return false
+	}
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		if (c.Name == "head" || c.Name == "tail") && v == "-n" && i+1 < len(args) && isCount(args[i+1].Value) {
+			i++
+			continue
+		}
+		if !args[i].Known || !ok(v) {
+			return false
+		}
+	}
+	return true
+}
+
+// flagsIn reports whether v is a cluster of the short flags in set.
+func flagsIn(v, set string) bool {
+	if len(v) < 2 || v[0] != '-' || v[1] == '-' {
+		return false
+	}
+	for i := 1; i < len(v); i++ {
+		if strings.IndexByte(set, v[i]) < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// isLineCount is head's and tail's -N, -nN or --lines=N.
+func isLineCount(v string) bool {
+	switch {
+	case strings.HasPrefix(v, "--lines="):
+		return isCount(v[len("--lines="):])
+	case strings.HasPrefix(v, "-n"):
+		return isCount(v[2:])
+	case strings.HasPrefix(v, "-"):
+		return isCount(v[1:])
+	}
+	return false
+}
+
+func isCount(v string) bool {
+	v = strings.TrimPrefix(strings.TrimPrefix(v, "+"), "-")
+	if v == "" {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// grepFilter reports whether grep's arguments select whole lines of its
+// input: one pattern (as the first operand or after -e), flags that only
+// change the matching, and no file operand.
+func grepFilter(args []Word) bool {
+	pattern := false
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case !args[i].Known:
+			return false
+		case v == "-e" && i+1 < len(args):
+			pattern = true
+			i++
+		case flagsIn(v, "vieEFwxGPsz"):
+		case v == "--invert-match" || v == "--ignore-case" || v == "--extended-regexp" || v == "--fixed-strings" ||
+			v == "--word-regexp" || v == "--line-regexp":
+		case strings.HasPrefix(v, "-"):
+			return false // -o, -n, -c, -l, -H, -r, -f FILE…
+		case !pattern:
+			pattern = true
+		default:
+			return false // a file: grep reads it, not its input
+		}
+	}
+	return pattern
 }
 
 // numberLines returns xargs's replace string when xargs substitutes whole

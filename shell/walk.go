@@ -226,6 +226,42 @@ func (w *walker) noteProducer(word *syntax.Word, before int, span risk.Span, cx 
 	w.producers[span] = c
 }
 
+// listedSubst returns the set of paths an argument made of one command
+// substitution stands for when that substitution prints a listing
+// (listedEntries: find's paths, ls's entries, maybe through line
+// filters): cat $(find ~ -name hosts.yml) reads what find -exec cat {} +
+// would. The word is that set, as xargs's operands are; ok is false for
+// any other word, which stays unknown.
+func (w *walker) listedSubst(word *syntax.Word, before int, span risk.Span) (Word, bool) {
+	if len(word.Parts) != 1 || len(w.script.Commands) <= before {
+		return Word{}, false
+	}
+	var cs *syntax.CmdSubst
+	quoted := false
+	switch p := word.Parts[0].(type) {
+	case *syntax.CmdSubst:
+		cs = p
+	case *syntax.DblQuoted:
+		if len(p.Parts) == 1 {
+			cs, _ = p.Parts[0].(*syntax.CmdSubst)
+			quoted = true
+		}
+	}
+	if cs == nil || len(cs.Stmts) != 1 {
+		return Word{}, false
+	}
+	last := w.script.Commands[len(w.script.Commands)-1]
+	if last.PipeTo != nil || last.Origin != "cmdsubst" || last.Background {
+		return Word{}, false
+	}
+	set, ok := listedEntries(last)
+	if !ok || !set.Known {
+		return Word{}, false
+	}
+	set.Span, set.Quoted = span, quoted
+	return set, true
+}
+
 func (w *walker) problemf(span risk.Span, format string, args ...any) {
 	w.problemAt(fmt.Sprintf(format, args...), span)
 }

@@ -249,6 +249,11 @@ func (w *walker) appendResolved(dst []Word, word *syntax.Word, mode expandMode, 
 	before := len(w.script.Commands)
 	w.walkSubsts(word, st, cx)
 	w.noteProducer(word, before, span, cx)
+	if mode == modeFields {
+		if set, ok := w.listedSubst(word, before, span); ok {
+			return append(dst, set)
+		}
+	}
 	w.indirections(word, st, cx)
 	info := w.scanWord(word, st)
 	base := Word{Known: true, Quoted: info.quoted, Glob: info.glob && mode != modeDocument, Span: span}
