@@ -32,7 +32,8 @@ const (
 
 func compileGrammar(g Grammar) *grammar {
 	out := &grammar{raw: g.RawFlags, noFlags: g.NoFlags, implicit: g.DefaultOperand, abbrev: g.Abbreviations}
-	if len(g.ValueFlags)+len(g.ListFlags) > 0 {
+	out.opts = g.opts // the generator's, for an embedded pack
+	if out.opts.len() == 0 && len(g.ValueFlags)+len(g.ListFlags) > 0 {
 		out.opts = nameTags{}.add(gValue, g.ValueFlags...).add(gList, g.ListFlags...).set()
 	}
 	out.endAfter = max(g.OptionsEnd, 0)

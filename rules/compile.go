@@ -209,7 +209,7 @@ func (c *packCompiler) programs() {
 				g = compileGrammar(Grammar{})
 				c.cp.grammars[e] = g
 			}
-			g.opts = g.opts.union(nameTags{}.add(gValue, cp.valueFlags()...).add(gAttached, cp.attached...).set())
+			g.opts = g.opts.union(grammarOpts(p, cp))
 		}
 	}
 }

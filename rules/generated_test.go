@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -77,7 +78,7 @@ func TestGeneratedMatchesTOML(t *testing.T) {
 			if b.line != gb.line || b.kind != gb.kind || !slices.Equal(b.exes, gb.exes) || !slices.Equal(b.subs, gb.subs) || b.trigger != gb.trigger {
 				t.Errorf("%s: index differs: %+v vs generated %+v", where, b, gb)
 			}
-			if diff := cmp.Diff(want, got, cmp.AllowUnexported(Pack{})); diff != "" {
+			if diff := cmp.Diff(want, got, cmp.AllowUnexported(Pack{}), cmpopts.IgnoreUnexported(Grammar{}, Program{})); diff != "" {
 				t.Errorf("%s: entries differ (-toml +generated):\n%s", where, diff)
 			}
 		}
@@ -134,6 +135,7 @@ func generatePacks() ([]byte, error) {
 				errs = append(errs, fmt.Sprintf("%s:%d: write the entry's exe = [...] on one line: the loader reads it without decoding", b.file, b.line))
 				continue
 			}
+			presetSets(&p)
 			name := blockFuncName(b)
 			fmt.Fprintf(&table, "{line: %d, kind: %q, exes: %s, subs: %s, trigger: %q, build: %s},\n",
 				b.line, b.kind, stringsLiteral(b.exes), stringsLiteral(b.subs), b.trigger, name)
@@ -284,10 +286,13 @@ func goLiteral(v reflect.Value, typed bool) string {
 		}
 		return prefix(t, typed) + "{" + strings.Join(parts, ", ") + "}"
 	case reflect.Struct:
+		if t == reflect.TypeOf(nameSet{}) {
+			return nameSetLiteral(v)
+		}
 		var parts []string
 		for i := range t.NumField() {
 			f := t.Field(i)
-			if !f.IsExported() && t != reflect.TypeOf(packHeader{}) {
+			if !f.IsExported() && t != reflect.TypeOf(packHeader{}) && !generatedField(f.Type) {
 				continue
 			}
 			if v.Field(i).IsZero() {
@@ -305,6 +310,44 @@ func goLiteral(v reflect.Value, typed bool) string {
 }
 
 // prefix is the type of a slice or map literal, when one is needed.
+// presetSets works out the name sets compiling p's grammars and programs
+// would build, the slow way (the fields are zero after decoding), so that
+// packs_gen.go carries them.
+func presetSets(p *Pack) {
+	for name, g := range p.Exe {
+		g.opts = compileGrammar(g).opts
+		p.Exe[name] = g
+	}
+	for i := range p.Programs {
+		prog := &p.Programs[i]
+		cp := compileProgram("", *prog, &problems{})
+		prog.pre = programSets{opts: cp.opts, effNames: cp.effNames}
+		if len(prog.Sub) == 0 {
+			prog.pre.grammar = grammarOpts(*prog, cp)
+		}
+	}
+}
+
+// generatedField reports whether an unexported field of a pack's entry
+// is written to packs_gen.go: the name sets the generator works out.
+func generatedField(t reflect.Type) bool {
+	return t == reflect.TypeOf(nameSet{}) || t == reflect.TypeOf(programSets{})
+}
+
+// nameSetLiteral writes a nameSet as Go: its text and its two tables of
+// numbers, which hold no pointers.
+func nameSetLiteral(v reflect.Value) string {
+	uints := func(f reflect.Value) string {
+		parts := make([]string, f.Len())
+		for i := range parts {
+			parts[i] = fmt.Sprintf("0x%x", f.Index(i).Uint())
+		}
+		return "[]uint32{" + strings.Join(parts, ", ") + "}"
+	}
+	return fmt.Sprintf("nameSet{text: %q, ends: %s, tab: %s}",
+		v.FieldByName("text").String(), uints(v.FieldByName("ends")), uints(v.FieldByName("tab")))
+}
+
 func prefix(t reflect.Type, typed bool) string {
 	if !typed {
 		return ""
@@ -324,5 +367,66 @@ func TestDigest(t *testing.T) {
 	}
 	if Digest() != got {
 		t.Errorf("Digest() = %q, want %q", Digest(), got)
+	}
+}
+
+// TestGeneratedSetsMatchSlowPath checks the name sets packs_gen.go carries
+// against the sets compiling each generated entry builds without them
+// (every entry of every embedded pack, so no input is left to fuzz), and
+// that every entry with names carries its sets, or the shortcut goes unused.
+func TestGeneratedSetsMatchSlowPath(t *testing.T) {
+	if generated == nil {
+		t.Skip("packs_gen.go is absent: the packs are read from TOML")
+	}
+	same := func(a, b nameSet) bool { return a.equal(b) && slices.Equal(a.tab, b.tab) }
+	n := 0
+	for _, g := range generated {
+		for _, gb := range g.blocks {
+			p := gb.build()
+			where := fmt.Sprintf("%s:%d", g.file, gb.line)
+			for name, gr := range p.Exe {
+				pre := gr.opts
+				gr.opts = nameSet{}
+				if slow := compileGrammar(gr).opts; !same(pre, slow) {
+					t.Errorf("%s: exe.%s: generated set %+v, compiled %+v", where, name, pre, slow)
+				}
+				n++
+			}
+			for _, prog := range p.Programs {
+				pre := prog.pre
+				prog.pre = programSets{}
+				cp := compileProgram(where, prog, &problems{})
+				want := programSets{opts: cp.opts, effNames: cp.effNames}
+				if len(prog.Sub) == 0 {
+					want.grammar = grammarOpts(prog, cp)
+				}
+				if !same(pre.opts, want.opts) || !same(pre.effNames, want.effNames) || !same(pre.grammar, want.grammar) {
+					t.Errorf("%s: program %v %v: generated sets %+v, compiled %+v", where, prog.Exe, prog.Sub, pre, want)
+				}
+				n++
+			}
+		}
+	}
+	if n < 100 {
+		t.Fatalf("checked %d grammars and programs; the generated packs hold hundreds", n)
+	}
+}
+
+// TestCompileUsesGeneratedSets checks that compiling an entry takes the
+// generator's sets rather than building its own: a set that differs from
+// the entry's lists (which only a test can make) shows through.
+func TestCompileUsesGeneratedSets(t *testing.T) {
+	marker := nameTags{}.add(gValue, "--only-from-the-set").set()
+	g := compileGrammar(Grammar{ValueFlags: []string{"-x"}, opts: marker})
+	if !g.opts.equal(marker) {
+		t.Errorf("compileGrammar built %q, want the given set %q", g.opts.text, marker.text)
+	}
+	p := compileProgram("test", Program{Exe: []string{"x"}, Flags: []string{"-a"}, Effects: map[string]string{"-w": "write"},
+		Examples: []string{"x"}, pre: programSets{opts: marker, effNames: nameTags{}.add(1, "-w").set()}}, &problems{})
+	if !p.opts.equal(marker) {
+		t.Errorf("compileProgram built %q, want the given set %q", p.opts.text, marker.text)
+	}
+	if got := grammarOpts(Program{pre: programSets{grammar: marker}}, p); !got.equal(marker) {
+		t.Errorf("grammarOpts built %q, want the given set %q", got.text, marker.text)
 	}
 }

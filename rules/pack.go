@@ -63,6 +63,11 @@ type Grammar struct {
 	// 2 for ssh (options may follow HOST, but in ssh HOST CMD -x the -x is
 	// CMD's). Zero lets options come anywhere, as GNU programs do.
 	OptionsEnd int `toml:"options_end"`
+
+	// opts is ValueFlags and ListFlags as compileGrammar's set, worked out
+	// by the generator for the embedded packs (packs_gen.go) so that a hook
+	// process does not sort the names on every call; zero otherwise.
+	opts nameSet
 }
 
 // Safe is a command shape whose effect is known: read-only by default.

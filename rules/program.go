@@ -190,6 +190,31 @@ type Program struct {
 	// error. At least one example is required.
 	Examples []string `toml:"examples"`
 	Counter  []string `toml:"counter"`
+
+	// pre is what compileProgram would build from the lists above, worked
+	// out by the generator for the embedded packs (packs_gen.go) so that a
+	// hook process does not sort the names on every call; zero otherwise.
+	pre programSets
+}
+
+// programSets are the name sets compiling a [Program] builds from its
+// lists: sorting the names is most of what compiling an entry costs, and a
+// hook process compiles the entries of its command on every call.
+type programSets struct {
+	opts     nameSet // Flags, Values and Optional, tagged pFlag, pValue, pOptional
+	effNames nameSet // the options Effects names
+	// grammar is what an entry without Sub adds to its executables'
+	// grammars: its value options (gValue) and Attached (gAttached).
+	grammar nameSet
+}
+
+// grammarOpts returns the options an entry without Sub adds to its
+// executables' grammars: p's own set when the generator worked it out.
+func grammarOpts(p Program, cp *program) nameSet {
+	if p.pre.grammar.len() > 0 {
+		return p.pre.grammar
+	}
+	return nameTags{}.add(gValue, cp.valueFlags()...).add(gAttached, cp.attached...).set()
 }
 
 // role is a compiled role name.
@@ -359,7 +384,8 @@ func compileProgram(where string, p Program, pr *problems) *program {
 	out := &program{exe: p.Exe, sub: compileSub(p.Sub), attached: p.Attached,
 		operands: role(p.Operands), first: role(p.First), last: role(p.Last),
 		scriptFlags: p.ScriptFlags, stdin: role(p.Stdin), inOrder: p.InOrder, interactive: p.Interactive, loadsProject: p.LoadsProject, helpFlags: p.HelpFlags, helpWords: p.HelpWords, env: p.Env, always: p.Always, examples: p.Examples, counter: p.Counter, only: p.Only, leaveOut: p.LeaveOut, where: where}
-	if len(p.Flags)+len(p.Values)+len(p.Optional) > 0 {
+	out.opts = p.pre.opts
+	if out.opts.len() == 0 && len(p.Flags)+len(p.Values)+len(p.Optional) > 0 {
 		out.opts = nameTags{}.add(pFlag, p.Flags...).add(pValue, p.Values...).add(pOptional, p.Optional...).set()
 	}
 	if out.operands == "" {
@@ -369,8 +395,11 @@ func compileProgram(where string, p Program, pr *problems) *program {
 	checkRole(where, "first", p.First, pr)
 	checkRole(where, "last", p.Last, pr)
 	checkRole(where, "stdin", p.Stdin, pr)
-	if len(p.Effects) > 0 {
+	out.effNames = p.pre.effNames
+	if out.effNames.len() == 0 && len(p.Effects) > 0 {
 		out.effNames = nameTags{}.add(1, slices.Collect(maps.Keys(p.Effects))...).set()
+	}
+	if out.effNames.len() > 0 {
 		out.effs = make([]optEffect, out.effNames.len())
 	}
 	for i := range out.effNames.len() { // sorted
