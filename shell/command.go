@@ -73,9 +73,9 @@ func (w *walker) assignValue(a *syntax.Assign, st *state, cx *ctx) (Word, value)
 	case a.Value != nil:
 		v := w.single(a.Value, st, cx)
 		if a.Append || a.Index != nil {
-			v.Known = false
+			v.Known, v.Walked = false, false
 		}
-		return v, value{str: v.Value, known: v.Known}
+		return v, value{str: v.Value, known: v.Known, walked: v.Walked}
 	}
 	return Word{Known: true, Span: cx.fr.spanOf(a)}, value{known: true}
 }

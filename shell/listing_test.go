@@ -1,6 +1,9 @@
 package shell
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestListedEntries: the set of paths a listing's lines stand for, and
 // whether it is the walk of a directory (Walked) or not listed at all.
@@ -47,6 +50,46 @@ func TestListedEntries(t *testing.T) {
 		if got.Value != tc.want || got.Known != tc.known || got.Walked != tc.walked {
 			t.Errorf("listedEntries(%q) = %q known %v walked %v, want %q known %v walked %v",
 				tc.cmd, got.Value, got.Known, got.Walked, tc.want, tc.known, tc.walked)
+		}
+	}
+}
+
+// TestListingInWords: a listing reaches a command's operand through $(…),
+// a variable assigned from it, or a for loop over it, and the operand is
+// the listing's walk; anything else leaves the operand as it was.
+func TestListingInWords(t *testing.T) {
+	tests := []struct {
+		script string
+		want   string // cat's operand
+		walked bool
+	}{
+		{"cat $(find ~ -name x)", "/home/u/x", true},
+		{`cat "$(find ~ -name x | sort)"`, "/home/u/x", true},
+		{"f=$(find ~ -name x); cat $f", "/home/u/x", true},
+		{`f=$(find ~ -name x); cat "${f}"`, "/home/u/x", true},
+		{`for f in $(find ~ -name x); do cat "$f"; done`, "/home/u/x", true},
+		{"f=$(find ~ -name x); cat ${f%/*}", "${f%/*}", false}, // an operation on it: not the set
+		{"f=$(find ~ -name x); f+=y; cat $f", "$f", false},
+		{"cat $(find ~ -name x | sed s/a/b/)", "$(find ~ -name x | sed s/a/b/)", false},
+	}
+	for _, tc := range tests {
+		s, err := Parse(tc.script, Options{Home: "/home/u"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// a loop's body is walked with f bound and once more with f
+		// unknown: one of its cats must have the operand
+		var seen []string
+		found := false
+		for _, c := range s.Commands {
+			if c.Name == "cat" && len(c.Argv) > 1 {
+				got := c.Argv[1]
+				found = found || got.Value == tc.want && got.Walked == tc.walked
+				seen = append(seen, fmt.Sprintf("%q walked %v", got.Value, got.Walked))
+			}
+		}
+		if !found {
+			t.Errorf("%q: cat's operands %v, want %q walked %v", tc.script, seen, tc.want, tc.walked)
 		}
 	}
 }

@@ -14,6 +14,9 @@ type value struct {
 	isList   bool
 	known    bool
 	exported bool
+	// walked: str is a listing's set of paths (Word.Walked), bound by
+	// f=$(find …) or for f in $(find …)
+	walked bool
 }
 
 // state is the straight-line knowledge at one point of the script: the
@@ -155,7 +158,7 @@ func (s *state) merge(branch *state) {
 }
 
 func sameValue(a, b value) bool {
-	return a.known && b.known && a.str == b.str && a.isList == b.isList && slicesEqual(a.list, b.list)
+	return a.known && b.known && a.str == b.str && a.isList == b.isList && a.walked == b.walked && slicesEqual(a.list, b.list)
 }
 
 func slicesEqual(a, b []string) bool {

@@ -466,10 +466,20 @@ func (w *walker) forClause(x *syntax.ForClause, st *state, cx *ctx) {
 			w.unrolled(x, l.Name.Value, vals, bound, cx)
 			defer st.merge(bound)
 		}
+		before := len(w.script.Commands)
 		for _, item := range l.Items {
 			w.walkSubsts(item, st, cx)
 		}
 		st.forget(l.Name.Value)
+		if len(l.Items) == 1 && !x.Select {
+			// for f in $(find ~ -name hosts.yml): each f is one of the
+			// listing's paths; one pass with f bound to the whole set
+			if set, ok := w.listedSubst(l.Items[0], before, cx.fr.spanOf(l.Items[0])); ok && set.Walked {
+				bound := w.cloneState(st)
+				w.unrolled(x, l.Name.Value, []Word{set}, bound, cx)
+				defer st.merge(bound)
+			}
+		}
 	case *syntax.CStyleLoop:
 		w.walkSubsts(l, st, cx)
 	}
@@ -552,7 +562,7 @@ func (w *walker) unrolled(x *syntax.ForClause, name string, vals []Word, st *sta
 	defer func() { w.unroll = outer }()
 	for _, v := range vals {
 		pass := w.cloneState(st)
-		pass.set(name, value{str: v.Value, known: true})
+		pass.set(name, value{str: v.Value, known: true, walked: v.Walked})
 		w.walkStmts(x.Do, pass, cx)
 		st.merge(pass)
 	}

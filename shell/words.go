@@ -35,7 +35,9 @@ func (e *staticEnv) Get(name string) expand.Variable {
 		return expand.Variable{Set: true, Kind: expand.String, Str: "~" + user}
 	}
 	v, known := e.st.lookup(name, e.opts)
-	if !known {
+	if !known || v.walked {
+		// a listing's set is a word only as a whole ($f, "$f": walkedVar);
+		// any other use of it (${f%/*}, "$f.bak") is not known
 		return e.missing(name)
 	}
 	if v.isList {
@@ -249,7 +251,8 @@ func (w *walker) appendResolved(dst []Word, word *syntax.Word, mode expandMode, 
 	before := len(w.script.Commands)
 	w.walkSubsts(word, st, cx)
 	w.noteProducer(word, before, span, cx)
-	if mode == modeFields {
+	if mode != modeDocument {
+		// cat $(find …), f=$(find …): the listing's set of paths
 		if set, ok := w.listedSubst(word, before, span); ok {
 			return append(dst, set)
 		}
@@ -257,6 +260,10 @@ func (w *walker) appendResolved(dst []Word, word *syntax.Word, mode expandMode, 
 	w.indirections(word, st, cx)
 	info := w.scanWord(word, st)
 	base := Word{Known: true, Quoted: info.quoted, Glob: info.glob && mode != modeDocument, Span: span}
+	if set, ok := w.walkedVar(word, st); ok && mode != modeDocument {
+		set.Span = span
+		return append(dst, set) // cat "$f" after f=$(find …)
+	}
 	if !info.dynamic {
 		if vals, ok := w.expandStatic(word, mode, st, span); ok {
 			dst = slices.Grow(dst, len(vals))
@@ -271,6 +278,30 @@ func (w *walker) appendResolved(dst []Word, word *syntax.Word, mode expandMode, 
 	base.Value = w.bestEffort(word.Parts, mode != modeFields, st, cx.fr.src)
 	w.spend(textCost(len(base.Value)), span)
 	return append(dst, base)
+}
+
+// walkedVar returns the set of paths a word made of one variable stands
+// for ($f, "$f", ${f}) when the variable holds a listing's set (value's
+// walked): the set as a word that is Walked, so that what it names is
+// judged as the walk, not as the literal glob text it holds.
+func (w *walker) walkedVar(word *syntax.Word, st *state) (Word, bool) {
+	if len(word.Parts) != 1 {
+		return Word{}, false
+	}
+	part, quoted := word.Parts[0], false
+	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		part, quoted = dq.Parts[0], true
+	}
+	pe, ok := part.(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Excl || pe.Length || pe.Width || pe.Index != nil || pe.Slice != nil || pe.Repl != nil ||
+		pe.Names != 0 || pe.Exp != nil {
+		return Word{}, false
+	}
+	v, known := st.lookup(pe.Param.Value, &w.opts)
+	if !known || !v.walked || v.isList {
+		return Word{}, false
+	}
+	return Word{Value: v.str, Known: true, Glob: true, Walked: true, Quoted: quoted}, true
 }
 
 // appendQuotedLit appends the word a quoted literal resolves to (see
