@@ -112,14 +112,7 @@ func kernelLayout(t testing.TB) (string, []string) {
 // asking the kernel; every answer, in every order asked, is the kernel's.
 func TestKernelResolveParentShortcut(t *testing.T) {
 	dir, names := kernelLayout(t)
-	var all []string
-	for _, a := range names {
-		for _, b := range names {
-			for _, c := range names {
-				all = append(all, dir+"/"+a+"/"+b+"/"+c, dir+"/"+a+"/"+b, dir+"/"+a)
-			}
-		}
-	}
+	all := layoutPaths(dir, names)
 	for _, order := range [][]string{all, reversed(all)} {
 		l := &Lookups{}
 		for _, p := range order {
@@ -132,6 +125,20 @@ func TestKernelResolveParentShortcut(t *testing.T) {
 			}
 		}
 	}
+}
+
+// layoutPaths are the paths of one to three of names below dir, each
+// deepest path followed by its parents.
+func layoutPaths(dir string, names []string) []string {
+	var all []string
+	for _, a := range names {
+		for _, b := range names {
+			for _, c := range names {
+				all = append(all, dir+"/"+a+"/"+b+"/"+c, dir+"/"+a+"/"+b, dir+"/"+a)
+			}
+		}
+	}
+	return all
 }
 
 func reversed(s []string) []string {
@@ -177,14 +184,7 @@ func missingAgrees(t *testing.T, l *Lookups, p string) {
 // path below a missing directory missing without its own lookup.
 func TestLookupsMissingBelow(t *testing.T) {
 	dir, names := kernelLayout(t)
-	var all []string
-	for _, a := range names {
-		for _, b := range names {
-			for _, c := range names {
-				all = append(all, dir+"/"+a+"/"+b+"/"+c, dir+"/"+a+"/"+b, dir+"/"+a)
-			}
-		}
-	}
+	all := layoutPaths(dir, names)
 	for _, order := range [][]string{all, reversed(all)} {
 		l := &Lookups{}
 		for _, p := range order {

@@ -20,6 +20,10 @@ func TestListedEntries(t *testing.T) {
 		{"find ~ ! -name '*.py'", "/home/u/*", false, true},
 		{"find ~ -name a -o -name b", "/home/u/*", false, true},
 		{"find $D -name x", "$D/x", false, false},
+		{`find ~ -name "$X"`, "/home/u/*", false, true},      // an unknown name: any name
+		{"find ~ -name a -name b", "/home/u/*", false, true}, // a second -name
+		{"find ~ -name a/b", "/home/u/*", false, true},       // a name with a / matches nothing find visits; judged as any
+		{"find ~ -size +1k", "/home/u/*", false, true},
 		{"find . -name x | sort | head -3", "./x", true, true},
 		{"fd -H hosts.yml ~", "/home/u/*", true, true},
 		{"fd -e go", "./*.go", true, true},

@@ -239,43 +239,17 @@ func FindSet(args []Word) Word { return findSet(args) }
 // ROOT/* when no test narrows them (-type, -maxdepth and the like do not),
 // so that `find / -exec rm -rf {} +` is judged as the delete of everything
 // under / that it is; ROOT/PATTERN for a lone -name or -iname; and, for
-// tests a glob cannot say (-newer, -size, -path, !, -o …), ROOT/* or
-// ROOT/PATTERN marked not Known: some unknown part of ROOT. The set is
-// Walked (every depth, hidden directories too) whenever ROOT is known;
-// an unknown set still names the walk it is part of.
+// tests a glob cannot say (-newer, -size, -path, !, -o, a second or
+// unknown -name …), ROOT/* or ROOT/PATTERN marked not Known: some
+// unknown part of ROOT. The set is Walked (every depth, hidden
+// directories too) whenever ROOT is known; an inexact set still names
+// the walk it is part of, narrowed by -name only while nothing negates,
+// joins or repeats it.
 func findSet(args []Word) Word {
 	root := findRoot(args)
 	set := Word{Value: strings.TrimSuffix(root.Value, "/") + "/*", Known: root.Known, Glob: true, Walked: root.Known, Span: root.Span}
-	name, exact := "", true
+	name := "" // "*" once a -name is negated, joined, repeated or not known
 	for i := findExprStart(args); i < len(args); i++ {
-		if !exact {
-			// past a test a glob cannot say: the walk is still below
-			// ROOT, narrowed by -name only while nothing negates or
-			// joins tests (find ~ -path '*gh*' -name hosts.yml)
-			switch v := args[i].Value; {
-			case v == "!" || v == "-not" || v == "-o" || v == "-or" || v == ",":
-				name = "*"
-			case v == "-exec" || v == "-execdir" || v == "-ok" || v == "-okdir":
-				for i < len(args) && args[i].Value != ";" && args[i].Value != "+" {
-					i++
-				}
-			case (v == "-name" || v == "-iname") && i+1 < len(args):
-				if name == "" && args[i+1].Known && !strings.Contains(args[i+1].Value, "/") {
-					name = args[i+1].Value
-					if v == "-iname" {
-						name = foldGlob(name)
-					}
-				} else {
-					name = "*"
-				}
-				i++
-			case v == "-fprintf":
-				i += 2
-			case findTakesValue(v):
-				i++
-			}
-			continue
-		}
 		switch v := args[i].Value; v {
 		case "-exec", "-execdir", "-ok", "-okdir":
 			for i < len(args) && args[i].Value != ";" && args[i].Value != "+" {
@@ -289,23 +263,20 @@ func findSet(args []Word) Word {
 			"-noleaf", "-ignore_readdir_race", "-a", "-and", "(", ")":
 		case "-name", "-iname":
 			if i+1 >= len(args) || name != "" || !args[i+1].Known || strings.Contains(args[i+1].Value, "/") {
-				set.Known, set.Walked = false, false
-				return set
-			}
-			name = args[i+1].Value
-			if args[i].Value == "-iname" {
+				set.Known, name = false, "*"
+			} else if name = args[i+1].Value; v == "-iname" {
 				name = foldGlob(name)
 			}
 			i++
 		case "!", "-not", "-o", "-or", ",":
-			// a -name may be negated or joined with another test: any
-			// name below ROOT
-			set.Known, exact, name = false, false, "*"
+			set.Known, name = false, "*" // a -name may be negated or joined
 		default:
-			// a test a glob cannot express (-path, -newer, -size…): some
+			// a test a glob cannot express (-path, -newer, -size…): an
 			// unknown part of the walk, still below ROOT
-			set.Known, exact = false, false
-			i-- // read it again, past the switch above
+			set.Known = false
+			if findTakesValue(v) {
+				i++
+			}
 		}
 	}
 	if name != "" && name != "*" {

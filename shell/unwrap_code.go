@@ -349,17 +349,9 @@ func isLineCount(v string) bool {
 	return false
 }
 
+// isCount is a line count as head and tail take it: digits, signed.
 func isCount(v string) bool {
-	v = strings.TrimPrefix(strings.TrimPrefix(v, "+"), "-")
-	if v == "" {
-		return false
-	}
-	for i := 0; i < len(v); i++ {
-		if v[i] < '0' || v[i] > '9' {
-			return false
-		}
-	}
-	return true
+	return isDigits(strings.TrimPrefix(strings.TrimPrefix(v, "+"), "-"))
 }
 
 // grepFilter reports whether grep's arguments select whole lines of its
