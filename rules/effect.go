@@ -801,7 +801,17 @@ func (r *effectRun) shell(w shell.Word, via string) {
 		return
 	}
 	r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: w.Value, Span: w.Span, Via: via})
-	r.runsCode("")
+	if !isPager(via) {
+		r.runsCode("")
+	}
+}
+
+// isPager reports whether via names a pager (PAGER, GIT_PAGER, --pager):
+// a command that only reads the program's output on its input, so what it
+// does is what its code does, judged as carried code, and PAGER=cat git
+// log is the read that git log | cat is.
+func isPager(via string) bool {
+	return strings.HasSuffix(via, "PAGER") || via == "--pager"
 }
 
 // script analyses code in one of the small languages and records its
@@ -860,7 +870,9 @@ func (r *effectRun) scriptEffects(lang string, fx script.Effects, w shell.Word, 
 	}
 	for _, c := range fx.Shell {
 		r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: c, Span: w.Span, Via: cmpOr(via, lang)})
-		r.runsCode("")
+		if !fx.Pager { // a pager is what its code is (isPager)
+			r.runsCode("")
+		}
 	}
 	if fx.WritesInput {
 		r.inplace = true
