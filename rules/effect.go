@@ -107,6 +107,7 @@ type effectRun struct {
 
 	recursive, inplace, dryRun, destDelete, extract, offline bool
 	remoteRead, sends                                        bool // network use only reads remote state; something is sent
+	toStdout                                                 bool // a document option is "-": nothing fetched is saved
 	noHooks                                                  bool // an option stops the repository's hooks (git push --no-verify)
 	optsKnown                                                bool // every option is one the entry knows
 	untracked, anyNames                                      bool
@@ -670,6 +671,10 @@ func (r *effectRun) apply(rl role, w shell.Word, via string) {
 	case rl == roleHost:
 		r.res.Network = true
 		r.res.URLs = append(r.res.URLs, withValue(w, hostOf(w.Value)))
+	case rl == roleDocument && w.Known && w.Value == "-":
+		r.toStdout = true // wget -O-: printed, not saved
+	case rl == roleDocument:
+		r.path(w, string(roleWrite), r.recursive)
 	case rl == roleHeader:
 		if !w.Known || secretHeader(w.Value) {
 			r.sends = true // a credential, or a file's content, goes out with the request
@@ -936,7 +941,8 @@ func (r *effectRun) always() {
 	for _, a := range r.p.always {
 		switch a {
 		case "network":
-			r.res.Network = true
+			// wget -qO- URL prints what it fetches, as curl URL does: a read
+			r.res.Network, r.remoteRead = true, r.remoteRead || r.toStdout
 		case "remote-read":
 			r.res.Network, r.remoteRead = true, true
 		case "hooks":
@@ -950,7 +956,7 @@ func (r *effectRun) always() {
 				r.runsCodeBy(func() string { return r.name() + " runs code from the project or its configuration" })
 			}
 		case "writes-files", "changes-state":
-			if !r.dryRun {
+			if !r.dryRun && !(a == "writes-files" && r.toStdout) {
 				r.raise(risk.Write)
 			}
 		case "extracts":
