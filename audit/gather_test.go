@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -173,4 +174,65 @@ func TestWriterGatherScheduler(t *testing.T) {
 		}
 	}
 	t.Errorf("records per write(2) = %v in every run; want one run with a single write of %d", last, n)
+}
+
+// FuzzWriterGather: Writes started together, each saying or not that more
+// records are coming (one bit of the input each), on one processor or
+// two, with the log's write failing or not: every Write returns only once
+// its record is in the file (or with the error, its record nowhere), and
+// the log holds each written record once, whole, whatever the groups.
+func FuzzWriterGather(f *testing.F) {
+	f.Add([]byte{1, 1, 1, 1, 1}, false, false)
+	f.Add([]byte{0, 1, 0, 1}, true, false)
+	f.Add([]byte{1, 0, 1}, false, true)
+	f.Fuzz(func(t *testing.T, more []byte, twoProcs, fail bool) {
+		if len(more) == 0 || len(more) > 24 {
+			return
+		}
+		procs := 1
+		if twoProcs {
+			procs = 2
+		}
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		var failure error
+		if fail {
+			failure = errors.New("no space left on device")
+		}
+		w, path, writes := countingWriter(t, failure)
+		n := len(more)
+		res := &gatherResult{errs: make([]error, n), seen: make([]bool, n)}
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Go(func() { writeOne(w, path, gatherCtx(more[i]&1 == 1), res, i) })
+		}
+		wg.Wait()
+		var want []string
+		for i := range n {
+			switch {
+			case fail && !errors.Is(res.errs[i], failure):
+				t.Errorf("Write %d: err = %v, want %v", i, res.errs[i], failure)
+			case !fail && (res.errs[i] != nil || !res.seen[i]):
+				t.Errorf("Write %d: err = %v, in the file when it returned: %v", i, res.errs[i], res.seen[i])
+			case !fail:
+				want = append(want, string(rune('a'+i)))
+			}
+		}
+		var got []string
+		if !fail {
+			got = senders(t, path)
+		} else if data, _ := os.ReadFile(path); len(data) > 0 {
+			t.Errorf("log after failed writes = %q, want nothing", data)
+		}
+		slices.Sort(got)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("records in the log (-want +got):\n%s", diff)
+		}
+		total := 0
+		for _, k := range writes() {
+			total += k
+		}
+		if total != n {
+			t.Errorf("records handed to write(2) = %d, want %d", total, n)
+		}
+	})
 }
