@@ -54,7 +54,7 @@ func (p *Policy) Hash() string {
 // hashVersion names the encoding; a change to it changes every hash.
 const hashVersion = "toolguard-policy-hash/1"
 
-//go:generate go test -run ^TestDefaultHashGenerated$ -update-default-hash
+//go:generate go test -run ^TestDefault(Hash|Denied)Generated$ -update-generated
 
 // computeHash is [Policy.Hash] without the cache. The policy every call
 // with no policy file, variable or flag compiles (an empty [Config]) has
