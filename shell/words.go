@@ -401,6 +401,12 @@ func expandsAny(s string) bool {
 // expandStatic runs mvdan's expander with a fresh configuration that can
 // neither run commands nor read the filesystem.
 func (w *walker) expandStatic(word *syntax.Word, mode expandMode, st *state, span risk.Span) (vals []string, ok bool) {
+	if v, static, ok := quotedVar(word, mode, st, &w.opts); ok {
+		if !static {
+			return nil, false
+		}
+		return w.staticVals([]string{v}, span)
+	}
 	env := &staticEnv{st: st, opts: &w.opts}
 	cfg := &expand.Config{
 		Env:       env,
@@ -441,6 +447,11 @@ func (w *walker) expandStatic(word *syntax.Word, mode expandMode, st *state, spa
 	if err != nil || env.unknown {
 		return nil, false
 	}
+	return w.staticVals(vals, span)
+}
+
+// staticVals checks and charges the values a word expanded to.
+func (w *walker) staticVals(vals []string, span risk.Span) ([]string, bool) {
 	if total(vals) > w.opts.MaxBytes {
 		w.problemAt(fmt.Sprintf("budget exceeded: a word expands to more than %d bytes", w.opts.MaxBytes), span)
 		return nil, false
@@ -449,6 +460,68 @@ func (w *walker) expandStatic(word *syntax.Word, mode expandMode, st *state, spa
 		return nil, false
 	}
 	return vals, true
+}
+
+// quotedVar tells, for a word that is one plain variable in double quotes
+// ("$f", "${f}"), what the expander makes of it in fields and literal
+// mode without its configuration and closures (cp "$f" ./build/ in a loop
+// of every step of a script): of a variable whose value is known and one
+// string, that value (static), as it is (one field, no splitting, no
+// glob); of one whose value is not known (a listing's set is not either,
+// as a part of a word: staticEnv.Get), that the word is not static. ok is
+// false for every other word, and for the names the expander or
+// staticEnv treat themselves ($1, $@, $#, …; IFS, PWD and HOME when not
+// known): the expander decides those.
+func quotedVar(word *syntax.Word, mode expandMode, st *state, opts *Options) (val string, static, ok bool) {
+	if slowPaths || mode == modeDocument || len(word.Parts) != 1 {
+		return "", false, false
+	}
+	dq, ok := word.Parts[0].(*syntax.DblQuoted)
+	if !ok || dq.Dollar || len(dq.Parts) != 1 {
+		return "", false, false
+	}
+	pe, ok := dq.Parts[0].(*syntax.ParamExp)
+	if !ok || !simpleParam(pe) || !isIdentifier(pe.Param.Value) {
+		return "", false, false
+	}
+	name := pe.Param.Value
+	v, known := st.lookup(name, opts)
+	switch {
+	case v.isList && known && !v.walked:
+		return "", false, false // "$a" is the first element: the expander's
+	case known && !v.walked:
+		return v.str, true, true
+	case name == "IFS" || name == "PWD" || name == "HOME":
+		return "", false, false // staticEnv.missing gives these a value
+	}
+	return "", false, true
+}
+
+// simpleParam reports whether pe is $name or ${name}: a name and nothing
+// done to its value (mvdan's own test, the other languages' fields
+// included).
+func simpleParam(pe *syntax.ParamExp) bool {
+	return pe.Param != nil && pe.Flags == nil && !pe.Excl && !pe.Length && !pe.Width && !pe.IsSet &&
+		pe.Split == syntax.OptUnset && pe.GlobSubst == syntax.OptUnset && pe.RcExpand == syntax.OptUnset &&
+		pe.NestedParam == nil && pe.Index == nil && len(pe.Modifiers) == 0 && pe.Slice == nil &&
+		pe.Repl == nil && pe.Names == 0 && pe.Exp == nil
+}
+
+// isIdentifier reports whether name is a shell variable name: a letter or
+// _, then letters, digits and _.
+func isIdentifier(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c == '_', 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case '0' <= c && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func total(vals []string) int {
