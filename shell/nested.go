@@ -142,10 +142,15 @@ func (w *walker) shell(c *Command, st *state, cx *ctx) {
 	case sc.hasC && len(sc.operands) > 0:
 		child := st.childEnv(c)
 		if len(sc.operands) > 1 {
-			child.set("0", value{str: sc.operands[1].Value, known: sc.operands[1].Known})
+			child.set("0", value{str: sc.operands[1].Value, known: sc.operands[1].Known, walked: sc.operands[1].Walked})
 			child.setPositional(sc.operands[2:])
+			if len(sc.operands) == 2 && sc.operands[1].Walked {
+				child.setPositional(sc.operands[1:]) // {} + or xargs: $0 one path of the set, $1… the others
+			}
 		}
-		if appendsInput(c.Origin) {
+		if appendsInput(c.Origin) && !sc.operands[len(sc.operands)-1].Walked {
+			// the words xargs reads are appended; when they are a
+			// listing's set, setPositional made them its parameters
 			child.unknownPositionalFrom(max(len(sc.operands)-2, 0))
 		}
 		w.nested(c, sc.operands[0], nest{origin: "bash -c", via: c.Name, state: child, stdin: true}, cx)
