@@ -112,7 +112,9 @@ func bindRead(c *Command, st *state) bool {
 		return false
 	}
 	for _, n := range names {
-		st.set(n, value{str: set.Value, known: set.Known, walked: true})
+		// not known: the loop's body is judged as the walk and, as
+		// without it, for a path not known (never softer than that)
+		st.set(n, value{str: set.Value, walked: true})
 	}
 	return true
 }

@@ -48,7 +48,7 @@ type walker struct {
 	substCx    *ctx
 	// walkedText holds, by their text, the listings' sets put inside
 	// longer words that may be code (sh -c 'cat {}'): noteWalkedText.
-	walkedText map[string]Word
+	walkedText map[string]bool
 	// procsubstLast holds the last command of each <(…) of one pipeline
 	// (noteProcsubst), for a loop that reads it (procsubstFeed).
 	procsubstLast map[*syntax.ProcSubst]*Command

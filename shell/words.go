@@ -229,8 +229,9 @@ func (w *walker) appendFields(dst []Word, word *syntax.Word, st *state, cx *ctx)
 // glob only.
 func (w *walker) markWalkedText(words []Word) {
 	for i := range words {
-		if set, ok := w.walkedText[words[i].Value]; ok && words[i].Known {
-			words[i].Known, words[i].Glob, words[i].Walked = set.Known, true, true
+		if _, ok := w.walkedText[words[i].Value]; ok && words[i].Known {
+			// the text stays known: its glob's judgement stands beside the walk's
+			words[i].Glob, words[i].Walked = true, true
 		}
 	}
 }
@@ -247,9 +248,9 @@ func (w *walker) noteWalkedText(words []Word, placeholder string, set Word) {
 	for _, a := range words {
 		if a.Value != placeholder && strings.Contains(a.Value, placeholder) {
 			if w.walkedText == nil {
-				w.walkedText = map[string]Word{}
+				w.walkedText = map[string]bool{}
 			}
-			w.walkedText[set.Value] = set
+			w.walkedText[set.Value] = true
 			return
 		}
 	}
