@@ -156,6 +156,7 @@ func TestLineFilter(t *testing.T) {
 		{"find . | tail --lines=2", true},
 		{"find . | head -c 10", false}, // cuts a line
 		{"find . | tac", true},
+		{"find . | tee -a list.txt", true}, // writes the file, prints its input whole
 		{"find . | grep gh", true},
 		{"find . | grep -v test", true},
 		{"find . | grep -e a", true},

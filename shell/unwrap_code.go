@@ -342,7 +342,7 @@ const maxFilters = 8
 
 // lineFilter reports whether c prints some of the lines it reads, each
 // whole and unchanged, and reads them from a pipe: sort, uniq, head and
-// tail by lines, tac, shuf, and grep selecting lines. What a listing's
+// tail by lines, tac, shuf, tee, and grep selecting lines. What a listing's
 // lines stand for (a set of paths), the filtered lines stand for too, a
 // subset of it. An option that cuts, numbers, counts or rewrites lines
 // (head -c, uniq -c, grep -o, grep -n, sort -o FILE) or names an input
@@ -362,6 +362,8 @@ func lineFilter(c *Command) bool {
 		ok = func(v string) bool { return flagsIn(v, "qz") || isLineCount(v) }
 	case "tac", "shuf":
 		ok = func(v string) bool { return false }
+	case "tee": // copies its input to files and, whole, to its output
+		ok = func(v string) bool { return true }
 	case "grep", "egrep", "fgrep":
 		return grepFilter(args)
 	default:
