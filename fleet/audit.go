@@ -42,8 +42,7 @@ type auditLog struct {
 // auditGroup is the records of concurrent Writes as the columns of
 // insertAudit, committed together by the first of them.
 type auditGroup struct {
-	times []time.Time
-	cols  [9][]string // replica, policy, agent, session, tool, verdict, rule, record, rid
+	cols auditColumns
 	// done is closed once the group is committed; it is made when a
 	// second Write joins (a group of one Write needs no signal), so only
 	// under qmu while the group is open.
@@ -137,7 +136,7 @@ func (l *auditLog) join(r *audit.Record, rid, data string) (g *auditGroup, done 
 	}
 	l.writes.Add(1)
 	g = l.next
-	if g == nil || len(g.times) >= auditBatch {
+	if g == nil || g.cols.n >= auditBatch {
 		g = &auditGroup{}
 		l.next = g
 	} else {
@@ -146,10 +145,7 @@ func (l *auditLog) join(r *audit.Record, rid, data string) (g *auditGroup, done 
 		}
 		done = g.done
 	}
-	g.times = append(g.times, r.Time.UTC())
-	for j, v := range [...]string{r.Replica, r.Policy, r.Agent, r.Session, r.Tool, r.Verdict.String(), r.Rule, data, rid} {
-		g.cols[j] = append(g.cols[j], v)
-	}
+	g.cols.add(r.Time, &[9]string{r.Replica, r.Policy, r.Agent, r.Session, r.Tool, r.Verdict.String(), r.Rule, data, rid})
 	return g, done, true
 }
 
@@ -175,14 +171,31 @@ func (l *auditLog) lead(g *auditGroup) error {
 }
 
 // commit inserts a group in one statement (one round trip, one WAL
-// flush): the columns go as arrays, unnested by the server.
+// flush): the columns go as arrays, unnested by the server. The statement
+// is prepared once a connection, and its parameters go as the group built
+// them (see auditColumns).
 func (l *auditLog) commit(g *auditGroup) error {
-	c := &g.cols
+	params := g.cols.params()
 	return l.s.op(context.Background(), "writing the audit record", func(ctx context.Context) error {
-		_, err := l.s.pool.Exec(ctx, insertAudit, g.times, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8])
+		c, err := l.s.pool.Acquire(ctx)
+		if err != nil {
+			return err
+		}
+		defer c.Release()
+		sd, err := c.Conn().Prepare(ctx, insertAuditName, insertAudit)
+		if err != nil {
+			return err
+		}
+		if len(sd.ParamOIDs) != len(params) {
+			return fmt.Errorf("the audit insert takes %d parameters, not %d", len(sd.ParamOIDs), len(params))
+		}
+		_, err = c.Conn().PgConn().ExecPrepared(ctx, sd.Name, params, binaryFormats, nil).Close()
 		return err
 	})
 }
+
+// insertAuditName names insertAudit prepared on a connection.
+const insertAuditName = "toolguard_insert_audit"
 
 // insertAudit inserts records. A record whose id is already stored (its
 // amendment was written first) fails the statement: the amendment holds.
