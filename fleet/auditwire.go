@@ -32,10 +32,14 @@ type auditColumns struct {
 	cols [10][]byte // time, replica, policy, agent, session, tool, verdict, rule, record, rid
 }
 
-// add appends one record's values: t and the nine text columns.
-func (c *auditColumns) add(t time.Time, text *[9]string) {
+// add appends one record's values: its time, the text of the columns
+// replica to rule, its JSON and its id.
+func (c *auditColumns) add(t time.Time, text *[7]string, record []byte, rid string) {
 	if c.n == 0 {
 		for j := range c.cols {
+			if c.cols[j] == nil {
+				c.cols[j] = make([]byte, 0, 1024)
+			}
 			c.cols[j] = append(c.cols[j][:0], make([]byte, arrayHeader)...)
 		}
 	}
@@ -43,8 +47,26 @@ func (c *auditColumns) add(t time.Time, text *[9]string) {
 	c.cols[0] = binary.BigEndian.AppendUint32(c.cols[0], 8)
 	c.cols[0] = binary.BigEndian.AppendUint64(c.cols[0], uint64(microsSinceY2K(t)))
 	for j, v := range text {
-		col := binary.BigEndian.AppendUint32(c.cols[j+1], uint32(len(v)))
-		c.cols[j+1] = append(col, v...)
+		c.cols[j+1] = appendElem(c.cols[j+1], v)
+	}
+	c.cols[8] = appendElem(c.cols[8], record)
+	c.cols[9] = appendElem(c.cols[9], rid)
+}
+
+// appendElem appends an array element: its length and its bytes.
+func appendElem[T string | []byte](col []byte, v T) []byte {
+	col = binary.BigEndian.AppendUint32(col, uint32(len(v)))
+	return append(col, v...)
+}
+
+// reset empties the columns for another group, keeping their buffers
+// unless one grew past what a usual group needs.
+func (c *auditColumns) reset() {
+	c.n = 0
+	for j, col := range c.cols {
+		if cap(col) > 64<<10 {
+			c.cols[j] = nil
+		}
 	}
 }
 
