@@ -191,7 +191,9 @@ type Stdin struct {
 	// Span is the here-doc, here-string, redirect or producer extent.
 	Span risk.Span
 	// procsubst is, for Via "file" from a <(…) of one pipeline, its last
-	// command (readSet: while read f; … done < <(find …)).
+	// command, and for Via "herestring" of one "$(…)" of one pipeline, the
+	// substitution's (readSet: while read f; … done < <(find …), done <<<
+	// "$(find …)").
 	procsubst *Command
 }
 

@@ -101,6 +101,10 @@ func TestListingInWords(t *testing.T) {
 		{`find ~ -name x | while read a b; do cat "$a"; done`, "/home/u/*", true},  // a field of a line
 		{`find ~ -name x | while read -n 4 f; do cat "$f"; done`, "/home/u/*", true},
 		{`while read f; do cat "$f"; done < <(find ~ -name x)`, "/home/u/x", true},
+		{`while read f; do cat "$f"; done <<< "$(find ~ -name x)"`, "/home/u/x", true},
+		{`while read -r f; do cat "$f"; done <<< $(find ~ -name x)`, "/home/u/x", true},
+		{`while read f; do cat "$f"; done <<< "a$(find ~ -name x)"`, "$f", false}, // more than the listing
+		{`while read f; do cat "$f"; done <<< "$(find ~ -name x)" < /dev/null`, "$f", false}, // the last redirect wins
 		{`find ~ -name x | { read f; cat "$f"; }`, "/home/u/x", true},
 		{`find ~ -name x | while read -u 3 f; do cat "$f"; done`, "$f", false}, // another descriptor
 		{`echo a | while read f; do cat "$f"; done`, "$f", false},

@@ -143,6 +143,46 @@ func (w *walker) procsubstFeed(redirs []*syntax.Redirect) *Command {
 	return feed
 }
 
+// herestringFeed returns the listing a statement's last stdin redirect
+// reads when it is a here-string of one $(…) of one pipeline (done <<<
+// "$(find …)"): the here-string is the substitution's output, its lines
+// the listing's; nil otherwise.
+func (w *walker) herestringFeed(redirs []*syntax.Redirect) *Command {
+	var feed *Command
+	for _, r := range redirs {
+		if r.N != nil && r.N.Value != "0" {
+			continue
+		}
+		switch r.Op {
+		case syntax.WordHdoc:
+			feed = nil
+			if cs := onlySubst(r.Word); cs != nil {
+				feed = w.cmdsubstLast[cs]
+			}
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc:
+			feed = nil
+		}
+	}
+	return feed
+}
+
+// onlySubst returns the $(…) a word is made of alone, quoted or not.
+func onlySubst(word *syntax.Word) *syntax.CmdSubst {
+	if word == nil || len(word.Parts) != 1 {
+		return nil
+	}
+	switch p := word.Parts[0].(type) {
+	case *syntax.CmdSubst:
+		return p
+	case *syntax.DblQuoted:
+		if len(p.Parts) == 1 {
+			cs, _ := p.Parts[0].(*syntax.CmdSubst)
+			return cs
+		}
+	}
+	return nil
+}
+
 // noteProcsubst records the last command of a <(…) of one pipeline, whose
 // output the substitution is: procsubstFeed finds it.
 func (w *walker) noteProcsubst(n *syntax.ProcSubst, before int) {

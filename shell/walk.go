@@ -52,6 +52,10 @@ type walker struct {
 	// procsubstLast holds the last command of each <(…) of one pipeline
 	// (noteProcsubst), for a loop that reads it (procsubstFeed).
 	procsubstLast map[*syntax.ProcSubst]*Command
+	// cmdsubstLast holds the last command of each $(…) of one pipeline
+	// (recordSubstOutput), for a loop that reads it as a here-string
+	// (herestringFeed).
+	cmdsubstLast map[*syntax.CmdSubst]*Command
 }
 
 // wordSlice returns an empty slice of capacity n, its array a part of a
@@ -344,8 +348,11 @@ func (w *walker) walkStmt(s *syntax.Stmt, st *state, outer *ctx) {
 		cx.redirs = append(slices.Clip(outer.redirs), own...)
 		if in := stdinOf(own); in != nil {
 			cx.stdin = in
-			if in.Via == "file" {
+			switch in.Via {
+			case "file":
 				in.procsubst = w.procsubstFeed(s.Redirs)
+			case "herestring":
+				in.procsubst = w.herestringFeed(s.Redirs)
 			}
 		}
 	}
@@ -715,6 +722,12 @@ func (w *walker) recordSubstOutput(n *syntax.CmdSubst, before int) {
 	last := w.script.Commands[len(w.script.Commands)-1]
 	if last.PipeTo != nil || last.Origin != "cmdsubst" {
 		return
+	}
+	if !last.Background && last.Name != "" {
+		if w.cmdsubstLast == nil {
+			w.cmdsubstLast = map[*syntax.CmdSubst]*Command{}
+		}
+		w.cmdsubstLast[n] = last
 	}
 	text, ok := producedText(last)
 	if !ok || len(text) > w.opts.MaxBytes {
