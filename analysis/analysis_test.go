@@ -203,6 +203,46 @@ func TestEffects(t *testing.T) {
 			"path glob write *.log.bak/*.log",
 			"call with 2 commands",
 		}},
+		// a loop that reads find's lines binds each to the walk (still a
+		// path not known, as without it)
+		{`find ~ -name hosts.yml | while read f; do cat "$f"; done`, []string{
+			"command find /home/ada -name hosts.yml (read) dir=",
+			"path file read /home/ada",
+			"command read f (read) dir=",
+			"command cat /home/ada/hosts.yml (read) dir=",
+			"path tree read /home/ada only=[hosts.yml]",
+			"call with 3 commands",
+		}},
+		// a shell given {} as $1 reads the walk's paths
+		{`find ~ -name hosts.yml -exec sh -c 'cat "$1"' _ {} \;`, []string{
+			`command find /home/ada -name hosts.yml -exec sh -c cat "$1" _ {} ; (read) dir=`,
+			"path file read /home/ada",
+			`command sh -c cat "$1" _ /home/ada/hosts.yml (execute) dir=`,
+			"path mention read /home/ada/hosts.yml",
+			"command cat /home/ada/hosts.yml (read) dir=",
+			"path file read /home/ada/hosts.yml",
+			"path tree read /home/ada only=[hosts.yml]",
+			"call with 3 commands",
+		}},
+		// lines rewritten (sed, awk, grep -n…) are some part of the walk
+		{"find ~ -name hosts.yml | sed s/a/b/ | xargs cat", []string{
+			"command find /home/ada -name hosts.yml (read) dir=",
+			"path file read /home/ada",
+			"command sed s/a/b/ (read) dir=",
+			"path mention read s/a/b/",
+			"command cat /home/ada/* (read) dir=",
+			"path tree read /home/ada",
+			"call with 3 commands",
+		}},
+		// -maxdepth 1 -name NAME is the start directory's entry only
+		{"find ~ -maxdepth 1 -name .bashrc -exec cat {} +", []string{
+			"command find /home/ada -maxdepth 1 -name .bashrc -exec cat {} + (read) dir=",
+			"path file read /home/ada",
+			"path mention read .bashrc",
+			"command cat /home/ada/.bashrc (read) dir=",
+			"path file read /home/ada/.bashrc",
+			"call with 2 commands",
+		}},
 		{"python3 -m http.server --bind 0.0.0.0", []string{
 			"command python3 -m http.server --bind 0.0.0.0 (execute) dir=",
 			"serve . by python3 on 0.0.0.0 public=true",

@@ -222,3 +222,21 @@ func TestKeyOverBoundsOwnKey(t *testing.T) {
 		t.Fatal("a command with 10,000 exported variables is not over the key limit")
 	}
 }
+
+// FuzzKeyFieldsDelimit: the key's fields delimit themselves, so two runs
+// of fields in the same order have equal keys only when the fields are
+// equal (the decimal form it replaced had the same property).
+func FuzzKeyFieldsDelimit(f *testing.F) {
+	f.Add("a", 1, "b", "a", 1, "b")
+	f.Add("a1", 0, "", "a", 10, "")
+	f.Add("", -1, "x", "", 1, "x")
+	f.Add(strings.Repeat("z", 300), 300, "", strings.Repeat("z", 299), 300, "z")
+	f.Fuzz(func(t *testing.T, s1 string, n1 int, u1 string, s2 string, n2 int, u2 string) {
+		k1 := keyString(keyInt(keyString(nil, s1), n1), u1)
+		k2 := keyString(keyInt(keyString(nil, s2), n2), u2)
+		same := s1 == s2 && n1 == n2 && u1 == u2
+		if (string(k1) == string(k2)) != same {
+			t.Fatalf("(%q %d %q) and (%q %d %q): keys equal %v, fields equal %v", s1, n1, u1, s2, n2, u2, string(k1) == string(k2), same)
+		}
+	})
+}

@@ -50,3 +50,20 @@ func StartedWaiting(ctx context.Context) {
 		f()
 	}
 }
+
+// GatherKey is the context key under which a caller may put a [Gatherer].
+type GatherKey struct{}
+
+// Gatherer tells a [Writer] whether other records are on their way: a
+// server deciding other calls at the same moment, whose records will
+// follow this one's within microseconds.
+type Gatherer interface {
+	MoreComing() bool
+}
+
+// moreComing reports whether ctx carries a [Gatherer] that says other
+// records are on their way.
+func moreComing(ctx context.Context) bool {
+	g, ok := ctx.Value(GatherKey{}).(Gatherer)
+	return ok && g.MoreComing()
+}

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -88,6 +89,11 @@ type WriterOptions struct {
 // checks and the system call once per group rather than once per record.
 // Every Write still returns only once its own record is in the file, and a
 // group's failure is returned to every Write of the group.
+// When the context of the Write that opens a group carries a [Gatherer]
+// that says more records are coming, that Write yields the processor once
+// (runtime.Gosched) before it takes the group, so that goroutines ready to
+// run (other requests of a server, each about to record its decision)
+// join it: on few cores, groups otherwise rarely hold more than one record.
 type Writer struct {
 	path        string
 	maxSize     int64
@@ -111,6 +117,7 @@ type Writer struct {
 	qmu   sync.Mutex // guards next
 	next  *group     // the group Writes join until its leader takes it; nil when none
 	write func(f *os.File, b []byte) (int, error)
+	yield func() // runtime.Gosched; tests replace it
 }
 
 // group is the records of concurrent Writes, appended together by the
@@ -138,7 +145,7 @@ var groupBufs = sync.Pool{New: func() any { b := make([]byte, 0, 8<<10); return 
 func NewWriter(path string, opts WriterOptions) *Writer {
 	w := &Writer{path: path, maxSize: opts.MaxSize, rotateEvery: opts.RotateEvery, keep: opts.Keep,
 		maxAge: opts.MaxAge, compress: !opts.NoCompress, now: time.Now, lock: state.NewLocker(path),
-		write: (*os.File).Write, dir: -1, base: filepath.Base(path)}
+		write: (*os.File).Write, yield: runtime.Gosched, dir: -1, base: filepath.Base(path)}
 	if w.maxSize == 0 {
 		w.maxSize = DefaultMaxSize
 	}
@@ -174,6 +181,12 @@ func (w *Writer) Write(ctx context.Context, r Record) error {
 	if done != nil {
 		<-done
 		return g.err
+	}
+	if moreComing(ctx) {
+		// Let the goroutines that are ready to run reach their Writes
+		// and join this group before it is taken: one lock, look-up
+		// and write(2) for all of them.
+		w.yield()
 	}
 	w.mu.Lock()
 	// The group before this one is written; from now on Writes start the

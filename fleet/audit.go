@@ -42,8 +42,7 @@ type auditLog struct {
 // auditGroup is the records of concurrent Writes as the columns of
 // insertAudit, committed together by the first of them.
 type auditGroup struct {
-	times []time.Time
-	cols  [9][]string // replica, policy, agent, session, tool, verdict, rule, record, rid
+	cols *auditColumns // back in columnsPool once committed
 	// done is closed once the group is committed; it is made when a
 	// second Write joins (a group of one Write needs no signal), so only
 	// under qmu while the group is open.
@@ -104,8 +103,10 @@ func (l *auditLog) write(ctx context.Context, r audit.Record) error {
 	if math.IsNaN(r.LatencyMS) || math.IsInf(r.LatencyMS, 0) {
 		return fmt.Errorf("encoding the audit record: latency %v is not a number", r.LatencyMS)
 	}
-	data := string(r.AppendJSON(make([]byte, 0, 512))) // as json.Marshal writes it, without reflection
-	g, done, ok := l.join(&r, rid, data)
+	buf := jsonPool.Get().(*[]byte)
+	*buf = r.AppendJSON((*buf)[:0]) // as json.Marshal writes it, without reflection
+	g, done, ok := l.join(&r, rid, *buf)
+	jsonPool.Put(buf)
 	if !ok {
 		return fmt.Errorf("the fleet store is closed")
 	}
@@ -129,7 +130,7 @@ func (l *auditLog) write(ctx context.Context, r audit.Record) error {
 // a group). The Write that opened it (its leader, given a nil done)
 // commits it; the others wait for done. ok is false once the store is
 // closed.
-func (l *auditLog) join(r *audit.Record, rid, data string) (g *auditGroup, done chan struct{}, ok bool) {
+func (l *auditLog) join(r *audit.Record, rid string, data []byte) (g *auditGroup, done chan struct{}, ok bool) {
 	l.qmu.Lock()
 	defer l.qmu.Unlock()
 	if l.closed {
@@ -137,8 +138,8 @@ func (l *auditLog) join(r *audit.Record, rid, data string) (g *auditGroup, done 
 	}
 	l.writes.Add(1)
 	g = l.next
-	if g == nil || len(g.times) >= auditBatch {
-		g = &auditGroup{}
+	if g == nil || g.cols.n >= auditBatch {
+		g = &auditGroup{cols: columnsPool.Get().(*auditColumns)}
 		l.next = g
 	} else {
 		if g.done == nil {
@@ -146,12 +147,17 @@ func (l *auditLog) join(r *audit.Record, rid, data string) (g *auditGroup, done 
 		}
 		done = g.done
 	}
-	g.times = append(g.times, r.Time.UTC())
-	for j, v := range [...]string{r.Replica, r.Policy, r.Agent, r.Session, r.Tool, r.Verdict.String(), r.Rule, data, rid} {
-		g.cols[j] = append(g.cols[j], v)
-	}
+	g.cols.add(r.Time, &[7]string{r.Replica, r.Policy, r.Agent, r.Session, r.Tool, r.Verdict.String(), r.Rule}, data, rid)
 	return g, done, true
 }
+
+// The buffers of records and groups are reused: a group's columns once
+// it is committed (its Writes need only its error), a record's JSON once
+// it is copied into its group.
+var (
+	columnsPool = sync.Pool{New: func() any { return new(auditColumns) }}
+	jsonPool    = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+)
 
 // lead commits g once the group before it is committed, and answers the
 // Writes that joined it.
@@ -167,6 +173,9 @@ func (l *auditLog) lead(g *auditGroup) error {
 	l.qmu.Unlock()
 	err := l.commit(g)
 	g.err = err
+	g.cols.reset()
+	columnsPool.Put(g.cols)
+	g.cols = nil
 	l.mu.Unlock()
 	if done != nil {
 		close(done)
@@ -175,14 +184,31 @@ func (l *auditLog) lead(g *auditGroup) error {
 }
 
 // commit inserts a group in one statement (one round trip, one WAL
-// flush): the columns go as arrays, unnested by the server.
+// flush): the columns go as arrays, unnested by the server. The statement
+// is prepared once a connection, and its parameters go as the group built
+// them (see auditColumns).
 func (l *auditLog) commit(g *auditGroup) error {
-	c := &g.cols
+	params := g.cols.params()
 	return l.s.op(context.Background(), "writing the audit record", func(ctx context.Context) error {
-		_, err := l.s.pool.Exec(ctx, insertAudit, g.times, c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8])
+		c, err := l.s.pool.Acquire(ctx)
+		if err != nil {
+			return err
+		}
+		defer c.Release()
+		sd, err := c.Conn().Prepare(ctx, insertAuditName, insertAudit)
+		if err != nil {
+			return err
+		}
+		if len(sd.ParamOIDs) != len(params) {
+			return fmt.Errorf("the audit insert takes %d parameters, not %d", len(sd.ParamOIDs), len(params))
+		}
+		_, err = c.Conn().PgConn().ExecPrepared(ctx, sd.Name, params, binaryFormats, nil).Close()
 		return err
 	})
 }
+
+// insertAuditName names insertAudit prepared on a connection.
+const insertAuditName = "toolguard_insert_audit"
 
 // insertAudit inserts records. A record whose id is already stored (its
 // amendment was written first) fails the statement: the amendment holds.

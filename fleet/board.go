@@ -865,9 +865,16 @@ func (b *Board) poll(ctx context.Context) {
 }
 
 // tend is the replica's heartbeat: every third of the lease it records
-// itself, renews its approvals' leases, closes abandoned approvals of
-// dead replicas, learns whether anyone watches, and polls its waiting
-// approvals' outcomes; every second it polls those outcomes only.
+// itself, renews its approvals' leases, learns whether anyone watches and
+// closes abandoned approvals of dead replicas; every second it polls its
+// waiting approvals' outcomes (without a query while none waits).
+//
+// Closing abandoned approvals once a beat rather than every second halves
+// an idle replica's statements and round trips (1.9 to 1.0 a second at the
+// default lease, counted in the server's log): an approval whose lease ran
+// out is neither listed nor answerable already (List and Answer
+// check the lease), so only its row's status and the pages' "resolved"
+// event come up to a third of the lease later.
 func (b *Board) tend() {
 	defer b.wg.Done()
 	beat := time.NewTicker(b.s.lease / 3)
@@ -881,9 +888,9 @@ func (b *Board) tend() {
 			return
 		case <-beat.C:
 			b.heartbeat()
+			b.sweep()
 		case <-sec.C:
 			b.poll(context.Background())
-			b.sweep()
 		}
 	}
 }

@@ -32,6 +32,43 @@ func compileDenied(list []string) ([]deniedPattern, error) {
 	return out, errors.Join(errs...)
 }
 
+// compileDeniedWithDefaults is compileDenied of DefaultDeniedCommands and
+// then user: the defaults' patterns are taken from defaultDeniedPatterns,
+// which `go generate ./policy` writes (defaultdenied_gen.go) so a process
+// does not parse them each time it starts; TestDefaultDeniedGenerated
+// compares it with compileDenied(DefaultDeniedCommands()). Should the
+// record not hold the texts of DefaultDeniedCommands (stale), every
+// pattern is parsed. The defaults are shared, never written: the result's
+// capacity ends with them, so appending copies.
+func compileDeniedWithDefaults(user []string) ([]deniedPattern, error) {
+	defaults := defaultDeniedPatterns[:len(defaultDeniedPatterns):len(defaultDeniedPatterns)]
+	if !sameTexts(defaults, DefaultDeniedCommands()) {
+		return compileDenied(append(DefaultDeniedCommands(), user...))
+	}
+	if len(user) == 0 {
+		return defaults, nil
+	}
+	out, err := compileDenied(user)
+	if err != nil { // errors name the index in the whole list
+		_, err = compileDenied(append(DefaultDeniedCommands(), user...))
+		return nil, err
+	}
+	return append(defaults, out...), nil
+}
+
+// sameTexts reports whether list holds the patterns of texts, in order.
+func sameTexts(list []deniedPattern, texts []string) bool {
+	if len(list) != len(texts) {
+		return false
+	}
+	for i, d := range list {
+		if d.text != texts[i] {
+			return false
+		}
+	}
+	return true
+}
+
 func parseDenied(s string) (deniedPattern, error) {
 	d := deniedPattern{text: s}
 	t := strings.TrimSpace(s)

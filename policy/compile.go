@@ -155,7 +155,7 @@ func compileOne(cfg *Settings, opts Options, profile string) (*Policy, error) {
 	if p.rules != nil && p.tools != nil {
 		p.tools = p.tools.WithPrograms(p.rules.Knows) // unknown tools' strings that read as commands are judged as such
 	}
-	p.denied, err = compileDenied(append(DefaultDeniedCommands(), cfg.Commands.Denied...))
+	p.denied, err = compileDeniedWithDefaults(cfg.Commands.Denied)
 	p.deniedIx = indexDenied(p.denied)
 	add("commands.denied", err)
 	p.custom, err = compilePatterns(cfg.Commands.CustomPatterns)

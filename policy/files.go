@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/toolguard/toolguard/analysis"
 	"github.com/toolguard/toolguard/paths"
@@ -36,6 +37,11 @@ const MaxFileBytes = 256 << 10
 // sniffBytes are the first bytes read to tell text from a compiled program
 // before a file's size is weighed.
 const sniffBytes = 4 << 10
+
+// smallFileBytes is the size below which a file is read into one buffer
+// of its size from the start, the head sniffed in place: what a file that
+// is not text costs then is a buffer no larger than this.
+const smallFileBytes = 64 << 10
 
 // fileReadCost is what reading n bytes of a file and checking they are
 // text costs, in work units (about 0.5 ns a byte on the reference
@@ -133,6 +139,9 @@ func readText(p string, b *shell.Budget) (string, error) {
 	// The head is sniffed first, in a buffer of its own: a file that is
 	// not text (a program of a few hundred kilobytes) costs no more.
 	head := make([]byte, min(st.Size()+1, sniffBytes))
+	if st.Size() < smallFileBytes { // all of it at once: no second buffer for the rest
+		head = make([]byte, st.Size()+1)[:len(head)]
+	}
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return "", fmt.Errorf("%w: %v", analysis.ErrUnreadable, err)
@@ -162,7 +171,7 @@ func readText(p string, b *shell.Budget) (string, error) {
 	case !isText(data, false):
 		return "", analysis.ErrNotText
 	}
-	return string(data), nil
+	return unsafe.String(unsafe.SliceData(data), len(data)), nil // data is not written again: no copy
 }
 
 // readRest appends to head what is left of r, up to MaxFileBytes+1 bytes

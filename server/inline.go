@@ -133,15 +133,20 @@ func (j *inlineJob) fire() {
 func (j *inlineJob) release() { j.once.Do(j.lane.release) }
 
 // Value answers waitingKey and audit.WaitKey with the function that gives
-// the slot back, and jobKey with the job, as a worker's job does.
+// the slot back, and jobKey and audit.GatherKey with the job, as a
+// worker's job does.
 func (j *inlineJob) Value(key any) any {
 	switch key {
 	case waitingKey{}, audit.WaitKey{}:
 		return j.release
-	case jobKey{}:
+	case jobKey{}, audit.GatherKey{}:
 		return j
 	}
 	return j.Context.Value(key)
 }
+
+// MoreComing reports whether other calls of the job's lane are being
+// decided, or were a moment ago (audit.Gatherer).
+func (j *inlineJob) MoreComing() bool { return j.lane.moreComing() }
 
 func (j *inlineJob) answeredAtDeadline() bool { return j.state.Load() == inlineLate }

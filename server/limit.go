@@ -42,6 +42,38 @@ type lane struct {
 	slots   chan struct{}
 	waiting atomic.Int32
 	queue   int32 // most requests waiting for a slot at once
+	// overlap is when (sinceStart) a call last took a slot while another
+	// held one: calls of the lane are coming concurrently.
+	overlap atomic.Int64
+}
+
+// gatherWindow is how long after two calls of a lane last overlapped its
+// audit records are gathered (see moreComing).
+const gatherWindow = 100 * time.Millisecond
+
+// processStart is the origin of lane.overlap's times (monotonic).
+var processStart = time.Now()
+
+func sinceStart() int64 { return int64(time.Since(processStart)) }
+
+// took notes a slot just taken: whether another call holds one too.
+func (l *lane) took() {
+	if len(l.slots) > 1 {
+		l.overlap.Store(sinceStart())
+	}
+}
+
+// moreComing reports whether other calls of the lane are being decided or
+// were within gatherWindow, so that the audit record of this one is
+// likely to be followed by theirs within microseconds (audit.Gatherer):
+// calls coming one at a time (an agent waiting for each answer) never
+// overlap, and their records are written at once.
+func (l *lane) moreComing() bool {
+	if len(l.slots) > 1 {
+		return true
+	}
+	last := l.overlap.Load()
+	return last != 0 && sinceStart()-last < int64(gatherWindow)
 }
 
 func newLane(name string, slots, queue int) *lane {
@@ -53,6 +85,7 @@ func newLane(name string, slots, queue int) *lane {
 func (l *lane) acquire(ctx context.Context, wait time.Duration, deadline time.Time) bool {
 	select {
 	case l.slots <- struct{}{}:
+		l.took()
 		return true
 	default:
 	}
@@ -68,6 +101,7 @@ func (l *lane) acquire(ctx context.Context, wait time.Duration, deadline time.Ti
 	defer t.Stop()
 	select {
 	case l.slots <- struct{}{}:
+		l.took()
 		return true
 	case <-t.C:
 	case <-ctx.Done():
@@ -234,16 +268,20 @@ func (j *job[T]) run(fn func(context.Context) T) {
 func (j *job[T]) release() { j.once.Do(j.lane.release) }
 
 // Value answers waitingKey with the function that gives the slot back,
-// and jobKey with the job.
+// and jobKey and audit.GatherKey with the job.
 func (j *job[T]) Value(key any) any {
 	switch key {
 	case waitingKey{}, audit.WaitKey{}: // a person, or a database commit
 		return j.release
-	case jobKey{}:
+	case jobKey{}, audit.GatherKey{}:
 		return j
 	}
 	return j.Context.Value(key)
 }
+
+// MoreComing reports whether other calls of the job's lane are being
+// decided, or were a moment ago (audit.Gatherer).
+func (j *job[T]) MoreComing() bool { return j.lane.moreComing() }
 
 func (j *job[T]) answeredAtDeadline() bool { return j.late.Load() }
 

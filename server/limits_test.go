@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -481,28 +482,67 @@ func TestAuditFailureDeniesConcurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, "file", "audit.jsonl") // under a file: never writable
-	s := newTestServer(t, Options{Audit: audit.NewWriter(path, audit.WriterOptions{})})
-	const n = 16
-	rules := make([]string, n)
-	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() {
-			rec := httptest.NewRecorder()
-			req := httptest.NewRequest("POST", "http://127.0.0.1:7878/v1/decide", strings.NewReader(callBody("/v1/decide", "ls")))
-			req.Header.Set("Content-Type", "application/json")
-			s.Handler().ServeHTTP(rec, req)
-			var d policy.Decision
-			if err := json.Unmarshal(rec.Body.Bytes(), &d); err != nil {
-				rules[i] = "undecodable: " + rec.Body.String()
-				return
+	for _, inline := range []bool{false, true} {      // inline: records gathered in groups (audit.Gatherer)
+		t.Run(fmt.Sprintf("inline=%v", inline), func(t *testing.T) {
+			s := newTestServer(t, Options{Audit: audit.NewWriter(path, audit.WriterOptions{}), DecideInline: inline})
+			const n = 16
+			rules := make([]string, n)
+			var wg sync.WaitGroup
+			for i := range n {
+				wg.Go(func() {
+					rec := httptest.NewRecorder()
+					req := httptest.NewRequest("POST", "http://127.0.0.1:7878/v1/decide", strings.NewReader(callBody("/v1/decide", "ls")))
+					req.Header.Set("Content-Type", "application/json")
+					s.Handler().ServeHTTP(rec, req)
+					var d policy.Decision
+					if err := json.Unmarshal(rec.Body.Bytes(), &d); err != nil {
+						rules[i] = "undecodable: " + rec.Body.String()
+						return
+					}
+					rules[i] = string(d.Verdict) + " " + d.Rule
+				})
 			}
-			rules[i] = string(d.Verdict) + " " + d.Rule
+			wg.Wait()
+			for i, r := range rules {
+				if want := string(risk.Deny) + " " + RuleAuditWrite; r != want {
+					t.Errorf("call %d: %q, want %q", i, r, want)
+				}
+			}
 		})
 	}
-	wg.Wait()
-	for i, r := range rules {
-		if want := string(risk.Deny) + " " + RuleAuditWrite; r != want {
-			t.Errorf("call %d: %q, want %q", i, r, want)
-		}
+}
+
+// TestLaneMoreComing: a lane says more audit records are coming while two
+// of its calls hold slots, and for gatherWindow after two last did; calls
+// that come one at a time never say so.
+func TestLaneMoreComing(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ops  string        // a: a call takes a slot, r: one gives it back
+		age  time.Duration // the last overlap moved back by this much
+		want bool
+	}{
+		{"one call", "a", 0, false},
+		{"calls one after another", "ararara", 0, false},
+		{"two calls", "aa", 0, true},
+		{"one call just after two", "aar", 0, true},
+		{"one call long after two", "aar", 2 * gatherWindow, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newLane("ordinary", 8, 8)
+			for _, op := range tc.ops {
+				if op == 'r' {
+					l.release()
+				} else if !l.acquire(context.Background(), time.Second, time.Now().Add(time.Second)) {
+					t.Fatal("no slot")
+				}
+			}
+			if last := l.overlap.Load(); last != 0 {
+				l.overlap.Store(last - int64(tc.age))
+			}
+			if got := l.moreComing(); got != tc.want {
+				t.Errorf("moreComing() = %v, want %v", got, tc.want)
+			}
+		})
 	}
 }

@@ -158,24 +158,54 @@ const (
 func parseCost(src string) int {
 	ops, links, words, depth, deepest := 0, 0, 0, 0, 0
 	for i := 0; i < len(src); i++ {
-		switch src[i] {
-		case '(', '{', '[':
+		c := costClass[src[i]]
+		if c == plainByte { // most bytes: one load and one branch
+			continue
+		}
+		switch c {
+		case openByte:
 			ops++
 			depth++
 			deepest = max(deepest, depth)
-		case ')', '}', ']':
+		case closeByte:
 			ops++
 			depth = max(depth-1, 0)
-		case ';', '\n', '$', '`', '<', '>':
+		case opByte:
 			ops++
-		case '|', '&':
+		case linkByte:
 			links++
-		case ' ', '\t':
+		case spaceByte:
 			words++
 		}
 	}
 	return setupCost + len(src)/3 + words + opCost*ops + linkCost*links + depthCost*deepest
 }
+
+// The classes of bytes parseCost counts.
+const (
+	plainByte = iota
+	openByte  // ( { [
+	closeByte // ) } ]
+	opByte    // ; newline $ ` < >
+	linkByte  // | &
+	spaceByte // space, tab
+)
+
+// costClass is the class of each byte for parseCost.
+var costClass = func() (t [256]uint8) {
+	for _, c := range "({[" {
+		t[c] = openByte
+	}
+	for _, c := range ")}]" {
+		t[c] = closeByte
+	}
+	for _, c := range ";\n$`<>" {
+		t[c] = opByte
+	}
+	t['|'], t['&'] = linkByte, linkByte
+	t[' '], t['\t'] = spaceByte, spaceByte
+	return t
+}()
 
 // textCost is what expanding, splitting and copying n bytes of text costs
 // (up to 15 ns a byte: field splitting looks at every rune).

@@ -162,6 +162,68 @@ func TestParseCostEstimate(t *testing.T) {
 	}
 }
 
+// parseCostSwitch is parseCost as it was written first, a switch on every
+// byte: the reference its class table must agree with.
+func parseCostSwitch(src string) int {
+	ops, links, words, depth, deepest := 0, 0, 0, 0, 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '(', '{', '[':
+			ops++
+			depth++
+			deepest = max(deepest, depth)
+		case ')', '}', ']':
+			ops++
+			depth = max(depth-1, 0)
+		case ';', '\n', '$', '`', '<', '>':
+			ops++
+		case '|', '&':
+			links++
+		case ' ', '\t':
+			words++
+		}
+	}
+	return setupCost + len(src)/3 + words + opCost*ops + linkCost*links + depthCost*deepest
+}
+
+// parseCostInputs are texts of every byte class, and every byte.
+func parseCostInputs() []string {
+	all := make([]byte, 256)
+	for i := range all {
+		all[i] = byte(i)
+	}
+	in := []string{"", " ", "a", "((a))", "))((", "a|b&&c;d\n$x`y`<z>w", "{ [ x ] }", "\t\t", string(all)}
+	in = append(in, benchCommands...)
+	return in
+}
+
+// TestParseCostTable checks the class table against the switch.
+func TestParseCostTable(t *testing.T) {
+	for _, src := range parseCostInputs() {
+		if got, want := parseCost(src), parseCostSwitch(src); got != want {
+			t.Errorf("parseCost(%q) = %d, the switch says %d", src, got, want)
+		}
+	}
+	for c := 0; c < 256; c++ {
+		src := string([]byte{'a', byte(c), 'b', byte(c)})
+		if got, want := parseCost(src), parseCostSwitch(src); got != want {
+			t.Errorf("byte %#x: parseCost = %d, the switch says %d", c, got, want)
+		}
+	}
+}
+
+// FuzzParseCost: the class table and the switch agree on any text.
+func FuzzParseCost(f *testing.F) {
+	for _, src := range parseCostInputs() {
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if got, want := parseCost(src), parseCostSwitch(src); got != want {
+			t.Fatalf("parseCost(%q) = %d, the switch says %d", src, got, want)
+		}
+	})
+}
+
 // TestArgsFromInput checks which commands get words read at run time.
 func TestArgsFromInput(t *testing.T) {
 	tests := []struct {

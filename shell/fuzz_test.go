@@ -18,6 +18,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("echo ok\x00r\x00m -rf ~\x00)")
 	f.Add("mapfile -t d <<< \"$HOME\"; echo x | xargs -I{} cp f {}/; python3 -c \"$(cat a.py)\"; source <(k completion bash)")
 	f.Add("ps -o pid= -C node,vite -p 12,1 --ppid 0 | xargs -I % kill -9 %; ps -e -o ppid= | xargs kill")
+	f.Add("find ~ -name x | while IFS= read -r f; do sh -c 'for g; do cat \"$g\" {}; done' _ \"$f\"; done < <(find . | sed p)")
+	f.Add("find ~ -name x -exec bash -c 'cat \"$@\" $1' _ {} +; find / | xargs -I{} sh -c 'cat {}'")
 	f.Fuzz(func(t *testing.T, src string) {
 		s, err := Parse(src, Options{Home: "/home/u", MaxBytes: 4096, MaxCommands: 64})
 		checkInvariants(t, src, s)

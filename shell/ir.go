@@ -190,6 +190,9 @@ type Stdin struct {
 	From *Command
 	// Span is the here-doc, here-string, redirect or producer extent.
 	Span risk.Span
+	// procsubst is, for Via "file" from a <(…) of one pipeline, its last
+	// command (readSet: while read f; … done < <(find …)).
+	procsubst *Command
 }
 
 // Inline is code given to an interpreter on its command line or stdin.

@@ -3,6 +3,8 @@ package shell
 import (
 	"fmt"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestListedEntries: the set of paths a listing's lines stand for, and
@@ -25,6 +27,19 @@ func TestListedEntries(t *testing.T) {
 		{"find ~ -name a/b", "/home/u/*", false, true},       // a name with a / matches nothing find visits; judged as any
 		{"find ~ -size +1k", "/home/u/*", false, true},
 		{"find . -name x | sort | head -3", "./x", true, true},
+		{"find ~ -maxdepth 1 -name .bashrc", "/home/u/.bashrc", true, false}, // ROOT's entry, as the glob names it
+		{"find ~ -maxdepth 1 -iname .bashrc", "/home/u/.[bB][aA][sS][hH][rR][cC]", true, false},
+		{"find ~ -maxdepth 1 -name '*.yml'", "/home/u/*.yml", true, true},       // find matches hidden names, the glob does not
+		{"find ~ -maxdepth 2 -name hosts.yml", "/home/u/hosts.yml", true, true}, // deeper: the walk
+		{"find ~ -maxdepth 1 -maxdepth 3 -name x", "/home/u/x", true, true},
+		{"find ~ -maxdepth $N -name x", "/home/u/x", true, true},
+		{"find ~ -maxdepth 1 -path '*a*' -name x", "/home/u/x", false, true},
+		{"find ~ -name x | sed s/a/b/", "/home/u/*", false, true}, // rewritten: some part of the walk
+		{"find ~ -name x | grep -n . | cut -d: -f2", "/home/u/*", false, true},
+		{"find / -name shadow | awk '{print}'", "/*", false, true},
+		{"ls ~/.ssh/id_* | sed p", "/home/u/.ssh/*", false, true},
+		{"ls | tr a b", "./*", false, true},
+		{"ls ~/*/x | sed p", "", false, false}, // the directory is a glob
 		{"fd -H hosts.yml ~", "/home/u/*", true, true},
 		{"fd -e go", "./*.go", true, true},
 		{"fd -g '*.md' docs", "docs/*.md", true, true},
@@ -74,7 +89,32 @@ func TestListingInWords(t *testing.T) {
 		{`for f in $(find ~ -name x); do cat "$f"; done`, "/home/u/x", true},
 		{"f=$(find ~ -name x); cat ${f%/*}", "${f%/*}", false}, // an operation on it: not the set
 		{"f=$(find ~ -name x); f+=y; cat $f", "$f", false},
-		{"cat $(find ~ -name x | sed s/a/b/)", "$(find ~ -name x | sed s/a/b/)", false},
+		{"cat $(find ~ -name x | sed s/a/b/)", "/home/u/*", true}, // rewritten: the walk, not known
+		{"cat $(find ~ -path '*a*' -name x)", "/home/u/x", true},  // an inexact walk
+		{"f=$(find ~ -path '*a*' -name x); if true; then :; fi; cat $f", "/home/u/x", true},
+		{"cat $(ls ~/.ssh/id_* | tr a b)", "/home/u/.ssh/*", true},
+		{`find ~ -name x | while read f; do cat "$f"; done`, "/home/u/x", true},
+		{`find ~ -name x | while IFS= read -r f; do cat "$f"; done`, "/home/u/x", true},
+		{`find ~ -name x -print0 | while IFS= read -r -d '' f; do cat "$f"; done`, "/home/u/x", true},
+		{`find ~ -name x | while read; do cat "$REPLY"; done`, "/home/u/x", true},
+		{`find ~ -name 'a?' | while read f; do cat "$f"; done`, "/home/u/*", true}, // backslashes may go: the walk
+		{`find ~ -name x | while read a b; do cat "$a"; done`, "/home/u/*", true},  // a field of a line
+		{`find ~ -name x | while read -n 4 f; do cat "$f"; done`, "/home/u/*", true},
+		{`while read f; do cat "$f"; done < <(find ~ -name x)`, "/home/u/x", true},
+		{`find ~ -name x | { read f; cat "$f"; }`, "/home/u/x", true},
+		{`find ~ -name x | while read -u 3 f; do cat "$f"; done`, "$f", false}, // another descriptor
+		{`echo a | while read f; do cat "$f"; done`, "$f", false},
+		{`find ~ -name x -exec sh -c 'cat "$1"' _ {} \;`, "/home/u/x", true},
+		{`find ~ -name x -exec sh -c 'cat "$0"' {} \;`, "/home/u/x", true},
+		{`find ~ -name x -exec bash -c 'cat "$@"' _ {} +`, "/home/u/x", true},
+		{`find ~ -name x -exec sh -c 'cat "$2"' _ {} +`, "/home/u/x", true}, // {} + may fill $2 too
+		{`find ~ -name x -exec sh -c 'for f; do cat "$f"; done' _ {} +`, "/home/u/x", true},
+		{`find ~ -name x -exec sh -c 'cat {}' \;`, "/home/u/x", true},
+		{`find ~ -name x | xargs -I{} sh -c 'cat {}'`, "/home/u/x", true},
+		{`find ~ -name x | xargs -I{} cat {}`, "/home/u/x", true},
+		{`find ~ -name x | xargs sh -c 'cat "$@"' _`, "/home/u/x", true},
+		{`find ~ -name x -exec sh -c 'cat "$1"' _ a {} \;`, "a", false},
+		{`sh -c 'cat "$1"' _ /home/u/x`, "/home/u/x", false},
 	}
 	for _, tc := range tests {
 		s, err := Parse(tc.script, Options{Home: "/home/u"})
@@ -116,6 +156,7 @@ func TestLineFilter(t *testing.T) {
 		{"find . | tail --lines=2", true},
 		{"find . | head -c 10", false}, // cuts a line
 		{"find . | tac", true},
+		{"find . | tee -a list.txt", true}, // writes the file, prints its input whole
 		{"find . | grep gh", true},
 		{"find . | grep -v test", true},
 		{"find . | grep -e a", true},
@@ -138,4 +179,70 @@ func TestLineFilter(t *testing.T) {
 			t.Errorf("lineFilter(%q) = %v, want %v", tc.cmd, got, tc.want)
 		}
 	}
+}
+
+// TestReadArgs: the names read assigns and how it reads them.
+func TestReadArgs(t *testing.T) {
+	tests := []struct {
+		args             string
+		names            []string
+		raw, partial, ok bool
+	}{
+		{"f", []string{"f"}, false, false, true},
+		{"-r f", []string{"f"}, true, false, true},
+		{"-rd '' f", []string{"f"}, true, false, true},
+		{"-r -d '' f", []string{"f"}, true, false, true},
+		{"-d, f", []string{"f"}, false, false, true},
+		{"-p 'name: ' a b", []string{"a", "b"}, false, false, true},
+		{"-n 3 f", []string{"f"}, false, true, true},
+		{"-rN3 f", []string{"f"}, true, true, true},
+		{"-t 1 f", []string{"f"}, false, false, true},
+		{"", nil, false, false, true},
+		{"-u 3 f", nil, false, false, false},
+		{"-a arr", nil, false, false, false},
+		{"-x f", nil, false, false, false},
+		{"f -r", nil, false, false, false}, // not a name after the first
+		{"$v", nil, false, false, false},
+		{"-- f", []string{"f"}, false, false, true},
+	}
+	for _, tc := range tests {
+		s, err := Parse("read "+tc.args, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		names, raw, partial, ok := readArgs(s.Commands[0].Args())
+		if !ok {
+			names = nil
+		}
+		if diff := cmp.Diff(tc.names, names); diff != "" || raw != tc.raw && ok || partial != tc.partial && ok || ok != tc.ok {
+			t.Errorf("readArgs(%q) = %v raw %v partial %v ok %v, want %v %v %v %v",
+				tc.args, names, raw, partial, ok, tc.names, tc.raw, tc.partial, tc.ok)
+		}
+	}
+}
+
+// FuzzReadArgs: readArgs never panics, and what it binds is a name.
+func FuzzReadArgs(f *testing.F) {
+	for _, a := range []string{"f", "-rd '' f", "-n 3 a b", "-u 3", "-d", "-", "--", "-rN"} {
+		f.Add(a)
+	}
+	f.Fuzz(func(t *testing.T, args string) {
+		src := "find ~ -name x | while read " + args + "; do cat \"$f\"; done"
+		s, err := Parse(src, Options{Home: "/home/u", MaxBytes: 4096, MaxCommands: 64})
+		checkInvariants(t, src, s)
+		if err != nil {
+			return
+		}
+		for _, c := range s.Commands {
+			if c.Name != "read" {
+				continue
+			}
+			names, _, _, ok := readArgs(c.Args())
+			for _, n := range names {
+				if !ok || !isName(n) {
+					t.Fatalf("readArgs(%q) = %q ok %v", args, names, ok)
+				}
+			}
+		}
+	})
 }

@@ -141,11 +141,23 @@ func (w *walker) shell(c *Command, st *state, cx *ctx) {
 		w.badOption(c, c.Name, sc.bad)
 	case sc.hasC && len(sc.operands) > 0:
 		child := st.childEnv(c)
-		if len(sc.operands) > 1 {
-			child.set("0", value{str: sc.operands[1].Value, known: sc.operands[1].Known})
-			child.setPositional(sc.operands[2:])
+		ops := sc.operands
+		if appendsInput(c.Origin) && ops[len(ops)-1].Walked {
+			// xargs's words, a listing's set: the parameters they fill
+			// are that walk, and stay as unknown as they were without it
+			ops = slices.Clone(ops)
+			ops[len(ops)-1].Known = false
 		}
-		if appendsInput(c.Origin) {
+		if len(ops) > 1 {
+			child.set("0", value{str: ops[1].Value, known: ops[1].Known, walked: ops[1].Walked})
+			child.setPositional(ops[2:])
+			if len(ops) == 2 && ops[1].Walked {
+				child.setPositional(ops[1:]) // {} + or xargs: $0 one path of the set, $1… the others
+			}
+		}
+		if appendsInput(c.Origin) && !sc.operands[len(sc.operands)-1].Walked {
+			// the words xargs reads are appended; when they are a
+			// listing's set, setPositional made them its parameters
 			child.unknownPositionalFrom(max(len(sc.operands)-2, 0))
 		}
 		w.nested(c, sc.operands[0], nest{origin: "bash -c", via: c.Name, state: child, stdin: true}, cx)

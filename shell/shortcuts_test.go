@@ -30,6 +30,15 @@ var shortcutSources = []string{
 	`export PWD; pushd /tmp; popd; cd /; cd -; ls; declare -x A=1; A=2 env; unset A; env; export -n A; env`,
 	`export X=1; if a; then export Y=2; fi; for i in 1 2; do export Z=$i; done; env | cat`,
 	`"rm" -rf '/'; 'r'"m" -rf "/"; echo "a"'b'"c"'d'"e"`,
+	// quotedVar: one plain variable in double quotes, and its neighbours
+	`f='./testdata/*.golden'; cp "$f" ./build/; cp "${f}" $f ${f} "$f"x "x$f" "$f$f"`,
+	`E=; cat "$E" "${E}" $E; S='a  b'; rm "$S" $S "${S:-x}" "${#S}" "${S%b}" "${!S}"`,
+	`a=(x 'y z'); cp "$a" "${a}" "${a[1]}" "${a[@]}" "$@" "$*" "$#" "$?" "$$" "$0" "$1" "${10}" "$-" "$!" "$_"`,
+	`for f in ./testdata/*.golden; do cp "$f" ./build/ ; done; for g in a 'b c'; do rm "$g"; done`,
+	`cat "$HOME" "$PWD" "$TMPDIR" "$UNSET" "$IFS"; cd /srv; cat "$PWD" "$OLDPWD"`,
+	`f=$(find ~ -name hosts.yml); cat "$f"; g=$(id); cat "$g"; h=$X; cat "$h"` + "\ncat <<EOF\n\"$f\" \"$h\"\nEOF\n",
+	`set -u; x=1; echo "$x" "$y"; declare -n r=x; echo "$r"; export P="a b"; env "$P"`,
+	`v='$(id)'; sh -c "$v"; w='*'; ls "$w"; t='~'; cat "$t"; q='"'; echo "$q"; b='a\b'; echo "$b"`,
 }
 
 // parseBoth parses src with the shortcuts and with the slow paths, on

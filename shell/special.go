@@ -209,7 +209,9 @@ func (w *walker) find(c *Command, st *state, cx *ctx) {
 		if !w.spend(copyCost(4*(end-i)), c.Span) {
 			return
 		}
-		action := fillPlaceholder(args[i+1:end], findSet(args))
+		set := findSet(args)
+		w.noteWalkedText(args[i+1:end], "{}", set)
+		action := fillPlaceholder(args[i+1:end], set)
 		w.runNestedArgv(w.derived(c, "find -exec", cx), action, st.childEnv(c), cx)
 		i = end
 	}
@@ -248,14 +250,23 @@ func FindSet(args []Word) Word { return findSet(args) }
 func findSet(args []Word) Word {
 	root := findRoot(args)
 	set := Word{Value: strings.TrimSuffix(root.Value, "/") + "/*", Known: root.Known, Glob: true, Walked: root.Known, Span: root.Span}
-	name := "" // "*" once a -name is negated, joined, repeated or not known
+	name := ""      // "*" once a -name is negated, joined, repeated or not known
+	depth1 := false // -maxdepth 1: only ROOT's own entries
+	deeper := false // another -maxdepth, or one not known
 	for i := findExprStart(args); i < len(args); i++ {
 		switch v := args[i].Value; v {
 		case "-exec", "-execdir", "-ok", "-okdir":
 			for i < len(args) && args[i].Value != ";" && args[i].Value != "+" {
 				i++
 			}
-		case "-type", "-xtype", "-maxdepth", "-mindepth", "-fstype", "-fprint", "-fprint0", "-fls", "-printf":
+		case "-maxdepth":
+			if i+1 < len(args) && args[i+1].Known && args[i+1].Value == "1" {
+				depth1 = true
+			} else {
+				deeper = true
+			}
+			i++
+		case "-type", "-xtype", "-mindepth", "-fstype", "-fprint", "-fprint0", "-fls", "-printf":
 			i++
 		case "-fprintf":
 			i += 2
@@ -281,8 +292,19 @@ func findSet(args []Word) Word {
 	}
 	if name != "" && name != "*" {
 		set.Value = strings.TrimSuffix(root.Value, "/") + "/" + name
+		// find ~ -maxdepth 1 -name .bashrc: ROOT's entry of that name, no
+		// deeper, which the glob ROOT/NAME names as it is
+		set.Walked = set.Walked && !(depth1 && !deeper && set.Known && depth1Glob(name))
 	}
 	return set
+}
+
+// depth1Glob reports whether the glob ROOT/NAME names the entries of ROOT
+// that find ROOT -maxdepth 1 -name NAME visits, no fewer: a name without
+// glob characters, or one that starts with a "." (which a glob needs to
+// match a hidden entry, and find does not).
+func depth1Glob(name string) bool {
+	return !strings.ContainsAny(name, "*?[\\") || name[0] == '.'
 }
 
 // foldGlob is the glob that matches, case-sensitively, what find -iname
@@ -514,7 +536,7 @@ func (w *walker) forgetArgs(c *Command, st *state, cx *ctx) {
 			st.set(name, value{list: lines, isList: true, known: true})
 		}
 	}
-	if c.Name == "read" {
+	if c.Name == "read" && !bindRead(c, st) {
 		if names, vals, ok := readValues(c, st); ok {
 			for i, n := range names {
 				st.set(n, value{str: vals[i], known: true})

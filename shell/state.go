@@ -15,8 +15,12 @@ type value struct {
 	known    bool
 	exported bool
 	// walked: str is a listing's set of paths (Word.Walked), bound by
-	// f=$(find …) or for f in $(find …)
-	walked bool
+	// f=$(find …), for f in $(find …) or while read f fed by a listing;
+	// for a list (the positional parameters of sh -c '…' _ {}), some of
+	// its elements are: those whose bit walkedAt has (past the 64th,
+	// every one).
+	walked   bool
+	walkedAt uint64
 }
 
 // state is the straight-line knowledge at one point of the script: the
@@ -115,25 +119,46 @@ func (s *state) unknownPositionalFrom(n int) {
 	}
 }
 
+// An argument that is a listing's set (Word.Walked: find's {}, xargs's
+// words) makes its parameter walked; the last argument, when it is one,
+// may stand for many paths ({} +, xargs), so every parameter after it is
+// that set too, and $# is not known.
 func (s *state) setPositional(args []Word) {
 	list := make([]string, 0, len(args))
 	known := true
-	for _, a := range args {
+	var at uint64
+	for i, a := range args {
 		list = append(list, a.Value)
 		known = known && a.Known
+		if a.Walked {
+			at |= walkedBit(i)
+		}
 	}
 	for i, a := range args {
 		if i < 9 {
-			s.set(string(rune('1'+i)), value{str: a.Value, known: a.Known})
+			s.set(string(rune('1'+i)), value{str: a.Value, known: a.Known, walked: a.Walked})
 		}
 	}
+	tail := len(args) > 0 && args[len(args)-1].Walked
 	for i := len(args); i < 9; i++ {
-		s.set(string(rune('1'+i)), value{known: true})
+		if tail {
+			last := args[len(args)-1]
+			s.set(string(rune('1'+i)), value{str: last.Value, known: last.Known, walked: true})
+		} else {
+			s.set(string(rune('1'+i)), value{known: true})
+		}
 	}
-	s.set("@", value{list: list, isList: true, known: known})
-	s.set("*", value{list: list, isList: true, known: known})
-	s.set("#", value{str: itoa(len(args)), known: true})
+	s.set("@", value{list: list, isList: true, known: known, walked: at != 0, walkedAt: at})
+	s.set("*", value{list: list, isList: true, known: known, walked: at != 0, walkedAt: at})
+	if tail {
+		s.forget("#")
+	} else {
+		s.set("#", value{str: itoa(len(args)), known: true})
+	}
 }
+
+// walkedBit is the bit of value.walkedAt for a list's i-th element.
+func walkedBit(i int) uint64 { return 1 << min(i, 63) }
 
 // merge folds a branch that may or may not have run into s: whatever the
 // branch changed becomes unknown.
@@ -158,7 +183,8 @@ func (s *state) merge(branch *state) {
 }
 
 func sameValue(a, b value) bool {
-	return a.known && b.known && a.str == b.str && a.isList == b.isList && a.walked == b.walked && slicesEqual(a.list, b.list)
+	// a walk's inexact set (walked, not known) is the same set in both
+	return (a.known || a.walked) && a.known == b.known && a.str == b.str && a.isList == b.isList && a.walked == b.walked && a.walkedAt == b.walkedAt && slicesEqual(a.list, b.list)
 }
 
 func slicesEqual(a, b []string) bool {

@@ -52,6 +52,7 @@ func wrapXargs(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wr
 		inner = replaceIn(inner, cmpOr(repl.Value, "{}"), line) // echo .claude | xargs -I{} cp f {}/: one line, known
 	} else if entries, ok := listedEntries(c.PipeFrom); ok {
 		if repl, has := res.get("I", "replace"); has || res.has("i") {
+			w.noteWalkedText(inner, cmpOr(repl.Value, "{}"), entries)
 			inner = replaceIn(inner, cmpOr(repl.Value, "{}"), entries)
 		} else {
 			inner = append(inner, entries)
@@ -181,12 +182,31 @@ func echoOption(v string) bool {
 // the names of entries ("*", relative to where the consumer runs). ok is
 // false for any other producer.
 func listedEntries(p *Command) (Word, bool) {
-	for n := 0; p != nil && n < maxFilters && lineFilter(p); n++ {
-		p = p.PipeFrom // find … | sort | head -5: some of find's lines, whole
+	rewritten := false
+	for n := 0; p != nil && n < maxFilters; n++ {
+		switch {
+		case lineFilter(p): // find … | sort | head -5: some of find's lines, whole
+		case lineRewriter(p): // find … | sed …: lines made from find's paths
+			rewritten = true
+		default:
+			n = maxFilters
+			continue
+		}
+		p = p.PipeFrom
 	}
 	if p == nil {
 		return Word{}, false
 	}
+	set, ok := listing(p)
+	if ok && rewritten {
+		return rewrittenSet(set)
+	}
+	return set, ok
+}
+
+// listing is the glob that stands for the lines p lists (listedEntries),
+// p itself a listing program.
+func listing(p *Command) (Word, bool) {
 	switch p.Name {
 	case "find":
 		return findSet(p.Args()), true
@@ -199,6 +219,43 @@ func listedEntries(p *Command) (Word, bool) {
 		return lsSet(p)
 	}
 	return Word{}, false
+}
+
+// rewrittenSet is what the lines of a walk's set stand for once a
+// program has rewritten them (sed, awk, cut, grep -n…): not known, but
+// made from paths of the walk, so still judged as the whole walk of its
+// start directory (not narrowed to a name, which a rewrite may change),
+// more than the rewritten paths, never less. ls's entries rewritten are
+// the walk of the directory they are in (ls ~/.ssh/id_* | sed …: of
+// ~/.ssh; bare names: of "."); ok is false when that directory is itself
+// a glob.
+func rewrittenSet(set Word) (Word, bool) {
+	root := "."
+	if i := strings.LastIndexByte(set.Value, '/'); i >= 0 {
+		root = set.Value[:i]
+	}
+	if strings.ContainsAny(root, "*?[") || !set.Walked && !set.Known {
+		return Word{}, false
+	}
+	set.Value, set.Known, set.Walked = root+"/*", false, true
+	return set, true
+}
+
+// lineRewriter reports whether c is a text filter that prints lines made
+// from the lines it reads from a pipe (sed, awk, cut, tr, perl -p, grep
+// with options that number or cut lines): what it prints is not known,
+// but may still be the paths a listing gave it (sed 's/^/x/;s/^x//',
+// awk '{print}', grep -n … | cut -d: -f2).
+func lineRewriter(c *Command) bool {
+	if c.PipeFrom == nil {
+		return false
+	}
+	switch c.Name {
+	case "sed", "gsed", "awk", "gawk", "mawk", "nawk", "cut", "tr", "grep", "egrep", "fgrep", "rg", "nl", "paste",
+		"perl", "rev", "column", "realpath", "readlink":
+		return true
+	}
+	return false
 }
 
 // lsSet is what ls prints, as paths where the consumer runs: the names of
@@ -285,7 +342,7 @@ const maxFilters = 8
 
 // lineFilter reports whether c prints some of the lines it reads, each
 // whole and unchanged, and reads them from a pipe: sort, uniq, head and
-// tail by lines, tac, shuf, and grep selecting lines. What a listing's
+// tail by lines, tac, shuf, tee, and grep selecting lines. What a listing's
 // lines stand for (a set of paths), the filtered lines stand for too, a
 // subset of it. An option that cuts, numbers, counts or rewrites lines
 // (head -c, uniq -c, grep -o, grep -n, sort -o FILE) or names an input
@@ -305,6 +362,8 @@ func lineFilter(c *Command) bool {
 		ok = func(v string) bool { return flagsIn(v, "qz") || isLineCount(v) }
 	case "tac", "shuf":
 		ok = func(v string) bool { return false }
+	case "tee": // copies its input to files and, whole, to its output
+		ok = func(v string) bool { return true }
 	case "grep", "egrep", "fgrep":
 		return grepFilter(args)
 	default:
@@ -503,6 +562,7 @@ func replaceIn(words []Word, repl string, with Word) []Word {
 			out[i].Value = strings.ReplaceAll(w.Value, repl, with.Value)
 			out[i].Glob = true
 			out[i].Known = w.Known && with.Known
+			out[i].Walked = w.Value == repl && with.Walked // xargs -I{} cat {}: each path of the walk
 		}
 	}
 	return out
@@ -594,6 +654,7 @@ func wrapParallel(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Wor
 		}
 		entries, listed := listedEntries(c.PipeFrom)
 		if listed && len(inputs) == 0 {
+			w.noteWalkedText(inner, "{}", entries)
 			inner = parallelTemplate(inner, entries)
 		}
 		text, known := joinValues(inner)

@@ -46,6 +46,12 @@ type walker struct {
 	substVisit func(syntax.Node) bool
 	substSt    *state
 	substCx    *ctx
+	// walkedText holds, by their text, the listings' sets put inside
+	// longer words that may be code (sh -c 'cat {}'): noteWalkedText.
+	walkedText map[string]bool
+	// procsubstLast holds the last command of each <(…) of one pipeline
+	// (noteProcsubst), for a loop that reads it (procsubstFeed).
+	procsubstLast map[*syntax.ProcSubst]*Command
 }
 
 // wordSlice returns an empty slice of capacity n, its array a part of a
@@ -255,7 +261,7 @@ func (w *walker) listedSubst(word *syntax.Word, before int, span risk.Span) (Wor
 		return Word{}, false
 	}
 	set, ok := listedEntries(last)
-	if !ok || !set.Known {
+	if !ok || !set.Known && !set.Walked { // an inexact walk is still the walk
 		return Word{}, false
 	}
 	set.Span, set.Quoted = span, quoted
@@ -338,6 +344,9 @@ func (w *walker) walkStmt(s *syntax.Stmt, st *state, outer *ctx) {
 		cx.redirs = append(slices.Clip(outer.redirs), own...)
 		if in := stdinOf(own); in != nil {
 			cx.stdin = in
+			if in.Via == "file" {
+				in.procsubst = w.procsubstFeed(s.Redirs)
+			}
 		}
 	}
 	if s.Background || s.Coprocess || s.Disown {
@@ -470,6 +479,13 @@ func (w *walker) forClause(x *syntax.ForClause, st *state, cx *ctx) {
 		for _, item := range l.Items {
 			w.walkSubsts(item, st, cx)
 		}
+		if vals, ok := walkedParams(l, st, &w.opts); ok && !x.Select && loopBodyBytes(x)*len(vals) <= maxUnrolledBytes &&
+			len(vals)*max(w.unroll, 1) <= maxLoopValues {
+			// for f; do cat "$f"; done in sh -c '…' _ {} +: f is each parameter, the set among them
+			bound := w.cloneState(st)
+			w.unrolled(x, l.Name.Value, vals, bound, cx)
+			defer st.merge(bound)
+		}
 		st.forget(l.Name.Value)
 		if len(l.Items) == 1 && !x.Select {
 			// for f in $(find ~ -name hosts.yml): each f is one of the
@@ -484,6 +500,26 @@ func (w *walker) forClause(x *syntax.ForClause, st *state, cx *ctx) {
 		w.walkSubsts(l, st, cx)
 	}
 	w.loop(x, x.Do, st, cx)
+}
+
+// walkedParams are the values a for loop with no "in" binds its
+// variable to when the positional parameters hold a listing's set
+// (setPositional): each parameter, the sets Walked. ok is false
+// otherwise, and past maxLoopValues.
+func walkedParams(l *syntax.WordIter, st *state, opts *Options) ([]Word, bool) {
+	if l.InPos.IsValid() {
+		return nil, false
+	}
+	v, _ := st.lookup("@", opts)
+	if !v.walked || !v.isList || len(v.list) > maxLoopValues {
+		return nil, false
+	}
+	vals := make([]Word, len(v.list))
+	for i, e := range v.list {
+		walked := v.walkedAt&walkedBit(i) != 0
+		vals[i] = Word{Value: e, Known: v.known, Glob: walked, Walked: walked}
+	}
+	return vals, true
 }
 
 // maxLoopValues bounds the values a for loop over literal words is walked
@@ -562,7 +598,7 @@ func (w *walker) unrolled(x *syntax.ForClause, name string, vals []Word, st *sta
 	defer func() { w.unroll = outer }()
 	for _, v := range vals {
 		pass := w.cloneState(st)
-		pass.set(name, value{str: v.Value, known: true, walked: v.Walked})
+		pass.set(name, value{str: v.Value, known: v.Known, walked: v.Walked})
 		w.walkStmts(x.Do, pass, cx)
 		st.merge(pass)
 	}
@@ -661,7 +697,9 @@ func (w *walker) visitSubst(n syntax.Node) bool {
 		w.recordSubstOutput(n, before)
 		return false
 	case *syntax.ProcSubst:
+		before := len(w.script.Commands)
 		w.walkNestedStmts(n.Stmts, n, "procsubst", w.cloneState(st), cx)
+		w.noteProcsubst(n, before)
 		return false
 	}
 	return true

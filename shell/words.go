@@ -215,7 +215,45 @@ func (w *walker) fields(word *syntax.Word, st *state, cx *ctx) []Word {
 // appendFields appends the fields of one command-line word to dst, as
 // fields returns them, without a slice of its own for the common word.
 func (w *walker) appendFields(dst []Word, word *syntax.Word, st *state, cx *ctx) []Word {
-	return w.appendResolved(dst, word, modeFields, st, cx)
+	n := len(dst)
+	dst = w.appendResolved(dst, word, modeFields, st, cx)
+	if w.walkedText != nil {
+		w.markWalkedText(dst[n:])
+	}
+	return dst
+}
+
+// markWalkedText marks as Walked each word that is the text a listing's
+// set was put in code as (noteWalkedText): find ~ -name x -exec sh -c
+// 'cat {}' \; runs cat on each path, which the code's text names as the
+// glob only.
+func (w *walker) markWalkedText(words []Word) {
+	for i := range words {
+		if _, ok := w.walkedText[words[i].Value]; ok && words[i].Known {
+			// the text stays known: its glob's judgement stands beside the walk's
+			words[i].Glob, words[i].Walked = true, true
+		}
+	}
+}
+
+// noteWalkedText records that a listing's set was put inside longer
+// words (the code of sh -c 'cat {}', of xargs -I{} or a parallel
+// template), so that, wherever that code is parsed, its text stands for
+// the set (markWalkedText). A word of the same text written out is then
+// judged as the walk too: more than it is, never less.
+func (w *walker) noteWalkedText(words []Word, placeholder string, set Word) {
+	if !set.Walked || placeholder == "" {
+		return
+	}
+	for _, a := range words {
+		if a.Value != placeholder && strings.Contains(a.Value, placeholder) {
+			if w.walkedText == nil {
+				w.walkedText = map[string]bool{}
+			}
+			w.walkedText[set.Value] = true
+			return
+		}
+	}
 }
 
 // single resolves a word that is never split (assignment value, redirect
@@ -260,9 +298,10 @@ func (w *walker) appendResolved(dst []Word, word *syntax.Word, mode expandMode, 
 	w.indirections(word, st, cx)
 	info := w.scanWord(word, st)
 	base := Word{Known: true, Quoted: info.quoted, Glob: info.glob && mode != modeDocument, Span: span}
-	if set, ok := w.walkedVar(word, st); ok && mode != modeDocument {
-		set.Span = span
-		return append(dst, set) // cat "$f" after f=$(find …)
+	if mode != modeDocument {
+		if out, ok := w.walkedVar(dst, word, mode, st, span); ok {
+			return out // cat "$f" after f=$(find …); cat "$@" in sh -c '…' _ {}
+		}
 	}
 	if !info.dynamic {
 		if vals, ok := w.expandStatic(word, mode, st, span); ok {
@@ -280,13 +319,16 @@ func (w *walker) appendResolved(dst []Word, word *syntax.Word, mode expandMode, 
 	return append(dst, base)
 }
 
-// walkedVar returns the set of paths a word made of one variable stands
-// for ($f, "$f", ${f}) when the variable holds a listing's set (value's
+// walkedVar appends the words a word made of one variable stands for
+// ($f, "$f", ${f}) when the variable holds a listing's set (value's
 // walked): the set as a word that is Walked, so that what it names is
-// judged as the walk, not as the literal glob text it holds.
-func (w *walker) walkedVar(word *syntax.Word, st *state) (Word, bool) {
+// judged as the walk, not as the literal glob text it holds. For the
+// positional parameters some of which are sets ($@, "$@", $*, and "$*"
+// of one), each element is a word, the sets Walked. ok is false for any
+// other word.
+func (w *walker) walkedVar(dst []Word, word *syntax.Word, mode expandMode, st *state, span risk.Span) ([]Word, bool) {
 	if len(word.Parts) != 1 {
-		return Word{}, false
+		return dst, false
 	}
 	part, quoted := word.Parts[0], false
 	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
@@ -295,13 +337,27 @@ func (w *walker) walkedVar(word *syntax.Word, st *state) (Word, bool) {
 	pe, ok := part.(*syntax.ParamExp)
 	if !ok || pe.Param == nil || pe.Excl || pe.Length || pe.Width || pe.Index != nil || pe.Slice != nil || pe.Repl != nil ||
 		pe.Names != 0 || pe.Exp != nil {
-		return Word{}, false
+		return dst, false
 	}
-	v, known := st.lookup(pe.Param.Value, &w.opts)
-	if !known || !v.walked || v.isList {
-		return Word{}, false
+	v, _ := st.lookup(pe.Param.Value, &w.opts)
+	if !v.walked {
+		return dst, false
 	}
-	return Word{Value: v.str, Known: true, Glob: true, Walked: true, Quoted: quoted}, true
+	if !v.isList {
+		// an inexact set (find ~ -path … -name x) is not known, and still the walk
+		return append(dst, Word{Value: v.str, Known: v.known, Glob: true, Walked: true, Quoted: quoted, Span: span}), true
+	}
+	name := pe.Param.Value
+	if mode != modeFields || name != "@" && name != "*" || name == "*" && quoted && len(v.list) != 1 {
+		return dst, false // "$*" joins its elements into one word: no path of the set
+	}
+	for i, e := range v.list {
+		walked := v.walkedAt&walkedBit(i) != 0
+		// an element not a set, unquoted, is split and globbed: known only when that leaves it as it is
+		known := v.known && (walked || quoted || !strings.ContainsAny(e, " \t\n*?["))
+		dst = append(dst, Word{Value: e, Known: known, Glob: walked, Walked: walked, Quoted: quoted, Span: span})
+	}
+	return dst, true
 }
 
 // appendQuotedLit appends the word a quoted literal resolves to (see
@@ -401,6 +457,12 @@ func expandsAny(s string) bool {
 // expandStatic runs mvdan's expander with a fresh configuration that can
 // neither run commands nor read the filesystem.
 func (w *walker) expandStatic(word *syntax.Word, mode expandMode, st *state, span risk.Span) (vals []string, ok bool) {
+	if v, static, ok := quotedVar(word, mode, st, &w.opts); ok {
+		if !static {
+			return nil, false
+		}
+		return w.staticVals([]string{v}, span)
+	}
 	env := &staticEnv{st: st, opts: &w.opts}
 	cfg := &expand.Config{
 		Env:       env,
@@ -441,6 +503,11 @@ func (w *walker) expandStatic(word *syntax.Word, mode expandMode, st *state, spa
 	if err != nil || env.unknown {
 		return nil, false
 	}
+	return w.staticVals(vals, span)
+}
+
+// staticVals checks and charges the values a word expanded to.
+func (w *walker) staticVals(vals []string, span risk.Span) ([]string, bool) {
 	if total(vals) > w.opts.MaxBytes {
 		w.problemAt(fmt.Sprintf("budget exceeded: a word expands to more than %d bytes", w.opts.MaxBytes), span)
 		return nil, false
@@ -449,6 +516,68 @@ func (w *walker) expandStatic(word *syntax.Word, mode expandMode, st *state, spa
 		return nil, false
 	}
 	return vals, true
+}
+
+// quotedVar tells, for a word that is one plain variable in double quotes
+// ("$f", "${f}"), what the expander makes of it in fields and literal
+// mode without its configuration and closures (cp "$f" ./build/ in a loop
+// of every step of a script): of a variable whose value is known and one
+// string, that value (static), as it is (one field, no splitting, no
+// glob); of one whose value is not known (a listing's set is not either,
+// as a part of a word: staticEnv.Get), that the word is not static. ok is
+// false for every other word, and for the names the expander or
+// staticEnv treat themselves ($1, $@, $#, …; IFS, PWD and HOME when not
+// known): the expander decides those.
+func quotedVar(word *syntax.Word, mode expandMode, st *state, opts *Options) (val string, static, ok bool) {
+	if slowPaths || mode == modeDocument || len(word.Parts) != 1 {
+		return "", false, false
+	}
+	dq, ok := word.Parts[0].(*syntax.DblQuoted)
+	if !ok || dq.Dollar || len(dq.Parts) != 1 {
+		return "", false, false
+	}
+	pe, ok := dq.Parts[0].(*syntax.ParamExp)
+	if !ok || !simpleParam(pe) || !isIdentifier(pe.Param.Value) {
+		return "", false, false
+	}
+	name := pe.Param.Value
+	v, known := st.lookup(name, opts)
+	switch {
+	case v.isList && known && !v.walked:
+		return "", false, false // "$a" is the first element: the expander's
+	case known && !v.walked:
+		return v.str, true, true
+	case name == "IFS" || name == "PWD" || name == "HOME":
+		return "", false, false // staticEnv.missing gives these a value
+	}
+	return "", false, true
+}
+
+// simpleParam reports whether pe is $name or ${name}: a name and nothing
+// done to its value (mvdan's own test, the other languages' fields
+// included).
+func simpleParam(pe *syntax.ParamExp) bool {
+	return pe.Param != nil && pe.Flags == nil && !pe.Excl && !pe.Length && !pe.Width && !pe.IsSet &&
+		pe.Split == syntax.OptUnset && pe.GlobSubst == syntax.OptUnset && pe.RcExpand == syntax.OptUnset &&
+		pe.NestedParam == nil && pe.Index == nil && len(pe.Modifiers) == 0 && pe.Slice == nil &&
+		pe.Repl == nil && pe.Names == 0 && pe.Exp == nil
+}
+
+// isIdentifier reports whether name is a shell variable name: a letter or
+// _, then letters, digits and _.
+func isIdentifier(name string) bool {
+	if name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c == '_', 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z':
+		case '0' <= c && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func total(vals []string) int {

@@ -49,6 +49,8 @@ type config struct {
 	files    bool
 	prefix   string
 	procs    int
+	logSQL   bool
+	settings string
 }
 
 func main() {
@@ -61,6 +63,8 @@ func main() {
 	flag.DurationVar(&c.warmup, "warmup", 3*time.Second, "unmeasured time before")
 	flag.StringVar(&c.prefix, "db-prefix", "toolguard_bench", "the run's database is named this, an underscore and 8 random hex digits (letters, digits and underscores only)")
 	flag.IntVar(&c.procs, "gomaxprocs", 0, "GOMAXPROCS of each replica (0: the Go default, every core)")
+	flag.BoolVar(&c.logSQL, "log-statements", false, "log every statement of the run's database to the server's log (log_min_duration_statement = 0), to count what a decision costs it; slows the run")
+	flag.StringVar(&c.settings, "set", "", "settings of the run's database, as name=value,name=value (ALTER DATABASE … SET; a superuser -admin may set the server's, such as commit_delay)")
 	flag.BoolVar(&c.files, "files", false, "no database: one replica keeping its state in files (the baseline)")
 	flag.Parse()
 	if c.bin == "" || c.replicas < 1 || c.replicas > 16 || c.clients < 1 || c.clients > 1024 || c.duration > 5*time.Minute || !plainName(c.prefix) {
@@ -94,7 +98,7 @@ func run(c config) error {
 		c.replicas = 1
 	} else {
 		var err error
-		if dbURL, drop, err = freshDatabase(ctx, c.admin, c.prefix); err != nil {
+		if dbURL, drop, err = freshDatabase(ctx, c.admin, c.prefix, c.logSQL, c.settings); err != nil {
 			return err
 		}
 	}
@@ -169,7 +173,7 @@ func run(c config) error {
 	return nil
 }
 
-func freshDatabase(ctx context.Context, admin, prefix string) (string, func(), error) {
+func freshDatabase(ctx context.Context, admin, prefix string, logSQL bool, settings string) (string, func(), error) {
 	conn, err := pgx.Connect(ctx, admin)
 	if err != nil {
 		return "", nil, fmt.Errorf("-admin: %w", err)
@@ -180,6 +184,24 @@ func freshDatabase(ctx context.Context, admin, prefix string) (string, func(), e
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
 		conn.Close(ctx)
 		return "", nil, err
+	}
+	if logSQL {
+		settings = strings.TrimPrefix(settings+",log_min_duration_statement=0", ",")
+		fmt.Printf("database %s logs every statement\n", name)
+	}
+	for _, kv := range strings.Split(settings, ",") {
+		k, v, ok := strings.Cut(kv, "=")
+		if kv == "" {
+			continue
+		}
+		if !ok || !plainName(k) {
+			conn.Close(ctx)
+			return "", nil, fmt.Errorf("-set %q: want name=value", kv)
+		}
+		if _, err := conn.Exec(ctx, "ALTER DATABASE "+name+" SET "+k+" = "+pgx.Identifier{v}.Sanitize()); err != nil {
+			conn.Close(ctx)
+			return "", nil, err
+		}
 	}
 	u, _ := url.Parse(admin)
 	u.Path = "/" + name
