@@ -79,6 +79,7 @@ func (a *Analysis) paths(cmd *shell.Command, refs []rules.PathRef, dir string) {
 			if access != paths.Read {
 				a.add(unknownPath(cmd, ref, access))
 			}
+			a.unknownUnder(ref.Word, access, dir)
 			if access == paths.Delete && ref.Tree && emptyMeansRoot(ref.Word.Value) {
 				a.add(Critical("paths.delete-unset-root", risk.CatFSDelete, ref.Word.Span, ref.Word.Value,
 					fmt.Sprintf("%s deletes %s: if the variable is unset or empty, as it is in a fresh shell, that is everything under /.", cmd.Name, ref.Word.Value),
@@ -102,6 +103,55 @@ func (a *Analysis) paths(cmd *shell.Command, refs []rules.PathRef, dir string) {
 			a.walked(ref.Word, access, dir)
 		}
 	}
+}
+
+// unknownUnder judges a word whose start is a known absolute or
+// home-relative directory and whose rest is not known before it runs (cat
+// ~/.ssh/"$k", cat ~/.ssh/$(ls ~/.ssh | head -1)) also as one entry of
+// that directory, with the written part of its name kept ("$k".pem is
+// _.pem): whatever the rest turns out to be, the file is an entry of the
+// directory or below one, so a directory protected as a whole, or a name
+// pattern the written part already matches, protects this word. This only
+// adds a judgement: the word stays one not known.
+func (a *Analysis) unknownUnder(w shell.Word, access paths.Access, dir string) {
+	v := w.Value
+	i := strings.IndexAny(v, "$`")
+	if i <= 0 || v[0] != '/' && !strings.HasPrefix(v, "~/") {
+		return
+	}
+	j := strings.LastIndexByte(v[:i], '/')
+	seg := v[i:]
+	if k := strings.IndexByte(seg, '/'); k >= 0 {
+		seg = seg[:k]
+	}
+	name := v[j+1:i] + "_" + afterExpansion(seg)
+	entry := shell.Word{Value: v[:j+1] + name, Known: true, Quoted: w.Quoted, Span: w.Span}
+	a.judge.Path(Path{Word: entry, Access: access, Shape: File, Dir: dir})
+}
+
+// afterExpansion returns what a name segment holds after its first
+// expansion ($k.pem: .pem; ${k}_rsa: _rsa), or "" when that is not plain
+// text.
+func afterExpansion(seg string) string {
+	rest := ""
+	switch {
+	case strings.HasPrefix(seg, "${"):
+		if k := strings.IndexByte(seg, '}'); k >= 0 {
+			rest = seg[k+1:]
+		}
+	case strings.HasPrefix(seg, "$("), strings.HasPrefix(seg, "`"):
+		return ""
+	case strings.HasPrefix(seg, "$"):
+		k := 1
+		for k < len(seg) && (seg[k] == '_' || 'a' <= seg[k] && seg[k] <= 'z' || 'A' <= seg[k] && seg[k] <= 'Z' || '0' <= seg[k] && seg[k] <= '9') {
+			k++
+		}
+		rest = seg[k:]
+	}
+	if strings.ContainsAny(rest, "$`*?[") {
+		return ""
+	}
+	return rest
 }
 
 // walked judges a word that stands for the paths a find walk visits

@@ -153,8 +153,8 @@ func TestCopyTreeTooLarge(t *testing.T) {
 // known line; sources it appends to cp -t DIR may land as any name in DIR.
 func TestCopyFromInput(t *testing.T) {
 	_, found := writesOf(t, "cat dirs.txt | xargs -I{} cp evil/settings.local.json {}/", nil)
-	if got := rulesOf(found); !cmp.Equal(got, []string{"shell.unverifiable"}) {
-		t.Errorf("xargs -I{} destination: findings %v, want [shell.unverifiable]", got)
+	if got := rulesOf(found); !cmp.Equal(got, []string{"shell.unknown-path", "shell.unverifiable"}) {
+		t.Errorf("xargs -I{} destination: findings %v, want [shell.unknown-path shell.unverifiable]", got)
 	}
 	got, found := writesOf(t, "echo .claude | xargs -I{} cp evil/settings.local.json {}/", nil)
 	if !slices.Contains(got, "path file write .claude/settings.local.json") || len(found) != 0 {

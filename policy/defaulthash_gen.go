@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:532638ac2b9924713968afbe2932b6cc2f17fdbe49f40b45dd4ecd645f9f7c8e"
-	defaultHashRules = "sha256:897de0b0ce7c95220415027bcd4685cf16e0ab30d3def9b7f65e3475eded7009"
+	defaultHash      = "sha256:1e5984451c9935570270b6ff2455614124ada2de79e09e0ad4bfabce0fdf0d8e"
+	defaultHashRules = "sha256:17b8950b99e3530c67e738b8184a274c236f90ed644e9dea92ced3c148f0e4e3"
 )

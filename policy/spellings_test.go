@@ -25,7 +25,7 @@ func TestSameEffectSameVerdict(t *testing.T) {
 		want      [3]string
 		spellings []string
 	}{
-		{"git's pager is cat: the diff is printed, and cat runs", [3]string{"ask", "allow", "allow"}, []string{
+		{"git's pager is cat: the diff is printed, as git diff | cat prints it", [3]string{"allow", "allow", "allow"}, []string{
 			"PAGER=cat git diff",
 			"GIT_PAGER=cat git diff",
 			"git -c core.pager=cat diff",

@@ -107,6 +107,7 @@ type effectRun struct {
 
 	recursive, inplace, dryRun, destDelete, extract, offline bool
 	remoteRead, sends                                        bool // network use only reads remote state; something is sent
+	toStdout                                                 bool // a document option is "-": nothing fetched is saved
 	noHooks                                                  bool // an option stops the repository's hooks (git push --no-verify)
 	optsKnown                                                bool // every option is one the entry knows
 	untracked, anyNames                                      bool
@@ -670,6 +671,10 @@ func (r *effectRun) apply(rl role, w shell.Word, via string) {
 	case rl == roleHost:
 		r.res.Network = true
 		r.res.URLs = append(r.res.URLs, withValue(w, hostOf(w.Value)))
+	case rl == roleDocument && w.Known && w.Value == "-":
+		r.toStdout = true // wget -O-: printed, not saved
+	case rl == roleDocument:
+		r.path(w, string(roleWrite), r.recursive)
 	case rl == roleHeader:
 		if !w.Known || secretHeader(w.Value) {
 			r.sends = true // a credential, or a file's content, goes out with the request
@@ -801,7 +806,17 @@ func (r *effectRun) shell(w shell.Word, via string) {
 		return
 	}
 	r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: w.Value, Span: w.Span, Via: via})
-	r.runsCode("")
+	if !isPager(via) {
+		r.runsCode("")
+	}
+}
+
+// isPager reports whether via names a pager (PAGER, GIT_PAGER, --pager):
+// a command that only reads the program's output on its input, so what it
+// does is what its code does, judged as carried code, and PAGER=cat git
+// log is the read that git log | cat is.
+func isPager(via string) bool {
+	return strings.HasSuffix(via, "PAGER") || via == "--pager"
 }
 
 // script analyses code in one of the small languages and records its
@@ -860,7 +875,9 @@ func (r *effectRun) scriptEffects(lang string, fx script.Effects, w shell.Word, 
 	}
 	for _, c := range fx.Shell {
 		r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: c, Span: w.Span, Via: cmpOr(via, lang)})
-		r.runsCode("")
+		if !fx.Pager { // a pager is what its code is (isPager)
+			r.runsCode("")
+		}
 	}
 	if fx.WritesInput {
 		r.inplace = true
@@ -924,7 +941,8 @@ func (r *effectRun) always() {
 	for _, a := range r.p.always {
 		switch a {
 		case "network":
-			r.res.Network = true
+			// wget -qO- URL prints what it fetches, as curl URL does: a read
+			r.res.Network, r.remoteRead = true, r.remoteRead || r.toStdout
 		case "remote-read":
 			r.res.Network, r.remoteRead = true, true
 		case "hooks":
@@ -938,7 +956,7 @@ func (r *effectRun) always() {
 				r.runsCodeBy(func() string { return r.name() + " runs code from the project or its configuration" })
 			}
 		case "writes-files", "changes-state":
-			if !r.dryRun {
+			if !r.dryRun && !(a == "writes-files" && r.toStdout) {
 				r.raise(risk.Write)
 			}
 		case "extracts":

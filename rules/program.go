@@ -241,6 +241,7 @@ const (
 	roleInside   role = "container-command"
 	roleMethod   role = "method"
 	roleHeader   role = "header"
+	roleDocument role = "document"  // wget -O: a file written, or "-": what is fetched goes to standard output
 	roleInclude  role = "include"   // a base-name glob: a recursive walk touches only matching files
 	roleExclude  role = "exclude"   // a base-name glob: a recursive walk leaves matching files out
 	roleNameGlob role = "name-glob" // rg -g: "!GLOB" leaves files out, GLOB touches only those
@@ -250,7 +251,7 @@ const (
 // valueRoles are the roles of an operand or an option's value.
 var valueRoles = []role{roleText, roleRead, roleStat, roleWrite, roleDelete, roleExec, roleShell, roleURL, roleHost,
 	roleUpload, roleDir, roleLibrary, roleSub, roleCommand, roleShellArg, roleInto, roleMount, roleInside, roleMethod, roleHeader,
-	roleInclude, roleExclude, roleNameGlob}
+	roleInclude, roleExclude, roleNameGlob, roleDocument}
 
 // flagEffects are the effects an option may have by itself.
 // exec, write and delete are value roles (the option's value is run,

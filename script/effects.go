@@ -12,6 +12,11 @@ type Effects struct {
 	// Shell are shell commands the script starts, as text, to be analysed
 	// as shell code.
 	Shell []string
+	// Pager is true when the commands in Shell only read what the program
+	// prints on their input (git's core.pager, pager.log): they do what
+	// their code does and nothing more; false for code that is handed files
+	// or arguments (an editor, a helper).
+	Pager bool
 	// Exec is true when the script runs code that cannot be analysed here
 	// (a command built at run time, a program file, an embedded language).
 	Exec bool

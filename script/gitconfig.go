@@ -19,12 +19,16 @@ func GitConfig(setting string) Effects {
 	case gitHarmless:
 		return Effects{}
 	case gitCommand:
-		return gitCommandValue(key, value)
+		e := gitCommandValue(key, value)
+		e.Pager = key == "core.pager" && len(e.Shell) > 0
+		return e
 	case gitPager:
 		if isGitBool(value) {
 			return Effects{}
 		}
-		return gitCommandValue(key, value)
+		e := gitCommandValue(key, value)
+		e.Pager = strings.HasPrefix(key, "pager.") && len(e.Shell) > 0
+		return e
 	case gitAlias:
 		if cmd, ok := strings.CutPrefix(strings.TrimSpace(value), "!"); ok {
 			return Effects{Shell: []string{cmd}}

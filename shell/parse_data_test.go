@@ -180,7 +180,7 @@ var wrapperCases = []parseCase{
 	{name: "parallel of a listing", src: "ls -A ~ | parallel rm -rf ~/{}", commands: []string{
 		"ls -A /home/u", `parallel rm -rf /home/u/{} stdin=pipe:""? from=ls`, `rm -rf /home/u/* @parallel/1 wrap=parallel stdin=pipe:""? from=ls`}},
 	{name: "xargs sh -c", src: `xargs sh -c 'rm -rf "$0"'`, commands: []string{
-		"sh -c \"rm -rf \\\"$0\\\"\" @xargs/1 wrap=xargs", "rm -rf $0? @bash -c/2 wrap=xargs,sh"}},
+		"sh -c \"rm -rf \\\"$0\\\"\" $(input)? @xargs/1 wrap=xargs", "rm -rf $0? @bash -c/2 wrap=xargs,sh"}},
 	{name: "xargs sh -c without code", src: "cat cmds.txt | xargs sh -c", commands: []string{
 		"cat cmds.txt", "sh -c @xargs/1 wrap=xargs from=cat"},
 		problems: []string{"sh -c runs code read by xargs from its input, which is not static"}},
@@ -197,7 +197,7 @@ var wrapperCases = []parseCase{
 	{name: "xargs -I puts echo's one line in place", src: "echo  .claude | xargs -I{} cp f {}/ && echo a b | xargs -I % rm -rf %/x", commands: []string{
 		"echo .claude", "cp f .claude/ @xargs/1 wrap=xargs from=echo", "echo a b", `rm -rf "a b/x" @xargs/1 wrap=xargs from=echo`}},
 	{name: "xargs -I of lines not known", src: "echo -e 'a\\nb' | xargs -I{} rm {}", commands: []string{
-		`echo -e a\nb`, "rm {} @xargs/1 wrap=xargs from=echo"}},
+		`echo -e a\nb`, `rm $(input)? @xargs/1 wrap=xargs from=echo`}},
 	{name: "find exec", src: `find / -name x -exec rm -rf {} + -execdir sh -c 'rm "$1"' _ {} \;`, commands: []string{
 		"find / -name x -exec rm -rf {} + -execdir sh -c \"rm \\\"$1\\\"\" _ {} ;",
 		"rm -rf /x @find -exec/1 wrap=find",

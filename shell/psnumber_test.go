@@ -43,17 +43,18 @@ func TestXargsPSNumber(t *testing.T) {
 		{`ps -C node --format=pid= | xargs -I{} kill {}`, []string{"kill", namedPID}, false},
 		{`ps h -C node o pid | xargs -I{} kill {}`, []string{"kill", namedPID}, false},
 		{`ps -p4242 -o pid= | xargs -I{} kill {}`, []string{"kill", "4242"}, false},
-		{`ps -C node -f -o pid= | xargs -I{} kill {}`, []string{"kill", "{}"}, true}, // -f adds its columns: not numbers
-		{`ps -C node -o pid=,comm= | xargs -I{} kill {}`, []string{"kill", "{}"}, true},
-		// without -I: the words are read at run time; PID 1 is added when
-		// the listing may hold it
-		{`ps -C node -o pid= | xargs kill`, []string{"kill"}, true},
+		{`ps -C node -f -o pid= | xargs -I{} kill {}`, []string{"kill", inputWord}, true}, // -f adds its columns: not numbers
+		{`ps -C node -o pid=,comm= | xargs -I{} kill {}`, []string{"kill", inputWord}, true},
+		// without -I: the words are read at run time; a listing of numbers
+		// only adds the number that stands for it (PID 1 when the listing
+		// may hold it), any other input a word that is not known
+		{`ps -C node -o pid= | xargs kill`, []string{"kill", namedPID}, true},
 		{`ps -e -o pid= | xargs kill`, []string{"kill", "1"}, true},
 		{`ps -eo pid= | xargs kill`, []string{"kill", "1"}, true},
 		{`ps ax -o pid= | xargs kill`, []string{"kill", "1"}, true},
 		{`ps -C node -o ppid= | xargs kill -9`, []string{"kill", "-9", "1"}, true},
-		{`ps -e -o pid= | xargs -0 kill`, []string{"kill"}, true},
-		{`cat pids | xargs kill`, []string{"kill"}, true},
+		{`ps -e -o pid= | xargs -0 kill`, []string{"kill", inputWord}, true},
+		{`cat pids | xargs kill`, []string{"kill", inputWord}, true},
 	}
 	for _, tc := range tests {
 		s, _ := Parse(tc.src, testOptions)

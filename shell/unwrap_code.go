@@ -59,9 +59,11 @@ func wrapXargs(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wr
 		}
 	} else {
 		c.ArgsFromInput = true // xargs curl < urls: the words come from a file or a program
-		if !res.has("I", "replace", "i", "0", "null", "d", "delimiter", "a", "arg-file") && psNumbersOnly(c.PipeFrom) &&
-			psNumber(c.PipeFrom) == "1" {
-			inner = append(inner, Word{Value: "1", Known: true, Span: c.PipeFrom.Span}) // ps -e -o pid= | xargs kill: PID 1 among them
+		if !res.has("I", "replace", "i", "0", "null", "d", "delimiter", "a", "arg-file") && psNumbersOnly(c.PipeFrom) {
+			// ps -e -o pid= | xargs kill: PID 1 among them; ps -C node -o pid=: a process id that is not 1
+			inner = append(inner, Word{Value: psNumber(c.PipeFrom), Known: true, Span: c.PipeFrom.Span})
+		} else if !takesCode(inner) { // xargs sh -c: the code itself is read, reported in nested
+			inner = withInput(inner, &res, Word{Value: inputWord, Span: c.Span})
 		}
 	}
 	if procs, ok := res.get("P", "max-procs"); ok && procs.Known && procs.Value == "0" && endlessInput(c.PipeFrom) {
@@ -71,6 +73,24 @@ func wrapXargs(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wr
 	c.Depth++
 	c.Stdin = nil // xargs runs the command with stdin from /dev/null
 	return inner, wrapInner
+}
+
+// inputWord is the value of the word that stands for what xargs reads at
+// run time from a file or a program no analysis can list: not known, so
+// git ls-files | xargs shred -u deletes unknown paths, as shred -u "$f"
+// does, instead of running shred with no operand.
+const inputWord = "$(input)"
+
+// withInput puts in where xargs puts what it reads: in place of the
+// replacement string (-I, -i) or after the command's words.
+func withInput(inner []Word, res *scanResult, in Word) []Word {
+	if repl, has := res.get("I", "replace"); has || res.has("i") {
+		if isShellName(commandName(inner[0])) {
+			return inner // xargs -I{} sh -c '… {} …': text in code, the placeholder rule's
+		}
+		return replaceIn(inner, cmpOr(repl.Value, "{}"), in)
+	}
+	return append(inner, in)
 }
 
 // endlessInput reports whether a pipeline producer never stops writing
