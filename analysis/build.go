@@ -193,10 +193,34 @@ func (b buildReader) Read(p string) (string, error) {
 	}
 	text, err := b.files.Read(p)
 	if errors.Is(err, ErrNotExist) {
-		return "", fmt.Errorf("%w: %w", buildfile.ErrNotExist, err)
+		return "", notExistToBuild(err)
 	}
 	return text, err
 }
+
+// notExistToBuild wraps err, which wraps ErrNotExist, in
+// buildfile.ErrNotExist too. ErrNotExist itself, the usual answer of a
+// file git or a build tool may look for, gets one shared error with the
+// same text, not a fmt.Errorf each.
+func notExistToBuild(err error) error {
+	if err == ErrNotExist {
+		return errBothNotExist{}
+	}
+	return fmt.Errorf("%w: %w", buildfile.ErrNotExist, err)
+}
+
+// errBothNotExist is fmt.Errorf("%w: %w", buildfile.ErrNotExist,
+// ErrNotExist) without an allocation.
+type errBothNotExist struct{}
+
+func (errBothNotExist) Error() string {
+	return buildfile.ErrNotExist.Error() + ": " + ErrNotExist.Error()
+}
+
+// Unwrap gives what fmt.Errorf's error wraps, in its order.
+func (errBothNotExist) Unwrap() []error { return bothNotExist[:] }
+
+var bothNotExist = [...]error{buildfile.ErrNotExist, ErrNotExist}
 
 type buildLister struct {
 	buildReader

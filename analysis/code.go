@@ -130,12 +130,33 @@ var secretVarRE = lazyre.Regexp{
 // inlineSecretVar returns the first secret-named environment variable the
 // code reads ("" when none).
 func inlineSecretVar(code string) string {
-	for _, m := range secretVarRE.Get().FindAllStringSubmatch(code, -1) {
+	for _, m := range secretVarMatches(code) {
 		if risk.IsSecretName(m[1]) {
 			return m[1]
 		}
 	}
 	return ""
+}
+
+// secretVarStarts are the texts a match of secretVarRE starts with: the
+// expression has no literal prefix, so it would be tried at every byte.
+var secretVarStarts = [...]string{"environ", "getenv", "process.env", "ENV[", "$ENV{"}
+
+// secretVarMatches is secretVarRE's FindAllStringSubmatch(code, -1), the
+// expression run from the first place a match can start (none: no match).
+// The expression has no anchors or word boundaries, so the text before
+// that place changes none of its matches.
+func secretVarMatches(code string) [][]string {
+	from := -1
+	for _, s := range secretVarStarts {
+		if i := strings.Index(code, s); i >= 0 && (from < 0 || i < from) {
+			from = i
+		}
+	}
+	if from < 0 {
+		return nil
+	}
+	return secretVarRE.Get().FindAllStringSubmatch(code[from:], -1)
 }
 
 var urlRE = lazyre.Regexp{Expr: `https?://[^\s'"<>()\x60]+`}

@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"errors"
-	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -38,7 +37,7 @@ func (b buildReader) Executable(p string) (bool, error) {
 	}
 	exec, err := x.Executable(p)
 	if errors.Is(err, ErrNotExist) {
-		return false, fmt.Errorf("%w: %w", buildfile.ErrNotExist, err)
+		return false, notExistToBuild(err)
 	}
 	return exec, err
 }

@@ -80,6 +80,24 @@ func (c *Checker) CheckPath(cp Path, a Access, env Env) []risk.Finding {
 	return j.run()
 }
 
+// DeniesPath reports whether CheckPath(cp, a, env) holds a Deny finding,
+// without the findings that only ask (the sensitive lists and the escape
+// hatches), which it neither looks for nor words: for callers that only
+// need to know whether an access is refused (reading a file a command
+// runs).
+func (c *Checker) DeniesPath(cp Path, a Access, env Env) bool {
+	if f, bad := badRequest(cp.Literal, a, env); bad {
+		return f.Verdict == risk.Deny
+	}
+	j := judge{c: c, access: a, env: env, path: cp, ws: env.workspace(), denyOnly: true}
+	for _, f := range j.run() {
+		if f.Verdict == risk.Deny {
+			return true
+		}
+	}
+	return false
+}
+
 // badRequest refuses an unknown access or a workspace that is not absolute.
 func badRequest(p string, a Access, env Env) (risk.Finding, bool) {
 	if a > Delete {
@@ -157,6 +175,9 @@ type judge struct {
 	// slow turns the index's shortcuts off: every pattern is asked, as
 	// the tests that check the shortcuts against it do.
 	slow bool
+	// denyOnly leaves out the findings that only ask (sensitivity), for
+	// DeniesPath.
+	denyOnly bool
 }
 
 // publicContent reports, once per judgement, whether a read of a file
@@ -245,7 +266,7 @@ func (j *judge) form(p string) []risk.Finding {
 		return nil // /dev/null and friends are fine wherever the workspace is
 	}
 	out, stop := j.placement(p)
-	if stop {
+	if stop || j.denyOnly {
 		return out
 	}
 	return j.sensitivity(p, out)

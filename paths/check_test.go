@@ -28,7 +28,7 @@ func briefs(fs []risk.Finding) []brief {
 }
 
 // checkers builds the configurations the table uses over one fixture.
-func checkers(t *testing.T, f fixture) map[string]*Checker {
+func checkers(t testing.TB, f fixture) map[string]*Checker {
 	t.Helper()
 	base := DefaultConfig()
 	base.Home = f.home

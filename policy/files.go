@@ -12,7 +12,6 @@ import (
 
 	"github.com/toolguard/toolguard/analysis"
 	"github.com/toolguard/toolguard/paths"
-	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/shell"
 )
 
@@ -109,10 +108,8 @@ func (d *diskFiles) read(name string) (string, error) {
 // among them (its own other files are readable, as they are to any
 // command: reading one changes nothing, and its program is not text).
 func (d *diskFiles) forbidden(cp paths.Path) string {
-	for _, f := range d.p.paths.CheckPath(cp, paths.Read, d.env) {
-		if f.Verdict == risk.Deny {
-			return "the path rules deny reading it"
-		}
+	if d.p.paths.DeniesPath(cp, paths.Read, d.env) {
+		return "the path rules deny reading it"
 	}
 	return ""
 }

@@ -26,7 +26,8 @@ type tailCall struct {
 // every call of the corpus TAIL_RUNS times (15 unless told), keeps the
 // smallest time of each call, and prints the p50, p99 and max of those
 // minimums and the TAIL_TOP (40) slowest calls; TAIL_MATCH keeps only
-// the calls whose name holds it. Without TAIL it skips.
+// the calls whose name holds it; TAIL_COUNT=1 decides each call once,
+// for callgrind, and logs its allocations (countEach). Without TAIL it skips.
 //
 //	TAIL=adversarial go test ./policy -run TestTail -v
 func TestTail(t *testing.T) {
@@ -39,6 +40,10 @@ func TestTail(t *testing.T) {
 		calls := tailCalls(t, corpus)
 		if m := os.Getenv("TAIL_MATCH"); m != "" { // only the calls whose name holds it
 			calls = slices.DeleteFunc(calls, func(c tailCall) bool { return !strings.Contains(c.name, m) })
+		}
+		if os.Getenv("TAIL_COUNT") != "" {
+			countEach(t, corpus, calls)
+			continue
 		}
 		mins := minOfRuns(calls, runs)
 		order := make([]int, len(calls))
@@ -63,6 +68,49 @@ func TestTail(t *testing.T) {
 			minOfRuns(slow, n)
 		}
 	}
+}
+
+// countEach decides every call once to warm what a policy builds on first
+// use, then once more between calls of tailMark, then logs each call's
+// allocations in the same order. Under callgrind (--dump-before=
+// '*policy_test.tailMark') the dumps after the first, numbered in that
+// order, are the instructions of each call, whatever goroutines or
+// stack copies it goes through.
+func countEach(t *testing.T, corpus string, calls []tailCall) {
+	ctx := context.Background()
+	for _, c := range calls {
+		c.p.Decide(ctx, c.c)
+	}
+	growStack(nil)
+	for _, c := range calls {
+		tailMark()
+		c.p.Decide(ctx, c.c)
+	}
+	tailMark()
+	for i, c := range calls {
+		allocs := testing.AllocsPerRun(1, func() { c.p.Decide(ctx, c.c) })
+		t.Logf("count %s %d %s %.0f %.100q", corpus, i, c.name, allocs, c.c.Command)
+	}
+}
+
+// tailMark marks the border between two calls for callgrind.
+//
+//go:noinline
+func tailMark() { tailMarks++ }
+
+var tailMarks int
+
+// growStack grows the goroutine's stack once, before counting: a stack
+// copied in the middle of a call reads to callgrind as the call's return.
+// (GOGC=off keeps it grown.)
+//
+//go:noinline
+func growStack(sink *[1 << 20]byte) byte {
+	var buf [1 << 20]byte
+	if sink != nil {
+		*sink = buf
+	}
+	return buf[len(buf)-1]
 }
 
 // envInt reads a positive integer from the environment, or def.
