@@ -103,7 +103,7 @@ func TestListingInWords(t *testing.T) {
 		{`while read f; do cat "$f"; done < <(find ~ -name x)`, "/home/u/x", true},
 		{`while read f; do cat "$f"; done <<< "$(find ~ -name x)"`, "/home/u/x", true},
 		{`while read -r f; do cat "$f"; done <<< $(find ~ -name x)`, "/home/u/x", true},
-		{`while read f; do cat "$f"; done <<< "a$(find ~ -name x)"`, "$f", false}, // more than the listing
+		{`while read f; do cat "$f"; done <<< "a$(find ~ -name x)"`, "$f", false},            // more than the listing
 		{`while read f; do cat "$f"; done <<< "$(find ~ -name x)" < /dev/null`, "$f", false}, // the last redirect wins
 		{`find ~ -name x | { read f; cat "$f"; }`, "/home/u/x", true},
 		{`find ~ -name x | while read -u 3 f; do cat "$f"; done`, "$f", false}, // another descriptor
