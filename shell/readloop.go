@@ -119,10 +119,12 @@ func bindRead(c *Command, st *state) bool {
 	return true
 }
 
-// procsubstFeed returns the listing a statement's last stdin redirect
-// reads when it is one <(…) of one simple command (done < <(find …)), as
-// procsubstLast recorded it; nil otherwise.
-func (w *walker) procsubstFeed(redirs []*syntax.Redirect) *Command {
+// stdinFeed returns the listing a statement's last stdin redirect reads
+// when it is one <(…) of one pipeline (done < <(find …)), as
+// procsubstLast recorded it, or a here-string of one $(…) of one pipeline
+// (done <<< "$(find …)": the here-string is the substitution's output, its
+// lines the listing's), as cmdsubstLast recorded it; nil otherwise.
+func (w *walker) stdinFeed(redirs []*syntax.Redirect) *Command {
 	var feed *Command
 	for _, r := range redirs {
 		if r.N != nil && r.N.Value != "0" {
@@ -136,30 +138,12 @@ func (w *walker) procsubstFeed(redirs []*syntax.Redirect) *Command {
 					feed = w.procsubstLast[ps]
 				}
 			}
-		case syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
-			feed = nil
-		}
-	}
-	return feed
-}
-
-// herestringFeed returns the listing a statement's last stdin redirect
-// reads when it is a here-string of one $(…) of one pipeline (done <<<
-// "$(find …)"): the here-string is the substitution's output, its lines
-// the listing's; nil otherwise.
-func (w *walker) herestringFeed(redirs []*syntax.Redirect) *Command {
-	var feed *Command
-	for _, r := range redirs {
-		if r.N != nil && r.N.Value != "0" {
-			continue
-		}
-		switch r.Op {
 		case syntax.WordHdoc:
 			feed = nil
 			if cs := onlySubst(r.Word); cs != nil {
 				feed = w.cmdsubstLast[cs]
 			}
-		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc:
+		case syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc:
 			feed = nil
 		}
 	}
@@ -184,7 +168,7 @@ func onlySubst(word *syntax.Word) *syntax.CmdSubst {
 }
 
 // noteProcsubst records the last command of a <(…) of one pipeline, whose
-// output the substitution is: procsubstFeed finds it.
+// output the substitution is: stdinFeed finds it.
 func (w *walker) noteProcsubst(n *syntax.ProcSubst, before int) {
 	if len(n.Stmts) != 1 || len(w.script.Commands) <= before || n.Op != syntax.CmdIn {
 		return

@@ -50,11 +50,11 @@ type walker struct {
 	// longer words that may be code (sh -c 'cat {}'): noteWalkedText.
 	walkedText map[string]bool
 	// procsubstLast holds the last command of each <(…) of one pipeline
-	// (noteProcsubst), for a loop that reads it (procsubstFeed).
+	// (noteProcsubst), for a loop that reads it (stdinFeed).
 	procsubstLast map[*syntax.ProcSubst]*Command
 	// cmdsubstLast holds the last command of each $(…) of one pipeline
 	// (recordSubstOutput), for a loop that reads it as a here-string
-	// (herestringFeed).
+	// (stdinFeed).
 	cmdsubstLast map[*syntax.CmdSubst]*Command
 }
 
@@ -348,11 +348,8 @@ func (w *walker) walkStmt(s *syntax.Stmt, st *state, outer *ctx) {
 		cx.redirs = append(slices.Clip(outer.redirs), own...)
 		if in := stdinOf(own); in != nil {
 			cx.stdin = in
-			switch in.Via {
-			case "file":
-				in.procsubst = w.procsubstFeed(s.Redirs)
-			case "herestring":
-				in.procsubst = w.herestringFeed(s.Redirs)
+			if in.Via == "file" || in.Via == "herestring" {
+				in.procsubst = w.stdinFeed(s.Redirs)
 			}
 		}
 	}
