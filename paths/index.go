@@ -236,6 +236,43 @@ func globDir(glob string) string {
 // firstIndexed is first asking only the patterns p's keys select, in the
 // list's order.
 func (s *patternSet) firstIndexed(x *setIndex, p string, j *judge) *pattern {
+	cand := x.candidates(p, j.env.Lookups)
+	list := s.patterns()
+	for w, word := range cand {
+		for word != 0 {
+			i := w*64 + bits.TrailingZeros64(word)
+			word &= word - 1
+			if matchOne(&list[i], p, j, s.tree) {
+				return &list[i]
+			}
+		}
+	}
+	return nil
+}
+
+// candidates returns the patterns p's keys select: keysOf(p), with the
+// part p's directory selects (everything but its last name) remembered
+// in l for the other paths of the call in the same directory (the hooks
+// git may run, the files of one directory a command names). A nil l
+// remembers nothing.
+func (x *setIndex) candidates(p string, l *Lookups) patternBits {
+	k := strings.LastIndexByte(p, '/')
+	if l == nil || k < 0 {
+		return x.keysOf(p)
+	}
+	cand, ok := l.dirKeys(x, p[:k])
+	if !ok {
+		cand = x.keysOf(p[:k]) // keysOf(p) without p's last name
+		l.rememberDirKeys(x, p[:k], &cand)
+	}
+	x.lastKeys(p, k, &cand)
+	return cand
+}
+
+// keysOf returns the patterns p's keys select: the unkeyed ones, those
+// keyed by p or a directory above it, and those keyed by a name of p or
+// a dotted end of one.
+func (x *setIndex) keysOf(p string) patternBits {
 	cand := x.unkeyed
 	for _, n := range x.pathLens { // p or a directory above it, of a length a path has
 		if n <= len(p) && (n == len(p) || p[n] == '/') {
@@ -249,33 +286,39 @@ func (s *patternSet) firstIndexed(x *setIndex, p string, j *judge) *pattern {
 		if i < len(p) && p[i] != '/' {
 			continue
 		}
-		name := p[start:i]
-		if b := x.lookup(x.byName, name); b != nil {
-			cand.or(b)
-		}
-		if len(x.byExt) > 0 {
-			for k := strings.IndexByte(name, '.'); k >= 0; {
-				if b := x.lookup(x.byExt, name[k:]); b != nil {
-					cand.or(b)
-				}
-				next := strings.IndexByte(name[k+1:], '.')
-				if next < 0 {
-					break
-				}
-				k += 1 + next
-			}
-		}
+		x.nameKeys(p[start:i], &cand)
 		start = i + 1
 	}
-	list := s.patterns()
-	for w, word := range cand {
-		for word != 0 {
-			i := w*64 + bits.TrailingZeros64(word)
-			word &= word - 1
-			if matchOne(&list[i], p, j, s.tree) {
-				return &list[i]
-			}
+	return cand
+}
+
+// lastKeys adds to cand what the last name of p (after its "/" at k)
+// selects: the patterns keyed by p itself and by that name.
+func (x *setIndex) lastKeys(p string, k int, cand *patternBits) {
+	if slices.Contains(x.pathLens, len(p)) {
+		if b := x.lookup(x.byPath, p); b != nil {
+			cand.or(b)
 		}
 	}
-	return nil
+	x.nameKeys(p[k+1:], cand)
+}
+
+// nameKeys adds to cand the patterns keyed by name or a dotted end of it.
+func (x *setIndex) nameKeys(name string, cand *patternBits) {
+	if b := x.lookup(x.byName, name); b != nil {
+		cand.or(b)
+	}
+	if len(x.byExt) == 0 {
+		return
+	}
+	for k := strings.IndexByte(name, '.'); k >= 0; {
+		if b := x.lookup(x.byExt, name[k:]); b != nil {
+			cand.or(b)
+		}
+		next := strings.IndexByte(name[k+1:], '.')
+		if next < 0 {
+			break
+		}
+		k += 1 + next
+	}
 }

@@ -28,6 +28,47 @@ type Lookups struct {
 	// the names of a directory asked about often (nil: not listable).
 	asked  map[string]int
 	listed map[string]map[string]bool
+	// keys holds, by directory, the patterns of each indexed list the
+	// directory's part of a path selects (setIndex.candidates).
+	keys memo[*dirKeys]
+}
+
+// maxDirLists is how many lists' keys dirKeys holds for one directory:
+// a Checker has nine lists; a directory asked about by more lists (two
+// policies sharing the call's Lookups) is worked out for those afresh.
+const maxDirLists = 12
+
+// dirKeys is what one directory selects in each list asked about it.
+type dirKeys struct {
+	n    int
+	x    [maxDirLists]*setIndex
+	cand [maxDirLists]patternBits
+}
+
+// dirKeys returns what dir selects in list x, if remembered.
+func (l *Lookups) dirKeys(x *setIndex, dir string) (patternBits, bool) {
+	if d, ok := l.keys.get(dir); ok {
+		for i := range d.n {
+			if d.x[i] == x {
+				return d.cand[i], true
+			}
+		}
+	}
+	return patternBits{}, false
+}
+
+// rememberDirKeys remembers what dir selects in list x, which dirKeys
+// has not found.
+func (l *Lookups) rememberDirKeys(x *setIndex, dir string, cand *patternBits) {
+	d, ok := l.keys.get(dir)
+	if !ok {
+		d = &dirKeys{}
+		l.keys.put(dir, d)
+	}
+	if d.n < maxDirLists {
+		d.x[d.n], d.cand[d.n] = x, *cand
+		d.n++
+	}
 }
 
 // A directory whose names were asked about listAfter times is listed once
