@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync/atomic"
 )
 
 // The index lets a judgement skip the patterns that cannot meet what it
@@ -28,6 +29,11 @@ func (b *patternBits) or(o *patternBits) {
 	}
 }
 
+// indexSlots counts the indexes built, to give each its slot in a
+// Lookups' directory keys: lists built one after another take different
+// slots (two lists that share one only forget each other's directory).
+var indexSlots atomic.Uint32
+
 // buildIndex builds the index of a list (of at most maxIndexed patterns).
 func buildIndex(list []pattern) setIndex {
 	// Every key is a pattern's or a name of its tail: bits and the last
@@ -40,7 +46,7 @@ func buildIndex(list []pattern) setIndex {
 			nameBytes += len(pt.tail[len(pt.tail)-1])
 		}
 	}
-	x := setIndex{bits: make([]patternBits, 0, keys)}
+	x := setIndex{bits: make([]patternBits, 0, keys), slot: indexSlots.Add(1) % maxDirKeys}
 	x.buildNamed(list)
 	x.buildFirst(list)
 	x.lastAt = make([]uint16, len(list))

@@ -28,47 +28,36 @@ type Lookups struct {
 	// the names of a directory asked about often (nil: not listable).
 	asked  map[string]int
 	listed map[string]map[string]bool
-	// keys holds, by directory, the patterns of each indexed list the
-	// directory's part of a path selects (setIndex.candidates).
-	keys memo[*dirKeys]
+	// keys holds, in each list's slot (setIndex.slot), what the
+	// directory part of the last path asked about selects in the list
+	// (setIndex.candidates).
+	keys [maxDirKeys]dirKey
 }
 
-// maxDirLists is how many lists' keys dirKeys holds for one directory:
-// a Checker has nine lists; a directory asked about by more lists (two
-// policies sharing the call's Lookups) is worked out for those afresh.
-const maxDirLists = 12
+// maxDirKeys is how many slots a Lookups has for directories' keys: a
+// Checker has nine lists, and the probes of one directory follow each
+// other.
+const maxDirKeys = 16
 
-// dirKeys is what one directory selects in each list asked about it.
-type dirKeys struct {
-	n    int
-	x    [maxDirLists]*setIndex
-	cand [maxDirLists]patternBits
+// dirKey is what directory dir selects in list x (x nil: unused).
+type dirKey struct {
+	x    *setIndex
+	dir  string
+	cand patternBits
 }
 
 // dirKeys returns what dir selects in list x, if remembered.
 func (l *Lookups) dirKeys(x *setIndex, dir string) (patternBits, bool) {
-	if d, ok := l.keys.get(dir); ok {
-		for i := range d.n {
-			if d.x[i] == x {
-				return d.cand[i], true
-			}
-		}
+	if k := &l.keys[x.slot]; k.x == x && k.dir == dir {
+		return k.cand, true
 	}
 	return patternBits{}, false
 }
 
-// rememberDirKeys remembers what dir selects in list x, which dirKeys
-// has not found.
+// rememberDirKeys remembers what dir selects in list x, in place of
+// what its slot held.
 func (l *Lookups) rememberDirKeys(x *setIndex, dir string, cand *patternBits) {
-	d, ok := l.keys.get(dir)
-	if !ok {
-		d = &dirKeys{}
-		l.keys.put(dir, d)
-	}
-	if d.n < maxDirLists {
-		d.x[d.n], d.cand[d.n] = x, *cand
-		d.n++
-	}
+	l.keys[x.slot] = dirKey{x: x, dir: dir, cand: *cand}
 }
 
 // A directory whose names were asked about listAfter times is listed once

@@ -72,6 +72,9 @@ type lazyIndex struct {
 // bits, which holds no pointers: the collector marks the keys, not one
 // small object per key.
 type setIndex struct {
+	// slot is where a call's Lookups remembers what a directory selects
+	// in this list (Lookups.keys), set when the index is built.
+	slot uint32
 	// named maps each name of a literal any-depth pattern's tail to the
 	// patterns holding it; namedAll is every pattern it indexes (see
 	// buildNamed). nil when no pattern is such.
