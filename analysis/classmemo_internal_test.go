@@ -58,6 +58,9 @@ func leafPaths(v reflect.Value, path []int, seen map[uintptr]bool, out *[][]int)
 			return
 		}
 		for i := range v.NumField() {
+			if !v.Type().Field(i).IsExported() {
+				continue // the shell package's own bookkeeping: no rule pack reads it
+			}
 			leafPaths(v.Field(i), append(path, i), seen, out)
 		}
 	case reflect.Slice:

@@ -28,7 +28,9 @@ func (a *Analysis) carried(cmd *shell.Command, codes []rules.Code) {
 			a.add(TooComplex(shell.Problem{Reason: "code nested too deeply in " + c.Via, Span: c.Span}))
 			continue
 		}
-		s := a.Parse(c.Text)
+		// a pager reads the program's output: sh or python3 reading code
+		// there runs it, as git log | sh does
+		s := a.parse(c.Text, shell.Options{Home: a.ctx.Home, Env: a.shellEnv(), PipedStdin: c.Pager})
 		if s == nil {
 			a.add(Unverifiable(shell.Problem{Reason: "the code in " + c.Via + " could not be parsed", Span: c.Span}))
 			continue

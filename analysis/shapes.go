@@ -10,6 +10,7 @@ import (
 	"github.com/toolguard/toolguard/internal/lazyre"
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/rules"
 	"github.com/toolguard/toolguard/shell"
 )
 
@@ -35,16 +36,19 @@ func (a *Analysis) shapes(cmd *shell.Command, dir string) {
 	a.writes(cmd)
 }
 
-// findDelete judges find … -delete as the delete of the paths find visits:
-// find ~ -delete is rm -rf ~/*; find . -name '*.pyc' -delete removes only
-// those files.
+// findDelete judges find … -delete as the delete of the paths find visits,
+// as find … -exec rm {} + is: find ~ -delete is rm -rf ~/*; find . -name
+// '*.pyc' -delete removes only those files; an inexact expression (! -name
+// x, -name a -o …) some part of the tree, a path not known.
 func (a *Analysis) findDelete(cmd *shell.Command, dir string) {
 	if !shell.FindActs(cmd.Args(), "-delete") {
 		return
 	}
 	set := shell.FindSet(cmd.Args())
-	if !set.Known {
-		return // an unknown part of the tree: the rule packs ask
+	if !set.Known { // as rm's operand from find -exec rm {} + is judged
+		a.add(unknownPath(cmd, rules.PathRef{Word: set}, paths.Delete))
+		a.unknownUnder(set, paths.Delete, dir)
+		return
 	}
 	a.judge.Path(Path{Word: set, Access: paths.Delete, Shape: Glob, Dir: dir})
 	a.walked(set, paths.Delete, dir)

@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:1e5984451c9935570270b6ff2455614124ada2de79e09e0ad4bfabce0fdf0d8e"
-	defaultHashRules = "sha256:17b8950b99e3530c67e738b8184a274c236f90ed644e9dea92ced3c148f0e4e3"
+	defaultHash      = "sha256:5078e5096ddcfbc4afd8b606de2638a556340e5ba7c37e6c336c4d83daadf61c"
+	defaultHashRules = "sha256:4b922533e5c56c39ce2d16e8e227dd05918fb068a5608655baf82926995bc392"
 )

@@ -56,6 +56,38 @@ func TestSameEffectSameVerdict(t *testing.T) {
 		{"a display setting not known before the call: nothing runs it", [3]string{"ask", "allow", "allow"}, []string{
 			`git -c color.ui="$X" log`,
 		}},
+		{"a pager that runs the program's output as code: text from the repository, not known before the call", [3]string{"ask", "ask", "ask"}, []string{
+			"git log | sh",
+			"PAGER=sh git log",
+			"GIT_PAGER=bash git log -p",
+			"PAGER='python3' git log",
+			"git -c core.pager=sh log",
+			"MANPAGER=sh man ls",
+		}},
+		{"a pager that only shows the output", [3]string{"allow", "allow", "allow"}, []string{
+			"git log | less -R",
+			"PAGER=less git log",
+			"GIT_PAGER='less -R' git log -p",
+			"git -c core.pager='less -R' log",
+		}},
+		{"the project's compiled Python files deleted, at any depth", [3]string{"ask", "allow", "allow"}, []string{
+			"find . -name '*.pyc' -delete",
+			"find . -name '*.pyc' -exec rm {} +",
+			"find . -name '*.pyc' -exec rm -f {} \\;",
+			"find . -type f -name '*.pyc' -delete",
+		}},
+		{"every file of the project deleted", [3]string{"deny", "deny", "deny"}, []string{
+			"find . -delete",
+			"find . -name '*' -delete",
+			"find . -name '*' -exec rm {} +",
+			"find . -exec rm -rf {} +",
+		}},
+		{"some files of the project, which the expression does not name, deleted", [3]string{"ask", "ask", "ask"}, []string{
+			"find . ! -name x -delete",
+			"find . ! -name x -exec rm {} +",
+			"find src -name x -o -delete",
+			"find src -name x -o -exec rm {} +",
+		}},
 		{"a pager that deletes the home directory", [3]string{"deny", "deny", "deny"}, []string{
 			`PAGER='sh -c "rm -rf ~"' git log`,
 			`GIT_PAGER='sh -c "rm -rf ~"' git log`,

@@ -34,7 +34,8 @@ var packCases = map[string][]packCase{
 		{"rm ~/.ssh/authorized_keys", risk.Destructive, risk.BlastMedium, []string{"core.fs.rm-outside-project"}},
 		{"rm /etc/shadow", risk.Destructive, risk.BlastMedium, []string{"core.fs.rm-outside-project"}},
 		{"find / -delete", risk.Destructive, risk.BlastCritical, []string{"core.fs.find-delete", "core.fs.find-delete-root"}},
-		{"find . -name '*.log' -delete", risk.Destructive, risk.BlastMedium, []string{"core.fs.find-delete"}},
+		{"find src -delete", risk.Destructive, risk.BlastMedium, []string{"core.fs.find-delete"}},
+		{"find . -name '*.log' -delete", risk.Write, risk.BlastNone, nil}, // a name test: judged by its paths, as -exec rm {} + is
 		{"find . -name '*.go' -print", risk.Read, risk.BlastNone, nil},
 		{"find ~ -exec rm -rf {} +", risk.Destructive, risk.BlastCritical, []string{"core.fs.find-exec-rm-root"}},
 		{"find /tmp/cache -depth -delete", risk.Write, risk.BlastNone, nil},

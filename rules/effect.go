@@ -24,6 +24,9 @@ type Code struct {
 	Span risk.Span
 	// Via names what carries the code ("--to-command", "PAGER", "sed e").
 	Via string
+	// Pager is true for a pager's code (isPager, git's core.pager): it
+	// reads the program's output on its stdin.
+	Pager bool
 }
 
 // programFor picks the most specific effect-model entry for the command
@@ -805,7 +808,7 @@ func (r *effectRun) shell(w shell.Word, via string) {
 			Suggestion: "spell the command out literally so it can be checked"})
 		return
 	}
-	r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: w.Value, Span: w.Span, Via: via})
+	r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: w.Value, Span: w.Span, Via: via, Pager: isPager(via)})
 	if !isPager(via) {
 		r.runsCode("")
 	}
@@ -874,7 +877,7 @@ func (r *effectRun) scriptEffects(lang string, fx script.Effects, w shell.Word, 
 		r.res.Uploads = append(r.res.Uploads, withValue(w, f))
 	}
 	for _, c := range fx.Shell {
-		r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: c, Span: w.Span, Via: cmpOr(via, lang)})
+		r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: c, Span: w.Span, Via: cmpOr(via, lang), Pager: fx.Pager})
 		if !fx.Pager { // a pager is what its code is (isPager)
 			r.runsCode("")
 		}

@@ -20,6 +20,7 @@ func (w *walker) newCommand(n syntax.Node, st *state, cx *ctx) *Command {
 		Span:       cx.fr.spanOf(n),
 		Background: cx.background,
 		Stdin:      cx.stdin,
+		fdFeeds:    cx.fdFeeds,
 
 		ArgsFromInput: cx.inputArgs,
 	}

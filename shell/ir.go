@@ -147,6 +147,9 @@ type Command struct {
 	// PipeFrom is the command whose stdout feeds this command's stdin in a
 	// pipeline (nil when none).
 	PipeFrom *Command
+	// fdFeeds are the descriptors but stdin the redirects around the
+	// command leave reading a listing (inputFeed).
+	fdFeeds []fdFeed
 	// PipeTo is the command this one's stdout feeds (nil when none).
 	PipeTo *Command
 	// Background is true for "cmd &".

@@ -107,6 +107,31 @@ func TestListingInWords(t *testing.T) {
 		{`while read f; do cat "$f"; done <<< "$(find ~ -name x)" < /dev/null`, "$f", false}, // the last redirect wins
 		{`find ~ -name x | { read f; cat "$f"; }`, "/home/u/x", true},
 		{`find ~ -name x | while read -u 3 f; do cat "$f"; done`, "$f", false}, // another descriptor
+		{`read -u 3 f 3< <(find ~ -name x); cat "$f"`, "/home/u/x", true},
+		{`read -u3 f 3< <(find ~ -name x); cat "$f"`, "/home/u/x", true},
+		{`while read -u 3 f; do cat "$f"; done 3< <(find ~ -name x)`, "/home/u/x", true},
+		{`while read -r -u 3 f; do cat "$f"; done 3<<< "$(find ~ -name x)"`, "/home/u/x", true},
+		{`{ while read -u 3 f; do cat "$f"; done 3< list; } 3< <(find ~ -name x)`, "$f", false}, // the innermost redirect of 3
+		{`while read -u 3 f; do cat "$f"; done 3< <(find ~ -name x) 3< list`, "$f", false},
+		{`while read -u 4 f; do cat "$f"; done 3< <(find ~ -name x)`, "$f", false},
+		{`read -u 3 f < <(find ~ -name x); cat "$f"`, "$f", false}, // stdin is not descriptor 3
+		{`read -u 0 f < <(find ~ -name x); cat "$f"`, "/home/u/x", true},
+		{`mapfile -t a < <(find ~ -name x); cat "${a[@]}"`, "/home/u/x", true},
+		{`readarray -t a < <(find ~ -name x); cat "${a[@]}"`, "/home/u/x", true},
+		{`mapfile -t < <(find ~ -name x); cat "${MAPFILE[@]}"`, "/home/u/x", true},
+		{`mapfile -t a < <(find ~ -name x); cat ${a[*]}`, "/home/u/x", true},
+		{`mapfile -t a < <(find ~ -name x); cat "${a[0]}"`, "/home/u/x", true},
+		{`mapfile -t a < <(find ~ -name x); cat "$a"`, "/home/u/x", true},
+		{`mapfile -t -u 3 a 3< <(find ~ -name x); cat "${a[@]}"`, "/home/u/x", true},
+		{`find ~ -name x | { mapfile -t a; cat "${a[@]}"; }`, "/home/u/x", true},
+		{`mapfile -t a < <(find ~ -name x); for f in "${a[@]}"; do cat "$f"; done`, "/home/u/x", true},
+		{`mapfile a < <(find ~ -name x); cat "${a[@]}"`, "/home/u/*", true}, // each with its newline: the walk
+		{`mapfile -t -d , a < <(find ~ -name x); cat "${a[@]}"`, "/home/u/*", true},
+		{`mapfile -t a < <(find ~ -name x); cat "${a[*]}"`, "${a[*]}", false}, // joined: no path of the set
+		{`mapfile -t a < <(find ~ -name x); cat "${a[i]}"`, "${a[i]}", false},
+		{`mapfile -t -C f a < <(find ~ -name x); cat "${a[@]}"`, "${a[@]}", false}, // a callback
+		{`mapfile -t a < <(echo x); cat "${a[@]}"`, "${a[@]}", false},
+		{`mapfile -t a < list; cat "${a[@]}"`, "${a[@]}", false},
 		{`echo a | while read f; do cat "$f"; done`, "$f", false},
 		{`find ~ -name x -exec sh -c 'cat "$1"' _ {} \;`, "/home/u/x", true},
 		{`find ~ -name x -exec sh -c 'cat "$0"' {} \;`, "/home/u/x", true},
@@ -188,39 +213,45 @@ func TestLineFilter(t *testing.T) {
 // TestReadArgs: the names read assigns and how it reads them.
 func TestReadArgs(t *testing.T) {
 	tests := []struct {
-		args             string
-		names            []string
-		raw, partial, ok bool
+		args         string
+		names        []string
+		raw, partial bool
+		fd           string
+		ok           bool
 	}{
-		{"f", []string{"f"}, false, false, true},
-		{"-r f", []string{"f"}, true, false, true},
-		{"-rd '' f", []string{"f"}, true, false, true},
-		{"-r -d '' f", []string{"f"}, true, false, true},
-		{"-d, f", []string{"f"}, false, false, true},
-		{"-p 'name: ' a b", []string{"a", "b"}, false, false, true},
-		{"-n 3 f", []string{"f"}, false, true, true},
-		{"-rN3 f", []string{"f"}, true, true, true},
-		{"-t 1 f", []string{"f"}, false, false, true},
-		{"", nil, false, false, true},
-		{"-u 3 f", nil, false, false, false},
-		{"-a arr", nil, false, false, false},
-		{"-x f", nil, false, false, false},
-		{"f -r", nil, false, false, false}, // not a name after the first
-		{"$v", nil, false, false, false},
-		{"-- f", []string{"f"}, false, false, true},
+		{"f", []string{"f"}, false, false, "", true},
+		{"-r f", []string{"f"}, true, false, "", true},
+		{"-rd '' f", []string{"f"}, true, false, "", true},
+		{"-r -d '' f", []string{"f"}, true, false, "", true},
+		{"-d, f", []string{"f"}, false, false, "", true},
+		{"-p 'name: ' a b", []string{"a", "b"}, false, false, "", true},
+		{"-n 3 f", []string{"f"}, false, true, "", true},
+		{"-rN3 f", []string{"f"}, true, true, "", true},
+		{"-t 1 f", []string{"f"}, false, false, "", true},
+		{"", nil, false, false, "", true},
+		{"-u 3 f", []string{"f"}, false, false, "3", true},
+		{"-ru3 f", []string{"f"}, true, false, "3", true},
+		{"-u $fd f", nil, false, false, "", false},
+		{"-u x f", nil, false, false, "", false},
+		{"-u", nil, false, false, "", false},
+		{"-a arr", nil, false, false, "", false},
+		{"-x f", nil, false, false, "", false},
+		{"f -r", nil, false, false, "", false}, // not a name after the first
+		{"$v", nil, false, false, "", false},
+		{"-- f", []string{"f"}, false, false, "", true},
 	}
 	for _, tc := range tests {
 		s, err := Parse("read "+tc.args, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		names, raw, partial, ok := readArgs(s.Commands[0].Args())
+		names, raw, partial, fd, ok := readArgs(s.Commands[0].Args())
 		if !ok {
 			names = nil
 		}
-		if diff := cmp.Diff(tc.names, names); diff != "" || raw != tc.raw && ok || partial != tc.partial && ok || ok != tc.ok {
-			t.Errorf("readArgs(%q) = %v raw %v partial %v ok %v, want %v %v %v %v",
-				tc.args, names, raw, partial, ok, tc.names, tc.raw, tc.partial, tc.ok)
+		if diff := cmp.Diff(tc.names, names); diff != "" || raw != tc.raw && ok || partial != tc.partial && ok || fd != tc.fd || ok != tc.ok {
+			t.Errorf("readArgs(%q) = %v raw %v partial %v fd %q ok %v, want %v %v %v %q %v",
+				tc.args, names, raw, partial, fd, ok, tc.names, tc.raw, tc.partial, tc.fd, tc.ok)
 		}
 	}
 }
@@ -241,7 +272,7 @@ func FuzzReadArgs(f *testing.F) {
 			if c.Name != "read" {
 				continue
 			}
-			names, _, _, ok := readArgs(c.Args())
+			names, _, _, _, ok := readArgs(c.Args())
 			for _, n := range names {
 				if !ok || !isName(n) {
 					t.Fatalf("readArgs(%q) = %q ok %v", args, names, ok)

@@ -31,6 +31,11 @@ type Options struct {
 	// charges it for its own work too. Nil gives the parse a budget of
 	// DefaultWorkLimit units of its own.
 	Budget *Budget
+	// PipedStdin says the script reads on its stdin a program's output,
+	// not known before it runs: a pager's code, which git or man pipe
+	// their output into. A shell or an interpreter that reads its code
+	// there (PAGER=sh git log) runs that text, as git log | sh does.
+	PipedStdin bool
 }
 
 func (o Options) withDefaults() Options {

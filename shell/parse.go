@@ -89,7 +89,7 @@ func (w *walker) run() error {
 	if f != nil {
 		top := &frame{src: text}
 		w.arithmeticCode(f, top)
-		w.walkStmts(f.Stmts, w.newState(), &ctx{fr: top})
+		w.walkStmts(f.Stmts, w.newState(), &ctx{fr: top, stdin: w.pipedStdin()})
 	}
 	if strings.IndexByte(src, 0) >= 0 {
 		w.nulReading(dropped, len(src))
@@ -178,7 +178,16 @@ func (w *walker) nulReading(text string, n int) {
 	}
 	fr := &frame{src: text, span: &span}
 	w.arithmeticCode(f, fr)
-	w.walkStmts(f.Stmts, w.newState(), &ctx{fr: fr})
+	w.walkStmts(f.Stmts, w.newState(), &ctx{fr: fr, stdin: w.pipedStdin()})
+}
+
+// pipedStdin is the stdin the top-level script reads: with
+// Options.PipedStdin a pipe whose text is not known, otherwise none.
+func (w *walker) pipedStdin() *Stdin {
+	if !w.opts.PipedStdin {
+		return nil
+	}
+	return &Stdin{Via: "pipe"}
 }
 
 // validBytes is src with each byte that is not part of valid UTF-8

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -20,18 +21,17 @@ import (
 // the set allows (-r, or no backslash, ? or [ in its name glob; IFS=, or
 // no blank in it). Otherwise (several names get fields, -n a prefix) the
 // value is made from a path of the walk, not known: the whole walk of the
-// start directory (rewrittenSet). ok is false for any other input, and
-// for read -u (another descriptor) or -a (an array).
+// start directory (rewrittenSet). read -u N reads descriptor N instead:
+// a listing when the innermost redirect of N around it is a <(…) of one
+// (read -u 3 f 3< <(find …), while read -u 3 f; … done 3< <(find …)). ok
+// is false for any other input, and for read -a (an array).
 func readSet(c *Command, st *state) (names []string, set Word, ok bool) {
-	feeder := c.PipeFrom
-	if feeder == nil && c.Stdin != nil {
-		feeder = c.Stdin.procsubst
-	}
-	if feeder == nil {
+	names, raw, partial, fd, ok := readArgs(c.Args())
+	if !ok {
 		return nil, Word{}, false
 	}
-	names, raw, partial, ok := readArgs(c.Args())
-	if !ok {
+	feeder := c.inputFeed(fd)
+	if feeder == nil {
 		return nil, Word{}, false
 	}
 	set, ok = listedEntries(feeder)
@@ -53,18 +53,18 @@ func readSet(c *Command, st *state) (names []string, set Word, ok bool) {
 }
 
 // readArgs parses read's arguments: the names it assigns, whether -r keeps
-// backslashes, whether -n or -N reads part of a line. ok is false for an
-// argument not known, an option not known here, -u (another descriptor)
-// and -a (an array).
-func readArgs(args []Word) (names []string, raw, partial, ok bool) {
+// backslashes, whether -n or -N reads part of a line, the descriptor -u
+// reads ("" for stdin). ok is false for an argument not known, an option
+// not known here, a -u that is not a number and -a (an array).
+func readArgs(args []Word) (names []string, raw, partial bool, fd string, ok bool) {
 	for i := 0; i < len(args); i++ {
 		v := args[i].Value
 		if !args[i].Known {
-			return nil, false, false, false
+			return nil, false, false, "", false
 		}
 		if len(v) < 2 || v[0] != '-' || len(names) > 0 {
 			if !isName(v) {
-				return nil, false, false, false
+				return nil, false, false, "", false
 			}
 			names = append(names, v)
 			continue
@@ -78,18 +78,115 @@ func readArgs(args []Word) (names []string, raw, partial, ok bool) {
 			case 'r':
 				raw = true
 			case 'e', 's':
-			case 'd', 'p', 't', 'n', 'N', 'i':
+			case 'd', 'p', 't', 'n', 'N', 'i', 'u':
 				partial = partial || v[j] == 'n' || v[j] == 'N'
+				val := v[j+1:]
 				if j == len(v)-1 {
 					i++ // the value is the next word (read -d '' f)
+					if i >= len(args) || !args[i].Known {
+						return nil, false, false, "", false
+					}
+					val = args[i].Value
+				}
+				if v[j] == 'u' {
+					if fd = val; !isDigits(fd) {
+						return nil, false, false, "", false
+					}
 				}
 				break cluster
-			default: // -u FD, -a ARRAY, or unknown
-				return nil, false, false, false
+			default: // -a ARRAY, or unknown
+				return nil, false, false, "", false
 			}
 		}
 	}
-	return names, raw, partial, true
+	return names, raw, partial, fd, true
+}
+
+// inputFeed returns the listing command c reads on descriptor fd ("" or
+// "0": stdin, from a pipe, a <(…) or a here-string of one $(…); another:
+// the <(…) or here-string its innermost redirect of fd is), nil when
+// that is not one command's output.
+func (c *Command) inputFeed(fd string) *Command {
+	if fd == "" || fd == "0" {
+		if c.PipeFrom != nil {
+			return c.PipeFrom
+		}
+		if c.Stdin != nil {
+			return c.Stdin.procsubst
+		}
+		return nil
+	}
+	for _, f := range c.fdFeeds {
+		if f.fd == fd {
+			return f.feed
+		}
+	}
+	return nil
+}
+
+// mapfileSet is the set of paths mapfile (readarray) fills its array with
+// when its input is a listing (inputFeed: a pipe, a <(…), -u N), each
+// element one line: the listing's set when the lines are whole paths (-t,
+// and no -d but -d ”), otherwise the whole walk of the start directory
+// (rewrittenSet). The array holds the set as one value; "${a[@]}" and
+// ${a[0]} are the walk (walkedVar). ok is false for any other input, an
+// argument not known, -C (a callback that runs code) or an option not
+// known here.
+func mapfileSet(c *Command) (name string, set Word, ok bool) {
+	args := c.Args()
+	trim, whole, fd := false, true, ""
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.Known {
+			return "", Word{}, false
+		}
+		v := a.Value
+		if len(v) < 2 || v[0] != '-' || name != "" {
+			if name != "" || !isName(v) {
+				return "", Word{}, false
+			}
+			name = v
+			continue
+		}
+		if len(v) != 2 {
+			return "", Word{}, false // -tu3, --: not taken apart here
+		}
+		switch v[1] {
+		case 't':
+			trim = true
+		case 'd', 'n', 'O', 's', 'u':
+			if i++; i >= len(args) || !args[i].Known {
+				return "", Word{}, false
+			}
+			switch v[1] {
+			case 'd':
+				whole = args[i].Value == ""
+			case 'u':
+				if fd = args[i].Value; !isDigits(fd) {
+					return "", Word{}, false
+				}
+			}
+		default: // -C, -c: a callback; anything else
+			return "", Word{}, false
+		}
+	}
+	feeder := c.inputFeed(fd)
+	if feeder == nil {
+		return "", Word{}, false
+	}
+	set, ok = listedEntries(feeder)
+	if !ok || !set.Walked {
+		return "", Word{}, false
+	}
+	if !trim || !whole {
+		if set, ok = rewrittenSet(set); !ok {
+			return "", Word{}, false
+		}
+	}
+	if name == "" {
+		name = "MAPFILE"
+	}
+	return name, set, true
 }
 
 // ifsEmpty reports whether read splits nothing: IFS= before it, or IFS
@@ -130,24 +227,73 @@ func (w *walker) stdinFeed(redirs []*syntax.Redirect) *Command {
 		if r.N != nil && r.N.Value != "0" {
 			continue
 		}
-		switch r.Op {
-		case syntax.RdrIn:
-			feed = nil
-			if r.Word != nil && len(r.Word.Parts) == 1 {
-				if ps, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok {
-					feed = w.procsubstLast[ps]
-				}
+		feed = w.redirectFeed(r, feed)
+	}
+	return feed
+}
+
+// redirectFeed returns what a redirect of one descriptor leaves it reading:
+// the listing of a <(…) or a here-string of one $(…) (procsubstLast,
+// cmdsubstLast), nil for any other redirect that replaces it, and feed,
+// what it read before, for one that does not (> file on stdin's line).
+func (w *walker) redirectFeed(r *syntax.Redirect, feed *Command) *Command {
+	switch r.Op {
+	case syntax.RdrIn:
+		feed = nil
+		if r.Word != nil && len(r.Word.Parts) == 1 {
+			if ps, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok {
+				feed = w.procsubstLast[ps]
 			}
-		case syntax.WordHdoc:
-			feed = nil
-			if cs := onlySubst(r.Word); cs != nil {
-				feed = w.cmdsubstLast[cs]
-			}
-		case syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc:
+		}
+	case syntax.WordHdoc:
+		feed = nil
+		if cs := onlySubst(r.Word); cs != nil {
+			feed = w.cmdsubstLast[cs]
+		}
+	case syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc:
+		feed = nil
+	default:
+		if r.N != nil { // 3> out, 3>&-: not the listing any more
 			feed = nil
 		}
 	}
 	return feed
+}
+
+// fdFeed is a descriptor other than stdin and the listing a redirect
+// around the command left it reading (nil: not one).
+type fdFeed struct {
+	fd   string
+	feed *Command
+}
+
+// fdFeeds returns the descriptor feeds inside a statement with redirs:
+// outer's, with each numbered descriptor but 0 the statement redirects
+// replaced by what its redirects leave it reading. outer is returned
+// as it is when nothing changes.
+func (w *walker) fdFeeds(redirs []*syntax.Redirect, outer []fdFeed) []fdFeed {
+	feeds := outer
+	for _, r := range redirs {
+		if r.N == nil || r.N.Value == "0" || !isDigits(r.N.Value) {
+			continue
+		}
+		i := slices.IndexFunc(feeds, func(f fdFeed) bool { return f.fd == r.N.Value })
+		var before *Command
+		if i >= 0 {
+			before = feeds[i].feed
+		}
+		feed := w.redirectFeed(r, before)
+		if feed == before {
+			continue
+		}
+		feeds = slices.Clone(feeds) // outer's is shared with the statements around
+		if i >= 0 {
+			feeds[i].feed = feed
+		} else {
+			feeds = append(feeds, fdFeed{fd: r.N.Value, feed: feed})
+		}
+	}
+	return feeds
 }
 
 // onlySubst returns the $(…) a word is made of alone, quoted or not.

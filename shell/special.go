@@ -534,6 +534,9 @@ func (w *walker) forgetArgs(c *Command, st *state, cx *ctx) {
 	if c.Name == "mapfile" || c.Name == "readarray" {
 		if name, lines, ok := mapfileValues(c); ok {
 			st.set(name, value{list: lines, isList: true, known: true})
+		} else if name, set, ok := mapfileSet(c); ok {
+			// not known: judged as the walk and as a path not known
+			st.set(name, value{str: set.Value, walked: true})
 		}
 	}
 	if c.Name == "read" && !bindRead(c, st) {

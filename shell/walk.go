@@ -170,6 +170,7 @@ type ctx struct {
 	remote     string
 	redirs     []Redirect
 	stdin      *Stdin
+	fdFeeds    []fdFeed // descriptors but stdin reading a listing (read -u 3 f 3< <(find …))
 	background bool
 	inputArgs  bool        // commands get words read at run time (a parallel template)
 	leaves     *[]*Command // collects the commands of one pipeline element
@@ -352,6 +353,7 @@ func (w *walker) walkStmt(s *syntax.Stmt, st *state, outer *ctx) {
 				in.procsubst = w.stdinFeed(s.Redirs)
 			}
 		}
+		cx.fdFeeds = w.fdFeeds(s.Redirs, outer.fdFeeds)
 	}
 	if s.Background || s.Coprocess || s.Disown {
 		st = w.cloneState(st)
@@ -571,7 +573,7 @@ func (w *walker) loopValues(l *syntax.WordIter, st *state, cx *ctx) ([]Word, boo
 	var vals []Word
 	for _, item := range l.Items {
 		for _, f := range w.fields(item, st, cx) {
-			if !f.Known || f.Glob {
+			if (!f.Known || f.Glob) && !f.Walked { // a listing's set ("${a[@]}" after mapfile): the walk
 				return nil, false
 			}
 			vals = append(vals, f)

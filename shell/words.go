@@ -335,12 +335,12 @@ func (w *walker) walkedVar(dst []Word, word *syntax.Word, mode expandMode, st *s
 		part, quoted = dq.Parts[0], true
 	}
 	pe, ok := part.(*syntax.ParamExp)
-	if !ok || pe.Param == nil || pe.Excl || pe.Length || pe.Width || pe.Index != nil || pe.Slice != nil || pe.Repl != nil ||
+	if !ok || pe.Param == nil || pe.Excl || pe.Length || pe.Width || pe.Slice != nil || pe.Repl != nil ||
 		pe.Names != 0 || pe.Exp != nil {
 		return dst, false
 	}
 	v, _ := st.lookup(pe.Param.Value, &w.opts)
-	if !v.walked {
+	if !v.walked || pe.Index != nil && (v.isList || !wholeIndex(pe.Index, quoted)) {
 		return dst, false
 	}
 	if !v.isList {
@@ -358,6 +358,22 @@ func (w *walker) walkedVar(dst []Word, word *syntax.Word, mode expandMode, st *s
 		dst = append(dst, Word{Value: e, Known: known, Glob: walked, Walked: walked, Quoted: quoted, Span: span})
 	}
 	return dst, true
+}
+
+// wholeIndex reports whether ${a[INDEX]} of an array filled from a
+// listing (mapfileSet) is paths of the listing: [@], [*] unquoted (split
+// again into its elements), or one element by a literal number. "${a[*]}"
+// joins the elements into one word, no path of the set.
+func wholeIndex(index syntax.ArithmExpr, quoted bool) bool {
+	word, ok := index.(*syntax.Word)
+	if !ok || len(word.Parts) != 1 {
+		return false
+	}
+	lit, ok := word.Parts[0].(*syntax.Lit)
+	if !ok {
+		return false
+	}
+	return lit.Value == "@" || lit.Value == "*" && !quoted || isDigits(lit.Value)
 }
 
 // appendQuotedLit appends the word a quoted literal resolves to (see
