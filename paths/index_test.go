@@ -196,15 +196,7 @@ func (c *Checker) sets() []*patternSet {
 // pattern in turn.
 func TestFirstIndexAgrees(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 5))
-	cfg := DefaultConfig()
-	cfg.Home = "/home/dev"
-	cfg.UserDenied = []string{"**/*.key", "/srv/**", "**/x/y", "<workspace>/.env.local", "~/notes/*.txt", "**/.pem",
-		"/srv/*/secret*", "/opt/app/**/*.db", "/var/lib/{a,b}/key", "/etc/x?/**", "/data*/k", "/home/dev/notes/*/**"}
-	cfg.Allowed = []string{"/opt/**", "**/build"}
-	c, err := Compile(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := dirKeysChecker(t)
 	for _, ws := range []string{"/home/dev/project", "/w", ""} {
 		for _, p := range indexPaths(c, ws, r) {
 			compareFirst(t, c, p, ws)
