@@ -203,14 +203,14 @@ func echoOption(v string) bool {
 // false for any other producer.
 func listedEntries(p *Command) (Word, bool) {
 	rewritten := false
+filters:
 	for n := 0; p != nil && n < maxFilters; n++ {
 		switch {
 		case lineFilter(p): // find … | sort | head -5: some of find's lines, whole
 		case lineRewriter(p): // find … | sed …: lines made from find's paths
 			rewritten = true
 		default:
-			n = maxFilters
-			continue
+			break filters
 		}
 		p = p.PipeFrom
 	}
