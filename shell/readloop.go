@@ -127,7 +127,7 @@ func (c *Command) inputFeed(fd string) *Command {
 // mapfileSet is the set of paths mapfile (readarray) fills its array with
 // when its input is a listing (inputFeed: a pipe, a <(…), -u N), each
 // element one line: the listing's set when the lines are whole paths (-t,
-// and no -d but -d ''), otherwise the whole walk of the start directory
+// and no -d but an empty one), otherwise the whole walk of the start directory
 // (rewrittenSet). The array holds the set as one value; "${a[@]}" and
 // ${a[0]} are the walk (walkedVar). ok is false for any other input, an
 // argument not known, -C (a callback that runs code) or an option not
