@@ -808,8 +808,9 @@ func (r *effectRun) shell(w shell.Word, via string) {
 			Suggestion: "spell the command out literally so it can be checked"})
 		return
 	}
-	r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: w.Value, Span: w.Span, Via: via, Pager: isPager(via)})
-	if !isPager(via) {
+	pager := isPager(via)
+	r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: w.Value, Span: w.Span, Via: via, Pager: pager})
+	if !pager {
 		r.runsCode("")
 	}
 }
