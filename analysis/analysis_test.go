@@ -174,12 +174,15 @@ func TestEffects(t *testing.T) {
 			"command find src ! -name x -delete (write) dir=",
 			"path file delete src",
 			"path file delete !",
+			"path file delete src", // the walk: where it lies and what it holds
+			"path tree delete src",
 			"call with 1 commands",
 		}},
 		{"find . -name '*.pyc' -delete", []string{
 			"command find . -name *.pyc -delete (write) dir=", // the rule packs leave a named delete to its paths
 			"path file delete .",
 			"path glob delete ./*.pyc",
+			"path file delete .",
 			"path tree delete . only=[*.pyc]",
 			"call with 1 commands",
 		}},

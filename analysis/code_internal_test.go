@@ -30,13 +30,15 @@ func TestQuotedPaths(t *testing.T) {
 
 func TestProgramOperand(t *testing.T) {
 	for cmdline, want := range map[string][]string{
-		"bash x.sh":                            {"x.sh"},
-		"bash -o pipefail -e x.sh arg":         {"x.sh"},
-		"bash --norc ci/lint.sh":               {"ci/lint.sh"},
-		"bash -c 'rm -rf ~' x.sh":              nil,
-		"sh -- x.sh":                           {"x.sh"},
-		"python3 -W ignore tidy.py":            {"tidy.py"},
-		"python3 -m scripts.migrate":           {"scripts/migrate.py", "scripts/migrate/__main__.py"},
+		"bash x.sh":                    {"x.sh"},
+		"bash -o pipefail -e x.sh arg": {"x.sh"},
+		"bash --norc ci/lint.sh":       {"ci/lint.sh"},
+		"bash -c 'rm -rf ~' x.sh":      nil,
+		"sh -- x.sh":                   {"x.sh"},
+		"python3 -W ignore tidy.py":    {"tidy.py"},
+		"python3 -m scripts.migrate": {"scripts/migrate.py", "scripts/migrate/__main__.py", "scripts.py", "scripts/__init__.py",
+			"scripts/migrate/__init__.py"},
+		"python -m pip list":                   {"pip.py", "pip/__main__.py", "pip/__init__.py"},
 		"python3 -c 'print(1)'":                nil,
 		"perl -I lib tools/rename.pl docs":     {"tools/rename.pl"},
 		"perl -e 'print 1'":                    nil,

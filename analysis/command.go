@@ -101,6 +101,9 @@ func (a *Analysis) paths(cmd *shell.Command, refs []rules.PathRef, dir string) {
 		}
 		if ref.Word.Walked {
 			a.walked(ref.Word, access, dir)
+			if access == paths.Delete && removes {
+				a.wholeWalkDelete(cmd, ref.Word, dir)
+			}
 		}
 	}
 }
@@ -176,7 +179,45 @@ func (a *Analysis) walked(w shell.Word, access paths.Access, dir string) {
 	if name != "*" {
 		names.Only = []string{name}
 	}
-	a.judge.Path(Path{Word: shell.Word{Value: root, Known: true, Span: w.Span}, Access: access, Shape: Tree, Dir: dir, Names: names})
+	top := shell.Word{Value: root, Known: true, Span: w.Span}
+	if access != paths.Read {
+		// where the walk lies, as find's own operand is judged for -delete:
+		// find /opt/x -newer f -exec rm {} + deletes outside the workspace
+		// whatever its expression selects
+		a.judge.Path(Path{Word: top, Access: access, Shape: File, Dir: dir})
+	}
+	a.judge.Path(Path{Word: top, Access: access, Shape: Tree, Dir: dir, Names: names})
+}
+
+// wholeWalkDelete judges a remover (rm, unlink, shred) handed every file a
+// walk visits (find src -type f -exec rm {} +, find src | xargs rm, a read
+// loop over find's lines: no name test narrows it) as what it is, the
+// delete of the tree the walk starts at that find src -type f -delete is:
+// the packs' find -delete rules decide it (core.fs.find-delete asks
+// before it outside temporary directories; a root, home or system
+// directory is critical).
+func (a *Analysis) wholeWalkDelete(cmd *shell.Command, w shell.Word, dir string) {
+	root, name := path.Split(w.Value)
+	root = strings.TrimSuffix(root, "/")
+	if root == "" && strings.HasPrefix(w.Value, "/") {
+		root = "/"
+	}
+	if name != "*" || root == "" || HasGlobMeta(root) {
+		return
+	}
+	top := shell.Word{Value: root, Known: true, Span: w.Span}
+	synth := &shell.Command{Name: "find", Span: cmd.Span, Dir: cmd.Dir, Privileged: cmd.Privileged, Remote: cmd.Remote,
+		Argv: []shell.Word{{Value: "find", Known: true, Span: w.Span}, top, {Value: "-delete", Known: true, Span: w.Span}}}
+	res, ok := Classify(a.ctx.Rules, synth, a.ctx.Budget)
+	if !ok {
+		return
+	}
+	for _, f := range res.Findings {
+		if f.Category == risk.CatFSDelete && f.Tier == risk.Destructive {
+			f.Span = w.Span
+			a.add(f)
+		}
+	}
 }
 
 // leaveOut returns the function that rewrites cmd to leave files out of

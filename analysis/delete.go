@@ -69,3 +69,46 @@ func parent(p string) string {
 	}
 	return p[:i]
 }
+
+// HistoryFinding judges a delete at or inside a repository's .git
+// directory (cp is the path removed, the directory a glob's entries or a
+// walk's files are taken from): the objects, refs and index there are
+// the repository's history and staged work, which nothing restores. It is
+// the destructive tier, as rm -rf .git/objects is. nil for any other
+// path, for one in a temporary directory, and when lockOnly says only
+// git's lock files (*.lock, which a crashed git leaves behind) are
+// removed.
+func HistoryFinding(cp paths.Path, lockOnly bool) *risk.Finding {
+	p := cp.Resolved
+	i := strings.Index(p+"/", "/.git/")
+	if i < 0 || lockOnly || inTempDir(p) {
+		return nil
+	}
+	repo := p[:i]
+	if repo == "" {
+		repo = "/"
+	}
+	return &risk.Finding{Rule: "paths.delete-git-history", Category: risk.CatVCSHistory, Tier: risk.Destructive,
+		Blast: risk.BlastHigh, Subject: p,
+		Reason:     fmt.Sprintf("Deleting %s removes part of the repository %s's own data (its objects, refs, index or configuration): the history and staged work it holds cannot be restored.", p, repo),
+		Suggestion: "use git's own commands (git gc, git branch -d, git reset), or remove only a stale *.lock file"}
+}
+
+// LockFile reports whether name (a base name, or a glob of base names) is
+// one of git's lock files (index.lock, HEAD.lock, main.lock) or only
+// matches them (*.lock): what a crashed git leaves behind, removed to
+// unblock it.
+func LockFile(name string) bool {
+	return strings.HasSuffix(name, ".lock") && !strings.Contains(name, "/")
+}
+
+// inTempDir reports whether p lies in a shared scratch directory, whose
+// content is disposable.
+func inTempDir(p string) bool {
+	for _, d := range []string{"/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/folders/", "/dev/shm/"} {
+		if strings.HasPrefix(p, d) {
+			return true
+		}
+	}
+	return false
+}

@@ -304,7 +304,18 @@ func moduleFiles(w shell.Word) []shell.Word {
 		return nil
 	}
 	p := strings.ReplaceAll(w.Value, ".", "/")
-	return []shell.Word{withValue(w, p+".py"), withValue(w, p+"/__main__.py")}
+	out := []shell.Word{withValue(w, p+".py"), withValue(w, p+"/__main__.py")}
+	// importing a.b runs a.py, or a/__init__.py, first: a project's json/
+	// shadows the json.tool of python -m json.tool
+	parts := strings.Split(p, "/")
+	for i := 1; i <= len(parts); i++ {
+		pkg := strings.Join(parts[:i], "/")
+		if i < len(parts) {
+			out = append(out, withValue(w, pkg+".py"))
+		}
+		out = append(out, withValue(w, pkg+"/__init__.py"))
+	}
+	return out
 }
 
 // programOperand is the program file a shell or an interpreter is given:

@@ -48,6 +48,9 @@ func (a *Analysis) findDelete(cmd *shell.Command, dir string) {
 	if !set.Known { // as rm's operand from find -exec rm {} + is judged
 		a.add(unknownPath(cmd, rules.PathRef{Word: set}, paths.Delete))
 		a.unknownUnder(set, paths.Delete, dir)
+		if set.Walked {
+			a.walked(set, paths.Delete, dir) // some files of this walk: what it holds counts
+		}
 		return
 	}
 	a.judge.Path(Path{Word: set, Access: paths.Delete, Shape: Glob, Dir: dir})

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"path"
 	"slices"
 	"strings"
 
@@ -533,6 +534,9 @@ func (e *evaluation) checkPath(p string, a paths.Access, dir string, removes boo
 			fs := e.p.paths.CheckPath(cp, a, env)
 			if removes {
 				if f := analysis.DeleteFinding(cp, env, e.p.home); f != nil {
+					fs = append(fs, *f)
+				}
+				if f := analysis.HistoryFinding(cp, analysis.LockFile(path.Base(cp.Resolved))); f != nil {
 					fs = append(fs, *f)
 				}
 			}

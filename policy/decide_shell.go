@@ -238,6 +238,11 @@ func (e *evaluation) checkGlob(v string, a paths.Access, dir string) {
 				fs = append(fs, *f)
 			}
 		}
+		if a == paths.Delete {
+			if f := analysis.HistoryFinding(cp, analysis.LockFile(rest)); f != nil {
+				fs = append(fs, *f)
+			}
+		}
 		if len(fs) == 0 { // nothing special in the set: judge where it lies
 			fs = e.p.paths.CheckPlaced(cp, a, env)
 		}
@@ -259,11 +264,22 @@ func (e *evaluation) checkTree(v string, a paths.Access, dir string, names paths
 			return pathResult{} // checkPath reported the path
 		}
 		fs := e.p.paths.CheckTreeNames(cp, a, env, names)
+		if a == paths.Delete {
+			if f := analysis.HistoryFinding(cp, onlyLockFiles(names)); f != nil {
+				fs = append(fs, *f)
+			}
+		}
 		if leaveOut != nil {
 			e.offerLeaveOut(fs, cp, a, env, names, leaveOut)
 		}
 		return pathResult{fs: fs, raises: true}
 	})
+}
+
+// onlyLockFiles reports whether a walk narrowed to names touches only
+// git's lock files (find .git -name '*.lock' -delete).
+func onlyLockFiles(names paths.Names) bool {
+	return len(names.Only) > 0 && !slices.ContainsFunc(names.Only, func(n string) bool { return !analysis.LockFile(n) })
 }
 
 // offerLeaveOut completes the deny of a tree that holds denied files by

@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:5078e5096ddcfbc4afd8b606de2638a556340e5ba7c37e6c336c4d83daadf61c"
-	defaultHashRules = "sha256:4b922533e5c56c39ce2d16e8e227dd05918fb068a5608655baf82926995bc392"
+	defaultHash      = "sha256:13661105324c3e88bbdb49ed3c81795141af3bbbabed9fce0d54a607609c4c29"
+	defaultHashRules = "sha256:1b9543b1a88ee81bb993d4a3306f264766cb3fce1a42ce188f908a6bb958bfce"
 )

@@ -101,7 +101,10 @@ func (s *Set) Classify(cmd *shell.Command) Result {
 		return Result{Tier: risk.Execute}
 	}
 	st := classifyStates.Get().(*classifyState)
-	res := s.classify(cmd, st)
+	res, ok := s.classifyModule(cmd, st)
+	if !ok {
+		res = s.classify(cmd, st)
+	}
 	*st = classifyState{} // nothing of this call stays reachable from the pool
 	classifyStates.Put(st)
 	return res

@@ -150,6 +150,10 @@ type Command struct {
 	// fdFeeds are the descriptors but stdin the redirects around the
 	// command leave reading a listing (inputFeed).
 	fdFeeds []fdFeed
+	// inFile is true for the copy of a listing that wrote its lines into
+	// a file a later command reads (noteListingFile): what else reached
+	// the file is not known.
+	inFile bool
 	// PipeTo is the command this one's stdout feeds (nil when none).
 	PipeTo *Command
 	// Background is true for "cmd &".

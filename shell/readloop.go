@@ -243,6 +243,8 @@ func (w *walker) redirectFeed(r *syntax.Redirect, feed *Command) *Command {
 		if r.Word != nil && len(r.Word.Parts) == 1 {
 			if ps, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok {
 				feed = w.procsubstLast[ps]
+			} else {
+				feed = w.listingFile(r.Word) // find … > l; … < l
 			}
 		}
 	case syntax.WordHdoc:

@@ -50,12 +50,19 @@ func wrapXargs(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wr
 		!linePicksCode(inner, res) {
 		repl, _ := res.get("I", "replace")
 		inner = replaceIn(inner, cmpOr(repl.Value, "{}"), line) // echo .claude | xargs -I{} cp f {}/: one line, known
-	} else if entries, ok := listedEntries(c.PipeFrom); ok {
+	} else if feed := xargsFeed(w, c, &res); feed != nil && listable(feed) {
+		entries, _ := listedEntries(feed)
 		if repl, has := res.get("I", "replace"); has || res.has("i") {
 			w.noteWalkedText(inner, cmpOr(repl.Value, "{}"), entries)
 			inner = replaceIn(inner, cmpOr(repl.Value, "{}"), entries)
 		} else {
 			inner = append(inner, entries)
+			if feed.inFile && !takesCode(inner) { // what else reached the file: not known
+				inner = append(inner, Word{Value: inputWord, Span: c.Span})
+			}
+		}
+		if feed.inFile {
+			c.ArgsFromInput = true
 		}
 	} else {
 		c.ArgsFromInput = true // xargs curl < urls: the words come from a file or a program
@@ -73,6 +80,23 @@ func wrapXargs(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wr
 	c.Depth++
 	c.Stdin = nil // xargs runs the command with stdin from /dev/null
 	return inner, wrapInner
+}
+
+// xargsFeed is the listing xargs reads its words from (nil: none): the
+// producer of its pipe, the <(…) or the file a listing was written into
+// that its stdin is redirected from, or the file -a names.
+func xargsFeed(w *walker, c *Command, res *scanResult) *Command {
+	if f, ok := res.get("a", "arg-file"); ok {
+		return w.listingFileValue(f)
+	}
+	return c.inputFeed("")
+}
+
+// listable reports whether a feed's lines are a listing listedEntries
+// can say.
+func listable(feed *Command) bool {
+	_, ok := listedEntries(feed)
+	return ok
 }
 
 // inputWord is the value of the word that stands for what xargs reads at

@@ -56,6 +56,10 @@ type walker struct {
 	// (recordSubstOutput), for a loop that reads it as a here-string
 	// (stdinFeed).
 	cmdsubstLast map[*syntax.CmdSubst]*Command
+	// listingFiles holds, by path, the listing a command of the line wrote
+	// into a file with > (noteListingFile), for a later command fed from
+	// that file (find ~ -name x > l; xargs cat < l).
+	listingFiles map[string]*Command
 }
 
 // wordSlice returns an empty slice of capacity n, its array a part of a
@@ -322,6 +326,9 @@ func (w *walker) emit(c *Command, cx *ctx) {
 		return
 	}
 	w.script.Commands = append(w.script.Commands, c)
+	if len(c.Redirects) > 0 {
+		w.noteListingFile(c)
+	}
 	if cx.leaves != nil {
 		*cx.leaves = append(*cx.leaves, c)
 	}
