@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/toolguard/toolguard/paths"
@@ -71,20 +72,41 @@ func parent(p string) string {
 }
 
 // HistoryFinding judges a delete at or inside a repository's .git
-// directory (cp is the path removed, the directory a glob's entries or a
-// walk's files are taken from): the objects, refs and index there are
-// the repository's history and staged work, which nothing restores. It is
-// the destructive tier, as rm -rf .git/objects is. nil for any other
-// path, for one in a temporary directory, and when lockOnly says only
-// git's lock files (*.lock, which a crashed git leaves behind) are
-// removed.
-func HistoryFinding(cp paths.Path, lockOnly bool) *risk.Finding {
+// directory (cp is the path removed, or the directory a glob's entries or
+// a walk's files are taken from, below the glob below it: "" for a file
+// or a walk): the objects, refs, reflogs, index and configuration there
+// are the repository's history and staged work, which nothing restores.
+// It is the destructive tier, as rm -rf .git/objects is. nil for any
+// other path (git's own scratch files: COMMIT_EDITMSG, MERGE_MSG,
+// ORIG_HEAD, a hook's backup), for a scratch repository in a temporary
+// directory outside the workspace, and when lockOnly says only git's lock
+// files (*.lock, which a crashed git leaves behind) are removed.
+func HistoryFinding(cp paths.Path, env paths.Env, below string, lockOnly bool) *risk.Finding {
 	p := cp.Resolved
 	i := strings.Index(p+"/", "/.git/")
-	if i < 0 || lockOnly || inTempDir(p) {
+	if i < 0 || lockOnly || inTempDir(p) && !IsAncestorOrSelf(env.Workspace, p) {
 		return nil
 	}
-	repo := p[:i]
+	rel := strings.TrimPrefix(p[i+len("/.git"):], "/")
+	if rel == "" && below == "" {
+		return historyFinding(p, p[:i]) // .git itself, or a walk of all of it
+	}
+	first, _, _ := strings.Cut(path.Join(rel, below), "/")
+	for _, name := range historyNames {
+		if ok, err := path.Match(first, name); ok || err != nil {
+			return historyFinding(p, p[:i])
+		}
+	}
+	return nil
+}
+
+// historyNames are the entries of a .git directory that hold the
+// repository's history, its staged work or what makes it a repository
+// (gitrepository-layout(5)).
+var historyNames = []string{"objects", "refs", "packed-refs", "HEAD", "index", "logs", "shallow", "modules",
+	"worktrees", "config", "commondir"}
+
+func historyFinding(p, repo string) *risk.Finding {
 	if repo == "" {
 		repo = "/"
 	}

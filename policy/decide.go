@@ -536,7 +536,7 @@ func (e *evaluation) checkPath(p string, a paths.Access, dir string, removes boo
 				if f := analysis.DeleteFinding(cp, env, e.p.home); f != nil {
 					fs = append(fs, *f)
 				}
-				if f := analysis.HistoryFinding(cp, analysis.LockFile(path.Base(cp.Resolved))); f != nil {
+				if f := analysis.HistoryFinding(cp, env, "", analysis.LockFile(path.Base(cp.Resolved))); f != nil {
 					fs = append(fs, *f)
 				}
 			}

@@ -239,7 +239,7 @@ func (e *evaluation) checkGlob(v string, a paths.Access, dir string) {
 			}
 		}
 		if a == paths.Delete {
-			if f := analysis.HistoryFinding(cp, analysis.LockFile(rest)); f != nil {
+			if f := analysis.HistoryFinding(cp, env, rest, analysis.LockFile(rest)); f != nil {
 				fs = append(fs, *f)
 			}
 		}
@@ -265,7 +265,7 @@ func (e *evaluation) checkTree(v string, a paths.Access, dir string, names paths
 		}
 		fs := e.p.paths.CheckTreeNames(cp, a, env, names)
 		if a == paths.Delete {
-			if f := analysis.HistoryFinding(cp, onlyLockFiles(names)); f != nil {
+			if f := analysis.HistoryFinding(cp, env, "", onlyLockFiles(names)); f != nil {
 				fs = append(fs, *f)
 			}
 		}

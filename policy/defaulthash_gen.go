@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:13661105324c3e88bbdb49ed3c81795141af3bbbabed9fce0d54a607609c4c29"
-	defaultHashRules = "sha256:1b9543b1a88ee81bb993d4a3306f264766cb3fce1a42ce188f908a6bb958bfce"
+	defaultHash      = "sha256:b26e74bc7817649a0dcd0f0a3d50900c8eb0309cbe33672ba68107a14451ce4f"
+	defaultHashRules = "sha256:8e7d9e601c255cc936af152f18d86d7d11371f61564cf55a8b02800ce0223a8d"
 )

@@ -28,7 +28,7 @@ func TestCompileReportsEveryProblem(t *testing.T) {
 		`packs/bad.toml: rule bad.two: executable "other" is not listed in the pack's executables [tool]`,
 		`packs/bad.toml: rule bad.two: field blast: unknown blast radius "huge" (valid: none, low, medium, high, critical, unknown)`,
 		`packs/bad.toml: rule bad.three: field reason: required`,
-		`unknown operand class "@nowhere" (valid: @root, @home, @cwd, @parent, @system, @temp, @unknown, @glob, @abs, @any)`,
+		`unknown operand class "@nowhere" (valid: @root, @home, @cwd, @parent, @system, @temp, @outputs, @unknown, @glob, @abs, @any)`,
 		`field sql: unknown statement kind "drop-everything"`,
 		`field stdin_from: unknown class "@printer"`,
 		`rule bad.one: duplicate id (also in pack bad)`,

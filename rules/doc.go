@@ -110,7 +110,8 @@
 // (/home/USER, /Users/USER, /root, $HOME) spelled "~". Classes: @root (/ and
 // /*), @home (a home directory or its /*), @cwd (., *), @parent (.., ../*),
 // @system (top-level system directories), @temp (below /tmp, /var/tmp,
-// $TMPDIR …), @unknown (not statically known), @glob, @abs, @any. Globs on
+// $TMPDIR …), @outputs (build outputs and caches: dist, build,
+// node_modules, target, __pycache__ …), @unknown (not statically known), @glob, @abs, @any. Globs on
 // flag values, sub-commands, verbs and variable names are flat: "*" matches
 // anything.
 //

@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:1b9543b1a88ee81bb993d4a3306f264766cb3fce1a42ce188f908a6bb958bfce"
+	generatedDigest = "sha256:8e7d9e601c255cc936af152f18d86d7d11371f61564cf55a8b02800ce0223a8d"
 }
 
 var generatedPacks = []genPack{
@@ -153,41 +153,41 @@ var generatedPacks = []genPack{
 		{line: 247, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL247},
 		{line: 259, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL259},
 		{line: 271, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL271},
-		{line: 287, kind: "rule", exes: []string{"truncate"}, subs: nil, trigger: "", build: packsFilesystemL287},
-		{line: 298, kind: "rule", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL298},
-		{line: 309, kind: "rule", exes: []string{"trash-empty", "gio"}, subs: nil, trigger: "", build: packsFilesystemL309},
-		{line: 320, kind: "rule", exes: []string{"xargs"}, subs: nil, trigger: "", build: packsFilesystemL320},
-		{line: 335, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL335},
-		{line: 351, kind: "rule", exes: []string{"cp", "ln", "install", "rsync"}, subs: nil, trigger: "", build: packsFilesystemL351},
-		{line: 365, kind: "rule", exes: []string{"mv", "tee", "dd", "truncate"}, subs: nil, trigger: "", build: packsFilesystemL365},
-		{line: 378, kind: "rule", exes: []string{"mv", "cp"}, subs: nil, trigger: "", build: packsFilesystemL378},
-		{line: 390, kind: "rule", exes: []string{"cp", "dd"}, subs: nil, trigger: "", build: packsFilesystemL390},
-		{line: 403, kind: "rule", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL403},
-		{line: 414, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL414},
-		{line: 427, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL427},
-		{line: 439, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL439},
-		{line: 450, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "", build: packsFilesystemL450},
-		{line: 462, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "", build: packsFilesystemL462},
-		{line: 475, kind: "rule", exes: []string{"chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL475},
-		{line: 488, kind: "rule", exes: []string{"sed", "perl"}, subs: nil, trigger: "", build: packsFilesystemL488},
-		{line: 500, kind: "rule", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL500},
-		{line: 515, kind: "safe", exes: []string{"rm", "rmdir", "unlink", "mv", "cp", "install", "ln", "touch", "mkdir", "chmod", "chown", "chgrp", "truncate", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL515},
-		{line: 519, kind: "safe", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL519},
-		{line: 523, kind: "safe", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL523},
-		{line: 528, kind: "safe", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL528},
-		{line: 533, kind: "safe", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL533},
-		{line: 540, kind: "paths", exes: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe"}, subs: nil, trigger: "", build: packsFilesystemL540},
-		{line: 544, kind: "paths", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL544},
-		{line: 549, kind: "paths", exes: []string{"cp", "install"}, subs: nil, trigger: "", build: packsFilesystemL549},
-		{line: 555, kind: "paths", exes: []string{"ln"}, subs: nil, trigger: "", build: packsFilesystemL555},
-		{line: 560, kind: "paths", exes: []string{"truncate", "touch", "mkdir", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL560},
-		{line: 564, kind: "paths", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL564},
-		{line: 569, kind: "paths", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL569},
-		{line: 573, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL573},
-		{line: 577, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL577},
-		{line: 582, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL582},
-		{line: 587, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL587},
-		{line: 593, kind: "paths", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL593},
+		{line: 290, kind: "rule", exes: []string{"truncate"}, subs: nil, trigger: "", build: packsFilesystemL290},
+		{line: 301, kind: "rule", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL301},
+		{line: 312, kind: "rule", exes: []string{"trash-empty", "gio"}, subs: nil, trigger: "", build: packsFilesystemL312},
+		{line: 323, kind: "rule", exes: []string{"xargs"}, subs: nil, trigger: "", build: packsFilesystemL323},
+		{line: 338, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL338},
+		{line: 354, kind: "rule", exes: []string{"cp", "ln", "install", "rsync"}, subs: nil, trigger: "", build: packsFilesystemL354},
+		{line: 368, kind: "rule", exes: []string{"mv", "tee", "dd", "truncate"}, subs: nil, trigger: "", build: packsFilesystemL368},
+		{line: 381, kind: "rule", exes: []string{"mv", "cp"}, subs: nil, trigger: "", build: packsFilesystemL381},
+		{line: 393, kind: "rule", exes: []string{"cp", "dd"}, subs: nil, trigger: "", build: packsFilesystemL393},
+		{line: 406, kind: "rule", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL406},
+		{line: 417, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL417},
+		{line: 430, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL430},
+		{line: 442, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL442},
+		{line: 453, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "", build: packsFilesystemL453},
+		{line: 465, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "", build: packsFilesystemL465},
+		{line: 478, kind: "rule", exes: []string{"chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL478},
+		{line: 491, kind: "rule", exes: []string{"sed", "perl"}, subs: nil, trigger: "", build: packsFilesystemL491},
+		{line: 503, kind: "rule", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL503},
+		{line: 518, kind: "safe", exes: []string{"rm", "rmdir", "unlink", "mv", "cp", "install", "ln", "touch", "mkdir", "chmod", "chown", "chgrp", "truncate", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL518},
+		{line: 522, kind: "safe", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL522},
+		{line: 526, kind: "safe", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL526},
+		{line: 531, kind: "safe", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL531},
+		{line: 536, kind: "safe", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL536},
+		{line: 543, kind: "paths", exes: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe"}, subs: nil, trigger: "", build: packsFilesystemL543},
+		{line: 547, kind: "paths", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL547},
+		{line: 552, kind: "paths", exes: []string{"cp", "install"}, subs: nil, trigger: "", build: packsFilesystemL552},
+		{line: 558, kind: "paths", exes: []string{"ln"}, subs: nil, trigger: "", build: packsFilesystemL558},
+		{line: 563, kind: "paths", exes: []string{"truncate", "touch", "mkdir", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL563},
+		{line: 567, kind: "paths", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL567},
+		{line: 572, kind: "paths", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL572},
+		{line: 576, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL576},
+		{line: 580, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL580},
+		{line: 585, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL585},
+		{line: 590, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL590},
+		{line: 596, kind: "paths", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL596},
 	}},
 	{file: "packs/forges.toml", header: packHeader{Name: "forges", Executables: []string{"gh", "glab", "hub", "tea", "curl", "http", "https", "xh", "wget"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"gh"}, subs: nil, trigger: "", build: packsForgesL5},
@@ -3453,7 +3453,7 @@ func packsFilesystemL158() Pack {
 }
 
 func packsFilesystemL171() Pack {
-	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Recursive delete of a directory cannot be undone.", Suggestion: "Delete build outputs and caches (build/, dist/, node_modules/, target/, var/cache/) or temporary directories, which are allowed; move other directories aside instead.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsOutside: []string{"@temp", "node_modules", "**/node_modules", "dist", "**/dist", "build", "**/build", "target", "**/target", "out", ".cache", "**/.cache", "__pycache__", "**/__pycache__", ".pytest_cache", "**/.pytest_cache", ".mypy_cache", ".ruff_cache", ".next", ".nuxt", ".turbo", ".parcel-cache", "coverage", "**/coverage", ".tox", ".venv", "venv", ".gradle", "bin", "obj", "*.egg-info", "**/*.egg-info", "tmp", "tmp/*", ".tmp", "_build", "**/_build", ".svelte-kit", "storybook-static", ".angular", "cmake-build-*", "vendor/bundle", "pkg/*.a", "var/cache", "var/cache/*"}}}}}
+	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Recursive delete of a directory cannot be undone.", Suggestion: "Delete build outputs and caches (build/, dist/, node_modules/, target/, var/cache/) or temporary directories, which are allowed; move other directories aside instead.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsOutside: []string{"@temp", "@outputs"}}}}}
 }
 
 func packsFilesystemL187() Pack {
@@ -3485,146 +3485,146 @@ func packsFilesystemL259() Pack {
 }
 
 func packsFilesystemL271() Pack {
-	return Pack{Rules: []Rule{{ID: "core.fs.find-delete", Exe: []string{"find"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "find -delete with no name test removes the whole tree it starts at, as rm -rf does, without a preview.", Suggestion: "Run the same find with -print first and delete the listed files by name.", Match: Match{FlagsAny: []string{"-delete"}, FlagsNone: []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex"}, OperandsOutside: []string{"@temp"}}}}}
+	return Pack{Rules: []Rule{{ID: "core.fs.find-delete", Exe: []string{"find"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "find -delete with no name test, or a delete of every file such a walk lists (-exec rm {} +, | xargs rm), removes the whole tree it starts at, as rm -rf does, without a preview.", Suggestion: "Run the same find with -print first and delete the listed files by name.", Match: Match{FlagsAny: []string{"-delete"}, FlagsNone: []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex"}, OperandsOutside: []string{"@temp", "@outputs"}}}}}
 }
 
-func packsFilesystemL287() Pack {
+func packsFilesystemL290() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.truncate-empty", Exe: []string{"truncate"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "truncate -s 0 empties the file; its content is lost.", Suggestion: "Write a new file instead, or keep a backup copy first.", Match: Match{FlagValues: map[string][]string{"--size": {"0", "0k", "0m", "0g"}, "-s": {"0", "0k", "0m", "0g"}}}}}}
 }
 
-func packsFilesystemL298() Pack {
+func packsFilesystemL301() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.tar-remove-files", Exe: []string{"tar"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "tar --remove-files deletes the originals after archiving.", Suggestion: "Archive without --remove-files and delete the originals once the archive is checked.", Match: Match{FlagsAny: []string{"--remove-files"}}}}}
 }
 
-func packsFilesystemL309() Pack {
+func packsFilesystemL312() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.trash-empty", Exe: []string{"trash-empty", "gio"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Emptying the trash deletes everything in it for good.", Suggestion: "Leave the trash for the user to empty.", Match: Match{FlagsAny: []string{"--empty"}}}}}
 }
 
-func packsFilesystemL320() Pack {
+func packsFilesystemL323() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.xargs-delete-unknown", Exe: []string{"xargs"}, Category: "fs-delete", Tier: "destructive", Blast: "unknown", Unverifiable: true, Reason: "xargs runs a delete on names read from input, which are not known before it runs.", Suggestion: "Preview the list, then delete the files by name.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"rm", "*/rm", "shred", "unlink"}}}}}
 }
 
-func packsFilesystemL335() Pack {
+func packsFilesystemL338() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.overwrite-startup-file", Exe: []string{"*"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Overwriting a shell start-up file, SSH file or credential store changes what runs at every login, or locks the user out.", Suggestion: "Append a clearly marked line with the user's consent instead, or edit a copy inside the project.", Match: Match{Redirects: []string{"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.profile", "~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.zlogin", "~/.config/fish/config.fish", "~/.ssh/**", "~/.gnupg/**", "~/.aws/**", "~/.kube/config", "~/.gitconfig", "~/.netrc", "/etc/passwd", "/etc/shadow", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/hosts", "/etc/profile", "/etc/environment", "/etc/crontab", "/etc/cron.d/**", "/etc/ssh/**", "/root/**", "/etc/fstab", "/etc/resolv.conf", "/etc/ld.so.preload"}}}}}
 }
 
-func packsFilesystemL351() Pack {
+func packsFilesystemL354() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.clobber-startup-file", Exe: []string{"cp", "ln", "install", "rsync"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Overwriting a shell start-up file, SSH file or system account file changes what runs at every login, or locks the user out.", Suggestion: "Edit a copy inside the project and ask the user to install it.", Match: Match{LastOperandAny: []string{"~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.ssh", "~/.ssh/**", "~/.gnupg", "~/.gnupg/**", "~/.aws", "~/.aws/**", "~/.gitconfig", "~/.netrc", "/etc/passwd", "/etc/shadow", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/hosts", "/etc/fstab", "/etc/crontab", "/etc/ld.so.preload"}, MinOperands: 2}}}}
 }
 
-func packsFilesystemL365() Pack {
+func packsFilesystemL368() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.clobber-startup-file-any", Exe: []string{"mv", "tee", "dd", "truncate"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Overwriting, truncating or moving away a shell start-up file, SSH file or system account file changes what runs at every login, or locks the user out.", Suggestion: "Edit a copy inside the project and ask the user to install it.", Match: Match{OperandsAny: []string{"~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.ssh", "~/.ssh/**", "~/.gnupg", "~/.gnupg/**", "~/.aws", "~/.aws/**", "~/.gitconfig", "~/.netrc", "/etc/passwd", "/etc/shadow", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/hosts", "/etc/fstab", "/etc/crontab", "/etc/ld.so.preload"}}}}}
 }
 
-func packsFilesystemL378() Pack {
+func packsFilesystemL381() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.move-to-null", Exe: []string{"mv", "cp"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Moving a file onto /dev/null destroys it.", Suggestion: "Delete the file explicitly, or move it aside into a backup directory.", Match: Match{OperandsAny: []string{"/dev/null"}, MinOperands: 2}}}}
 }
 
-func packsFilesystemL390() Pack {
+func packsFilesystemL393() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.copy-null-over", Exe: []string{"cp", "dd"}, Category: "fs-write", Tier: "destructive", Blast: "medium", Reason: "Copying /dev/null or /dev/zero over a file wipes its content.", Suggestion: "Delete or truncate the file explicitly so the intent is visible.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"/dev/null", "/dev/zero", "if=/dev/null"}, MinOperands: 2}}}}
 }
 
-func packsFilesystemL403() Pack {
+func packsFilesystemL406() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.move-home-or-root", Exe: []string{"mv"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "Moving the root, a home directory or a system directory away breaks the machine or the user's account.", Suggestion: "Move only the files you mean.", Match: Match{OperandsAny: []string{"@root", "@home", "@system"}}}}}
 }
 
-func packsFilesystemL414() Pack {
+func packsFilesystemL417() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.redirect-device", Exe: []string{"*"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "Writing straight to a disk device destroys its file systems.", Suggestion: "Write to a file instead; disk images need a human.", Match: Match{Redirects: []string{"/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*", "/dev/mmcblk*", "/dev/disk*", "/dev/rdisk*", "/dev/mapper/**", "/dev/md*", "/dev/dm-*", "/dev/sr*", "/dev/mem", "/dev/kmem", "/dev/port"}}}}}
 }
 
-func packsFilesystemL427() Pack {
+func packsFilesystemL430() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-recursive-root", Exe: []string{"chmod", "chown", "chgrp"}, Category: "fs-permissions", Tier: "destructive", Blast: "critical", Reason: "Changing permissions or ownership of everything under /, a home directory or a system directory breaks the system (sudo, ssh and services refuse to run).", Suggestion: "Change only the files in the project that need it.", Match: Match{FlagsAll: [][]string{{"-R", "--recursive"}}, OperandsAny: []string{"@root", "@home", "@system"}}}}}
 }
 
-func packsFilesystemL439() Pack {
+func packsFilesystemL442() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-system", Exe: []string{"chmod", "chown", "chgrp"}, Category: "fs-permissions", Tier: "destructive", Blast: "high", Reason: "Changing permissions or ownership of /, a home directory or a system directory can lock users out or open the system to others.", Suggestion: "Change only the files in the project that need it.", Match: Match{OperandsAny: []string{"@root", "@home", "@system", "/etc/**", "/usr/**", "/bin/**", "/sbin/**", "/boot/**", "/var/**", "~/.ssh", "~/.ssh/**"}}}}}
 }
 
-func packsFilesystemL450() Pack {
+func packsFilesystemL453() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-world-writable", Exe: []string{"chmod"}, Category: "fs-permissions", Tier: "destructive", Blast: "medium", Reason: "Mode 777 (or a+w) lets every user and process change or replace the files.", Suggestion: "Use 755 for directories and programs, 644 for files, or u+x to make a script executable.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"777", "0777", "1777", "a+rwx", "a=rwx", "ugo+rwx", "o+w", "a+w", "ugo+w", "+w", "o=rwx", "666", "0666", "o+rwx", "*=rwx"}}}}}
 }
 
-func packsFilesystemL462() Pack {
+func packsFilesystemL465() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-recursive-lockout", Exe: []string{"chmod"}, Category: "fs-permissions", Tier: "destructive", Blast: "high", Reason: "Recursive mode 000 makes every file unreadable, even to its owner.", Suggestion: "Change only the files that need it, to a mode that keeps owner access.", Match: Match{FlagsAll: [][]string{{"-R", "--recursive"}}, OperandAt: intp(0), OperandAtAny: []string{"000", "0000", "a-rwx", "ugo-rwx", "a=", "u-rwx"}}}}}
 }
 
-func packsFilesystemL475() Pack {
+func packsFilesystemL478() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chown-recursive", Exe: []string{"chown", "chgrp"}, Category: "fs-permissions", Tier: "destructive", Blast: "medium", Reason: "Recursive change of ownership is hard to undo: the previous owners are not recorded.", Suggestion: "Change ownership of the specific files that need it.", Match: Match{FlagsAll: [][]string{{"-R", "--recursive"}}}}}}
 }
 
-func packsFilesystemL488() Pack {
+func packsFilesystemL491() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.sed-inplace-sensitive", Exe: []string{"sed", "perl"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Editing a shell start-up, SSH or system account file in place changes what runs at every login.", Suggestion: "Edit a copy inside the project and ask the user to install it.", Match: Match{FlagsAny: []string{"-i", "--in-place", "-pi"}, OperandsAny: []string{"~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.ssh/**", "/etc/**", "~/.gitconfig"}}}}}
 }
 
-func packsFilesystemL500() Pack {
+func packsFilesystemL503() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.sed-script-writes", Exe: []string{"sed"}, Category: "fs-write", Tier: "execute", Blast: "low", Reason: "The sed script writes files (w), reads files (r) or runs commands (e), so it is not a read-only filter.", Suggestion: "Use sed only to print or edit the named files; write output with a redirect.", Match: Match{FlagsNone: []string{"-e", "--expression", "-f", "--file"}, OperandAt: intp(0), OperandAtAny: []string{"w *", "w/**", "*w /**", "*w/**", "**;w**", "**}w**", "**;e**", "e *", "**/e", "**/e?", "**/?e", "**/w *", "**/w/**", "**;r **", "r *"}}}}}
 }
 
-func packsFilesystemL515() Pack {
+func packsFilesystemL518() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"rm", "rmdir", "unlink", "mv", "cp", "install", "ln", "touch", "mkdir", "chmod", "chown", "chgrp", "truncate", "tee", "sponge"}, Tier: "write"}}}
 }
 
-func packsFilesystemL519() Pack {
+func packsFilesystemL522() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"dd"}, Tier: "write"}}}
 }
 
-func packsFilesystemL523() Pack {
+func packsFilesystemL526() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"find"}, UnsafeFlags: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, UnsafeTier: "execute"}}}
 }
 
-func packsFilesystemL528() Pack {
+func packsFilesystemL531() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"sed"}, UnsafeFlags: []string{"-i", "--in-place"}, UnsafeTier: "write"}}}
 }
 
-func packsFilesystemL533() Pack {
+func packsFilesystemL536() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"tar"}, UnsafeFlags: []string{"-x", "--extract", "--get", "-c", "--create", "-r", "--append", "-u", "--update", "--delete", "-A", "--catenate", "--to-command", "--checkpoint-action", "-I", "--use-compress-program"}, UnsafeTier: "write"}}}
 }
 
-func packsFilesystemL540() Pack {
+func packsFilesystemL543() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe"}, Operands: "delete"}}}
 }
 
-func packsFilesystemL544() Pack {
+func packsFilesystemL547() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"mv"}, Operands: "delete", Last: "write"}}}
 }
 
-func packsFilesystemL549() Pack {
+func packsFilesystemL552() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"cp", "install"}, Operands: "read", Last: "write", FlagValues: map[string]string{"--target-directory": "write", "-t": "write"}}}}
 }
 
-func packsFilesystemL555() Pack {
+func packsFilesystemL558() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"ln"}, Operands: "read", Last: "write"}}}
 }
 
-func packsFilesystemL560() Pack {
+func packsFilesystemL563() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"truncate", "touch", "mkdir", "tee", "sponge"}, Operands: "write"}}}
 }
 
-func packsFilesystemL564() Pack {
+func packsFilesystemL567() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"chmod", "chown", "chgrp"}, Operands: "write", Skip: 1}}}
 }
 
-func packsFilesystemL569() Pack {
+func packsFilesystemL572() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"dd"}, FlagValues: map[string]string{"if=": "read", "of=": "write"}}}}
 }
 
-func packsFilesystemL573() Pack {
+func packsFilesystemL576() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"find"}, Operands: "read"}}}
 }
 
-func packsFilesystemL577() Pack {
+func packsFilesystemL580() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"find"}, Operands: "delete", WhenFlags: []string{"-delete"}}}}
 }
 
-func packsFilesystemL582() Pack {
+func packsFilesystemL585() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"sed"}, Operands: "read", ScriptFlags: []string{"-e", "--expression", "-f", "--file"}}}}
 }
 
-func packsFilesystemL587() Pack {
+func packsFilesystemL590() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"sed"}, Operands: "write", ScriptFlags: []string{"-e", "--expression", "-f", "--file"}, WhenFlags: []string{"-i", "--in-place"}}}}
 }
 
-func packsFilesystemL593() Pack {
+func packsFilesystemL596() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"tar"}, FlagValues: map[string]string{"--file": "read", "-f": "read"}}}}
 }
 

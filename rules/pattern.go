@@ -5,12 +5,34 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/shell"
 )
 
 // Operand classes a pattern may name with a leading "@".
-var classNames = []string{"@root", "@home", "@cwd", "@parent", "@system", "@temp", "@unknown", "@glob", "@abs", "@any"}
+var classNames = []string{"@root", "@home", "@cwd", "@parent", "@system", "@temp", "@outputs", "@unknown", "@glob", "@abs", "@any"}
+
+// outputGlobs are the build outputs and caches a recursive delete may
+// remove without a person (class @outputs: rm -rf dist, find build
+// -delete): what the project's build or tools make again. One class for
+// every rule that names them, so that a rule pays one pattern for the
+// list (view.perWord).
+var outputGlobs = []string{"node_modules", "**/node_modules", "dist", "**/dist", "build", "**/build", "target",
+	"**/target", "out", ".cache", "**/.cache", "__pycache__", "**/__pycache__", ".pytest_cache", "**/.pytest_cache",
+	".mypy_cache", ".ruff_cache", ".next", ".nuxt", ".turbo", ".parcel-cache", "coverage", "**/coverage", ".tox",
+	".venv", "venv", ".gradle", "bin", "obj", "*.egg-info", "**/*.egg-info", "tmp", "tmp/*", ".tmp", "_build",
+	"**/_build", ".svelte-kit", "storybook-static", ".angular", "cmake-build-*", "vendor/bundle", "pkg/*.a",
+	"var/cache", "var/cache/*"}
+
+// outputPatterns are outputGlobs compiled, once.
+var outputPatterns = sync.OnceValue(func() []pattern {
+	out := make([]pattern, len(outputGlobs))
+	for i, g := range outputGlobs {
+		out[i] = globPattern(g)
+	}
+	return out
+})
 
 // isSystemDir reports whether c is a top-level directory whose removal or
 // re-permissioning breaks the machine or every user on it. (A switch: no
@@ -225,6 +247,9 @@ func classMatch(class string, w shell.Word, c string) bool {
 		return isSystemDir(c) || (strings.HasSuffix(c, "/*") && isSystemDir(strings.TrimSuffix(c, "/*")))
 	case "@temp":
 		return isTemp(c)
+	case "@outputs":
+		f := formsOf(w.Value)
+		return slices.ContainsFunc(outputPatterns(), func(p pattern) bool { return p.matchForms(w, f) })
 	case "@unknown":
 		return !w.Known
 	case "@glob":

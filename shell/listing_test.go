@@ -144,6 +144,21 @@ func TestListingInWords(t *testing.T) {
 		{`find ~ -name x | xargs sh -c 'cat "$@"' _`, "/home/u/x", true},
 		{`find ~ -name x -exec sh -c 'cat "$1"' _ a {} \;`, "a", false},
 		{`sh -c 'cat "$1"' _ /home/u/x`, "/home/u/x", false},
+		// a listing written into a file, then read back from it
+		{`find ~ -name x > l; xargs cat < l`, "/home/u/x", true},
+		{`find ~ -name x > l && xargs -a l cat`, "/home/u/x", true},
+		{`find ~ -name x >| ~/l; xargs cat < ~/l`, "/home/u/x", true},
+		{`find ~ -name x 2>/dev/null > l; xargs cat < l`, "/home/u/x", true},
+		{`find ~ -name x | sort > l; xargs cat < l`, "/home/u/x", true},
+		{`find ~ -name x > l; while read f; do cat "$f"; done < l`, "/home/u/x", true},
+		{`find ~ -name x > l; mapfile -t a < l; cat "${a[@]}"`, "/home/u/x", true},
+		{`find ~ -name x > l; echo y >> l; xargs cat < l`, "/home/u/x", true}, // >> keeps the listing
+		{`xargs cat < <(find ~ -name x)`, "/home/u/x", true},
+		{`find ~ -name x > l; echo y > l; xargs cat < l`, "$(input)", false}, // emptied, then other text
+		{`find ~ -name x > l; find . > "$F"; xargs cat < l`, "$(input)", false},
+		{`find ~ -name x > l 2>&1; xargs cat < l`, "$(input)", false}, // error lines mixed in
+		{`find ~ -name x > l; xargs cat < m`, "$(input)", false},
+		{`find ~ -name x | tee l > /dev/null; xargs cat < l`, "$(input)", false}, // written by an operand: not followed
 	}
 	for _, tc := range tests {
 		s, err := Parse(tc.script, Options{Home: "/home/u"})
