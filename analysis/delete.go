@@ -73,14 +73,19 @@ func parent(p string) string {
 
 // HistoryFinding judges a delete at or inside a repository's .git
 // directory (cp is the path removed, or the directory a glob's entries or
-// a walk's files are taken from, below the glob below it: "" for a file
-// or a walk): the objects, refs, reflogs, index and configuration there
-// are the repository's history and staged work, which nothing restores.
-// It is the destructive tier, as rm -rf .git/objects is. nil for any
-// other path (git's own scratch files: COMMIT_EDITMSG, MERGE_MSG,
-// ORIG_HEAD, a hook's backup), for a scratch repository in a temporary
-// directory outside the workspace, and when lockOnly says only git's lock
-// files (*.lock, which a crashed git leaves behind) are removed.
+// a walk's files are taken from, with the glob below it: "" for a file
+// or a walk): the objects, refs, reflogs and submodules' repositories
+// there are the repository's history, which nothing restores once
+// deleted, and HEAD is what makes it a repository. They are the paths the
+// default policy holds sensitive to change (paths.DefaultSensitiveWrite:
+// .git/objects, refs, packed-refs, logs, modules), and the finding asks
+// in every mode as that list's does, for the spellings the list cannot
+// see: a walk of .git or of one of them (find .git -name '*.pack' -exec
+// rm {} +, find .git/refs -name main -delete). nil for any other path
+// (git's scratch files: COMMIT_EDITMSG, ORIG_HEAD, the index, a hook's
+// backup), for a scratch repository in a temporary directory outside the
+// workspace, and when lockOnly says only git's lock files (*.lock, which
+// a crashed git leaves behind) are removed.
 func HistoryFinding(cp paths.Path, env paths.Env, below string, lockOnly bool) *risk.Finding {
 	p := cp.Resolved
 	i := strings.Index(p+"/", "/.git/")
@@ -101,18 +106,16 @@ func HistoryFinding(cp paths.Path, env paths.Env, below string, lockOnly bool) *
 }
 
 // historyNames are the entries of a .git directory that hold the
-// repository's history, its staged work or what makes it a repository
-// (gitrepository-layout(5)).
-var historyNames = []string{"objects", "refs", "packed-refs", "HEAD", "index", "logs", "shallow", "modules",
-	"worktrees", "config", "commondir"}
+// repository's history or make it one (gitrepository-layout(5)).
+var historyNames = []string{"objects", "refs", "packed-refs", "logs", "modules", "HEAD"}
 
 func historyFinding(p, repo string) *risk.Finding {
 	if repo == "" {
 		repo = "/"
 	}
 	return &risk.Finding{Rule: "paths.delete-git-history", Category: risk.CatVCSHistory, Tier: risk.Destructive,
-		Blast: risk.BlastHigh, Subject: p,
-		Reason:     fmt.Sprintf("Deleting %s removes part of the repository %s's own data (its objects, refs, index or configuration): the history and staged work it holds cannot be restored.", p, repo),
+		Blast: risk.BlastHigh, Verdict: risk.Ask, Subject: p,
+		Reason:     fmt.Sprintf("Deleting %s needs approval: it removes part of the repository %s's history (its objects, refs or reflogs), which nothing restores.", p, repo),
 		Suggestion: "use git's own commands (git gc, git branch -d, git reset), or remove only a stale *.lock file"}
 }
 

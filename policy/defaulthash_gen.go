@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:b26e74bc7817649a0dcd0f0a3d50900c8eb0309cbe33672ba68107a14451ce4f"
+	defaultHash      = "sha256:8dabaeb079c0f7d4f77311fcbbceab4282ffaa92d854bfb788fec9bfe4b89b40"
 	defaultHashRules = "sha256:8e7d9e601c255cc936af152f18d86d7d11371f61564cf55a8b02800ce0223a8d"
 )

@@ -88,7 +88,7 @@ func TestSameEffectSameVerdict(t *testing.T) {
 			"find src -name x -o -delete",
 			"find src -name x -o -exec rm {} +",
 		}},
-		{"the repository's pack files deleted: its history", [3]string{"ask", "ask", "allow"}, []string{
+		{"the repository's pack files deleted: its history, sensitive to change", [3]string{"ask", "ask", "ask"}, []string{
 			"find .git -name '*.pack' -delete",
 			"find .git -name '*.pack' -exec rm {} +",
 			"find .git -name '*.pack' -exec rm -f {} \\;",
