@@ -80,7 +80,11 @@ func (l *auditLog) gather(g *auditGroup, now time.Time) {
 		return
 	}
 	l.qmu.Lock()
-	if now.Sub(l.periodStart) > gatherPeriod {
+	if d := now.Sub(l.periodStart); d > 2*gatherPeriod {
+		// Nothing led a group for a while: what was pending then is
+		// not recent.
+		l.peakPrev, l.peak, l.periodStart = 0, l.pending, now
+	} else if d > gatherPeriod {
 		l.peakPrev, l.peak, l.periodStart = l.peak, l.pending, now
 	}
 	want := min(auditBatch, max(l.peak, l.peakPrev))

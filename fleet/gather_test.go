@@ -146,3 +146,20 @@ func TestAuditGatheredGroupFailsEveryWrite(t *testing.T) {
 		t.Fatalf("%d Writes failed; the failed groups held %d records", failed, want)
 	}
 }
+
+// TestAuditLoneWriteAfterBurstDoesNotWait: a lone Write well after a
+// burst of overlapping ones is committed at once: the burst's pending
+// peak is forgotten.
+func TestAuditLoneWriteAfterBurstDoesNotWait(t *testing.T) {
+	const window = 300 * time.Millisecond
+	f := newFakeLog(window)
+	f.closedLoop(4, 10)
+	time.Sleep(3 * gatherPeriod)
+	start := time.Now()
+	if err := f.write(); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took >= window {
+		t.Errorf("a lone Write %s after a burst took %s: it waited for the burst's peak", 3*gatherPeriod, took)
+	}
+}
