@@ -33,9 +33,11 @@ func (p *Policy) Decide(ctx context.Context, c call.Call) (d Decision) {
 		return sub.Decide(ctx, c)
 	}
 	e := p.newEvaluation(ctx, &c)
+	e.useScratch()
 	e.run()
 	d = e.decide()
 	d.Contained = p.contains(e.c, d)
+	e.keepScratch() // not on a panic: the recover above leaves it to the collector
 	return d
 }
 
@@ -138,6 +140,9 @@ type evaluation struct {
 	// valuesBuf holds the argv values of the command policyChecks is
 	// judging.
 	valuesBuf []string
+	// scratch holds the buffers the evaluation took from the pool, given
+	// back at the end of Decide (scratch.go); nil when it took none.
+	scratch *scratch
 	// afresh judges every mentioned path and classifies every command
 	// anew, remembering none (the reference the memos are tested
 	// against; DecideMemo with MemoNone).

@@ -1,0 +1,56 @@
+package analysis
+
+// Scratch holds the buffers one call's analysis grew that a later call's
+// can use again: the list of commands seen (a script's hundreds, one
+// allocation of 288 bytes a command) and the rule packs' memo (its map,
+// key buffer and span lists). A caller that judges many calls keeps them
+// between calls, one Scratch per call at a time (a sync.Pool), so that a
+// script's call does not allocate them afresh and leave them to the
+// collector. What the analysis reports outlives none of them: a Report's
+// Commands are the list itself, read before the call ends, and the memo
+// is the call's own.
+type Scratch struct {
+	seen  []Command
+	memo  map[string]classEntry
+	buf   []byte
+	spans spanMap
+}
+
+// The most a Scratch keeps: a call that grew a buffer past these (a file
+// of thousands of commands) leaves it to the collector, so that a call
+// never pays for clearing, nor a pool holds, what one rare call needed.
+const (
+	maxKeptSeen = 4 << 10
+	maxKeptMemo = 1 << 10
+)
+
+// UseScratch makes the analysis start from the buffers s holds, which it
+// takes: s is empty after. Call it before the analysis starts.
+func (a *Analysis) UseScratch(s *Scratch) {
+	a.seen = s.seen[:0]
+	a.memo.seen = s.memo
+	a.memo.buf = s.buf[:0]
+	a.memo.spans = spanMap{from: s.spans.from[:0], to: s.spans.to[:0]}
+	*s = Scratch{}
+}
+
+// KeepScratch hands the analysis' buffers to s, emptied (no pointer into
+// the call is kept), for a later call's UseScratch. The analysis must not
+// be used after, nor what its Report returned.
+func (a *Analysis) KeepScratch(s *Scratch) {
+	*s = Scratch{}
+	if seen := a.seen; cap(seen) <= maxKeptSeen {
+		clear(seen[:cap(seen)])
+		s.seen = seen[:0]
+	}
+	if m := a.memo.seen; len(m) <= maxKeptMemo {
+		clear(m)
+		s.memo = m
+	}
+	s.buf = a.memo.buf[:0]
+	sp := a.memo.spans
+	clear(sp.from[:cap(sp.from)])
+	clear(sp.to[:cap(sp.to)])
+	s.spans = spanMap{from: sp.from[:0], to: sp.to[:0]}
+	a.seen, a.memo = nil, classMemo{}
+}
