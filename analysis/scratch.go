@@ -10,10 +10,11 @@ package analysis
 // Commands are the list itself, read before the call ends, and the memo
 // is the call's own.
 type Scratch struct {
-	seen  []Command
-	memo  map[string]classEntry
-	buf   []byte
-	spans spanMap
+	seen    []Command
+	memo    map[string]int32
+	entries []classEntry
+	buf     []byte
+	spans   spanMap
 }
 
 // The most a Scratch keeps: a call that grew a buffer past these (a file
@@ -29,6 +30,7 @@ const (
 func (a *Analysis) UseScratch(s *Scratch) {
 	a.seen = s.seen[:0]
 	a.memo.seen = s.memo
+	a.memo.entries = s.entries[:0]
 	a.memo.buf = s.buf[:0]
 	a.memo.spans = spanMap{from: s.spans.from[:0], to: s.spans.to[:0]}
 	*s = Scratch{}
@@ -46,6 +48,9 @@ func (a *Analysis) KeepScratch(s *Scratch) {
 	if m := a.memo.seen; len(m) <= maxKeptMemo {
 		clear(m)
 		s.memo = m
+		es := a.memo.entries
+		clear(es[:cap(es)])
+		s.entries = es[:0]
 	}
 	s.buf = a.memo.buf[:0]
 	sp := a.memo.spans
