@@ -239,6 +239,7 @@ func (e *evaluation) analyse() {
 	e.env = conditionEnv{Tool: e.c.Tool, Kind: string(e.c.Kind), Command: e.c.Command, Cwd: e.c.Dir(),
 		Workspace: e.c.Root(), Agent: e.c.Who.Agent, Session: e.c.Who.Session, Tier: e.tier.String(),
 		Paths: e.pathsBuf[:0:len(e.pathsBuf)], Commands: e.commandsBuf[:0:len(e.commandsBuf)], Names: e.namesBuf[:0:len(e.namesBuf)]}
+	e.envFromScratch()
 	if e.c.Kind == call.Shell || e.c.Command != "" { // any tool's command argument is judged as shell
 		e.analyseShell()
 	}

@@ -15,9 +15,12 @@ import (
 // back emptied, so that a pooled scratch keeps no call's data alive.
 type scratch struct {
 	records []cmdRecord
-	judged  []judgement
-	index   map[pathKey]int
-	an      analysis.Scratch
+	// commands and names are conditionEnv's lists of a call that had more
+	// commands than the evaluation's own arrays hold.
+	commands, names []string
+	judged          []judgement
+	index           map[pathKey]int
+	an              analysis.Scratch
 }
 
 // The most a scratch keeps (see analysis' own limits): a rare call that
@@ -35,7 +38,7 @@ func (e *evaluation) useScratch() {
 	e.records = s.records[:0]
 	e.judged = pathMemo{list: s.judged[:0], spare: s.index}
 	e.an.UseScratch(&s.an)
-	*s = scratch{}
+	*s = scratch{commands: s.commands, names: s.names} // for envFromScratch
 	e.scratch = s
 }
 
@@ -63,7 +66,24 @@ func (e *evaluation) keepScratch() {
 		clear(index)
 		s.index = index
 	}
+	if c, n := e.env.Commands, e.env.Names; cap(c) > len(e.commandsBuf) && cap(n) > len(e.namesBuf) &&
+		cap(c) <= maxKeptRecords && cap(n) <= maxKeptRecords { // heap lists, not the evaluation's arrays
+		clear(c[:cap(c)])
+		clear(n[:cap(n)])
+		s.commands, s.names = c[:0], n[:0]
+	}
+	e.env.Commands, e.env.Names = nil, nil
 	e.an.KeepScratch(&s.an)
 	e.records, e.judged, e.scratch = nil, pathMemo{}, nil
 	scratches.Put(s)
+}
+
+// envFromScratch makes conditionEnv's lists of commands and names those a
+// pooled scratch kept, when it kept any: bigger than the evaluation's own
+// arrays.
+func (e *evaluation) envFromScratch() {
+	if s := e.scratch; s != nil && s.commands != nil {
+		e.env.Commands, e.env.Names = s.commands, s.names
+		s.commands, s.names = nil, nil
+	}
 }
