@@ -1,5 +1,7 @@
 package analysis
 
+import "github.com/toolguard/toolguard/shell"
+
 // Scratch holds the buffers one call's analysis grew that a later call's
 // can use again: the list of commands seen (a script's hundreds, one
 // allocation of 288 bytes a command) and the rule packs' memo (its map,
@@ -15,6 +17,9 @@ type Scratch struct {
 	entries []classEntry
 	buf     []byte
 	spans   spanMap
+	// arena is where the call's parses make their commands (shell.Arena);
+	// it stays here, lent to the analysis by address.
+	arena shell.Arena
 }
 
 // The most a Scratch keeps: a call that grew a buffer past these (a file
@@ -26,21 +31,28 @@ const (
 )
 
 // UseScratch makes the analysis start from the buffers s holds, which it
-// takes: s is empty after. Call it before the analysis starts.
+// takes, and parse in s's arena, which it borrows until KeepScratch: s
+// must stay where it is until then. Call it before the analysis starts.
 func (a *Analysis) UseScratch(s *Scratch) {
 	a.seen = s.seen[:0]
 	a.memo.seen = s.memo
 	a.memo.entries = s.entries[:0]
 	a.memo.buf = s.buf[:0]
 	a.memo.spans = spanMap{from: s.spans.from[:0], to: s.spans.to[:0]}
-	*s = Scratch{}
+	s.seen, s.memo, s.entries, s.buf, s.spans = nil, nil, nil, nil, spanMap{}
+	a.arena = &s.arena
 }
 
 // KeepScratch hands the analysis' buffers to s, emptied (no pointer into
-// the call is kept), for a later call's UseScratch. The analysis must not
-// be used after, nor what its Report returned.
+// the call is kept), and empties the arena its parses made their commands
+// in, for a later call's UseScratch. The analysis must not be used after,
+// nor anything it returned or reported: its Report, the Scripts of its
+// parses and their commands.
 func (a *Analysis) KeepScratch(s *Scratch) {
-	*s = Scratch{}
+	if a.arena == &s.arena {
+		s.arena.Reset()
+	}
+	a.arena = nil
 	if seen := a.seen; cap(seen) <= maxKeptSeen {
 		clear(seen[:cap(seen)])
 		s.seen = seen[:0]

@@ -37,8 +37,8 @@ func (e *evaluation) useScratch() {
 	s := scratches.Get().(*scratch)
 	e.records = s.records[:0]
 	e.judged = pathMemo{list: s.judged[:0], spare: s.index}
-	e.an.UseScratch(&s.an)
-	*s = scratch{commands: s.commands, names: s.names} // for envFromScratch
+	s.records, s.judged, s.index = nil, nil, nil
+	e.an.UseScratch(&s.an) // the commands and names stay for envFromScratch
 	e.scratch = s
 }
 
@@ -51,6 +51,7 @@ func (e *evaluation) keepScratch() {
 	if s == nil {
 		return
 	}
+	s.records, s.judged, s.index = nil, nil, nil
 	if r := e.records; cap(r) <= maxKeptRecords {
 		clear(r[:cap(r)])
 		s.records = r[:0]
