@@ -64,10 +64,13 @@ func (a *Analysis) KeepScratch(s *Scratch) {
 		clear(es[:cap(es)])
 		s.entries = es[:0]
 	}
-	s.buf = a.memo.buf[:0]
-	sp := a.memo.spans
-	clear(sp.from[:cap(sp.from)])
-	clear(sp.to[:cap(sp.to)])
-	s.spans = spanMap{from: sp.from[:0], to: sp.to[:0]}
+	if b := a.memo.buf; cap(b) <= 2*maxMemoKey {
+		s.buf = b[:0]
+	}
+	if sp := a.memo.spans; cap(sp.from) <= maxKeptMemo && cap(sp.to) <= maxKeptMemo {
+		clear(sp.from[:cap(sp.from)])
+		clear(sp.to[:cap(sp.to)])
+		s.spans = spanMap{from: sp.from[:0], to: sp.to[:0]}
+	}
 	a.seen, a.memo = nil, classMemo{}
 }
