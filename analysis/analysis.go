@@ -101,6 +101,9 @@ type Analysis struct {
 	memo      classMemo
 	noMemo    bool
 	memoEvery bool
+	// arena is where the call's parses make their commands: a Scratch's
+	// (scratch.go), or nil for the heap.
+	arena *shell.Arena
 }
 
 // New starts the analysis of one call, whose effects go to j.
@@ -118,6 +121,7 @@ func (a *Analysis) Parse(text string) *shell.Script {
 
 func (a *Analysis) parse(text string, opts shell.Options) *shell.Script {
 	opts.Budget = a.ctx.Budget
+	opts.Arena = a.arena
 	s, _ := shell.Parse(text, opts)
 	return s
 }

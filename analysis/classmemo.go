@@ -36,10 +36,14 @@ import (
 
 // classMemo remembers the packs' answers of one call, by command key.
 type classMemo struct {
-	seen  map[string]classEntry
-	count int     // commands classified before the memo started
-	buf   []byte  // builds keys
-	spans spanMap // rebase's, reused by every hit of the call
+	// seen indexes entries by command key. (An entry of 256 bytes held
+	// in the map itself would be one allocation each: Go keeps a map
+	// value over 128 bytes out of line.)
+	seen    map[string]int32
+	entries []classEntry
+	count   int     // commands classified before the memo started
+	buf     []byte  // builds keys
+	spans   spanMap // rebase's, reused by every hit of the call
 }
 
 // classEntry is a remembered answer. Its lists are those of the answer
@@ -86,7 +90,8 @@ func (a *Analysis) classifyMemo(cmd *shell.Command) (rules.Result, bool) {
 	if len(m.buf) > maxMemoKey {
 		return Classify(a.ctx.Rules, cmd, a.ctx.Budget)
 	}
-	if ent, ok := m.seen[string(m.buf)]; ok {
+	if i, ok := m.seen[string(m.buf)]; ok {
+		ent := &m.entries[i]
 		if !affords(cmd, a.ctx.Budget) {
 			return rules.Result{}, false
 		}
@@ -101,9 +106,10 @@ func (a *Analysis) classifyMemo(cmd *shell.Command) (rules.Result, bool) {
 		return res, false
 	}
 	if m.seen == nil {
-		m.seen = map[string]classEntry{}
+		m.seen = map[string]int32{}
 	}
-	m.seen[key] = classEntry{cmd: cmd, res: res} // shared with the caller: see classEntry
+	m.seen[key] = int32(len(m.entries))
+	m.entries = append(m.entries, classEntry{cmd: cmd, res: res}) // shared with the caller: see classEntry
 	return res, true
 }
 

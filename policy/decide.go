@@ -34,9 +34,11 @@ func (p *Policy) Decide(ctx context.Context, c call.Call) (d Decision) {
 		return sub.Decide(ctx, c)
 	}
 	e := p.newEvaluation(ctx, &c)
+	e.useScratch()
 	e.run()
 	d = e.decide()
 	d.Contained = p.contains(e.c, d)
+	e.keepScratch() // not on a panic: the recover above leaves it to the collector
 	return d
 }
 
@@ -139,6 +141,9 @@ type evaluation struct {
 	// valuesBuf holds the argv values of the command policyChecks is
 	// judging.
 	valuesBuf []string
+	// scratch holds the buffers the evaluation took from the pool, given
+	// back at the end of Decide (scratch.go); nil when it took none.
+	scratch *scratch
 	// afresh judges every mentioned path and classifies every command
 	// anew, remembering none (the reference the memos are tested
 	// against; DecideMemo with MemoNone).
@@ -235,6 +240,7 @@ func (e *evaluation) analyse() {
 	e.env = conditionEnv{Tool: e.c.Tool, Kind: string(e.c.Kind), Command: e.c.Command, Cwd: e.c.Dir(),
 		Workspace: e.c.Root(), Agent: e.c.Who.Agent, Session: e.c.Who.Session, Tier: e.tier.String(),
 		Paths: e.pathsBuf[:0:len(e.pathsBuf)], Commands: e.commandsBuf[:0:len(e.commandsBuf)], Names: e.namesBuf[:0:len(e.namesBuf)]}
+	e.envFromScratch()
 	if e.c.Kind == call.Shell || e.c.Command != "" { // any tool's command argument is judged as shell
 		e.analyseShell()
 	}

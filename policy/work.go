@@ -131,6 +131,9 @@ func (e *evaluation) judgePath(k pathKey, cost int, judge func() pathResult) {
 type pathMemo struct {
 	list  []judgement
 	index map[pathKey]int
+	// spare is an empty map an earlier call grew (scratch.go), made the
+	// index when the list outgrows the linear search.
+	spare map[pathKey]int
 }
 
 type judgement struct {
@@ -160,7 +163,11 @@ func (m *pathMemo) put(k pathKey, r pathResult) {
 	case m.index != nil:
 		m.index[k] = len(m.list) - 1
 	case len(m.list) > 16:
-		m.index = make(map[pathKey]int, 2*len(m.list))
+		m.index = m.spare
+		if m.index == nil {
+			m.index = make(map[pathKey]int, 2*len(m.list))
+		}
+		m.spare = nil
 		for i, j := range m.list {
 			m.index[j.k] = i
 		}

@@ -36,6 +36,10 @@ type Options struct {
 	// their output into. A shell or an interpreter that reads its code
 	// there (PAGER=sh git log) runs that text, as git log | sh does.
 	PipedStdin bool
+	// Arena is where the parse makes its commands and their words, to be
+	// used again after [Arena.Reset]; nil makes them on the heap, owned
+	// by the Script as any value is.
+	Arena *Arena
 }
 
 func (o Options) withDefaults() Options {

@@ -45,6 +45,12 @@ func newWalker(src string, opts Options) *walker {
 	if w.work == nil {
 		w.work = NewBudget(0)
 	}
+	w.al = opts.Arena
+	if w.al == nil {
+		w.al = &w.own
+	} else {
+		w.al.prepare()
+	}
 	return w
 }
 

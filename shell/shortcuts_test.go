@@ -187,7 +187,21 @@ func FuzzShortcuts(f *testing.F) {
 // TestWordSliceApart: slices from one block never share elements, even
 // when one is appended to past its capacity.
 func TestWordSliceApart(t *testing.T) {
-	w := &walker{}
+	var a Arena // a used one: blocks come back from its spares
+	a.prepare()
+	for _, n := range []int{60, 3, 80, 1} {
+		a.words.slice(n)
+	}
+	a.Reset()
+	for _, w := range []*walker{{}, {al: &a}} {
+		if w.al == nil {
+			w.al = &w.own
+		}
+		wordSliceApart(t, w)
+	}
+}
+
+func wordSliceApart(t *testing.T, w *walker) {
 	var got [][]Word
 	for i, n := range []int{2, 3, 1, 0, 5, 40, 4, 4} {
 		s := w.wordSlice(n)

@@ -56,7 +56,7 @@ func (w *walker) cloneState(s *state) *state {
 	if s.vars != nil {
 		s.shared = true
 	}
-	c := w.states.next()
+	c := w.al.states.next()
 	*c = *s
 	return c
 }

@@ -31,16 +31,11 @@ type walker struct {
 	// statically known ($(echo … | base64 -d)), so that eval "$(…)" and
 	// bash -c "$(…)" are analysed like the code they run.
 	substText map[*syntax.CmdSubst]string
-	// ctxs, commands and states hand out the contexts of newCtx, the
-	// commands of allocCommand and the states of cloneState (one
-	// allocation for many instead of one each).
-	ctxs     blocks[ctx]
-	commands blocks[Command]
-	states   blocks[state]
-	// words is the unused rest of the last block of words wordSlice hands
-	// out, wordsMade how many blocks were made.
-	words     []Word
-	wordsMade int
+	// al hands out the contexts of newCtx, the commands of allocCommand,
+	// the states of cloneState and the words of wordSlice (one allocation
+	// for many instead of one each): the Options' Arena, or own.
+	al  *Arena
+	own Arena
 	// substVisit is visitSubst, made once; substSt and substCx the state
 	// and context of the walkSubsts under way.
 	substVisit func(syntax.Node) bool
@@ -68,13 +63,7 @@ func (w *walker) wordSlice(n int) []Word {
 	if n > maxWordBlock/4 {
 		return make([]Word, 0, n)
 	}
-	if len(w.words) < n {
-		w.words = make([]Word, max(n, 4*blockSize(w.wordsMade, maxWordBlock/4)-4))
-		w.wordsMade++
-	}
-	s := w.words[:0:n]
-	w.words = w.words[n:]
-	return s
+	return w.al.words.slice(n)
 }
 
 // blocks hands out pointers to new zero values of T, each once and never
@@ -83,6 +72,10 @@ func (w *walker) wordSlice(n int) []Word {
 type blocks[T any] struct {
 	free []T // the unused rest of the last block
 	made int // how many blocks were made
+	// kept are the blocks handed out since the last reset, and spare
+	// those a reset emptied, when the blocks are an Arena's (keep).
+	keep        bool
+	kept, spare [][]T
 }
 
 // maxBlock is the most values blocks allocates at a time.
@@ -91,12 +84,59 @@ const maxBlock = 16
 // next returns a new zero T.
 func (b *blocks[T]) next() *T {
 	if len(b.free) == 0 {
-		b.free = make([]T, blockSize(b.made, maxBlock))
-		b.made++
+		b.free = b.block(blockSize(b.made, maxBlock))
 	}
 	v := &b.free[0]
 	b.free = b.free[1:]
 	return v
+}
+
+// block returns a block of at least n zero values: a spare one when it
+// is long enough, else a new one of n.
+func (b *blocks[T]) block(n int) []T {
+	if k := len(b.spare); k > 0 {
+		s := b.spare[k-1]
+		b.spare[k-1] = nil
+		b.spare = b.spare[:k-1]
+		if len(s) >= n {
+			b.kept = append(b.kept, s)
+			return s
+		}
+	}
+	s := make([]T, n)
+	b.made++
+	if b.keep {
+		b.kept = append(b.kept, s)
+	}
+	return s
+}
+
+// reset zeroes every block handed out and makes them spare, up to most
+// values in all.
+func (b *blocks[T]) reset(most int) {
+	n := 0
+	for _, s := range b.spare {
+		n += len(s)
+	}
+	for i, s := range b.kept {
+		b.kept[i] = nil
+		if n += len(s); n <= most {
+			clear(s)
+			b.spare = append(b.spare, s)
+		}
+	}
+	b.kept, b.free = b.kept[:0], nil
+}
+
+// slice returns an empty slice of capacity n whose array is a part of a
+// block no other slice shares (wordSlice).
+func (b *blocks[T]) slice(n int) []T {
+	if len(b.free) < n {
+		b.free = b.block(max(n, 4*blockSize(b.made, maxWordBlock/4)-4))
+	}
+	s := b.free[:0:n]
+	b.free = b.free[n:]
+	return s
 }
 
 // blockSize is the size of the next block after made blocks: 1, 1, 2,
@@ -114,12 +154,12 @@ const maxWordBlock = 128
 
 // allocCommand returns a new zero Command, handed out once and never
 // reused, from blocks (see blocks).
-func (w *walker) allocCommand() *Command { return w.commands.next() }
+func (w *walker) allocCommand() *Command { return w.al.commands.next() }
 
 // newCtx returns a new context holding a copy of c. Each is handed out
 // once and never reused, as a heap allocation would be.
 func (w *walker) newCtx(c *ctx) *ctx {
-	cx := w.ctxs.next()
+	cx := w.al.ctxs.next()
 	*cx = *c
 	return cx
 }
@@ -751,7 +791,7 @@ func (w *walker) walkNestedStmts(stmts []*syntax.Stmt, n syntax.Node, origin str
 	if !w.depthOK(fr.depth, cx.fr.spanOf(n)) {
 		return
 	}
-	inner := w.ctxs.next() // from the walk's blocks, as newCtx's
+	inner := w.al.ctxs.next() // from the walk's blocks, as newCtx's
 	*inner = ctx{fr: fr, wrappers: cx.wrappers, privileged: cx.privileged, remote: cx.remote}
 	w.walkStmts(stmts, st, inner)
 }
