@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:8dda78b590634c8e506a77b37a6183b5410cd222d02ee31d09dc460d6b639eb3"
-	defaultHashRules = "sha256:4b922533e5c56c39ce2d16e8e227dd05918fb068a5608655baf82926995bc392"
+	defaultHash      = "sha256:cdfa1f95dd506c107e00ef4ab22ae606d7fef65354715fc4cf9af6cd946a55a1"
+	defaultHashRules = "sha256:cea816b48395f05921f525fa6ad0886da0567bd365a6e42e97e412972fc67767"
 )
