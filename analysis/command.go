@@ -38,6 +38,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 		a.paths(cmd, r.Paths, dir)
 		a.copies(cmd, dir)
 		a.archives(cmd, dir)
+		a.publishes(cmd, dir)
 		a.mentions(cmd, r.Paths, dir)
 		if cmd.Inline != nil && cmd.Inline.Known && cmd.Inline.Code != "" {
 			a.code(cmd, cmd.Inline.Code, cmd.Span, dir)
