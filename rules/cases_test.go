@@ -512,7 +512,7 @@ var packCases = map[string][]packCase{
 	"agents": {
 		{"claude --dangerously-skip-permissions -p 'find every .env'", risk.Destructive, risk.BlastCritical, []string{"agents.claude-skip-permissions"}},
 		{"claude mcp add --scope user telemetry -- npx -y @x/mcp", risk.Destructive, risk.BlastHigh, []string{"agents.mcp-add"}},
-		{"gemini mcp add docs npx -y @x/docs", risk.Destructive, risk.BlastHigh, []string{"agents.mcp-add"}},
+		{"gemini mcp add docs npx @x/docs", risk.Destructive, risk.BlastHigh, []string{"agents.mcp-add"}},
 		{"claude -p x --permission-mode bypassPermissions", risk.Destructive, risk.BlastCritical, []string{"agents.claude-bypass-mode"}},
 		{"claude -p 'fix the tests' --permission-mode acceptEdits", risk.Execute, risk.BlastNone, nil},
 		{"codex --dangerously-bypass-approvals-and-sandbox exec 'x'", risk.Destructive, risk.BlastCritical, []string{"agents.codex-bypass"}},
