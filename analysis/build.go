@@ -152,17 +152,7 @@ func (a *Analysis) dryRun(cmd *shell.Command, r rules.Result, dir string) rules.
 	if !plan.DryRun || plan.Runner == "" || len(plan.Problems) > 0 || !a.spend(ScanCost(plan.Size)) {
 		return r
 	}
-	var kept []risk.Finding
-	for _, fd := range r.Findings {
-		if fd.Tier > risk.Execute {
-			return r
-		}
-		if fd.Tier < risk.Execute {
-			kept = append(kept, fd)
-		}
-	}
-	r.Tier, r.Findings = risk.Read, kept
-	return r
+	return readOnlyResult(r)
 }
 
 // buildFiles reads build files: what the call wrote into them before, or

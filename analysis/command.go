@@ -30,6 +30,10 @@ func (a *Analysis) command(cmd *shell.Command) {
 	}
 	dir := a.Dir(cmd)
 	r = a.dryRun(cmd, r, dir)
+	reads, pure := a.provenReads(cmd, dir)
+	if pure {
+		r = readOnlyResult(r)
+	}
 	if cmd.Name == "git" {
 		r = a.cliHooksPath(cmd, r, dir)
 	}
@@ -38,8 +42,12 @@ func (a *Analysis) command(cmd *shell.Command) {
 		a.paths(cmd, r.Paths, dir)
 		a.copies(cmd, dir)
 		a.archives(cmd, dir)
+		a.publishes(cmd, dir)
 		a.mentions(cmd, r.Paths, dir)
-		if cmd.Inline != nil && cmd.Inline.Known && cmd.Inline.Code != "" {
+		switch {
+		case pure:
+			a.pureReads(reads, cmd.Span, dir)
+		case cmd.Inline != nil && cmd.Inline.Known && cmd.Inline.Code != "":
 			a.code(cmd, cmd.Inline.Code, cmd.Span, dir)
 		}
 		a.connections(cmd)

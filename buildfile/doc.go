@@ -38,6 +38,14 @@
 //     environments; nox: noxfile.py, which nox imports.
 //   - composer: the install, update and autoload event scripts, and run,
 //     run-script or a script's own name, following @script references.
+//   - systemctl start, restart, reload and enable (now or at every boot
+//     or login): the Exec lines (ExecStart, ExecStartPre, …) of the units
+//     named, found where a user or an agent puts them
+//     (~/.config/systemd/user, ~/.local/share/systemd/user and
+//     /etc/systemd/user with --user, /etc/systemd/system without) or at
+//     the path given; a timer, socket or path unit runs its service.
+//   - direnv allow (and exec): the .envrc it approves, which direnv runs on
+//     every later cd into the directory.
 //
 // Reading is bounded: each file by [MaxFileSize], all files by
 // [MaxTotalSize] and [MaxFiles], scripts that run scripts and make's

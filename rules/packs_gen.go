@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:8e7d9e601c255cc936af152f18d86d7d11371f61564cf55a8b02800ce0223a8d"
+	generatedDigest = "sha256:f7a4f06619c2023d62cffc58fab86fa0399a8ae1c5f7001ca776d8a90388a809"
 }
 
 var generatedPacks = []genPack{
@@ -18,16 +18,17 @@ var generatedPacks = []genPack{
 		{line: 24, kind: "exe", exes: []string{"cursor-agent"}, subs: nil, trigger: "", build: packsAgentsL24},
 		{line: 27, kind: "exe", exes: []string{"amp"}, subs: nil, trigger: "", build: packsAgentsL27},
 		{line: 30, kind: "exe", exes: []string{"copilot"}, subs: nil, trigger: "", build: packsAgentsL30},
-		{line: 34, kind: "rule", exes: []string{"claude"}, subs: nil, trigger: "", build: packsAgentsL34},
-		{line: 46, kind: "rule", exes: []string{"claude"}, subs: nil, trigger: "", build: packsAgentsL46},
-		{line: 58, kind: "rule", exes: []string{"codex"}, subs: nil, trigger: "", build: packsAgentsL58},
-		{line: 70, kind: "rule", exes: []string{"codex"}, subs: []string{"exec", "e"}, trigger: "", build: packsAgentsL70},
-		{line: 83, kind: "rule", exes: []string{"gemini", "qwen"}, subs: nil, trigger: "", build: packsAgentsL83},
-		{line: 95, kind: "rule", exes: []string{"gemini", "qwen"}, subs: nil, trigger: "", build: packsAgentsL95},
-		{line: 107, kind: "rule", exes: []string{"q"}, subs: nil, trigger: "", build: packsAgentsL107},
-		{line: 119, kind: "rule", exes: []string{"cursor-agent"}, subs: nil, trigger: "", build: packsAgentsL119},
-		{line: 131, kind: "rule", exes: []string{"amp"}, subs: nil, trigger: "", build: packsAgentsL131},
-		{line: 143, kind: "rule", exes: []string{"copilot"}, subs: nil, trigger: "", build: packsAgentsL143},
+		{line: 34, kind: "rule", exes: []string{"claude", "gemini", "codex", "qwen"}, subs: []string{"mcp"}, trigger: "", build: packsAgentsL34},
+		{line: 45, kind: "rule", exes: []string{"claude"}, subs: nil, trigger: "", build: packsAgentsL45},
+		{line: 57, kind: "rule", exes: []string{"claude"}, subs: nil, trigger: "", build: packsAgentsL57},
+		{line: 69, kind: "rule", exes: []string{"codex"}, subs: nil, trigger: "", build: packsAgentsL69},
+		{line: 81, kind: "rule", exes: []string{"codex"}, subs: []string{"exec", "e"}, trigger: "", build: packsAgentsL81},
+		{line: 94, kind: "rule", exes: []string{"gemini", "qwen"}, subs: nil, trigger: "", build: packsAgentsL94},
+		{line: 106, kind: "rule", exes: []string{"gemini", "qwen"}, subs: nil, trigger: "", build: packsAgentsL106},
+		{line: 118, kind: "rule", exes: []string{"q"}, subs: nil, trigger: "", build: packsAgentsL118},
+		{line: 130, kind: "rule", exes: []string{"cursor-agent"}, subs: nil, trigger: "", build: packsAgentsL130},
+		{line: 142, kind: "rule", exes: []string{"amp"}, subs: nil, trigger: "", build: packsAgentsL142},
+		{line: 154, kind: "rule", exes: []string{"copilot"}, subs: nil, trigger: "", build: packsAgentsL154},
 	}},
 	{file: "packs/cloud.toml", header: packHeader{Name: "cloud", Executables: []string{"nsupdate", "aws", "gcloud", "gsutil", "az", "azcopy", "s3cmd", "mc", "rclone", "doctl", "linode-cli", "hcloud", "oci", "ibmcloud", "flyctl", "fly", "heroku", "vercel", "netlify", "wrangler", "firebase", "supabase", "railway", "render", "cdk", "sam", "serverless", "sls", "amplify", "copilot", "eb"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"aws"}, subs: nil, trigger: "", build: packsCloudL5},
@@ -265,28 +266,29 @@ var generatedPacks = []genPack{
 		{line: 426, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL426},
 		{line: 440, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL440},
 		{line: 456, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL456},
-		{line: 471, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL471},
-		{line: 484, kind: "rule", exes: []string{"git"}, subs: []string{"restore", "checkout"}, trigger: "", build: packsGitL484},
-		{line: 497, kind: "rule", exes: []string{"git"}, subs: []string{"merge", "rebase", "cherry-pick", "revert", "am"}, trigger: "", build: packsGitL497},
-		{line: 509, kind: "rule", exes: []string{"export", "declare", "typeset", "env"}, subs: nil, trigger: "", build: packsGitL509},
-		{line: 525, kind: "safe", exes: []string{"git"}, subs: []string{"status", "log", "diff", "show", "blame", "annotate", "shortlog", "describe", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file", "merge-base", "grep", "whatchanged", "for-each-ref", "name-rev", "var", "version", "help", "check-ignore", "check-attr", "check-ref-format", "count-objects", "show-ref", "show-branch", "cherry", "range-diff", "diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck", "ls-remote", "bugreport", "difftool", "instaweb"}, trigger: "", build: packsGitL525},
-		{line: 531, kind: "safe", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL531},
-		{line: 538, kind: "safe", exes: []string{"git"}, subs: []string{"tag"}, trigger: "", build: packsGitL538},
-		{line: 545, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL545},
-		{line: 551, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL551},
-		{line: 555, kind: "safe", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: packsGitL555},
-		{line: 561, kind: "safe", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: packsGitL561},
-		{line: 565, kind: "safe", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL565},
-		{line: 570, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL570},
-		{line: 575, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL575},
-		{line: 579, kind: "safe", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: packsGitL579},
-		{line: 583, kind: "safe", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL583},
-		{line: 590, kind: "safe", exes: []string{"git"}, subs: []string{"add", "commit", "mv", "checkout", "switch", "merge", "rebase", "cherry-pick", "revert", "stash", "init", "clone", "fetch", "pull", "apply", "am", "restore", "notes", "worktree", "submodule", "sparse-checkout", "bisect", "format-patch", "archive", "bundle", "mergetool", "rerere", "maintenance", "lfs", "rm", "reset", "commit-tree", "write-tree", "read-tree", "update-index", "hash-object", "mktag", "mktree", "symbolic-ref", "gc", "pack-refs", "replace", "push"}, trigger: "", build: packsGitL590},
-		{line: 595, kind: "safe", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL595},
-		{line: 604, kind: "paths", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL604},
-		{line: 609, kind: "urls", exes: []string{"git"}, subs: []string{"clone", "fetch", "pull", "push", "ls-remote", "archive"}, trigger: "", build: packsGitL609},
-		{line: 614, kind: "urls", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL614},
-		{line: 619, kind: "urls", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL619},
+		{line: 471, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL471},
+		{line: 486, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL486},
+		{line: 499, kind: "rule", exes: []string{"git"}, subs: []string{"restore", "checkout"}, trigger: "", build: packsGitL499},
+		{line: 512, kind: "rule", exes: []string{"git"}, subs: []string{"merge", "rebase", "cherry-pick", "revert", "am"}, trigger: "", build: packsGitL512},
+		{line: 524, kind: "rule", exes: []string{"export", "declare", "typeset", "env"}, subs: nil, trigger: "", build: packsGitL524},
+		{line: 540, kind: "safe", exes: []string{"git"}, subs: []string{"status", "log", "diff", "show", "blame", "annotate", "shortlog", "describe", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file", "merge-base", "grep", "whatchanged", "for-each-ref", "name-rev", "var", "version", "help", "check-ignore", "check-attr", "check-ref-format", "count-objects", "show-ref", "show-branch", "cherry", "range-diff", "diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck", "ls-remote", "bugreport", "difftool", "instaweb"}, trigger: "", build: packsGitL540},
+		{line: 546, kind: "safe", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL546},
+		{line: 553, kind: "safe", exes: []string{"git"}, subs: []string{"tag"}, trigger: "", build: packsGitL553},
+		{line: 560, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL560},
+		{line: 566, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL566},
+		{line: 570, kind: "safe", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: packsGitL570},
+		{line: 576, kind: "safe", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: packsGitL576},
+		{line: 580, kind: "safe", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL580},
+		{line: 585, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL585},
+		{line: 590, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL590},
+		{line: 594, kind: "safe", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: packsGitL594},
+		{line: 598, kind: "safe", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL598},
+		{line: 605, kind: "safe", exes: []string{"git"}, subs: []string{"add", "commit", "mv", "checkout", "switch", "merge", "rebase", "cherry-pick", "revert", "stash", "init", "clone", "fetch", "pull", "apply", "am", "restore", "notes", "worktree", "submodule", "sparse-checkout", "bisect", "format-patch", "archive", "bundle", "mergetool", "rerere", "maintenance", "lfs", "rm", "reset", "commit-tree", "write-tree", "read-tree", "update-index", "hash-object", "mktag", "mktree", "symbolic-ref", "gc", "pack-refs", "replace", "push"}, trigger: "", build: packsGitL605},
+		{line: 610, kind: "safe", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL610},
+		{line: 619, kind: "paths", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL619},
+		{line: 624, kind: "urls", exes: []string{"git"}, subs: []string{"clone", "fetch", "pull", "push", "ls-remote", "archive"}, trigger: "", build: packsGitL624},
+		{line: 629, kind: "urls", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL629},
+		{line: 634, kind: "urls", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL634},
 	}},
 	{file: "packs/iac.toml", header: packHeader{Name: "iac", Executables: []string{"terraform", "tofu", "terragrunt", "pulumi", "ansible", "ansible-playbook", "atmos", "cdktf", "kamal", "nomad", "vagrant"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"terraform"}, subs: nil, trigger: "", build: packsIacL5},
@@ -414,11 +416,12 @@ var generatedPacks = []genPack{
 		{line: 44, kind: "rule", exes: []string{"unison"}, subs: nil, trigger: "", build: packsRemoteCopyL44},
 		{line: 55, kind: "rule", exes: []string{"scp"}, subs: nil, trigger: "", build: packsRemoteCopyL55},
 		{line: 67, kind: "safe", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL67},
-		{line: 71, kind: "safe", exes: []string{"scp", "sftp"}, subs: nil, trigger: "", build: packsRemoteCopyL71},
-		{line: 75, kind: "urls", exes: []string{"ssh"}, subs: nil, trigger: "", build: packsRemoteCopyL75},
-		{line: 79, kind: "urls", exes: []string{"sftp"}, subs: nil, trigger: "", build: packsRemoteCopyL79},
-		{line: 83, kind: "paths", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL83},
-		{line: 89, kind: "paths", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL89},
+		{line: 71, kind: "rule", exes: []string{"ssh"}, subs: nil, trigger: "", build: packsRemoteCopyL71},
+		{line: 83, kind: "safe", exes: []string{"scp", "sftp"}, subs: nil, trigger: "", build: packsRemoteCopyL83},
+		{line: 87, kind: "urls", exes: []string{"ssh"}, subs: nil, trigger: "", build: packsRemoteCopyL87},
+		{line: 91, kind: "urls", exes: []string{"sftp"}, subs: nil, trigger: "", build: packsRemoteCopyL91},
+		{line: 95, kind: "paths", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL95},
+		{line: 101, kind: "paths", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL101},
 	}},
 	{file: "packs/safe.toml", header: packHeader{Name: "safe", Executables: []string{"ls", "ll", "la", "dir", "vdir", "pwd", "whoami", "id", "groups", "hostname", "uname", "date", "cal", "uptime", "w", "who", "last", "lastlog", "df", "du", "free", "vmstat", "iostat", "mpstat", "nproc", "lscpu", "lsblk", "blkid", "lsusb", "lspci", "lsmod", "lsof", "ps", "pgrep", "pidof", "top", "htop", "btop", "atop", "tree", "stat", "file", "wc", "which", "whereis", "type", "command", "hash", "echo", "printf", "true", "false", "test", "[", "[[", "basename", "dirname", "realpath", "readlink", "diff", "cmp", "comm", "paste", "tr", "uniq", "nl", "rev", "tac", "fold", "fmt", "column", "expand", "unexpand", "join", "od", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "shasum", "cksum", "sum", "md5", "seq", "expr", "bc", "dc", "factor", "numfmt", "yes", "sleep", "wait", "cd", "pushd", "popd", "dirs", "exit", "return", "shift", "local", "declare", "typeset", "readonly", "unset", "read", "getopts", "trap", "set", "shopt", "alias", "unalias", "umask", "ulimit", "jobs", "fg", "bg", "disown", "times", "caller", "let", "help", "man", "info", "tldr", "apropos", "whatis", "locale", "localedef", "tput", "clear", "reset", "stty", "tty", "getconf", "arch", "dig", "nslookup", "host", "ping", "ping6", "traceroute", "tracepath", "mtr", "whois", "netstat", "ss", "journalctl", "ifconfig", "ip", "route", "arp", "nmcli", "iwconfig", "jq", "yq", "xmllint", "xq", "tomlq", "gron", "fx", "less", "more", "most", "view", "zcat", "zless", "zgrep", "zdiff", "bzcat", "xzcat", "zstdcat", "lz4cat", "unzip", "gunzip", "gzip", "bzip2", "xz", "zstd", "7z", "zipinfo", "ag", "ack", "fd", "fdfind", "locate", "mlocate", "plocate", "fzf", "watch", "timeout", "env", "xargs", "tee", "sort", "awk", "sed", "grep", "rg", "find", "make", "cmake", "ninja", "meson", "bazel", "buck", "pytest", "py.test", "tox", "nox", "mypy", "pyright", "ruff", "black", "isort", "flake8", "pylint", "bandit", "eslint", "prettier", "tsc", "jest", "vitest", "mocha", "ava", "tap", "rustc", "rustup", "rustfmt", "gofmt", "goimports", "golangci-lint", "staticcheck", "govulncheck", "javac", "kotlinc", "scalac", "gcc", "g++", "cc", "c++", "clang", "clang++", "ld", "ar", "nm", "objdump", "readelf", "ldd", "shellcheck", "shfmt", "hadolint", "actionlint", "yamllint", "markdownlint", "codespell", "vale", "hyperfine", "tokei", "cloc", "scc", "git-lfs", "pre-commit", "direnv", "asdf", "mise", "nvm", "pyenv", "rbenv", "sdk", "pbcopy", "pbpaste", "xclip", "xsel", "base64", "uuidgen", "openssl", "gpg", "mkcert", "cut", "head", "tail", "cat", "printenv", "mkdir", "touch", "cp", "mv", "ln", "chmod", "install", "patch", "unzip", "mktemp", "sync", "tmux", "screen", "source", "."}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"head"}, subs: nil, trigger: "", build: packsSafeL5},
@@ -1987,7 +1990,7 @@ var generatedExeIndex = []genExe{
 	{name: "algolia", grammar: []uint32{0xf0004}, generic: []uint32{0xf0012}, subs: []genSub{{"indices", []uint32{0xf0010}}, {"objects", []uint32{0xf0010}}, {"rules", []uint32{0xf0010}}, {"synonyms", []uint32{0xf0010}}}, ruleKnown: true},
 	{name: "alias", grammar: []uint32{0x12000f}, generic: []uint32{0xd0016, 0x12000f}, subs: nil, ruleKnown: true},
 	{name: "alpine", grammar: []uint32{0x1c0009, 0x1c0017}, generic: []uint32{0x1c0017}, subs: nil, ruleKnown: false},
-	{name: "amp", grammar: []uint32{0x5}, generic: []uint32{0xf}, subs: nil, ruleKnown: true},
+	{name: "amp", grammar: []uint32{0x5}, generic: []uint32{0x10}, subs: nil, ruleKnown: true},
 	{name: "amplify", grammar: nil, generic: []uint32{0x10012}, subs: nil, ruleKnown: true},
 	{name: "ansible", grammar: []uint32{0x80004}, generic: []uint32{0x80010, 0x80011}, subs: nil, ruleKnown: true},
 	{name: "ansible-playbook", grammar: []uint32{0x80005, 0x1c0018}, generic: []uint32{0x1c0018}, subs: nil, ruleKnown: true},
@@ -2103,7 +2106,7 @@ var generatedExeIndex = []genExe{
 	{name: "clang", grammar: []uint32{0x24000b, 0x240045}, generic: []uint32{0xd0023, 0x240045}, subs: nil, ruleKnown: true},
 	{name: "clang++", grammar: []uint32{0x24000d, 0x240045}, generic: []uint32{0xd0023, 0x240045}, subs: nil, ruleKnown: true},
 	{name: "clang-format", grammar: []uint32{0x24000c, 0x240053}, generic: []uint32{0x240053}, subs: nil, ruleKnown: false},
-	{name: "claude", grammar: []uint32{0x0}, generic: []uint32{0x7, 0x8}, subs: nil, ruleKnown: true},
+	{name: "claude", grammar: []uint32{0x0}, generic: []uint32{0x8, 0x9}, subs: []genSub{{"mcp", []uint32{0x7}}}, ruleKnown: true},
 	{name: "clear", grammar: []uint32{0x22003d}, generic: []uint32{0xd0016, 0x22003d}, subs: nil, ruleKnown: true},
 	{name: "clickhouse", grammar: nil, generic: []uint32{0x3000f, 0x30010, 0x30011, 0x30012}, subs: nil, ruleKnown: true},
 	{name: "clickhouse-client", grammar: []uint32{0x30005, 0x17000a}, generic: []uint32{0x3000f, 0x30010, 0x30011, 0x30012, 0x30013, 0x3001f, 0x17000a}, subs: nil, ruleKnown: true},
@@ -2117,13 +2120,13 @@ var generatedExeIndex = []genExe{
 	{name: "code", grammar: []uint32{0x1c004e}, generic: []uint32{0xe0004, 0xe0016, 0x1c004e}, subs: []genSub{{"tunnel", []uint32{0xb001e}}}, ruleKnown: true},
 	{name: "code-insiders", grammar: nil, generic: nil, subs: []genSub{{"tunnel", []uint32{0xb001e}}}, ruleKnown: true},
 	{name: "codespell", grammar: []uint32{0x240059}, generic: []uint32{0xd0016, 0x240059}, subs: nil, ruleKnown: true},
-	{name: "codex", grammar: []uint32{0x1, 0x1c004f}, generic: []uint32{0x9, 0x1c004f}, subs: []genSub{{"e", []uint32{0xa}}, {"exec", []uint32{0xa}}}, ruleKnown: true},
+	{name: "codex", grammar: []uint32{0x1, 0x1c004f}, generic: []uint32{0xa, 0x1c004f}, subs: []genSub{{"e", []uint32{0xb}}, {"exec", []uint32{0xb}}, {"mcp", []uint32{0x7}}}, ruleKnown: true},
 	{name: "column", grammar: []uint32{0x23000b}, generic: []uint32{0xd0016, 0xd002b, 0x23000b}, subs: nil, ruleKnown: true},
 	{name: "comm", grammar: []uint32{0x150015}, generic: []uint32{0xd0016, 0xd002b, 0x150015}, subs: nil, ruleKnown: true},
 	{name: "command", grammar: []uint32{0x12001a}, generic: []uint32{0x6000c, 0xd0016, 0x12001a}, subs: nil, ruleKnown: true},
 	{name: "composer", grammar: []uint32{0x1f004c}, generic: []uint32{0xa000c, 0xa001b, 0x1f004c}, subs: nil, ruleKnown: true},
 	{name: "conda", grammar: []uint32{0x1f0047}, generic: []uint32{0xa000e, 0x1f0047}, subs: []genSub{{"--version", []uint32{0xa0019}}, {"activate", []uint32{0x1f004b}}, {"add", []uint32{0xa0009, 0xa001a}}, {"build", []uint32{0xa0019, 0x1f004b}}, {"cache", []uint32{0xa0019}}, {"check", []uint32{0xa0019}}, {"clean", []uint32{0x1f004b}}, {"compare", []uint32{0x1f004b}}, {"config", []uint32{0xa0019, 0x1f004a}}, {"create", []uint32{0xa001a, 0x1f004b}}, {"deactivate", []uint32{0x1f004b}}, {"debug", []uint32{0xa0019}}, {"develop", []uint32{0x1f004b}}, {"doctor", []uint32{0x1f0048}}, {"download", []uint32{0xa001a}}, {"env", []uint32{0xa0019, 0x1f0049, 0x1f004b}}, {"export", []uint32{0xa0019}}, {"freeze", []uint32{0xa0019}}, {"help", []uint32{0xa0019}}, {"index", []uint32{0xa0019}}, {"info", []uint32{0xa0019, 0x1f0048}}, {"init", []uint32{0xa001a, 0x1f004b}}, {"inspect", []uint32{0xa0019}}, {"install", []uint32{0xa0009, 0xa001a, 0x1f004b}}, {"list", []uint32{0xa0019, 0x1f0048}}, {"lock", []uint32{0xa0019}}, {"new", []uint32{0xa001a}}, {"notices", []uint32{0x1f004b}}, {"package", []uint32{0x1f004b}}, {"pip", []uint32{0xa001a}}, {"remove", []uint32{0xa001a, 0x1f004b}}, {"rename", []uint32{0x1f004b}}, {"repoquery", []uint32{0x1f004b}}, {"run", []uint32{0xa0019, 0x1f004b}}, {"search", []uint32{0xa0019, 0x1f004b}}, {"self-update", []uint32{0x1f004b}}, {"shell", []uint32{0xa0019, 0x1f004b}}, {"show", []uint32{0xa0019}}, {"sync", []uint32{0xa0019}}, {"tos", []uint32{0x1f004b}}, {"tree", []uint32{0xa0019}}, {"uninstall", []uint32{0xa001a, 0x1f004b}}, {"update", []uint32{0xa001a, 0x1f004b}}, {"upgrade", []uint32{0xa001a, 0x1f004b}}, {"venv", []uint32{0xa0019}}, {"version", []uint32{0xa0019}}, {"wheel", []uint32{0xa001a}}}, ruleKnown: true},
-	{name: "copilot", grammar: []uint32{0x6}, generic: []uint32{0x10, 0x10012}, subs: nil, ruleKnown: true},
+	{name: "copilot", grammar: []uint32{0x6}, generic: []uint32{0x11, 0x10012}, subs: nil, ruleKnown: true},
 	{name: "cowsay", grammar: []uint32{0x1c0050}, generic: []uint32{0x1c0050}, subs: nil, ruleKnown: false},
 	{name: "cowthink", grammar: []uint32{0x1c0050}, generic: []uint32{0x1c0050}, subs: nil, ruleKnown: false},
 	{name: "cp", grammar: []uint32{0x40003, 0x150045}, generic: []uint32{0x40024, 0x40026, 0x40027, 0x40031, 0x40038, 0xd0021, 0xe0004, 0xe0014, 0x150045}, subs: nil, ruleKnown: true},
@@ -2140,7 +2143,7 @@ var generatedExeIndex = []genExe{
 	{name: "ctr", grammar: []uint32{0x14005d}, generic: []uint32{0x14005d}, subs: []genSub{{"c", []uint32{0x14005f}}, {"container", []uint32{0x14005f}}, {"containers", []uint32{0x14005f}}, {"content", []uint32{0x14005f}}, {"event", []uint32{0x140060}}, {"events", []uint32{0x140060}}, {"i", []uint32{0x14005f, 0x140063}}, {"image", []uint32{0x14005f, 0x140063}}, {"images", []uint32{0x14005f, 0x140063}}, {"leases", []uint32{0x14005f}}, {"namespace", []uint32{0x14005f}}, {"namespaces", []uint32{0x14005f}}, {"ns", []uint32{0x14005f}}, {"plugin", []uint32{0x14005f}}, {"plugins", []uint32{0x14005f}}, {"run", []uint32{0x140061}}, {"snapshot", []uint32{0x14005f}}, {"snapshots", []uint32{0x14005f}}, {"t", []uint32{0x14005f, 0x140062}}, {"task", []uint32{0x14005f, 0x140062}}, {"tasks", []uint32{0x14005f, 0x140062}}, {"version", []uint32{0x14005e}}}, ruleKnown: false},
 	{name: "cupsfilter", grammar: []uint32{0x1c005a}, generic: []uint32{0x1c005a}, subs: nil, ruleKnown: false},
 	{name: "curl", grammar: []uint32{0xe0000, 0x1e0002}, generic: []uint32{0x5000b, 0x5000d, 0x50014, 0xe000a, 0xe000b, 0xe000c, 0xe001a, 0xe001c, 0xf0011, 0x1e0002}, subs: nil, ruleKnown: true},
-	{name: "cursor-agent", grammar: []uint32{0x4}, generic: []uint32{0xe}, subs: nil, ruleKnown: true},
+	{name: "cursor-agent", grammar: []uint32{0x4}, generic: []uint32{0xf}, subs: nil, ruleKnown: true},
 	{name: "cut", grammar: []uint32{0xd0005, 0x150012}, generic: []uint32{0xd0016, 0xe0004, 0xe000f, 0xe0016, 0x150012}, subs: nil, ruleKnown: true},
 	{name: "dash", grammar: []uint32{0x60003, 0x1c0027}, generic: []uint32{0x60009, 0x6000a, 0x6000b, 0xb0009, 0xb000a, 0xb000b, 0xb000c, 0xb000e, 0xb0012, 0x1c0027}, subs: nil, ruleKnown: true},
 	{name: "date", grammar: []uint32{0x150039, 0x15003a}, generic: []uint32{0xd0016, 0x150039, 0x15003a}, subs: nil, ruleKnown: true},
@@ -2149,7 +2152,7 @@ var generatedExeIndex = []genExe{
 	{name: "dd", grammar: []uint32{0x100000}, generic: []uint32{0x40025, 0x40027, 0x40032, 0x4003c, 0x100009, 0x10000a}, subs: nil, ruleKnown: true},
 	{name: "debugfs", grammar: []uint32{0x1c005c}, generic: []uint32{0x1c005c}, subs: nil, ruleKnown: false},
 	{name: "deck", grammar: []uint32{0xf0000}, generic: []uint32{0xf0012}, subs: []genSub{{"gateway", []uint32{0xf000d}}, {"reset", []uint32{0xf000c}}, {"sync", []uint32{0xf000c}}}, ruleKnown: true},
-	{name: "declare", grammar: []uint32{0x120008, 0x120009}, generic: []uint32{0x70028, 0xd0016, 0x120008, 0x120009}, subs: nil, ruleKnown: true},
+	{name: "declare", grammar: []uint32{0x120008, 0x120009}, generic: []uint32{0x70029, 0xd0016, 0x120008, 0x120009}, subs: nil, ruleKnown: true},
 	{name: "del", grammar: nil, generic: []uint32{0x4001a}, subs: nil, ruleKnown: true},
 	{name: "deluser", grammar: nil, generic: []uint32{0x100020}, subs: nil, ruleKnown: true},
 	{name: "deno", grammar: []uint32{0x240030}, generic: []uint32{0xa0005, 0xa000c, 0xa001b, 0xb0009, 0x240030}, subs: []genSub{{"--version", []uint32{0x240031}}, {"add", []uint32{0x240032}}, {"approve-scripts", []uint32{0x240032}}, {"bench", []uint32{0x240032}}, {"bundle", []uint32{0x240032}}, {"cache", []uint32{0x240032}}, {"check", []uint32{0x240032}}, {"clean", []uint32{0x240032}}, {"compile", []uint32{0x240032}}, {"completions", []uint32{0x240031}}, {"coverage", []uint32{0x240032}}, {"doc", []uint32{0x240032}}, {"eval", []uint32{0x240032}}, {"fmt", []uint32{0x240032}}, {"info", []uint32{0x240032}}, {"init", []uint32{0x240032}}, {"install", []uint32{0x240032}}, {"jupyter", []uint32{0x240032}}, {"lint", []uint32{0x240032}}, {"outdated", []uint32{0x240032}}, {"publish", []uint32{0x240032}}, {"remove", []uint32{0x240032}}, {"repl", []uint32{0x240032}}, {"run", []uint32{0x240032}}, {"serve", []uint32{0x240032}}, {"task", []uint32{0x240032}}, {"test", []uint32{0x240032}}, {"types", []uint32{0x240031}}, {"uninstall", []uint32{0x240032}}, {"update", []uint32{0x240032}}, {"upgrade", []uint32{0x240032}}, {"vendor", []uint32{0x240032}}, {"x", []uint32{0x240032}}}, ruleKnown: true},
@@ -2205,7 +2208,7 @@ var generatedExeIndex = []genExe{
 	{name: "elvish", grammar: []uint32{0x1c006c}, generic: []uint32{0x1c006c}, subs: nil, ruleKnown: false},
 	{name: "emacs", grammar: []uint32{0x1c000d, 0x1c006d}, generic: []uint32{0x1c006d}, subs: nil, ruleKnown: false},
 	{name: "enscript", grammar: []uint32{0x1c006e}, generic: []uint32{0x1c006e}, subs: nil, ruleKnown: false},
-	{name: "env", grammar: []uint32{0x15003d}, generic: []uint32{0x6000c, 0x70028, 0xd0016, 0xe000e, 0xe0013, 0x15003d}, subs: nil, ruleKnown: true},
+	{name: "env", grammar: []uint32{0x15003d}, generic: []uint32{0x6000c, 0x70029, 0xd0016, 0xe000e, 0xe0013, 0x15003d}, subs: nil, ruleKnown: true},
 	{name: "eqn", grammar: []uint32{0x1c006f}, generic: []uint32{0x1c006f}, subs: nil, ruleKnown: false},
 	{name: "erase", grammar: nil, generic: []uint32{0x4001a}, subs: nil, ruleKnown: true},
 	{name: "eslint", grammar: []uint32{0x240034}, generic: []uint32{0xd0025, 0x240034}, subs: nil, ruleKnown: true},
@@ -2217,7 +2220,7 @@ var generatedExeIndex = []genExe{
 	{name: "exit", grammar: []uint32{0x120012}, generic: []uint32{0xd0016, 0x120012}, subs: nil, ruleKnown: true},
 	{name: "expand", grammar: []uint32{0x150017}, generic: []uint32{0xd0016, 0xd002b, 0x150017}, subs: nil, ruleKnown: true},
 	{name: "expect", grammar: []uint32{0x1c0073}, generic: []uint32{0x1c0073}, subs: nil, ruleKnown: false},
-	{name: "export", grammar: []uint32{0x120006, 0x120007}, generic: []uint32{0x70028, 0xe000e, 0xe0013, 0x120006, 0x120007}, subs: nil, ruleKnown: true},
+	{name: "export", grammar: []uint32{0x120006, 0x120007}, generic: []uint32{0x70029, 0xe000e, 0xe0013, 0x120006, 0x120007}, subs: nil, ruleKnown: true},
 	{name: "expr", grammar: []uint32{0x15002d}, generic: []uint32{0xd0016, 0x15002d}, subs: nil, ruleKnown: true},
 	{name: "facter", grammar: []uint32{0x1c0074}, generic: []uint32{0x1c0074}, subs: nil, ruleKnown: false},
 	{name: "factor", grammar: []uint32{0x15002d}, generic: []uint32{0xd0016, 0x15002d}, subs: nil, ruleKnown: true},
@@ -2262,7 +2265,7 @@ var generatedExeIndex = []genExe{
 	{name: "gdb", grammar: []uint32{0x1c000f, 0x1c0080}, generic: []uint32{0x1c0080}, subs: nil, ruleKnown: false},
 	{name: "gdisk", grammar: nil, generic: []uint32{0x10000f}, subs: nil, ruleKnown: true},
 	{name: "gem", grammar: []uint32{0x1f004d}, generic: []uint32{0xa0005, 0xa000c, 0xa001b, 0x1f004d}, subs: []genSub{{"build", []uint32{0x1f004f}}, {"cert", []uint32{0x1f004f}}, {"check", []uint32{0x1f004e}}, {"cleanup", []uint32{0x1f004f}}, {"contents", []uint32{0x1f004e}}, {"dep", []uint32{0x1f004e}}, {"dependency", []uint32{0x1f004e}}, {"env", []uint32{0x1f004e}}, {"environment", []uint32{0x1f004e}}, {"exec", []uint32{0x1f004f}}, {"fetch", []uint32{0x1f004f}}, {"generate_index", []uint32{0x1f004f}}, {"help", []uint32{0x1f004e}}, {"i", []uint32{0x1f004f}}, {"info", []uint32{0x1f004e}}, {"install", []uint32{0x1f004f}}, {"list", []uint32{0x1f004e}}, {"lock", []uint32{0x1f004f}}, {"mirror", []uint32{0x1f004f}}, {"open", []uint32{0x1f004f}}, {"outdated", []uint32{0x1f004f}}, {"owner", []uint32{0x1f004f}}, {"pristine", []uint32{0x1f004f}}, {"push", []uint32{0x1f004f}}, {"query", []uint32{0x1f004e}}, {"rdoc", []uint32{0x1f004f}}, {"rebuild", []uint32{0x1f004f}}, {"search", []uint32{0x1f004f}}, {"server", []uint32{0x1f004f}}, {"setup", []uint32{0x1f004f}}, {"signin", []uint32{0x1f004f}}, {"signout", []uint32{0x1f004f}}, {"sources", []uint32{0x1f004e}}, {"spec", []uint32{0x1f004e}}, {"specification", []uint32{0x1f004e}}, {"stale", []uint32{0x1f004e}}, {"uninstall", []uint32{0x1f004f}}, {"unpack", []uint32{0x1f004f}}, {"update", []uint32{0x1f004f}}, {"which", []uint32{0x1f004e}}, {"yank", []uint32{0x1f004f}}}, ruleKnown: true},
-	{name: "gemini", grammar: []uint32{0x2}, generic: []uint32{0xb, 0xc}, subs: nil, ruleKnown: true},
+	{name: "gemini", grammar: []uint32{0x2}, generic: []uint32{0xc, 0xd}, subs: []genSub{{"mcp", []uint32{0x7}}}, ruleKnown: true},
 	{name: "genie", grammar: []uint32{0x1c0081}, generic: []uint32{0x1c0081}, subs: nil, ruleKnown: false},
 	{name: "genisoimage", grammar: []uint32{0x1c0003, 0x1c0082}, generic: []uint32{0x1c0082}, subs: nil, ruleKnown: false},
 	{name: "getconf", grammar: []uint32{0x22003a}, generic: []uint32{0xd0016, 0x22003a}, subs: nil, ruleKnown: true},
@@ -2275,7 +2278,7 @@ var generatedExeIndex = []genExe{
 	{name: "gimp", grammar: []uint32{0x1c0083}, generic: []uint32{0x1c0083}, subs: nil, ruleKnown: false},
 	{name: "ginsh", grammar: []uint32{0x1c0084}, generic: []uint32{0x1c0084}, subs: nil, ruleKnown: false},
 	{name: "gio", grammar: nil, generic: []uint32{0x40021}, subs: nil, ruleKnown: true},
-	{name: "git", grammar: []uint32{0x70000, 0x1b0000}, generic: []uint32{0x7001d, 0x7001e, 0x7001f, 0x70020, 0x70021, 0x70022, 0x70023, 0x1b0000}, subs: []genSub{{"add", []uint32{0x70035, 0x1b0047}}, {"am", []uint32{0x70027, 0x70035, 0x1b0050}}, {"annotate", []uint32{0x70029, 0x1b0009}}, {"apply", []uint32{0x70035, 0x1b0051}}, {"archimport", []uint32{0x1b005c}}, {"archive", []uint32{0x70035, 0x70038, 0x1b0059}}, {"bisect", []uint32{0x70035, 0x1b0041, 0x1b0042, 0x1b0043, 0x1b0044}}, {"blame", []uint32{0x70029, 0x1b0009}}, {"branch", []uint32{0x7000e, 0x7000f, 0x70010, 0x7002a, 0x1b0026}}, {"bugreport", []uint32{0x70029, 0x1b005c}}, {"bundle", []uint32{0x70035, 0x1b005a, 0x1b005b}}, {"cat-file", []uint32{0x70029, 0x1b000f}}, {"check-attr", []uint32{0x70029, 0x1b0017}}, {"check-ignore", []uint32{0x70029, 0x1b0016}}, {"check-mailmap", []uint32{0x1b0018}}, {"check-ref-format", []uint32{0x70029, 0x1b0019}}, {"checkout", []uint32{0x70009, 0x7000a, 0x7000b, 0x70025, 0x70026, 0x70035, 0x1b0049}}, {"checkout-index", []uint32{0x1b005c}}, {"cherry", []uint32{0x70029, 0x1b0015}}, {"cherry-pick", []uint32{0x70027, 0x70035, 0x1b0050}}, {"citool", []uint32{0x1b005c}}, {"clean", []uint32{0x70008, 0x70036, 0x70037, 0x1b004f}}, {"clone", []uint32{0x70035, 0x70038, 0x1b0055}}, {"column", []uint32{0x1b0021}}, {"commit", []uint32{0x70035, 0x1b0048}}, {"commit-graph", []uint32{0x1b0057}}, {"commit-tree", []uint32{0x70035, 0x1b005c}}, {"config", []uint32{0x70024, 0x70034, 0x1b002d, 0x1b002e, 0x1b002f, 0x1b0030}}, {"count-objects", []uint32{0x70029, 0x1b001a}}, {"credential", []uint32{0x1b005c, 0x1b005d}}, {"credential-cache", []uint32{0x1b005c, 0x1b005d}}, {"credential-store", []uint32{0x1b005c, 0x1b005d}}, {"cvsexportcommit", []uint32{0x1b005c}}, {"cvsimport", []uint32{0x1b005c}}, {"cvsserver", []uint32{0x1b005c}}, {"daemon", []uint32{0x1b005c}}, {"describe", []uint32{0x70029, 0x1b000e}}, {"diagnose", []uint32{0x1b005c}}, {"diff", []uint32{0x70029, 0x1b0004}}, {"diff-files", []uint32{0x70029, 0x1b0005}}, {"diff-index", []uint32{0x70029, 0x1b0005}}, {"diff-tree", []uint32{0x70029, 0x1b0005}}, {"difftool", []uint32{0x70029, 0x1b005c}}, {"fast-export", []uint32{0x1b0025}}, {"fast-import", []uint32{0x1b005c}}, {"fetch", []uint32{0x70035, 0x70038, 0x1b0053}}, {"fetch-pack", []uint32{0x1b005c}}, {"filter-branch", []uint32{0x70014, 0x1b005c}}, {"filter-repo", []uint32{0x70014}}, {"fmt-merge-msg", []uint32{0x1b0021}}, {"for-each-ref", []uint32{0x70029, 0x1b0012}}, {"for-each-repo", []uint32{0x1b005c}}, {"format-patch", []uint32{0x70035, 0x1b0058}}, {"fsck", []uint32{0x70029, 0x1b001c}}, {"gc", []uint32{0x70016, 0x70035, 0x1b0057}}, {"get-tar-commit-id", []uint32{0x1b0021}}, {"gitk", []uint32{0x1b005c}}, {"grep", []uint32{0x70029, 0x1b000a}}, {"gui", []uint32{0x1b005c}}, {"hash-object", []uint32{0x70035, 0x1b0024}}, {"help", []uint32{0x70029, 0x1b0020}}, {"hook", []uint32{0x1b005c}}, {"http-backend", []uint32{0x1b005c}}, {"imap-send", []uint32{0x1b005c}}, {"index-pack", []uint32{0x1b005c}}, {"init", []uint32{0x70035, 0x1b0056}}, {"instaweb", []uint32{0x70029, 0x1b005c}}, {"interpret-trailers", []uint32{0x1b0023}}, {"lfs", []uint32{0x7001c, 0x70035, 0x1b005e, 0x1b005f, 0x1b0060, 0x1b0061}}, {"log", []uint32{0x70029, 0x1b0002}}, {"ls-files", []uint32{0x70029, 0x1b000b}}, {"ls-remote", []uint32{0x70029, 0x70038, 0x1b001d}}, {"ls-tree", []uint32{0x70029, 0x1b000c}}, {"mailinfo", []uint32{0x1b005c}}, {"mailsplit", []uint32{0x1b005c}}, {"maintenance", []uint32{0x70035, 0x1b0057}}, {"merge", []uint32{0x70027, 0x70035, 0x1b0050}}, {"merge-base", []uint32{0x70029, 0x1b0010}}, {"merge-file", []uint32{0x1b005c}}, {"merge-tree", []uint32{0x1b005c}}, {"mergetool", []uint32{0x70035, 0x1b005c}}, {"mktag", []uint32{0x70035, 0x1b005c}}, {"mktree", []uint32{0x70035, 0x1b005c}}, {"multi-pack-index", []uint32{0x1b0057}}, {"mv", []uint32{0x70035, 0x1b004e}}, {"name-rev", []uint32{0x70029, 0x1b0011}}, {"notes", []uint32{0x70033, 0x70035, 0x1b003a, 0x1b003b, 0x1b003c}}, {"p4", []uint32{0x1b005c}}, {"pack-objects", []uint32{0x1b005c}}, {"pack-refs", []uint32{0x70035, 0x1b0057}}, {"patch-id", []uint32{0x1b0021}}, {"prune", []uint32{0x70016, 0x70017, 0x1b0057}}, {"prune-packed", []uint32{0x1b0057}}, {"pull", []uint32{0x70035, 0x70038, 0x1b0052}}, {"push", []uint32{0x70001, 0x70002, 0x70003, 0x70004, 0x70005, 0x70006, 0x70035, 0x70038, 0x1b0054}}, {"quiltimport", []uint32{0x1b005c}}, {"range-diff", []uint32{0x70029, 0x1b0006}}, {"read-tree", []uint32{0x70035, 0x1b005c}}, {"rebase", []uint32{0x70027, 0x70035, 0x1b0050}}, {"receive-pack", []uint32{0x1b005c}}, {"reflog", []uint32{0x70012, 0x70031, 0x70032, 0x1b0035, 0x1b0036}}, {"remote", []uint32{0x7002c, 0x7002d, 0x70039, 0x1b0028, 0x1b0029, 0x1b002a, 0x1b002b, 0x1b002c}}, {"remote-ext", []uint32{0x1b005c}}, {"remote-fd", []uint32{0x1b005c}}, {"repack", []uint32{0x70016, 0x1b0057}}, {"replace", []uint32{0x70035, 0x1b005c}}, {"request-pull", []uint32{0x1b005c}}, {"rerere", []uint32{0x70035, 0x1b0057}}, {"reset", []uint32{0x70007, 0x70035, 0x1b004c}}, {"restore", []uint32{0x7000c, 0x7000d, 0x70026, 0x70035, 0x1b004b}}, {"rev-list", []uint32{0x70029, 0x1b0008}}, {"rev-parse", []uint32{0x70029, 0x1b000d}}, {"revert", []uint32{0x70027, 0x70035, 0x1b0050}}, {"rm", []uint32{0x7001a, 0x70035, 0x1b004d}}, {"scalar", []uint32{0x1b005c}}, {"send-email", []uint32{0x1b005c}}, {"send-pack", []uint32{0x1b005c}}, {"shell", []uint32{0x1b005c}}, {"shortlog", []uint32{0x70029, 0x1b0007}}, {"show", []uint32{0x70029, 0x1b0003}}, {"show-branch", []uint32{0x70029, 0x1b0014}}, {"show-index", []uint32{0x1b0021}}, {"show-ref", []uint32{0x70029, 0x1b0013}}, {"sparse-checkout", []uint32{0x70035, 0x1b0045, 0x1b0046}}, {"stage", []uint32{0x1b0047}}, {"stash", []uint32{0x70011, 0x7002e, 0x70035, 0x1b0031, 0x1b0032, 0x1b0033, 0x1b0034}}, {"status", []uint32{0x70029, 0x1b0001}}, {"stripspace", []uint32{0x1b0021}}, {"submodule", []uint32{0x7001b, 0x70030, 0x70035, 0x7003a, 0x1b003d, 0x1b003e, 0x1b003f, 0x1b0040}}, {"svn", []uint32{0x1b005c}}, {"switch", []uint32{0x7000b, 0x70035, 0x1b004a}}, {"symbolic-ref", []uint32{0x70035, 0x1b005c}}, {"tag", []uint32{0x70018, 0x7002b, 0x1b0027}}, {"unpack-file", []uint32{0x1b005c}}, {"unpack-objects", []uint32{0x1b005c}}, {"update-index", []uint32{0x70035, 0x1b005c}}, {"update-ref", []uint32{0x70013, 0x1b005c}}, {"upload-archive", []uint32{0x1b005c}}, {"upload-pack", []uint32{0x1b005c}}, {"var", []uint32{0x70029, 0x1b001e}}, {"verify-commit", []uint32{0x70029, 0x1b001b}}, {"verify-pack", []uint32{0x1b0022}}, {"verify-tag", []uint32{0x70029, 0x1b001b}}, {"version", []uint32{0x70029, 0x1b001f}}, {"whatchanged", []uint32{0x70029, 0x1b0002}}, {"worktree", []uint32{0x70019, 0x7002f, 0x70035, 0x1b0037, 0x1b0038, 0x1b0039}}, {"write-tree", []uint32{0x70035, 0x1b005c}}}, ruleKnown: true},
+	{name: "git", grammar: []uint32{0x70000, 0x1b0000}, generic: []uint32{0x7001d, 0x7001e, 0x7001f, 0x70020, 0x70021, 0x70022, 0x70023, 0x1b0000}, subs: []genSub{{"add", []uint32{0x70036, 0x1b0047}}, {"am", []uint32{0x70028, 0x70036, 0x1b0050}}, {"annotate", []uint32{0x7002a, 0x1b0009}}, {"apply", []uint32{0x70036, 0x1b0051}}, {"archimport", []uint32{0x1b005c}}, {"archive", []uint32{0x70036, 0x70039, 0x1b0059}}, {"bisect", []uint32{0x70036, 0x1b0041, 0x1b0042, 0x1b0043, 0x1b0044}}, {"blame", []uint32{0x7002a, 0x1b0009}}, {"branch", []uint32{0x7000e, 0x7000f, 0x70010, 0x7002b, 0x1b0026}}, {"bugreport", []uint32{0x7002a, 0x1b005c}}, {"bundle", []uint32{0x70036, 0x1b005a, 0x1b005b}}, {"cat-file", []uint32{0x7002a, 0x1b000f}}, {"check-attr", []uint32{0x7002a, 0x1b0017}}, {"check-ignore", []uint32{0x7002a, 0x1b0016}}, {"check-mailmap", []uint32{0x1b0018}}, {"check-ref-format", []uint32{0x7002a, 0x1b0019}}, {"checkout", []uint32{0x70009, 0x7000a, 0x7000b, 0x70026, 0x70027, 0x70036, 0x1b0049}}, {"checkout-index", []uint32{0x1b005c}}, {"cherry", []uint32{0x7002a, 0x1b0015}}, {"cherry-pick", []uint32{0x70028, 0x70036, 0x1b0050}}, {"citool", []uint32{0x1b005c}}, {"clean", []uint32{0x70008, 0x70037, 0x70038, 0x1b004f}}, {"clone", []uint32{0x70036, 0x70039, 0x1b0055}}, {"column", []uint32{0x1b0021}}, {"commit", []uint32{0x70036, 0x1b0048}}, {"commit-graph", []uint32{0x1b0057}}, {"commit-tree", []uint32{0x70036, 0x1b005c}}, {"config", []uint32{0x70024, 0x70025, 0x70035, 0x1b002d, 0x1b002e, 0x1b002f, 0x1b0030}}, {"count-objects", []uint32{0x7002a, 0x1b001a}}, {"credential", []uint32{0x1b005c, 0x1b005d}}, {"credential-cache", []uint32{0x1b005c, 0x1b005d}}, {"credential-store", []uint32{0x1b005c, 0x1b005d}}, {"cvsexportcommit", []uint32{0x1b005c}}, {"cvsimport", []uint32{0x1b005c}}, {"cvsserver", []uint32{0x1b005c}}, {"daemon", []uint32{0x1b005c}}, {"describe", []uint32{0x7002a, 0x1b000e}}, {"diagnose", []uint32{0x1b005c}}, {"diff", []uint32{0x7002a, 0x1b0004}}, {"diff-files", []uint32{0x7002a, 0x1b0005}}, {"diff-index", []uint32{0x7002a, 0x1b0005}}, {"diff-tree", []uint32{0x7002a, 0x1b0005}}, {"difftool", []uint32{0x7002a, 0x1b005c}}, {"fast-export", []uint32{0x1b0025}}, {"fast-import", []uint32{0x1b005c}}, {"fetch", []uint32{0x70036, 0x70039, 0x1b0053}}, {"fetch-pack", []uint32{0x1b005c}}, {"filter-branch", []uint32{0x70014, 0x1b005c}}, {"filter-repo", []uint32{0x70014}}, {"fmt-merge-msg", []uint32{0x1b0021}}, {"for-each-ref", []uint32{0x7002a, 0x1b0012}}, {"for-each-repo", []uint32{0x1b005c}}, {"format-patch", []uint32{0x70036, 0x1b0058}}, {"fsck", []uint32{0x7002a, 0x1b001c}}, {"gc", []uint32{0x70016, 0x70036, 0x1b0057}}, {"get-tar-commit-id", []uint32{0x1b0021}}, {"gitk", []uint32{0x1b005c}}, {"grep", []uint32{0x7002a, 0x1b000a}}, {"gui", []uint32{0x1b005c}}, {"hash-object", []uint32{0x70036, 0x1b0024}}, {"help", []uint32{0x7002a, 0x1b0020}}, {"hook", []uint32{0x1b005c}}, {"http-backend", []uint32{0x1b005c}}, {"imap-send", []uint32{0x1b005c}}, {"index-pack", []uint32{0x1b005c}}, {"init", []uint32{0x70036, 0x1b0056}}, {"instaweb", []uint32{0x7002a, 0x1b005c}}, {"interpret-trailers", []uint32{0x1b0023}}, {"lfs", []uint32{0x7001c, 0x70036, 0x1b005e, 0x1b005f, 0x1b0060, 0x1b0061}}, {"log", []uint32{0x7002a, 0x1b0002}}, {"ls-files", []uint32{0x7002a, 0x1b000b}}, {"ls-remote", []uint32{0x7002a, 0x70039, 0x1b001d}}, {"ls-tree", []uint32{0x7002a, 0x1b000c}}, {"mailinfo", []uint32{0x1b005c}}, {"mailsplit", []uint32{0x1b005c}}, {"maintenance", []uint32{0x70036, 0x1b0057}}, {"merge", []uint32{0x70028, 0x70036, 0x1b0050}}, {"merge-base", []uint32{0x7002a, 0x1b0010}}, {"merge-file", []uint32{0x1b005c}}, {"merge-tree", []uint32{0x1b005c}}, {"mergetool", []uint32{0x70036, 0x1b005c}}, {"mktag", []uint32{0x70036, 0x1b005c}}, {"mktree", []uint32{0x70036, 0x1b005c}}, {"multi-pack-index", []uint32{0x1b0057}}, {"mv", []uint32{0x70036, 0x1b004e}}, {"name-rev", []uint32{0x7002a, 0x1b0011}}, {"notes", []uint32{0x70034, 0x70036, 0x1b003a, 0x1b003b, 0x1b003c}}, {"p4", []uint32{0x1b005c}}, {"pack-objects", []uint32{0x1b005c}}, {"pack-refs", []uint32{0x70036, 0x1b0057}}, {"patch-id", []uint32{0x1b0021}}, {"prune", []uint32{0x70016, 0x70017, 0x1b0057}}, {"prune-packed", []uint32{0x1b0057}}, {"pull", []uint32{0x70036, 0x70039, 0x1b0052}}, {"push", []uint32{0x70001, 0x70002, 0x70003, 0x70004, 0x70005, 0x70006, 0x70036, 0x70039, 0x1b0054}}, {"quiltimport", []uint32{0x1b005c}}, {"range-diff", []uint32{0x7002a, 0x1b0006}}, {"read-tree", []uint32{0x70036, 0x1b005c}}, {"rebase", []uint32{0x70028, 0x70036, 0x1b0050}}, {"receive-pack", []uint32{0x1b005c}}, {"reflog", []uint32{0x70012, 0x70032, 0x70033, 0x1b0035, 0x1b0036}}, {"remote", []uint32{0x7002d, 0x7002e, 0x7003a, 0x1b0028, 0x1b0029, 0x1b002a, 0x1b002b, 0x1b002c}}, {"remote-ext", []uint32{0x1b005c}}, {"remote-fd", []uint32{0x1b005c}}, {"repack", []uint32{0x70016, 0x1b0057}}, {"replace", []uint32{0x70036, 0x1b005c}}, {"request-pull", []uint32{0x1b005c}}, {"rerere", []uint32{0x70036, 0x1b0057}}, {"reset", []uint32{0x70007, 0x70036, 0x1b004c}}, {"restore", []uint32{0x7000c, 0x7000d, 0x70027, 0x70036, 0x1b004b}}, {"rev-list", []uint32{0x7002a, 0x1b0008}}, {"rev-parse", []uint32{0x7002a, 0x1b000d}}, {"revert", []uint32{0x70028, 0x70036, 0x1b0050}}, {"rm", []uint32{0x7001a, 0x70036, 0x1b004d}}, {"scalar", []uint32{0x1b005c}}, {"send-email", []uint32{0x1b005c}}, {"send-pack", []uint32{0x1b005c}}, {"shell", []uint32{0x1b005c}}, {"shortlog", []uint32{0x7002a, 0x1b0007}}, {"show", []uint32{0x7002a, 0x1b0003}}, {"show-branch", []uint32{0x7002a, 0x1b0014}}, {"show-index", []uint32{0x1b0021}}, {"show-ref", []uint32{0x7002a, 0x1b0013}}, {"sparse-checkout", []uint32{0x70036, 0x1b0045, 0x1b0046}}, {"stage", []uint32{0x1b0047}}, {"stash", []uint32{0x70011, 0x7002f, 0x70036, 0x1b0031, 0x1b0032, 0x1b0033, 0x1b0034}}, {"status", []uint32{0x7002a, 0x1b0001}}, {"stripspace", []uint32{0x1b0021}}, {"submodule", []uint32{0x7001b, 0x70031, 0x70036, 0x7003b, 0x1b003d, 0x1b003e, 0x1b003f, 0x1b0040}}, {"svn", []uint32{0x1b005c}}, {"switch", []uint32{0x7000b, 0x70036, 0x1b004a}}, {"symbolic-ref", []uint32{0x70036, 0x1b005c}}, {"tag", []uint32{0x70018, 0x7002c, 0x1b0027}}, {"unpack-file", []uint32{0x1b005c}}, {"unpack-objects", []uint32{0x1b005c}}, {"update-index", []uint32{0x70036, 0x1b005c}}, {"update-ref", []uint32{0x70013, 0x1b005c}}, {"upload-archive", []uint32{0x1b005c}}, {"upload-pack", []uint32{0x1b005c}}, {"var", []uint32{0x7002a, 0x1b001e}}, {"verify-commit", []uint32{0x7002a, 0x1b001b}}, {"verify-pack", []uint32{0x1b0022}}, {"verify-tag", []uint32{0x7002a, 0x1b001b}}, {"version", []uint32{0x7002a, 0x1b001f}}, {"whatchanged", []uint32{0x7002a, 0x1b0002}}, {"worktree", []uint32{0x70019, 0x70030, 0x70036, 0x1b0037, 0x1b0038, 0x1b0039}}, {"write-tree", []uint32{0x70036, 0x1b005c}}}, ruleKnown: true},
 	{name: "git-filter-repo", grammar: nil, generic: []uint32{0x70015}, subs: nil, ruleKnown: true},
 	{name: "git-lfs", grammar: []uint32{0x1a0021}, generic: []uint32{0xd0029, 0x1a0021}, subs: []genSub{{"checkout", []uint32{0x1a0023}}, {"clean", []uint32{0x1a0023}}, {"clone", []uint32{0x1a0023}}, {"dedup", []uint32{0x1a0023}}, {"env", []uint32{0x1a0022}}, {"ext", []uint32{0x1a0022}}, {"fetch", []uint32{0x1a0023}}, {"filter-process", []uint32{0x1a0023}}, {"fsck", []uint32{0x1a0022}}, {"install", []uint32{0x1a0023}}, {"lock", []uint32{0x1a0023}}, {"locks", []uint32{0x1a0022}}, {"logs", []uint32{0x1a0022}}, {"ls-files", []uint32{0x1a0022}}, {"merge-driver", []uint32{0x1a0023}}, {"migrate", []uint32{0x1a0023}}, {"pointer", []uint32{0x1a0022}}, {"post-checkout", []uint32{0x1a0023}}, {"post-commit", []uint32{0x1a0023}}, {"post-merge", []uint32{0x1a0023}}, {"pre-push", []uint32{0x1a0023}}, {"prune", []uint32{0x1a0023}}, {"pull", []uint32{0x1a0023}}, {"push", []uint32{0x1a0023}}, {"smudge", []uint32{0x1a0023}}, {"standalone-file", []uint32{0x1a0023}}, {"status", []uint32{0x1a0022}}, {"track", []uint32{0x1a0022}}, {"uninstall", []uint32{0x1a0023}}, {"unlock", []uint32{0x1a0023}}, {"untrack", []uint32{0x1a0023}}, {"update", []uint32{0x1a0023}}, {"version", []uint32{0x1a0022}}}, ruleKnown: true},
 	{name: "glab", grammar: []uint32{0x50001, 0x1a000f}, generic: []uint32{0x1a000f}, subs: []genSub{{"--version", []uint32{0x50011}}, {"alias", []uint32{0x5000f, 0x1a0010, 0x1a0011, 0x1a0019}}, {"api", []uint32{0x5000a, 0x5000f, 0x50010, 0x1a0018}}, {"attestation", []uint32{0x5000f, 0x1a0010}}, {"auth", []uint32{0x50007, 0x5000f, 0x1a0010, 0x1a0016, 0x1a0019}}, {"browse", []uint32{0x5000f}}, {"cache", []uint32{0x50006, 0x5000f}}, {"changelog", []uint32{0x1a0010, 0x1a0011}}, {"check-update", []uint32{0x1a0010}}, {"ci", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012, 0x1a0015}}, {"cluster", []uint32{0x1a0010, 0x1a0011, 0x1a0019}}, {"codespace", []uint32{0x50006, 0x5000f}}, {"completion", []uint32{0x50011, 0x1a0010, 0x1a0019}}, {"config", []uint32{0x5000f, 0x1a0010, 0x1a0017, 0x1a0019}}, {"deploy-key", []uint32{0x50006, 0x1a0010, 0x1a0011, 0x1a0012}}, {"duo", []uint32{0x1a0010, 0x1a0019}}, {"environment", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012}}, {"extension", []uint32{0x50006, 0x5000f}}, {"gist", []uint32{0x50006, 0x5000f, 0x50012}}, {"gpg-key", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014}}, {"help", []uint32{0x50011}}, {"incident", []uint32{0x1a0010, 0x1a0011, 0x1a0012}}, {"issue", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012}}, {"iteration", []uint32{0x50006, 0x1a0010, 0x1a0011}}, {"job", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0015}}, {"label", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012}}, {"milestone", []uint32{0x50006, 0x1a0010, 0x1a0011, 0x1a0012}}, {"mr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012, 0x1a0015}}, {"opentofu", []uint32{0x1a0010, 0x1a0019}}, {"org", []uint32{0x5000f}}, {"package", []uint32{0x50006}}, {"pipeline", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012}}, {"pr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012}}, {"project", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012}}, {"release", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014, 0x1a0015}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012, 0x1a0015}}, {"ruleset", []uint32{0x50006, 0x5000f}}, {"run", []uint32{0x50006, 0x5000f}}, {"runner", []uint32{0x1a0010, 0x1a0011}}, {"schedule", []uint32{0x50006, 0x1a0010, 0x1a0011, 0x1a0012}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x50007, 0x5000f}}, {"securefile", []uint32{0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014, 0x1a0015}}, {"snippet", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014}}, {"ssh-key", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014}}, {"stack", []uint32{0x1a0010, 0x1a0019}}, {"status", []uint32{0x5000f, 0x50011}}, {"tag", []uint32{0x50006}}, {"token", []uint32{0x1a0010, 0x1a0012}}, {"user", []uint32{0x1a0010}}, {"variable", []uint32{0x50006, 0x50007, 0x5000f, 0x1a0010, 0x1a0012, 0x1a0017}}, {"version", []uint32{0x50011, 0x1a0010}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
@@ -2635,9 +2638,9 @@ var generatedExeIndex = []genExe{
 	{name: "python", grammar: []uint32{0x3000d, 0xb0006, 0x240037}, generic: []uint32{0x3001c, 0xa0006, 0xa000b, 0xb0009, 0xb000a, 0xb000b, 0x240037}, subs: nil, ruleKnown: true},
 	{name: "python2", grammar: nil, generic: []uint32{0xb0009, 0xb000a}, subs: nil, ruleKnown: true},
 	{name: "python3", grammar: []uint32{0x3000e, 0xb0007, 0x240037}, generic: []uint32{0x3001c, 0xa0006, 0xa000b, 0xb0009, 0xb000a, 0xb000b, 0x240037}, subs: nil, ruleKnown: true},
-	{name: "q", grammar: nil, generic: []uint32{0xd}, subs: nil, ruleKnown: true},
+	{name: "q", grammar: nil, generic: []uint32{0xe}, subs: nil, ruleKnown: true},
 	{name: "qpdf", grammar: []uint32{0x1d0045}, generic: []uint32{0x1d0045}, subs: nil, ruleKnown: false},
-	{name: "qwen", grammar: []uint32{0x3}, generic: []uint32{0xb, 0xc}, subs: nil, ruleKnown: true},
+	{name: "qwen", grammar: []uint32{0x3}, generic: []uint32{0xc, 0xd}, subs: []genSub{{"mcp", []uint32{0x7}}}, ruleKnown: true},
 	{name: "rails", grammar: nil, generic: []uint32{0x30019}, subs: nil, ruleKnown: true},
 	{name: "railway", grammar: nil, generic: []uint32{0x10012}, subs: nil, ruleKnown: true},
 	{name: "rake", grammar: []uint32{0x1d0046}, generic: []uint32{0x30019, 0x1d0046}, subs: nil, ruleKnown: true},
@@ -2674,7 +2677,7 @@ var generatedExeIndex = []genExe{
 	{name: "rpmdb", grammar: []uint32{0x1d0050}, generic: []uint32{0x1d0050}, subs: nil, ruleKnown: false},
 	{name: "rpmquery", grammar: []uint32{0x1d004e}, generic: []uint32{0x1d004e}, subs: nil, ruleKnown: false},
 	{name: "rpmverify", grammar: []uint32{0x1d004f}, generic: []uint32{0x1d004f}, subs: nil, ruleKnown: false},
-	{name: "rsync", grammar: []uint32{0xc0000, 0x1e000c}, generic: []uint32{0x40024, 0xc0004, 0xc0005, 0xc0008, 0xc000c, 0xc000d, 0xe000d, 0xe0019, 0xe001f, 0x1e000c}, subs: nil, ruleKnown: true},
+	{name: "rsync", grammar: []uint32{0xc0000, 0x1e000c}, generic: []uint32{0x40024, 0xc0004, 0xc0005, 0xc0008, 0xc000d, 0xc000e, 0xe000d, 0xe0019, 0xe001f, 0x1e000c}, subs: nil, ruleKnown: true},
 	{name: "rsyslogd", grammar: []uint32{0x1d0051}, generic: []uint32{0x1d0051}, subs: nil, ruleKnown: false},
 	{name: "rtorrent", grammar: []uint32{0x1d0052}, generic: []uint32{0x1d0052}, subs: nil, ruleKnown: false},
 	{name: "ruby", grammar: []uint32{0x24004d}, generic: []uint32{0xb0009, 0xb000a, 0xb000b, 0x24004d}, subs: nil, ruleKnown: true},
@@ -2693,7 +2696,7 @@ var generatedExeIndex = []genExe{
 	{name: "scalac", grammar: []uint32{0x240043}, generic: []uint32{0xd0023, 0x240043}, subs: nil, ruleKnown: true},
 	{name: "scanmem", grammar: []uint32{0x1d0057}, generic: []uint32{0x1d0057}, subs: nil, ruleKnown: false},
 	{name: "scc", grammar: []uint32{0x18000e}, generic: []uint32{0xd0016, 0x18000e}, subs: nil, ruleKnown: true},
-	{name: "scp", grammar: []uint32{0xe0003, 0x1e000a}, generic: []uint32{0xc0007, 0xc0009, 0xe000a, 0xe000d, 0xe0019, 0xe001f, 0x1e000a}, subs: nil, ruleKnown: true},
+	{name: "scp", grammar: []uint32{0xe0003, 0x1e000a}, generic: []uint32{0xc0007, 0xc000a, 0xe000a, 0xe000d, 0xe0019, 0xe001f, 0x1e000a}, subs: nil, ruleKnown: true},
 	{name: "screen", grammar: []uint32{0x220001, 0x220043}, generic: []uint32{0xd0016, 0x220043}, subs: nil, ruleKnown: true},
 	{name: "script", grammar: []uint32{0x1d0058}, generic: []uint32{0x1d0058}, subs: nil, ruleKnown: false},
 	{name: "scrot", grammar: []uint32{0x1d0059}, generic: []uint32{0x1d0059}, subs: nil, ruleKnown: false},
@@ -2714,7 +2717,7 @@ var generatedExeIndex = []genExe{
 	{name: "setfattr", grammar: []uint32{0x180010}, generic: []uint32{0x180010}, subs: nil, ruleKnown: false},
 	{name: "setlock", grammar: []uint32{0x1d005e}, generic: []uint32{0x1d005e}, subs: nil, ruleKnown: false},
 	{name: "sfdisk", grammar: nil, generic: []uint32{0x10000f}, subs: nil, ruleKnown: true},
-	{name: "sftp", grammar: []uint32{0xc0003, 0x1e000b}, generic: []uint32{0xc0009, 0xc000b, 0xe000a, 0xe000b, 0xe000d, 0xe001f, 0x1e000b}, subs: nil, ruleKnown: true},
+	{name: "sftp", grammar: []uint32{0xc0003, 0x1e000b}, generic: []uint32{0xc000a, 0xc000c, 0xe000a, 0xe000b, 0xe000d, 0xe001f, 0x1e000b}, subs: nil, ruleKnown: true},
 	{name: "sg", grammar: []uint32{0x1d005f}, generic: []uint32{0x1d005f}, subs: nil, ruleKnown: false},
 	{name: "sg_format", grammar: nil, generic: []uint32{0x10000d, 0x10000e}, subs: nil, ruleKnown: true},
 	{name: "sg_sanitize", grammar: nil, generic: []uint32{0x10000d, 0x10000e}, subs: nil, ruleKnown: true},
@@ -2752,7 +2755,7 @@ var generatedExeIndex = []genExe{
 	{name: "sqlmap", grammar: []uint32{0x1d0064}, generic: []uint32{0x1d0064}, subs: nil, ruleKnown: false},
 	{name: "srm", grammar: nil, generic: []uint32{0x4001b, 0x40036}, subs: nil, ruleKnown: true},
 	{name: "ss", grammar: []uint32{0x22004e}, generic: []uint32{0xd0016, 0x22004e}, subs: nil, ruleKnown: true},
-	{name: "ssh", grammar: []uint32{0xc0002, 0x1e0009}, generic: []uint32{0xc000a, 0x1e0009}, subs: nil, ruleKnown: true},
+	{name: "ssh", grammar: []uint32{0xc0002, 0x1e0009}, generic: []uint32{0xc0009, 0xc000b, 0x1e0009}, subs: nil, ruleKnown: true},
 	{name: "ssh-add", grammar: []uint32{0x160002}, generic: []uint32{0xe0009, 0xe0015, 0x160002}, subs: nil, ruleKnown: true},
 	{name: "ssh-agent", grammar: []uint32{0x160003}, generic: []uint32{0x160003}, subs: nil, ruleKnown: false},
 	{name: "ssh-copy-id", grammar: []uint32{0x1e000e}, generic: []uint32{0x1e000e}, subs: nil, ruleKnown: false},
@@ -2837,7 +2840,7 @@ var generatedExeIndex = []genExe{
 	{name: "ttyd", grammar: nil, generic: []uint32{0xb001d}, subs: nil, ruleKnown: true},
 	{name: "twine", grammar: nil, generic: []uint32{0xa0005}, subs: nil, ruleKnown: true},
 	{name: "type", grammar: []uint32{0x120018}, generic: []uint32{0xd0016, 0x120018}, subs: nil, ruleKnown: true},
-	{name: "typeset", grammar: []uint32{0x120008, 0x120009}, generic: []uint32{0x70028, 0xd0016, 0x120008, 0x120009}, subs: nil, ruleKnown: true},
+	{name: "typeset", grammar: []uint32{0x120008, 0x120009}, generic: []uint32{0x70029, 0xd0016, 0x120008, 0x120009}, subs: nil, ruleKnown: true},
 	{name: "ufw", grammar: nil, generic: []uint32{0x10002d}, subs: nil, ruleKnown: true},
 	{name: "ul", grammar: []uint32{0x23000e}, generic: []uint32{0x23000e}, subs: nil, ruleKnown: false},
 	{name: "ulimit", grammar: []uint32{0x12001d}, generic: []uint32{0xd0016, 0x12001d}, subs: nil, ruleKnown: true},
@@ -2981,42 +2984,46 @@ func packsAgentsL30() Pack {
 }
 
 func packsAgentsL34() Pack {
+	return Pack{Rules: []Rule{{ID: "agents.mcp-add", Exe: []string{"claude", "gemini", "codex", "qwen"}, Sub: []string{"mcp", "add|add-json|add-from-claude-desktop"}, Category: "self-protection", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This registers an MCP server in an agent's own configuration: every later session starts its program and gives its tools to the agent, outside this session's approvals.", Suggestion: "Ask the user to add MCP servers themselves, or run the server for this session only."}}}
+}
+
+func packsAgentsL45() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.claude-skip-permissions", Exe: []string{"claude"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts Claude Code with its permission checks skipped: every tool call of the new session runs without a person, outside this session's approvals.", Suggestion: "Start the agent yourself, outside the agent session, if you mean to; from inside, run it with its normal permission mode.", Match: Match{FlagsAny: []string{"--dangerously-skip-permissions"}}}}}
 }
 
-func packsAgentsL46() Pack {
+func packsAgentsL57() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.claude-bypass-mode", Exe: []string{"claude"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts Claude Code in bypassPermissions mode: every tool call of the new session runs without a person, outside this session's approvals.", Suggestion: "Start the agent yourself, outside the agent session, if you mean to; from inside, run it with its normal permission mode.", Match: Match{FlagValues: map[string][]string{"--permission-mode": {"bypassPermissions", "bypasspermissions"}}}}}}
 }
 
-func packsAgentsL58() Pack {
+func packsAgentsL69() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.codex-bypass", Exe: []string{"codex"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts Codex with approvals and its sandbox turned off: every command of the new session runs unconfined and without a person.", Suggestion: "Run codex with its default approval policy and sandbox, or start it yourself outside the agent session.", Match: Match{FlagsAny: []string{"--dangerously-bypass-approvals-and-sandbox", "--yolo"}}}}}
 }
 
-func packsAgentsL70() Pack {
+func packsAgentsL81() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.codex-exec-full-access", Exe: []string{"codex"}, Sub: []string{"exec|e"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "codex exec never asks for approval, and this runs it without its sandbox: every command of the new session runs unconfined and without a person.", Suggestion: "Run codex exec in its default workspace-write sandbox, or start it yourself outside the agent session.", Match: Match{FlagValues: map[string][]string{"--sandbox": {"danger-full-access"}, "-s": {"danger-full-access"}}}}}}
 }
 
-func packsAgentsL83() Pack {
+func packsAgentsL94() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.gemini-yolo", Exe: []string{"gemini", "qwen"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts the agent in YOLO mode: every tool call of the new session is approved automatically, without a person.", Suggestion: "Run the agent in its default approval mode, or start it yourself outside the agent session.", Match: Match{FlagsAny: []string{"-y", "--yolo"}}}}}
 }
 
-func packsAgentsL95() Pack {
+func packsAgentsL106() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.gemini-approval-yolo", Exe: []string{"gemini", "qwen"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts the agent in YOLO mode: every tool call of the new session is approved automatically, without a person.", Suggestion: "Run the agent in its default approval mode, or start it yourself outside the agent session.", Match: Match{FlagValues: map[string][]string{"--approval-mode": {"yolo"}}}}}}
 }
 
-func packsAgentsL107() Pack {
+func packsAgentsL118() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.q-trust-all-tools", Exe: []string{"q"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts Amazon Q with every tool trusted: the new session runs commands and writes files without a person.", Suggestion: "Run q chat without --trust-all-tools, or start it yourself outside the agent session.", Match: Match{FlagsAny: []string{"--trust-all-tools"}}}}}
 }
 
-func packsAgentsL119() Pack {
+func packsAgentsL130() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.cursor-force", Exe: []string{"cursor-agent"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts the Cursor agent with --force: every command of the new session runs unless a rule denies it, without a person.", Suggestion: "Run cursor-agent without --force, or start it yourself outside the agent session.", Match: Match{FlagsAny: []string{"-f", "--force"}}}}}
 }
 
-func packsAgentsL131() Pack {
+func packsAgentsL142() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.amp-allow-all", Exe: []string{"amp"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts Amp with every tool call allowed: the new session runs commands and writes files without a person.", Suggestion: "Run amp with its normal approvals, or start it yourself outside the agent session.", Match: Match{FlagsAny: []string{"--dangerously-allow-all"}}}}}
 }
 
-func packsAgentsL143() Pack {
+func packsAgentsL154() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.copilot-allow-all", Exe: []string{"copilot"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts GitHub Copilot CLI with every tool allowed: the new session runs commands and writes files without a person.", Suggestion: "Run copilot with its normal approvals, or start it yourself outside the agent session.", Match: Match{FlagsAny: []string{"--allow-all-tools", "--allow-all", "--yolo"}}}}}
 }
 
@@ -3913,90 +3920,94 @@ func packsGitL456() Pack {
 }
 
 func packsGitL471() Pack {
+	return Pack{Rules: []Rule{{ID: "git.config-redirect", Exe: []string{"git"}, Sub: []string{"config"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Setting this key sends later clones, fetches and pushes of other URLs — and the credentials git gives them — to another host or through a proxy.", Suggestion: "Ask the user to change where git connects; name the remote's URL in the command instead.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"url.**.insteadof", "url.**.pushinsteadof", "http.proxy", "https.proxy", "http.**.proxy", "remote.*.proxy"}, MinOperands: 2}}}}
+}
+
+func packsGitL486() Pack {
 	return Pack{Rules: []Rule{{ID: "git.checkout-paths", Exe: []string{"git"}, Sub: []string{"checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git checkout <commit> <path>… overwrites those working-tree files and discards their uncommitted changes.", Suggestion: "Stash the changes first, or use git show <commit>:<path> to look at the old version.", Match: Match{FlagsNone: []string{"-b", "-B", "--orphan", "--help", "-h"}, MinOperands: 2}}}}
 }
 
-func packsGitL484() Pack {
+func packsGitL499() Pack {
 	return Pack{Rules: []Rule{{ID: "git.restore-patch", Exe: []string{"git"}, Sub: []string{"restore|checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Restoring paths listed in a file or chosen interactively discards their uncommitted changes.", Suggestion: "Stash the changes first.", Match: Match{FlagsAny: []string{"-p", "--patch", "--pathspec-from-file"}, FlagsNone: []string{"--staged", "-S", "--no-patch", "--help", "-h"}}}}}
 }
 
-func packsGitL497() Pack {
+func packsGitL512() Pack {
 	return Pack{Rules: []Rule{{ID: "git.abort", Exe: []string{"git"}, Sub: []string{"merge|rebase|cherry-pick|revert|am"}, Category: "vcs-discard", Tier: "destructive", Blast: "low", Reason: "--abort throws away the conflict resolutions made so far.", Suggestion: "Ask before aborting; commit or note resolved files first.", Match: Match{FlagsAny: []string{"--abort", "--quit"}}}}}
 }
 
-func packsGitL509() Pack {
+func packsGitL524() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-env-export", Exe: []string{"export", "declare", "typeset", "env"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Exporting this variable makes later git commands run an arbitrary program or read injected configuration.", Suggestion: "Do not override GIT_SSH*, GIT_CONFIG_*, GIT_EXTERNAL_DIFF or GIT_ASKPASS.", Match: Match{OperandsAny: []string{"git_ssh=**", "git_ssh_command=**", "git_ssh_variant=**", "git_config_*=**", "git_config=**", "git_external_diff=**", "git_askpass=**", "git_proxy_command=**", "git_exec_path=**", "git_template_dir=**"}}}}}
 }
 
-func packsGitL525() Pack {
+func packsGitL540() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"status|log|diff|show|blame|annotate|shortlog|describe|rev-parse|rev-list|ls-files|ls-tree|cat-file|merge-base|grep|whatchanged|for-each-ref|name-rev|var|version|help|check-ignore|check-attr|check-ref-format|count-objects|show-ref|show-branch|cherry|range-diff|diff-tree|diff-files|diff-index|verify-commit|verify-tag|fsck|ls-remote|bugreport|difftool|instaweb"}, UnsafeFlags: []string{"--output", "--ext-diff", "--textconv", "-O", "--open-files-in-pager", "--tool", "-x", "--extcmd"}, UnsafeTier: "execute"}}}
 }
 
-func packsGitL531() Pack {
+func packsGitL546() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"branch"}, UnsafeFlags: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "--set-upstream-to", "-u", "--unset-upstream", "--edit-description", "-t", "--track"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
-func packsGitL538() Pack {
+func packsGitL553() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"tag"}, UnsafeFlags: []string{"-d", "--delete", "-a", "-s", "-u", "-f", "--force", "-m", "-F", "--annotate", "--sign"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
-func packsGitL545() Pack {
+func packsGitL560() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"remote"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
-func packsGitL551() Pack {
+func packsGitL566() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"remote", "show|get-url"}}}}
 }
 
-func packsGitL555() Pack {
+func packsGitL570() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"stash", "list|show"}, UnsafeFlags: []string{"--output", "--ext-diff", "--textconv"}, UnsafeTier: "execute"}}}
 }
 
-func packsGitL561() Pack {
+func packsGitL576() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"worktree", "list"}}}}
 }
 
-func packsGitL565() Pack {
+func packsGitL580() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"submodule", "status|summary|foreach"}, UnsafeTier: "execute"}}}
 }
 
-func packsGitL570() Pack {
+func packsGitL585() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"reflog"}, NoOperands: true}}}
 }
 
-func packsGitL575() Pack {
+func packsGitL590() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"reflog", "show|exists"}}}}
 }
 
-func packsGitL579() Pack {
+func packsGitL594() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"notes", "list|show"}}}}
 }
 
-func packsGitL583() Pack {
+func packsGitL598() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"config"}, UnsafeFlags: []string{"--global", "--system", "--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit", "--file", "-f", "--worktree"}, UnsafeTier: "write", MaxOperands: 1}}}
 }
 
-func packsGitL590() Pack {
+func packsGitL605() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"add|commit|mv|checkout|switch|merge|rebase|cherry-pick|revert|stash|init|clone|fetch|pull|apply|am|restore|notes|worktree|submodule|sparse-checkout|bisect|format-patch|archive|bundle|mergetool|rerere|maintenance|lfs|rm|reset|commit-tree|write-tree|read-tree|update-index|hash-object|mktag|mktree|symbolic-ref|gc|pack-refs|replace|push"}, Tier: "write"}}}
 }
 
-func packsGitL595() Pack {
+func packsGitL610() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"clean"}, Tier: "read", UnsafeFlags: []string{"-f", "--force"}, UnsafeTier: "write"}}}
 }
 
-func packsGitL604() Pack {
+func packsGitL619() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"git"}, Sub: []string{"clean"}, Operands: "delete"}}}
 }
 
-func packsGitL609() Pack {
+func packsGitL624() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"clone|fetch|pull|push|ls-remote|archive"}, Operands: "url"}}}
 }
 
-func packsGitL614() Pack {
+func packsGitL629() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"remote", "add|set-url"}, Operands: "url"}}}
 }
 
-func packsGitL619() Pack {
+func packsGitL634() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"submodule", "add"}, Operands: "url"}}}
 }
 
@@ -4469,22 +4480,26 @@ func packsRemoteCopyL67() Pack {
 }
 
 func packsRemoteCopyL71() Pack {
-	return Pack{Safe: []Safe{{Exe: []string{"scp", "sftp"}, Tier: "write"}}}
-}
-
-func packsRemoteCopyL75() Pack {
-	return Pack{URLs: []URLSpec{{Exe: []string{"ssh"}, Operands: "first"}}}
-}
-
-func packsRemoteCopyL79() Pack {
-	return Pack{URLs: []URLSpec{{Exe: []string{"sftp"}, Operands: "first"}}}
+	return Pack{Rules: []Rule{{ID: "remote-copy.ssh-remote-forward", Exe: []string{"ssh"}, Category: "network", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "ssh -R opens a port on the remote host that leads back into this machine: whoever reaches that host reaches the forwarded service here.", Suggestion: "Ask the user before opening a tunnel into this machine; -L forwards a remote port to this machine instead.", Match: Match{FlagsAny: []string{"-R"}}}}}
 }
 
 func packsRemoteCopyL83() Pack {
+	return Pack{Safe: []Safe{{Exe: []string{"scp", "sftp"}, Tier: "write"}}}
+}
+
+func packsRemoteCopyL87() Pack {
+	return Pack{URLs: []URLSpec{{Exe: []string{"ssh"}, Operands: "first"}}}
+}
+
+func packsRemoteCopyL91() Pack {
+	return Pack{URLs: []URLSpec{{Exe: []string{"sftp"}, Operands: "first"}}}
+}
+
+func packsRemoteCopyL95() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"rsync"}, Operands: "read", Last: "delete", WhenFlags: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del"}}}}
 }
 
-func packsRemoteCopyL89() Pack {
+func packsRemoteCopyL101() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"rsync"}, Operands: "delete", Last: "write", WhenFlags: []string{"--remove-source-files"}}}}
 }
 

@@ -111,6 +111,9 @@ func (w *walker) scanSpawns(c *Command, span risk.Span, st *state, cx *ctx) {
 }
 
 func (w *walker) spawn(c *Command, sc spawnCall, args []spawnArg, span risk.Span, st *state, cx *ctx) {
+	if len(args) == 0 {
+		return // a call with no argument starts nothing (platform.system(), a bare os.system() fails)
+	}
 	argv, code, ok := spawnCommand(sc.kind, args)
 	switch {
 	case !ok:
@@ -251,6 +254,11 @@ func readCallArgs(code string, i int, lang string) []spawnArg {
 		i++
 	case !isParenless(lang) || code[i] != '"' && code[i] != '\'' && code[i] != '[':
 		return nil
+	}
+	if closing != 0 {
+		if j := skipSpaces(code, i); j < len(code) && code[j] == closing {
+			return []spawnArg{} // no argument: platform.system()
+		}
 	}
 	var args []spawnArg
 	for len(args) < 16 {

@@ -1,0 +1,101 @@
+package analysis
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+func TestInlineReads(t *testing.T) {
+	for _, tc := range []struct {
+		lang, code string
+		reads      []string
+		imports    []string
+		ok         bool
+	}{
+		{"python", `import json;print(json.load(open('package.json'))['version'])`, []string{"package.json"}, []string{"json"}, true},
+		{"python", "import sys\nprint(sys.version)", nil, []string{"sys"}, true},
+		{"python", `import json; d = json.load(open("a.json", "rb")); print(sorted(d.keys()))`, []string{"a.json"}, []string{"json"}, true},
+		{"python", `from importlib.metadata import version as v; print(v("requests"))`, nil, []string{"importlib.metadata"}, true},
+		{"python", `import os.path as p; print(p.exists('x'), 1 == 1, 2 >= 1)`, nil, []string{"os.path"}, true},
+		{"python", `print(open('f', encoding='utf-8').read().splitlines()[0])`, []string{"f"}, nil, true},
+		{"python", `print({'a': 1}['a'], [1, 2][0:1])`, nil, nil, true},
+		// not proven
+		{"python", `open('x', 'w').write('a')`, nil, nil, false},
+		{"python", `open('x', mode='w')`, nil, nil, false},
+		{"python", `open('x', 'a+')`, nil, nil, false},
+		{"python", `open(name)`, nil, nil, false},
+		{"python", `import os; os.system('id')`, nil, nil, false},
+		{"python", `import os; print(os.environ['AWS_SECRET_ACCESS_KEY'])`, nil, nil, false},
+		{"python", `import sklearn`, nil, nil, false},
+		{"python", `import sys; sys.path.append('x')`, nil, nil, false},
+		{"python", `print(f'{__import__("os").system("id")}')`, nil, nil, false},
+		{"python", `exec("print(1)")`, nil, nil, false},
+		{"python", `print(json.__dict__)`, nil, nil, false},
+		{"python", `for x in range(3): print(x)`, nil, nil, false},
+		{"python", `x = 1; x += 1`, nil, nil, false},
+		{"python", `d = {}; d['k'] = 1`, nil, nil, false},
+		{"python", `import sys; sys.version = 'x'`, nil, nil, false},
+		{"python", `print((1).__class__)`, nil, nil, false},
+		{"python", `print('''a''')`, nil, nil, false},
+		{"python", `print(getattr(1, 'real'))`, nil, nil, false},
+		{"python", `print([k for k in range(3)])`, nil, nil, false},
+		{"node", `console.log(require('./package.json').dependencies)`, []string{"./package.json"}, nil, true},
+		{"node", `const fs = require('fs'); console.log(JSON.parse(fs.readFileSync('package.json', 'utf8')).version)`, []string{"package.json"}, nil, true},
+		{"node", `console.log(require('fs').readFileSync('a.txt').toString())`, []string{"a.txt"}, nil, true},
+		{"node", `process.version`, nil, nil, true},
+		{"node", `require('child_process').execSync('id')`, nil, nil, false},
+		{"node", `require('./index.js')`, nil, nil, false},
+		{"node", "console.log(`${process.env.HOME}`)", nil, nil, false},
+		{"node", `console.log(process.env.NPM_TOKEN)`, nil, nil, false},
+		{"node", `[1].map(x => x)`, nil, nil, false},
+		{"node", `const fs = require('fs'); fs.writeFileSync('a', 'b')`, nil, nil, false},
+		{"node", `({}).constructor.constructor('return process')()`, nil, nil, false},
+		{"node", `globalThis.process.exit(1)`, nil, nil, false},
+		{"ruby", `puts 1`, nil, nil, false},
+	} {
+		reads, imports, ok := inlineReads(tc.lang, tc.code)
+		if ok != tc.ok {
+			t.Errorf("inlineReads(%s, %q) ok = %v, want %v", tc.lang, tc.code, ok, tc.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if diff := cmp.Diff(tc.reads, reads, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("inlineReads(%s, %q) reads (-want +got):\n%s", tc.lang, tc.code, diff)
+		}
+		if diff := cmp.Diff(tc.imports, imports, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("inlineReads(%s, %q) imports (-want +got):\n%s", tc.lang, tc.code, diff)
+		}
+	}
+}
+
+// FuzzInlineReads: any text is judged without a panic, and what a proof
+// says the code reads is text of the code.
+func FuzzInlineReads(f *testing.F) {
+	f.Add("python", `import json;print(json.load(open('package.json'))['version'])`)
+	f.Add("node", `const fs = require('fs'); console.log(fs.readFileSync("a", 'utf8'))`)
+	f.Add("python", `print(open(r'x\'y', 'rb').read())`)
+	f.Fuzz(func(t *testing.T, lang, code string) {
+		reads, _, ok := inlineReads(lang, code)
+		if !ok {
+			return
+		}
+		for _, r := range reads {
+			if !strings.Contains(strings.ReplaceAll(code, `\`, ""), strings.ReplaceAll(r, `\`, "")) {
+				t.Fatalf("inlineReads(%q) reads %q, which the code does not hold", code, r)
+			}
+		}
+		if strings.Contains(code, "#") || strings.Contains(code, "//") {
+			return // a comment may name anything
+		}
+		for _, bad := range []string{"system", "exec", "eval", "write", "environ", "child_process", "__import__", "__class__", "__dict__", "__builtins__", "__globals__", "__subclasses__"} {
+			if strings.Contains(code, bad) && !strings.Contains(code, "'"+bad) && !strings.Contains(code, `"`+bad) {
+				t.Fatalf("inlineReads(%q) proven though it names %s outside a string", code, bad)
+			}
+		}
+	})
+}
