@@ -43,6 +43,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 		a.copies(cmd, dir)
 		a.archives(cmd, dir)
 		a.publishes(cmd, dir)
+		a.findDeletes(cmd, dir)
 		a.mentions(cmd, r.Paths, dir)
 		switch {
 		case pure:
@@ -111,6 +112,9 @@ func (a *Analysis) paths(cmd *shell.Command, refs []rules.PathRef, dir string) {
 			a.walked(ref.Word, access, dir)
 			if access == paths.Delete && removes {
 				a.wholeWalkDelete(cmd, ref.Word, dir)
+			}
+			if access == paths.Delete {
+				a.namedWalkDelete(ref.Word, dir)
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/shell"
 )
 
 // DeleteFinding judges removing a directory that holds everything else:
@@ -132,6 +133,101 @@ func LockFile(name string) bool {
 func inTempDir(p string) bool {
 	for _, d := range []string{"/tmp/", "/var/tmp/", "/private/tmp/", "/private/var/folders/", "/dev/shm/"} {
 		if strings.HasPrefix(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// disposableNames are the name tests of a find walk whose files the
+// project's build or tools make again, or nobody needs (byte code,
+// objects, editor and patch leftovers, logs, caches): deleting every one
+// of them below the project is ordinary housekeeping.
+var disposableNames = map[string]bool{
+	"*.pyc": true, "*.pyo": true, "__pycache__": true, "*.o": true, "*.obj": true, "*.a": true, "*.class": true,
+	".DS_Store": true, "Thumbs.db": true, "*.orig": true, "*.rej": true, "*~": true, "*.bak": true, "*.swp": true,
+	"*.swo": true, "*.tmp": true, "*.temp": true, "*.log": true, "*.out": true, "*.test": true, "*.prof": true,
+	"*.gcda": true, "*.gcno": true, ".coverage": true, "*.tsbuildinfo": true, "*.egg-info": true,
+	"node_modules": true, ".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true, "dist": true,
+	"build": true, "target": true, "coverage": true, ".cache": true, ".tox": true, ".next": true, ".turbo": true,
+}
+
+// namedWalkDelete judges a walk that deletes, at any depth below a
+// directory of the project, the files of one name test that are not
+// disposable (find . -name '*.go' -delete, find src -name '*.ts' -exec
+// rm {} +): as many of the project's own files as rm -rf of the tree
+// would remove, without a preview, so it is the destructive tier a
+// recursive delete is; disposable names (*.pyc, __pycache__, *.orig, …)
+// stay ordinary. Walks outside the project are left to the path rules.
+func (a *Analysis) namedWalkDelete(w shell.Word, dir string) {
+	root, name := path.Split(w.Value)
+	a.namedDelete(strings.TrimSuffix(root, "/"), name, w, dir)
+}
+
+// namedDelete is namedWalkDelete for the walk of root with name test
+// name (find ROOT -name NAME -delete).
+func (a *Analysis) namedDelete(root, name string, w shell.Word, dir string) {
+	if name == "*" || name == "" || root == "" || HasGlobMeta(root) || disposableNames[name] || inOutputs(root) {
+		return
+	}
+	env := a.ctx.PathEnv(dir)
+	cp, err := paths.Canonicalize(root, env, a.ctx.Home)
+	if err != nil || env.Workspace == "" || !IsAncestorOrSelf(env.Workspace, cp.Resolved) {
+		return
+	}
+	a.add(risk.Finding{Rule: "effects.walk-delete-named", Category: risk.CatFSDelete, Tier: risk.Destructive,
+		Blast: risk.BlastMedium, Span: w.Span, Subject: w.Value,
+		Reason:     fmt.Sprintf("The walk deletes every file named %q below %s, at any depth: the project's own files, as many as a recursive delete of the tree removes, without a preview.", name, root),
+		Suggestion: "Run the same find with -print first and delete the files you mean by name; byte code, objects, logs and caches (*.pyc, __pycache__, *.o, *.log) may be deleted this way."})
+}
+
+// findDeletes judges find ROOT… -name NAME -delete as the walks it is
+// (namedDelete for each root and name test). A negated name test deletes
+// everything else, which core.fs.find-delete judges as a walk with no
+// name test; a root or name not known is left to the path rules.
+func (a *Analysis) findDeletes(cmd *shell.Command, dir string) {
+	if path.Base(cmd.Name) != "find" {
+		return
+	}
+	args := cmd.Args()
+	var roots []shell.Word
+	var names []string
+	deletes, negated := false, false
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case !args[i].Known:
+			return
+		case len(names) == 0 && !deletes && !strings.HasPrefix(v, "-") && v != "(" && v != "!" && len(roots) == i:
+			roots = append(roots, args[i])
+		case v == "!" || v == "-not":
+			negated = true
+		case (v == "-name" || v == "-iname") && i+1 < len(args):
+			if negated || !args[i+1].Known {
+				return
+			}
+			names = append(names, args[i+1].Value)
+			i++
+		case v == "-delete":
+			deletes = true
+		}
+	}
+	if !deletes {
+		return
+	}
+	for _, r := range roots {
+		for _, n := range names {
+			a.namedDelete(r.Value, n, r, dir)
+		}
+	}
+}
+
+// inOutputs reports whether a directory of root is a build output or a
+// cache (find build -name '*.js' -delete), whose files are made again, or
+// a repository's .git, whose walks HistoryFinding judges.
+func inOutputs(root string) bool {
+	for c := range strings.SplitSeq(path.Clean(root), "/") {
+		if disposableNames[c] || c == ".git" { // a repository's own files: HistoryFinding judges them
 			return true
 		}
 	}
