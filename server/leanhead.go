@@ -66,23 +66,18 @@ const leanFieldCount = len(leanFields)
 // may make it one. ok is true only for a whole head of the accepted form.
 func parseLeanHead(b []byte, maxBody int64) (h leanHead, complete, ok bool) {
 	end := bytes.Index(b, []byte("\r\n\r\n"))
-	if bareLF(b, end) {
+	if end < 0 {
 		// net/http ends a head at an empty line ended by a bare LF too:
 		// refuse at once rather than wait for a CRLF CRLF never sent.
-		return h, true, false
-	}
-	if end < 0 {
-		return h, len(b) >= leanMaxHead, false
+		return h, len(b) >= leanMaxHead || bytes.IndexByte(b, '\n') >= 0 && bareLF(b), false
 	}
 	h.size = end + 4
 	if h.size > leanMaxHead {
 		return h, true, false
 	}
 	raw := b[:end+2] // every line with its CRLF
-	for _, c := range raw {
-		if (c < 0x20 && c != '\r' && c != '\n' && c != '\t') || c >= 0x7f {
-			return h, true, false
-		}
+	if !plainLines(raw) {
+		return h, true, false
 	}
 	text := string(raw) // one copy; the strings below are slices of it
 	line, rest, _ := strings.Cut(text, "\r\n")
@@ -101,23 +96,30 @@ func parseLeanHead(b []byte, maxBody int64) (h leanHead, complete, ok bool) {
 	return h, true, seen[0] && seen[1]
 }
 
-// bareLF reports whether an LF not after a CR comes in b before end (all
-// of b when end < 0).
-func bareLF(b []byte, end int) bool {
-	if end >= 0 {
-		b = b[:end]
-	}
-	for i := bytes.IndexByte(b, '\n'); i >= 0; {
-		if i == 0 || b[i-1] != '\r' {
+// bareLF reports whether b holds an LF not after a CR.
+func bareLF(b []byte) bool {
+	for i, c := range b {
+		if c == '\n' && (i == 0 || b[i-1] != '\r') {
 			return true
 		}
-		j := bytes.IndexByte(b[i+1:], '\n')
-		if j < 0 {
-			break
-		}
-		i += 1 + j
 	}
 	return false
+}
+
+// plainLines reports whether b is lines of printable ASCII and tabs, each
+// ended by CRLF, with no other CR or LF.
+func plainLines(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c >= 0x20 && c < 0x7f, c == '\t':
+		case c == '\r' && i+1 < len(b) && b[i+1] == '\n':
+			i++
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // leanRequestLine returns the path of an accepted request line.
@@ -149,7 +151,7 @@ func leanRequestLine(line string) (string, bool) {
 // field takes one header line.
 func (h *leanHead) field(line string, seen *[leanFieldCount]bool, maxBody int64) bool {
 	name, value, ok := strings.Cut(line, ":")
-	if !ok || name == "" || strings.ContainsAny(line, "\r\n") {
+	if !ok || name == "" {
 		return false
 	}
 	for i := 0; i < len(name); i++ {
@@ -234,5 +236,9 @@ func isTokenByte(c byte) bool {
 	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
 		return true
 	}
-	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
+	switch c {
+	case '!', '#', '$', '%', '&', '\'', '*', '+', '-', '.', '^', '_', '`', '|', '~':
+		return true
+	}
+	return false
 }

@@ -167,3 +167,13 @@ func FuzzLeanHead(f *testing.F) {
 		checkAsNetHTTP(t, in)
 	})
 }
+
+func BenchmarkParseLeanHead(b *testing.B) {
+	in := []byte("POST /v1/decide HTTP/1.1\r\nHost: 127.0.0.1:7878\r\nUser-Agent: Go-http-client/1.1\r\nContent-Length: 93\r\nContent-Type: application/json\r\nAccept-Encoding: gzip\r\n\r\n")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, ok := parseLeanHead(in, leanTestMax); !ok {
+			b.Fatal("refused")
+		}
+	}
+}

@@ -129,12 +129,21 @@ func (w *leanResponse) finish() {
 // say so, all in net/http's order; a name that is not a token is left out
 // and CR or LF in a value becomes a space, as net/http does.
 func (w *leanResponse) appendHeader(b []byte) []byte {
-	closeHeader := w.closing && !w.closes()
 	var keysBuf [16]string
 	keys := keysBuf[:0]
+	var hasDate, hasLength, hasType bool
 	for k := range w.header {
+		switch k {
+		case "Date":
+			hasDate = true
+		case "Content-Length":
+			hasLength = true
+		case "Content-Type":
+			hasType = true
+		}
 		keys = append(keys, k)
 	}
+	closeHeader := w.closing && !w.closes()
 	slices.Sort(keys)
 	for _, k := range keys {
 		if !validFieldName(k) || closeHeader && k == "Connection" {
@@ -147,18 +156,18 @@ func (w *leanResponse) appendHeader(b []byte) []byte {
 			b = append(b, "\r\n"...)
 		}
 	}
-	if _, ok := w.header["Date"]; !ok {
+	if !hasDate {
 		b = append(b, "Date: "...)
 		b = append(b, httpDate()...)
 		b = append(b, "\r\n"...)
 	}
 	if bodyAllowed(w.status) {
-		if _, ok := w.header["Content-Length"]; !ok {
+		if !hasLength {
 			b = append(b, "Content-Length: "...)
 			b = strconv.AppendInt(b, int64(len(w.body)), 10)
 			b = append(b, "\r\n"...)
 		}
-		if _, ok := w.header["Content-Type"]; !ok && len(w.body) > 0 {
+		if !hasType && len(w.body) > 0 {
 			b = append(b, "Content-Type: "...)
 			b = append(b, http.DetectContentType(w.body)...)
 			b = append(b, "\r\n"...)
@@ -170,17 +179,22 @@ func (w *leanResponse) appendHeader(b []byte) []byte {
 	return b
 }
 
-// appendFieldValue appends v trimmed, CR and LF turned into spaces.
+// appendFieldValue appends v as net/http writes a header value: CR and LF
+// turned into spaces, then spaces and tabs trimmed.
 func appendFieldValue(b []byte, v string) []byte {
-	v = strings.Trim(v, " \t")
-	for i := 0; i < len(v); i++ {
-		c := v[i]
-		if c == '\r' || c == '\n' {
-			c = ' '
+	if strings.IndexByte(v, '\r') >= 0 || strings.IndexByte(v, '\n') >= 0 {
+		bs := []byte(v)
+		for i, c := range bs {
+			if c == '\r' || c == '\n' {
+				bs[i] = ' '
+			}
 		}
-		b = append(b, c)
+		v = string(bs)
 	}
-	return b
+	if v != "" && (v[0] == ' ' || v[0] == '\t' || v[len(v)-1] == ' ' || v[len(v)-1] == '\t') {
+		v = strings.Trim(v, " \t")
+	}
+	return append(b, v...)
 }
 
 func validFieldName(k string) bool {
