@@ -184,6 +184,8 @@ type leanConn struct {
 	// head bounds the wait for a request's head, and for the rest of a
 	// body its handler left unread.
 	head time.Duration
+	// remote is the peer's address, as net/http gives it.
+	remote string
 }
 
 var leanReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, leanMaxHead) }}
@@ -204,7 +206,7 @@ func (lc *leanConn) serve() {
 	}()
 	lc.w = leanResponse{conn: lc.c, header: make(http.Header, 12)}
 	head, idle := lc.l.timeouts()
-	lc.head = head
+	lc.head, lc.remote = head, lc.c.RemoteAddr().String()
 	first := true
 	for {
 		h, ok, err := lc.readHead(first, head, idle)
@@ -357,7 +359,7 @@ func (lc *leanConn) request(ctx context.Context, h *leanHead, body *leanBody) *h
 		ContentLength: h.contentLength,
 		Host:          h.host,
 		Close:         h.close,
-		RemoteAddr:    lc.c.RemoteAddr().String(),
+		RemoteAddr:    lc.remote,
 		RequestURI:    h.path,
 	}
 	return r.WithContext(ctx)
@@ -418,10 +420,22 @@ type bufferedConn struct {
 }
 
 func (c *bufferedConn) Read(p []byte) (int, error) {
-	if c.r != nil && c.r.Buffered() > 0 {
-		return c.r.Read(p)
+	if c.r != nil {
+		if c.r.Buffered() > 0 {
+			return c.r.Read(p)
+		}
+		c.r = nil // drained: read the connection itself from now on
 	}
 	return c.Conn.Read(p)
+}
+
+// CloseWrite shuts the connection's writing side when it can, as net/http
+// does with a TCP connection before closing it after an error reply.
+func (c *bufferedConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
 }
 
 // handoffListener is the listener the http.Server serves: the connections
