@@ -67,8 +67,7 @@ func (l *Lean) Serve(ln net.Listener) error {
 	l.ln = ln
 	l.handoff = newHandoffListener(ln.Addr())
 	l.mu.Unlock()
-	httpDone := make(chan error, 1)
-	go func() { httpDone <- l.hs.Serve(l.handoff) }()
+	go func() { _ = l.hs.Serve(l.handoff) }() // ends when Shutdown or Close closes the hand-off listener
 	var delay time.Duration
 	for {
 		c, err := ln.Accept()
@@ -243,11 +242,14 @@ func (lc *leanConn) readHead(first bool, head, idle time.Duration) (h leanHead, 
 		return h, false, http.ErrServerClosed
 	}
 	_, err = lc.br.Peek(1)
-	lc.idle.Store(false)
 	if err != nil {
+		lc.idle.Store(false)
 		return h, false, err
 	}
+	// Counted active before it stops being idle, so that Shutdown, which
+	// waits for the active ones after closing the idle ones, misses none.
 	lc.l.active.Add(1)
+	lc.idle.Store(false)
 	if !first {
 		lc.c.SetReadDeadline(time.Now().Add(head))
 	}
