@@ -175,10 +175,14 @@ var aiChatSensitiveWrite = []string{
 }
 
 // sensitiveWrite are files the shell or git run (in any home, so root's and
-// /etc/skel's count too), and PATH directories.
+// /etc/skel's count too), PATH directories, and a repository's history:
+// its objects, refs and reflogs, which no later command can restore once
+// deleted or overwritten (lock files, the index and the work tree's own
+// files are not in it).
 var sensitiveWrite = []string{
 	"**/.bashrc", "**/.bash_profile", "**/.bash_login", "**/.bash_logout", "**/.profile",
 	"**/.zshrc", "**/.zshenv", "**/.zprofile", "**/.zlogin", "**/.envrc", "~/.local/bin/**", "~/bin/**",
+	"**/.git/objects/**", "**/.git/refs/**", "**/.git/packed-refs", "**/.git/logs/**", "**/.git/modules/**",
 }
 
 // protectedSelf is where toolguard keeps its configuration and state.

@@ -3,6 +3,7 @@ package paths
 import (
 	"errors"
 	"os"
+	"path"
 	"reflect"
 	"strings"
 	"testing"
@@ -124,4 +125,56 @@ func FuzzLookupsAgree(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzCheckGlob: a glob operand of any shape is judged without a panic,
+// every finding names its rule and reason, and the index's shortcuts give
+// the verdict and rule the slow comparison of every pattern gives.
+func FuzzCheckGlob(f *testing.F) {
+	for _, s := range [][2]string{{"/w/.husky", "pre-*"}, {"/w/.git/refs/heads", "*"}, {"/h/.ssh", "id_*"},
+		{"/w/reports", "*.json"}, {"/w", ".claude/*/*.md"}, {"/w/.git", "*.lock"}, {"/h", "*"}, {"/w", "{a,b}/.env*"}} {
+		f.Add(s[0], s[1], uint8(1))
+	}
+	cfg := DefaultConfig()
+	cfg.Home = "/h"
+	c, err := Compile(cfg)
+	if err != nil {
+		f.Fatal(err)
+	}
+	env := Env{Cwd: "/w", Workspace: "/w"}
+	f.Fuzz(func(t *testing.T, dir, rest string, access uint8) {
+		if !strings.HasPrefix(dir, "/") || path.Clean(dir) != dir || !utf8.ValidString(dir+rest) {
+			return
+		}
+		a := Access(access % 3)
+		cp := Path{Literal: dir, Resolved: dir}
+		fast, slow := c.checkGlob(cp, rest, a, env, false), c.checkGlob(cp, rest, a, env, true)
+		for _, f := range fast {
+			if f.Rule == "" || f.Reason == "" {
+				t.Fatalf("CheckGlob(%q, %q) finding %+v lacks a rule or reason", dir, rest, f)
+			}
+		}
+		if v, r, sv, sr := worstOf(fast, slow); v != sv || r != sr {
+			t.Fatalf("CheckGlob(%q, %q, %v): shortcuts give %v %s, the slow path %v %s", dir, rest, a, v, r, sv, sr)
+		}
+	})
+}
+
+// worstOf returns the strongest verdict and its rule of each list.
+func worstOf(a, b []risk.Finding) (risk.Verdict, string, risk.Verdict, string) {
+	v, r := worstRule(a)
+	sv, sr := worstRule(b)
+	return v, r, sv, sr
+}
+
+// worstRule is the most restrictive verdict among findings and the rule
+// of its first finding.
+func worstRule(fs []risk.Finding) (risk.Verdict, string) {
+	v, rule := risk.Allow, ""
+	for _, f := range fs {
+		if f.Verdict > v {
+			v, rule = f.Verdict, f.Rule
+		}
+	}
+	return v, rule
 }

@@ -126,6 +126,15 @@ func (j *judge) setFindings(text string, set []component, dir string, tree bool)
 			out = append(out, j.setFinding(RuleSelf, text, pt, tree))
 		}
 	}
+	if j.access.writes() && !tree && len(out) == 0 {
+		// A glob written or deleted in an escape hatch (".husky/pre-*",
+		// ".claude/commands/*.md") asks as the literal names do. A tree is
+		// left to the recursive delete's and copy's own rules: a project
+		// tree holds .git/config and .vscode/settings.json at every turn.
+		if pt := j.setMeets(&c.escapeHatches, set, dir, tree); pt != nil {
+			return append(out, j.setFinding(RuleEscapeHatch, text, pt, tree))
+		}
+	}
 	if pt := j.setMeets(&c.userDenied, set, dir, tree); pt != nil {
 		out = append(out, j.setFinding(RuleDenied, text, pt, tree))
 	} else if pt := j.setMeets(&c.denied, set, dir, tree); pt != nil && !j.setExempt(set, tree) {
@@ -182,11 +191,17 @@ func (j *judge) setMeets(s *patternSet, set []component, dir string, tree bool) 
 func (j *judge) patternMeets(s *patternSet, x *setIndex, i int, set []component, dir string, tree bool) bool {
 	list := s.patterns()
 	pt, ptTree := &list[i], s.tree
-	if pt.anchor == anchorAny && (tree || bareWildcard(set)) {
-		return j.literalNameInside(list, x, i, set, dir)
-	}
-	if pt.anchor == anchorAny && !sharesLiteral(set[len(set)-1], pt.glob) {
-		return false // "*.log" could be named credentials.log, but aims at nothing secret
+	if pt.anchor == anchorAny && (tree || !subtreePattern(pt.glob)) {
+		switch {
+		case tree || bareWildcard(set):
+			return j.literalNameInside(list, x, i, set, dir)
+		case !sharesLiteral(set[len(set)-1], pt.glob):
+			return false // "*.log" could be named credentials.log, but aims at nothing secret
+		case extensionOnly(set[len(set)-1], pt.glob):
+			// "*.json" shares only ".json" with kilo.json: it aims at the
+			// file only where the file is there to be named.
+			return j.literalNameInside(list, x, i, set, dir)
+		}
 	}
 	glob := j.absGlob(pt)
 	if glob == "" {
@@ -277,6 +292,18 @@ func bareWildcard(set []component) bool {
 	return true
 }
 
+// subtreePattern reports whether an any-depth pattern names every path
+// below a directory of a literal name ("**/.husky/**", "**/.git/refs/**"):
+// a glob that names entries of such a directory (".husky/*",
+// ".git/refs/heads/*") meets it whatever its last component, so it is
+// compared as a glob, not by the names it shares. A leading-dot directory
+// is never matched by a wildcard, so "*" in a project does not meet
+// "**/.husky/**".
+func subtreePattern(glob string) bool {
+	dir, ok := strings.CutSuffix(glob, "/**")
+	return ok && dir != "**" && !strings.ContainsAny(dir[strings.LastIndexByte(dir, '/')+1:], "*?[{")
+}
+
 // sharesLiteral reports whether a run of two or more literal bytes of the
 // glob component c also appears in the last component of the pattern glob:
 // the glob aims at what the pattern names (".env*" and ".env", "id_*" and
@@ -299,6 +326,36 @@ func sharesLiteral(c component, glob string) bool {
 		run = append(run, a.set.first())
 	}
 	return check()
+}
+
+// extensionOnly reports whether every run of two or more literal bytes
+// the glob component c shares with the last name of the pattern glob lies
+// within that name's extension ("*.json" and "kilo.json"): the glob
+// names a kind of file, not the file. A name without a stem (".env") has
+// no extension.
+func extensionOnly(c component, glob string) bool {
+	name := glob[strings.LastIndexByte(glob, '/')+1:]
+	dot := strings.LastIndexByte(name, '.')
+	if dot <= 0 || strings.ContainsAny(name, "*?[{") {
+		return false
+	}
+	ext := name[dot:]
+	var run []byte
+	aims := func() bool {
+		hit := len(run) >= 2 && strings.Contains(name, string(run)) && !strings.Contains(ext, string(run))
+		run = run[:0]
+		return hit
+	}
+	for _, a := range c.atoms {
+		if a.star || setSize(a.set) != 1 {
+			if aims() {
+				return false
+			}
+			continue
+		}
+		run = append(run, a.set.first())
+	}
+	return !aims()
 }
 
 // literalNameInside checks an any-depth pattern whose tail is literal
@@ -510,6 +567,11 @@ func (j *judge) setFinding(rule, text string, pt *pattern, tree bool) risk.Findi
 		f.Category = risk.CatSelfProtection
 		f.Reason = fmt.Sprintf("%s %s is denied: it %s %q, toolguard's own configuration or an agent's hook settings.", j.access.verb(), text, how, pt.source)
 		f.Suggestion = "Only the user changes toolguard's configuration and the hook settings, outside the agent."
+	case RuleEscapeHatch:
+		f = j.base(RuleEscapeHatch, text, risk.Ask, risk.BlastHigh)
+		f.Category = risk.CatSelfProtection
+		f.Reason = fmt.Sprintf("%s %s needs approval: it %s %q, where an agent can run code or widen its own permissions outside toolguard's hook.", j.access.verb(), text, how, pt.source)
+		f.Suggestion = "Confirm with the user that this change is theirs; review what it runs or allows."
 	default:
 		f = j.base(RuleSensitive, text, risk.Ask, risk.BlastMedium)
 		f.Category = j.secretCategory()

@@ -117,6 +117,31 @@ func TestExpandBraces(t *testing.T) {
 }
 
 // A glob or a directory tree is judged by the paths it stands for.
+func TestExtensionOnlyAndSubtree(t *testing.T) {
+	for _, tc := range []struct {
+		glob, pattern string
+		ext, subtree  bool
+	}{
+		{"*.json", "**/kilo.json", true, false},
+		{"*.json", "**/.claude/settings.json", true, false},
+		{"kilo*", "**/kilo.json", false, false},
+		{"*o.json", "**/kilo.json", false, false},
+		{".env*", "**/.env", false, false},
+		{"*.pem", "**/*.pem", false, false},
+		{"*", "**/.husky/**", false, true},
+		{"pre-*", "**/.git/refs/**", false, true},
+		{"*", "**/*/**", false, false},
+		{"*", "~/.ssh/**", false, true},
+	} {
+		if got := extensionOnly(parseGlob(tc.glob, true)[0], tc.pattern); got != tc.ext {
+			t.Errorf("extensionOnly(%q, %q) = %v, want %v", tc.glob, tc.pattern, got, tc.ext)
+		}
+		if got := subtreePattern(tc.pattern); got != tc.subtree {
+			t.Errorf("subtreePattern(%q) = %v, want %v", tc.pattern, got, tc.subtree)
+		}
+	}
+}
+
 func TestCheckGlobAndTree(t *testing.T) {
 	home := t.TempDir()
 	project := filepath.Join(home, "project")
@@ -131,6 +156,14 @@ func TestCheckGlobAndTree(t *testing.T) {
 	}
 	if err := os.WriteFile(filepath.Join(project, ".claude", "settings.json"), []byte("{}"), 0o600); err != nil {
 		t.Fatal(err)
+	}
+	for _, f := range []string{".husky/pre-commit", ".git/refs/heads/main", ".git/objects/pack/p.pack", ".git/index.lock", "reports/run.json"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(project, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(project, f), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 	cfg := DefaultConfig()
 	cfg.Home = home
@@ -165,6 +198,16 @@ func TestCheckGlobAndTree(t *testing.T) {
 		{"source tree deleted", c.CheckTree(at(project+"/src"), Delete, env), risk.Allow, ""},
 		{"the root by an empty glob, deleted", c.CheckGlob(at("/"), "", Delete, env), risk.Deny, RuleOutside},
 		{"the root by an empty glob, read", c.CheckGlob(at("/"), "", Read, env), risk.Allow, ""},
+		{"hooks by glob, written", c.CheckGlob(at(project+"/.husky"), "pre-*", Write, env), risk.Ask, RuleEscapeHatch},
+		{"hooks by bare wildcard, deleted", c.CheckGlob(at(project+"/.husky"), "*", Delete, env), risk.Ask, RuleEscapeHatch},
+		{"hooks by glob, read", c.CheckGlob(at(project+"/.husky"), "*", Read, env), risk.Allow, ""},
+		{"agent commands by glob, written", c.CheckGlob(at(project), ".claude/*/*.md", Write, env), risk.Ask, RuleEscapeHatch},
+		{"branch refs by glob, deleted", c.CheckGlob(at(project+"/.git/refs/heads"), "*", Delete, env), risk.Ask, RuleSensitive},
+		{"packs by glob, deleted", c.CheckGlob(at(project+"/.git/objects/pack"), "*.pack", Delete, env), risk.Ask, RuleSensitive},
+		{"lock files by glob, deleted", c.CheckGlob(at(project+"/.git"), "*.lock", Delete, env), risk.Allow, ""},
+		{"every top entry, deleted: no dot directory", c.CheckGlob(at(project), "*", Delete, env), risk.Allow, ""},
+		{"json by glob beside no settings file", c.CheckGlob(at(project+"/reports"), "*.json", Write, env), risk.Allow, ""},
+		{"json by glob beside the hook settings", c.CheckGlob(at(project+"/.claude"), "*.json", Write, env), risk.Deny, RuleSelf},
 	} {
 		v, rule := risk.Allow, ""
 		for _, f := range tc.got {

@@ -233,7 +233,10 @@ func (e *evaluation) checkGlob(v string, a paths.Access, dir string) {
 		}
 		fs := e.p.paths.CheckGlob(cp, rest, a, env)
 		if a != paths.Read && wholeDirectory(rest) {
-			if f := analysis.DeleteFinding(cp, env, e.p.home); f != nil {
+			// Editing every entry of the project in place (sed -i … *) is
+			// a write of the project's files, which the workspace's own
+			// rules judge; only deleting them all removes the project.
+			if f := analysis.DeleteFinding(cp, env, e.p.home); f != nil && (a == paths.Delete || f.Rule != "paths.delete-workspace") {
 				f.Reason = fmt.Sprintf("%s %s: %s", verbOf(a), v, f.Reason)
 				fs = append(fs, *f)
 			}

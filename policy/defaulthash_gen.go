@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:5078e5096ddcfbc4afd8b606de2638a556340e5ba7c37e6c336c4d83daadf61c"
+	defaultHash      = "sha256:8dda78b590634c8e506a77b37a6183b5410cd222d02ee31d09dc460d6b639eb3"
 	defaultHashRules = "sha256:4b922533e5c56c39ce2d16e8e227dd05918fb068a5608655baf82926995bc392"
 )
