@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -229,7 +230,8 @@ func (lc *leanConn) serve() {
 // readHead waits for the next request's head: ok is false when it is not
 // the lean path's, err non-nil when the connection ended, timed out or
 // the Lean was shut down (closed without a reply, as net/http does). With
-// a nil error the request counts as active; the caller ends that.
+// a nil error the request counts as active; the caller ends that (with an
+// error it does not).
 func (lc *leanConn) readHead(first bool, head, idle time.Duration) (h leanHead, ok bool, err error) {
 	wait := idle
 	if first {
@@ -260,9 +262,15 @@ func (lc *leanConn) readHead(first bool, head, idle time.Duration) (h leanHead, 
 		b, perr := lc.br.Peek(n) // all that arrived, or one more byte
 		var complete bool
 		h, complete, ok = parseLeanHead(b, lc.l.maxBody)
+		if !complete && errors.Is(perr, os.ErrDeadlineExceeded) {
+			// Too slow (or shut down): closed without a reply, as net/http
+			// closes it, rather than given a second timeout there.
+			lc.l.active.Add(-1)
+			return h, false, perr
+		}
 		if complete || perr != nil {
-			// A head cut short or too slow goes to net/http too, which
-			// answers it from the same bytes as it would have.
+			// A head cut short goes to net/http too, which answers it
+			// from the same bytes as it would have.
 			return h, ok && complete, nil
 		}
 	}

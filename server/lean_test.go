@@ -141,9 +141,14 @@ func TestLeanAnswersAsNetHTTP(t *testing.T) {
 }
 
 // TestLeanTimeouts: a head that stops half-way, and an idle connection,
-// are closed after their timeouts.
+// are closed after their timeouts, and count as answered no longer.
 func TestLeanTimeouts(t *testing.T) {
-	lean, _, _ := twoFronts(t, Options{}, 200*time.Millisecond)
+	lean, _, l := twoFronts(t, Options{}, 200*time.Millisecond)
+	defer func() {
+		if n := l.active.Load(); n != 0 {
+			t.Errorf("%d requests still counted active", n)
+		}
+	}()
 	for name, raw := range map[string]string{
 		"nothing":   "",
 		"half head": "POST /v1/decide HTTP/1.1\r\nHost: 127.0.0.1\r\nCont",
