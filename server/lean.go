@@ -116,6 +116,7 @@ func (l *Lean) Shutdown(ctx context.Context) error {
 	}
 	t.Stop()
 	l.stop()
+	l.closeHandoff()
 	if herr := l.hs.Shutdown(ctx); err == nil {
 		err = herr
 	}
@@ -135,7 +136,20 @@ func (l *Lean) Close() error {
 	}
 	l.mu.Unlock()
 	l.stop()
+	l.closeHandoff()
 	return l.hs.Close()
+}
+
+// closeHandoff closes the listener net/http serves, so that no connection
+// waits to be handed to it after Shutdown or Close (http.Server closes it
+// too, unless it was closed before its Serve began).
+func (l *Lean) closeHandoff() {
+	l.mu.Lock()
+	h := l.handoff
+	l.mu.Unlock()
+	if h != nil {
+		h.Close()
+	}
 }
 
 func (l *Lean) isClosed() bool {
