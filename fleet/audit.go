@@ -26,17 +26,84 @@ const auditBatch = 512
 // for files; the others wait for it. A committer goroutine fed by a
 // channel cost each group one more wake of a goroutine (and often of a
 // thread), which at three replicas on two cores was a measurable share
-// of a replica's CPU (docs/benchmarks.md, Round 3: the fleet).
+// of a replica's CPU (docs/benchmarks.md, Round 3: the fleet). While
+// Writes overlap, the leader first waits a moment for its group to fill
+// (see gather).
 type auditLog struct {
 	s      *Store
 	mu     sync.Mutex // held by the leader committing a group
-	qmu    sync.Mutex // guards next and closed
+	qmu    sync.Mutex // guards next, closed and the gathering window
 	next   *auditGroup
 	closed bool
 	// writes counts the Writes that joined a group and have not
 	// returned: stop waits for them, so that every record accepted
 	// before Close is committed (or failed) before the pool closes.
 	writes sync.WaitGroup
+	// The gathering window (see gather), under qmu: the Writes joined
+	// and not yet answered, and the most of them at once in this and
+	// the previous period.
+	pending        int
+	peak, peakPrev int
+	periodStart    time.Time
+	// waitFor is how long a leader waits at most for its group to fill
+	// (gatherMax unless a test sets it).
+	waitFor time.Duration
+	// insert commits a group (commit, unless a test sets it) and says
+	// whether it was stored.
+	insert func(g *auditGroup, start time.Time) error
+}
+
+// gatherMax bounds how long a group's leader waits for it to fill: about
+// a decision and a loopback round trip on two busy cores.
+const gatherMax = 3 * time.Millisecond
+
+// gatherPeriod is how long the most Writes pending at once is
+// remembered.
+const gatherPeriod = 100 * time.Millisecond
+
+// gather waits, at most waitFor, for the group g led to hold as many
+// records as the most Writes pending at once lately (in this period of
+// gatherPeriod and the one before), and returns as soon as it does.
+//
+// Replicas sharing a database each see a share of the calls in flight,
+// and with one commit at a time a replica's calls split into a group
+// committing and one gathering, so groups held about half of them; each
+// group costs PostgreSQL a statement and a WAL flush, about 200 µs of
+// its CPU, against about 20 µs a record (docs/benchmarks.md, "Fleet
+// cost, round 3"). Waiting for the Writes of the group just committed to
+// come back gathers the replica's calls in one group. Writes that come
+// one at a time (an agent waiting for each answer) never have two
+// pending, so they never wait; the wait is taken from the commit's own
+// timeout, never added to it.
+func (l *auditLog) gather(g *auditGroup, now time.Time) {
+	if l.waitFor <= 0 {
+		return
+	}
+	l.qmu.Lock()
+	if d := now.Sub(l.periodStart); d > 2*gatherPeriod {
+		// Nothing led a group for a while: what was pending then is
+		// not recent.
+		l.peakPrev, l.peak, l.periodStart = 0, l.pending, now
+	} else if d > gatherPeriod {
+		l.peakPrev, l.peak, l.periodStart = l.peak, l.pending, now
+	}
+	want := min(auditBatch, max(l.peak, l.peakPrev))
+	if l.next != g || g.cols.n >= want {
+		l.qmu.Unlock()
+		return
+	}
+	g.want, g.full = want, make(chan struct{})
+	full := g.full
+	l.qmu.Unlock()
+	t := time.NewTimer(l.waitFor)
+	select {
+	case <-full:
+	case <-t.C:
+	}
+	t.Stop()
+	l.qmu.Lock()
+	g.full = nil
+	l.qmu.Unlock()
 }
 
 // auditGroup is the records of concurrent Writes as the columns of
@@ -48,6 +115,10 @@ type auditGroup struct {
 	// under qmu while the group is open.
 	done chan struct{}
 	err  error // set before done is closed
+	// full is closed by the Write that brings the group to want
+	// records, while its leader waits for them (see gather).
+	full chan struct{}
+	want int
 }
 
 // Audit returns the fleet's audit trail (audit.Sink). Records carry the
@@ -62,9 +133,15 @@ func (s *Store) Audit() audit.Sink {
 		// at three replicas, one at a time cut PostgreSQL's CPU per
 		// decision by about a fifth at the same throughput
 		// (docs/benchmarks.md).
-		s.audit = &auditLog{s: s}
+		s.audit = newAuditLog(s)
 	})
 	return auditSink{s.audit}
+}
+
+func newAuditLog(s *Store) *auditLog {
+	l := &auditLog{s: s, waitFor: gatherMax}
+	l.insert = l.commit
+	return l
 }
 
 type auditSink struct{ l *auditLog }
@@ -148,6 +225,12 @@ func (l *auditLog) join(r *audit.Record, rid string, data []byte) (g *auditGroup
 		done = g.done
 	}
 	g.cols.add(r.Time, &[7]string{r.Replica, r.Policy, r.Agent, r.Session, r.Tool, r.Verdict.String(), r.Rule}, data, rid)
+	l.pending++
+	l.peak = max(l.peak, l.pending)
+	if g.full != nil && g.cols.n >= g.want {
+		close(g.full)
+		g.full = nil
+	}
 	return g, done, true
 }
 
@@ -163,6 +246,8 @@ var (
 // Writes that joined it.
 func (l *auditLog) lead(g *auditGroup) error {
 	l.mu.Lock()
+	start := time.Now()
+	l.gather(g, start)
 	// The group before this one is committed; from now on Writes open
 	// the next group, so this one's records are all here.
 	l.qmu.Lock()
@@ -170,8 +255,12 @@ func (l *auditLog) lead(g *auditGroup) error {
 		l.next = nil
 	}
 	done := g.done
+	n := g.cols.n
 	l.qmu.Unlock()
-	err := l.commit(g)
+	err := l.insert(g, start)
+	l.qmu.Lock()
+	l.pending -= n
+	l.qmu.Unlock()
 	g.err = err
 	g.cols.reset()
 	columnsPool.Put(g.cols)
@@ -187,9 +276,11 @@ func (l *auditLog) lead(g *auditGroup) error {
 // flush): the columns go as arrays, unnested by the server. The statement
 // is prepared once a connection, and its parameters go as the group built
 // them (see auditColumns).
-func (l *auditLog) commit(g *auditGroup) error {
+func (l *auditLog) commit(g *auditGroup, start time.Time) error {
 	params := g.cols.params()
-	return l.s.op(context.Background(), "writing the audit record", func(ctx context.Context) error {
+	// The operation's timeout counts from before the gathering window:
+	// waiting for a group to fill never takes a commit past it.
+	return l.s.opWithin(context.Background(), "writing the audit record", l.s.timeout-time.Since(start), func(ctx context.Context) error {
 		c, err := l.s.pool.Acquire(ctx)
 		if err != nil {
 			return err

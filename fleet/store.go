@@ -237,11 +237,16 @@ func (s *Store) Close() error {
 // database is known to be down, and marking it down when f fails to reach
 // it.
 func (s *Store) op(ctx context.Context, what string, f func(ctx context.Context) error) error {
+	return s.opWithin(ctx, what, s.timeout, f)
+}
+
+// opWithin is op with a timeout of its own (at most the Store's).
+func (s *Store) opWithin(ctx context.Context, what string, timeout time.Duration, f func(ctx context.Context) error) error {
 	if s.down.Load() {
 		s.probe()
 		return s.unavailable(what, *s.downErr.Load())
 	}
-	opCtx, cancel := context.WithTimeout(ctx, s.timeout)
+	opCtx, cancel := context.WithTimeout(ctx, min(timeout, s.timeout))
 	defer cancel()
 	err := f(opCtx)
 	if err == nil {

@@ -1,0 +1,165 @@
+package fleet
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolguard/toolguard/audit"
+	"github.com/toolguard/toolguard/risk"
+)
+
+// fakeLog is an auditLog whose groups are not sent anywhere: insert
+// takes commitTime, as a database's round trip and WAL flush would,
+// records each group's size, and fails the groups fail says.
+type fakeLog struct {
+	l     *auditLog
+	mu    sync.Mutex
+	sizes []int
+	fail  func(group int) bool
+}
+
+const commitTime = 500 * time.Microsecond
+
+func newFakeLog(waitFor time.Duration) *fakeLog {
+	f := &fakeLog{l: &auditLog{s: &Store{replica: "t", timeout: time.Second}, waitFor: waitFor}}
+	f.l.insert = func(g *auditGroup, _ time.Time) error {
+		time.Sleep(commitTime)
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.sizes = append(f.sizes, g.cols.n)
+		if f.fail != nil && f.fail(len(f.sizes)-1) {
+			return errors.New("the group could not be written")
+		}
+		return nil
+	}
+	return f
+}
+
+func (f *fakeLog) write() error {
+	return f.l.write(context.Background(), audit.Record{Time: time.Now(), Tool: "Bash", Verdict: risk.Allow, Rule: "r"})
+}
+
+// closedLoop runs writers that each write n records one after another,
+// as clients waiting for each answer, and returns their Writes' errors
+// by writer.
+func (f *fakeLog) closedLoop(writers, n int) [][]error {
+	errs := make([][]error, writers)
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range n {
+				errs[w] = append(errs[w], f.write())
+			}
+		}()
+	}
+	wg.Wait()
+	return errs
+}
+
+// TestAuditLoneWritesDoNotWait: Writes that come one at a time are each
+// committed at once, whatever the window.
+func TestAuditLoneWritesDoNotWait(t *testing.T) {
+	f := newFakeLog(time.Second)
+	start := time.Now()
+	for range 20 {
+		if err := f.write(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if took := time.Since(start); took > 500*time.Millisecond {
+		t.Errorf("20 lone Writes took %s: a lone Write waited for others", took)
+	}
+	want := make([]int, 20)
+	for i := range want {
+		want[i] = 1
+	}
+	if diff := cmp.Diff(want, f.sizes); diff != "" {
+		t.Errorf("group sizes (-want +got):\n%s", diff)
+	}
+}
+
+// TestAuditGathersOverlappingWrites: writers in a closed loop, whose
+// Writes overlap, are committed together once the window has seen them
+// all pending, where without the window a group holds what arrived
+// during the previous commit.
+func TestAuditGathersOverlappingWrites(t *testing.T) {
+	const writers, n = 8, 40
+	mean := func(waitFor time.Duration) float64 {
+		f := newFakeLog(waitFor)
+		for w, errs := range f.closedLoop(writers, n) {
+			for i, err := range errs {
+				if err != nil {
+					t.Fatalf("writer %d, write %d: %v", w, i, err)
+				}
+			}
+		}
+		total := 0
+		for _, s := range f.sizes {
+			total += s
+		}
+		if total != writers*n {
+			t.Fatalf("%d records committed, want %d", total, writers*n)
+		}
+		return float64(total) / float64(len(f.sizes))
+	}
+	without, with := mean(0), mean(gatherMax)
+	t.Logf("records a group: %.1f without the window, %.1f with it", without, with)
+	if with < writers*3/4 {
+		t.Errorf("with the window a group held %.1f records on average; want at least %d of the %d writers", with, writers*3/4, writers)
+	}
+}
+
+// TestAuditGatheredGroupFailsEveryWrite: a gathered group that cannot
+// be committed fails every Write in it (each of those calls is denied),
+// and no Write of another group.
+func TestAuditGatheredGroupFailsEveryWrite(t *testing.T) {
+	const writers, n = 8, 30
+	f := newFakeLog(gatherMax)
+	f.fail = func(group int) bool { return group%3 == 2 }
+	errs := f.closedLoop(writers, n)
+	failed := 0
+	for _, we := range errs {
+		for _, err := range we {
+			if err != nil {
+				var w *writeError
+				if !errors.As(err, &w) || w.rid == "" {
+					t.Fatalf("a failed Write returned %v; want a writeError with the record's id", err)
+				}
+				failed++
+			}
+		}
+	}
+	want := 0
+	for i, s := range f.sizes {
+		if f.fail(i) {
+			want += s
+		}
+	}
+	if failed != want || want == 0 {
+		t.Fatalf("%d Writes failed; the failed groups held %d records", failed, want)
+	}
+}
+
+// TestAuditLoneWriteAfterBurstDoesNotWait: a lone Write well after a
+// burst of overlapping ones is committed at once: the burst's pending
+// peak is forgotten.
+func TestAuditLoneWriteAfterBurstDoesNotWait(t *testing.T) {
+	const window = 300 * time.Millisecond
+	f := newFakeLog(window)
+	f.closedLoop(4, 10)
+	time.Sleep(3 * gatherPeriod)
+	start := time.Now()
+	if err := f.write(); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took >= window {
+		t.Errorf("a lone Write %s after a burst took %s: it waited for the burst's peak", 3*gatherPeriod, took)
+	}
+}
