@@ -96,17 +96,31 @@ type liveServer struct {
 
 func startLive(tb testing.TB, opts Options) *liveServer {
 	tb.Helper()
+	return startLiveWith(tb, opts, true)
+}
+
+// startLiveWith is startLive, through the lean path (as serve) or through
+// net/http alone.
+func startLiveWith(tb testing.TB, opts Options, lean bool) *liveServer {
+	tb.Helper()
 	s := newTestServer(tb, opts)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
 	}
 	hs := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	go func() { _ = hs.Serve(ln) }()
+	var front interface {
+		Serve(net.Listener) error
+		Close() error
+	} = hs
+	if lean {
+		front = s.NewLean(hs)
+	}
+	go func() { _ = front.Serve(ln) }()
 	tr := &http.Transport{MaxIdleConnsPerHost: 512, MaxIdleConns: 512, DisableCompression: true}
 	tb.Cleanup(func() {
 		s.Close()
-		_ = hs.Close()
+		_ = front.Close()
 		tr.CloseIdleConnections()
 	})
 	return &liveServer{s: s, url: "http://" + ln.Addr().String(), client: &http.Client{Transport: tr}}
@@ -311,6 +325,7 @@ func BenchmarkServe(b *testing.B) {
 		{"ordinary/100subs/audit", 100, 0, true},
 		{"hostile8/100subs/audit", 100, 8, true},
 		{"hostile64/100subs/audit", 100, 64, true},
+		{"ordinary/audit/nethttp", 0, 0, true},
 	}
 	for _, e := range []endpoint{decideEndpoint(), claudeEndpoint()} {
 		for _, tc := range cases {
@@ -319,7 +334,7 @@ func BenchmarkServe(b *testing.B) {
 				if tc.audited {
 					opts, _ = auditedOptions(b, b.TempDir())
 				}
-				ls := startLive(b, opts)
+				ls := startLiveWith(b, opts, !strings.HasSuffix(tc.name, "/nethttp"))
 				stop := ls.subscribe(b, tc.subs)
 				defer stop()
 				ls.load(e, 16, 0, 200, 0) // warm up connections and caches

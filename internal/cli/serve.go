@@ -38,6 +38,9 @@ type serveFlags struct {
 	queueWait     time.Duration
 	maxConcurrent int
 	maxHeavy      int
+	// netHTTPOnly serves every request through net/http, without the
+	// lean path of the deciding requests (server.Lean).
+	netHTTPOnly bool
 }
 
 func newServeCmd(a *app) *cobra.Command {
@@ -75,6 +78,7 @@ configures them ([approval] timeout, [audit], [budget]).`,
 	fl.DurationVar(&sf.decideTimeout, "decide-timeout", server.DefaultDecideTimeout, "deadline of /v1/decide and /v1/hooks/AGENT; a call not decided by then is denied (/v1/authorize: this plus the approval timeout)")
 	fl.IntVar(&sf.maxConcurrent, "max-concurrent", 0, "decisions running at once (0: 4 × GOMAXPROCS); more wait up to --queue-wait, then are denied")
 	fl.IntVar(&sf.maxHeavy, "max-heavy", 0, "decisions of long shell commands (4 KiB or more) running at once, apart from the others (0: GOMAXPROCS/2, at least 1)")
+	fl.BoolVar(&sf.netHTTPOnly, "net-http-only", false, "serve every request through Go's net/http, without the lean path that reads the plainest POST /v1/decide and /v1/hooks requests itself (for comparison; see docs/design-notes.md)")
 	fl.DurationVar(&sf.queueWait, "queue-wait", server.DefaultQueueWait, "how long a call waits for a free deciding slot before it is denied as overloaded")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return runServe(a, pf, sf) }
 	return cmd
@@ -89,6 +93,7 @@ func runServe(a *app, pf *policyFlags, sf serveFlags) error {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(serveGCPercent)
 	}
+	defer profileServe()()
 	opts, token, err := serveOptions(a, pf, sf)
 	if err != nil {
 		return err
@@ -130,7 +135,7 @@ func runServe(a *app, pf *policyFlags, sf serveFlags) error {
 		return err
 	}
 	defer forget()
-	return serveUntilDone(a.ctx, srv, ln)
+	return serveUntilDone(a.ctx, srv, ln, !sf.netHTTPOnly)
 }
 
 // dialAddr is where this process reaches a listener: its own address, or
@@ -278,10 +283,19 @@ func isTerminal(w io.Writer) bool {
 
 // serveUntilDone serves until ctx ends, then denies pending approvals,
 // closes the event streams and shuts down within 5 seconds.
-func serveUntilDone(ctx context.Context, srv *server.Server, ln net.Listener) error {
+// With lean, the plainest deciding requests are read by server.Lean, the
+// rest by net/http.
+func serveUntilDone(ctx context.Context, srv *server.Server, ln net.Listener, lean bool) error {
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	var front interface {
+		Serve(net.Listener) error
+		Shutdown(context.Context) error
+	} = hs
+	if lean {
+		front = srv.NewLean(hs)
+	}
 	errc := make(chan error, 1)
-	go func() { errc <- hs.Serve(ln) }()
+	go func() { errc <- front.Serve(ln) }()
 	select {
 	case err := <-errc:
 		srv.Close()
@@ -291,7 +305,7 @@ func serveUntilDone(ctx context.Context, srv *server.Server, ln net.Listener) er
 	srv.Close()
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 	defer cancel()
-	if err := hs.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
+	if err := front.Shutdown(shutdownCtx); err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	return nil

@@ -1,0 +1,284 @@
+package server
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// twoFronts serves one Server's handler twice: through Lean, and through
+// net/http alone. It returns both addresses.
+func twoFronts(t *testing.T, opts Options, head time.Duration) (lean, plain string, l *Lean) {
+	t.Helper()
+	s := newTestServer(t, opts)
+	listen := func() net.Listener {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ln
+	}
+	lnLean, lnPlain := listen(), listen()
+	hsPlain := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: head, IdleTimeout: time.Minute}
+	l = s.NewLean(&http.Server{Handler: s.Handler(), ReadHeaderTimeout: head, IdleTimeout: time.Minute})
+	go func() { _ = hsPlain.Serve(lnPlain) }()
+	go func() { _ = l.Serve(lnLean) }()
+	t.Cleanup(func() { _ = hsPlain.Close(); _ = l.Close() })
+	return lnLean.Addr().String(), lnPlain.Addr().String(), l
+}
+
+// exchange sends raw to addr and returns the replies the server sends,
+// each as its status, headers and body, until it closes the connection
+// or sends nothing more for a moment. How a body is framed (a length, or
+// chunks, which net/http uses for a reply past 2 KB where the lean path
+// gives its length) and the Date and Connection headers are left out.
+func exchange(t *testing.T, addr, raw string, halfClose bool) string {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(c, raw); err != nil {
+		t.Fatal(err)
+	}
+	if halfClose {
+		_ = c.(*net.TCPConn).CloseWrite()
+	}
+	var b strings.Builder
+	br := bufio.NewReader(c)
+	for {
+		_ = c.SetReadDeadline(time.Now().Add(400 * time.Millisecond))
+		res, err := http.ReadResponse(br, nil)
+		if err != nil {
+			if b.Len() == 0 {
+				b.WriteString("no reply")
+			}
+			return b.String()
+		}
+		body, err := io.ReadAll(res.Body)
+		for _, k := range []string{"Date", "Content-Length", "Transfer-Encoding", "Connection"} {
+			res.Header.Del(k)
+		}
+		fmt.Fprintf(&b, "%s\n", res.Status)
+		_ = res.Header.Write(&b)
+		fmt.Fprintf(&b, "\n%s (%v)\n", body, err)
+	}
+}
+
+func leanPost(path, host, ctype, body string, extra ...string) string {
+	var b strings.Builder
+	b.WriteString("POST " + path + " HTTP/1.1\r\nHost: " + host + "\r\n")
+	if ctype != "" {
+		b.WriteString("Content-Type: " + ctype + "\r\n")
+	}
+	b.WriteString("Content-Length: " + strconv.Itoa(len(body)) + "\r\n")
+	for _, e := range extra {
+		b.WriteString(e + "\r\n")
+	}
+	b.WriteString("\r\n" + body)
+	return b.String()
+}
+
+// TestLeanAnswersAsNetHTTP sends the same bytes to the lean front and to
+// net/http alone and wants the same bytes back (Date aside): requests the
+// lean path answers, requests it hands to net/http (first on a connection
+// or after lean ones), and attempts at request smuggling.
+func TestLeanAnswersAsNetHTTP(t *testing.T) {
+	lean, plain, _ := twoFronts(t, Options{}, 10*time.Second)
+	const host = "127.0.0.1:7878"
+	const js = "application/json"
+	allow := `{"tool":"Read","input":{"file_path":"/tmp/x"}}`
+	deny := `{"tool":"Bash","input":{"command":"rm -rf ~/"}}`
+	cut := strings.TrimSuffix(leanPost("/v1/decide", host, js, allow), "}")
+	hook := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"cwd":"/tmp"}`
+	cases := map[string]string{
+		"decide":                      leanPost("/v1/decide", host, js, allow),
+		"two pipelined":               leanPost("/v1/decide", host, js, allow) + leanPost("/v1/decide", host, js, deny),
+		"hook":                        leanPost("/v1/hooks/claude-code", host, js, hook),
+		"unknown agent":               leanPost("/v1/hooks/nobody", host, js, hook),
+		"connection close":            leanPost("/v1/decide", host, js, allow, "Connection: close") + leanPost("/v1/decide", host, js, deny),
+		"wrong type, then another":    leanPost("/v1/decide", host, "text/plain", allow) + leanPost("/v1/decide", host, js, deny),
+		"no type":                     leanPost("/v1/decide", host, "", allow),
+		"bad JSON":                    leanPost("/v1/decide", host, js, `{"tool":`),
+		"unknown field":               leanPost("/v1/decide", host, js, `{"tool":"Read","bogus":1}`),
+		"foreign host":                leanPost("/v1/decide", "evil.example", js, allow),
+		"then GET":                    leanPost("/v1/decide", host, js, allow) + "GET /healthz HTTP/1.1\r\nHost: " + host + "\r\n\r\n",
+		"GET first, then lean":        "GET /healthz HTTP/1.1\r\nHost: " + host + "\r\n\r\n" + leanPost("/v1/decide", host, js, allow),
+		"cross-origin":                leanPost("/v1/decide", host, js, allow, "Sec-Fetch-Site: cross-site"),
+		"smuggle: length and chunked": leanPost("/v1/decide", host, js, allow) + "POST /v1/decide HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\nHost: " + host + "\r\n\r\n",
+		"smuggle: two lengths":        "POST /v1/decide HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\nContent-Length: 0\r\nContent-Length: 47\r\n\r\n" + allow,
+		"smuggle: folded length":      "POST /v1/decide HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json\r\nContent-Length: 47\r\n Content-Length: 0\r\n\r\n" + allow,
+		"smuggle: bare LF":            "POST /v1/decide HTTP/1.1\nHost: " + host + "\nContent-Type: application/json\nContent-Length: 47\n\n" + allow,
+		"HTTP/1.0":                    strings.Replace(leanPost("/v1/decide", host, js, allow), "HTTP/1.1", "HTTP/1.0", 1),
+		"garbage":                     "\x16\x03\x01\x00\xa5\x01\x00\x00\xa1\x03\x03",
+		"too large":                   leanPost("/v1/decide", host, js, strings.Repeat(" ", 1<<20+1)),
+		"expect continue":             leanPost("/v1/decide", host, js, allow, "Expect: 100-continue"),
+		"body cut short":              cut,
+	}
+	for name, raw := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			half := raw == cut
+			want := exchange(t, plain, raw, half)
+			got := exchange(t, lean, raw, half)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("net/http (-) and lean (+) answer differently:\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestLeanTimeouts: a head that stops half-way, and an idle connection,
+// are closed after their timeouts, and count as answered no longer.
+func TestLeanTimeouts(t *testing.T) {
+	lean, _, l := twoFronts(t, Options{}, 200*time.Millisecond)
+	defer func() {
+		if n := l.active.Load(); n != 0 {
+			t.Errorf("%d requests still counted active", n)
+		}
+	}()
+	for name, raw := range map[string]string{
+		"nothing":   "",
+		"half head": "POST /v1/decide HTTP/1.1\r\nHost: 127.0.0.1\r\nCont",
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, err := net.Dial("tcp", lean)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			_, _ = io.WriteString(c, raw)
+			start := time.Now()
+			_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+			_, err = io.ReadAll(c)
+			if err != nil || time.Since(start) > 3*time.Second {
+				t.Errorf("connection not closed by the server within the timeout: %v after %v", err, time.Since(start))
+			}
+		})
+	}
+}
+
+// TestLeanShutdown: Shutdown closes idle connections, lets a request in
+// progress finish, and makes Serve return http.ErrServerClosed.
+func TestLeanShutdown(t *testing.T) {
+	s := newTestServer(t, Options{})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := s.NewLean(&http.Server{Handler: s.Handler(), ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute})
+	served := make(chan error, 1)
+	go func() { served <- l.Serve(ln) }()
+	addr := ln.Addr().String()
+	idle, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer idle.Close()
+	req := leanPost("/v1/decide", "127.0.0.1", "application/json", `{"tool":"Read","input":{"file_path":"/tmp/x"}}`)
+	if _, err := io.WriteString(idle, req); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(idle)
+	res, err := http.ReadResponse(br, nil)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("first reply: %v %v", res, err)
+	}
+	_, _ = io.Copy(io.Discard, res.Body)
+	// A request whose body comes later is in progress at Shutdown.
+	busy, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	head, body, _ := strings.Cut(req, "\r\n\r\n")
+	if _, err := io.WriteString(busy, head+"\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	shut := make(chan error, 1)
+	go func() { shut <- l.Shutdown(ctx) }()
+	time.Sleep(100 * time.Millisecond)
+	_ = idle.SetReadDeadline(time.Now().Add(3 * time.Second))
+	if n, err := br.Read(make([]byte, 1)); n != 0 || !errors.Is(err, io.EOF) {
+		t.Errorf("idle connection after Shutdown: read %d, %v; want EOF", n, err)
+	}
+	if _, err := io.WriteString(busy, body); err != nil {
+		t.Fatal(err)
+	}
+	_ = busy.SetReadDeadline(time.Now().Add(3 * time.Second))
+	res, err = http.ReadResponse(bufio.NewReader(busy), nil)
+	if err != nil || res.StatusCode != http.StatusOK {
+		t.Fatalf("request in progress at Shutdown: %v %v", res, err)
+	}
+	if err := <-shut; err != nil {
+		t.Errorf("Shutdown: %v", err)
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		t.Errorf("Serve returned %v, want http.ErrServerClosed", err)
+	}
+	if _, err := net.Dial("tcp", addr); err == nil {
+		t.Error("the listener still accepts after Shutdown")
+	}
+}
+
+func BenchmarkLeanReply(b *testing.B) {
+	w := &leanResponse{conn: discardConn{}, header: make(http.Header, 12)}
+	body := []byte(`{"verdict":"allow","tier":"read","blast_radius":"none","rule":"mode.supervised","reason":"The supervised mode allows read-tier calls.","mode":"supervised"}` + "\n")
+	b.ReportAllocs()
+	for b.Loop() {
+		w.reset(false)
+		setSecurityHeaders(w.header)
+		w.header.Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(body)
+		w.finish()
+	}
+}
+
+// discardConn is a net.Conn that drops what is written to it.
+type discardConn struct{ net.Conn }
+
+func (discardConn) Write(p []byte) (int, error) { return len(p), nil }
+
+// FuzzLeanReplyHeader checks that the lean path writes a handler's header
+// as net/http does: names that are not tokens dropped, CR and LF in values
+// made spaces, values trimmed, names in order.
+func FuzzLeanReplyHeader(f *testing.F) {
+	f.Add("X-Toolguard-Exit-Code", "2", "Retry-After", "1")
+	f.Add("Bad Name", "v", "X-A", " \tx\r\nSet-Cookie: y\r\n")
+	f.Add("X-B", "\r\n", "x\x00", "é")
+	f.Fuzz(func(t *testing.T, k1, v1, k2, v2 string) {
+		for _, k := range []string{k1, k2} {
+			switch k {
+			case "Date", "Content-Length", "Content-Type", "Connection":
+				t.Skip("set by rules of their own (TestLeanAnswersAsNetHTTP)")
+			}
+		}
+		h := http.Header{}
+		h[k1] = append(h[k1], v1)
+		h[k2] = append(h[k2], v2)
+		var want strings.Builder
+		_ = h.Write(&want)
+		w := &leanResponse{header: h, status: http.StatusOK}
+		got := string(w.appendHeader(nil))
+		got = got[:strings.Index(got, "Date: ")] // what follows is the lean path's own
+		if got != want.String() {
+			t.Errorf("net/http writes %q, the lean path %q", want.String(), got)
+		}
+	})
+}

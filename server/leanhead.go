@@ -1,0 +1,244 @@
+package server
+
+import (
+	"bytes"
+	"strings"
+)
+
+// The lean path's request parser (see lean.go). It accepts only the
+// plainest form of the deciding requests and says "not mine" to anything
+// else, which net/http then parses from the same bytes: so it may refuse
+// any request for any reason, but what it accepts must be exactly what
+// net/http reads from those bytes (FuzzLeanHead checks that against
+// http.ReadRequest), and no request it accepts may be framed in two ways.
+//
+// Accepted: "POST /v1/decide HTTP/1.1" or "POST /v1/hooks/NAME HTTP/1.1"
+// (NAME of letters, digits, '-' and '_'), no query, then header lines
+// "Name: value" ending in CRLF, each of Host (required), Content-Length
+// (required, digits only, at most maxBody), Content-Type, Authorization,
+// User-Agent, Accept, Accept-Encoding and Connection ("keep-alive" or
+// "close") at most once, with printable ASCII values, and the empty line,
+// all within leanMaxHead bytes. Everything else — another method, path or
+// version, any other header (Transfer-Encoding, Expect, Upgrade, Origin,
+// Cookie, …), a repeated one, a folded line, a bare LF or CR, a space
+// before a colon, bytes outside ASCII, a longer head — goes to net/http.
+
+// leanMaxHead bounds the head the lean path parses; a longer one goes to
+// net/http (whose own bound is far larger).
+const leanMaxHead = 4096
+
+// leanMaxAgent bounds the agent name of a hook path.
+const leanMaxAgent = 64
+
+// leanHead is a request head the lean path accepts. Its strings are
+// slices of one copy of the head.
+type leanHead struct {
+	size          int // bytes of the head, the empty line included
+	path          string
+	host          string
+	contentLength int64
+	close         bool // Connection: close
+	// The other headers, canonical name and value, in the order sent.
+	fields [leanFieldCount]leanField
+	n      int
+}
+
+// leanField is one header of a head.
+type leanField struct{ name, value string }
+
+// leanFields are the headers the lean path takes, lower-case, with their
+// canonical names; leanFieldCount is their number.
+var leanFields = [...]struct{ lower, canonical string }{
+	{"host", "Host"},
+	{"content-length", "Content-Length"},
+	{"content-type", "Content-Type"},
+	{"authorization", "Authorization"},
+	{"user-agent", "User-Agent"},
+	{"accept", "Accept"},
+	{"accept-encoding", "Accept-Encoding"},
+	{"connection", "Connection"},
+}
+
+const leanFieldCount = len(leanFields)
+
+// parseLeanHead parses the head at the start of b. complete is false when
+// b holds no whole head yet (and is shorter than leanMaxHead): more bytes
+// may make it one. ok is true only for a whole head of the accepted form.
+func parseLeanHead(b []byte, maxBody int64) (h leanHead, complete, ok bool) {
+	end := bytes.Index(b, []byte("\r\n\r\n"))
+	if end < 0 {
+		// net/http ends a head at an empty line ended by a bare LF too:
+		// refuse at once rather than wait for a CRLF CRLF never sent.
+		return h, len(b) >= leanMaxHead || bytes.IndexByte(b, '\n') >= 0 && bareLF(b), false
+	}
+	h.size = end + 4
+	if h.size > leanMaxHead {
+		return h, true, false
+	}
+	raw := b[:end+2] // every line with its CRLF
+	if !plainLines(raw) {
+		return h, true, false
+	}
+	text := string(raw) // one copy; the strings below are slices of it
+	line, rest, _ := strings.Cut(text, "\r\n")
+	path, ok := leanRequestLine(line)
+	if !ok {
+		return h, true, false
+	}
+	h.path = path
+	var seen [leanFieldCount]bool
+	for rest != "" {
+		line, rest, _ = strings.Cut(rest, "\r\n")
+		if !h.field(line, &seen, maxBody) {
+			return h, true, false
+		}
+	}
+	return h, true, seen[0] && seen[1]
+}
+
+// bareLF reports whether b holds an LF not after a CR.
+func bareLF(b []byte) bool {
+	for i, c := range b {
+		if c == '\n' && (i == 0 || b[i-1] != '\r') {
+			return true
+		}
+	}
+	return false
+}
+
+// plainLines reports whether b is lines of printable ASCII and tabs, each
+// ended by CRLF, with no other CR or LF.
+func plainLines(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c >= 0x20 && c < 0x7f, c == '\t':
+		case c == '\r' && i+1 < len(b) && b[i+1] == '\n':
+			i++
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// leanRequestLine returns the path of an accepted request line.
+func leanRequestLine(line string) (string, bool) {
+	target, ok := strings.CutPrefix(line, "POST ")
+	if !ok {
+		return "", false
+	}
+	target, ok = strings.CutSuffix(target, " HTTP/1.1")
+	if !ok {
+		return "", false
+	}
+	if target == "/v1/decide" {
+		return target, true
+	}
+	agent, ok := strings.CutPrefix(target, "/v1/hooks/")
+	if !ok || agent == "" || len(agent) > leanMaxAgent {
+		return "", false
+	}
+	for i := 0; i < len(agent); i++ {
+		c := agent[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return "", false
+		}
+	}
+	return target, true
+}
+
+// field takes one header line.
+func (h *leanHead) field(line string, seen *[leanFieldCount]bool, maxBody int64) bool {
+	name, value, ok := strings.Cut(line, ":")
+	if !ok || name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if !isTokenByte(name[i]) {
+			return false // a space before the colon, a folded line, …
+		}
+	}
+	value = strings.Trim(value, " \t")
+	k := -1
+	for i := range leanFields {
+		if strings.EqualFold(name, leanFields[i].lower) {
+			k = i
+			break
+		}
+	}
+	if k < 0 || seen[k] {
+		return false
+	}
+	seen[k] = true
+	switch leanFields[k].lower {
+	case "host":
+		if !leanHost(value) {
+			return false
+		}
+		h.host = value
+		return true
+	case "content-length":
+		n, ok := leanLength(value, maxBody)
+		if !ok {
+			return false
+		}
+		h.contentLength = n
+	case "connection":
+		switch {
+		case strings.EqualFold(value, "keep-alive"):
+		case strings.EqualFold(value, "close"):
+			h.close = true
+		default:
+			return false
+		}
+	}
+	h.fields[h.n] = leanField{leanFields[k].canonical, value}
+	h.n++
+	return true
+}
+
+// leanHost accepts a host name or address with an optional port: letters,
+// digits and . - : [ ] only.
+func leanHost(v string) bool {
+	if v == "" {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '-' || c == ':' || c == '[' || c == ']') {
+			return false
+		}
+	}
+	return true
+}
+
+// leanLength parses a Content-Length of 1 to 9 digits, at most maxBody.
+func leanLength(v string, maxBody int64) (int64, bool) {
+	if v == "" || len(v) > 9 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, n <= maxBody
+}
+
+// isTokenByte reports whether c may appear in a header name (RFC 9110
+// token).
+func isTokenByte(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	switch c {
+	case '!', '#', '$', '%', '&', '\'', '*', '+', '-', '.', '^', '_', '`', '|', '~':
+		return true
+	}
+	return false
+}
