@@ -310,22 +310,7 @@ func subtreePattern(glob string) bool {
 // "id_rsa", "*.pem" and "*.pem"), rather than merely overlapping it.
 func sharesLiteral(c component, glob string) bool {
 	name := glob[strings.LastIndexByte(glob, '/')+1:]
-	var run []byte
-	check := func() bool {
-		ok := len(run) >= 2 && strings.Contains(name, string(run))
-		run = run[:0]
-		return ok
-	}
-	for _, a := range c.atoms {
-		if a.star || setSize(a.set) != 1 {
-			if check() {
-				return true
-			}
-			continue
-		}
-		run = append(run, a.set.first())
-	}
-	return check()
+	return anyLiteralRun(c, func(run string) bool { return strings.Contains(name, run) })
 }
 
 // extensionOnly reports whether every run of two or more literal bytes
@@ -340,22 +325,29 @@ func extensionOnly(c component, glob string) bool {
 		return false
 	}
 	ext := name[dot:]
+	return !anyLiteralRun(c, func(run string) bool { return strings.Contains(name, run) && !strings.Contains(ext, run) })
+}
+
+// anyLiteralRun reports whether f holds for a run of two or more literal
+// bytes of c (the text between its wildcards and sets), trying the runs in
+// order.
+func anyLiteralRun(c component, f func(run string) bool) bool {
 	var run []byte
-	aims := func() bool {
-		hit := len(run) >= 2 && strings.Contains(name, string(run)) && !strings.Contains(ext, string(run))
+	check := func() bool {
+		ok := len(run) >= 2 && f(string(run))
 		run = run[:0]
-		return hit
+		return ok
 	}
 	for _, a := range c.atoms {
 		if a.star || setSize(a.set) != 1 {
-			if aims() {
-				return false
+			if check() {
+				return true
 			}
 			continue
 		}
 		run = append(run, a.set.first())
 	}
-	return !aims()
+	return check()
 }
 
 // literalNameInside checks an any-depth pattern whose tail is literal
