@@ -510,12 +510,8 @@ func (a *Analysis) provenReads(cmd *shell.Command, dir string) ([]string, bool) 
 			return nil, false
 		}
 	}
-	for _, w := range cmd.Args() {
-		v := w.Value
-		if !w.Known || v == "-m" || v == "-r" || strings.HasPrefix(v, "--require") || strings.HasPrefix(v, "--import") ||
-			strings.HasPrefix(v, "--loader") || strings.HasPrefix(v, "--experimental-loader") || strings.HasPrefix(v, "--inspect") {
-			return nil, false
-		}
+	if !plainInterpreterOptions(lang, cmd.Args()) {
+		return nil, false
 	}
 	if !a.spend(inlineCost(len(in.Code))) {
 		return nil, false
@@ -588,4 +584,37 @@ func (a *Analysis) pureReads(reads []string, span risk.Span, dir string) {
 	for _, p := range reads {
 		a.judge.Path(Path{Word: shell.Word{Value: p, Known: true, Span: span}, Access: paths.Read, Shape: File, Dir: dir})
 	}
+}
+
+// plainInterpreterOptions reports whether the options before the code
+// leave the interpreter running only that code: none that reads more code
+// from stdin afterwards (python -i, node -i), loads a module or a file
+// first (-m, node -r, --import, --loader, --env-file) or opens a debugger
+// (--inspect). Words after the code are the program's own arguments.
+func plainInterpreterOptions(lang string, args []shell.Word) bool {
+	for _, w := range args {
+		v := w.Value
+		switch {
+		case !w.Known:
+			return false
+		case lang == "python" && v == "-c", lang == "node" && (v == "-e" || v == "--eval" || v == "-p" || v == "--print" || v == "-pe"):
+			return true // the code is next; what follows it is argv
+		case lang == "python" && strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--"):
+			flags, _, _ := strings.Cut(v[1:], "c") // -Ic: flags before the code's c
+			if strings.ContainsAny(flags, "im") {
+				return false
+			}
+			if strings.Contains(v[1:], "c") {
+				return true
+			}
+		case lang == "python":
+			return false // a long option or an operand before -c
+		case v == "-i" || v == "--interactive" || v == "-r" || strings.HasPrefix(v, "--require") ||
+			strings.HasPrefix(v, "--import") || strings.HasPrefix(v, "--loader") ||
+			strings.HasPrefix(v, "--experimental-loader") || strings.HasPrefix(v, "--inspect") ||
+			strings.HasPrefix(v, "--env-file") || !strings.HasPrefix(v, "-"):
+			return false
+		}
+	}
+	return false
 }

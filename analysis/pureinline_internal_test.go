@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/toolguard/toolguard/shell"
 )
 
 func TestInlineReads(t *testing.T) {
@@ -98,4 +99,34 @@ func FuzzInlineReads(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestPlainInterpreterOptions(t *testing.T) {
+	for _, tc := range []struct {
+		lang string
+		args []string
+		want bool
+	}{
+		{"python", []string{"-c", "print(1)"}, true},
+		{"python", []string{"-I", "-c", "print(1)", "-i"}, true},
+		{"python", []string{"-Ic", "print(1)"}, true},
+		{"python", []string{"-i", "-c", "print(1)"}, false},
+		{"python", []string{"-ic", "print(1)"}, false},
+		{"python", []string{"-m", "json.tool"}, false},
+		{"python", []string{"--check-hash-based-pycs", "never", "-c", "1"}, false},
+		{"node", []string{"-e", "1"}, true},
+		{"node", []string{"--no-warnings", "-p", "1"}, true},
+		{"node", []string{"-i", "-e", "1"}, false},
+		{"node", []string{"-r", "./x.js", "-e", "1"}, false},
+		{"node", []string{"--env-file=.env", "-e", "1"}, false},
+		{"node", []string{"--import=./x.mjs", "-e", "1"}, false},
+	} {
+		var words []shell.Word
+		for _, a := range tc.args {
+			words = append(words, shell.Word{Value: a, Known: true})
+		}
+		if got := plainInterpreterOptions(tc.lang, words); got != tc.want {
+			t.Errorf("plainInterpreterOptions(%s, %q) = %v, want %v", tc.lang, tc.args, got, tc.want)
+		}
+	}
 }
