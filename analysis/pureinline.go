@@ -246,7 +246,12 @@ func (p *pureInline) next(i int, imports *[]string) (int, bool) {
 // keyword argument (python) or a declaration, ":" only inside brackets.
 func (p *pureInline) punct(i int) (int, bool) {
 	switch p.toks[i].text {
-	case "(", "[", "{":
+	case "(":
+		if i > 0 && (p.toks[i-1].kind == 's' || p.toks[i-1].kind == 'n' || strings.Contains(")]}", p.toks[i-1].text)) {
+			return 0, false // a call of a computed value (require('fs')['rmSync'](…)): not one of the listed calls
+		}
+		p.depth++
+	case "[", "{":
 		p.depth++
 	case ")", "]", "}":
 		p.depth--
@@ -358,7 +363,24 @@ func (p *pureInline) fileArg(i int, read bool) (int, bool) {
 	if p.lang == "python" && !p.readMode(i+2) {
 		return 0, false
 	}
+	if p.lang == "node" && !nodeReadArgs(p.toks, i+2) {
+		return 0, false
+	}
 	return i, true
+}
+
+// nodeReadArgs reports whether the arguments of an fs call after its path,
+// from token i, are at most an encoding string: an options object may
+// carry a flag that opens the file for writing (readFileSync(f, {flag:
+// 'w'}) truncates it).
+func nodeReadArgs(toks []inlineTok, i int) bool {
+	switch {
+	case i < len(toks) && toks[i].text == ")":
+		return true
+	case i+2 < len(toks) && toks[i].text == "," && toks[i+1].kind == 's' && toks[i+2].text == ")":
+		return true
+	}
+	return false
 }
 
 // readMode checks the arguments of open after its path, from token i: a

@@ -55,6 +55,12 @@ func TestInlineReads(t *testing.T) {
 		{"node", `const fs = require('fs'); fs.writeFileSync('a', 'b')`, nil, nil, false},
 		{"node", `({}).constructor.constructor('return process')()`, nil, nil, false},
 		{"node", `globalThis.process.exit(1)`, nil, nil, false},
+		{"node", `require('fs')['rmSync']('/home/u', {recursive: true})`, nil, nil, false},
+		{"node", `const fs = require('fs'); fs['writeFileSync']('a', 'b')`, nil, nil, false},
+		{"node", `require('fs').readFileSync('a', {flag: 'w'})`, nil, nil, false},
+		{"node", `console.log(require('fs').readFileSync('a', 'utf8'))`, []string{"a"}, nil, true},
+		{"python", `print({'a': print}['a']('x'))`, nil, nil, false},
+		{"python", `print((1)(2))`, nil, nil, false},
 		{"ruby", `puts 1`, nil, nil, false},
 	} {
 		reads, imports, ok := inlineReads(tc.lang, tc.code)
