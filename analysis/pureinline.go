@@ -538,21 +538,19 @@ func (a *Analysis) provenReads(cmd *shell.Command, dir string) ([]string, bool) 
 	if !a.spend(inlineCost(len(in.Code))) {
 		return nil, false
 	}
-	reads, imports, ok := inlineReads(lang, in.Code)
-	if !ok || lang == "python" && !a.unshadowed(imports, cmpOr(dir, a.ctx.PathEnv("").Cwd)) {
+	reads, _, ok := inlineReads(lang, in.Code)
+	if !ok || lang == "python" && !a.unshadowed(cmpOr(dir, a.ctx.PathEnv("").Cwd)) {
 		return nil, false
 	}
 	return reads, true
 }
 
 // unshadowed reports whether no file of dir, the first place python -c
-// looks for a module, is one of the modules imported (json.py,
-// json/__init__.py, json.cpython-312-x86_64-linux-gnu.so): python would
-// run it instead. Without a directory listing it cannot say.
-func (a *Analysis) unshadowed(imports []string, dir string) bool {
-	if len(imports) == 0 {
-		return true
-	}
+// looks for a module, has the name of a standard library module (json.py,
+// re.py, json/, json.cpython-312-x86_64-linux-gnu.so): the code's
+// imports, or the ones the standard library makes for it, would run it
+// instead. Without a directory listing it cannot say.
+func (a *Analysis) unshadowed(dir string) bool {
 	l, ok := a.ctx.Files.(DirLister)
 	if !ok || dir == "" {
 		return false
@@ -561,12 +559,10 @@ func (a *Analysis) unshadowed(imports []string, dir string) bool {
 	if err != nil && !errors.Is(err, ErrNotExist) {
 		return false
 	}
-	for _, m := range imports {
-		root, _, _ := strings.Cut(m, ".")
-		for _, n := range names {
-			if n == root+"/" || strings.HasPrefix(n, root+".") {
-				return false
-			}
+	for _, n := range names {
+		base, _, _ := strings.Cut(strings.TrimSuffix(n, "/"), ".")
+		if pythonModules[base] {
+			return false // json.py, re.py, encodings/: the import, or one the standard library makes, may load it
 		}
 	}
 	return true
