@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
@@ -143,14 +144,16 @@ func inTempDir(p string) bool {
 // project's build or tools make again, or nobody needs (byte code,
 // objects, editor and patch leftovers, logs, caches): deleting every one
 // of them below the project is ordinary housekeeping.
-var disposableNames = map[string]bool{
-	"*.pyc": true, "*.pyo": true, "__pycache__": true, "*.o": true, "*.obj": true, "*.a": true, "*.class": true,
-	".DS_Store": true, "Thumbs.db": true, "*.orig": true, "*.rej": true, "*~": true, "*.bak": true, "*.swp": true,
-	"*.swo": true, "*.tmp": true, "*.temp": true, "*.log": true, "*.out": true, "*.test": true, "*.prof": true,
-	"*.gcda": true, "*.gcno": true, ".coverage": true, "*.tsbuildinfo": true, "*.egg-info": true,
-	"node_modules": true, ".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true, "dist": true,
-	"build": true, "target": true, "coverage": true, ".cache": true, ".tox": true, ".next": true, ".turbo": true,
-}
+var disposableNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"*.pyc": true, "*.pyo": true, "__pycache__": true, "*.o": true, "*.obj": true, "*.a": true, "*.class": true,
+		".DS_Store": true, "Thumbs.db": true, "*.orig": true, "*.rej": true, "*~": true, "*.bak": true, "*.swp": true,
+		"*.swo": true, "*.tmp": true, "*.temp": true, "*.log": true, "*.out": true, "*.test": true, "*.prof": true,
+		"*.gcda": true, "*.gcno": true, ".coverage": true, "*.tsbuildinfo": true, "*.egg-info": true,
+		"node_modules": true, ".pytest_cache": true, ".mypy_cache": true, ".ruff_cache": true, "dist": true,
+		"build": true, "target": true, "coverage": true, ".cache": true, ".tox": true, ".next": true, ".turbo": true,
+	}
+})
 
 // namedWalkDelete judges a walk that deletes, at any depth below a
 // directory of the project, the files of one name test that are not
@@ -167,7 +170,7 @@ func (a *Analysis) namedWalkDelete(w shell.Word, dir string) {
 // namedDelete is namedWalkDelete for the walk of root with name test
 // name (find ROOT -name NAME -delete).
 func (a *Analysis) namedDelete(root, name string, w shell.Word, dir string) {
-	if name == "*" || name == "" || root == "" || HasGlobMeta(root) || disposableNames[name] || inOutputs(root) {
+	if name == "*" || name == "" || root == "" || HasGlobMeta(root) || disposableNames()[name] || inOutputs(root) {
 		return
 	}
 	env := a.ctx.PathEnv(dir)
@@ -227,7 +230,7 @@ func (a *Analysis) findDeletes(cmd *shell.Command, dir string) {
 // a repository's .git, whose walks HistoryFinding judges.
 func inOutputs(root string) bool {
 	for c := range strings.SplitSeq(path.Clean(root), "/") {
-		if disposableNames[c] || c == ".git" { // a repository's own files: HistoryFinding judges them
+		if disposableNames()[c] || c == ".git" { // a repository's own files: HistoryFinding judges them
 			return true
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/shell"
@@ -19,10 +20,12 @@ import (
 // leaves out what those files name, so the denied file denies the call.
 
 // publishValues are the publish options that take the next word.
-var publishValues = map[string]bool{
-	"--tag": true, "--access": true, "--otp": true, "--registry": true, "-w": true, "--workspace": true,
-	"--provenance-file": true, "--publish-branch": true, "--report-summary": true,
-}
+var publishValues = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"--tag": true, "--access": true, "--otp": true, "--registry": true, "-w": true, "--workspace": true,
+		"--provenance-file": true, "--publish-branch": true, "--report-summary": true,
+	}
+})
 
 // npmAlwaysSkipped are the names npm never packs that hold secrets or a
 // repository.
@@ -80,7 +83,7 @@ func publishFolder(cmd *shell.Command) (shell.Word, bool) {
 			return shell.Word{}, false
 		case w.Value == "--dry-run":
 			return shell.Word{}, false
-		case publishValues[w.Value]:
+		case publishValues()[w.Value]:
 			i++
 		case strings.HasPrefix(w.Value, "-"):
 		case !sub:

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
@@ -24,48 +25,58 @@ import (
 
 // pureCalls are the module functions and builtins a proven one-liner may
 // call, by language.
-var pureCalls = map[string]map[string]bool{
-	"python": setOf("print", "len", "str", "int", "float", "bool", "repr", "sorted", "list", "dict", "tuple", "set",
-		"sum", "min", "max", "range", "enumerate", "zip", "any", "all", "abs", "round", "type", "isinstance",
-		"hex", "format", "open", "json.load", "json.loads", "json.dumps", "tomllib.load", "tomllib.loads",
-		"platform.python_version", "platform.system", "platform.machine", "platform.platform", "platform.release",
-		"platform.python_implementation", "os.getcwd", "os.listdir", "os.path.exists", "os.path.isfile",
-		"os.path.isdir", "os.path.join", "os.path.abspath", "os.path.basename", "os.path.dirname",
-		"os.path.getsize", "os.cpu_count", "importlib.metadata.version", "sysconfig.get_paths",
-		"sysconfig.get_path", "sysconfig.get_python_version", "locale.getpreferredencoding"),
-	"node": setOf("console.log", "console.dir", "JSON.parse", "JSON.stringify", "Object.keys", "Object.values",
-		"Object.entries", "require", "String", "Number", "Array.isArray", "os.platform", "os.arch",
-		"os.cpus", "os.release", "os.homedir", "path.join", "path.resolve", "path.basename", "path.dirname",
-		"fs.readFileSync", "fs.existsSync", "fs.readdirSync"),
-}
+var pureCalls = sync.OnceValue(func() map[string]map[string]bool {
+	return map[string]map[string]bool{
+		"python": setOf("print", "len", "str", "int", "float", "bool", "repr", "sorted", "list", "dict", "tuple", "set",
+			"sum", "min", "max", "range", "enumerate", "zip", "any", "all", "abs", "round", "type", "isinstance",
+			"hex", "format", "open", "json.load", "json.loads", "json.dumps", "tomllib.load", "tomllib.loads",
+			"platform.python_version", "platform.system", "platform.machine", "platform.platform", "platform.release",
+			"platform.python_implementation", "os.getcwd", "os.listdir", "os.path.exists", "os.path.isfile",
+			"os.path.isdir", "os.path.join", "os.path.abspath", "os.path.basename", "os.path.dirname",
+			"os.path.getsize", "os.cpu_count", "importlib.metadata.version", "sysconfig.get_paths",
+			"sysconfig.get_path", "sysconfig.get_python_version", "locale.getpreferredencoding"),
+		"node": setOf("console.log", "console.dir", "JSON.parse", "JSON.stringify", "Object.keys", "Object.values",
+			"Object.entries", "require", "String", "Number", "Array.isArray", "os.platform", "os.arch",
+			"os.cpus", "os.release", "os.homedir", "path.join", "path.resolve", "path.basename", "path.dirname",
+			"fs.readFileSync", "fs.existsSync", "fs.readdirSync"),
+	}
+})
 
 // pureAttrs are module attributes a proven one-liner may read.
-var pureAttrs = map[string]map[string]bool{
-	"python": setOf("sys.version", "sys.version_info", "sys.executable", "sys.platform", "sys.path", "sys.prefix",
-		"sys.maxsize", "sys.byteorder", "os.sep", "os.name", "os.linesep", "os.path.sep"),
-	"node": setOf("process.version", "process.versions", "process.platform", "process.arch", "process.execPath",
-		"path.sep"),
-}
+var pureAttrs = sync.OnceValue(func() map[string]map[string]bool {
+	return map[string]map[string]bool{
+		"python": setOf("sys.version", "sys.version_info", "sys.executable", "sys.platform", "sys.path", "sys.prefix",
+			"sys.maxsize", "sys.byteorder", "os.sep", "os.name", "os.linesep", "os.path.sep"),
+		"node": setOf("process.version", "process.versions", "process.platform", "process.arch", "process.execPath",
+			"path.sep"),
+	}
+})
 
 // pureModules are the modules a proven one-liner may import (python) or
 // require (node, whose built-in modules no file can shadow).
-var pureModules = map[string]map[string]bool{
-	"python": setOf("json", "sys", "os", "os.path", "platform", "tomllib", "importlib.metadata", "sysconfig", "locale"),
-	"node":   setOf("fs", "os", "path", "node:fs", "node:os", "node:path"),
-}
+var pureModules = sync.OnceValue(func() map[string]map[string]bool {
+	return map[string]map[string]bool{
+		"python": setOf("json", "sys", "os", "os.path", "platform", "tomllib", "importlib.metadata", "sysconfig", "locale"),
+		"node":   setOf("fs", "os", "path", "node:fs", "node:os", "node:path"),
+	}
+})
 
 // pureMethods are the methods of values (strings, lists, dicts, files
 // opened for reading) a proven one-liner may call.
-var pureMethods = setOf("keys", "values", "items", "get", "read", "readlines", "readline", "split", "rsplit", "strip",
-	"lstrip", "rstrip", "splitlines", "upper", "lower", "startswith", "endswith", "join", "format", "count",
-	"index", "find", "replace", "decode", "encode", "toString", "trim", "includes", "slice", "substring",
-	"toUpperCase", "toLowerCase", "indexOf", "length")
+var pureMethods = sync.OnceValue(func() map[string]bool {
+	return setOf("keys", "values", "items", "get", "read", "readlines", "readline", "split", "rsplit", "strip",
+		"lstrip", "rstrip", "splitlines", "upper", "lower", "startswith", "endswith", "join", "format", "count",
+		"index", "find", "replace", "decode", "encode", "toString", "trim", "includes", "slice", "substring",
+		"toUpperCase", "toLowerCase", "indexOf", "length")
+})
 
 // pureWords are the keywords and constants a proven one-liner may use.
-var pureWords = map[string]map[string]bool{
-	"python": setOf("import", "from", "as", "None", "True", "False", "and", "or", "not", "is", "in", "if", "else", "for"),
-	"node":   setOf("const", "let", "var", "null", "true", "false", "undefined", "typeof"),
-}
+var pureWords = sync.OnceValue(func() map[string]map[string]bool {
+	return map[string]map[string]bool{
+		"python": setOf("import", "from", "as", "None", "True", "False", "and", "or", "not", "is", "in", "if", "else", "for"),
+		"node":   setOf("const", "let", "var", "null", "true", "false", "undefined", "typeof"),
+	}
+})
 
 func setOf(names ...string) map[string]bool {
 	m := make(map[string]bool, len(names))
@@ -185,7 +196,7 @@ type pureInline struct {
 // the files it reads (string literals, relative to the working directory
 // as written); ok is false when it is not proven.
 func inlineReads(lang, code string) (reads []string, imports []string, ok bool) {
-	if pureCalls[lang] == nil {
+	if pureCalls()[lang] == nil {
 		return nil, nil, false
 	}
 	toks, ok := inlineTokens(lang, code)
@@ -233,7 +244,7 @@ func (p *pureInline) next(i int, imports *[]string) (int, bool) {
 		(i+2 >= len(p.toks) || p.toks[i+2].text != "=") {
 		return i + 1, true // a keyword argument's name
 	}
-	if pureWords[p.lang][t.text] {
+	if pureWords()[p.lang][t.text] {
 		if t.text == "import" || t.text == "from" || t.text == "const" || t.text == "let" || t.text == "var" {
 			return 0, false // only where a statement starts
 		}
@@ -286,10 +297,10 @@ func (p *pureInline) member(i int) (int, bool) {
 	}
 	name := p.toks[i].text
 	if i+1 < len(p.toks) && p.toks[i+1].text == "(" {
-		if !pureMethods[name] && !(p.lang == "node" && pureCalls["node"]["fs."+name]) {
+		if !pureMethods()[name] && !(p.lang == "node" && pureCalls()["node"]["fs."+name]) {
 			return 0, false
 		}
-		if p.lang == "node" && pureCalls["node"]["fs."+name] {
+		if p.lang == "node" && pureCalls()["node"]["fs."+name] {
 			return p.fileArg(i+1, name == "readFileSync")
 		}
 	}
@@ -322,7 +333,7 @@ func (p *pureInline) chain(i int) (int, bool) {
 	}
 	call := j < len(p.toks) && p.toks[j].text == "("
 	switch {
-	case call && pureCalls[p.lang][full]:
+	case call && pureCalls()[p.lang][full]:
 		switch full {
 		case "open":
 			return p.fileArg(j, true)
@@ -332,7 +343,7 @@ func (p *pureInline) chain(i int) (int, bool) {
 			return p.fileArg(j, full == "fs.readFileSync")
 		}
 		return j, true
-	case !call && (pureAttrs[p.lang][full] || p.names[root] == "" && !dotted && isLocal(p.names, root)):
+	case !call && (pureAttrs()[p.lang][full] || p.names[root] == "" && !dotted && isLocal(p.names, root)):
 		return j, true
 	}
 	return 0, false
@@ -422,7 +433,7 @@ func (p *pureInline) require(i int) (int, bool) {
 	}
 	m := p.toks[i+1].text
 	switch {
-	case pureModules["node"][m]:
+	case pureModules()["node"][m]:
 	case path.Ext(m) == ".json" && (strings.HasPrefix(m, "./") || strings.HasPrefix(m, "../") || path.IsAbs(m)):
 		p.reads = append(p.reads, m)
 	default:
@@ -434,13 +445,13 @@ func (p *pureInline) require(i int) (int, bool) {
 // assign checks "NAME = EXPR" (python) or "const NAME = EXPR" (node) and
 // records NAME: the module a require gives it, or a value.
 func (p *pureInline) assign(i int) (int, bool) {
-	if i+2 >= len(p.toks) || p.toks[i].kind != 'i' || p.toks[i+1].text != "=" || pureWords[p.lang][p.toks[i].text] {
+	if i+2 >= len(p.toks) || p.toks[i].kind != 'i' || p.toks[i+1].text != "=" || pureWords()[p.lang][p.toks[i].text] {
 		return 0, false
 	}
 	name := p.toks[i].text
 	p.names[name] = ""
 	if p.lang == "node" && p.toks[i+2].text == "require" && i+5 < len(p.toks) && p.toks[i+4].kind == 's' &&
-		pureModules["node"][p.toks[i+4].text] && p.toks[i+5].text == ")" {
+		pureModules()["node"][p.toks[i+4].text] && p.toks[i+5].text == ")" {
 		p.names[name] = strings.TrimPrefix(p.toks[i+4].text, "node:")
 	}
 	return i + 2, true
@@ -452,12 +463,12 @@ func (p *pureInline) pyImport(i int, imports *[]string) (int, bool) {
 	toks := p.toks
 	if toks[i].text == "from" {
 		mod, j, ok := dotted(toks, i+1)
-		if !ok || !pureModules["python"][mod] || j >= len(toks) || toks[j].text != "import" {
+		if !ok || !pureModules()["python"][mod] || j >= len(toks) || toks[j].text != "import" {
 			return 0, false
 		}
 		*imports = append(*imports, mod)
 		for j++; j < len(toks) && toks[j].kind != ';'; j++ {
-			if toks[j].kind != 'i' || !pureCalls["python"][mod+"."+toks[j].text] && !pureAttrs["python"][mod+"."+toks[j].text] {
+			if toks[j].kind != 'i' || !pureCalls()["python"][mod+"."+toks[j].text] && !pureAttrs()["python"][mod+"."+toks[j].text] {
 				return 0, false
 			}
 			local, full := toks[j].text, mod+"."+toks[j].text
@@ -474,7 +485,7 @@ func (p *pureInline) pyImport(i int, imports *[]string) (int, bool) {
 	j := i + 1
 	for j < len(toks) && toks[j].kind != ';' {
 		mod, k, ok := dotted(toks, j)
-		if !ok || !pureModules["python"][mod] {
+		if !ok || !pureModules()["python"][mod] {
 			return 0, false
 		}
 		*imports = append(*imports, mod)
@@ -561,7 +572,7 @@ func (a *Analysis) unshadowed(dir string) bool {
 	}
 	for _, n := range names {
 		base, _, _ := strings.Cut(strings.TrimSuffix(n, "/"), ".")
-		if pythonModules[base] {
+		if pythonModules()[base] {
 			return false // json.py, re.py, encodings/: the import, or one the standard library makes, may load it
 		}
 	}

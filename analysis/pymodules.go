@@ -1,19 +1,22 @@
 package analysis
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // pythonModules are the names of the standard library's modules (Python
 // 3.11's sys.stdlib_module_names) and the customisation modules site
 // imports: python -c looks in the working directory first for every
 // import, the standard library's own included (json imports re), so a
 // file of the working directory with one of these names may run instead.
-var pythonModules = func() map[string]bool {
+var pythonModules = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, n := range strings.Fields(pythonModuleNames) {
 		m[n] = true
 	}
 	return m
-}()
+})
 
 const pythonModuleNames = `
 __future__ _abc _aix_support _ast _asyncio _bisect _blake2 _bootsubprocess _bz2 _codecs _codecs_cn

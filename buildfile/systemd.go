@@ -3,23 +3,28 @@ package buildfile
 import (
 	"path"
 	"strings"
+	"sync"
 )
 
 // systemdRuns are the systemctl sub-commands that run a unit's code, now
 // (start, restart, reload) or at every boot or login (enable).
-var systemdRuns = map[string]bool{
-	"start": true, "restart": true, "try-restart": true, "reload": true, "reload-or-restart": true,
-	"try-reload-or-restart": true, "enable": true, "reenable": true,
-}
+var systemdRuns = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"start": true, "restart": true, "try-restart": true, "reload": true, "reload-or-restart": true,
+		"try-reload-or-restart": true, "enable": true, "reenable": true,
+	}
+})
 
 // systemdValues are systemctl's options that take the next word as their
 // value.
-var systemdValues = map[string]bool{
-	"-t": true, "--type": true, "-p": true, "--property": true, "-s": true, "--signal": true,
-	"--kill-whom": true, "--kill-value": true, "-n": true, "--lines": true, "-o": true, "--output": true,
-	"--job-mode": true, "--state": true, "--root": true, "--image": true, "--preset-mode": true,
-	"--boot-loader-entry": true, "--reboot-argument": true, "--timestamp": true, "--what": true,
-}
+var systemdValues = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"-t": true, "--type": true, "-p": true, "--property": true, "-s": true, "--signal": true,
+		"--kill-whom": true, "--kill-value": true, "-n": true, "--lines": true, "-o": true, "--output": true,
+		"--job-mode": true, "--state": true, "--root": true, "--image": true, "--preset-mode": true,
+		"--boot-loader-entry": true, "--reboot-argument": true, "--timestamp": true, "--what": true,
+	}
+})
 
 // systemctl reads the units systemctl starts or enables and returns the
 // lines of code they run (ExecStart and the other Exec keys). Units are
@@ -40,7 +45,7 @@ func (r *resolver) systemctl(inv Invocation) {
 			user = false
 		case a == "-H" || a == "-M" || strings.HasPrefix(a, "--host") || strings.HasPrefix(a, "--machine"):
 			return // another machine's units
-		case systemdValues[a]:
+		case systemdValues()[a]:
 			i++
 		case strings.HasPrefix(a, "-"):
 		case sub == "":
@@ -49,7 +54,7 @@ func (r *resolver) systemctl(inv Invocation) {
 			units = append(units, a)
 		}
 	}
-	if !systemdRuns[sub] || r.onlyDry {
+	if !systemdRuns()[sub] || r.onlyDry {
 		return
 	}
 	r.plan.Runner = "systemctl"
@@ -146,10 +151,12 @@ func unitKey(text, key string) string {
 }
 
 // unitExecKeys are the keys whose values systemd runs.
-var unitExecKeys = map[string]bool{
-	"ExecCondition": true, "ExecStartPre": true, "ExecStart": true, "ExecStartPost": true,
-	"ExecReload": true, "ExecStop": true, "ExecStopPost": true,
-}
+var unitExecKeys = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"ExecCondition": true, "ExecStartPre": true, "ExecStart": true, "ExecStartPost": true,
+		"ExecReload": true, "ExecStop": true, "ExecStopPost": true,
+	}
+})
 
 // unitSteps returns the code lines of a unit: the value of every Exec key,
 // continuation lines joined, without the prefixes that change how systemd
@@ -168,7 +175,7 @@ func unitSteps(file, text, dir string) []Step {
 			continue
 		}
 		k, v, ok := strings.Cut(line, "=")
-		if !ok || !unitExecKeys[strings.TrimSpace(k)] {
+		if !ok || !unitExecKeys()[strings.TrimSpace(k)] {
 			continue
 		}
 		if v = strings.TrimLeft(strings.TrimSpace(v), "@-:+!"); v != "" {
