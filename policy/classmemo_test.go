@@ -2,7 +2,6 @@ package policy_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -50,57 +49,7 @@ func TestClassifyMemoMatchesPacks(t *testing.T) {
 			compared++
 		}
 	}
-	modes := []string{policy.ModeSupervised, policy.ModeFull}
-	shared := map[string]*policy.Policy{}
-	for _, m := range modes {
-		shared[m] = corpusPolicy(t, m, corpusHome)
-	}
-	t.Run("adversarial", func(t *testing.T) {
-		for _, c := range loadCorpus(t) {
-			home := c.layFiles(t)
-			for _, m := range modes {
-				p := shared[m]
-				if home != corpusHome {
-					p = corpusPolicy(t, m, home)
-				}
-				cl, err := c.call(p, home)
-				if err != nil {
-					continue
-				}
-				check(t, p, cl, c.key())
-			}
-		}
-	})
-	shellCall := func(p *policy.Policy, command string) (call.Call, error) {
-		return p.Tools().Normalize(call.Request{Tool: "Bash", Input: map[string]any{"command": command},
-			Cwd: corpusHome + "/project", Workspace: corpusHome + "/project"})
-	}
-	t.Run("traces", func(t *testing.T) {
-		for _, tc := range loadTraces(t, tracesDir) {
-			command, _ := tc.Input["command"].(string)
-			if strings.TrimSpace(command) == "" {
-				continue
-			}
-			for _, m := range modes {
-				cl, err := shellCall(shared[m], command)
-				if err != nil {
-					continue
-				}
-				check(t, shared[m], cl, tc.key())
-			}
-		}
-	})
-	t.Run("peers", func(t *testing.T) {
-		for _, pc := range loadPeerCases(t) {
-			for _, m := range modes {
-				cl, err := shellCall(shared[m], pc.command)
-				if err != nil {
-					continue
-				}
-				check(t, shared[m], cl, pc.corpus)
-			}
-		}
-	})
+	eachCorpusCall(t, check)
 	t.Run("scripts", func(t *testing.T) { // the dense script of BenchmarkDecideRunFile, and a Makefile
 		for _, f := range []struct{ name, content, command string }{
 			{"build.sh", ordinaryScript(4 << 10), "bash build.sh"},
