@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -184,44 +185,16 @@ func (a *Analysis) namedDelete(root, name string, w shell.Word, dir string) {
 		Suggestion: "Run the same find with -print first and delete the files you mean by name; byte code, objects, logs and caches (*.pyc, __pycache__, *.o, *.log) may be deleted this way."})
 }
 
-// findDeletes judges find ROOT… -name NAME -delete as the walks it is
-// (namedDelete for each root and name test). A negated name test deletes
-// everything else, which core.fs.find-delete judges as a walk with no
-// name test; a root or name not known is left to the path rules.
+// findDeletes judges find ROOT -name NAME -delete as the walk it is
+// (namedWalkDelete of the set shell.FindSet says the command visits): a
+// negated or joined name test leaves the set every name, which
+// core.fs.find-delete judges as a walk with no name test.
 func (a *Analysis) findDeletes(cmd *shell.Command, dir string) {
-	if path.Base(cmd.Name) != "find" {
+	if path.Base(cmd.Name) != "find" || !slices.ContainsFunc(cmd.Args(), func(w shell.Word) bool { return w.Value == "-delete" }) {
 		return
 	}
-	args := cmd.Args()
-	var roots []shell.Word
-	var names []string
-	deletes, negated := false, false
-	for i := 0; i < len(args); i++ {
-		v := args[i].Value
-		switch {
-		case !args[i].Known:
-			return
-		case len(names) == 0 && !deletes && !strings.HasPrefix(v, "-") && v != "(" && v != "!" && len(roots) == i:
-			roots = append(roots, args[i])
-		case v == "!" || v == "-not":
-			negated = true
-		case (v == "-name" || v == "-iname") && i+1 < len(args):
-			if negated || !args[i+1].Known {
-				return
-			}
-			names = append(names, args[i+1].Value)
-			i++
-		case v == "-delete":
-			deletes = true
-		}
-	}
-	if !deletes {
-		return
-	}
-	for _, r := range roots {
-		for _, n := range names {
-			a.namedDelete(r.Value, n, r, dir)
-		}
+	if set := shell.FindSet(cmd.Args()); set.Walked {
+		a.namedWalkDelete(set, dir)
 	}
 }
 
