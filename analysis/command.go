@@ -43,7 +43,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 		a.copies(cmd, dir)
 		a.archives(cmd, dir)
 		a.publishes(cmd, dir)
-		a.findDeletes(cmd, dir)
+		a.findDeletes(cmd, r.Paths, dir)
 		a.mentions(cmd, r.Paths, dir)
 		switch {
 		case pure:

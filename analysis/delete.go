@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/rules"
 	"github.com/toolguard/toolguard/shell"
 )
 
@@ -189,8 +190,11 @@ func (a *Analysis) namedDelete(root, name string, w shell.Word, dir string) {
 // (namedWalkDelete of the set shell.FindSet says the command visits): a
 // negated or joined name test leaves the set every name, which
 // core.fs.find-delete judges as a walk with no name test.
-func (a *Analysis) findDeletes(cmd *shell.Command, dir string) {
-	if path.Base(cmd.Name) != "find" || !slices.ContainsFunc(cmd.Args(), func(w shell.Word) bool { return w.Value == "-delete" }) {
+func (a *Analysis) findDeletes(cmd *shell.Command, refs []rules.PathRef, dir string) {
+	// -delete is an action only where the packs read it as one: find .
+	// -name -delete -print names files called "-delete".
+	deletes := func(r rules.PathRef) bool { return r.Access == "delete" && !r.Word.Walked }
+	if path.Base(cmd.Name) != "find" || !slices.ContainsFunc(refs, deletes) {
 		return
 	}
 	if set := shell.FindSet(cmd.Args()); set.Walked {
