@@ -53,6 +53,12 @@ type agentClient struct {
 	// wrote into its own settings, which may stop a call before the hook.
 	ownDeny string
 	write   func(path, content string) (string, map[string]any)
+	// lostOutput is how the client's tool result reads when the command ran
+	// and succeeded but the client lost what it printed (Qwen Code 0.24
+	// under load, seen in CI: "Output: (empty)" then "Exit Code: 0" for
+	// cat README.md). The harmless read is then run once more: the verdict
+	// was allow (the command ran), the client dropped its output.
+	lostOutput []string
 }
 
 var agentClients = []agentClient{
@@ -90,6 +96,7 @@ var agentClients = []agentClient{
 		agent: "qwen-code", program: "qwen", settingsDir: ".qwen",
 		backstopWipe: "rm -rf ~", // permissions.deny: Bash(rm -rf ~)
 		ownDeny:      "was denied by permission rules",
+		lostOutput:   []string{"Output: (empty)", "Exit Code: 0"},
 		setup: func(t *testing.T, r *run) {
 			writeSettings(t, filepath.Join(r.home, ".qwen", "settings.json"),
 				`{"security":{"auth":{"selectedType":"openai"}},"privacy":{"usageStatisticsEnabled":false},"telemetry":{"enabled":false}}`)
@@ -215,6 +222,11 @@ func TestAgentClientsVerdicts(t *testing.T) {
 						}
 						res := r.session(scenario{API: "chat", Tool: c.tool, Input: c.input(r), Final: "done"},
 							120*time.Second, a.env, a.args("do the task", margs)...)
+						if c.verdict == "allow" && a.lostOutput != nil && res.lostOutput(a.lostOutput) {
+							t.Logf("%s ran the read but lost its output; running it once more:\n%s", a.agent, res.describe())
+							res = r.session(scenario{API: "chat", Tool: c.tool, Input: c.input(r), Final: "done"},
+								120*time.Second, a.env, a.args("do the task", margs)...)
+						}
 						if res.timedOut {
 							t.Fatalf("the session hung:\n%s", res.describe())
 						}

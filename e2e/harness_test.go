@@ -129,6 +129,22 @@ func (res result) toolResult() (logEntry, bool) {
 	return logEntry{}, false
 }
 
+// lostOutput says whether the tool result holds every one of marks: the
+// client's way of saying the command ran and succeeded with its output
+// lost (agentClient.lostOutput).
+func (res result) lostOutput(marks []string) bool {
+	got, ok := res.toolResult()
+	if !ok {
+		return false
+	}
+	for _, m := range marks {
+		if !strings.Contains(got.Result, m) {
+			return false
+		}
+	}
+	return true
+}
+
 func (res result) toolCalled() bool {
 	for _, e := range res.log {
 		if e.ToolCalled {
