@@ -103,6 +103,10 @@ type Path struct {
 	// of the tree offers to run instead. Nil when the program has no such
 	// option.
 	LeaveOut func(names []string) string
+	// Publish marks a Tree that a package manager packs and sends to a
+	// registry (npm publish): a deny for denied files in it says how to
+	// leave them out of the package. False for any other walk.
+	Publish bool
 }
 
 // Contact is a network address the code names outside the URLs the rule

@@ -90,7 +90,7 @@ func (e *evaluation) Path(p analysis.Path) {
 	case analysis.Glob:
 		e.checkGlob(v, p.Access, p.Dir)
 	case analysis.Tree:
-		e.checkTree(v, p.Access, p.Dir, p.Names, p.LeaveOut)
+		e.checkTree(v, p.Access, p.Dir, p.Names, p.LeaveOut, p.Publish)
 	case analysis.Wipe:
 		e.wipe(v, p.Dir)
 	case analysis.Mention:
