@@ -141,6 +141,10 @@ type Install struct {
 	// Word is the package as written, Name the program it installs.
 	Word shell.Word
 	Name string
+	// Bin is the directory the command's own variables choose for the
+	// program (GOBIN, or GOPATH's bin), known; the zero Word means the
+	// tool's default (~/go/bin).
+	Bin shell.Word
 }
 
 // Write is text known before the command runs that it writes into files
