@@ -23,7 +23,7 @@ func (w *walker) arithmeticCode(f *syntax.File, fr *frame) {
 		return
 	}
 	tainted := map[string]string{} // a variable → the text assigned to it that holds a substitution
-	var found []syntax.Node            // the nodes that evaluate arithmetic, in source order
+	var found []syntax.Node        // the nodes that evaluate arithmetic, in source order
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Assign:
