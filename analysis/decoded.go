@@ -48,7 +48,7 @@ func (a *Analysis) decoded(cmd *shell.Command, code string, span risk.Span, dir 
 		}
 		a.decodeDepth++
 		a.code(cmd, text, span, dir)
-		if h.has(mSpawn) {
+		if spawns(cmd, h) {
 			a.embeddedLine(cmd, text, span) // os.system(b64decode(…)): the payload is the command
 		}
 		a.decodeDepth--
