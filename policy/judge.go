@@ -39,6 +39,8 @@ func (e *evaluation) Command(c analysis.Command) {
 	e.policyChecks(cmd, text, provenRead(r))
 	if cmd.Remote != "" {
 		e.remoteSecrets(cmd, r.Paths)
+	} else if key, value, ok := gitConfigSetting(cmd); ok {
+		e.persistedSetting(key, value) // git config --global core.fsmonitor 'curl … | sh'
 	}
 }
 
@@ -249,6 +251,11 @@ var startupFiles = []string{".bashrc", ".bash_profile", ".bash_login", ".profile
 // toolguard=true): it weakens or disables the guard for every later
 // session.
 func (e *evaluation) Write(w analysis.Write) {
+	for _, t := range w.Targets {
+		if t.Known {
+			e.persisted(t.Value, w.Text) // echo 'curl … | sh' >> ~/.bashrc
+		}
+	}
 	if !strings.Contains(strings.ToLower(w.Text), "toolguard") {
 		return
 	}
