@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:b147b584fbc3cb5e17a9f0179244a93a84bfcf9d7a3cf25a97859decba3c55a1"
-	defaultHashRules = "sha256:a0d39e35c99ad42956935ccc286add3f0c3c55e7cf730395891e106960abbb6d"
+	defaultHash      = "sha256:a4585c0fc46e26d77ba23c3573ae3a4fad5fa42a144bf04dfcab4c68cfb37a5c"
+	defaultHashRules = "sha256:319e5237886bbd6084eb750f82c238488a6a496a741daf03f117c1b3a3b5f12a"
 )
