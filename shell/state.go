@@ -21,6 +21,9 @@ type value struct {
 	// every one).
 	walked   bool
 	walkedAt uint64
+	// glob: str is a shell pattern and the variable one path it matches,
+	// bound by for f in DIR/*.html (each pass takes one match).
+	glob bool
 }
 
 // state is the straight-line knowledge at one point of the script: the
@@ -184,7 +187,7 @@ func (s *state) merge(branch *state) {
 
 func sameValue(a, b value) bool {
 	// a walk's inexact set (walked, not known) is the same set in both
-	return (a.known || a.walked) && a.known == b.known && a.str == b.str && a.isList == b.isList && a.walked == b.walked && a.walkedAt == b.walkedAt && slicesEqual(a.list, b.list)
+	return (a.known || a.walked) && a.known == b.known && a.str == b.str && a.isList == b.isList && a.walked == b.walked && a.walkedAt == b.walkedAt && a.glob == b.glob && slicesEqual(a.list, b.list)
 }
 
 func slicesEqual(a, b []string) bool {

@@ -549,6 +549,20 @@ func (w *walker) forClause(x *syntax.ForClause, st *state, cx *ctx) {
 				defer st.merge(bound)
 			}
 		}
+		if pats, ok := w.loopPatterns(l, st, cx); ok && !x.Select && loopBodyBytes(x)*len(pats) <= maxUnrolledBytes {
+			// for f in ~/.ssh/*: each f is one of the pattern's matches;
+			// a pass with f bound to each pattern as the set it names
+			bound := w.cloneState(st)
+			w.unrolledPatterns(x, l.Name.Value, pats, bound, cx)
+			defer st.merge(bound)
+			if len(pats) == 1 {
+				// one pattern and nothing else: every pass takes one of its
+				// matches, so the loop's own pass binds f to the set too
+				// (what the body assigns stays unknown there)
+				st.set(l.Name.Value, value{str: pats[0].Value, known: true, glob: true})
+				defer st.forget(l.Name.Value)
+			}
+		}
 	case *syntax.CStyleLoop:
 		w.walkSubsts(l, st, cx)
 	}
@@ -630,6 +644,59 @@ func (w *walker) loopValues(l *syntax.WordIter, st *state, cx *ctx) ([]Word, boo
 		return nil, false
 	}
 	return vals, true
+}
+
+// loopPatterns are a for loop's values when every item's fields are known
+// and at least one is a glob pattern (for f in src/*.go, for f in a.txt
+// ~/.ssh/id_*), which loopValues leaves out: the files a pattern matches
+// are only known when the loop runs, but each is a path of the set the
+// pattern names. ok is false otherwise, and past maxLoopValues values.
+func (w *walker) loopPatterns(l *syntax.WordIter, st *state, cx *ctx) ([]Word, bool) {
+	if !l.InPos.IsValid() || len(l.Items) == 0 || len(l.Items)*max(w.unroll, 1) > maxLoopValues {
+		return nil, false
+	}
+	var pats []Word
+	for _, item := range l.Items {
+		subst := false
+		syntax.Walk(item, func(n syntax.Node) bool {
+			switch n.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ExtGlob:
+				subst = true
+			}
+			return !subst
+		})
+		if subst {
+			return nil, false
+		}
+		for _, f := range w.fields(item, st, cx) {
+			if !f.Known || f.Walked {
+				return nil, false
+			}
+			pats = append(pats, f)
+		}
+	}
+	if !slices.ContainsFunc(pats, func(f Word) bool { return f.Glob }) || len(pats)*max(w.unroll, 1) > maxLoopValues {
+		return nil, false
+	}
+	return pats, true
+}
+
+// unrolledPatterns walks the body of a for loop once for each of its
+// values, with the variable bound to each, a pattern as the set of paths
+// it matches (value.glob), as unrolled does for known values.
+func (w *walker) unrolledPatterns(x *syntax.ForClause, name string, pats []Word, st *state, cx *ctx) {
+	if !w.spendNode(x, cx) {
+		return
+	}
+	outer := max(w.unroll, 1)
+	w.unroll = outer * len(pats)
+	defer func() { w.unroll = outer }()
+	for _, p := range pats {
+		pass := w.cloneState(st)
+		pass.set(name, value{str: p.Value, known: true, glob: p.Glob})
+		w.walkStmts(x.Do, pass, cx)
+		st.merge(pass)
+	}
 }
 
 // unrolled walks the body of a for loop once for each of its values, in

@@ -35,7 +35,7 @@ func (e *staticEnv) Get(name string) expand.Variable {
 		return expand.Variable{Set: true, Kind: expand.String, Str: "~" + user}
 	}
 	v, known := e.st.lookup(name, e.opts)
-	if !known || v.walked {
+	if !known || v.walked || v.glob {
 		// a listing's set is a word only as a whole ($f, "$f": walkedVar);
 		// any other use of it (${f%/*}, "$f.bak") is not known
 		return e.missing(name)
@@ -340,6 +340,10 @@ func (w *walker) walkedVar(dst []Word, word *syntax.Word, mode expandMode, st *s
 		return dst, false
 	}
 	v, _ := st.lookup(pe.Param.Value, &w.opts)
+	if v.glob && pe.Index == nil && !v.isList {
+		// for f in DIR/*.html: f is one of the pattern's matches, a path of that set
+		return append(dst, Word{Value: v.str, Known: v.known, Glob: true, Quoted: quoted, Span: span}), true
+	}
 	if !v.walked || pe.Index != nil && (v.isList || !wholeIndex(pe.Index, quoted)) {
 		return dst, false
 	}
