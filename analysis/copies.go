@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolguard/toolguard/paths"
+	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/shell"
 )
 
@@ -188,6 +189,7 @@ func (a *Analysis) copies(cmd *shell.Command, dir string) {
 	if !ok || !ca.dest.Known || isRemoteOperand(ca.dest.Value) {
 		return
 	}
+	a.moveOntoOneName(cmd, ca, dir)
 	dest := ca.dest
 	for _, src := range ca.sources {
 		if cmd.Name == "rsync" && isRemoteOperand(src.Value) {
@@ -225,6 +227,39 @@ func (a *Analysis) copies(cmd *shell.Command, dir string) {
 		}
 		a.sourceTree(cmd, spec, src, dest, prefixes, dir)
 	}
+}
+
+// moveOntoOneName judges mv given one path of a set at a time — "$f" of a
+// loop over a pattern, for f in *.md — with one destination that is not a
+// directory: each pass renames its file onto the same name, replacing the
+// one the pass before left there, so all but the last are lost (the mv
+// loop of the Gemini CLI incident, into a directory it had not made).
+func (a *Analysis) moveOntoOneName(cmd *shell.Command, ca copyArgs, dir string) {
+	if cmd.Name != "mv" || len(ca.sources) != 1 || ca.intoDir {
+		return
+	}
+	src, dest := ca.sources[0], ca.dest
+	if !src.Glob || !src.Quoted || strings.HasSuffix(dest.Value, "/") || a.isDirectory(dest.Value, dir) {
+		return
+	}
+	a.add(risk.Finding{Rule: "effects.move-onto-one-name", Category: risk.CatFSDelete, Tier: risk.Destructive,
+		Blast: risk.BlastMedium, Verdict: risk.Ask, Span: cmd.Span, Subject: dest.Value,
+		Reason: fmt.Sprintf("mv moves each file of %s, one at a time, onto the same name %s, which is not a directory: "+
+			"each move replaces the file the one before left there, and all but the last are lost.", src.Value, dest.Value),
+		Suggestion: fmt.Sprintf("make the directory first (mkdir -p %s) and move into %s/", dest.Value, dest.Value)})
+}
+
+// isDirectory reports whether p (relative to dir) is a directory now.
+func (a *Analysis) isDirectory(p, dir string) bool {
+	if a.ctx.Trees == nil {
+		return false
+	}
+	cp, err := paths.Canonicalize(p, a.PathEnv(dir), a.ctx.Home)
+	if err != nil {
+		return false
+	}
+	_, err = a.ctx.Trees.List(cp.Resolved, 1)
+	return err == nil || errors.Is(err, ErrTooLarge)
 }
 
 // sourceTree judges every path below the directory src as written under
