@@ -32,7 +32,7 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 		return
 	}
 	h := codeMarkers().scan(code)
-	lits := quotedPaths(code)
+	lits := quotedPaths(pathText(cmd, code))
 	access := paths.Read
 	switch {
 	case h.has(mDelete):

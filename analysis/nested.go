@@ -59,7 +59,7 @@ func (a *Analysis) foreign(cmd *shell.Command, c rules.Code, dir string) {
 	if !a.spend(ScanCost(len(c.Text))) {
 		return
 	}
-	for _, p := range codePaths(c.Text, a.ctx.Home) {
+	for _, p := range codePaths(pathText(cmd, c.Text), a.ctx.Home) {
 		a.judge.Path(Path{Word: shell.Word{Value: p, Known: true}, Access: paths.Write, Shape: File, Dir: dir})
 	}
 }
