@@ -233,6 +233,13 @@ type ctx struct {
 	background bool
 	inputArgs  bool        // commands get words read at run time (a parallel template)
 	leaves     *[]*Command // collects the commands of one pipeline element
+	// leafList and leafBuf hold the commands of the pipeline element this
+	// context is made for (pipeline points leaves here): in the context,
+	// which the walk's blocks hold, not a list of their own. Only
+	// pipeline reads them; a context copied from this one carries a stale
+	// copy it never uses.
+	leafList []*Command
+	leafBuf  [2]*Command
 }
 
 func (w *walker) problemAt(reason string, span risk.Span) {
