@@ -84,8 +84,28 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 	for _, u := range inlineURLs(code) {
 		a.judge.Contact(Contact{URL: u, Span: span})
 	}
-	a.embedded(cmd, code, span, h.has(mSpawn))
+	a.embedded(cmd, code, span, spawns(cmd, &h))
 	a.decoded(cmd, code, span, dir, &h)
+}
+
+// spawns reports whether code starts programs, as its markers say. In
+// JavaScript and TypeScript a backquote opens a template literal, not a
+// command as in Ruby, Perl or the shell: node's code with no other marker
+// starts none.
+func spawns(cmd *shell.Command, h *markerHits) bool {
+	if cmd != nil && jsRuntime(cmd.Name) {
+		return h.hasBut(mSpawn, "`")
+	}
+	return h.has(mSpawn)
+}
+
+// jsRuntime reports the programs that run JavaScript or TypeScript.
+func jsRuntime(name string) bool {
+	switch name {
+	case "node", "nodejs", "deno", "bun", "tsx", "ts-node":
+		return true
+	}
+	return false
 }
 
 var (

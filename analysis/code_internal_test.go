@@ -61,3 +61,24 @@ func TestProgramOperand(t *testing.T) {
 		}
 	}
 }
+
+// TestSpawnsTemplateLiterals: a backquote starts a command in Ruby, Perl
+// and the shell but is a template literal in JavaScript: node's code that
+// only formats text starts nothing, and code that calls a spawner does.
+func TestSpawnsTemplateLiterals(t *testing.T) {
+	for _, tc := range []struct {
+		program, code string
+		want          bool
+	}{
+		{"node", "console.log(`${f}: missing ${m[1]}`)", false},
+		{"deno", "const s = `a ${b}`", false},
+		{"node", "require('child_process').execSync(`rm -rf ${dir}`)", true},
+		{"ruby", "puts `ls`", true},
+		{"perl", "my $x = `id`;", true},
+	} {
+		h := codeMarkers().scan(tc.code)
+		if got := spawns(&shell.Command{Name: tc.program}, &h); got != tc.want {
+			t.Errorf("%s: %q spawns = %v, want %v", tc.program, tc.code, got, tc.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/toolguard/toolguard/paths"
@@ -29,6 +30,9 @@ func (a *Analysis) command(cmd *shell.Command) {
 		return // over the work limit: the caller says so once for the call
 	}
 	dir := a.Dir(cmd)
+	if portProbe(cmd) {
+		r = probeResult(r)
+	}
 	r = a.dryRun(cmd, r, dir)
 	reads, pure := a.provenReads(cmd, dir)
 	if pure {
@@ -438,4 +442,44 @@ func (a *Analysis) urls(words []shell.Word) {
 		}
 		a.judge.Host(w)
 	}
+}
+
+// portProbe reports a command that runs no program and only opens a
+// connection to a port of this machine, on its standard input, and closes
+// it: `</dev/tcp/127.0.0.1/5432` under `bash -c`, the wait-for-a-port
+// idiom. Nothing is sent and nothing is read (not in a substitution,
+// whose output would be what the port sends).
+func portProbe(cmd *shell.Command) bool {
+	if !cmd.ReadsOneFile() || cmd.Origin == "cmdsubst" || cmd.Origin == "procsubst" {
+		return false
+	}
+	t := cmd.Redirects[0].Target
+	rest, ok := strings.CutPrefix(t.Value, "/dev/tcp/")
+	if !t.Known || t.Glob || !ok {
+		return false
+	}
+	host, port, ok := strings.Cut(rest, "/")
+	if !ok || port == "" || strings.Trim(port, "0123456789") != "" {
+		return false
+	}
+	switch {
+	case host == "localhost", host == "::1", host == "[::1]":
+		return true
+	case strings.HasPrefix(host, "127."):
+		return strings.Trim(host, "0123456789.") == "" && strings.Count(host, ".") == 3
+	}
+	return false
+}
+
+// probeResult is the result of a port probe: it only reads (a loopback
+// connection opened and closed), whatever rule matched the redirect, and
+// the socket is not a file to judge.
+func probeResult(r rules.Result) rules.Result {
+	r.Findings = slices.DeleteFunc(slices.Clone(r.Findings), func(f risk.Finding) bool { return f.Rule == "remote.reverse-shell-devtcp" })
+	r.Paths = slices.DeleteFunc(slices.Clone(r.Paths), func(p rules.PathRef) bool { return strings.HasPrefix(p.Word.Value, "/dev/tcp/") })
+	r.Tier = risk.Read
+	for _, f := range r.Findings {
+		r.Tier = r.Tier.Worse(f.Tier)
+	}
+	return r
 }

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/toolguard/toolguard/call"
@@ -26,7 +27,7 @@ const maxDecodeDepth = 4
 // and rot13 in the languages toolguard sees as one-liners.
 var decodeMarkers = []string{"b64decode", "base64", "decodebytes", "fromhex", "unhexlify", "a2b_hex", "a2b_base64",
 	"pack(", "atob(", "decode64", "unpack", "rot13", "rot_13", "rot-13", "buffer.from(", "hex2bin", "str_rot13",
-	"frombase64string", "decodestring"}
+	"frombase64string", "decodestring", "chr(", "chr,", "fromcharcode("}
 
 // rot13Markers name the rot13 codec.
 var rot13Markers = []string{"rot13", "rot_13", "rot-13"}
@@ -47,6 +48,9 @@ func (a *Analysis) decoded(cmd *shell.Command, code string, span risk.Span, dir 
 		}
 		a.decodeDepth++
 		a.code(cmd, text, span, dir)
+		if spawns(cmd, h) {
+			a.embeddedLine(cmd, text, span) // os.system(b64decode(…)): the payload is the command
+		}
 		a.decodeDepth--
 	}
 }
@@ -66,7 +70,7 @@ func DecodedLiterals(code string) []string {
 // decodedLiterals is DecodedLiterals of code that calls a decoder; rot is
 // true when it names the rot13 codec.
 func decodedLiterals(code string, rot bool) []string {
-	var out []string
+	out := charCodeTexts(code)
 	for _, lit := range stringLiterals(code) {
 		if text, ok := call.DecodeLiteral(lit); ok {
 			out = append(out, text)
@@ -92,4 +96,54 @@ func rot13(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// minCharCodes is how many character codes in a row are read as text.
+const minCharCodes = 4
+
+// charCodeTexts returns the text of each run of at least minCharCodes
+// printable ASCII character codes that code spells as numbers ([114, 109,
+// 32, …] given to chr or String.fromCharCode, chr(114)+chr(109)+…), when
+// it names such a decoder.
+func charCodeTexts(code string) []string {
+	low := strings.ToLower(code)
+	if !strings.Contains(low, "chr") && !strings.Contains(low, "fromcharcode") {
+		return nil
+	}
+	var out []string
+	var run []byte
+	flush := func() {
+		if len(run) >= minCharCodes {
+			out = append(out, string(run))
+		}
+		run = run[:0]
+	}
+	for i := 0; i < len(code); {
+		c := code[i]
+		if c < '0' || c > '9' {
+			if !strings.ContainsRune(" \t\n,+.()[]chrCHR", rune(c)) {
+				flush() // anything but separators and chr( … ) ends a run
+			}
+			i++
+			continue
+		}
+		j := i
+		for j < len(code) && code[j] >= '0' && code[j] <= '9' {
+			j++
+		}
+		n, err := strconv.Atoi(code[i:j])
+		if err != nil || n < 32 && n != '\t' && n != '\n' || n > 126 || i > 0 && isWordByte(code[i-1]) && !strings.HasSuffix(low[:i], "chr(") {
+			flush()
+		} else {
+			run = append(run, byte(n))
+		}
+		i = j
+	}
+	flush()
+	return out
+}
+
+// isWordByte reports a letter, a digit or an underscore.
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z'
 }

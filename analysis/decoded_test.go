@@ -30,6 +30,11 @@ func TestDecodedLiterals(t *testing.T) {
 		{"node buffer", `eval(Buffer.from('Y29uc29sZS5sb2coMSk=','base64').toString())`, []string{"console.log(1)"}},
 		{"perl pack", `eval pack("H*","7072696e742031")`, []string{"print 1"}},
 		{"rot13", `exec(codecs.decode('cevag(1)','rot13'))`, []string{"print(1)", "ebg13"}},
+		{"python chr map", `os.system(''.join(map(chr, [114,109,32,45,114,102,32,126])))`, []string{"rm -rf ~"}},
+		{"python chr calls", `os.system(chr(114)+chr(109)+chr(32)+chr(126))`, []string{"rm ~"}},
+		{"node fromCharCode", `execSync(String.fromCharCode(108, 115, 32, 47))`, []string{"ls /"}},
+		{"chr of too few codes", `print(chr(65)+chr(66))`, nil},
+		{"numbers beside chr that are not codes", `print(chr(65), [1, 2, 3, 400, 5000])`, nil},
 		{"no decoder", `print('cm0gLXJmIH4v')`, nil},
 		{"not encoded", `print(base64.b64encode(b'hello world'))`, nil},
 	}
@@ -52,6 +57,8 @@ func TestDecodedPayloadJudged(t *testing.T) {
 		want          string // a finding the analysis must report
 	}{
 		{"python base64 payload deletes home", `python3 -c "import base64;exec(base64.b64decode('aW1wb3J0IHNodXRpbCxvcztzaHV0aWwucm10cmVlKG9zLnBhdGguZXhwYW5kdXNlcigifiIpKQ=='))"`, "path file delete " + home + " removes"},
+		{"base64 payload given to os.system", `python3 -c "import os,base64; os.system(base64.b64decode('cm0gLXJmIH4v').decode())"`, "path file delete " + home + "/ removes"},
+		{"chr codes given to os.system", `python3 -c "import os; os.system(''.join(map(chr,[114,109,32,45,114,102,32,126,47])))"`, "path file delete " + home + "/ removes"},
 		{"too many layers", `python3 -c "import base64;exec(base64.b64decode('` + layered + `'))"`, "effects.decoded-unverifiable"},
 	}
 	for _, tt := range tests {

@@ -103,6 +103,10 @@ type Path struct {
 	// of the tree offers to run instead. Nil when the program has no such
 	// option.
 	LeaveOut func(names []string) string
+	// Publish marks a Tree that a package manager packs and sends to a
+	// registry (npm publish): a deny for denied files in it says how to
+	// leave them out of the package. False for any other walk.
+	Publish bool
 }
 
 // Contact is a network address the code names outside the URLs the rule
@@ -137,6 +141,10 @@ type Install struct {
 	// Word is the package as written, Name the program it installs.
 	Word shell.Word
 	Name string
+	// Bin is the directory the command's own variables choose for the
+	// program (GOBIN, or GOPATH's bin), known; the zero Word means the
+	// tool's default (~/go/bin).
+	Bin shell.Word
 }
 
 // Write is text known before the command runs that it writes into files

@@ -182,6 +182,17 @@ func (h *markerHits) has(l markerList) bool {
 	return h.first(l) != ""
 }
 
+// hasBut reports whether the text contains a marker of list l other than
+// except.
+func (h *markerHits) hasBut(l markerList, except string) bool {
+	for _, id := range h.t.lists[l] {
+		if h.found[id/64]&(1<<(id%64)) != 0 && h.t.pats[id] != except {
+			return true
+		}
+	}
+	return false
+}
+
 // first returns the first marker of list l (in list order) that the text
 // contains, or "".
 func (h *markerHits) first(l markerList) string {

@@ -148,22 +148,31 @@ func (a *Analysis) embedded(cmd *shell.Command, code string, span risk.Span, spa
 		return
 	}
 	for _, text := range a.embeddedCommands(code, spawns) {
-		s := a.Parse(text)
-		if s == nil {
-			continue
-		}
-		a.depth++
-		start, seen := a.mark(), len(a.seen)
-		for _, nc := range s.Commands {
-			if nc.Dir.Value == "" {
-				nc.Dir = cmd.Dir
-			}
-			if nc.Remote == "" {
-				nc.Remote = cmd.Remote
-			}
-			a.command(nc)
-		}
-		a.pointAt(start, seen, span)
-		a.depth--
+		a.embeddedLine(cmd, text, span)
 	}
+}
+
+// embeddedLine judges one shell command line that code in another
+// language runs, as commands of cmd's directory and host.
+func (a *Analysis) embeddedLine(cmd *shell.Command, text string, span risk.Span) {
+	if a.depth >= maxCodeNesting {
+		return
+	}
+	s := a.Parse(text)
+	if s == nil {
+		return
+	}
+	a.depth++
+	start, seen := a.mark(), len(a.seen)
+	for _, nc := range s.Commands {
+		if nc.Dir.Value == "" {
+			nc.Dir = cmd.Dir
+		}
+		if nc.Remote == "" {
+			nc.Remote = cmd.Remote
+		}
+		a.command(nc)
+	}
+	a.pointAt(start, seen, span)
+	a.depth--
 }

@@ -56,13 +56,13 @@ func (a *Analysis) publishes(cmd *shell.Command, dir string) {
 			}
 			a.judge.Path(Path{Word: w, Access: paths.Read, Shape: shape, Dir: dir})
 			if shape == File {
-				a.judge.Path(Path{Word: w, Access: paths.Read, Shape: Tree, Dir: dir})
+				a.judge.Path(Path{Word: w, Access: paths.Read, Shape: Tree, Dir: dir, Publish: true})
 			}
 		}
 		return
 	}
 	names := paths.Names{Skip: append(a.ignoredNames(pkg), npmAlwaysSkipped...)}
-	a.judge.Path(Path{Word: shell.Word{Value: pkg, Known: true, Span: folder.Span}, Access: paths.Read, Shape: Tree, Dir: dir, Names: names})
+	a.judge.Path(Path{Word: shell.Word{Value: pkg, Known: true, Span: folder.Span}, Access: paths.Read, Shape: Tree, Dir: dir, Names: names, Publish: true})
 }
 
 // publishFolder returns the package directory a publish command sends

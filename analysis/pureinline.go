@@ -525,7 +525,16 @@ func dotted(toks []inlineTok, i int) (string, int, bool) {
 // import would load instead of the standard library's).
 func (a *Analysis) provenReads(cmd *shell.Command, dir string) ([]string, bool) {
 	in := cmd.Inline
-	if in == nil || !in.Known || in.Via != "argv" || in.Code == "" || cmd.Remote != "" {
+	if in == nil || !in.Known || in.Code == "" || cmd.Remote != "" {
+		return nil, false
+	}
+	switch in.Via {
+	case "argv":
+	case "heredoc", "herestring": // python3 - <<'PY' … PY: the program is the document
+		if args := cmd.Args(); len(args) > 1 || len(args) == 1 && args[0].Value != "-" {
+			return nil, false
+		}
+	default:
 		return nil, false
 	}
 	name := path.Base(cmd.Name)
@@ -543,7 +552,7 @@ func (a *Analysis) provenReads(cmd *shell.Command, dir string) ([]string, bool) 
 			return nil, false
 		}
 	}
-	if !plainInterpreterOptions(lang, cmd.Args()) {
+	if in.Via == "argv" && !plainInterpreterOptions(lang, cmd.Args()) {
 		return nil, false
 	}
 	if !a.spend(inlineCost(len(in.Code))) {

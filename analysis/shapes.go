@@ -114,15 +114,49 @@ func (a *Analysis) goInstall(cmd *shell.Command) {
 	if len(args) == 0 || args[0].Value != "install" {
 		return
 	}
+	bin, known := goBin(cmd)
+	if !known {
+		a.add(unknownPath(cmd, rules.PathRef{Word: bin}, paths.Write))
+		return
+	}
 	for _, w := range args[1:] {
 		v := w.Value
 		if strings.HasPrefix(v, "-") {
 			continue
 		}
-		if !a.judge.Install(Install{Cmd: cmd, Word: shell.Word{Value: v, Known: true, Span: cmd.Span}, Name: goBinaryName(v)}) {
+		if !a.judge.Install(Install{Cmd: cmd, Word: shell.Word{Value: v, Known: true, Span: cmd.Span}, Name: goBinaryName(v), Bin: bin}) {
 			return
 		}
 	}
+}
+
+// goBin is the directory go install puts programs in as the command's own
+// variables choose it: GOBIN, else the bin directory of GOPATH's first
+// entry; the zero Word for go's default (~/go/bin: the process
+// environment's variables are not known here). known is false when a
+// variable is set to a value not known before the command runs.
+func goBin(cmd *shell.Command) (bin shell.Word, known bool) {
+	var gobin, gopath *shell.Word
+	for _, as := range [][]shell.Assign{cmd.Env, cmd.Assigns} {
+		for i := range as {
+			switch as[i].Name {
+			case "GOBIN":
+				gobin = &as[i].Value
+			case "GOPATH":
+				gopath = &as[i].Value
+			}
+		}
+	}
+	switch {
+	case gobin != nil:
+		return *gobin, gobin.Known
+	case gopath != nil:
+		w := *gopath
+		first, _, _ := strings.Cut(w.Value, ":")
+		w.Value = path.Join(first, "bin")
+		return w, w.Known
+	}
+	return shell.Word{}, true
 }
 
 var majorVersion = lazyre.Regexp{Expr: `^v[0-9]+$`}

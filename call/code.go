@@ -160,8 +160,8 @@ func (s *codeSearch) object(m map[string]any) {
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		base, enc := codeKey(k)
 		if base == "" {
-			if text, ok := m[k].(string); ok && s.programs != nil && !dataKey(k) && commandOfKnownProgram(text, s.programs) {
-				s.add(text) // "note": "rm -rf ~" reads as a command; judged as one
+			if text, ok := m[k].(string); ok && s.programs != nil && !dataKey(k) {
+				s.knownCommand(text, encoding) // "note": "rm -rf ~" reads as a command; judged as one
 			}
 			continue
 		}
@@ -216,6 +216,31 @@ func (s *codeSearch) object(m map[string]any) {
 			}
 			s.add(piece)
 		}
+	}
+}
+
+// knownCommand adds a member that no code key names when it reads as a
+// command of a known program, as written or once decoded: by the
+// encoding declared beside it ({"encoding": "base64", "payload": …}), or
+// as a literal that decodes (base64, hex) to text. A member that does not
+// decode is data, never an error: nothing says it is code.
+func (s *codeSearch) knownCommand(text, encoding string) {
+	if commandOfKnownProgram(text, s.programs) {
+		s.add(text)
+		return
+	}
+	var decoded string
+	var ok bool
+	switch strings.ToLower(encoding) {
+	case "base64", "b64":
+		decoded, ok = decodeBase64(text)
+	case "hex":
+		decoded, ok = decodeHex(text)
+	default:
+		decoded, ok = decodeLiteral(text)
+	}
+	if ok && commandOfKnownProgram(decoded, s.programs) {
+		s.add(decoded)
 	}
 }
 

@@ -74,6 +74,13 @@ func TestCodeInKnownPrograms(t *testing.T) {
 		{`{"title":"rm"}`, nil},
 		{`{"title":"remove -rf everything"}`, nil},
 		{`{"title":"rm 'unterminated"}`, nil},
+		// decoded: by the encoding declared beside it, or as a literal
+		{`{"encoding":"base64","payload":"cm0gLXJmIH4v"}`, []string{"rm -rf ~/"}},
+		{`{"payload":"cm0gLXJmIH4v"}`, []string{"rm -rf ~/"}},
+		{`{"encoding":"hex","payload":"726d202d7266207e2f"}`, []string{"rm -rf ~/"}},
+		{`{"data":"726d202d7266207e2f"}`, []string{"rm -rf ~/"}},
+		{`{"encoding":"base64","payload":"aGVsbG8gd29ybGQ="}`, nil},  // "hello world": not a known program
+		{`{"encoding":"base64","payload":"not base64 at all"}`, nil}, // data that does not decode: not an error
 	}
 	for _, tt := range tests {
 		var in map[string]any

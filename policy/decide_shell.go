@@ -259,10 +259,12 @@ func (e *evaluation) checkGlob(v string, a paths.Access, dir string) {
 
 // checkTree judges everything below a directory a command reads, copies,
 // archives, moves or deletes recursively.
-func (e *evaluation) checkTree(v string, a paths.Access, dir string, names paths.Names, leaveOut func([]string) string) {
+func (e *evaluation) checkTree(v string, a paths.Access, dir string, names paths.Names, leaveOut func([]string) string, publish bool) {
 	k := pathKey{kind: 't', v: v, a: a, dir: dir, names: names.String()}
 	if leaveOut != nil {
 		k.cmd = leaveOut(nil)
+	} else if publish {
+		k.cmd = publishKey
 	}
 	e.judgePath(k, treeCost, func() pathResult {
 		env := e.pathEnv(dir)
@@ -278,6 +280,8 @@ func (e *evaluation) checkTree(v string, a paths.Access, dir string, names paths
 		}
 		if leaveOut != nil {
 			e.offerLeaveOut(fs, cp, a, env, names, leaveOut)
+		} else if publish {
+			e.offerUnpack(fs, cp, env, names)
 		}
 		return pathResult{fs: fs, raises: true}
 	})
@@ -311,6 +315,28 @@ func (e *evaluation) offerLeaveOut(fs []risk.Finding, cp paths.Path, a paths.Acc
 	f := &fs[at]
 	f.Reason += fmt.Sprintf(" Run `%s` instead: it leaves %s out.", cmd, strings.Join(skip, ", "))
 	f.Suggestion = fmt.Sprintf("run `%s`, which leaves %s out", cmd, strings.Join(skip, ", "))
+}
+
+// publishKey stands for a publish's advice in the key of its tree's
+// judgement (pathKey.cmd), which no command can be.
+const publishKey = "\x00publish"
+
+// offerUnpack completes the deny of a package to publish that holds
+// denied files (a .env beside package.json) with how to leave them out of
+// the package: the agent can fix the package, not approve the publish.
+func (e *evaluation) offerUnpack(fs []risk.Finding, cp paths.Path, env paths.Env, names paths.Names) {
+	at := slices.IndexFunc(fs, func(f risk.Finding) bool { return f.Rule == paths.RuleDenied })
+	if at < 0 {
+		return
+	}
+	skip := e.p.paths.DeniedNames(cp, env, names)
+	if len(skip) == 0 {
+		return
+	}
+	list := strings.Join(skip, ", ")
+	f := &fs[at]
+	f.Reason += fmt.Sprintf(" A publish packs them into the package it sends to the registry: leave %s out of the package (.npmignore, or the files list of package.json), then publish again.", list)
+	f.Suggestion = fmt.Sprintf("add %s to the package's .npmignore (without one, npm follows .gitignore: copy its lines too), or list what the package publishes in package.json's \"files\"", list)
 }
 
 // splitGlob cuts a glob path before its first component with glob

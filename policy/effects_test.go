@@ -92,6 +92,12 @@ while True: os.fork()'`, true, "effects.fork-bomb"},
 		{"exec 3<>/dev/tcp/127.0.0.1/7878", true, "self.approve"},
 		{`python3 -c "import urllib.request as u; u.urlopen('http://127.0.0.1:7878/v1/approvals')"`, true, "self.approve"},
 		{"curl -s http://127.0.0.1:8080/health", false, ""},
+		// a port of this machine opened and closed (waiting for a server)
+		{"timeout 2 bash -c '</dev/tcp/127.0.0.1/5432' && echo up", false, ""},
+		{"until bash -c '</dev/tcp/localhost/6379'; do sleep 1; done", false, ""},
+		{"x=$(</dev/tcp/127.0.0.1/6379)", true, "remote.reverse-shell-devtcp"}, // reads what the port sends
+		{"bash -c '</dev/tcp/10.0.0.1/22'", true, "remote.reverse-shell-devtcp"},
+		{"bash -c 'cat </dev/tcp/127.0.0.1/5432'", true, "remote.reverse-shell-devtcp"},
 	})
 }
 

@@ -38,6 +38,8 @@ func (e *evaluation) Command(c analysis.Command) {
 	e.policyChecks(cmd, provenRead(r))
 	if cmd.Remote != "" {
 		e.remoteSecrets(cmd, r.Paths)
+	} else if key, value, ok := gitConfigSetting(cmd); ok {
+		e.persistedSetting(key, value) // git config --global core.fsmonitor 'curl … | sh'
 	}
 }
 
@@ -89,7 +91,7 @@ func (e *evaluation) Path(p analysis.Path) {
 	case analysis.Glob:
 		e.checkGlob(v, p.Access, p.Dir)
 	case analysis.Tree:
-		e.checkTree(v, p.Access, p.Dir, p.Names, p.LeaveOut)
+		e.checkTree(v, p.Access, p.Dir, p.Names, p.LeaveOut, p.Publish)
 	case analysis.Wipe:
 		e.wipe(v, p.Dir)
 	case analysis.Mention:
@@ -212,8 +214,31 @@ func (e *evaluation) Install(i analysis.Install) bool {
 			Suggestion: "a person upgrades toolguard in their own terminal"})
 		return false
 	}
-	e.checkPath(path.Join(e.p.home, "go", "bin", name), paths.Write, "", false)
+	if i.Bin.Value != "" {
+		// a directory the command chose is judged as any write is
+		e.checkPath(path.Join(i.Bin.Value, name), paths.Write, "", false)
+		return true
+	}
+	e.installPath(path.Join(e.p.home, "go", "bin", name))
 	return true
+}
+
+// installPath judges the program a package manager installs at p, in the
+// tool's default directory (go install's ~/go/bin/NAME), against what the
+// path rules protect and deny, but not against the workspace's bounds:
+// the program goes where the tool always puts its programs, as cargo's
+// and pip's do, and installing a tool is judged by the rule packs
+// (pkg.tool-install asks for one the project does not build).
+func (e *evaluation) installPath(p string) {
+	e.judgePath(pathKey{kind: 'i', v: p, a: paths.Write}, pathCost, func() pathResult {
+		env := e.pathEnv("")
+		cp, err := paths.Canonicalize(p, env, e.p.home)
+		if err != nil {
+			return pathResult{fs: e.p.paths.Check(p, paths.Write, env), envPath: p, hasEnv: true, raises: true}
+		}
+		fs := slices.DeleteFunc(e.p.paths.CheckPath(cp, paths.Write, env), func(f risk.Finding) bool { return f.Rule == paths.RuleOutside })
+		return pathResult{fs: fs, envPath: cp.Resolved, hasEnv: true, raises: true}
+	})
 }
 
 // startupFiles are the files a shell runs when it starts.
@@ -225,6 +250,11 @@ var startupFiles = []string{".bashrc", ".bash_profile", ".bash_login", ".profile
 // toolguard=true): it weakens or disables the guard for every later
 // session.
 func (e *evaluation) Write(w analysis.Write) {
+	for _, t := range w.Targets {
+		if t.Known {
+			e.persisted(t.Value, w.Text) // echo 'curl … | sh' >> ~/.bashrc
+		}
+	}
 	if !strings.Contains(strings.ToLower(w.Text), "toolguard") {
 		return
 	}

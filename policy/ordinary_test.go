@@ -87,6 +87,32 @@ func TestRecursiveWalks(t *testing.T) {
 	}
 }
 
+// TestPublishSaysWhatToLeaveOut: a publish of a package holding a denied
+// file is denied with how to leave the file out of the package, and the
+// package that leaves it out is judged as a publish only.
+func TestPublishSaysWhatToLeaveOut(t *testing.T) {
+	home := t.TempDir()
+	pkg := filepath.Join(home, "project", "pkg")
+	must(t, os.MkdirAll(pkg, 0o755))
+	must(t, os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name":"pkg","version":"1.0.0"}`), 0o644))
+	must(t, os.WriteFile(filepath.Join(pkg, ".env"), []byte("API_KEY=abc123\n"), 0o600))
+	p := compileAt(t, policy.ModeFull, home)
+	decide := func() policy.Decision {
+		return p.Decide(context.Background(), call.Call{Kind: call.Shell, Tool: "Bash", Command: "npm publish", Cwd: pkg, Workspace: pkg})
+	}
+	d := decide()
+	if want := "leave .env out of the package (.npmignore, or the files list of package.json), then publish again."; d.Verdict.String() != "deny" || !strings.Contains(d.Reason, want) {
+		t.Errorf("npm publish beside .env: %s (%s: %s), want deny with %q", d.Verdict, d.Rule, d.Reason, want)
+	}
+	if want := "add .env to the package's .npmignore"; !strings.HasPrefix(d.Suggestion, want) {
+		t.Errorf("npm publish beside .env: suggestion %q, want it to start with %q", d.Suggestion, want)
+	}
+	must(t, os.WriteFile(filepath.Join(pkg, ".npmignore"), []byte(".env\n"), 0o644))
+	if d := decide(); d.Verdict.String() != "allow" || d.Rule != "pkg.publish" {
+		t.Errorf("npm publish with .env in .npmignore, full mode: %s (%s: %s), want allow by pkg.publish", d.Verdict, d.Rule, d.Reason)
+	}
+}
+
 // TestDeclaredInstalls: installing what the project declares is the
 // execute tier (allowed in trusted); adding an undeclared name is asked
 // with a reason that names it.

@@ -54,3 +54,29 @@ func TestPathShadows(t *testing.T) {
 		t.Errorf("no PATH known: %v", got)
 	}
 }
+
+// TestGoInstallDestination: go install puts its program in ~/go/bin, where
+// Go always puts programs: that write is judged for what the path rules
+// protect, not against the workspace's bounds (go install ./cmd/tool was
+// denied in every mode as a write outside the workspace); a directory the
+// command chooses (GOBIN, GOPATH) is judged as any write is.
+func TestGoInstallDestination(t *testing.T) {
+	for _, c := range []struct {
+		cmd  string
+		want outcome
+	}{
+		{"go install ./cmd/tool", outcome{"allow", "mode.trusted"}},
+		{"go install golang.org/x/tools/cmd/goimports@latest", outcome{"ask", "pkg.tool-install"}},
+		{"GOBIN=/usr/local/bin go install ./cmd/tool", outcome{"deny", "paths.outside-workspace"}},
+		{"GOBIN=" + home + "/.ssh go install ./cmd/tool", outcome{"deny", "paths.denied"}},
+		{"GOPATH=" + home + "/project/.gopath go install ./cmd/tool", outcome{"allow", "mode.trusted"}},
+		{"GOBIN=$(cat bin.txt) go install ./cmd/tool", outcome{"ask", "shell.unknown-path"}},
+		{"GOBIN=$(mktemp -d) go install ./cmd/tool", outcome{"allow", "mode.trusted"}}, // under /tmp
+		{"go install example.com/cmd/toolguard@latest", outcome{"deny", "self.protect"}},
+	} {
+		p := mustCompile(t, &policy.Settings{Mode: policy.ModeTrusted})
+		if got := decide(t, p, "Bash", bash(c.cmd)); !cmp.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.cmd, got, c.want)
+		}
+	}
+}

@@ -131,6 +131,8 @@ var packCases = map[string][]packCase{
 		{"git config alias.nuke '!rm -rf ~'", risk.Destructive, risk.BlastHigh, []string{"git.config-set-exec"}},
 		{"git config --global url.https://mirror.example/.insteadOf https://github.com/", risk.Destructive, risk.BlastHigh, []string{"git.config-redirect"}},
 		{"git config http.proxy http://198.51.100.4:3128", risk.Destructive, risk.BlastHigh, []string{"git.config-redirect"}},
+		{"git clone 'ext::sh -c touch% /tmp/pwned' repo", risk.Execute, risk.BlastHigh, []string{"git.ext-transport"}},
+		{"git ls-remote fd::3", risk.Execute, risk.BlastHigh, []string{"git.ext-transport"}},
 		{"git config user.name bot", risk.Write, risk.BlastNone, nil},
 		{"git config --global user.email a@b.c", risk.Write, risk.BlastNone, nil},
 		{"git config --get user.name", risk.Read, risk.BlastNone, nil},

@@ -27,11 +27,12 @@ func TestModuleCommands(t *testing.T) {
 		{"python3 -W ignore -m pip list", risk.Read, true, nil},
 		{"python3 -m json.tool data.json", risk.Read, true, []string{"read:data.json"}},
 		{"python3 -m json.tool --sort-keys in.json", risk.Read, true, []string{"read:in.json"}},
-		{"python3 -m json.tool in.json out.json", risk.Execute, false, nil}, // writes: only reads are the module's
-		{"python -m pip install requests", risk.Execute, false, nil},        // not a read: python running pip
-		{"python -m pip list --outdated", risk.Execute, false, nil},         // network: python running pip
-		{"python -X importtime -m pip list", risk.Execute, false, nil},      // an option not listed
-		{"PYTHONPATH=/tmp/m python -m pip list", risk.Execute, false, nil},  // another pip may run
+		{"python3 -m json.tool in.json out.json", risk.Execute, false, nil},          // writes: only reads are the module's
+		{"python -m pip install requests", risk.Execute, false, nil},                 // not a read: python running pip
+		{"python -m pip list --outdated", risk.Read, true, nil},                      // asks the index: a remote read
+		{"python -m pip list --outdated --index-url $IDX", risk.Execute, false, nil}, // a word not known: not proven
+		{"python -X importtime -m pip list", risk.Execute, false, nil},               // an option not listed
+		{"PYTHONPATH=/tmp/m python -m pip list", risk.Execute, false, nil},           // another pip may run
 		{"python -m http.server", risk.Execute, false, nil},
 		{"python -m pytest", risk.Execute, false, nil},
 		{"python -c 'import pip' -m pip list", risk.Execute, false, nil},

@@ -264,6 +264,7 @@ var nearMisses = map[string]string{
 	"git.config-env-var-exec":                  "GIT_AUTHOR_NAME=bot git commit -m x",
 	"git.config-set-exec":                      "git config user.name bot",
 	"git.config-redirect":                      "git config --get url.https://mirror.example/.insteadOf",
+	"git.ext-transport":                        "git clone https://example.com/ext::repo.git",
 	"iac.terraform-destroy":                    "terraform plan",
 	"iac.terraform-apply-destroy":              "terraform apply",
 	"iac.terraform-auto-approve":               "terraform apply",

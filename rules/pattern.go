@@ -23,7 +23,9 @@ var outputGlobs = []string{"node_modules", "**/node_modules", "dist", "**/dist",
 	".mypy_cache", ".ruff_cache", ".next", ".nuxt", ".turbo", ".parcel-cache", "coverage", "**/coverage", ".tox",
 	".venv", "venv", ".gradle", "bin", "obj", "*.egg-info", "**/*.egg-info", "tmp", "tmp/*", ".tmp", "_build",
 	"**/_build", ".svelte-kit", "storybook-static", ".angular", "cmake-build-*", "vendor/bundle", "pkg/*.a",
-	"var/cache", "var/cache/*"}
+	"var/cache", "var/cache/*",
+	// coverage reports the test tools write (go test -coverprofile, coverage.py, nyc/c8's lcov)
+	"coverage.out", "cover.out", "coverage.txt", "coverage.xml", ".coverage", "lcov.info", "*.coverprofile"}
 
 // outputPatterns are outputGlobs compiled, once.
 var outputPatterns = sync.OnceValue(func() []pattern {

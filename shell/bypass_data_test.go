@@ -148,9 +148,12 @@ var bypassCases = []parseCase{
 		"find / -exec rm -rf {} +", "rm -rf /* @find -exec/1 wrap=find"}},
 	{name: "also carriage return", src: "echo ok\rrm -rf /", commands: []string{"echo ok rm -rf /"},
 		problems: []string{"command contains a carriage return, which bash and this parser split differently"}},
-	{name: "also arithmetic subscript", src: "echo $[ x='a[$(touch F)]', x ]", commands: []string{`echo "$[ x='a[$(touch F)]', x ]"?`},
+	{name: "also arithmetic subscript", src: "echo $[ x='a[$(touch F)]', x ]", commands: []string{"touch F @subscript/1", `echo "$[ x='a[$(touch F)]', x ]"?`},
 		problems: []string{"an arithmetic expression evaluates text that holds a command substitution ('a[$(touch F)]'): bash runs it when it evaluates an array subscript"}},
-	{name: "also arithmetic of a variable", src: "x='a[$(id)]'; [[ $x -eq 1 ]]", commands: []string{"- x=a[$(id)]"},
+	{name: "arithmetic of a variable runs its subscript's code", src: "a='x[$(rm -rf ~/)]'; echo $((a + 1))", commands: []string{
+		"rm -rf /home/u/ @subscript/1", `- a="x[$(rm -rf ~/)]"`, "echo 1"},
+		problems: []string{"an arithmetic expression evaluates text that holds a command substitution (a): bash runs it when it evaluates an array subscript"}},
+	{name: "also arithmetic of a variable", src: "x='a[$(id)]'; [[ $x -eq 1 ]]", commands: []string{"id @subscript/1", "- x=a[$(id)]"},
 		problems: []string{"an arithmetic expression evaluates $x, which holds a command substitution: bash runs it when it evaluates an array subscript"}},
 
 	// A program name the shell resolves from the filesystem, or spelled to

@@ -194,6 +194,10 @@ var wrapperCases = []parseCase{
 		problems: []string{"the words xargs reads from echo become what sudo runs; they are judged as split on blanks, but xargs's own splitting decides"}},
 	{name: "xargs splits echoed words", src: "echo build dist | xargs rm -rf", commands: []string{
 		"echo build dist", "rm -rf build dist @xargs/1 wrap=xargs from=echo"}},
+	{name: "xargs splits printf's known output", src: `printf '%s\n' ~/.ssh ~/.aws | xargs rm -rf`, commands: []string{
+		`printf %s\n /home/u/.ssh /home/u/.aws`, "rm -rf /home/u/.ssh /home/u/.aws @xargs/1 wrap=xargs from=printf"}},
+	{name: "xargs does not split printed quotes", src: `printf "'a b'" | xargs rm -rf`, commands: []string{
+		`printf "'a b'"`, "rm -rf $(input)? @xargs/1 wrap=xargs from=printf"}},
 	{name: "xargs -I puts echo's one line in place", src: "echo  .claude | xargs -I{} cp f {}/ && echo a b | xargs -I % rm -rf %/x", commands: []string{
 		"echo .claude", "cp f .claude/ @xargs/1 wrap=xargs from=echo", "echo a b", `rm -rf "a b/x" @xargs/1 wrap=xargs from=echo`}},
 	{name: "xargs -I of lines not known", src: "echo -e 'a\\nb' | xargs -I{} rm {}", commands: []string{

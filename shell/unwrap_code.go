@@ -166,11 +166,15 @@ func takesCode(inner []Word) bool {
 	return true
 }
 
-// echoedWords returns the words an echo of known arguments feeds a
+// echoedWords returns the words an echo of known arguments (or a printf
+// or cat whose output is known: printedWords) feeds a
 // pipeline (what xargs splits its input into); ok is false for anything
 // else.
 func echoedWords(p *Command) ([]Word, bool) {
-	if p == nil || p.Name != "echo" || len(p.Argv) < 2 {
+	if p != nil && p.Name != "echo" {
+		return printedWords(p)
+	}
+	if p == nil || len(p.Argv) < 2 {
 		return nil, false
 	}
 	if echoOption(p.Argv[1].Value) {
@@ -184,6 +188,25 @@ func echoedWords(p *Command) ([]Word, bool) {
 		for _, f := range strings.Fields(a.Value) {
 			out = append(out, Word{Value: f, Known: true, Span: a.Span})
 		}
+	}
+	return out, len(out) > 0
+}
+
+// printedWords are the words xargs reads from a producer other than echo
+// whose output is known (printf '%s\n' a b, cat <<EOF): its text split on
+// blanks, when it holds no quote or backslash, which xargs would read
+// apart.
+func printedWords(p *Command) ([]Word, bool) {
+	if p.Name != "printf" && p.Name != "cat" {
+		return nil, false
+	}
+	text, ok := producedText(p)
+	if !ok || strings.ContainsAny(text, "'\"\\") {
+		return nil, false
+	}
+	var out []Word
+	for _, f := range strings.Fields(text) {
+		out = append(out, Word{Value: f, Known: true, Span: p.Span})
 	}
 	return out, len(out) > 0
 }

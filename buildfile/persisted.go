@@ -1,0 +1,100 @@
+package buildfile
+
+import (
+	"strings"
+
+	"github.com/toolguard/toolguard/script"
+)
+
+// Persisted code is code a file holds that something other than the
+// command writing it runs later by itself: a shell runs its startup files,
+// git its hooks and the commands its configuration names, systemd a unit's
+// Exec lines, direnv an .envrc. Whoever writes such a file schedules that
+// code; PersistedCode says what it is, so that it can be judged as if it
+// ran now.
+
+// Persisted is the kind of file that holds persisted code.
+type Persisted int
+
+// The kinds of files PersistedKind recognises.
+const (
+	NotPersisted  Persisted = iota
+	ShellStartup            // a shell's startup file, or direnv's .envrc
+	GitHook                 // a script in .git/hooks or a husky hooks directory
+	GitConfigFile           // a git configuration file
+	SystemdUnit             // a systemd service unit
+)
+
+// shellStartupFiles are the files a shell (or direnv) runs when it
+// starts (or enters the directory).
+var shellStartupFiles = []string{".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc",
+	".zshenv", ".zprofile", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".envrc", "config.fish"}
+
+// PersistedKind says which kind of persisted code the file at the
+// absolute path p holds, and who runs it ("" for NotPersisted).
+func PersistedKind(p string) (Persisted, string) {
+	base := p[strings.LastIndexByte(p, '/')+1:]
+	switch {
+	case base == ".envrc":
+		return ShellStartup, "direnv, on entering the directory"
+	case containsString(shellStartupFiles, base):
+		return ShellStartup, "every new shell"
+	case strings.Contains(p, "/.git/hooks/") && !strings.HasSuffix(base, ".sample"),
+		strings.Contains(p, "/.husky/") && !strings.Contains(p, "/.husky/_/"):
+		return GitHook, "git, as a hook"
+	case base == ".gitconfig" || strings.HasSuffix(p, "/.git/config") || strings.HasSuffix(p, "/.config/git/config"):
+		return GitConfigFile, "git"
+	case strings.HasSuffix(base, ".service") && strings.Contains(p, "/systemd/"):
+		return SystemdUnit, "systemd"
+	}
+	return NotPersisted, ""
+}
+
+// PersistedCode returns the code of text as the runner of a file of kind
+// k runs it, each piece as a shell command line: the whole text of a
+// startup file or a hook (a hook whose #! line names python, node, ruby or
+// perl as that interpreter's -c or -e), the commands a git configuration
+// sets (core.fsmonitor, core.sshCommand, aliases with !, filters, …), a
+// unit's Exec lines. ok is false when the text cannot be read as that
+// kind (a git configuration git would refuse).
+func PersistedCode(k Persisted, text string) (code []string, ok bool) {
+	switch k {
+	case ShellStartup:
+		return []string{text}, true
+	case GitHook:
+		return []string{hookCommand(text)}, true
+	case GitConfigFile:
+		entries, err := parseGitConfig(text)
+		if err != nil {
+			return nil, false
+		}
+		for _, e := range entries {
+			code = append(code, script.GitConfig(e.Key+"="+e.Value).Shell...)
+		}
+		return code, true
+	case SystemdUnit:
+		for _, s := range unitSteps("", text, "") {
+			code = append(code, s.Text)
+		}
+		return code, true
+	}
+	return nil, true
+}
+
+// hookCommand is the command line that runs a hook's text as its #! line
+// says: python, node, ruby and perl as one-liners, anything else as shell.
+func hookCommand(text string) string {
+	first, _, _ := strings.Cut(text, "\n")
+	if !strings.HasPrefix(first, "#!") {
+		return text
+	}
+	for _, in := range []struct{ name, run string }{{"python", "python3 -c"}, {"node", "node -e"}, {"ruby", "ruby -e"}, {"perl", "perl -e"}} {
+		if strings.Contains(first, in.name) {
+			return in.run + " " + singleQuoted(text)
+		}
+	}
+	return text
+}
+
+// singleQuoted is s as one shell word in single quotes.
+func singleQuoted(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -1,0 +1,52 @@
+package buildfile_test
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/toolguard/toolguard/buildfile"
+)
+
+// TestPersisted: which files hold code something runs by itself, and the
+// code each kind holds, as shell command lines.
+func TestPersisted(t *testing.T) {
+	for _, tc := range []struct {
+		path, text string
+		kind       buildfile.Persisted
+		code       []string
+	}{
+		{"/home/u/.bashrc", "export A=1\n", buildfile.ShellStartup, []string{"export A=1\n"}},
+		{"/home/u/p/.envrc", "use nix\n", buildfile.ShellStartup, []string{"use nix\n"}},
+		{"/home/u/p/.git/hooks/pre-push", "#!/bin/sh\nmake test\n", buildfile.GitHook, []string{"#!/bin/sh\nmake test\n"}},
+		{"/home/u/p/.git/hooks/pre-push", "#!/usr/bin/env python3\nprint('it''s')\n", buildfile.GitHook,
+			[]string{`python3 -c '#!/usr/bin/env python3` + "\n" + `print('\''it'\'''\''s'\'')` + "\n'"}},
+		{"/home/u/p/.git/hooks/pre-push.sample", "x", buildfile.NotPersisted, nil},
+		{"/home/u/p/.husky/pre-commit", "npx lint-staged\n", buildfile.GitHook, []string{"npx lint-staged\n"}},
+		{"/home/u/p/.husky/_/husky.sh", "x", buildfile.NotPersisted, nil},
+		{"/home/u/.gitconfig", "[core]\n\tfsmonitor = \"curl x | sh\"\n\teditor = vim\n[alias]\n\tst = status\n\tx = !make\n", buildfile.GitConfigFile,
+			[]string{"curl x | sh", "vim", "git status", "make"}},
+		{"/home/u/.config/systemd/user/a.service", "[Service]\nExecStartPre=-/bin/true\nExecStart=/usr/bin/app --serve\n", buildfile.SystemdUnit,
+			[]string{"/bin/true", "/usr/bin/app --serve"}},
+		{"/home/u/p/Makefile", "all:\n\ttrue\n", buildfile.NotPersisted, nil},
+	} {
+		kind, _ := buildfile.PersistedKind(tc.path)
+		code, ok := buildfile.PersistedCode(kind, tc.text)
+		if kind != tc.kind || !ok || !cmp.Equal(code, tc.code) {
+			t.Errorf("%s: kind %v, code %q (ok %v), want %v, %q", tc.path, kind, code, ok, tc.kind, tc.code)
+		}
+	}
+	if _, ok := buildfile.PersistedCode(buildfile.GitConfigFile, "[core\n"); ok {
+		t.Error("a git configuration git would refuse: ok")
+	}
+}
+
+// FuzzPersistedCode: whatever the text, no panic.
+func FuzzPersistedCode(f *testing.F) {
+	f.Add(int(buildfile.GitConfigFile), "[core]\n\tfsmonitor = x\n")
+	f.Add(int(buildfile.SystemdUnit), "[Service]\nExecStart=a \\\n b\n")
+	f.Add(int(buildfile.GitHook), "#!/usr/bin/env node\nx\n")
+	f.Fuzz(func(t *testing.T, kind int, text string) {
+		buildfile.PersistedCode(buildfile.Persisted(kind%5), text)
+	})
+}

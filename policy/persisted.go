@@ -1,0 +1,177 @@
+package policy
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/toolguard/toolguard/buildfile"
+	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/paths"
+	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/script"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// Code written where something runs it by itself (a shell's startup
+// files, git's hooks and configuration, a systemd unit, an .envrc) runs
+// later, in every session, without the agent asking: a critical effect in
+// it is denied in every mode, as if the agent ran it now. What else it
+// does is left to the write's own judgement (these files are escape
+// hatches: writing them asks). Text the same call writes with known
+// content — a Write or Edit tool's, an echo … >> ~/.bashrc's — is judged.
+
+// persistedDepth marks a decision made for persisted code, so that code it
+// writes in turn is not followed again.
+type persistedDepth struct{}
+
+// persistedCost is what judging one file's persisted code costs of the
+// call's work budget, besides the code's own decision.
+const persistedCost = 64
+
+// persisted judges text written into the file target (relative to the
+// call's directory).
+func (e *evaluation) persisted(target, text string) {
+	if text == "" || e.ctx.Value(persistedDepth{}) != nil {
+		return
+	}
+	cp, err := paths.Canonicalize(target, e.pathEnv(""), e.p.home)
+	if err != nil {
+		return
+	}
+	kind, who := buildfile.PersistedKind(cp.Resolved)
+	if kind == buildfile.NotPersisted || !e.spend(persistedCost+len(text)) {
+		return
+	}
+	code, _ := buildfile.PersistedCode(kind, text)
+	e.persistedCode(code, fmt.Sprintf("Written into %s, which %s runs by itself", cp.Resolved, who))
+}
+
+// persistedCode decides each piece of code as a shell command of the call's
+// directory and adds its critical findings, their reasons after place.
+func (e *evaluation) persistedCode(code []string, place string) {
+	ctx := context.WithValue(e.ctx, persistedDepth{}, true)
+	for _, c := range code {
+		d := e.p.Decide(ctx, call.Call{Kind: call.Shell, Tool: "Bash", Command: c, Cwd: e.c.Dir(),
+			Workspace: e.c.Root(), Who: e.c.Who})
+		for _, f := range d.Findings {
+			if f.Blast != risk.BlastCritical {
+				continue
+			}
+			f.Verdict = risk.Deny
+			f.Span = risk.Span{}
+			f.Reason = place + ": " + f.Reason
+			e.add(f)
+			e.raise(f.Tier)
+		}
+	}
+}
+
+// writtenText is the text a write tool's call puts into its file: the
+// whole content, or an edit's new text (in place in the file's current
+// text when the file can be read and holds the old text once).
+func (e *evaluation) writtenText() string {
+	in := e.c.Input
+	for _, k := range []string{"content", "file_text", "text"} {
+		if s, ok := in[k].(string); ok {
+			return s
+		}
+	}
+	var news []string
+	for _, k := range []string{"new_string", "newString", "new_str", "new_text"} {
+		if s, ok := in[k].(string); ok {
+			news = append(news, s)
+		}
+	}
+	if edits, ok := in["edits"].([]any); ok {
+		for _, ed := range edits {
+			if m, ok := ed.(map[string]any); ok {
+				if s, ok := m["new_string"].(string); ok {
+					news = append(news, s)
+				}
+			}
+		}
+	}
+	if len(news) == 0 {
+		return ""
+	}
+	if old, ok := in["old_string"].(string); ok && len(news) == 1 && len(e.c.Paths) == 1 && old != "" {
+		if cur, err := e.files.Read(e.c.Paths[0]); err == nil && strings.Count(cur, old) == 1 {
+			return strings.Replace(cur, old, news[0], 1) // the file as the edit leaves it
+		}
+	}
+	return joinLines(news)
+}
+
+func joinLines(ss []string) string {
+	n := 0
+	for _, s := range ss {
+		n += len(s) + 1
+	}
+	b := make([]byte, 0, n)
+	for _, s := range ss {
+		b = append(append(b, s...), '\n')
+	}
+	return string(b)
+}
+
+// persistedWrites judges what a write tool's call writes, for each of its
+// paths that holds persisted code.
+func (e *evaluation) persistedWrites() {
+	if e.c.Kind != call.Write || len(e.c.Paths) == 0 {
+		return
+	}
+	text := e.writtenText()
+	for _, p := range e.c.Paths {
+		e.persisted(p, text)
+	}
+}
+
+// gitConfigSetting returns the key and value a git config command stores
+// (git config [--global|--system|--local|--file F|--add] KEY VALUE, and
+// git config set KEY VALUE), when both are known.
+func gitConfigSetting(cmd *shell.Command) (key, value string, ok bool) {
+	if cmd.Name != "git" {
+		return "", "", false
+	}
+	args := cmd.Args()
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i].Value, "-") { // git's own options
+		if v := args[i].Value; v == "-C" || v == "-c" || v == "--git-dir" || v == "--work-tree" || v == "--namespace" {
+			i++ // and their values
+		}
+		i++
+	}
+	if i >= len(args) || args[i].Value != "config" {
+		return "", "", false
+	}
+	var ops []shell.Word
+	skip := false
+	for _, a := range args[i+1:] {
+		v := a.Value
+		switch {
+		case skip:
+			skip = false
+		case v == "set" && len(ops) == 0:
+		case v == "--file" || v == "-f" || v == "--blob" || v == "--type" || v == "--comment" || v == "--value":
+			skip = true // the option's value
+		case strings.HasPrefix(v, "-"):
+		default:
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) != 2 || !ops[0].Known || !ops[1].Known {
+		return "", "", false
+	}
+	return ops[0].Value, ops[1].Value, true
+}
+
+// persistedSetting judges the value of a git setting that git will run as
+// a command later (core.fsmonitor, core.sshCommand, an alias with !, …) as
+// persisted code: a critical effect in it is denied in every mode.
+func (e *evaluation) persistedSetting(key, value string) {
+	if e.ctx.Value(persistedDepth{}) != nil || !script.GitKeyRunsCommand(key) || !e.spend(persistedCost+len(value)) {
+		return
+	}
+	e.persistedCode(script.GitConfig(key+"="+value).Shell, "git config stores "+key+", which git runs by itself")
+}
