@@ -77,4 +77,3 @@ func TestLiteralsInOrder(t *testing.T) {
 		}
 	}
 }
-
