@@ -68,6 +68,8 @@ func TestAgentTools(t *testing.T) {
 		// execute).
 		{"mcp", "mcp__fs__write_file", map[string]any{"path": "/w/notes.md", "content": "x"}, normalized{Kind: call.Write, Tier: risk.Write, Paths: []string{"/w/notes.md"}, Cwd: "/w", MCPServer: "fs", MCPTool: "write_file"}},
 		{"mcp", "mcp__tools__frobnicate", map[string]any{"target": "/etc/x", "note": "see https://x.example/a"}, normalized{Kind: call.MCP, Tier: risk.Execute, Cwd: "/w", MCPServer: "tools", MCPTool: "frobnicate", Paths: []string{"/etc/x"}, URLs: []string{"https://x.example/a"}}},
+		// a bind mount is the host's directory; a working directory beside an image is the container's
+		{"mcp", "mcp__docker__run", map[string]any{"image": "golang", "volumes": []any{"/w:/src:ro", "/:/host"}, "workdir": "/src"}, normalized{Kind: call.MCP, Tier: risk.Execute, Cwd: "/w", MCPServer: "docker", MCPTool: "run", Paths: []string{"/w", "/"}}},
 		{"mcp", "mcp_fs_read", map[string]any{"path": "/etc/passwd"}, normalized{Kind: call.MCP, Tier: risk.Execute, Paths: []string{"/etc/passwd"}, Cwd: "/w", MCPServer: "fs", MCPTool: "read"}},
 		{"mcp", "mcp:fetch:get", map[string]any{"url": "http://169.254.169.254/"}, normalized{Kind: call.MCP, Tier: risk.Execute, URLs: []string{"http://169.254.169.254/"}, Cwd: "/w", MCPServer: "fetch", MCPTool: "get"}},
 		{"unknown", "deploy_everything", map[string]any{"target": "/srv/app", "cmd": "make deploy"}, normalized{Kind: call.Other, Tier: risk.Execute, Command: "make deploy", Paths: []string{"/srv/app"}, Cwd: "/w"}},

@@ -422,6 +422,9 @@ func decodeLiteral(s string) (string, bool) {
 }
 
 func decodeBase64(s string) (string, bool) {
+	if len(s) > 2*(maxDecodedBytes*4/3+4) { // even with a blank between every two bytes, too long
+		return "", false
+	}
 	s = strings.Join(strings.Fields(s), "")
 	if len(s) > maxDecodedBytes*4/3+4 {
 		return "", false
@@ -435,6 +438,9 @@ func decodeBase64(s string) (string, bool) {
 }
 
 func decodeHex(s string) (string, bool) {
+	if len(s) > 2*(maxDecodedBytes*2+2) {
+		return "", false
+	}
 	s = strings.TrimPrefix(strings.Join(strings.Fields(s), ""), "0x")
 	if len(s) > maxDecodedBytes*2 || len(s)%2 != 0 {
 		return "", false

@@ -145,6 +145,12 @@ func sniffValues(c *Call, v any, depth int) {
 				c.URLs = append(c.URLs, u)
 			}
 		}
+		if host, ok := bindSource(v); ok {
+			if !slices.Contains(c.Paths, host) {
+				c.Paths = append(c.Paths, host) // /home/dev/project:/src: the container reaches the host's directory
+			}
+			return
+		}
 		if looksLikePath(v) && !slices.Contains(c.Paths, v) {
 			c.Paths = append(c.Paths, v)
 		}
@@ -153,10 +159,27 @@ func sniffValues(c *Call, v any, depth int) {
 			sniffValues(c, e, depth+1)
 		}
 	case map[string]any:
+		_, container := v["image"]
 		for _, k := range slices.Sorted(maps.Keys(v)) {
+			if container && slices.Contains(containerPathKeys, k) {
+				continue // a directory inside the container, not on this machine
+			}
 			sniffValues(c, v[k], depth+1)
 		}
 	}
+}
+
+// containerPathKeys name, beside an image, a path inside the container.
+var containerPathKeys = []string{"workdir", "working_dir", "workingDir", "WorkingDir", "work_dir"}
+
+// bindSource returns the host side of a bind mount written HOST:CONTAINER
+// (with an optional :ro/:rw/… suffix), both absolute or home paths.
+func bindSource(v string) (string, bool) {
+	host, rest, ok := strings.Cut(v, ":")
+	if !ok || !(strings.HasPrefix(host, "/") || strings.HasPrefix(host, "~/")) || !strings.HasPrefix(rest, "/") {
+		return "", false
+	}
+	return host, true
 }
 
 // looksLikePath reports a value that is a single absolute or home path.

@@ -298,12 +298,8 @@ func onlyLockFiles(names paths.Names) bool {
 // out of the walk, when that command would not be denied for them: the
 // agent can run it without a person.
 func (e *evaluation) offerLeaveOut(fs []risk.Finding, cp paths.Path, a paths.Access, env paths.Env, names paths.Names, leaveOut func([]string) string) {
-	at := slices.IndexFunc(fs, func(f risk.Finding) bool { return f.Rule == paths.RuleDenied })
+	at, skip := e.deniedNames(fs, cp, env, names)
 	if at < 0 {
-		return
-	}
-	skip := e.p.paths.DeniedNames(cp, env, names)
-	if len(skip) == 0 {
 		return
 	}
 	narrowed := names
@@ -317,6 +313,21 @@ func (e *evaluation) offerLeaveOut(fs []risk.Finding, cp paths.Path, a paths.Acc
 	f.Suggestion = fmt.Sprintf("run `%s`, which leaves %s out", cmd, strings.Join(skip, ", "))
 }
 
+// deniedNames returns the index in fs of the deny for denied files below
+// the tree cp, and the names of those files; -1 when there is none, or no
+// name can be given.
+func (e *evaluation) deniedNames(fs []risk.Finding, cp paths.Path, env paths.Env, names paths.Names) (int, []string) {
+	at := slices.IndexFunc(fs, func(f risk.Finding) bool { return f.Rule == paths.RuleDenied })
+	if at < 0 {
+		return -1, nil
+	}
+	skip := e.p.paths.DeniedNames(cp, env, names)
+	if len(skip) == 0 {
+		return -1, nil
+	}
+	return at, skip
+}
+
 // publishKey stands for a publish's advice in the key of its tree's
 // judgement (pathKey.cmd), which no command can be.
 const publishKey = "\x00publish"
@@ -325,12 +336,8 @@ const publishKey = "\x00publish"
 // denied files (a .env beside package.json) with how to leave them out of
 // the package: the agent can fix the package, not approve the publish.
 func (e *evaluation) offerUnpack(fs []risk.Finding, cp paths.Path, env paths.Env, names paths.Names) {
-	at := slices.IndexFunc(fs, func(f risk.Finding) bool { return f.Rule == paths.RuleDenied })
+	at, skip := e.deniedNames(fs, cp, env, names)
 	if at < 0 {
-		return
-	}
-	skip := e.p.paths.DeniedNames(cp, env, names)
-	if len(skip) == 0 {
 		return
 	}
 	list := strings.Join(skip, ", ")

@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:a3b7708207ef3eabcdb9600c8f91f368278c1aa1432ef9d7e9c8e8248e95fbfc"
-	defaultHashRules = "sha256:f7a4f06619c2023d62cffc58fab86fa0399a8ae1c5f7001ca776d8a90388a809"
+	defaultHash      = "sha256:eedf8c9d9a6d5eb66d85142b3a0770f503fc6dcb27662090d6b4b4bb8ca3b772"
+	defaultHashRules = "sha256:abc4d88e748aa43a0c53b60bd3954a43a95656a571a1138b78ea1c7b5f52b0c4"
 )
