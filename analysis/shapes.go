@@ -187,6 +187,9 @@ func (a *Analysis) applyPatchHeredoc(cmd *shell.Command, dir string) {
 	for _, p := range call.PatchPaths(cmd.Stdin.Text) {
 		a.judge.Path(Path{Word: shell.Word{Value: p, Known: true}, Access: paths.Write, Shape: File, Dir: dir})
 	}
+	for _, f := range call.PatchAdded(cmd.Stdin.Text) {
+		a.judge.Write(Write{Cmd: cmd, Text: f.Added, Targets: []shell.Word{{Value: f.Path, Known: true}}})
+	}
 	a.judge.Raise(risk.Write)
 }
 

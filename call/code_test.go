@@ -212,3 +212,12 @@ func FuzzCodeIn(f *testing.F) {
 		}
 	})
 }
+
+// TestPatchAdded: the lines an apply_patch patch adds to each file.
+func TestPatchAdded(t *testing.T) {
+	patch := "*** Begin Patch\n*** Add File: a.sh\n+#!/bin/sh\n+echo hi\n*** Update File: b.txt\n@@ ctx\n-old\n+new\n keep\n*** Delete File: c\n*** Update File: d\n*** Move to: e\n@@\n+moved\n*** End Patch\n"
+	want := []PatchFile{{Path: "a.sh", Added: "#!/bin/sh\necho hi\n"}, {Path: "b.txt", Added: "new\n"}, {Path: "d"}, {Path: "e", Added: "moved\n"}}
+	if diff := cmp.Diff(want, PatchAdded(patch)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}

@@ -274,6 +274,45 @@ func PatchPaths(text string) []string {
 	return out
 }
 
+// PatchFile is what an apply_patch patch writes into one file: the lines
+// it adds (a new file's whole text, an update's added lines).
+type PatchFile struct {
+	Path, Added string
+}
+
+// PatchAdded returns, for each file an apply_patch patch adds or updates,
+// in order, the lines it adds, without their leading "+".
+func PatchAdded(text string) []PatchFile {
+	var out []PatchFile
+	var cur *PatchFile
+	var b strings.Builder
+	flush := func() {
+		if cur != nil {
+			cur.Added = b.String()
+			out = append(out, *cur)
+		}
+		cur = nil
+		b.Reset()
+	}
+	for line := range strings.SplitSeq(text, "\n") {
+		if rest, ok := strings.CutPrefix(line, "*** "); ok {
+			flush()
+			for _, verb := range []string{"Add File: ", "Update File: ", "Move to: "} {
+				if p, ok := strings.CutPrefix(rest, verb); ok {
+					cur = &PatchFile{Path: strings.TrimSpace(p)}
+				}
+			}
+			continue
+		}
+		if added, ok := strings.CutPrefix(line, "+"); ok && cur != nil {
+			b.WriteString(added)
+			b.WriteByte('\n')
+		}
+	}
+	flush()
+	return out
+}
+
 var urlInText = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`https?://[^\s"'<>]+`) })
 
 func urlsInText(in map[string]any, keys []string) []string {

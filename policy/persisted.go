@@ -121,6 +121,14 @@ func (e *evaluation) persistedWrites() {
 	if e.c.Kind != call.Write || len(e.c.Paths) == 0 {
 		return
 	}
+	for _, k := range []string{"input", "patch", "patchText"} { // apply_patch: each file's added lines
+		if patch, ok := e.c.Input[k].(string); ok && strings.Contains(patch, "*** Begin Patch") {
+			for _, f := range call.PatchAdded(patch) {
+				e.persisted(f.Path, f.Added)
+			}
+			return
+		}
+	}
 	text := e.writtenText()
 	for _, p := range e.c.Paths {
 		e.persisted(p, text)
