@@ -332,6 +332,7 @@ func TestEffects(t *testing.T) {
 		{"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: src/a.go\n+package a\n*** End Patch\nEOF", []string{
 			"command apply_patch (execute) dir=",
 			"path file write src/a.go",
+			`write "package a\n" to src/a.go`,
 			"raise write",
 			"call with 1 commands",
 		}},
