@@ -81,7 +81,7 @@ const redactWindow = 4 << 10
 // redactHead redacts the start of s that a summary can show.
 func redactHead(s string) string {
 	if len(s) <= redactWindow {
-		return RedactString(s)
+		return redactRepeated(s)
 	}
 	end := redactWindow
 	for end > 0 && !utf8.RuneStart(s[end]) {

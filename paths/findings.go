@@ -36,7 +36,7 @@ func (j *judge) base(rule string, p string, v risk.Verdict, blast risk.Blast) ri
 // resolved form of something else.
 func (j *judge) describe(p string) string {
 	if p == j.path.Resolved && j.path.Literal != p {
-		return fmt.Sprintf("%s (which resolves to %s)", j.path.Literal, p)
+		return j.path.Literal + " (which resolves to " + p + ")"
 	}
 	return p
 }
@@ -113,10 +113,10 @@ func (j *judge) outside(p string, v risk.Verdict) risk.Finding {
 	if j.ws != "" || len(j.c.roots) > 0 {
 		where += " and its roots"
 	}
-	f.Reason = fmt.Sprintf("%s %s %s: it lies %s.", j.access.verb(), j.describe(p), verdictPhrase(v), where)
+	f.Reason = j.access.verb() + " " + j.describe(p) + " " + verdictPhrase(v) + ": it lies " + where + "."
 	f.Suggestion = "Work inside the workspace, or add the directory to the policy's roots."
 	if j.ws != "" {
-		f.Suggestion = fmt.Sprintf("Work inside %s, or add the directory to the policy's roots.", j.ws)
+		f.Suggestion = "Work inside " + j.ws + ", or add the directory to the policy's roots."
 	}
 	return f
 }

@@ -1,10 +1,10 @@
 package paths
 
 import (
-	"fmt"
 	"os"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolguard/toolguard/risk"
@@ -541,7 +541,9 @@ func literalNameIn(name string, atoms []atom) component {
 	return component{atoms: atoms, lit: name}
 }
 
-// setFinding reports a set that meets a pattern.
+// setFinding reports a set that meets a pattern. Its texts are built by
+// concatenation (strconv.Quote is what %q does to a string): this runs for
+// every call that deletes or lists a tree, and fmt.Sprintf was most of it.
 func (j *judge) setFinding(rule, text string, pt *pattern, tree bool) risk.Finding {
 	how := "can name a path matching"
 	if tree {
@@ -552,22 +554,22 @@ func (j *judge) setFinding(rule, text string, pt *pattern, tree bool) risk.Findi
 	case RuleDenied:
 		f = j.base(RuleDenied, text, risk.Deny, risk.BlastHigh)
 		f.Category = j.secretCategory()
-		f.Reason = fmt.Sprintf("%s %s is denied: it %s the denied path pattern %q.", j.access.verb(), text, how, pt.source)
+		f.Reason = j.access.verb() + " " + text + " is denied: it " + how + " the denied path pattern " + strconv.Quote(pt.source) + "."
 		f.Suggestion = "Name the files you need; denied paths cannot be approved."
 	case RuleSelf:
 		f = j.base(RuleSelf, text, risk.Deny, risk.BlastHigh)
 		f.Category = risk.CatSelfProtection
-		f.Reason = fmt.Sprintf("%s %s is denied: it %s %q, toolguard's own configuration or an agent's hook settings.", j.access.verb(), text, how, pt.source)
+		f.Reason = j.access.verb() + " " + text + " is denied: it " + how + " " + strconv.Quote(pt.source) + ", toolguard's own configuration or an agent's hook settings."
 		f.Suggestion = "Only the user changes toolguard's configuration and the hook settings, outside the agent."
 	case RuleEscapeHatch:
 		f = j.base(RuleEscapeHatch, text, risk.Ask, risk.BlastHigh)
 		f.Category = risk.CatSelfProtection
-		f.Reason = fmt.Sprintf("%s %s needs approval: it %s %q, where an agent can run code or widen its own permissions outside toolguard's hook.", j.access.verb(), text, how, pt.source)
+		f.Reason = j.access.verb() + " " + text + " needs approval: it " + how + " " + strconv.Quote(pt.source) + ", where an agent can run code or widen its own permissions outside toolguard's hook."
 		f.Suggestion = "Confirm with the user that this change is theirs; review what it runs or allows."
 	default:
 		f = j.base(RuleSensitive, text, risk.Ask, risk.BlastMedium)
 		f.Category = j.secretCategory()
-		f.Reason = fmt.Sprintf("%s %s needs approval: it %s the sensitive pattern %q.", j.access.verb(), text, how, pt.source)
+		f.Reason = j.access.verb() + " " + text + " needs approval: it " + how + " the sensitive pattern " + strconv.Quote(pt.source) + "."
 		f.Suggestion = "Confirm with the user that the agent should touch these files."
 	}
 	return f

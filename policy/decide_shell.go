@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolguard/toolguard/analysis"
@@ -42,7 +43,7 @@ func (e *evaluation) deniedCommand(cmd *shell.Command) {
 	for _, d := range e.p.denied {
 		if d.matches(cmd) {
 			e.add(commandFinding(cmd, "commands.denied",
-				fmt.Sprintf("The command matches the denied command pattern %q.", d.text), risk.Deny, risk.CatNone))
+				"The command matches the denied command pattern "+strconv.Quote(d.text)+".", risk.Deny, risk.CatNone))
 		}
 	}
 }

@@ -264,6 +264,17 @@ func (a *args) find(spec string, g *grammar) int {
 	return -1
 }
 
+// findFrom returns the index in a.flags of the first use of spec at or
+// after Argv index word, or -1.
+func (a *args) findFrom(spec string, g *grammar, word int) int {
+	for i, f := range a.flags {
+		if f.word >= word && flagEqual(f.name, spec, g) {
+			return i
+		}
+	}
+	return -1
+}
+
 // flagEqual reports whether the flag written as name is spec. In grammars
 // with abbreviations, long options may be shortened to any prefix of two or
 // more letters, as getopt_long and git accept ("--forc" is "--force"); in

@@ -30,6 +30,7 @@ var extraPositives = []struct{ cmd, id string }{
 	{"gh repo edit --visibility public", "forge.repo-visibility"},
 	{"gh workflow run deploy.yml", "forge.workflow-run"},
 	{"git branch -M main", "git.branch-force-move"},
+	{"git -C ../lib branch -f main HEAD~1", "git.branch-force-move"}, // git's -C before, branch's -f after
 	{"git clone --upload-pack='touch /tmp/x' host:repo", "git.config-env-exec"},
 	{"git-filter-repo --path secrets --invert-paths", "git.filter-repo-tool"},
 	{"git lfs prune", "git.lfs-prune"},

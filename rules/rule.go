@@ -298,6 +298,10 @@ type env struct {
 	// spare is zeroed room for the words split again by an effect-model
 	// entry's own grammar (see splitAgain), nil once taken.
 	spare *args
+	// flagFrom is the first Argv index whose flags the rule being matched
+	// reads: past git's own options when the rule names a sub-command
+	// (git -C DIR branch --show-current: -C is git's, not branch's).
+	flagFrom int
 }
 
 // splitAgain splits the command's words by g into the env's spare room
@@ -364,6 +368,10 @@ func (r *rule) match(e *env) bool {
 	}
 	ops := e.a.operands(from)
 	c := &r.m
+	e.flagFrom = 0
+	if len(r.sub) > 0 && e.cmd.Name == "git" {
+		e.flagFrom = e.a.pos[from-len(r.sub)]
+	}
 	return c.exeOK(e) && c.flagsOK(e) && c.operandsOK(e, ops) && c.contextOK(e) &&
 		c.stdinOK(e) && c.sqlOK(e, ops) && c.inlineOK(e)
 }
@@ -411,7 +419,7 @@ func (c *cond) flagsOK(e *env) bool {
 
 func (e *env) anyFlag(specs []string) bool {
 	for _, s := range specs {
-		if e.a.has(s, e.g) {
+		if e.a.findFrom(s, e.g, e.flagFrom) >= 0 {
 			return true
 		}
 	}
@@ -420,7 +428,7 @@ func (e *env) anyFlag(specs []string) bool {
 
 func (e *env) flagWithoutValue(specs []string) bool {
 	for _, f := range e.a.flags {
-		if !f.hasValue && slices.ContainsFunc(specs, func(s string) bool { return flagEqual(f.name, s, e.g) }) {
+		if f.word >= e.flagFrom && !f.hasValue && slices.ContainsFunc(specs, func(s string) bool { return flagEqual(f.name, s, e.g) }) {
 			return true
 		}
 	}
@@ -429,7 +437,7 @@ func (e *env) flagWithoutValue(specs []string) bool {
 
 func (e *env) flagValue(name string, globs []string) bool {
 	for _, f := range e.a.flags {
-		if f.hasValue && flagEqual(f.name, name, e.g) && anyGlob(globs, f.value) {
+		if f.word >= e.flagFrom && f.hasValue && flagEqual(f.name, name, e.g) && anyGlob(globs, f.value) {
 			w := e.cmd.Argv[f.valWord]
 			e.hit = &w
 			return true

@@ -317,6 +317,7 @@ func (lc *leanConn) answer(h *leanHead) bool {
 	r := lc.request(ctx, h, body)
 	w := &lc.w
 	w.reset(h.close)
+	w.req = body
 	if !lc.run(w, r) {
 		return false
 	}
@@ -425,6 +426,10 @@ func (b *leanBody) Read(p []byte) (int, error) {
 
 // Close leaves what is unread (see answer).
 func (b *leanBody) Close() error { return nil }
+
+// buffered reports whether what is left of the body is in the reader's
+// buffer already, so that reading it makes no read of the connection.
+func (b *leanBody) buffered() bool { return b.left <= int64(b.r.Buffered()) }
 
 // discard reads and drops the rest of the body when it is at most max
 // bytes; it reports whether the body is now read to its end.

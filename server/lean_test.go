@@ -170,6 +170,51 @@ func TestLeanTimeouts(t *testing.T) {
 	}
 }
 
+// TestLeanBodyDeadline: a body that came with its head is read without a
+// deadline (nothing waits), one that stops half-way is still cut off at
+// the call's deadline, on the lean path as on net/http's.
+func TestLeanBodyDeadline(t *testing.T) {
+	lean, plain, _ := twoFronts(t, Options{DecideTimeout: 300 * time.Millisecond}, 10*time.Second)
+	body := `{"tool":"Read","input":{"file_path":"/tmp/x"}}`
+	whole := leanPost("/v1/decide", "127.0.0.1:7878", "application/json", body)
+	// Connection: close, so that the reply is not held back while the
+	// server drains the rest of the body, as both fronts do for a
+	// connection they would keep.
+	closing := leanPost("/v1/decide", "127.0.0.1:7878", "application/json", body, "Connection: close")
+	stalled := closing[:len(closing)-len(body)/2]
+	for _, front := range []struct{ name, addr string }{{"lean", lean}, {"net/http", plain}} {
+		for _, tc := range []struct {
+			name, raw   string
+			status      string
+			least, most time.Duration
+		}{
+			{"whole", whole, "HTTP/1.1 200 OK", 0, 2 * time.Second},
+			{"stalled", stalled, "HTTP/1.1 400 Bad Request", 250 * time.Millisecond, 3 * time.Second},
+		} {
+			t.Run(front.name+"/"+tc.name, func(t *testing.T) {
+				c, err := net.Dial("tcp", front.addr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				start := time.Now()
+				if _, err := io.WriteString(c, tc.raw); err != nil {
+					t.Fatal(err)
+				}
+				_ = c.SetReadDeadline(time.Now().Add(8 * time.Second))
+				line, _ := bufio.NewReader(c).ReadString('\n')
+				took := time.Since(start)
+				if got := strings.TrimSpace(line); got != tc.status {
+					t.Errorf("status line %q, want %q", got, tc.status)
+				}
+				if took < tc.least || took > tc.most {
+					t.Errorf("answered after %v, want between %v and %v", took, tc.least, tc.most)
+				}
+			})
+		}
+	}
+}
+
 // TestLeanShutdown: Shutdown closes idle connections, lets a request in
 // progress finish, and makes Serve return http.ErrServerClosed.
 func TestLeanShutdown(t *testing.T) {

@@ -27,6 +27,8 @@ type leanResponse struct {
 	// closing says the connection closes after the reply: the reply
 	// then says so (as net/http's does).
 	closing bool
+	// req is the body of the request being answered.
+	req *leanBody
 }
 
 func (w *leanResponse) reset(closing bool) {
@@ -71,6 +73,12 @@ func (w *leanResponse) Write(p []byte) (int, error) {
 // SetReadDeadline sets the connection's read deadline
 // (http.ResponseController).
 func (w *leanResponse) SetReadDeadline(t time.Time) error { return w.conn.SetReadDeadline(t) }
+
+// bodyBuffered reports whether the rest of the request's body was read
+// from the connection already (it came with the head, as an agent's small
+// calls do): reading it then waits for nothing, and no read deadline has
+// anything to bound (readBefore).
+func (w *leanResponse) bodyBuffered() bool { return w.req != nil && w.req.buffered() }
 
 // SetWriteDeadline sets the connection's write deadline.
 func (w *leanResponse) SetWriteDeadline(t time.Time) error { return w.conn.SetWriteDeadline(t) }

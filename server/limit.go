@@ -362,7 +362,15 @@ func setOverloaded(w http.ResponseWriter, d policy.Decision) {
 // client that sends its body slowly cannot hold the request past it. The
 // connection's read deadline is cleared again afterwards, since one that
 // passed while the handler runs would cancel the connection's context.
+//
+// A body the lean path has in its buffer already (it came with the head)
+// is read without touching the connection: there is nothing for a
+// deadline to bound, and the two changes of the connection's timer are
+// skipped.
 func readBefore(w http.ResponseWriter, deadline time.Time, read func() error) error {
+	if b, ok := w.(interface{ bodyBuffered() bool }); ok && b.bodyBuffered() {
+		return read()
+	}
 	rd, ok := w.(interface{ SetReadDeadline(time.Time) error })
 	if !ok {
 		rd = http.NewResponseController(w)
