@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:eedf8c9d9a6d5eb66d85142b3a0770f503fc6dcb27662090d6b4b4bb8ca3b772"
-	defaultHashRules = "sha256:abc4d88e748aa43a0c53b60bd3954a43a95656a571a1138b78ea1c7b5f52b0c4"
+	defaultHash      = "sha256:b147b584fbc3cb5e17a9f0179244a93a84bfcf9d7a3cf25a97859decba3c55a1"
+	defaultHashRules = "sha256:a0d39e35c99ad42956935ccc286add3f0c3c55e7cf730395891e106960abbb6d"
 )

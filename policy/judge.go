@@ -30,6 +30,7 @@ func (e *evaluation) Command(c analysis.Command) {
 	e.env.Commands = append(e.env.Commands, "") // its text once a condition asks: commandTexts
 	e.env.Names = append(e.env.Names, cmd.Name)
 	fs, tier := e.filledOutputs(cmd, e.declaredInstalls(cmd, e.withoutPublicFiles(cmd, r.Findings, c.Dir), c.Dir), r.Tier, c.Dir)
+	fs, tier = e.projectDeletes(cmd, fs, tier, c.Dir)
 	fs, tier = e.sessionOwnDeletes(cmd, fs, tier, c.Dir)
 	e.noteFills(cmd, c.Dir)
 	e.add(fs...)

@@ -219,3 +219,26 @@ func testCertificate(t *testing.T) string {
 	must(t, err)
 	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
 }
+
+// TestProjectDeletesByAbsolutePath: a file of the project deleted by its
+// absolute path (under the home directory, as on macOS /Users/…) is judged
+// as the same delete by its relative path; a path that leaves the project
+// is not.
+func TestProjectDeletesByAbsolutePath(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "app")
+	must(t, os.MkdirAll(filepath.Join(ws, "__pycache__"), 0o755))
+	must(t, os.WriteFile(filepath.Join(ws, "out.css"), []byte("x"), 0o644))
+	p := compileAt(t, policy.ModeTrusted, home)
+	for _, c := range []struct{ cmd, want, rule string }{
+		{"rm -f out.css", "allow", "mode.trusted"},
+		{"rm -f " + filepath.Join(ws, "out.css"), "allow", "mode.trusted"},
+		{"rm -rf " + filepath.Join(ws, "__pycache__"), "allow", "mode.trusted"},
+		{"rm -f " + filepath.Join(ws, "out.css") + " /etc/hosts", "deny", "paths.delete-system"},
+	} {
+		d := p.Decide(context.Background(), call.Call{Kind: call.Shell, Tool: "Bash", Command: c.cmd, Cwd: ws, Workspace: ws})
+		if d.Verdict.String() != c.want || d.Rule != c.rule {
+			t.Errorf("%s: %s (%s: %s), want %s by %s", c.cmd, d.Verdict, d.Rule, d.Reason, c.want, c.rule)
+		}
+	}
+}

@@ -172,3 +172,41 @@ func bornSince(root string, since time.Time, max int) (int, bool) {
 	}
 	return n, true
 }
+
+// rmOutsideRule is the rule for deletes in home and system locations
+// outside any project, written against the operands' spellings.
+const rmOutsideRule = "core.fs.rm-outside-project"
+
+// projectDeletes drops rmOutsideRule from the findings of an rm, unlink
+// or rmdir whose every operand lies below the workspace: the rule reads
+// the spelling (/home/…, /Users/…, ~/…), and a file of the project named
+// by its absolute path is the same file as by its relative one (rm -f
+// /Users/me/app/out.css in /Users/me/app was asked where rm -f out.css was
+// not). The path rules still judge every operand.
+func (e *evaluation) projectDeletes(cmd *shell.Command, fs []risk.Finding, tier risk.Tier, dir string) ([]risk.Finding, risk.Tier) {
+	i := slices.IndexFunc(fs, func(f risk.Finding) bool { return f.Rule == rmOutsideRule })
+	if i < 0 {
+		return fs, tier
+	}
+	ops, ok := rmOperands(cmd)
+	env := e.pathEnv(dir)
+	if !ok || len(ops) == 0 || env.Workspace == "" || !e.spend(pathCost*(len(ops)+1)) {
+		return fs, tier
+	}
+	ws, err := paths.Canonicalize(env.Workspace, env, e.p.home)
+	if err != nil || ws.Resolved == "/" || ws.Resolved == e.p.home {
+		return fs, tier
+	}
+	for _, op := range ops {
+		cp, err := paths.Canonicalize(op, env, e.p.home)
+		if err != nil || !strings.HasPrefix(cp.Resolved, strings.TrimSuffix(ws.Resolved, "/")+"/") {
+			return fs, tier
+		}
+	}
+	kept := slices.Delete(slices.Clone(fs), i, i+1)
+	tier = risk.Execute // rm's own tier in a project, as for a relative operand
+	for _, f := range kept {
+		tier = tier.Worse(f.Tier)
+	}
+	return kept, tier
+}
