@@ -3,6 +3,7 @@ package analysis
 import (
 	"encoding/binary"
 	"slices"
+	"unsafe"
 
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/rules"
@@ -41,9 +42,11 @@ type classMemo struct {
 	// value over 128 bytes out of line.)
 	seen    map[string]int32
 	entries []classEntry
-	count   int     // commands classified before the memo started
-	buf     []byte  // builds keys
-	spans   spanMap // rebase's, reused by every hit of the call
+	count   int    // commands classified before the memo started
+	buf     []byte // builds keys
+	// keys holds the bytes of seen's keys, one after another (see keyOf).
+	keys  []byte
+	spans spanMap // rebase's, reused by every hit of the call
 }
 
 // classEntry is a remembered answer. Its lists are those of the answer
@@ -100,7 +103,7 @@ func (a *Analysis) classifyMemo(cmd *shell.Command) (rules.Result, bool) {
 		}
 		return charge(a.ctx.Rules.Classify(cmd), a.ctx.Budget)
 	}
-	key := string(m.buf)
+	key := m.keyOf(m.buf)
 	res, ok := Classify(a.ctx.Rules, cmd, a.ctx.Budget)
 	if !ok {
 		return res, false
@@ -111,6 +114,20 @@ func (a *Analysis) classifyMemo(cmd *shell.Command) (rules.Result, bool) {
 	m.seen[key] = int32(len(m.entries))
 	m.entries = append(m.entries, classEntry{cmd: cmd, res: res}) // shared with the caller: see classEntry
 	return res, true
+}
+
+// keyOf returns key as a string whose bytes are in m.keys: the keys of a
+// script's hundreds of commands take a few allocations, not one each. The
+// bytes of a key are never written again while the memo lives: keys only
+// grows (a larger array leaves the keys before it in the old one), and
+// KeepScratch lends it to a later call only with seen cleared or dropped.
+func (m *classMemo) keyOf(key []byte) string {
+	if len(key) == 0 {
+		return ""
+	}
+	start := len(m.keys)
+	m.keys = append(m.keys, key...)
+	return unsafe.String(&m.keys[start], len(key))
 }
 
 // keyOver tells, in a time that does not grow past limit, whether cmd's

@@ -7,32 +7,33 @@ import (
 	"github.com/toolguard/toolguard/shell"
 )
 
-// FillsInto returns the directories and paths a command puts existing
-// files into, as written: the destination of cp, mv, git mv, install, ln
-// and rsync (DEST, or the -t/--target-directory directory), and the
-// directory tar or unzip extracts into (-C, --directory, -d). A destination whose text
-// is not known, or an rsync destination on another host, is left out;
-// nil for any other command. The judge uses it to see a command line that
-// fills a directory and then deletes it (mv src out/ && rm -rf out).
-func FillsInto(cmd *shell.Command) []string {
+// FillInto returns the directory or path a command puts existing files
+// into, as written, and whether it has one: the destination of cp, mv,
+// git mv, install, ln and rsync (DEST, or the -t/--target-directory
+// directory), and the directory tar or unzip extracts into (-C,
+// --directory, -d). A destination whose text is not known, or an rsync
+// destination on another host, is none; so is any other command's. The
+// judge uses it to see a command line that fills a directory and then
+// deletes it (mv src out/ && rm -rf out).
+func FillInto(cmd *shell.Command) (string, bool) {
 	if spec, ok := copySpecs[cmd.Name]; ok {
 		ca, ok := spec.parse(cmd.Name, cmd.Args())
 		if !ok || !ca.dest.Known || ca.dest.Value == "" || cmd.Name == "rsync" && isRemoteOperand(ca.dest.Value) {
-			return nil
+			return "", false
 		}
-		return []string{ca.dest.Value}
+		return ca.dest.Value, true
 	}
 	switch cmd.Name {
 	case "tar", "bsdtar", "gtar", "unzip":
 		if e, ok := extractions(cmd); ok && e.into != "" {
-			return []string{e.into}
+			return e.into, true
 		}
 	case "git":
 		if dest, ok := gitMvDest(cmd.Args()); ok {
-			return []string{dest}
+			return dest, true
 		}
 	}
-	return nil
+	return "", false
 }
 
 // gitMvDest is the destination of git [-C DIR …] mv [-f -k -v] SRC… DEST

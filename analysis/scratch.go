@@ -16,6 +16,7 @@ type Scratch struct {
 	memo    map[string]int32
 	entries []classEntry
 	buf     []byte
+	keys    []byte
 	spans   spanMap
 	// arena is where the call's parses make their commands (shell.Arena);
 	// it stays here, lent to the analysis by address.
@@ -28,6 +29,7 @@ type Scratch struct {
 const (
 	maxKeptSeen = 4 << 10
 	maxKeptMemo = 1 << 10
+	maxKeptKeys = 64 << 10
 )
 
 // UseScratch makes the analysis start from the buffers s holds, which it
@@ -38,8 +40,9 @@ func (a *Analysis) UseScratch(s *Scratch) {
 	a.memo.seen = s.memo
 	a.memo.entries = s.entries[:0]
 	a.memo.buf = s.buf[:0]
+	a.memo.keys = s.keys[:0]
 	a.memo.spans = spanMap{from: s.spans.from[:0], to: s.spans.to[:0]}
-	s.seen, s.memo, s.entries, s.buf, s.spans = nil, nil, nil, nil, spanMap{}
+	s.seen, s.memo, s.entries, s.buf, s.keys, s.spans = nil, nil, nil, nil, nil, spanMap{}
 	a.arena = &s.arena
 }
 
@@ -66,6 +69,9 @@ func (a *Analysis) KeepScratch(s *Scratch) {
 	}
 	if b := a.memo.buf; cap(b) <= 2*maxMemoKey {
 		s.buf = b[:0]
+	}
+	if k := a.memo.keys; cap(k) <= maxKeptKeys { // seen, whose keys these bytes are, is cleared above or dropped
+		s.keys = k[:0]
 	}
 	if sp := a.memo.spans; cap(sp.from) <= maxKeptMemo && cap(sp.to) <= maxKeptMemo {
 		clear(sp.from[:cap(sp.from)])

@@ -62,6 +62,9 @@ func (a *Analysis) findDelete(cmd *shell.Command, dir string) {
 // first, or --work-tree=~), it removes all of it. In a project, git clean
 // removes build output and is judged by the rule packs.
 func (a *Analysis) gitClean(cmd *shell.Command, dir string) {
+	if !slices.ContainsFunc(cmd.Args(), func(w shell.Word) bool { return w.Value == "clean" }) {
+		return // no clean sub-command: the values are not needed
+	}
 	args := cmd.ArgValues()
 	worktree, sub, force := dir, "", false
 	for i := 0; i < len(args); i++ {
@@ -107,8 +110,8 @@ func joinDir(base, d, cwd string) string {
 // goInstall reports go install PKG@VERSION as the install of the program
 // it builds.
 func (a *Analysis) goInstall(cmd *shell.Command) {
-	args := cmd.ArgValues()
-	if len(args) == 0 || args[0] != "install" {
+	args := cmd.Args()
+	if len(args) == 0 || args[0].Value != "install" {
 		return
 	}
 	bin, known := goBin(cmd)
@@ -116,7 +119,8 @@ func (a *Analysis) goInstall(cmd *shell.Command) {
 		a.add(unknownPath(cmd, rules.PathRef{Word: bin}, paths.Write))
 		return
 	}
-	for _, v := range args[1:] {
+	for _, w := range args[1:] {
+		v := w.Value
 		if strings.HasPrefix(v, "-") {
 			continue
 		}

@@ -313,7 +313,17 @@ func absolute(p string, env Env) (string, error) {
 	if !strings.HasPrefix(base, "/") {
 		return "", invalid(p, "is relative and the working directory %q is not absolute", base)
 	}
-	return base + "/" + p, nil
+	return base + "/" + withoutDotSlash(p), nil
+}
+
+// withoutDotSlash drops p's leading "./" elements (not one followed by
+// another "/"): base/./x names what base/x does for the kernel and for
+// resolve, and base/x is often clean already (cleanPath copies nothing).
+func withoutDotSlash(p string) string {
+	for len(p) > 2 && p[0] == '.' && p[1] == '/' && p[2] != '/' {
+		p = p[2:]
+	}
+	return p
 }
 
 // walkFirstDepth is the depth up to which resolve walks a path itself

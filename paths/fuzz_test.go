@@ -178,3 +178,37 @@ func worstRule(fs []risk.Finding) (risk.Verdict, string) {
 	}
 	return v, rule
 }
+
+// FuzzDotSlash: a relative path judged without its leading "./" elements
+// (absolute's withoutDotSlash) canonicalizes as it does joined whole to
+// the working directory, on the disk of the test (a symlink and a missing
+// name under it included).
+func FuzzDotSlash(f *testing.F) {
+	dir := f.TempDir()
+	if err := os.MkdirAll(dir+"/d/e", 0o755); err != nil {
+		f.Fatal(err)
+	}
+	if err := os.Symlink(dir+"/d/e", dir+"/l"); err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{"./a", "././d/e", "./l/..", ".//l", "./", "./.", "./..", "./l/./x/../y", "./missing/../d"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if validateText(p) != nil || strings.HasPrefix(p, "/") {
+			return // refused, or not joined to the working directory
+		}
+		if e, err := expandHome(p, "/h"); err != nil || e != p {
+			return // refused, or a path under the home
+		}
+		got, err := Canonicalize(p, Env{Cwd: dir}, "/h")
+		abs := dir + "/" + p // what absolute joined before
+		want, werr := resolve(abs)
+		if (err != nil) != (werr != nil) {
+			t.Fatalf("Canonicalize(%q): error %v, joined whole %v", p, err, werr)
+		}
+		if err == nil && (got.Resolved != want || got.Literal != cleanPath(abs)) {
+			t.Fatalf("Canonicalize(%q) = %+v, joined whole: resolved %q, literal %q", p, got, want, cleanPath(abs))
+		}
+	})
+}

@@ -52,6 +52,17 @@ func (e *evaluation) beginRecord(cmd *shell.Command) {
 	e.cur = int32(len(e.records) - 1)
 }
 
+// commandTexts writes into env.Commands the text of every command
+// recorded since it last ran: Command leaves an empty place for each,
+// since most calls meet no condition and a script's commands are many.
+// Every evaluation of a condition runs it first.
+func (e *evaluation) commandTexts() {
+	for ; e.texts < len(e.records); e.texts++ {
+		r := &e.records[e.texts]
+		e.env.Commands[r.command] = normalized(r.cmd)
+	}
+}
+
 // endRecord closes the current record.
 func (e *evaluation) endRecord() {
 	if e.cur < 0 {
@@ -133,6 +144,7 @@ func (e *evaluation) recordRuleCost(u *userRule, r *cmdRecord) int {
 // globs, and the condition sees the command's own commands, names, paths,
 // URLs and hosts (the rest of the call's variables as they are).
 func (e *evaluation) recordConditions(u *userRule, r *cmdRecord) bool {
+	e.commandTexts()
 	env := e.env
 	env.Commands = e.env.Commands[r.command : r.command+1]
 	env.Names = e.env.Names[r.command : r.command+1]
@@ -321,7 +333,11 @@ func (e *evaluation) matchesWhole(u *userRule) bool {
 	if len(u.hosts) > 0 && !everyGlob(u.hosts, e.env.Hosts) {
 		return false
 	}
-	return u.when == nil || u.when.eval(&e.env, false)
+	if u.when == nil {
+		return true
+	}
+	e.commandTexts()
+	return u.when.eval(&e.env, false)
 }
 
 // uncovered reports whether finding i belongs to the call or to a command

@@ -43,6 +43,10 @@ func TestAllowRuleCoversSimpleCommands(t *testing.T) {
 		"a path outside the rule's globs":       {[]policy.Rule{{ID: "fmt", Action: "allow", Argv: []string{"gofmt", "-w", "**"}, Paths: []string{ws + "/src/**"}}}, "", "gofmt -w src/a.go cmd/b.go", outcome{"ask", "mode.supervised"}},
 		"another command's path does not vouch": {[]policy.Rule{{ID: "fmt", Action: "allow", Argv: []string{"gofmt", "-w", "**"}, Paths: []string{ws + "/src/**"}}}, "", "gofmt -w cmd/b.go && cat src/a.go", outcome{"ask", "mode.supervised"}},
 		"when sees the command's own names":     {[]policy.Rule{{ID: "tf", Action: "allow", Argv: []string{"terraform", "plan", "**"}, When: `all(names, # == "terraform")`}}, "", "terraform plan && cat main.tf", outcome{"allow", "user:tf"}},
+		"when sees the command's own text":      {[]policy.Rule{{ID: "tf", Action: "allow", Argv: []string{"terraform", "**"}, When: `all(commands, # matches "^terraform plan")`}}, "", "terraform plan -out x && cat main.tf", outcome{"allow", "user:tf"}},
+		"when on another command's text":        {[]policy.Rule{{ID: "tf", Action: "allow", Argv: []string{"terraform", "**"}, When: `all(commands, # matches "^terraform plan")`}}, "", "terraform plan && terraform apply", outcome{"ask", "mode.supervised"}},
+		"when on every command's text":          {[]policy.Rule{{ID: "tf", Action: "allow", When: `all(commands, # matches "^terraform (plan|validate)$")`}}, "", "terraform plan && terraform validate", outcome{"allow", "user:tf"}},
+		"when on every command's text, one not": {[]policy.Rule{{ID: "tf", Action: "allow", When: `all(commands, # matches "^terraform (plan|validate)$")`}}, "", "terraform plan && terraform apply", outcome{"ask", "mode.supervised"}},
 	}
 	for name, tt := range tests {
 		t.Run(name, func(t *testing.T) {

@@ -29,7 +29,7 @@ type conditionEnv struct {
 	Tool      string   // tool name as sent
 	Kind      string   // shell, read, write, fetch, …
 	Command   string   // shell command text ("" for other tools)
-	Commands  []string // each simple command, words joined by spaces
+	Commands  []string // each simple command, words joined by spaces (written when a condition is evaluated: evaluation.commandTexts)
 	Names     []string // executable names of the simple commands
 	Paths     []string // canonical paths the call touches
 	URLs      []string // URLs the call fetches

@@ -99,8 +99,10 @@ type evaluation struct {
 	pathsBuf    [4]string
 	commandsBuf [4]string
 	namesBuf    [4]string
-	findings    analysis.Findings
-	tier        risk.Tier
+	// texts is how many records' texts env.Commands holds (commandTexts).
+	texts    int
+	findings analysis.Findings
+	tier     risk.Tier
 	// effects is the worst tier of the shell commands' own effects, and
 	// raised reports that a high-risk program (rm, curl, …) raised tier
 	// to execute above them; together they set the blast radius of a call

@@ -50,7 +50,7 @@ func (e *evaluation) deniedCommand(cmd *shell.Command) {
 
 // policyChecks applies the policy's own command lists to one command,
 // whose text (normalized) is given.
-func (e *evaluation) policyChecks(cmd *shell.Command, text string, readOnly bool) {
+func (e *evaluation) policyChecks(cmd *shell.Command, readOnly bool) {
 	p := e.p
 	if cmd.Name == "" {
 		return
@@ -86,6 +86,10 @@ func (e *evaluation) policyChecks(cmd *shell.Command, text string, readOnly bool
 		return
 	}
 	e.deniedCommand(cmd)
+	var text string
+	if len(p.custom) > 0 {
+		text = normalized(cmd)
+	}
 	for _, re := range p.custom {
 		if !e.spend(analysis.ScanCost(len(text))) {
 			return // the user's patterns are checked on the same budget

@@ -78,6 +78,8 @@ func TestEvaluationOrder(t *testing.T) {
 			"Bash", bash("kubectl --context=prod-eu get pods"), outcome{"deny", "user:prod"}},
 		{"4 condition rule", policy.Settings{Mode: "full", Rules: []policy.Rule{{ID: "big", Action: "ask", When: `"terraform" in names`}}},
 			"Bash", bash("cd infra && terraform plan"), outcome{"ask", "user:big"}},
+		{"4 condition on the commands' text", policy.Settings{Mode: "full", Rules: []policy.Rule{{ID: "prod", Action: "deny", When: `any(commands, # matches "--context[= ]prod")`}}},
+			"Bash", bash("cd infra && kubectl --context prod get pods"), outcome{"deny", "user:prod"}},
 		{"5 denied path", policy.Settings{Mode: "full"}, "Read", file(home + "/.aws/credentials"), outcome{"deny", "paths.denied"}},
 		{"5 user denied path adds to the defaults", policy.Settings{Paths: policy.Paths{Denied: []string{"**/*.sqlite"}}}, "Read", file(ws + "/db.sqlite"), outcome{"deny", "paths.denied"}},
 		{"5 write outside the workspace", policy.Settings{Mode: "trusted"}, "Write", file("/etc/motd"), outcome{"deny", "paths.outside-workspace"}},

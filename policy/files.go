@@ -138,9 +138,11 @@ func readText(p string, b *shell.Budget) (string, error) {
 	}
 	// The head is sniffed first, in a buffer of its own: a file that is
 	// not text (a program of a few hundred kilobytes) costs no more.
-	head := make([]byte, min(st.Size()+1, sniffBytes))
+	var head []byte
 	if st.Size() < smallFileBytes { // all of it at once: no second buffer for the rest
-		head = make([]byte, st.Size()+1)[:len(head)]
+		head = make([]byte, st.Size()+1)[:min(st.Size()+1, sniffBytes)]
+	} else {
+		head = make([]byte, sniffBytes)
 	}
 	n, err := io.ReadFull(f, head)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {

@@ -24,7 +24,7 @@ import (
 //
 //   - in the same command line, an earlier command moved, copied, linked,
 //     installed or extracted something into the directory or below it
-//     (analysis.FillsInto: mv, cp, ln, install, rsync, tar -C, unzip -d);
+//     (analysis.FillInto: mv, cp, ln, install, rsync, tar -C, unzip -d);
 //   - a direct entry of the directory (links not followed) was born well
 //     before the directory itself, more than filledSlack earlier, or
 //     before the session's start when the directory was born after it: a
@@ -63,7 +63,7 @@ type fill struct{ value, dir string }
 // noteFills records where cmd puts existing files, for the deletes after
 // it in the call.
 func (e *evaluation) noteFills(cmd *shell.Command, dir string) {
-	for _, v := range analysis.FillsInto(cmd) {
+	if v, ok := analysis.FillInto(cmd); ok {
 		e.fills = append(e.fills, fill{v, dir})
 	}
 }

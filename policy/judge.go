@@ -27,8 +27,7 @@ var _ analysis.Judge = (*evaluation)(nil)
 func (e *evaluation) Command(c analysis.Command) {
 	cmd, r := c.Cmd, &c.Result
 	e.beginRecord(cmd)
-	text := normalized(cmd)
-	e.env.Commands = append(e.env.Commands, text)
+	e.env.Commands = append(e.env.Commands, "") // its text once a condition asks: commandTexts
 	e.env.Names = append(e.env.Names, cmd.Name)
 	fs, tier := e.filledOutputs(cmd, e.declaredInstalls(cmd, e.withoutPublicFiles(cmd, r.Findings, c.Dir), c.Dir), r.Tier, c.Dir)
 	fs, tier = e.projectDeletes(cmd, fs, tier, c.Dir)
@@ -37,7 +36,7 @@ func (e *evaluation) Command(c analysis.Command) {
 	e.add(fs...)
 	e.raise(tier)
 	e.effects = e.effects.Worse(tier)
-	e.policyChecks(cmd, text, provenRead(r))
+	e.policyChecks(cmd, provenRead(r))
 	if cmd.Remote != "" {
 		e.remoteSecrets(cmd, r.Paths)
 	} else if key, value, ok := gitConfigSetting(cmd); ok {

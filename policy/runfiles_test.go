@@ -231,6 +231,7 @@ func BenchmarkDecideRunFile(b *testing.B) {
 			b.ReportMetric(float64(samples[len(samples)/2].Microseconds()), "p50-µs")
 			b.ReportMetric(float64(samples[len(samples)*99/100].Microseconds()), "p99-µs")
 			if len(cpus) > 0 {
+				b.ReportMetric(float64(cpus[len(cpus)/2].Microseconds()), "p50-cpu-µs")
 				b.ReportMetric(float64(cpus[len(cpus)*99/100].Microseconds()), "p99-cpu-µs")
 				b.ReportMetric(float64(cpus[len(cpus)-1].Microseconds()), "max-cpu-µs")
 			}

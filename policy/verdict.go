@@ -65,7 +65,11 @@ func (e *evaluation) matches(u *userRule) bool {
 	if len(u.hosts) > 0 && !anyGlob(u.hosts, e.env.Hosts) {
 		return false
 	}
-	return u.when == nil || u.when.eval(&e.env, true)
+	if u.when == nil {
+		return true
+	}
+	e.commandTexts()
+	return u.when.eval(&e.env, true)
 }
 
 func (e *evaluation) argvMatchesAny(pat []string) bool {

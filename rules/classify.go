@@ -127,7 +127,7 @@ func (s *Set) classify(cmd *shell.Command, st *classifyState) Result {
 	ruleKnown := known && ix.ruleKnown
 	v := s.viewFor(name, ix, s.subKeys(ix, a), features(cmd, ruleKnown))
 	e := &st.env
-	*e = env{cmd: cmd, g: ge.g, a: a, known: known, ruleKnown: ruleKnown, reference: s.reference}
+	*e = env{cmd: cmd, g: ge.g, a: a, known: known, ruleKnown: ruleKnown, reference: s.reference, spare: &st.again}
 	res := &st.res
 	*res = Result{Known: known, Tier: v.baseTier(e)}
 	modeled := v.applyProgram(e, res)
@@ -173,8 +173,11 @@ func (s *Set) classify(cmd *shell.Command, st *classifyState) Result {
 // classifyState is what one Classify call works with, in one piece.
 type classifyState struct {
 	args args
-	env  env
-	res  Result
+	// again holds the words split again by an effect-model entry's grammar
+	// (env.splitAgain).
+	again args
+	env   env
+	res   Result
 }
 
 // ownProgram judges a command run from a file that only shares a known

@@ -147,7 +147,7 @@ func (v *view) applyProgram(e *env, res *Result) bool {
 			g = entryGrammar(e.g, p, false)
 		}
 		if g != e.g {
-			r.a = parseArgs(e.cmd, g)
+			r.a = e.splitAgain(g)
 			if from = r.a.subMatch(p.sub); from < 0 {
 				// an option of the entry's took a sub-command word as its
 				// value (az -rf deployment …, where the entry's -f takes

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"path"
 	"reflect"
 	"strings"
 	"testing"
@@ -165,4 +166,16 @@ func tableGlob(g, s string, flat bool) bool {
 		return g == s
 	}
 	return globTable(g, s, flat)
+}
+
+// FuzzCleanOperand: cleanOperand is path.Clean.
+func FuzzCleanOperand(f *testing.F) {
+	for _, v := range []string{"./cmd/tool7", "././a", ".//a", "./", "./.", "./..", "./../x", "./a/", "./a//b", "./~/x", ".", "..", "/a/./b", "a"} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		if got, want := cleanOperand(v), path.Clean(v); got != want {
+			t.Fatalf("cleanOperand(%q) = %q, path.Clean says %q", v, got, want)
+		}
+	})
 }

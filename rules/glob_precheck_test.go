@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -76,24 +74,6 @@ func TestLiteralsInOrder(t *testing.T) {
 	} {
 		if got := literalsInOrder(c.mid, c.s); got != c.want {
 			t.Errorf("literalsInOrder(%q, %q) = %v, want %v", c.mid, c.s, got, c.want)
-		}
-	}
-}
-
-// TestWriteHex checks the view key's feature digits against strconv.
-func TestWriteHex(t *testing.T) {
-	for _, x := range []uint32{0, 1, 9, 10, 15, 16, 255, 256, 0xabcdef, 1<<31 + 5, ^uint32(0)} {
-		var b strings.Builder
-		writeHex(&b, x)
-		if got, want := b.String(), strconv.FormatUint(uint64(x), 16); got != want {
-			t.Errorf("writeHex(%d) = %q, want %q", x, got, want)
-		}
-	}
-	for x := uint32(0); x < 1<<16; x++ {
-		var b strings.Builder
-		writeHex(&b, x)
-		if got, want := b.String(), strconv.FormatUint(uint64(x), 16); got != want {
-			t.Fatalf("writeHex(%d) = %q, want %q", x, got, want)
 		}
 	}
 }

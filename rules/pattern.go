@@ -130,9 +130,22 @@ func operandForms(v string) (string, string) {
 	}
 	c := v
 	if v != "" && (strings.Contains(v, "/") || v == "." || v == "..") {
-		c = path.Clean(v)
+		c = cleanOperand(v)
 	}
 	return v, c
+}
+
+// cleanOperand is path.Clean(v), without a copy for an operand that is
+// clean but for leading "./" (./cmd/tool, ./build/): Clean("./"+r) is
+// Clean(r) for an r that does not start with "/" (Clean drops the "."
+// element, and neither path is rooted), and Clean returns a clean r
+// itself.
+func cleanOperand(v string) string {
+	r := v
+	for len(r) > 2 && r[0] == '.' && r[1] == '/' && r[2] != '/' {
+		r = r[2:]
+	}
+	return path.Clean(r)
 }
 
 func (p pattern) match(w shell.Word) bool { return p.matchForms(w, formsOf(w.Value)) }

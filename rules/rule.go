@@ -295,10 +295,26 @@ type env struct {
 	nForms    int
 	// reference: classify by the reference paths (see Set.reference).
 	reference bool
+	// spare is zeroed room for the words split again by an effect-model
+	// entry's own grammar (see splitAgain), nil once taken.
+	spare *args
 	// flagFrom is the first Argv index whose flags the rule being matched
 	// reads: past git's own options when the rule names a sub-command
 	// (git -C DIR branch --show-current: -C is git's, not branch's).
 	flagFrom int
+}
+
+// splitAgain splits the command's words by g into the env's spare room
+// (the Classify call's state), or into new args when there is none or it
+// was taken: what parseArgs(e.cmd, g) returns.
+func (e *env) splitAgain(g *grammar) *args {
+	a := e.spare
+	if a == nil {
+		return parseArgs(e.cmd, g)
+	}
+	e.spare = nil
+	a.parse(e.cmd, g)
+	return a
 }
 
 // formsMemoSize is how many words' spellings one Classify call keeps;

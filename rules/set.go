@@ -35,8 +35,11 @@ type Set struct {
 	anyBlocks []*block
 	compileMu sync.Mutex
 	disabled  map[string]bool
-	views     sync.Map // executable name and sub-command keys → *view
-	grammars  sync.Map // executable name → *grammarEntry
+	// views maps an executable name, its features and sub-command keys
+	// to its *view (viewFor); viewsMu guards it.
+	views    map[string]*view
+	viewsMu  sync.RWMutex
+	grammars sync.Map // executable name → *grammarEntry
 	// reference, set only by tests on a Set of their own, classifies by
 	// the reference paths the shortcuts are checked against: every
 	// sub-command entry splits the words again with its own grammar,

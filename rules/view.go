@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -146,51 +147,54 @@ func features(cmd *shell.Command, known bool) uint32 {
 }
 
 // viewFor returns the cached view for a resolved executable name, the
-// sub-command keys its argv selects and the features it has.
+// sub-command keys its argv selects and the features it has. A view
+// already built is found without allocating: the key is built on the
+// stack.
 func (s *Set) viewFor(name string, ix *exeIndex, keys []string, feat uint32) *view {
 	if ix == nil {
 		name = ""
 	}
-	// name NUL feat in hex NUL keys joined by NUL, built without fmt (one
-	// lookup a command).
-	var kb strings.Builder
-	n := len(name) + 10 + len(keys)
-	for _, k := range keys {
-		n += len(k)
+	var buf [96]byte
+	key := appendViewKey(buf[:0], name, keys, feat)
+	s.viewsMu.RLock()
+	v, ok := s.views[string(key)]
+	s.viewsMu.RUnlock()
+	if ok {
+		return v
 	}
-	kb.Grow(n)
-	kb.WriteString(name)
-	kb.WriteByte(0)
-	writeHex(&kb, feat)
-	kb.WriteByte(0)
-	for i, k := range keys {
-		if i > 0 {
-			kb.WriteByte(0)
-		}
-		kb.WriteString(k)
-	}
-	key := kb.String()
-	if v, ok := s.views.Load(key); ok {
-		return v.(*view)
-	}
-	v, _ := s.views.LoadOrStore(key, s.buildView(name, ix, keys, feat))
-	return v.(*view)
+	return s.addView(string(key), s.buildView(name, ix, keys, feat))
 }
 
-// writeHex writes x in lower-case hexadecimal, as strconv.FormatUint(x,
-// 16) spells it, without building a string.
-func writeHex(b *strings.Builder, x uint32) {
-	var digits [8]byte
-	i := len(digits)
-	for {
-		i--
-		digits[i] = "0123456789abcdef"[x&15]
-		x >>= 4
-		if x == 0 {
-			break
+// appendViewKey appends a view's key to b: name NUL feat in hex NUL keys
+// joined by NUL.
+func appendViewKey(b []byte, name string, keys []string, feat uint32) []byte {
+	b = append(b, name...)
+	b = append(b, 0)
+	b = strconv.AppendUint(b, uint64(feat), 16)
+	b = append(b, 0)
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, 0)
 		}
+		b = append(b, k...)
 	}
-	b.Write(digits[i:])
+	return b
+}
+
+// addView adds v under key to the views, unless another call added a
+// view under key first: that one is returned, so every caller of viewFor
+// with one key gets one view.
+func (s *Set) addView(key string, v *view) *view {
+	s.viewsMu.Lock()
+	defer s.viewsMu.Unlock()
+	if got, ok := s.views[key]; ok {
+		return got
+	}
+	if s.views == nil {
+		s.views = map[string]*view{}
+	}
+	s.views[key] = v
+	return v
 }
 
 func (s *Set) buildView(name string, ix *exeIndex, keys []string, feat uint32) *view {

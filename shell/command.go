@@ -187,12 +187,14 @@ func (w *walker) pipeline(b *syntax.BinaryCmd, st *state, cx *ctx) {
 	var buf [8]*syntax.Stmt // most pipelines have fewer elements: no allocation
 	for i, elem := range flattenPipe(b, buf[:0]) {
 		ecx := w.newCtx(cx) // from the walk's blocks: a plain statement below shares it
-		var leaves []*Command
-		ecx.leaves = &leaves
+		ecx.leafBuf = [2]*Command{}
+		ecx.leafList = ecx.leafBuf[:0]
+		ecx.leaves = &ecx.leafList
 		if i > 0 {
 			ecx.stdin = pipeStdin(prev, elem, ecx)
 		}
 		w.walkStmt(elem, w.cloneState(st), ecx)
+		leaves := ecx.leafList
 		if len(leaves) == 0 {
 			prev = nil
 			continue

@@ -136,17 +136,27 @@ func (w *walker) testNames(x *syntax.TestClause, st *state, cx *ctx) {
 // indirections analyses ${!x} in word where x holds a known name: bash
 // expands the variable that name denotes, subscript included.
 func (w *walker) indirections(word *syntax.Word, st *state, cx *ctx) {
-	syntax.Walk(word, func(n syntax.Node) bool {
-		p, ok := n.(*syntax.ParamExp)
-		if !ok || !p.Excl || p.Param == nil || p.Names != 0 || p.Index != nil {
-			return true
-		}
-		if v, ok := st.lookup(p.Param.Value, &w.opts); ok && v.known && !v.isList {
-			name := Word{Value: v.str, Known: true, Span: cx.fr.spanOf(p)}
-			w.nameArg(contextCommand("${!"+p.Param.Value+"}", cx), name, st, cx)
-		}
+	if w.indirVisit == nil {
+		w.indirVisit = w.visitIndirection
+	}
+	outerSt, outerCx := w.indirSt, w.indirCx
+	w.indirSt, w.indirCx = st, cx
+	syntax.Walk(word, w.indirVisit)
+	w.indirSt, w.indirCx = outerSt, outerCx
+}
+
+// visitIndirection is indirections' visitor, with its state and context.
+func (w *walker) visitIndirection(n syntax.Node) bool {
+	st, cx := w.indirSt, w.indirCx
+	p, ok := n.(*syntax.ParamExp)
+	if !ok || !p.Excl || p.Param == nil || p.Names != 0 || p.Index != nil {
 		return true
-	})
+	}
+	if v, ok := st.lookup(p.Param.Value, &w.opts); ok && v.known && !v.isList {
+		name := Word{Value: v.str, Known: true, Span: cx.fr.spanOf(p)}
+		w.nameArg(contextCommand("${!"+p.Param.Value+"}", cx), name, st, cx)
+	}
+	return true
 }
 
 // contextCommand stands for the shell itself where it evaluates code that

@@ -41,6 +41,21 @@ type walker struct {
 	substVisit func(syntax.Node) bool
 	substSt    *state
 	substCx    *ctx
+	// The visitors of forgetAssigned, loopValues (hasSubst), scanWord and
+	// indirections, each made once (a func literal handed to syntax.Walk
+	// is an allocation a call), and what the walk under way works with:
+	// each of them saves and restores its fields around its walk, so a
+	// visitor may start another walk of its kind.
+	forgetVisit func(syntax.Node) bool
+	forgetSt    *state
+	substFind   func(syntax.Node) bool
+	substFound  bool
+	scanVisit   func(syntax.Node) bool
+	scanSt      *state
+	scanInfo    wordInfo
+	indirVisit  func(syntax.Node) bool
+	indirSt     *state
+	indirCx     *ctx
 	// walkedText holds, by their text, the listings' sets put inside
 	// longer words that may be code (sh -c 'cat {}'): noteWalkedText.
 	walkedText map[string]bool
@@ -218,6 +233,13 @@ type ctx struct {
 	background bool
 	inputArgs  bool        // commands get words read at run time (a parallel template)
 	leaves     *[]*Command // collects the commands of one pipeline element
+	// leafList and leafBuf hold the commands of the pipeline element this
+	// context is made for (pipeline points leaves here): in the context,
+	// which the walk's blocks hold, not a list of their own. Only
+	// pipeline reads them; a context copied from this one carries a stale
+	// copy it never uses.
+	leafList []*Command
+	leafBuf  [2]*Command
 }
 
 func (w *walker) problemAt(reason string, span risk.Span) {
@@ -619,15 +641,7 @@ func (w *walker) loopValues(l *syntax.WordIter, st *state, cx *ctx) ([]Word, boo
 		return nil, false
 	}
 	for _, item := range l.Items {
-		subst := false
-		syntax.Walk(item, func(n syntax.Node) bool {
-			switch n.(type) {
-			case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ExtGlob:
-				subst = true
-			}
-			return !subst
-		})
-		if subst {
+		if w.hasSubst(item) {
 			return nil, false
 		}
 	}
@@ -745,24 +759,57 @@ func (w *walker) timeClause(x *syntax.TimeClause, st *state, cx *ctx) {
 	w.walkStmt(x.Stmt, st, inner)
 }
 
+// hasSubst reports whether a command or process substitution or an
+// extended glob is anywhere under n.
+func (w *walker) hasSubst(n syntax.Node) bool {
+	if w.substFind == nil {
+		w.substFind = w.visitHasSubst
+	}
+	outer := w.substFound
+	w.substFound = false
+	syntax.Walk(n, w.substFind)
+	found := w.substFound
+	w.substFound = outer
+	return found
+}
+
+// visitHasSubst is hasSubst's visitor: it stops at the first one.
+func (w *walker) visitHasSubst(n syntax.Node) bool {
+	switch n.(type) {
+	case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ExtGlob:
+		w.substFound = true
+	}
+	return !w.substFound
+}
+
 // forgetAssigned marks every variable a loop assigns (and the directory, if
 // it cds) as unknown.
 func (w *walker) forgetAssigned(n syntax.Node, st *state) {
-	syntax.Walk(n, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.Assign:
-			if n.Name != nil {
-				st.forget(n.Name.Value)
-			}
-		case *syntax.CallExpr:
-			if len(n.Args) > 0 && (n.Args[0].Lit() == "cd" || n.Args[0].Lit() == "pushd" || n.Args[0].Lit() == "popd") {
-				st.dir, st.dirSet = Word{Value: st.dir.Value}, true
-				st.forget("PWD")
-				st.loseDirs()
-			}
+	if w.forgetVisit == nil {
+		w.forgetVisit = w.visitForget
+	}
+	outer := w.forgetSt
+	w.forgetSt = st
+	syntax.Walk(n, w.forgetVisit)
+	w.forgetSt = outer
+}
+
+// visitForget is forgetAssigned's visitor, with its state.
+func (w *walker) visitForget(n syntax.Node) bool {
+	st := w.forgetSt
+	switch n := n.(type) {
+	case *syntax.Assign:
+		if n.Name != nil {
+			st.forget(n.Name.Value)
 		}
-		return true
-	})
+	case *syntax.CallExpr:
+		if len(n.Args) > 0 && (n.Args[0].Lit() == "cd" || n.Args[0].Lit() == "pushd" || n.Args[0].Lit() == "popd") {
+			st.dir, st.dirSet = Word{Value: st.dir.Value}, true
+			st.forget("PWD")
+			st.loseDirs()
+		}
+	}
+	return true
 }
 
 // forgetArithmNames forgets variables an arithmetic command may assign.

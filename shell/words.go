@@ -159,31 +159,14 @@ type wordInfo struct {
 }
 
 func (w *walker) scanWord(word *syntax.Word, st *state) wordInfo {
-	var info wordInfo
-	syntax.Walk(word, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CmdSubst:
-			_, known := w.substText[n]
-			if _, ok := w.staticSubst(n, st); !ok && !known {
-				info.dynamic = true
-			}
-			return false
-		case *syntax.ProcSubst:
-			info.dynamic = true
-			return false
-		case *syntax.ParamExp:
-			if n.Param != nil && (n.Param.Value == "HOME" || n.Param.Value == "PWD") {
-				if _, ok := st.lookup(n.Param.Value, &w.opts); !ok {
-					info.dynamic = true
-				}
-			}
-		case *syntax.SglQuoted, *syntax.DblQuoted:
-			info.quoted = true
-		case *syntax.ExtGlob:
-			info.glob = true
-		}
-		return true
-	})
+	if w.scanVisit == nil {
+		w.scanVisit = w.visitScan
+	}
+	outerSt, outerInfo := w.scanSt, w.scanInfo
+	w.scanSt, w.scanInfo = st, wordInfo{}
+	syntax.Walk(word, w.scanVisit)
+	info := w.scanInfo
+	w.scanSt, w.scanInfo = outerSt, outerInfo
 	for _, p := range word.Parts {
 		if lit, ok := p.(*syntax.Lit); ok {
 			info.glob = info.glob || hasGlob(lit.Value)
@@ -191,6 +174,34 @@ func (w *walker) scanWord(word *syntax.Word, st *state) wordInfo {
 		}
 	}
 	return info
+}
+
+// visitScan is scanWord's visitor: it notes in w.scanInfo what it sees,
+// with the state w.scanSt.
+func (w *walker) visitScan(n syntax.Node) bool {
+	st, info := w.scanSt, &w.scanInfo
+	switch n := n.(type) {
+	case *syntax.CmdSubst:
+		_, known := w.substText[n]
+		if _, ok := w.staticSubst(n, st); !ok && !known { // a scan inside restores w.scanInfo
+			info.dynamic = true
+		}
+		return false
+	case *syntax.ProcSubst:
+		info.dynamic = true
+		return false
+	case *syntax.ParamExp:
+		if n.Param != nil && (n.Param.Value == "HOME" || n.Param.Value == "PWD") {
+			if _, ok := st.lookup(n.Param.Value, &w.opts); !ok {
+				info.dynamic = true
+			}
+		}
+	case *syntax.SglQuoted, *syntax.DblQuoted:
+		info.quoted = true
+	case *syntax.ExtGlob:
+		info.glob = true
+	}
+	return true
 }
 
 // hasGlob reports unescaped glob characters in an unquoted literal.
