@@ -571,19 +571,18 @@ func (w *walker) forClause(x *syntax.ForClause, st *state, cx *ctx) {
 				defer st.merge(bound)
 			}
 		}
-		if pats, ok := w.loopPatterns(l, st, cx); ok && !x.Select && loopBodyBytes(x)*len(pats) <= maxUnrolledBytes {
-			// for f in ~/.ssh/*: each f is one of the pattern's matches;
-			// a pass with f bound to each pattern as the set it names
+		if pats, ok := w.loopPatterns(l, st, cx); ok && !x.Select && len(pats) == 1 {
+			// for f in src/*.go: one pattern and nothing else, so every
+			// pass takes one of its matches: the loop's own pass binds f
+			// to the pattern's set (what the body assigns stays unknown)
+			st.set(l.Name.Value, value{str: pats[0].Value, known: true, glob: true})
+			defer st.forget(l.Name.Value)
+		} else if ok && !x.Select && loopBodyBytes(x)*len(pats) <= maxUnrolledBytes {
+			// for f in a.txt ~/.ssh/id_*: a pass with f bound to each
+			// value, a pattern as the set it names
 			bound := w.cloneState(st)
 			w.unrolledPatterns(x, l.Name.Value, pats, bound, cx)
 			defer st.merge(bound)
-			if len(pats) == 1 {
-				// one pattern and nothing else: every pass takes one of its
-				// matches, so the loop's own pass binds f to the set too
-				// (what the body assigns stays unknown there)
-				st.set(l.Name.Value, value{str: pats[0].Value, known: true, glob: true})
-				defer st.forget(l.Name.Value)
-			}
 		}
 	case *syntax.CStyleLoop:
 		w.walkSubsts(l, st, cx)
