@@ -35,20 +35,7 @@ func (a *Analysis) carried(cmd *shell.Command, codes []rules.Code) {
 			a.add(Unverifiable(shell.Problem{Reason: "the code in " + c.Via + " could not be parsed", Span: c.Span}))
 			continue
 		}
-		a.depth++
-		start, seen := a.mark(), len(a.seen)
-		a.problems(s)
-		for _, nc := range s.Commands {
-			if nc.Dir.Value == "" {
-				nc.Dir = cmd.Dir
-			}
-			if nc.Remote == "" {
-				nc.Remote = cmd.Remote
-			}
-			a.command(nc)
-		}
-		a.pointAt(start, seen, c.Span)
-		a.depth--
+		a.nestedCommands(cmd, s, c.Span, true)
 	}
 }
 
@@ -158,12 +145,20 @@ func (a *Analysis) embeddedLine(cmd *shell.Command, text string, span risk.Span)
 	if a.depth >= maxCodeNesting {
 		return
 	}
-	s := a.Parse(text)
-	if s == nil {
-		return
+	if s := a.Parse(text); s != nil {
+		a.nestedCommands(cmd, s, span, false)
 	}
+}
+
+// nestedCommands analyses the commands of s, code cmd runs, one level
+// deeper, in cmd's directory and host, pointing what they find at span;
+// problems says whether the parse's problems are reported too.
+func (a *Analysis) nestedCommands(cmd *shell.Command, s *shell.Script, span risk.Span, problems bool) {
 	a.depth++
 	start, seen := a.mark(), len(a.seen)
+	if problems {
+		a.problems(s)
+	}
 	for _, nc := range s.Commands {
 		if nc.Dir.Value == "" {
 			nc.Dir = cmd.Dir
