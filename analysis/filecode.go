@@ -150,6 +150,11 @@ func (rw *fileRewrite) read(w shell.Word) (string, bool) {
 	if !w.Known || w.Value == "-" || w.Value == "" || len(rw.files) >= maxIncludes {
 		return "", false
 	}
+	if w.Glob && HasGlobMeta(path.Base(w.Value)) { // psql -f *.sql, a loop's "$f": files not one
+		rw.a.add(Unverifiable(shell.Problem{Span: w.Span,
+			Reason: fmt.Sprintf("%s runs the files %s matches, whose content is not judged one by one", rw.cmd.Name, w.Value)}))
+		return "", false
+	}
 	env := rw.a.PathEnv(rw.a.Dir(rw.cmd))
 	cp, err := paths.Canonicalize(w.Value, env, rw.a.ctx.Home)
 	if err != nil {

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"net/url"
@@ -240,6 +241,10 @@ func (f *flow) runs(sc Command) {
 		if p == "" {
 			continue
 		}
+		if w.Glob && HasGlobMeta(path.Base(p)) {
+			f.runsMatches(sc, w, p) // bash *.sh, for f in *.sh; do bash "$f"; done
+			continue
+		}
 		if src := f.fetchedUnder(p); src != "" {
 			f.a.add(Critical("effects.download-run", risk.CatRemoteCode, w.Span, w.Value,
 				fmt.Sprintf("The call runs %s, which it fetched from the network itself (%s): code from the internet runs unreviewed.", w.Value, src),
@@ -259,6 +264,49 @@ func (f *flow) runs(sc Command) {
 			if text, ok := f.written[src]; ok && forkLoop(text) {
 				f.a.add(forkBombFinding(w.Span, w.Value))
 			}
+		}
+	}
+}
+
+// maxRunMatches bounds the files a pattern the command runs may match
+// that are read and judged; more makes the call unverifiable.
+const maxRunMatches = 16
+
+// runsMatches judges the files a pattern the command runs names (bash
+// *.sh runs the first and hands it the others; a loop over the pattern
+// runs each): every file of its directory the pattern matches, read and
+// judged as the code it is. A directory that cannot be listed, a pattern
+// in the directory part, or more than maxRunMatches files make the call
+// unverifiable; no match runs nothing (the shell passes the pattern
+// itself, a name that does not exist).
+func (f *flow) runsMatches(sc Command, w shell.Word, p string) {
+	dir, pat := path.Split(p)
+	l, ok := f.a.ctx.Files.(DirLister)
+	if !ok || HasGlobMeta(dir) {
+		f.a.add(Unverifiable(shell.Problem{Span: w.Span,
+			Reason: fmt.Sprintf("%s runs the files %s matches, which cannot be listed before it runs", sc.Cmd.Name, w.Value)}))
+		return
+	}
+	names, err := l.List(strings.TrimSuffix(dir, "/"))
+	if errors.Is(err, ErrNotExist) {
+		return
+	}
+	var matches []string
+	for _, n := range names {
+		if ok, _ := path.Match(pat, n); ok && (!strings.HasPrefix(n, ".") || strings.HasPrefix(pat, ".")) {
+			matches = append(matches, n)
+		}
+	}
+	if err != nil || len(matches) > maxRunMatches {
+		f.a.add(Unverifiable(shell.Problem{Span: w.Span,
+			Reason: fmt.Sprintf("%s runs the files %s matches, too many to check (or the directory cannot be read)", sc.Cmd.Name, w.Value)}))
+		return
+	}
+	for _, n := range matches {
+		mw := w // as written: scripts/b.sh for scripts/*.sh
+		mw.Value, mw.Glob = path.Join(path.Dir(w.Value), n), false
+		if text, ok := f.text(sc, mw, path.Join(dir, n)); ok {
+			f.a.runFile(sc, mw, path.Join(dir, n), text)
 		}
 	}
 }
