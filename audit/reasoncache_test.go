@@ -26,10 +26,10 @@ func randomReason(rng *rand.Rand) string {
 		b.WriteString(reasonParts[rng.IntN(len(reasonParts))])
 	}
 	if rng.IntN(4) == 0 {
-		fmt.Fprintf(&b, " (#%d)", rng.IntN(2*reasonSlots)) // many distinct texts: slots are taken over
+		fmt.Fprintf(&b, " (#%d)", rng.IntN(2*redactSlots)) // many distinct texts: slots are taken over
 	}
 	if rng.IntN(50) == 0 {
-		b.WriteString(strings.Repeat("x", maxCachedReason)) // too long to be kept
+		b.WriteString(strings.Repeat("x", maxRedactCached)) // too long to be kept
 	}
 	return b.String()
 }

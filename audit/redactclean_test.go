@@ -1,7 +1,6 @@
 package audit
 
 import (
-	"hash/maphash"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -16,17 +15,17 @@ import (
 // would change, or one that contains secret.
 func checkCleanTable(t testing.TB, secrets ...string) {
 	t.Helper()
-	for i := range cleanTable {
-		p := cleanTable[i].Load()
-		if p == nil {
+	for i := range clean.slots {
+		e := clean.slots[i].Load()
+		if e == nil {
 			continue
 		}
-		if r := RedactString(*p); r != *p {
-			t.Fatalf("slot %d keeps %q, which redaction changes to %q", i, *p, r)
+		if r := RedactString(e.text); r != e.text || e.redacted != e.text {
+			t.Fatalf("slot %d keeps %q (answered %q), which redaction changes to %q", i, e.text, e.redacted, r)
 		}
 		for _, s := range secrets {
-			if s != "" && strings.Contains(*p, s) {
-				t.Fatalf("slot %d keeps %q, which holds the secret %q", i, *p, s)
+			if s != "" && strings.Contains(e.text, s) {
+				t.Fatalf("slot %d keeps %q, which holds the secret %q", i, e.text, s)
 			}
 		}
 	}
@@ -42,7 +41,7 @@ func TestRedactRepeated(t *testing.T) {
 	for i := range texts {
 		texts[i] = randomReason(rng) // rule texts, commands and secrets, many sharing slots
 	}
-	texts = append(texts, "git status && ls -la src", "rm -rf ~/", "/tmp/ws/README.md", strings.Repeat("y", maxCachedClean+1))
+	texts = append(texts, "git status && ls -la src", "rm -rf ~/", "/tmp/ws/README.md", strings.Repeat("y", maxRedactCached+1))
 	for range 8000 {
 		s := texts[rng.IntN(len(texts))]
 		if got, want := redactRepeated(s), RedactString(s); got != want {
@@ -57,11 +56,11 @@ func TestRedactRepeated(t *testing.T) {
 	if redactRepeated(cmd) != cmd {
 		t.Fatalf("%q changed by redaction", cmd)
 	}
-	p := cleanTable[hashSlot(cmd)].Load()
-	if p == nil || *p != cmd {
+	e := clean.slot(cmd).Load()
+	if e == nil || e.text != cmd {
 		t.Fatalf("%q not kept", cmd)
 	}
-	if unsafe.StringData(*p) == unsafe.StringData(cmd) {
+	if unsafe.StringData(e.text) == unsafe.StringData(cmd) {
 		t.Errorf("the table keeps the request's own bytes, not a copy")
 	}
 
@@ -75,8 +74,6 @@ func TestRedactRepeated(t *testing.T) {
 	}
 	checkCleanTable(t, "hunter2")
 }
-
-func hashSlot(s string) uint64 { return maphash.String(cleanSeed, s) % cleanSlots }
 
 // FuzzRedactRepeated: a sequence of texts (the input split at NUL bytes,
 // each given twice and in turns) is redacted by redactRepeated as by
