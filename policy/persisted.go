@@ -29,13 +29,13 @@ type persistedDepth struct{}
 // call's work budget, besides the code's own decision.
 const persistedCost = 64
 
-// persisted judges text written into the file target (relative to the
-// call's directory).
-func (e *evaluation) persisted(target, text string) {
+// persisted judges text written into the file target (relative to dir,
+// or the call's directory when dir is "").
+func (e *evaluation) persisted(target, dir, text string) {
 	if text == "" || e.ctx.Value(persistedDepth{}) != nil {
 		return
 	}
-	cp, err := paths.Canonicalize(target, e.pathEnv(""), e.p.home)
+	cp, err := paths.Canonicalize(target, e.pathEnv(dir), e.p.home)
 	if err != nil {
 		return
 	}
@@ -124,14 +124,14 @@ func (e *evaluation) persistedWrites() {
 	for _, k := range []string{"input", "patch", "patchText"} { // apply_patch: each file's added lines
 		if patch, ok := e.c.Input[k].(string); ok && strings.Contains(patch, "*** Begin Patch") {
 			for _, f := range call.PatchAdded(patch) {
-				e.persisted(f.Path, f.Added)
+				e.persisted(f.Path, "", f.Added)
 			}
 			return
 		}
 	}
 	text := e.writtenText()
 	for _, p := range e.c.Paths {
-		e.persisted(p, text)
+		e.persisted(p, "", text)
 	}
 }
 
