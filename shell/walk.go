@@ -545,7 +545,9 @@ func (w *walker) loop(x syntax.Node, body []*syntax.Stmt, st *state, cx *ctx) {
 func (w *walker) forClause(x *syntax.ForClause, st *state, cx *ctx) {
 	switch l := x.Loop.(type) {
 	case *syntax.WordIter:
-		if vals, ok := w.loopValues(l, st, cx); ok && !x.Select && loopBodyBytes(x)*len(vals) <= maxUnrolledBytes {
+		vals, patterns, ok := w.loopValues(l, st, cx)
+		ok = ok && !x.Select
+		if ok && !patterns && loopBodyBytes(x)*len(vals) <= maxUnrolledBytes {
 			bound := w.cloneState(st)
 			w.unrolled(x, l.Name.Value, vals, bound, cx)
 			defer st.merge(bound)
@@ -571,17 +573,19 @@ func (w *walker) forClause(x *syntax.ForClause, st *state, cx *ctx) {
 				defer st.merge(bound)
 			}
 		}
-		if pats, ok := w.loopPatterns(l, st, cx); ok && !x.Select && len(pats) == 1 {
+		switch {
+		case !ok || !patterns:
+		case len(vals) == 1:
 			// for f in src/*.go: one pattern and nothing else, so every
 			// pass takes one of its matches: the loop's own pass binds f
 			// to the pattern's set (what the body assigns stays unknown)
-			st.set(l.Name.Value, value{str: pats[0].Value, known: true, glob: true})
+			st.set(l.Name.Value, value{str: vals[0].Value, known: true, glob: true})
 			defer st.forget(l.Name.Value)
-		} else if ok && !x.Select && loopBodyBytes(x)*len(pats) <= maxUnrolledBytes {
+		case loopBodyBytes(x)*len(vals) <= maxUnrolledBytes:
 			// for f in a.txt ~/.ssh/id_*: a pass with f bound to each
 			// value, a pattern as the set it names
 			bound := w.cloneState(st)
-			w.unrolledPatterns(x, l.Name.Value, pats, bound, cx)
+			w.unrolledPatterns(x, l.Name.Value, vals, bound, cx)
 			defer st.merge(bound)
 		}
 	case *syntax.CStyleLoop:
@@ -629,69 +633,40 @@ func loopBodyBytes(x *syntax.ForClause) int {
 
 // loopValues are the values a for loop binds its variable to, in order
 // (select binds the one a person picks, or nothing, again and again: not
-// these),
-// when every item is a word whose fields are known before the loop runs
-// (literals, quoted text, variables of known value): no substitution, no
-// glob (the files it matches are only known when it runs), no "in"
-// omitted (the positional parameters), at most maxLoopValues with the
-// loops around it.
-func (w *walker) loopValues(l *syntax.WordIter, st *state, cx *ctx) ([]Word, bool) {
+// these), when every item is a word whose fields are known before the
+// loop runs (literals, quoted text, variables of known value, glob
+// patterns, a listing's walked set): no substitution, no "in" omitted
+// (the positional parameters), at most maxLoopValues with the loops
+// around it. patterns says some are glob patterns, whose matches are only
+// known when the loop runs, each a path of the set the pattern names
+// (patterns and a walked set are not taken together).
+func (w *walker) loopValues(l *syntax.WordIter, st *state, cx *ctx) (vals []Word, patterns, ok bool) {
 	if !l.InPos.IsValid() || len(l.Items) == 0 || len(l.Items)*max(w.unroll, 1) > maxLoopValues {
-		return nil, false
+		return nil, false, false
 	}
 	for _, item := range l.Items {
 		if w.hasSubst(item) {
-			return nil, false
+			return nil, false, false
 		}
 	}
-	var vals []Word
+	walked := false
 	for _, item := range l.Items {
 		for _, f := range w.fields(item, st, cx) {
-			if (!f.Known || f.Glob) && !f.Walked { // a listing's set ("${a[@]}" after mapfile): the walk
-				return nil, false
+			switch {
+			case f.Walked: // a listing's set ("${a[@]}" after mapfile): the walk
+				walked = true
+			case !f.Known:
+				return nil, false, false
+			case f.Glob:
+				patterns = true
 			}
 			vals = append(vals, f)
 		}
 	}
-	if len(vals) == 0 || len(vals)*max(w.unroll, 1) > maxLoopValues {
-		return nil, false
+	if len(vals) == 0 || len(vals)*max(w.unroll, 1) > maxLoopValues || patterns && walked {
+		return nil, false, false
 	}
-	return vals, true
-}
-
-// loopPatterns are a for loop's values when every item's fields are known
-// and at least one is a glob pattern (for f in src/*.go, for f in a.txt
-// ~/.ssh/id_*), which loopValues leaves out: the files a pattern matches
-// are only known when the loop runs, but each is a path of the set the
-// pattern names. ok is false otherwise, and past maxLoopValues values.
-func (w *walker) loopPatterns(l *syntax.WordIter, st *state, cx *ctx) ([]Word, bool) {
-	if !l.InPos.IsValid() || len(l.Items) == 0 || len(l.Items)*max(w.unroll, 1) > maxLoopValues {
-		return nil, false
-	}
-	var pats []Word
-	for _, item := range l.Items {
-		subst := false
-		syntax.Walk(item, func(n syntax.Node) bool {
-			switch n.(type) {
-			case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ExtGlob:
-				subst = true
-			}
-			return !subst
-		})
-		if subst {
-			return nil, false
-		}
-		for _, f := range w.fields(item, st, cx) {
-			if !f.Known || f.Walked {
-				return nil, false
-			}
-			pats = append(pats, f)
-		}
-	}
-	if !slices.ContainsFunc(pats, func(f Word) bool { return f.Glob }) || len(pats)*max(w.unroll, 1) > maxLoopValues {
-		return nil, false
-	}
-	return pats, true
+	return vals, patterns, true
 }
 
 // unrolledPatterns walks the body of a for loop once for each of its
