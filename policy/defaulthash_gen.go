@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:a4585c0fc46e26d77ba23c3573ae3a4fad5fa42a144bf04dfcab4c68cfb37a5c"
-	defaultHashRules = "sha256:319e5237886bbd6084eb750f82c238488a6a496a741daf03f117c1b3a3b5f12a"
+	defaultHash      = "sha256:4c6d1a2e38927f607c9d1b5913fe95877d9a302293c172ef5295037012838d9c"
+	defaultHashRules = "sha256:266218b86e413ec781ba113837ad3f6b64708c24f0df4c26de7542b645ef162f"
 )

@@ -15,6 +15,9 @@ type grammar struct {
 	raw      bool
 	noFlags  bool
 	abbrev   bool
+	// ownFirst: options before a sub-command are the program's own
+	// (Grammar.OwnOptionsFirst).
+	ownFirst bool
 	implicit string
 	// endAfter, when positive, ends the options once that many positional
 	// words were seen: the sub-command path and the first operand of an
@@ -31,7 +34,8 @@ const (
 )
 
 func compileGrammar(g Grammar) *grammar {
-	out := &grammar{raw: g.RawFlags, noFlags: g.NoFlags, implicit: g.DefaultOperand, abbrev: g.Abbreviations}
+	out := &grammar{raw: g.RawFlags, noFlags: g.NoFlags, implicit: g.DefaultOperand, abbrev: g.Abbreviations,
+		ownFirst: g.OwnOptionsFirst}
 	out.opts = g.opts // the generator's, for an embedded pack
 	if out.opts.len() == 0 && len(g.ValueFlags)+len(g.ListFlags) > 0 {
 		out.opts = nameTags{}.add(gValue, g.ValueFlags...).add(gList, g.ListFlags...).set()
@@ -46,6 +50,7 @@ func (g *grammar) merge(o *grammar) {
 	g.raw = g.raw || o.raw
 	g.noFlags = g.noFlags || o.noFlags
 	g.abbrev = g.abbrev || o.abbrev
+	g.ownFirst = g.ownFirst || o.ownFirst
 	if g.endAfter == 0 {
 		g.endAfter = o.endAfter
 	}

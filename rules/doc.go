@@ -47,6 +47,7 @@
 //	no_flags = false                  # true: every word is an operand (echo)
 //	abbreviations = true              # "--forc" matches "--force" (git, GNU getopt_long)
 //	default_operand = "."             # operand used when none is given (find)
+//	own_options_first = true          # options before a sub-command are the program's (git -C DIR branch)
 //
 // Without a grammar, short clusters are split (-rf is -r -f), "--name=value"
 // carries its value, "--" ends the options, and no flag takes a separate

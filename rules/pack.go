@@ -63,6 +63,11 @@ type Grammar struct {
 	// 2 for ssh (options may follow HOST, but in ssh HOST CMD -x the -x is
 	// CMD's). Zero lets options come anywhere, as GNU programs do.
 	OptionsEnd int `toml:"options_end"`
+	// OwnOptionsFirst means the options before a sub-command are the
+	// program's own, never the sub-command's: a rule that names a
+	// sub-command reads only the flags after it (git -C DIR branch: -C is
+	// git's, not branch's). False reads flags wherever they are.
+	OwnOptionsFirst bool `toml:"own_options_first"`
 
 	// opts is ValueFlags and ListFlags as compileGrammar's set, worked out
 	// by the generator for the embedded packs (packs_gen.go) so that a hook

@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:319e5237886bbd6084eb750f82c238488a6a496a741daf03f117c1b3a3b5f12a"
+	generatedDigest = "sha256:266218b86e413ec781ba113837ad3f6b64708c24f0df4c26de7542b645ef162f"
 }
 
 var generatedPacks = []genPack{
@@ -230,66 +230,66 @@ var generatedPacks = []genPack{
 	}},
 	{file: "packs/git.toml", header: packHeader{Name: "git", Executables: []string{"git", "git-filter-repo", "bfg", "export", "declare", "typeset", "env"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL5},
-		{line: 22, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "", build: packsGitL22},
-		{line: 34, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "", build: packsGitL34},
-		{line: 46, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "", build: packsGitL46},
-		{line: 59, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "", build: packsGitL59},
-		{line: 71, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "", build: packsGitL71},
-		{line: 83, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "", build: packsGitL83},
-		{line: 97, kind: "rule", exes: []string{"git"}, subs: []string{"reset"}, trigger: "", build: packsGitL97},
-		{line: 109, kind: "rule", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL109},
-		{line: 122, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL122},
-		{line: 134, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL134},
-		{line: 146, kind: "rule", exes: []string{"git"}, subs: []string{"checkout", "switch"}, trigger: "", build: packsGitL146},
-		{line: 158, kind: "rule", exes: []string{"git"}, subs: []string{"restore"}, trigger: "", build: packsGitL158},
-		{line: 171, kind: "rule", exes: []string{"git"}, subs: []string{"restore"}, trigger: "", build: packsGitL171},
-		{line: 185, kind: "rule", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL185},
-		{line: 197, kind: "rule", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL197},
-		{line: 209, kind: "rule", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL209},
-		{line: 222, kind: "rule", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: packsGitL222},
-		{line: 232, kind: "rule", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL232},
-		{line: 242, kind: "rule", exes: []string{"git"}, subs: []string{"update-ref"}, trigger: "", build: packsGitL242},
-		{line: 254, kind: "rule", exes: []string{"git"}, subs: []string{"filter-branch", "filter-repo"}, trigger: "", build: packsGitL254},
-		{line: 264, kind: "rule", exes: []string{"git-filter-repo", "bfg"}, subs: nil, trigger: "", build: packsGitL264},
-		{line: 273, kind: "rule", exes: []string{"git"}, subs: []string{"gc", "prune", "repack"}, trigger: "", build: packsGitL273},
-		{line: 285, kind: "rule", exes: []string{"git"}, subs: []string{"prune"}, trigger: "", build: packsGitL285},
-		{line: 297, kind: "rule", exes: []string{"git"}, subs: []string{"tag"}, trigger: "", build: packsGitL297},
-		{line: 309, kind: "rule", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: packsGitL309},
-		{line: 321, kind: "rule", exes: []string{"git"}, subs: []string{"rm"}, trigger: "", build: packsGitL321},
-		{line: 334, kind: "rule", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL334},
-		{line: 346, kind: "rule", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: packsGitL346},
-		{line: 358, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL358},
-		{line: 372, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL372},
-		{line: 384, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL384},
-		{line: 399, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL399},
-		{line: 414, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL414},
-		{line: 426, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL426},
-		{line: 440, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL440},
-		{line: 456, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL456},
-		{line: 471, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL471},
-		{line: 483, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL483},
-		{line: 498, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL498},
-		{line: 511, kind: "rule", exes: []string{"git"}, subs: []string{"restore", "checkout"}, trigger: "", build: packsGitL511},
-		{line: 524, kind: "rule", exes: []string{"git"}, subs: []string{"merge", "rebase", "cherry-pick", "revert", "am"}, trigger: "", build: packsGitL524},
-		{line: 536, kind: "rule", exes: []string{"export", "declare", "typeset", "env"}, subs: nil, trigger: "", build: packsGitL536},
-		{line: 552, kind: "safe", exes: []string{"git"}, subs: []string{"status", "log", "diff", "show", "blame", "annotate", "shortlog", "describe", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file", "merge-base", "grep", "whatchanged", "for-each-ref", "name-rev", "var", "version", "help", "check-ignore", "check-attr", "check-ref-format", "count-objects", "show-ref", "show-branch", "cherry", "range-diff", "diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck", "ls-remote", "bugreport", "difftool", "instaweb"}, trigger: "", build: packsGitL552},
-		{line: 558, kind: "safe", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL558},
-		{line: 565, kind: "safe", exes: []string{"git"}, subs: []string{"tag"}, trigger: "", build: packsGitL565},
-		{line: 572, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL572},
-		{line: 578, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL578},
-		{line: 582, kind: "safe", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: packsGitL582},
-		{line: 588, kind: "safe", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: packsGitL588},
-		{line: 592, kind: "safe", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL592},
-		{line: 597, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL597},
-		{line: 602, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL602},
-		{line: 606, kind: "safe", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: packsGitL606},
-		{line: 610, kind: "safe", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL610},
-		{line: 617, kind: "safe", exes: []string{"git"}, subs: []string{"add", "commit", "mv", "checkout", "switch", "merge", "rebase", "cherry-pick", "revert", "stash", "init", "clone", "fetch", "pull", "apply", "am", "restore", "notes", "worktree", "submodule", "sparse-checkout", "bisect", "format-patch", "archive", "bundle", "mergetool", "rerere", "maintenance", "lfs", "rm", "reset", "commit-tree", "write-tree", "read-tree", "update-index", "hash-object", "mktag", "mktree", "symbolic-ref", "gc", "pack-refs", "replace", "push"}, trigger: "", build: packsGitL617},
-		{line: 622, kind: "safe", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL622},
-		{line: 631, kind: "paths", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL631},
-		{line: 636, kind: "urls", exes: []string{"git"}, subs: []string{"clone", "fetch", "pull", "push", "ls-remote", "archive"}, trigger: "", build: packsGitL636},
-		{line: 641, kind: "urls", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL641},
-		{line: 646, kind: "urls", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL646},
+		{line: 23, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "", build: packsGitL23},
+		{line: 35, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "", build: packsGitL35},
+		{line: 47, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "", build: packsGitL47},
+		{line: 60, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "", build: packsGitL60},
+		{line: 72, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "", build: packsGitL72},
+		{line: 84, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "", build: packsGitL84},
+		{line: 98, kind: "rule", exes: []string{"git"}, subs: []string{"reset"}, trigger: "", build: packsGitL98},
+		{line: 110, kind: "rule", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL110},
+		{line: 123, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL123},
+		{line: 135, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL135},
+		{line: 147, kind: "rule", exes: []string{"git"}, subs: []string{"checkout", "switch"}, trigger: "", build: packsGitL147},
+		{line: 159, kind: "rule", exes: []string{"git"}, subs: []string{"restore"}, trigger: "", build: packsGitL159},
+		{line: 172, kind: "rule", exes: []string{"git"}, subs: []string{"restore"}, trigger: "", build: packsGitL172},
+		{line: 186, kind: "rule", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL186},
+		{line: 198, kind: "rule", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL198},
+		{line: 210, kind: "rule", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL210},
+		{line: 223, kind: "rule", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: packsGitL223},
+		{line: 233, kind: "rule", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL233},
+		{line: 243, kind: "rule", exes: []string{"git"}, subs: []string{"update-ref"}, trigger: "", build: packsGitL243},
+		{line: 255, kind: "rule", exes: []string{"git"}, subs: []string{"filter-branch", "filter-repo"}, trigger: "", build: packsGitL255},
+		{line: 265, kind: "rule", exes: []string{"git-filter-repo", "bfg"}, subs: nil, trigger: "", build: packsGitL265},
+		{line: 274, kind: "rule", exes: []string{"git"}, subs: []string{"gc", "prune", "repack"}, trigger: "", build: packsGitL274},
+		{line: 286, kind: "rule", exes: []string{"git"}, subs: []string{"prune"}, trigger: "", build: packsGitL286},
+		{line: 298, kind: "rule", exes: []string{"git"}, subs: []string{"tag"}, trigger: "", build: packsGitL298},
+		{line: 310, kind: "rule", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: packsGitL310},
+		{line: 322, kind: "rule", exes: []string{"git"}, subs: []string{"rm"}, trigger: "", build: packsGitL322},
+		{line: 335, kind: "rule", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL335},
+		{line: 347, kind: "rule", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: packsGitL347},
+		{line: 359, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL359},
+		{line: 373, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL373},
+		{line: 385, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL385},
+		{line: 400, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL400},
+		{line: 415, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL415},
+		{line: 427, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL427},
+		{line: 441, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL441},
+		{line: 457, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL457},
+		{line: 472, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL472},
+		{line: 484, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL484},
+		{line: 499, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL499},
+		{line: 512, kind: "rule", exes: []string{"git"}, subs: []string{"restore", "checkout"}, trigger: "", build: packsGitL512},
+		{line: 525, kind: "rule", exes: []string{"git"}, subs: []string{"merge", "rebase", "cherry-pick", "revert", "am"}, trigger: "", build: packsGitL525},
+		{line: 537, kind: "rule", exes: []string{"export", "declare", "typeset", "env"}, subs: nil, trigger: "", build: packsGitL537},
+		{line: 553, kind: "safe", exes: []string{"git"}, subs: []string{"status", "log", "diff", "show", "blame", "annotate", "shortlog", "describe", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file", "merge-base", "grep", "whatchanged", "for-each-ref", "name-rev", "var", "version", "help", "check-ignore", "check-attr", "check-ref-format", "count-objects", "show-ref", "show-branch", "cherry", "range-diff", "diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck", "ls-remote", "bugreport", "difftool", "instaweb"}, trigger: "", build: packsGitL553},
+		{line: 559, kind: "safe", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL559},
+		{line: 566, kind: "safe", exes: []string{"git"}, subs: []string{"tag"}, trigger: "", build: packsGitL566},
+		{line: 573, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL573},
+		{line: 579, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL579},
+		{line: 583, kind: "safe", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: packsGitL583},
+		{line: 589, kind: "safe", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: packsGitL589},
+		{line: 593, kind: "safe", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL593},
+		{line: 598, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL598},
+		{line: 603, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL603},
+		{line: 607, kind: "safe", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: packsGitL607},
+		{line: 611, kind: "safe", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL611},
+		{line: 618, kind: "safe", exes: []string{"git"}, subs: []string{"add", "commit", "mv", "checkout", "switch", "merge", "rebase", "cherry-pick", "revert", "stash", "init", "clone", "fetch", "pull", "apply", "am", "restore", "notes", "worktree", "submodule", "sparse-checkout", "bisect", "format-patch", "archive", "bundle", "mergetool", "rerere", "maintenance", "lfs", "rm", "reset", "commit-tree", "write-tree", "read-tree", "update-index", "hash-object", "mktag", "mktree", "symbolic-ref", "gc", "pack-refs", "replace", "push"}, trigger: "", build: packsGitL618},
+		{line: 623, kind: "safe", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL623},
+		{line: 632, kind: "paths", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL632},
+		{line: 637, kind: "urls", exes: []string{"git"}, subs: []string{"clone", "fetch", "pull", "push", "ls-remote", "archive"}, trigger: "", build: packsGitL637},
+		{line: 642, kind: "urls", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL642},
+		{line: 647, kind: "urls", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL647},
 	}},
 	{file: "packs/iac.toml", header: packHeader{Name: "iac", Executables: []string{"terraform", "tofu", "terragrunt", "pulumi", "ansible", "ansible-playbook", "atmos", "cdktf", "kamal", "nomad", "vagrant"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"terraform"}, subs: nil, trigger: "", build: packsIacL5},
@@ -3775,246 +3775,246 @@ func packsGenericL108() Pack {
 }
 
 func packsGitL5() Pack {
-	return Pack{Exe: map[string]Grammar{"git": {ValueFlags: []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "-m", "--message", "-F", "--file", "-b", "-B", "--orphan", "--author", "--grep", "-e", "--since", "--until", "--after", "--before", "--depth", "--branch", "--origin", "-o", "--push-option", "--date", "--reference", "--template", "--separate-git-dir", "-X", "--strategy-option", "--strategy", "--onto", "--exec", "--expire", "--expire-unreachable", "--committer", "--max-count", "--skip", "--repo", "--receive-pack", "--upload-pack", "--set-upstream-to", "--conflict", "--pathspec-from-file", "--source", "--diff-filter", "--sort", "--points-at", "-L", "--cleanup", "--fixup", "--squash", "--reuse-message", "--reedit-message", "--trailer", "--filter", "--jobs", "-j", "--inter-hunk-context", "--unified", "-U"}, Abbreviations: true, opts: nameSet{text: "--after--author--before--branch--cleanup--committer--config-env--conflict--date--depth--diff-filter--exec--expire--expire-unreachable--file--filter--fixup--git-dir--grep--inter-hunk-context--jobs--max-count--message--namespace--onto--origin--orphan--pathspec-from-file--points-at--push-option--receive-pack--reedit-message--reference--repo--reuse-message--separate-git-dir--set-upstream-to--since--skip--sort--source--squash--strategy--strategy-option--super-prefix--template--trailer--unified--until--upload-pack--work-tree-B-C-F-L-U-X-b-c-e-j-m-o", ends: []uint32{0x701, 0xf01, 0x1701, 0x1f01, 0x2801, 0x3301, 0x3f01, 0x4901, 0x4f01, 0x5601, 0x6301, 0x6901, 0x7101, 0x8501, 0x8b01, 0x9301, 0x9a01, 0xa301, 0xa901, 0xbd01, 0xc301, 0xce01, 0xd701, 0xe201, 0xe801, 0xf001, 0xf801, 0x10c01, 0x11701, 0x12401, 0x13201, 0x14201, 0x14d01, 0x15301, 0x16201, 0x17401, 0x18501, 0x18c01, 0x19201, 0x19801, 0x1a001, 0x1a801, 0x1b201, 0x1c301, 0x1d101, 0x1db01, 0x1e401, 0x1ed01, 0x1f401, 0x20101, 0x20c01, 0x20e01, 0x21001, 0x21201, 0x21401, 0x21601, 0x21801, 0x21a01, 0x21c01, 0x21e01, 0x22001, 0x22201, 0x22401}, tab: []uint32{0x0, 0x0, 0x22, 0x0, 0x0, 0x1b, 0x8, 0x0, 0x0, 0x0, 0x29, 0x32, 0x36, 0x3, 0x6, 0x17, 0x3b, 0x0, 0x11, 0x2e, 0x35, 0x0, 0x4, 0x2f, 0x3e, 0x0, 0x23, 0x24, 0x0, 0x0, 0x0, 0x0, 0x3d, 0x33, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5, 0x1f, 0x0, 0x12, 0x0, 0x0, 0x0, 0x25, 0x1d, 0x1c, 0x2a, 0x30, 0x0, 0x15, 0x19, 0x18, 0x0, 0x2, 0x1a, 0x27, 0x21, 0x0, 0x0, 0x13, 0x0, 0x0, 0x0, 0x0, 0x10, 0x1, 0x7, 0x0, 0x2c, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0x0, 0xf, 0x39, 0xb, 0x0, 0x0, 0x3c, 0x0, 0x0, 0x1e, 0x0, 0x38, 0x0, 0x0, 0x0, 0x3a, 0x0, 0x0, 0x14, 0x26, 0x16, 0x28, 0x3f, 0x0, 0x0, 0x34, 0xa, 0x0, 0x9, 0x2b, 0x0, 0x2d, 0x20, 0x31, 0x0, 0x0, 0x0, 0x0, 0xe, 0x37, 0x0, 0x0, 0x0, 0x0, 0x0}}}}}
+	return Pack{Exe: map[string]Grammar{"git": {ValueFlags: []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "-m", "--message", "-F", "--file", "-b", "-B", "--orphan", "--author", "--grep", "-e", "--since", "--until", "--after", "--before", "--depth", "--branch", "--origin", "-o", "--push-option", "--date", "--reference", "--template", "--separate-git-dir", "-X", "--strategy-option", "--strategy", "--onto", "--exec", "--expire", "--expire-unreachable", "--committer", "--max-count", "--skip", "--repo", "--receive-pack", "--upload-pack", "--set-upstream-to", "--conflict", "--pathspec-from-file", "--source", "--diff-filter", "--sort", "--points-at", "-L", "--cleanup", "--fixup", "--squash", "--reuse-message", "--reedit-message", "--trailer", "--filter", "--jobs", "-j", "--inter-hunk-context", "--unified", "-U"}, Abbreviations: true, OwnOptionsFirst: true, opts: nameSet{text: "--after--author--before--branch--cleanup--committer--config-env--conflict--date--depth--diff-filter--exec--expire--expire-unreachable--file--filter--fixup--git-dir--grep--inter-hunk-context--jobs--max-count--message--namespace--onto--origin--orphan--pathspec-from-file--points-at--push-option--receive-pack--reedit-message--reference--repo--reuse-message--separate-git-dir--set-upstream-to--since--skip--sort--source--squash--strategy--strategy-option--super-prefix--template--trailer--unified--until--upload-pack--work-tree-B-C-F-L-U-X-b-c-e-j-m-o", ends: []uint32{0x701, 0xf01, 0x1701, 0x1f01, 0x2801, 0x3301, 0x3f01, 0x4901, 0x4f01, 0x5601, 0x6301, 0x6901, 0x7101, 0x8501, 0x8b01, 0x9301, 0x9a01, 0xa301, 0xa901, 0xbd01, 0xc301, 0xce01, 0xd701, 0xe201, 0xe801, 0xf001, 0xf801, 0x10c01, 0x11701, 0x12401, 0x13201, 0x14201, 0x14d01, 0x15301, 0x16201, 0x17401, 0x18501, 0x18c01, 0x19201, 0x19801, 0x1a001, 0x1a801, 0x1b201, 0x1c301, 0x1d101, 0x1db01, 0x1e401, 0x1ed01, 0x1f401, 0x20101, 0x20c01, 0x20e01, 0x21001, 0x21201, 0x21401, 0x21601, 0x21801, 0x21a01, 0x21c01, 0x21e01, 0x22001, 0x22201, 0x22401}, tab: []uint32{0x0, 0x0, 0x22, 0x0, 0x0, 0x1b, 0x8, 0x0, 0x0, 0x0, 0x29, 0x32, 0x36, 0x3, 0x6, 0x17, 0x3b, 0x0, 0x11, 0x2e, 0x35, 0x0, 0x4, 0x2f, 0x3e, 0x0, 0x23, 0x24, 0x0, 0x0, 0x0, 0x0, 0x3d, 0x33, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5, 0x1f, 0x0, 0x12, 0x0, 0x0, 0x0, 0x25, 0x1d, 0x1c, 0x2a, 0x30, 0x0, 0x15, 0x19, 0x18, 0x0, 0x2, 0x1a, 0x27, 0x21, 0x0, 0x0, 0x13, 0x0, 0x0, 0x0, 0x0, 0x10, 0x1, 0x7, 0x0, 0x2c, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0x0, 0xf, 0x39, 0xb, 0x0, 0x0, 0x3c, 0x0, 0x0, 0x1e, 0x0, 0x38, 0x0, 0x0, 0x0, 0x3a, 0x0, 0x0, 0x14, 0x26, 0x16, 0x28, 0x3f, 0x0, 0x0, 0x34, 0xa, 0x0, 0x9, 0x2b, 0x0, 0x2d, 0x20, 0x31, 0x0, 0x0, 0x0, 0x0, 0xe, 0x37, 0x0, 0x0, 0x0, 0x0, 0x0}}}}}
 }
 
-func packsGitL22() Pack {
+func packsGitL23() Pack {
 	return Pack{Rules: []Rule{{ID: "git.push-force", Exe: []string{"git"}, Sub: []string{"push"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "A forced push overwrites the remote branch; commits others pushed are lost.", Suggestion: "Push normally, or use --force-with-lease on your own branch after fetching.", Match: Match{FlagsAny: []string{"-f", "--force"}}}}}
 }
 
-func packsGitL34() Pack {
+func packsGitL35() Pack {
 	return Pack{Rules: []Rule{{ID: "git.push-force-refspec", Exe: []string{"git"}, Sub: []string{"push"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "A +refspec forces the update of the remote branch, like --force.", Suggestion: "Push without the leading +, or use --force-with-lease on your own branch.", Match: Match{OperandsAny: []string{"+**", "*:+**", "**:+**"}}}}}
 }
 
-func packsGitL46() Pack {
+func packsGitL47() Pack {
 	return Pack{Rules: []Rule{{ID: "git.push-force-with-lease", Exe: []string{"git"}, Sub: []string{"push"}, Category: "vcs-history", Tier: "destructive", Blast: "low", Reason: "--force-with-lease still rewrites the remote branch, though only if nobody pushed since your last fetch.", Suggestion: "Push normally unless you mean to rewrite this branch's history.", Match: Match{FlagsAny: []string{"--force-with-lease", "--force-if-includes"}, FlagsNone: []string{"-f", "--force"}}}}}
 }
 
-func packsGitL59() Pack {
+func packsGitL60() Pack {
 	return Pack{Rules: []Rule{{ID: "git.push-delete", Exe: []string{"git"}, Sub: []string{"push"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "Deleting a remote branch or tag removes it for everyone.", Suggestion: "Delete remote branches through the forge's UI where it can be restored, or ask first.", Match: Match{FlagsAny: []string{"-d", "--delete", "--prune"}}}}}
 }
 
-func packsGitL71() Pack {
+func packsGitL72() Pack {
 	return Pack{Rules: []Rule{{ID: "git.push-delete-refspec", Exe: []string{"git"}, Sub: []string{"push"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "A refspec with an empty source (:branch) deletes the remote branch.", Suggestion: "Ask before deleting remote branches.", Match: Match{OperandsAny: []string{":**"}}}}}
 }
 
-func packsGitL83() Pack {
+func packsGitL84() Pack {
 	return Pack{Rules: []Rule{{ID: "git.push-mirror", Exe: []string{"git"}, Sub: []string{"push"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "--mirror makes the remote an exact copy: remote branches and tags you do not have are deleted and others overwritten.", Suggestion: "Push the branches you mean by name.", Match: Match{FlagsAny: []string{"--mirror"}}}}}
 }
 
-func packsGitL97() Pack {
+func packsGitL98() Pack {
 	return Pack{Rules: []Rule{{ID: "git.reset-hard", Exe: []string{"git"}, Sub: []string{"reset"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "reset --hard discards every uncommitted change in the working tree and index.", Suggestion: "Commit or stash first (git stash), or use git reset --soft / --mixed.", Match: Match{FlagsAny: []string{"--hard", "--merge", "--keep"}}}}}
 }
 
-func packsGitL109() Pack {
+func packsGitL110() Pack {
 	return Pack{Rules: []Rule{{ID: "git.clean-force", Exe: []string{"git"}, Sub: []string{"clean"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git clean -f deletes untracked files (with -x also ignored ones); they are not in git and cannot be recovered.", Suggestion: "Preview with git clean -n, then delete the listed files by name.", Match: Match{FlagsAny: []string{"-f", "--force"}, FlagsNone: []string{"-n", "--dry-run", "-i", "--interactive"}}}}}
 }
 
-func packsGitL122() Pack {
+func packsGitL123() Pack {
 	return Pack{Rules: []Rule{{ID: "git.checkout-discard", Exe: []string{"git"}, Sub: []string{"checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Checking out paths over the working tree discards their uncommitted changes.", Suggestion: "Stash the changes first (git stash), or restore into a new file.", Match: Match{DashDash: true}}}}
 }
 
-func packsGitL134() Pack {
+func packsGitL135() Pack {
 	return Pack{Rules: []Rule{{ID: "git.checkout-dot", Exe: []string{"git"}, Sub: []string{"checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Checking out . or a directory over the working tree discards uncommitted changes in it.", Suggestion: "Stash the changes first (git stash).", Match: Match{OperandsAny: []string{"@cwd", "@parent", "*/", ":/", ":/*"}}}}}
 }
 
-func packsGitL146() Pack {
+func packsGitL147() Pack {
 	return Pack{Rules: []Rule{{ID: "git.checkout-force", Exe: []string{"git"}, Sub: []string{"checkout|switch"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "A forced checkout or switch discards uncommitted changes that would conflict.", Suggestion: "Commit or stash the changes first.", Match: Match{FlagsAny: []string{"-f", "--force", "--discard-changes", "--ours", "--theirs", "--pathspec-from-file"}}}}}
 }
 
-func packsGitL158() Pack {
+func packsGitL159() Pack {
 	return Pack{Rules: []Rule{{ID: "git.restore-worktree", Exe: []string{"git"}, Sub: []string{"restore"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git restore overwrites working-tree files and discards their uncommitted changes.", Suggestion: "Stash the changes first, or restore only the index with --staged.", Match: Match{FlagsNone: []string{"--staged", "-S", "--no-worktree", "--help", "-h", "--version"}, MinOperands: 1}}}}
 }
 
-func packsGitL171() Pack {
+func packsGitL172() Pack {
 	return Pack{Rules: []Rule{{ID: "git.restore-staged-worktree", Exe: []string{"git"}, Sub: []string{"restore"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git restore --worktree overwrites working-tree files and discards their uncommitted changes.", Suggestion: "Restore only the index with --staged.", Match: Match{FlagsAny: []string{"--worktree", "-W"}, FlagsNone: []string{"--no-worktree", "--help", "-h"}, MinOperands: 1}}}}
 }
 
-func packsGitL185() Pack {
+func packsGitL186() Pack {
 	return Pack{Rules: []Rule{{ID: "git.branch-force-delete", Exe: []string{"git"}, Sub: []string{"branch"}, Category: "vcs-history", Tier: "destructive", Blast: "medium", Reason: "Force-deleting a branch drops its unmerged commits.", Suggestion: "Use git branch -d, which refuses when the branch is not merged.", Match: Match{FlagsAny: []string{"-D"}}}}}
 }
 
-func packsGitL197() Pack {
+func packsGitL198() Pack {
 	return Pack{Rules: []Rule{{ID: "git.branch-delete-force", Exe: []string{"git"}, Sub: []string{"branch"}, Category: "vcs-history", Tier: "destructive", Blast: "medium", Reason: "Deleting a branch with --force drops its unmerged commits.", Suggestion: "Use git branch -d without --force.", Match: Match{FlagsAll: [][]string{{"-d", "--delete"}, {"-f", "--force"}}}}}}
 }
 
-func packsGitL209() Pack {
+func packsGitL210() Pack {
 	return Pack{Rules: []Rule{{ID: "git.branch-force-move", Exe: []string{"git"}, Sub: []string{"branch"}, Category: "vcs-history", Tier: "destructive", Blast: "low", Reason: "Forcing a branch move or copy (-M, -C, -f) overwrites an existing branch.", Suggestion: "Rename to a new name, without forcing.", Match: Match{FlagsAny: []string{"-M", "-C", "-f", "--force"}, FlagsNone: []string{"-d", "--delete", "-D"}}}}}
 }
 
-func packsGitL222() Pack {
+func packsGitL223() Pack {
 	return Pack{Rules: []Rule{{ID: "git.stash-drop", Exe: []string{"git"}, Sub: []string{"stash", "drop|clear"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Dropping or clearing stashes deletes the saved work.", Suggestion: "Apply the stash (git stash apply) and commit it to a branch if it is still needed."}}}
 }
 
-func packsGitL232() Pack {
+func packsGitL233() Pack {
 	return Pack{Rules: []Rule{{ID: "git.reflog-expire", Exe: []string{"git"}, Sub: []string{"reflog", "expire|delete"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "Expiring or deleting reflog entries removes the only record of lost commits.", Suggestion: "Leave the reflog alone; git prunes it on its own schedule."}}}
 }
 
-func packsGitL242() Pack {
+func packsGitL243() Pack {
 	return Pack{Rules: []Rule{{ID: "git.update-ref-delete", Exe: []string{"git"}, Sub: []string{"update-ref"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "update-ref -d deletes a ref directly, bypassing branch safety checks.", Suggestion: "Use git branch -d for branches.", Match: Match{FlagsAny: []string{"-d", "--stdin"}}}}}
 }
 
-func packsGitL254() Pack {
+func packsGitL255() Pack {
 	return Pack{Rules: []Rule{{ID: "git.filter-branch", Exe: []string{"git"}, Sub: []string{"filter-branch|filter-repo"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "filter-branch / filter-repo rewrites every commit of the repository.", Suggestion: "Rewrite history only in a fresh clone, after asking."}}}
 }
 
-func packsGitL264() Pack {
+func packsGitL265() Pack {
 	return Pack{Rules: []Rule{{ID: "git.filter-repo-tool", Exe: []string{"git-filter-repo", "bfg"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "History rewriting tools rewrite every commit of the repository.", Suggestion: "Rewrite history only in a fresh clone, after asking."}}}
 }
 
-func packsGitL273() Pack {
+func packsGitL274() Pack {
 	return Pack{Rules: []Rule{{ID: "git.gc-prune-now", Exe: []string{"git"}, Sub: []string{"gc|prune|repack"}, Category: "vcs-history", Tier: "destructive", Blast: "medium", Reason: "Pruning unreachable objects now deletes commits that could still be recovered from the reflog.", Suggestion: "Run git gc without --prune=now, or leave it to git's schedule.", Match: Match{FlagValues: map[string][]string{"--prune": {"now", "all"}}}}}}
 }
 
-func packsGitL285() Pack {
+func packsGitL286() Pack {
 	return Pack{Rules: []Rule{{ID: "git.prune-all", Exe: []string{"git"}, Sub: []string{"prune"}, Category: "vcs-history", Tier: "destructive", Blast: "medium", Reason: "git prune deletes unreachable objects, including commits only the reflog still points to.", Suggestion: "Leave pruning to git gc's schedule.", Match: Match{FlagsNone: []string{"-n", "--dry-run"}}}}}
 }
 
-func packsGitL297() Pack {
+func packsGitL298() Pack {
 	return Pack{Rules: []Rule{{ID: "git.tag-delete", Exe: []string{"git"}, Sub: []string{"tag"}, Category: "vcs-history", Tier: "destructive", Blast: "low", Reason: "Deleting a tag removes a release marker.", Suggestion: "Create a new tag instead of deleting an old one.", Match: Match{FlagsAny: []string{"-d", "--delete"}}}}}
 }
 
-func packsGitL309() Pack {
+func packsGitL310() Pack {
 	return Pack{Rules: []Rule{{ID: "git.worktree-remove-force", Exe: []string{"git"}, Sub: []string{"worktree", "remove|prune"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Removing a worktree with --force deletes its uncommitted changes.", Suggestion: "Commit or stash in that worktree first, then remove it without --force.", Match: Match{FlagsAny: []string{"-f", "--force"}}}}}
 }
 
-func packsGitL321() Pack {
+func packsGitL322() Pack {
 	return Pack{Rules: []Rule{{ID: "git.rm-force", Exe: []string{"git"}, Sub: []string{"rm"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git rm -f deletes files even when they have uncommitted changes.", Suggestion: "Commit the changes first, or use git rm --cached to untrack without deleting.", Match: Match{FlagsAny: []string{"-f", "--force"}, FlagsNone: []string{"--cached"}}}}}
 }
 
-func packsGitL334() Pack {
+func packsGitL335() Pack {
 	return Pack{Rules: []Rule{{ID: "git.submodule-deinit-force", Exe: []string{"git"}, Sub: []string{"submodule", "deinit"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Forcing submodule deinit deletes the submodule's working tree, with local changes.", Suggestion: "Commit inside the submodule first.", Match: Match{FlagsAny: []string{"-f", "--force", "--all"}}}}}
 }
 
-func packsGitL346() Pack {
+func packsGitL347() Pack {
 	return Pack{Rules: []Rule{{ID: "git.lfs-prune", Exe: []string{"git"}, Sub: []string{"lfs", "prune|migrate|uninstall"}, Category: "vcs-history", Tier: "destructive", Blast: "medium", Reason: "git lfs prune/migrate deletes local LFS objects or rewrites history.", Suggestion: "Ask before pruning or migrating LFS content."}}}
 }
 
-func packsGitL358() Pack {
+func packsGitL359() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-ssh-option", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c setting replaces the ssh program git runs for network operations.", Suggestion: "Run the git command without -c core.sshCommand.", Match: Match{FlagValues: map[string][]string{"-c": {"core.sshcommand*", "core.gitproxy*", "protocol.ext.allow*", "remote.*.uploadpack*", "remote.*.receivepack*"}}, Verbs: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "update"}, VerbDepth: 2}}}}
 }
 
-func packsGitL372() Pack {
+func packsGitL373() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-alias-option", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c alias runs a shell command or a history-rewriting or work-discarding git command.", Suggestion: "Run the git command itself, without defining aliases on the command line.", Match: Match{FlagValues: map[string][]string{"-c": {"alias.*=!*", "alias.*=*reset*", "alias.*=*push*", "alias.*=*clean*", "alias.*=*branch*", "alias.*=*checkout*", "alias.*=*restore*", "alias.*=*stash*", "alias.*=*reflog*", "alias.*=*update-ref*", "alias.*=*filter-*", "alias.*=*gc*", "alias.*=rm*", "alias.*=* rm*", "alias.*=*switch*", "alias.*=*worktree*", "alias.*=*config*", "alias.*=*-c*", "alias.*=*tag*", "alias.*=*prune*", "alias.*=*rebase*", "alias.*=*="}}}}}}
 }
 
-func packsGitL384() Pack {
+func packsGitL385() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-hookspath", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "-c core.hooksPath makes git run the hooks of another directory, which are not the repository's own.", Suggestion: "Run the git command without -c, using the repository's own configuration.", Match: Match{FlagValues: map[string][]string{"-c": {"core.hookspath*"}}}}}}
 }
 
-func packsGitL399() Pack {
+func packsGitL400() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-exec-option", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c setting makes git run an arbitrary program (pager, editor, filter, fsmonitor, credential helper).", Suggestion: "Run the git command without -c, using the repository's own configuration.", Match: Match{FlagValues: map[string][]string{"-c": {"core.fsmonitor*", "core.askpass*", "filter.*", "diff.*.textconv*", "diff.*.command*", "diff.external*", "merge.*.driver*", "credential.helper*", "credential.*.helper*", "pager.*", "sequence.editor*", "gpg.program*", "gpg.*.program*", "uploadpack.packobjectshook*", "include.path*", "includeif.*", "init.templatedir*", "core.worktree*", "submodule.*.update*"}}}}}}
 }
 
-func packsGitL414() Pack {
+func packsGitL415() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-env-exec", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "--config-env injects configuration from the environment, which can make git run an arbitrary program.", Suggestion: "Run the git command without --config-env.", Match: Match{FlagsAny: []string{"--config-env", "--exec-path", "--upload-pack", "--receive-pack"}}}}}
 }
 
-func packsGitL426() Pack {
+func packsGitL427() Pack {
 	return Pack{Rules: []Rule{{ID: "git.ssh-env-var", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "GIT_SSH / GIT_SSH_COMMAND replace the ssh program git runs for network operations.", Suggestion: "Run git without overriding the ssh command.", Match: Match{Verbs: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "update"}, VerbDepth: 2, Assigns: []string{"GIT_SSH", "GIT_SSH_COMMAND", "GIT_SSH_VARIANT", "GIT_PROXY_COMMAND"}}}}}
 }
 
-func packsGitL440() Pack {
+func packsGitL441() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-env-var-exec", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "These environment variables make git run an arbitrary program or read injected configuration.", Suggestion: "Run git without overriding GIT_CONFIG_*, GIT_EXTERNAL_DIFF or GIT_ASKPASS.", Match: Match{Assigns: []string{"GIT_CONFIG_*", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_DIR", "GIT_WORK_TREE"}}}}}
 }
 
-func packsGitL456() Pack {
+func packsGitL457() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-set-exec", Exe: []string{"git"}, Sub: []string{"config"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Setting this key makes git run an arbitrary program later (hooks path, ssh command, pager, editor, filter, alias).", Suggestion: "Ask the user to change git configuration that runs programs.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"core.hookspath", "core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "core.gitproxy", "alias.*", "filter.*", "diff.*.textconv", "diff.*.command", "diff.external", "merge.*.driver", "credential.helper", "credential.*.helper", "pager.*", "sequence.editor", "gpg.program", "gpg.*.program", "include.path", "includeif.*", "init.templatedir", "uploadpack.packobjectshook", "remote.*.uploadpack", "remote.*.receivepack"}, MinOperands: 2}}}}
 }
 
-func packsGitL471() Pack {
+func packsGitL472() Pack {
 	return Pack{Rules: []Rule{{ID: "git.ext-transport", Exe: []string{"git"}, Category: "remote-code", Tier: "execute", Blast: "high", Verdict: "ask", Reason: "git's ext:: and fd:: transports run the command written in the address (git refuses them unless protocol.ext.allow or protocol.fd.allow lets them): the command is not judged here.", Suggestion: "Name the remote by an https or ssh URL, or a remote's name.", Match: Match{OperandsAny: []string{"ext::**", "fd::**"}}}}}
 }
 
-func packsGitL483() Pack {
+func packsGitL484() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-redirect", Exe: []string{"git"}, Sub: []string{"config"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Setting this key sends later clones, fetches and pushes of other URLs — and the credentials git gives them — to another host or through a proxy.", Suggestion: "Ask the user to change where git connects; name the remote's URL in the command instead.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"url.**.insteadof", "url.**.pushinsteadof", "http.proxy", "https.proxy", "http.**.proxy", "remote.*.proxy"}, MinOperands: 2}}}}
 }
 
-func packsGitL498() Pack {
+func packsGitL499() Pack {
 	return Pack{Rules: []Rule{{ID: "git.checkout-paths", Exe: []string{"git"}, Sub: []string{"checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git checkout <commit> <path>… overwrites those working-tree files and discards their uncommitted changes.", Suggestion: "Stash the changes first, or use git show <commit>:<path> to look at the old version.", Match: Match{FlagsNone: []string{"-b", "-B", "--orphan", "--help", "-h"}, MinOperands: 2}}}}
 }
 
-func packsGitL511() Pack {
+func packsGitL512() Pack {
 	return Pack{Rules: []Rule{{ID: "git.restore-patch", Exe: []string{"git"}, Sub: []string{"restore|checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Restoring paths listed in a file or chosen interactively discards their uncommitted changes.", Suggestion: "Stash the changes first.", Match: Match{FlagsAny: []string{"-p", "--patch", "--pathspec-from-file"}, FlagsNone: []string{"--staged", "-S", "--no-patch", "--help", "-h"}}}}}
 }
 
-func packsGitL524() Pack {
+func packsGitL525() Pack {
 	return Pack{Rules: []Rule{{ID: "git.abort", Exe: []string{"git"}, Sub: []string{"merge|rebase|cherry-pick|revert|am"}, Category: "vcs-discard", Tier: "destructive", Blast: "low", Reason: "--abort throws away the conflict resolutions made so far.", Suggestion: "Ask before aborting; commit or note resolved files first.", Match: Match{FlagsAny: []string{"--abort", "--quit"}}}}}
 }
 
-func packsGitL536() Pack {
+func packsGitL537() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-env-export", Exe: []string{"export", "declare", "typeset", "env"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Exporting this variable makes later git commands run an arbitrary program or read injected configuration.", Suggestion: "Do not override GIT_SSH*, GIT_CONFIG_*, GIT_EXTERNAL_DIFF or GIT_ASKPASS.", Match: Match{OperandsAny: []string{"git_ssh=**", "git_ssh_command=**", "git_ssh_variant=**", "git_config_*=**", "git_config=**", "git_external_diff=**", "git_askpass=**", "git_proxy_command=**", "git_exec_path=**", "git_template_dir=**"}}}}}
 }
 
-func packsGitL552() Pack {
+func packsGitL553() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"status|log|diff|show|blame|annotate|shortlog|describe|rev-parse|rev-list|ls-files|ls-tree|cat-file|merge-base|grep|whatchanged|for-each-ref|name-rev|var|version|help|check-ignore|check-attr|check-ref-format|count-objects|show-ref|show-branch|cherry|range-diff|diff-tree|diff-files|diff-index|verify-commit|verify-tag|fsck|ls-remote|bugreport|difftool|instaweb"}, UnsafeFlags: []string{"--output", "--ext-diff", "--textconv", "-O", "--open-files-in-pager", "--tool", "-x", "--extcmd"}, UnsafeTier: "execute"}}}
 }
 
-func packsGitL558() Pack {
+func packsGitL559() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"branch"}, UnsafeFlags: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "--set-upstream-to", "-u", "--unset-upstream", "--edit-description", "-t", "--track"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
-func packsGitL565() Pack {
+func packsGitL566() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"tag"}, UnsafeFlags: []string{"-d", "--delete", "-a", "-s", "-u", "-f", "--force", "-m", "-F", "--annotate", "--sign"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
-func packsGitL572() Pack {
+func packsGitL573() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"remote"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
-func packsGitL578() Pack {
+func packsGitL579() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"remote", "show|get-url"}}}}
 }
 
-func packsGitL582() Pack {
+func packsGitL583() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"stash", "list|show"}, UnsafeFlags: []string{"--output", "--ext-diff", "--textconv"}, UnsafeTier: "execute"}}}
 }
 
-func packsGitL588() Pack {
+func packsGitL589() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"worktree", "list"}}}}
 }
 
-func packsGitL592() Pack {
+func packsGitL593() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"submodule", "status|summary|foreach"}, UnsafeTier: "execute"}}}
 }
 
-func packsGitL597() Pack {
+func packsGitL598() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"reflog"}, NoOperands: true}}}
 }
 
-func packsGitL602() Pack {
+func packsGitL603() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"reflog", "show|exists"}}}}
 }
 
-func packsGitL606() Pack {
+func packsGitL607() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"notes", "list|show"}}}}
 }
 
-func packsGitL610() Pack {
+func packsGitL611() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"config"}, UnsafeFlags: []string{"--global", "--system", "--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit", "--file", "-f", "--worktree"}, UnsafeTier: "write", MaxOperands: 1}}}
 }
 
-func packsGitL617() Pack {
+func packsGitL618() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"add|commit|mv|checkout|switch|merge|rebase|cherry-pick|revert|stash|init|clone|fetch|pull|apply|am|restore|notes|worktree|submodule|sparse-checkout|bisect|format-patch|archive|bundle|mergetool|rerere|maintenance|lfs|rm|reset|commit-tree|write-tree|read-tree|update-index|hash-object|mktag|mktree|symbolic-ref|gc|pack-refs|replace|push"}, Tier: "write"}}}
 }
 
-func packsGitL622() Pack {
+func packsGitL623() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"clean"}, Tier: "read", UnsafeFlags: []string{"-f", "--force"}, UnsafeTier: "write"}}}
 }
 
-func packsGitL631() Pack {
+func packsGitL632() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"git"}, Sub: []string{"clean"}, Operands: "delete"}}}
 }
 
-func packsGitL636() Pack {
+func packsGitL637() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"clone|fetch|pull|push|ls-remote|archive"}, Operands: "url"}}}
 }
 
-func packsGitL641() Pack {
+func packsGitL642() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"remote", "add|set-url"}, Operands: "url"}}}
 }
 
-func packsGitL646() Pack {
+func packsGitL647() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"submodule", "add"}, Operands: "url"}}}
 }
 

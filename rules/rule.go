@@ -299,8 +299,9 @@ type env struct {
 	// entry's own grammar (see splitAgain), nil once taken.
 	spare *args
 	// flagFrom is the first Argv index whose flags the rule being matched
-	// reads: past git's own options when the rule names a sub-command
-	// (git -C DIR branch --show-current: -C is git's, not branch's).
+	// reads: past the program's own options when its grammar says they
+	// come first and the rule names a sub-command (git -C DIR branch
+	// --show-current: -C is git's, not branch's).
 	flagFrom int
 }
 
@@ -369,7 +370,7 @@ func (r *rule) match(e *env) bool {
 	ops := e.a.operands(from)
 	c := &r.m
 	e.flagFrom = 0
-	if len(r.sub) > 0 && e.cmd.Name == "git" {
+	if len(r.sub) > 0 && e.g.ownFirst {
 		e.flagFrom = e.a.pos[from-len(r.sub)]
 	}
 	return c.exeOK(e) && c.flagsOK(e) && c.operandsOK(e, ops) && c.contextOK(e) &&
