@@ -11,10 +11,10 @@ type grammar struct {
 	// opts are the options with an arity, tagged gValue (takes a value),
 	// gList (takes words up to ";" or "+") and gAttached (a single-letter
 	// option whose optional value is the rest of its word: sed -i.bak).
-	opts     nameSet
-	raw      bool
-	noFlags  bool
-	abbrev   bool
+	opts    nameSet
+	raw     bool
+	noFlags bool
+	abbrev  bool
 	// ownFirst: options before a sub-command are the program's own
 	// (Grammar.OwnOptionsFirst).
 	ownFirst bool
