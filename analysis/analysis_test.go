@@ -190,7 +190,7 @@ func TestEffects(t *testing.T) {
 		// of the name below the start, hidden directories included
 		{"find ~ -name hosts.yml -exec cat {} +", []string{
 			"command find /home/ada -name hosts.yml -exec cat {} + (read) dir=",
-			"path file read /home/ada",
+			"path named /home/ada",
 			"command cat /home/ada/hosts.yml (read) dir=",
 			"path file read /home/ada/hosts.yml",
 			"path tree read /home/ada only=[hosts.yml]",
@@ -198,7 +198,7 @@ func TestEffects(t *testing.T) {
 		}},
 		{"find src -iname 'ID_*' | xargs cat", []string{
 			"command find src -iname ID_* (read) dir=",
-			"path file read src",
+			"path named src",
 			"command cat src/[Ii][Dd]_* (read) dir=",
 			"path glob read src/[Ii][Dd]_*",
 			"path tree read src only=[[Ii][Dd]_*]",
@@ -207,7 +207,7 @@ func TestEffects(t *testing.T) {
 		// {} inside a longer word is the glob only
 		{"find . -name '*.log' -exec cp {} {}.bak ';'", []string{
 			"command find . -name *.log -exec cp {} {}.bak ; (read) dir=",
-			"path file read .",
+			"path named .",
 			"command cp ./*.log ./*.log.bak (write) dir=",
 			"path glob read ./*.log",
 			"path tree read . only=[*.log]",
@@ -219,7 +219,7 @@ func TestEffects(t *testing.T) {
 		// path not known, as without it)
 		{`find ~ -name hosts.yml | while read f; do cat "$f"; done`, []string{
 			"command find /home/ada -name hosts.yml (read) dir=",
-			"path file read /home/ada",
+			"path named /home/ada",
 			"command read f (read) dir=",
 			"command cat /home/ada/hosts.yml (read) dir=",
 			"path tree read /home/ada only=[hosts.yml]",
@@ -228,7 +228,7 @@ func TestEffects(t *testing.T) {
 		// a shell given {} as $1 reads the walk's paths
 		{`find ~ -name hosts.yml -exec sh -c 'cat "$1"' _ {} \;`, []string{
 			`command find /home/ada -name hosts.yml -exec sh -c cat "$1" _ {} ; (read) dir=`,
-			"path file read /home/ada",
+			"path named /home/ada",
 			`command sh -c cat "$1" _ /home/ada/hosts.yml (read) dir=`,
 			"path mention read /home/ada/hosts.yml",
 			"command cat /home/ada/hosts.yml (read) dir=",
@@ -239,7 +239,7 @@ func TestEffects(t *testing.T) {
 		// lines rewritten (sed, awk, grep -n…) are some part of the walk
 		{"find ~ -name hosts.yml | sed s/a/b/ | xargs cat", []string{
 			"command find /home/ada -name hosts.yml (read) dir=",
-			"path file read /home/ada",
+			"path named /home/ada",
 			"command sed s/a/b/ (read) dir=",
 			"path mention read s/a/b/",
 			"command cat /home/ada/* (read) dir=",
@@ -249,7 +249,7 @@ func TestEffects(t *testing.T) {
 		// -maxdepth 1 -name NAME is the start directory's entry only
 		{"find ~ -maxdepth 1 -name .bashrc -exec cat {} +", []string{
 			"command find /home/ada -maxdepth 1 -name .bashrc -exec cat {} + (read) dir=",
-			"path file read /home/ada",
+			"path named /home/ada",
 			"path mention read .bashrc",
 			"command cat /home/ada/.bashrc (read) dir=",
 			"path file read /home/ada/.bashrc",

@@ -50,6 +50,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 		a.publishes(cmd, dir)
 		a.findDeletes(cmd, r.Paths, dir)
 		a.mentions(cmd, r.Paths, dir)
+		a.secretSearch(cmd, r.Paths, dir)
 		switch {
 		case pure:
 			a.pureReads(reads, cmd.Span, dir)

@@ -29,7 +29,7 @@ var pureCalls = sync.OnceValue(func() map[string]map[string]bool {
 	return map[string]map[string]bool{
 		"python": setOf("print", "len", "str", "int", "float", "bool", "repr", "sorted", "list", "dict", "tuple", "set",
 			"sum", "min", "max", "range", "enumerate", "zip", "any", "all", "abs", "round", "type", "isinstance",
-			"hex", "format", "open", "json.load", "json.loads", "json.dumps", "tomllib.load", "tomllib.loads",
+			"hex", "bin", "oct", "chr", "ord", "map", "filter", "reversed", "format", "open", "json.load", "json.loads", "json.dumps", "tomllib.load", "tomllib.loads",
 			"platform.python_version", "platform.system", "platform.machine", "platform.platform", "platform.release",
 			"platform.python_implementation", "os.getcwd", "os.listdir", "os.path.exists", "os.path.isfile",
 			"os.path.isdir", "os.path.join", "os.path.abspath", "os.path.basename", "os.path.dirname",
@@ -40,6 +40,15 @@ var pureCalls = sync.OnceValue(func() map[string]map[string]bool {
 			"os.cpus", "os.release", "os.homedir", "path.join", "path.resolve", "path.basename", "path.dirname",
 			"fs.readFileSync", "fs.existsSync", "fs.readdirSync"),
 	}
+})
+
+// pureFuncValues are the builtins a proven python one-liner may pass as
+// values (map(chr, codes), sorted(xs, key=len)): functions of their
+// argument alone. open is not among them, so every file opened is a
+// literal the grammar sees.
+var pureFuncValues = sync.OnceValue(func() map[string]bool {
+	return setOf("chr", "ord", "str", "int", "float", "bool", "len", "repr", "hex", "bin", "oct", "abs", "round",
+		"sorted", "reversed", "list", "tuple", "set", "sum", "min", "max")
 })
 
 // pureAttrs are module attributes a proven one-liner may read.
@@ -343,7 +352,8 @@ func (p *pureInline) chain(i int) (int, bool) {
 			return p.fileArg(j, full == "fs.readFileSync")
 		}
 		return j, true
-	case !call && (pureAttrs()[p.lang][full] || p.names[root] == "" && !dotted && isLocal(p.names, root)):
+	case !call && (pureAttrs()[p.lang][full] || p.names[root] == "" && !dotted && isLocal(p.names, root) ||
+		p.lang == "python" && !dotted && !isLocal(p.names, root) && pureFuncValues()[full]):
 		return j, true
 	}
 	return 0, false

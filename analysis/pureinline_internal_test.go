@@ -23,7 +23,11 @@ func TestInlineReads(t *testing.T) {
 		{"python", `import os.path as p; print(p.exists('x'), 1 == 1, 2 >= 1)`, nil, []string{"os.path"}, true},
 		{"python", `print(open('f', encoding='utf-8').read().splitlines()[0])`, []string{"f"}, nil, true},
 		{"python", `print({'a': 1}['a'], [1, 2][0:1])`, nil, nil, true},
+		{"python", `print(''.join(map(chr, [104, 105])))`, nil, nil, true},
+		{"python", `print(sorted(['bb', 'a'], key=len), list(reversed([1, 2])), ord('a'))`, nil, nil, true},
 		// not proven
+		{"python", `print(list(map(open, ['/etc/shadow'])))`, nil, nil, false}, // open passed as a value hides the file it opens
+		{"python", `import os; print(list(map(os.system, ['id'])))`, nil, nil, false},
 		{"python", `open('x', 'w').write('a')`, nil, nil, false},
 		{"python", `open('x', mode='w')`, nil, nil, false},
 		{"python", `open('x', 'a+')`, nil, nil, false},

@@ -247,6 +247,7 @@ func (e *evaluation) analyse() {
 		e.analyseShell()
 	}
 	e.checkToolPaths()
+	e.secretSearch()
 	e.persistedWrites()
 	e.env.Paths = append(e.env.Paths, e.c.StatPaths...) // names and metadata only: nothing to protect
 	e.checkURLs(e.c.URLs)

@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:3c0dae7f86adb982ac0cb196a8748dba624ca5e71067305ac6119b32afa33942"
-	defaultHashRules = "sha256:5228741cb16f04e90d3bb009a4ace0cb78dc4acb7f3254a05cd43dfbf4ec6a07"
+	defaultHash      = "sha256:dd3f5048989ce36d70e42a1247231fc79fa62095f2dbbe5241d96296b5a55e91"
+	defaultHashRules = "sha256:65cb63aae7e18892c96a08086f5276005217a169a75618b265d6b9ef9926ea62"
 )

@@ -1,0 +1,59 @@
+package policy
+
+import (
+	"strings"
+
+	"github.com/toolguard/toolguard/analysis"
+	"github.com/toolguard/toolguard/call"
+	"github.com/toolguard/toolguard/paths"
+	"github.com/toolguard/toolguard/risk"
+)
+
+// searchPatternKeys are the argument keys of search tools that hold what
+// they look for (Claude Code's Grep and Gemini CLI's search_file_content
+// call it pattern).
+var searchPatternKeys = []string{"pattern", "regex", "query"}
+
+// secretSearch asks about a search tool whose pattern looks for secret
+// material (a private key's header) in a tree outside the project: the
+// search tool prints what it finds, and a grep of the home directory for
+// "PRIVATE KEY" is a harvest whatever the tree's names say (ripgrep skips
+// ~/.ssh, not a key kept elsewhere). The shell's grep and rg are judged
+// the same way by the analysis.
+func (e *evaluation) secretSearch() {
+	if e.c.Kind != call.Search {
+		return
+	}
+	var pattern string
+	for _, k := range searchPatternKeys {
+		if s, ok := e.c.Input[k].(string); ok {
+			pattern = s
+			break
+		}
+	}
+	if !analysis.SecretSearchPattern(pattern) {
+		return
+	}
+	dirs := e.c.Paths
+	if len(dirs) == 0 {
+		dirs = []string{e.c.Dir()}
+	}
+	for _, d := range dirs {
+		if dir, outside := e.outsideWorkspace(d); outside {
+			e.add(analysis.SecretSearchFinding(pattern, dir, risk.Span{}))
+			return
+		}
+	}
+}
+
+// outsideWorkspace reports whether p is outside the call's workspace (or
+// cannot be placed), with its canonical form for the reason.
+func (e *evaluation) outsideWorkspace(p string) (string, bool) {
+	root := e.c.Root()
+	cp, err := paths.Canonicalize(p, e.pathEnv(""), e.p.home)
+	if err != nil || root == "" {
+		return p, true
+	}
+	r := cp.Resolved
+	return r, r != root && !strings.HasPrefix(r, strings.TrimSuffix(root, "/")+"/")
+}
