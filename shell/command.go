@@ -193,7 +193,9 @@ func (w *walker) pipeline(b *syntax.BinaryCmd, st *state, cx *ctx) {
 		if i > 0 {
 			ecx.stdin = pipeStdin(prev, elem, ecx)
 		}
-		w.walkStmt(elem, w.cloneState(st), ecx)
+		sub := w.cloneState(st)
+		w.walkStmt(elem, sub, ecx)
+		sub.release()
 		leaves := ecx.leafList
 		if len(leaves) == 0 {
 			prev = nil

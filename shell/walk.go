@@ -425,8 +425,11 @@ func (w *walker) walkStmt(s *syntax.Stmt, st *state, outer *ctx) {
 		cx.fdFeeds = w.fdFeeds(s.Redirs, outer.fdFeeds)
 	}
 	if s.Background || s.Coprocess || s.Disown {
-		st = w.cloneState(st)
+		bg := w.cloneState(st)
 		cx.background = true
+		w.walkCmd(s, bg, cx)
+		bg.release()
+		return
 	}
 	w.walkCmd(s, st, cx)
 }
@@ -440,7 +443,9 @@ func (w *walker) walkCmd(s *syntax.Stmt, st *state, cx *ctx) {
 	case *syntax.BinaryCmd:
 		w.binary(x, st, cx)
 	case *syntax.Subshell:
-		w.walkStmts(x.Stmts, w.cloneState(st), cx)
+		sub := w.cloneState(st)
+		w.walkStmts(x.Stmts, sub, cx)
+		sub.release()
 	case *syntax.Block:
 		w.walkStmts(x.Stmts, st, cx)
 	case *syntax.IfClause:
@@ -460,9 +465,13 @@ func (w *walker) walkCmd(s *syntax.Stmt, st *state, cx *ctx) {
 	case *syntax.CoprocClause:
 		inner := w.newCtx(cx)
 		inner.background = true
-		w.walkStmt(x.Stmt, w.cloneState(st), inner)
+		sub := w.cloneState(st)
+		w.walkStmt(x.Stmt, sub, inner)
+		sub.release()
 	case *syntax.TestDecl:
-		w.walkStmt(x.Body, w.cloneState(st), cx)
+		sub := w.cloneState(st)
+		w.walkStmt(x.Body, sub, cx)
+		sub.release()
 	default: // TestClause, ArithmCmd, LetClause
 		if !w.spendNode(x, cx) {
 			return
@@ -834,12 +843,16 @@ func (w *walker) visitSubst(n syntax.Node) bool {
 	switch n := n.(type) {
 	case *syntax.CmdSubst:
 		before := len(w.script.Commands)
-		w.walkNestedStmts(n.Stmts, n, "cmdsubst", w.cloneState(st), cx)
+		sub := w.cloneState(st)
+		w.walkNestedStmts(n.Stmts, n, "cmdsubst", sub, cx)
+		sub.release()
 		w.recordSubstOutput(n, before)
 		return false
 	case *syntax.ProcSubst:
 		before := len(w.script.Commands)
-		w.walkNestedStmts(n.Stmts, n, "procsubst", w.cloneState(st), cx)
+		sub := w.cloneState(st)
+		w.walkNestedStmts(n.Stmts, n, "procsubst", sub, cx)
+		sub.release()
 		w.noteProcsubst(n, before)
 		return false
 	}
