@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/toolguard/toolguard/analysis"
+	"github.com/toolguard/toolguard/paths"
 )
 
 // scratch holds the buffers one Decide grew that the next can use again:
@@ -21,6 +22,9 @@ type scratch struct {
 	judged          []judgement
 	index           map[pathKey]int
 	an              analysis.Scratch
+	// lookups are the maps of the file system's answers, emptied
+	// (paths.Lookups.Reset): a script names hundreds of paths.
+	lookups paths.Lookups
 }
 
 // The most a scratch keeps (see analysis' own limits): a rare call that
@@ -39,6 +43,7 @@ func (e *evaluation) useScratch() {
 	e.judged = pathMemo{list: s.judged[:0], spare: s.index}
 	s.records, s.judged, s.index = nil, nil, nil
 	e.an.UseScratch(&s.an) // the commands and names stay for envFromScratch
+	e.lookups, s.lookups = s.lookups, paths.Lookups{}
 	e.scratch = s
 }
 
@@ -75,6 +80,8 @@ func (e *evaluation) keepScratch() {
 	}
 	e.env.Commands, e.env.Names = nil, nil
 	e.an.KeepScratch(&s.an)
+	e.lookups.Reset()
+	s.lookups, e.lookups = e.lookups, paths.Lookups{}
 	e.records, e.judged, e.scratch = nil, pathMemo{}, nil
 	scratches.Put(s)
 }
