@@ -123,8 +123,8 @@ func Resolve(inv Invocation, fs Files) Plan {
 	if strings.HasPrefix(name, "python") && len(args) >= 2 && args[0] == "-m" {
 		name, args = args[1], args[2:]
 	}
-	if !runners[name] {
-		return Plan{} // what most commands of a script are: no resolver to make
+	if !runners[name] || name == "go" && (len(args) == 0 || args[0] != "generate") {
+		return Plan{} // what most commands of a script are (go build among them): no resolver to make
 	}
 	r := &resolver{fs: fs, plan: Plan{}, onlyDry: inv.OnlyDryRun, home: inv.Home}
 	inv.Name, inv.Args = name, args
