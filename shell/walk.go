@@ -387,13 +387,26 @@ func (w *walker) emit(c *Command, cx *ctx) {
 		w.problemAt(fmt.Sprintf("budget exceeded: more than %d commands", w.opts.MaxCommands), c.Span)
 		return
 	}
-	w.script.Commands = append(w.script.Commands, c)
+	w.appendCommand(c)
 	if len(c.Redirects) > 0 {
 		w.noteListingFile(c)
 	}
 	if cx.leaves != nil {
 		*cx.leaves = append(*cx.leaves, c)
 	}
+}
+
+// appendCommand adds c to the script's commands, the list grown by
+// doubling in arrays the walk's Arena keeps for the next calls
+// (commandLists) instead of by append: a script's hundreds of commands
+// grew a new one six times a call. Only the list's first len elements are ever written: a grown
+// list is a new array, the old one left as it was.
+func (w *walker) appendCommand(c *Command) {
+	cmds := w.script.Commands
+	if len(cmds) == cap(cmds) {
+		cmds = append(w.al.lists.next(max(2*cap(cmds), 4)), cmds...)
+	}
+	w.script.Commands = append(cmds, c)
 }
 
 func (w *walker) walkStmts(stmts []*syntax.Stmt, st *state, cx *ctx) {
