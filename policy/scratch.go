@@ -16,9 +16,9 @@ import (
 // back emptied, so that a pooled scratch keeps no call's data alive.
 type scratch struct {
 	records []cmdRecord
-	// commands and names are conditionEnv's lists of a call that had more
-	// commands than the evaluation's own arrays hold.
-	commands, names []string
+	// commands, names and paths are conditionEnv's lists of a call that
+	// had more than the evaluation's own arrays hold.
+	commands, names, paths []string
 	judged          []judgement
 	index           map[pathKey]int
 	an              analysis.Scratch
@@ -78,7 +78,11 @@ func (e *evaluation) keepScratch() {
 		clear(n[:cap(n)])
 		s.commands, s.names = c[:0], n[:0]
 	}
-	e.env.Commands, e.env.Names = nil, nil
+	if p := e.env.Paths; cap(p) > len(e.pathsBuf) && cap(p) <= maxKeptRecords { // a heap list
+		clear(p[:cap(p)])
+		s.paths = p[:0]
+	}
+	e.env.Commands, e.env.Names, e.env.Paths = nil, nil, nil
 	e.an.KeepScratch(&s.an)
 	e.lookups.Reset()
 	s.lookups, e.lookups = e.lookups, paths.Lookups{}
@@ -86,12 +90,19 @@ func (e *evaluation) keepScratch() {
 	scratches.Put(s)
 }
 
-// envFromScratch makes conditionEnv's lists of commands and names those a
-// pooled scratch kept, when it kept any: bigger than the evaluation's own
-// arrays.
+// envFromScratch makes conditionEnv's lists of commands, names and paths
+// those a pooled scratch kept, when it kept any: bigger than the
+// evaluation's own arrays.
 func (e *evaluation) envFromScratch() {
-	if s := e.scratch; s != nil && s.commands != nil {
+	s := e.scratch
+	if s == nil {
+		return
+	}
+	if s.commands != nil {
 		e.env.Commands, e.env.Names = s.commands, s.names
 		s.commands, s.names = nil, nil
+	}
+	if s.paths != nil {
+		e.env.Paths, s.paths = s.paths, nil
 	}
 }
