@@ -19,9 +19,9 @@ type scratch struct {
 	// commands, names and paths are conditionEnv's lists of a call that
 	// had more than the evaluation's own arrays hold.
 	commands, names, paths []string
-	judged          []judgement
-	index           map[pathKey]int
-	an              analysis.Scratch
+	judged                 []judgement
+	index                  map[pathKey]int
+	an                     analysis.Scratch
 	// lookups are the maps of the file system's answers, emptied
 	// (paths.Lookups.Reset): a script names hundreds of paths.
 	lookups paths.Lookups
