@@ -17,6 +17,7 @@ type Arena struct {
 	ctxs     blocks[ctx]
 	states   blocks[state]
 	words    blocks[Word]
+	stdins   blocks[Stdin] // a pipeline's (pipeStdin)
 	// lists are the arrays of the Scripts' lists of commands
 	// (appendCommand).
 	lists commandLists
@@ -37,6 +38,7 @@ func (a *Arena) prepare() {
 		return
 	}
 	a.commands.keep, a.ctxs.keep, a.states.keep, a.words.keep, a.lists.keep = true, true, true, true, true
+	a.stdins.keep = true
 	a.ready = true
 }
 
@@ -48,6 +50,7 @@ func (a *Arena) Reset() {
 	a.ctxs.reset(keptCommands)
 	a.states.reset(keptCommands)
 	a.words.reset(keptWords)
+	a.stdins.reset(keptCommands)
 	a.lists.reset(keptLists)
 }
 
