@@ -173,6 +173,15 @@ func Resolve(inv Invocation, fs Files) Plan {
 	return r.plan
 }
 
+// Runs reports whether Resolve may read build files for a program named
+// name (a path, or ending in .exe, as Invocation.Name): false means that
+// Resolve returns an empty Plan whatever the arguments, so a caller need
+// not build the Invocation.
+func Runs(name string) bool {
+	name = strings.TrimSuffix(path.Base(name), ".exe")
+	return runners[name] || strings.HasPrefix(name, "python")
+}
+
 // runners are the programs Resolve reads build files for: its cases.
 var runners = map[string]bool{
 	"make": true, "gmake": true, "npm": true, "yarn": true, "pnpm": true, "bun": true,

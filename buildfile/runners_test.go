@@ -50,3 +50,17 @@ func TestRunnersAreResolveCases(t *testing.T) {
 		t.Errorf("runners differ from Resolve's cases (-cases +runners):\n%s", diff)
 	}
 }
+
+// TestRunsOnlyRunners: Resolve returns an empty Plan for every program
+// Runs says it does not run, whatever the arguments and files.
+func TestRunsOnlyRunners(t *testing.T) {
+	files := fakeFiles{"/w/Makefile": "all:\n\techo hi\n", "/w/package.json": `{"scripts":{"test":"echo hi"}}`}
+	for _, name := range []string{"make", "/usr/bin/make", "make.exe", "npm", "python3", "python", "go", "git", "cp", "echo", "[", "true", "grep", "pythonic", "/bin/cp"} {
+		for _, args := range [][]string{nil, {"test"}, {"-m", "pytest"}, {"generate", "./..."}, {"status"}} {
+			plan := Resolve(Invocation{Name: name, Args: args, Dir: "/w", Home: "/h"}, files)
+			if !Runs(name) && !cmp.Equal(plan, Plan{}) {
+				t.Errorf("Runs(%q) is false, but Resolve(%q %q) = %+v", name, name, args, plan)
+			}
+		}
+	}
+}
