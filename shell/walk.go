@@ -33,9 +33,10 @@ type walker struct {
 	substText map[*syntax.CmdSubst]string
 	// al hands out the contexts of newCtx, the commands of allocCommand,
 	// the states of cloneState and the words of wordSlice (one allocation
-	// for many instead of one each): the Options' Arena, or own.
-	al  *Arena
-	own Arena
+	// for many instead of one each): the Options' Arena, or one of the
+	// walk's own, made apart so that a walker lent an Arena (a script's
+	// hundreds of nested parses) does not carry an empty one.
+	al *Arena
 	// substVisit is visitSubst, made once; substSt and substCx the state
 	// and context of the walkSubsts under way.
 	substVisit func(syntax.Node) bool
