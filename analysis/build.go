@@ -33,7 +33,7 @@ type DirLister interface {
 // builds judges the steps a build or task runner runs from its files.
 func (f *flow) builds(sc Command) {
 	c := sc.Cmd
-	if c.Remote != "" || c.Name == "" || len(c.Argv) == 0 || f.a.ctx.Files == nil && len(f.written) == 0 {
+	if c.Remote != "" || c.Name == "" || len(c.Argv) == 0 || f.a.ctx.Files == nil && len(f.written) == 0 || !buildfile.Runs(c.Name) {
 		return
 	}
 	inv, known := f.a.invocation(sc.Cmd, sc.Dir)
@@ -140,7 +140,8 @@ func (a *Analysis) invocation(c *shell.Command, dir string) (buildfile.Invocatio
 // call itself writes first.
 func (a *Analysis) dryRun(cmd *shell.Command, r rules.Result, dir string) rules.Result {
 	if cmd.Remote != "" || r.Tier != risk.Execute || a.ctx.Files == nil || cmd.Name == "" ||
-		len(cmd.Assigns) > 0 || len(cmd.Env) > 0 { // MAKEFILES=…, MAKEFLAGS=…: more than the files read
+		len(cmd.Assigns) > 0 || len(cmd.Env) > 0 || // MAKEFILES=…, MAKEFLAGS=…: more than the files read
+		!buildfile.Runs(cmd.Name) {
 		return r
 	}
 	inv, known := a.invocation(cmd, dir)

@@ -278,35 +278,45 @@ var varRefRE = lazyre.Regexp{Expr: `\$\{?([A-Za-z_][A-Za-z0-9_]*)`}
 // secretWords checks the words of one network command for secret
 // variables.
 func (a *Analysis) secretWords(sc Command) {
-	words := append([]shell.Word{}, sc.Cmd.Args()...)
-	for _, a := range sc.Cmd.Assigns {
-		words = append(words, a.Value)
+	for _, w := range sc.Cmd.Args() {
+		if !a.secretWord(sc, w) {
+			return
+		}
 	}
-	for _, w := range words {
-		if w.Known {
+	for _, as := range sc.Cmd.Assigns {
+		if !a.secretWord(sc, as.Value) {
+			return
+		}
+	}
+}
+
+// secretWord checks one word of secretWords; false: stop, the budget is
+// spent or the word sends a secret.
+func (a *Analysis) secretWord(sc Command, w shell.Word) bool {
+	if w.Known {
+		return true
+	}
+	if !a.spend(ScanCost(len(w.Value))) {
+		return false
+	}
+	for _, m := range varRefRE.Get().FindAllStringSubmatch(w.Value, -1) {
+		name := m[1]
+		if !risk.IsSecretName(name) {
 			continue
 		}
-		if !a.spend(ScanCost(len(w.Value))) {
-			return
+		if issuedBy(name, sc.Result.URLs) {
+			a.add(risk.Finding{Rule: "effects.secret-to-issuer", Category: risk.CatSecretRead, Tier: risk.Execute,
+				Blast: risk.BlastHigh, Verdict: risk.Ask, Span: w.Span, Subject: name,
+				Reason:     fmt.Sprintf("The command sends $%s to the service that issued it.", name),
+				Suggestion: "let a person confirm the request"})
+			continue
 		}
-		for _, m := range varRefRE.Get().FindAllStringSubmatch(w.Value, -1) {
-			name := m[1]
-			if !risk.IsSecretName(name) {
-				continue
-			}
-			if issuedBy(name, sc.Result.URLs) {
-				a.add(risk.Finding{Rule: "effects.secret-to-issuer", Category: risk.CatSecretRead, Tier: risk.Execute,
-					Blast: risk.BlastHigh, Verdict: risk.Ask, Span: w.Span, Subject: name,
-					Reason:     fmt.Sprintf("The command sends $%s to the service that issued it.", name),
-					Suggestion: "let a person confirm the request"})
-				continue
-			}
-			a.add(Critical("effects.secret-to-network", risk.CatExfiltration, w.Span, name,
-				fmt.Sprintf("The command sends the secret $%s over the network.", name),
-				"pass credentials only to the service that issued them"))
-			return
-		}
+		a.add(Critical("effects.secret-to-network", risk.CatExfiltration, w.Span, name,
+			fmt.Sprintf("The command sends the secret $%s over the network.", name),
+			"pass credentials only to the service that issued them"))
+		return false
 	}
+	return true
 }
 
 // issuers maps secret variable name prefixes to the hosts that issue them.

@@ -118,12 +118,15 @@ const (
 // Resolve returns what inv runs from its build files. It never panics and
 // reads only through fs.
 func Resolve(inv Invocation, fs Files) Plan {
-	r := &resolver{fs: fs, plan: Plan{}, onlyDry: inv.OnlyDryRun, home: inv.Home}
 	name := strings.TrimSuffix(path.Base(inv.Name), ".exe")
 	args := inv.Args
 	if strings.HasPrefix(name, "python") && len(args) >= 2 && args[0] == "-m" {
 		name, args = args[1], args[2:]
 	}
+	if !runners[name] || name == "go" && (len(args) == 0 || args[0] != "generate") {
+		return Plan{} // what most commands of a script are (go build among them): no resolver to make
+	}
+	r := &resolver{fs: fs, plan: Plan{}, onlyDry: inv.OnlyDryRun, home: inv.Home}
 	inv.Name, inv.Args = name, args
 	switch name {
 	case "make", "gmake":
@@ -168,6 +171,23 @@ func Resolve(inv Invocation, fs Files) Plan {
 		r.direnv(inv)
 	}
 	return r.plan
+}
+
+// Runs reports whether Resolve may read build files for a program named
+// name (a path, or ending in .exe, as Invocation.Name): false means that
+// Resolve returns an empty Plan whatever the arguments, so a caller need
+// not build the Invocation.
+func Runs(name string) bool {
+	name = strings.TrimSuffix(path.Base(name), ".exe")
+	return runners[name] || strings.HasPrefix(name, "python")
+}
+
+// runners are the programs Resolve reads build files for: its cases.
+var runners = map[string]bool{
+	"make": true, "gmake": true, "npm": true, "yarn": true, "pnpm": true, "bun": true,
+	"pytest": true, "py.test": true, "pip": true, "pip3": true, "uv": true, "go": true,
+	"just": true, "task": true, "go-task": true, "tox": true, "nox": true, "composer": true,
+	"git": true, "systemctl": true, "direnv": true,
 }
 
 // resolver is one Resolve's state.

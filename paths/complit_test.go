@@ -32,7 +32,7 @@ func checkLitShortcut(t *testing.T, ga, gb string) {
 				t.Fatalf("globsMeet(%q/%v, %q/%v) = %v with names, %v without", ga, shellA, gb, shellB, got, want)
 			}
 		}
-		lits, b := literalComponents(ga), parseGlob(gb, shellA)
+		lits, b := literalComponents(ga, 0), parseGlob(gb, shellA)
 		{
 			if got, want := globsMeet(append(lits, deepTail), b), globsMeet(append(withoutLit(lits), deepTail), withoutLit(b)); got != want {
 				t.Fatalf("globsMeet(literal %q/**, %q) = %v with names, %v without", ga, gb, got, want)
@@ -53,7 +53,7 @@ func TestComponentNames(t *testing.T) {
 			t.Errorf("parseGlob(%q): name %q, want %q", tc.glob, got, tc.lit)
 		}
 	}
-	if got := literalComponents("/home/dev/.ssh"); got[2].lit != ".ssh" {
+	if got := literalComponents("/home/dev/.ssh", 0); got[2].lit != ".ssh" {
 		t.Errorf("literalComponents: name %q, want .ssh", got[2].lit)
 	}
 }

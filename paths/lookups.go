@@ -89,6 +89,34 @@ type resolution struct {
 // for again rather than kept (the call's work budget bounds the asking).
 const maxLookups = 4096
 
+// Reset empties l for another call's answers and keeps its maps, up to
+// maxKeptLookups entries each, so that a caller that judges call after
+// call (a guard's pooled scratch) does not grow them again every call. It
+// keeps no answer: nothing of the call before is remembered.
+func (l *Lookups) Reset() {
+	l.links.reset()
+	l.resolved.reset()
+	l.exist.reset()
+	l.kernel = emptied(l.kernel)
+	l.asked = emptied(l.asked)
+	l.listed = emptied(l.listed)
+	l.keys = [maxDirKeys]dirKey{}
+}
+
+// maxKeptLookups bounds the maps Reset keeps: a rare call that grew one
+// past it leaves it to the collector instead of making every later call
+// clear it.
+const maxKeptLookups = 512
+
+// emptied is m cleared, or nil when it grew past maxKeptLookups.
+func emptied[V any](m map[string]V) map[string]V {
+	if len(m) > maxKeptLookups {
+		return nil
+	}
+	clear(m)
+	return m
+}
+
 func remember[V any](m *map[string]V, k string, v V) {
 	if *m == nil {
 		*m = make(map[string]V)
@@ -111,6 +139,9 @@ type memo[V any] struct {
 	vals [memoInline]V
 	m    map[string]V
 }
+
+// reset empties c, keeping its map (see emptied).
+func (c *memo[V]) reset() { *c = memo[V]{m: emptied(c.m)} }
 
 // get returns the answer remembered for k.
 func (c *memo[V]) get(k string) (V, bool) {

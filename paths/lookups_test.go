@@ -221,3 +221,49 @@ func FuzzLookupsMissing(f *testing.F) {
 		}
 	})
 }
+
+// TestLookupsResetForgets: a Lookups reset for another call answers from
+// the file system as it is now, not from what it remembered before: a
+// file made, a symlink retargeted and a directory listed before the reset
+// are asked about again.
+func TestLookupsResetForgets(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "d")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(root, "ln")
+	if err := os.Symlink("a", link); err != nil {
+		t.Fatal(err)
+	}
+	l := &Lookups{}
+	names := []string{"a", "b", "c", "d", "e", "f"} // past listAfter: d is listed
+	for _, n := range names {
+		if l.exists(filepath.Join(dir, n)) {
+			t.Fatalf("%s exists before it was made", n)
+		}
+	}
+	if r, err := l.resolve(link); err != nil || r != filepath.Join(root, "a") {
+		t.Fatalf("resolve(%s) = %q, %v", link, r, err)
+	}
+	for _, n := range names {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Remove(link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("b", link); err != nil {
+		t.Fatal(err)
+	}
+	l.Reset()
+	for _, n := range names {
+		if !l.exists(filepath.Join(dir, n)) {
+			t.Errorf("%s: a reset Lookups still says it is missing", n)
+		}
+	}
+	if r, err := l.resolve(link); err != nil || r != filepath.Join(root, "b") {
+		t.Errorf("resolve(%s) after Reset = %q, %v; want %s", link, r, err, filepath.Join(root, "b"))
+	}
+}

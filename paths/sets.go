@@ -43,7 +43,7 @@ func (c *Checker) checkTreeNames(cp Path, a Access, env Env, names Names, slow b
 		return []risk.Finding{f}
 	}
 	j := &judge{c: c, access: a, env: env, path: cp, ws: env.workspace(), names: names, slow: slow}
-	set := append(literalComponents(cp.Resolved), deepTail)
+	set := append(literalComponents(cp.Resolved, 1), deepTail)
 	return j.setFindings(cp.Resolved, set, cp.Resolved, true)
 }
 
@@ -85,7 +85,8 @@ func (c *Checker) checkGlob(dir Path, rest string, a Access, env Env, slow bool)
 		return []risk.Finding{f}
 	}
 	j := &judge{c: c, access: a, env: env, path: dir, ws: env.workspace(), slow: slow}
-	set := append(literalComponents(dir.Resolved), parseGlob(rest, true)...)
+	glob := parseGlob(rest, true)
+	set := append(literalComponents(dir.Resolved, len(glob)), glob...)
 	if len(set) == 0 {
 		// "/" and an empty glob name the root itself: judged as a path.
 		return c.Check(text, a, env)
@@ -512,14 +513,19 @@ func literalText(c component) string {
 }
 
 // literalComponents turns a clean absolute path into components that match
-// only its own names.
-func literalComponents(p string) []component {
-	var out []component
-	for _, part := range strings.Split(strings.Trim(p, "/"), "/") {
-		if part == "" {
-			continue
+// only its own names, in a list with room for extra more: the atoms of
+// all its names in one array, and no list grown by append.
+func literalComponents(p string, extra int) []component {
+	p = strings.Trim(p, "/")
+	out := make([]component, 0, strings.Count(p, "/")+1+extra)
+	atoms := make([]atom, len(p))
+	for len(p) > 0 {
+		part, rest, _ := strings.Cut(p, "/")
+		if part != "" {
+			out = append(out, literalNameIn(part, atoms[:len(part):len(part)]))
+			atoms = atoms[len(part):]
 		}
-		out = append(out, literalName(part))
+		p = rest
 	}
 	return out
 }

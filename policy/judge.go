@@ -56,13 +56,27 @@ func provenRead(r *rules.Result) bool {
 // withoutPublicFiles drops the rule packs' secret-read findings about a
 // file that holds only public PEM blocks (cat certs/server.pem: the packs
 // judge *.pem by its name; a certificate or a public key is not a secret).
+//
+// The packs' list itself (clipped: an append moves it) when it drops
+// none, as for almost every command: the list is the rule packs' answer,
+// which the call's memo of answers may share, so nothing writes its
+// elements (see analysis' classEntry), and a copy of it for each command
+// of a script was most of what judging one allocated.
 func (e *evaluation) withoutPublicFiles(cmd *shell.Command, fs []risk.Finding, dir string) []risk.Finding {
-	out := fs[:0:0]
-	for _, f := range fs {
+	var out []risk.Finding
+	for i, f := range fs {
 		if f.Category == risk.CatSecretRead && f.Tier == risk.Read && e.publicOperand(cmd, f.Span, dir) {
+			if out == nil {
+				out = append(make([]risk.Finding, 0, len(fs)-1), fs[:i]...)
+			}
 			continue
 		}
-		out = append(out, f)
+		if out != nil {
+			out = append(out, f)
+		}
+	}
+	if out == nil {
+		return slices.Clip(fs)
 	}
 	return out
 }

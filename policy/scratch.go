@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/toolguard/toolguard/analysis"
+	"github.com/toolguard/toolguard/paths"
 )
 
 // scratch holds the buffers one Decide grew that the next can use again:
@@ -15,12 +16,15 @@ import (
 // back emptied, so that a pooled scratch keeps no call's data alive.
 type scratch struct {
 	records []cmdRecord
-	// commands and names are conditionEnv's lists of a call that had more
-	// commands than the evaluation's own arrays hold.
-	commands, names []string
-	judged          []judgement
-	index           map[pathKey]int
-	an              analysis.Scratch
+	// commands, names and paths are conditionEnv's lists of a call that
+	// had more than the evaluation's own arrays hold.
+	commands, names, paths []string
+	judged                 []judgement
+	index                  map[pathKey]int
+	an                     analysis.Scratch
+	// lookups are the maps of the file system's answers, emptied
+	// (paths.Lookups.Reset): a script names hundreds of paths.
+	lookups paths.Lookups
 }
 
 // The most a scratch keeps (see analysis' own limits): a rare call that
@@ -39,6 +43,7 @@ func (e *evaluation) useScratch() {
 	e.judged = pathMemo{list: s.judged[:0], spare: s.index}
 	s.records, s.judged, s.index = nil, nil, nil
 	e.an.UseScratch(&s.an) // the commands and names stay for envFromScratch
+	e.lookups, s.lookups = s.lookups, paths.Lookups{}
 	e.scratch = s
 }
 
@@ -73,18 +78,31 @@ func (e *evaluation) keepScratch() {
 		clear(n[:cap(n)])
 		s.commands, s.names = c[:0], n[:0]
 	}
-	e.env.Commands, e.env.Names = nil, nil
+	if p := e.env.Paths; cap(p) > len(e.pathsBuf) && cap(p) <= maxKeptRecords { // a heap list
+		clear(p[:cap(p)])
+		s.paths = p[:0]
+	}
+	e.env.Commands, e.env.Names, e.env.Paths = nil, nil, nil
 	e.an.KeepScratch(&s.an)
+	e.lookups.Reset()
+	s.lookups, e.lookups = e.lookups, paths.Lookups{}
 	e.records, e.judged, e.scratch = nil, pathMemo{}, nil
 	scratches.Put(s)
 }
 
-// envFromScratch makes conditionEnv's lists of commands and names those a
-// pooled scratch kept, when it kept any: bigger than the evaluation's own
-// arrays.
+// envFromScratch makes conditionEnv's lists of commands, names and paths
+// those a pooled scratch kept, when it kept any: bigger than the
+// evaluation's own arrays.
 func (e *evaluation) envFromScratch() {
-	if s := e.scratch; s != nil && s.commands != nil {
+	s := e.scratch
+	if s == nil {
+		return
+	}
+	if s.commands != nil {
 		e.env.Commands, e.env.Names = s.commands, s.names
 		s.commands, s.names = nil, nil
+	}
+	if s.paths != nil {
+		e.env.Paths, s.paths = s.paths, nil
 	}
 }

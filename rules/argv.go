@@ -96,7 +96,7 @@ type args struct {
 	// and flags while they are short.
 	posBuf   [8]int
 	afterBuf [8]bool
-	wordsBuf [2]shell.Word
+	wordsBuf [4]shell.Word
 	flagsBuf [2]flagUse
 }
 

@@ -1,5 +1,7 @@
 package shell
 
+import "slices"
+
 // Arena holds the blocks the parses of one caller's work make their
 // commands, argument words, walk contexts and variable states in, so that
 // a caller that parses text after text (a guard deciding call after call)
@@ -15,7 +17,11 @@ type Arena struct {
 	ctxs     blocks[ctx]
 	states   blocks[state]
 	words    blocks[Word]
-	ready    bool
+	stdins   blocks[Stdin] // a pipeline's (pipeStdin)
+	// lists are the arrays of the Scripts' lists of commands
+	// (appendCommand).
+	lists commandLists
+	ready bool
 }
 
 // The most values of each kind an Arena keeps for later parses: what a
@@ -23,6 +29,7 @@ type Arena struct {
 const (
 	keptCommands = 2 << 10
 	keptWords    = 8 << 10
+	keptLists    = 4 << 10
 )
 
 // prepare marks the arena's blocks as kept for Reset.
@@ -30,7 +37,8 @@ func (a *Arena) prepare() {
 	if a.ready {
 		return
 	}
-	a.commands.keep, a.ctxs.keep, a.states.keep, a.words.keep = true, true, true, true
+	a.commands.keep, a.ctxs.keep, a.states.keep, a.words.keep, a.lists.keep = true, true, true, true, true
+	a.stdins.keep = true
 	a.ready = true
 }
 
@@ -42,4 +50,51 @@ func (a *Arena) Reset() {
 	a.ctxs.reset(keptCommands)
 	a.states.reset(keptCommands)
 	a.words.reset(keptWords)
+	a.stdins.reset(keptCommands)
+	a.lists.reset(keptLists)
+}
+
+// commandLists hands out the arrays of lists of commands. An Arena's
+// (keep) are kept by Reset, emptied, for the next parses: the first list
+// a parse grows gets the longest one, so that a caller judging one long
+// script after another grows its list once, not every call.
+type commandLists struct {
+	keep        bool
+	used, spare [][]*Command // spare: longest last
+}
+
+// next returns an empty list of capacity at least n.
+func (l *commandLists) next(n int) []*Command {
+	var s []*Command
+	if k := len(l.spare); k > 0 && cap(l.spare[k-1]) >= n {
+		s = l.spare[k-1]
+		l.spare[k-1] = nil
+		l.spare = l.spare[:k-1]
+	} else {
+		s = make([]*Command, 0, n)
+	}
+	if l.keep {
+		l.used = append(l.used, s)
+	}
+	return s
+}
+
+// reset empties every list handed out and keeps them, up to most
+// elements in all, the longest last.
+func (l *commandLists) reset(most int) {
+	l.spare = append(l.spare, l.used...)
+	clear(l.used)
+	l.used = l.used[:0]
+	slices.SortFunc(l.spare, func(a, b []*Command) int { return cap(a) - cap(b) })
+	n := 0
+	for i := len(l.spare) - 1; i >= 0; i-- {
+		s := l.spare[i]
+		if n += cap(s); n > most {
+			clear(l.spare[:i+1])
+			l.spare = append(l.spare[:0], l.spare[i+1:]...)
+			break
+		}
+		clear(s[:cap(s)])
+		l.spare[i] = s[:0]
+	}
 }

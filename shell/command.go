@@ -191,9 +191,11 @@ func (w *walker) pipeline(b *syntax.BinaryCmd, st *state, cx *ctx) {
 		ecx.leafList = ecx.leafBuf[:0]
 		ecx.leaves = &ecx.leafList
 		if i > 0 {
-			ecx.stdin = pipeStdin(prev, elem, ecx)
+			ecx.stdin = w.pipeStdin(prev, elem, ecx)
 		}
-		w.walkStmt(elem, w.cloneState(st), ecx)
+		sub := w.cloneState(st)
+		w.walkStmt(elem, sub, ecx)
+		sub.release()
 		leaves := ecx.leafList
 		if len(leaves) == 0 {
 			prev = nil
@@ -221,8 +223,11 @@ func flattenPipe(b *syntax.BinaryCmd, out []*syntax.Stmt) []*syntax.Stmt {
 	return out
 }
 
-func pipeStdin(prev *Command, elem *syntax.Stmt, cx *ctx) *Stdin {
-	in := &Stdin{Via: "pipe", From: prev, Span: cx.fr.spanOf(elem)}
+// pipeStdin is the stdin of a pipeline's element after prev, from the
+// walk's blocks (as its commands are).
+func (w *walker) pipeStdin(prev *Command, elem *syntax.Stmt, cx *ctx) *Stdin {
+	in := w.al.stdins.next()
+	*in = Stdin{Via: "pipe", From: prev, Span: cx.fr.spanOf(elem)}
 	if prev == nil {
 		return in
 	}

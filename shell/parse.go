@@ -47,7 +47,7 @@ func newWalker(src string, opts Options) *walker {
 	}
 	w.al = opts.Arena
 	if w.al == nil {
-		w.al = &w.own
+		w.al = new(Arena) // only for a parse without one: the walker itself stays small
 	} else {
 		w.al.prepare()
 	}

@@ -195,7 +195,7 @@ func TestWordSliceApart(t *testing.T) {
 	a.Reset()
 	for _, w := range []*walker{{}, {al: &a}} {
 		if w.al == nil {
-			w.al = &w.own
+			w.al = new(Arena)
 		}
 		wordSliceApart(t, w)
 	}

@@ -43,9 +43,11 @@ type state struct {
 	// the commands of a script that exported many variables share it.
 	env   []Assign
 	envOK bool
-	// shared is true when vars may be the map of another state too (a
-	// clone shares it until one of them writes: copy on write).
-	shared bool
+	// refs counts the live states that hold vars (nil while vars is nil):
+	// a clone shares its parent's map until one of them writes (copy on
+	// write), and a state whose clones were merged back or dropped
+	// (release) writes it in place again instead of copying it.
+	refs *int32
 	// exports counts the exported variables of vars.
 	exports int
 }
@@ -53,11 +55,13 @@ type state struct {
 func (w *walker) newState() *state { return &state{work: w.work} }
 
 // cloneState returns a copy of s that shares its variables until either
-// writes (copy on write), from the walker's blocks of states.
+// writes (copy on write), from the walker's blocks of states. A clone
+// the walk is done with is handed back with release (merge does), so
+// that s writes its map in place again.
 func (w *walker) cloneState(s *state) *state {
 	s.work.Spend(copyCost(len(s.vars)))
 	if s.vars != nil {
-		s.shared = true
+		*s.refs++
 	}
 	c := w.al.states.next()
 	*c = *s
@@ -66,10 +70,24 @@ func (w *walker) cloneState(s *state) *state {
 
 // own makes vars this state's own map before a write.
 func (s *state) own() {
-	if s.shared {
-		s.vars = maps.Clone(s.vars)
-		s.shared = false
+	if s.vars == nil || *s.refs == 1 {
+		return
 	}
+	*s.refs--
+	s.vars = maps.Clone(s.vars)
+	s.refs = new(int32(1))
+}
+
+// release ends a clone's use: nothing reads or writes s after, and the
+// states it shared its map with no longer copy it on their next write
+// on its account. Only the walk that made s with cloneState releases it,
+// once, when no pointer to it is kept (a function's definition keeps
+// its clone, and never releases it).
+func (s *state) release() {
+	if s.vars != nil {
+		*s.refs--
+	}
+	s.vars, s.refs = nil, nil
 }
 
 // lookup returns a variable's value and whether it is statically known.
@@ -85,7 +103,7 @@ func (s *state) lookup(name string, opts *Options) (value, bool) {
 
 func (s *state) set(name string, v value) {
 	if s.vars == nil {
-		s.vars = make(map[string]value)
+		s.vars, s.refs = make(map[string]value), new(int32(1))
 	}
 	s.own()
 	old, ok := s.vars[name]
@@ -164,10 +182,13 @@ func (s *state) setPositional(args []Word) {
 func walkedBit(i int) uint64 { return 1 << min(i, 63) }
 
 // merge folds a branch that may or may not have run into s: whatever the
-// branch changed becomes unknown.
+// branch changed becomes unknown. The branch is released: it is not used
+// after.
 func (s *state) merge(branch *state) {
 	s.work.Spend(copyCost(len(branch.vars)))
-	for name, v := range branch.vars {
+	vars := branch.vars // read below; no state writes it while s merges
+	branch.release()    // first, so that s writes its map in place when the branch shared it
+	for name, v := range vars {
 		old, ok := s.vars[name]
 		if !ok || !sameValue(old, v) {
 			s.forget(name)

@@ -57,7 +57,7 @@ func (w *walker) emitGuard(c *Command, argv []Word) {
 	own := &Command{Name: commandName(argv[0]), Argv: slices.Clone(argv), Assigns: slices.Clone(c.Assigns),
 		Env: slices.Clone(c.Env), Wrappers: slices.Clip(c.Wrappers), Privileged: c.Privileged, Remote: c.Remote,
 		Origin: c.Origin, Depth: c.Depth, Span: c.Span, Dir: c.Dir}
-	w.script.Commands = append(w.script.Commands, own)
+	w.appendCommand(own)
 }
 
 // GuardOption is one option of a toolguard exec or mcp command line.

@@ -161,7 +161,7 @@ func (w *walker) emitWrapper(c *Command, argv []Word) {
 	}
 	own := &Command{Name: commandName(argv[0]), Argv: slices.Clone(argv), Wrappers: slices.Clip(c.Wrappers),
 		Privileged: c.Privileged, Remote: c.Remote, Origin: c.Origin, Depth: c.Depth, Span: c.Span, Dir: c.Dir}
-	w.script.Commands = append(w.script.Commands, own)
+	w.appendCommand(own)
 }
 
 // badOption records a wrapper option that cannot be read statically.

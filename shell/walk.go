@@ -33,9 +33,10 @@ type walker struct {
 	substText map[*syntax.CmdSubst]string
 	// al hands out the contexts of newCtx, the commands of allocCommand,
 	// the states of cloneState and the words of wordSlice (one allocation
-	// for many instead of one each): the Options' Arena, or own.
-	al  *Arena
-	own Arena
+	// for many instead of one each): the Options' Arena, or one of the
+	// walk's own, made apart so that a walker lent an Arena (a script's
+	// hundreds of nested parses) does not carry an empty one.
+	al *Arena
 	// substVisit is visitSubst, made once; substSt and substCx the state
 	// and context of the walkSubsts under way.
 	substVisit func(syntax.Node) bool
@@ -387,13 +388,26 @@ func (w *walker) emit(c *Command, cx *ctx) {
 		w.problemAt(fmt.Sprintf("budget exceeded: more than %d commands", w.opts.MaxCommands), c.Span)
 		return
 	}
-	w.script.Commands = append(w.script.Commands, c)
+	w.appendCommand(c)
 	if len(c.Redirects) > 0 {
 		w.noteListingFile(c)
 	}
 	if cx.leaves != nil {
 		*cx.leaves = append(*cx.leaves, c)
 	}
+}
+
+// appendCommand adds c to the script's commands, the list grown by
+// doubling in arrays the walk's Arena keeps for the next calls
+// (commandLists) instead of by append: a script's hundreds of commands
+// grew a new one six times a call. Only the list's first len elements are ever written: a grown
+// list is a new array, the old one left as it was.
+func (w *walker) appendCommand(c *Command) {
+	cmds := w.script.Commands
+	if len(cmds) == cap(cmds) {
+		cmds = append(w.al.lists.next(max(2*cap(cmds), 4)), cmds...)
+	}
+	w.script.Commands = append(cmds, c)
 }
 
 func (w *walker) walkStmts(stmts []*syntax.Stmt, st *state, cx *ctx) {
@@ -425,8 +439,11 @@ func (w *walker) walkStmt(s *syntax.Stmt, st *state, outer *ctx) {
 		cx.fdFeeds = w.fdFeeds(s.Redirs, outer.fdFeeds)
 	}
 	if s.Background || s.Coprocess || s.Disown {
-		st = w.cloneState(st)
+		bg := w.cloneState(st)
 		cx.background = true
+		w.walkCmd(s, bg, cx)
+		bg.release()
+		return
 	}
 	w.walkCmd(s, st, cx)
 }
@@ -440,7 +457,9 @@ func (w *walker) walkCmd(s *syntax.Stmt, st *state, cx *ctx) {
 	case *syntax.BinaryCmd:
 		w.binary(x, st, cx)
 	case *syntax.Subshell:
-		w.walkStmts(x.Stmts, w.cloneState(st), cx)
+		sub := w.cloneState(st)
+		w.walkStmts(x.Stmts, sub, cx)
+		sub.release()
 	case *syntax.Block:
 		w.walkStmts(x.Stmts, st, cx)
 	case *syntax.IfClause:
@@ -460,9 +479,13 @@ func (w *walker) walkCmd(s *syntax.Stmt, st *state, cx *ctx) {
 	case *syntax.CoprocClause:
 		inner := w.newCtx(cx)
 		inner.background = true
-		w.walkStmt(x.Stmt, w.cloneState(st), inner)
+		sub := w.cloneState(st)
+		w.walkStmt(x.Stmt, sub, inner)
+		sub.release()
 	case *syntax.TestDecl:
-		w.walkStmt(x.Body, w.cloneState(st), cx)
+		sub := w.cloneState(st)
+		w.walkStmt(x.Body, sub, cx)
+		sub.release()
 	default: // TestClause, ArithmCmd, LetClause
 		if !w.spendNode(x, cx) {
 			return
@@ -834,12 +857,16 @@ func (w *walker) visitSubst(n syntax.Node) bool {
 	switch n := n.(type) {
 	case *syntax.CmdSubst:
 		before := len(w.script.Commands)
-		w.walkNestedStmts(n.Stmts, n, "cmdsubst", w.cloneState(st), cx)
+		sub := w.cloneState(st)
+		w.walkNestedStmts(n.Stmts, n, "cmdsubst", sub, cx)
+		sub.release()
 		w.recordSubstOutput(n, before)
 		return false
 	case *syntax.ProcSubst:
 		before := len(w.script.Commands)
-		w.walkNestedStmts(n.Stmts, n, "procsubst", w.cloneState(st), cx)
+		sub := w.cloneState(st)
+		w.walkNestedStmts(n.Stmts, n, "procsubst", sub, cx)
+		sub.release()
 		w.noteProcsubst(n, before)
 		return false
 	}
