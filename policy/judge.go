@@ -56,13 +56,23 @@ func provenRead(r *rules.Result) bool {
 // withoutPublicFiles drops the rule packs' secret-read findings about a
 // file that holds only public PEM blocks (cat certs/server.pem: the packs
 // judge *.pem by its name; a certificate or a public key is not a secret).
+//
+// The list returned is fs itself, clipped, when none is dropped (the
+// common case: no copy), so that a later append copies it instead of
+// writing into the rule packs' result.
 func (e *evaluation) withoutPublicFiles(cmd *shell.Command, fs []risk.Finding, dir string) []risk.Finding {
-	out := fs[:0:0]
-	for _, f := range fs {
-		if f.Category == risk.CatSecretRead && f.Tier == risk.Read && e.publicOperand(cmd, f.Span, dir) {
-			continue
+	drop := func(f risk.Finding) bool {
+		return f.Category == risk.CatSecretRead && f.Tier == risk.Read && e.publicOperand(cmd, f.Span, dir)
+	}
+	i := slices.IndexFunc(fs, drop)
+	if i < 0 {
+		return slices.Clip(fs)
+	}
+	out := slices.Clone(fs[:i])
+	for _, f := range fs[i+1:] {
+		if !drop(f) {
+			out = append(out, f)
 		}
-		out = append(out, f)
 	}
 	return out
 }

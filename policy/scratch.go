@@ -20,7 +20,10 @@ type scratch struct {
 	commands, names []string
 	judged          []judgement
 	index           map[pathKey]int
-	an              analysis.Scratch
+	// values is the evaluation's valuesBuf (the argv values of the
+	// command policyChecks judges).
+	values []string
+	an     analysis.Scratch
 }
 
 // The most a scratch keeps (see analysis' own limits): a rare call that
@@ -28,6 +31,7 @@ type scratch struct {
 const (
 	maxKeptRecords = 4 << 10
 	maxKeptJudged  = 1 << 10
+	maxKeptValues  = 1 << 10
 )
 
 var scratches = sync.Pool{New: func() any { return new(scratch) }}
@@ -37,7 +41,8 @@ func (e *evaluation) useScratch() {
 	s := scratches.Get().(*scratch)
 	e.records = s.records[:0]
 	e.judged = pathMemo{list: s.judged[:0], spare: s.index}
-	s.records, s.judged, s.index = nil, nil, nil
+	e.valuesBuf = s.values[:0]
+	s.records, s.judged, s.index, s.values = nil, nil, nil, nil
 	e.an.UseScratch(&s.an) // the commands and names stay for envFromScratch
 	e.scratch = s
 }
@@ -51,7 +56,12 @@ func (e *evaluation) keepScratch() {
 	if s == nil {
 		return
 	}
-	s.records, s.judged, s.index = nil, nil, nil
+	s.records, s.judged, s.index, s.values = nil, nil, nil, nil
+	if v := e.valuesBuf; cap(v) <= maxKeptValues {
+		clear(v[:cap(v)])
+		s.values = v[:0]
+	}
+	e.valuesBuf = nil
 	if r := e.records; cap(r) <= maxKeptRecords {
 		clear(r[:cap(r)])
 		s.records = r[:0]
