@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:4c6d1a2e38927f607c9d1b5913fe95877d9a302293c172ef5295037012838d9c"
-	defaultHashRules = "sha256:266218b86e413ec781ba113837ad3f6b64708c24f0df4c26de7542b645ef162f"
+	defaultHash      = "sha256:9e3259d0c1be76837ce5cf5f39f8facbfebfc2a8b4175195ef5e85efcb416aad"
+	defaultHashRules = "sha256:d993d81ae903e5742e3d9a7567b8e556336c3be5ea97f34dc143085ea18f3d3e"
 )
