@@ -20,9 +20,16 @@ func Append(dst []byte, s string, escapeHTML bool) []byte {
 	dst = append(dst, '"')
 	done := 0 // s[:done] is in dst
 	for i := 0; i < len(s); {
-		if j := skipPlain(s, i, escapeHTML); j != i {
-			i = j // eight plain bytes at a time
-			continue
+		if i+8 <= len(s) {
+			x := load8(s[i:])
+			m := plainMask(x) // mayEscape, inlined
+			if escapeHTML {
+				m |= htmlMask(x)
+			}
+			if m == 0 {
+				i += 8 // eight plain bytes at once
+				continue
+			}
 		}
 		if c := s[i]; c < utf8.RuneSelf && (asciiEscape[c] == "" || !escapeHTML && isHTML(c)) {
 			i++ // the common case, kept in the loop
@@ -37,28 +44,6 @@ func Append(dst []byte, s string, escapeHTML bool) []byte {
 	}
 	dst = append(dst, s[done:]...)
 	return append(dst, '"')
-}
-
-// skipPlain returns i advanced by eight bytes at a time over the words of
-// s that mayEscape passes: the first place from i, in steps of eight,
-// where fewer than eight bytes are left or a word may need escaping. One
-// call covers a whole run of plain text, with mayEscape's test inlined (a
-// call of mayEscape for every eight bytes was a third of Append's cost).
-func skipPlain(s string, i int, html bool) int {
-	if html {
-		for ; i+8 <= len(s); i += 8 {
-			if x := load8(s[i:]); plainMask(x)|htmlMask(x) != 0 {
-				break
-			}
-		}
-		return i
-	}
-	for ; i+8 <= len(s); i += 8 {
-		if plainMask(load8(s[i:])) != 0 {
-			break
-		}
-	}
-	return i
 }
 
 func isHTML(c byte) bool { return c == '<' || c == '>' || c == '&' }
