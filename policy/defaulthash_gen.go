@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:9e3259d0c1be76837ce5cf5f39f8facbfebfc2a8b4175195ef5e85efcb416aad"
-	defaultHashRules = "sha256:d993d81ae903e5742e3d9a7567b8e556336c3be5ea97f34dc143085ea18f3d3e"
+	defaultHash      = "sha256:3c0dae7f86adb982ac0cb196a8748dba624ca5e71067305ac6119b32afa33942"
+	defaultHashRules = "sha256:5228741cb16f04e90d3bb009a4ace0cb78dc4acb7f3254a05cd43dfbf4ec6a07"
 )
