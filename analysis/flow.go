@@ -200,9 +200,10 @@ func isShellName(name string) bool {
 
 // interpreterNames are programs whose first operand is a program file.
 func isInterpreter(name string) bool {
+	lower := strings.ToLower(name) // once, not once a name listed
 	for _, base := range []string{"python", "pypy", "node", "nodejs", "perl", "ruby", "php", "lua", "luajit",
 		"tclsh", "wish", "rscript", "deno", "bun", "osascript", "pwsh", "powershell"} {
-		if strings.HasPrefix(strings.ToLower(name), base) {
+		if strings.HasPrefix(lower, base) {
 			return true
 		}
 	}

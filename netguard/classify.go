@@ -205,9 +205,17 @@ func classifyName(name string) judgement {
 		return judgement{class: classPrivate, what: "a single-label name, which resolves through the local search domains"}
 	}
 	for _, suffix := range privateSuffixes {
-		if strings.HasSuffix(name, "."+suffix) {
+		if hasDotSuffix(name, suffix) {
 			return judgement{class: classPrivate, what: "in the private-use name space ." + suffix}
 		}
 	}
 	return judgement{class: classPublic}
+}
+
+// hasDotSuffix reports whether name ends with "." + suffix, without
+// building that string (classifyName asks it of every URL's host for
+// every suffix listed).
+func hasDotSuffix(name, suffix string) bool {
+	n := len(name) - len(suffix)
+	return n > 0 && name[n-1] == '.' && name[n:] == suffix
 }

@@ -19,15 +19,15 @@ var wildcardIPServices = []string{"nip.io", "sslip.io", "xip.io", "traefik.me"}
 // other names.
 func classifyWildcardDNS(name string) (judgement, bool) {
 	for _, svc := range loopbackServices {
-		if name == svc || strings.HasSuffix(name, "."+svc) {
+		if name == svc || hasDotSuffix(name, svc) {
 			return judgement{class: classLoopback, what: "a public DNS name that resolves to 127.0.0.1 (" + svc + ")"}, true
 		}
 	}
 	for _, svc := range wildcardIPServices {
-		prefix, ok := strings.CutSuffix(name, "."+svc)
-		if !ok {
+		if !hasDotSuffix(name, svc) {
 			continue
 		}
+		prefix := name[:len(name)-len(svc)-1]
 		a, ok := embeddedAddr(prefix)
 		if !ok {
 			return judgement{}, false

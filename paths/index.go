@@ -65,6 +65,7 @@ func buildIndex(list []pattern) setIndex {
 
 // add sets pattern i in the bits of key k of m.
 func (x *setIndex) add(m map[string]uint32, k string, i int) {
+	x.keys[keyBit(k)/64] |= 1 << (keyBit(k) % 64)
 	b, ok := m[k]
 	if !ok {
 		b = uint32(len(x.bits))
@@ -74,8 +75,24 @@ func (x *setIndex) add(m map[string]uint32, k string, i int) {
 	x.bits[b].set(i)
 }
 
+// keyBit is k's bit in setIndex.keys: from its length and its first and
+// last bytes, so that testing it reads no more than three bytes of k
+// (most names of a path are keys of none of the maps).
+func keyBit(k string) uint {
+	if k == "" {
+		return 0
+	}
+	return (uint(len(k))*131 + uint(k[0])*31 + uint(k[len(k)-1])) % (64 * keyWords)
+}
+
+// keyWords is the size of setIndex.keys in 64-bit words.
+const keyWords = 16
+
 // lookup returns the bits of key k of m, or nil.
 func (x *setIndex) lookup(m map[string]uint32, k string) *patternBits {
+	if x.keys[keyBit(k)/64]&(1<<(keyBit(k)%64)) == 0 {
+		return nil // no map of x holds k
+	}
 	if b, ok := m[k]; ok {
 		return &x.bits[b]
 	}

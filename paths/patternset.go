@@ -93,6 +93,10 @@ type setIndex struct {
 	// a glob operand; lastAt is a pattern's position in lastNames.
 	lastNames []component
 	lastAt    []uint16
+	// keys has keyBit(k) set for every key add put in named, byName,
+	// byPath or byExt: a key whose bit is clear is in none of them, and
+	// lookup answers without hashing it.
+	keys [keyWords]uint64
 }
 
 // lastName returns the last name of pt's tail (pt is list[i], kindSuffix)

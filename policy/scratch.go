@@ -21,7 +21,10 @@ type scratch struct {
 	commands, names, paths []string
 	judged                 []judgement
 	index                  map[pathKey]int
-	an                     analysis.Scratch
+	// values is the evaluation's valuesBuf (the argv values of the
+	// command policyChecks judges).
+	values []string
+	an     analysis.Scratch
 	// lookups are the maps of the file system's answers, emptied
 	// (paths.Lookups.Reset): a script names hundreds of paths.
 	lookups paths.Lookups
@@ -32,6 +35,7 @@ type scratch struct {
 const (
 	maxKeptRecords = 4 << 10
 	maxKeptJudged  = 1 << 10
+	maxKeptValues  = 1 << 10
 )
 
 var scratches = sync.Pool{New: func() any { return new(scratch) }}
@@ -41,7 +45,8 @@ func (e *evaluation) useScratch() {
 	s := scratches.Get().(*scratch)
 	e.records = s.records[:0]
 	e.judged = pathMemo{list: s.judged[:0], spare: s.index}
-	s.records, s.judged, s.index = nil, nil, nil
+	e.valuesBuf = s.values[:0]
+	s.records, s.judged, s.index, s.values = nil, nil, nil, nil
 	e.an.UseScratch(&s.an) // the commands and names stay for envFromScratch
 	e.lookups, s.lookups = s.lookups, paths.Lookups{}
 	e.scratch = s
@@ -56,7 +61,12 @@ func (e *evaluation) keepScratch() {
 	if s == nil {
 		return
 	}
-	s.records, s.judged, s.index = nil, nil, nil
+	s.records, s.judged, s.index, s.values = nil, nil, nil, nil
+	if v := e.valuesBuf; cap(v) <= maxKeptValues {
+		clear(v[:cap(v)])
+		s.values = v[:0]
+	}
+	e.valuesBuf = nil
 	if r := e.records; cap(r) <= maxKeptRecords {
 		clear(r[:cap(r)])
 		s.records = r[:0]

@@ -80,13 +80,18 @@ func (e *env) redirectMatch(ps []pattern, outputOnly bool) bool {
 	return false
 }
 
-// producers returns the commands feeding cmd's stdin, nearest first.
-func producers(cmd *shell.Command) []*shell.Command {
-	var out []*shell.Command
-	for p := cmd.PipeFrom; p != nil && len(out) < maxPipeWalk; p = p.PipeFrom {
-		out = append(out, p)
+// anyProducer reports whether f holds for one of the commands feeding
+// cmd's stdin (at most maxPipeWalk of them, nearest first), without
+// listing them.
+func anyProducer(cmd *shell.Command, f func(*shell.Command) bool) bool {
+	n := 0
+	for p := cmd.PipeFrom; p != nil && n < maxPipeWalk; p = p.PipeFrom {
+		if f(p) {
+			return true
+		}
+		n++
 	}
-	return out
+	return false
 }
 
 func (c *cond) stdinOK(e *env) bool {
@@ -96,11 +101,10 @@ func (c *cond) stdinOK(e *env) bool {
 	if len(c.stdinFrom) == 0 && len(c.stdinOperands) == 0 {
 		return true
 	}
-	prods := producers(e.cmd)
-	if len(c.stdinFrom) > 0 && !slices.ContainsFunc(prods, func(p *shell.Command) bool { return stdinIs(c.stdinFrom, p) }) {
+	if len(c.stdinFrom) > 0 && !anyProducer(e.cmd, func(p *shell.Command) bool { return stdinIs(c.stdinFrom, p) }) {
 		return false
 	}
-	return len(c.stdinOperands) == 0 || slices.ContainsFunc(prods, func(p *shell.Command) bool {
+	return len(c.stdinOperands) == 0 || anyProducer(e.cmd, func(p *shell.Command) bool {
 		return slices.ContainsFunc(p.Args(), func(w shell.Word) bool { return e.matchAny(c.stdinOperands, w) })
 	})
 }

@@ -20,9 +20,16 @@ func Append(dst []byte, s string, escapeHTML bool) []byte {
 	dst = append(dst, '"')
 	done := 0 // s[:done] is in dst
 	for i := 0; i < len(s); {
-		if i+8 <= len(s) && !mayEscape(load8(s[i:]), escapeHTML) {
-			i += 8 // eight plain bytes at once
-			continue
+		if i+8 <= len(s) {
+			x := load8(s[i:])
+			m := plainMask(x) // mayEscape, inlined
+			if escapeHTML {
+				m |= htmlMask(x)
+			}
+			if m == 0 {
+				i += 8 // eight plain bytes at once
+				continue
+			}
 		}
 		if c := s[i]; c < utf8.RuneSelf && (asciiEscape[c] == "" || !escapeHTML && isHTML(c)) {
 			i++ // the common case, kept in the loop
@@ -59,12 +66,24 @@ const (
 // or, with html, '<', '>' or '&'. It may say yes when all are plain (a
 // borrow between bytes); never no when one is not.
 func mayEscape(x uint64, html bool) bool {
-	m := (x-ones*0x20)&^x | x // a byte below 0x20, or with its high bit set
-	m |= hasZero(x^(ones*'"')) | hasZero(x^(ones*'\\'))
+	m := plainMask(x)
 	if html {
-		m |= hasZero(x^(ones*'<')) | hasZero(x^(ones*'>')) | hasZero(x^(ones*'&'))
+		m |= htmlMask(x)
 	}
-	return m&highs != 0
+	return m != 0
+}
+
+// plainMask has the high bit of a byte of x set when it may be a control
+// byte, a byte of a multi-byte character, '"' or '\\' (mayEscape without
+// html); small enough to be inlined, as mayEscape is not.
+func plainMask(x uint64) uint64 {
+	m := (x-ones*0x20)&^x | x // a byte below 0x20, or with its high bit set
+	return (m | hasZero(x^(ones*'"')) | hasZero(x^(ones*'\\'))) & highs
+}
+
+// htmlMask has the high bit of a byte of x set when it is '<', '>' or '&'.
+func htmlMask(x uint64) uint64 {
+	return hasZero(x^(ones*'<')) | hasZero(x^(ones*'>')) | hasZero(x^(ones*'&'))
 }
 
 // hasZero has the high bit of a byte set when a byte of x is zero.
