@@ -34,6 +34,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -132,7 +133,9 @@ func run(c config) error {
 	if !c.files {
 		statsBefore = readStats(ctx, dbURL)
 	}
+	selfBefore := selfCPU()
 	res := load(c, addrs)
+	loadCPU := selfCPU() - selfBefore
 	var pgCPU, ownPG time.Duration
 	if watch != nil {
 		pgCPU, ownPG = watch.stop()
@@ -166,6 +169,7 @@ func run(c config) error {
 		fmt.Printf("denied %.1f%% of the answers (the payloads' share is 12.5%%: more means calls denied for a failure, such as an audit write past the database timeout)\n",
 			100*float64(res.denied)/float64(res.answered))
 		fmt.Printf("replicas' context switches per decision (whole run): %.2f\n", float64(switches)/float64(res.answered))
+		fmt.Printf("the load generator's own CPU per decision (it shares the cores): %.1f µs\n", float64(loadCPU.Microseconds())/float64(res.answered))
 	}
 	if !c.files {
 		stats.report(res.answered)
@@ -356,6 +360,15 @@ func countAudit(ctx context.Context, dbURL string) (int64, error) {
 	var n int64
 	err = conn.QueryRow(ctx, `SELECT count(*) FROM toolguard_audit`).Scan(&n)
 	return n, err
+}
+
+// selfCPU is the user + system time of this process (the load generator).
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // processCPU is the user + system time of a live process.
