@@ -229,7 +229,7 @@ func TestEffects(t *testing.T) {
 		{`find ~ -name hosts.yml -exec sh -c 'cat "$1"' _ {} \;`, []string{
 			`command find /home/ada -name hosts.yml -exec sh -c cat "$1" _ {} ; (read) dir=`,
 			"path file read /home/ada",
-			`command sh -c cat "$1" _ /home/ada/hosts.yml (execute) dir=`,
+			`command sh -c cat "$1" _ /home/ada/hosts.yml (read) dir=`,
 			"path mention read /home/ada/hosts.yml",
 			"command cat /home/ada/hosts.yml (read) dir=",
 			"path file read /home/ada/hosts.yml",

@@ -42,6 +42,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 		r = a.cliHooksPath(cmd, r, dir)
 	}
 	a.judge.Command(Command{Cmd: cmd, Result: r, Dir: dir})
+	a.hiddenCode(cmd)
 	if cmd.Remote == "" {
 		a.paths(cmd, r.Paths, dir)
 		a.copies(cmd, dir)

@@ -239,7 +239,8 @@ func (a *Analysis) moveOntoOneName(cmd *shell.Command, ca copyArgs, dir string) 
 		return
 	}
 	src, dest := ca.sources[0], ca.dest
-	if !src.Glob || !src.Quoted || strings.HasSuffix(dest.Value, "/") || a.isDirectory(dest.Value, dir) {
+	if !src.Glob || !src.Quoted || strings.HasSuffix(dest.Value, "/") || a.isDirectory(dest.Value, dir) ||
+		a.madeDirectory(dest.Value, dir) {
 		return
 	}
 	a.add(risk.Finding{Rule: "effects.move-onto-one-name", Category: risk.CatFSDelete, Tier: risk.Destructive,
@@ -247,6 +248,62 @@ func (a *Analysis) moveOntoOneName(cmd *shell.Command, ca copyArgs, dir string) 
 		Reason: fmt.Sprintf("mv moves each file of %s, one at a time, onto the same name %s, which is not a directory: "+
 			"each move replaces the file the one before left there, and all but the last are lost.", src.Value, dest.Value),
 		Suggestion: fmt.Sprintf("make the directory first (mkdir -p %s) and move into %s/", dest.Value, dest.Value)})
+}
+
+// madeDirectory reports whether an earlier command of the call makes p
+// (relative to dir) a directory (mkdir archive && for f in *.md; do mv
+// "$f" archive; done), and nothing is in its way now: when mkdir fails
+// because a file of that name exists, the moves would land on the file.
+func (a *Analysis) madeDirectory(p, dir string) bool {
+	want := path.Join(dir, p)
+	if !a.missing(p, dir) {
+		return false // there, and not a directory (isDirectory said so): mkdir fails
+	}
+	for _, sc := range a.seen {
+		if sc.Cmd.Name != "mkdir" || sc.Cmd.Remote != "" {
+			continue
+		}
+		for _, w := range mkdirOperands(sc.Cmd) {
+			if w.Known && path.Join(sc.Dir, w.Value) == want {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// missing reports whether nothing is at p (relative to dir) now; false
+// when that cannot be told.
+func (a *Analysis) missing(p, dir string) bool {
+	if a.ctx.Files == nil {
+		return false
+	}
+	cp, err := paths.Canonicalize(p, a.PathEnv(dir), a.ctx.Home)
+	if err != nil {
+		return false
+	}
+	_, err = a.ctx.Files.Read(cp.Resolved)
+	return errors.Is(err, ErrNotExist)
+}
+
+// mkdirOperands are the directories a mkdir names (its options, -m MODE
+// and --mode=MODE, -p, -v, left out).
+func mkdirOperands(c *shell.Command) []shell.Word {
+	var out []shell.Word
+	args := c.Args()
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case v == "--":
+			return append(out, args[i+1:]...)
+		case v == "-m" || v == "--mode":
+			i++
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+		default:
+			out = append(out, args[i])
+		}
+	}
+	return out
 }
 
 // isDirectory reports whether p (relative to dir) is a directory now.

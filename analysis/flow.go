@@ -245,14 +245,15 @@ func (f *flow) runs(sc Command) {
 			f.runsMatches(sc, w, p) // bash *.sh, for f in *.sh; do bash "$f"; done
 			continue
 		}
+		if slices.Contains(read, p) {
+			continue // bash x.sh: the shell's operand and the packs' exec are one file, run once
+		}
 		if src := f.fetchedUnder(p); src != "" {
+			read = append(read, p)
 			f.a.add(Critical("effects.download-run", risk.CatRemoteCode, w.Span, w.Value,
 				fmt.Sprintf("The call runs %s, which it fetched from the network itself (%s): code from the internet runs unreviewed.", w.Value, src),
 				"download, review, then run in separate steps with a person watching"))
 			continue
-		}
-		if slices.Contains(read, p) {
-			continue // bash x.sh: the shell's operand and the packs' exec are one file, run once
 		}
 		if text, ok := f.text(sc, w, p); ok {
 			read = append(read, p)

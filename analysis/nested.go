@@ -35,6 +35,13 @@ func (a *Analysis) carried(cmd *shell.Command, codes []rules.Code) {
 			a.add(Unverifiable(shell.Problem{Reason: "the code in " + c.Via + " could not be parsed", Span: c.Span}))
 			continue
 		}
+		if c.Pager {
+			for _, pc := range s.Commands {
+				if pc.Depth == 0 {
+					a.pagerRunsCode(pc, c.Via)
+				}
+			}
+		}
 		a.nestedCommands(cmd, s, c.Span, true)
 	}
 }

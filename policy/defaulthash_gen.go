@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:4c6d1a2e38927f607c9d1b5913fe95877d9a302293c172ef5295037012838d9c"
-	defaultHashRules = "sha256:266218b86e413ec781ba113837ad3f6b64708c24f0df4c26de7542b645ef162f"
+	defaultHash      = "sha256:3c0dae7f86adb982ac0cb196a8748dba624ca5e71067305ac6119b32afa33942"
+	defaultHashRules = "sha256:5228741cb16f04e90d3bb009a4ace0cb78dc4acb7f3254a05cd43dfbf4ec6a07"
 )

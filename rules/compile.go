@@ -90,7 +90,7 @@ func (p *problems) addf(where, format string, a ...any) {
 func (p *problems) err() error { return errors.Join(p.errs...) }
 
 var accessNames = []string{"read", "write", "delete"}
-var urlModes = []string{"all", "first", "remote", "url", "http", "httpie"}
+var urlModes = []string{"all", "first", "remote", "url", "repository", "http", "httpie"}
 
 // packCompiler compiles the entries of one pack, collecting problems.
 type packCompiler struct {

@@ -283,7 +283,9 @@ type URLSpec struct {
 	// "httpie" (the URL operand after an optional method; ":port" is
 	// localhost), "first" (the first operand is a host), "remote"
 	// (operands of the form host:path or user@host:path), "url" (operands
-	// that look like URLs or host:path).
+	// that look like URLs or host:path), "repository" (the first operand,
+	// read as "url" reads it: git fetch REPO REFSPEC…, whose main:main is
+	// a refspec).
 	Operands string `toml:"operands"`
 	// Flags whose value is a URL or host ("--url", "-H" for some tools).
 	Flags []string `toml:"flags"`

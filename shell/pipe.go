@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/expand"
@@ -147,3 +148,61 @@ func formatText(format string, args []string) (string, bool) {
 	}
 	return "", false
 }
+
+// Decodes reports whether c's output is text it decoded from its input or
+// its arguments, so that the code a shell or eval runs from it is hidden
+// from whoever reads the command line: base64 -d and xxd -r of known
+// input, and echo -e or printf whose escapes (\x72, \162) spell letters
+// or digits ("\x72\x6d -rf /" is rm -rf /).
+func Decodes(c *Command) bool {
+	if c == nil {
+		return false
+	}
+	switch c.Name {
+	case "base64":
+		return hasAnyArg(c, []string{"-d", "--decode", "-D"})
+	case "xxd":
+		return hasAnyArg(c, []string{"-r"})
+	case "echo", "printf":
+		if c.Name == "echo" && !hasAnyArg(c, []string{"-e"}) {
+			return false
+		}
+		for _, a := range c.Args() {
+			if escapesAlphanumeric(a.Value) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// escapesAlphanumeric reports whether s holds a hexadecimal (\xHH) or
+// octal (\NNN, \0NNN) escape of a letter or digit, which only hides what
+// would read plainly.
+func escapesAlphanumeric(s string) bool {
+	for i := 0; i+2 < len(s); i++ {
+		if s[i] != '\\' {
+			continue
+		}
+		var v uint64
+		var err error
+		switch r := s[i+1:]; {
+		case r[0] == 'x' && len(r) >= 3:
+			v, err = strconv.ParseUint(r[1:3], 16, 8)
+		case r[0] == '0' && len(r) >= 4:
+			v, err = strconv.ParseUint(r[1:4], 8, 8)
+		case r[0] >= '1' && r[0] <= '3' && len(r) >= 3:
+			v, err = strconv.ParseUint(r[:3], 8, 8)
+		default:
+			continue
+		}
+		if err == nil && (v >= '0' && v <= '9' || v >= 'a' && v <= 'z' || v >= 'A' && v <= 'Z') {
+			return true
+		}
+	}
+	return false
+}
+
+// IsShell reports whether name is one of the shells (sh, bash, dash, zsh,
+// …), whose code a command line can hand over in -c or on stdin.
+func IsShell(name string) bool { return isShellName(name) }
