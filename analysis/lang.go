@@ -24,8 +24,20 @@ import (
 // code.
 func (a *Analysis) runFile(sc Command, w shell.Word, file, text string) (asShell bool) {
 	runner := sc.Cmd.Name
-	if w.Span == sc.Cmd.Argv[0].Span && strings.Contains(w.Value, "/") {
+	switch {
+	case w.Span == sc.Cmd.Argv[0].Span && strings.Contains(w.Value, "/"):
 		runner = shebang(text) // the file is the program itself (./deploy.sh): its #! line says what runs it
+	case !isShellName(runner) && !isInterpreter(runner) && runner != "source" && runner != ".":
+		// a program the command starts (SSH_ASKPASS=./askpass.sh ssh …,
+		// GIT_EDITOR, --rcfile): its #! line says what runs it, and one
+		// with none is run by sh, as execvp does, when it is a shell
+		// script by its name; any other file (a Lua filter, a playbook)
+		// stays the program's code
+		if sb := shebang(text); sb != "" {
+			runner = sb
+		} else if isShellScript(w.Value, text) {
+			runner = "sh"
+		}
 	}
 	if isShellName(runner) || runner == "" || runner == "source" || runner == "." {
 		a.shellText(sc.Cmd, text, w.Span, "the script "+w.Value, file, w.Value)

@@ -378,7 +378,7 @@ type gitRepository struct {
 }
 
 // gitRepo finds the repository git would use from run's directory: the
-// first directory, from it up, holding .git/config or a .git file naming
+// first directory, from it up, holding .git/HEAD or .git/config, or a .git file naming
 // the git directory (gitdir: …), whose commondir file (a worktree's) names
 // the directory holding config and hooks. ok is false after a problem.
 func (r *resolver) gitRepo(run gitRun) (gitRepository, bool) {
@@ -409,11 +409,16 @@ func (r *resolver) gitRepo(run gitRun) (gitRepository, bool) {
 		if r.failedOn(dot) {
 			return gitRepository{}, false
 		}
-		if _, ok := r.read(dot + "/config"); ok {
-			return r.gitCommon(gitRepository{gitDir: dot, root: cmpOr(run.workTree, d)})
-		}
-		if r.failedOn(dot + "/config") {
-			return gitRepository{}, false
+		// git takes a .git directory holding HEAD (and objects and refs)
+		// for the repository; its config is optional, so a repository
+		// whose config was removed still runs its hooks
+		for _, f := range []string{"/HEAD", "/config"} {
+			if _, ok := r.read(dot + f); ok {
+				return r.gitCommon(gitRepository{gitDir: dot, root: cmpOr(run.workTree, d)})
+			}
+			if r.failedOn(dot + f) {
+				return gitRepository{}, false
+			}
 		}
 		if d == "/" || d == "." || d == "" {
 			break
