@@ -163,3 +163,47 @@ func TestAuditLoneWriteAfterBurstDoesNotWait(t *testing.T) {
 		t.Errorf("a lone Write %s after a burst took %s: it waited for the burst's peak", 3*gatherPeriod, took)
 	}
 }
+
+// TestAuditWaitEndsWhenRecordsStop: behind a load balancer the callers a
+// group answered do not come back to the same replica, so the pending
+// peak is not reached; the leader stops waiting once records stop
+// joining (quiet after the last one), not at the window's end, and the
+// records that keep coming within quiet of each other join its group.
+func TestAuditWaitEndsWhenRecordsStop(t *testing.T) {
+	const window, quiet = 2 * time.Second, 60 * time.Millisecond
+	f := newFakeLog(window)
+	f.l.quiet = quiet
+	burst := func(n int, gap time.Duration) time.Duration {
+		start := time.Now()
+		var wg sync.WaitGroup
+		for i := range n {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := f.write(); err != nil {
+					t.Error(err)
+				}
+			}()
+			if i < n-1 {
+				time.Sleep(gap)
+			}
+		}
+		wg.Wait()
+		return time.Since(start)
+	}
+	burst(4, 0) // four pending at once: the peak a leader waits for
+	if took := burst(1, 0); took >= window/2 {
+		t.Errorf("a lone Write after a burst of four took %s: its leader waited for the peak after records stopped", took)
+	}
+	f.mu.Lock()
+	before := len(f.sizes)
+	f.mu.Unlock()
+	if took := burst(3, quiet/4); took >= window/2 {
+		t.Errorf("three Writes %s apart took %s", quiet/4, took)
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if diff := cmp.Diff([]int{3}, f.sizes[before:]); diff != "" {
+		t.Errorf("Writes %s apart, within quiet (%s) of each other: group sizes (-want +got):\n%s", quiet/4, quiet, diff)
+	}
+}

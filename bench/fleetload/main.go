@@ -1,10 +1,20 @@
 // Command fleetload measures a fleet: it starts N `toolguard serve`
 // replicas sharing one PostgreSQL database, loads their /v1/hooks/claude-code
-// endpoint round-robin over loopback with concurrent keep-alive clients
-// for a fixed time, and reports decisions per second, latency percentiles,
-// the CPU time of the replicas and of PostgreSQL, and whether the audit
-// table holds exactly one record per answered decision (every decision is
-// durably recorded before its reply).
+// endpoint over loopback with concurrent keep-alive clients for a fixed
+// time, and reports decisions per second, latency percentiles, the CPU
+// time of the replicas, of PostgreSQL and of the load generator itself,
+// and whether the audit table holds exactly one record per answered
+// decision (every decision is durably recorded before its reply).
+//
+// The load generator shares the cores with the replicas and the
+// database, which a real fleet's clients do not: by default (-client
+// lean) each client writes its requests and reads the replies by hand
+// over its own connections, about a third of what net/http's client
+// cost per call, and the same at one replica and at three
+// (docs/benchmarks.md, "fleet-cost-8"). -balance chooses how calls are
+// spread over the replicas: each client's next call to the next replica
+// (client, the default, as in every earlier round), or in the order
+// they are sent, as a load balancer's round robin does.
 //
 // It creates a fresh database on the server of -admin for the run and
 // drops it afterwards.
@@ -18,12 +28,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"crypto/rand"
+	crand "crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -34,6 +46,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -51,6 +64,8 @@ type config struct {
 	procs    int
 	logSQL   bool
 	settings string
+	balance  string
+	client   string
 }
 
 func main() {
@@ -65,8 +80,18 @@ func main() {
 	flag.IntVar(&c.procs, "gomaxprocs", 0, "GOMAXPROCS of each replica (0: the Go default, every core)")
 	flag.BoolVar(&c.logSQL, "log-statements", false, "log every statement of the run's database to the server's log (log_min_duration_statement = 0), to count what a decision costs it; slows the run")
 	flag.StringVar(&c.settings, "set", "", "settings of the run's database, as name=value,name=value (ALTER DATABASE … SET; a superuser -admin may set the server's, such as commit_delay)")
+	flag.StringVar(&c.balance, "balance", "client", "how calls are spread over the replicas: client (each client's next call to the next replica), roundrobin (calls in the order they are sent, as a load balancer's round robin), random")
+	flag.StringVar(&c.client, "client", "lean", "the clients' HTTP: lean (requests written and replies read by hand over each client's own keep-alive connections, so the load generator takes little of the cores it shares) or nethttp (net/http's client, as before 2026-11-29's fleet-cost-8)")
 	flag.BoolVar(&c.files, "files", false, "no database: one replica keeping its state in files (the baseline)")
 	flag.Parse()
+	if c.balance != "client" && c.balance != "roundrobin" && c.balance != "random" {
+		fmt.Fprintln(os.Stderr, "fleetload: -balance is client, roundrobin or random")
+		os.Exit(2)
+	}
+	if c.client != "lean" && c.client != "nethttp" {
+		fmt.Fprintln(os.Stderr, "fleetload: -client is lean or nethttp")
+		os.Exit(2)
+	}
 	if c.bin == "" || c.replicas < 1 || c.replicas > 16 || c.clients < 1 || c.clients > 1024 || c.duration > 5*time.Minute || !plainName(c.prefix) {
 		fmt.Fprintln(os.Stderr, "fleetload: -bin is required; -replicas 1–16, -c 1–1024, -duration up to 5m, -db-prefix of letters, digits and underscores")
 		os.Exit(2)
@@ -132,7 +157,9 @@ func run(c config) error {
 	if !c.files {
 		statsBefore = readStats(ctx, dbURL)
 	}
+	selfBefore := selfCPU()
 	res := load(c, addrs)
+	loadCPU := selfCPU() - selfBefore
 	var pgCPU, ownPG time.Duration
 	if watch != nil {
 		pgCPU, ownPG = watch.stop()
@@ -166,6 +193,7 @@ func run(c config) error {
 		fmt.Printf("denied %.1f%% of the answers (the payloads' share is 12.5%%: more means calls denied for a failure, such as an audit write past the database timeout)\n",
 			100*float64(res.denied)/float64(res.answered))
 		fmt.Printf("replicas' context switches per decision (whole run): %.2f\n", float64(switches)/float64(res.answered))
+		fmt.Printf("the load generator's own CPU per decision (it shares the cores): %.1f µs\n", float64(loadCPU.Microseconds())/float64(res.answered))
 	}
 	if !c.files {
 		stats.report(res.answered)
@@ -179,7 +207,7 @@ func freshDatabase(ctx context.Context, admin, prefix string, logSQL bool, setti
 		return "", nil, fmt.Errorf("-admin: %w", err)
 	}
 	var b [4]byte
-	_, _ = rand.Read(b[:])
+	_, _ = crand.Read(b[:])
 	name := prefix + "_" + hex.EncodeToString(b[:])
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
 		conn.Close(ctx)
@@ -281,6 +309,7 @@ func load(c config, addrs []string) result {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: c.clients, MaxConnsPerHost: c.clients}, Timeout: 10 * time.Second}
 	var measuring atomic.Bool
 	var answered, denied, failed atomic.Int64
+	var sent atomic.Uint64
 	stop := make(chan struct{})
 	lat := make([][]time.Duration, c.clients)
 	var wg sync.WaitGroup
@@ -288,16 +317,31 @@ func load(c config, addrs []string) result {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			lc := newLeanClient(addrs)
+			defer lc.close()
 			for n := 0; ; n++ {
 				select {
 				case <-stop:
 					return
 				default:
 				}
-				addr := addrs[(i+n)%len(addrs)]
+				var r int
+				switch c.balance {
+				case "roundrobin":
+					r = int((sent.Add(1) - 1) % uint64(len(addrs)))
+				case "random":
+					r = rand.N(len(addrs))
+				default:
+					r = (i + n) % len(addrs)
+				}
 				body := payloads[(i+n)%len(payloads)]
 				start := time.Now()
-				ok, deny := post(client, addr+"v1/hooks/claude-code", body)
+				var ok, deny bool
+				if c.client == "lean" {
+					ok, deny = lc.post(r, body)
+				} else {
+					ok, deny = post(client, addrs[r]+"v1/hooks/claude-code", body)
+				}
 				if deny {
 					denied.Add(1)
 				}
@@ -342,6 +386,117 @@ func post(client *http.Client, u string, body []byte) (ok, deny bool) {
 	return resp.StatusCode == http.StatusOK, bytes.Contains(reply, []byte(`"permissionDecision":"deny"`))
 }
 
+// leanClient is one client's keep-alive connections, one per replica,
+// over which it writes each request by hand and reads each reply: what
+// net/http's client spends per call (its connection pools, the
+// per-connection reading and writing goroutines, the header maps) is
+// spent on the cores the replicas and PostgreSQL share, and more of it
+// with more replicas (more connections), which a real fleet's clients,
+// on other machines, do not put there.
+type leanClient struct {
+	hosts []string
+	conns []net.Conn
+	rds   []*bufio.Reader
+	req   []byte
+}
+
+func newLeanClient(addrs []string) *leanClient {
+	lc := &leanClient{conns: make([]net.Conn, len(addrs)), rds: make([]*bufio.Reader, len(addrs))}
+	for _, a := range addrs {
+		lc.hosts = append(lc.hosts, strings.TrimSuffix(strings.TrimPrefix(a, "http://"), "/"))
+	}
+	return lc
+}
+
+func (lc *leanClient) close() {
+	for _, c := range lc.conns {
+		if c != nil {
+			_ = c.Close()
+		}
+	}
+}
+
+// post sends body to replica r's hook endpoint and reads the reply; it
+// reports whether it was answered (200), and whether the answer was deny.
+// A connection that fails is closed and dialled again at the next call.
+func (lc *leanClient) post(r int, body []byte) (ok, deny bool) {
+	if lc.conns[r] == nil {
+		c, err := net.DialTimeout("tcp", lc.hosts[r], 10*time.Second)
+		if err != nil {
+			return false, false
+		}
+		lc.conns[r], lc.rds[r] = c, bufio.NewReaderSize(c, 4096)
+	}
+	c, rd := lc.conns[r], lc.rds[r]
+	lc.req = append(lc.req[:0], "POST /v1/hooks/claude-code HTTP/1.1\r\nHost: "...)
+	lc.req = append(lc.req, lc.hosts[r]...)
+	lc.req = append(lc.req, "\r\nContent-Type: application/json\r\nContent-Length: "...)
+	lc.req = strconv.AppendInt(lc.req, int64(len(body)), 10)
+	lc.req = append(lc.req, "\r\n\r\n"...)
+	lc.req = append(lc.req, body...)
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	status, reply, keep, err := readReply(rd, lc.req, c)
+	if err != nil || !keep {
+		_ = c.Close()
+		lc.conns[r], lc.rds[r] = nil, nil
+	}
+	if err != nil {
+		return false, false
+	}
+	return status == http.StatusOK, bytes.Contains(reply, []byte(`"permissionDecision":"deny"`))
+}
+
+// readReply writes req to w and reads one HTTP/1.1 reply with a
+// Content-Length from rd: its status, its body, and whether the
+// connection stays open.
+func readReply(rd *bufio.Reader, req []byte, w io.Writer) (status int, body []byte, keep bool, err error) {
+	if _, err := w.Write(req); err != nil {
+		return 0, nil, false, err
+	}
+	line, err := rd.ReadSlice('\n')
+	if err != nil {
+		return 0, nil, false, err
+	}
+	if len(line) < 12 || !bytes.HasPrefix(line, []byte("HTTP/1.1 ")) {
+		return 0, nil, false, fmt.Errorf("reply %q", line)
+	}
+	status, err = strconv.Atoi(string(line[9:12]))
+	if err != nil {
+		return 0, nil, false, err
+	}
+	length, keep := -1, true
+	for {
+		h, err := rd.ReadSlice('\n')
+		if err != nil {
+			return 0, nil, false, err
+		}
+		h = bytes.TrimRight(h, "\r\n")
+		if len(h) == 0 {
+			break
+		}
+		k, v, _ := bytes.Cut(h, []byte(":"))
+		v = bytes.TrimSpace(v)
+		switch {
+		case bytes.EqualFold(k, []byte("Content-Length")):
+			if length, err = strconv.Atoi(string(v)); err != nil {
+				return 0, nil, false, err
+			}
+		case bytes.EqualFold(k, []byte("Connection")) && bytes.EqualFold(v, []byte("close")):
+			keep = false
+		case bytes.EqualFold(k, []byte("Transfer-Encoding")):
+			return 0, nil, false, fmt.Errorf("reply with Transfer-Encoding %s", v)
+		}
+	}
+	if length < 0 {
+		return 0, nil, false, fmt.Errorf("reply without Content-Length")
+	}
+	body = make([]byte, length)
+	if _, err := io.ReadFull(rd, body); err != nil {
+		return 0, nil, false, err
+	}
+	return status, body, keep, nil
+}
+
 func countLines(path string) (int64, error) {
 	data, err := os.ReadFile(path)
 	return int64(bytes.Count(data, []byte("\n"))), err
@@ -356,6 +511,15 @@ func countAudit(ctx context.Context, dbURL string) (int64, error) {
 	var n int64
 	err = conn.QueryRow(ctx, `SELECT count(*) FROM toolguard_audit`).Scan(&n)
 	return n, err
+}
+
+// selfCPU is the user + system time of this process (the load generator).
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // processCPU is the user + system time of a live process.
@@ -479,7 +643,7 @@ func report(c config, r result, replicaCPU, pgCPU time.Duration, stored int64) {
 		return r.latencies[min(n-1, int(float64(n)*p))]
 	}
 	rate := float64(n) / r.elapsed.Seconds()
-	fmt.Printf("replicas %d, clients %d, measured %s\n", c.replicas, c.clients, r.elapsed.Round(time.Millisecond))
+	fmt.Printf("replicas %d, clients %d (%s), calls spread by %s, measured %s\n", c.replicas, c.clients, c.client, c.balance, r.elapsed.Round(time.Millisecond))
 	fmt.Printf("decisions/s %.0f   p50 %s   p99 %s   max %s   failed %d\n", rate, pct(0.50).Round(10*time.Microsecond), pct(0.99).Round(10*time.Microsecond), pct(1).Round(10*time.Microsecond), r.failed)
 	fmt.Printf("CPU over the whole run: replicas %s, postgres (every process) %s\n", replicaCPU.Round(10*time.Millisecond), pgCPU.Round(10*time.Millisecond))
 	if r.answered > 0 {
