@@ -55,7 +55,8 @@ func (s *state) goBack(m dirMark) {
 			s.exports--
 		}
 		s.own()
-		delete(s.vars, "PWD") // the call's own directory, as the shell started
+		delete(s.vars, "PWD")       // the call's own directory, as the shell started
+		s.env, s.envOK = nil, false // the exported list held the PWD deleted
 	case m.dir.Known && path.IsAbs(m.dir.Value):
 		s.set("PWD", value{str: m.dir.Value, known: true})
 	default:
