@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:dd3f5048989ce36d70e42a1247231fc79fa62095f2dbbe5241d96296b5a55e91"
-	defaultHashRules = "sha256:65cb63aae7e18892c96a08086f5276005217a169a75618b265d6b9ef9926ea62"
+	defaultHash      = "sha256:8b6501baa985d410c18c0b02fd56783b918d0cddbe5335cca3cbdca696c08740"
+	defaultHashRules = "sha256:e2d00ec054f3662d9b47f2728a9b0bcfd898d737ce0fb7f2bc6f54fb657213b2"
 )

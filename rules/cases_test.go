@@ -509,6 +509,10 @@ var packCases = map[string][]packCase{
 		{"mytool destroy cluster", risk.Destructive, risk.BlastMedium, []string{"generic.destructive-verb"}},
 		{"somecli list things", risk.Execute, risk.BlastNone, nil},
 		{"LD_PRELOAD=/tmp/x.so ls", risk.Destructive, risk.BlastHigh, []string{"generic.preload-injection"}},
+		{"LD_PRELOAD= ls", risk.Read, risk.BlastNone, nil},
+		{"BASH_ENV=/dev/null bash -c 'go version'", risk.Read, risk.BlastNone, nil},
+		{"bash --rcfile /dev/null -c ls", risk.Read, risk.BlastNone, nil},
+		{"BASH_ENV=./env.sh bash -c ls", risk.Destructive, risk.BlastHigh, []string{"generic.preload-injection"}},
 		{"kafka-topics --bootstrap-server x --delete --topic t", risk.Destructive, risk.BlastMedium, []string{"generic.destructive-flag"}},
 	},
 	"agents": {

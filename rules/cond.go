@@ -25,7 +25,7 @@ func (c *cond) contextOK(e *env) bool {
 	if len(c.dir) > 0 && (cmd.Dir.Value == "" || !e.matchAny(c.dir, cmd.Dir)) {
 		return false
 	}
-	if len(c.assigns) > 0 && !assignMatch(cmd, c.assigns) {
+	if len(c.assigns) > 0 && !assignMatch(cmd, c.assigns, c.assignsLoaded) {
 		return false
 	}
 	if len(c.redirects) > 0 && !e.redirectMatch(c.redirects, true) {
@@ -34,8 +34,11 @@ func (c *cond) contextOK(e *env) bool {
 	return len(c.redirectsAny) == 0 || e.redirectMatch(c.redirectsAny, false)
 }
 
-func assignMatch(cmd *shell.Command, globs []string) bool {
+func assignMatch(cmd *shell.Command, globs []string, loaded bool) bool {
 	for _, a := range cmd.Assigns {
+		if loaded && a.Value.Known && (a.Value.Value == "" || a.Value.Value == "/dev/null") {
+			continue // BASH_ENV=/dev/null, LD_PRELOAD=: nothing is loaded
+		}
 		if anyGlob(globs, a.Name) {
 			return true
 		}

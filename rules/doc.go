@@ -81,7 +81,8 @@
 //     none of the patterns), operand_at + operand_at_any, last_operand_any,
 //     min_operands, dashdash (operands follow "--"), words_any (any
 //     argument word), verbs + verb_depth (one of the first positionals).
-//   - assigns (VAR=value names), redirects (output targets), redirects_any,
+//   - assigns (VAR=value names; with assigns_loaded, only a value that is
+//     not empty and not /dev/null counts), redirects (output targets), redirects_any,
 //     privileged (sudo/doas/su), remote (ssh host CMD), origins (how the
 //     command was reached: "xargs", "find -exec", …), dir (where an earlier
 //     cd moved).

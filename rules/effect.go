@@ -694,6 +694,8 @@ func (r *effectRun) apply(rl role, w shell.Word, via string) {
 		r.command([]shell.Word{w})
 	case rl == roleLibrary && !strings.ContainsAny(w.Value, "/.") && w.Known:
 		// a built-in name (pandoc -t html), not a file to load
+	case (rl == roleExec || rl == roleLibrary) && w.Known && (w.Value == "" || w.Value == "/dev/null"):
+		// BASH_ENV=/dev/null, --rcfile /dev/null: nothing is run or loaded
 	case rl == roleExec || rl == roleLibrary:
 		r.res.Execs = append(r.res.Execs, w)
 		r.runsCodeBy(func() string { return fmt.Sprintf("%s runs the program %s", r.name(), w.Value) })

@@ -193,6 +193,10 @@ type Match struct {
 	InlineNotKnown bool `toml:"inline_not_known"`
 	// Assigns: a VAR=value prefix whose name matches one of these globs.
 	Assigns []string `toml:"assigns"`
+	// AssignsLoaded: only an assignment that names something to load
+	// counts for Assigns — its value is not empty and not /dev/null
+	// (BASH_ENV=/dev/null bash -c … loads nothing). False: any value.
+	AssignsLoaded bool `toml:"assigns_loaded"`
 	// Redirects: an output redirect whose target matches one of these
 	// patterns.
 	Redirects []string `toml:"redirects"`

@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:65cb63aae7e18892c96a08086f5276005217a169a75618b265d6b9ef9926ea62"
+	generatedDigest = "sha256:e2d00ec054f3662d9b47f2728a9b0bcfd898d737ce0fb7f2bc6f54fb657213b2"
 }
 
 var generatedPacks = []genPack{
@@ -222,11 +222,11 @@ var generatedPacks = []genPack{
 		{line: 20, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "unknown_exe", build: packsGenericL20},
 		{line: 33, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "name_unknown", build: packsGenericL33},
 		{line: 45, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "assigns", build: packsGenericL45},
-		{line: 57, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "unknown_exe", build: packsGenericL57},
-		{line: 69, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "eval", "sudo", "su"}, subs: nil, trigger: "", build: packsGenericL69},
-		{line: 82, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh"}, subs: nil, trigger: "", build: packsGenericL82},
-		{line: 95, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh"}, subs: nil, trigger: "", build: packsGenericL95},
-		{line: 108, kind: "rule", exes: []string{"sudo", "doas", "env", "nice", "nohup", "timeout", "command", "exec", "time", "xargs", "parallel", "su"}, subs: nil, trigger: "", build: packsGenericL108},
+		{line: 58, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "unknown_exe", build: packsGenericL58},
+		{line: 70, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "eval", "sudo", "su"}, subs: nil, trigger: "", build: packsGenericL70},
+		{line: 83, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh"}, subs: nil, trigger: "", build: packsGenericL83},
+		{line: 96, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh"}, subs: nil, trigger: "", build: packsGenericL96},
+		{line: 109, kind: "rule", exes: []string{"sudo", "doas", "env", "nice", "nohup", "timeout", "command", "exec", "time", "xargs", "parallel", "su"}, subs: nil, trigger: "", build: packsGenericL109},
 	}},
 	{file: "packs/git.toml", header: packHeader{Name: "git", Executables: []string{"git", "git-filter-repo", "bfg", "export", "declare", "typeset", "env"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL5},
@@ -3753,26 +3753,26 @@ func packsGenericL33() Pack {
 }
 
 func packsGenericL45() Pack {
-	return Pack{Rules: []Rule{{ID: "generic.preload-injection", Exe: []string{"*"}, Category: "privilege", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "LD_PRELOAD / DYLD_INSERT_LIBRARIES injects a library into the program (and everything it starts).", Suggestion: "Run the program without preloading libraries.", Match: Match{Assigns: []string{"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "LD_LIBRARY_PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PYTHONSTARTUP", "NODE_OPTIONS", "PERL5OPT", "RUBYOPT"}}}}}
+	return Pack{Rules: []Rule{{ID: "generic.preload-injection", Exe: []string{"*"}, Category: "privilege", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "LD_PRELOAD / DYLD_INSERT_LIBRARIES injects a library into the program (and everything it starts).", Suggestion: "Run the program without preloading libraries.", Match: Match{Assigns: []string{"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "LD_LIBRARY_PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PYTHONSTARTUP", "NODE_OPTIONS", "PERL5OPT", "RUBYOPT"}, AssignsLoaded: true}}}}
 }
 
-func packsGenericL57() Pack {
+func packsGenericL58() Pack {
 	return Pack{Rules: []Rule{{ID: "generic.destructive-flag", Exe: []string{"*"}, Category: "infrastructure", Tier: "destructive", Blast: "medium", Reason: "This tool is asked to delete, purge or reset something, and no pack knows the tool well enough to say more.", Suggestion: "List the objects first and ask before removing them.", Match: Match{FlagsAny: []string{"--delete", "--delete-config", "--delete-all", "--remove", "--purge", "--force-delete", "--drop", "--destroy", "--wipe", "--reset-offsets", "--truncate", "--cleanup", "--remove-all", "--prune", "--delete-records", "--nuke", "--erase"}, UnknownExe: true}}}}
 }
 
-func packsGenericL69() Pack {
+func packsGenericL70() Pack {
 	return Pack{Rules: []Rule{{ID: "generic.shell-from-input", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "eval", "sudo", "su"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "xargs or parallel runs a shell on text read from input, which is not known before it runs.", Suggestion: "Run the commands directly so they can be checked.", Match: Match{FlagsNoValue: []string{"-c"}, Origins: []string{"xargs", "parallel"}}}}}
 }
 
-func packsGenericL82() Pack {
+func packsGenericL83() Pack {
 	return Pack{Rules: []Rule{{ID: "generic.shell-placeholder-code", Exe: []string{"sh", "bash", "zsh", "dash", "ksh"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "xargs or parallel substitutes text read from input into the shell code, which is not known before it runs.", Suggestion: "Run the commands directly so they can be checked.", Match: Match{FlagValues: map[string][]string{"-c": {"*{}*", "*{1}*", "*{.}*"}}, Origins: []string{"xargs"}}}}}
 }
 
-func packsGenericL95() Pack {
+func packsGenericL96() Pack {
 	return Pack{Rules: []Rule{{ID: "generic.parallel-placeholder-code", Exe: []string{"sh", "bash", "zsh", "dash", "ksh"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "parallel joins its arguments into shell code and substitutes text read from input into it, so the code is not known before it runs.", Suggestion: "Run the commands directly so they can be checked.", Match: Match{WordsAny: []string{"**{}**", "**{1}**", "**{.}**"}, Origins: []string{"parallel"}}}}}
 }
 
-func packsGenericL108() Pack {
+func packsGenericL109() Pack {
 	return Pack{Rules: []Rule{{ID: "generic.wrapper-from-input", Exe: []string{"sudo", "doas", "env", "nice", "nohup", "timeout", "command", "exec", "time", "xargs", "parallel", "su"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "xargs or parallel runs a wrapper whose command comes from input, so what runs is not known before it runs.", Suggestion: "Run the commands directly so they can be checked.", Match: Match{Origins: []string{"xargs", "parallel"}}}}}
 }
 

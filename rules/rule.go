@@ -72,6 +72,7 @@ type cond struct {
 	verbs           []string
 	verbDepth       int
 	assigns         []string
+	assignsLoaded   bool
 	redirects       []pattern
 	redirectsAny    []pattern
 	privileged      bool
@@ -162,7 +163,7 @@ func compileRule(where, pack string, r Rule, pr *problems) *rule {
 func compileCond(where string, m Match, pr *problems) cond {
 	c := cond{flagsAll: m.FlagsAll, flagsAny: m.FlagsAny, flagsNone: m.FlagsNone, flagsNoValue: m.FlagsNoValue,
 		minOperands: m.MinOperands, dashdash: m.DashDash, verbs: lowerAll(m.Verbs), verbDepth: m.VerbDepth,
-		assigns: lowerAll(m.Assigns), privileged: m.Privileged, remote: m.Remote, origins: m.Origins,
+		assigns: lowerAll(m.Assigns), assignsLoaded: m.AssignsLoaded, privileged: m.Privileged, remote: m.Remote, origins: m.Origins,
 		sqlFlags: m.SQLFlags, sqlOperands: m.SQLOperands, sqlSkip: m.SQLSkip, inline: m.Inline,
 		inlineAny: lowerAll(m.InlineAny), inlineAll: lowerAll(m.InlineAll), inlineAlso: lowerAll(m.InlineAlso), inlineNone: lowerAll(m.InlineNone),
 		inlineNotKnown: m.InlineNotKnown, stdinNotKnown: m.StdinNotKnown, inlineUnknown: m.InlineUnknown, pipeSelfBg: m.PipeSelfBackground,
