@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/toolguard/toolguard/call"
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/rules"
@@ -49,6 +50,9 @@ func (a *Analysis) carried(cmd *shell.Command, codes []rules.Code) {
 // foreign judges code of a language that is not parsed here: by what it
 // holds, and every absolute or home-relative path it names as written.
 func (a *Analysis) foreign(cmd *shell.Command, c rules.Code, dir string) {
+	if c.Lang == "json" {
+		a.jsonCode(cmd, c)
+	}
 	a.code(cmd, c.Text, c.Span, dir)
 	if !a.spend(ScanCost(len(c.Text))) {
 		return
@@ -177,4 +181,18 @@ func (a *Analysis) nestedCommands(cmd *shell.Command, s *shell.Script, span risk
 	}
 	a.pointAt(start, seen, span)
 	a.depth--
+}
+
+// jsonCode judges the commands a JSON document's code keys carry (kubectl
+// run --overrides' "command" and "args") as shell code the call runs; a
+// document that does not parse is unverifiable.
+func (a *Analysis) jsonCode(cmd *shell.Command, c rules.Code) {
+	pieces, err := call.CodeInJSON(c.Text)
+	if err != nil {
+		a.add(Unverifiable(shell.Problem{Reason: "the JSON given to " + c.Via + " cannot be read: " + err.Error(), Span: c.Span}))
+		return
+	}
+	for _, p := range pieces {
+		a.shellText(cmd, p, c.Span, "the command in "+c.Via, "", "")
+	}
 }

@@ -107,6 +107,10 @@ type Call struct {
 	// Tier, when set (TierSet), overrides the kind's default tier.
 	Tier    risk.Tier `json:"-"`
 	TierSet bool      `json:"-"`
+	// Discards is true when the arguments make the tool destroy work
+	// that is not saved anywhere (git_reset with mode "hard"): the
+	// destructive tier, whatever the tool's kind. False: they do not.
+	Discards bool `json:"discards,omitempty"`
 	// Cwd is the working directory of the call; empty means the workspace.
 	Cwd string `json:"cwd,omitempty"`
 	// Workspace is the project root; empty means Cwd.

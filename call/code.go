@@ -3,6 +3,7 @@ package call
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"path"
@@ -78,6 +79,52 @@ func codeIn(input map[string]any, programs func(string) bool) ([]string, error) 
 	s := codeSearch{programs: programs}
 	s.walk(input, 0)
 	return s.pieces, s.err
+}
+
+// CodeInJSON returns the command lines the code keys of a JSON document
+// carry (a pod's "command" and "args", a tool's "script"), as codeIn finds
+// them in a tool's arguments; none for a document that is not an object.
+// An error when the text is not JSON or a limit is reached.
+func CodeInJSON(text string) ([]string, error) {
+	var v any
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrInvalid, err)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, nil
+	}
+	pieces, err := codeIn(m, nil)
+	return append(pieces, containerArgs(m, 0)...), err
+}
+
+// containerArgs are the argument lists of container specs that give an
+// image "args" and no "command" (a pod's container, a compose service):
+// the image's entrypoint runs them, and an image without one (alpine,
+// busybox) runs them as the command itself.
+func containerArgs(v any, depth int) []string {
+	if depth > maxCodeDepth {
+		return nil
+	}
+	var out []string
+	switch x := v.(type) {
+	case map[string]any:
+		if _, image := x["image"]; image {
+			if _, cmd := x["command"]; !cmd {
+				if args, ok := stringList(x["args"]); ok && len(args) > 0 {
+					out = append(out, quoteWords(args))
+				}
+			}
+		}
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			out = append(out, containerArgs(x[k], depth+1)...)
+		}
+	case []any:
+		for _, el := range x {
+			out = append(out, containerArgs(el, depth+1)...)
+		}
+	}
+	return out
 }
 
 // codeCommand is the command line that runs every piece: the piece itself

@@ -43,6 +43,9 @@ const (
 	FamilyBrowser Family = "browser"
 	// FamilyDesktopCommander is @wonderwhy-er/desktop-commander.
 	FamilyDesktopCommander Family = "desktop-commander"
+	// FamilyJetBrains is the MCP server built into JetBrains IDEs
+	// (IntelliJ IDEA, PyCharm, GoLand, RubyMine, …, since 2025.2).
+	FamilyJetBrains Family = "jetbrains"
 	// FamilyGeneric knows only the shell-like tools (run_command,
 	// execute_command, shell, …) and fetch, which every family includes.
 	FamilyGeneric Family = "generic"
@@ -55,7 +58,7 @@ const (
 func Families() []string {
 	return []string{"auto", string(FamilyFilesystem), string(FamilyFetch), string(FamilyGit), string(FamilyGitHub),
 		string(FamilyMemory), string(FamilyTime), string(FamilySQL), string(FamilyBrowser),
-		string(FamilyDesktopCommander), string(FamilyGeneric), string(FamilyNone)}
+		string(FamilyDesktopCommander), string(FamilyJetBrains), string(FamilyGeneric), string(FamilyNone)}
 }
 
 // ParseFamily parses a family name; "auto" and "" mean FamilyAuto.
@@ -81,6 +84,10 @@ var familyNames = []struct {
 	{"filesystem", FamilyFilesystem}, {"github", FamilyGitHub}, {"playwright", FamilyBrowser},
 	{"puppeteer", FamilyBrowser}, {"sqlite", FamilySQL}, {"postgres", FamilySQL}, {"mysql", FamilySQL},
 	{"memory", FamilyMemory}, {"fetch", FamilyFetch}, {"git", FamilyGit}, {"time", FamilyTime},
+	{"jetbrains", FamilyJetBrains}, {"intellij", FamilyJetBrains}, {"idea", FamilyJetBrains},
+	{"pycharm", FamilyJetBrains}, {"webstorm", FamilyJetBrains}, {"goland", FamilyJetBrains},
+	{"rubymine", FamilyJetBrains}, {"phpstorm", FamilyJetBrains}, {"rider", FamilyJetBrains},
+	{"clion", FamilyJetBrains}, {"rustrover", FamilyJetBrains}, {"datagrip", FamilyJetBrains},
 }
 
 // DetectFamily picks the family of a server command line: the first
@@ -191,6 +198,8 @@ func familyTools(f Family) map[string]Mapping {
 		return browserTools()
 	case FamilyDesktopCommander:
 		return desktopCommanderTools()
+	case FamilyJetBrains:
+		return jetbrainsTools()
 	case FamilyFetch:
 		return map[string]Mapping{"fetch": {Kind: Fetch, URLArgs: []string{"url"}}}
 	}
@@ -262,7 +271,10 @@ func gitTools() map[string]Mapping {
 	return map[string]Mapping{
 		"git_status": read, "git_diff_unstaged": read, "git_diff_staged": read, "git_diff": read,
 		"git_log": read, "git_show": read, "git_branch": read,
-		"git_commit": write, "git_reset": write, "git_checkout": write, "git_create_branch": write, "git_init": write,
+		// the reference server's git_reset only unstages; other git servers
+		// take a mode, and hard, merge and keep lose uncommitted work
+		"git_reset":  {Kind: Write, PathArgs: repoPath, DiscardArgs: map[string][]string{"mode": {"hard", "merge", "keep"}}},
+		"git_commit": write, "git_checkout": write, "git_create_branch": write, "git_init": write,
 		"git_add": {Kind: Write, PathArgs: []string{"repo_path", "files"}, CwdArgs: repoPath},
 	}
 }
@@ -346,6 +358,39 @@ func browserTools() map[string]Mapping {
 		out[t] = Mapping{Kind: Other, Tier: risk.Execute, TierSet: true}
 	}
 	return out
+}
+
+// jetbrainsTools are the tools of the MCP server built into JetBrains IDEs
+// (checked against the IntelliJ IDEA 2025.3 documentation): paths are
+// relative to projectPath, the project's root. Tools not listed here
+// (execute_action_by_id, run configurations, the debugger) stay unknown
+// and are judged so.
+func jetbrainsTools() map[string]Mapping {
+	project := []string{"projectPath"}
+	read := func(keys ...string) Mapping { return Mapping{Kind: Read, PathArgs: keys, CwdArgs: project} }
+	stat := func(keys ...string) Mapping { return Mapping{Kind: Read, StatArgs: keys, CwdArgs: project} }
+	write := func(keys ...string) Mapping { return Mapping{Kind: Write, PathArgs: keys, CwdArgs: project} }
+	return map[string]Mapping{
+		"get_file_text_by_path":      read("pathInProject"),
+		"get_file_problems":          read("filePath"),
+		"get_symbol_info":            read("filePath"),
+		"open_file_in_editor":        read("filePath"),
+		"list_directory_tree":        stat("directoryPath"),
+		"find_files_by_name_keyword": stat(),
+		"find_files_by_glob":         stat("subDirectoryRelativePath"),
+		"search_in_files_by_text":    {Kind: Search, PathArgs: []string{"directoryToSearch"}, CwdArgs: project},
+		"search_in_files_by_regex":   {Kind: Search, PathArgs: []string{"directoryToSearch"}, CwdArgs: project},
+		"get_all_open_file_paths":    stat(),
+		"get_project_modules":        stat(),
+		"get_project_dependencies":   stat(),
+		"get_repositories":           stat(),
+		"get_run_configurations":     stat(),
+		"create_new_file":            write("pathInProject"),
+		"replace_text_in_file":       write("pathInProject"),
+		"reformat_file":              write("path"),
+		"rename_refactoring":         write("pathInProject"),
+		"execute_terminal_command":   {Kind: Shell, CommandArgs: []string{"command"}, CwdArgs: project, Code: true},
+	}
 }
 
 // desktopCommanderTools are the tools of Desktop Commander.

@@ -97,10 +97,28 @@ func apply(c Call, m Mapping, programs func(string) bool) (Call, error) {
 	if anyTrue(c.Input, m.DryRunArgs) && !m.TierSet {
 		c.Kind = Read // a preview of the change: the files are only read
 	}
+	c.Discards = anyValue(c.Input, m.DiscardArgs) // git_reset {mode: hard}: uncommitted work is lost
 	if c.Kind == Shell && c.Command == "" {
 		return c, fmt.Errorf("%w: %s call without a command (looked for %s)", ErrInvalid, c.Tool, join(m.CommandArgs))
 	}
 	return c, nil
+}
+
+// anyValue reports whether one of the keys holds one of its values (a
+// string, compared without case).
+func anyValue(input map[string]any, values map[string][]string) bool {
+	for k, vs := range values {
+		s, ok := input[k].(string)
+		if !ok {
+			continue
+		}
+		for _, v := range vs {
+			if strings.EqualFold(s, v) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // anyTrue reports whether one of the keys holds the boolean true.

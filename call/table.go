@@ -55,6 +55,10 @@ type Mapping struct {
 	// only preview what it would change (the filesystem server's edit_file
 	// dryRun): the call is then a read of its paths. Nil means none.
 	DryRunArgs []string `json:"dry_run_args,omitempty"`
+	// DiscardArgs are argument values that make the tool destroy work
+	// (git_reset's mode "hard"): key → values, compared without case; a
+	// match sets the call's Discards. Nil means none.
+	DiscardArgs map[string][]string `json:"discard_args,omitempty"`
 }
 
 // Table maps tool names to mappings. The zero Table knows no tools; use

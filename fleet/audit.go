@@ -451,6 +451,9 @@ func (s *Store) FollowAudit(ctx context.Context, q AuditQuery, emit func(AuditRo
 		q.After, q.Ascending, q.Limit = max(after-followOverlap, 0), true, 5000
 		rows, err := s.QueryAudit(ctx, q)
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil // the caller stopped following during a read: the end, not a failure
+			}
 			return err
 		}
 		for _, r := range rows {

@@ -248,6 +248,13 @@ func (e *evaluation) analyse() {
 	}
 	e.checkToolPaths()
 	e.secretSearch()
+	e.browserSecrets()
+	if e.c.Discards {
+		e.add(risk.Finding{Rule: "tools.discard-work", Category: risk.CatVCSDiscard, Tier: risk.Destructive,
+			Blast: risk.BlastMedium, Subject: e.c.Tool,
+			Reason:     e.c.Tool + " is asked to discard work that is saved nowhere (uncommitted changes are lost).",
+			Suggestion: "commit or stash the changes first, or reset without discarding them"})
+	}
 	e.persistedWrites()
 	e.env.Paths = append(e.env.Paths, e.c.StatPaths...) // names and metadata only: nothing to protect
 	e.checkURLs(e.c.URLs)

@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:8b6501baa985d410c18c0b02fd56783b918d0cddbe5335cca3cbdca696c08740"
-	defaultHashRules = "sha256:e2d00ec054f3662d9b47f2728a9b0bcfd898d737ce0fb7f2bc6f54fb657213b2"
+	defaultHash      = "sha256:f844dd861bc932acaa19b5494d7389b659b012b56219b4b862b85fb01ba15405"
+	defaultHashRules = "sha256:0fb156ba6e18040ed51bb1978af545fd6211dfcefdcdfc225d5bd29277f77113"
 )

@@ -37,6 +37,9 @@ func (e *evaluation) Command(c analysis.Command) {
 	e.raise(tier)
 	e.effects = e.effects.Worse(tier)
 	e.policyChecks(cmd, provenRead(r))
+	if r.Network || len(r.URLs) > 0 {
+		e.tokensSent(cmd)
+	}
 	if cmd.Remote != "" {
 		e.remoteSecrets(cmd, r.Paths)
 	} else if key, value, ok := gitConfigSetting(cmd); ok {
@@ -292,5 +295,34 @@ func (e *evaluation) Raise(t risk.Tier) { e.raise(t) }
 func (e *evaluation) Call(r analysis.Report) {
 	if !e.guardKillers(r.Commands) {
 		e.nameKills(r.Commands)
+	}
+}
+
+// tokensSent denies a command that reaches the network with a credential
+// written out in its words or its standard input (curl -d
+// 'token=ghp_…', a key pasted into an issue body): the secret goes to
+// whatever the command contacts, which is the exfiltration DESIGN §3 holds
+// critical in every mode. A variable ($GITHUB_TOKEN) is no literal and is
+// judged by where it is read from.
+func (e *evaluation) tokensSent(cmd *shell.Command) {
+	texts := make([]string, 0, len(cmd.Argv)+1)
+	for _, w := range cmd.Argv[min(1, len(cmd.Argv)):] {
+		if w.Known {
+			texts = append(texts, w.Value)
+		}
+	}
+	if cmd.Stdin != nil && cmd.Stdin.Known {
+		texts = append(texts, cmd.Stdin.Text)
+	}
+	for _, t := range texts {
+		if !e.spend(tokenScanCost(len(t))) {
+			return
+		}
+		if kind := risk.FindToken(t); kind != "" {
+			e.add(analysis.Critical("effects.secret-to-network", risk.CatExfiltration, cmd.Span, cmd.Name,
+				fmt.Sprintf("%s reaches the network with a secret written into the command (%s): whatever it contacts receives it.", cmd.Name, kind),
+				"pass the secret from the environment or a credential helper, never written into the command"))
+			return
+		}
 	}
 }

@@ -57,3 +57,48 @@ func (e *evaluation) outsideWorkspace(p string) (string, bool) {
 	r := cp.Resolved
 	return r, r != root && !strings.HasPrefix(r, strings.TrimSuffix(root, "/")+"/")
 }
+
+// browserCodeKeys are the arguments of browser automation tools
+// (puppeteer_evaluate, browser_evaluate, execute_script) that hold the
+// JavaScript run in the page.
+var browserCodeKeys = []string{"script", "function", "expression", "code", "js"}
+
+// pageSecrets and pageSenders are what page code reads that holds the
+// user's sessions, and how it sends text off the page.
+var (
+	pageSecrets = []string{"document.cookie", "localstorage", "sessionstorage", "indexeddb"}
+	pageSenders = []string{"fetch(", "xmlhttprequest", "sendbeacon", "websocket", ".src=", ".src =", "window.open(",
+		"location.href=", "location.href =", "location=", "location ="}
+)
+
+// browserSecrets denies page code, given to a browser tool, that reads
+// the page's cookies or storage and sends text off the page: the user's
+// sessions leave for wherever it sends them (a prompt injection's usual
+// ask). Code that only reads or only fetches is judged as the tool is.
+func (e *evaluation) browserSecrets() {
+	if e.c.Kind != call.MCP && e.c.Kind != call.Other {
+		return
+	}
+	for _, k := range browserCodeKeys {
+		code, ok := e.c.Input[k].(string)
+		if !ok {
+			continue
+		}
+		low := strings.ToLower(code)
+		if containsAny(low, pageSecrets) && containsAny(low, pageSenders) {
+			e.add(analysis.Critical("effects.page-secrets-sent", risk.CatExfiltration, risk.Span{}, e.c.Tool,
+				"The page code given to "+e.c.Tool+" reads the page's cookies or storage and sends text off the page: the user's sessions would leave with it.",
+				"read what you need from the page and return it to the conversation, without sending it anywhere"))
+			return
+		}
+	}
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}

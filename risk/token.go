@@ -41,6 +41,11 @@ func compiled(expr string) *regexp.Regexp {
 var TokenShapes = []TokenShape{
 	{"pem private key", func() *regexp.Regexp { return compiled(`(-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)`) }, []string{"private key"}},
 	{"aws access key", func() *regexp.Regexp { return compiled(`((?:AKIA|ASIA))[0-9A-Z]{16}`) }, []string{"akia", "asia"}},
+	// An AWS secret key has no prefix of its own: it is known by the name
+	// the credentials file and the environment give it.
+	{"aws secret access key", func() *regexp.Regexp {
+		return compiled(`(?i)(aws_secret_access_key["']?\s*[=:]\s*["']?)[A-Za-z0-9/+]{40}(?:[^A-Za-z0-9/+]|$)`)
+	}, []string{"aws_secret_access_key"}},
 	{"github token", func() *regexp.Regexp { return compiled(`\b((?:ghp|gho|ghs|ghu|ghr)_)[A-Za-z0-9]{30,}\b`) }, []string{"ghp_", "gho_", "ghs_", "ghu_", "ghr_"}},
 	{"github fine-grained token", func() *regexp.Regexp { return compiled(`\b(github_pat_)[A-Za-z0-9_]{20,}`) }, []string{"github_pat_"}},
 	{"gitlab token", func() *regexp.Regexp {

@@ -18,6 +18,7 @@ func rep(s string, n int) string { return strings.Repeat(s, n/len(s)+1)[:n] }
 var tokenSamples = map[string]struct{ hit, miss string }{
 	"pem private key":             {"-----BEGIN OPENSSH PRIVATE KEY-----\nb3Bl", "-----BEGIN PUBLIC KEY-----\nMIIB"},
 	"aws access key":              {"aws_access_key_id = AKIA" + rep("ABCD2345", 16), "AKIA" + rep("abcd", 16)},
+	"aws secret access key":       {"aws_secret_access_key = " + rep("wJalrXUtnFEMI/K7MDENG+", 40), "aws_secret_access_key = " + rep("wJalr", 12)},
 	"github token":                {"token: ghp_" + rep("a1B2", 36), "ghp_" + rep("a1", 20)},
 	"github fine-grained token":   {"github_pat_" + rep("11AB_cd", 40), "github_pat_short"},
 	"gitlab token":                {"glpat-" + rep("x_Y-z", 20), "glpat-" + rep("x", 10)},

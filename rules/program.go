@@ -27,8 +27,10 @@ import (
 //	exec        a program file that is run (or a module loaded)
 //	shell       a shell command string that is run
 //	script:LANG code in LANG (sed, awk, vim, find, gitconfig, sshoption, jq, less, crontab, ftp, sql,
-//	            the interpreters, and code: any other language, judged by the paths and
-//	            commands it names)
+//	            the interpreters, code: any other language, judged by the paths and
+//	            commands it names, and json: a JSON document whose code keys — command,
+//	            args, script, … at any depth — carry commands, as an MCP tool's arguments
+//	            do: kubectl run --overrides)
 //	library     a module or plugin loaded: a file when the word has "/" or ".",
 //	            else a built-in name (pandoc -t html, -t custom.lua)
 //	url, host   a URL or a host that is contacted
@@ -268,7 +270,7 @@ var alwaysEffects = []string{"network", "remote-read", "hooks", "credentials", "
 // "code" is any other language: its text is judged by what it names and
 // the commands it embeds.
 var scriptLangs = []string{"sed", "awk", "vim", "find", "gitconfig", "sshoption", "jq", "less", "lessopen", "crontab", "ftp",
-	"python", "perl", "ruby", "node", "php", "lua", "sql", "tcl", "shell", "code"}
+	"python", "perl", "ruby", "node", "php", "lua", "sql", "tcl", "shell", "code", "json"}
 
 // Tags of an entry's options without effect.
 const (
