@@ -81,6 +81,11 @@ type Analysis struct {
 	// script is the call's parsed command line (Script's), whose nested
 	// commands say which words are code.
 	script *shell.Script
+	// decoders are script's commands that decode inside a substitution
+	// (… "$(echo … | base64 -d)"), listed once for hiddenCode;
+	// decodersOf is the script they were listed for.
+	decoders   []*shell.Command
+	decodersOf *shell.Script
 	// written is what the commands of the command line analysed so far
 	// wrote into files with known text, for a later command that runs one
 	// of them as SQL or as a sed or awk program (filecode.go).
@@ -138,6 +143,7 @@ func (a *Analysis) shellEnv() map[string]string {
 // problems, every command it reaches, and what the commands do together.
 func (a *Analysis) Script(s *shell.Script) {
 	a.script = s
+	a.decoders, a.decodersOf = a.decoders[:0], nil // listed afresh for this script (an arena may reuse its address)
 	a.problems(s)
 	a.seen = slices.Grow(a.seen, len(s.Commands))
 	for _, cmd := range s.Commands {

@@ -18,7 +18,7 @@ func (a *Analysis) hiddenCode(cmd *shell.Command) {
 	if !runsGivenCode(cmd) {
 		return
 	}
-	from := decodedFeed(cmd, a.script)
+	from := a.decodedFeed(cmd)
 	if from == nil {
 		return
 	}
@@ -55,20 +55,37 @@ func runsGivenCode(cmd *shell.Command) bool {
 // decodedFeed returns the decoder whose output cmd runs: the producer of
 // its stdin, or the last command of a substitution inside cmd (its -c
 // code, eval's words, a here-string); nil when there is none.
-func decodedFeed(cmd *shell.Command, s *shell.Script) *shell.Command {
+func (a *Analysis) decodedFeed(cmd *shell.Command) *shell.Command {
 	if cmd.Stdin != nil && cmd.Stdin.Via == "pipe" && shell.Decodes(cmd.Stdin.From) {
 		return cmd.Stdin.From
 	}
-	if s == nil {
-		return nil
-	}
-	for _, c := range s.Commands {
-		if c.Origin == "cmdsubst" && c.PipeTo == nil && c.Span.Start >= cmd.Span.Start && c.Span.End <= cmd.Span.End &&
-			c != cmd && shell.Decodes(c) {
+	for _, c := range a.substDecoders() {
+		if !a.spend(1) {
+			return nil // over the work limit: the caller says so for the call
+		}
+		if c.Span.Start >= cmd.Span.Start && c.Span.End <= cmd.Span.End && c != cmd {
 			return c
 		}
 	}
 	return nil
+}
+
+// substDecoders lists, once per script, the commands that decode as the
+// last command of a substitution: what a shell or eval around them may
+// run. Most scripts have none, so a script of many shells pays one pass.
+func (a *Analysis) substDecoders() []*shell.Command {
+	if a.script == nil {
+		return nil
+	}
+	if a.decodersOf != a.script {
+		a.decoders, a.decodersOf = a.decoders[:0], a.script
+		for _, c := range a.script.Commands {
+			if c.Origin == "cmdsubst" && c.PipeTo == nil && shell.Decodes(c) {
+				a.decoders = append(a.decoders, c)
+			}
+		}
+	}
+	return a.decoders
 }
 
 // pagerRunsCode judges a pager's code (PAGER=…, --pager=…, core.pager)
