@@ -66,17 +66,50 @@ func (a *Analysis) secretSearch(cmd *shell.Command, refs []rules.PathRef, dir st
 		if !ref.Word.Known || ref.Word.Value == pattern {
 			continue
 		}
-		cp, err := paths.Canonicalize(ref.Word.Value, a.PathEnv(dir), a.ctx.Home)
-		if err != nil || !a.inWorkspace(cp.Resolved) {
+		if a.outsideWorkspace(ref.Word.Value, dir) {
 			a.add(SecretSearchFinding(pattern, ref.Word.Value, cmd.Span))
 			return
 		}
 	}
 }
 
-// inWorkspace reports whether the canonical path p is the workspace or
-// below it.
-func (a *Analysis) inWorkspace(p string) bool {
-	root := strings.TrimSuffix(a.ctx.Workspace, "/")
-	return root != "" && (p == root || strings.HasPrefix(p, root+"/"))
+// SecretSearchTool is secretSearch for a search tool (Claude Code's Grep,
+// Gemini CLI's search_file_content): pattern is what it looks for, dirs
+// where it looks (the call's directory when none is named).
+func (a *Analysis) SecretSearchTool(pattern string, dirs []string) {
+	if !SecretSearchPattern(pattern) {
+		return
+	}
+	if len(dirs) == 0 {
+		dirs = []string{""}
+	}
+	for _, d := range dirs {
+		if a.outsideWorkspace(cmpOr(d, "."), "") {
+			a.add(SecretSearchFinding(pattern, cmpOr(d, a.ctx.Cwd), risk.Span{}))
+			return
+		}
+	}
+}
+
+// outsideWorkspace reports whether p (relative to dir) is neither the
+// workspace nor below it, or cannot be placed.
+func (a *Analysis) outsideWorkspace(p, dir string) bool {
+	cp, err := paths.Canonicalize(p, a.PathEnv(dir), a.ctx.Home)
+	return err != nil || a.ctx.Workspace == "" || !inTree(cp.Resolved, a.ctx.Workspace)
+}
+
+// pageSecrets and pageSenders are what page code reads that holds the
+// user's sessions, and how it sends text off the page.
+var (
+	pageSecrets = []string{"document.cookie", "localstorage", "sessionstorage", "indexeddb"}
+	pageSenders = []string{"fetch(", "xmlhttprequest", "sendbeacon", "websocket", ".src=", ".src =", "window.open(",
+		"location.href=", "location.href =", "location=", "location ="}
+)
+
+// PageCodeSendsSecrets reports whether JavaScript run in a page (a
+// browser tool's evaluate) reads the page's cookies or storage and sends
+// text off the page: the user's sessions would leave with it.
+func PageCodeSendsSecrets(code string) bool {
+	low := strings.ToLower(code)
+	return containsAny(low, pageSecrets) && containsAny(low, pageSenders)
 }

@@ -333,6 +333,17 @@ func TestFollowAuditEmitsEachRecordOnce(t *testing.T) {
 	}
 }
 
+// TestFollowAuditEndsQuietlyWhenCancelled: a follower whose context ends
+// while it reads the trail has come to its end, which is no error.
+func TestFollowAuditEndsQuietlyWhenCancelled(t *testing.T) {
+	st := open(t, fleettest.Database(t), "a")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := st.FollowAudit(ctx, fleet.AuditQuery{}, func(fleet.AuditRow) error { return nil }); err != nil {
+		t.Fatalf("FollowAudit after cancel = %v, want nil", err)
+	}
+}
+
 // TestCallerCancelLeavesDatabaseUp: a caller that gives up (a client that
 // went away) does not make the store treat the database as unreachable.
 func TestCallerCancelLeavesDatabaseUp(t *testing.T) {

@@ -1,11 +1,8 @@
 package policy
 
 import (
-	"strings"
-
 	"github.com/toolguard/toolguard/analysis"
 	"github.com/toolguard/toolguard/call"
-	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
 )
 
@@ -24,52 +21,18 @@ func (e *evaluation) secretSearch() {
 	if e.c.Kind != call.Search {
 		return
 	}
-	var pattern string
 	for _, k := range searchPatternKeys {
 		if s, ok := e.c.Input[k].(string); ok {
-			pattern = s
-			break
-		}
-	}
-	if !analysis.SecretSearchPattern(pattern) {
-		return
-	}
-	dirs := e.c.Paths
-	if len(dirs) == 0 {
-		dirs = []string{e.c.Dir()}
-	}
-	for _, d := range dirs {
-		if dir, outside := e.outsideWorkspace(d); outside {
-			e.add(analysis.SecretSearchFinding(pattern, dir, risk.Span{}))
+			e.an.SecretSearchTool(s, e.c.Paths)
 			return
 		}
 	}
-}
-
-// outsideWorkspace reports whether p is outside the call's workspace (or
-// cannot be placed), with its canonical form for the reason.
-func (e *evaluation) outsideWorkspace(p string) (string, bool) {
-	root := e.c.Root()
-	cp, err := paths.Canonicalize(p, e.pathEnv(""), e.p.home)
-	if err != nil || root == "" {
-		return p, true
-	}
-	r := cp.Resolved
-	return r, r != root && !strings.HasPrefix(r, strings.TrimSuffix(root, "/")+"/")
 }
 
 // browserCodeKeys are the arguments of browser automation tools
 // (puppeteer_evaluate, browser_evaluate, execute_script) that hold the
 // JavaScript run in the page.
 var browserCodeKeys = []string{"script", "function", "expression", "code", "js"}
-
-// pageSecrets and pageSenders are what page code reads that holds the
-// user's sessions, and how it sends text off the page.
-var (
-	pageSecrets = []string{"document.cookie", "localstorage", "sessionstorage", "indexeddb"}
-	pageSenders = []string{"fetch(", "xmlhttprequest", "sendbeacon", "websocket", ".src=", ".src =", "window.open(",
-		"location.href=", "location.href =", "location=", "location ="}
-)
 
 // browserSecrets denies page code, given to a browser tool, that reads
 // the page's cookies or storage and sends text off the page: the user's
@@ -80,25 +43,11 @@ func (e *evaluation) browserSecrets() {
 		return
 	}
 	for _, k := range browserCodeKeys {
-		code, ok := e.c.Input[k].(string)
-		if !ok {
-			continue
-		}
-		low := strings.ToLower(code)
-		if containsAny(low, pageSecrets) && containsAny(low, pageSenders) {
+		if code, ok := e.c.Input[k].(string); ok && analysis.PageCodeSendsSecrets(code) {
 			e.add(analysis.Critical("effects.page-secrets-sent", risk.CatExfiltration, risk.Span{}, e.c.Tool,
 				"The page code given to "+e.c.Tool+" reads the page's cookies or storage and sends text off the page: the user's sessions would leave with it.",
 				"read what you need from the page and return it to the conversation, without sending it anywhere"))
 			return
 		}
 	}
-}
-
-func containsAny(s string, subs []string) bool {
-	for _, sub := range subs {
-		if strings.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
 }

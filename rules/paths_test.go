@@ -82,6 +82,9 @@ func TestURLs(t *testing.T) {
 		{"git clone git@github.com:org/repo.git", []string{"github.com"}},
 		{"git clone https://github.com/org/repo.git dir", []string{"https://github.com/org/repo.git"}},
 		{"git remote add origin https://gitlab.com/x/y.git", []string{"https://gitlab.com/x/y.git"}},
+		{"git fetch origin +main:main", nil}, // a refspec, not host:path
+		{"git push git@github.com:org/repo.git HEAD:main", []string{"github.com"}},
+		{"git archive --format=tar HEAD:docs", nil},
 		{"ssh -p 2222 deploy@build.example.com uptime", []string{"build.example.com"}},
 		{"scp notes.txt user@files.example.com:/tmp/", []string{"files.example.com"}},
 		{"rsync -a src/ backup.example.com:/srv/", []string{"backup.example.com"}},
