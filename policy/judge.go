@@ -305,24 +305,28 @@ func (e *evaluation) Call(r analysis.Report) {
 // critical in every mode. A variable ($GITHUB_TOKEN) is no literal and is
 // judged by where it is read from.
 func (e *evaluation) tokensSent(cmd *shell.Command) {
-	texts := make([]string, 0, len(cmd.Argv)+1)
 	for _, w := range cmd.Argv[min(1, len(cmd.Argv)):] {
-		if w.Known {
-			texts = append(texts, w.Value)
+		if w.Known && e.tokenSent(cmd, w.Value) {
+			return
 		}
 	}
 	if cmd.Stdin != nil && cmd.Stdin.Known {
-		texts = append(texts, cmd.Stdin.Text)
+		e.tokenSent(cmd, cmd.Stdin.Text)
 	}
-	for _, t := range texts {
-		if !e.spend(tokenScanCost(len(t))) {
-			return
-		}
-		if kind := risk.FindToken(t); kind != "" {
-			e.add(analysis.Critical("effects.secret-to-network", risk.CatExfiltration, cmd.Span, cmd.Name,
-				fmt.Sprintf("%s reaches the network with a secret written into the command (%s): whatever it contacts receives it.", cmd.Name, kind),
-				"pass the secret from the environment or a credential helper, never written into the command"))
-			return
-		}
+}
+
+// tokenSent adds tokensSent's finding when text holds a credential, and
+// reports whether it did (or the work budget ran out: nothing more is
+// scanned).
+func (e *evaluation) tokenSent(cmd *shell.Command, text string) bool {
+	if !e.spend(tokenScanCost(len(text))) {
+		return true
 	}
+	kind := risk.FindToken(text)
+	if kind != "" {
+		e.add(analysis.Critical("effects.secret-to-network", risk.CatExfiltration, cmd.Span, cmd.Name,
+			fmt.Sprintf("%s reaches the network with a secret written into the command (%s): whatever it contacts receives it.", cmd.Name, kind),
+			"pass the secret from the environment or a credential helper, never written into the command"))
+	}
+	return kind != ""
 }
