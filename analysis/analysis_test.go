@@ -316,6 +316,7 @@ func TestEffects(t *testing.T) {
 			"command docker run -v /:/host alpine rm -rf /host/home/ada (destructive) dir=",
 			"path mention read /:/host",
 			"path mention read /host/home/ada",
+			"path file write /", // the mount: the container may write the host's root
 			"path file delete /home/ada removes",
 			"path tree delete /home/ada",
 			"command rm -rf /host/home/ada (destructive) dir=",

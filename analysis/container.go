@@ -16,18 +16,27 @@ import (
 // throwaway container) are not this machine's business.
 
 // bindMount maps a directory inside a container to the host directory
-// mounted there.
+// mounted there; word is the mount's value as written.
 type bindMount struct {
 	inside, host string
+	readOnly     bool
+	word         shell.Word
 }
 
-// container judges the container command of sc through its mounts.
+// container judges what a container may do to this machine: every bind
+// mount's host directory as a path the container writes (reads, when the
+// mount is read-only) — its image or command is code no rule has seen —
+// and its command through its mounts.
 func (a *Analysis) container(sc Command) {
-	if len(sc.Result.Container) == 0 || a.depth >= maxCodeNesting {
+	if len(sc.Result.Mounts) == 0 {
 		return
 	}
 	mounts := a.bindMounts(sc)
 	if len(mounts) == 0 {
+		return
+	}
+	a.mountSources(sc, mounts)
+	if len(sc.Result.Container) == 0 || a.depth >= maxCodeNesting {
 		return
 	}
 	s := a.parse(shell.QuoteWords(sc.Result.Container), shell.Options{})
@@ -54,6 +63,23 @@ func (a *Analysis) container(sc Command) {
 	}
 }
 
+// mountSources judges the host side of every bind mount: a container
+// given -v "$PWD":/src writes the project, one given -v ~:/h the home
+// directory, whatever its command says.
+func (a *Analysis) mountSources(sc Command, mounts []bindMount) {
+	refs := make([]rules.PathRef, 0, len(mounts))
+	for _, m := range mounts {
+		w := m.word
+		w.Value = m.host
+		access := "write"
+		if m.readOnly {
+			access = "read"
+		}
+		refs = append(refs, rules.PathRef{Word: w, Access: access})
+	}
+	a.paths(sc.Cmd, refs, sc.Dir)
+}
+
 // bindMounts reads -v HOST:CONT[:opts] and --mount type=bind,src=…,dst=…
 // values; named volumes and unknown words are not this machine's paths.
 func (a *Analysis) bindMounts(sc Command) []bindMount {
@@ -62,45 +88,63 @@ func (a *Analysis) bindMounts(sc Command) []bindMount {
 		if !w.Known {
 			continue
 		}
-		var host, inside string
-		if strings.Contains(w.Value, "=") && !strings.HasPrefix(w.Value, "/") {
-			host, inside = mountFields(w.Value)
-		} else {
-			parts := strings.Split(w.Value, ":")
-			if len(parts) < 2 {
-				continue
-			}
-			host, inside = parts[0], parts[1]
-		}
-		if !strings.HasPrefix(inside, "/") || !(strings.HasPrefix(host, "/") || strings.HasPrefix(host, "~") || strings.HasPrefix(host, ".")) {
+		m, ok := parseMount(w.Value)
+		if !ok {
 			continue
 		}
-		if strings.HasPrefix(host, ".") {
-			host = path.Join(sc.Dir, host)
+		if strings.HasPrefix(m.host, ".") {
+			m.host = path.Join(sc.Dir, m.host)
 		}
-		out = append(out, bindMount{inside: path.Clean(inside), host: host})
+		m.inside, m.word = path.Clean(m.inside), w
+		out = append(out, m)
 	}
 	return out
 }
 
-// mountFields reads source and target of a --mount value.
-func mountFields(v string) (host, inside string) {
+// parseMount reads one mount value: HOST:CONT[:opts] (-v, --volume) or
+// comma-separated key=value fields (--mount). ok is false for what binds
+// no host path: a named or anonymous volume, a tmpfs.
+func parseMount(v string) (m bindMount, ok bool) {
+	if strings.Contains(v, "=") && !strings.HasPrefix(v, "/") {
+		m = mountFields(v)
+	} else {
+		parts := strings.Split(v, ":")
+		if len(parts) < 2 {
+			return bindMount{}, false
+		}
+		m.host, m.inside = parts[0], parts[1]
+		if len(parts) > 2 {
+			for _, o := range strings.Split(parts[2], ",") {
+				m.readOnly = m.readOnly || o == "ro" || o == "readonly"
+			}
+		}
+	}
+	if !strings.HasPrefix(m.inside, "/") || !(strings.HasPrefix(m.host, "/") || strings.HasPrefix(m.host, "~") || strings.HasPrefix(m.host, ".")) {
+		return bindMount{}, false
+	}
+	return m, true
+}
+
+// mountFields reads source, target and read-only of a --mount value.
+func mountFields(v string) (m bindMount) {
 	bind := true
 	for _, kv := range strings.Split(v, ",") {
-		k, val, _ := strings.Cut(kv, "=")
+		k, val, hasValue := strings.Cut(kv, "=")
 		switch k {
 		case "type":
 			bind = val == "bind"
 		case "source", "src":
-			host = val
+			m.host = val
 		case "target", "destination", "dst":
-			inside = val
+			m.inside = val
+		case "readonly", "ro":
+			m.readOnly = !hasValue || val == "true" || val == "1"
 		}
 	}
 	if !bind {
-		return "", ""
+		return bindMount{}
 	}
-	return host, inside
+	return m
 }
 
 // onHost maps a container path below a mount to the host path; the most

@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:f844dd861bc932acaa19b5494d7389b659b012b56219b4b862b85fb01ba15405"
-	defaultHashRules = "sha256:0fb156ba6e18040ed51bb1978af545fd6211dfcefdcdfc225d5bd29277f77113"
+	defaultHash      = "sha256:2f33e70b5b632d0d7b3d4f285f4bd809a49df15ab4e3f0d3aa9033ef5f6485fa"
+	defaultHashRules = "sha256:26e6a23c0cde299162b7c01ab71b6a13ada38450f8183fbed696aacce2cbfd74"
 )

@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:0fb156ba6e18040ed51bb1978af545fd6211dfcefdcdfc225d5bd29277f77113"
+	generatedDigest = "sha256:26e6a23c0cde299162b7c01ab71b6a13ada38450f8183fbed696aacce2cbfd74"
 }
 
 var generatedPacks = []genPack{
@@ -3213,11 +3213,11 @@ func packsContainersL168() Pack {
 }
 
 func packsContainersL180() Pack {
-	return Pack{Rules: []Rule{{ID: "container.run-host-root-mount", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run|create|container"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "Mounting the host's root, home, /etc or the Docker socket into a container gives it the host.", Suggestion: "Mount only the project directory.", Match: Match{FlagValues: map[string][]string{"-v": {"/:*", "/", "/etc*", "/root*", "/home*", "/users*", "~*", "$home*", "/var/run/docker.sock*", "/run/docker.sock*", "/var/lib/docker*", "/boot*", "/dev*", "/proc*", "/sys*"}}}}}}
+	return Pack{Rules: []Rule{{ID: "container.run-host-root-mount", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run|create|container"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "Mounting the host's root, /etc, /root, a kernel or device tree or the Docker socket into a container gives it the host.", Suggestion: "Mount only the project directory.", Match: Match{FlagValues: map[string][]string{"-v": {"/:*", "/", "/etc*", "/root*", "/var/run/docker.sock*", "/run/docker.sock*", "/var/lib/docker*", "/boot*", "/dev*", "/proc*", "/sys*"}}}}}}
 }
 
 func packsContainersL192() Pack {
-	return Pack{Rules: []Rule{{ID: "container.run-host-root-volume-long", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run|create|container"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "Mounting the host's root, home, /etc or the Docker socket into a container gives it the host.", Suggestion: "Mount only the project directory.", Match: Match{FlagValues: map[string][]string{"--mount": {"*source=/,*", "*src=/,*", "*source=/etc*", "*src=/etc*", "*docker.sock*", "*source=/root*", "*source=/home*"}, "--volume": {"/:*", "/etc*", "/root*", "/home*", "~*", "/var/run/docker.sock*", "/run/docker.sock*", "/dev*", "/proc*", "/sys*"}}}}}}
+	return Pack{Rules: []Rule{{ID: "container.run-host-root-volume-long", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run|create|container"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "Mounting the host's root, /etc, /root, a kernel or device tree or the Docker socket into a container gives it the host.", Suggestion: "Mount only the project directory.", Match: Match{FlagValues: map[string][]string{"--mount": {"*source=/,*", "*src=/,*", "*source=/etc*", "*src=/etc*", "*docker.sock*", "*source=/root*"}, "--volume": {"/:*", "/etc*", "/root*", "/var/run/docker.sock*", "/run/docker.sock*", "/dev*", "/proc*", "/sys*"}}}}}}
 }
 
 func packsContainersL206() Pack {
