@@ -92,7 +92,7 @@ func builtinTool(name string) (Mapping, bool) {
 	case "WebFetch":
 		return fetchTool(), true
 	case "WebSearch":
-		return Mapping{Kind: Search}, true
+		return Mapping{Kind: Search, Sends: true}, true
 	case "Agent":
 		return agentTool(), true
 	case "Task": // also Cursor's sub-agent tool type
@@ -140,7 +140,7 @@ func builtinTool(name string) (Mapping, bool) {
 	case "web_fetch":
 		return Mapping{Kind: Fetch, URLArgs: urlArgs, URLsInText: webFetchTextArgs}, true
 	case "google_web_search":
-		return Mapping{Kind: Search}, true
+		return Mapping{Kind: Search, Sends: true}, true
 	case "save_memory":
 		return Mapping{Kind: Other, Tier: risk.Write, TierSet: true}, true
 	case "write_todos":

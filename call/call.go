@@ -111,6 +111,10 @@ type Call struct {
 	// that is not saved anywhere (git_reset with mode "hard"): the
 	// destructive tier, whatever the tool's kind. False: they do not.
 	Discards bool `json:"discards,omitempty"`
+	// Sends is true when the tool sends its arguments off this machine as
+	// they are (a web search's query). False: it does not, or its URLs say
+	// where it goes.
+	Sends bool `json:"sends,omitempty"`
 	// Cwd is the working directory of the call; empty means the workspace.
 	Cwd string `json:"cwd,omitempty"`
 	// Workspace is the project root; empty means Cwd.

@@ -48,6 +48,20 @@ func TestDiscardArgs(t *testing.T) {
 	}
 }
 
+// TestSends: a web search's query leaves the machine as it is; a file
+// search's pattern does not.
+func TestSends(t *testing.T) {
+	for tool, want := range map[string]bool{"WebSearch": true, "google_web_search": true, "Grep": false, "Glob": false, "WebFetch": false} {
+		c, err := call.Default().Normalize(call.Request{Tool: tool, Input: map[string]any{"query": "q", "pattern": "p", "url": "https://example.com/"}})
+		if err != nil {
+			t.Fatalf("%s: %v", tool, err)
+		}
+		if c.Sends != want {
+			t.Errorf("%s: Sends %v, want %v", tool, c.Sends, want)
+		}
+	}
+}
+
 func TestJetBrainsFamily(t *testing.T) {
 	for _, tc := range []struct {
 		tool  string

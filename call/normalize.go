@@ -98,6 +98,7 @@ func apply(c Call, m Mapping, programs func(string) bool) (Call, error) {
 		c.Kind = Read // a preview of the change: the files are only read
 	}
 	c.Discards = anyValue(c.Input, m.DiscardArgs) // git_reset {mode: hard}: uncommitted work is lost
+	c.Sends = m.Sends
 	if c.Kind == Shell && c.Command == "" {
 		return c, fmt.Errorf("%w: %s call without a command (looked for %s)", ErrInvalid, c.Tool, join(m.CommandArgs))
 	}

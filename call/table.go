@@ -59,6 +59,11 @@ type Mapping struct {
 	// (git_reset's mode "hard"): key → values, compared without case; a
 	// match sets the call's Discards. Nil means none.
 	DiscardArgs map[string][]string `json:"discard_args,omitempty"`
+	// Sends marks a tool that sends its arguments off this machine as
+	// they are (a web search's query goes to a search engine): a secret
+	// in them is on its way out. False: the arguments stay here, or are
+	// judged by their URLs.
+	Sends bool `json:"sends,omitempty"`
 }
 
 // Table maps tool names to mappings. The zero Table knows no tools; use

@@ -148,7 +148,7 @@ var zeroClawHomeForbidden = []string{"~/.ssh/**", "~/.gnupg/**", "~/.aws/**"}
 // extraDenied are further credential stores and root-equivalent sockets.
 var extraDenied = []string{
 	"/etc/gshadow", "/etc/security/opasswd", "/etc/ssh/ssh_host_*_key",
-	"~/.docker/config.json", "~/.kube/config", "~/.git-credentials", "**/.git-credentials",
+	"~/.docker/config.json", "~/.kube/config", "~/.kube/config[-._]*", "~/.git-credentials", "**/.git-credentials",
 	"~/.config/gh/hosts.yml", "~/.config/hub", "~/.vault-token", "**/.pgpass",
 	"~/.terraform.d/credentials.tfrc.json", "~/.password-store/**", "~/.local/share/keyrings/**",
 	"**/*.kdbx", "**/id_ed25519_sk", "**/id_ecdsa_sk",
@@ -163,6 +163,7 @@ var extraDenied = []string{
 // sensitiveAny needs a human for reads as well as writes.
 var sensitiveAny = []string{
 	"~/.config/**", "**/.git/config",
+	"~/.kube/**", // kubeconfigs under other names (prod.yaml, configs/…) hold cluster credentials too
 	"~/.bash_history", "~/.zsh_history", "~/.histfile", "~/.sh_history",
 	"~/.local/share/fish/fish_history", "~/.python_history", "~/.node_repl_history",
 	"~/.psql_history", "~/.mysql_history", "~/.sqlite_history", "~/.lesshst", "~/.viminfo",

@@ -432,7 +432,9 @@ func (e *evaluation) secretsInArguments() {
 	switch e.c.Kind {
 	case call.MCP, call.Other, call.Fetch:
 	default:
-		return
+		if !e.c.Sends { // a web search's query goes to the search engine
+			return
+		}
 	}
 	if kind := e.tokenIn(e.c.Input, 0); kind != "" {
 		e.add(analysis.Critical("effects.secret-to-tool", risk.CatExfiltration, risk.Span{}, e.c.Tool,

@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:2f33e70b5b632d0d7b3d4f285f4bd809a49df15ab4e3f0d3aa9033ef5f6485fa"
-	defaultHashRules = "sha256:26e6a23c0cde299162b7c01ab71b6a13ada38450f8183fbed696aacce2cbfd74"
+	defaultHash      = "sha256:cdf16de7ebbde23eb803fdd24a481facd5da63235db2692c510ab69ad1ff6568"
+	defaultHashRules = "sha256:2a6134291aa7cf4cff65700a6984eb9e206c9043d654c173abc48034aa342646"
 )
