@@ -38,7 +38,7 @@ func TestResolveEcosystems(t *testing.T) {
 	}{
 		{name: "cargo build runs build.rs", args: []string{"cargo", "build", "--release"},
 			files: fakeFiles{"/w/Cargo.toml": "[package]\nname = \"a\"\n", "/w/build.rs": buildRS},
-			want: Plan{Runner: "cargo", Read: []string{"/w/Cargo.toml", "/w/build.rs"}, Steps: []Step{rs("/w/build.rs", buildRS, w)}}},
+			want:  Plan{Runner: "cargo", Read: []string{"/w/Cargo.toml", "/w/build.rs"}, Steps: []Step{rs("/w/build.rs", buildRS, w)}}},
 		{name: "cargo build = path and build = false", args: []string{"cargo", "test", "--workspace"},
 			files: fakeFiles{"/w/Cargo.toml": "[package]\nname = \"a\"\nbuild = \"gen/make.rs\"\n[workspace]\nmembers = [\"crates/*\", \"tools\"]\nexclude = [\"crates/old\"]\n",
 				"/w/gen/make.rs": evilRS, "/w/build.rs": "not run",
