@@ -7,8 +7,9 @@ import (
 	"strings"
 )
 
-// Lang is the language a step is written in: Shell, Python, or the
-// program a shebang names ("node", "perl", …).
+// Lang is the language a step is written in: Shell, Python, Rust, Ruby,
+// Elixir, Swift, a notebook kernel's language, or the program a shebang
+// names ("node", "perl", …).
 type Lang string
 
 // The languages most steps are in.
@@ -22,7 +23,8 @@ type Step struct {
 	// File is the file the code is in, as the reader was asked for it.
 	File string
 	// Line is the line of File the code starts on, from 1; 0 when the
-	// whole file is the code (a setup.py, a conftest.py).
+	// whole file is the code (a setup.py, a conftest.py, a build.rs); in a
+	// Jupyter notebook, the number of the cell, from 1.
 	Line int
 	// Text is the code, with the runner's variables expanded.
 	Text string
