@@ -117,6 +117,7 @@ func (r *resolver) cargo(inv Invocation) {
 		manifest = path.Join(installPath, "Cargo.toml")
 	}
 	r.plan.Runner = "cargo"
+	r.cargoOverrides(inv)
 	if !loaded {
 		confs = r.cargoConfigs(dir)
 	}
@@ -392,4 +393,44 @@ func shellJoin(words []string) string {
 		b.WriteByte('\'')
 	}
 	return b.String()
+}
+
+// cargoOverrides makes a problem of what sets the programs cargo runs
+// from outside the files read: --config naming a runner, linker, wrapper,
+// rustc or alias (or a file of them), and the variables that do
+// (RUSTC_WRAPPER, CARGO_TARGET_<TRIPLE>_RUNNER, …), whose values are not
+// known here.
+func (r *resolver) cargoOverrides(inv Invocation) {
+	for i := 0; i < len(inv.Args); i++ {
+		if inv.Args[i] == "--" {
+			break
+		}
+		v, n := flagValue(inv.Args, i, "", "--config")
+		if n == 0 {
+			continue
+		}
+		i += n - 1
+		low := strings.ToLower(v)
+		if strings.HasSuffix(low, ".toml") || containsWord(low, "runner", "linker", "wrapper", "rustc", "alias") {
+			r.problem("--config "+v, "the command line sets a program cargo runs")
+		}
+	}
+	for _, e := range inv.Env {
+		switch {
+		case e == "RUSTC" || e == "RUSTC_WRAPPER" || e == "RUSTC_WORKSPACE_WRAPPER" || e == "RUSTDOC",
+			strings.HasPrefix(e, "CARGO_BUILD_RUSTC"), strings.HasPrefix(e, "CARGO_ALIAS_"),
+			strings.HasPrefix(e, "CARGO_TARGET_") && (strings.HasSuffix(e, "_RUNNER") || strings.HasSuffix(e, "_LINKER")):
+			r.problem(e, "a variable set for the command names a program cargo runs")
+		}
+	}
+}
+
+// containsWord reports whether s contains any of words.
+func containsWord(s string, words ...string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
 }

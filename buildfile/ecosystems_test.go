@@ -77,6 +77,12 @@ func TestResolveEcosystems(t *testing.T) {
 			want:  Plan{Runner: "cargo", Read: []string{"/w/Cargo.toml"}, Problems: []Problem{{File: "/w/Cargo.toml", Reason: "Cargo.toml is not valid TOML"}}}},
 		{name: "cargo without a Cargo.toml runs nothing", args: []string{"cargo", "build"}, files: fakeFiles{},
 			want: Plan{Runner: "cargo"}},
+		{name: "cargo --config setting a runner is a problem", args: []string{"cargo", "run", "--config", "target.x86_64-unknown-linux-gnu.runner='sh'", "--config", "profile.dev.opt-level=1"},
+			files: fakeFiles{},
+			want:  Plan{Runner: "cargo", Problems: []Problem{{File: "--config target.x86_64-unknown-linux-gnu.runner='sh'", Reason: "the command line sets a program cargo runs"}}}},
+		{name: "RUSTC_WRAPPER set for cargo is a problem", args: []string{"cargo", "build"}, env: []string{"RUSTC_WRAPPER", "RUST_LOG"},
+			files: fakeFiles{},
+			want:  Plan{Runner: "cargo", Problems: []Problem{{File: "RUSTC_WRAPPER", Reason: "a variable set for the command names a program cargo runs"}}}},
 
 		{name: "rake -T loads the Rakefile and rakelib", args: []string{"rake", "-T"},
 			files: fakeFiles{"/w/Rakefile": rakefile, "/w/rakelib/db.rake": "task :x\n", "/w/rakelib/notes.txt": "x"},
