@@ -123,7 +123,7 @@ var (
 		"fileutils.rm", "fileutils.remove", "file.delete", "dir.delete", "unlink(", "unlink ", "rmdir(", "remove_tree",
 		"rmtree(", "deno.remove", "truncate(", "os.truncate", "shutil.move", "os.rename", "fs.renamesync", "file.rename",
 		"remove-item", "rm -r", "rd /s", "rmdir /s", "del /s", "delete-directory", "rm(", "file.rm", "rm_rf",
-		"remove_dir", "remove_file(", "removeitem("} // Rust's std::fs, Swift's FileManager
+		"remove_dir", "remove_file(", "removeitem(at"} // Rust's std::fs, Swift's FileManager (not localStorage.removeItem)
 	// inlineDataDropMarkers are SDK calls that delete a whole index,
 	// collection, table, bucket or queue of a database or hosted service.
 	inlineDataDropMarkers = []string{"deleteindex(", "delete_index(", "clearobjects(", "clear_objects(",

@@ -58,6 +58,8 @@ func TestEcosystemCode(t *testing.T) {
 		{name: "Swift removeItem of the home directory", command: "swift test",
 			files: files{ws + "/Package.swift": "import Foundation\ntry? FileManager.default.removeItem(at: FileManager.default.homeDirectoryForCurrentUser)\n"},
 			want:  []string{"path file delete " + home + " dir=" + ws + " removes"}},
+		{name: "localStorage.removeItem deletes no file", command: `node -e "localStorage.removeItem('k'); console.log(require('fs').readFileSync('/etc/hosts', 'utf8'))"`,
+			files: files{}, want: []string{"path file read /etc/hosts"}, none: "delete"},
 		{name: "a notebook's shell line", command: "jupyter nbconvert --execute --to html a.ipynb",
 			files: files{ws + "/a.ipynb": `{"cells": [{"cell_type": "code", "source": ["import pandas as pd\n", "!rm -rf ~/data"]}]}`},
 			want:  []string{"command rm -rf " + home + "/data (destructive) dir="}},
