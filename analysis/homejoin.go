@@ -125,7 +125,7 @@ func isHomeExpr(expr string) bool {
 		return true
 	}
 	return containsAny(low, []string{"homedir()", "expanduser(", ".home()", "user.home", "userhomedir", "env.home", "home_dir()",
-		"user_home", "homedirectoryforcurrentuser", "nshomedirectory()"})
+		"user_home", "homedirectoryforcurrentuser", "nshomedirectory()", "dir.home"})
 }
 
 // Code also builds a home path by formatting: format!("{}/.ssh/id_rsa",
