@@ -33,7 +33,7 @@ func (r *resolver) dvc(inv Invocation) {
 		case "--dry":
 			dry = true
 			continue
-		case "-n", "--name", "-m", "--message", "-S", "--set-param", "-j", "--jobs", "--glob-pattern":
+		case "-n", "--name", "-m", "--message", "-S", "--set-param", "-j", "--jobs", "-r", "--rev", "-C", "--copy-paths":
 			i++ // dvc exp run's options with a value
 			continue
 		}
