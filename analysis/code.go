@@ -53,7 +53,8 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 		a.judge.Path(Path{Word: shell.Word{Value: p.text, Known: true}, Access: access, Shape: File, Dir: dir, Removes: removes})
 		written = append(written, shell.Word{Value: p.text, Known: true})
 	}
-	for _, p := range append(homeJoins(code), homeTemplates(code, h.has(mHome))...) { // path.join(os.homedir(), ".ssh", "id_rsa"), f"{home}/.ssh"
+	joins := append(homeJoins(code), homeTemplates(code, h.has(mHome))...) // path.join(os.homedir(), ".ssh", "id_rsa"), f"{home}/.ssh"
+	for _, p := range append(joins, homeMethodJoins(code)...) {            // home_dir().unwrap().join(".ssh")
 		a.judge.Path(Path{Word: shell.Word{Value: p, Known: true}, Access: access, Shape: File, Dir: dir, Removes: removes})
 		written = append(written, shell.Word{Value: p, Known: true})
 	}

@@ -179,3 +179,37 @@ func isIdent(s string) bool {
 	}
 	return s != ""
 }
+
+// homeMethodJoinRE finds a home expression followed by method joins of
+// string literals (group 1): Rust's dirs::home_dir().unwrap().join(".ssh"),
+// Path::new(&home).join(".aws/credentials"), pathlib's
+// Path.home().joinpath(".ssh"), Swift's
+// homeDirectoryForCurrentUser.appendingPathComponent(".ssh").
+var homeMethodJoinRE = lazyre.Regexp{
+	Expr: `(?i)(?:home_dir\(\)(?:\.unwrap\(\)|\?|\.expect\([^()\n]{0,40}\))?|homedirectoryforcurrentuser|path\.home\(\)|(?:path::new|pathbuf::from)\(\s*&?home(?:_dir)?\s*\))` +
+		`((?:\s*\.(?:join|joinpath|appendingpathcomponent|appending\(path:)\(?\s*["'][^"'\n]+["']\s*\))+)`,
+}
+
+// homeMethodJoins returns the home-relative paths code builds by joining
+// literals to a home expression with a method.
+func homeMethodJoins(code string) []string {
+	if !strings.Contains(strings.ToLower(code), "home") {
+		return nil
+	}
+	var out []string
+	for _, m := range homeMethodJoinRE.Get().FindAllStringSubmatch(code, 16) {
+		var b strings.Builder
+		b.WriteString("~")
+		for _, lit := range homeLitRE.Get().FindAllStringSubmatch(m[1], 8) {
+			part := strings.Trim(lit[1], "/")
+			if part == "" || strings.Contains(part, "..") {
+				continue
+			}
+			b.WriteString("/" + part)
+		}
+		if p := b.String(); p != "~" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
