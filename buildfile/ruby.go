@@ -2,6 +2,7 @@ package buildfile
 
 import (
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -225,6 +226,12 @@ func (r *resolver) bundle(inv Invocation) []string {
 	}
 	if ok {
 		r.step(Step{File: file, Text: text, Lang: Ruby, Dir: path.Dir(file)})
+		if gemspecLine.MatchString(text) { // gemspec: Bundler evaluates the directory's gemspecs too
+			r.rubyDir(path.Dir(file), ".gemspec", path.Dir(file))
+		}
 	}
 	return rest
 }
+
+// gemspecLine is a Gemfile's gemspec directive.
+var gemspecLine = regexp.MustCompile(`(?m)^[ \t]*gemspec\b`)
