@@ -41,6 +41,7 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 		access = paths.Write
 	}
 	removes := access == paths.Delete
+	var written []shell.Word // the files code that writes may write
 	for _, p := range lits {
 		switch {
 		case p.joined && p.home: // os.homedir() + "/.ssh/id_rsa"
@@ -50,9 +51,18 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 			continue
 		}
 		a.judge.Path(Path{Word: shell.Word{Value: p.text, Known: true}, Access: access, Shape: File, Dir: dir, Removes: removes})
+		written = append(written, shell.Word{Value: p.text, Known: true})
 	}
-	for _, p := range homeJoins(code) { // path.join(os.homedir(), ".ssh", "id_rsa")
+	joins := append(homeJoins(code), homeTemplates(code, h.has(mHome))...) // path.join(os.homedir(), ".ssh", "id_rsa"), f"{home}/.ssh"
+	for _, p := range append(joins, homeMethodJoins(code)...) {            // home_dir().unwrap().join(".ssh")
 		a.judge.Path(Path{Word: shell.Word{Value: p, Known: true}, Access: access, Shape: File, Dir: dir, Removes: removes})
+		written = append(written, shell.Word{Value: p, Known: true})
+	}
+	if h.has(mWrite) && len(written) > 0 {
+		// What code writes is among its string literals: a file a shell or a
+		// service runs by itself (~/.bashrc) is judged by the commands they
+		// hold, as echo '…' >> ~/.bashrc is.
+		a.judge.Write(Write{Cmd: cmd, Text: strings.Join(stringLiterals(code), "\n"), Targets: written})
 	}
 	if access == paths.Delete && h.has(mHome) {
 		a.judge.Path(Path{Word: shell.Word{Value: a.ctx.Home, Known: true}, Access: paths.Delete, Shape: File, Dir: dir, Removes: true})
@@ -113,7 +123,8 @@ var (
 		"rmsync", "rmdirsync", "unlinksync", "fs.rm(", "fs.rmdir(", "fs.unlink(", "fs.promises.rm", "rimraf",
 		"fileutils.rm", "fileutils.remove", "file.delete", "dir.delete", "unlink(", "unlink ", "rmdir(", "remove_tree",
 		"rmtree(", "deno.remove", "truncate(", "os.truncate", "shutil.move", "os.rename", "fs.renamesync", "file.rename",
-		"remove-item", "rm -r", "rd /s", "rmdir /s", "del /s", "delete-directory", "rm(", "file.rm", "rm_rf"}
+		"remove-item", "rm -r", "rd /s", "rmdir /s", "del /s", "delete-directory", "rm(", "file.rm", "rm_rf",
+		"remove_dir", "remove_file(", "removeitem(at"} // Rust's std::fs, Swift's FileManager (not localStorage.removeItem)
 	// inlineDataDropMarkers are SDK calls that delete a whole index,
 	// collection, table, bucket or queue of a database or hosted service.
 	inlineDataDropMarkers = []string{"deleteindex(", "delete_index(", "clearobjects(", "clear_objects(",
@@ -127,9 +138,10 @@ var (
 	inlineNetworkMarkers = []string{"urlopen", "urllib", "requests.", "http.get", "https.get", "http.request",
 		"https.request", "fetch(", "lwp", "get(\"http", "get('http", "uri.open", "open-uri", "net::http", "net/http",
 		"file_get_contents(\"http", "file_get_contents('http", "curl_exec", "httpx", "socket", "xmlhttprequest",
-		"axios", "aiohttp", "http.client", "httplib", "io::socket", "tcpsocket", "fsockopen", "deno.connect"}
+		"axios", "aiohttp", "http.client", "httplib", "io::socket", "tcpsocket", "fsockopen", "deno.connect",
+		"tcpstream", "reqwest", "ureq::", "httpoison", ":httpc", "urlsession", "urlrequest"} // Rust, Elixir, Swift
 	inlineEvalMarkers = []string{"exec(", "eval(", "eval ", "execfile", "compile(", "new function", "vm.run",
-		"instance_eval", "module_eval", "then(eval", "load(", "require(", "import("}
+		"instance_eval", "module_eval", "then(eval", "load(", "require(", "import(", "code.eval_string"}
 	inlineEnvDumpMarkers = []string{"dict(os.environ", "os.environ.copy", "os.environ)", "json.stringify(process.env",
 		"process.env)", "%env", "env.to_h", "environ.items", "os.environ.items"}
 )
@@ -407,7 +419,8 @@ var spawnMarkers = []string{"system(", "system ", "callcommand", "spawn", "popen
 	"os.execute", "io.popen", "subprocess", "child_process", "processbuilder", "runtime.getruntime", "shell(",
 	"run-shell-command", "start-process", "invoke-expression", "iex ", "`", "process.start", "exec.command",
 	"readprocess", "callprocess", "run(`", "cmd /c", "sh -c", "bash -c", "/bin/sh", "/bin/bash", "shell_exec",
-	"passthru", "proc_open", "%x", "qx"}
+	"passthru", "proc_open", "%x", "qx",
+	"command::new(", "system.cmd(", "system.shell(", ":os.cmd(", "process()", "launchpath", "executableurl", "nstask"} // Rust, Elixir, Swift
 
 // stringLiterals returns the contents of the single-, double- and
 // backquoted literals of code (escapes kept as written).

@@ -124,5 +124,92 @@ func isHomeExpr(expr string) bool {
 	case "home", "homedir", "home_dir", "homedirectory", "userhome", "user_home", "$home":
 		return true
 	}
-	return containsAny(low, []string{"homedir()", "expanduser(", ".home()", "user.home", "userhomedir", "env.home", "home_dir()"})
+	return containsAny(low, []string{"homedir()", "expanduser(", ".home()", "user.home", "userhomedir", "env.home", "home_dir()",
+		"user_home", "homedirectoryforcurrentuser", "nshomedirectory()", "dir.home"})
+}
+
+// Code also builds a home path by formatting: format!("{}/.ssh/id_rsa",
+// home) in Rust, f"{home}/.aws/credentials" in Python, "#{Dir.home}/.ssh"
+// in Ruby and Elixir, `${os.homedir()}/.npmrc` in JavaScript,
+// "\(home)/.ssh" in Swift, "%s/.netrc" % home. A literal that starts with
+// such a placeholder and goes on with a path is a home-relative path when
+// the placeholder is a home expression, or when it is a bare name or an
+// empty {} and the code names the home directory elsewhere.
+
+// homeTemplateRE finds a quoted literal that starts with a placeholder
+// (groups 1 to 4 its expression, empty for {} or %s) followed by a path
+// (group 5).
+var homeTemplateRE = lazyre.Regexp{
+	Expr: `["'\x60](?:\{([^{}"'\n]{0,48})\}|#\{([^{}"'\n]{0,48})\}|\$\{([^{}"'\n]{0,48})\}|\\\(([^()"'\n]{0,48})\)|%s)(/[^"'\x60\s{}#$%\\]+)["'\x60]`,
+}
+
+// homeTemplates returns the home-relative paths (~/a/b) of code's
+// formatted literals; namesHome says whether the code names the home
+// directory elsewhere.
+func homeTemplates(code string, namesHome bool) []string {
+	if !strings.Contains(code, "/.") && !namesHome {
+		return nil
+	}
+	var out []string
+	for _, m := range homeTemplateRE.Get().FindAllStringSubmatch(code, 16) {
+		expr := strings.TrimSpace(m[1] + m[2] + m[3] + m[4])
+		rest := strings.TrimRight(m[5], "/")
+		if rest == "" || strings.Contains(rest, "..") {
+			continue
+		}
+		low := strings.ToLower(expr)
+		home := isHomeExpr(expr) || containsAny(low, homeMarkers) || containsAny(low, homeExprMarkers)
+		if !home && namesHome && (expr == "" || isIdent(expr)) {
+			home = true
+		}
+		if home {
+			out = append(out, "~"+rest)
+		}
+	}
+	return out
+}
+
+// isIdent reports whether s is a bare name (a variable), dots allowed.
+func isIdent(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '_' && c != '.' && !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// homeMethodJoinRE finds a home expression followed by method joins of
+// string literals (group 1): Rust's dirs::home_dir().unwrap().join(".ssh"),
+// Path::new(&home).join(".aws/credentials"), pathlib's
+// Path.home().joinpath(".ssh"), Swift's
+// homeDirectoryForCurrentUser.appendingPathComponent(".ssh").
+var homeMethodJoinRE = lazyre.Regexp{
+	Expr: `(?i)(?:home_dir\(\)(?:\.unwrap\(\)|\?|\.expect\([^()\n]{0,40}\))?|homedirectoryforcurrentuser|path\.home\(\)|(?:path::new|pathbuf::from)\(\s*&?home(?:_dir)?\s*\))` +
+		`((?:\s*\.(?:join|joinpath|appendingpathcomponent|appending\(path:)\(?\s*["'][^"'\n]+["']\s*\))+)`,
+}
+
+// homeMethodJoins returns the home-relative paths code builds by joining
+// literals to a home expression with a method.
+func homeMethodJoins(code string) []string {
+	if !strings.Contains(strings.ToLower(code), "home") {
+		return nil
+	}
+	var out []string
+	for _, m := range homeMethodJoinRE.Get().FindAllStringSubmatch(code, 16) {
+		var b strings.Builder
+		b.WriteString("~")
+		for _, lit := range homeLitRE.Get().FindAllStringSubmatch(m[1], 8) {
+			part := strings.Trim(lit[1], "/")
+			if part == "" || strings.Contains(part, "..") {
+				continue
+			}
+			b.WriteString("/" + part)
+		}
+		if p := b.String(); p != "~" {
+			out = append(out, p)
+		}
+	}
+	return out
 }

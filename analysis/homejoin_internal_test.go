@@ -77,3 +77,51 @@ func FuzzHomeJoinMatches(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, code string) { checkHomeJoinMatches(t, code) })
 }
+
+// TestHomeMethodJoins: literals joined to a home expression by a method
+// are a home path; joined to anything else they are not.
+func TestHomeMethodJoins(t *testing.T) {
+	for _, tc := range []struct {
+		code string
+		want []string
+	}{
+		{`dirs::home_dir().unwrap().join(".ssh").join("id_rsa")`, []string{"~/.ssh/id_rsa"}},
+		{`let p = std::env::home_dir()?.join(".aws/credentials");`, []string{"~/.aws/credentials"}},
+		{`Path::new(&home).join(".kube/config")`, []string{"~/.kube/config"}},
+		{`Path.home().joinpath(".netrc")`, []string{"~/.netrc"}},
+		{`FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".ssh/id_ed25519")`, []string{"~/.ssh/id_ed25519"}},
+		{`Path::new(&out_dir).join("gen.rs")`, nil},
+		{`home_dir().unwrap().join("../etc")`, nil},
+	} {
+		if diff := cmp.Diff(tc.want, homeMethodJoins(tc.code)); diff != "" {
+			t.Errorf("homeMethodJoins(%q) (-want +got):\n%s", tc.code, diff)
+		}
+	}
+}
+
+// TestHomeTemplates: a formatted literal that starts with a home
+// placeholder is a home path; a bare placeholder only when the code names
+// the home directory elsewhere.
+func TestHomeTemplates(t *testing.T) {
+	for _, tc := range []struct {
+		code      string
+		namesHome bool
+		want      []string
+	}{
+		{`format!("{}/.ssh/id_ed25519", home)`, true, []string{"~/.ssh/id_ed25519"}},
+		{`format!("{}/.ssh/id_ed25519", dir)`, false, nil},
+		{`f"{os.path.expanduser('~')}/.aws/credentials"`, false, nil}, // the quote inside ends the literal early
+		{`f"{Path.home()}/.aws/credentials"`, false, []string{"~/.aws/credentials"}},
+		{`"#{Dir.home}/.netrc"`, false, []string{"~/.netrc"}},
+		{"`${os.homedir()}/.npmrc`", false, []string{"~/.npmrc"}},
+		{`"\(home)/.ssh/config"`, true, []string{"~/.ssh/config"}},
+		{`"%s/.netrc" % h`, true, []string{"~/.netrc"}},
+		{`"{}/../etc/passwd"`, true, nil},
+		{`"{}/out"`, false, nil},
+		{`"{a + b}/x"`, true, nil},
+	} {
+		if diff := cmp.Diff(tc.want, homeTemplates(tc.code, tc.namesHome)); diff != "" {
+			t.Errorf("homeTemplates(%q, %v) (-want +got):\n%s", tc.code, tc.namesHome, diff)
+		}
+	}
+}

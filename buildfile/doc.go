@@ -3,7 +3,8 @@
 // reader of files, [Resolve] reads the runner's file — a Makefile, a
 // package.json, a justfile, a Taskfile, tox.ini, noxfile.py, composer.json,
 // setup.py, conftest.py and the pytest configuration, the //go:generate
-// lines of Go packages — and returns the steps the command runs, in order:
+// lines of Go packages, Cargo.toml and build.rs, a Rakefile or Gemfile,
+// mix.exs, Package.swift, a Jupyter notebook, dvc.yaml — and returns the steps the command runs, in order:
 // each step's file, line, text and language. It runs nothing and writes
 // nothing.
 //
@@ -46,6 +47,24 @@
 //     the path given; a timer, socket or path unit runs its service.
 //   - direnv allow (and exec): the .envrc it approves, which direnv runs on
 //     every later cd into the directory.
+//   - cargo build, check, test, bench, run, clippy, doc, rustc, fix,
+//     package, publish and install --path: the build.rs (or [package]
+//     build) of the package, of its workspace members and of its path
+//     dependencies, as Rust; from .cargo/config.toml in the directory, its
+//     parents and ~/.cargo, the rustc wrappers and linkers, and the target
+//     runner for run, test and bench, as shell; aliases are expanded.
+//   - rake (rake -T too) and rails TASK: the Rakefile, found upwards, and
+//     rakelib/*.rake (lib/tasks/*.rake and db/seeds.rb for rails), as Ruby;
+//     bundle install, exec and the others: the Gemfile, then for bundle
+//     exec what its command runs; gem build: the gemspec.
+//   - mix: mix.exs, as Elixir (and mix run's file or -e code); swift build,
+//     test, run and package: Package.swift, as Swift.
+//   - jupyter nbconvert --execute, jupyter execute, papermill and ipython
+//     FILE: the notebook's code cells, its ! lines, %%bash cells and %pip
+//     lines as shell, %run following the file; each cell's number is its
+//     Line.
+//   - dvc repro and dvc exp run: the cmd of every stage of dvc.yaml, as
+//     shell in the stage's wdir; --dry only prints.
 //
 // Reading is bounded: each file by [MaxFileSize], all files by
 // [MaxTotalSize] and [MaxFiles], scripts that run scripts and make's

@@ -136,3 +136,32 @@ func FuzzSystemdUnit(f *testing.F) {
 		}
 	})
 }
+
+func FuzzCargo(f *testing.F) {
+	f.Add("[package]\nbuild = \"b.rs\"\n[workspace]\nmembers = [\"c/*\", \"d\"]\n[dependencies]\nx = { path = \"..\" }\n", "[alias]\nb2 = [\"b2\"]\nx = \"run\"\n[target.'cfg(unix)']\nrunner = [\"sh\", \"-c\"]\n[build]\nrustc-wrapper = 1\n", "x --manifest-path Cargo.toml")
+	f.Add("[package]\nbuild = false\n", "[alias]\nb = \"build\"\n", "b")
+	f.Fuzz(func(t *testing.T, manifest, config, args string) {
+		fs := fakeFiles{"/w/Cargo.toml": manifest, "/w/.cargo/config.toml": config, "/w/build.rs": "fn main() {}", "/w/c/x/Cargo.toml": manifest}
+		checkPlan(t, Resolve(Invocation{Name: "cargo", Args: strings.Fields(args), Dir: w, Home: "/w"}, fs))
+	})
+}
+
+func FuzzNotebook(f *testing.F) {
+	f.Add(`{"cells": [{"cell_type": "code", "source": ["%%script python3\n", "x"]}, {"cell_type": "code", "source": "!ls\n%run a.ipynb\ny = !id\n%pip install z"}]}`, "jupyter execute a.ipynb")
+	f.Add(`{"worksheets": [{"cells": [{"cell_type": "code", "input": "%%bash\nid"}]}], "metadata": {"kernelspec": {"language": "R"}}}`, "papermill a.ipynb b.ipynb --cwd x")
+	f.Add(`{"cells": [{"cell_type": "code", "source": 3}]}`, "ipython a.ipynb")
+	f.Fuzz(func(t *testing.T, text, cmd string) {
+		if strings.TrimSpace(cmd) == "" {
+			return
+		}
+		fuzzFile(t, "a.ipynb", cmd, text)
+	})
+}
+
+func FuzzDVC(f *testing.F) {
+	f.Add("stages:\n  a:\n    cmd: [x, y]\n    wdir: ..\n  b:\n    foreach: ${list}\n    do:\n      cmd: z ${item}\n", "repro")
+	f.Add("stages: []\n", "exp run -n x dvc.yaml:a")
+	f.Fuzz(func(t *testing.T, text, args string) {
+		fuzzFile(t, "dvc.yaml", "dvc "+args, text)
+	})
+}

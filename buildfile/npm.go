@@ -207,7 +207,7 @@ func (r *resolver) script(pj *packageJSON, name string, depth int, seen map[stri
 	}
 }
 
-func sortedKeys(m map[string]string) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)

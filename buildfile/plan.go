@@ -7,8 +7,9 @@ import (
 	"strings"
 )
 
-// Lang is the language a step is written in: Shell, Python, or the
-// program a shebang names ("node", "perl", …).
+// Lang is the language a step is written in: Shell, Python, Rust, Ruby,
+// Elixir, Swift, a notebook kernel's language, or the program a shebang
+// names ("node", "perl", …).
 type Lang string
 
 // The languages most steps are in.
@@ -22,7 +23,8 @@ type Step struct {
 	// File is the file the code is in, as the reader was asked for it.
 	File string
 	// Line is the line of File the code starts on, from 1; 0 when the
-	// whole file is the code (a setup.py, a conftest.py).
+	// whole file is the code (a setup.py, a conftest.py, a build.rs); in a
+	// Jupyter notebook, the number of the cell, from 1.
 	Line int
 	// Text is the code, with the runner's variables expanded.
 	Text string
@@ -128,6 +130,14 @@ func Resolve(inv Invocation, fs Files) Plan {
 	}
 	r := &resolver{fs: fs, plan: Plan{}, onlyDry: inv.OnlyDryRun, home: inv.Home}
 	inv.Name, inv.Args = name, args
+	// Language ecosystems and notebooks (runners-more): bundle exec runs
+	// the Gemfile, then the command it is given, resolved as its own.
+	if (name == "bundle" || name == "bundler") && len(args) > 0 && args[0] == "exec" {
+		if rest := r.bundle(inv); len(rest) > 0 {
+			name = strings.TrimSuffix(path.Base(rest[0]), ".exe")
+			inv.Name, inv.Args = name, rest[1:]
+		}
+	}
 	switch name {
 	case "make", "gmake":
 		r.make(inv)
@@ -169,6 +179,32 @@ func Resolve(inv Invocation, fs Files) Plan {
 		r.systemctl(inv)
 	case "direnv":
 		r.direnv(inv)
+	// Language ecosystems and notebooks (runners-more): cargo.go, ruby.go,
+	// mix.go, swift.go, notebook.go, dvc.go.
+	case "cargo":
+		r.cargo(inv)
+	case "rake":
+		r.rake(inv)
+	case "rails":
+		r.rails(inv)
+	case "gem":
+		r.gem(inv)
+	case "bundle", "bundler":
+		if len(args) == 0 || args[0] != "exec" {
+			r.bundle(inv)
+		}
+	case "mix":
+		r.mix(inv)
+	case "swift":
+		r.swift(inv)
+	case "jupyter", "jupyter-nbconvert", "jupyter-execute", "nbconvert":
+		r.jupyter(inv)
+	case "papermill":
+		r.papermill(inv)
+	case "ipython", "ipython3":
+		r.ipython(inv)
+	case "dvc":
+		r.dvc(inv)
 	}
 	return r.plan
 }
@@ -188,6 +224,10 @@ var runners = map[string]bool{
 	"pytest": true, "py.test": true, "pip": true, "pip3": true, "uv": true, "go": true,
 	"just": true, "task": true, "go-task": true, "tox": true, "nox": true, "composer": true,
 	"git": true, "systemctl": true, "direnv": true,
+	// Language ecosystems and notebooks (runners-more).
+	"cargo": true, "rake": true, "rails": true, "gem": true, "bundle": true, "bundler": true,
+	"mix": true, "swift": true, "jupyter": true, "jupyter-nbconvert": true, "jupyter-execute": true,
+	"nbconvert": true, "papermill": true, "ipython": true, "ipython3": true, "dvc": true,
 }
 
 // resolver is one Resolve's state.
