@@ -42,7 +42,9 @@ var (
 	homeMarkers = []string{"homedir()", "expanduser(", "path.home()", "dir.home", "userhomedir",
 		"environ['home']", `environ["home"]`, "environ.get('home'", `environ.get("home"`, `getenv("home")`,
 		"getenv('home')", "env.home", `env.get("home")`, "env.get('home')", `env["home"]`, "env['home']", "$env{home}", "$env{'home'}",
-		`expand_path("~`, "expand_path('~", "'~'", `"~"`, "'~/'", `"~/"`, "$home"}
+		`expand_path("~`, "expand_path('~", "'~'", `"~"`, "'~/'", `"~/"`, "$home",
+		// the JVM's (System.getProperty("user.home"), Groovy's System.env.HOME) and .NET's
+		"user.home", "system.env.home", `getenvironmentvariable("home")`, "specialfolder.userprofile"}
 	// shellMarkers name a shell that code starts (with a connection: a
 	// remote shell).
 	shellMarkers = []string{"/bin/sh", "/bin/bash", "/bin/zsh", `"sh"`, `'sh'`, `"bash"`, `'bash'`, "cmd.exe", `"sh", "-i"`}
@@ -63,7 +65,7 @@ func codeMarkerLists() [markerLists][]string {
 }
 
 // maxMarkers bounds the distinct markers of all lists (the bits of markerHits).
-const maxMarkers = 256
+const maxMarkers = 320
 
 // markerTable is the lists compiled for the scan.
 type markerTable struct {

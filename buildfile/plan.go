@@ -169,6 +169,30 @@ func Resolve(inv Invocation, fs Files) Plan {
 		r.systemctl(inv)
 	case "direnv":
 		r.direnv(inv)
+
+	// JVM and .NET builds (gradle.go, maven.go, msbuild.go, kotlin.go):
+	// none has a dry run, so OnlyDryRun reads nothing.
+	case "gradle", "gradlew":
+		if !r.onlyDry {
+			r.gradle(inv)
+		}
+	case "mvn", "mvnw":
+		if !r.onlyDry {
+			r.maven(inv)
+		}
+	case "dotnet":
+		if !r.onlyDry {
+			r.dotnet(inv)
+		}
+	case "msbuild":
+		if !r.onlyDry {
+			r.msbuild(inv)
+		}
+	case "kotlinc", "kotlin":
+		if !r.onlyDry {
+			r.kotlinScript(inv)
+		}
+		// end of JVM and .NET builds
 	}
 	return r.plan
 }
@@ -188,6 +212,9 @@ var runners = map[string]bool{
 	"pytest": true, "py.test": true, "pip": true, "pip3": true, "uv": true, "go": true,
 	"just": true, "task": true, "go-task": true, "tox": true, "nox": true, "composer": true,
 	"git": true, "systemctl": true, "direnv": true,
+	// JVM and .NET builds
+	"gradle": true, "gradlew": true, "mvn": true, "mvnw": true, "dotnet": true, "msbuild": true,
+	"kotlinc": true, "kotlin": true,
 }
 
 // resolver is one Resolve's state.

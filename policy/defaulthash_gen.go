@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:f844dd861bc932acaa19b5494d7389b659b012b56219b4b862b85fb01ba15405"
+	defaultHash      = "sha256:3615cb151f1c9216c4a3b7f9bc6d436168ac36243868c41fefdacc105f3a05e0"
 	defaultHashRules = "sha256:0fb156ba6e18040ed51bb1978af545fd6211dfcefdcdfc225d5bd29277f77113"
 )
