@@ -410,30 +410,52 @@ func (m *msProps) group(n *xnode) {
 // are variables not known. MSBuild's %XX escapes are undone.
 func (m *msProps) raw(s string) string {
 	var b strings.Builder
-	m.expand(s, func(text string, isVar bool) {
-		if isVar {
-			b.WriteString("${" + text + "}")
+	for _, p := range m.pieces(s) {
+		if p.isVar {
+			b.WriteString("${" + p.text + "}")
 		} else {
-			b.WriteString(msUnescape(text))
+			b.WriteString(p.text)
 		}
-	})
+	}
 	return b.String()
 }
 
 // word is s expanded as one word of the shell.
 func (m *msProps) word(s string) string {
 	var b strings.Builder
-	m.expand(s, func(text string, isVar bool) {
-		if isVar {
-			b.WriteString(`"${` + text + `}"`)
+	for _, p := range m.pieces(s) {
+		if p.isVar {
+			b.WriteString(`"${` + p.text + `}"`)
 		} else {
-			b.WriteString(shellQuote(msUnescape(text)))
+			b.WriteString(shellQuote(p.text))
 		}
-	})
+	}
 	if b.Len() == 0 {
 		return "''"
 	}
 	return b.String()
+}
+
+// pieces is s expanded: runs of text, escapes undone, between the
+// variables not known.
+func (m *msProps) pieces(s string) []seg {
+	var out []seg
+	var text strings.Builder
+	m.expand(s, func(t string, isVar bool) {
+		if !isVar {
+			text.WriteString(t)
+			return
+		}
+		if text.Len() > 0 {
+			out = append(out, seg{text: msUnescape(text.String())})
+			text.Reset()
+		}
+		out = append(out, seg{text: t, isVar: true})
+	})
+	if text.Len() > 0 {
+		out = append(out, seg{text: msUnescape(text.String())})
+	}
+	return out
 }
 
 // list is s split at its semicolons, each expanded as a word.
