@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:3615cb151f1c9216c4a3b7f9bc6d436168ac36243868c41fefdacc105f3a05e0"
-	defaultHashRules = "sha256:0fb156ba6e18040ed51bb1978af545fd6211dfcefdcdfc225d5bd29277f77113"
+	defaultHash      = "sha256:312820539824802d055e510c115638b6051154ed6c994424adf873c481dd4429"
+	defaultHashRules = "sha256:09077717c49cc3f1289c58a8172f6799f236e6bedb1c26b10e23836b48ae6db1"
 )
