@@ -184,6 +184,15 @@ func TestResolveJVMAndDotnet(t *testing.T) {
 			want: Plan{Runner: "msbuild", Read: []string{"/w/App.sln", "/w/src/Lib/Lib.csproj"}, Steps: []Step{
 				{File: "/w/src/Lib/Lib.csproj", Line: 1, Text: "echo 1", Lang: Shell, Dir: "/w/src/Lib"},
 			}}},
+		{name: "the SDK's output directories are in the project's; -o and the environment change them", cmd: "dotnet publish -c Release -o ../dist",
+			env:   []string{"BaseIntermediateOutputPath"},
+			files: fakeFiles{"/w/A.csproj": "<Project><Target Name=\"C\"><RemoveDir Directories=\"$(BaseOutputPath);$(IntermediateOutputPath);$(PublishDir);$(BaseIntermediateOutputPath)\"/></Target></Project>"},
+			want: Plan{Runner: "msbuild", Read: []string{"/w/", "/w/A.csproj"}, Steps: []Step{
+				{File: "/w/A.csproj", Line: 1, Text: "rm -rf -- /w/bin/", Lang: Shell, Dir: w},
+				{File: "/w/A.csproj", Line: 1, Text: "rm -rf -- /w/obj/Release/", Lang: Shell, Dir: w},
+				{File: "/w/A.csproj", Line: 1, Text: "rm -rf -- /dist/", Lang: Shell, Dir: w},
+				{File: "/w/A.csproj", Line: 1, Text: `rm -rf -- "${BaseIntermediateOutputPath}"`, Lang: Shell, Dir: w},
+			}}},
 		{name: "a csproj with no Exec runs nothing", cmd: "dotnet build", files: fakeFiles{"/w/A.csproj": "<Project Sdk=\"Microsoft.NET.Sdk\"/>"},
 			want: Plan{Runner: "msbuild", Read: []string{"/w/", "/w/A.csproj"}}},
 		{name: "dotnet test of an assembly, dotnet nuget and dotnet --info run nothing", cmd: "dotnet test bin/T.dll",

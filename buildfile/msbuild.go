@@ -42,7 +42,7 @@ func (r *resolver) dotnet(inv Invocation) {
 	if len(args) == 0 || !slices.Contains(dotnetBuilds, args[0]) {
 		return
 	}
-	r.msbuild(Invocation{Name: args[0], Args: args[1:], Dir: inv.Dir})
+	r.msbuild(Invocation{Name: args[0], Args: args[1:], Dir: inv.Dir, Env: inv.Env})
 }
 
 // msbuild reads the projects an msbuild command (or a dotnet build
@@ -75,6 +75,17 @@ func (r *resolver) msbuild(inv Invocation) {
 					i++
 				}
 				global["Configuration"] = value
+			case "o", "output":
+				if inv.Name == "msbuild" {
+					break // msbuild has no -o
+				}
+				if value == "" && i+1 < len(args) {
+					value = args[i+1]
+					i++
+				}
+				for _, k := range []string{"OutputPath", "OutDir", "PublishDir", "PackageOutputPath"} {
+					global[k] = join(inv.Dir, value) + "/"
+				}
 			case "project":
 				if value == "" && i+1 < len(args) {
 					value = args[i+1]
@@ -100,7 +111,7 @@ func (r *resolver) msbuild(inv Invocation) {
 		return // dotnet test of a built assembly: no project is built
 	}
 	r.plan.Runner = "msbuild"
-	ms := &msRun{global: global, cwd: inv.Dir, seen: map[string]bool{}}
+	ms := &msRun{global: global, env: inv.Env, seen: map[string]bool{}}
 	var files []string
 	if project != "" && slices.Contains(msbuildProjectExts, path.Ext(project)) {
 		files = []string{join(dir, project)}
@@ -170,7 +181,7 @@ func msbuildGlobals(v string, into map[string]string) {
 // msRun is one MSBuild command's reading.
 type msRun struct {
 	global map[string]string
-	cwd    string
+	env    []string        // the variables set for the command, which MSBuild reads as properties
 	seen   map[string]bool // files whose steps were added
 }
 
@@ -222,7 +233,7 @@ func (r *resolver) msproject(ms *msRun, f string) {
 		return
 	}
 	ms.seen["project:"+f] = true
-	props := &msProps{vals: map[string][]seg{}, global: ms.global, proj: f}
+	props := &msProps{vals: map[string][]seg{}, global: ms.global, env: ms.env, proj: f}
 	r.msabove(ms, props, path.Dir(f), "Directory.Build.props")
 	r.msfile(ms, props, f, 0)
 	r.msabove(ms, props, path.Dir(f), "Directory.Build.targets")
@@ -372,7 +383,8 @@ func (r *resolver) msTarget(props *msProps, f, dir string, t *xnode) {
 // msProps are the properties of one project's evaluation.
 type msProps struct {
 	vals   map[string][]seg  // static values, expanded when set, as MSBuild does
-	global map[string]string // the command line's -p and -c
+	global map[string]string // the command line's -p, -c and -o
+	env    []string          // Invocation.Env
 	proj   string            // the project file
 	file   string            // the file being read
 }
@@ -536,10 +548,13 @@ func (m *msProps) expand(s string, out func(string, bool)) {
 }
 
 // builtin is one of MSBuild's reserved properties about the project and
-// the file being read.
+// the file being read, or the .NET SDK's default for an output directory
+// (bin/ and obj/ in the project's directory) that the files, the command
+// line and the command's environment leave unset.
 func (m *msProps) builtin(name string) (string, bool) {
 	dir := path.Dir(m.proj)
-	switch strings.ToLower(name) {
+	lower := strings.ToLower(name)
+	switch lower {
 	case "msbuildprojectdirectory":
 		return dir, true
 	case "projectdir":
@@ -552,6 +567,23 @@ func (m *msProps) builtin(name string) (string, bool) {
 		return m.file, true
 	case "msbuildprojectname", "projectname":
 		return strings.TrimSuffix(path.Base(m.proj), path.Ext(m.proj)), true
+	}
+	if slices.ContainsFunc(m.env, func(e string) bool { return strings.EqualFold(e, name) }) {
+		return "", false
+	}
+	cfg := cmpOr(m.global["Configuration"], "Debug")
+	out := path.Join(dir, "bin", cfg) + "/"
+	switch lower {
+	case "baseoutputpath":
+		return dir + "/bin/", true
+	case "outputpath", "outdir", "targetdir", "packageoutputpath":
+		return out, true
+	case "publishdir":
+		return out + "publish/", true
+	case "baseintermediateoutputpath", "msbuildprojectextensionspath":
+		return dir + "/obj/", true
+	case "intermediateoutputpath":
+		return path.Join(dir, "obj", cfg) + "/", true
 	}
 	return "", false
 }
