@@ -59,9 +59,9 @@
 //     (the lifecycle is not modelled), the plugin's configuration when its
 //     goal is named, pluginManagement merged, profiles that activate
 //     themselves or that -P names.
-//   - dotnet build, test, pack, publish, run, msbuild, restore and clean,
-//     and msbuild: the projects named or in the directory (a .sln's and
-//     .slnx's), the nearest Directory.Build.props and .targets above each
+//   - dotnet build, test, pack, publish, run, watch, msbuild, restore and
+//     clean, and msbuild: the projects named or in the directory (a .sln's
+//     and .slnx's), the nearest Directory.Build.props and .targets above each
 //     and the files they import: Exec commands, RemoveDir, Delete,
 //     WriteLinesToFile and DownloadFile as shell, inline tasks' code as C#,
 //     in every target, $(Prop) expanded from static properties.

@@ -193,6 +193,11 @@ func TestResolveJVMAndDotnet(t *testing.T) {
 				{File: "/w/A.csproj", Line: 1, Text: "rm -rf -- /dist/", Lang: Shell, Dir: w},
 				{File: "/w/A.csproj", Line: 1, Text: `rm -rf -- "${BaseIntermediateOutputPath}"`, Lang: Shell, Dir: w},
 			}}},
+		{name: "dotnet watch builds", cmd: "dotnet watch --project A.csproj",
+			files: fakeFiles{"/w/A.csproj": "<Project><Target Name=\"A\"><Exec Command=\"echo\"/></Target></Project>"},
+			want: Plan{Runner: "msbuild", Read: []string{"/w/A.csproj"}, Steps: []Step{
+				{File: "/w/A.csproj", Line: 1, Text: "echo", Lang: Shell, Dir: w},
+			}}},
 		{name: "a csproj with no Exec runs nothing", cmd: "dotnet build", files: fakeFiles{"/w/A.csproj": "<Project Sdk=\"Microsoft.NET.Sdk\"/>"},
 			want: Plan{Runner: "msbuild", Read: []string{"/w/", "/w/A.csproj"}}},
 		{name: "dotnet test of an assembly, dotnet nuget and dotnet --info run nothing", cmd: "dotnet test bin/T.dll",

@@ -7,8 +7,8 @@ import (
 	"strings"
 )
 
-// MSBuild (dotnet build, test, pack, publish, run, restore, clean and
-// msbuild, and msbuild itself) runs the targets of the project files and
+// MSBuild (dotnet build, test, pack, publish, run, restore, clean, watch
+// and msbuild, and msbuild itself) runs the targets of the project files and
 // of the Directory.Build.props and Directory.Build.targets nearest above
 // them, with the files they import. What a target runs that is written in
 // those files is a step: an Exec task's command (run by /bin/sh), the
@@ -39,6 +39,12 @@ var dotnetValueFlags = []string{"-c", "--configuration", "-f", "--framework", "-
 
 func (r *resolver) dotnet(inv Invocation) {
 	args := inv.Args
+	if len(args) > 0 && args[0] == "watch" { // dotnet watch [run|test|build …]: builds, then runs, on every change
+		args = args[1:]
+		if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+			args = append([]string{"run"}, args...)
+		}
+	}
 	if len(args) == 0 || !slices.Contains(dotnetBuilds, args[0]) {
 		return
 	}
