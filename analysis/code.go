@@ -131,7 +131,8 @@ var (
 		"file_get_contents(\"http", "file_get_contents('http", "curl_exec", "httpx", "socket", "xmlhttprequest",
 		"axios", "aiohttp", "http.client", "httplib", "io::socket", "tcpsocket", "fsockopen", "deno.connect",
 		// the JVM's and .NET's clients
-		"httpclient", "openconnection", "java.net.url", "url(\"http", "url('http", "uri(\"http", "okhttp", "webclient", "httpwebrequest"}
+		// (not url("https://…") or uri(…): Gradle and Maven declare repositories so)
+		"httpclient", "openconnection", "java.net.url", "new url(", "okhttp", "webclient", "httpwebrequest"}
 	inlineEvalMarkers = []string{"exec(", "eval(", "eval ", "execfile", "compile(", "new function", "vm.run",
 		"instance_eval", "module_eval", "then(eval", "load(", "require(", "import(", "evaluate(", "groovyshell", "scriptengine"}
 	inlineEnvDumpMarkers = []string{"dict(os.environ", "os.environ.copy", "os.environ)", "json.stringify(process.env",
