@@ -193,6 +193,13 @@ func TestResolveJVMAndDotnet(t *testing.T) {
 				{File: "/w/A.csproj", Line: 1, Text: "rm -rf -- /dist/", Lang: Shell, Dir: w},
 				{File: "/w/A.csproj", Line: 1, Text: `rm -rf -- "${BaseIntermediateOutputPath}"`, Lang: Shell, Dir: w},
 			}}},
+		{name: "MSBuild's backslashes in paths are slashes", cmd: "dotnet build",
+			files: fakeFiles{"/w/A.csproj": "<Project><PropertyGroup><SpaRoot>ClientApp\\</SpaRoot></PropertyGroup><Target Name=\"A\">" +
+				"<Exec Command=\"npm ci\" WorkingDirectory=\"$(SpaRoot)\"/><Delete Files=\"$(SpaRoot)dist\\x.js\"/></Target></Project>"},
+			want: Plan{Runner: "msbuild", Read: []string{"/w/", "/w/A.csproj"}, Steps: []Step{
+				{File: "/w/A.csproj", Line: 1, Text: "npm ci", Lang: Shell, Dir: "/w/ClientApp"},
+				{File: "/w/A.csproj", Line: 1, Text: "rm -f -- ClientApp/dist/x.js", Lang: Shell, Dir: w},
+			}}},
 		{name: "dotnet watch builds", cmd: "dotnet watch --project A.csproj",
 			files: fakeFiles{"/w/A.csproj": "<Project><Target Name=\"A\"><Exec Command=\"echo\"/></Target></Project>"},
 			want: Plan{Runner: "msbuild", Read: []string{"/w/A.csproj"}, Steps: []Step{

@@ -353,7 +353,7 @@ func (r *resolver) msTarget(props *msProps, f, dir string, t *xnode) {
 			}
 			d := dir
 			if wd := at("WorkingDirectory"); wd != "" {
-				d = join(dir, props.raw(wd))
+				d = join(dir, props.path1(wd, false))
 			}
 			r.step(Step{File: f, Line: n.line, Text: props.raw(cmd), Lang: Shell, Dir: d})
 		case "RemoveDir", "Delete":
@@ -361,7 +361,7 @@ func (r *resolver) msTarget(props *msProps, f, dir string, t *xnode) {
 			if n.name == "Delete" {
 				attr, rm = "Files", "rm -f -- "
 			}
-			for _, p := range props.list(at(attr)) {
+			for _, p := range props.paths(at(attr)) {
 				r.step(Step{File: f, Line: n.line, Text: rm + p, Lang: Shell, Dir: dir})
 			}
 		case "WriteLinesToFile":
@@ -377,10 +377,10 @@ func (r *resolver) msTarget(props *msProps, f, dir string, t *xnode) {
 			for _, l := range props.list(at("Lines")) {
 				text += " " + l
 			}
-			r.step(Step{File: f, Line: n.line, Text: text + " " + op + " " + props.word(file), Lang: Shell, Dir: dir})
+			r.step(Step{File: f, Line: n.line, Text: text + " " + op + " " + props.path1(file, true), Lang: Shell, Dir: dir})
 		case "DownloadFile":
 			if u := at("SourceUrl"); u != "" {
-				r.step(Step{File: f, Line: n.line, Text: "curl -fsSLO --output-dir " + props.word(cmpOr(at("DestinationFolder"), ".")) + " " + props.word(u), Lang: Shell, Dir: dir})
+				r.step(Step{File: f, Line: n.line, Text: "curl -fsSLO --output-dir " + props.path1(cmpOr(at("DestinationFolder"), "."), true) + " " + props.word(u), Lang: Shell, Dir: dir})
 			}
 		}
 	}
@@ -472,6 +472,41 @@ func (m *msProps) pieces(s string) []seg {
 	})
 	if text.Len() > 0 {
 		out = append(out, seg{text: msUnescape(text.String())})
+	}
+	return out
+}
+
+// path1 is the file or directory named by s, expanded, with MSBuild's
+// backslashes made slashes as it does on Unix: a word of the shell when
+// quoted, else plain text.
+func (m *msProps) path1(s string, quoted bool) string {
+	var b strings.Builder
+	for _, p := range m.pieces(s) {
+		switch {
+		case p.isVar && quoted:
+			b.WriteString(`"${` + p.text + `}"`)
+		case p.isVar:
+			b.WriteString("${" + p.text + "}")
+		case quoted:
+			b.WriteString(shellQuote(strings.ReplaceAll(p.text, `\`, "/")))
+		default:
+			b.WriteString(strings.ReplaceAll(p.text, `\`, "/"))
+		}
+	}
+	if b.Len() == 0 && quoted {
+		return "''"
+	}
+	return b.String()
+}
+
+// paths are the files or directories of an item list (a;b), each as a
+// word of the shell.
+func (m *msProps) paths(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ";") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, m.path1(p, true))
+		}
 	}
 	return out
 }
