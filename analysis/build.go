@@ -14,8 +14,9 @@ import (
 
 // What build and task runners run (make, npm scripts, pytest's
 // conftest.py, setup.py, go generate, just, task, tox, nox, composer,
-// cargo's build.rs, rake, bundle, gem, mix, swift, notebooks, dvc) is
-// in the files they read, which package buildfile turns into steps: code,
+// cargo's build.rs, rake, bundle, gem, mix, swift, notebooks, dvc, Gradle,
+// Maven, MSBuild, Kotlin scripts) is in the files they read, which package
+// buildfile turns into steps: code,
 // with the file and line it is on. Each step is judged as if the agent had
 // typed it — shell by the shell analysis, other languages by what they
 // hold — as part of the command that runs it, and the reason of every

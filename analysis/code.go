@@ -124,7 +124,9 @@ var (
 		"fileutils.rm", "fileutils.remove", "file.delete", "dir.delete", "unlink(", "unlink ", "rmdir(", "remove_tree",
 		"rmtree(", "deno.remove", "truncate(", "os.truncate", "shutil.move", "os.rename", "fs.renamesync", "file.rename",
 		"remove-item", "rm -r", "rd /s", "rmdir /s", "del /s", "delete-directory", "rm(", "file.rm", "rm_rf",
-		"remove_dir", "remove_file(", "removeitem(at"} // Rust's std::fs, Swift's FileManager (not localStorage.removeItem)
+		"remove_dir", "remove_file(", "removeitem(at", // Rust's std::fs, Swift's FileManager (not localStorage.removeItem)
+		// the JVM's and .NET's: Kotlin, Groovy, java.nio, commons-io, System.IO
+		"deleterecursively", "deletedir(", "files.delete", "deletedirectory", "directory.delete(", "forcedelete", "cleandirectory"}
 	// inlineDataDropMarkers are SDK calls that delete a whole index,
 	// collection, table, bucket or queue of a database or hosted service.
 	inlineDataDropMarkers = []string{"deleteindex(", "delete_index(", "clearobjects(", "clear_objects(",
@@ -139,11 +141,15 @@ var (
 		"https.request", "fetch(", "lwp", "get(\"http", "get('http", "uri.open", "open-uri", "net::http", "net/http",
 		"file_get_contents(\"http", "file_get_contents('http", "curl_exec", "httpx", "socket", "xmlhttprequest",
 		"axios", "aiohttp", "http.client", "httplib", "io::socket", "tcpsocket", "fsockopen", "deno.connect",
-		"tcpstream", "reqwest", "ureq::", "httpoison", ":httpc", "urlsession", "urlrequest"} // Rust, Elixir, Swift
+		"tcpstream", "reqwest", "ureq::", "httpoison", ":httpc", "urlsession", "urlrequest", // Rust, Elixir, Swift
+		// the JVM's and .NET's clients
+		// (not url("https://…") or uri(…): Gradle and Maven declare repositories so)
+		"httpclient", "openconnection", "java.net.url", "new url(", "okhttp", "webclient", "httpwebrequest"}
 	inlineEvalMarkers = []string{"exec(", "eval(", "eval ", "execfile", "compile(", "new function", "vm.run",
-		"instance_eval", "module_eval", "then(eval", "load(", "require(", "import(", "code.eval_string"}
+		"instance_eval", "module_eval", "then(eval", "load(", "require(", "import(", "code.eval_string",
+		"evaluate(", "groovyshell", "scriptengine"}
 	inlineEnvDumpMarkers = []string{"dict(os.environ", "os.environ.copy", "os.environ)", "json.stringify(process.env",
-		"process.env)", "%env", "env.to_h", "environ.items", "os.environ.items"}
+		"process.env)", "%env", "env.to_h", "environ.items", "os.environ.items", "system.getenv()", "getenvironmentvariables("}
 )
 
 func containsAny(s string, subs []string) bool {
@@ -156,7 +162,7 @@ func containsAny(s string, subs []string) bool {
 }
 
 var secretVarRE = lazyre.Regexp{
-	Expr: `(?:environ(?:\.get)?\s*[\[(]\s*|getenv\s*\(\s*|process\.env\.|process\.env\[\s*|ENV\[\s*|\$ENV\{\s*)['"]?([A-Za-z_][A-Za-z0-9_]*)`,
+	Expr: `(?:environ(?:\.get)?\s*[\[(]\s*|getenv\s*\(\s*|process\.env\.|process\.env\[\s*|ENV\[\s*|\$ENV\{\s*|System\.env\.|System\.env\[\s*|GetEnvironmentVariable\s*\(\s*)['"]?([A-Za-z_][A-Za-z0-9_]*)`,
 }
 
 // inlineSecretVar returns the first secret-named environment variable the
@@ -172,7 +178,7 @@ func inlineSecretVar(code string) string {
 
 // secretVarStarts are the texts a match of secretVarRE starts with: the
 // expression has no literal prefix, so it would be tried at every byte.
-var secretVarStarts = [...]string{"environ", "getenv", "process.env", "ENV[", "$ENV{"}
+var secretVarStarts = [...]string{"environ", "getenv", "process.env", "ENV[", "$ENV{", "System.env", "GetEnvironmentVariable"}
 
 // secretVarMatches is secretVarRE's FindAllStringSubmatch(code, -1), the
 // expression run from the first place a match can start (none: no match).
@@ -391,6 +397,7 @@ func embeddedCommandsSpawn(code string, spawns bool) []string {
 	if !spawns {
 		return out
 	}
+	out = append(out, argListCommands(code)...)
 	for _, lit := range stringLiterals(code) {
 		if strings.ContainsAny(lit, " \t") || strings.HasPrefix(lit, "/") {
 			out = append(out, lit)
@@ -413,6 +420,49 @@ var bareSpawnRE = lazyre.Regexp{
 	Expr: `(?i)(?:^|[\[\s;])(?:exec|system|spawn)\s+([^\]\)\n;'"\x60(]+)`,
 }
 
+// argListRE finds a program and its arguments written as a list
+// (Gradle's commandLine 'rm', '-rf', System.getProperty('user.home'), new
+// ProcessBuilder("sh", "-c", "…"), listOf(…), arrayOf(…)): literals, and
+// calls that read a system property or an environment variable.
+var (
+	argListRE = lazyre.Regexp{
+		Expr: `(?i)(?:commandline|processbuilder|arrayof|listof|args|exec)\s*[(\[\s]\s*((?:` + argElem + `\s*,\s*)+` + argElem + `)`,
+	}
+	argElemRE = lazyre.Regexp{Expr: argElem}
+)
+
+const argElem = `(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.]+["']\s*\)|System\.env\.\w+)`
+
+// argListCommands are the lists argListRE finds, as shell commands: each
+// literal a word, a read of the home directory ${HOME}, of an environment
+// variable or another property the variable of its name.
+func argListCommands(code string) []string {
+	if !strings.Contains(code, ",") {
+		return nil
+	}
+	var out []string
+	for _, m := range argListRE.Get().FindAllStringSubmatch(code, -1) {
+		var words []string
+		for _, e := range argElemRE.Get().FindAllString(m[1], -1) {
+			switch {
+			case e[0] == '"' || e[0] == '\'':
+				words = append(words, "'"+strings.ReplaceAll(e[1:len(e)-1], "'", `'\''`)+"'")
+			default:
+				name := e[strings.LastIndexAny(e, ".(")+1:]
+				if i := strings.IndexAny(e, "\"'"); i >= 0 {
+					name = strings.Trim(e[i:], "\"') \t")
+				}
+				if strings.EqualFold(name, "user.home") {
+					name = "HOME"
+				}
+				words = append(words, `"${`+strings.NewReplacer(".", "_", "-", "_").Replace(name)+`}"`)
+			}
+		}
+		out = append(out, strings.Join(words, " "))
+	}
+	return out
+}
+
 // spawnMarkers are the calls through which code starts a program or a
 // shell command, across languages.
 var spawnMarkers = []string{"system(", "system ", "callcommand", "spawn", "popen", "exec(", "exec ", "execute(",
@@ -420,7 +470,9 @@ var spawnMarkers = []string{"system(", "system ", "callcommand", "spawn", "popen
 	"run-shell-command", "start-process", "invoke-expression", "iex ", "`", "process.start", "exec.command",
 	"readprocess", "callprocess", "run(`", "cmd /c", "sh -c", "bash -c", "/bin/sh", "/bin/bash", "shell_exec",
 	"passthru", "proc_open", "%x", "qx",
-	"command::new(", "system.cmd(", "system.shell(", ":os.cmd(", "process()", "launchpath", "executableurl", "nstask"} // Rust, Elixir, Swift
+	"command::new(", "system.cmd(", "system.shell(", ":os.cmd(", "process()", "launchpath", "executableurl", "nstask", // Rust, Elixir, Swift
+	// Gradle's exec and Exec tasks (commandLine 'sh', '-c', …), .NET's ProcessStartInfo
+	"commandline", "processstartinfo"}
 
 // stringLiterals returns the contents of the single-, double- and
 // backquoted literals of code (escapes kept as written).

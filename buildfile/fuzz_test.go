@@ -165,3 +165,40 @@ func FuzzDVC(f *testing.F) {
 		fuzzFile(t, "dvc.yaml", "dvc "+args, text)
 	})
 }
+
+// FuzzGradle resolves gradle against a settings script and a build script
+// of the input: the plan stays bounded, and every project it reads is
+// below the root.
+func FuzzGradle(f *testing.F) {
+	f.Add("include 'a', ':b:c'\ninclude(\"d\")\n", "build -p . -I x.gradle")
+	f.Add("include '../x', \"$p\"\n", "--version")
+	f.Fuzz(func(t *testing.T, settings, args string) {
+		fs := fakeFiles{"/w/settings.gradle": settings, "/w/build.gradle": "x", "/h/.gradle/init.d/a.gradle": "y"}
+		p := Resolve(Invocation{Name: "gradle", Args: strings.Fields(args), Dir: w, Home: "/h"}, fs)
+		checkPlan(t, p)
+		for _, dir := range gradleIncludes(settings) {
+			if strings.Contains("/"+dir+"/", "/../") || strings.HasPrefix(dir, "/") {
+				t.Fatalf("include %q leaves the root", dir)
+			}
+		}
+	})
+}
+
+// FuzzPom resolves mvn against a pom of the input.
+func FuzzPom(f *testing.F) {
+	f.Add("<project><properties><a>${b}</a><b>${a}${a}</b></properties><build><plugins><plugin><artifactId>exec-maven-plugin</artifactId><executions><execution><goals><goal>exec</goal></goals><configuration><executable>${a}</executable><arguments><argument>${user.home}</argument></arguments></configuration></execution></executions></plugin></plugins></build></project>", "compile")
+	f.Add("<project><modules><module>.</module></modules><build><plugins><plugin><artifactId>maven-antrun-plugin</artifactId><executions><execution><configuration><target><exec executable=\"x\"><arg line=\"${env.HOME}\"/></exec><delete><fileset dir=\"/\"/></delete></target></configuration></execution></executions></plugin></plugins></build></project>", "-Pci exec:exec")
+	f.Fuzz(func(t *testing.T, text, args string) {
+		fuzzFile(t, "pom.xml", "mvn "+args, text)
+	})
+}
+
+// FuzzMSBuild resolves dotnet build against a project file of the input.
+func FuzzMSBuild(f *testing.F) {
+	f.Add("<Project><PropertyGroup><A>$(B)$(B)</A><B>$(A)%24(C)</B></PropertyGroup><Import Project=\"$(A).targets\"/><Target Name=\"T\"><Exec Command=\"rm -rf $(A) @(I->'%(F)') $([System.IO.Path]::Combine($(HOME),x))\"/></Target></Project>", "build")
+	f.Add("<Project><UsingTask TaskName=\"X\"><Task><Code Source=\"x.cs\"/></Task></UsingTask><Target Name=\"T\"><RemoveDir Directories=\"a;$(HOME)\"/><WriteLinesToFile File=\"f\" Lines=\"%3B\"/></Target></Project>", "msbuild -p:A=1;B=2")
+	f.Fuzz(func(t *testing.T, text, args string) {
+		fuzzFile(t, "A.csproj", "dotnet "+args, text)
+		fuzzFile(t, "A.csproj", "msbuild "+args, text)
+	})
+}

@@ -205,6 +205,30 @@ func Resolve(inv Invocation, fs Files) Plan {
 		r.ipython(inv)
 	case "dvc":
 		r.dvc(inv)
+
+	// JVM and .NET builds (gradle.go, maven.go, msbuild.go, kotlin.go):
+	// none has a dry run, so OnlyDryRun reads nothing.
+	case "gradle", "gradlew":
+		if !r.onlyDry {
+			r.gradle(inv)
+		}
+	case "mvn", "mvnw":
+		if !r.onlyDry {
+			r.maven(inv)
+		}
+	case "dotnet":
+		if !r.onlyDry {
+			r.dotnet(inv)
+		}
+	case "msbuild":
+		if !r.onlyDry {
+			r.msbuild(inv)
+		}
+	case "kotlinc", "kotlin":
+		if !r.onlyDry {
+			r.kotlinScript(inv)
+		}
+		// end of JVM and .NET builds
 	}
 	return r.plan
 }
@@ -228,6 +252,9 @@ var runners = map[string]bool{
 	"cargo": true, "rake": true, "rails": true, "gem": true, "bundle": true, "bundler": true,
 	"mix": true, "swift": true, "jupyter": true, "jupyter-nbconvert": true, "jupyter-execute": true,
 	"nbconvert": true, "papermill": true, "ipython": true, "ipython3": true, "dvc": true,
+	// JVM and .NET builds
+	"gradle": true, "gradlew": true, "mvn": true, "mvnw": true, "dotnet": true, "msbuild": true,
+	"kotlinc": true, "kotlin": true,
 }
 
 // resolver is one Resolve's state.

@@ -152,6 +152,10 @@ var extraDenied = []string{
 	"~/.config/gh/hosts.yml", "~/.config/hub", "~/.vault-token", "**/.pgpass",
 	"~/.terraform.d/credentials.tfrc.json", "~/.password-store/**", "~/.local/share/keyrings/**",
 	"**/*.kdbx", "**/id_ed25519_sk", "**/id_ecdsa_sk",
+	// the JVM's and .NET's publishing and repository passwords: Gradle's
+	// signing and publishing properties, Maven's server passwords (and the
+	// master key that decrypts them), NuGet's feed keys
+	"~/.gradle/gradle.properties", "~/.m2/settings.xml", "~/.m2/settings-security.xml", "~/.nuget/NuGet/NuGet.Config",
 	"/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock",
 	"/run/podman/podman.sock", "/run/secrets/**",
 	// The coding agents' own login tokens: whoever reads one acts as the

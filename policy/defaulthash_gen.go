@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:cdf16de7ebbde23eb803fdd24a481facd5da63235db2692c510ab69ad1ff6568"
-	defaultHashRules = "sha256:2a6134291aa7cf4cff65700a6984eb9e206c9043d654c173abc48034aa342646"
+	defaultHash      = "sha256:8d6dfbaf772ce626f0f0349633b3d61338bc9f75d53ab48eb3ac43308657346e"
+	defaultHashRules = "sha256:7e1bfcb51d2dfb77c72d7b4097c401fad758eac6592b5753112dcdc2b1f1fdaf"
 )

@@ -300,6 +300,7 @@ var nearMisses = map[string]string{
 	"pkg.uv-pip-install":                       "uv pip list",
 	"pkg.python-m-pip-install":                 "python -m pip install -r requirements.txt",
 	"pkg.tool-install":                         "go build ./...",
+	"pkg.dotnet-tool-install":                  "dotnet tool restore",
 	"pkg.system-install":                       "apt list --installed",
 	"pkg.system-remove":                        "apt-get remove --dry-run nginx",
 	"pkg.pacman-remove":                        "pacman -Q",
