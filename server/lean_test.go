@@ -149,9 +149,16 @@ func TestLeanTimeouts(t *testing.T) {
 			t.Errorf("%d requests still counted active", n)
 		}
 	}()
+	whole := leanPost("/v1/decide", "127.0.0.1:7878", "application/json", `{"tool":"Read","input":{"file_path":"/tmp/x"}}`)
+	half := "POST /v1/decide HTTP/1.1\r\nHost: 127.0.0.1\r\nCont"
 	for name, raw := range map[string]string{
 		"nothing":   "",
-		"half head": "POST /v1/decide HTTP/1.1\r\nHost: 127.0.0.1\r\nCont",
+		"half head": half,
+		// The second request's head stops half-way: bounded by the head
+		// timeout from its first byte on, not by the idle one (a minute).
+		"half head after a request":   whole + half,
+		"half head after two":         whole + whole + half,
+		"first bytes after a request": whole + "P",
 	} {
 		t.Run(name, func(t *testing.T) {
 			c, err := net.Dial("tcp", lean)
