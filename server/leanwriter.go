@@ -97,7 +97,7 @@ func (w *leanResponse) Flush() { _ = w.FlushError() }
 // closes reports whether the handler asked to close the connection after
 // its reply.
 func (w *leanResponse) closes() bool {
-	return strings.EqualFold(w.header.Get("Connection"), "close")
+	return strings.EqualFold(firstValue(w.header, "Connection"), "close")
 }
 
 // finish writes the reply once: status line, headers, body.
