@@ -37,6 +37,10 @@ func BenchmarkLeanServe(b *testing.B) {
 	for _, conns := range []int{1, 8} {
 		b.Run(fmt.Sprintf("c%d", conns), func(b *testing.B) {
 			opts, _ := auditedOptions(b, b.TempDir())
+			// Under callgrind a first decision (rule packs compiled on
+			// first use) takes seconds: a deadline's deny would close the
+			// connection and measure another path.
+			opts.DecideTimeout = 10 * time.Minute
 			ls := startLiveWith(b, opts, true)
 			host := ls.url[len("http://"):]
 			reqs := make([][]byte, len(serveMixBodies))
