@@ -38,9 +38,11 @@ func BenchmarkLeanServe(b *testing.B) {
 		b.Run(fmt.Sprintf("c%d", conns), func(b *testing.B) {
 			opts, _ := auditedOptions(b, b.TempDir())
 			// Under callgrind a first decision (rule packs compiled on
-			// first use) takes seconds: a deadline's deny would close the
-			// connection and measure another path.
+			// first use) takes seconds and a slot is held long: a
+			// deadline's or a full queue's deny would measure another path
+			// (and the deadline's closes the connection).
 			opts.DecideTimeout = 10 * time.Minute
+			opts.QueueWait = 10 * time.Minute // nor by the overloaded deny
 			ls := startLiveWith(b, opts, true)
 			host := ls.url[len("http://"):]
 			reqs := make([][]byte, len(serveMixBodies))
