@@ -3,6 +3,7 @@ package risk
 import (
 	"math/bits"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -161,30 +162,39 @@ func buildNeedleIndex(shapes []TokenShape) *needleIndex {
 		return nil
 	}
 	ix := &needleIndex{}
-	byPair := map[uint16][]needle{}
+	var all []needle
 	for i, t := range shapes {
 		for _, n := range t.Need {
 			if len(n) < 2 || !isASCII(n) || n != strings.ToLower(n) {
 				ix.always |= 1 << i
 				continue
 			}
-			p := uint16(n[0])<<8 | uint16(n[1])
-			byPair[p] = append(byPair[p], needle{n, uint8(i)})
-			ix.pairs[p>>6] |= 1 << (p & 63)
+			all = append(all, needle{n, uint8(i)})
 		}
 	}
+	// By pair, so that a pair's literals are one run (their order within
+	// it does not matter: scan tries them all).
+	slices.SortFunc(all, func(a, b needle) int { return int(pairOf(a.text)) - int(pairOf(b.text)) })
 	var k uint16
+	for j := 0; j < len(all); {
+		p := pairOf(all[j].text)
+		end := j + 1
+		for end < len(all) && pairOf(all[end].text) == p {
+			end++
+		}
+		ix.pairs[p>>6] |= 1 << (p & 63)
+		ix.lists = append(ix.lists, all[j:end:end])
+		j = end
+	}
 	for w := range ix.pairs {
 		ix.rank[w] = k
-		for b := range 64 {
-			if ix.pairs[w]&(1<<b) != 0 {
-				ix.lists = append(ix.lists, byPair[uint16(w<<6|b)])
-				k++
-			}
-		}
+		k += uint16(bits.OnesCount64(ix.pairs[w]))
 	}
 	return ix
 }
+
+// pairOf is the pair of bytes a literal starts with.
+func pairOf(n string) uint16 { return uint16(n[0])<<8 | uint16(n[1]) }
 
 // scan returns the set of shapes (bit i for TokenShapes[i]) one of whose
 // literals the lower-cased s holds, and whether s is ASCII; when it is
