@@ -1,7 +1,9 @@
 package risk
 
 import (
+	"math/bits"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -80,8 +82,35 @@ var TokenShapes = []TokenShape{
 }
 
 // FindToken returns the name of the first credential format s contains
-// ("" when none).
+// ("" when none): the first shape, in TokenShapes' order, one of whose
+// Need literals the lower-cased s contains and whose Re matches s.
+//
+// The literals are looked for in one pass over s (needleIndex) rather than
+// by a strings.Contains per literal: a command's words are scanned for
+// every command that reaches the network, and the seventy literals cost
+// several thousand instructions a decision that way. A text with a byte
+// outside ASCII goes the literal way (findTokenPlain), since strings.ToLower
+// maps some non-ASCII letters to ASCII ones (the Kelvin sign to k) and the
+// one pass lower-cases ASCII letters alone.
 func FindToken(s string) string {
+	ix := tokenNeedles()
+	if ix == nil {
+		return findTokenPlain(s)
+	}
+	found, ascii := ix.scan(s)
+	if !ascii {
+		return findTokenPlain(s)
+	}
+	for i := range TokenShapes {
+		if found&(1<<i) != 0 && TokenShapes[i].Re().MatchString(s) {
+			return TokenShapes[i].Name
+		}
+	}
+	return ""
+}
+
+// findTokenPlain is FindToken literal by literal.
+func findTokenPlain(s string) string {
 	lower := strings.ToLower(s)
 	for _, t := range TokenShapes {
 		for _, n := range t.Need {
@@ -94,4 +123,151 @@ func FindToken(s string) string {
 		}
 	}
 	return ""
+}
+
+// needleIndex finds which shapes' Need literals a text holds, in one pass:
+// a bit for every pair of (lower-case) bytes a literal starts with, and
+// the literals of each such pair.
+type needleIndex struct {
+	pairs [1 << 16 / 64]uint64
+	// rank[w] is the number of pairs set in pairs[:w]: the list of a pair
+	// is lists[rank[w] + the pairs set below it in its word].
+	rank  [1 << 16 / 64]uint16
+	lists [][]needle
+	// always are the shapes whose literals the pairs cannot hold (shorter
+	// than two bytes, or not lower-case ASCII): looked for with
+	// strings.Contains.
+	always uint64
+}
+
+type needle struct {
+	text  string
+	shape uint8
+}
+
+var (
+	needlesOnce sync.Once
+	needles     *needleIndex
+)
+
+// tokenNeedles is the index of TokenShapes' literals, built on first use
+// (nil when there are more shapes than a found set holds).
+func tokenNeedles() *needleIndex {
+	needlesOnce.Do(func() { needles = buildNeedleIndex(TokenShapes) })
+	return needles
+}
+
+func buildNeedleIndex(shapes []TokenShape) *needleIndex {
+	if len(shapes) > 64 {
+		return nil
+	}
+	ix := &needleIndex{}
+	var all []needle
+	for i, t := range shapes {
+		for _, n := range t.Need {
+			if len(n) < 2 || !isASCII(n) || n != strings.ToLower(n) {
+				ix.always |= 1 << i
+				continue
+			}
+			all = append(all, needle{n, uint8(i)})
+		}
+	}
+	// By pair, so that a pair's literals are one run (their order within
+	// it does not matter: scan tries them all).
+	slices.SortFunc(all, func(a, b needle) int { return int(pairOf(a.text)) - int(pairOf(b.text)) })
+	var k uint16
+	for j := 0; j < len(all); {
+		p := pairOf(all[j].text)
+		end := j + 1
+		for end < len(all) && pairOf(all[end].text) == p {
+			end++
+		}
+		ix.pairs[p>>6] |= 1 << (p & 63)
+		ix.lists = append(ix.lists, all[j:end:end])
+		j = end
+	}
+	for w := range ix.pairs {
+		ix.rank[w] = k
+		k += uint16(bits.OnesCount64(ix.pairs[w]))
+	}
+	return ix
+}
+
+// pairOf is the pair of bytes a literal starts with.
+func pairOf(n string) uint16 { return uint16(n[0])<<8 | uint16(n[1]) }
+
+// scan returns the set of shapes (bit i for TokenShapes[i]) one of whose
+// literals the lower-cased s holds, and whether s is ASCII; when it is
+// not, the set is not complete.
+func (ix *needleIndex) scan(s string) (found uint64, ascii bool) {
+	var all byte
+	if len(s) > 0 {
+		prev := lowerASCII(s[0])
+		all = s[0]
+		for i := 1; i < len(s); i++ {
+			c := s[i]
+			all |= c
+			c = lowerASCII(c)
+			p := uint16(prev)<<8 | uint16(c)
+			prev = c
+			w, bit := p>>6, uint64(1)<<(p&63)
+			if ix.pairs[w]&bit == 0 {
+				continue
+			}
+			list := ix.lists[int(ix.rank[w])+bits.OnesCount64(ix.pairs[w]&(bit-1))]
+			for _, n := range list {
+				if found&(1<<n.shape) == 0 && hasLowerPrefix(s[i-1:], n.text) {
+					found |= 1 << n.shape
+				}
+			}
+		}
+	}
+	if all >= 0x80 {
+		return found, false
+	}
+	if ix.always != 0 {
+		lower := strings.ToLower(s)
+		for i := range TokenShapes {
+			if ix.always&(1<<i) == 0 || found&(1<<i) != 0 {
+				continue
+			}
+			for _, n := range TokenShapes[i].Need {
+				if strings.Contains(lower, n) {
+					found |= 1 << i
+					break
+				}
+			}
+		}
+	}
+	return found, true
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// hasLowerPrefix reports whether s, its ASCII letters lower-cased, starts
+// with the lower-case literal n.
+func hasLowerPrefix(s, n string) bool {
+	if len(s) < len(n) {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		if lowerASCII(s[i]) != n[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }

@@ -22,7 +22,7 @@ var replyBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &
 func writeDecision(w http.ResponseWriter, d policy.Decision) {
 	bp := replyBufs.Get().(*[]byte)
 	body := append(appendDecision((*bp)[:0], &d), '\n')
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = jsonContentType[:1:1] // Set, without canonicalising the name or allocating the value
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(body)
 	if cap(body) <= 64<<10 {
@@ -30,6 +30,11 @@ func writeDecision(w http.ResponseWriter, d policy.Decision) {
 		replyBufs.Put(bp)
 	}
 }
+
+// jsonContentType is the Content-Type of a decision, shared by every reply;
+// with no spare capacity, an Add elsewhere copies it rather than writing
+// into it (as securityHeaders).
+var jsonContentType = []string{"application/json"}
 
 // writeDecisionFinal writes d as writeDecision does, but whole and at once
 // while the handler still runs (see decideInline): with its length, flushed

@@ -102,7 +102,7 @@ func readLimited(w http.ResponseWriter, r *http.Request, max int64) ([]byte, err
 }
 
 func requireJSONType(r *http.Request) error {
-	ct := r.Header.Get("Content-Type")
+	ct := firstValue(r.Header, "Content-Type")
 	if len(ct) == len(jsonType) && strings.EqualFold(ct, jsonType) {
 		return nil // what agents send; mime.ParseMediaType builds a map of parameters each time
 	}
@@ -160,4 +160,14 @@ func jsonKind(goKind string) string {
 		return "an array"
 	}
 	return "a " + goKind
+}
+
+// firstValue is h.Get(key) for a key already in canonical form, without
+// canonicalising it again: Get looks up h[textproto.CanonicalMIMEHeaderKey(key)]
+// and returns its first value.
+func firstValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }

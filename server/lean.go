@@ -266,12 +266,21 @@ func (lc *leanConn) readHead(first bool, head, idle time.Duration) (h leanHead, 
 	// waits for the active ones after closing the idle ones, misses none.
 	lc.l.active.Add(1)
 	lc.idle.Store(false)
-	if !first {
-		lc.c.SetReadDeadline(time.Now().Add(head))
-	}
+	// From the request's first byte on, reading it is bounded by the head
+	// timeout instead of the idle one. The new deadline is set only once
+	// a read of the connection is to come (a head or body not all read
+	// yet): when the request came whole with its first read, as an
+	// agent's calls of a few hundred bytes do, nothing reads the
+	// connection before the next request's wait sets its own, so setting
+	// it would change nothing but cost a change of the connection's timer.
+	bounded := first
 	for n := lc.br.Buffered(); ; n = lc.br.Buffered() + 1 {
 		if n > leanMaxHead {
 			return h, false, nil
+		}
+		if !bounded && n > lc.br.Buffered() {
+			lc.c.SetReadDeadline(time.Now().Add(head))
+			bounded = true
 		}
 		b, perr := lc.br.Peek(n) // all that arrived, or one more byte
 		var complete bool
@@ -283,6 +292,9 @@ func (lc *leanConn) readHead(first bool, head, idle time.Duration) (h leanHead, 
 			return h, false, perr
 		}
 		if complete || perr != nil {
+			if !bounded && ok && complete && int64(h.size)+h.contentLength > int64(lc.br.Buffered()) {
+				lc.c.SetReadDeadline(time.Now().Add(head)) // the body is still to come
+			}
 			// A head cut short goes to net/http too, which answers it
 			// from the same bytes as it would have.
 			return h, ok && complete, nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand"
 	"net"
 	"net/http"
 	"strconv"
@@ -149,9 +150,16 @@ func TestLeanTimeouts(t *testing.T) {
 			t.Errorf("%d requests still counted active", n)
 		}
 	}()
+	whole := leanPost("/v1/decide", "127.0.0.1:7878", "application/json", `{"tool":"Read","input":{"file_path":"/tmp/x"}}`)
+	half := "POST /v1/decide HTTP/1.1\r\nHost: 127.0.0.1\r\nCont"
 	for name, raw := range map[string]string{
 		"nothing":   "",
-		"half head": "POST /v1/decide HTTP/1.1\r\nHost: 127.0.0.1\r\nCont",
+		"half head": half,
+		// The second request's head stops half-way: bounded by the head
+		// timeout from its first byte on, not by the idle one (a minute).
+		"half head after a request":   whole + half,
+		"half head after two":         whole + whole + half,
+		"first bytes after a request": whole + "P",
 	} {
 		t.Run(name, func(t *testing.T) {
 			c, err := net.Dial("tcp", lean)
@@ -326,4 +334,63 @@ func FuzzLeanReplyHeader(f *testing.F) {
 			t.Errorf("net/http writes %q, the lean path %q", want.String(), got)
 		}
 	})
+}
+
+// TestLeanReplyHeaderBlock writes replies of changing headers through one
+// leanResponse, which keeps the lines of a set it has written, and compares
+// each with what a fresh one writes: the same set again, a value changed,
+// a header added or removed, two values, Date, Content-Length or
+// Connection set by the handler, a name that is not a token, a value that
+// needs cleaning, the connection closing or not.
+func TestLeanReplyHeaderBlock(t *testing.T) {
+	base := func() http.Header {
+		h := http.Header{}
+		setSecurityHeaders(h)
+		h["Content-Type"] = jsonContentType[:1:1]
+		return h
+	}
+	with := func(f func(http.Header)) http.Header { h := base(); f(h); return h }
+	sets := []http.Header{
+		base(),
+		with(func(h http.Header) { h.Set("Content-Type", "text/plain") }),
+		with(func(h http.Header) { h.Set("X-Toolguard-Exit-Code", "2") }),
+		with(func(h http.Header) { h.Del("Cache-Control") }),
+		with(func(h http.Header) { h.Del("Content-Type") }),
+		with(func(h http.Header) { h.Add("Cache-Control", "private") }),
+		with(func(h http.Header) { h.Set("Connection", "close") }),
+		with(func(h http.Header) { h.Set("Content-Length", "3") }),
+		with(func(h http.Header) { h.Set("Date", "Mon, 02 Jan 2006 15:04:05 GMT") }),
+		with(func(h http.Header) { h["Bad Name"] = []string{"v"} }),
+		with(func(h http.Header) { h.Set("X-A", " \tx\r\ny ") }),
+		with(func(h http.Header) { h.Del("X-Frame-Options"); h.Set("X-B", "DENY") }),
+		{},
+	}
+	noDate := func(b []byte) string {
+		var out []string
+		for _, l := range strings.SplitAfter(string(b), "\r\n") {
+			if !strings.HasPrefix(l, "Date: ") {
+				out = append(out, l)
+			}
+		}
+		return strings.Join(out, "")
+	}
+	rng := rand.New(rand.NewSource(1))
+	w := &leanResponse{header: http.Header{}, status: http.StatusOK}
+	for i := range 2000 {
+		set := sets[rng.Intn(len(sets))]
+		if i < 2*len(sets) {
+			set = sets[i/2] // each set twice in a row first
+		}
+		closing := rng.Intn(4) == 0
+		w.reset(closing)
+		w.status = http.StatusOK
+		w.body = append(w.body, "{}"...)
+		for k, v := range set {
+			w.header[k] = v
+		}
+		fresh := &leanResponse{header: set.Clone(), status: http.StatusOK, body: []byte("{}"), closing: closing}
+		if got, want := noDate(w.appendHeader(nil)), noDate(fresh.appendHeader(nil)); got != want {
+			t.Fatalf("reply %d (closing %v, headers %v): kept lines give\n%q\nwant\n%q", i, closing, set, got, want)
+		}
+	}
 }

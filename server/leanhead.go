@@ -160,13 +160,7 @@ func (h *leanHead) field(line string, seen *[leanFieldCount]bool, maxBody int64)
 		}
 	}
 	value = strings.Trim(value, " \t")
-	k := -1
-	for i := range leanFields {
-		if strings.EqualFold(name, leanFields[i].lower) {
-			k = i
-			break
-		}
-	}
+	k := leanFieldIndex(name)
 	if k < 0 || seen[k] {
 		return false
 	}
@@ -196,6 +190,37 @@ func (h *leanHead) field(line string, seen *[leanFieldCount]bool, maxBody int64)
 	h.fields[h.n] = leanField{leanFields[k].canonical, value}
 	h.n++
 	return true
+}
+
+// leanFieldIndex is the index in leanFields of the header name, in any
+// case, or -1: one comparison for the name of its length (two for length
+// 10), not one for every field until it matches.
+func leanFieldIndex(name string) int {
+	var try [2]int8
+	switch len(name) {
+	case 4:
+		try = [2]int8{0, -1} // host
+	case 14:
+		try = [2]int8{1, -1} // content-length
+	case 12:
+		try = [2]int8{2, -1} // content-type
+	case 13:
+		try = [2]int8{3, -1} // authorization
+	case 10:
+		try = [2]int8{4, 7} // user-agent, connection
+	case 6:
+		try = [2]int8{5, -1} // accept
+	case 15:
+		try = [2]int8{6, -1} // accept-encoding
+	default:
+		return -1
+	}
+	for _, i := range try {
+		if i >= 0 && strings.EqualFold(name, leanFields[i].lower) {
+			return int(i)
+		}
+	}
+	return -1
 }
 
 // leanHost accepts a host name or address with an optional port: letters,

@@ -177,3 +177,39 @@ func BenchmarkParseLeanHead(b *testing.B) {
 		}
 	}
 }
+
+// TestLeanFieldIndex checks the look-up by length against a comparison with
+// every field: each field's name in several cases, and names of every
+// length up to 20 that differ from one in a byte.
+func TestLeanFieldIndex(t *testing.T) {
+	linear := func(name string) int {
+		for i := range leanFields {
+			if strings.EqualFold(name, leanFields[i].lower) {
+				return i
+			}
+		}
+		return -1
+	}
+	var names []string
+	for _, f := range leanFields {
+		names = append(names, f.lower, f.canonical, strings.ToUpper(f.lower))
+		for i := range len(f.lower) {
+			b := []byte(f.lower)
+			b[i] ^= 0x01
+			names = append(names, string(b), f.lower[:i], f.lower[i:]+"x")
+		}
+	}
+	for n := range 21 {
+		names = append(names, strings.Repeat("a", n), strings.Repeat("-", n))
+	}
+	for _, name := range names {
+		if got, want := leanFieldIndex(name), linear(name); got != want {
+			t.Errorf("leanFieldIndex(%q) = %d, want %d", name, got, want)
+		}
+	}
+	for i, f := range leanFields {
+		if leanFieldIndex(f.canonical) != i {
+			t.Errorf("field %q is not found by its length", f.canonical)
+		}
+	}
+}

@@ -29,6 +29,58 @@ type leanResponse struct {
 	closing bool
 	// req is the body of the request being answered.
 	req *leanBody
+	// block is the handler's header lines of an earlier reply, kept for
+	// the next replies of the connection with the same headers.
+	block headerBlock
+}
+
+// headerBlock is a set of headers, one value each, and its lines as
+// appendHeader writes them (names in order, values cleaned). A deciding
+// request's reply has the same nine headers every time (the security
+// headers and Content-Type): the lines are then copied instead of the
+// names being gathered, sorted and checked and the values cleaned again.
+// Only sets without Date, Content-Length and Connection are kept, whose
+// lines depend on nothing else.
+type headerBlock struct {
+	keys, vals []string
+	text       []byte
+	hasType    bool
+}
+
+// matches reports whether h is the block's set: as many names, each of the
+// block's with one value, the block's.
+func (k *headerBlock) matches(h http.Header) bool {
+	if len(k.keys) == 0 || len(h) != len(k.keys) {
+		return false
+	}
+	for i, name := range k.keys {
+		v := h[name]
+		if len(v) != 1 || v[0] != k.vals[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// keep makes the block h's, whose lines are text, when h may be kept.
+func (k *headerBlock) keep(h http.Header, keys []string, text []byte) {
+	k.keys, k.vals, k.text, k.hasType = k.keys[:0], k.vals[:0], k.text[:0], false
+	if len(keys) > 16 {
+		return
+	}
+	for _, name := range keys {
+		v := h[name]
+		switch {
+		case len(v) != 1, name == "Date", name == "Content-Length", name == "Connection":
+			k.keys = k.keys[:0]
+			return
+		case name == "Content-Type":
+			k.hasType = true
+		}
+		k.keys = append(k.keys, name)
+		k.vals = append(k.vals, v[0])
+	}
+	k.text = append(k.text, text...)
 }
 
 func (w *leanResponse) reset(closing bool) {
@@ -97,7 +149,7 @@ func (w *leanResponse) Flush() { _ = w.FlushError() }
 // closes reports whether the handler asked to close the connection after
 // its reply.
 func (w *leanResponse) closes() bool {
-	return strings.EqualFold(w.header.Get("Connection"), "close")
+	return strings.EqualFold(firstValue(w.header, "Connection"), "close")
 }
 
 // finish writes the reply once: status line, headers, body.
@@ -137,32 +189,40 @@ func (w *leanResponse) finish() {
 // say so, all in net/http's order; a name that is not a token is left out
 // and CR or LF in a value becomes a space, as net/http does.
 func (w *leanResponse) appendHeader(b []byte) []byte {
-	var keysBuf [16]string
-	keys := keysBuf[:0]
-	var hasDate, hasLength, hasType bool
-	for k := range w.header {
-		switch k {
-		case "Date":
-			hasDate = true
-		case "Content-Length":
-			hasLength = true
-		case "Content-Type":
-			hasType = true
+	var hasDate, hasLength, hasType, closeHeader bool
+	if w.block.matches(w.header) {
+		// No Date, Content-Length nor Connection among them (keep).
+		b = append(b, w.block.text...)
+		hasType, closeHeader = w.block.hasType, w.closing
+	} else {
+		var keysBuf [16]string
+		keys := keysBuf[:0]
+		for k := range w.header {
+			switch k {
+			case "Date":
+				hasDate = true
+			case "Content-Length":
+				hasLength = true
+			case "Content-Type":
+				hasType = true
+			}
+			keys = append(keys, k)
 		}
-		keys = append(keys, k)
-	}
-	closeHeader := w.closing && !w.closes()
-	slices.Sort(keys)
-	for _, k := range keys {
-		if !validFieldName(k) || closeHeader && k == "Connection" {
-			continue
+		closeHeader = w.closing && !w.closes()
+		slices.Sort(keys)
+		start := len(b)
+		for _, k := range keys {
+			if !validFieldName(k) || closeHeader && k == "Connection" {
+				continue
+			}
+			for _, v := range w.header[k] {
+				b = append(b, k...)
+				b = append(b, ": "...)
+				b = appendFieldValue(b, v)
+				b = append(b, "\r\n"...)
+			}
 		}
-		for _, v := range w.header[k] {
-			b = append(b, k...)
-			b = append(b, ": "...)
-			b = appendFieldValue(b, v)
-			b = append(b, "\r\n"...)
-		}
+		w.block.keep(w.header, keys, b[start:])
 	}
 	if !hasDate {
 		b = append(b, "Date: "...)

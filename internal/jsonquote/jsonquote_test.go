@@ -75,6 +75,27 @@ func TestAppendMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestAppendEveryPlace puts every byte value at every place of strings of
+// 1 to 17 plain bytes — in the eight-byte step, in the last bytes, before
+// and after a word — and compares Append with encoding/json.
+func TestAppendEveryPlace(t *testing.T) {
+	for n := 1; n <= 17; n++ {
+		for pos := range n {
+			for b := range 256 {
+				for _, fill := range []byte{'a', '~', ' '} {
+					w := []byte(strings.Repeat(string(fill), n))
+					w[pos] = byte(b)
+					for _, html := range []bool{false, true} {
+						if got, want := string(Append(nil, string(w), html)), std(t, string(w), html); got != want {
+							t.Fatalf("Append(%q, html=%v) = %s, encoding/json %s", w, html, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 // allBytes is every byte value once, most of them invalid UTF-8 alone.
 func allBytes() string {
 	b := make([]byte, 256)
@@ -103,27 +124,20 @@ func FuzzAppend(f *testing.F) {
 	})
 }
 
-// mayEscape never passes over a byte that needs more than a copy, wherever
-// it is in the word, and passes words of plain text.
-func TestMayEscape(t *testing.T) {
-	for _, html := range []bool{false, true} {
-		for b := range 256 {
-			c := byte(b)
-			need := c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' || html && isHTML(c)
-			for pos := range 8 {
-				for _, fill := range []byte{'a', ' ', '~', 0x21, '[', 'Z'} {
-					w := []byte(strings.Repeat(string(fill), 8))
-					w[pos] = c
-					if need && !mayEscape(load8(string(w)), html) {
-						t.Errorf("mayEscape(%q, html=%v) = false; byte %d needs escaping", w, html, pos)
-					}
-				}
-			}
+// TestNeeds checks the table of bytes that may need more than a copy
+// against its definition, for every byte.
+func TestNeeds(t *testing.T) {
+	for b := range 256 {
+		c := byte(b)
+		var want uint8
+		switch {
+		case c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\':
+			want = needsAlways
+		case c == '<' || c == '>' || c == '&':
+			want = needsHTML
 		}
-		for _, w := range []string{"abcdefgh", "git stat", "/tmp/loa", "ABC 123!", "~}|{zyx#"} {
-			if mayEscape(load8(w), html) {
-				t.Errorf("mayEscape(%q, html=%v) = true, want false", w, html)
-			}
+		if needs[c] != want {
+			t.Errorf("needs[%#x] = %d, want %d", c, needs[c], want)
 		}
 	}
 }
