@@ -23,6 +23,7 @@ const (
 	GitHook                 // a script in .git/hooks or a husky hooks directory
 	GitConfigFile           // a git configuration file
 	SystemdUnit             // a systemd service unit
+	CIConfig                // a CI service's configuration (a GitHub Actions workflow, .gitlab-ci.yml, …)
 )
 
 // shellStartupFiles are the files a shell (or direnv) runs when it
@@ -46,6 +47,8 @@ func PersistedKind(p string) (Persisted, string) {
 		return GitConfigFile, "git"
 	case strings.HasSuffix(base, ".service") && strings.Contains(p, "/systemd/"):
 		return SystemdUnit, "systemd"
+	case isCIConfig(p):
+		return CIConfig, "the CI service, on the next push, with the repository's secrets"
 	}
 	return NotPersisted, ""
 }
@@ -77,6 +80,8 @@ func PersistedCode(k Persisted, text string) (code []string, ok bool) {
 			code = append(code, s.Text)
 		}
 		return code, true
+	case CIConfig:
+		return ciCommands(text), true
 	}
 	return nil, true
 }

