@@ -49,7 +49,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 		a.archives(cmd, dir)
 		a.publishes(cmd, dir)
 		a.findDeletes(cmd, r.Paths, dir)
-		a.mentions(cmd, r.Paths, dir)
+		a.mentions(cmd, r.Paths, r.Endpoints, dir)
 		a.secretSearch(cmd, r.Paths, dir)
 		switch {
 		case pure:
@@ -370,13 +370,13 @@ func accessTier(a paths.Access) risk.Tier {
 // a command does with ~/.ssh or .env (archive it, encode it, copy it to a
 // host), a denied path stays denied even when the rule packs do not know
 // that command's operands (tar czf - ~/.ssh | nc …).
-func (a *Analysis) mentions(cmd *shell.Command, known []rules.PathRef, dir string) {
+func (a *Analysis) mentions(cmd *shell.Command, known []rules.PathRef, endpoints []shell.Word, dir string) {
 	if isDataCommand(cmd.Name) {
 		return
 	}
 	for _, w := range cmd.Args() {
 		v := strings.TrimPrefix(w.Value, "@") // curl -d @file
-		if !w.Known || !looksLikePath(v) || isKnownPath(known, v) || a.isCode(w) {
+		if !w.Known || !looksLikePath(v) || isKnownPath(known, v) || a.isCode(w) || isEndpoint(endpoints, w) {
 			continue
 		}
 		a.judge.Path(Path{Word: withValue(w, v), Access: paths.Read, Shape: Mention, Dir: dir})
@@ -387,6 +387,17 @@ func (a *Analysis) mentions(cmd *shell.Command, known []rules.PathRef, dir strin
 func isKnownPath(known []rules.PathRef, v string) bool {
 	for _, ref := range known {
 		if ref.Word.Value == v {
+			return true
+		}
+	}
+	return false
+}
+
+// isEndpoint reports whether w is one of the words the effect model said
+// name a path on a remote host (gh api ENDPOINT), not a file here.
+func isEndpoint(endpoints []shell.Word, w shell.Word) bool {
+	for _, e := range endpoints {
+		if e.Span == w.Span && e.Value == w.Value {
 			return true
 		}
 	}

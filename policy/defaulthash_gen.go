@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:2f33e70b5b632d0d7b3d4f285f4bd809a49df15ab4e3f0d3aa9033ef5f6485fa"
-	defaultHashRules = "sha256:26e6a23c0cde299162b7c01ab71b6a13ada38450f8183fbed696aacce2cbfd74"
+	defaultHash      = "sha256:5c40ac2149344b48b655900ded29d2aa24468f5e95c1d95b0e3717c475bf507a"
+	defaultHashRules = "sha256:fe8f4267ff2cbe513b939f1e3647a5f039b356427a7a896698018e76d3fcf88e"
 )

@@ -46,6 +46,10 @@ type Result struct {
 	Paths []PathRef
 	// URLs are the URLs and hosts the command contacts.
 	URLs []shell.Word
+	// Endpoints are words that name a path on the host the command
+	// contacts (gh api repos/o/r/actions/secrets): no file of this
+	// machine, whatever they look like.
+	Endpoints []shell.Word
 	// Program names the effect-model entry that described the command
 	// ("git log"); empty when none did.
 	Program string

@@ -660,6 +660,11 @@ func (r *effectRun) apply(rl role, w shell.Word, via string) {
 		r.nameGlob(rl, w)
 	case rl == roleMount:
 		r.res.Mounts = append(r.res.Mounts, w)
+	case rl == roleEndpoint && w.Known && isURLWord(w): // gh api https://…: the URL itself
+		r.res.Network = true
+		r.res.URLs = append(r.res.URLs, w)
+	case rl == roleEndpoint:
+		r.res.Endpoints = append(r.res.Endpoints, w)
 	case rl == roleSub:
 		r.notProvenBy(func() string { return fmt.Sprintf("%s %s is not a sub-command toolguard knows", r.e.cmd.Name, w.Value) })
 	case rl == roleURL && strings.HasPrefix(w.Value, "file://"):
@@ -1042,6 +1047,11 @@ func (r *effectRun) readsRemote() bool {
 	}
 	for _, u := range r.res.URLs {
 		if sc := urlScheme(u); sc != "" && !slices.Contains(readSchemes, sc) || changeEndpoint(u.Value) {
+			return false
+		}
+	}
+	for _, e := range r.res.Endpoints {
+		if changeEndpoint("/" + e.Value) {
 			return false
 		}
 	}

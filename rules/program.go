@@ -247,13 +247,14 @@ const (
 	roleInclude  role = "include"   // a base-name glob: a recursive walk touches only matching files
 	roleExclude  role = "exclude"   // a base-name glob: a recursive walk leaves matching files out
 	roleNameGlob role = "name-glob" // rg -g: "!GLOB" leaves files out, GLOB touches only those
+	roleEndpoint role = "endpoint"  // gh api ENDPOINT: a path on the API's host, no file of this machine
 	scriptPrefix      = "script:"
 )
 
 // valueRoles are the roles of an operand or an option's value.
 var valueRoles = []role{roleText, roleRead, roleStat, roleWrite, roleDelete, roleExec, roleShell, roleURL, roleHost,
 	roleUpload, roleDir, roleLibrary, roleSub, roleCommand, roleShellArg, roleInto, roleMount, roleInside, roleMethod, roleHeader,
-	roleInclude, roleExclude, roleNameGlob, roleDocument}
+	roleInclude, roleExclude, roleNameGlob, roleDocument, roleEndpoint}
 
 // flagEffects are the effects an option may have by itself.
 // exec, write and delete are value roles (the option's value is run,
