@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -34,6 +35,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 		r = probeResult(r)
 	}
 	r = a.dryRun(cmd, r, dir)
+	r = a.startFiles(cmd, r)
 	reads, pure := a.provenReads(cmd, dir)
 	if pure {
 		r = readOnlyResult(r)
@@ -391,6 +393,28 @@ func isKnownPath(known []rules.PathRef, v string) bool {
 		}
 	}
 	return false
+}
+
+// startFiles makes a command unproven when a file its program runs at
+// start (rules.Result.StartFiles: sqlite3's ~/.sqliterc) exists, or when
+// that cannot be known (no file reader, no home directory): its commands
+// run before the command's own, and a dot command there runs programs.
+// A start file that does not exist runs nothing.
+func (a *Analysis) startFiles(cmd *shell.Command, r rules.Result) rules.Result {
+	for _, w := range r.StartFiles {
+		p, ok := strings.CutPrefix(w.Value, "~/")
+		if ok && a.ctx.Home != "" && a.ctx.Files != nil {
+			if _, err := a.ctx.Files.Read(path.Join(a.ctx.Home, p)); errors.Is(err, ErrNotExist) {
+				continue
+			}
+		}
+		r.Proven = false
+		r.Tier = r.Tier.Worse(risk.Execute)
+		r.Findings = append(r.Findings, risk.Finding{Rule: "effects.unproven", Tier: risk.Execute, Blast: risk.BlastUnknown,
+			Span: cmd.Span, Subject: cmd.Name, Reason: fmt.Sprintf("The command is not proven read-only: %s runs %s when it starts, and it exists (or cannot be checked).", cmd.Name, w.Value),
+			Suggestion: "add -init /dev/null to skip it, or let a person approve"})
+	}
+	return r
 }
 
 // isEndpoint reports whether w is one of the words the effect model said

@@ -180,8 +180,12 @@ func isBuiltin(s string) bool {
 		"~/.config/autostart/**",
 		"~/.config/cagent/config.yaml",
 		"~/.config/cagent/hooks.d/**",
+		"~/.config/chromium/**/Cookies",
+		"~/.config/chromium/**/Login Data",
 		"~/.config/gh/hosts.yml",
 		"~/.config/git/**",
+		"~/.config/google-chrome/**/Cookies",
+		"~/.config/google-chrome/**/Login Data",
 		"~/.config/hub",
 		"~/.config/kilo/kilo.json",
 		"~/.config/kilo/kilo.jsonc",
@@ -216,6 +220,10 @@ func isBuiltin(s string) bool {
 		"~/.local/share/opencode/auth.json",
 		"~/.local/share/toolguard/**",
 		"~/.local/state/toolguard/**",
+		"~/.mozilla/**/cookies.sqlite",
+		"~/.mozilla/**/key3.db",
+		"~/.mozilla/**/key4.db",
+		"~/.mozilla/**/logins.json",
 		"~/.mysql_history",
 		"~/.node_repl_history",
 		"~/.password-store/**",
@@ -232,7 +240,14 @@ func isBuiltin(s string) bool {
 		"~/.viminfo",
 		"~/.zsh_history",
 		"~/Documents/Cline/Hooks/**",
-		"~/bin/**":
+		"~/Library/Application Support/Firefox/Profiles/**/cookies.sqlite",
+		"~/Library/Application Support/Firefox/Profiles/**/logins.json",
+		"~/Library/Application Support/Google/Chrome/**/Cookies",
+		"~/Library/Application Support/Google/Chrome/**/Login Data",
+		"~/Library/Cookies/**",
+		"~/bin/**",
+		"~/snap/firefox/common/.mozilla/**/cookies.sqlite",
+		"~/snap/firefox/common/.mozilla/**/logins.json":
 		return true
 	}
 	return false

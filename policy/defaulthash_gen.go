@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:5c40ac2149344b48b655900ded29d2aa24468f5e95c1d95b0e3717c475bf507a"
-	defaultHashRules = "sha256:fe8f4267ff2cbe513b939f1e3647a5f039b356427a7a896698018e76d3fcf88e"
+	defaultHash      = "sha256:23e9c5ca2959129e7028d9d59b91d24c8ff679323a70e1c09cae5cb743ffd384"
+	defaultHashRules = "sha256:d9b6b734e4f7f210bd24c838f7466e267454639c6a5b8e0e320c590d716d51de"
 )

@@ -429,8 +429,15 @@ var packCases = map[string][]packCase{
 		{"psql < dump.sql", risk.Execute, risk.BlastUnknown, []string{"db.sql-unverifiable"}},
 		{"psql -c \"$QUERY\"", risk.Execute, risk.BlastUnknown, []string{"db.sql-unverifiable"}},
 		{"sqlite3 app.db 'DROP TABLE t'", risk.Destructive, risk.BlastHigh, []string{"db.sql-drop-table"}},
-		{"sqlite3 app.db .tables", risk.Write, risk.BlastNone, nil},
-		{"sqlite3 app.db 'SELECT * FROM t'", risk.Write, risk.BlastNone, nil},
+		// the database is read when every statement given only reads
+		// (~/.sqliterc is the analysis's to look for)
+		{"sqlite3 app.db .tables", risk.Read, risk.BlastNone, nil},
+		{"sqlite3 app.db 'SELECT * FROM t'", risk.Read, risk.BlastNone, nil},
+		{"sqlite3 app.db", risk.Write, risk.BlastNone, nil},
+		{"sqlite3 app.db .tables '.import rows.csv t'", risk.Write, risk.BlastNone, nil},
+		{"sqlite3 app.db \"ATTACH 'other.db' AS o; SELECT 1\"", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
+		{"duckdb -c \"SELECT * FROM 'logs/app.csv'\"", risk.Read, risk.BlastNone, nil},
+		{"duckdb -c \"INSTALL spatial\"", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
 		{"redis-cli FLUSHALL", risk.Destructive, risk.BlastHigh, []string{"db.redis-flush"}},
 		{"redis-cli -n 2 flushdb", risk.Destructive, risk.BlastHigh, []string{"db.redis-flush"}},
 		{"redis-cli GET key", risk.Read, risk.BlastNone, nil},

@@ -50,6 +50,10 @@ type Result struct {
 	// contacts (gh api repos/o/r/actions/secrets): no file of this
 	// machine, whatever they look like.
 	Endpoints []shell.Word
+	// StartFiles are files the program runs when it starts, if they exist
+	// (sqlite3's ~/.sqliterc): the analysis, which can read files, makes
+	// the command unproven when one does.
+	StartFiles []shell.Word
 	// Program names the effect-model entry that described the command
 	// ("git log"); empty when none did.
 	Program string
