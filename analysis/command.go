@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -34,6 +35,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 		r = probeResult(r)
 	}
 	r = a.dryRun(cmd, r, dir)
+	r = a.startFiles(cmd, r)
 	reads, pure := a.provenReads(cmd, dir)
 	if pure {
 		r = readOnlyResult(r)
@@ -49,7 +51,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 		a.archives(cmd, dir)
 		a.publishes(cmd, dir)
 		a.findDeletes(cmd, r.Paths, dir)
-		a.mentions(cmd, r.Paths, dir)
+		a.mentions(cmd, r.Paths, r.Endpoints, dir)
 		a.secretSearch(cmd, r.Paths, dir)
 		switch {
 		case pure:
@@ -370,13 +372,13 @@ func accessTier(a paths.Access) risk.Tier {
 // a command does with ~/.ssh or .env (archive it, encode it, copy it to a
 // host), a denied path stays denied even when the rule packs do not know
 // that command's operands (tar czf - ~/.ssh | nc …).
-func (a *Analysis) mentions(cmd *shell.Command, known []rules.PathRef, dir string) {
+func (a *Analysis) mentions(cmd *shell.Command, known []rules.PathRef, endpoints []shell.Word, dir string) {
 	if isDataCommand(cmd.Name) {
 		return
 	}
 	for _, w := range cmd.Args() {
 		v := strings.TrimPrefix(w.Value, "@") // curl -d @file
-		if !w.Known || !looksLikePath(v) || isKnownPath(known, v) || a.isCode(w) {
+		if !w.Known || !looksLikePath(v) || isKnownPath(known, v) || a.isCode(w) || isEndpoint(endpoints, w) {
 			continue
 		}
 		a.judge.Path(Path{Word: withValue(w, v), Access: paths.Read, Shape: Mention, Dir: dir})
@@ -387,6 +389,39 @@ func (a *Analysis) mentions(cmd *shell.Command, known []rules.PathRef, dir strin
 func isKnownPath(known []rules.PathRef, v string) bool {
 	for _, ref := range known {
 		if ref.Word.Value == v {
+			return true
+		}
+	}
+	return false
+}
+
+// startFiles makes a command unproven when a file its program runs at
+// start (rules.Result.StartFiles: sqlite3's ~/.sqliterc) exists, or when
+// that cannot be known (no file reader, no home directory): its commands
+// run before the command's own, and a dot command there runs programs.
+// A start file that does not exist runs nothing.
+func (a *Analysis) startFiles(cmd *shell.Command, r rules.Result) rules.Result {
+	for _, w := range r.StartFiles {
+		p, ok := strings.CutPrefix(w.Value, "~/")
+		if ok && a.ctx.Home != "" && a.ctx.Files != nil {
+			if _, err := a.ctx.Files.Read(path.Join(a.ctx.Home, p)); errors.Is(err, ErrNotExist) {
+				continue
+			}
+		}
+		r.Proven = false
+		r.Tier = r.Tier.Worse(risk.Execute)
+		r.Findings = append(r.Findings, risk.Finding{Rule: "effects.unproven", Tier: risk.Execute, Blast: risk.BlastUnknown,
+			Span: cmd.Span, Subject: cmd.Name, Reason: fmt.Sprintf("The command is not proven read-only: %s runs %s when it starts, and it exists (or cannot be checked).", cmd.Name, w.Value),
+			Suggestion: "add -init /dev/null to skip it, or let a person approve"})
+	}
+	return r
+}
+
+// isEndpoint reports whether w is one of the words the effect model said
+// name a path on a remote host (gh api ENDPOINT), not a file here.
+func isEndpoint(endpoints []shell.Word, w shell.Word) bool {
+	for _, e := range endpoints {
+		if e.Span == w.Span && e.Value == w.Value {
 			return true
 		}
 	}

@@ -2,6 +2,7 @@ package buildfile
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -250,6 +251,108 @@ var composerOwn = []string{"about", "archive", "audit", "browse", "home", "bump"
 	"reinstall", "remove", "rm", "require", "r", "run-script", "run", "search", "self-update", "selfupdate", "show",
 	"info", "status", "suggests", "update", "u", "upgrade", "validate"}
 
+// composerReads are composer's commands that only print what is installed
+// or required (show's --latest and --outdated ask the repositories): no
+// script event fires for them, but composer loads the installed plugins
+// (the project's and the global ones) for every command, and a plugin's
+// code runs then.
+var composerReads = map[string]bool{"show": true, "info": true, "licenses": true, "depends": true, "why": true,
+	"prohibits": true, "why-not": true, "validate": true}
+
+// composerReadOptions are the options of composerReads and composer's own
+// that change nothing but what is printed (-d is followed by the resolver).
+var composerReadOptions = []string{"--all", "--locked", "-i", "--installed", "-p", "--platform", "-a", "--available",
+	"-s", "--self", "-N", "--name-only", "-P", "--path", "-t", "--tree", "-l", "--latest", "-o", "--outdated",
+	"--major-only", "--minor-only", "--patch-only", "--sort-by-age", "-D", "--direct", "--strict", "--no-dev",
+	"-r", "--recursive", "--no-check-all", "--no-check-lock", "--no-check-publish", "--no-check-version",
+	"--with-dependencies", "-n", "--no-interaction", "-q", "--quiet", "-v", "-vv", "-vvv", "--verbose", "--ansi",
+	"--no-ansi", "--no-plugins", "--no-scripts", "--no-cache"}
+
+// composerKnownOptions reports whether every option of a composer read is
+// one of composerReadOptions, a --format or --ignore value, or the working
+// directory.
+func composerKnownOptions(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, _, eq := strings.Cut(a, "=")
+		switch {
+		case !strings.HasPrefix(a, "-"):
+		case a == "--":
+			return false
+		case name == "-d" || name == "--working-dir" || name == "-f" || name == "--format" || name == "--ignore":
+			if !eq {
+				i++
+			}
+		case strings.HasPrefix(a, "-d") || strings.HasPrefix(a, "-f"): // -dDIR, -fjson
+		case !slices.Contains(composerReadOptions, a):
+			return false
+		}
+	}
+	return true
+}
+
+// composerNoPlugins marks a composer read a dry run when no plugin can
+// run: --no-plugins, or no package of type composer-plugin in the
+// project's vendor directory (vendor-dir of composer.json) nor in the
+// global ones (~/.config/composer, ~/.composer). A file that cannot be
+// read or parsed leaves the command as it was.
+func (r *resolver) composerNoPlugins(dir string, args []string) {
+	r.plan.Runner = "composer"
+	if slices.Contains(args, "--no-plugins") {
+		r.plan.DryRun = true
+		return
+	}
+	if r.home == "" {
+		return
+	}
+	vendor := "vendor"
+	if text, ok := r.read(join(dir, "composer.json")); ok {
+		var doc struct {
+			Config struct {
+				VendorDir string `json:"vendor-dir"`
+			} `json:"config"`
+		}
+		if json.Unmarshal([]byte(text), &doc) != nil || strings.ContainsAny(doc.Config.VendorDir, "$~{") {
+			return
+		}
+		if doc.Config.VendorDir != "" {
+			vendor = doc.Config.VendorDir
+		}
+	}
+	for _, f := range []string{join(join(dir, vendor), "composer/installed.json"),
+		join(r.home, ".config/composer/vendor/composer/installed.json"), join(r.home, ".composer/vendor/composer/installed.json")} {
+		text, ok := r.read(f)
+		if !ok {
+			if len(r.plan.Problems) > 0 {
+				return
+			}
+			continue // no such file: nothing installed there
+		}
+		var v2 struct {
+			Packages []struct {
+				Type string `json:"type"`
+			} `json:"packages"`
+		}
+		var v1 []struct {
+			Type string `json:"type"`
+		}
+		pkgs := v2.Packages
+		if json.Unmarshal([]byte(text), &v2) == nil {
+			pkgs = v2.Packages
+		} else if json.Unmarshal([]byte(text), &v1) == nil {
+			pkgs = v1
+		} else {
+			return
+		}
+		for _, p := range pkgs {
+			if p.Type == "composer-plugin" {
+				return
+			}
+		}
+	}
+	r.plan.DryRun = true
+}
+
 func (r *resolver) composer(inv Invocation) {
 	dir := inv.Dir
 	var words []string
@@ -300,7 +403,12 @@ func (r *resolver) composer(inv Invocation) {
 		} else {
 			events = []string{words[1]}
 		}
-	case sub == "list" || sub == "help" || sub == "validate" || sub == "show" || sub == "info":
+	case composerReads[sub]:
+		if r.onlyDry && composerKnownOptions(args) {
+			r.composerNoPlugins(dir, args)
+		}
+		return
+	case sub == "list" || sub == "help":
 		return
 	default:
 		for _, o := range composerOwn {

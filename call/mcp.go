@@ -46,6 +46,9 @@ const (
 	// FamilyJetBrains is the MCP server built into JetBrains IDEs
 	// (IntelliJ IDEA, PyCharm, GoLand, RubyMine, …, since 2025.2).
 	FamilyJetBrains Family = "jetbrains"
+	// FamilyKubernetes is mcp-server-kubernetes (Flux159), whose tools run
+	// kubectl: each call is judged as the kubectl command it runs.
+	FamilyKubernetes Family = "kubernetes"
 	// FamilyGeneric knows only the shell-like tools (run_command,
 	// execute_command, shell, …) and fetch, which every family includes.
 	FamilyGeneric Family = "generic"
@@ -58,7 +61,8 @@ const (
 func Families() []string {
 	return []string{"auto", string(FamilyFilesystem), string(FamilyFetch), string(FamilyGit), string(FamilyGitHub),
 		string(FamilyMemory), string(FamilyTime), string(FamilySQL), string(FamilyBrowser),
-		string(FamilyDesktopCommander), string(FamilyJetBrains), string(FamilyGeneric), string(FamilyNone)}
+		string(FamilyDesktopCommander), string(FamilyJetBrains), string(FamilyKubernetes), string(FamilyGeneric),
+		string(FamilyNone)}
 }
 
 // ParseFamily parses a family name; "auto" and "" mean FamilyAuto.
@@ -88,6 +92,7 @@ var familyNames = []struct {
 	{"pycharm", FamilyJetBrains}, {"webstorm", FamilyJetBrains}, {"goland", FamilyJetBrains},
 	{"rubymine", FamilyJetBrains}, {"phpstorm", FamilyJetBrains}, {"rider", FamilyJetBrains},
 	{"clion", FamilyJetBrains}, {"rustrover", FamilyJetBrains}, {"datagrip", FamilyJetBrains},
+	{"kubernetes", FamilyKubernetes}, {"k8s", FamilyKubernetes},
 }
 
 // DetectFamily picks the family of a server command line: the first
@@ -200,6 +205,8 @@ func familyTools(f Family) map[string]Mapping {
 		return desktopCommanderTools()
 	case FamilyJetBrains:
 		return jetbrainsTools()
+	case FamilyKubernetes:
+		return kubernetesTools()
 	case FamilyFetch:
 		return map[string]Mapping{"fetch": {Kind: Fetch, URLArgs: []string{"url"}}}
 	}
@@ -390,6 +397,44 @@ func jetbrainsTools() map[string]Mapping {
 		"reformat_file":              write("path"),
 		"rename_refactoring":         write("pathInProject"),
 		"execute_terminal_command":   {Kind: Shell, CommandArgs: []string{"command"}, CwdArgs: project, Code: true},
+	}
+}
+
+// kubernetesTools are the tools of mcp-server-kubernetes (Flux159), which
+// run kubectl with the arguments as separate words: a call is the kubectl
+// command it runs, judged by kubectl's effects (kubectl get pods reads;
+// kubectl get secrets in the server's default JSON prints their data;
+// delete and scale change the cluster). Tools not listed here (apply,
+// create, patch, exec_in_pod, helm, port_forward, kubectl_generic, …) and
+// arguments a line does not list stay unknown and are judged so.
+func kubernetesTools() map[string]Mapping {
+	global := []ProgramArg{{Key: "namespace", Option: "--namespace"}, {Key: "context", Option: "--context"}}
+	line := func(argv []string, args ...ProgramArg) Mapping {
+		return Mapping{Kind: Shell, Program: &ProgramLine{Argv: argv, Args: append(args, global...)}}
+	}
+	typed := []ProgramArg{{Key: "resourceType"}, {Key: "name"}}
+	return map[string]Mapping{
+		"kubectl_get": line([]string{"kubectl", "get"}, append(typed,
+			ProgramArg{Key: "output", Option: "--output", Default: "json"},
+			ProgramArg{Key: "allNamespaces", Option: "--all-namespaces", Bool: true},
+			ProgramArg{Key: "labelSelector", Option: "--selector"},
+			ProgramArg{Key: "fieldSelector", Option: "--field-selector"},
+			ProgramArg{Key: "sortBy", Option: "--sort-by"})...),
+		"kubectl_describe": line([]string{"kubectl", "describe"}, append(typed,
+			ProgramArg{Key: "allNamespaces", Option: "--all-namespaces", Bool: true})...),
+		"kubectl_delete": line([]string{"kubectl", "delete"}, append(typed,
+			ProgramArg{Key: "labelSelector", Option: "--selector"},
+			ProgramArg{Key: "allNamespaces", Option: "--all-namespaces", Bool: true},
+			ProgramArg{Key: "force", Option: "--force", Bool: true},
+			ProgramArg{Key: "gracePeriodSeconds", Option: "--grace-period"})...),
+		"kubectl_scale": line([]string{"kubectl", "scale"}, ProgramArg{Key: "resourceType", Default: "deployment"},
+			ProgramArg{Key: "name"}, ProgramArg{Key: "replicas", Option: "--replicas"}),
+		"list_api_resources": line([]string{"kubectl", "api-resources"}, ProgramArg{Key: "apiGroup", Option: "--api-group"},
+			ProgramArg{Key: "namespaced", Option: "--namespaced", Bool: true}, ProgramArg{Key: "verbs", Option: "--verbs"},
+			ProgramArg{Key: "output", Option: "--output"}),
+		"explain_resource": line([]string{"kubectl", "explain"}, ProgramArg{Key: "resource"},
+			ProgramArg{Key: "apiVersion", Option: "--api-version"},
+			ProgramArg{Key: "recursive", Option: "--recursive", Bool: true}),
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -72,6 +73,18 @@ func apply(c Call, m Mapping, programs func(string) bool) (Call, error) {
 		c.Cwd = joinCwd(c.Cwd, cwd)
 	}
 	c.Command = firstString(c.Input, m.CommandArgs)
+	if m.Program != nil {
+		if line, ok := programCommand(c.Input, m.Program); ok {
+			c.Kind, c.Command = Shell, line
+		} else { // an argument the line does not know: judged as an unknown tool
+			kind := Other
+			if c.MCPServer != "" {
+				kind = MCP
+			}
+			m = sniffMapping(kind)
+			c.Kind, c.Tier, c.TierSet = kind, m.Tier, m.TierSet
+		}
+	}
 	if m.Code {
 		if !m.Sniff {
 			programs = nil // a known tool's other arguments are what its mapping says
@@ -442,4 +455,58 @@ func ParseMCPName(name string) (server, tool string, ok bool) {
 		return rest, "", true
 	}
 	return "", "", false
+}
+
+// programCommand builds the shell command a tool that runs a program runs
+// (Mapping.Program); ok is false when an argument is not one the line
+// knows, or holds a value that is not a string, a whole number or, for a
+// boolean argument, a boolean.
+func programCommand(input map[string]any, p *ProgramLine) (string, bool) {
+	for k := range input {
+		if !slices.ContainsFunc(p.Args, func(a ProgramArg) bool { return a.Key == k }) {
+			return "", false
+		}
+	}
+	words := slices.Clone(p.Argv)
+	for _, a := range p.Args {
+		v, present := input[a.Key]
+		if !present || v == nil {
+			if a.Default == "" {
+				continue
+			}
+			v = a.Default
+		}
+		var val string
+		switch x := v.(type) {
+		case bool:
+			if !a.Bool {
+				return "", false
+			}
+			if x {
+				words = append(words, a.Option)
+			}
+			continue
+		case string:
+			val = x
+		case float64:
+			if x != float64(int64(x)) {
+				return "", false
+			}
+			val = strconv.FormatInt(int64(x), 10)
+		default:
+			return "", false
+		}
+		if a.Bool {
+			return "", false
+		}
+		if a.Option == "" {
+			if val == "" {
+				continue
+			}
+			words = append(words, val)
+			continue
+		}
+		words = append(words, a.Option+"="+val)
+	}
+	return quoteWords(words), true
 }

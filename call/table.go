@@ -64,6 +64,35 @@ type Mapping struct {
 	// in them is on its way out. False: the arguments stay here, or are
 	// judged by their URLs.
 	Sends bool `json:"sends,omitempty"`
+	// Program, when set, says the tool runs a program with a command line
+	// built from its arguments (the Kubernetes server's kubectl_get is
+	// kubectl get TYPE NAME --namespace=NS): the call is judged as that
+	// shell command, by what the program does. Arguments it does not
+	// list leave the command unknown: the call is then judged as a tool
+	// toolguard does not know. Nil means none.
+	Program *ProgramLine `json:"program,omitempty"`
+}
+
+// ProgramLine builds the command line of a tool that runs a program.
+type ProgramLine struct {
+	// Argv are the first words (the program and its sub-command).
+	Argv []string `json:"argv"`
+	// Args are the tool's arguments in the order their words follow.
+	Args []ProgramArg `json:"args"`
+}
+
+// ProgramArg is one argument of a [ProgramLine].
+type ProgramArg struct {
+	// Key is the argument's key.
+	Key string `json:"key"`
+	// Option is the option the value is given to (--namespace, written
+	// --namespace=VALUE); empty for an operand.
+	Option string `json:"option,omitempty"`
+	// Bool makes the argument a boolean: Option is given when it is true.
+	Bool bool `json:"bool,omitempty"`
+	// Default is the value the tool uses when the argument is absent
+	// ("" for none): the server's own default is part of what it runs.
+	Default string `json:"default,omitempty"`
 }
 
 // Table maps tool names to mappings. The zero Table knows no tools; use

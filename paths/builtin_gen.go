@@ -180,8 +180,12 @@ func isBuiltin(s string) bool {
 		"~/.config/autostart/**",
 		"~/.config/cagent/config.yaml",
 		"~/.config/cagent/hooks.d/**",
+		"~/.config/chromium/**/Cookies",
+		"~/.config/chromium/**/Login Data",
 		"~/.config/gh/hosts.yml",
 		"~/.config/git/**",
+		"~/.config/google-chrome/**/Cookies",
+		"~/.config/google-chrome/**/Login Data",
 		"~/.config/hub",
 		"~/.config/kilo/kilo.json",
 		"~/.config/kilo/kilo.jsonc",
@@ -221,6 +225,10 @@ func isBuiltin(s string) bool {
 		"~/.local/state/toolguard/**",
 		"~/.m2/settings-security.xml",
 		"~/.m2/settings.xml",
+		"~/.mozilla/**/cookies.sqlite",
+		"~/.mozilla/**/key3.db",
+		"~/.mozilla/**/key4.db",
+		"~/.mozilla/**/logins.json",
 		"~/.mysql_history",
 		"~/.node_repl_history",
 		"~/.nuget/NuGet/NuGet.Config",
@@ -238,7 +246,14 @@ func isBuiltin(s string) bool {
 		"~/.viminfo",
 		"~/.zsh_history",
 		"~/Documents/Cline/Hooks/**",
-		"~/bin/**":
+		"~/Library/Application Support/Firefox/Profiles/**/cookies.sqlite",
+		"~/Library/Application Support/Firefox/Profiles/**/logins.json",
+		"~/Library/Application Support/Google/Chrome/**/Cookies",
+		"~/Library/Application Support/Google/Chrome/**/Login Data",
+		"~/Library/Cookies/**",
+		"~/bin/**",
+		"~/snap/firefox/common/.mozilla/**/cookies.sqlite",
+		"~/snap/firefox/common/.mozilla/**/logins.json":
 		return true
 	}
 	return false

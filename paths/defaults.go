@@ -158,6 +158,16 @@ var extraDenied = []string{
 	"~/.gradle/gradle.properties", "~/.m2/settings.xml", "~/.m2/settings-security.xml", "~/.nuget/NuGet/NuGet.Config",
 	"/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock",
 	"/run/podman/podman.sock", "/run/secrets/**",
+	// Browsers' cookie, password and key stores: whoever reads one acts as
+	// the user's logged-in sessions (sqlite3 reads them as any database).
+	"~/.mozilla/**/cookies.sqlite", "~/.mozilla/**/logins.json", "~/.mozilla/**/key4.db", "~/.mozilla/**/key3.db",
+	"~/snap/firefox/common/.mozilla/**/cookies.sqlite", "~/snap/firefox/common/.mozilla/**/logins.json",
+	"~/Library/Application Support/Firefox/Profiles/**/cookies.sqlite",
+	"~/Library/Application Support/Firefox/Profiles/**/logins.json",
+	"~/.config/google-chrome/**/Cookies", "~/.config/google-chrome/**/Login Data",
+	"~/.config/chromium/**/Cookies", "~/.config/chromium/**/Login Data",
+	"~/Library/Application Support/Google/Chrome/**/Cookies", "~/Library/Application Support/Google/Chrome/**/Login Data",
+	"~/Library/Cookies/**",
 	// The coding agents' own login tokens: whoever reads one acts as the
 	// user's agent account.
 	"~/.claude/.credentials.json", "~/.codex/auth.json", "~/.gemini/oauth_creds.json",

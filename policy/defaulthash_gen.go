@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:8d6dfbaf772ce626f0f0349633b3d61338bc9f75d53ab48eb3ac43308657346e"
-	defaultHashRules = "sha256:7e1bfcb51d2dfb77c72d7b4097c401fad758eac6592b5753112dcdc2b1f1fdaf"
+	defaultHash      = "sha256:a5fa6f9954a731adc218c7de85d86ffcc15995a91c9a0522250c39f2cc70e49f"
+	defaultHashRules = "sha256:f49770359e06ad79de9cea666fabf01a3601c8c030fc0ea16fccdb5b48455bc7"
 )

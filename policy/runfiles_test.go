@@ -59,6 +59,8 @@ func TestRunFiles(t *testing.T) {
 		{"mysql source", "mysql app -e 'source d.sql'", map[string]string{"d.sql": "CREATE TABLE a (id int);\nsystem rm -rf ~/\n"},
 			want{[3]string{"deny", "deny", "deny"}, "In d.sql, line 2 (system rm -rf ~/)"}},
 		{"sqlite3 .read", `sqlite3 app.db ".read q.sql"`, map[string]string{"q.sql": "SELECT count(*) FROM users;\n"},
+			want{[3]string{"allow", "allow", "allow"}, ""}}, // the file's statements only read: the database is read
+		{"sqlite3 .read a write", `sqlite3 app.db ".read q.sql"`, map[string]string{"q.sql": "UPDATE users SET active = 0 WHERE id = 7;\n"},
 			want{[3]string{"ask", "allow", "allow"}, ""}},
 		{"written then run", "printf 'rm -rf ~/\\n' > x.sh && bash x.sh", nil,
 			want{[3]string{"deny", "deny", "deny"}, "In x.sh, line 1 (rm -rf ~/)"}},

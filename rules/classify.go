@@ -46,6 +46,14 @@ type Result struct {
 	Paths []PathRef
 	// URLs are the URLs and hosts the command contacts.
 	URLs []shell.Word
+	// Endpoints are words that name a path on the host the command
+	// contacts (gh api repos/o/r/actions/secrets): no file of this
+	// machine, whatever they look like.
+	Endpoints []shell.Word
+	// StartFiles are files the program runs when it starts, if they exist
+	// (sqlite3's ~/.sqliterc): the analysis, which can read files, makes
+	// the command unproven when one does.
+	StartFiles []shell.Word
 	// Program names the effect-model entry that described the command
 	// ("git log"); empty when none did.
 	Program string

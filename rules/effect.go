@@ -122,6 +122,11 @@ type effectRun struct {
 	// backup is the value of an in-place option that names backup files
 	// (sed -i.bak, --in-place='bak/*'), nil when none is given.
 	backup *shell.Word
+	// databases are the words with the database role; sqlSeen is true when
+	// the command is given SQL, sqlChanges when some of it may do more than
+	// read (or is not known).
+	databases           []shell.Word
+	sqlSeen, sqlChanges bool
 }
 
 // applyProgram judges the command with the effect model. It returns false
@@ -180,8 +185,40 @@ func (v *view) applyProgram(e *env, res *Result) bool {
 	}
 	r.env(append([]*program{p, r.top}, v.anyPrograms()...))
 	r.always()
+	r.openDatabases()
+	r.startFiles()
 	r.finish()
 	return true
+}
+
+// openDatabases records the database files the command opens: read when
+// it is given SQL and every statement and client command of it only reads
+// (sqlite3 app.db 'select count(*) from users'), written otherwise (no SQL
+// on the command line: what stdin or the terminal gives is not known).
+func (r *effectRun) openDatabases() {
+	access := roleWrite
+	if r.sqlSeen && !r.sqlChanges {
+		access = roleRead
+	}
+	for _, w := range r.databases {
+		r.path(w, string(access), false)
+	}
+}
+
+// startFileOf are the files a SQL client runs when it starts, when they
+// exist and no -init option names another: their dot commands and
+// statements run before the command's own (.shell runs a program).
+var startFileOf = map[string]string{"sqlite3": "~/.sqliterc", "duckdb": "~/.duckdbrc"}
+
+// startFiles records the start file of the program (startFileOf), which
+// the analysis, which may read files, judges: when it exists the command
+// is not proven.
+func (r *effectRun) startFiles() {
+	f, ok := startFileOf[r.e.cmd.Name]
+	if !ok || r.a.has("-init", r.e.g) {
+		return
+	}
+	r.res.StartFiles = append(r.res.StartFiles, shell.Word{Value: f, Known: true, Span: r.e.cmd.Argv[0].Span})
 }
 
 // grammarWith is the executable's grammar with a sub-command entry's value
@@ -660,6 +697,13 @@ func (r *effectRun) apply(rl role, w shell.Word, via string) {
 		r.nameGlob(rl, w)
 	case rl == roleMount:
 		r.res.Mounts = append(r.res.Mounts, w)
+	case rl == roleDatabase:
+		r.databases = append(r.databases, w)
+	case rl == roleEndpoint && w.Known && isURLWord(w): // gh api https://…: the URL itself
+		r.res.Network = true
+		r.res.URLs = append(r.res.URLs, w)
+	case rl == roleEndpoint:
+		r.res.Endpoints = append(r.res.Endpoints, w)
 	case rl == roleSub:
 		r.notProvenBy(func() string { return fmt.Sprintf("%s %s is not a sub-command toolguard knows", r.e.cmd.Name, w.Value) })
 	case rl == roleURL && strings.HasPrefix(w.Value, "file://"):
@@ -836,6 +880,7 @@ func (r *effectRun) script(lang string, w shell.Word, via string) {
 		}
 	}
 	if !w.Known {
+		r.sqlChanges = true
 		r.runsCodeBy(func() string {
 			return fmt.Sprintf("the %s code given to %s is not known before it runs", lang, r.name())
 		})
@@ -846,8 +891,14 @@ func (r *effectRun) script(lang string, w shell.Word, via string) {
 	switch {
 	case small:
 		fx = analyse(w.Value)
-	case lang == "sql":
+	case lang == "sql" || lang == "duckdb":
 		fx = sqlClientEffects(w.Value)
+		if lang == "duckdb" {
+			duckdbEffects(w.Value, &fx)
+		}
+		r.sqlSeen = true
+		r.sqlChanges = r.sqlChanges || fx.Exec || fx.Network || fx.Unknown != "" || len(fx.Writes)+len(fx.Shell)+len(fx.Uploads) > 0 ||
+			lang == "sql" && len(fx.Reads) > 0 // .read, .import: statements from a file, rows into the database
 	case lang == "shell":
 		r.shell(w, via)
 		return
@@ -865,7 +916,11 @@ func (r *effectRun) script(lang string, w shell.Word, via string) {
 	}
 	r.scriptEffects(lang, fx, w, via)
 	if fx.Unknown != "" || fx.Exec { // what the analyser could not follow is judged by what it holds
-		r.res.Code = append(r.res.Code, Code{Lang: lang, Text: w.Value, Span: w.Span, Via: cmpOr(via, r.name())})
+		codeLang := lang
+		if lang == "duckdb" {
+			codeLang = "sql"
+		}
+		r.res.Code = append(r.res.Code, Code{Lang: codeLang, Text: w.Value, Span: w.Span, Via: cmpOr(via, r.name())})
 	}
 }
 
@@ -1042,6 +1097,11 @@ func (r *effectRun) readsRemote() bool {
 	}
 	for _, u := range r.res.URLs {
 		if sc := urlScheme(u); sc != "" && !slices.Contains(readSchemes, sc) || changeEndpoint(u.Value) {
+			return false
+		}
+	}
+	for _, e := range r.res.Endpoints {
+		if changeEndpoint("/" + e.Value) {
 			return false
 		}
 	}

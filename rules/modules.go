@@ -10,7 +10,8 @@ import (
 // python -m MODULE runs a module that is, for some modules, a program of
 // its own with the same command line: python -m pip list is pip list,
 // python3 -m json.tool data.json reads data.json as the json.tool entry
-// says. When the words after the module are a read the module's program
+// says, python3 -m zipfile -l x.zip lists x.zip as the python-m-zipfile
+// entry says. When the words after the module are a read the module's program
 // is proven to make (pip list, pip show, pip freeze), the python command
 // is judged as that read. Anything else (python -m pip install x, python
 // -m http.server, a module not listed here) is judged as before: python
@@ -24,7 +25,8 @@ import (
 
 // ModulePrograms maps the modules python -m runs that are programs of
 // their own to the effect-model entry of that program.
-var ModulePrograms = map[string]string{"pip": "pip", "json.tool": "json.tool"}
+var ModulePrograms = map[string]string{"pip": "pip", "json.tool": "json.tool",
+	"zipfile": "python-m-zipfile", "tarfile": "python-m-tarfile"}
 
 // moduleCommand returns the command python -m MODULE ARGS is, MODULE's
 // program given ARGS (the module's word standing for the program), when

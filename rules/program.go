@@ -247,13 +247,15 @@ const (
 	roleInclude  role = "include"   // a base-name glob: a recursive walk touches only matching files
 	roleExclude  role = "exclude"   // a base-name glob: a recursive walk leaves matching files out
 	roleNameGlob role = "name-glob" // rg -g: "!GLOB" leaves files out, GLOB touches only those
+	roleEndpoint role = "endpoint"  // gh api ENDPOINT: a path on the API's host, no file of this machine
+	roleDatabase role = "database"  // sqlite3 DB: read when every statement given only reads, else written
 	scriptPrefix      = "script:"
 )
 
 // valueRoles are the roles of an operand or an option's value.
 var valueRoles = []role{roleText, roleRead, roleStat, roleWrite, roleDelete, roleExec, roleShell, roleURL, roleHost,
 	roleUpload, roleDir, roleLibrary, roleSub, roleCommand, roleShellArg, roleInto, roleMount, roleInside, roleMethod, roleHeader,
-	roleInclude, roleExclude, roleNameGlob, roleDocument}
+	roleInclude, roleExclude, roleNameGlob, roleDocument, roleEndpoint, roleDatabase}
 
 // flagEffects are the effects an option may have by itself.
 // exec, write and delete are value roles (the option's value is run,
@@ -270,7 +272,7 @@ var alwaysEffects = []string{"network", "remote-read", "hooks", "credentials", "
 // "code" is any other language: its text is judged by what it names and
 // the commands it embeds.
 var scriptLangs = []string{"sed", "awk", "vim", "find", "gitconfig", "sshoption", "jq", "less", "lessopen", "crontab", "ftp",
-	"python", "perl", "ruby", "node", "php", "lua", "sql", "tcl", "shell", "code", "json"}
+	"python", "perl", "ruby", "node", "php", "lua", "sql", "duckdb", "tcl", "shell", "code", "json"}
 
 // Tags of an entry's options without effect.
 const (

@@ -402,3 +402,73 @@ func copyPrograms(sql string) []string {
 		out = append(out, strings.ReplaceAll(rest[1:1+end], "''", "'"))
 	}
 }
+
+// duckdbEffects adds to what sqlClientEffects found in SQL given to duckdb
+// what duckdb's SQL does beyond a database's: its table functions and
+// replacement scans read any file a string or a quoted name gives
+// (read_parquet('data/*.parquet'), FROM 'x.csv', FROM "~/.aws/credentials"),
+// so every such literal is a file read, judged by the path rules; a
+// literal that names a URL or a remote store (https://…, s3://…) reaches
+// the network; and functions that print the environment or settings or
+// run SQL held in a string (getenv, current_setting, duckdb_secrets,
+// query) are not proven to only read.
+func duckdbEffects(text string, e *script.Effects) {
+	for _, lit := range sqlLiterals(text) {
+		low := strings.ToLower(lit)
+		switch {
+		case lit == "":
+		case strings.ContainsAny(lit, "\n\r\x00"):
+			if e.Unknown == "" {
+				e.Unknown = "a string holds a line break"
+			}
+		case strings.Contains(low, "://") || hasAnyPrefix(low, "s3:", "gs:", "gcs:", "r2:", "az:", "abfss:", "hf:"):
+			e.Network = true
+		default:
+			e.Reads = append(e.Reads, lit)
+		}
+	}
+	for _, w := range splitStatements(text) {
+		for _, word := range w {
+			name, _, _ := strings.Cut(word, "(")
+			switch name {
+			case "getenv", "current_setting", "duckdb_secrets", "which_secret", "query", "query_table", "duckdb_settings":
+				if e.Unknown == "" {
+					e.Unknown = "it calls " + name
+				}
+			}
+		}
+	}
+}
+
+func hasAnyPrefix(s string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// sqlLiterals returns the text of the quoted strings and quoted names of
+// SQL ('…' and "…", doubled quotes inside kept single), outside comments.
+func sqlLiterals(s string) []string {
+	var out []string
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\'' || c == '"':
+			j := closingQuote(s, i)
+			body := s[i+1 : max(j, i+1)]
+			if j == len(s)-1 && s[j] != c { // unterminated: the rest
+				body = s[i+1:]
+			}
+			out = append(out, strings.ReplaceAll(body, string([]byte{c, c}), string(c)))
+			i = j
+		case c == '-' && i+1 < len(s) && s[i+1] == '-':
+			i = skipTo(s, i, "\n")
+		case c == '/' && i+1 < len(s) && s[i+1] == '*':
+			i = skipTo(s, i+2, "*/") + 1
+		}
+	}
+	return out
+}
