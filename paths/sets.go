@@ -270,7 +270,12 @@ func (j *judge) absGlob(pt *pattern) string {
 		}
 		return escapeGlob(j.ws) + pt.glob
 	case anchorAny:
-		return "/" + pt.glob
+		if pt.glob == "" {
+			return "/"
+		}
+		// "/" + pt.glob without joining it: parsedGlob reads a glob with
+		// or without its leading separators alike (TestAnyGlobUnjoined).
+		return pt.glob
 	}
 	return pt.glob
 }
@@ -367,19 +372,18 @@ func (j *judge) literalNameInside(list []pattern, x *setIndex, i int, set []comp
 	}
 	tail := pt.tail
 	if len(set) > 0 && !set[len(set)-1].deep { // a bare wildcard in dir
-		last := tail[len(tail)-1]
 		if !j.literalPrefix(set) || !componentsMeet(set[len(set)-1], x.lastName(list, i)) {
 			return false
 		}
 		if len(tail) == 1 {
-			return j.exists(path.Join(dir, last))
+			return j.exists(joinNamesTo(dir, j.plain(dir), tail[len(tail)-1:]))
 		}
 		// A pattern with directories (**/.claude/settings.json): the glob's
 		// directory must end with them; a write may create the file.
-		if !strings.HasSuffix("/"+strings.Trim(dir, "/"), "/"+strings.Join(tail[:len(tail)-1], "/")) {
+		if !endsWithJoined(dir, tail[:len(tail)-1]) {
 			return false
 		}
-		return j.access.writes() || j.exists(path.Join(dir, last))
+		return j.access.writes() || j.exists(joinNamesTo(dir, j.plain(dir), tail[len(tail)-1:]))
 	}
 	if j.dirParts == nil || j.splitDir != dir { // one split per directory, not per pattern
 		j.splitDir, j.dirParts, j.dirPlain = dir, strings.Split(strings.Trim(dir, "/"), "/"), plainDir(dir)
@@ -394,6 +398,39 @@ func (j *judge) literalNameInside(list []pattern, x *setIndex, i int, set []comp
 		}
 	}
 	return false
+}
+
+// plain is plainDir(dir), worked out once per directory and judgement.
+func (j *judge) plain(dir string) bool {
+	if !j.plainKnown || j.plainAt != dir {
+		j.plainKnown, j.plainAt, j.plainIs = true, dir, plainDir(dir)
+	}
+	return j.plainIs
+}
+
+// endsWithJoined reports strings.HasSuffix("/"+strings.Trim(dir, "/"),
+// "/"+strings.Join(names, "/")) without building either string
+// (FuzzEndsWithJoined).
+func endsWithJoined(dir string, names []string) bool {
+	s := strings.Trim(dir, "/")
+	if len(names) == 0 {
+		return s == "" // "/" ends with "/" alone
+	}
+	for k := len(names) - 1; k >= 0; k-- {
+		n := names[k]
+		if !strings.HasSuffix(s, n) {
+			return false
+		}
+		s = s[:len(s)-len(n)]
+		if s == "" { // the separator before n is the one in front of the directory
+			return k == 0
+		}
+		if s[len(s)-1] != '/' {
+			return false
+		}
+		s = s[:len(s)-1]
+	}
+	return true
 }
 
 // joinNames is path.Join(dir, names...) without its slice and its second
