@@ -380,6 +380,21 @@ func pick(a atom) byteSet {
 // deep component ("**") matches any number of components, so a tree (a
 // directory and everything below it) is its path followed by "**".
 func globsMeet(a, b []component) bool {
+	// Along a common head of components that are not "**" the walk below
+	// has one way on, from (k, k) to (k+1, k+1) when the two meet: take it
+	// without the walk (TestGlobsMeetHead compares the two).
+	k := 0
+	for k < len(a) && k < len(b) && !a[k].deep && !b[k].deep {
+		if !componentsMeet(a[k], b[k]) {
+			return false
+		}
+		k++
+	}
+	return globsWalk(a[k:], b[k:])
+}
+
+// globsWalk is globsMeet by a walk over the pairs of components reached.
+func globsWalk(a, b []component) bool {
 	// The states (i, j) visited: a dense set, on the stack for the usual
 	// lists of a few components.
 	w := len(b) + 1

@@ -60,3 +60,41 @@ func TestStarMeetsSearch(t *testing.T) {
 		t.Fatalf("only %d pairs checked", checked)
 	}
 }
+
+// TestGlobsMeetHead: globsMeet's walk along the common head of non-"**"
+// components answers as the walk over every pair does, for lists built
+// from literal names, wildcards, hidden dots and "**" in either syntax.
+// It fails if the head is taken past a "**" or a pair that does not meet.
+func TestGlobsMeetHead(t *testing.T) {
+	parts := []string{"home", "dev", "*", ".ssh", "**", ".*", "[!.]*", "id_*", "x?", ".env", "dev*", "[z-a]"}
+	rng := rand.New(rand.NewPCG(9, 29))
+	var globs []string
+	for range 600 {
+		g := ""
+		for range 1 + rng.IntN(5) {
+			g += "/" + parts[rng.IntN(len(parts))]
+		}
+		globs = append(globs, g)
+	}
+	checked, met := 0, 0
+	for i, ga := range globs {
+		for _, gb := range globs[i%7 : i%7+60] {
+			for _, shellA := range []bool{false, true} {
+				a, b := parseGlob(ga, shellA), parseGlob(gb, false)
+				for _, bt := range [][]component{b, append(b[:len(b):len(b)], deepTail)} {
+					got, want := globsMeet(a, bt), globsWalk(a, bt)
+					if got != want {
+						t.Fatalf("globsMeet(%q/%v, %q) = %v, the walk says %v", ga, shellA, gb, got, want)
+					}
+					checked++
+					if got {
+						met++
+					}
+				}
+			}
+		}
+	}
+	if checked < 10000 || met < checked/20 || met > checked*19/20 {
+		t.Fatalf("%d pairs, %d meet: not a spread of answers", checked, met)
+	}
+}
