@@ -82,8 +82,24 @@ var TokenShapes = []TokenShape{
 // FindToken returns the name of the first credential format s contains
 // ("" when none).
 func FindToken(s string) string {
+	if mask, ok := tokenCandidates(s); ok {
+		if mask == 0 {
+			return ""
+		}
+		return findToken(s, mask)
+	}
+	return findToken(s, ^uint64(0))
+}
+
+// findToken is FindToken over the shapes whose bit is set in mask (every
+// shape past the 64th is always tried): each is tried when the
+// lower-cased text contains one of its Need literals.
+func findToken(s string, mask uint64) string {
 	lower := strings.ToLower(s)
-	for _, t := range TokenShapes {
+	for k, t := range TokenShapes {
+		if k < 64 && mask&(1<<k) == 0 {
+			continue
+		}
 		for _, n := range t.Need {
 			if strings.Contains(lower, n) {
 				if t.Re().MatchString(s) {
@@ -94,4 +110,56 @@ func FindToken(s string) string {
 		}
 	}
 	return ""
+}
+
+// tokenTrigrams maps a hash of three lower-case bytes to the shapes (bit k
+// for TokenShapes[k]) one of whose Need literals begins with them; a shape
+// with a Need shorter than three bytes, or past the 64th, is in always.
+// Built once, on first use; never changed after.
+var tokenTrigrams struct {
+	once   sync.Once
+	table  [1 << 12]uint64
+	always uint64
+}
+
+func trigramHash(a, b, c byte) int { return (int(a)<<8 ^ int(b)<<4 ^ int(c)) & (1<<12 - 1) }
+
+// tokenCandidates returns the shapes FindToken must try for s: a shape
+// whose Need literal s contains (lower-cased) has that literal's first
+// three bytes somewhere in s, so its bit is set (TestFindTokenIndex and
+// FuzzFindToken compare with trying every shape). ok is false for text
+// that is not all ASCII: strings.ToLower maps some other letters to ASCII
+// ones (the Kelvin sign to k), so such text tries every shape.
+func tokenCandidates(s string) (mask uint64, ok bool) {
+	tt := &tokenTrigrams
+	tt.once.Do(func() {
+		for k, t := range TokenShapes {
+			for _, n := range t.Need {
+				switch {
+				case k >= 64:
+				case len(n) < 3:
+					tt.always |= 1 << k
+				default:
+					tt.table[trigramHash(n[0], n[1], n[2])] |= 1 << k
+				}
+			}
+		}
+	})
+	mask = tt.always
+	for i := range len(s) {
+		if s[i] >= 0x80 {
+			return 0, false
+		}
+	}
+	for i := 0; i+3 <= len(s); i++ {
+		mask |= tt.table[trigramHash(lowerASCII(s[i]), lowerASCII(s[i+1]), lowerASCII(s[i+2]))]
+	}
+	return mask, true
+}
+
+func lowerASCII(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
 }
