@@ -1,6 +1,9 @@
 package paths
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 func BenchmarkCheck(b *testing.B) {
 	f := newFixture(b)
@@ -59,6 +62,17 @@ func BenchmarkCheckGlob(b *testing.B) {
 	}
 	env := Env{Cwd: "/home/alice/project", Workspace: "/home/alice/project"}
 	at := func(p string) Path { return Path{Literal: p, Resolved: p} }
+	home := b.TempDir()
+	if err := os.Mkdir(home+"/project", 0o755); err != nil {
+		b.Fatal(err)
+	}
+	hcfg := DefaultConfig()
+	hcfg.Home = home
+	hc, err := Compile(hcfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	henv := Env{Cwd: home + "/project", Workspace: home + "/project"}
 	cases := []struct {
 		name string
 		run  func() int
@@ -66,6 +80,10 @@ func BenchmarkCheckGlob(b *testing.B) {
 		{"workspace-glob", func() int { return len(c.CheckGlob(at("/home/alice/project/d"), "*.go", Delete, env)) }},
 		{"home-dot-glob", func() int { return len(c.CheckGlob(at("/home/alice"), ".*/*", Read, env)) }},
 		{"tree", func() int { return len(c.CheckTree(at("/home/alice/project/src"), Read, env)) }},
+		// rm -rf "$HOME"/* "$HOME"/.[!.]* in a home that exists: what a
+		// script that wipes the home costs (the dearest adversarial calls).
+		{"home-star-delete", func() int { return len(hc.CheckGlob(at(home), "*", Delete, henv)) }},
+		{"home-dotstar-delete", func() int { return len(hc.CheckGlob(at(home), ".[!.]*", Delete, henv)) }},
 	}
 	for _, bc := range cases {
 		b.Run(bc.name, func(b *testing.B) {

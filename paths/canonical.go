@@ -67,7 +67,11 @@ func isCleanAbs(p string) bool {
 	}
 	for i := 0; i < len(p)-1; i++ { // p does not end in "/": every "/" has a next byte
 		if p[i] != '/' {
-			continue
+			k := strings.IndexByte(p[i:], '/') // to the next separator at once
+			if k < 0 {
+				break
+			}
+			i += k
 		}
 		switch rest := p[i+1:]; {
 		case rest[0] == '/':

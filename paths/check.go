@@ -160,6 +160,9 @@ type judge struct {
 	splitDir string
 	dirParts []string
 	dirPlain bool
+	// plainAt is the directory plain last worked out, plainIs its answer.
+	plainAt             string
+	plainKnown, plainIs bool
 	// names narrows a tree to the files the command touches.
 	names Names
 	// pemDone and pemPublic cache publicContent.

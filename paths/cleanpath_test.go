@@ -2,6 +2,7 @@ package paths
 
 import (
 	"path"
+	"strings"
 	"testing"
 )
 
@@ -50,6 +51,9 @@ func FuzzCleanPath(f *testing.F) {
 		}
 		if isCleanAbs(p) && path.Clean(p) != p {
 			t.Fatalf("isCleanAbs(%q) but path.Clean gives %q", p, path.Clean(p))
+		}
+		if !isCleanAbs(p) && strings.HasPrefix(p, "/") && path.Clean(p) == p {
+			t.Fatalf("isCleanAbs(%q) is false for a clean absolute path", p)
 		}
 	})
 }

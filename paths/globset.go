@@ -196,6 +196,12 @@ func componentsMeet(a, b component) bool {
 	if a.lit != "" && b.lit != "" && !a.hidesDot && !b.hidesDot {
 		return a.lit == b.lit // one name each: what endsMeet and fixedMeet decide
 	}
+	if loneStar(a) {
+		return starMeets(a.hidesDot || b.hidesDot, b)
+	}
+	if loneStar(b) {
+		return starMeets(a.hidesDot || b.hidesDot, a)
+	}
 	if !endsMeet(a, b) {
 		return false
 	}
@@ -203,6 +209,43 @@ func componentsMeet(a, b component) bool {
 		return meet
 	}
 	return componentsSearch(a, b)
+}
+
+// loneStar reports whether c is a single "*": it matches every name (of
+// one byte or more; the hidden-dot rule aside).
+func loneStar(c component) bool {
+	return len(c.atoms) == 1 && c.atoms[0].star
+}
+
+// starMeets is componentsMeet of a lone "*" and b without the search
+// (componentsSearch's answer, checked by TestStarMeetsSearch and
+// FuzzComponentsMeetShortcut): b must match some name of one byte or
+// more, whose first byte is not a dot when noDot (a hidden-dot rule of
+// either side). Every set atom of b takes a byte of its own and a star
+// any run, the first byte included when b starts with one (two stars
+// take any byte but '/'), so b meets the star exactly when it has an
+// atom and each of its sets holds a byte other than '/' (and other than
+// '.' for a first set under noDot).
+func starMeets(noDot bool, b component) bool {
+	if b.lit != "" {
+		return !noDot || b.lit[0] != '.'
+	}
+	if len(b.atoms) == 0 {
+		return false // an empty name matches nothing
+	}
+	for k, x := range b.atoms {
+		if x.star {
+			continue
+		}
+		s := x.set.and(anyByte)
+		if k == 0 && noDot {
+			s[0] &^= 1 << '.'
+		}
+		if s.empty() {
+			return false
+		}
+	}
+	return true
 }
 
 // fixedMeet answers componentsMeet without a search when neither name has
@@ -337,6 +380,21 @@ func pick(a atom) byteSet {
 // deep component ("**") matches any number of components, so a tree (a
 // directory and everything below it) is its path followed by "**".
 func globsMeet(a, b []component) bool {
+	// Along a common head of components that are not "**" the walk below
+	// has one way on, from (k, k) to (k+1, k+1) when the two meet: take it
+	// without the walk (TestGlobsMeetHead compares the two).
+	k := 0
+	for k < len(a) && k < len(b) && !a[k].deep && !b[k].deep {
+		if !componentsMeet(a[k], b[k]) {
+			return false
+		}
+		k++
+	}
+	return globsWalk(a[k:], b[k:])
+}
+
+// globsWalk is globsMeet by a walk over the pairs of components reached.
+func globsWalk(a, b []component) bool {
 	// The states (i, j) visited: a dense set, on the stack for the usual
 	// lists of a few components.
 	w := len(b) + 1

@@ -50,6 +50,12 @@ func buildIndex(list []pattern) setIndex {
 	x.buildNamed(list)
 	x.buildFirst(list)
 	x.lastAt = make([]uint16, len(list))
+	x.parsed = make([]atomic.Pointer[parsedAlts], len(list))
+	for i := range list {
+		if pt := &list[i]; pt.anchor == anchorAny && subtreePattern(pt.glob) {
+			x.subtree.set(i)
+		}
+	}
 	x.lastNames = make([]component, 0, suffixes)
 	atoms := make([]atom, nameBytes)
 	for i := range list {

@@ -93,6 +93,7 @@ func TestLazyIndexAgrees(t *testing.T) {
 			t.Errorf("%+v: built on first use %s, built first %s", k, got, want)
 		}
 	}
+	parsedKept := 0
 	for i, s := range lazy.sets() {
 		if s.lazy == nil {
 			if len(s.patterns()) > 0 && len(s.patterns()) <= maxIndexed {
@@ -102,6 +103,23 @@ func TestLazyIndexAgrees(t *testing.T) {
 		}
 		got, want := *s.index(), buildIndex(s.patterns())
 		want.slot = got.slot // which Lookups slot each takes is its order of building
+		// The parsed globs set checks kept are those a fresh parse gives;
+		// the rest of the index is compared whole.
+		if len(got.parsed) != len(want.parsed) {
+			t.Fatalf("list %d: %d parsed slots, want %d", i, len(got.parsed), len(want.parsed))
+		}
+		kept := 0
+		for k := range got.parsed {
+			if p := got.parsed[k].Load(); p != nil {
+				kept++
+				j := &judge{c: lazy}
+				if fresh := new(Checker).parsedAltsOf(j.absGlob(&s.patterns()[k]), false); !reflect.DeepEqual(*p, fresh) {
+					t.Errorf("list %d, pattern %d: kept %+v, parsed afresh %+v", i, k, *p, fresh)
+				}
+			}
+		}
+		got.parsed, want.parsed = nil, nil
+		parsedKept += kept
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("list %d: index built on first use differs from the one built eagerly", i)
 		}
@@ -116,6 +134,9 @@ func TestLazyIndexAgrees(t *testing.T) {
 				t.Errorf("list %d, %s: unindexed last name %+v", i, pt.source, got)
 			}
 		}
+	}
+	if parsedKept == 0 {
+		t.Error("no set check kept a parsed glob: the comparison above checked none")
 	}
 }
 

@@ -1,6 +1,9 @@
 package paths
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // patternSet is an ordered list of compiled patterns. With tree set, a
 // pattern matching a directory matches everything below it too.
@@ -93,6 +96,13 @@ type setIndex struct {
 	// a glob operand; lastAt is a pattern's position in lastNames.
 	lastNames []component
 	lastAt    []uint16
+	// subtree has the any-depth patterns that are subtreePattern, worked
+	// out once; parsed holds each pattern's parsedAlts once a set check
+	// has parsed it (nil before; workspace-anchored patterns, whose glob
+	// depends on the call, are never kept). Set checks with the shortcuts
+	// off (slow) use neither.
+	subtree patternBits
+	parsed  []atomic.Pointer[parsedAlts]
 	// keys has keyBit(k) set for every key add put in named, byName,
 	// byPath or byExt: a key whose bit is clear is in none of them, and
 	// lookup answers without hashing it.

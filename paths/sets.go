@@ -192,7 +192,8 @@ func (j *judge) setMeets(s *patternSet, set []component, dir string, tree bool) 
 func (j *judge) patternMeets(s *patternSet, x *setIndex, i int, set []component, dir string, tree bool) bool {
 	list := s.patterns()
 	pt, ptTree := &list[i], s.tree
-	if pt.anchor == anchorAny && (tree || !subtreePattern(pt.glob)) {
+	fast := x != nil && !j.slow
+	if pt.anchor == anchorAny && (tree || !(fast && x.subtree.has(i) || !fast && subtreePattern(pt.glob))) {
 		switch {
 		case tree || bareWildcard(set):
 			return j.literalNameInside(list, x, i, set, dir)
@@ -208,7 +209,13 @@ func (j *judge) patternMeets(s *patternSet, x *setIndex, i int, set []component,
 	if glob == "" {
 		return false
 	}
-	parsed, ok := j.c.parsedGlob(glob, pt.anchor != anchorWorkspace, ptTree)
+	var parsed [][]component
+	var ok bool
+	if fast && pt.anchor != anchorWorkspace {
+		parsed, ok = x.parsedGlob(j.c, i, glob, ptTree)
+	} else {
+		parsed, ok = j.c.parsedGlob(glob, pt.anchor != anchorWorkspace, ptTree)
+	}
 	if !ok {
 		return true // too many alternatives to compare: assume it meets
 	}
@@ -220,18 +227,39 @@ func (j *judge) patternMeets(s *patternSet, x *setIndex, i int, set []component,
 	return false
 }
 
+// parsedGlob is c.parsedGlob(glob, true, tree) for pattern i of x's list
+// (glob its absGlob, the same at every call), kept in x.parsed: a load
+// instead of hashing the glob for the Checker's map.
+func (x *setIndex) parsedGlob(c *Checker, i int, glob string, tree bool) ([][]component, bool) {
+	p := x.parsed[i].Load()
+	if p == nil {
+		pa := c.parsedAltsOf(glob, true)
+		p = &pa
+		x.parsed[i].Store(p)
+	}
+	if tree {
+		return p.treeAlts, p.ok
+	}
+	return p.alts, p.ok
+}
+
 // parsedGlob returns a pattern's brace alternatives as component lists,
 // each ending with a lone "**" when tree (the pattern names a tree),
 // parsed once per Checker for the patterns that do not depend on the
 // workspace (keep); ok is false when there are too many alternatives.
 func (c *Checker) parsedGlob(glob string, keep, tree bool) ([][]component, bool) {
+	p := c.parsedAltsOf(glob, keep)
+	if tree {
+		return p.treeAlts, p.ok
+	}
+	return p.alts, p.ok
+}
+
+// parsedAltsOf is parsedGlob's parsedAlts, both forms.
+func (c *Checker) parsedAltsOf(glob string, keep bool) parsedAlts {
 	if keep {
 		if v, found := c.globs.Load(glob); found {
-			p := v.(parsedAlts)
-			if tree {
-				return p.treeAlts, p.ok
-			}
-			return p.alts, p.ok
+			return v.(parsedAlts)
 		}
 	}
 	alts, ok := expandBraces(glob)
@@ -244,13 +272,11 @@ func (c *Checker) parsedGlob(glob string, keep, tree bool) ([][]component, bool)
 			treeOut[i] = append(out[i][:len(out[i]):len(out[i])], deepTail)
 		}
 	}
+	p := parsedAlts{out, treeOut, ok}
 	if keep {
-		c.globs.Store(glob, parsedAlts{out, treeOut, ok})
+		c.globs.Store(glob, p)
 	}
-	if tree {
-		return treeOut, ok
-	}
-	return out, ok
+	return p
 }
 
 // parsedAlts is a cached result of parsedGlob: the alternatives as they
@@ -270,7 +296,12 @@ func (j *judge) absGlob(pt *pattern) string {
 		}
 		return escapeGlob(j.ws) + pt.glob
 	case anchorAny:
-		return "/" + pt.glob
+		if pt.glob == "" {
+			return "/"
+		}
+		// "/" + pt.glob without joining it: parsedGlob reads a glob with
+		// or without its leading separators alike (TestAnyGlobUnjoined).
+		return pt.glob
 	}
 	return pt.glob
 }
@@ -367,19 +398,18 @@ func (j *judge) literalNameInside(list []pattern, x *setIndex, i int, set []comp
 	}
 	tail := pt.tail
 	if len(set) > 0 && !set[len(set)-1].deep { // a bare wildcard in dir
-		last := tail[len(tail)-1]
 		if !j.literalPrefix(set) || !componentsMeet(set[len(set)-1], x.lastName(list, i)) {
 			return false
 		}
 		if len(tail) == 1 {
-			return j.exists(path.Join(dir, last))
+			return j.exists(joinNamesTo(dir, j.plain(dir), tail[len(tail)-1:]))
 		}
 		// A pattern with directories (**/.claude/settings.json): the glob's
 		// directory must end with them; a write may create the file.
-		if !strings.HasSuffix("/"+strings.Trim(dir, "/"), "/"+strings.Join(tail[:len(tail)-1], "/")) {
+		if !endsWithJoined(dir, tail[:len(tail)-1]) {
 			return false
 		}
-		return j.access.writes() || j.exists(path.Join(dir, last))
+		return j.access.writes() || j.exists(joinNamesTo(dir, j.plain(dir), tail[len(tail)-1:]))
 	}
 	if j.dirParts == nil || j.splitDir != dir { // one split per directory, not per pattern
 		j.splitDir, j.dirParts, j.dirPlain = dir, strings.Split(strings.Trim(dir, "/"), "/"), plainDir(dir)
@@ -394,6 +424,39 @@ func (j *judge) literalNameInside(list []pattern, x *setIndex, i int, set []comp
 		}
 	}
 	return false
+}
+
+// plain is plainDir(dir), worked out once per directory and judgement.
+func (j *judge) plain(dir string) bool {
+	if !j.plainKnown || j.plainAt != dir {
+		j.plainKnown, j.plainAt, j.plainIs = true, dir, plainDir(dir)
+	}
+	return j.plainIs
+}
+
+// endsWithJoined reports strings.HasSuffix("/"+strings.Trim(dir, "/"),
+// "/"+strings.Join(names, "/")) without building either string
+// (FuzzEndsWithJoined).
+func endsWithJoined(dir string, names []string) bool {
+	s := strings.Trim(dir, "/")
+	if len(names) == 0 {
+		return s == "" // "/" ends with "/" alone
+	}
+	for k := len(names) - 1; k >= 0; k-- {
+		n := names[k]
+		if !strings.HasSuffix(s, n) {
+			return false
+		}
+		s = s[:len(s)-len(n)]
+		if s == "" { // the separator before n is the one in front of the directory
+			return k == 0
+		}
+		if s[len(s)-1] != '/' {
+			return false
+		}
+		s = s[:len(s)-1]
+	}
+	return true
 }
 
 // joinNames is path.Join(dir, names...) without its slice and its second
