@@ -402,9 +402,15 @@ func isKnownPath(known []rules.PathRef, v string) bool {
 // A start file that does not exist runs nothing.
 func (a *Analysis) startFiles(cmd *shell.Command, r rules.Result) rules.Result {
 	for _, w := range r.StartFiles {
-		p, ok := strings.CutPrefix(w.Value, "~/")
-		if ok && a.ctx.Home != "" && a.ctx.Files != nil {
-			if _, err := a.ctx.Files.Read(path.Join(a.ctx.Home, p)); errors.Is(err, ErrNotExist) {
+		file := w.Value
+		if p, ok := strings.CutPrefix(w.Value, "~/"); ok {
+			file = ""
+			if a.ctx.Home != "" {
+				file = path.Join(a.ctx.Home, p)
+			}
+		}
+		if file != "" && a.ctx.Files != nil {
+			if _, err := a.ctx.Files.Read(file); errors.Is(err, ErrNotExist) {
 				continue
 			}
 		}

@@ -205,6 +205,8 @@ func Resolve(inv Invocation, fs Files) Plan {
 		r.ipython(inv)
 	case "dvc":
 		r.dvc(inv)
+	case "sftp":
+		r.sftp(inv)
 
 	// JVM and .NET builds (gradle.go, maven.go, msbuild.go, kotlin.go):
 	// none has a dry run, so OnlyDryRun reads nothing.
@@ -251,7 +253,7 @@ var runners = map[string]bool{
 	// Language ecosystems and notebooks (runners-more).
 	"cargo": true, "rake": true, "rails": true, "gem": true, "bundle": true, "bundler": true,
 	"mix": true, "swift": true, "jupyter": true, "jupyter-nbconvert": true, "jupyter-execute": true,
-	"nbconvert": true, "papermill": true, "ipython": true, "ipython3": true, "dvc": true,
+	"nbconvert": true, "papermill": true, "ipython": true, "ipython3": true, "dvc": true, "sftp": true,
 	// JVM and .NET builds
 	"gradle": true, "gradlew": true, "mvn": true, "mvnw": true, "dotnet": true, "msbuild": true,
 	"kotlinc": true, "kotlin": true,

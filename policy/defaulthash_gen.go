@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:a5fa6f9954a731adc218c7de85d86ffcc15995a91c9a0522250c39f2cc70e49f"
-	defaultHashRules = "sha256:f49770359e06ad79de9cea666fabf01a3601c8c030fc0ea16fccdb5b48455bc7"
+	defaultHash      = "sha256:5e7446b947fc116a384b17ff4c0df16262e06233936ec34db67cf89999e34782"
+	defaultHashRules = "sha256:b7fd5ecd5b892bb1bff3747ffa08adcdd2780dec17cdcee9686f5ed4b16e78f7"
 )

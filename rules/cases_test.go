@@ -422,14 +422,14 @@ var packCases = map[string][]packCase{
 	},
 	"databases": {
 		{"psql -c 'DROP DATABASE prod'", risk.Destructive, risk.BlastHigh, []string{"db.sql-drop-database"}},
-		{"psql -c 'SELECT * FROM users'", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
+		{"psql -c 'SELECT * FROM users'", risk.Read, risk.BlastNone, nil}, // SQL that only reads, no psqlrc (the analysis checks it exists)
 		{"psql -d app -c \"DELETE FROM users\"", risk.Destructive, risk.BlastHigh, []string{"db.sql-delete-all"}},
 		{"psql -d app -c \"DELETE FROM users WHERE id = 1\"", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
 		{"mysql -e 'DELETE FROM t'", risk.Destructive, risk.BlastHigh, []string{"db.sql-delete-all"}},
 		{"mysql -e 'UPDATE t SET a=1'", risk.Destructive, risk.BlastHigh, []string{"db.sql-delete-all"}},
 		{"mysql -e 'TRUNCATE TABLE logs'", risk.Destructive, risk.BlastHigh, []string{"db.sql-drop-table"}},
 		{"echo 'DROP TABLE t' | psql", risk.Destructive, risk.BlastHigh, []string{"db.sql-drop-table"}},
-		{"echo 'SELECT 1' | psql", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
+		{"psql -d app", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}}, // the terminal's SQL
 		{"psql < dump.sql", risk.Execute, risk.BlastUnknown, []string{"db.sql-unverifiable"}},
 		{"psql -c \"$QUERY\"", risk.Execute, risk.BlastUnknown, []string{"db.sql-unverifiable"}},
 		{"sqlite3 app.db 'DROP TABLE t'", risk.Destructive, risk.BlastHigh, []string{"db.sql-drop-table"}},
@@ -483,7 +483,7 @@ var packCases = map[string][]packCase{
 		{"jupyter nbconvert --execute nb.ipynb", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
 		{"dvc status -r storage", risk.Read, risk.BlastNone, nil},
 		{"dvc metrics diff --md", risk.Read, risk.BlastNone, nil},
-		{"dvc gc --workspace", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
+		{"dvc gc --workspace", risk.Destructive, risk.BlastMedium, []string{"data.dvc-gc"}},
 		{"python3 -m tarfile -l dist/app.tar.gz", risk.Read, risk.BlastNone, nil},
 		{"python3 -m tarfile -e dist/app.tar.gz out", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
 		{"npm outdated", risk.Read, risk.BlastNone, nil},

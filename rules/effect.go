@@ -178,7 +178,7 @@ func (v *view) applyProgram(e *env, res *Result) bool {
 	ops := r.a.operands(from)
 	r.operands(ops, from)
 	r.stdin()
-	if p.interactive && len(ops) == 0 && e.cmd.Stdin == nil && !r.hasAny(p.scriptFlags) {
+	if p.interactive && (len(ops) == 0 || p.operands == roleText && p.first == "") && e.cmd.Stdin == nil && !r.hasAny(p.scriptFlags) {
 		r.runsCodeBy(func() string {
 			return fmt.Sprintf("%s without a script reads the commands it runs from the terminal", r.name())
 		})
@@ -199,6 +199,7 @@ func (r *effectRun) openDatabases() {
 	access := roleWrite
 	if r.sqlSeen && !r.sqlChanges {
 		access = roleRead
+		r.remoteRead = true // a server it connects to is only read: psql -h db -c 'select …'
 	}
 	for _, w := range r.databases {
 		r.path(w, string(access), false)
@@ -208,17 +209,31 @@ func (r *effectRun) openDatabases() {
 // startFileOf are the files a SQL client runs when it starts, when they
 // exist and no -init option names another: their dot commands and
 // statements run before the command's own (.shell runs a program).
-var startFileOf = map[string]string{"sqlite3": "~/.sqliterc", "duckdb": "~/.duckdbrc"}
+// psql runs the system's psqlrc (Debian's, or the one beside its binaries)
+// and then ~/.psqlrc, unless -X; a ~/.psqlrc-VERSION, which it prefers, is
+// rare enough to be left out.
+var startFileOf = map[string][]string{"sqlite3": {"~/.sqliterc"}, "duckdb": {"~/.duckdbrc"},
+	"psql": {"~/.psqlrc", "/etc/postgresql-common/psqlrc", "/usr/local/etc/psqlrc", "/etc/psqlrc"}}
 
-// startFiles records the start file of the program (startFileOf), which
-// the analysis, which may read files, judges: when it exists the command
+// startSkip are the options that make a program skip its start files.
+var startSkip = map[string][]string{"sqlite3": {"-init"}, "duckdb": {"-init"}, "psql": {"-X", "--no-psqlrc"}}
+
+// startFiles records the start files of the program (startFileOf), which
+// the analysis, which may read files, judges: when one exists the command
 // is not proven.
 func (r *effectRun) startFiles() {
-	f, ok := startFileOf[r.e.cmd.Name]
-	if !ok || r.a.has("-init", r.e.g) {
+	files, ok := startFileOf[r.e.cmd.Name]
+	if !ok {
 		return
 	}
-	r.res.StartFiles = append(r.res.StartFiles, shell.Word{Value: f, Known: true, Span: r.e.cmd.Argv[0].Span})
+	for _, f := range startSkip[r.e.cmd.Name] {
+		if r.a.has(f, r.e.g) {
+			return
+		}
+	}
+	for _, f := range files {
+		r.res.StartFiles = append(r.res.StartFiles, shell.Word{Value: f, Known: true, Span: r.e.cmd.Argv[0].Span})
+	}
 }
 
 // grammarWith is the executable's grammar with a sub-command entry's value

@@ -147,7 +147,9 @@ type Program struct {
 	// writes-files, changes-state, recursive (operands are whole directory trees, as for mv). Nil means
 	// none.
 	Always []string `toml:"always"`
-	// Interactive means that without an operand, a script option
+	// Interactive means that without an operand (with no First role,
+	// operands that are only text, such as psql's database name, do not
+	// count), a script option
 	// (ScriptFlags) or text fed on standard input the program reads the
 	// commands it runs from the terminal (bash, python, sudo -s): it runs
 	// code. False means a bare invocation is judged by its entry alone.
