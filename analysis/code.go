@@ -426,12 +426,14 @@ var bareSpawnRE = lazyre.Regexp{
 // calls that read a system property or an environment variable.
 var (
 	argListRE = lazyre.Regexp{
-		Expr: `(?i)(?:commandline|processbuilder|arrayof|listof|args|exec)\s*[(\[\s]\s*((?:` + argElem + `\s*,\s*)+` + argElem + `)`,
+		Expr: `(?i)(?:commandline|processbuilder|arrayof|listof|args|exec)\s*[(\[\s]\s*((?:` +
+			`(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.]+["']\s*\)|System\.env\.\w+)` + `\s*,\s*)+` +
+			`(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.]+["']\s*\)|System\.env\.\w+)` + `)`,
 	}
-	argElemRE = lazyre.Regexp{Expr: argElem}
+	// argElemRE is one element of such a list (the same expression as in
+	// argListRE, which lazyre's test needs written out as literals).
+	argElemRE = lazyre.Regexp{Expr: `(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.]+["']\s*\)|System\.env\.\w+)`}
 )
-
-const argElem = `(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.]+["']\s*\)|System\.env\.\w+)`
 
 // argListCommands are the lists argListRE finds, as shell commands: each
 // literal a word, a read of the home directory ${HOME}, of an environment

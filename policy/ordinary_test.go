@@ -194,8 +194,9 @@ func TestOrdinaryWork(t *testing.T) {
 			// a fresh temporary directory is that, not an unknown path
 			{`d=$(mktemp -d) && cd "$d" && touch x && rm -rf "$d"`, map[string]string{policy.ModeSupervised: "ask", policy.ModeTrusted: "allow"}},
 			{`rm -rf "$BUILD_DIR"`, map[string]string{policy.ModeSupervised: "ask", policy.ModeTrusted: "ask"}},
-			// a socket directory is not a host
-			{"psql -h /var/run/postgresql -U postgres -c 'select 1'", map[string]string{policy.ModeSupervised: "ask", policy.ModeTrusted: "allow"}},
+			// a socket directory is not a host, and SQL that only reads is a read
+			{"psql -h /var/run/postgresql -U postgres -c 'select 1'", map[string]string{policy.ModeSupervised: "allow", policy.ModeTrusted: "allow"}},
+			{"psql -h /var/run/postgresql -U postgres -c 'delete from orders where id = 1'", map[string]string{policy.ModeSupervised: "ask", policy.ModeTrusted: "allow"}},
 			// a client of a UNIX socket that prints is no reverse shell
 			{`python3 -c "import socket; s=socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect('/tmp/app.sock'); s.sendall(b'ping'); print(s.recv(1024))"`, map[string]string{policy.ModeSupervised: "ask", policy.ModeTrusted: "allow"}},
 			{`python3 -c "import socket,subprocess; s=socket.socket(socket.AF_UNIX); s.connect('/tmp/a.sock'); subprocess.call(['/bin/sh','-i'], stdin=s.fileno())"`, map[string]string{policy.ModeSupervised: "deny", policy.ModeTrusted: "deny"}},
