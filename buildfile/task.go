@@ -336,7 +336,9 @@ func (r *resolver) composerNoPlugins(dir string, args []string) {
 		var v1 []struct {
 			Type string `json:"type"`
 		}
-		pkgs := v2.Packages
+		var pkgs []struct {
+			Type string `json:"type"`
+		}
 		if json.Unmarshal([]byte(text), &v2) == nil {
 			pkgs = v2.Packages
 		} else if json.Unmarshal([]byte(text), &v1) == nil {
