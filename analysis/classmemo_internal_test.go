@@ -243,3 +243,108 @@ func FuzzKeyFieldsDelimit(f *testing.F) {
 		}
 	})
 }
+
+// TestRebaseMovesEverySpan fills every list of a rules.Result with one
+// element whose span is the command's first word, rebases it onto a copy
+// of the command at another place, and checks that no span of the result
+// is left where it was: a word list added to rules.Result that rebase
+// leaves out (gh api's Endpoints once were) fails here.
+func TestRebaseMovesEverySpan(t *testing.T) {
+	simple := func(at int) *shell.Command {
+		w := func(v string, at int) shell.Word {
+			return shell.Word{Value: v, Known: true, Span: risk.Span{Start: at, End: at + len(v)}}
+		}
+		return &shell.Command{Name: "gh", Argv: []shell.Word{w("gh", at), w("api", at+3), w("x", at+7)}, Span: risk.Span{Start: at, End: at + 8}}
+	}
+	old, cur := simple(0), simple(0)
+	shift(cur, 1000)
+	at := old.Argv[2].Span
+	var res rules.Result
+	v := reflect.ValueOf(&res).Elem()
+	for i := range v.NumField() {
+		f := v.Field(i)
+		if f.Kind() != reflect.Slice || !f.CanSet() {
+			continue
+		}
+		f.Set(reflect.Append(f, reflect.Zero(f.Type().Elem())))
+		setSpans(f.Index(0), at)
+	}
+	out, ok := rebase(&spanMap{}, res, old, cur)
+	if !ok {
+		t.Fatal("rebase failed")
+	}
+	var left []string
+	findSpans(reflect.ValueOf(out), "Result", at, &left)
+	if len(left) > 0 {
+		t.Errorf("spans left at the old place: %v", left)
+	}
+}
+
+// shift moves every span of c's own words by d.
+func shift(c *shell.Command, d int) {
+	mv := func(s *risk.Span) {
+		if !s.IsZero() {
+			s.Start, s.End = s.Start+d, s.End+d
+		}
+	}
+	for i := range c.Argv {
+		mv(&c.Argv[i].Span)
+	}
+	for i := range c.Assigns {
+		mv(&c.Assigns[i].Value.Span)
+	}
+	for i := range c.Env {
+		mv(&c.Env[i].Value.Span)
+	}
+	for i := range c.Redirects {
+		mv(&c.Redirects[i].Target.Span)
+		mv(&c.Redirects[i].Span)
+	}
+	mv(&c.Dir.Span)
+	mv(&c.Span)
+	if c.Stdin != nil {
+		mv(&c.Stdin.Span)
+	}
+}
+
+// setSpans sets every risk.Span reachable in v (not through pointers) to s.
+func setSpans(v reflect.Value, s risk.Span) {
+	switch v.Kind() {
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[risk.Span]() {
+			v.Set(reflect.ValueOf(s))
+			return
+		}
+		for i := range v.NumField() {
+			if v.Field(i).CanSet() {
+				setSpans(v.Field(i), s)
+			}
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			setSpans(v.Index(i), s)
+		}
+	}
+}
+
+// findSpans lists the fields under v whose span is s.
+func findSpans(v reflect.Value, name string, s risk.Span, out *[]string) {
+	switch v.Kind() {
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[risk.Span]() {
+			if v.Interface().(risk.Span) == s {
+				*out = append(*out, name)
+			}
+			return
+		}
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				findSpans(v.Field(i), name+"."+v.Type().Field(i).Name, s, out)
+			}
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			findSpans(v.Index(i), fmt.Sprintf("%s[%d]", name, i), s, out)
+		}
+	}
+}
