@@ -100,16 +100,7 @@ func homeJoins(code string) []string {
 			}
 			parts = m[2]
 		}
-		var b strings.Builder
-		b.WriteString("~")
-		for _, lit := range homeLitRE.Get().FindAllStringSubmatch(parts, 8) {
-			part := strings.Trim(lit[1], "/")
-			if part == "" || strings.Contains(part, "..") {
-				continue
-			}
-			b.WriteString("/" + part)
-		}
-		if p := b.String(); p != "~" {
+		if p := homeLiterals(parts); p != "" {
 			out = append(out, p)
 		}
 	}
@@ -198,18 +189,28 @@ func homeMethodJoins(code string) []string {
 	}
 	var out []string
 	for _, m := range homeMethodJoinRE.Get().FindAllStringSubmatch(code, 16) {
-		var b strings.Builder
-		b.WriteString("~")
-		for _, lit := range homeLitRE.Get().FindAllStringSubmatch(m[1], 8) {
-			part := strings.Trim(lit[1], "/")
-			if part == "" || strings.Contains(part, "..") {
-				continue
-			}
-			b.WriteString("/" + part)
-		}
-		if p := b.String(); p != "~" {
+		if p := homeLiterals(m[1]); p != "" {
 			out = append(out, p)
 		}
 	}
 	return out
+}
+
+// homeLiterals is the home path the string literals of a join's arguments
+// spell ("~/.ssh/id_rsa"), leaving out empty parts and any with ".."; ""
+// when they spell nothing below the home.
+func homeLiterals(parts string) string {
+	var b strings.Builder
+	b.WriteString("~")
+	for _, lit := range homeLitRE.Get().FindAllStringSubmatch(parts, 8) {
+		part := strings.Trim(lit[1], "/")
+		if part == "" || strings.Contains(part, "..") {
+			continue
+		}
+		b.WriteString("/" + part)
+	}
+	if p := b.String(); p != "~" {
+		return p
+	}
+	return ""
 }

@@ -284,18 +284,24 @@ func TestResolve(t *testing.T) {
 			if strings.Contains(tt.name, "without a lister") {
 				fs = readOnly{tt.files}
 			}
-			got := Resolve(Invocation{Name: f[0], Args: f[1:], Dir: w}, fs)
-			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(Plan{}, "Size")); diff != "" {
-				t.Errorf("Resolve(%q) (-want +got):\n%s", tt.cmd, diff)
-			}
-			size := 0
-			for _, p := range got.Read {
-				size += len(tt.files[p])
-			}
-			if got.Size != size {
-				t.Errorf("Resolve(%q).Size = %d, want %d, the bytes of the files read", tt.cmd, got.Size, size)
-			}
+			checkResolved(t, tt.cmd, Resolve(Invocation{Name: f[0], Args: f[1:], Dir: w}, fs), tt.want, tt.files)
 		})
+	}
+}
+
+// checkResolved compares the plan Resolve gave for cmd with want (Size
+// aside), and its Size with the bytes of the files it read.
+func checkResolved(t *testing.T, cmd string, got, want Plan, files fakeFiles) {
+	t.Helper()
+	if diff := cmp.Diff(want, got, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(Plan{}, "Size")); diff != "" {
+		t.Errorf("Resolve(%q) (-want +got):\n%s", cmd, diff)
+	}
+	size := 0
+	for _, p := range got.Read {
+		size += len(files[p])
+	}
+	if got.Size != size {
+		t.Errorf("Resolve(%q).Size = %d, want %d, the bytes of the files read", cmd, got.Size, size)
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestResolveJVMAndDotnet: what Gradle, Maven, MSBuild (dotnet and
@@ -229,17 +228,7 @@ func TestResolveJVMAndDotnet(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := strings.Fields(tt.cmd)
-			got := Resolve(Invocation{Name: f[0], Args: f[1:], Dir: w, Home: home, Env: tt.env}, tt.files)
-			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(Plan{}, "Size")); diff != "" {
-				t.Errorf("Resolve(%q) (-want +got):\n%s", tt.cmd, diff)
-			}
-			size := 0
-			for _, p := range got.Read {
-				size += len(tt.files[p])
-			}
-			if got.Size != size {
-				t.Errorf("Resolve(%q).Size = %d, want %d", tt.cmd, got.Size, size)
-			}
+			checkResolved(t, tt.cmd, Resolve(Invocation{Name: f[0], Args: f[1:], Dir: w, Home: home, Env: tt.env}, tt.files), tt.want, tt.files)
 		})
 	}
 }

@@ -18,12 +18,12 @@ func (r *resolver) sftp(inv Invocation) {
 	args := inv.Args
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if v, n := flagValue(args, i, "-b", ""); n > 0 {
+			batch = v
+			i += n - 1
+			continue
+		}
 		switch {
-		case a == "-b" && i+1 < len(args):
-			batch = args[i+1]
-			i++
-		case strings.HasPrefix(a, "-b") && len(a) > 2:
-			batch = a[2:]
 		case len(a) == 2 && strings.Contains("BDFJPRSXciloDs", a[1:]) && a[0] == '-':
 			i++ // an option with a value
 		case strings.HasPrefix(a, "-"):
