@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:a1834d7ccc75a67e9494a39e426fbcc800da35fe9e4f09a4977a58761f596ff5"
-	defaultHashRules = "sha256:efbd2823ffa3e21730bc08dc80b717663dd7095923728384b810e331d00b99c4"
+	defaultHash      = "sha256:68773989db046e95f834ce5a16174f62ab30e347c5c5e91732f08d552cc9cda1"
+	defaultHashRules = "sha256:b49ddc73825c88d2b9bca3f8529aea984ef75ac16b20251f9658b424777ff528"
 )

@@ -114,6 +114,7 @@ type effectRun struct {
 	noHooks                                                  bool // an option stops the repository's hooks (git push --no-verify)
 	optsKnown                                                bool // every option is one the entry knows
 	untracked, anyNames                                      bool
+	namesOnly                                                bool     // an option prints names only: no credential values
 	include, exclude                                         []string // base-name globs of a recursive walk
 	unknownNames                                             bool     // a name glob that is not known
 	opRole, firstRole, lastRole                              role
@@ -545,6 +546,8 @@ func (r *effectRun) ownEffect(name, eff string) {
 		r.untracked = true
 	case "any-names":
 		r.anyNames = true
+	case "names-only":
+		r.namesOnly = true
 	case "extracts":
 		r.extract = true
 	case "credentials":
@@ -1029,7 +1032,9 @@ func (r *effectRun) always() {
 				r.runsCodeBy(func() string { return r.name() + " runs the repository's hooks" })
 			}
 		case "credentials":
-			r.credentials(r.name())
+			if !r.namesOnly { // compose config --services: names, no values
+				r.credentials(r.name())
+			}
 		case "runs-code":
 			if !r.dryRun { // php -l, terraform fmt -check: only report
 				r.runsCodeBy(func() string { return r.name() + " runs code from the project or its configuration" })

@@ -92,6 +92,8 @@ import (
 //	offline       the command contacts nothing, whatever its entry says (cargo --offline, ssh -G)
 //	untracked     the command also walks files git does not track (git grep --untracked, --no-index)
 //	any-names     the command walks files of any name, whatever Only says (black --include REGEX)
+//	names-only    the command prints names only (compose config --services): the entry's
+//	              always credentials does not apply
 //	tracked       (always only) a recursive walk touches only the files git tracks (git grep)
 //	operands:ROLE, first:ROLE, last:ROLE   the option changes that part's role (gzip -c: operands:read, shred -u: operands:delete)
 //
@@ -268,7 +270,8 @@ var valueRoles = []role{roleText, roleRead, roleStat, roleWrite, roleDelete, rol
 // written, deleted); runs-code and writes-files are the same effects of an
 // option that takes no value.
 var flagEffects = []string{"recursive", "inplace", "network", "offline", "credentials", "runs-code", "writes-files",
-	"changes-state", "extracts", "dest-delete", "dry-run", "remote-read", "sends", "no-hooks", "untracked", "any-names"}
+	"changes-state", "extracts", "dest-delete", "dry-run", "remote-read", "sends", "no-hooks", "untracked", "any-names",
+	"names-only"}
 
 // alwaysEffects are the effects an entry may have on every use.
 var alwaysEffects = []string{"network", "remote-read", "hooks", "credentials", "runs-code", "writes-files", "changes-state", "extracts", "recursive",
