@@ -401,7 +401,13 @@ func resolveNewFile(abs string, l *Lookups) (string, bool) {
 func walk(abs string) (string, error) { return walkWith(abs, nil) }
 
 // walkWith is walk asking the file system through l (nil: directly).
+// With l, a name in a directory whose walk stopped at a missing name is
+// not walked again (Lookups.belowStopped): bin/tool1, bin/tool2, … in a
+// bin/ not made yet.
 func walkWith(abs string, l *Lookups) (string, error) {
+	if r, ok := l.belowStopped(abs); ok {
+		return r, nil
+	}
 	w := walker{abs: abs, cur: abs, l: l}
 	for w.i < len(w.cur) {
 		done, err := w.step()
@@ -409,7 +415,12 @@ func walkWith(abs string, l *Lookups) (string, error) {
 			return "", err
 		}
 		if done {
-			return cleanPath(w.cur), nil
+			r := cleanPath(w.cur)
+			if w.missing {
+				l.rememberStopped(abs, r)
+				w.stoppedInDir()
+			}
+			return r, nil
 		}
 	}
 	if w.cur == "" {
@@ -426,6 +437,32 @@ type walker struct {
 	i     int
 	links int
 	l     *Lookups
+	// missing: the walk stopped because a name on the way does not
+	// exist (not at a device it leaves as written), cur[:stop] (the
+	// missing name ends at stop).
+	missing bool
+	stop    int
+}
+
+// stoppedInDir remembers abs's directory as stopped too when the walk
+// of abs stopped at a missing name before abs's own name: the walk of
+// the directory asks the same names up to there (its path is cur without
+// "/name" at every step), and stops there as well, unless the missing
+// name is the directory's last and a device the walk leaves as written.
+func (w *walker) stoppedInDir() {
+	i := strings.LastIndexByte(w.abs, '/')
+	if i <= 0 {
+		return
+	}
+	name := w.abs[i+1:]
+	if name == "" || name == "." || name == ".." || !strings.HasSuffix(w.cur, "/"+name) {
+		return
+	}
+	dir := w.cur[:len(w.cur)-len(name)-1]
+	if w.stop > len(dir) || w.stop == len(dir) && isHarmlessDevice(dir) {
+		return
+	}
+	w.l.rememberStopped(w.abs[:i], cleanPath(dir))
 }
 
 // step consumes the component after i. done means the rest of cur needs no
@@ -456,6 +493,7 @@ func (w *walker) follow(j int) (done bool, err error) {
 	switch {
 	case errors.Is(err, errMissing):
 		if !hasDotDot(w.cur[j:]) {
+			w.missing, w.stop = true, j
 			return true, nil // nothing below a missing name exists
 		}
 		w.i = j

@@ -24,6 +24,10 @@ type Lookups struct {
 	kernel   map[string]kernelAnswer
 	resolved memo[resolution]
 	exist    memo[bool]
+	// stopped holds, for a path whose walk stopped at a name that does
+	// not exist, what the walk resolved it to (walkWith): a name in it
+	// resolves to that and the name, without its walk.
+	stopped memo[string]
 	// asked counts the names asked about in each directory; listed holds
 	// the names of a directory asked about often (nil: not listable).
 	asked  map[string]int
@@ -97,6 +101,7 @@ func (l *Lookups) Reset() {
 	l.links.reset()
 	l.resolved.reset()
 	l.exist.reset()
+	l.stopped.reset()
 	l.kernel = emptied(l.kernel)
 	l.asked = emptied(l.asked)
 	l.listed = emptied(l.listed)
@@ -211,6 +216,49 @@ func (l *Lookups) resolve(abs string) (string, error) {
 	r, err := resolveWith(abs, l)
 	l.resolved.put(abs, resolution{r, err})
 	return r, err
+}
+
+// belowStopped returns what walkWith resolves abs to when abs is a
+// plain name (not "", "." or "..") in a directory whose walk stopped at a
+// missing name: the walk of dir/name asks about the same names as the
+// walk of dir, with "/name" after each form of the path it rewrites, and
+// stops where it stopped (no ".." follows), so it resolves to what dir
+// did and the name. False when l is nil or nothing is known of abs's
+// directory.
+func (l *Lookups) belowStopped(abs string) (string, bool) {
+	if l == nil || l.stopped.n == 0 {
+		return "", false
+	}
+	i := strings.LastIndexByte(abs, '/')
+	if i <= 0 {
+		return "", false
+	}
+	name := abs[i+1:]
+	if name == "" || name == "." || name == ".." {
+		return "", false
+	}
+	dir, ok := l.stopped.get(abs[:i])
+	if !ok {
+		return "", false
+	}
+	switch {
+	case dir == abs[:i]:
+		return abs, true // the directory resolved to itself: no new string
+	case dir == "/":
+		return "/" + name, true
+	}
+	return dir + "/" + name, true
+}
+
+// rememberStopped notes that the walk of abs stopped at a missing name
+// and resolved abs to r (see belowStopped); a nil l keeps nothing.
+func (l *Lookups) rememberStopped(abs, r string) {
+	if l == nil {
+		return
+	}
+	if _, ok := l.stopped.get(abs); !ok {
+		l.stopped.put(abs, r)
+	}
 }
 
 // exists is the package's exists (lstat succeeds), remembered.
