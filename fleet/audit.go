@@ -50,6 +50,9 @@ type auditLog struct {
 	// the next record once records stop joining (gatherQuiet unless a
 	// test sets it; zero: no such limit).
 	waitFor, quiet time.Duration
+	// lastCommit is how long the last group's commit took (under qmu):
+	// a slow commit stretches the window (see window).
+	lastCommit time.Duration
 	// insert commits a group (commit, unless a test sets it) and says
 	// whether it was stored.
 	insert func(g *auditGroup, start time.Time) error
@@ -111,9 +114,10 @@ func (l *auditLog) gather(g *auditGroup, now time.Time) {
 	}
 	g.want, g.full, g.lastJoin = want, make(chan struct{}), now
 	full := g.full
+	waitFor, quiet := l.window(l.lastCommit)
 	l.qmu.Unlock()
-	deadline := now.Add(l.waitFor)
-	t := time.NewTimer(l.wakeAt(now, now, deadline))
+	deadline := now.Add(waitFor)
+	t := time.NewTimer(wakeAt(now, now, deadline, quiet))
 	defer t.Stop()
 	for {
 		select {
@@ -122,7 +126,7 @@ func (l *auditLog) gather(g *auditGroup, now time.Time) {
 			l.qmu.Lock()
 			last := g.lastJoin
 			l.qmu.Unlock()
-			if d := l.wakeAt(time.Now(), last, deadline); d > 0 {
+			if d := wakeAt(time.Now(), last, deadline, quiet); d > 0 {
 				t.Reset(d)
 				continue
 			}
@@ -137,13 +141,45 @@ func (l *auditLog) gather(g *auditGroup, now time.Time) {
 // wakeAt is how long from now a leader that began waiting and last saw
 // a record join at last waits before it looks again; zero or less: no
 // longer (quiet passed since last, or the deadline).
-func (l *auditLog) wakeAt(now, last, deadline time.Time) time.Duration {
+func wakeAt(now, last, deadline time.Time, quiet time.Duration) time.Duration {
 	end := deadline
-	if l.quiet > 0 && last.Add(l.quiet).Before(end) {
-		end = last.Add(l.quiet)
+	if quiet > 0 && last.Add(quiet).Before(end) {
+		end = last.Add(quiet)
 	}
 	return end.Sub(now)
 }
+
+// window is the most a leader waits (waitFor) and how long it waits for
+// the next record (quiet) when the last commit took commit.
+//
+// Groups form over a replica's commit cycle, the commit and the wait
+// before it: a replica's group holds the calls it received over one
+// cycle, so a fleet of n replicas commits about n times as often per
+// decision as one replica, each commit about 450 µs of PostgreSQL's CPU
+// and 150–200 µs of the replica's on two busy cores. When the cores are
+// saturated, PostgreSQL's backends wait for one and a commit takes 10–40
+// ms, not a millisecond; the calls of the next group are then spread
+// over several milliseconds, more than quiet apart, and a fixed window
+// cut them into more groups, each a commit on the saturated cores. So a
+// commit slower than the window stretches it: the wait may last as long
+// as the last commit took (at most windowStretch times waitFor), and
+// quiet a quarter of that (at most windowStretch times quiet). Each call
+// then waits at most about as long again as its commit takes anyway;
+// with fast commits (an idle database, a millisecond away) nothing
+// changes.
+func (l *auditLog) window(commit time.Duration) (waitFor, quiet time.Duration) {
+	waitFor, quiet = l.waitFor, l.quiet
+	if commit > waitFor {
+		waitFor = min(commit, windowStretch*l.waitFor)
+	}
+	if quiet > 0 && commit/4 > quiet {
+		quiet = min(commit/4, windowStretch*l.quiet)
+	}
+	return waitFor, quiet
+}
+
+// windowStretch bounds how far a slow commit stretches the window.
+const windowStretch = 4
 
 // auditGroup is the records of concurrent Writes as the columns of
 // insertAudit, committed together by the first of them.
@@ -303,9 +339,14 @@ func (l *auditLog) lead(g *auditGroup) error {
 	done := g.done
 	n := g.cols.n
 	l.qmu.Unlock()
+	began := time.Now()
 	err := l.insert(g, start)
+	took := time.Since(began)
 	l.qmu.Lock()
 	l.pending -= n
+	if err == nil {
+		l.lastCommit = took
+	}
 	l.qmu.Unlock()
 	g.err = err
 	g.cols.reset()
