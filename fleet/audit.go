@@ -50,9 +50,9 @@ type auditLog struct {
 	// the next record once records stop joining (gatherQuiet unless a
 	// test sets it; zero: no such limit).
 	waitFor, quiet time.Duration
-	// lastCommit is how long the last group's commit took (under qmu):
-	// a slow commit stretches the window (see window).
-	lastCommit time.Duration
+	// The longest commit in this period of gatherPeriod and the one
+	// before, under qmu: slow commits stretch the window (see window).
+	slowest, slowestPrev time.Duration
 	// insert commits a group (commit, unless a test sets it) and says
 	// whether it was stored.
 	insert func(g *auditGroup, start time.Time) error
@@ -104,8 +104,10 @@ func (l *auditLog) gather(g *auditGroup, now time.Time) {
 		// Nothing led a group for a while: what was pending then is
 		// not recent.
 		l.peakPrev, l.peak, l.periodStart = 0, l.pending, now
+		l.slowestPrev, l.slowest = 0, 0
 	} else if d > gatherPeriod {
 		l.peakPrev, l.peak, l.periodStart = l.peak, l.pending, now
+		l.slowestPrev, l.slowest = l.slowest, 0
 	}
 	want := min(auditBatch, max(l.peak, l.peakPrev))
 	if l.next != g || g.cols.n >= want {
@@ -114,7 +116,7 @@ func (l *auditLog) gather(g *auditGroup, now time.Time) {
 	}
 	g.want, g.full, g.lastJoin = want, make(chan struct{}), now
 	full := g.full
-	waitFor, quiet := l.window(l.lastCommit)
+	waitFor, quiet := l.window(max(l.slowest, l.slowestPrev))
 	l.qmu.Unlock()
 	deadline := now.Add(waitFor)
 	t := time.NewTimer(wakeAt(now, now, deadline, quiet))
@@ -150,7 +152,8 @@ func wakeAt(now, last, deadline time.Time, quiet time.Duration) time.Duration {
 }
 
 // window is the most a leader waits (waitFor) and how long it waits for
-// the next record (quiet) when the last commit took commit.
+// the next record (quiet) when the slowest recent commit (in this period
+// of gatherPeriod and the one before) took commit.
 //
 // Groups form over a replica's commit cycle, the commit and the wait
 // before it: a replica's group holds the calls it received over one
@@ -160,9 +163,11 @@ func wakeAt(now, last, deadline time.Time, quiet time.Duration) time.Duration {
 // saturated, PostgreSQL's backends wait for one and a commit takes 10–40
 // ms, not a millisecond; the calls of the next group are then spread
 // over several milliseconds, more than quiet apart, and a fixed window
-// cut them into more groups, each a commit on the saturated cores. So a
-// commit slower than the window stretches it: the wait may last as long
-// as the last commit took (at most windowStretch times waitFor), and
+// cut them into more groups, each a commit on the saturated cores. So
+// commits slower than the window stretch it: the wait may last as long
+// as the slowest recent commit took (at most windowStretch times
+// waitFor; commits on a busy machine vary widely, and the last one alone
+// stretched it only now and then), and
 // quiet a quarter of that (at most windowStretch times quiet). Each call
 // then waits at most about as long again as its commit takes anyway;
 // with fast commits (an idle database, a millisecond away) nothing
@@ -345,7 +350,7 @@ func (l *auditLog) lead(g *auditGroup) error {
 	l.qmu.Lock()
 	l.pending -= n
 	if err == nil {
-		l.lastCommit = took
+		l.slowest = max(l.slowest, took)
 	}
 	l.qmu.Unlock()
 	g.err = err

@@ -248,9 +248,9 @@ func TestAuditSlowCommitsGatherMore(t *testing.T) {
 	} {
 		f := newFakeLog(time.Second)
 		f.l.quiet, f.commit = quiet, c.commit
-		// A commit as slow as this one took last, and eight records
-		// pending at once just now: the leader waits for more.
-		f.l.lastCommit, f.l.peak, f.l.periodStart = c.commit, 8, time.Now()
+		// A commit as slow as these one just now, and eight records
+		// pending at once: the leader waits for more.
+		f.l.slowest, f.l.peak, f.l.periodStart = c.commit, 8, time.Now()
 		var wg sync.WaitGroup
 		for i := range 3 {
 			wg.Add(1)
