@@ -50,6 +50,9 @@ type auditLog struct {
 	// the next record once records stop joining (gatherQuiet unless a
 	// test sets it; zero: no such limit).
 	waitFor, quiet time.Duration
+	// The longest commit in this period of gatherPeriod and the one
+	// before, under qmu: slow commits stretch the window (see window).
+	slowest, slowestPrev time.Duration
 	// insert commits a group (commit, unless a test sets it) and says
 	// whether it was stored.
 	insert func(g *auditGroup, start time.Time) error
@@ -101,8 +104,10 @@ func (l *auditLog) gather(g *auditGroup, now time.Time) {
 		// Nothing led a group for a while: what was pending then is
 		// not recent.
 		l.peakPrev, l.peak, l.periodStart = 0, l.pending, now
+		l.slowestPrev, l.slowest = 0, 0
 	} else if d > gatherPeriod {
 		l.peakPrev, l.peak, l.periodStart = l.peak, l.pending, now
+		l.slowestPrev, l.slowest = l.slowest, 0
 	}
 	want := min(auditBatch, max(l.peak, l.peakPrev))
 	if l.next != g || g.cols.n >= want {
@@ -111,9 +116,10 @@ func (l *auditLog) gather(g *auditGroup, now time.Time) {
 	}
 	g.want, g.full, g.lastJoin = want, make(chan struct{}), now
 	full := g.full
+	waitFor, quiet := l.window(max(l.slowest, l.slowestPrev))
 	l.qmu.Unlock()
-	deadline := now.Add(l.waitFor)
-	t := time.NewTimer(l.wakeAt(now, now, deadline))
+	deadline := now.Add(waitFor)
+	t := time.NewTimer(wakeAt(now, now, deadline, quiet))
 	defer t.Stop()
 	for {
 		select {
@@ -122,7 +128,7 @@ func (l *auditLog) gather(g *auditGroup, now time.Time) {
 			l.qmu.Lock()
 			last := g.lastJoin
 			l.qmu.Unlock()
-			if d := l.wakeAt(time.Now(), last, deadline); d > 0 {
+			if d := wakeAt(time.Now(), last, deadline, quiet); d > 0 {
 				t.Reset(d)
 				continue
 			}
@@ -137,13 +143,48 @@ func (l *auditLog) gather(g *auditGroup, now time.Time) {
 // wakeAt is how long from now a leader that began waiting and last saw
 // a record join at last waits before it looks again; zero or less: no
 // longer (quiet passed since last, or the deadline).
-func (l *auditLog) wakeAt(now, last, deadline time.Time) time.Duration {
+func wakeAt(now, last, deadline time.Time, quiet time.Duration) time.Duration {
 	end := deadline
-	if l.quiet > 0 && last.Add(l.quiet).Before(end) {
-		end = last.Add(l.quiet)
+	if quiet > 0 && last.Add(quiet).Before(end) {
+		end = last.Add(quiet)
 	}
 	return end.Sub(now)
 }
+
+// window is the most a leader waits (waitFor) and how long it waits for
+// the next record (quiet) when the slowest recent commit (in this period
+// of gatherPeriod and the one before) took commit.
+//
+// Groups form over a replica's commit cycle, the commit and the wait
+// before it: a replica's group holds the calls it received over one
+// cycle, so a fleet of n replicas commits about n times as often per
+// decision as one replica, each commit about 450 µs of PostgreSQL's CPU
+// and 150–200 µs of the replica's on two busy cores. When the cores are
+// saturated, PostgreSQL's backends wait for one and a commit takes 10–40
+// ms, not a millisecond; the calls of the next group are then spread
+// over several milliseconds, more than quiet apart, and a fixed window
+// cut them into more groups, each a commit on the saturated cores. So
+// commits slower than the window stretch it: the wait may last as long
+// as the slowest recent commit took (at most windowStretch times
+// waitFor; commits on a busy machine vary widely, and the last one alone
+// stretched it only now and then), and
+// quiet a quarter of that (at most windowStretch times quiet). Each call
+// then waits at most about as long again as its commit takes anyway;
+// with fast commits (an idle database, a millisecond away) nothing
+// changes.
+func (l *auditLog) window(commit time.Duration) (waitFor, quiet time.Duration) {
+	waitFor, quiet = l.waitFor, l.quiet
+	if commit > waitFor {
+		waitFor = min(commit, windowStretch*l.waitFor)
+	}
+	if quiet > 0 && commit/4 > quiet {
+		quiet = min(commit/4, windowStretch*l.quiet)
+	}
+	return waitFor, quiet
+}
+
+// windowStretch bounds how far a slow commit stretches the window.
+const windowStretch = 4
 
 // auditGroup is the records of concurrent Writes as the columns of
 // insertAudit, committed together by the first of them.
@@ -303,9 +344,14 @@ func (l *auditLog) lead(g *auditGroup) error {
 	done := g.done
 	n := g.cols.n
 	l.qmu.Unlock()
+	began := time.Now()
 	err := l.insert(g, start)
+	took := time.Since(began)
 	l.qmu.Lock()
 	l.pending -= n
+	if err == nil {
+		l.slowest = max(l.slowest, took)
+	}
 	l.qmu.Unlock()
 	g.err = err
 	g.cols.reset()

@@ -17,18 +17,19 @@ import (
 // takes commitTime, as a database's round trip and WAL flush would,
 // records each group's size, and fails the groups fail says.
 type fakeLog struct {
-	l     *auditLog
-	mu    sync.Mutex
-	sizes []int
-	fail  func(group int) bool
+	l      *auditLog
+	mu     sync.Mutex
+	sizes  []int
+	fail   func(group int) bool
+	commit time.Duration // how long insert takes: commitTime unless a test sets it
 }
 
 const commitTime = 500 * time.Microsecond
 
 func newFakeLog(waitFor time.Duration) *fakeLog {
-	f := &fakeLog{l: &auditLog{s: &Store{replica: "t", timeout: time.Second}, waitFor: waitFor}}
+	f := &fakeLog{l: &auditLog{s: &Store{replica: "t", timeout: time.Second}, waitFor: waitFor}, commit: commitTime}
 	f.l.insert = func(g *auditGroup, _ time.Time) error {
-		time.Sleep(commitTime)
+		time.Sleep(f.commit)
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		f.sizes = append(f.sizes, g.cols.n)
@@ -205,5 +206,69 @@ func TestAuditWaitEndsWhenRecordsStop(t *testing.T) {
 	defer f.mu.Unlock()
 	if diff := cmp.Diff([]int{3}, f.sizes[before:]); diff != "" {
 		t.Errorf("Writes %s apart, within quiet (%s) of each other: group sizes (-want +got):\n%s", quiet/4, quiet, diff)
+	}
+}
+
+func TestAuditWindow(t *testing.T) {
+	ms := time.Millisecond
+	for _, c := range []struct {
+		name                   string
+		waitFor, quiet         time.Duration
+		commit                 time.Duration
+		wantWaitFor, wantQuiet time.Duration
+	}{
+		{"no commit yet", 3 * ms, ms, 0, 3 * ms, ms},
+		{"fast commit", 3 * ms, ms, 800 * time.Microsecond, 3 * ms, ms},
+		{"commit as long as the window", 3 * ms, ms, 3 * ms, 3 * ms, ms},
+		{"slow commit: as long again, quiet a quarter", 3 * ms, ms, 8 * ms, 8 * ms, 2 * ms},
+		{"very slow commit: four times at most", 3 * ms, ms, 40 * ms, 12 * ms, 4 * ms},
+		{"no quiet limit stays none", 3 * ms, 0, 8 * ms, 8 * ms, 0},
+	} {
+		l := &auditLog{waitFor: c.waitFor, quiet: c.quiet}
+		w, q := l.window(c.commit)
+		if diff := cmp.Diff([2]time.Duration{c.wantWaitFor, c.wantQuiet}, [2]time.Duration{w, q}); diff != "" {
+			t.Errorf("%s: window(%s) (-want +got):\n%s", c.name, c.commit, diff)
+		}
+	}
+}
+
+// TestAuditSlowCommitsGatherMore: when commits are slow (cores busy, the
+// database waiting for one), records that arrive further apart than
+// quiet, but within a quarter of a commit, join one group; with fast
+// commits the same arrivals are committed one by one, as before.
+func TestAuditSlowCommitsGatherMore(t *testing.T) {
+	const quiet, gap = 15 * time.Millisecond, 35 * time.Millisecond
+	for _, c := range []struct {
+		name   string
+		commit time.Duration
+		want   []int
+	}{
+		{"fast commits", commitTime, []int{1, 1, 1}},
+		{"slow commits", 240 * time.Millisecond, []int{3}}, // quiet stretched to 60 ms
+	} {
+		f := newFakeLog(time.Second)
+		f.l.quiet, f.commit = quiet, c.commit
+		// A commit as slow as these one just now, and eight records
+		// pending at once: the leader waits for more.
+		f.l.slowest, f.l.peak, f.l.periodStart = c.commit, 8, time.Now()
+		var wg sync.WaitGroup
+		for i := range 3 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if err := f.write(); err != nil {
+					t.Error(err)
+				}
+			}()
+			if i < 2 {
+				time.Sleep(gap)
+			}
+		}
+		wg.Wait()
+		f.mu.Lock()
+		if diff := cmp.Diff(c.want, f.sizes); diff != "" {
+			t.Errorf("%s (%s each), Writes %s apart, quiet %s: group sizes (-want +got):\n%s", c.name, c.commit, gap, quiet, diff)
+		}
+		f.mu.Unlock()
 	}
 }
