@@ -179,3 +179,20 @@ func TestScanLimit(t *testing.T) {
 func samePattern(a, b *pattern) bool {
 	return a == b || a != nil && b != nil && reflect.DeepEqual(*a, *b)
 }
+
+// TestCutHomePrefix: the three spellings of the home, only before "/" or
+// the end; nothing else is cut.
+func TestCutHomePrefix(t *testing.T) {
+	for _, c := range []struct {
+		in, rest string
+		ok       bool
+	}{
+		{"~", "", true}, {"~/.ssh", "/.ssh", true}, {"$HOME/x", "/x", true}, {"${HOME}", "", true},
+		{"~user/x", "~user/x", false}, {"$HOMEx", "$HOMEx", false}, {"${HOME}x", "${HOME}x", false},
+		{"", "", false}, {"/etc", "/etc", false}, {"**/.env", "**/.env", false}, {"$X/y", "$X/y", false},
+	} {
+		if rest, ok := cutHomePrefix(c.in); rest != c.rest || ok != c.ok {
+			t.Errorf("cutHomePrefix(%q) = %q, %v; want %q, %v", c.in, rest, ok, c.rest, c.ok)
+		}
+	}
+}
