@@ -82,6 +82,7 @@ func TestMayMatchSound(t *testing.T) {
 			}
 		}
 	}
+	t.Logf("%d sources × %d paths: %d matches, %d pairs ruled out", len(srcs), len(ps), matched, ruledOut)
 	if matched < 1000 || ruledOut < pairs*9/10 {
 		t.Fatalf("%d pairs, %d matched, %d ruled out: the paths do not try mayMatch", pairs, matched, ruledOut)
 	}
