@@ -197,3 +197,35 @@ func TestCutHomePrefix(t *testing.T) {
 		}
 	}
 }
+
+// FuzzScannedFirst: for any clean absolute path, every deferred default
+// list judged by scanning finds the pattern its compiled list finds first.
+func FuzzScannedFirst(f *testing.F) {
+	cfg := DefaultConfig()
+	cfg.Home = scanHomes[0]
+	c, err := Compile(cfg)
+	if err != nil {
+		f.Fatal(err)
+	}
+	var scans, fulls []*patternSet
+	for _, s := range c.sets() {
+		if s.deferred != nil {
+			scans = append(scans, &patternSet{tree: s.tree, deferred: &deferredList{srcs: s.deferred.srcs, homes: scanHomes}})
+			fulls = append(fulls, &patternSet{tree: s.tree, list: compileList(s.deferred.srcs, scanHomes)})
+		}
+	}
+	for _, p := range []string{"/home/u/.ssh/id_rsa", "/data/homes/u/.aws/credentials", "/x/.env", "/etc/shadow", "/w/.git/hooks/pre-commit", "/home/u"} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		if !strings.HasPrefix(p, "/") || filepath.Clean(p) != p {
+			return
+		}
+		j := &judge{c: c, access: Read}
+		for i := range scans {
+			if got, want := scans[i].firstScanned(scans[i].deferred, p, j), fulls[i].firstListed(p, j); !samePattern(got, want) {
+				t.Fatalf("%q: scanned %v, compiled list %v", p, source(got), source(want))
+			}
+		}
+	})
+}
