@@ -276,6 +276,9 @@ func expandHome(p, home string) (string, error) {
 // cutHomePrefix strips "~", "$HOME" or "${HOME}" when followed by "/" or the
 // end, returning the rest (starting with "/" or empty).
 func cutHomePrefix(p string) (string, bool) {
+	if p == "" || p[0] != '~' && p[0] != '$' {
+		return p, false // most paths and patterns: no prefix to try
+	}
 	for _, prefix := range [...]string{"~", "$HOME", "${HOME}"} {
 		if rest, ok := strings.CutPrefix(p, prefix); ok && (rest == "" || rest[0] == '/') {
 			return rest, true

@@ -33,7 +33,21 @@ type deferredList struct {
 	srcs  []string
 	homes []string
 	list  []pattern
+	// compiled is set once list is: from then on the list is judged
+	// through it and its index.
+	compiled atomic.Bool
+	// scans counts the judgements answered by scanning srcs (see
+	// firstScanned) while the list was not compiled.
+	scans atomic.Int32
 }
+
+// scanLimit is how many judgements of a deferred list are answered by
+// scanning its sources (firstScanned) before the list is compiled and
+// indexed: a hook process judges one or a few paths against a list, for
+// which compiling and indexing the whole list (~30–45 K instructions a
+// pattern list of ~40) costs tens of times the scan; a long-lived
+// process soon reaches the limit and judges through the index.
+const scanLimit = 16
 
 // patterns returns the compiled list, compiling it on first use when it
 // was deferred. Safe for concurrent use.
@@ -42,7 +56,10 @@ func (s *patternSet) patterns() []pattern {
 	if d == nil {
 		return s.list
 	}
-	d.once.Do(func() { d.list = compileList(d.srcs, d.homes) })
+	d.once.Do(func() {
+		d.list = compileList(d.srcs, d.homes)
+		d.compiled.Store(true)
+	})
 	return d.list
 }
 
@@ -142,10 +159,18 @@ func (s *patternSet) empty() bool { return s.deferred == nil && len(s.list) == 0
 // Workspace-anchored patterns see the part of p below the workspace.
 func (s *patternSet) first(p string, j *judge) *pattern {
 	if !j.slow {
+		if d := s.deferred; d != nil && !d.compiled.Load() && d.scans.Add(1) <= scanLimit {
+			return s.firstScanned(d, p, j)
+		}
 		if x := s.index(); x != nil {
 			return s.firstIndexed(x, p, j)
 		}
 	}
+	return s.firstListed(p, j)
+}
+
+// firstListed is first asking every pattern of the compiled list.
+func (s *patternSet) firstListed(p string, j *judge) *pattern {
 	list := s.patterns()
 	for i := range list {
 		if matchOne(&list[i], p, j, s.tree) {

@@ -1,0 +1,175 @@
+package paths
+
+import (
+	"path"
+	"strings"
+	"unicode/utf8"
+)
+
+// A deferred list (built-in patterns, compiled on first use) judged a few
+// times is judged from its sources: each source is first asked mayMatch,
+// a test of its text that costs a few string comparisons, and only the
+// sources that pass are compiled and matched. Compiling and indexing a
+// whole list for one judgement cost a hook process that deletes "~" about
+// 0.9 M instructions over six lists; the scan asks each source once.
+// mayMatch only ever rules out a source that cannot match, so the first
+// pattern found is the one the compiled list finds (scan_test.go compares
+// both ways).
+
+// firstScanned is first for a deferred list not compiled yet: the sources
+// in order, each compiled only when mayMatch lets it through, so the
+// first pattern matching p is the compiled list's first.
+func (s *patternSet) firstScanned(d *deferredList, p string, j *judge) *pattern {
+	for _, h := range d.homes {
+		if path.Clean(h) != h || !ascii(h) {
+			return s.firstListed(p, j) // the compiled globs are not h+rest, or not read byte by byte
+		}
+	}
+	for _, src := range d.srcs {
+		if !mayMatch(src, d.homes, p) {
+			continue
+		}
+		pts, err := appendPattern(nil, src, d.homes)
+		if err != nil {
+			panic("paths: a built-in pattern does not compile: " + err.Error())
+		}
+		for i := range pts {
+			if matchOne(&pts[i], p, j, s.tree) {
+				return &pts[i]
+			}
+		}
+	}
+	return nil
+}
+
+// mayMatch reports whether a pattern compiled from src (valid, with
+// homes free of glob bytes, as a deferred list's are) may match the clean
+// absolute path p, or, in a tree list, a directory above p. It is false
+// only when none can: every path an anchored pattern matches lies within
+// the directory its literal head names, and every path an any-depth
+// pattern matches holds its literal head and its literal end. Anything
+// it does not read (a workspace anchor, a source path.Clean would change)
+// may match.
+func mayMatch(src string, homes []string, p string) bool {
+	if src == "" {
+		return true
+	}
+	if c := src[0]; c == '/' {
+		return anchoredMayMatch("", src, p)
+	} else if c != '~' && c != '$' && c != '<' {
+		return anyDepthMayMatch(src, p)
+	}
+	if rest, ok := cutHomePrefix(src); ok {
+		for _, h := range homes {
+			if anchoredMayMatch(h, rest, p) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case strings.HasPrefix(src, workspaceToken):
+		return true
+	case strings.HasPrefix(src, "/"):
+		return anchoredMayMatch("", src, p)
+	}
+	return anyDepthMayMatch(src, p)
+}
+
+// anchoredMayMatch is mayMatch for the anchored glob h+rest (h a clean
+// absolute home without glob bytes, or ""; rest "" or starting with "/").
+// When both are clean the compiled glob is h+rest itself, and whatever
+// it matches (and every path below) lies within the directory its head
+// names: all of it when it holds no glob byte, else up to the last "/"
+// before the first one.
+func anchoredMayMatch(h, rest, p string) bool {
+	if h == "/" || rest == "/" || !cleanRooted(rest) {
+		return true // the compiled glob is not h+rest
+	}
+	head := rest
+	for i := len(rest) - 1; i >= 0; i-- {
+		switch c := rest[i]; {
+		case c >= utf8.RuneSelf:
+			return true // the glob engine reads runes: every invalid byte is U+FFFD to it
+		case isGlobMeta[c]:
+			head = rest[:max(strings.LastIndexByte(rest[:i], '/'), 0)]
+		}
+	}
+	if h == "" && head == "" {
+		return true // a glob from the root: "/*", "/**/x"
+	}
+	return withinJoined(p, h, head)
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// cleanRooted reports whether r is "" or a path starting with "/" that
+// path.Clean leaves as it is: no empty, "." or ".." name, no "/" at its
+// end.
+func cleanRooted(r string) bool {
+	if r == "" {
+		return true
+	}
+	if r[0] != '/' || r[len(r)-1] == '/' {
+		return false
+	}
+	for i := 0; i < len(r); i++ {
+		if r[i] != '/' {
+			continue
+		}
+		n := strings.IndexByte(r[i+1:], '/')
+		if n < 0 {
+			n = len(r) - i - 1
+		}
+		if name := r[i+1 : i+1+n]; name == "" || name == "." || name == ".." {
+			return false
+		}
+	}
+	return true
+}
+
+// withinJoined is within(p, h+r) without joining them.
+func withinJoined(p, h, r string) bool {
+	n := len(h) + len(r)
+	return len(p) >= n && p[:len(h)] == h && p[len(h):n] == r && (len(p) == n || p[n] == '/')
+}
+
+// anyDepthMayMatch is mayMatch for a relative (any-depth) source. The
+// compiled pattern matches a trailing run of p's components (or of a
+// directory's above p) against the source without its leading "./" and
+// "**/": the literal bytes before its first glob byte (bar a "/" that
+// "/**" may match with nothing) and those after its last one are in p.
+func anyDepthMayMatch(src, p string) bool {
+	rel := src
+	for len(rel) > 1 && (rel[0] == '.' || rel[0] == '*') {
+		trimmed := strings.TrimPrefix(strings.TrimPrefix(rel, "./"), "**/")
+		if trimmed == rel {
+			break
+		}
+		rel = trimmed
+	}
+	rel = strings.TrimSuffix(rel, "/")
+	first, last := -1, -1
+	for i := 0; i < len(rel); i++ {
+		if rel[i] >= utf8.RuneSelf {
+			return true // the glob engine reads runes: every invalid byte is U+FFFD to it
+		}
+		if isGlobMeta[rel[i]] {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return strings.Contains(p, rel)
+	}
+	return strings.Contains(p, strings.TrimSuffix(rel[:first], "/")) && strings.Contains(p, rel[last+1:])
+}
