@@ -382,7 +382,7 @@ func rebase(m *spanMap, res rules.Result, old, cur *shell.Command) (rules.Result
 	for i := range out.Code {
 		move(&out.Code[i].Span)
 	}
-	for _, ws := range [][]shell.Word{out.URLs, out.Execs, out.Uploads, out.Mounts, out.Container, out.Endpoints, out.StartFiles} {
+	for _, ws := range [][]shell.Word{out.URLs, out.Execs, out.Uploads, out.Mounts, out.Container, out.Endpoints, out.StartFiles, out.Accounted} {
 		for i := range ws {
 			move(&ws[i].Span)
 		}
@@ -408,6 +408,7 @@ func cloneResult(res rules.Result) rules.Result {
 	res.Mounts = slices.Clone(res.Mounts)
 	res.Container = slices.Clone(res.Container)
 	res.Endpoints = slices.Clone(res.Endpoints)
+	res.Accounted = slices.Clone(res.Accounted)
 	res.StartFiles = slices.Clone(res.StartFiles)
 	return res
 }

@@ -51,7 +51,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 		a.archives(cmd, dir)
 		a.publishes(cmd, dir)
 		a.findDeletes(cmd, r.Paths, dir)
-		a.mentions(cmd, r.Paths, r.Endpoints, dir)
+		a.mentions(cmd, r, dir)
 		a.secretSearch(cmd, r.Paths, dir)
 		switch {
 		case pure:
@@ -371,14 +371,17 @@ func accessTier(a paths.Access) risk.Tier {
 // mentions reports every other argument that looks like a path: whatever
 // a command does with ~/.ssh or .env (archive it, encode it, copy it to a
 // host), a denied path stays denied even when the rule packs do not know
-// that command's operands (tar czf - ~/.ssh | nc …).
-func (a *Analysis) mentions(cmd *shell.Command, known []rules.PathRef, endpoints []shell.Word, dir string) {
+// that command's operands (tar czf - ~/.ssh | nc …). Words the effect
+// model placed are not mentions: a remote endpoint, a key the program
+// authenticates with (ssh -i ~/.ssh/deploy), and a word that carries code
+// judged on its own (git -c core.sshCommand='ssh -i …').
+func (a *Analysis) mentions(cmd *shell.Command, r rules.Result, dir string) {
 	if isDataCommand(cmd.Name) {
 		return
 	}
 	for _, w := range cmd.Args() {
 		v := strings.TrimPrefix(w.Value, "@") // curl -d @file
-		if !w.Known || !looksLikePath(v) || isKnownPath(known, v) || a.isCode(w) || isEndpoint(endpoints, w) {
+		if !w.Known || !looksLikePath(v) || isKnownPath(r.Paths, v) || a.isCode(w) || placed(r, w) {
 			continue
 		}
 		a.judge.Path(Path{Word: withValue(w, v), Access: paths.Read, Shape: Mention, Dir: dir})
@@ -423,11 +426,24 @@ func (a *Analysis) startFiles(cmd *shell.Command, r rules.Result) rules.Result {
 	return r
 }
 
-// isEndpoint reports whether w is one of the words the effect model said
-// name a path on a remote host (gh api ENDPOINT), not a file here.
-func isEndpoint(endpoints []shell.Word, w shell.Word) bool {
-	for _, e := range endpoints {
+// placed reports whether the effect model said what w is, other than a
+// file read here: a path on a remote host (gh api ENDPOINT), a key the
+// program authenticates with (ssh -i KEY), code a language analyser read,
+// or a word holding code that is judged as code (git -c
+// core.sshCommand=…).
+func placed(r rules.Result, w shell.Word) bool {
+	for _, e := range r.Endpoints {
 		if e.Span == w.Span && e.Value == w.Value {
+			return true
+		}
+	}
+	for _, e := range r.Accounted {
+		if e.Span == w.Span && (e.Value == w.Value || !w.Span.IsZero()) {
+			return true
+		}
+	}
+	for _, c := range r.Code {
+		if !c.Span.IsZero() && c.Span.Start >= w.Span.Start && c.Span.End <= w.Span.End {
 			return true
 		}
 	}

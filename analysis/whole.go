@@ -162,7 +162,7 @@ func isURLText(v string) bool {
 // environmentDumps asks about commands that print the whole environment
 // (env, printenv, export -p, set, /proc/*/environ), which holds the
 // session's tokens, unless a grep on names that are not secrets filters
-// the output (env | grep ^GO).
+// the output (env | grep ^GOPATH).
 func (a *Analysis) environmentDumps() {
 	for _, sc := range a.seen {
 		if !isEnvDump(sc.Cmd) || sc.Result.Credentials || namesFilter(sc.Cmd.PipeTo) {
@@ -171,12 +171,14 @@ func (a *Analysis) environmentDumps() {
 		a.add(risk.Finding{Rule: "effects.credentials", Category: risk.CatSecretRead, Tier: risk.Execute,
 			Blast: risk.BlastHigh, Verdict: risk.Ask, Span: sc.Cmd.Span, Subject: text(sc.Cmd),
 			Reason:     sc.Cmd.Name + " prints the whole environment, with any tokens and passwords it holds, into the agent's context.",
-			Suggestion: "print only the variables you need (printenv PATH, env | grep ^GO)"})
+			Suggestion: "print only the variables you need (printenv PATH GOPATH, env | grep ^GOPATH)"})
 	}
 }
 
 // namesFilter reports whether c keeps only lines whose variable names are
-// not secrets: grep (without -v) for plain names or prefixes.
+// not secrets: grep (without -v) for plain names or prefixes that no
+// well-known credential variable holds (env | grep AWS keeps
+// AWS_SECRET_ACCESS_KEY; env | grep ^GOPATH keeps none).
 func namesFilter(c *shell.Command) bool {
 	if c == nil || c.Name != "grep" && c.Name != "egrep" && c.Name != "rg" {
 		return false
@@ -200,8 +202,9 @@ func namesFilter(c *shell.Command) bool {
 	}
 	for _, alt := range strings.Split(pattern, "|") {
 		name := strings.Trim(alt, "^$=()")
+		anchored := strings.HasPrefix(strings.TrimLeft(alt, "("), "^")
 		if name == "" || strings.Trim(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") != "" ||
-			risk.IsSecretName(strings.ToUpper(name)) || containsSecretWord(name) {
+			risk.MatchesSecretName(name, anchored) || containsSecretWord(name) {
 			return false
 		}
 	}

@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:5e7446b947fc116a384b17ff4c0df16262e06233936ec34db67cf89999e34782"
-	defaultHashRules = "sha256:b7fd5ecd5b892bb1bff3747ffa08adcdd2780dec17cdcee9686f5ed4b16e78f7"
+	defaultHash      = "sha256:a1834d7ccc75a67e9494a39e426fbcc800da35fe9e4f09a4977a58761f596ff5"
+	defaultHashRules = "sha256:efbd2823ffa3e21730bc08dc80b717663dd7095923728384b810e331d00b99c4"
 )

@@ -50,6 +50,13 @@ type Result struct {
 	// contacts (gh api repos/o/r/actions/secrets): no file of this
 	// machine, whatever they look like.
 	Endpoints []shell.Word
+	// Accounted are words the effect model placed that are not files the
+	// command reads, whatever they look like: a key the program
+	// authenticates with (ssh -i KEY: it signs with it, as with the keys
+	// it finds unasked, and neither prints nor sends it), and code a
+	// language analyser read (sed 's/a/b/', ssh -o IdentityFile=…), whose
+	// files the analyser reported itself.
+	Accounted []shell.Word
 	// StartFiles are files the program runs when it starts, if they exist
 	// (sqlite3's ~/.sqliterc): the analysis, which can read files, makes
 	// the command unproven when one does.

@@ -719,6 +719,8 @@ func (r *effectRun) apply(rl role, w shell.Word, via string) {
 		r.res.URLs = append(r.res.URLs, w)
 	case rl == roleEndpoint:
 		r.res.Endpoints = append(r.res.Endpoints, w)
+	case rl == roleIdentity:
+		r.res.Accounted = append(r.res.Accounted, w)
 	case rl == roleSub:
 		r.notProvenBy(func() string { return fmt.Sprintf("%s %s is not a sub-command toolguard knows", r.e.cmd.Name, w.Value) })
 	case rl == roleURL && strings.HasPrefix(w.Value, "file://"):
@@ -901,6 +903,7 @@ func (r *effectRun) script(lang string, w shell.Word, via string) {
 		})
 		return
 	}
+	r.res.Accounted = append(r.res.Accounted, w) // its files are what the analysis below reports
 	var fx script.Effects
 	analyse, small := script.For(lang)
 	switch {

@@ -51,6 +51,9 @@ import (
 //	include     a base-name glob: a recursive walk touches only the files it matches (grep --include)
 //	exclude     a base-name glob: a recursive walk leaves the files it matches out (grep --exclude)
 //	name-glob   rg -g: "!GLOB" as exclude, GLOB as include
+//	identity    a key file the program authenticates with (ssh -i): read by the
+//	            program to sign, neither printed nor sent, as the keys it uses
+//	            unasked are; not judged as a read of the file
 //
 // A word with a file role that is a URL (http://…) or a remote path
 // (host:path, as scp and rsync write them) is contacted instead.
@@ -251,13 +254,14 @@ const (
 	roleNameGlob role = "name-glob" // rg -g: "!GLOB" leaves files out, GLOB touches only those
 	roleEndpoint role = "endpoint"  // gh api ENDPOINT: a path on the API's host, no file of this machine
 	roleDatabase role = "database"  // sqlite3 DB: read when every statement given only reads, else written
+	roleIdentity role = "identity"  // ssh -i KEY: a key the program authenticates with, neither printed nor sent
 	scriptPrefix      = "script:"
 )
 
 // valueRoles are the roles of an operand or an option's value.
 var valueRoles = []role{roleText, roleRead, roleStat, roleWrite, roleDelete, roleExec, roleShell, roleURL, roleHost,
 	roleUpload, roleDir, roleLibrary, roleSub, roleCommand, roleShellArg, roleInto, roleMount, roleInside, roleMethod, roleHeader,
-	roleInclude, roleExclude, roleNameGlob, roleDocument, roleEndpoint, roleDatabase}
+	roleInclude, roleExclude, roleNameGlob, roleDocument, roleEndpoint, roleDatabase, roleIdentity}
 
 // flagEffects are the effects an option may have by itself.
 // exec, write and delete are value roles (the option's value is run,
