@@ -40,8 +40,9 @@ func Amend(s Sink, err error, answered Record) error {
 
 // WaitKey is the context key under which a caller may put a func() that a
 // Sink calls when a Write starts waiting for storage it does not compute
-// itself (a database's commit), so that a server can give the caller's
-// concurrency slot to another request meanwhile.
+// itself (a database's commit, or another Write's commit of the group its
+// record joined), so that a server can give the caller's concurrency slot
+// to another request meanwhile. It may be called more than once a Write.
 type WaitKey struct{}
 
 // StartedWaiting calls the function ctx carries under WaitKey, if any.

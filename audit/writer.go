@@ -94,6 +94,10 @@ type WriterOptions struct {
 // (runtime.Gosched) before it takes the group, so that goroutines ready to
 // run (other requests of a server, each about to record its decision)
 // join it: on few cores, groups otherwise rarely hold more than one record.
+// A Write that waits for another's commit — a Write that joined a group,
+// or a group's leader waiting for the group before it — calls the
+// function its context carries under [WaitKey] first, so that a server
+// can give the call's concurrency slot to the next request meanwhile.
 type Writer struct {
 	path        string
 	maxSize     int64
@@ -179,6 +183,10 @@ func (w *Writer) Write(ctx context.Context, r Record) error {
 	}
 	g, done := w.join(&r, at)
 	if done != nil {
+		// The record is in the group; what is left is the leader's
+		// commit. A server may give this call's concurrency slot to
+		// another request meanwhile, which can then join this group too.
+		StartedWaiting(ctx)
 		<-done
 		return g.err
 	}
@@ -188,7 +196,10 @@ func (w *Writer) Write(ctx context.Context, r Record) error {
 		// and write(2) for all of them.
 		w.yield()
 	}
-	w.mu.Lock()
+	if !w.mu.TryLock() {
+		StartedWaiting(ctx) // the group before this one is being written
+		w.mu.Lock()
+	}
 	// The group before this one is written; from now on Writes start the
 	// next group, so this one's records are all there.
 	w.qmu.Lock()

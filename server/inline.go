@@ -45,6 +45,7 @@ type inlineJob struct {
 	call interface{ answerLate() }
 	// panicked is what answerLate panicked with, under mu.
 	panicked error
+	storage  storageWait
 }
 
 // inlineCall is a call decided inline: decide decides it, answerLate
@@ -74,7 +75,7 @@ func (f inlineFuncs[T]) answerLate()                  { f.answer() }
 // must not touch what decide uses; the caller must not answer the request
 // after errAnswered. A panic in c.decide is errPanicked. The slot is given
 // back when c.decide returns, or earlier when it starts waiting for a
-// person.
+// person, or for its audit record's storage (storageWait).
 func decideInline[T any](ctx context.Context, lim *limiter, l *lane, deadline time.Time, j *inlineJob, c inlineCall[T]) (v T, err error) {
 	if !l.acquire(ctx, lim.wait, deadline) {
 		return v, errOverloaded
@@ -101,6 +102,7 @@ func decideInline[T any](ctx context.Context, lim *limiter, l *lane, deadline ti
 // runInline calls fn with j as its context, turning a panic into
 // errPanicked, and gives the slot back.
 func runInline[T any](j *inlineJob, fn func(context.Context) T) (v T, err error) {
+	defer j.storage.end(j.lane)
 	defer j.release()
 	defer func() {
 		if p := recover(); p != nil {
@@ -132,13 +134,19 @@ func (j *inlineJob) fire() {
 // release gives the slot back, once.
 func (j *inlineJob) release() { j.once.Do(j.lane.release) }
 
-// Value answers waitingKey and audit.WaitKey with the function that gives
-// the slot back, and jobKey and audit.GatherKey with the job, as a
-// worker's job does.
+// waitStorage gives the slot back while the record's storage is awaited,
+// when the lane's queue has room (storageWait).
+func (j *inlineJob) waitStorage() { j.storage.wait(j.lane, j.release) }
+
+// Value answers waitingKey with the function that gives the slot back,
+// audit.WaitKey with waitStorage, and jobKey and audit.GatherKey with the
+// job, as a worker's job does.
 func (j *inlineJob) Value(key any) any {
 	switch key {
-	case waitingKey{}, audit.WaitKey{}:
+	case waitingKey{}:
 		return j.release
+	case audit.WaitKey{}:
+		return j.waitStorage
 	case jobKey{}, audit.GatherKey{}:
 		return j
 	}

@@ -111,6 +111,38 @@ func (l *lane) acquire(ctx context.Context, wait time.Duration, deadline time.Ti
 
 func (l *lane) release() { <-l.slots }
 
+// storageWait is what a call of a lane does when its audit record's
+// Write starts waiting for storage it does not compute itself (a
+// database's commit, or the commit of the group its record joined:
+// audit.WaitKey): it gives its slot back and counts among the lane's
+// queued calls until it ends, when the queue has room for it; when not,
+// it keeps its slot. So storage that stalls fills the queue, and new calls
+// are then denied as overloaded, instead of calls piling up without bound
+// behind it. The zero value is ready; a call's own goroutine calls wait
+// and end (end once the call's function returned).
+type storageWait struct {
+	queued bool
+}
+
+func (s *storageWait) wait(l *lane, release func()) {
+	if s.queued {
+		return
+	}
+	if l.waiting.Add(1) > l.queue {
+		l.waiting.Add(-1)
+		return
+	}
+	s.queued = true
+	release()
+}
+
+func (s *storageWait) end(l *lane) {
+	if s.queued {
+		s.queued = false
+		l.waiting.Add(-1)
+	}
+}
+
 // limiter holds the lanes of the deciding endpoints and the goroutines that
 // decide.
 type limiter struct {
@@ -241,10 +273,11 @@ func bounded[T any](ctx context.Context, lim *limiter, l *lane, deadline time.Ti
 // job is one bounded call; it is the context fn runs with.
 type job[T any] struct {
 	context.Context
-	lane *lane
-	once sync.Once
-	done chan jobResult[T]
-	late atomic.Bool // the request was answered at the deadline
+	lane    *lane
+	once    sync.Once
+	storage storageWait
+	done    chan jobResult[T]
+	late    atomic.Bool // the request was answered at the deadline
 }
 
 // jobResult is what fn returned, or errPanicked when it panicked (its zero
@@ -255,6 +288,7 @@ type jobResult[T any] struct {
 }
 
 func (j *job[T]) run(fn func(context.Context) T) {
+	defer j.storage.end(j.lane)
 	defer j.release()
 	defer func() {
 		if p := recover(); p != nil {
@@ -267,12 +301,19 @@ func (j *job[T]) run(fn func(context.Context) T) {
 // release gives the slot back, once.
 func (j *job[T]) release() { j.once.Do(j.lane.release) }
 
+// waitStorage gives the slot back while the record's storage is awaited,
+// when the lane's queue has room (storageWait).
+func (j *job[T]) waitStorage() { j.storage.wait(j.lane, j.release) }
+
 // Value answers waitingKey with the function that gives the slot back,
-// and jobKey and audit.GatherKey with the job.
+// audit.WaitKey with waitStorage, and jobKey and audit.GatherKey with the
+// job.
 func (j *job[T]) Value(key any) any {
 	switch key {
-	case waitingKey{}, audit.WaitKey{}: // a person, or a database commit
+	case waitingKey{}: // a person
 		return j.release
+	case audit.WaitKey{}: // a database's commit, or an audit group's
+		return j.waitStorage
 	case jobKey{}, audit.GatherKey{}:
 		return j
 	}
