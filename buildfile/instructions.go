@@ -32,24 +32,28 @@ func isInstructionFile(p, base string) bool {
 // inside an HTML comment.
 func markdownCode(text string) []string {
 	var out []string
-	var prose strings.Builder
 	lines := strings.Split(text, "\n")
+	start := 0 // the first line of the prose since the last fenced block
 	for i := 0; i < len(lines); i++ {
 		t := strings.TrimSpace(lines[i])
-		if fence := fenceOf(t); fence != "" {
-			var block []string
-			for i++; i < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[i]), fence); i++ {
-				block = append(block, lines[i])
-			}
-			if b := strings.TrimSpace(strings.Join(block, "\n")); b != "" {
-				out = append(out, b)
-			}
+		fence := fenceOf(t)
+		if fence == "" {
 			continue
 		}
-		prose.WriteString(lines[i])
-		prose.WriteByte('\n')
+		out = append(out, codeSpans(strings.Join(lines[start:i], "\n"))...) // no span crosses a fence
+		var block []string
+		for i++; i < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[i]), fence); i++ {
+			block = append(block, lines[i])
+		}
+		if b := strings.TrimSpace(strings.Join(block, "\n")); b != "" {
+			out = append(out, b)
+		}
+		start = i + 1
 	}
-	return append(out, codeSpans(prose.String())...)
+	if start < len(lines) {
+		out = append(out, codeSpans(strings.Join(lines[start:], "\n"))...)
+	}
+	return out
 }
 
 // fenceOf is the fence a line opens (``` or ~~~, of any length ≥ 3), or "".

@@ -20,33 +20,19 @@ func parseJSONC(text string) (v any, ok bool) {
 
 // stripJSONC blanks out comments and drops the commas that close a list or
 // an object, outside strings; what is left is JSON when the text was JSONC.
+// It runs in one pass: a comma is held back until the next token shows
+// whether it is trailing.
 func stripJSONC(text string) string {
-	var b strings.Builder
-	b.Grow(len(text))
-	pendingComma := -1 // index in b of a comma that a ] or } may make trailing
+	b := make([]byte, 0, len(text))
+	comma := false // a comma is held back
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		switch {
-		case c == '"':
-			j := i + 1
-			for j < len(text) && text[j] != '"' {
-				if text[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			if j >= len(text) {
-				j = len(text) - 1
-			}
-			b.WriteString(text[i : j+1])
-			i = j
-			pendingComma = -1
-			continue
 		case c == '/' && i+1 < len(text) && text[i+1] == '/':
 			for i < len(text) && text[i] != '\n' {
 				i++
 			}
-			b.WriteByte('\n')
+			b = append(b, '\n')
 			continue
 		case c == '/' && i+1 < len(text) && text[i+1] == '*':
 			end := strings.Index(text[i+2:], "*/")
@@ -54,25 +40,38 @@ func stripJSONC(text string) string {
 				return text // an unclosed comment: not JSONC
 			}
 			i += end + 3
-			b.WriteByte(' ')
+			b = append(b, ' ')
 			continue
-		case c == ',':
-			pendingComma = b.Len()
-		case c == ']' || c == '}':
-			if pendingComma >= 0 {
-				s := b.String()
-				b.Reset()
-				b.WriteString(s[:pendingComma])
-				b.WriteString(s[pendingComma+1:])
-			}
-			pendingComma = -1
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-		default:
-			pendingComma = -1
+			b = append(b, c)
+			continue
 		}
-		b.WriteByte(c)
+		if comma && c != ']' && c != '}' {
+			b = append(b, ',')
+		}
+		comma = false
+		switch c {
+		case ',':
+			comma = true
+		case '"':
+			j := i + 1
+			for j < len(text) && text[j] != '"' {
+				if text[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j, len(text)-1)
+			b = append(b, text[i:j+1]...)
+			i = j
+		default:
+			b = append(b, c)
+		}
 	}
-	return b.String()
+	if comma {
+		b = append(b, ',')
+	}
+	return string(b)
 }
 
 // jsonMembers decodes text as a JSONC object, or as the members of one (an

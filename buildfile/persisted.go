@@ -186,19 +186,28 @@ func PersistedHazards(k Persisted, text, prior string) []Hazard {
 	return nil
 }
 
-// Judged reports whether a file of kind k is one whose whole effect its
-// content says: an editor's tasks, launch configurations and settings, a
-// dev container's commands, direnv's .envrc (p is the file's path). When
-// its content is known, writing it is judged as that content rather than
-// asked for by its name.
-func Judged(k Persisted, p string) bool {
+// Judged reports whether a file of kind k at path p holding text is one
+// whose whole effect that text says: an editor's tasks, launch
+// configurations and settings, a dev container's commands, direnv's .envrc,
+// readable as their kind and with no setting that widens what the editor's
+// agent or tasks may do unasked (chat.tools.autoApprove,
+// task.allowAutomaticTasks, workspace trust, MCP servers). When the text
+// is what a write puts there, writing it is judged as that text rather
+// than asked for by its name.
+func Judged(k Persisted, p, text string) bool {
+	var doc map[string]any
+	var ok bool
 	switch k {
-	case EditorTasks, EditorLaunch, EditorSettings, DevContainer:
-		return true
+	case EditorSettings:
+		doc, ok = jsonMembers(text)
+	case EditorTasks, EditorLaunch, DevContainer:
+		var v any
+		v, ok = parseJSONC(text)
+		doc, _ = v.(map[string]any)
 	case ShellStartup:
 		return strings.HasSuffix(p, "/.envrc")
 	}
-	return false
+	return ok && doc != nil && !widens(doc, 0)
 }
 
 // hookCommand is the command line that runs a hook's text as its #! line

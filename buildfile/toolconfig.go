@@ -341,3 +341,33 @@ func joinCommand(prog string, args []string) string {
 	}
 	return b.String()
 }
+
+// permissionWords are the words of settings that widen what an editor's
+// agent, tasks or workspace may do unasked: auto-approval, trust,
+// automatic tasks, MCP servers.
+var permissionWords = []string{"approve", "allowautomatictasks", "trust", "permission", "yolo", "bypass", "dangerous",
+	"chat.tools", "chat.agent", "mcp", "allowlist", "allowedcommands", "autorun", "autoexecute", "sandbox"}
+
+// widens reports whether doc holds, at any depth, a setting whose key
+// names a permission (permissionWords).
+func widens(doc map[string]any, depth int) bool {
+	for k, v := range doc {
+		lk := strings.ToLower(k)
+		for _, w := range permissionWords {
+			if strings.Contains(lk, w) {
+				return true
+			}
+		}
+		if m, ok := v.(map[string]any); ok && depth < 8 && widens(m, depth+1) {
+			return true
+		}
+		if l, ok := v.([]any); ok && depth < 8 {
+			for _, e := range l {
+				if m, ok := e.(map[string]any); ok && widens(m, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}

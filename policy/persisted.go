@@ -126,15 +126,11 @@ func (e *evaluation) contentJudged(p string) bool {
 		return false
 	}
 	kind, _ := buildfile.PersistedKind(cp.Resolved)
-	if !buildfile.Judged(kind, cp.Resolved) {
-		return false
-	}
 	text, whole := e.writtenWhole()
 	if text == "" || !whole && kind != buildfile.EditorSettings {
 		return false
 	}
-	_, ok := buildfile.PersistedCode(kind, text)
-	return ok
+	return buildfile.Judged(kind, cp.Resolved, text)
 }
 
 // checkJudgedPath judges writing p, whose content contentJudged found
