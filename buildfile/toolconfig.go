@@ -344,7 +344,8 @@ func joinCommand(prog string, args []string) string {
 
 // permissionWords are the words of settings that widen what an editor's
 // agent, tasks or workspace may do unasked: auto-approval, trust,
-// automatic tasks, MCP servers.
+// automatic tasks, MCP servers. A task that runs on folderOpen widens too:
+// it runs with no one starting it.
 var permissionWords = []string{"approve", "allowautomatictasks", "trust", "permission", "yolo", "bypass", "dangerous",
 	"chat.tools", "chat.agent", "mcp", "allowlist", "allowedcommands", "autorun", "autoexecute", "sandbox"}
 
@@ -353,6 +354,9 @@ var permissionWords = []string{"approve", "allowautomatictasks", "trust", "permi
 func widens(doc map[string]any, depth int) bool {
 	for k, v := range doc {
 		lk := strings.ToLower(k)
+		if lk == "runon" && v == "folderOpen" {
+			return true // a task that runs itself as the folder opens, unasked
+		}
 		for _, w := range permissionWords {
 			if strings.Contains(lk, w) {
 				return true

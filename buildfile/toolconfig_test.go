@@ -154,6 +154,8 @@ func TestJudged(t *testing.T) {
 	}{
 		{"/p/.vscode/tasks.json", `{"tasks": [{"command": "go build ./..."}]}`, true},
 		{"/p/.vscode/tasks.json", `{"tasks": [`, false},
+		{"/p/.vscode/tasks.json", `{"tasks": [{"command": "make setup", "runOptions": {"runOn": "folderOpen"}}]}`, false},
+		{"/p/.vscode/tasks.json", `{"tasks": [{"command": "make setup", "runOptions": {"runOn": "default"}}]}`, true},
 		{"/p/.vscode/settings.json", `"editor.formatOnSave": true`, true},
 		{"/p/.vscode/settings.json", `"editor.formatOnSave": true, "chat.tools.autoApprove": true`, false},
 		{"/p/.vscode/settings.json", `{"task.allowAutomaticTasks": "on"}`, false},
