@@ -132,10 +132,6 @@ func mcpCommands(doc map[string]any) []string {
 	return out
 }
 
-// ideaScriptOptions are the options of a JetBrains run configuration that
-// hold code or the program it runs.
-var ideaScriptOptions = []string{"SCRIPT_TEXT", "SCRIPT_PATH", "INTERPRETER_PATH", "COMMAND", "EXE_PATH"}
-
 // ideaCommands are the scripts of a JetBrains file's run configurations:
 // a shell configuration's SCRIPT_TEXT, or its script and interpreter.
 func ideaCommands(text string) ([]string, bool) {
