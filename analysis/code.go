@@ -62,7 +62,13 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 		// What code writes is among its string literals: a file a shell or a
 		// service runs by itself (~/.bashrc) is judged by the commands they
 		// hold, as echo '…' >> ~/.bashrc is.
-		a.judge.Write(Write{Cmd: cmd, Text: strings.Join(stringLiterals(code), "\n"), Targets: written})
+		// Their escapes are decoded: f.write("\ncurl … | sh\n") appends a
+		// line of its own, not a word "ncurl".
+		lits := stringLiterals(code)
+		for i, l := range lits {
+			lits[i] = unescapeLiteral(l)
+		}
+		a.judge.Write(Write{Cmd: cmd, Text: strings.Join(lits, "\n"), Targets: written})
 	}
 	if access == paths.Delete && h.has(mHome) {
 		a.judge.Path(Path{Word: shell.Word{Value: a.ctx.Home, Known: true}, Access: paths.Delete, Shape: File, Dir: dir, Removes: true})
@@ -478,6 +484,37 @@ var spawnMarkers = []string{"system(", "system ", "callcommand", "spawn", "popen
 
 // stringLiterals returns the contents of the single-, double- and
 // backquoted literals of code (escapes kept as written).
+// unescapeLiteral decodes the escapes of a string literal's body that
+// every language the code analysis reads shares (\n, \t, \r, \\, \", \');
+// others are left as they are.
+func unescapeLiteral(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		switch s[i+1] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case 'r':
+			b.WriteByte('\r')
+		case '\\', '"', '\'':
+			b.WriteByte(s[i+1])
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(s[i+1])
+		}
+		i++
+	}
+	return b.String()
+}
+
 func stringLiterals(code string) []string {
 	var out []string
 	for i := 0; i < len(code); i++ {

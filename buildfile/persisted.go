@@ -18,13 +18,31 @@ type Persisted int
 
 // The kinds of files PersistedKind recognises.
 const (
-	NotPersisted  Persisted = iota
-	ShellStartup            // a shell's startup file, or direnv's .envrc
-	GitHook                 // a script in .git/hooks or a husky hooks directory
-	GitConfigFile           // a git configuration file
-	SystemdUnit             // a systemd service unit
-	CIConfig                // a CI service's configuration (a GitHub Actions workflow, .gitlab-ci.yml, …)
+	NotPersisted      Persisted = iota
+	ShellStartup                // a shell's startup file, or direnv's .envrc
+	GitHook                     // a script in .git/hooks or a husky hooks directory
+	GitConfigFile               // a git configuration file
+	SystemdUnit                 // a systemd service unit
+	CIConfig                    // a CI service's configuration (a GitHub Actions workflow, .gitlab-ci.yml, …)
+	EditorTasks                 // VS Code's tasks.json
+	EditorLaunch                // VS Code's launch.json
+	EditorSettings              // VS Code's settings (a project's .vscode/settings.json, a .code-workspace)
+	DevContainer                // a dev container's devcontainer.json
+	IDERunConfig                // a JetBrains IDE's run configuration
+	MCPServers                  // an agent's list of MCP servers (.mcp.json, .cursor/mcp.json, .gemini/settings.json)
+	AgentInstructions           // an agent's instruction file (CLAUDE.md, AGENTS.md, .cursor/rules/…)
+	RegistryConfig              // a package manager's registry configuration (.npmrc, .yarnrc.yml, pip.conf, …)
+	Lockfile                    // a JavaScript lockfile (package-lock.json, yarn.lock, pnpm-lock.yaml)
 )
+
+// Hazard is a critical effect a persisted file has by what its text says
+// rather than by a command it runs: a standing order in an agent's
+// instructions, a registry over plain http, a program setting that names
+// a script in /tmp.
+type Hazard struct {
+	Rule   string // the finding's rule, persisted.…
+	Reason string // why, after "it": "it turns off TLS verification"
+}
 
 // shellStartupFiles are the files a shell (or direnv) runs when it
 // starts (or enters the directory).
@@ -49,6 +67,26 @@ func PersistedKind(p string) (Persisted, string) {
 		return SystemdUnit, "systemd"
 	case isCIConfig(p):
 		return CIConfig, "the CI service, on the next push, with the repository's secrets"
+	case isInstructionFile(p, base):
+		return AgentInstructions, "every later agent session"
+	case isRegistryConfig(base):
+		return RegistryConfig, "every later package install"
+	case isLockfile(base):
+		return Lockfile, "every later package install"
+	}
+	switch k := editorKind(p, base); k {
+	case EditorTasks:
+		return k, "the editor (some tasks as the folder opens)"
+	case EditorLaunch:
+		return k, "the editor's debugger"
+	case EditorSettings:
+		return k, "the editor"
+	case DevContainer:
+		return k, "the dev container tooling"
+	case IDERunConfig:
+		return k, "the IDE"
+	case MCPServers:
+		return k, "the agent (as its MCP servers)"
 	}
 	return NotPersisted, ""
 }
@@ -82,8 +120,94 @@ func PersistedCode(k Persisted, text string) (code []string, ok bool) {
 		return code, true
 	case CIConfig:
 		return ciCommands(text), true
+	case AgentInstructions:
+		return markdownCode(text), true
+	case IDERunConfig:
+		return ideaCommands(text)
+	case EditorSettings:
+		doc, ok := jsonMembers(text)
+		for _, kv := range settingPrograms(doc) {
+			code = append(code, shellQuote(kv[1]))
+		}
+		return code, ok
+	case EditorTasks, EditorLaunch, DevContainer, MCPServers:
+		v, ok := parseJSONC(text)
+		doc, isObj := v.(map[string]any)
+		if !ok || !isObj {
+			return nil, false
+		}
+		switch k {
+		case EditorTasks:
+			return vscodeTaskCommands(doc), true
+		case EditorLaunch:
+			return launchCommands(doc), true
+		case DevContainer:
+			return devContainerCommands(doc), true
+		}
+		return mcpCommands(doc), true
 	}
 	return nil, true
+}
+
+// PersistedHazards returns the critical effects the text of a file of kind
+// k has by what it says (see [Hazard]). prior is what the file held before
+// and the project's related configuration (a lockfile's entries are
+// weighed against the hosts they name).
+func PersistedHazards(k Persisted, text, prior string) []Hazard {
+	switch k {
+	case AgentInstructions:
+		return instructionHazards(text)
+	case RegistryConfig:
+		return registryHazards(text)
+	case Lockfile:
+		return lockfileHazards(text, prior)
+	case EditorSettings:
+		doc, _ := jsonMembers(text)
+		for _, kv := range settingPrograms(doc) {
+			if why := untrustedProgram(kv[1]); why != "" {
+				return []Hazard{{Rule: "persisted.editor-program",
+					Reason: "its setting " + kv[0] + " makes the editor run " + kv[1] + ", " + why + ", by itself"}}
+			}
+		}
+	case DevContainer:
+		v, _ := parseJSONC(text)
+		doc, _ := v.(map[string]any)
+		mounts := credentialMounts(doc)
+		if len(mounts) == 0 {
+			return nil
+		}
+		for _, c := range devContainerCommands(doc) {
+			if networkClient.MatchString(c) {
+				return []Hazard{{Rule: "persisted.container-credentials-out",
+					Reason: "it mounts the user's credentials (" + strings.Join(mounts, ", ") + ") into the container and its lifecycle command reaches the network: " + c}}
+			}
+		}
+	}
+	return nil
+}
+
+// Judged reports whether a file of kind k at path p holding text is one
+// whose whole effect that text says: an editor's tasks, launch
+// configurations and settings, a dev container's commands, direnv's .envrc,
+// readable as their kind and with no setting that widens what the editor's
+// agent or tasks may do unasked (chat.tools.autoApprove,
+// task.allowAutomaticTasks, workspace trust, MCP servers). When the text
+// is what a write puts there, writing it is judged as that text rather
+// than asked for by its name.
+func Judged(k Persisted, p, text string) bool {
+	var doc map[string]any
+	var ok bool
+	switch k {
+	case EditorSettings:
+		doc, ok = jsonMembers(text)
+	case EditorTasks, EditorLaunch, DevContainer:
+		var v any
+		v, ok = parseJSONC(text)
+		doc, _ = v.(map[string]any)
+	case ShellStartup:
+		return strings.HasSuffix(p, "/.envrc")
+	}
+	return ok && doc != nil && !widens(doc, 0)
 }
 
 // hookCommand is the command line that runs a hook's text as its #! line

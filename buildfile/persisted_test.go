@@ -57,6 +57,6 @@ func FuzzPersistedCode(f *testing.F) {
 	f.Add(int(buildfile.GitHook), "#!/usr/bin/env node\nx\n")
 	f.Add(int(buildfile.CIConfig), "steps:\n  - run: |\n      echo '${{ secrets.A }}'\n  - script: \"${{\"\n")
 	f.Fuzz(func(t *testing.T, kind int, text string) {
-		buildfile.PersistedCode(buildfile.Persisted(kind%6), text)
+		buildfile.PersistedCode(buildfile.Persisted(kind%15), text)
 	})
 }

@@ -524,6 +524,10 @@ func (e *evaluation) judgeSQL(stmts []string) {
 func (e *evaluation) checkToolPaths() {
 	access := toolAccess(e.c)
 	for _, p := range e.c.Paths {
+		if access == paths.Write && e.contentJudged(p) {
+			e.checkJudgedPath(p) // its content is judged instead (persistedWrites)
+			continue
+		}
 		e.checkPath(p, access, "", true) // a delete tool removes the path itself
 	}
 }

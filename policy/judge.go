@@ -270,7 +270,7 @@ var startupFiles = []string{".bashrc", ".bash_profile", ".bash_login", ".profile
 func (e *evaluation) Write(w analysis.Write) {
 	for _, t := range w.Targets {
 		if t.Known {
-			e.persisted(t.Value, e.an.Dir(w.Cmd), w.Text) // echo 'curl … | sh' >> ~/.bashrc
+			e.persisted(t.Value, e.an.Dir(w.Cmd), w.Text, "", false) // echo 'curl … | sh' >> ~/.bashrc
 		}
 	}
 	if !strings.Contains(strings.ToLower(w.Text), "toolguard") {

@@ -3,6 +3,7 @@ package policy
 import (
 	"context"
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/toolguard/toolguard/buildfile"
@@ -30,8 +31,11 @@ type persistedDepth struct{}
 const persistedCost = 64
 
 // persisted judges text written into the file target (relative to dir,
-// or the call's directory when dir is "").
-func (e *evaluation) persisted(target, dir, text string) {
+// or the call's directory when dir is ""). prior is what the file held
+// before, when known (a lockfile's entries are weighed against it); judged
+// says the write's whole effect is this text's, so that every finding of
+// its code counts, not only the critical ones (see contentJudged).
+func (e *evaluation) persisted(target, dir, text, prior string, judged bool) {
 	if text == "" || e.ctx.Value(persistedDepth{}) != nil {
 		return
 	}
@@ -43,22 +47,61 @@ func (e *evaluation) persisted(target, dir, text string) {
 	if kind == buildfile.NotPersisted || !e.spend(persistedCost+len(text)) {
 		return
 	}
+	place := fmt.Sprintf("Written into %s, which %s runs by itself", cp.Resolved, who)
 	code, _ := buildfile.PersistedCode(kind, text)
-	e.persistedCode(code, fmt.Sprintf("Written into %s, which %s runs by itself", cp.Resolved, who))
+	e.persistedCode(code, place, judged)
+	if kind == buildfile.Lockfile {
+		prior += e.projectRegistries()
+	}
+	for _, h := range buildfile.PersistedHazards(kind, text, prior) {
+		e.add(risk.Finding{Rule: h.Rule, Category: hazardCategory(kind), Tier: risk.Destructive, Blast: risk.BlastCritical,
+			Verdict: risk.Deny, Subject: cp.Resolved,
+			Reason:     fmt.Sprintf("Written into %s, which %s reads by itself: %s.", cp.Resolved, who, h.Reason),
+			Suggestion: "Leave this to the user; show them the change instead of writing it."})
+		e.raise(risk.Destructive)
+	}
+}
+
+// hazardCategory is the category of a hazard in a file of kind k.
+func hazardCategory(k buildfile.Persisted) risk.Category {
+	switch k {
+	case buildfile.RegistryConfig, buildfile.Lockfile:
+		return risk.CatPackageInstall
+	case buildfile.AgentInstructions:
+		return risk.CatSelfProtection
+	}
+	return risk.CatExfiltration
+}
+
+// projectRegistries is the text of the project's registry configurations
+// (.npmrc, .yarnrc.yml, .yarnrc at the workspace's root): the hosts a
+// lockfile may fetch from besides the public registries.
+func (e *evaluation) projectRegistries() string {
+	var b strings.Builder
+	for _, f := range []string{".npmrc", ".yarnrc.yml", ".yarnrc"} {
+		if t, err := e.files.Read(path.Join(e.c.Root(), f)); err == nil {
+			b.WriteString("\n" + t)
+		}
+	}
+	return b.String()
 }
 
 // persistedCode decides each piece of code as a shell command of the call's
-// directory and adds its critical findings, their reasons after place.
-func (e *evaluation) persistedCode(code []string, place string) {
+// directory and adds its critical findings, denied, their reasons after
+// place; with all, the others too, with their own verdicts and tiers (the
+// code is the whole of what the write does).
+func (e *evaluation) persistedCode(code []string, place string, all bool) {
 	ctx := context.WithValue(e.ctx, persistedDepth{}, true)
 	for _, c := range code {
 		d := e.p.Decide(ctx, call.Call{Kind: call.Shell, Tool: "Bash", Command: c, Cwd: e.c.Dir(),
 			Workspace: e.c.Root(), Who: e.c.Who})
 		for _, f := range d.Findings {
-			if f.Blast != risk.BlastCritical {
+			if f.Blast != risk.BlastCritical && !all {
 				continue
 			}
-			f.Verdict = risk.Deny
+			if f.Blast == risk.BlastCritical {
+				f.Verdict = risk.Deny
+			}
 			f.Span = risk.Span{}
 			f.Reason = place + ": " + f.Reason
 			e.add(f)
@@ -67,14 +110,63 @@ func (e *evaluation) persistedCode(code []string, place string) {
 	}
 }
 
+// contentJudged reports whether writing the path p is judged by what the
+// write tool's call puts there rather than asked for by p's name: p is the
+// call's one path, in the workspace, of a kind whose whole effect its
+// content says (buildfile.Judged), and the call's text for it is known and
+// reads as that kind — the whole file (a Write's content, an Edit of a
+// file that can be read), or for editor settings the members an Edit
+// adds. An Edit of a file that cannot be read keeps asking.
+func (e *evaluation) contentJudged(p string) bool {
+	if e.c.Kind != call.Write || len(e.c.Paths) != 1 || e.patchText() != "" {
+		return false
+	}
+	cp, err := paths.Canonicalize(p, e.pathEnv(""), e.p.home)
+	if err != nil || !strings.HasPrefix(cp.Resolved, strings.TrimSuffix(e.c.Root(), "/")+"/") {
+		return false
+	}
+	kind, _ := buildfile.PersistedKind(cp.Resolved)
+	text, whole := e.writtenWhole()
+	if text == "" || !whole && kind != buildfile.EditorSettings {
+		return false
+	}
+	return buildfile.Judged(kind, cp.Resolved, text)
+}
+
+// checkJudgedPath judges writing p, whose content contentJudged found
+// judged, as checkPath does, less the findings that ask for p by its name
+// alone (an escape hatch, a sensitive file): its content stands for it.
+func (e *evaluation) checkJudgedPath(p string) {
+	env := e.pathEnv("")
+	cp, err := paths.Canonicalize(p, env, e.p.home)
+	if err != nil || !e.spend(pathCost) {
+		e.checkPath(p, paths.Write, "", true)
+		return
+	}
+	e.env.Paths = append(e.env.Paths, cp.Resolved)
+	for _, f := range e.p.paths.CheckPath(cp, paths.Write, env) {
+		if f.Rule == paths.RuleEscapeHatch || f.Rule == paths.RuleSensitive {
+			continue
+		}
+		e.add(f)
+		e.raise(f.Tier)
+	}
+}
+
 // writtenText is the text a write tool's call puts into its file: the
 // whole content, or an edit's new text (in place in the file's current
 // text when the file can be read and holds the old text once).
 func (e *evaluation) writtenText() string {
+	s, _ := e.writtenWhole()
+	return s
+}
+
+// writtenWhole is writtenText, and whether it is the whole file.
+func (e *evaluation) writtenWhole() (string, bool) {
 	in := e.c.Input
 	for _, k := range []string{"content", "file_text", "text"} {
 		if s, ok := in[k].(string); ok {
-			return s
+			return s, true
 		}
 	}
 	var news []string
@@ -93,14 +185,41 @@ func (e *evaluation) writtenText() string {
 		}
 	}
 	if len(news) == 0 {
-		return ""
+		return "", false
 	}
 	if old, ok := in["old_string"].(string); ok && len(news) == 1 && len(e.c.Paths) == 1 && old != "" {
 		if cur, err := e.files.Read(e.c.Paths[0]); err == nil && strings.Count(cur, old) == 1 {
-			return strings.Replace(cur, old, news[0], 1) // the file as the edit leaves it
+			return strings.Replace(cur, old, news[0], 1), true // the file as the edit leaves it
 		}
 	}
-	return joinLines(news)
+	return joinLines(news), false
+}
+
+// priorText is what the write tool's call replaces: the file's current
+// text when it can be read, and an edit's old text.
+func (e *evaluation) priorText() string {
+	var b strings.Builder
+	if len(e.c.Paths) == 1 {
+		if cur, err := e.files.Read(e.c.Paths[0]); err == nil {
+			b.WriteString(cur)
+		}
+	}
+	for _, k := range []string{"old_string", "oldString", "old_str"} {
+		if s, ok := e.c.Input[k].(string); ok {
+			b.WriteString("\n" + s)
+		}
+	}
+	return b.String()
+}
+
+// patchText is an apply_patch call's patch, or "".
+func (e *evaluation) patchText() string {
+	for _, k := range []string{"input", "patch", "patchText"} {
+		if patch, ok := e.c.Input[k].(string); ok && strings.Contains(patch, "*** Begin Patch") {
+			return patch
+		}
+	}
+	return ""
 }
 
 func joinLines(ss []string) string {
@@ -121,17 +240,15 @@ func (e *evaluation) persistedWrites() {
 	if e.c.Kind != call.Write || len(e.c.Paths) == 0 {
 		return
 	}
-	for _, k := range []string{"input", "patch", "patchText"} { // apply_patch: each file's added lines
-		if patch, ok := e.c.Input[k].(string); ok && strings.Contains(patch, "*** Begin Patch") {
-			for _, f := range call.PatchAdded(patch) {
-				e.persisted(f.Path, "", f.Added)
-			}
-			return
+	if patch := e.patchText(); patch != "" { // apply_patch: each file's added lines
+		for _, f := range call.PatchAdded(patch) {
+			e.persisted(f.Path, "", f.Added, "", false)
 		}
+		return
 	}
-	text := e.writtenText()
+	text, prior := e.writtenText(), e.priorText()
 	for _, p := range e.c.Paths {
-		e.persisted(p, "", text)
+		e.persisted(p, "", text, prior, e.contentJudged(p))
 	}
 }
 
@@ -181,5 +298,5 @@ func (e *evaluation) persistedSetting(key, value string) {
 	if e.ctx.Value(persistedDepth{}) != nil || !script.GitKeyRunsCommand(key) || !e.spend(persistedCost+len(value)) {
 		return
 	}
-	e.persistedCode(script.GitConfig(key+"="+value).Shell, "git config stores "+key+", which git runs by itself")
+	e.persistedCode(script.GitConfig(key+"="+value).Shell, "git config stores "+key+", which git runs by itself", false)
 }
