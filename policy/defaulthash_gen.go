@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:a1834d7ccc75a67e9494a39e426fbcc800da35fe9e4f09a4977a58761f596ff5"
-	defaultHashRules = "sha256:efbd2823ffa3e21730bc08dc80b717663dd7095923728384b810e331d00b99c4"
+	defaultHash      = "sha256:5cc6296b4c602ed67bedb22dfefe2e26d6bca005dabb9d6afb490dad48c9e94e"
+	defaultHashRules = "sha256:235896d288adc83f22733be906761641bea67f4a12e0b39dc1c386e96b64ddfa"
 )

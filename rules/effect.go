@@ -549,6 +549,8 @@ func (r *effectRun) ownEffect(name, eff string) {
 		r.extract = true
 	case "credentials":
 		r.credentials(r.name() + " " + name)
+	case "private":
+		r.res.Private = true
 	case "runs-code":
 		r.runsCodeBy(func() string { return fmt.Sprintf("%s %s runs code it finds", r.name(), name) })
 	case "writes-files", "changes-state":
@@ -1030,6 +1032,8 @@ func (r *effectRun) always() {
 			}
 		case "credentials":
 			r.credentials(r.name())
+		case "private":
+			r.res.Private = true
 		case "runs-code":
 			if !r.dryRun { // php -l, terraform fmt -check: only report
 				r.runsCodeBy(func() string { return r.name() + " runs code from the project or its configuration" })
