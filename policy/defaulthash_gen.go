@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:5cc6296b4c602ed67bedb22dfefe2e26d6bca005dabb9d6afb490dad48c9e94e"
-	defaultHashRules = "sha256:235896d288adc83f22733be906761641bea67f4a12e0b39dc1c386e96b64ddfa"
+	defaultHash      = "sha256:4961f7f318dd4a093e2e6ce893f80513660b8169a43dec5ae9f40dcc1bf18f85"
+	defaultHashRules = "sha256:7123fc1b9a07af8618444e2f533696bf59ae8bf91c25c555cb0b3cc74b06d43a"
 )

@@ -34,6 +34,11 @@ func TestPrivateDataAndRepositoryLeaving(t *testing.T) {
 		{"pbpaste > notes.txt", risk.Allow, risk.Allow, ""},
 		{"wl-paste -n", risk.Allow, risk.Allow, ""},
 		{"git diff | xclip -selection clipboard", risk.Allow, risk.Allow, ""},
+		// every password of a keychain decrypted at once
+		{"security dump-keychain -d ~/Library/Keychains/login.keychain-db > /tmp/kc.txt", risk.Deny, risk.Deny, "secrets.keychain-dump"},
+		{"security dump-keychain -d", risk.Deny, risk.Deny, "secrets.keychain-dump"},
+		{"security dump-keychain", risk.Ask, risk.Ask, ""},                      // names only
+		{"security find-generic-password -s github -w", risk.Ask, risk.Ask, ""}, // the one password
 	})
 }
 
