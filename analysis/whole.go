@@ -34,6 +34,7 @@ func (a *Analysis) whole(s *shell.Script) {
 		}
 	}
 	a.secretsToNetwork()
+	a.repositoryLeaving()
 	a.judge.Call(a.Report(s))
 	a.environmentDumps()
 	a.networkShells()
