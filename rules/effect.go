@@ -27,6 +27,9 @@ type Code struct {
 	// Pager is true for a pager's code (isPager, git's core.pager): it
 	// reads the program's output on its stdin.
 	Pager bool
+	// SecretInput is true for code handed credentials on its stdin (git's
+	// credential helper).
+	SecretInput bool
 }
 
 // programFor picks the most specific effect-model entry for the command
@@ -955,7 +958,7 @@ func (r *effectRun) scriptEffects(lang string, fx script.Effects, w shell.Word, 
 		r.res.Uploads = append(r.res.Uploads, withValue(w, f))
 	}
 	for _, c := range fx.Shell {
-		r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: c, Span: w.Span, Via: cmpOr(via, lang), Pager: fx.Pager})
+		r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: c, Span: w.Span, Via: cmpOr(via, lang), Pager: fx.Pager, SecretInput: fx.SecretInput})
 		if !fx.Pager { // a pager is what its code is (isPager)
 			r.runsCode("")
 		}
