@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 
@@ -43,7 +44,27 @@ func (a *Analysis) carried(cmd *shell.Command, codes []rules.Code) {
 				}
 			}
 		}
+		seen := len(a.seen)
 		a.nestedCommands(cmd, s, c.Span, true)
+		if c.SecretInput {
+			a.secretInputSent(c, a.seen[seen:])
+		}
+	}
+}
+
+// secretInputSent denies code handed credentials on its input (git's
+// credential helper) that sends data over the network: what git hands
+// it, the user's password or token, is what it can send. A helper that
+// only contacts a service to compute a credential (aws codecommit
+// credential-helper) sends nothing of its own.
+func (a *Analysis) secretInputSent(c rules.Code, cmds []Command) {
+	for _, sc := range cmds {
+		if sc.Result.Network && (len(sc.Result.Uploads) > 0 || sc.Cmd.PipeFrom != nil) {
+			a.add(Critical("effects.secret-to-network", risk.CatExfiltration, c.Span, Shorten(c.Text),
+				fmt.Sprintf("The code is handed the user's credentials on its input (a credential helper) and sends data over the network (%s).", sc.Cmd.Name),
+				"use a credential helper that keeps credentials on this machine (cache, store, the system's keychain)"))
+			return
+		}
 	}
 }
 

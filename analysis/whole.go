@@ -34,6 +34,7 @@ func (a *Analysis) whole(s *shell.Script) {
 		}
 	}
 	a.secretsToNetwork()
+	a.repositoryLeaving()
 	a.judge.Call(a.Report(s))
 	a.environmentDumps()
 	a.networkShells()
@@ -254,7 +255,7 @@ func (a *Analysis) secretsToNetwork() {
 	var leaks []*Command
 	for i := range a.seen {
 		sc := &a.seen[i]
-		if sc.Result.Credentials || isEnvDump(sc.Cmd) {
+		if sc.Result.Credentials || sc.Result.Private || isEnvDump(sc.Cmd) {
 			leaks = append(leaks, sc)
 		}
 	}
@@ -268,12 +269,20 @@ func (a *Analysis) secretsToNetwork() {
 		if i := slices.IndexFunc(leaks, func(l *Command) bool { return l.Cmd != sc.Cmd }); i >= 0 {
 			leak := leaks[i]
 			a.add(Critical("effects.secret-to-network", risk.CatExfiltration, sc.Cmd.Span, text(leak.Cmd),
-				fmt.Sprintf("The call prints credentials or the environment (%s) and reaches the network (%s).", text(leak.Cmd), sc.Cmd.Name),
+				fmt.Sprintf("The call prints %s (%s) and reaches the network (%s).", leakWhat(leak), text(leak.Cmd), sc.Cmd.Name),
 				"use the credential where it is needed without printing it"))
 			return
 		}
 		a.secretWords(sc)
 	}
+}
+
+// leakWhat names what a leaking command prints.
+func leakWhat(l *Command) string {
+	if l.Result.Private && !l.Result.Credentials {
+		return "the clipboard"
+	}
+	return "credentials or the environment"
 }
 
 var varRefRE = lazyre.Regexp{Expr: `\$\{?([A-Za-z_][A-Za-z0-9_]*)`}

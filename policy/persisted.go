@@ -298,5 +298,20 @@ func (e *evaluation) persistedSetting(key, value string) {
 	if e.ctx.Value(persistedDepth{}) != nil || !script.GitKeyRunsCommand(key) || !e.spend(persistedCost+len(value)) {
 		return
 	}
+<<<<<<< HEAD
 	e.persistedCode(script.GitConfig(key+"="+value).Shell, "git config stores "+key+", which git runs by itself", false)
+=======
+	fx := script.GitConfig(key + "=" + value)
+	code := fx.Shell
+	if fx.SecretInput {
+		// a credential helper is handed the user's credentials: judged as
+		// git carries it, where code handed secrets that sends data over
+		// the network is found (git version runs no helper of its own)
+		code = append(code, "git -c "+shellQuote(key+"="+value)+" version")
+	}
+	e.persistedCode(code, "git config stores "+key+", which git runs by itself")
+>>>>>>> h10-exfil
 }
+
+// shellQuote is s as one shell word in single quotes.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -96,6 +96,10 @@ type Result struct {
 	// Credentials is true when the command prints live credentials or the
 	// environment that holds them.
 	Credentials bool
+	// Private is true when the command prints data the user keeps private
+	// without it being a credential store (the clipboard, where passwords
+	// and tokens are pasted): harmless to read, a secret when it is sent.
+	Private bool
 	// Work is what classifying the command cost, counted in comparisons
 	// (about 10 ns each): every rule, safe entry, effect model and path or
 	// URL spec of the program tried, every word against every pattern and

@@ -27,6 +27,9 @@ type Code struct {
 	// Pager is true for a pager's code (isPager, git's core.pager): it
 	// reads the program's output on its stdin.
 	Pager bool
+	// SecretInput is true for code handed credentials on its stdin (git's
+	// credential helper).
+	SecretInput bool
 }
 
 // programFor picks the most specific effect-model entry for the command
@@ -552,6 +555,8 @@ func (r *effectRun) ownEffect(name, eff string) {
 		r.extract = true
 	case "credentials":
 		r.credentials(r.name() + " " + name)
+	case "private":
+		r.res.Private = true
 	case "runs-code":
 		r.runsCodeBy(func() string { return fmt.Sprintf("%s %s runs code it finds", r.name(), name) })
 	case "writes-files", "changes-state":
@@ -956,7 +961,7 @@ func (r *effectRun) scriptEffects(lang string, fx script.Effects, w shell.Word, 
 		r.res.Uploads = append(r.res.Uploads, withValue(w, f))
 	}
 	for _, c := range fx.Shell {
-		r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: c, Span: w.Span, Via: cmpOr(via, lang), Pager: fx.Pager})
+		r.res.Code = append(r.res.Code, Code{Lang: "shell", Text: c, Span: w.Span, Via: cmpOr(via, lang), Pager: fx.Pager, SecretInput: fx.SecretInput})
 		if !fx.Pager { // a pager is what its code is (isPager)
 			r.runsCode("")
 		}
@@ -1032,9 +1037,15 @@ func (r *effectRun) always() {
 				r.runsCodeBy(func() string { return r.name() + " runs the repository's hooks" })
 			}
 		case "credentials":
+<<<<<<< HEAD
 			if !r.namesOnly { // compose config --services: names, no values
 				r.credentials(r.name())
 			}
+=======
+			r.credentials(r.name())
+		case "private":
+			r.res.Private = true
+>>>>>>> h10-exfil
 		case "runs-code":
 			if !r.dryRun { // php -l, terraform fmt -check: only report
 				r.runsCodeBy(func() string { return r.name() + " runs code from the project or its configuration" })

@@ -17,6 +17,10 @@ type Effects struct {
 	// their code does and nothing more; false for code that is handed files
 	// or arguments (an editor, a helper).
 	Pager bool
+	// SecretInput is true when the commands in Shell are handed
+	// credentials on their input (git's credential helper is given the
+	// user name and password it stores or looks up).
+	SecretInput bool
 	// Exec is true when the script runs code that cannot be analysed here
 	// (a command built at run time, a program file, an embedded language).
 	Exec bool

@@ -21,6 +21,7 @@ func GitConfig(setting string) Effects {
 	case gitCommand:
 		e := gitCommandValue(key, value)
 		e.Pager = key == "core.pager" && len(e.Shell) > 0
+		e.SecretInput = (key == "credential.helper" || gitGlob("credential.*.helper", key)) && len(e.Shell) > 0
 		return e
 	case gitPager:
 		if isGitBool(value) {
