@@ -18,7 +18,6 @@ type Persisted int
 
 // The kinds of files PersistedKind recognises.
 const (
-<<<<<<< HEAD
 	NotPersisted      Persisted = iota
 	ShellStartup                // a shell's startup file, or direnv's .envrc
 	GitHook                     // a script in .git/hooks or a husky hooks directory
@@ -34,16 +33,8 @@ const (
 	AgentInstructions           // an agent's instruction file (CLAUDE.md, AGENTS.md, .cursor/rules/…)
 	RegistryConfig              // a package manager's registry configuration (.npmrc, .yarnrc.yml, pip.conf, …)
 	Lockfile                    // a JavaScript lockfile (package-lock.json, yarn.lock, pnpm-lock.yaml)
-=======
-	NotPersisted   Persisted = iota
-	ShellStartup             // a shell's startup file, or direnv's .envrc
-	GitHook                  // a script in .git/hooks or a husky hooks directory
-	GitConfigFile            // a git configuration file
-	SystemdUnit              // a systemd service unit
-	CIConfig                 // a CI service's configuration (a GitHub Actions workflow, .gitlab-ci.yml, …)
-	LaunchdJob               // a launchd property list in a LaunchAgents or LaunchDaemons directory
-	AutostartEntry           // a desktop entry in an XDG autostart directory
->>>>>>> h10-exfil
+	LaunchdJob                  // a launchd property list in a LaunchAgents or LaunchDaemons directory
+	AutostartEntry              // a desktop entry in an XDG autostart directory
 )
 
 // Hazard is a critical effect a persisted file has by what its text says
@@ -135,7 +126,6 @@ func PersistedCode(k Persisted, text string) (code []string, ok bool) {
 		return code, true
 	case CIConfig:
 		return ciCommands(text), true
-<<<<<<< HEAD
 	case AgentInstructions:
 		return markdownCode(text), true
 	case IDERunConfig:
@@ -161,12 +151,10 @@ func PersistedCode(k Persisted, text string) (code []string, ok bool) {
 			return devContainerCommands(doc), true
 		}
 		return mcpCommands(doc), true
-=======
 	case LaunchdJob:
 		return launchdCommands(text), true
 	case AutostartEntry:
 		return desktopExecs(text), true
->>>>>>> h10-exfil
 	}
 	return nil, true
 }

@@ -3,11 +3,6 @@
 package policy
 
 const (
-<<<<<<< HEAD
-	defaultHash      = "sha256:68773989db046e95f834ce5a16174f62ab30e347c5c5e91732f08d552cc9cda1"
-	defaultHashRules = "sha256:b49ddc73825c88d2b9bca3f8529aea984ef75ac16b20251f9658b424777ff528"
-=======
-	defaultHash      = "sha256:4961f7f318dd4a093e2e6ce893f80513660b8169a43dec5ae9f40dcc1bf18f85"
-	defaultHashRules = "sha256:7123fc1b9a07af8618444e2f533696bf59ae8bf91c25c555cb0b3cc74b06d43a"
->>>>>>> h10-exfil
+	defaultHash      = "sha256:6f983d588d1db989e9172773bcca30557fe50467e7c03853fc822b05af55e5ab"
+	defaultHashRules = "sha256:5d59ca7484e5b43814f3328ef81fecd8f4714992b0269f5fe2e9dde02fbc7a36"
 )

@@ -298,9 +298,6 @@ func (e *evaluation) persistedSetting(key, value string) {
 	if e.ctx.Value(persistedDepth{}) != nil || !script.GitKeyRunsCommand(key) || !e.spend(persistedCost+len(value)) {
 		return
 	}
-<<<<<<< HEAD
-	e.persistedCode(script.GitConfig(key+"="+value).Shell, "git config stores "+key+", which git runs by itself", false)
-=======
 	fx := script.GitConfig(key + "=" + value)
 	code := fx.Shell
 	if fx.SecretInput {
@@ -309,8 +306,7 @@ func (e *evaluation) persistedSetting(key, value string) {
 		// the network is found (git version runs no helper of its own)
 		code = append(code, "git -c "+shellQuote(key+"="+value)+" version")
 	}
-	e.persistedCode(code, "git config stores "+key+", which git runs by itself")
->>>>>>> h10-exfil
+	e.persistedCode(code, "git config stores "+key+", which git runs by itself", false)
 }
 
 // shellQuote is s as one shell word in single quotes.

@@ -1037,15 +1037,11 @@ func (r *effectRun) always() {
 				r.runsCodeBy(func() string { return r.name() + " runs the repository's hooks" })
 			}
 		case "credentials":
-<<<<<<< HEAD
 			if !r.namesOnly { // compose config --services: names, no values
 				r.credentials(r.name())
 			}
-=======
-			r.credentials(r.name())
 		case "private":
 			r.res.Private = true
->>>>>>> h10-exfil
 		case "runs-code":
 			if !r.dryRun { // php -l, terraform fmt -check: only report
 				r.runsCodeBy(func() string { return r.name() + " runs code from the project or its configuration" })

@@ -6,11 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-<<<<<<< HEAD
-	generatedDigest = "sha256:b49ddc73825c88d2b9bca3f8529aea984ef75ac16b20251f9658b424777ff528"
-=======
-	generatedDigest = "sha256:7123fc1b9a07af8618444e2f533696bf59ae8bf91c25c555cb0b3cc74b06d43a"
->>>>>>> h10-exfil
+	generatedDigest = "sha256:5d59ca7484e5b43814f3328ef81fecd8f4714992b0269f5fe2e9dde02fbc7a36"
 }
 
 var generatedPacks = []genPack{
@@ -1747,18 +1743,13 @@ var generatedPacks = []genPack{
 		{line: 439, kind: "program", exes: []string{"docker-credential-desktop", "docker-credential-osxkeychain", "docker-credential-pass", "docker-credential-secretservice", "docker-credential-wincred", "docker-credential-ecr-login", "docker-credential-gcloud", "docker-credential-gcr", "docker-credential-acr-env"}, subs: []string{"list", "version"}, trigger: "", build: effectsSecretsL439},
 		{line: 444, kind: "program", exes: []string{"docker-credential-desktop", "docker-credential-osxkeychain", "docker-credential-pass", "docker-credential-secretservice", "docker-credential-wincred", "docker-credential-ecr-login", "docker-credential-gcloud", "docker-credential-gcr", "docker-credential-acr-env"}, subs: []string{"store", "erase"}, trigger: "", build: effectsSecretsL444},
 	}},
-<<<<<<< HEAD
-	{file: "effects/sysinfo.toml", header: packHeader{Name: "effects-sysinfo", Executables: []string{"ps", "pgrep", "pidof", "pkill", "kill", "killall", "top", "htop", "btop", "atop", "free", "vmstat", "iostat", "mpstat", "pidstat", "w", "last", "lastb", "lastlog", "lsblk", "blkid", "lscpu", "lsmod", "lspci", "lsusb", "lsof", "dmesg", "findmnt", "mount", "umount", "sysctl", "journalctl", "systemctl", "loginctl", "timedatectl", "hostname", "hostnamectl", "getent", "locale", "localectl", "getconf", "tput", "clear", "reset", "tmux", "screen", "ip", "ifconfig", "route", "arp", "ss", "netstat", "nmcli", "iwconfig", "ping", "ping6", "traceroute", "tracepath", "mtr", "dig", "host", "nslookup", "whois", "xclip", "xsel", "pbcopy", "pbpaste", "crontab", "watch", "wipefs", "atq", "defaults"}}, blocks: []genBlock{
-=======
-	{file: "effects/sysinfo.toml", header: packHeader{Name: "effects-sysinfo", Executables: []string{"ps", "pgrep", "pidof", "pkill", "kill", "killall", "top", "htop", "btop", "atop", "free", "vmstat", "iostat", "mpstat", "pidstat", "w", "last", "lastb", "lastlog", "lsblk", "blkid", "lscpu", "lsmod", "lspci", "lsusb", "lsof", "dmesg", "findmnt", "mount", "umount", "sysctl", "journalctl", "systemctl", "loginctl", "timedatectl", "hostname", "hostnamectl", "getent", "locale", "localectl", "getconf", "tput", "clear", "reset", "tmux", "screen", "ip", "ifconfig", "route", "arp", "ss", "netstat", "nmcli", "iwconfig", "ping", "ping6", "traceroute", "tracepath", "mtr", "dig", "host", "nslookup", "whois", "xclip", "xsel", "pbcopy", "pbpaste", "wl-paste", "crontab", "watch", "wipefs"}}, blocks: []genBlock{
->>>>>>> h10-exfil
+	{file: "effects/sysinfo.toml", header: packHeader{Name: "effects-sysinfo", Executables: []string{"ps", "pgrep", "pidof", "pkill", "kill", "killall", "top", "htop", "btop", "atop", "free", "vmstat", "iostat", "mpstat", "pidstat", "w", "last", "lastb", "lastlog", "lsblk", "blkid", "lscpu", "lsmod", "lspci", "lsusb", "lsof", "dmesg", "findmnt", "mount", "umount", "sysctl", "journalctl", "systemctl", "loginctl", "timedatectl", "hostname", "hostnamectl", "getent", "locale", "localectl", "getconf", "tput", "clear", "reset", "tmux", "screen", "ip", "ifconfig", "route", "arp", "ss", "netstat", "nmcli", "iwconfig", "ping", "ping6", "traceroute", "tracepath", "mtr", "dig", "host", "nslookup", "whois", "xclip", "xsel", "pbcopy", "pbpaste", "wl-paste", "crontab", "watch", "wipefs", "atq", "defaults"}}, blocks: []genBlock{
 		{line: 6, kind: "exe", exes: []string{"ip"}, subs: nil, trigger: "", build: effectsSysinfoL6},
 		{line: 10, kind: "exe", exes: []string{"screen"}, subs: nil, trigger: "", build: effectsSysinfoL10},
 		{line: 14, kind: "exe", exes: []string{"xclip"}, subs: nil, trigger: "", build: effectsSysinfoL14},
 		{line: 18, kind: "exe", exes: []string{"xsel"}, subs: nil, trigger: "", build: effectsSysinfoL18},
 		{line: 21, kind: "exe", exes: []string{"pbcopy"}, subs: nil, trigger: "", build: effectsSysinfoL21},
 		{line: 24, kind: "exe", exes: []string{"pbpaste"}, subs: nil, trigger: "", build: effectsSysinfoL24},
-<<<<<<< HEAD
 		{line: 28, kind: "exe", exes: []string{"defaults"}, subs: nil, trigger: "", build: effectsSysinfoL28},
 		{line: 32, kind: "exe", exes: []string{"tmux"}, subs: nil, trigger: "", build: effectsSysinfoL32},
 		{line: 36, kind: "exe", exes: []string{"crontab"}, subs: nil, trigger: "", build: effectsSysinfoL36},
@@ -1850,116 +1841,17 @@ var generatedPacks = []genPack{
 		{line: 998, kind: "program", exes: []string{"host"}, subs: nil, trigger: "", build: effectsSysinfoL998},
 		{line: 1007, kind: "program", exes: []string{"nslookup"}, subs: nil, trigger: "", build: effectsSysinfoL1007},
 		{line: 1014, kind: "program", exes: []string{"whois"}, subs: nil, trigger: "", build: effectsSysinfoL1014},
-		{line: 1030, kind: "program", exes: []string{"xclip"}, subs: nil, trigger: "", build: effectsSysinfoL1030},
-		{line: 1042, kind: "program", exes: []string{"xsel"}, subs: nil, trigger: "", build: effectsSysinfoL1042},
-		{line: 1056, kind: "program", exes: []string{"pbpaste"}, subs: nil, trigger: "", build: effectsSysinfoL1056},
-		{line: 1063, kind: "program", exes: []string{"pbcopy"}, subs: nil, trigger: "", build: effectsSysinfoL1063},
-		{line: 1074, kind: "program", exes: []string{"crontab"}, subs: nil, trigger: "", build: effectsSysinfoL1074},
-		{line: 1087, kind: "program", exes: []string{"atq"}, subs: nil, trigger: "", build: effectsSysinfoL1087},
-		{line: 1097, kind: "program", exes: []string{"defaults"}, subs: nil, trigger: "", build: effectsSysinfoL1097},
-		{line: 1104, kind: "program", exes: []string{"defaults"}, subs: []string{"read", "read-type", "domains"}, trigger: "", build: effectsSysinfoL1104},
-		{line: 1115, kind: "program", exes: []string{"watch"}, subs: nil, trigger: "", build: effectsSysinfoL1115},
-		{line: 1134, kind: "program", exes: []string{"wipefs"}, subs: nil, trigger: "", build: effectsSysinfoL1134},
-=======
-		{line: 28, kind: "exe", exes: []string{"tmux"}, subs: nil, trigger: "", build: effectsSysinfoL28},
-		{line: 32, kind: "exe", exes: []string{"crontab"}, subs: nil, trigger: "", build: effectsSysinfoL32},
-		{line: 40, kind: "program", exes: []string{"ps"}, subs: nil, trigger: "", build: effectsSysinfoL40},
-		{line: 51, kind: "program", exes: []string{"ps"}, subs: []string{"aux", "axu", "uax", "auxw", "auxww", "auxf", "axuf", "faux", "auxc", "ax", "xa", "axw", "axww", "axf", "axj", "axjf", "ajx", "ajxf", "axl", "axs", "axv", "axm", "axr", "u", "x", "ux", "xu", "f", "j", "l", "s", "v", "r", "a", "au", "ua"}, trigger: "", build: effectsSysinfoL51},
-		{line: 64, kind: "program", exes: []string{"ps"}, subs: []string{"p", "o", "t", "q"}, trigger: "", build: effectsSysinfoL64},
-		{line: 77, kind: "program", exes: []string{"pgrep"}, subs: nil, trigger: "", build: effectsSysinfoL77},
-		{line: 90, kind: "program", exes: []string{"pidof"}, subs: nil, trigger: "", build: effectsSysinfoL90},
-		{line: 99, kind: "program", exes: []string{"kill"}, subs: nil, trigger: "", build: effectsSysinfoL99},
-		{line: 107, kind: "program", exes: []string{"pkill"}, subs: nil, trigger: "", build: effectsSysinfoL107},
-		{line: 117, kind: "program", exes: []string{"killall"}, subs: nil, trigger: "", build: effectsSysinfoL117},
-		{line: 128, kind: "program", exes: []string{"top"}, subs: nil, trigger: "", build: effectsSysinfoL128},
-		{line: 137, kind: "program", exes: []string{"htop"}, subs: nil, trigger: "", build: effectsSysinfoL137},
-		{line: 145, kind: "program", exes: []string{"btop"}, subs: nil, trigger: "", build: effectsSysinfoL145},
-		{line: 153, kind: "program", exes: []string{"atop"}, subs: nil, trigger: "", build: effectsSysinfoL153},
-		{line: 164, kind: "program", exes: []string{"free"}, subs: nil, trigger: "", build: effectsSysinfoL164},
-		{line: 173, kind: "program", exes: []string{"vmstat"}, subs: nil, trigger: "", build: effectsSysinfoL173},
-		{line: 183, kind: "program", exes: []string{"iostat"}, subs: nil, trigger: "", build: effectsSysinfoL183},
-		{line: 190, kind: "program", exes: []string{"mpstat"}, subs: nil, trigger: "", build: effectsSysinfoL190},
-		{line: 197, kind: "program", exes: []string{"pidstat"}, subs: nil, trigger: "", build: effectsSysinfoL197},
-		{line: 208, kind: "program", exes: []string{"w"}, subs: nil, trigger: "", build: effectsSysinfoL208},
-		{line: 216, kind: "program", exes: []string{"last", "lastb"}, subs: nil, trigger: "", build: effectsSysinfoL216},
-		{line: 228, kind: "program", exes: []string{"lastlog"}, subs: nil, trigger: "", build: effectsSysinfoL228},
-		{line: 239, kind: "program", exes: []string{"lsblk"}, subs: nil, trigger: "", build: effectsSysinfoL239},
-		{line: 255, kind: "program", exes: []string{"blkid"}, subs: nil, trigger: "", build: effectsSysinfoL255},
-		{line: 268, kind: "program", exes: []string{"lscpu"}, subs: nil, trigger: "", build: effectsSysinfoL268},
-		{line: 279, kind: "program", exes: []string{"lsmod"}, subs: nil, trigger: "", build: effectsSysinfoL279},
-		{line: 285, kind: "program", exes: []string{"lspci"}, subs: nil, trigger: "", build: effectsSysinfoL285},
-		{line: 300, kind: "program", exes: []string{"lsusb"}, subs: nil, trigger: "", build: effectsSysinfoL300},
-		{line: 311, kind: "program", exes: []string{"lsof"}, subs: nil, trigger: "", build: effectsSysinfoL311},
-		{line: 322, kind: "program", exes: []string{"dmesg"}, subs: nil, trigger: "", build: effectsSysinfoL322},
-		{line: 337, kind: "program", exes: []string{"findmnt"}, subs: nil, trigger: "", build: effectsSysinfoL337},
-		{line: 356, kind: "program", exes: []string{"mount"}, subs: nil, trigger: "", build: effectsSysinfoL356},
-		{line: 369, kind: "program", exes: []string{"umount"}, subs: nil, trigger: "", build: effectsSysinfoL369},
-		{line: 378, kind: "program", exes: []string{"sysctl"}, subs: nil, trigger: "", build: effectsSysinfoL378},
-		{line: 392, kind: "program", exes: []string{"journalctl"}, subs: nil, trigger: "", build: effectsSysinfoL392},
-		{line: 422, kind: "program", exes: []string{"systemctl"}, subs: nil, trigger: "", build: effectsSysinfoL422},
-		{line: 443, kind: "program", exes: []string{"systemctl"}, subs: []string{"status", "list-units", "list-unit-files", "list-timers", "list-sockets", "list-dependencies", "list-jobs", "list-automounts", "list-paths", "list-machines", "show", "cat", "is-active", "is-enabled", "is-failed", "is-system-running", "get-default", "help", "whoami"}, trigger: "", build: effectsSysinfoL443},
-		{line: 461, kind: "program", exes: []string{"systemctl"}, subs: []string{"show-environment"}, trigger: "", build: effectsSysinfoL461},
-		{line: 469, kind: "program", exes: []string{"loginctl"}, subs: nil, trigger: "", build: effectsSysinfoL469},
-		{line: 484, kind: "program", exes: []string{"loginctl"}, subs: []string{"list-sessions", "session-status", "show-session", "list-users", "user-status", "show-user", "list-seats", "seat-status", "show-seat"}, trigger: "", build: effectsSysinfoL484},
-		{line: 495, kind: "program", exes: []string{"timedatectl"}, subs: nil, trigger: "", build: effectsSysinfoL495},
-		{line: 510, kind: "program", exes: []string{"timedatectl"}, subs: []string{"status", "show", "list-timezones", "timesync-status", "show-timesync"}, trigger: "", build: effectsSysinfoL510},
-		{line: 522, kind: "program", exes: []string{"hostname"}, subs: nil, trigger: "", build: effectsSysinfoL522},
-		{line: 530, kind: "program", exes: []string{"hostnamectl"}, subs: nil, trigger: "", build: effectsSysinfoL530},
-		{line: 543, kind: "program", exes: []string{"hostnamectl"}, subs: []string{"status", "show", "hostname", "icon-name", "chassis", "deployment", "location"}, trigger: "", build: effectsSysinfoL543},
-		{line: 555, kind: "program", exes: []string{"localectl"}, subs: nil, trigger: "", build: effectsSysinfoL555},
-		{line: 566, kind: "program", exes: []string{"localectl"}, subs: []string{"status", "list-locales", "list-keymaps", "list-x11-keymap-models", "list-x11-keymap-layouts", "list-x11-keymap-variants", "list-x11-keymap-options"}, trigger: "", build: effectsSysinfoL566},
-		{line: 581, kind: "program", exes: []string{"getent"}, subs: nil, trigger: "", build: effectsSysinfoL581},
-		{line: 589, kind: "program", exes: []string{"getent"}, subs: []string{"passwd", "group", "services", "protocols", "networks", "rpc", "ethers", "aliases", "netgroup", "initgroups"}, trigger: "", build: effectsSysinfoL589},
-		{line: 597, kind: "program", exes: []string{"getent"}, subs: []string{"hosts", "ahosts", "ahostsv4", "ahostsv6"}, trigger: "", build: effectsSysinfoL597},
-		{line: 606, kind: "program", exes: []string{"getent"}, subs: []string{"shadow", "gshadow"}, trigger: "", build: effectsSysinfoL606},
-		{line: 613, kind: "program", exes: []string{"locale"}, subs: nil, trigger: "", build: effectsSysinfoL613},
-		{line: 619, kind: "program", exes: []string{"getconf"}, subs: nil, trigger: "", build: effectsSysinfoL619},
-		{line: 629, kind: "program", exes: []string{"tput"}, subs: nil, trigger: "", build: effectsSysinfoL629},
-		{line: 639, kind: "program", exes: []string{"tput"}, subs: []string{"init", "reset"}, trigger: "", build: effectsSysinfoL639},
-		{line: 646, kind: "program", exes: []string{"clear"}, subs: nil, trigger: "", build: effectsSysinfoL646},
-		{line: 658, kind: "program", exes: []string{"reset"}, subs: nil, trigger: "", build: effectsSysinfoL658},
-		{line: 673, kind: "program", exes: []string{"tmux"}, subs: nil, trigger: "", build: effectsSysinfoL673},
-		{line: 689, kind: "program", exes: []string{"tmux"}, subs: []string{"ls", "list-sessions", "lsw", "list-windows", "lsp", "list-panes", "lsc", "list-clients", "lsb", "list-buffers", "lsk", "list-keys", "lscm", "list-commands", "show", "show-options", "showw", "show-window-options", "has", "has-session", "showmsgs", "show-messages", "showb", "show-buffer", "info", "server-info"}, trigger: "", build: effectsSysinfoL689},
-		{line: 700, kind: "program", exes: []string{"tmux"}, subs: []string{"capturep", "capture-pane"}, trigger: "", build: effectsSysinfoL700},
-		{line: 708, kind: "program", exes: []string{"tmux"}, subs: []string{"showenv", "show-environment"}, trigger: "", build: effectsSysinfoL708},
-		{line: 719, kind: "program", exes: []string{"screen"}, subs: nil, trigger: "", build: effectsSysinfoL719},
-		{line: 741, kind: "program", exes: []string{"ip"}, subs: nil, trigger: "", build: effectsSysinfoL741},
-		{line: 754, kind: "program", exes: []string{"ip"}, subs: []string{"a", "ad", "addr", "addre", "addres", "address", "addrl", "addrlabel", "l", "li", "lin", "link", "r", "ro", "rou", "rout", "route", "ru", "rul", "rule", "n", "ne", "nei", "neig", "neigh", "neighbor", "neighbour", "ntable", "ntbl", "m", "ma", "maddr", "maddress", "mr", "mroute", "mrule", "tunnel", "tunl", "tuntap", "tap", "token", "tcp_metrics", "tcpmetrics", "netconf", "nexthop", "nh", "mptcp", "stats", "monitor", "mon", "vrf", "l2tp", "fou", "macsec", "sr", "ioam", "help"}, trigger: "", build: effectsSysinfoL754},
-		{line: 761, kind: "program", exes: []string{"ip"}, subs: []string{"a", "ad", "addr", "addre", "addres", "address", "addrl", "addrlabel", "l", "li", "lin", "link", "r", "ro", "rou", "rout", "route", "ru", "rul", "rule", "n", "ne", "nei", "neig", "neigh", "neighbor", "neighbour", "ntable", "ntbl", "m", "ma", "maddr", "maddress", "mr", "mroute", "mrule", "tunnel", "tunl", "tuntap", "tap", "token", "tcp_metrics", "tcpmetrics", "netconf", "nexthop", "nh", "mptcp", "stats", "vrf", "l2tp", "macsec", "sr", "ioam"}, trigger: "", build: effectsSysinfoL761},
-		{line: 767, kind: "program", exes: []string{"ip"}, subs: []string{"netns", "netn", "net"}, trigger: "", build: effectsSysinfoL767},
-		{line: 774, kind: "program", exes: []string{"ip"}, subs: []string{"netns", "netn", "net"}, trigger: "", build: effectsSysinfoL774},
-		{line: 781, kind: "program", exes: []string{"ip"}, subs: []string{"netns", "netn", "net", "vrf"}, trigger: "", build: effectsSysinfoL781},
-		{line: 790, kind: "program", exes: []string{"ip"}, subs: []string{"x", "xf", "xfr", "xfrm"}, trigger: "", build: effectsSysinfoL790},
-		{line: 799, kind: "program", exes: []string{"ifconfig"}, subs: nil, trigger: "", build: effectsSysinfoL799},
-		{line: 807, kind: "program", exes: []string{"route"}, subs: nil, trigger: "", build: effectsSysinfoL807},
-		{line: 816, kind: "program", exes: []string{"arp"}, subs: nil, trigger: "", build: effectsSysinfoL816},
-		{line: 824, kind: "program", exes: []string{"ss"}, subs: nil, trigger: "", build: effectsSysinfoL824},
-		{line: 841, kind: "program", exes: []string{"netstat"}, subs: nil, trigger: "", build: effectsSysinfoL841},
-		{line: 854, kind: "program", exes: []string{"nmcli"}, subs: nil, trigger: "", build: effectsSysinfoL854},
-		{line: 865, kind: "program", exes: []string{"nmcli"}, subs: []string{"g", "ge", "gen", "general", "c", "co", "con", "conn", "connection", "d", "de", "dev", "device", "r", "ra", "radio", "n", "ne", "net", "networking", "m", "mo", "mon", "monitor"}, trigger: "", build: effectsSysinfoL865},
-		{line: 877, kind: "program", exes: []string{"nmcli"}, subs: []string{"g", "ge", "gen", "general"}, trigger: "", build: effectsSysinfoL877},
-		{line: 885, kind: "program", exes: []string{"nmcli"}, subs: []string{"c", "co", "con", "conn", "connection"}, trigger: "", build: effectsSysinfoL885},
-		{line: 897, kind: "program", exes: []string{"nmcli"}, subs: []string{"d", "de", "dev", "device"}, trigger: "", build: effectsSysinfoL897},
-		{line: 906, kind: "program", exes: []string{"nmcli"}, subs: []string{"d", "de", "dev", "device"}, trigger: "", build: effectsSysinfoL906},
-		{line: 915, kind: "program", exes: []string{"nmcli"}, subs: []string{"d", "de", "dev", "device"}, trigger: "", build: effectsSysinfoL915},
-		{line: 922, kind: "program", exes: []string{"nmcli"}, subs: []string{"r", "ra", "radio"}, trigger: "", build: effectsSysinfoL922},
-		{line: 930, kind: "program", exes: []string{"iwconfig"}, subs: nil, trigger: "", build: effectsSysinfoL930},
-		{line: 939, kind: "program", exes: []string{"ping", "ping6"}, subs: nil, trigger: "", build: effectsSysinfoL939},
-		{line: 950, kind: "program", exes: []string{"traceroute", "tracepath"}, subs: nil, trigger: "", build: effectsSysinfoL950},
-		{line: 962, kind: "program", exes: []string{"mtr"}, subs: nil, trigger: "", build: effectsSysinfoL962},
-		{line: 980, kind: "program", exes: []string{"dig"}, subs: nil, trigger: "", build: effectsSysinfoL980},
-		{line: 994, kind: "program", exes: []string{"host"}, subs: nil, trigger: "", build: effectsSysinfoL994},
-		{line: 1003, kind: "program", exes: []string{"nslookup"}, subs: nil, trigger: "", build: effectsSysinfoL1003},
-		{line: 1010, kind: "program", exes: []string{"whois"}, subs: nil, trigger: "", build: effectsSysinfoL1010},
-		{line: 1028, kind: "program", exes: []string{"xclip"}, subs: nil, trigger: "", build: effectsSysinfoL1028},
-		{line: 1040, kind: "program", exes: []string{"xsel"}, subs: nil, trigger: "", build: effectsSysinfoL1040},
-		{line: 1054, kind: "program", exes: []string{"pbpaste"}, subs: nil, trigger: "", build: effectsSysinfoL1054},
-		{line: 1063, kind: "program", exes: []string{"wl-paste"}, subs: nil, trigger: "", build: effectsSysinfoL1063},
-		{line: 1072, kind: "program", exes: []string{"pbcopy"}, subs: nil, trigger: "", build: effectsSysinfoL1072},
-		{line: 1083, kind: "program", exes: []string{"crontab"}, subs: nil, trigger: "", build: effectsSysinfoL1083},
-		{line: 1098, kind: "program", exes: []string{"watch"}, subs: nil, trigger: "", build: effectsSysinfoL1098},
-		{line: 1117, kind: "program", exes: []string{"wipefs"}, subs: nil, trigger: "", build: effectsSysinfoL1117},
->>>>>>> h10-exfil
+		{line: 1032, kind: "program", exes: []string{"xclip"}, subs: nil, trigger: "", build: effectsSysinfoL1032},
+		{line: 1044, kind: "program", exes: []string{"xsel"}, subs: nil, trigger: "", build: effectsSysinfoL1044},
+		{line: 1058, kind: "program", exes: []string{"pbpaste"}, subs: nil, trigger: "", build: effectsSysinfoL1058},
+		{line: 1067, kind: "program", exes: []string{"wl-paste"}, subs: nil, trigger: "", build: effectsSysinfoL1067},
+		{line: 1076, kind: "program", exes: []string{"pbcopy"}, subs: nil, trigger: "", build: effectsSysinfoL1076},
+		{line: 1087, kind: "program", exes: []string{"crontab"}, subs: nil, trigger: "", build: effectsSysinfoL1087},
+		{line: 1100, kind: "program", exes: []string{"atq"}, subs: nil, trigger: "", build: effectsSysinfoL1100},
+		{line: 1110, kind: "program", exes: []string{"defaults"}, subs: nil, trigger: "", build: effectsSysinfoL1110},
+		{line: 1117, kind: "program", exes: []string{"defaults"}, subs: []string{"read", "read-type", "domains"}, trigger: "", build: effectsSysinfoL1117},
+		{line: 1128, kind: "program", exes: []string{"watch"}, subs: nil, trigger: "", build: effectsSysinfoL1128},
+		{line: 1147, kind: "program", exes: []string{"wipefs"}, subs: nil, trigger: "", build: effectsSysinfoL1147},
 	}},
 	{file: "effects/text.toml", header: packHeader{Name: "effects-text", Description: "Effect model of the text tools: what cat, sort, sed, awk, grep, the dump and conversion tools and the JSON/YAML/XML processors read, write and run.", Executables: []string{"cat", "sort", "sed", "gsed", "awk", "gawk", "mawk", "nawk", "grep", "egrep", "fgrep", "strings", "hexdump", "hd", "xxd", "rev", "column", "look", "iconv", "ul", "dos2unix", "sponge", "jq", "yq", "xq", "tomlq", "gron", "fx", "xmllint", "msgfmt", "msgunfmt", "xgettext", "csvstat", "csvlook", "csvcut", "csvgrep", "csvsort", "csvjson", "csvformat", "csvjoin", "csvstack", "in2csv", "csvsql"}}, blocks: []genBlock{
 		{line: 8, kind: "exe", exes: []string{"xxd"}, subs: nil, trigger: "", build: effectsTextL8},
@@ -2123,15 +2015,9 @@ var generatedPacks = []genPack{
 
 var generatedExeIndex = []genExe{
 	{name: ".", grammar: []uint32{0x12001f}, generic: []uint32{0xb000d, 0xb000e, 0xb000f, 0xb0012, 0xd002b, 0x12001f}, subs: nil, ruleKnown: true},
-<<<<<<< HEAD
-	{name: "7z", grammar: []uint32{0x110002, 0x11000e}, generic: []uint32{0xd0021, 0xe0004, 0xe0014, 0xe0016, 0x11000e}, subs: []genSub{{"a", []uint32{0x110012}}, {"b", []uint32{0x110011}}, {"d", []uint32{0x110013}}, {"e", []uint32{0x110014}}, {"h", []uint32{0x110010}}, {"i", []uint32{0x110011}}, {"l", []uint32{0x11000f}}, {"rn", []uint32{0x110013}}, {"t", []uint32{0x11000f}}, {"u", []uint32{0x110012}}, {"x", []uint32{0x110014}}}, ruleKnown: true},
+	{name: "7z", grammar: []uint32{0x110002, 0x11000e}, generic: []uint32{0xd0021, 0xe0004, 0xe0015, 0xe0017, 0x11000e}, subs: []genSub{{"a", []uint32{0x110012}}, {"b", []uint32{0x110011}}, {"d", []uint32{0x110013}}, {"e", []uint32{0x110014}}, {"h", []uint32{0x110010}}, {"i", []uint32{0x110011}}, {"l", []uint32{0x11000f}}, {"rn", []uint32{0x110013}}, {"t", []uint32{0x11000f}}, {"u", []uint32{0x110012}}, {"x", []uint32{0x110014}}}, ruleKnown: true},
 	{name: "R", grammar: []uint32{0x24005e}, generic: []uint32{0x24005e}, subs: nil, ruleKnown: false},
 	{name: "Rscript", grammar: []uint32{0x24005e}, generic: []uint32{0x24005e}, subs: nil, ruleKnown: false},
-=======
-	{name: "7z", grammar: []uint32{0x110002, 0x11000e}, generic: []uint32{0xd0021, 0xe0004, 0xe0015, 0xe0017, 0x11000e}, subs: []genSub{{"a", []uint32{0x110012}}, {"b", []uint32{0x110011}}, {"d", []uint32{0x110013}}, {"e", []uint32{0x110014}}, {"h", []uint32{0x110010}}, {"i", []uint32{0x110011}}, {"l", []uint32{0x11000f}}, {"rn", []uint32{0x110013}}, {"t", []uint32{0x11000f}}, {"u", []uint32{0x110012}}, {"x", []uint32{0x110014}}}, ruleKnown: true},
-	{name: "R", grammar: []uint32{0x24005c}, generic: []uint32{0x24005c}, subs: nil, ruleKnown: false},
-	{name: "Rscript", grammar: []uint32{0x24005c}, generic: []uint32{0x24005c}, subs: nil, ruleKnown: false},
->>>>>>> h10-exfil
 	{name: "[", grammar: []uint32{0x150003, 0x150029}, generic: []uint32{0xd0016, 0x150029}, subs: nil, ruleKnown: true},
 	{name: "[[", grammar: []uint32{0x120000, 0x120001}, generic: []uint32{0xd0016, 0x120001}, subs: nil, ruleKnown: true},
 	{name: "aa-exec", grammar: []uint32{0x1c0013}, generic: []uint32{0x1c0013}, subs: nil, ruleKnown: false},
@@ -2178,30 +2064,19 @@ var generatedExeIndex = []genExe{
 	{name: "atmos", grammar: nil, generic: []uint32{0x80006, 0x80007, 0x80008}, subs: nil, ruleKnown: true},
 	{name: "atobm", grammar: []uint32{0x1c0000, 0x1c002c}, generic: []uint32{0x1c002c}, subs: nil, ruleKnown: false},
 	{name: "atop", grammar: []uint32{0x220014}, generic: []uint32{0xd0016, 0x220014}, subs: nil, ruleKnown: true},
-	{name: "atq", grammar: []uint32{0x220066}, generic: []uint32{0x220066}, subs: nil, ruleKnown: false},
+	{name: "atq", grammar: []uint32{0x220067}, generic: []uint32{0x220067}, subs: nil, ruleKnown: false},
 	{name: "autoconf", grammar: []uint32{0x1c002d}, generic: []uint32{0x1c002d}, subs: nil, ruleKnown: false},
 	{name: "autoheader", grammar: []uint32{0x1c002d}, generic: []uint32{0x1c002d}, subs: nil, ruleKnown: false},
 	{name: "autoreconf", grammar: []uint32{0x1c002d}, generic: []uint32{0x1c002d}, subs: nil, ruleKnown: false},
-<<<<<<< HEAD
 	{name: "ava", grammar: []uint32{0x240037}, generic: []uint32{0xd0025, 0x240037}, subs: nil, ruleKnown: true},
-	{name: "awk", grammar: []uint32{0xd0006, 0x230005}, generic: []uint32{0xb001f, 0xd001a, 0xe0004, 0xe000f, 0xe0018, 0x230005}, subs: nil, ruleKnown: true},
-	{name: "aws", grammar: []uint32{0x10000, 0x130000, 0x130001}, generic: []uint32{0x10009, 0x10015, 0x1001b, 0xe0008, 0x130000, 0x130001}, subs: []genSub{{"acm", []uint32{0x130003}}, {"amplify", []uint32{0x130004}}, {"apigateway", []uint32{0x130003}}, {"appsync", []uint32{0x130004}}, {"autoscaling", []uint32{0x130003}}, {"batch", []uint32{0x130004}}, {"cloudformation", []uint32{0x130003}}, {"cloudtrail", []uint32{0x130003}}, {"cloudwatch", []uint32{0x130003}}, {"codeartifact", []uint32{0x130008}}, {"cognito-identity", []uint32{0x13000b}}, {"cognito-idp", []uint32{0x130004}}, {"configure", []uint32{0x13000f, 0x130010, 0x130011, 0x130012, 0x130013}}, {"ec2", []uint32{0x130005, 0x13000b}}, {"ecr", []uint32{0x130003, 0x130007}}, {"ecr-public", []uint32{0x130007}}, {"ecs", []uint32{0x130004}}, {"eks", []uint32{0x130003, 0x13000b, 0x13000e}}, {"elasticbeanstalk", []uint32{0x130004}}, {"elbv2", []uint32{0x130003}}, {"glue", []uint32{0x130004}}, {"iam", []uint32{0x1000b, 0x130003, 0x13000c}}, {"kms", []uint32{0x1000b, 0x130003}}, {"lambda", []uint32{0x130004}}, {"lightsail", []uint32{0x13000b}}, {"logs", []uint32{0x130003}}, {"organizations", []uint32{0x1000b, 0x130003}}, {"rds", []uint32{0x13000d}}, {"redshift", []uint32{0x13000b}}, {"redshift-serverless", []uint32{0x13000b}}, {"route53", []uint32{0x1000a, 0x130003}}, {"s3", []uint32{0x10005, 0x10006, 0x10007, 0x10008, 0x13000d, 0x130014, 0x130015, 0x130016, 0x130017}}, {"s3api", []uint32{0x130003}}, {"secretsmanager", []uint32{0xf0005, 0x130009}}, {"sns", []uint32{0x130003}}, {"sqs", []uint32{0x130003}}, {"ssm", []uint32{0xf0006, 0x13000a}}, {"sso", []uint32{0x13000b}}, {"sts", []uint32{0x1000b, 0x130002, 0x130006}}}, ruleKnown: true},
-=======
-	{name: "ava", grammar: []uint32{0x240036}, generic: []uint32{0xd0025, 0x240036}, subs: nil, ruleKnown: true},
 	{name: "awk", grammar: []uint32{0xd0006, 0x230005}, generic: []uint32{0xb001f, 0xd001a, 0xe0004, 0xe0010, 0xe0019, 0x230005}, subs: nil, ruleKnown: true},
 	{name: "aws", grammar: []uint32{0x10000, 0x130000, 0x130001}, generic: []uint32{0x10009, 0x10015, 0x1001b, 0xe0009, 0x130000, 0x130001}, subs: []genSub{{"acm", []uint32{0x130003}}, {"amplify", []uint32{0x130004}}, {"apigateway", []uint32{0x130003}}, {"appsync", []uint32{0x130004}}, {"autoscaling", []uint32{0x130003}}, {"batch", []uint32{0x130004}}, {"cloudformation", []uint32{0x130003}}, {"cloudtrail", []uint32{0x130003}}, {"cloudwatch", []uint32{0x130003}}, {"codeartifact", []uint32{0x130008}}, {"cognito-identity", []uint32{0x13000b}}, {"cognito-idp", []uint32{0x130004}}, {"configure", []uint32{0x13000f, 0x130010, 0x130011, 0x130012, 0x130013}}, {"ec2", []uint32{0x130005, 0x13000b}}, {"ecr", []uint32{0x130003, 0x130007}}, {"ecr-public", []uint32{0x130007}}, {"ecs", []uint32{0x130004}}, {"eks", []uint32{0x130003, 0x13000b, 0x13000e}}, {"elasticbeanstalk", []uint32{0x130004}}, {"elbv2", []uint32{0x130003}}, {"glue", []uint32{0x130004}}, {"iam", []uint32{0x1000b, 0x130003, 0x13000c}}, {"kms", []uint32{0x1000b, 0x130003}}, {"lambda", []uint32{0x130004}}, {"lightsail", []uint32{0x13000b}}, {"logs", []uint32{0x130003}}, {"organizations", []uint32{0x1000b, 0x130003}}, {"rds", []uint32{0x13000d}}, {"redshift", []uint32{0x13000b}}, {"redshift-serverless", []uint32{0x13000b}}, {"route53", []uint32{0x1000a, 0x130003}}, {"s3", []uint32{0x10005, 0x10006, 0x10007, 0x10008, 0x13000d, 0x130014, 0x130015, 0x130016, 0x130017}}, {"s3api", []uint32{0x130003}}, {"secretsmanager", []uint32{0xf0005, 0x130009}}, {"sns", []uint32{0x130003}}, {"sqs", []uint32{0x130003}}, {"ssm", []uint32{0xf0006, 0x13000a}}, {"sso", []uint32{0x13000b}}, {"sts", []uint32{0x1000b, 0x130002, 0x130006}}}, ruleKnown: true},
->>>>>>> h10-exfil
 	{name: "aws-vault", grammar: []uint32{0x210025}, generic: []uint32{0x210025}, subs: []genSub{{"add", []uint32{0x21002a}}, {"clear", []uint32{0x21002a}}, {"exec", []uint32{0x210026}}, {"export", []uint32{0x210027}}, {"list", []uint32{0x210029}}, {"login", []uint32{0x210028}}, {"ls", []uint32{0x210029}}, {"proxy", []uint32{0x21002a}}, {"remove", []uint32{0x21002a}}, {"rm", []uint32{0x21002a}}, {"rotate", []uint32{0x21002a}}}, ruleKnown: false},
 	{name: "az", grammar: []uint32{0x10004, 0x130018, 0x13001c, 0x13001d, 0x13001e, 0x13001f, 0x130020, 0x130021, 0x130023, 0x130024, 0x130025, 0x130026}, generic: []uint32{0x1000e, 0x10018, 0x1001b, 0x130018, 0x13001c, 0x13001d, 0x13001e, 0x13001f, 0x130020, 0x130021, 0x130023, 0x130024, 0x130025, 0x130026}, subs: []genSub{{"account", []uint32{0x130022, 0x130027}}, {"acr", []uint32{0x13002a}}, {"aks", []uint32{0x13002b}}, {"config", []uint32{0x13002d}}, {"cosmosdb", []uint32{0x130028}}, {"deployment", []uint32{0x13001a, 0x13001b}}, {"functionapp", []uint32{0x130028, 0x130029}}, {"keyvault", []uint32{0xf0008}}, {"login", []uint32{0x13002c}}, {"logout", []uint32{0x13002c}}, {"redis", []uint32{0x130028}}, {"storage", []uint32{0x130028, 0x130029, 0x13002e}}, {"upgrade", []uint32{0x13002c}}, {"version", []uint32{0x13002c}}, {"vm", []uint32{0x130019}}, {"vmss", []uint32{0x130019}}, {"webapp", []uint32{0x130028, 0x130029}}}, ruleKnown: true},
 	{name: "azcopy", grammar: []uint32{0x10003, 0x130047}, generic: []uint32{0x1000f, 0x10019, 0x130047}, subs: []genSub{{"bench", []uint32{0x130049}}, {"benchmark", []uint32{0x130049}}, {"copy", []uint32{0x130048}}, {"cp", []uint32{0x130048}}, {"env", []uint32{0x13004b}}, {"jobs", []uint32{0x13004a}}, {"list", []uint32{0x130049}}, {"login", []uint32{0x130049}}, {"logout", []uint32{0x130049}}, {"make", []uint32{0x130049}}, {"remove", []uint32{0x130049}}, {"rm", []uint32{0x130049}}, {"sync", []uint32{0x10010, 0x130048}}}, ruleKnown: true},
 	{name: "b2sum", grammar: []uint32{0x150022}, generic: []uint32{0xd0016, 0x150022}, subs: nil, ruleKnown: true},
-<<<<<<< HEAD
 	{name: "bandit", grammar: []uint32{0x24004d}, generic: []uint32{0xd0025, 0x24004d}, subs: nil, ruleKnown: true},
-	{name: "base32", grammar: []uint32{0x150025}, generic: []uint32{0xe0004, 0xe0011, 0xe0016, 0x150025}, subs: nil, ruleKnown: true},
-=======
-	{name: "bandit", grammar: []uint32{0x24004b}, generic: []uint32{0xd0025, 0x24004b}, subs: nil, ruleKnown: true},
 	{name: "base32", grammar: []uint32{0x150025}, generic: []uint32{0xe0004, 0xe0012, 0xe0017, 0x150025}, subs: nil, ruleKnown: true},
->>>>>>> h10-exfil
 	{name: "base58", grammar: []uint32{0x1c002e}, generic: []uint32{0x1c002e}, subs: nil, ruleKnown: false},
 	{name: "base64", grammar: []uint32{0x150025}, generic: []uint32{0xd0028, 0xe0004, 0xe000c, 0xe0012, 0xe0017, 0x150025}, subs: nil, ruleKnown: true},
 	{name: "basename", grammar: []uint32{0x150009}, generic: []uint32{0xd0016, 0x150009}, subs: nil, ruleKnown: true},
@@ -2209,15 +2084,9 @@ var generatedExeIndex = []genExe{
 	{name: "basez", grammar: []uint32{0x1c002f}, generic: []uint32{0x1c002f}, subs: nil, ruleKnown: false},
 	{name: "bash", grammar: []uint32{0x60001, 0xb0007, 0x1c0030}, generic: []uint32{0x60009, 0x6000a, 0x6000b, 0xb000d, 0xb000e, 0xb000f, 0xb0010, 0xb0012, 0xb0016, 0x1c0030}, subs: nil, ruleKnown: true},
 	{name: "bashbug", grammar: []uint32{0x1c0031}, generic: []uint32{0x1c0031}, subs: nil, ruleKnown: false},
-<<<<<<< HEAD
-	{name: "bat", grammar: []uint32{0x180004}, generic: []uint32{0xe0004, 0xe000f, 0xe0016, 0x180004}, subs: []genSub{{"cache", []uint32{0x180005}}}, ruleKnown: true},
-	{name: "batcat", grammar: []uint32{0x180004}, generic: []uint32{0xe0004, 0xe000f, 0xe0016, 0x180004}, subs: []genSub{{"cache", []uint32{0x180005}}}, ruleKnown: true},
-	{name: "bazel", grammar: []uint32{0x24004f}, generic: []uint32{0xd0024, 0x24004f}, subs: nil, ruleKnown: true},
-=======
 	{name: "bat", grammar: []uint32{0x180004}, generic: []uint32{0xe0004, 0xe0010, 0xe0017, 0x180004}, subs: []genSub{{"cache", []uint32{0x180005}}}, ruleKnown: true},
 	{name: "batcat", grammar: []uint32{0x180004}, generic: []uint32{0xe0004, 0xe0010, 0xe0017, 0x180004}, subs: []genSub{{"cache", []uint32{0x180005}}}, ruleKnown: true},
-	{name: "bazel", grammar: []uint32{0x24004d}, generic: []uint32{0xd0024, 0x24004d}, subs: nil, ruleKnown: true},
->>>>>>> h10-exfil
+	{name: "bazel", grammar: []uint32{0x24004f}, generic: []uint32{0xd0024, 0x24004f}, subs: nil, ruleKnown: true},
 	{name: "bbot", grammar: []uint32{0x1c0032}, generic: []uint32{0x1c0032}, subs: nil, ruleKnown: false},
 	{name: "bc", grammar: []uint32{0x1c0033}, generic: []uint32{0xd0016, 0x1c0033}, subs: nil, ruleKnown: true},
 	{name: "bconsole", grammar: []uint32{0x1c0034}, generic: []uint32{0x1c0034}, subs: nil, ruleKnown: false},
@@ -2252,15 +2121,9 @@ var generatedExeIndex = []genExe{
 	{name: "caller", grammar: []uint32{0x120012}, generic: []uint32{0xd0016, 0x120012}, subs: nil, ruleKnown: true},
 	{name: "cancel", grammar: []uint32{0x1c003e}, generic: []uint32{0x1c003e}, subs: nil, ruleKnown: false},
 	{name: "capsh", grammar: []uint32{0x1c003f}, generic: []uint32{0x1c003f}, subs: nil, ruleKnown: false},
-<<<<<<< HEAD
 	{name: "cargo", grammar: []uint32{0xa0004, 0x240023}, generic: []uint32{0xa0005, 0xa000c, 0x240023}, subs: []genSub{{"add", []uint32{0xa0019, 0x240027}}, {"audit", []uint32{0xa0018, 0x240025}}, {"b", []uint32{0xa0018, 0x240027}}, {"bench", []uint32{0xa0018, 0x240027}}, {"build", []uint32{0xa0018, 0x240027}}, {"c", []uint32{0xa0018, 0x240027}}, {"check", []uint32{0xa0018, 0x240027}}, {"clean", []uint32{0xa0019, 0x240027}}, {"clippy", []uint32{0xa0018, 0x240027}}, {"config", []uint32{0x240027}}, {"d", []uint32{0xa0018, 0x240027}}, {"deny", []uint32{0xa0018, 0x240025}}, {"doc", []uint32{0xa0018, 0x240027}}, {"expand", []uint32{0xa0018, 0x240027}}, {"fetch", []uint32{0xa0019, 0x240027}}, {"fix", []uint32{0xa0019, 0x240027}}, {"fmt", []uint32{0xa0019, 0x240028}}, {"generate-lockfile", []uint32{0xa0019, 0x240027}}, {"help", []uint32{0xa0018, 0x240024}}, {"info", []uint32{0x240026}}, {"init", []uint32{0xa0019, 0x240027}}, {"install", []uint32{0xa0019, 0x240027}}, {"llvm-cov", []uint32{0x240027}}, {"locate-project", []uint32{0xa0018, 0x240024}}, {"login", []uint32{0x240027}}, {"logout", []uint32{0x240027}}, {"metadata", []uint32{0xa0018, 0x240025}}, {"miri", []uint32{0x240027}}, {"new", []uint32{0xa0019, 0x240027}}, {"nextest", []uint32{0xa0018, 0x240027}}, {"outdated", []uint32{0xa0018, 0x240025}}, {"owner", []uint32{0x240027}}, {"package", []uint32{0xa0018, 0x240027}}, {"pkgid", []uint32{0xa0018, 0x240024}}, {"publish", []uint32{0x240027}}, {"r", []uint32{0xa0018, 0x240027}}, {"read-manifest", []uint32{0x240024}}, {"remove", []uint32{0xa0019, 0x240027}}, {"report", []uint32{0x240027}}, {"rm", []uint32{0xa0019, 0x240027}}, {"run", []uint32{0xa0018, 0x240027}}, {"rustc", []uint32{0x240027}}, {"rustdoc", []uint32{0x240027}}, {"script", []uint32{0x240027}}, {"search", []uint32{0xa0018, 0x240026}}, {"t", []uint32{0xa0018, 0x240027}}, {"tarpaulin", []uint32{0x240027}}, {"test", []uint32{0xa0018, 0x240027}}, {"tree", []uint32{0xa0018, 0x240025}}, {"uninstall", []uint32{0x240027}}, {"update", []uint32{0xa0019, 0x240027}}, {"vendor", []uint32{0xa0019, 0x240027}}, {"verify-project", []uint32{0xa0018, 0x240024}}, {"version", []uint32{0xa0018, 0x240024}}, {"watch", []uint32{0x240027}}, {"yank", []uint32{0x240027}}}, ruleKnown: true},
-	{name: "cat", grammar: []uint32{0x230002}, generic: []uint32{0xd0016, 0xe0004, 0xe000f, 0xe0016, 0x230002}, subs: nil, ruleKnown: true},
-	{name: "cc", grammar: []uint32{0x240007, 0x240051}, generic: []uint32{0xd0023, 0x240051}, subs: nil, ruleKnown: true},
-=======
-	{name: "cargo", grammar: []uint32{0xa0004, 0x240022}, generic: []uint32{0xa0005, 0xa000c, 0x240022}, subs: []genSub{{"add", []uint32{0xa0019, 0x240026}}, {"audit", []uint32{0xa0018, 0x240024}}, {"b", []uint32{0xa0018, 0x240026}}, {"bench", []uint32{0xa0018, 0x240026}}, {"build", []uint32{0xa0018, 0x240026}}, {"c", []uint32{0xa0018, 0x240026}}, {"check", []uint32{0xa0018, 0x240026}}, {"clean", []uint32{0xa0019, 0x240026}}, {"clippy", []uint32{0xa0018, 0x240026}}, {"config", []uint32{0x240026}}, {"d", []uint32{0xa0018, 0x240026}}, {"deny", []uint32{0xa0018, 0x240024}}, {"doc", []uint32{0xa0018, 0x240026}}, {"expand", []uint32{0xa0018, 0x240026}}, {"fetch", []uint32{0xa0019, 0x240026}}, {"fix", []uint32{0xa0019, 0x240026}}, {"fmt", []uint32{0xa0019, 0x240027}}, {"generate-lockfile", []uint32{0xa0019, 0x240026}}, {"help", []uint32{0xa0018, 0x240023}}, {"info", []uint32{0x240025}}, {"init", []uint32{0xa0019, 0x240026}}, {"install", []uint32{0xa0019, 0x240026}}, {"llvm-cov", []uint32{0x240026}}, {"locate-project", []uint32{0xa0018, 0x240023}}, {"login", []uint32{0x240026}}, {"logout", []uint32{0x240026}}, {"metadata", []uint32{0xa0018, 0x240024}}, {"miri", []uint32{0x240026}}, {"new", []uint32{0xa0019, 0x240026}}, {"nextest", []uint32{0xa0018, 0x240026}}, {"outdated", []uint32{0xa0018, 0x240024}}, {"owner", []uint32{0x240026}}, {"package", []uint32{0xa0018, 0x240026}}, {"pkgid", []uint32{0xa0018, 0x240023}}, {"publish", []uint32{0x240026}}, {"r", []uint32{0xa0018, 0x240026}}, {"read-manifest", []uint32{0x240023}}, {"remove", []uint32{0xa0019, 0x240026}}, {"report", []uint32{0x240026}}, {"rm", []uint32{0xa0019, 0x240026}}, {"run", []uint32{0xa0018, 0x240026}}, {"rustc", []uint32{0x240026}}, {"rustdoc", []uint32{0x240026}}, {"script", []uint32{0x240026}}, {"search", []uint32{0xa0018, 0x240025}}, {"t", []uint32{0xa0018, 0x240026}}, {"tarpaulin", []uint32{0x240026}}, {"test", []uint32{0xa0018, 0x240026}}, {"tree", []uint32{0xa0018, 0x240024}}, {"uninstall", []uint32{0x240026}}, {"update", []uint32{0xa0019, 0x240026}}, {"vendor", []uint32{0xa0019, 0x240026}}, {"verify-project", []uint32{0xa0018, 0x240023}}, {"version", []uint32{0xa0018, 0x240023}}, {"watch", []uint32{0x240026}}, {"yank", []uint32{0x240026}}}, ruleKnown: true},
 	{name: "cat", grammar: []uint32{0x230002}, generic: []uint32{0xd0016, 0xe0004, 0xe0010, 0xe0017, 0x230002}, subs: nil, ruleKnown: true},
-	{name: "cc", grammar: []uint32{0x240007, 0x24004f}, generic: []uint32{0xd0023, 0x24004f}, subs: nil, ruleKnown: true},
->>>>>>> h10-exfil
+	{name: "cc", grammar: []uint32{0x240007, 0x240051}, generic: []uint32{0xd0023, 0x240051}, subs: nil, ruleKnown: true},
 	{name: "cd", grammar: []uint32{0x120002}, generic: []uint32{0xd0016, 0x120002}, subs: nil, ruleKnown: true},
 	{name: "cdist", grammar: []uint32{0x1c0040}, generic: []uint32{0x1c0040}, subs: nil, ruleKnown: false},
 	{name: "cdk", grammar: nil, generic: []uint32{0x10013}, subs: nil, ruleKnown: true},
@@ -2314,11 +2177,7 @@ var generatedExeIndex = []genExe{
 	{name: "cpio", grammar: []uint32{0x110007}, generic: []uint32{0x110007}, subs: nil, ruleKnown: false},
 	{name: "cpulimit", grammar: []uint32{0x1c0052}, generic: []uint32{0x1c0052}, subs: nil, ruleKnown: false},
 	{name: "crash", grammar: []uint32{0x1c0053}, generic: []uint32{0x1c0053}, subs: nil, ruleKnown: false},
-<<<<<<< HEAD
-	{name: "crontab", grammar: []uint32{0x100007, 0x220008, 0x220065}, generic: []uint32{0x100027, 0x100028, 0x100036, 0x220065}, subs: nil, ruleKnown: true},
-=======
-	{name: "crontab", grammar: []uint32{0x100007, 0x220007, 0x220065}, generic: []uint32{0x100027, 0x100028, 0x100036, 0x220065}, subs: nil, ruleKnown: true},
->>>>>>> h10-exfil
+	{name: "crontab", grammar: []uint32{0x100007, 0x220008, 0x220066}, generic: []uint32{0x100027, 0x100028, 0x100036, 0x220066}, subs: nil, ruleKnown: true},
 	{name: "cryptsetup", grammar: nil, generic: []uint32{0x100012}, subs: nil, ruleKnown: true},
 	{name: "csh", grammar: []uint32{0x1c0054}, generic: []uint32{0xb000d, 0xb000e, 0x1c0054}, subs: nil, ruleKnown: true},
 	{name: "csplit", grammar: []uint32{0x150058}, generic: []uint32{0x150058}, subs: nil, ruleKnown: false},
@@ -2347,7 +2206,7 @@ var generatedExeIndex = []genExe{
 	{name: "debugfs", grammar: []uint32{0x1c005c}, generic: []uint32{0x1c005c}, subs: nil, ruleKnown: false},
 	{name: "deck", grammar: []uint32{0xf0000}, generic: []uint32{0xf0012}, subs: []genSub{{"gateway", []uint32{0xf000d}}, {"reset", []uint32{0xf000c}}, {"sync", []uint32{0xf000c}}}, ruleKnown: true},
 	{name: "declare", grammar: []uint32{0x120008, 0x120009}, generic: []uint32{0x7002a, 0xd0016, 0x120008, 0x120009}, subs: nil, ruleKnown: true},
-	{name: "defaults", grammar: []uint32{0x220006, 0x220067}, generic: []uint32{0x220067}, subs: []genSub{{"domains", []uint32{0x220068}}, {"read", []uint32{0x220068}}, {"read-type", []uint32{0x220068}}}, ruleKnown: false},
+	{name: "defaults", grammar: []uint32{0x220006, 0x220068}, generic: []uint32{0x220068}, subs: []genSub{{"domains", []uint32{0x220069}}, {"read", []uint32{0x220069}}, {"read-type", []uint32{0x220069}}}, ruleKnown: false},
 	{name: "del", grammar: nil, generic: []uint32{0x4001a}, subs: nil, ruleKnown: true},
 	{name: "deluser", grammar: nil, generic: []uint32{0x100020}, subs: nil, ruleKnown: true},
 	{name: "deno", grammar: []uint32{0x240033}, generic: []uint32{0xa0005, 0xa000c, 0xa001c, 0xb000d, 0x240033}, subs: []genSub{{"--version", []uint32{0x240034}}, {"add", []uint32{0x240035}}, {"approve-scripts", []uint32{0x240035}}, {"bench", []uint32{0x240035}}, {"bundle", []uint32{0x240035}}, {"cache", []uint32{0x240035}}, {"check", []uint32{0x240035}}, {"clean", []uint32{0x240035}}, {"compile", []uint32{0x240035}}, {"completions", []uint32{0x240034}}, {"coverage", []uint32{0x240035}}, {"doc", []uint32{0x240035}}, {"eval", []uint32{0x240035}}, {"fmt", []uint32{0x240035}}, {"info", []uint32{0x240035}}, {"init", []uint32{0x240035}}, {"install", []uint32{0x240035}}, {"jupyter", []uint32{0x240035}}, {"lint", []uint32{0x240035}}, {"outdated", []uint32{0x240035}}, {"publish", []uint32{0x240035}}, {"remove", []uint32{0x240035}}, {"repl", []uint32{0x240035}}, {"run", []uint32{0x240035}}, {"serve", []uint32{0x240035}}, {"task", []uint32{0x240035}}, {"test", []uint32{0x240035}}, {"types", []uint32{0x240034}}, {"uninstall", []uint32{0x240035}}, {"update", []uint32{0x240035}}, {"upgrade", []uint32{0x240035}}, {"vendor", []uint32{0x240035}}, {"x", []uint32{0x240035}}}, ruleKnown: true},
@@ -2449,13 +2308,8 @@ var generatedExeIndex = []genExe{
 	{name: "fold", grammar: []uint32{0x150019}, generic: []uint32{0xd0016, 0xd002b, 0x150019}, subs: nil, ruleKnown: true},
 	{name: "forge", grammar: []uint32{0x1c007d}, generic: []uint32{0x1c007d}, subs: nil, ruleKnown: false},
 	{name: "fping", grammar: []uint32{0x1c007e}, generic: []uint32{0x1c007e}, subs: nil, ruleKnown: false},
-<<<<<<< HEAD
 	{name: "free", grammar: []uint32{0x220015}, generic: []uint32{0xd0016, 0x220015}, subs: nil, ruleKnown: true},
-	{name: "ftp", grammar: []uint32{0x1e0007}, generic: []uint32{0xe000a, 0xe000b, 0xe001e, 0x1e0007}, subs: nil, ruleKnown: true},
-=======
-	{name: "free", grammar: []uint32{0x220014}, generic: []uint32{0xd0016, 0x220014}, subs: nil, ruleKnown: true},
 	{name: "ftp", grammar: []uint32{0x1e0007}, generic: []uint32{0xe000b, 0xe000c, 0xe001f, 0x1e0007}, subs: nil, ruleKnown: true},
->>>>>>> h10-exfil
 	{name: "fx", grammar: []uint32{0x230017}, generic: []uint32{0xd0016, 0x230017}, subs: nil, ruleKnown: true},
 	{name: "fzf", grammar: []uint32{0x18000a}, generic: []uint32{0xd0016, 0x18000a}, subs: nil, ruleKnown: true},
 	{name: "g++", grammar: []uint32{0x240006, 0x240051}, generic: []uint32{0xd0023, 0x240051}, subs: nil, ruleKnown: true},
@@ -2491,15 +2345,9 @@ var generatedExeIndex = []genExe{
 	{name: "golangci-lint", grammar: []uint32{0x24001e}, generic: []uint32{0xd0025, 0x24001e}, subs: []genSub{{"cache", []uint32{0x240020}}, {"completion", []uint32{0x24001f}}, {"config", []uint32{0x240020}}, {"custom", []uint32{0x240020}}, {"fmt", []uint32{0x240020}}, {"formatters", []uint32{0x240020}}, {"help", []uint32{0x24001f}}, {"linters", []uint32{0x240020}}, {"migrate", []uint32{0x240020}}, {"run", []uint32{0x240020}}, {"version", []uint32{0x24001f}}}, ruleKnown: true},
 	{name: "goreleaser", grammar: []uint32{0x240042}, generic: []uint32{0x240042}, subs: []genSub{{"check", []uint32{0x240043}}}, ruleKnown: false},
 	{name: "gotty", grammar: nil, generic: []uint32{0xb0021}, subs: nil, ruleKnown: true},
-<<<<<<< HEAD
 	{name: "govulncheck", grammar: []uint32{0x240003, 0x240022}, generic: []uint32{0xd0025, 0x240022}, subs: nil, ruleKnown: true},
-	{name: "gpg", grammar: []uint32{0x160004}, generic: []uint32{0xd0027, 0xe0004, 0xe0014, 0x160004}, subs: nil, ruleKnown: true},
-	{name: "gradle", grammar: []uint32{0x24004f}, generic: []uint32{0xa0005, 0xa001c, 0x24004f}, subs: nil, ruleKnown: true},
-=======
-	{name: "govulncheck", grammar: []uint32{0x240003, 0x240021}, generic: []uint32{0xd0025, 0x240021}, subs: nil, ruleKnown: true},
 	{name: "gpg", grammar: []uint32{0x160004}, generic: []uint32{0xd0027, 0xe0004, 0xe0015, 0x160004}, subs: nil, ruleKnown: true},
-	{name: "gradle", grammar: []uint32{0x24004d}, generic: []uint32{0xa0005, 0xa001c, 0x24004d}, subs: nil, ruleKnown: true},
->>>>>>> h10-exfil
+	{name: "gradle", grammar: []uint32{0x24004f}, generic: []uint32{0xa0005, 0xa001c, 0x24004f}, subs: nil, ruleKnown: true},
 	{name: "gradlew", grammar: nil, generic: []uint32{0xa0005}, subs: nil, ruleKnown: true},
 	{name: "grc", grammar: []uint32{0x1c0086}, generic: []uint32{0x1c0086}, subs: nil, ruleKnown: false},
 	{name: "grep", grammar: []uint32{0xd0002, 0x230006}, generic: []uint32{0xd0018, 0xe0004, 0xe0010, 0xe0018, 0x230006}, subs: nil, ruleKnown: true},
@@ -2513,13 +2361,8 @@ var generatedExeIndex = []genExe{
 	{name: "gtester", grammar: []uint32{0x1c0087}, generic: []uint32{0x1c0087}, subs: nil, ruleKnown: false},
 	{name: "guile", grammar: []uint32{0x1c0088}, generic: []uint32{0x1c0088}, subs: nil, ruleKnown: false},
 	{name: "gunzip", grammar: []uint32{0x110015}, generic: []uint32{0xd0021, 0xd002e, 0x110015}, subs: nil, ruleKnown: true},
-<<<<<<< HEAD
-	{name: "gzip", grammar: []uint32{0xd0014, 0x110015}, generic: []uint32{0xd0021, 0xd002e, 0xe000b, 0x110015}, subs: nil, ruleKnown: true},
-	{name: "hadolint", grammar: []uint32{0x240063}, generic: []uint32{0xd0016, 0x240063}, subs: nil, ruleKnown: true},
-=======
 	{name: "gzip", grammar: []uint32{0xd0014, 0x110015}, generic: []uint32{0xd0021, 0xd002e, 0xe000c, 0x110015}, subs: nil, ruleKnown: true},
-	{name: "hadolint", grammar: []uint32{0x240061}, generic: []uint32{0xd0016, 0x240061}, subs: nil, ruleKnown: true},
->>>>>>> h10-exfil
+	{name: "hadolint", grammar: []uint32{0x240063}, generic: []uint32{0xd0016, 0x240063}, subs: nil, ruleKnown: true},
 	{name: "halt", grammar: nil, generic: []uint32{0x100015}, subs: nil, ruleKnown: true},
 	{name: "haproxy", grammar: []uint32{0x10001b}, generic: []uint32{0x10001f}, subs: nil, ruleKnown: true},
 	{name: "hash", grammar: []uint32{0x120019}, generic: []uint32{0xd0016, 0x120019}, subs: nil, ruleKnown: true},
@@ -2541,15 +2384,9 @@ var generatedExeIndex = []genExe{
 	{name: "hostname", grammar: []uint32{0x220031}, generic: []uint32{0xd0016, 0x220031}, subs: nil, ruleKnown: true},
 	{name: "hostnamectl", grammar: []uint32{0x220032}, generic: []uint32{0x220032}, subs: []genSub{{"chassis", []uint32{0x220033}}, {"deployment", []uint32{0x220033}}, {"hostname", []uint32{0x220033}}, {"icon-name", []uint32{0x220033}}, {"location", []uint32{0x220033}}, {"show", []uint32{0x220033}}, {"status", []uint32{0x220033}}}, ruleKnown: false},
 	{name: "hping3", grammar: []uint32{0x1c0097}, generic: []uint32{0x1c0097}, subs: nil, ruleKnown: false},
-<<<<<<< HEAD
 	{name: "htop", grammar: []uint32{0x220012}, generic: []uint32{0xd0016, 0x220012}, subs: nil, ruleKnown: true},
-	{name: "http", grammar: []uint32{0x50002, 0x1e0004}, generic: []uint32{0x5000b, 0x5000c, 0x5000d, 0x5000e, 0x50014, 0xe000a, 0xe000b, 0xe000c, 0xe001d, 0xf0011, 0x1e0004}, subs: nil, ruleKnown: true},
-	{name: "https", grammar: []uint32{0x1e0004}, generic: []uint32{0x5000b, 0x5000c, 0x5000d, 0x5000e, 0x50014, 0xe000a, 0xe000b, 0xe000c, 0xe001d, 0xf0011, 0x1e0004}, subs: nil, ruleKnown: true},
-=======
-	{name: "htop", grammar: []uint32{0x220011}, generic: []uint32{0xd0016, 0x220011}, subs: nil, ruleKnown: true},
 	{name: "http", grammar: []uint32{0x50002, 0x1e0004}, generic: []uint32{0x5000b, 0x5000c, 0x5000d, 0x5000e, 0x50014, 0xe000b, 0xe000c, 0xe000d, 0xe001e, 0xf0011, 0x1e0004}, subs: nil, ruleKnown: true},
 	{name: "https", grammar: []uint32{0x1e0004}, generic: []uint32{0x5000b, 0x5000c, 0x5000d, 0x5000e, 0x50014, 0xe000b, 0xe000c, 0xe000d, 0xe001e, 0xf0011, 0x1e0004}, subs: nil, ruleKnown: true},
->>>>>>> h10-exfil
 	{name: "hub", grammar: []uint32{0x1a001a}, generic: []uint32{0x1a001a}, subs: []genSub{{"alias", []uint32{0x5000f}}, {"api", []uint32{0x5000f, 0x1a001b}}, {"attestation", []uint32{0x5000f}}, {"auth", []uint32{0x5000f}}, {"browse", []uint32{0x5000f, 0x1a001c}}, {"cache", []uint32{0x5000f}}, {"ci", []uint32{0x5000f}}, {"ci-status", []uint32{0x1a001b}}, {"codespace", []uint32{0x5000f}}, {"compare", []uint32{0x1a001b}}, {"config", []uint32{0x5000f}}, {"create", []uint32{0x1a001b}}, {"delete", []uint32{0x1a001b}}, {"environment", []uint32{0x5000f}}, {"extension", []uint32{0x5000f}}, {"fork", []uint32{0x1a001b}}, {"gist", []uint32{0x5000f, 0x50012, 0x1a001b}}, {"gpg-key", []uint32{0x5000f}}, {"issue", []uint32{0x5000f, 0x50012, 0x1a001b}}, {"job", []uint32{0x5000f}}, {"label", []uint32{0x5000f, 0x50012}}, {"mr", []uint32{0x5000f, 0x50012}}, {"org", []uint32{0x5000f}}, {"pipeline", []uint32{0x5000f}}, {"pr", []uint32{0x5000f, 0x50012, 0x1a001b}}, {"project", []uint32{0x5000f}}, {"pull-request", []uint32{0x1a001b}}, {"release", []uint32{0x5000f, 0x50012, 0x1a001b}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012}}, {"ruleset", []uint32{0x5000f}}, {"run", []uint32{0x5000f}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x5000f}}, {"snippet", []uint32{0x5000f}}, {"ssh-key", []uint32{0x5000f}}, {"status", []uint32{0x5000f}}, {"sync", []uint32{0x1a001b}}, {"variable", []uint32{0x5000f}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
 	{name: "hyperfine", grammar: []uint32{0x18000b}, generic: []uint32{0xd0025, 0x18000b}, subs: nil, ruleKnown: true},
 	{name: "ibmcloud", grammar: nil, generic: []uint32{0x10012}, subs: nil, ruleKnown: true},
@@ -2581,13 +2418,8 @@ var generatedExeIndex = []genExe{
 	{name: "jobs", grammar: []uint32{0x120015}, generic: []uint32{0xd0016, 0x120015}, subs: nil, ruleKnown: true},
 	{name: "joe", grammar: []uint32{0x1c00a0}, generic: []uint32{0x1c00a0}, subs: nil, ruleKnown: false},
 	{name: "join", grammar: []uint32{0x150014}, generic: []uint32{0xd0016, 0xd002b, 0x150014}, subs: nil, ruleKnown: true},
-<<<<<<< HEAD
 	{name: "journalctl", grammar: []uint32{0x220029}, generic: []uint32{0xd0016, 0xd0017, 0x220029}, subs: nil, ruleKnown: true},
-	{name: "jq", grammar: []uint32{0xd0008, 0x230011}, generic: []uint32{0xd0016, 0xe0004, 0xe000f, 0xe0016, 0x230011}, subs: nil, ruleKnown: true},
-=======
-	{name: "journalctl", grammar: []uint32{0x220028}, generic: []uint32{0xd0016, 0xd0017, 0x220028}, subs: nil, ruleKnown: true},
 	{name: "jq", grammar: []uint32{0xd0008, 0x230011}, generic: []uint32{0xd0016, 0xe0004, 0xe0010, 0xe0017, 0x230011}, subs: nil, ruleKnown: true},
->>>>>>> h10-exfil
 	{name: "jrunscript", grammar: []uint32{0x1c0011, 0x1c009e}, generic: []uint32{0x1c009e}, subs: nil, ruleKnown: false},
 	{name: "jshell", grammar: []uint32{0x1c009f}, generic: []uint32{0x1c009f}, subs: nil, ruleKnown: false},
 	{name: "json.tool", grammar: []uint32{0x24003b}, generic: []uint32{0x24003b}, subs: nil, ruleKnown: false},
@@ -2629,13 +2461,8 @@ var generatedExeIndex = []genExe{
 	{name: "ld-linux.so.2", grammar: []uint32{0x1c00a6}, generic: []uint32{0x1c00a6}, subs: nil, ruleKnown: false},
 	{name: "ld.so", grammar: []uint32{0x1c00a6}, generic: []uint32{0x1c00a6}, subs: nil, ruleKnown: false},
 	{name: "ldconfig", grammar: []uint32{0x1c00a7}, generic: []uint32{0x1c00a7}, subs: nil, ruleKnown: false},
-<<<<<<< HEAD
 	{name: "ldd", grammar: []uint32{0x240056}, generic: []uint32{0xd0016, 0x240056}, subs: nil, ruleKnown: true},
-	{name: "less", grammar: []uint32{0x200000}, generic: []uint32{0xd0016, 0xd002b, 0xe0004, 0xe000f, 0x200000}, subs: nil, ruleKnown: true},
-=======
-	{name: "ldd", grammar: []uint32{0x240054}, generic: []uint32{0xd0016, 0x240054}, subs: nil, ruleKnown: true},
 	{name: "less", grammar: []uint32{0x200000}, generic: []uint32{0xd0016, 0xd002b, 0xe0004, 0xe0010, 0x200000}, subs: nil, ruleKnown: true},
->>>>>>> h10-exfil
 	{name: "let", grammar: []uint32{0x120012}, generic: []uint32{0xd0016, 0x120012}, subs: nil, ruleKnown: true},
 	{name: "lftp", grammar: []uint32{0x1e0006}, generic: []uint32{0x1e0006}, subs: nil, ruleKnown: false},
 	{name: "link", grammar: []uint32{0x15004b}, generic: []uint32{0x15004b}, subs: nil, ruleKnown: false},
@@ -2759,15 +2586,9 @@ var generatedExeIndex = []genExe{
 	{name: "nginx", grammar: []uint32{0x10001c}, generic: []uint32{0x10001e}, subs: nil, ruleKnown: true},
 	{name: "ngrok", grammar: nil, generic: []uint32{0xb0025}, subs: nil, ruleKnown: true},
 	{name: "nice", grammar: []uint32{0x150040}, generic: []uint32{0x6000c, 0x150040}, subs: nil, ruleKnown: true},
-<<<<<<< HEAD
 	{name: "ninja", grammar: []uint32{0x24004f}, generic: []uint32{0xd0024, 0x24004f}, subs: nil, ruleKnown: true},
-	{name: "nl", grammar: []uint32{0x150010}, generic: []uint32{0xd0016, 0xd002b, 0xe0004, 0xe000f, 0x150010}, subs: nil, ruleKnown: true},
-	{name: "nm", grammar: []uint32{0x240053}, generic: []uint32{0xd0016, 0x240053}, subs: nil, ruleKnown: true},
-=======
-	{name: "ninja", grammar: []uint32{0x24004d}, generic: []uint32{0xd0024, 0x24004d}, subs: nil, ruleKnown: true},
 	{name: "nl", grammar: []uint32{0x150010}, generic: []uint32{0xd0016, 0xd002b, 0xe0004, 0xe0010, 0x150010}, subs: nil, ruleKnown: true},
-	{name: "nm", grammar: []uint32{0x240051}, generic: []uint32{0xd0016, 0x240051}, subs: nil, ruleKnown: true},
->>>>>>> h10-exfil
+	{name: "nm", grammar: []uint32{0x240053}, generic: []uint32{0xd0016, 0x240053}, subs: nil, ruleKnown: true},
 	{name: "nmap", grammar: []uint32{0x1d0000, 0x1d001b}, generic: []uint32{0x1d001b}, subs: nil, ruleKnown: false},
 	{name: "nmcli", grammar: []uint32{0x220051}, generic: []uint32{0xd0020, 0x220051}, subs: []genSub{{"c", []uint32{0x220052, 0x220054}}, {"co", []uint32{0x220052, 0x220054}}, {"con", []uint32{0x220052, 0x220054}}, {"conn", []uint32{0x220052, 0x220054}}, {"connection", []uint32{0x220052, 0x220054}}, {"d", []uint32{0x220052, 0x220055, 0x220056, 0x220057}}, {"de", []uint32{0x220052, 0x220055, 0x220056, 0x220057}}, {"dev", []uint32{0x220052, 0x220055, 0x220056, 0x220057}}, {"device", []uint32{0x220052, 0x220055, 0x220056, 0x220057}}, {"g", []uint32{0x220052, 0x220053}}, {"ge", []uint32{0x220052, 0x220053}}, {"gen", []uint32{0x220052, 0x220053}}, {"general", []uint32{0x220052, 0x220053}}, {"m", []uint32{0x220052}}, {"mo", []uint32{0x220052}}, {"mon", []uint32{0x220052}}, {"monitor", []uint32{0x220052}}, {"n", []uint32{0x220052}}, {"ne", []uint32{0x220052}}, {"net", []uint32{0x220052}}, {"networking", []uint32{0x220052}}, {"r", []uint32{0x220052, 0x220058}}, {"ra", []uint32{0x220052, 0x220058}}, {"radio", []uint32{0x220052, 0x220058}}}, ruleKnown: true},
 	{name: "node", grammar: []uint32{0x24002f}, generic: []uint32{0xb000d, 0xb000e, 0xb000f, 0x24002f}, subs: nil, ruleKnown: true},
@@ -2811,12 +2632,8 @@ var generatedExeIndex = []genExe{
 	{name: "paste", grammar: []uint32{0x150013}, generic: []uint32{0xd0016, 0xd002b, 0x150013}, subs: nil, ruleKnown: true},
 	{name: "patch", grammar: []uint32{0xd0015}, generic: []uint32{0xd0021, 0xd002f}, subs: nil, ruleKnown: true},
 	{name: "pax", grammar: []uint32{0x110008}, generic: []uint32{0x110008}, subs: nil, ruleKnown: false},
-	{name: "pbcopy", grammar: []uint32{0x220004, 0x220064}, generic: []uint32{0xd0021, 0x220064}, subs: nil, ruleKnown: true},
-<<<<<<< HEAD
+	{name: "pbcopy", grammar: []uint32{0x220004, 0x220065}, generic: []uint32{0xd0021, 0x220065}, subs: nil, ruleKnown: true},
 	{name: "pbpaste", grammar: []uint32{0x220005, 0x220063}, generic: []uint32{0xd0016, 0x220063}, subs: nil, ruleKnown: true},
-=======
-	{name: "pbpaste", grammar: []uint32{0x220005, 0x220062}, generic: []uint32{0xd0016, 0x220062}, subs: nil, ruleKnown: true},
->>>>>>> h10-exfil
 	{name: "pdb", grammar: []uint32{0x1d002a}, generic: []uint32{0x1d002a}, subs: nil, ruleKnown: false},
 	{name: "pdflatex", grammar: []uint32{0x1d0004, 0x1d002b}, generic: []uint32{0x1d002b}, subs: nil, ruleKnown: false},
 	{name: "pdftex", grammar: []uint32{0x1d0003, 0x1d002b}, generic: []uint32{0x1d002b}, subs: nil, ruleKnown: false},
@@ -2856,17 +2673,10 @@ var generatedExeIndex = []genExe{
 	{name: "poweroff", grammar: nil, generic: []uint32{0x100015}, subs: nil, ruleKnown: true},
 	{name: "powershell", grammar: nil, generic: []uint32{0xb000d, 0xb000e}, subs: nil, ruleKnown: true},
 	{name: "pr", grammar: []uint32{0x15001b}, generic: []uint32{0x15001b}, subs: nil, ruleKnown: false},
-<<<<<<< HEAD
 	{name: "pre-commit", grammar: []uint32{0x24005f}, generic: []uint32{0xd0029, 0x24005f}, subs: nil, ruleKnown: true},
 	{name: "prettier", grammar: []uint32{0x240038}, generic: []uint32{0xd0021, 0xd0022, 0x240038}, subs: nil, ruleKnown: true},
-	{name: "printenv", grammar: []uint32{0x15003e, 0x15003f}, generic: []uint32{0xd0016, 0xe0005, 0xe000e, 0xe0013, 0x15003e, 0x15003f}, subs: nil, ruleKnown: true},
-	{name: "printf", grammar: []uint32{0x150001, 0x150028}, generic: []uint32{0xd0016, 0xe0006, 0xe000f, 0x150028}, subs: nil, ruleKnown: true},
-=======
-	{name: "pre-commit", grammar: []uint32{0x24005d}, generic: []uint32{0xd0029, 0x24005d}, subs: nil, ruleKnown: true},
-	{name: "prettier", grammar: []uint32{0x240037}, generic: []uint32{0xd0021, 0xd0022, 0x240037}, subs: nil, ruleKnown: true},
 	{name: "printenv", grammar: []uint32{0x15003e, 0x15003f}, generic: []uint32{0xd0016, 0xe0005, 0xe000f, 0xe0014, 0x15003e, 0x15003f}, subs: nil, ruleKnown: true},
 	{name: "printf", grammar: []uint32{0x150001, 0x150028}, generic: []uint32{0xd0016, 0xe0006, 0xe0010, 0x150028}, subs: nil, ruleKnown: true},
->>>>>>> h10-exfil
 	{name: "prisma", grammar: nil, generic: []uint32{0x3001a, 0x3001b}, subs: nil, ruleKnown: true},
 	{name: "procmail", grammar: []uint32{0x1d003e}, generic: []uint32{0x1d003e}, subs: nil, ruleKnown: false},
 	{name: "pry", grammar: []uint32{0x1d003f}, generic: []uint32{0x1d003f}, subs: nil, ruleKnown: false},
@@ -2927,11 +2737,10 @@ var generatedExeIndex = []genExe{
 	{name: "rmmod", grammar: nil, generic: []uint32{0x10002e}, subs: nil, ruleKnown: true},
 	{name: "route", grammar: []uint32{0x22004d}, generic: []uint32{0xd0020, 0x22004d}, subs: nil, ruleKnown: true},
 	{name: "rpm", grammar: []uint32{0x1f0006}, generic: []uint32{0x1f0006}, subs: nil, ruleKnown: false},
-<<<<<<< HEAD
 	{name: "rpmdb", grammar: []uint32{0x1d0051}, generic: []uint32{0x1d0051}, subs: nil, ruleKnown: false},
 	{name: "rpmquery", grammar: []uint32{0x1d004f}, generic: []uint32{0x1d004f}, subs: nil, ruleKnown: false},
 	{name: "rpmverify", grammar: []uint32{0x1d0050}, generic: []uint32{0x1d0050}, subs: nil, ruleKnown: false},
-	{name: "rsync", grammar: []uint32{0xc0000, 0x1e000c}, generic: []uint32{0x40024, 0xc0004, 0xc0005, 0xc0008, 0xc000d, 0xc000e, 0xe000d, 0xe0019, 0xe001f, 0x1e000c}, subs: nil, ruleKnown: true},
+	{name: "rsync", grammar: []uint32{0xc0000, 0x1e000c}, generic: []uint32{0x40024, 0xc0004, 0xc0005, 0xc0008, 0xc000d, 0xc000e, 0xe000e, 0xe001a, 0xe0020, 0x1e000c}, subs: nil, ruleKnown: true},
 	{name: "rsyslogd", grammar: []uint32{0x1d0052}, generic: []uint32{0x1d0052}, subs: nil, ruleKnown: false},
 	{name: "rtorrent", grammar: []uint32{0x1d0053}, generic: []uint32{0x1d0053}, subs: nil, ruleKnown: false},
 	{name: "ruby", grammar: []uint32{0x24005a}, generic: []uint32{0xb000d, 0xb000e, 0xb000f, 0x24005a}, subs: nil, ruleKnown: true},
@@ -2943,23 +2752,6 @@ var generatedExeIndex = []genExe{
 	{name: "rustdoc", grammar: []uint32{0x1d0057}, generic: []uint32{0x1d0057}, subs: nil, ruleKnown: false},
 	{name: "rustfmt", grammar: []uint32{0x24002a}, generic: []uint32{0xd0021, 0xd0022, 0x24002a}, subs: nil, ruleKnown: true},
 	{name: "rustup", grammar: []uint32{0x24002b}, generic: []uint32{0xd0029, 0x24002b}, subs: []genSub{{"--version", []uint32{0x24002c}}, {"check", []uint32{0x24002e}}, {"completions", []uint32{0x24002c}}, {"component", []uint32{0x24002d, 0x24002e}}, {"default", []uint32{0x24002e}}, {"doc", []uint32{0x24002e}}, {"help", []uint32{0x24002c}}, {"install", []uint32{0x24002e}}, {"man", []uint32{0x24002e}}, {"override", []uint32{0x24002d, 0x24002e}}, {"run", []uint32{0x24002e}}, {"self", []uint32{0x24002e}}, {"set", []uint32{0x24002e}}, {"show", []uint32{0x24002c}}, {"target", []uint32{0x24002d, 0x24002e}}, {"toolchain", []uint32{0x24002d, 0x24002e}}, {"uninstall", []uint32{0x24002e}}, {"up", []uint32{0x24002e}}, {"update", []uint32{0x24002e}}, {"which", []uint32{0x24002c}}}, ruleKnown: true},
-=======
-	{name: "rpmdb", grammar: []uint32{0x1d0050}, generic: []uint32{0x1d0050}, subs: nil, ruleKnown: false},
-	{name: "rpmquery", grammar: []uint32{0x1d004e}, generic: []uint32{0x1d004e}, subs: nil, ruleKnown: false},
-	{name: "rpmverify", grammar: []uint32{0x1d004f}, generic: []uint32{0x1d004f}, subs: nil, ruleKnown: false},
-	{name: "rsync", grammar: []uint32{0xc0000, 0x1e000c}, generic: []uint32{0x40024, 0xc0004, 0xc0005, 0xc0008, 0xc000d, 0xc000e, 0xe000e, 0xe001a, 0xe0020, 0x1e000c}, subs: nil, ruleKnown: true},
-	{name: "rsyslogd", grammar: []uint32{0x1d0051}, generic: []uint32{0x1d0051}, subs: nil, ruleKnown: false},
-	{name: "rtorrent", grammar: []uint32{0x1d0052}, generic: []uint32{0x1d0052}, subs: nil, ruleKnown: false},
-	{name: "ruby", grammar: []uint32{0x240058}, generic: []uint32{0xb000d, 0xb000e, 0xb000f, 0x240058}, subs: nil, ruleKnown: true},
-	{name: "ruff", grammar: []uint32{0x240045}, generic: []uint32{0xd0025, 0x240045}, subs: []genSub{{"analyze", []uint32{0x240047}}, {"check", []uint32{0x240046}}, {"clean", []uint32{0x240048}}, {"config", []uint32{0x240047}}, {"format", []uint32{0x240048}}, {"help", []uint32{0x240047}}, {"linter", []uint32{0x240047}}, {"rule", []uint32{0x240047}}, {"server", []uint32{0x240048}}, {"version", []uint32{0x240047}}}, ruleKnown: true},
-	{name: "run-mailcap", grammar: []uint32{0x1d0053}, generic: []uint32{0x1d0053}, subs: nil, ruleKnown: false},
-	{name: "run-parts", grammar: []uint32{0x1d0054}, generic: []uint32{0x1d0054}, subs: nil, ruleKnown: false},
-	{name: "runscript", grammar: []uint32{0x1d0055}, generic: []uint32{0x1d0055}, subs: nil, ruleKnown: false},
-	{name: "rustc", grammar: []uint32{0x240028}, generic: []uint32{0xd0023, 0x240028}, subs: nil, ruleKnown: true},
-	{name: "rustdoc", grammar: []uint32{0x1d0056}, generic: []uint32{0x1d0056}, subs: nil, ruleKnown: false},
-	{name: "rustfmt", grammar: []uint32{0x240029}, generic: []uint32{0xd0021, 0xd0022, 0x240029}, subs: nil, ruleKnown: true},
-	{name: "rustup", grammar: []uint32{0x24002a}, generic: []uint32{0xd0029, 0x24002a}, subs: []genSub{{"--version", []uint32{0x24002b}}, {"check", []uint32{0x24002d}}, {"completions", []uint32{0x24002b}}, {"component", []uint32{0x24002c, 0x24002d}}, {"default", []uint32{0x24002d}}, {"doc", []uint32{0x24002d}}, {"help", []uint32{0x24002b}}, {"install", []uint32{0x24002d}}, {"man", []uint32{0x24002d}}, {"override", []uint32{0x24002c, 0x24002d}}, {"run", []uint32{0x24002d}}, {"self", []uint32{0x24002d}}, {"set", []uint32{0x24002d}}, {"show", []uint32{0x24002b}}, {"target", []uint32{0x24002c, 0x24002d}}, {"toolchain", []uint32{0x24002c, 0x24002d}}, {"uninstall", []uint32{0x24002d}}, {"up", []uint32{0x24002d}}, {"update", []uint32{0x24002d}}, {"which", []uint32{0x24002b}}}, ruleKnown: true},
->>>>>>> h10-exfil
 	{name: "rvim", grammar: []uint32{0x1d0024}, generic: []uint32{0x1d0024}, subs: nil, ruleKnown: false},
 	{name: "s3cmd", grammar: []uint32{0x13004c}, generic: []uint32{0x10011, 0x1001a, 0x13004c}, subs: []genSub{{"du", []uint32{0x13004d}}, {"get", []uint32{0x13004e}}, {"info", []uint32{0x13004d}}, {"la", []uint32{0x13004d}}, {"ls", []uint32{0x13004d}}, {"put", []uint32{0x13004e}}, {"sync", []uint32{0x13004e}}}, ruleKnown: true},
 	{name: "sam", grammar: nil, generic: []uint32{0x10013}, subs: nil, ruleKnown: true},
@@ -2967,17 +2759,10 @@ var generatedExeIndex = []genExe{
 	{name: "scalac", grammar: []uint32{0x24004f}, generic: []uint32{0xd0023, 0x24004f}, subs: nil, ruleKnown: true},
 	{name: "scanmem", grammar: []uint32{0x1d0058}, generic: []uint32{0x1d0058}, subs: nil, ruleKnown: false},
 	{name: "scc", grammar: []uint32{0x18000e}, generic: []uint32{0xd0016, 0x18000e}, subs: nil, ruleKnown: true},
-<<<<<<< HEAD
-	{name: "scp", grammar: []uint32{0xe0003, 0x1e000a}, generic: []uint32{0xc0007, 0xc000a, 0xe000a, 0xe000d, 0xe0019, 0xe001f, 0x1e000a}, subs: nil, ruleKnown: true},
+	{name: "scp", grammar: []uint32{0xe0003, 0x1e000a}, generic: []uint32{0xc0007, 0xc000a, 0xe000b, 0xe000e, 0xe001a, 0xe0020, 0x1e000a}, subs: nil, ruleKnown: true},
 	{name: "screen", grammar: []uint32{0x220001, 0x220044}, generic: []uint32{0xd0016, 0x220044}, subs: nil, ruleKnown: true},
 	{name: "script", grammar: []uint32{0x1d0059}, generic: []uint32{0x1d0059}, subs: nil, ruleKnown: false},
 	{name: "scrot", grammar: []uint32{0x1d005a}, generic: []uint32{0x1d005a}, subs: nil, ruleKnown: false},
-=======
-	{name: "scp", grammar: []uint32{0xe0003, 0x1e000a}, generic: []uint32{0xc0007, 0xc000a, 0xe000b, 0xe000e, 0xe001a, 0xe0020, 0x1e000a}, subs: nil, ruleKnown: true},
-	{name: "screen", grammar: []uint32{0x220001, 0x220043}, generic: []uint32{0xd0016, 0x220043}, subs: nil, ruleKnown: true},
-	{name: "script", grammar: []uint32{0x1d0058}, generic: []uint32{0x1d0058}, subs: nil, ruleKnown: false},
-	{name: "scrot", grammar: []uint32{0x1d0059}, generic: []uint32{0x1d0059}, subs: nil, ruleKnown: false},
->>>>>>> h10-exfil
 	{name: "sdiff", grammar: []uint32{0x190007}, generic: []uint32{0x190007}, subs: nil, ruleKnown: false},
 	{name: "sdk", grammar: []uint32{0x24006d}, generic: []uint32{0xd0029, 0x24006d}, subs: []genSub{{"--version", []uint32{0x24006e}}, {"activate", []uint32{0x240071}}, {"alias", []uint32{0x24006f, 0x240071}}, {"aliases", []uint32{0x24006f}}, {"backends", []uint32{0x240071}}, {"broadcast", []uint32{0x240071}}, {"bun", []uint32{0x240071}}, {"cache", []uint32{0x240071}}, {"cfg", []uint32{0x24006f, 0x240071}}, {"commands", []uint32{0x24006e}}, {"completion", []uint32{0x24006e}}, {"completions", []uint32{0x24006e}}, {"config", []uint32{0x24006f, 0x240071}}, {"current", []uint32{0x24006e}}, {"d", []uint32{0x240071}}, {"deactivate", []uint32{0x240071}}, {"default", []uint32{0x240071}}, {"deno", []uint32{0x240071}}, {"doctor", []uint32{0x24006e}}, {"dr", []uint32{0x24006e}}, {"edit", []uint32{0x240071}}, {"env-vars", []uint32{0x24006f}}, {"exec", []uint32{0x240071}}, {"flush", []uint32{0x240071}}, {"gem", []uint32{0x240071}}, {"generate", []uint32{0x240071}}, {"global", []uint32{0x240071}}, {"help", []uint32{0x24006e}}, {"home", []uint32{0x24006e}}, {"hook-env", []uint32{0x240071}}, {"i", []uint32{0x240071}}, {"implode", []uint32{0x240071}}, {"info", []uint32{0x24006e}}, {"install", []uint32{0x240071}}, {"install-latest-npm", []uint32{0x240071}}, {"latest", []uint32{0x240071}}, {"link", []uint32{0x240071}}, {"list", []uint32{0x24006e}}, {"local", []uint32{0x240071}}, {"lock", []uint32{0x240071}}, {"ls", []uint32{0x24006e}}, {"ls-remote", []uint32{0x24006e}}, {"migrate", []uint32{0x240071}}, {"node", []uint32{0x240071}}, {"offline", []uint32{0x240071}}, {"outdated", []uint32{0x240071}}, {"pip", []uint32{0x240071}}, {"plugin", []uint32{0x24006f, 0x240071}}, {"plugins", []uint32{0x24006f, 0x240071}}, {"prefix", []uint32{0x24006e}}, {"prune", []uint32{0x240071}}, {"r", []uint32{0x240071}}, {"registry", []uint32{0x240071}}, {"rehash", []uint32{0x240071}}, {"reinstall-packages", []uint32{0x240071}}, {"remove", []uint32{0x240071}}, {"reshim", []uint32{0x240071}}, {"rm", []uint32{0x240071}}, {"root", []uint32{0x24006e}}, {"run", []uint32{0x240071}}, {"search", []uint32{0x240071}}, {"self-update", []uint32{0x240071}}, {"selfupdate", []uint32{0x240071}}, {"settings", []uint32{0x24006e}}, {"shell", []uint32{0x240071}}, {"shims", []uint32{0x24006e}}, {"sync", []uint32{0x240071}}, {"task", []uint32{0x24006f, 0x240071}}, {"tasks", []uint32{0x24006f, 0x240071}}, {"tool", []uint32{0x240071}}, {"tool-alias", []uint32{0x240071}}, {"trust", []uint32{0x240071}}, {"u", []uint32{0x240071}}, {"unalias", []uint32{0x240071}}, {"uninstall", []uint32{0x240071}}, {"unset", []uint32{0x240071}}, {"unuse", []uint32{0x240071}}, {"up", []uint32{0x240071}}, {"update", []uint32{0x240071}}, {"upgrade", []uint32{0x240071}}, {"use", []uint32{0x240071}}, {"version", []uint32{0x24006e}}, {"versions", []uint32{0x24006e}}, {"virtualenv", []uint32{0x240071}}, {"virtualenv-delete", []uint32{0x240071}}, {"virtualenvs", []uint32{0x240071}}, {"watch", []uint32{0x240071}}, {"whence", []uint32{0x24006e}}, {"where", []uint32{0x24006e}}, {"which", []uint32{0x24006e}}, {"x", []uint32{0x240071}}}, ruleKnown: true},
 	{name: "secret-tool", grammar: []uint32{0x210011}, generic: []uint32{0x210011}, subs: []genSub{{"clear", []uint32{0x210013}}, {"lock", []uint32{0x210013}}, {"lookup", []uint32{0x210012}}, {"search", []uint32{0x210012}}, {"store", []uint32{0x210013}}}, ruleKnown: false},
@@ -2986,29 +2771,17 @@ var generatedExeIndex = []genExe{
 	{name: "seq", grammar: []uint32{0x15002c}, generic: []uint32{0xd0016, 0x15002c}, subs: nil, ruleKnown: true},
 	{name: "sequelize", grammar: nil, generic: []uint32{0x3001a}, subs: nil, ruleKnown: true},
 	{name: "serverless", grammar: nil, generic: []uint32{0x10013}, subs: nil, ruleKnown: true},
-<<<<<<< HEAD
 	{name: "service", grammar: []uint32{0x1d005b}, generic: []uint32{0x100019, 0x1d005b}, subs: nil, ruleKnown: true},
-	{name: "set", grammar: []uint32{0x12000d}, generic: []uint32{0xd0016, 0xe000e, 0xe0013, 0x12000d}, subs: nil, ruleKnown: true},
+	{name: "set", grammar: []uint32{0x12000d}, generic: []uint32{0xd0016, 0xe000f, 0xe0014, 0x12000d}, subs: nil, ruleKnown: true},
 	{name: "setarch", grammar: []uint32{0x1d005c}, generic: []uint32{0x1d005c}, subs: nil, ruleKnown: false},
 	{name: "setcap", grammar: []uint32{0x1d005d}, generic: []uint32{0x1d005d}, subs: nil, ruleKnown: false},
-=======
-	{name: "service", grammar: []uint32{0x1d005a}, generic: []uint32{0x100019, 0x1d005a}, subs: nil, ruleKnown: true},
-	{name: "set", grammar: []uint32{0x12000d}, generic: []uint32{0xd0016, 0xe000f, 0xe0014, 0x12000d}, subs: nil, ruleKnown: true},
-	{name: "setarch", grammar: []uint32{0x1d005b}, generic: []uint32{0x1d005b}, subs: nil, ruleKnown: false},
-	{name: "setcap", grammar: []uint32{0x1d005c}, generic: []uint32{0x1d005c}, subs: nil, ruleKnown: false},
->>>>>>> h10-exfil
 	{name: "setenforce", grammar: nil, generic: []uint32{0x100030}, subs: nil, ruleKnown: true},
 	{name: "setfacl", grammar: []uint32{0x1d005e}, generic: []uint32{0x1d005e}, subs: nil, ruleKnown: false},
 	{name: "setfattr", grammar: []uint32{0x180010}, generic: []uint32{0x180010}, subs: nil, ruleKnown: false},
 	{name: "setlock", grammar: []uint32{0x1d005f}, generic: []uint32{0x1d005f}, subs: nil, ruleKnown: false},
 	{name: "sfdisk", grammar: nil, generic: []uint32{0x10000f}, subs: nil, ruleKnown: true},
-<<<<<<< HEAD
-	{name: "sftp", grammar: []uint32{0xc0003, 0x1e000b}, generic: []uint32{0xc000a, 0xc000c, 0xe000a, 0xe000b, 0xe000d, 0xe001f, 0x1e000b}, subs: nil, ruleKnown: true},
-	{name: "sg", grammar: []uint32{0x1d0060}, generic: []uint32{0x1d0060}, subs: nil, ruleKnown: false},
-=======
 	{name: "sftp", grammar: []uint32{0xc0003, 0x1e000b}, generic: []uint32{0xc000a, 0xc000c, 0xe000b, 0xe000c, 0xe000e, 0xe0020, 0x1e000b}, subs: nil, ruleKnown: true},
-	{name: "sg", grammar: []uint32{0x1d005f}, generic: []uint32{0x1d005f}, subs: nil, ruleKnown: false},
->>>>>>> h10-exfil
+	{name: "sg", grammar: []uint32{0x1d0060}, generic: []uint32{0x1d0060}, subs: nil, ruleKnown: false},
 	{name: "sg_format", grammar: nil, generic: []uint32{0x10000d, 0x10000e}, subs: nil, ruleKnown: true},
 	{name: "sg_sanitize", grammar: nil, generic: []uint32{0x10000d, 0x10000e}, subs: nil, ruleKnown: true},
 	{name: "sgdisk", grammar: nil, generic: []uint32{0x10000f}, subs: nil, ruleKnown: true},
@@ -3031,19 +2804,11 @@ var generatedExeIndex = []genExe{
 	{name: "slsh", grammar: []uint32{0x1d0061}, generic: []uint32{0x1d0061}, subs: nil, ruleKnown: false},
 	{name: "smbclient", grammar: []uint32{0x1d0062}, generic: []uint32{0x1d0062}, subs: nil, ruleKnown: false},
 	{name: "snap", grammar: []uint32{0x1f001b}, generic: []uint32{0xa000e, 0xa000f, 0xa001d, 0x1f001b}, subs: []genSub{{"abort", []uint32{0x1f001d}}, {"ack", []uint32{0x1f001d}}, {"alias", []uint32{0x1f001d}}, {"aliases", []uint32{0x1f001c}}, {"buy", []uint32{0x1f001d}}, {"change", []uint32{0x1f001c}}, {"changes", []uint32{0x1f001c}}, {"components", []uint32{0x1f001c}}, {"connect", []uint32{0x1f001d}}, {"connections", []uint32{0x1f001c}}, {"create-cohort", []uint32{0x1f001d}}, {"create-key", []uint32{0x1f001d}}, {"create-user", []uint32{0x1f001d}}, {"debug", []uint32{0x1f001c}}, {"disable", []uint32{0x1f001d}}, {"disconnect", []uint32{0x1f001d}}, {"download", []uint32{0x1f001d}}, {"enable", []uint32{0x1f001d}}, {"export-key", []uint32{0x1f001d}}, {"find", []uint32{0x1f001d}}, {"forget", []uint32{0x1f001d}}, {"get", []uint32{0x1f001d}}, {"info", []uint32{0x1f001d}}, {"install", []uint32{0x1f001d}}, {"interfaces", []uint32{0x1f001c}}, {"keys", []uint32{0x1f001d}}, {"known", []uint32{0x1f001c}}, {"list", []uint32{0x1f001c}}, {"login", []uint32{0x1f001d}}, {"logout", []uint32{0x1f001d}}, {"logs", []uint32{0x1f001c}}, {"model", []uint32{0x1f001c}}, {"okay", []uint32{0x1f001d}}, {"pack", []uint32{0x1f001d}}, {"prefer", []uint32{0x1f001d}}, {"prepare-image", []uint32{0x1f001d}}, {"quota", []uint32{0x1f001d}}, {"reboot", []uint32{0x1f001d}}, {"recovery", []uint32{0x1f001d}}, {"refresh", []uint32{0x1f001d}}, {"remove", []uint32{0x1f001d}}, {"remove-quota", []uint32{0x1f001d}}, {"remove-user", []uint32{0x1f001d}}, {"restart", []uint32{0x1f001d}}, {"restore", []uint32{0x1f001d}}, {"revert", []uint32{0x1f001d}}, {"routine", []uint32{0x1f001c}}, {"run", []uint32{0x1f001d}}, {"save", []uint32{0x1f001d}}, {"saved", []uint32{0x1f001c}}, {"search", []uint32{0x1f001d}}, {"services", []uint32{0x1f001c}}, {"set", []uint32{0x1f001d}}, {"set-quota", []uint32{0x1f001d}}, {"sign", []uint32{0x1f001d}}, {"sign-build", []uint32{0x1f001d}}, {"start", []uint32{0x1f001d}}, {"stop", []uint32{0x1f001d}}, {"switch", []uint32{0x1f001d}}, {"tasks", []uint32{0x1f001c}}, {"try", []uint32{0x1f001d}}, {"unalias", []uint32{0x1f001d}}, {"unset", []uint32{0x1f001d}}, {"validate", []uint32{0x1f001c}}, {"version", []uint32{0x1f001c}}, {"wait", []uint32{0x1f001d}}, {"warnings", []uint32{0x1f001c}}, {"watch", []uint32{0x1f001d}}, {"whoami", []uint32{0x1f001d}}}, ruleKnown: true},
-<<<<<<< HEAD
-	{name: "socat", grammar: []uint32{0x1e0000, 0x1e0013}, generic: []uint32{0xb0015, 0xb0018, 0xe000a, 0xe000b, 0x1e0013}, subs: nil, ruleKnown: true},
+	{name: "socat", grammar: []uint32{0x1e0000, 0x1e0013}, generic: []uint32{0xb0015, 0xb0018, 0xe000b, 0xe000c, 0x1e0013}, subs: nil, ruleKnown: true},
 	{name: "socket", grammar: []uint32{0x1d0063}, generic: []uint32{0x1d0063}, subs: nil, ruleKnown: false},
 	{name: "soelim", grammar: []uint32{0x1d0020}, generic: []uint32{0x1d0020}, subs: nil, ruleKnown: false},
 	{name: "softlimit", grammar: []uint32{0x1d0064}, generic: []uint32{0x1d0064}, subs: nil, ruleKnown: false},
-	{name: "sort", grammar: []uint32{0xd0004, 0x230003}, generic: []uint32{0xd0019, 0xd002d, 0xe0004, 0xe0010, 0x230003}, subs: nil, ruleKnown: true},
-=======
-	{name: "socat", grammar: []uint32{0x1e0000, 0x1e0013}, generic: []uint32{0xb0015, 0xb0018, 0xe000b, 0xe000c, 0x1e0013}, subs: nil, ruleKnown: true},
-	{name: "socket", grammar: []uint32{0x1d0062}, generic: []uint32{0x1d0062}, subs: nil, ruleKnown: false},
-	{name: "soelim", grammar: []uint32{0x1d0020}, generic: []uint32{0x1d0020}, subs: nil, ruleKnown: false},
-	{name: "softlimit", grammar: []uint32{0x1d0063}, generic: []uint32{0x1d0063}, subs: nil, ruleKnown: false},
 	{name: "sort", grammar: []uint32{0xd0004, 0x230003}, generic: []uint32{0xd0019, 0xd002d, 0xe0004, 0xe0011, 0x230003}, subs: nil, ruleKnown: true},
->>>>>>> h10-exfil
 	{name: "source", grammar: []uint32{0x12001f}, generic: []uint32{0xb000d, 0xb000e, 0xb000f, 0xb0012, 0xd002b, 0x12001f}, subs: nil, ruleKnown: true},
 	{name: "split", grammar: []uint32{0x150057}, generic: []uint32{0x150057}, subs: nil, ruleKnown: false},
 	{name: "splunk", grammar: []uint32{0xf0002}, generic: []uint32{0xf0012}, subs: []genSub{{"clean", []uint32{0xf000e}}}, ruleKnown: true},
@@ -3067,13 +2832,8 @@ var generatedExeIndex = []genExe{
 	{name: "stat", grammar: []uint32{0x150006}, generic: []uint32{0xd0016, 0xd002b, 0x150006}, subs: nil, ruleKnown: true},
 	{name: "staticcheck", grammar: []uint32{0x240002, 0x240021}, generic: []uint32{0xd0025, 0x240021}, subs: nil, ruleKnown: true},
 	{name: "stdbuf", grammar: []uint32{0x150043}, generic: []uint32{0x150043}, subs: nil, ruleKnown: false},
-<<<<<<< HEAD
 	{name: "strace", grammar: []uint32{0x1d0068}, generic: []uint32{0x1d0068}, subs: nil, ruleKnown: false},
-	{name: "strings", grammar: []uint32{0x230007}, generic: []uint32{0xe0004, 0xe000f, 0xe0016, 0x230007}, subs: nil, ruleKnown: true},
-=======
-	{name: "strace", grammar: []uint32{0x1d0067}, generic: []uint32{0x1d0067}, subs: nil, ruleKnown: false},
 	{name: "strings", grammar: []uint32{0x230007}, generic: []uint32{0xe0004, 0xe0010, 0xe0017, 0x230007}, subs: nil, ruleKnown: true},
->>>>>>> h10-exfil
 	{name: "stty", grammar: []uint32{0x15003b}, generic: []uint32{0xd0020, 0x15003b}, subs: []genSub{{"size", []uint32{0x15003c}}, {"speed", []uint32{0x15003c}}}, ruleKnown: true},
 	{name: "su", grammar: []uint32{0x1d0069}, generic: []uint32{0x60009, 0x6000c, 0xb000d, 0xb000e, 0xb0010, 0x1d0069}, subs: nil, ruleKnown: true},
 	{name: "sudo", grammar: []uint32{0x1d006a}, generic: []uint32{0x60009, 0x6000c, 0xb000d, 0xb000e, 0xb000f, 0x1d006a}, subs: nil, ruleKnown: true},
@@ -3089,19 +2849,11 @@ var generatedExeIndex = []genExe{
 	{name: "tac", grammar: []uint32{0x15000f}, generic: []uint32{0xd0016, 0xd002b, 0x15000f}, subs: nil, ruleKnown: true},
 	{name: "tail", grammar: []uint32{0xd0001, 0x15000e}, generic: []uint32{0xd0016, 0xe0004, 0xe0010, 0xe0017, 0x15000e}, subs: nil, ruleKnown: true},
 	{name: "tailscale", grammar: []uint32{0x1e0001, 0x1e0016}, generic: []uint32{0x1e0016}, subs: []genSub{{"bugreport", []uint32{0x1e001a}}, {"cert", []uint32{0x1e001a}}, {"configure", []uint32{0x1e001a}}, {"debug", []uint32{0x1e001a}}, {"dns", []uint32{0x1e0019}}, {"down", []uint32{0x1e001a}}, {"drive", []uint32{0x1e001a}}, {"exit-node", []uint32{0x1e0018}}, {"file", []uint32{0x1e001a}}, {"funnel", []uint32{0x1e001a}}, {"id-token", []uint32{0x1e0018}}, {"ip", []uint32{0x1e0018}}, {"licenses", []uint32{0x1e0018}}, {"lock", []uint32{0x1e001a}}, {"login", []uint32{0x1e001a}}, {"logout", []uint32{0x1e001a}}, {"nc", []uint32{0x1e0019}}, {"netcheck", []uint32{0x1e0019}}, {"ping", []uint32{0x1e0019}}, {"serve", []uint32{0x1e001a}}, {"set", []uint32{0x1e001a}}, {"ssh", []uint32{0x1e001a}}, {"status", []uint32{0x1e0017}}, {"switch", []uint32{0x1e001a}}, {"up", []uint32{0x1e001a}}, {"update", []uint32{0x1e001a}}, {"version", []uint32{0x1e0018}}, {"web", []uint32{0x1e001a}}, {"whois", []uint32{0x1e0018}}}, ruleKnown: false},
-<<<<<<< HEAD
 	{name: "tap", grammar: []uint32{0x240037}, generic: []uint32{0xd0025, 0x240037}, subs: nil, ruleKnown: true},
-	{name: "tar", grammar: []uint32{0x4000a, 0x110000, 0x110003}, generic: []uint32{0x40020, 0x40035, 0x40041, 0xe0004, 0xe000b, 0x110003}, subs: []genSub{{"acf", []uint32{0x110004}}, {"caf", []uint32{0x110004}}, {"cf", []uint32{0x110004}}, {"cjf", []uint32{0x110004}}, {"czf", []uint32{0x110004}}, {"jcf", []uint32{0x110004}}, {"jtf", []uint32{0x110006}}, {"jxf", []uint32{0x110005}}, {"taf", []uint32{0x110006}}, {"tf", []uint32{0x110006}}, {"tjf", []uint32{0x110006}}, {"tjvf", []uint32{0x110006}}, {"tvaf", []uint32{0x110006}}, {"tvf", []uint32{0x110006}}, {"tvjf", []uint32{0x110006}}, {"tvzf", []uint32{0x110006}}, {"tzf", []uint32{0x110006}}, {"tzvf", []uint32{0x110006}}, {"vtf", []uint32{0x110006}}, {"vtzf", []uint32{0x110006}}, {"vxf", []uint32{0x110005}}, {"vztf", []uint32{0x110006}}, {"vzxf", []uint32{0x110005}}, {"xaf", []uint32{0x110005}}, {"xavf", []uint32{0x110005}}, {"xf", []uint32{0x110005}}, {"xjf", []uint32{0x110005}}, {"xjvf", []uint32{0x110005}}, {"xvaf", []uint32{0x110005}}, {"xvf", []uint32{0x110005}}, {"xvjf", []uint32{0x110005}}, {"xvzf", []uint32{0x110005}}, {"xzf", []uint32{0x110005}}, {"xzvf", []uint32{0x110005}}, {"zcf", []uint32{0x110004}}, {"ztf", []uint32{0x110006}}, {"ztvf", []uint32{0x110006}}, {"zvtf", []uint32{0x110006}}, {"zvxf", []uint32{0x110005}}, {"zxf", []uint32{0x110005}}, {"zxvf", []uint32{0x110005}}}, ruleKnown: true},
+	{name: "tar", grammar: []uint32{0x4000a, 0x110000, 0x110003}, generic: []uint32{0x40020, 0x40035, 0x40041, 0xe0004, 0xe000c, 0x110003}, subs: []genSub{{"acf", []uint32{0x110004}}, {"caf", []uint32{0x110004}}, {"cf", []uint32{0x110004}}, {"cjf", []uint32{0x110004}}, {"czf", []uint32{0x110004}}, {"jcf", []uint32{0x110004}}, {"jtf", []uint32{0x110006}}, {"jxf", []uint32{0x110005}}, {"taf", []uint32{0x110006}}, {"tf", []uint32{0x110006}}, {"tjf", []uint32{0x110006}}, {"tjvf", []uint32{0x110006}}, {"tvaf", []uint32{0x110006}}, {"tvf", []uint32{0x110006}}, {"tvjf", []uint32{0x110006}}, {"tvzf", []uint32{0x110006}}, {"tzf", []uint32{0x110006}}, {"tzvf", []uint32{0x110006}}, {"vtf", []uint32{0x110006}}, {"vtzf", []uint32{0x110006}}, {"vxf", []uint32{0x110005}}, {"vztf", []uint32{0x110006}}, {"vzxf", []uint32{0x110005}}, {"xaf", []uint32{0x110005}}, {"xavf", []uint32{0x110005}}, {"xf", []uint32{0x110005}}, {"xjf", []uint32{0x110005}}, {"xjvf", []uint32{0x110005}}, {"xvaf", []uint32{0x110005}}, {"xvf", []uint32{0x110005}}, {"xvjf", []uint32{0x110005}}, {"xvzf", []uint32{0x110005}}, {"xzf", []uint32{0x110005}}, {"xzvf", []uint32{0x110005}}, {"zcf", []uint32{0x110004}}, {"ztf", []uint32{0x110006}}, {"ztvf", []uint32{0x110006}}, {"zvtf", []uint32{0x110006}}, {"zvxf", []uint32{0x110005}}, {"zxf", []uint32{0x110005}}, {"zxvf", []uint32{0x110005}}}, ruleKnown: true},
 	{name: "task", grammar: []uint32{0x1d006d}, generic: []uint32{0x1d006d}, subs: nil, ruleKnown: false},
 	{name: "taskset", grammar: []uint32{0x1d006f}, generic: []uint32{0x1d006f}, subs: nil, ruleKnown: false},
 	{name: "tasksh", grammar: []uint32{0x1d006e}, generic: []uint32{0x1d006e}, subs: nil, ruleKnown: false},
-=======
-	{name: "tap", grammar: []uint32{0x240036}, generic: []uint32{0xd0025, 0x240036}, subs: nil, ruleKnown: true},
-	{name: "tar", grammar: []uint32{0x4000a, 0x110000, 0x110003}, generic: []uint32{0x40020, 0x40035, 0x40041, 0xe0004, 0xe000c, 0x110003}, subs: []genSub{{"acf", []uint32{0x110004}}, {"caf", []uint32{0x110004}}, {"cf", []uint32{0x110004}}, {"cjf", []uint32{0x110004}}, {"czf", []uint32{0x110004}}, {"jcf", []uint32{0x110004}}, {"jtf", []uint32{0x110006}}, {"jxf", []uint32{0x110005}}, {"taf", []uint32{0x110006}}, {"tf", []uint32{0x110006}}, {"tjf", []uint32{0x110006}}, {"tjvf", []uint32{0x110006}}, {"tvaf", []uint32{0x110006}}, {"tvf", []uint32{0x110006}}, {"tvjf", []uint32{0x110006}}, {"tvzf", []uint32{0x110006}}, {"tzf", []uint32{0x110006}}, {"tzvf", []uint32{0x110006}}, {"vtf", []uint32{0x110006}}, {"vtzf", []uint32{0x110006}}, {"vxf", []uint32{0x110005}}, {"vztf", []uint32{0x110006}}, {"vzxf", []uint32{0x110005}}, {"xaf", []uint32{0x110005}}, {"xavf", []uint32{0x110005}}, {"xf", []uint32{0x110005}}, {"xjf", []uint32{0x110005}}, {"xjvf", []uint32{0x110005}}, {"xvaf", []uint32{0x110005}}, {"xvf", []uint32{0x110005}}, {"xvjf", []uint32{0x110005}}, {"xvzf", []uint32{0x110005}}, {"xzf", []uint32{0x110005}}, {"xzvf", []uint32{0x110005}}, {"zcf", []uint32{0x110004}}, {"ztf", []uint32{0x110006}}, {"ztvf", []uint32{0x110006}}, {"zvtf", []uint32{0x110006}}, {"zvxf", []uint32{0x110005}}, {"zxf", []uint32{0x110005}}, {"zxvf", []uint32{0x110005}}}, ruleKnown: true},
-	{name: "task", grammar: []uint32{0x1d006c}, generic: []uint32{0x1d006c}, subs: nil, ruleKnown: false},
-	{name: "taskset", grammar: []uint32{0x1d006e}, generic: []uint32{0x1d006e}, subs: nil, ruleKnown: false},
-	{name: "tasksh", grammar: []uint32{0x1d006d}, generic: []uint32{0x1d006d}, subs: nil, ruleKnown: false},
->>>>>>> h10-exfil
 	{name: "tbl", grammar: []uint32{0x1d001e}, generic: []uint32{0x1d001e}, subs: nil, ruleKnown: false},
 	{name: "tclsh", grammar: []uint32{0x24005d}, generic: []uint32{0x24005d}, subs: nil, ruleKnown: false},
 	{name: "tcpdump", grammar: []uint32{0x1d0070}, generic: []uint32{0x1d0070}, subs: nil, ruleKnown: false},
@@ -3192,13 +2944,8 @@ var generatedExeIndex = []genExe{
 	{name: "vgremove", grammar: nil, generic: []uint32{0x100013}, subs: nil, ruleKnown: true},
 	{name: "vi", grammar: []uint32{0x1d0024}, generic: []uint32{0xe0004, 0xe0017, 0x1d0024}, subs: nil, ruleKnown: true},
 	{name: "view", grammar: []uint32{0x200004}, generic: []uint32{0xd0016, 0xd002b, 0x200004}, subs: nil, ruleKnown: true},
-<<<<<<< HEAD
 	{name: "vigr", grammar: []uint32{0x1d0080}, generic: []uint32{0x1d0080}, subs: nil, ruleKnown: false},
-	{name: "vim", grammar: []uint32{0x1d0024}, generic: []uint32{0xe0004, 0xe0016, 0x1d0024}, subs: nil, ruleKnown: true},
-=======
-	{name: "vigr", grammar: []uint32{0x1d007f}, generic: []uint32{0x1d007f}, subs: nil, ruleKnown: false},
 	{name: "vim", grammar: []uint32{0x1d0024}, generic: []uint32{0xe0004, 0xe0017, 0x1d0024}, subs: nil, ruleKnown: true},
->>>>>>> h10-exfil
 	{name: "vimdiff", grammar: []uint32{0x1d0024}, generic: []uint32{0x1d0024}, subs: nil, ruleKnown: false},
 	{name: "vipw", grammar: []uint32{0x1d0080}, generic: []uint32{0x1d0080}, subs: nil, ruleKnown: false},
 	{name: "virsh", grammar: []uint32{0x1d0081}, generic: []uint32{0x1d0081}, subs: []genSub{{"capabilities", []uint32{0x1d0086}}, {"checkpoint-list", []uint32{0x1d0085}}, {"cpu-models", []uint32{0x1d0086}}, {"domblkinfo", []uint32{0x1d0083}}, {"domblklist", []uint32{0x1d0083}}, {"domcapabilities", []uint32{0x1d0086}}, {"domhostname", []uint32{0x1d0083}}, {"domid", []uint32{0x1d0083}}, {"domifaddr", []uint32{0x1d0083}}, {"domiflist", []uint32{0x1d0083}}, {"dominfo", []uint32{0x1d0083}}, {"dommemstat", []uint32{0x1d0083}}, {"domname", []uint32{0x1d0083}}, {"domstate", []uint32{0x1d0083}}, {"domstats", []uint32{0x1d0083}}, {"domtime", []uint32{0x1d0083}}, {"domuuid", []uint32{0x1d0083}}, {"dumpxml", []uint32{0x1d0084}}, {"freecell", []uint32{0x1d0086}}, {"hostname", []uint32{0x1d0086}}, {"iface-dumpxml", []uint32{0x1d0084}}, {"iface-list", []uint32{0x1d0085}}, {"list", []uint32{0x1d0082}}, {"net-dhcp-leases", []uint32{0x1d0086}}, {"net-dumpxml", []uint32{0x1d0084}}, {"net-info", []uint32{0x1d0086}}, {"net-list", []uint32{0x1d0085}}, {"net-name", []uint32{0x1d0086}}, {"net-uuid", []uint32{0x1d0086}}, {"nodecpumap", []uint32{0x1d0086}}, {"nodecpustats", []uint32{0x1d0086}}, {"nodedev-dumpxml", []uint32{0x1d0084}}, {"nodedev-list", []uint32{0x1d0085}}, {"nodeinfo", []uint32{0x1d0086}}, {"nodememstats", []uint32{0x1d0086}}, {"nwfilter-dumpxml", []uint32{0x1d0084}}, {"nwfilter-list", []uint32{0x1d0085}}, {"pool-capabilities", []uint32{0x1d0086}}, {"pool-dumpxml", []uint32{0x1d0084}}, {"pool-info", []uint32{0x1d0086}}, {"pool-list", []uint32{0x1d0085}}, {"pool-name", []uint32{0x1d0086}}, {"pool-uuid", []uint32{0x1d0086}}, {"secret-list", []uint32{0x1d0085}}, {"snapshot-current", []uint32{0x1d0086}}, {"snapshot-dumpxml", []uint32{0x1d0084}}, {"snapshot-info", []uint32{0x1d0086}}, {"snapshot-list", []uint32{0x1d0085}}, {"sysinfo", []uint32{0x1d0086}}, {"uri", []uint32{0x1d0086}}, {"vcpucount", []uint32{0x1d0083}}, {"vcpuinfo", []uint32{0x1d0083}}, {"version", []uint32{0x1d0086}}, {"vol-dumpxml", []uint32{0x1d0084}}, {"vol-info", []uint32{0x1d0086}}, {"vol-key", []uint32{0x1d0086}}, {"vol-list", []uint32{0x1d0085}}, {"vol-path", []uint32{0x1d0086}}}, ruleKnown: false},
@@ -3209,19 +2956,11 @@ var generatedExeIndex = []genExe{
 	{name: "w", grammar: []uint32{0x22001a}, generic: []uint32{0xd0016, 0x22001a}, subs: nil, ruleKnown: true},
 	{name: "w3m", grammar: []uint32{0x1d0088, 0x1d0089}, generic: []uint32{0x1d0089}, subs: nil, ruleKnown: false},
 	{name: "wait", grammar: []uint32{0x120014}, generic: []uint32{0xd0016, 0x120014}, subs: nil, ruleKnown: true},
-<<<<<<< HEAD
 	{name: "wall", grammar: []uint32{0x1d008a}, generic: []uint32{0x1d008a}, subs: nil, ruleKnown: false},
-	{name: "watch", grammar: []uint32{0xd000f, 0x220069}, generic: []uint32{0x220069}, subs: nil, ruleKnown: true},
+	{name: "watch", grammar: []uint32{0xd000f, 0x22006a}, generic: []uint32{0x22006a}, subs: nil, ruleKnown: true},
 	{name: "wc", grammar: []uint32{0x15001d}, generic: []uint32{0xd0016, 0xd002b, 0x15001d}, subs: nil, ruleKnown: true},
 	{name: "wg-quick", grammar: []uint32{0x1d008b}, generic: []uint32{0x1d008b}, subs: nil, ruleKnown: false},
-	{name: "wget", grammar: []uint32{0xe0001, 0x1e0003}, generic: []uint32{0x5000b, 0x5000d, 0x50013, 0xe000a, 0xe000b, 0xe000c, 0xe001b, 0xe001c, 0x1e0003}, subs: nil, ruleKnown: true},
-=======
-	{name: "wall", grammar: []uint32{0x1d0089}, generic: []uint32{0x1d0089}, subs: nil, ruleKnown: false},
-	{name: "watch", grammar: []uint32{0xd000f, 0x220066}, generic: []uint32{0x220066}, subs: nil, ruleKnown: true},
-	{name: "wc", grammar: []uint32{0x15001d}, generic: []uint32{0xd0016, 0xd002b, 0x15001d}, subs: nil, ruleKnown: true},
-	{name: "wg-quick", grammar: []uint32{0x1d008a}, generic: []uint32{0x1d008a}, subs: nil, ruleKnown: false},
 	{name: "wget", grammar: []uint32{0xe0001, 0x1e0003}, generic: []uint32{0x5000b, 0x5000d, 0x50013, 0xe000b, 0xe000c, 0xe000d, 0xe001c, 0xe001d, 0x1e0003}, subs: nil, ruleKnown: true},
->>>>>>> h10-exfil
 	{name: "whatis", grammar: []uint32{0x200006}, generic: []uint32{0xd0016, 0x200006}, subs: nil, ruleKnown: true},
 	{name: "whereis", grammar: nil, generic: []uint32{0xd0016}, subs: nil, ruleKnown: true},
 	{name: "which", grammar: nil, generic: []uint32{0xd0016}, subs: nil, ruleKnown: true},
@@ -3230,16 +2969,10 @@ var generatedExeIndex = []genExe{
 	{name: "whoami", grammar: []uint32{0x15002d}, generic: []uint32{0xd0016, 0x15002d}, subs: nil, ruleKnown: true},
 	{name: "whois", grammar: []uint32{0x220060}, generic: []uint32{0xd0016, 0x220060}, subs: nil, ruleKnown: true},
 	{name: "wipe", grammar: nil, generic: []uint32{0x4001b, 0x40036}, subs: nil, ruleKnown: true},
-<<<<<<< HEAD
-	{name: "wipefs", grammar: []uint32{0x22006a}, generic: []uint32{0x10000c, 0x22006a}, subs: nil, ruleKnown: true},
+	{name: "wipefs", grammar: []uint32{0x22006b}, generic: []uint32{0x10000c, 0x22006b}, subs: nil, ruleKnown: true},
 	{name: "wireshark", grammar: []uint32{0x1d008d}, generic: []uint32{0x1d008d}, subs: nil, ruleKnown: false},
 	{name: "wish", grammar: []uint32{0x1d008e}, generic: []uint32{0x1d008e}, subs: nil, ruleKnown: false},
-=======
-	{name: "wipefs", grammar: []uint32{0x220067}, generic: []uint32{0x10000c, 0x220067}, subs: nil, ruleKnown: true},
-	{name: "wireshark", grammar: []uint32{0x1d008c}, generic: []uint32{0x1d008c}, subs: nil, ruleKnown: false},
-	{name: "wish", grammar: []uint32{0x1d008d}, generic: []uint32{0x1d008d}, subs: nil, ruleKnown: false},
-	{name: "wl-paste", grammar: []uint32{0x220063}, generic: []uint32{0x220063}, subs: nil, ruleKnown: false},
->>>>>>> h10-exfil
+	{name: "wl-paste", grammar: []uint32{0x220064}, generic: []uint32{0x220064}, subs: nil, ruleKnown: false},
 	{name: "wrangler", grammar: []uint32{0x130078}, generic: []uint32{0x10012, 0x130078}, subs: []genSub{{"build", []uint32{0x13007c}}, {"d1", []uint32{0x13007a, 0x13007b}}, {"deploy", []uint32{0x13007c}}, {"deployments", []uint32{0x13007a}}, {"dev", []uint32{0x13007c}}, {"dispatch-namespace", []uint32{0x13007c}}, {"generate", []uint32{0x13007c}}, {"init", []uint32{0x13007c}}, {"kv", []uint32{0x13007a, 0x13007c}}, {"kv:key", []uint32{0x13007a}}, {"kv:namespace", []uint32{0x13007a}}, {"login", []uint32{0x13007c}}, {"logout", []uint32{0x13007c}}, {"pages", []uint32{0x13007c}}, {"publish", []uint32{0x13007c}}, {"queues", []uint32{0x13007c}}, {"r2", []uint32{0x13007a, 0x13007c}}, {"secret", []uint32{0x13007a, 0x13007c}}, {"tail", []uint32{0x130079}}, {"types", []uint32{0x13007c}}, {"versions", []uint32{0x13007a}}, {"whoami", []uint32{0x130079}}}, ruleKnown: true},
 	{name: "xargs", grammar: []uint32{0xd0007, 0x190001}, generic: []uint32{0x40022, 0x6000c, 0x190001}, subs: nil, ruleKnown: true},
 	{name: "xclip", grammar: []uint32{0x220002, 0x220061}, generic: []uint32{0xd0021, 0x220061}, subs: nil, ruleKnown: true},
@@ -3254,13 +2987,8 @@ var generatedExeIndex = []genExe{
 	{name: "xmore", grammar: []uint32{0x1d0092}, generic: []uint32{0x1d0092}, subs: nil, ruleKnown: false},
 	{name: "xpad", grammar: []uint32{0x1d0093}, generic: []uint32{0x1d0093}, subs: nil, ruleKnown: false},
 	{name: "xq", grammar: []uint32{0x230015}, generic: []uint32{0xd0016, 0x230015}, subs: nil, ruleKnown: true},
-<<<<<<< HEAD
 	{name: "xsel", grammar: []uint32{0x220003, 0x220062}, generic: []uint32{0xd0021, 0x220062}, subs: nil, ruleKnown: true},
-	{name: "xxd", grammar: []uint32{0x230000, 0x230009}, generic: []uint32{0xe0004, 0xe000b, 0xe000f, 0xe0016, 0x230009}, subs: nil, ruleKnown: true},
-=======
-	{name: "xsel", grammar: []uint32{0x220003, 0x220061}, generic: []uint32{0xd0021, 0x220061}, subs: nil, ruleKnown: true},
 	{name: "xxd", grammar: []uint32{0x230000, 0x230009}, generic: []uint32{0xe0004, 0xe000c, 0xe0010, 0xe0017, 0x230009}, subs: nil, ruleKnown: true},
->>>>>>> h10-exfil
 	{name: "xz", grammar: []uint32{0x11001b}, generic: []uint32{0xd0021, 0xd002e, 0x11001b}, subs: nil, ruleKnown: true},
 	{name: "xzcat", grammar: []uint32{0x11001c}, generic: []uint32{0xd0016, 0xd002b, 0x11001c}, subs: nil, ruleKnown: true},
 	{name: "yamllint", grammar: []uint32{0x240065}, generic: []uint32{0xd0016, 0x240065}, subs: nil, ruleKnown: true},
@@ -3268,25 +2996,15 @@ var generatedExeIndex = []genExe{
 	{name: "yash", grammar: []uint32{0x1d003b}, generic: []uint32{0x1d003b}, subs: nil, ruleKnown: false},
 	{name: "yelp", grammar: []uint32{0x1d0094}, generic: []uint32{0x1d0094}, subs: nil, ruleKnown: false},
 	{name: "yes", grammar: []uint32{0x15002b}, generic: []uint32{0xd0016, 0x15002b}, subs: nil, ruleKnown: true},
-<<<<<<< HEAD
-	{name: "yq", grammar: []uint32{0x230012}, generic: []uint32{0xd001e, 0xe0004, 0xe0012, 0xe0016, 0x230012}, subs: []genSub{{"completion", []uint32{0x230014}}, {"e", []uint32{0x230013}}, {"ea", []uint32{0x230013}}, {"eval", []uint32{0x230013}}, {"eval-all", []uint32{0x230013}}, {"shell-completion", []uint32{0x230014}}}, ruleKnown: true},
-	{name: "yt-dlp", grammar: []uint32{0x1d0095}, generic: []uint32{0x1d0095}, subs: nil, ruleKnown: false},
-=======
 	{name: "yq", grammar: []uint32{0x230012}, generic: []uint32{0xd001e, 0xe0004, 0xe0013, 0xe0017, 0x230012}, subs: []genSub{{"completion", []uint32{0x230014}}, {"e", []uint32{0x230013}}, {"ea", []uint32{0x230013}}, {"eval", []uint32{0x230013}}, {"eval-all", []uint32{0x230013}}, {"shell-completion", []uint32{0x230014}}}, ruleKnown: true},
-	{name: "yt-dlp", grammar: []uint32{0x1d0094}, generic: []uint32{0x1d0094}, subs: nil, ruleKnown: false},
->>>>>>> h10-exfil
+	{name: "yt-dlp", grammar: []uint32{0x1d0095}, generic: []uint32{0x1d0095}, subs: nil, ruleKnown: false},
 	{name: "yum", grammar: []uint32{0x1f000a}, generic: []uint32{0xa000e, 0xa000f, 0xa001d, 0x1f000a}, subs: []genSub{{"alias", []uint32{0x1f000b}}, {"autoremove", []uint32{0x1f000c}}, {"builddep", []uint32{0x1f000c}}, {"changelog", []uint32{0x1f000b}}, {"check", []uint32{0x1f000b}}, {"check-update", []uint32{0x1f000b}}, {"clean", []uint32{0x1f000c}}, {"config-manager", []uint32{0x1f000b}}, {"deplist", []uint32{0x1f000b}}, {"distro-sync", []uint32{0x1f000c}}, {"downgrade", []uint32{0x1f000c}}, {"download", []uint32{0x1f000b}}, {"dsync", []uint32{0x1f000c}}, {"erase", []uint32{0x1f000c}}, {"group", []uint32{0x1f000b}}, {"groupinstall", []uint32{0x1f000c}}, {"groups", []uint32{0x1f000b}}, {"history", []uint32{0x1f000b}}, {"in", []uint32{0x1f000c}}, {"info", []uint32{0x1f000b}}, {"install", []uint32{0x1f000c}}, {"list", []uint32{0x1f000b}}, {"localinstall", []uint32{0x1f000c}}, {"makecache", []uint32{0x1f000b}}, {"mark", []uint32{0x1f000b}}, {"module", []uint32{0x1f000b}}, {"offline-upgrade", []uint32{0x1f000c}}, {"provides", []uint32{0x1f000b}}, {"reinstall", []uint32{0x1f000c}}, {"remove", []uint32{0x1f000c}}, {"repoinfo", []uint32{0x1f000b}}, {"repolist", []uint32{0x1f000b}}, {"repoquery", []uint32{0x1f000b}}, {"rm", []uint32{0x1f000c}}, {"rq", []uint32{0x1f000b}}, {"search", []uint32{0x1f000b}}, {"shell", []uint32{0x1f000c}}, {"swap", []uint32{0x1f000c}}, {"system-upgrade", []uint32{0x1f000c}}, {"up", []uint32{0x1f000c}}, {"update", []uint32{0x1f000c}}, {"updateinfo", []uint32{0x1f000b}}, {"upgrade", []uint32{0x1f000c}}, {"upgrade-minimal", []uint32{0x1f000c}}, {"whatprovides", []uint32{0x1f000b}}}, ruleKnown: true},
 	{name: "zathura", grammar: []uint32{0x1d0096}, generic: []uint32{0x1d0096}, subs: nil, ruleKnown: false},
 	{name: "zcat", grammar: []uint32{0x110016}, generic: []uint32{0xd0016, 0xd002b, 0x110016}, subs: nil, ruleKnown: true},
 	{name: "zdiff", grammar: []uint32{0x110018}, generic: []uint32{0xd0016, 0x110018}, subs: nil, ruleKnown: true},
 	{name: "zgrep", grammar: []uint32{0x110017}, generic: []uint32{0xd0016, 0xd002c, 0x110017}, subs: nil, ruleKnown: true},
-<<<<<<< HEAD
 	{name: "zic", grammar: []uint32{0x1d0097}, generic: []uint32{0x1d0097}, subs: nil, ruleKnown: false},
-	{name: "zip", grammar: []uint32{0x110001, 0x11000b}, generic: []uint32{0xe0004, 0xe0014, 0xe0016, 0x11000b}, subs: nil, ruleKnown: true},
-=======
-	{name: "zic", grammar: []uint32{0x1d0096}, generic: []uint32{0x1d0096}, subs: nil, ruleKnown: false},
 	{name: "zip", grammar: []uint32{0x110001, 0x11000b}, generic: []uint32{0xe0004, 0xe0015, 0xe0017, 0x11000b}, subs: nil, ruleKnown: true},
->>>>>>> h10-exfil
 	{name: "zipinfo", grammar: []uint32{0x11000d}, generic: []uint32{0xd0016, 0xd002b, 0x11000d}, subs: nil, ruleKnown: true},
 	{name: "zless", grammar: []uint32{0x200000}, generic: []uint32{0xd0016, 0xd002b, 0x200000}, subs: nil, ruleKnown: true},
 	{name: "zmodload", grammar: []uint32{0x120021}, generic: []uint32{0x120021}, subs: nil, ruleKnown: false},
@@ -10349,75 +10067,47 @@ func effectsSysinfoL1014() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"whois"}, Flags: []string{"-l", "-L", "-m", "-M", "-c", "-x", "-b", "-B", "-G", "-d", "-K", "-r", "-R", "-a", "--verbose", "--no-recursion", "-H", "-I", "--version", "--help"}, Values: []string{"-p", "--port", "-i", "-T", "-s", "-q", "-t", "-v", "-g"}, Effects: map[string]string{"--host": "host", "-h": "host"}, Operands: "text", Always: []string{"remote-read"}, Examples: []string{"whois example.com", "whois -h whois.arin.net 8.8.8.8"}, Counter: []string{"dig example.com"}, pre: programSets{opts: nameSet{text: "--help--no-recursion--port--verbose--version-B-G-H-I-K-L-M-R-T-a-b-c-d-g-i-l-m-p-q-r-s-t-v-x", ends: []uint32{0x601, 0x1401, 0x1a02, 0x2301, 0x2c01, 0x2e01, 0x3001, 0x3201, 0x3401, 0x3601, 0x3801, 0x3a01, 0x3c01, 0x3e02, 0x4001, 0x4201, 0x4401, 0x4601, 0x4802, 0x4a02, 0x4c01, 0x4e01, 0x5002, 0x5202, 0x5401, 0x5602, 0x5802, 0x5a02, 0x5c01}, tab: []uint32{0x0, 0x1, 0x9, 0x1a, 0x0, 0x11, 0x5, 0x17, 0x0, 0x0, 0x0, 0x16, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0x0, 0x0, 0x13, 0x0, 0x1b, 0x0, 0x0, 0x7, 0x12, 0xe, 0x18, 0xf, 0x0, 0x2, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x1d, 0x0, 0xa, 0x0, 0x0, 0x0, 0x0, 0x8, 0x19, 0x0, 0x0, 0x10, 0x0, 0x3, 0xd, 0x0, 0x6, 0x15, 0x0, 0x0, 0x0, 0x0, 0xb, 0x14, 0x1c, 0x0}}, effNames: nameSet{text: "--host-h", ends: []uint32{0x601, 0x801}, tab: []uint32{0x0, 0x1, 0x2, 0x0}}, grammar: nameSet{text: "--host--port-T-g-h-i-p-q-s-t-v", ends: []uint32{0x601, 0xc01, 0xe01, 0x1001, 0x1201, 0x1401, 0x1601, 0x1801, 0x1a01, 0x1c01, 0x1e01}, tab: []uint32{0x0, 0x9, 0x0, 0x7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x4, 0xa, 0x0, 0x1, 0x3, 0x8, 0x0, 0x0, 0x0, 0x0, 0x5, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x0, 0x6, 0xb}}}}}}
 }
 
-<<<<<<< HEAD
-func effectsSysinfoL1030() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"xclip"}, Flags: []string{"-r", "-rmlastnl", "-q", "-quiet", "-silent", "-verbose", "-noutf8", "-h", "-help", "-version"}, Values: []string{"-selection", "-sel", "-t", "-target", "-d", "-display"}, Effects: map[string]string{"-o": "operands:text", "-out": "operands:text"}, Operands: "subcommand", Examples: []string{"xclip -o -selection clipboard", "xclip -selection clipboard file.txt", "xclip"}, Counter: []string{"xsel -o"}, pre: programSets{opts: nameSet{text: "-d-display-h-help-noutf8-q-quiet-r-rmlastnl-sel-selection-silent-t-target-verbose-version", ends: []uint32{0x202, 0xa02, 0xc01, 0x1101, 0x1801, 0x1a01, 0x2001, 0x2201, 0x2b01, 0x2f02, 0x3902, 0x4001, 0x4202, 0x4902, 0x5101, 0x5901}, tab: []uint32{0x0, 0x0, 0x0, 0xe, 0x0, 0x0, 0x0, 0x0, 0x2, 0x9, 0x4, 0xc, 0x1, 0x6, 0x7, 0xd, 0x10, 0xb, 0x0, 0x0, 0x3, 0x0, 0x0, 0x8, 0xa, 0x0, 0x0, 0x5, 0xf, 0x0, 0x0, 0x0}}, effNames: nameSet{text: "-o-out", ends: []uint32{0x201, 0x601}, tab: []uint32{0x2, 0x0, 0x0, 0x1}}, grammar: nameSet{text: "-d-display-sel-selection-t-target", ends: []uint32{0x201, 0xa01, 0xe01, 0x1801, 0x1a01, 0x2101}, tab: []uint32{0x0, 0x6, 0x0, 0x0, 0x2, 0x5, 0x1, 0x0, 0x4, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0}}}}}}
-}
-
-func effectsSysinfoL1042() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"xsel"}, Flags: []string{"-p", "--primary", "-s", "--secondary", "-b", "--clipboard", "-z", "--zeroflush", "-n", "--nodetach", "-q", "--quiet", "-v", "--verbose", "--trim", "--version"}, Values: []string{"--display", "-m", "--name", "-t", "--selectionTimeout"}, Effects: map[string]string{"--logfile": "write", "--output": "operands:text", "-l": "write", "-o": "operands:text"}, Operands: "subcommand", Examples: []string{"xsel -o -b", "xsel -b"}, Counter: []string{"xclip -o"}, pre: programSets{opts: nameSet{text: "--clipboard--display--name--nodetach--primary--quiet--secondary--selectionTimeout--trim--verbose--version--zeroflush-b-m-n-p-q-s-t-v-z", ends: []uint32{0xb01, 0x1402, 0x1a02, 0x2401, 0x2d01, 0x3401, 0x3f01, 0x5102, 0x5701, 0x6001, 0x6901, 0x7401, 0x7601, 0x7802, 0x7a01, 0x7c01, 0x7e01, 0x8001, 0x8202, 0x8401, 0x8601}, tab: []uint32{0x8, 0x0, 0x12, 0x0, 0x0, 0x0, 0xb, 0x10, 0x7, 0x0, 0x0, 0x4, 0xe, 0x15, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x13, 0x1, 0x0, 0x0, 0x2, 0xc, 0x5, 0x11, 0x0, 0xf, 0x0, 0x0, 0x3, 0x9, 0xa, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x6, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x14, 0x0}}, effNames: nameSet{text: "--logfile--output-l-o", ends: []uint32{0x901, 0x1101, 0x1301, 0x1501}, tab: []uint32{0x2, 0x0, 0x0, 0x1, 0x0, 0x0, 0x3, 0x4}}, grammar: nameSet{text: "--display--logfile--name--selectionTimeout-l-m-t", ends: []uint32{0x901, 0x1201, 0x1801, 0x2a01, 0x2c01, 0x2e01, 0x3001}, tab: []uint32{0x4, 0x0, 0x6, 0x0, 0x0, 0x7, 0x1, 0x2, 0x3, 0x0, 0x0, 0x0, 0x0, 0x5, 0x0, 0x0}}}}}}
-}
-
-func effectsSysinfoL1056() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"pbpaste"}, Values: []string{"-pboard", "-Prefer"}, Examples: []string{"pbpaste", "pbpaste -pboard find"}, Counter: []string{"pbcopy"}, pre: programSets{opts: nameSet{text: "-Prefer-pboard", ends: []uint32{0x702, 0xe02}, tab: []uint32{0x0, 0x1, 0x0, 0x2}}, grammar: nameSet{text: "-Prefer-pboard", ends: []uint32{0x701, 0xe01}, tab: []uint32{0x0, 0x1, 0x0, 0x2}}}}}}
-}
-
-func effectsSysinfoL1063() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"pbcopy"}, Values: []string{"-pboard"}, Always: []string{"writes-files"}, Examples: []string{"pbcopy", "pbcopy -pboard general"}, Counter: []string{"pbpaste"}, pre: programSets{opts: nameSet{text: "-pboard", ends: []uint32{0x702}, tab: []uint32{0x0, 0x0, 0x0, 0x1}}, grammar: nameSet{text: "-pboard", ends: []uint32{0x701}, tab: []uint32{0x0, 0x0, 0x0, 0x1}}}}}}
-}
-
-func effectsSysinfoL1074() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"crontab"}, Flags: []string{"-V"}, Values: []string{"-u", "-c"}, Effects: map[string]string{"-T": "operands:read", "-l": "operands:text"}, Operands: "subcommand", Stdin: "script:crontab", Examples: []string{"crontab -l", "crontab -u me -l", "crontab jobs.txt"}, Counter: []string{"at now"}, pre: programSets{opts: nameSet{text: "-V-c-u", ends: []uint32{0x201, 0x402, 0x602}, tab: []uint32{0x1, 0x2, 0x0, 0x0, 0x0, 0x3, 0x0, 0x0}}, effNames: nameSet{text: "-T-l", ends: []uint32{0x201, 0x401}, tab: []uint32{0x0, 0x1, 0x0, 0x2}}, grammar: nameSet{text: "-c-u", ends: []uint32{0x201, 0x401}, tab: []uint32{0x1, 0x0, 0x2, 0x0}}}}}}
-}
-
-func effectsSysinfoL1087() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"atq"}, Flags: []string{"-V"}, Values: []string{"-q"}, Examples: []string{"atq -q b", "atq -V"}, Counter: []string{"at -l"}, pre: programSets{opts: nameSet{text: "-V-q", ends: []uint32{0x201, 0x402}, tab: []uint32{0x1, 0x2, 0x0, 0x0}}, grammar: nameSet{text: "-q", ends: []uint32{0x201}, tab: []uint32{0x0, 0x1, 0x0, 0x0}}}}}}
-}
-
-func effectsSysinfoL1097() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"defaults"}, Flags: []string{"-currentHost"}, Values: []string{"-host"}, Operands: "subcommand", Examples: []string{"defaults write com.apple.dock autohide -bool true", "defaults delete com.example.app"}, pre: programSets{opts: nameSet{text: "-currentHost-host", ends: []uint32{0xc01, 0x1102}, tab: []uint32{0x0, 0x0, 0x2, 0x1}}, grammar: nameSet{text: "-host", ends: []uint32{0x501}, tab: []uint32{0x0, 0x0, 0x1, 0x0}}}}}}
-}
-
-func effectsSysinfoL1104() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"defaults"}, Sub: []string{"read|read-type|domains"}, Flags: []string{"-currentHost", "-g", "-globalDomain"}, Values: []string{"-host"}, Examples: []string{"defaults read com.apple.finder AppleShowAllFiles", "defaults read -g AppleLocale", "defaults domains"}, Counter: []string{"defaults write com.apple.dock autohide -bool true"}, pre: programSets{opts: nameSet{text: "-currentHost-g-globalDomain-host", ends: []uint32{0xc01, 0xe01, 0x1b01, 0x2002}, tab: []uint32{0x3, 0x0, 0x2, 0x0, 0x0, 0x4, 0x0, 0x1}}}}}}
-}
-
-func effectsSysinfoL1115() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"watch"}, Flags: []string{"-b", "--beep", "-c", "-C", "--no-color", "-e", "--errexit", "-g", "--chgexit", "-p", "--precise", "-t", "--no-title", "-w", "--no-wrap", "-r", "--no-rerun", "-v"}, Values: []string{"-n", "--interval", "-q", "--equexit"}, Optional: []string{"--color"}, Effects: map[string]string{"--differences": "shell", "--exec": "operands:exec", "--shotsdir": "write", "-d": "shell", "-s": "write", "-x": "operands:exec"}, Operands: "shell", Examples: []string{"watch -v", "watch -n 2"}, Counter: []string{"tmux ls"}, pre: programSets{opts: nameSet{text: "--beep--chgexit--color--equexit--errexit--interval--no-color--no-rerun--no-title--no-wrap--precise-C-b-c-e-g-n-p-q-r-t-v-w", ends: []uint32{0x601, 0xf01, 0x1604, 0x1f02, 0x2801, 0x3202, 0x3c01, 0x4601, 0x5001, 0x5901, 0x6201, 0x6401, 0x6601, 0x6801, 0x6a01, 0x6c01, 0x6e02, 0x7001, 0x7202, 0x7401, 0x7601, 0x7801, 0x7a01}, tab: []uint32{0xb, 0x0, 0x0, 0x0, 0x6, 0xe, 0x0, 0x12, 0x0, 0x0, 0xc, 0x0, 0x0, 0x0, 0x5, 0x0, 0x0, 0x0, 0x17, 0x7, 0x10, 0x0, 0x15, 0x8, 0x0, 0x0, 0x0, 0x13, 0x0, 0x0, 0x0, 0x11, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xa, 0x3, 0x1, 0xf, 0x14, 0x0, 0x9, 0xd, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x16, 0x0}}, effNames: nameSet{text: "--differences--exec--shotsdir-d-s-x", ends: []uint32{0xd01, 0x1301, 0x1d01, 0x1f01, 0x2101, 0x2301}, tab: []uint32{0x3, 0x5, 0x0, 0x0, 0x0, 0x0, 0x4, 0x0, 0x1, 0x6, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--differences--equexit--interval--shotsdir-d-n-q-s", ends: []uint32{0xd01, 0x1601, 0x2001, 0x2a01, 0x2c01, 0x2e01, 0x3001, 0x3201}, tab: []uint32{0x4, 0x3, 0x8, 0x0, 0x0, 0x0, 0x5, 0x6, 0x1, 0x7, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0}}}}}}
-}
-
-func effectsSysinfoL1134() Pack {
-=======
-func effectsSysinfoL1028() Pack {
+func effectsSysinfoL1032() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"xclip"}, Flags: []string{"-r", "-rmlastnl", "-q", "-quiet", "-silent", "-verbose", "-noutf8", "-h", "-help", "-version"}, Values: []string{"-selection", "-sel", "-t", "-target", "-d", "-display"}, Effects: map[string]string{"-o": "operands:text,private", "-out": "operands:text,private"}, Operands: "subcommand", Examples: []string{"xclip -o -selection clipboard", "xclip -selection clipboard file.txt", "xclip"}, Counter: []string{"xsel -o"}, pre: programSets{opts: nameSet{text: "-d-display-h-help-noutf8-q-quiet-r-rmlastnl-sel-selection-silent-t-target-verbose-version", ends: []uint32{0x202, 0xa02, 0xc01, 0x1101, 0x1801, 0x1a01, 0x2001, 0x2201, 0x2b01, 0x2f02, 0x3902, 0x4001, 0x4202, 0x4902, 0x5101, 0x5901}, tab: []uint32{0x0, 0x0, 0x0, 0xe, 0x0, 0x0, 0x0, 0x0, 0x2, 0x9, 0x4, 0xc, 0x1, 0x6, 0x7, 0xd, 0x10, 0xb, 0x0, 0x0, 0x3, 0x0, 0x0, 0x8, 0xa, 0x0, 0x0, 0x5, 0xf, 0x0, 0x0, 0x0}}, effNames: nameSet{text: "-o-out", ends: []uint32{0x201, 0x601}, tab: []uint32{0x2, 0x0, 0x0, 0x1}}, grammar: nameSet{text: "-d-display-sel-selection-t-target", ends: []uint32{0x201, 0xa01, 0xe01, 0x1801, 0x1a01, 0x2101}, tab: []uint32{0x0, 0x6, 0x0, 0x0, 0x2, 0x5, 0x1, 0x0, 0x4, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsSysinfoL1040() Pack {
+func effectsSysinfoL1044() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"xsel"}, Flags: []string{"-p", "--primary", "-s", "--secondary", "-b", "--clipboard", "-z", "--zeroflush", "-n", "--nodetach", "-q", "--quiet", "-v", "--verbose", "--trim", "--version"}, Values: []string{"--display", "-m", "--name", "-t", "--selectionTimeout"}, Effects: map[string]string{"--logfile": "write", "--output": "operands:text,private", "-l": "write", "-o": "operands:text,private"}, Operands: "subcommand", Examples: []string{"xsel -o -b", "xsel -b"}, Counter: []string{"xclip -o"}, pre: programSets{opts: nameSet{text: "--clipboard--display--name--nodetach--primary--quiet--secondary--selectionTimeout--trim--verbose--version--zeroflush-b-m-n-p-q-s-t-v-z", ends: []uint32{0xb01, 0x1402, 0x1a02, 0x2401, 0x2d01, 0x3401, 0x3f01, 0x5102, 0x5701, 0x6001, 0x6901, 0x7401, 0x7601, 0x7802, 0x7a01, 0x7c01, 0x7e01, 0x8001, 0x8202, 0x8401, 0x8601}, tab: []uint32{0x8, 0x0, 0x12, 0x0, 0x0, 0x0, 0xb, 0x10, 0x7, 0x0, 0x0, 0x4, 0xe, 0x15, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x13, 0x1, 0x0, 0x0, 0x2, 0xc, 0x5, 0x11, 0x0, 0xf, 0x0, 0x0, 0x3, 0x9, 0xa, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x6, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x14, 0x0}}, effNames: nameSet{text: "--logfile--output-l-o", ends: []uint32{0x901, 0x1101, 0x1301, 0x1501}, tab: []uint32{0x2, 0x0, 0x0, 0x1, 0x0, 0x0, 0x3, 0x4}}, grammar: nameSet{text: "--display--logfile--name--selectionTimeout-l-m-t", ends: []uint32{0x901, 0x1201, 0x1801, 0x2a01, 0x2c01, 0x2e01, 0x3001}, tab: []uint32{0x4, 0x0, 0x6, 0x0, 0x0, 0x7, 0x1, 0x2, 0x3, 0x0, 0x0, 0x0, 0x0, 0x5, 0x0, 0x0}}}}}}
 }
 
-func effectsSysinfoL1054() Pack {
+func effectsSysinfoL1058() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pbpaste"}, Values: []string{"-pboard", "-Prefer"}, Always: []string{"private"}, Examples: []string{"pbpaste", "pbpaste -pboard find"}, Counter: []string{"pbcopy"}, pre: programSets{opts: nameSet{text: "-Prefer-pboard", ends: []uint32{0x702, 0xe02}, tab: []uint32{0x0, 0x1, 0x0, 0x2}}, grammar: nameSet{text: "-Prefer-pboard", ends: []uint32{0x701, 0xe01}, tab: []uint32{0x0, 0x1, 0x0, 0x2}}}}}}
 }
 
-func effectsSysinfoL1063() Pack {
+func effectsSysinfoL1067() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wl-paste"}, Flags: []string{"-n", "--no-newline", "-p", "--primary"}, Values: []string{"-t", "--type", "-s", "--seat"}, Always: []string{"private"}, Examples: []string{"wl-paste", "wl-paste -n -t text/plain"}, Counter: []string{"pbpaste"}, pre: programSets{opts: nameSet{text: "--no-newline--primary--seat--type-n-p-s-t", ends: []uint32{0xc01, 0x1501, 0x1b02, 0x2102, 0x2301, 0x2501, 0x2702, 0x2902}, tab: []uint32{0x7, 0x1, 0x3, 0x6, 0x0, 0x8, 0x0, 0x2, 0x5, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--seat--type-s-t", ends: []uint32{0x601, 0xc01, 0xe01, 0x1001}, tab: []uint32{0x3, 0x1, 0x4, 0x0, 0x2, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsSysinfoL1072() Pack {
+func effectsSysinfoL1076() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pbcopy"}, Values: []string{"-pboard"}, Always: []string{"writes-files"}, Examples: []string{"pbcopy", "pbcopy -pboard general"}, Counter: []string{"pbpaste"}, pre: programSets{opts: nameSet{text: "-pboard", ends: []uint32{0x702}, tab: []uint32{0x0, 0x0, 0x0, 0x1}}, grammar: nameSet{text: "-pboard", ends: []uint32{0x701}, tab: []uint32{0x0, 0x0, 0x0, 0x1}}}}}}
 }
 
-func effectsSysinfoL1083() Pack {
+func effectsSysinfoL1087() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"crontab"}, Flags: []string{"-V"}, Values: []string{"-u", "-c"}, Effects: map[string]string{"-T": "operands:read", "-l": "operands:text"}, Operands: "subcommand", Stdin: "script:crontab", Examples: []string{"crontab -l", "crontab -u me -l", "crontab jobs.txt"}, Counter: []string{"at now"}, pre: programSets{opts: nameSet{text: "-V-c-u", ends: []uint32{0x201, 0x402, 0x602}, tab: []uint32{0x1, 0x2, 0x0, 0x0, 0x0, 0x3, 0x0, 0x0}}, effNames: nameSet{text: "-T-l", ends: []uint32{0x201, 0x401}, tab: []uint32{0x0, 0x1, 0x0, 0x2}}, grammar: nameSet{text: "-c-u", ends: []uint32{0x201, 0x401}, tab: []uint32{0x1, 0x0, 0x2, 0x0}}}}}}
 }
 
-func effectsSysinfoL1098() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"watch"}, Flags: []string{"-b", "--beep", "-c", "-C", "--no-color", "-e", "--errexit", "-g", "--chgexit", "-p", "--precise", "-t", "--no-title", "-w", "--no-wrap", "-r", "--no-rerun", "-v"}, Values: []string{"-n", "--interval", "-q", "--equexit"}, Optional: []string{"--color"}, Effects: map[string]string{"--differences": "shell", "--exec": "operands:exec", "--shotsdir": "write", "-d": "shell", "-s": "write", "-x": "operands:exec"}, Operands: "shell", Examples: []string{"watch -v", "watch -n 2"}, Counter: []string{"tmux ls"}, pre: programSets{opts: nameSet{text: "--beep--chgexit--color--equexit--errexit--interval--no-color--no-rerun--no-title--no-wrap--precise-C-b-c-e-g-n-p-q-r-t-v-w", ends: []uint32{0x601, 0xf01, 0x1604, 0x1f02, 0x2801, 0x3202, 0x3c01, 0x4601, 0x5001, 0x5901, 0x6201, 0x6401, 0x6601, 0x6801, 0x6a01, 0x6c01, 0x6e02, 0x7001, 0x7202, 0x7401, 0x7601, 0x7801, 0x7a01}, tab: []uint32{0xb, 0x0, 0x0, 0x0, 0x6, 0xe, 0x0, 0x12, 0x0, 0x0, 0xc, 0x0, 0x0, 0x0, 0x5, 0x0, 0x0, 0x0, 0x17, 0x7, 0x10, 0x0, 0x15, 0x8, 0x0, 0x0, 0x0, 0x13, 0x0, 0x0, 0x0, 0x11, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xa, 0x3, 0x1, 0xf, 0x14, 0x0, 0x9, 0xd, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x16, 0x0}}, effNames: nameSet{text: "--differences--exec--shotsdir-d-s-x", ends: []uint32{0xd01, 0x1301, 0x1d01, 0x1f01, 0x2101, 0x2301}, tab: []uint32{0x3, 0x5, 0x0, 0x0, 0x0, 0x0, 0x4, 0x0, 0x1, 0x6, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--differences--equexit--interval--shotsdir-d-n-q-s", ends: []uint32{0xd01, 0x1601, 0x2001, 0x2a01, 0x2c01, 0x2e01, 0x3001, 0x3201}, tab: []uint32{0x4, 0x3, 0x8, 0x0, 0x0, 0x0, 0x5, 0x6, 0x1, 0x7, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0}}}}}}
+func effectsSysinfoL1100() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"atq"}, Flags: []string{"-V"}, Values: []string{"-q"}, Examples: []string{"atq -q b", "atq -V"}, Counter: []string{"at -l"}, pre: programSets{opts: nameSet{text: "-V-q", ends: []uint32{0x201, 0x402}, tab: []uint32{0x1, 0x2, 0x0, 0x0}}, grammar: nameSet{text: "-q", ends: []uint32{0x201}, tab: []uint32{0x0, 0x1, 0x0, 0x0}}}}}}
+}
+
+func effectsSysinfoL1110() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"defaults"}, Flags: []string{"-currentHost"}, Values: []string{"-host"}, Operands: "subcommand", Examples: []string{"defaults write com.apple.dock autohide -bool true", "defaults delete com.example.app"}, pre: programSets{opts: nameSet{text: "-currentHost-host", ends: []uint32{0xc01, 0x1102}, tab: []uint32{0x0, 0x0, 0x2, 0x1}}, grammar: nameSet{text: "-host", ends: []uint32{0x501}, tab: []uint32{0x0, 0x0, 0x1, 0x0}}}}}}
 }
 
 func effectsSysinfoL1117() Pack {
->>>>>>> h10-exfil
+	return Pack{Programs: []Program{{Exe: []string{"defaults"}, Sub: []string{"read|read-type|domains"}, Flags: []string{"-currentHost", "-g", "-globalDomain"}, Values: []string{"-host"}, Examples: []string{"defaults read com.apple.finder AppleShowAllFiles", "defaults read -g AppleLocale", "defaults domains"}, Counter: []string{"defaults write com.apple.dock autohide -bool true"}, pre: programSets{opts: nameSet{text: "-currentHost-g-globalDomain-host", ends: []uint32{0xc01, 0xe01, 0x1b01, 0x2002}, tab: []uint32{0x3, 0x0, 0x2, 0x0, 0x0, 0x4, 0x0, 0x1}}}}}}
+}
+
+func effectsSysinfoL1128() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"watch"}, Flags: []string{"-b", "--beep", "-c", "-C", "--no-color", "-e", "--errexit", "-g", "--chgexit", "-p", "--precise", "-t", "--no-title", "-w", "--no-wrap", "-r", "--no-rerun", "-v"}, Values: []string{"-n", "--interval", "-q", "--equexit"}, Optional: []string{"--color"}, Effects: map[string]string{"--differences": "shell", "--exec": "operands:exec", "--shotsdir": "write", "-d": "shell", "-s": "write", "-x": "operands:exec"}, Operands: "shell", Examples: []string{"watch -v", "watch -n 2"}, Counter: []string{"tmux ls"}, pre: programSets{opts: nameSet{text: "--beep--chgexit--color--equexit--errexit--interval--no-color--no-rerun--no-title--no-wrap--precise-C-b-c-e-g-n-p-q-r-t-v-w", ends: []uint32{0x601, 0xf01, 0x1604, 0x1f02, 0x2801, 0x3202, 0x3c01, 0x4601, 0x5001, 0x5901, 0x6201, 0x6401, 0x6601, 0x6801, 0x6a01, 0x6c01, 0x6e02, 0x7001, 0x7202, 0x7401, 0x7601, 0x7801, 0x7a01}, tab: []uint32{0xb, 0x0, 0x0, 0x0, 0x6, 0xe, 0x0, 0x12, 0x0, 0x0, 0xc, 0x0, 0x0, 0x0, 0x5, 0x0, 0x0, 0x0, 0x17, 0x7, 0x10, 0x0, 0x15, 0x8, 0x0, 0x0, 0x0, 0x13, 0x0, 0x0, 0x0, 0x11, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xa, 0x3, 0x1, 0xf, 0x14, 0x0, 0x9, 0xd, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x16, 0x0}}, effNames: nameSet{text: "--differences--exec--shotsdir-d-s-x", ends: []uint32{0xd01, 0x1301, 0x1d01, 0x1f01, 0x2101, 0x2301}, tab: []uint32{0x3, 0x5, 0x0, 0x0, 0x0, 0x0, 0x4, 0x0, 0x1, 0x6, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--differences--equexit--interval--shotsdir-d-n-q-s", ends: []uint32{0xd01, 0x1601, 0x2001, 0x2a01, 0x2c01, 0x2e01, 0x3001, 0x3201}, tab: []uint32{0x4, 0x3, 0x8, 0x0, 0x0, 0x0, 0x5, 0x6, 0x1, 0x7, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0}}}}}}
+}
+
+func effectsSysinfoL1147() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"wipefs"}, Flags: []string{"-n", "--no-act", "-f", "--force", "-q", "--quiet", "-J", "--json", "-i", "--noheadings", "-p", "--parsable", "-h", "--help", "-V", "--version"}, Values: []string{"-O", "--output", "-t", "--types", "--lock"}, Effects: map[string]string{"--all": "operands:write", "--backup": "writes-files", "--offset": "operands:write", "-a": "operands:write", "-b": "writes-files", "-o": "operands:write"}, Operands: "stat", Examples: []string{"wipefs /dev/sda", "wipefs -J /dev/nvme0n1", "wipefs -a /dev/sdb"}, pre: programSets{opts: nameSet{text: "--force--help--json--lock--no-act--noheadings--output--parsable--quiet--types--version-J-O-V-f-h-i-n-p-q-t", ends: []uint32{0x701, 0xd01, 0x1301, 0x1902, 0x2101, 0x2d01, 0x3502, 0x3f01, 0x4601, 0x4d02, 0x5601, 0x5801, 0x5a02, 0x5c01, 0x5e01, 0x6001, 0x6201, 0x6401, 0x6601, 0x6801, 0x6a02}, tab: []uint32{0xf, 0x2, 0x0, 0xe, 0x0, 0x1, 0xb, 0x7, 0x13, 0xa, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0xc, 0x15, 0x0, 0x0, 0x0, 0x8, 0x14, 0x0, 0x0, 0x0, 0x12, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xd, 0x0, 0x0, 0x0, 0x11, 0x3, 0x6, 0x0}}, effNames: nameSet{text: "--all--backup--offset-a-b-o", ends: []uint32{0x501, 0xd01, 0x1501, 0x1701, 0x1901, 0x1b01}, tab: []uint32{0x0, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x4, 0x2, 0x1, 0x0, 0x0, 0x5, 0x6, 0x0, 0x0}}, grammar: nameSet{text: "--lock--output--types-O-t", ends: []uint32{0x601, 0xe01, 0x1501, 0x1701, 0x1901}, tab: []uint32{0x0, 0x2, 0x3, 0x0, 0x1, 0x5, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x4, 0x0}}}}}}
 }
 

@@ -270,12 +270,8 @@ var valueRoles = []role{roleText, roleRead, roleStat, roleWrite, roleDelete, rol
 // written, deleted); runs-code and writes-files are the same effects of an
 // option that takes no value.
 var flagEffects = []string{"recursive", "inplace", "network", "offline", "credentials", "runs-code", "writes-files",
-<<<<<<< HEAD
 	"changes-state", "extracts", "dest-delete", "dry-run", "remote-read", "sends", "no-hooks", "untracked", "any-names",
-	"names-only"}
-=======
-	"changes-state", "extracts", "dest-delete", "dry-run", "remote-read", "sends", "no-hooks", "untracked", "any-names", "private"}
->>>>>>> h10-exfil
+	"names-only", "private"}
 
 // alwaysEffects are the effects an entry may have on every use.
 var alwaysEffects = []string{"network", "remote-read", "hooks", "credentials", "runs-code", "writes-files", "changes-state", "extracts", "recursive",
