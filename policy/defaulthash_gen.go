@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:6f983d588d1db989e9172773bcca30557fe50467e7c03853fc822b05af55e5ab"
-	defaultHashRules = "sha256:5d59ca7484e5b43814f3328ef81fecd8f4714992b0269f5fe2e9dde02fbc7a36"
+	defaultHash      = "sha256:a37363722b3c5edd026e3cff2ea90e7d55aba05a5f51c38b525a7b7fdbe41c8d"
+	defaultHashRules = "sha256:03adc70018aae70c12e53fd5a7784aa0f05588b9fa6ea7e00758f53e45626183"
 )

@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:5d59ca7484e5b43814f3328ef81fecd8f4714992b0269f5fe2e9dde02fbc7a36"
+	generatedDigest = "sha256:03adc70018aae70c12e53fd5a7784aa0f05588b9fa6ea7e00758f53e45626183"
 }
 
 var generatedPacks = []genPack{
@@ -410,11 +410,12 @@ var generatedPacks = []genPack{
 		{line: 258, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline", build: packsRemoteCodeL258},
 		{line: 270, kind: "rule", exes: []string{"awk", "gawk", "mawk", "nawk"}, subs: nil, trigger: "", build: packsRemoteCodeL270},
 		{line: 282, kind: "rule", exes: []string{"osascript"}, subs: nil, trigger: "", build: packsRemoteCodeL282},
-		{line: 295, kind: "rule", exes: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, subs: nil, trigger: "", build: packsRemoteCodeL295},
-		{line: 305, kind: "rule", exes: []string{"code", "code-insiders"}, subs: []string{"tunnel"}, trigger: "", build: packsRemoteCodeL305},
-		{line: 319, kind: "rule", exes: []string{"jupyter"}, subs: []string{"notebook", "lab", "server"}, trigger: "", build: packsRemoteCodeL319},
-		{line: 333, kind: "rule", exes: []string{"jupyter-notebook", "jupyter-lab", "jupyter-server"}, subs: nil, trigger: "", build: packsRemoteCodeL333},
-		{line: 346, kind: "rule", exes: []string{"ngrok", "cloudflared", "lt", "bore"}, subs: nil, trigger: "", build: packsRemoteCodeL346},
+		{line: 295, kind: "rule", exes: []string{"osascript"}, subs: nil, trigger: "", build: packsRemoteCodeL295},
+		{line: 308, kind: "rule", exes: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, subs: nil, trigger: "", build: packsRemoteCodeL308},
+		{line: 318, kind: "rule", exes: []string{"code", "code-insiders"}, subs: []string{"tunnel"}, trigger: "", build: packsRemoteCodeL318},
+		{line: 332, kind: "rule", exes: []string{"jupyter"}, subs: []string{"notebook", "lab", "server"}, trigger: "", build: packsRemoteCodeL332},
+		{line: 346, kind: "rule", exes: []string{"jupyter-notebook", "jupyter-lab", "jupyter-server"}, subs: nil, trigger: "", build: packsRemoteCodeL346},
+		{line: 359, kind: "rule", exes: []string{"ngrok", "cloudflared", "lt", "bore"}, subs: nil, trigger: "", build: packsRemoteCodeL359},
 	}},
 	{file: "packs/remote-copy.toml", header: packHeader{Name: "remote-copy", Executables: []string{"rsync", "scp", "sftp", "ssh", "unison"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL5},
@@ -585,23 +586,24 @@ var generatedPacks = []genPack{
 		{line: 371, kind: "rule", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL371},
 		{line: 382, kind: "rule", exes: []string{"at"}, subs: nil, trigger: "", build: packsSystemL382},
 		{line: 393, kind: "rule", exes: []string{"systemd-run"}, subs: nil, trigger: "", build: packsSystemL393},
-		{line: 406, kind: "rule", exes: []string{"iptables", "ip6tables"}, subs: nil, trigger: "", build: packsSystemL406},
-		{line: 417, kind: "rule", exes: []string{"nft"}, subs: nil, trigger: "", build: packsSystemL417},
-		{line: 429, kind: "rule", exes: []string{"ufw", "firewall-cmd", "pfctl"}, subs: nil, trigger: "", build: packsSystemL429},
-		{line: 441, kind: "rule", exes: []string{"modprobe", "rmmod", "insmod"}, subs: nil, trigger: "", build: packsSystemL441},
-		{line: 452, kind: "rule", exes: []string{"sysctl"}, subs: nil, trigger: "", build: packsSystemL452},
-		{line: 463, kind: "rule", exes: []string{"setenforce", "csrutil"}, subs: nil, trigger: "", build: packsSystemL463},
-		{line: 474, kind: "rule", exes: []string{"chattr"}, subs: nil, trigger: "", build: packsSystemL474},
-		{line: 487, kind: "rule", exes: []string{"history"}, subs: nil, trigger: "", build: packsSystemL487},
-		{line: 498, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "assigns", build: packsSystemL498},
-		{line: 512, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "pipe_self_background", build: packsSystemL512},
-		{line: 525, kind: "safe", exes: []string{"systemctl"}, subs: nil, trigger: "", build: packsSystemL525},
-		{line: 530, kind: "safe", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL530},
-		{line: 535, kind: "safe", exes: []string{"iptables", "ip6tables"}, subs: nil, trigger: "", build: packsSystemL535},
-		{line: 539, kind: "safe", exes: []string{"history"}, subs: nil, trigger: "", build: packsSystemL539},
-		{line: 543, kind: "safe", exes: []string{"mount"}, subs: nil, trigger: "", build: packsSystemL543},
-		{line: 547, kind: "safe", exes: []string{"sysctl"}, subs: nil, trigger: "", build: packsSystemL547},
-		{line: 552, kind: "safe", exes: []string{"kill", "pkill", "killall"}, subs: nil, trigger: "", build: packsSystemL552},
+		{line: 407, kind: "rule", exes: []string{"systemd-run"}, subs: nil, trigger: "", build: packsSystemL407},
+		{line: 421, kind: "rule", exes: []string{"iptables", "ip6tables"}, subs: nil, trigger: "", build: packsSystemL421},
+		{line: 432, kind: "rule", exes: []string{"nft"}, subs: nil, trigger: "", build: packsSystemL432},
+		{line: 444, kind: "rule", exes: []string{"ufw", "firewall-cmd", "pfctl"}, subs: nil, trigger: "", build: packsSystemL444},
+		{line: 456, kind: "rule", exes: []string{"modprobe", "rmmod", "insmod"}, subs: nil, trigger: "", build: packsSystemL456},
+		{line: 467, kind: "rule", exes: []string{"sysctl"}, subs: nil, trigger: "", build: packsSystemL467},
+		{line: 478, kind: "rule", exes: []string{"setenforce", "csrutil"}, subs: nil, trigger: "", build: packsSystemL478},
+		{line: 489, kind: "rule", exes: []string{"chattr"}, subs: nil, trigger: "", build: packsSystemL489},
+		{line: 502, kind: "rule", exes: []string{"history"}, subs: nil, trigger: "", build: packsSystemL502},
+		{line: 513, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "assigns", build: packsSystemL513},
+		{line: 527, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "pipe_self_background", build: packsSystemL527},
+		{line: 540, kind: "safe", exes: []string{"systemctl"}, subs: nil, trigger: "", build: packsSystemL540},
+		{line: 545, kind: "safe", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL545},
+		{line: 550, kind: "safe", exes: []string{"iptables", "ip6tables"}, subs: nil, trigger: "", build: packsSystemL550},
+		{line: 554, kind: "safe", exes: []string{"history"}, subs: nil, trigger: "", build: packsSystemL554},
+		{line: 558, kind: "safe", exes: []string{"mount"}, subs: nil, trigger: "", build: packsSystemL558},
+		{line: 562, kind: "safe", exes: []string{"sysctl"}, subs: nil, trigger: "", build: packsSystemL562},
+		{line: 567, kind: "safe", exes: []string{"kill", "pkill", "killall"}, subs: nil, trigger: "", build: packsSystemL567},
 	}},
 	{file: "effects/archives.toml", header: packHeader{Name: "effects-archives", Executables: []string{"tar", "cpio", "pax", "ar", "zip", "unzip", "zipinfo", "7z", "gzip", "gunzip", "zcat", "zgrep", "zdiff", "bzip2", "bzcat", "xz", "xzcat", "unxz", "lz4", "lz4cat", "zstd", "zstdcat", "unzstd"}}, blocks: []genBlock{
 		{line: 7, kind: "exe", exes: []string{"tar"}, subs: nil, trigger: "", build: effectsArchivesL7},
@@ -2097,7 +2099,7 @@ var generatedExeIndex = []genExe{
 	{name: "black", grammar: []uint32{0x24004b}, generic: []uint32{0xd0021, 0xd0022, 0x24004b}, subs: nil, ruleKnown: true},
 	{name: "blkdiscard", grammar: nil, generic: []uint32{0x10000f}, subs: nil, ruleKnown: true},
 	{name: "blkid", grammar: []uint32{0x22001e}, generic: []uint32{0xd0016, 0x22001e}, subs: nil, ruleKnown: true},
-	{name: "bore", grammar: nil, generic: []uint32{0xb0025}, subs: nil, ruleKnown: true},
+	{name: "bore", grammar: nil, generic: []uint32{0xb0026}, subs: nil, ruleKnown: true},
 	{name: "bpftrace", grammar: []uint32{0x1c0035}, generic: []uint32{0x1c0035}, subs: nil, ruleKnown: false},
 	{name: "brew", grammar: []uint32{0x1f0015}, generic: []uint32{0xa000e, 0xa000f, 0xa001d, 0x1f0015}, subs: []genSub{{"abv", []uint32{0x1f0017}}, {"alias", []uint32{0x1f0017}}, {"analytics", []uint32{0x1f0017}}, {"audit", []uint32{0x1f0017}}, {"autoremove", []uint32{0x1f0017}}, {"bump", []uint32{0x1f0017}}, {"bundle", []uint32{0x1f0017}}, {"casks", []uint32{0x1f0016}}, {"cat", []uint32{0x1f0016}}, {"cleanup", []uint32{0x1f0017}}, {"command-not-found-init", []uint32{0x1f0017}}, {"commands", []uint32{0x1f0016}}, {"completions", []uint32{0x1f0017}}, {"config", []uint32{0x1f0016}}, {"create", []uint32{0x1f0017}}, {"deps", []uint32{0x1f0016}}, {"desc", []uint32{0x1f0016}}, {"developer", []uint32{0x1f0017}}, {"docs", []uint32{0x1f0017}}, {"doctor", []uint32{0x1f0016}}, {"dr", []uint32{0x1f0016}}, {"edit", []uint32{0x1f0017}}, {"extract", []uint32{0x1f0017}}, {"fetch", []uint32{0x1f0017}}, {"formulae", []uint32{0x1f0016}}, {"gist-logs", []uint32{0x1f0017}}, {"home", []uint32{0x1f0017}}, {"homepage", []uint32{0x1f0017}}, {"info", []uint32{0x1f0017}}, {"install", []uint32{0x1f0017}}, {"irb", []uint32{0x1f0017}}, {"leaves", []uint32{0x1f0016}}, {"link", []uint32{0x1f0017}}, {"list", []uint32{0x1f0016}}, {"livecheck", []uint32{0x1f0017}}, {"ln", []uint32{0x1f0017}}, {"log", []uint32{0x1f0016}}, {"ls", []uint32{0x1f0016}}, {"migrate", []uint32{0x1f0017}}, {"missing", []uint32{0x1f0016}}, {"options", []uint32{0x1f0016}}, {"outdated", []uint32{0x1f0017}}, {"pin", []uint32{0x1f0017}}, {"postinstall", []uint32{0x1f0017}}, {"readall", []uint32{0x1f0016}}, {"reinstall", []uint32{0x1f0017}}, {"remove", []uint32{0x1f0017}}, {"rm", []uint32{0x1f0017}}, {"ruby", []uint32{0x1f0017}}, {"search", []uint32{0x1f0017}}, {"services", []uint32{0x1f0017}}, {"sh", []uint32{0x1f0017}}, {"shellenv", []uint32{0x1f0016}}, {"style", []uint32{0x1f0017}}, {"tap", []uint32{0x1f0017}}, {"tap-info", []uint32{0x1f0016}}, {"tap-new", []uint32{0x1f0017}}, {"test", []uint32{0x1f0017}}, {"trust", []uint32{0x1f0017}}, {"unalias", []uint32{0x1f0017}}, {"uninstall", []uint32{0x1f0017}}, {"unlink", []uint32{0x1f0017}}, {"unpin", []uint32{0x1f0017}}, {"untap", []uint32{0x1f0017}}, {"update", []uint32{0x1f0017}}, {"update-reset", []uint32{0x1f0017}}, {"upgrade", []uint32{0x1f0017}}, {"uses", []uint32{0x1f0016}}, {"which-formula", []uint32{0x1f0017}}}, ruleKnown: true},
 	{name: "bridge", grammar: []uint32{0x1c0001, 0x1c0036}, generic: []uint32{0x1c0036}, subs: []genSub{{"fdb", []uint32{0x1c0037, 0x1c0038}}, {"link", []uint32{0x1c0037, 0x1c0038}}, {"mdb", []uint32{0x1c0037, 0x1c0038}}, {"monitor", []uint32{0x1c0039}}, {"vlan", []uint32{0x1c0037, 0x1c0038}}, {"vni", []uint32{0x1c0037, 0x1c0038}}}, ruleKnown: false},
@@ -2129,7 +2131,7 @@ var generatedExeIndex = []genExe{
 	{name: "cdk", grammar: nil, generic: []uint32{0x10013}, subs: nil, ruleKnown: true},
 	{name: "cdktf", grammar: nil, generic: []uint32{0x80006, 0x80008}, subs: nil, ruleKnown: true},
 	{name: "cfdisk", grammar: nil, generic: []uint32{0x10000f}, subs: nil, ruleKnown: true},
-	{name: "chattr", grammar: []uint32{0x1c0041}, generic: []uint32{0x100031, 0x1c0041}, subs: nil, ruleKnown: true},
+	{name: "chattr", grammar: []uint32{0x1c0041}, generic: []uint32{0x100032, 0x1c0041}, subs: nil, ruleKnown: true},
 	{name: "check_by_ssh", grammar: []uint32{0x1c0042}, generic: []uint32{0x1c0042}, subs: nil, ruleKnown: false},
 	{name: "check_cups", grammar: []uint32{0x1c0043}, generic: []uint32{0x1c0043}, subs: nil, ruleKnown: false},
 	{name: "check_log", grammar: []uint32{0x1c0044}, generic: []uint32{0x1c0044}, subs: nil, ruleKnown: false},
@@ -2155,13 +2157,13 @@ var generatedExeIndex = []genExe{
 	{name: "clickhouse-client", grammar: []uint32{0x30005, 0x17000a}, generic: []uint32{0x3000f, 0x30010, 0x30011, 0x30012, 0x30013, 0x30021, 0x17000a}, subs: nil, ruleKnown: true},
 	{name: "clisp", grammar: []uint32{0x1c000a, 0x1c004c}, generic: []uint32{0x1c004c}, subs: nil, ruleKnown: false},
 	{name: "cloc", grammar: []uint32{0x18000d}, generic: []uint32{0xd0016, 0x18000d}, subs: nil, ruleKnown: true},
-	{name: "cloudflared", grammar: nil, generic: []uint32{0xb0025}, subs: nil, ruleKnown: true},
+	{name: "cloudflared", grammar: nil, generic: []uint32{0xb0026}, subs: nil, ruleKnown: true},
 	{name: "cmake", grammar: []uint32{0x24004f}, generic: []uint32{0xd0024, 0x24004f}, subs: nil, ruleKnown: true},
 	{name: "cmp", grammar: []uint32{0x190005}, generic: []uint32{0xd0016, 0xd002b, 0x190005}, subs: nil, ruleKnown: true},
 	{name: "cobc", grammar: []uint32{0x1c004d}, generic: []uint32{0x1c004d}, subs: nil, ruleKnown: false},
 	{name: "cockroach", grammar: []uint32{0x30006, 0x17000b}, generic: []uint32{0x3000f, 0x30010, 0x30011, 0x30012, 0x30013, 0x30021, 0x17000b}, subs: []genSub{{"auth-session", []uint32{0x17000f}}, {"cert", []uint32{0x17000f}}, {"convert-url", []uint32{0x17000f}}, {"debug", []uint32{0x17000f}}, {"demo", []uint32{0x17000c}}, {"gen", []uint32{0x17000f}}, {"import", []uint32{0x17000f}}, {"init", []uint32{0x17000f}}, {"node", []uint32{0x17000e}}, {"nodelocal", []uint32{0x17000f}}, {"sql", []uint32{0x17000c}}, {"start", []uint32{0x17000f}}, {"start-single-node", []uint32{0x17000f}}, {"statement-diag", []uint32{0x17000f}}, {"userfile", []uint32{0x17000f}}, {"version", []uint32{0x17000d}}, {"workload", []uint32{0x17000f}}}, ruleKnown: true},
-	{name: "code", grammar: []uint32{0x1c004e}, generic: []uint32{0xe0004, 0xe0017, 0x1c004e}, subs: []genSub{{"tunnel", []uint32{0xb0022}}}, ruleKnown: true},
-	{name: "code-insiders", grammar: nil, generic: nil, subs: []genSub{{"tunnel", []uint32{0xb0022}}}, ruleKnown: true},
+	{name: "code", grammar: []uint32{0x1c004e}, generic: []uint32{0xe0004, 0xe0017, 0x1c004e}, subs: []genSub{{"tunnel", []uint32{0xb0023}}}, ruleKnown: true},
+	{name: "code-insiders", grammar: nil, generic: nil, subs: []genSub{{"tunnel", []uint32{0xb0023}}}, ruleKnown: true},
 	{name: "codespell", grammar: []uint32{0x240066}, generic: []uint32{0xd0016, 0x240066}, subs: nil, ruleKnown: true},
 	{name: "codex", grammar: []uint32{0x1, 0x1c004f}, generic: []uint32{0xa, 0x1c004f}, subs: []genSub{{"e", []uint32{0xb}}, {"exec", []uint32{0xb}}, {"mcp", []uint32{0x7}}}, ruleKnown: true},
 	{name: "column", grammar: []uint32{0x23000b}, generic: []uint32{0xd0016, 0xd002b, 0x23000b}, subs: nil, ruleKnown: true},
@@ -2177,11 +2179,11 @@ var generatedExeIndex = []genExe{
 	{name: "cpio", grammar: []uint32{0x110007}, generic: []uint32{0x110007}, subs: nil, ruleKnown: false},
 	{name: "cpulimit", grammar: []uint32{0x1c0052}, generic: []uint32{0x1c0052}, subs: nil, ruleKnown: false},
 	{name: "crash", grammar: []uint32{0x1c0053}, generic: []uint32{0x1c0053}, subs: nil, ruleKnown: false},
-	{name: "crontab", grammar: []uint32{0x100007, 0x220008, 0x220066}, generic: []uint32{0x100027, 0x100028, 0x100036, 0x220066}, subs: nil, ruleKnown: true},
+	{name: "crontab", grammar: []uint32{0x100007, 0x220008, 0x220066}, generic: []uint32{0x100027, 0x100028, 0x100037, 0x220066}, subs: nil, ruleKnown: true},
 	{name: "cryptsetup", grammar: nil, generic: []uint32{0x100012}, subs: nil, ruleKnown: true},
 	{name: "csh", grammar: []uint32{0x1c0054}, generic: []uint32{0xb000d, 0xb000e, 0x1c0054}, subs: nil, ruleKnown: true},
 	{name: "csplit", grammar: []uint32{0x150058}, generic: []uint32{0x150058}, subs: nil, ruleKnown: false},
-	{name: "csrutil", grammar: nil, generic: []uint32{0x100030}, subs: nil, ruleKnown: true},
+	{name: "csrutil", grammar: nil, generic: []uint32{0x100031}, subs: nil, ruleKnown: true},
 	{name: "csvcut", grammar: []uint32{0x23001c}, generic: []uint32{0x23001c}, subs: nil, ruleKnown: false},
 	{name: "csvformat", grammar: []uint32{0x23001c}, generic: []uint32{0x23001c}, subs: nil, ruleKnown: false},
 	{name: "csvgrep", grammar: []uint32{0x23001d}, generic: []uint32{0x23001d}, subs: nil, ruleKnown: false},
@@ -2295,7 +2297,7 @@ var generatedExeIndex = []genExe{
 	{name: "finger", grammar: []uint32{0x1c0079}, generic: []uint32{0x1c0079}, subs: nil, ruleKnown: false},
 	{name: "firebase", grammar: nil, generic: []uint32{0x10012}, subs: nil, ruleKnown: true},
 	{name: "firejail", grammar: []uint32{0x1c007a}, generic: []uint32{0x1c007a}, subs: nil, ruleKnown: false},
-	{name: "firewall-cmd", grammar: nil, generic: []uint32{0x10002d}, subs: nil, ruleKnown: true},
+	{name: "firewall-cmd", grammar: nil, generic: []uint32{0x10002e}, subs: nil, ruleKnown: true},
 	{name: "fish", grammar: []uint32{0x1c007b}, generic: []uint32{0xb000d, 0xb000e, 0xb000f, 0xb0010, 0x1c007b}, subs: nil, ruleKnown: true},
 	{name: "flake8", grammar: []uint32{0x240044}, generic: []uint32{0xd0025, 0x240044}, subs: nil, ruleKnown: true},
 	{name: "flatpak", grammar: []uint32{0x1f001e}, generic: []uint32{0xa000e, 0xa000f, 0xa001d, 0x1f001e}, subs: []genSub{{"build", []uint32{0x1f0020}}, {"build-bundle", []uint32{0x1f0020}}, {"build-commit-from", []uint32{0x1f0020}}, {"build-export", []uint32{0x1f0020}}, {"build-finish", []uint32{0x1f0020}}, {"build-import-bundle", []uint32{0x1f0020}}, {"build-init", []uint32{0x1f0020}}, {"build-sign", []uint32{0x1f0020}}, {"build-update-repo", []uint32{0x1f0020}}, {"config", []uint32{0x1f001f}}, {"create-usb", []uint32{0x1f0020}}, {"document-export", []uint32{0x1f0020}}, {"document-unexport", []uint32{0x1f0020}}, {"documents", []uint32{0x1f001f}}, {"enter", []uint32{0x1f0020}}, {"history", []uint32{0x1f001f}}, {"info", []uint32{0x1f001f}}, {"install", []uint32{0x1f0020}}, {"kill", []uint32{0x1f0020}}, {"list", []uint32{0x1f001f}}, {"make-current", []uint32{0x1f0020}}, {"mask", []uint32{0x1f001f}}, {"override", []uint32{0x1f0020}}, {"permission-remove", []uint32{0x1f0020}}, {"permission-reset", []uint32{0x1f0020}}, {"permission-set", []uint32{0x1f0020}}, {"permission-show", []uint32{0x1f001f}}, {"permissions", []uint32{0x1f001f}}, {"pin", []uint32{0x1f001f}}, {"ps", []uint32{0x1f001f}}, {"remote-add", []uint32{0x1f0020}}, {"remote-delete", []uint32{0x1f0020}}, {"remote-info", []uint32{0x1f001f}}, {"remote-ls", []uint32{0x1f0020}}, {"remote-modify", []uint32{0x1f0020}}, {"remotes", []uint32{0x1f001f}}, {"repair", []uint32{0x1f0020}}, {"repo", []uint32{0x1f0020}}, {"run", []uint32{0x1f0020}}, {"search", []uint32{0x1f001f}}, {"spawn", []uint32{0x1f0020}}, {"uninstall", []uint32{0x1f0020}}, {"update", []uint32{0x1f0020}}, {"upgrade", []uint32{0x1f0020}}}, ruleKnown: true},
@@ -2344,7 +2346,7 @@ var generatedExeIndex = []genExe{
 	{name: "goimports", grammar: []uint32{0x240001, 0x24001d}, generic: []uint32{0xd0021, 0xd0022, 0x24001d}, subs: nil, ruleKnown: true},
 	{name: "golangci-lint", grammar: []uint32{0x24001e}, generic: []uint32{0xd0025, 0x24001e}, subs: []genSub{{"cache", []uint32{0x240020}}, {"completion", []uint32{0x24001f}}, {"config", []uint32{0x240020}}, {"custom", []uint32{0x240020}}, {"fmt", []uint32{0x240020}}, {"formatters", []uint32{0x240020}}, {"help", []uint32{0x24001f}}, {"linters", []uint32{0x240020}}, {"migrate", []uint32{0x240020}}, {"run", []uint32{0x240020}}, {"version", []uint32{0x24001f}}}, ruleKnown: true},
 	{name: "goreleaser", grammar: []uint32{0x240042}, generic: []uint32{0x240042}, subs: []genSub{{"check", []uint32{0x240043}}}, ruleKnown: false},
-	{name: "gotty", grammar: nil, generic: []uint32{0xb0021}, subs: nil, ruleKnown: true},
+	{name: "gotty", grammar: nil, generic: []uint32{0xb0022}, subs: nil, ruleKnown: true},
 	{name: "govulncheck", grammar: []uint32{0x240003, 0x240022}, generic: []uint32{0xd0025, 0x240022}, subs: nil, ruleKnown: true},
 	{name: "gpg", grammar: []uint32{0x160004}, generic: []uint32{0xd0027, 0xe0004, 0xe0015, 0x160004}, subs: nil, ruleKnown: true},
 	{name: "gradle", grammar: []uint32{0x24004f}, generic: []uint32{0xa0005, 0xa001c, 0x24004f}, subs: nil, ruleKnown: true},
@@ -2378,7 +2380,7 @@ var generatedExeIndex = []genExe{
 	{name: "hexdump", grammar: []uint32{0x230008}, generic: []uint32{0xe0004, 0xe0010, 0xe0017, 0x230008}, subs: nil, ruleKnown: true},
 	{name: "hg", grammar: []uint32{0x1c008a}, generic: []uint32{0x1c008a}, subs: []genSub{{"annot", []uint32{0x1c008e}}, {"annotate", []uint32{0x1c008e}}, {"blame", []uint32{0x1c008e}}, {"bookmark", []uint32{0x1c0092}}, {"bookmarks", []uint32{0x1c0092}}, {"branch", []uint32{0x1c0092}}, {"branches", []uint32{0x1c0092}}, {"cat", []uint32{0x1c008f}}, {"config", []uint32{0x1c0094}}, {"debugconfig", []uint32{0x1c0094}}, {"diff", []uint32{0x1c008d}}, {"files", []uint32{0x1c0090}}, {"grep", []uint32{0x1c0095}}, {"heads", []uint32{0x1c008c}}, {"help", []uint32{0x1c0093}}, {"history", []uint32{0x1c008c}}, {"id", []uint32{0x1c0091}}, {"identify", []uint32{0x1c0091}}, {"locate", []uint32{0x1c0090}}, {"log", []uint32{0x1c008c}}, {"manifest", []uint32{0x1c0090}}, {"parents", []uint32{0x1c008c}}, {"paths", []uint32{0x1c0093}}, {"root", []uint32{0x1c0093}}, {"showconfig", []uint32{0x1c0094}}, {"st", []uint32{0x1c008b}}, {"status", []uint32{0x1c008b}}, {"sum", []uint32{0x1c0093}}, {"summary", []uint32{0x1c0093}}, {"tags", []uint32{0x1c0092}}, {"tip", []uint32{0x1c008c}}, {"version", []uint32{0x1c0093}}}, ruleKnown: false},
 	{name: "highlight", grammar: []uint32{0x1c0096}, generic: []uint32{0x1c0096}, subs: nil, ruleKnown: false},
-	{name: "history", grammar: []uint32{0x100008, 0x12001c}, generic: []uint32{0x100032, 0x100038, 0x12001c}, subs: nil, ruleKnown: true},
+	{name: "history", grammar: []uint32{0x100008, 0x12001c}, generic: []uint32{0x100033, 0x100039, 0x12001c}, subs: nil, ruleKnown: true},
 	{name: "host", grammar: []uint32{0x22005e}, generic: []uint32{0xd0016, 0x22005e}, subs: nil, ruleKnown: true},
 	{name: "hostid", grammar: []uint32{0x15002d}, generic: []uint32{0x15002d}, subs: nil, ruleKnown: false},
 	{name: "hostname", grammar: []uint32{0x220031}, generic: []uint32{0xd0016, 0x220031}, subs: nil, ruleKnown: true},
@@ -2398,14 +2400,14 @@ var generatedExeIndex = []genExe{
 	{name: "in2csv", grammar: []uint32{0x23001e}, generic: []uint32{0x23001e}, subs: nil, ruleKnown: false},
 	{name: "info", grammar: []uint32{0x200007}, generic: []uint32{0xd0016, 0x200007}, subs: nil, ruleKnown: true},
 	{name: "init", grammar: nil, generic: []uint32{0x100016}, subs: nil, ruleKnown: true},
-	{name: "insmod", grammar: nil, generic: []uint32{0x10002e}, subs: nil, ruleKnown: true},
+	{name: "insmod", grammar: nil, generic: []uint32{0x10002f}, subs: nil, ruleKnown: true},
 	{name: "install", grammar: []uint32{0x40005, 0x150056}, generic: []uint32{0x40024, 0x40031, 0x40038, 0xd0021, 0x150056}, subs: nil, ruleKnown: true},
 	{name: "invoke-expression", grammar: nil, generic: []uint32{0xb000d}, subs: nil, ruleKnown: true},
 	{name: "ionice", grammar: []uint32{0x1c0099}, generic: []uint32{0x1c0099}, subs: nil, ruleKnown: false},
 	{name: "iostat", grammar: []uint32{0x220017}, generic: []uint32{0xd0016, 0x220017}, subs: nil, ruleKnown: true},
 	{name: "ip", grammar: []uint32{0xd0012, 0x220000, 0x220045}, generic: []uint32{0xd001f, 0x220045}, subs: []genSub{{"a", []uint32{0x220046, 0x220047}}, {"ad", []uint32{0x220046, 0x220047}}, {"addr", []uint32{0x220046, 0x220047}}, {"addre", []uint32{0x220046, 0x220047}}, {"addres", []uint32{0x220046, 0x220047}}, {"address", []uint32{0x220046, 0x220047}}, {"addrl", []uint32{0x220046, 0x220047}}, {"addrlabel", []uint32{0x220046, 0x220047}}, {"fou", []uint32{0x220046}}, {"help", []uint32{0x220046}}, {"ioam", []uint32{0x220046, 0x220047}}, {"l", []uint32{0x220046, 0x220047}}, {"l2tp", []uint32{0x220046, 0x220047}}, {"li", []uint32{0x220046, 0x220047}}, {"lin", []uint32{0x220046, 0x220047}}, {"link", []uint32{0x220046, 0x220047}}, {"m", []uint32{0x220046, 0x220047}}, {"ma", []uint32{0x220046, 0x220047}}, {"macsec", []uint32{0x220046, 0x220047}}, {"maddr", []uint32{0x220046, 0x220047}}, {"maddress", []uint32{0x220046, 0x220047}}, {"mon", []uint32{0x220046}}, {"monitor", []uint32{0x220046}}, {"mptcp", []uint32{0x220046, 0x220047}}, {"mr", []uint32{0x220046, 0x220047}}, {"mroute", []uint32{0x220046, 0x220047}}, {"mrule", []uint32{0x220046, 0x220047}}, {"n", []uint32{0x220046, 0x220047}}, {"ne", []uint32{0x220046, 0x220047}}, {"nei", []uint32{0x220046, 0x220047}}, {"neig", []uint32{0x220046, 0x220047}}, {"neigh", []uint32{0x220046, 0x220047}}, {"neighbor", []uint32{0x220046, 0x220047}}, {"neighbour", []uint32{0x220046, 0x220047}}, {"net", []uint32{0x220048, 0x220049, 0x22004a}}, {"netconf", []uint32{0x220046, 0x220047}}, {"netn", []uint32{0x220048, 0x220049, 0x22004a}}, {"netns", []uint32{0x220048, 0x220049, 0x22004a}}, {"nexthop", []uint32{0x220046, 0x220047}}, {"nh", []uint32{0x220046, 0x220047}}, {"ntable", []uint32{0x220046, 0x220047}}, {"ntbl", []uint32{0x220046, 0x220047}}, {"r", []uint32{0x220046, 0x220047}}, {"ro", []uint32{0x220046, 0x220047}}, {"rou", []uint32{0x220046, 0x220047}}, {"rout", []uint32{0x220046, 0x220047}}, {"route", []uint32{0x220046, 0x220047}}, {"ru", []uint32{0x220046, 0x220047}}, {"rul", []uint32{0x220046, 0x220047}}, {"rule", []uint32{0x220046, 0x220047}}, {"sr", []uint32{0x220046, 0x220047}}, {"stats", []uint32{0x220046, 0x220047}}, {"tap", []uint32{0x220046, 0x220047}}, {"tcp_metrics", []uint32{0x220046, 0x220047}}, {"tcpmetrics", []uint32{0x220046, 0x220047}}, {"token", []uint32{0x220046, 0x220047}}, {"tunl", []uint32{0x220046, 0x220047}}, {"tunnel", []uint32{0x220046, 0x220047}}, {"tuntap", []uint32{0x220046, 0x220047}}, {"vrf", []uint32{0x220046, 0x220047, 0x22004a}}, {"x", []uint32{0x22004b}}, {"xf", []uint32{0x22004b}}, {"xfr", []uint32{0x22004b}}, {"xfrm", []uint32{0x22004b}}}, ruleKnown: true},
-	{name: "ip6tables", grammar: []uint32{0x100006}, generic: []uint32{0x10002b, 0x100037}, subs: nil, ruleKnown: true},
-	{name: "iptables", grammar: []uint32{0x100005}, generic: []uint32{0x10002b, 0x100037}, subs: nil, ruleKnown: true},
+	{name: "ip6tables", grammar: []uint32{0x100006}, generic: []uint32{0x10002c, 0x100038}, subs: nil, ruleKnown: true},
+	{name: "iptables", grammar: []uint32{0x100005}, generic: []uint32{0x10002c, 0x100038}, subs: nil, ruleKnown: true},
 	{name: "iptables-save", grammar: []uint32{0x1c009a}, generic: []uint32{0x1c009a}, subs: nil, ruleKnown: false},
 	{name: "irb", grammar: []uint32{0x1c009b}, generic: []uint32{0x1c009b}, subs: nil, ruleKnown: false},
 	{name: "isort", grammar: []uint32{0x24004c}, generic: []uint32{0xd0021, 0xd0022, 0x24004c}, subs: nil, ruleKnown: true},
@@ -2425,18 +2427,18 @@ var generatedExeIndex = []genExe{
 	{name: "json.tool", grammar: []uint32{0x24003b}, generic: []uint32{0x24003b}, subs: nil, ruleKnown: false},
 	{name: "jtag", grammar: []uint32{0x1c00a1}, generic: []uint32{0x1c00a1}, subs: nil, ruleKnown: false},
 	{name: "julia", grammar: []uint32{0x24005e}, generic: []uint32{0x24005e}, subs: nil, ruleKnown: false},
-	{name: "jupyter", grammar: []uint32{0xb0000, 0x24003d}, generic: []uint32{0x24003d}, subs: []genSub{{"kernelspec", []uint32{0x24003e}}, {"lab", []uint32{0xb0023}}, {"notebook", []uint32{0xb0023, 0x24003e}}, {"server", []uint32{0xb0023, 0x24003e}}}, ruleKnown: true},
-	{name: "jupyter-lab", grammar: []uint32{0xb0002}, generic: []uint32{0xb0024}, subs: nil, ruleKnown: true},
-	{name: "jupyter-notebook", grammar: []uint32{0xb0001}, generic: []uint32{0xb0024}, subs: nil, ruleKnown: true},
-	{name: "jupyter-server", grammar: []uint32{0xb0003}, generic: []uint32{0xb0024}, subs: nil, ruleKnown: true},
+	{name: "jupyter", grammar: []uint32{0xb0000, 0x24003d}, generic: []uint32{0x24003d}, subs: []genSub{{"kernelspec", []uint32{0x24003e}}, {"lab", []uint32{0xb0024}}, {"notebook", []uint32{0xb0024, 0x24003e}}, {"server", []uint32{0xb0024, 0x24003e}}}, ruleKnown: true},
+	{name: "jupyter-lab", grammar: []uint32{0xb0002}, generic: []uint32{0xb0025}, subs: nil, ruleKnown: true},
+	{name: "jupyter-notebook", grammar: []uint32{0xb0001}, generic: []uint32{0xb0025}, subs: nil, ruleKnown: true},
+	{name: "jupyter-server", grammar: []uint32{0xb0003}, generic: []uint32{0xb0025}, subs: nil, ruleKnown: true},
 	{name: "k3d", grammar: nil, generic: []uint32{0x9000f}, subs: nil, ruleKnown: true},
 	{name: "k9s", grammar: []uint32{0x14001f}, generic: []uint32{0x90018, 0x14001f}, subs: []genSub{{"info", []uint32{0x140020}}, {"version", []uint32{0x140020}}}, ruleKnown: true},
 	{name: "kafka-delete-records", grammar: nil, generic: []uint32{0xf000f}, subs: nil, ruleKnown: true},
 	{name: "kamal", grammar: nil, generic: []uint32{0x80012}, subs: nil, ruleKnown: true},
 	{name: "keydb-cli", grammar: []uint32{0x3000c}, generic: []uint32{0x30013, 0x30014, 0x30015}, subs: nil, ruleKnown: true},
 	{name: "keyring", grammar: []uint32{0x210021}, generic: []uint32{0x210021}, subs: []genSub{{"del", []uint32{0x210023}}, {"diagnose", []uint32{0x210024}}, {"get", []uint32{0x210022}}, {"set", []uint32{0x210023}}}, ruleKnown: false},
-	{name: "kill", grammar: []uint32{0x100001, 0x22000e}, generic: []uint32{0x100022, 0x100023, 0x100026, 0x10003b, 0x22000e}, subs: nil, ruleKnown: true},
-	{name: "killall", grammar: []uint32{0x100003, 0x220010}, generic: []uint32{0x100024, 0x100025, 0x10003b, 0x220010}, subs: nil, ruleKnown: true},
+	{name: "kill", grammar: []uint32{0x100001, 0x22000e}, generic: []uint32{0x100022, 0x100023, 0x100026, 0x10003c, 0x22000e}, subs: nil, ruleKnown: true},
+	{name: "killall", grammar: []uint32{0x100003, 0x220010}, generic: []uint32{0x100024, 0x100025, 0x10003c, 0x220010}, subs: nil, ruleKnown: true},
 	{name: "killall5", grammar: nil, generic: []uint32{0x100025}, subs: nil, ruleKnown: true},
 	{name: "kind", grammar: nil, generic: []uint32{0x9000f}, subs: nil, ruleKnown: true},
 	{name: "knex", grammar: nil, generic: []uint32{0x3001a}, subs: nil, ruleKnown: true},
@@ -2489,7 +2491,7 @@ var generatedExeIndex = []genExe{
 	{name: "lsof", grammar: []uint32{0x220023}, generic: []uint32{0xd0016, 0x220023}, subs: nil, ruleKnown: true},
 	{name: "lspci", grammar: []uint32{0x220021}, generic: []uint32{0xd0016, 0x220021}, subs: nil, ruleKnown: true},
 	{name: "lsusb", grammar: []uint32{0x220022}, generic: []uint32{0xd0016, 0x220022}, subs: nil, ruleKnown: true},
-	{name: "lt", grammar: nil, generic: []uint32{0xb0025}, subs: nil, ruleKnown: true},
+	{name: "lt", grammar: nil, generic: []uint32{0xb0026}, subs: nil, ruleKnown: true},
 	{name: "ltrace", grammar: []uint32{0x1c00ac}, generic: []uint32{0x1c00ac}, subs: nil, ruleKnown: false},
 	{name: "lua", grammar: []uint32{0x24005c}, generic: []uint32{0xb000d, 0xb000e, 0x24005c}, subs: nil, ruleKnown: true},
 	{name: "luajit", grammar: []uint32{0x24005c}, generic: []uint32{0x24005c}, subs: nil, ruleKnown: false},
@@ -2540,14 +2542,14 @@ var generatedExeIndex = []genExe{
 	{name: "mktemp", grammar: []uint32{0x150004, 0x15004f}, generic: []uint32{0xd0016, 0x15004f}, subs: nil, ruleKnown: true},
 	{name: "mlocate", grammar: []uint32{0x190002}, generic: []uint32{0xd0016, 0x190002}, subs: nil, ruleKnown: true},
 	{name: "mocha", grammar: []uint32{0x240037}, generic: []uint32{0xd0025, 0x240037}, subs: nil, ruleKnown: true},
-	{name: "modprobe", grammar: nil, generic: []uint32{0x10002e}, subs: nil, ruleKnown: true},
+	{name: "modprobe", grammar: nil, generic: []uint32{0x10002f}, subs: nil, ruleKnown: true},
 	{name: "mongo", grammar: []uint32{0x30009, 0x170004}, generic: []uint32{0x30013, 0x30016, 0x30021, 0x170004}, subs: nil, ruleKnown: true},
 	{name: "mongosh", grammar: []uint32{0x30008, 0x170004}, generic: []uint32{0x30013, 0x30016, 0x30021, 0x170004}, subs: nil, ruleKnown: true},
 	{name: "more", grammar: []uint32{0x200001}, generic: []uint32{0xd0016, 0xd002b, 0xe0004, 0xe0010, 0x200001}, subs: nil, ruleKnown: true},
 	{name: "mosh-server", grammar: []uint32{0x1d000b}, generic: []uint32{0x1d000b}, subs: nil, ruleKnown: false},
 	{name: "mosquitto", grammar: []uint32{0x1d000c}, generic: []uint32{0x1d000c}, subs: nil, ruleKnown: false},
 	{name: "most", grammar: []uint32{0x200002}, generic: []uint32{0xd0016, 0xd002b, 0x200002}, subs: nil, ruleKnown: true},
-	{name: "mount", grammar: []uint32{0x220026}, generic: []uint32{0x100039, 0x220026}, subs: nil, ruleKnown: true},
+	{name: "mount", grammar: []uint32{0x220026}, generic: []uint32{0x10003a, 0x220026}, subs: nil, ruleKnown: true},
 	{name: "mpstat", grammar: []uint32{0x220018}, generic: []uint32{0xd0016, 0x220018}, subs: nil, ruleKnown: true},
 	{name: "msfconsole", grammar: []uint32{0x1d000d}, generic: []uint32{0x1d000d}, subs: nil, ruleKnown: false},
 	{name: "msgattrib", grammar: []uint32{0x1d000e}, generic: []uint32{0x1d000e}, subs: nil, ruleKnown: false},
@@ -2582,9 +2584,9 @@ var generatedExeIndex = []genExe{
 	{name: "netlify", grammar: []uint32{0x130073}, generic: []uint32{0x10012, 0x130073}, subs: []genSub{{"api", []uint32{0x130075}}, {"build", []uint32{0x130077}}, {"deploy", []uint32{0x130076}}, {"dev", []uint32{0x130077}}, {"env:clone", []uint32{0x130077}}, {"env:get", []uint32{0x130074}}, {"env:import", []uint32{0x130077}}, {"env:list", []uint32{0x130074}}, {"env:set", []uint32{0x130077}}, {"env:unset", []uint32{0x130077}}, {"functions:build", []uint32{0x130077}}, {"functions:invoke", []uint32{0x130077}}, {"functions:list", []uint32{0x130075}}, {"functions:serve", []uint32{0x130077}}, {"init", []uint32{0x130077}}, {"link", []uint32{0x130077}}, {"login", []uint32{0x130077}}, {"logout", []uint32{0x130077}}, {"logs", []uint32{0x130075}}, {"logs:deploy", []uint32{0x130075}}, {"logs:function", []uint32{0x130075}}, {"open", []uint32{0x130077}}, {"serve", []uint32{0x130077}}, {"sites:list", []uint32{0x130075}}, {"status", []uint32{0x130075}}, {"switch", []uint32{0x130077}}, {"unlink", []uint32{0x130077}}, {"watch", []uint32{0x130075}}}, ruleKnown: true},
 	{name: "netstat", grammar: []uint32{0x220050}, generic: []uint32{0xd0016, 0x220050}, subs: nil, ruleKnown: true},
 	{name: "newfs", grammar: nil, generic: []uint32{0x10000b}, subs: nil, ruleKnown: true},
-	{name: "nft", grammar: []uint32{0x1d0019}, generic: []uint32{0x10002c, 0x1d0019}, subs: []genSub{{"describe", []uint32{0x1d001a}}, {"list", []uint32{0x1d001a}}, {"monitor", []uint32{0x1d001a}}}, ruleKnown: true},
+	{name: "nft", grammar: []uint32{0x1d0019}, generic: []uint32{0x10002d, 0x1d0019}, subs: []genSub{{"describe", []uint32{0x1d001a}}, {"list", []uint32{0x1d001a}}, {"monitor", []uint32{0x1d001a}}}, ruleKnown: true},
 	{name: "nginx", grammar: []uint32{0x10001c}, generic: []uint32{0x10001e}, subs: nil, ruleKnown: true},
-	{name: "ngrok", grammar: nil, generic: []uint32{0xb0025}, subs: nil, ruleKnown: true},
+	{name: "ngrok", grammar: nil, generic: []uint32{0xb0026}, subs: nil, ruleKnown: true},
 	{name: "nice", grammar: []uint32{0x150040}, generic: []uint32{0x6000c, 0x150040}, subs: nil, ruleKnown: true},
 	{name: "ninja", grammar: []uint32{0x24004f}, generic: []uint32{0xd0024, 0x24004f}, subs: nil, ruleKnown: true},
 	{name: "nl", grammar: []uint32{0x150010}, generic: []uint32{0xd0016, 0xd002b, 0xe0004, 0xe0010, 0x150010}, subs: nil, ruleKnown: true},
@@ -2622,7 +2624,7 @@ var generatedExeIndex = []genExe{
 	{name: "openvpn", grammar: []uint32{0x1e0015}, generic: []uint32{0x1e0015}, subs: nil, ruleKnown: false},
 	{name: "openvt", grammar: []uint32{0x1d0028}, generic: []uint32{0x1d0028}, subs: nil, ruleKnown: false},
 	{name: "opkg", grammar: []uint32{0x1f0007}, generic: []uint32{0x1f0007}, subs: []genSub{{"clean", []uint32{0x1f0009}}, {"compare-versions", []uint32{0x1f0008}}, {"configure", []uint32{0x1f0009}}, {"depends", []uint32{0x1f0008}}, {"download", []uint32{0x1f0009}}, {"files", []uint32{0x1f0008}}, {"find", []uint32{0x1f0008}}, {"flag", []uint32{0x1f0009}}, {"info", []uint32{0x1f0008}}, {"install", []uint32{0x1f0009}}, {"list", []uint32{0x1f0008}}, {"list-installed", []uint32{0x1f0008}}, {"list-upgradable", []uint32{0x1f0008}}, {"print-architecture", []uint32{0x1f0008}}, {"remove", []uint32{0x1f0009}}, {"search", []uint32{0x1f0008}}, {"status", []uint32{0x1f0008}}, {"update", []uint32{0x1f0009}}, {"upgrade", []uint32{0x1f0009}}, {"whatconflicts", []uint32{0x1f0008}}, {"whatdepends", []uint32{0x1f0008}}, {"whatdependsrec", []uint32{0x1f0008}}, {"whatprovides", []uint32{0x1f0008}}, {"whatreplaces", []uint32{0x1f0008}}}, ruleKnown: false},
-	{name: "osascript", grammar: []uint32{0xb000c}, generic: []uint32{0xb0020}, subs: nil, ruleKnown: true},
+	{name: "osascript", grammar: []uint32{0xb000c}, generic: []uint32{0xb0020, 0xb0021}, subs: nil, ruleKnown: true},
 	{name: "pacman", grammar: []uint32{0x1f0011}, generic: []uint32{0xa000e, 0xa000f, 0xa0010, 0xa001d, 0x1f0011}, subs: nil, ruleKnown: true},
 	{name: "pandoc", grammar: []uint32{0x1d0029}, generic: []uint32{0x1d0029}, subs: nil, ruleKnown: false},
 	{name: "parallel", grammar: nil, generic: []uint32{0x6000c}, subs: nil, ruleKnown: true},
@@ -2641,7 +2643,7 @@ var generatedExeIndex = []genExe{
 	{name: "perl", grammar: []uint32{0x4000b, 0x240059}, generic: []uint32{0x4002f, 0xb000d, 0xb000e, 0xb000f, 0x240059}, subs: nil, ruleKnown: true},
 	{name: "perlbug", grammar: []uint32{0x1d0032}, generic: []uint32{0x1d0032}, subs: nil, ruleKnown: false},
 	{name: "pexec", grammar: []uint32{0x1d0033}, generic: []uint32{0x1d0033}, subs: nil, ruleKnown: false},
-	{name: "pfctl", grammar: nil, generic: []uint32{0x10002d}, subs: nil, ruleKnown: true},
+	{name: "pfctl", grammar: nil, generic: []uint32{0x10002e}, subs: nil, ruleKnown: true},
 	{name: "pg", grammar: []uint32{0x200003}, generic: []uint32{0x200003}, subs: nil, ruleKnown: false},
 	{name: "pg_resetwal", grammar: nil, generic: []uint32{0x30017}, subs: nil, ruleKnown: true},
 	{name: "pgrep", grammar: []uint32{0x22000c}, generic: []uint32{0xd0016, 0x22000c}, subs: nil, ruleKnown: true},
@@ -2658,7 +2660,7 @@ var generatedExeIndex = []genExe{
 	{name: "pipx", grammar: []uint32{0x1f003a}, generic: []uint32{0xa000c, 0x1f003a}, subs: []genSub{{"--version", []uint32{0xa001a}}, {"add", []uint32{0xa0009, 0xa001b}}, {"build", []uint32{0xa001a}}, {"cache", []uint32{0xa001a}}, {"check", []uint32{0xa001a}}, {"completions", []uint32{0x1f003b}}, {"config", []uint32{0xa001a}}, {"create", []uint32{0xa001b}}, {"debug", []uint32{0xa001a}}, {"download", []uint32{0xa001b}}, {"ensurepath", []uint32{0x1f003c}}, {"env", []uint32{0xa001a}}, {"environment", []uint32{0x1f003b}}, {"export", []uint32{0xa001a}}, {"freeze", []uint32{0xa001a}}, {"help", []uint32{0xa001a}}, {"index", []uint32{0xa001a}}, {"info", []uint32{0xa001a}}, {"init", []uint32{0xa001b}}, {"inject", []uint32{0x1f003c}}, {"inspect", []uint32{0xa001a}}, {"install", []uint32{0xa0009, 0xa001b, 0x1f003c}}, {"install-all", []uint32{0x1f003c}}, {"interpreter", []uint32{0x1f003c}}, {"list", []uint32{0xa001a, 0x1f003b}}, {"lock", []uint32{0xa001a}}, {"new", []uint32{0xa001b}}, {"pin", []uint32{0x1f003c}}, {"pip", []uint32{0xa001b}}, {"reinstall", []uint32{0x1f003c}}, {"reinstall-all", []uint32{0x1f003c}}, {"remove", []uint32{0xa001b}}, {"run", []uint32{0xa001a, 0x1f003c}}, {"runpip", []uint32{0x1f003c}}, {"search", []uint32{0xa001a}}, {"shell", []uint32{0xa001a}}, {"show", []uint32{0xa001a}}, {"sync", []uint32{0xa001a}}, {"tree", []uint32{0xa001a}}, {"uninject", []uint32{0x1f003c}}, {"uninstall", []uint32{0xa001b, 0x1f003c}}, {"uninstall-all", []uint32{0x1f003c}}, {"unpin", []uint32{0x1f003c}}, {"update", []uint32{0xa001b}}, {"upgrade", []uint32{0xa001b, 0x1f003c}}, {"upgrade-all", []uint32{0x1f003c}}, {"upgrade-shared", []uint32{0x1f003c}}, {"venv", []uint32{0xa001a}}, {"version", []uint32{0xa001a}}, {"wheel", []uint32{0xa001b}}}, ruleKnown: true},
 	{name: "pkexec", grammar: []uint32{0x1d0034}, generic: []uint32{0x1d0034}, subs: nil, ruleKnown: false},
 	{name: "pkg", grammar: []uint32{0x1d0035}, generic: []uint32{0x1d0035}, subs: []genSub{{"add", []uint32{0x1d0038}}, {"autoremove", []uint32{0x1d0039}}, {"backup", []uint32{0x1d0039}}, {"bootstrap", []uint32{0x1d0038}}, {"clean", []uint32{0x1d0039}}, {"convert", []uint32{0x1d0039}}, {"create", []uint32{0x1d0039}}, {"delete", []uint32{0x1d0039}}, {"fetch", []uint32{0x1d0038}}, {"info", []uint32{0x1d0036}}, {"install", []uint32{0x1d0038}}, {"lock", []uint32{0x1d0039}}, {"register", []uint32{0x1d0039}}, {"remove", []uint32{0x1d0039}}, {"repo", []uint32{0x1d0039}}, {"set", []uint32{0x1d0039}}, {"unlock", []uint32{0x1d0039}}, {"update", []uint32{0x1d0038}}, {"upgrade", []uint32{0x1d0038}}, {"which", []uint32{0x1d0037}}}, ruleKnown: false},
-	{name: "pkill", grammar: []uint32{0x100002, 0x22000f}, generic: []uint32{0x100024, 0x100025, 0x10003b, 0x22000f}, subs: nil, ruleKnown: true},
+	{name: "pkill", grammar: []uint32{0x100002, 0x22000f}, generic: []uint32{0x100024, 0x100025, 0x10003c, 0x22000f}, subs: nil, ruleKnown: true},
 	{name: "plocate", grammar: []uint32{0x190002}, generic: []uint32{0xd0016, 0x190002}, subs: nil, ruleKnown: true},
 	{name: "plymouth", grammar: []uint32{0x1d003a}, generic: []uint32{0x1d003a}, subs: nil, ruleKnown: false},
 	{name: "pnpm", grammar: []uint32{0x1f002f}, generic: []uint32{0xa0005, 0xa0007, 0xa0014, 0x1f002f}, subs: []genSub{{"--version", []uint32{0xa0012}}, {"-v", []uint32{0xa0012}}, {"add", []uint32{0xa0008, 0xa0013, 0x1f0032}}, {"approve-builds", []uint32{0x1f0032}}, {"audit", []uint32{0xa0012, 0x1f0032}}, {"bin", []uint32{0xa0012, 0x1f0030}}, {"build", []uint32{0xa0012}}, {"c", []uint32{0x1f0031, 0x1f0032}}, {"cache", []uint32{0xa0013}}, {"cat-file", []uint32{0x1f0032}}, {"cat-index", []uint32{0x1f0032}}, {"check", []uint32{0xa0012}}, {"ci", []uint32{0xa0013}}, {"config", []uint32{0xa0011, 0xa0013, 0x1f0031, 0x1f0032}}, {"create", []uint32{0x1f0032}}, {"dedupe", []uint32{0xa0013, 0x1f0032}}, {"deploy", []uint32{0x1f0032}}, {"dev", []uint32{0xa0012}}, {"dlx", []uint32{0x1f0032}}, {"doctor", []uint32{0xa0012, 0x1f0032}}, {"env", []uint32{0x1f0032}}, {"exec", []uint32{0x1f0032}}, {"explain", []uint32{0xa0012}}, {"fetch", []uint32{0x1f0032}}, {"find-hash", []uint32{0x1f0032}}, {"format", []uint32{0xa0012}}, {"fund", []uint32{0xa0012}}, {"help", []uint32{0xa0012}}, {"i", []uint32{0xa0008, 0xa0013, 0x1f0032}}, {"import", []uint32{0x1f0032}}, {"in", []uint32{0xa0008}}, {"info", []uint32{0xa0012}}, {"init", []uint32{0x1f0032}}, {"install", []uint32{0xa0008, 0xa0013, 0x1f0032}}, {"install-test", []uint32{0x1f0032}}, {"it", []uint32{0x1f0032}}, {"la", []uint32{0x1f0030}}, {"licenses", []uint32{0xa0012, 0x1f0030}}, {"link", []uint32{0xa0013, 0x1f0032}}, {"lint", []uint32{0xa0012}}, {"list", []uint32{0xa0012, 0x1f0030}}, {"ll", []uint32{0x1f0030}}, {"ln", []uint32{0x1f0032}}, {"ls", []uint32{0xa0012, 0x1f0030}}, {"outdated", []uint32{0xa0012, 0x1f0032}}, {"pack", []uint32{0xa0012, 0x1f0032}}, {"patch", []uint32{0x1f0032}}, {"patch-commit", []uint32{0x1f0032}}, {"prefix", []uint32{0xa0012}}, {"prune", []uint32{0xa0013, 0x1f0032}}, {"publish", []uint32{0x1f0032}}, {"query", []uint32{0xa0012}}, {"rb", []uint32{0x1f0032}}, {"rebuild", []uint32{0xa0013, 0x1f0032}}, {"remove", []uint32{0xa0013, 0x1f0032}}, {"rm", []uint32{0xa0013, 0x1f0032}}, {"root", []uint32{0xa0012, 0x1f0030}}, {"run", []uint32{0xa0012, 0x1f0032}}, {"run-script", []uint32{0xa0012, 0x1f0032}}, {"search", []uint32{0xa0012}}, {"self-update", []uint32{0x1f0032}}, {"server", []uint32{0x1f0032}}, {"set", []uint32{0xa0013}}, {"setup", []uint32{0x1f0032}}, {"show", []uint32{0xa0012}}, {"start", []uint32{0xa0012, 0x1f0032}}, {"store", []uint32{0x1f0031, 0x1f0032}}, {"t", []uint32{0xa0012, 0x1f0032}}, {"test", []uint32{0xa0012, 0x1f0032}}, {"tst", []uint32{0xa0012}}, {"typecheck", []uint32{0xa0012}}, {"un", []uint32{0x1f0032}}, {"uninstall", []uint32{0xa0013, 0x1f0032}}, {"unlink", []uint32{0xa0013, 0x1f0032}}, {"up", []uint32{0xa0013, 0x1f0032}}, {"update", []uint32{0xa0013, 0x1f0032}}, {"upgrade", []uint32{0xa0013, 0x1f0032}}, {"v", []uint32{0xa0012}}, {"version", []uint32{0xa0013, 0x1f0032}}, {"view", []uint32{0xa0012}}, {"why", []uint32{0xa0012, 0x1f0030}}}, ruleKnown: true},
@@ -2734,7 +2736,7 @@ var generatedExeIndex = []genExe{
 	{name: "rlwrap", grammar: []uint32{0x1d004e}, generic: []uint32{0x1d004e}, subs: nil, ruleKnown: false},
 	{name: "rm", grammar: []uint32{0x40000, 0x150047}, generic: []uint32{0x4000d, 0x4000e, 0x4000f, 0x40010, 0x40011, 0x40012, 0x40013, 0x40014, 0x40015, 0x40016, 0x40017, 0x40018, 0x40019, 0x40031, 0x40036, 0x150047}, subs: nil, ruleKnown: true},
 	{name: "rmdir", grammar: []uint32{0x150048}, generic: []uint32{0x40017, 0x40019, 0x40031, 0x40036, 0x150048}, subs: nil, ruleKnown: true},
-	{name: "rmmod", grammar: nil, generic: []uint32{0x10002e}, subs: nil, ruleKnown: true},
+	{name: "rmmod", grammar: nil, generic: []uint32{0x10002f}, subs: nil, ruleKnown: true},
 	{name: "route", grammar: []uint32{0x22004d}, generic: []uint32{0xd0020, 0x22004d}, subs: nil, ruleKnown: true},
 	{name: "rpm", grammar: []uint32{0x1f0006}, generic: []uint32{0x1f0006}, subs: nil, ruleKnown: false},
 	{name: "rpmdb", grammar: []uint32{0x1d0051}, generic: []uint32{0x1d0051}, subs: nil, ruleKnown: false},
@@ -2775,7 +2777,7 @@ var generatedExeIndex = []genExe{
 	{name: "set", grammar: []uint32{0x12000d}, generic: []uint32{0xd0016, 0xe000f, 0xe0014, 0x12000d}, subs: nil, ruleKnown: true},
 	{name: "setarch", grammar: []uint32{0x1d005c}, generic: []uint32{0x1d005c}, subs: nil, ruleKnown: false},
 	{name: "setcap", grammar: []uint32{0x1d005d}, generic: []uint32{0x1d005d}, subs: nil, ruleKnown: false},
-	{name: "setenforce", grammar: nil, generic: []uint32{0x100030}, subs: nil, ruleKnown: true},
+	{name: "setenforce", grammar: nil, generic: []uint32{0x100031}, subs: nil, ruleKnown: true},
 	{name: "setfacl", grammar: []uint32{0x1d005e}, generic: []uint32{0x1d005e}, subs: nil, ruleKnown: false},
 	{name: "setfattr", grammar: []uint32{0x180010}, generic: []uint32{0x180010}, subs: nil, ruleKnown: false},
 	{name: "setlock", grammar: []uint32{0x1d005f}, generic: []uint32{0x1d005f}, subs: nil, ruleKnown: false},
@@ -2827,7 +2829,7 @@ var generatedExeIndex = []genExe{
 	{name: "sshfs", grammar: []uint32{0x1e000d}, generic: []uint32{0x1e000d}, subs: nil, ruleKnown: false},
 	{name: "sshpass", grammar: []uint32{0x1e0010}, generic: []uint32{0x1e0010}, subs: nil, ruleKnown: false},
 	{name: "sshuttle", grammar: []uint32{0x1d0066}, generic: []uint32{0x1d0066}, subs: nil, ruleKnown: false},
-	{name: "sshx", grammar: nil, generic: []uint32{0xb0021}, subs: nil, ruleKnown: true},
+	{name: "sshx", grammar: nil, generic: []uint32{0xb0022}, subs: nil, ruleKnown: true},
 	{name: "start-stop-daemon", grammar: []uint32{0x1d0067}, generic: []uint32{0x1d0067}, subs: nil, ruleKnown: false},
 	{name: "stat", grammar: []uint32{0x150006}, generic: []uint32{0xd0016, 0xd002b, 0x150006}, subs: nil, ruleKnown: true},
 	{name: "staticcheck", grammar: []uint32{0x240002, 0x240021}, generic: []uint32{0xd0025, 0x240021}, subs: nil, ruleKnown: true},
@@ -2842,10 +2844,10 @@ var generatedExeIndex = []genExe{
 	{name: "swapoff", grammar: nil, generic: []uint32{0x100014}, subs: nil, ruleKnown: true},
 	{name: "swift", grammar: []uint32{0x24004f}, generic: []uint32{0xa0005, 0xa001c, 0x24004f}, subs: nil, ruleKnown: true},
 	{name: "sync", grammar: []uint32{0x15000c}, generic: []uint32{0xd0021, 0x15000c}, subs: nil, ruleKnown: true},
-	{name: "sysctl", grammar: []uint32{0x220028}, generic: []uint32{0x10002f, 0x10003a, 0x220028}, subs: nil, ruleKnown: true},
-	{name: "systemctl", grammar: []uint32{0x100004, 0x22002a}, generic: []uint32{0x100017, 0x100018, 0x100035, 0x22002a}, subs: []genSub{{"cat", []uint32{0x22002b}}, {"get-default", []uint32{0x22002b}}, {"help", []uint32{0x22002b}}, {"is-active", []uint32{0x22002b}}, {"is-enabled", []uint32{0x22002b}}, {"is-failed", []uint32{0x22002b}}, {"is-system-running", []uint32{0x22002b}}, {"list-automounts", []uint32{0x22002b}}, {"list-dependencies", []uint32{0x22002b}}, {"list-jobs", []uint32{0x22002b}}, {"list-machines", []uint32{0x22002b}}, {"list-paths", []uint32{0x22002b}}, {"list-sockets", []uint32{0x22002b}}, {"list-timers", []uint32{0x22002b}}, {"list-unit-files", []uint32{0x22002b}}, {"list-units", []uint32{0x22002b}}, {"show", []uint32{0x22002b}}, {"show-environment", []uint32{0x22002c}}, {"status", []uint32{0x22002b}}, {"whoami", []uint32{0x22002b}}}, ruleKnown: true},
+	{name: "sysctl", grammar: []uint32{0x220028}, generic: []uint32{0x100030, 0x10003b, 0x220028}, subs: nil, ruleKnown: true},
+	{name: "systemctl", grammar: []uint32{0x100004, 0x22002a}, generic: []uint32{0x100017, 0x100018, 0x100036, 0x22002a}, subs: []genSub{{"cat", []uint32{0x22002b}}, {"get-default", []uint32{0x22002b}}, {"help", []uint32{0x22002b}}, {"is-active", []uint32{0x22002b}}, {"is-enabled", []uint32{0x22002b}}, {"is-failed", []uint32{0x22002b}}, {"is-system-running", []uint32{0x22002b}}, {"list-automounts", []uint32{0x22002b}}, {"list-dependencies", []uint32{0x22002b}}, {"list-jobs", []uint32{0x22002b}}, {"list-machines", []uint32{0x22002b}}, {"list-paths", []uint32{0x22002b}}, {"list-sockets", []uint32{0x22002b}}, {"list-timers", []uint32{0x22002b}}, {"list-unit-files", []uint32{0x22002b}}, {"list-units", []uint32{0x22002b}}, {"show", []uint32{0x22002b}}, {"show-environment", []uint32{0x22002c}}, {"status", []uint32{0x22002b}}, {"whoami", []uint32{0x22002b}}}, ruleKnown: true},
 	{name: "systemd-resolve", grammar: []uint32{0x1d006b}, generic: []uint32{0x1d006b}, subs: nil, ruleKnown: false},
-	{name: "systemd-run", grammar: []uint32{0x1d006c}, generic: []uint32{0x10002a, 0x1d006c}, subs: nil, ruleKnown: true},
+	{name: "systemd-run", grammar: []uint32{0x1d006c}, generic: []uint32{0x10002a, 0x10002b, 0x1d006c}, subs: nil, ruleKnown: true},
 	{name: "tac", grammar: []uint32{0x15000f}, generic: []uint32{0xd0016, 0xd002b, 0x15000f}, subs: nil, ruleKnown: true},
 	{name: "tail", grammar: []uint32{0xd0001, 0x15000e}, generic: []uint32{0xd0016, 0xe0004, 0xe0010, 0xe0017, 0x15000e}, subs: nil, ruleKnown: true},
 	{name: "tailscale", grammar: []uint32{0x1e0001, 0x1e0016}, generic: []uint32{0x1e0016}, subs: []genSub{{"bugreport", []uint32{0x1e001a}}, {"cert", []uint32{0x1e001a}}, {"configure", []uint32{0x1e001a}}, {"debug", []uint32{0x1e001a}}, {"dns", []uint32{0x1e0019}}, {"down", []uint32{0x1e001a}}, {"drive", []uint32{0x1e001a}}, {"exit-node", []uint32{0x1e0018}}, {"file", []uint32{0x1e001a}}, {"funnel", []uint32{0x1e001a}}, {"id-token", []uint32{0x1e0018}}, {"ip", []uint32{0x1e0018}}, {"licenses", []uint32{0x1e0018}}, {"lock", []uint32{0x1e001a}}, {"login", []uint32{0x1e001a}}, {"logout", []uint32{0x1e001a}}, {"nc", []uint32{0x1e0019}}, {"netcheck", []uint32{0x1e0019}}, {"ping", []uint32{0x1e0019}}, {"serve", []uint32{0x1e001a}}, {"set", []uint32{0x1e001a}}, {"ssh", []uint32{0x1e001a}}, {"status", []uint32{0x1e0017}}, {"switch", []uint32{0x1e001a}}, {"up", []uint32{0x1e001a}}, {"update", []uint32{0x1e001a}}, {"version", []uint32{0x1e0018}}, {"web", []uint32{0x1e001a}}, {"whois", []uint32{0x1e0018}}}, ruleKnown: false},
@@ -2861,7 +2863,7 @@ var generatedExeIndex = []genExe{
 	{name: "tdbtool", grammar: []uint32{0x1d0071}, generic: []uint32{0x1d0071}, subs: nil, ruleKnown: false},
 	{name: "tea", grammar: []uint32{0x1a001d}, generic: []uint32{0x1a001d}, subs: []genSub{{"action", []uint32{0x1a001e}}, {"actions", []uint32{0x1a001e}}, {"admin", []uint32{0x1a001e}}, {"alias", []uint32{0x5000f}}, {"api", []uint32{0x5000f}}, {"attestation", []uint32{0x5000f}}, {"auth", []uint32{0x5000f}}, {"branch", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"branches", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"browse", []uint32{0x5000f}}, {"c", []uint32{0x1a001e, 0x1a0020}}, {"cache", []uint32{0x5000f}}, {"ci", []uint32{0x5000f}}, {"clone", []uint32{0x1a001e}}, {"codespace", []uint32{0x5000f}}, {"comment", []uint32{0x1a001e, 0x1a0020}}, {"config", []uint32{0x5000f}}, {"environment", []uint32{0x5000f}}, {"extension", []uint32{0x5000f}}, {"gist", []uint32{0x5000f, 0x50012}}, {"gpg-key", []uint32{0x5000f}}, {"i", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"issue", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"issues", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"job", []uint32{0x5000f}}, {"label", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"labels", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"login", []uint32{0x1a001e}}, {"logins", []uint32{0x1a001e}}, {"logout", []uint32{0x1a001e}}, {"milestone", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"milestones", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"mr", []uint32{0x5000f, 0x50012}}, {"ms", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"n", []uint32{0x1a001e, 0x1a001f}}, {"notification", []uint32{0x1a001e, 0x1a001f}}, {"notifications", []uint32{0x1a001e, 0x1a001f}}, {"o", []uint32{0x1a001e}}, {"open", []uint32{0x1a001e}}, {"org", []uint32{0x5000f, 0x1a001e, 0x1a001f, 0x1a0020}}, {"organization", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"organizations", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"pipeline", []uint32{0x5000f}}, {"pr", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"project", []uint32{0x5000f}}, {"pull", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"pulls", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"r", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"release", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"releases", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"repos", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"ruleset", []uint32{0x5000f}}, {"run", []uint32{0x5000f}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x5000f}}, {"snippet", []uint32{0x5000f}}, {"ssh-key", []uint32{0x5000f}}, {"status", []uint32{0x5000f}}, {"t", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"time", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"times", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"variable", []uint32{0x5000f}}, {"webhook", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"webhooks", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"whoami", []uint32{0x1a001e}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
 	{name: "tee", grammar: []uint32{0xd0009, 0x150053}, generic: []uint32{0x40025, 0x40031, 0x4003a, 0xd0021, 0xd002a, 0x150053}, subs: nil, ruleKnown: true},
-	{name: "teleconsole", grammar: nil, generic: []uint32{0xb0021}, subs: nil, ruleKnown: true},
+	{name: "teleconsole", grammar: nil, generic: []uint32{0xb0022}, subs: nil, ruleKnown: true},
 	{name: "telinit", grammar: nil, generic: []uint32{0x100016}, subs: nil, ruleKnown: true},
 	{name: "telnet", grammar: []uint32{0x1e0014}, generic: []uint32{0xb0015, 0xe000b, 0xe000c, 0xe001f, 0x1e0014}, subs: nil, ruleKnown: true},
 	{name: "terraform", grammar: []uint32{0x80000, 0x13007d}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13007d}, subs: []genSub{{"apply", []uint32{0x80014, 0x130081}}, {"console", []uint32{0x130081}}, {"destroy", []uint32{0x130081}}, {"fmt", []uint32{0x13007e}}, {"force-unlock", []uint32{0x8000b, 0x13008e}}, {"get", []uint32{0x130089}}, {"import", []uint32{0x80014, 0x130081}}, {"init", []uint32{0x80014, 0x130089}}, {"login", []uint32{0x80014, 0x13008e}}, {"logout", []uint32{0x80014, 0x13008e}}, {"metadata", []uint32{0x13008f}}, {"modules", []uint32{0x13008f}}, {"output", []uint32{0x130083}}, {"plan", []uint32{0x130080}}, {"providers", []uint32{0x13008a, 0x13008b}}, {"refresh", []uint32{0x80014, 0x130081}}, {"show", []uint32{0x130082}}, {"state", []uint32{0x80009, 0x130084, 0x130085, 0x130086, 0x130087}}, {"taint", []uint32{0x8000b, 0x13008e}}, {"test", []uint32{0x130081}}, {"untaint", []uint32{0x8000b, 0x13008e}}, {"validate", []uint32{0x13007f}}, {"version", []uint32{0x130088}}, {"workspace", []uint32{0x8000a, 0x13008c, 0x13008d}}}, ruleKnown: true},
@@ -2875,7 +2877,7 @@ var generatedExeIndex = []genExe{
 	{name: "timeout", grammar: []uint32{0xd000e, 0x150042}, generic: []uint32{0x6000c, 0x150042}, subs: nil, ruleKnown: true},
 	{name: "times", grammar: []uint32{0x120012}, generic: []uint32{0xd0016, 0x120012}, subs: nil, ruleKnown: true},
 	{name: "tldr", grammar: []uint32{0x200008}, generic: []uint32{0xd0016, 0x200008}, subs: nil, ruleKnown: true},
-	{name: "tmate", grammar: []uint32{0x1d0074}, generic: []uint32{0xb0021, 0x1d0074}, subs: nil, ruleKnown: true},
+	{name: "tmate", grammar: []uint32{0x1d0074}, generic: []uint32{0xb0022, 0x1d0074}, subs: nil, ruleKnown: true},
 	{name: "tmux", grammar: []uint32{0x220007, 0x220040}, generic: []uint32{0xd0016, 0x220040}, subs: []genSub{{"capture-pane", []uint32{0x220042}}, {"capturep", []uint32{0x220042}}, {"has", []uint32{0x220041}}, {"has-session", []uint32{0x220041}}, {"info", []uint32{0x220041}}, {"list-buffers", []uint32{0x220041}}, {"list-clients", []uint32{0x220041}}, {"list-commands", []uint32{0x220041}}, {"list-keys", []uint32{0x220041}}, {"list-panes", []uint32{0x220041}}, {"list-sessions", []uint32{0x220041}}, {"list-windows", []uint32{0x220041}}, {"ls", []uint32{0x220041}}, {"lsb", []uint32{0x220041}}, {"lsc", []uint32{0x220041}}, {"lscm", []uint32{0x220041}}, {"lsk", []uint32{0x220041}}, {"lsp", []uint32{0x220041}}, {"lsw", []uint32{0x220041}}, {"server-info", []uint32{0x220041}}, {"show", []uint32{0x220041}}, {"show-buffer", []uint32{0x220041}}, {"show-environment", []uint32{0x220043}}, {"show-messages", []uint32{0x220041}}, {"show-options", []uint32{0x220041}}, {"show-window-options", []uint32{0x220041}}, {"showb", []uint32{0x220041}}, {"showenv", []uint32{0x220043}}, {"showmsgs", []uint32{0x220041}}, {"showw", []uint32{0x220041}}}, ruleKnown: true},
 	{name: "tofu", grammar: []uint32{0x80001, 0x13007d}, generic: []uint32{0x80006, 0x80007, 0x80008, 0x80013, 0x13007d}, subs: []genSub{{"apply", []uint32{0x80014, 0x130081}}, {"console", []uint32{0x130081}}, {"destroy", []uint32{0x130081}}, {"fmt", []uint32{0x13007e}}, {"force-unlock", []uint32{0x8000b, 0x13008e}}, {"get", []uint32{0x130089}}, {"import", []uint32{0x80014, 0x130081}}, {"init", []uint32{0x80014, 0x130089}}, {"login", []uint32{0x80014, 0x13008e}}, {"logout", []uint32{0x80014, 0x13008e}}, {"metadata", []uint32{0x13008f}}, {"modules", []uint32{0x13008f}}, {"output", []uint32{0x130083}}, {"plan", []uint32{0x130080}}, {"providers", []uint32{0x13008a, 0x13008b}}, {"refresh", []uint32{0x80014, 0x130081}}, {"show", []uint32{0x130082}}, {"state", []uint32{0x80009, 0x130084, 0x130085, 0x130086, 0x130087}}, {"taint", []uint32{0x8000b, 0x13008e}}, {"test", []uint32{0x130081}}, {"untaint", []uint32{0x8000b, 0x13008e}}, {"validate", []uint32{0x13007f}}, {"version", []uint32{0x130088}}, {"workspace", []uint32{0x8000a, 0x13008c, 0x13008d}}}, ruleKnown: true},
 	{name: "tokei", grammar: []uint32{0x18000c}, generic: []uint32{0xd0016, 0x18000c}, subs: nil, ruleKnown: true},
@@ -2900,11 +2902,11 @@ var generatedExeIndex = []genExe{
 	{name: "tshark", grammar: []uint32{0x1d0077}, generic: []uint32{0x1d0077}, subs: nil, ruleKnown: false},
 	{name: "tsort", grammar: []uint32{0x15001e}, generic: []uint32{0x15001e}, subs: nil, ruleKnown: false},
 	{name: "tty", grammar: []uint32{0x150033}, generic: []uint32{0xd0016, 0x150033}, subs: nil, ruleKnown: true},
-	{name: "ttyd", grammar: nil, generic: []uint32{0xb0021}, subs: nil, ruleKnown: true},
+	{name: "ttyd", grammar: nil, generic: []uint32{0xb0022}, subs: nil, ruleKnown: true},
 	{name: "twine", grammar: []uint32{0x1f0059}, generic: []uint32{0xa0005, 0x1f0059}, subs: []genSub{{"check", []uint32{0x1f005a}}}, ruleKnown: true},
 	{name: "type", grammar: []uint32{0x120018}, generic: []uint32{0xd0016, 0x120018}, subs: nil, ruleKnown: true},
 	{name: "typeset", grammar: []uint32{0x120008, 0x120009}, generic: []uint32{0x7002a, 0xd0016, 0x120008, 0x120009}, subs: nil, ruleKnown: true},
-	{name: "ufw", grammar: nil, generic: []uint32{0x10002d}, subs: nil, ruleKnown: true},
+	{name: "ufw", grammar: nil, generic: []uint32{0x10002e}, subs: nil, ruleKnown: true},
 	{name: "ul", grammar: []uint32{0x23000e}, generic: []uint32{0x23000e}, subs: nil, ruleKnown: false},
 	{name: "ulimit", grammar: []uint32{0x12001d}, generic: []uint32{0xd0016, 0x12001d}, subs: nil, ruleKnown: true},
 	{name: "umask", grammar: []uint32{0x12001e}, generic: []uint32{0xd0016, 0x12001e}, subs: nil, ruleKnown: true},
@@ -2923,7 +2925,7 @@ var generatedExeIndex = []genExe{
 	{name: "unzstd", grammar: []uint32{0x11001f}, generic: []uint32{0x11001f}, subs: nil, ruleKnown: false},
 	{name: "update-alternatives", grammar: []uint32{0x1d007a}, generic: []uint32{0x1d007a}, subs: nil, ruleKnown: false},
 	{name: "updatedb", grammar: []uint32{0x190003}, generic: []uint32{0x190003}, subs: nil, ruleKnown: false},
-	{name: "upterm", grammar: nil, generic: []uint32{0xb0021}, subs: nil, ruleKnown: true},
+	{name: "upterm", grammar: nil, generic: []uint32{0xb0022}, subs: nil, ruleKnown: true},
 	{name: "uptime", grammar: []uint32{0x150037}, generic: []uint32{0xd0016, 0x150037}, subs: nil, ruleKnown: true},
 	{name: "urlget", grammar: []uint32{0x1d007b}, generic: []uint32{0x1d007b}, subs: nil, ruleKnown: false},
 	{name: "useradd", grammar: nil, generic: []uint32{0x100020}, subs: nil, ruleKnown: true},
@@ -3017,7 +3019,7 @@ var generatedExeIndex = []genExe{
 	{name: "zypper", grammar: []uint32{0x1f000d}, generic: []uint32{0xa000e, 0xa000f, 0xa001d, 0x1f000d}, subs: []genSub{{"addlock", []uint32{0x1f0010}}, {"addrepo", []uint32{0x1f0010}}, {"addservice", []uint32{0x1f0010}}, {"al", []uint32{0x1f0010}}, {"ar", []uint32{0x1f0010}}, {"as", []uint32{0x1f0010}}, {"cc", []uint32{0x1f0010}}, {"clean", []uint32{0x1f0010}}, {"dist-upgrade", []uint32{0x1f0010}}, {"dup", []uint32{0x1f0010}}, {"if", []uint32{0x1f000f}}, {"in", []uint32{0x1f0010}}, {"info", []uint32{0x1f000f}}, {"inr", []uint32{0x1f0010}}, {"install", []uint32{0x1f0010}}, {"install-new-recommends", []uint32{0x1f0010}}, {"list-patches", []uint32{0x1f000f}}, {"list-updates", []uint32{0x1f000f}}, {"ll", []uint32{0x1f000e}}, {"locks", []uint32{0x1f000e}}, {"lp", []uint32{0x1f000f}}, {"lr", []uint32{0x1f000e}}, {"ls", []uint32{0x1f000e}}, {"lu", []uint32{0x1f000f}}, {"migration", []uint32{0x1f0010}}, {"modifyrepo", []uint32{0x1f0010}}, {"mr", []uint32{0x1f0010}}, {"nr", []uint32{0x1f0010}}, {"pa", []uint32{0x1f000f}}, {"packages", []uint32{0x1f000f}}, {"patch", []uint32{0x1f0010}}, {"patch-check", []uint32{0x1f000f}}, {"patches", []uint32{0x1f000f}}, {"patterns", []uint32{0x1f000f}}, {"pchk", []uint32{0x1f000f}}, {"pd", []uint32{0x1f000e}}, {"products", []uint32{0x1f000e}}, {"pt", []uint32{0x1f000f}}, {"ref", []uint32{0x1f0010}}, {"refresh", []uint32{0x1f0010}}, {"refresh-services", []uint32{0x1f0010}}, {"refs", []uint32{0x1f0010}}, {"remove", []uint32{0x1f0010}}, {"removelock", []uint32{0x1f0010}}, {"removerepo", []uint32{0x1f0010}}, {"removeservice", []uint32{0x1f0010}}, {"renamerepo", []uint32{0x1f0010}}, {"repos", []uint32{0x1f000e}}, {"rl", []uint32{0x1f0010}}, {"rm", []uint32{0x1f0010}}, {"rr", []uint32{0x1f0010}}, {"rs", []uint32{0x1f0010}}, {"se", []uint32{0x1f000f}}, {"search", []uint32{0x1f000f}}, {"services", []uint32{0x1f000e}}, {"sh", []uint32{0x1f0010}}, {"shell", []uint32{0x1f0010}}, {"si", []uint32{0x1f0010}}, {"source-download", []uint32{0x1f0010}}, {"source-install", []uint32{0x1f0010}}, {"up", []uint32{0x1f0010}}, {"update", []uint32{0x1f0010}}, {"ve", []uint32{0x1f0010}}, {"verify", []uint32{0x1f0010}}, {"what-provides", []uint32{0x1f000f}}, {"wp", []uint32{0x1f000f}}}, ruleKnown: true},
 }
 
-var generatedAnyIndex = []uint32{0x40023, 0x40029, 0x60005, 0x60006, 0x60007, 0x60008, 0xb0011, 0xb0013, 0xb0017, 0xb0019, 0xb001a, 0xb001b, 0xb001c, 0xb001d, 0xb001e, 0x100033, 0x100034}
+var generatedAnyIndex = []uint32{0x40023, 0x40029, 0x60005, 0x60006, 0x60007, 0x60008, 0xb0011, 0xb0013, 0xb0017, 0xb0019, 0xb001a, 0xb001b, 0xb001c, 0xb001d, 0xb001e, 0x100034, 0x100035}
 
 func packsAgentsL5() Pack {
 	return Pack{Exe: map[string]Grammar{"claude": {ValueFlags: []string{"--permission-mode", "--model", "--fallback-model", "--allowedTools", "--allowed-tools", "--disallowedTools", "--disallowed-tools", "--mcp-config", "--system-prompt", "--append-system-prompt", "--output-format", "--input-format", "--settings", "--setting-sources", "--add-dir", "--session-id", "-r", "--resume", "--agents", "--max-turns", "--permission-prompt-tool", "--debug-file"}, opts: nameSet{text: "--add-dir--agents--allowed-tools--allowedTools--append-system-prompt--debug-file--disallowed-tools--disallowedTools--fallback-model--input-format--max-turns--mcp-config--model--output-format--permission-mode--permission-prompt-tool--resume--session-id--setting-sources--settings--system-prompt-r", ends: []uint32{0x901, 0x1101, 0x2001, 0x2e01, 0x4401, 0x5001, 0x6201, 0x7301, 0x8301, 0x9101, 0x9c01, 0xa801, 0xaf01, 0xbe01, 0xcf01, 0xe701, 0xef01, 0xfb01, 0x10c01, 0x11601, 0x12501, 0x12701}, tab: []uint32{0x0, 0xa, 0x0, 0x13, 0x0, 0x0, 0xe, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x10, 0x12, 0x0, 0x0, 0x9, 0xb, 0x5, 0xf, 0x3, 0x6, 0x0, 0x0, 0x7, 0x0, 0x0, 0x0, 0xd, 0x0, 0x0, 0x14, 0x0, 0x16, 0x15, 0xc, 0x2, 0x0, 0x0, 0x0, 0x4, 0x11, 0x0, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0}}}}}
@@ -4528,22 +4530,26 @@ func packsRemoteCodeL282() Pack {
 }
 
 func packsRemoteCodeL295() Pack {
+	return Pack{Rules: []Rule{{ID: "interp.osascript-hidden-login-item", Exe: []string{"osascript"}, Category: "system-config", Tier: "destructive", Blast: "critical", Reason: "The AppleScript adds a login item that is hidden, or that starts a program from a hidden directory, at every login.", Suggestion: "Ask the user to add login items themselves.", Match: Match{WordsAny: []string{"**login item**hidden:true**", "**login item**hidden: true**", "**login item**/.**"}}}}}
+}
+
+func packsRemoteCodeL308() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.terminal-share", Exe: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This shares a live terminal of this machine with whoever holds the link: a remote shell.", Suggestion: "A person can start a shared session from their own terminal."}}}
 }
 
-func packsRemoteCodeL305() Pack {
+func packsRemoteCodeL318() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.vscode-tunnel", Exe: []string{"code", "code-insiders"}, Sub: []string{"tunnel"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "code tunnel opens this machine to remote VS Code sessions, with a terminal: a remote shell.", Suggestion: "A person can start the tunnel from their own terminal."}}}
 }
 
-func packsRemoteCodeL319() Pack {
+func packsRemoteCodeL332() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.notebook-open", Exe: []string{"jupyter"}, Sub: []string{"notebook|lab|server"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts a notebook server without a token or password on an address other machines reach: whoever connects runs code here.", Suggestion: "Keep the token (the default) and listen on localhost; a person can start an open server from their own terminal.", Match: Match{FlagValues: map[string][]string{"--NotebookApp.ip": {"0.0.0.0", "*", "::", "[::]"}, "--ServerApp.ip": {"0.0.0.0", "*", "::", "[::]"}, "--ip": {"0.0.0.0", "*", "::", "[::]"}}, WordsAny: []string{"--*.token=", "--*.password=", "--*.token=''", "--*.token=\"\""}}}}}
 }
 
-func packsRemoteCodeL333() Pack {
+func packsRemoteCodeL346() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.notebook-open-direct", Exe: []string{"jupyter-notebook", "jupyter-lab", "jupyter-server"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts a notebook server without a token or password on an address other machines reach: whoever connects runs code here.", Suggestion: "Keep the token (the default) and listen on localhost; a person can start an open server from their own terminal.", Match: Match{FlagValues: map[string][]string{"--NotebookApp.ip": {"0.0.0.0", "*", "::", "[::]"}, "--ServerApp.ip": {"0.0.0.0", "*", "::", "[::]"}, "--ip": {"0.0.0.0", "*", "::", "[::]"}}, WordsAny: []string{"--*.token=", "--*.password=", "--*.token=''", "--*.token=\"\""}}}}}
 }
 
-func packsRemoteCodeL346() Pack {
+func packsRemoteCodeL359() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.port-tunnel", Exe: []string{"ngrok", "cloudflared", "lt", "bore"}, Category: "network", Tier: "destructive", Blast: "medium", Reason: "This publishes a local port on the internet through a tunnel: anyone with the address reaches the service.", Suggestion: "Keep the service local, or ask the user to publish it."}}}
 }
 
@@ -5187,71 +5193,75 @@ func packsSystemL393() Pack {
 	return Pack{Rules: []Rule{{ID: "system.systemd-run.timer", Exe: []string{"systemd-run"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "systemd-run with a timer option schedules the command to run later or again, outside the session.", Suggestion: "Run the command now instead, or ask the user to set up the timer.", Match: Match{WordsAny: []string{"--on-active*", "--on-boot*", "--on-startup*", "--on-unit-active*", "--on-unit-inactive*", "--on-calendar*", "--on-clock-change", "--on-timezone-change", "--timer-property*"}}}}}
 }
 
-func packsSystemL406() Pack {
+func packsSystemL407() Pack {
+	return Pack{Rules: []Rule{{ID: "system.systemd-run.timer-temp-program", Exe: []string{"systemd-run"}, Category: "system-config", Tier: "destructive", Blast: "critical", Reason: "systemd-run schedules a program from a temporary or cache directory to run again and again outside the session, which is how a dropped program persists.", Suggestion: "Install the program where installed programs live, or run it once now; a timer needs the user.", Match: Match{OperandsAny: []string{"~/.cache/**", "/tmp/**", "/var/tmp/**", "/dev/shm/**"}, WordsAny: []string{"--on-active*", "--on-boot*", "--on-startup*", "--on-unit-active*", "--on-unit-inactive*", "--on-calendar*", "--on-clock-change", "--on-timezone-change", "--timer-property*"}}}}}
+}
+
+func packsSystemL421() Pack {
 	return Pack{Rules: []Rule{{ID: "system.firewall.flush", Exe: []string{"iptables", "ip6tables"}, Category: "network", Tier: "destructive", Blast: "high", Reason: "Flushing or deleting firewall rules (or a DROP policy) can open the machine or cut off remote access.", Suggestion: "List the rules (iptables -L) and ask before changing them.", Match: Match{FlagsAny: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy", "-D", "--delete", "-Z"}}}}}
 }
 
-func packsSystemL417() Pack {
+func packsSystemL432() Pack {
 	return Pack{Rules: []Rule{{ID: "system.firewall.nft", Exe: []string{"nft"}, Category: "network", Tier: "destructive", Blast: "high", Reason: "Flushing or deleting nftables rules can open the machine or cut off remote access.", Suggestion: "List the ruleset and ask before changing it.", Match: Match{Verbs: []string{"flush", "delete", "destroy"}, VerbDepth: 2}}}}
 }
 
-func packsSystemL429() Pack {
+func packsSystemL444() Pack {
 	return Pack{Rules: []Rule{{ID: "system.firewall.ufw", Exe: []string{"ufw", "firewall-cmd", "pfctl"}, Category: "network", Tier: "destructive", Blast: "high", Reason: "Disabling or resetting the firewall exposes every service on the machine.", Suggestion: "Ask before changing the firewall.", Match: Match{Verbs: []string{"disable", "reset", "delete", "--panic-on", "--remove-*", "-d", "-F", "--reload"}, VerbDepth: 2}}}}
 }
 
-func packsSystemL441() Pack {
+func packsSystemL456() Pack {
 	return Pack{Rules: []Rule{{ID: "system.kernel.modules", Exe: []string{"modprobe", "rmmod", "insmod"}, Category: "system-config", Tier: "destructive", Blast: "high", Reason: "Loading or removing kernel modules changes the running kernel.", Suggestion: "Kernel changes need a human.", Match: Match{FlagsNone: []string{"--help", "-n", "--dry-run", "--show-depends", "-c", "--showconfig"}}}}}
 }
 
-func packsSystemL452() Pack {
+func packsSystemL467() Pack {
 	return Pack{Rules: []Rule{{ID: "system.kernel.sysctl-write", Exe: []string{"sysctl"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Writing kernel parameters changes the running system.", Suggestion: "Read parameters with sysctl NAME; ask before changing them.", Match: Match{FlagsAny: []string{"-w", "--write", "-p", "--load", "--system"}}}}}
 }
 
-func packsSystemL463() Pack {
+func packsSystemL478() Pack {
 	return Pack{Rules: []Rule{{ID: "system.security.disable", Exe: []string{"setenforce", "csrutil"}, Category: "system-config", Tier: "destructive", Blast: "high", Reason: "Turning off SELinux or System Integrity Protection removes a layer of the machine's protection.", Suggestion: "Security settings need a human.", Match: Match{OperandsAny: []string{"0", "permissive", "disable"}}}}}
 }
 
-func packsSystemL474() Pack {
+func packsSystemL489() Pack {
 	return Pack{Rules: []Rule{{ID: "system.fs.chattr-immutable", Exe: []string{"chattr"}, Category: "fs-permissions", Tier: "destructive", Blast: "medium", Reason: "Changing immutable or append-only attributes defeats later deletes or protects tampering.", Suggestion: "Ask before changing file attributes.", Match: Match{OperandsAny: []string{"+i", "-i", "+a", "-a"}}}}}
 }
 
-func packsSystemL487() Pack {
+func packsSystemL502() Pack {
 	return Pack{Rules: []Rule{{ID: "system.history.clear", Exe: []string{"history"}, Category: "history", Tier: "destructive", Blast: "medium", Reason: "Clearing the shell history erases the record of what was run.", Suggestion: "Leave the history alone.", Match: Match{FlagsAny: []string{"-c", "-d", "-w"}}}}}
 }
 
-func packsSystemL498() Pack {
+func packsSystemL513() Pack {
 	return Pack{Rules: []Rule{{ID: "system.history.disable", Exe: []string{"*"}, Category: "history", Tier: "destructive", Blast: "medium", Reason: "Pointing HISTFILE away or setting HISTSIZE to 0 stops the shell from recording what is run.", Suggestion: "Leave the history settings alone.", Match: Match{Assigns: []string{"HISTFILE", "HISTSIZE", "HISTFILESIZE"}, UnknownExe: true}}}}
 }
 
-func packsSystemL512() Pack {
+func packsSystemL527() Pack {
 	return Pack{Rules: []Rule{{ID: "system.fork-bomb", Exe: []string{"*"}, Category: "denial-of-service", Tier: "destructive", Blast: "critical", Reason: "A command that pipes into itself in the background multiplies until the machine stops responding (fork bomb).", Suggestion: "Do not run self-replicating commands.", Match: Match{PipeSelfBackground: true}}}}
 }
 
-func packsSystemL525() Pack {
+func packsSystemL540() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"systemctl"}, Verbs: []string{"status", "list-units", "list-unit-files", "list-timers", "list-sockets", "list-dependencies", "list-jobs", "show", "cat", "is-active", "is-enabled", "is-failed", "is-system-running", "get-default", "help", "--version"}, VerbDepth: 1}}}
 }
 
-func packsSystemL530() Pack {
+func packsSystemL545() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"crontab"}, UnsafeFlags: []string{"-r", "-e", "-i"}, NoOperands: true}}}
 }
 
-func packsSystemL535() Pack {
+func packsSystemL550() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"iptables", "ip6tables"}, UnsafeFlags: []string{"-A", "-I", "-D", "-R", "-F", "-X", "-P", "-N", "-E", "-Z", "--append", "--insert", "--delete", "--flush", "--policy"}}}}
 }
 
-func packsSystemL539() Pack {
+func packsSystemL554() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"history"}, UnsafeFlags: []string{"-c", "-d", "-w", "-a", "-r", "-n", "-s"}}}}
 }
 
-func packsSystemL543() Pack {
+func packsSystemL558() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"mount"}, NoOperands: true}}}
 }
 
-func packsSystemL547() Pack {
+func packsSystemL562() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"sysctl"}, UnsafeFlags: []string{"-w", "--write", "-p", "--load", "--system"}, UnsafeTier: "execute"}}}
 }
 
-func packsSystemL552() Pack {
+func packsSystemL567() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kill", "pkill", "killall"}, Tier: "write"}}}
 }
 

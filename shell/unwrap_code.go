@@ -874,7 +874,7 @@ func wrapSetarch(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, 
 // systemdRun judges what systemd-run adds to the command it runs: the
 // Exec*= properties are shell commands of their own, and a timer option
 // schedules the command, so systemd-run is recorded too for the rules.
-func (w *walker) systemdRun(c *Command, own []Word, res scanResult, st *state, cx *ctx) {
+func (w *walker) systemdRun(c *Command, own []Word, program Word, res scanResult, st *state, cx *ctx) {
 	for _, o := range res.opts {
 		if o.Name != "p" && o.Name != "property" {
 			continue
@@ -887,7 +887,9 @@ func (w *walker) systemdRun(c *Command, own []Word, res scanResult, st *state, c
 	}
 	if res.has("on-active", "on-boot", "on-startup", "on-unit-active", "on-unit-inactive", "on-calendar",
 		"on-clock-change", "on-timezone-change", "timer-property") {
-		w.emitWrapper(c, append([]Word{c.Argv[0]}, own...))
+		// the timer is judged with the program it schedules, which the
+		// rules on timers read (a program kept in a temporary directory)
+		w.emitWrapper(c, append(append([]Word{c.Argv[0]}, own...), program))
 	}
 }
 
@@ -910,7 +912,7 @@ func wrapSimple(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Word,
 		return nil, wrapHandled
 	}
 	if name == "systemd-run" {
-		w.systemdRun(c, args[:len(args)-len(inner)], res, st, cx)
+		w.systemdRun(c, args[:len(args)-len(inner)], inner[0], res, st, cx)
 	}
 	if name == "wsl" && !res.has("e", "exec") {
 		c.Name = name
