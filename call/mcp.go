@@ -245,7 +245,19 @@ func genericMCPTools() map[string]Mapping {
 		"bash":              mcpShell(),
 		"exec":              mcpShell(),
 		"fetch":             {Kind: Fetch, URLArgs: []string{"url"}},
+		// Context7's documentation look-ups: a library's name or ID and a
+		// topic go to its service, and documentation comes back; the ID
+		// (/vercel/next.js) names no file here.
+		"resolve-library-id": docsLookup(),
+		"get-library-docs":   docsLookup(),
+		"query-docs":         docsLookup(),
 	}
+}
+
+// docsLookup is a tool that asks a documentation service about a library:
+// it reads remote text and sends its arguments, which must hold no secret.
+func docsLookup() Mapping {
+	return Mapping{Kind: Other, Tier: risk.Read, TierSet: true, Sends: true}
 }
 
 // filesystemTools are the tools of @modelcontextprotocol/server-filesystem
@@ -344,8 +356,12 @@ func sqlTools() map[string]Mapping {
 // JavaScript and acting on the page are executions.
 func browserTools() map[string]Mapping {
 	out := map[string]Mapping{
-		"browser_navigate":        {Kind: Fetch, URLArgs: []string{"url"}},
-		"puppeteer_navigate":      {Kind: Fetch, URLArgs: []string{"url"}},
+		// the browser runs on this machine: navigating is the GET curl
+		// makes from here, judged as curl's (the project's dev server on
+		// localhost is read as curl localhost is; metadata addresses stay
+		// denied; a file:// URL is a read of the file)
+		"browser_navigate":        navigateLine(),
+		"puppeteer_navigate":      navigateLine(),
 		"browser_file_upload":     {Kind: Other, Tier: risk.Execute, TierSet: true, PathArgs: []string{"paths"}},
 		"browser_evaluate":        {Kind: Other},
 		"puppeteer_evaluate":      {Kind: Other},
@@ -365,6 +381,11 @@ func browserTools() map[string]Mapping {
 		out[t] = Mapping{Kind: Other, Tier: risk.Execute, TierSet: true}
 	}
 	return out
+}
+
+// navigateLine judges a browser's navigation as curl -s URL.
+func navigateLine() Mapping {
+	return Mapping{Kind: Shell, Program: &ProgramLine{Argv: []string{"curl", "-s"}, Args: []ProgramArg{{Key: "url"}}}}
 }
 
 // jetbrainsTools are the tools of the MCP server built into JetBrains IDEs

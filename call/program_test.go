@@ -6,7 +6,8 @@ import (
 	"github.com/toolguard/toolguard/call"
 )
 
-// The Kubernetes server's tools run kubectl: a call is the kubectl command
+// The Kubernetes server's tools run kubectl, a browser's navigation is curl's
+// GET: a call is the command
 // it runs, with the server's default output; an argument the line does not
 // know leaves the tool unknown.
 func TestKubernetesToolsRunKubectl(t *testing.T) {
@@ -28,6 +29,13 @@ func TestKubernetesToolsRunKubectl(t *testing.T) {
 			call.Shell, "kubectl scale deployment web '--replicas=0' '--namespace=prod'"},
 		{"mcp__kubernetes__kubectl_get", map[string]any{"resourceType": "pods; rm -rf ~"},
 			call.Shell, "kubectl get 'pods; rm -rf ~' '--output=json'"},
+		// a browser on this machine navigates as curl fetches; an
+		// argument the line does not know leaves the tool unknown
+		{"mcp__playwright__browser_navigate", map[string]any{"url": "http://localhost:5173/login"},
+			call.Shell, "curl -s http://localhost:5173/login"},
+		{"mcp__puppeteer__puppeteer_navigate", map[string]any{"url": "file:///etc/passwd"},
+			call.Shell, "curl -s file:///etc/passwd"},
+		{"mcp__puppeteer__puppeteer_navigate", map[string]any{"url": "https://x.example", "launchOptions": map[string]any{}}, call.MCP, ""},
 		// an argument kubectl_get's line does not list: an unknown tool
 		{"mcp__kubernetes__kubectl_get", map[string]any{"resourceType": "pods", "kubeconfig": "/tmp/k"}, call.MCP, ""},
 		{"mcp__kubernetes__kubectl_get", map[string]any{"resourceType": "pods", "allNamespaces": "yes"}, call.MCP, ""},

@@ -270,3 +270,35 @@ func TestDataDropInCode(t *testing.T) {
 		}
 	}
 }
+
+// TestToolsJudgedByWhatTheyDo checks MCP tools mapped to the effect they
+// have: a documentation look-up reads remote text (its library ID is no
+// path here) and sends its arguments; a browser on this machine navigates
+// as curl fetches, so the project's dev server on loopback is read while
+// a metadata address and a private key stay denied.
+func TestToolsJudgedByWhatTheyDo(t *testing.T) {
+	home := t.TempDir()
+	ws := filepath.Join(home, "project")
+	must(t, os.MkdirAll(ws, 0o755))
+	p, err := policy.Compile(&policy.Config{Settings: policy.Settings{Mode: policy.ModeSupervised}}, policy.Options{Home: home})
+	must(t, err)
+	for _, c := range []struct {
+		tool  string
+		input map[string]any
+		want  risk.Verdict
+		rule  string
+	}{
+		{"mcp__context7__get-library-docs", map[string]any{"context7CompatibleLibraryID": "/vercel/next.js", "topic": "routing"}, risk.Allow, "mode.supervised"},
+		{"mcp__context7__resolve-library-id", map[string]any{"libraryName": "ghp_" + strings.Repeat("a1B2", 9)}, risk.Deny, "effects.secret-to-tool"},
+		{"mcp__playwright__browser_navigate", map[string]any{"url": "http://localhost:5173/login"}, risk.Allow, "mode.supervised"},
+		{"mcp__playwright__browser_navigate", map[string]any{"url": "http://169.254.169.254/latest/meta-data/"}, risk.Deny, "netguard.metadata"},
+		{"mcp__playwright__browser_navigate", map[string]any{"url": "file://" + home + "/.ssh/id_rsa"}, risk.Deny, "paths.denied"},
+	} {
+		c0, err := call.Default().Normalize(call.Request{Tool: c.tool, Input: c.input, Cwd: ws, Workspace: ws})
+		must(t, err)
+		d := p.Decide(context.Background(), c0)
+		if d.Verdict != c.want || d.Rule != c.rule {
+			t.Errorf("%s %v: %s (%s), want %s (%s)", c.tool, c.input, d.Verdict, d.Rule, c.want, c.rule)
+		}
+	}
+}
