@@ -1,8 +1,9 @@
 package buildfile
 
 import (
-	"regexp"
 	"strings"
+
+	"github.com/toolguard/toolguard/internal/lazyre"
 )
 
 // An agent's instruction files (CLAUDE.md, AGENTS.md, GEMINI.md, Cursor's
@@ -116,15 +117,15 @@ func codeSpans(s string) []string {
 // one clause (a sentence, or its part between ; and ,) that carries no
 // negation before it.
 var (
-	hideOrder = regexp.MustCompile(`(?i)\b(do not|don't|never|without) (mention|mentioning|tell|telling|inform|informing|reveal|revealing|report|reporting|disclose|disclosing)\b[^.;]*?\b(it|this|these|that|the user|anyone|them)\b|\b(silently|secretly|covertly|quietly) (run|send|execute|post|upload|install|download|push|delete)\b|\bhide (it|this|these|them) from\b`)
-	askOrder  = regexp.MustCompile(`(?i)\b(never|do not|don't) (ask|prompt|wait)\b[^.;]*\b(confirm|confirmation|approval|permission|consent)\b`)
-	skipOrder = regexp.MustCompile(`(?i)\b(skip|bypass|disable)\b[^.;]*\b(confirmation|approval|permission prompts?|permissions? checks?|code review|review)\b|--dangerously-skip-permissions|--no-verify`)
-	forcePush = regexp.MustCompile(`(?i)\b(push\b[^.;]*(--force\b|-f\b|--mirror\b|\bforce)|force[- ]push)`)
-	mainRef   = regexp.MustCompile(`(?i)\b(main|master|default branch|production)\b`)
-	sendVerb  = regexp.MustCompile(`(?i)\b(send|sends|post|posts|upload|uploads|exfiltrate|forward|email|transmit|copy)\b`)
-	secretRef = regexp.MustCompile(`(?i)(\.env\b|\bsecrets?\b|\btokens?\b|\bcredentials?\b|\bpasswords?\b|private key|\.ssh\b|id_rsa|id_ed25519|\.aws\b|api[_ ]?keys?\b)`)
-	remoteRef = regexp.MustCompile(`(?i)(https?://|\bto (a |the )?(remote|server|host|webhook|endpoint)|@[a-z0-9-]+\.[a-z]{2,})`)
-	negation  = regexp.MustCompile(`(?i)\b(never|not|don't|do not|avoid|must not|no)\b`)
+	hideOrder = lazyre.Regexp{Expr: `(?i)\b(do not|don't|never|without) (mention|mentioning|tell|telling|inform|informing|reveal|revealing|report|reporting|disclose|disclosing)\b[^.;]*?\b(it|this|these|that|the user|anyone|them)\b|\b(silently|secretly|covertly|quietly) (run|send|execute|post|upload|install|download|push|delete)\b|\bhide (it|this|these|them) from\b`}
+	askOrder  = lazyre.Regexp{Expr: `(?i)\b(never|do not|don't) (ask|prompt|wait)\b[^.;]*\b(confirm|confirmation|approval|permission|consent)\b`}
+	skipOrder = lazyre.Regexp{Expr: `(?i)\b(skip|bypass|disable)\b[^.;]*\b(confirmation|approval|permission prompts?|permissions? checks?|code review|review)\b|--dangerously-skip-permissions|--no-verify`}
+	forcePush = lazyre.Regexp{Expr: `(?i)\b(push\b[^.;]*(--force\b|-f\b|--mirror\b|\bforce)|force[- ]push)`}
+	mainRef   = lazyre.Regexp{Expr: `(?i)\b(main|master|default branch|production)\b`}
+	sendVerb  = lazyre.Regexp{Expr: `(?i)\b(send|sends|post|posts|upload|uploads|exfiltrate|forward|email|transmit|copy)\b`}
+	secretRef = lazyre.Regexp{Expr: `(?i)(\.env\b|\bsecrets?\b|\btokens?\b|\bcredentials?\b|\bpasswords?\b|private key|\.ssh\b|id_rsa|id_ed25519|\.aws\b|api[_ ]?keys?\b)`}
+	remoteRef = lazyre.Regexp{Expr: `(?i)(https?://|\bto (a |the )?(remote|server|host|webhook|endpoint)|@[a-z0-9-]+\.[a-z]{2,})`}
+	negation  = lazyre.Regexp{Expr: `(?i)\b(never|not|don't|do not|avoid|must not|no)\b`}
 )
 
 // instructionHazards are the standing orders of an instruction file's
@@ -140,19 +141,19 @@ func instructionHazards(text string) []Hazard {
 		out = append(out, Hazard{Rule: rule, Reason: why})
 	}
 	for _, sentence := range splitSentences(text) {
-		if hideOrder.MatchString(sentence) {
+		if hideOrder.Get().MatchString(sentence) {
 			add("persisted.instructions-conceal", "it tells the agent to hide what it does from the user")
 		}
-		if m := skipOrder.FindStringIndex(sentence); askOrder.MatchString(sentence) || m != nil && !negation.MatchString(sentence[:m[0]]) {
+		if m := skipOrder.Get().FindStringIndex(sentence); askOrder.Get().MatchString(sentence) || m != nil && !negation.Get().MatchString(sentence[:m[0]]) {
 			add("persisted.instructions-skip-confirmation", "it tells the agent to skip the user's confirmation or review")
 		}
-		if m := sendVerb.FindStringIndex(sentence); m != nil && secretRef.MatchString(sentence) &&
-			remoteRef.MatchString(sentence) && !negation.MatchString(sentence[:m[0]]) {
+		if m := sendVerb.Get().FindStringIndex(sentence); m != nil && secretRef.Get().MatchString(sentence) &&
+			remoteRef.Get().MatchString(sentence) && !negation.Get().MatchString(sentence[:m[0]]) {
 			add("persisted.instructions-send-secrets", "it tells the agent to send secrets or private files out")
 		}
 		for _, clause := range strings.FieldsFunc(sentence, func(r rune) bool { return r == ';' || r == ',' }) {
-			if m := forcePush.FindStringIndex(clause); m != nil && mainRef.MatchString(clause) &&
-				!negation.MatchString(clause[:m[0]]) {
+			if m := forcePush.Get().FindStringIndex(clause); m != nil && mainRef.Get().MatchString(clause) &&
+				!negation.Get().MatchString(clause[:m[0]]) {
 				add("persisted.instructions-force-push", "it tells the agent to force-push to the main branch")
 			}
 		}

@@ -4,9 +4,10 @@ import (
 	"cmp"
 	"encoding/json"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/toolguard/toolguard/internal/lazyre"
 )
 
 // A Jupyter notebook is JSON: its code cells run in order in a kernel,
@@ -319,7 +320,7 @@ func cellSource(raw json.RawMessage) (string, bool) {
 }
 
 // shellAssignRE is IPython's VAR = !command (and VAR = %sx command).
-var shellAssignRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_, ]*=\s*(?:!|%sx\s|%system\s)(.*)$`)
+var shellAssignRE = lazyre.Regexp{Expr: `^[A-Za-z_][A-Za-z0-9_, ]*=\s*(?:!|%sx\s|%system\s)(.*)$`}
 
 // ipyCode adds the steps of IPython code: a cell of file at cell (its
 // number; 0 for a whole .ipy file or ipython -c, where a step's line is
@@ -398,7 +399,7 @@ func (r *resolver) ipyCode(file string, cell int, src, dir string, depth int, do
 				continue
 			}
 		default:
-			if m := shellAssignRE.FindStringSubmatch(l); m != nil {
+			if m := shellAssignRE.Get().FindStringSubmatch(l); m != nil {
 				shell = m[1]
 			}
 		}

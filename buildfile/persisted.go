@@ -2,6 +2,7 @@ package buildfile
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/script"
 )
@@ -187,7 +188,7 @@ func PersistedHazards(k Persisted, text, prior string) []Hazard {
 			return nil
 		}
 		for _, c := range devContainerCommands(doc) {
-			if networkClient.MatchString(c) {
+			if networkClient.Get().MatchString(c) {
 				return []Hazard{{Rule: "persisted.container-credentials-out",
 					Reason: "it mounts the user's credentials (" + strings.Join(mounts, ", ") + ") into the container and its lifecycle command reaches the network: " + c}}
 			}
@@ -276,12 +277,14 @@ func plistStrings(s string) []string {
 		if !ok {
 			return out
 		}
-		out = append(out, xmlEntities.Replace(v))
+		out = append(out, xmlEntities().Replace(v))
 		s = after
 	}
 }
 
-var xmlEntities = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&quot;", `"`, "&apos;", "'", "&amp;", "&")
+var xmlEntities = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer("&lt;", "<", "&gt;", ">", "&quot;", `"`, "&apos;", "'", "&amp;", "&")
+})
 
 // desktopExecs are the Exec= lines of a desktop entry, without the field
 // codes (%f, %U, …) the launcher replaces.
@@ -289,10 +292,12 @@ func desktopExecs(text string) []string {
 	var out []string
 	for _, line := range strings.Split(text, "\n") {
 		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "Exec="); ok {
-			out = append(out, desktopFieldCodes.Replace(v))
+			out = append(out, desktopFieldCodes().Replace(v))
 		}
 	}
 	return out
 }
 
-var desktopFieldCodes = strings.NewReplacer("%f", "", "%F", "", "%u", "", "%U", "", "%i", "", "%c", "", "%k", "", "%%", "%")
+var desktopFieldCodes = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer("%f", "", "%F", "", "%u", "", "%U", "", "%i", "", "%c", "", "%k", "", "%%", "%")
+})

@@ -2,8 +2,9 @@ package buildfile
 
 import (
 	"net/url"
-	"regexp"
 	"strings"
+
+	"github.com/toolguard/toolguard/internal/lazyre"
 )
 
 // A package manager's registry configuration (.npmrc, .yarnrc, .yarnrc.yml,
@@ -35,9 +36,9 @@ func isLockfile(base string) bool {
 }
 
 var (
-	registryKey = regexp.MustCompile(`(?im)^\s*("?[@\w./:-]*(registry|index-url|index_url|extra-index-url|npmRegistryServer|find-links|channel_alias|default_channels|url)"?)\s*[=:]\s*["']?([^"'\s#]+)`)
-	tlsOffKey   = regexp.MustCompile(`(?im)^\s*(strict-ssl\s*[=:]\s*["']?false|enableStrictSsl\s*:\s*["']?false|strictSsl\s*[=:]\s*["']?false|ssl_verify\s*[=:]\s*["']?(false|no)|trusted-host\s*=\s*\S|verify_ssl\s*[=:]\s*["']?false|allow-insecure-host\s*=|unsafeHttpWhitelist\s*:|insecure\s*=\s*true)`)
-	lockURL     = regexp.MustCompile(`(?:"resolved"\s*:\s*"|\bresolved\s+"|\btarball:\s*["']?)(https?://[^\s"',#}]+)`)
+	registryKey = lazyre.Regexp{Expr: `(?im)^\s*("?[@\w./:-]*(registry|index-url|index_url|extra-index-url|npmRegistryServer|find-links|channel_alias|default_channels|url)"?)\s*[=:]\s*["']?([^"'\s#]+)`}
+	tlsOffKey   = lazyre.Regexp{Expr: `(?im)^\s*(strict-ssl\s*[=:]\s*["']?false|enableStrictSsl\s*:\s*["']?false|strictSsl\s*[=:]\s*["']?false|ssl_verify\s*[=:]\s*["']?(false|no)|trusted-host\s*=\s*\S|verify_ssl\s*[=:]\s*["']?false|allow-insecure-host\s*=|unsafeHttpWhitelist\s*:|insecure\s*=\s*true)`}
+	lockURL     = lazyre.Regexp{Expr: `(?:"resolved"\s*:\s*"|\bresolved\s+"|\btarball:\s*["']?)(https?://[^\s"',#}]+)`}
 )
 
 // registryHazards are the critical settings of a registry configuration:
@@ -46,7 +47,7 @@ var (
 // off.
 func registryHazards(text string) []Hazard {
 	var out []Hazard
-	for _, m := range registryKey.FindAllStringSubmatch(text, -1) {
+	for _, m := range registryKey.Get().FindAllStringSubmatch(text, -1) {
 		u, err := url.Parse(m[3])
 		if err == nil && u.Scheme == "http" && !loopbackHost(u.Hostname()) {
 			out = append(out, Hazard{Rule: "persisted.registry-plain-http",
@@ -54,7 +55,7 @@ func registryHazards(text string) []Hazard {
 			break
 		}
 	}
-	if m := tlsOffKey.FindString(text); m != "" {
+	if m := tlsOffKey.Get().FindString(text); m != "" {
 		out = append(out, Hazard{Rule: "persisted.registry-tls-off",
 			Reason: "it turns off the package manager's TLS verification (" + strings.TrimSpace(m) + ")"})
 	}
@@ -74,17 +75,17 @@ func lockfileHazards(text, prior string) []Hazard {
 	for _, h := range knownRegistries {
 		allowed[h] = true
 	}
-	for _, m := range lockURL.FindAllStringSubmatch(prior, -1) {
+	for _, m := range lockURL.Get().FindAllStringSubmatch(prior, -1) {
 		if u, err := url.Parse(m[1]); err == nil {
 			allowed[strings.ToLower(u.Hostname())] = true
 		}
 	}
-	for _, m := range registryKey.FindAllStringSubmatch(prior, -1) {
+	for _, m := range registryKey.Get().FindAllStringSubmatch(prior, -1) {
 		if u, err := url.Parse(m[3]); err == nil {
 			allowed[strings.ToLower(u.Hostname())] = true
 		}
 	}
-	for _, m := range lockURL.FindAllStringSubmatch(text, -1) {
+	for _, m := range lockURL.Get().FindAllStringSubmatch(text, -1) {
 		u, err := url.Parse(m[1])
 		if err != nil {
 			continue

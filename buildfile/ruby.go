@@ -2,9 +2,10 @@ package buildfile
 
 import (
 	"path"
-	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/toolguard/toolguard/internal/lazyre"
 )
 
 // Ruby is the language of a Rakefile, a Gemfile and a gemspec.
@@ -226,7 +227,7 @@ func (r *resolver) bundle(inv Invocation) []string {
 	}
 	if ok {
 		r.step(Step{File: file, Text: text, Lang: Ruby, Dir: path.Dir(file)})
-		if gemspecLine.MatchString(text) { // gemspec: Bundler evaluates the directory's gemspecs too
+		if gemspecLine.Get().MatchString(text) { // gemspec: Bundler evaluates the directory's gemspecs too
 			r.rubyDir(path.Dir(file), ".gemspec", path.Dir(file))
 		}
 	}
@@ -234,4 +235,4 @@ func (r *resolver) bundle(inv Invocation) []string {
 }
 
 // gemspecLine is a Gemfile's gemspec directive.
-var gemspecLine = regexp.MustCompile(`(?m)^[ \t]*gemspec\b`)
+var gemspecLine = lazyre.Regexp{Expr: `(?m)^[ \t]*gemspec\b`}

@@ -2,8 +2,9 @@ package buildfile
 
 import (
 	"path"
-	"regexp"
 	"strings"
+
+	"github.com/toolguard/toolguard/internal/lazyre"
 )
 
 // Editors and agents run the commands their project files name: VS Code a
@@ -312,7 +313,7 @@ func credentialMounts(doc map[string]any) []string {
 }
 
 // networkClient matches a program that sends data over the network.
-var networkClient = regexp.MustCompile(`(^|[\s;&|(` + "`" + `])(curl|wget|nc|ncat|netcat|socat|scp|sftp|rsync|ssh|ftp|telnet|http|https|xh)(\s|$)`)
+var networkClient = lazyre.Regexp{Expr: `(^|[\s;&|(` + "`" + `])(curl|wget|nc|ncat|netcat|socat|scp|sftp|rsync|ssh|ftp|telnet|http|https|xh)(\s|$)`}
 
 // stringList is v's string elements.
 func stringList(v any) []string {
