@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -104,12 +105,23 @@ func protectInChild(h helperSpec, dir string) error {
 		return err
 	}
 	if st.Signaled() {
-		signal.Reset(st.Signal())
-		unix.Kill(os.Getpid(), st.Signal())
-		os.Exit(128 + int(st.Signal()))
+		endBySignal(st.Signal())
 	}
 	os.Exit(st.ExitStatus())
 	return nil
+}
+
+// endBySignal ends this process by sig, as its child ended. The signal
+// reaches the process, not this thread: another thread may take it a
+// moment after kill returns, so this one waits for it instead of racing
+// it to exit (under load, exit used to win and the caller saw status
+// 128+N instead of the signal). Exit status 128+N, as a shell reports
+// the signal, is only what is left if the signal never ends the process.
+func endBySignal(sig syscall.Signal) {
+	signal.Reset(sig)
+	unix.Kill(os.Getpid(), sig)
+	time.Sleep(5 * time.Second)
+	os.Exit(128 + int(sig))
 }
 
 // runInNamespace starts the helper for h in a user and mount namespace and
