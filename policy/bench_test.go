@@ -34,6 +34,12 @@ func BenchmarkDecide(b *testing.B) {
 		"shell-test": {Tool: "Bash", Input: bash("cd web && npm run test -- --coverage 2>&1 | tail -20")},
 		"shell-deny": {Tool: "Bash", Input: bash("sudo bash -c 'rm -rf --no-preserve-root /'")},
 	}
+	benchCalls(b, p, calls)
+}
+
+// benchCalls runs one sub-benchmark of Decide per call, each normalised
+// once in the workspace.
+func benchCalls(b *testing.B, p *policy.Policy, calls map[string]call.Request) {
 	for name, req := range calls {
 		req.Cwd, req.Workspace = ws, ws
 		c, err := p.Tools().Normalize(req)

@@ -1,7 +1,6 @@
 package policy_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/toolguard/toolguard/call"
@@ -20,17 +19,5 @@ func BenchmarkDecidePersisted(b *testing.B) {
 		"lockfile": {Tool: "Edit", Input: map[string]any{"file_path": ws + "/package-lock.json",
 			"old_string": `"resolved": "https://registry.npmjs.org/a/-/a-1.0.0.tgz"`, "new_string": `"resolved": "https://registry.npmjs.org/a/-/a-1.0.1.tgz"`}},
 	}
-	for name, req := range calls {
-		req.Cwd, req.Workspace = ws, ws
-		c, err := p.Tools().Normalize(req)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Run(name, func(b *testing.B) {
-			ctx := context.Background()
-			for b.Loop() {
-				p.Decide(ctx, c)
-			}
-		})
-	}
+	benchCalls(b, p, calls)
 }
