@@ -25,6 +25,7 @@ func (a *Analysis) whole(s *shell.Script) {
 	}
 	start := a.mark()
 	a.forkBombs(s)
+	a.impostors(s)
 	f := &flow{a: a, written: map[string]string{}, built: map[string]string{}}
 	for _, sc := range a.seen {
 		m := a.mark()
@@ -239,6 +240,19 @@ func (a *Analysis) forkBombs(s *shell.Script) {
 			return
 		}
 	}
+}
+
+// impostors denies an alias or function named after a program that asks
+// for a password (sudo, su, ssh, …) whose code reads input: typed at that
+// name it shows its own prompt and keeps what is typed.
+func (a *Analysis) impostors(s *shell.Script) {
+	if len(s.Impostors) == 0 {
+		return
+	}
+	im := s.Impostors[0]
+	a.add(Critical("effects.password-capture", risk.CatSecretRead, im.Span, im.Name,
+		fmt.Sprintf("An alias or function named %s reads what is typed: called as %s, it shows its own prompt and captures the password.", im.Name, im.Name),
+		"leave "+im.Name+" to the real program; give a helper its own name"))
 }
 
 func forkBombFinding(span risk.Span, subject string) risk.Finding {

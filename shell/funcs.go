@@ -67,6 +67,7 @@ func (w *walker) walkFunction(def *funcDef, st *state, cx *ctx, call *Command) {
 	inner := &ctx{fr: fr, wrappers: cx.wrappers, privileged: cx.privileged, remote: cx.remote,
 		redirs: slices.Clip(call.Redirects), stdin: cx.stdin, background: cx.background}
 	w.active[def.name] = true
+	defer w.impersonate(def.name)()
 	w.walkStmt(def.body, st, inner)
 	delete(w.active, def.name)
 }
@@ -101,10 +102,53 @@ func (w *walker) expandAlias(x *syntax.CallExpr, c *Command, st *state, cx *ctx)
 		text = val + " " + rest
 	}
 	w.markCalled("")
+	if w.aliasUsed == nil {
+		w.aliasUsed = make(map[string]bool)
+	}
+	w.aliasUsed[name] = true
 	w.active["alias "+name] = true
 	code := Word{Value: text, Known: true, Span: c.Span}
 	c.Name = name
+	restore := w.impersonate(name)
 	w.nested(c, code, nest{origin: "alias", via: "", state: st}, cx)
+	restore()
 	delete(w.active, "alias "+name)
 	return true
+}
+
+// aliasDef is an alias definition, with the state and context of the
+// command that made it.
+type aliasDef struct {
+	name, val string
+	c         *Command
+	st        *state
+	cx        ctx
+}
+
+// finishAliases analyses the aliases the script defined but never used,
+// as the code a later "name" runs (a start-up file's aliases run in every
+// shell the user opens), so that nothing a script contains goes unseen.
+func (w *walker) finishAliases() {
+	for _, def := range w.aliasDefs {
+		if w.aliasUsed[def.name] || w.stopped {
+			continue
+		}
+		c := &Command{Name: def.name, Span: def.c.Span, Depth: def.c.Depth, Wrappers: def.c.Wrappers,
+			Privileged: def.c.Privileged, Remote: def.c.Remote}
+		cx := def.cx
+		restore := w.impersonate(def.name)
+		w.nested(c, Word{Value: def.val, Known: true, Span: def.c.Span}, nest{origin: "alias", state: def.st}, &cx)
+		restore()
+	}
+}
+
+// impersonate notes, while an alias or function of this name is walked,
+// that it stands in for a program that asks for a password, when it does;
+// the function it returns restores the note.
+func (w *walker) impersonate(name string) func() {
+	before := w.impostor
+	if passwordPrograms[name] {
+		w.impostor = name
+	}
+	return func() { w.impostor = before }
 }

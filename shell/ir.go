@@ -25,7 +25,26 @@ type Script struct {
 	// piped or in the background (:(){ :|:& };:) that is a fork bomb. Each
 	// recursive call is also a Command (Origin "function") and a Problem.
 	Recursive map[string]bool
+	// Impostors are the input reads (read …) inside an alias or function
+	// that takes the name of a program which asks for a password (sudo,
+	// su, doas, …): typed at that name, such code shows its own prompt
+	// and keeps the answer (alias sudo='read -sp "Password: " p; …').
+	Impostors []Impostor
 }
+
+// Impostor is one input read inside an alias or function named after a
+// program that asks for a password.
+type Impostor struct {
+	// Name is the program the alias or function stands in for.
+	Name string
+	// Span is the read's extent in Script.Source.
+	Span risk.Span
+}
+
+// passwordPrograms are the programs whose prompt an alias or function of
+// the same name could imitate to capture a password.
+var passwordPrograms = map[string]bool{"sudo": true, "su": true, "doas": true, "pkexec": true,
+	"run0": true, "passwd": true, "ssh": true, "ssh-add": true, "gpg": true, "login": true}
 
 // HasProblems reports whether any part of the script could not be known
 // statically.

@@ -104,6 +104,7 @@ func (w *walker) run() error {
 		}
 	}
 	w.finishFunctions()
+	w.finishAliases()
 	if w.work.refusing() { // a charge for copying state was refused
 		w.stopped = true
 		w.problemAt(workLimitProblem, risk.Span{End: len(src)})

@@ -492,8 +492,9 @@ func cmpOr(a, b string) string {
 	return b
 }
 
-// alias records alias definitions (alias x='rm -rf').
-func (w *walker) alias(c *Command, _ *state, cx *ctx) {
+// alias records alias definitions (alias x='rm -rf'); a definition never
+// used in the script is analysed at its end (finishAliases).
+func (w *walker) alias(c *Command, st *state, cx *ctx) {
 	w.emit(c, cx)
 	for _, a := range c.Args() {
 		name, val, ok := strings.Cut(a.Value, "=")
@@ -504,6 +505,7 @@ func (w *walker) alias(c *Command, _ *state, cx *ctx) {
 			w.script.Aliases = make(map[string]string)
 		}
 		w.script.Aliases[name] = val
+		w.aliasDefs = append(w.aliasDefs, aliasDef{name: name, val: val, c: c, st: w.cloneState(st), cx: *cx})
 	}
 }
 

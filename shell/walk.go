@@ -21,6 +21,9 @@ type walker struct {
 	functions   map[string]*funcDef
 	order       []*funcDef      // functions in definition order
 	called      map[string]bool // functions called at least once
+	aliasDefs   []aliasDef      // alias definitions in order
+	aliasUsed   map[string]bool // aliases expanded at least once
+	impostor    string          // the password program an alias or function being walked is named after
 	nestedBytes int
 	active      map[string]bool // functions and aliases being expanded
 	unroll      int             // product of the values of the for loops being unrolled (0: none)
@@ -389,6 +392,9 @@ func (w *walker) emit(c *Command, cx *ctx) {
 		return
 	}
 	w.appendCommand(c)
+	if w.impostor != "" && (c.Name == "read" || c.Name == "readarray" || c.Name == "mapfile") {
+		w.script.Impostors = append(w.script.Impostors, Impostor{Name: w.impostor, Span: c.Span})
+	}
 	if len(c.Redirects) > 0 {
 		w.noteListingFile(c)
 	}
