@@ -125,6 +125,7 @@ func (r *resolver) git(inv Invocation) {
 	if i >= len(args) {
 		return
 	}
+	r.gitExt(run, args[i], args[i+1:])
 	r.gitSub(run, args[i], args[i+1:])
 }
 

@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:a37363722b3c5edd026e3cff2ea90e7d55aba05a5f51c38b525a7b7fdbe41c8d"
-	defaultHashRules = "sha256:03adc70018aae70c12e53fd5a7784aa0f05588b9fa6ea7e00758f53e45626183"
+	defaultHash      = "sha256:484c5a18dfd9d0d57ee779d78f7828e90d2271e717ce42e3693461df4bdcd82f"
+	defaultHashRules = "sha256:bf746a585d95d1170c35196856c0536c89050913da706388f83f00abc9d111fa"
 )

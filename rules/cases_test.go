@@ -124,6 +124,7 @@ var packCases = map[string][]packCase{
 		{"git filter-repo --path secrets", risk.Destructive, risk.BlastHigh, []string{"git.filter-branch"}},
 		{"git -c core.hooksPath=/tmp/h commit -m x", risk.Destructive, risk.BlastHigh, []string{"git.config-hookspath"}},
 		{"git -c core.sshCommand='sh -c evil' fetch", risk.Destructive, risk.BlastHigh, []string{"git.config-ssh-option"}},
+		{"git -c protocol.ext.allow=always submodule update --init", risk.Destructive, risk.BlastHigh, []string{"git.config-protocol-ext"}},
 		{"git -c core.fsmonitor='rm -rf ~' status", risk.Destructive, risk.BlastHigh, []string{"git.config-exec-option"}},
 		{"git -c alias.x='!rm -rf ~' x", risk.Destructive, risk.BlastHigh, []string{"git.config-alias-option"}},
 		{"git -c user.name=bot commit -m x", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},

@@ -242,6 +242,7 @@ var nearMisses = map[string]string{
 	"git.config-exec-option":                   "git -c user.name=bot commit -m x",
 	"git.config-hookspath":                     "git config --get core.hooksPath",
 	"git.config-ssh-option":                    "git -c core.sshCommand=./helper status",
+	"git.config-protocol-ext":                  "git -c protocol.ext.allow=never submodule update --init",
 	"git.config-alias-option":                  "git -c alias.st=status st",
 	"git.ssh-env-var":                          "GIT_SSH_COMMAND=./helper git status",
 	"git.config-env-export":                    "export GIT_AUTHOR_NAME=bot",

@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:03adc70018aae70c12e53fd5a7784aa0f05588b9fa6ea7e00758f53e45626183"
+	generatedDigest = "sha256:bf746a585d95d1170c35196856c0536c89050913da706388f83f00abc9d111fa"
 }
 
 var generatedPacks = []genPack{
@@ -262,36 +262,37 @@ var generatedPacks = []genPack{
 		{line: 347, kind: "rule", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: packsGitL347},
 		{line: 359, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL359},
 		{line: 373, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL373},
-		{line: 385, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL385},
-		{line: 400, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL400},
-		{line: 415, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL415},
-		{line: 427, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL427},
+		{line: 387, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL387},
+		{line: 399, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL399},
+		{line: 414, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL414},
+		{line: 429, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL429},
 		{line: 441, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL441},
-		{line: 457, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL457},
-		{line: 472, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL472},
-		{line: 484, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL484},
-		{line: 499, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL499},
-		{line: 512, kind: "rule", exes: []string{"git"}, subs: []string{"restore", "checkout"}, trigger: "", build: packsGitL512},
-		{line: 525, kind: "rule", exes: []string{"git"}, subs: []string{"merge", "rebase", "cherry-pick", "revert", "am"}, trigger: "", build: packsGitL525},
-		{line: 537, kind: "rule", exes: []string{"export", "declare", "typeset", "env"}, subs: nil, trigger: "", build: packsGitL537},
-		{line: 553, kind: "safe", exes: []string{"git"}, subs: []string{"status", "log", "diff", "show", "blame", "annotate", "shortlog", "describe", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file", "merge-base", "grep", "whatchanged", "for-each-ref", "name-rev", "var", "version", "help", "check-ignore", "check-attr", "check-ref-format", "count-objects", "show-ref", "show-branch", "cherry", "range-diff", "diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck", "ls-remote", "bugreport", "difftool", "instaweb"}, trigger: "", build: packsGitL553},
-		{line: 559, kind: "safe", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL559},
-		{line: 566, kind: "safe", exes: []string{"git"}, subs: []string{"tag"}, trigger: "", build: packsGitL566},
-		{line: 573, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL573},
-		{line: 579, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL579},
-		{line: 583, kind: "safe", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: packsGitL583},
-		{line: 589, kind: "safe", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: packsGitL589},
-		{line: 593, kind: "safe", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL593},
-		{line: 598, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL598},
-		{line: 603, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL603},
-		{line: 607, kind: "safe", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: packsGitL607},
-		{line: 611, kind: "safe", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL611},
-		{line: 618, kind: "safe", exes: []string{"git"}, subs: []string{"add", "commit", "mv", "checkout", "switch", "merge", "rebase", "cherry-pick", "revert", "stash", "init", "clone", "fetch", "pull", "apply", "am", "restore", "notes", "worktree", "submodule", "sparse-checkout", "bisect", "format-patch", "archive", "bundle", "mergetool", "rerere", "maintenance", "lfs", "rm", "reset", "commit-tree", "write-tree", "read-tree", "update-index", "hash-object", "mktag", "mktree", "symbolic-ref", "gc", "pack-refs", "replace", "push"}, trigger: "", build: packsGitL618},
-		{line: 623, kind: "safe", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL623},
-		{line: 632, kind: "paths", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL632},
-		{line: 637, kind: "urls", exes: []string{"git"}, subs: []string{"clone", "fetch", "pull", "push", "ls-remote"}, trigger: "", build: packsGitL637},
-		{line: 642, kind: "urls", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL642},
-		{line: 647, kind: "urls", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL647},
+		{line: 455, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL455},
+		{line: 471, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL471},
+		{line: 486, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL486},
+		{line: 498, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL498},
+		{line: 513, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL513},
+		{line: 526, kind: "rule", exes: []string{"git"}, subs: []string{"restore", "checkout"}, trigger: "", build: packsGitL526},
+		{line: 539, kind: "rule", exes: []string{"git"}, subs: []string{"merge", "rebase", "cherry-pick", "revert", "am"}, trigger: "", build: packsGitL539},
+		{line: 551, kind: "rule", exes: []string{"export", "declare", "typeset", "env"}, subs: nil, trigger: "", build: packsGitL551},
+		{line: 567, kind: "safe", exes: []string{"git"}, subs: []string{"status", "log", "diff", "show", "blame", "annotate", "shortlog", "describe", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file", "merge-base", "grep", "whatchanged", "for-each-ref", "name-rev", "var", "version", "help", "check-ignore", "check-attr", "check-ref-format", "count-objects", "show-ref", "show-branch", "cherry", "range-diff", "diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck", "ls-remote", "bugreport", "difftool", "instaweb"}, trigger: "", build: packsGitL567},
+		{line: 573, kind: "safe", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL573},
+		{line: 580, kind: "safe", exes: []string{"git"}, subs: []string{"tag"}, trigger: "", build: packsGitL580},
+		{line: 587, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL587},
+		{line: 593, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL593},
+		{line: 597, kind: "safe", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: packsGitL597},
+		{line: 603, kind: "safe", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: packsGitL603},
+		{line: 607, kind: "safe", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL607},
+		{line: 612, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL612},
+		{line: 617, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL617},
+		{line: 621, kind: "safe", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: packsGitL621},
+		{line: 625, kind: "safe", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL625},
+		{line: 632, kind: "safe", exes: []string{"git"}, subs: []string{"add", "commit", "mv", "checkout", "switch", "merge", "rebase", "cherry-pick", "revert", "stash", "init", "clone", "fetch", "pull", "apply", "am", "restore", "notes", "worktree", "submodule", "sparse-checkout", "bisect", "format-patch", "archive", "bundle", "mergetool", "rerere", "maintenance", "lfs", "rm", "reset", "commit-tree", "write-tree", "read-tree", "update-index", "hash-object", "mktag", "mktree", "symbolic-ref", "gc", "pack-refs", "replace", "push"}, trigger: "", build: packsGitL632},
+		{line: 637, kind: "safe", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL637},
+		{line: 646, kind: "paths", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL646},
+		{line: 651, kind: "urls", exes: []string{"git"}, subs: []string{"clone", "fetch", "pull", "push", "ls-remote"}, trigger: "", build: packsGitL651},
+		{line: 656, kind: "urls", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL656},
+		{line: 661, kind: "urls", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL661},
 	}},
 	{file: "packs/iac.toml", header: packHeader{Name: "iac", Executables: []string{"terraform", "tofu", "terragrunt", "pulumi", "ansible", "ansible-playbook", "atmos", "cdktf", "kamal", "nomad", "vagrant"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"terraform"}, subs: nil, trigger: "", build: packsIacL5},
@@ -2207,7 +2208,7 @@ var generatedExeIndex = []genExe{
 	{name: "dd", grammar: []uint32{0x100000}, generic: []uint32{0x40025, 0x40027, 0x40032, 0x4003c, 0x100009, 0x10000a}, subs: nil, ruleKnown: true},
 	{name: "debugfs", grammar: []uint32{0x1c005c}, generic: []uint32{0x1c005c}, subs: nil, ruleKnown: false},
 	{name: "deck", grammar: []uint32{0xf0000}, generic: []uint32{0xf0012}, subs: []genSub{{"gateway", []uint32{0xf000d}}, {"reset", []uint32{0xf000c}}, {"sync", []uint32{0xf000c}}}, ruleKnown: true},
-	{name: "declare", grammar: []uint32{0x120008, 0x120009}, generic: []uint32{0x7002a, 0xd0016, 0x120008, 0x120009}, subs: nil, ruleKnown: true},
+	{name: "declare", grammar: []uint32{0x120008, 0x120009}, generic: []uint32{0x7002b, 0xd0016, 0x120008, 0x120009}, subs: nil, ruleKnown: true},
 	{name: "defaults", grammar: []uint32{0x220006, 0x220068}, generic: []uint32{0x220068}, subs: []genSub{{"domains", []uint32{0x220069}}, {"read", []uint32{0x220069}}, {"read-type", []uint32{0x220069}}}, ruleKnown: false},
 	{name: "del", grammar: nil, generic: []uint32{0x4001a}, subs: nil, ruleKnown: true},
 	{name: "deluser", grammar: nil, generic: []uint32{0x100020}, subs: nil, ruleKnown: true},
@@ -2265,7 +2266,7 @@ var generatedExeIndex = []genExe{
 	{name: "elvish", grammar: []uint32{0x1c006c}, generic: []uint32{0x1c006c}, subs: nil, ruleKnown: false},
 	{name: "emacs", grammar: []uint32{0x1c000d, 0x1c006d}, generic: []uint32{0x1c006d}, subs: nil, ruleKnown: false},
 	{name: "enscript", grammar: []uint32{0x1c006e}, generic: []uint32{0x1c006e}, subs: nil, ruleKnown: false},
-	{name: "env", grammar: []uint32{0x15003d}, generic: []uint32{0x6000c, 0x7002a, 0xd0016, 0xe000f, 0xe0014, 0x15003d}, subs: nil, ruleKnown: true},
+	{name: "env", grammar: []uint32{0x15003d}, generic: []uint32{0x6000c, 0x7002b, 0xd0016, 0xe000f, 0xe0014, 0x15003d}, subs: nil, ruleKnown: true},
 	{name: "eqn", grammar: []uint32{0x1c006f}, generic: []uint32{0x1c006f}, subs: nil, ruleKnown: false},
 	{name: "erase", grammar: nil, generic: []uint32{0x4001a}, subs: nil, ruleKnown: true},
 	{name: "eslint", grammar: []uint32{0x240037}, generic: []uint32{0xd0025, 0x240037}, subs: nil, ruleKnown: true},
@@ -2277,7 +2278,7 @@ var generatedExeIndex = []genExe{
 	{name: "exit", grammar: []uint32{0x120012}, generic: []uint32{0xd0016, 0x120012}, subs: nil, ruleKnown: true},
 	{name: "expand", grammar: []uint32{0x150017}, generic: []uint32{0xd0016, 0xd002b, 0x150017}, subs: nil, ruleKnown: true},
 	{name: "expect", grammar: []uint32{0x1c0073}, generic: []uint32{0x1c0073}, subs: nil, ruleKnown: false},
-	{name: "export", grammar: []uint32{0x120006, 0x120007}, generic: []uint32{0x7002a, 0xe000f, 0xe0014, 0x120006, 0x120007}, subs: nil, ruleKnown: true},
+	{name: "export", grammar: []uint32{0x120006, 0x120007}, generic: []uint32{0x7002b, 0xe000f, 0xe0014, 0x120006, 0x120007}, subs: nil, ruleKnown: true},
 	{name: "expr", grammar: []uint32{0x15002d}, generic: []uint32{0xd0016, 0x15002d}, subs: nil, ruleKnown: true},
 	{name: "facter", grammar: []uint32{0x1c0074}, generic: []uint32{0x1c0074}, subs: nil, ruleKnown: false},
 	{name: "factor", grammar: []uint32{0x15002d}, generic: []uint32{0xd0016, 0x15002d}, subs: nil, ruleKnown: true},
@@ -2335,7 +2336,7 @@ var generatedExeIndex = []genExe{
 	{name: "gimp", grammar: []uint32{0x1c0083}, generic: []uint32{0x1c0083}, subs: nil, ruleKnown: false},
 	{name: "ginsh", grammar: []uint32{0x1c0084}, generic: []uint32{0x1c0084}, subs: nil, ruleKnown: false},
 	{name: "gio", grammar: nil, generic: []uint32{0x40021}, subs: nil, ruleKnown: true},
-	{name: "git", grammar: []uint32{0x70000, 0x1b0000}, generic: []uint32{0x7001d, 0x7001e, 0x7001f, 0x70020, 0x70021, 0x70022, 0x70023, 0x70025, 0x1b0000}, subs: []genSub{{"add", []uint32{0x70037, 0x1b0047}}, {"am", []uint32{0x70029, 0x70037, 0x1b0050}}, {"annotate", []uint32{0x7002b, 0x1b0009}}, {"apply", []uint32{0x70037, 0x1b0051}}, {"archimport", []uint32{0x1b005c}}, {"archive", []uint32{0x70037, 0x1b0059}}, {"bisect", []uint32{0x70037, 0x1b0041, 0x1b0042, 0x1b0043, 0x1b0044}}, {"blame", []uint32{0x7002b, 0x1b0009}}, {"branch", []uint32{0x7000e, 0x7000f, 0x70010, 0x7002c, 0x1b0026}}, {"bugreport", []uint32{0x7002b, 0x1b005c}}, {"bundle", []uint32{0x70037, 0x1b005a, 0x1b005b}}, {"cat-file", []uint32{0x7002b, 0x1b000f}}, {"check-attr", []uint32{0x7002b, 0x1b0017}}, {"check-ignore", []uint32{0x7002b, 0x1b0016}}, {"check-mailmap", []uint32{0x1b0018}}, {"check-ref-format", []uint32{0x7002b, 0x1b0019}}, {"checkout", []uint32{0x70009, 0x7000a, 0x7000b, 0x70027, 0x70028, 0x70037, 0x1b0049}}, {"checkout-index", []uint32{0x1b005c}}, {"cherry", []uint32{0x7002b, 0x1b0015}}, {"cherry-pick", []uint32{0x70029, 0x70037, 0x1b0050}}, {"citool", []uint32{0x1b005c}}, {"clean", []uint32{0x70008, 0x70038, 0x70039, 0x1b004f}}, {"clone", []uint32{0x70037, 0x7003a, 0x1b0055}}, {"column", []uint32{0x1b0021}}, {"commit", []uint32{0x70037, 0x1b0048}}, {"commit-graph", []uint32{0x1b0057}}, {"commit-tree", []uint32{0x70037, 0x1b005c}}, {"config", []uint32{0x70024, 0x70026, 0x70036, 0x1b002d, 0x1b002e, 0x1b002f, 0x1b0030}}, {"count-objects", []uint32{0x7002b, 0x1b001a}}, {"credential", []uint32{0x1b005c, 0x1b005d}}, {"credential-cache", []uint32{0x1b005c, 0x1b005d}}, {"credential-store", []uint32{0x1b005c, 0x1b005d}}, {"cvsexportcommit", []uint32{0x1b005c}}, {"cvsimport", []uint32{0x1b005c}}, {"cvsserver", []uint32{0x1b005c}}, {"daemon", []uint32{0x1b005c}}, {"describe", []uint32{0x7002b, 0x1b000e}}, {"diagnose", []uint32{0x1b005c}}, {"diff", []uint32{0x7002b, 0x1b0004}}, {"diff-files", []uint32{0x7002b, 0x1b0005}}, {"diff-index", []uint32{0x7002b, 0x1b0005}}, {"diff-tree", []uint32{0x7002b, 0x1b0005}}, {"difftool", []uint32{0x7002b, 0x1b005c}}, {"fast-export", []uint32{0x1b0025}}, {"fast-import", []uint32{0x1b005c}}, {"fetch", []uint32{0x70037, 0x7003a, 0x1b0053}}, {"fetch-pack", []uint32{0x1b005c}}, {"filter-branch", []uint32{0x70014, 0x1b005c}}, {"filter-repo", []uint32{0x70014}}, {"fmt-merge-msg", []uint32{0x1b0021}}, {"for-each-ref", []uint32{0x7002b, 0x1b0012}}, {"for-each-repo", []uint32{0x1b005c}}, {"format-patch", []uint32{0x70037, 0x1b0058}}, {"fsck", []uint32{0x7002b, 0x1b001c}}, {"gc", []uint32{0x70016, 0x70037, 0x1b0057}}, {"get-tar-commit-id", []uint32{0x1b0021}}, {"gitk", []uint32{0x1b005c}}, {"grep", []uint32{0x7002b, 0x1b000a}}, {"gui", []uint32{0x1b005c}}, {"hash-object", []uint32{0x70037, 0x1b0024}}, {"help", []uint32{0x7002b, 0x1b0020}}, {"hook", []uint32{0x1b005c}}, {"http-backend", []uint32{0x1b005c}}, {"imap-send", []uint32{0x1b005c}}, {"index-pack", []uint32{0x1b005c}}, {"init", []uint32{0x70037, 0x1b0056}}, {"instaweb", []uint32{0x7002b, 0x1b005c}}, {"interpret-trailers", []uint32{0x1b0023}}, {"lfs", []uint32{0x7001c, 0x70037, 0x1b005e, 0x1b005f, 0x1b0060, 0x1b0061}}, {"log", []uint32{0x7002b, 0x1b0002}}, {"ls-files", []uint32{0x7002b, 0x1b000b}}, {"ls-remote", []uint32{0x7002b, 0x7003a, 0x1b001d}}, {"ls-tree", []uint32{0x7002b, 0x1b000c}}, {"mailinfo", []uint32{0x1b005c}}, {"mailsplit", []uint32{0x1b005c}}, {"maintenance", []uint32{0x70037, 0x1b0057}}, {"merge", []uint32{0x70029, 0x70037, 0x1b0050}}, {"merge-base", []uint32{0x7002b, 0x1b0010}}, {"merge-file", []uint32{0x1b005c}}, {"merge-tree", []uint32{0x1b005c}}, {"mergetool", []uint32{0x70037, 0x1b005c}}, {"mktag", []uint32{0x70037, 0x1b005c}}, {"mktree", []uint32{0x70037, 0x1b005c}}, {"multi-pack-index", []uint32{0x1b0057}}, {"mv", []uint32{0x70037, 0x1b004e}}, {"name-rev", []uint32{0x7002b, 0x1b0011}}, {"notes", []uint32{0x70035, 0x70037, 0x1b003a, 0x1b003b, 0x1b003c}}, {"p4", []uint32{0x1b005c}}, {"pack-objects", []uint32{0x1b005c}}, {"pack-refs", []uint32{0x70037, 0x1b0057}}, {"patch-id", []uint32{0x1b0021}}, {"prune", []uint32{0x70016, 0x70017, 0x1b0057}}, {"prune-packed", []uint32{0x1b0057}}, {"pull", []uint32{0x70037, 0x7003a, 0x1b0052}}, {"push", []uint32{0x70001, 0x70002, 0x70003, 0x70004, 0x70005, 0x70006, 0x70037, 0x7003a, 0x1b0054}}, {"quiltimport", []uint32{0x1b005c}}, {"range-diff", []uint32{0x7002b, 0x1b0006}}, {"read-tree", []uint32{0x70037, 0x1b005c}}, {"rebase", []uint32{0x70029, 0x70037, 0x1b0050}}, {"receive-pack", []uint32{0x1b005c}}, {"reflog", []uint32{0x70012, 0x70033, 0x70034, 0x1b0035, 0x1b0036}}, {"remote", []uint32{0x7002e, 0x7002f, 0x7003b, 0x1b0028, 0x1b0029, 0x1b002a, 0x1b002b, 0x1b002c}}, {"remote-ext", []uint32{0x1b005c}}, {"remote-fd", []uint32{0x1b005c}}, {"repack", []uint32{0x70016, 0x1b0057}}, {"replace", []uint32{0x70037, 0x1b005c}}, {"request-pull", []uint32{0x1b005c}}, {"rerere", []uint32{0x70037, 0x1b0057}}, {"reset", []uint32{0x70007, 0x70037, 0x1b004c}}, {"restore", []uint32{0x7000c, 0x7000d, 0x70028, 0x70037, 0x1b004b}}, {"rev-list", []uint32{0x7002b, 0x1b0008}}, {"rev-parse", []uint32{0x7002b, 0x1b000d}}, {"revert", []uint32{0x70029, 0x70037, 0x1b0050}}, {"rm", []uint32{0x7001a, 0x70037, 0x1b004d}}, {"scalar", []uint32{0x1b005c}}, {"send-email", []uint32{0x1b005c}}, {"send-pack", []uint32{0x1b005c}}, {"shell", []uint32{0x1b005c}}, {"shortlog", []uint32{0x7002b, 0x1b0007}}, {"show", []uint32{0x7002b, 0x1b0003}}, {"show-branch", []uint32{0x7002b, 0x1b0014}}, {"show-index", []uint32{0x1b0021}}, {"show-ref", []uint32{0x7002b, 0x1b0013}}, {"sparse-checkout", []uint32{0x70037, 0x1b0045, 0x1b0046}}, {"stage", []uint32{0x1b0047}}, {"stash", []uint32{0x70011, 0x70030, 0x70037, 0x1b0031, 0x1b0032, 0x1b0033, 0x1b0034}}, {"status", []uint32{0x7002b, 0x1b0001}}, {"stripspace", []uint32{0x1b0021}}, {"submodule", []uint32{0x7001b, 0x70032, 0x70037, 0x7003c, 0x1b003d, 0x1b003e, 0x1b003f, 0x1b0040}}, {"svn", []uint32{0x1b005c}}, {"switch", []uint32{0x7000b, 0x70037, 0x1b004a}}, {"symbolic-ref", []uint32{0x70037, 0x1b005c}}, {"tag", []uint32{0x70018, 0x7002d, 0x1b0027}}, {"unpack-file", []uint32{0x1b005c}}, {"unpack-objects", []uint32{0x1b005c}}, {"update-index", []uint32{0x70037, 0x1b005c}}, {"update-ref", []uint32{0x70013, 0x1b005c}}, {"upload-archive", []uint32{0x1b005c}}, {"upload-pack", []uint32{0x1b005c}}, {"var", []uint32{0x7002b, 0x1b001e}}, {"verify-commit", []uint32{0x7002b, 0x1b001b}}, {"verify-pack", []uint32{0x1b0022}}, {"verify-tag", []uint32{0x7002b, 0x1b001b}}, {"version", []uint32{0x7002b, 0x1b001f}}, {"whatchanged", []uint32{0x7002b, 0x1b0002}}, {"worktree", []uint32{0x70019, 0x70031, 0x70037, 0x1b0037, 0x1b0038, 0x1b0039}}, {"write-tree", []uint32{0x70037, 0x1b005c}}}, ruleKnown: true},
+	{name: "git", grammar: []uint32{0x70000, 0x1b0000}, generic: []uint32{0x7001d, 0x7001e, 0x7001f, 0x70020, 0x70021, 0x70022, 0x70023, 0x70024, 0x70026, 0x1b0000}, subs: []genSub{{"add", []uint32{0x70038, 0x1b0047}}, {"am", []uint32{0x7002a, 0x70038, 0x1b0050}}, {"annotate", []uint32{0x7002c, 0x1b0009}}, {"apply", []uint32{0x70038, 0x1b0051}}, {"archimport", []uint32{0x1b005c}}, {"archive", []uint32{0x70038, 0x1b0059}}, {"bisect", []uint32{0x70038, 0x1b0041, 0x1b0042, 0x1b0043, 0x1b0044}}, {"blame", []uint32{0x7002c, 0x1b0009}}, {"branch", []uint32{0x7000e, 0x7000f, 0x70010, 0x7002d, 0x1b0026}}, {"bugreport", []uint32{0x7002c, 0x1b005c}}, {"bundle", []uint32{0x70038, 0x1b005a, 0x1b005b}}, {"cat-file", []uint32{0x7002c, 0x1b000f}}, {"check-attr", []uint32{0x7002c, 0x1b0017}}, {"check-ignore", []uint32{0x7002c, 0x1b0016}}, {"check-mailmap", []uint32{0x1b0018}}, {"check-ref-format", []uint32{0x7002c, 0x1b0019}}, {"checkout", []uint32{0x70009, 0x7000a, 0x7000b, 0x70028, 0x70029, 0x70038, 0x1b0049}}, {"checkout-index", []uint32{0x1b005c}}, {"cherry", []uint32{0x7002c, 0x1b0015}}, {"cherry-pick", []uint32{0x7002a, 0x70038, 0x1b0050}}, {"citool", []uint32{0x1b005c}}, {"clean", []uint32{0x70008, 0x70039, 0x7003a, 0x1b004f}}, {"clone", []uint32{0x70038, 0x7003b, 0x1b0055}}, {"column", []uint32{0x1b0021}}, {"commit", []uint32{0x70038, 0x1b0048}}, {"commit-graph", []uint32{0x1b0057}}, {"commit-tree", []uint32{0x70038, 0x1b005c}}, {"config", []uint32{0x70025, 0x70027, 0x70037, 0x1b002d, 0x1b002e, 0x1b002f, 0x1b0030}}, {"count-objects", []uint32{0x7002c, 0x1b001a}}, {"credential", []uint32{0x1b005c, 0x1b005d}}, {"credential-cache", []uint32{0x1b005c, 0x1b005d}}, {"credential-store", []uint32{0x1b005c, 0x1b005d}}, {"cvsexportcommit", []uint32{0x1b005c}}, {"cvsimport", []uint32{0x1b005c}}, {"cvsserver", []uint32{0x1b005c}}, {"daemon", []uint32{0x1b005c}}, {"describe", []uint32{0x7002c, 0x1b000e}}, {"diagnose", []uint32{0x1b005c}}, {"diff", []uint32{0x7002c, 0x1b0004}}, {"diff-files", []uint32{0x7002c, 0x1b0005}}, {"diff-index", []uint32{0x7002c, 0x1b0005}}, {"diff-tree", []uint32{0x7002c, 0x1b0005}}, {"difftool", []uint32{0x7002c, 0x1b005c}}, {"fast-export", []uint32{0x1b0025}}, {"fast-import", []uint32{0x1b005c}}, {"fetch", []uint32{0x70038, 0x7003b, 0x1b0053}}, {"fetch-pack", []uint32{0x1b005c}}, {"filter-branch", []uint32{0x70014, 0x1b005c}}, {"filter-repo", []uint32{0x70014}}, {"fmt-merge-msg", []uint32{0x1b0021}}, {"for-each-ref", []uint32{0x7002c, 0x1b0012}}, {"for-each-repo", []uint32{0x1b005c}}, {"format-patch", []uint32{0x70038, 0x1b0058}}, {"fsck", []uint32{0x7002c, 0x1b001c}}, {"gc", []uint32{0x70016, 0x70038, 0x1b0057}}, {"get-tar-commit-id", []uint32{0x1b0021}}, {"gitk", []uint32{0x1b005c}}, {"grep", []uint32{0x7002c, 0x1b000a}}, {"gui", []uint32{0x1b005c}}, {"hash-object", []uint32{0x70038, 0x1b0024}}, {"help", []uint32{0x7002c, 0x1b0020}}, {"hook", []uint32{0x1b005c}}, {"http-backend", []uint32{0x1b005c}}, {"imap-send", []uint32{0x1b005c}}, {"index-pack", []uint32{0x1b005c}}, {"init", []uint32{0x70038, 0x1b0056}}, {"instaweb", []uint32{0x7002c, 0x1b005c}}, {"interpret-trailers", []uint32{0x1b0023}}, {"lfs", []uint32{0x7001c, 0x70038, 0x1b005e, 0x1b005f, 0x1b0060, 0x1b0061}}, {"log", []uint32{0x7002c, 0x1b0002}}, {"ls-files", []uint32{0x7002c, 0x1b000b}}, {"ls-remote", []uint32{0x7002c, 0x7003b, 0x1b001d}}, {"ls-tree", []uint32{0x7002c, 0x1b000c}}, {"mailinfo", []uint32{0x1b005c}}, {"mailsplit", []uint32{0x1b005c}}, {"maintenance", []uint32{0x70038, 0x1b0057}}, {"merge", []uint32{0x7002a, 0x70038, 0x1b0050}}, {"merge-base", []uint32{0x7002c, 0x1b0010}}, {"merge-file", []uint32{0x1b005c}}, {"merge-tree", []uint32{0x1b005c}}, {"mergetool", []uint32{0x70038, 0x1b005c}}, {"mktag", []uint32{0x70038, 0x1b005c}}, {"mktree", []uint32{0x70038, 0x1b005c}}, {"multi-pack-index", []uint32{0x1b0057}}, {"mv", []uint32{0x70038, 0x1b004e}}, {"name-rev", []uint32{0x7002c, 0x1b0011}}, {"notes", []uint32{0x70036, 0x70038, 0x1b003a, 0x1b003b, 0x1b003c}}, {"p4", []uint32{0x1b005c}}, {"pack-objects", []uint32{0x1b005c}}, {"pack-refs", []uint32{0x70038, 0x1b0057}}, {"patch-id", []uint32{0x1b0021}}, {"prune", []uint32{0x70016, 0x70017, 0x1b0057}}, {"prune-packed", []uint32{0x1b0057}}, {"pull", []uint32{0x70038, 0x7003b, 0x1b0052}}, {"push", []uint32{0x70001, 0x70002, 0x70003, 0x70004, 0x70005, 0x70006, 0x70038, 0x7003b, 0x1b0054}}, {"quiltimport", []uint32{0x1b005c}}, {"range-diff", []uint32{0x7002c, 0x1b0006}}, {"read-tree", []uint32{0x70038, 0x1b005c}}, {"rebase", []uint32{0x7002a, 0x70038, 0x1b0050}}, {"receive-pack", []uint32{0x1b005c}}, {"reflog", []uint32{0x70012, 0x70034, 0x70035, 0x1b0035, 0x1b0036}}, {"remote", []uint32{0x7002f, 0x70030, 0x7003c, 0x1b0028, 0x1b0029, 0x1b002a, 0x1b002b, 0x1b002c}}, {"remote-ext", []uint32{0x1b005c}}, {"remote-fd", []uint32{0x1b005c}}, {"repack", []uint32{0x70016, 0x1b0057}}, {"replace", []uint32{0x70038, 0x1b005c}}, {"request-pull", []uint32{0x1b005c}}, {"rerere", []uint32{0x70038, 0x1b0057}}, {"reset", []uint32{0x70007, 0x70038, 0x1b004c}}, {"restore", []uint32{0x7000c, 0x7000d, 0x70029, 0x70038, 0x1b004b}}, {"rev-list", []uint32{0x7002c, 0x1b0008}}, {"rev-parse", []uint32{0x7002c, 0x1b000d}}, {"revert", []uint32{0x7002a, 0x70038, 0x1b0050}}, {"rm", []uint32{0x7001a, 0x70038, 0x1b004d}}, {"scalar", []uint32{0x1b005c}}, {"send-email", []uint32{0x1b005c}}, {"send-pack", []uint32{0x1b005c}}, {"shell", []uint32{0x1b005c}}, {"shortlog", []uint32{0x7002c, 0x1b0007}}, {"show", []uint32{0x7002c, 0x1b0003}}, {"show-branch", []uint32{0x7002c, 0x1b0014}}, {"show-index", []uint32{0x1b0021}}, {"show-ref", []uint32{0x7002c, 0x1b0013}}, {"sparse-checkout", []uint32{0x70038, 0x1b0045, 0x1b0046}}, {"stage", []uint32{0x1b0047}}, {"stash", []uint32{0x70011, 0x70031, 0x70038, 0x1b0031, 0x1b0032, 0x1b0033, 0x1b0034}}, {"status", []uint32{0x7002c, 0x1b0001}}, {"stripspace", []uint32{0x1b0021}}, {"submodule", []uint32{0x7001b, 0x70033, 0x70038, 0x7003d, 0x1b003d, 0x1b003e, 0x1b003f, 0x1b0040}}, {"svn", []uint32{0x1b005c}}, {"switch", []uint32{0x7000b, 0x70038, 0x1b004a}}, {"symbolic-ref", []uint32{0x70038, 0x1b005c}}, {"tag", []uint32{0x70018, 0x7002e, 0x1b0027}}, {"unpack-file", []uint32{0x1b005c}}, {"unpack-objects", []uint32{0x1b005c}}, {"update-index", []uint32{0x70038, 0x1b005c}}, {"update-ref", []uint32{0x70013, 0x1b005c}}, {"upload-archive", []uint32{0x1b005c}}, {"upload-pack", []uint32{0x1b005c}}, {"var", []uint32{0x7002c, 0x1b001e}}, {"verify-commit", []uint32{0x7002c, 0x1b001b}}, {"verify-pack", []uint32{0x1b0022}}, {"verify-tag", []uint32{0x7002c, 0x1b001b}}, {"version", []uint32{0x7002c, 0x1b001f}}, {"whatchanged", []uint32{0x7002c, 0x1b0002}}, {"worktree", []uint32{0x70019, 0x70032, 0x70038, 0x1b0037, 0x1b0038, 0x1b0039}}, {"write-tree", []uint32{0x70038, 0x1b005c}}}, ruleKnown: true},
 	{name: "git-filter-repo", grammar: nil, generic: []uint32{0x70015}, subs: nil, ruleKnown: true},
 	{name: "git-lfs", grammar: []uint32{0x1a0021}, generic: []uint32{0xd0029, 0x1a0021}, subs: []genSub{{"checkout", []uint32{0x1a0023}}, {"clean", []uint32{0x1a0023}}, {"clone", []uint32{0x1a0023}}, {"dedup", []uint32{0x1a0023}}, {"env", []uint32{0x1a0022}}, {"ext", []uint32{0x1a0022}}, {"fetch", []uint32{0x1a0023}}, {"filter-process", []uint32{0x1a0023}}, {"fsck", []uint32{0x1a0022}}, {"install", []uint32{0x1a0023}}, {"lock", []uint32{0x1a0023}}, {"locks", []uint32{0x1a0022}}, {"logs", []uint32{0x1a0022}}, {"ls-files", []uint32{0x1a0022}}, {"merge-driver", []uint32{0x1a0023}}, {"migrate", []uint32{0x1a0023}}, {"pointer", []uint32{0x1a0022}}, {"post-checkout", []uint32{0x1a0023}}, {"post-commit", []uint32{0x1a0023}}, {"post-merge", []uint32{0x1a0023}}, {"pre-push", []uint32{0x1a0023}}, {"prune", []uint32{0x1a0023}}, {"pull", []uint32{0x1a0023}}, {"push", []uint32{0x1a0023}}, {"smudge", []uint32{0x1a0023}}, {"standalone-file", []uint32{0x1a0023}}, {"status", []uint32{0x1a0022}}, {"track", []uint32{0x1a0022}}, {"uninstall", []uint32{0x1a0023}}, {"unlock", []uint32{0x1a0023}}, {"untrack", []uint32{0x1a0023}}, {"update", []uint32{0x1a0023}}, {"version", []uint32{0x1a0022}}}, ruleKnown: true},
 	{name: "glab", grammar: []uint32{0x50001, 0x1a000f}, generic: []uint32{0x1a000f}, subs: []genSub{{"--version", []uint32{0x50011}}, {"alias", []uint32{0x5000f, 0x1a0010, 0x1a0011, 0x1a0019}}, {"api", []uint32{0x5000a, 0x5000f, 0x50010, 0x1a0018}}, {"attestation", []uint32{0x5000f, 0x1a0010}}, {"auth", []uint32{0x50007, 0x5000f, 0x1a0010, 0x1a0016, 0x1a0019}}, {"browse", []uint32{0x5000f}}, {"cache", []uint32{0x50006, 0x5000f}}, {"changelog", []uint32{0x1a0010, 0x1a0011}}, {"check-update", []uint32{0x1a0010}}, {"ci", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012, 0x1a0015}}, {"cluster", []uint32{0x1a0010, 0x1a0011, 0x1a0019}}, {"codespace", []uint32{0x50006, 0x5000f}}, {"completion", []uint32{0x50011, 0x1a0010, 0x1a0019}}, {"config", []uint32{0x5000f, 0x1a0010, 0x1a0017, 0x1a0019}}, {"deploy-key", []uint32{0x50006, 0x1a0010, 0x1a0011, 0x1a0012}}, {"duo", []uint32{0x1a0010, 0x1a0019}}, {"environment", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012}}, {"extension", []uint32{0x50006, 0x5000f}}, {"gist", []uint32{0x50006, 0x5000f, 0x50012}}, {"gpg-key", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014}}, {"help", []uint32{0x50011}}, {"incident", []uint32{0x1a0010, 0x1a0011, 0x1a0012}}, {"issue", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012}}, {"iteration", []uint32{0x50006, 0x1a0010, 0x1a0011}}, {"job", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0015}}, {"label", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012}}, {"milestone", []uint32{0x50006, 0x1a0010, 0x1a0011, 0x1a0012}}, {"mr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012, 0x1a0015}}, {"opentofu", []uint32{0x1a0010, 0x1a0019}}, {"org", []uint32{0x5000f}}, {"package", []uint32{0x50006}}, {"pipeline", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012}}, {"pr", []uint32{0x50006, 0x50008, 0x5000f, 0x50012}}, {"project", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0012}}, {"release", []uint32{0x50006, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014, 0x1a0015}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012, 0x1a0010, 0x1a0011, 0x1a0012, 0x1a0015}}, {"ruleset", []uint32{0x50006, 0x5000f}}, {"run", []uint32{0x50006, 0x5000f}}, {"runner", []uint32{0x1a0010, 0x1a0011}}, {"schedule", []uint32{0x50006, 0x1a0010, 0x1a0011, 0x1a0012}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x50007, 0x5000f}}, {"securefile", []uint32{0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014, 0x1a0015}}, {"snippet", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014}}, {"ssh-key", []uint32{0x50006, 0x5000f, 0x1a0010, 0x1a0011, 0x1a0013, 0x1a0014}}, {"stack", []uint32{0x1a0010, 0x1a0019}}, {"status", []uint32{0x5000f, 0x50011}}, {"tag", []uint32{0x50006}}, {"token", []uint32{0x1a0010, 0x1a0012}}, {"user", []uint32{0x1a0010}}, {"variable", []uint32{0x50006, 0x50007, 0x5000f, 0x1a0010, 0x1a0012, 0x1a0017}}, {"version", []uint32{0x50011, 0x1a0010}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
@@ -2905,7 +2906,7 @@ var generatedExeIndex = []genExe{
 	{name: "ttyd", grammar: nil, generic: []uint32{0xb0022}, subs: nil, ruleKnown: true},
 	{name: "twine", grammar: []uint32{0x1f0059}, generic: []uint32{0xa0005, 0x1f0059}, subs: []genSub{{"check", []uint32{0x1f005a}}}, ruleKnown: true},
 	{name: "type", grammar: []uint32{0x120018}, generic: []uint32{0xd0016, 0x120018}, subs: nil, ruleKnown: true},
-	{name: "typeset", grammar: []uint32{0x120008, 0x120009}, generic: []uint32{0x7002a, 0xd0016, 0x120008, 0x120009}, subs: nil, ruleKnown: true},
+	{name: "typeset", grammar: []uint32{0x120008, 0x120009}, generic: []uint32{0x7002b, 0xd0016, 0x120008, 0x120009}, subs: nil, ruleKnown: true},
 	{name: "ufw", grammar: nil, generic: []uint32{0x10002e}, subs: nil, ruleKnown: true},
 	{name: "ul", grammar: []uint32{0x23000e}, generic: []uint32{0x23000e}, subs: nil, ruleKnown: false},
 	{name: "ulimit", grammar: []uint32{0x12001d}, generic: []uint32{0xd0016, 0x12001d}, subs: nil, ruleKnown: true},
@@ -3962,130 +3963,134 @@ func packsGitL347() Pack {
 }
 
 func packsGitL359() Pack {
-	return Pack{Rules: []Rule{{ID: "git.config-ssh-option", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c setting replaces the ssh program git runs for network operations.", Suggestion: "Run the git command without -c core.sshCommand.", Match: Match{FlagValues: map[string][]string{"-c": {"core.sshcommand*", "core.gitproxy*", "protocol.ext.allow*", "remote.*.uploadpack*", "remote.*.receivepack*"}}, Verbs: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "update"}, VerbDepth: 2}}}}
+	return Pack{Rules: []Rule{{ID: "git.config-ssh-option", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c setting replaces the ssh program git runs for network operations.", Suggestion: "Run the git command without -c core.sshCommand.", Match: Match{FlagValues: map[string][]string{"-c": {"core.sshcommand*", "core.gitproxy*", "remote.*.uploadpack*", "remote.*.receivepack*"}}, Verbs: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "update"}, VerbDepth: 2}}}}
 }
 
 func packsGitL373() Pack {
+	return Pack{Rules: []Rule{{ID: "git.config-protocol-ext", Exe: []string{"git"}, Category: "remote-code", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c setting lets git run the command written in an ext:: address: the one given, a submodule's in .gitmodules, a remote's in the config. The addresses read here are judged as the commands they run; one that cannot be read (a submodule of a repository being cloned) is not.", Suggestion: "Run the git command without -c protocol.ext.allow, with remotes named by https or ssh URLs.", Match: Match{FlagValues: map[string][]string{"-c": {"protocol.ext.allow=always*", "protocol.ext.allow=user*", "protocol.allow=always*"}}, Verbs: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "update", "remote"}, VerbDepth: 2}}}}
+}
+
+func packsGitL387() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-alias-option", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c alias runs a shell command or a history-rewriting or work-discarding git command.", Suggestion: "Run the git command itself, without defining aliases on the command line.", Match: Match{FlagValues: map[string][]string{"-c": {"alias.*=!*", "alias.*=*reset*", "alias.*=*push*", "alias.*=*clean*", "alias.*=*branch*", "alias.*=*checkout*", "alias.*=*restore*", "alias.*=*stash*", "alias.*=*reflog*", "alias.*=*update-ref*", "alias.*=*filter-*", "alias.*=*gc*", "alias.*=rm*", "alias.*=* rm*", "alias.*=*switch*", "alias.*=*worktree*", "alias.*=*config*", "alias.*=*-c*", "alias.*=*tag*", "alias.*=*prune*", "alias.*=*rebase*", "alias.*=*="}}}}}}
 }
 
-func packsGitL385() Pack {
+func packsGitL399() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-hookspath", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "-c core.hooksPath makes git run the hooks of another directory, which are not the repository's own.", Suggestion: "Run the git command without -c, using the repository's own configuration.", Match: Match{FlagValues: map[string][]string{"-c": {"core.hookspath*"}}}}}}
 }
 
-func packsGitL400() Pack {
+func packsGitL414() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-exec-option", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c setting makes git run an arbitrary program (pager, editor, filter, fsmonitor, credential helper).", Suggestion: "Run the git command without -c, using the repository's own configuration.", Match: Match{FlagValues: map[string][]string{"-c": {"core.fsmonitor*", "core.askpass*", "filter.*", "diff.*.textconv*", "diff.*.command*", "diff.external*", "merge.*.driver*", "credential.helper*", "credential.*.helper*", "pager.*", "sequence.editor*", "gpg.program*", "gpg.*.program*", "uploadpack.packobjectshook*", "include.path*", "includeif.*", "init.templatedir*", "core.worktree*", "submodule.*.update*"}}}}}}
 }
 
-func packsGitL415() Pack {
+func packsGitL429() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-env-exec", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "--config-env injects configuration from the environment, which can make git run an arbitrary program.", Suggestion: "Run the git command without --config-env.", Match: Match{FlagsAny: []string{"--config-env", "--exec-path", "--upload-pack", "--receive-pack"}}}}}
 }
 
-func packsGitL427() Pack {
+func packsGitL441() Pack {
 	return Pack{Rules: []Rule{{ID: "git.ssh-env-var", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "GIT_SSH / GIT_SSH_COMMAND replace the ssh program git runs for network operations.", Suggestion: "Run git without overriding the ssh command.", Match: Match{Verbs: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "update"}, VerbDepth: 2, Assigns: []string{"GIT_SSH", "GIT_SSH_COMMAND", "GIT_SSH_VARIANT", "GIT_PROXY_COMMAND"}}}}}
 }
 
-func packsGitL441() Pack {
+func packsGitL455() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-env-var-exec", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "These environment variables make git run an arbitrary program or read injected configuration.", Suggestion: "Run git without overriding GIT_CONFIG_*, GIT_EXTERNAL_DIFF or GIT_ASKPASS.", Match: Match{Assigns: []string{"GIT_CONFIG_*", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_DIR", "GIT_WORK_TREE"}}}}}
 }
 
-func packsGitL457() Pack {
+func packsGitL471() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-set-exec", Exe: []string{"git"}, Sub: []string{"config"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Setting this key makes git run an arbitrary program later (hooks path, ssh command, pager, editor, filter, alias).", Suggestion: "Ask the user to change git configuration that runs programs.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"core.hookspath", "core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "core.gitproxy", "alias.*", "filter.*", "diff.*.textconv", "diff.*.command", "diff.external", "merge.*.driver", "credential.helper", "credential.*.helper", "pager.*", "sequence.editor", "gpg.program", "gpg.*.program", "include.path", "includeif.*", "init.templatedir", "uploadpack.packobjectshook", "remote.*.uploadpack", "remote.*.receivepack"}, MinOperands: 2}}}}
 }
 
-func packsGitL472() Pack {
+func packsGitL486() Pack {
 	return Pack{Rules: []Rule{{ID: "git.ext-transport", Exe: []string{"git"}, Category: "remote-code", Tier: "execute", Blast: "high", Verdict: "ask", Reason: "git's ext:: and fd:: transports run the command written in the address (git refuses them unless protocol.ext.allow or protocol.fd.allow lets them): the command is not judged here.", Suggestion: "Name the remote by an https or ssh URL, or a remote's name.", Match: Match{OperandsAny: []string{"ext::**", "fd::**"}}}}}
 }
 
-func packsGitL484() Pack {
+func packsGitL498() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-redirect", Exe: []string{"git"}, Sub: []string{"config"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Setting this key sends later clones, fetches and pushes of other URLs — and the credentials git gives them — to another host or through a proxy.", Suggestion: "Ask the user to change where git connects; name the remote's URL in the command instead.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"url.**.insteadof", "url.**.pushinsteadof", "http.proxy", "https.proxy", "http.**.proxy", "remote.*.proxy"}, MinOperands: 2}}}}
 }
 
-func packsGitL499() Pack {
+func packsGitL513() Pack {
 	return Pack{Rules: []Rule{{ID: "git.checkout-paths", Exe: []string{"git"}, Sub: []string{"checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git checkout <commit> <path>… overwrites those working-tree files and discards their uncommitted changes.", Suggestion: "Stash the changes first, or use git show <commit>:<path> to look at the old version.", Match: Match{FlagsNone: []string{"-b", "-B", "--orphan", "--help", "-h"}, MinOperands: 2}}}}
 }
 
-func packsGitL512() Pack {
+func packsGitL526() Pack {
 	return Pack{Rules: []Rule{{ID: "git.restore-patch", Exe: []string{"git"}, Sub: []string{"restore|checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Restoring paths listed in a file or chosen interactively discards their uncommitted changes.", Suggestion: "Stash the changes first.", Match: Match{FlagsAny: []string{"-p", "--patch", "--pathspec-from-file"}, FlagsNone: []string{"--staged", "-S", "--no-patch", "--help", "-h"}}}}}
 }
 
-func packsGitL525() Pack {
+func packsGitL539() Pack {
 	return Pack{Rules: []Rule{{ID: "git.abort", Exe: []string{"git"}, Sub: []string{"merge|rebase|cherry-pick|revert|am"}, Category: "vcs-discard", Tier: "destructive", Blast: "low", Reason: "--abort throws away the conflict resolutions made so far.", Suggestion: "Ask before aborting; commit or note resolved files first.", Match: Match{FlagsAny: []string{"--abort", "--quit"}}}}}
 }
 
-func packsGitL537() Pack {
+func packsGitL551() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-env-export", Exe: []string{"export", "declare", "typeset", "env"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Exporting this variable makes later git commands run an arbitrary program or read injected configuration.", Suggestion: "Do not override GIT_SSH*, GIT_CONFIG_*, GIT_EXTERNAL_DIFF or GIT_ASKPASS.", Match: Match{OperandsAny: []string{"git_ssh=**", "git_ssh_command=**", "git_ssh_variant=**", "git_config_*=**", "git_config=**", "git_external_diff=**", "git_askpass=**", "git_proxy_command=**", "git_exec_path=**", "git_template_dir=**"}}}}}
 }
 
-func packsGitL553() Pack {
+func packsGitL567() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"status|log|diff|show|blame|annotate|shortlog|describe|rev-parse|rev-list|ls-files|ls-tree|cat-file|merge-base|grep|whatchanged|for-each-ref|name-rev|var|version|help|check-ignore|check-attr|check-ref-format|count-objects|show-ref|show-branch|cherry|range-diff|diff-tree|diff-files|diff-index|verify-commit|verify-tag|fsck|ls-remote|bugreport|difftool|instaweb"}, UnsafeFlags: []string{"--output", "--ext-diff", "--textconv", "-O", "--open-files-in-pager", "--tool", "-x", "--extcmd"}, UnsafeTier: "execute"}}}
 }
 
-func packsGitL559() Pack {
+func packsGitL573() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"branch"}, UnsafeFlags: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "--set-upstream-to", "-u", "--unset-upstream", "--edit-description", "-t", "--track"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
-func packsGitL566() Pack {
+func packsGitL580() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"tag"}, UnsafeFlags: []string{"-d", "--delete", "-a", "-s", "-u", "-f", "--force", "-m", "-F", "--annotate", "--sign"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
-func packsGitL573() Pack {
+func packsGitL587() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"remote"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
-func packsGitL579() Pack {
+func packsGitL593() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"remote", "show|get-url"}}}}
 }
 
-func packsGitL583() Pack {
+func packsGitL597() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"stash", "list|show"}, UnsafeFlags: []string{"--output", "--ext-diff", "--textconv"}, UnsafeTier: "execute"}}}
 }
 
-func packsGitL589() Pack {
+func packsGitL603() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"worktree", "list"}}}}
 }
 
-func packsGitL593() Pack {
+func packsGitL607() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"submodule", "status|summary|foreach"}, UnsafeTier: "execute"}}}
 }
 
-func packsGitL598() Pack {
+func packsGitL612() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"reflog"}, NoOperands: true}}}
 }
 
-func packsGitL603() Pack {
+func packsGitL617() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"reflog", "show|exists"}}}}
 }
 
-func packsGitL607() Pack {
+func packsGitL621() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"notes", "list|show"}}}}
 }
 
-func packsGitL611() Pack {
+func packsGitL625() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"config"}, UnsafeFlags: []string{"--global", "--system", "--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit", "--file", "-f", "--worktree"}, UnsafeTier: "write", MaxOperands: 1}}}
 }
 
-func packsGitL618() Pack {
+func packsGitL632() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"add|commit|mv|checkout|switch|merge|rebase|cherry-pick|revert|stash|init|clone|fetch|pull|apply|am|restore|notes|worktree|submodule|sparse-checkout|bisect|format-patch|archive|bundle|mergetool|rerere|maintenance|lfs|rm|reset|commit-tree|write-tree|read-tree|update-index|hash-object|mktag|mktree|symbolic-ref|gc|pack-refs|replace|push"}, Tier: "write"}}}
 }
 
-func packsGitL623() Pack {
+func packsGitL637() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"clean"}, Tier: "read", UnsafeFlags: []string{"-f", "--force"}, UnsafeTier: "write"}}}
 }
 
-func packsGitL632() Pack {
+func packsGitL646() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"git"}, Sub: []string{"clean"}, Operands: "delete"}}}
 }
 
-func packsGitL637() Pack {
+func packsGitL651() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"clone|fetch|pull|push|ls-remote"}, Operands: "repository"}}}
 }
 
-func packsGitL642() Pack {
+func packsGitL656() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"remote", "add|set-url"}, Operands: "url"}}}
 }
 
-func packsGitL647() Pack {
+func packsGitL661() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"submodule", "add"}, Operands: "url"}}}
 }
 
