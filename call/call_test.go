@@ -62,6 +62,8 @@ func TestAgentTools(t *testing.T) {
 		{"docker-agent", "move_file", map[string]any{"source": "a", "destination": "b"}, normalized{Kind: call.Write, Tier: risk.Write, Paths: []string{"a", "b"}, Cwd: "/w"}},
 		{"mcp", "mcp__github__create_issue", map[string]any{"title": "x"}, normalized{Kind: call.Other, Tier: risk.Write, Cwd: "/w", MCPServer: "github", MCPTool: "create_issue"}},
 		{"mcp", "mcp__gh__get_issue", map[string]any{"issue_number": 1.0}, normalized{Kind: call.Other, Tier: risk.Read, Cwd: "/w", MCPServer: "gh", MCPTool: "get_issue"}},
+		{"mcp", "mcp__sentry__get_issue_details", map[string]any{"issueId": "WEB-1"}, normalized{Kind: call.Other, Tier: risk.Read, Cwd: "/w", MCPServer: "sentry", MCPTool: "get_issue_details"}},
+		{"mcp", "mcp__sentry-prod__update_issue", map[string]any{"issueId": "WEB-1", "status": "resolved"}, normalized{Kind: call.Other, Tier: risk.Write, Cwd: "/w", MCPServer: "sentry-prod", MCPTool: "update_issue"}},
 		// A filesystem server named "fs": write_file is the filesystem (and
 		// desktop-commander) servers' write of path, as under its own name,
 		// not an unknown tool (docs/mcp.md said write while hooks judged it

@@ -49,6 +49,10 @@ const (
 	// FamilyKubernetes is mcp-server-kubernetes (Flux159), whose tools run
 	// kubectl: each call is judged as the kubectl command it runs.
 	FamilyKubernetes Family = "kubernetes"
+	// FamilySentry is Sentry's MCP server (@sentry/mcp-server,
+	// mcp.sentry.dev): its finds, gets and searches read a project's errors
+	// and traces; its updates and creations change the organization.
+	FamilySentry Family = "sentry"
 	// FamilyGeneric knows only the shell-like tools (run_command,
 	// execute_command, shell, …) and fetch, which every family includes.
 	FamilyGeneric Family = "generic"
@@ -61,7 +65,7 @@ const (
 func Families() []string {
 	return []string{"auto", string(FamilyFilesystem), string(FamilyFetch), string(FamilyGit), string(FamilyGitHub),
 		string(FamilyMemory), string(FamilyTime), string(FamilySQL), string(FamilyBrowser),
-		string(FamilyDesktopCommander), string(FamilyJetBrains), string(FamilyKubernetes), string(FamilyGeneric),
+		string(FamilyDesktopCommander), string(FamilyJetBrains), string(FamilyKubernetes), string(FamilySentry), string(FamilyGeneric),
 		string(FamilyNone)}
 }
 
@@ -92,7 +96,7 @@ var familyNames = []struct {
 	{"pycharm", FamilyJetBrains}, {"webstorm", FamilyJetBrains}, {"goland", FamilyJetBrains},
 	{"rubymine", FamilyJetBrains}, {"phpstorm", FamilyJetBrains}, {"rider", FamilyJetBrains},
 	{"clion", FamilyJetBrains}, {"rustrover", FamilyJetBrains}, {"datagrip", FamilyJetBrains},
-	{"kubernetes", FamilyKubernetes}, {"k8s", FamilyKubernetes},
+	{"kubernetes", FamilyKubernetes}, {"k8s", FamilyKubernetes}, {"sentry", FamilySentry},
 }
 
 // DetectFamily picks the family of a server command line: the first
@@ -207,6 +211,8 @@ func familyTools(f Family) map[string]Mapping {
 		return jetbrainsTools()
 	case FamilyKubernetes:
 		return kubernetesTools()
+	case FamilySentry:
+		return sentryTools()
 	case FamilyFetch:
 		return map[string]Mapping{"fetch": {Kind: Fetch, URLArgs: []string{"url"}}}
 	}
@@ -324,6 +330,24 @@ func githubTools() map[string]Mapping {
 		"manage_repository_notification_subscription", "run_workflow", "rerun_workflow_run", "rerun_failed_jobs",
 		"cancel_workflow_run", "delete_workflow_run_logs", "create_gist", "update_gist", "issue_write",
 		"pull_request_review_write", "star_repository", "unstar_repository"} {
+		out[t] = remoteWrite()
+	}
+	return out
+}
+
+// sentryTools are the tools of Sentry's MCP server: the finds, gets and
+// searches read issues, events, traces, releases and Sentry's own docs;
+// the rest change the organization (update_issue, create_project,
+// create_dsn, …) or start Seer's analysis, which writes to the issue.
+func sentryTools() map[string]Mapping {
+	out := map[string]Mapping{}
+	for _, t := range []string{"whoami", "find_organizations", "find_teams", "find_projects", "find_releases",
+		"find_dsns", "find_tags", "get_issue_details", "get_trace_details", "get_event_attachment",
+		"get_issue_tag_values", "search_events", "search_issues", "search_issue_events", "search_docs", "get_doc"} {
+		out[t] = remoteRead()
+	}
+	for _, t := range []string{"update_issue", "update_project", "create_team", "create_project", "create_dsn",
+		"analyze_issue_with_seer"} {
 		out[t] = remoteWrite()
 	}
 	return out

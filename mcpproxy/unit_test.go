@@ -87,7 +87,7 @@ func TestFamilies(t *testing.T) {
 			t.Errorf("DetectFamily(%q) = %q, want %q", tt.argv, got, tt.want)
 		}
 	}
-	if _, err := ParseFamily("filesystems"); err == nil || err.Error() != `unknown server family "filesystems" (valid: auto, filesystem, fetch, git, github, memory, time, sql, browser, desktop-commander, jetbrains, kubernetes, generic, none)` {
+	if _, err := ParseFamily("filesystems"); err == nil || err.Error() != `unknown server family "filesystems" (valid: auto, filesystem, fetch, git, github, memory, time, sql, browser, desktop-commander, jetbrains, kubernetes, sentry, generic, none)` {
 		t.Errorf("ParseFamily(filesystems) error = %v", err)
 	}
 	for _, name := range Families() {
@@ -235,7 +235,7 @@ func TestRunRejectsBadOptions(t *testing.T) {
 		{Options{Policy: p}, "mcpproxy: no MCP server command given"},
 		{Options{Command: []string{"x"}}, "mcpproxy: no policy given"},
 		{Options{Command: []string{"x"}, Policy: p, Name: "a__b"}, `mcpproxy: server name "a__b" must start with a letter or digit, must not end in '_' and must not contain "__"`},
-		{Options{Command: []string{"x"}, Policy: p, Family: "svn"}, `mcpproxy: unknown server family "svn" (valid: auto, filesystem, fetch, git, github, memory, time, sql, browser, desktop-commander, jetbrains, kubernetes, generic, none)`},
+		{Options{Command: []string{"x"}, Policy: p, Family: "svn"}, `mcpproxy: unknown server family "svn" (valid: auto, filesystem, fetch, git, github, memory, time, sql, browser, desktop-commander, jetbrains, kubernetes, sentry, generic, none)`},
 		{Options{Command: []string{"/nonexistent/server"}, Policy: p, Stderr: io.Discard}, "starting the MCP server /nonexistent/server: fork/exec /nonexistent/server: no such file or directory"},
 	}
 	for _, tt := range tests {

@@ -45,7 +45,7 @@ func TestMCPOptions(t *testing.T) {
 		{"nobody asked", mcpFlags{family: "auto", ask: "none", name: "fs", trustReadOnly: true}, "", func(o mcpproxy.Options) bool {
 			return o.Approver == nil && o.Name == "fs" && o.TrustReadOnlyHints
 		}},
-		{"bad family", mcpFlags{family: "svn", ask: "none"}, `--family: unknown server family "svn" (valid: auto, filesystem, fetch, git, github, memory, time, sql, browser, desktop-commander, jetbrains, kubernetes, generic, none)`, nil},
+		{"bad family", mcpFlags{family: "svn", ask: "none"}, `--family: unknown server family "svn" (valid: auto, filesystem, fetch, git, github, memory, time, sql, browser, desktop-commander, jetbrains, kubernetes, sentry, generic, none)`, nil},
 		{"bad name", mcpFlags{family: "auto", ask: "none", name: "a b"}, `--name: server name "a b" contains ' ' (valid: letters, digits, '-' and '_')`, nil},
 		{"bad approver", mcpFlags{family: "auto", ask: "web"}, `--ask: unknown approver "web" (valid: config, terminal, serve, none)`, nil},
 		{"empty token", mcpFlags{family: "auto", ask: "serve", serveToken: empty}, "--serve-token-file: " + empty + " is empty", nil},
