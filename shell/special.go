@@ -59,6 +59,7 @@ func buildSpecials() map[string]specialFunc {
 		"set": (*walker).set, "shift": (*walker).shift,
 		"test": (*walker).nameTest, "[": (*walker).nameTest, "wait": (*walker).nameTest,
 		"trap": (*walker).trap, "at": (*walker).atJob, "batch": (*walker).atJob, "tmux": (*walker).tmux,
+		"git": (*walker).gitAlias,
 	}
 }
 
