@@ -113,6 +113,7 @@ type effectRun struct {
 
 	recursive, inplace, dryRun, destDelete, extract, offline bool
 	remoteRead, sends                                        bool // network use only reads remote state; something is sent
+	operandCount                                             int  // the operands the command was given
 	toStdout                                                 bool // a document option is "-": nothing fetched is saved
 	noHooks                                                  bool // an option stops the repository's hooks (git push --no-verify)
 	optsKnown                                                bool // every option is one the entry knows
@@ -180,6 +181,7 @@ func (v *view) applyProgram(e *env, res *Result) bool {
 	r.flags()
 	r.optsKnown = r.unknown == ""
 	ops := r.a.operands(from)
+	r.operandCount = len(ops)
 	r.operands(ops, from)
 	r.stdin()
 	if p.interactive && (len(ops) == 0 || p.operands == roleText && p.first == "") && e.cmd.Stdin == nil && !r.hasAny(p.scriptFlags) {
@@ -1032,6 +1034,12 @@ func (r *effectRun) always() {
 			r.res.Network, r.remoteRead = true, r.remoteRead || r.toStdout
 		case "remote-read":
 			r.res.Network, r.remoteRead = true, true
+		case "remote-command":
+			// ssh HOST CMD: a connection that only runs CMD there, which the
+			// shell analysis judges as a remote command; without one it is a
+			// login shell, and fed from a pipe it sends what the pipe holds
+			r.res.Network = true
+			r.remoteRead = r.remoteRead || r.operandCount >= 2 && r.e.cmd.PipeFrom == nil
 		case "hooks":
 			if !r.noHooks { // git push --dry-run still runs the pre-push hook
 				r.runsCodeBy(func() string { return r.name() + " runs the repository's hooks" })

@@ -274,7 +274,7 @@ var flagEffects = []string{"recursive", "inplace", "network", "offline", "creden
 	"names-only", "private"}
 
 // alwaysEffects are the effects an entry may have on every use.
-var alwaysEffects = []string{"network", "remote-read", "hooks", "credentials", "runs-code", "writes-files", "changes-state", "extracts", "recursive",
+var alwaysEffects = []string{"network", "remote-read", "remote-command", "hooks", "credentials", "runs-code", "writes-files", "changes-state", "extracts", "recursive",
 	"tracked", "private"}
 
 // scriptLangs are the languages a script: role may name.

@@ -36,6 +36,7 @@ func (w *walker) gitAlias(c *Command, st *state, cx *ctx) {
 // or a word before it is not known.
 func gitAliasCall(argv []Word) (keep []Word, at int, value string, ok bool) {
 	aliases := map[string]string{}
+	var defs [][2]Word // the alias definitions, as -c and its value
 	keep = []Word{argv[0]}
 	i := 1
 	for ; i < len(argv); i++ {
@@ -53,6 +54,7 @@ func gitAliasCall(argv []Word) (keep []Word, at int, value string, ok bool) {
 			k, v, _ := strings.Cut(argv[i+1].Value, "=")
 			if name, isAlias := strings.CutPrefix(strings.ToLower(k), "alias."); isAlias {
 				aliases[name] = v
+				defs = append(defs, [2]Word{a, argv[i+1]})
 				i++
 				continue
 			}
@@ -73,6 +75,13 @@ func gitAliasCall(argv []Word) (keep []Word, at int, value string, ok bool) {
 	value = strings.TrimSpace(value)
 	if !found || value == "" || strings.HasPrefix(value, "!") {
 		return nil, 0, "", false
+	}
+	if first, _, _ := strings.Cut(value, " "); aliases[strings.ToLower(first)] != "" {
+		// an alias of an alias: git expands it again, so the
+		// definitions stay (the one just used is marked active)
+		for _, d := range defs {
+			keep = append(keep, d[0], d[1])
+		}
 	}
 	return keep, i, value, true
 }
