@@ -53,6 +53,8 @@ type auditLog struct {
 	// The longest commit in this period of gatherPeriod and the one
 	// before, under qmu: slow commits stretch the window (see window).
 	slowest, slowestPrev time.Duration
+	// wakes counts the leaders' timer wakes, under qmu (for tests).
+	wakes int
 	// insert commits a group (commit, unless a test sets it) and says
 	// whether it was stored.
 	insert func(g *auditGroup, start time.Time) error
@@ -114,20 +116,24 @@ func (l *auditLog) gather(g *auditGroup, now time.Time) {
 		l.qmu.Unlock()
 		return
 	}
-	g.want, g.full, g.lastJoin = want, make(chan struct{}), now
-	full := g.full
 	waitFor, quiet := l.window(max(l.slowest, l.slowestPrev))
-	l.qmu.Unlock()
 	deadline := now.Add(waitFor)
 	t := time.NewTimer(wakeAt(now, now, deadline, quiet))
 	defer t.Stop()
+	g.want, g.full, g.lastJoin = want, make(chan struct{}), now
+	g.deadline, g.quiet, g.timer = deadline, quiet, t
+	full := g.full
+	l.qmu.Unlock()
 	for {
 		select {
 		case <-full:
 		case <-t.C:
 			l.qmu.Lock()
 			last := g.lastJoin
+			l.wakes++
 			l.qmu.Unlock()
+			// A record that joined between the timer's firing and
+			// this look moved the end.
 			if d := wakeAt(time.Now(), last, deadline, quiet); d > 0 {
 				t.Reset(d)
 				continue
@@ -136,8 +142,25 @@ func (l *auditLog) gather(g *auditGroup, now time.Time) {
 		break
 	}
 	l.qmu.Lock()
-	g.full = nil
+	g.full, g.timer = nil, nil
 	l.qmu.Unlock()
+}
+
+// joined notes, under qmu, that a record joined g at now while its
+// leader waits for it to fill: the wait now ends quiet after now (or at
+// its deadline). The record moves the leader's timer itself, always
+// later, so that the leader wakes once, when the quiet has passed: a
+// timer left at quiet after the first record woke it once more for
+// every quiet in which records kept joining, to find that one had and
+// sleep again (2.1 wakes a group at three replicas behind a round robin,
+// now 1.0: a tenth of a wake of the leader a decision, often of an idle
+// thread too; docs/benchmarks.md, "fleet-cost-11"). Moving a timer later
+// wakes no thread.
+func (g *auditGroup) joined(now time.Time) {
+	g.lastJoin = now
+	if g.quiet > 0 {
+		g.timer.Reset(wakeAt(now, now, g.deadline, g.quiet))
+	}
 }
 
 // wakeAt is how long from now a leader that began waiting and last saw
@@ -202,6 +225,12 @@ type auditGroup struct {
 	// lastJoin is when a record last joined while the leader waits (or
 	// when it began waiting).
 	lastJoin time.Time
+	// While the leader waits (full is not nil): when its wait ends at
+	// the latest, how long it waits for the next record, and the timer
+	// that wakes it (see joined).
+	deadline time.Time
+	quiet    time.Duration
+	timer    *time.Timer
 }
 
 // Audit returns the fleet's audit trail (audit.Sink). Records carry the
@@ -315,7 +344,7 @@ func (l *auditLog) join(r *audit.Record, rid string, data []byte) (g *auditGroup
 			close(g.full)
 			g.full = nil
 		} else {
-			g.lastJoin = time.Now()
+			g.joined(time.Now())
 		}
 	}
 	return g, done, true

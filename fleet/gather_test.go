@@ -272,3 +272,44 @@ func TestAuditSlowCommitsGatherMore(t *testing.T) {
 		f.mu.Unlock()
 	}
 }
+
+// TestAuditLeaderWakesOnceWhileRecordsJoin: records that keep joining
+// within quiet of each other move the leader's wake later themselves, so
+// the leader wakes once, after the last of them, not once every quiet to
+// find that one had joined (each a context switch of a replica otherwise
+// idle).
+func TestAuditLeaderWakesOnceWhileRecordsJoin(t *testing.T) {
+	const quiet, gap, n = 60 * time.Millisecond, 15 * time.Millisecond, 13
+	f := newFakeLog(2 * time.Second)
+	f.l.quiet = quiet
+	f.l.peak, f.l.periodStart = 2*n, time.Now() // many pending lately: the leader waits
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := f.write(); err != nil {
+				t.Error(err)
+			}
+		}()
+		if i < n-1 {
+			time.Sleep(gap)
+		}
+	}
+	wg.Wait()
+	f.mu.Lock()
+	sizes := f.sizes
+	f.mu.Unlock()
+	if diff := cmp.Diff([]int{n}, sizes); diff != "" {
+		t.Fatalf("Writes %s apart, quiet %s: group sizes (-want +got):\n%s", gap, quiet, diff)
+	}
+	f.l.qmu.Lock()
+	wakes := f.l.wakes
+	f.l.qmu.Unlock()
+	// One wake, when the quiet after the last record has passed; a second
+	// only if a record joined between the timer's firing and the
+	// leader's look. Before: about one every quiet, four here.
+	if wakes > 2 {
+		t.Errorf("the leader woke %d times over %d records %s apart (quiet %s), want 1", wakes, n, gap, quiet)
+	}
+}
