@@ -36,6 +36,7 @@ const (
 	Lockfile                    // a JavaScript lockfile (package-lock.json, yarn.lock, pnpm-lock.yaml)
 	LaunchdJob                  // a launchd property list in a LaunchAgents or LaunchDaemons directory
 	AutostartEntry              // a desktop entry in an XDG autostart directory
+	Notebook                    // a Jupyter notebook, whose code cells its kernel runs
 )
 
 // Hazard is a critical effect a persisted file has by what its text says
@@ -80,6 +81,8 @@ func PersistedKind(p string) (Persisted, string) {
 		return RegistryConfig, "every later package install"
 	case isLockfile(base):
 		return Lockfile, "every later package install"
+	case strings.HasSuffix(base, ".ipynb"):
+		return Notebook, "the notebook's kernel"
 	}
 	switch k := editorKind(p, base); k {
 	case EditorTasks:
@@ -156,6 +159,8 @@ func PersistedCode(k Persisted, text string) (code []string, ok bool) {
 		return launchdCommands(text), true
 	case AutostartEntry:
 		return desktopExecs(text), true
+	case Notebook:
+		return notebookCommands(text)
 	}
 	return nil, true
 }

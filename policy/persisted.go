@@ -240,6 +240,14 @@ func (e *evaluation) persistedWrites() {
 	if e.c.Kind != call.Write || len(e.c.Paths) == 0 {
 		return
 	}
+	if src, ok := e.c.Input["new_source"].(string); ok { // NotebookEdit: one cell's new source
+		if notebookCodeCell(e.c.Input) {
+			for _, p := range e.c.Paths {
+				e.persistedCell(p, src)
+			}
+		}
+		return
+	}
 	if patch := e.patchText(); patch != "" { // apply_patch: each file's added lines
 		for _, f := range call.PatchAdded(patch) {
 			e.persisted(f.Path, "", f.Added, "", false)
@@ -250,6 +258,34 @@ func (e *evaluation) persistedWrites() {
 	for _, p := range e.c.Paths {
 		e.persisted(p, "", text, prior, e.contentJudged(p))
 	}
+}
+
+// notebookCodeCell reports whether a notebook edit's new source becomes
+// a code cell: not a markdown or raw cell, and not a deletion (which
+// writes no source).
+func notebookCodeCell(in map[string]any) bool {
+	t, _ := in["cell_type"].(string)
+	mode, _ := in["edit_mode"].(string)
+	return t != "markdown" && t != "raw" && mode != "delete"
+}
+
+// persistedCell judges src, the source of a code cell written into the
+// notebook target, as the cell its kernel runs (buildfile.NotebookCellCode):
+// a critical effect in it is denied in every mode, as for the whole
+// notebook's cells.
+func (e *evaluation) persistedCell(target, src string) {
+	if strings.TrimSpace(src) == "" || e.ctx.Value(persistedDepth{}) != nil {
+		return
+	}
+	cp, err := paths.Canonicalize(target, e.pathEnv(""), e.p.home)
+	if err != nil {
+		return
+	}
+	kind, who := buildfile.PersistedKind(cp.Resolved)
+	if kind != buildfile.Notebook || !e.spend(persistedCost+len(src)) {
+		return
+	}
+	e.persistedCode(buildfile.NotebookCellCode(src), fmt.Sprintf("Written into a code cell of %s, which %s runs", cp.Resolved, who), false)
 }
 
 // gitConfigSetting returns the key and value a git config command stores
