@@ -1,6 +1,7 @@
 package buildfile
 
 import (
+	"path"
 	"strings"
 	"sync"
 
@@ -99,6 +100,31 @@ func PersistedKind(p string) (Persisted, string) {
 		return k, "the agent (as its MCP servers)"
 	}
 	return NotPersisted, ""
+}
+
+// RepositoryKind is PersistedKind for the file at path p of a repository,
+// from its root (a leading / is the root too), for the kinds something
+// runs from a repository by itself: the CI service its workflows, an
+// editor, a dev container, an IDE or an agent their files in a clone,
+// husky its hooks once installed, direnv an .envrc, a package manager its
+// registry configuration and lockfile, a kernel a notebook. A shell's
+// startup file, a git configuration, a unit or a job committed to a
+// repository runs nowhere until someone installs it.
+func RepositoryKind(p string) (Persisted, string) {
+	k, who := PersistedKind(path.Clean("/" + p))
+	switch k {
+	case ShellStartup:
+		if path.Base(p) != ".envrc" {
+			return NotPersisted, ""
+		}
+	case GitHook:
+		if !strings.Contains("/"+p, "/.husky/") {
+			return NotPersisted, ""
+		}
+	case GitConfigFile, SystemdUnit, LaunchdJob, AutostartEntry:
+		return NotPersisted, ""
+	}
+	return k, who
 }
 
 // PersistedCode returns the code of text as the runner of a file of kind

@@ -68,6 +68,35 @@ func TestPersisted(t *testing.T) {
 	}
 }
 
+// TestRepositoryKind: the files of a repository something runs by itself
+// from a clone or the forge, and the ones that run nowhere until someone
+// installs them.
+func TestRepositoryKind(t *testing.T) {
+	for p, want := range map[string]buildfile.Persisted{
+		".github/workflows/release.yaml":  buildfile.CIConfig,
+		"/.gitlab-ci.yml":                 buildfile.CIConfig,
+		"svc/.gitlab-ci.yml":              buildfile.CIConfig,
+		".vscode/tasks.json":              buildfile.EditorTasks,
+		".devcontainer/devcontainer.json": buildfile.DevContainer,
+		"CLAUDE.md":                       buildfile.AgentInstructions,
+		".envrc":                          buildfile.ShellStartup,
+		".husky/pre-commit":               buildfile.GitHook,
+		"notebooks/eda.ipynb":             buildfile.Notebook,
+		"package-lock.json":               buildfile.Lockfile,
+		".bashrc":                         buildfile.NotPersisted,
+		"dotfiles/.zshrc":                 buildfile.NotPersisted,
+		".gitconfig":                      buildfile.NotPersisted,
+		"deploy/systemd/app.service":      buildfile.NotPersisted,
+		"hooks/pre-commit":                buildfile.NotPersisted,
+		"README.md":                       buildfile.NotPersisted,
+		".github/workflows/../../x.yml":   buildfile.NotPersisted,
+	} {
+		if got, _ := buildfile.RepositoryKind(p); got != want {
+			t.Errorf("%s: %v, want %v", p, got, want)
+		}
+	}
+}
+
 // TestNotebookCellCode: one cell as an IPython kernel runs it.
 func TestNotebookCellCode(t *testing.T) {
 	for _, tc := range []struct {
