@@ -288,8 +288,48 @@ func (a *Analysis) secretsToNetwork() {
 			return
 		}
 		a.secretWords(sc)
+		a.secretPipedIn(sc)
 	}
 }
+
+// secretPipedIn checks what echo or printf print into the standard input
+// of a client that sends its input to the address it is given (echo
+// "$TOKEN" | curl -d @- https://…, printf %s "$KEY" | base64 | nc host
+// 80), through filters that pass what they read on in another form: a
+// secret variable among the printer's words is sent, as if it were one of
+// the client's own words. A program that takes a secret on its input to
+// log in (docker login --password-stdin, gh auth login --with-token) is no
+// such client.
+func (a *Analysis) secretPipedIn(sc Command) {
+	if !slices.Contains(stdinSenders, sc.Cmd.Name) {
+		return
+	}
+	for p, n := sc.Cmd.PipeFrom, 0; p != nil && n < maxPipeFilters; p, n = p.PipeFrom, n+1 {
+		switch {
+		case p.Name == "echo" || p.Name == "printf":
+			for _, w := range p.Args() {
+				if !a.secretWord(sc, w) {
+					return
+				}
+			}
+			return
+		case !slices.Contains(passFilters, p.Name):
+			return
+		}
+	}
+}
+
+// maxPipeFilters bounds the filters secretPipedIn follows back.
+const maxPipeFilters = 8
+
+// stdinSenders are the network clients that send what they read on their
+// standard input to the address they are given.
+var stdinSenders = []string{"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "telnet"}
+
+// passFilters pass what they read on, in another form that still carries
+// it (encoded, compressed, quoted, cut to lines).
+var passFilters = []string{"base64", "base32", "basenc", "xxd", "od", "hexdump", "gzip", "bzip2", "xz", "zstd",
+	"tr", "rev", "cat", "tee", "sed", "jq", "head", "tail", "cut", "iconv", "uuencode"}
 
 // leakWhat names what a leaking command prints.
 func leakWhat(l *Command) string {

@@ -202,3 +202,20 @@ func FuzzMSBuild(f *testing.F) {
 		fuzzFile(t, "A.csproj", "msbuild "+args, text)
 	})
 }
+
+// FuzzNotebookCode: a cell's code and a whole notebook's are bounded,
+// read nothing, and never panic, whatever the text.
+func FuzzNotebookCode(f *testing.F) {
+	f.Add("!ls\n%%bash\nid")
+	f.Add("%%writefile ~/x\nbody\n")
+	f.Add(`{"cells": [{"cell_type": "code", "source": ["%%sh\n", "id\n"]}], "metadata": {"kernelspec": {"language": "ruby"}}}`)
+	f.Fuzz(func(t *testing.T, text string) {
+		if n := len(NotebookCellCode(text)); n > MaxSteps {
+			t.Fatalf("%d pieces of one cell", n)
+		}
+		if code, ok := PersistedCode(Notebook, text); !ok && code != nil {
+			t.Fatalf("code %q of text that is no notebook", code)
+		}
+		RepositoryKind(text)
+	})
+}

@@ -303,6 +303,79 @@ func (r *resolver) notebook(p, dir string, depth int, done map[string]bool) {
 	}
 }
 
+// notebookCommands are the command lines of a notebook's code cells, as
+// NotebookCellCode reads each in the notebook's language; ok is false when
+// the text is not a notebook.
+func notebookCommands(text string) (code []string, ok bool) {
+	var nb notebookJSON
+	if err := json.Unmarshal([]byte(text), &nb); err != nil {
+		return nil, false
+	}
+	cells := nb.Cells
+	for _, ws := range nb.Worksheets {
+		cells = append(cells, ws.Cells...)
+	}
+	lang := Lang(strings.ToLower(cmp.Or(nb.Metadata.Kernelspec.Language, nb.Metadata.LanguageInfo.Name)))
+	for _, c := range cells {
+		raw := c.Source
+		if len(raw) == 0 {
+			raw = c.Input
+		}
+		if src, ok := cellSource(raw); ok && c.CellType == "code" {
+			code = append(code, cellCode(src, lang)...)
+		}
+	}
+	return code, true
+}
+
+// NotebookCellCode is the code of one cell of a Python notebook as its
+// kernel runs it, each piece as a shell command line: IPython's shell
+// lines (!cmd, VAR = !cmd, %sx, %pip) and shell cell magics (%%bash,
+// %%sh, %%script bash) as shell, the other cell magics' languages
+// (%%perl, %%ruby) as their interpreters' one-liners, and the rest as
+// python3 -c. A %run names a file that is not followed here.
+func NotebookCellCode(src string) []string { return cellCode(src, Python) }
+
+// cellCode is NotebookCellCode in the notebook's language lang ("" is
+// Python).
+func cellCode(src string, lang Lang) []string {
+	if strings.TrimSpace(src) == "" {
+		return nil
+	}
+	r := &resolver{}
+	if lang == "" || lang == "python" || lang == "python3" {
+		r.ipyCode("", 1, src, "", MaxDepth, map[string]bool{})
+	} else {
+		r.step(Step{Text: src, Lang: lang})
+	}
+	var out []string
+	for _, s := range r.plan.Steps {
+		if c := stepLine(s); c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// stepLine is the shell command line that runs a step's code: shell as
+// it is, Python, node, Ruby and Perl as one-liners; "" for another
+// language.
+func stepLine(s Step) string {
+	switch s.Lang {
+	case Shell:
+		return s.Text
+	case Python:
+		return "python3 -c " + singleQuoted(s.Text)
+	case "node", "javascript":
+		return "node -e " + singleQuoted(s.Text)
+	case "ruby":
+		return "ruby -e " + singleQuoted(s.Text)
+	case "perl":
+		return "perl -e " + singleQuoted(s.Text)
+	}
+	return ""
+}
+
 // cellSource is a cell's source: a string, or a list of lines joined.
 func cellSource(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 || string(raw) == "null" {

@@ -1,6 +1,7 @@
 package buildfile
 
 import (
+	"path"
 	"strings"
 	"sync"
 
@@ -36,6 +37,7 @@ const (
 	Lockfile                    // a JavaScript lockfile (package-lock.json, yarn.lock, pnpm-lock.yaml)
 	LaunchdJob                  // a launchd property list in a LaunchAgents or LaunchDaemons directory
 	AutostartEntry              // a desktop entry in an XDG autostart directory
+	Notebook                    // a Jupyter notebook, whose code cells its kernel runs
 )
 
 // Hazard is a critical effect a persisted file has by what its text says
@@ -80,6 +82,8 @@ func PersistedKind(p string) (Persisted, string) {
 		return RegistryConfig, "every later package install"
 	case isLockfile(base):
 		return Lockfile, "every later package install"
+	case strings.HasSuffix(base, ".ipynb"):
+		return Notebook, "the notebook's kernel"
 	}
 	switch k := editorKind(p, base); k {
 	case EditorTasks:
@@ -96,6 +100,31 @@ func PersistedKind(p string) (Persisted, string) {
 		return k, "the agent (as its MCP servers)"
 	}
 	return NotPersisted, ""
+}
+
+// RepositoryKind is PersistedKind for the file at path p of a repository,
+// from its root (a leading / is the root too), for the kinds something
+// runs from a repository by itself: the CI service its workflows, an
+// editor, a dev container, an IDE or an agent their files in a clone,
+// husky its hooks once installed, direnv an .envrc, a package manager its
+// registry configuration and lockfile, a kernel a notebook. A shell's
+// startup file, a git configuration, a unit or a job committed to a
+// repository runs nowhere until someone installs it.
+func RepositoryKind(p string) (Persisted, string) {
+	k, who := PersistedKind(path.Clean("/" + p))
+	switch k {
+	case ShellStartup:
+		if path.Base(p) != ".envrc" {
+			return NotPersisted, ""
+		}
+	case GitHook:
+		if !strings.Contains("/"+p, "/.husky/") {
+			return NotPersisted, ""
+		}
+	case GitConfigFile, SystemdUnit, LaunchdJob, AutostartEntry:
+		return NotPersisted, ""
+	}
+	return k, who
 }
 
 // PersistedCode returns the code of text as the runner of a file of kind
@@ -156,6 +185,8 @@ func PersistedCode(k Persisted, text string) (code []string, ok bool) {
 		return launchdCommands(text), true
 	case AutostartEntry:
 		return desktopExecs(text), true
+	case Notebook:
+		return notebookCommands(text)
 	}
 	return nil, true
 }

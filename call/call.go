@@ -104,6 +104,10 @@ type Call struct {
 	StatPaths []string `json:"stat_paths,omitempty"`
 	// SQL are statements the call runs against a database.
 	SQL []string `json:"sql,omitempty"`
+	// Remote are the files, with their content, the call writes into a
+	// repository elsewhere (a forge's create_or_update_file, push_files):
+	// code a CI service or a clone may run. Nil: none.
+	Remote []RemoteFile `json:"remote,omitempty"`
 	// Tier, when set (TierSet), overrides the kind's default tier.
 	Tier    risk.Tier `json:"-"`
 	TierSet bool      `json:"-"`
@@ -132,6 +136,17 @@ type Call struct {
 	Containable bool `json:"containable,omitempty"`
 	// Who is asking.
 	Who Who `json:"who"`
+}
+
+// RemoteFile is a file a call writes into a remote repository.
+type RemoteFile struct {
+	// Repo names the repository as the call does (owner/name, a project
+	// id); empty when it does not.
+	Repo string `json:"repo,omitempty"`
+	// Path is the file's path in the repository, from its root.
+	Path string `json:"path"`
+	// Text is the file's whole new content.
+	Text string `json:"text"`
 }
 
 // BaseTier is the tier of the call before its arguments are judged: the

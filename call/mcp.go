@@ -332,6 +332,11 @@ func githubTools() map[string]Mapping {
 		"pull_request_review_write", "star_repository", "unstar_repository"} {
 		out[t] = remoteWrite()
 	}
+	for _, t := range []string{"create_or_update_file", "push_files"} { // the files pushed are code a CI service or a clone may run
+		m := remoteWrite()
+		m.RemoteFiles = true
+		out[t] = m
+	}
 	return out
 }
 

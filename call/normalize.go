@@ -103,6 +103,9 @@ func apply(c Call, m Mapping, programs func(string) bool) (Call, error) {
 	c.URLs = append(c.URLs, urlsInText(c.Input, m.URLsInText)...)
 	c.StatPaths = append(c.StatPaths, stringValues(c.Input, m.StatArgs)...)
 	c.SQL = append(c.SQL, stringValues(c.Input, m.SQLArgs)...)
+	if m.RemoteFiles {
+		c.Remote = remoteFiles(c.Input)
+	}
 	if m.Sniff {
 		sniffValues(&c, c.Input, 0)
 	}
@@ -160,7 +163,40 @@ var (
 )
 
 func sniffMapping(k Kind) Mapping {
-	return Mapping{Kind: k, CommandArgs: sniffCommand, PathArgs: sniffPaths, URLArgs: sniffURLs, Sniff: true, Code: true}
+	return Mapping{Kind: k, CommandArgs: sniffCommand, PathArgs: sniffPaths, URLArgs: sniffURLs, Sniff: true, Code: true,
+		RemoteFiles: true}
+}
+
+// The keys of Mapping.RemoteFiles.
+var (
+	remotePathKeys = []string{"path", "file_path", "filePath", "filepath"}
+	remoteRepoKeys = []string{"project_id", "repository", "repo_name"}
+)
+
+// remoteFiles are the files a tool that writes into a remote repository
+// writes: a path key beside a content string at the top level, and in
+// each object of a files list.
+func remoteFiles(in map[string]any) []RemoteFile {
+	repo := firstString(in, remoteRepoKeys)
+	if owner, name := firstString(in, []string{"owner"}), firstString(in, []string{"repo"}); name != "" {
+		repo = strings.Trim(owner+"/"+name, "/")
+	}
+	var out []RemoteFile
+	add := func(m map[string]any) {
+		text, ok := m["content"].(string)
+		if p := firstString(m, remotePathKeys); ok && p != "" {
+			out = append(out, RemoteFile{Repo: repo, Path: p, Text: text})
+		}
+	}
+	add(in)
+	if files, ok := in["files"].([]any); ok {
+		for _, f := range files {
+			if m, ok := f.(map[string]any); ok {
+				add(m)
+			}
+		}
+	}
+	return out
 }
 
 // sniffValues judges every string argument of a tool the table does not

@@ -64,6 +64,13 @@ type Mapping struct {
 	// in them is on its way out. False: the arguments stay here, or are
 	// judged by their URLs.
 	Sends bool `json:"sends,omitempty"`
+	// RemoteFiles marks a tool that writes files into a remote repository
+	// (a forge's create_or_update_file, push_files): each path with its
+	// content — path or file_path beside content at the top level, and
+	// each such object of a files list — becomes one of the call's
+	// Remote files, in the repository owner/repo or project_id names.
+	// False: the tool writes no file it gives the content of.
+	RemoteFiles bool `json:"remote_files,omitempty"`
 	// Program, when set, says the tool runs a program with a command line
 	// built from its arguments (the Kubernetes server's kubectl_get is
 	// kubectl get TYPE NAME --namespace=NS): the call is judged as that

@@ -256,6 +256,7 @@ func (e *evaluation) analyse() {
 			Suggestion: "commit or stash the changes first, or reset without discarding them"})
 	}
 	e.persistedWrites()
+	e.remoteWrites()
 	e.env.Paths = append(e.env.Paths, e.c.StatPaths...) // names and metadata only: nothing to protect
 	e.checkURLs(e.c.URLs)
 	e.judgeSQL(e.c.SQL)

@@ -240,6 +240,14 @@ func (e *evaluation) persistedWrites() {
 	if e.c.Kind != call.Write || len(e.c.Paths) == 0 {
 		return
 	}
+	if src, ok := e.c.Input["new_source"].(string); ok { // NotebookEdit: one cell's new source
+		if notebookCodeCell(e.c.Input) {
+			for _, p := range e.c.Paths {
+				e.persistedCell(p, src)
+			}
+		}
+		return
+	}
 	if patch := e.patchText(); patch != "" { // apply_patch: each file's added lines
 		for _, f := range call.PatchAdded(patch) {
 			e.persisted(f.Path, "", f.Added, "", false)
@@ -250,6 +258,75 @@ func (e *evaluation) persistedWrites() {
 	for _, p := range e.c.Paths {
 		e.persisted(p, "", text, prior, e.contentJudged(p))
 	}
+}
+
+// remoteWrites judges the files a call writes into a remote repository
+// (a forge's create_or_update_file, push_files) by their content, as the
+// same files written here would be: a workflow the CI service runs with
+// the repository's secrets, an editor's tasks, an agent's instructions
+// that whoever clones it runs. A critical effect is denied in every mode.
+// A file named by an absolute or home path with no repository named (a
+// tool toolguard does not know, writing here) is judged as written here.
+func (e *evaluation) remoteWrites() {
+	for _, f := range e.c.Remote {
+		if f.Repo == "" && (strings.HasPrefix(f.Path, "/") || strings.HasPrefix(f.Path, "~/")) {
+			e.persisted(f.Path, "", f.Text, "", false)
+			continue
+		}
+		e.remoteFile(f)
+	}
+}
+
+// remoteFile judges one file of remoteWrites.
+func (e *evaluation) remoteFile(f call.RemoteFile) {
+	kind, who := buildfile.RepositoryKind(f.Path)
+	if f.Text == "" || kind == buildfile.NotPersisted || e.ctx.Value(persistedDepth{}) != nil || !e.spend(persistedCost+len(f.Text)) {
+		return
+	}
+	where := strings.TrimLeft(f.Path, "/")
+	if f.Repo != "" {
+		where += " of the repository " + f.Repo
+	}
+	code, _ := buildfile.PersistedCode(kind, f.Text)
+	e.persistedCode(code, fmt.Sprintf("Written into %s, which %s runs by itself", where, who), false)
+	if kind == buildfile.Lockfile {
+		return // the hosts the repository's lockfile may name are not known here
+	}
+	for _, h := range buildfile.PersistedHazards(kind, f.Text, "") {
+		e.add(risk.Finding{Rule: h.Rule, Category: hazardCategory(kind), Tier: risk.Destructive, Blast: risk.BlastCritical,
+			Verdict: risk.Deny, Subject: where,
+			Reason:     fmt.Sprintf("Written into %s, which %s reads by itself: %s.", where, who, h.Reason),
+			Suggestion: "Leave this to the user; show them the change instead of writing it."})
+		e.raise(risk.Destructive)
+	}
+}
+
+// notebookCodeCell reports whether a notebook edit's new source becomes
+// a code cell: not a markdown or raw cell, and not a deletion (which
+// writes no source).
+func notebookCodeCell(in map[string]any) bool {
+	t, _ := in["cell_type"].(string)
+	mode, _ := in["edit_mode"].(string)
+	return t != "markdown" && t != "raw" && mode != "delete"
+}
+
+// persistedCell judges src, the source of a code cell written into the
+// notebook target, as the cell its kernel runs (buildfile.NotebookCellCode):
+// a critical effect in it is denied in every mode, as for the whole
+// notebook's cells.
+func (e *evaluation) persistedCell(target, src string) {
+	if strings.TrimSpace(src) == "" || e.ctx.Value(persistedDepth{}) != nil {
+		return
+	}
+	cp, err := paths.Canonicalize(target, e.pathEnv(""), e.p.home)
+	if err != nil {
+		return
+	}
+	kind, who := buildfile.PersistedKind(cp.Resolved)
+	if kind != buildfile.Notebook || !e.spend(persistedCost+len(src)) {
+		return
+	}
+	e.persistedCode(buildfile.NotebookCellCode(src), fmt.Sprintf("Written into a code cell of %s, which %s runs", cp.Resolved, who), false)
 }
 
 // gitConfigSetting returns the key and value a git config command stores
