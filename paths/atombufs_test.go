@@ -2,6 +2,7 @@ package paths
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -65,5 +66,63 @@ func TestGlobChecksAfterLongerDirectory(t *testing.T) {
 	}
 	if found == 0 {
 		t.Error("no case found anything: the comparison checks nothing")
+	}
+}
+
+// refAnyLiteralRun is anyLiteralRun as it was before it built its runs in
+// the frame: a string a run, and f asked of each.
+func refAnyLiteralRun(c component, f func(run string) bool) bool {
+	var run []byte
+	check := func() bool {
+		ok := len(run) >= 2 && f(string(run))
+		run = run[:0]
+		return ok
+	}
+	for _, a := range c.atoms {
+		if a.star || setSize(a.set) != 1 {
+			if check() {
+				return true
+			}
+			continue
+		}
+		run = append(run, a.set.first())
+	}
+	return check()
+}
+
+// TestLiteralRunsMatchReference compares sharesLiteral and extensionOnly
+// with the closures they had, over globs with runs shorter and longer than
+// the frame's 32 bytes and patterns that share them, in and out of their
+// extension.
+func TestLiteralRunsMatchReference(t *testing.T) {
+	long := "a-name-far-longer-than-thirty-two-bytes-of-literal"
+	globs := []string{"*.json", "kilo*", "*o.json", ".env*", "*.pem", "*", "id_*", "[ab]c*.golden", "x?yz*.tar.gz",
+		long + "*", "*" + long, "pre-" + long + ".json*", "a*b*c", "??", "*.golden"}
+	patterns := []string{"**/kilo.json", "**/.claude/settings.json", "**/.env", "**/*.pem", "~/.ssh/id_rsa",
+		"**/" + long + ".json", "**/" + long, "**/x.tar.gz", "**/testdata/a.golden", "**/abc", "**/.git"}
+	found := [2]int{}
+	for _, g := range globs {
+		c := parseGlob(g, true)[0]
+		for _, p := range patterns {
+			name := p[strings.LastIndexByte(p, '/')+1:]
+			if got, want := sharesLiteral(c, p), refAnyLiteralRun(c, func(run string) bool { return strings.Contains(name, run) }); got != want {
+				t.Errorf("sharesLiteral(%q, %q) = %v, want %v", g, p, got, want)
+			} else if got {
+				found[0]++
+			}
+			want := false
+			if dot := strings.LastIndexByte(name, '.'); dot > 0 && !strings.ContainsAny(name, "*?[{") {
+				ext := name[dot:]
+				want = !refAnyLiteralRun(c, func(run string) bool { return strings.Contains(name, run) && !strings.Contains(ext, run) })
+			}
+			if got := extensionOnly(c, p); got != want {
+				t.Errorf("extensionOnly(%q, %q) = %v, want %v", g, p, got, want)
+			} else if got {
+				found[1]++
+			}
+		}
+	}
+	if found[0] == 0 || found[1] == 0 {
+		t.Errorf("no case shares a literal or lies in an extension (%v): the comparison checks nothing", found)
 	}
 }

@@ -347,7 +347,7 @@ func subtreePattern(glob string) bool {
 // "id_rsa", "*.pem" and "*.pem"), rather than merely overlapping it.
 func sharesLiteral(c component, glob string) bool {
 	name := glob[strings.LastIndexByte(glob, '/')+1:]
-	return anyLiteralRun(c, func(run string) bool { return strings.Contains(name, run) })
+	return anyLiteralRun(c, name, "")
 }
 
 // extensionOnly reports whether every run of two or more literal bytes
@@ -362,16 +362,19 @@ func extensionOnly(c component, glob string) bool {
 		return false
 	}
 	ext := name[dot:]
-	return !anyLiteralRun(c, func(run string) bool { return strings.Contains(name, run) && !strings.Contains(ext, run) })
+	return !anyLiteralRun(c, name, ext)
 }
 
-// anyLiteralRun reports whether f holds for a run of two or more literal
-// bytes of c (the text between its wildcards and sets), trying the runs in
-// order.
-func anyLiteralRun(c component, f func(run string) bool) bool {
-	var run []byte
+// anyLiteralRun reports whether a run of two or more literal bytes of c
+// (the text between its wildcards and sets) lies in name and, when ext is
+// not empty, not in ext, trying the runs in order. The run is built in an
+// array of the frame and given to strings.Contains only, so that it is
+// never a string of its own on the heap (runs of up to 32 bytes).
+func anyLiteralRun(c component, name, ext string) bool {
+	var buf [32]byte
+	run := buf[:0]
 	check := func() bool {
-		ok := len(run) >= 2 && f(string(run))
+		ok := len(run) >= 2 && strings.Contains(name, string(run)) && (ext == "" || !strings.Contains(ext, string(run)))
 		run = run[:0]
 		return ok
 	}
