@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/toolguard/toolguard/buildfile"
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/rules"
@@ -90,6 +91,9 @@ type Analysis struct {
 	// wrote into files with known text, for a later command that runs one
 	// of them as SQL or as a sed or awk program (filecode.go).
 	written written
+	// files is Context.Files as package buildfile reads it, made on first
+	// use (see readFiles).
+	files buildfile.Files
 	// regions are where the spans of the scripts commands run were moved
 	// (filecode.go).
 	regions []fileRegion

@@ -151,7 +151,7 @@ func (a *Analysis) dryRun(cmd *shell.Command, r rules.Result, dir string) rules.
 		return r
 	}
 	inv.OnlyDryRun = true
-	plan := buildfile.Resolve(inv, adapt(a.ctx.Files, nil))
+	plan := buildfile.Resolve(inv, a.readFiles())
 	if !plan.DryRun || plan.Runner == "" || len(plan.Problems) > 0 || !a.spend(ScanCost(plan.Size)) {
 		return r
 	}
@@ -161,6 +161,15 @@ func (a *Analysis) dryRun(cmd *shell.Command, r rules.Result, dir string) rules.
 // buildFiles reads build files: what the call wrote into them before, or
 // else what Context.Files reads.
 func (f *flow) buildFiles() buildfile.Files { return adapt(f.a.ctx.Files, f.written) }
+
+// readFiles is adapt(a.ctx.Files, nil), made once a call: dryRun and
+// cliHooksPath ask for it for every runner command of a script.
+func (a *Analysis) readFiles() buildfile.Files {
+	if a.files == nil {
+		a.files = adapt(a.ctx.Files, nil)
+	}
+	return a.files
+}
 
 // adapt makes a Files (and the call's written files) package buildfile's
 // reader, a lister too when files is a DirLister.

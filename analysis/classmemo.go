@@ -47,6 +47,9 @@ type classMemo struct {
 	// keys holds the bytes of seen's keys, one after another (see keyOf).
 	keys  []byte
 	spans spanMap // rebase's, reused by every hit of the call
+	// refs is the block rebase copies the hits' paths into (see
+	// clonePaths).
+	refs []rules.PathRef
 }
 
 // classEntry is a remembered answer. Its lists are those of the answer
@@ -98,7 +101,7 @@ func (a *Analysis) classifyMemo(cmd *shell.Command) (rules.Result, bool) {
 		if !affords(cmd, a.ctx.Budget) {
 			return rules.Result{}, false
 		}
-		if res, moved := rebase(&m.spans, ent.res, ent.cmd, cmd); moved {
+		if res, moved := rebase(&m.spans, &m.refs, ent.res, ent.cmd, cmd); moved {
 			return charge(res, a.ctx.Budget)
 		}
 		return charge(a.ctx.Rules.Classify(cmd), a.ctx.Budget)
@@ -358,13 +361,14 @@ func (m *spanMap) pairOwn(old, cur *shell.Command) {
 // is old's): a copy with every span moved to its place in cur. False when
 // a span of res is not at exactly one place of old. m is emptied first and
 // its lists reused (one per call, not two arrays for every hit).
-func rebase(m *spanMap, res rules.Result, old, cur *shell.Command) (rules.Result, bool) {
+func rebase(m *spanMap, refs *[]rules.PathRef, res rules.Result, old, cur *shell.Command) (rules.Result, bool) {
 	m.from, m.to, m.bad = m.from[:0], m.to[:0], false
 	m.pairSpans(old, cur)
 	if m.bad {
 		return rules.Result{}, false
 	}
 	out := cloneResult(res)
+	out.Paths = clonePaths(refs, res.Paths)
 	ok := true
 	move := func(s *risk.Span) {
 		if t, found := m.move(*s); found {
@@ -393,14 +397,31 @@ func rebase(m *spanMap, res rules.Result, old, cur *shell.Command) (rules.Result
 	return out, true
 }
 
-// cloneResult copies res's lists, so that neither copy changes the other.
-func cloneResult(res rules.Result) rules.Result {
-	res.Findings = slices.Clone(res.Findings)
-	res.Paths = slices.Clone(res.Paths)
-	for i := range res.Paths {
-		n := &res.Paths[i].Names
+// cloneResult copies res's lists but Paths, so that neither copy changes
+// the other; rebase copies Paths with clonePaths.
+// clonePaths copies ps (and its elements' lists) to the end of the
+// call's block *refs, and returns the copy with its capacity clipped: an
+// append to it makes a list of its own, so no hit's copy reaches into
+// another's. A block that grows leaves the copies made before in the
+// array they were made in, which they keep alive; the memo's block is
+// cleared when the call ends (KeepScratch), when nothing of the call is
+// used any more.
+func clonePaths(refs *[]rules.PathRef, ps []rules.PathRef) []rules.PathRef {
+	if ps == nil {
+		return nil
+	}
+	start := len(*refs)
+	*refs = append(*refs, ps...)
+	out := (*refs)[start:len(*refs):len(*refs)]
+	for i := range out {
+		n := &out[i].Names
 		n.Only, n.Skip = slices.Clone(n.Only), slices.Clone(n.Skip)
 	}
+	return out
+}
+
+func cloneResult(res rules.Result) rules.Result {
+	res.Findings = slices.Clone(res.Findings)
 	res.URLs = slices.Clone(res.URLs)
 	res.Code = slices.Clone(res.Code)
 	res.Execs = slices.Clone(res.Execs)

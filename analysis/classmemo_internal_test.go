@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/rules"
 	"github.com/toolguard/toolguard/shell"
@@ -147,14 +148,14 @@ func TestRebaseMovesSpans(t *testing.T) {
 	}
 	shift(cur, 1000)
 	res := resultWithSpans(old.Span, old.Argv[1].Span)
-	got, ok := rebase(new(spanMap), res, old, cur)
+	got, ok := rebase(new(spanMap), new([]rules.PathRef), res, old, cur)
 	if !ok || got.Findings[0].Span != cur.Span || got.Paths[0].Word.Span != cur.Argv[1].Span {
 		t.Fatalf("rebase: %v %+v", ok, got)
 	}
 	if res.Findings[0].Span != old.Span {
 		t.Error("rebase changed the remembered answer")
 	}
-	if _, ok := rebase(new(spanMap), resultWithSpans(risk.Span{Start: 1, End: 999}, old.Argv[1].Span), old, cur); ok {
+	if _, ok := rebase(new(spanMap), new([]rules.PathRef), resultWithSpans(risk.Span{Start: 1, End: 999}, old.Argv[1].Span), old, cur); ok {
 		t.Error("a span at no place of the command was moved")
 	}
 }
@@ -269,7 +270,7 @@ func TestRebaseMovesEverySpan(t *testing.T) {
 		f.Set(reflect.Append(f, reflect.Zero(f.Type().Elem())))
 		setSpans(f.Index(0), at)
 	}
-	out, ok := rebase(&spanMap{}, res, old, cur)
+	out, ok := rebase(&spanMap{}, new([]rules.PathRef), res, old, cur)
 	if !ok {
 		t.Fatal("rebase failed")
 	}
@@ -346,5 +347,40 @@ func findSpans(v reflect.Value, name string, s risk.Span, out *[]string) {
 		for i := range v.Len() {
 			findSpans(v.Index(i), fmt.Sprintf("%s[%d]", name, i), s, out)
 		}
+	}
+}
+
+// TestClonePathsBlock checks the copies rebase makes in the call's block:
+// each equals its source, a copy's append or element write reaches neither
+// the source nor another copy, and the Names lists are copies too.
+func TestClonePathsBlock(t *testing.T) {
+	src := []rules.PathRef{
+		{Word: shell.Word{Value: "a", Known: true}, Access: "read", Names: paths.Names{Only: []string{"x"}, Skip: []string{"y"}}},
+		{Word: shell.Word{Value: "b", Known: true}, Access: "write", Tree: true},
+	}
+	want := []rules.PathRef{
+		{Word: shell.Word{Value: "a", Known: true}, Access: "read", Names: paths.Names{Only: []string{"x"}, Skip: []string{"y"}}},
+		{Word: shell.Word{Value: "b", Known: true}, Access: "write", Tree: true},
+	}
+	block := make([]rules.PathRef, 0, 8) // room after each copy: an unclipped copy would append into the next
+	if got := clonePaths(&block, nil); got != nil {
+		t.Fatalf("clonePaths(nil) = %v, want nil", got)
+	}
+	first := clonePaths(&block, src)
+	second := clonePaths(&block, src)
+	if !reflect.DeepEqual(first, want) || !reflect.DeepEqual(second, want) {
+		t.Fatalf("copies differ from the source:\n%+v\n%+v", first, second)
+	}
+	first = append(first, rules.PathRef{Access: "exec"})
+	first[0].Access = "changed"
+	first[0].Names.Only[0] = "changed"
+	if !reflect.DeepEqual(second, want) {
+		t.Errorf("the second copy changed with the first: %+v", second)
+	}
+	if !reflect.DeepEqual(src, want) {
+		t.Errorf("the source changed with a copy: %+v", src)
+	}
+	if len(block) != 4 {
+		t.Errorf("block holds %d paths, want 4", len(block))
 	}
 }

@@ -63,9 +63,9 @@ var copySpecs = map[string]copySpec{
 		"read-batch", "early-input"}, recursive: "ra"},
 }
 
-// copyArgs is a copy command's operands as its options arrange them.
+// copyArgs is a copy command's destination and options as its options
+// arrange them; copySpec.parse returns the sources beside it.
 type copyArgs struct {
-	sources   []shell.Word
 	dest      shell.Word
 	hasDest   bool
 	intoDir   bool // DEST is a directory for certain (-t, several sources, ln SOURCE)
@@ -74,9 +74,21 @@ type copyArgs struct {
 	recursive bool
 }
 
-func (s copySpec) parse(name string, args []shell.Word) (copyArgs, bool) {
-	var out copyArgs
-	ops := make([]shell.Word, 0, len(args)) // one allocation, not one a growth
+// opsOnStack is how many operands the callers of copySpec.parse hold in
+// an array of their own, which parse fills when the command's words fit.
+const opsOnStack = 6
+
+// parse reads a copy's words: its operands go into ops (emptied first;
+// a list of their own when args do not fit), which sources (a part of
+// ops) and the destination are taken from. The sources are a result of
+// their own, not a field of copyArgs, so that a caller using only the
+// destination keeps ops in its own frame (escape analysis follows a
+// struct as a whole).
+func (s copySpec) parse(name string, args, ops []shell.Word) (out copyArgs, sources []shell.Word, ok bool) {
+	if cap(ops) < len(args) {
+		ops = make([]shell.Word, 0, len(args)) // one allocation, not one a growth
+	}
+	ops = ops[:0]
 	var target *shell.Word
 	longName := map[byte]string{'t': "target-directory", 'T': "no-target-directory"}
 	for i := 0; i < len(args); i++ {
@@ -101,7 +113,7 @@ func (s copySpec) parse(name string, args []shell.Word) (copyArgs, bool) {
 			case s.recursive != "" && (name == "recursive" || name == "archive"):
 				out.recursive = true
 			case name == "directory" && s.skip != "":
-				return out, false
+				return out, nil, false
 			case !hasVal && contains(s.longValues, name):
 				i++
 			}
@@ -110,7 +122,7 @@ func (s copySpec) parse(name string, args []shell.Word) (copyArgs, bool) {
 				c := v[k]
 				switch {
 				case strings.IndexByte(s.skip, c) >= 0:
-					return out, false
+					return out, nil, false
 				case c == s.noTarget && s.noTarget != 0:
 					out.noTarget = true
 				case strings.IndexByte(s.recursive, c) >= 0:
@@ -137,19 +149,19 @@ func (s copySpec) parse(name string, args []shell.Word) (copyArgs, bool) {
 	}
 	switch {
 	case target != nil:
-		out.dest, out.hasDest, out.intoDir, out.target, out.sources = *target, true, true, true, ops
+		out.dest, out.hasDest, out.intoDir, out.target, sources = *target, true, true, true, ops
 	case len(ops) >= 2:
-		out.dest, out.hasDest, out.sources = ops[len(ops)-1], true, ops[:len(ops)-1]
+		out.dest, out.hasDest, sources = ops[len(ops)-1], true, ops[:len(ops)-1]
 		out.intoDir = len(ops) > 2
 	case len(ops) == 1 && s.single:
-		out.dest, out.hasDest, out.intoDir, out.sources = withValue(ops[0], "."), true, true, ops
+		out.dest, out.hasDest, out.intoDir, sources = withValue(ops[0], "."), true, true, ops
 		out.dest.Known = true
 	}
 	if out.intoDir {
 		out.noTarget = false
 	}
 	out.recursive = out.recursive || s.always
-	return out, out.hasDest
+	return out, sources, out.hasDest
 }
 
 func contains(list []string, s string) bool {
@@ -175,7 +187,8 @@ func (a *Analysis) copies(cmd *shell.Command, dir string) {
 	if !ok {
 		return
 	}
-	ca, ok := spec.parse(cmd.Name, cmd.Args())
+	var buf [opsOnStack]shell.Word
+	ca, sources, ok := spec.parse(cmd.Name, cmd.Args(), buf[:0])
 	if ok && cmd.ArgsFromInput && ca.target && ca.dest.Known {
 		// xargs cp -t DIR: the sources come from input, with names not
 		// known; any of them may land as any name in DIR
@@ -189,9 +202,9 @@ func (a *Analysis) copies(cmd *shell.Command, dir string) {
 	if !ok || !ca.dest.Known || isRemoteOperand(ca.dest.Value) {
 		return
 	}
-	a.moveOntoOneName(cmd, ca, dir)
+	a.moveOntoOneName(cmd, ca, sources, dir)
 	dest := ca.dest
-	for _, src := range ca.sources {
+	for _, src := range sources {
 		if cmd.Name == "rsync" && isRemoteOperand(src.Value) {
 			continue
 		}
@@ -234,11 +247,11 @@ func (a *Analysis) copies(cmd *shell.Command, dir string) {
 // directory: each pass renames its file onto the same name, replacing the
 // one the pass before left there, so all but the last are lost (the mv
 // loop of the Gemini CLI incident, into a directory it had not made).
-func (a *Analysis) moveOntoOneName(cmd *shell.Command, ca copyArgs, dir string) {
-	if cmd.Name != "mv" || len(ca.sources) != 1 || ca.intoDir {
+func (a *Analysis) moveOntoOneName(cmd *shell.Command, ca copyArgs, sources []shell.Word, dir string) {
+	if cmd.Name != "mv" || len(sources) != 1 || ca.intoDir {
 		return
 	}
-	src, dest := ca.sources[0], ca.dest
+	src, dest := sources[0], ca.dest
 	if !src.Glob || !src.Quoted || strings.HasSuffix(dest.Value, "/") || a.isDirectory(dest.Value, dir) ||
 		a.madeDirectory(dest.Value, dir) {
 		return

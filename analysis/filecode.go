@@ -374,12 +374,35 @@ func (a *Analysis) region(outer risk.Span, shown, text string) int {
 	return start
 }
 
-// shiftSpans moves every span of cmds by off.
+// countStdins is how many of cmds read a Stdin.
+func countStdins(cmds []*shell.Command) int {
+	n := 0
+	for _, c := range cmds {
+		if c.Stdin != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// shiftSpans moves every span of cmds by off. A command's Stdin is moved
+// in a copy (the walk may share one between commands), the copies of all
+// the commands in one list.
 func shiftSpans(cmds []*shell.Command, off int) {
 	move := func(s *risk.Span) {
 		if !s.IsZero() {
 			s.Start += off
 			s.End += off
+		}
+	}
+	var stdins []shell.Stdin
+	for _, c := range cmds {
+		if c.Stdin != nil {
+			if stdins == nil {
+				stdins = make([]shell.Stdin, 0, countStdins(cmds))
+			}
+			stdins = append(stdins, *c.Stdin)
+			c.Stdin = &stdins[len(stdins)-1]
 		}
 	}
 	for _, c := range cmds {
@@ -395,9 +418,7 @@ func shiftSpans(cmds []*shell.Command, off int) {
 			move(&c.Assigns[i].Value.Span)
 		}
 		if c.Stdin != nil {
-			in := *c.Stdin
-			move(&in.Span)
-			c.Stdin = &in
+			move(&c.Stdin.Span)
 		}
 		move(&c.Dir.Span)
 	}

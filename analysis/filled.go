@@ -17,7 +17,8 @@ import (
 // deletes it (mv src out/ && rm -rf out).
 func FillInto(cmd *shell.Command) (string, bool) {
 	if spec, ok := copySpecs[cmd.Name]; ok {
-		ca, ok := spec.parse(cmd.Name, cmd.Args())
+		var buf [opsOnStack]shell.Word
+		ca, _, ok := spec.parse(cmd.Name, cmd.Args(), buf[:0])
 		if !ok || !ca.dest.Known || ca.dest.Value == "" || cmd.Name == "rsync" && isRemoteOperand(ca.dest.Value) {
 			return "", false
 		}

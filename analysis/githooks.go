@@ -61,7 +61,7 @@ func (a *Analysis) cliHooksPath(cmd *shell.Command, r rules.Result, dir string) 
 	if !known {
 		return r
 	}
-	plan := buildfile.Resolve(inv, adapt(a.ctx.Files, nil))
+	plan := buildfile.Resolve(inv, a.readFiles())
 	if plan.HooksFromCLI == "" || len(plan.Problems) > 0 || !a.spend(ScanCost(plan.Size)) ||
 		!inTree(plan.HooksFromCLI, a.ctx.Workspace) {
 		return r

@@ -131,13 +131,37 @@ func firstElem(p string) string {
 // gitSub splits a git command's words after its own options: the
 // sub-command and its words; ok is false when a word is not known.
 func gitSub(c *shell.Command) (sub string, rest []string, ok bool) {
-	if c.Name != "git" {
+	i, ok := gitSubAt(c)
+	if !ok {
 		return "", nil, false
+	}
+	args := c.Args()
+	var out []string
+	for _, w := range args[i+1:] {
+		out = append(out, w.Value)
+	}
+	return args[i].Value, out, true
+}
+
+// gitSubName is gitSub's sub-command alone (and ok), which needs no list.
+func gitSubName(c *shell.Command) (string, bool) {
+	i, ok := gitSubAt(c)
+	if !ok {
+		return "", false
+	}
+	return c.Args()[i].Value, true
+}
+
+// gitSubAt is the index in c.Args() of a git command's sub-command; ok is
+// false when c is not git, has none, or a word up to its end is not known.
+func gitSubAt(c *shell.Command) (int, bool) {
+	if c.Name != "git" {
+		return 0, false
 	}
 	args := c.Args()
 	for i := 0; i < len(args); i++ {
 		if !args[i].Known {
-			return "", nil, false
+			return 0, false
 		}
 		v := args[i].Value
 		switch {
@@ -145,24 +169,22 @@ func gitSub(c *shell.Command) (sub string, rest []string, ok bool) {
 			i++
 		case strings.HasPrefix(v, "-"):
 		default:
-			var out []string
 			for _, w := range args[i+1:] {
 				if !w.Known {
-					return "", nil, false
+					return 0, false
 				}
-				out = append(out, w.Value)
 			}
-			return v, out, true
+			return i, true
 		}
 	}
-	return "", nil, false
+	return 0, false
 }
 
 // repositoryLeaving judges the call's git pushes and packed repositories.
 func (a *Analysis) repositoryLeaving() {
 	var pushes, packs, sinks []Command
 	for _, sc := range a.seen {
-		sub, _, ok := gitSub(sc.Cmd)
+		sub, ok := gitSubName(sc.Cmd)
 		switch {
 		case ok && (sub == "push" || sub == "remote"):
 			pushes = append(pushes, sc)

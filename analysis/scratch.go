@@ -1,14 +1,17 @@
 package analysis
 
-import "github.com/toolguard/toolguard/shell"
+import (
+	"github.com/toolguard/toolguard/rules"
+	"github.com/toolguard/toolguard/shell"
+)
 
 // Scratch holds the buffers one call's analysis grew that a later call's
 // can use again: the list of commands seen (a script's hundreds, one
 // allocation of 288 bytes a command) and the rule packs' memo (its map,
-// key buffer and span lists). A caller that judges many calls keeps them
-// between calls, one Scratch per call at a time (a sync.Pool), so that a
-// script's call does not allocate them afresh and leave them to the
-// collector. What the analysis reports outlives none of them: a Report's
+// key buffer, span lists and the block its hits' paths are copied into).
+// A caller that judges many calls keeps them between calls, one Scratch
+// per call at a time (a sync.Pool), so that a script's call does not
+// allocate them afresh and leave them to the collector. What the analysis reports outlives none of them: a Report's
 // Commands are the list itself, read before the call ends, and the memo
 // is the call's own.
 type Scratch struct {
@@ -18,6 +21,7 @@ type Scratch struct {
 	buf     []byte
 	keys    []byte
 	spans   spanMap
+	refs    []rules.PathRef
 	// arena is where the call's parses make their commands (shell.Arena);
 	// it stays here, lent to the analysis by address.
 	arena shell.Arena
@@ -30,6 +34,7 @@ const (
 	maxKeptSeen = 4 << 10
 	maxKeptMemo = 1 << 10
 	maxKeptKeys = 64 << 10
+	maxKeptRefs = 256
 )
 
 // UseScratch makes the analysis start from the buffers s holds, which it
@@ -42,7 +47,8 @@ func (a *Analysis) UseScratch(s *Scratch) {
 	a.memo.buf = s.buf[:0]
 	a.memo.keys = s.keys[:0]
 	a.memo.spans = spanMap{from: s.spans.from[:0], to: s.spans.to[:0]}
-	s.seen, s.memo, s.entries, s.buf, s.keys, s.spans = nil, nil, nil, nil, nil, spanMap{}
+	a.memo.refs = s.refs[:0]
+	s.seen, s.memo, s.entries, s.buf, s.keys, s.spans, s.refs = nil, nil, nil, nil, nil, spanMap{}, nil
 	a.arena = &s.arena
 }
 
@@ -77,6 +83,10 @@ func (a *Analysis) KeepScratch(s *Scratch) {
 		clear(sp.from[:cap(sp.from)])
 		clear(sp.to[:cap(sp.to)])
 		s.spans = spanMap{from: sp.from[:0], to: sp.to[:0]}
+	}
+	if r := a.memo.refs; cap(r) <= maxKeptRefs {
+		clear(r[:cap(r)])
+		s.refs = r[:0]
 	}
 	a.seen, a.memo = nil, classMemo{}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/risk"
 )
@@ -43,7 +44,9 @@ func (c *Checker) checkTreeNames(cp Path, a Access, env Env, names Names, slow b
 		return []risk.Finding{f}
 	}
 	j := &judge{c: c, access: a, env: env, path: cp, ws: env.workspace(), names: names, slow: slow}
-	set := append(literalComponents(cp.Resolved, 1), deepTail)
+	atoms := getAtoms(len(cp.Resolved))
+	defer putAtoms(atoms)
+	set := append(literalComponentsIn(cp.Resolved, 1, *atoms), deepTail)
 	return j.setFindings(cp.Resolved, set, cp.Resolved, true)
 }
 
@@ -86,7 +89,9 @@ func (c *Checker) checkGlob(dir Path, rest string, a Access, env Env, slow bool)
 	}
 	j := &judge{c: c, access: a, env: env, path: dir, ws: env.workspace(), slow: slow}
 	glob := parseGlob(rest, true)
-	set := append(literalComponents(dir.Resolved, len(glob)), glob...)
+	atoms := getAtoms(len(dir.Resolved))
+	defer putAtoms(atoms)
+	set := append(literalComponentsIn(dir.Resolved, len(glob), *atoms), glob...)
 	if len(set) == 0 {
 		// "/" and an empty glob name the root itself: judged as a path.
 		return c.Check(text, a, env)
@@ -342,7 +347,7 @@ func subtreePattern(glob string) bool {
 // "id_rsa", "*.pem" and "*.pem"), rather than merely overlapping it.
 func sharesLiteral(c component, glob string) bool {
 	name := glob[strings.LastIndexByte(glob, '/')+1:]
-	return anyLiteralRun(c, func(run string) bool { return strings.Contains(name, run) })
+	return anyLiteralRun(c, name, "")
 }
 
 // extensionOnly reports whether every run of two or more literal bytes
@@ -357,16 +362,19 @@ func extensionOnly(c component, glob string) bool {
 		return false
 	}
 	ext := name[dot:]
-	return !anyLiteralRun(c, func(run string) bool { return strings.Contains(name, run) && !strings.Contains(ext, run) })
+	return !anyLiteralRun(c, name, ext)
 }
 
-// anyLiteralRun reports whether f holds for a run of two or more literal
-// bytes of c (the text between its wildcards and sets), trying the runs in
-// order.
-func anyLiteralRun(c component, f func(run string) bool) bool {
-	var run []byte
+// anyLiteralRun reports whether a run of two or more literal bytes of c
+// (the text between its wildcards and sets) lies in name and, when ext is
+// not empty, not in ext, trying the runs in order. The run is built in an
+// array of the frame and given to strings.Contains only, so that it is
+// never a string of its own on the heap (runs of up to 32 bytes).
+func anyLiteralRun(c component, name, ext string) bool {
+	var buf [32]byte
+	run := buf[:0]
 	check := func() bool {
-		ok := len(run) >= 2 && f(string(run))
+		ok := len(run) >= 2 && strings.Contains(name, string(run)) && (ext == "" || !strings.Contains(ext, string(run)))
 		run = run[:0]
 		return ok
 	}
@@ -579,9 +587,14 @@ func literalText(c component) string {
 // only its own names, in a list with room for extra more: the atoms of
 // all its names in one array, and no list grown by append.
 func literalComponents(p string, extra int) []component {
+	return literalComponentsIn(p, extra, make([]atom, len(strings.Trim(p, "/"))))
+}
+
+// literalComponentsIn is literalComponents with the atoms in atoms, at
+// least as long as p without its leading and trailing slashes.
+func literalComponentsIn(p string, extra int, atoms []atom) []component {
 	p = strings.Trim(p, "/")
 	out := make([]component, 0, strings.Count(p, "/")+1+extra)
-	atoms := make([]atom, len(p))
 	for len(p) > 0 {
 		part, rest, _ := strings.Cut(p, "/")
 		if part != "" {
@@ -591,6 +604,33 @@ func literalComponents(p string, extra int) []component {
 		p = rest
 	}
 	return out
+}
+
+// atomBufs holds the arrays of atoms that CheckGlob and CheckTreeNames
+// make their literal directory's components of (40 bytes a byte of the
+// path: 3 KB for an 80-byte directory): the components live only during
+// the check, which returns findings of strings, so the array is given back
+// when it returns. Arrays past maxKeptAtoms are left to the collector.
+var atomBufs = sync.Pool{New: func() any { return new([]atom) }}
+
+const maxKeptAtoms = 1 << 10
+
+// getAtoms is an array of at least n atoms from atomBufs.
+func getAtoms(n int) *[]atom {
+	b := atomBufs.Get().(*[]atom)
+	if cap(*b) < n {
+		*b = make([]atom, n)
+	}
+	*b = (*b)[:n]
+	return b
+}
+
+// putAtoms gives b back to atomBufs. Atoms hold no pointers: literalNameIn
+// writes every atom it uses, so b needs no clearing.
+func putAtoms(b *[]atom) {
+	if cap(*b) <= maxKeptAtoms {
+		atomBufs.Put(b)
+	}
 }
 
 // literalName is the component naming exactly name (taken as written,

@@ -98,6 +98,9 @@ type args struct {
 	afterBuf [8]bool
 	wordsBuf [4]shell.Word
 	flagsBuf [2]flagUse
+	// subBuf backs the sub-command keys Set.subKeys finds in these words
+	// (a view's key: read while the view is found or built, not kept).
+	subBuf [2]string
 }
 
 // parseArgs splits cmd.Argv[1:] by g.

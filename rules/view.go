@@ -116,11 +116,12 @@ func (ge *grammarEntry) add(cp *compiledPack, name, pack string, err error) {
 
 // subKeys lists the indexed sub-command words the command may name: the
 // first positional, and the ones after positionals that may be flag values.
+// The list is in a's buffer (subBuf while it fits): valid while a is.
 func (s *Set) subKeys(ix *exeIndex, a *args) []string {
 	if ix == nil || !ix.hasSubs() {
 		return nil
 	}
-	var keys []string
+	keys := a.subBuf[:0]
 	for i := 0; i < len(a.pos) && (a.dashdash < 0 || i < a.dashdash); i++ {
 		w := strings.ToLower(a.positional(i).Value)
 		if ix.hasSub(w) && !slices.Contains(keys, w) {
