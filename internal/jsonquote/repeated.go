@@ -11,20 +11,21 @@ import (
 // form of recent texts in a small table, direct-mapped by a few of the
 // text's bytes, and copies it when the very same text comes again. A text
 // is quoted as Append quotes it, so an answer from the table is the
-// answer Append gives. The table holds at most repeatedSlots texts of
+// answer Append gives. The table holds at most 2×repeatedSets texts of
 // repeatedMin to repeatedMax bytes, each a copy (no caller's buffer is
 // kept alive), and only within this process: pass it only texts the
 // process may keep (rules' texts, not a call's arguments).
 
 const (
-	repeatedSlots = 256
-	repeatedMin   = 24 // shorter texts are quoted as fast as they are looked up
-	repeatedMax   = 1 << 10
+	repeatedSets = 128
+	repeatedMin  = 24 // shorter texts are quoted as fast as they are looked up
+	repeatedMax  = 1 << 10
 )
 
 type repeatedEntry struct{ text, quoted string }
 
-var repeated [repeatedSlots]atomic.Pointer[repeatedEntry]
+// repeated is the table: in each set, the text put there last first.
+var repeated [repeatedSets][2]atomic.Pointer[repeatedEntry]
 
 // AppendRepeated is Append(dst, s, true), answered from a table of
 // recently quoted texts when s is there (see above).
@@ -32,27 +33,32 @@ func AppendRepeated(dst []byte, s string) []byte {
 	if len(s) < repeatedMin || len(s) > repeatedMax {
 		return Append(dst, s, true)
 	}
-	slot := &repeated[repeatedSlot(s)]
-	if e := slot.Load(); e != nil && e.text == s {
-		return append(dst, e.quoted...)
+	set := &repeated[repeatedSet(s)]
+	for i := range set {
+		if e := set[i].Load(); e != nil && e.text == s {
+			return append(dst, e.quoted...)
+		}
 	}
 	start := len(dst)
 	dst = Append(dst, s, true)
-	slot.Store(&repeatedEntry{text: strings.Clone(s), quoted: string(dst[start:])})
+	// The set's other text goes second, the older one out. Two Writes
+	// racing here may lose a text; it is quoted again next time.
+	set[1].Store(set[0].Load())
+	set[0].Store(&repeatedEntry{text: strings.Clone(s), quoted: string(dst[start:])})
 	return dst
 }
 
-// repeatedSlot is s's slot: a mix of its length and of eight bytes at its
+// repeatedSet is s's set: a mix of its length and of eight bytes at its
 // start, middle and end (s is at least repeatedMin bytes long). Texts
-// that share a slot only take it from each other; nothing else depends
+// that share a set only take it from each other; nothing else depends
 // on it.
-func repeatedSlot(s string) uint {
+func repeatedSet(s string) uint {
 	n := len(s)
 	h := uint64(n) * 0x9e3779b97f4a7c15
 	h ^= le64(s[:8]) * 0xbf58476d1ce4e5b9
 	h ^= le64(s[n/2-4:]) * 0x94d049bb133111eb
 	h ^= le64(s[n-8:]) * 0xd6e8feb86659fd93
-	return uint(h>>56) % repeatedSlots
+	return uint(h>>57) % repeatedSets
 }
 
 // le64 is s's first eight bytes as a little-endian number (one load).

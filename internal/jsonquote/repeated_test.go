@@ -15,7 +15,8 @@ import (
 // clearRepeated empties the table, so that a test sees its own misses.
 func clearRepeated() {
 	for i := range repeated {
-		repeated[i].Store(nil)
+		repeated[i][0].Store(nil)
+		repeated[i][1].Store(nil)
 	}
 }
 
@@ -55,28 +56,50 @@ func TestAppendRepeated(t *testing.T) {
 	}
 }
 
-// TestAppendRepeatedSharedSlot: texts that share a slot take it from each
-// other in turn and are each still quoted as themselves.
-func TestAppendRepeatedSharedSlot(t *testing.T) {
+// TestAppendRepeatedSharedSet: two texts of one set are both kept (the
+// table does not make them evict each other, as a direct-mapped one did
+// with the policy's hash and a reason); a third evicts the older; every
+// text is quoted as itself throughout.
+func TestAppendRepeatedSharedSet(t *testing.T) {
 	clearRepeated()
 	base := "The rule's reason number %04d, which repeats."
-	bySlot := map[uint][]string{}
-	var a, b string
-	for i := 0; a == ""; i++ {
+	bySet := map[uint][]string{}
+	var same []string
+	for i := 0; same == nil; i++ {
 		s := fmt.Sprintf(base, i)
-		slot := repeatedSlot(s)
-		if prev := bySlot[slot]; len(prev) > 0 {
-			a, b = prev[0], s
+		set := repeatedSet(s)
+		bySet[set] = append(bySet[set], s)
+		if len(bySet[set]) == 3 {
+			same = bySet[set]
 		}
-		bySlot[slot] = append(bySlot[slot], s)
 	}
-	for i := range 6 {
-		s := a
-		if i%2 == 1 {
-			s = b
+	a, b, c := same[0], same[1], same[2]
+	set := &repeated[repeatedSet(a)]
+	kept := func() []string {
+		var out []string
+		for i := range set {
+			if e := set[i].Load(); e != nil {
+				out = append(out, e.text)
+			}
 		}
-		if got, want := string(AppendRepeated(nil, s)), std(t, s, true); got != want {
-			t.Fatalf("round %d: AppendRepeated(%q) = %s, want %s", i, s, got, want)
+		return out
+	}
+	for i, step := range []struct {
+		s    string
+		kept []string
+	}{
+		{a, []string{a}},
+		{b, []string{b, a}},
+		{a, []string{b, a}}, // found second: nothing moves
+		{b, []string{b, a}},
+		{c, []string{c, b}}, // a, the older, goes
+		{a, []string{a, c}},
+	} {
+		if got, want := string(AppendRepeated(nil, step.s)), std(t, step.s, true); got != want {
+			t.Fatalf("step %d: AppendRepeated(%q) = %s, want %s", i, step.s, got, want)
+		}
+		if diff := cmp.Diff(step.kept, kept()); diff != "" {
+			t.Fatalf("step %d: the set holds (-want +got):\n%s", i, diff)
 		}
 	}
 }
@@ -90,10 +113,10 @@ func TestAppendRepeatedKeepsNoBuffer(t *testing.T) {
 	buf := []byte("The first part of a reason, the second part.!!!")
 	s := unsafe.String(&buf[0], len(buf)) // as a caller's string over a reused buffer
 	AppendRepeated(nil, s)                // a miss: the table keeps the text
-	slot := repeatedSlot(s)
+	set := repeatedSet(s)
 	copy(buf[9:], "PART")
-	if repeatedSlot(s) != slot {
-		t.Fatalf("the test's texts must share a slot")
+	if repeatedSet(s) != set {
+		t.Fatalf("the test's texts must share a set")
 	}
 	if got, want := string(AppendRepeated(nil, s)), std(t, s, true); got != want {
 		t.Fatalf("after the buffer changed: %s, want %s", got, want)
