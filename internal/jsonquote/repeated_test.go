@@ -15,8 +15,9 @@ import (
 // clearRepeated empties the table, so that a test sees its own misses.
 func clearRepeated() {
 	for i := range repeated {
-		repeated[i][0].Store(nil)
-		repeated[i][1].Store(nil)
+		repeated[i].texts[0].Store(nil)
+		repeated[i].texts[1].Store(nil)
+		repeated[i].missed.Store(0)
 	}
 }
 
@@ -56,14 +57,15 @@ func TestAppendRepeated(t *testing.T) {
 	}
 }
 
-// TestAppendRepeatedSharedSet: two texts of one set are both kept (the
-// table does not make them evict each other, as a direct-mapped one did
-// with the policy's hash and a reason); a third evicts the older; every
-// text is quoted as itself throughout.
+// TestAppendRepeatedSharedSet: a text is kept when it misses twice
+// running; two texts of one set are both kept (the table does not make
+// them evict each other, as a direct-mapped one did with the policy's hash
+// and a reason); a third evicts the older; every text is quoted as itself
+// throughout.
 func TestAppendRepeatedSharedSet(t *testing.T) {
 	clearRepeated()
-	base := "The rule's reason number %04d, which repeats."
-	bySet := map[uint][]string{}
+	base := "%04d is the number of the rule's reason, which repeats."
+	bySet := map[uint64][]string{}
 	var same []string
 	for i := 0; same == nil; i++ {
 		s := fmt.Sprintf(base, i)
@@ -77,8 +79,8 @@ func TestAppendRepeatedSharedSet(t *testing.T) {
 	set := &repeated[repeatedSet(a)]
 	kept := func() []string {
 		var out []string
-		for i := range set {
-			if e := set[i].Load(); e != nil {
+		for i := range set.texts {
+			if e := set.texts[i].Load(); e != nil {
 				out = append(out, e.text)
 			}
 		}
@@ -88,11 +90,15 @@ func TestAppendRepeatedSharedSet(t *testing.T) {
 		s    string
 		kept []string
 	}{
+		{a, nil}, // quoted once: not kept
 		{a, []string{a}},
+		{b, []string{a}},
 		{b, []string{b, a}},
 		{a, []string{b, a}}, // found second: nothing moves
 		{b, []string{b, a}},
+		{c, []string{b, a}},
 		{c, []string{c, b}}, // a, the older, goes
+		{a, []string{c, b}},
 		{a, []string{a, c}},
 	} {
 		if got, want := string(AppendRepeated(nil, step.s)), std(t, step.s, true); got != want {
@@ -106,13 +112,14 @@ func TestAppendRepeatedSharedSet(t *testing.T) {
 
 // TestAppendRepeatedKeepsNoBuffer: the table keeps its own copy of a
 // text, so a caller writing into the bytes it quoted from changes nothing.
-// The text written over it has the bytes the slot is chosen by, so a table
+// The text written over it has the bytes the set is chosen by, so a table
 // holding the caller's bytes would answer it with the first text's quoting.
 func TestAppendRepeatedKeepsNoBuffer(t *testing.T) {
 	clearRepeated()
 	buf := []byte("The first part of a reason, the second part.!!!")
 	s := unsafe.String(&buf[0], len(buf)) // as a caller's string over a reused buffer
-	AppendRepeated(nil, s)                // a miss: the table keeps the text
+	AppendRepeated(nil, s)
+	AppendRepeated(nil, s) // a second miss running: the table keeps the text
 	set := repeatedSet(s)
 	copy(buf[9:], "PART")
 	if repeatedSet(s) != set {
