@@ -72,10 +72,10 @@ func appendDecision(b []byte, d *policy.Decision) []byte {
 	b = appendKey(b, "rule")
 	b = jquote(b, d.Rule)
 	b = appendKey(b, "reason")
-	b = jquote(b, d.Reason)
+	b = jquoteRepeated(b, d.Reason)
 	if d.Suggestion != "" {
 		b = appendKey(b, "suggestion")
-		b = jquote(b, d.Suggestion)
+		b = jquoteRepeated(b, d.Suggestion)
 	}
 	if len(d.Findings) > 0 {
 		b = appendKey(b, "findings")
@@ -119,10 +119,10 @@ func appendFinding(b []byte, f *risk.Finding) []byte {
 	b = appendKey(b, "floor")
 	b = jquote(b, f.Verdict.String())
 	b = appendKey(b, "reason")
-	b = jquote(b, f.Reason)
+	b = jquoteRepeated(b, f.Reason)
 	if f.Suggestion != "" {
 		b = appendKey(b, "suggestion")
-		b = jquote(b, f.Suggestion)
+		b = jquoteRepeated(b, f.Suggestion)
 	}
 	b = append(b, `,"span":{"start":`...)
 	b = strconv.AppendInt(b, int64(f.Span.Start), 10)
@@ -146,3 +146,8 @@ func appendKey(b []byte, key string) []byte {
 }
 
 func jquote(b []byte, s string) []byte { return jsonquote.Append(b, s, true) }
+
+// jquoteRepeated quotes a rule's text (a reason, a suggestion), which
+// repeats call after call, from jsonquote's table of recent ones: the
+// same bytes as jquote.
+func jquoteRepeated(b []byte, s string) []byte { return jsonquote.AppendRepeated(b, s) }
