@@ -294,7 +294,7 @@ func (a *Analysis) secretsToNetwork() {
 // leakWhat names what a leaking command prints.
 func leakWhat(l *Command) string {
 	if l.Result.Private && !l.Result.Credentials {
-		return "the clipboard"
+		return "private data (the clipboard, a database's content)"
 	}
 	return "credentials or the environment"
 }
