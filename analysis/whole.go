@@ -334,7 +334,7 @@ var passFilters = []string{"base64", "base32", "basenc", "xxd", "od", "hexdump",
 // leakWhat names what a leaking command prints.
 func leakWhat(l *Command) string {
 	if l.Result.Private && !l.Result.Credentials {
-		return "the clipboard"
+		return "private data (the clipboard, a database's content)"
 	}
 	return "credentials or the environment"
 }

@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:484c5a18dfd9d0d57ee779d78f7828e90d2271e717ce42e3693461df4bdcd82f"
-	defaultHashRules = "sha256:bf746a585d95d1170c35196856c0536c89050913da706388f83f00abc9d111fa"
+	defaultHash      = "sha256:dc3b01b3e380dbcb02275ee496f01c390824831c3ca8281b7bc7b10dd6002fa2"
+	defaultHashRules = "sha256:1971f1167b1d6286184f52ef69dc90759834a1ceb99bba99761dc71e903530cc"
 )

@@ -119,6 +119,7 @@ type effectRun struct {
 	optsKnown                                                bool // every option is one the entry knows
 	untracked, anyNames                                      bool
 	namesOnly                                                bool     // an option prints names only: no credential values
+	reports                                                  bool     // an option makes it only report (redis-cli --scan)
 	include, exclude                                         []string // base-name globs of a recursive walk
 	unknownNames                                             bool     // a name glob that is not known
 	opRole, firstRole, lastRole                              role
@@ -559,6 +560,8 @@ func (r *effectRun) ownEffect(name, eff string) {
 		r.credentials(r.name() + " " + name)
 	case "private":
 		r.res.Private = true
+	case "reports":
+		r.reports = true
 	case "runs-code":
 		r.runsCodeBy(func() string { return fmt.Sprintf("%s %s runs code it finds", r.name(), name) })
 	case "writes-files", "changes-state":
@@ -971,6 +974,9 @@ func (r *effectRun) scriptEffects(lang string, fx script.Effects, w shell.Word, 
 	if fx.WritesInput {
 		r.inplace = true
 	}
+	if fx.Private {
+		r.res.Private = true
+	}
 	if fx.Network {
 		r.res.Network = true
 		r.runsCodeBy(func() string { return fmt.Sprintf("the %s code given to %s opens network connections", lang, r.name()) })
@@ -1051,7 +1057,7 @@ func (r *effectRun) always() {
 		case "private":
 			r.res.Private = true
 		case "runs-code":
-			if !r.dryRun { // php -l, terraform fmt -check: only report
+			if !r.dryRun && !r.reports { // php -l, terraform fmt -check, redis-cli --scan: only report
 				r.runsCodeBy(func() string { return r.name() + " runs code from the project or its configuration" })
 			}
 		case "writes-files", "changes-state":

@@ -158,6 +158,8 @@ var nearMisses = map[string]string{
 	"db.sql-unverifiable":                      "psql -c 'SELECT 1'",
 	"db.redis-flush":                           "redis-cli GET flushall",
 	"db.redis-unknown-command":                 "redis-cli PING",
+	"db.redis-replicaof":                       "redis-cli REPLICAOF NO ONE",
+	"db.redis-config-dir-code":                 "redis-cli CONFIG SET dir /var/lib/redis",
 	"db.mongo-drop":                            "mongosh --eval 'db.users.find({drop: 1})'",
 	"db.dropdb":                                "createdb app",
 	"db.mysqladmin-drop":                       "mysqladmin status",

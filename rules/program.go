@@ -95,6 +95,9 @@ import (
 //	names-only    the command prints names only (compose config --services): the entry's
 //	              always credentials does not apply
 //	tracked       (always only) a recursive walk touches only the files git tracks (git grep)
+//	reports       the option puts the program in a mode that only reports (redis-cli --scan,
+//	              --bigkeys): it runs no commands of its own, so the entry's always runs-code
+//	              does not apply
 //	operands:ROLE, first:ROLE, last:ROLE   the option changes that part's role (gzip -c: operands:read, shred -u: operands:delete)
 //
 // An option whose effect is a value role (read, write, exec, …) takes a
@@ -271,7 +274,7 @@ var valueRoles = []role{roleText, roleRead, roleStat, roleWrite, roleDelete, rol
 // option that takes no value.
 var flagEffects = []string{"recursive", "inplace", "network", "offline", "credentials", "runs-code", "writes-files",
 	"changes-state", "extracts", "dest-delete", "dry-run", "remote-read", "sends", "no-hooks", "untracked", "any-names",
-	"names-only", "private"}
+	"names-only", "private", "reports"}
 
 // alwaysEffects are the effects an entry may have on every use.
 var alwaysEffects = []string{"network", "remote-read", "remote-command", "hooks", "credentials", "runs-code", "writes-files", "changes-state", "extracts", "recursive",

@@ -100,7 +100,7 @@ type cond struct {
 }
 
 var sqlKindNames = []string{"drop-database", "drop-table", "drop-other", "truncate", "delete-all", "update-all",
-	"alter-drop", "flush", "shutdown", "mongo-drop", "mongo-delete-all", "unknown"}
+	"alter-drop", "flush", "shutdown", "mongo-drop", "mongo-delete-all", "replicaof", "unknown"}
 
 // stdinClass returns the members of a class a stdin_from condition names,
 // and whether it is one ("@any" has no members: it matches every program).

@@ -30,6 +30,9 @@ func statementKinds(texts []sqlText) map[string]bool {
 		if k := mongoKind(t.text); k != "" {
 			kinds[k] = true
 		}
+		if k := luaRedisKind(t.text); k != "" { // EVAL's script, whole: Lua separates statements with ";" too
+			kinds[k] = true
+		}
 	}
 	return kinds
 }
@@ -158,9 +161,9 @@ func dropKind(w []string) string {
 		return "drop-other"
 	}
 	switch w[1] {
-	case "database", "schema":
+	case "database", "schema", "keyspace": // CQL's keyspace is a database
 		return "drop-database"
-	case "table":
+	case "table", "columnfamily":
 		return "drop-table"
 	}
 	return "drop-other"
@@ -180,8 +183,107 @@ func redisKind(line string) string {
 		if len(f) > 1 && f[1] == "flush" {
 			return "flush"
 		}
+	case "replicaof", "slaveof":
+		// REPLICAOF HOST PORT discards the dataset for another server's;
+		// REPLICAOF NO ONE only stops replicating
+		if len(f) > 1 && f[1] != "no" {
+			return "replicaof"
+		}
 	}
 	return ""
+}
+
+// luaRedisKind judges the Redis commands a Lua script given to EVAL calls
+// (redis.call('FLUSHALL'), redis.pcall("replicaof", …)) as if they were
+// given directly: the first kind found, or "unknown" when a call's command
+// is not a literal string (built at run time).
+func luaRedisKind(script string) string {
+	if !containsFoldASCII(script, "redis.") {
+		return ""
+	}
+	low := strings.ToLower(script)
+	for i := 0; ; {
+		j := strings.Index(low[i:], "redis.")
+		if j < 0 {
+			return ""
+		}
+		i += j + len("redis.")
+		rest := low[i:]
+		switch {
+		case strings.HasPrefix(rest, "call"):
+			rest = rest[len("call"):]
+		case strings.HasPrefix(rest, "pcall"):
+			rest = rest[len("pcall"):]
+		default:
+			continue
+		}
+		rest = strings.TrimLeft(rest, " \t")
+		if !strings.HasPrefix(rest, "(") {
+			return "unknown" // redis.call passed around as a value
+		}
+		rest = strings.TrimLeft(rest[1:], " \t")
+		if rest == "" || rest[0] != '\'' && rest[0] != '"' {
+			return "unknown"
+		}
+		end := strings.IndexByte(rest[1:], rest[0])
+		if end < 0 {
+			return "unknown"
+		}
+		cmd := rest[1 : 1+end]
+		if arg, ok := luaNextString(rest[2+end:]); ok { // REPLICAOF's host (or NO ONE)
+			cmd += " " + arg
+		}
+		if k := redisKind(cmd); k != "" {
+			return k
+		}
+	}
+}
+
+// containsFoldASCII reports whether s holds the lower-case ASCII word w
+// in any case, without allocating.
+func containsFoldASCII(s, w string) bool {
+	for i := 0; i+len(w) <= len(s); i++ {
+		if hasFoldPrefix(s[i:], w) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasFoldPrefix reports whether s starts with the lower-case ASCII w in
+// any ASCII case.
+func hasFoldPrefix(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for j := 0; j < len(w); j++ {
+		c := s[j]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != w[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// luaNextString returns the literal string that is the next argument of a
+// call whose previous argument ended just before s (", 'x'" gives x).
+func luaNextString(s string) (string, bool) {
+	s = strings.TrimLeft(s, " \t")
+	if !strings.HasPrefix(s, ",") {
+		return "", false
+	}
+	s = strings.TrimLeft(s[1:], " \t")
+	if s == "" || s[0] != '\'' && s[0] != '"' {
+		return "", false
+	}
+	end := strings.IndexByte(s[1:], s[0])
+	if end < 0 {
+		return "", false
+	}
+	return s[1 : 1+end], true
 }
 
 func mongoKind(s string) string {
@@ -273,14 +375,30 @@ func sqlClientEffects(text string) script.Effects {
 		}
 	}
 	// COPY … TO/FROM PROGRAM: the database server runs the command in a shell
-	e.Shell = append(e.Shell, copyPrograms(strings.Join(stmts, "\n"))...)
-	if sql := strings.TrimSpace(strings.Join(stmts, "\n")); sql != "" && !SQLReadOnly(sql) {
+	sql := strings.Join(stmts, "\n")
+	if progs := copyPrograms(sql); len(progs) > 0 {
+		e.Shell = append(e.Shell, progs...)
+		e.Private = e.Private || copiesToProgram(sql)
+	}
+	if sql := strings.TrimSpace(sql); sql != "" && !SQLReadOnly(sql) {
 		e.Exec = true
 		if e.Unknown == "" {
 			e.Unknown = "the statements change data"
 		}
 	}
 	return e
+}
+
+// copiesToProgram reports whether SQL holds COPY … TO PROGRAM: the server
+// runs the program with the rows the statement selects on its input.
+func copiesToProgram(sql string) bool {
+	w := strings.Fields(strings.ToLower(strings.ReplaceAll(sql, ")", ") ")))
+	for i := 1; i < len(w); i++ {
+		if w[i] == "program" && (w[i-1] == "to" || strings.HasSuffix(w[i-1], ")to")) {
+			return true
+		}
+	}
+	return false
 }
 
 // hasLowerPrefix is strings.HasPrefix(strings.ToLower(s), p) for a prefix p
@@ -317,6 +435,9 @@ func clientCommand(l string, e *script.Effects) {
 		"dv", "du", "di", "ds", "dp", "dx", "x", "timing", "conninfo", "set", "pset", "a", "t", "encoding", "h",
 		"?", "c", "connect", "columns", "status", "s", "dm", "db", "dc", "dd", "de", "dg", "dl", "do", "dT", "sf",
 		"sv", "errverbose", "prompt", "parameter", "scanstats", "trace", "vfsinfo", "vfslist", "vfsname", "sha3sum":
+		if verb == "dump" { // every table's rows, as SQL
+			e.Private = true
+		}
 	case "output", "once", "o", "out", "save", "backup", "w", "write", "g", "tee":
 		if file == "" || file == "stdout" || file == "-" {
 			return

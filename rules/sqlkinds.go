@@ -21,6 +21,7 @@ const (
 	kindShutdown
 	kindMongoDrop
 	kindMongoDeleteAll
+	kindReplicaof
 	kindUnknown
 )
 
@@ -78,6 +79,9 @@ func textKinds(text string) kindSet {
 		scratch, k = asciiSQLKinds(text, false, true, scratch, k)
 	}
 	k |= asciiRedisKinds(text)
+	if lk := luaRedisKind(text); lk != "" {
+		k |= kindBit(lk)
+	}
 	_, m := asciiMongoKind(text, scratch)
 	return k | m
 }
@@ -242,9 +246,9 @@ func stmtKind(stmt []byte) kindSet {
 	case "drop":
 		s2, e2 := nextWord(stmt, e, isSQLSep)
 		switch string(stmt[s2:e2]) {
-		case "database", "schema":
+		case "database", "schema", "keyspace":
 			return kindDropDatabase
-		case "table":
+		case "table", "columnfamily":
 			return kindDropTable
 		}
 		return kindDropOther
@@ -303,6 +307,11 @@ func asciiRedisKind(line string) kindSet {
 		s2, e2 := nextWord(line, e, isASCIISpace)
 		if strings.EqualFold(line[s2:e2], "flush") {
 			return kindFlush
+		}
+	case strings.EqualFold(first, "replicaof"), strings.EqualFold(first, "slaveof"):
+		s2, e2 := nextWord(line, e, isASCIISpace)
+		if s2 < e2 && !strings.EqualFold(line[s2:e2], "no") {
+			return kindReplicaof
 		}
 	}
 	return 0

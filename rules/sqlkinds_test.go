@@ -8,13 +8,13 @@ import (
 // TestKindConstants checks the kind bits against sqlKindNames.
 func TestKindConstants(t *testing.T) {
 	for i, k := range []kindSet{kindDropDatabase, kindDropTable, kindDropOther, kindTruncate, kindDeleteAll,
-		kindUpdateAll, kindAlterDrop, kindFlush, kindShutdown, kindMongoDrop, kindMongoDeleteAll, kindUnknown} {
+		kindUpdateAll, kindAlterDrop, kindFlush, kindShutdown, kindMongoDrop, kindMongoDeleteAll, kindReplicaof, kindUnknown} {
 		if got := kindBit(sqlKindNames[i]); got != k {
 			t.Errorf("kind %s: bit %#x, constant %#x", sqlKindNames[i], got, k)
 		}
 	}
-	if len(sqlKindNames) != 12 {
-		t.Errorf("%d kinds, 12 constants", len(sqlKindNames))
+	if len(sqlKindNames) != 13 {
+		t.Errorf("%d kinds, 13 constants", len(sqlKindNames))
 	}
 }
 

@@ -21,6 +21,11 @@ type Effects struct {
 	// credentials on their input (git's credential helper is given the
 	// user name and password it stores or looks up).
 	SecretInput bool
+	// Private is true when the script prints a database's content or
+	// hands it to a program (sqlite3's .dump, COPY … TO PROGRAM, which
+	// gives the program the rows on its input): private data, which a
+	// call must not send over the network.
+	Private bool
 	// Exec is true when the script runs code that cannot be analysed here
 	// (a command built at run time, a program file, an embedded language).
 	Exec bool
