@@ -29,9 +29,10 @@ type block struct {
 	// subs are the first sub-command element's alternatives (lower case);
 	// nil when the entry applies whatever the sub-command.
 	subs []string
-	// trigger names a feature a command must have for an entry that
-	// applies to any executable to possibly match ("inline", "redirects",
-	// …); empty when there is none.
+	// trigger names a feature a command must have for the block's entry
+	// to possibly match ("inline", "redirects", "flags", …): read for a
+	// rule, and for any entry that applies to any executable; empty when
+	// there is none.
 	trigger string
 
 	// Set once under Set.compileMu.
@@ -85,7 +86,7 @@ func splitBlocks(pack, file string, data []byte) []*block {
 				cur.exes = stringArray(l)
 			case cur.subs == nil && bytes.HasPrefix(l, []byte("sub = [")):
 				cur.subs = firstSub(l)
-			case cur.trigger == "" && slices.Contains(cur.exes, "*"):
+			case cur.trigger == "" && (cur.kind == "rule" || slices.Contains(cur.exes, "*")):
 				cur.trigger = triggerOf(l)
 			}
 		}
@@ -144,15 +145,29 @@ func stringArray(l []byte) []string {
 }
 
 // triggers are match keys that can only hold when the command has the
-// feature the key names.
+// feature the key names, and "flags": a word written as an option, which
+// the flag keys (flagKeys) need.
 var triggers = []string{"inline", "inline_any", "inline_unknown", "redirects", "redirects_any", "assigns",
-	"pipe_self_background", "unknown_exe", "name_unknown", "origins", "privileged", "remote", "dir", "stdin_from"}
+	"pipe_self_background", "unknown_exe", "name_unknown", "origins", "privileged", "remote", "dir", "stdin_from",
+	"flags"}
 
-// triggerOf returns the trigger a match line names, if any.
+// flagKeys are the match keys that need a flag of the command: the
+// grammar only reads a word written as an option (isFlagWord) as one.
+var flagKeys = []string{"flags_all", "flags_any", "flag_values", "flags_no_value"}
+
+// triggerOf returns the trigger a match line names, if any. An empty list
+// or table, and a false, ask for nothing: no trigger.
 func triggerOf(l []byte) string {
-	key, _, ok := bytes.Cut(l, []byte(" = "))
+	key, value, ok := bytes.Cut(l, []byte(" = "))
 	if !ok {
 		return ""
+	}
+	switch string(bytes.TrimSpace(value)) {
+	case "[]", "{}", "false", `""`:
+		return ""
+	}
+	if slices.Contains(flagKeys, string(key)) {
+		return "flags"
 	}
 	for _, t := range triggers {
 		if string(key) == t {
@@ -187,8 +202,21 @@ func hasTrigger(t string, cmd *shell.Command, known bool) bool {
 		return cmd.Dir.Value != ""
 	case "stdin_from":
 		return cmd.PipeFrom != nil
+	case "flags":
+		return hasFlagWord(cmd)
 	}
 	return true
+}
+
+// hasFlagWord reports whether a word after the program's name is written
+// as an option: the grammar reads no other word as a flag.
+func hasFlagWord(cmd *shell.Command) bool {
+	for i := 1; i < len(cmd.Argv); i++ {
+		if isFlagWord(cmd.Argv[i].Value) {
+			return true
+		}
+	}
+	return false
 }
 
 // firstSub reads the first element of a one-line sub = [...] array as

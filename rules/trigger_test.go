@@ -1,0 +1,139 @@
+package rules
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolguard/toolguard/shell"
+)
+
+// TestTriggerNeedsFeature checks every embedded rule block that has a
+// trigger: the rule's match really asks for the feature (a non-empty flag
+// condition for "flags", assignments for "assigns", …), so a command
+// without the feature can never match it and leaving the block out of the
+// command's view changes nothing.
+func TestTriggerNeedsFeature(t *testing.T) {
+	needs := map[string]func(m Match) bool{
+		"flags": func(m Match) bool {
+			return len(m.FlagsAll) > 0 || len(m.FlagsAny) > 0 || len(m.FlagValues) > 0 || len(m.FlagsNoValue) > 0
+		},
+		"assigns":              func(m Match) bool { return len(m.Assigns) > 0 },
+		"inline":               func(m Match) bool { return len(m.Inline) > 0 },
+		"inline_any":           func(m Match) bool { return len(m.InlineAny) > 0 },
+		"inline_unknown":       func(m Match) bool { return m.InlineUnknown },
+		"redirects":            func(m Match) bool { return len(m.Redirects) > 0 },
+		"redirects_any":        func(m Match) bool { return len(m.RedirectsAny) > 0 },
+		"pipe_self_background": func(m Match) bool { return m.PipeSelfBackground },
+		"unknown_exe":          func(m Match) bool { return m.UnknownExe },
+		"name_unknown":         func(m Match) bool { return m.NameUnknown },
+		"origins":              func(m Match) bool { return len(m.Origins) > 0 },
+		"privileged":           func(m Match) bool { return m.Privileged },
+		"remote":               func(m Match) bool { return m.Remote },
+		"dir":                  func(m Match) bool { return len(m.Dir) > 0 },
+		"stdin_from":           func(m Match) bool { return len(m.StdinFrom) > 0 },
+	}
+	flagRules := 0
+	for _, gp := range generated {
+		for _, gb := range gp.blocks {
+			if gb.trigger == "" || gb.kind != "rule" {
+				continue
+			}
+			need, ok := needs[gb.trigger]
+			if !ok {
+				t.Errorf("%s:%d: trigger %q has no check here", gp.file, gb.line, gb.trigger)
+				continue
+			}
+			p := gb.build()
+			if len(p.Rules) != 1 || !need(p.Rules[0].Match) {
+				t.Errorf("%s:%d: trigger %q but the rule does not ask for it: %+v", gp.file, gb.line, gb.trigger, p.Rules)
+			}
+			if gb.trigger == "flags" {
+				flagRules++
+			}
+		}
+	}
+	if flagRules < 100 {
+		t.Errorf("%d rule blocks wait for a flag, want at least 100 (is the trigger read?)", flagRules)
+	}
+}
+
+// TestTriggeredBlocksLeftOutNeverMatch compiles, for every command of the
+// pack cases, near misses and benchmarks, the rule blocks its view leaves
+// out for want of a trigger, and checks that none of their rules matches
+// the command.
+func TestTriggeredBlocksLeftOutNeverMatch(t *testing.T) {
+	s := builtin(t)
+	var texts []string
+	for _, cases := range packCases {
+		for _, c := range cases {
+			texts = append(texts, c.cmd)
+		}
+	}
+	for _, c := range extraPositives {
+		texts = append(texts, c.cmd)
+	}
+	for _, c := range nearMisses {
+		texts = append(texts, c)
+	}
+	texts = append(texts, benchCommands...)
+	left, cmds := 0, 0
+	for _, text := range texts {
+		sc, err := shell.Parse(text, shell.Options{})
+		if err != nil {
+			continue
+		}
+		for _, cmd := range sc.Commands {
+			cmds++
+			name, ix := s.resolve(cmd.Name)
+			ge := s.grammarFor(name, ix)
+			a := parseArgs(cmd, ge.g)
+			known := ix != nil
+			ruleKnown := known && ix.ruleKnown
+			keys := s.subKeys(ix, a)
+			kept := s.blocksFor(ix, keys, features(cmd, ruleKnown))
+			for _, b := range s.blocksFor(ix, keys, ^uint32(0)) {
+				if slices.Contains(kept, b) || b.kind != "rule" {
+					continue
+				}
+				left++
+				s.compileBlocks([]*block{b})
+				if b.err != nil {
+					t.Fatalf("%s:%d: %v", b.file, b.line, b.err)
+				}
+				for _, r := range b.cp.rules {
+					e := &env{cmd: cmd, g: ge.g, a: a, known: known, ruleKnown: ruleKnown}
+					if r.match(e) {
+						t.Errorf("%q: rule %s matches, but its block (trigger %q) is left out of the view", text, r.info.ID, b.trigger)
+					}
+				}
+			}
+		}
+	}
+	if left < 200 {
+		t.Errorf("%d blocks left out over %d commands, want at least 200", left, cmds)
+	}
+}
+
+func TestHasFlagWord(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"git status", false},
+		{"git -c a=b status", true},
+		{"git log -- -x", true}, // "--" itself is written as an option
+		{"rm - x", false},       // "-" alone is stdin, not an option
+		{"ls", false},
+		{"X=-y env", false}, // an assignment is no argument
+	} {
+		sc, err := shell.Parse(c.text, shell.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := hasFlagWord(sc.Commands[0])
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("hasFlagWord(%q) (-want +got):\n%s", c.text, diff)
+		}
+	}
+}
