@@ -264,7 +264,10 @@ func compileBuilt(b *block) {
 	if len(p.Executables) == 0 {
 		p.Executables = []string{"*"}
 	}
-	b.cp, b.err = compileOne(p)
+	var pr problems
+	pr.checked = true
+	b.cp = compileWith(p, &pr)
+	b.err = pr.err()
 }
 
 // compileBatch decodes blocks of one pack together and hands each its own
@@ -340,12 +343,18 @@ func compileAlone(b *block) {
 }
 
 func compileOne(p Pack) (*compiledPack, error) {
+	var pr problems
+	cp := compileWith(p, &pr)
+	return cp, pr.err()
+}
+
+// compileWith compiles one block's pack, its rules' executables added to
+// the pack's, and records what is wrong in pr.
+func compileWith(p Pack, pr *problems) *compiledPack {
 	for _, r := range p.Rules {
 		p.Executables = append(p.Executables, r.Exe...)
 	}
-	var pr problems
-	cp := compilePack(p, &pr)
-	return cp, pr.err()
+	return compilePack(p, pr)
 }
 
 // packBlocks splits a pack into blocks, once, the first time a command

@@ -137,3 +137,41 @@ func TestHasFlagWord(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneratedEntriesCheckClean compiles every block of packs_gen.go with
+// every check on: a hook process compiles them with the checks that only
+// report problems skipped (problems.checked), which is sound only while
+// they report none.
+func TestGeneratedEntriesCheckClean(t *testing.T) {
+	blocks := 0
+	for _, gp := range generated {
+		for i := range gp.blocks {
+			b := gp.block(i)
+			p := b.build()
+			p.Name, p.Executables = b.pack, b.exes
+			if len(p.Executables) == 0 {
+				p.Executables = []string{"*"}
+			}
+			var full, checked problems
+			checked.checked = true
+			a, c := compileWith(p, &full), compileWith(p, &checked)
+			if err := full.err(); err != nil {
+				t.Errorf("%s:%d: %v", gp.file, gb(gp, i), err)
+			}
+			if len(a.programs) != len(c.programs) || len(a.rules) != len(c.rules) {
+				t.Errorf("%s:%d: checked compile gives %d programs, %d rules; want %d, %d", gp.file, gb(gp, i), len(c.programs), len(c.rules), len(a.programs), len(a.rules))
+			}
+			for j := range a.programs {
+				if a.programs[j].ident != c.programs[j].ident || len(a.programs[j].effs) != len(c.programs[j].effs) {
+					t.Errorf("%s:%d: program %d differs when compiled checked", gp.file, gb(gp, i), j)
+				}
+			}
+			blocks++
+		}
+	}
+	if blocks < 1000 {
+		t.Errorf("%d generated blocks, want at least 1000", blocks)
+	}
+}
+
+func gb(gp genPack, i int) int { return gp.blocks[i].line }
