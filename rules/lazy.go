@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolguard/toolguard/shell"
@@ -259,7 +260,7 @@ func (s *Set) compileBlocks(bs []*block) {
 // compileBuilt compiles a block compiled ahead of time.
 func compileBuilt(b *block) {
 	p := b.build()
-	p.Name, p.file = b.pack, fmt.Sprintf("%s:%d", b.file, b.line)
+	p.Name, p.file = b.pack, b.file+":"+strconv.Itoa(b.line)
 	p.Executables = b.exes
 	if len(p.Executables) == 0 {
 		p.Executables = []string{"*"}
@@ -291,7 +292,7 @@ func compileBatch(bs []*block) {
 func distribute(bs []*block, p *Pack) bool {
 	var r, sf, pa, u, pg int
 	for _, b := range bs {
-		one := Pack{Name: b.pack, file: fmt.Sprintf("%s:%d", b.file, b.line), Executables: b.exes}
+		one := Pack{Name: b.pack, file: b.file + ":" + strconv.Itoa(b.line), Executables: b.exes}
 		ok := true
 		switch b.kind {
 		case "rule":
@@ -334,7 +335,7 @@ func compileAlone(b *block) {
 		b.cp, b.err = nil, fmt.Errorf("%s:%d: %w", b.file, b.line, describeTOMLError(err))
 		return
 	}
-	p.Name, p.file = b.pack, fmt.Sprintf("%s:%d", b.file, b.line)
+	p.Name, p.file = b.pack, b.file+":"+strconv.Itoa(b.line)
 	p.Executables = b.exes
 	if len(p.Executables) == 0 {
 		p.Executables = []string{"*"}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -175,3 +176,11 @@ func TestGeneratedEntriesCheckClean(t *testing.T) {
 }
 
 func gb(gp genPack, i int) int { return gp.blocks[i].line }
+
+func TestListText(t *testing.T) {
+	for _, xs := range [][]string{nil, {}, {"git"}, {"rm", "unlink"}, {"a b", ""}} {
+		if diff := cmp.Diff(fmt.Sprintf("%v", xs), listText(xs)); diff != "" {
+			t.Errorf("listText(%q) (-fmt +listText):\n%s", xs, diff)
+		}
+	}
+}
