@@ -1,6 +1,7 @@
 package paths
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -106,4 +107,64 @@ func worst(fs []risk.Finding) risk.Verdict {
 		v = v.Worse(f.Verdict)
 	}
 	return v
+}
+
+// concatWithMap is concat as it was written first: the reference.
+func concatWithMap(lists ...[]string) []string {
+	out := []string{}
+	seen := map[string]bool{}
+	for _, l := range lists {
+		for _, p := range l {
+			if !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+func TestConcat(t *testing.T) {
+	many := make([]string, 0, 400)
+	for i := range 200 {
+		// alike in length and in the bytes sampleHash reads
+		many = append(many, "**/"+string(rune('a'+i%26))+string(rune('a'+i/26))+"x/.env")
+	}
+	for _, c := range []struct {
+		name  string
+		lists [][]string
+		want  []string
+	}{
+		{"none", nil, []string{}},
+		{"empty lists", [][]string{{}, {}}, []string{}},
+		{"one", [][]string{{"a", "b"}}, []string{"a", "b"}},
+		{"repeat inside", [][]string{{"a", "b", "a", ""}, {"", "c"}}, []string{"a", "b", "", "c"}},
+		{"repeat across", [][]string{{"**/.env", "~/.ssh/**"}, {"~/.ssh/**", "**/.env", "**/.netrc"}}, []string{"**/.env", "~/.ssh/**", "**/.netrc"}},
+		{"alike", [][]string{many, many[100:], many[:7]}, many},
+	} {
+		got := concat(c.lists...)
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", c.name, diff)
+		}
+	}
+	for _, lists := range [][][]string{
+		{aarSafetyDenied, aarPolicyDenied, aiChatBlocked, zeroClawHomeForbidden, extraDenied},
+		{templateFiles, sourceFiles}, {aiChatSensitiveWrite, sensitiveWrite}, {protectedSelf, protectedHooks},
+		{escapeHatches}, {publicKeyFiles}, {sensitiveAny},
+	} {
+		if diff := cmp.Diff(concatWithMap(lists...), concat(lists...)); diff != "" {
+			t.Errorf("concat of the default lists (-map +concat):\n%s", diff)
+		}
+	}
+}
+
+func FuzzConcat(f *testing.F) {
+	f.Add("a\nb\na", "b\nc")
+	f.Add("", "\n\n")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+		if diff := cmp.Diff(concatWithMap(la, lb, la), concat(la, lb, la)); diff != "" {
+			t.Errorf("(-map +concat):\n%s", diff)
+		}
+	})
 }

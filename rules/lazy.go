@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/toolguard/toolguard/shell"
@@ -29,9 +30,10 @@ type block struct {
 	// subs are the first sub-command element's alternatives (lower case);
 	// nil when the entry applies whatever the sub-command.
 	subs []string
-	// trigger names a feature a command must have for an entry that
-	// applies to any executable to possibly match ("inline", "redirects",
-	// …); empty when there is none.
+	// trigger names a feature a command must have for the block's entry
+	// to possibly match ("inline", "redirects", "flags", …): read for a
+	// rule, and for any entry that applies to any executable; empty when
+	// there is none.
 	trigger string
 
 	// Set once under Set.compileMu.
@@ -85,7 +87,7 @@ func splitBlocks(pack, file string, data []byte) []*block {
 				cur.exes = stringArray(l)
 			case cur.subs == nil && bytes.HasPrefix(l, []byte("sub = [")):
 				cur.subs = firstSub(l)
-			case cur.trigger == "" && slices.Contains(cur.exes, "*"):
+			case cur.trigger == "" && (cur.kind == "rule" || slices.Contains(cur.exes, "*")):
 				cur.trigger = triggerOf(l)
 			}
 		}
@@ -144,15 +146,29 @@ func stringArray(l []byte) []string {
 }
 
 // triggers are match keys that can only hold when the command has the
-// feature the key names.
+// feature the key names, and "flags": a word written as an option, which
+// the flag keys (flagKeys) need.
 var triggers = []string{"inline", "inline_any", "inline_unknown", "redirects", "redirects_any", "assigns",
-	"pipe_self_background", "unknown_exe", "name_unknown", "origins", "privileged", "remote", "dir", "stdin_from"}
+	"pipe_self_background", "unknown_exe", "name_unknown", "origins", "privileged", "remote", "dir", "stdin_from",
+	"flags"}
 
-// triggerOf returns the trigger a match line names, if any.
+// flagKeys are the match keys that need a flag of the command: the
+// grammar only reads a word written as an option (isFlagWord) as one.
+var flagKeys = []string{"flags_all", "flags_any", "flag_values", "flags_no_value"}
+
+// triggerOf returns the trigger a match line names, if any. An empty list
+// or table, and a false, ask for nothing: no trigger.
 func triggerOf(l []byte) string {
-	key, _, ok := bytes.Cut(l, []byte(" = "))
+	key, value, ok := bytes.Cut(l, []byte(" = "))
 	if !ok {
 		return ""
+	}
+	switch string(bytes.TrimSpace(value)) {
+	case "[]", "{}", "false", `""`:
+		return ""
+	}
+	if slices.Contains(flagKeys, string(key)) {
+		return "flags"
 	}
 	for _, t := range triggers {
 		if string(key) == t {
@@ -187,8 +203,21 @@ func hasTrigger(t string, cmd *shell.Command, known bool) bool {
 		return cmd.Dir.Value != ""
 	case "stdin_from":
 		return cmd.PipeFrom != nil
+	case "flags":
+		return hasFlagWord(cmd)
 	}
 	return true
+}
+
+// hasFlagWord reports whether a word after the program's name is written
+// as an option: the grammar reads no other word as a flag.
+func hasFlagWord(cmd *shell.Command) bool {
+	for i := 1; i < len(cmd.Argv); i++ {
+		if isFlagWord(cmd.Argv[i].Value) {
+			return true
+		}
+	}
+	return false
 }
 
 // firstSub reads the first element of a one-line sub = [...] array as
@@ -231,12 +260,15 @@ func (s *Set) compileBlocks(bs []*block) {
 // compileBuilt compiles a block compiled ahead of time.
 func compileBuilt(b *block) {
 	p := b.build()
-	p.Name, p.file = b.pack, fmt.Sprintf("%s:%d", b.file, b.line)
+	p.Name, p.file = b.pack, b.file+":"+strconv.Itoa(b.line)
 	p.Executables = b.exes
 	if len(p.Executables) == 0 {
 		p.Executables = []string{"*"}
 	}
-	b.cp, b.err = compileOne(p)
+	var pr problems
+	pr.checked = true
+	b.cp = compileWith(p, &pr)
+	b.err = pr.err()
 }
 
 // compileBatch decodes blocks of one pack together and hands each its own
@@ -260,7 +292,7 @@ func compileBatch(bs []*block) {
 func distribute(bs []*block, p *Pack) bool {
 	var r, sf, pa, u, pg int
 	for _, b := range bs {
-		one := Pack{Name: b.pack, file: fmt.Sprintf("%s:%d", b.file, b.line), Executables: b.exes}
+		one := Pack{Name: b.pack, file: b.file + ":" + strconv.Itoa(b.line), Executables: b.exes}
 		ok := true
 		switch b.kind {
 		case "rule":
@@ -303,7 +335,7 @@ func compileAlone(b *block) {
 		b.cp, b.err = nil, fmt.Errorf("%s:%d: %w", b.file, b.line, describeTOMLError(err))
 		return
 	}
-	p.Name, p.file = b.pack, fmt.Sprintf("%s:%d", b.file, b.line)
+	p.Name, p.file = b.pack, b.file+":"+strconv.Itoa(b.line)
 	p.Executables = b.exes
 	if len(p.Executables) == 0 {
 		p.Executables = []string{"*"}
@@ -312,12 +344,18 @@ func compileAlone(b *block) {
 }
 
 func compileOne(p Pack) (*compiledPack, error) {
+	var pr problems
+	cp := compileWith(p, &pr)
+	return cp, pr.err()
+}
+
+// compileWith compiles one block's pack, its rules' executables added to
+// the pack's, and records what is wrong in pr.
+func compileWith(p Pack, pr *problems) *compiledPack {
 	for _, r := range p.Rules {
 		p.Executables = append(p.Executables, r.Exe...)
 	}
-	var pr problems
-	cp := compilePack(p, &pr)
-	return cp, pr.err()
+	return compilePack(p, pr)
 }
 
 // packBlocks splits a pack into blocks, once, the first time a command

@@ -408,10 +408,6 @@ func compileProgram(where string, p Program, pr *problems) *program {
 	if out.operands == "" {
 		out.operands = roleText
 	}
-	checkRole(where, "operands", p.Operands, pr)
-	checkRole(where, "first", p.First, pr)
-	checkRole(where, "last", p.Last, pr)
-	checkRole(where, "stdin", p.Stdin, pr)
 	out.effNames = p.pre.effNames
 	if out.effNames.len() == 0 && len(p.Effects) > 0 {
 		out.effNames = nameTags{}.add(1, slices.Collect(maps.Keys(p.Effects))...).set()
@@ -421,8 +417,25 @@ func compileProgram(where string, p Program, pr *problems) *program {
 	}
 	for i := range out.effNames.len() { // sorted
 		f := out.effNames.name(i)
-		checkFlagName(where, "effects", f, pr)
 		out.effs[i] = compileEffect(where, f, p.Effects[f], pr)
+	}
+	if !pr.checked {
+		checkProgram(where, p, out, pr)
+	}
+	out.sum = out.buildSummary()
+	out.ident = out.sum + "\x00" + strings.Join(out.examples, "\x00")
+	return out
+}
+
+// checkProgram reports what is wrong in an effect-model entry: names that
+// are not options, options listed twice, unknown roles and effects.
+func checkProgram(where string, p Program, out *program, pr *problems) {
+	checkRole(where, "operands", p.Operands, pr)
+	checkRole(where, "first", p.First, pr)
+	checkRole(where, "last", p.Last, pr)
+	checkRole(where, "stdin", p.Stdin, pr)
+	for i := range out.effNames.len() {
+		checkFlagName(where, "effects", out.effNames.name(i), pr)
 	}
 	for i := range out.effNames.len() {
 		f := out.effNames.name(i)
@@ -478,9 +491,6 @@ func compileProgram(where string, p Program, pr *problems) *program {
 	if len(p.Examples) == 0 {
 		pr.addf(where, "field examples: required (commands the entry must apply to)")
 	}
-	out.sum = out.buildSummary()
-	out.ident = out.sum + "\x00" + strings.Join(out.examples, "\x00")
-	return out
 }
 
 func checkFlagName(where, field, f string, pr *problems) {

@@ -255,15 +255,22 @@ func (v *view) work(cmd *shell.Command, paths int) int {
 // trigger the command has.
 func (s *Set) blocksFor(ix *exeIndex, keys []string, feat uint32) []*block {
 	var out []*block
-	for _, b := range s.anyExeBlocks() {
-		if b.trigger == "" || feat&(1<<slices.Index(triggers, b.trigger)) != 0 {
-			out = append(out, b)
+	out = appendTriggered(out, s.anyExeBlocks(), feat)
+	if ix != nil {
+		out = appendTriggered(out, s.genericBlocks(ix), feat)
+		for _, k := range keys {
+			out = appendTriggered(out, s.subBlocks(ix, k), feat)
 		}
 	}
-	if ix != nil {
-		out = append(out, s.genericBlocks(ix)...)
-		for _, k := range keys {
-			out = append(out, s.subBlocks(ix, k)...)
+	return out
+}
+
+// appendTriggered appends the blocks whose trigger, if any, is among the
+// features feat.
+func appendTriggered(out, bs []*block, feat uint32) []*block {
+	for _, b := range bs {
+		if b.trigger == "" || feat&(1<<slices.Index(triggers, b.trigger)) != 0 {
+			out = append(out, b)
 		}
 	}
 	return out
