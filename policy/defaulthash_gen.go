@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:484c5a18dfd9d0d57ee779d78f7828e90d2271e717ce42e3693461df4bdcd82f"
-	defaultHashRules = "sha256:bf746a585d95d1170c35196856c0536c89050913da706388f83f00abc9d111fa"
+	defaultHash      = "sha256:52b4395e84d05cd0bfcceacff374c23a3442e201bd947638d2c7a5ab4d969f6b"
+	defaultHashRules = "sha256:c44634aca4513ff6c7dca04ef5efde916cb93c204abda9f1ff36d065ab14531e"
 )
