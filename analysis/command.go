@@ -318,7 +318,7 @@ func HasGlobMeta(v string) bool { return strings.ContainsAny(v, "*?[") }
 // -delete).
 func isRemover(name string) bool {
 	switch name {
-	case "rm", "rmdir", "unlink", "shred", "srm", "mv", "trash", "trash-put", "gio", "wipe":
+	case "rm", "rmdir", "unlink", "shred", "srm", "mv", "trash", "trash-put", "gio", "wipe", "rimraf":
 		return true
 	}
 	return false

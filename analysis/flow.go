@@ -31,6 +31,7 @@ type flow struct {
 	// not judge again as shell for the same command.
 	ranShell map[string]string
 	judged   map[string]bool // build steps already judged (build.go)
+	running  map[string]bool // files whose commands are being followed (within)
 }
 
 func (f *flow) step(sc Command) {
@@ -258,9 +259,11 @@ func (f *flow) runs(sc Command) {
 		}
 		if text, ok := f.text(sc, w, p); ok {
 			read = append(read, p)
+			before := len(f.a.seen)
 			if f.a.runFile(sc, w, p, text) {
 				f.ranWritten(p, text)
 			}
+			f.within(p, before)
 		}
 		if src, ok := f.built[p]; ok {
 			if text, ok := f.written[src]; ok && forkLoop(text) {
@@ -268,6 +271,28 @@ func (f *flow) runs(sc Command) {
 			}
 		}
 	}
+}
+
+// maxRunNesting bounds the files run by files run (a script sourcing a
+// library that sources another) that are followed.
+const maxRunNesting = 8
+
+// within follows the files the commands of file p run (the library a
+// script sources, the script it starts): the commands a.seen gained from
+// index before on, judged as p was. A file already being followed (a
+// script sourcing itself) is not followed again.
+func (f *flow) within(p string, before int) {
+	if f.running[p] || len(f.running) >= maxRunNesting || before >= len(f.a.seen) {
+		return
+	}
+	if f.running == nil {
+		f.running = map[string]bool{}
+	}
+	f.running[p] = true
+	for _, nested := range f.a.seen[before:len(f.a.seen):len(f.a.seen)] {
+		f.runs(nested) // the files it runs; what the call wrote is judged once, by the call's own commands
+	}
+	delete(f.running, p)
 }
 
 // maxRunMatches bounds the files a pattern the command runs may match

@@ -37,6 +37,16 @@
 //     sh of dynamic variables; --list and --dry run nothing.
 //   - tox: the commands_pre, commands and commands_post of the chosen
 //     environments; nox: noxfile.py, which nox imports.
+//   - hatch run [ENV:]SCRIPT: the script of the environment (hatch.toml's
+//     [envs.ENV.scripts], else pyproject.toml's [tool.hatch.envs.ENV.scripts],
+//     inherited from its template), scripts it names expanded, after the
+//     environment's pre- and post-install commands; pdm run and rye run:
+//     the [tool.pdm.scripts] or [tool.rye.scripts] entry (cmd, shell,
+//     composite, chain, call), with pdm's pre_ and post_ scripts. A name
+//     that is no script is a program, left to the caller.
+//   - pre-commit run [HOOK]: the entries (with args) of the local hooks of
+//     .pre-commit-config.yaml (-c FILE) in a language that runs them as
+//     commands; remote repositories' hooks are not read.
 //   - composer: the install, update and autoload event scripts, and run,
 //     run-script or a script's own name, following @script references.
 //   - systemctl start, restart, reload and enable (now or at every boot

@@ -387,6 +387,7 @@ func (r *resolver) gitRepo(run gitRun) (gitRepository, bool) {
 		return r.gitCommon(gitRepository{gitDir: run.gitDir, root: cmpOr(run.workTree, run.dir)})
 	}
 	d := run.dir
+	partial := "" // the first .git directory without HEAD or config
 	for hop := 0; hop < maxGitHops; hop++ {
 		dot := join(d, ".git")
 		if !r.gitExists(dot) {
@@ -421,10 +422,21 @@ func (r *resolver) gitRepo(run gitRun) (gitRepository, bool) {
 				return gitRepository{}, false
 			}
 		}
+		if partial == "" {
+			partial = d
+		}
 		if d == "/" || d == "." || d == "" {
 			break
 		}
 		d = path.Dir(d)
+	}
+	if partial != "" {
+		// A .git directory git would pass over for lacking HEAD (a damaged
+		// or half-copied repository, one whose HEAD cannot be seen) still
+		// holds hooks that run as soon as it is whole again: judged as the
+		// repository when no whole one is found above it.
+		dot := join(partial, ".git")
+		return r.gitCommon(gitRepository{gitDir: dot, root: cmpOr(run.workTree, partial)})
 	}
 	return gitRepository{}, true // no repository: only the global hooks path can name hooks
 }

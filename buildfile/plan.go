@@ -173,6 +173,12 @@ func Resolve(inv Invocation, fs Files) Plan {
 		}
 	case "composer":
 		r.composer(inv)
+	case "hatch":
+		r.hatch(inv)
+	case "pdm", "rye":
+		r.pdmRye(inv)
+	case "pre-commit":
+		r.precommit(inv)
 	case "git":
 		r.git(inv)
 	case "systemctl":
@@ -249,7 +255,7 @@ var runners = map[string]bool{
 	"make": true, "gmake": true, "npm": true, "yarn": true, "pnpm": true, "bun": true,
 	"pytest": true, "py.test": true, "pip": true, "pip3": true, "uv": true, "go": true,
 	"just": true, "task": true, "go-task": true, "tox": true, "nox": true, "composer": true,
-	"git": true, "systemctl": true, "direnv": true,
+	"git": true, "systemctl": true, "direnv": true, "hatch": true, "pdm": true, "rye": true, "pre-commit": true,
 	// Language ecosystems and notebooks (runners-more).
 	"cargo": true, "rake": true, "rails": true, "gem": true, "bundle": true, "bundler": true,
 	"mix": true, "swift": true, "jupyter": true, "jupyter-nbconvert": true, "jupyter-execute": true,

@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:dc3b01b3e380dbcb02275ee496f01c390824831c3ca8281b7bc7b10dd6002fa2"
-	defaultHashRules = "sha256:1971f1167b1d6286184f52ef69dc90759834a1ceb99bba99761dc71e903530cc"
+	defaultHash      = "sha256:b124bf7c26b975f69553246320f25bfed1daf23e733474f80839352047c8fbb8"
+	defaultHashRules = "sha256:968e7ec54003ab23f00c09ee849d6d18760f8b88f6703c995889d71fe9032bf1"
 )

@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:1971f1167b1d6286184f52ef69dc90759834a1ceb99bba99761dc71e903530cc"
+	generatedDigest = "sha256:968e7ec54003ab23f00c09ee849d6d18760f8b88f6703c995889d71fe9032bf1"
 }
 
 var generatedPacks = []genPack{
@@ -127,7 +127,7 @@ var generatedPacks = []genPack{
 		{line: 321, kind: "rule", exes: []string{"dvc"}, subs: []string{"gc"}, trigger: "", build: packsDatabasesL321},
 		{line: 333, kind: "safe", exes: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "mongosh", "mongo", "redis-cli", "valkey-cli", "clickhouse-client", "cockroach", "sqlcmd"}, subs: nil, trigger: "", build: packsDatabasesL333},
 	}},
-	{file: "packs/filesystem.toml", header: packHeader{Name: "filesystem", Executables: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe", "find", "truncate", "mv", "cp", "install", "ln", "dd", "tee", "touch", "mkdir", "chmod", "chown", "chgrp", "sed", "perl", "tar", "sponge", "gio", "trash-empty", "xargs", "rsync", "remove-item", "ri", "del", "erase", "rd", "*"}}, blocks: []genBlock{
+	{file: "packs/filesystem.toml", header: packHeader{Name: "filesystem", Executables: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe", "find", "truncate", "mv", "cp", "install", "ln", "dd", "tee", "touch", "mkdir", "chmod", "chown", "chgrp", "sed", "perl", "tar", "sponge", "gio", "trash-empty", "xargs", "rsync", "remove-item", "ri", "del", "erase", "rd", "rimraf", "del-cli", "trash", "trash-put", "*"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"rm"}, subs: nil, trigger: "", build: packsFilesystemL5},
 		{line: 8, kind: "exe", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL8},
 		{line: 17, kind: "exe", exes: []string{"truncate"}, subs: nil, trigger: "", build: packsFilesystemL17},
@@ -182,18 +182,18 @@ var generatedPacks = []genPack{
 		{line: 526, kind: "safe", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL526},
 		{line: 531, kind: "safe", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL531},
 		{line: 536, kind: "safe", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL536},
-		{line: 543, kind: "paths", exes: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe"}, subs: nil, trigger: "", build: packsFilesystemL543},
-		{line: 547, kind: "paths", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL547},
-		{line: 552, kind: "paths", exes: []string{"cp", "install"}, subs: nil, trigger: "", build: packsFilesystemL552},
-		{line: 558, kind: "paths", exes: []string{"ln"}, subs: nil, trigger: "", build: packsFilesystemL558},
-		{line: 563, kind: "paths", exes: []string{"truncate", "touch", "mkdir", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL563},
-		{line: 567, kind: "paths", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL567},
-		{line: 572, kind: "paths", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL572},
-		{line: 576, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL576},
-		{line: 580, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL580},
-		{line: 585, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL585},
-		{line: 590, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL590},
-		{line: 596, kind: "paths", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL596},
+		{line: 546, kind: "paths", exes: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe", "rimraf", "del-cli", "trash", "trash-put"}, subs: nil, trigger: "", build: packsFilesystemL546},
+		{line: 550, kind: "paths", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL550},
+		{line: 555, kind: "paths", exes: []string{"cp", "install"}, subs: nil, trigger: "", build: packsFilesystemL555},
+		{line: 561, kind: "paths", exes: []string{"ln"}, subs: nil, trigger: "", build: packsFilesystemL561},
+		{line: 566, kind: "paths", exes: []string{"truncate", "touch", "mkdir", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL566},
+		{line: 570, kind: "paths", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL570},
+		{line: 575, kind: "paths", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL575},
+		{line: 579, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL579},
+		{line: 583, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL583},
+		{line: 588, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL588},
+		{line: 593, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL593},
+		{line: 599, kind: "paths", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL599},
 	}},
 	{file: "packs/forges.toml", header: packHeader{Name: "forges", Executables: []string{"gh", "glab", "hub", "tea", "curl", "http", "https", "xh", "wget"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"gh"}, subs: nil, trigger: "", build: packsForgesL5},
@@ -1080,7 +1080,7 @@ var generatedPacks = []genPack{
 		{line: 447, kind: "program", exes: []string{"etcdctl"}, subs: []string{"get"}, trigger: "", build: effectsDatabasesL447},
 		{line: 460, kind: "program", exes: []string{"etcdctl"}, subs: []string{"endpoint", "member"}, trigger: "", build: effectsDatabasesL460},
 	}},
-	{file: "effects/files.toml", header: packHeader{Name: "effects-files", Executables: []string{"file", "tree", "bat", "batcat", "fd", "fdfind", "rg", "ag", "ack", "fzf", "hyperfine", "tokei", "cloc", "scc", "getfattr", "setfattr"}}, blocks: []genBlock{
+	{file: "effects/files.toml", header: packHeader{Name: "effects-files", Executables: []string{"file", "tree", "bat", "batcat", "fd", "fdfind", "rg", "ag", "ack", "fzf", "hyperfine", "tokei", "cloc", "scc", "getfattr", "setfattr", "rimraf", "del-cli"}}, blocks: []genBlock{
 		{line: 7, kind: "exe", exes: []string{"fd"}, subs: nil, trigger: "", build: effectsFilesL7},
 		{line: 10, kind: "exe", exes: []string{"fdfind"}, subs: nil, trigger: "", build: effectsFilesL10},
 		{line: 15, kind: "program", exes: []string{"file"}, subs: nil, trigger: "", build: effectsFilesL15},
@@ -1098,6 +1098,8 @@ var generatedPacks = []genPack{
 		{line: 438, kind: "program", exes: []string{"scc"}, subs: nil, trigger: "", build: effectsFilesL438},
 		{line: 468, kind: "program", exes: []string{"getfattr"}, subs: nil, trigger: "", build: effectsFilesL468},
 		{line: 476, kind: "program", exes: []string{"setfattr"}, subs: nil, trigger: "", build: effectsFilesL476},
+		{line: 489, kind: "program", exes: []string{"rimraf"}, subs: nil, trigger: "", build: effectsFilesL489},
+		{line: 499, kind: "program", exes: []string{"del-cli"}, subs: nil, trigger: "", build: effectsFilesL499},
 	}},
 	{file: "effects/findutils.toml", header: packHeader{Name: "effects-findutils", Executables: []string{"find", "xargs", "locate", "mlocate", "plocate", "updatedb", "diff", "cmp", "diff3", "sdiff"}}, blocks: []genBlock{
 		{line: 21, kind: "program", exes: []string{"find"}, subs: nil, trigger: "", build: effectsFindutilsL21},
@@ -2227,6 +2229,7 @@ var generatedExeIndex = []genExe{
 	{name: "declare", grammar: []uint32{0x120008, 0x120009}, generic: []uint32{0x7002b, 0xd0016, 0x120008, 0x120009}, subs: nil, ruleKnown: true},
 	{name: "defaults", grammar: []uint32{0x220006, 0x220068}, generic: []uint32{0x220068}, subs: []genSub{{"domains", []uint32{0x220069}}, {"read", []uint32{0x220069}}, {"read-type", []uint32{0x220069}}}, ruleKnown: false},
 	{name: "del", grammar: nil, generic: []uint32{0x4001a}, subs: nil, ruleKnown: true},
+	{name: "del-cli", grammar: []uint32{0x180012}, generic: []uint32{0x40036, 0x180012}, subs: nil, ruleKnown: true},
 	{name: "deluser", grammar: nil, generic: []uint32{0x100020}, subs: nil, ruleKnown: true},
 	{name: "deno", grammar: []uint32{0x240033}, generic: []uint32{0xa0005, 0xa000c, 0xa001c, 0xb000d, 0x240033}, subs: []genSub{{"--version", []uint32{0x240034}}, {"add", []uint32{0x240035}}, {"approve-scripts", []uint32{0x240035}}, {"bench", []uint32{0x240035}}, {"bundle", []uint32{0x240035}}, {"cache", []uint32{0x240035}}, {"check", []uint32{0x240035}}, {"clean", []uint32{0x240035}}, {"compile", []uint32{0x240035}}, {"completions", []uint32{0x240034}}, {"coverage", []uint32{0x240035}}, {"doc", []uint32{0x240035}}, {"eval", []uint32{0x240035}}, {"fmt", []uint32{0x240035}}, {"info", []uint32{0x240035}}, {"init", []uint32{0x240035}}, {"install", []uint32{0x240035}}, {"jupyter", []uint32{0x240035}}, {"lint", []uint32{0x240035}}, {"outdated", []uint32{0x240035}}, {"publish", []uint32{0x240035}}, {"remove", []uint32{0x240035}}, {"repl", []uint32{0x240035}}, {"run", []uint32{0x240035}}, {"serve", []uint32{0x240035}}, {"task", []uint32{0x240035}}, {"test", []uint32{0x240035}}, {"types", []uint32{0x240034}}, {"uninstall", []uint32{0x240035}}, {"update", []uint32{0x240035}}, {"upgrade", []uint32{0x240035}}, {"vendor", []uint32{0x240035}}, {"x", []uint32{0x240035}}}, ruleKnown: true},
 	{name: "df", grammar: []uint32{0x15000a}, generic: []uint32{0xd0016, 0x15000a}, subs: nil, ruleKnown: true},
@@ -2761,6 +2764,7 @@ var generatedExeIndex = []genExe{
 	{name: "rev", grammar: []uint32{0x23000a}, generic: []uint32{0xd0016, 0xd002b, 0x23000a}, subs: nil, ruleKnown: true},
 	{name: "rg", grammar: []uint32{0xd0003, 0x180007}, generic: []uint32{0xd0018, 0xe0004, 0xe0010, 0xe0018, 0x180007}, subs: nil, ruleKnown: true},
 	{name: "ri", grammar: nil, generic: []uint32{0x4001a}, subs: nil, ruleKnown: true},
+	{name: "rimraf", grammar: []uint32{0x180011}, generic: []uint32{0x40036, 0x180011}, subs: nil, ruleKnown: true},
 	{name: "rlogin", grammar: []uint32{0x1d004d}, generic: []uint32{0x1d004d}, subs: nil, ruleKnown: false},
 	{name: "rlwrap", grammar: []uint32{0x1d004e}, generic: []uint32{0x1d004e}, subs: nil, ruleKnown: false},
 	{name: "rm", grammar: []uint32{0x40000, 0x150047}, generic: []uint32{0x4000d, 0x4000e, 0x4000f, 0x40010, 0x40011, 0x40012, 0x40013, 0x40014, 0x40015, 0x40016, 0x40017, 0x40018, 0x40019, 0x40031, 0x40036, 0x150047}, subs: nil, ruleKnown: true},
@@ -2922,7 +2926,9 @@ var generatedExeIndex = []genExe{
 	{name: "tracepath", grammar: []uint32{0x22005b}, generic: []uint32{0xd0016, 0x22005b}, subs: nil, ruleKnown: true},
 	{name: "traceroute", grammar: []uint32{0x22005b}, generic: []uint32{0xd0016, 0x22005b}, subs: nil, ruleKnown: true},
 	{name: "trap", grammar: []uint32{0x120013}, generic: []uint32{0xd0016, 0x120013}, subs: nil, ruleKnown: true},
+	{name: "trash", grammar: nil, generic: []uint32{0x40036}, subs: nil, ruleKnown: true},
 	{name: "trash-empty", grammar: nil, generic: []uint32{0x40021}, subs: nil, ruleKnown: true},
+	{name: "trash-put", grammar: nil, generic: []uint32{0x40036}, subs: nil, ruleKnown: true},
 	{name: "tree", grammar: []uint32{0x180003}, generic: []uint32{0xd0016, 0xd002b, 0x180003}, subs: nil, ruleKnown: true},
 	{name: "troff", grammar: []uint32{0x1d001d}, generic: []uint32{0x1d001d}, subs: nil, ruleKnown: false},
 	{name: "true", grammar: []uint32{0x15002a}, generic: []uint32{0xd0016, 0x15002a}, subs: nil, ruleKnown: true},
@@ -3702,51 +3708,51 @@ func packsFilesystemL536() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"tar"}, UnsafeFlags: []string{"-x", "--extract", "--get", "-c", "--create", "-r", "--append", "-u", "--update", "--delete", "-A", "--catenate", "--to-command", "--checkpoint-action", "-I", "--use-compress-program"}, UnsafeTier: "write"}}}
 }
 
-func packsFilesystemL543() Pack {
-	return Pack{Paths: []PathSpec{{Exe: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe"}, Operands: "delete"}}}
+func packsFilesystemL546() Pack {
+	return Pack{Paths: []PathSpec{{Exe: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe", "rimraf", "del-cli", "trash", "trash-put"}, Operands: "delete"}}}
 }
 
-func packsFilesystemL547() Pack {
+func packsFilesystemL550() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"mv"}, Operands: "delete", Last: "write"}}}
 }
 
-func packsFilesystemL552() Pack {
+func packsFilesystemL555() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"cp", "install"}, Operands: "read", Last: "write", FlagValues: map[string]string{"--target-directory": "write", "-t": "write"}}}}
 }
 
-func packsFilesystemL558() Pack {
+func packsFilesystemL561() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"ln"}, Operands: "read", Last: "write"}}}
 }
 
-func packsFilesystemL563() Pack {
+func packsFilesystemL566() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"truncate", "touch", "mkdir", "tee", "sponge"}, Operands: "write"}}}
 }
 
-func packsFilesystemL567() Pack {
+func packsFilesystemL570() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"chmod", "chown", "chgrp"}, Operands: "write", Skip: 1}}}
 }
 
-func packsFilesystemL572() Pack {
+func packsFilesystemL575() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"dd"}, FlagValues: map[string]string{"if=": "read", "of=": "write"}}}}
 }
 
-func packsFilesystemL576() Pack {
+func packsFilesystemL579() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"find"}, Operands: "read"}}}
 }
 
-func packsFilesystemL580() Pack {
+func packsFilesystemL583() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"find"}, Operands: "delete", WhenFlags: []string{"-delete"}}}}
 }
 
-func packsFilesystemL585() Pack {
+func packsFilesystemL588() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"sed"}, Operands: "read", ScriptFlags: []string{"-e", "--expression", "-f", "--file"}}}}
 }
 
-func packsFilesystemL590() Pack {
+func packsFilesystemL593() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"sed"}, Operands: "write", ScriptFlags: []string{"-e", "--expression", "-f", "--file"}, WhenFlags: []string{"-i", "--in-place"}}}}
 }
 
-func packsFilesystemL596() Pack {
+func packsFilesystemL599() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"tar"}, FlagValues: map[string]string{"--file": "read", "-f": "read"}}}}
 }
 
@@ -7204,6 +7210,14 @@ func effectsFilesL468() Pack {
 
 func effectsFilesL476() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"setfattr"}, Flags: []string{"-h", "--no-dereference", "--raw", "--version", "--help"}, Values: []string{"-n", "--name", "-v", "--value", "-x", "--remove"}, Effects: map[string]string{"--restore": "read"}, Operands: "write", Examples: []string{"setfattr -n user.note -v hi file.txt", "setfattr -x user.note file.txt"}, pre: programSets{opts: nameSet{text: "--help--name--no-dereference--raw--remove--value--version-h-n-v-x", ends: []uint32{0x601, 0xc02, 0x1c01, 0x2101, 0x2902, 0x3002, 0x3901, 0x3b01, 0x3d02, 0x3f02, 0x4102}, tab: []uint32{0x1, 0x0, 0x5, 0x7, 0x0, 0x6, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0, 0x0, 0x9, 0x0, 0x2, 0x0, 0xb, 0x8, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xa}}, effNames: nameSet{text: "--restore", ends: []uint32{0x901}, tab: []uint32{0x0, 0x0, 0x0, 0x1}}, grammar: nameSet{text: "--name--remove--restore--value-n-v-x", ends: []uint32{0x601, 0xe01, 0x1701, 0x1e01, 0x2001, 0x2201, 0x2401}, tab: []uint32{0x0, 0x2, 0x4, 0x0, 0x0, 0x0, 0x0, 0x5, 0x1, 0x7, 0x0, 0x0, 0x3, 0x0, 0x0, 0x6}}}}}}
+}
+
+func effectsFilesL489() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"rimraf"}, Flags: []string{"-v", "--verbose", "-q", "--quiet", "-g", "--glob", "-G", "--no-glob", "-i", "--interactive", "-I", "--no-interactive", "--preserve-root", "--no-preserve-root", "--no-mtime-check"}, Values: []string{"--impl", "--tmp", "--max-retries", "--retry-delay", "--backoff", "--filter"}, Operands: "delete", Always: []string{"recursive"}, Examples: []string{"rimraf dist", "rimraf --glob \"packages/*/lib\"", "rimraf coverage .nyc_output"}, Counter: []string{"rm -r dist"}, pre: programSets{opts: nameSet{text: "--backoff--filter--glob--impl--interactive--max-retries--no-glob--no-interactive--no-mtime-check--no-preserve-root--preserve-root--quiet--retry-delay--tmp--verbose-G-I-g-i-q-v", ends: []uint32{0x902, 0x1102, 0x1701, 0x1d02, 0x2a01, 0x3702, 0x4001, 0x5001, 0x6001, 0x7201, 0x8101, 0x8801, 0x9502, 0x9a02, 0xa301, 0xa501, 0xa701, 0xa901, 0xab01, 0xad01, 0xaf01}, tab: []uint32{0x0, 0x11, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xd, 0x0, 0x0, 0xe, 0x0, 0x0, 0x0, 0x0, 0x0, 0xa, 0x7, 0x4, 0x12, 0x0, 0x0, 0x0, 0x5, 0x10, 0x14, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xf, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x0, 0xb, 0x0, 0x0, 0x0, 0x3, 0x1, 0xc, 0x0, 0x0, 0x6, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x13, 0x0, 0x15, 0x0}}, grammar: nameSet{text: "--backoff--filter--impl--max-retries--retry-delay--tmp", ends: []uint32{0x901, 0x1101, 0x1701, 0x2401, 0x3101, 0x3601}, tab: []uint32{0x0, 0x0, 0x5, 0x6, 0x0, 0x3, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x1, 0x4, 0x0, 0x0}}}}}}
+}
+
+func effectsFilesL499() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"del-cli"}, Flags: []string{"-f", "--force", "-v", "--verbose"}, Effects: map[string]string{"--dry-run": "dry-run", "-d": "dry-run"}, Operands: "delete", Always: []string{"recursive"}, Examples: []string{"del-cli dist", "del-cli \"build/**\" \"!build/keep\""}, Counter: []string{"rm -r build"}, pre: programSets{opts: nameSet{text: "--force--verbose-f-v", ends: []uint32{0x701, 0x1001, 0x1201, 0x1401}, tab: []uint32{0x1, 0x3, 0x0, 0x0, 0x2, 0x0, 0x0, 0x4}}, effNames: nameSet{text: "--dry-run-d", ends: []uint32{0x901, 0xb01}, tab: []uint32{0x1, 0x2, 0x0, 0x0}}}}}}
 }
 
 func effectsFindutilsL21() Pack {

@@ -27,7 +27,7 @@
 //
 // Wrappers that run the rest of their words (sudo, doas, pkexec, run0, env,
 // command, builtin, exec, nice, ionice, nohup, timeout, time, stdbuf, setsid,
-// chroot, flock, xargs, watch -x, busybox, unshare, …) are removed and listed
+// chroot, flock, xargs, watch -x, busybox, shx, unshare, …) are removed and listed
 // in Command.Wrappers; an option a wrapper does not know is a Problem, since
 // it could change which word is the command. Code carried as a string is
 // parsed again, one level deeper (Options.MaxDepth): sh/bash/zsh/… -c, eval,

@@ -406,6 +406,15 @@ var redirectCases = []parseCase{
 	{name: "redirect target a fresh temporary file", src: "echo x > $(mktemp); d=$(mktemp -d -t build.XXXX); rm -rf \"$d\"", commands: []string{
 		"mktemp @cmdsubst/1", "echo x redir=>/tmp/tmp.XXXXXXXXXX", "mktemp -d -t build.XXXX @cmdsubst/1",
 		"- d=/tmp/build.XXXX", "rm -rf /tmp/build.XXXX"}},
+	// dirname, basename and cd DIR && pwd of a known word: a script finding
+	// the files beside it from $0.
+	{name: "files beside the script", src: `. "$(dirname "$0")/lib.sh"; source "$(cd "$(dirname "$0")/.." && pwd)/env.sh"; rm "$(basename "$0")"`,
+		opts: &Options{Home: "/home/u", Env: map[string]string{"0": "scripts/ci.sh", "PWD": "/w"}}, commands: []string{
+			"dirname scripts/ci.sh @cmdsubst/1", ". scripts/lib.sh", "dirname scripts/ci.sh @cmdsubst/2", "cd scripts/.. @cmdsubst/1",
+			"pwd @cmdsubst/1 dir=/w", "source /w/env.sh", "basename scripts/ci.sh @cmdsubst/1", "rm ci.sh"}},
+	{name: "dirname of an unknown word, and dirname with an option", src: `. "$(dirname "$X")/a"; . "$(dirname -z a/b)/c"`, commands: []string{
+		"dirname $X? @cmdsubst/1", `. "$(dirname \"$X\")/a"?`, "dirname -z a/b @cmdsubst/1", `. "$(dirname -z a/b)/c"?`},
+		problems: []string{`. runs code from a file that is not static: $(dirname "$X")/a`, ". runs code from a file that is not static: $(dirname -z a/b)/c"}},
 	{name: "mktemp with a directory of its own is unknown", src: "rm -rf $(mktemp -d -p \"$D\")", commands: []string{
 		"mktemp -d -p $D? @cmdsubst/1", `rm -rf "$(mktemp -d -p \"$D\")"?`}},
 	{name: "here-doc expanded", src: "cat <<EOF\nhi $HOME $(id)\nEOF", commands: []string{

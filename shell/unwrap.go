@@ -43,7 +43,7 @@ func buildWrappers() map[string]wrapper {
 		"env": wrapEnv, "command": wrapCommand, "builtin": wrapBuiltin, "exec": wrapExec,
 		"nice": wrapNice, "ionice": wrapIonice, "nohup": wrapNohup, "timeout": wrapTimeout,
 		"time": wrapTime, "stdbuf": wrapStdbuf, "setsid": wrapSetsid, "chroot": wrapChroot,
-		"busybox": wrapBusybox, "xargs": wrapXargs, "flock": wrapFlock, "watch": wrapWatch,
+		"busybox": wrapBusybox, "shx": wrapBusybox, "xargs": wrapXargs, "flock": wrapFlock, "watch": wrapWatch,
 		"parallel": wrapParallel, "unbuffer": wrapNohup, "caffeinate": wrapCaffeinate,
 		"taskset": wrapTaskset, "chrt": wrapChrt, "sg": wrapSg, "toolguard": wrapToolguard,
 	}
@@ -397,6 +397,9 @@ func wrapChroot(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, w
 	return inner[1:], wrapInner
 }
 
+// wrapBusybox runs busybox APPLET ARGS… as the applet; shx (the ShellJS
+// command line npm scripts use for portable rm, cp and mv) is read the same
+// way: shx rm -rf DIR is rm -rf DIR.
 func wrapBusybox(_ *walker, _ *Command, args []Word, _ *state, _ *ctx) ([]Word, wrapResult) {
 	if len(args) == 0 || strings.HasPrefix(args[0].Value, "-") {
 		return nil, wrapNone

@@ -95,7 +95,93 @@ func (w *walker) staticSubst(cs *syntax.CmdSubst, st *state) (string, bool) {
 	if dir, ok := w.pwdSubst(cs, st); ok {
 		return dir, true
 	}
+	if p, ok := w.pathSubst(cs, st); ok {
+		return p, true
+	}
 	return w.mktempSubst(cs, st)
+}
+
+// pathSubst recognises $(dirname WORD) and $(basename WORD) of a word whose
+// value is known, and $(cd DIR && pwd) (cd -P, its output sent to
+// /dev/null, pwd -P too) of a known DIR: what a script computes from $0
+// to find the files beside it (. "$(dirname "$0")/lib.sh").
+func (w *walker) pathSubst(cs *syntax.CmdSubst, st *state) (string, bool) {
+	if len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 || cs.Stmts[0].Negated || cs.Stmts[0].Background {
+		return "", false
+	}
+	switch x := cs.Stmts[0].Cmd.(type) {
+	case *syntax.CallExpr:
+		name, arg, ok := w.oneArgCall(x, st, cs)
+		switch {
+		case !ok || arg == "":
+		case name == "dirname":
+			return dirname(arg), true
+		case name == "basename":
+			return path.Base(arg), true
+		}
+	case *syntax.BinaryCmd:
+		if x.Op != syntax.AndStmt || x.X.Negated || x.Y.Negated || len(x.Y.Redirs) > 0 {
+			return "", false
+		}
+		for _, r := range x.X.Redirs {
+			if r.Word == nil || r.Word.Lit() != "/dev/null" {
+				return "", false
+			}
+		}
+		cd, ok1 := x.X.Cmd.(*syntax.CallExpr)
+		pwd, ok2 := x.Y.Cmd.(*syntax.CallExpr)
+		if !ok1 || !ok2 || len(pwd.Assigns) > 0 || len(pwd.Args) == 0 || len(pwd.Args) > 2 {
+			return "", false
+		}
+		if n, ok := plainLit(pwd.Args[0]); !ok || n != "pwd" || len(pwd.Args) == 2 && pwd.Args[1].Lit() != "-P" && pwd.Args[1].Lit() != "-L" {
+			return "", false
+		}
+		name, dir, ok := w.oneArgCall(cd, st, cs)
+		if !ok || name != "cd" || dir == "" {
+			return "", false
+		}
+		if path.IsAbs(dir) {
+			return path.Clean(dir), true
+		}
+		if pwdv, known := st.lookup("PWD", &w.opts); known && path.IsAbs(pwdv.str) {
+			return path.Join(pwdv.str, dir), true
+		}
+	}
+	return "", false
+}
+
+// dirname is what dirname(1) prints for p: the directory part, without
+// trailing slashes, "." for a bare name, "/" for the root.
+func dirname(p string) string {
+	t := strings.TrimRight(p, "/")
+	if t == "" {
+		return "/"
+	}
+	return path.Dir(t)
+}
+
+// oneArgCall is the name and only operand (after -P for cd, -- for any)
+// of a call without assignments whose operand's value is known.
+func (w *walker) oneArgCall(x *syntax.CallExpr, st *state, cs *syntax.CmdSubst) (string, string, bool) {
+	if len(x.Assigns) > 0 || len(x.Args) < 2 || len(x.Args) > 3 {
+		return "", "", false
+	}
+	name, ok := plainLit(x.Args[0])
+	if !ok {
+		return "", "", false
+	}
+	args := x.Args[1:]
+	if len(args) == 2 {
+		if f := args[0].Lit(); f != "--" && !(name == "cd" && (f == "-P" || f == "-L")) {
+			return "", "", false
+		}
+		args = args[1:]
+	}
+	vals, ok := w.expandStatic(args[0], modeLiteral, st, risk.Span{Start: int(cs.Pos().Offset()), End: int(cs.End().Offset())})
+	if !ok || len(vals) != 1 || strings.HasPrefix(vals[0], "-") && name != "cd" {
+		return "", "", false
+	}
+	return name, vals[0], true
 }
 
 // mktempSubst recognises $(mktemp), $(mktemp -d) and $(mktemp -d -t NAME)
