@@ -4,6 +4,9 @@ import (
 	"encoding/base64"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/toolguard/toolguard/dialect"
+	"github.com/toolguard/toolguard/risk"
 )
 
 // interpreterLang maps an executable name to the language of its inline
@@ -91,7 +94,50 @@ func (w *walker) interpreter(c *Command, lang string, st *state, cx *ctx) {
 		}
 		return
 	}
+	if w.translated(c, span, st, cx) {
+		return
+	}
 	w.scanSpawns(c, span, st, cx)
+}
+
+// translated judges PowerShell code given on the command line by the
+// POSIX commands with its effects (package dialect), parsed as nested
+// code with Origin "powershell"; false when the translation does not
+// model the code, which then stays the interpreter's code.
+func (w *walker) translated(c *Command, span risk.Span, st *state, cx *ctx) bool {
+	in := c.Inline
+	if in.Lang != "powershell" || in.Via != "argv" {
+		return false
+	}
+	text, ok := dialect.PowerShell(in.Code)
+	if !ok {
+		return false
+	}
+	in.Translated = plainPowershell(c.Args())
+	w.nested(c, Word{Value: text, Known: true, Span: span}, nest{origin: "powershell", via: c.Name, state: st.childEnv(c), stdin: true}, cx)
+	return true
+}
+
+// plainPowershell reports a pwsh command line whose options change
+// nothing the translated commands do: the code runs in the working
+// directory, with the output and input formats and window of no effect.
+func plainPowershell(args []Word) bool {
+	for i := 0; i < len(args); i++ {
+		a := strings.ToLower(args[i].Value)
+		switch {
+		case !args[i].Known:
+			return false
+		case a == "-c" || a == "-command" || a == "-com" || a == "/c" || a == "-e" || a == "-ec" || a == "-enc" || a == "-encodedcommand":
+			return true
+		case a == "-noprofile" || a == "-nop" || a == "-nologo" || a == "-nol" || a == "-noninteractive" || a == "-noni":
+		case a == "-executionpolicy" || a == "-ep" || a == "-ex" || a == "-outputformat" || a == "-of" || a == "-inputformat" ||
+			a == "-if" || a == "-windowstyle" || a == "-w":
+			i++
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // hasUnknownOperand reports a non-option word that is not static, such as
