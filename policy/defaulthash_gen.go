@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:484c5a18dfd9d0d57ee779d78f7828e90d2271e717ce42e3693461df4bdcd82f"
-	defaultHashRules = "sha256:bf746a585d95d1170c35196856c0536c89050913da706388f83f00abc9d111fa"
+	defaultHash      = "sha256:af06acc337c8aacbab11fc3d956f86942e4ac762be429289708f47ef11ba8637"
+	defaultHashRules = "sha256:1908f51818af002bdfacfd2b41f41ba5add94f2ae906b3ac6eac098b3a1a82dd"
 )
