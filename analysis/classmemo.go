@@ -234,6 +234,7 @@ func ownKey(b []byte, c *shell.Command) []byte {
 		b = keyString(b, in.Code)
 		b = keyBool(b, in.Known)
 		b = keyString(b, in.Via)
+		b = keyBool(b, in.Translated)
 	} else {
 		b = append(b, '-')
 	}

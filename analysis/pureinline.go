@@ -538,6 +538,11 @@ func (a *Analysis) provenReads(cmd *shell.Command, dir string) ([]string, bool) 
 	if in == nil || !in.Known || in.Code == "" || cmd.Remote != "" {
 		return nil, false
 	}
+	if in.Translated && len(cmd.Assigns) == 0 && len(cmd.Env) == 0 {
+		// PowerShell translated into the commands that do what it does:
+		// they are judged as commands of their own
+		return nil, true
+	}
 	switch in.Via {
 	case "argv":
 	case "heredoc", "herestring": // python3 - <<'PY' … PY: the program is the document

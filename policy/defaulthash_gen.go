@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:b124bf7c26b975f69553246320f25bfed1daf23e733474f80839352047c8fbb8"
-	defaultHashRules = "sha256:968e7ec54003ab23f00c09ee849d6d18760f8b88f6703c995889d71fe9032bf1"
+	defaultHash      = "sha256:4fde7235739f98fd0813af3460a4f38c8242149de7c3a6e073752fe156b1930e"
+	defaultHashRules = "sha256:804c4c4da4317c7f6ebc1f4904cb8415611c202e9bba4f4f1b48f8f2b6b1337e"
 )

@@ -136,8 +136,8 @@ func (c *cond) inlineOK(e *env) bool {
 	if len(c.inline) == 0 && len(c.inlineAny) == 0 && len(c.inlineAll) == 0 && len(c.inlineAlso) == 0 && len(c.inlineNone) == 0 && !c.inlineUnknown {
 		return true
 	}
-	if in == nil {
-		return false
+	if in == nil || in.Translated {
+		return false // translated code is judged by the commands it became (shell.Inline)
 	}
 	if len(c.inline) > 0 && !slices.Contains(c.inline, in.Lang) && !slices.Contains(c.inline, "*") {
 		return false

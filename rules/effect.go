@@ -185,7 +185,9 @@ func (v *view) applyProgram(e *env, res *Result) bool {
 	r.operandCount = len(ops)
 	r.operands(ops, from)
 	r.stdin()
-	if p.interactive && (len(ops) == 0 || p.operands == roleText && p.first == "") && e.cmd.Stdin == nil && !r.hasAny(p.scriptFlags) {
+	// operands that are text, or the file the program writes (script's
+	// typescript), are not a script it runs
+	if p.interactive && (len(ops) == 0 || (p.operands == roleText || p.operands == roleWrite) && p.first == "") && e.cmd.Stdin == nil && !r.hasAny(p.scriptFlags) {
 		r.runsCodeBy(func() string {
 			return fmt.Sprintf("%s without a script reads the commands it runs from the terminal", r.name())
 		})

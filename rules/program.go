@@ -156,7 +156,8 @@ type Program struct {
 	// none.
 	Always []string `toml:"always"`
 	// Interactive means that without an operand (with no First role,
-	// operands that are only text, such as psql's database name, do not
+	// operands that are only text, such as psql's database name, or the
+	// file the program writes, such as script's typescript, do not
 	// count), a script option
 	// (ScriptFlags) or text fed on standard input the program reads the
 	// commands it runs from the terminal (bash, python, sudo -s): it runs

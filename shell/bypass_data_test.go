@@ -102,7 +102,8 @@ var bypassCases = []parseCase{
 		`awk "{print | \"sh\"} END {print \"x\" > \"/etc/passwd\"}" inline=awk/argv:"{print | \"sh\"} END {print \"x\" > \"/etc/passwd\"}"`,
 		"sh @interpreter/1 wrap=awk"}},
 	{name: "5 powershell encoded command", src: "powershell -EncodedCommand cgBtACAALQByAGYAIAAvAA==", commands: []string{
-		`powershell -EncodedCommand cgBtACAALQByAGYAIAAvAA== inline=powershell/argv:"rm -rf /"`}},
+		`powershell -EncodedCommand cgBtACAALQByAGYAIAAvAA== inline=powershell/argv:"rm -rf /"`,
+		"rm -rf / @powershell/1 wrap=powershell"}},
 
 	// §6.6 stdin and REPL channels
 	{name: "6 echo FLUSHALL into redis-cli", src: "echo FLUSHALL | redis-cli", commands: []string{

@@ -34,6 +34,7 @@ func (w *walker) tmux(c *Command, st *state, cx *ctx) {
 	if len(args) == 0 {
 		return
 	}
+	w.tmuxFormats(c, args[1:], st, cx)
 	switch args[0].Value {
 	case "new", "new-session", "neww", "new-window", "splitw", "split-window", "respawn-pane", "respawnp":
 		code := tmuxOperands(args[1:], "cEFnstxyel")
@@ -41,6 +42,54 @@ func (w *walker) tmux(c *Command, st *state, cx *ctx) {
 	case "send-keys", "send":
 		keys := tmuxOperands(args[1:], "tNc")
 		w.nestedCode(c, typedKeys(keys), "bash -c", st.childEnv(c), cx)
+	}
+}
+
+// tmuxFormats parses the shell commands of the #(…) parts of a tmux
+// command's formats and filters (-F, -f), which tmux runs with the shell
+// when it expands the format, as nested code.
+func (w *walker) tmuxFormats(c *Command, args []Word, st *state, cx *ctx) {
+	for i := 0; i+1 < len(args); i++ {
+		if v := args[i].Value; v != "-F" && v != "-f" {
+			continue
+		}
+		f := args[i+1]
+		i++
+		if !f.Known {
+			if strings.Contains(f.Value, "#(") || strings.Contains(f.Value, "$") {
+				w.problemAt("tmux format not static: "+f.Value, f.Span)
+			}
+			continue
+		}
+		for _, code := range tmuxCommands(f.Value) {
+			w.nested(c, Word{Value: code, Known: true, Span: f.Span}, nest{origin: "bash -c", via: "tmux", state: st.childEnv(c)}, cx)
+		}
+	}
+}
+
+// tmuxCommands returns the text of each #(…) of a tmux format; an
+// unclosed one is the rest of the format.
+func tmuxCommands(format string) []string {
+	var out []string
+	for {
+		i := strings.Index(format, "#(")
+		if i < 0 {
+			return out
+		}
+		rest := format[i+2:]
+		depth, end := 1, len(rest)
+		for j := 0; j < len(rest); j++ {
+			if rest[j] == '(' {
+				depth++
+			} else if rest[j] == ')' {
+				if depth--; depth == 0 {
+					end = j
+					break
+				}
+			}
+		}
+		out = append(out, rest[:end])
+		format = rest[min(end+1, len(rest)):]
 	}
 }
 

@@ -4,6 +4,9 @@ import (
 	"encoding/base64"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/toolguard/toolguard/dialect"
+	"github.com/toolguard/toolguard/risk"
 )
 
 // interpreterLang maps an executable name to the language of its inline
@@ -28,6 +31,8 @@ func interpreterLang(name string) string {
 		return "applescript"
 	case name == "pwsh" || name == "powershell":
 		return "powershell"
+	case name == "nu":
+		return "nushell"
 	}
 	return ""
 }
@@ -91,7 +96,96 @@ func (w *walker) interpreter(c *Command, lang string, st *state, cx *ctx) {
 		}
 		return
 	}
+	if w.translated(c, span, st, cx) {
+		return
+	}
 	w.scanSpawns(c, span, st, cx)
+}
+
+// translated judges PowerShell and nushell code given on the command
+// line by the POSIX commands with its effects (package dialect), parsed
+// as nested code with Origin "powershell" or "nushell"; false when the
+// translation does not model the code, which then stays the
+// interpreter's code.
+func (w *walker) translated(c *Command, span risk.Span, st *state, cx *ctx) bool {
+	in := c.Inline
+	if in.Via != "argv" {
+		return false
+	}
+	var text string
+	var ok, plain bool
+	switch in.Lang {
+	case "powershell":
+		text, ok = dialect.PowerShell(in.Code)
+		plain = plainPowershell(c.Args())
+	case "nushell":
+		text, ok = dialect.Nushell(in.Code)
+		plain = plainNu(c.Args())
+	}
+	if !ok {
+		return false
+	}
+	in.Translated = plain
+	w.nested(c, Word{Value: text, Known: true, Span: span}, nest{origin: in.Lang, via: c.Name, state: st.childEnv(c), stdin: true}, cx)
+	return true
+}
+
+// readNuArgs reads nu's command line: -c/--commands code, or a script.
+func readNuArgs(args []Word) inlineCall {
+	for i := 0; i < len(args); i++ {
+		a := args[i].Value
+		switch {
+		case a == "-c" || a == "--commands" || a == "-e" || a == "--execute":
+			if i+1 < len(args) {
+				return inlineCall{code: []Word{args[i+1]}}
+			}
+			return inlineCall{}
+		case a == "--config" || a == "--env-config" || a == "--log-level" || a == "--log-target" || a == "--plugin-config" ||
+			a == "-I" || a == "--include-path" || a == "--plugins" || a == "--table-mode" || a == "-m" || a == "--testbin":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return inlineCall{fromFile: true}
+		}
+	}
+	return inlineCall{fromStdin: true}
+}
+
+// plainNu reports a nu command line with only options that change
+// nothing the translated commands do.
+func plainNu(args []Word) bool {
+	for _, a := range args {
+		switch a.Value {
+		case "-c", "--commands":
+			return true
+		case "-n", "--no-config-file", "--no-std-lib", "--no-history", "--stdin":
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// plainPowershell reports a pwsh command line whose options change
+// nothing the translated commands do: the code runs in the working
+// directory, with the output and input formats and window of no effect.
+func plainPowershell(args []Word) bool {
+	for i := 0; i < len(args); i++ {
+		a := strings.ToLower(args[i].Value)
+		switch {
+		case !args[i].Known:
+			return false
+		case a == "-c" || a == "-command" || a == "-com" || a == "/c" || a == "-e" || a == "-ec" || a == "-enc" || a == "-encodedcommand":
+			return true
+		case a == "-noprofile" || a == "-nop" || a == "-nologo" || a == "-nol" || a == "-noninteractive" || a == "-noni":
+		case a == "-executionpolicy" || a == "-ep" || a == "-ex" || a == "-outputformat" || a == "-of" || a == "-inputformat" ||
+			a == "-if" || a == "-windowstyle" || a == "-w":
+			i++
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // hasUnknownOperand reports a non-option word that is not static, such as
@@ -138,6 +232,8 @@ func readInterpreterArgs(lang, name string, args []Word) inlineCall {
 		return readAwkArgs(args)
 	case "applescript":
 		return readOsascriptArgs(args)
+	case "nushell":
+		return readNuArgs(args)
 	}
 	return readPowershellArgs(name, args)
 }

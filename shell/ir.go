@@ -232,6 +232,11 @@ type Inline struct {
 	// "heredoc", "herestring", "pipe" or "file" (a program file, as in
 	// awk -f FILE, or stdin redirected from a file).
 	Via string
+	// Translated is true when the code was translated into POSIX commands
+	// with its effects (package dialect), parsed as nested code, and the
+	// interpreter's options change nothing they do: the command itself
+	// does no more than start them.
+	Translated bool
 }
 
 // Args returns Argv[1:] (nil when there are none).

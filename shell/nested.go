@@ -160,7 +160,11 @@ func (w *walker) shell(c *Command, st *state, cx *ctx) {
 			// listing's set, setPositional made them its parameters
 			child.unknownPositionalFrom(max(len(sc.operands)-2, 0))
 		}
-		w.nested(c, sc.operands[0], nest{origin: "bash -c", via: c.Name, state: child, stdin: true}, cx)
+		code := sc.operands[0]
+		if c.Name == "zsh" {
+			code.Value = zshQualifiers(code.Value)
+		}
+		w.nested(c, code, nest{origin: "bash -c", via: c.Name, state: child, stdin: true}, cx)
 	case sc.hasC && c.Origin == "xargs":
 		w.problemAt(c.Name+" -c runs code read by xargs from its input, which is not static", c.Span)
 	case sc.hasC:

@@ -387,7 +387,9 @@ var inlineCases = []parseCase{
 		"rm -rf /home/u/x @interpreter/1 wrap=osascript"}},
 	{name: "powershell command and encoded", src: "pwsh -NoProfile -Command Remove-Item x; powershell -enc ZABpAHIA", commands: []string{
 		"pwsh -NoProfile -Command Remove-Item x inline=powershell/argv:\"Remove-Item x\"",
-		"powershell -enc ZABpAHIA inline=powershell/argv:\"dir\""}},
+		"rm -f -- x @powershell/1 wrap=pwsh",
+		"powershell -enc ZABpAHIA inline=powershell/argv:\"dir\"",
+		"ls -la -- . @powershell/1 wrap=powershell"}},
 }
 
 var redirectCases = []parseCase{
