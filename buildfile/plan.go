@@ -213,6 +213,8 @@ func Resolve(inv Invocation, fs Files) Plan {
 		r.dvc(inv)
 	case "sftp":
 		r.sftp(inv)
+	case "docker", "podman", "docker-compose", "podman-compose":
+		r.compose(inv)
 
 	// JVM and .NET builds (gradle.go, maven.go, msbuild.go, kotlin.go):
 	// none has a dry run, so OnlyDryRun reads nothing.
@@ -255,7 +257,7 @@ var runners = map[string]bool{
 	"make": true, "gmake": true, "npm": true, "yarn": true, "pnpm": true, "bun": true,
 	"pytest": true, "py.test": true, "pip": true, "pip3": true, "uv": true, "go": true,
 	"just": true, "task": true, "go-task": true, "tox": true, "nox": true, "composer": true,
-	"git": true, "systemctl": true, "direnv": true, "hatch": true, "pdm": true, "rye": true, "pre-commit": true,
+	"git": true, "systemctl": true, "direnv": true, "docker": true, "podman": true, "docker-compose": true, "podman-compose": true, "hatch": true, "pdm": true, "rye": true, "pre-commit": true,
 	// Language ecosystems and notebooks (runners-more).
 	"cargo": true, "rake": true, "rails": true, "gem": true, "bundle": true, "bundler": true,
 	"mix": true, "swift": true, "jupyter": true, "jupyter-nbconvert": true, "jupyter-execute": true,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -305,6 +306,9 @@ func (c corpusCase) layFiles(t testing.TB) string {
 }
 
 // layCorpusFiles lays files under home's workspace (or home, for ~/…).
+// corpusHomeWord is corpusHome as a whole path element (not /home/devops).
+var corpusHomeWord = regexp.MustCompile(regexp.QuoteMeta(corpusHome) + `\b`)
+
 func layCorpusFiles(t testing.TB, home string, files []corpusFileSpec) {
 	for _, f := range files {
 		p := filepath.Join(home, "project", f.Path)
@@ -315,7 +319,10 @@ func layCorpusFiles(t testing.TB, home string, files []corpusFileSpec) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, []byte(f.Content), os.FileMode(mode)); err != nil {
+		// the rows are written for a machine whose home is corpusHome: an
+		// absolute path into it in a file's text means the laid home
+		content := corpusHomeWord.ReplaceAllLiteralString(f.Content, home)
+		if err := os.WriteFile(p, []byte(content), os.FileMode(mode)); err != nil {
 			t.Fatal(err)
 		}
 	}
