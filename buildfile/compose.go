@@ -156,6 +156,9 @@ func (r *resolver) composeServices(dir, cwd string, files []string) (map[string]
 		}
 		for name, keys := range doc.Services {
 			s := out[name]
+			if s.file == "" {
+				s.file = p // a service with no keys still starts (its image's default)
+			}
 			if err := s.merge(keys, p); err != nil {
 				r.problem(p, fmt.Sprintf("service %s: %v", name, err))
 				return nil, false
