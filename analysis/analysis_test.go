@@ -239,7 +239,7 @@ func TestEffects(t *testing.T) {
 		// a key ssh authenticates with is no file read (it signs with it,
 		// as with the keys it finds unasked); what it sends still is
 		{"ssh -i ~/.ssh/deploy prod uptime", []string{
-			"command ssh -i /home/ada/.ssh/deploy prod uptime (execute) dir=",
+			"command ssh -i /home/ada/.ssh/deploy prod uptime (read) dir=",
 			"host prod",
 			"command uptime (read) dir=",
 			"call with 2 commands",
@@ -252,7 +252,7 @@ func TestEffects(t *testing.T) {
 		}},
 		// ssh -o's option was read by its analyser: no file named IdentityFile=…
 		{"ssh -o IdentityFile=~/.ssh/deploy prod true", []string{
-			"command ssh -o IdentityFile=~/.ssh/deploy prod true (execute) dir=",
+			"command ssh -o IdentityFile=~/.ssh/deploy prod true (read) dir=",
 			"host prod",
 			"command true (read) dir=",
 			"call with 2 commands",
@@ -343,7 +343,7 @@ func TestEffects(t *testing.T) {
 		}},
 		// A command run on another machine touches none of this one's files.
 		{"ssh build.example.com rm -rf /tmp/x", []string{
-			"command ssh build.example.com rm -rf /tmp/x (execute) dir=",
+			"command ssh build.example.com rm -rf /tmp/x (read) dir=",
 			"path mention read /tmp/x",
 			"host build.example.com",
 			"command rm -rf /tmp/x (destructive) dir=",

@@ -148,18 +148,18 @@ func (r *resolver) composeServices(dir, cwd string, files []string) (map[string]
 			return nil, false
 		}
 		var doc struct {
-			Services map[string]map[string]yaml.Node `yaml:"services"`
+			Services yaml.Node `yaml:"services"`
 		}
-		if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+		if err := yaml.Unmarshal([]byte(text), &doc); err != nil || doc.Services.Kind != 0 && doc.Services.Kind != yaml.MappingNode {
 			r.problem(p, "the compose file is not valid YAML")
 			return nil, false
 		}
-		for name, keys := range doc.Services {
+		svcs := doc.Services.Content
+		for k := 0; k+1 < len(svcs); k += 2 {
+			name, body := svcs[k].Value, svcs[k+1]
 			s := out[name]
-			if s.file == "" {
-				s.file = p // a service with no keys still starts (its image's default)
-			}
-			if err := s.merge(keys, p); err != nil {
+			s.file, s.line = p, svcs[k].Line // the service's key, in the last file that names it
+			if err := s.merge(body); err != nil {
 				r.problem(p, fmt.Sprintf("service %s: %v", name, err))
 				return nil, false
 			}
@@ -179,14 +179,18 @@ func (r *resolver) exists(p string) bool {
 	return err == nil
 }
 
-// merge sets the keys one file gives a service.
-func (s *composeService) merge(keys map[string]yaml.Node, file string) error {
-	for k, n := range keys {
-		if s.line == 0 || file != s.file {
-			s.file, s.line = file, n.Line
+// merge sets the keys one file gives a service, in the file's order.
+func (s *composeService) merge(body *yaml.Node) error {
+	if body.Kind != yaml.MappingNode {
+		if body.Kind == yaml.ScalarNode && body.Tag == "!!null" {
+			return nil // a service with no keys: its image's default
 		}
+		return fmt.Errorf("not a mapping")
+	}
+	for k := 0; k+1 < len(body.Content); k += 2 {
+		key, n := body.Content[k].Value, *body.Content[k+1]
 		var err error
-		switch k {
+		switch key {
 		case "image":
 			err = n.Decode(&s.image)
 		case "privileged":
@@ -209,7 +213,7 @@ func (s *composeService) merge(keys map[string]yaml.Node, file string) error {
 			s.cmdSet = true
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %v", k, err)
+			return fmt.Errorf("%s: %v", key, err)
 		}
 	}
 	return nil

@@ -122,7 +122,7 @@ func TestCodeIsNotAPath(t *testing.T) {
 		"su -c 'cat ~/.ssh/id_rsa'": {"deny", `Reading /home/ada/.ssh/id_rsa is denied: it matches the denied path pattern "**/.ssh/**".`},
 		"ssh build 'cat ~/.ssh/id_rsa'": {"deny", "Reading ~/.ssh/id_rsa on build is denied: the denied paths name it, on any machine, " +
 			"and its content would come back into the agent's context."},
-		"ssh build 'cat /etc/hostname'": {"ask", "The supervised mode asks a person before execute-tier calls."},
+		"ssh build 'cat /etc/hostname'": {"allow", "The supervised mode allows read-tier calls."}, // a remote read: the code is judged, not taken for a path
 	}
 	for cmd, want := range tests {
 		c, err := p.Tools().Normalize(call.Request{Tool: "Bash", Input: bash(cmd), Cwd: ws, Workspace: ws})
