@@ -595,7 +595,6 @@ func (p *psParser) variable(w *wordBuilder, inQuotes bool) bool {
 type wordBuilder struct {
 	sh    strings.Builder
 	lit   strings.Builder
-	known bool
 	dirty bool // a part not known
 	glob  bool
 	inner string
