@@ -201,6 +201,9 @@ func isShellName(name string) bool {
 
 // interpreterNames are programs whose first operand is a program file.
 func isInterpreter(name string) bool {
+	if name == "" || !strings.ContainsRune("pPnNrRlLtTwWdDbBoO", rune(name[0])) {
+		return false // no interpreter's name starts so: most commands stop here
+	}
 	lower := strings.ToLower(name) // once, not once a name listed
 	for _, base := range []string{"python", "pypy", "node", "nodejs", "perl", "ruby", "php", "lua", "luajit",
 		"tclsh", "wish", "rscript", "deno", "bun", "osascript", "pwsh", "powershell"} {
