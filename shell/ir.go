@@ -152,7 +152,7 @@ type Command struct {
 	// Origin says how the command was reached: "" at top level, or one of
 	// "bash -c", "eval", "cmdsubst", "procsubst", "heredoc", "herestring",
 	// "pipe", "ssh", "find -exec", "xargs", "watch", "function", "alias",
-	// "su -c", "interpreter", "parallel", "container exec".
+	// "su -c", "interpreter", "parallel", "container exec", "package runner".
 	Origin string
 	// Depth is the nesting depth of Origin (0 at top level).
 	Depth int

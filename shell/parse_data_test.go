@@ -164,7 +164,7 @@ var wrapperCases = []parseCase{
 		commands: []string{"toolguard exec --cwd /w --allow-write /x", "rm -rf y wrap=toolguard dir=/w", "toolguard exec --wrapped --workspace /w",
 			`bash -c "rm z" wrap=toolguard`, "rm z @bash -c/1 wrap=toolguard,bash", "toolguard version"}},
 	{name: "toolguard mcp", src: "TOOLGUARD_CONFIG=/tmp/p.toml toolguard mcp --name fs --mode=full npx -y srv ~; ~/go/bin/toolguard mcp -- rm -rf ~; toolguard mcp --bogus -- rm x; toolguard check -- 'rm -rf ~'",
-		commands: []string{"toolguard mcp --name fs --mode=full TOOLGUARD_CONFIG=/tmp/p.toml", "npx -y srv /home/u wrap=toolguard TOOLGUARD_CONFIG=/tmp/p.toml",
+		commands: []string{"toolguard mcp --name fs --mode=full TOOLGUARD_CONFIG=/tmp/p.toml", "npx -y srv /home/u wrap=toolguard TOOLGUARD_CONFIG=/tmp/p.toml", "srv /home/u @package runner/1 wrap=toolguard,npx",
 			"toolguard mcp", "toolguard", "rm -rf /home/u wrap=toolguard", "toolguard mcp --bogus -- rm x", "toolguard check -- \"rm -rf ~\""},
 		problems: []string{"unknown option --bogus for toolguard mcp; cannot tell which command it runs"}},
 	{name: "time binary", src: "/usr/bin/time -v rm x", commands: []string{"rm x wrap=time"}},

@@ -60,6 +60,8 @@ func buildSpecials() map[string]specialFunc {
 		"test": (*walker).nameTest, "[": (*walker).nameTest, "wait": (*walker).nameTest,
 		"trap": (*walker).trap, "at": (*walker).atJob, "batch": (*walker).atJob, "tmux": (*walker).tmux,
 		"git": (*walker).gitAlias,
+		"npx": (*walker).packageRunner, "bunx": (*walker).packageRunner, "pnpx": (*walker).packageRunner,
+		"pnpm": (*walker).packageRunner, "yarn": (*walker).packageRunner, "npm": (*walker).packageRunner,
 	}
 }
 
