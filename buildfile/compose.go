@@ -1,6 +1,7 @@
 package buildfile
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -66,60 +67,128 @@ func (r *resolver) compose(inv Invocation) {
 		return
 	}
 	r.plan.Runner = "docker compose"
-	names, cmd := composeTargets(sub, rest)
+	t := composeTargets(sub, rest)
+	names := t.names
 	if len(names) == 0 {
 		for n := range services {
 			names = append(names, n)
 		}
 		sort.Strings(names)
+	} else if !t.noDeps {
+		names = withDependencies(names, services)
 	}
 	for _, n := range names {
 		s, found := services[n]
 		if !found {
 			continue
 		}
-		if cmd != nil {
-			s.command = cmd // compose run SERVICE CMD…: the command given replaces the service's
+		if slices.Contains(t.names, n) {
+			t.apply(&s)
 		}
 		r.step(Step{File: s.file, Line: s.line, Text: s.dockerRun(dir, r.home), Lang: Shell, Dir: dir})
 	}
 }
 
-// composeTargets are the services a sub-command names (run: one, and the
-// command after it) among its words.
-func composeTargets(sub string, rest []string) (names, cmd []string) {
+// withDependencies adds the services the named ones depend on
+// (depends_on, followed through), which compose starts first unless told
+// --no-deps.
+func withDependencies(names []string, services map[string]composeService) []string {
+	out := slices.Clone(names)
+	for i := 0; i < len(out); i++ {
+		for _, d := range services[out[i]].dependsOn {
+			if !slices.Contains(out, d) {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
+}
+
+// composeDependencies reads depends_on: a list of names, or a mapping
+// whose keys are the names.
+func composeDependencies(n yaml.Node) ([]string, error) {
+	if n.Kind == yaml.MappingNode {
+		var names []string
+		for k := 0; k+1 < len(n.Content); k += 2 {
+			names = append(names, n.Content[k].Value)
+		}
+		return names, nil
+	}
+	var names []string
+	err := n.Decode(&names)
+	return names, err
+}
+
+// composeCall is what a compose sub-command's words say: the services
+// named, --no-deps, and for run the command given and its own volumes,
+// entrypoint and capabilities, which add to the service's.
+type composeCall struct {
+	names, cmd, volumes, capAdd []string
+	entrypoint                  string
+	noDeps                      bool
+}
+
+// apply sets what the command line gives a service it names.
+func (t composeCall) apply(s *composeService) {
+	if t.cmd != nil {
+		s.command = t.cmd // compose run SERVICE CMD…: the command given replaces the service's
+	}
+	if t.entrypoint != "" {
+		s.entrypoint, s.command = []string{t.entrypoint}, t.cmd
+	}
+	s.volumes = append(slices.Clip(s.volumes), t.volumes...)
+	s.capAdd = append(slices.Clip(s.capAdd), t.capAdd...)
+}
+
+// composeTargets reads a sub-command's words (run: one service, and the
+// command after it).
+func composeTargets(sub string, rest []string) composeCall {
 	valued := map[string]bool{"-t": true, "--timeout": true, "--scale": true, "--exit-code-from": true,
 		"--attach": true, "--no-attach": true, "--pull": true, "--wait-timeout": true, "-e": true, "--env": true,
-		"-l": true, "--label": true, "-p": true, "--publish": true, "-v": true, "--volume": true, "-w": true,
-		"--workdir": true, "-u": true, "--user": true, "--name": true, "--entrypoint": true, "--cap-add": true,
-		"--cap-drop": true, "--env-from-file": true}
+		"-l": true, "--label": true, "-p": true, "--publish": true, "-w": true,
+		"--workdir": true, "-u": true, "--user": true, "--name": true, "--cap-drop": true, "--env-from-file": true}
+	var t composeCall
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
+		if v, n := flagValue(rest, i, "-v", "--volume"); n > 0 {
+			t.volumes, i = append(t.volumes, v), i+n-1
+			continue
+		}
+		if v, n := flagValue(rest, i, "", "--entrypoint"); n > 0 {
+			t.entrypoint, i = v, i+n-1
+			continue
+		}
+		if v, n := flagValue(rest, i, "", "--cap-add"); n > 0 {
+			t.capAdd, i = append(t.capAdd, v), i+n-1
+			continue
+		}
 		if strings.HasPrefix(a, "-") {
+			t.noDeps = t.noDeps || a == "--no-deps"
 			if valued[a] {
 				i++
 			}
 			continue
 		}
-		names = append(names, a)
+		t.names = append(t.names, a)
 		if sub == "run" {
-			return names, slices.Clone(rest[i+1:])
+			t.cmd = slices.Clone(rest[i+1:])
+			return t
 		}
 	}
-	return names, nil
+	return t
 }
 
 // composeService is what docker run needs of one service.
 type composeService struct {
-	file                  string
-	line                  int
-	image                 string
-	privileged            bool
-	pid, network          string
-	capAdd, devices       []string
-	volumes               []string
-	entrypoint, command   []string
-	entrypointSet, cmdSet bool
+	file                string
+	line                int
+	image               string
+	privileged          bool
+	pid, network        string
+	capAdd, devices     []string
+	volumes             []string
+	entrypoint, command []string
+	dependsOn           []string
 }
 
 // composeServices reads the compose files: the named ones, or the
@@ -169,14 +238,17 @@ func (r *resolver) composeServices(dir, cwd string, files []string) (map[string]
 	return out, true
 }
 
-// exists reports whether p can be read (a missing file is no problem).
+// exists reports whether p may exist: false only when the reader says it
+// does not, so a file that cannot be told apart is read (and a failure
+// to read it is a problem, not a file taken for missing).
 func (r *resolver) exists(p string) bool {
+	var err error
 	if x, ok := r.fs.(Execer); ok {
-		_, err := x.Executable(p)
-		return err == nil
+		_, err = x.Executable(p)
+	} else {
+		_, err = r.fs.Read(p)
 	}
-	_, err := r.fs.Read(p)
-	return err == nil
+	return !errors.Is(err, ErrNotExist)
 }
 
 // merge sets the keys one file gives a service, in the file's order.
@@ -207,10 +279,10 @@ func (s *composeService) merge(body *yaml.Node) error {
 			s.volumes, err = composeStrings(n, "source", "target")
 		case "entrypoint":
 			s.entrypoint, err = composeCommand(n)
-			s.entrypointSet = true
 		case "command":
 			s.command, err = composeCommand(n)
-			s.cmdSet = true
+		case "depends_on":
+			s.dependsOn, err = composeDependencies(n)
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %v", key, err)

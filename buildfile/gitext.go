@@ -1,7 +1,6 @@
 package buildfile
 
 import (
-	"errors"
 	"path"
 	"slices"
 	"strings"
@@ -74,10 +73,8 @@ func (r *resolver) gitExt(run gitRun, sub string, args []string) {
 // extFromConfig adds the ext:: addresses a config file's url and pushurl
 // keys under prefix (submodule., remote.) give.
 func (r *resolver) extFromConfig(p, prefix, dir string) {
-	if x, ok := r.fs.(Execer); ok {
-		if _, err := x.Executable(p); errors.Is(err, ErrNotExist) {
-			return
-		}
+	if !r.exists(p) {
+		return
 	}
 	text, ok := r.read(p)
 	if !ok {
