@@ -1,6 +1,9 @@
 package shell
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // gitAlias judges git -c alias.NAME=VALUE … NAME ARGS… as git runs it:
 // an alias that is not a shell command (no leading "!") is replaced by its
@@ -35,6 +38,11 @@ func (w *walker) gitAlias(c *Command, st *state, cx *ctx) {
 // the sub-command is no alias given by -c, the alias runs a shell command,
 // or a word before it is not known.
 func gitAliasCall(argv []Word) (keep []Word, at int, value string, ok bool) {
+	if !slices.ContainsFunc(argv, func(a Word) bool {
+		return len(a.Value) > 6 && strings.EqualFold(a.Value[:6], "alias.")
+	}) {
+		return nil, 0, "", false // no alias given: most git commands stop here
+	}
 	aliases := map[string]string{}
 	var defs [][2]Word // the alias definitions, as -c and its value
 	keep = []Word{argv[0]}
