@@ -42,6 +42,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 	}
 	if cmd.Name == "git" {
 		r = a.cliHooksPath(cmd, r, dir)
+		r.Paths = a.gitRefs(r.Paths, dir)
 	}
 	a.judge.Command(Command{Cmd: cmd, Result: r, Dir: dir})
 	a.hiddenCode(cmd)
@@ -261,13 +262,16 @@ func leaveOut(cmd *shell.Command, ref rules.PathRef, whole *string) func([]strin
 		}
 		at := len(cmd.Argv)
 		for i, w := range cmd.Argv {
-			if i > 0 && !ref.Word.Span.IsZero() && w.Span == ref.Word.Span {
+			if i > 0 && !ref.Word.Span.IsZero() && w.Span == ref.Word.Span && cmd.Name != "git" {
 				at = i
 				break
 			}
 		}
-		argv := make([]shell.Word, 0, len(cmd.Argv)+len(names))
+		argv := make([]shell.Word, 0, len(cmd.Argv)+len(names)+1)
 		argv = append(argv, cmd.Argv[:at]...)
+		if cmd.Name == "git" && !slices.ContainsFunc(cmd.Argv, func(w shell.Word) bool { return w.Value == "--" }) {
+			argv = append(argv, shell.Word{Value: "--", Known: true}) // git's pathspecs come last, after --
+		}
 		for _, n := range names {
 			argv = append(argv, shell.Word{Value: strings.Replace(ref.LeaveOut, "NAME", n, 1), Known: true})
 		}
@@ -379,8 +383,20 @@ func (a *Analysis) mentions(cmd *shell.Command, r rules.Result, dir string) {
 	if isDataCommand(cmd.Name) {
 		return
 	}
+	pathspecs := false // after git's --
 	for _, w := range cmd.Args() {
 		v := strings.TrimPrefix(w.Value, "@") // curl -d @file
+		if cmd.Name == "git" && !a.isCode(w) && !placed(r, w) {
+			g, ok := gitPathOf(w) // git show HEAD:.env, git log -p -- ':(icase).ENV'
+			if !ok && pathspecs {
+				g, ok = gitPathspec(w) // git log -p -- '*.env'
+			}
+			if ok {
+				a.gitMentions(g, w, r, dir)
+				continue
+			}
+		}
+		pathspecs = pathspecs || w.Value == "--" && w.Known
 		if !w.Known || !looksLikePath(v) || isKnownPath(r.Paths, v) || a.isCode(w) || placed(r, w) {
 			continue
 		}
