@@ -486,8 +486,8 @@ func checkProgram(where string, p Program, out *program, pr *problems) {
 			pr.addf(where, "field only: %q is not a base-name glob", g)
 		}
 	}
-	if p.LeaveOut != "" && (strings.Count(p.LeaveOut, "NAME") != 1 || !strings.HasPrefix(p.LeaveOut, "-")) {
-		pr.addf(where, "field leave_out: %q must be an option with NAME once where the file name goes", p.LeaveOut)
+	if p.LeaveOut != "" && (strings.Count(p.LeaveOut, "NAME") != 1 || !strings.HasPrefix(p.LeaveOut, "-") && !strings.HasPrefix(p.LeaveOut, ":")) {
+		pr.addf(where, "field leave_out: %q must be an option (--exclude=NAME) or a git pathspec (:!NAME) with NAME once where the file name goes", p.LeaveOut)
 	}
 	if len(p.Examples) == 0 {
 		pr.addf(where, "field examples: required (commands the entry must apply to)")

@@ -34,7 +34,7 @@ func TestProgramCompileReportsEveryProblem(t *testing.T) {
 		`field always: unknown effect "explode"`,
 		`field only: "src/*.go" is not a base-name glob`,
 		`field only: "[x" is not a base-name glob`,
-		`field leave_out: "--exclude" must be an option with NAME once`,
+		`field leave_out: "--exclude" must be an option (--exclude=NAME) or a git pathspec (:!NAME) with NAME once`,
 		`field attached: "--long" is not a single-letter option (write -x)`,
 		`field attached: -z is listed in neither flags nor effects; list it in one of them too`,
 		`field examples: required`,
@@ -114,8 +114,8 @@ func TestProgramClassify(t *testing.T) {
 		{"rg --hidden -g '!.env' -g '*.py' TODO", out{Tier: "read", Proven: true,
 			Paths: []string{`read . (tree) only=["*.py"] skip=[".env"] tracked=false leave-out --glob=!NAME`}, Program: "rg"}},
 		{"gofmt -w .", out{Tier: "write", Proven: false, Paths: []string{`write . (tree) only=["*.go"] skip=[] tracked=false`}, Program: "gofmt"}},
-		{"git grep -n TODO", out{Tier: "read", Proven: true, Paths: []string{`read . (tree) only=[] skip=[] tracked=true`}, Program: "git grep"}},
-		{"git grep --untracked -n TODO", out{Tier: "read", Proven: true, Paths: []string{"read . (tree)"}, Program: "git grep"}},
+		{"git grep -n TODO", out{Tier: "read", Proven: true, Paths: []string{`read . (tree) only=[] skip=[] tracked=true leave-out :!NAME`}, Program: "git grep"}},
+		{"git grep --untracked -n TODO", out{Tier: "read", Proven: true, Paths: []string{"read . (tree) leave-out :!NAME"}, Program: "git grep"}},
 	} {
 		cmds := splitCommand(c.cmd)
 		r := s.Classify(cmds[0])
