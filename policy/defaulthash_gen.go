@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:4fde7235739f98fd0813af3460a4f38c8242149de7c3a6e073752fe156b1930e"
-	defaultHashRules = "sha256:804c4c4da4317c7f6ebc1f4904cb8415611c202e9bba4f4f1b48f8f2b6b1337e"
+	defaultHash      = "sha256:67ee037904e46dd7c0b044952d8507df8c1c954dd698cc0b4bbf3dd57d4aee92"
+	defaultHashRules = "sha256:4220ff6988129319244059a39d2e5c13ba25b6fd84c6d905c92c5bdcd1400442"
 )
