@@ -113,6 +113,11 @@ type Analysis struct {
 	// arena is where the call's parses make their commands: a Scratch's
 	// (scratch.go), or nil for the heap.
 	arena *shell.Arena
+	// dryArgs is the list of argument values dryRun lends to each
+	// buildfile.Resolve it asks.
+	dryArgs []string
+	// landing is the last name copies joined (see landingName).
+	landing struct{ dest, base, joined string }
 }
 
 // New starts the analysis of one call, whose effects go to j.

@@ -123,11 +123,24 @@ func (a *Analysis) nameStep(from int, st buildfile.Step, runner string) {
 // invocation is the command as package buildfile reads it; known is false
 // when a word of it is not known before it runs.
 func (a *Analysis) invocation(c *shell.Command, dir string) (buildfile.Invocation, bool) {
+	return a.invocationIn(c, dir, nil)
+}
+
+// invocationIn is invocation with the argument values appended to
+// args[:0] (nil: a new list).
+func (a *Analysis) invocationIn(c *shell.Command, dir string, args []string) (buildfile.Invocation, bool) {
 	known := true
 	for _, w := range c.Args() {
 		known = known && w.Known
 	}
-	inv := buildfile.Invocation{Name: c.Name, Args: c.ArgValues(), Dir: cmpOr(dir, a.ctx.PathEnv("").Cwd), Home: a.ctx.Home}
+	var vals []string
+	if len(c.Argv) > 1 {
+		vals = args[:0]
+		for _, w := range c.Argv[1:] {
+			vals = append(vals, w.Value)
+		}
+	}
+	inv := buildfile.Invocation{Name: c.Name, Args: vals, Dir: cmpOr(dir, a.ctx.PathEnv("").Cwd), Home: a.ctx.Home}
 	for _, as := range append(c.Assigns[:len(c.Assigns):len(c.Assigns)], c.Env...) {
 		inv.Env = append(inv.Env, as.Name)
 	}
@@ -140,22 +153,27 @@ func (a *Analysis) invocation(c *shell.Command, dir string) (buildfile.Invocatio
 // checked: the code it does run (make's + lines and $(shell …)) is judged
 // as its steps by the flow of the call, which also reads the files the
 // call itself writes first.
-func (a *Analysis) dryRun(cmd *shell.Command, r rules.Result, dir string) rules.Result {
+func (a *Analysis) dryRun(cmd *shell.Command, r *rules.Result, dir string) {
 	if cmd.Remote != "" || r.Tier != risk.Execute || a.ctx.Files == nil || cmd.Name == "" ||
 		len(cmd.Assigns) > 0 || len(cmd.Env) > 0 || // MAKEFILES=…, MAKEFLAGS=…: more than the files read
 		!buildfile.Runs(cmd.Name) {
-		return r
+		return
 	}
-	inv, known := a.invocation(cmd, dir)
+	// the list of values is lent for the one Resolve, whose plan is
+	// dropped here: every go build of a script lists its words
+	inv, known := a.invocationIn(cmd, dir, a.dryArgs)
+	if inv.Args != nil {
+		a.dryArgs = inv.Args
+	}
 	if !known {
-		return r
+		return
 	}
 	inv.OnlyDryRun = true
 	plan := buildfile.Resolve(inv, a.readFiles())
 	if !plan.DryRun || plan.Runner == "" || len(plan.Problems) > 0 || !a.spend(ScanCost(plan.Size)) {
-		return r
+		return
 	}
-	return readOnlyResult(r)
+	*r = readOnlyResult(*r)
 }
 
 // buildFiles reads build files: what the call wrote into them before, or

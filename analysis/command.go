@@ -34,8 +34,8 @@ func (a *Analysis) command(cmd *shell.Command) {
 	if portProbe(cmd) {
 		r = probeResult(r)
 	}
-	r = a.dryRun(cmd, r, dir)
-	r = a.startFiles(cmd, r)
+	a.dryRun(cmd, &r, dir)
+	a.startFiles(cmd, &r)
 	reads, pure := a.provenReads(cmd, dir)
 	if pure {
 		r = readOnlyResult(r)
@@ -52,7 +52,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 		a.archives(cmd, dir)
 		a.publishes(cmd, dir)
 		a.findDeletes(cmd, r.Paths, dir)
-		a.mentions(cmd, r, dir)
+		a.mentions(cmd, &r, dir)
 		a.secretSearch(cmd, r.Paths, dir)
 		switch {
 		case pure:
@@ -62,10 +62,12 @@ func (a *Analysis) command(cmd *shell.Command) {
 		}
 		a.connections(cmd)
 		a.shapes(cmd, dir)
-		a.container(Command{Cmd: cmd, Result: r, Dir: dir})
+		if len(r.Mounts) > 0 { // the only commands container judges
+			a.container(Command{Cmd: cmd, Result: r, Dir: dir})
+		}
 	}
 	a.urls(r.URLs)
-	a.destinations(cmd, r)
+	a.destinations(cmd, &r)
 	r.Network = r.Network || len(r.URLs) > 0 // a command that contacts URLs reaches the network
 	a.seen = append(a.seen, Command{Cmd: cmd, Result: r, Dir: dir})
 	if r.Network {
@@ -379,7 +381,7 @@ func accessTier(a paths.Access) risk.Tier {
 // model placed are not mentions: a remote endpoint, a key the program
 // authenticates with (ssh -i ~/.ssh/deploy), and a word that carries code
 // judged on its own (git -c core.sshCommand='ssh -i …').
-func (a *Analysis) mentions(cmd *shell.Command, r rules.Result, dir string) {
+func (a *Analysis) mentions(cmd *shell.Command, r *rules.Result, dir string) {
 	if isDataCommand(cmd.Name) {
 		return
 	}
@@ -419,7 +421,7 @@ func isKnownPath(known []rules.PathRef, v string) bool {
 // that cannot be known (no file reader, no home directory): its commands
 // run before the command's own, and a dot command there runs programs.
 // A start file that does not exist runs nothing.
-func (a *Analysis) startFiles(cmd *shell.Command, r rules.Result) rules.Result {
+func (a *Analysis) startFiles(cmd *shell.Command, r *rules.Result) {
 	for _, w := range r.StartFiles {
 		file := w.Value
 		if p, ok := strings.CutPrefix(w.Value, "~/"); ok {
@@ -439,7 +441,6 @@ func (a *Analysis) startFiles(cmd *shell.Command, r rules.Result) rules.Result {
 			Span: cmd.Span, Subject: cmd.Name, Reason: fmt.Sprintf("The command is not proven read-only: %s runs %s when it starts, and it exists (or cannot be checked).", cmd.Name, w.Value),
 			Suggestion: "add -init /dev/null to skip it, or let a person approve"})
 	}
-	return r
 }
 
 // placed reports whether the effect model said what w is, other than a
@@ -447,7 +448,7 @@ func (a *Analysis) startFiles(cmd *shell.Command, r rules.Result) rules.Result {
 // program authenticates with (ssh -i KEY), code a language analyser read,
 // or a word holding code that is judged as code (git -c
 // core.sshCommand=…).
-func placed(r rules.Result, w shell.Word) bool {
+func placed(r *rules.Result, w shell.Word) bool {
 	for _, e := range r.Endpoints {
 		if e.Span == w.Span && e.Value == w.Value {
 			return true

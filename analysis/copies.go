@@ -220,7 +220,7 @@ func (a *Analysis) copies(cmd *shell.Command, dir string) {
 		base := path.Base(strings.TrimRight(src.Value, "/"))
 		var prefixes []string // where the source's tree lands
 		if !ca.noTarget && !byContents && base != "/" && base != "." && base != ".." {
-			in := path.Join(dest.Value, base)
+			in := a.landingName(dest.Value, base)
 			shape := File
 			if src.Glob && HasGlobMeta(base) {
 				shape = Glob
@@ -240,6 +240,17 @@ func (a *Analysis) copies(cmd *shell.Command, dir string) {
 		}
 		a.sourceTree(cmd, spec, src, dest, prefixes, dir)
 	}
+}
+
+// landingName is path.Join(dest, base), remembered for the last pair: a
+// script's loop copies one pattern into one directory at every step
+// (for f in ./testdata/*.golden; do cp "$f" ./build/; done), and the join
+// and its clean made three strings each time.
+func (a *Analysis) landingName(dest, base string) string {
+	if l := &a.landing; l.joined == "" || l.dest != dest || l.base != base {
+		*l = struct{ dest, base, joined string }{dest, base, path.Join(dest, base)}
+	}
+	return a.landing.joined
 }
 
 // moveOntoOneName judges mv given one path of a set at a time — "$f" of a

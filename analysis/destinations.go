@@ -22,7 +22,7 @@ import (
 // instead, and its addresses judged as if they were on the command line.
 
 // destinations judges the files cmd reads its destinations from.
-func (a *Analysis) destinations(cmd *shell.Command, r rules.Result) {
+func (a *Analysis) destinations(cmd *shell.Command, r *rules.Result) {
 	if cmd.ArgsFromInput && (r.Network || len(r.URLs) > 0 || isNetClient(cmd.Name)) {
 		a.add(Unverifiable(shell.Problem{Span: cmd.Span, Reason: fmt.Sprintf(
 			"%s gets arguments that %s reads at run time, so the addresses it contacts are not known", cmd.Name, inputSource(cmd))}))

@@ -680,7 +680,9 @@ func (w *walker) loopValues(l *syntax.WordIter, st *state, cx *ctx) (vals []Word
 	}
 	walked := false
 	for _, item := range l.Items {
-		for _, f := range w.fields(item, st, cx) {
+		n := len(vals)
+		vals = w.appendResolved(vals, item, modeFields, st, cx) // as w.fields, into the list itself
+		for _, f := range vals[n:] {
 			switch {
 			case f.Walked: // a listing's set ("${a[@]}" after mapfile): the walk
 				walked = true
@@ -689,7 +691,6 @@ func (w *walker) loopValues(l *syntax.WordIter, st *state, cx *ctx) (vals []Word
 			case f.Glob:
 				patterns = true
 			}
-			vals = append(vals, f)
 		}
 	}
 	if len(vals) == 0 || len(vals)*max(w.unroll, 1) > maxLoopValues || patterns && walked {
