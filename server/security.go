@@ -25,15 +25,30 @@ func (s *Server) protect(next http.Handler) http.Handler {
 	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 		writeError(w, http.StatusForbidden, "cross-origin request refused: state-changing requests must come from this server's own page or a non-browser client")
 	}))
-	inner := csrf.Handler(s.requireToken(next))
+	plain := s.requireToken(next)
+	inner := csrf.Handler(plain)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		setSecurityHeaders(w.Header())
 		if s.opts.Token == "" && !loopbackHost(r.Host) {
 			writeError(w, http.StatusMisdirectedRequest, "host "+quote(r.Host)+" refused: without a token this server answers only to 127.0.0.1, [::1] or localhost (DNS rebinding protection)")
 			return
 		}
+		if notFromBrowser(r.Header) {
+			plain.ServeHTTP(w, r) // what inner does: its check passes such a request
+			return
+		}
 		inner.ServeHTTP(w, r)
 	})
+}
+
+// notFromBrowser reports whether a request carries neither Sec-Fetch-Site
+// nor Origin, which http.CrossOriginProtection's Check lets through
+// whatever the method ("either the request is same-origin or not a browser
+// request"): an agent's client sends neither. The map is read by the
+// canonical names directly; Header.Get canonicalised each name first,
+// two thirds of the check's cost on every call of /v1/decide.
+func notFromBrowser(h http.Header) bool {
+	return firstValue(h, "Sec-Fetch-Site") == "" && firstValue(h, "Origin") == ""
 }
 
 // securityHeaders are set on every response (a table the linker lays out,

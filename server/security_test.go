@@ -198,3 +198,46 @@ func TestRandomPageKey(t *testing.T) {
 		t.Errorf("generated keys %q and %q must be long and differ", c.PageKey(), d.PageKey())
 	}
 }
+
+// TestNotFromBrowserAgreesWithCheck: every request the shortcut lets past
+// http.CrossOriginProtection is one its Check passes, for each method and
+// the headers' forms (absent, empty, several values, the name in another
+// case as net/http stores it: canonical).
+func TestNotFromBrowserAgreesWithCheck(t *testing.T) {
+	csrf := http.NewCrossOriginProtection()
+	headers := []http.Header{
+		{},
+		{"Sec-Fetch-Site": {""}},
+		{"Origin": {""}},
+		{"Sec-Fetch-Site": {}, "Origin": {}},
+		{"Sec-Fetch-Site": {"", "cross-site"}},
+		{"Origin": {"", "https://evil.example"}},
+		{"Sec-Fetch-Site": {"cross-site"}},
+		{"Sec-Fetch-Site": {"same-origin"}},
+		{"Sec-Fetch-Site": {"none"}},
+		{"Origin": {"https://evil.example"}},
+		{"Origin": {"null"}},
+		{"Content-Type": {"application/json"}, "User-Agent": {"curl/8"}},
+	}
+	var got, want []bool
+	for _, method := range []string{"POST", "PUT", "DELETE", "GET"} {
+		for _, h := range headers {
+			r, err := http.NewRequest(method, "http://127.0.0.1:7878/v1/decide", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Header = h
+			short := notFromBrowser(h)
+			got = append(got, short)
+			// The shortcut is taken only where Check passes, and exactly
+			// where neither header has a first value.
+			want = append(want, h.Get("Sec-Fetch-Site") == "" && h.Get("Origin") == "")
+			if short && csrf.Check(r) != nil {
+				t.Errorf("%s %v: the shortcut passes a request Check refuses", method, h)
+			}
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("notFromBrowser (-want +got):\n%s", diff)
+	}
+}
