@@ -83,7 +83,7 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 			Suggestion: "ask before deleting stored data; delete specific records, or copy the data first"})
 	}
 	network := h.has(mNetwork)
-	if network && h.has(mNetShell) {
+	if (network || h.has(mSocket)) && h.has(mNetShell) {
 		a.add(Critical("effects.network-shell", risk.CatReverseShell, span, Shorten(code),
 			"The code opens a network connection and starts a shell: a remote shell.",
 			"run the commands you need directly"))
@@ -131,6 +131,7 @@ var (
 		"rmtree(", "deno.remove", "truncate(", "os.truncate", "shutil.move", "os.rename", "fs.renamesync", "file.rename",
 		"remove-item", "rm -r", "rd /s", "rmdir /s", "del /s", "delete-directory", "rm(", "file.rm", "rm_rf",
 		"remove_dir", "remove_file(", "removeitem(at", // Rust's std::fs, Swift's FileManager (not localStorage.removeItem)
+		"removeall(", // Go's os.RemoveAll
 		// the JVM's and .NET's: Kotlin, Groovy, java.nio, commons-io, System.IO
 		"deleterecursively", "deletedir(", "files.delete", "deletedirectory", "directory.delete(", "forcedelete", "cleandirectory"}
 	// inlineDataDropMarkers are SDK calls that delete a whole index,
@@ -432,13 +433,15 @@ var bareSpawnRE = lazyre.Regexp{
 // calls that read a system property or an environment variable.
 var (
 	argListRE = lazyre.Regexp{
-		Expr: `(?i)(?:commandline|processbuilder|arrayof|listof|args|exec)\s*[(\[\s]\s*((?:` +
-			`(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.]+["']\s*\)|System\.env\.\w+)` + `\s*,\s*)+` +
-			`(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.]+["']\s*\)|System\.env\.\w+)` + `)`,
+		Expr: `(?i)\b(?:commandline|processbuilder|arrayof|listof|args|exec|` +
+			`run|call|check_call|check_output|popen|spawn|spawnsync|execfile|execfilesync|execv|execvp|command)` +
+			`\s*[(\[\s]\s*\[?\s*((?:` +
+			`(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.~]+["']\s*\)|System\.env\.\w+)` + `\s*,\s*\[?\s*)+` +
+			`(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.~]+["']\s*\)|System\.env\.\w+)` + `)`,
 	}
 	// argElemRE is one element of such a list (the same expression as in
 	// argListRE, which lazyre's test needs written out as literals).
-	argElemRE = lazyre.Regexp{Expr: `(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.]+["']\s*\)|System\.env\.\w+)`}
+	argElemRE = lazyre.Regexp{Expr: `(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.~]+["']\s*\)|System\.env\.\w+)`}
 )
 
 // argListCommands are the lists argListRE finds, as shell commands: each
@@ -460,7 +463,7 @@ func argListCommands(code string) []string {
 				if i := strings.IndexAny(e, "\"'"); i >= 0 {
 					name = strings.Trim(e[i:], "\"') \t")
 				}
-				if strings.EqualFold(name, "user.home") {
+				if strings.EqualFold(name, "user.home") || name == "~" { // expanduser("~")
 					name = "HOME"
 				}
 				words = append(words, `"${`+strings.NewReplacer(".", "_", "-", "_").Replace(name)+`}"`)

@@ -168,12 +168,18 @@ func TestResolve(t *testing.T) {
 			want: Plan{Runner: "yarn", Read: []string{"/w/package.json"}, Size: len(pkg), Steps: []Step{
 				st("package.json", 6, "node setup.js"),
 			}}},
-		{name: "workspaces' scripts are not read", cmd: "npm test --workspace=api", files: fakeFiles{"/w/package.json": pkg},
+		{name: "a workspace that is not found", cmd: "npm test --workspace=api", files: fakeFiles{"/w/package.json": pkg},
 			want: Plan{Runner: "npm", Read: []string{"/w/package.json"},
-				Problems: []Problem{{File: "/w/package.json", Reason: "the scripts of the project's workspaces are not read"}}}},
-		{name: "yarn workspace", cmd: "yarn workspace api build", files: fakeFiles{"/w/package.json": pkg},
+				Problems: []Problem{{File: "/w/package.json", Reason: "the workspace api is not found among the project's workspaces"}}}},
+		{name: "yarn workspace not found", cmd: "yarn workspace api build", files: fakeFiles{"/w/package.json": pkg},
 			want: Plan{Runner: "yarn", Read: []string{"/w/package.json"},
-				Problems: []Problem{{File: "/w/package.json", Reason: "the scripts of the project's workspaces are not read"}}}},
+				Problems: []Problem{{File: "/w/package.json", Reason: "the workspace api is not found among the project's workspaces"}}}},
+		{name: "npm run -w runs the workspace's scripts in its directory", cmd: "npm run build -w packages/web",
+			files: fakeFiles{"/w/package.json": `{"workspaces": ["packages/web"]}`, "/w/packages/web/package.json": `{"name": "web", "scripts": {"prebuild": "node check.js", "build": "vite build"}}`},
+			want: Plan{Runner: "npm", Read: []string{"/w/package.json", "/w/packages/web/package.json"}, Steps: []Step{
+				{File: "/w/packages/web/package.json", Line: 1, Text: "node check.js", Lang: Shell, Dir: "/w/packages/web"},
+				{File: "/w/packages/web/package.json", Line: 1, Text: "vite build", Lang: Shell, Dir: "/w/packages/web"},
+			}}},
 		{name: "npm start without a start script runs server.js", cmd: "npm start",
 			files: fakeFiles{"/w/package.json": `{"scripts": {}}`, "/w/server.js": "x"},
 			want: Plan{Runner: "npm", Read: []string{"/w/package.json", "/w/server.js"}, Steps: []Step{
