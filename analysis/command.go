@@ -35,6 +35,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 		r = probeResult(r)
 	}
 	r = a.dryRun(cmd, r, dir)
+	r = a.recipeByCode(cmd, r, dir)
 	r = a.startFiles(cmd, r)
 	reads, pure := a.provenReads(cmd, dir)
 	if pure {
