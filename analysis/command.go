@@ -106,7 +106,12 @@ func (a *Analysis) paths(cmd *shell.Command, refs []rules.PathRef, dir string) {
 		case ref.Word.Glob && HasGlobMeta(ref.Word.Value):
 			a.judge.Path(Path{Word: ref.Word, Access: access, Shape: Glob, Dir: dir})
 		default:
-			a.judge.Path(Path{Word: ref.Word, Access: access, Shape: File, Dir: dir, Removes: removes})
+			fromTemplate := false
+			if access == paths.Write {
+				dst, ok := templateInstance(cmd)
+				fromTemplate = ok && dst.Value == ref.Word.Value
+			}
+			a.judge.Path(Path{Word: ref.Word, Access: access, Shape: File, Dir: dir, Removes: removes, FromTemplate: fromTemplate})
 			if ref.Tree {
 				if whole == nil && ref.LeaveOut != "" {
 					whole = new(string)
