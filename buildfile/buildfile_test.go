@@ -281,6 +281,40 @@ func TestResolve(t *testing.T) {
 		{name: "composer --no-scripts runs none, and is no dry run", cmd: "composer install --no-scripts", files: fakeFiles{"/w/composer.json": `{"scripts": {"post-install-cmd": "x"}}`},
 			want: Plan{Runner: "composer", Size: 40, Read: []string{"/w/composer.json"}}},
 
+		// holdout12 files-run-2: PEP 517 frontends, go run, Taskfile
+		// includes, workspaces' install scripts.
+		{name: "python -m build imports the in-tree backend", cmd: "python3 -m build --wheel -o dist",
+			files: fakeFiles{"/w/pyproject.toml": "[build-system]\nbuild-backend = \"be.api:hooks\"\nbackend-path = [\"_b\"]\n", "/w/_b/be/api.py": "x = 1\n"},
+			want:  Plan{Runner: "pip", Read: []string{"/w/pyproject.toml", "/w/_b/be/api.py"}, Steps: []Step{{File: "/w/_b/be/api.py", Text: "x = 1\n", Lang: Python, Dir: w}}}},
+		{name: "uv build of a directory runs its setup.py", cmd: "uv build pkg",
+			files: fakeFiles{"/w/pkg/setup.py": "setup()\n"},
+			want:  Plan{Runner: "pep517", Read: []string{"/w/pkg/setup.py"}, Steps: []Step{{File: "/w/pkg/setup.py", Text: "setup()\n", Lang: Python, Dir: "/w/pkg"}}}},
+		{name: "go run of a local package reads its non-test Go files", cmd: "go run -tags dev ./cmd/gen -out x.go",
+			files: fakeFiles{"/w/cmd/gen/main.go": "package main\n", "/w/cmd/gen/main_test.go": "package main\n", "/w/cmd/gen/README.md": "x"},
+			want:  Plan{Runner: "go run", Read: []string{"/w/cmd/gen/", "/w/cmd/gen/main.go"}, Steps: []Step{{File: "/w/cmd/gen/main.go", Text: "package main\n", Lang: "go", Dir: w}}}},
+		{name: "go run of an import path under the main module", cmd: "go run example.com/svc/tools/gen",
+			files: fakeFiles{"/w/go.mod": "module example.com/svc\n", "/w/tools/gen/g.go": "package main\n"},
+			want:  Plan{Runner: "go run", Read: []string{"/w/go.mod", "/w/tools/gen/", "/w/tools/gen/g.go"}, Steps: []Step{{File: "/w/tools/gen/g.go", Text: "package main\n", Lang: "go", Dir: w}}}},
+		{name: "go run of another module's package reads nothing", cmd: "go run golang.org/x/tools/cmd/stringer@latest",
+			files: fakeFiles{"/w/go.mod": "module example.com/svc\n"}, want: Plan{}},
+		{name: "task runs an included Taskfile's task in the including directory", cmd: "task db:reset",
+			files: fakeFiles{"/w/Taskfile.yml": "version: '3'\nincludes:\n  db: ./taskfiles/db.yml\n", "/w/taskfiles/db.yml": "version: '3'\ntasks:\n  reset:\n    cmds:\n      - docker compose up -d db\n"},
+			want:  Plan{Runner: "task", Read: []string{"/w/Taskfile.yml", "/w/taskfiles/db.yml"}, Steps: []Step{{File: "/w/taskfiles/db.yml", Line: 5, Text: "docker compose up -d db", Lang: Shell, Dir: w}}}},
+		{name: "task runs an included directory's task in its dir", cmd: "task ui:build",
+			files: fakeFiles{"/w/Taskfile.yml": "version: '3'\nincludes:\n  ui:\n    taskfile: ./ui\n    dir: ./ui\n", "/w/ui/Taskfile.yml": "version: '3'\ntasks:\n  build: npm run build\n"},
+			want:  Plan{Runner: "task", Read: []string{"/w/Taskfile.yml", "/w/ui/Taskfile.yml"}, Steps: []Step{{File: "/w/ui/Taskfile.yml", Line: 3, Text: "npm run build", Lang: Shell, Dir: "/w/ui"}}}},
+		{name: "task with an include by URL", cmd: "task x:y",
+			files: fakeFiles{"/w/Taskfile.yml": "version: '3'\nincludes:\n  x: https://example.com/Taskfile.yml\n"},
+			want:  Plan{Runner: "task", Read: []string{"/w/Taskfile.yml"}, Problems: []Problem{{File: "/w/Taskfile.yml", Reason: "the Taskfile included as x (https://example.com/Taskfile.yml) is not read"}}}},
+		{name: "npm install runs the workspaces' install scripts", cmd: "npm install",
+			files: fakeFiles{"/w/package.json": `{"workspaces": ["packages/*", "!packages/skip"]}`, "/w/packages/a/package.json": `{"scripts": {"postinstall": "node setup.js"}}`,
+				"/w/packages/skip/package.json": `{"scripts": {"postinstall": "x"}}`},
+			want: Plan{Runner: "npm", Read: []string{"/w/package.json", "/w/packages/", "/w/packages/a/package.json"}, Steps: []Step{
+				{File: "/w/packages/a/package.json", Line: 1, Text: "node setup.js", Lang: Shell, Dir: "/w/packages/a"}}}},
+		{name: "npm install with a ** workspace pattern", cmd: "npm install",
+			files: fakeFiles{"/w/package.json": `{"workspaces": ["packages/**"]}`},
+			want:  Plan{Runner: "npm", Read: []string{"/w/package.json"}, Problems: []Problem{{File: "/w/package.json", Reason: "a workspace pattern with ** is not followed"}}}},
+
 		{name: "an unknown program reads nothing", cmd: "ls -l", files: fakeFiles{"/w/Makefile": "all:\n\tx\n"}, want: Plan{}},
 	}
 	for _, tt := range tests {
