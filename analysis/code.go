@@ -87,7 +87,7 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 		a.add(Critical("effects.network-shell", risk.CatReverseShell, span, Shorten(code),
 			"The code opens a network connection and starts a shell: a remote shell.",
 			"run the commands you need directly"))
-	} else if network && h.has(mEval) {
+	} else if network && h.has(mEval) && !goSource(cmd) {
 		a.add(Critical("effects.download-eval", risk.CatRemoteCode, span, Shorten(code),
 			"The code fetches code from the network and runs it: code from the internet runs unreviewed.",
 			"download, review, then run in separate steps with a person watching"))
@@ -114,6 +114,12 @@ func spawns(cmd *shell.Command, h *markerHits) bool {
 	}
 	return h.has(mSpawn)
 }
+
+// goSource reports code that go run builds (its own files, or a
+// //go:generate line's): Go has no eval, and its spellings of the eval
+// markers are ordinary calls (regexp.MustCompile, config.Load), so
+// fetching and running code is found by the commands it starts instead.
+func goSource(cmd *shell.Command) bool { return cmd != nil && cmd.Name == "go" }
 
 // jsRuntime reports the programs that run JavaScript or TypeScript.
 func jsRuntime(name string) bool {
