@@ -3,6 +3,8 @@ package analysis
 import (
 	"errors"
 	"fmt"
+	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -253,4 +255,38 @@ func (b buildLister) List(dir string) ([]string, error) {
 		return nil, fmt.Errorf("%w: %w", buildfile.ErrNotExist, err)
 	}
 	return names, err
+}
+
+// recipeByCode drops the generic rule that judges a sub-command by its
+// verb (just prune, task db:reset: "deletes, destroys, purges or resets
+// something") from a task runner whose recipes were read: the operand is
+// the name of a recipe, whose code the flow of the call judges step by
+// step (a recipe that removes the home directory is denied for its code),
+// not a verb of the runner. A recipe that cannot be read, or a plan with a
+// problem, keeps the rule.
+func (a *Analysis) recipeByCode(cmd *shell.Command, r rules.Result, dir string) rules.Result {
+	i := slices.IndexFunc(r.Findings, func(f risk.Finding) bool { return f.Rule == "generic.destructive-verb" })
+	if i < 0 || cmd.Remote != "" || a.ctx.Files == nil {
+		return r
+	}
+	switch path.Base(cmd.Name) {
+	case "just", "task", "go-task":
+	default:
+		return r
+	}
+	inv, known := a.invocation(cmd, dir)
+	if !known {
+		return r
+	}
+	plan := buildfile.Resolve(inv, a.readFiles())
+	if plan.Runner == "" || plan.DryRun || len(plan.Problems) > 0 || len(plan.Steps) == 0 || !a.spend(ScanCost(plan.Size)) {
+		return r
+	}
+	kept := slices.Delete(slices.Clone(r.Findings), i, i+1)
+	tier := risk.Execute
+	for _, f := range kept {
+		tier = tier.Worse(f.Tier)
+	}
+	r.Findings, r.Tier = kept, tier
+	return r
 }

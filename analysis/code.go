@@ -83,11 +83,11 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 			Suggestion: "ask before deleting stored data; delete specific records, or copy the data first"})
 	}
 	network := h.has(mNetwork)
-	if network && h.has(mNetShell) {
+	if (network || h.has(mSocket)) && h.has(mNetShell) {
 		a.add(Critical("effects.network-shell", risk.CatReverseShell, span, Shorten(code),
 			"The code opens a network connection and starts a shell: a remote shell.",
 			"run the commands you need directly"))
-	} else if network && h.has(mEval) {
+	} else if network && h.has(mEval) && !goSource(cmd) {
 		a.add(Critical("effects.download-eval", risk.CatRemoteCode, span, Shorten(code),
 			"The code fetches code from the network and runs it: code from the internet runs unreviewed.",
 			"download, review, then run in separate steps with a person watching"))
@@ -115,6 +115,12 @@ func spawns(cmd *shell.Command, h *markerHits) bool {
 	return h.has(mSpawn)
 }
 
+// goSource reports code that go run builds (its own files, or a
+// //go:generate line's): Go has no eval, and its spellings of the eval
+// markers are ordinary calls (regexp.MustCompile, config.Load), so
+// fetching and running code is found by the commands it starts instead.
+func goSource(cmd *shell.Command) bool { return cmd != nil && cmd.Name == "go" }
+
 // jsRuntime reports the programs that run JavaScript or TypeScript.
 func jsRuntime(name string) bool {
 	switch name {
@@ -131,6 +137,7 @@ var (
 		"rmtree(", "deno.remove", "truncate(", "os.truncate", "shutil.move", "os.rename", "fs.renamesync", "file.rename",
 		"remove-item", "rm -r", "rd /s", "rmdir /s", "del /s", "delete-directory", "rm(", "file.rm", "rm_rf",
 		"remove_dir", "remove_file(", "removeitem(at", // Rust's std::fs, Swift's FileManager (not localStorage.removeItem)
+		"removeall(", // Go's os.RemoveAll
 		// the JVM's and .NET's: Kotlin, Groovy, java.nio, commons-io, System.IO
 		"deleterecursively", "deletedir(", "files.delete", "deletedirectory", "directory.delete(", "forcedelete", "cleandirectory"}
 	// inlineDataDropMarkers are SDK calls that delete a whole index,
@@ -432,13 +439,15 @@ var bareSpawnRE = lazyre.Regexp{
 // calls that read a system property or an environment variable.
 var (
 	argListRE = lazyre.Regexp{
-		Expr: `(?i)(?:commandline|processbuilder|arrayof|listof|args|exec)\s*[(\[\s]\s*((?:` +
-			`(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.]+["']\s*\)|System\.env\.\w+)` + `\s*,\s*)+` +
-			`(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.]+["']\s*\)|System\.env\.\w+)` + `)`,
+		Expr: `(?i)\b(?:commandline|processbuilder|arrayof|listof|args|exec|` +
+			`run|call|check_call|check_output|popen|spawn|spawnsync|execfile|execfilesync|execv|execvp|command)` +
+			`\s*[(\[\s]\s*\[?\s*((?:` +
+			`(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.~]+["']\s*\)|System\.env\.\w+)` + `\s*,\s*\[?\s*)+` +
+			`(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.~]+["']\s*\)|System\.env\.\w+)` + `)`,
 	}
 	// argElemRE is one element of such a list (the same expression as in
 	// argListRE, which lazyre's test needs written out as literals).
-	argElemRE = lazyre.Regexp{Expr: `(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.]+["']\s*\)|System\.env\.\w+)`}
+	argElemRE = lazyre.Regexp{Expr: `(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.~]+["']\s*\)|System\.env\.\w+)`}
 )
 
 // argListCommands are the lists argListRE finds, as shell commands: each
@@ -460,7 +469,7 @@ func argListCommands(code string) []string {
 				if i := strings.IndexAny(e, "\"'"); i >= 0 {
 					name = strings.Trim(e[i:], "\"') \t")
 				}
-				if strings.EqualFold(name, "user.home") {
+				if strings.EqualFold(name, "user.home") || name == "~" { // expanduser("~")
 					name = "HOME"
 				}
 				words = append(words, `"${`+strings.NewReplacer(".", "_", "-", "_").Replace(name)+`}"`)

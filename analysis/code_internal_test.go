@@ -96,6 +96,15 @@ func TestArgListCommands(t *testing.T) {
 		`commandLine 'git', "it's"`:                                           {`'git' 'it'\''s'`},
 		`println("a", "b")`:                                                   nil,
 		`def x = ["a", "b"]`:                                                  nil,
+		// Python's subprocess, node's child_process and Go's os/exec take
+		// the program and its arguments as a list too.
+		`subprocess.run(["dd", "if=/dev/zero", "of=/dev/sda"], check=False)`: {`'dd' 'if=/dev/zero' 'of=/dev/sda'`},
+		"subprocess.Popen(\n    ['mkfs.ext4', '/dev/sdb']\n)":                {`'mkfs.ext4' '/dev/sdb'`},
+		`subprocess.call(["rm", "-rf", os.path.expanduser("~")])`:            {`'rm' '-rf' "${HOME}"`},
+		`execFileSync('dd', ['if=/dev/zero', 'of=/dev/sda'])`:                {`'dd' 'if=/dev/zero' 'of=/dev/sda'`},
+		`exec.Command("rm", "-rf", os.Getenv("HOME")).Run()`:                 {`'rm' '-rf' "${HOME}"`},
+		`recall("a", "b")`:              nil,
+		`print(os.path.join("a", "b"))`: nil,
 	} {
 		if diff := cmp.Diff(want, argListCommands(code)); diff != "" {
 			t.Errorf("argListCommands(%q) (-want +got):\n%s", code, diff)

@@ -35,6 +35,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 		r = probeResult(r)
 	}
 	a.dryRun(cmd, &r, dir)
+	r = a.recipeByCode(cmd, r, dir)
 	a.startFiles(cmd, &r)
 	reads, pure := a.provenReads(cmd, dir)
 	if pure {
@@ -108,7 +109,12 @@ func (a *Analysis) paths(cmd *shell.Command, refs []rules.PathRef, dir string) {
 		case ref.Word.Glob && HasGlobMeta(ref.Word.Value):
 			a.judge.Path(Path{Word: ref.Word, Access: access, Shape: Glob, Dir: dir})
 		default:
-			a.judge.Path(Path{Word: ref.Word, Access: access, Shape: File, Dir: dir, Removes: removes})
+			fromTemplate := false
+			if access == paths.Write {
+				dst, ok := templateInstance(cmd)
+				fromTemplate = ok && dst.Value == ref.Word.Value
+			}
+			a.judge.Path(Path{Word: ref.Word, Access: access, Shape: File, Dir: dir, Removes: removes, FromTemplate: fromTemplate})
 			if ref.Tree {
 				if whole == nil && ref.LeaveOut != "" {
 					whole = new(string)
@@ -394,7 +400,7 @@ func (a *Analysis) mentions(cmd *shell.Command, r *rules.Result, dir string) {
 				g, ok = gitPathspec(w) // git log -p -- '*.env'
 			}
 			if ok {
-				a.gitMentions(g, w, r, dir)
+				a.gitMentions(g, w, r.Paths, dir)
 				continue
 			}
 		}

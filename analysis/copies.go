@@ -225,8 +225,9 @@ func (a *Analysis) copies(cmd *shell.Command, dir string) {
 			if src.Glob && HasGlobMeta(base) {
 				shape = Glob
 			}
+			_, fromTemplate := templateInstance(cmd) // a directory of that name: the template lands in it
 			a.judge.Path(Path{Word: shell.Word{Value: in, Known: true, Glob: shape == Glob, Span: dest.Span},
-				Access: paths.Write, Shape: shape, Dir: dir})
+				Access: paths.Write, Shape: shape, Dir: dir, FromTemplate: fromTemplate && shape == File})
 			if shape == File && ca.recursive {
 				a.judge.Path(Path{Word: withValue(dest, in), Access: paths.Write, Shape: Tree, Dir: dir})
 			}
@@ -408,4 +409,63 @@ func fromInput(cmd *shell.Command, dest shell.Word) bool {
 		return strings.Contains(dest.Value, "{}") || strings.Contains(dest.Value, "{/}") || strings.Contains(dest.Value, "{.}")
 	}
 	return false
+}
+
+// templateInstance returns the destination of cp -n TEMPLATE NAME (also
+// --no-clobber, --update=none): a copy of the project's template of a file
+// (.env.example, config.sample.yml, settings.json.dist) to the file's own
+// name beside it, which never replaces a file already there. What it
+// writes is the template's text; it reads no secret and destroys none, so
+// the destination is judged as a file made from a template
+// (Path.FromTemplate), not as a write of the secret it is named like.
+func templateInstance(cmd *shell.Command) (shell.Word, bool) {
+	if cmd.Name != "cp" || cmd.Remote != "" {
+		return shell.Word{}, false
+	}
+	var ops []shell.Word
+	noClobber := false
+	for _, w := range cmd.Args() {
+		v := w.Value
+		switch {
+		case !w.Known || w.Glob && HasGlobMeta(v):
+			return shell.Word{}, false
+		case v == "--no-clobber" || v == "--update=none" || v == "--update=none-fail":
+			noClobber = true
+		case strings.HasPrefix(v, "--"):
+			if v != "--" {
+				return shell.Word{}, false // -t, --backup, --remove-destination, …: another shape
+			}
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			for _, c := range v[1:] {
+				switch c {
+				case 'n':
+					noClobber = true
+				case 'v', 'p':
+				default:
+					return shell.Word{}, false
+				}
+			}
+		default:
+			ops = append(ops, w)
+		}
+	}
+	if !noClobber || len(ops) != 2 {
+		return shell.Word{}, false
+	}
+	src, dst := path.Clean(ops[0].Value), path.Clean(ops[1].Value)
+	if path.Dir(src) != path.Dir(dst) || strings.HasPrefix(src, "/") || strings.HasPrefix(src, "~") || strings.HasPrefix(src, "..") {
+		return shell.Word{}, false
+	}
+	name, base := path.Base(dst), path.Base(src)
+	for _, m := range []string{"example", "sample", "template", "tmpl", "dist", "defaults"} {
+		for _, sep := range []string{".", "-", "_"} {
+			if i := strings.Index(base, sep+m); i > 0 {
+				rest := base[i+len(sep)+len(m):]
+				if (rest == "" || rest[0] == '.') && base[:i]+rest == name {
+					return ops[1], true
+				}
+			}
+		}
+	}
+	return shell.Word{}, false
 }

@@ -208,9 +208,9 @@ func gitPathOf(w shell.Word) (gitPath, bool) {
 
 // gitMentions judges the paths a git argument in git's spellings stands
 // for as mentions, read: a pattern as the set of paths it matches.
-func (a *Analysis) gitMentions(g gitPath, w shell.Word, r rules.Result, dir string) {
+func (a *Analysis) gitMentions(g gitPath, w shell.Word, known []rules.PathRef, dir string) {
 	for _, p := range g.words(w, a.ctx.Workspace, dir) {
-		if isKnownPath(r.Paths, p.Value) {
+		if isKnownPath(known, p.Value) {
 			continue
 		}
 		shape := Mention

@@ -107,6 +107,11 @@ type Path struct {
 	// registry (npm publish): a deny for denied files in it says how to
 	// leave them out of the package. False for any other walk.
 	Publish bool
+	// FromTemplate marks a write that makes the file from the project's
+	// template of it and never replaces one (cp -n .env.example .env): it
+	// reads no secret and destroys none, so a pattern that protects the
+	// file as a secret store does not stop it. Any other protection does.
+	FromTemplate bool
 }
 
 // Contact is a network address the code names outside the URLs the rule

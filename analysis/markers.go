@@ -25,6 +25,7 @@ const (
 	mDataDrop
 	mNetwork
 	mNetShell
+	mSocket
 	mEval
 	mEnvDump
 	mSpawn
@@ -49,7 +50,11 @@ var (
 		"user.home", "system.env.home", `getenvironmentvariable("home")`, "specialfolder.userprofile"}
 	// shellMarkers name a shell that code starts (with a connection: a
 	// remote shell).
-	shellMarkers = []string{"/bin/sh", "/bin/bash", "/bin/zsh", `"sh"`, `'sh'`, `"bash"`, `'bash'`, "cmd.exe", `"sh", "-i"`}
+	// socketMarkers open a raw connection (node's net and tls, Go's net):
+	// with a shell started, a remote shell. They are not inlineNetworkMarkers,
+	// since a script that waits for a port is not fetching anything.
+	socketMarkers = []string{"net.connect(", "net.createconnection(", "tls.connect(", "net.dial(", "net.dialtimeout("}
+	shellMarkers  = []string{"/bin/sh", "/bin/bash", "/bin/zsh", `"sh"`, `'sh'`, `"bash"`, `'bash'`, "cmd.exe", `"sh", "-i"`}
 	// forkMarkers, forkPairMarkers and loopMarkers are forkLoop's.
 	forkMarkers     = []string{"fork"}
 	forkPairMarkers = []string{"fork while", "fork until", "while fork"}
@@ -60,7 +65,7 @@ var (
 func codeMarkerLists() [markerLists][]string {
 	return [markerLists][]string{
 		mDelete: inlineDeleteMarkers, mWrite: inlineWriteMarkers, mHome: homeMarkers, mDataDrop: inlineDataDropMarkers,
-		mNetwork: inlineNetworkMarkers, mNetShell: shellMarkers, mEval: inlineEvalMarkers, mEnvDump: inlineEnvDumpMarkers,
+		mNetwork: inlineNetworkMarkers, mNetShell: shellMarkers, mSocket: socketMarkers, mEval: inlineEvalMarkers, mEnvDump: inlineEnvDumpMarkers,
 		mSpawn: spawnMarkers, mDecode: decodeMarkers, mRot13: rot13Markers, mFork: forkMarkers,
 		mForkPair: forkPairMarkers, mLoop: loopMarkers,
 	}

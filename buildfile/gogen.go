@@ -145,3 +145,98 @@ func itoa(n int) string {
 	}
 	return string(b)
 }
+
+// goRunValueFlags are go run's build flags that take a value.
+var goRunValueFlags = []string{"-C", "-exec", "-tags", "-ldflags", "-gcflags", "-asmflags", "-gccgoflags", "-mod",
+	"-modfile", "-o", "-p", "-overlay", "-pgo", "-toolexec", "-buildmode", "-compiler", "-installsuffix", "-pkgdir",
+	"-coverpkg", "-covermode", "-reldir"}
+
+// goRun reads the Go source go run builds and runs: the files named
+// (x.go …), or the non-test .go files of the package a local path (./cmd/gen,
+// ../../tools/gen) or an import path under the main module names. A package
+// from elsewhere (pkg@version, another module) is not read: as before.
+func (r *resolver) goRun(inv Invocation) {
+	args := inv.Args
+	dir := inv.Dir
+	var files []string
+	pkg := ""
+	for i := 0; i < len(args) && pkg == ""; i++ {
+		a := args[i]
+		switch {
+		case a == "-C" && i+1 < len(args):
+			dir = join(dir, args[i+1])
+			i++
+		case slices.Contains(goRunValueFlags, a):
+			i++
+		case strings.HasPrefix(a, "-"):
+		case strings.HasSuffix(a, ".go"):
+			files = append(files, join(dir, a))
+		default:
+			if len(files) == 0 {
+				pkg = a
+			}
+			i = len(args)
+		}
+	}
+	if len(files) == 0 && pkg == "" {
+		return
+	}
+	if len(files) == 0 {
+		pd, ok := r.goPackageDir(dir, pkg)
+		if !ok {
+			return
+		}
+		names, ok := r.list(pd)
+		if !ok {
+			return
+		}
+		for _, n := range names {
+			if strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") && !strings.HasPrefix(n, ".") && !strings.HasPrefix(n, "_") {
+				files = append(files, join(pd, n))
+			}
+		}
+	}
+	for _, f := range files {
+		if text, ok := r.read(f); ok {
+			r.plan.Runner = "go run"
+			if !r.step(Step{File: f, Text: text, Lang: "go", Dir: dir}) {
+				return
+			}
+		}
+	}
+}
+
+// goPackageDir is the directory of the package go run is given: a local
+// path, or an import path under the module whose go.mod is in dir or above
+// it; false for a package from elsewhere.
+func (r *resolver) goPackageDir(dir, pkg string) (string, bool) {
+	if strings.Contains(pkg, "@") || strings.Contains(pkg, "...") {
+		return "", false
+	}
+	if pkg == "." || pkg == ".." || strings.HasPrefix(pkg, "./") || strings.HasPrefix(pkg, "../") || path.IsAbs(pkg) {
+		return join(dir, pkg), true
+	}
+	for d, i := dir, 0; i < MaxDepth; d, i = path.Dir(d), i+1 {
+		if text, ok := r.read(join(d, "go.mod")); ok {
+			mod := goModulePath(text)
+			if rest, ok := strings.CutPrefix(pkg, mod); ok && mod != "" && (rest == "" || strings.HasPrefix(rest, "/")) {
+				return join(d, "."+rest), true
+			}
+			return "", false
+		}
+		if d == "/" || d == "." {
+			break
+		}
+	}
+	return "", false
+}
+
+// goModulePath is the module path a go.mod declares ("" when none).
+func goModulePath(text string) string {
+	for line := range strings.SplitSeq(text, "\n") {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t') {
+			return strings.Trim(strings.TrimSpace(rest), `"`)
+		}
+	}
+	return ""
+}

@@ -2,8 +2,11 @@ package buildfile
 
 import (
 	"encoding/json"
+	"path"
 	"slices"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // packageJSON is a package.json's scripts, with the line each starts on.
@@ -43,6 +46,8 @@ func (r *resolver) npm(inv Invocation) {
 	dir := inv.Dir
 	var words []string
 	ignore, workspaces := false, false
+	var selected []string // the workspaces -w, --workspace, --filter name (none: all of them)
+	rootToo := false      // --include-workspace-root
 	args := inv.Args
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -64,9 +69,26 @@ func (r *resolver) npm(inv Invocation) {
 			i += n - 1
 			continue
 		}
+		if inv.Name == "npm" {
+			if v, n := flagValue(args, i, "-w", "--workspace"); n > 0 {
+				workspaces, selected = true, append(selected, v)
+				i += n - 1
+				continue
+			}
+		}
+		if inv.Name == "pnpm" {
+			if v, n := flagValue(args, i, "-F", "--filter"); n > 0 {
+				workspaces, selected = true, append(selected, v)
+				i += n - 1
+				continue
+			}
+		}
 		switch {
 		case a == "--ignore-scripts" || a == "--ignore-scripts=true":
 			ignore = true
+		case a == "--include-workspace-root" || a == "--include-workspace-root=true":
+			rootToo = true
+		case inv.Name == "pnpm" && (a == "-w" || a == "--workspace-root"): // pnpm's -w is the root
 		case a == "-w" || a == "-ws" || strings.HasPrefix(a, "--workspace") || a == "-r" || a == "--recursive" ||
 			strings.HasPrefix(a, "--filter") || a == "-F":
 			workspaces = true
@@ -109,9 +131,31 @@ func (r *resolver) npm(inv Invocation) {
 		if sub == "install-test" || sub == "it" || sub == "install-ci-test" || sub == "cit" {
 			runs = []string{"test"}
 		}
-	case "workspace", "workspaces": // yarn workspace NAME SCRIPT, yarn workspaces foreach …
+	case "workspace", "workspaces": // yarn workspace NAME SCRIPT, yarn workspaces foreach … run SCRIPT
 		workspaces = inv.Name == "yarn" || inv.Name == "npm"
 		if !workspaces {
+			return
+		}
+		rest := words[1:]
+		if sub == "workspace" && len(rest) > 0 {
+			selected, rest = append(selected, rest[0]), rest[1:]
+		}
+		if i := slices.Index(rest, "run"); i >= 0 {
+			rest = rest[i+1:]
+		} else if sub == "workspaces" && len(rest) > 0 && rest[0] == "foreach" {
+			rest = rest[1:]
+		}
+		switch {
+		case len(rest) == 0:
+		case rest[0] == "install" || rest[0] == "add":
+			scripts = installScripts
+		case slices.Contains(ownCommands["yarn"], rest[0]) && rest[0] != "run":
+		default:
+			runs = []string{rest[0]}
+		}
+		if len(runs) == 0 && len(scripts) == 0 {
+			r.plan.Runner = inv.Name
+			r.problem(join(dir, "package.json"), "what "+inv.Name+" "+sub+" runs in the workspaces is not known")
 			return
 		}
 	case "pack":
@@ -150,9 +194,37 @@ func (r *resolver) npm(inv Invocation) {
 	if ignore {
 		return
 	}
-	if workspaces {
-		r.problem(file, "the scripts of the project's workspaces are not read")
+	members, ok := r.workspaces(dir, text)
+	if !ok {
 		return
+	}
+	if workspaces || len(scripts) > 0 {
+		// An install runs every workspace's lifecycle scripts; a command
+		// given workspaces runs its script in those it selects.
+		for _, m := range members {
+			if workspaces && len(selected) > 0 && !slices.ContainsFunc(selected, func(sel string) bool {
+				return join(dir, sel) == m.dir || sel == m.name
+			}) {
+				continue
+			}
+			seen := map[string]bool{}
+			for _, s := range scripts {
+				r.script(m.pj, s, 0, seen)
+			}
+			for _, s := range runs {
+				r.runScript(m.pj, s, 0, seen)
+			}
+		}
+		if workspaces && len(selected) > 0 {
+			for _, sel := range selected { // a workspace not found: what it names is not known
+				if !slices.ContainsFunc(members, func(m workspace) bool { return join(dir, sel) == m.dir || sel == m.name }) {
+					r.problem(file, "the workspace "+sel+" is not found among the project's workspaces")
+				}
+			}
+		}
+		if workspaces && !rootToo && len(scripts) == 0 {
+			return // npm run X -w W runs W's script, not the root's
+		}
 	}
 	seen := map[string]bool{}
 	for _, s := range scripts {
@@ -330,4 +402,119 @@ func keyLine(text, key string) int {
 		return 0
 	}
 	return lineOf(text, best)
+}
+
+// workspace is one package of a project's workspaces.
+type workspace struct {
+	dir, name string
+	pj        *packageJSON
+}
+
+// workspaces are the packages the root package.json's "workspaces" (a
+// list of patterns, or {"packages": […]}) or pnpm-workspace.yaml's
+// packages name, each with its package.json's scripts; false when they
+// cannot all be known (a problem is said).
+func (r *resolver) workspaces(dir, text string) ([]workspace, bool) {
+	var doc struct {
+		Workspaces json.RawMessage `json:"workspaces"`
+	}
+	_ = json.Unmarshal([]byte(text), &doc) // parsePackageJSON has checked it is JSON
+	var patterns []string
+	file := join(dir, "package.json")
+	if len(doc.Workspaces) > 0 && string(doc.Workspaces) != "null" {
+		var obj struct {
+			Packages []string `json:"packages"`
+		}
+		if err := json.Unmarshal(doc.Workspaces, &patterns); err != nil {
+			if err := json.Unmarshal(doc.Workspaces, &obj); err != nil {
+				r.problem(file, "its workspaces are not a list of paths")
+				return nil, false
+			}
+			patterns = obj.Packages
+		}
+	}
+	if y, ok := r.read(join(dir, "pnpm-workspace.yaml")); ok {
+		var pw struct {
+			Packages []string `yaml:"packages"`
+		}
+		if err := yaml.Unmarshal([]byte(y), &pw); err != nil {
+			r.problem(join(dir, "pnpm-workspace.yaml"), "pnpm-workspace.yaml is not valid YAML")
+			return nil, false
+		}
+		file = join(dir, "pnpm-workspace.yaml")
+		patterns = append(patterns, pw.Packages...)
+	}
+	var dirs, excluded []string
+	for _, p := range patterns {
+		p = strings.TrimSuffix(strings.TrimPrefix(p, "./"), "/")
+		if neg, ok := strings.CutPrefix(p, "!"); ok {
+			excluded = append(excluded, join(dir, strings.TrimPrefix(neg, "./")))
+			continue
+		}
+		found, ok := r.expandWorkspace(dir, strings.Split(p, "/"), file)
+		if !ok {
+			return nil, false
+		}
+		dirs = append(dirs, found...)
+	}
+	var out []workspace
+	for _, d := range dirs {
+		if slices.Contains(excluded, d) || slices.ContainsFunc(out, func(w workspace) bool { return w.dir == d }) || d == dir {
+			continue
+		}
+		f := join(d, "package.json")
+		t, ok := r.read(f)
+		if !ok {
+			continue // a directory the pattern matches that holds no package
+		}
+		pj, ok := parsePackageJSON(f, d, t)
+		if !ok {
+			r.problem(f, "package.json is not valid JSON with string scripts")
+			return nil, false
+		}
+		var named struct {
+			Name string `json:"name"`
+		}
+		_ = json.Unmarshal([]byte(t), &named)
+		out = append(out, workspace{dir: d, name: named.Name, pj: pj})
+	}
+	return out, true
+}
+
+// expandWorkspace is the directories below dir a workspace pattern's
+// segments name, a segment with * ? or [ matched against the directory's
+// entries; ** (any depth) is not followed: a problem.
+func (r *resolver) expandWorkspace(dir string, segs []string, file string) ([]string, bool) {
+	if len(segs) == 0 || len(segs) == 1 && segs[0] == "" {
+		return []string{dir}, true
+	}
+	seg := segs[0]
+	if seg == "**" || strings.Contains(seg, "**") {
+		r.problem(file, "a workspace pattern with ** is not followed")
+		return nil, false
+	}
+	if seg == ".." || strings.HasPrefix(seg, "{") || strings.ContainsAny(seg, "{}") {
+		r.problem(file, "the workspace pattern "+strings.Join(segs, "/")+" is not followed")
+		return nil, false
+	}
+	if !strings.ContainsAny(seg, "*?[") {
+		return r.expandWorkspace(join(dir, seg), segs[1:], file)
+	}
+	names, ok := r.list(dir)
+	if !ok {
+		return nil, !slices.ContainsFunc(r.plan.Problems, func(p Problem) bool { return p.File == dir })
+	}
+	var out []string
+	for _, n := range names {
+		sub, isDir := strings.CutSuffix(n, "/")
+		if m, err := path.Match(seg, sub); !isDir || err != nil || !m || strings.HasPrefix(sub, ".") || sub == "node_modules" {
+			continue
+		}
+		found, ok := r.expandWorkspace(join(dir, sub), segs[1:], file)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, found...)
+	}
+	return out, true
 }

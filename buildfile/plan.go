@@ -124,8 +124,11 @@ func Resolve(inv Invocation, fs Files) Plan {
 	args := inv.Args
 	if strings.HasPrefix(name, "python") && len(args) >= 2 && args[0] == "-m" {
 		name, args = args[1], args[2:]
+		if name == "build" { // python -m build: the PEP 517 frontend
+			name = "pyproject-build"
+		}
 	}
-	if !runners[name] || name == "go" && (len(args) == 0 || args[0] != "generate") {
+	if !runners[name] || name == "go" && (len(args) == 0 || args[0] != "generate" && args[0] != "run") {
 		return Plan{} // what most commands of a script are (go build among them): no resolver to make
 	}
 	r := &resolver{fs: fs, plan: Plan{}, onlyDry: inv.OnlyDryRun, home: inv.Home}
@@ -152,14 +155,27 @@ func Resolve(inv Invocation, fs Files) Plan {
 			r.pip(inv)
 		}
 	case "uv":
-		if len(args) > 0 && args[0] == "pip" && !r.onlyDry {
+		switch {
+		case r.onlyDry:
+		case len(args) > 0 && args[0] == "pip":
 			inv.Args = args[1:]
 			r.pip(inv)
+		case len(args) > 0 && args[0] == "build":
+			inv.Args = args[1:]
+			r.pep517Build(inv)
+		}
+	case "pyproject-build":
+		if !r.onlyDry {
+			r.pep517Build(inv)
 		}
 	case "go":
-		if len(args) > 0 && args[0] == "generate" {
+		switch {
+		case args[0] == "generate":
 			inv.Args = args[1:]
 			r.goGenerate(inv)
+		case args[0] == "run" && !r.onlyDry:
+			inv.Args = args[1:]
+			r.goRun(inv)
 		}
 	case "just":
 		r.just(inv)
@@ -255,7 +271,7 @@ func Runs(name string) bool {
 // runners are the programs Resolve reads build files for: its cases.
 var runners = map[string]bool{
 	"make": true, "gmake": true, "npm": true, "yarn": true, "pnpm": true, "bun": true,
-	"pytest": true, "py.test": true, "pip": true, "pip3": true, "uv": true, "go": true,
+	"pytest": true, "py.test": true, "pip": true, "pip3": true, "uv": true, "go": true, "pyproject-build": true,
 	"just": true, "task": true, "go-task": true, "tox": true, "nox": true, "composer": true,
 	"git": true, "systemctl": true, "direnv": true, "docker": true, "podman": true, "docker-compose": true, "podman-compose": true, "hatch": true, "pdm": true, "rye": true, "pre-commit": true,
 	// Language ecosystems and notebooks (runners-more).

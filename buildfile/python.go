@@ -589,3 +589,42 @@ func (r *resolver) nox(inv Invocation) {
 		r.step(Step{File: p, Text: text, Lang: Python, Dir: path.Dir(p)})
 	}
 }
+
+// pep517BuildValueFlags are the options of python -m build (pyproject-build)
+// and uv build that take a value.
+var pep517BuildValueFlags = []string{"-o", "--outdir", "--out-dir", "-C", "--config-setting", "--config-settings",
+	"--installer", "--package", "-p", "--python", "--index-url", "--extra-index-url", "-f", "--find-links",
+	"--build-constraint", "-b", "--cache-dir", "--directory", "--project", "--color", "--resolution", "--prerelease",
+	"--exclude-newer", "--link-mode", "--keyring-provider", "--index", "--default-index", "--refresh-package",
+	"--no-build-package", "--no-binary-package", "--config-file", "-P", "--upgrade-package"}
+
+// pep517Build reads what a PEP 517 frontend (python -m build,
+// pyproject-build, uv build) runs to build the source tree it is given
+// (the directory it runs in when none): the project's setup.py and the
+// build backend pyproject.toml keeps in the tree (backend-path), which the
+// frontend imports and calls.
+func (r *resolver) pep517Build(inv Invocation) {
+	src := "."
+	args := inv.Args
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--help" || a == "-h" || a == "--version" || a == "-V":
+			return
+		case slices.Contains(pep517BuildValueFlags, a):
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			src = a
+		}
+	}
+	if strings.HasSuffix(src, ".tar.gz") || strings.HasSuffix(src, ".zip") {
+		return // an sdist: its code is not in the tree
+	}
+	dir := join(inv.Dir, src)
+	if text, ok := r.read(join(dir, "setup.py")); ok {
+		r.plan.Runner = "pep517"
+		r.step(Step{File: join(dir, "setup.py"), Text: text, Lang: Python, Dir: dir})
+	}
+	r.inTreeBackend(dir)
+}

@@ -12,10 +12,11 @@ import (
 
 // taskfile is a parsed Taskfile: its tasks as YAML nodes, for their lines.
 type taskfile struct {
-	file  string
-	dir   string
-	tasks map[string]*yaml.Node
-	vars  map[string]string
+	file     string
+	dir      string
+	tasks    map[string]*yaml.Node
+	vars     map[string]string
+	includes map[string]*yaml.Node // includes: namespace → path or {taskfile, dir, …}
 }
 
 var taskTemplate = lazyre.Regexp{Expr: `\{\{(.*?)\}\}`}
@@ -96,6 +97,8 @@ func parseTaskfile(file, dir, text string, vars map[string]string) (*taskfile, b
 			for name, t := range mapping(v) {
 				tf.tasks[name] = t
 			}
+		case "includes":
+			tf.includes = mapping(v)
 		case "vars":
 			for name, val := range mapping(v) {
 				if val.Kind == yaml.ScalarNode {
@@ -135,9 +138,7 @@ func (r *resolver) taskRun(tf *taskfile, name string, depth int, done map[string
 	}
 	t, ok := tf.tasks[name]
 	if !ok {
-		if strings.Contains(name, ":") {
-			r.problem(tf.file, "the task "+name+" is in an included Taskfile, which is not read")
-		}
+		r.includedTask(tf, name, depth)
 		return
 	}
 	vars := map[string]string{}
@@ -161,7 +162,7 @@ func (r *resolver) taskRun(tf *taskfile, name string, depth int, done map[string
 			}
 		}
 		if dir := m["dir"]; dir != nil && dir.Kind == yaml.ScalarNode {
-			tf = &taskfile{file: tf.file, dir: join(tf.dir, dir.Value), tasks: tf.tasks, vars: tf.vars}
+			tf = &taskfile{file: tf.file, dir: join(tf.dir, dir.Value), tasks: tf.tasks, vars: tf.vars, includes: tf.includes}
 		}
 		if deps := m["deps"]; deps != nil {
 			for _, d := range deps.Content {
@@ -482,5 +483,99 @@ func (r *resolver) composerScript(file, dir, text string, scripts map[string]jso
 		default:
 			r.step(Step{File: file, Line: line, Text: cmd, Lang: Shell, Dir: dir})
 		}
+	}
+}
+
+// includedTask adds the steps of a task an included Taskfile defines:
+// NS:TASK for the Taskfile included as NS (a file, or a directory holding
+// a Taskfile), or TASK itself when the inclusion is flattened. The
+// included tasks run in the including Taskfile's directory unless the
+// inclusion sets dir. An inclusion that cannot be read (a URL, a computed
+// path, a file that is not valid YAML) is a problem; an optional one that
+// is missing runs nothing.
+func (r *resolver) includedTask(tf *taskfile, name string, depth int) {
+	ns, rest, namespaced := strings.Cut(name, ":")
+	for _, inc := range sortedKeys(tf.includes) {
+		node := tf.includes[inc]
+		var target, dir string
+		optional, flatten := false, false
+		vars := map[string]string{}
+		for k, v := range tf.vars {
+			vars[k] = v
+		}
+		switch node.Kind {
+		case yaml.ScalarNode:
+			target = node.Value
+		case yaml.MappingNode:
+			m := mapping(node)
+			if n := m["taskfile"]; n != nil {
+				target = n.Value
+			}
+			if n := m["dir"]; n != nil {
+				dir = n.Value
+			}
+			optional = m["optional"] != nil && m["optional"].Value == "true"
+			flatten = m["flatten"] != nil && m["flatten"].Value == "true"
+			for k, v := range mapping(m["vars"]) {
+				if v.Kind == yaml.ScalarNode {
+					vars[k] = v.Value
+				}
+			}
+			if al := m["aliases"]; al != nil && namespaced && ns != inc {
+				for _, a := range al.Content {
+					if a.Value == ns {
+						ns = inc
+					}
+				}
+			}
+		}
+		task := rest
+		switch {
+		case namespaced && ns == inc:
+		case flatten:
+			task = name
+		default:
+			continue
+		}
+		if target == "" || strings.Contains(target, "{{") || strings.Contains(target, "://") {
+			r.problem(tf.file, "the Taskfile included as "+inc+" ("+target+") is not read")
+			return
+		}
+		p := join(tf.dir, target)
+		var text string
+		ok := false
+		if strings.HasSuffix(p, ".yml") || strings.HasSuffix(p, ".yaml") {
+			text, ok = r.read(p)
+		} else { // a directory: its Taskfile
+			var f string
+			f, text, ok = r.first(p, "Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml",
+				"Taskfile.dist.yml", "taskfile.dist.yml", "Taskfile.dist.yaml", "taskfile.dist.yaml")
+			if f != "" {
+				p = f
+			}
+		}
+		if !ok {
+			if !optional && !r.failedOn(p) {
+				r.problem(tf.file, "the Taskfile included as "+inc+" ("+target+") is not found")
+			}
+			return
+		}
+		runDir := tf.dir
+		if dir != "" {
+			runDir = join(tf.dir, dir)
+		}
+		sub, ok := parseTaskfile(p, runDir, text, vars)
+		if !ok {
+			r.problem(p, "the Taskfile is not valid YAML")
+			return
+		}
+		if _, ok := sub.tasks[task]; !ok && !flatten && !strings.Contains(task, ":") {
+			return // no such task: task fails before running anything
+		}
+		r.taskRun(sub, task, depth+1, map[string]bool{})
+		return
+	}
+	if namespaced {
+		r.problem(tf.file, "the task "+name+" is in no Taskfile that is included")
 	}
 }

@@ -105,6 +105,10 @@ func (e *evaluation) Path(p analysis.Path) {
 	v := p.Word.Value
 	switch p.Shape {
 	case analysis.File:
+		if p.FromTemplate && p.Access == paths.Write {
+			e.checkFromTemplate(v, p.Dir)
+			return
+		}
 		e.checkPath(v, p.Access, p.Dir, p.Removes)
 	case analysis.Glob:
 		e.checkGlob(v, p.Access, p.Dir)
@@ -329,4 +333,35 @@ func (e *evaluation) tokenSent(cmd *shell.Command, text string) bool {
 			"pass the secret from the environment or a credential helper, never written into the command"))
 	}
 	return kind != ""
+}
+
+// checkFromTemplate judges a file made in the workspace from the project's
+// template of it, never replacing one (analysis.Path.FromTemplate): the
+// path rules judge the write, except that a file denied or sensitive as a
+// secret store (one whose reading the rules deny: .env) is not stopped —
+// nothing secret is read or destroyed, and the text is the project's own
+// template. Reading such a file stays denied; a file outside the
+// workspace, or protected for any other reason (an escape hatch, a
+// protected or system path), is judged as any write.
+func (e *evaluation) checkFromTemplate(p, dir string) {
+	e.judgePath(pathKey{kind: 't', v: p, a: paths.Write, dir: dir}, pathCost, func() pathResult {
+		env := e.pathEnv(dir)
+		cp, err := paths.Canonicalize(p, env, e.p.home)
+		if err != nil {
+			return pathResult{fs: e.p.paths.Check(p, paths.Write, env), envPath: p, hasEnv: true, raises: true}
+		}
+		fs := e.p.paths.CheckPath(cp, paths.Write, env)
+		ws := strings.TrimSuffix(env.Workspace, "/")
+		secret := e.p.paths.Unreadable(cp.Resolved) || e.p.paths.Unreadable(path.Dir(cp.Resolved)) // NAME, or NAME/TEMPLATE when NAME is a directory
+		if ws == "" || !strings.HasPrefix(cp.Resolved, ws+"/") || !secret {
+			return pathResult{fs: fs, envPath: cp.Resolved, hasEnv: true, raises: true}
+		}
+		kept := fs[:0:0]
+		for _, f := range fs {
+			if f.Rule != paths.RuleDenied && f.Rule != paths.RuleSensitive {
+				kept = append(kept, f)
+			}
+		}
+		return pathResult{fs: kept, envPath: cp.Resolved, hasEnv: true, raises: true}
+	})
 }
