@@ -461,6 +461,10 @@ func backticks(code, lang string) []string {
 // awkPipes finds awk's print … | "cmd" and "cmd" | getline.
 func (w *walker) awkPipes(c *Command, code string, span risk.Span, st *state, cx *ctx) {
 	for i := 0; i < len(code); i++ {
+		if j, ok := awkLiteralEnd(code, i); ok {
+			i = j - 1 // a | in a string or a regular expression pipes nothing
+			continue
+		}
 		if code[i] != '|' || i+1 < len(code) && code[i+1] == '|' || i > 0 && code[i-1] == '|' {
 			continue
 		}
@@ -477,6 +481,45 @@ func (w *walker) awkPipes(c *Command, code string, span risk.Span, st *state, cx
 		}
 		w.problemAt("awk code pipes to or from a command that is not a literal", span)
 	}
+}
+
+// awkLiteralEnd returns the end of the string literal ("…") or regular
+// expression literal (/…/ where an operand may start: after nothing, an
+// operator, a brace, a parenthesis, a comma or a semicolon) that starts
+// at i; ok is false when none starts there.
+func awkLiteralEnd(code string, i int) (int, bool) {
+	var end byte
+	switch code[i] {
+	case '"':
+		end = '"'
+	case '/':
+		j := i - 1
+		for j >= 0 && (code[j] == ' ' || code[j] == '\t') {
+			j--
+		}
+		if j >= 0 && !strings.ContainsRune("(,;{}!~&|\n", rune(code[j])) {
+			return 0, false // a division
+		}
+		end = '/'
+	default:
+		return 0, false
+	}
+	inClass := false
+	for j := i + 1; j < len(code); j++ {
+		switch c := code[j]; {
+		case c == '\\':
+			j++
+		case c == '\n':
+			return j, true
+		case end == '/' && c == '[':
+			inClass = true
+		case end == '/' && c == ']':
+			inClass = false
+		case c == end && !inClass:
+			return j + 1, true
+		}
+	}
+	return len(code), true
 }
 
 // stringBefore returns the string literal that ends just before i.
