@@ -99,7 +99,61 @@ func (f *flow) rewrites(sc Command) {
 		f.sedInPlace(sc, put)
 	case name == "cp" || name == "install" || name == "mv":
 		f.copied(sc, put)
+	case strings.HasPrefix(name, "perl") || strings.HasPrefix(name, "ruby"):
+		for _, w := range inPlaceFiles(c.Args()) {
+			put(w.Value, unknownText, false) // perl -pi -e 's/…/…/' f: an edit not modelled
+		}
 	}
+}
+
+// inPlaceFiles are the files perl -i or ruby -i edits in place: the
+// operands after the program (-e CODE, or the script file).
+func inPlaceFiles(args []shell.Word) []shell.Word {
+	inPlace, code := false, false
+	var ops []shell.Word
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case !args[i].Known:
+			ops = append(ops, args[i])
+		case v == "--":
+			ops = append(ops, args[i+1:]...)
+			i = len(args)
+		case len(v) > 1 && v[0] == '-' && v[1] != '-':
+			for k := 1; k < len(v); k++ {
+				if strings.IndexByte("MmIlxC0dDFr", v[k]) >= 0 {
+					break // -Mstrict, -Ilib, -0777: the rest is the option's value
+				}
+				if v[k] == 'i' {
+					inPlace = true
+					break // the rest is the backup's suffix
+				}
+				if v[k] == 'e' || v[k] == 'E' {
+					code = true
+					if k+1 == len(v) {
+						i++ // the code
+					}
+					break
+				}
+			}
+		case strings.HasPrefix(v, "-"):
+		default:
+			ops = append(ops, args[i])
+		}
+	}
+	if !inPlace {
+		return nil
+	}
+	if !code && len(ops) > 0 {
+		ops = ops[1:] // the script
+	}
+	var out []shell.Word
+	for _, w := range ops {
+		if w.Known {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // copied records what a copy puts into its destination: the text of its
