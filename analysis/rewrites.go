@@ -322,7 +322,8 @@ func (f *flow) sedInPlace(sc Command, put func(p, text string, appends bool)) {
 		}
 		text := unknownText
 		if modelled {
-			if old := f.sourceText(sc, w.Value); old != unknownText && old != opaqueText {
+			// each command is a pass of a regular expression over the text
+			if old := f.sourceText(sc, w.Value); old != unknownText && old != opaqueText && f.a.spend(len(cmds)*ScanCost(len(old))) {
 				text = applySed(cmds, old)
 			}
 		}

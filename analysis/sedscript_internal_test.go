@@ -48,3 +48,16 @@ func TestApplySed(t *testing.T) {
 		}
 	}
 }
+
+// FuzzApplySed: any program is parsed, and applied when modelled, without
+// a panic.
+func FuzzApplySed(f *testing.F) {
+	f.Add(`s|^OUT=.*|OUT=$HOME|g`, false, "OUT=1\nrm -rf \"$OUT\"\n")
+	f.Add("2c\\\nx\n$a y", true, "a\nb")
+	f.Add(`/[[:alpha:]]\{2\}/s/\(a\)/\1&\n/2`, false, "aa\n")
+	f.Fuzz(func(t *testing.T, prog string, ere bool, text string) {
+		if cmds, ok := parseSed(prog, ere); ok {
+			applySed(cmds, text)
+		}
+	})
+}

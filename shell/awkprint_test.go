@@ -98,3 +98,18 @@ func TestOutputAwk(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAwkPrints: any program is read without a panic, and a known output
+// ends with a newline (every print writes ORS) or is empty.
+func FuzzAwkPrints(f *testing.F) {
+	f.Add(`BEGIN { print "a" "b", "c" > "x"; print }`)
+	f.Add(`BEGIN{print("\101\n")}`)
+	f.Add(`/a|b/ { print "x" | "sh" }`)
+	f.Fuzz(func(t *testing.T, code string) {
+		out, _, ok := AwkPrints(code)
+		if ok && out != "" && out[len(out)-1] != '\n' {
+			t.Errorf("AwkPrints(%q) = %q: no newline at the end", code, out)
+		}
+		awkLiteralEnd(code+" ", 0)
+	})
+}
