@@ -209,6 +209,8 @@ type buildReader struct {
 func (b buildReader) Read(p string) (string, error) {
 	if text, err := b.written.Read(p); err == nil {
 		return text, nil
+	} else if errors.Is(err, errWrittenUnknown) {
+		return "", err // not the text the file had before the call
 	}
 	if b.files == nil {
 		return "", buildfile.ErrNotExist

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"path"
 	"strings"
 	"sync"
 
@@ -92,6 +93,13 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 			"The code fetches code from the network and runs it: code from the internet runs unreviewed.",
 			"download, review, then run in separate steps with a person watching"))
 	}
+	if network {
+		if f := homeCredentialFile(lits, joins); f != "" {
+			a.add(Critical("effects.secret-to-network", risk.CatExfiltration, span, Shorten(code),
+				fmt.Sprintf("The code reads %s, a credential file in the home directory, and reaches the network.", f),
+				"pass credentials only to the tool that needs them"))
+		}
+	}
 	if network && (inlineSecretVar(code) != "" || h.has(mEnvDump)) {
 		a.add(Critical("effects.secret-to-network", risk.CatExfiltration, span, Shorten(code),
 			fmt.Sprintf("The code reads a secret from the environment (%s) and reaches the network.", cmpOr(inlineSecretVar(code), "the whole environment")),
@@ -102,6 +110,28 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 	}
 	a.embedded(cmd, code, span, spawns(cmd, &h))
 	a.decoded(cmd, code, span, dir, &h)
+}
+
+// homeCredentialFile returns the first path code names in the home
+// directory (~/…, or a literal joined to a home expression:
+// getenv('HOME').'/.config/composer/auth.json') whose file name says it
+// holds a credential (auth, token, key, secret, password, …); "" for none.
+func homeCredentialFile(lits []quotedLit, joins []string) string {
+	names := joins
+	for _, p := range lits {
+		switch {
+		case p.joined && p.home:
+			names = append(names, "~"+p.text)
+		case !p.joined && strings.HasPrefix(p.text, "~/"):
+			names = append(names, p.text)
+		}
+	}
+	for _, n := range names {
+		if strings.HasPrefix(n, "~/") && containsSecretWord(path.Base(n)) {
+			return n
+		}
+	}
+	return ""
 }
 
 // spawns reports whether code starts programs, as its markers say. In
@@ -284,6 +314,17 @@ func quotedPaths(code string) []quotedLit {
 // codePaths lists the absolute and home-relative paths code names, quoted
 // or not, with $HOME, ${HOME}, $(HOME) and ~ spelled out.
 func codePaths(code, home string) []string {
+	out, _ := codePathParts(code, home, false)
+	return out
+}
+
+// codePathParts is codePaths that, with split, returns apart the paths
+// whose start the code computes (process.cwd()+'/package.json', __DIR__
+// . '/cache', escaped quotes and all: a path written inside a string the
+// code writes): the end of a path whose start is not known, not an
+// absolute path. One joined to a home directory expression stays whole,
+// as ~/….
+func codePathParts(code, home string, split bool) (paths, joined []string) {
 	if home != "" {
 		if strings.ContainsAny(code, "$%") { // every spelling homeRefs replaces starts with one of these
 			code = homeRefs().Replace(code)
@@ -300,10 +341,50 @@ func codePaths(code, home string) []string {
 			continue
 		}
 		if m == "/" || m == "~" || len(m) > 1 {
+			if split && strings.HasPrefix(m, "/") {
+				switch j, h := joinedAt(code, start); {
+				case j && h:
+					m = "~" + m
+				case j:
+					joined = append(joined, m)
+					continue
+				}
+			}
 			out = append(out, m)
 		}
 	}
-	return out
+	return out, joined
+}
+
+// joinedAt reports whether the path token at start continues an
+// expression: a quote (escaped or not) right after + or . whose left
+// operand is no string literal (” + '/etc/x' is the path /etc/x); home
+// when that operand names the home directory.
+func joinedAt(code string, start int) (joined, home bool) {
+	i := start - 1
+	if i < 0 || !strings.ContainsRune("'\"`", rune(code[i])) {
+		return false, false
+	}
+	i--
+	if i >= 0 && code[i] == '\\' {
+		i--
+	}
+	for i >= 0 && (code[i] == ' ' || code[i] == '\t') {
+		i--
+	}
+	if i < 0 || code[i] != '+' && code[i] != '.' {
+		return false, false
+	}
+	i--
+	for i >= 0 && (code[i] == ' ' || code[i] == '\t') {
+		i--
+	}
+	if i < 0 || strings.ContainsRune("'\"`", rune(code[i])) {
+		return false, false
+	}
+	expr := code[max(0, i-63) : i+1]
+	expr = expr[strings.LastIndexByte(expr, '\n')+1:]
+	return true, containsAny(strings.ToLower(expr), homeExprMarkers)
 }
 
 // pathTokens yields the start and end of each path-like token of code: "/"

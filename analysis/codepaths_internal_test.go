@@ -86,3 +86,33 @@ func FuzzPathTokens(f *testing.F) {
 		}
 	})
 }
+
+// TestCodePathParts: a path token that continues an expression
+// (process.cwd()+'/package.json', inside an escaped string or not) is the
+// end of a path whose start is not known, apart from the absolute paths;
+// one joined to a string literal is the absolute path it spells, and one
+// joined to the home directory is under ~.
+func TestCodePathParts(t *testing.T) {
+	tests := []struct {
+		code          string
+		paths, joined []string
+	}{
+		{`fs.writeFileSync('/tmp/r.js', 'console.log(require(process.cwd()+\'/package.json\').version)')`,
+			[]string{"/tmp/r.js"}, []string{"/package.json"}},
+		{`require(process.cwd() + "/package.json")`, nil, []string{"/package.json"}},
+		{`$dir . '/cache'`, nil, []string{"/cache"}},
+		{`'' + '/etc/passwd'`, []string{"/etc/passwd"}, nil},
+		{`"a"+"/etc/shadow"`, []string{"/etc/shadow"}, nil},
+		{`os.homedir() + '/.ssh/id_rsa'`, []string{"~/.ssh/id_rsa"}, nil},
+		{`open('/etc/hosts')`, []string{"/etc/hosts"}, nil},
+	}
+	for _, tc := range tests {
+		paths, joined := codePathParts(tc.code, "", true)
+		if diff := cmp.Diff(tc.paths, paths); diff != "" {
+			t.Errorf("codePathParts(%q) paths (-want +got):\n%s", tc.code, diff)
+		}
+		if diff := cmp.Diff(tc.joined, joined); diff != "" {
+			t.Errorf("codePathParts(%q) joined (-want +got):\n%s", tc.code, diff)
+		}
+	}
+}

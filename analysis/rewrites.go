@@ -1,0 +1,332 @@
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/toolguard/toolguard/shell"
+)
+
+// Files a call writes with text that noteWrites does not know (the output
+// of a program, a copy, an edit in place) are followed too: what a later
+// command of the call runs is the file as the call left it, never the
+// text it had before the call. rewrites records, for each such write,
+// the text when it can be worked out (a copy of a here-document or of a
+// file whose text is known, awk's printed literals, a sed edit applied to
+// the text it edits), or else that the text is not known.
+
+// unknownText, in written, marks a file the call writes with text not
+// known before it runs; running it is unverifiable. opaqueText marks one
+// replaced by a copy of a file that is no text (a compiled program):
+// running it by its path runs an unknown program, as running the original
+// would. Neither is text a file can hold (Files.Read gives no text with a
+// NUL byte).
+const (
+	unknownText = "\x00unknown"
+	opaqueText  = "\x00opaque"
+)
+
+// errWrittenUnknown is the error written.Read gives for a file the call
+// writes with text not known before it runs.
+var errWrittenUnknown = fmt.Errorf("%w: the call writes it with content not known before it runs", ErrUnreadable)
+
+// stdoutRedirect reports a redirect of standard output into a file.
+func stdoutRedirect(r shell.Redirect) bool {
+	switch r.Op {
+	case ">", ">>", ">|":
+		return r.Fd == "" || r.Fd == "1"
+	case "&>", "&>>":
+		return true
+	}
+	return false
+}
+
+// rewrites records the files the command of sc writes whose text
+// noteWrites did not record (see above).
+func (f *flow) rewrites(sc Command) {
+	c := sc.Cmd
+	if c.Remote != "" || c.Name == "" {
+		return
+	}
+	put := func(p, text string, appends bool) {
+		cp := f.canonical(sc, p)
+		if cp == "" {
+			return
+		}
+		old, had := f.written[cp]
+		switch {
+		case text == unknownText || text == opaqueText:
+		case appends && had && (old == unknownText || old == opaqueText):
+			text = unknownText
+		case appends && had:
+			text = old + text
+		case appends && f.a.ctx.Files == nil:
+			text = unknownText
+		case appends:
+			if base, err := f.a.ctx.Files.Read(cp); err == nil {
+				text = base + text
+			} else if !errors.Is(err, ErrNotExist) {
+				text = unknownText
+			}
+		}
+		f.written[cp] = text
+	}
+	// the output of a program that is not known (awk '{…}' > x.sh)
+	_, known := shell.Output(c)
+	teeKnown := c.Name == "tee" && c.Stdin != nil && c.Stdin.Known
+	if !known && !teeKnown {
+		for _, r := range c.Redirects {
+			if stdoutRedirect(r) && r.Target.Known && r.Target.Value != "/dev/null" {
+				put(r.Target.Value, unknownText, false)
+			}
+		}
+	}
+	switch name := c.Name; {
+	case name == "tee" && !teeKnown:
+		for _, a := range c.Args() {
+			if a.Known && !strings.HasPrefix(a.Value, "-") {
+				put(a.Value, unknownText, false)
+			}
+		}
+	case (name == "awk" || name == "gawk" || name == "mawk" || name == "nawk") && c.Inline != nil && c.Inline.Known:
+		if _, files, ok := shell.AwkPrints(c.Inline.Code); ok {
+			for _, af := range files {
+				put(af.Name, af.Text, af.Append)
+			}
+		}
+	case name == "sed" || name == "gsed":
+		f.sedInPlace(sc, put)
+	case name == "cp" || name == "install" || name == "mv":
+		f.copied(sc, put)
+	case strings.HasPrefix(name, "perl") || strings.HasPrefix(name, "ruby"):
+		for _, w := range inPlaceFiles(c.Args()) {
+			put(w.Value, unknownText, false) // perl -pi -e 's/…/…/' f: an edit not modelled
+		}
+	}
+}
+
+// inPlaceFiles are the files perl -i or ruby -i edits in place: the
+// operands after the program (-e CODE, or the script file).
+func inPlaceFiles(args []shell.Word) []shell.Word {
+	inPlace, code := false, false
+	var ops []shell.Word
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case !args[i].Known:
+			ops = append(ops, args[i])
+		case v == "--":
+			ops = append(ops, args[i+1:]...)
+			i = len(args)
+		case len(v) > 1 && v[0] == '-' && v[1] != '-':
+			for k := 1; k < len(v); k++ {
+				if strings.IndexByte("MmIlxC0dDFr", v[k]) >= 0 {
+					break // -Mstrict, -Ilib, -0777: the rest is the option's value
+				}
+				if v[k] == 'i' {
+					inPlace = true
+					break // the rest is the backup's suffix
+				}
+				if v[k] == 'e' || v[k] == 'E' {
+					code = true
+					if k+1 == len(v) {
+						i++ // the code
+					}
+					break
+				}
+			}
+		case strings.HasPrefix(v, "-"):
+		default:
+			ops = append(ops, args[i])
+		}
+	}
+	if !inPlace {
+		return nil
+	}
+	if !code && len(ops) > 0 {
+		ops = ops[1:] // the script
+	}
+	var out []shell.Word
+	for _, w := range ops {
+		if w.Known {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// copied records what a copy puts into its destination: the text of its
+// one source, read from the command's stdin (/dev/stdin), from what the
+// call wrote, or from the file as it is.
+func (f *flow) copied(sc Command, put func(p, text string, appends bool)) {
+	c := sc.Cmd
+	spec := copySpecs[c.Name]
+	ca, sources, ok := spec.parse(c.Name, c.Args(), nil)
+	if !ok || !ca.dest.Known || fromInput(c, ca.dest) {
+		return
+	}
+	for _, src := range sources {
+		if !src.Known {
+			return
+		}
+	}
+	for _, src := range sources {
+		dest := ca.dest.Value
+		if ca.intoDir || f.isDir(sc, dest) {
+			dest = strings.TrimSuffix(dest, "/") + "/" + baseName(src.Value)
+		}
+		put(dest, f.sourceText(sc, src.Value), false)
+		if c.Name == "mv" {
+			if cp := f.canonical(sc, src.Value); cp != "" {
+				delete(f.written, cp)
+			}
+		}
+	}
+}
+
+// isDir reports whether the copy's destination is a directory that
+// exists (cp x.sh bin/ puts bin/x.sh).
+func (f *flow) isDir(sc Command, dest string) bool {
+	if strings.HasSuffix(dest, "/") {
+		return true
+	}
+	return f.a.isDirectory(dest, sc.Dir)
+}
+
+func baseName(p string) string {
+	p = strings.TrimRight(p, "/")
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}
+
+// sourceText is the text a copy of src puts into its destination.
+func (f *flow) sourceText(sc Command, src string) string {
+	c := sc.Cmd
+	if src == "/dev/stdin" || src == "/dev/fd/0" || src == "/proc/self/fd/0" {
+		if c.Stdin != nil && c.Stdin.Known {
+			return c.Stdin.Text
+		}
+		return unknownText
+	}
+	cp := f.canonical(sc, src)
+	if cp == "" {
+		return unknownText
+	}
+	if text, ok := f.written[cp]; ok {
+		return text
+	}
+	if f.a.ctx.Files == nil {
+		return opaqueText
+	}
+	text, err := f.a.ctx.Files.Read(cp)
+	switch {
+	case err == nil:
+		return text
+	case errors.Is(err, ErrNotText), errors.Is(err, ErrNotExist):
+		return opaqueText // a program (or a file this call made some other way)
+	}
+	return unknownText
+}
+
+// sedInPlace records the files sed -i edits: their text after the edit
+// when the program is one applySed models and their text is known,
+// unknown otherwise.
+func (f *flow) sedInPlace(sc Command, put func(p, text string, appends bool)) {
+	args := sc.Cmd.Args()
+	inPlace, ere, modelled := false, false, true
+	var scripts []string
+	var files []shell.Word
+	opts := true
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		switch {
+		case !a.Known:
+			if !opts || len(scripts) > 0 {
+				files = append(files, a)
+			}
+			modelled = false
+		case opts && v == "--":
+			opts = false
+		case opts && strings.HasPrefix(v, "--"):
+			name, val, hasVal := strings.Cut(v[2:], "=")
+			switch name {
+			case "in-place":
+				inPlace = true
+			case "regexp-extended":
+				ere = true
+			case "expression":
+				if !hasVal && i+1 < len(args) {
+					i++
+					val = args[i].Value
+					modelled = modelled && args[i].Known
+				}
+				scripts = append(scripts, val)
+			case "posix", "separate", "unbuffered", "follow-symlinks", "debug", "sandbox", "binary":
+			case "line-length":
+				if !hasVal {
+					i++
+				}
+			default: // --quiet, --null-data, --file, …
+				modelled = false
+			}
+		case opts && len(v) > 1 && v[0] == '-':
+		cluster:
+			for k := 1; k < len(v); k++ {
+				switch v[k] {
+				case 'i':
+					inPlace = true
+					if k+1 == len(v) && i+1 < len(args) && args[i+1].Known && args[i+1].Value == "" {
+						i++ // BSD's -i '' (no backup)
+					}
+					break cluster // GNU: the rest is the backup's suffix
+				case 'E', 'r':
+					ere = true
+				case 's', 'u':
+				case 'e':
+					val := v[k+1:]
+					if val == "" && i+1 < len(args) {
+						i++
+						val = args[i].Value
+						modelled = modelled && args[i].Known
+					}
+					scripts = append(scripts, val)
+					break cluster
+				case 'l':
+					if k+1 == len(v) {
+						i++
+					}
+					break cluster
+				default: // -n, -z, -f FILE
+					modelled = false
+					break cluster
+				}
+			}
+		case len(scripts) == 0:
+			scripts = append(scripts, v)
+		default:
+			files = append(files, a)
+		}
+	}
+	if !inPlace {
+		return
+	}
+	cmds, ok := parseSed(strings.Join(scripts, "\n"), ere)
+	modelled = modelled && ok
+	for _, w := range files {
+		if !w.Known {
+			continue
+		}
+		text := unknownText
+		if modelled {
+			// each command is a pass of a regular expression over the text
+			if old := f.sourceText(sc, w.Value); old != unknownText && old != opaqueText && f.a.spend(len(cmds)*ScanCost(len(old))) {
+				text = applySed(cmds, old)
+			}
+		}
+		put(w.Value, text, false)
+	}
+}
