@@ -108,16 +108,19 @@ func anchoredHead(h, rest string) (head string, ok bool) {
 	glob, name := false, 0 // name: the "/" before the name being read
 	head = rest
 	for i := 1; i < len(rest); i++ {
-		switch c := rest[i]; {
-		case c == '/':
+		switch srcClass[rest[i]] {
+		case classPlain:
+		case classSlash:
 			if n := i - name - 1; n == 0 || n <= 2 && dots(rest[name+1:i]) {
 				return "", false // an empty, "." or ".." name: path.Clean changes the glob
 			}
 			name = i
-		case c >= utf8.RuneSelf:
+		case classRune:
 			return "", false // the glob engine reads runes: every invalid byte is U+FFFD to it
-		case !glob && isGlobMeta[c]:
-			glob, head = true, rest[:name]
+		default: // a glob byte
+			if !glob {
+				glob, head = true, rest[:name]
+			}
 		}
 	}
 	if n := len(rest) - name - 1; n <= 2 && dots(rest[name+1:]) {
@@ -128,6 +131,26 @@ func anchoredHead(h, rest string) (head string, ok bool) {
 	}
 	return head, true
 }
+
+// The classes of a source's bytes that anchoredHead and anyDepthMayMatch
+// tell apart, by one table load a byte.
+const (
+	classPlain = iota
+	classSlash
+	classGlob // a byte of globMeta
+	classRune // not ASCII: part of a rune to the glob engine
+)
+
+var srcClass = func() (t [256]uint8) {
+	for c := utf8.RuneSelf; c < len(t); c++ {
+		t[c] = classRune
+	}
+	for i := 0; i < len(globMeta); i++ {
+		t[globMeta[i]] = classGlob
+	}
+	t['/'] = classSlash
+	return t
+}()
 
 // dots reports whether the non-empty s is "." or "..".
 func dots(s string) bool {
@@ -181,20 +204,22 @@ func withinJoined(p, h, r string) bool {
 // "/**" may match with nothing) and those after its last one are in p.
 func anyDepthMayMatch(src, p string) bool {
 	rel := src
-	for len(rel) > 1 && (rel[0] == '.' || rel[0] == '*') {
-		trimmed := strings.TrimPrefix(strings.TrimPrefix(rel, "./"), "**/")
-		if trimmed == rel {
+	for len(rel) >= 2 { // strip "./" and "**/" as classifyRaw does
+		if rel[0] == '.' && rel[1] == '/' {
+			rel = rel[2:]
+		} else if len(rel) >= 3 && rel[0] == '*' && rel[1] == '*' && rel[2] == '/' {
+			rel = rel[3:]
+		} else {
 			break
 		}
-		rel = trimmed
 	}
 	rel = strings.TrimSuffix(rel, "/")
 	first, last := -1, -1
 	for i := 0; i < len(rel); i++ {
-		if rel[i] >= utf8.RuneSelf {
+		switch srcClass[rel[i]] {
+		case classRune:
 			return true // the glob engine reads runes: every invalid byte is U+FFFD to it
-		}
-		if isGlobMeta[rel[i]] {
+		case classGlob:
 			if first < 0 {
 				first = i
 			}

@@ -275,3 +275,60 @@ func TestParseGlobLiteralNames(t *testing.T) {
 		}
 	}
 }
+
+// anyDepthMayMatchRef is anyDepthMayMatch as first written.
+func anyDepthMayMatchRef(src, p string) bool {
+	rel := src
+	for len(rel) > 1 && (rel[0] == '.' || rel[0] == '*') {
+		trimmed := strings.TrimPrefix(strings.TrimPrefix(rel, "./"), "**/")
+		if trimmed == rel {
+			break
+		}
+		rel = trimmed
+	}
+	rel = strings.TrimSuffix(rel, "/")
+	first, last := -1, -1
+	for i := 0; i < len(rel); i++ {
+		if rel[i] >= utf8.RuneSelf {
+			return true
+		}
+		if isGlobMeta[rel[i]] {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return strings.Contains(p, rel)
+	}
+	return strings.Contains(p, strings.TrimSuffix(rel[:first], "/")) && strings.Contains(p, rel[last+1:])
+}
+
+// FuzzAnyDepthMayMatch: anyDepthMayMatch, which strips "./" and "**/"
+// and classifies bytes by a table, agrees with the reference.
+func FuzzAnyDepthMayMatch(f *testing.F) {
+	for _, s := range []string{"**/.env", "./**/x", "**/", "./", "**/**/a/*.pem", ".x", "*x", "a/**", "\xff/x"} {
+		f.Add(s, "/home/u/.env")
+	}
+	f.Fuzz(func(t *testing.T, src, p string) {
+		if got, want := anyDepthMayMatch(src, p), anyDepthMayMatchRef(src, p); got != want {
+			t.Fatalf("anyDepthMayMatch(%q, %q) = %v; want %v", src, p, got, want)
+		}
+	})
+}
+
+// TestAnyDepthMayMatch: anyDepthMayMatch agrees with the reference for
+// every source and the paths near them.
+func TestAnyDepthMayMatch(t *testing.T) {
+	srcs := append(append([]string{}, builtinSources...), scanOthers...)
+	srcs = append(srcs, "./", "**/", "./**/./x", "**", ".", "*", "**/**/", "./.env")
+	ps := scanPaths(srcs, rand.New(rand.NewPCG(9, 10)))
+	for _, src := range srcs {
+		for _, p := range ps[:min(len(ps), 400)] {
+			if got, want := anyDepthMayMatch(src, p), anyDepthMayMatchRef(src, p); got != want {
+				t.Fatalf("anyDepthMayMatch(%q, %q) = %v; want %v", src, p, got, want)
+			}
+		}
+	}
+}
