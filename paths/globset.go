@@ -79,13 +79,28 @@ const maxBraceAlternatives = 64
 // rules (a leading dot is never matched by a wildcard; "**" is "*");
 // otherwise doublestar rules ("**" spans components).
 func parseGlob(g string, shell bool) []component {
-	var out []component
-	for _, part := range strings.Split(strings.Trim(g, "/"), "/") {
+	g = strings.Trim(g, "/")
+	if g == "" {
+		return nil
+	}
+	out := make([]component, 0, strings.Count(g, "/")+1)
+	var lits []atom // the atoms of the literal names, in one array
+	for rest := g; rest != ""; {
+		part, after, _ := strings.Cut(rest, "/")
+		rest = after
 		if part == "" {
 			continue
 		}
 		if part == "**" && !shell {
 			out = append(out, component{deep: true})
+			continue
+		}
+		if isLiteral(part) { // what parseAtoms and withLit make of it, without growing a list per byte
+			if len(lits) < len(part) {
+				lits = make([]atom, len(g))
+			}
+			out = append(out, literalNameIn(part, lits[:len(part):len(part)]))
+			lits = lits[len(part):]
 			continue
 		}
 		c := withLit(component{atoms: parseAtoms(part)})

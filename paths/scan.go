@@ -83,22 +83,78 @@ func mayMatch(src string, homes []string, p string) bool {
 // names: all of it when it holds no glob byte, else up to the last "/"
 // before the first one.
 func anchoredMayMatch(h, rest, p string) bool {
-	if h == "/" || rest == "/" || !cleanRooted(rest) {
-		return true // the compiled glob is not h+rest
+	head, ok := anchoredHead(h, rest)
+	return !ok || withinJoined(p, h, head)
+}
+
+// anchoredHead returns the literal head of the anchored glob h+rest (see
+// anchoredMayMatch): every path the compiled pattern names lies within
+// h+head. ok is false when that is not known: the compiled glob is not
+// h+rest, it starts with a glob byte at the root, or it holds a byte the
+// glob engine reads as a rune.
+func anchoredHead(h, rest string) (head string, ok bool) {
+	if h == "/" || rest == "/" {
+		return "", false // the compiled glob is not h+rest
 	}
-	head := rest
-	for i := len(rest) - 1; i >= 0; i-- {
-		switch c := rest[i]; {
-		case c >= utf8.RuneSelf:
-			return true // the glob engine reads runes: every invalid byte is U+FFFD to it
-		case isGlobMeta[c]:
-			head = rest[:max(strings.LastIndexByte(rest[:i], '/'), 0)]
+	if rest == "" {
+		return "", h != "" // "" from the root is not a pattern
+	}
+	// One pass over rest: cleanRooted's test of every name, no byte the
+	// glob engine reads as a rune, and the last "/" before the first glob
+	// byte (a hook process asks this of ~200 sources).
+	if rest[0] != '/' || rest[len(rest)-1] == '/' {
+		return "", false
+	}
+	glob, name := false, 0 // name: the "/" before the name being read
+	head = rest
+	for i := 1; i < len(rest); i++ {
+		switch srcClass[rest[i]] {
+		case classPlain:
+		case classSlash:
+			if n := i - name - 1; n == 0 || n <= 2 && dots(rest[name+1:i]) {
+				return "", false // an empty, "." or ".." name: path.Clean changes the glob
+			}
+			name = i
+		case classRune:
+			return "", false // the glob engine reads runes: every invalid byte is U+FFFD to it
+		default: // a glob byte
+			if !glob {
+				glob, head = true, rest[:name]
+			}
 		}
 	}
-	if h == "" && head == "" {
-		return true // a glob from the root: "/*", "/**/x"
+	if n := len(rest) - name - 1; n <= 2 && dots(rest[name+1:]) {
+		return "", false
 	}
-	return withinJoined(p, h, head)
+	if h == "" && head == "" {
+		return "", false // a glob from the root: "/*", "/**/x"
+	}
+	return head, true
+}
+
+// The classes of a source's bytes that anchoredHead and anyDepthMayMatch
+// tell apart, by one table load a byte.
+const (
+	classPlain = iota
+	classSlash
+	classGlob // a byte of globMeta
+	classRune // not ASCII: part of a rune to the glob engine
+)
+
+var srcClass = func() (t [256]uint8) {
+	for c := utf8.RuneSelf; c < len(t); c++ {
+		t[c] = classRune
+	}
+	for i := 0; i < len(globMeta); i++ {
+		t[globMeta[i]] = classGlob
+	}
+	t['/'] = classSlash
+	return t
+}()
+
+// dots reports whether the non-empty s is "." or "..".
+func dots(s string) bool {
+	return s[0] == '.' && (len(s) == 1 || s[1] == '.')
 }
 
 func ascii(s string) bool {
@@ -148,20 +204,22 @@ func withinJoined(p, h, r string) bool {
 // "/**" may match with nothing) and those after its last one are in p.
 func anyDepthMayMatch(src, p string) bool {
 	rel := src
-	for len(rel) > 1 && (rel[0] == '.' || rel[0] == '*') {
-		trimmed := strings.TrimPrefix(strings.TrimPrefix(rel, "./"), "**/")
-		if trimmed == rel {
+	for len(rel) >= 2 { // strip "./" and "**/" as classifyRaw does
+		if rel[0] == '.' && rel[1] == '/' {
+			rel = rel[2:]
+		} else if len(rel) >= 3 && rel[0] == '*' && rel[1] == '*' && rel[2] == '/' {
+			rel = rel[3:]
+		} else {
 			break
 		}
-		rel = trimmed
 	}
 	rel = strings.TrimSuffix(rel, "/")
 	first, last := -1, -1
 	for i := 0; i < len(rel); i++ {
-		if rel[i] >= utf8.RuneSelf {
+		switch srcClass[rel[i]] {
+		case classRune:
 			return true // the glob engine reads runes: every invalid byte is U+FFFD to it
-		}
-		if isGlobMeta[rel[i]] {
+		case classGlob:
 			if first < 0 {
 				first = i
 			}
@@ -172,4 +230,119 @@ func anyDepthMayMatch(src, p string) bool {
 		return strings.Contains(p, rel)
 	}
 	return strings.Contains(p, strings.TrimSuffix(rel[:first], "/")) && strings.Contains(p, rel[last+1:])
+}
+
+// setMeetsScanned is setMeets for a deferred list not compiled yet: the
+// sources in order, each compiled only when setMayMeet lets it through,
+// and its patterns asked as setMeets asks them (without the index), so
+// the first pattern found is the compiled list's first. A hook process
+// that deletes "~" judged the tree against the protected and denied
+// lists, and compiling and indexing both cost ~0.35 M instructions. ok is
+// false when the scan cannot answer (a home or dir it does not read).
+func (j *judge) setMeetsScanned(s *patternSet, d *deferredList, set []component, dir string, tree bool) (pt *pattern, ok bool) {
+	if dir == "" || dir[0] != '/' || path.Clean(dir) != dir || !ascii(dir) {
+		return nil, false
+	}
+	for _, h := range d.homes {
+		if path.Clean(h) != h || !ascii(h) {
+			return nil, false // the compiled globs are not h+rest, or not read byte by byte
+		}
+	}
+	for _, src := range d.srcs {
+		if !setMayMeet(src, d.homes, dir, tree) {
+			continue
+		}
+		pts, err := appendPattern(nil, src, d.homes)
+		if err != nil {
+			panic("paths: a built-in pattern does not compile: " + err.Error())
+		}
+		for i := range pts {
+			if mayHold(&pts[i], dir) && j.patternMeets(pts, s.tree, nil, i, set, dir, tree) {
+				return &pts[i], true
+			}
+		}
+	}
+	return nil, true
+}
+
+// setMayMeet reports whether a pattern compiled from src (valid, with
+// homes clean and free of glob bytes, as a deferred list's are) may name
+// a path of a set whose paths all begin with the clean absolute directory
+// dir (for a tree, dir and everything below it). It is false only when
+// none can:
+//   - an anchored pattern names only paths within the directory its
+//     literal head names (anchoredHead), and a path within both that and
+//     dir exists only when one of the two lies within the other;
+//   - an any-depth pattern meets a tree only through a literal name found
+//     inside it (literalNameInside), so only when it is kindSuffix: its
+//     text after "**/" holds no glob byte.
+//
+// Anything it does not read (a workspace anchor, a source path.Clean
+// would change) may meet.
+func setMayMeet(src string, homes []string, dir string, tree bool) bool {
+	if src == "" {
+		return true
+	}
+	if c := src[0]; c == '/' {
+		return anchoredMayHold("", src, dir)
+	} else if c != '~' && c != '$' && c != '<' {
+		return !tree || anyDepthLiteral(src)
+	}
+	if rest, ok := cutHomePrefix(src); ok {
+		for _, h := range homes {
+			if anchoredMayHold(h, rest, dir) {
+				return true
+			}
+		}
+		return false
+	}
+	if strings.HasPrefix(src, workspaceToken) {
+		return true
+	}
+	return !tree || anyDepthLiteral(src)
+}
+
+// anchoredMayHold is setMayMeet for the anchored glob h+rest (as in
+// anchoredMayMatch).
+func anchoredMayHold(h, rest, dir string) bool {
+	head, ok := anchoredHead(h, rest)
+	return !ok || withinJoined(dir, h, head) || joinedWithin(h, head, dir)
+}
+
+// joinedWithin is within(h+r, dir) without joining them.
+func joinedWithin(h, r, dir string) bool {
+	if dir == "/" {
+		return true
+	}
+	n := len(h) + len(r)
+	if n < len(dir) {
+		return false
+	}
+	at := func(i int) byte { // (h+r)[i]
+		if i < len(h) {
+			return h[i]
+		}
+		return r[i-len(h)]
+	}
+	for i := 0; i < len(dir); i++ {
+		if at(i) != dir[i] {
+			return false
+		}
+	}
+	return n == len(dir) || at(len(dir)) == '/'
+}
+
+// anyDepthLiteral reports whether the any-depth source src compiles to a
+// kindSuffix pattern: its text without the leading "./" and "**/" and a
+// trailing "/" (classifyRaw) holds no glob byte (classifyAnyDepth).
+func anyDepthLiteral(src string) bool {
+	rel := src
+	for {
+		trimmed := strings.TrimPrefix(strings.TrimPrefix(rel, "./"), "**/")
+		if trimmed == rel {
+			break
+		}
+		rel = trimmed
+	}
+	return isLiteral(strings.TrimSuffix(rel, "/"))
 }

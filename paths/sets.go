@@ -166,6 +166,11 @@ func (j *judge) setFindings(text string, set []component, dir string, tree bool)
 // anchored path outside dir and not above it (mayHold), a literal
 // any-depth name none of whose names dir holds (namedInside).
 func (j *judge) setMeets(s *patternSet, set []component, dir string, tree bool) *pattern {
+	if d := s.deferred; d != nil && !j.slow && !d.compiled.Load() && d.scans.Add(1) <= scanLimit {
+		if pt, ok := j.setMeetsScanned(s, d, set, dir, tree); ok {
+			return pt
+		}
+	}
 	var inside patternBits
 	filtered, tried := false, false
 	x := s.index()
@@ -185,18 +190,17 @@ func (j *judge) setMeets(s *patternSet, set []component, dir string, tree bool) 
 		if !j.slow && !mayHold(pt, dir) {
 			continue
 		}
-		if j.patternMeets(s, x, i, set, dir, tree) {
+		if j.patternMeets(list, s.tree, x, i, set, dir, tree) {
 			return pt
 		}
 	}
 	return nil
 }
 
-// patternMeets reports whether s.patterns()[i] names a path in the set; x is
-// s's index, or nil.
-func (j *judge) patternMeets(s *patternSet, x *setIndex, i int, set []component, dir string, tree bool) bool {
-	list := s.patterns()
-	pt, ptTree := &list[i], s.tree
+// patternMeets reports whether list[i] names a path in the set; ptTree is
+// whether the list is a tree list, x is the list's index, or nil.
+func (j *judge) patternMeets(list []pattern, ptTree bool, x *setIndex, i int, set []component, dir string, tree bool) bool {
+	pt := &list[i]
 	fast := x != nil && !j.slow
 	if pt.anchor == anchorAny && (tree || !(fast && x.subtree.has(i) || !fast && subtreePattern(pt.glob))) {
 		switch {

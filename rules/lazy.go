@@ -30,10 +30,11 @@ type block struct {
 	// subs are the first sub-command element's alternatives (lower case);
 	// nil when the entry applies whatever the sub-command.
 	subs []string
-	// trigger names a feature a command must have for the block's entry
-	// to possibly match ("inline", "redirects", "flags", …): read for a
-	// rule, and for any entry that applies to any executable; empty when
-	// there is none.
+	// trigger names the features a command must have for the block's
+	// entry to possibly match ("inline", "redirects", "flags", …, several
+	// separated by spaces): every one a rule's match asks for, and the
+	// first one of any other entry that applies to any executable; empty
+	// when there is none.
 	trigger string
 
 	// Set once under Set.compileMu.
@@ -87,7 +88,14 @@ func splitBlocks(pack, file string, data []byte) []*block {
 				cur.exes = stringArray(l)
 			case cur.subs == nil && bytes.HasPrefix(l, []byte("sub = [")):
 				cur.subs = firstSub(l)
-			case cur.trigger == "" && (cur.kind == "rule" || slices.Contains(cur.exes, "*")):
+			case cur.kind == "rule":
+				// A rule's match keys must all hold: it waits for every
+				// feature they name ("rm -rf" has flags, but no cd, remote
+				// host or xargs for the rm rules that also ask for those).
+				if t := triggerOf(l); t != "" && !slices.Contains(strings.Fields(cur.trigger), t) {
+					cur.trigger = strings.TrimPrefix(cur.trigger+" "+t, " ")
+				}
+			case cur.trigger == "" && slices.Contains(cur.exes, "*"):
 				cur.trigger = triggerOf(l)
 			}
 		}

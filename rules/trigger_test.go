@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -34,28 +35,36 @@ func TestTriggerNeedsFeature(t *testing.T) {
 		"dir":                  func(m Match) bool { return len(m.Dir) > 0 },
 		"stdin_from":           func(m Match) bool { return len(m.StdinFrom) > 0 },
 	}
-	flagRules := 0
+	flagRules, multi := 0, 0
 	for _, gp := range generated {
 		for _, gb := range gp.blocks {
 			if gb.trigger == "" || gb.kind != "rule" {
 				continue
 			}
-			need, ok := needs[gb.trigger]
-			if !ok {
-				t.Errorf("%s:%d: trigger %q has no check here", gp.file, gb.line, gb.trigger)
-				continue
-			}
 			p := gb.build()
-			if len(p.Rules) != 1 || !need(p.Rules[0].Match) {
-				t.Errorf("%s:%d: trigger %q but the rule does not ask for it: %+v", gp.file, gb.line, gb.trigger, p.Rules)
+			for _, trig := range strings.Fields(gb.trigger) {
+				need, ok := needs[trig]
+				if !ok {
+					t.Errorf("%s:%d: trigger %q has no check here", gp.file, gb.line, trig)
+					continue
+				}
+				if len(p.Rules) != 1 || !need(p.Rules[0].Match) {
+					t.Errorf("%s:%d: trigger %q but the rule does not ask for it: %+v", gp.file, gb.line, trig, p.Rules)
+				}
+				if trig == "flags" {
+					flagRules++
+				}
 			}
-			if gb.trigger == "flags" {
-				flagRules++
+			if trigs := strings.Fields(gb.trigger); len(trigs) > 1 {
+				multi++
 			}
 		}
 	}
 	if flagRules < 100 {
 		t.Errorf("%d rule blocks wait for a flag, want at least 100 (is the trigger read?)", flagRules)
+	}
+	if multi < 15 {
+		t.Errorf("%d rule blocks wait for more than one feature, want at least 15 (are all triggers read?)", multi)
 	}
 }
 

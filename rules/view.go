@@ -265,15 +265,28 @@ func (s *Set) blocksFor(ix *exeIndex, keys []string, feat uint32) []*block {
 	return out
 }
 
-// appendTriggered appends the blocks whose trigger, if any, is among the
-// features feat.
+// appendTriggered appends the blocks whose triggers, if any, are all
+// among the features feat.
 func appendTriggered(out, bs []*block, feat uint32) []*block {
 	for _, b := range bs {
-		if b.trigger == "" || feat&(1<<slices.Index(triggers, b.trigger)) != 0 {
+		if triggered(b.trigger, feat) {
 			out = append(out, b)
 		}
 	}
 	return out
+}
+
+// triggered reports whether every trigger named in t (separated by
+// spaces) is among the features feat.
+func triggered(t string, feat uint32) bool {
+	for t != "" {
+		name, rest, _ := strings.Cut(t, " ")
+		if feat&(1<<slices.Index(triggers, name)) == 0 {
+			return false
+		}
+		t = rest
+	}
+	return true
 }
 
 // addBlocks compiles the embedded-pack entries that can apply to v.
