@@ -30,7 +30,8 @@ type gitPath struct {
 // parseGitPath reads v as a blob of a revision or a pathspec with magic;
 // ok is false for a plain word (a plain pathspec is a path, checked as
 // written) and for words that are no such thing: a URL, an scp-like
-// address (git@host:repo), a refspec (main:main), an option.
+// address (git@host:repo; a reflog's stash@{0} is a revision), a refspec
+// (main:main), an option.
 func parseGitPath(v string) (g gitPath, ok bool) {
 	if v == "" || v[0] == '-' || strings.Contains(v, "://") {
 		return g, false
@@ -39,7 +40,7 @@ func parseGitPath(v string) (g gitPath, ok bool) {
 		return parseMagic(v[1:])
 	}
 	rev, p, found := strings.Cut(v, ":")
-	if !found || strings.ContainsAny(rev, "@ ") || p == "" || !looksLikeBlobPath(p) {
+	if !found || strings.Contains(rev, " ") || strings.Contains(rev, "@") && !strings.Contains(rev, "@{") || p == "" || !looksLikeBlobPath(p) {
 		return g, false
 	}
 	return blobPath(p), true

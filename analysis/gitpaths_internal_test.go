@@ -19,6 +19,8 @@ func TestParseGitPath(t *testing.T) {
 		{"HEAD:.env", gitPath{path: ".env", fromRoot: true}, true},
 		{"origin/main:config/.env", gitPath{path: "config/.env", fromRoot: true}, true},
 		{"HEAD~3:./.env", gitPath{path: "./.env"}, true},
+		{"stash@{0}:.env", gitPath{path: ".env", fromRoot: true}, true},
+		{"main@{yesterday}:config/.env", gitPath{path: "config/.env", fromRoot: true}, true},
 		{":.env", gitPath{path: ".env", fromRoot: true}, true},
 		{":2:.env", gitPath{path: ".env", fromRoot: true}, true},
 		{":/", gitPath{fromRoot: true}, true},

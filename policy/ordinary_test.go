@@ -83,6 +83,7 @@ func TestRecursiveWalks(t *testing.T) {
 		{"git show HEAD~4:config/.env", ws, "deny", ""},
 		{"git cat-file -p origin/main:.env", ws, "deny", ""},
 		{"git show :.env", ws, "deny", ""},
+		{"git show stash@{0}:.env", ws, "deny", ""},
 		{"git diff HEAD~1 -- '*.env'", ws, "deny", ""},
 		{"git log -p -- ':(icase).ENV'", ws, "deny", ""},
 		{"git log -p -- '**/*.pem'", ws, "deny", ""},
