@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:67ee037904e46dd7c0b044952d8507df8c1c954dd698cc0b4bbf3dd57d4aee92"
-	defaultHashRules = "sha256:4220ff6988129319244059a39d2e5c13ba25b6fd84c6d905c92c5bdcd1400442"
+	defaultHash      = "sha256:8b243be2792ed7d42fe2c55754cac7fe22e0fd4e4c1f06ecb335123d2a7f9ad6"
+	defaultHashRules = "sha256:b435b1a0654dcbf45c58d187e59fc8cbe7d216e8a960bd169f1f5217dd5913a6"
 )

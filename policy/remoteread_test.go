@@ -22,6 +22,9 @@ func TestRemoteReadsDryRunsAndHelp(t *testing.T) {
 		{"kubectl get pods -n staging -o wide", outcome{"allow", "mode.supervised"}},
 		{"kubectl logs deploy/web --tail 100", outcome{"allow", "mode.supervised"}},
 		{"kubectl get secret db -o yaml", outcome{"ask", "effects.credentials"}},
+		{"kubectl config view --minify", outcome{"allow", "mode.supervised"}},
+		{"kubectl config view --minify --flatten", outcome{"ask", "effects.credentials"}}, // no redaction
+		{"kubectl config view --raw", outcome{"ask", "effects.credentials"}},
 		{"kubectl get pods --kubeconfig /tmp/k", outcome{"ask", "mode.supervised"}},
 		{"kubectl delete ns staging --dry-run=client", outcome{"allow", "mode.supervised"}},
 		{"kubectl delete ns staging --dry-run=none", outcome{"ask", "k8s.delete-namespace"}},
