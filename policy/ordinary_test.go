@@ -84,6 +84,10 @@ func TestRecursiveWalks(t *testing.T) {
 		{"git cat-file -p origin/main:.env", ws, "deny", ""},
 		{"git show :.env", ws, "deny", ""},
 		{"git show stash@{0}:.env", ws, "deny", ""},
+		// a listing handed to a reader: ls -A lists the dot entries
+		{"ls -A | xargs cat", ws, "deny", ""},
+		{"cat $(ls -la)", ws, "deny", ""},
+		{"ls | xargs cat", ws, "allow", ""},
 		{"git diff HEAD~1 -- '*.env'", ws, "deny", ""},
 		{"git log -p -- ':(icase).ENV'", ws, "deny", ""},
 		{"git log -p -- '**/*.pem'", ws, "deny", ""},

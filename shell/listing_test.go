@@ -48,7 +48,10 @@ func TestListedEntries(t *testing.T) {
 		{"fd -x rm {} ';' x", "", false, false}, // runs commands
 		{"locate hosts.yml", "/*", true, true},
 		{"ls", "*", true, false},
-		{"ls -A ~", "*", true, false},
+		{"ls -A ~", "./*", true, true}, // dot entries too: as a walk, more than listed, never less
+		{"ls -la", "./*", true, true},
+		{"ls --almost-all", "./*", true, true},
+		{"ls -l --color=auto", "*", true, false},
 		{"ls ~/.ssh/id_*", "/home/u/.ssh/id_*", true, false},
 		{"ls a b", "", false, false},
 		{"cat list", "", false, false},

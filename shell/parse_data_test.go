@@ -176,11 +176,11 @@ var wrapperCases = []parseCase{
 		"find . -name *.o", "rm -f ./*.o @xargs/1 wrap=xargs from=find"}},
 	{name: "xargs of a listing", src: "find ~ -mindepth 1 -print0 | xargs -0 rm -rf; ls -A ~ | xargs echo", commands: []string{
 		"find /home/u -mindepth 1 -print0", "rm -rf /home/u/* @xargs/1 wrap=xargs from=find",
-		"ls -A /home/u", "echo * @xargs/1 wrap=xargs from=ls"}},
+		"ls -A /home/u", "echo ./* @xargs/1 wrap=xargs from=ls"}},
 	{name: "xargs of a narrowed find", src: "find . -newer x | xargs rm", commands: []string{
 		"find . -newer x", "rm ./*? @xargs/1 wrap=xargs from=find"}},
 	{name: "parallel of a listing", src: "ls -A ~ | parallel rm -rf ~/{}", commands: []string{
-		"ls -A /home/u", `parallel rm -rf /home/u/{} stdin=pipe:""? from=ls`, `rm -rf /home/u/* @parallel/1 wrap=parallel stdin=pipe:""? from=ls`}},
+		"ls -A /home/u", `parallel rm -rf /home/u/{} stdin=pipe:""? from=ls`, `rm -rf /home/u/./* @parallel/1 wrap=parallel stdin=pipe:""? from=ls`}},
 	{name: "xargs sh -c", src: `xargs sh -c 'rm -rf "$0"'`, commands: []string{
 		"sh -c \"rm -rf \\\"$0\\\"\" $(input)? @xargs/1 wrap=xargs", "rm -rf $0? @bash -c/2 wrap=xargs,sh"}},
 	{name: "xargs sh -c without code", src: "cat cmds.txt | xargs sh -c", commands: []string{

@@ -246,7 +246,8 @@ func echoOption(v string) bool {
 
 // listedEntries is the glob that stands for the lines a producer lists:
 // find prints the paths of findSet, fd the paths below its directory, ls
-// the names of entries ("*", relative to where the consumer runs). ok is
+// the names of entries ("*", relative to where the consumer runs; with -a
+// or -A the dot entries too, as the walk "./*"). ok is
 // false for any other producer.
 func listedEntries(p *Command) (Word, bool) {
 	rewritten := false
@@ -335,19 +336,30 @@ func lineRewriter(c *Command) bool {
 // operands.
 func lsSet(p *Command) (Word, bool) {
 	var operand *Word
+	all := false // -a, -A: dot entries too
 	args := p.Args()
 	for i := range args {
+		v := args[i].Value
 		switch {
-		case args[i].Value == "--" || !args[i].Known:
+		case v == "--" || !args[i].Known:
 			return Word{}, false
-		case strings.HasPrefix(args[i].Value, "-"):
+		case v == "--all" || v == "--almost-all":
+			all = true
+		case strings.HasPrefix(v, "--"):
+		case strings.HasPrefix(v, "-"):
+			all = all || strings.ContainsAny(v[1:], "aA")
 		case operand != nil:
 			return Word{}, false
 		default:
 			operand = &args[i]
 		}
 	}
-	if operand == nil || !operand.Glob || !strings.ContainsAny(operand.Value, "*?[") {
+	switch {
+	case (operand == nil || !operand.Glob || !strings.ContainsAny(operand.Value, "*?[")) && all:
+		// the dot entries (.env) with the rest: as a walk of ".", which
+		// counts dot names and deeper entries, more than ls lists, never less
+		return Word{Value: "./*", Known: true, Glob: true, Walked: true, Span: p.Span}, true
+	case operand == nil || !operand.Glob || !strings.ContainsAny(operand.Value, "*?["):
 		return Word{Value: "*", Known: true, Glob: true, Span: p.Span}, true
 	}
 	return *operand, true
