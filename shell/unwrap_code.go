@@ -44,6 +44,11 @@ func wrapXargs(w *walker, c *Command, args []Word, _ *state, _ *ctx) ([]Word, wr
 			w.problemAt("the words xargs reads from echo become what "+commandName(inner[0])+" runs; they are judged as split on blanks, but xargs's own splitting decides", c.Span)
 		}
 		inner = append(inner, words...) // echo /home/dev | xargs rm -rf: the words are known
+	} else if words, ok := fedWords(c, &res); ok {
+		if takesCode(inner) {
+			w.problemAt("the words xargs reads become what "+commandName(inner[0])+" runs; they are judged as split, but xargs's own splitting decides", c.Span)
+		}
+		inner = append(inner, words...) // xargs rm -rf <<< ~, printf '%s\0' ~ | xargs -0 rm -rf
 	} else if repl, ok := numberLines(c.PipeFrom, &res); ok {
 		inner = replaceWord(inner, repl, psNumber(c.PipeFrom)) // ps -p $$ -o ppid= | xargs -I {} sh -c '… {} …': a number is one word
 	} else if line, ok := echoedLine(c.PipeFrom); ok && res.has("I", "replace", "i") && !res.has("0", "null", "d", "delimiter") &&
@@ -187,6 +192,49 @@ func echoedWords(p *Command) ([]Word, bool) {
 		}
 		for _, f := range strings.Fields(a.Value) {
 			out = append(out, Word{Value: f, Known: true, Span: a.Span})
+		}
+	}
+	return out, len(out) > 0
+}
+
+// fedWords are the words xargs reads from known text other than echo's
+// words: its own here-document or here-string (xargs rm -rf <<< ~, whose
+// word the shell expands as any other), split on blanks; and with -0 the
+// NUL-ended items a printf or cat of known text prints (printf '%s\0' ~ |
+// xargs -0 rm -rf). ok is false for a replacement string, a delimiter or
+// an argument file, and for blank-split text holding a quote or a
+// backslash, which xargs would read apart.
+func fedWords(c *Command, res *scanResult) ([]Word, bool) {
+	if res.has("I", "replace", "i", "d", "delimiter", "a", "arg-file") {
+		return nil, false
+	}
+	null := res.has("0", "null")
+	var text string
+	switch {
+	case c.PipeFrom != nil && null && (c.PipeFrom.Name == "printf" || c.PipeFrom.Name == "cat"):
+		t, ok := producedText(c.PipeFrom)
+		if !ok {
+			return nil, false
+		}
+		text = t
+	case c.PipeFrom == nil && c.Stdin != nil && c.Stdin.Known && (c.Stdin.Via == "heredoc" || c.Stdin.Via == "herestring"):
+		text = c.Stdin.Text
+	default:
+		return nil, false
+	}
+	var items []string
+	if null {
+		items = strings.Split(text, "\x00")
+	} else {
+		if strings.ContainsAny(text, "'\"\\") {
+			return nil, false
+		}
+		items = strings.Fields(text)
+	}
+	var out []Word
+	for _, it := range items {
+		if it != "" {
+			out = append(out, Word{Value: it, Known: true, Span: c.Span})
 		}
 	}
 	return out, len(out) > 0
