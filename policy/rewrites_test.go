@@ -1,16 +1,9 @@
 package policy_test
 
 import (
-	"context"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/toolguard/toolguard/call"
-	"github.com/toolguard/toolguard/policy"
 )
 
 // TestWrittenThenRun judges calls that write a file by other means than
@@ -21,10 +14,7 @@ import (
 // every mode), and is unverifiable otherwise; the text the file had
 // before the call is never what is judged.
 func TestWrittenThenRun(t *testing.T) {
-	type want struct {
-		verdicts [3]string // supervised, trusted, full
-		reason   string    // a part of the full mode's reason; "" for none
-	}
+	type want = laidVerdicts
 	deny := func(reason string) want { return want{[3]string{"deny", "deny", "deny"}, reason} }
 	unverifiable := want{[3]string{"ask", "ask", "ask"}, "which the call writes with content that cannot be known before it runs"}
 	ordinary := want{[3]string{"ask", "allow", "allow"}, ""}
@@ -109,40 +99,8 @@ func TestWrittenThenRun(t *testing.T) {
 			ordinary},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			home := filepath.Join(t.TempDir(), "home", "u")
-			ws := filepath.Join(home, "project")
-			if err := os.MkdirAll(ws, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			for name, content := range tc.files {
-				p := filepath.Join(ws, name)
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(content), 0o755); err != nil {
-					t.Fatal(err)
-				}
-			}
-			var got want
-			for i, mode := range []string{policy.ModeSupervised, policy.ModeTrusted, policy.ModeFull} {
-				p, err := policy.Compile(&policy.Config{Settings: policy.Settings{Mode: mode}}, policy.Options{Home: home})
-				if err != nil {
-					t.Fatal(err)
-				}
-				c, err := p.Tools().Normalize(call.Request{Tool: "Bash", Input: map[string]any{"command": tc.command}, Cwd: ws, Workspace: ws})
-				if err != nil {
-					t.Fatal(err)
-				}
-				d := p.Decide(context.Background(), c)
-				got.verdicts[i] = d.Verdict.String()
-				if mode == policy.ModeFull && tc.want.reason != "" {
-					got.reason = tc.want.reason
-					if !strings.Contains(d.Reason, tc.want.reason) {
-						got.reason = d.Reason
-					}
-				}
-			}
-			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+			got, _ := decideLaid(t, tc.files, 0o755, tc.command, tc.want.Reason)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s (-want +got):\n%s", tc.command, diff)
 			}
 		})

@@ -22,10 +22,7 @@ import (
 // every mode with a reason that names the file, the line and its text, and
 // a file that cannot be judged is never allowed without a person.
 func TestRunFiles(t *testing.T) {
-	type want struct {
-		verdicts [3]string // supervised, trusted, full
-		reason   string    // a part of the full mode's reason; "" for none
-	}
+	type want = laidVerdicts
 	for _, tc := range []struct {
 		name    string
 		command string
@@ -80,40 +77,8 @@ func TestRunFiles(t *testing.T) {
 			want{[3]string{"ask", "ask", "ask"}, "the file is too large to check"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			home := filepath.Join(t.TempDir(), "home", "u")
-			ws := filepath.Join(home, "project")
-			if err := os.MkdirAll(ws, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			for name, content := range tc.files {
-				p := filepath.Join(ws, name)
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(content), 0o755); err != nil {
-					t.Fatal(err)
-				}
-			}
-			var got want
-			for i, mode := range []string{policy.ModeSupervised, policy.ModeTrusted, policy.ModeFull} {
-				p, err := policy.Compile(&policy.Config{Settings: policy.Settings{Mode: mode}}, policy.Options{Home: home})
-				if err != nil {
-					t.Fatal(err)
-				}
-				c, err := p.Tools().Normalize(call.Request{Tool: "Bash", Input: map[string]any{"command": tc.command}, Cwd: ws, Workspace: ws})
-				if err != nil {
-					t.Fatal(err)
-				}
-				d := p.Decide(context.Background(), c)
-				got.verdicts[i] = d.Verdict.String()
-				if mode == policy.ModeFull && tc.want.reason != "" {
-					got.reason = tc.want.reason
-					if !strings.Contains(d.Reason, tc.want.reason) {
-						got.reason = d.Reason
-					}
-				}
-			}
-			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+			got, _ := decideLaid(t, tc.files, 0o755, tc.command, tc.want.Reason)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("%s (-want +got):\n%s", tc.command, diff)
 			}
 		})
@@ -140,6 +105,48 @@ func runFileCall(b testing.TB, name, content, command string) (*policy.Policy, c
 		b.Fatal(err)
 	}
 	return p, c
+}
+
+// laidVerdicts are a call's verdicts in supervised, trusted and full, and
+// a part of the full mode's reason ("" for none).
+type laidVerdicts struct {
+	Verdicts [3]string
+	Reason   string
+}
+
+// decideLaid lays files (path relative to the workspace → content, with
+// mode perm) in a new workspace under a new home, and decides the shell
+// command there in every mode. The reason is the wanted part when the full
+// mode's reason holds it, else the whole reason (so a diff shows it); all
+// three reasons are returned too.
+func decideLaid(t *testing.T, files map[string]string, perm os.FileMode, command, wantReason string) (laidVerdicts, []string) {
+	t.Helper()
+	home := filepath.Join(t.TempDir(), "home", "u")
+	ws := filepath.Join(home, "project")
+	must(t, os.MkdirAll(ws, 0o755))
+	for name, content := range files {
+		p := filepath.Join(ws, name)
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, os.WriteFile(p, []byte(content), perm))
+	}
+	var got laidVerdicts
+	var reasons []string
+	for i, mode := range []string{policy.ModeSupervised, policy.ModeTrusted, policy.ModeFull} {
+		p, err := policy.Compile(&policy.Config{Settings: policy.Settings{Mode: mode}}, policy.Options{Home: home})
+		must(t, err)
+		c, err := p.Tools().Normalize(call.Request{Tool: "Bash", Input: map[string]any{"command": command}, Cwd: ws, Workspace: ws})
+		must(t, err)
+		d := p.Decide(context.Background(), c)
+		got.Verdicts[i] = d.Verdict.String()
+		reasons = append(reasons, d.Reason)
+		if mode == policy.ModeFull && wantReason != "" {
+			got.Reason = wantReason
+			if !strings.Contains(d.Reason, wantReason) {
+				got.Reason = d.Reason
+			}
+		}
+	}
+	return got, reasons
 }
 
 // TestDenseScriptWithinBudget: a dense ordinary build script (one command
