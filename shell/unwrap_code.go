@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/toolguard/toolguard/risk"
 )
 
 // Wrappers that run a command given as separate words or as one string.
@@ -222,17 +224,11 @@ func fedWords(c *Command, res *scanResult) ([]Word, bool) {
 	default:
 		return nil, false
 	}
-	var items []string
-	if null {
-		items = strings.Split(text, "\x00")
-	} else {
-		if strings.ContainsAny(text, "'\"\\") {
-			return nil, false
-		}
-		items = strings.Fields(text)
+	if !null {
+		return blankWords(text, c.Span)
 	}
 	var out []Word
-	for _, it := range items {
+	for _, it := range strings.Split(text, "\x00") {
 		if it != "" {
 			out = append(out, Word{Value: it, Known: true, Span: c.Span})
 		}
@@ -249,12 +245,21 @@ func printedWords(p *Command) ([]Word, bool) {
 		return nil, false
 	}
 	text, ok := producedText(p)
-	if !ok || strings.ContainsAny(text, "'\"\\") {
+	if !ok {
+		return nil, false
+	}
+	return blankWords(text, p.Span)
+}
+
+// blankWords are the words xargs splits text into on blanks, when it
+// holds no quote or backslash, which xargs would read apart.
+func blankWords(text string, span risk.Span) ([]Word, bool) {
+	if strings.ContainsAny(text, "'\"\\") {
 		return nil, false
 	}
 	var out []Word
 	for _, f := range strings.Fields(text) {
-		out = append(out, Word{Value: f, Known: true, Span: p.Span})
+		out = append(out, Word{Value: f, Known: true, Span: span})
 	}
 	return out, len(out) > 0
 }
