@@ -270,7 +270,7 @@ func leaveOut(cmd *shell.Command, ref rules.PathRef, whole *string) func([]strin
 		}
 		at := len(cmd.Argv)
 		for i, w := range cmd.Argv {
-			if i > 0 && !ref.Word.Span.IsZero() && w.Span == ref.Word.Span && cmd.Name != "git" {
+			if i > 0 && !ref.Word.Span.IsZero() && w.Span == ref.Word.Span {
 				at = i
 				break
 			}

@@ -71,6 +71,8 @@ func TestRecursiveWalks(t *testing.T) {
 		{"git grep --no-index -n TODO .", ws, "deny", ""},
 		{"git grep -n TODO", tracked, "deny", "Run `git grep -n TODO -- ':!.env'` instead: it leaves .env out."},
 		{"git grep -n TODO -- ':!.env'", tracked, "allow", ""},
+		{"git grep -n TODO .", tracked, "deny", "Run `git grep -n TODO -- ':!.env' .` instead"}, // pathspecs after --, before the operand git would read as a revision
+		{"git grep -n TODO -- ':!.env' .", tracked, "allow", ""},
 		{"git grep -n TODO -- src ':(exclude).env'", tracked, "allow", ""},
 		{"git grep -n TODO -- ':(exclude)README.md'", tracked, "deny", ""}, // everything else, .env with it
 		{"git grep -n TODO -- ':/'", tracked, "deny", ""},
