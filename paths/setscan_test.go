@@ -138,13 +138,7 @@ func TestSetMeetsScannedAgrees(t *testing.T) {
 				for _, dir := range dirs {
 					for gi := -1; gi < len(globs); gi++ {
 						tree := gi < 0
-						var set []component
-						if tree {
-							set = append(literalComponents(dir, 1), deepTail)
-						} else {
-							glob := parseGlob(globs[gi], true)
-							set = append(literalComponents(dir, len(glob)), glob...)
-						}
+						set := sampleSet(dir, globs, gi)
 						if len(set) == 0 {
 							continue
 						}
@@ -201,13 +195,7 @@ func TestSetMayMeetSound(t *testing.T) {
 		for _, dir := range dirs {
 			for gi := -1; gi < len(globs); gi++ {
 				tree := gi < 0
-				var set []component
-				if tree {
-					set = append(literalComponents(dir, 1), deepTail)
-				} else {
-					glob := parseGlob(globs[gi], true)
-					set = append(literalComponents(dir, len(glob)), glob...)
-				}
+				set := sampleSet(dir, globs, gi)
 				pairs++
 				may := setMayMeet(src, homes, dir, tree)
 				if !may {
@@ -331,4 +319,14 @@ func TestAnyDepthMayMatch(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sampleSet is the set the tests judge for dir: its tree when gi < 0, else
+// dir joined with the glob globs[gi].
+func sampleSet(dir string, globs []string, gi int) []component {
+	if gi < 0 {
+		return append(literalComponents(dir, 1), deepTail)
+	}
+	glob := parseGlob(globs[gi], true)
+	return append(literalComponents(dir, len(glob)), glob...)
 }
