@@ -24,6 +24,9 @@ var (
 	multiFilesArgs   = []string{"paths"}
 	webFetchTextArgs = []string{"prompt"}
 	moveArgs         = []string{"source", "destination"}
+	ptyCommandArgs   = []string{"command"}
+	ptyDataArgs      = []string{"data"}
+	envArgs          = []string{"env"}
 )
 
 func shellTool(cwd []string) Mapping {
@@ -174,9 +177,10 @@ func builtinTool(name string) (Mapping, bool) {
 	case "run_background_agent":
 		return agentTool(), true
 
-	// Aar and ai-chat.
+	// Aar and ai-chat; OpenCode's bash, whose workdir is where the command
+	// runs (relative to the session's directory).
 	case "bash":
-		return shellTool(nil), true
+		return shellTool(workdirArgs), true
 	case "glob_files":
 		return searchTool(), true
 	case "grep":
@@ -206,6 +210,23 @@ func builtinTool(name string) (Mapping, bool) {
 	case "webfetch":
 		return fetchTool(), true
 	case "todowrite", "todoread":
+		return harmless(), true
+	case "question": // asks the person a question; runs nothing
+		return harmless(), true
+	case "skill": // loads a skill's instructions into the context
+		return harmless(), true
+	case "task": // a sub-agent; policy judges whether its own calls reach the hook
+		return agentTool(), true
+	// The opencode-pty plugin: pty_spawn runs the program command with its
+	// args (no shell) in workdir with env added; pty_write types data into
+	// a PTY the session spawned, which its program reads as input (a shell
+	// runs it); pty_read, pty_list and pty_kill read, list and stop the
+	// session's own PTYs.
+	case "pty_spawn":
+		return Mapping{Kind: Shell, CommandArgs: ptyCommandArgs, CwdArgs: workdirArgs, EnvArgs: envArgs, Code: true}, true
+	case "pty_write":
+		return Mapping{Kind: Shell, CommandArgs: ptyDataArgs}, true
+	case "pty_read", "pty_list", "pty_kill":
 		return harmless(), true
 
 	// Qwen Code.
@@ -245,4 +266,4 @@ func builtinTool(name string) (Mapping, bool) {
 }
 
 // builtinNames are the names builtinTool knows, sorted.
-var builtinNames = []string{"Agent", "ApplyPatch", "AskUserQuestion", "Bash", "BashOutput", "Create", "Delete", "Edit", "Execute", "ExitPlanMode", "ExitSpecMode", "FetchUrl", "Glob", "Grep", "KillShell", "LS", "MultiEdit", "NotebookEdit", "NotebookRead", "PowerShell", "Read", "Shell", "Task", "TodoWrite", "WebFetch", "WebSearch", "Write", "agent", "apply_patch", "ask_question", "bash", "container.exec", "create", "create_directory", "directory_tree", "edit", "edit_file", "editor", "exec_command", "exit_plan_mode", "fetch", "fetch_copilot_cli_documentation", "fetch_web_content", "get_goal", "glob", "glob_files", "google_web_search", "grep", "grep_search", "list", "list_agents", "list_bash", "list_directory", "local_shell", "mcp", "move_file", "multiedit", "notebook_edit", "other", "patch", "read", "read_agent", "read_bash", "read_file", "read_files", "read_many_files", "read_multiple_files", "replace", "run_agent", "run_background_agent", "run_commands", "run_shell_command", "save_memory", "search", "search_codebase", "search_file_content", "search_files", "shell", "stop_bash", "submit_and_exit", "think", "todo", "todo_write", "todoread", "todowrite", "transfer_task", "update_goal", "update_plan", "view", "view_image", "web_fetch", "webfetch", "write", "write_bash", "write_file", "write_todos"}
+var builtinNames = []string{"Agent", "ApplyPatch", "AskUserQuestion", "Bash", "BashOutput", "Create", "Delete", "Edit", "Execute", "ExitPlanMode", "ExitSpecMode", "FetchUrl", "Glob", "Grep", "KillShell", "LS", "MultiEdit", "NotebookEdit", "NotebookRead", "PowerShell", "Read", "Shell", "Task", "TodoWrite", "WebFetch", "WebSearch", "Write", "agent", "apply_patch", "ask_question", "bash", "container.exec", "create", "create_directory", "directory_tree", "edit", "edit_file", "editor", "exec_command", "exit_plan_mode", "fetch", "fetch_copilot_cli_documentation", "fetch_web_content", "get_goal", "glob", "glob_files", "google_web_search", "grep", "grep_search", "list", "list_agents", "list_bash", "list_directory", "local_shell", "mcp", "move_file", "multiedit", "notebook_edit", "other", "patch", "pty_kill", "pty_list", "pty_read", "pty_spawn", "pty_write", "question", "read", "read_agent", "read_bash", "read_file", "read_files", "read_many_files", "read_multiple_files", "replace", "run_agent", "run_background_agent", "run_commands", "run_shell_command", "save_memory", "search", "search_codebase", "search_file_content", "search_files", "shell", "skill", "stop_bash", "submit_and_exit", "task", "think", "todo", "todo_write", "todoread", "todowrite", "transfer_task", "update_goal", "update_plan", "view", "view_image", "web_fetch", "webfetch", "write", "write_bash", "write_file", "write_todos"}

@@ -85,6 +85,45 @@ func TestAgentTools(t *testing.T) {
 	}
 }
 
+// TestOpenCodeTools maps OpenCode's own tools and the opencode-pty
+// plugin's by what each does: bash and pty_spawn run their command in
+// workdir (relative to the session's directory), pty_spawn with its args
+// and env; pty_write's data is typed into a running program; reading,
+// listing and stopping the session's PTYs, a question to the person and
+// loading a skill are reads; task starts a sub-agent.
+func TestOpenCodeTools(t *testing.T) {
+	tests := []struct {
+		name, tool string
+		input      map[string]any
+		want       normalized
+	}{
+		{"bash in a sibling repository", "bash", map[string]any{"command": "git push origin master", "workdir": "/src/fork", "description": "d"},
+			normalized{Kind: call.Shell, Tier: risk.Execute, Command: "git push origin master", Cwd: "/src/fork"}},
+		{"bash in a relative workdir", "bash", map[string]any{"command": "bun install", "workdir": "core"},
+			normalized{Kind: call.Shell, Tier: risk.Execute, Command: "bun install", Cwd: "/w/core"}},
+		{"bash without a workdir", "bash", map[string]any{"command": "ls"}, normalized{Kind: call.Shell, Tier: risk.Execute, Command: "ls", Cwd: "/w"}},
+		{"pty_spawn", "pty_spawn", map[string]any{"command": "moon", "args": []any{"run", "core:start"}, "workdir": "/w", "title": "t", "description": "d"},
+			normalized{Kind: call.Shell, Tier: risk.Execute, Command: "moon run core:start", Cwd: "/w"}},
+		{"pty_spawn with env", "pty_spawn", map[string]any{"command": "node", "args": []any{"server.js"}, "workdir": "api",
+			"env": map[string]any{"PORT": "8080", "NODE_OPTIONS": "--require ./hook.js"}},
+			normalized{Kind: call.Shell, Tier: risk.Execute, Command: "export NODE_OPTIONS='--require ./hook.js'\nexport PORT=8080\nnode server.js", Cwd: "/w/api"}},
+		{"pty_write", "pty_write", map[string]any{"id": "pty_1", "data": "npm test\r"}, normalized{Kind: call.Shell, Tier: risk.Execute, Command: "npm test\r", Cwd: "/w"}},
+		{"pty_read", "pty_read", map[string]any{"id": "pty_1", "limit": 300.0}, normalized{Kind: call.Other, Tier: risk.Read, Cwd: "/w"}},
+		{"pty_list", "pty_list", map[string]any{}, normalized{Kind: call.Other, Tier: risk.Read, Cwd: "/w"}},
+		{"pty_kill", "pty_kill", map[string]any{"id": "pty_1", "cleanup": true}, normalized{Kind: call.Other, Tier: risk.Read, Cwd: "/w"}},
+		{"question", "question", map[string]any{"questions": []any{map[string]any{"question": "Push?"}}}, normalized{Kind: call.Other, Tier: risk.Read, Cwd: "/w"}},
+		{"skill", "skill", map[string]any{"name": "git-release"}, normalized{Kind: call.Other, Tier: risk.Read, Cwd: "/w"}},
+		{"task", "task", map[string]any{"description": "d", "prompt": "p", "subagent_type": "general"}, normalized{Kind: call.Agent, Tier: risk.Execute, Cwd: "/w"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, norm(t, tt.tool, tt.input), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestParseMCPName(t *testing.T) {
 	type parsed struct {
 		Server, Tool string

@@ -1,6 +1,7 @@
 package call
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -97,6 +98,9 @@ func apply(c Call, m Mapping, programs func(string) bool) (Call, error) {
 			c.Command = codeCommand(pieces)
 		}
 	}
+	if exports := envExports(c.Input, m.EnvArgs); exports != "" && c.Command != "" {
+		c.Command = exports + c.Command
+	}
 	c.Paths = append(c.Paths, stringValues(c.Input, m.PathArgs)...)
 	c.Paths = append(c.Paths, patchPaths(c.Input, m.PatchArgs)...)
 	c.URLs = append(c.URLs, stringValues(c.Input, m.URLArgs)...)
@@ -119,6 +123,42 @@ func apply(c Call, m Mapping, programs func(string) bool) (Call, error) {
 		return c, fmt.Errorf("%w: %s call without a command (looked for %s)", ErrInvalid, c.Tool, join(m.CommandArgs))
 	}
 	return c, nil
+}
+
+// envExports is one export line per environment variable the keys'
+// objects hold, sorted by name (a value that is not a string is written as
+// its JSON text, as a program would receive it); "" for none.
+func envExports(in map[string]any, keys []string) string {
+	var b strings.Builder
+	for _, k := range keys {
+		env, ok := in[k].(map[string]any)
+		if !ok {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(env)) {
+			v, ok := env[name].(string)
+			if !ok {
+				j, _ := json.Marshal(env[name])
+				v = string(j)
+			}
+			if validName(name) {
+				b.WriteString("export " + name + "=" + quoteWord(v) + "\n")
+			} else { // no shell can set it, a program can still be given it
+				b.WriteString("export " + quoteWord(name+"="+v) + "\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+// validName reports whether s is a shell variable name.
+func validName(s string) bool {
+	for i, r := range s {
+		if r != '_' && !(r >= 'a' && r <= 'z') && !(r >= 'A' && r <= 'Z') && !(i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // anyValue reports whether one of the keys holds one of its values (a

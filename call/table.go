@@ -45,6 +45,12 @@ type Mapping struct {
 	URLArgs []string `json:"url_args,omitempty"`
 	// CwdArgs are argument keys holding the working directory of the call.
 	CwdArgs []string `json:"cwd_args,omitempty"`
+	// EnvArgs are argument keys holding an object of environment variables
+	// the command runs with (opencode-pty's pty_spawn env): each is
+	// exported before the command, so that what it changes (LD_PRELOAD,
+	// NODE_OPTIONS, PATH) is judged as in a command line that sets it.
+	// Nil means none.
+	EnvArgs []string `json:"env_args,omitempty"`
 	// PatchArgs are argument keys holding an apply_patch style patch whose
 	// "*** Add/Update/Delete File:" lines name the paths written.
 	PatchArgs []string `json:"patch_args,omitempty"`
