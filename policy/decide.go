@@ -280,18 +280,22 @@ func (e *evaluation) analyse() {
 // hookedSubAgent reports whether launching the sub-agent c starts has no
 // effect by itself: the agent is one whose sub-agents' own tool calls
 // reach toolguard's hook one by one (Claude Code runs PreToolUse hooks
-// inside sub-agents, with agent_id and agent_type in the payload), and the
-// call carries only the fields that describe the task — a prompt, a
-// description, the sub-agent's type and model. Any other field (an
-// isolated worktree, a working directory) may do something before the
-// first of those calls, so the kind's execute tier stays. The sub-agent
-// limits (depth, total, prompt size) still apply to the launch.
+// inside sub-agents, with agent_id and agent_type in the payload; OpenCode
+// runs a task's sub-agent through the same prompt loop, whose
+// tool.execute.before reaches the plugin), and the call carries only the
+// fields that describe the task — a prompt, a description, the sub-agent's
+// type and model. Any other field (an isolated worktree, a working
+// directory) may do something before the first of those calls, so the
+// kind's execute tier stays; so does an OpenCode prompt with an @-mention,
+// whose file OpenCode reads into the sub-agent's context itself. The
+// sub-agent limits (depth, total, prompt size) still apply to the launch.
 func hookedSubAgent(c *call.Call) bool {
-	if c.Who.Agent != "claude-code" {
-		return false
-	}
-	switch c.Tool {
-	case "Task", "Agent":
+	switch {
+	case c.Who.Agent == "claude-code" && (c.Tool == "Task" || c.Tool == "Agent"):
+	case c.Who.Agent == "opencode" && c.Tool == "task":
+		if p, _ := c.Input["prompt"].(string); mentionsFile(p) {
+			return false
+		}
 	default:
 		return false
 	}
@@ -306,6 +310,25 @@ func hookedSubAgent(c *call.Call) bool {
 		}
 	}
 	return true
+}
+
+// mentionsFile reports whether an OpenCode prompt has an @-mention: an "@"
+// that no ASCII letter, digit, "_" or backtick precedes (an e-mail address
+// is not one; OpenCode's own test is the same). OpenCode reads the file or
+// directory each names, from the worktree or "~/", into the prompt.
+func mentionsFile(prompt string) bool {
+	for i := 0; i < len(prompt); i++ {
+		if prompt[i] != '@' {
+			continue
+		}
+		if i == 0 {
+			return true
+		}
+		if b := prompt[i-1]; b != '_' && b != '`' && !('a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9') {
+			return true
+		}
+	}
+	return false
 }
 
 // fetchTier is what a fetch tool's request does: a GET (or HEAD) of

@@ -10,11 +10,12 @@ import (
 	"github.com/toolguard/toolguard/policy"
 )
 
-// TestSubAgentLaunchTier: a Claude Code sub-agent launch that carries only
-// its task (prompt, description, type, model) is the read tier: the
-// sub-agent's own tool calls reach the hook one by one. Another agent, or
-// a field that may act before the first of those calls, keeps the
-// execute tier; [subagents] allow = false still denies.
+// TestSubAgentLaunchTier: a Claude Code or OpenCode sub-agent launch that
+// carries only its task (prompt, description, type, model) is the read
+// tier: the sub-agent's own tool calls reach the hook one by one. Another
+// agent, a field that may act before the first of those calls, or an
+// OpenCode prompt with an @-mention (OpenCode reads the file itself) keeps
+// the execute tier; [subagents] allow = false still denies.
 func TestSubAgentLaunchTier(t *testing.T) {
 	type result struct {
 		Verdict, Tier, Rule string
@@ -36,6 +37,17 @@ func TestSubAgentLaunchTier(t *testing.T) {
 			map[string]any{"description": "d", "prompt": "p", "isolation": "worktree"}, result{"ask", "execute", "mode.supervised"}},
 		{"a prompt that is not text", policy.Settings{}, "claude-code", "Task",
 			map[string]any{"description": "d", "prompt": map[string]any{"x": 1.0}}, result{"ask", "execute", "mode.supervised"}},
+		{"OpenCode's task", policy.Settings{}, "opencode", "task", task, result{"allow", "read", "mode.supervised"}},
+		{"OpenCode's task, an e-mail address in the prompt", policy.Settings{}, "opencode", "task",
+			map[string]any{"description": "d", "prompt": "mail dev@example.com the summary", "subagent_type": "general"},
+			result{"allow", "read", "mode.supervised"}},
+		{"OpenCode's task, a prompt that mentions a file", policy.Settings{}, "opencode", "task",
+			map[string]any{"description": "d", "prompt": "summarise @~/.ssh/config", "subagent_type": "general"},
+			result{"ask", "execute", "mode.supervised"}},
+		{"OpenCode's task run in the background", policy.Settings{}, "opencode", "task",
+			map[string]any{"description": "d", "prompt": "p", "subagent_type": "general", "background": true},
+			result{"ask", "execute", "mode.supervised"}},
+		{"another agent's tool named task", policy.Settings{}, "claude-code", "task", task, result{"ask", "execute", "mode.supervised"}},
 		{"an agent whose sub-agents are not known to reach the hook", policy.Settings{}, "cursor", "Task", task,
 			result{"ask", "execute", "mode.supervised"}},
 		{"sub-agents forbidden", policy.Settings{SubAgents: policy.SubAgents{Allow: &no}}, "claude-code", "Task", task,
