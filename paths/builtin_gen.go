@@ -108,6 +108,8 @@ func isBuiltin(s string) bool {
 		"**/.netrc",
 		"**/.npmrc",
 		"**/.opencode/**",
+		"**/.opencode/skill/**",
+		"**/.opencode/skills/**",
 		"**/.pgpass",
 		"**/.pre-commit-config.yaml",
 		"**/.profile",

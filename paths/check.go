@@ -255,7 +255,7 @@ func (j *judge) form(p string) []risk.Finding {
 		return []risk.Finding{j.denied(p, pt)}
 	}
 	if j.access.writes() {
-		if pt := c.protected.first(p, j); pt != nil {
+		if pt := c.protected.first(p, j); pt != nil && c.unprotected.first(p, j) == nil {
 			return []risk.Finding{j.protected(p, pt)}
 		}
 	}

@@ -73,6 +73,14 @@ type Config struct {
 	// agent settings that install its hook: writes and deletes are denied
 	// (self-protection), reads are judged as usual. Nil means none.
 	Protected []string
+	// Unprotected are paths below a Protected pattern that hold neither
+	// an agent's hooks nor its permissions: instructions it loads from
+	// inside its settings directory (OpenCode's .opencode/skills/). Protected
+	// does not apply to them; a write there is judged as any other (the
+	// escape hatches ask). A glob or a tree is exempt only when it starts in
+	// such a directory. Nil means none; the policy normally passes
+	// DefaultUnprotected().
+	Unprotected []string
 	// EscapeHatches are files through which an agent can run code or widen
 	// its permissions outside the hook: writes and deletes ask, with a
 	// reason that names the risk (rule paths.escape-hatch). Nil means none;
@@ -111,6 +119,7 @@ type Checker struct {
 	sensitive      patternSet
 	sensitiveWrite patternSet
 	protected      patternSet
+	unprotected    patternSet
 	escapeHatches  patternSet
 	rules          []compiledRule
 	roots          []root
@@ -179,6 +188,7 @@ func Compile(c Config) (*Checker, error) {
 		sensitive:      b.patterns("Sensitive", c.Sensitive, true),
 		sensitiveWrite: b.patterns("SensitiveWrite", c.SensitiveWrite, true),
 		protected:      b.patterns("Protected", c.Protected, true),
+		unprotected:    b.patterns("Unprotected", c.Unprotected, true),
 		escapeHatches:  b.patterns("EscapeHatches", c.EscapeHatches, true),
 		rules:          b.rules(c.Rules),
 		workspaceOnly:  c.WorkspaceOnly,

@@ -61,12 +61,24 @@ func DefaultEscapeHatches() []string { return concat(escapeHatches) }
 
 var escapeHatches = []string{
 	"~/.claude.json", "**/.mcp.json", "**/.claude/commands/**", "**/.claude/agents/**", "**/.claude/skills/**",
-	"**/.claude/hooks/**", "**/.cursor/mcp.json", "**/.cursor/rules/**", "**/.vscode/settings.json",
-	"**/.vscode/tasks.json", "**/.vscode/launch.json", "**/.vscode/mcp.json", "**/.gemini/commands/**",
+	"**/.opencode/skills/**", "**/.opencode/skill/**", "**/.claude/hooks/**", "**/.cursor/mcp.json",
+	"**/.cursor/rules/**", "**/.vscode/settings.json", "**/.vscode/tasks.json", "**/.vscode/launch.json", "**/.vscode/mcp.json", "**/.gemini/commands/**",
 	"**/.gemini/extensions/**", "**/.codex/prompts/**", "**/.git/hooks/**", "**/.git/config", "**/.gitconfig",
 	"~/.config/git/**", "**/.husky/**", "**/.pre-commit-config.yaml", "**/.devcontainer/**",
 	"~/.config/systemd/user/**", "~/.config/autostart/**", "~/.local/share/applications/**",
 }
+
+// DefaultUnprotected returns what agents load as instructions from inside
+// a settings directory that is protected as a whole: OpenCode's skills
+// under .opencode (skills/, and skill/ of older versions), whose SKILL.md
+// files OpenCode reads for their name, description, license,
+// compatibility and metadata only, unknown fields ignored; no hook, tool
+// or permission is set there. Writing them asks as Claude Code's skills do
+// (DefaultEscapeHatches); the rest of .opencode (plugins, tools, agents,
+// commands, opencode.json) stays protected. Each call returns a new slice.
+func DefaultUnprotected() []string { return concat(unprotected) }
+
+var unprotected = []string{"**/.opencode/skills/**", "**/.opencode/skill/**"}
 
 // DefaultSensitive returns the default patterns that need a human for any
 // access: places that often hold tokens or private history but are not
@@ -97,6 +109,7 @@ func DefaultConfig() Config {
 		Sensitive:      DefaultSensitive(),
 		SensitiveWrite: DefaultSensitiveWrite(),
 		Protected:      DefaultProtected(),
+		Unprotected:    DefaultUnprotected(),
 		EscapeHatches:  DefaultEscapeHatches(),
 		WorkspaceOnly:  true,
 	}

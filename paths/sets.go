@@ -128,7 +128,8 @@ func (j *judge) setFindings(text string, set []component, dir string, tree bool)
 	// Self-protection first (DESIGN §4 step 3): a tree that holds both an
 	// agent's hook settings and a denied file is denied as the former.
 	if j.access.writes() {
-		if pt := j.setMeets(&c.protected, set, dir, tree); pt != nil {
+		if pt := j.setMeets(&c.protected, set, dir, tree); pt != nil && c.unprotected.first(dir, j) == nil {
+			// every path of the set lies in dir: unprotected, all of it is
 			out = append(out, j.setFinding(RuleSelf, text, pt, tree))
 		}
 	}

@@ -23,6 +23,7 @@ func (p *Policy) pathsConfig() paths.Config {
 		Sensitive:      append(paths.DefaultSensitive(), c.Sensitive...),
 		SensitiveWrite: append(paths.DefaultSensitiveWrite(), c.SensitiveWrite...),
 		Protected:      p.protected,
+		Unprotected:    paths.DefaultUnprotected(),
 		EscapeHatches:  paths.DefaultEscapeHatches(),
 		Rules:          pathRules(c.Rules),
 		Roots:          append(scratchRoots(), c.Roots...),
