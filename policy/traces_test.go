@@ -440,6 +440,16 @@ func (f traceFigures) broken() []string {
 	return out
 }
 
+// goalsHeading heads the list of goals with how many f meets; each is
+// enforced (TestTraces fails on any that does not hold).
+func (f traceFigures) goalsHeading() string {
+	n, broken := len(f.goals()), len(f.broken())
+	if broken == 0 {
+		return "Issue 31's goals (all met and enforced):"
+	}
+	return fmt.Sprintf("Issue 31's goals (%d of %d met; each is enforced, so TestTraces fails until all are):", n-broken, n)
+}
+
 func per100(n, d int) float64 {
 	if d == 0 {
 		return 0
@@ -494,7 +504,7 @@ func tracesReport(outs []traceOutcome) string {
 		row(a, agents[a])
 	}
 	row("**all**", &total)
-	b.WriteString("\nIssue 31's goals (all met and enforced):\n\n")
+	b.WriteString("\n" + total.goalsHeading() + "\n\n")
 	for _, g := range total.goals() {
 		b.WriteString("- " + g + "\n")
 	}
@@ -694,5 +704,34 @@ func TestTracesFigures(t *testing.T) {
 	}
 	if got := f.goals(); !slices.Equal(got, want) {
 		t.Errorf("goals\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestTracesGoalsHeading: the heading of the goals says how many hold.
+func TestTracesGoalsHeading(t *testing.T) {
+	o := func(label string, v ...string) traceOutcome {
+		return traceOutcome{c: traceCall{Label: label, Agent: "a"}, verdicts: [3]string{v[0], v[1], v[2]}}
+	}
+	for _, tc := range []struct {
+		name string
+		outs []traceOutcome
+		want string
+	}{
+		{"all met", []traceOutcome{o("read", "allow", "allow", "allow"), o("workspace", "ask", "allow", "allow")},
+			"Issue 31's goals (all met and enforced):"},
+		{"read broken", []traceOutcome{o("read", "ask", "allow", "allow"), o("workspace", "deny", "allow", "allow")},
+			"Issue 31's goals (3 of 4 met; each is enforced, so TestTraces fails until all are):"},
+		{"none met", []traceOutcome{o("read", "ask", "allow", "allow"), o("workspace", "deny", "deny", "deny")},
+			"Issue 31's goals (0 of 4 met; each is enforced, so TestTraces fails until all are):"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var f traceFigures
+			for _, x := range tc.outs {
+				f.add(x)
+			}
+			if got := f.goalsHeading(); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
 	}
 }
