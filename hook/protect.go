@@ -57,6 +57,8 @@ var settingsGlobs = map[string][]string{
 		"~/.config/opencode/plugins/**",
 		"**/opencode.json",
 		"**/opencode.jsonc",
+		// plugins, tools, agents, commands, opencode.json; its skills
+		// (instructions only) are exempt: paths.DefaultUnprotected
 		"**/.opencode/**",
 	},
 	Kilo: {
