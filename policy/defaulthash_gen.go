@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:8b243be2792ed7d42fe2c55754cac7fe22e0fd4e4c1f06ecb335123d2a7f9ad6"
-	defaultHashRules = "sha256:b435b1a0654dcbf45c58d187e59fc8cbe7d216e8a960bd169f1f5217dd5913a6"
+	defaultHash      = "sha256:9dd9748d8faec84e9df73abacbf6bf9f647cdccdf7bd714516402533972ef18a"
+	defaultHashRules = "sha256:c970b5dfc43b990d5b2639d013befd350db9f1d7cc1dd75cf336a77b87b085f1"
 )

@@ -284,7 +284,7 @@ var alwaysEffects = []string{"network", "remote-read", "remote-command", "hooks"
 // scriptLangs are the languages a script: role may name.
 // "code" is any other language: its text is judged by what it names and
 // the commands it embeds.
-var scriptLangs = []string{"sed", "awk", "vim", "find", "gitconfig", "sshoption", "jq", "less", "lessopen", "crontab", "ftp",
+var scriptLangs = []string{"sed", "awk", "vim", "find", "gitconfig", "sshoption", "jq", "less", "lessopen", "crontab", "ftp", "tarcheckpoint",
 	"python", "perl", "ruby", "node", "php", "lua", "sql", "duckdb", "tcl", "shell", "code", "json"}
 
 // Tags of an entry's options without effect.
