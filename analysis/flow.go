@@ -210,7 +210,7 @@ func isInterpreter(name string) bool {
 	}
 	lower := strings.ToLower(name) // once, not once a name listed
 	for _, base := range []string{"python", "pypy", "node", "nodejs", "perl", "ruby", "php", "lua", "luajit",
-		"tclsh", "wish", "rscript", "deno", "bun", "osascript", "pwsh", "powershell"} {
+		"tclsh", "wish", "rscript", "deno", "bun", "osascript", "pwsh", "powershell", "tsx", "ts-node"} {
 		if strings.HasPrefix(lower, base) {
 			return true
 		}
@@ -415,7 +415,7 @@ func moduleFiles(w shell.Word) []shell.Word {
 func programOperand(c *shell.Command) []shell.Word {
 	args := c.Args()
 	lang := strings.ToLower(c.Name)
-	for _, base := range []string{"python", "perl", "ruby", "node", "deno", "bun", "php"} {
+	for _, base := range []string{"python", "perl", "ruby", "node", "deno", "bun", "php", "tsx", "ts-node"} {
 		if strings.HasPrefix(lang, base) {
 			lang = base
 		}

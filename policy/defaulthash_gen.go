@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:9dd9748d8faec84e9df73abacbf6bf9f647cdccdf7bd714516402533972ef18a"
-	defaultHashRules = "sha256:c970b5dfc43b990d5b2639d013befd350db9f1d7cc1dd75cf336a77b87b085f1"
+	defaultHash      = "sha256:68f6eeb86322ed71691a144429c2a984c6c1504666399fb1d2babb873b84ea59"
+	defaultHashRules = "sha256:e131bc4af52ef7b38031296d17e1e9276fa2c02fb718177f5a7865e92fc435f1"
 )

@@ -248,6 +248,7 @@ const (
 	roleLibrary  role = "library"
 	roleSub      role = "subcommand"
 	roleCommand  role = "command"
+	roleCommandPy role = "python-command" // uv run x.py: a command, or a Python script it runs (python x.py)
 	roleInto     role = "into"
 	roleShellArg role = "shell-args"
 	roleMount    role = "mount"
@@ -266,7 +267,7 @@ const (
 
 // valueRoles are the roles of an operand or an option's value.
 var valueRoles = []role{roleText, roleRead, roleStat, roleWrite, roleDelete, roleExec, roleShell, roleURL, roleHost,
-	roleUpload, roleDir, roleLibrary, roleSub, roleCommand, roleShellArg, roleInto, roleMount, roleInside, roleMethod, roleHeader,
+	roleUpload, roleDir, roleLibrary, roleSub, roleCommand, roleCommandPy, roleShellArg, roleInto, roleMount, roleInside, roleMethod, roleHeader,
 	roleInclude, roleExclude, roleNameGlob, roleDocument, roleEndpoint, roleDatabase, roleIdentity}
 
 // flagEffects are the effects an option may have by itself.
@@ -513,7 +514,7 @@ func (p *program) effect(name string) (optEffect, bool) {
 
 // runsCommand reports whether the entry's operands include a command line.
 func (p *program) runsCommand() bool {
-	return p.operands == roleCommand || p.first == roleCommand || p.last == roleCommand ||
+	return p.operands == roleCommand || p.first == roleCommand || p.last == roleCommand || p.operands == roleCommandPy ||
 		p.operands == roleShellArg || p.first == roleShellArg || p.operands == roleInside
 }
 
