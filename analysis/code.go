@@ -42,9 +42,9 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 		access = paths.Write
 	}
 	removes := access == paths.Delete
-	var written []shell.Word // the files code that writes may write
+	var written []shell.Word                                               // the files code that writes may write
 	joins := append(homeJoins(code), homeTemplates(code, h.has(mHome))...) // path.join(os.homedir(), ".ssh", "id_rsa"), f"{home}/.ssh"
-	joins = append(joins, homeMethodJoins(code)...)                         // home_dir().unwrap().join(".ssh")
+	joins = append(joins, homeMethodJoins(code)...)                        // home_dir().unwrap().join(".ssh")
 	for _, p := range lits {
 		if a.imported && joinedBelow(p.text, joins) {
 			continue // os.path.join(os.path.expanduser('~'), '.cache'): the "~" is where the joined path starts

@@ -234,35 +234,35 @@ func grammarOpts(p Program, cp *program) nameSet {
 type role string
 
 const (
-	roleText     role = "text"
-	roleRead     role = "read"
-	roleStat     role = "stat"
-	roleWrite    role = "write"
-	roleDelete   role = "delete"
-	roleExec     role = "exec"
-	roleShell    role = "shell"
-	roleURL      role = "url"
-	roleHost     role = "host"
-	roleUpload   role = "upload"
-	roleDir      role = "dir"
-	roleLibrary  role = "library"
-	roleSub      role = "subcommand"
-	roleCommand  role = "command"
+	roleText      role = "text"
+	roleRead      role = "read"
+	roleStat      role = "stat"
+	roleWrite     role = "write"
+	roleDelete    role = "delete"
+	roleExec      role = "exec"
+	roleShell     role = "shell"
+	roleURL       role = "url"
+	roleHost      role = "host"
+	roleUpload    role = "upload"
+	roleDir       role = "dir"
+	roleLibrary   role = "library"
+	roleSub       role = "subcommand"
+	roleCommand   role = "command"
 	roleCommandPy role = "python-command" // uv run x.py: a command, or a Python script it runs (python x.py)
-	roleInto     role = "into"
-	roleShellArg role = "shell-args"
-	roleMount    role = "mount"
-	roleInside   role = "container-command"
-	roleMethod   role = "method"
-	roleHeader   role = "header"
-	roleDocument role = "document"  // wget -O: a file written, or "-": what is fetched goes to standard output
-	roleInclude  role = "include"   // a base-name glob: a recursive walk touches only matching files
-	roleExclude  role = "exclude"   // a base-name glob: a recursive walk leaves matching files out
-	roleNameGlob role = "name-glob" // rg -g: "!GLOB" leaves files out, GLOB touches only those
-	roleEndpoint role = "endpoint"  // gh api ENDPOINT: a path on the API's host, no file of this machine
-	roleDatabase role = "database"  // sqlite3 DB: read when every statement given only reads, else written
-	roleIdentity role = "identity"  // ssh -i KEY: a key the program authenticates with, neither printed nor sent
-	scriptPrefix      = "script:"
+	roleInto      role = "into"
+	roleShellArg  role = "shell-args"
+	roleMount     role = "mount"
+	roleInside    role = "container-command"
+	roleMethod    role = "method"
+	roleHeader    role = "header"
+	roleDocument  role = "document"  // wget -O: a file written, or "-": what is fetched goes to standard output
+	roleInclude   role = "include"   // a base-name glob: a recursive walk touches only matching files
+	roleExclude   role = "exclude"   // a base-name glob: a recursive walk leaves matching files out
+	roleNameGlob  role = "name-glob" // rg -g: "!GLOB" leaves files out, GLOB touches only those
+	roleEndpoint  role = "endpoint"  // gh api ENDPOINT: a path on the API's host, no file of this machine
+	roleDatabase  role = "database"  // sqlite3 DB: read when every statement given only reads, else written
+	roleIdentity  role = "identity"  // ssh -i KEY: a key the program authenticates with, neither printed nor sent
+	scriptPrefix       = "script:"
 )
 
 // valueRoles are the roles of an operand or an option's value.
