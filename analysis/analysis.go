@@ -107,7 +107,13 @@ type Analysis struct {
 	// memo remembers the rule packs' answers for the commands classified
 	// so far (classmemo.go); noMemo classifies every command afresh, and
 	// memoEvery remembers from the first command on.
-	memo      classMemo
+	memo classMemo
+	// imported is set while a module the command's code imports is
+	// judged line by line (importedFile): a home expression deleted is
+	// the home only when the line names no other path, and a single
+	// secret variable on a line that reaches the network is the module's
+	// own client, not a secret sent out.
+	imported  bool
 	noMemo    bool
 	memoEvery bool
 	// arena is where the call's parses make their commands: a Scratch's

@@ -67,6 +67,11 @@ func (f *flow) builds(sc Command) {
 		f.judged[key] = true
 		start, before := f.a.mark(), len(f.a.seen)
 		f.a.buildStep(sc, st)
+		if lang := importLang(string(st.Lang)); lang != "" && st.Line == 0 && path.IsAbs(st.File) {
+			// a whole file (conftest.py, setup.py): the project's modules it imports
+			var read []string
+			f.imports(sc, shell.Word{Span: sc.Cmd.Span, Known: true}, lang, st.Text, path.Dir(st.File), path.Dir(f.a.shownFile(st.File)), &read)
+		}
 		for _, nested := range f.a.seen[before:len(f.a.seen):len(f.a.seen)] {
 			f.step(nested) // the files the step's commands run, and the runners they start
 		}
@@ -89,18 +94,23 @@ func (a *Analysis) buildStep(sc Command, st buildfile.Step) {
 	a.code(&cmd, st.Text, sc.Cmd.Span, st.Dir)
 }
 
+// shownFile is file relative to the workspace when it lies in it.
+func (a *Analysis) shownFile(file string) string {
+	if ws := a.ctx.Workspace; ws != "" {
+		if rel, ok := strings.CutPrefix(file, strings.TrimSuffix(ws, "/")+"/"); ok {
+			return rel
+		}
+	}
+	return file
+}
+
 // nameStep names, in the reasons of the findings from index from on, the
 // place of the step that made them, as for a file a command runs: "In
 // Makefile, line 9 (rm -rf ${HOME}/*): …" — the file relative to the
 // workspace, the step's line, the code. A finding already named (a file
 // the step runs, a step nested in this one) keeps its place.
 func (a *Analysis) nameStep(from int, st buildfile.Step, runner string) {
-	shown := st.File
-	if ws := a.ctx.Workspace; ws != "" {
-		if rel, ok := strings.CutPrefix(st.File, strings.TrimSuffix(ws, "/")+"/"); ok {
-			shown = rel
-		}
-	}
+	shown := a.shownFile(st.File)
 	if st.File != "" && st.Line == 0 { // a whole file: the line each finding is about
 		a.inFile(from, []inlinedFile{{shown: shown, text: st.Text}})
 	}

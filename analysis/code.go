@@ -42,8 +42,13 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 		access = paths.Write
 	}
 	removes := access == paths.Delete
-	var written []shell.Word // the files code that writes may write
+	var written []shell.Word                                               // the files code that writes may write
+	joins := append(homeJoins(code), homeTemplates(code, h.has(mHome))...) // path.join(os.homedir(), ".ssh", "id_rsa"), f"{home}/.ssh"
+	joins = append(joins, homeMethodJoins(code)...)                        // home_dir().unwrap().join(".ssh")
 	for _, p := range lits {
+		if a.imported && joinedBelow(p.text, joins) {
+			continue // os.path.join(os.path.expanduser('~'), '.cache'): the "~" is where the joined path starts
+		}
 		switch {
 		case p.joined && p.home: // os.homedir() + "/.ssh/id_rsa"
 			p.text = "~" + p.text
@@ -54,8 +59,7 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 		a.judge.Path(Path{Word: shell.Word{Value: p.text, Known: true}, Access: access, Shape: File, Dir: dir, Removes: removes})
 		written = append(written, shell.Word{Value: p.text, Known: true})
 	}
-	joins := append(homeJoins(code), homeTemplates(code, h.has(mHome))...) // path.join(os.homedir(), ".ssh", "id_rsa"), f"{home}/.ssh"
-	for _, p := range append(joins, homeMethodJoins(code)...) {            // home_dir().unwrap().join(".ssh")
+	for _, p := range joins {
 		a.judge.Path(Path{Word: shell.Word{Value: p, Known: true}, Access: access, Shape: File, Dir: dir, Removes: removes})
 		written = append(written, shell.Word{Value: p, Known: true})
 	}
@@ -71,7 +75,7 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 		}
 		a.judge.Write(Write{Cmd: cmd, Text: strings.Join(lits, "\n"), Targets: written})
 	}
-	if access == paths.Delete && h.has(mHome) {
+	if access == paths.Delete && h.has(mHome) && !(a.imported && (len(lits) > 0 || len(joins) > 0)) {
 		a.judge.Path(Path{Word: shell.Word{Value: a.ctx.Home, Known: true}, Access: paths.Delete, Shape: File, Dir: dir, Removes: true})
 	}
 	if forkLoopIn(&h) {
@@ -100,7 +104,7 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 				"pass credentials only to the tool that needs them"))
 		}
 	}
-	if network && (inlineSecretVar(code) != "" || h.has(mEnvDump)) {
+	if network && (inlineSecretVar(code) != "" && !a.imported || h.has(mEnvDump)) {
 		a.add(Critical("effects.secret-to-network", risk.CatExfiltration, span, Shorten(code),
 			fmt.Sprintf("The code reads a secret from the environment (%s) and reaches the network.", cmpOr(inlineSecretVar(code), "the whole environment")),
 			"pass credentials only to the tool that needs them"))
@@ -110,6 +114,17 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 	}
 	a.embedded(cmd, code, span, spawns(cmd, &h))
 	a.decoded(cmd, code, span, dir, &h)
+}
+
+// joinedBelow reports whether the literal text is "~" or a home path that
+// one of joins (home paths a line builds) lies below.
+func joinedBelow(text string, joins []string) bool {
+	for _, j := range joins {
+		if j != text && (text == "~" && strings.HasPrefix(j, "~/") || strings.HasPrefix(j, strings.TrimSuffix(text, "/")+"/")) {
+			return true
+		}
+	}
+	return false
 }
 
 // homeCredentialFile returns the first path code names in the home

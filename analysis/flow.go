@@ -210,7 +210,7 @@ func isInterpreter(name string) bool {
 	}
 	lower := strings.ToLower(name) // once, not once a name listed
 	for _, base := range []string{"python", "pypy", "node", "nodejs", "perl", "ruby", "php", "lua", "luajit",
-		"tclsh", "wish", "rscript", "deno", "bun", "osascript", "pwsh", "powershell"} {
+		"tclsh", "wish", "rscript", "deno", "bun", "osascript", "pwsh", "powershell", "tsx", "ts-node"} {
 		if strings.HasPrefix(lower, base) {
 			return true
 		}
@@ -269,6 +269,8 @@ func (f *flow) runs(sc Command) {
 			before := len(f.a.seen)
 			if f.a.runFile(sc, w, p, text) {
 				f.ranWritten(p, text)
+			} else {
+				f.imports(sc, w, fileLang(sc, w, text), text, path.Dir(p), path.Dir(w.Value), &read)
 			}
 			f.within(p, before)
 		}
@@ -276,6 +278,11 @@ func (f *flow) runs(sc Command) {
 			if text, ok := f.written[src]; ok && forkLoop(text) {
 				f.a.add(forkBombFinding(w.Span, w.Value))
 			}
+		}
+	}
+	if in := sc.Cmd.Inline; in != nil && in.Known && in.Code != "" && sc.Cmd.Remote == "" {
+		if dir := f.canonical(sc, "."); dir != "" {
+			f.imports(sc, shell.Word{Span: sc.Cmd.Span, Known: true}, importLang(in.Lang), in.Code, dir, "", &read)
 		}
 	}
 }
@@ -408,7 +415,7 @@ func moduleFiles(w shell.Word) []shell.Word {
 func programOperand(c *shell.Command) []shell.Word {
 	args := c.Args()
 	lang := strings.ToLower(c.Name)
-	for _, base := range []string{"python", "perl", "ruby", "node", "deno", "bun", "php"} {
+	for _, base := range []string{"python", "perl", "ruby", "node", "deno", "bun", "php", "tsx", "ts-node"} {
 		if strings.HasPrefix(lang, base) {
 			lang = base
 		}

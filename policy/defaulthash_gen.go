@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:8b243be2792ed7d42fe2c55754cac7fe22e0fd4e4c1f06ecb335123d2a7f9ad6"
-	defaultHashRules = "sha256:b435b1a0654dcbf45c58d187e59fc8cbe7d216e8a960bd169f1f5217dd5913a6"
+	defaultHash      = "sha256:68f6eeb86322ed71691a144429c2a984c6c1504666399fb1d2babb873b84ea59"
+	defaultHashRules = "sha256:e131bc4af52ef7b38031296d17e1e9276fa2c02fb718177f5a7865e92fc435f1"
 )

@@ -585,6 +585,14 @@ func (r *effectRun) operands(ops []shell.Word, from int) {
 		case i == len(ops)-1 && len(ops) >= 2 && r.lastRole != "":
 			rl = r.lastRole
 		}
+		if rl == roleCommandPy && from+i < len(r.a.pos) {
+			argv := r.e.cmd.Argv[r.a.pos[from+i]:]
+			if ext := path.Ext(w.Value); w.Known && (ext == ".py" || ext == ".pyw") {
+				argv = append([]shell.Word{{Value: "python", Known: true, Span: w.Span}}, argv...)
+			}
+			r.command(argv)
+			break
+		}
 		if rl == roleCommand && from+i < len(r.a.pos) {
 			r.command(r.e.cmd.Argv[r.a.pos[from+i]:])
 			break

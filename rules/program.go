@@ -234,39 +234,40 @@ func grammarOpts(p Program, cp *program) nameSet {
 type role string
 
 const (
-	roleText     role = "text"
-	roleRead     role = "read"
-	roleStat     role = "stat"
-	roleWrite    role = "write"
-	roleDelete   role = "delete"
-	roleExec     role = "exec"
-	roleShell    role = "shell"
-	roleURL      role = "url"
-	roleHost     role = "host"
-	roleUpload   role = "upload"
-	roleDir      role = "dir"
-	roleLibrary  role = "library"
-	roleSub      role = "subcommand"
-	roleCommand  role = "command"
-	roleInto     role = "into"
-	roleShellArg role = "shell-args"
-	roleMount    role = "mount"
-	roleInside   role = "container-command"
-	roleMethod   role = "method"
-	roleHeader   role = "header"
-	roleDocument role = "document"  // wget -O: a file written, or "-": what is fetched goes to standard output
-	roleInclude  role = "include"   // a base-name glob: a recursive walk touches only matching files
-	roleExclude  role = "exclude"   // a base-name glob: a recursive walk leaves matching files out
-	roleNameGlob role = "name-glob" // rg -g: "!GLOB" leaves files out, GLOB touches only those
-	roleEndpoint role = "endpoint"  // gh api ENDPOINT: a path on the API's host, no file of this machine
-	roleDatabase role = "database"  // sqlite3 DB: read when every statement given only reads, else written
-	roleIdentity role = "identity"  // ssh -i KEY: a key the program authenticates with, neither printed nor sent
-	scriptPrefix      = "script:"
+	roleText      role = "text"
+	roleRead      role = "read"
+	roleStat      role = "stat"
+	roleWrite     role = "write"
+	roleDelete    role = "delete"
+	roleExec      role = "exec"
+	roleShell     role = "shell"
+	roleURL       role = "url"
+	roleHost      role = "host"
+	roleUpload    role = "upload"
+	roleDir       role = "dir"
+	roleLibrary   role = "library"
+	roleSub       role = "subcommand"
+	roleCommand   role = "command"
+	roleCommandPy role = "python-command" // uv run x.py: a command, or a Python script it runs (python x.py)
+	roleInto      role = "into"
+	roleShellArg  role = "shell-args"
+	roleMount     role = "mount"
+	roleInside    role = "container-command"
+	roleMethod    role = "method"
+	roleHeader    role = "header"
+	roleDocument  role = "document"  // wget -O: a file written, or "-": what is fetched goes to standard output
+	roleInclude   role = "include"   // a base-name glob: a recursive walk touches only matching files
+	roleExclude   role = "exclude"   // a base-name glob: a recursive walk leaves matching files out
+	roleNameGlob  role = "name-glob" // rg -g: "!GLOB" leaves files out, GLOB touches only those
+	roleEndpoint  role = "endpoint"  // gh api ENDPOINT: a path on the API's host, no file of this machine
+	roleDatabase  role = "database"  // sqlite3 DB: read when every statement given only reads, else written
+	roleIdentity  role = "identity"  // ssh -i KEY: a key the program authenticates with, neither printed nor sent
+	scriptPrefix       = "script:"
 )
 
 // valueRoles are the roles of an operand or an option's value.
 var valueRoles = []role{roleText, roleRead, roleStat, roleWrite, roleDelete, roleExec, roleShell, roleURL, roleHost,
-	roleUpload, roleDir, roleLibrary, roleSub, roleCommand, roleShellArg, roleInto, roleMount, roleInside, roleMethod, roleHeader,
+	roleUpload, roleDir, roleLibrary, roleSub, roleCommand, roleCommandPy, roleShellArg, roleInto, roleMount, roleInside, roleMethod, roleHeader,
 	roleInclude, roleExclude, roleNameGlob, roleDocument, roleEndpoint, roleDatabase, roleIdentity}
 
 // flagEffects are the effects an option may have by itself.
@@ -284,7 +285,7 @@ var alwaysEffects = []string{"network", "remote-read", "remote-command", "hooks"
 // scriptLangs are the languages a script: role may name.
 // "code" is any other language: its text is judged by what it names and
 // the commands it embeds.
-var scriptLangs = []string{"sed", "awk", "vim", "find", "gitconfig", "sshoption", "jq", "less", "lessopen", "crontab", "ftp",
+var scriptLangs = []string{"sed", "awk", "vim", "find", "gitconfig", "sshoption", "jq", "less", "lessopen", "crontab", "ftp", "tarcheckpoint",
 	"python", "perl", "ruby", "node", "php", "lua", "sql", "duckdb", "tcl", "shell", "code", "json"}
 
 // Tags of an entry's options without effect.
@@ -513,7 +514,7 @@ func (p *program) effect(name string) (optEffect, bool) {
 
 // runsCommand reports whether the entry's operands include a command line.
 func (p *program) runsCommand() bool {
-	return p.operands == roleCommand || p.first == roleCommand || p.last == roleCommand ||
+	return p.operands == roleCommand || p.first == roleCommand || p.last == roleCommand || p.operands == roleCommandPy ||
 		p.operands == roleShellArg || p.first == roleShellArg || p.operands == roleInside
 }
 

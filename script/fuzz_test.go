@@ -39,5 +39,6 @@ func FuzzSmall(f *testing.F) {
 		Less(s)
 		Crontab(s)
 		Ftp(s)
+		TarCheckpoint(s)
 	})
 }

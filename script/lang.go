@@ -2,7 +2,7 @@ package script
 
 // For returns the analyser of the language lang, as the effect model names
 // it ("sed", "awk", "vim", "gitconfig", "sshoption", "jq", "less",
-// "crontab", "ftp"); false when this package has none. A new language, or
+// "crontab", "ftp", "tarcheckpoint"); false when this package has none. A new language, or
 // a new kind of file whose content names the commands it runs (a build
 // file's recipes, a manifest's scripts), is added here, so that the
 // languages a command carries and the files a command runs are analysed by
@@ -27,6 +27,8 @@ func For(lang string) (func(string) Effects, bool) {
 		return Crontab, true
 	case "ftp":
 		return Ftp, true
+	case "tarcheckpoint":
+		return TarCheckpoint, true
 	}
 	return nil, false
 }

@@ -149,6 +149,18 @@ func TestSSHOption(t *testing.T) {
 	})
 }
 
+func TestTarCheckpoint(t *testing.T) {
+	runCases(t, "TarCheckpoint", TarCheckpoint, []scriptCase{
+		{"dot", Effects{}},
+		{"echo=%u checkpoints", Effects{}},
+		{"ttyout=%{%Y-%m-%d}t%*\\r", Effects{}},
+		{"sleep=1", Effects{}},
+		{"exec=sh build.sh", Effects{Shell: []string{"sh build.sh"}}},
+		{"exec=", Effects{}},
+		{"frob=1", Effects{Unknown: "tar checkpoint action frob is not known to be harmless"}},
+	})
+}
+
 func TestJq(t *testing.T) {
 	runCases(t, "Jq", Jq, []scriptCase{
 		{".", Effects{}},

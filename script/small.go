@@ -236,3 +236,24 @@ func lessOptions(opts string) Effects {
 	}
 	return e
 }
+
+// TarCheckpoint analyses the action of GNU tar's --checkpoint-action: its
+// exec=COMMAND runs COMMAND by the shell at each checkpoint; the other
+// actions (bell, dot, echo, sleep, totals, ttyout, wait) only print or
+// pause.
+func TarCheckpoint(action string) Effects {
+	if e, long := tooLong(action); long {
+		return e
+	}
+	name, value, _ := strings.Cut(strings.TrimSpace(action), "=")
+	switch name {
+	case "exec":
+		if strings.TrimSpace(value) == "" {
+			return Effects{}
+		}
+		return Effects{Shell: []string{value}}
+	case "bell", "dot", ".", "echo", "sleep", "totals", "ttyout", "wait":
+		return Effects{}
+	}
+	return Effects{Unknown: "tar checkpoint action " + name + " is not known to be harmless"}
+}

@@ -41,7 +41,7 @@ var bypassCases = []parseCase{
 	{name: "2 xargs sh -c", src: `echo x | xargs sh -c 'rm -rf /'`, commands: []string{
 		"echo x", "sh -c \"rm -rf /\" x @xargs/1 wrap=xargs from=echo", "rm -rf / @bash -c/2 wrap=xargs,sh"}},
 	{name: "2 parallel", src: `parallel 'rm -rf {}' ::: /`, commands: []string{
-		"parallel \"rm -rf {}\" ::: /", "rm -rf {} @parallel/1 wrap=parallel"}},
+		"parallel \"rm -rf {}\" ::: /", "rm -rf / @parallel/1 wrap=parallel"}},
 	{name: "2 su -c", src: `su -c 'rm -rf /'`, commands: []string{
 		"su -c \"rm -rf /\" priv", "rm -rf / @su -c/1 wrap=su priv"}},
 	{name: "2 docker and kubectl exec sh -c", src: `docker exec c sh -c 'rm -rf /'; kubectl exec p -- sh -c 'rm -rf /'`,

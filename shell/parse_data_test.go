@@ -215,7 +215,16 @@ var wrapperCases = []parseCase{
 		"rm -rf /tmp/x @watch/1 wrap=watch", "rm y @watch/1 wrap=watch"}},
 	{name: "busybox", src: "busybox rm -rf /x", commands: []string{"rm -rf /x wrap=busybox"}},
 	{name: "parallel template", src: "parallel rm {} ::: a b", commands: []string{
-		"parallel rm {} ::: a b", "rm {} @parallel/1 wrap=parallel"}},
+		"parallel rm {} ::: a b", "rm a @parallel/1 wrap=parallel", "rm b @parallel/1 wrap=parallel"}},
+	{name: "parallel template appended", src: "parallel sh ::: x.sh ::: 1 2", commands: []string{
+		"parallel sh ::: x.sh ::: 1 2", "sh x.sh 1 @parallel/1 wrap=parallel", "sh x.sh 2 @parallel/1 wrap=parallel"}},
+	{name: "parallel input quoted", src: "parallel echo ::: 'a; rm -rf /'", commands: []string{
+		"parallel echo ::: \"a; rm -rf /\"", "echo \"a; rm -rf /\" @parallel/1 wrap=parallel"}},
+	{name: "parallel inputs read at run time", src: "parallel sh ::: a.sh :::: list", commands: []string{
+		"parallel sh ::: a.sh :::: list", "sh @parallel/1 wrap=parallel"}},
+	{name: "parallel inputs beyond what is checked", src: "parallel sh ::: a b c d e ::: 1 2 3 4", commands: []string{
+		"parallel sh ::: a b c d e ::: 1 2 3 4", "sh @parallel/1 wrap=parallel"},
+		problems: []string{"parallel runs more commands from its inputs than are checked"}},
 	{name: "parallel inputs are commands", src: "parallel ::: 'rm -rf /'", commands: []string{
 		"parallel ::: \"rm -rf /\"", "rm -rf / @parallel/1 wrap=parallel"}},
 	{name: "stacked wrappers", src: "sudo env X=1 nice timeout 5 nohup /bin/rm -rf /", commands: []string{

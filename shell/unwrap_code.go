@@ -785,6 +785,18 @@ func wrapParallel(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Wor
 			inner = []Word{quoteWords(inner)}
 		}
 		entries, listed := listedEntries(c.PipeFrom)
+		if combos, ok := parallelCombos(inputs); ok && !listed {
+			// parallel sh ::: a.sh b.sh runs sh a.sh and sh b.sh: each
+			// combination of the static inputs completes the template
+			for _, combo := range combos {
+				filled := parallelTemplate(inner, quoteWords(combo))
+				text, known := joinValues(filled)
+				w.nested(c, Word{Value: text, Known: known, Span: spanOfWords(inner)}, nest{origin: "parallel", via: c.Name, state: st.childEnv(c), stdin: true}, cx)
+			}
+			return nil, wrapHandled
+		} else if len(combos) > 0 {
+			w.problemAt("parallel runs more commands from its inputs than are checked", c.Span)
+		}
 		if listed && len(inputs) == 0 {
 			w.noteWalkedText(inner, "{}", entries)
 			inner = parallelTemplate(inner, entries)
@@ -798,6 +810,48 @@ func wrapParallel(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Wor
 	}
 	w.parallelInputs(c, inputs, st, cx)
 	return nil, wrapHandled
+}
+
+// maxParallelCombos bounds the commands parallel's static inputs make
+// that are judged one by one; more make the call unverifiable.
+const maxParallelCombos = 16
+
+// parallelCombos returns the argument lists parallel makes of its static
+// inputs (::: a b ::: x y gives a x, a y, b x, b y): ok is false when
+// there are none, when one is read at run time (::::, :::+ linking), or,
+// with combos set, when there are more than maxParallelCombos.
+func parallelCombos(inputs []Word) (combos [][]Word, ok bool) {
+	var groups [][]Word
+	for _, in := range inputs {
+		switch {
+		case in.Value == ":::":
+			groups = append(groups, nil)
+		case isParallelSep(in) || len(groups) == 0 || !in.Known:
+			return nil, false
+		default:
+			groups[len(groups)-1] = append(groups[len(groups)-1], in)
+		}
+	}
+	if len(groups) == 0 {
+		return nil, false
+	}
+	combos = [][]Word{nil}
+	for _, g := range groups {
+		if len(g) == 0 {
+			return nil, false
+		}
+		var next [][]Word
+		for _, c := range combos {
+			for _, v := range g {
+				next = append(next, append(slices.Clone(c), v))
+				if len(next) > maxParallelCombos {
+					return [][]Word{nil}, false
+				}
+			}
+		}
+		combos = next
+	}
+	return combos, true
 }
 
 // readsInputFile reports parallel's separator before input files.
