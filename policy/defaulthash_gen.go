@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:68f6eeb86322ed71691a144429c2a984c6c1504666399fb1d2babb873b84ea59"
-	defaultHashRules = "sha256:e131bc4af52ef7b38031296d17e1e9276fa2c02fb718177f5a7865e92fc435f1"
+	defaultHash      = "sha256:3047f4ec873bc29dcab89779b4f284a9d86926061996be238c6ccf57c403c686"
+	defaultHashRules = "sha256:d2fcf2a7aa4b6fac792bec6c5fab9be4ccceeb97e193ad9e7446d9b6f56e87b5"
 )

@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:e131bc4af52ef7b38031296d17e1e9276fa2c02fb718177f5a7865e92fc435f1"
+	generatedDigest = "sha256:d2fcf2a7aa4b6fac792bec6c5fab9be4ccceeb97e193ad9e7446d9b6f56e87b5"
 }
 
 var generatedPacks = []genPack{
@@ -1913,7 +1913,7 @@ var generatedPacks = []genPack{
 		{line: 523, kind: "program", exes: []string{"in2csv"}, subs: nil, trigger: "", build: effectsTextL523},
 		{line: 538, kind: "program", exes: []string{"csvsql"}, subs: nil, trigger: "", build: effectsTextL538},
 	}},
-	{file: "effects/toolchains.toml", header: packHeader{Name: "effects-toolchains", Description: "Effect model of language toolchains, interpreters, build tools, test runners, formatters, linters and version managers: running project code (tests, builds, scripts, plugins, configuration written in a programming language) is never a read; formatters write unless told to check; linters that only parse are reads.", Executables: []string{"go", "gofmt", "goimports", "golangci-lint", "staticcheck", "govulncheck", "cargo", "rustc", "rustfmt", "rustup", "node", "nodejs", "bun", "deno", "python", "python3", "json.tool", "pytest", "py.test", "tox", "nox", "mypy", "pyright", "python-m-zipfile", "python-m-tarfile", "jupyter", "dvc", "goreleaser", "ruff", "black", "isort", "flake8", "pylint", "bandit", "eslint", "prettier", "tsc", "jest", "vitest", "mocha", "ava", "tap", "make", "gmake", "cmake", "ninja", "meson", "bazel", "buck", "gcc", "g++", "cc", "c++", "c89", "c99", "clang", "clang++", "ld", "as", "nm", "objdump", "readelf", "ldd", "javac", "java", "kotlinc", "scalac", "mvn", "gradle", "dotnet", "swift", "mix", "rebar3", "perl", "ruby", "php", "lua", "luajit", "tclsh", "R", "Rscript", "julia", "ghc", "ghci", "pre-commit", "clang-format", "shellcheck", "shfmt", "hadolint", "actionlint", "yamllint", "markdownlint", "codespell", "vale", "direnv", "asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}}, blocks: []genBlock{
+	{file: "effects/toolchains.toml", header: packHeader{Name: "effects-toolchains", Description: "Effect model of language toolchains, interpreters, build tools, test runners, formatters, linters and version managers: running project code (tests, builds, scripts, plugins, configuration written in a programming language) is never a read; formatters write unless told to check; linters that only parse are reads.", Executables: []string{"go", "gofmt", "goimports", "golangci-lint", "staticcheck", "govulncheck", "cargo", "rustc", "rustfmt", "rustup", "node", "nodejs", "bun", "deno", "python", "python3", "json.tool", "pytest", "py.test", "tox", "nox", "mypy", "pyright", "python-m-zipfile", "python-m-tarfile", "jupyter", "dvc", "goreleaser", "pm2", "forever", "ruff", "black", "isort", "flake8", "pylint", "bandit", "eslint", "prettier", "tsc", "jest", "vitest", "mocha", "ava", "tap", "make", "gmake", "cmake", "ninja", "meson", "bazel", "buck", "gcc", "g++", "cc", "c++", "c89", "c99", "clang", "clang++", "ld", "as", "nm", "objdump", "readelf", "ldd", "javac", "java", "kotlinc", "scalac", "mvn", "gradle", "dotnet", "swift", "mix", "rebar3", "perl", "ruby", "php", "lua", "luajit", "tclsh", "R", "Rscript", "julia", "ghc", "ghci", "pre-commit", "clang-format", "shellcheck", "shfmt", "hadolint", "actionlint", "yamllint", "markdownlint", "codespell", "vale", "direnv", "asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}}, blocks: []genBlock{
 		{line: 15, kind: "exe", exes: []string{"gofmt"}, subs: nil, trigger: "", build: effectsToolchainsL15},
 		{line: 18, kind: "exe", exes: []string{"goimports"}, subs: nil, trigger: "", build: effectsToolchainsL18},
 		{line: 21, kind: "exe", exes: []string{"staticcheck"}, subs: nil, trigger: "", build: effectsToolchainsL21},
@@ -2028,6 +2028,12 @@ var generatedPacks = []genPack{
 		{line: 1354, kind: "program", exes: []string{"asdf", "mise", "sdk"}, subs: []string{"plugin", "plugins", "tasks", "task", "config", "cfg", "alias", "aliases", "env-vars"}, trigger: "", build: effectsToolchainsL1354},
 		{line: 1360, kind: "program", exes: []string{"mise"}, subs: []string{"env", "set"}, trigger: "", build: effectsToolchainsL1360},
 		{line: 1367, kind: "program", exes: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, subs: []string{"install", "i", "uninstall", "rm", "remove", "update", "upgrade", "up", "global", "local", "shell", "use", "u", "unset", "exec", "x", "run", "r", "reshim", "rehash", "latest", "plugin", "plugins", "trust", "prune", "outdated", "sync", "self-update", "selfupdate", "tasks", "task", "watch", "deactivate", "activate", "hook-env", "implode", "unuse", "alias", "unalias", "reinstall-packages", "cache", "flush", "default", "d", "broadcast", "offline", "config", "cfg", "link", "tool", "tool-alias", "generate", "backends", "registry", "search", "edit", "lock", "migrate", "virtualenv", "virtualenv-delete", "virtualenvs", "install-latest-npm", "deno", "bun", "node", "gem", "pip"}, trigger: "", build: effectsToolchainsL1367},
+		{line: 1379, kind: "program", exes: []string{"pm2"}, subs: []string{"start"}, trigger: "", build: effectsToolchainsL1379},
+		{line: 1389, kind: "program", exes: []string{"pm2"}, subs: []string{"list", "ls", "status", "logs", "describe", "show", "monit", "info"}, trigger: "", build: effectsToolchainsL1389},
+		{line: 1394, kind: "program", exes: []string{"pm2"}, subs: nil, trigger: "", build: effectsToolchainsL1394},
+		{line: 1399, kind: "program", exes: []string{"forever"}, subs: []string{"start"}, trigger: "", build: effectsToolchainsL1399},
+		{line: 1408, kind: "program", exes: []string{"forever"}, subs: []string{"list", "logs"}, trigger: "", build: effectsToolchainsL1408},
+		{line: 1413, kind: "program", exes: []string{"forever"}, subs: nil, trigger: "", build: effectsToolchainsL1413},
 	}},
 	{file: "effects/toolguard.toml", header: packHeader{Name: "effects-toolguard", Executables: []string{"toolguard"}}, blocks: []genBlock{
 		{line: 10, kind: "program", exes: []string{"toolguard"}, subs: []string{"exec"}, trigger: "", build: effectsToolguardL10},
@@ -2335,6 +2341,7 @@ var generatedExeIndex = []genExe{
 	{name: "flyway", grammar: nil, generic: []uint32{0x30021}, subs: nil, ruleKnown: true},
 	{name: "fmt", grammar: []uint32{0x15001a}, generic: []uint32{0xd0016, 0xd002b, 0x15001a}, subs: nil, ruleKnown: true},
 	{name: "fold", grammar: []uint32{0x150019}, generic: []uint32{0xd0016, 0xd002b, 0x150019}, subs: nil, ruleKnown: true},
+	{name: "forever", grammar: []uint32{0x240077}, generic: []uint32{0x240077}, subs: []genSub{{"list", []uint32{0x240076}}, {"logs", []uint32{0x240076}}, {"start", []uint32{0x240075}}}, ruleKnown: false},
 	{name: "forge", grammar: []uint32{0x1c007d}, generic: []uint32{0x1c007d}, subs: nil, ruleKnown: false},
 	{name: "fping", grammar: []uint32{0x1c007e}, generic: []uint32{0x1c007e}, subs: nil, ruleKnown: false},
 	{name: "free", grammar: []uint32{0x220015}, generic: []uint32{0xd0016, 0x220015}, subs: nil, ruleKnown: true},
@@ -2703,6 +2710,7 @@ var generatedExeIndex = []genExe{
 	{name: "pkill", grammar: []uint32{0x100002, 0x22000f}, generic: []uint32{0x100024, 0x100025, 0x10003c, 0x22000f}, subs: nil, ruleKnown: true},
 	{name: "plocate", grammar: []uint32{0x190002}, generic: []uint32{0xd0016, 0x190002}, subs: nil, ruleKnown: true},
 	{name: "plymouth", grammar: []uint32{0x1d003a}, generic: []uint32{0x1d003a}, subs: nil, ruleKnown: false},
+	{name: "pm2", grammar: []uint32{0x240074}, generic: []uint32{0x240074}, subs: []genSub{{"describe", []uint32{0x240073}}, {"info", []uint32{0x240073}}, {"list", []uint32{0x240073}}, {"logs", []uint32{0x240073}}, {"ls", []uint32{0x240073}}, {"monit", []uint32{0x240073}}, {"show", []uint32{0x240073}}, {"start", []uint32{0x240072}}, {"status", []uint32{0x240073}}}, ruleKnown: false},
 	{name: "pnpm", grammar: []uint32{0x1f002f}, generic: []uint32{0xa0005, 0xa0007, 0xa0014, 0x1f002f}, subs: []genSub{{"--version", []uint32{0xa0012}}, {"-v", []uint32{0xa0012}}, {"add", []uint32{0xa0008, 0xa0013, 0x1f0032}}, {"approve-builds", []uint32{0x1f0032}}, {"audit", []uint32{0xa0012, 0x1f0032}}, {"bin", []uint32{0xa0012, 0x1f0030}}, {"build", []uint32{0xa0012}}, {"c", []uint32{0x1f0031, 0x1f0032}}, {"cache", []uint32{0xa0013}}, {"cat-file", []uint32{0x1f0032}}, {"cat-index", []uint32{0x1f0032}}, {"check", []uint32{0xa0012}}, {"ci", []uint32{0xa0013}}, {"config", []uint32{0xa0011, 0xa0013, 0x1f0031, 0x1f0032}}, {"create", []uint32{0x1f0032}}, {"dedupe", []uint32{0xa0013, 0x1f0032}}, {"deploy", []uint32{0x1f0032}}, {"dev", []uint32{0xa0012}}, {"dlx", []uint32{0x1f0032}}, {"doctor", []uint32{0xa0012, 0x1f0032}}, {"env", []uint32{0x1f0032}}, {"exec", []uint32{0x1f0032}}, {"explain", []uint32{0xa0012}}, {"fetch", []uint32{0x1f0032}}, {"find-hash", []uint32{0x1f0032}}, {"format", []uint32{0xa0012}}, {"fund", []uint32{0xa0012}}, {"help", []uint32{0xa0012}}, {"i", []uint32{0xa0008, 0xa0013, 0x1f0032}}, {"import", []uint32{0x1f0032}}, {"in", []uint32{0xa0008}}, {"info", []uint32{0xa0012}}, {"init", []uint32{0x1f0032}}, {"install", []uint32{0xa0008, 0xa0013, 0x1f0032}}, {"install-test", []uint32{0x1f0032}}, {"it", []uint32{0x1f0032}}, {"la", []uint32{0x1f0030}}, {"licenses", []uint32{0xa0012, 0x1f0030}}, {"link", []uint32{0xa0013, 0x1f0032}}, {"lint", []uint32{0xa0012}}, {"list", []uint32{0xa0012, 0x1f0030}}, {"ll", []uint32{0x1f0030}}, {"ln", []uint32{0x1f0032}}, {"ls", []uint32{0xa0012, 0x1f0030}}, {"outdated", []uint32{0xa0012, 0x1f0032}}, {"pack", []uint32{0xa0012, 0x1f0032}}, {"patch", []uint32{0x1f0032}}, {"patch-commit", []uint32{0x1f0032}}, {"prefix", []uint32{0xa0012}}, {"prune", []uint32{0xa0013, 0x1f0032}}, {"publish", []uint32{0x1f0032}}, {"query", []uint32{0xa0012}}, {"rb", []uint32{0x1f0032}}, {"rebuild", []uint32{0xa0013, 0x1f0032}}, {"remove", []uint32{0xa0013, 0x1f0032}}, {"rm", []uint32{0xa0013, 0x1f0032}}, {"root", []uint32{0xa0012, 0x1f0030}}, {"run", []uint32{0xa0012, 0x1f0032}}, {"run-script", []uint32{0xa0012, 0x1f0032}}, {"search", []uint32{0xa0012}}, {"self-update", []uint32{0x1f0032}}, {"server", []uint32{0x1f0032}}, {"set", []uint32{0xa0013}}, {"setup", []uint32{0x1f0032}}, {"show", []uint32{0xa0012}}, {"start", []uint32{0xa0012, 0x1f0032}}, {"store", []uint32{0x1f0031, 0x1f0032}}, {"t", []uint32{0xa0012, 0x1f0032}}, {"test", []uint32{0xa0012, 0x1f0032}}, {"tst", []uint32{0xa0012}}, {"typecheck", []uint32{0xa0012}}, {"un", []uint32{0x1f0032}}, {"uninstall", []uint32{0xa0013, 0x1f0032}}, {"unlink", []uint32{0xa0013, 0x1f0032}}, {"up", []uint32{0xa0013, 0x1f0032}}, {"update", []uint32{0xa0013, 0x1f0032}}, {"upgrade", []uint32{0xa0013, 0x1f0032}}, {"v", []uint32{0xa0012}}, {"version", []uint32{0xa0013, 0x1f0032}}, {"view", []uint32{0xa0012}}, {"why", []uint32{0xa0012, 0x1f0030}}}, ruleKnown: true},
 	{name: "pnpx", grammar: nil, generic: []uint32{0x3001d, 0x3001e}, subs: nil, ruleKnown: true},
 	{name: "pod", grammar: nil, generic: []uint32{0xa0005, 0xa001c}, subs: nil, ruleKnown: true},
@@ -10843,6 +10851,30 @@ func effectsToolchainsL1360() Pack {
 
 func effectsToolchainsL1367() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"asdf", "mise", "nvm", "pyenv", "rbenv", "sdk"}, Sub: []string{"install|i|uninstall|rm|remove|update|upgrade|up|global|local|shell|use|u|unset|exec|x|run|r|reshim|rehash|latest|plugin|plugins|trust|prune|outdated|sync|self-update|selfupdate|tasks|task|watch|deactivate|activate|hook-env|implode|unuse|alias|unalias|reinstall-packages|cache|flush|default|d|broadcast|offline|config|cfg|link|tool|tool-alias|generate|backends|registry|search|edit|lock|migrate|virtualenv|virtualenv-delete|virtualenvs|install-latest-npm|deno|bun|node|gem|pip"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"asdf install nodejs 20.11.0", "mise run build", "nvm use 20", "pyenv install 3.12.2", "rbenv global 3.3.0", "sdk install java 21-tem", "mise exec -- node -v", "mise trust"}}}}
+}
+
+func effectsToolchainsL1379() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"pm2"}, Sub: []string{"start"}, Flags: []string{"--watch", "--no-autorestart", "--no-daemon", "-f", "--force", "--time", "--merge-logs", "--update-env"}, Values: []string{"--name", "-n", "-i", "--instances", "--interpreter", "--node-args", "--cwd", "--max-memory-restart", "--log", "-l", "--output", "-o", "--error", "-e", "--cron", "--namespace"}, First: "exec", Always: []string{"runs-code"}, Examples: []string{"pm2 start server.js --name api", "pm2 start ecosystem.config.js"}, pre: programSets{opts: nameSet{text: "--cron--cwd--error--force--instances--interpreter--log--max-memory-restart--merge-logs--name--namespace--no-autorestart--no-daemon--node-args--output--time--update-env--watch-e-f-i-l-n-o", ends: []uint32{0x602, 0xb02, 0x1202, 0x1901, 0x2402, 0x3102, 0x3602, 0x4a02, 0x5601, 0x5c02, 0x6702, 0x7701, 0x8201, 0x8d02, 0x9502, 0x9b01, 0xa701, 0xae01, 0xb002, 0xb201, 0xb402, 0xb602, 0xb802, 0xba02}, tab: []uint32{0x14, 0x0, 0x0, 0x0, 0x0, 0x4, 0x0, 0xf, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x10, 0x0, 0x6, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x7, 0x9, 0xb, 0x12, 0x17, 0x0, 0x0, 0xa, 0x0, 0x0, 0x0, 0x5, 0xe, 0x0, 0x0, 0x0, 0x0, 0x13, 0x0, 0x0, 0x1, 0x8, 0x0, 0x0, 0x18, 0x0, 0x0, 0x0, 0x16, 0x0, 0x0, 0x0, 0xd, 0xc, 0x11, 0x15, 0x2}}}}}}
+}
+
+func effectsToolchainsL1389() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"pm2"}, Sub: []string{"list|ls|status|logs|describe|show|monit|info"}, Examples: []string{"pm2 list", "pm2 logs api --lines 50"}}}}
+}
+
+func effectsToolchainsL1394() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"pm2"}, Always: []string{"changes-state"}, Examples: []string{"pm2 stop api", "pm2 restart all", "pm2 delete api"}}}}
+}
+
+func effectsToolchainsL1399() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"forever"}, Sub: []string{"start"}, Flags: []string{"-a", "--append", "-s", "--silent", "-w", "--watch", "--minUptime", "--spinSleepTime"}, Values: []string{"-l", "-o", "-e", "-c", "--uid", "--sourceDir", "--workingDir", "-p", "--pidFile", "-m"}, First: "exec", Always: []string{"runs-code"}, Examples: []string{"forever start server.js"}, pre: programSets{opts: nameSet{text: "--append--minUptime--pidFile--silent--sourceDir--spinSleepTime--uid--watch--workingDir-a-c-e-l-m-o-p-s-w", ends: []uint32{0x801, 0x1301, 0x1c02, 0x2401, 0x2f02, 0x3e01, 0x4302, 0x4a01, 0x5602, 0x5801, 0x5a02, 0x5c02, 0x5e02, 0x6002, 0x6202, 0x6402, 0x6601, 0x6801}, tab: []uint32{0x0, 0x0, 0x11, 0x4, 0x0, 0xb, 0x0, 0x10, 0x0, 0x0, 0x0, 0xe, 0x0, 0x0, 0x0, 0x7, 0x0, 0x9, 0x12, 0x0, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xa, 0x8, 0x0, 0x0, 0x5, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x6, 0xc, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0xf, 0x0, 0x0, 0xd, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x0}}}}}}
+}
+
+func effectsToolchainsL1408() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"forever"}, Sub: []string{"list|logs"}, Examples: []string{"forever list"}}}}
+}
+
+func effectsToolchainsL1413() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"forever"}, Always: []string{"changes-state"}, Examples: []string{"forever stop 0", "forever stopall"}}}}
 }
 
 func effectsToolguardL10() Pack {
