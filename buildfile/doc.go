@@ -64,7 +64,9 @@
 //     parents and ~/.cargo, the rustc wrappers and linkers, and the target
 //     runner for run, test and bench, as shell; aliases are expanded.
 //   - rake (rake -T too) and rails TASK: the Rakefile, found upwards, and
-//     rakelib/*.rake (lib/tasks/*.rake and db/seeds.rb for rails), as Ruby;
+//     rakelib/*.rake (lib/tasks/*.rake and db/seeds.rb for rails), as Ruby,
+//     and the commands of their sh and ruby calls as shell, each on its
+//     line (a command made at run time is a problem);
 //     bundle install, exec and the others: the Gemfile, then for bundle
 //     exec what its command runs; gem build: the gemspec.
 //   - mix: mix.exs, as Elixir (and mix run's file or -e code); swift build,
