@@ -69,6 +69,14 @@
 //     line (a command made at run time is a problem);
 //     bundle install, exec and the others: the Gemfile, then for bundle
 //     exec what its command runs; gem build: the gemspec.
+//   - cmake's configure step (cmake -S SRC -B BUILD, cmake SRC, cmake
+//     BUILD through its cache) and cmake -P FILE: every
+//     execute_process(COMMAND …) of CMakeLists.txt (with the
+//     subdirectories and files it names by literal path) or the script,
+//     each COMMAND an argv, several a pipeline, run in the build directory
+//     or WORKING_DIRECTORY; ${VAR} from literal set()s and CMake's
+//     directories, $ENV{NAME} as ${NAME}, another variable not known.
+//     cmake --build, --install and -E read nothing.
 //   - mix: mix.exs, as Elixir (and mix run's file or -e code); swift build,
 //     test, run and package: Package.swift, as Swift.
 //   - jupyter nbconvert --execute, jupyter execute, papermill and ipython

@@ -97,19 +97,21 @@ func startsRubyArg(text string, i int) bool {
 	return false
 }
 
-// rubyWord is one argument read from Ruby: literal text, with the places
-// of interpolated values (#{…}) standing as rubyValue.
-type rubyWord struct {
+// mixedWord is one argument read from a build file's language: literal
+// text, with the places of values computed as it runs (Ruby's #{…}, an
+// unknown CMake variable) standing as shell variables (rubyValue,
+// ${HOME}).
+type mixedWord struct {
 	parts []string // literal, value, literal, value, …: even indexes literal
 }
 
 // shell is the word as shell code: the string itself, interpolations as
 // an unset variable.
-func (w rubyWord) shell() string { return strings.Join(w.parts, "") }
+func (w mixedWord) shell() string { return strings.Join(w.parts, "") }
 
 // word is the word as one shell word: quoted, interpolations outside the
 // single quotes so that the shell does not take them as text.
-func (w rubyWord) word() string {
+func (w mixedWord) word() string {
 	if len(w.parts) == 1 {
 		return shellQuote(w.parts[0])
 	}
@@ -130,8 +132,8 @@ func (w rubyWord) word() string {
 // false) or block that end them: each a string literal, or another value,
 // which makes ok false. A first argument that is a hash (the environment)
 // is skipped.
-func readRubyArgs(text string, i int, paren bool) ([]rubyWord, bool) {
-	var words []rubyWord
+func readRubyArgs(text string, i int, paren bool) ([]mixedWord, bool) {
+	var words []mixedWord
 	for len(words) < maxRakeArgs {
 		i = skipRubySpace(text, i, paren || len(words) > 0)
 		if i >= len(text) {
@@ -188,7 +190,7 @@ var rubyDelims = map[byte]byte{'(': ')', '{': '}', '[': ']', '<': '>'}
 // interpolation, '…' and %q without, a heredoc (<<~ID, <<-ID, <<ID, with
 // 'ID' not interpolating). It returns the index after it (for a heredoc,
 // after its opening word: the rest of the line is still code).
-func readRubyString(text string, i int) (rubyWord, int, bool) {
+func readRubyString(text string, i int) (mixedWord, int, bool) {
 	switch {
 	case text[i] == '"':
 		return readRubyQuoted(text, i+1, '"', 0, true)
@@ -203,13 +205,13 @@ func readRubyString(text string, i int) (rubyWord, int, bool) {
 			j, interp = j+1, false
 		}
 		if j >= len(text) {
-			return rubyWord{}, i, false
+			return mixedWord{}, i, false
 		}
 		open := text[j]
 		closing, nests := rubyDelims[open]
 		if !nests {
 			if open == ' ' || open == '\n' || open >= 'a' && open <= 'z' || open >= 'A' && open <= 'Z' || open >= '0' && open <= '9' {
-				return rubyWord{}, i, false
+				return mixedWord{}, i, false
 			}
 			closing, open = open, 0
 		}
@@ -217,12 +219,12 @@ func readRubyString(text string, i int) (rubyWord, int, bool) {
 	case strings.HasPrefix(text[i:], "<<"):
 		return readHeredoc(text, i)
 	}
-	return rubyWord{}, i, false
+	return mixedWord{}, i, false
 }
 
 // readRubyQuoted reads a string's body from i up to closing (open, when
 // not 0, nesting), decoding escapes, with #{…} a value when interp is set.
-func readRubyQuoted(text string, i int, closing, open byte, interp bool) (rubyWord, int, bool) {
+func readRubyQuoted(text string, i int, closing, open byte, interp bool) (mixedWord, int, bool) {
 	var parts []string
 	var sb strings.Builder
 	depth := 0
@@ -245,7 +247,7 @@ func readRubyQuoted(text string, i int, closing, open byte, interp bool) (rubyWo
 		case interp && c == '#' && i+1 < len(text) && text[i+1] == '{':
 			end := closingBrace(text, i+2)
 			if end < 0 {
-				return rubyWord{}, len(text), false
+				return mixedWord{}, len(text), false
 			}
 			parts = append(parts, sb.String(), interpolation(text[i+2:end]))
 			sb.Reset()
@@ -257,12 +259,12 @@ func readRubyQuoted(text string, i int, closing, open byte, interp bool) (rubyWo
 			depth--
 			sb.WriteByte(c)
 		case c == closing:
-			return rubyWord{parts: append(parts, sb.String())}, i + 1, true
+			return mixedWord{parts: append(parts, sb.String())}, i + 1, true
 		default:
 			sb.WriteByte(c)
 		}
 	}
-	return rubyWord{}, len(text), false
+	return mixedWord{}, len(text), false
 }
 
 // closingBrace is the index of the } that closes a #{ whose body starts
@@ -306,7 +308,7 @@ func interpolation(expr string) string {
 
 // readHeredoc reads a heredoc whose opening word is at i: its body is the
 // lines after the current one up to the terminator.
-func readHeredoc(text string, i int) (rubyWord, int, bool) {
+func readHeredoc(text string, i int) (mixedWord, int, bool) {
 	j := i + 2
 	squiggly := j < len(text) && (text[j] == '~' || text[j] == '-')
 	if squiggly {
@@ -324,18 +326,18 @@ func readHeredoc(text string, i int) (rubyWord, int, bool) {
 	}
 	id := text[j:k]
 	if id == "" {
-		return rubyWord{}, i, false
+		return mixedWord{}, i, false
 	}
 	after := k
 	if quote != 0 {
 		if k >= len(text) || text[k] != quote {
-			return rubyWord{}, i, false
+			return mixedWord{}, i, false
 		}
 		after++
 	}
 	nl := strings.IndexByte(text[after:], '\n')
 	if nl < 0 {
-		return rubyWord{}, i, false
+		return mixedWord{}, i, false
 	}
 	start := after + nl + 1
 	var body []string
@@ -348,7 +350,7 @@ func readHeredoc(text string, i int) (rubyWord, int, bool) {
 		if strings.TrimRight(t, " \t\r") == id {
 			joined := strings.Join(body, "\n") + "\n"
 			if !interp {
-				return rubyWord{parts: []string{joined}}, after, true
+				return mixedWord{parts: []string{joined}}, after, true
 			}
 			w, _, ok := readRubyQuoted(joined+"\x00", 0, 0, 0, true)
 			return w, after, ok
@@ -356,7 +358,7 @@ func readHeredoc(text string, i int) (rubyWord, int, bool) {
 		body = append(body, line)
 		rest = more
 	}
-	return rubyWord{}, i, false
+	return mixedWord{}, i, false
 }
 
 // heredocStart finds the opening words of heredocs: <<~ID, <<-ID, and
