@@ -220,7 +220,9 @@ func isInterpreter(name string) bool {
 
 // executed lists the files a command runs: its own program when written
 // as a path (./x, /tmp/x), the script a shell or an interpreter is given,
-// a sourced file, and the program files the effect model names.
+// a sourced file, the project's own program a package runner starts (npx
+// NAME runs node_modules/.bin/NAME when the project has it), and the
+// program files the effect model names.
 func executed(sc Command) []shell.Word {
 	c := sc.Cmd
 	var out []shell.Word
@@ -235,7 +237,43 @@ func executed(sc Command) []shell.Word {
 	case isShellName(c.Name) || isInterpreter(c.Name):
 		out = append(out, programOperand(c)...)
 	}
+	if w, ok := localBin(c); ok {
+		out = append(out, w)
+	}
 	return append(out, sc.Result.Execs...)
+}
+
+// localBinDir is where npm links the programs of a project's packages.
+const localBinDir = "node_modules/.bin/"
+
+// localBin is the program of the project's own packages a package runner
+// starts (npx NAME, pnpx, bunx, npm exec and npm x, pnpm exec, yarn exec,
+// bun x): node_modules/.bin/NAME of the command's directory, which the
+// runner runs, when it is there, before it fetches anything. The word is
+// the operand naming it, its value the file's path.
+func localBin(c *shell.Command) (shell.Word, bool) {
+	argv := c.Argv
+	switch {
+	case c.Name == "npx" || c.Name == "pnpx" || c.Name == "bunx":
+		argv = argv[1:]
+	case len(argv) > 1 && (c.Name == "npm" && (argv[1].Value == "exec" || argv[1].Value == "x") ||
+		(c.Name == "pnpm" || c.Name == "yarn") && argv[1].Value == "exec" || c.Name == "bun" && argv[1].Value == "x"):
+		argv = argv[2:]
+	default:
+		return shell.Word{}, false
+	}
+	for len(argv) > 0 && strings.HasPrefix(argv[0].Value, "-") {
+		if v := argv[0].Value; v == "-p" || v == "--package" || v == "-c" || v == "--call" {
+			return shell.Word{}, false // a package named apart, or a command line: not a local program by name
+		}
+		argv = argv[1:] // -y, --yes, --quiet, --
+	}
+	if len(argv) == 0 || !argv[0].Known || argv[0].Glob || strings.ContainsAny(argv[0].Value, "/@") || argv[0].Value == "" {
+		return shell.Word{}, false
+	}
+	w := argv[0]
+	w.Value = localBinDir + w.Value
+	return w, true
 }
 
 // runs judges the files the command runs against what the call fetched,
