@@ -22,6 +22,11 @@
 //     the others' installs run the project's own preinstall, install,
 //     postinstall and prepare scripts (none with --ignore-scripts); pack,
 //     publish and version their lifecycle scripts.
+//   - deno task NAME: tasks.NAME of deno.json or deno.jsonc (found
+//     upwards, or -c), after the tasks it depends on, with the extra
+//     arguments, in the configuration's directory; package.json's script
+//     when the configuration has no such task; --eval's command; deno task
+//     alone lists; --recursive and --filter are a problem.
 //   - pytest (and python -m pytest): conftest.py in the root and in the
 //     collected directories (and below them when the reader can list
 //     directories), addopts from pytest.ini, pyproject.toml, tox.ini and
