@@ -269,6 +269,12 @@ func TestResolve(t *testing.T) {
 				st("tox.ini", 6, "pip list"),
 				st("tox.ini", 8, "ruff check /w"),
 			}}},
+		{name: "tox's {homedir} is the home directory, {envname} the environment", cmd: "tox -e clean",
+			files: fakeFiles{"/w/tox.ini": "[testenv:clean]\ncommands = rm -rf {homedir}\n    rm -rf {toxinidir}/build/{envname}\n"},
+			want: Plan{Runner: "tox", Size: 77, Read: []string{"/w/tox.ini"}, Steps: []Step{
+				st("tox.ini", 2, "rm -rf ${HOME}"),
+				st("tox.ini", 3, "rm -rf /w/build/clean"),
+			}}},
 		{name: "nox imports noxfile.py", cmd: "nox -s lint", files: fakeFiles{"/w/noxfile.py": "import nox"},
 			want: Plan{Runner: "nox", Size: 10, Read: []string{"/w/noxfile.py"}, Steps: []Step{{File: "/w/noxfile.py", Text: "import nox", Lang: Python, Dir: w}}}},
 

@@ -41,7 +41,8 @@
 //   - task: the cmds of the named tasks (or default) and their deps, the
 //     sh of dynamic variables; --list and --dry run nothing.
 //   - tox: the commands_pre, commands and commands_post of the chosen
-//     environments; nox: noxfile.py, which nox imports.
+//     environments ({toxinidir}, {envdir}, {homedir} and the other
+//     directories substituted, an unknown substitution not known); nox: noxfile.py, which nox imports.
 //   - hatch run [ENV:]SCRIPT: the script of the environment (hatch.toml's
 //     [envs.ENV.scripts], else pyproject.toml's [tool.hatch.envs.ENV.scripts],
 //     inherited from its template), scripts it names expanded, after the
