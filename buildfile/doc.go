@@ -13,7 +13,9 @@
 //   - make: the recipes of the named targets (or the default goal) and of
 //     their prerequisites, with the Makefile's static variables and the
 //     command line's assignments expanded; every $(shell …) the Makefile
-//     expands. make -n (--dry-run, --just-print, --recon), -q and -t run
+//     expands; $(wildcard …) as the files it matches when the reader can
+//     list their directory and they are few (else not known), so that
+//     include $(wildcard mk/*.mk) reads them. make -n (--dry-run, --just-print, --recon), -q and -t run
 //     only the recipe lines prefixed with + or naming $(MAKE), and the
 //     $(shell …) calls.
 //   - npm, yarn, pnpm and bun: run, test, start, stop and restart run the
