@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:8b243be2792ed7d42fe2c55754cac7fe22e0fd4e4c1f06ecb335123d2a7f9ad6"
-	defaultHashRules = "sha256:b435b1a0654dcbf45c58d187e59fc8cbe7d216e8a960bd169f1f5217dd5913a6"
+	defaultHash      = "sha256:a7be761142114fdf0a39300da6ecac85395db4f8d46ecfc359f320f293e60fcd"
+	defaultHashRules = "sha256:1895c0c2a08dc4b9b392c3f6a11e1b523e1d9dce19f4fa5f7340840e906a338c"
 )
