@@ -114,11 +114,11 @@ func TestResolve(t *testing.T) {
 				st("Makefile", 4, "go test ./..."),
 			}}},
 		{name: "benign twin: the included vet target only vets; a file list from $(wildcard …)", cmd: "make check",
-			files: fakeFiles{"/w/Makefile": "SRC := $(wildcard src/*.go)\ninclude $(wildcard mk/*.mk)\ncheck: vet\n\tgofmt -l $(SRC)\n",
+			files: fakeFiles{"/w/Makefile": "SRC := $(wildcard src/*.go)\ninclude $(wildcard mk/*.mk)\ncheck: vet\n\tgofmt -l $(SRC) $(wildcard ~/.ssh/id_*)\n",
 				"/w/mk/vet.mk": "vet:\n\tgo vet ./...\n", "/w/src/a.go": "", "/w/src/b.go": ""},
 			want: Plan{Runner: "make", Read: []string{"/w/Makefile", "/w/src/", "/w/mk/", "/w/mk/vet.mk"}, Size: 94, Steps: []Step{
 				{File: "/w/mk/vet.mk", Line: 2, Text: "go vet ./...", Lang: Shell, Dir: w},
-				st("Makefile", 4, "gofmt -l src/a.go src/b.go"),
+				st("Makefile", 4, "gofmt -l src/a.go src/b.go ${MAKE_WILDCARD}"),
 			}}},
 		{name: "make pattern rules", cmd: "make app.o", files: fakeFiles{"/w/Makefile": "%.o: %.c\n\tcc -c $< -o $@\n"},
 			want: Plan{Runner: "make", Read: []string{"/w/Makefile"}, Size: 24, Steps: []Step{

@@ -721,7 +721,8 @@ func (m *makefile) wildcard(patterns string) ([]string, bool) {
 // glob looks one $(wildcard …) pattern up.
 func (m *makefile) glob(pat string) wildcardResult {
 	dir, base := path.Split(pat)
-	if strings.ContainsAny(pat, "${}") || strings.ContainsAny(dir, "*?[") {
+	if strings.ContainsAny(pat, "${}") || strings.ContainsAny(dir, "*?[") || strings.HasPrefix(pat, "~") {
+		// a value, a wildcard in a directory, or a home directory make expands
 		return wildcardResult{}
 	}
 	if !strings.ContainsAny(base, "*?[") {
