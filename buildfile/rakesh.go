@@ -147,6 +147,9 @@ func readRubyArgs(text string, i int, paren bool) ([]mixedWord, bool) {
 		}
 		w, next, ok := readRubyString(text, i)
 		if !ok {
+			w, next, ok = readRubyEnv(text, i)
+		}
+		if !ok {
 			return nil, false
 		}
 		words = append(words, w)
@@ -285,6 +288,26 @@ func closingBrace(text string, i int) int {
 		}
 	}
 	return -1
+}
+
+// bareEnv is an argument that is the home directory or an environment
+// variable's value: Dir.home, ENV["NAME"], ENV.fetch("NAME").
+var bareEnv = lazyre.Regexp{Expr: `^(?:Dir\.home\b|ENV\[["'](\w+)["']\]|ENV\.fetch\(\s*["'](\w+)["']\s*\))`}
+
+// readRubyEnv reads an argument bareEnv matches, as the shell's ${NAME}.
+func readRubyEnv(text string, i int) (mixedWord, int, bool) {
+	m := bareEnv.Get().FindStringSubmatchIndex(text[i:])
+	if m == nil {
+		return mixedWord{}, i, false
+	}
+	name := "HOME"
+	switch {
+	case m[2] >= 0:
+		name = text[i+m[2] : i+m[3]]
+	case m[4] >= 0:
+		name = text[i+m[4] : i+m[5]]
+	}
+	return mixedWord{parts: []string{"", "${" + name + "}", ""}}, i + m[1], true
 }
 
 // envRead finds Ruby's reads of an environment variable: ENV["NAME"],
