@@ -34,7 +34,7 @@ func (r *resolver) cmake(inv Invocation) {
 	if r.onlyDry {
 		return
 	}
-	src, build, script := "", "", ""
+	src, build, script, initCache := "", "", "", ""
 	for i := 0; i < len(inv.Args); i++ {
 		a := inv.Args[i]
 		switch {
@@ -55,6 +55,10 @@ func (r *resolver) cmake(inv Invocation) {
 		}
 		if v, n := flagValue(inv.Args, i, "-P", ""); n > 0 {
 			script, i = v, i+n-1
+			continue
+		}
+		if v, n := flagValue(inv.Args, i, "-C", ""); n > 0 {
+			initCache, i = v, i+n-1 // a script cmake runs before CMakeLists.txt
 			continue
 		}
 		if _, n := cmakeValueFlag(inv.Args, i); n > 0 {
@@ -91,15 +95,22 @@ func (r *resolver) cmake(inv Invocation) {
 			}
 		}
 	}
+	vars := map[string]string{}
+	if initCache != "" {
+		p := join(inv.Dir, initCache)
+		if t, read := r.read(p); read {
+			r.cmakeFile(p, t, srcDir, buildDir, buildDir, vars, 0)
+		}
+	}
 	if ok {
-		r.cmakeFile(file, text, srcDir, buildDir, buildDir, map[string]string{}, 0)
+		r.cmakeFile(file, text, srcDir, buildDir, buildDir, vars, 0)
 	}
 }
 
 // cmakeValueFlag returns the value of a cmake option that takes one (-G,
-// -D, -C, -T, -A, --preset, …) at args[i] and how many words it took.
+// -D, -T, -A, --preset, …) at args[i] and how many words it took.
 func cmakeValueFlag(args []string, i int) (string, int) {
-	for _, f := range []string{"-G", "-D", "-U", "-C", "-T", "-A", "-W"} {
+	for _, f := range []string{"-G", "-D", "-U", "-T", "-A", "-W"} {
 		if v, n := flagValue(args, i, f, ""); n > 0 {
 			return v, n
 		}

@@ -4,7 +4,8 @@
 // package.json, a justfile, a Taskfile, tox.ini, noxfile.py, composer.json,
 // setup.py, conftest.py and the pytest configuration, the //go:generate
 // lines of Go packages, Cargo.toml and build.rs, a Rakefile or Gemfile,
-// mix.exs, Package.swift, a Jupyter notebook, dvc.yaml — and returns the steps the command runs, in order:
+// mix.exs, Package.swift, a Jupyter notebook, dvc.yaml, CMakeLists.txt,
+// deno.json — and returns the steps the command runs, in order:
 // each step's file, line, text and language. It runs nothing and writes
 // nothing.
 //
@@ -78,7 +79,8 @@
 //     bundle install, exec and the others: the Gemfile, then for bundle
 //     exec what its command runs; gem build: the gemspec.
 //   - cmake's configure step (cmake -S SRC -B BUILD, cmake SRC, cmake
-//     BUILD through its cache) and cmake -P FILE: every
+//     BUILD through its cache; first the -C initial cache script) and
+//     cmake -P FILE: every
 //     execute_process(COMMAND …) of CMakeLists.txt (with the
 //     subdirectories and files it names by literal path) or the script,
 //     each COMMAND an argv, several a pipeline, run in the build directory
