@@ -238,7 +238,14 @@ func executed(sc Command) []shell.Word {
 		out = append(out, programOperand(c)...)
 	}
 	if w, ok := localBin(c); ok {
-		out = append(out, w)
+		// npm runs the bin of the project's root, the nearest directory up
+		// with a package.json: each one up is taken to run, as far as
+		// maxBinLevels
+		name := w.Value
+		for up := 0; up < maxBinLevels; up++ {
+			w.Value = strings.Repeat("../", up) + localBinDir + name
+			out = append(out, w)
+		}
 	}
 	return append(out, sc.Result.Execs...)
 }
@@ -246,11 +253,14 @@ func executed(sc Command) []shell.Word {
 // localBinDir is where npm links the programs of a project's packages.
 const localBinDir = "node_modules/.bin/"
 
+// maxBinLevels bounds the directories, the command's and those above it,
+// whose node_modules/.bin a package runner's program is looked for in.
+const maxBinLevels = 4
+
 // localBin is the program of the project's own packages a package runner
 // starts (npx NAME, pnpx, bunx, npm exec and npm x, pnpm exec, yarn exec,
-// bun x): node_modules/.bin/NAME of the command's directory, which the
-// runner runs, when it is there, before it fetches anything. The word is
-// the operand naming it, its value the file's path.
+// bun x), which the runner runs, when the project has it, before it
+// fetches anything. The word is the operand naming it, its value NAME.
 func localBin(c *shell.Command) (shell.Word, bool) {
 	argv := c.Argv
 	switch {
@@ -271,9 +281,7 @@ func localBin(c *shell.Command) (shell.Word, bool) {
 	if len(argv) == 0 || !argv[0].Known || argv[0].Glob || strings.ContainsAny(argv[0].Value, "/@") || argv[0].Value == "" {
 		return shell.Word{}, false
 	}
-	w := argv[0]
-	w.Value = localBinDir + w.Value
-	return w, true
+	return argv[0], true
 }
 
 // runs judges the files the command runs against what the call fetched,

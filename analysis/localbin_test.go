@@ -32,6 +32,7 @@ func TestLocalBin(t *testing.T) {
 		{name: "npm x", command: "npm x gen-icons", files: files{bin: revShell}, want: "effects.network-shell"},
 		{name: "pnpm exec", command: "pnpm exec gen-icons", files: files{bin: revShell}, want: "effects.network-shell"},
 		{name: "in another directory", command: "cd web && npx gen-icons", files: files{ws + "/web/node_modules/.bin/gen-icons": revShell}, want: "effects.network-shell"},
+		{name: "from a subdirectory, the project root's bin", command: "cd src/ui && npx gen-icons", files: files{bin: revShell}, want: "effects.network-shell"},
 		{name: "benign twin: the local program writes in the project", command: "npx gen-icons", files: files{bin: benign}},
 		{name: "benign: no local program, judged as before", command: "npx gen-icons", files: files{}},
 		{name: "benign: a compiled local program stays an unknown program", command: "npx gen-icons", files: files{bin: analysis.ErrNotText}},
