@@ -67,8 +67,8 @@ func (f *flow) text(sc Command, w shell.Word, p string) (string, bool) {
 	switch {
 	case err == nil:
 		return text, true
-	case errors.Is(err, ErrNotText) && sc.Cmd.Argv[0] == w:
-		// a compiled program run by its path stays an unknown program
+	case errors.Is(err, ErrNotText) && (sc.Cmd.Argv[0] == w || strings.Contains(w.Value, localBinDir)):
+		// a compiled program run by its path (or by a package runner) stays an unknown program
 	case !errors.Is(err, ErrNotExist):
 		f.a.add(Unverifiable(shell.Problem{Span: w.Span,
 			Reason: fmt.Sprintf("%s runs %s, whose content cannot be checked (%v)", sc.Cmd.Name, w.Value, err)}))

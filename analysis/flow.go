@@ -220,7 +220,9 @@ func isInterpreter(name string) bool {
 
 // executed lists the files a command runs: its own program when written
 // as a path (./x, /tmp/x), the script a shell or an interpreter is given,
-// a sourced file, and the program files the effect model names.
+// a sourced file, the project's own program a package runner starts (npx
+// NAME runs node_modules/.bin/NAME when the project has it), and the
+// program files the effect model names.
 func executed(sc Command) []shell.Word {
 	c := sc.Cmd
 	var out []shell.Word
@@ -235,7 +237,51 @@ func executed(sc Command) []shell.Word {
 	case isShellName(c.Name) || isInterpreter(c.Name):
 		out = append(out, programOperand(c)...)
 	}
+	if w, ok := localBin(c); ok {
+		// npm runs the bin of the project's root, the nearest directory up
+		// with a package.json: each one up is taken to run, as far as
+		// maxBinLevels
+		name := w.Value
+		for up := 0; up < maxBinLevels; up++ {
+			w.Value = strings.Repeat("../", up) + localBinDir + name
+			out = append(out, w)
+		}
+	}
 	return append(out, sc.Result.Execs...)
+}
+
+// localBinDir is where npm links the programs of a project's packages.
+const localBinDir = "node_modules/.bin/"
+
+// maxBinLevels bounds the directories, the command's and those above it,
+// whose node_modules/.bin a package runner's program is looked for in.
+const maxBinLevels = 4
+
+// localBin is the program of the project's own packages a package runner
+// starts (npx NAME, pnpx, bunx, npm exec and npm x, pnpm exec, yarn exec,
+// bun x), which the runner runs, when the project has it, before it
+// fetches anything. The word is the operand naming it, its value NAME.
+func localBin(c *shell.Command) (shell.Word, bool) {
+	argv := c.Argv
+	switch {
+	case c.Name == "npx" || c.Name == "pnpx" || c.Name == "bunx":
+		argv = argv[1:]
+	case len(argv) > 1 && (c.Name == "npm" && (argv[1].Value == "exec" || argv[1].Value == "x") ||
+		(c.Name == "pnpm" || c.Name == "yarn") && argv[1].Value == "exec" || c.Name == "bun" && argv[1].Value == "x"):
+		argv = argv[2:]
+	default:
+		return shell.Word{}, false
+	}
+	for len(argv) > 0 && strings.HasPrefix(argv[0].Value, "-") {
+		if v := argv[0].Value; v == "-p" || v == "--package" || v == "-c" || v == "--call" {
+			return shell.Word{}, false // a package named apart, or a command line: not a local program by name
+		}
+		argv = argv[1:] // -y, --yes, --quiet, --
+	}
+	if len(argv) == 0 || !argv[0].Known || argv[0].Glob || strings.ContainsAny(argv[0].Value, "/@") || argv[0].Value == "" {
+		return shell.Word{}, false
+	}
+	return argv[0], true
 }
 
 // runs judges the files the command runs against what the call fetched,

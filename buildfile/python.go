@@ -548,6 +548,10 @@ func toxCommand(cmd, dir, env string) string {
 			return strings.TrimPrefix(inner, "posargs:")
 		case inner == "toxinidir" || inner == "tox_root":
 			return dir
+		case inner == "homedir":
+			return "${HOME}" // the user's home directory
+		case inner == "envname" || inner == "env_name":
+			return env
 		case inner == "envpython":
 			return "python"
 		case inner == "envdir" || inner == "env_dir":

@@ -74,15 +74,31 @@ func (r *resolver) rakeFiles(dir, file, rakelib string, search bool, extra []str
 		return
 	}
 	root := path.Dir(file)
-	r.step(Step{File: file, Text: text, Lang: Ruby, Dir: root})
+	r.rakeStep(file, text, root)
 	for _, sub := range append([]string{rakelib}, extra...) {
-		r.rubyDir(join(root, sub), ".rake", root)
+		r.rubyDir(join(root, sub), ".rake", root, true)
+	}
+}
+
+// rakeStep adds a Rakefile or .rake file, whole, as Ruby, then the shell
+// commands its sh and ruby calls run, each on its line.
+func (r *resolver) rakeStep(file, text, dir string) {
+	r.step(Step{File: file, Text: text, Lang: Ruby, Dir: dir})
+	for _, c := range rakeCommands(text) {
+		if c.problem != "" {
+			r.problem(file, c.problem)
+			continue
+		}
+		if !r.step(Step{File: file, Line: c.line, Text: c.text, Lang: Shell, Dir: dir}) {
+			return
+		}
 	}
 }
 
 // rubyDir adds the files of dir whose names end in ext, in name order, as
-// Ruby run in runDir. A directory that does not exist adds nothing.
-func (r *resolver) rubyDir(dir, ext, runDir string) {
+// Ruby run in runDir (with their sh commands when rake is set). A
+// directory that does not exist adds nothing.
+func (r *resolver) rubyDir(dir, ext, runDir string, rake bool) {
 	names, ok := r.list(dir)
 	if !ok {
 		return
@@ -93,7 +109,11 @@ func (r *resolver) rubyDir(dir, ext, runDir string) {
 			continue
 		}
 		p := path.Join(dir, n)
-		if text, ok := r.read(p); ok {
+		text, ok := r.read(p)
+		switch {
+		case ok && rake:
+			r.rakeStep(p, text, runDir)
+		case ok:
 			r.step(Step{File: p, Text: text, Lang: Ruby, Dir: runDir})
 		}
 	}
@@ -165,7 +185,7 @@ func (r *resolver) gem(inv Invocation) {
 		}
 		return
 	}
-	r.rubyDir(dir, ".gemspec", dir)
+	r.rubyDir(dir, ".gemspec", dir, false)
 }
 
 // bundleEvaluates are the bundle commands that evaluate the Gemfile.
@@ -228,7 +248,7 @@ func (r *resolver) bundle(inv Invocation) []string {
 	if ok {
 		r.step(Step{File: file, Text: text, Lang: Ruby, Dir: path.Dir(file)})
 		if gemspecLine.Get().MatchString(text) { // gemspec: Bundler evaluates the directory's gemspecs too
-			r.rubyDir(path.Dir(file), ".gemspec", path.Dir(file))
+			r.rubyDir(path.Dir(file), ".gemspec", path.Dir(file), false)
 		}
 	}
 	return rest

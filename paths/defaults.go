@@ -187,6 +187,8 @@ var extraDenied = []string{
 	"/etc/gshadow", "/etc/security/opasswd", "/etc/ssh/ssh_host_*_key",
 	"~/.docker/config.json", "~/.kube/config", "~/.kube/config[-._]*", "~/.git-credentials", "**/.git-credentials",
 	"~/.config/gh/hosts.yml", "~/.config/hub", "~/.vault-token", "**/.pgpass",
+	// rclone's remotes with their OAuth tokens, access keys and passwords
+	"~/.config/rclone/rclone.conf", "~/.rclone.conf",
 	"~/.terraform.d/credentials.tfrc.json", "~/.password-store/**", "~/.local/share/keyrings/**",
 	"**/*.kdbx", "**/id_ed25519_sk", "**/id_ecdsa_sk",
 	// the JVM's and .NET's publishing and repository passwords: Gradle's

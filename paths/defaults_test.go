@@ -66,10 +66,11 @@ func TestDefaultConfigVerdicts(t *testing.T) {
 			"deploy/id_ed25519", "~/.gnupg/secring.gpg", "~/.aws/credentials", "~/.azure/accessTokens.json",
 			"~/.config/gcloud/application_default_credentials.json", "~/.netrc", ".npmrc", "~/.pypirc",
 			"~/.docker/config.json", "~/.kube/config", "~/.git-credentials", "~/.config/gh/hosts.yml",
+			"~/.config/rclone/rclone.conf", "~/.rclone.conf",
 			"/var/run/docker.sock", "/run/secrets/db_password", "config/secrets.yml", "secrets",
 			"/proc/self/environ", "/proc/1/cmdline", "/sys/class/net", "/dev/sda", "/proc/self/status",
 		}},
-		{strict, Read, risk.Ask, []string{"~/.config/app/config.toml", "~/.bash_history", ".git/config"}},
+		{strict, Read, risk.Ask, []string{"~/.config/app/config.toml", "~/.bash_history", ".git/config", "~/.config/rclone/filters.txt"}},
 		{strict, Read, risk.Allow, []string{
 			"src/main.go", "README.md", "/usr/include/stdio.h", "/etc/os-release", "/etc/hosts", "~/.bashrc",
 			"/tmp/build.log", "../sibling/go.mod", ".gitignore", ".env-example.md", "my..file.txt",

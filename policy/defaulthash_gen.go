@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:3047f4ec873bc29dcab89779b4f284a9d86926061996be238c6ccf57c403c686"
-	defaultHashRules = "sha256:d2fcf2a7aa4b6fac792bec6c5fab9be4ccceeb97e193ad9e7446d9b6f56e87b5"
+	defaultHash      = "sha256:bef0e321de75cf9a06413690c71d6e8fb8621f0f9d3b7870e3a0994fb8af68a9"
+	defaultHashRules = "sha256:3d44207e58e0a878f85f5c856a0406f9e7ec378edb528e5c87f7783c4a186f7b"
 )

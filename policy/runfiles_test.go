@@ -121,6 +121,13 @@ type laidVerdicts struct {
 // three reasons are returned too.
 func decideLaid(t *testing.T, files map[string]string, perm os.FileMode, command, wantReason string) (laidVerdicts, []string) {
 	t.Helper()
+	return decideLaidLinks(t, files, nil, perm, command, wantReason)
+}
+
+// decideLaidLinks is decideLaid with symbolic links laid too (path
+// relative to the workspace → the target the link holds).
+func decideLaidLinks(t *testing.T, files, links map[string]string, perm os.FileMode, command, wantReason string) (laidVerdicts, []string) {
+	t.Helper()
 	home := filepath.Join(t.TempDir(), "home", "u")
 	ws := filepath.Join(home, "project")
 	must(t, os.MkdirAll(ws, 0o755))
@@ -128,6 +135,11 @@ func decideLaid(t *testing.T, files map[string]string, perm os.FileMode, command
 		p := filepath.Join(ws, name)
 		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
 		must(t, os.WriteFile(p, []byte(content), perm))
+	}
+	for name, target := range links {
+		p := filepath.Join(ws, name)
+		must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		must(t, os.Symlink(target, p))
 	}
 	var got laidVerdicts
 	var reasons []string
