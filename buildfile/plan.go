@@ -195,6 +195,8 @@ func Resolve(inv Invocation, fs Files) Plan {
 		r.pdmRye(inv)
 	case "pre-commit":
 		r.precommit(inv)
+	case "lefthook":
+		r.lefthook(inv)
 	case "git":
 		r.git(inv)
 	case "systemctl":
@@ -277,7 +279,7 @@ var runners = map[string]bool{
 	"make": true, "gmake": true, "npm": true, "yarn": true, "pnpm": true, "bun": true,
 	"pytest": true, "py.test": true, "pip": true, "pip3": true, "uv": true, "go": true, "pyproject-build": true,
 	"just": true, "task": true, "go-task": true, "tox": true, "nox": true, "composer": true,
-	"git": true, "systemctl": true, "direnv": true, "docker": true, "podman": true, "docker-compose": true, "podman-compose": true, "hatch": true, "pdm": true, "rye": true, "pre-commit": true,
+	"git": true, "systemctl": true, "direnv": true, "docker": true, "podman": true, "docker-compose": true, "podman-compose": true, "hatch": true, "pdm": true, "rye": true, "pre-commit": true, "lefthook": true,
 	// Language ecosystems and notebooks (runners-more).
 	"cargo": true, "cmake": true, "deno": true, "rake": true, "rails": true, "gem": true, "bundle": true, "bundler": true,
 	"mix": true, "swift": true, "jupyter": true, "jupyter-nbconvert": true, "jupyter-execute": true,
