@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:8b243be2792ed7d42fe2c55754cac7fe22e0fd4e4c1f06ecb335123d2a7f9ad6"
-	defaultHashRules = "sha256:b435b1a0654dcbf45c58d187e59fc8cbe7d216e8a960bd169f1f5217dd5913a6"
+	defaultHash      = "sha256:2b4f139c24c621d38a04d415b846f7af630535ce6edab36480cfe0414ac8dc73"
+	defaultHashRules = "sha256:fcbf33b8848edbe0d9f69253a7d60757532c47f3424c608f7ce3cedeec6d218f"
 )
