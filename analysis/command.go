@@ -166,13 +166,15 @@ func (a *Analysis) unknownUnder(w shell.Word, access paths.Access, dir string) {
 // when the variables not known that it gives a default are unset
 // (shell.Default): rm -rf "${XDG_STATE_HOME:-$HOME/.local/state}/toolguard"
 // deletes either $XDG_STATE_HOME/toolguard, which is not known, or
-// ~/.local/state/toolguard, toolguard's own state, and is judged as both.
-// This only adds a judgement: the word stays one not known.
+// ~/.local/state/toolguard, toolguard's own state, and is judged as both,
+// on the command line or in a script a command runs. This only adds a
+// judgement: the word stays one not known.
 func (a *Analysis) unknownDefaults(ref rules.PathRef, access paths.Access, dir string) {
-	if a.script == nil || len(a.script.Defaults) == 0 {
-		return
-	}
-	for _, v := range a.script.DefaultsOf(ref.Word) {
+	for _, d := range a.defaults {
+		if d.Span != ref.Word.Span || d.Value != ref.Word.Value {
+			continue
+		}
+		v := d.Alt
 		w := shell.Word{Value: v, Known: true, Quoted: ref.Word.Quoted, Span: ref.Word.Span}
 		if HasGlobMeta(v) && !ref.Word.Quoted {
 			a.judge.Path(Path{Word: w, Access: access, Shape: Glob, Dir: dir})

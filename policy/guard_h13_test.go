@@ -98,7 +98,11 @@ func TestGuardHoldout13(t *testing.T) {
 		{name: "the same delete inside bash -c", command: `bash -c 'rm -rf "${XDG_STATE_HOME:-$HOME/.local/state}/toolguard"'`, want: deny},
 		{name: "a secret read through a default", command: `cat "${XDG_CONFIG_HOME:-$HOME/.config}/gh/hosts.yml"`, want: deny},
 		{name: "a default nested in a default", command: `rm -rf "${A:-${B:-$HOME/.local/state}}/toolguard"`, want: deny},
+		{name: "the same delete in a script sh runs", command: "sh scripts/reset.sh",
+			files: map[string]string{"scripts/reset.sh": "#!/bin/sh\nrm -rf \"${XDG_STATE_HOME:-$HOME/.local/state}/toolguard\"\n"}, want: deny},
 		// twins: the default is not toolguard's, or the variable is set
+		{name: "a script deleting its build output through a default", command: "sh scripts/clean.sh",
+			files: map[string]string{"scripts/clean.sh": "#!/bin/sh\nrm -rf \"${OUT_DIR:-./build}\"\n"}, want: ask},
 		{name: "a default in the project", command: `rm -rf "${BUILD_DIR:-./build}"`, want: ask},
 		{name: "another program's state", command: `rm -rf "${XDG_STATE_HOME:-$HOME/.local/state}/myapp"`, want: ask},
 		{name: "the variable set in the call: its value, not the default", command: `X=/tmp/scratch; rm -rf "${X:-$HOME/.local/state}/toolguard"`, want: work},

@@ -42,7 +42,7 @@ func (s *Script) DefaultsOf(w Word) []string {
 // default unset (Default). Nothing is recorded when the word has no such
 // default, or when anything else in it is not known.
 func (w *walker) noteDefaults(word *syntax.Word, value string, mode expandMode, st *state, span risk.Span) {
-	if mode == modeDocument {
+	if mode == modeDocument || !hasDefault(word.Parts) {
 		return
 	}
 	var unset []string
@@ -51,11 +51,8 @@ func (w *walker) noteDefaults(word *syntax.Word, value string, mode expandMode, 
 		if !ok || pe.Param == nil || pe.Exp == nil {
 			return true
 		}
-		switch pe.Exp.Op {
-		case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
-			if _, known := st.lookup(pe.Param.Value, &w.opts); !known && isIdentifier(pe.Param.Value) {
-				unset = append(unset, pe.Param.Value)
-			}
+		if _, known := st.lookup(pe.Param.Value, &w.opts); isDefaultOp(pe.Exp.Op) && !known && isIdentifier(pe.Param.Value) {
+			unset = append(unset, pe.Param.Value)
 		}
 		return true
 	})
@@ -102,6 +99,33 @@ func (w *walker) noteDefaults(word *syntax.Word, value string, mode expandMode, 
 			w.script.Defaults = append(w.script.Defaults, Default{Span: span, Value: value, Alt: v})
 		}
 	}
+}
+
+// hasDefault reports whether a word's parts (and those of its double
+// quotes) hold a parameter expansion with a default, the first thing
+// noteDefaults looks for: most words not known are "$1" or "$f".
+func hasDefault(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.ParamExp:
+			if p.Exp != nil && isDefaultOp(p.Exp.Op) {
+				return true
+			}
+		case *syntax.DblQuoted:
+			if hasDefault(p.Parts) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isDefaultOp(op syntax.ParExpOperator) bool {
+	switch op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.AssignUnset, syntax.AssignUnsetOrNull:
+		return true
+	}
+	return false
 }
 
 // defaultEnv is the staticEnv of noteDefaults: the variables named in
