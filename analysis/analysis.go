@@ -124,6 +124,10 @@ type Analysis struct {
 	dryArgs []string
 	// landing is the last name copies joined (see landingName).
 	landing struct{ dest, base, joined string }
+	// defaults are what the words not known of every script of the call
+	// (the command line, and the code its commands run) stand for with
+	// their variables' defaults (shell.Default; unknownDefaults).
+	defaults []shell.Default
 }
 
 // New starts the analysis of one call, whose effects go to j.
@@ -143,6 +147,9 @@ func (a *Analysis) parse(text string, opts shell.Options) *shell.Script {
 	opts.Budget = a.ctx.Budget
 	opts.Arena = a.arena
 	s, _ := shell.Parse(text, opts)
+	if s != nil {
+		a.defaults = append(a.defaults, s.Defaults...)
+	}
 	return s
 }
 
@@ -158,6 +165,9 @@ func (a *Analysis) shellEnv() map[string]string {
 // problems, every command it reaches, and what the commands do together.
 func (a *Analysis) Script(s *shell.Script) {
 	a.script = s
+	if s != nil && len(s.Defaults) > 0 {
+		a.defaults = append(a.defaults, s.Defaults...)
+	}
 	a.decoders, a.decodersOf = a.decoders[:0], nil // listed afresh for this script (an arena may reuse its address)
 	a.problems(s)
 	a.seen = slices.Grow(a.seen, len(s.Commands))

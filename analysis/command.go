@@ -101,6 +101,7 @@ func (a *Analysis) paths(cmd *shell.Command, refs []rules.PathRef, dir string) {
 				a.add(unknownPath(cmd, ref, access))
 			}
 			a.unknownUnder(ref.Word, access, dir)
+			a.unknownDefaults(ref, access, dir)
 			if access == paths.Delete && ref.Tree && emptyMeansRoot(ref.Word.Value) {
 				a.add(Critical("paths.delete-unset-root", risk.CatFSDelete, ref.Word.Span, ref.Word.Value,
 					fmt.Sprintf("%s deletes %s: if the variable is unset or empty, as it is in a fresh shell, that is everything under /.", cmd.Name, ref.Word.Value),
@@ -159,6 +160,31 @@ func (a *Analysis) unknownUnder(w shell.Word, access paths.Access, dir string) {
 	name := v[j+1:i] + "_" + afterExpansion(seg)
 	entry := shell.Word{Value: v[:j+1] + name, Known: true, Quoted: w.Quoted, Span: w.Span}
 	a.judge.Path(Path{Word: entry, Access: access, Shape: File, Dir: dir})
+}
+
+// unknownDefaults judges a word not known also as each value it takes
+// when the variables not known that it gives a default are unset
+// (shell.Default): rm -rf "${XDG_STATE_HOME:-$HOME/.local/state}/toolguard"
+// deletes either $XDG_STATE_HOME/toolguard, which is not known, or
+// ~/.local/state/toolguard, toolguard's own state, and is judged as both,
+// on the command line or in a script a command runs. This only adds a
+// judgement: the word stays one not known.
+func (a *Analysis) unknownDefaults(ref rules.PathRef, access paths.Access, dir string) {
+	for _, d := range a.defaults {
+		if d.Span != ref.Word.Span || d.Value != ref.Word.Value {
+			continue
+		}
+		v := d.Alt
+		w := shell.Word{Value: v, Known: true, Quoted: ref.Word.Quoted, Span: ref.Word.Span}
+		if HasGlobMeta(v) && !ref.Word.Quoted {
+			a.judge.Path(Path{Word: w, Access: access, Shape: Glob, Dir: dir})
+			continue
+		}
+		a.judge.Path(Path{Word: w, Access: access, Shape: File, Dir: dir})
+		if ref.Tree {
+			a.judge.Path(Path{Word: w, Access: access, Shape: Tree, Dir: dir, Names: ref.Names})
+		}
+	}
 }
 
 // afterExpansion returns what a name segment holds after its first

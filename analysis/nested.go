@@ -108,6 +108,7 @@ func (a *Analysis) shellTextArgs(cmd *shell.Command, text string, span risk.Span
 	for i, v := range args {
 		env[strconv.Itoa(i+1)] = v
 	}
+	before := len(a.defaults)
 	s := a.parse(text, shell.Options{Home: a.ctx.Home, Env: env})
 	if s == nil {
 		a.add(Unverifiable(shell.Problem{Reason: via + " could not be parsed", Span: span}))
@@ -118,6 +119,11 @@ func (a *Analysis) shellTextArgs(cmd *shell.Command, text string, span risk.Span
 	a.problems(s)
 	off := a.region(span, shown, text)
 	shiftSpans(s.Commands, off)
+	for i := before; i < len(a.defaults); i++ { // the words' spans moved with them
+		if d := &a.defaults[i]; !d.Span.IsZero() {
+			d.Span.Start, d.Span.End = d.Span.Start+off, d.Span.End+off
+		}
+	}
 	a.seen = slices.Grow(a.seen, len(s.Commands)) // grown once, not doubled a command at a time
 	selfRuns := 0
 	for _, nc := range s.Commands {

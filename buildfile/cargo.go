@@ -19,6 +19,11 @@ var cargoCompiles = map[string]bool{
 	"package": true, "rustc": true, "rustdoc": true, "fix": true,
 }
 
+// cargoAsksRustc are the cargo sub-commands that compile nothing but ask
+// rustc about the target (its cfg, to resolve target-specific
+// dependencies), through the rustc wrappers of .cargo/config.toml.
+var cargoAsksRustc = map[string]bool{"tree": true, "metadata": true}
+
 // cargoBuiltins are the other cargo sub-commands: an alias cannot shadow
 // one, and none of them compiles the package.
 var cargoBuiltins = map[string]bool{
@@ -90,6 +95,20 @@ func (r *resolver) cargo(inv Invocation) {
 		}
 		args = append(words, args[1:]...)
 		sub = args[0]
+	}
+	if cargoAsksRustc[sub] {
+		// cargo tree and metadata ask rustc for the target's cfg (rustc
+		// -vV, --print=cfg) through the wrappers the config sets, and
+		// build nothing.
+		r.plan.Runner = "cargo"
+		r.cargoOverrides(inv)
+		if !loaded {
+			confs = r.cargoConfigs(dir)
+		}
+		for _, c := range confs {
+			r.cargoWrappers(c, dir)
+		}
+		return
 	}
 	if !cargoCompiles[sub] {
 		return
@@ -209,29 +228,38 @@ func tomlWords(v any) []string {
 // wrappers and linkers on every compile, the target runner for run, test
 // and bench.
 func (r *resolver) cargoConfigSteps(c cargoConf, dir, sub string) {
-	add := func(v any) {
-		text := ""
-		switch v := v.(type) {
-		case string: // cargo splits it at white space; the shell's reading is the stricter
-			text = strings.TrimSpace(v)
-		default:
-			text = shellJoin(tomlWords(v))
-		}
-		if text == "" {
-			return
-		}
-		r.step(Step{File: c.file, Line: textLine(c.text, text), Text: text, Lang: Shell, Dir: dir})
-	}
-	add(c.cfg.Build.RustcWrapper)
-	add(c.cfg.Build.RustcWorkspaceWrapper)
+	r.cargoWrappers(c, dir)
 	for _, name := range sortedKeys(c.cfg.Target) {
 		t := c.cfg.Target[name]
-		add(t.Linker)
+		r.cargoProgram(c, dir, t.Linker)
 		switch sub {
 		case "run", "r", "test", "t", "bench":
-			add(t.Runner)
+			r.cargoProgram(c, dir, t.Runner)
 		}
 	}
+}
+
+// cargoWrappers adds the rustc wrappers a config sets, which cargo runs
+// for every call of rustc, the questions about the target included.
+func (r *resolver) cargoWrappers(c cargoConf, dir string) {
+	r.cargoProgram(c, dir, c.cfg.Build.RustcWrapper)
+	r.cargoProgram(c, dir, c.cfg.Build.RustcWorkspaceWrapper)
+}
+
+// cargoProgram adds a program a config names (a string, or an array of
+// words) as a step in shell.
+func (r *resolver) cargoProgram(c cargoConf, dir string, v any) {
+	text := ""
+	switch v := v.(type) {
+	case string: // cargo splits it at white space; the shell's reading is the stricter
+		text = strings.TrimSpace(v)
+	default:
+		text = shellJoin(tomlWords(v))
+	}
+	if text == "" {
+		return
+	}
+	r.step(Step{File: c.file, Line: textLine(c.text, text), Text: text, Lang: Shell, Dir: dir})
 }
 
 // cargoManifest is what toolguard reads of a Cargo.toml.

@@ -46,6 +46,7 @@ func (r *resolver) npm(inv Invocation) {
 	dir := inv.Dir
 	var words []string
 	ignore, workspaces := false, false
+	dryFlag := false      // --dry-run: npm publish and npm pack send and write nothing, and still run the scripts
 	var selected []string // the workspaces -w, --workspace, --filter name (none: all of them)
 	rootToo := false      // --include-workspace-root
 	args := inv.Args
@@ -86,6 +87,10 @@ func (r *resolver) npm(inv Invocation) {
 		switch {
 		case a == "--ignore-scripts" || a == "--ignore-scripts=true":
 			ignore = true
+		case a == "--dry-run" || a == "--dry-run=true":
+			dryFlag = true
+		case strings.HasPrefix(a, "--dry-run="): // false, or a value npm reads as false: the real thing
+			dryFlag = false
 		case a == "--include-workspace-root" || a == "--include-workspace-root=true":
 			rootToo = true
 		case inv.Name == "pnpm" && (a == "-w" || a == "--workspace-root"): // pnpm's -w is the root
@@ -99,6 +104,7 @@ func (r *resolver) npm(inv Invocation) {
 	}
 	var scripts, runs []string // lifecycle scripts (without pre and post), scripts run by name
 	dry := false
+	listsToo := false // a dry run that still runs the lifecycle scripts (npm publish --dry-run)
 	sub := ""
 	if len(words) > 0 {
 		sub = words[0]
@@ -158,10 +164,15 @@ func (r *resolver) npm(inv Invocation) {
 			r.problem(join(dir, "package.json"), "what "+inv.Name+" "+sub+" runs in the workspaces is not known")
 			return
 		}
-	case "pack":
+	case "pack", "publish":
 		scripts = packScripts
-	case "publish":
-		scripts = publishScripts
+		if sub == "publish" {
+			scripts = publishScripts
+		}
+		// --dry-run only lists what the package would hold, and runs the
+		// lifecycle scripts all the same: those are the plan's steps. A
+		// folder or tarball operand is another package.json: not this one.
+		listsToo = dryFlag && inv.Name == "npm" && len(words) == 1
 	case "version":
 		if inv.Name == "npm" || inv.Name == "yarn" {
 			scripts = versionScripts
@@ -172,7 +183,7 @@ func (r *resolver) npm(inv Invocation) {
 		}
 		runs = []string{sub} // yarn build, pnpm lint, bun dev: the script of that name
 	}
-	if r.onlyDry && !dry {
+	if r.onlyDry && !dry && !listsToo {
 		return
 	}
 	if dry && !ignore { // npm run alone lists the scripts: nothing runs, whatever package.json holds
@@ -190,7 +201,7 @@ func (r *resolver) npm(inv Invocation) {
 		r.problem(file, "package.json is not valid JSON with string scripts")
 		return
 	}
-	r.plan.DryRun = dry
+	r.plan.DryRun = dry || listsToo
 	if ignore {
 		return
 	}

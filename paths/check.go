@@ -323,7 +323,9 @@ func (j *judge) sensitivity(p string, out []risk.Finding) []risk.Finding {
 			return append(out, j.escapeHatch(p, pt))
 		}
 	}
-	if pt := j.c.sensitive.first(p, j); pt != nil {
+	if pt := j.c.userSensitive.first(p, j); pt != nil {
+		out = append(out, j.sensitive(p, pt, "UserSensitive"))
+	} else if pt := j.c.sensitive.first(p, j); pt != nil && !(j.access == Read && j.c.readable.first(p, j) != nil) {
 		out = append(out, j.sensitive(p, pt, "Sensitive"))
 	}
 	if j.access.writes() {

@@ -66,6 +66,17 @@ type Config struct {
 	// Sensitive paths need a human for every access (verdict Ask). Nil means
 	// none; the policy normally passes DefaultSensitive().
 	Sensitive []string
+	// UserSensitive paths need a human for every access, and nothing
+	// overrides them (SensitiveReadable included): the user's own
+	// sensitive list. Nil means none.
+	UserSensitive []string
+	// SensitiveReadable are files Sensitive's patterns catch whose reading
+	// needs no person: toolguard's own policy files, which hold no secret
+	// and which toolguard policy show prints to any caller. Sensitive does
+	// not apply to reading them; writing them is judged as before (the
+	// policy's files are Protected). The policy passes
+	// DefaultSensitiveReadable(). Nil means none.
+	SensitiveReadable []string
 	// SensitiveWrite paths need a human for writes and deletes. Nil means
 	// none; the policy normally passes DefaultSensitiveWrite().
 	SensitiveWrite []string
@@ -117,6 +128,8 @@ type Checker struct {
 	publicFiles    patternSet
 	allowed        patternSet
 	sensitive      patternSet
+	userSensitive  patternSet
+	readable       patternSet
 	sensitiveWrite patternSet
 	protected      patternSet
 	unprotected    patternSet
@@ -186,6 +199,8 @@ func Compile(c Config) (*Checker, error) {
 		publicFiles:    b.patterns("PublicFiles", c.PublicFiles, false),
 		allowed:        b.patterns("Allowed", c.Allowed, false),
 		sensitive:      b.patterns("Sensitive", c.Sensitive, true),
+		userSensitive:  b.patterns("UserSensitive", c.UserSensitive, true),
+		readable:       b.patterns("SensitiveReadable", c.SensitiveReadable, false),
 		sensitiveWrite: b.patterns("SensitiveWrite", c.SensitiveWrite, true),
 		protected:      b.patterns("Protected", c.Protected, true),
 		unprotected:    b.patterns("Unprotected", c.Unprotected, true),

@@ -87,6 +87,21 @@ func DefaultSensitive() []string { return slices.Clone(defaultSensitive()) }
 
 var defaultSensitive = sync.OnceValue(func() []string { return concat(sensitiveAny) })
 
+// DefaultSensitiveReadable returns the files the default sensitive
+// patterns catch whose reading needs no person: toolguard's own policy
+// files (~/.config/toolguard/policy.toml and its YAML and JSON forms). They
+// hold the user's rules, and [state] names the fleet's database and the
+// path of its key file, never the key: toolguard policy show prints all of
+// it to any caller. Writing them stays self-protection (Protected). Each
+// call returns a new slice.
+func DefaultSensitiveReadable() []string { return concat(ownPolicyFiles) }
+
+// ownPolicyFiles are toolguard's user policy files (policy.UserFile).
+var ownPolicyFiles = []string{
+	"~/.config/toolguard/policy.toml", "~/.config/toolguard/policy.yaml", "~/.config/toolguard/policy.yml",
+	"~/.config/toolguard/policy.json",
+}
+
 // DefaultSensitiveWrite returns the default patterns that need a human for
 // writes and deletes: ai-chat's sensitive write paths, files a shell or git
 // executes (rc files, hooks), and directories on the user's PATH.
@@ -103,15 +118,16 @@ func DefaultProtected() []string { return concat(protectedSelf, protectedHooks) 
 // lists, writes confined to the workspace, reads allowed anywhere else.
 func DefaultConfig() Config {
 	return Config{
-		Denied:         DefaultDenied(),
-		NotSecret:      DefaultNotSecret(),
-		PublicFiles:    DefaultPublicFiles(),
-		Sensitive:      DefaultSensitive(),
-		SensitiveWrite: DefaultSensitiveWrite(),
-		Protected:      DefaultProtected(),
-		Unprotected:    DefaultUnprotected(),
-		EscapeHatches:  DefaultEscapeHatches(),
-		WorkspaceOnly:  true,
+		Denied:            DefaultDenied(),
+		NotSecret:         DefaultNotSecret(),
+		PublicFiles:       DefaultPublicFiles(),
+		Sensitive:         DefaultSensitive(),
+		SensitiveReadable: DefaultSensitiveReadable(),
+		SensitiveWrite:    DefaultSensitiveWrite(),
+		Protected:         DefaultProtected(),
+		Unprotected:       DefaultUnprotected(),
+		EscapeHatches:     DefaultEscapeHatches(),
+		WorkspaceOnly:     true,
 	}
 }
 

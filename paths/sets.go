@@ -152,7 +152,9 @@ func (j *judge) setFindings(text string, set []component, dir string, tree bool)
 		// like at every turn: only denied paths inside count for it.
 		return out
 	}
-	if pt := j.setMeets(&c.sensitive, set, dir, tree); pt != nil {
+	if pt := j.setMeets(&c.userSensitive, set, dir, tree); pt != nil {
+		out = append(out, j.setFinding(RuleSensitive, text, pt, tree))
+	} else if pt := j.setMeets(&c.sensitive, set, dir, tree); pt != nil {
 		out = append(out, j.setFinding(RuleSensitive, text, pt, tree))
 	} else if j.access.writes() {
 		if pt := j.setMeets(&c.sensitiveWrite, set, dir, tree); pt != nil {

@@ -27,6 +27,7 @@ type cmdRecord struct {
 	cmd   *shell.Command
 	outer int32 // the record it was reported inside; -1 for none
 	tier  risk.Tier
+	reads bool // the effect model proves it only reads (provenRead)
 	// command is its index in env.Commands and env.Names; paths, hosts and
 	// urls are the ranges it added to env.Paths, env.Hosts and env.URLs,
 	// and findings the range of e.findings added while it was analysed

@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:bef0e321de75cf9a06413690c71d6e8fb8621f0f9d3b7870e3a0994fb8af68a9"
-	defaultHashRules = "sha256:3d44207e58e0a878f85f5c856a0406f9e7ec378edb528e5c87f7783c4a186f7b"
+	defaultHash      = "sha256:581156241c6b3d0120a9a4a853969afb34e63ca02900fd5ff17c1a9cdd474f68"
+	defaultHashRules = "sha256:f185c15be0ab5ee0bf5edd1a4e928bb92339d36aefc461cb0460778bc79cf389"
 )

@@ -27,6 +27,9 @@ var _ analysis.Judge = (*evaluation)(nil)
 func (e *evaluation) Command(c analysis.Command) {
 	cmd, r := c.Cmd, &c.Result
 	e.beginRecord(cmd)
+	if e.cur >= 0 {
+		e.records[e.cur].reads = provenRead(r)
+	}
 	e.env.Commands = append(e.env.Commands, "") // its text once a condition asks: commandTexts
 	e.env.Names = append(e.env.Names, cmd.Name)
 	fs, tier := e.filledOutputs(cmd, e.declaredInstalls(cmd, e.withoutPublicFiles(cmd, r.Findings, c.Dir), c.Dir), r.Tier, c.Dir)

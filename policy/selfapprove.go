@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"net/url"
 	"os"
 	"slices"
 	"strings"
@@ -14,12 +15,33 @@ import (
 // the machine's name, a port with leading zeros) and whatever path it asks
 // for: an agent that can talk to the server could list and answer its own
 // approvals, and it has no other business there.
+//
+// One request is let through: a read of the health endpoint (GET
+// /healthz, which needs no token, answers {"status":"ok"} and approves
+// nothing) by a command the effect model proves only reads remote state
+// (curl -s URL, wget -qO- URL: no method but GET/HEAD/OPTIONS, no body,
+// no credential header, nothing on its input). Every other path, and any
+// request that sends, stays denied.
 func (e *evaluation) selfApproval(raw string, span risk.Span) {
 	ep, ok := netguard.ParseEndpoint(raw)
 	if !ok || !e.reachesApprovalServer(ep) {
 		return
 	}
+	if healthCheck(raw) && e.cur >= 0 && e.records[e.cur].reads {
+		return
+	}
 	e.add(selfApproveFinding(raw, span))
+}
+
+// healthCheck reports whether a URL names serve's health endpoint and
+// nothing more: the path /healthz exactly as written (no dot segment, no
+// escaped slash), no query, fragment or user.
+func healthCheck(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil || u.Opaque != "" || u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
+		return false
+	}
+	return (u.Scheme == "http" || u.Scheme == "https") && u.Path == "/healthz" && u.EscapedPath() == "/healthz"
 }
 
 func selfApproveFinding(subject string, span risk.Span) risk.Finding {

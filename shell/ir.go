@@ -30,6 +30,10 @@ type Script struct {
 	// su, doas, …): typed at that name, such code shows its own prompt
 	// and keeps the answer (alias sudo='read -sp "Password: " p; …').
 	Impostors []Impostor
+	// Defaults are what the words not known stand for with the variables
+	// not known that they give a default unset (see Default and
+	// DefaultsOf).
+	Defaults []Default
 }
 
 // Impostor is one input read inside an alias or function named after a

@@ -413,6 +413,9 @@ func (w *walker) appendResolved(dst []Word, word *syntax.Word, mode expandMode, 
 	base.Known = false
 	base.Value = w.bestEffort(word.Parts, mode != modeFields, st, cx.fr.src)
 	w.spend(textCost(len(base.Value)), span)
+	if !info.dynamic {
+		w.noteDefaults(word, base.Value, mode, st, span)
+	}
 	return append(dst, base)
 }
 
