@@ -218,6 +218,78 @@ func (l *Lookups) resolve(abs string) (string, error) {
 	return r, err
 }
 
+// resolvedPrefix returns the longest prefix abs[:n] of abs (abs itself or
+// a prefix ending before a "/") that the kernel resolved in this call, and
+// what it resolved it to: a walk of abs may start there (the walk of a
+// path and the kernel resolve it alike; resolve asks either). 0 when
+// there is none or l is nil.
+func (l *Lookups) resolvedPrefix(abs string) (n int, r string) {
+	if l == nil || len(l.kernel) == 0 {
+		return 0, ""
+	}
+	for i := len(abs); i > 0; i = strings.LastIndexByte(abs[:i], '/') {
+		if a, ok := l.kernel[abs[:i]]; ok && a.ok {
+			return i, a.r
+		}
+	}
+	return 0, ""
+}
+
+// walkAsksAtMost reports whether the walk of abs asks the file system
+// about at most n names that l does not know yet: every other name on its
+// way was asked about in this call, none of them a link, or the walk stops
+// at a name known missing. False when l is nil or knows no name, and for
+// a path with "..", or with an empty or "." name before its last (the
+// walk asks about other strings than abs's prefixes then): the answer
+// only picks the cheaper way, and both resolve abs alike.
+func (l *Lookups) walkAsksAtMost(abs string, n int) bool {
+	if l == nil || abs == "" || abs[0] != '/' {
+		return false
+	}
+	start := 1
+	if k, r := l.resolvedPrefix(abs); k > 0 {
+		if k == len(abs) {
+			return true
+		}
+		if r != abs[:k] {
+			return strings.Count(abs[k:], "/") <= n // the walk asks about r's names, not abs's
+		}
+		start = k + 1
+	} else if l.links.n == 0 {
+		return false
+	}
+	for start < len(abs) {
+		end := len(abs)
+		if k := strings.IndexByte(abs[start:], '/'); k >= 0 {
+			end = start + k
+		}
+		switch abs[start:end] {
+		case "", ".":
+			if end < len(abs) {
+				return false
+			}
+			return true // a last "/" or "/.": the walk asks about nothing more
+		case "..":
+			return false
+		}
+		a, ok := l.links.get(abs[:end])
+		switch {
+		case !ok:
+			if n--; n < 0 {
+				return false
+			}
+		case a.isLink:
+			return false
+		case errors.Is(a.err, errMissing):
+			return !hasDotDot(abs[end:]) // the walk stops here unless a ".." follows
+		case a.err != nil:
+			return false
+		}
+		start = end + 1
+	}
+	return true
+}
+
 // belowStopped returns what walkWith resolves abs to when abs is a
 // plain name (not "", "." or "..") in a directory whose walk stopped at a
 // missing name: the walk of dir/name asks about the same names as the
