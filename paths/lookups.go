@@ -33,15 +33,23 @@ type Lookups struct {
 	asked  map[string]int
 	listed map[string]map[string]bool
 	// keys holds, in each list's slot (setIndex.slot), what the
-	// directory part of the last path asked about selects in the list
-	// (setIndex.candidates).
-	keys [maxDirKeys]dirKey
+	// directory parts of the last dirKeyWays directories asked about
+	// select in the list (setIndex.candidates); next is where each slot
+	// puts the next one.
+	keys [maxDirKeys][dirKeyWays]dirKey
+	next [maxDirKeys]uint8
 }
 
 // maxDirKeys is how many slots a Lookups has for directories' keys: a
 // Checker has nine lists, and the probes of one directory follow each
 // other.
 const maxDirKeys = 16
+
+// dirKeyWays is how many directories each slot remembers: a script's
+// commands name paths in a few directories in turn (./cmd/tool7,
+// bin/tool7, ./build/, the workspace), and one remembered directory
+// forgot each before it came again.
+const dirKeyWays = 4
 
 // dirKey is what directory dir selects in list x (x nil: unused).
 type dirKey struct {
@@ -52,16 +60,20 @@ type dirKey struct {
 
 // dirKeys returns what dir selects in list x, if remembered.
 func (l *Lookups) dirKeys(x *setIndex, dir string) (patternBits, bool) {
-	if k := &l.keys[x.slot]; k.x == x && k.dir == dir {
-		return k.cand, true
+	for i := range l.keys[x.slot] {
+		if k := &l.keys[x.slot][i]; k.x == x && k.dir == dir {
+			return k.cand, true
+		}
 	}
 	return patternBits{}, false
 }
 
-// rememberDirKeys remembers what dir selects in list x, in place of
-// what its slot held.
+// rememberDirKeys remembers what dir selects in list x, in place of the
+// directory its slot remembered longest.
 func (l *Lookups) rememberDirKeys(x *setIndex, dir string, cand *patternBits) {
-	l.keys[x.slot] = dirKey{x: x, dir: dir, cand: *cand}
+	i := l.next[x.slot]
+	l.keys[x.slot][i] = dirKey{x: x, dir: dir, cand: *cand}
+	l.next[x.slot] = (i + 1) % dirKeyWays
 }
 
 // A directory whose names were asked about listAfter times is listed once
@@ -105,7 +117,7 @@ func (l *Lookups) Reset() {
 	l.kernel = emptied(l.kernel)
 	l.asked = emptied(l.asked)
 	l.listed = emptied(l.listed)
-	l.keys = [maxDirKeys]dirKey{}
+	l.keys, l.next = [maxDirKeys][dirKeyWays]dirKey{}, [maxDirKeys]uint8{}
 }
 
 // maxKeptLookups bounds the maps Reset keeps: a rare call that grew one
