@@ -22,6 +22,9 @@ func TestWalkFromKernelPrefix(t *testing.T) {
 	must(t, os.MkdirAll(deep, 0o755))
 	must(t, os.WriteFile(deep+"/x.go", nil, 0o644))
 	must(t, os.Symlink(f.root+"/outside", deep+"/out"))
+	if _, ok := kernelResolve(deep); !ok {
+		t.Skip("the kernel fast path is not available here")
+	}
 	if strings.Count(deep, "/") <= walkFirstDepth {
 		t.Skipf("%s is not deeper than walkFirstDepth %d", deep, walkFirstDepth)
 	}
