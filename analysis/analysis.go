@@ -246,7 +246,11 @@ func Classify(set *rules.Set, cmd *shell.Command, b *shell.Budget) (rules.Result
 // affords reports whether b has left what the packs may cost for cmd;
 // when it has not, it is exhausted.
 func affords(cmd *shell.Command, b *shell.Budget) bool {
-	if ceiling := classifyCost(cmd, b.Left()); b.Left() < ceiling {
+	left := b.Left()
+	if classifyCostBound(cmd, left) <= left {
+		return true // the cost is at most the bound: no byte of a word need be looked at
+	}
+	if ceiling := classifyCost(cmd, left); left < ceiling {
 		b.Spend(ceiling) // refused: the budget is exhausted
 		return false
 	}

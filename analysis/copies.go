@@ -284,7 +284,8 @@ func (a *Analysis) madeDirectory(p, dir string) bool {
 	if !a.missing(p, dir) {
 		return false // there, and not a directory (isDirectory said so): mkdir fails
 	}
-	for _, sc := range a.seen {
+	for si := range a.seen {
+		sc := &a.seen[si]
 		if sc.Cmd.Name != "mkdir" || sc.Cmd.Remote != "" {
 			continue
 		}

@@ -64,6 +64,37 @@ func classifyCost(cmd *shell.Command, limit int) int {
 	return cost
 }
 
+// classifyCostBound is at least classifyCost(cmd, limit), found from the
+// lengths of the command's words alone (each word costed as one that
+// names the home directory or a variable): a budget that has it left
+// affords the command without a look at the bytes of its words. It stops
+// counting once the bound passes limit.
+func classifyCostBound(cmd *shell.Command, limit int) int {
+	n := len(cmd.Argv) + len(cmd.Redirects)
+	bound := 20 + n*n/32
+	for _, w := range cmd.Argv {
+		if bound > limit {
+			return bound
+		}
+		bound += wordCostBound(w.Value)
+	}
+	for _, r := range cmd.Redirects {
+		bound += wordCostBound(r.Target.Value)
+	}
+	for _, as := range [][]shell.Assign{cmd.Assigns, cmd.Env} {
+		for _, a := range as {
+			if bound > limit {
+				return bound
+			}
+			bound += wordCostBound(a.Value.Value)
+		}
+	}
+	return bound
+}
+
+// wordCostBound is the most wordCost(v) may be for a word of v's length.
+func wordCostBound(v string) int { return 2 * (max(argCost, pathArgCost) + argByteCost*len(v)) }
+
 // wordCost is what the rule packs' work on one word costs: more for a
 // word that may be a path or a URL (a "/", "~", "$" or ":"), twice that
 // for one with a "~" or "$" to expand. The bytes are looked at in one loop

@@ -3,6 +3,8 @@ package analysis
 import (
 	"strings"
 	"testing"
+
+	"github.com/toolguard/toolguard/shell"
 )
 
 // wordCostRef is wordCost as strings.ContainsAny says it.
@@ -52,4 +54,50 @@ func FuzzWordCost(f *testing.F) {
 			t.Fatalf("wordCost(%q) = %d, the reference %d", v, got, want)
 		}
 	})
+}
+
+// affordsRef is affords as it was before classifyCostBound: the cost of
+// every word's bytes worked out first.
+func affordsRef(cmd *shell.Command, b *shell.Budget) bool {
+	if ceiling := classifyCost(cmd, b.Left()); b.Left() < ceiling {
+		b.Spend(ceiling)
+		return false
+	}
+	return true
+}
+
+// TestAffordsAsBefore: for commands of plain, path and variable words,
+// redirects and variables, and for every budget from none to more than
+// the bound, affords answers as it did and leaves the budget as it did,
+// and the bound is never below the cost.
+func TestAffordsAsBefore(t *testing.T) {
+	w := func(vs ...string) []shell.Word {
+		var ws []shell.Word
+		for _, v := range vs {
+			ws = append(ws, shell.Word{Value: v, Known: true})
+		}
+		return ws
+	}
+	cmds := []*shell.Command{
+		{Name: "true", Argv: w("true")},
+		{Name: "echo", Argv: w("echo", "built tool7 into bin/ for the integration tests")},
+		{Name: "go", Argv: w("go", "build", "-o", "bin/tool7", "./cmd/tool7")},
+		{Name: "cp", Argv: w("cp", "$HOME/.x", "~/y", "host:z"),
+			Redirects: []shell.Redirect{{Op: ">", Target: shell.Word{Value: "/tmp/out"}}},
+			Assigns:   []shell.Assign{{Name: "A", Value: shell.Word{Value: "$B"}}},
+			Env:       []shell.Assign{{Name: "PATH", Value: shell.Word{Value: "/usr/bin:/bin"}}}},
+		{Name: "x", Argv: w(strings.Repeat("a", 3000), strings.Repeat("/", 50))},
+	}
+	for _, cmd := range cmds {
+		cost, bound := classifyCost(cmd, 1<<30), classifyCostBound(cmd, 1<<30)
+		if bound < cost {
+			t.Errorf("%s: bound %d below the cost %d", cmd.Name, bound, cost)
+		}
+		for left := 0; left <= bound+2; left++ {
+			got, want := shell.NewBudget(left), shell.NewBudget(left)
+			if g, w := affords(cmd, got), affordsRef(cmd, want); g != w || got.Left() != want.Left() {
+				t.Fatalf("%s with %d left (cost %d, bound %d): affords %v, %d left; before %v, %d left", cmd.Name, left, cost, bound, g, got.Left(), w, want.Left())
+			}
+		}
+	}
 }

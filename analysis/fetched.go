@@ -39,7 +39,8 @@ var runners = map[string]struct {
 // fetchedRunners reports runtimes and package runners started on a
 // program named by URL.
 func (a *Analysis) fetchedRunners() {
-	for _, sc := range a.seen {
+	for si := range a.seen {
+		sc := &a.seen[si]
 		if w, ok := fetchedProgram(sc.Cmd); ok {
 			a.add(Critical("effects.download-run", risk.CatRemoteCode, w.Span, w.Value,
 				fmt.Sprintf("%s fetches %s and runs it: code from the internet runs unreviewed.", sc.Cmd.Name, w.Value),

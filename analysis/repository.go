@@ -183,15 +183,16 @@ func gitSubAt(c *shell.Command) (int, bool) {
 // repositoryLeaving judges the call's git pushes and packed repositories.
 func (a *Analysis) repositoryLeaving() {
 	var pushes, packs, sinks []Command
-	for _, sc := range a.seen {
+	for si := range a.seen {
+		sc := &a.seen[si]
 		sub, ok := gitSubName(sc.Cmd)
 		switch {
 		case ok && (sub == "push" || sub == "remote"):
-			pushes = append(pushes, sc)
+			pushes = append(pushes, *sc)
 		case ok && (sub == "bundle" || sub == "archive" || sub == "fast-export"):
-			packs = append(packs, sc)
+			packs = append(packs, *sc)
 		case sc.Result.Network && (len(sc.Result.Uploads) > 0 || sc.Cmd.PipeFrom != nil):
-			sinks = append(sinks, sc)
+			sinks = append(sinks, *sc)
 		}
 	}
 	if len(pushes) == 0 && (len(packs) == 0 || len(sinks) == 0) {

@@ -63,15 +63,18 @@ func (a *Analysis) inSource(start, n int) {
 // https://…/x.py) is fetching code and running it.
 func (a *Analysis) networkShells() {
 	network := false
-	for _, sc := range a.seen {
+	for si := range a.seen {
+		sc := &a.seen[si]
 		network = network || sc.Result.Network
 	}
-	for _, sc := range a.seen {
+	for si := range a.seen {
+		sc := &a.seen[si]
 		if network && isShellName(sc.Cmd.Name) && redirectsToUnknownFd(sc.Cmd) {
 			a.add(shellOnNetwork(sc.Cmd, sc.Cmd.Span, text(sc.Cmd))) // zsh >&$REPLY after ztcp
 		}
 	}
-	for _, sc := range a.seen {
+	for si := range a.seen {
+		sc := &a.seen[si]
 		for _, w := range sc.Result.Execs {
 			if isURLText(w.Value) {
 				a.add(Critical("effects.download-run", risk.CatRemoteCode, w.Span, w.Value,
@@ -99,7 +102,8 @@ func (a *Analysis) networkShells() {
 // or here-document, the output of a download (bash <<< "$(curl …)"):
 // fetching code and running it.
 func (a *Analysis) downloadedStdin() {
-	for _, sc := range a.seen {
+	for si := range a.seen {
+		sc := &a.seen[si]
 		in := sc.Cmd.Stdin
 		if in == nil || in.Known || in.Via != "herestring" && in.Via != "heredoc" {
 			continue
@@ -166,7 +170,8 @@ func isURLText(v string) bool {
 // session's tokens, unless a grep on names that are not secrets filters
 // the output (env | grep ^GOPATH).
 func (a *Analysis) environmentDumps() {
-	for _, sc := range a.seen {
+	for si := range a.seen {
+		sc := &a.seen[si]
 		if !isEnvDump(sc.Cmd) || sc.Result.Credentials || namesFilter(sc.Cmd.PipeTo) {
 			continue
 		}

@@ -341,6 +341,13 @@ func withoutDotSlash(p string) string {
 // is): /proc builds the process's entries on that first lookup.
 const walkFirstDepth = 6
 
+// walkNewNames is how many names, not asked about before in the call, a
+// deep path's walk may ask about (one lstat each) and still be walked
+// rather than resolved by the kernel (three system calls, one of them
+// the costly look-up in /proc) or its directory by the kernel and its
+// name by lstat.
+const walkNewNames = 2
+
 // resolve walks abs component by component as the kernel would, following
 // symlinks (including dangling ones, to their target text) until a component
 // does not exist; the rest is taken as written. ".." applies to the resolved
@@ -359,10 +366,18 @@ func resolveWith(abs string, l *Lookups) (string, error) {
 			return r, nil
 		}
 	} else if l != nil {
-		// With the call's lookups, a deep path is its directory as the
-		// kernel resolved it (once per directory and call) and its name,
-		// unless the name is a link: one lstat for each further name in
-		// the directory instead of three system calls.
+		// With the call's lookups, a deep path whose walk asks about at
+		// most walkNewNames names the call has not asked about yet (the
+		// rest of its way was walked already: the workspace, ./bin
+		// missing) is walked; any other is its directory as the kernel
+		// resolved it (once per directory and call) and its name, unless
+		// the name is a link: one lstat for each further name in the
+		// directory instead of three system calls.
+		if l.walkAsksAtMost(abs, walkNewNames) {
+			if r, err := walkWith(abs, l); err == nil {
+				return r, nil
+			}
+		}
 		if r, ok := resolveNewFile(abs, l); ok {
 			return r, nil
 		}
@@ -412,6 +427,21 @@ func walkWith(abs string, l *Lookups) (string, error) {
 		return r, nil
 	}
 	w := walker{abs: abs, cur: abs, l: l}
+	if n, r := l.resolvedPrefix(abs); n > 0 {
+		// The kernel resolved abs[:n] in this call: the walk goes on from
+		// there, as it would after resolving it itself.
+		switch {
+		case r == "/":
+			w.cur = abs[n:]
+		case r != abs[:n]:
+			w.cur, w.i = r+abs[n:], len(r)
+		default:
+			w.i = n
+		}
+		if w.cur == "" {
+			return "/", nil
+		}
+	}
 	for w.i < len(w.cur) {
 		done, err := w.step()
 		if err != nil {

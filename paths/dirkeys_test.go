@@ -88,6 +88,40 @@ func TestCandidatesRemembered(t *testing.T) {
 	}
 }
 
+// TestCandidatesRememberedInTurn: a call that names paths in four
+// directories in turn (a script's ./cmd/toolN, bin/toolN, ./build/ and
+// the workspace) finds each directory's part remembered when it comes
+// again, as keysOf works it out; a fifth directory takes the place of
+// the one remembered longest.
+func TestCandidatesRememberedInTurn(t *testing.T) {
+	c := dirKeysChecker(t)
+	x := c.denied.index()
+	dirs := []string{"/w/cmd/tool7", "/w/bin", "/w/build", "/w"}
+	l := &Lookups{}
+	for _, d := range dirs {
+		x.candidates(d+"/main.go", l)
+	}
+	for _, d := range dirs {
+		got, ok := l.dirKeys(x, d)
+		if !ok {
+			t.Errorf("%s: not remembered after %d directories", d, len(dirs))
+			continue
+		}
+		if diff := cmp.Diff(x.keysOf(d), got); diff != "" {
+			t.Errorf("%s remembered (-want +got):\n%s", d, diff)
+		}
+	}
+	x.candidates("/w/.git/hooks/pre-commit", l)
+	if _, ok := l.dirKeys(x, dirs[0]); ok {
+		t.Errorf("%s still remembered after a fifth directory", dirs[0])
+	}
+	for _, d := range append(dirs[1:], "/w/.git/hooks") {
+		if _, ok := l.dirKeys(x, d); !ok {
+			t.Errorf("%s forgotten after a fifth directory", d)
+		}
+	}
+}
+
 // compareFirstLookups asks every list of c about p with the call's
 // lookups l and with every pattern in turn.
 func compareFirstLookups(t *testing.T, c *Checker, l *Lookups, p, ws string) {

@@ -33,15 +33,23 @@ type Lookups struct {
 	asked  map[string]int
 	listed map[string]map[string]bool
 	// keys holds, in each list's slot (setIndex.slot), what the
-	// directory part of the last path asked about selects in the list
-	// (setIndex.candidates).
-	keys [maxDirKeys]dirKey
+	// directory parts of the last dirKeyWays directories asked about
+	// select in the list (setIndex.candidates); next is where each slot
+	// puts the next one.
+	keys [maxDirKeys][dirKeyWays]dirKey
+	next [maxDirKeys]uint8
 }
 
 // maxDirKeys is how many slots a Lookups has for directories' keys: a
 // Checker has nine lists, and the probes of one directory follow each
 // other.
 const maxDirKeys = 16
+
+// dirKeyWays is how many directories each slot remembers: a script's
+// commands name paths in a few directories in turn (./cmd/tool7,
+// bin/tool7, ./build/, the workspace), and one remembered directory
+// forgot each before it came again.
+const dirKeyWays = 4
 
 // dirKey is what directory dir selects in list x (x nil: unused).
 type dirKey struct {
@@ -52,16 +60,20 @@ type dirKey struct {
 
 // dirKeys returns what dir selects in list x, if remembered.
 func (l *Lookups) dirKeys(x *setIndex, dir string) (patternBits, bool) {
-	if k := &l.keys[x.slot]; k.x == x && k.dir == dir {
-		return k.cand, true
+	for i := range l.keys[x.slot] {
+		if k := &l.keys[x.slot][i]; k.x == x && k.dir == dir {
+			return k.cand, true
+		}
 	}
 	return patternBits{}, false
 }
 
-// rememberDirKeys remembers what dir selects in list x, in place of
-// what its slot held.
+// rememberDirKeys remembers what dir selects in list x, in place of the
+// directory its slot remembered longest.
 func (l *Lookups) rememberDirKeys(x *setIndex, dir string, cand *patternBits) {
-	l.keys[x.slot] = dirKey{x: x, dir: dir, cand: *cand}
+	i := l.next[x.slot]
+	l.keys[x.slot][i] = dirKey{x: x, dir: dir, cand: *cand}
+	l.next[x.slot] = (i + 1) % dirKeyWays
 }
 
 // A directory whose names were asked about listAfter times is listed once
@@ -105,7 +117,7 @@ func (l *Lookups) Reset() {
 	l.kernel = emptied(l.kernel)
 	l.asked = emptied(l.asked)
 	l.listed = emptied(l.listed)
-	l.keys = [maxDirKeys]dirKey{}
+	l.keys, l.next = [maxDirKeys][dirKeyWays]dirKey{}, [maxDirKeys]uint8{}
 }
 
 // maxKeptLookups bounds the maps Reset keeps: a rare call that grew one
@@ -216,6 +228,78 @@ func (l *Lookups) resolve(abs string) (string, error) {
 	r, err := resolveWith(abs, l)
 	l.resolved.put(abs, resolution{r, err})
 	return r, err
+}
+
+// resolvedPrefix returns the longest prefix abs[:n] of abs (abs itself or
+// a prefix ending before a "/") that the kernel resolved in this call, and
+// what it resolved it to: a walk of abs may start there (the walk of a
+// path and the kernel resolve it alike; resolve asks either). 0 when
+// there is none or l is nil.
+func (l *Lookups) resolvedPrefix(abs string) (n int, r string) {
+	if l == nil || len(l.kernel) == 0 {
+		return 0, ""
+	}
+	for i := len(abs); i > 0; i = strings.LastIndexByte(abs[:i], '/') {
+		if a, ok := l.kernel[abs[:i]]; ok && a.ok {
+			return i, a.r
+		}
+	}
+	return 0, ""
+}
+
+// walkAsksAtMost reports whether the walk of abs asks the file system
+// about at most n names that l does not know yet: every other name on its
+// way was asked about in this call, none of them a link, or the walk stops
+// at a name known missing. False when l is nil or knows no name, and for
+// a path with "..", or with an empty or "." name before its last (the
+// walk asks about other strings than abs's prefixes then): the answer
+// only picks the cheaper way, and both resolve abs alike.
+func (l *Lookups) walkAsksAtMost(abs string, n int) bool {
+	if l == nil || abs == "" || abs[0] != '/' {
+		return false
+	}
+	start := 1
+	if k, r := l.resolvedPrefix(abs); k > 0 {
+		if k == len(abs) {
+			return true
+		}
+		if r != abs[:k] {
+			return strings.Count(abs[k:], "/") <= n // the walk asks about r's names, not abs's
+		}
+		start = k + 1
+	} else if l.links.n == 0 {
+		return false
+	}
+	for start < len(abs) {
+		end := len(abs)
+		if k := strings.IndexByte(abs[start:], '/'); k >= 0 {
+			end = start + k
+		}
+		switch abs[start:end] {
+		case "", ".":
+			if end < len(abs) {
+				return false
+			}
+			return true // a last "/" or "/.": the walk asks about nothing more
+		case "..":
+			return false
+		}
+		a, ok := l.links.get(abs[:end])
+		switch {
+		case !ok:
+			if n--; n < 0 {
+				return false
+			}
+		case a.isLink:
+			return false
+		case errors.Is(a.err, errMissing):
+			return !hasDotDot(abs[end:]) // the walk stops here unless a ".." follows
+		case a.err != nil:
+			return false
+		}
+		start = end + 1
+	}
+	return true
 }
 
 // belowStopped returns what walkWith resolves abs to when abs is a

@@ -136,36 +136,48 @@ func readText(p string, b *shell.Budget) (string, error) {
 	case !st.Mode().IsRegular():
 		return "", fmt.Errorf("%w: %s is not a regular file", analysis.ErrUnreadable, p)
 	}
+	return readContent(f, st.Size(), b)
+}
+
+// readContent reads the text of a file of size bytes (as its stat said:
+// it may have grown or shrunk since) from r, for readText.
+func readContent(r io.Reader, size int64, b *shell.Budget) (string, error) {
 	// The head is sniffed first, in a buffer of its own: a file that is
-	// not text (a program of a few hundred kilobytes) costs no more.
+	// not text (a program of a few hundred kilobytes) costs no more. A
+	// small file is read whole at once (its size and a byte more, to see
+	// it grew: one read and the one that finds its end), its head
+	// sniffed in place.
 	var head []byte
-	if st.Size() < smallFileBytes { // all of it at once: no second buffer for the rest
-		head = make([]byte, st.Size()+1)[:min(st.Size()+1, sniffBytes)]
+	if size < smallFileBytes {
+		head = make([]byte, size+1)
 	} else {
 		head = make([]byte, sniffBytes)
 	}
-	n, err := io.ReadFull(f, head)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+	n, err := io.ReadFull(r, head)
+	ended := err != nil
+	if ended && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return "", fmt.Errorf("%w: %v", analysis.ErrUnreadable, err)
 	}
 	head = head[:n]
-	if !isText(head, n == sniffBytes) {
+	if sniffed := head[:min(n, sniffBytes)]; !isText(sniffed, len(sniffed) == sniffBytes) {
 		return "", analysis.ErrNotText
 	}
-	if st.Size() > MaxFileBytes {
-		return "", fmt.Errorf("%w (%d bytes, over the %d byte limit)", analysis.ErrTooLarge, st.Size(), MaxFileBytes)
+	if size > MaxFileBytes {
+		return "", fmt.Errorf("%w (%d bytes, over the %d byte limit)", analysis.ErrTooLarge, size, MaxFileBytes)
 	}
-	if !b.Spend(fileReadCost(int(st.Size()))) {
+	if !b.Spend(fileReadCost(int(size))) {
 		return "", errWorkLimit
 	}
 	// The rest is read into one buffer the size the file has (and a byte
 	// more, to see it grew), the head its start.
-	if want := st.Size() + 1; int64(cap(head)) < want {
+	if want := size + 1; int64(cap(head)) < want {
 		head = append(make([]byte, 0, want), head...)
 	}
-	data, err := readRest(f, head)
-	if err != nil {
-		return "", fmt.Errorf("%w: %v", analysis.ErrUnreadable, err)
+	data := head
+	if !ended { // more may follow: a large file's rest, or a small file that grew
+		if data, err = readRest(r, head); err != nil {
+			return "", fmt.Errorf("%w: %v", analysis.ErrUnreadable, err)
+		}
 	}
 	switch {
 	case len(data) > MaxFileBytes: // it grew since it was looked at

@@ -179,3 +179,18 @@ func FuzzCleanOperand(f *testing.F) {
 		}
 	})
 }
+
+// FuzzIsClean: isClean(p) says path.Clean(p) == p, and of every p that
+// starts with no "." or ".." element (a relative path's leading ones
+// Clean keeps, "." and ".." among them: isClean leaves them to Clean).
+func FuzzIsClean(f *testing.F) {
+	for _, v := range []string{"", "/", "//", "a", "a/", "/a", "a//b", ".", "..", "./a", "a/.", "a/..", "/..", "...", "a/.b", "..a/b", "cmd/tool7"} {
+		f.Add(v)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		want := path.Clean(p) == p && p != "." && p != ".." && !strings.HasPrefix(p, "../")
+		if got := isClean(p); got != want {
+			t.Fatalf("isClean(%q) = %v, path.Clean gives %q", p, got, path.Clean(p))
+		}
+	})
+}

@@ -139,13 +139,48 @@ func operandForms(v string) (string, string) {
 // clean but for leading "./" (./cmd/tool, ./build/): Clean("./"+r) is
 // Clean(r) for an r that does not start with "/" (Clean drops the "."
 // element, and neither path is rooted), and Clean returns a clean r
-// itself.
+// itself, which isClean tells in one look at each element (Clean's own
+// pass rebuilds it byte by byte).
 func cleanOperand(v string) string {
 	r := v
 	for len(r) > 2 && r[0] == '.' && r[1] == '/' && r[2] != '/' {
 		r = r[2:]
 	}
+	if isClean(r) {
+		return r
+	}
 	return path.Clean(r)
+}
+
+// isClean reports whether path.Clean(p) == p: p is "/", or it is not
+// empty, does not end in "/" and has no empty, "." or ".." element. False
+// only means it may not be: ".", ".." and the leading ".." of a relative
+// path are left to Clean.
+func isClean(p string) bool {
+	switch {
+	case p == "/":
+		return true
+	case p == "" || p[len(p)-1] == '/':
+		return false
+	}
+	start := 0
+	if p[0] == '/' {
+		start = 1
+	}
+	for start <= len(p) {
+		end := strings.IndexByte(p[start:], '/')
+		if end < 0 {
+			end = len(p)
+		} else {
+			end += start
+		}
+		switch p[start:end] {
+		case "", ".", "..":
+			return false
+		}
+		start = end + 1
+	}
+	return true
 }
 
 func (p pattern) match(w shell.Word) bool { return p.matchForms(w, formsOf(w.Value)) }
