@@ -3,6 +3,7 @@ package analysis
 import (
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/toolguard/toolguard/shell"
@@ -82,7 +83,24 @@ func (f *flow) rewrites(sc Command) {
 			}
 		}
 	}
+	if in := c.Inline; in != nil && in.Known && in.Code != "" && !in.Translated {
+		// code that writes files what it decodes (open('x.sh',
+		// 'w').write(base64.b64decode(…))): what it writes into the files
+		// its literals name is not known before it runs. Code that writes
+		// its own literals is judged with them (analysis of the writing
+		// code), and the file it wrote is read from the disk.
+		if h := codeMarkers().scan(in.Code); h.has(mWrite) && h.has(mDecode) {
+			for _, lit := range stringLiterals(pathText(c, in.Code)) {
+				lit = strings.TrimLeft(lit, "+<>") // perl's open(F, ">x.sh")
+				if lit != "" && len(lit) < 512 && !strings.ContainsAny(lit, " \t\n\x00") {
+					put(lit, unknownText, false)
+				}
+			}
+		}
+	}
 	switch name := c.Name; {
+	case name == "ln":
+		f.linked(sc, put)
 	case name == "tee" && !teeKnown:
 		for _, a := range c.Args() {
 			if a.Known && !strings.HasPrefix(a.Value, "-") {
@@ -183,6 +201,61 @@ func (f *flow) copied(sc Command, put func(p, text string, appends bool)) {
 			}
 		}
 	}
+}
+
+// linked records what a link puts at its name: the text of its target
+// (ln TARGET LINK, ln -s TARGET LINK, ln TARGET… DIR, ln -t DIR TARGET…).
+// A symbolic link's relative target is found from the link's directory,
+// a hard link's from the working directory.
+func (f *flow) linked(sc Command, put func(p, text string, appends bool)) {
+	var ops []shell.Word
+	symbolic, dir := false, ""
+	args := sc.Cmd.Args()
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch v := a.Value; {
+		case !a.Known:
+			return
+		case v == "--":
+			ops = append(ops, args[i+1:]...)
+			i = len(args)
+		case v == "-t" || v == "--target-directory":
+			if i+1 < len(args) {
+				dir = args[i+1].Value
+				i++
+			}
+		case strings.HasPrefix(v, "--target-directory="):
+			dir = strings.TrimPrefix(v, "--target-directory=")
+		case v == "--symbolic":
+			symbolic = true
+		case strings.HasPrefix(v, "--"):
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			symbolic = symbolic || strings.Contains(v, "s")
+		default:
+			ops = append(ops, a)
+		}
+	}
+	if dir == "" && len(ops) >= 2 {
+		dir, ops = ops[len(ops)-1].Value, ops[:len(ops)-1]
+		if len(ops) == 1 && !strings.HasSuffix(dir, "/") && !f.a.isDirectory(dir, sc.Dir) {
+			f.link(sc, ops[0].Value, dir, symbolic, put)
+			return
+		}
+	}
+	if dir == "" {
+		return
+	}
+	for _, t := range ops {
+		f.link(sc, t.Value, strings.TrimSuffix(dir, "/")+"/"+baseName(t.Value), symbolic, put)
+	}
+}
+
+// link records the link name made to target.
+func (f *flow) link(sc Command, target, name string, symbolic bool, put func(p, text string, appends bool)) {
+	if symbolic && !path.IsAbs(target) && !strings.HasPrefix(target, "~") {
+		target = path.Join(path.Dir(name), target)
+	}
+	put(name, f.sourceText(sc, target), false)
 }
 
 // isDir reports whether the copy's destination is a directory that
