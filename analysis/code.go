@@ -3,6 +3,7 @@ package analysis
 import (
 	"fmt"
 	"path"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -46,7 +47,7 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 	joins := append(homeJoins(code), homeTemplates(code, h.has(mHome))...) // path.join(os.homedir(), ".ssh", "id_rsa"), f"{home}/.ssh"
 	joins = append(joins, homeMethodJoins(code)...)                        // home_dir().unwrap().join(".ssh")
 	for _, p := range lits {
-		if a.imported && joinedBelow(p.text, joins) {
+		if a.imported && (joinedBelow(p.text, joins) || p.text == "~" && homeJoinedLit(lits)) {
 			continue // os.path.join(os.path.expanduser('~'), '.cache'): the "~" is where the joined path starts
 		}
 		switch {
@@ -75,7 +76,7 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 		}
 		a.judge.Write(Write{Cmd: cmd, Text: strings.Join(lits, "\n"), Targets: written})
 	}
-	if access == paths.Delete && h.has(mHome) && !(a.imported && (len(lits) > 0 || len(joins) > 0)) {
+	if access == paths.Delete && (!a.imported && h.has(mHome) || a.imported && deletesHome(code)) {
 		a.judge.Path(Path{Word: shell.Word{Value: a.ctx.Home, Known: true}, Access: paths.Delete, Shape: File, Dir: dir, Removes: true})
 	}
 	if forkLoopIn(&h) {
@@ -115,6 +116,34 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 	a.embedded(cmd, code, span, spawns(cmd, &h))
 	a.decoded(cmd, code, span, dir, &h)
 }
+
+// homeJoinedLit reports whether one of lits ends a path joined to a home
+// expression (os.path.expanduser("~") + "/.lock"): a "~" beside it is
+// where that path starts.
+func homeJoinedLit(lits []quotedLit) bool {
+	for _, l := range lits {
+		if l.joined && l.home {
+			return true
+		}
+	}
+	return false
+}
+
+// deleteHomeCall matches a delete call whose whole argument is the home
+// directory, in the spellings of the languages toolguard reads:
+// shutil.rmtree(os.path.expanduser("~")), fs.rmSync(os.homedir(), …),
+// FileUtils.rm_rf(Dir.home), remove_tree($ENV{HOME}), os.RemoveAll(home)
+// with home from os.UserHomeDir is not one (a variable).
+var deleteHomeCall = regexp.MustCompile(`(?i)(?:rmtree|rmsync|rmdirsync|rm_rf|rm_r|remove_tree|rmtree|removeall|rimraf(?:\.sync)?|deleterecursively|remove_dir_all|fs\.rm|fs\.promises\.rm|rmdir)\s*\(\s*(?:str\(\s*)?` +
+	`(?:os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|os\.homedir\(\)|(?:pathlib\.)?path\.home\(\)|dir\.home|env\[\s*['"]home['"]\s*\]|\$env\{\s*['"]?home['"]?\s*\}|` +
+	`os\.environ\[\s*['"]home['"]\s*\]|os\.environ\.get\(\s*['"]home['"]\s*\)|os\.getenv\(\s*['"]home['"]\s*\)|process\.env\.home|process\.env\[\s*['"]home['"]\s*\]|` +
+	`os\.getenv\("home"\)|deno\.env\.get\(\s*['"]home['"]\s*\)|['"]~/?['"])\s*\)?\s*[,)]`)
+
+// deletesHome reports whether a line of code deletes the home directory
+// itself (deleteHomeCall): on a line of an imported module, a delete and a
+// home expression are the home's delete only so, not when the line
+// deletes a path it builds below the home.
+func deletesHome(line string) bool { return deleteHomeCall.MatchString(line) }
 
 // joinedBelow reports whether the literal text is "~" or a home path that
 // one of joins (home paths a line builds) lies below.

@@ -287,8 +287,7 @@ func (a *Analysis) importedFile(sc Command, w shell.Word, p, text string) {
 		line, _, _ := strings.Cut(text[at:], "\n")
 		if len(line) <= maxImportLine && a.judgedLine(sc.Cmd, line) {
 			from := a.mark()
-			a.code(sc.Cmd, line, risk.Span{}, dir)
-			a.keepCritical(from)
+			a.isolated(func() { a.code(sc.Cmd, line, risk.Span{}, dir) })
 			a.inFileAt(from, w.Value, text, at)
 		}
 		at += len(line) + 1
@@ -296,6 +295,33 @@ func (a *Analysis) importedFile(sc Command, w shell.Word, p, text string) {
 	a.imported = false
 	a.seen = a.seen[:seen]
 	a.pointAt(start, seen, w.Span)
+}
+
+// Isolator is a Judge that can judge some reports apart from the call:
+// Isolated runs f, whose reports it judges, and returns the findings they
+// made, taking them, the tiers they raised and the commands recorded back
+// out of the call.
+type Isolator interface {
+	Isolated(f func()) []risk.Finding
+}
+
+// isolated runs f and keeps only the critical findings of what it
+// reported: with an Isolator judge nothing else of it counts (no tier
+// raised, no command recorded); with another, the findings that are not
+// critical are dropped.
+func (a *Analysis) isolated(f func()) {
+	from := a.mark()
+	iso, ok := a.judge.(Isolator)
+	if !ok {
+		f()
+		a.keepCritical(from)
+		return
+	}
+	for _, fd := range iso.Isolated(f) {
+		if fd.Blast == risk.BlastCritical {
+			a.add(fd)
+		}
+	}
 }
 
 // keepCritical drops the findings from index from on that are not

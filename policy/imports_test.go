@@ -119,6 +119,16 @@ func TestImportedModules(t *testing.T) {
 		{"a home expression deleted with a path below it is not the home", "python3 main.py",
 			map[string]string{"main.py": "import cache\n", "cache.py": "import os, shutil\nshutil.rmtree(os.path.join(os.path.expanduser('~'), '.cache', 'app'))\n"},
 			want{trustedAllow, ""}},
+		{"a cache cleaner deletes paths it builds below the home", "python3 main.py",
+			map[string]string{"main.py": "import cache\n", "cache.py": "import os, shutil, subprocess\nfrom pathlib import Path\n\n" +
+				"def clear():\n    shutil.rmtree(Path.home() / '.cache' / 'app', ignore_errors=True)\n" +
+				"    shutil.rmtree(os.path.join(os.environ['HOME'], '.cache', 'x'))\n" +
+				"    os.remove(os.path.expanduser('~') + '/.app.lock')\n" +
+				"    subprocess.run(['rm', '-rf', str(Path.home() / '.cache/y')])\n"},
+			want{trustedAllow, ""}},
+		{"a module deletes the home by the environment", "python3 main.py",
+			map[string]string{"main.py": "import cache\n", "cache.py": "import os, shutil\nshutil.rmtree(os.environ['HOME'])\n"},
+			want{deny, "In cache.py, line 2"}},
 		{"a module's client sends its own token", "python3 main.py",
 			map[string]string{"main.py": "import client\n", "client.py": "import os, requests\nr = requests.get('https://api.example.com/v1', headers={'Authorization': os.environ['API_TOKEN']})\n"},
 			want{trustedAllow, ""}},

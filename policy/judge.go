@@ -368,3 +368,31 @@ func (e *evaluation) checkFromTemplate(p, dir string) {
 		return pathResult{fs: kept, envPath: cp.Resolved, hasEnv: true, raises: true}
 	})
 }
+
+// Isolated runs f, whose reports are judged as the call's are, and
+// returns the findings they made, taking those findings, the tiers they
+// raised, the commands recorded and what they added to the conditions'
+// environment back out of the call: the analysis keeps only what it
+// chooses of them (the critical findings of a module the call's code
+// imports, analysis/imports.go). The work f spends stays spent; the
+// memos it filled stay (they hold judgements, not the call's state).
+func (e *evaluation) Isolated(f func()) []risk.Finding {
+	nf, nrec, nfills := len(e.findings), len(e.records), len(e.fills)
+	tier, effects, raised, cur, callTier, callOwn := e.tier, e.effects, e.raised, e.cur, e.callTier, e.callOwn
+	env, texts, births, allowed := e.env, e.texts, e.births, e.allowed
+	var curRecord cmdRecord
+	if cur >= 0 {
+		curRecord = e.records[cur]
+	}
+	f()
+	got := slices.Clone(e.findings[nf:])
+	e.findings = e.findings[:nf]
+	e.records = e.records[:nrec]
+	if cur >= 0 {
+		e.records[cur] = curRecord
+	}
+	e.fills = e.fills[:nfills]
+	e.tier, e.effects, e.raised, e.cur, e.callTier, e.callOwn = tier, effects, raised, cur, callTier, callOwn
+	e.env, e.texts, e.births, e.allowed = env, texts, births, allowed
+	return got
+}
