@@ -4,8 +4,9 @@ import "strings"
 
 //go:generate go test -run ^TestBuiltinSourcesGenerated$ -update-builtin
 
-// isBuiltin (builtin_gen.go, written by `go generate ./paths`) reports
-// whether a pattern is a built-in one, by a switch the compiler turns into a
+// builtinIndex (builtin_gen.go, written by `go generate ./paths`) returns
+// where a built-in pattern is in the sorted list of them (-1 for any other
+// pattern), by a switch the compiler turns into a
 // binary search over constants (no table to build at start-up). The
 // built-in patterns are the Default lists' and the agent settings files
 // toolguard protects (hook.ProtectedPaths), sorted, once each. They are
@@ -14,19 +15,49 @@ import "strings"
 // and of literal absolute paths uncompiled until a judgement first asks it:
 // a hook process judges no path against most lists, and classifying the
 // ~260 patterns of every list was a tenth of its instructions.
-// TestBuiltinSourcesGenerated fails when the table no longer matches the
-// lists.
+// builtinScanKeys holds each one's scanKey, in the same order.
+// TestBuiltinSourcesGenerated fails when the tables no longer match the
+// lists or scanKeyOf.
 
 // knownValid reports whether every one of srcs compiles without error
 // whatever the (glob-free) home: a built-in pattern, or a plain absolute
 // one.
 func knownValid(srcs []string) bool {
-	for _, s := range srcs {
-		if !plainAbs(s) && !isBuiltin(s) {
-			return false
+	_, ok := builtinKeys(srcs)
+	return ok
+}
+
+// noScanKey marks a source with no generated scanKey (not built-in).
+const noScanKey = ^uint16(0)
+
+// builtinKeys is knownValid, also returning where each source's scanKey
+// is in builtinScanKeys (noScanKey for a plain absolute pattern that is
+// not built-in).
+func builtinKeys(srcs []string) ([]uint16, bool) {
+	keys := make([]uint16, len(srcs))
+	for i, s := range srcs {
+		k := builtinIndex(s)
+		if k < 0 {
+			if !plainAbs(s) {
+				return nil, false
+			}
+			k = int(noScanKey)
 		}
+		keys[i] = uint16(k)
 	}
-	return true
+	return keys, true
+}
+
+// isBuiltin reports whether s is a built-in pattern.
+func isBuiltin(s string) bool { return builtinIndex(s) >= 0 }
+
+// scanKeyAt returns the scanKey of srcs[i], keys being builtinKeys' (or
+// nil: every key worked out).
+func scanKeyAt(keys []uint16, srcs []string, i int) scanKey {
+	if i < len(keys) && keys[i] != noScanKey {
+		return builtinScanKeys[keys[i]]
+	}
+	return scanKeyOf(srcs[i])
 }
 
 // plainAbs reports whether s is an absolute path whose only glob byte is

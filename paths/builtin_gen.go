@@ -2,263 +2,772 @@
 
 package paths
 
-// isBuiltin: see builtin.go.
-func isBuiltin(s string) bool {
+// builtinIndex: see builtin.go.
+func builtinIndex(s string) int {
 	switch s {
-	case "**/*-example.*",
-		"**/*.adoc",
-		"**/*.c",
-		"**/*.cc",
-		"**/*.cjs",
-		"**/*.cpp",
-		"**/*.cs",
-		"**/*.css",
-		"**/*.defaults",
-		"**/*.dist",
-		"**/*.dist.*",
-		"**/*.example",
-		"**/*.example.*",
-		"**/*.go",
-		"**/*.graphql",
-		"**/*.h",
-		"**/*.hpp",
-		"**/*.html",
-		"**/*.java",
-		"**/*.js",
-		"**/*.jsx",
-		"**/*.kdbx",
-		"**/*.key",
-		"**/*.kt",
-		"**/*.kts",
-		"**/*.m",
-		"**/*.md",
-		"**/*.mjs",
-		"**/*.p12",
-		"**/*.pem",
-		"**/*.pfx",
-		"**/*.php",
-		"**/*.proto",
-		"**/*.pub",
-		"**/*.py",
-		"**/*.rb",
-		"**/*.rs",
-		"**/*.rst",
-		"**/*.sample",
-		"**/*.sample.*",
-		"**/*.scala",
-		"**/*.svelte",
-		"**/*.swift",
-		"**/*.template",
-		"**/*.template.*",
-		"**/*.tmpl",
-		"**/*.ts",
-		"**/*.tsx",
-		"**/*.vue",
-		"**/*_example.*",
-		"**/.aws/**",
-		"**/.aws/credentials",
-		"**/.azure/**",
-		"**/.bash_login",
-		"**/.bash_logout",
-		"**/.bash_profile",
-		"**/.bashrc",
-		"**/.claude/agents/**",
-		"**/.claude/commands/**",
-		"**/.claude/hooks/**",
-		"**/.claude/settings.json",
-		"**/.claude/settings.local.json",
-		"**/.claude/skills/**",
-		"**/.cline/hooks/**",
-		"**/.clinerules/hooks/**",
-		"**/.codex/config.toml",
-		"**/.codex/hooks.json",
-		"**/.codex/prompts/**",
-		"**/.codex/rules/**",
-		"**/.config/gcloud/**",
-		"**/.cursor/hooks.json",
-		"**/.cursor/mcp.json",
-		"**/.cursor/rules/**",
-		"**/.devcontainer/**",
-		"**/.env",
-		"**/.env.*",
-		"**/.envrc",
-		"**/.factory/hooks.json",
-		"**/.factory/settings.json",
-		"**/.factory/settings.local.json",
-		"**/.gemini/commands/**",
-		"**/.gemini/extensions/**",
-		"**/.gemini/settings.json",
-		"**/.git-credentials",
-		"**/.git/config",
-		"**/.git/hooks/**",
-		"**/.git/logs/**",
-		"**/.git/modules/**",
-		"**/.git/objects/**",
-		"**/.git/packed-refs",
-		"**/.git/refs/**",
-		"**/.gitconfig",
-		"**/.github/copilot/settings.json",
-		"**/.github/copilot/settings.local.json",
-		"**/.github/hooks/**",
-		"**/.gnupg/**",
-		"**/.husky/**",
-		"**/.kilo/**",
-		"**/.kilocode/**",
-		"**/.mcp.json",
-		"**/.netrc",
-		"**/.npmrc",
-		"**/.opencode/**",
-		"**/.opencode/skill/**",
-		"**/.opencode/skills/**",
-		"**/.pgpass",
-		"**/.pre-commit-config.yaml",
-		"**/.profile",
-		"**/.pypirc",
-		"**/.qwen/settings.json",
-		"**/.ssh/**",
-		"**/.toolguard.json",
-		"**/.toolguard.toml",
-		"**/.toolguard.yaml",
-		"**/.toolguard.yml",
-		"**/.toolguard/**",
-		"**/.vscode/launch.json",
-		"**/.vscode/mcp.json",
-		"**/.vscode/settings.json",
-		"**/.vscode/tasks.json",
-		"**/.zlogin",
-		"**/.zprofile",
-		"**/.zshenv",
-		"**/.zshrc",
-		"**/authorized_keys",
-		"**/authorized_keys2",
-		"**/credentials",
-		"**/credentials*",
-		"**/credentials.*",
-		"**/id_dsa",
-		"**/id_ecdsa",
-		"**/id_ecdsa_sk",
-		"**/id_ed25519",
-		"**/id_ed25519_sk",
-		"**/id_rsa",
-		"**/kilo.json",
-		"**/kilo.jsonc",
-		"**/known_hosts",
-		"**/known_hosts.old",
-		"**/opencode.json",
-		"**/opencode.jsonc",
-		"**/secrets",
-		"**/secrets*",
-		"**/secrets.*",
-		"/etc/claude-code/managed-settings.json",
-		"/etc/cursor/hooks.json",
-		"/etc/gemini-cli/**",
-		"/etc/gemini-cli/settings.json",
-		"/etc/gshadow",
-		"/etc/passwd",
-		"/etc/qwen-code/**",
-		"/etc/security/opasswd",
-		"/etc/shadow",
-		"/etc/ssh/ssh_host_*_key",
-		"/etc/sudoers",
-		"/etc/sudoers.d/**",
-		"/run/containerd/containerd.sock",
-		"/run/docker.sock",
-		"/run/podman/podman.sock",
-		"/run/secrets/**",
-		"/var/run/docker.sock",
-		"~/.aws/**",
-		"~/.aws/config",
-		"~/.bash_history",
-		"~/.claude.json",
-		"~/.claude/.credentials.json",
-		"~/.claude/settings.json",
-		"~/.claude/settings.local.json",
-		"~/.cline/hooks/**",
-		"~/.codex/auth.json",
-		"~/.codex/config.toml",
-		"~/.codex/hooks.json",
-		"~/.codex/rules/**",
-		"~/.config/**",
-		"~/.config/autostart/**",
-		"~/.config/cagent/config.yaml",
-		"~/.config/cagent/hooks.d/**",
-		"~/.config/chromium/**/Cookies",
-		"~/.config/chromium/**/Login Data",
-		"~/.config/gh/hosts.yml",
-		"~/.config/git/**",
-		"~/.config/google-chrome/**/Cookies",
-		"~/.config/google-chrome/**/Login Data",
-		"~/.config/hub",
-		"~/.config/kilo/kilo.json",
-		"~/.config/kilo/kilo.jsonc",
-		"~/.config/kilo/opencode.json",
-		"~/.config/kilo/plugin/**",
-		"~/.config/kilo/plugins/**",
-		"~/.config/opencode/opencode.json",
-		"~/.config/opencode/opencode.jsonc",
-		"~/.config/opencode/plugin/**",
-		"~/.config/opencode/plugins/**",
-		"~/.config/rclone/rclone.conf",
-		"~/.config/systemd/user/**",
-		"~/.config/toolguard/**",
-		"~/.copilot/config.json",
-		"~/.copilot/hooks/**",
-		"~/.copilot/settings.json",
-		"~/.cursor/hooks.json",
-		"~/.docker/config.json",
-		"~/.factory/hooks.json",
-		"~/.factory/settings.json",
-		"~/.gemini/oauth_creds.json",
-		"~/.gemini/policies/**",
-		"~/.gemini/settings.json",
-		"~/.git-credentials",
-		"~/.gnupg/**",
-		"~/.gradle/gradle.properties",
-		"~/.histfile",
-		"~/.kube/**",
-		"~/.kube/config",
-		"~/.kube/config[-._]*",
-		"~/.lesshst",
-		"~/.local/bin/**",
-		"~/.local/share/applications/**",
-		"~/.local/share/fish/fish_history",
-		"~/.local/share/keyrings/**",
-		"~/.local/share/opencode/auth.json",
-		"~/.local/share/toolguard/**",
-		"~/.local/state/toolguard/**",
-		"~/.m2/settings-security.xml",
-		"~/.m2/settings.xml",
-		"~/.mozilla/**/cookies.sqlite",
-		"~/.mozilla/**/key3.db",
-		"~/.mozilla/**/key4.db",
-		"~/.mozilla/**/logins.json",
-		"~/.mysql_history",
-		"~/.node_repl_history",
-		"~/.nuget/NuGet/NuGet.Config",
-		"~/.password-store/**",
-		"~/.psql_history",
-		"~/.python_history",
-		"~/.qwen/oauth_creds.json",
-		"~/.qwen/settings.json",
-		"~/.rclone.conf",
-		"~/.sh_history",
-		"~/.sqlite_history",
-		"~/.ssh/**",
-		"~/.ssh/config",
-		"~/.terraform.d/credentials.tfrc.json",
-		"~/.vault-token",
-		"~/.viminfo",
-		"~/.zsh_history",
-		"~/Documents/Cline/Hooks/**",
-		"~/Library/Application Support/Firefox/Profiles/**/cookies.sqlite",
-		"~/Library/Application Support/Firefox/Profiles/**/logins.json",
-		"~/Library/Application Support/Google/Chrome/**/Cookies",
-		"~/Library/Application Support/Google/Chrome/**/Login Data",
-		"~/Library/Cookies/**",
-		"~/bin/**",
-		"~/snap/firefox/common/.mozilla/**/cookies.sqlite",
-		"~/snap/firefox/common/.mozilla/**/logins.json":
-		return true
+	case "**/*-example.*":
+		return 0
+	case "**/*.adoc":
+		return 1
+	case "**/*.c":
+		return 2
+	case "**/*.cc":
+		return 3
+	case "**/*.cjs":
+		return 4
+	case "**/*.cpp":
+		return 5
+	case "**/*.cs":
+		return 6
+	case "**/*.css":
+		return 7
+	case "**/*.defaults":
+		return 8
+	case "**/*.dist":
+		return 9
+	case "**/*.dist.*":
+		return 10
+	case "**/*.example":
+		return 11
+	case "**/*.example.*":
+		return 12
+	case "**/*.go":
+		return 13
+	case "**/*.graphql":
+		return 14
+	case "**/*.h":
+		return 15
+	case "**/*.hpp":
+		return 16
+	case "**/*.html":
+		return 17
+	case "**/*.java":
+		return 18
+	case "**/*.js":
+		return 19
+	case "**/*.jsx":
+		return 20
+	case "**/*.kdbx":
+		return 21
+	case "**/*.key":
+		return 22
+	case "**/*.kt":
+		return 23
+	case "**/*.kts":
+		return 24
+	case "**/*.m":
+		return 25
+	case "**/*.md":
+		return 26
+	case "**/*.mjs":
+		return 27
+	case "**/*.p12":
+		return 28
+	case "**/*.pem":
+		return 29
+	case "**/*.pfx":
+		return 30
+	case "**/*.php":
+		return 31
+	case "**/*.proto":
+		return 32
+	case "**/*.pub":
+		return 33
+	case "**/*.py":
+		return 34
+	case "**/*.rb":
+		return 35
+	case "**/*.rs":
+		return 36
+	case "**/*.rst":
+		return 37
+	case "**/*.sample":
+		return 38
+	case "**/*.sample.*":
+		return 39
+	case "**/*.scala":
+		return 40
+	case "**/*.svelte":
+		return 41
+	case "**/*.swift":
+		return 42
+	case "**/*.template":
+		return 43
+	case "**/*.template.*":
+		return 44
+	case "**/*.tmpl":
+		return 45
+	case "**/*.ts":
+		return 46
+	case "**/*.tsx":
+		return 47
+	case "**/*.vue":
+		return 48
+	case "**/*_example.*":
+		return 49
+	case "**/.aws/**":
+		return 50
+	case "**/.aws/credentials":
+		return 51
+	case "**/.azure/**":
+		return 52
+	case "**/.bash_login":
+		return 53
+	case "**/.bash_logout":
+		return 54
+	case "**/.bash_profile":
+		return 55
+	case "**/.bashrc":
+		return 56
+	case "**/.claude/agents/**":
+		return 57
+	case "**/.claude/commands/**":
+		return 58
+	case "**/.claude/hooks/**":
+		return 59
+	case "**/.claude/settings.json":
+		return 60
+	case "**/.claude/settings.local.json":
+		return 61
+	case "**/.claude/skills/**":
+		return 62
+	case "**/.cline/hooks/**":
+		return 63
+	case "**/.clinerules/hooks/**":
+		return 64
+	case "**/.codex/config.toml":
+		return 65
+	case "**/.codex/hooks.json":
+		return 66
+	case "**/.codex/prompts/**":
+		return 67
+	case "**/.codex/rules/**":
+		return 68
+	case "**/.config/gcloud/**":
+		return 69
+	case "**/.cursor/hooks.json":
+		return 70
+	case "**/.cursor/mcp.json":
+		return 71
+	case "**/.cursor/rules/**":
+		return 72
+	case "**/.devcontainer/**":
+		return 73
+	case "**/.env":
+		return 74
+	case "**/.env.*":
+		return 75
+	case "**/.envrc":
+		return 76
+	case "**/.factory/hooks.json":
+		return 77
+	case "**/.factory/settings.json":
+		return 78
+	case "**/.factory/settings.local.json":
+		return 79
+	case "**/.gemini/commands/**":
+		return 80
+	case "**/.gemini/extensions/**":
+		return 81
+	case "**/.gemini/settings.json":
+		return 82
+	case "**/.git-credentials":
+		return 83
+	case "**/.git/config":
+		return 84
+	case "**/.git/hooks/**":
+		return 85
+	case "**/.git/logs/**":
+		return 86
+	case "**/.git/modules/**":
+		return 87
+	case "**/.git/objects/**":
+		return 88
+	case "**/.git/packed-refs":
+		return 89
+	case "**/.git/refs/**":
+		return 90
+	case "**/.gitconfig":
+		return 91
+	case "**/.github/copilot/settings.json":
+		return 92
+	case "**/.github/copilot/settings.local.json":
+		return 93
+	case "**/.github/hooks/**":
+		return 94
+	case "**/.gnupg/**":
+		return 95
+	case "**/.husky/**":
+		return 96
+	case "**/.kilo/**":
+		return 97
+	case "**/.kilocode/**":
+		return 98
+	case "**/.mcp.json":
+		return 99
+	case "**/.netrc":
+		return 100
+	case "**/.npmrc":
+		return 101
+	case "**/.opencode/**":
+		return 102
+	case "**/.opencode/skill/**":
+		return 103
+	case "**/.opencode/skills/**":
+		return 104
+	case "**/.pgpass":
+		return 105
+	case "**/.pre-commit-config.yaml":
+		return 106
+	case "**/.profile":
+		return 107
+	case "**/.pypirc":
+		return 108
+	case "**/.qwen/settings.json":
+		return 109
+	case "**/.ssh/**":
+		return 110
+	case "**/.toolguard.json":
+		return 111
+	case "**/.toolguard.toml":
+		return 112
+	case "**/.toolguard.yaml":
+		return 113
+	case "**/.toolguard.yml":
+		return 114
+	case "**/.toolguard/**":
+		return 115
+	case "**/.vscode/launch.json":
+		return 116
+	case "**/.vscode/mcp.json":
+		return 117
+	case "**/.vscode/settings.json":
+		return 118
+	case "**/.vscode/tasks.json":
+		return 119
+	case "**/.zlogin":
+		return 120
+	case "**/.zprofile":
+		return 121
+	case "**/.zshenv":
+		return 122
+	case "**/.zshrc":
+		return 123
+	case "**/authorized_keys":
+		return 124
+	case "**/authorized_keys2":
+		return 125
+	case "**/credentials":
+		return 126
+	case "**/credentials*":
+		return 127
+	case "**/credentials.*":
+		return 128
+	case "**/id_dsa":
+		return 129
+	case "**/id_ecdsa":
+		return 130
+	case "**/id_ecdsa_sk":
+		return 131
+	case "**/id_ed25519":
+		return 132
+	case "**/id_ed25519_sk":
+		return 133
+	case "**/id_rsa":
+		return 134
+	case "**/kilo.json":
+		return 135
+	case "**/kilo.jsonc":
+		return 136
+	case "**/known_hosts":
+		return 137
+	case "**/known_hosts.old":
+		return 138
+	case "**/opencode.json":
+		return 139
+	case "**/opencode.jsonc":
+		return 140
+	case "**/secrets":
+		return 141
+	case "**/secrets*":
+		return 142
+	case "**/secrets.*":
+		return 143
+	case "/etc/claude-code/managed-settings.json":
+		return 144
+	case "/etc/cursor/hooks.json":
+		return 145
+	case "/etc/gemini-cli/**":
+		return 146
+	case "/etc/gemini-cli/settings.json":
+		return 147
+	case "/etc/gshadow":
+		return 148
+	case "/etc/passwd":
+		return 149
+	case "/etc/qwen-code/**":
+		return 150
+	case "/etc/security/opasswd":
+		return 151
+	case "/etc/shadow":
+		return 152
+	case "/etc/ssh/ssh_host_*_key":
+		return 153
+	case "/etc/sudoers":
+		return 154
+	case "/etc/sudoers.d/**":
+		return 155
+	case "/run/containerd/containerd.sock":
+		return 156
+	case "/run/docker.sock":
+		return 157
+	case "/run/podman/podman.sock":
+		return 158
+	case "/run/secrets/**":
+		return 159
+	case "/var/run/docker.sock":
+		return 160
+	case "~/.aws/**":
+		return 161
+	case "~/.aws/config":
+		return 162
+	case "~/.bash_history":
+		return 163
+	case "~/.claude.json":
+		return 164
+	case "~/.claude/.credentials.json":
+		return 165
+	case "~/.claude/settings.json":
+		return 166
+	case "~/.claude/settings.local.json":
+		return 167
+	case "~/.cline/hooks/**":
+		return 168
+	case "~/.codex/auth.json":
+		return 169
+	case "~/.codex/config.toml":
+		return 170
+	case "~/.codex/hooks.json":
+		return 171
+	case "~/.codex/rules/**":
+		return 172
+	case "~/.config/**":
+		return 173
+	case "~/.config/autostart/**":
+		return 174
+	case "~/.config/cagent/config.yaml":
+		return 175
+	case "~/.config/cagent/hooks.d/**":
+		return 176
+	case "~/.config/chromium/**/Cookies":
+		return 177
+	case "~/.config/chromium/**/Login Data":
+		return 178
+	case "~/.config/gh/hosts.yml":
+		return 179
+	case "~/.config/git/**":
+		return 180
+	case "~/.config/google-chrome/**/Cookies":
+		return 181
+	case "~/.config/google-chrome/**/Login Data":
+		return 182
+	case "~/.config/hub":
+		return 183
+	case "~/.config/kilo/kilo.json":
+		return 184
+	case "~/.config/kilo/kilo.jsonc":
+		return 185
+	case "~/.config/kilo/opencode.json":
+		return 186
+	case "~/.config/kilo/plugin/**":
+		return 187
+	case "~/.config/kilo/plugins/**":
+		return 188
+	case "~/.config/opencode/opencode.json":
+		return 189
+	case "~/.config/opencode/opencode.jsonc":
+		return 190
+	case "~/.config/opencode/plugin/**":
+		return 191
+	case "~/.config/opencode/plugins/**":
+		return 192
+	case "~/.config/rclone/rclone.conf":
+		return 193
+	case "~/.config/systemd/user/**":
+		return 194
+	case "~/.config/toolguard/**":
+		return 195
+	case "~/.copilot/config.json":
+		return 196
+	case "~/.copilot/hooks/**":
+		return 197
+	case "~/.copilot/settings.json":
+		return 198
+	case "~/.cursor/hooks.json":
+		return 199
+	case "~/.docker/config.json":
+		return 200
+	case "~/.factory/hooks.json":
+		return 201
+	case "~/.factory/settings.json":
+		return 202
+	case "~/.gemini/oauth_creds.json":
+		return 203
+	case "~/.gemini/policies/**":
+		return 204
+	case "~/.gemini/settings.json":
+		return 205
+	case "~/.git-credentials":
+		return 206
+	case "~/.gnupg/**":
+		return 207
+	case "~/.gradle/gradle.properties":
+		return 208
+	case "~/.histfile":
+		return 209
+	case "~/.kube/**":
+		return 210
+	case "~/.kube/config":
+		return 211
+	case "~/.kube/config[-._]*":
+		return 212
+	case "~/.lesshst":
+		return 213
+	case "~/.local/bin/**":
+		return 214
+	case "~/.local/share/applications/**":
+		return 215
+	case "~/.local/share/fish/fish_history":
+		return 216
+	case "~/.local/share/keyrings/**":
+		return 217
+	case "~/.local/share/opencode/auth.json":
+		return 218
+	case "~/.local/share/toolguard/**":
+		return 219
+	case "~/.local/state/toolguard/**":
+		return 220
+	case "~/.m2/settings-security.xml":
+		return 221
+	case "~/.m2/settings.xml":
+		return 222
+	case "~/.mozilla/**/cookies.sqlite":
+		return 223
+	case "~/.mozilla/**/key3.db":
+		return 224
+	case "~/.mozilla/**/key4.db":
+		return 225
+	case "~/.mozilla/**/logins.json":
+		return 226
+	case "~/.mysql_history":
+		return 227
+	case "~/.node_repl_history":
+		return 228
+	case "~/.nuget/NuGet/NuGet.Config":
+		return 229
+	case "~/.password-store/**":
+		return 230
+	case "~/.psql_history":
+		return 231
+	case "~/.python_history":
+		return 232
+	case "~/.qwen/oauth_creds.json":
+		return 233
+	case "~/.qwen/settings.json":
+		return 234
+	case "~/.rclone.conf":
+		return 235
+	case "~/.sh_history":
+		return 236
+	case "~/.sqlite_history":
+		return 237
+	case "~/.ssh/**":
+		return 238
+	case "~/.ssh/config":
+		return 239
+	case "~/.terraform.d/credentials.tfrc.json":
+		return 240
+	case "~/.vault-token":
+		return 241
+	case "~/.viminfo":
+		return 242
+	case "~/.zsh_history":
+		return 243
+	case "~/Documents/Cline/Hooks/**":
+		return 244
+	case "~/Library/Application Support/Firefox/Profiles/**/cookies.sqlite":
+		return 245
+	case "~/Library/Application Support/Firefox/Profiles/**/logins.json":
+		return 246
+	case "~/Library/Application Support/Google/Chrome/**/Cookies":
+		return 247
+	case "~/Library/Application Support/Google/Chrome/**/Login Data":
+		return 248
+	case "~/Library/Cookies/**":
+		return 249
+	case "~/bin/**":
+		return 250
+	case "~/snap/firefox/common/.mozilla/**/cookies.sqlite":
+		return 251
+	case "~/snap/firefox/common/.mozilla/**/logins.json":
+		return 252
 	}
-	return false
+	return -1
+}
+
+// builtinScanKeys: see builtin.go.
+var builtinScanKeys = [...]scanKey{
+	{scanNeedles, "", ""},                                                                    // "**/*-example.*"
+	{scanNeedles, "", ".adoc"},                                                               // "**/*.adoc"
+	{scanNeedles, "", ".c"},                                                                  // "**/*.c"
+	{scanNeedles, "", ".cc"},                                                                 // "**/*.cc"
+	{scanNeedles, "", ".cjs"},                                                                // "**/*.cjs"
+	{scanNeedles, "", ".cpp"},                                                                // "**/*.cpp"
+	{scanNeedles, "", ".cs"},                                                                 // "**/*.cs"
+	{scanNeedles, "", ".css"},                                                                // "**/*.css"
+	{scanNeedles, "", ".defaults"},                                                           // "**/*.defaults"
+	{scanNeedles, "", ".dist"},                                                               // "**/*.dist"
+	{scanNeedles, "", ""},                                                                    // "**/*.dist.*"
+	{scanNeedles, "", ".example"},                                                            // "**/*.example"
+	{scanNeedles, "", ""},                                                                    // "**/*.example.*"
+	{scanNeedles, "", ".go"},                                                                 // "**/*.go"
+	{scanNeedles, "", ".graphql"},                                                            // "**/*.graphql"
+	{scanNeedles, "", ".h"},                                                                  // "**/*.h"
+	{scanNeedles, "", ".hpp"},                                                                // "**/*.hpp"
+	{scanNeedles, "", ".html"},                                                               // "**/*.html"
+	{scanNeedles, "", ".java"},                                                               // "**/*.java"
+	{scanNeedles, "", ".js"},                                                                 // "**/*.js"
+	{scanNeedles, "", ".jsx"},                                                                // "**/*.jsx"
+	{scanNeedles, "", ".kdbx"},                                                               // "**/*.kdbx"
+	{scanNeedles, "", ".key"},                                                                // "**/*.key"
+	{scanNeedles, "", ".kt"},                                                                 // "**/*.kt"
+	{scanNeedles, "", ".kts"},                                                                // "**/*.kts"
+	{scanNeedles, "", ".m"},                                                                  // "**/*.m"
+	{scanNeedles, "", ".md"},                                                                 // "**/*.md"
+	{scanNeedles, "", ".mjs"},                                                                // "**/*.mjs"
+	{scanNeedles, "", ".p12"},                                                                // "**/*.p12"
+	{scanNeedles, "", ".pem"},                                                                // "**/*.pem"
+	{scanNeedles, "", ".pfx"},                                                                // "**/*.pfx"
+	{scanNeedles, "", ".php"},                                                                // "**/*.php"
+	{scanNeedles, "", ".proto"},                                                              // "**/*.proto"
+	{scanNeedles, "", ".pub"},                                                                // "**/*.pub"
+	{scanNeedles, "", ".py"},                                                                 // "**/*.py"
+	{scanNeedles, "", ".rb"},                                                                 // "**/*.rb"
+	{scanNeedles, "", ".rs"},                                                                 // "**/*.rs"
+	{scanNeedles, "", ".rst"},                                                                // "**/*.rst"
+	{scanNeedles, "", ".sample"},                                                             // "**/*.sample"
+	{scanNeedles, "", ""},                                                                    // "**/*.sample.*"
+	{scanNeedles, "", ".scala"},                                                              // "**/*.scala"
+	{scanNeedles, "", ".svelte"},                                                             // "**/*.svelte"
+	{scanNeedles, "", ".swift"},                                                              // "**/*.swift"
+	{scanNeedles, "", ".template"},                                                           // "**/*.template"
+	{scanNeedles, "", ""},                                                                    // "**/*.template.*"
+	{scanNeedles, "", ".tmpl"},                                                               // "**/*.tmpl"
+	{scanNeedles, "", ".ts"},                                                                 // "**/*.ts"
+	{scanNeedles, "", ".tsx"},                                                                // "**/*.tsx"
+	{scanNeedles, "", ".vue"},                                                                // "**/*.vue"
+	{scanNeedles, "", ""},                                                                    // "**/*_example.*"
+	{scanNeedles, ".aws", ""},                                                                // "**/.aws/**"
+	{scanNeedles, ".aws/credentials", ""},                                                    // "**/.aws/credentials"
+	{scanNeedles, ".azure", ""},                                                              // "**/.azure/**"
+	{scanNeedles, ".bash_login", ""},                                                         // "**/.bash_login"
+	{scanNeedles, ".bash_logout", ""},                                                        // "**/.bash_logout"
+	{scanNeedles, ".bash_profile", ""},                                                       // "**/.bash_profile"
+	{scanNeedles, ".bashrc", ""},                                                             // "**/.bashrc"
+	{scanNeedles, ".claude/agents", ""},                                                      // "**/.claude/agents/**"
+	{scanNeedles, ".claude/commands", ""},                                                    // "**/.claude/commands/**"
+	{scanNeedles, ".claude/hooks", ""},                                                       // "**/.claude/hooks/**"
+	{scanNeedles, ".claude/settings.json", ""},                                               // "**/.claude/settings.json"
+	{scanNeedles, ".claude/settings.local.json", ""},                                         // "**/.claude/settings.local.json"
+	{scanNeedles, ".claude/skills", ""},                                                      // "**/.claude/skills/**"
+	{scanNeedles, ".cline/hooks", ""},                                                        // "**/.cline/hooks/**"
+	{scanNeedles, ".clinerules/hooks", ""},                                                   // "**/.clinerules/hooks/**"
+	{scanNeedles, ".codex/config.toml", ""},                                                  // "**/.codex/config.toml"
+	{scanNeedles, ".codex/hooks.json", ""},                                                   // "**/.codex/hooks.json"
+	{scanNeedles, ".codex/prompts", ""},                                                      // "**/.codex/prompts/**"
+	{scanNeedles, ".codex/rules", ""},                                                        // "**/.codex/rules/**"
+	{scanNeedles, ".config/gcloud", ""},                                                      // "**/.config/gcloud/**"
+	{scanNeedles, ".cursor/hooks.json", ""},                                                  // "**/.cursor/hooks.json"
+	{scanNeedles, ".cursor/mcp.json", ""},                                                    // "**/.cursor/mcp.json"
+	{scanNeedles, ".cursor/rules", ""},                                                       // "**/.cursor/rules/**"
+	{scanNeedles, ".devcontainer", ""},                                                       // "**/.devcontainer/**"
+	{scanNeedles, ".env", ""},                                                                // "**/.env"
+	{scanNeedles, ".env.", ""},                                                               // "**/.env.*"
+	{scanNeedles, ".envrc", ""},                                                              // "**/.envrc"
+	{scanNeedles, ".factory/hooks.json", ""},                                                 // "**/.factory/hooks.json"
+	{scanNeedles, ".factory/settings.json", ""},                                              // "**/.factory/settings.json"
+	{scanNeedles, ".factory/settings.local.json", ""},                                        // "**/.factory/settings.local.json"
+	{scanNeedles, ".gemini/commands", ""},                                                    // "**/.gemini/commands/**"
+	{scanNeedles, ".gemini/extensions", ""},                                                  // "**/.gemini/extensions/**"
+	{scanNeedles, ".gemini/settings.json", ""},                                               // "**/.gemini/settings.json"
+	{scanNeedles, ".git-credentials", ""},                                                    // "**/.git-credentials"
+	{scanNeedles, ".git/config", ""},                                                         // "**/.git/config"
+	{scanNeedles, ".git/hooks", ""},                                                          // "**/.git/hooks/**"
+	{scanNeedles, ".git/logs", ""},                                                           // "**/.git/logs/**"
+	{scanNeedles, ".git/modules", ""},                                                        // "**/.git/modules/**"
+	{scanNeedles, ".git/objects", ""},                                                        // "**/.git/objects/**"
+	{scanNeedles, ".git/packed-refs", ""},                                                    // "**/.git/packed-refs"
+	{scanNeedles, ".git/refs", ""},                                                           // "**/.git/refs/**"
+	{scanNeedles, ".gitconfig", ""},                                                          // "**/.gitconfig"
+	{scanNeedles, ".github/copilot/settings.json", ""},                                       // "**/.github/copilot/settings.json"
+	{scanNeedles, ".github/copilot/settings.local.json", ""},                                 // "**/.github/copilot/settings.local.json"
+	{scanNeedles, ".github/hooks", ""},                                                       // "**/.github/hooks/**"
+	{scanNeedles, ".gnupg", ""},                                                              // "**/.gnupg/**"
+	{scanNeedles, ".husky", ""},                                                              // "**/.husky/**"
+	{scanNeedles, ".kilo", ""},                                                               // "**/.kilo/**"
+	{scanNeedles, ".kilocode", ""},                                                           // "**/.kilocode/**"
+	{scanNeedles, ".mcp.json", ""},                                                           // "**/.mcp.json"
+	{scanNeedles, ".netrc", ""},                                                              // "**/.netrc"
+	{scanNeedles, ".npmrc", ""},                                                              // "**/.npmrc"
+	{scanNeedles, ".opencode", ""},                                                           // "**/.opencode/**"
+	{scanNeedles, ".opencode/skill", ""},                                                     // "**/.opencode/skill/**"
+	{scanNeedles, ".opencode/skills", ""},                                                    // "**/.opencode/skills/**"
+	{scanNeedles, ".pgpass", ""},                                                             // "**/.pgpass"
+	{scanNeedles, ".pre-commit-config.yaml", ""},                                             // "**/.pre-commit-config.yaml"
+	{scanNeedles, ".profile", ""},                                                            // "**/.profile"
+	{scanNeedles, ".pypirc", ""},                                                             // "**/.pypirc"
+	{scanNeedles, ".qwen/settings.json", ""},                                                 // "**/.qwen/settings.json"
+	{scanNeedles, ".ssh", ""},                                                                // "**/.ssh/**"
+	{scanNeedles, ".toolguard.json", ""},                                                     // "**/.toolguard.json"
+	{scanNeedles, ".toolguard.toml", ""},                                                     // "**/.toolguard.toml"
+	{scanNeedles, ".toolguard.yaml", ""},                                                     // "**/.toolguard.yaml"
+	{scanNeedles, ".toolguard.yml", ""},                                                      // "**/.toolguard.yml"
+	{scanNeedles, ".toolguard", ""},                                                          // "**/.toolguard/**"
+	{scanNeedles, ".vscode/launch.json", ""},                                                 // "**/.vscode/launch.json"
+	{scanNeedles, ".vscode/mcp.json", ""},                                                    // "**/.vscode/mcp.json"
+	{scanNeedles, ".vscode/settings.json", ""},                                               // "**/.vscode/settings.json"
+	{scanNeedles, ".vscode/tasks.json", ""},                                                  // "**/.vscode/tasks.json"
+	{scanNeedles, ".zlogin", ""},                                                             // "**/.zlogin"
+	{scanNeedles, ".zprofile", ""},                                                           // "**/.zprofile"
+	{scanNeedles, ".zshenv", ""},                                                             // "**/.zshenv"
+	{scanNeedles, ".zshrc", ""},                                                              // "**/.zshrc"
+	{scanNeedles, "authorized_keys", ""},                                                     // "**/authorized_keys"
+	{scanNeedles, "authorized_keys2", ""},                                                    // "**/authorized_keys2"
+	{scanNeedles, "credentials", ""},                                                         // "**/credentials"
+	{scanNeedles, "credentials", ""},                                                         // "**/credentials*"
+	{scanNeedles, "credentials.", ""},                                                        // "**/credentials.*"
+	{scanNeedles, "id_dsa", ""},                                                              // "**/id_dsa"
+	{scanNeedles, "id_ecdsa", ""},                                                            // "**/id_ecdsa"
+	{scanNeedles, "id_ecdsa_sk", ""},                                                         // "**/id_ecdsa_sk"
+	{scanNeedles, "id_ed25519", ""},                                                          // "**/id_ed25519"
+	{scanNeedles, "id_ed25519_sk", ""},                                                       // "**/id_ed25519_sk"
+	{scanNeedles, "id_rsa", ""},                                                              // "**/id_rsa"
+	{scanNeedles, "kilo.json", ""},                                                           // "**/kilo.json"
+	{scanNeedles, "kilo.jsonc", ""},                                                          // "**/kilo.jsonc"
+	{scanNeedles, "known_hosts", ""},                                                         // "**/known_hosts"
+	{scanNeedles, "known_hosts.old", ""},                                                     // "**/known_hosts.old"
+	{scanNeedles, "opencode.json", ""},                                                       // "**/opencode.json"
+	{scanNeedles, "opencode.jsonc", ""},                                                      // "**/opencode.jsonc"
+	{scanNeedles, "secrets", ""},                                                             // "**/secrets"
+	{scanNeedles, "secrets", ""},                                                             // "**/secrets*"
+	{scanNeedles, "secrets.", ""},                                                            // "**/secrets.*"
+	{scanRooted, "/etc/claude-code/managed-settings.json", ""},                               // "/etc/claude-code/managed-settings.json"
+	{scanRooted, "/etc/cursor/hooks.json", ""},                                               // "/etc/cursor/hooks.json"
+	{scanRooted, "/etc/gemini-cli", ""},                                                      // "/etc/gemini-cli/**"
+	{scanRooted, "/etc/gemini-cli/settings.json", ""},                                        // "/etc/gemini-cli/settings.json"
+	{scanRooted, "/etc/gshadow", ""},                                                         // "/etc/gshadow"
+	{scanRooted, "/etc/passwd", ""},                                                          // "/etc/passwd"
+	{scanRooted, "/etc/qwen-code", ""},                                                       // "/etc/qwen-code/**"
+	{scanRooted, "/etc/security/opasswd", ""},                                                // "/etc/security/opasswd"
+	{scanRooted, "/etc/shadow", ""},                                                          // "/etc/shadow"
+	{scanRooted, "/etc/ssh", ""},                                                             // "/etc/ssh/ssh_host_*_key"
+	{scanRooted, "/etc/sudoers", ""},                                                         // "/etc/sudoers"
+	{scanRooted, "/etc/sudoers.d", ""},                                                       // "/etc/sudoers.d/**"
+	{scanRooted, "/run/containerd/containerd.sock", ""},                                      // "/run/containerd/containerd.sock"
+	{scanRooted, "/run/docker.sock", ""},                                                     // "/run/docker.sock"
+	{scanRooted, "/run/podman/podman.sock", ""},                                              // "/run/podman/podman.sock"
+	{scanRooted, "/run/secrets", ""},                                                         // "/run/secrets/**"
+	{scanRooted, "/var/run/docker.sock", ""},                                                 // "/var/run/docker.sock"
+	{scanHome, "/.aws", "/.aws/**"},                                                          // "~/.aws/**"
+	{scanHome, "/.aws/config", "/.aws/config"},                                               // "~/.aws/config"
+	{scanHome, "/.bash_history", "/.bash_history"},                                           // "~/.bash_history"
+	{scanHome, "/.claude.json", "/.claude.json"},                                             // "~/.claude.json"
+	{scanHome, "/.claude/.credentials.json", "/.claude/.credentials.json"},                   // "~/.claude/.credentials.json"
+	{scanHome, "/.claude/settings.json", "/.claude/settings.json"},                           // "~/.claude/settings.json"
+	{scanHome, "/.claude/settings.local.json", "/.claude/settings.local.json"},               // "~/.claude/settings.local.json"
+	{scanHome, "/.cline/hooks", "/.cline/hooks/**"},                                          // "~/.cline/hooks/**"
+	{scanHome, "/.codex/auth.json", "/.codex/auth.json"},                                     // "~/.codex/auth.json"
+	{scanHome, "/.codex/config.toml", "/.codex/config.toml"},                                 // "~/.codex/config.toml"
+	{scanHome, "/.codex/hooks.json", "/.codex/hooks.json"},                                   // "~/.codex/hooks.json"
+	{scanHome, "/.codex/rules", "/.codex/rules/**"},                                          // "~/.codex/rules/**"
+	{scanHome, "/.config", "/.config/**"},                                                    // "~/.config/**"
+	{scanHome, "/.config/autostart", "/.config/autostart/**"},                                // "~/.config/autostart/**"
+	{scanHome, "/.config/cagent/config.yaml", "/.config/cagent/config.yaml"},                 // "~/.config/cagent/config.yaml"
+	{scanHome, "/.config/cagent/hooks.d", "/.config/cagent/hooks.d/**"},                      // "~/.config/cagent/hooks.d/**"
+	{scanHome, "/.config/chromium", "/.config/chromium/**/Cookies"},                          // "~/.config/chromium/**/Cookies"
+	{scanHome, "/.config/chromium", "/.config/chromium/**/Login Data"},                       // "~/.config/chromium/**/Login Data"
+	{scanHome, "/.config/gh/hosts.yml", "/.config/gh/hosts.yml"},                             // "~/.config/gh/hosts.yml"
+	{scanHome, "/.config/git", "/.config/git/**"},                                            // "~/.config/git/**"
+	{scanHome, "/.config/google-chrome", "/.config/google-chrome/**/Cookies"},                // "~/.config/google-chrome/**/Cookies"
+	{scanHome, "/.config/google-chrome", "/.config/google-chrome/**/Login Data"},             // "~/.config/google-chrome/**/Login Data"
+	{scanHome, "/.config/hub", "/.config/hub"},                                               // "~/.config/hub"
+	{scanHome, "/.config/kilo/kilo.json", "/.config/kilo/kilo.json"},                         // "~/.config/kilo/kilo.json"
+	{scanHome, "/.config/kilo/kilo.jsonc", "/.config/kilo/kilo.jsonc"},                       // "~/.config/kilo/kilo.jsonc"
+	{scanHome, "/.config/kilo/opencode.json", "/.config/kilo/opencode.json"},                 // "~/.config/kilo/opencode.json"
+	{scanHome, "/.config/kilo/plugin", "/.config/kilo/plugin/**"},                            // "~/.config/kilo/plugin/**"
+	{scanHome, "/.config/kilo/plugins", "/.config/kilo/plugins/**"},                          // "~/.config/kilo/plugins/**"
+	{scanHome, "/.config/opencode/opencode.json", "/.config/opencode/opencode.json"},         // "~/.config/opencode/opencode.json"
+	{scanHome, "/.config/opencode/opencode.jsonc", "/.config/opencode/opencode.jsonc"},       // "~/.config/opencode/opencode.jsonc"
+	{scanHome, "/.config/opencode/plugin", "/.config/opencode/plugin/**"},                    // "~/.config/opencode/plugin/**"
+	{scanHome, "/.config/opencode/plugins", "/.config/opencode/plugins/**"},                  // "~/.config/opencode/plugins/**"
+	{scanHome, "/.config/rclone/rclone.conf", "/.config/rclone/rclone.conf"},                 // "~/.config/rclone/rclone.conf"
+	{scanHome, "/.config/systemd/user", "/.config/systemd/user/**"},                          // "~/.config/systemd/user/**"
+	{scanHome, "/.config/toolguard", "/.config/toolguard/**"},                                // "~/.config/toolguard/**"
+	{scanHome, "/.copilot/config.json", "/.copilot/config.json"},                             // "~/.copilot/config.json"
+	{scanHome, "/.copilot/hooks", "/.copilot/hooks/**"},                                      // "~/.copilot/hooks/**"
+	{scanHome, "/.copilot/settings.json", "/.copilot/settings.json"},                         // "~/.copilot/settings.json"
+	{scanHome, "/.cursor/hooks.json", "/.cursor/hooks.json"},                                 // "~/.cursor/hooks.json"
+	{scanHome, "/.docker/config.json", "/.docker/config.json"},                               // "~/.docker/config.json"
+	{scanHome, "/.factory/hooks.json", "/.factory/hooks.json"},                               // "~/.factory/hooks.json"
+	{scanHome, "/.factory/settings.json", "/.factory/settings.json"},                         // "~/.factory/settings.json"
+	{scanHome, "/.gemini/oauth_creds.json", "/.gemini/oauth_creds.json"},                     // "~/.gemini/oauth_creds.json"
+	{scanHome, "/.gemini/policies", "/.gemini/policies/**"},                                  // "~/.gemini/policies/**"
+	{scanHome, "/.gemini/settings.json", "/.gemini/settings.json"},                           // "~/.gemini/settings.json"
+	{scanHome, "/.git-credentials", "/.git-credentials"},                                     // "~/.git-credentials"
+	{scanHome, "/.gnupg", "/.gnupg/**"},                                                      // "~/.gnupg/**"
+	{scanHome, "/.gradle/gradle.properties", "/.gradle/gradle.properties"},                   // "~/.gradle/gradle.properties"
+	{scanHome, "/.histfile", "/.histfile"},                                                   // "~/.histfile"
+	{scanHome, "/.kube", "/.kube/**"},                                                        // "~/.kube/**"
+	{scanHome, "/.kube/config", "/.kube/config"},                                             // "~/.kube/config"
+	{scanHome, "/.kube", "/.kube/config[-._]*"},                                              // "~/.kube/config[-._]*"
+	{scanHome, "/.lesshst", "/.lesshst"},                                                     // "~/.lesshst"
+	{scanHome, "/.local/bin", "/.local/bin/**"},                                              // "~/.local/bin/**"
+	{scanHome, "/.local/share/applications", "/.local/share/applications/**"},                // "~/.local/share/applications/**"
+	{scanHome, "/.local/share/fish/fish_history", "/.local/share/fish/fish_history"},         // "~/.local/share/fish/fish_history"
+	{scanHome, "/.local/share/keyrings", "/.local/share/keyrings/**"},                        // "~/.local/share/keyrings/**"
+	{scanHome, "/.local/share/opencode/auth.json", "/.local/share/opencode/auth.json"},       // "~/.local/share/opencode/auth.json"
+	{scanHome, "/.local/share/toolguard", "/.local/share/toolguard/**"},                      // "~/.local/share/toolguard/**"
+	{scanHome, "/.local/state/toolguard", "/.local/state/toolguard/**"},                      // "~/.local/state/toolguard/**"
+	{scanHome, "/.m2/settings-security.xml", "/.m2/settings-security.xml"},                   // "~/.m2/settings-security.xml"
+	{scanHome, "/.m2/settings.xml", "/.m2/settings.xml"},                                     // "~/.m2/settings.xml"
+	{scanHome, "/.mozilla", "/.mozilla/**/cookies.sqlite"},                                   // "~/.mozilla/**/cookies.sqlite"
+	{scanHome, "/.mozilla", "/.mozilla/**/key3.db"},                                          // "~/.mozilla/**/key3.db"
+	{scanHome, "/.mozilla", "/.mozilla/**/key4.db"},                                          // "~/.mozilla/**/key4.db"
+	{scanHome, "/.mozilla", "/.mozilla/**/logins.json"},                                      // "~/.mozilla/**/logins.json"
+	{scanHome, "/.mysql_history", "/.mysql_history"},                                         // "~/.mysql_history"
+	{scanHome, "/.node_repl_history", "/.node_repl_history"},                                 // "~/.node_repl_history"
+	{scanHome, "/.nuget/NuGet/NuGet.Config", "/.nuget/NuGet/NuGet.Config"},                   // "~/.nuget/NuGet/NuGet.Config"
+	{scanHome, "/.password-store", "/.password-store/**"},                                    // "~/.password-store/**"
+	{scanHome, "/.psql_history", "/.psql_history"},                                           // "~/.psql_history"
+	{scanHome, "/.python_history", "/.python_history"},                                       // "~/.python_history"
+	{scanHome, "/.qwen/oauth_creds.json", "/.qwen/oauth_creds.json"},                         // "~/.qwen/oauth_creds.json"
+	{scanHome, "/.qwen/settings.json", "/.qwen/settings.json"},                               // "~/.qwen/settings.json"
+	{scanHome, "/.rclone.conf", "/.rclone.conf"},                                             // "~/.rclone.conf"
+	{scanHome, "/.sh_history", "/.sh_history"},                                               // "~/.sh_history"
+	{scanHome, "/.sqlite_history", "/.sqlite_history"},                                       // "~/.sqlite_history"
+	{scanHome, "/.ssh", "/.ssh/**"},                                                          // "~/.ssh/**"
+	{scanHome, "/.ssh/config", "/.ssh/config"},                                               // "~/.ssh/config"
+	{scanHome, "/.terraform.d/credentials.tfrc.json", "/.terraform.d/credentials.tfrc.json"}, // "~/.terraform.d/credentials.tfrc.json"
+	{scanHome, "/.vault-token", "/.vault-token"},                                             // "~/.vault-token"
+	{scanHome, "/.viminfo", "/.viminfo"},                                                     // "~/.viminfo"
+	{scanHome, "/.zsh_history", "/.zsh_history"},                                             // "~/.zsh_history"
+	{scanHome, "/Documents/Cline/Hooks", "/Documents/Cline/Hooks/**"},                        // "~/Documents/Cline/Hooks/**"
+	{scanHome, "/Library/Application Support/Firefox/Profiles", "/Library/Application Support/Firefox/Profiles/**/cookies.sqlite"}, // "~/Library/Application Support/Firefox/Profiles/**/cookies.sqlite"
+	{scanHome, "/Library/Application Support/Firefox/Profiles", "/Library/Application Support/Firefox/Profiles/**/logins.json"},    // "~/Library/Application Support/Firefox/Profiles/**/logins.json"
+	{scanHome, "/Library/Application Support/Google/Chrome", "/Library/Application Support/Google/Chrome/**/Cookies"},              // "~/Library/Application Support/Google/Chrome/**/Cookies"
+	{scanHome, "/Library/Application Support/Google/Chrome", "/Library/Application Support/Google/Chrome/**/Login Data"},           // "~/Library/Application Support/Google/Chrome/**/Login Data"
+	{scanHome, "/Library/Cookies", "/Library/Cookies/**"},                                                                          // "~/Library/Cookies/**"
+	{scanHome, "/bin", "/bin/**"}, // "~/bin/**"
+	{scanHome, "/snap/firefox/common/.mozilla", "/snap/firefox/common/.mozilla/**/cookies.sqlite"}, // "~/snap/firefox/common/.mozilla/**/cookies.sqlite"
+	{scanHome, "/snap/firefox/common/.mozilla", "/snap/firefox/common/.mozilla/**/logins.json"},    // "~/snap/firefox/common/.mozilla/**/logins.json"
 }

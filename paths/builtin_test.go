@@ -94,3 +94,23 @@ func FuzzDeferredList(f *testing.F) {
 		}
 	})
 }
+
+// TestBuiltinScanKeys: the generated scanKey of every built-in pattern is
+// the one scanKeyOf works out, and a plain absolute pattern that is not
+// built-in has none (its key is worked out when scanned).
+func TestBuiltinScanKeys(t *testing.T) {
+	for _, s := range builtinSources {
+		i := builtinIndex(s)
+		if i < 0 {
+			t.Fatalf("builtinIndex(%q) = -1", s)
+		}
+		if got, want := builtinScanKeys[i], scanKeyOf(s); got != want {
+			t.Errorf("builtinScanKeys[%d] (%q) = %+v; scanKeyOf: %+v", i, s, got, want)
+		}
+	}
+	srcs := []string{builtinSources[0], "/opt/x/**"}
+	keys, ok := builtinKeys(srcs)
+	if !ok || keys[1] != noScanKey || scanKeyAt(keys, srcs, 1) != scanKeyOf("/opt/x/**") {
+		t.Fatalf("builtinKeys(%q) = %v, %v", srcs, keys, ok)
+	}
+}

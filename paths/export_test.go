@@ -1,5 +1,7 @@
 package paths
 
+import "fmt"
+
 // IsBuiltin is isBuiltin, for the external test that generates it.
 var IsBuiltin = isBuiltin
 
@@ -8,3 +10,12 @@ func CompilePattern(src string, homes []string) error {
 	_, err := appendPattern(nil, src, homes)
 	return err
 }
+
+// ScanKeyLiteral is scanKeyOf(src) as Go source, for the external test
+// that generates builtinScanKeys.
+func ScanKeyLiteral(src string) string {
+	k := scanKeyOf(src)
+	return fmt.Sprintf("{%s, %q, %q}", scanKindNames[k.kind], k.a, k.b)
+}
+
+var scanKindNames = [...]string{scanAny: "scanAny", scanRooted: "scanRooted", scanHome: "scanHome", scanHomeAny: "scanHomeAny", scanNeedles: "scanNeedles"}

@@ -29,8 +29,10 @@ type patternSet struct {
 // deferredList is a list compiled on first use, once; list is never
 // changed after.
 type deferredList struct {
-	once  sync.Once
-	srcs  []string
+	once sync.Once
+	srcs []string
+	// keys are where each source's scanKey is (see builtinKeys).
+	keys  []uint16
 	homes []string
 	list  []pattern
 	// compiled is set once list is: from then on the list is judged
