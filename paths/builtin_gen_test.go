@@ -18,13 +18,14 @@ var updateBuiltin = flag.Bool("update-builtin", false, "rewrite builtin_gen.go")
 const builtinFile = "builtin_gen.go"
 
 // builtinList computes what builtinSources holds: every pattern of the
-// Default lists and of the agent settings files, sorted, once each.
+// default lists (as defaultListsOf works them out, not as generated) and
+// of the agent settings files, sorted, once each.
 func builtinList() []string {
-	c := paths.DefaultConfig()
 	var all []string
-	for _, l := range [][]string{c.Denied, c.NotSecret, c.PublicFiles, c.Sensitive, c.SensitiveWrite, c.Protected, c.EscapeHatches, hook.ProtectedPaths()} {
+	for _, l := range paths.DefaultListsOf() {
 		all = append(all, l...)
 	}
+	all = append(all, hook.ProtectedPaths()...)
 	slices.Sort(all)
 	return slices.Compact(all)
 }
@@ -40,6 +41,26 @@ func renderBuiltin(srcs []string) []byte {
 	b.WriteString("// builtinScanKeys: see builtin.go.\nvar builtinScanKeys = [...]scanKey{\n")
 	for _, s := range srcs {
 		fmt.Fprintf(&b, "\t%s, // %q\n", paths.ScanKeyLiteral(s), s)
+	}
+	b.WriteString("}\n\n")
+	b.WriteString("// defaultLists: see defaultList.\nvar defaultLists = [numDefaultLists]generatedList{\n")
+	for i, l := range paths.DefaultListsOf() {
+		fmt.Fprintf(&b, "\t%s: {\n\t\tsrcs: []string{", paths.DefaultListNames[i])
+		for _, s := range l {
+			fmt.Fprintf(&b, "\n\t\t\t%q,", s)
+		}
+		b.WriteString("\n\t\t},\n\t\tkeys: []uint16{")
+		for j, s := range l {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			k, ok := slices.BinarySearch(srcs, s)
+			if !ok {
+				panic("paths: default pattern " + s + " is not built-in")
+			}
+			fmt.Fprintf(&b, "%d", k)
+		}
+		b.WriteString("},\n\t},\n")
 	}
 	b.WriteString("}\n")
 	out, err := format.Source(b.Bytes())

@@ -114,3 +114,39 @@ func TestBuiltinScanKeys(t *testing.T) {
 		t.Fatalf("builtinKeys(%q) = %v, %v", srcs, keys, ok)
 	}
 }
+
+// TestDefaultListsKeys: the generated default lists are what
+// defaultListsOf works out, and builtinKeys gives a list that starts with
+// one (by copy, as the policy passes them, or rebuilt) the keys it finds
+// one pattern at a time.
+func TestDefaultListsKeys(t *testing.T) {
+	computed := defaultListsOf()
+	for i := range defaultLists {
+		if !reflect.DeepEqual(defaultLists[i].srcs, computed[i]) {
+			t.Fatalf("defaultLists[%d] differs from defaultListsOf", i)
+		}
+		for _, srcs := range [][]string{
+			defaultList(i),
+			append(defaultList(i), "/opt/x/**", "**/.env"),
+			append([]string{"**/.env"}, defaultList(i)...),
+			strings.Split(strings.Join(defaultList(i), "\n"), "\n"), // equal strings, not the same
+		} {
+			got, ok := builtinKeys(srcs)
+			if !ok {
+				t.Fatalf("list %d: builtinKeys(%q) not ok", i, srcs)
+			}
+			for j, s := range srcs {
+				want := noScanKey
+				if k := builtinIndex(s); k >= 0 {
+					want = uint16(k)
+				}
+				if got[j] != want {
+					t.Fatalf("list %d: builtinKeys(%q)[%d] = %d, want %d", i, srcs, j, got[j], want)
+				}
+			}
+		}
+	}
+	if _, ok := builtinKeys(append(defaultList(listDenied), "**/x[")); ok {
+		t.Fatal("builtinKeys accepts a list ending in a pattern it does not know")
+	}
+}

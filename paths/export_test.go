@@ -19,3 +19,13 @@ func ScanKeyLiteral(src string) string {
 }
 
 var scanKindNames = [...]string{scanAny: "scanAny", scanRooted: "scanRooted", scanHome: "scanHome", scanHomeAny: "scanHomeAny", scanNeedles: "scanNeedles"}
+
+// DefaultListsOf is defaultListsOf, for the external test that generates
+// defaultLists; DefaultListNames names its lists' indexes.
+var DefaultListsOf = defaultListsOf
+
+var DefaultListNames = [numDefaultLists]string{
+	listDenied: "listDenied", listNotSecret: "listNotSecret", listPublicFiles: "listPublicFiles",
+	listSensitive: "listSensitive", listSensitiveWrite: "listSensitiveWrite", listProtected: "listProtected",
+	listUnprotected: "listUnprotected", listEscapeHatches: "listEscapeHatches",
+}

@@ -78,8 +78,13 @@ func compileList(srcs, homes []string) []pattern {
 	return list
 }
 
-// listLen is the number of patterns srcs compile into.
+// listLen is the number of patterns srcs compile into. With one home
+// (the usual case: a home that is not a symbolic link) the "~/" patterns
+// need not be counted (a hook process counted ~290 sources for nothing).
 func listLen(srcs, homes []string) int {
+	if len(homes) == 1 {
+		return len(srcs)
+	}
 	return len(srcs) + homePatterns(srcs)*(len(homes)-1)
 }
 
