@@ -38,7 +38,7 @@ func renderBuiltin(srcs []string) []byte {
 		fmt.Fprintf(&b, "\tcase %q:\n\t\treturn %d\n", s, i)
 	}
 	b.WriteString("\t}\n\treturn -1\n}\n\n")
-	b.WriteString("// builtinScanKeys: see builtin.go.\nvar builtinScanKeys = [...]scanKey{\n")
+	b.WriteString("// builtinScanKeys: see builtin.go.\nvar builtinScanKeys = [...]packedKey{\n")
 	for _, s := range srcs {
 		fmt.Fprintf(&b, "\t%s, // %q\n", paths.ScanKeyLiteral(s), s)
 	}

@@ -104,7 +104,7 @@ func TestBuiltinScanKeys(t *testing.T) {
 		if i < 0 {
 			t.Fatalf("builtinIndex(%q) = -1", s)
 		}
-		if got, want := builtinScanKeys[i], scanKeyOf(s); got != want {
+		if got, want := builtinScanKeys[i].unpack(s), scanKeyOf(s); got != want {
 			t.Errorf("builtinScanKeys[%d] (%q) = %+v; scanKeyOf: %+v", i, s, got, want)
 		}
 	}

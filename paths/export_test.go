@@ -11,11 +11,15 @@ func CompilePattern(src string, homes []string) error {
 	return err
 }
 
-// ScanKeyLiteral is scanKeyOf(src) as Go source, for the external test
-// that generates builtinScanKeys.
+// ScanKeyLiteral is scanKeyOf(src), packed, as Go source, for the external
+// test that generates builtinScanKeys.
 func ScanKeyLiteral(src string) string {
 	k := scanKeyOf(src)
-	return fmt.Sprintf("{%s, %q, %q}", scanKindNames[k.kind], k.a, k.b)
+	p, ok := k.pack(src)
+	if !ok {
+		panic(fmt.Sprintf("paths: the scan key %+v of %q does not pack", k, src))
+	}
+	return fmt.Sprintf("{%s, %d, %d, %d, %d}", scanKindNames[k.kind], p[1], p[2], p[3], p[4])
 }
 
 var scanKindNames = [...]string{scanAny: "scanAny", scanRooted: "scanRooted", scanHome: "scanHome", scanHomeAny: "scanHomeAny", scanNeedles: "scanNeedles"}
