@@ -26,7 +26,13 @@ func (s *patternSet) firstScanned(d *deferredList, p string, j *judge) *pattern 
 		}
 	}
 	for i, src := range d.srcs {
-		if k := scanKeyAt(d.keys, d.srcs, i); !k.mayMatch(d.homes, p) {
+		var k scanKey
+		if i < len(d.keys) && d.keys[i] != noScanKey {
+			k = builtinScanKeys[d.keys[i]].unpack(src) // scanKeyAt, inlined
+		} else {
+			k = scanKeyOf(src)
+		}
+		if !k.mayMatch(d.homes, p) {
 			continue
 		}
 		pts, err := appendPattern(nil, src, d.homes)
