@@ -19,8 +19,9 @@ import (
 // a hook process judges no path against most lists, and classifying the
 // ~260 patterns of every list was a tenth of its instructions.
 // builtinScanKeys holds each one's scanKey, in the same order, packed as
-// the places in the pattern of the key's strings (no pointers: read-only
-// data, ~1 K rather than ~10 K).
+// the places in the pattern of the key's strings (~1.3 K without
+// pointers, rather than ~10 K of string headers: a hook process touched
+// the pages).
 // TestBuiltinSourcesGenerated fails when the tables no longer match the
 // lists or scanKeyOf.
 
