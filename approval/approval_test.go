@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/toolguard/toolguard/audit"
 	"github.com/toolguard/toolguard/policy"
 	"github.com/toolguard/toolguard/risk"
 )
@@ -180,5 +181,27 @@ func TestEvents(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
+
+// TestLogBlockedRedactsReason: the "blocked" event's reason is the
+// reason as audit.RedactString gives it, the first time (redacted) and
+// the second (from the table of recent reasons), a secret masked.
+func TestLogBlockedRedactsReason(t *testing.T) {
+	reason := "The command sends AKIAIOSFODNN7EXAMPLE over the network (#hook-cost-13)"
+	want := audit.RedactString(reason)
+	if strings.Contains(want, "AKIAIOSFODNN7EXAMPLE") {
+		t.Fatalf("RedactString kept the key: %q", want)
+	}
+	for i := range 2 {
+		var buf bytes.Buffer
+		LogBlocked(context.Background(), slog.New(slog.NewJSONHandler(&buf, nil)), askReq.Call, policy.Decision{Verdict: risk.Deny, Rule: "core.x", Reason: reason})
+		var m map[string]any
+		if err := json.Unmarshal(buf.Bytes(), &m); err != nil {
+			t.Fatal(err)
+		}
+		if m["reason"] != want {
+			t.Fatalf("event %d: reason %q, want %q", i, m["reason"], want)
+		}
 	}
 }

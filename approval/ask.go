@@ -121,5 +121,5 @@ func callAttrs(c call.Call, d policy.Decision) []slog.Attr {
 // LogBlocked logs the "blocked" event for a denied call; a nil logger logs
 // nothing.
 func LogBlocked(ctx context.Context, l *slog.Logger, c call.Call, d policy.Decision) {
-	eventLogger{l}.event(ctx, EventBlocked, Request{Call: c, Decision: d}, []slog.Attr{slog.String("reason", audit.RedactString(d.Reason))})
+	eventLogger{l}.event(ctx, EventBlocked, Request{Call: c, Decision: d}, []slog.Attr{slog.String("reason", audit.RedactReason(d.Reason))})
 }

@@ -109,3 +109,50 @@ var shapeNeedles = needles{
 	},
 	single: []int{2},
 }
+
+// enclosingIDs are the indexes in shapeNeedles of each enclosing shape's
+// literals, in order (see prepareShapes).
+var enclosingIDs = [...][]int{
+	{0},
+	{1, 2},
+	{3},
+	{4},
+	{5},
+	{6},
+}
+
+// tokenIDs are the same for each of risk.TokenShapes.
+var tokenIDs = [...][]int{
+	{0},
+	{7, 8},
+	{9},
+	{10, 11, 12, 13, 14},
+	{15},
+	{16, 17, 18, 19, 20, 21, 22, 23},
+	{24},
+	{25},
+	{26, 27},
+	{28},
+	{29},
+	{30},
+	{31},
+	{32},
+	{33},
+	{34},
+	{35},
+	{36},
+	{37},
+	{38, 39, 40},
+	{41},
+	{42},
+	{43, 44, 45, 46},
+	{47},
+	{48, 49, 50},
+	{51},
+	{52},
+	{53},
+	{54},
+	{55, 56},
+	{57, 58},
+	{59},
+}

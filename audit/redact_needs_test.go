@@ -208,6 +208,26 @@ func shapeNeedlesSource() []byte {
 		fmt.Fprintf(&b, "\t\t%s,\n", ints(bk))
 	}
 	fmt.Fprintf(&b, "\t},\n\tsingle: []int%s,\n}\n", ints(n.single))
+	needIDs := func(name, doc string, needs [][]string) {
+		fmt.Fprintf(&b, "\n// %s are %s\nvar %s = [...][]int{\n", name, doc, name)
+		for _, need := range needs {
+			ids := make([]int, len(need))
+			for i, s := range need {
+				ids[i], _ = n.find(s)
+			}
+			fmt.Fprintf(&b, "\t%s,\n", ints(ids))
+		}
+		b.WriteString("}\n")
+	}
+	var encl, toks [][]string
+	for _, sh := range enclosing {
+		encl = append(encl, sh.need)
+	}
+	for _, t := range risk.TokenShapes {
+		toks = append(toks, t.Need)
+	}
+	needIDs("enclosingIDs", "the indexes in shapeNeedles of each enclosing shape's\n// literals, in order (see prepareShapes).", encl)
+	needIDs("tokenIDs", "the same for each of risk.TokenShapes.", toks)
 	src, err := format.Source([]byte(b.String()))
 	if err != nil {
 		panic(err)
@@ -224,6 +244,27 @@ func TestShapeNeedlesScanLikeBuilt(t *testing.T) {
 	for _, text := range []string{"", "x", "password=1 ghp_abc https://u:p@h machine m", strings.Join(built.list, " ")} {
 		if got, want := shapeNeedles.scan(text), built.scan(text); got != want {
 			t.Errorf("scan(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestShapeIDsFindTheLiterals: the generated indexes prepareShapes gives
+// every shape are those of its literals in shapeNeedles, and its mask
+// holds exactly them.
+func TestShapeIDsFindTheLiterals(t *testing.T) {
+	prepareShapes()
+	if len(shapes) != len(enclosing)+len(tokens) || len(tokens) != len(risk.TokenShapes)-1 {
+		t.Fatalf("%d shapes, %d enclosing, %d tokens", len(shapes), len(enclosing), len(tokens))
+	}
+	for _, sh := range shapes {
+		var want []int
+		var mask found
+		for _, s := range sh.need {
+			want = append(want, shapeNeedles.at(s))
+			mask.add(shapeNeedles.at(s))
+		}
+		if diff := cmp.Diff(want, sh.ids); diff != "" || mask != sh.mask {
+			t.Errorf("%s: ids (-want +got):\n%s mask %v, want %v", sh.name, diff, sh.mask, mask)
 		}
 	}
 }

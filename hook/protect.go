@@ -95,8 +95,17 @@ var settingsGlobs = map[string][]string{
 // ProtectedPaths returns the globs of every agent settings file that can
 // hold toolguard's hook or the agent's permission rules, sorted. The policy
 // denies writes to them (and commands such as `sed -i` that edit them), so a
-// model cannot remove the hook or approve itself.
-func ProtectedPaths() []string {
+// model cannot remove the hook or approve itself. The list is generated
+// (protectedPaths in protect_gen.go, by `go generate ./hook`): every hook
+// process asks for it, and gathering and sorting the globs cost it ~27 K
+// instructions. TestProtectedPathsGenerated checks it against
+// protectedPathsOf.
+func ProtectedPaths() []string { return slices.Clone(protectedPaths[:]) }
+
+//go:generate go test -run ^TestProtectedPathsGenerated$ -update-protected
+
+// protectedPathsOf works ProtectedPaths out from settingsGlobs.
+func protectedPathsOf() []string {
 	var out []string
 	for _, a := range Agents() {
 		out = append(out, settingsGlobs[a]...)

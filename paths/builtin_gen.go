@@ -2,263 +2,1035 @@
 
 package paths
 
-// isBuiltin: see builtin.go.
-func isBuiltin(s string) bool {
+// builtinIndex: see builtin.go.
+func builtinIndex(s string) int {
 	switch s {
-	case "**/*-example.*",
-		"**/*.adoc",
-		"**/*.c",
-		"**/*.cc",
-		"**/*.cjs",
-		"**/*.cpp",
-		"**/*.cs",
-		"**/*.css",
-		"**/*.defaults",
-		"**/*.dist",
-		"**/*.dist.*",
-		"**/*.example",
-		"**/*.example.*",
-		"**/*.go",
-		"**/*.graphql",
-		"**/*.h",
-		"**/*.hpp",
-		"**/*.html",
-		"**/*.java",
-		"**/*.js",
-		"**/*.jsx",
-		"**/*.kdbx",
-		"**/*.key",
-		"**/*.kt",
-		"**/*.kts",
-		"**/*.m",
-		"**/*.md",
-		"**/*.mjs",
-		"**/*.p12",
-		"**/*.pem",
-		"**/*.pfx",
-		"**/*.php",
-		"**/*.proto",
-		"**/*.pub",
-		"**/*.py",
-		"**/*.rb",
-		"**/*.rs",
-		"**/*.rst",
-		"**/*.sample",
-		"**/*.sample.*",
-		"**/*.scala",
-		"**/*.svelte",
-		"**/*.swift",
-		"**/*.template",
-		"**/*.template.*",
-		"**/*.tmpl",
-		"**/*.ts",
-		"**/*.tsx",
-		"**/*.vue",
-		"**/*_example.*",
-		"**/.aws/**",
-		"**/.aws/credentials",
-		"**/.azure/**",
-		"**/.bash_login",
-		"**/.bash_logout",
-		"**/.bash_profile",
-		"**/.bashrc",
-		"**/.claude/agents/**",
-		"**/.claude/commands/**",
-		"**/.claude/hooks/**",
-		"**/.claude/settings.json",
-		"**/.claude/settings.local.json",
-		"**/.claude/skills/**",
-		"**/.cline/hooks/**",
-		"**/.clinerules/hooks/**",
-		"**/.codex/config.toml",
-		"**/.codex/hooks.json",
-		"**/.codex/prompts/**",
-		"**/.codex/rules/**",
-		"**/.config/gcloud/**",
-		"**/.cursor/hooks.json",
-		"**/.cursor/mcp.json",
-		"**/.cursor/rules/**",
-		"**/.devcontainer/**",
-		"**/.env",
-		"**/.env.*",
-		"**/.envrc",
-		"**/.factory/hooks.json",
-		"**/.factory/settings.json",
-		"**/.factory/settings.local.json",
-		"**/.gemini/commands/**",
-		"**/.gemini/extensions/**",
-		"**/.gemini/settings.json",
-		"**/.git-credentials",
-		"**/.git/config",
-		"**/.git/hooks/**",
-		"**/.git/logs/**",
-		"**/.git/modules/**",
-		"**/.git/objects/**",
-		"**/.git/packed-refs",
-		"**/.git/refs/**",
-		"**/.gitconfig",
-		"**/.github/copilot/settings.json",
-		"**/.github/copilot/settings.local.json",
-		"**/.github/hooks/**",
-		"**/.gnupg/**",
-		"**/.husky/**",
-		"**/.kilo/**",
-		"**/.kilocode/**",
-		"**/.mcp.json",
-		"**/.netrc",
-		"**/.npmrc",
-		"**/.opencode/**",
-		"**/.opencode/skill/**",
-		"**/.opencode/skills/**",
-		"**/.pgpass",
-		"**/.pre-commit-config.yaml",
-		"**/.profile",
-		"**/.pypirc",
-		"**/.qwen/settings.json",
-		"**/.ssh/**",
-		"**/.toolguard.json",
-		"**/.toolguard.toml",
-		"**/.toolguard.yaml",
-		"**/.toolguard.yml",
-		"**/.toolguard/**",
-		"**/.vscode/launch.json",
-		"**/.vscode/mcp.json",
-		"**/.vscode/settings.json",
-		"**/.vscode/tasks.json",
-		"**/.zlogin",
-		"**/.zprofile",
-		"**/.zshenv",
-		"**/.zshrc",
-		"**/authorized_keys",
-		"**/authorized_keys2",
-		"**/credentials",
-		"**/credentials*",
-		"**/credentials.*",
-		"**/id_dsa",
-		"**/id_ecdsa",
-		"**/id_ecdsa_sk",
-		"**/id_ed25519",
-		"**/id_ed25519_sk",
-		"**/id_rsa",
-		"**/kilo.json",
-		"**/kilo.jsonc",
-		"**/known_hosts",
-		"**/known_hosts.old",
-		"**/opencode.json",
-		"**/opencode.jsonc",
-		"**/secrets",
-		"**/secrets*",
-		"**/secrets.*",
-		"/etc/claude-code/managed-settings.json",
-		"/etc/cursor/hooks.json",
-		"/etc/gemini-cli/**",
-		"/etc/gemini-cli/settings.json",
-		"/etc/gshadow",
-		"/etc/passwd",
-		"/etc/qwen-code/**",
-		"/etc/security/opasswd",
-		"/etc/shadow",
-		"/etc/ssh/ssh_host_*_key",
-		"/etc/sudoers",
-		"/etc/sudoers.d/**",
-		"/run/containerd/containerd.sock",
-		"/run/docker.sock",
-		"/run/podman/podman.sock",
-		"/run/secrets/**",
-		"/var/run/docker.sock",
-		"~/.aws/**",
-		"~/.aws/config",
-		"~/.bash_history",
-		"~/.claude.json",
-		"~/.claude/.credentials.json",
-		"~/.claude/settings.json",
-		"~/.claude/settings.local.json",
-		"~/.cline/hooks/**",
-		"~/.codex/auth.json",
-		"~/.codex/config.toml",
-		"~/.codex/hooks.json",
-		"~/.codex/rules/**",
-		"~/.config/**",
-		"~/.config/autostart/**",
-		"~/.config/cagent/config.yaml",
-		"~/.config/cagent/hooks.d/**",
-		"~/.config/chromium/**/Cookies",
-		"~/.config/chromium/**/Login Data",
-		"~/.config/gh/hosts.yml",
-		"~/.config/git/**",
-		"~/.config/google-chrome/**/Cookies",
-		"~/.config/google-chrome/**/Login Data",
-		"~/.config/hub",
-		"~/.config/kilo/kilo.json",
-		"~/.config/kilo/kilo.jsonc",
-		"~/.config/kilo/opencode.json",
-		"~/.config/kilo/plugin/**",
-		"~/.config/kilo/plugins/**",
-		"~/.config/opencode/opencode.json",
-		"~/.config/opencode/opencode.jsonc",
-		"~/.config/opencode/plugin/**",
-		"~/.config/opencode/plugins/**",
-		"~/.config/rclone/rclone.conf",
-		"~/.config/systemd/user/**",
-		"~/.config/toolguard/**",
-		"~/.copilot/config.json",
-		"~/.copilot/hooks/**",
-		"~/.copilot/settings.json",
-		"~/.cursor/hooks.json",
-		"~/.docker/config.json",
-		"~/.factory/hooks.json",
-		"~/.factory/settings.json",
-		"~/.gemini/oauth_creds.json",
-		"~/.gemini/policies/**",
-		"~/.gemini/settings.json",
-		"~/.git-credentials",
-		"~/.gnupg/**",
-		"~/.gradle/gradle.properties",
-		"~/.histfile",
-		"~/.kube/**",
-		"~/.kube/config",
-		"~/.kube/config[-._]*",
-		"~/.lesshst",
-		"~/.local/bin/**",
-		"~/.local/share/applications/**",
-		"~/.local/share/fish/fish_history",
-		"~/.local/share/keyrings/**",
-		"~/.local/share/opencode/auth.json",
-		"~/.local/share/toolguard/**",
-		"~/.local/state/toolguard/**",
-		"~/.m2/settings-security.xml",
-		"~/.m2/settings.xml",
-		"~/.mozilla/**/cookies.sqlite",
-		"~/.mozilla/**/key3.db",
-		"~/.mozilla/**/key4.db",
-		"~/.mozilla/**/logins.json",
-		"~/.mysql_history",
-		"~/.node_repl_history",
-		"~/.nuget/NuGet/NuGet.Config",
-		"~/.password-store/**",
-		"~/.psql_history",
-		"~/.python_history",
-		"~/.qwen/oauth_creds.json",
-		"~/.qwen/settings.json",
-		"~/.rclone.conf",
-		"~/.sh_history",
-		"~/.sqlite_history",
-		"~/.ssh/**",
-		"~/.ssh/config",
-		"~/.terraform.d/credentials.tfrc.json",
-		"~/.vault-token",
-		"~/.viminfo",
-		"~/.zsh_history",
-		"~/Documents/Cline/Hooks/**",
-		"~/Library/Application Support/Firefox/Profiles/**/cookies.sqlite",
-		"~/Library/Application Support/Firefox/Profiles/**/logins.json",
-		"~/Library/Application Support/Google/Chrome/**/Cookies",
-		"~/Library/Application Support/Google/Chrome/**/Login Data",
-		"~/Library/Cookies/**",
-		"~/bin/**",
-		"~/snap/firefox/common/.mozilla/**/cookies.sqlite",
-		"~/snap/firefox/common/.mozilla/**/logins.json":
-		return true
+	case "**/*-example.*":
+		return 0
+	case "**/*.adoc":
+		return 1
+	case "**/*.c":
+		return 2
+	case "**/*.cc":
+		return 3
+	case "**/*.cjs":
+		return 4
+	case "**/*.cpp":
+		return 5
+	case "**/*.cs":
+		return 6
+	case "**/*.css":
+		return 7
+	case "**/*.defaults":
+		return 8
+	case "**/*.dist":
+		return 9
+	case "**/*.dist.*":
+		return 10
+	case "**/*.example":
+		return 11
+	case "**/*.example.*":
+		return 12
+	case "**/*.go":
+		return 13
+	case "**/*.graphql":
+		return 14
+	case "**/*.h":
+		return 15
+	case "**/*.hpp":
+		return 16
+	case "**/*.html":
+		return 17
+	case "**/*.java":
+		return 18
+	case "**/*.js":
+		return 19
+	case "**/*.jsx":
+		return 20
+	case "**/*.kdbx":
+		return 21
+	case "**/*.key":
+		return 22
+	case "**/*.kt":
+		return 23
+	case "**/*.kts":
+		return 24
+	case "**/*.m":
+		return 25
+	case "**/*.md":
+		return 26
+	case "**/*.mjs":
+		return 27
+	case "**/*.p12":
+		return 28
+	case "**/*.pem":
+		return 29
+	case "**/*.pfx":
+		return 30
+	case "**/*.php":
+		return 31
+	case "**/*.proto":
+		return 32
+	case "**/*.pub":
+		return 33
+	case "**/*.py":
+		return 34
+	case "**/*.rb":
+		return 35
+	case "**/*.rs":
+		return 36
+	case "**/*.rst":
+		return 37
+	case "**/*.sample":
+		return 38
+	case "**/*.sample.*":
+		return 39
+	case "**/*.scala":
+		return 40
+	case "**/*.svelte":
+		return 41
+	case "**/*.swift":
+		return 42
+	case "**/*.template":
+		return 43
+	case "**/*.template.*":
+		return 44
+	case "**/*.tmpl":
+		return 45
+	case "**/*.ts":
+		return 46
+	case "**/*.tsx":
+		return 47
+	case "**/*.vue":
+		return 48
+	case "**/*_example.*":
+		return 49
+	case "**/.aws/**":
+		return 50
+	case "**/.aws/credentials":
+		return 51
+	case "**/.azure/**":
+		return 52
+	case "**/.bash_login":
+		return 53
+	case "**/.bash_logout":
+		return 54
+	case "**/.bash_profile":
+		return 55
+	case "**/.bashrc":
+		return 56
+	case "**/.claude/agents/**":
+		return 57
+	case "**/.claude/commands/**":
+		return 58
+	case "**/.claude/hooks/**":
+		return 59
+	case "**/.claude/settings.json":
+		return 60
+	case "**/.claude/settings.local.json":
+		return 61
+	case "**/.claude/skills/**":
+		return 62
+	case "**/.cline/hooks/**":
+		return 63
+	case "**/.clinerules/hooks/**":
+		return 64
+	case "**/.codex/config.toml":
+		return 65
+	case "**/.codex/hooks.json":
+		return 66
+	case "**/.codex/prompts/**":
+		return 67
+	case "**/.codex/rules/**":
+		return 68
+	case "**/.config/gcloud/**":
+		return 69
+	case "**/.cursor/hooks.json":
+		return 70
+	case "**/.cursor/mcp.json":
+		return 71
+	case "**/.cursor/rules/**":
+		return 72
+	case "**/.devcontainer/**":
+		return 73
+	case "**/.env":
+		return 74
+	case "**/.env.*":
+		return 75
+	case "**/.envrc":
+		return 76
+	case "**/.factory/hooks.json":
+		return 77
+	case "**/.factory/settings.json":
+		return 78
+	case "**/.factory/settings.local.json":
+		return 79
+	case "**/.gemini/commands/**":
+		return 80
+	case "**/.gemini/extensions/**":
+		return 81
+	case "**/.gemini/settings.json":
+		return 82
+	case "**/.git-credentials":
+		return 83
+	case "**/.git/config":
+		return 84
+	case "**/.git/hooks/**":
+		return 85
+	case "**/.git/logs/**":
+		return 86
+	case "**/.git/modules/**":
+		return 87
+	case "**/.git/objects/**":
+		return 88
+	case "**/.git/packed-refs":
+		return 89
+	case "**/.git/refs/**":
+		return 90
+	case "**/.gitconfig":
+		return 91
+	case "**/.github/copilot/settings.json":
+		return 92
+	case "**/.github/copilot/settings.local.json":
+		return 93
+	case "**/.github/hooks/**":
+		return 94
+	case "**/.gnupg/**":
+		return 95
+	case "**/.husky/**":
+		return 96
+	case "**/.kilo/**":
+		return 97
+	case "**/.kilocode/**":
+		return 98
+	case "**/.mcp.json":
+		return 99
+	case "**/.netrc":
+		return 100
+	case "**/.npmrc":
+		return 101
+	case "**/.opencode/**":
+		return 102
+	case "**/.opencode/skill/**":
+		return 103
+	case "**/.opencode/skills/**":
+		return 104
+	case "**/.pgpass":
+		return 105
+	case "**/.pre-commit-config.yaml":
+		return 106
+	case "**/.profile":
+		return 107
+	case "**/.pypirc":
+		return 108
+	case "**/.qwen/settings.json":
+		return 109
+	case "**/.ssh/**":
+		return 110
+	case "**/.toolguard.json":
+		return 111
+	case "**/.toolguard.toml":
+		return 112
+	case "**/.toolguard.yaml":
+		return 113
+	case "**/.toolguard.yml":
+		return 114
+	case "**/.toolguard/**":
+		return 115
+	case "**/.vscode/launch.json":
+		return 116
+	case "**/.vscode/mcp.json":
+		return 117
+	case "**/.vscode/settings.json":
+		return 118
+	case "**/.vscode/tasks.json":
+		return 119
+	case "**/.zlogin":
+		return 120
+	case "**/.zprofile":
+		return 121
+	case "**/.zshenv":
+		return 122
+	case "**/.zshrc":
+		return 123
+	case "**/authorized_keys":
+		return 124
+	case "**/authorized_keys2":
+		return 125
+	case "**/credentials":
+		return 126
+	case "**/credentials*":
+		return 127
+	case "**/credentials.*":
+		return 128
+	case "**/id_dsa":
+		return 129
+	case "**/id_ecdsa":
+		return 130
+	case "**/id_ecdsa_sk":
+		return 131
+	case "**/id_ed25519":
+		return 132
+	case "**/id_ed25519_sk":
+		return 133
+	case "**/id_rsa":
+		return 134
+	case "**/kilo.json":
+		return 135
+	case "**/kilo.jsonc":
+		return 136
+	case "**/known_hosts":
+		return 137
+	case "**/known_hosts.old":
+		return 138
+	case "**/opencode.json":
+		return 139
+	case "**/opencode.jsonc":
+		return 140
+	case "**/secrets":
+		return 141
+	case "**/secrets*":
+		return 142
+	case "**/secrets.*":
+		return 143
+	case "/etc/claude-code/managed-settings.json":
+		return 144
+	case "/etc/cursor/hooks.json":
+		return 145
+	case "/etc/gemini-cli/**":
+		return 146
+	case "/etc/gemini-cli/settings.json":
+		return 147
+	case "/etc/gshadow":
+		return 148
+	case "/etc/passwd":
+		return 149
+	case "/etc/qwen-code/**":
+		return 150
+	case "/etc/security/opasswd":
+		return 151
+	case "/etc/shadow":
+		return 152
+	case "/etc/ssh/ssh_host_*_key":
+		return 153
+	case "/etc/sudoers":
+		return 154
+	case "/etc/sudoers.d/**":
+		return 155
+	case "/run/containerd/containerd.sock":
+		return 156
+	case "/run/docker.sock":
+		return 157
+	case "/run/podman/podman.sock":
+		return 158
+	case "/run/secrets/**":
+		return 159
+	case "/var/run/docker.sock":
+		return 160
+	case "~/.aws/**":
+		return 161
+	case "~/.aws/config":
+		return 162
+	case "~/.bash_history":
+		return 163
+	case "~/.claude.json":
+		return 164
+	case "~/.claude/.credentials.json":
+		return 165
+	case "~/.claude/settings.json":
+		return 166
+	case "~/.claude/settings.local.json":
+		return 167
+	case "~/.cline/hooks/**":
+		return 168
+	case "~/.codex/auth.json":
+		return 169
+	case "~/.codex/config.toml":
+		return 170
+	case "~/.codex/hooks.json":
+		return 171
+	case "~/.codex/rules/**":
+		return 172
+	case "~/.config/**":
+		return 173
+	case "~/.config/autostart/**":
+		return 174
+	case "~/.config/cagent/config.yaml":
+		return 175
+	case "~/.config/cagent/hooks.d/**":
+		return 176
+	case "~/.config/chromium/**/Cookies":
+		return 177
+	case "~/.config/chromium/**/Login Data":
+		return 178
+	case "~/.config/gh/hosts.yml":
+		return 179
+	case "~/.config/git/**":
+		return 180
+	case "~/.config/google-chrome/**/Cookies":
+		return 181
+	case "~/.config/google-chrome/**/Login Data":
+		return 182
+	case "~/.config/hub":
+		return 183
+	case "~/.config/kilo/kilo.json":
+		return 184
+	case "~/.config/kilo/kilo.jsonc":
+		return 185
+	case "~/.config/kilo/opencode.json":
+		return 186
+	case "~/.config/kilo/plugin/**":
+		return 187
+	case "~/.config/kilo/plugins/**":
+		return 188
+	case "~/.config/opencode/opencode.json":
+		return 189
+	case "~/.config/opencode/opencode.jsonc":
+		return 190
+	case "~/.config/opencode/plugin/**":
+		return 191
+	case "~/.config/opencode/plugins/**":
+		return 192
+	case "~/.config/rclone/rclone.conf":
+		return 193
+	case "~/.config/systemd/user/**":
+		return 194
+	case "~/.config/toolguard/**":
+		return 195
+	case "~/.copilot/config.json":
+		return 196
+	case "~/.copilot/hooks/**":
+		return 197
+	case "~/.copilot/settings.json":
+		return 198
+	case "~/.cursor/hooks.json":
+		return 199
+	case "~/.docker/config.json":
+		return 200
+	case "~/.factory/hooks.json":
+		return 201
+	case "~/.factory/settings.json":
+		return 202
+	case "~/.gemini/oauth_creds.json":
+		return 203
+	case "~/.gemini/policies/**":
+		return 204
+	case "~/.gemini/settings.json":
+		return 205
+	case "~/.git-credentials":
+		return 206
+	case "~/.gnupg/**":
+		return 207
+	case "~/.gradle/gradle.properties":
+		return 208
+	case "~/.histfile":
+		return 209
+	case "~/.kube/**":
+		return 210
+	case "~/.kube/config":
+		return 211
+	case "~/.kube/config[-._]*":
+		return 212
+	case "~/.lesshst":
+		return 213
+	case "~/.local/bin/**":
+		return 214
+	case "~/.local/share/applications/**":
+		return 215
+	case "~/.local/share/fish/fish_history":
+		return 216
+	case "~/.local/share/keyrings/**":
+		return 217
+	case "~/.local/share/opencode/auth.json":
+		return 218
+	case "~/.local/share/toolguard/**":
+		return 219
+	case "~/.local/state/toolguard/**":
+		return 220
+	case "~/.m2/settings-security.xml":
+		return 221
+	case "~/.m2/settings.xml":
+		return 222
+	case "~/.mozilla/**/cookies.sqlite":
+		return 223
+	case "~/.mozilla/**/key3.db":
+		return 224
+	case "~/.mozilla/**/key4.db":
+		return 225
+	case "~/.mozilla/**/logins.json":
+		return 226
+	case "~/.mysql_history":
+		return 227
+	case "~/.node_repl_history":
+		return 228
+	case "~/.nuget/NuGet/NuGet.Config":
+		return 229
+	case "~/.password-store/**":
+		return 230
+	case "~/.psql_history":
+		return 231
+	case "~/.python_history":
+		return 232
+	case "~/.qwen/oauth_creds.json":
+		return 233
+	case "~/.qwen/settings.json":
+		return 234
+	case "~/.rclone.conf":
+		return 235
+	case "~/.sh_history":
+		return 236
+	case "~/.sqlite_history":
+		return 237
+	case "~/.ssh/**":
+		return 238
+	case "~/.ssh/config":
+		return 239
+	case "~/.terraform.d/credentials.tfrc.json":
+		return 240
+	case "~/.vault-token":
+		return 241
+	case "~/.viminfo":
+		return 242
+	case "~/.zsh_history":
+		return 243
+	case "~/Documents/Cline/Hooks/**":
+		return 244
+	case "~/Library/Application Support/Firefox/Profiles/**/cookies.sqlite":
+		return 245
+	case "~/Library/Application Support/Firefox/Profiles/**/logins.json":
+		return 246
+	case "~/Library/Application Support/Google/Chrome/**/Cookies":
+		return 247
+	case "~/Library/Application Support/Google/Chrome/**/Login Data":
+		return 248
+	case "~/Library/Cookies/**":
+		return 249
+	case "~/bin/**":
+		return 250
+	case "~/snap/firefox/common/.mozilla/**/cookies.sqlite":
+		return 251
+	case "~/snap/firefox/common/.mozilla/**/logins.json":
+		return 252
 	}
-	return false
+	return -1
+}
+
+// builtinScanKeys: see builtin.go.
+var builtinScanKeys = [...]packedKey{
+	{scanNeedles, 0, 0, 0, 0},  // "**/*-example.*"
+	{scanNeedles, 0, 0, 4, 5},  // "**/*.adoc"
+	{scanNeedles, 0, 0, 4, 2},  // "**/*.c"
+	{scanNeedles, 0, 0, 4, 3},  // "**/*.cc"
+	{scanNeedles, 0, 0, 4, 4},  // "**/*.cjs"
+	{scanNeedles, 0, 0, 4, 4},  // "**/*.cpp"
+	{scanNeedles, 0, 0, 4, 3},  // "**/*.cs"
+	{scanNeedles, 0, 0, 4, 4},  // "**/*.css"
+	{scanNeedles, 0, 0, 4, 9},  // "**/*.defaults"
+	{scanNeedles, 0, 0, 4, 5},  // "**/*.dist"
+	{scanNeedles, 0, 0, 0, 0},  // "**/*.dist.*"
+	{scanNeedles, 0, 0, 4, 8},  // "**/*.example"
+	{scanNeedles, 0, 0, 0, 0},  // "**/*.example.*"
+	{scanNeedles, 0, 0, 4, 3},  // "**/*.go"
+	{scanNeedles, 0, 0, 4, 8},  // "**/*.graphql"
+	{scanNeedles, 0, 0, 4, 2},  // "**/*.h"
+	{scanNeedles, 0, 0, 4, 4},  // "**/*.hpp"
+	{scanNeedles, 0, 0, 4, 5},  // "**/*.html"
+	{scanNeedles, 0, 0, 4, 5},  // "**/*.java"
+	{scanNeedles, 0, 0, 4, 3},  // "**/*.js"
+	{scanNeedles, 0, 0, 4, 4},  // "**/*.jsx"
+	{scanNeedles, 0, 0, 4, 5},  // "**/*.kdbx"
+	{scanNeedles, 0, 0, 4, 4},  // "**/*.key"
+	{scanNeedles, 0, 0, 4, 3},  // "**/*.kt"
+	{scanNeedles, 0, 0, 4, 4},  // "**/*.kts"
+	{scanNeedles, 0, 0, 4, 2},  // "**/*.m"
+	{scanNeedles, 0, 0, 4, 3},  // "**/*.md"
+	{scanNeedles, 0, 0, 4, 4},  // "**/*.mjs"
+	{scanNeedles, 0, 0, 4, 4},  // "**/*.p12"
+	{scanNeedles, 0, 0, 4, 4},  // "**/*.pem"
+	{scanNeedles, 0, 0, 4, 4},  // "**/*.pfx"
+	{scanNeedles, 0, 0, 4, 4},  // "**/*.php"
+	{scanNeedles, 0, 0, 4, 6},  // "**/*.proto"
+	{scanNeedles, 0, 0, 4, 4},  // "**/*.pub"
+	{scanNeedles, 0, 0, 4, 3},  // "**/*.py"
+	{scanNeedles, 0, 0, 4, 3},  // "**/*.rb"
+	{scanNeedles, 0, 0, 4, 3},  // "**/*.rs"
+	{scanNeedles, 0, 0, 4, 4},  // "**/*.rst"
+	{scanNeedles, 0, 0, 4, 7},  // "**/*.sample"
+	{scanNeedles, 0, 0, 0, 0},  // "**/*.sample.*"
+	{scanNeedles, 0, 0, 4, 6},  // "**/*.scala"
+	{scanNeedles, 0, 0, 4, 7},  // "**/*.svelte"
+	{scanNeedles, 0, 0, 4, 6},  // "**/*.swift"
+	{scanNeedles, 0, 0, 4, 9},  // "**/*.template"
+	{scanNeedles, 0, 0, 0, 0},  // "**/*.template.*"
+	{scanNeedles, 0, 0, 4, 5},  // "**/*.tmpl"
+	{scanNeedles, 0, 0, 4, 3},  // "**/*.ts"
+	{scanNeedles, 0, 0, 4, 4},  // "**/*.tsx"
+	{scanNeedles, 0, 0, 4, 4},  // "**/*.vue"
+	{scanNeedles, 0, 0, 0, 0},  // "**/*_example.*"
+	{scanNeedles, 3, 4, 0, 0},  // "**/.aws/**"
+	{scanNeedles, 3, 16, 0, 0}, // "**/.aws/credentials"
+	{scanNeedles, 3, 6, 0, 0},  // "**/.azure/**"
+	{scanNeedles, 3, 11, 0, 0}, // "**/.bash_login"
+	{scanNeedles, 3, 12, 0, 0}, // "**/.bash_logout"
+	{scanNeedles, 3, 13, 0, 0}, // "**/.bash_profile"
+	{scanNeedles, 3, 7, 0, 0},  // "**/.bashrc"
+	{scanNeedles, 3, 14, 0, 0}, // "**/.claude/agents/**"
+	{scanNeedles, 3, 16, 0, 0}, // "**/.claude/commands/**"
+	{scanNeedles, 3, 13, 0, 0}, // "**/.claude/hooks/**"
+	{scanNeedles, 3, 21, 0, 0}, // "**/.claude/settings.json"
+	{scanNeedles, 3, 27, 0, 0}, // "**/.claude/settings.local.json"
+	{scanNeedles, 3, 14, 0, 0}, // "**/.claude/skills/**"
+	{scanNeedles, 3, 12, 0, 0}, // "**/.cline/hooks/**"
+	{scanNeedles, 3, 17, 0, 0}, // "**/.clinerules/hooks/**"
+	{scanNeedles, 3, 18, 0, 0}, // "**/.codex/config.toml"
+	{scanNeedles, 3, 17, 0, 0}, // "**/.codex/hooks.json"
+	{scanNeedles, 3, 14, 0, 0}, // "**/.codex/prompts/**"
+	{scanNeedles, 3, 12, 0, 0}, // "**/.codex/rules/**"
+	{scanNeedles, 3, 14, 0, 0}, // "**/.config/gcloud/**"
+	{scanNeedles, 3, 18, 0, 0}, // "**/.cursor/hooks.json"
+	{scanNeedles, 3, 16, 0, 0}, // "**/.cursor/mcp.json"
+	{scanNeedles, 3, 13, 0, 0}, // "**/.cursor/rules/**"
+	{scanNeedles, 3, 13, 0, 0}, // "**/.devcontainer/**"
+	{scanNeedles, 3, 4, 0, 0},  // "**/.env"
+	{scanNeedles, 3, 5, 0, 0},  // "**/.env.*"
+	{scanNeedles, 3, 6, 0, 0},  // "**/.envrc"
+	{scanNeedles, 3, 19, 0, 0}, // "**/.factory/hooks.json"
+	{scanNeedles, 3, 22, 0, 0}, // "**/.factory/settings.json"
+	{scanNeedles, 3, 28, 0, 0}, // "**/.factory/settings.local.json"
+	{scanNeedles, 3, 16, 0, 0}, // "**/.gemini/commands/**"
+	{scanNeedles, 3, 18, 0, 0}, // "**/.gemini/extensions/**"
+	{scanNeedles, 3, 21, 0, 0}, // "**/.gemini/settings.json"
+	{scanNeedles, 3, 16, 0, 0}, // "**/.git-credentials"
+	{scanNeedles, 3, 11, 0, 0}, // "**/.git/config"
+	{scanNeedles, 3, 10, 0, 0}, // "**/.git/hooks/**"
+	{scanNeedles, 3, 9, 0, 0},  // "**/.git/logs/**"
+	{scanNeedles, 3, 12, 0, 0}, // "**/.git/modules/**"
+	{scanNeedles, 3, 12, 0, 0}, // "**/.git/objects/**"
+	{scanNeedles, 3, 16, 0, 0}, // "**/.git/packed-refs"
+	{scanNeedles, 3, 9, 0, 0},  // "**/.git/refs/**"
+	{scanNeedles, 3, 10, 0, 0}, // "**/.gitconfig"
+	{scanNeedles, 3, 29, 0, 0}, // "**/.github/copilot/settings.json"
+	{scanNeedles, 3, 35, 0, 0}, // "**/.github/copilot/settings.local.json"
+	{scanNeedles, 3, 13, 0, 0}, // "**/.github/hooks/**"
+	{scanNeedles, 3, 6, 0, 0},  // "**/.gnupg/**"
+	{scanNeedles, 3, 6, 0, 0},  // "**/.husky/**"
+	{scanNeedles, 3, 5, 0, 0},  // "**/.kilo/**"
+	{scanNeedles, 3, 9, 0, 0},  // "**/.kilocode/**"
+	{scanNeedles, 3, 9, 0, 0},  // "**/.mcp.json"
+	{scanNeedles, 3, 6, 0, 0},  // "**/.netrc"
+	{scanNeedles, 3, 6, 0, 0},  // "**/.npmrc"
+	{scanNeedles, 3, 9, 0, 0},  // "**/.opencode/**"
+	{scanNeedles, 3, 15, 0, 0}, // "**/.opencode/skill/**"
+	{scanNeedles, 3, 16, 0, 0}, // "**/.opencode/skills/**"
+	{scanNeedles, 3, 7, 0, 0},  // "**/.pgpass"
+	{scanNeedles, 3, 23, 0, 0}, // "**/.pre-commit-config.yaml"
+	{scanNeedles, 3, 8, 0, 0},  // "**/.profile"
+	{scanNeedles, 3, 7, 0, 0},  // "**/.pypirc"
+	{scanNeedles, 3, 19, 0, 0}, // "**/.qwen/settings.json"
+	{scanNeedles, 3, 4, 0, 0},  // "**/.ssh/**"
+	{scanNeedles, 3, 15, 0, 0}, // "**/.toolguard.json"
+	{scanNeedles, 3, 15, 0, 0}, // "**/.toolguard.toml"
+	{scanNeedles, 3, 15, 0, 0}, // "**/.toolguard.yaml"
+	{scanNeedles, 3, 14, 0, 0}, // "**/.toolguard.yml"
+	{scanNeedles, 3, 10, 0, 0}, // "**/.toolguard/**"
+	{scanNeedles, 3, 19, 0, 0}, // "**/.vscode/launch.json"
+	{scanNeedles, 3, 16, 0, 0}, // "**/.vscode/mcp.json"
+	{scanNeedles, 3, 21, 0, 0}, // "**/.vscode/settings.json"
+	{scanNeedles, 3, 18, 0, 0}, // "**/.vscode/tasks.json"
+	{scanNeedles, 3, 7, 0, 0},  // "**/.zlogin"
+	{scanNeedles, 3, 9, 0, 0},  // "**/.zprofile"
+	{scanNeedles, 3, 7, 0, 0},  // "**/.zshenv"
+	{scanNeedles, 3, 6, 0, 0},  // "**/.zshrc"
+	{scanNeedles, 3, 15, 0, 0}, // "**/authorized_keys"
+	{scanNeedles, 3, 16, 0, 0}, // "**/authorized_keys2"
+	{scanNeedles, 3, 11, 0, 0}, // "**/credentials"
+	{scanNeedles, 3, 11, 0, 0}, // "**/credentials*"
+	{scanNeedles, 3, 12, 0, 0}, // "**/credentials.*"
+	{scanNeedles, 3, 6, 0, 0},  // "**/id_dsa"
+	{scanNeedles, 3, 8, 0, 0},  // "**/id_ecdsa"
+	{scanNeedles, 3, 11, 0, 0}, // "**/id_ecdsa_sk"
+	{scanNeedles, 3, 10, 0, 0}, // "**/id_ed25519"
+	{scanNeedles, 3, 13, 0, 0}, // "**/id_ed25519_sk"
+	{scanNeedles, 3, 6, 0, 0},  // "**/id_rsa"
+	{scanNeedles, 3, 9, 0, 0},  // "**/kilo.json"
+	{scanNeedles, 3, 10, 0, 0}, // "**/kilo.jsonc"
+	{scanNeedles, 3, 11, 0, 0}, // "**/known_hosts"
+	{scanNeedles, 3, 15, 0, 0}, // "**/known_hosts.old"
+	{scanNeedles, 3, 13, 0, 0}, // "**/opencode.json"
+	{scanNeedles, 3, 14, 0, 0}, // "**/opencode.jsonc"
+	{scanNeedles, 3, 7, 0, 0},  // "**/secrets"
+	{scanNeedles, 3, 7, 0, 0},  // "**/secrets*"
+	{scanNeedles, 3, 8, 0, 0},  // "**/secrets.*"
+	{scanRooted, 0, 38, 0, 0},  // "/etc/claude-code/managed-settings.json"
+	{scanRooted, 0, 22, 0, 0},  // "/etc/cursor/hooks.json"
+	{scanRooted, 0, 15, 0, 0},  // "/etc/gemini-cli/**"
+	{scanRooted, 0, 29, 0, 0},  // "/etc/gemini-cli/settings.json"
+	{scanRooted, 0, 12, 0, 0},  // "/etc/gshadow"
+	{scanRooted, 0, 11, 0, 0},  // "/etc/passwd"
+	{scanRooted, 0, 14, 0, 0},  // "/etc/qwen-code/**"
+	{scanRooted, 0, 21, 0, 0},  // "/etc/security/opasswd"
+	{scanRooted, 0, 11, 0, 0},  // "/etc/shadow"
+	{scanRooted, 0, 8, 0, 0},   // "/etc/ssh/ssh_host_*_key"
+	{scanRooted, 0, 12, 0, 0},  // "/etc/sudoers"
+	{scanRooted, 0, 14, 0, 0},  // "/etc/sudoers.d/**"
+	{scanRooted, 0, 31, 0, 0},  // "/run/containerd/containerd.sock"
+	{scanRooted, 0, 16, 0, 0},  // "/run/docker.sock"
+	{scanRooted, 0, 23, 0, 0},  // "/run/podman/podman.sock"
+	{scanRooted, 0, 12, 0, 0},  // "/run/secrets/**"
+	{scanRooted, 0, 20, 0, 0},  // "/var/run/docker.sock"
+	{scanHome, 1, 5, 1, 8},     // "~/.aws/**"
+	{scanHome, 1, 12, 1, 12},   // "~/.aws/config"
+	{scanHome, 1, 14, 1, 14},   // "~/.bash_history"
+	{scanHome, 1, 13, 1, 13},   // "~/.claude.json"
+	{scanHome, 1, 26, 1, 26},   // "~/.claude/.credentials.json"
+	{scanHome, 1, 22, 1, 22},   // "~/.claude/settings.json"
+	{scanHome, 1, 28, 1, 28},   // "~/.claude/settings.local.json"
+	{scanHome, 1, 13, 1, 16},   // "~/.cline/hooks/**"
+	{scanHome, 1, 17, 1, 17},   // "~/.codex/auth.json"
+	{scanHome, 1, 19, 1, 19},   // "~/.codex/config.toml"
+	{scanHome, 1, 18, 1, 18},   // "~/.codex/hooks.json"
+	{scanHome, 1, 13, 1, 16},   // "~/.codex/rules/**"
+	{scanHome, 1, 8, 1, 11},    // "~/.config/**"
+	{scanHome, 1, 18, 1, 21},   // "~/.config/autostart/**"
+	{scanHome, 1, 27, 1, 27},   // "~/.config/cagent/config.yaml"
+	{scanHome, 1, 23, 1, 26},   // "~/.config/cagent/hooks.d/**"
+	{scanHome, 1, 17, 1, 28},   // "~/.config/chromium/**/Cookies"
+	{scanHome, 1, 17, 1, 31},   // "~/.config/chromium/**/Login Data"
+	{scanHome, 1, 21, 1, 21},   // "~/.config/gh/hosts.yml"
+	{scanHome, 1, 12, 1, 15},   // "~/.config/git/**"
+	{scanHome, 1, 22, 1, 33},   // "~/.config/google-chrome/**/Cookies"
+	{scanHome, 1, 22, 1, 36},   // "~/.config/google-chrome/**/Login Data"
+	{scanHome, 1, 12, 1, 12},   // "~/.config/hub"
+	{scanHome, 1, 23, 1, 23},   // "~/.config/kilo/kilo.json"
+	{scanHome, 1, 24, 1, 24},   // "~/.config/kilo/kilo.jsonc"
+	{scanHome, 1, 27, 1, 27},   // "~/.config/kilo/opencode.json"
+	{scanHome, 1, 20, 1, 23},   // "~/.config/kilo/plugin/**"
+	{scanHome, 1, 21, 1, 24},   // "~/.config/kilo/plugins/**"
+	{scanHome, 1, 31, 1, 31},   // "~/.config/opencode/opencode.json"
+	{scanHome, 1, 32, 1, 32},   // "~/.config/opencode/opencode.jsonc"
+	{scanHome, 1, 24, 1, 27},   // "~/.config/opencode/plugin/**"
+	{scanHome, 1, 25, 1, 28},   // "~/.config/opencode/plugins/**"
+	{scanHome, 1, 27, 1, 27},   // "~/.config/rclone/rclone.conf"
+	{scanHome, 1, 21, 1, 24},   // "~/.config/systemd/user/**"
+	{scanHome, 1, 18, 1, 21},   // "~/.config/toolguard/**"
+	{scanHome, 1, 21, 1, 21},   // "~/.copilot/config.json"
+	{scanHome, 1, 15, 1, 18},   // "~/.copilot/hooks/**"
+	{scanHome, 1, 23, 1, 23},   // "~/.copilot/settings.json"
+	{scanHome, 1, 19, 1, 19},   // "~/.cursor/hooks.json"
+	{scanHome, 1, 20, 1, 20},   // "~/.docker/config.json"
+	{scanHome, 1, 20, 1, 20},   // "~/.factory/hooks.json"
+	{scanHome, 1, 23, 1, 23},   // "~/.factory/settings.json"
+	{scanHome, 1, 25, 1, 25},   // "~/.gemini/oauth_creds.json"
+	{scanHome, 1, 17, 1, 20},   // "~/.gemini/policies/**"
+	{scanHome, 1, 22, 1, 22},   // "~/.gemini/settings.json"
+	{scanHome, 1, 17, 1, 17},   // "~/.git-credentials"
+	{scanHome, 1, 7, 1, 10},    // "~/.gnupg/**"
+	{scanHome, 1, 26, 1, 26},   // "~/.gradle/gradle.properties"
+	{scanHome, 1, 10, 1, 10},   // "~/.histfile"
+	{scanHome, 1, 6, 1, 9},     // "~/.kube/**"
+	{scanHome, 1, 13, 1, 13},   // "~/.kube/config"
+	{scanHome, 1, 6, 1, 19},    // "~/.kube/config[-._]*"
+	{scanHome, 1, 9, 1, 9},     // "~/.lesshst"
+	{scanHome, 1, 11, 1, 14},   // "~/.local/bin/**"
+	{scanHome, 1, 26, 1, 29},   // "~/.local/share/applications/**"
+	{scanHome, 1, 31, 1, 31},   // "~/.local/share/fish/fish_history"
+	{scanHome, 1, 22, 1, 25},   // "~/.local/share/keyrings/**"
+	{scanHome, 1, 32, 1, 32},   // "~/.local/share/opencode/auth.json"
+	{scanHome, 1, 23, 1, 26},   // "~/.local/share/toolguard/**"
+	{scanHome, 1, 23, 1, 26},   // "~/.local/state/toolguard/**"
+	{scanHome, 1, 26, 1, 26},   // "~/.m2/settings-security.xml"
+	{scanHome, 1, 17, 1, 17},   // "~/.m2/settings.xml"
+	{scanHome, 1, 9, 1, 27},    // "~/.mozilla/**/cookies.sqlite"
+	{scanHome, 1, 9, 1, 20},    // "~/.mozilla/**/key3.db"
+	{scanHome, 1, 9, 1, 20},    // "~/.mozilla/**/key4.db"
+	{scanHome, 1, 9, 1, 24},    // "~/.mozilla/**/logins.json"
+	{scanHome, 1, 15, 1, 15},   // "~/.mysql_history"
+	{scanHome, 1, 19, 1, 19},   // "~/.node_repl_history"
+	{scanHome, 1, 26, 1, 26},   // "~/.nuget/NuGet/NuGet.Config"
+	{scanHome, 1, 16, 1, 19},   // "~/.password-store/**"
+	{scanHome, 1, 14, 1, 14},   // "~/.psql_history"
+	{scanHome, 1, 16, 1, 16},   // "~/.python_history"
+	{scanHome, 1, 23, 1, 23},   // "~/.qwen/oauth_creds.json"
+	{scanHome, 1, 20, 1, 20},   // "~/.qwen/settings.json"
+	{scanHome, 1, 13, 1, 13},   // "~/.rclone.conf"
+	{scanHome, 1, 12, 1, 12},   // "~/.sh_history"
+	{scanHome, 1, 16, 1, 16},   // "~/.sqlite_history"
+	{scanHome, 1, 5, 1, 8},     // "~/.ssh/**"
+	{scanHome, 1, 12, 1, 12},   // "~/.ssh/config"
+	{scanHome, 1, 35, 1, 35},   // "~/.terraform.d/credentials.tfrc.json"
+	{scanHome, 1, 13, 1, 13},   // "~/.vault-token"
+	{scanHome, 1, 9, 1, 9},     // "~/.viminfo"
+	{scanHome, 1, 13, 1, 13},   // "~/.zsh_history"
+	{scanHome, 1, 22, 1, 25},   // "~/Documents/Cline/Hooks/**"
+	{scanHome, 1, 45, 1, 63},   // "~/Library/Application Support/Firefox/Profiles/**/cookies.sqlite"
+	{scanHome, 1, 45, 1, 60},   // "~/Library/Application Support/Firefox/Profiles/**/logins.json"
+	{scanHome, 1, 42, 1, 53},   // "~/Library/Application Support/Google/Chrome/**/Cookies"
+	{scanHome, 1, 42, 1, 56},   // "~/Library/Application Support/Google/Chrome/**/Login Data"
+	{scanHome, 1, 16, 1, 19},   // "~/Library/Cookies/**"
+	{scanHome, 1, 4, 1, 7},     // "~/bin/**"
+	{scanHome, 1, 29, 1, 47},   // "~/snap/firefox/common/.mozilla/**/cookies.sqlite"
+	{scanHome, 1, 29, 1, 44},   // "~/snap/firefox/common/.mozilla/**/logins.json"
+}
+
+// defaultLists: see defaultList.
+var defaultLists = [numDefaultLists]generatedList{
+	listDenied: {
+		srcs: []string{
+			"/etc/shadow",
+			"/etc/passwd",
+			"/etc/sudoers",
+			"/etc/sudoers.d/**",
+			"**/.env",
+			"**/.env.*",
+			"**/credentials",
+			"**/credentials.*",
+			"**/secrets",
+			"**/secrets.*",
+			"**/*.pem",
+			"**/*.key",
+			"**/*.p12",
+			"**/*.pfx",
+			"**/.ssh/**",
+			"**/id_rsa",
+			"**/id_dsa",
+			"**/id_ecdsa",
+			"**/id_ed25519",
+			"**/.aws/**",
+			"**/.azure/**",
+			"**/.config/gcloud/**",
+			"**/.netrc",
+			"**/.npmrc",
+			"**/.pypirc",
+			"**/credentials*",
+			"**/secrets*",
+			"~/.ssh/**",
+			"~/.gnupg/**",
+			"~/.aws/**",
+			"/etc/gshadow",
+			"/etc/security/opasswd",
+			"/etc/ssh/ssh_host_*_key",
+			"~/.docker/config.json",
+			"~/.kube/config",
+			"~/.kube/config[-._]*",
+			"~/.git-credentials",
+			"**/.git-credentials",
+			"~/.config/gh/hosts.yml",
+			"~/.config/hub",
+			"~/.vault-token",
+			"**/.pgpass",
+			"~/.config/rclone/rclone.conf",
+			"~/.rclone.conf",
+			"~/.terraform.d/credentials.tfrc.json",
+			"~/.password-store/**",
+			"~/.local/share/keyrings/**",
+			"**/*.kdbx",
+			"**/id_ed25519_sk",
+			"**/id_ecdsa_sk",
+			"~/.gradle/gradle.properties",
+			"~/.m2/settings.xml",
+			"~/.m2/settings-security.xml",
+			"~/.nuget/NuGet/NuGet.Config",
+			"/var/run/docker.sock",
+			"/run/docker.sock",
+			"/run/containerd/containerd.sock",
+			"/run/podman/podman.sock",
+			"/run/secrets/**",
+			"~/.mozilla/**/cookies.sqlite",
+			"~/.mozilla/**/logins.json",
+			"~/.mozilla/**/key4.db",
+			"~/.mozilla/**/key3.db",
+			"~/snap/firefox/common/.mozilla/**/cookies.sqlite",
+			"~/snap/firefox/common/.mozilla/**/logins.json",
+			"~/Library/Application Support/Firefox/Profiles/**/cookies.sqlite",
+			"~/Library/Application Support/Firefox/Profiles/**/logins.json",
+			"~/.config/google-chrome/**/Cookies",
+			"~/.config/google-chrome/**/Login Data",
+			"~/.config/chromium/**/Cookies",
+			"~/.config/chromium/**/Login Data",
+			"~/Library/Application Support/Google/Chrome/**/Cookies",
+			"~/Library/Application Support/Google/Chrome/**/Login Data",
+			"~/Library/Cookies/**",
+			"~/.claude/.credentials.json",
+			"~/.codex/auth.json",
+			"~/.gemini/oauth_creds.json",
+			"~/.qwen/oauth_creds.json",
+			"~/.local/share/opencode/auth.json",
+		},
+		keys: []uint16{152, 149, 154, 155, 74, 75, 126, 128, 141, 143, 29, 22, 28, 30, 110, 134, 129, 130, 132, 50, 52, 69, 100, 101, 108, 127, 142, 238, 207, 161, 148, 151, 153, 200, 211, 212, 206, 83, 179, 183, 241, 105, 193, 235, 240, 230, 217, 21, 133, 131, 208, 222, 221, 229, 160, 157, 156, 158, 159, 223, 226, 225, 224, 251, 252, 245, 246, 181, 182, 177, 178, 247, 248, 249, 165, 169, 203, 233, 218},
+	},
+	listNotSecret: {
+		srcs: []string{
+			"**/*.example",
+			"**/*.sample",
+			"**/*.template",
+			"**/*.tmpl",
+			"**/*.dist",
+			"**/*.defaults",
+			"**/*.example.*",
+			"**/*.sample.*",
+			"**/*.template.*",
+			"**/*.dist.*",
+			"**/*-example.*",
+			"**/*_example.*",
+			"**/*.go",
+			"**/*.py",
+			"**/*.js",
+			"**/*.mjs",
+			"**/*.cjs",
+			"**/*.ts",
+			"**/*.tsx",
+			"**/*.jsx",
+			"**/*.rb",
+			"**/*.java",
+			"**/*.kt",
+			"**/*.kts",
+			"**/*.scala",
+			"**/*.rs",
+			"**/*.c",
+			"**/*.h",
+			"**/*.cc",
+			"**/*.cpp",
+			"**/*.hpp",
+			"**/*.cs",
+			"**/*.php",
+			"**/*.swift",
+			"**/*.m",
+			"**/*.vue",
+			"**/*.svelte",
+			"**/*.proto",
+			"**/*.graphql",
+			"**/*.md",
+			"**/*.rst",
+			"**/*.adoc",
+			"**/*.html",
+			"**/*.css",
+		},
+		keys: []uint16{11, 38, 43, 45, 9, 8, 12, 39, 44, 10, 0, 49, 13, 34, 19, 27, 4, 46, 47, 20, 35, 18, 23, 24, 40, 36, 2, 15, 3, 5, 16, 6, 31, 42, 25, 48, 41, 32, 14, 26, 37, 1, 17, 7},
+	},
+	listPublicFiles: {
+		srcs: []string{
+			"**/*.pub",
+			"**/known_hosts",
+			"**/known_hosts.old",
+			"**/authorized_keys",
+			"**/authorized_keys2",
+			"~/.ssh/config",
+			"~/.aws/config",
+		},
+		keys: []uint16{33, 137, 138, 124, 125, 239, 162},
+	},
+	listSensitive: {
+		srcs: []string{
+			"~/.config/**",
+			"**/.git/config",
+			"~/.kube/**",
+			"~/.bash_history",
+			"~/.zsh_history",
+			"~/.histfile",
+			"~/.sh_history",
+			"~/.local/share/fish/fish_history",
+			"~/.python_history",
+			"~/.node_repl_history",
+			"~/.psql_history",
+			"~/.mysql_history",
+			"~/.sqlite_history",
+			"~/.lesshst",
+			"~/.viminfo",
+		},
+		keys: []uint16{173, 84, 210, 163, 243, 209, 236, 216, 232, 228, 231, 227, 237, 213, 242},
+	},
+	listSensitiveWrite: {
+		srcs: []string{
+			"**/.env",
+			"**/.ssh/**",
+			"**/.gnupg/**",
+			"**/.aws/credentials",
+			"**/.config/gcloud/**",
+			"**/.bashrc",
+			"**/.bash_profile",
+			"**/.bash_login",
+			"**/.bash_logout",
+			"**/.profile",
+			"**/.zshrc",
+			"**/.zshenv",
+			"**/.zprofile",
+			"**/.zlogin",
+			"**/.envrc",
+			"~/.local/bin/**",
+			"~/bin/**",
+			"**/.git/objects/**",
+			"**/.git/refs/**",
+			"**/.git/packed-refs",
+			"**/.git/logs/**",
+			"**/.git/modules/**",
+		},
+		keys: []uint16{74, 110, 95, 51, 69, 56, 55, 53, 54, 107, 123, 122, 121, 120, 76, 214, 250, 88, 90, 89, 86, 87},
+	},
+	listProtected: {
+		srcs: []string{
+			"~/.config/toolguard/**",
+			"~/.local/state/toolguard/**",
+			"~/.local/share/toolguard/**",
+			"**/.toolguard.toml",
+			"**/.toolguard.yaml",
+			"**/.toolguard.yml",
+			"**/.toolguard.json",
+			"**/.toolguard/**",
+			"~/.claude/settings.json",
+			"~/.claude/settings.local.json",
+			"**/.claude/settings.json",
+			"**/.claude/settings.local.json",
+			"/etc/claude-code/managed-settings.json",
+			"~/.gemini/settings.json",
+			"**/.gemini/settings.json",
+			"/etc/gemini-cli/settings.json",
+			"~/.cursor/hooks.json",
+			"**/.cursor/hooks.json",
+			"/etc/cursor/hooks.json",
+			"~/.codex/hooks.json",
+			"**/.codex/hooks.json",
+			"~/.codex/config.toml",
+			"**/.codex/config.toml",
+		},
+		keys: []uint16{195, 220, 219, 112, 113, 114, 111, 115, 166, 167, 60, 61, 144, 205, 82, 147, 199, 70, 145, 171, 66, 170, 65},
+	},
+	listUnprotected: {
+		srcs: []string{
+			"**/.opencode/skills/**",
+			"**/.opencode/skill/**",
+		},
+		keys: []uint16{104, 103},
+	},
+	listEscapeHatches: {
+		srcs: []string{
+			"~/.claude.json",
+			"**/.mcp.json",
+			"**/.claude/commands/**",
+			"**/.claude/agents/**",
+			"**/.claude/skills/**",
+			"**/.opencode/skills/**",
+			"**/.opencode/skill/**",
+			"**/.claude/hooks/**",
+			"**/.cursor/mcp.json",
+			"**/.cursor/rules/**",
+			"**/.vscode/settings.json",
+			"**/.vscode/tasks.json",
+			"**/.vscode/launch.json",
+			"**/.vscode/mcp.json",
+			"**/.gemini/commands/**",
+			"**/.gemini/extensions/**",
+			"**/.codex/prompts/**",
+			"**/.git/hooks/**",
+			"**/.git/config",
+			"**/.gitconfig",
+			"~/.config/git/**",
+			"**/.husky/**",
+			"**/.pre-commit-config.yaml",
+			"**/.devcontainer/**",
+			"~/.config/systemd/user/**",
+			"~/.config/autostart/**",
+			"~/.local/share/applications/**",
+		},
+		keys: []uint16{164, 99, 58, 57, 62, 104, 103, 59, 71, 72, 118, 119, 116, 117, 80, 81, 67, 85, 84, 91, 180, 96, 106, 73, 194, 174, 215},
+	},
 }

@@ -94,3 +94,59 @@ func FuzzDeferredList(f *testing.F) {
 		}
 	})
 }
+
+// TestBuiltinScanKeys: the generated scanKey of every built-in pattern is
+// the one scanKeyOf works out, and a plain absolute pattern that is not
+// built-in has none (its key is worked out when scanned).
+func TestBuiltinScanKeys(t *testing.T) {
+	for _, s := range builtinSources {
+		i := builtinIndex(s)
+		if i < 0 {
+			t.Fatalf("builtinIndex(%q) = -1", s)
+		}
+		if got, want := builtinScanKeys[i].unpack(s), scanKeyOf(s); got != want {
+			t.Errorf("builtinScanKeys[%d] (%q) = %+v; scanKeyOf: %+v", i, s, got, want)
+		}
+	}
+	srcs := []string{builtinSources[0], "/opt/x/**"}
+	keys, ok := builtinKeys(srcs)
+	if !ok || keys[1] != noScanKey || scanKeyAt(keys, srcs, 1) != scanKeyOf("/opt/x/**") {
+		t.Fatalf("builtinKeys(%q) = %v, %v", srcs, keys, ok)
+	}
+}
+
+// TestDefaultListsKeys: the generated default lists are what
+// defaultListsOf works out, and builtinKeys gives a list that starts with
+// one (by copy, as the policy passes them, or rebuilt) the keys it finds
+// one pattern at a time.
+func TestDefaultListsKeys(t *testing.T) {
+	computed := defaultListsOf()
+	for i := range defaultLists {
+		if !reflect.DeepEqual(defaultLists[i].srcs, computed[i]) {
+			t.Fatalf("defaultLists[%d] differs from defaultListsOf", i)
+		}
+		for _, srcs := range [][]string{
+			defaultList(i),
+			append(defaultList(i), "/opt/x/**", "**/.env"),
+			append([]string{"**/.env"}, defaultList(i)...),
+			strings.Split(strings.Join(defaultList(i), "\n"), "\n"), // equal strings, not the same
+		} {
+			got, ok := builtinKeys(srcs)
+			if !ok {
+				t.Fatalf("list %d: builtinKeys(%q) not ok", i, srcs)
+			}
+			for j, s := range srcs {
+				want := noScanKey
+				if k := builtinIndex(s); k >= 0 {
+					want = uint16(k)
+				}
+				if got[j] != want {
+					t.Fatalf("list %d: builtinKeys(%q)[%d] = %d, want %d", i, srcs, j, got[j], want)
+				}
+			}
+		}
+	}
+	if _, ok := builtinKeys(append(defaultList(listDenied), "**/x[")); ok {
+		t.Fatal("builtinKeys accepts a list ending in a pattern it does not know")
+	}
+}

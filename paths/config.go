@@ -237,10 +237,12 @@ func (b *compiler) fail(field string, i int, value string, err error) {
 }
 
 func (b *compiler) patterns(field string, srcs []string, tree bool) patternSet {
-	if len(srcs) > 0 && b.literalHomes && knownValid(srcs) {
-		set := patternSet{tree: tree, deferred: &deferredList{srcs: srcs, homes: b.homes}}
-		set.prepare(listLen(srcs, b.homes))
-		return set
+	if len(srcs) > 0 && b.literalHomes {
+		if keys, ok := builtinKeys(srcs); ok {
+			set := patternSet{tree: tree, deferred: &deferredList{srcs: srcs, keys: keys, homes: b.homes}}
+			set.prepare(listLen(srcs, b.homes))
+			return set
+		}
 	}
 	set := patternSet{tree: tree, list: make([]pattern, 0, listLen(srcs, b.homes))}
 	for i, s := range srcs {

@@ -1,33 +1,24 @@
 package paths
 
-import (
-	"slices"
-	"sync"
-)
+import "slices"
 
 // DefaultDenied returns the default denied path patterns: the union of the
 // source systems' lists, so nothing one of them blocks is reachable here,
 // plus other well-known credential stores. Each call returns a new slice.
-func DefaultDenied() []string { return slices.Clone(defaultDenied()) }
-
-var defaultDenied = sync.OnceValue(func() []string {
-	return concat(aarSafetyDenied, aarPolicyDenied, aiChatBlocked, zeroClawHomeForbidden, extraDenied)
-})
+func DefaultDenied() []string { return defaultList(listDenied) }
 
 // DefaultNotSecret returns the files that the default denied patterns would
 // catch by their name but that are not secrets by what they are: templates
 // and examples (.env.example, credentials.sample.json) and source code and
 // documentation (credentials.go, secrets_test.py, docs/secrets.md). Each
 // call returns a new slice.
-func DefaultNotSecret() []string { return slices.Clone(defaultNotSecret()) }
-
-var defaultNotSecret = sync.OnceValue(func() []string { return concat(templateFiles, sourceFiles) })
+func DefaultNotSecret() []string { return defaultList(listNotSecret) }
 
 // DefaultPublicFiles returns the files the default denied patterns catch
 // whose content is public (public keys, known hosts, authorized keys, ssh
 // and aws connection settings): readable, but not to be changed. Each call
 // returns a new slice.
-func DefaultPublicFiles() []string { return concat(publicKeyFiles) }
+func DefaultPublicFiles() []string { return defaultList(listPublicFiles) }
 
 // templateFiles are templates and examples of secret files.
 var templateFiles = []string{
@@ -57,7 +48,7 @@ var sourceFiles = []string{
 // start-up files, user services and autostart entries. Writing them asks
 // a person with a reason that names the risk (the settings files that hold
 // the hook itself are protected instead). Each call returns a new slice.
-func DefaultEscapeHatches() []string { return concat(escapeHatches) }
+func DefaultEscapeHatches() []string { return defaultList(listEscapeHatches) }
 
 var escapeHatches = []string{
 	"~/.claude.json", "**/.mcp.json", "**/.claude/commands/**", "**/.claude/agents/**", "**/.claude/skills/**",
@@ -76,16 +67,14 @@ var escapeHatches = []string{
 // or permission is set there. Writing them asks as Claude Code's skills do
 // (DefaultEscapeHatches); the rest of .opencode (plugins, tools, agents,
 // commands, opencode.json) stays protected. Each call returns a new slice.
-func DefaultUnprotected() []string { return concat(unprotected) }
+func DefaultUnprotected() []string { return defaultList(listUnprotected) }
 
 var unprotected = []string{"**/.opencode/skills/**", "**/.opencode/skill/**"}
 
 // DefaultSensitive returns the default patterns that need a human for any
 // access: places that often hold tokens or private history but are not
 // secrets outright.
-func DefaultSensitive() []string { return slices.Clone(defaultSensitive()) }
-
-var defaultSensitive = sync.OnceValue(func() []string { return concat(sensitiveAny) })
+func DefaultSensitive() []string { return defaultList(listSensitive) }
 
 // DefaultSensitiveReadable returns the files the default sensitive
 // patterns catch whose reading needs no person: toolguard's own policy
@@ -105,14 +94,12 @@ var ownPolicyFiles = []string{
 // DefaultSensitiveWrite returns the default patterns that need a human for
 // writes and deletes: ai-chat's sensitive write paths, files a shell or git
 // executes (rc files, hooks), and directories on the user's PATH.
-func DefaultSensitiveWrite() []string { return slices.Clone(defaultSensitiveWrite()) }
-
-var defaultSensitiveWrite = sync.OnceValue(func() []string { return concat(aiChatSensitiveWrite, sensitiveWrite) })
+func DefaultSensitiveWrite() []string { return defaultList(listSensitiveWrite) }
 
 // DefaultProtected returns toolguard's own configuration and state and the
 // settings files through which agents install its hook. The policy adds the
 // exact paths of the files it loaded.
-func DefaultProtected() []string { return concat(protectedSelf, protectedHooks) }
+func DefaultProtected() []string { return defaultList(listProtected) }
 
 // DefaultConfig is the path configuration of the default policy: the default
 // lists, writes confined to the workspace, reads allowed anywhere else.
@@ -131,9 +118,50 @@ func DefaultConfig() Config {
 	}
 }
 
-// concat joins lists, keeping the first of each repeated pattern. It runs
-// in every hook process for the default lists (~300 patterns): a set of
-// indexes probed by a cheap hash of a few bytes costs a third of a map.
+// The default lists, by their index in defaultLists.
+const (
+	listDenied = iota
+	listNotSecret
+	listPublicFiles
+	listSensitive
+	listSensitiveWrite
+	listProtected
+	listUnprotected
+	listEscapeHatches
+	numDefaultLists
+)
+
+// A generatedList is one default list as builtin_gen.go holds it: its
+// patterns, and where each one's scanKey is (see builtinKeys).
+type generatedList struct {
+	srcs []string
+	keys []uint16
+}
+
+// defaultList returns a copy of default list i. The lists are generated
+// (defaultLists in builtin_gen.go, by `go generate ./paths`) from what
+// defaultListsOf works out: every hook process asks for them, and joining
+// them (concat) cost it ~30 K instructions. TestBuiltinSourcesGenerated
+// checks them.
+func defaultList(i int) []string { return slices.Clone(defaultLists[i].srcs) }
+
+// defaultListsOf works the default lists out from the lists they join.
+func defaultListsOf() [numDefaultLists][]string {
+	return [...][]string{
+		listDenied:         concat(aarSafetyDenied, aarPolicyDenied, aiChatBlocked, zeroClawHomeForbidden, extraDenied),
+		listNotSecret:      concat(templateFiles, sourceFiles),
+		listPublicFiles:    concat(publicKeyFiles),
+		listSensitive:      concat(sensitiveAny),
+		listSensitiveWrite: concat(aiChatSensitiveWrite, sensitiveWrite),
+		listProtected:      concat(protectedSelf, protectedHooks),
+		listUnprotected:    concat(unprotected),
+		listEscapeHatches:  concat(escapeHatches),
+	}
+}
+
+// concat joins lists, keeping the first of each repeated pattern. It
+// joins the default lists when they are generated (~300 patterns): a set
+// of indexes probed by a cheap hash of a few bytes costs a third of a map.
 func concat(lists ...[]string) []string {
 	n := 0
 	for _, l := range lists {

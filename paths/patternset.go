@@ -29,8 +29,10 @@ type patternSet struct {
 // deferredList is a list compiled on first use, once; list is never
 // changed after.
 type deferredList struct {
-	once  sync.Once
-	srcs  []string
+	once sync.Once
+	srcs []string
+	// keys are where each source's scanKey is (see builtinKeys).
+	keys  []uint16
 	homes []string
 	list  []pattern
 	// compiled is set once list is: from then on the list is judged
@@ -76,8 +78,13 @@ func compileList(srcs, homes []string) []pattern {
 	return list
 }
 
-// listLen is the number of patterns srcs compile into.
+// listLen is the number of patterns srcs compile into. With one home
+// (the usual case: a home that is not a symbolic link) the "~/" patterns
+// need not be counted (a hook process counted ~290 sources for nothing).
 func listLen(srcs, homes []string) int {
+	if len(homes) == 1 {
+		return len(srcs)
+	}
 	return len(srcs) + homePatterns(srcs)*(len(homes)-1)
 }
 

@@ -25,8 +25,14 @@ func (s *patternSet) firstScanned(d *deferredList, p string, j *judge) *pattern 
 			return s.firstListed(p, j) // the compiled globs are not h+rest, or not read byte by byte
 		}
 	}
-	for _, src := range d.srcs {
-		if !mayMatch(src, d.homes, p) {
+	for i, src := range d.srcs {
+		var k scanKey
+		if i < len(d.keys) && d.keys[i] != noScanKey {
+			k = builtinScanKeys[d.keys[i]].unpack(src) // scanKeyAt, inlined
+		} else {
+			k = scanKeyOf(src)
+		}
+		if !k.mayMatch(d.homes, p) {
 			continue
 		}
 		pts, err := appendPattern(nil, src, d.homes)
@@ -51,29 +57,89 @@ func (s *patternSet) firstScanned(d *deferredList, p string, j *judge) *pattern 
 // it does not read (a workspace anchor, a source path.Clean would change)
 // may match.
 func mayMatch(src string, homes []string, p string) bool {
+	k := scanKeyOf(src)
+	return k.mayMatch(homes, p)
+}
+
+// A scanKey is what mayMatch reads of a source, worked out from its text
+// alone: for an anchored source its literal head, for an any-depth one
+// the literal bytes p must hold. The built-in sources' keys are generated
+// (builtinScanKeys in builtin_gen.go, checked against scanKeyOf by
+// TestBuiltinSourcesGenerated), so a hook process, which asks ~235
+// sources about a path, reads them rather than working them out (~400
+// instructions a source).
+type scanKey struct {
+	kind uint8
+	// a is the head (scanRooted, scanHome) or the first needle
+	// (scanNeedles); b is the source without its home prefix (scanHome,
+	// scanHomeAny) or the second needle (scanNeedles).
+	a, b string
+}
+
+// The kinds of scanKey.
+const (
+	scanAny     = iota // may match any path
+	scanRooted         // anchored at the root: p lies within a
+	scanHome           // anchored at each home h: p lies within h+a
+	scanHomeAny        // anchored at each home, head not known: may match when there is a home
+	scanNeedles        // any depth: p holds a and b
+)
+
+// scanKeyOf works out src's scanKey (see mayMatch).
+func scanKeyOf(src string) scanKey {
 	if src == "" {
-		return true
+		return scanKey{kind: scanAny}
 	}
 	if c := src[0]; c == '/' {
-		return anchoredMayMatch("", src, p)
+		return rootedKey(src)
 	} else if c != '~' && c != '$' && c != '<' {
-		return anyDepthMayMatch(src, p)
+		return anyDepthKey(src)
 	}
 	if rest, ok := cutHomePrefix(src); ok {
+		// anchoredHead reads h only when it is "" or "/" (which mayMatch
+		// asks anchoredMayMatch about as it comes); "/h" stands for any other.
+		if head, ok := anchoredHead("/h", rest); ok {
+			return scanKey{kind: scanHome, a: head, b: rest}
+		}
+		return scanKey{kind: scanHomeAny, b: rest}
+	}
+	switch {
+	case strings.HasPrefix(src, workspaceToken):
+		return scanKey{kind: scanAny}
+	case strings.HasPrefix(src, "/"):
+		return rootedKey(src)
+	}
+	return anyDepthKey(src)
+}
+
+// rootedKey is scanKeyOf for a source anchored at the root.
+func rootedKey(src string) scanKey {
+	if head, ok := anchoredHead("", src); ok {
+		return scanKey{kind: scanRooted, a: head}
+	}
+	return scanKey{kind: scanAny}
+}
+
+// mayMatch is mayMatch for the source k is the key of.
+func (k *scanKey) mayMatch(homes []string, p string) bool {
+	switch k.kind {
+	case scanRooted:
+		return withinJoined(p, "", k.a)
+	case scanNeedles:
+		return strings.Contains(p, k.a) && strings.Contains(p, k.b)
+	case scanHome, scanHomeAny:
 		for _, h := range homes {
-			if anchoredMayMatch(h, rest, p) {
+			if h == "" || h == "/" {
+				if anchoredMayMatch(h, k.b, p) {
+					return true
+				}
+			} else if k.kind == scanHomeAny || withinJoined(p, h, k.a) {
 				return true
 			}
 		}
 		return false
 	}
-	switch {
-	case strings.HasPrefix(src, workspaceToken):
-		return true
-	case strings.HasPrefix(src, "/"):
-		return anchoredMayMatch("", src, p)
-	}
-	return anyDepthMayMatch(src, p)
+	return true
 }
 
 // anchoredMayMatch is mayMatch for the anchored glob h+rest (h a clean
@@ -203,6 +269,13 @@ func withinJoined(p, h, r string) bool {
 // "**/": the literal bytes before its first glob byte (bar a "/" that
 // "/**" may match with nothing) and those after its last one are in p.
 func anyDepthMayMatch(src, p string) bool {
+	k := anyDepthKey(src)
+	return k.mayMatch(nil, p)
+}
+
+// anyDepthKey is scanKeyOf for a relative (any-depth) source: the needles
+// anyDepthMayMatch looks for.
+func anyDepthKey(src string) scanKey {
 	rel := src
 	for len(rel) >= 2 { // strip "./" and "**/" as classifyRaw does
 		if rel[0] == '.' && rel[1] == '/' {
@@ -218,7 +291,7 @@ func anyDepthMayMatch(src, p string) bool {
 	for i := 0; i < len(rel); i++ {
 		switch srcClass[rel[i]] {
 		case classRune:
-			return true // the glob engine reads runes: every invalid byte is U+FFFD to it
+			return scanKey{kind: scanAny} // the glob engine reads runes: every invalid byte is U+FFFD to it
 		case classGlob:
 			if first < 0 {
 				first = i
@@ -227,9 +300,9 @@ func anyDepthMayMatch(src, p string) bool {
 		}
 	}
 	if first < 0 {
-		return strings.Contains(p, rel)
+		return scanKey{kind: scanNeedles, a: rel}
 	}
-	return strings.Contains(p, strings.TrimSuffix(rel[:first], "/")) && strings.Contains(p, rel[last+1:])
+	return scanKey{kind: scanNeedles, a: strings.TrimSuffix(rel[:first], "/"), b: rel[last+1:]}
 }
 
 // setMeetsScanned is setMeets for a deferred list not compiled yet: the
