@@ -134,16 +134,18 @@ func homeJoinedLit(lits []quotedLit) bool {
 // shutil.rmtree(os.path.expanduser("~")), fs.rmSync(os.homedir(), …),
 // FileUtils.rm_rf(Dir.home), remove_tree($ENV{HOME}), os.RemoveAll(home)
 // with home from os.UserHomeDir is not one (a variable).
-var deleteHomeCall = regexp.MustCompile(`(?i)(?:rmtree|rmsync|rmdirsync|rm_rf|rm_r|remove_tree|rmtree|removeall|rimraf(?:\.sync)?|deleterecursively|remove_dir_all|fs\.rm|fs\.promises\.rm|rmdir)\s*\(\s*(?:str\(\s*)?` +
-	`(?:os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|os\.homedir\(\)|(?:pathlib\.)?path\.home\(\)|dir\.home|env\[\s*['"]home['"]\s*\]|\$env\{\s*['"]?home['"]?\s*\}|` +
-	`os\.environ\[\s*['"]home['"]\s*\]|os\.environ\.get\(\s*['"]home['"]\s*\)|os\.getenv\(\s*['"]home['"]\s*\)|process\.env\.home|process\.env\[\s*['"]home['"]\s*\]|` +
-	`os\.getenv\("home"\)|deno\.env\.get\(\s*['"]home['"]\s*\)|['"]~/?['"])\s*\)?\s*[,)]`)
+var deleteHomeCall = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)(?:rmtree|rmsync|rmdirsync|rm_rf|rm_r|remove_tree|rmtree|removeall|rimraf(?:\.sync)?|deleterecursively|remove_dir_all|fs\.rm|fs\.promises\.rm|rmdir)\s*\(\s*(?:str\(\s*)?` +
+		`(?:os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|os\.homedir\(\)|(?:pathlib\.)?path\.home\(\)|dir\.home|env\[\s*['"]home['"]\s*\]|\$env\{\s*['"]?home['"]?\s*\}|` +
+		`os\.environ\[\s*['"]home['"]\s*\]|os\.environ\.get\(\s*['"]home['"]\s*\)|os\.getenv\(\s*['"]home['"]\s*\)|process\.env\.home|process\.env\[\s*['"]home['"]\s*\]|` +
+		`os\.getenv\("home"\)|deno\.env\.get\(\s*['"]home['"]\s*\)|['"]~/?['"])\s*\)?\s*[,)]`)
+})
 
 // deletesHome reports whether a line of code deletes the home directory
 // itself (deleteHomeCall): on a line of an imported module, a delete and a
 // home expression are the home's delete only so, not when the line
 // deletes a path it builds below the home.
-func deletesHome(line string) bool { return deleteHomeCall.MatchString(line) }
+func deletesHome(line string) bool { return deleteHomeCall().MatchString(line) }
 
 // joinedBelow reports whether the literal text is "~" or a home path that
 // one of joins (home paths a line builds) lies below.

@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/shell"
@@ -48,16 +49,26 @@ func importLang(name string) string {
 	return ""
 }
 
-var (
-	pyImportLine = regexp.MustCompile(`^import\s+(.+)$`)
-	pyFromLine   = regexp.MustCompile(`^from\s+(\.*[\w.]*)\s+import\s+(.+)$`)
-	pyByName     = regexp.MustCompile(`(?:__import__|import_module|run_module)\(\s*['"]([\w.]+)['"]`)
-	pyByPath     = regexp.MustCompile(`(?:run_path|execfile|exec\(\s*open)\(\s*['"]([^'"\n]+)['"]`)
-	jsRelative   = regexp.MustCompile(`(?:require(?:\.resolve)?\s*\(\s*|import\s*\(\s*|\bfrom\s*|\bimport\s*)['"](\.{1,2}/[^'"\n]*)['"]`)
-	plFile       = regexp.MustCompile(`\b(?:do|require)\s*\(?\s*['"]([^'"\n]+)['"]`)
-	rbRelative   = regexp.MustCompile(`\brequire_relative\s*\(?\s*['"]([^'"\n]+)['"]`)
-	rbFile       = regexp.MustCompile(`\b(?:load|require)\s*\(?\s*['"]((?:\.{1,2}/|/)?[^'"\n]+)['"]`)
-)
+// importPatterns are the regular expressions importedRefs reads imports
+// with, compiled on first use: most processes judge no interpreter code,
+// and compiling them cost every hook process 0.36 M instructions.
+var importPatterns = sync.OnceValue(func() *importREs {
+	return &importREs{
+		pyImportLine: regexp.MustCompile(`^import\s+(.+)$`),
+		pyFromLine:   regexp.MustCompile(`^from\s+(\.*[\w.]*)\s+import\s+(.+)$`),
+		pyByName:     regexp.MustCompile(`(?:__import__|import_module|run_module)\(\s*['"]([\w.]+)['"]`),
+		pyByPath:     regexp.MustCompile(`(?:run_path|execfile|exec\(\s*open)\(\s*['"]([^'"\n]+)['"]`),
+		jsRelative:   regexp.MustCompile(`(?:require(?:\.resolve)?\s*\(\s*|import\s*\(\s*|\bfrom\s*|\bimport\s*)['"](\.{1,2}/[^'"\n]*)['"]`),
+		plFile:       regexp.MustCompile(`\b(?:do|require)\s*\(?\s*['"]([^'"\n]+)['"]`),
+		rbRelative:   regexp.MustCompile(`\brequire_relative\s*\(?\s*['"]([^'"\n]+)['"]`),
+		rbFile:       regexp.MustCompile(`\b(?:load|require)\s*\(?\s*['"]((?:\.{1,2}/|/)?[^'"\n]+)['"]`),
+	}
+})
+
+// importREs are importPatterns.
+type importREs struct {
+	pyImportLine, pyFromLine, pyByName, pyByPath, jsRelative, plFile, rbRelative, rbFile *regexp.Regexp
+}
 
 // importedRefs returns the project modules code in lang imports, as
 // files relative to the directory it looks them up from.
@@ -80,22 +91,23 @@ func importedRefs(lang, code string) []importRef {
 // more), relative imports, and modules and files named to __import__,
 // importlib.import_module, runpy and exec(open(…)).
 func pythonRefs(code string) []importRef {
+	re := importPatterns()
 	var out []importRef
 	for _, line := range strings.FieldsFunc(code, func(r rune) bool { return r == '\n' || r == ';' }) {
 		line = strings.TrimSpace(line)
-		if m := pyImportLine.FindStringSubmatch(line); m != nil {
+		if m := re.pyImportLine.FindStringSubmatch(line); m != nil {
 			for _, item := range strings.Split(m[1], ",") {
 				name, _, _ := strings.Cut(strings.TrimSpace(item), " ")
 				out = append(out, pyModuleRefs(name)...)
 			}
-		} else if m := pyFromLine.FindStringSubmatch(line); m != nil {
+		} else if m := re.pyFromLine.FindStringSubmatch(line); m != nil {
 			out = append(out, pyFromRefs(m[1], m[2])...)
 		}
 	}
-	for _, m := range pyByName.FindAllStringSubmatch(code, -1) {
+	for _, m := range re.pyByName.FindAllStringSubmatch(code, -1) {
 		out = append(out, pyModuleRefs(m[1])...)
 	}
-	for _, m := range pyByPath.FindAllStringSubmatch(code, -1) {
+	for _, m := range re.pyByPath.FindAllStringSubmatch(code, -1) {
 		out = append(out, importRef{alts: []string{m[1]}})
 	}
 	return out
@@ -182,8 +194,9 @@ func validDotted(s string) bool {
 // from, resolved as Node resolves a relative file: the name, with .js,
 // .cjs, .mjs, .ts and .json, or a directory's index file.
 func nodeRefs(code string) []importRef {
+	re := importPatterns()
 	var out []importRef
-	for _, m := range jsRelative.FindAllStringSubmatch(code, -1) {
+	for _, m := range re.jsRelative.FindAllStringSubmatch(code, -1) {
 		spec := strings.TrimSuffix(m[1], "/")
 		var alts []string
 		if path.Ext(spec) != "" {
@@ -200,8 +213,9 @@ func nodeRefs(code string) []importRef {
 // perlRefs reads do "FILE" and require "FILE" (a quoted file; require of
 // a bare module name is an installed module).
 func perlRefs(code string) []importRef {
+	re := importPatterns()
 	var out []importRef
-	for _, m := range plFile.FindAllStringSubmatch(code, -1) {
+	for _, m := range re.plFile.FindAllStringSubmatch(code, -1) {
 		out = append(out, importRef{alts: []string{m[1]}})
 	}
 	return out
@@ -210,11 +224,12 @@ func perlRefs(code string) []importRef {
 // rubyRefs reads require_relative (from the file's directory), and load
 // and require of a path ("./x", "../x", "/x"; load of any quoted file).
 func rubyRefs(code string) []importRef {
+	re := importPatterns()
 	var out []importRef
-	for _, m := range rbRelative.FindAllStringSubmatch(code, -1) {
+	for _, m := range re.rbRelative.FindAllStringSubmatch(code, -1) {
 		out = append(out, importRef{alts: rubyAlts("./" + m[1])})
 	}
-	for _, m := range rbFile.FindAllStringSubmatch(code, -1) {
+	for _, m := range re.rbFile.FindAllStringSubmatch(code, -1) {
 		spec := m[1]
 		if strings.HasPrefix(m[0], "require") && !strings.HasPrefix(spec, ".") && !strings.HasPrefix(spec, "/") {
 			continue // require "json": an installed library
