@@ -135,7 +135,7 @@ func homeJoinedLit(lits []quotedLit) bool {
 // FileUtils.rm_rf(Dir.home), remove_tree($ENV{HOME}), os.RemoveAll(home)
 // with home from os.UserHomeDir is not one (a variable).
 var deleteHomeCall = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)(?:rmtree|rmsync|rmdirsync|rm_rf|rm_r|remove_tree|rmtree|removeall|rimraf(?:\.sync)?|deleterecursively|remove_dir_all|fs\.rm|fs\.promises\.rm|rmdir)\s*\(\s*(?:str\(\s*)?` +
+	return regexp.MustCompile(`(?i)(?:rmtree|rmsync|rmdirsync|rm_rf|rm_r|remove_tree|removeall|rimraf(?:\.sync)?|deleterecursively|remove_dir_all|fs\.rm|fs\.promises\.rm|rmdir)\s*\(\s*(?:str\(\s*)?` +
 		`(?:os\.path\.expanduser\(\s*['"]~/?['"]\s*\)|os\.homedir\(\)|(?:pathlib\.)?path\.home\(\)|dir\.home|env\[\s*['"]home['"]\s*\]|\$env\{\s*['"]?home['"]?\s*\}|` +
 		`os\.environ\[\s*['"]home['"]\s*\]|os\.environ\.get\(\s*['"]home['"]\s*\)|os\.getenv\(\s*['"]home['"]\s*\)|process\.env\.home|process\.env\[\s*['"]home['"]\s*\]|` +
 		`os\.getenv\("home"\)|deno\.env\.get\(\s*['"]home['"]\s*\)|['"]~/?['"])\s*\)?\s*[,)]`)

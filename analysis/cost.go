@@ -42,26 +42,7 @@ const (
 // cost passes limit, so that adding up the cost of a command the budget
 // cannot afford costs little.
 func classifyCost(cmd *shell.Command, limit int) int {
-	n := len(cmd.Argv) + len(cmd.Redirects)
-	cost := 20 + n*n/32
-	for _, w := range cmd.Argv {
-		if cost > limit {
-			return cost
-		}
-		cost += wordCost(w.Value)
-	}
-	for _, r := range cmd.Redirects {
-		cost += wordCost(r.Target.Value)
-	}
-	for _, as := range [][]shell.Assign{cmd.Assigns, cmd.Env} {
-		for _, a := range as {
-			if cost > limit {
-				return cost
-			}
-			cost += wordCost(a.Value.Value)
-		}
-	}
-	return cost
+	return wordsCost(cmd, limit, wordCost)
 }
 
 // classifyCostBound is at least classifyCost(cmd, limit), found from the
@@ -70,26 +51,33 @@ func classifyCost(cmd *shell.Command, limit int) int {
 // affords the command without a look at the bytes of its words. It stops
 // counting once the bound passes limit.
 func classifyCostBound(cmd *shell.Command, limit int) int {
+	return wordsCost(cmd, limit, wordCostBound)
+}
+
+// wordsCost adds up the cost of cmd's words, each as word costs it, on
+// top of what its number of words costs; it stops counting once the cost
+// passes limit.
+func wordsCost(cmd *shell.Command, limit int, word func(string) int) int {
 	n := len(cmd.Argv) + len(cmd.Redirects)
-	bound := 20 + n*n/32
+	cost := 20 + n*n/32
 	for _, w := range cmd.Argv {
-		if bound > limit {
-			return bound
+		if cost > limit {
+			return cost
 		}
-		bound += wordCostBound(w.Value)
+		cost += word(w.Value)
 	}
 	for _, r := range cmd.Redirects {
-		bound += wordCostBound(r.Target.Value)
+		cost += word(r.Target.Value)
 	}
 	for _, as := range [][]shell.Assign{cmd.Assigns, cmd.Env} {
 		for _, a := range as {
-			if bound > limit {
-				return bound
+			if cost > limit {
+				return cost
 			}
-			bound += wordCostBound(a.Value.Value)
+			cost += word(a.Value.Value)
 		}
 	}
-	return bound
+	return cost
 }
 
 // wordCostBound is the most wordCost(v) may be for a word of v's length.
