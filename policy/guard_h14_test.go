@@ -99,7 +99,7 @@ func TestRunFilesH14(t *testing.T) {
 			files: map[string]string{"vitest.config.ts": configExec}, want: deny("In vitest.config.ts, line 2")},
 		{name: "npm test runs vitest, which loads vite.config.mjs", command: "npm test",
 			files: map[string]string{"package.json": `{"scripts": {"test": "vitest run"}}`, "vite.config.mjs": configExec},
-			want: deny("In vite.config.mjs, line 2")},
+			want:  deny("In vite.config.mjs, line 2")},
 		{name: "jest: jest.config.cjs deletes the home", command: "npx jest --ci",
 			files: map[string]string{"jest.config.cjs": configWipe}, want: deny("")},
 		{name: "webpack --config names the file", command: "npx webpack --config build/webpack.prod.js",
