@@ -48,7 +48,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 	a.judge.Command(Command{Cmd: cmd, Result: r, Dir: dir})
 	a.hiddenCode(cmd)
 	if cmd.Remote == "" {
-		a.paths(cmd, r.Paths, dir)
+		a.paths(cmd, a.linkTargets(cmd, r.Paths, dir), dir)
 		a.copies(cmd, dir)
 		a.archives(cmd, dir)
 		a.publishes(cmd, dir)

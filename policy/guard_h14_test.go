@@ -119,3 +119,30 @@ func TestRunFilesH14(t *testing.T) {
 		})
 	}
 }
+
+// TestSymlinkTargetFromLinkDir: ln -s exposes its target to later writes
+// through the link, and a relative target resolves from the link's own
+// directory, not the working directory: ../config/x.json linked as
+// notes/x.json is the project's config/x.json, and ../../.claude/… linked
+// from notes/ is the home's. With -r, ln makes the target relative itself
+// (it is given from the working directory).
+func TestSymlinkTargetFromLinkDir(t *testing.T) {
+	full := mustCompile(t, &policy.Settings{Mode: policy.ModeFull})
+	for _, tc := range []struct {
+		cmd  string
+		want outcome
+	}{
+		{"ln -s ../config/client.json notes/cc.json", outcome{"allow", "mode.full"}},
+		{"ln -s ../../.claude/settings.json notes/cc.json", outcome{"deny", "paths.self"}},
+		{"ln -sfn ../shared/eslint.config.js eslint.config.js", outcome{"ask", "paths.outside-workspace"}},
+		{"ln -s ../config/a.json ../config/b.json notes/", outcome{"allow", "mode.full"}},
+		{"ln -s -t notes ../config/a.json", outcome{"allow", "mode.full"}},
+		{"ln -sr config/client.json notes/cc.json", outcome{"allow", "mode.full"}},
+		{"ln -sr ../config/client.json notes/cc.json", outcome{"ask", "paths.outside-workspace"}},
+		{"ln ../config/client.json notes/cc.json", outcome{"ask", "paths.outside-workspace"}},
+	} {
+		if got := decide(t, full, "Bash", bash(tc.cmd)); !cmp.Equal(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.cmd, got, tc.want)
+		}
+	}
+}
