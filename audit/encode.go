@@ -21,9 +21,9 @@ func (r *Record) AppendJSON(b []byte) []byte {
 	b = appendField(b, "tool", r.Tool)
 	b = appendField(b, "kind", string(r.Kind))
 	b = appendOptString(b, "args", r.Args)
-	b = appendField(b, "verdict", r.Verdict.String())
-	b = appendField(b, "tier", r.Tier.String())
-	b = appendField(b, "blast_radius", r.Blast.String())
+	b = r.Verdict.AppendQuoted(append(b, `,"verdict":`...))
+	b = r.Tier.AppendQuoted(append(b, `,"tier":`...))
+	b = r.Blast.AppendQuoted(append(b, `,"blast_radius":`...))
 	b = appendOptString(b, "category", string(r.Category))
 	b = appendField(b, "rule", r.Rule)
 	if r.Reason != "" {

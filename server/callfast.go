@@ -14,8 +14,16 @@ import "github.com/toolguard/toolguard/internal/jsonscan"
 
 // decodeCallFast decodes body into req as decodeStrict would, and reports
 // whether it could; false leaves req to be decoded by decodeStrict.
+//
+// The strings of a body of up to presizedBody bytes are slices of one
+// string copy of it (one allocation, not one a string), so that the body's
+// buffer can be reused; a larger body's are copies, so that a name kept
+// from it does not keep the whole of it.
 func decodeCallFast(body []byte, req *CallRequest) bool {
 	s := jsonscan.New(body)
+	if len(body) <= presizedBody {
+		s = jsonscan.NewText(body, string(body))
+	}
 	var seen uint16
 	return s.Members(func(key string) bool {
 		bit, ok := field(&s, key, req)

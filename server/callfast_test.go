@@ -1,6 +1,8 @@
 package server
 
 import (
+	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -62,6 +64,35 @@ func TestDecodeCallFast(t *testing.T) {
 	}}
 	if diff := cmp.Diff(want, req); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestReadCallReusesBody: readCall gives its body buffer back for the
+// next request, so what it decoded from one body (by the scan or by
+// decodeStrict) must not change when the next is read into the same
+// buffer: every request decoded is compared after all were read.
+func TestReadCallReusesBody(t *testing.T) {
+	s := &Server{}
+	var got []CallRequest
+	var want []CallRequest
+	for _, tc := range fastBodies {
+		var w CallRequest
+		if decodeStrict([]byte(tc.body), &w, callFields) != nil {
+			continue
+		}
+		r := httptest.NewRequest("POST", "/v1/decide", strings.NewReader(tc.body))
+		r.Header.Set("Content-Type", "application/json")
+		req, err := s.readCall(httptest.NewRecorder(), r)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.body, err)
+		}
+		got, want = append(got, req), append(want, w)
+	}
+	if len(got) < 10 {
+		t.Fatalf("only %d bodies decoded", len(got))
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("decoded requests after the buffer's reuse (-want +got):\n%s", diff)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/toolguard/toolguard/approval"
@@ -61,16 +62,9 @@ type callFlags struct{ willRun, try bool }
 // parseCall reads a CallRequest and returns the policy to use (cur's, or
 // a tightened copy of it) and the normalised call.
 func (s *Server) parseCall(w http.ResponseWriter, r *http.Request, cur *current) (*policy.Policy, call.Call, callFlags, error) {
-	body, err := readBody(w, r, positive(s.opts.MaxBody, DefaultMaxBody))
+	req, err := s.readCall(w, r)
 	if err != nil {
 		return nil, call.Call{}, callFlags{}, err
-	}
-	var req CallRequest
-	if !decodeCallFast(body, &req) {
-		req = CallRequest{}
-		if err := decodeStrict(body, &req, callFields); err != nil {
-			return nil, call.Call{}, callFlags{}, err
-		}
 	}
 	p, err := policyFor(cur.policy, req.Policy)
 	if err != nil {
@@ -87,6 +81,33 @@ func (s *Server) parseCall(w http.ResponseWriter, r *http.Request, cur *current)
 		c.Who.Agent = TryAgent // recorded so, the feed still marks it after a reload
 	}
 	return p, c, callFlags{willRun: req.WillRun, try: req.Try}, nil
+}
+
+// callBodies are the buffers the bodies of deciding requests are read
+// into, given back once decoded (the body was a new buffer per request).
+var callBodies = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+// readCall reads the request's CallRequest: its body, of the JSON type and
+// at most Options.MaxBody bytes, into a buffer of callBodies, decoded by
+// decodeCallFast or else decodeStrict. Nothing decoded refers to the
+// buffer (decodeCallFast's strings are slices of a string copy of the
+// body, decodeStrict's copies), so it is given back at once.
+func (s *Server) readCall(w http.ResponseWriter, r *http.Request) (CallRequest, error) {
+	var req CallRequest
+	if err := requireJSONType(r); err != nil {
+		return req, err
+	}
+	bp := callBodies.Get().(*[]byte)
+	body, err := readLimitedInto(w, r, positive(s.opts.MaxBody, DefaultMaxBody), *bp)
+	if err == nil && !decodeCallFast(body, &req) {
+		req = CallRequest{}
+		err = decodeStrict(body, &req, callFields)
+	}
+	if cap(body) <= presizedBody {
+		*bp = body[:0]
+	}
+	callBodies.Put(bp)
+	return req, err
 }
 
 // policyFor applies a per-request override to base; a loosening one is

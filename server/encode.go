@@ -60,11 +60,11 @@ func writeFinal(w http.ResponseWriter, body []byte) {
 // appendDecision appends d encoded as json.Marshal encodes it.
 func appendDecision(b []byte, d *policy.Decision) []byte {
 	b = append(b, `{"verdict":`...)
-	b = jquote(b, d.Verdict.String())
+	b = d.Verdict.AppendQuoted(b)
 	b = appendKey(b, "tier")
-	b = jquote(b, d.Tier.String())
+	b = d.Tier.AppendQuoted(b)
 	b = appendKey(b, "blast_radius")
-	b = jquote(b, d.Blast.String())
+	b = d.Blast.AppendQuoted(b)
 	if d.Category != "" {
 		b = appendKey(b, "category")
 		b = jquote(b, string(d.Category))
@@ -113,11 +113,11 @@ func appendFinding(b []byte, f *risk.Finding) []byte {
 		b = jquote(b, string(f.Category))
 	}
 	b = appendKey(b, "tier")
-	b = jquote(b, f.Tier.String())
+	b = f.Tier.AppendQuoted(b)
 	b = appendKey(b, "blast_radius")
-	b = jquote(b, f.Blast.String())
+	b = f.Blast.AppendQuoted(b)
 	b = appendKey(b, "floor")
-	b = jquote(b, f.Verdict.String())
+	b = f.Verdict.AppendQuoted(b)
 	b = appendKey(b, "reason")
 	b = jquoteRepeated(b, f.Reason)
 	if f.Suggestion != "" {

@@ -81,8 +81,19 @@ const presizedBody = 16 << 10
 // net/http's body reader gives exactly the declared length, or
 // io.ErrUnexpectedEOF when the connection ends before it.
 func readLimited(w http.ResponseWriter, r *http.Request, max int64) ([]byte, error) {
+	return readLimitedInto(w, r, max, nil)
+}
+
+// readLimitedInto is readLimited reading a body of a small declared
+// length into buf's space when it has room (else into a new buffer).
+func readLimitedInto(w http.ResponseWriter, r *http.Request, max int64, buf []byte) ([]byte, error) {
 	if n := r.ContentLength; n >= 0 && n <= max && n <= presizedBody {
-		body := make([]byte, n)
+		body := buf[:0]
+		if int64(cap(body)) >= n {
+			body = body[:n]
+		} else {
+			body = make([]byte, n)
+		}
 		if _, err := io.ReadFull(r.Body, body); err != nil {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF // as io.ReadAll reports a body cut short

@@ -30,10 +30,25 @@ const MaxDepth = 1000
 type Scanner struct {
 	b []byte
 	i int
+	// text is b as a string when the scanner was made by NewText, else
+	// empty: a plain string is then a slice of it, not a copy.
+	text string
 }
 
 // New is a scanner at the start of b.
 func New(b []byte) Scanner { return Scanner{b: b} }
+
+// NewText is a scanner at the start of b, whose bytes text holds (text is
+// string(b), made by the caller): the plain strings Str returns are then
+// slices of text rather than copies of b, one allocation for all of them,
+// and b may be reused once the scan is done. Every string read keeps the
+// whole of text alive as long as it is kept.
+func NewText(b []byte, text string) Scanner {
+	if len(text) != len(b) {
+		panic("jsonscan: NewText: text is not b")
+	}
+	return Scanner{b: b, text: text}
+}
 
 func (s *Scanner) space() {
 	if s.i < len(s.b) && s.b[s.i] > ' ' {
@@ -126,6 +141,10 @@ func (s *Scanner) Str() (string, bool) {
 		return "", false
 	}
 	if plain {
+		if s.text != "" {
+			end := s.i - 1 // the closing quote
+			return s.text[end-len(inner) : end], true
+		}
 		return string(inner), true
 	}
 	return unescape(inner)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -94,6 +95,54 @@ func TestStr(t *testing.T) {
 			t.Errorf("Unquote(%q) ok = %v, want %v", in, got, ok)
 		}
 	}
+}
+
+// TestNewText: a scanner made by NewText reads what New reads, its plain
+// strings are slices of the text (the bytes may be overwritten once the
+// scan is done), and decoded ones (escapes, non-ASCII) are copies.
+func TestNewText(t *testing.T) {
+	const in = ` {"tool": "Bash", "cwd":"/tmp/ws","esc":"a\nb","utf":"é","n":1, "in":{"k":"v"}}`
+	b := []byte(in)
+	text := string(b)
+	s := NewText(b, text)
+	type member struct {
+		Key   string
+		Value any
+		Slice bool // the value is a slice of text
+	}
+	var got []member
+	var read func(key string) bool
+	read = func(key string) bool {
+		if key == "in" {
+			return s.Members(read)
+		}
+		v, ok := s.Scalar()
+		str, isStr := v.(string)
+		got = append(got, member{key, v, isStr && inside(str, text)})
+		return ok
+	}
+	if !s.Members(read) || !s.End() {
+		t.Fatal("scan failed")
+	}
+	for i := range b {
+		b[i] = 'x' // the strings read must not change
+	}
+	want := []member{
+		{"tool", "Bash", true}, {"cwd", "/tmp/ws", true}, {"esc", "a\nb", false},
+		{"utf", "é", false}, {"n", 1.0, false}, {"k", "v", true},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("NewText scan (-want +got):\n%s", diff)
+	}
+}
+
+// inside reports whether s is a slice of text's bytes.
+func inside(s, text string) bool {
+	if s == "" {
+		return false
+	}
+	p, start := uintptr(unsafe.Pointer(unsafe.StringData(s))), uintptr(unsafe.Pointer(unsafe.StringData(text)))
+	return p >= start && p+uintptr(len(s)) <= start+uintptr(len(text))
 }
 
 // TestScalar: strings, numbers, booleans and null decode to what
