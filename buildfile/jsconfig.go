@@ -1,6 +1,7 @@
 package buildfile
 
 import (
+	"errors"
 	"path"
 	"strings"
 )
@@ -133,7 +134,11 @@ func (r *resolver) jsDefaultConfig(tool jsTool, dir string) (file, text string, 
 		}
 	}
 	for d, i := path.Clean(dir), 0; i <= MaxDepth; d, i = path.Dir(d), i+1 {
-		if file, text, ok = r.first(d, names...); ok || r.failedOn(file) || !tool.upward || d == "/" || d == "." {
+		look := r.first
+		if tool.upward {
+			look = r.firstListed
+		}
+		if file, text, ok = look(d, names...); ok || r.failedOn(file) || !tool.upward || d == "/" || d == "." {
 			return file, text, ok
 		}
 	}
@@ -149,4 +154,47 @@ func hasExt(file string, exts []string) bool {
 		}
 	}
 	return false
+}
+
+// firstListed is first for a tool that looks in every parent directory:
+// one listing of dir tells which of the up to a dozen names are there, so
+// that a walk to the root where none is costs a listing a directory, not a
+// failed open a name. Names are compared exactly, then without case (as a
+// case-insensitive file system finds them). A directory that cannot be
+// listed (unreadable, too large, the work budget) is looked in name by
+// name as before, so its problems are the reads' own.
+func (r *resolver) firstListed(dir string, names ...string) (file, text string, ok bool) {
+	l, isLister := r.fs.(Lister)
+	if !isLister {
+		return r.first(dir, names...)
+	}
+	listed, err := l.List(dir)
+	switch {
+	case errors.Is(err, ErrNotExist):
+		return "", "", false
+	case err != nil:
+		return r.first(dir, names...)
+	}
+	var there []string
+	for _, n := range names {
+		if e, found := listedName(listed, n); found {
+			there = append(there, e)
+		}
+	}
+	return r.first(dir, there...)
+}
+
+// listedName returns the entry of listed that is the file n: the same
+// name, else the same without case; a directory (a trailing "/") is not.
+func listedName(listed []string, n string) (string, bool) {
+	fold := ""
+	for _, e := range listed {
+		switch {
+		case e == n:
+			return e, true
+		case fold == "" && strings.EqualFold(e, n):
+			fold = e
+		}
+	}
+	return fold, fold != ""
 }

@@ -66,3 +66,63 @@ func TestResolveJSConfig(t *testing.T) {
 		})
 	}
 }
+
+// countingFiles counts the reads and listings of a fakeFiles; a directory
+// in unlistable cannot be listed.
+type countingFiles struct {
+	f             fakeFiles
+	unlistable    map[string]bool
+	reads, listed int
+}
+
+func (c *countingFiles) Read(p string) (string, error) { c.reads++; return c.f.Read(p) }
+
+func (c *countingFiles) List(dir string) ([]string, error) {
+	c.listed++
+	if c.unlistable[dir] {
+		return nil, errUnreadable
+	}
+	return c.f.List(dir)
+}
+
+// TestJSConfigUpwardsByListing: a tool that looks in every parent lists
+// each directory once and reads only a name that is there (found without
+// case too); a directory it cannot list is looked in name by name, as
+// before, so the reads decide.
+func TestJSConfigUpwardsByListing(t *testing.T) {
+	const cfg = "export default [];\n"
+	tests := []struct {
+		name             string
+		files            fakeFiles
+		unlistable       map[string]bool
+		want             Plan
+		reads, maxListed int
+	}{
+		{name: "none anywhere: no read", files: fakeFiles{"/w/app/src/a.js": "", "/w/README": ""},
+			want: Plan{}, reads: 0, maxListed: 4},
+		{name: "found two levels up: one read", files: fakeFiles{"/w/app/src/a.js": "", "/w/eslint.config.mjs": cfg},
+			want:  Plan{Runner: "eslint", Read: []string{"/w/eslint.config.mjs"}, Steps: []Step{{File: "/w/eslint.config.mjs", Text: cfg, Lang: "node", Dir: "/w/app/src"}}},
+			reads: 1, maxListed: 3},
+		{name: "another case is found", files: fakeFiles{"/w/app/src/ESLint.Config.js": cfg},
+			want:  Plan{Runner: "eslint", Read: []string{"/w/app/src/ESLint.Config.js"}, Steps: []Step{{File: "/w/app/src/ESLint.Config.js", Text: cfg, Lang: "node", Dir: "/w/app/src"}}},
+			reads: 1, maxListed: 1},
+		{name: "a directory with the name is not the file", files: fakeFiles{"/w/app/src/eslint.config.js/x": ""},
+			want: Plan{}, reads: 0, maxListed: 4},
+		{name: "an unlistable directory is read name by name", files: fakeFiles{"/w/app/src/a.js": "", "/w/app/.eslintrc.cjs": cfg},
+			unlistable: map[string]bool{"/w/app": true},
+			want:       Plan{Runner: "eslint", Read: []string{"/w/app/.eslintrc.cjs"}, Steps: []Step{{File: "/w/app/.eslintrc.cjs", Text: cfg, Lang: "node", Dir: "/w/app/src"}}},
+			reads:      9, maxListed: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := &countingFiles{f: tt.files, unlistable: tt.unlistable}
+			got := Resolve(Invocation{Name: "eslint", Args: []string{"."}, Dir: "/w/app/src", Home: "/h"}, fs)
+			if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreFields(Plan{}, "Size")); diff != "" {
+				t.Errorf("Resolve (-want +got):\n%s", diff)
+			}
+			if fs.reads != tt.reads || fs.listed > tt.maxListed {
+				t.Errorf("reads %d, listings %d; want %d reads, at most %d listings", fs.reads, fs.listed, tt.reads, tt.maxListed)
+			}
+		})
+	}
+}
