@@ -430,3 +430,27 @@ func TestCompileUsesGeneratedSets(t *testing.T) {
 		t.Errorf("grammarOpts built %q, want the given set %q", got.text, marker.text)
 	}
 }
+
+// TestGeneratedPackNamesUnique: the packs compiled ahead of time have
+// distinct names, which newSet relies on when it builds no table of names
+// (onlyGenerated); a set of them with user rules still checks all names.
+func TestGeneratedPackNamesUnique(t *testing.T) {
+	if generated == nil {
+		t.Skip("no generated packs")
+	}
+	seen := map[string]bool{}
+	for _, g := range generated {
+		if seen[g.header.Name] {
+			t.Errorf("pack name %q twice", g.header.Name)
+		}
+		seen[g.header.Name] = true
+	}
+	lps, err := builtinPacks()
+	if err != nil || !onlyGenerated(lps) {
+		t.Fatalf("builtinPacks: %v, only generated %v", err, onlyGenerated(lps))
+	}
+	dup := append(lps, &lazyPack{header: packHeader{Name: lps[0].header.Name}, file: "dup.toml"})
+	if _, err := newSet(dup, Options{}); err == nil {
+		t.Errorf("newSet with a duplicate pack name: no error")
+	}
+}
