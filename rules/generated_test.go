@@ -137,9 +137,17 @@ func generatePacks() ([]byte, error) {
 			}
 			presetSets(&p)
 			name := blockFuncName(b)
-			fmt.Fprintf(&table, "{line: %d, kind: %q, exes: %s, subs: %s, trigger: %q, build: %s},\n",
-				b.line, b.kind, stringsLiteral(b.exes), stringsLiteral(b.subs), b.trigger, name)
+			compiled := ""
+			if _, ok := compiledBlockLiteral(lp.file, lp.header.Name, b, p); ok {
+				compiled = ", compiled: " + name + "C"
+			}
+			fmt.Fprintf(&table, "{line: %d, kind: %q, exes: %s, subs: %s, trigger: %q, build: %s%s},\n",
+				b.line, b.kind, stringsLiteral(b.exes), stringsLiteral(b.subs), b.trigger, name, compiled)
 			fmt.Fprintf(&funcs, "\nfunc %s() Pack {\n\treturn %s\n}\n", name, goLiteral(reflect.ValueOf(p), true))
+			if compiled != "" {
+				lit, _ := compiledBlockLiteral(lp.file, lp.header.Name, b, p)
+				fmt.Fprintf(&funcs, "\nfunc %sC() *compiledPack {\n\treturn %s\n}\n", name, lit)
+			}
 		}
 		table.WriteString("}},\n")
 	}
