@@ -87,6 +87,11 @@ type Analysis struct {
 	// decodersOf is the script they were listed for.
 	decoders   []*shell.Command
 	decodersOf *shell.Script
+	// nested says whether one of script's first nestedScanned commands
+	// is nested code (Depth > 0), for isCode; nestedOf is the script.
+	nestedOf      *shell.Script
+	nestedScanned int
+	nested        bool
 	// written is what the commands of the command line analysed so far
 	// wrote into files with known text, for a later command that runs one
 	// of them as SQL or as a sed or awk program (filecode.go).
@@ -169,6 +174,7 @@ func (a *Analysis) Script(s *shell.Script) {
 		a.defaults = append(a.defaults, s.Defaults...)
 	}
 	a.decoders, a.decodersOf = a.decoders[:0], nil // listed afresh for this script (an arena may reuse its address)
+	a.nestedOf = nil
 	a.problems(s)
 	a.seen = slices.Grow(a.seen, len(s.Commands))
 	for _, cmd := range s.Commands {

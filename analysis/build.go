@@ -275,24 +275,31 @@ func (b buildLister) List(dir string) ([]string, error) {
 // the name of a recipe, whose code the flow of the call judges step by
 // step (a recipe that removes the home directory is denied for its code),
 // not a verb of the runner. A recipe that cannot be read, or a plan with a
-// problem, keeps the rule.
-func (a *Analysis) recipeByCode(cmd *shell.Command, r rules.Result, dir string) rules.Result {
-	i := slices.IndexFunc(r.Findings, func(f risk.Finding) bool { return f.Rule == "generic.destructive-verb" })
+// problem, keeps the rule. r is changed in place (a copy of the ~350-byte
+// result in and out for every command of a script was most of its cost).
+func (a *Analysis) recipeByCode(cmd *shell.Command, r *rules.Result, dir string) {
+	i := -1
+	for j := range r.Findings { // by index: a Finding is too large to copy for each
+		if r.Findings[j].Rule == "generic.destructive-verb" {
+			i = j
+			break
+		}
+	}
 	if i < 0 || cmd.Remote != "" || a.ctx.Files == nil {
-		return r
+		return
 	}
 	switch path.Base(cmd.Name) {
 	case "just", "task", "go-task":
 	default:
-		return r
+		return
 	}
 	inv, known := a.invocation(cmd, dir)
 	if !known {
-		return r
+		return
 	}
 	plan := buildfile.Resolve(inv, a.readFiles())
 	if plan.Runner == "" || plan.DryRun || len(plan.Problems) > 0 || len(plan.Steps) == 0 || !a.spend(ScanCost(plan.Size)) {
-		return r
+		return
 	}
 	kept := slices.Delete(slices.Clone(r.Findings), i, i+1)
 	tier := risk.Execute
@@ -300,5 +307,4 @@ func (a *Analysis) recipeByCode(cmd *shell.Command, r rules.Result, dir string) 
 		tier = tier.Worse(f.Tier)
 	}
 	r.Findings, r.Tier = kept, tier
-	return r
 }

@@ -46,6 +46,7 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 	var written []shell.Word                                               // the files code that writes may write
 	joins := append(homeJoins(code), homeTemplates(code, h.has(mHome))...) // path.join(os.homedir(), ".ssh", "id_rsa"), f"{home}/.ssh"
 	joins = append(joins, homeMethodJoins(code)...)                        // home_dir().unwrap().join(".ssh")
+	joins = append(joins, homeVarParts(code)...)                           // `${homedir()}/${p}` with grab(".npmrc")
 	for _, p := range lits {
 		if a.imported && (joinedBelow(p.text, joins) || p.text == "~" && homeJoinedLit(lits)) {
 			continue // os.path.join(os.path.expanduser('~'), '.cache'): the "~" is where the joined path starts

@@ -35,7 +35,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 		r = probeResult(r)
 	}
 	a.dryRun(cmd, &r, dir)
-	r = a.recipeByCode(cmd, r, dir)
+	a.recipeByCode(cmd, &r, dir)
 	a.startFiles(cmd, &r)
 	reads, pure := a.provenReads(cmd, dir)
 	if pure {
@@ -48,7 +48,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 	a.judge.Command(Command{Cmd: cmd, Result: r, Dir: dir})
 	a.hiddenCode(cmd)
 	if cmd.Remote == "" {
-		a.paths(cmd, r.Paths, dir)
+		a.paths(cmd, a.linkTargets(cmd, r.Paths, dir), dir)
 		a.copies(cmd, dir)
 		a.archives(cmd, dir)
 		a.publishes(cmd, dir)
@@ -504,7 +504,7 @@ func placed(r *rules.Result, w shell.Word) bool {
 // and the code is no file name ('sh -c "cat ~/.ssh/id_rsa"' used to be
 // judged as reading the file "cat ~/.ssh/id_rsa" in the project).
 func (a *Analysis) isCode(w shell.Word) bool {
-	if a.script == nil || w.Span.IsZero() || !strings.ContainsAny(w.Value, " \t\n;|&") {
+	if a.script == nil || w.Span.IsZero() || !a.hasNested() || !strings.ContainsAny(w.Value, " \t\n;|&") {
 		return false
 	}
 	for _, c := range a.script.Commands {
@@ -513,6 +513,19 @@ func (a *Analysis) isCode(w shell.Word) bool {
 		}
 	}
 	return false
+}
+
+// hasNested reports whether the script has a command of nested code, the
+// only ones isCode matches: most scripts have none, and their words need
+// no search. The commands are scanned once, and those added since.
+func (a *Analysis) hasNested() bool {
+	if a.nestedOf != a.script {
+		a.nestedOf, a.nestedScanned, a.nested = a.script, 0, false
+	}
+	for ; !a.nested && a.nestedScanned < len(a.script.Commands); a.nestedScanned++ {
+		a.nested = a.script.Commands[a.nestedScanned].Depth > 0
+	}
+	return a.nested
 }
 
 // isDataCommand reports whether name is one of the commands that only print

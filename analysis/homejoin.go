@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/toolguard/toolguard/internal/lazyre"
@@ -174,11 +175,12 @@ func isIdent(s string) bool {
 // homeMethodJoinRE finds a home expression followed by method joins of
 // string literals (group 1): Rust's dirs::home_dir().unwrap().join(".ssh"),
 // Path::new(&home).join(".aws/credentials"), pathlib's
-// Path.home().joinpath(".ssh"), Swift's
+// Path.home().joinpath(".ssh") and its several parts in one call
+// (joinpath(".cursor", "hooks.json")), Swift's
 // homeDirectoryForCurrentUser.appendingPathComponent(".ssh").
 var homeMethodJoinRE = lazyre.Regexp{
 	Expr: `(?i)(?:home_dir\(\)(?:\.unwrap\(\)|\?|\.expect\([^()\n]{0,40}\))?|homedirectoryforcurrentuser|path\.home\(\)|(?:path::new|pathbuf::from)\(\s*&?home(?:_dir)?\s*\))` +
-		`((?:\s*\.(?:join|joinpath|appendingpathcomponent|appending\(path:)\(?\s*["'][^"'\n]+["']\s*\))+)`,
+		`((?:\s*\.(?:join|joinpath|appendingpathcomponent|appending\(path:)\(?\s*["'][^"'\n]+["'](?:\s*,\s*["'][^"'\n]+["']){0,7}\s*\))+)`,
 }
 
 // homeMethodJoins returns the home-relative paths code builds by joining
@@ -214,3 +216,76 @@ func homeLiterals(parts string) string {
 	}
 	return ""
 }
+
+// Code also builds a home path from a part it holds in a variable:
+// `${os.homedir()}/${name}`, f"{Path.home()}/{p}", path.join(os.homedir(),
+// name), os.path.expanduser(f"~/{name}"), Path.home() / name. The part is
+// not known, but the code holds the parts it means among its literals
+// (grab(".npmrc"), for f in (".netrc", ".aws/credentials")): each literal
+// that spells a dotfile path is a home path the code may reach.
+
+// homeVarJoinRE finds a home expression joined to a variable part: a
+// template whose first placeholder (group 1) is followed by / and a
+// second placeholder, a join call whose first argument (group 2) is
+// followed by a bare name, "~/" followed by a placeholder, or pathlib's
+// home followed by a name.
+var homeVarJoinRE = lazyre.Regexp{
+	Expr: `(?i)(?:\$\{|#\{|\{)([^{}"'\x60\n]{1,48})\}/(?:\$\{|#\{|\{)[a-z_][\w.]*\}` +
+		`|(?:path\.join|path\.resolve|os\.path\.join|filepath\.join|paths\.get|path\.of|file\.join|join_paths)\s*\(\s*` +
+		`([a-z_.$]*(?:\([^()]{0,40}\))?[a-z_.]*)\s*,\s*[a-z_$][\w$]*\s*\)` +
+		`|["'\x60]~/(?:\$\{|#\{|\{)[a-z_][\w.]*\}` +
+		`|path\.home\(\)\s*(?:/\s*[a-z_]\w*\b|\.joinpath\(\s*[a-z_]\w*\s*\))`,
+}
+
+// homeVarJoin reports whether code joins a variable part to a home
+// expression (homeVarJoinRE).
+func homeVarJoin(code string) bool {
+	for _, m := range homeVarJoinRE.Get().FindAllStringSubmatch(code, 8) {
+		if expr := m[1] + m[2]; expr == "" || isHomeExpr(expr) {
+			return true
+		}
+	}
+	return false
+}
+
+// homeVarParts returns, for code that joins a variable part to the home
+// directory (homeVarJoin), its literals that spell a dotfile path as home
+// paths (".aws/credentials" → "~/.aws/credentials"), at most 16.
+func homeVarParts(code string) []string {
+	if low := strings.ToLower(code); !strings.Contains(low, "home") && !strings.Contains(low, "expanduser") && !strings.Contains(low, "~/") ||
+		!strings.Contains(code, `".`) && !strings.Contains(code, `'.`) && !strings.Contains(code, "`.") || !homeVarJoin(code) {
+		return nil
+	}
+	var out []string
+	for _, l := range stringLiterals(code) {
+		if dotfilePart(l) && !slices.Contains(out, "~/"+l) {
+			out = append(out, "~/"+l)
+			if len(out) == 16 {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// dotfilePart reports whether a literal spells a relative path that
+// starts with a dotfile (.npmrc, .aws/credentials, .ssh/id_rsa): a dot, a
+// letter, then letters, digits, '.', '_', '-' and '/' between parts, with
+// no ".." part. A single name of at most four characters after its dot
+// (".js", ".json", ".yaml") is a file extension, not a file.
+func dotfilePart(l string) bool {
+	if len(l) < 2 || l[0] != '.' || !isLetter(l[1]) || strings.Contains(l, "..") || strings.Contains(l, "//") ||
+		strings.HasSuffix(l, "/") {
+		return false
+	}
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		if !isLetter(c) && !('0' <= c && c <= '9') && c != '.' && c != '_' && c != '-' && c != '/' {
+			return false
+		}
+	}
+	return strings.Contains(l, "/") || len(l) > 5
+}
+
+// isLetter reports whether c is an ASCII letter.
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }

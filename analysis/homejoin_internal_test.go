@@ -89,6 +89,11 @@ func TestHomeMethodJoins(t *testing.T) {
 		{`let p = std::env::home_dir()?.join(".aws/credentials");`, []string{"~/.aws/credentials"}},
 		{`Path::new(&home).join(".kube/config")`, []string{"~/.kube/config"}},
 		{`Path.home().joinpath(".netrc")`, []string{"~/.netrc"}},
+		{`pathlib.Path.home().joinpath('.cursor','hooks.json').write_text('{}')`, []string{"~/.cursor/hooks.json"}},
+		{`Path.home().joinpath(".codex", "hooks.json")`, []string{"~/.codex/hooks.json"}},
+		{`Path.home().joinpath(".config", "gh").joinpath("hosts.yml")`, []string{"~/.config/gh/hosts.yml"}},
+		{`Path.home().joinpath(".cache", "..", "..")`, []string{"~/.cache"}},
+		{`Path("build").joinpath(".cursor", "hooks.json")`, nil},
 		{`FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".ssh/id_ed25519")`, []string{"~/.ssh/id_ed25519"}},
 		{`Path::new(&out_dir).join("gen.rs")`, nil},
 		{`home_dir().unwrap().join("../etc")`, nil},
@@ -122,6 +127,49 @@ func TestHomeTemplates(t *testing.T) {
 	} {
 		if diff := cmp.Diff(tc.want, homeTemplates(tc.code, tc.namesHome)); diff != "" {
 			t.Errorf("homeTemplates(%q, %v) (-want +got):\n%s", tc.code, tc.namesHome, diff)
+		}
+	}
+}
+
+// TestHomeVarParts: code that joins a variable part to the home directory
+// may reach each dotfile path among its literals; code that joins a
+// variable to anything else, or names no dotfile, reaches none.
+func TestHomeVarParts(t *testing.T) {
+	for _, tc := range []struct {
+		name, code string
+		want       []string
+	}{
+		{"js template with a parameter",
+			"const grab = (p) => readFileSync(`${homedir()}/${p}`, \"utf8\");\nsend({ a: grab(\".npmrc\"), b: grab(\".aws/credentials\") });",
+			[]string{"~/.npmrc", "~/.aws/credentials"}},
+		{"node path.join with a name", `for (const f of [".netrc", ".docker/config.json"]) out.push(fs.readFileSync(path.join(os.homedir(), f)))`,
+			[]string{"~/.netrc", "~/.docker/config.json"}},
+		{"python f-string", `for n in (".pypirc", ".config/gh/hosts.yml"):\n    open(f"{Path.home()}/{n}").read()`,
+			[]string{"~/.pypirc", "~/.config/gh/hosts.yml"}},
+		{"python os.path.join", `name = ".git-credentials"\nopen(os.path.join(os.path.expanduser("~"), name))`, []string{"~/.git-credentials"}},
+		{"expanduser of a template", `p = os.path.expanduser(f"~/{rel}")\nrel = ".ssh/id_ed25519"`, []string{"~/.ssh/id_ed25519"}},
+		{"pathlib divided by a name", `f = Path.home() / name\nname = ".vault-token"`, []string{"~/.vault-token"}},
+		{"extensions are no files", "const p = `${os.homedir()}/${f}`;\nif (f.endsWith(\".json\") || f.endsWith(\".js\")) load(p);", nil},
+		{"a variable joined to the project", `for f in (".eslintrc", ".prettierrc"):\n    open(os.path.join(root, f))`, nil},
+		{"a home join of literals only", "readFileSync(`${homedir()}/.cache/x`); const e = \".eslintrc.json\";", nil},
+		{"parent parts are no dotfile paths", "read(`${homedir()}/${p}`); p = \"../.ssh/id_rsa\"; q = \".a/../b\"", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if diff := cmp.Diff(tc.want, homeVarParts(tc.code)); diff != "" {
+				t.Errorf("homeVarParts(%q) (-want +got):\n%s", tc.code, diff)
+			}
+		})
+	}
+}
+
+func TestDotfilePart(t *testing.T) {
+	for lit, want := range map[string]bool{
+		".npmrc": true, ".aws/credentials": true, ".ssh/id_rsa": true, ".vault-token": true, ".config/gh/hosts.yml": true,
+		".js": false, ".json": false, ".yaml": false, ".ssh": false, "..": false, "../x/y": false, ".a/../b": false,
+		".a//b": false, ".aws/": false, "npmrc": false, ".my file": false, ".1x/y": false, "": false, ".": false,
+	} {
+		if got := dotfilePart(lit); got != want {
+			t.Errorf("dotfilePart(%q) = %v, want %v", lit, got, want)
 		}
 	}
 }

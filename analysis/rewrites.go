@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
+	"github.com/toolguard/toolguard/rules"
 	"github.com/toolguard/toolguard/shell"
 )
 
@@ -402,4 +404,87 @@ func (f *flow) sedInPlace(sc Command, put func(p, text string, appends bool)) {
 		}
 		put(w.Value, text, false)
 	}
+}
+
+// linkTargets re-roots the relative targets of ln -s among refs: a
+// symbolic link's target resolves from the link's own directory, not the
+// working directory (ln -s ../config/x.json notes/x.json points at
+// config/x.json), so that is the path judged as exposed. refs is returned
+// as it is when nothing changes, else a copy.
+func (a *Analysis) linkTargets(cmd *shell.Command, refs []rules.PathRef, dir string) []rules.PathRef {
+	if cmd.Name != "ln" || len(refs) == 0 {
+		return refs
+	}
+	targets, linkDir := symlinkOperands(cmd.Args())
+	if len(targets) == 0 {
+		return refs
+	}
+	if linkDir == "" { // ln -s TARGET… LAST: LAST is the link, or the directory the links go into
+		last := targets[len(targets)-1]
+		targets = targets[:len(targets)-1]
+		linkDir = path.Dir(last.Value)
+		if strings.HasSuffix(last.Value, "/") || len(targets) > 1 || a.isDirectory(last.Value, dir) {
+			linkDir = strings.TrimSuffix(last.Value, "/")
+		}
+	}
+	if linkDir == "." || linkDir == "" {
+		return refs
+	}
+	var out []rules.PathRef
+	for i, ref := range refs {
+		for _, t := range targets {
+			v := t.Value
+			if ref.Word.Span != t.Span || path.IsAbs(v) || strings.HasPrefix(v, "~") || strings.Contains(v, "$") {
+				continue
+			}
+			if out == nil {
+				out = slices.Clone(refs)
+			}
+			out[i].Word.Value = path.Join(linkDir, v)
+		}
+	}
+	if out == nil {
+		return refs
+	}
+	return out
+}
+
+// symlinkOperands are the operands of ln when it makes symbolic links
+// (-s, --symbolic), all known, and the directory -t names ("" when none);
+// nil when it makes hard links, when -r (--relative) has ln itself make
+// each target relative to the link, or when a word is not known.
+func symlinkOperands(args []shell.Word) (ops []shell.Word, dir string) {
+	symbolic, relative := false, false
+	for i := 0; i < len(args); i++ {
+		switch v := args[i].Value; {
+		case !args[i].Known:
+			return nil, ""
+		case v == "--":
+			ops = append(ops, args[i+1:]...)
+			i = len(args)
+		case v == "-t" || v == "--target-directory":
+			if i+1 < len(args) {
+				dir = args[i+1].Value
+				i++
+			}
+		case strings.HasPrefix(v, "--target-directory="):
+			dir = strings.TrimPrefix(v, "--target-directory=")
+		case v == "--symbolic":
+			symbolic = true
+		case v == "--relative":
+			relative = true
+		case v == "-S" || v == "--suffix":
+			i++
+		case strings.HasPrefix(v, "--"):
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			symbolic = symbolic || strings.Contains(v, "s")
+			relative = relative || strings.Contains(v, "r")
+		default:
+			ops = append(ops, args[i])
+		}
+	}
+	if !symbolic || relative || dir == "" && len(ops) < 2 {
+		return nil, ""
+	}
+	return ops, strings.TrimSuffix(dir, "/")
 }

@@ -78,6 +78,12 @@
 //     line (a command made at run time is a problem);
 //     bundle install, exec and the others: the Gemfile, then for bundle
 //     exec what its command runs; gem build: the gemspec.
+//   - vitest, vite, jest, webpack, rollup -c, eslint, playwright test,
+//     next, cypress, nuxt, astro, mocha, prettier, tsup and stylelint: the
+//     configuration file they load as a module (the one --config names
+//     when it is JavaScript or TypeScript, else the first default name in
+//     the directory, or above it for eslint, prettier and stylelint), as
+//     one step in Node's language (jsconfig.go).
 //   - cmake's configure step (cmake -S SRC -B BUILD, cmake SRC, cmake
 //     BUILD through its cache; first the -C initial cache script) and
 //     cmake -P FILE: every

@@ -261,6 +261,11 @@ func Resolve(inv Invocation, fs Files) Plan {
 			r.kotlinScript(inv)
 		}
 		// end of JVM and .NET builds
+
+	// JavaScript tools that load their configuration as code (jsconfig.go).
+	case "vitest", "vite", "jest", "webpack", "webpack-cli", "rollup", "eslint", "playwright", "next", "cypress",
+		"nuxt", "nuxi", "astro", "mocha", "prettier", "tsup", "stylelint":
+		r.jsConfig(inv)
 	}
 	return r.plan
 }
@@ -287,6 +292,10 @@ var runners = map[string]bool{
 	// JVM and .NET builds
 	"gradle": true, "gradlew": true, "mvn": true, "mvnw": true, "dotnet": true, "msbuild": true,
 	"kotlinc": true, "kotlin": true,
+	// JavaScript tools that load their configuration as code
+	"vitest": true, "vite": true, "jest": true, "webpack": true, "webpack-cli": true, "rollup": true, "eslint": true,
+	"playwright": true, "next": true, "cypress": true, "nuxt": true, "nuxi": true, "astro": true, "mocha": true,
+	"prettier": true, "tsup": true, "stylelint": true,
 }
 
 // resolver is one Resolve's state.

@@ -62,7 +62,7 @@ const (
 )
 
 // corpusSplits are the splits in the order they were written.
-var corpusSplits = []string{"dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7", "holdout8", "holdout9", "holdout10", "holdout11", "holdout12", "holdout13"}
+var corpusSplits = []string{"dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7", "holdout8", "holdout9", "holdout10", "holdout11", "holdout12", "holdout13", "holdout14"}
 
 // The goals the issues set, over all splits: no not-silent or deny case
 // allowed in supervised, no deny case allowed in any mode (hardMiss), and
@@ -332,6 +332,8 @@ func (c corpusCase) call(p *policy.Policy, home string) (call.Call, error) {
 	in := c.Input
 	if c.Command != "" {
 		in = map[string]any{"command": c.Command}
+	} else if home != corpusHome {
+		in = laidInput(in, home)
 	}
 	work := home + "/project"
 	cwd := c.Cwd
@@ -344,6 +346,20 @@ func (c corpusCase) call(p *policy.Policy, home string) (call.Call, error) {
 		cl.Who.Started = start.(time.Time)
 	}
 	return cl, err
+}
+
+// laidInput is a tool's input with corpusHome, in its string values, the
+// laid home: as in the laid files' text, an absolute path into the corpus
+// machine's home (a Write's file_path) means the laid one.
+func laidInput(in map[string]any, home string) map[string]any {
+	out := make(map[string]any, len(in))
+	for k, v := range in {
+		if s, ok := v.(string); ok {
+			v = corpusHomeWord.ReplaceAllLiteralString(s, home)
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // corpusModes are the modes every case is decided in.

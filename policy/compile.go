@@ -97,7 +97,9 @@ type Options struct {
 	// Path are the directories of the PATH the agent's commands run with,
 	// in order: the ones ahead of toolguard's own directory (every one
 	// when it is not among them) may not get a program named toolguard
-	// (shadow.go). Nil means no PATH is known, and none is judged.
+	// (shadow.go). Nil means no PATH is known: only a program named
+	// toolguard written into the usual program directories
+	// (usualShadowPrograms) is judged a shadow.
 	Path []string
 }
 
@@ -135,6 +137,9 @@ func compileOne(cfg *Settings, opts Options, profile string) (*Policy, error) {
 	p.protected = protectedGlobs(append(slices.Clone(opts.Protected), opts.Programs...))
 	for _, d := range p.shadowDirs {
 		p.protected = append(p.protected, d+"/toolguard")
+	}
+	if opts.Path == nil {
+		p.protected = append(p.protected, usualShadowPrograms(p.home)...)
 	}
 	p.secrets = opts.Denied
 	p.selfPorts = approvalPorts(cfg.Approval.Server, opts.ApprovalPorts)

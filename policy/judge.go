@@ -270,10 +270,31 @@ func (e *evaluation) installPath(p string) {
 var startupFiles = []string{".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zshenv", ".zprofile",
 	".zlogin", ".kshrc", ".envrc", "config.fish"}
 
-// Write denies writing text that names toolguard into a file a shell runs
-// when it starts (echo 'export TOOLGUARD_MODE=full' >> ~/.bashrc, alias
-// toolguard=true): it weakens or disables the guard for every later
-// session.
+// sessionStartFile reports whether a shell or the user's session reads p
+// when it starts: a shell's start-up file (startupFiles), a file of a
+// directory of them (/etc/profile.d/*.sh, fish's conf.d/*.fish), or the
+// variables every program of the next login gets (systemd's
+// environment.d/*.conf, /etc/environment, ~/.pam_environment).
+func sessionStartFile(p string) bool {
+	base, dir := path.Base(p), path.Base(path.Dir(p))
+	switch {
+	case slices.Contains(startupFiles, base), base == ".pam_environment", p == "/etc/environment":
+		return true
+	case dir == "environment.d":
+		return path.Ext(base) == ".conf"
+	case dir == "profile.d":
+		return path.Ext(base) == ".sh"
+	case dir == "conf.d" && path.Base(path.Dir(path.Dir(p))) == "fish":
+		return path.Ext(base) == ".fish"
+	}
+	return false
+}
+
+// Write denies writing text that names toolguard into a file a shell or
+// the user's session reads when it starts (echo 'export
+// TOOLGUARD_MODE=full' >> ~/.bashrc, alias toolguard=true,
+// TOOLGUARD_MODE=full in ~/.config/environment.d): it weakens or disables
+// the guard for every later session.
 func (e *evaluation) Write(w analysis.Write) {
 	for _, t := range w.Targets {
 		if t.Known {
@@ -284,10 +305,10 @@ func (e *evaluation) Write(w analysis.Write) {
 		return
 	}
 	for _, t := range w.Targets {
-		if slices.Contains(startupFiles, path.Base(t.Value)) {
+		if sessionStartFile(t.Value) {
 			e.add(risk.Finding{Rule: "self.protect", Category: risk.CatSelfProtection, Tier: risk.Destructive,
 				Blast: risk.BlastHigh, Verdict: risk.Deny, Span: t.Span, Subject: t.Value,
-				Reason:     fmt.Sprintf("Writing toolguard settings into %s, which every new shell runs, changes the guard for later sessions.", t.Value),
+				Reason:     fmt.Sprintf("Writing toolguard settings into %s, which every new shell or login session reads, changes the guard for later sessions.", t.Value),
 				Suggestion: "a person changes toolguard's settings in its policy file"})
 			return
 		}

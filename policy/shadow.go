@@ -24,6 +24,19 @@ import (
 // known (npm -g without a prefix), nothing is said. go install names its
 // program (Install in judge.go).
 
+// usualShadowPrograms are where a program named toolguard would shadow
+// toolguard's own when the PATH is not known: the per-user program
+// directories that login shells put ahead of the system's (~/.local/bin,
+// ~/bin) and /usr/local/bin, ahead of /usr/bin. Writing one is judged as
+// writing toolguard's program; package managers' installs are judged only
+// against a known PATH (pathShadow).
+func usualShadowPrograms(home string) []string {
+	if home == "" {
+		return []string{"/usr/local/bin/toolguard"}
+	}
+	return []string{home + "/.local/bin/toolguard", home + "/bin/toolguard", "/usr/local/bin/toolguard"}
+}
+
 // shadowDirsOf are the PATH directories ahead of toolguard's own.
 func shadowDirsOf(pathDirs, programs []string) []string {
 	var own []string

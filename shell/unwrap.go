@@ -93,7 +93,10 @@ func wrapperFor(name string) wrapper {
 
 // commandName is the executable's base name: directories and ".exe" removed.
 func commandName(w Word) string {
-	name := path.Base(strings.ReplaceAll(w.Value, "\\", "/"))
+	name := w.Value
+	if name == "" || strings.IndexByte(name, '/') >= 0 || strings.IndexByte(name, '\\') >= 0 { // else its own base name
+		name = path.Base(strings.ReplaceAll(name, "\\", "/"))
+	}
 	if len(name) > 4 && strings.EqualFold(name[len(name)-4:], ".exe") {
 		name = name[:len(name)-4]
 	}
@@ -126,6 +129,7 @@ func SystemProgram(word string) bool {
 // runArgv unwraps wrappers, records the command and analyses whatever code
 // it carries.
 func (w *walker) runArgv(c *Command, argv []Word, st *state, cx *ctx) {
+	named := "" // commandName(argv[0]) when the loop worked it out for this argv
 	for range maxUnwrap {
 		if !argv[0].Known {
 			break
@@ -133,6 +137,7 @@ func (w *walker) runArgv(c *Command, argv []Word, st *state, cx *ctx) {
 		name := commandName(argv[0])
 		h := wrapperFor(name)
 		if h == nil {
+			named = name
 			break
 		}
 		c.Argv = argv
@@ -150,7 +155,10 @@ func (w *walker) runArgv(c *Command, argv []Word, st *state, cx *ctx) {
 		argv = inner
 	}
 	c.Argv = argv
-	c.Name = commandName(argv[0])
+	c.Name = named
+	if named == "" {
+		c.Name = commandName(argv[0])
+	}
 	switch {
 	case !argv[0].Known:
 		c.Name = argv[0].Value
