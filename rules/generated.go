@@ -34,6 +34,9 @@ type genBlock struct {
 	subs    []string
 	trigger string
 	build   func() Pack
+	// compiled returns the block's entries compiled (see block.compiled);
+	// nil when the generator could not write them out.
+	compiled func() *compiledPack
 }
 
 // generated holds the packs compiled ahead of time; nil when packs_gen.go is
@@ -89,7 +92,8 @@ func intp(i int) *int { return &i }
 func (g *genPack) block(i int) *block {
 	gb := &g.blocks[i]
 	return &block{pack: g.header.Name, file: g.file, line: gb.line, kind: gb.kind,
-		exes: gb.exes, subs: gb.subs, trigger: gb.trigger, build: gb.build}
+		exes: gb.exes, subs: gb.subs, trigger: gb.trigger, build: gb.build,
+		compiled: gb.compiled}
 }
 
 // pack assembles the whole pack from its blocks (for eager compilation).

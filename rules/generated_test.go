@@ -137,9 +137,17 @@ func generatePacks() ([]byte, error) {
 			}
 			presetSets(&p)
 			name := blockFuncName(b)
-			fmt.Fprintf(&table, "{line: %d, kind: %q, exes: %s, subs: %s, trigger: %q, build: %s},\n",
-				b.line, b.kind, stringsLiteral(b.exes), stringsLiteral(b.subs), b.trigger, name)
+			compiled := ""
+			if _, ok := compiledBlockLiteral(lp.file, lp.header.Name, b, p); ok {
+				compiled = ", compiled: " + name + "C"
+			}
+			fmt.Fprintf(&table, "{line: %d, kind: %q, exes: %s, subs: %s, trigger: %q, build: %s%s},\n",
+				b.line, b.kind, stringsLiteral(b.exes), stringsLiteral(b.subs), b.trigger, name, compiled)
 			fmt.Fprintf(&funcs, "\nfunc %s() Pack {\n\treturn %s\n}\n", name, goLiteral(reflect.ValueOf(p), true))
+			if compiled != "" {
+				lit, _ := compiledBlockLiteral(lp.file, lp.header.Name, b, p)
+				fmt.Fprintf(&funcs, "\nfunc %sC() *compiledPack {\n\treturn %s\n}\n", name, lit)
+			}
 		}
 		table.WriteString("}},\n")
 	}
@@ -428,5 +436,29 @@ func TestCompileUsesGeneratedSets(t *testing.T) {
 	}
 	if got := grammarOpts(Program{pre: programSets{grammar: marker}}, p); !got.equal(marker) {
 		t.Errorf("grammarOpts built %q, want the given set %q", got.text, marker.text)
+	}
+}
+
+// TestGeneratedPackNamesUnique: the packs compiled ahead of time have
+// distinct names, which newSet relies on when it builds no table of names
+// (onlyGenerated); a set of them with user rules still checks all names.
+func TestGeneratedPackNamesUnique(t *testing.T) {
+	if generated == nil {
+		t.Skip("no generated packs")
+	}
+	seen := map[string]bool{}
+	for _, g := range generated {
+		if seen[g.header.Name] {
+			t.Errorf("pack name %q twice", g.header.Name)
+		}
+		seen[g.header.Name] = true
+	}
+	lps, err := builtinPacks()
+	if err != nil || !onlyGenerated(lps) {
+		t.Fatalf("builtinPacks: %v, only generated %v", err, onlyGenerated(lps))
+	}
+	dup := append(lps, &lazyPack{header: packHeader{Name: lps[0].header.Name}, file: "dup.toml"})
+	if _, err := newSet(dup, Options{}); err == nil {
+		t.Errorf("newSet with a duplicate pack name: no error")
 	}
 }

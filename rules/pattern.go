@@ -102,6 +102,9 @@ func globPattern(g string) pattern {
 }
 
 func compilePatterns(ss []string) ([]pattern, error) {
+	if len(ss) == 0 {
+		return nil, nil // most conditions are empty: no allocation, no loop
+	}
 	out := make([]pattern, 0, len(ss))
 	var errs []string
 	for _, s := range ss {

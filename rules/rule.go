@@ -172,8 +172,10 @@ func compileCond(where string, m Match, pr *problems) cond {
 		c.verbDepth = 3
 	}
 	c.compilePatterns(where, m, pr)
-	for _, k := range slices.Sorted(maps.Keys(m.FlagValues)) {
-		c.flagValues = append(c.flagValues, flagGlobs{k, lowerAll(m.FlagValues[k])})
+	if len(m.FlagValues) > 0 { // sorting no keys still costs an iterator and a slice
+		for _, k := range slices.Sorted(maps.Keys(m.FlagValues)) {
+			c.flagValues = append(c.flagValues, flagGlobs{k, lowerAll(m.FlagValues[k])})
+		}
 	}
 	c.compileStdin(where, m, pr)
 	for _, l := range m.Inline {

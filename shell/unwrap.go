@@ -4,7 +4,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -24,36 +23,72 @@ const (
 // wrapper peels one wrapper: args are the words after the wrapper's name.
 type wrapper func(w *walker, c *Command, args []Word, st *state, cx *ctx) ([]Word, wrapResult)
 
-var (
-	wrappersOnce  sync.Once
-	wrappersTable map[string]wrapper
-)
-
-// wrappers is built the first time a command is analysed, not at start-up
-// (a sync.Once and a variable without an initialiser, because the table
-// refers back to the walker).
-func wrappers() map[string]wrapper {
-	wrappersOnce.Do(func() { wrappersTable = buildWrappers() })
-	return wrappersTable
-}
-
-func buildWrappers() map[string]wrapper {
-	m := map[string]wrapper{
-		"sudo": wrapSudo, "doas": wrapDoas, "pkexec": wrapPkexec, "run0": wrapRun0,
-		"env": wrapEnv, "command": wrapCommand, "builtin": wrapBuiltin, "exec": wrapExec,
-		"nice": wrapNice, "ionice": wrapIonice, "nohup": wrapNohup, "timeout": wrapTimeout,
-		"time": wrapTime, "stdbuf": wrapStdbuf, "setsid": wrapSetsid, "chroot": wrapChroot,
-		"busybox": wrapBusybox, "shx": wrapBusybox, "xargs": wrapXargs, "flock": wrapFlock, "watch": wrapWatch,
-		"parallel": wrapParallel, "unbuffer": wrapNohup, "caffeinate": wrapCaffeinate,
-		"taskset": wrapTaskset, "chrt": wrapChrt, "sg": wrapSg, "toolguard": wrapToolguard,
+// wrapperFor returns the handler that peels the wrapper a command name
+// names; nil when it names none. A switch, not a table: a table of these
+// handlers cannot be a static initialiser (they refer back to the walker),
+// and building it as a map on the first command cost every hook process
+// ~37 K instructions for one look-up.
+func wrapperFor(name string) wrapper {
+	switch name {
+	case "sudo":
+		return wrapSudo
+	case "doas":
+		return wrapDoas
+	case "pkexec":
+		return wrapPkexec
+	case "run0":
+		return wrapRun0
+	case "env":
+		return wrapEnv
+	case "command":
+		return wrapCommand
+	case "builtin":
+		return wrapBuiltin
+	case "exec":
+		return wrapExec
+	case "nice":
+		return wrapNice
+	case "ionice":
+		return wrapIonice
+	case "nohup", "unbuffer":
+		return wrapNohup
+	case "timeout":
+		return wrapTimeout
+	case "time":
+		return wrapTime
+	case "stdbuf":
+		return wrapStdbuf
+	case "setsid":
+		return wrapSetsid
+	case "chroot":
+		return wrapChroot
+	case "busybox", "shx":
+		return wrapBusybox
+	case "xargs":
+		return wrapXargs
+	case "flock":
+		return wrapFlock
+	case "watch":
+		return wrapWatch
+	case "parallel":
+		return wrapParallel
+	case "caffeinate":
+		return wrapCaffeinate
+	case "taskset":
+		return wrapTaskset
+	case "chrt":
+		return wrapChrt
+	case "sg":
+		return wrapSg
+	case "toolguard":
+		return wrapToolguard
+	case "setarch", "linux32", "linux64", "i386", "x86_64", "uname26":
+		return wrapSetarch
 	}
-	for name := range simpleWrappers() {
-		m[name] = wrapSimple
+	if isSimpleWrapper(name) {
+		return wrapSimple
 	}
-	for _, name := range []string{"setarch", "linux32", "linux64", "i386", "x86_64", "uname26"} {
-		m[name] = wrapSetarch
-	}
-	return m
+	return nil
 }
 
 // commandName is the executable's base name: directories and ".exe" removed.
@@ -100,7 +135,7 @@ func (w *walker) runArgv(c *Command, argv []Word, st *state, cx *ctx) {
 			break
 		}
 		name := commandName(argv[0])
-		h := wrappers()[name]
+		h := wrapperFor(name)
 		if h == nil {
 			named = name
 			break

@@ -162,7 +162,7 @@ func takesCode(inner []Word) bool {
 	if isShellName(name) {
 		return len(last) > 1 && last[0] == '-' && last[1] != '-' && strings.Contains(last, "c")
 	}
-	if wrappers()[name] == nil {
+	if wrapperFor(name) == nil {
 		return false
 	}
 	for _, w := range inner[1:] {
@@ -917,6 +917,19 @@ var (
 	simpleWrappersOnce  sync.Once
 	simpleWrappersTable map[string]simpleWrapper
 )
+
+// simpleWrapperNames are the names simpleWrappers holds, sorted (static
+// data: whether a command is one is asked of every command, the table
+// itself only of the wrappers). TestSimpleWrapperNames compares them.
+var simpleWrapperNames = []string{"eatmydata", "fakeroot", "faketime", "ltrace", "nsenter", "prlimit", "proxychains",
+	"proxychains4", "rlwrap", "runuser", "screen", "setpriv", "strace", "systemd-run", "torsocks", "unshare", "wsl",
+	"xvfb-run"}
+
+// isSimpleWrapper reports whether name is one of simpleWrappers.
+func isSimpleWrapper(name string) bool {
+	_, ok := slices.BinarySearch(simpleWrapperNames, name)
+	return ok
+}
 
 // simpleWrappers are more wrappers that run the rest of their words as a
 // command, built on first use, not at start-up.
