@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:581156241c6b3d0120a9a4a853969afb34e63ca02900fd5ff17c1a9cdd474f68"
-	defaultHashRules = "sha256:f185c15be0ab5ee0bf5edd1a4e928bb92339d36aefc461cb0460778bc79cf389"
+	defaultHash      = "sha256:c8f36cf204605e458e744a9935eac9983286065c5bf1290f1ed94b9398f9c698"
+	defaultHashRules = "sha256:16a423379924fd58ceb699ac00502e7cc63df6f75a08ccd47124f7f399b73758"
 )

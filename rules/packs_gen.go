@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:f185c15be0ab5ee0bf5edd1a4e928bb92339d36aefc461cb0460778bc79cf389"
+	generatedDigest = "sha256:16a423379924fd58ceb699ac00502e7cc63df6f75a08ccd47124f7f399b73758"
 }
 
 var generatedPacks = []genPack{
@@ -4367,7 +4367,7 @@ func packsPackagesL18() Pack {
 }
 
 func packsPackagesL23() Pack {
-	return Pack{Rules: []Rule{{ID: "pkg.publish", Exe: []string{"npm", "yarn", "pnpm", "bun", "cargo", "gem", "poetry", "flit", "hatch", "twine", "dotnet", "nuget", "mvn", "gradle", "gradlew", "mvnw", "pod", "mix", "swift", "helm", "deno", "uv"}, Category: "package-publish", Tier: "destructive", Blast: "high", Reason: "Publishing a package releases it to everyone; a published version cannot be taken back.", Suggestion: "Let the user publish after reviewing the version and contents (npm pack / cargo package to preview).", Match: Match{FlagsNone: []string{"--dry-run", "-n"}, Verbs: []string{"publish", "upload", "push", "release", "deploy", "trunk", "yank", "unpublish", "deprecate", "owner", "dist-tag", "release:perform", "release:prepare", "publish*", "deploy:*"}, VerbDepth: 1}}}}
+	return Pack{Rules: []Rule{{ID: "pkg.publish", Exe: []string{"npm", "yarn", "pnpm", "bun", "cargo", "gem", "poetry", "flit", "hatch", "twine", "dotnet", "nuget", "mvn", "gradle", "gradlew", "mvnw", "pod", "mix", "swift", "helm", "deno", "uv"}, Category: "package-publish", Tier: "destructive", Blast: "high", Reason: "Publishing a package releases it to everyone; a published version cannot be taken back.", Suggestion: "Let the user publish after reviewing the version and contents (npm pack / cargo package to preview).", Match: Match{FlagsNone: []string{"--dry-run"}, Verbs: []string{"publish", "upload", "push", "release", "deploy", "trunk", "yank", "unpublish", "deprecate", "owner", "dist-tag", "release:perform", "release:prepare", "publish*", "deploy:*"}, VerbDepth: 1}}}}
 }
 
 func packsPackagesL36() Pack {
