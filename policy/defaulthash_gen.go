@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:c8f36cf204605e458e744a9935eac9983286065c5bf1290f1ed94b9398f9c698"
-	defaultHashRules = "sha256:16a423379924fd58ceb699ac00502e7cc63df6f75a08ccd47124f7f399b73758"
+	defaultHash      = "sha256:786417fba5b34bfe05619a3acec2338825e063661188ee0440ee74bf65528f28"
+	defaultHashRules = "sha256:275e8334b50e60c8e5607df48436808bbdfb59e0e22766f109f2ddc132f41686"
 )

@@ -531,6 +531,8 @@ var packCases = map[string][]packCase{
 		{"rclone delete s3:logs/2026 --dry-run=0", risk.Destructive, risk.BlastHigh, []string{"cloud.storage-tools.delete"}},
 		{"git clean -f --dry-run=false", risk.Destructive, risk.BlastMedium, []string{"git.clean-force"}},
 		{"cargo publish", risk.Destructive, risk.BlastHigh, []string{"pkg.publish"}},
+		// hatch run ENV:CMD runs CMD, judged as typed.
+		{"hatch run test:pytest -q", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
 		{"twine upload dist/*", risk.Destructive, risk.BlastHigh, []string{"pkg.publish"}},
 		{"python -m twine upload dist/*", risk.Destructive, risk.BlastHigh, []string{"pkg.python-m-publish"}},
 		{"gem push x.gem", risk.Destructive, risk.BlastHigh, []string{"pkg.publish"}},

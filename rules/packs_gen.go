@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:16a423379924fd58ceb699ac00502e7cc63df6f75a08ccd47124f7f399b73758"
+	generatedDigest = "sha256:275e8334b50e60c8e5607df48436808bbdfb59e0e22766f109f2ddc132f41686"
 }
 
 var generatedPacks = []genPack{
@@ -1686,28 +1686,28 @@ var generatedPacks = []genPack{
 		{line: 777, kind: "program", exes: []string{"hatch"}, subs: nil, trigger: "", build: effectsPackagesL777},
 		{line: 786, kind: "program", exes: []string{"hatch"}, subs: []string{"status"}, trigger: "", build: effectsPackagesL786},
 		{line: 791, kind: "program", exes: []string{"hatch"}, subs: []string{"env", "config", "dep", "python"}, trigger: "", build: effectsPackagesL791},
-		{line: 799, kind: "program", exes: []string{"hatch"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL799},
-		{line: 806, kind: "program", exes: []string{"hatch"}, subs: []string{"test", "build", "shell", "env", "version", "new", "publish", "clean", "fmt", "project", "dep", "config", "python", "self"}, trigger: "", build: effectsPackagesL806},
-		{line: 817, kind: "program", exes: []string{"pipenv"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL817},
-		{line: 824, kind: "program", exes: []string{"pdm"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL824},
-		{line: 833, kind: "program", exes: []string{"pipenv", "pdm"}, subs: nil, trigger: "", build: effectsPackagesL833},
-		{line: 840, kind: "program", exes: []string{"conda", "mamba"}, subs: nil, trigger: "", build: effectsPackagesL840},
-		{line: 851, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"list", "info", "doctor"}, trigger: "", build: effectsPackagesL851},
-		{line: 860, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"env"}, trigger: "", build: effectsPackagesL860},
-		{line: 870, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL870},
-		{line: 886, kind: "program", exes: []string{"conda", "mamba", "micromamba"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL886},
-		{line: 895, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"install", "create", "update", "upgrade", "remove", "uninstall", "env", "activate", "deactivate", "clean", "init", "search", "package", "build", "develop", "rename", "compare", "notices", "repoquery", "shell", "self-update", "tos"}, trigger: "", build: effectsPackagesL895},
-		{line: 904, kind: "program", exes: []string{"composer"}, subs: nil, trigger: "", build: effectsPackagesL904},
-		{line: 913, kind: "program", exes: []string{"gem"}, subs: nil, trigger: "", build: effectsPackagesL913},
-		{line: 926, kind: "program", exes: []string{"gem"}, subs: []string{"list", "info", "contents", "specification", "spec", "which", "environment", "env", "dependency", "dep", "query", "help", "sources", "stale", "check"}, trigger: "", build: effectsPackagesL926},
-		{line: 950, kind: "program", exes: []string{"gem"}, subs: []string{"install", "i", "uninstall", "update", "build", "push", "yank", "owner", "cleanup", "pristine", "rebuild", "open", "search", "outdated", "fetch", "unpack", "signin", "signout", "cert", "lock", "mirror", "rdoc", "server", "setup", "generate_index", "exec"}, trigger: "", build: effectsPackagesL950},
-		{line: 957, kind: "program", exes: []string{"bundle", "bundler"}, subs: nil, trigger: "", build: effectsPackagesL957},
-		{line: 969, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"version"}, trigger: "", build: effectsPackagesL969},
-		{line: 974, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL974},
-		{line: 984, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL984},
-		{line: 990, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"install", "update", "exec", "list", "show", "info", "check", "outdated", "console", "open", "lock", "package", "pack", "cache", "binstubs", "clean", "platform", "doctor", "add", "remove", "init", "gem", "plugin", "viz", "inject", "help", "fund", "licenses", "issue", "pristine"}, trigger: "", build: effectsPackagesL990},
-		{line: 1000, kind: "program", exes: []string{"twine"}, subs: nil, trigger: "", build: effectsPackagesL1000},
-		{line: 1006, kind: "program", exes: []string{"twine"}, subs: []string{"check"}, trigger: "", build: effectsPackagesL1006},
+		{line: 800, kind: "program", exes: []string{"hatch"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL800},
+		{line: 807, kind: "program", exes: []string{"hatch"}, subs: []string{"test", "build", "shell", "env", "version", "new", "publish", "clean", "fmt", "project", "dep", "config", "python", "self"}, trigger: "", build: effectsPackagesL807},
+		{line: 818, kind: "program", exes: []string{"pipenv"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL818},
+		{line: 825, kind: "program", exes: []string{"pdm"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL825},
+		{line: 834, kind: "program", exes: []string{"pipenv", "pdm"}, subs: nil, trigger: "", build: effectsPackagesL834},
+		{line: 841, kind: "program", exes: []string{"conda", "mamba"}, subs: nil, trigger: "", build: effectsPackagesL841},
+		{line: 852, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"list", "info", "doctor"}, trigger: "", build: effectsPackagesL852},
+		{line: 861, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"env"}, trigger: "", build: effectsPackagesL861},
+		{line: 871, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL871},
+		{line: 887, kind: "program", exes: []string{"conda", "mamba", "micromamba"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL887},
+		{line: 896, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"install", "create", "update", "upgrade", "remove", "uninstall", "env", "activate", "deactivate", "clean", "init", "search", "package", "build", "develop", "rename", "compare", "notices", "repoquery", "shell", "self-update", "tos"}, trigger: "", build: effectsPackagesL896},
+		{line: 905, kind: "program", exes: []string{"composer"}, subs: nil, trigger: "", build: effectsPackagesL905},
+		{line: 914, kind: "program", exes: []string{"gem"}, subs: nil, trigger: "", build: effectsPackagesL914},
+		{line: 927, kind: "program", exes: []string{"gem"}, subs: []string{"list", "info", "contents", "specification", "spec", "which", "environment", "env", "dependency", "dep", "query", "help", "sources", "stale", "check"}, trigger: "", build: effectsPackagesL927},
+		{line: 951, kind: "program", exes: []string{"gem"}, subs: []string{"install", "i", "uninstall", "update", "build", "push", "yank", "owner", "cleanup", "pristine", "rebuild", "open", "search", "outdated", "fetch", "unpack", "signin", "signout", "cert", "lock", "mirror", "rdoc", "server", "setup", "generate_index", "exec"}, trigger: "", build: effectsPackagesL951},
+		{line: 958, kind: "program", exes: []string{"bundle", "bundler"}, subs: nil, trigger: "", build: effectsPackagesL958},
+		{line: 970, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"version"}, trigger: "", build: effectsPackagesL970},
+		{line: 975, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL975},
+		{line: 985, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL985},
+		{line: 991, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"install", "update", "exec", "list", "show", "info", "check", "outdated", "console", "open", "lock", "package", "pack", "cache", "binstubs", "clean", "platform", "doctor", "add", "remove", "init", "gem", "plugin", "viz", "inject", "help", "fund", "licenses", "issue", "pristine"}, trigger: "", build: effectsPackagesL991},
+		{line: 1001, kind: "program", exes: []string{"twine"}, subs: nil, trigger: "", build: effectsPackagesL1001},
+		{line: 1007, kind: "program", exes: []string{"twine"}, subs: []string{"check"}, trigger: "", build: effectsPackagesL1007},
 	}},
 	{file: "effects/pagers.toml", header: packHeader{Name: "effects-pagers", Executables: []string{"less", "zless", "more", "most", "pg", "view", "man", "apropos", "whatis", "info", "tldr"}}, blocks: []genBlock{
 		{line: 12, kind: "program", exes: []string{"less", "zless"}, subs: nil, trigger: "", build: effectsPagersL12},
@@ -9526,91 +9526,91 @@ func effectsPackagesL791() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hatch"}, Sub: []string{"env|config|dep|python", "show|find|path|explore|hash"}, Flags: []string{"--ascii", "--json", "--all", "-a", "--internal", "-i"}, Examples: []string{"hatch env show", "hatch config show", "hatch dep show table"}, pre: programSets{opts: nameSet{text: "--all--ascii--internal--json-a-i", ends: []uint32{0x501, 0xc01, 0x1601, 0x1c01, 0x1e01, 0x2001}, tab: []uint32{0x6, 0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5, 0x0, 0x1, 0x2, 0x0, 0x0, 0x0, 0x0, 0x4}}}}}}
 }
 
-func effectsPackagesL799() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"hatch"}, Sub: []string{"run"}, Operands: "command", Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"hatch run python -m http.server", "hatch run test:pytest"}}}}
+func effectsPackagesL800() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"hatch"}, Sub: []string{"run"}, Operands: "env-command", Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"hatch run python -m http.server", "hatch run test:pytest", "hatch run test:rm -rf build"}}}}
 }
 
-func effectsPackagesL806() Pack {
+func effectsPackagesL807() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hatch"}, Sub: []string{"test|build|shell|env|version|new|publish|clean|fmt|project|dep|config|python|self"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"hatch test", "hatch build", "hatch version minor", "hatch fmt"}}}}
 }
 
-func effectsPackagesL817() Pack {
+func effectsPackagesL818() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pipenv"}, Sub: []string{"run"}, Operands: "command", Always: []string{"runs-code"}, Examples: []string{"pipenv run pytest", "pipenv run python manage.py migrate"}}}}
 }
 
-func effectsPackagesL824() Pack {
+func effectsPackagesL825() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pdm"}, Sub: []string{"run"}, Flags: []string{"-l", "--list", "-s", "--site-packages", "--json", "-v", "--verbose", "-q", "--quiet"}, Values: []string{"-p", "--project", "-g", "--global"}, Operands: "python-command", Always: []string{"runs-code"}, Examples: []string{"pdm run pytest -q", "pdm run scripts/seed.py", "pdm run python -m app"}, pre: programSets{opts: nameSet{text: "--global--json--list--project--quiet--site-packages--verbose-g-l-p-q-s-v", ends: []uint32{0x802, 0xe01, 0x1401, 0x1d02, 0x2401, 0x3301, 0x3c01, 0x3e02, 0x4001, 0x4202, 0x4401, 0x4601, 0x4801}, tab: []uint32{0x0, 0xc, 0x0, 0x3, 0xa, 0x0, 0x0, 0x0, 0x6, 0x0, 0x8, 0x0, 0x0, 0xb, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5, 0x0, 0x4, 0x1, 0x9, 0x0, 0x2, 0xd}}}}}}
 }
 
-func effectsPackagesL833() Pack {
+func effectsPackagesL834() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pipenv", "pdm"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"pipenv install requests", "pdm add httpx", "pdm sync"}}}}
 }
 
-func effectsPackagesL840() Pack {
+func effectsPackagesL841() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Flags: []string{"-v", "--verbose", "-q", "--quiet", "--json", "-y", "--yes", "--dry-run", "-d"}, Values: []string{"-n", "--name", "-p", "--prefix", "-c", "--channel"}, Effects: map[string]string{"--offline": "offline"}, Operands: "subcommand", Env: map[string]string{"CONDARC": "exec"}, Examples: []string{"conda frobnicate"}, pre: programSets{opts: nameSet{text: "--channel--dry-run--json--name--prefix--quiet--verbose--yes-c-d-n-p-q-v-y", ends: []uint32{0x902, 0x1201, 0x1801, 0x1e02, 0x2602, 0x2d01, 0x3601, 0x3b01, 0x3d02, 0x3f01, 0x4102, 0x4302, 0x4501, 0x4701, 0x4901}, tab: []uint32{0x0, 0x0, 0x9, 0xc, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x0, 0x5, 0xa, 0xd, 0x0, 0xb, 0x0, 0x4, 0x1, 0x7, 0x0, 0x0, 0x0, 0x0, 0x6, 0x8, 0x0, 0x0, 0xf, 0x0, 0x3, 0xe}}, effNames: nameSet{text: "--offline", ends: []uint32{0x901}, tab: []uint32{0x1, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--channel--name--prefix-c-n-p", ends: []uint32{0x901, 0xf01, 0x1701, 0x1901, 0x1b01, 0x1d01}, tab: []uint32{0x0, 0x4, 0x6, 0x0, 0x0, 0x3, 0x0, 0x5, 0x2, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsPackagesL851() Pack {
+func effectsPackagesL852() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Sub: []string{"list|info|doctor"}, Flags: []string{"--json", "-e", "--export", "--explicit", "--md5", "--revisions", "-r", "--full-name", "-f", "--canonical", "-c", "--envs", "-a", "--all", "-s", "--system", "--base", "--unsafe-channels", "-v", "--verbose", "--no-pip", "--show-channel-urls"}, Values: []string{"-n", "--name", "-p", "--prefix"}, Examples: []string{"conda list", "conda info --envs", "mamba list -n base numpy", "conda list --explicit"}, pre: programSets{opts: nameSet{text: "--all--base--canonical--envs--explicit--export--full-name--json--md5--name--no-pip--prefix--revisions--show-channel-urls--system--unsafe-channels--verbose-a-c-e-f-n-p-r-s-v", ends: []uint32{0x501, 0xb01, 0x1601, 0x1c01, 0x2601, 0x2e01, 0x3901, 0x3f01, 0x4401, 0x4a02, 0x5201, 0x5a02, 0x6501, 0x7801, 0x8001, 0x9101, 0x9a01, 0x9c01, 0x9e01, 0xa001, 0xa201, 0xa402, 0xa602, 0xa801, 0xaa01, 0xac01}, tab: []uint32{0x15, 0x0, 0x19, 0x0, 0x9, 0x13, 0x0, 0x17, 0x0, 0x10, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0x0, 0x6, 0xb, 0x0, 0x0, 0x12, 0x0, 0x16, 0x0, 0x0, 0xa, 0x11, 0x1, 0x4, 0x0, 0x0, 0xd, 0x5, 0xe, 0xf, 0x14, 0x0, 0x18, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x7, 0x1a}}}}}}
 }
 
-func effectsPackagesL860() Pack {
+func effectsPackagesL861() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Sub: []string{"env", "list|export"}, Flags: []string{"--json", "--no-builds", "--from-history", "--override-channels"}, Values: []string{"-n", "--name", "-p", "--prefix", "-c", "--channel"}, Effects: map[string]string{"--file": "write", "-f": "write"}, Examples: []string{"conda env list", "conda env export -n base --from-history", "conda env export -f environment.yml"}, pre: programSets{opts: nameSet{text: "--channel--from-history--json--name--no-builds--override-channels--prefix-c-n-p", ends: []uint32{0x902, 0x1701, 0x1d01, 0x2302, 0x2e01, 0x4101, 0x4902, 0x4b02, 0x4d02, 0x4f02}, tab: []uint32{0x0, 0x0, 0x8, 0xa, 0x0, 0x0, 0x0, 0x0, 0x5, 0x0, 0x0, 0x7, 0x0, 0x2, 0x0, 0x9, 0x0, 0x4, 0x1, 0x0, 0x0, 0x6, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0}}, effNames: nameSet{text: "--file-f", ends: []uint32{0x601, 0x801}, tab: []uint32{0x2, 0x0, 0x1, 0x0}}}}}}
 }
 
-func effectsPackagesL870() Pack {
+func effectsPackagesL871() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Sub: []string{"config"}, Flags: []string{"--show", "--show-sources", "--describe", "--validate", "--json", "--system", "--env"}, Values: []string{"--get", "--file"}, Effects: map[string]string{"--add": "exec", "--append": "exec", "--prepend": "exec", "--remove": "exec", "--remove-key": "exec", "--set": "exec", "--write-default": "writes-files"}, Examples: []string{"conda config --show channels", "conda config --get channels", "conda config --set auto_activate_base false"}, pre: programSets{opts: nameSet{text: "--describe--env--file--get--json--show--show-sources--system--validate", ends: []uint32{0xa01, 0xf01, 0x1502, 0x1a02, 0x2001, 0x2601, 0x3401, 0x3c01, 0x4601}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1, 0x0, 0x4, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0x3, 0x8, 0x7, 0x0, 0x0, 0x0, 0x6, 0x0, 0x0, 0x5, 0x0}}, effNames: nameSet{text: "--add--append--prepend--remove--remove-key--set--write-default", ends: []uint32{0x501, 0xd01, 0x1601, 0x1e01, 0x2a01, 0x2f01, 0x3e01}, tab: []uint32{0x0, 0x3, 0x4, 0x7, 0x0, 0x2, 0x0, 0x0, 0x5, 0x0, 0x0, 0x0, 0x0, 0x1, 0x0, 0x6}}}}}}
 }
 
-func effectsPackagesL886() Pack {
+func effectsPackagesL887() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba", "micromamba"}, Sub: []string{"run"}, Flags: []string{"--no-capture-output", "--live-stream", "--debug-wrapper-scripts", "-v", "--verbose"}, Values: []string{"-n", "--name", "-p", "--prefix", "--cwd"}, Operands: "command", Always: []string{"runs-code"}, Examples: []string{"conda run -n base python x.py", "mamba run -n py312 --no-capture-output pytest"}, pre: programSets{opts: nameSet{text: "--cwd--debug-wrapper-scripts--live-stream--name--no-capture-output--prefix--verbose-n-p-v", ends: []uint32{0x502, 0x1c01, 0x2901, 0x2f02, 0x4201, 0x4a02, 0x5301, 0x5502, 0x5702, 0x5901}, tab: []uint32{0x2, 0x3, 0xa, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x6, 0x0, 0x0, 0x0, 0x8, 0x0, 0x4, 0x7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5, 0x1}}}}}}
 }
 
-func effectsPackagesL895() Pack {
+func effectsPackagesL896() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Sub: []string{"install|create|update|upgrade|remove|uninstall|env|activate|deactivate|clean|init|search|package|build|develop|rename|compare|notices|repoquery|shell|self-update|tos"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"conda install -y numpy", "conda create -n py312 python=3.12", "conda search scipy"}}}}
 }
 
-func effectsPackagesL904() Pack {
+func effectsPackagesL905() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"composer"}, Env: map[string]string{"COMPOSER": "exec", "COMPOSER_HOME": "exec", "EDITOR": "shell"}, Always: []string{"runs-code"}, Examples: []string{"composer install", "composer show", "composer run-script x", "composer require monolog/monolog"}}}}
 }
 
-func effectsPackagesL913() Pack {
+func effectsPackagesL914() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gem"}, Operands: "subcommand", Env: map[string]string{"EDITOR": "shell", "GEMRC": "exec", "GEM_EDITOR": "shell", "GEM_HOME": "exec", "RUBYLIB": "exec", "RUBYOPT": "exec", "VISUAL": "shell"}, Examples: []string{"gem frobnicate"}}}}
 }
 
-func effectsPackagesL926() Pack {
+func effectsPackagesL927() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gem"}, Sub: []string{"list|info|contents|specification|spec|which|environment|env|dependency|dep|query|help|sources|stale|check"}, Flags: []string{"-l", "--local", "-i", "--installed", "-d", "--details", "--no-details", "--all", "--prerelease", "--no-prerelease", "--versions", "--no-versions", "-e", "--exact", "--default", "--no-default", "-q", "--quiet", "-V", "--verbose", "--no-verbose", "--lib-only", "--prefix", "--no-prefix", "--show-install-dir", "-R", "--reverse-dependencies", "--pipe", "--ruby", "--yaml", "--marshal", "--all-files", "--doctor", "--dry-run", "--alien", "--gems", "--no-gems", "--test"}, Values: []string{"-v", "--version", "--platform", "-s", "--spec-dir", "--bindir"}, Effects: map[string]string{"--add": "network", "--both": "network", "--clear-all": "writes-files", "--remote": "network", "--remove": "network", "--source": "url", "--update": "network", "-a": "network", "-b": "network", "-c": "writes-files", "-r": "network", "-u": "network"}, Examples: []string{"gem list", "gem list rails --exact", "gem info bundler", "gem contents rake", "gem env", "gem which json"}, pre: programSets{opts: nameSet{text: "--alien--all--all-files--bindir--default--details--doctor--dry-run--exact--gems--installed--lib-only--local--marshal--no-default--no-details--no-gems--no-prefix--no-prerelease--no-verbose--no-versions--pipe--platform--prefix--prerelease--quiet--reverse-dependencies--ruby--show-install-dir--spec-dir--test--verbose--version--versions--yaml-R-V-d-e-i-l-q-s-v", ends: []uint32{0x701, 0xc01, 0x1701, 0x1f02, 0x2801, 0x3101, 0x3901, 0x4201, 0x4901, 0x4f01, 0x5a01, 0x6401, 0x6b01, 0x7401, 0x8001, 0x8c01, 0x9501, 0xa001, 0xaf01, 0xbb01, 0xc801, 0xce01, 0xd802, 0xe001, 0xec01, 0xf301, 0x10901, 0x10f01, 0x12101, 0x12b02, 0x13101, 0x13a01, 0x14302, 0x14d01, 0x15301, 0x15501, 0x15701, 0x15901, 0x15b01, 0x15d01, 0x15f01, 0x16101, 0x16302, 0x16502}, tab: []uint32{0x0, 0x0, 0x0, 0xb, 0x0, 0x2b, 0x25, 0x11, 0xa, 0x0, 0x0, 0x0, 0x0, 0x21, 0x22, 0x0, 0x0, 0x16, 0x19, 0x0, 0x0, 0x9, 0xc, 0xd, 0x8, 0x1b, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1f, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1d, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x18, 0x1e, 0x0, 0x0, 0x0, 0x26, 0x0, 0x0, 0x0, 0x2a, 0x15, 0x0, 0x4, 0x0, 0x17, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xe, 0x20, 0x0, 0x2, 0x0, 0x0, 0x1c, 0x0, 0x0, 0x0, 0x0, 0x0, 0xf, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x13, 0x27, 0x0, 0x0, 0x0, 0x0, 0x0, 0x10, 0x1a, 0x0, 0x3, 0x5, 0x7, 0x14, 0x0, 0x24, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x23, 0x29, 0x0, 0x0, 0x0, 0x0, 0x6, 0x0, 0x0, 0x28, 0x0, 0x1, 0x12, 0x2c, 0x0, 0x0, 0x0}}, effNames: nameSet{text: "--add--both--clear-all--remote--remove--source--update-a-b-c-r-u", ends: []uint32{0x501, 0xb01, 0x1601, 0x1e01, 0x2601, 0x2e01, 0x3601, 0x3801, 0x3a01, 0x3c01, 0x3e01, 0x4001}, tab: []uint32{0x0, 0x0, 0x5, 0x6, 0xa, 0x0, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0xb, 0x9, 0x0, 0x1, 0x4, 0x7, 0x3, 0x0, 0x0}}}}}}
 }
 
-func effectsPackagesL950() Pack {
+func effectsPackagesL951() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gem"}, Sub: []string{"install|i|uninstall|update|build|push|yank|owner|cleanup|pristine|rebuild|open|search|outdated|fetch|unpack|signin|signout|cert|lock|mirror|rdoc|server|setup|generate_index|exec"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"gem install bundler", "gem open -e '/bin/sh -s' debug", "gem build /path/to/script.rb", "gem install --file /path/to/script.rb", "gem search rails"}}}}
 }
 
-func effectsPackagesL957() Pack {
+func effectsPackagesL958() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Operands: "subcommand", Env: map[string]string{"BUNDLER_EDITOR": "shell", "BUNDLE_GEMFILE": "exec", "EDITOR": "shell", "RUBYLIB": "exec", "RUBYOPT": "exec"}, Always: []string{"runs-code"}, Examples: []string{"bundle", "bundle frobnicate", "BUNDLE_GEMFILE=x bundle frobnicate"}}}}
 }
 
-func effectsPackagesL969() Pack {
+func effectsPackagesL970() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Sub: []string{"version"}, Examples: []string{"bundle version", "bundler version"}}}}
 }
 
-func effectsPackagesL974() Pack {
+func effectsPackagesL975() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Sub: []string{"config"}, Flags: []string{"--parseable", "--global", "--local"}, Effects: map[string]string{"--delete": "operands:write"}, Last: "write", Examples: []string{"bundle config", "bundle config set path vendor/bundle"}, Counter: []string{"bundle install"}, pre: programSets{opts: nameSet{text: "--global--local--parseable", ends: []uint32{0x801, 0xf01, 0x1a01}, tab: []uint32{0x3, 0x2, 0x0, 0x0, 0x0, 0x0, 0x1, 0x0}}, effNames: nameSet{text: "--delete", ends: []uint32{0x801}, tab: []uint32{0x0, 0x0, 0x1, 0x0}}}}}}
 }
 
-func effectsPackagesL984() Pack {
+func effectsPackagesL985() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Sub: []string{"config", "get|list"}, Flags: []string{"--parseable"}, Examples: []string{"bundle config get path", "bundle config list"}, pre: programSets{opts: nameSet{text: "--parseable", ends: []uint32{0xb01}, tab: []uint32{0x1, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsPackagesL990() Pack {
+func effectsPackagesL991() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Sub: []string{"install|update|exec|list|show|info|check|outdated|console|open|lock|package|pack|cache|binstubs|clean|platform|doctor|add|remove|init|gem|plugin|viz|inject|help|fund|licenses|issue|pristine"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"bundle install", "bundle exec rspec", "bundle list", "bundle console", "bundle help", "bundle exec /bin/sh", "BUNDLE_GEMFILE=x bundle exec /bin/sh"}}}}
 }
 
-func effectsPackagesL1000() Pack {
+func effectsPackagesL1001() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"twine"}, Flags: []string{"--version", "-h", "--help", "--no-color"}, Operands: "subcommand", Examples: []string{"twine --version", "twine upload dist/*"}, pre: programSets{opts: nameSet{text: "--help--no-color--version-h", ends: []uint32{0x601, 0x1001, 0x1901, 0x1b01}, tab: []uint32{0x1, 0x3, 0x2, 0x0, 0x0, 0x4, 0x0, 0x0}}}}}}
 }
 
-func effectsPackagesL1006() Pack {
+func effectsPackagesL1007() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"twine"}, Sub: []string{"check"}, Flags: []string{"--strict", "-h", "--help"}, Operands: "read", Examples: []string{"twine check dist/app-1.0.tar.gz", "twine check --strict dist/app-1.0-py3-none-any.whl"}, Counter: []string{"twine upload dist/app-1.0.tar.gz"}, pre: programSets{opts: nameSet{text: "--help--strict-h", ends: []uint32{0x601, 0xe01, 0x1001}, tab: []uint32{0x1, 0x0, 0x0, 0x0, 0x2, 0x3, 0x0, 0x0}}}}}}
 }
 
