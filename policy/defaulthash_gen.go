@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:786417fba5b34bfe05619a3acec2338825e063661188ee0440ee74bf65528f28"
-	defaultHashRules = "sha256:275e8334b50e60c8e5607df48436808bbdfb59e0e22766f109f2ddc132f41686"
+	defaultHash      = "sha256:ad8a88cd55ecd7fccc1360babf1592932e9dbb99ae59c035cfdbc85c7081e171"
+	defaultHashRules = "sha256:ccf2be050b24497efd71c290475642967ca8037056c949beb8a216086d0d1988"
 )
