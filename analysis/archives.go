@@ -143,90 +143,132 @@ func extractions(cmd *shell.Command) (extraction, bool) {
 	var e extraction
 	switch cmd.Name {
 	case "tar", "bsdtar", "gtar":
-		extract, file := false, false
-		set := func(c byte, w shell.Word) {
-			switch c {
-			case 'f':
-				e.archive, file = w, true
-			case 'C':
-				e.into = w.Value
-			}
-		}
-		for i := 0; i < len(args); i++ {
-			w := args[i]
-			v := w.Value
-			switch {
-			case v == "--extract" || v == "--get":
-				extract = true
-			case strings.HasPrefix(v, "--file="):
-				set('f', withValue(w, v[len("--file="):]))
-			case strings.HasPrefix(v, "--directory="):
-				set('C', withValue(w, v[len("--directory="):]))
-			case (v == "--file" || v == "--directory") && i+1 < len(args):
-				i++
-				set(map[string]byte{"--file": 'f', "--directory": 'C'}[v], args[i])
-			case strings.HasPrefix(v, "--strip-components="):
-				e.strip, _ = strconv.Atoi(v[len("--strip-components="):])
-			case strings.HasPrefix(v, "--"):
-			case strings.HasPrefix(v, "-") && len(v) > 1:
-				// -xzf ARCHIVE, -xfARCHIVE: a letter that takes a value
-				// takes the rest of the word, or the next word
-				for k := 1; k < len(v); k++ {
-					c := v[k]
-					if c == 'x' {
-						extract = true
-					}
-					if strings.IndexByte(tarValueLetters, c) < 0 {
-						continue
-					}
-					if k+1 < len(v) {
-						set(c, withValue(w, v[k+1:]))
-					} else if i+1 < len(args) {
-						i++
-						set(c, args[i])
-					}
-					break
-				}
-			case i == 0:
-				// the old bundled form: tar xfC ARCHIVE DIR, each letter
-				// that takes a value takes the next word in turn
-				for k := 0; k < len(v); k++ {
-					c := v[k]
-					if c == 'x' {
-						extract = true
-					}
-					if strings.IndexByte(tarValueLetters, c) >= 0 && i+1 < len(args) {
-						i++
-						set(c, args[i])
-					}
-				}
-			}
-		}
+		e, extract, file := tarExtraction(args)
 		return e, extract && file && e.archive.Value != "-"
 	case "unzip":
-		for i := 0; i < len(args); i++ {
-			v := args[i].Value
-			switch {
-			case v == "-d" && i+1 < len(args):
-				i++
-				e.into = args[i].Value
-			case strings.HasPrefix(v, "-d") && len(v) > 2:
-				e.into = v[2:]
-			case v == "-x":
-				return e, e.archive.Value != "" // member exclusions follow
-			case (v == "-P" || v == "-O" || v == "-I") && i+1 < len(args):
-				i++
-			case strings.HasPrefix(v, "-"):
-				if strings.ContainsAny(v, "lptvzZc") && !strings.Contains(v, "o") {
-					return e, false // lists, tests or prints: writes nothing
-				}
-			case e.archive.Value == "":
-				e.archive = args[i]
-			}
-		}
-		return e, e.archive.Value != ""
+		return unzipExtraction(args)
 	}
 	return e, false
+}
+
+// streamExtraction reports whether cmd extracts an archive it reads from
+// its standard input (tar x with no -f or -f -, cpio -i), whose members
+// are not known before it runs, and the directory they land in ("" for
+// the command's directory).
+func streamExtraction(cmd *shell.Command) (string, bool) {
+	args := cmd.Args()
+	switch cmd.Name {
+	case "tar", "bsdtar", "gtar":
+		e, extract, file := tarExtraction(args)
+		return e.into, extract && (!file || e.archive.Known && e.archive.Value == "-")
+	case "cpio":
+		dir := ""
+		extract := false
+		for i, a := range args {
+			v := a.Value
+			switch {
+			case v == "--extract" || strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "i"):
+				extract = true
+			case v == "-D" && i+1 < len(args):
+				dir = args[i+1].Value
+			case strings.HasPrefix(v, "--directory="):
+				dir = v[len("--directory="):]
+			}
+		}
+		return dir, extract
+	}
+	return "", false
+}
+
+// tarExtraction reads tar's options: the archive (-f) and the directory
+// (-C) of an extraction, whether it extracts, and whether -f was given.
+func tarExtraction(args []shell.Word) (e extraction, extract, file bool) {
+	set := func(c byte, w shell.Word) {
+		switch c {
+		case 'f':
+			e.archive, file = w, true
+		case 'C':
+			e.into = w.Value
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		v := w.Value
+		switch {
+		case v == "--extract" || v == "--get":
+			extract = true
+		case strings.HasPrefix(v, "--file="):
+			set('f', withValue(w, v[len("--file="):]))
+		case strings.HasPrefix(v, "--directory="):
+			set('C', withValue(w, v[len("--directory="):]))
+		case (v == "--file" || v == "--directory") && i+1 < len(args):
+			i++
+			set(map[string]byte{"--file": 'f', "--directory": 'C'}[v], args[i])
+		case strings.HasPrefix(v, "--strip-components="):
+			e.strip, _ = strconv.Atoi(v[len("--strip-components="):])
+		case strings.HasPrefix(v, "--"):
+		case strings.HasPrefix(v, "-") && len(v) > 1:
+			// -xzf ARCHIVE, -xfARCHIVE: a letter that takes a value
+			// takes the rest of the word, or the next word
+			for k := 1; k < len(v); k++ {
+				c := v[k]
+				if c == 'x' {
+					extract = true
+				}
+				if strings.IndexByte(tarValueLetters, c) < 0 {
+					continue
+				}
+				if k+1 < len(v) {
+					set(c, withValue(w, v[k+1:]))
+				} else if i+1 < len(args) {
+					i++
+					set(c, args[i])
+				}
+				break
+			}
+		case i == 0:
+			// the old bundled form: tar xfC ARCHIVE DIR, each letter
+			// that takes a value takes the next word in turn
+			for k := 0; k < len(v); k++ {
+				c := v[k]
+				if c == 'x' {
+					extract = true
+				}
+				if strings.IndexByte(tarValueLetters, c) >= 0 && i+1 < len(args) {
+					i++
+					set(c, args[i])
+				}
+			}
+		}
+	}
+	return e, extract, file
+}
+
+// unzipExtraction reads unzip ARCHIVE [-d DIR]; ok is false when it only
+// lists, tests or prints.
+func unzipExtraction(args []shell.Word) (extraction, bool) {
+	var e extraction
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case v == "-d" && i+1 < len(args):
+			i++
+			e.into = args[i].Value
+		case strings.HasPrefix(v, "-d") && len(v) > 2:
+			e.into = v[2:]
+		case v == "-x":
+			return e, e.archive.Value != "" // member exclusions follow
+		case (v == "-P" || v == "-O" || v == "-I") && i+1 < len(args):
+			i++
+		case strings.HasPrefix(v, "-"):
+			if strings.ContainsAny(v, "lptvzZc") && !strings.Contains(v, "o") {
+				return e, false // lists, tests or prints: writes nothing
+			}
+		case e.archive.Value == "":
+			e.archive = args[i]
+		}
+	}
+	return e, e.archive.Value != ""
 }
 
 // archives judges every member an extraction writes.

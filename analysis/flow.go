@@ -22,10 +22,13 @@ import (
 // or not, and a script the call writes is judged as code.
 type flow struct {
 	a       *Analysis
-	fetched []string          // canonical files and directories fetched from the network
-	written written           // canonical file → the text the call wrote into it
-	built   map[string]string // canonical program → the source file it was compiled from
-	loaded  map[string]bool   // written files already judged as code a later command loads
+	fetched []string // canonical files and directories fetched from the network
+	// extracted are the canonical directories an archive read from a pipe
+	// was extracted into: members not known before the call runs.
+	extracted []string
+	written   written           // canonical file → the text the call wrote into it
+	built     map[string]string // canonical program → the source file it was compiled from
+	loaded    map[string]bool   // written files already judged as code a later command loads
 	// ranShell holds the written files (canonical file → text) that the
 	// command of this step ran as shell scripts (runs), which loads does
 	// not judge again as shell for the same command.
@@ -92,6 +95,7 @@ func (f *flow) records(sc Command) {
 			}
 		}
 	}
+	f.streamExtracts(sc)
 	noteWrites(c, func(p string) string { return f.canonical(sc, p) }, &f.written)
 	f.rewrites(sc)
 	if out, src, ok := compiled(c); ok {
@@ -310,6 +314,10 @@ func (f *flow) runs(sc Command) {
 				"download, review, then run in separate steps with a person watching"))
 			continue
 		}
+		if f.runsExtracted(sc, w, p) {
+			read = append(read, p)
+			continue
+		}
 		if text, ok := f.text(sc, w, p); ok {
 			read = append(read, p)
 			before := len(f.a.seen)
@@ -410,8 +418,51 @@ func (f *flow) ranWritten(p, text string) {
 	f.ranShell[p] = text
 }
 
-func (f *flow) fetchedUnder(p string) string {
-	for _, d := range f.fetched {
+// streamExtracts notes the directory an archive read from the command's
+// standard input is extracted into (tar x from a pipe, cpio -i): any file
+// below it may be a member, so the text the call wrote there before is
+// no longer known.
+func (f *flow) streamExtracts(sc Command) {
+	into, ok := streamExtraction(sc.Cmd)
+	if !ok {
+		return
+	}
+	d := f.canonical(sc, cmpOr(into, "."))
+	if d == "" {
+		return
+	}
+	f.extracted = append(f.extracted, d)
+	for p := range f.written {
+		if f.under([]string{d}, p) != "" {
+			f.written[p] = unknownText
+		}
+	}
+}
+
+// runsExtracted judges a run of p, below a directory an archive read from
+// a pipe was extracted into earlier in the call and not written since with
+// known text, as unverifiable: the member that runs is not known before
+// it runs, whatever p holds when the call is judged. It reports whether
+// it did.
+func (f *flow) runsExtracted(sc Command, w shell.Word, p string) bool {
+	if _, wrote := f.written[p]; wrote {
+		return false // what the call wrote there: known text, or unknown (f.text)
+	}
+	d := f.under(f.extracted, p)
+	if d == "" {
+		return false
+	}
+	f.a.add(Unverifiable(shell.Problem{Span: w.Span, Reason: fmt.Sprintf(
+		"%s runs %s, which an archive read from a pipe may have written earlier in the call (into %s), so what runs is not known before it runs",
+		sc.Cmd.Name, w.Value, d)}))
+	return true
+}
+
+func (f *flow) fetchedUnder(p string) string { return f.under(f.fetched, p) }
+
+// under returns the entry of dirs that is p or a directory above it, or "".
+func (f *flow) under(dirs []string, p string) string {
+	for _, d := range dirs {
 		if p == d || strings.HasPrefix(p, strings.TrimSuffix(d, "/")+"/") {
 			return d
 		}

@@ -81,6 +81,8 @@ func publishFolder(cmd *shell.Command) (shell.Word, bool) {
 		switch {
 		case !w.Known:
 			return shell.Word{}, false
+		case w.Value == "--dry-run" && i+1 < len(args) && args[i+1].Known && args[i+1].Value == "false":
+			i++ // npm's parser takes the word as the value: no dry run
 		case w.Value == "--dry-run":
 			return shell.Word{}, false
 		case publishValues()[w.Value]:

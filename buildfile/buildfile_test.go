@@ -171,6 +171,12 @@ func TestResolve(t *testing.T) {
 			want: Plan{Runner: "npm", Read: []string{"/w/package.json"}, Size: len(pkg), Steps: []Step{
 				st("package.json", 6, "node setup.js"),
 			}}},
+		{name: "npm publish --dry-run false is no dry run: npm takes the word as the value", cmd: "npm publish --dry-run false", files: fakeFiles{"/w/package.json": pkg},
+			want: Plan{Runner: "npm", Read: []string{"/w/package.json"}, Size: len(pkg)}},
+		{name: "npm publish --dry-run true is a dry run", cmd: "npm publish --dry-run true", files: fakeFiles{"/w/package.json": pkg},
+			want: Plan{Runner: "npm", DryRun: true, Read: []string{"/w/package.json"}, Size: len(pkg)}},
+		{name: "npm publish --dry-run is a dry run", cmd: "npm publish --dry-run", files: fakeFiles{"/w/package.json": pkg},
+			want: Plan{Runner: "npm", DryRun: true, Read: []string{"/w/package.json"}, Size: len(pkg)}},
 		{name: "npm install --ignore-scripts runs none, and is no dry run", cmd: "npm install --ignore-scripts", files: fakeFiles{"/w/package.json": pkg},
 			want: Plan{Runner: "npm", Read: []string{"/w/package.json"}, Size: len(pkg)}},
 		{name: "npm run lists, without reading", cmd: "npm run", files: fakeFiles{"/w/package.json": pkg},

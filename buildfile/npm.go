@@ -87,6 +87,9 @@ func (r *resolver) npm(inv Invocation) {
 		switch {
 		case a == "--ignore-scripts" || a == "--ignore-scripts=true":
 			ignore = true
+		case a == "--dry-run" && boolWordAfter(inv.Name, args, i):
+			dryFlag = args[i+1] == "true" // npm's parser takes the word as the value
+			i++
 		case a == "--dry-run" || a == "--dry-run=true":
 			dryFlag = true
 		case strings.HasPrefix(a, "--dry-run="): // false, or a value npm reads as false: the real thing
@@ -528,4 +531,15 @@ func (r *resolver) expandWorkspace(dir string, segs []string, file string) ([]st
 		out = append(out, found...)
 	}
 	return out, true
+}
+
+// boolWordAfter reports whether the word after the boolean option at
+// args[i] is its value: npm's and pnpm's option parser (nopt) takes a
+// following "true" or "false" as the value of a boolean option, so
+// npm install --dry-run false is no dry run.
+func boolWordAfter(runner string, args []string, i int) bool {
+	if runner != "npm" && runner != "pnpm" || i+1 >= len(args) {
+		return false
+	}
+	return args[i+1] == "true" || args[i+1] == "false"
 }

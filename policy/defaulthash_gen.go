@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:581156241c6b3d0120a9a4a853969afb34e63ca02900fd5ff17c1a9cdd474f68"
-	defaultHashRules = "sha256:f185c15be0ab5ee0bf5edd1a4e928bb92339d36aefc461cb0460778bc79cf389"
+	defaultHash      = "sha256:ad8a88cd55ecd7fccc1360babf1592932e9dbb99ae59c035cfdbc85c7081e171"
+	defaultHashRules = "sha256:ccf2be050b24497efd71c290475642967ca8037056c949beb8a216086d0d1988"
 )

@@ -518,7 +518,21 @@ var packCases = map[string][]packCase{
 		{"apt-get install --simulate curl", risk.Read, risk.BlastNone, nil},
 		{"npm publish", risk.Destructive, risk.BlastHigh, []string{"pkg.publish"}},
 		{"npm publish --dry-run", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
+		// A dry-run option switched off by its own value is no dry run (npm's
+		// parser takes a following "false" as the value; -n is --yes false).
+		{"npm publish --dry-run=false", risk.Destructive, risk.BlastHigh, []string{"pkg.publish"}},
+		{"npm publish --dry-run false", risk.Destructive, risk.BlastHigh, []string{"pkg.publish"}},
+		{"npm publish --dry-run=$DRY", risk.Destructive, risk.BlastHigh, []string{"pkg.publish"}},
+		{"npm publish -n", risk.Destructive, risk.BlastHigh, []string{"pkg.publish"}},
+		{"npm publish --dry-run=true", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
+		{"npm publish --dry-run true", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
+		{"poetry publish -n", risk.Destructive, risk.BlastHigh, []string{"pkg.publish"}},
+		{"rclone delete s3:logs/2026 --dry-run=false", risk.Destructive, risk.BlastHigh, []string{"cloud.storage-tools.delete"}},
+		{"rclone delete s3:logs/2026 --dry-run=0", risk.Destructive, risk.BlastHigh, []string{"cloud.storage-tools.delete"}},
+		{"git clean -f --dry-run=false", risk.Destructive, risk.BlastMedium, []string{"git.clean-force"}},
 		{"cargo publish", risk.Destructive, risk.BlastHigh, []string{"pkg.publish"}},
+		// hatch run ENV:CMD runs CMD, judged as typed.
+		{"hatch run test:pytest -q", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
 		{"twine upload dist/*", risk.Destructive, risk.BlastHigh, []string{"pkg.publish"}},
 		{"python -m twine upload dist/*", risk.Destructive, risk.BlastHigh, []string{"pkg.python-m-publish"}},
 		{"gem push x.gem", risk.Destructive, risk.BlastHigh, []string{"pkg.publish"}},

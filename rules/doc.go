@@ -74,7 +74,9 @@
 // of unknown arity is skipped. Conditions in [rule.match]:
 //
 //   - flags_all (groups, each satisfied by any member), flags_any,
-//     flags_none, flags_no_value (a value flag given without its value),
+//     flags_none (a long option switched off by its own value, as
+//     --dry-run=false, --dry-run=$X or npm's --dry-run false, is not
+//     present), flags_no_value (a value flag given without its value),
 //     flag_values (flag → globs on its value; any one flag matching is
 //     enough).
 //   - operands_any, operands_none, operands_outside (some operand matches

@@ -597,6 +597,12 @@ func (r *effectRun) operands(ops []shell.Word, from int) {
 			r.command(r.e.cmd.Argv[r.a.pos[from+i]:])
 			break
 		}
+		if rl == roleEnvCmd && from+i < len(r.a.pos) {
+			argv := slices.Clone(r.e.cmd.Argv[r.a.pos[from+i]:])
+			argv[0].Value = withoutEnvName(argv[0])
+			r.command(argv)
+			break
+		}
 		if rl == roleInside && from+i < len(r.a.pos) {
 			r.res.Container = slices.Clone(r.e.cmd.Argv[r.a.pos[from+i]:])
 			break
@@ -788,6 +794,21 @@ func (r *effectRun) apply(rl role, w shell.Word, via string) {
 	case strings.HasPrefix(string(rl), scriptPrefix):
 		r.script(strings.TrimPrefix(string(rl), scriptPrefix), w, via)
 	}
+}
+
+// withoutEnvName is the command name of hatch run's first word ENV:CMD:
+// CMD, when what comes before the first colon can name an environment
+// (letters, digits, "-", "_", "."), else the word as written.
+func withoutEnvName(w shell.Word) string {
+	env, cmd, ok := strings.Cut(w.Value, ":")
+	if !ok || !w.Known || env == "" || cmd == "" || strings.TrimFunc(env, envNameRune) != "" {
+		return w.Value
+	}
+	return cmd
+}
+
+func envNameRune(c rune) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.'
 }
 
 // path records a file the command touches. Relative paths resolve in the

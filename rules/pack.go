@@ -144,7 +144,9 @@ type Match struct {
 	FlagsAll [][]string `toml:"flags_all"`
 	// FlagsAny: at least one of these flags is present.
 	FlagsAny []string `toml:"flags_any"`
-	// FlagsNone: none of these flags is present.
+	// FlagsNone: none of these flags is present; a long option switched
+	// off by its own value (--dry-run=false, --dry-run=$X, npm's
+	// --dry-run false) is not.
 	FlagsNone []string `toml:"flags_none"`
 	// FlagsNoValue: one of these value-taking flags is present but its value
 	// is missing (bash -c at the end of an xargs line: the code comes from

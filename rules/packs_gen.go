@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:f185c15be0ab5ee0bf5edd1a4e928bb92339d36aefc461cb0460778bc79cf389"
+	generatedDigest = "sha256:ccf2be050b24497efd71c290475642967ca8037056c949beb8a216086d0d1988"
 }
 
 var generatedPacks = []genPack{
@@ -967,66 +967,66 @@ var generatedPacks = []genPack{
 		{line: 230, kind: "program", exes: []string{"fmt"}, subs: nil, trigger: "", build: effectsCoreutilsL230},
 		{line: 239, kind: "program", exes: []string{"pr"}, subs: nil, trigger: "", build: effectsCoreutilsL239},
 		{line: 251, kind: "program", exes: []string{"uniq"}, subs: nil, trigger: "", build: effectsCoreutilsL251},
-		{line: 261, kind: "program", exes: []string{"wc"}, subs: nil, trigger: "", build: effectsCoreutilsL261},
-		{line: 270, kind: "program", exes: []string{"tsort"}, subs: nil, trigger: "", build: effectsCoreutilsL270},
-		{line: 276, kind: "program", exes: []string{"ptx"}, subs: nil, trigger: "", build: effectsCoreutilsL276},
-		{line: 295, kind: "program", exes: []string{"shuf"}, subs: nil, trigger: "", build: effectsCoreutilsL295},
-		{line: 311, kind: "program", exes: []string{"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum"}, subs: nil, trigger: "", build: effectsCoreutilsL311},
-		{line: 319, kind: "program", exes: []string{"b2sum"}, subs: nil, trigger: "", build: effectsCoreutilsL319},
-		{line: 328, kind: "program", exes: []string{"cksum"}, subs: nil, trigger: "", build: effectsCoreutilsL328},
-		{line: 337, kind: "program", exes: []string{"sum"}, subs: nil, trigger: "", build: effectsCoreutilsL337},
-		{line: 344, kind: "program", exes: []string{"base64", "base32"}, subs: nil, trigger: "", build: effectsCoreutilsL344},
-		{line: 352, kind: "program", exes: []string{"basenc"}, subs: nil, trigger: "", build: effectsCoreutilsL352},
-		{line: 363, kind: "program", exes: []string{"echo"}, subs: nil, trigger: "", build: effectsCoreutilsL363},
-		{line: 368, kind: "program", exes: []string{"printf"}, subs: nil, trigger: "", build: effectsCoreutilsL368},
-		{line: 373, kind: "program", exes: []string{"test", "["}, subs: nil, trigger: "", build: effectsCoreutilsL373},
-		{line: 378, kind: "program", exes: []string{"true", "false"}, subs: nil, trigger: "", build: effectsCoreutilsL378},
-		{line: 383, kind: "program", exes: []string{"yes"}, subs: nil, trigger: "", build: effectsCoreutilsL383},
-		{line: 388, kind: "program", exes: []string{"seq"}, subs: nil, trigger: "", build: effectsCoreutilsL388},
-		{line: 395, kind: "program", exes: []string{"factor", "expr", "sleep", "groups", "logname", "whoami", "hostid", "arch"}, subs: nil, trigger: "", build: effectsCoreutilsL395},
-		{line: 400, kind: "program", exes: []string{"numfmt"}, subs: nil, trigger: "", build: effectsCoreutilsL400},
-		{line: 408, kind: "program", exes: []string{"id"}, subs: nil, trigger: "", build: effectsCoreutilsL408},
-		{line: 415, kind: "program", exes: []string{"uname"}, subs: nil, trigger: "", build: effectsCoreutilsL415},
-		{line: 422, kind: "program", exes: []string{"nproc"}, subs: nil, trigger: "", build: effectsCoreutilsL422},
-		{line: 429, kind: "program", exes: []string{"pwd"}, subs: nil, trigger: "", build: effectsCoreutilsL429},
-		{line: 435, kind: "program", exes: []string{"tty"}, subs: nil, trigger: "", build: effectsCoreutilsL435},
-		{line: 441, kind: "program", exes: []string{"who"}, subs: nil, trigger: "", build: effectsCoreutilsL441},
-		{line: 453, kind: "program", exes: []string{"users"}, subs: nil, trigger: "", build: effectsCoreutilsL453},
-		{line: 459, kind: "program", exes: []string{"pinky"}, subs: nil, trigger: "", build: effectsCoreutilsL459},
-		{line: 465, kind: "program", exes: []string{"uptime"}, subs: nil, trigger: "", build: effectsCoreutilsL465},
-		{line: 472, kind: "program", exes: []string{"dircolors"}, subs: nil, trigger: "", build: effectsCoreutilsL472},
-		{line: 482, kind: "program", exes: []string{"date"}, subs: nil, trigger: "", build: effectsCoreutilsL482},
-		{line: 496, kind: "program", exes: []string{"date"}, subs: nil, trigger: "", build: effectsCoreutilsL496},
-		{line: 512, kind: "program", exes: []string{"stty"}, subs: nil, trigger: "", build: effectsCoreutilsL512},
-		{line: 522, kind: "program", exes: []string{"stty"}, subs: []string{"size", "speed"}, trigger: "", build: effectsCoreutilsL522},
-		{line: 539, kind: "program", exes: []string{"env"}, subs: nil, trigger: "", build: effectsCoreutilsL539},
-		{line: 558, kind: "program", exes: []string{"printenv"}, subs: nil, trigger: "", build: effectsCoreutilsL558},
-		{line: 564, kind: "program", exes: []string{"printenv"}, subs: nil, trigger: "", build: effectsCoreutilsL564},
-		{line: 576, kind: "program", exes: []string{"nice"}, subs: nil, trigger: "", build: effectsCoreutilsL576},
-		{line: 582, kind: "program", exes: []string{"nohup"}, subs: nil, trigger: "", build: effectsCoreutilsL582},
-		{line: 587, kind: "program", exes: []string{"timeout"}, subs: nil, trigger: "", build: effectsCoreutilsL587},
-		{line: 594, kind: "program", exes: []string{"stdbuf"}, subs: nil, trigger: "", build: effectsCoreutilsL594},
-		{line: 601, kind: "program", exes: []string{"chroot"}, subs: nil, trigger: "", build: effectsCoreutilsL601},
-		{line: 614, kind: "program", exes: []string{"cp"}, subs: nil, trigger: "", build: effectsCoreutilsL614},
-		{line: 637, kind: "program", exes: []string{"mv"}, subs: nil, trigger: "", build: effectsCoreutilsL637},
-		{line: 652, kind: "program", exes: []string{"rm"}, subs: nil, trigger: "", build: effectsCoreutilsL652},
-		{line: 664, kind: "program", exes: []string{"rmdir"}, subs: nil, trigger: "", build: effectsCoreutilsL664},
-		{line: 671, kind: "program", exes: []string{"unlink"}, subs: nil, trigger: "", build: effectsCoreutilsL671},
-		{line: 680, kind: "program", exes: []string{"ln"}, subs: nil, trigger: "", build: effectsCoreutilsL680},
-		{line: 693, kind: "program", exes: []string{"link"}, subs: nil, trigger: "", build: effectsCoreutilsL693},
-		{line: 699, kind: "program", exes: []string{"mkdir"}, subs: nil, trigger: "", build: effectsCoreutilsL699},
-		{line: 707, kind: "program", exes: []string{"mkfifo"}, subs: nil, trigger: "", build: effectsCoreutilsL707},
-		{line: 715, kind: "program", exes: []string{"mknod"}, subs: nil, trigger: "", build: effectsCoreutilsL715},
-		{line: 723, kind: "program", exes: []string{"mktemp"}, subs: nil, trigger: "", build: effectsCoreutilsL723},
-		{line: 735, kind: "program", exes: []string{"touch"}, subs: nil, trigger: "", build: effectsCoreutilsL735},
-		{line: 746, kind: "program", exes: []string{"truncate"}, subs: nil, trigger: "", build: effectsCoreutilsL746},
-		{line: 757, kind: "program", exes: []string{"shred"}, subs: nil, trigger: "", build: effectsCoreutilsL757},
-		{line: 769, kind: "program", exes: []string{"tee"}, subs: nil, trigger: "", build: effectsCoreutilsL769},
-		{line: 780, kind: "program", exes: []string{"chmod"}, subs: nil, trigger: "", build: effectsCoreutilsL780},
-		{line: 803, kind: "program", exes: []string{"chown", "chgrp"}, subs: nil, trigger: "", build: effectsCoreutilsL803},
-		{line: 821, kind: "program", exes: []string{"install"}, subs: nil, trigger: "", build: effectsCoreutilsL821},
-		{line: 838, kind: "program", exes: []string{"split"}, subs: nil, trigger: "", build: effectsCoreutilsL838},
-		{line: 852, kind: "program", exes: []string{"csplit"}, subs: nil, trigger: "", build: effectsCoreutilsL852},
+		{line: 265, kind: "program", exes: []string{"wc"}, subs: nil, trigger: "", build: effectsCoreutilsL265},
+		{line: 274, kind: "program", exes: []string{"tsort"}, subs: nil, trigger: "", build: effectsCoreutilsL274},
+		{line: 280, kind: "program", exes: []string{"ptx"}, subs: nil, trigger: "", build: effectsCoreutilsL280},
+		{line: 299, kind: "program", exes: []string{"shuf"}, subs: nil, trigger: "", build: effectsCoreutilsL299},
+		{line: 315, kind: "program", exes: []string{"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum"}, subs: nil, trigger: "", build: effectsCoreutilsL315},
+		{line: 323, kind: "program", exes: []string{"b2sum"}, subs: nil, trigger: "", build: effectsCoreutilsL323},
+		{line: 332, kind: "program", exes: []string{"cksum"}, subs: nil, trigger: "", build: effectsCoreutilsL332},
+		{line: 341, kind: "program", exes: []string{"sum"}, subs: nil, trigger: "", build: effectsCoreutilsL341},
+		{line: 348, kind: "program", exes: []string{"base64", "base32"}, subs: nil, trigger: "", build: effectsCoreutilsL348},
+		{line: 356, kind: "program", exes: []string{"basenc"}, subs: nil, trigger: "", build: effectsCoreutilsL356},
+		{line: 367, kind: "program", exes: []string{"echo"}, subs: nil, trigger: "", build: effectsCoreutilsL367},
+		{line: 372, kind: "program", exes: []string{"printf"}, subs: nil, trigger: "", build: effectsCoreutilsL372},
+		{line: 377, kind: "program", exes: []string{"test", "["}, subs: nil, trigger: "", build: effectsCoreutilsL377},
+		{line: 382, kind: "program", exes: []string{"true", "false"}, subs: nil, trigger: "", build: effectsCoreutilsL382},
+		{line: 387, kind: "program", exes: []string{"yes"}, subs: nil, trigger: "", build: effectsCoreutilsL387},
+		{line: 392, kind: "program", exes: []string{"seq"}, subs: nil, trigger: "", build: effectsCoreutilsL392},
+		{line: 399, kind: "program", exes: []string{"factor", "expr", "sleep", "groups", "logname", "whoami", "hostid", "arch"}, subs: nil, trigger: "", build: effectsCoreutilsL399},
+		{line: 404, kind: "program", exes: []string{"numfmt"}, subs: nil, trigger: "", build: effectsCoreutilsL404},
+		{line: 412, kind: "program", exes: []string{"id"}, subs: nil, trigger: "", build: effectsCoreutilsL412},
+		{line: 419, kind: "program", exes: []string{"uname"}, subs: nil, trigger: "", build: effectsCoreutilsL419},
+		{line: 426, kind: "program", exes: []string{"nproc"}, subs: nil, trigger: "", build: effectsCoreutilsL426},
+		{line: 433, kind: "program", exes: []string{"pwd"}, subs: nil, trigger: "", build: effectsCoreutilsL433},
+		{line: 439, kind: "program", exes: []string{"tty"}, subs: nil, trigger: "", build: effectsCoreutilsL439},
+		{line: 445, kind: "program", exes: []string{"who"}, subs: nil, trigger: "", build: effectsCoreutilsL445},
+		{line: 457, kind: "program", exes: []string{"users"}, subs: nil, trigger: "", build: effectsCoreutilsL457},
+		{line: 463, kind: "program", exes: []string{"pinky"}, subs: nil, trigger: "", build: effectsCoreutilsL463},
+		{line: 469, kind: "program", exes: []string{"uptime"}, subs: nil, trigger: "", build: effectsCoreutilsL469},
+		{line: 476, kind: "program", exes: []string{"dircolors"}, subs: nil, trigger: "", build: effectsCoreutilsL476},
+		{line: 486, kind: "program", exes: []string{"date"}, subs: nil, trigger: "", build: effectsCoreutilsL486},
+		{line: 500, kind: "program", exes: []string{"date"}, subs: nil, trigger: "", build: effectsCoreutilsL500},
+		{line: 516, kind: "program", exes: []string{"stty"}, subs: nil, trigger: "", build: effectsCoreutilsL516},
+		{line: 526, kind: "program", exes: []string{"stty"}, subs: []string{"size", "speed"}, trigger: "", build: effectsCoreutilsL526},
+		{line: 543, kind: "program", exes: []string{"env"}, subs: nil, trigger: "", build: effectsCoreutilsL543},
+		{line: 562, kind: "program", exes: []string{"printenv"}, subs: nil, trigger: "", build: effectsCoreutilsL562},
+		{line: 568, kind: "program", exes: []string{"printenv"}, subs: nil, trigger: "", build: effectsCoreutilsL568},
+		{line: 580, kind: "program", exes: []string{"nice"}, subs: nil, trigger: "", build: effectsCoreutilsL580},
+		{line: 586, kind: "program", exes: []string{"nohup"}, subs: nil, trigger: "", build: effectsCoreutilsL586},
+		{line: 591, kind: "program", exes: []string{"timeout"}, subs: nil, trigger: "", build: effectsCoreutilsL591},
+		{line: 598, kind: "program", exes: []string{"stdbuf"}, subs: nil, trigger: "", build: effectsCoreutilsL598},
+		{line: 605, kind: "program", exes: []string{"chroot"}, subs: nil, trigger: "", build: effectsCoreutilsL605},
+		{line: 618, kind: "program", exes: []string{"cp"}, subs: nil, trigger: "", build: effectsCoreutilsL618},
+		{line: 641, kind: "program", exes: []string{"mv"}, subs: nil, trigger: "", build: effectsCoreutilsL641},
+		{line: 656, kind: "program", exes: []string{"rm"}, subs: nil, trigger: "", build: effectsCoreutilsL656},
+		{line: 668, kind: "program", exes: []string{"rmdir"}, subs: nil, trigger: "", build: effectsCoreutilsL668},
+		{line: 675, kind: "program", exes: []string{"unlink"}, subs: nil, trigger: "", build: effectsCoreutilsL675},
+		{line: 684, kind: "program", exes: []string{"ln"}, subs: nil, trigger: "", build: effectsCoreutilsL684},
+		{line: 697, kind: "program", exes: []string{"link"}, subs: nil, trigger: "", build: effectsCoreutilsL697},
+		{line: 703, kind: "program", exes: []string{"mkdir"}, subs: nil, trigger: "", build: effectsCoreutilsL703},
+		{line: 711, kind: "program", exes: []string{"mkfifo"}, subs: nil, trigger: "", build: effectsCoreutilsL711},
+		{line: 719, kind: "program", exes: []string{"mknod"}, subs: nil, trigger: "", build: effectsCoreutilsL719},
+		{line: 727, kind: "program", exes: []string{"mktemp"}, subs: nil, trigger: "", build: effectsCoreutilsL727},
+		{line: 739, kind: "program", exes: []string{"touch"}, subs: nil, trigger: "", build: effectsCoreutilsL739},
+		{line: 750, kind: "program", exes: []string{"truncate"}, subs: nil, trigger: "", build: effectsCoreutilsL750},
+		{line: 761, kind: "program", exes: []string{"shred"}, subs: nil, trigger: "", build: effectsCoreutilsL761},
+		{line: 773, kind: "program", exes: []string{"tee"}, subs: nil, trigger: "", build: effectsCoreutilsL773},
+		{line: 784, kind: "program", exes: []string{"chmod"}, subs: nil, trigger: "", build: effectsCoreutilsL784},
+		{line: 807, kind: "program", exes: []string{"chown", "chgrp"}, subs: nil, trigger: "", build: effectsCoreutilsL807},
+		{line: 825, kind: "program", exes: []string{"install"}, subs: nil, trigger: "", build: effectsCoreutilsL825},
+		{line: 842, kind: "program", exes: []string{"split"}, subs: nil, trigger: "", build: effectsCoreutilsL842},
+		{line: 856, kind: "program", exes: []string{"csplit"}, subs: nil, trigger: "", build: effectsCoreutilsL856},
 	}},
 	{file: "effects/crypto.toml", header: packHeader{Name: "effects-crypto", Executables: []string{"ssh-keygen", "ssh-add", "ssh-agent", "gpg", "openssl", "mkcert"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"mkcert"}, subs: nil, trigger: "", build: effectsCryptoL5},
@@ -1049,7 +1049,7 @@ var generatedPacks = []genPack{
 		{line: 407, kind: "program", exes: []string{"openssl"}, subs: []string{"s_client", "s_server", "s_time", "ocsp"}, trigger: "", build: effectsCryptoL407},
 		{line: 438, kind: "program", exes: []string{"mkcert"}, subs: nil, trigger: "", build: effectsCryptoL438},
 	}},
-	{file: "effects/databases.toml", header: packHeader{Name: "effects-databases", Executables: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "mongo", "mongosh", "redis-cli", "valkey-cli", "clickhouse-client", "cockroach", "sqlcmd", "cqlsh", "pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump", "mongoexport", "kafka-topics", "kafka-topics.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "rabbitmqctl", "etcdctl"}}, blocks: []genBlock{
+	{file: "effects/databases.toml", header: packHeader{Name: "effects-databases", Executables: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "mongo", "mongosh", "redis-cli", "valkey-cli", "clickhouse-client", "cockroach", "sqlcmd", "cqlsh", "pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump", "mongoexport", "mongorestore", "mongoimport", "kafka-topics", "kafka-topics.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "rabbitmqctl", "etcdctl"}}, blocks: []genBlock{
 		{line: 15, kind: "program", exes: []string{"psql"}, subs: nil, trigger: "", build: effectsDatabasesL15},
 		{line: 52, kind: "program", exes: []string{"mysql", "mariadb"}, subs: nil, trigger: "", build: effectsDatabasesL52},
 		{line: 94, kind: "program", exes: []string{"sqlite3"}, subs: nil, trigger: "", build: effectsDatabasesL94},
@@ -1072,13 +1072,15 @@ var generatedPacks = []genPack{
 		{line: 337, kind: "program", exes: []string{"mysqldump", "mariadb-dump"}, subs: nil, trigger: "", build: effectsDatabasesL337},
 		{line: 356, kind: "program", exes: []string{"mongodump"}, subs: nil, trigger: "", build: effectsDatabasesL356},
 		{line: 371, kind: "program", exes: []string{"mongoexport"}, subs: nil, trigger: "", build: effectsDatabasesL371},
-		{line: 389, kind: "program", exes: []string{"kafka-topics", "kafka-topics.sh"}, subs: nil, trigger: "", build: effectsDatabasesL389},
-		{line: 400, kind: "program", exes: []string{"kafka-consumer-groups", "kafka-consumer-groups.sh"}, subs: nil, trigger: "", build: effectsDatabasesL400},
-		{line: 413, kind: "program", exes: []string{"rabbitmqctl"}, subs: nil, trigger: "", build: effectsDatabasesL413},
-		{line: 422, kind: "program", exes: []string{"rabbitmqctl"}, subs: []string{"list_queues", "list_exchanges", "list_bindings", "list_connections", "list_channels", "list_consumers", "list_vhosts", "list_users", "list_permissions", "list_user_permissions", "list_policies", "status", "cluster_status", "ping", "version"}, trigger: "", build: effectsDatabasesL422},
-		{line: 432, kind: "program", exes: []string{"etcdctl"}, subs: nil, trigger: "", build: effectsDatabasesL432},
-		{line: 447, kind: "program", exes: []string{"etcdctl"}, subs: []string{"get"}, trigger: "", build: effectsDatabasesL447},
-		{line: 460, kind: "program", exes: []string{"etcdctl"}, subs: []string{"endpoint", "member"}, trigger: "", build: effectsDatabasesL460},
+		{line: 391, kind: "program", exes: []string{"mongorestore"}, subs: nil, trigger: "", build: effectsDatabasesL391},
+		{line: 412, kind: "program", exes: []string{"mongoimport"}, subs: nil, trigger: "", build: effectsDatabasesL412},
+		{line: 433, kind: "program", exes: []string{"kafka-topics", "kafka-topics.sh"}, subs: nil, trigger: "", build: effectsDatabasesL433},
+		{line: 444, kind: "program", exes: []string{"kafka-consumer-groups", "kafka-consumer-groups.sh"}, subs: nil, trigger: "", build: effectsDatabasesL444},
+		{line: 457, kind: "program", exes: []string{"rabbitmqctl"}, subs: nil, trigger: "", build: effectsDatabasesL457},
+		{line: 466, kind: "program", exes: []string{"rabbitmqctl"}, subs: []string{"list_queues", "list_exchanges", "list_bindings", "list_connections", "list_channels", "list_consumers", "list_vhosts", "list_users", "list_permissions", "list_user_permissions", "list_policies", "status", "cluster_status", "ping", "version"}, trigger: "", build: effectsDatabasesL466},
+		{line: 476, kind: "program", exes: []string{"etcdctl"}, subs: nil, trigger: "", build: effectsDatabasesL476},
+		{line: 491, kind: "program", exes: []string{"etcdctl"}, subs: []string{"get"}, trigger: "", build: effectsDatabasesL491},
+		{line: 504, kind: "program", exes: []string{"etcdctl"}, subs: []string{"endpoint", "member"}, trigger: "", build: effectsDatabasesL504},
 	}},
 	{file: "effects/files.toml", header: packHeader{Name: "effects-files", Executables: []string{"file", "tree", "bat", "batcat", "fd", "fdfind", "rg", "ag", "ack", "fzf", "hyperfine", "tokei", "cloc", "scc", "getfattr", "setfattr", "rimraf", "del-cli"}}, blocks: []genBlock{
 		{line: 7, kind: "exe", exes: []string{"fd"}, subs: nil, trigger: "", build: effectsFilesL7},
@@ -1686,28 +1688,28 @@ var generatedPacks = []genPack{
 		{line: 777, kind: "program", exes: []string{"hatch"}, subs: nil, trigger: "", build: effectsPackagesL777},
 		{line: 786, kind: "program", exes: []string{"hatch"}, subs: []string{"status"}, trigger: "", build: effectsPackagesL786},
 		{line: 791, kind: "program", exes: []string{"hatch"}, subs: []string{"env", "config", "dep", "python"}, trigger: "", build: effectsPackagesL791},
-		{line: 799, kind: "program", exes: []string{"hatch"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL799},
-		{line: 806, kind: "program", exes: []string{"hatch"}, subs: []string{"test", "build", "shell", "env", "version", "new", "publish", "clean", "fmt", "project", "dep", "config", "python", "self"}, trigger: "", build: effectsPackagesL806},
-		{line: 817, kind: "program", exes: []string{"pipenv"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL817},
-		{line: 824, kind: "program", exes: []string{"pdm"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL824},
-		{line: 833, kind: "program", exes: []string{"pipenv", "pdm"}, subs: nil, trigger: "", build: effectsPackagesL833},
-		{line: 840, kind: "program", exes: []string{"conda", "mamba"}, subs: nil, trigger: "", build: effectsPackagesL840},
-		{line: 851, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"list", "info", "doctor"}, trigger: "", build: effectsPackagesL851},
-		{line: 860, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"env"}, trigger: "", build: effectsPackagesL860},
-		{line: 870, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL870},
-		{line: 886, kind: "program", exes: []string{"conda", "mamba", "micromamba"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL886},
-		{line: 895, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"install", "create", "update", "upgrade", "remove", "uninstall", "env", "activate", "deactivate", "clean", "init", "search", "package", "build", "develop", "rename", "compare", "notices", "repoquery", "shell", "self-update", "tos"}, trigger: "", build: effectsPackagesL895},
-		{line: 904, kind: "program", exes: []string{"composer"}, subs: nil, trigger: "", build: effectsPackagesL904},
-		{line: 913, kind: "program", exes: []string{"gem"}, subs: nil, trigger: "", build: effectsPackagesL913},
-		{line: 926, kind: "program", exes: []string{"gem"}, subs: []string{"list", "info", "contents", "specification", "spec", "which", "environment", "env", "dependency", "dep", "query", "help", "sources", "stale", "check"}, trigger: "", build: effectsPackagesL926},
-		{line: 950, kind: "program", exes: []string{"gem"}, subs: []string{"install", "i", "uninstall", "update", "build", "push", "yank", "owner", "cleanup", "pristine", "rebuild", "open", "search", "outdated", "fetch", "unpack", "signin", "signout", "cert", "lock", "mirror", "rdoc", "server", "setup", "generate_index", "exec"}, trigger: "", build: effectsPackagesL950},
-		{line: 957, kind: "program", exes: []string{"bundle", "bundler"}, subs: nil, trigger: "", build: effectsPackagesL957},
-		{line: 969, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"version"}, trigger: "", build: effectsPackagesL969},
-		{line: 974, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL974},
-		{line: 984, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL984},
-		{line: 990, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"install", "update", "exec", "list", "show", "info", "check", "outdated", "console", "open", "lock", "package", "pack", "cache", "binstubs", "clean", "platform", "doctor", "add", "remove", "init", "gem", "plugin", "viz", "inject", "help", "fund", "licenses", "issue", "pristine"}, trigger: "", build: effectsPackagesL990},
-		{line: 1000, kind: "program", exes: []string{"twine"}, subs: nil, trigger: "", build: effectsPackagesL1000},
-		{line: 1006, kind: "program", exes: []string{"twine"}, subs: []string{"check"}, trigger: "", build: effectsPackagesL1006},
+		{line: 800, kind: "program", exes: []string{"hatch"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL800},
+		{line: 807, kind: "program", exes: []string{"hatch"}, subs: []string{"test", "build", "shell", "env", "version", "new", "publish", "clean", "fmt", "project", "dep", "config", "python", "self"}, trigger: "", build: effectsPackagesL807},
+		{line: 818, kind: "program", exes: []string{"pipenv"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL818},
+		{line: 825, kind: "program", exes: []string{"pdm"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL825},
+		{line: 834, kind: "program", exes: []string{"pipenv", "pdm"}, subs: nil, trigger: "", build: effectsPackagesL834},
+		{line: 841, kind: "program", exes: []string{"conda", "mamba"}, subs: nil, trigger: "", build: effectsPackagesL841},
+		{line: 852, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"list", "info", "doctor"}, trigger: "", build: effectsPackagesL852},
+		{line: 861, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"env"}, trigger: "", build: effectsPackagesL861},
+		{line: 871, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL871},
+		{line: 887, kind: "program", exes: []string{"conda", "mamba", "micromamba"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL887},
+		{line: 896, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"install", "create", "update", "upgrade", "remove", "uninstall", "env", "activate", "deactivate", "clean", "init", "search", "package", "build", "develop", "rename", "compare", "notices", "repoquery", "shell", "self-update", "tos"}, trigger: "", build: effectsPackagesL896},
+		{line: 905, kind: "program", exes: []string{"composer"}, subs: nil, trigger: "", build: effectsPackagesL905},
+		{line: 914, kind: "program", exes: []string{"gem"}, subs: nil, trigger: "", build: effectsPackagesL914},
+		{line: 927, kind: "program", exes: []string{"gem"}, subs: []string{"list", "info", "contents", "specification", "spec", "which", "environment", "env", "dependency", "dep", "query", "help", "sources", "stale", "check"}, trigger: "", build: effectsPackagesL927},
+		{line: 951, kind: "program", exes: []string{"gem"}, subs: []string{"install", "i", "uninstall", "update", "build", "push", "yank", "owner", "cleanup", "pristine", "rebuild", "open", "search", "outdated", "fetch", "unpack", "signin", "signout", "cert", "lock", "mirror", "rdoc", "server", "setup", "generate_index", "exec"}, trigger: "", build: effectsPackagesL951},
+		{line: 958, kind: "program", exes: []string{"bundle", "bundler"}, subs: nil, trigger: "", build: effectsPackagesL958},
+		{line: 970, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"version"}, trigger: "", build: effectsPackagesL970},
+		{line: 975, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL975},
+		{line: 985, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL985},
+		{line: 991, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"install", "update", "exec", "list", "show", "info", "check", "outdated", "console", "open", "lock", "package", "pack", "cache", "binstubs", "clean", "platform", "doctor", "add", "remove", "init", "gem", "plugin", "viz", "inject", "help", "fund", "licenses", "issue", "pristine"}, trigger: "", build: effectsPackagesL991},
+		{line: 1001, kind: "program", exes: []string{"twine"}, subs: nil, trigger: "", build: effectsPackagesL1001},
+		{line: 1007, kind: "program", exes: []string{"twine"}, subs: []string{"check"}, trigger: "", build: effectsPackagesL1007},
 	}},
 	{file: "effects/pagers.toml", header: packHeader{Name: "effects-pagers", Executables: []string{"less", "zless", "more", "most", "pg", "view", "man", "apropos", "whatis", "info", "tldr"}}, blocks: []genBlock{
 		{line: 12, kind: "program", exes: []string{"less", "zless"}, subs: nil, trigger: "", build: effectsPagersL12},
@@ -2303,7 +2305,7 @@ var generatedExeIndex = []genExe{
 	{name: "erase", grammar: nil, generic: []uint32{0x4001a}, subs: nil, ruleKnown: true},
 	{name: "eslint", grammar: []uint32{0x240038}, generic: []uint32{0xd0025, 0x240038}, subs: nil, ruleKnown: true},
 	{name: "espeak", grammar: []uint32{0x1c0070}, generic: []uint32{0x1c0070}, subs: nil, ruleKnown: false},
-	{name: "etcdctl", grammar: []uint32{0x17001a}, generic: []uint32{0x17001a}, subs: []genSub{{"endpoint", []uint32{0x17001c}}, {"get", []uint32{0x17001b}}, {"member", []uint32{0x17001c}}}, ruleKnown: false},
+	{name: "etcdctl", grammar: []uint32{0x17001c}, generic: []uint32{0x17001c}, subs: []genSub{{"endpoint", []uint32{0x17001e}}, {"get", []uint32{0x17001d}}, {"member", []uint32{0x17001e}}}, ruleKnown: false},
 	{name: "eval", grammar: nil, generic: []uint32{0x60009, 0xb000d, 0xb000e, 0xb000f, 0xb0012}, subs: nil, ruleKnown: true},
 	{name: "ex", grammar: []uint32{0x1c0071}, generic: []uint32{0x1c0071}, subs: nil, ruleKnown: false},
 	{name: "exec", grammar: []uint32{0x12001b}, generic: []uint32{0x6000c, 0xb000f, 0x12001b}, subs: nil, ruleKnown: true},
@@ -2468,11 +2470,11 @@ var generatedExeIndex = []genExe{
 	{name: "jupyter-server", grammar: []uint32{0xb0003}, generic: []uint32{0xb0025}, subs: nil, ruleKnown: true},
 	{name: "k3d", grammar: nil, generic: []uint32{0x9000f}, subs: nil, ruleKnown: true},
 	{name: "k9s", grammar: []uint32{0x14001f}, generic: []uint32{0x90018, 0x14001f}, subs: []genSub{{"info", []uint32{0x140020}}, {"version", []uint32{0x140020}}}, ruleKnown: true},
-	{name: "kafka-consumer-groups", grammar: []uint32{0x170017}, generic: []uint32{0x170017}, subs: nil, ruleKnown: false},
-	{name: "kafka-consumer-groups.sh", grammar: []uint32{0x170017}, generic: []uint32{0x170017}, subs: nil, ruleKnown: false},
+	{name: "kafka-consumer-groups", grammar: []uint32{0x170019}, generic: []uint32{0x170019}, subs: nil, ruleKnown: false},
+	{name: "kafka-consumer-groups.sh", grammar: []uint32{0x170019}, generic: []uint32{0x170019}, subs: nil, ruleKnown: false},
 	{name: "kafka-delete-records", grammar: nil, generic: []uint32{0xf000f}, subs: nil, ruleKnown: true},
-	{name: "kafka-topics", grammar: []uint32{0x170016}, generic: []uint32{0x170016}, subs: nil, ruleKnown: false},
-	{name: "kafka-topics.sh", grammar: []uint32{0x170016}, generic: []uint32{0x170016}, subs: nil, ruleKnown: false},
+	{name: "kafka-topics", grammar: []uint32{0x170018}, generic: []uint32{0x170018}, subs: nil, ruleKnown: false},
+	{name: "kafka-topics.sh", grammar: []uint32{0x170018}, generic: []uint32{0x170018}, subs: nil, ruleKnown: false},
 	{name: "kamal", grammar: nil, generic: []uint32{0x80012}, subs: nil, ruleKnown: true},
 	{name: "keydb-cli", grammar: []uint32{0x3000d}, generic: []uint32{0x30014, 0x30015, 0x30016, 0x30017, 0x30018}, subs: nil, ruleKnown: true},
 	{name: "keyring", grammar: []uint32{0x210021}, generic: []uint32{0x210021}, subs: []genSub{{"del", []uint32{0x210023}}, {"diagnose", []uint32{0x210024}}, {"get", []uint32{0x210022}}, {"set", []uint32{0x210023}}}, ruleKnown: false},
@@ -2587,6 +2589,8 @@ var generatedExeIndex = []genExe{
 	{name: "mongo", grammar: []uint32{0x3000a, 0x170004}, generic: []uint32{0x30014, 0x30019, 0x30024, 0x170004}, subs: nil, ruleKnown: true},
 	{name: "mongodump", grammar: []uint32{0x170014}, generic: []uint32{0x170014}, subs: nil, ruleKnown: false},
 	{name: "mongoexport", grammar: []uint32{0x170015}, generic: []uint32{0x170015}, subs: nil, ruleKnown: false},
+	{name: "mongoimport", grammar: []uint32{0x170017}, generic: []uint32{0x170017}, subs: nil, ruleKnown: false},
+	{name: "mongorestore", grammar: []uint32{0x170016}, generic: []uint32{0x170016}, subs: nil, ruleKnown: false},
 	{name: "mongosh", grammar: []uint32{0x30009, 0x170004}, generic: []uint32{0x30014, 0x30019, 0x30024, 0x170004}, subs: nil, ruleKnown: true},
 	{name: "more", grammar: []uint32{0x200001}, generic: []uint32{0xd0016, 0xd002b, 0xe0004, 0xe0010, 0x200001}, subs: nil, ruleKnown: true},
 	{name: "mosh-server", grammar: []uint32{0x1d000b}, generic: []uint32{0x1d000b}, subs: nil, ruleKnown: false},
@@ -2755,7 +2759,7 @@ var generatedExeIndex = []genExe{
 	{name: "q", grammar: nil, generic: []uint32{0xe}, subs: nil, ruleKnown: true},
 	{name: "qpdf", grammar: []uint32{0x1d0046}, generic: []uint32{0x1d0046}, subs: nil, ruleKnown: false},
 	{name: "qwen", grammar: []uint32{0x3}, generic: []uint32{0xc, 0xd}, subs: []genSub{{"mcp", []uint32{0x7}}}, ruleKnown: true},
-	{name: "rabbitmqctl", grammar: []uint32{0x170018}, generic: []uint32{0x170018}, subs: []genSub{{"cluster_status", []uint32{0x170019}}, {"list_bindings", []uint32{0x170019}}, {"list_channels", []uint32{0x170019}}, {"list_connections", []uint32{0x170019}}, {"list_consumers", []uint32{0x170019}}, {"list_exchanges", []uint32{0x170019}}, {"list_permissions", []uint32{0x170019}}, {"list_policies", []uint32{0x170019}}, {"list_queues", []uint32{0x170019}}, {"list_user_permissions", []uint32{0x170019}}, {"list_users", []uint32{0x170019}}, {"list_vhosts", []uint32{0x170019}}, {"ping", []uint32{0x170019}}, {"status", []uint32{0x170019}}, {"version", []uint32{0x170019}}}, ruleKnown: false},
+	{name: "rabbitmqctl", grammar: []uint32{0x17001a}, generic: []uint32{0x17001a}, subs: []genSub{{"cluster_status", []uint32{0x17001b}}, {"list_bindings", []uint32{0x17001b}}, {"list_channels", []uint32{0x17001b}}, {"list_connections", []uint32{0x17001b}}, {"list_consumers", []uint32{0x17001b}}, {"list_exchanges", []uint32{0x17001b}}, {"list_permissions", []uint32{0x17001b}}, {"list_policies", []uint32{0x17001b}}, {"list_queues", []uint32{0x17001b}}, {"list_user_permissions", []uint32{0x17001b}}, {"list_users", []uint32{0x17001b}}, {"list_vhosts", []uint32{0x17001b}}, {"ping", []uint32{0x17001b}}, {"status", []uint32{0x17001b}}, {"version", []uint32{0x17001b}}}, ruleKnown: false},
 	{name: "rails", grammar: nil, generic: []uint32{0x3001c}, subs: nil, ruleKnown: true},
 	{name: "railway", grammar: nil, generic: []uint32{0x10012}, subs: nil, ruleKnown: true},
 	{name: "rake", grammar: []uint32{0x1d0047}, generic: []uint32{0x3001c, 0x1d0047}, subs: nil, ruleKnown: true},
@@ -5387,7 +5391,7 @@ func packsPackagesL18() Pack {
 }
 
 func packsPackagesL23() Pack {
-	return Pack{Rules: []Rule{{ID: "pkg.publish", Exe: []string{"npm", "yarn", "pnpm", "bun", "cargo", "gem", "poetry", "flit", "hatch", "twine", "dotnet", "nuget", "mvn", "gradle", "gradlew", "mvnw", "pod", "mix", "swift", "helm", "deno", "uv"}, Category: "package-publish", Tier: "destructive", Blast: "high", Reason: "Publishing a package releases it to everyone; a published version cannot be taken back.", Suggestion: "Let the user publish after reviewing the version and contents (npm pack / cargo package to preview).", Match: Match{FlagsNone: []string{"--dry-run", "-n"}, Verbs: []string{"publish", "upload", "push", "release", "deploy", "trunk", "yank", "unpublish", "deprecate", "owner", "dist-tag", "release:perform", "release:prepare", "publish*", "deploy:*"}, VerbDepth: 1}}}}
+	return Pack{Rules: []Rule{{ID: "pkg.publish", Exe: []string{"npm", "yarn", "pnpm", "bun", "cargo", "gem", "poetry", "flit", "hatch", "twine", "dotnet", "nuget", "mvn", "gradle", "gradlew", "mvnw", "pod", "mix", "swift", "helm", "deno", "uv"}, Category: "package-publish", Tier: "destructive", Blast: "high", Reason: "Publishing a package releases it to everyone; a published version cannot be taken back.", Suggestion: "Let the user publish after reviewing the version and contents (npm pack / cargo package to preview).", Match: Match{FlagsNone: []string{"--dry-run"}, Verbs: []string{"publish", "upload", "push", "release", "deploy", "trunk", "yank", "unpublish", "deprecate", "owner", "dist-tag", "release:perform", "release:prepare", "publish*", "deploy:*"}, VerbDepth: 1}}}}
 }
 
 func packsPackagesL23C() *compiledPack {
@@ -8478,243 +8482,243 @@ func effectsCoreutilsL251() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"uniq"}, Flags: []string{"-c", "--count", "-d", "--repeated", "-D", "--all-repeated", "--group", "-i", "--ignore-case", "-u", "--unique", "-z", "--zero-terminated"}, Values: []string{"-f", "--skip-fields", "-s", "--skip-chars", "-w", "--check-chars"}, Operands: "read", Last: "write", Examples: []string{"uniq -c", "uniq sorted.txt", "uniq -d in.txt out.txt"}, Counter: []string{"sort -u x"}, pre: programSets{opts: nameSet{text: "--all-repeated--check-chars--count--group--ignore-case--repeated--skip-chars--skip-fields--unique--zero-terminated-D-c-d-f-i-s-u-w-z", ends: []uint32{0xe01, 0x1b02, 0x2201, 0x2901, 0x3601, 0x4001, 0x4c02, 0x5902, 0x6101, 0x7201, 0x7401, 0x7601, 0x7801, 0x7a02, 0x7c01, 0x7e02, 0x8001, 0x8202, 0x8401}, tab: []uint32{0xe, 0x3, 0x6, 0x1, 0x10, 0x4, 0xc, 0x2, 0x0, 0x0, 0xa, 0x0, 0x0, 0x13, 0x0, 0x0, 0x0, 0x0, 0x12, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xd, 0x0, 0x0, 0x0, 0x0, 0xb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0x0, 0x7, 0x11, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x0, 0x0, 0x0, 0x5, 0x0, 0x0, 0x0, 0xf, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--check-chars--skip-chars--skip-fields-f-s-w", ends: []uint32{0xd01, 0x1901, 0x2601, 0x2801, 0x2a01, 0x2c01}, tab: []uint32{0x4, 0x1, 0x5, 0x0, 0x6, 0x0, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x3, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL261() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"wc"}, Flags: []string{"-c", "--bytes", "-m", "--chars", "-l", "--lines", "-L", "--max-line-length", "-w", "--words", "--total"}, Effects: map[string]string{"--files0-from": "read"}, Operands: "read", Examples: []string{"wc -l main.go", "wc", "wc -c *.txt"}, Counter: []string{"nl x"}, pre: programSets{opts: nameSet{text: "--bytes--chars--lines--max-line-length--total--words-L-c-l-m-w", ends: []uint32{0x701, 0xe01, 0x1501, 0x2601, 0x2d01, 0x3401, 0x3601, 0x3801, 0x3a01, 0x3c01, 0x3e01}, tab: []uint32{0x0, 0x0, 0x8, 0x0, 0x1, 0x5, 0xa, 0x0, 0x0, 0xb, 0x0, 0x6, 0x0, 0x0, 0x4, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0x7, 0x0}}, effNames: nameSet{text: "--files0-from", ends: []uint32{0xd01}, tab: []uint32{0x0, 0x0, 0x0, 0x1}}, grammar: nameSet{text: "--files0-from", ends: []uint32{0xd01}, tab: []uint32{0x0, 0x0, 0x0, 0x1}}}}}}
+func effectsCoreutilsL265() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"wc"}, Flags: []string{"-c", "--bytes", "-m", "--chars", "-l", "--lines", "-L", "--max-line-length", "-w", "--words", "--total"}, Effects: map[string]string{"--files0-from": "read"}, Operands: "stat", Examples: []string{"wc -l main.go", "wc", "wc -c *.txt"}, Counter: []string{"nl x"}, pre: programSets{opts: nameSet{text: "--bytes--chars--lines--max-line-length--total--words-L-c-l-m-w", ends: []uint32{0x701, 0xe01, 0x1501, 0x2601, 0x2d01, 0x3401, 0x3601, 0x3801, 0x3a01, 0x3c01, 0x3e01}, tab: []uint32{0x0, 0x0, 0x8, 0x0, 0x1, 0x5, 0xa, 0x0, 0x0, 0xb, 0x0, 0x6, 0x0, 0x0, 0x4, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0x7, 0x0}}, effNames: nameSet{text: "--files0-from", ends: []uint32{0xd01}, tab: []uint32{0x0, 0x0, 0x0, 0x1}}, grammar: nameSet{text: "--files0-from", ends: []uint32{0xd01}, tab: []uint32{0x0, 0x0, 0x0, 0x1}}}}}}
 }
 
-func effectsCoreutilsL270() Pack {
+func effectsCoreutilsL274() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tsort"}, Operands: "read", Examples: []string{"tsort deps.txt", "tsort"}, Counter: []string{"sort x"}}}}
 }
 
-func effectsCoreutilsL276() Pack {
+func effectsCoreutilsL280() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ptx"}, Flags: []string{"-A", "--auto-reference", "-R", "--right-side-refs", "-O", "-T", "-f", "--ignore-case", "-r", "--references", "-t", "--typeset-mode"}, Values: []string{"-F", "--flag-truncation", "-M", "--macro-name", "-S", "--sentence-regexp", "-W", "--word-regexp", "-g", "--gap-size", "-w", "--width", "--format"}, Effects: map[string]string{"--break-file": "read", "--ignore-file": "read", "--only-file": "read", "--traditional": "last:write", "-G": "last:write", "-b": "read", "-i": "read", "-o": "read"}, Operands: "read", Examples: []string{"ptx -w 999 x", "ptx -A a.txt b.txt"}, Counter: []string{"tsort x"}, pre: programSets{opts: nameSet{text: "--auto-reference--flag-truncation--format--gap-size--ignore-case--macro-name--references--right-side-refs--sentence-regexp--typeset-mode--width--word-regexp-A-F-M-O-R-S-T-W-f-g-r-t-w", ends: []uint32{0x1001, 0x2102, 0x2902, 0x3302, 0x4001, 0x4c02, 0x5801, 0x6901, 0x7a02, 0x8801, 0x8f02, 0x9c02, 0x9e01, 0xa002, 0xa202, 0xa401, 0xa601, 0xa802, 0xaa01, 0xac02, 0xae01, 0xb002, 0xb201, 0xb401, 0xb602}, tab: []uint32{0x15, 0x0, 0x0, 0x0, 0x0, 0xe, 0x0, 0x12, 0x0, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xf, 0x0, 0x19, 0x6, 0x3, 0x16, 0x18, 0x14, 0x1, 0x0, 0x0, 0x13, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xd, 0x0, 0x4, 0x0, 0x0, 0x0, 0xc, 0x0, 0x0, 0x0, 0x2, 0x0, 0xb, 0x17, 0x0, 0x0, 0x0, 0x11, 0x0, 0x0, 0x7, 0x9, 0x5, 0x10, 0x0, 0x0, 0xa, 0x0, 0x0, 0x0}}, effNames: nameSet{text: "--break-file--ignore-file--only-file--traditional-G-b-i-o", ends: []uint32{0xc01, 0x1901, 0x2401, 0x3101, 0x3301, 0x3501, 0x3701, 0x3901}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1, 0x5, 0x0, 0x0, 0x4, 0x2, 0x3, 0x6, 0x8, 0x7}}, grammar: nameSet{text: "--break-file--flag-truncation--format--gap-size--ignore-file--macro-name--only-file--sentence-regexp--width--word-regexp-F-M-S-W-b-g-i-o-w", ends: []uint32{0xc01, 0x1d01, 0x2501, 0x2f01, 0x3c01, 0x4801, 0x5301, 0x6401, 0x6b01, 0x7801, 0x7a01, 0x7c01, 0x7e01, 0x8001, 0x8201, 0x8401, 0x8601, 0x8801, 0x8a01}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0xb, 0x0, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0x13, 0x6, 0x3, 0x10, 0x0, 0xe, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0xa, 0x0, 0x0, 0x0, 0x2, 0x0, 0x7, 0x5, 0x9, 0xf, 0x0, 0x12, 0x0, 0x0, 0x0, 0x8, 0x0, 0x0, 0x0, 0x0, 0x11, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL295() Pack {
+func effectsCoreutilsL299() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"shuf"}, Flags: []string{"-r", "--repeat", "-z", "--zero-terminated"}, Values: []string{"-i", "--input-range", "-n", "--head-count"}, Effects: map[string]string{"--echo": "operands:text", "--output": "write", "--random-source": "read", "-e": "operands:text", "-o": "write"}, Operands: "read", Examples: []string{"shuf names.txt", "shuf -n 1 -e a b c", "shuf -i 1-10", "shuf -e DATA -o out.txt"}, Counter: []string{"sort -R x"}, pre: programSets{opts: nameSet{text: "--head-count--input-range--repeat--zero-terminated-i-n-r-z", ends: []uint32{0xc02, 0x1902, 0x2101, 0x3201, 0x3402, 0x3602, 0x3801, 0x3a01}, tab: []uint32{0x0, 0x2, 0x4, 0x8, 0x0, 0x0, 0x0, 0x1, 0x6, 0x0, 0x0, 0x7, 0x0, 0x0, 0x3, 0x5}}, effNames: nameSet{text: "--echo--output--random-source-e-o", ends: []uint32{0x601, 0xe01, 0x1d01, 0x1f01, 0x2101}, tab: []uint32{0x0, 0x2, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1, 0x4, 0x5, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--head-count--input-range--output--random-source-i-n-o", ends: []uint32{0xc01, 0x1901, 0x2101, 0x3001, 0x3201, 0x3401, 0x3601}, tab: []uint32{0x0, 0x2, 0x3, 0x0, 0x4, 0x0, 0x0, 0x1, 0x6, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0x5}}}}}}
 }
 
-func effectsCoreutilsL311() Pack {
+func effectsCoreutilsL315() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum"}, Flags: []string{"-b", "--binary", "-c", "--check", "--tag", "-t", "--text", "-z", "--zero", "--ignore-missing", "--quiet", "--status", "--strict", "-w", "--warn"}, Operands: "read", Examples: []string{"sha256sum dist/app.tgz", "md5sum -c sums.md5", "sha1sum *.go"}, Counter: []string{"b2sum x"}, pre: programSets{opts: nameSet{text: "--binary--check--ignore-missing--quiet--status--strict--tag--text--warn--zero-b-c-t-w-z", ends: []uint32{0x801, 0xf01, 0x1f01, 0x2601, 0x2e01, 0x3601, 0x3b01, 0x4101, 0x4701, 0x4d01, 0x4f01, 0x5101, 0x5301, 0x5501, 0x5701}, tab: []uint32{0x0, 0x0, 0xc, 0x0, 0x0, 0x0, 0xf, 0x0, 0xa, 0xe, 0x1, 0x8, 0xd, 0x2, 0x0, 0x0, 0x5, 0x6, 0x7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x4, 0xb, 0x0, 0x3, 0x0, 0x9, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL319() Pack {
+func effectsCoreutilsL323() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"b2sum"}, Flags: []string{"-b", "--binary", "-c", "--check", "--tag", "-t", "--text", "-z", "--zero", "--ignore-missing", "--quiet", "--status", "--strict", "-w", "--warn"}, Values: []string{"-l", "--length"}, Operands: "read", Examples: []string{"b2sum -l 256 file.bin", "b2sum x"}, Counter: []string{"cksum x"}, pre: programSets{opts: nameSet{text: "--binary--check--ignore-missing--length--quiet--status--strict--tag--text--warn--zero-b-c-l-t-w-z", ends: []uint32{0x801, 0xf01, 0x1f01, 0x2702, 0x2e01, 0x3601, 0x3e01, 0x4301, 0x4901, 0x4f01, 0x5501, 0x5701, 0x5901, 0x5b02, 0x5d01, 0x5f01, 0x6101}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x11, 0x0, 0x0, 0xb, 0x0, 0x10, 0x0, 0x0, 0x1, 0x9, 0xf, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x4, 0x8, 0x6, 0x0, 0x7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5, 0xc, 0x0, 0x0, 0x0, 0x0, 0x3, 0xe, 0x0, 0x0, 0xa, 0x0, 0x0, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--length-l", ends: []uint32{0x801, 0xa01}, tab: []uint32{0x0, 0x1, 0x0, 0x2}}}}}}
 }
 
-func effectsCoreutilsL328() Pack {
+func effectsCoreutilsL332() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"cksum"}, Flags: []string{"-c", "--check", "--tag", "--untagged", "-z", "--zero", "--ignore-missing", "--quiet", "--status", "--strict", "-w", "--warn", "--debug", "--base64", "--raw"}, Values: []string{"-a", "--algorithm", "-l", "--length"}, Operands: "read", Examples: []string{"cksum file.bin", "cksum -a sha256 x"}, Counter: []string{"sum x"}, pre: programSets{opts: nameSet{text: "--algorithm--base64--check--debug--ignore-missing--length--quiet--raw--status--strict--tag--untagged--warn--zero-a-c-l-w-z", ends: []uint32{0xb02, 0x1301, 0x1a01, 0x2101, 0x3101, 0x3902, 0x4001, 0x4501, 0x4d01, 0x5501, 0x5a01, 0x6401, 0x6a01, 0x7001, 0x7202, 0x7401, 0x7602, 0x7801, 0x7a01}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0x10, 0x0, 0x0, 0xc, 0x0, 0x1, 0x0, 0x0, 0x13, 0x0, 0x0, 0xe, 0x0, 0x12, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0, 0xf, 0x0, 0x6, 0xb, 0x9, 0x2, 0xa, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x0, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5, 0x11, 0x0, 0x0, 0xd, 0x0, 0x0, 0x0, 0x0, 0x4}}, grammar: nameSet{text: "--algorithm--length-a-l", ends: []uint32{0xb01, 0x1301, 0x1501, 0x1701}, tab: []uint32{0x0, 0x1, 0x0, 0x2, 0x3, 0x0, 0x4, 0x0}}}}}}
 }
 
-func effectsCoreutilsL337() Pack {
+func effectsCoreutilsL341() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"sum"}, Flags: []string{"-r", "-s", "--sysv"}, Operands: "read", Examples: []string{"sum file.bin", "sum -s x"}, Counter: []string{"cksum x"}, pre: programSets{opts: nameSet{text: "--sysv-r-s", ends: []uint32{0x601, 0x801, 0xa01}, tab: []uint32{0x3, 0x0, 0x0, 0x0, 0x1, 0x2, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL344() Pack {
+func effectsCoreutilsL348() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"base64", "base32"}, Flags: []string{"-d", "--decode", "-i", "--ignore-garbage"}, Values: []string{"-w", "--wrap"}, Operands: "read", Examples: []string{"base64 -w0 key.pub", "base64 -d blob.txt", "base32 x"}, Counter: []string{"basenc --base64 x"}, pre: programSets{opts: nameSet{text: "--decode--ignore-garbage--wrap-d-i-w", ends: []uint32{0x801, 0x1801, 0x1e02, 0x2001, 0x2201, 0x2402}, tab: []uint32{0x3, 0x0, 0x0, 0x0, 0x6, 0x0, 0x2, 0x4, 0x0, 0x0, 0x0, 0x0, 0x1, 0x0, 0x0, 0x5}}, grammar: nameSet{text: "--wrap-w", ends: []uint32{0x601, 0x801}, tab: []uint32{0x1, 0x2, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL352() Pack {
+func effectsCoreutilsL356() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"basenc"}, Flags: []string{"--base64", "--base64url", "--base32", "--base32hex", "--base16", "--base2msbf", "--base2lsbf", "--z85", "-d", "--decode", "-i", "--ignore-garbage"}, Values: []string{"-w", "--wrap"}, Operands: "read", Examples: []string{"basenc --base64 x", "basenc -d --base16 hex.txt"}, Counter: []string{"base64 x"}, pre: programSets{opts: nameSet{text: "--base16--base2lsbf--base2msbf--base32--base32hex--base64--base64url--decode--ignore-garbage--wrap--z85-d-i-w", ends: []uint32{0x801, 0x1301, 0x1e01, 0x2601, 0x3101, 0x3901, 0x4401, 0x4c01, 0x5c01, 0x6202, 0x6701, 0x6901, 0x6b01, 0x6d02}, tab: []uint32{0x0, 0x2, 0x3, 0xa, 0x7, 0x0, 0x0, 0x0, 0x0, 0xe, 0x0, 0x0, 0x1, 0x9, 0xc, 0x0, 0x0, 0x6, 0x0, 0x0, 0x0, 0x0, 0xb, 0x4, 0x0, 0x5, 0x8, 0x0, 0x0, 0x0, 0xd, 0x0}}, grammar: nameSet{text: "--wrap-w", ends: []uint32{0x601, 0x801}, tab: []uint32{0x1, 0x2, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL363() Pack {
+func effectsCoreutilsL367() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"echo"}, Examples: []string{"echo hello", "echo -n $PATH", "echo -e 'a\\tb'", "echo rm -rf /"}, Counter: []string{"printf x"}}}}
 }
 
-func effectsCoreutilsL368() Pack {
+func effectsCoreutilsL372() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"printf"}, Examples: []string{"printf '%s\\n' a b", "printf -v out '%03d' 7", "printf -- '-%s-' x"}, Counter: []string{"echo x"}}}}
 }
 
-func effectsCoreutilsL373() Pack {
+func effectsCoreutilsL377() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"test", "["}, Examples: []string{"test -f go.mod", "[ -d src ]", "[ \"$a\" -eq 3 ]", "[ a.go -nt b.go ]", "test -z \"$x\"", "[ \"$x\" = --force ]"}, Counter: []string{"true"}}}}
 }
 
-func effectsCoreutilsL378() Pack {
+func effectsCoreutilsL382() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"true", "false"}, Examples: []string{"true", "false"}, Counter: []string{"test -f x"}}}}
 }
 
-func effectsCoreutilsL383() Pack {
+func effectsCoreutilsL387() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"yes"}, Examples: []string{"yes", "yes n"}, Counter: []string{"echo y"}}}}
 }
 
-func effectsCoreutilsL388() Pack {
+func effectsCoreutilsL392() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"seq"}, Flags: []string{"-w", "--equal-width", "-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9"}, Values: []string{"-f", "--format", "-s", "--separator"}, Examples: []string{"seq 10", "seq -w 1 2 20", "seq -s, 5", "seq 10 -1 1"}, Counter: []string{"shuf -i 1-5"}, pre: programSets{opts: nameSet{text: "--equal-width--format--separator-0-1-2-3-4-5-6-7-8-9-f-s-w", ends: []uint32{0xd01, 0x1502, 0x2002, 0x2201, 0x2401, 0x2601, 0x2801, 0x2a01, 0x2c01, 0x2e01, 0x3001, 0x3201, 0x3401, 0x3602, 0x3802, 0x3a01}, tab: []uint32{0xe, 0xd, 0xf, 0x0, 0xa, 0x0, 0x7, 0x0, 0x4, 0x10, 0x2, 0x0, 0x0, 0x0, 0xb, 0x0, 0x3, 0x8, 0x5, 0x0, 0x0, 0x0, 0x0, 0x1, 0xc, 0x0, 0x9, 0x0, 0x6, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--format--separator-f-s", ends: []uint32{0x801, 0x1301, 0x1501, 0x1701}, tab: []uint32{0x3, 0x4, 0x1, 0x0, 0x2, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL395() Pack {
+func effectsCoreutilsL399() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"factor", "expr", "sleep", "groups", "logname", "whoami", "hostid", "arch"}, Examples: []string{"factor 42", "expr 1 + 2", "sleep 2", "groups", "logname", "whoami", "hostid", "arch"}, Counter: []string{"id -u"}}}}
 }
 
-func effectsCoreutilsL400() Pack {
+func effectsCoreutilsL404() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"numfmt"}, Flags: []string{"--debug", "--grouping", "--header", "-z", "--zero-terminated"}, Values: []string{"-d", "--delimiter", "--field", "--format", "--from", "--from-unit", "--invalid", "--padding", "--round", "--suffix", "--to", "--to-unit"}, Examples: []string{"numfmt --to=iec 1048576", "numfmt --from=si 1K"}, Counter: []string{"seq 1"}, pre: programSets{opts: nameSet{text: "--debug--delimiter--field--format--from--from-unit--grouping--header--invalid--padding--round--suffix--to--to-unit--zero-terminated-d-z", ends: []uint32{0x701, 0x1202, 0x1902, 0x2102, 0x2702, 0x3202, 0x3c01, 0x4401, 0x4d02, 0x5602, 0x5d02, 0x6502, 0x6902, 0x7202, 0x8301, 0x8502, 0x8701}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0xe, 0x7, 0x0, 0x0, 0x8, 0xf, 0x0, 0x11, 0x0, 0x2, 0x0, 0x5, 0xd, 0x0, 0x4, 0x0, 0x6, 0x0, 0x0, 0x10, 0xb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xa, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1}}, grammar: nameSet{text: "--delimiter--field--format--from--from-unit--invalid--padding--round--suffix--to--to-unit-d", ends: []uint32{0xb01, 0x1201, 0x1a01, 0x2001, 0x2b01, 0x3401, 0x3d01, 0x4401, 0x4c01, 0x5001, 0x5901, 0x5b01}, tab: []uint32{0x0, 0x0, 0x6, 0xb, 0x0, 0x0, 0x0, 0x1, 0x4, 0xa, 0x3, 0x5, 0xc, 0x8, 0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL408() Pack {
+func effectsCoreutilsL412() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"id"}, Flags: []string{"-a", "-Z", "--context", "-g", "--group", "-G", "--groups", "-n", "--name", "-r", "--real", "-u", "--user", "-z", "--zero"}, Examples: []string{"id", "id -un", "id root"}, Counter: []string{"whoami"}, pre: programSets{opts: nameSet{text: "--context--group--groups--name--real--user--zero-G-Z-a-g-n-r-u-z", ends: []uint32{0x901, 0x1001, 0x1801, 0x1e01, 0x2401, 0x2a01, 0x3001, 0x3201, 0x3401, 0x3601, 0x3801, 0x3a01, 0x3c01, 0x3e01, 0x4001}, tab: []uint32{0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0xf, 0x0, 0x7, 0x9, 0x5, 0xb, 0x8, 0x0, 0xa, 0x3, 0xc, 0x4, 0x0, 0x1, 0x0, 0x6, 0xe, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL415() Pack {
+func effectsCoreutilsL419() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"uname"}, Flags: []string{"-a", "--all", "-s", "--kernel-name", "-n", "--nodename", "-r", "--kernel-release", "-v", "--kernel-version", "-m", "--machine", "-p", "--processor", "-i", "--hardware-platform", "-o", "--operating-system"}, Examples: []string{"uname -a", "uname -sm"}, Counter: []string{"arch"}, pre: programSets{opts: nameSet{text: "--all--hardware-platform--kernel-name--kernel-release--kernel-version--machine--nodename--operating-system--processor-a-i-m-n-o-p-r-s-v", ends: []uint32{0x501, 0x1801, 0x2501, 0x3501, 0x4501, 0x4e01, 0x5801, 0x6a01, 0x7501, 0x7701, 0x7901, 0x7b01, 0x7d01, 0x7f01, 0x8101, 0x8301, 0x8501, 0x8701}, tab: []uint32{0x0, 0x0, 0x11, 0x0, 0x0, 0x0, 0x0, 0xf, 0x0, 0x0, 0x0, 0x5, 0xc, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xa, 0x0, 0xd, 0x0, 0x2, 0x0, 0x0, 0x1, 0x6, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x10, 0x0, 0x7, 0x0, 0x0, 0xe, 0x0, 0x0, 0x0, 0x3, 0x8, 0x0, 0x0, 0x0, 0xb, 0x0, 0x12, 0x0}}}}}}
 }
 
-func effectsCoreutilsL422() Pack {
+func effectsCoreutilsL426() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"nproc"}, Flags: []string{"--all"}, Values: []string{"--ignore"}, Examples: []string{"nproc", "nproc --all"}, Counter: []string{"uname"}, pre: programSets{opts: nameSet{text: "--all--ignore", ends: []uint32{0x501, 0xd02}, tab: []uint32{0x0, 0x0, 0x1, 0x2}}, grammar: nameSet{text: "--ignore", ends: []uint32{0x801}, tab: []uint32{0x0, 0x0, 0x0, 0x1}}}}}}
 }
 
-func effectsCoreutilsL429() Pack {
+func effectsCoreutilsL433() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pwd"}, Flags: []string{"-L", "--logical", "-P", "--physical"}, Examples: []string{"pwd", "pwd -P"}, Counter: []string{"cd x"}, pre: programSets{opts: nameSet{text: "--logical--physical-L-P", ends: []uint32{0x901, 0x1301, 0x1501, 0x1701}, tab: []uint32{0x1, 0x4, 0x2, 0x0, 0x0, 0x0, 0x0, 0x3}}}}}}
 }
 
-func effectsCoreutilsL435() Pack {
+func effectsCoreutilsL439() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tty"}, Flags: []string{"-s", "--silent", "--quiet"}, Examples: []string{"tty", "tty -s"}, Counter: []string{"stty -a"}, pre: programSets{opts: nameSet{text: "--quiet--silent-s", ends: []uint32{0x701, 0xf01, 0x1101}, tab: []uint32{0x2, 0x3, 0x0, 0x0, 0x0, 0x0, 0x1, 0x0}}}}}}
 }
 
-func effectsCoreutilsL441() Pack {
+func effectsCoreutilsL445() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"who"}, Flags: []string{"-a", "--all", "-b", "--boot", "-d", "--dead", "-H", "--heading", "--ips", "-l", "--login", "-m", "-p", "--process", "-q", "--count", "-r", "--runlevel", "-s", "--short", "-t", "--time", "-T", "-w", "--mesg", "-u", "--users", "--message", "--writable"}, Effects: map[string]string{"--lookup": "network"}, Operands: "read", Examples: []string{"who", "who -b", "who am i"}, Counter: []string{"w"}, pre: programSets{opts: nameSet{text: "--all--boot--count--dead--heading--ips--login--mesg--message--process--runlevel--short--time--users--writable-H-T-a-b-d-l-m-p-q-r-s-t-u-w", ends: []uint32{0x501, 0xb01, 0x1201, 0x1801, 0x2101, 0x2601, 0x2d01, 0x3301, 0x3c01, 0x4501, 0x4f01, 0x5601, 0x5c01, 0x6301, 0x6d01, 0x6f01, 0x7101, 0x7301, 0x7501, 0x7701, 0x7901, 0x7b01, 0x7d01, 0x7f01, 0x8101, 0x8301, 0x8501, 0x8701, 0x8901}, tab: []uint32{0x0, 0x3, 0x1a, 0x0, 0x7, 0x8, 0x5, 0x6, 0x9, 0x17, 0x0, 0x16, 0x0, 0x0, 0x0, 0x0, 0x0, 0xd, 0x1d, 0x0, 0x0, 0x0, 0x1b, 0xa, 0x0, 0x14, 0x0, 0x11, 0x18, 0x12, 0x0, 0x0, 0x0, 0x4, 0x0, 0x0, 0x1, 0xb, 0x0, 0x0, 0xf, 0x0, 0x1c, 0x0, 0x0, 0x10, 0x19, 0x0, 0x0, 0x13, 0x0, 0x0, 0x0, 0x0, 0x0, 0x15, 0xe, 0x0, 0x0, 0x0, 0x2, 0x0, 0xc, 0x0}}, effNames: nameSet{text: "--lookup", ends: []uint32{0x801}, tab: []uint32{0x1, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL453() Pack {
+func effectsCoreutilsL457() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"users"}, Operands: "read", Examples: []string{"users", "users /var/log/wtmp"}, Counter: []string{"who"}}}}
 }
 
-func effectsCoreutilsL459() Pack {
+func effectsCoreutilsL463() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pinky"}, Flags: []string{"-l", "-b", "-h", "-p", "-s", "-f", "-w", "-i", "-q"}, Examples: []string{"pinky", "pinky -l root"}, Counter: []string{"who"}, pre: programSets{opts: nameSet{text: "-b-f-h-i-l-p-q-s-w", ends: []uint32{0x201, 0x401, 0x601, 0x801, 0xa01, 0xc01, 0xe01, 0x1001, 0x1201}, tab: []uint32{0x2, 0x8, 0x0, 0x6, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x1, 0x0, 0x0, 0x5, 0x0, 0x0, 0x4, 0x0}}}}}}
 }
 
-func effectsCoreutilsL465() Pack {
+func effectsCoreutilsL469() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"uptime"}, Flags: []string{"-p", "--pretty", "-s", "--since"}, Operands: "read", Examples: []string{"uptime", "uptime -p"}, Counter: []string{"w"}, pre: programSets{opts: nameSet{text: "--pretty--since-p-s", ends: []uint32{0x801, 0xf01, 0x1101, 0x1301}, tab: []uint32{0x3, 0x4, 0x0, 0x0, 0x0, 0x1, 0x2, 0x0}}}}}}
 }
 
-func effectsCoreutilsL472() Pack {
+func effectsCoreutilsL476() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"dircolors"}, Flags: []string{"-b", "--sh", "--bourne-shell", "-c", "--csh", "--c-shell", "-p", "--print-database", "--print-ls-colors"}, Operands: "read", Examples: []string{"dircolors -b", "dircolors ~/.dircolors"}, Counter: []string{"ls --color"}, pre: programSets{opts: nameSet{text: "--bourne-shell--c-shell--csh--print-database--print-ls-colors--sh-b-c-p", ends: []uint32{0xe01, 0x1701, 0x1c01, 0x2c01, 0x3d01, 0x4101, 0x4301, 0x4501, 0x4701}, tab: []uint32{0x0, 0x0, 0x8, 0x9, 0x0, 0x1, 0x0, 0x0, 0x0, 0x4, 0x0, 0x0, 0x6, 0x3, 0x5, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL482() Pack {
+func effectsCoreutilsL486() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"date"}, Flags: []string{"--debug", "--iso-8601", "--resolution", "-R", "--rfc-email", "--rfc-2822", "-u", "--utc", "--universal"}, Values: []string{"-d", "--date", "--rfc-3339", "-I"}, Effects: map[string]string{"--file": "read", "--reference": "stat", "-f": "read", "-r": "stat"}, Operands: "subcommand", Examples: []string{"date", "date -u", "date -d yesterday", "date -f dates.txt", "date -Iseconds"}, Counter: []string{"date +%s"}, pre: programSets{opts: nameSet{text: "--date--debug--iso-8601--resolution--rfc-2822--rfc-3339--rfc-email--universal--utc-I-R-d-u", ends: []uint32{0x602, 0xd01, 0x1701, 0x2301, 0x2d01, 0x3702, 0x4201, 0x4d01, 0x5201, 0x5402, 0x5601, 0x5802, 0x5a01}, tab: []uint32{0xa, 0x5, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x6, 0x0, 0x3, 0x0, 0xc, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x9, 0x7, 0xd, 0x0, 0x0, 0x0, 0xb, 0x0, 0x1, 0x4, 0x0, 0x0, 0x2}}, effNames: nameSet{text: "--file--reference-f-r", ends: []uint32{0x601, 0x1101, 0x1301, 0x1501}, tab: []uint32{0x3, 0x0, 0x0, 0x2, 0x0, 0x1, 0x4, 0x0}}, grammar: nameSet{text: "--date--file--reference--rfc-3339-I-d-f-r", ends: []uint32{0x601, 0xc01, 0x1701, 0x2101, 0x2301, 0x2501, 0x2701, 0x2901}, tab: []uint32{0x5, 0x7, 0x0, 0x0, 0x4, 0x0, 0x6, 0x3, 0x0, 0x0, 0x2, 0x8, 0x0, 0x1, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL496() Pack {
+func effectsCoreutilsL500() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"date"}, Sub: []string{"+*"}, Flags: []string{"--debug", "--iso-8601", "--resolution", "-R", "--rfc-email", "--rfc-2822", "-u", "--utc", "--universal"}, Values: []string{"-d", "--date", "--rfc-3339", "-I"}, Effects: map[string]string{"--file": "read", "--reference": "stat", "-f": "read", "-r": "stat"}, Operands: "subcommand", Examples: []string{"date +%s", "date -u +%Y-%m-%dT%H:%M:%SZ", "date -d @1700000000 '+%F %T'", "date -r go.mod +%s"}, Counter: []string{"date", "date 010100002030"}, pre: programSets{opts: nameSet{text: "--date--debug--iso-8601--resolution--rfc-2822--rfc-3339--rfc-email--universal--utc-I-R-d-u", ends: []uint32{0x602, 0xd01, 0x1701, 0x2301, 0x2d01, 0x3702, 0x4201, 0x4d01, 0x5201, 0x5402, 0x5601, 0x5802, 0x5a01}, tab: []uint32{0xa, 0x5, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x6, 0x0, 0x3, 0x0, 0xc, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x9, 0x7, 0xd, 0x0, 0x0, 0x0, 0xb, 0x0, 0x1, 0x4, 0x0, 0x0, 0x2}}, effNames: nameSet{text: "--file--reference-f-r", ends: []uint32{0x601, 0x1101, 0x1301, 0x1501}, tab: []uint32{0x3, 0x0, 0x0, 0x2, 0x0, 0x1, 0x4, 0x0}}}}}}
 }
 
-func effectsCoreutilsL512() Pack {
+func effectsCoreutilsL516() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"stty"}, Flags: []string{"-a", "--all", "-g", "--save"}, Effects: map[string]string{"--file": "stat", "-F": "stat"}, Operands: "subcommand", Examples: []string{"stty -a", "stty -g", "stty -F /dev/ttyS0 -a"}, Counter: []string{"stty size"}, pre: programSets{opts: nameSet{text: "--all--save-a-g", ends: []uint32{0x501, 0xb01, 0xd01, 0xf01}, tab: []uint32{0x2, 0x0, 0x4, 0x3, 0x1, 0x0, 0x0, 0x0}}, effNames: nameSet{text: "--file-F", ends: []uint32{0x601, 0x801}, tab: []uint32{0x2, 0x0, 0x1, 0x0}}, grammar: nameSet{text: "--file-F", ends: []uint32{0x601, 0x801}, tab: []uint32{0x2, 0x0, 0x1, 0x0}}}}}}
 }
 
-func effectsCoreutilsL522() Pack {
+func effectsCoreutilsL526() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"stty"}, Sub: []string{"size|speed"}, Effects: map[string]string{"--file": "stat", "-F": "stat"}, Operands: "subcommand", Examples: []string{"stty size", "stty -F /dev/ttyUSB0 speed"}, Counter: []string{"stty -a"}, pre: programSets{effNames: nameSet{text: "--file-F", ends: []uint32{0x601, 0x801}, tab: []uint32{0x2, 0x0, 0x1, 0x0}}}}}}
 }
 
-func effectsCoreutilsL539() Pack {
+func effectsCoreutilsL543() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"env"}, Flags: []string{"-i", "--ignore-environment", "-0", "--null", "--block-signal", "--default-signal", "--ignore-signal", "--list-signal-handling", "-v", "--debug"}, Values: []string{"-u", "--unset"}, Effects: map[string]string{"--chdir": "dir", "--split-string": "shell", "-C": "dir", "-S": "shell"}, Examples: []string{"env", "env -0", "env -u HOME"}, Counter: []string{"printenv"}, pre: programSets{opts: nameSet{text: "--block-signal--debug--default-signal--ignore-environment--ignore-signal--list-signal-handling--null--unset-0-i-u-v", ends: []uint32{0xe01, 0x1501, 0x2501, 0x3901, 0x4801, 0x5e01, 0x6401, 0x6b02, 0x6d01, 0x6f01, 0x7102, 0x7301}, tab: []uint32{0xc, 0x0, 0x0, 0x0, 0x0, 0x6, 0x3, 0x8, 0x5, 0x9, 0x0, 0x0, 0x0, 0x1, 0x0, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0xb, 0x0, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0xa, 0x2}}, effNames: nameSet{text: "--chdir--split-string-C-S", ends: []uint32{0x701, 0x1501, 0x1701, 0x1901}, tab: []uint32{0x4, 0x3, 0x0, 0x1, 0x0, 0x0, 0x2, 0x0}}, grammar: nameSet{text: "--chdir--split-string--unset-C-S-u", ends: []uint32{0x701, 0x1501, 0x1c01, 0x1e01, 0x2001, 0x2201}, tab: []uint32{0x0, 0x5, 0x4, 0x3, 0x0, 0x0, 0x0, 0x1, 0x0, 0x0, 0x6, 0x0, 0x0, 0x2, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL558() Pack {
+func effectsCoreutilsL562() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"printenv"}, Flags: []string{"-0", "--null"}, Examples: []string{"printenv", "printenv -0"}, Counter: []string{"printenv HOME", "env"}, pre: programSets{opts: nameSet{text: "--null-0", ends: []uint32{0x601, 0x801}, tab: []uint32{0x0, 0x2, 0x1, 0x0}}}}}}
 }
 
-func effectsCoreutilsL564() Pack {
+func effectsCoreutilsL568() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"printenv"}, Sub: []string{"*"}, Flags: []string{"-0", "--null"}, Examples: []string{"printenv HOME", "printenv PATH GOPATH"}, Counter: []string{"printenv"}, pre: programSets{opts: nameSet{text: "--null-0", ends: []uint32{0x601, 0x801}, tab: []uint32{0x0, 0x2, 0x1, 0x0}}}}}}
 }
 
-func effectsCoreutilsL576() Pack {
+func effectsCoreutilsL580() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"nice"}, Values: []string{"-n", "--adjustment"}, Examples: []string{"nice", "nice -n 5"}, Counter: []string{"renice 5 1"}, pre: programSets{opts: nameSet{text: "--adjustment-n", ends: []uint32{0xc02, 0xe02}, tab: []uint32{0x0, 0x2, 0x0, 0x1}}, grammar: nameSet{text: "--adjustment-n", ends: []uint32{0xc01, 0xe01}, tab: []uint32{0x0, 0x2, 0x0, 0x1}}}}}}
 }
 
-func effectsCoreutilsL582() Pack {
+func effectsCoreutilsL586() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"nohup"}, Examples: []string{"nohup"}, Counter: []string{"nice"}}}}
 }
 
-func effectsCoreutilsL587() Pack {
+func effectsCoreutilsL591() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"timeout"}, Flags: []string{"--preserve-status", "--foreground", "-v", "--verbose"}, Values: []string{"-k", "--kill-after", "-s", "--signal"}, Examples: []string{"timeout 5", "timeout -s KILL 10"}, Counter: []string{"sleep 5"}, pre: programSets{opts: nameSet{text: "--foreground--kill-after--preserve-status--signal--verbose-k-s-v", ends: []uint32{0xc01, 0x1802, 0x2901, 0x3102, 0x3a01, 0x3c02, 0x3e02, 0x4001}, tab: []uint32{0x7, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0x1, 0x5, 0x6, 0x3, 0x0, 0x0, 0x0, 0x2, 0x8}}, grammar: nameSet{text: "--kill-after--signal-k-s", ends: []uint32{0xc01, 0x1401, 0x1601, 0x1801}, tab: []uint32{0x4, 0x2, 0x0, 0x0, 0x3, 0x0, 0x0, 0x1}}}}}}
 }
 
-func effectsCoreutilsL594() Pack {
+func effectsCoreutilsL598() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"stdbuf"}, Values: []string{"-i", "--input", "-o", "--output", "-e", "--error"}, Examples: []string{"stdbuf -oL"}, Counter: []string{"nice"}, pre: programSets{opts: nameSet{text: "--error--input--output-e-i-o", ends: []uint32{0x702, 0xe02, 0x1602, 0x1802, 0x1a02, 0x1c02}, tab: []uint32{0x0, 0x3, 0x2, 0x0, 0x0, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x4, 0x6, 0x0, 0x0, 0x5}}, grammar: nameSet{text: "--error--input--output-e-i-o", ends: []uint32{0x701, 0xe01, 0x1601, 0x1801, 0x1a01, 0x1c01}, tab: []uint32{0x0, 0x3, 0x2, 0x0, 0x0, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x4, 0x6, 0x0, 0x0, 0x5}}}}}}
 }
 
-func effectsCoreutilsL601() Pack {
+func effectsCoreutilsL605() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"chroot"}, Flags: []string{"--skip-chdir"}, Values: []string{"--groups", "--userspec"}, Always: []string{"runs-code"}, Examples: []string{"chroot /mnt"}, Counter: []string{"nice"}, pre: programSets{opts: nameSet{text: "--groups--skip-chdir--userspec", ends: []uint32{0x802, 0x1401, 0x1e02}, tab: []uint32{0x2, 0x0, 0x0, 0x1, 0x0, 0x0, 0x0, 0x3}}, grammar: nameSet{text: "--groups--userspec", ends: []uint32{0x801, 0x1201}, tab: []uint32{0x0, 0x1, 0x0, 0x2}}}}}}
 }
 
-func effectsCoreutilsL614() Pack {
+func effectsCoreutilsL618() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"cp"}, Flags: []string{"--attributes-only", "-b", "--copy-contents", "-d", "-f", "--force", "-i", "--interactive", "-H", "-l", "--link", "-L", "--dereference", "-n", "--no-clobber", "-P", "--no-dereference", "-p", "--parents", "--remove-destination", "--strip-trailing-slashes", "-s", "--symbolic-link", "-T", "--no-target-directory", "-u", "--update", "-v", "--verbose", "-x", "--one-file-system", "-Z", "--context", "--debug", "--backup", "--preserve", "--reflink"}, Values: []string{"--no-preserve", "--sparse", "-S", "--suffix"}, Effects: map[string]string{"--archive": "recursive", "--recursive": "recursive", "--target-directory": "write,last:read", "-R": "recursive", "-a": "recursive", "-r": "recursive", "-t": "write,last:read"}, Operands: "read", Last: "write", Examples: []string{"cp a.txt b.txt", "cp -r src/ backup/", "cp -a dist /srv/www", "cp -t out/ a b", "cp --preserve=mode x y"}, Counter: []string{"mv a b"}, pre: programSets{opts: nameSet{text: "--attributes-only--backup--context--copy-contents--debug--dereference--force--interactive--link--no-clobber--no-dereference--no-preserve--no-target-directory--one-file-system--parents--preserve--reflink--remove-destination--sparse--strip-trailing-slashes--suffix--symbolic-link--update--verbose-H-L-P-S-T-Z-b-d-f-i-l-n-p-s-u-v-x", ends: []uint32{0x1101, 0x1901, 0x2201, 0x3101, 0x3801, 0x4501, 0x4c01, 0x5901, 0x5f01, 0x6b01, 0x7b01, 0x8802, 0x9d01, 0xae01, 0xb701, 0xc101, 0xca01, 0xde01, 0xe602, 0xfe01, 0x10602, 0x11501, 0x11d01, 0x12601, 0x12801, 0x12a01, 0x12c01, 0x12e02, 0x13001, 0x13201, 0x13401, 0x13601, 0x13801, 0x13a01, 0x13c01, 0x13e01, 0x14001, 0x14201, 0x14401, 0x14601, 0x14801}, tab: []uint32{0x0, 0x21, 0x0, 0x0, 0x0, 0x26, 0x0, 0x0, 0x0, 0x0, 0x11, 0x7, 0x0, 0x0, 0x25, 0xc, 0x1c, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1b, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1e, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xb, 0x16, 0x8, 0x20, 0x14, 0x0, 0x0, 0x1d, 0x1, 0x0, 0xa, 0x0, 0x0, 0x0, 0x0, 0x24, 0x0, 0x0, 0x0, 0x6, 0x2, 0x18, 0x0, 0x0, 0x0, 0xf, 0x15, 0x0, 0xd, 0x29, 0x0, 0x3, 0x0, 0x13, 0x0, 0x0, 0x27, 0x0, 0x0, 0x0, 0x0, 0x0, 0x19, 0x0, 0x0, 0x0, 0x0, 0x9, 0xe, 0x0, 0x1f, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x23, 0x0, 0x0, 0x0, 0x17, 0x4, 0x0, 0x0, 0x0, 0x22, 0x1a, 0x12, 0x0, 0x28, 0x0, 0x0, 0x5}}, effNames: nameSet{text: "--archive--recursive--target-directory-R-a-r-t", ends: []uint32{0x901, 0x1401, 0x2601, 0x2801, 0x2a01, 0x2c01, 0x2e01}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0x7, 0x0, 0x5, 0x0, 0x1, 0x0, 0x6, 0x4, 0x2, 0x3, 0x0}}, grammar: nameSet{text: "--no-preserve--sparse--suffix--target-directory-S-t", ends: []uint32{0xd01, 0x1501, 0x1d01, 0x2f01, 0x3101, 0x3301}, tab: []uint32{0x0, 0x1, 0x5, 0x0, 0x0, 0x6, 0x0, 0x0, 0x0, 0x3, 0x2, 0x0, 0x0, 0x4, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL637() Pack {
+func effectsCoreutilsL641() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"mv"}, Flags: []string{"-b", "-f", "--force", "-i", "--interactive", "-n", "--no-clobber", "--strip-trailing-slashes", "-T", "--no-target-directory", "-u", "--update", "-v", "--verbose", "-Z", "--context", "--debug", "--no-copy", "--exchange", "--backup"}, Values: []string{"-S", "--suffix"}, Effects: map[string]string{"--target-directory": "write,last:delete", "-t": "write,last:delete"}, Operands: "delete", Last: "write", Always: []string{"recursive"}, Examples: []string{"mv old.txt new.txt", "mv -v a b dir/", "mv -t dest/ a b"}, Counter: []string{"cp a b"}, pre: programSets{opts: nameSet{text: "--backup--context--debug--exchange--force--interactive--no-clobber--no-copy--no-target-directory--strip-trailing-slashes--suffix--update--verbose-S-T-Z-b-f-i-n-u-v", ends: []uint32{0x801, 0x1101, 0x1801, 0x2201, 0x2901, 0x3601, 0x4201, 0x4b01, 0x6001, 0x7801, 0x8002, 0x8801, 0x9101, 0x9302, 0x9501, 0x9701, 0x9901, 0x9b01, 0x9d01, 0x9f01, 0xa101, 0xa301}, tab: []uint32{0x12, 0x0, 0x0, 0x0, 0x0, 0x5, 0x8, 0xe, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x6, 0xa, 0xf, 0x4, 0x7, 0x0, 0x14, 0x0, 0x0, 0x1, 0xd, 0xb, 0x0, 0x9, 0x2, 0x0, 0x0, 0x15, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x11, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0x0, 0x13, 0x0, 0x16, 0x3}}, effNames: nameSet{text: "--target-directory-t", ends: []uint32{0x1201, 0x1401}, tab: []uint32{0x0, 0x2, 0x0, 0x1}}, grammar: nameSet{text: "--suffix--target-directory-S-t", ends: []uint32{0x801, 0x1a01, 0x1c01, 0x1e01}, tab: []uint32{0x3, 0x0, 0x4, 0x0, 0x1, 0x0, 0x2, 0x0}}}}}}
 }
 
-func effectsCoreutilsL652() Pack {
+func effectsCoreutilsL656() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rm"}, Flags: []string{"-f", "--force", "-i", "-I", "--interactive", "--one-file-system", "--no-preserve-root", "--preserve-root", "-d", "--dir", "-v", "--verbose"}, Effects: map[string]string{"--recursive": "recursive", "-R": "recursive", "-r": "recursive"}, Operands: "delete", Examples: []string{"rm -f *.log", "rm -rf dist", "rm old.txt", "rm --recursive build"}, Counter: []string{"rmdir x"}, pre: programSets{opts: nameSet{text: "--dir--force--interactive--no-preserve-root--one-file-system--preserve-root--verbose-I-d-f-i-v", ends: []uint32{0x501, 0xc01, 0x1901, 0x2b01, 0x3c01, 0x4b01, 0x5401, 0x5601, 0x5801, 0x5a01, 0x5c01, 0x5e01}, tab: []uint32{0x8, 0xa, 0x2, 0x0, 0x0, 0x0, 0x1, 0x0, 0x0, 0x4, 0x0, 0x0, 0x3, 0x9, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0x0, 0x6, 0x0, 0x0, 0x5, 0x0, 0x0, 0x0, 0x0, 0x0, 0xb, 0xc}}, effNames: nameSet{text: "--recursive-R-r", ends: []uint32{0xb01, 0xd01, 0xf01}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x1, 0x2}}}}}}
 }
 
-func effectsCoreutilsL664() Pack {
+func effectsCoreutilsL668() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rmdir"}, Flags: []string{"--ignore-fail-on-non-empty", "-p", "--parents", "-v", "--verbose"}, Operands: "delete", Examples: []string{"rmdir empty", "rmdir -p a/b/c"}, Counter: []string{"rm -r x"}, pre: programSets{opts: nameSet{text: "--ignore-fail-on-non-empty--parents--verbose-p-v", ends: []uint32{0x1a01, 0x2301, 0x2c01, 0x2e01, 0x3001}, tab: []uint32{0x0, 0x4, 0x0, 0x1, 0x0, 0x0, 0x0, 0x0, 0x3, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5}}}}}}
 }
 
-func effectsCoreutilsL671() Pack {
+func effectsCoreutilsL675() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"unlink"}, Operands: "delete", Examples: []string{"unlink old.sock"}, Counter: []string{"link a b"}}}}
 }
 
-func effectsCoreutilsL680() Pack {
+func effectsCoreutilsL684() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ln"}, Flags: []string{"-b", "-d", "-F", "--directory", "-f", "--force", "-i", "--interactive", "-L", "--logical", "-n", "--no-dereference", "-P", "--physical", "-r", "--relative", "-s", "--symbolic", "-T", "--no-target-directory", "-v", "--verbose", "--backup"}, Values: []string{"-S", "--suffix"}, Effects: map[string]string{"--target-directory": "write", "-t": "write"}, Operands: "write", Examples: []string{"ln -s ../shared/config.yml config.yml", "ln -sf target link", "ln -t bin/ ../tool"}, Counter: []string{"link a b"}, pre: programSets{opts: nameSet{text: "--backup--directory--force--interactive--logical--no-dereference--no-target-directory--physical--relative--suffix--symbolic--verbose-F-L-P-S-T-b-d-f-i-n-r-s-v", ends: []uint32{0x801, 0x1301, 0x1a01, 0x2701, 0x3001, 0x4001, 0x5501, 0x5f01, 0x6901, 0x7102, 0x7b01, 0x8401, 0x8601, 0x8801, 0x8a01, 0x8c02, 0x8e01, 0x9001, 0x9201, 0x9401, 0x9601, 0x9801, 0x9a01, 0x9c01, 0x9e01}, tab: []uint32{0x14, 0x0, 0x18, 0x0, 0x5, 0x3, 0xd, 0x10, 0x0, 0x0, 0x0, 0x0, 0xf, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x0, 0x6, 0x4, 0x13, 0x11, 0x0, 0x0, 0x0, 0x16, 0x0, 0x0, 0x1, 0xc, 0xa, 0x0, 0x7, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x17, 0x0, 0x0, 0x12, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xe, 0xb, 0x15, 0x19}}, effNames: nameSet{text: "--target-directory-t", ends: []uint32{0x1201, 0x1401}, tab: []uint32{0x0, 0x2, 0x0, 0x1}}, grammar: nameSet{text: "--suffix--target-directory-S-t", ends: []uint32{0x801, 0x1a01, 0x1c01, 0x1e01}, tab: []uint32{0x3, 0x0, 0x4, 0x0, 0x1, 0x0, 0x2, 0x0}}}}}}
 }
 
-func effectsCoreutilsL693() Pack {
+func effectsCoreutilsL697() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"link"}, Operands: "write", Examples: []string{"link a.txt b.txt"}, Counter: []string{"ln a b"}}}}
 }
 
-func effectsCoreutilsL699() Pack {
+func effectsCoreutilsL703() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"mkdir"}, Flags: []string{"-p", "--parents", "-v", "--verbose", "-Z", "--context"}, Values: []string{"-m", "--mode"}, Operands: "write", Examples: []string{"mkdir -p build/out", "mkdir -m 700 secret"}, Counter: []string{"rmdir x"}, pre: programSets{opts: nameSet{text: "--context--mode--parents--verbose-Z-m-p-v", ends: []uint32{0x901, 0xf02, 0x1801, 0x2101, 0x2301, 0x2502, 0x2701, 0x2901}, tab: []uint32{0x2, 0x7, 0x6, 0x0, 0x5, 0x0, 0x0, 0x0, 0x4, 0x1, 0x3, 0x0, 0x0, 0x0, 0x0, 0x8}}, grammar: nameSet{text: "--mode-m", ends: []uint32{0x601, 0x801}, tab: []uint32{0x1, 0x2, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL707() Pack {
+func effectsCoreutilsL711() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"mkfifo"}, Flags: []string{"-Z", "--context"}, Values: []string{"-m", "--mode"}, Operands: "write", Examples: []string{"mkfifo /tmp/pipe"}, Counter: []string{"mknod p p"}, pre: programSets{opts: nameSet{text: "--context--mode-Z-m", ends: []uint32{0x901, 0xf02, 0x1101, 0x1302}, tab: []uint32{0x2, 0x4, 0x3, 0x0, 0x1, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--mode-m", ends: []uint32{0x601, 0x801}, tab: []uint32{0x1, 0x2, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL715() Pack {
+func effectsCoreutilsL719() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"mknod"}, Flags: []string{"-Z", "--context"}, Values: []string{"-m", "--mode"}, First: "write", Examples: []string{"mknod mypipe p", "mknod -m 600 dev c 1 3"}, Counter: []string{"mkfifo p"}, pre: programSets{opts: nameSet{text: "--context--mode-Z-m", ends: []uint32{0x901, 0xf02, 0x1101, 0x1302}, tab: []uint32{0x2, 0x4, 0x3, 0x0, 0x1, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--mode-m", ends: []uint32{0x601, 0x801}, tab: []uint32{0x1, 0x2, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL723() Pack {
+func effectsCoreutilsL727() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"mktemp"}, Flags: []string{"-d", "--directory", "-q", "--quiet", "-t", "--tmpdir"}, Values: []string{"--suffix"}, Effects: map[string]string{"--dry-run": "dry-run", "-p": "write", "-u": "dry-run"}, Operands: "write", Examples: []string{"mktemp", "mktemp -d", "mktemp /tmp/build.XXXXXX", "mktemp -u"}, Counter: []string{"touch x"}, pre: programSets{opts: nameSet{text: "--directory--quiet--suffix--tmpdir-d-q-t", ends: []uint32{0xb01, 0x1201, 0x1a02, 0x2201, 0x2401, 0x2601, 0x2801}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0x7, 0x5, 0x6, 0x0, 0x1, 0x3, 0x0, 0x2, 0x0, 0x4, 0x0}}, effNames: nameSet{text: "--dry-run-p-u", ends: []uint32{0x901, 0xb01, 0xd01}, tab: []uint32{0x2, 0x1, 0x0, 0x0, 0x0, 0x3, 0x0, 0x0}}, grammar: nameSet{text: "--suffix-p", ends: []uint32{0x801, 0xa01}, tab: []uint32{0x2, 0x0, 0x1, 0x0}}}}}}
 }
 
-func effectsCoreutilsL735() Pack {
+func effectsCoreutilsL739() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"touch"}, Flags: []string{"-a", "-c", "--no-create", "-f", "-h", "--no-dereference", "-m"}, Values: []string{"-d", "--date", "-t", "--time"}, Effects: map[string]string{"--reference": "stat", "-r": "stat"}, Operands: "write", Examples: []string{"touch new.txt", "touch -d '2020-01-01' stamp", "touch -r ref.txt x"}, Counter: []string{"mkdir x"}, pre: programSets{opts: nameSet{text: "--date--no-create--no-dereference--time-a-c-d-f-h-m-t", ends: []uint32{0x602, 0x1101, 0x2101, 0x2702, 0x2901, 0x2b01, 0x2d02, 0x2f01, 0x3101, 0x3301, 0x3502}, tab: []uint32{0x2, 0x8, 0x6, 0x0, 0x0, 0xa, 0x0, 0x0, 0x4, 0x0, 0x0, 0xb, 0x3, 0x7, 0x5, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1, 0x0, 0x0, 0x0, 0x0}}, effNames: nameSet{text: "--reference-r", ends: []uint32{0xb01, 0xd01}, tab: []uint32{0x0, 0x1, 0x2, 0x0}}, grammar: nameSet{text: "--date--reference--time-d-r-t", ends: []uint32{0x601, 0x1101, 0x1701, 0x1901, 0x1b01, 0x1d01}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x3, 0x6, 0x4, 0x2, 0x0, 0x0, 0x0, 0x5, 0x0, 0x1, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL746() Pack {
+func effectsCoreutilsL750() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"truncate"}, Flags: []string{"-c", "--no-create", "-o", "--io-blocks"}, Values: []string{"-s", "--size"}, Effects: map[string]string{"--reference": "stat", "-r": "stat"}, Operands: "write", Examples: []string{"truncate -s 0 app.log", "truncate -r ref.bin out.bin"}, Counter: []string{"shred x"}, pre: programSets{opts: nameSet{text: "--io-blocks--no-create--size-c-o-s", ends: []uint32{0xb01, 0x1601, 0x1c02, 0x1e01, 0x2001, 0x2202}, tab: []uint32{0x2, 0x4, 0x6, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1, 0x5, 0x0, 0x0, 0x0}}, effNames: nameSet{text: "--reference-r", ends: []uint32{0xb01, 0xd01}, tab: []uint32{0x0, 0x1, 0x2, 0x0}}, grammar: nameSet{text: "--reference--size-r-s", ends: []uint32{0xb01, 0x1101, 0x1301, 0x1501}, tab: []uint32{0x4, 0x0, 0x2, 0x1, 0x0, 0x3, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL757() Pack {
+func effectsCoreutilsL761() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"shred"}, Flags: []string{"-f", "--force", "-v", "--verbose", "-x", "--exact", "-z", "--zero"}, Values: []string{"-n", "--iterations", "-s", "--size"}, Effects: map[string]string{"--random-source": "read", "--remove": "operands:delete", "-u": "operands:delete"}, Operands: "write", Examples: []string{"shred secret.txt", "shred -u -n 1 key.pem", "shred --remove=wipe x"}, Counter: []string{"rm x"}, pre: programSets{opts: nameSet{text: "--exact--force--iterations--size--verbose--zero-f-n-s-v-x-z", ends: []uint32{0x701, 0xe01, 0x1a02, 0x2002, 0x2901, 0x2f01, 0x3101, 0x3302, 0x3502, 0x3701, 0x3901, 0x3b01}, tab: []uint32{0x7, 0x9, 0x2, 0x0, 0x0, 0x1, 0xc, 0x0, 0x6, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0x8, 0x0, 0x5, 0x3, 0xb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xa}}, effNames: nameSet{text: "--random-source--remove-u", ends: []uint32{0xf01, 0x1701, 0x1901}, tab: []uint32{0x2, 0x0, 0x1, 0x0, 0x0, 0x3, 0x0, 0x0}}, grammar: nameSet{text: "--iterations--random-source--size-n-s", ends: []uint32{0xc01, 0x1b01, 0x2101, 0x2301, 0x2501}, tab: []uint32{0x5, 0x0, 0x0, 0x0, 0x2, 0x3, 0x0, 0x4, 0x0, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL769() Pack {
+func effectsCoreutilsL773() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tee"}, Flags: []string{"-a", "--append", "-i", "--ignore-interrupts", "-p", "--output-error"}, Operands: "write", Examples: []string{"tee out.log", "tee -a build.log", "tee"}, Counter: []string{"cat x"}, pre: programSets{opts: nameSet{text: "--append--ignore-interrupts--output-error-a-i-p", ends: []uint32{0x801, 0x1b01, 0x2901, 0x2b01, 0x2d01, 0x2f01}, tab: []uint32{0x2, 0x6, 0x0, 0x0, 0x0, 0x1, 0x0, 0x3, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5}}}}}}
 }
 
-func effectsCoreutilsL780() Pack {
+func effectsCoreutilsL784() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"chmod"}, Flags: []string{"-c", "--changes", "-f", "--silent", "--quiet", "-v", "--verbose", "--no-preserve-root", "--preserve-root"}, Effects: map[string]string{"--recursive": "recursive", "--reference": "stat", "-R": "recursive", "-X": "first:write", "-a": "first:write", "-g": "first:write", "-o": "first:write", "-r": "first:write", "-s": "first:write", "-t": "first:write", "-u": "first:write", "-w": "first:write", "-x": "first:write"}, Operands: "write", First: "text", ScriptFlags: []string{"--reference"}, Examples: []string{"chmod +x script.sh", "chmod -R 755 bin", "chmod --reference=a.txt b.txt", "chmod -x run.sh"}, Counter: []string{"chown u f"}, pre: programSets{opts: nameSet{text: "--changes--no-preserve-root--preserve-root--quiet--silent--verbose-c-f-v", ends: []uint32{0x901, 0x1b01, 0x2a01, 0x3101, 0x3901, 0x4201, 0x4401, 0x4601, 0x4801}, tab: []uint32{0x8, 0x5, 0x7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x6, 0x1, 0x0, 0x0, 0x3, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9}}, effNames: nameSet{text: "--recursive--reference-R-X-a-g-o-r-s-t-u-w-x", ends: []uint32{0xb01, 0x1601, 0x1801, 0x1a01, 0x1c01, 0x1e01, 0x2001, 0x2201, 0x2401, 0x2601, 0x2801, 0x2a01, 0x2c01}, tab: []uint32{0x0, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x6, 0xa, 0x0, 0x0, 0x5, 0x2, 0x0, 0x0, 0x0, 0xd, 0x0, 0x4, 0xb, 0x8, 0x0, 0x3, 0x7, 0x1, 0x0, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--reference", ends: []uint32{0xb01}, tab: []uint32{0x0, 0x1, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL803() Pack {
+func effectsCoreutilsL807() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"chown", "chgrp"}, Flags: []string{"-c", "--changes", "-f", "--silent", "--quiet", "-v", "--verbose", "--dereference", "-h", "--no-dereference", "--no-preserve-root", "--preserve-root", "-H", "-L", "-P"}, Values: []string{"--from"}, Effects: map[string]string{"--recursive": "recursive", "--reference": "stat", "-R": "recursive"}, Operands: "write", First: "text", ScriptFlags: []string{"--reference"}, Examples: []string{"chown user:group file", "chown -R www-data /srv/app", "chgrp staff notes.txt"}, Counter: []string{"chmod 644 x"}, pre: programSets{opts: nameSet{text: "--changes--dereference--from--no-dereference--no-preserve-root--preserve-root--quiet--silent--verbose-H-L-P-c-f-h-v", ends: []uint32{0x901, 0x1601, 0x1c02, 0x2c01, 0x3e01, 0x4d01, 0x5401, 0x5c01, 0x6501, 0x6701, 0x6901, 0x6b01, 0x6d01, 0x6f01, 0x7101, 0x7301}, tab: []uint32{0xe, 0x8, 0xd, 0x0, 0x0, 0x0, 0xc, 0x0, 0x3, 0x5, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x2, 0x9, 0x1, 0x0, 0xf, 0x6, 0xa, 0x0, 0x7, 0x0, 0x0, 0x0, 0x0, 0x0, 0xb, 0x10}}, effNames: nameSet{text: "--recursive--reference-R", ends: []uint32{0xb01, 0x1601, 0x1801}, tab: []uint32{0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x1, 0x3}}, grammar: nameSet{text: "--from--reference", ends: []uint32{0x601, 0x1101}, tab: []uint32{0x0, 0x1, 0x2, 0x0}}}}}}
 }
 
-func effectsCoreutilsL821() Pack {
+func effectsCoreutilsL825() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"install"}, Flags: []string{"-b", "--backup", "-c", "-C", "--compare", "-D", "-p", "--preserve-timestamps", "-T", "--no-target-directory", "-v", "--verbose", "--preserve-context", "-Z", "--context"}, Values: []string{"-g", "--group", "-m", "--mode", "-o", "--owner", "-S", "--suffix"}, Effects: map[string]string{"--directory": "operands:write", "--target-directory": "write,last:read", "-d": "operands:write", "-t": "write,last:read"}, Operands: "read", Last: "write", Examples: []string{"install -m 755 tool /usr/local/bin/tool", "install -d build/bin", "install -Dm644 a.conf /etc/a.conf"}, Counter: []string{"cp a b"}, pre: programSets{opts: nameSet{text: "--backup--compare--context--group--mode--no-target-directory--owner--preserve-context--preserve-timestamps--suffix--verbose-C-D-S-T-Z-b-c-g-m-o-p-v", ends: []uint32{0x801, 0x1101, 0x1a01, 0x2102, 0x2702, 0x3c01, 0x4302, 0x5501, 0x6a01, 0x7202, 0x7b01, 0x7d01, 0x7f01, 0x8102, 0x8301, 0x8501, 0x8701, 0x8901, 0x8b02, 0x8d02, 0x8f02, 0x9101, 0x9301}, tab: []uint32{0x9, 0x5, 0x0, 0x0, 0x0, 0x4, 0x12, 0xe, 0x16, 0x0, 0xc, 0x14, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0x10, 0x0, 0x13, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xf, 0x0, 0x8, 0xd, 0x0, 0x0, 0x0, 0x1, 0xb, 0xa, 0x0, 0x6, 0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x11, 0x0, 0x2, 0x15, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x17, 0x0}}, effNames: nameSet{text: "--directory--target-directory-d-t", ends: []uint32{0xb01, 0x1d01, 0x1f01, 0x2101}, tab: []uint32{0x0, 0x0, 0x4, 0x3, 0x1, 0x0, 0x2, 0x0}}, grammar: nameSet{text: "--group--mode--owner--suffix--target-directory-S-g-m-o-t", ends: []uint32{0x701, 0xd01, 0x1401, 0x1c01, 0x2e01, 0x3001, 0x3201, 0x3401, 0x3601, 0x3801}, tab: []uint32{0x2, 0x0, 0x1, 0x6, 0x0, 0x8, 0x0, 0x3, 0x0, 0x0, 0x7, 0xa, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0x5, 0x0, 0x0, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL838() Pack {
+func effectsCoreutilsL842() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"split"}, Flags: []string{"-d", "--numeric-suffixes", "-x", "--hex-suffixes", "-e", "--elide-empty-files", "-u", "--unbuffered", "--verbose"}, Values: []string{"-a", "--suffix-length", "--additional-suffix", "-b", "--bytes", "-C", "--line-bytes", "-l", "--lines", "-n", "--number", "-t", "--separator"}, Effects: map[string]string{"--filter": "shell"}, Operands: "read", Last: "write", Always: []string{"writes-files"}, Examples: []string{"split -l 1000 big.csv part-", "split -b 999 --additional-suffix suffix x prefix"}, Counter: []string{"csplit x 1"}, pre: programSets{opts: nameSet{text: "--additional-suffix--bytes--elide-empty-files--hex-suffixes--line-bytes--lines--number--numeric-suffixes--separator--suffix-length--unbuffered--verbose-C-a-b-d-e-l-n-t-u-x", ends: []uint32{0x1302, 0x1a02, 0x2d01, 0x3b01, 0x4702, 0x4e02, 0x5602, 0x6801, 0x7302, 0x8202, 0x8e01, 0x9701, 0x9902, 0x9b02, 0x9d02, 0x9f01, 0xa101, 0xa302, 0xa502, 0xa702, 0xa901, 0xab01}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x2, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1, 0x0, 0x14, 0x0, 0x0, 0xb, 0x5, 0x10, 0x0, 0x3, 0xe, 0x13, 0x9, 0x0, 0xc, 0x0, 0x0, 0x4, 0x16, 0x0, 0x0, 0x0, 0x15, 0x6, 0x11, 0x0, 0x0, 0x0, 0x7, 0xf, 0xa, 0x0, 0x0, 0x0, 0x0, 0x12, 0x0, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0}}, effNames: nameSet{text: "--filter", ends: []uint32{0x801}, tab: []uint32{0x0, 0x0, 0x1, 0x0}}, grammar: nameSet{text: "--additional-suffix--bytes--filter--line-bytes--lines--number--separator--suffix-length-C-a-b-l-n-t", ends: []uint32{0x1301, 0x1a01, 0x2201, 0x2e01, 0x3501, 0x3d01, 0x4801, 0x5701, 0x5901, 0x5b01, 0x5d01, 0x5f01, 0x6101, 0x6301}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x2, 0x9, 0x0, 0x0, 0x0, 0x0, 0x1, 0xe, 0x0, 0x4, 0xa, 0xd, 0x7, 0x3, 0x0, 0x0, 0x0, 0x5, 0x0, 0x0, 0x6, 0x8, 0xb, 0xc, 0x0, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL852() Pack {
+func effectsCoreutilsL856() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"csplit"}, Flags: []string{"-k", "--keep-files", "--suppress-matched", "-s", "--quiet", "--silent", "-z", "--elide-empty-files"}, Values: []string{"-b", "--suffix-format", "-f", "--prefix", "-n", "--digits"}, First: "read", Always: []string{"writes-files"}, Examples: []string{"csplit x 1", "csplit -z -f part- doc.md '/^# /' '{*}'"}, Counter: []string{"split x"}, pre: programSets{opts: nameSet{text: "--digits--elide-empty-files--keep-files--prefix--quiet--silent--suffix-format--suppress-matched-b-f-k-n-s-z", ends: []uint32{0x802, 0x1b01, 0x2701, 0x2f02, 0x3601, 0x3e01, 0x4d02, 0x5f01, 0x6102, 0x6302, 0x6501, 0x6702, 0x6901, 0x6b01}, tab: []uint32{0xa, 0x6, 0xd, 0x0, 0x0, 0x0, 0x1, 0xe, 0x0, 0x0, 0x0, 0x4, 0x0, 0x0, 0x2, 0x3, 0xc, 0x0, 0x8, 0xb, 0x0, 0x0, 0x0, 0x0, 0x5, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x7}}, grammar: nameSet{text: "--digits--prefix--suffix-format-b-f-n", ends: []uint32{0x801, 0x1001, 0x1f01, 0x2101, 0x2301, 0x2501}, tab: []uint32{0x5, 0x0, 0x0, 0x1, 0x0, 0x2, 0x0, 0x6, 0x0, 0x0, 0x0, 0x0, 0x4, 0x0, 0x0, 0x3}}}}}}
 }
 
@@ -8882,31 +8886,39 @@ func effectsDatabasesL371() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"mongoexport"}, Flags: []string{"--jsonArray", "--pretty", "--quiet", "-v", "--verbose", "--noHeaderLine"}, Values: []string{"-d", "--db", "-c", "--collection", "-q", "--query", "-f", "--fields", "--type", "-u", "--username", "-p", "--password", "--port", "--authenticationDatabase", "--limit", "--skip", "--sort", "--readPreference"}, Effects: map[string]string{"--host": "host", "--out": "write", "--uri": "url", "-h": "host", "-o": "write"}, Always: []string{"private"}, Examples: []string{"mongoexport --db shop -c users", "mongoexport --uri mongodb://db.example.com/shop -c orders -o orders.json"}, Counter: []string{"mongosh"}, pre: programSets{opts: nameSet{text: "--authenticationDatabase--collection--db--fields--jsonArray--limit--noHeaderLine--password--port--pretty--query--quiet--readPreference--skip--sort--type--username--verbose-c-d-f-p-q-u-v", ends: []uint32{0x1802, 0x2402, 0x2802, 0x3002, 0x3b01, 0x4202, 0x5001, 0x5a02, 0x6002, 0x6801, 0x6f02, 0x7601, 0x8602, 0x8c02, 0x9202, 0x9802, 0xa202, 0xab01, 0xad02, 0xaf02, 0xb102, 0xb302, 0xb502, 0xb702, 0xb901}, tab: []uint32{0x15, 0x0, 0x0, 0x0, 0x0, 0x13, 0x0, 0x16, 0x0, 0x0, 0xb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x7, 0x0, 0x2, 0xd, 0x14, 0x5, 0x1, 0x17, 0x0, 0xe, 0x0, 0x0, 0x0, 0x12, 0x0, 0x0, 0x3, 0x10, 0x11, 0x6, 0xa, 0x18, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0x0, 0x9, 0xf, 0x0, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x19}}, effNames: nameSet{text: "--host--out--uri-h-o", ends: []uint32{0x601, 0xb01, 0x1001, 0x1201, 0x1401}, tab: []uint32{0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x1, 0x0, 0x0, 0x0, 0x4, 0x0, 0x5, 0x0, 0x0, 0x2}}, grammar: nameSet{text: "--authenticationDatabase--collection--db--fields--host--limit--out--password--port--query--readPreference--skip--sort--type--uri--username-c-d-f-h-o-p-q-u", ends: []uint32{0x1801, 0x2401, 0x2801, 0x3001, 0x3601, 0x3d01, 0x4201, 0x4c01, 0x5201, 0x5901, 0x6901, 0x6f01, 0x7501, 0x7b01, 0x8001, 0x8a01, 0x8c01, 0x8e01, 0x9001, 0x9201, 0x9401, 0x9601, 0x9801, 0x9a01}, tab: []uint32{0x13, 0x0, 0x0, 0x0, 0x0, 0x11, 0x0, 0x16, 0x0, 0x0, 0xa, 0xf, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x2, 0xb, 0x12, 0x5, 0x1, 0x17, 0x0, 0xc, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0xe, 0x10, 0x6, 0x14, 0x18, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0xd, 0x15, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0x7, 0x8, 0x0}}}}}}
 }
 
-func effectsDatabasesL389() Pack {
+func effectsDatabasesL391() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"mongorestore"}, Flags: []string{"--drop", "--gzip", "--oplogReplay", "--noIndexRestore", "--noOptionsRestore", "--keepIndexVersion", "--stopOnError", "--preserveUUID", "--objcheck", "--bypassDocumentValidation", "--maintainInsertionOrder", "-v", "--verbose", "--quiet"}, Values: []string{"--uri", "-d", "--db", "-c", "--collection", "-u", "--username", "-p", "--password", "--port", "--authenticationDatabase", "--authenticationMechanism", "--nsInclude", "--nsExclude", "--nsFrom", "--nsTo", "-j", "--numParallelCollections", "--numInsertionWorkersPerCollection", "--writeConcern", "--readPreference"}, Effects: map[string]string{"--archive": "upload", "--config": "read", "--dir": "upload", "--dryRun": "dry-run", "--host": "host", "-h": "host"}, Operands: "upload", Always: []string{"network"}, Examples: []string{"mongorestore --uri mongodb://localhost:27017/app_dev dump/app_dev", "mongorestore --host db.example.com --drop dump/", "mongorestore --archive=backup.archive --gzip"}, Counter: []string{"mongodump --db shop"}, pre: programSets{opts: nameSet{text: "--authenticationDatabase--authenticationMechanism--bypassDocumentValidation--collection--db--drop--gzip--keepIndexVersion--maintainInsertionOrder--noIndexRestore--noOptionsRestore--nsExclude--nsFrom--nsInclude--nsTo--numInsertionWorkersPerCollection--numParallelCollections--objcheck--oplogReplay--password--port--preserveUUID--quiet--readPreference--stopOnError--uri--username--verbose--writeConcern-c-d-j-p-u-v", ends: []uint32{0x1802, 0x3102, 0x4b01, 0x5702, 0x5b02, 0x6101, 0x6701, 0x7901, 0x9101, 0xa101, 0xb301, 0xbe02, 0xc602, 0xd102, 0xd702, 0xf902, 0x11102, 0x11b01, 0x12801, 0x13202, 0x13802, 0x14601, 0x14d01, 0x15d02, 0x16a01, 0x16f02, 0x17902, 0x18201, 0x19002, 0x19202, 0x19402, 0x19602, 0x19802, 0x19a02, 0x19c01}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x13, 0x0, 0x0, 0x8, 0x1e, 0x0, 0x0, 0x0, 0xd, 0x21, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x16, 0x0, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x4, 0xb, 0x18, 0x0, 0x1f, 0x0, 0x0, 0x2, 0x0, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1c, 0x0, 0x0, 0x0, 0x0, 0x10, 0x5, 0x1b, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x12, 0x22, 0x0, 0x1d, 0x0, 0x6, 0x9, 0x0, 0x0, 0x7, 0x0, 0x0, 0xf, 0x17, 0xe, 0xa, 0x19, 0x0, 0x0, 0x15, 0x0, 0x0, 0x0, 0x0, 0x0, 0x11, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0x0, 0x0, 0x0, 0x14, 0x23, 0x0, 0x0}}, effNames: nameSet{text: "--archive--config--dir--dryRun--host-h", ends: []uint32{0x901, 0x1101, 0x1601, 0x1e01, 0x2401, 0x2601}, tab: []uint32{0x0, 0x0, 0x0, 0x2, 0x3, 0x4, 0x5, 0x0, 0x0, 0x1, 0x6, 0x0, 0x0, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--archive--authenticationDatabase--authenticationMechanism--collection--config--db--dir--host--nsExclude--nsFrom--nsInclude--nsTo--numInsertionWorkersPerCollection--numParallelCollections--password--port--readPreference--uri--username--writeConcern-c-d-h-j-p-u", ends: []uint32{0x901, 0x2101, 0x3a01, 0x4601, 0x4e01, 0x5201, 0x5701, 0x5d01, 0x6801, 0x7001, 0x7b01, 0x8101, 0xa301, 0xbb01, 0xc501, 0xcb01, 0xdb01, 0xe001, 0xea01, 0xf801, 0xfa01, 0xfc01, 0xfe01, 0x10001, 0x10201, 0x10401}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0x15, 0x0, 0xa, 0x19, 0x0, 0x0, 0x12, 0x0, 0x7, 0x5, 0x0, 0x18, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x4, 0x11, 0x16, 0x3, 0x2, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1, 0x6, 0xd, 0x13, 0x17, 0x1a, 0x14, 0x0, 0x0, 0x0, 0xc, 0xb, 0x0, 0x0, 0x10, 0x0, 0x0, 0xe, 0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0xf, 0x0}}}}}}
+}
+
+func effectsDatabasesL412() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"mongoimport"}, Flags: []string{"--drop", "--headerline", "--jsonArray", "--stopOnError", "--ignoreBlanks", "--columnsHaveTypes", "--legacy", "--maintainInsertionOrder", "--bypassDocumentValidation", "-v", "--verbose", "--quiet"}, Values: []string{"--uri", "-d", "--db", "-c", "--collection", "--type", "-f", "--fields", "-u", "--username", "-p", "--password", "--port", "--authenticationDatabase", "--authenticationMechanism", "--mode", "--upsertFields", "-j", "--numInsertionWorkers", "--writeConcern", "--parseGrace"}, Effects: map[string]string{"--config": "read", "--fieldFile": "read", "--file": "upload", "--host": "host", "-h": "host"}, Operands: "upload", Always: []string{"network"}, Examples: []string{"mongoimport --db app_dev -c users --file fixtures/users.json", "mongoimport --host db.example.com --db shop -c users users.json"}, Counter: []string{"mongoexport --db shop -c users"}, pre: programSets{opts: nameSet{text: "--authenticationDatabase--authenticationMechanism--bypassDocumentValidation--collection--columnsHaveTypes--db--drop--fields--headerline--ignoreBlanks--jsonArray--legacy--maintainInsertionOrder--mode--numInsertionWorkers--parseGrace--password--port--quiet--stopOnError--type--upsertFields--uri--username--verbose--writeConcern-c-d-f-j-p-u-v", ends: []uint32{0x1802, 0x3102, 0x4b01, 0x5702, 0x6901, 0x6d02, 0x7301, 0x7b02, 0x8701, 0x9501, 0xa001, 0xa801, 0xc001, 0xc602, 0xdb02, 0xe702, 0xf102, 0xf702, 0xfe01, 0x10b01, 0x11102, 0x11f02, 0x12402, 0x12e02, 0x13701, 0x14502, 0x14702, 0x14902, 0x14b02, 0x14d02, 0x14f02, 0x15102, 0x15301}, tab: []uint32{0x0, 0x1d, 0xe, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0, 0x1b, 0x9, 0x0, 0x0, 0x1f, 0x0, 0x0, 0x0, 0x10, 0x0, 0x0, 0x0, 0x17, 0xa, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1e, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x1c, 0x0, 0x0, 0x2, 0xb, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x19, 0x0, 0xc, 0x0, 0x0, 0x18, 0x6, 0x15, 0x0, 0x0, 0x0, 0x5, 0x0, 0x0, 0x0, 0x20, 0x0, 0x1a, 0x0, 0x7, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x13, 0x14, 0x0, 0x0, 0x0, 0x0, 0x12, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x0, 0x16, 0x0, 0x0, 0xf, 0x0, 0x0, 0x0, 0x0, 0x0, 0x11, 0x21, 0x0, 0x0}}, effNames: nameSet{text: "--config--fieldFile--file--host-h", ends: []uint32{0x801, 0x1301, 0x1901, 0x1f01, 0x2101}, tab: []uint32{0x0, 0x0, 0x0, 0x1, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x3, 0x5, 0x0, 0x0, 0x2, 0x0}}, grammar: nameSet{text: "--authenticationDatabase--authenticationMechanism--collection--config--db--fieldFile--fields--file--host--mode--numInsertionWorkers--parseGrace--password--port--type--upsertFields--uri--username--writeConcern-c-d-f-h-j-p-u", ends: []uint32{0x1801, 0x3101, 0x3d01, 0x4501, 0x4901, 0x5401, 0x5c01, 0x6201, 0x6801, 0x6e01, 0x8301, 0x8f01, 0x9901, 0x9f01, 0xa501, 0xb301, 0xb801, 0xc201, 0xd001, 0xd201, 0xd401, 0xd601, 0xd801, 0xda01, 0xdc01, 0xde01}, tab: []uint32{0x16, 0xa, 0x0, 0x0, 0x0, 0x14, 0x0, 0x19, 0x0, 0xc, 0x0, 0x11, 0x0, 0x0, 0x4, 0x0, 0x18, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0, 0x15, 0x2, 0x1, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5, 0xf, 0x12, 0x17, 0x0, 0x8, 0x13, 0x1a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xe, 0x0, 0x0, 0x0, 0x0, 0x7, 0x10, 0x6, 0xb, 0x0, 0x0, 0xd, 0x0}}}}}}
+}
+
+func effectsDatabasesL433() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kafka-topics", "kafka-topics.sh"}, Flags: []string{"--describe", "--list", "--exclude-internal", "--under-replicated-partitions", "--under-min-isr-partitions", "--at-min-isr-partitions", "--unavailable-partitions", "--topics-with-overrides", "--help", "--version"}, Values: []string{"--bootstrap-server", "--topic"}, Effects: map[string]string{"--command-config": "read"}, Always: []string{"remote-read"}, Examples: []string{"kafka-topics.sh --bootstrap-server localhost:9092 --list", "kafka-topics --bootstrap-server b:9092 --describe --topic t"}, Counter: []string{"kafka-consumer-groups.sh --bootstrap-server localhost:9092 --list"}, pre: programSets{opts: nameSet{text: "--at-min-isr-partitions--bootstrap-server--describe--exclude-internal--help--list--topic--topics-with-overrides--unavailable-partitions--under-min-isr-partitions--under-replicated-partitions--version", ends: []uint32{0x1701, 0x2902, 0x3301, 0x4501, 0x4b01, 0x5101, 0x5802, 0x6f01, 0x8701, 0xa101, 0xbe01, 0xc701}, tab: []uint32{0x5, 0x9, 0x2, 0x6, 0xc, 0x1, 0x8, 0xb, 0x3, 0xa, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0x4, 0x0}}, effNames: nameSet{text: "--command-config", ends: []uint32{0x1001}, tab: []uint32{0x0, 0x0, 0x1, 0x0}}, grammar: nameSet{text: "--bootstrap-server--command-config--topic", ends: []uint32{0x1201, 0x2201, 0x2901}, tab: []uint32{0x1, 0x0, 0x0, 0x0, 0x0, 0x2, 0x3, 0x0}}}}}}
 }
 
-func effectsDatabasesL400() Pack {
+func effectsDatabasesL444() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kafka-consumer-groups", "kafka-consumer-groups.sh"}, Flags: []string{"--describe", "--list", "--members", "--offsets", "--state", "--verbose", "--all-groups", "--help", "--version"}, Values: []string{"--bootstrap-server", "--group", "--timeout"}, Effects: map[string]string{"--command-config": "read"}, Always: []string{"remote-read"}, Examples: []string{"kafka-consumer-groups.sh --bootstrap-server localhost:9092 --list", "kafka-consumer-groups --bootstrap-server b:9092 --describe --group g --members"}, Counter: []string{"kafka-topics.sh --bootstrap-server localhost:9092 --list"}, pre: programSets{opts: nameSet{text: "--all-groups--bootstrap-server--describe--group--help--list--members--offsets--state--timeout--verbose--version", ends: []uint32{0xc01, 0x1e02, 0x2801, 0x2f02, 0x3501, 0x3b01, 0x4401, 0x4d01, 0x5401, 0x5d02, 0x6601, 0x6f01}, tab: []uint32{0x5, 0x0, 0x2, 0x4, 0x6, 0xc, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0, 0x8, 0x0, 0x0, 0x0, 0xb, 0x1, 0xa, 0x0, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0}}, effNames: nameSet{text: "--command-config", ends: []uint32{0x1001}, tab: []uint32{0x0, 0x0, 0x1, 0x0}}, grammar: nameSet{text: "--bootstrap-server--command-config--group--timeout", ends: []uint32{0x1201, 0x2201, 0x2901, 0x3201}, tab: []uint32{0x1, 0x3, 0x0, 0x0, 0x4, 0x2, 0x0, 0x0}}}}}}
 }
 
-func effectsDatabasesL413() Pack {
+func effectsDatabasesL457() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rabbitmqctl"}, Flags: []string{"-q", "--quiet", "-s", "--silent", "-l", "--longnames"}, Values: []string{"-n", "--node", "-t", "--timeout"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"rabbitmqctl", "rabbitmqctl purge_queue q"}, Counter: []string{"rabbitmqctl list_queues"}, pre: programSets{opts: nameSet{text: "--longnames--node--quiet--silent--timeout-l-n-q-s-t", ends: []uint32{0xb01, 0x1102, 0x1801, 0x2001, 0x2902, 0x2b01, 0x2d02, 0x2f01, 0x3101, 0x3302}, tab: []uint32{0x2, 0x4, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xa, 0x0, 0x8, 0x0, 0x7, 0x0, 0x0, 0x5, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0, 0x0, 0x6, 0x0, 0x0, 0x1, 0x0}}, grammar: nameSet{text: "--node--timeout-n-t", ends: []uint32{0x601, 0xf01, 0x1101, 0x1301}, tab: []uint32{0x1, 0x0, 0x4, 0x3, 0x2, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsDatabasesL422() Pack {
+func effectsDatabasesL466() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rabbitmqctl"}, Sub: []string{"list_queues|list_exchanges|list_bindings|list_connections|list_channels|list_consumers|list_vhosts|list_users|list_permissions|list_user_permissions|list_policies|status|cluster_status|ping|version"}, Flags: []string{"-q", "--quiet", "-s", "--silent", "-l", "--longnames", "--no-table-headers", "--online", "--offline", "--local"}, Values: []string{"-n", "--node", "-t", "--timeout", "-p", "--vhost", "--formatter"}, Always: []string{"remote-read"}, Examples: []string{"rabbitmqctl list_queues name messages", "rabbitmqctl -n rabbit@mq1 cluster_status", "rabbitmqctl list_exchanges -p /app"}, pre: programSets{opts: nameSet{text: "--formatter--local--longnames--no-table-headers--node--offline--online--quiet--silent--timeout--vhost-l-n-p-q-s-t", ends: []uint32{0xb02, 0x1201, 0x1d01, 0x2f01, 0x3502, 0x3e01, 0x4601, 0x4d01, 0x5501, 0x5e02, 0x6502, 0x6701, 0x6902, 0x6b02, 0x6d01, 0x6f01, 0x7102}, tab: []uint32{0x0, 0x5, 0x10, 0x9, 0x0, 0x0, 0x1, 0xe, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x6, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x11, 0x0, 0x0, 0x0, 0x0, 0xf, 0x0, 0x0, 0x0, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0xa, 0xb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0x0, 0x0, 0x7, 0x4, 0x3, 0x0, 0x0}}}}}}
 }
 
-func effectsDatabasesL432() Pack {
+func effectsDatabasesL476() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"etcdctl"}, Values: []string{"--endpoints", "--dial-timeout", "--command-timeout", "-w", "--write-out"}, Effects: map[string]string{"--cacert": "read", "--cert": "read", "--key": "identity"}, Operands: "subcommand", Env: map[string]string{"ETCDCTL_API": "text", "ETCDCTL_ENDPOINTS": "text"}, Always: []string{"network"}, Examples: []string{"etcdctl", "etcdctl del /k"}, Counter: []string{"etcdctl get /k"}, pre: programSets{opts: nameSet{text: "--command-timeout--dial-timeout--endpoints--write-out-w", ends: []uint32{0x1102, 0x1f02, 0x2a02, 0x3502, 0x3702}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x5, 0x0, 0x2, 0x4, 0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1, 0x0}}, effNames: nameSet{text: "--cacert--cert--key", ends: []uint32{0x801, 0xe01, 0x1301}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x1, 0x2, 0x3, 0x0}}, grammar: nameSet{text: "--cacert--cert--command-timeout--dial-timeout--endpoints--key--write-out-w", ends: []uint32{0x801, 0xe01, 0x1f01, 0x2d01, 0x3801, 0x3d01, 0x4801, 0x4a01}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x8, 0x0, 0x4, 0x7, 0x5, 0x1, 0x2, 0x6, 0x0, 0x0, 0x3, 0x0}}}}}}
 }
 
-func effectsDatabasesL447() Pack {
+func effectsDatabasesL491() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"etcdctl"}, Sub: []string{"get"}, Flags: []string{"--prefix", "--keys-only", "--count-only", "--print-value-only", "--from-key", "--hex"}, Values: []string{"--endpoints", "--dial-timeout", "--command-timeout", "-w", "--write-out", "--rev", "--limit", "--sort-by", "--order", "--consistency", "--max-create-rev", "--min-create-rev", "--max-mod-rev", "--min-mod-rev"}, Effects: map[string]string{"--cacert": "read", "--cert": "read", "--key": "identity"}, Always: []string{"remote-read", "private"}, Examples: []string{"etcdctl get /services/ --prefix --keys-only", "etcdctl --endpoints=http://127.0.0.1:2379 get /k"}, pre: programSets{opts: nameSet{text: "--command-timeout--consistency--count-only--dial-timeout--endpoints--from-key--hex--keys-only--limit--max-create-rev--max-mod-rev--min-create-rev--min-mod-rev--order--prefix--print-value-only--rev--sort-by--write-out-w", ends: []uint32{0x1102, 0x1e02, 0x2a01, 0x3802, 0x4302, 0x4d01, 0x5201, 0x5d01, 0x6402, 0x7402, 0x8102, 0x9102, 0x9e02, 0xa502, 0xad01, 0xbf01, 0xc402, 0xcd02, 0xd802, 0xda02}, tab: []uint32{0x0, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xe, 0x0, 0x6, 0x0, 0x0, 0x0, 0x0, 0x12, 0x0, 0x14, 0x0, 0x0, 0x0, 0xf, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0x7, 0x0, 0x13, 0xb, 0x5, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0x2, 0x11, 0x0, 0x0, 0x0, 0x0, 0x0, 0x10, 0x0, 0x0, 0x0, 0xa, 0xc, 0x0, 0x0, 0x0, 0x1, 0x3, 0x0, 0x0, 0x0}}, effNames: nameSet{text: "--cacert--cert--key", ends: []uint32{0x801, 0xe01, 0x1301}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x1, 0x2, 0x3, 0x0}}}}}}
 }
 
-func effectsDatabasesL460() Pack {
+func effectsDatabasesL504() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"etcdctl"}, Sub: []string{"endpoint|member", "health|status|list"}, Flags: []string{"--cluster"}, Values: []string{"--endpoints", "--dial-timeout", "--command-timeout", "-w", "--write-out"}, Effects: map[string]string{"--cacert": "read", "--cert": "read"}, Always: []string{"remote-read"}, Examples: []string{"etcdctl endpoint health", "etcdctl member list -w table"}, pre: programSets{opts: nameSet{text: "--cluster--command-timeout--dial-timeout--endpoints--write-out-w", ends: []uint32{0x901, 0x1a02, 0x2802, 0x3302, 0x3e02, 0x4002}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x6, 0x0, 0x3, 0x1, 0x4, 0x5, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0}}, effNames: nameSet{text: "--cacert--cert", ends: []uint32{0x801, 0xe01}, tab: []uint32{0x0, 0x0, 0x1, 0x2}}}}}}
 }
 
@@ -11274,91 +11286,91 @@ func effectsPackagesL791() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hatch"}, Sub: []string{"env|config|dep|python", "show|find|path|explore|hash"}, Flags: []string{"--ascii", "--json", "--all", "-a", "--internal", "-i"}, Examples: []string{"hatch env show", "hatch config show", "hatch dep show table"}, pre: programSets{opts: nameSet{text: "--all--ascii--internal--json-a-i", ends: []uint32{0x501, 0xc01, 0x1601, 0x1c01, 0x1e01, 0x2001}, tab: []uint32{0x6, 0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5, 0x0, 0x1, 0x2, 0x0, 0x0, 0x0, 0x0, 0x4}}}}}}
 }
 
-func effectsPackagesL799() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"hatch"}, Sub: []string{"run"}, Operands: "command", Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"hatch run python -m http.server", "hatch run test:pytest"}}}}
+func effectsPackagesL800() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"hatch"}, Sub: []string{"run"}, Operands: "env-command", Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"hatch run python -m http.server", "hatch run test:pytest", "hatch run test:rm -rf build"}}}}
 }
 
-func effectsPackagesL806() Pack {
+func effectsPackagesL807() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hatch"}, Sub: []string{"test|build|shell|env|version|new|publish|clean|fmt|project|dep|config|python|self"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"hatch test", "hatch build", "hatch version minor", "hatch fmt"}}}}
 }
 
-func effectsPackagesL817() Pack {
+func effectsPackagesL818() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pipenv"}, Sub: []string{"run"}, Operands: "command", Always: []string{"runs-code"}, Examples: []string{"pipenv run pytest", "pipenv run python manage.py migrate"}}}}
 }
 
-func effectsPackagesL824() Pack {
+func effectsPackagesL825() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pdm"}, Sub: []string{"run"}, Flags: []string{"-l", "--list", "-s", "--site-packages", "--json", "-v", "--verbose", "-q", "--quiet"}, Values: []string{"-p", "--project", "-g", "--global"}, Operands: "python-command", Always: []string{"runs-code"}, Examples: []string{"pdm run pytest -q", "pdm run scripts/seed.py", "pdm run python -m app"}, pre: programSets{opts: nameSet{text: "--global--json--list--project--quiet--site-packages--verbose-g-l-p-q-s-v", ends: []uint32{0x802, 0xe01, 0x1401, 0x1d02, 0x2401, 0x3301, 0x3c01, 0x3e02, 0x4001, 0x4202, 0x4401, 0x4601, 0x4801}, tab: []uint32{0x0, 0xc, 0x0, 0x3, 0xa, 0x0, 0x0, 0x0, 0x6, 0x0, 0x8, 0x0, 0x0, 0xb, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5, 0x0, 0x4, 0x1, 0x9, 0x0, 0x2, 0xd}}}}}}
 }
 
-func effectsPackagesL833() Pack {
+func effectsPackagesL834() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pipenv", "pdm"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"pipenv install requests", "pdm add httpx", "pdm sync"}}}}
 }
 
-func effectsPackagesL840() Pack {
+func effectsPackagesL841() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Flags: []string{"-v", "--verbose", "-q", "--quiet", "--json", "-y", "--yes", "--dry-run", "-d"}, Values: []string{"-n", "--name", "-p", "--prefix", "-c", "--channel"}, Effects: map[string]string{"--offline": "offline"}, Operands: "subcommand", Env: map[string]string{"CONDARC": "exec"}, Examples: []string{"conda frobnicate"}, pre: programSets{opts: nameSet{text: "--channel--dry-run--json--name--prefix--quiet--verbose--yes-c-d-n-p-q-v-y", ends: []uint32{0x902, 0x1201, 0x1801, 0x1e02, 0x2602, 0x2d01, 0x3601, 0x3b01, 0x3d02, 0x3f01, 0x4102, 0x4302, 0x4501, 0x4701, 0x4901}, tab: []uint32{0x0, 0x0, 0x9, 0xc, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x0, 0x5, 0xa, 0xd, 0x0, 0xb, 0x0, 0x4, 0x1, 0x7, 0x0, 0x0, 0x0, 0x0, 0x6, 0x8, 0x0, 0x0, 0xf, 0x0, 0x3, 0xe}}, effNames: nameSet{text: "--offline", ends: []uint32{0x901}, tab: []uint32{0x1, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--channel--name--prefix-c-n-p", ends: []uint32{0x901, 0xf01, 0x1701, 0x1901, 0x1b01, 0x1d01}, tab: []uint32{0x0, 0x4, 0x6, 0x0, 0x0, 0x3, 0x0, 0x5, 0x2, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsPackagesL851() Pack {
+func effectsPackagesL852() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Sub: []string{"list|info|doctor"}, Flags: []string{"--json", "-e", "--export", "--explicit", "--md5", "--revisions", "-r", "--full-name", "-f", "--canonical", "-c", "--envs", "-a", "--all", "-s", "--system", "--base", "--unsafe-channels", "-v", "--verbose", "--no-pip", "--show-channel-urls"}, Values: []string{"-n", "--name", "-p", "--prefix"}, Examples: []string{"conda list", "conda info --envs", "mamba list -n base numpy", "conda list --explicit"}, pre: programSets{opts: nameSet{text: "--all--base--canonical--envs--explicit--export--full-name--json--md5--name--no-pip--prefix--revisions--show-channel-urls--system--unsafe-channels--verbose-a-c-e-f-n-p-r-s-v", ends: []uint32{0x501, 0xb01, 0x1601, 0x1c01, 0x2601, 0x2e01, 0x3901, 0x3f01, 0x4401, 0x4a02, 0x5201, 0x5a02, 0x6501, 0x7801, 0x8001, 0x9101, 0x9a01, 0x9c01, 0x9e01, 0xa001, 0xa201, 0xa402, 0xa602, 0xa801, 0xaa01, 0xac01}, tab: []uint32{0x15, 0x0, 0x19, 0x0, 0x9, 0x13, 0x0, 0x17, 0x0, 0x10, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0x0, 0x6, 0xb, 0x0, 0x0, 0x12, 0x0, 0x16, 0x0, 0x0, 0xa, 0x11, 0x1, 0x4, 0x0, 0x0, 0xd, 0x5, 0xe, 0xf, 0x14, 0x0, 0x18, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x7, 0x1a}}}}}}
 }
 
-func effectsPackagesL860() Pack {
+func effectsPackagesL861() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Sub: []string{"env", "list|export"}, Flags: []string{"--json", "--no-builds", "--from-history", "--override-channels"}, Values: []string{"-n", "--name", "-p", "--prefix", "-c", "--channel"}, Effects: map[string]string{"--file": "write", "-f": "write"}, Examples: []string{"conda env list", "conda env export -n base --from-history", "conda env export -f environment.yml"}, pre: programSets{opts: nameSet{text: "--channel--from-history--json--name--no-builds--override-channels--prefix-c-n-p", ends: []uint32{0x902, 0x1701, 0x1d01, 0x2302, 0x2e01, 0x4101, 0x4902, 0x4b02, 0x4d02, 0x4f02}, tab: []uint32{0x0, 0x0, 0x8, 0xa, 0x0, 0x0, 0x0, 0x0, 0x5, 0x0, 0x0, 0x7, 0x0, 0x2, 0x0, 0x9, 0x0, 0x4, 0x1, 0x0, 0x0, 0x6, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0}}, effNames: nameSet{text: "--file-f", ends: []uint32{0x601, 0x801}, tab: []uint32{0x2, 0x0, 0x1, 0x0}}}}}}
 }
 
-func effectsPackagesL870() Pack {
+func effectsPackagesL871() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Sub: []string{"config"}, Flags: []string{"--show", "--show-sources", "--describe", "--validate", "--json", "--system", "--env"}, Values: []string{"--get", "--file"}, Effects: map[string]string{"--add": "exec", "--append": "exec", "--prepend": "exec", "--remove": "exec", "--remove-key": "exec", "--set": "exec", "--write-default": "writes-files"}, Examples: []string{"conda config --show channels", "conda config --get channels", "conda config --set auto_activate_base false"}, pre: programSets{opts: nameSet{text: "--describe--env--file--get--json--show--show-sources--system--validate", ends: []uint32{0xa01, 0xf01, 0x1502, 0x1a02, 0x2001, 0x2601, 0x3401, 0x3c01, 0x4601}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1, 0x0, 0x4, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0x3, 0x8, 0x7, 0x0, 0x0, 0x0, 0x6, 0x0, 0x0, 0x5, 0x0}}, effNames: nameSet{text: "--add--append--prepend--remove--remove-key--set--write-default", ends: []uint32{0x501, 0xd01, 0x1601, 0x1e01, 0x2a01, 0x2f01, 0x3e01}, tab: []uint32{0x0, 0x3, 0x4, 0x7, 0x0, 0x2, 0x0, 0x0, 0x5, 0x0, 0x0, 0x0, 0x0, 0x1, 0x0, 0x6}}}}}}
 }
 
-func effectsPackagesL886() Pack {
+func effectsPackagesL887() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba", "micromamba"}, Sub: []string{"run"}, Flags: []string{"--no-capture-output", "--live-stream", "--debug-wrapper-scripts", "-v", "--verbose"}, Values: []string{"-n", "--name", "-p", "--prefix", "--cwd"}, Operands: "command", Always: []string{"runs-code"}, Examples: []string{"conda run -n base python x.py", "mamba run -n py312 --no-capture-output pytest"}, pre: programSets{opts: nameSet{text: "--cwd--debug-wrapper-scripts--live-stream--name--no-capture-output--prefix--verbose-n-p-v", ends: []uint32{0x502, 0x1c01, 0x2901, 0x2f02, 0x4201, 0x4a02, 0x5301, 0x5502, 0x5702, 0x5901}, tab: []uint32{0x2, 0x3, 0xa, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x6, 0x0, 0x0, 0x0, 0x8, 0x0, 0x4, 0x7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5, 0x1}}}}}}
 }
 
-func effectsPackagesL895() Pack {
+func effectsPackagesL896() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Sub: []string{"install|create|update|upgrade|remove|uninstall|env|activate|deactivate|clean|init|search|package|build|develop|rename|compare|notices|repoquery|shell|self-update|tos"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"conda install -y numpy", "conda create -n py312 python=3.12", "conda search scipy"}}}}
 }
 
-func effectsPackagesL904() Pack {
+func effectsPackagesL905() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"composer"}, Env: map[string]string{"COMPOSER": "exec", "COMPOSER_HOME": "exec", "EDITOR": "shell"}, Always: []string{"runs-code"}, Examples: []string{"composer install", "composer show", "composer run-script x", "composer require monolog/monolog"}}}}
 }
 
-func effectsPackagesL913() Pack {
+func effectsPackagesL914() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gem"}, Operands: "subcommand", Env: map[string]string{"EDITOR": "shell", "GEMRC": "exec", "GEM_EDITOR": "shell", "GEM_HOME": "exec", "RUBYLIB": "exec", "RUBYOPT": "exec", "VISUAL": "shell"}, Examples: []string{"gem frobnicate"}}}}
 }
 
-func effectsPackagesL926() Pack {
+func effectsPackagesL927() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gem"}, Sub: []string{"list|info|contents|specification|spec|which|environment|env|dependency|dep|query|help|sources|stale|check"}, Flags: []string{"-l", "--local", "-i", "--installed", "-d", "--details", "--no-details", "--all", "--prerelease", "--no-prerelease", "--versions", "--no-versions", "-e", "--exact", "--default", "--no-default", "-q", "--quiet", "-V", "--verbose", "--no-verbose", "--lib-only", "--prefix", "--no-prefix", "--show-install-dir", "-R", "--reverse-dependencies", "--pipe", "--ruby", "--yaml", "--marshal", "--all-files", "--doctor", "--dry-run", "--alien", "--gems", "--no-gems", "--test"}, Values: []string{"-v", "--version", "--platform", "-s", "--spec-dir", "--bindir"}, Effects: map[string]string{"--add": "network", "--both": "network", "--clear-all": "writes-files", "--remote": "network", "--remove": "network", "--source": "url", "--update": "network", "-a": "network", "-b": "network", "-c": "writes-files", "-r": "network", "-u": "network"}, Examples: []string{"gem list", "gem list rails --exact", "gem info bundler", "gem contents rake", "gem env", "gem which json"}, pre: programSets{opts: nameSet{text: "--alien--all--all-files--bindir--default--details--doctor--dry-run--exact--gems--installed--lib-only--local--marshal--no-default--no-details--no-gems--no-prefix--no-prerelease--no-verbose--no-versions--pipe--platform--prefix--prerelease--quiet--reverse-dependencies--ruby--show-install-dir--spec-dir--test--verbose--version--versions--yaml-R-V-d-e-i-l-q-s-v", ends: []uint32{0x701, 0xc01, 0x1701, 0x1f02, 0x2801, 0x3101, 0x3901, 0x4201, 0x4901, 0x4f01, 0x5a01, 0x6401, 0x6b01, 0x7401, 0x8001, 0x8c01, 0x9501, 0xa001, 0xaf01, 0xbb01, 0xc801, 0xce01, 0xd802, 0xe001, 0xec01, 0xf301, 0x10901, 0x10f01, 0x12101, 0x12b02, 0x13101, 0x13a01, 0x14302, 0x14d01, 0x15301, 0x15501, 0x15701, 0x15901, 0x15b01, 0x15d01, 0x15f01, 0x16101, 0x16302, 0x16502}, tab: []uint32{0x0, 0x0, 0x0, 0xb, 0x0, 0x2b, 0x25, 0x11, 0xa, 0x0, 0x0, 0x0, 0x0, 0x21, 0x22, 0x0, 0x0, 0x16, 0x19, 0x0, 0x0, 0x9, 0xc, 0xd, 0x8, 0x1b, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1f, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1d, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x18, 0x1e, 0x0, 0x0, 0x0, 0x26, 0x0, 0x0, 0x0, 0x2a, 0x15, 0x0, 0x4, 0x0, 0x17, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xe, 0x20, 0x0, 0x2, 0x0, 0x0, 0x1c, 0x0, 0x0, 0x0, 0x0, 0x0, 0xf, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x13, 0x27, 0x0, 0x0, 0x0, 0x0, 0x0, 0x10, 0x1a, 0x0, 0x3, 0x5, 0x7, 0x14, 0x0, 0x24, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x23, 0x29, 0x0, 0x0, 0x0, 0x0, 0x6, 0x0, 0x0, 0x28, 0x0, 0x1, 0x12, 0x2c, 0x0, 0x0, 0x0}}, effNames: nameSet{text: "--add--both--clear-all--remote--remove--source--update-a-b-c-r-u", ends: []uint32{0x501, 0xb01, 0x1601, 0x1e01, 0x2601, 0x2e01, 0x3601, 0x3801, 0x3a01, 0x3c01, 0x3e01, 0x4001}, tab: []uint32{0x0, 0x0, 0x5, 0x6, 0xa, 0x0, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0xb, 0x9, 0x0, 0x1, 0x4, 0x7, 0x3, 0x0, 0x0}}}}}}
 }
 
-func effectsPackagesL950() Pack {
+func effectsPackagesL951() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gem"}, Sub: []string{"install|i|uninstall|update|build|push|yank|owner|cleanup|pristine|rebuild|open|search|outdated|fetch|unpack|signin|signout|cert|lock|mirror|rdoc|server|setup|generate_index|exec"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"gem install bundler", "gem open -e '/bin/sh -s' debug", "gem build /path/to/script.rb", "gem install --file /path/to/script.rb", "gem search rails"}}}}
 }
 
-func effectsPackagesL957() Pack {
+func effectsPackagesL958() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Operands: "subcommand", Env: map[string]string{"BUNDLER_EDITOR": "shell", "BUNDLE_GEMFILE": "exec", "EDITOR": "shell", "RUBYLIB": "exec", "RUBYOPT": "exec"}, Always: []string{"runs-code"}, Examples: []string{"bundle", "bundle frobnicate", "BUNDLE_GEMFILE=x bundle frobnicate"}}}}
 }
 
-func effectsPackagesL969() Pack {
+func effectsPackagesL970() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Sub: []string{"version"}, Examples: []string{"bundle version", "bundler version"}}}}
 }
 
-func effectsPackagesL974() Pack {
+func effectsPackagesL975() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Sub: []string{"config"}, Flags: []string{"--parseable", "--global", "--local"}, Effects: map[string]string{"--delete": "operands:write"}, Last: "write", Examples: []string{"bundle config", "bundle config set path vendor/bundle"}, Counter: []string{"bundle install"}, pre: programSets{opts: nameSet{text: "--global--local--parseable", ends: []uint32{0x801, 0xf01, 0x1a01}, tab: []uint32{0x3, 0x2, 0x0, 0x0, 0x0, 0x0, 0x1, 0x0}}, effNames: nameSet{text: "--delete", ends: []uint32{0x801}, tab: []uint32{0x0, 0x0, 0x1, 0x0}}}}}}
 }
 
-func effectsPackagesL984() Pack {
+func effectsPackagesL985() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Sub: []string{"config", "get|list"}, Flags: []string{"--parseable"}, Examples: []string{"bundle config get path", "bundle config list"}, pre: programSets{opts: nameSet{text: "--parseable", ends: []uint32{0xb01}, tab: []uint32{0x1, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsPackagesL990() Pack {
+func effectsPackagesL991() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Sub: []string{"install|update|exec|list|show|info|check|outdated|console|open|lock|package|pack|cache|binstubs|clean|platform|doctor|add|remove|init|gem|plugin|viz|inject|help|fund|licenses|issue|pristine"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"bundle install", "bundle exec rspec", "bundle list", "bundle console", "bundle help", "bundle exec /bin/sh", "BUNDLE_GEMFILE=x bundle exec /bin/sh"}}}}
 }
 
-func effectsPackagesL1000() Pack {
+func effectsPackagesL1001() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"twine"}, Flags: []string{"--version", "-h", "--help", "--no-color"}, Operands: "subcommand", Examples: []string{"twine --version", "twine upload dist/*"}, pre: programSets{opts: nameSet{text: "--help--no-color--version-h", ends: []uint32{0x601, 0x1001, 0x1901, 0x1b01}, tab: []uint32{0x1, 0x3, 0x2, 0x0, 0x0, 0x4, 0x0, 0x0}}}}}}
 }
 
-func effectsPackagesL1006() Pack {
+func effectsPackagesL1007() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"twine"}, Sub: []string{"check"}, Flags: []string{"--strict", "-h", "--help"}, Operands: "read", Examples: []string{"twine check dist/app-1.0.tar.gz", "twine check --strict dist/app-1.0-py3-none-any.whl"}, Counter: []string{"twine upload dist/app-1.0.tar.gz"}, pre: programSets{opts: nameSet{text: "--help--strict-h", ends: []uint32{0x601, 0xe01, 0x1001}, tab: []uint32{0x1, 0x0, 0x0, 0x0, 0x2, 0x3, 0x0, 0x0}}}}}}
 }
 

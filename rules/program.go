@@ -249,6 +249,7 @@ const (
 	roleSub       role = "subcommand"
 	roleCommand   role = "command"
 	roleCommandPy role = "python-command" // uv run x.py: a command, or a Python script it runs (python x.py)
+	roleEnvCmd    role = "env-command"    // hatch run ENV:CMD: a command whose first word may name the environment first
 	roleInto      role = "into"
 	roleShellArg  role = "shell-args"
 	roleMount     role = "mount"
@@ -267,7 +268,7 @@ const (
 
 // valueRoles are the roles of an operand or an option's value.
 var valueRoles = []role{roleText, roleRead, roleStat, roleWrite, roleDelete, roleExec, roleShell, roleURL, roleHost,
-	roleUpload, roleDir, roleLibrary, roleSub, roleCommand, roleCommandPy, roleShellArg, roleInto, roleMount, roleInside, roleMethod, roleHeader,
+	roleUpload, roleDir, roleLibrary, roleSub, roleCommand, roleCommandPy, roleEnvCmd, roleShellArg, roleInto, roleMount, roleInside, roleMethod, roleHeader,
 	roleInclude, roleExclude, roleNameGlob, roleDocument, roleEndpoint, roleDatabase, roleIdentity}
 
 // flagEffects are the effects an option may have by itself.
@@ -515,7 +516,7 @@ func (p *program) effect(name string) (optEffect, bool) {
 // runsCommand reports whether the entry's operands include a command line.
 func (p *program) runsCommand() bool {
 	return p.operands == roleCommand || p.first == roleCommand || p.last == roleCommand || p.operands == roleCommandPy ||
-		p.operands == roleShellArg || p.first == roleShellArg || p.operands == roleInside
+		p.operands == roleEnvCmd || p.operands == roleShellArg || p.first == roleShellArg || p.operands == roleInside
 }
 
 // valueFlags lists the options of p that take a value, for the grammar.

@@ -404,7 +404,7 @@ func (c *cond) flagsOK(e *env) bool {
 	if len(c.flagsAny) > 0 && !e.anyFlag(c.flagsAny) {
 		return false
 	}
-	if e.anyFlag(c.flagsNone) {
+	if e.anyFlagOn(c.flagsNone) {
 		return false
 	}
 	if len(c.flagsNoValue) > 0 && !e.flagWithoutValue(c.flagsNoValue) {
@@ -426,6 +426,47 @@ func (e *env) anyFlag(specs []string) bool {
 		if e.a.findFrom(s, e.g, e.flagFrom) >= 0 {
 			return true
 		}
+	}
+	return false
+}
+
+// anyFlagOn reports whether one of specs is given and not switched off
+// by its own value: --dry-run=false (Go's and npm's boolean options),
+// --dry-run=$X (a value not known when the command is judged) and npm's
+// --dry-run false (npm's option parser takes a following true or false as
+// a boolean option's value) are not the option. flags_none lists the
+// options that make a command harmless, so an option switched off must
+// not count.
+func (e *env) anyFlagOn(specs []string) bool {
+	for _, f := range e.a.flags {
+		if f.word >= e.flagFrom && slices.ContainsFunc(specs, func(s string) bool { return flagEqual(f.name, s, e.g) }) &&
+			!switchedOff(f, e.cmd.Argv) {
+			return true
+		}
+	}
+	return false
+}
+
+// switchedOff reports whether the long option use f is given a value that
+// turns it off: attached (--dry-run=false, or a value not known), or, when
+// it takes none, the word "false" right after it.
+func switchedOff(f flagUse, argv []shell.Word) bool {
+	if !strings.HasPrefix(argv[f.word].Value, "--") {
+		return false
+	}
+	if f.hasValue && f.valWord == f.word {
+		return !argv[f.word].Known || offValue(f.value)
+	}
+	next := f.word + 1
+	return !f.hasValue && next < len(argv) && argv[next].Known && argv[next].Value == "false"
+}
+
+// offValue reports whether v, given to a boolean option, turns it off (the
+// spellings Go's flag package and npm's parser read as false).
+func offValue(v string) bool {
+	switch strings.ToLower(v) {
+	case "false", "f", "0", "no", "off":
+		return true
 	}
 	return false
 }

@@ -55,6 +55,16 @@ func TestListedEntries(t *testing.T) {
 		{"ls ~/.ssh/id_*", "/home/u/.ssh/id_*", true, false},
 		{"ls a b", "", false, false},
 		{"cat list", "", false, false},
+		{"git ls-files", "./*", true, true}, // the tracked files, at every depth: judged as all of them
+		{"git ls-files -z", "./*", true, true},
+		{"git ls-files --others --exclude-standard", "./*", true, true},
+		{"git ls-files src/", "src/*", true, true},
+		{"git ls-files -- docs", "docs/*", true, true},
+		{"git ls-files '*.go'", "./*", false, true}, // a pattern: some of the walk
+		{"git ls-files a b", "./*", false, true},
+		{"git ls-files | sed s/a/b/", "./*", false, true},
+		{"git log --name-only", "", false, false},
+		{"git -C sub ls-files", "", false, false},
 	}
 	for _, tc := range tests {
 		s, err := Parse(tc.cmd, Options{Home: "/home/u"})

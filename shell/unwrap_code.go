@@ -338,8 +338,42 @@ func listing(p *Command) (Word, bool) {
 		return Word{Value: "/*", Known: true, Glob: true, Walked: true, Span: p.Span}, true
 	case "ls":
 		return lsSet(p)
+	case "git":
+		return lsFilesSet(p)
 	}
 	return Word{}, false
+}
+
+// lsFilesSet is what git ls-files prints: the paths of the files git
+// tracks (or, with -o, those it does not) below the working directory or
+// a pathspec, at every depth and hidden ones too: the walk "./*" (of the
+// pathspec's directory for one plain pathspec, unknown in part for
+// several or a pattern). Which of the directory's files git tracks is not
+// known here, so the set is judged as every file below it, more than
+// it is, never less. ok is false for any other git command.
+func lsFilesSet(p *Command) (Word, bool) {
+	args := p.Args()
+	if len(args) == 0 || !args[0].Known || args[0].Value != "ls-files" {
+		return Word{}, false
+	}
+	root, known := Word{Value: ".", Known: true, Span: p.Span}, true
+	var specs []Word
+	for i, a := range args[1:] {
+		if a.Value == "--" {
+			specs = append(specs, args[i+2:]...)
+			break
+		}
+		if !a.Known || !strings.HasPrefix(a.Value, "-") {
+			specs = append(specs, a)
+		}
+	}
+	switch {
+	case len(specs) == 1 && specs[0].Known && !strings.ContainsAny(specs[0].Value, "*?[:"):
+		root = specs[0]
+	case len(specs) > 0:
+		known = false // several pathspecs, a pattern or a word not known: some of "."
+	}
+	return Word{Value: strings.TrimSuffix(root.Value, "/") + "/*", Known: known, Glob: true, Walked: true, Span: root.Span}, true
 }
 
 // rewrittenSet is what the lines of a walk's set stand for once a
