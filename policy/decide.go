@@ -24,16 +24,22 @@ const MaxCommandBytes = 256 << 10
 // Decide judges one call (DESIGN §4 steps 1–7 and 9; budgets, session
 // grants and approvals are applied by package guard). It never panics: an
 // internal error becomes a deny that says so.
-func (p *Policy) Decide(ctx context.Context, c call.Call) (d Decision) {
+func (p *Policy) Decide(ctx context.Context, c call.Call) Decision {
+	return p.decideIn(ctx, &c, nil)
+}
+
+// decideIn is Decide, its evaluation made within outer when outer is not
+// nil (see newEvaluation).
+func (p *Policy) decideIn(ctx context.Context, c *call.Call, outer *evaluation) (d Decision) {
 	defer func() {
 		if r := recover(); r != nil {
 			d = p.internalError(fmt.Errorf("%v", r))
 		}
 	}()
 	if sub := p.ForAgent(c.Who.Agent); sub != p {
-		return sub.Decide(ctx, c)
+		return sub.decideIn(ctx, c, outer)
 	}
-	e := p.newEvaluation(ctx, &c)
+	e := p.newEvaluation(ctx, c, outer)
 	e.useScratch()
 	e.run()
 	d = e.decide()
@@ -67,15 +73,29 @@ func (p *Policy) contains(c *call.Call, d Decision) bool {
 // own work budget. The copy, the call's file system lookups and the first
 // paths it records live in the evaluation's own allocation: one allocation
 // where there were four.
-func (p *Policy) newEvaluation(ctx context.Context, c *call.Call) *evaluation {
+//
+// A decision made while outer is judged (the code a write persists,
+// persisted.go) is given outer's file system answers (paths.Lookups) and,
+// under the same policy, whose path rules decided what may be read, the
+// texts of the files outer read: it is the same moment of the same file
+// system, asked once. It runs on outer's goroutine, before outer's
+// decision is made; outer nil: the call's own.
+func (p *Policy) newEvaluation(ctx context.Context, c *call.Call, outer *evaluation) *evaluation {
 	e := &evaluation{p: p, ctx: ctx, call: *c, cur: -1}
 	e.c = &e.call
 	c = e.c
 	e.work = *shell.NewBudget(workLimit)
 	e.files = diskFiles{p: p, budget: &e.work}
+	lookups := &e.lookups
+	if outer != nil {
+		lookups = outer.an.PathEnv("").Lookups
+		if outer.p == p {
+			e.files.memo = outer.files.shared()
+		}
+	}
 	e.an = analysis.New(analysis.Context{Home: p.home, Cwd: c.Dir(), Workspace: c.Root(), Rules: p.rules,
 		Budget: &e.work, Findings: &e.findings, Files: &e.files, Trees: analysis.DiskTrees{},
-		Lookups: &e.lookups}, e)
+		Lookups: lookups}, e)
 	e.files.env = e.an.PathEnv("")
 	return e
 }

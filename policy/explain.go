@@ -56,7 +56,7 @@ func (p *Policy) Explain(ctx context.Context, c call.Call) Explanation {
 				x = Explanation{Decision: p.internalError(fmt.Errorf("%v", r))}
 			}
 		}()
-		e := p.newEvaluation(ctx, &c)
+		e := p.newEvaluation(ctx, &c, nil)
 		e.run()
 		x.Decision = e.decide()
 		x.Script = e.script

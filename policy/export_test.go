@@ -37,7 +37,7 @@ func (p *Policy) DecideMemo(ctx context.Context, c call.Call, memo Memo) (Decisi
 	if sub := p.ForAgent(c.Who.Agent); sub != p {
 		return sub.DecideMemo(ctx, c, memo)
 	}
-	e := p.newEvaluation(ctx, &c)
+	e := p.newEvaluation(ctx, &c, nil)
 	switch memo {
 	case MemoNone:
 		e.an.ClassifyAfresh()

@@ -82,6 +82,15 @@ func (d *diskFiles) Read(name string) (string, error) {
 	return text, err
 }
 
+// shared returns d's memo of the files read, made if there is none yet,
+// for a decision made within d's (newEvaluation) to read through.
+func (d *diskFiles) shared() map[string]fileText {
+	if d.memo == nil {
+		d.memo = map[string]fileText{}
+	}
+	return d.memo
+}
+
 // errWorkLimit is the reason a file is not read when the call's work
 // budget cannot pay for it.
 var errWorkLimit = fmt.Errorf("%w within toolguard's work limit", analysis.ErrTooLarge)

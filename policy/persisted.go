@@ -93,8 +93,8 @@ func (e *evaluation) projectRegistries() string {
 func (e *evaluation) persistedCode(code []string, place string, all bool) {
 	ctx := context.WithValue(e.ctx, persistedDepth{}, true)
 	for _, c := range code {
-		d := e.p.Decide(ctx, call.Call{Kind: call.Shell, Tool: "Bash", Command: c, Cwd: e.c.Dir(),
-			Workspace: e.c.Root(), Who: e.c.Who})
+		d := e.p.decideIn(ctx, &call.Call{Kind: call.Shell, Tool: "Bash", Command: c, Cwd: e.c.Dir(),
+			Workspace: e.c.Root(), Who: e.c.Who}, e)
 		for _, f := range d.Findings {
 			if f.Blast != risk.BlastCritical && !all {
 				continue
