@@ -65,6 +65,14 @@ var importPatterns = sync.OnceValue(func() *importREs {
 	}
 })
 
+// pyByNameLiterals and pyByPathLiterals are texts that every match of
+// pyByName and pyByPath holds: code without one is not searched (a regular
+// expression walks the whole text of a module).
+var (
+	pyByNameLiterals = []string{"__import__(", "import_module(", "run_module("}
+	pyByPathLiterals = []string{"run_path(", "execfile(", "exec("}
+)
+
 // importREs are importPatterns.
 type importREs struct {
 	pyImportLine, pyFromLine, pyByName, pyByPath, jsRelative, plFile, rbRelative, rbFile *regexp.Regexp
@@ -95,6 +103,9 @@ func pythonRefs(code string) []importRef {
 	var out []importRef
 	for _, line := range strings.FieldsFunc(code, func(r rune) bool { return r == '\n' || r == ';' }) {
 		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "import") && !strings.HasPrefix(line, "from") {
+			continue // neither pattern can match: both start at the line's start
+		}
 		if m := re.pyImportLine.FindStringSubmatch(line); m != nil {
 			for _, item := range strings.Split(m[1], ",") {
 				name, _, _ := strings.Cut(strings.TrimSpace(item), " ")
@@ -104,11 +115,15 @@ func pythonRefs(code string) []importRef {
 			out = append(out, pyFromRefs(m[1], m[2])...)
 		}
 	}
-	for _, m := range re.pyByName.FindAllStringSubmatch(code, -1) {
-		out = append(out, pyModuleRefs(m[1])...)
+	if containsAny(code, pyByNameLiterals) { // a literal every match holds: no need to walk the text
+		for _, m := range re.pyByName.FindAllStringSubmatch(code, -1) {
+			out = append(out, pyModuleRefs(m[1])...)
+		}
 	}
-	for _, m := range re.pyByPath.FindAllStringSubmatch(code, -1) {
-		out = append(out, importRef{alts: []string{m[1]}})
+	if containsAny(code, pyByPathLiterals) {
+		for _, m := range re.pyByPath.FindAllStringSubmatch(code, -1) {
+			out = append(out, importRef{alts: []string{m[1]}})
+		}
 	}
 	return out
 }
@@ -196,6 +211,9 @@ func validDotted(s string) bool {
 func nodeRefs(code string) []importRef {
 	re := importPatterns()
 	var out []importRef
+	if !strings.Contains(code, "./") {
+		return nil // every relative specifier starts ./ or ../
+	}
 	for _, m := range re.jsRelative.FindAllStringSubmatch(code, -1) {
 		spec := strings.TrimSuffix(m[1], "/")
 		var alts []string

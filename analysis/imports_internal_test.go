@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"path"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -63,10 +65,17 @@ func TestImportLang(t *testing.T) {
 // (no empty alternative).
 func FuzzImportedRefs(f *testing.F) {
 	for _, s := range []string{"import a.b, c as d", "from ..x import (y, z)", `require("./a/")`, `do "x"; require_relative 'y'`,
-		"from . import *", `import("./")`} {
+		"from . import *", `import("./")`, "x = __import__('a.b')\nrunpy.run_path('t.py')", "exec( open('s.py').read())",
+		"  from x import y; import z", `import m from '../m.js'`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, code string) {
+		if diff := cmp.Diff(pythonRefsUnfiltered(code), pythonRefs(code), cmp.AllowUnexported(importRef{})); diff != "" {
+			t.Errorf("pythonRefs(%q) differs from the patterns without their literal pre-checks (-want +got):\n%s", code, diff)
+		}
+		if diff := cmp.Diff(nodeRefsUnfiltered(code), nodeRefs(code), cmp.AllowUnexported(importRef{})); diff != "" {
+			t.Errorf("nodeRefs(%q) differs from the pattern without its literal pre-check (-want +got):\n%s", code, diff)
+		}
 		for _, lang := range []string{"python", "node", "perl", "ruby"} {
 			for _, r := range importedRefs(lang, code) {
 				for _, a := range r.alts {
@@ -77,4 +86,46 @@ func FuzzImportedRefs(f *testing.F) {
 			}
 		}
 	})
+}
+
+// pythonRefsUnfiltered and nodeRefsUnfiltered are pythonRefs and nodeRefs
+// as they were before their literal pre-checks: every pattern run on all
+// the text. FuzzImportedRefs holds the two to the same answers.
+func pythonRefsUnfiltered(code string) []importRef {
+	re := importPatterns()
+	var out []importRef
+	for _, line := range strings.FieldsFunc(code, func(r rune) bool { return r == '\n' || r == ';' }) {
+		line = strings.TrimSpace(line)
+		if m := re.pyImportLine.FindStringSubmatch(line); m != nil {
+			for _, item := range strings.Split(m[1], ",") {
+				name, _, _ := strings.Cut(strings.TrimSpace(item), " ")
+				out = append(out, pyModuleRefs(name)...)
+			}
+		} else if m := re.pyFromLine.FindStringSubmatch(line); m != nil {
+			out = append(out, pyFromRefs(m[1], m[2])...)
+		}
+	}
+	for _, m := range re.pyByName.FindAllStringSubmatch(code, -1) {
+		out = append(out, pyModuleRefs(m[1])...)
+	}
+	for _, m := range re.pyByPath.FindAllStringSubmatch(code, -1) {
+		out = append(out, importRef{alts: []string{m[1]}})
+	}
+	return out
+}
+
+func nodeRefsUnfiltered(code string) []importRef {
+	var out []importRef
+	for _, m := range importPatterns().jsRelative.FindAllStringSubmatch(code, -1) {
+		spec := strings.TrimSuffix(m[1], "/")
+		var alts []string
+		if path.Ext(spec) != "" {
+			alts = append(alts, spec)
+		}
+		for _, ext := range []string{".js", ".cjs", ".mjs", ".ts", "/index.js", "/index.cjs", "/index.mjs", "/index.ts"} {
+			alts = append(alts, spec+ext)
+		}
+		out = append(out, importRef{alts: alts})
+	}
+	return out
 }
