@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:581156241c6b3d0120a9a4a853969afb34e63ca02900fd5ff17c1a9cdd474f68"
-	defaultHashRules = "sha256:f185c15be0ab5ee0bf5edd1a4e928bb92339d36aefc461cb0460778bc79cf389"
+	defaultHash      = "sha256:decebf6a2e04254e24e58f4fa2052a8b84e3dcf12ac9644139f00be8ac2a84c2"
+	defaultHashRules = "sha256:fa3e1a569ef2f337a1c577aeb0770ff5bfcbeb757ace5cfb0e5d2b074e573b55"
 )
