@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:decebf6a2e04254e24e58f4fa2052a8b84e3dcf12ac9644139f00be8ac2a84c2"
-	defaultHashRules = "sha256:fa3e1a569ef2f337a1c577aeb0770ff5bfcbeb757ace5cfb0e5d2b074e573b55"
+	defaultHash      = "sha256:cac265705e39c718a4c92673badf08dfc1265768dce01b5900b4b2a1504c240d"
+	defaultHashRules = "sha256:a42497214f8cd209b61225d399ed18c00e885e5962d7d53c31d79ddee103c2c7"
 )

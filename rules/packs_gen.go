@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:fa3e1a569ef2f337a1c577aeb0770ff5bfcbeb757ace5cfb0e5d2b074e573b55"
+	generatedDigest = "sha256:750053dfc65daac85611697527260342d88950e0f99ad5c002f445074c6ffc61"
 }
 
 var generatedPacks = []genPack{
@@ -150,50 +150,50 @@ var generatedPacks = []genPack{
 		{line: 132, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL132},
 		{line: 146, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags remote", build: packsFilesystemL146},
 		{line: 158, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags origins", build: packsFilesystemL158},
-		{line: 171, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL171},
-		{line: 187, kind: "rule", exes: []string{"rm", "unlink", "rmdir"}, subs: nil, trigger: "", build: packsFilesystemL187},
-		{line: 199, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags dir", build: packsFilesystemL199},
-		{line: 211, kind: "rule", exes: []string{"rm", "unlink", "rmdir", "shred"}, subs: nil, trigger: "privileged", build: packsFilesystemL211},
-		{line: 222, kind: "rule", exes: []string{"remove-item", "ri", "del", "erase", "rd"}, subs: nil, trigger: "flags", build: packsFilesystemL222},
-		{line: 236, kind: "rule", exes: []string{"shred", "srm", "wipe"}, subs: nil, trigger: "", build: packsFilesystemL236},
-		{line: 247, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "flags", build: packsFilesystemL247},
-		{line: 259, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "flags", build: packsFilesystemL259},
-		{line: 271, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "flags", build: packsFilesystemL271},
-		{line: 290, kind: "rule", exes: []string{"truncate"}, subs: nil, trigger: "flags", build: packsFilesystemL290},
-		{line: 301, kind: "rule", exes: []string{"tar"}, subs: nil, trigger: "flags", build: packsFilesystemL301},
-		{line: 312, kind: "rule", exes: []string{"trash-empty", "gio"}, subs: nil, trigger: "flags", build: packsFilesystemL312},
-		{line: 323, kind: "rule", exes: []string{"xargs"}, subs: nil, trigger: "", build: packsFilesystemL323},
-		{line: 338, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL338},
-		{line: 354, kind: "rule", exes: []string{"cp", "ln", "install", "rsync"}, subs: nil, trigger: "", build: packsFilesystemL354},
-		{line: 368, kind: "rule", exes: []string{"mv", "tee", "dd", "truncate"}, subs: nil, trigger: "", build: packsFilesystemL368},
-		{line: 381, kind: "rule", exes: []string{"mv", "cp"}, subs: nil, trigger: "", build: packsFilesystemL381},
-		{line: 393, kind: "rule", exes: []string{"cp", "dd"}, subs: nil, trigger: "", build: packsFilesystemL393},
-		{line: 406, kind: "rule", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL406},
-		{line: 417, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL417},
-		{line: 430, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "flags", build: packsFilesystemL430},
-		{line: 442, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL442},
-		{line: 453, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "", build: packsFilesystemL453},
-		{line: 465, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "flags", build: packsFilesystemL465},
-		{line: 478, kind: "rule", exes: []string{"chown", "chgrp"}, subs: nil, trigger: "flags", build: packsFilesystemL478},
-		{line: 491, kind: "rule", exes: []string{"sed", "perl"}, subs: nil, trigger: "flags", build: packsFilesystemL491},
-		{line: 503, kind: "rule", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL503},
-		{line: 518, kind: "safe", exes: []string{"rm", "rmdir", "unlink", "mv", "cp", "install", "ln", "touch", "mkdir", "chmod", "chown", "chgrp", "truncate", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL518},
-		{line: 522, kind: "safe", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL522},
-		{line: 526, kind: "safe", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL526},
-		{line: 531, kind: "safe", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL531},
-		{line: 536, kind: "safe", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL536},
-		{line: 546, kind: "paths", exes: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe", "rimraf", "del-cli", "trash", "trash-put"}, subs: nil, trigger: "", build: packsFilesystemL546},
-		{line: 550, kind: "paths", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL550},
-		{line: 555, kind: "paths", exes: []string{"cp", "install"}, subs: nil, trigger: "", build: packsFilesystemL555},
-		{line: 561, kind: "paths", exes: []string{"ln"}, subs: nil, trigger: "", build: packsFilesystemL561},
-		{line: 566, kind: "paths", exes: []string{"truncate", "touch", "mkdir", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL566},
-		{line: 570, kind: "paths", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL570},
-		{line: 575, kind: "paths", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL575},
-		{line: 579, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL579},
+		{line: 175, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL175},
+		{line: 191, kind: "rule", exes: []string{"rm", "unlink", "rmdir"}, subs: nil, trigger: "", build: packsFilesystemL191},
+		{line: 203, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags dir", build: packsFilesystemL203},
+		{line: 215, kind: "rule", exes: []string{"rm", "unlink", "rmdir", "shred"}, subs: nil, trigger: "privileged", build: packsFilesystemL215},
+		{line: 226, kind: "rule", exes: []string{"remove-item", "ri", "del", "erase", "rd"}, subs: nil, trigger: "flags", build: packsFilesystemL226},
+		{line: 240, kind: "rule", exes: []string{"shred", "srm", "wipe"}, subs: nil, trigger: "", build: packsFilesystemL240},
+		{line: 251, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "flags", build: packsFilesystemL251},
+		{line: 263, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "flags", build: packsFilesystemL263},
+		{line: 275, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "flags", build: packsFilesystemL275},
+		{line: 294, kind: "rule", exes: []string{"truncate"}, subs: nil, trigger: "flags", build: packsFilesystemL294},
+		{line: 305, kind: "rule", exes: []string{"tar"}, subs: nil, trigger: "flags", build: packsFilesystemL305},
+		{line: 316, kind: "rule", exes: []string{"trash-empty", "gio"}, subs: nil, trigger: "flags", build: packsFilesystemL316},
+		{line: 327, kind: "rule", exes: []string{"xargs"}, subs: nil, trigger: "", build: packsFilesystemL327},
+		{line: 342, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL342},
+		{line: 358, kind: "rule", exes: []string{"cp", "ln", "install", "rsync"}, subs: nil, trigger: "", build: packsFilesystemL358},
+		{line: 372, kind: "rule", exes: []string{"mv", "tee", "dd", "truncate"}, subs: nil, trigger: "", build: packsFilesystemL372},
+		{line: 385, kind: "rule", exes: []string{"mv", "cp"}, subs: nil, trigger: "", build: packsFilesystemL385},
+		{line: 397, kind: "rule", exes: []string{"cp", "dd"}, subs: nil, trigger: "", build: packsFilesystemL397},
+		{line: 410, kind: "rule", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL410},
+		{line: 421, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL421},
+		{line: 434, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "flags", build: packsFilesystemL434},
+		{line: 446, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL446},
+		{line: 457, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "", build: packsFilesystemL457},
+		{line: 469, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "flags", build: packsFilesystemL469},
+		{line: 482, kind: "rule", exes: []string{"chown", "chgrp"}, subs: nil, trigger: "flags", build: packsFilesystemL482},
+		{line: 495, kind: "rule", exes: []string{"sed", "perl"}, subs: nil, trigger: "flags", build: packsFilesystemL495},
+		{line: 507, kind: "rule", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL507},
+		{line: 522, kind: "safe", exes: []string{"rm", "rmdir", "unlink", "mv", "cp", "install", "ln", "touch", "mkdir", "chmod", "chown", "chgrp", "truncate", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL522},
+		{line: 526, kind: "safe", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL526},
+		{line: 530, kind: "safe", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL530},
+		{line: 535, kind: "safe", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL535},
+		{line: 540, kind: "safe", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL540},
+		{line: 550, kind: "paths", exes: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe", "rimraf", "del-cli", "trash", "trash-put"}, subs: nil, trigger: "", build: packsFilesystemL550},
+		{line: 554, kind: "paths", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL554},
+		{line: 559, kind: "paths", exes: []string{"cp", "install"}, subs: nil, trigger: "", build: packsFilesystemL559},
+		{line: 565, kind: "paths", exes: []string{"ln"}, subs: nil, trigger: "", build: packsFilesystemL565},
+		{line: 570, kind: "paths", exes: []string{"truncate", "touch", "mkdir", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL570},
+		{line: 574, kind: "paths", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL574},
+		{line: 579, kind: "paths", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL579},
 		{line: 583, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL583},
-		{line: 588, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL588},
-		{line: 593, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL593},
-		{line: 599, kind: "paths", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL599},
+		{line: 587, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL587},
+		{line: 592, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL592},
+		{line: 597, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL597},
+		{line: 603, kind: "paths", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL603},
 	}},
 	{file: "packs/forges.toml", header: packHeader{Name: "forges", Executables: []string{"gh", "glab", "hub", "tea", "curl", "http", "https", "xh", "wget"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"gh"}, subs: nil, trigger: "", build: packsForgesL5},
@@ -3599,182 +3599,182 @@ func packsFilesystemL146() Pack {
 }
 
 func packsFilesystemL158() Pack {
-	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive-stdin", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "unknown", Unverifiable: true, Reason: "Recursive delete of targets read from input (xargs, find -exec), which are not known before it runs.", Suggestion: "List the paths explicitly, or preview them first and delete them by name.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, Origins: []string{"xargs", "find -exec", "parallel"}}}}}
+	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive-stdin", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "unknown", Unverifiable: true, Reason: "Recursive delete of targets read from input (xargs, find -exec), which are not known before it runs.", Suggestion: "List the paths explicitly, or preview them first and delete them by name.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsAny: []string{"@unknown"}, Origins: []string{"xargs", "find -exec", "parallel"}}}}}
 }
 
-func packsFilesystemL171() Pack {
+func packsFilesystemL175() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Recursive delete of a directory cannot be undone.", Suggestion: "Delete build outputs and caches (build/, dist/, node_modules/, target/, var/cache/) or temporary directories, which are allowed; move other directories aside instead.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsOutside: []string{"@temp", "@outputs"}}}}}
 }
 
-func packsFilesystemL187() Pack {
+func packsFilesystemL191() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-outside-project", Exe: []string{"rm", "unlink", "rmdir"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Deleting a file in a home or system location outside any project cannot be undone.", Suggestion: "Delete files inside the project or a temporary directory only.", Match: Match{OperandsAny: []string{"~/**", "@system", "/etc/**", "/usr/**", "/var/**", "/boot/**", "/bin/**", "/sbin/**", "/lib/**", "/opt/**", "/root/**", "/home/**", "/users/**", "/library/**", "/system/**"}, OperandsNone: []string{"@temp"}}}}}
 }
 
-func packsFilesystemL199() Pack {
+func packsFilesystemL203() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive-outside-cwd", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Recursive delete after cd-ing out of the project (to .., home or /) removes files outside it.", Suggestion: "Stay in the project directory and delete by path.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, Dir: []string{"@parent", "../**", "@home", "@root", "@system"}}}}}
 }
 
-func packsFilesystemL211() Pack {
+func packsFilesystemL215() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-privileged", Exe: []string{"rm", "unlink", "rmdir", "shred"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Deleting as root bypasses every permission that protects system and other users' files.", Suggestion: "Delete only your own files, without sudo.", Match: Match{Privileged: true}}}}
 }
 
-func packsFilesystemL222() Pack {
+func packsFilesystemL226() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.ps-remove-recurse", Exe: []string{"remove-item", "ri", "del", "erase", "rd"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "PowerShell Remove-Item -Recurse deletes a whole directory tree.", Suggestion: "Delete build outputs by name; ask before removing other directories.", Match: Match{FlagsAny: []string{"-Recurse", "-recurse", "-r", "-s", "/s"}, OperandsOutside: []string{"@temp", "node_modules", "dist", "build", "target", "out", ".cache", "coverage", "bin", "obj", "__pycache__", ".venv", "venv"}}}}}
 }
 
-func packsFilesystemL236() Pack {
+func packsFilesystemL240() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.shred", Exe: []string{"shred", "srm", "wipe"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Secure erasure overwrites data so that it can never be recovered.", Suggestion: "Delete the file normally, or move it aside.", Match: Match{MinOperands: 1}}}}
 }
 
-func packsFilesystemL247() Pack {
+func packsFilesystemL251() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.find-delete-root", Exe: []string{"find"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "find -delete or -exec rm starting at /, a home directory or a system directory deletes far too much.", Suggestion: "Start the search in the project directory and preview it with -print first.", Match: Match{FlagsAny: []string{"-delete"}, OperandsAny: []string{"@root", "@home", "@system"}}}}}
 }
 
-func packsFilesystemL259() Pack {
+func packsFilesystemL263() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.find-exec-rm-root", Exe: []string{"find"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "find -exec rm starting at /, a home directory or a system directory deletes far too much.", Suggestion: "Start the search in the project directory and preview it with -print first.", Match: Match{FlagValues: map[string][]string{"-exec": {"rm", "*/rm", "shred", "unlink"}}, OperandsAny: []string{"@root", "@home", "@system"}}}}}
 }
 
-func packsFilesystemL271() Pack {
+func packsFilesystemL275() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.find-delete", Exe: []string{"find"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "find -delete with no name test, or a delete of every file such a walk lists (-exec rm {} +, | xargs rm), removes the whole tree it starts at, as rm -rf does, without a preview.", Suggestion: "Run the same find with -print first and delete the listed files by name.", Match: Match{FlagsAny: []string{"-delete"}, FlagsNone: []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex"}, OperandsOutside: []string{"@temp", "@outputs"}}}}}
 }
 
-func packsFilesystemL290() Pack {
+func packsFilesystemL294() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.truncate-empty", Exe: []string{"truncate"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "truncate -s 0 empties the file; its content is lost.", Suggestion: "Write a new file instead, or keep a backup copy first.", Match: Match{FlagValues: map[string][]string{"--size": {"0", "0k", "0m", "0g"}, "-s": {"0", "0k", "0m", "0g"}}}}}}
 }
 
-func packsFilesystemL301() Pack {
+func packsFilesystemL305() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.tar-remove-files", Exe: []string{"tar"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "tar --remove-files deletes the originals after archiving.", Suggestion: "Archive without --remove-files and delete the originals once the archive is checked.", Match: Match{FlagsAny: []string{"--remove-files"}}}}}
 }
 
-func packsFilesystemL312() Pack {
+func packsFilesystemL316() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.trash-empty", Exe: []string{"trash-empty", "gio"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Emptying the trash deletes everything in it for good.", Suggestion: "Leave the trash for the user to empty.", Match: Match{FlagsAny: []string{"--empty"}}}}}
 }
 
-func packsFilesystemL323() Pack {
+func packsFilesystemL327() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.xargs-delete-unknown", Exe: []string{"xargs"}, Category: "fs-delete", Tier: "destructive", Blast: "unknown", Unverifiable: true, Reason: "xargs runs a delete on names read from input, which are not known before it runs.", Suggestion: "Preview the list, then delete the files by name.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"rm", "*/rm", "shred", "unlink"}}}}}
 }
 
-func packsFilesystemL338() Pack {
+func packsFilesystemL342() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.overwrite-startup-file", Exe: []string{"*"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Overwriting a shell start-up file, SSH file or credential store changes what runs at every login, or locks the user out.", Suggestion: "Append a clearly marked line with the user's consent instead, or edit a copy inside the project.", Match: Match{Redirects: []string{"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.profile", "~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.zlogin", "~/.config/fish/config.fish", "~/.ssh/**", "~/.gnupg/**", "~/.aws/**", "~/.kube/config", "~/.gitconfig", "~/.netrc", "/etc/passwd", "/etc/shadow", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/hosts", "/etc/profile", "/etc/environment", "/etc/crontab", "/etc/cron.d/**", "/etc/ssh/**", "/root/**", "/etc/fstab", "/etc/resolv.conf", "/etc/ld.so.preload"}}}}}
 }
 
-func packsFilesystemL354() Pack {
+func packsFilesystemL358() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.clobber-startup-file", Exe: []string{"cp", "ln", "install", "rsync"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Overwriting a shell start-up file, SSH file or system account file changes what runs at every login, or locks the user out.", Suggestion: "Edit a copy inside the project and ask the user to install it.", Match: Match{LastOperandAny: []string{"~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.ssh", "~/.ssh/**", "~/.gnupg", "~/.gnupg/**", "~/.aws", "~/.aws/**", "~/.gitconfig", "~/.netrc", "/etc/passwd", "/etc/shadow", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/hosts", "/etc/fstab", "/etc/crontab", "/etc/ld.so.preload"}, MinOperands: 2}}}}
 }
 
-func packsFilesystemL368() Pack {
+func packsFilesystemL372() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.clobber-startup-file-any", Exe: []string{"mv", "tee", "dd", "truncate"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Overwriting, truncating or moving away a shell start-up file, SSH file or system account file changes what runs at every login, or locks the user out.", Suggestion: "Edit a copy inside the project and ask the user to install it.", Match: Match{OperandsAny: []string{"~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.ssh", "~/.ssh/**", "~/.gnupg", "~/.gnupg/**", "~/.aws", "~/.aws/**", "~/.gitconfig", "~/.netrc", "/etc/passwd", "/etc/shadow", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/hosts", "/etc/fstab", "/etc/crontab", "/etc/ld.so.preload"}}}}}
 }
 
-func packsFilesystemL381() Pack {
+func packsFilesystemL385() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.move-to-null", Exe: []string{"mv", "cp"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Moving a file onto /dev/null destroys it.", Suggestion: "Delete the file explicitly, or move it aside into a backup directory.", Match: Match{OperandsAny: []string{"/dev/null"}, MinOperands: 2}}}}
 }
 
-func packsFilesystemL393() Pack {
+func packsFilesystemL397() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.copy-null-over", Exe: []string{"cp", "dd"}, Category: "fs-write", Tier: "destructive", Blast: "medium", Reason: "Copying /dev/null or /dev/zero over a file wipes its content.", Suggestion: "Delete or truncate the file explicitly so the intent is visible.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"/dev/null", "/dev/zero", "if=/dev/null"}, MinOperands: 2}}}}
 }
 
-func packsFilesystemL406() Pack {
+func packsFilesystemL410() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.move-home-or-root", Exe: []string{"mv"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "Moving the root, a home directory or a system directory away breaks the machine or the user's account.", Suggestion: "Move only the files you mean.", Match: Match{OperandsAny: []string{"@root", "@home", "@system"}}}}}
 }
 
-func packsFilesystemL417() Pack {
+func packsFilesystemL421() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.redirect-device", Exe: []string{"*"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "Writing straight to a disk device destroys its file systems.", Suggestion: "Write to a file instead; disk images need a human.", Match: Match{Redirects: []string{"/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*", "/dev/mmcblk*", "/dev/disk*", "/dev/rdisk*", "/dev/mapper/**", "/dev/md*", "/dev/dm-*", "/dev/sr*", "/dev/mem", "/dev/kmem", "/dev/port"}}}}}
 }
 
-func packsFilesystemL430() Pack {
+func packsFilesystemL434() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-recursive-root", Exe: []string{"chmod", "chown", "chgrp"}, Category: "fs-permissions", Tier: "destructive", Blast: "critical", Reason: "Changing permissions or ownership of everything under /, a home directory or a system directory breaks the system (sudo, ssh and services refuse to run).", Suggestion: "Change only the files in the project that need it.", Match: Match{FlagsAll: [][]string{{"-R", "--recursive"}}, OperandsAny: []string{"@root", "@home", "@system"}}}}}
 }
 
-func packsFilesystemL442() Pack {
+func packsFilesystemL446() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-system", Exe: []string{"chmod", "chown", "chgrp"}, Category: "fs-permissions", Tier: "destructive", Blast: "high", Reason: "Changing permissions or ownership of /, a home directory or a system directory can lock users out or open the system to others.", Suggestion: "Change only the files in the project that need it.", Match: Match{OperandsAny: []string{"@root", "@home", "@system", "/etc/**", "/usr/**", "/bin/**", "/sbin/**", "/boot/**", "/var/**", "~/.ssh", "~/.ssh/**"}}}}}
 }
 
-func packsFilesystemL453() Pack {
+func packsFilesystemL457() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-world-writable", Exe: []string{"chmod"}, Category: "fs-permissions", Tier: "destructive", Blast: "medium", Reason: "Mode 777 (or a+w) lets every user and process change or replace the files.", Suggestion: "Use 755 for directories and programs, 644 for files, or u+x to make a script executable.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"777", "0777", "1777", "a+rwx", "a=rwx", "ugo+rwx", "o+w", "a+w", "ugo+w", "+w", "o=rwx", "666", "0666", "o+rwx", "*=rwx"}}}}}
 }
 
-func packsFilesystemL465() Pack {
+func packsFilesystemL469() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-recursive-lockout", Exe: []string{"chmod"}, Category: "fs-permissions", Tier: "destructive", Blast: "high", Reason: "Recursive mode 000 makes every file unreadable, even to its owner.", Suggestion: "Change only the files that need it, to a mode that keeps owner access.", Match: Match{FlagsAll: [][]string{{"-R", "--recursive"}}, OperandAt: intp(0), OperandAtAny: []string{"000", "0000", "a-rwx", "ugo-rwx", "a=", "u-rwx"}}}}}
 }
 
-func packsFilesystemL478() Pack {
+func packsFilesystemL482() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chown-recursive", Exe: []string{"chown", "chgrp"}, Category: "fs-permissions", Tier: "destructive", Blast: "medium", Reason: "Recursive change of ownership is hard to undo: the previous owners are not recorded.", Suggestion: "Change ownership of the specific files that need it.", Match: Match{FlagsAll: [][]string{{"-R", "--recursive"}}}}}}
 }
 
-func packsFilesystemL491() Pack {
+func packsFilesystemL495() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.sed-inplace-sensitive", Exe: []string{"sed", "perl"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Editing a shell start-up, SSH or system account file in place changes what runs at every login.", Suggestion: "Edit a copy inside the project and ask the user to install it.", Match: Match{FlagsAny: []string{"-i", "--in-place", "-pi"}, OperandsAny: []string{"~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.ssh/**", "/etc/**", "~/.gitconfig"}}}}}
 }
 
-func packsFilesystemL503() Pack {
+func packsFilesystemL507() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.sed-script-writes", Exe: []string{"sed"}, Category: "fs-write", Tier: "execute", Blast: "low", Reason: "The sed script writes files (w), reads files (r) or runs commands (e), so it is not a read-only filter.", Suggestion: "Use sed only to print or edit the named files; write output with a redirect.", Match: Match{FlagsNone: []string{"-e", "--expression", "-f", "--file"}, OperandAt: intp(0), OperandAtAny: []string{"w *", "w/**", "*w /**", "*w/**", "**;w**", "**}w**", "**;e**", "e *", "**/e", "**/e?", "**/?e", "**/w *", "**/w/**", "**;r **", "r *"}}}}}
 }
 
-func packsFilesystemL518() Pack {
+func packsFilesystemL522() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"rm", "rmdir", "unlink", "mv", "cp", "install", "ln", "touch", "mkdir", "chmod", "chown", "chgrp", "truncate", "tee", "sponge"}, Tier: "write"}}}
 }
 
-func packsFilesystemL522() Pack {
+func packsFilesystemL526() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"dd"}, Tier: "write"}}}
 }
 
-func packsFilesystemL526() Pack {
+func packsFilesystemL530() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"find"}, UnsafeFlags: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, UnsafeTier: "execute"}}}
 }
 
-func packsFilesystemL531() Pack {
+func packsFilesystemL535() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"sed"}, UnsafeFlags: []string{"-i", "--in-place"}, UnsafeTier: "write"}}}
 }
 
-func packsFilesystemL536() Pack {
+func packsFilesystemL540() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"tar"}, UnsafeFlags: []string{"-x", "--extract", "--get", "-c", "--create", "-r", "--append", "-u", "--update", "--delete", "-A", "--catenate", "--to-command", "--checkpoint-action", "-I", "--use-compress-program"}, UnsafeTier: "write"}}}
 }
 
-func packsFilesystemL546() Pack {
+func packsFilesystemL550() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe", "rimraf", "del-cli", "trash", "trash-put"}, Operands: "delete"}}}
 }
 
-func packsFilesystemL550() Pack {
+func packsFilesystemL554() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"mv"}, Operands: "delete", Last: "write"}}}
 }
 
-func packsFilesystemL555() Pack {
+func packsFilesystemL559() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"cp", "install"}, Operands: "read", Last: "write", FlagValues: map[string]string{"--target-directory": "write", "-t": "write"}}}}
 }
 
-func packsFilesystemL561() Pack {
+func packsFilesystemL565() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"ln"}, Operands: "read", Last: "write"}}}
 }
 
-func packsFilesystemL566() Pack {
+func packsFilesystemL570() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"truncate", "touch", "mkdir", "tee", "sponge"}, Operands: "write"}}}
 }
 
-func packsFilesystemL570() Pack {
+func packsFilesystemL574() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"chmod", "chown", "chgrp"}, Operands: "write", Skip: 1}}}
 }
 
-func packsFilesystemL575() Pack {
+func packsFilesystemL579() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"dd"}, FlagValues: map[string]string{"if=": "read", "of=": "write"}}}}
 }
 
-func packsFilesystemL579() Pack {
+func packsFilesystemL583() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"find"}, Operands: "read"}}}
 }
 
-func packsFilesystemL583() Pack {
+func packsFilesystemL587() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"find"}, Operands: "delete", WhenFlags: []string{"-delete"}}}}
 }
 
-func packsFilesystemL588() Pack {
+func packsFilesystemL592() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"sed"}, Operands: "read", ScriptFlags: []string{"-e", "--expression", "-f", "--file"}}}}
 }
 
-func packsFilesystemL593() Pack {
+func packsFilesystemL597() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"sed"}, Operands: "write", ScriptFlags: []string{"-e", "--expression", "-f", "--file"}, WhenFlags: []string{"-i", "--in-place"}}}}
 }
 
-func packsFilesystemL599() Pack {
+func packsFilesystemL603() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"tar"}, FlagValues: map[string]string{"--file": "read", "-f": "read"}}}}
 }
 
@@ -5751,7 +5751,7 @@ func effectsCloudL434() Pack {
 }
 
 func effectsCloudL443() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--show-details", "-d", "--all"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "-l", "--location", "--vault-name", "--account-name", "--server", "--plan", "--container-name", "-c", "--prefix", "--auth-mode", "--num-results", "--marker", "--delimiter", "--include", "--timeout"}, Always: []string{"remote-read"}, Examples: []string{"az aks nodepool list -g rg --cluster-name c", "az storage account list -o table", "az storage blob list --account-name acmeassets --container-name releases --auth-mode login -o table", "az storage blob list --account-name acct -c logs"}, pre: programSets{opts: nameSet{text: "--account-name--all--auth-mode--container-name--debug--delimiter--ids--include--location--marker--name--num-results--only-show-errors--output--plan--prefix--query--resource-group--server--show-details--subscription--timeout--vault-name--verbose-c-d-g-l-n-o", ends: []uint32{0xe02, 0x1301, 0x1e02, 0x2e02, 0x3501, 0x4002, 0x4502, 0x4e02, 0x5802, 0x6002, 0x6602, 0x7302, 0x8501, 0x8d02, 0x9302, 0x9b02, 0xa202, 0xb202, 0xba02, 0xc801, 0xd602, 0xdf02, 0xeb02, 0xf401, 0xf602, 0xf801, 0xfa02, 0xfc02, 0xfe02, 0x10002}, tab: []uint32{0x8, 0x0, 0x0, 0x0, 0x0, 0x19, 0x0, 0x9, 0xe, 0x0, 0x11, 0x0, 0x0, 0x12, 0x0, 0x6, 0x0, 0x0, 0x0, 0x0, 0x1b, 0x0, 0x10, 0x15, 0x0, 0x17, 0x1a, 0x0, 0x0, 0x0, 0x0, 0x1d, 0x1, 0x0, 0xb, 0x18, 0x2, 0x16, 0x0, 0xd, 0x0, 0x0, 0xc, 0x7, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0, 0xf, 0x1e, 0x0, 0x0, 0xa, 0x13, 0x1c, 0x4, 0x0, 0x0, 0x0, 0x14, 0x0, 0x5}}}}}}
+	return Pack{Programs: []Program{{Exe: []string{"az"}, Sub: []string{"*", "*", "list|show"}, Flags: []string{"--debug", "--only-show-errors", "--verbose", "--show-details", "-d", "--all"}, Values: []string{"-o", "--output", "--query", "--subscription", "-g", "--resource-group", "-n", "--name", "--ids", "-l", "--location", "--vault-name", "--account-name", "--server", "--plan", "--container-name", "-c", "--prefix", "--auth-mode", "--num-results", "--marker", "--delimiter", "--include", "--timeout"}, Always: []string{"remote-read"}, Examples: []string{"az aks nodepool list -g rg --cluster-name c", "az storage account list -o table", "az storage blob list --account-name logs --container-name app --prefix 2026/ --auth-mode key", "az storage blob list --account-name acct -c logs"}, pre: programSets{opts: nameSet{text: "--account-name--all--auth-mode--container-name--debug--delimiter--ids--include--location--marker--name--num-results--only-show-errors--output--plan--prefix--query--resource-group--server--show-details--subscription--timeout--vault-name--verbose-c-d-g-l-n-o", ends: []uint32{0xe02, 0x1301, 0x1e02, 0x2e02, 0x3501, 0x4002, 0x4502, 0x4e02, 0x5802, 0x6002, 0x6602, 0x7302, 0x8501, 0x8d02, 0x9302, 0x9b02, 0xa202, 0xb202, 0xba02, 0xc801, 0xd602, 0xdf02, 0xeb02, 0xf401, 0xf602, 0xf801, 0xfa02, 0xfc02, 0xfe02, 0x10002}, tab: []uint32{0x8, 0x0, 0x0, 0x0, 0x0, 0x19, 0x0, 0x9, 0xe, 0x0, 0x11, 0x0, 0x0, 0x12, 0x0, 0x6, 0x0, 0x0, 0x0, 0x0, 0x1b, 0x0, 0x10, 0x15, 0x0, 0x17, 0x1a, 0x0, 0x0, 0x0, 0x0, 0x1d, 0x1, 0x0, 0xb, 0x18, 0x2, 0x16, 0x0, 0xd, 0x0, 0x0, 0xc, 0x7, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0, 0xf, 0x1e, 0x0, 0x0, 0xa, 0x13, 0x1c, 0x4, 0x0, 0x0, 0x0, 0x14, 0x0, 0x5}}}}}}
 }
 
 func effectsCloudL455() Pack {
@@ -10219,7 +10219,7 @@ func effectsSysinfoL986() Pack {
 }
 
 func effectsSysinfoL1002() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"drill"}, Flags: []string{"-4", "-6", "-a", "-D", "-h", "-v", "-Q", "-s", "-S", "-t", "-u", "-T", "-x", "-z"}, Values: []string{"-b", "-d", "-o", "-p", "-V", "-I", "-y"}, Effects: map[string]string{"-c": "read", "-f": "upload", "-i": "read", "-k": "read", "-q": "write", "-r": "read", "-w": "write"}, Operands: "host", Always: []string{"remote-read"}, Examples: []string{"drill example.com AAAA", "drill -x 1.1.1.1", "drill example.com @9.9.9.9 MX"}, Counter: []string{"dig example.com"}, pre: programSets{opts: nameSet{text: "-4-6-D-I-Q-S-T-V-a-b-d-h-o-p-s-t-u-v-x-y-z", ends: []uint32{0x201, 0x401, 0x601, 0x802, 0xa01, 0xc01, 0xe01, 0x1002, 0x1201, 0x1402, 0x1602, 0x1801, 0x1a02, 0x1c02, 0x1e01, 0x2001, 0x2201, 0x2401, 0x2601, 0x2802, 0x2a01}, tab: []uint32{0x0, 0x4, 0xf, 0x8, 0x0, 0x0, 0x0, 0x6, 0x2, 0xe, 0x0, 0x0, 0x0, 0x15, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x10, 0x0, 0x0, 0xb, 0x0, 0x7, 0x0, 0x9, 0x3, 0x0, 0x1, 0x5, 0x0, 0x0, 0x0, 0x0, 0x13, 0x0, 0xc, 0x0, 0x11, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xa, 0x0, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0x14, 0x0, 0x0, 0x0, 0x0, 0x12, 0x0}}, effNames: nameSet{text: "-c-f-i-k-q-r-w", ends: []uint32{0x201, 0x401, 0x601, 0x801, 0xa01, 0xc01, 0xe01}, tab: []uint32{0x2, 0x1, 0x0, 0x0, 0x7, 0x0, 0x5, 0x0, 0x0, 0x4, 0x0, 0x6, 0x0, 0x0, 0x0, 0x3}}, grammar: nameSet{text: "-I-V-b-c-d-f-i-k-o-p-q-r-w-y", ends: []uint32{0x201, 0x401, 0x601, 0x801, 0xa01, 0xc01, 0xe01, 0x1001, 0x1201, 0x1401, 0x1601, 0x1801, 0x1a01, 0x1c01}, tab: []uint32{0x1, 0x2, 0x4, 0x6, 0xa, 0x0, 0x0, 0x0, 0x0, 0xd, 0x0, 0x0, 0x5, 0xb, 0x0, 0x0, 0x0, 0x0, 0x8, 0x0, 0x0, 0x0, 0x0, 0xc, 0x3, 0x9, 0x0, 0x0, 0xe, 0x0, 0x7, 0x0}}}}}}
+	return Pack{Programs: []Program{{Exe: []string{"drill"}, Flags: []string{"-4", "-6", "-a", "-D", "-h", "-v", "-Q", "-s", "-S", "-t", "-u", "-T", "-x", "-z"}, Values: []string{"-b", "-d", "-o", "-p", "-V", "-I", "-y"}, Effects: map[string]string{"-c": "read", "-f": "upload", "-i": "read", "-k": "read", "-q": "write", "-r": "read", "-w": "write"}, Operands: "host", Always: []string{"remote-read"}, Examples: []string{"drill example.org MX", "drill -x 1.1.1.1", "drill example.com @9.9.9.9 TXT"}, Counter: []string{"dig example.com"}, pre: programSets{opts: nameSet{text: "-4-6-D-I-Q-S-T-V-a-b-d-h-o-p-s-t-u-v-x-y-z", ends: []uint32{0x201, 0x401, 0x601, 0x802, 0xa01, 0xc01, 0xe01, 0x1002, 0x1201, 0x1402, 0x1602, 0x1801, 0x1a02, 0x1c02, 0x1e01, 0x2001, 0x2201, 0x2401, 0x2601, 0x2802, 0x2a01}, tab: []uint32{0x0, 0x4, 0xf, 0x8, 0x0, 0x0, 0x0, 0x6, 0x2, 0xe, 0x0, 0x0, 0x0, 0x15, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x10, 0x0, 0x0, 0xb, 0x0, 0x7, 0x0, 0x9, 0x3, 0x0, 0x1, 0x5, 0x0, 0x0, 0x0, 0x0, 0x13, 0x0, 0xc, 0x0, 0x11, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xa, 0x0, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0x14, 0x0, 0x0, 0x0, 0x0, 0x12, 0x0}}, effNames: nameSet{text: "-c-f-i-k-q-r-w", ends: []uint32{0x201, 0x401, 0x601, 0x801, 0xa01, 0xc01, 0xe01}, tab: []uint32{0x2, 0x1, 0x0, 0x0, 0x7, 0x0, 0x5, 0x0, 0x0, 0x4, 0x0, 0x6, 0x0, 0x0, 0x0, 0x3}}, grammar: nameSet{text: "-I-V-b-c-d-f-i-k-o-p-q-r-w-y", ends: []uint32{0x201, 0x401, 0x601, 0x801, 0xa01, 0xc01, 0xe01, 0x1001, 0x1201, 0x1401, 0x1601, 0x1801, 0x1a01, 0x1c01}, tab: []uint32{0x1, 0x2, 0x4, 0x6, 0xa, 0x0, 0x0, 0x0, 0x0, 0xd, 0x0, 0x0, 0x5, 0xb, 0x0, 0x0, 0x0, 0x0, 0x8, 0x0, 0x0, 0x0, 0x0, 0xc, 0x3, 0x9, 0x0, 0x0, 0xe, 0x0, 0x7, 0x0}}}}}}
 }
 
 func effectsSysinfoL1019() Pack {

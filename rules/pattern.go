@@ -27,11 +27,14 @@ var outputGlobs = []string{"node_modules", "**/node_modules", "dist", "**/dist",
 	// coverage reports the test tools write (go test -coverprofile, coverage.py, nyc/c8's lcov)
 	"coverage.out", "cover.out", "coverage.txt", "coverage.xml", ".coverage", "lcov.info", "*.coverprofile"}
 
-// outputPatterns are outputGlobs compiled, once.
+// outputPatterns are outputGlobs compiled, once, each with the paths
+// below it: what a build output or cache holds is made again with it
+// (rm -rf build/cache deletes less than rm -rf build, and ls dist | xargs
+// -I{} rm -rf dist/{} the same as rm -rf dist/*).
 var outputPatterns = sync.OnceValue(func() []pattern {
-	out := make([]pattern, len(outputGlobs))
-	for i, g := range outputGlobs {
-		out[i] = globPattern(g)
+	out := make([]pattern, 0, 2*len(outputGlobs))
+	for _, g := range outputGlobs {
+		out = append(out, globPattern(g), globPattern(g+"/**"))
 	}
 	return out
 })
