@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:cac265705e39c718a4c92673badf08dfc1265768dce01b5900b4b2a1504c240d"
-	defaultHashRules = "sha256:a42497214f8cd209b61225d399ed18c00e885e5962d7d53c31d79ddee103c2c7"
+	defaultHash      = "sha256:108d88c8f11ce22fea16cac71b9c3f4adae9218171d2f2ec23e1aa38e82c8b42"
+	defaultHashRules = "sha256:1e13335f1075260e2a30cb7dae39762944ffc19716b7cc82bdab0e649c5d9385"
 )

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
+	"github.com/toolguard/toolguard/rules"
 	"github.com/toolguard/toolguard/shell"
 )
 
@@ -109,11 +110,13 @@ func diskTarget(kind string, args []shell.Word) (target shell.Word, rest []shell
 	return target, rest, found
 }
 
-// workspaceImage reports whether w names a regular file inside the
-// workspace, links followed, or nothing yet: a disk tool given a name
-// where no file is either fails or makes a regular file there (dd of=,
-// mke2fs with a size), and neither wipes a disk. A dangling link at the
-// name is not nothing.
+// workspaceImage reports whether w names, inside the workspace (links
+// followed), nothing yet or a regular file among the project's build
+// outputs: a disk tool given a name where no file is either fails or makes
+// a regular file there (dd of=, mke2fs with a size), and one given an
+// image the build makes again loses nothing. An existing file elsewhere
+// (dd … of=data/app.db conv=notrunc over a database) has content that is
+// lost, and a dangling link at the name is not nothing.
 func (e *evaluation) workspaceImage(w shell.Word, dir string) bool {
 	if strings.HasPrefix(path.Clean(w.Value), "/dev") {
 		return false
@@ -123,7 +126,7 @@ func (e *evaluation) workspaceImage(w shell.Word, dir string) bool {
 		return false
 	}
 	if fi, err := os.Stat(cp.Resolved); err == nil || !errors.Is(err, fs.ErrNotExist) {
-		return err == nil && fi.Mode().IsRegular()
+		return err == nil && fi.Mode().IsRegular() && rules.IsOutput(w.Value)
 	}
 	_, err = os.Lstat(cp.Resolved)
 	return errors.Is(err, fs.ErrNotExist)
@@ -154,10 +157,11 @@ func (e *evaluation) withoutImageDisks(cmd *shell.Command, fs []risk.Finding, di
 	return slices.DeleteFunc(slices.Clone(fs), func(f risk.Finding) bool { return slices.Contains(diskRules, f.Rule) })
 }
 
-// imageTier is the tier of a disk tool that writes only an image file:
-// the execute tier (a program writing a file of the project), or worse
-// when a finding that stays says so.
-func imageTier(fs []risk.Finding) risk.Tier {
+// keptTier is the tier of a command a rule's finding was dropped from (a
+// disk tool writing only an image file, a one-liner deleting only
+// outputs): the execute tier (a program changing files of the project), or
+// worse when a finding that stays says so.
+func keptTier(fs []risk.Finding) risk.Tier {
 	t := risk.Execute
 	for _, f := range fs {
 		t = t.Worse(f.Tier)

@@ -7,11 +7,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestDiskToolsOnImages: dd, mkfs and parted writing an image file in the
-// workspace are project work (asked in supervised, allowed in trusted and
-// full); the same tools on a device, outside the workspace, through a link
-// to a device, as root, or with a target not known statically stay denied
-// in every mode.
+// TestDiskToolsOnImages: dd, mkfs and parted writing a new file or a build
+// output in the workspace are project work (asked in supervised, allowed
+// in trusted and full); the same tools on a device, over an existing file
+// that is no output, outside the workspace, through a link to a device, as
+// root, or with a target not known statically stay denied in every mode.
 func TestDiskToolsOnImages(t *testing.T) {
 	img := []corpusFileSpec{{Path: "build/disk.img", Content: "image"}}
 	toDisk := &corpusSession{Links: []corpusLink{{Path: "build/disk.img", Target: "/dev/sda", Symbolic: true}}}
@@ -27,6 +27,9 @@ func TestDiskToolsOnImages(t *testing.T) {
 	}{
 		{"dd makes a fixture", "dd if=/dev/urandom of=testdata/random-64k.bin bs=1K count=64", nil, nil, allowed},
 		{"dd over an image there", "dd if=/dev/zero of=build/disk.img bs=1M count=8", img, nil, allowed},
+		{"dd over the project's database", "dd if=/dev/urandom of=data/app.db bs=4096 count=1 conv=notrunc",
+			[]corpusFileSpec{{Path: "data/app.db", Content: "SQLite format 3"}}, nil, denied},
+		{"mkfs over an image that is no output", "mkfs.ext4 -F disk.img", []corpusFileSpec{{Path: "disk.img", Content: "x"}}, nil, denied},
 		{"dd onto a disk", "dd if=/dev/urandom of=/dev/sda bs=1M", nil, nil, denied},
 		{"dd through a link to a disk", "dd if=/dev/zero of=build/disk.img bs=1M", nil, toDisk, denied},
 		{"dd through a link out of the workspace", "dd if=/dev/zero of=build/disk.img bs=1M", nil, toHome, denied},

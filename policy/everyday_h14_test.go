@@ -22,6 +22,26 @@ func TestRemoteReadsH14(t *testing.T) {
 	})
 }
 
+// TestInlineOutputDeletesH14: a one-liner whose every delete is a call on
+// a literal build output or cache in the workspace is project work
+// (allowed in trusted); the same call on sources, the home, a computed
+// path or after a chdir keeps the inline-delete rule.
+func TestInlineOutputDeletesH14(t *testing.T) {
+	project := [3]string{"ask", "allow", "allow"}
+	kept := [3]string{"ask", "ask", "allow"}
+	runDiskCases(t, []diskCase{
+		{"python removes the pytest cache", `python3 -c "import shutil;shutil.rmtree('.pytest_cache', ignore_errors=True)"`, nil, project, ""},
+		{"node removes coverage", `node -e "require('fs').rmSync('coverage',{recursive:true,force:true})"`, nil, project, ""},
+		{"perl removes blib", `perl -MFile::Path=remove_tree -e 'remove_tree("blib")'`, nil, project, ""},
+		{"ruby removes tmp/cache", `ruby -e 'require "fileutils"; FileUtils.remove_dir("tmp/cache", true)'`, nil, project, ""},
+		{"python removes the sources", `python3 -c "import shutil;shutil.rmtree('src')"`, nil, kept, ""},
+		{"python removes a path it is given", `python3 -c "import shutil,sys;shutil.rmtree(sys.argv[1])" build`, nil, kept, ""},
+		{"python moves home first", `python3 -c "import os,shutil;os.chdir(os.path.expanduser('~'));shutil.rmtree('build')"`, nil, [3]string{"deny", "deny", "deny"}, ""},
+		{"node removes build outside the workspace", `node -e "require('fs').rmSync('../other/build',{recursive:true})"`, nil, kept, ""},
+		{"ruby removes the home", `ruby -e 'require "fileutils"; FileUtils.rm_rf(Dir.home)'`, nil, [3]string{"deny", "deny", "deny"}, ""},
+	})
+}
+
 // TestListedDeletesH14: a recursive delete of what a listing the analysis
 // can say produces (find DIR -name N -exec rm, ls DIR | xargs rm) is the
 // delete of those paths: the project's outputs and what they hold are

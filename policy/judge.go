@@ -34,7 +34,10 @@ func (e *evaluation) Command(c analysis.Command) {
 	e.env.Names = append(e.env.Names, cmd.Name)
 	fs, tier := e.filledOutputs(cmd, e.declaredInstalls(cmd, e.withoutPublicFiles(cmd, r.Findings, c.Dir), c.Dir), r.Tier, c.Dir)
 	if img := e.withoutImageDisks(cmd, fs, c.Dir); len(img) < len(fs) {
-		fs, tier = img, imageTier(img)
+		fs, tier = img, keptTier(img)
+	}
+	if kept, dropped := e.withoutOutputInlineDeletes(cmd, fs, c.Dir); dropped {
+		fs, tier = kept, keptTier(kept)
 	}
 	fs, tier = e.projectDeletes(cmd, fs, tier, c.Dir)
 	fs, tier = e.sessionOwnDeletes(cmd, fs, tier, c.Dir)

@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:750053dfc65daac85611697527260342d88950e0f99ad5c002f445074c6ffc61"
+	generatedDigest = "sha256:1e13335f1075260e2a30cb7dae39762944ffc19716b7cc82bdab0e649c5d9385"
 }
 
 var generatedPacks = []genPack{
@@ -150,50 +150,51 @@ var generatedPacks = []genPack{
 		{line: 132, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL132},
 		{line: 146, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags remote", build: packsFilesystemL146},
 		{line: 158, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags origins", build: packsFilesystemL158},
-		{line: 175, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL175},
-		{line: 191, kind: "rule", exes: []string{"rm", "unlink", "rmdir"}, subs: nil, trigger: "", build: packsFilesystemL191},
-		{line: 203, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags dir", build: packsFilesystemL203},
-		{line: 215, kind: "rule", exes: []string{"rm", "unlink", "rmdir", "shred"}, subs: nil, trigger: "privileged", build: packsFilesystemL215},
-		{line: 226, kind: "rule", exes: []string{"remove-item", "ri", "del", "erase", "rd"}, subs: nil, trigger: "flags", build: packsFilesystemL226},
-		{line: 240, kind: "rule", exes: []string{"shred", "srm", "wipe"}, subs: nil, trigger: "", build: packsFilesystemL240},
-		{line: 251, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "flags", build: packsFilesystemL251},
-		{line: 263, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "flags", build: packsFilesystemL263},
-		{line: 275, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "flags", build: packsFilesystemL275},
-		{line: 294, kind: "rule", exes: []string{"truncate"}, subs: nil, trigger: "flags", build: packsFilesystemL294},
-		{line: 305, kind: "rule", exes: []string{"tar"}, subs: nil, trigger: "flags", build: packsFilesystemL305},
-		{line: 316, kind: "rule", exes: []string{"trash-empty", "gio"}, subs: nil, trigger: "flags", build: packsFilesystemL316},
-		{line: 327, kind: "rule", exes: []string{"xargs"}, subs: nil, trigger: "", build: packsFilesystemL327},
-		{line: 342, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL342},
-		{line: 358, kind: "rule", exes: []string{"cp", "ln", "install", "rsync"}, subs: nil, trigger: "", build: packsFilesystemL358},
-		{line: 372, kind: "rule", exes: []string{"mv", "tee", "dd", "truncate"}, subs: nil, trigger: "", build: packsFilesystemL372},
-		{line: 385, kind: "rule", exes: []string{"mv", "cp"}, subs: nil, trigger: "", build: packsFilesystemL385},
-		{line: 397, kind: "rule", exes: []string{"cp", "dd"}, subs: nil, trigger: "", build: packsFilesystemL397},
-		{line: 410, kind: "rule", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL410},
-		{line: 421, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL421},
-		{line: 434, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "flags", build: packsFilesystemL434},
-		{line: 446, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL446},
-		{line: 457, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "", build: packsFilesystemL457},
-		{line: 469, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "flags", build: packsFilesystemL469},
-		{line: 482, kind: "rule", exes: []string{"chown", "chgrp"}, subs: nil, trigger: "flags", build: packsFilesystemL482},
-		{line: 495, kind: "rule", exes: []string{"sed", "perl"}, subs: nil, trigger: "flags", build: packsFilesystemL495},
-		{line: 507, kind: "rule", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL507},
-		{line: 522, kind: "safe", exes: []string{"rm", "rmdir", "unlink", "mv", "cp", "install", "ln", "touch", "mkdir", "chmod", "chown", "chgrp", "truncate", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL522},
-		{line: 526, kind: "safe", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL526},
-		{line: 530, kind: "safe", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL530},
-		{line: 535, kind: "safe", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL535},
-		{line: 540, kind: "safe", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL540},
-		{line: 550, kind: "paths", exes: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe", "rimraf", "del-cli", "trash", "trash-put"}, subs: nil, trigger: "", build: packsFilesystemL550},
-		{line: 554, kind: "paths", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL554},
-		{line: 559, kind: "paths", exes: []string{"cp", "install"}, subs: nil, trigger: "", build: packsFilesystemL559},
-		{line: 565, kind: "paths", exes: []string{"ln"}, subs: nil, trigger: "", build: packsFilesystemL565},
-		{line: 570, kind: "paths", exes: []string{"truncate", "touch", "mkdir", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL570},
-		{line: 574, kind: "paths", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL574},
-		{line: 579, kind: "paths", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL579},
-		{line: 583, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL583},
-		{line: 587, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL587},
-		{line: 592, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL592},
-		{line: 597, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL597},
-		{line: 603, kind: "paths", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL603},
+		{line: 175, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags origins", build: packsFilesystemL175},
+		{line: 191, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL191},
+		{line: 207, kind: "rule", exes: []string{"rm", "unlink", "rmdir"}, subs: nil, trigger: "", build: packsFilesystemL207},
+		{line: 219, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags dir", build: packsFilesystemL219},
+		{line: 231, kind: "rule", exes: []string{"rm", "unlink", "rmdir", "shred"}, subs: nil, trigger: "privileged", build: packsFilesystemL231},
+		{line: 242, kind: "rule", exes: []string{"remove-item", "ri", "del", "erase", "rd"}, subs: nil, trigger: "flags", build: packsFilesystemL242},
+		{line: 256, kind: "rule", exes: []string{"shred", "srm", "wipe"}, subs: nil, trigger: "", build: packsFilesystemL256},
+		{line: 267, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "flags", build: packsFilesystemL267},
+		{line: 279, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "flags", build: packsFilesystemL279},
+		{line: 291, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "flags", build: packsFilesystemL291},
+		{line: 310, kind: "rule", exes: []string{"truncate"}, subs: nil, trigger: "flags", build: packsFilesystemL310},
+		{line: 321, kind: "rule", exes: []string{"tar"}, subs: nil, trigger: "flags", build: packsFilesystemL321},
+		{line: 332, kind: "rule", exes: []string{"trash-empty", "gio"}, subs: nil, trigger: "flags", build: packsFilesystemL332},
+		{line: 343, kind: "rule", exes: []string{"xargs"}, subs: nil, trigger: "", build: packsFilesystemL343},
+		{line: 358, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL358},
+		{line: 374, kind: "rule", exes: []string{"cp", "ln", "install", "rsync"}, subs: nil, trigger: "", build: packsFilesystemL374},
+		{line: 388, kind: "rule", exes: []string{"mv", "tee", "dd", "truncate"}, subs: nil, trigger: "", build: packsFilesystemL388},
+		{line: 401, kind: "rule", exes: []string{"mv", "cp"}, subs: nil, trigger: "", build: packsFilesystemL401},
+		{line: 413, kind: "rule", exes: []string{"cp", "dd"}, subs: nil, trigger: "", build: packsFilesystemL413},
+		{line: 426, kind: "rule", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL426},
+		{line: 437, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL437},
+		{line: 450, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "flags", build: packsFilesystemL450},
+		{line: 462, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL462},
+		{line: 473, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "", build: packsFilesystemL473},
+		{line: 485, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "flags", build: packsFilesystemL485},
+		{line: 498, kind: "rule", exes: []string{"chown", "chgrp"}, subs: nil, trigger: "flags", build: packsFilesystemL498},
+		{line: 511, kind: "rule", exes: []string{"sed", "perl"}, subs: nil, trigger: "flags", build: packsFilesystemL511},
+		{line: 523, kind: "rule", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL523},
+		{line: 538, kind: "safe", exes: []string{"rm", "rmdir", "unlink", "mv", "cp", "install", "ln", "touch", "mkdir", "chmod", "chown", "chgrp", "truncate", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL538},
+		{line: 542, kind: "safe", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL542},
+		{line: 546, kind: "safe", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL546},
+		{line: 551, kind: "safe", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL551},
+		{line: 556, kind: "safe", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL556},
+		{line: 566, kind: "paths", exes: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe", "rimraf", "del-cli", "trash", "trash-put"}, subs: nil, trigger: "", build: packsFilesystemL566},
+		{line: 570, kind: "paths", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL570},
+		{line: 575, kind: "paths", exes: []string{"cp", "install"}, subs: nil, trigger: "", build: packsFilesystemL575},
+		{line: 581, kind: "paths", exes: []string{"ln"}, subs: nil, trigger: "", build: packsFilesystemL581},
+		{line: 586, kind: "paths", exes: []string{"truncate", "touch", "mkdir", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL586},
+		{line: 590, kind: "paths", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL590},
+		{line: 595, kind: "paths", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL595},
+		{line: 599, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL599},
+		{line: 603, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL603},
+		{line: 608, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL608},
+		{line: 613, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL613},
+		{line: 619, kind: "paths", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL619},
 	}},
 	{file: "packs/forges.toml", header: packHeader{Name: "forges", Executables: []string{"gh", "glab", "hub", "tea", "curl", "http", "https", "xh", "wget"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"gh"}, subs: nil, trigger: "", build: packsForgesL5},
@@ -2171,10 +2172,10 @@ var generatedExeIndex = []genExe{
 	{name: "check_raid", grammar: []uint32{0x1c0046}, generic: []uint32{0x1c0046}, subs: nil, ruleKnown: false},
 	{name: "check_ssl_cert", grammar: []uint32{0x1c0047}, generic: []uint32{0x1c0047}, subs: nil, ruleKnown: false},
 	{name: "check_statusfile", grammar: []uint32{0x1c0048}, generic: []uint32{0x1c0048}, subs: nil, ruleKnown: false},
-	{name: "chgrp", grammar: []uint32{0x150055}, generic: []uint32{0x4002a, 0x4002b, 0x4002e, 0x40031, 0x4003b, 0x150055}, subs: nil, ruleKnown: true},
-	{name: "chmod", grammar: []uint32{0x40007, 0x150054}, generic: []uint32{0x4002a, 0x4002b, 0x4002c, 0x4002d, 0x40031, 0x4003b, 0xd0021, 0x150054}, subs: nil, ruleKnown: true},
+	{name: "chgrp", grammar: []uint32{0x150055}, generic: []uint32{0x4002b, 0x4002c, 0x4002f, 0x40032, 0x4003c, 0x150055}, subs: nil, ruleKnown: true},
+	{name: "chmod", grammar: []uint32{0x40007, 0x150054}, generic: []uint32{0x4002b, 0x4002c, 0x4002d, 0x4002e, 0x40032, 0x4003c, 0xd0021, 0x150054}, subs: nil, ruleKnown: true},
 	{name: "choom", grammar: []uint32{0x1c0049}, generic: []uint32{0x1c0049}, subs: nil, ruleKnown: false},
-	{name: "chown", grammar: []uint32{0x40008, 0x150055}, generic: []uint32{0x4002a, 0x4002b, 0x4002e, 0x40031, 0x4003b, 0x150055}, subs: nil, ruleKnown: true},
+	{name: "chown", grammar: []uint32{0x40008, 0x150055}, generic: []uint32{0x4002b, 0x4002c, 0x4002f, 0x40032, 0x4003c, 0x150055}, subs: nil, ruleKnown: true},
 	{name: "chpasswd", grammar: nil, generic: []uint32{0x100020}, subs: nil, ruleKnown: true},
 	{name: "chroot", grammar: []uint32{0x150044}, generic: []uint32{0x150044}, subs: nil, ruleKnown: false},
 	{name: "chrt", grammar: []uint32{0x1c004a}, generic: []uint32{0x1c004a}, subs: nil, ruleKnown: false},
@@ -2206,7 +2207,7 @@ var generatedExeIndex = []genExe{
 	{name: "copilot", grammar: []uint32{0x6}, generic: []uint32{0x11, 0x10012}, subs: nil, ruleKnown: true},
 	{name: "cowsay", grammar: []uint32{0x1c0050}, generic: []uint32{0x1c0050}, subs: nil, ruleKnown: false},
 	{name: "cowthink", grammar: []uint32{0x1c0050}, generic: []uint32{0x1c0050}, subs: nil, ruleKnown: false},
-	{name: "cp", grammar: []uint32{0x40003, 0x150045}, generic: []uint32{0x40024, 0x40026, 0x40027, 0x40031, 0x40038, 0xd0021, 0xe0004, 0xe0015, 0x150045}, subs: nil, ruleKnown: true},
+	{name: "cp", grammar: []uint32{0x40003, 0x150045}, generic: []uint32{0x40025, 0x40027, 0x40028, 0x40032, 0x40039, 0xd0021, 0xe0004, 0xe0015, 0x150045}, subs: nil, ruleKnown: true},
 	{name: "cpan", grammar: []uint32{0x1c0051}, generic: []uint32{0x1c0051}, subs: nil, ruleKnown: false},
 	{name: "cpio", grammar: []uint32{0x110007}, generic: []uint32{0x110007}, subs: nil, ruleKnown: false},
 	{name: "cpulimit", grammar: []uint32{0x1c0052}, generic: []uint32{0x1c0052}, subs: nil, ruleKnown: false},
@@ -2237,13 +2238,13 @@ var generatedExeIndex = []genExe{
 	{name: "date", grammar: []uint32{0x150039, 0x15003a}, generic: []uint32{0xd0016, 0x150039, 0x15003a}, subs: nil, ruleKnown: true},
 	{name: "dbt", grammar: nil, generic: []uint32{0x30021}, subs: nil, ruleKnown: true},
 	{name: "dc", grammar: []uint32{0x1c005b}, generic: []uint32{0xd0016, 0x1c005b}, subs: nil, ruleKnown: true},
-	{name: "dd", grammar: []uint32{0x100000}, generic: []uint32{0x40025, 0x40027, 0x40032, 0x4003c, 0x100009, 0x10000a}, subs: nil, ruleKnown: true},
+	{name: "dd", grammar: []uint32{0x100000}, generic: []uint32{0x40026, 0x40028, 0x40033, 0x4003d, 0x100009, 0x10000a}, subs: nil, ruleKnown: true},
 	{name: "debugfs", grammar: []uint32{0x1c005c}, generic: []uint32{0x1c005c}, subs: nil, ruleKnown: false},
 	{name: "deck", grammar: []uint32{0xf0000}, generic: []uint32{0xf0012}, subs: []genSub{{"gateway", []uint32{0xf000d}}, {"reset", []uint32{0xf000c}}, {"sync", []uint32{0xf000c}}}, ruleKnown: true},
 	{name: "declare", grammar: []uint32{0x120008, 0x120009}, generic: []uint32{0x7002b, 0xd0016, 0x120008, 0x120009}, subs: nil, ruleKnown: true},
 	{name: "defaults", grammar: []uint32{0x220006, 0x220069}, generic: []uint32{0x220069}, subs: []genSub{{"domains", []uint32{0x22006a}}, {"read", []uint32{0x22006a}}, {"read-type", []uint32{0x22006a}}}, ruleKnown: false},
-	{name: "del", grammar: nil, generic: []uint32{0x4001a}, subs: nil, ruleKnown: true},
-	{name: "del-cli", grammar: []uint32{0x180012}, generic: []uint32{0x40036, 0x180012}, subs: nil, ruleKnown: true},
+	{name: "del", grammar: nil, generic: []uint32{0x4001b}, subs: nil, ruleKnown: true},
+	{name: "del-cli", grammar: []uint32{0x180012}, generic: []uint32{0x40037, 0x180012}, subs: nil, ruleKnown: true},
 	{name: "deluser", grammar: nil, generic: []uint32{0x100020}, subs: nil, ruleKnown: true},
 	{name: "deno", grammar: []uint32{0x240034}, generic: []uint32{0xa0005, 0xa000c, 0xa001c, 0xb000d, 0x240034}, subs: []genSub{{"--version", []uint32{0x240035}}, {"add", []uint32{0x240036}}, {"approve-scripts", []uint32{0x240036}}, {"bench", []uint32{0x240036}}, {"bundle", []uint32{0x240036}}, {"cache", []uint32{0x240036}}, {"check", []uint32{0x240036}}, {"clean", []uint32{0x240036}}, {"compile", []uint32{0x240036}}, {"completions", []uint32{0x240035}}, {"coverage", []uint32{0x240036}}, {"doc", []uint32{0x240036}}, {"eval", []uint32{0x240036}}, {"fmt", []uint32{0x240036}}, {"info", []uint32{0x240036}}, {"init", []uint32{0x240036}}, {"install", []uint32{0x240036}}, {"jupyter", []uint32{0x240036}}, {"lint", []uint32{0x240036}}, {"outdated", []uint32{0x240036}}, {"publish", []uint32{0x240036}}, {"remove", []uint32{0x240036}}, {"repl", []uint32{0x240036}}, {"run", []uint32{0x240036}}, {"serve", []uint32{0x240036}}, {"task", []uint32{0x240036}}, {"test", []uint32{0x240036}}, {"types", []uint32{0x240035}}, {"uninstall", []uint32{0x240036}}, {"update", []uint32{0x240036}}, {"upgrade", []uint32{0x240036}}, {"vendor", []uint32{0x240036}}, {"x", []uint32{0x240036}}}, ruleKnown: true},
 	{name: "df", grammar: []uint32{0x15000a}, generic: []uint32{0xd0016, 0x15000a}, subs: nil, ruleKnown: true},
@@ -2304,7 +2305,7 @@ var generatedExeIndex = []genExe{
 	{name: "enscript", grammar: []uint32{0x1c006e}, generic: []uint32{0x1c006e}, subs: nil, ruleKnown: false},
 	{name: "env", grammar: []uint32{0x15003d}, generic: []uint32{0x6000c, 0x7002b, 0xd0016, 0xe000f, 0xe0014, 0x15003d}, subs: nil, ruleKnown: true},
 	{name: "eqn", grammar: []uint32{0x1c006f}, generic: []uint32{0x1c006f}, subs: nil, ruleKnown: false},
-	{name: "erase", grammar: nil, generic: []uint32{0x4001a}, subs: nil, ruleKnown: true},
+	{name: "erase", grammar: nil, generic: []uint32{0x4001b}, subs: nil, ruleKnown: true},
 	{name: "eslint", grammar: []uint32{0x240038}, generic: []uint32{0xd0025, 0x240038}, subs: nil, ruleKnown: true},
 	{name: "espeak", grammar: []uint32{0x1c0070}, generic: []uint32{0x1c0070}, subs: nil, ruleKnown: false},
 	{name: "etcdctl", grammar: []uint32{0x17001a}, generic: []uint32{0x17001a}, subs: []genSub{{"endpoint", []uint32{0x17001c}}, {"get", []uint32{0x17001b}}, {"member", []uint32{0x17001c}}}, ruleKnown: false},
@@ -2330,7 +2331,7 @@ var generatedExeIndex = []genExe{
 	{name: "fg", grammar: []uint32{0x120012}, generic: []uint32{0xd0016, 0x120012}, subs: nil, ruleKnown: true},
 	{name: "fgrep", grammar: []uint32{0x230006}, generic: []uint32{0xe0004, 0xe0010, 0xe0018, 0x230006}, subs: nil, ruleKnown: true},
 	{name: "file", grammar: []uint32{0x180002}, generic: []uint32{0xd0016, 0xd002b, 0x180002}, subs: nil, ruleKnown: true},
-	{name: "find", grammar: []uint32{0x40001, 0x190000}, generic: []uint32{0x4001c, 0x4001d, 0x4001e, 0x40033, 0x4003d, 0x4003e, 0xd001c, 0x190000}, subs: nil, ruleKnown: true},
+	{name: "find", grammar: []uint32{0x40001, 0x190000}, generic: []uint32{0x4001d, 0x4001e, 0x4001f, 0x40034, 0x4003e, 0x4003f, 0xd001c, 0x190000}, subs: nil, ruleKnown: true},
 	{name: "findmnt", grammar: []uint32{0x220025}, generic: []uint32{0x220025}, subs: nil, ruleKnown: false},
 	{name: "finger", grammar: []uint32{0x1c0079}, generic: []uint32{0x1c0079}, subs: nil, ruleKnown: false},
 	{name: "firebase", grammar: nil, generic: []uint32{0x10012}, subs: nil, ruleKnown: true},
@@ -2373,7 +2374,7 @@ var generatedExeIndex = []genExe{
 	{name: "ghci", grammar: []uint32{0x24005f}, generic: []uint32{0x24005f}, subs: nil, ruleKnown: false},
 	{name: "gimp", grammar: []uint32{0x1c0083}, generic: []uint32{0x1c0083}, subs: nil, ruleKnown: false},
 	{name: "ginsh", grammar: []uint32{0x1c0084}, generic: []uint32{0x1c0084}, subs: nil, ruleKnown: false},
-	{name: "gio", grammar: nil, generic: []uint32{0x40021}, subs: nil, ruleKnown: true},
+	{name: "gio", grammar: nil, generic: []uint32{0x40022}, subs: nil, ruleKnown: true},
 	{name: "git", grammar: []uint32{0x70000, 0x1b0000}, generic: []uint32{0x7001d, 0x7001e, 0x7001f, 0x70020, 0x70021, 0x70022, 0x70023, 0x70024, 0x70026, 0x1b0000}, subs: []genSub{{"add", []uint32{0x70038, 0x1b0047}}, {"am", []uint32{0x7002a, 0x70038, 0x1b0050}}, {"annotate", []uint32{0x7002c, 0x1b0009}}, {"apply", []uint32{0x70038, 0x1b0051}}, {"archimport", []uint32{0x1b005c}}, {"archive", []uint32{0x70038, 0x1b0059}}, {"bisect", []uint32{0x70038, 0x1b0041, 0x1b0042, 0x1b0043, 0x1b0044}}, {"blame", []uint32{0x7002c, 0x1b0009}}, {"branch", []uint32{0x7000e, 0x7000f, 0x70010, 0x7002d, 0x1b0026}}, {"bugreport", []uint32{0x7002c, 0x1b005c}}, {"bundle", []uint32{0x70038, 0x1b005a, 0x1b005b}}, {"cat-file", []uint32{0x7002c, 0x1b000f}}, {"check-attr", []uint32{0x7002c, 0x1b0017}}, {"check-ignore", []uint32{0x7002c, 0x1b0016}}, {"check-mailmap", []uint32{0x1b0018}}, {"check-ref-format", []uint32{0x7002c, 0x1b0019}}, {"checkout", []uint32{0x70009, 0x7000a, 0x7000b, 0x70028, 0x70029, 0x70038, 0x1b0049}}, {"checkout-index", []uint32{0x1b005c}}, {"cherry", []uint32{0x7002c, 0x1b0015}}, {"cherry-pick", []uint32{0x7002a, 0x70038, 0x1b0050}}, {"citool", []uint32{0x1b005c}}, {"clean", []uint32{0x70008, 0x70039, 0x7003a, 0x1b004f}}, {"clone", []uint32{0x70038, 0x7003b, 0x1b0055}}, {"column", []uint32{0x1b0021}}, {"commit", []uint32{0x70038, 0x1b0048}}, {"commit-graph", []uint32{0x1b0057}}, {"commit-tree", []uint32{0x70038, 0x1b005c}}, {"config", []uint32{0x70025, 0x70027, 0x70037, 0x1b002d, 0x1b002e, 0x1b002f, 0x1b0030}}, {"count-objects", []uint32{0x7002c, 0x1b001a}}, {"credential", []uint32{0x1b005c, 0x1b005d}}, {"credential-cache", []uint32{0x1b005c, 0x1b005d}}, {"credential-store", []uint32{0x1b005c, 0x1b005d}}, {"cvsexportcommit", []uint32{0x1b005c}}, {"cvsimport", []uint32{0x1b005c}}, {"cvsserver", []uint32{0x1b005c}}, {"daemon", []uint32{0x1b005c}}, {"describe", []uint32{0x7002c, 0x1b000e}}, {"diagnose", []uint32{0x1b005c}}, {"diff", []uint32{0x7002c, 0x1b0004}}, {"diff-files", []uint32{0x7002c, 0x1b0005}}, {"diff-index", []uint32{0x7002c, 0x1b0005}}, {"diff-tree", []uint32{0x7002c, 0x1b0005}}, {"difftool", []uint32{0x7002c, 0x1b005c}}, {"fast-export", []uint32{0x1b0025}}, {"fast-import", []uint32{0x1b005c}}, {"fetch", []uint32{0x70038, 0x7003b, 0x1b0053}}, {"fetch-pack", []uint32{0x1b005c}}, {"filter-branch", []uint32{0x70014, 0x1b005c}}, {"filter-repo", []uint32{0x70014}}, {"fmt-merge-msg", []uint32{0x1b0021}}, {"for-each-ref", []uint32{0x7002c, 0x1b0012}}, {"for-each-repo", []uint32{0x1b005c}}, {"format-patch", []uint32{0x70038, 0x1b0058}}, {"fsck", []uint32{0x7002c, 0x1b001c}}, {"gc", []uint32{0x70016, 0x70038, 0x1b0057}}, {"get-tar-commit-id", []uint32{0x1b0021}}, {"gitk", []uint32{0x1b005c}}, {"grep", []uint32{0x7002c, 0x1b000a}}, {"gui", []uint32{0x1b005c}}, {"hash-object", []uint32{0x70038, 0x1b0024}}, {"help", []uint32{0x7002c, 0x1b0020}}, {"hook", []uint32{0x1b005c}}, {"http-backend", []uint32{0x1b005c}}, {"imap-send", []uint32{0x1b005c}}, {"index-pack", []uint32{0x1b005c}}, {"init", []uint32{0x70038, 0x1b0056}}, {"instaweb", []uint32{0x7002c, 0x1b005c}}, {"interpret-trailers", []uint32{0x1b0023}}, {"lfs", []uint32{0x7001c, 0x70038, 0x1b005e, 0x1b005f, 0x1b0060, 0x1b0061}}, {"log", []uint32{0x7002c, 0x1b0002}}, {"ls-files", []uint32{0x7002c, 0x1b000b}}, {"ls-remote", []uint32{0x7002c, 0x7003b, 0x1b001d}}, {"ls-tree", []uint32{0x7002c, 0x1b000c}}, {"mailinfo", []uint32{0x1b005c}}, {"mailsplit", []uint32{0x1b005c}}, {"maintenance", []uint32{0x70038, 0x1b0057}}, {"merge", []uint32{0x7002a, 0x70038, 0x1b0050}}, {"merge-base", []uint32{0x7002c, 0x1b0010}}, {"merge-file", []uint32{0x1b005c}}, {"merge-tree", []uint32{0x1b005c}}, {"mergetool", []uint32{0x70038, 0x1b005c}}, {"mktag", []uint32{0x70038, 0x1b005c}}, {"mktree", []uint32{0x70038, 0x1b005c}}, {"multi-pack-index", []uint32{0x1b0057}}, {"mv", []uint32{0x70038, 0x1b004e}}, {"name-rev", []uint32{0x7002c, 0x1b0011}}, {"notes", []uint32{0x70036, 0x70038, 0x1b003a, 0x1b003b, 0x1b003c}}, {"p4", []uint32{0x1b005c}}, {"pack-objects", []uint32{0x1b005c}}, {"pack-refs", []uint32{0x70038, 0x1b0057}}, {"patch-id", []uint32{0x1b0021}}, {"prune", []uint32{0x70016, 0x70017, 0x1b0057}}, {"prune-packed", []uint32{0x1b0057}}, {"pull", []uint32{0x70038, 0x7003b, 0x1b0052}}, {"push", []uint32{0x70001, 0x70002, 0x70003, 0x70004, 0x70005, 0x70006, 0x70038, 0x7003b, 0x1b0054}}, {"quiltimport", []uint32{0x1b005c}}, {"range-diff", []uint32{0x7002c, 0x1b0006}}, {"read-tree", []uint32{0x70038, 0x1b005c}}, {"rebase", []uint32{0x7002a, 0x70038, 0x1b0050}}, {"receive-pack", []uint32{0x1b005c}}, {"reflog", []uint32{0x70012, 0x70034, 0x70035, 0x1b0035, 0x1b0036}}, {"remote", []uint32{0x7002f, 0x70030, 0x7003c, 0x1b0028, 0x1b0029, 0x1b002a, 0x1b002b, 0x1b002c}}, {"remote-ext", []uint32{0x1b005c}}, {"remote-fd", []uint32{0x1b005c}}, {"repack", []uint32{0x70016, 0x1b0057}}, {"replace", []uint32{0x70038, 0x1b005c}}, {"request-pull", []uint32{0x1b005c}}, {"rerere", []uint32{0x70038, 0x1b0057}}, {"reset", []uint32{0x70007, 0x70038, 0x1b004c}}, {"restore", []uint32{0x7000c, 0x7000d, 0x70029, 0x70038, 0x1b004b}}, {"rev-list", []uint32{0x7002c, 0x1b0008}}, {"rev-parse", []uint32{0x7002c, 0x1b000d}}, {"revert", []uint32{0x7002a, 0x70038, 0x1b0050}}, {"rm", []uint32{0x7001a, 0x70038, 0x1b004d}}, {"scalar", []uint32{0x1b005c}}, {"send-email", []uint32{0x1b005c}}, {"send-pack", []uint32{0x1b005c}}, {"shell", []uint32{0x1b005c}}, {"shortlog", []uint32{0x7002c, 0x1b0007}}, {"show", []uint32{0x7002c, 0x1b0003}}, {"show-branch", []uint32{0x7002c, 0x1b0014}}, {"show-index", []uint32{0x1b0021}}, {"show-ref", []uint32{0x7002c, 0x1b0013}}, {"sparse-checkout", []uint32{0x70038, 0x1b0045, 0x1b0046}}, {"stage", []uint32{0x1b0047}}, {"stash", []uint32{0x70011, 0x70031, 0x70038, 0x1b0031, 0x1b0032, 0x1b0033, 0x1b0034}}, {"status", []uint32{0x7002c, 0x1b0001}}, {"stripspace", []uint32{0x1b0021}}, {"submodule", []uint32{0x7001b, 0x70033, 0x70038, 0x7003d, 0x1b003d, 0x1b003e, 0x1b003f, 0x1b0040}}, {"svn", []uint32{0x1b005c}}, {"switch", []uint32{0x7000b, 0x70038, 0x1b004a}}, {"symbolic-ref", []uint32{0x70038, 0x1b005c}}, {"tag", []uint32{0x70018, 0x7002e, 0x1b0027}}, {"unpack-file", []uint32{0x1b005c}}, {"unpack-objects", []uint32{0x1b005c}}, {"update-index", []uint32{0x70038, 0x1b005c}}, {"update-ref", []uint32{0x70013, 0x1b005c}}, {"upload-archive", []uint32{0x1b005c}}, {"upload-pack", []uint32{0x1b005c}}, {"var", []uint32{0x7002c, 0x1b001e}}, {"verify-commit", []uint32{0x7002c, 0x1b001b}}, {"verify-pack", []uint32{0x1b0022}}, {"verify-tag", []uint32{0x7002c, 0x1b001b}}, {"version", []uint32{0x7002c, 0x1b001f}}, {"whatchanged", []uint32{0x7002c, 0x1b0002}}, {"worktree", []uint32{0x70019, 0x70032, 0x70038, 0x1b0037, 0x1b0038, 0x1b0039}}, {"write-tree", []uint32{0x70038, 0x1b005c}}}, ruleKnown: true},
 	{name: "git-filter-repo", grammar: nil, generic: []uint32{0x70015}, subs: nil, ruleKnown: true},
 	{name: "git-lfs", grammar: []uint32{0x1a0021}, generic: []uint32{0xd0029, 0x1a0021}, subs: []genSub{{"checkout", []uint32{0x1a0023}}, {"clean", []uint32{0x1a0023}}, {"clone", []uint32{0x1a0023}}, {"dedup", []uint32{0x1a0023}}, {"env", []uint32{0x1a0022}}, {"ext", []uint32{0x1a0022}}, {"fetch", []uint32{0x1a0023}}, {"filter-process", []uint32{0x1a0023}}, {"fsck", []uint32{0x1a0022}}, {"install", []uint32{0x1a0023}}, {"lock", []uint32{0x1a0023}}, {"locks", []uint32{0x1a0022}}, {"logs", []uint32{0x1a0022}}, {"ls-files", []uint32{0x1a0022}}, {"merge-driver", []uint32{0x1a0023}}, {"migrate", []uint32{0x1a0023}}, {"pointer", []uint32{0x1a0022}}, {"post-checkout", []uint32{0x1a0023}}, {"post-commit", []uint32{0x1a0023}}, {"post-merge", []uint32{0x1a0023}}, {"pre-push", []uint32{0x1a0023}}, {"prune", []uint32{0x1a0023}}, {"pull", []uint32{0x1a0023}}, {"push", []uint32{0x1a0023}}, {"smudge", []uint32{0x1a0023}}, {"standalone-file", []uint32{0x1a0023}}, {"status", []uint32{0x1a0022}}, {"track", []uint32{0x1a0022}}, {"uninstall", []uint32{0x1a0023}}, {"unlock", []uint32{0x1a0023}}, {"untrack", []uint32{0x1a0023}}, {"update", []uint32{0x1a0023}}, {"version", []uint32{0x1a0022}}}, ruleKnown: true},
@@ -2440,7 +2441,7 @@ var generatedExeIndex = []genExe{
 	{name: "info", grammar: []uint32{0x200007}, generic: []uint32{0xd0016, 0x200007}, subs: nil, ruleKnown: true},
 	{name: "init", grammar: nil, generic: []uint32{0x100016}, subs: nil, ruleKnown: true},
 	{name: "insmod", grammar: nil, generic: []uint32{0x10002f}, subs: nil, ruleKnown: true},
-	{name: "install", grammar: []uint32{0x40005, 0x150056}, generic: []uint32{0x40024, 0x40031, 0x40038, 0xd0021, 0x150056}, subs: nil, ruleKnown: true},
+	{name: "install", grammar: []uint32{0x40005, 0x150056}, generic: []uint32{0x40025, 0x40032, 0x40039, 0xd0021, 0x150056}, subs: nil, ruleKnown: true},
 	{name: "invoke-expression", grammar: nil, generic: []uint32{0xb000d}, subs: nil, ruleKnown: true},
 	{name: "ionice", grammar: []uint32{0x1c0099}, generic: []uint32{0x1c0099}, subs: nil, ruleKnown: false},
 	{name: "iostat", grammar: []uint32{0x220017}, generic: []uint32{0xd0016, 0x220017}, subs: nil, ruleKnown: true},
@@ -2515,7 +2516,7 @@ var generatedExeIndex = []genExe{
 	{name: "linode-cli", grammar: nil, generic: []uint32{0x10012}, subs: nil, ruleKnown: true},
 	{name: "liquibase", grammar: nil, generic: []uint32{0x30021}, subs: nil, ruleKnown: true},
 	{name: "ll", grammar: []uint32{0x150005}, generic: []uint32{0xd0016, 0x150005}, subs: nil, ruleKnown: true},
-	{name: "ln", grammar: []uint32{0x40006, 0x15004a}, generic: []uint32{0x40024, 0x40031, 0x40039, 0xd0021, 0x15004a}, subs: nil, ruleKnown: true},
+	{name: "ln", grammar: []uint32{0x40006, 0x15004a}, generic: []uint32{0x40025, 0x40032, 0x4003a, 0xd0021, 0x15004a}, subs: nil, ruleKnown: true},
 	{name: "local", grammar: []uint32{0x120008, 0x120009}, generic: []uint32{0xd0016, 0x120008, 0x120009}, subs: nil, ruleKnown: true},
 	{name: "locale", grammar: []uint32{0x22003a}, generic: []uint32{0xd0016, 0x22003a}, subs: nil, ruleKnown: true},
 	{name: "localectl", grammar: []uint32{0x220034}, generic: []uint32{0x220034}, subs: []genSub{{"list-keymaps", []uint32{0x220035}}, {"list-locales", []uint32{0x220035}}, {"list-x11-keymap-layouts", []uint32{0x220035}}, {"list-x11-keymap-models", []uint32{0x220035}}, {"list-x11-keymap-options", []uint32{0x220035}}, {"list-x11-keymap-variants", []uint32{0x220035}}, {"status", []uint32{0x220035}}}, ruleKnown: false},
@@ -2565,7 +2566,7 @@ var generatedExeIndex = []genExe{
 	{name: "mise", grammar: []uint32{0x24006e}, generic: []uint32{0xd0029, 0x24006e}, subs: []genSub{{"--version", []uint32{0x24006f}}, {"activate", []uint32{0x240072}}, {"alias", []uint32{0x240070, 0x240072}}, {"aliases", []uint32{0x240070}}, {"backends", []uint32{0x240072}}, {"broadcast", []uint32{0x240072}}, {"bun", []uint32{0x240072}}, {"cache", []uint32{0x240072}}, {"cfg", []uint32{0x240070, 0x240072}}, {"commands", []uint32{0x24006f}}, {"completion", []uint32{0x24006f}}, {"completions", []uint32{0x24006f}}, {"config", []uint32{0x240070, 0x240072}}, {"current", []uint32{0x24006f}}, {"d", []uint32{0x240072}}, {"deactivate", []uint32{0x240072}}, {"default", []uint32{0x240072}}, {"deno", []uint32{0x240072}}, {"doctor", []uint32{0x24006f}}, {"dr", []uint32{0x24006f}}, {"edit", []uint32{0x240072}}, {"env", []uint32{0x240071}}, {"env-vars", []uint32{0x240070}}, {"exec", []uint32{0x240072}}, {"flush", []uint32{0x240072}}, {"gem", []uint32{0x240072}}, {"generate", []uint32{0x240072}}, {"global", []uint32{0x240072}}, {"help", []uint32{0x24006f}}, {"home", []uint32{0x24006f}}, {"hook-env", []uint32{0x240072}}, {"i", []uint32{0x240072}}, {"implode", []uint32{0x240072}}, {"info", []uint32{0x24006f}}, {"install", []uint32{0x240072}}, {"install-latest-npm", []uint32{0x240072}}, {"latest", []uint32{0x240072}}, {"link", []uint32{0x240072}}, {"list", []uint32{0x24006f}}, {"local", []uint32{0x240072}}, {"lock", []uint32{0x240072}}, {"ls", []uint32{0x24006f}}, {"ls-remote", []uint32{0x24006f}}, {"migrate", []uint32{0x240072}}, {"node", []uint32{0x240072}}, {"offline", []uint32{0x240072}}, {"outdated", []uint32{0x240072}}, {"pip", []uint32{0x240072}}, {"plugin", []uint32{0x240070, 0x240072}}, {"plugins", []uint32{0x240070, 0x240072}}, {"prefix", []uint32{0x24006f}}, {"prune", []uint32{0x240072}}, {"r", []uint32{0x240072}}, {"registry", []uint32{0x240072}}, {"rehash", []uint32{0x240072}}, {"reinstall-packages", []uint32{0x240072}}, {"remove", []uint32{0x240072}}, {"reshim", []uint32{0x240072}}, {"rm", []uint32{0x240072}}, {"root", []uint32{0x24006f}}, {"run", []uint32{0x240072}}, {"search", []uint32{0x240072}}, {"self-update", []uint32{0x240072}}, {"selfupdate", []uint32{0x240072}}, {"set", []uint32{0x240071}}, {"settings", []uint32{0x24006f}}, {"shell", []uint32{0x240072}}, {"shims", []uint32{0x24006f}}, {"sync", []uint32{0x240072}}, {"task", []uint32{0x240070, 0x240072}}, {"tasks", []uint32{0x240070, 0x240072}}, {"tool", []uint32{0x240072}}, {"tool-alias", []uint32{0x240072}}, {"trust", []uint32{0x240072}}, {"u", []uint32{0x240072}}, {"unalias", []uint32{0x240072}}, {"uninstall", []uint32{0x240072}}, {"unset", []uint32{0x240072}}, {"unuse", []uint32{0x240072}}, {"up", []uint32{0x240072}}, {"update", []uint32{0x240072}}, {"upgrade", []uint32{0x240072}}, {"use", []uint32{0x240072}}, {"version", []uint32{0x24006f}}, {"versions", []uint32{0x24006f}}, {"virtualenv", []uint32{0x240072}}, {"virtualenv-delete", []uint32{0x240072}}, {"virtualenvs", []uint32{0x240072}}, {"watch", []uint32{0x240072}}, {"whence", []uint32{0x24006f}}, {"where", []uint32{0x24006f}}, {"which", []uint32{0x24006f}}, {"x", []uint32{0x240072}}}, ruleKnown: true},
 	{name: "mix", grammar: []uint32{0x240050}, generic: []uint32{0xa0005, 0xa001c, 0x240050}, subs: nil, ruleKnown: true},
 	{name: "mkcert", grammar: []uint32{0x160000, 0x160012}, generic: []uint32{0xd0021, 0x160012}, subs: nil, ruleKnown: true},
-	{name: "mkdir", grammar: []uint32{0x15004c}, generic: []uint32{0x40031, 0x4003a, 0xd0021, 0x15004c}, subs: nil, ruleKnown: true},
+	{name: "mkdir", grammar: []uint32{0x15004c}, generic: []uint32{0x40032, 0x4003b, 0xd0021, 0x15004c}, subs: nil, ruleKnown: true},
 	{name: "mke2fs", grammar: nil, generic: []uint32{0x10000b}, subs: nil, ruleKnown: true},
 	{name: "mkfifo", grammar: []uint32{0x15004d}, generic: []uint32{0x15004d}, subs: nil, ruleKnown: false},
 	{name: "mkfs", grammar: nil, generic: []uint32{0x10000b}, subs: nil, ruleKnown: true},
@@ -2610,7 +2611,7 @@ var generatedExeIndex = []genExe{
 	{name: "mtr", grammar: []uint32{0x22005c}, generic: []uint32{0xd0016, 0x22005c}, subs: nil, ruleKnown: true},
 	{name: "multitime", grammar: []uint32{0x1d0011}, generic: []uint32{0x1d0011}, subs: nil, ruleKnown: false},
 	{name: "mutt", grammar: []uint32{0x1d0012}, generic: []uint32{0x1d0012}, subs: nil, ruleKnown: false},
-	{name: "mv", grammar: []uint32{0x40004, 0x150046}, generic: []uint32{0x40025, 0x40026, 0x40028, 0x40031, 0x40037, 0xd0021, 0x150046}, subs: nil, ruleKnown: true},
+	{name: "mv", grammar: []uint32{0x40004, 0x150046}, generic: []uint32{0x40026, 0x40027, 0x40029, 0x40032, 0x40038, 0xd0021, 0x150046}, subs: nil, ruleKnown: true},
 	{name: "mvn", grammar: []uint32{0x240050}, generic: []uint32{0xa0005, 0xa001c, 0x240050}, subs: nil, ruleKnown: true},
 	{name: "mvnw", grammar: nil, generic: []uint32{0xa0005}, subs: nil, ruleKnown: true},
 	{name: "mypy", grammar: []uint32{0x240045}, generic: []uint32{0xd0025, 0x240045}, subs: nil, ruleKnown: true},
@@ -2689,7 +2690,7 @@ var generatedExeIndex = []genExe{
 	{name: "pdftex", grammar: []uint32{0x1d0003, 0x1d002b}, generic: []uint32{0x1d002b}, subs: nil, ruleKnown: false},
 	{name: "pdm", grammar: []uint32{0x1f004f}, generic: []uint32{0x1f004f}, subs: []genSub{{"run", []uint32{0x1f004e}}}, ruleKnown: false},
 	{name: "perf", grammar: []uint32{0x1d002c}, generic: []uint32{0x1d002c}, subs: []genSub{{"annotate", []uint32{0x1d002f}}, {"bench", []uint32{0x1d002f}}, {"c2c", []uint32{0x1d002f}}, {"daemon", []uint32{0x1d002f}}, {"ftrace", []uint32{0x1d002f}}, {"inject", []uint32{0x1d002f}}, {"iostat", []uint32{0x1d002f}}, {"kmem", []uint32{0x1d002f}}, {"kvm", []uint32{0x1d002f}}, {"kwork", []uint32{0x1d002f}}, {"list", []uint32{0x1d002d}}, {"lock", []uint32{0x1d002f}}, {"mem", []uint32{0x1d002f}}, {"probe", []uint32{0x1d002f}}, {"record", []uint32{0x1d0031}}, {"report", []uint32{0x1d0030}}, {"sched", []uint32{0x1d002f}}, {"script", []uint32{0x1d002f}}, {"stat", []uint32{0x1d0031}}, {"test", []uint32{0x1d002f}}, {"timechart", []uint32{0x1d002f}}, {"top", []uint32{0x1d002f}}, {"trace", []uint32{0x1d0031}}, {"version", []uint32{0x1d002e}}}, ruleKnown: false},
-	{name: "perl", grammar: []uint32{0x4000b, 0x24005a}, generic: []uint32{0x4002f, 0xb000d, 0xb000e, 0xb000f, 0x24005a}, subs: nil, ruleKnown: true},
+	{name: "perl", grammar: []uint32{0x4000b, 0x24005a}, generic: []uint32{0x40030, 0xb000d, 0xb000e, 0xb000f, 0x24005a}, subs: nil, ruleKnown: true},
 	{name: "perlbug", grammar: []uint32{0x1d0032}, generic: []uint32{0x1d0032}, subs: nil, ruleKnown: false},
 	{name: "pexec", grammar: []uint32{0x1d0033}, generic: []uint32{0x1d0033}, subs: nil, ruleKnown: false},
 	{name: "pfctl", grammar: nil, generic: []uint32{0x10002e}, subs: nil, ruleKnown: true},
@@ -2767,7 +2768,7 @@ var generatedExeIndex = []genExe{
 	{name: "rbenv", grammar: []uint32{0x24006e}, generic: []uint32{0xd0029, 0x24006e}, subs: []genSub{{"--version", []uint32{0x24006f}}, {"activate", []uint32{0x240072}}, {"alias", []uint32{0x240072}}, {"backends", []uint32{0x240072}}, {"broadcast", []uint32{0x240072}}, {"bun", []uint32{0x240072}}, {"cache", []uint32{0x240072}}, {"cfg", []uint32{0x240072}}, {"commands", []uint32{0x24006f}}, {"completion", []uint32{0x24006f}}, {"completions", []uint32{0x24006f}}, {"config", []uint32{0x240072}}, {"current", []uint32{0x24006f}}, {"d", []uint32{0x240072}}, {"deactivate", []uint32{0x240072}}, {"default", []uint32{0x240072}}, {"deno", []uint32{0x240072}}, {"doctor", []uint32{0x24006f}}, {"dr", []uint32{0x24006f}}, {"edit", []uint32{0x240072}}, {"exec", []uint32{0x240072}}, {"flush", []uint32{0x240072}}, {"gem", []uint32{0x240072}}, {"generate", []uint32{0x240072}}, {"global", []uint32{0x240072}}, {"help", []uint32{0x24006f}}, {"home", []uint32{0x24006f}}, {"hook-env", []uint32{0x240072}}, {"i", []uint32{0x240072}}, {"implode", []uint32{0x240072}}, {"info", []uint32{0x24006f}}, {"install", []uint32{0x240072}}, {"install-latest-npm", []uint32{0x240072}}, {"latest", []uint32{0x240072}}, {"link", []uint32{0x240072}}, {"list", []uint32{0x24006f}}, {"local", []uint32{0x240072}}, {"lock", []uint32{0x240072}}, {"ls", []uint32{0x24006f}}, {"ls-remote", []uint32{0x24006f}}, {"migrate", []uint32{0x240072}}, {"node", []uint32{0x240072}}, {"offline", []uint32{0x240072}}, {"outdated", []uint32{0x240072}}, {"pip", []uint32{0x240072}}, {"plugin", []uint32{0x240072}}, {"plugins", []uint32{0x240072}}, {"prefix", []uint32{0x24006f}}, {"prune", []uint32{0x240072}}, {"r", []uint32{0x240072}}, {"registry", []uint32{0x240072}}, {"rehash", []uint32{0x240072}}, {"reinstall-packages", []uint32{0x240072}}, {"remove", []uint32{0x240072}}, {"reshim", []uint32{0x240072}}, {"rm", []uint32{0x240072}}, {"root", []uint32{0x24006f}}, {"run", []uint32{0x240072}}, {"search", []uint32{0x240072}}, {"self-update", []uint32{0x240072}}, {"selfupdate", []uint32{0x240072}}, {"settings", []uint32{0x24006f}}, {"shell", []uint32{0x240072}}, {"shims", []uint32{0x24006f}}, {"sync", []uint32{0x240072}}, {"task", []uint32{0x240072}}, {"tasks", []uint32{0x240072}}, {"tool", []uint32{0x240072}}, {"tool-alias", []uint32{0x240072}}, {"trust", []uint32{0x240072}}, {"u", []uint32{0x240072}}, {"unalias", []uint32{0x240072}}, {"uninstall", []uint32{0x240072}}, {"unset", []uint32{0x240072}}, {"unuse", []uint32{0x240072}}, {"up", []uint32{0x240072}}, {"update", []uint32{0x240072}}, {"upgrade", []uint32{0x240072}}, {"use", []uint32{0x240072}}, {"version", []uint32{0x24006f}}, {"versions", []uint32{0x24006f}}, {"virtualenv", []uint32{0x240072}}, {"virtualenv-delete", []uint32{0x240072}}, {"virtualenvs", []uint32{0x240072}}, {"watch", []uint32{0x240072}}, {"whence", []uint32{0x24006f}}, {"where", []uint32{0x24006f}}, {"which", []uint32{0x24006f}}, {"x", []uint32{0x240072}}}, ruleKnown: true},
 	{name: "rc", grammar: []uint32{0x1d003d}, generic: []uint32{0x1d003d}, subs: nil, ruleKnown: false},
 	{name: "rclone", grammar: []uint32{0x13004f}, generic: []uint32{0x10011, 0x1001a, 0x13004f}, subs: []genSub{{"about", []uint32{0x130050}}, {"authorize", []uint32{0x130054}}, {"bisync", []uint32{0x130055}}, {"cat", []uint32{0x130050}}, {"check", []uint32{0x130050}}, {"config", []uint32{0x130052, 0x130053}}, {"copy", []uint32{0x130055}}, {"copyto", []uint32{0x130055}}, {"copyurl", []uint32{0x130055}}, {"cryptcheck", []uint32{0x130050}}, {"hashsum", []uint32{0x130050}}, {"listremotes", []uint32{0x130051}}, {"ls", []uint32{0x130050}}, {"lsd", []uint32{0x130050}}, {"lsf", []uint32{0x130050}}, {"lsjson", []uint32{0x130050}}, {"lsl", []uint32{0x130050}}, {"md5sum", []uint32{0x130050}}, {"move", []uint32{0x130056}}, {"moveto", []uint32{0x130056}}, {"sha1sum", []uint32{0x130050}}, {"size", []uint32{0x130050}}, {"sync", []uint32{0x130055}}, {"tree", []uint32{0x130050}}, {"version", []uint32{0x130051}}}, ruleKnown: true},
-	{name: "rd", grammar: nil, generic: []uint32{0x4001a}, subs: nil, ruleKnown: true},
+	{name: "rd", grammar: nil, generic: []uint32{0x4001b}, subs: nil, ruleKnown: true},
 	{name: "read", grammar: []uint32{0x120011}, generic: []uint32{0xd0016, 0x120011}, subs: nil, ruleKnown: true},
 	{name: "readelf", grammar: []uint32{0x240056}, generic: []uint32{0xd0016, 0x240056}, subs: nil, ruleKnown: true},
 	{name: "readlink", grammar: []uint32{0x150008}, generic: []uint32{0xd0016, 0xd002b, 0x150008}, subs: nil, ruleKnown: true},
@@ -2778,26 +2779,26 @@ var generatedExeIndex = []genExe{
 	{name: "red", grammar: []uint32{0x1c006a}, generic: []uint32{0x1c006a}, subs: nil, ruleKnown: false},
 	{name: "redcarpet", grammar: []uint32{0x1d0049}, generic: []uint32{0x1d0049}, subs: nil, ruleKnown: false},
 	{name: "redis-cli", grammar: []uint32{0x3000b, 0x170005}, generic: []uint32{0x30014, 0x30015, 0x30016, 0x30017, 0x30018, 0x30024, 0x170005}, subs: []genSub{{"acl", []uint32{0x170007}}, {"bitcount", []uint32{0x170006}}, {"bitpos", []uint32{0x170006}}, {"client", []uint32{0x170007}}, {"cluster", []uint32{0x170007}}, {"command", []uint32{0x170007}}, {"config", []uint32{0x170008, 0x170009}}, {"dbsize", []uint32{0x170006}}, {"dump", []uint32{0x170006}}, {"echo", []uint32{0x170006}}, {"exists", []uint32{0x170006}}, {"expiretime", []uint32{0x170006}}, {"function", []uint32{0x170007}}, {"geodist", []uint32{0x170006}}, {"geohash", []uint32{0x170006}}, {"geopos", []uint32{0x170006}}, {"georadius_ro", []uint32{0x170006}}, {"georadiusbymember_ro", []uint32{0x170006}}, {"geosearch", []uint32{0x170006}}, {"get", []uint32{0x170006}}, {"getbit", []uint32{0x170006}}, {"getrange", []uint32{0x170006}}, {"hexists", []uint32{0x170006}}, {"hget", []uint32{0x170006}}, {"hgetall", []uint32{0x170006}}, {"hkeys", []uint32{0x170006}}, {"hlen", []uint32{0x170006}}, {"hmget", []uint32{0x170006}}, {"hrandfield", []uint32{0x170006}}, {"hscan", []uint32{0x170006}}, {"hstrlen", []uint32{0x170006}}, {"hvals", []uint32{0x170006}}, {"info", []uint32{0x170006}}, {"keys", []uint32{0x170006}}, {"lastsave", []uint32{0x170006}}, {"latency", []uint32{0x170007}}, {"lcs", []uint32{0x170006}}, {"lindex", []uint32{0x170006}}, {"llen", []uint32{0x170006}}, {"lolwut", []uint32{0x170006}}, {"lpos", []uint32{0x170006}}, {"lrange", []uint32{0x170006}}, {"memory", []uint32{0x170007}}, {"mget", []uint32{0x170006}}, {"module", []uint32{0x170007}}, {"object", []uint32{0x170007}}, {"pexpiretime", []uint32{0x170006}}, {"ping", []uint32{0x170006}}, {"pttl", []uint32{0x170006}}, {"pubsub", []uint32{0x170007}}, {"randomkey", []uint32{0x170006}}, {"role", []uint32{0x170006}}, {"scan", []uint32{0x170006}}, {"scard", []uint32{0x170006}}, {"script", []uint32{0x170007}}, {"sismember", []uint32{0x170006}}, {"slowlog", []uint32{0x170007}}, {"smembers", []uint32{0x170006}}, {"smismember", []uint32{0x170006}}, {"sort_ro", []uint32{0x170006}}, {"srandmember", []uint32{0x170006}}, {"sscan", []uint32{0x170006}}, {"strlen", []uint32{0x170006}}, {"substr", []uint32{0x170006}}, {"time", []uint32{0x170006}}, {"ttl", []uint32{0x170006}}, {"type", []uint32{0x170006}}, {"xinfo", []uint32{0x170007}}, {"xlen", []uint32{0x170006}}, {"xrange", []uint32{0x170006}}, {"xrevrange", []uint32{0x170006}}, {"zcard", []uint32{0x170006}}, {"zcount", []uint32{0x170006}}, {"zlexcount", []uint32{0x170006}}, {"zmscore", []uint32{0x170006}}, {"zrandmember", []uint32{0x170006}}, {"zrange", []uint32{0x170006}}, {"zrangebylex", []uint32{0x170006}}, {"zrangebyscore", []uint32{0x170006}}, {"zrank", []uint32{0x170006}}, {"zrevrange", []uint32{0x170006}}, {"zrevrangebylex", []uint32{0x170006}}, {"zrevrangebyscore", []uint32{0x170006}}, {"zrevrank", []uint32{0x170006}}, {"zscan", []uint32{0x170006}}, {"zscore", []uint32{0x170006}}}, ruleKnown: true},
-	{name: "remove-item", grammar: []uint32{0x4000c}, generic: []uint32{0x4001a}, subs: nil, ruleKnown: true},
+	{name: "remove-item", grammar: []uint32{0x4000c}, generic: []uint32{0x4001b}, subs: nil, ruleKnown: true},
 	{name: "render", grammar: nil, generic: []uint32{0x10012}, subs: nil, ruleKnown: true},
 	{name: "reset", grammar: []uint32{0x22003f}, generic: []uint32{0xd0020, 0x22003f}, subs: nil, ruleKnown: true},
 	{name: "restic", grammar: []uint32{0x1d004a}, generic: []uint32{0x1d004a}, subs: []genSub{{"backup", []uint32{0x1d004c}}, {"version", []uint32{0x1d004b}}}, ruleKnown: false},
 	{name: "return", grammar: []uint32{0x120012}, generic: []uint32{0xd0016, 0x120012}, subs: nil, ruleKnown: true},
 	{name: "rev", grammar: []uint32{0x23000a}, generic: []uint32{0xd0016, 0xd002b, 0x23000a}, subs: nil, ruleKnown: true},
 	{name: "rg", grammar: []uint32{0xd0003, 0x180007}, generic: []uint32{0xd0018, 0xe0004, 0xe0010, 0xe0018, 0x180007}, subs: nil, ruleKnown: true},
-	{name: "ri", grammar: nil, generic: []uint32{0x4001a}, subs: nil, ruleKnown: true},
-	{name: "rimraf", grammar: []uint32{0x180011}, generic: []uint32{0x40036, 0x180011}, subs: nil, ruleKnown: true},
+	{name: "ri", grammar: nil, generic: []uint32{0x4001b}, subs: nil, ruleKnown: true},
+	{name: "rimraf", grammar: []uint32{0x180011}, generic: []uint32{0x40037, 0x180011}, subs: nil, ruleKnown: true},
 	{name: "rlogin", grammar: []uint32{0x1d004d}, generic: []uint32{0x1d004d}, subs: nil, ruleKnown: false},
 	{name: "rlwrap", grammar: []uint32{0x1d004e}, generic: []uint32{0x1d004e}, subs: nil, ruleKnown: false},
-	{name: "rm", grammar: []uint32{0x40000, 0x150047}, generic: []uint32{0x4000d, 0x4000e, 0x4000f, 0x40010, 0x40011, 0x40012, 0x40013, 0x40014, 0x40015, 0x40016, 0x40017, 0x40018, 0x40019, 0x40031, 0x40036, 0x150047}, subs: nil, ruleKnown: true},
-	{name: "rmdir", grammar: []uint32{0x150048}, generic: []uint32{0x40017, 0x40019, 0x40031, 0x40036, 0x150048}, subs: nil, ruleKnown: true},
+	{name: "rm", grammar: []uint32{0x40000, 0x150047}, generic: []uint32{0x4000d, 0x4000e, 0x4000f, 0x40010, 0x40011, 0x40012, 0x40013, 0x40014, 0x40015, 0x40016, 0x40017, 0x40018, 0x40019, 0x4001a, 0x40032, 0x40037, 0x150047}, subs: nil, ruleKnown: true},
+	{name: "rmdir", grammar: []uint32{0x150048}, generic: []uint32{0x40018, 0x4001a, 0x40032, 0x40037, 0x150048}, subs: nil, ruleKnown: true},
 	{name: "rmmod", grammar: nil, generic: []uint32{0x10002f}, subs: nil, ruleKnown: true},
 	{name: "route", grammar: []uint32{0x22004d}, generic: []uint32{0xd0020, 0x22004d}, subs: nil, ruleKnown: true},
 	{name: "rpm", grammar: []uint32{0x1f0006}, generic: []uint32{0x1f0006}, subs: nil, ruleKnown: false},
 	{name: "rpmdb", grammar: []uint32{0x1d0051}, generic: []uint32{0x1d0051}, subs: nil, ruleKnown: false},
 	{name: "rpmquery", grammar: []uint32{0x1d004f}, generic: []uint32{0x1d004f}, subs: nil, ruleKnown: false},
 	{name: "rpmverify", grammar: []uint32{0x1d0050}, generic: []uint32{0x1d0050}, subs: nil, ruleKnown: false},
-	{name: "rsync", grammar: []uint32{0xc0000, 0x1e000c}, generic: []uint32{0x40024, 0xc0004, 0xc0005, 0xc0008, 0xc000d, 0xc000e, 0xe000e, 0xe001a, 0xe0020, 0x1e000c}, subs: nil, ruleKnown: true},
+	{name: "rsync", grammar: []uint32{0xc0000, 0x1e000c}, generic: []uint32{0x40025, 0xc0004, 0xc0005, 0xc0008, 0xc000d, 0xc000e, 0xe000e, 0xe001a, 0xe0020, 0x1e000c}, subs: nil, ruleKnown: true},
 	{name: "rsyslogd", grammar: []uint32{0x1d0052}, generic: []uint32{0x1d0052}, subs: nil, ruleKnown: false},
 	{name: "rtorrent", grammar: []uint32{0x1d0053}, generic: []uint32{0x1d0053}, subs: nil, ruleKnown: false},
 	{name: "ruby", grammar: []uint32{0x24005b}, generic: []uint32{0xb000d, 0xb000e, 0xb000f, 0x24005b}, subs: nil, ruleKnown: true},
@@ -2824,7 +2825,7 @@ var generatedExeIndex = []genExe{
 	{name: "sdk", grammar: []uint32{0x24006e}, generic: []uint32{0xd0029, 0x24006e}, subs: []genSub{{"--version", []uint32{0x24006f}}, {"activate", []uint32{0x240072}}, {"alias", []uint32{0x240070, 0x240072}}, {"aliases", []uint32{0x240070}}, {"backends", []uint32{0x240072}}, {"broadcast", []uint32{0x240072}}, {"bun", []uint32{0x240072}}, {"cache", []uint32{0x240072}}, {"cfg", []uint32{0x240070, 0x240072}}, {"commands", []uint32{0x24006f}}, {"completion", []uint32{0x24006f}}, {"completions", []uint32{0x24006f}}, {"config", []uint32{0x240070, 0x240072}}, {"current", []uint32{0x24006f}}, {"d", []uint32{0x240072}}, {"deactivate", []uint32{0x240072}}, {"default", []uint32{0x240072}}, {"deno", []uint32{0x240072}}, {"doctor", []uint32{0x24006f}}, {"dr", []uint32{0x24006f}}, {"edit", []uint32{0x240072}}, {"env-vars", []uint32{0x240070}}, {"exec", []uint32{0x240072}}, {"flush", []uint32{0x240072}}, {"gem", []uint32{0x240072}}, {"generate", []uint32{0x240072}}, {"global", []uint32{0x240072}}, {"help", []uint32{0x24006f}}, {"home", []uint32{0x24006f}}, {"hook-env", []uint32{0x240072}}, {"i", []uint32{0x240072}}, {"implode", []uint32{0x240072}}, {"info", []uint32{0x24006f}}, {"install", []uint32{0x240072}}, {"install-latest-npm", []uint32{0x240072}}, {"latest", []uint32{0x240072}}, {"link", []uint32{0x240072}}, {"list", []uint32{0x24006f}}, {"local", []uint32{0x240072}}, {"lock", []uint32{0x240072}}, {"ls", []uint32{0x24006f}}, {"ls-remote", []uint32{0x24006f}}, {"migrate", []uint32{0x240072}}, {"node", []uint32{0x240072}}, {"offline", []uint32{0x240072}}, {"outdated", []uint32{0x240072}}, {"pip", []uint32{0x240072}}, {"plugin", []uint32{0x240070, 0x240072}}, {"plugins", []uint32{0x240070, 0x240072}}, {"prefix", []uint32{0x24006f}}, {"prune", []uint32{0x240072}}, {"r", []uint32{0x240072}}, {"registry", []uint32{0x240072}}, {"rehash", []uint32{0x240072}}, {"reinstall-packages", []uint32{0x240072}}, {"remove", []uint32{0x240072}}, {"reshim", []uint32{0x240072}}, {"rm", []uint32{0x240072}}, {"root", []uint32{0x24006f}}, {"run", []uint32{0x240072}}, {"search", []uint32{0x240072}}, {"self-update", []uint32{0x240072}}, {"selfupdate", []uint32{0x240072}}, {"settings", []uint32{0x24006f}}, {"shell", []uint32{0x240072}}, {"shims", []uint32{0x24006f}}, {"sync", []uint32{0x240072}}, {"task", []uint32{0x240070, 0x240072}}, {"tasks", []uint32{0x240070, 0x240072}}, {"tool", []uint32{0x240072}}, {"tool-alias", []uint32{0x240072}}, {"trust", []uint32{0x240072}}, {"u", []uint32{0x240072}}, {"unalias", []uint32{0x240072}}, {"uninstall", []uint32{0x240072}}, {"unset", []uint32{0x240072}}, {"unuse", []uint32{0x240072}}, {"up", []uint32{0x240072}}, {"update", []uint32{0x240072}}, {"upgrade", []uint32{0x240072}}, {"use", []uint32{0x240072}}, {"version", []uint32{0x24006f}}, {"versions", []uint32{0x24006f}}, {"virtualenv", []uint32{0x240072}}, {"virtualenv-delete", []uint32{0x240072}}, {"virtualenvs", []uint32{0x240072}}, {"watch", []uint32{0x240072}}, {"whence", []uint32{0x24006f}}, {"where", []uint32{0x24006f}}, {"which", []uint32{0x24006f}}, {"x", []uint32{0x240072}}}, ruleKnown: true},
 	{name: "secret-tool", grammar: []uint32{0x210011}, generic: []uint32{0x210011}, subs: []genSub{{"clear", []uint32{0x210013}}, {"lock", []uint32{0x210013}}, {"lookup", []uint32{0x210012}}, {"search", []uint32{0x210012}}, {"store", []uint32{0x210013}}}, ruleKnown: false},
 	{name: "security", grammar: []uint32{0x210014}, generic: []uint32{0xe0007, 0xe0008, 0x210014}, subs: []genSub{{"add-generic-password", []uint32{0x21001a}}, {"add-internet-password", []uint32{0x21001a}}, {"add-trusted-cert", []uint32{0x21001a}}, {"authorizationdb", []uint32{0x21001a}}, {"create-keychain", []uint32{0x21001a}}, {"default-keychain", []uint32{0x210017, 0x210018}}, {"delete-generic-password", []uint32{0x21001a}}, {"delete-internet-password", []uint32{0x21001a}}, {"delete-keychain", []uint32{0x21001a}}, {"dump-keychain", []uint32{0x210016}}, {"dump-trust-settings", []uint32{0x210017}}, {"export", []uint32{0x210019}}, {"find-certificate", []uint32{0x210017}}, {"find-generic-password", []uint32{0x210015}}, {"find-identity", []uint32{0x210017}}, {"find-internet-password", []uint32{0x210015}}, {"import", []uint32{0x21001a}}, {"list-keychains", []uint32{0x210017, 0x210018}}, {"list-smartcards", []uint32{0x210017}}, {"lock-keychain", []uint32{0x21001a}}, {"login-keychain", []uint32{0x210017, 0x210018}}, {"remove-trusted-cert", []uint32{0x21001a}}, {"set-key-partition-list", []uint32{0x21001a}}, {"set-keychain-settings", []uint32{0x21001a}}, {"show-keychain-info", []uint32{0x210017}}, {"unlock-keychain", []uint32{0x21001a}}, {"verify-cert", []uint32{0x210017}}}, ruleKnown: true},
-	{name: "sed", grammar: []uint32{0x40009, 0x230004}, generic: []uint32{0x4002f, 0x40030, 0x40034, 0x4003f, 0x40040, 0xd001b, 0xe0004, 0x230004}, subs: nil, ruleKnown: true},
+	{name: "sed", grammar: []uint32{0x40009, 0x230004}, generic: []uint32{0x40030, 0x40031, 0x40035, 0x40040, 0x40041, 0xd001b, 0xe0004, 0x230004}, subs: nil, ruleKnown: true},
 	{name: "seq", grammar: []uint32{0x15002c}, generic: []uint32{0xd0016, 0x15002c}, subs: nil, ruleKnown: true},
 	{name: "sequelize", grammar: nil, generic: []uint32{0x3001d}, subs: nil, ruleKnown: true},
 	{name: "serverless", grammar: nil, generic: []uint32{0x10013}, subs: nil, ruleKnown: true},
@@ -2853,7 +2854,7 @@ var generatedExeIndex = []genExe{
 	{name: "shfmt", grammar: []uint32{0x240063}, generic: []uint32{0xd0021, 0xd0022, 0x240063}, subs: nil, ruleKnown: true},
 	{name: "shift", grammar: []uint32{0x120012}, generic: []uint32{0xd0016, 0x120012}, subs: nil, ruleKnown: true},
 	{name: "shopt", grammar: []uint32{0x12000e}, generic: []uint32{0xd0016, 0x12000e}, subs: nil, ruleKnown: true},
-	{name: "shred", grammar: []uint32{0x150052}, generic: []uint32{0x40019, 0x4001b, 0x40036, 0x150052}, subs: nil, ruleKnown: true},
+	{name: "shred", grammar: []uint32{0x150052}, generic: []uint32{0x4001a, 0x4001c, 0x40037, 0x150052}, subs: nil, ruleKnown: true},
 	{name: "shuf", grammar: []uint32{0x150020}, generic: []uint32{0x150020}, subs: nil, ruleKnown: false},
 	{name: "shutdown", grammar: nil, generic: []uint32{0x100015}, subs: nil, ruleKnown: true},
 	{name: "sleep", grammar: []uint32{0x15002d}, generic: []uint32{0xd0016, 0x15002d}, subs: nil, ruleKnown: true},
@@ -2869,11 +2870,11 @@ var generatedExeIndex = []genExe{
 	{name: "source", grammar: []uint32{0x12001f}, generic: []uint32{0xb000d, 0xb000e, 0xb000f, 0xb0012, 0xd002b, 0x12001f}, subs: nil, ruleKnown: true},
 	{name: "split", grammar: []uint32{0x150057}, generic: []uint32{0x150057}, subs: nil, ruleKnown: false},
 	{name: "splunk", grammar: []uint32{0xf0002}, generic: []uint32{0xf0012}, subs: []genSub{{"clean", []uint32{0xf000e}}}, ruleKnown: true},
-	{name: "sponge", grammar: []uint32{0x230010}, generic: []uint32{0x40031, 0x4003a, 0x230010}, subs: nil, ruleKnown: true},
+	{name: "sponge", grammar: []uint32{0x230010}, generic: []uint32{0x40032, 0x4003b, 0x230010}, subs: nil, ruleKnown: true},
 	{name: "sqlcmd", grammar: []uint32{0x30008, 0x170010}, generic: []uint32{0x30010, 0x30011, 0x30012, 0x30013, 0x30014, 0x30024, 0x170010}, subs: nil, ruleKnown: true},
 	{name: "sqlite3", grammar: []uint32{0x30003, 0x170002}, generic: []uint32{0x30010, 0x30011, 0x30012, 0x30013, 0x30014, 0x30024, 0x170002}, subs: nil, ruleKnown: true},
 	{name: "sqlmap", grammar: []uint32{0x1d0065}, generic: []uint32{0x1d0065}, subs: nil, ruleKnown: false},
-	{name: "srm", grammar: nil, generic: []uint32{0x4001b, 0x40036}, subs: nil, ruleKnown: true},
+	{name: "srm", grammar: nil, generic: []uint32{0x4001c, 0x40037}, subs: nil, ruleKnown: true},
 	{name: "ss", grammar: []uint32{0x22004f}, generic: []uint32{0xd0016, 0x22004f}, subs: nil, ruleKnown: true},
 	{name: "ssh", grammar: []uint32{0xc0002, 0x1e0009}, generic: []uint32{0xc0009, 0xc000b, 0x1e0009}, subs: nil, ruleKnown: true},
 	{name: "ssh-add", grammar: []uint32{0x160002}, generic: []uint32{0xe000a, 0xe0016, 0x160002}, subs: nil, ruleKnown: true},
@@ -2907,7 +2908,7 @@ var generatedExeIndex = []genExe{
 	{name: "tail", grammar: []uint32{0xd0001, 0x15000e}, generic: []uint32{0xd0016, 0xe0004, 0xe0010, 0xe0017, 0x15000e}, subs: nil, ruleKnown: true},
 	{name: "tailscale", grammar: []uint32{0x1e0001, 0x1e0016}, generic: []uint32{0x1e0016}, subs: []genSub{{"bugreport", []uint32{0x1e001a}}, {"cert", []uint32{0x1e001a}}, {"configure", []uint32{0x1e001a}}, {"debug", []uint32{0x1e001a}}, {"dns", []uint32{0x1e0019}}, {"down", []uint32{0x1e001a}}, {"drive", []uint32{0x1e001a}}, {"exit-node", []uint32{0x1e0018}}, {"file", []uint32{0x1e001a}}, {"funnel", []uint32{0x1e001a}}, {"id-token", []uint32{0x1e0018}}, {"ip", []uint32{0x1e0018}}, {"licenses", []uint32{0x1e0018}}, {"lock", []uint32{0x1e001a}}, {"login", []uint32{0x1e001a}}, {"logout", []uint32{0x1e001a}}, {"nc", []uint32{0x1e0019}}, {"netcheck", []uint32{0x1e0019}}, {"ping", []uint32{0x1e0019}}, {"serve", []uint32{0x1e001a}}, {"set", []uint32{0x1e001a}}, {"ssh", []uint32{0x1e001a}}, {"status", []uint32{0x1e0017}}, {"switch", []uint32{0x1e001a}}, {"up", []uint32{0x1e001a}}, {"update", []uint32{0x1e001a}}, {"version", []uint32{0x1e0018}}, {"web", []uint32{0x1e001a}}, {"whois", []uint32{0x1e0018}}}, ruleKnown: false},
 	{name: "tap", grammar: []uint32{0x240038}, generic: []uint32{0xd0025, 0x240038}, subs: nil, ruleKnown: true},
-	{name: "tar", grammar: []uint32{0x4000a, 0x110000, 0x110003}, generic: []uint32{0x40020, 0x40035, 0x40041, 0xe0004, 0xe000c, 0x110003}, subs: []genSub{{"acf", []uint32{0x110004}}, {"caf", []uint32{0x110004}}, {"cf", []uint32{0x110004}}, {"cjf", []uint32{0x110004}}, {"czf", []uint32{0x110004}}, {"jcf", []uint32{0x110004}}, {"jtf", []uint32{0x110006}}, {"jxf", []uint32{0x110005}}, {"taf", []uint32{0x110006}}, {"tf", []uint32{0x110006}}, {"tjf", []uint32{0x110006}}, {"tjvf", []uint32{0x110006}}, {"tvaf", []uint32{0x110006}}, {"tvf", []uint32{0x110006}}, {"tvjf", []uint32{0x110006}}, {"tvzf", []uint32{0x110006}}, {"tzf", []uint32{0x110006}}, {"tzvf", []uint32{0x110006}}, {"vtf", []uint32{0x110006}}, {"vtzf", []uint32{0x110006}}, {"vxf", []uint32{0x110005}}, {"vztf", []uint32{0x110006}}, {"vzxf", []uint32{0x110005}}, {"xaf", []uint32{0x110005}}, {"xavf", []uint32{0x110005}}, {"xf", []uint32{0x110005}}, {"xjf", []uint32{0x110005}}, {"xjvf", []uint32{0x110005}}, {"xvaf", []uint32{0x110005}}, {"xvf", []uint32{0x110005}}, {"xvjf", []uint32{0x110005}}, {"xvzf", []uint32{0x110005}}, {"xzf", []uint32{0x110005}}, {"xzvf", []uint32{0x110005}}, {"zcf", []uint32{0x110004}}, {"ztf", []uint32{0x110006}}, {"ztvf", []uint32{0x110006}}, {"zvtf", []uint32{0x110006}}, {"zvxf", []uint32{0x110005}}, {"zxf", []uint32{0x110005}}, {"zxvf", []uint32{0x110005}}}, ruleKnown: true},
+	{name: "tar", grammar: []uint32{0x4000a, 0x110000, 0x110003}, generic: []uint32{0x40021, 0x40036, 0x40042, 0xe0004, 0xe000c, 0x110003}, subs: []genSub{{"acf", []uint32{0x110004}}, {"caf", []uint32{0x110004}}, {"cf", []uint32{0x110004}}, {"cjf", []uint32{0x110004}}, {"czf", []uint32{0x110004}}, {"jcf", []uint32{0x110004}}, {"jtf", []uint32{0x110006}}, {"jxf", []uint32{0x110005}}, {"taf", []uint32{0x110006}}, {"tf", []uint32{0x110006}}, {"tjf", []uint32{0x110006}}, {"tjvf", []uint32{0x110006}}, {"tvaf", []uint32{0x110006}}, {"tvf", []uint32{0x110006}}, {"tvjf", []uint32{0x110006}}, {"tvzf", []uint32{0x110006}}, {"tzf", []uint32{0x110006}}, {"tzvf", []uint32{0x110006}}, {"vtf", []uint32{0x110006}}, {"vtzf", []uint32{0x110006}}, {"vxf", []uint32{0x110005}}, {"vztf", []uint32{0x110006}}, {"vzxf", []uint32{0x110005}}, {"xaf", []uint32{0x110005}}, {"xavf", []uint32{0x110005}}, {"xf", []uint32{0x110005}}, {"xjf", []uint32{0x110005}}, {"xjvf", []uint32{0x110005}}, {"xvaf", []uint32{0x110005}}, {"xvf", []uint32{0x110005}}, {"xvjf", []uint32{0x110005}}, {"xvzf", []uint32{0x110005}}, {"xzf", []uint32{0x110005}}, {"xzvf", []uint32{0x110005}}, {"zcf", []uint32{0x110004}}, {"ztf", []uint32{0x110006}}, {"ztvf", []uint32{0x110006}}, {"zvtf", []uint32{0x110006}}, {"zvxf", []uint32{0x110005}}, {"zxf", []uint32{0x110005}}, {"zxvf", []uint32{0x110005}}}, ruleKnown: true},
 	{name: "task", grammar: []uint32{0x1d006d}, generic: []uint32{0x1d006d}, subs: nil, ruleKnown: false},
 	{name: "taskset", grammar: []uint32{0x1d006f}, generic: []uint32{0x1d006f}, subs: nil, ruleKnown: false},
 	{name: "tasksh", grammar: []uint32{0x1d006e}, generic: []uint32{0x1d006e}, subs: nil, ruleKnown: false},
@@ -2917,7 +2918,7 @@ var generatedExeIndex = []genExe{
 	{name: "tcsh", grammar: []uint32{0x1d003c}, generic: []uint32{0xb000d, 0xb000e, 0x1d003c}, subs: nil, ruleKnown: true},
 	{name: "tdbtool", grammar: []uint32{0x1d0071}, generic: []uint32{0x1d0071}, subs: nil, ruleKnown: false},
 	{name: "tea", grammar: []uint32{0x1a001d}, generic: []uint32{0x1a001d}, subs: []genSub{{"action", []uint32{0x1a001e}}, {"actions", []uint32{0x1a001e}}, {"admin", []uint32{0x1a001e}}, {"alias", []uint32{0x5000f}}, {"api", []uint32{0x5000f}}, {"attestation", []uint32{0x5000f}}, {"auth", []uint32{0x5000f}}, {"branch", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"branches", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"browse", []uint32{0x5000f}}, {"c", []uint32{0x1a001e, 0x1a0020}}, {"cache", []uint32{0x5000f}}, {"ci", []uint32{0x5000f}}, {"clone", []uint32{0x1a001e}}, {"codespace", []uint32{0x5000f}}, {"comment", []uint32{0x1a001e, 0x1a0020}}, {"config", []uint32{0x5000f}}, {"environment", []uint32{0x5000f}}, {"extension", []uint32{0x5000f}}, {"gist", []uint32{0x5000f, 0x50012}}, {"gpg-key", []uint32{0x5000f}}, {"i", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"issue", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"issues", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"job", []uint32{0x5000f}}, {"label", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"labels", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"login", []uint32{0x1a001e}}, {"logins", []uint32{0x1a001e}}, {"logout", []uint32{0x1a001e}}, {"milestone", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"milestones", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"mr", []uint32{0x5000f, 0x50012}}, {"ms", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"n", []uint32{0x1a001e, 0x1a001f}}, {"notification", []uint32{0x1a001e, 0x1a001f}}, {"notifications", []uint32{0x1a001e, 0x1a001f}}, {"o", []uint32{0x1a001e}}, {"open", []uint32{0x1a001e}}, {"org", []uint32{0x5000f, 0x1a001e, 0x1a001f, 0x1a0020}}, {"organization", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"organizations", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"pipeline", []uint32{0x5000f}}, {"pr", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"project", []uint32{0x5000f}}, {"pull", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"pulls", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"r", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"release", []uint32{0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"releases", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"repo", []uint32{0x50004, 0x5000f, 0x50012, 0x1a001e, 0x1a001f, 0x1a0020}}, {"repos", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"ruleset", []uint32{0x5000f}}, {"run", []uint32{0x5000f}}, {"search", []uint32{0x5000f}}, {"secret", []uint32{0x5000f}}, {"snippet", []uint32{0x5000f}}, {"ssh-key", []uint32{0x5000f}}, {"status", []uint32{0x5000f}}, {"t", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"time", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"times", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"variable", []uint32{0x5000f}}, {"webhook", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"webhooks", []uint32{0x1a001e, 0x1a001f, 0x1a0020}}, {"whoami", []uint32{0x1a001e}}, {"workflow", []uint32{0x5000f}}}, ruleKnown: true},
-	{name: "tee", grammar: []uint32{0xd0009, 0x150053}, generic: []uint32{0x40025, 0x40031, 0x4003a, 0xd0021, 0xd002a, 0x150053}, subs: nil, ruleKnown: true},
+	{name: "tee", grammar: []uint32{0xd0009, 0x150053}, generic: []uint32{0x40026, 0x40032, 0x4003b, 0xd0021, 0xd002a, 0x150053}, subs: nil, ruleKnown: true},
 	{name: "teleconsole", grammar: nil, generic: []uint32{0xb0022}, subs: nil, ruleKnown: true},
 	{name: "telinit", grammar: nil, generic: []uint32{0x100016}, subs: nil, ruleKnown: true},
 	{name: "telnet", grammar: []uint32{0x1e0014}, generic: []uint32{0xb0015, 0xe000b, 0xe000c, 0xe001f, 0x1e0014}, subs: nil, ruleKnown: true},
@@ -2941,20 +2942,20 @@ var generatedExeIndex = []genExe{
 	{name: "top", grammar: []uint32{0x220011}, generic: []uint32{0xd0016, 0x220011}, subs: nil, ruleKnown: true},
 	{name: "torify", grammar: []uint32{0x1d0075}, generic: []uint32{0x1d0075}, subs: nil, ruleKnown: false},
 	{name: "torsocks", grammar: []uint32{0x1d0076}, generic: []uint32{0x1d0076}, subs: nil, ruleKnown: false},
-	{name: "touch", grammar: []uint32{0x150050}, generic: []uint32{0x40031, 0x4003a, 0xd0021, 0x150050}, subs: nil, ruleKnown: true},
+	{name: "touch", grammar: []uint32{0x150050}, generic: []uint32{0x40032, 0x4003b, 0xd0021, 0x150050}, subs: nil, ruleKnown: true},
 	{name: "tox", grammar: []uint32{0x240045}, generic: []uint32{0xd0025, 0x240045}, subs: nil, ruleKnown: true},
 	{name: "tput", grammar: []uint32{0x22003c}, generic: []uint32{0xd0016, 0x22003c}, subs: []genSub{{"init", []uint32{0x22003d}}, {"reset", []uint32{0x22003d}}}, ruleKnown: true},
 	{name: "tr", grammar: []uint32{0x150016}, generic: []uint32{0xd0016, 0xd002b, 0x150016}, subs: nil, ruleKnown: true},
 	{name: "tracepath", grammar: []uint32{0x22005b}, generic: []uint32{0xd0016, 0x22005b}, subs: nil, ruleKnown: true},
 	{name: "traceroute", grammar: []uint32{0x22005b}, generic: []uint32{0xd0016, 0x22005b}, subs: nil, ruleKnown: true},
 	{name: "trap", grammar: []uint32{0x120013}, generic: []uint32{0xd0016, 0x120013}, subs: nil, ruleKnown: true},
-	{name: "trash", grammar: nil, generic: []uint32{0x40036}, subs: nil, ruleKnown: true},
-	{name: "trash-empty", grammar: nil, generic: []uint32{0x40021}, subs: nil, ruleKnown: true},
-	{name: "trash-put", grammar: nil, generic: []uint32{0x40036}, subs: nil, ruleKnown: true},
+	{name: "trash", grammar: nil, generic: []uint32{0x40037}, subs: nil, ruleKnown: true},
+	{name: "trash-empty", grammar: nil, generic: []uint32{0x40022}, subs: nil, ruleKnown: true},
+	{name: "trash-put", grammar: nil, generic: []uint32{0x40037}, subs: nil, ruleKnown: true},
 	{name: "tree", grammar: []uint32{0x180003}, generic: []uint32{0xd0016, 0xd002b, 0x180003}, subs: nil, ruleKnown: true},
 	{name: "troff", grammar: []uint32{0x1d001d}, generic: []uint32{0x1d001d}, subs: nil, ruleKnown: false},
 	{name: "true", grammar: []uint32{0x15002a}, generic: []uint32{0xd0016, 0x15002a}, subs: nil, ruleKnown: true},
-	{name: "truncate", grammar: []uint32{0x40002, 0x150051}, generic: []uint32{0x4001f, 0x40025, 0x40031, 0x4003a, 0x150051}, subs: nil, ruleKnown: true},
+	{name: "truncate", grammar: []uint32{0x40002, 0x150051}, generic: []uint32{0x40020, 0x40026, 0x40032, 0x4003b, 0x150051}, subs: nil, ruleKnown: true},
 	{name: "tsc", grammar: []uint32{0x24000f, 0x240037}, generic: []uint32{0xd0025, 0x240037}, subs: nil, ruleKnown: true},
 	{name: "tshark", grammar: []uint32{0x1d0077}, generic: []uint32{0x1d0077}, subs: nil, ruleKnown: false},
 	{name: "tsort", grammar: []uint32{0x15001e}, generic: []uint32{0x15001e}, subs: nil, ruleKnown: false},
@@ -2973,7 +2974,7 @@ var generatedExeIndex = []genExe{
 	{name: "unexpand", grammar: []uint32{0x150018}, generic: []uint32{0xd0016, 0xd002b, 0x150018}, subs: nil, ruleKnown: true},
 	{name: "uniq", grammar: []uint32{0x15001c}, generic: []uint32{0xd0016, 0xd002b, 0x15001c}, subs: nil, ruleKnown: true},
 	{name: "unison", grammar: []uint32{0xc0001}, generic: []uint32{0xc0006}, subs: nil, ruleKnown: true},
-	{name: "unlink", grammar: []uint32{0x150049}, generic: []uint32{0x40017, 0x40019, 0x40031, 0x40036, 0x150049}, subs: nil, ruleKnown: true},
+	{name: "unlink", grammar: []uint32{0x150049}, generic: []uint32{0x40018, 0x4001a, 0x40032, 0x40037, 0x150049}, subs: nil, ruleKnown: true},
 	{name: "unset", grammar: []uint32{0x12000c}, generic: []uint32{0xd0016, 0x12000c}, subs: nil, ruleKnown: true},
 	{name: "unshare", grammar: []uint32{0x1d0078}, generic: []uint32{0x1d0078}, subs: nil, ruleKnown: false},
 	{name: "unsquashfs", grammar: []uint32{0x1d0005, 0x1d0079}, generic: []uint32{0x1d0079}, subs: nil, ruleKnown: false},
@@ -3027,13 +3028,13 @@ var generatedExeIndex = []genExe{
 	{name: "who", grammar: []uint32{0x150034}, generic: []uint32{0xd0016, 0x150034}, subs: nil, ruleKnown: true},
 	{name: "whoami", grammar: []uint32{0x15002d}, generic: []uint32{0xd0016, 0x15002d}, subs: nil, ruleKnown: true},
 	{name: "whois", grammar: []uint32{0x220061}, generic: []uint32{0xd0016, 0x220061}, subs: nil, ruleKnown: true},
-	{name: "wipe", grammar: nil, generic: []uint32{0x4001b, 0x40036}, subs: nil, ruleKnown: true},
+	{name: "wipe", grammar: nil, generic: []uint32{0x4001c, 0x40037}, subs: nil, ruleKnown: true},
 	{name: "wipefs", grammar: []uint32{0x22006c}, generic: []uint32{0x10000c, 0x22006c}, subs: nil, ruleKnown: true},
 	{name: "wireshark", grammar: []uint32{0x1d008d}, generic: []uint32{0x1d008d}, subs: nil, ruleKnown: false},
 	{name: "wish", grammar: []uint32{0x1d008e}, generic: []uint32{0x1d008e}, subs: nil, ruleKnown: false},
 	{name: "wl-paste", grammar: []uint32{0x220065}, generic: []uint32{0x220065}, subs: nil, ruleKnown: false},
 	{name: "wrangler", grammar: []uint32{0x130078}, generic: []uint32{0x10012, 0x130078}, subs: []genSub{{"build", []uint32{0x13007c}}, {"d1", []uint32{0x13007a, 0x13007b}}, {"deploy", []uint32{0x13007c}}, {"deployments", []uint32{0x13007a}}, {"dev", []uint32{0x13007c}}, {"dispatch-namespace", []uint32{0x13007c}}, {"generate", []uint32{0x13007c}}, {"init", []uint32{0x13007c}}, {"kv", []uint32{0x13007a, 0x13007c}}, {"kv:key", []uint32{0x13007a}}, {"kv:namespace", []uint32{0x13007a}}, {"login", []uint32{0x13007c}}, {"logout", []uint32{0x13007c}}, {"pages", []uint32{0x13007c}}, {"publish", []uint32{0x13007c}}, {"queues", []uint32{0x13007c}}, {"r2", []uint32{0x13007a, 0x13007c}}, {"secret", []uint32{0x13007a, 0x13007c}}, {"tail", []uint32{0x130079}}, {"types", []uint32{0x13007c}}, {"versions", []uint32{0x13007a}}, {"whoami", []uint32{0x130079}}}, ruleKnown: true},
-	{name: "xargs", grammar: []uint32{0xd0007, 0x190001}, generic: []uint32{0x40022, 0x6000c, 0x190001}, subs: nil, ruleKnown: true},
+	{name: "xargs", grammar: []uint32{0xd0007, 0x190001}, generic: []uint32{0x40023, 0x6000c, 0x190001}, subs: nil, ruleKnown: true},
 	{name: "xclip", grammar: []uint32{0x220002, 0x220062}, generic: []uint32{0xd0021, 0x220062}, subs: nil, ruleKnown: true},
 	{name: "xdg-user-dir", grammar: []uint32{0x1d008f}, generic: []uint32{0x1d008f}, subs: nil, ruleKnown: false},
 	{name: "xdotool", grammar: []uint32{0x1d0090}, generic: []uint32{0x1d0090}, subs: nil, ruleKnown: false},
@@ -3076,7 +3077,7 @@ var generatedExeIndex = []genExe{
 	{name: "zypper", grammar: []uint32{0x1f000d}, generic: []uint32{0xa000e, 0xa000f, 0xa001d, 0x1f000d}, subs: []genSub{{"addlock", []uint32{0x1f0010}}, {"addrepo", []uint32{0x1f0010}}, {"addservice", []uint32{0x1f0010}}, {"al", []uint32{0x1f0010}}, {"ar", []uint32{0x1f0010}}, {"as", []uint32{0x1f0010}}, {"cc", []uint32{0x1f0010}}, {"clean", []uint32{0x1f0010}}, {"dist-upgrade", []uint32{0x1f0010}}, {"dup", []uint32{0x1f0010}}, {"if", []uint32{0x1f000f}}, {"in", []uint32{0x1f0010}}, {"info", []uint32{0x1f000f}}, {"inr", []uint32{0x1f0010}}, {"install", []uint32{0x1f0010}}, {"install-new-recommends", []uint32{0x1f0010}}, {"list-patches", []uint32{0x1f000f}}, {"list-updates", []uint32{0x1f000f}}, {"ll", []uint32{0x1f000e}}, {"locks", []uint32{0x1f000e}}, {"lp", []uint32{0x1f000f}}, {"lr", []uint32{0x1f000e}}, {"ls", []uint32{0x1f000e}}, {"lu", []uint32{0x1f000f}}, {"migration", []uint32{0x1f0010}}, {"modifyrepo", []uint32{0x1f0010}}, {"mr", []uint32{0x1f0010}}, {"nr", []uint32{0x1f0010}}, {"pa", []uint32{0x1f000f}}, {"packages", []uint32{0x1f000f}}, {"patch", []uint32{0x1f0010}}, {"patch-check", []uint32{0x1f000f}}, {"patches", []uint32{0x1f000f}}, {"patterns", []uint32{0x1f000f}}, {"pchk", []uint32{0x1f000f}}, {"pd", []uint32{0x1f000e}}, {"products", []uint32{0x1f000e}}, {"pt", []uint32{0x1f000f}}, {"ref", []uint32{0x1f0010}}, {"refresh", []uint32{0x1f0010}}, {"refresh-services", []uint32{0x1f0010}}, {"refs", []uint32{0x1f0010}}, {"remove", []uint32{0x1f0010}}, {"removelock", []uint32{0x1f0010}}, {"removerepo", []uint32{0x1f0010}}, {"removeservice", []uint32{0x1f0010}}, {"renamerepo", []uint32{0x1f0010}}, {"repos", []uint32{0x1f000e}}, {"rl", []uint32{0x1f0010}}, {"rm", []uint32{0x1f0010}}, {"rr", []uint32{0x1f0010}}, {"rs", []uint32{0x1f0010}}, {"se", []uint32{0x1f000f}}, {"search", []uint32{0x1f000f}}, {"services", []uint32{0x1f000e}}, {"sh", []uint32{0x1f0010}}, {"shell", []uint32{0x1f0010}}, {"si", []uint32{0x1f0010}}, {"source-download", []uint32{0x1f0010}}, {"source-install", []uint32{0x1f0010}}, {"up", []uint32{0x1f0010}}, {"update", []uint32{0x1f0010}}, {"ve", []uint32{0x1f0010}}, {"verify", []uint32{0x1f0010}}, {"what-provides", []uint32{0x1f000f}}, {"wp", []uint32{0x1f000f}}}, ruleKnown: true},
 }
 
-var generatedAnyIndex = []uint32{0x40023, 0x40029, 0x60005, 0x60006, 0x60007, 0x60008, 0xb0011, 0xb0013, 0xb0017, 0xb0019, 0xb001a, 0xb001b, 0xb001c, 0xb001d, 0xb001e, 0x100034, 0x100035}
+var generatedAnyIndex = []uint32{0x40024, 0x4002a, 0x60005, 0x60006, 0x60007, 0x60008, 0xb0011, 0xb0013, 0xb0017, 0xb0019, 0xb001a, 0xb001b, 0xb001c, 0xb001d, 0xb001e, 0x100034, 0x100035}
 
 func packsAgentsL5() Pack {
 	return Pack{Exe: map[string]Grammar{"claude": {ValueFlags: []string{"--permission-mode", "--model", "--fallback-model", "--allowedTools", "--allowed-tools", "--disallowedTools", "--disallowed-tools", "--mcp-config", "--system-prompt", "--append-system-prompt", "--output-format", "--input-format", "--settings", "--setting-sources", "--add-dir", "--session-id", "-r", "--resume", "--agents", "--max-turns", "--permission-prompt-tool", "--debug-file"}, opts: nameSet{text: "--add-dir--agents--allowed-tools--allowedTools--append-system-prompt--debug-file--disallowed-tools--disallowedTools--fallback-model--input-format--max-turns--mcp-config--model--output-format--permission-mode--permission-prompt-tool--resume--session-id--setting-sources--settings--system-prompt-r", ends: []uint32{0x901, 0x1101, 0x2001, 0x2e01, 0x4401, 0x5001, 0x6201, 0x7301, 0x8301, 0x9101, 0x9c01, 0xa801, 0xaf01, 0xbe01, 0xcf01, 0xe701, 0xef01, 0xfb01, 0x10c01, 0x11601, 0x12501, 0x12701}, tab: []uint32{0x0, 0xa, 0x0, 0x13, 0x0, 0x0, 0xe, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x10, 0x12, 0x0, 0x0, 0x9, 0xb, 0x5, 0xf, 0x3, 0x6, 0x0, 0x0, 0x7, 0x0, 0x0, 0x0, 0xd, 0x0, 0x0, 0x14, 0x0, 0x16, 0x15, 0xc, 0x2, 0x0, 0x0, 0x0, 0x4, 0x11, 0x0, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0}}}}}
@@ -3603,178 +3604,182 @@ func packsFilesystemL158() Pack {
 }
 
 func packsFilesystemL175() Pack {
-	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Recursive delete of a directory cannot be undone.", Suggestion: "Delete build outputs and caches (build/, dist/, node_modules/, target/, var/cache/) or temporary directories, which are allowed; move other directories aside instead.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsOutside: []string{"@temp", "@outputs"}}}}}
+	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive-stdin-bare", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "unknown", Unverifiable: true, Reason: "Recursive delete of targets read from input (xargs, parallel), which are not known before it runs.", Suggestion: "List the paths explicitly, or preview them first and delete them by name.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsNone: []string{"@any"}, Origins: []string{"xargs", "find -exec", "parallel"}}}}}
 }
 
 func packsFilesystemL191() Pack {
+	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Recursive delete of a directory cannot be undone.", Suggestion: "Delete build outputs and caches (build/, dist/, node_modules/, target/, var/cache/) or temporary directories, which are allowed; move other directories aside instead.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsOutside: []string{"@temp", "@outputs"}}}}}
+}
+
+func packsFilesystemL207() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-outside-project", Exe: []string{"rm", "unlink", "rmdir"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Deleting a file in a home or system location outside any project cannot be undone.", Suggestion: "Delete files inside the project or a temporary directory only.", Match: Match{OperandsAny: []string{"~/**", "@system", "/etc/**", "/usr/**", "/var/**", "/boot/**", "/bin/**", "/sbin/**", "/lib/**", "/opt/**", "/root/**", "/home/**", "/users/**", "/library/**", "/system/**"}, OperandsNone: []string{"@temp"}}}}}
 }
 
-func packsFilesystemL203() Pack {
+func packsFilesystemL219() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive-outside-cwd", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Recursive delete after cd-ing out of the project (to .., home or /) removes files outside it.", Suggestion: "Stay in the project directory and delete by path.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, Dir: []string{"@parent", "../**", "@home", "@root", "@system"}}}}}
 }
 
-func packsFilesystemL215() Pack {
+func packsFilesystemL231() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-privileged", Exe: []string{"rm", "unlink", "rmdir", "shred"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Deleting as root bypasses every permission that protects system and other users' files.", Suggestion: "Delete only your own files, without sudo.", Match: Match{Privileged: true}}}}
 }
 
-func packsFilesystemL226() Pack {
+func packsFilesystemL242() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.ps-remove-recurse", Exe: []string{"remove-item", "ri", "del", "erase", "rd"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "PowerShell Remove-Item -Recurse deletes a whole directory tree.", Suggestion: "Delete build outputs by name; ask before removing other directories.", Match: Match{FlagsAny: []string{"-Recurse", "-recurse", "-r", "-s", "/s"}, OperandsOutside: []string{"@temp", "node_modules", "dist", "build", "target", "out", ".cache", "coverage", "bin", "obj", "__pycache__", ".venv", "venv"}}}}}
 }
 
-func packsFilesystemL240() Pack {
+func packsFilesystemL256() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.shred", Exe: []string{"shred", "srm", "wipe"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Secure erasure overwrites data so that it can never be recovered.", Suggestion: "Delete the file normally, or move it aside.", Match: Match{MinOperands: 1}}}}
 }
 
-func packsFilesystemL251() Pack {
+func packsFilesystemL267() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.find-delete-root", Exe: []string{"find"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "find -delete or -exec rm starting at /, a home directory or a system directory deletes far too much.", Suggestion: "Start the search in the project directory and preview it with -print first.", Match: Match{FlagsAny: []string{"-delete"}, OperandsAny: []string{"@root", "@home", "@system"}}}}}
 }
 
-func packsFilesystemL263() Pack {
+func packsFilesystemL279() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.find-exec-rm-root", Exe: []string{"find"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "find -exec rm starting at /, a home directory or a system directory deletes far too much.", Suggestion: "Start the search in the project directory and preview it with -print first.", Match: Match{FlagValues: map[string][]string{"-exec": {"rm", "*/rm", "shred", "unlink"}}, OperandsAny: []string{"@root", "@home", "@system"}}}}}
 }
 
-func packsFilesystemL275() Pack {
+func packsFilesystemL291() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.find-delete", Exe: []string{"find"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "find -delete with no name test, or a delete of every file such a walk lists (-exec rm {} +, | xargs rm), removes the whole tree it starts at, as rm -rf does, without a preview.", Suggestion: "Run the same find with -print first and delete the listed files by name.", Match: Match{FlagsAny: []string{"-delete"}, FlagsNone: []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex"}, OperandsOutside: []string{"@temp", "@outputs"}}}}}
 }
 
-func packsFilesystemL294() Pack {
+func packsFilesystemL310() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.truncate-empty", Exe: []string{"truncate"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "truncate -s 0 empties the file; its content is lost.", Suggestion: "Write a new file instead, or keep a backup copy first.", Match: Match{FlagValues: map[string][]string{"--size": {"0", "0k", "0m", "0g"}, "-s": {"0", "0k", "0m", "0g"}}}}}}
 }
 
-func packsFilesystemL305() Pack {
+func packsFilesystemL321() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.tar-remove-files", Exe: []string{"tar"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "tar --remove-files deletes the originals after archiving.", Suggestion: "Archive without --remove-files and delete the originals once the archive is checked.", Match: Match{FlagsAny: []string{"--remove-files"}}}}}
 }
 
-func packsFilesystemL316() Pack {
+func packsFilesystemL332() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.trash-empty", Exe: []string{"trash-empty", "gio"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Emptying the trash deletes everything in it for good.", Suggestion: "Leave the trash for the user to empty.", Match: Match{FlagsAny: []string{"--empty"}}}}}
 }
 
-func packsFilesystemL327() Pack {
+func packsFilesystemL343() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.xargs-delete-unknown", Exe: []string{"xargs"}, Category: "fs-delete", Tier: "destructive", Blast: "unknown", Unverifiable: true, Reason: "xargs runs a delete on names read from input, which are not known before it runs.", Suggestion: "Preview the list, then delete the files by name.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"rm", "*/rm", "shred", "unlink"}}}}}
 }
 
-func packsFilesystemL342() Pack {
+func packsFilesystemL358() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.overwrite-startup-file", Exe: []string{"*"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Overwriting a shell start-up file, SSH file or credential store changes what runs at every login, or locks the user out.", Suggestion: "Append a clearly marked line with the user's consent instead, or edit a copy inside the project.", Match: Match{Redirects: []string{"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.profile", "~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.zlogin", "~/.config/fish/config.fish", "~/.ssh/**", "~/.gnupg/**", "~/.aws/**", "~/.kube/config", "~/.gitconfig", "~/.netrc", "/etc/passwd", "/etc/shadow", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/hosts", "/etc/profile", "/etc/environment", "/etc/crontab", "/etc/cron.d/**", "/etc/ssh/**", "/root/**", "/etc/fstab", "/etc/resolv.conf", "/etc/ld.so.preload"}}}}}
 }
 
-func packsFilesystemL358() Pack {
+func packsFilesystemL374() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.clobber-startup-file", Exe: []string{"cp", "ln", "install", "rsync"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Overwriting a shell start-up file, SSH file or system account file changes what runs at every login, or locks the user out.", Suggestion: "Edit a copy inside the project and ask the user to install it.", Match: Match{LastOperandAny: []string{"~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.ssh", "~/.ssh/**", "~/.gnupg", "~/.gnupg/**", "~/.aws", "~/.aws/**", "~/.gitconfig", "~/.netrc", "/etc/passwd", "/etc/shadow", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/hosts", "/etc/fstab", "/etc/crontab", "/etc/ld.so.preload"}, MinOperands: 2}}}}
 }
 
-func packsFilesystemL372() Pack {
+func packsFilesystemL388() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.clobber-startup-file-any", Exe: []string{"mv", "tee", "dd", "truncate"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Overwriting, truncating or moving away a shell start-up file, SSH file or system account file changes what runs at every login, or locks the user out.", Suggestion: "Edit a copy inside the project and ask the user to install it.", Match: Match{OperandsAny: []string{"~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.ssh", "~/.ssh/**", "~/.gnupg", "~/.gnupg/**", "~/.aws", "~/.aws/**", "~/.gitconfig", "~/.netrc", "/etc/passwd", "/etc/shadow", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/hosts", "/etc/fstab", "/etc/crontab", "/etc/ld.so.preload"}}}}}
 }
 
-func packsFilesystemL385() Pack {
+func packsFilesystemL401() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.move-to-null", Exe: []string{"mv", "cp"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Moving a file onto /dev/null destroys it.", Suggestion: "Delete the file explicitly, or move it aside into a backup directory.", Match: Match{OperandsAny: []string{"/dev/null"}, MinOperands: 2}}}}
 }
 
-func packsFilesystemL397() Pack {
+func packsFilesystemL413() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.copy-null-over", Exe: []string{"cp", "dd"}, Category: "fs-write", Tier: "destructive", Blast: "medium", Reason: "Copying /dev/null or /dev/zero over a file wipes its content.", Suggestion: "Delete or truncate the file explicitly so the intent is visible.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"/dev/null", "/dev/zero", "if=/dev/null"}, MinOperands: 2}}}}
 }
 
-func packsFilesystemL410() Pack {
+func packsFilesystemL426() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.move-home-or-root", Exe: []string{"mv"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "Moving the root, a home directory or a system directory away breaks the machine or the user's account.", Suggestion: "Move only the files you mean.", Match: Match{OperandsAny: []string{"@root", "@home", "@system"}}}}}
 }
 
-func packsFilesystemL421() Pack {
+func packsFilesystemL437() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.redirect-device", Exe: []string{"*"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "Writing straight to a disk device destroys its file systems.", Suggestion: "Write to a file instead; disk images need a human.", Match: Match{Redirects: []string{"/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*", "/dev/mmcblk*", "/dev/disk*", "/dev/rdisk*", "/dev/mapper/**", "/dev/md*", "/dev/dm-*", "/dev/sr*", "/dev/mem", "/dev/kmem", "/dev/port"}}}}}
 }
 
-func packsFilesystemL434() Pack {
+func packsFilesystemL450() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-recursive-root", Exe: []string{"chmod", "chown", "chgrp"}, Category: "fs-permissions", Tier: "destructive", Blast: "critical", Reason: "Changing permissions or ownership of everything under /, a home directory or a system directory breaks the system (sudo, ssh and services refuse to run).", Suggestion: "Change only the files in the project that need it.", Match: Match{FlagsAll: [][]string{{"-R", "--recursive"}}, OperandsAny: []string{"@root", "@home", "@system"}}}}}
 }
 
-func packsFilesystemL446() Pack {
+func packsFilesystemL462() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-system", Exe: []string{"chmod", "chown", "chgrp"}, Category: "fs-permissions", Tier: "destructive", Blast: "high", Reason: "Changing permissions or ownership of /, a home directory or a system directory can lock users out or open the system to others.", Suggestion: "Change only the files in the project that need it.", Match: Match{OperandsAny: []string{"@root", "@home", "@system", "/etc/**", "/usr/**", "/bin/**", "/sbin/**", "/boot/**", "/var/**", "~/.ssh", "~/.ssh/**"}}}}}
 }
 
-func packsFilesystemL457() Pack {
+func packsFilesystemL473() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-world-writable", Exe: []string{"chmod"}, Category: "fs-permissions", Tier: "destructive", Blast: "medium", Reason: "Mode 777 (or a+w) lets every user and process change or replace the files.", Suggestion: "Use 755 for directories and programs, 644 for files, or u+x to make a script executable.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"777", "0777", "1777", "a+rwx", "a=rwx", "ugo+rwx", "o+w", "a+w", "ugo+w", "+w", "o=rwx", "666", "0666", "o+rwx", "*=rwx"}}}}}
 }
 
-func packsFilesystemL469() Pack {
+func packsFilesystemL485() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-recursive-lockout", Exe: []string{"chmod"}, Category: "fs-permissions", Tier: "destructive", Blast: "high", Reason: "Recursive mode 000 makes every file unreadable, even to its owner.", Suggestion: "Change only the files that need it, to a mode that keeps owner access.", Match: Match{FlagsAll: [][]string{{"-R", "--recursive"}}, OperandAt: intp(0), OperandAtAny: []string{"000", "0000", "a-rwx", "ugo-rwx", "a=", "u-rwx"}}}}}
 }
 
-func packsFilesystemL482() Pack {
+func packsFilesystemL498() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chown-recursive", Exe: []string{"chown", "chgrp"}, Category: "fs-permissions", Tier: "destructive", Blast: "medium", Reason: "Recursive change of ownership is hard to undo: the previous owners are not recorded.", Suggestion: "Change ownership of the specific files that need it.", Match: Match{FlagsAll: [][]string{{"-R", "--recursive"}}}}}}
 }
 
-func packsFilesystemL495() Pack {
+func packsFilesystemL511() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.sed-inplace-sensitive", Exe: []string{"sed", "perl"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Editing a shell start-up, SSH or system account file in place changes what runs at every login.", Suggestion: "Edit a copy inside the project and ask the user to install it.", Match: Match{FlagsAny: []string{"-i", "--in-place", "-pi"}, OperandsAny: []string{"~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.ssh/**", "/etc/**", "~/.gitconfig"}}}}}
 }
 
-func packsFilesystemL507() Pack {
+func packsFilesystemL523() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.sed-script-writes", Exe: []string{"sed"}, Category: "fs-write", Tier: "execute", Blast: "low", Reason: "The sed script writes files (w), reads files (r) or runs commands (e), so it is not a read-only filter.", Suggestion: "Use sed only to print or edit the named files; write output with a redirect.", Match: Match{FlagsNone: []string{"-e", "--expression", "-f", "--file"}, OperandAt: intp(0), OperandAtAny: []string{"w *", "w/**", "*w /**", "*w/**", "**;w**", "**}w**", "**;e**", "e *", "**/e", "**/e?", "**/?e", "**/w *", "**/w/**", "**;r **", "r *"}}}}}
 }
 
-func packsFilesystemL522() Pack {
+func packsFilesystemL538() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"rm", "rmdir", "unlink", "mv", "cp", "install", "ln", "touch", "mkdir", "chmod", "chown", "chgrp", "truncate", "tee", "sponge"}, Tier: "write"}}}
 }
 
-func packsFilesystemL526() Pack {
+func packsFilesystemL542() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"dd"}, Tier: "write"}}}
 }
 
-func packsFilesystemL530() Pack {
+func packsFilesystemL546() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"find"}, UnsafeFlags: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, UnsafeTier: "execute"}}}
 }
 
-func packsFilesystemL535() Pack {
+func packsFilesystemL551() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"sed"}, UnsafeFlags: []string{"-i", "--in-place"}, UnsafeTier: "write"}}}
 }
 
-func packsFilesystemL540() Pack {
+func packsFilesystemL556() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"tar"}, UnsafeFlags: []string{"-x", "--extract", "--get", "-c", "--create", "-r", "--append", "-u", "--update", "--delete", "-A", "--catenate", "--to-command", "--checkpoint-action", "-I", "--use-compress-program"}, UnsafeTier: "write"}}}
 }
 
-func packsFilesystemL550() Pack {
+func packsFilesystemL566() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe", "rimraf", "del-cli", "trash", "trash-put"}, Operands: "delete"}}}
 }
 
-func packsFilesystemL554() Pack {
+func packsFilesystemL570() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"mv"}, Operands: "delete", Last: "write"}}}
 }
 
-func packsFilesystemL559() Pack {
+func packsFilesystemL575() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"cp", "install"}, Operands: "read", Last: "write", FlagValues: map[string]string{"--target-directory": "write", "-t": "write"}}}}
 }
 
-func packsFilesystemL565() Pack {
+func packsFilesystemL581() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"ln"}, Operands: "read", Last: "write"}}}
 }
 
-func packsFilesystemL570() Pack {
+func packsFilesystemL586() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"truncate", "touch", "mkdir", "tee", "sponge"}, Operands: "write"}}}
 }
 
-func packsFilesystemL574() Pack {
+func packsFilesystemL590() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"chmod", "chown", "chgrp"}, Operands: "write", Skip: 1}}}
 }
 
-func packsFilesystemL579() Pack {
+func packsFilesystemL595() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"dd"}, FlagValues: map[string]string{"if=": "read", "of=": "write"}}}}
 }
 
-func packsFilesystemL583() Pack {
+func packsFilesystemL599() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"find"}, Operands: "read"}}}
 }
 
-func packsFilesystemL587() Pack {
+func packsFilesystemL603() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"find"}, Operands: "delete", WhenFlags: []string{"-delete"}}}}
 }
 
-func packsFilesystemL592() Pack {
+func packsFilesystemL608() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"sed"}, Operands: "read", ScriptFlags: []string{"-e", "--expression", "-f", "--file"}}}}
 }
 
-func packsFilesystemL597() Pack {
+func packsFilesystemL613() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"sed"}, Operands: "write", ScriptFlags: []string{"-e", "--expression", "-f", "--file"}, WhenFlags: []string{"-i", "--in-place"}}}}
 }
 
-func packsFilesystemL603() Pack {
+func packsFilesystemL619() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"tar"}, FlagValues: map[string]string{"--file": "read", "-f": "read"}}}}
 }
 
