@@ -33,24 +33,35 @@ func (e *evaluation) analyseShell() {
 	e.an.Script(s)
 }
 
-// deniedCommand adds a finding for each denied pattern cmd matches, in
-// the patterns' order. The call was charged for comparing it with every
-// pattern; the index only skips the comparisons that cannot match.
-func (e *evaluation) deniedCommand(cmd *shell.Command) {
+// deniedCommand adds a finding for each denied pattern cmd, run in dir,
+// matches, in the patterns' order. The call was charged for comparing it
+// with every pattern; the index only skips the comparisons that cannot
+// match. The patterns against writing a disk do not hold a disk tool
+// proven to write only an image file in the workspace (imageOnly).
+func (e *evaluation) deniedCommand(cmd *shell.Command, dir string) {
 	if !e.p.deniedIx.mayMatch(cmd) {
 		return
 	}
+	checked, image := false, false // imageOnly, worked out once
 	for _, d := range e.p.denied {
 		if d.matches(cmd) {
+			if isDiskPattern(d) {
+				if !checked {
+					checked, image = true, e.imageOnly(cmd, dir)
+				}
+				if image {
+					continue
+				}
+			}
 			e.add(commandFinding(cmd, "commands.denied",
 				"The command matches the denied command pattern "+strconv.Quote(d.text)+".", risk.Deny, risk.CatNone))
 		}
 	}
 }
 
-// policyChecks applies the policy's own command lists to one command,
-// whose text (normalized) is given.
-func (e *evaluation) policyChecks(cmd *shell.Command, readOnly bool) {
+// policyChecks applies the policy's own command lists to one command, run
+// in dir.
+func (e *evaluation) policyChecks(cmd *shell.Command, readOnly bool, dir string) {
 	p := e.p
 	if cmd.Name == "" {
 		return
@@ -85,7 +96,7 @@ func (e *evaluation) policyChecks(cmd *shell.Command, readOnly bool) {
 	if !e.spend(1 + len(p.denied)/2) {
 		return
 	}
-	e.deniedCommand(cmd)
+	e.deniedCommand(cmd, dir)
 	var text string
 	if len(p.custom) > 0 {
 		text = normalized(cmd)

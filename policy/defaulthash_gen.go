@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:ad8a88cd55ecd7fccc1360babf1592932e9dbb99ae59c035cfdbc85c7081e171"
-	defaultHashRules = "sha256:ccf2be050b24497efd71c290475642967ca8037056c949beb8a216086d0d1988"
+	defaultHash      = "sha256:108d88c8f11ce22fea16cac71b9c3f4adae9218171d2f2ec23e1aa38e82c8b42"
+	defaultHashRules = "sha256:1e13335f1075260e2a30cb7dae39762944ffc19716b7cc82bdab0e649c5d9385"
 )

@@ -33,13 +33,19 @@ func (e *evaluation) Command(c analysis.Command) {
 	e.env.Commands = append(e.env.Commands, "") // its text once a condition asks: commandTexts
 	e.env.Names = append(e.env.Names, cmd.Name)
 	fs, tier := e.filledOutputs(cmd, e.declaredInstalls(cmd, e.withoutPublicFiles(cmd, r.Findings, c.Dir), c.Dir), r.Tier, c.Dir)
+	if img := e.withoutImageDisks(cmd, fs, c.Dir); len(img) < len(fs) {
+		fs, tier = img, keptTier(img)
+	}
+	if kept, dropped := e.withoutOutputInlineDeletes(cmd, fs, c.Dir); dropped {
+		fs, tier = kept, keptTier(kept)
+	}
 	fs, tier = e.projectDeletes(cmd, fs, tier, c.Dir)
 	fs, tier = e.sessionOwnDeletes(cmd, fs, tier, c.Dir)
 	e.noteFills(cmd, c.Dir)
 	e.add(fs...)
 	e.raise(tier)
 	e.effects = e.effects.Worse(tier)
-	e.policyChecks(cmd, provenRead(r))
+	e.policyChecks(cmd, provenRead(r), c.Dir)
 	if r.Network || len(r.URLs) > 0 {
 		e.tokensSent(cmd)
 	}

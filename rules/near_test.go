@@ -177,6 +177,7 @@ var nearMisses = map[string]string{
 	"core.fs.rm-recursive-cwd":                 "rm -rf ./build",
 	"core.fs.rm-recursive-unknown":             "rm -rf build/cache",
 	"core.fs.rm-recursive-stdin":               "rm -rf dist",
+	"core.fs.rm-recursive-stdin-bare":          "rm -rf dist",
 	"core.fs.rm-recursive":                     "rm -rf node_modules",
 	"core.fs.rm-outside-project":               "rm notes.txt",
 	"core.fs.shred":                            "echo shred -u x",

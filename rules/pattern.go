@@ -23,15 +23,26 @@ var outputGlobs = []string{"node_modules", "**/node_modules", "dist", "**/dist",
 	".mypy_cache", ".ruff_cache", ".next", ".nuxt", ".turbo", ".parcel-cache", "coverage", "**/coverage", ".tox",
 	".venv", "venv", ".gradle", "bin", "obj", "*.egg-info", "**/*.egg-info", "tmp", "tmp/*", ".tmp", "_build",
 	"**/_build", ".svelte-kit", "storybook-static", ".angular", "cmake-build-*", "vendor/bundle", "pkg/*.a",
-	"var/cache", "var/cache/*",
+	"var/cache", "var/cache/*", "blib",
 	// coverage reports the test tools write (go test -coverprofile, coverage.py, nyc/c8's lcov)
 	"coverage.out", "cover.out", "coverage.txt", "coverage.xml", ".coverage", "lcov.info", "*.coverprofile"}
 
-// outputPatterns are outputGlobs compiled, once.
+// IsOutput reports whether the path v, as written, is a build output or a
+// cache of the project or lies below one (the class @outputs): what the
+// project's build or tools make again.
+func IsOutput(v string) bool {
+	w := shell.Word{Value: v, Known: true}
+	return classMatch("@outputs", w, formsOf(v).clean)
+}
+
+// outputPatterns are outputGlobs compiled, once, each with the paths
+// below it: what a build output or cache holds is made again with it
+// (rm -rf build/cache deletes less than rm -rf build, and ls dist | xargs
+// -I{} rm -rf dist/{} the same as rm -rf dist/*).
 var outputPatterns = sync.OnceValue(func() []pattern {
-	out := make([]pattern, len(outputGlobs))
-	for i, g := range outputGlobs {
-		out[i] = globPattern(g)
+	out := make([]pattern, 0, 2*len(outputGlobs))
+	for _, g := range outputGlobs {
+		out = append(out, globPattern(g), globPattern(g+"/**"))
 	}
 	return out
 })
