@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:108d88c8f11ce22fea16cac71b9c3f4adae9218171d2f2ec23e1aa38e82c8b42"
-	defaultHashRules = "sha256:1e13335f1075260e2a30cb7dae39762944ffc19716b7cc82bdab0e649c5d9385"
+	defaultHash      = "sha256:d5f42f9e77ba3895b9a6f812717916b80b0d5ee4a37066da0bf54cd8391aae15"
+	defaultHashRules = "sha256:48ad1bb0133ca3b66591924d889384aac248e9e05085cc19b7acc64690e3a97d"
 )

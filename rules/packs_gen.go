@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:1e13335f1075260e2a30cb7dae39762944ffc19716b7cc82bdab0e649c5d9385"
+	generatedDigest = "sha256:48ad1bb0133ca3b66591924d889384aac248e9e05085cc19b7acc64690e3a97d"
 }
 
 var generatedPacks = []genPack{
@@ -18,17 +18,17 @@ var generatedPacks = []genPack{
 		{line: 24, kind: "exe", exes: []string{"cursor-agent"}, subs: nil, trigger: "", build: packsAgentsL24},
 		{line: 27, kind: "exe", exes: []string{"amp"}, subs: nil, trigger: "", build: packsAgentsL27},
 		{line: 30, kind: "exe", exes: []string{"copilot"}, subs: nil, trigger: "", build: packsAgentsL30},
-		{line: 34, kind: "rule", exes: []string{"claude", "gemini", "codex", "qwen"}, subs: []string{"mcp"}, trigger: "", build: packsAgentsL34},
-		{line: 45, kind: "rule", exes: []string{"claude"}, subs: nil, trigger: "flags", build: packsAgentsL45},
-		{line: 57, kind: "rule", exes: []string{"claude"}, subs: nil, trigger: "flags", build: packsAgentsL57},
-		{line: 69, kind: "rule", exes: []string{"codex"}, subs: nil, trigger: "flags", build: packsAgentsL69},
-		{line: 81, kind: "rule", exes: []string{"codex"}, subs: []string{"exec", "e"}, trigger: "flags", build: packsAgentsL81},
-		{line: 94, kind: "rule", exes: []string{"gemini", "qwen"}, subs: nil, trigger: "flags", build: packsAgentsL94},
-		{line: 106, kind: "rule", exes: []string{"gemini", "qwen"}, subs: nil, trigger: "flags", build: packsAgentsL106},
-		{line: 118, kind: "rule", exes: []string{"q"}, subs: nil, trigger: "flags", build: packsAgentsL118},
-		{line: 130, kind: "rule", exes: []string{"cursor-agent"}, subs: nil, trigger: "flags", build: packsAgentsL130},
-		{line: 142, kind: "rule", exes: []string{"amp"}, subs: nil, trigger: "flags", build: packsAgentsL142},
-		{line: 154, kind: "rule", exes: []string{"copilot"}, subs: nil, trigger: "flags", build: packsAgentsL154},
+		{line: 34, kind: "rule", exes: []string{"claude", "gemini", "codex", "qwen"}, subs: []string{"mcp"}, trigger: "", build: packsAgentsL34, compiled: packsAgentsL34C},
+		{line: 45, kind: "rule", exes: []string{"claude"}, subs: nil, trigger: "flags", build: packsAgentsL45, compiled: packsAgentsL45C},
+		{line: 57, kind: "rule", exes: []string{"claude"}, subs: nil, trigger: "flags", build: packsAgentsL57, compiled: packsAgentsL57C},
+		{line: 69, kind: "rule", exes: []string{"codex"}, subs: nil, trigger: "flags", build: packsAgentsL69, compiled: packsAgentsL69C},
+		{line: 81, kind: "rule", exes: []string{"codex"}, subs: []string{"exec", "e"}, trigger: "flags", build: packsAgentsL81, compiled: packsAgentsL81C},
+		{line: 94, kind: "rule", exes: []string{"gemini", "qwen"}, subs: nil, trigger: "flags", build: packsAgentsL94, compiled: packsAgentsL94C},
+		{line: 106, kind: "rule", exes: []string{"gemini", "qwen"}, subs: nil, trigger: "flags", build: packsAgentsL106, compiled: packsAgentsL106C},
+		{line: 118, kind: "rule", exes: []string{"q"}, subs: nil, trigger: "flags", build: packsAgentsL118, compiled: packsAgentsL118C},
+		{line: 130, kind: "rule", exes: []string{"cursor-agent"}, subs: nil, trigger: "flags", build: packsAgentsL130, compiled: packsAgentsL130C},
+		{line: 142, kind: "rule", exes: []string{"amp"}, subs: nil, trigger: "flags", build: packsAgentsL142, compiled: packsAgentsL142C},
+		{line: 154, kind: "rule", exes: []string{"copilot"}, subs: nil, trigger: "flags", build: packsAgentsL154, compiled: packsAgentsL154C},
 	}},
 	{file: "packs/cloud.toml", header: packHeader{Name: "cloud", Executables: []string{"nsupdate", "aws", "gcloud", "gsutil", "az", "azcopy", "s3cmd", "mc", "rclone", "doctl", "linode-cli", "hcloud", "oci", "ibmcloud", "flyctl", "fly", "heroku", "vercel", "netlify", "wrangler", "firebase", "supabase", "railway", "render", "cdk", "sam", "serverless", "sls", "amplify", "copilot", "eb"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"aws"}, subs: nil, trigger: "", build: packsCloudL5},
@@ -36,57 +36,57 @@ var generatedPacks = []genPack{
 		{line: 11, kind: "exe", exes: []string{"gsutil"}, subs: nil, trigger: "", build: packsCloudL11},
 		{line: 14, kind: "exe", exes: []string{"azcopy"}, subs: nil, trigger: "", build: packsCloudL14},
 		{line: 17, kind: "exe", exes: []string{"az"}, subs: nil, trigger: "", build: packsCloudL17},
-		{line: 20, kind: "rule", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "flags", build: packsCloudL20},
-		{line: 33, kind: "rule", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: packsCloudL33},
-		{line: 45, kind: "rule", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: packsCloudL45},
-		{line: 55, kind: "rule", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "flags", build: packsCloudL55},
-		{line: 68, kind: "rule", exes: []string{"aws"}, subs: nil, trigger: "", build: packsCloudL68},
-		{line: 80, kind: "rule", exes: []string{"aws"}, subs: []string{"route53"}, trigger: "flags", build: packsCloudL80},
-		{line: 92, kind: "rule", exes: []string{"aws"}, subs: []string{"iam", "organizations", "sts", "kms"}, trigger: "", build: packsCloudL92},
-		{line: 105, kind: "rule", exes: []string{"gcloud"}, subs: nil, trigger: "", build: packsCloudL105},
-		{line: 117, kind: "rule", exes: []string{"gsutil"}, subs: nil, trigger: "", build: packsCloudL117},
-		{line: 131, kind: "rule", exes: []string{"az"}, subs: nil, trigger: "", build: packsCloudL131},
-		{line: 143, kind: "rule", exes: []string{"azcopy"}, subs: nil, trigger: "", build: packsCloudL143},
-		{line: 155, kind: "rule", exes: []string{"azcopy"}, subs: []string{"sync"}, trigger: "flags", build: packsCloudL155},
-		{line: 167, kind: "rule", exes: []string{"s3cmd", "mc", "rclone"}, subs: nil, trigger: "", build: packsCloudL167},
-		{line: 180, kind: "rule", exes: []string{"doctl", "linode-cli", "hcloud", "oci", "ibmcloud", "flyctl", "fly", "heroku", "vercel", "netlify", "wrangler", "firebase", "supabase", "railway", "render", "amplify", "copilot", "eb"}, subs: nil, trigger: "", build: packsCloudL180},
-		{line: 192, kind: "rule", exes: []string{"cdk", "sam", "serverless", "sls"}, subs: nil, trigger: "", build: packsCloudL192},
-		{line: 204, kind: "rule", exes: []string{"nsupdate"}, subs: nil, trigger: "", build: packsCloudL204},
-		{line: 213, kind: "safe", exes: []string{"aws"}, subs: nil, trigger: "", build: packsCloudL213},
-		{line: 218, kind: "safe", exes: []string{"gcloud"}, subs: nil, trigger: "", build: packsCloudL218},
-		{line: 223, kind: "safe", exes: []string{"gsutil"}, subs: nil, trigger: "", build: packsCloudL223},
-		{line: 228, kind: "safe", exes: []string{"az"}, subs: nil, trigger: "", build: packsCloudL228},
-		{line: 233, kind: "safe", exes: []string{"azcopy"}, subs: nil, trigger: "", build: packsCloudL233},
-		{line: 238, kind: "safe", exes: []string{"s3cmd", "mc", "rclone"}, subs: nil, trigger: "", build: packsCloudL238},
-		{line: 243, kind: "urls", exes: []string{"aws", "gcloud", "az"}, subs: nil, trigger: "", build: packsCloudL243},
+		{line: 20, kind: "rule", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "flags", build: packsCloudL20, compiled: packsCloudL20C},
+		{line: 33, kind: "rule", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: packsCloudL33, compiled: packsCloudL33C},
+		{line: 45, kind: "rule", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "", build: packsCloudL45, compiled: packsCloudL45C},
+		{line: 55, kind: "rule", exes: []string{"aws"}, subs: []string{"s3"}, trigger: "flags", build: packsCloudL55, compiled: packsCloudL55C},
+		{line: 68, kind: "rule", exes: []string{"aws"}, subs: nil, trigger: "", build: packsCloudL68, compiled: packsCloudL68C},
+		{line: 80, kind: "rule", exes: []string{"aws"}, subs: []string{"route53"}, trigger: "flags", build: packsCloudL80, compiled: packsCloudL80C},
+		{line: 92, kind: "rule", exes: []string{"aws"}, subs: []string{"iam", "organizations", "sts", "kms"}, trigger: "", build: packsCloudL92, compiled: packsCloudL92C},
+		{line: 105, kind: "rule", exes: []string{"gcloud"}, subs: nil, trigger: "", build: packsCloudL105, compiled: packsCloudL105C},
+		{line: 117, kind: "rule", exes: []string{"gsutil"}, subs: nil, trigger: "", build: packsCloudL117, compiled: packsCloudL117C},
+		{line: 131, kind: "rule", exes: []string{"az"}, subs: nil, trigger: "", build: packsCloudL131, compiled: packsCloudL131C},
+		{line: 143, kind: "rule", exes: []string{"azcopy"}, subs: nil, trigger: "", build: packsCloudL143, compiled: packsCloudL143C},
+		{line: 155, kind: "rule", exes: []string{"azcopy"}, subs: []string{"sync"}, trigger: "flags", build: packsCloudL155, compiled: packsCloudL155C},
+		{line: 167, kind: "rule", exes: []string{"s3cmd", "mc", "rclone"}, subs: nil, trigger: "", build: packsCloudL167, compiled: packsCloudL167C},
+		{line: 180, kind: "rule", exes: []string{"doctl", "linode-cli", "hcloud", "oci", "ibmcloud", "flyctl", "fly", "heroku", "vercel", "netlify", "wrangler", "firebase", "supabase", "railway", "render", "amplify", "copilot", "eb"}, subs: nil, trigger: "", build: packsCloudL180, compiled: packsCloudL180C},
+		{line: 192, kind: "rule", exes: []string{"cdk", "sam", "serverless", "sls"}, subs: nil, trigger: "", build: packsCloudL192, compiled: packsCloudL192C},
+		{line: 204, kind: "rule", exes: []string{"nsupdate"}, subs: nil, trigger: "", build: packsCloudL204, compiled: packsCloudL204C},
+		{line: 213, kind: "safe", exes: []string{"aws"}, subs: nil, trigger: "", build: packsCloudL213, compiled: packsCloudL213C},
+		{line: 218, kind: "safe", exes: []string{"gcloud"}, subs: nil, trigger: "", build: packsCloudL218, compiled: packsCloudL218C},
+		{line: 223, kind: "safe", exes: []string{"gsutil"}, subs: nil, trigger: "", build: packsCloudL223, compiled: packsCloudL223C},
+		{line: 228, kind: "safe", exes: []string{"az"}, subs: nil, trigger: "", build: packsCloudL228, compiled: packsCloudL228C},
+		{line: 233, kind: "safe", exes: []string{"azcopy"}, subs: nil, trigger: "", build: packsCloudL233, compiled: packsCloudL233C},
+		{line: 238, kind: "safe", exes: []string{"s3cmd", "mc", "rclone"}, subs: nil, trigger: "", build: packsCloudL238, compiled: packsCloudL238C},
+		{line: 243, kind: "urls", exes: []string{"aws", "gcloud", "az"}, subs: nil, trigger: "", build: packsCloudL243, compiled: packsCloudL243C},
 	}},
 	{file: "packs/containers.toml", header: packHeader{Name: "containers", Executables: []string{"docker", "podman", "nerdctl", "docker-compose", "podman-compose"}}, blocks: []genBlock{
 		{line: 9, kind: "exe", exes: []string{"docker"}, subs: nil, trigger: "", build: packsContainersL9},
 		{line: 12, kind: "exe", exes: []string{"podman"}, subs: nil, trigger: "", build: packsContainersL12},
 		{line: 15, kind: "exe", exes: []string{"docker-compose"}, subs: nil, trigger: "", build: packsContainersL15},
-		{line: 20, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"volume"}, trigger: "", build: packsContainersL20},
-		{line: 30, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"system"}, trigger: "", build: packsContainersL30},
-		{line: 40, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container", "image", "network", "builder", "buildx", "pod"}, trigger: "", build: packsContainersL40},
-		{line: 50, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"rm", "container"}, trigger: "", build: packsContainersL50},
-		{line: 63, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"rmi"}, trigger: "", build: packsContainersL63},
-		{line: 73, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"image"}, trigger: "", build: packsContainersL73},
-		{line: 83, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"network", "context", "plugin", "secret", "config", "swarm", "node", "service", "stack", "manifest", "machine"}, trigger: "", build: packsContainersL83},
-		{line: 93, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"stop", "kill", "pause", "container"}, trigger: "", build: packsContainersL93},
-		{line: 106, kind: "rule", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "flags", build: packsContainersL106},
-		{line: 118, kind: "rule", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "", build: packsContainersL118},
-		{line: 130, kind: "rule", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"down", "rm"}, trigger: "flags", build: packsContainersL130},
-		{line: 142, kind: "rule", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"down", "rm", "kill", "stop"}, trigger: "", build: packsContainersL142},
-		{line: 156, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"run", "create", "exec", "container"}, trigger: "flags", build: packsContainersL156},
-		{line: 168, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"run", "create", "container"}, trigger: "flags", build: packsContainersL168},
-		{line: 180, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"run", "create", "container"}, trigger: "flags", build: packsContainersL180},
-		{line: 192, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"run", "create", "container"}, trigger: "flags", build: packsContainersL192},
-		{line: 206, kind: "safe", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"ps", "images", "inspect", "logs", "stats", "top", "version", "info", "history", "port", "diff", "events", "search", "login", "help"}, trigger: "", build: packsContainersL206},
-		{line: 211, kind: "safe", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"system"}, trigger: "", build: packsContainersL211},
-		{line: 215, kind: "safe", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"network", "volume", "image", "container", "context", "buildx", "plugin", "secret", "config", "node", "service", "stack", "manifest", "builder", "compose", "machine", "pod"}, trigger: "", build: packsContainersL215},
-		{line: 219, kind: "safe", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"build", "pull", "tag", "push", "create", "start", "restart", "cp", "commit", "save", "load", "export", "import", "rename", "update", "unpause", "wait", "attach"}, trigger: "", build: packsContainersL219},
-		{line: 224, kind: "safe", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"compose", "buildx", "image", "container", "network", "volume"}, trigger: "", build: packsContainersL224},
-		{line: 229, kind: "safe", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"ps", "logs", "config", "images", "top", "version", "ls", "port"}, trigger: "", build: packsContainersL229},
-		{line: 233, kind: "safe", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"up", "build", "pull", "push", "create", "start", "restart"}, trigger: "", build: packsContainersL233},
+		{line: 20, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"volume"}, trigger: "", build: packsContainersL20, compiled: packsContainersL20C},
+		{line: 30, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"system"}, trigger: "", build: packsContainersL30, compiled: packsContainersL30C},
+		{line: 40, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"container", "image", "network", "builder", "buildx", "pod"}, trigger: "", build: packsContainersL40, compiled: packsContainersL40C},
+		{line: 50, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"rm", "container"}, trigger: "", build: packsContainersL50, compiled: packsContainersL50C},
+		{line: 63, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"rmi"}, trigger: "", build: packsContainersL63, compiled: packsContainersL63C},
+		{line: 73, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"image"}, trigger: "", build: packsContainersL73, compiled: packsContainersL73C},
+		{line: 83, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"network", "context", "plugin", "secret", "config", "swarm", "node", "service", "stack", "manifest", "machine"}, trigger: "", build: packsContainersL83, compiled: packsContainersL83C},
+		{line: 93, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"stop", "kill", "pause", "container"}, trigger: "", build: packsContainersL93, compiled: packsContainersL93C},
+		{line: 106, kind: "rule", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "flags", build: packsContainersL106, compiled: packsContainersL106C},
+		{line: 118, kind: "rule", exes: []string{"docker", "podman"}, subs: []string{"compose"}, trigger: "", build: packsContainersL118, compiled: packsContainersL118C},
+		{line: 130, kind: "rule", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"down", "rm"}, trigger: "flags", build: packsContainersL130, compiled: packsContainersL130C},
+		{line: 142, kind: "rule", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"down", "rm", "kill", "stop"}, trigger: "", build: packsContainersL142, compiled: packsContainersL142C},
+		{line: 156, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"run", "create", "exec", "container"}, trigger: "flags", build: packsContainersL156, compiled: packsContainersL156C},
+		{line: 168, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"run", "create", "container"}, trigger: "flags", build: packsContainersL168, compiled: packsContainersL168C},
+		{line: 180, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"run", "create", "container"}, trigger: "flags", build: packsContainersL180, compiled: packsContainersL180C},
+		{line: 192, kind: "rule", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"run", "create", "container"}, trigger: "flags", build: packsContainersL192, compiled: packsContainersL192C},
+		{line: 206, kind: "safe", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"ps", "images", "inspect", "logs", "stats", "top", "version", "info", "history", "port", "diff", "events", "search", "login", "help"}, trigger: "", build: packsContainersL206, compiled: packsContainersL206C},
+		{line: 211, kind: "safe", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"system"}, trigger: "", build: packsContainersL211, compiled: packsContainersL211C},
+		{line: 215, kind: "safe", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"network", "volume", "image", "container", "context", "buildx", "plugin", "secret", "config", "node", "service", "stack", "manifest", "builder", "compose", "machine", "pod"}, trigger: "", build: packsContainersL215, compiled: packsContainersL215C},
+		{line: 219, kind: "safe", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"build", "pull", "tag", "push", "create", "start", "restart", "cp", "commit", "save", "load", "export", "import", "rename", "update", "unpause", "wait", "attach"}, trigger: "", build: packsContainersL219, compiled: packsContainersL219C},
+		{line: 224, kind: "safe", exes: []string{"docker", "podman", "nerdctl"}, subs: []string{"compose", "buildx", "image", "container", "network", "volume"}, trigger: "", build: packsContainersL224, compiled: packsContainersL224C},
+		{line: 229, kind: "safe", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"ps", "logs", "config", "images", "top", "version", "ls", "port"}, trigger: "", build: packsContainersL229, compiled: packsContainersL229C},
+		{line: 233, kind: "safe", exes: []string{"docker-compose", "podman-compose"}, subs: []string{"up", "build", "pull", "push", "create", "start", "restart"}, trigger: "", build: packsContainersL233, compiled: packsContainersL233C},
 	}},
 	{file: "packs/databases.toml", header: packHeader{Name: "databases", Executables: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh", "mongosh", "mongo", "redis-cli", "valkey-cli", "keydb-cli", "dropdb", "dropuser", "mysqladmin", "pg_resetwal", "rails", "rake", "bin/rails", "prisma", "npx", "pnpx", "bunx", "sequelize", "python", "python3", "php", "knex", "dbt", "flyway", "liquibase", "alembic", "supabase", "n8n", "bench", "dvc"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"psql"}, subs: nil, trigger: "", build: packsDatabasesL5},
@@ -105,27 +105,27 @@ var generatedPacks = []genPack{
 		{line: 47, kind: "exe", exes: []string{"keydb-cli"}, subs: nil, trigger: "", build: packsDatabasesL47},
 		{line: 50, kind: "exe", exes: []string{"python"}, subs: nil, trigger: "", build: packsDatabasesL50},
 		{line: 53, kind: "exe", exes: []string{"python3"}, subs: nil, trigger: "", build: packsDatabasesL53},
-		{line: 58, kind: "rule", exes: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, subs: nil, trigger: "", build: packsDatabasesL58},
-		{line: 72, kind: "rule", exes: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, subs: nil, trigger: "", build: packsDatabasesL72},
-		{line: 86, kind: "rule", exes: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, subs: nil, trigger: "", build: packsDatabasesL86},
-		{line: 100, kind: "rule", exes: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, subs: nil, trigger: "", build: packsDatabasesL100},
-		{line: 114, kind: "rule", exes: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "cockroach", "sqlcmd", "cqlsh", "mongosh", "mongo", "redis-cli", "valkey-cli", "keydb-cli"}, subs: nil, trigger: "", build: packsDatabasesL114},
-		{line: 131, kind: "rule", exes: []string{"redis-cli", "valkey-cli", "keydb-cli"}, subs: nil, trigger: "", build: packsDatabasesL131},
-		{line: 146, kind: "rule", exes: []string{"redis-cli", "valkey-cli", "keydb-cli"}, subs: nil, trigger: "", build: packsDatabasesL146},
-		{line: 163, kind: "rule", exes: []string{"redis-cli", "valkey-cli", "keydb-cli"}, subs: nil, trigger: "", build: packsDatabasesL163},
-		{line: 182, kind: "rule", exes: []string{"redis-cli", "valkey-cli", "keydb-cli"}, subs: nil, trigger: "", build: packsDatabasesL182},
-		{line: 195, kind: "rule", exes: []string{"mongosh", "mongo"}, subs: nil, trigger: "", build: packsDatabasesL195},
-		{line: 209, kind: "rule", exes: []string{"dropdb", "dropuser", "pg_resetwal"}, subs: nil, trigger: "", build: packsDatabasesL209},
-		{line: 220, kind: "rule", exes: []string{"mysqladmin"}, subs: nil, trigger: "", build: packsDatabasesL220},
-		{line: 234, kind: "rule", exes: []string{"rails", "rake", "bin/rails"}, subs: nil, trigger: "", build: packsDatabasesL234},
-		{line: 245, kind: "rule", exes: []string{"prisma", "npx", "pnpx", "bunx", "sequelize", "knex"}, subs: nil, trigger: "", build: packsDatabasesL245},
-		{line: 257, kind: "rule", exes: []string{"prisma", "npx", "pnpx", "bunx"}, subs: nil, trigger: "flags", build: packsDatabasesL257},
-		{line: 268, kind: "rule", exes: []string{"python", "python3"}, subs: nil, trigger: "", build: packsDatabasesL268},
-		{line: 281, kind: "rule", exes: []string{"php"}, subs: nil, trigger: "", build: packsDatabasesL281},
-		{line: 294, kind: "rule", exes: []string{"flyway", "liquibase", "alembic", "dbt", "supabase", "n8n", "bench"}, subs: nil, trigger: "", build: packsDatabasesL294},
-		{line: 309, kind: "rule", exes: []string{"dvc"}, subs: []string{"gc"}, trigger: "flags", build: packsDatabasesL309},
-		{line: 321, kind: "rule", exes: []string{"dvc"}, subs: []string{"gc"}, trigger: "", build: packsDatabasesL321},
-		{line: 333, kind: "safe", exes: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "mongosh", "mongo", "redis-cli", "valkey-cli", "clickhouse-client", "cockroach", "sqlcmd"}, subs: nil, trigger: "", build: packsDatabasesL333},
+		{line: 58, kind: "rule", exes: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, subs: nil, trigger: "", build: packsDatabasesL58, compiled: packsDatabasesL58C},
+		{line: 72, kind: "rule", exes: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, subs: nil, trigger: "", build: packsDatabasesL72, compiled: packsDatabasesL72C},
+		{line: 86, kind: "rule", exes: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, subs: nil, trigger: "", build: packsDatabasesL86, compiled: packsDatabasesL86C},
+		{line: 100, kind: "rule", exes: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, subs: nil, trigger: "", build: packsDatabasesL100, compiled: packsDatabasesL100C},
+		{line: 114, kind: "rule", exes: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "cockroach", "sqlcmd", "cqlsh", "mongosh", "mongo", "redis-cli", "valkey-cli", "keydb-cli"}, subs: nil, trigger: "", build: packsDatabasesL114, compiled: packsDatabasesL114C},
+		{line: 131, kind: "rule", exes: []string{"redis-cli", "valkey-cli", "keydb-cli"}, subs: nil, trigger: "", build: packsDatabasesL131, compiled: packsDatabasesL131C},
+		{line: 146, kind: "rule", exes: []string{"redis-cli", "valkey-cli", "keydb-cli"}, subs: nil, trigger: "", build: packsDatabasesL146, compiled: packsDatabasesL146C},
+		{line: 163, kind: "rule", exes: []string{"redis-cli", "valkey-cli", "keydb-cli"}, subs: nil, trigger: "", build: packsDatabasesL163, compiled: packsDatabasesL163C},
+		{line: 182, kind: "rule", exes: []string{"redis-cli", "valkey-cli", "keydb-cli"}, subs: nil, trigger: "", build: packsDatabasesL182, compiled: packsDatabasesL182C},
+		{line: 195, kind: "rule", exes: []string{"mongosh", "mongo"}, subs: nil, trigger: "", build: packsDatabasesL195, compiled: packsDatabasesL195C},
+		{line: 209, kind: "rule", exes: []string{"dropdb", "dropuser", "pg_resetwal"}, subs: nil, trigger: "", build: packsDatabasesL209, compiled: packsDatabasesL209C},
+		{line: 220, kind: "rule", exes: []string{"mysqladmin"}, subs: nil, trigger: "", build: packsDatabasesL220, compiled: packsDatabasesL220C},
+		{line: 234, kind: "rule", exes: []string{"rails", "rake", "bin/rails"}, subs: nil, trigger: "", build: packsDatabasesL234, compiled: packsDatabasesL234C},
+		{line: 245, kind: "rule", exes: []string{"prisma", "npx", "pnpx", "bunx", "sequelize", "knex"}, subs: nil, trigger: "", build: packsDatabasesL245, compiled: packsDatabasesL245C},
+		{line: 257, kind: "rule", exes: []string{"prisma", "npx", "pnpx", "bunx"}, subs: nil, trigger: "flags", build: packsDatabasesL257, compiled: packsDatabasesL257C},
+		{line: 268, kind: "rule", exes: []string{"python", "python3"}, subs: nil, trigger: "", build: packsDatabasesL268, compiled: packsDatabasesL268C},
+		{line: 281, kind: "rule", exes: []string{"php"}, subs: nil, trigger: "", build: packsDatabasesL281, compiled: packsDatabasesL281C},
+		{line: 294, kind: "rule", exes: []string{"flyway", "liquibase", "alembic", "dbt", "supabase", "n8n", "bench"}, subs: nil, trigger: "", build: packsDatabasesL294, compiled: packsDatabasesL294C},
+		{line: 309, kind: "rule", exes: []string{"dvc"}, subs: []string{"gc"}, trigger: "flags", build: packsDatabasesL309, compiled: packsDatabasesL309C},
+		{line: 321, kind: "rule", exes: []string{"dvc"}, subs: []string{"gc"}, trigger: "", build: packsDatabasesL321, compiled: packsDatabasesL321C},
+		{line: 333, kind: "safe", exes: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "mongosh", "mongo", "redis-cli", "valkey-cli", "clickhouse-client", "cockroach", "sqlcmd"}, subs: nil, trigger: "", build: packsDatabasesL333, compiled: packsDatabasesL333C},
 	}},
 	{file: "packs/filesystem.toml", header: packHeader{Name: "filesystem", Executables: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe", "find", "truncate", "mv", "cp", "install", "ln", "dd", "tee", "touch", "mkdir", "chmod", "chown", "chgrp", "sed", "perl", "tar", "sponge", "gio", "trash-empty", "xargs", "rsync", "remove-item", "ri", "del", "erase", "rd", "rimraf", "del-cli", "trash", "trash-put", "*"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"rm"}, subs: nil, trigger: "", build: packsFilesystemL5},
@@ -141,83 +141,83 @@ var generatedPacks = []genPack{
 		{line: 47, kind: "exe", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL47},
 		{line: 51, kind: "exe", exes: []string{"perl"}, subs: nil, trigger: "", build: packsFilesystemL51},
 		{line: 54, kind: "exe", exes: []string{"remove-item"}, subs: nil, trigger: "", build: packsFilesystemL54},
-		{line: 60, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL60},
-		{line: 72, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL72},
-		{line: 83, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL83},
-		{line: 95, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL95},
-		{line: 107, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags dir", build: packsFilesystemL107},
-		{line: 120, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL120},
-		{line: 132, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL132},
-		{line: 146, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags remote", build: packsFilesystemL146},
-		{line: 158, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags origins", build: packsFilesystemL158},
-		{line: 175, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags origins", build: packsFilesystemL175},
-		{line: 191, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL191},
-		{line: 207, kind: "rule", exes: []string{"rm", "unlink", "rmdir"}, subs: nil, trigger: "", build: packsFilesystemL207},
-		{line: 219, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags dir", build: packsFilesystemL219},
-		{line: 231, kind: "rule", exes: []string{"rm", "unlink", "rmdir", "shred"}, subs: nil, trigger: "privileged", build: packsFilesystemL231},
-		{line: 242, kind: "rule", exes: []string{"remove-item", "ri", "del", "erase", "rd"}, subs: nil, trigger: "flags", build: packsFilesystemL242},
-		{line: 256, kind: "rule", exes: []string{"shred", "srm", "wipe"}, subs: nil, trigger: "", build: packsFilesystemL256},
-		{line: 267, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "flags", build: packsFilesystemL267},
-		{line: 279, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "flags", build: packsFilesystemL279},
-		{line: 291, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "flags", build: packsFilesystemL291},
-		{line: 310, kind: "rule", exes: []string{"truncate"}, subs: nil, trigger: "flags", build: packsFilesystemL310},
-		{line: 321, kind: "rule", exes: []string{"tar"}, subs: nil, trigger: "flags", build: packsFilesystemL321},
-		{line: 332, kind: "rule", exes: []string{"trash-empty", "gio"}, subs: nil, trigger: "flags", build: packsFilesystemL332},
-		{line: 343, kind: "rule", exes: []string{"xargs"}, subs: nil, trigger: "", build: packsFilesystemL343},
-		{line: 358, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL358},
-		{line: 374, kind: "rule", exes: []string{"cp", "ln", "install", "rsync"}, subs: nil, trigger: "", build: packsFilesystemL374},
-		{line: 388, kind: "rule", exes: []string{"mv", "tee", "dd", "truncate"}, subs: nil, trigger: "", build: packsFilesystemL388},
-		{line: 401, kind: "rule", exes: []string{"mv", "cp"}, subs: nil, trigger: "", build: packsFilesystemL401},
-		{line: 413, kind: "rule", exes: []string{"cp", "dd"}, subs: nil, trigger: "", build: packsFilesystemL413},
-		{line: 426, kind: "rule", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL426},
-		{line: 437, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL437},
-		{line: 450, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "flags", build: packsFilesystemL450},
-		{line: 462, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL462},
-		{line: 473, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "", build: packsFilesystemL473},
-		{line: 485, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "flags", build: packsFilesystemL485},
-		{line: 498, kind: "rule", exes: []string{"chown", "chgrp"}, subs: nil, trigger: "flags", build: packsFilesystemL498},
-		{line: 511, kind: "rule", exes: []string{"sed", "perl"}, subs: nil, trigger: "flags", build: packsFilesystemL511},
-		{line: 523, kind: "rule", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL523},
-		{line: 538, kind: "safe", exes: []string{"rm", "rmdir", "unlink", "mv", "cp", "install", "ln", "touch", "mkdir", "chmod", "chown", "chgrp", "truncate", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL538},
-		{line: 542, kind: "safe", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL542},
-		{line: 546, kind: "safe", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL546},
-		{line: 551, kind: "safe", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL551},
-		{line: 556, kind: "safe", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL556},
-		{line: 566, kind: "paths", exes: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe", "rimraf", "del-cli", "trash", "trash-put"}, subs: nil, trigger: "", build: packsFilesystemL566},
-		{line: 570, kind: "paths", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL570},
-		{line: 575, kind: "paths", exes: []string{"cp", "install"}, subs: nil, trigger: "", build: packsFilesystemL575},
-		{line: 581, kind: "paths", exes: []string{"ln"}, subs: nil, trigger: "", build: packsFilesystemL581},
-		{line: 586, kind: "paths", exes: []string{"truncate", "touch", "mkdir", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL586},
-		{line: 590, kind: "paths", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL590},
-		{line: 595, kind: "paths", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL595},
-		{line: 599, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL599},
-		{line: 603, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL603},
-		{line: 608, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL608},
-		{line: 613, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL613},
-		{line: 619, kind: "paths", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL619},
+		{line: 60, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL60, compiled: packsFilesystemL60C},
+		{line: 72, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL72, compiled: packsFilesystemL72C},
+		{line: 83, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL83, compiled: packsFilesystemL83C},
+		{line: 95, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL95, compiled: packsFilesystemL95C},
+		{line: 107, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags dir", build: packsFilesystemL107, compiled: packsFilesystemL107C},
+		{line: 120, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL120, compiled: packsFilesystemL120C},
+		{line: 132, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL132, compiled: packsFilesystemL132C},
+		{line: 146, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags remote", build: packsFilesystemL146, compiled: packsFilesystemL146C},
+		{line: 158, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags origins", build: packsFilesystemL158, compiled: packsFilesystemL158C},
+		{line: 175, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags origins", build: packsFilesystemL175, compiled: packsFilesystemL175C},
+		{line: 191, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags", build: packsFilesystemL191, compiled: packsFilesystemL191C},
+		{line: 207, kind: "rule", exes: []string{"rm", "unlink", "rmdir"}, subs: nil, trigger: "", build: packsFilesystemL207, compiled: packsFilesystemL207C},
+		{line: 219, kind: "rule", exes: []string{"rm"}, subs: nil, trigger: "flags dir", build: packsFilesystemL219, compiled: packsFilesystemL219C},
+		{line: 231, kind: "rule", exes: []string{"rm", "unlink", "rmdir", "shred"}, subs: nil, trigger: "privileged", build: packsFilesystemL231, compiled: packsFilesystemL231C},
+		{line: 242, kind: "rule", exes: []string{"remove-item", "ri", "del", "erase", "rd"}, subs: nil, trigger: "flags", build: packsFilesystemL242, compiled: packsFilesystemL242C},
+		{line: 256, kind: "rule", exes: []string{"shred", "srm", "wipe"}, subs: nil, trigger: "", build: packsFilesystemL256, compiled: packsFilesystemL256C},
+		{line: 267, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "flags", build: packsFilesystemL267, compiled: packsFilesystemL267C},
+		{line: 279, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "flags", build: packsFilesystemL279, compiled: packsFilesystemL279C},
+		{line: 291, kind: "rule", exes: []string{"find"}, subs: nil, trigger: "flags", build: packsFilesystemL291, compiled: packsFilesystemL291C},
+		{line: 310, kind: "rule", exes: []string{"truncate"}, subs: nil, trigger: "flags", build: packsFilesystemL310, compiled: packsFilesystemL310C},
+		{line: 321, kind: "rule", exes: []string{"tar"}, subs: nil, trigger: "flags", build: packsFilesystemL321, compiled: packsFilesystemL321C},
+		{line: 332, kind: "rule", exes: []string{"trash-empty", "gio"}, subs: nil, trigger: "flags", build: packsFilesystemL332, compiled: packsFilesystemL332C},
+		{line: 343, kind: "rule", exes: []string{"xargs"}, subs: nil, trigger: "", build: packsFilesystemL343, compiled: packsFilesystemL343C},
+		{line: 358, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL358, compiled: packsFilesystemL358C},
+		{line: 374, kind: "rule", exes: []string{"cp", "ln", "install", "rsync"}, subs: nil, trigger: "", build: packsFilesystemL374, compiled: packsFilesystemL374C},
+		{line: 388, kind: "rule", exes: []string{"mv", "tee", "dd", "truncate"}, subs: nil, trigger: "", build: packsFilesystemL388, compiled: packsFilesystemL388C},
+		{line: 401, kind: "rule", exes: []string{"mv", "cp"}, subs: nil, trigger: "", build: packsFilesystemL401, compiled: packsFilesystemL401C},
+		{line: 413, kind: "rule", exes: []string{"cp", "dd"}, subs: nil, trigger: "", build: packsFilesystemL413, compiled: packsFilesystemL413C},
+		{line: 426, kind: "rule", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL426, compiled: packsFilesystemL426C},
+		{line: 437, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects", build: packsFilesystemL437, compiled: packsFilesystemL437C},
+		{line: 450, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "flags", build: packsFilesystemL450, compiled: packsFilesystemL450C},
+		{line: 462, kind: "rule", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL462, compiled: packsFilesystemL462C},
+		{line: 473, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "", build: packsFilesystemL473, compiled: packsFilesystemL473C},
+		{line: 485, kind: "rule", exes: []string{"chmod"}, subs: nil, trigger: "flags", build: packsFilesystemL485, compiled: packsFilesystemL485C},
+		{line: 498, kind: "rule", exes: []string{"chown", "chgrp"}, subs: nil, trigger: "flags", build: packsFilesystemL498, compiled: packsFilesystemL498C},
+		{line: 511, kind: "rule", exes: []string{"sed", "perl"}, subs: nil, trigger: "flags", build: packsFilesystemL511, compiled: packsFilesystemL511C},
+		{line: 523, kind: "rule", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL523, compiled: packsFilesystemL523C},
+		{line: 538, kind: "safe", exes: []string{"rm", "rmdir", "unlink", "mv", "cp", "install", "ln", "touch", "mkdir", "chmod", "chown", "chgrp", "truncate", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL538, compiled: packsFilesystemL538C},
+		{line: 542, kind: "safe", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL542, compiled: packsFilesystemL542C},
+		{line: 546, kind: "safe", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL546, compiled: packsFilesystemL546C},
+		{line: 551, kind: "safe", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL551, compiled: packsFilesystemL551C},
+		{line: 556, kind: "safe", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL556, compiled: packsFilesystemL556C},
+		{line: 566, kind: "paths", exes: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe", "rimraf", "del-cli", "trash", "trash-put"}, subs: nil, trigger: "", build: packsFilesystemL566, compiled: packsFilesystemL566C},
+		{line: 570, kind: "paths", exes: []string{"mv"}, subs: nil, trigger: "", build: packsFilesystemL570, compiled: packsFilesystemL570C},
+		{line: 575, kind: "paths", exes: []string{"cp", "install"}, subs: nil, trigger: "", build: packsFilesystemL575, compiled: packsFilesystemL575C},
+		{line: 581, kind: "paths", exes: []string{"ln"}, subs: nil, trigger: "", build: packsFilesystemL581, compiled: packsFilesystemL581C},
+		{line: 586, kind: "paths", exes: []string{"truncate", "touch", "mkdir", "tee", "sponge"}, subs: nil, trigger: "", build: packsFilesystemL586, compiled: packsFilesystemL586C},
+		{line: 590, kind: "paths", exes: []string{"chmod", "chown", "chgrp"}, subs: nil, trigger: "", build: packsFilesystemL590, compiled: packsFilesystemL590C},
+		{line: 595, kind: "paths", exes: []string{"dd"}, subs: nil, trigger: "", build: packsFilesystemL595, compiled: packsFilesystemL595C},
+		{line: 599, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL599, compiled: packsFilesystemL599C},
+		{line: 603, kind: "paths", exes: []string{"find"}, subs: nil, trigger: "", build: packsFilesystemL603, compiled: packsFilesystemL603C},
+		{line: 608, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL608, compiled: packsFilesystemL608C},
+		{line: 613, kind: "paths", exes: []string{"sed"}, subs: nil, trigger: "", build: packsFilesystemL613, compiled: packsFilesystemL613C},
+		{line: 619, kind: "paths", exes: []string{"tar"}, subs: nil, trigger: "", build: packsFilesystemL619, compiled: packsFilesystemL619C},
 	}},
 	{file: "packs/forges.toml", header: packHeader{Name: "forges", Executables: []string{"gh", "glab", "hub", "tea", "curl", "http", "https", "xh", "wget"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"gh"}, subs: nil, trigger: "", build: packsForgesL5},
 		{line: 8, kind: "exe", exes: []string{"glab"}, subs: nil, trigger: "", build: packsForgesL8},
 		{line: 11, kind: "exe", exes: []string{"http"}, subs: nil, trigger: "", build: packsForgesL11},
 		{line: 14, kind: "exe", exes: []string{"xh"}, subs: nil, trigger: "", build: packsForgesL14},
-		{line: 17, kind: "rule", exes: []string{"gh", "glab", "hub", "tea"}, subs: []string{"repo"}, trigger: "", build: packsForgesL17},
-		{line: 27, kind: "rule", exes: []string{"gh"}, subs: []string{"repo"}, trigger: "flags", build: packsForgesL27},
-		{line: 39, kind: "rule", exes: []string{"gh", "glab"}, subs: []string{"release", "tag", "package", "cache", "run", "codespace", "label", "milestone", "gist", "ssh-key", "gpg-key", "deploy-key", "project", "extension", "environment", "ruleset", "variable", "snippet", "schedule", "pipeline", "ci", "job", "mr", "issue", "pr", "iteration"}, trigger: "", build: packsForgesL39},
-		{line: 49, kind: "rule", exes: []string{"gh", "glab"}, subs: []string{"secret", "variable", "auth"}, trigger: "", build: packsForgesL49},
-		{line: 59, kind: "rule", exes: []string{"gh", "glab"}, subs: []string{"pr", "mr", "issue"}, trigger: "", build: packsForgesL59},
-		{line: 69, kind: "rule", exes: []string{"gh"}, subs: []string{"workflow"}, trigger: "", build: packsForgesL69},
-		{line: 79, kind: "rule", exes: []string{"gh", "glab"}, subs: []string{"api"}, trigger: "flags", build: packsForgesL79},
-		{line: 91, kind: "rule", exes: []string{"curl", "wget", "http", "https", "xh"}, subs: nil, trigger: "flags", build: packsForgesL91},
-		{line: 102, kind: "rule", exes: []string{"http", "https", "xh"}, subs: nil, trigger: "", build: packsForgesL102},
-		{line: 114, kind: "rule", exes: []string{"curl", "wget", "http", "https", "xh"}, subs: nil, trigger: "flags", build: packsForgesL114},
-		{line: 126, kind: "rule", exes: []string{"http", "https", "xh"}, subs: nil, trigger: "", build: packsForgesL126},
-		{line: 139, kind: "safe", exes: []string{"gh", "glab", "hub", "tea"}, subs: []string{"pr", "mr", "issue", "run", "repo", "release", "workflow", "gist", "label", "search", "cache", "ci", "pipeline", "project", "variable", "secret", "ruleset", "codespace", "org", "api", "auth", "status", "browse", "extension", "alias", "config", "attestation", "ssh-key", "gpg-key", "job", "snippet", "environment"}, trigger: "", build: packsForgesL139},
-		{line: 145, kind: "safe", exes: []string{"gh", "glab"}, subs: []string{"api"}, trigger: "", build: packsForgesL145},
-		{line: 151, kind: "safe", exes: []string{"gh", "glab"}, subs: []string{"status", "version", "--version", "help", "completion"}, trigger: "", build: packsForgesL151},
-		{line: 155, kind: "safe", exes: []string{"gh", "glab", "hub", "tea"}, subs: []string{"pr", "mr", "issue", "release", "repo", "gist", "label"}, trigger: "", build: packsForgesL155},
-		{line: 160, kind: "safe", exes: []string{"wget"}, subs: nil, trigger: "", build: packsForgesL160},
-		{line: 166, kind: "safe", exes: []string{"curl", "http", "https", "xh"}, subs: nil, trigger: "", build: packsForgesL166},
+		{line: 17, kind: "rule", exes: []string{"gh", "glab", "hub", "tea"}, subs: []string{"repo"}, trigger: "", build: packsForgesL17, compiled: packsForgesL17C},
+		{line: 27, kind: "rule", exes: []string{"gh"}, subs: []string{"repo"}, trigger: "flags", build: packsForgesL27, compiled: packsForgesL27C},
+		{line: 39, kind: "rule", exes: []string{"gh", "glab"}, subs: []string{"release", "tag", "package", "cache", "run", "codespace", "label", "milestone", "gist", "ssh-key", "gpg-key", "deploy-key", "project", "extension", "environment", "ruleset", "variable", "snippet", "schedule", "pipeline", "ci", "job", "mr", "issue", "pr", "iteration"}, trigger: "", build: packsForgesL39, compiled: packsForgesL39C},
+		{line: 49, kind: "rule", exes: []string{"gh", "glab"}, subs: []string{"secret", "variable", "auth"}, trigger: "", build: packsForgesL49, compiled: packsForgesL49C},
+		{line: 59, kind: "rule", exes: []string{"gh", "glab"}, subs: []string{"pr", "mr", "issue"}, trigger: "", build: packsForgesL59, compiled: packsForgesL59C},
+		{line: 69, kind: "rule", exes: []string{"gh"}, subs: []string{"workflow"}, trigger: "", build: packsForgesL69, compiled: packsForgesL69C},
+		{line: 79, kind: "rule", exes: []string{"gh", "glab"}, subs: []string{"api"}, trigger: "flags", build: packsForgesL79, compiled: packsForgesL79C},
+		{line: 91, kind: "rule", exes: []string{"curl", "wget", "http", "https", "xh"}, subs: nil, trigger: "flags", build: packsForgesL91, compiled: packsForgesL91C},
+		{line: 102, kind: "rule", exes: []string{"http", "https", "xh"}, subs: nil, trigger: "", build: packsForgesL102, compiled: packsForgesL102C},
+		{line: 114, kind: "rule", exes: []string{"curl", "wget", "http", "https", "xh"}, subs: nil, trigger: "flags", build: packsForgesL114, compiled: packsForgesL114C},
+		{line: 126, kind: "rule", exes: []string{"http", "https", "xh"}, subs: nil, trigger: "", build: packsForgesL126, compiled: packsForgesL126C},
+		{line: 139, kind: "safe", exes: []string{"gh", "glab", "hub", "tea"}, subs: []string{"pr", "mr", "issue", "run", "repo", "release", "workflow", "gist", "label", "search", "cache", "ci", "pipeline", "project", "variable", "secret", "ruleset", "codespace", "org", "api", "auth", "status", "browse", "extension", "alias", "config", "attestation", "ssh-key", "gpg-key", "job", "snippet", "environment"}, trigger: "", build: packsForgesL139, compiled: packsForgesL139C},
+		{line: 145, kind: "safe", exes: []string{"gh", "glab"}, subs: []string{"api"}, trigger: "", build: packsForgesL145, compiled: packsForgesL145C},
+		{line: 151, kind: "safe", exes: []string{"gh", "glab"}, subs: []string{"status", "version", "--version", "help", "completion"}, trigger: "", build: packsForgesL151, compiled: packsForgesL151C},
+		{line: 155, kind: "safe", exes: []string{"gh", "glab", "hub", "tea"}, subs: []string{"pr", "mr", "issue", "release", "repo", "gist", "label"}, trigger: "", build: packsForgesL155, compiled: packsForgesL155C},
+		{line: 160, kind: "safe", exes: []string{"wget"}, subs: nil, trigger: "", build: packsForgesL160, compiled: packsForgesL160C},
+		{line: 166, kind: "safe", exes: []string{"curl", "http", "https", "xh"}, subs: nil, trigger: "", build: packsForgesL166, compiled: packsForgesL166C},
 	}},
 	{file: "packs/generic.toml", header: packHeader{Name: "generic", Executables: []string{"*", "sh", "bash", "zsh", "dash", "ksh", "eval", "sudo", "su", "doas", "env", "nice", "nohup", "timeout", "command", "exec", "time", "xargs", "parallel"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"sh"}, subs: nil, trigger: "", build: packsGenericL5},
@@ -225,78 +225,78 @@ var generatedPacks = []genPack{
 		{line: 11, kind: "exe", exes: []string{"zsh"}, subs: nil, trigger: "", build: packsGenericL11},
 		{line: 14, kind: "exe", exes: []string{"dash"}, subs: nil, trigger: "", build: packsGenericL14},
 		{line: 17, kind: "exe", exes: []string{"ksh"}, subs: nil, trigger: "", build: packsGenericL17},
-		{line: 20, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "unknown_exe", build: packsGenericL20},
-		{line: 33, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "name_unknown", build: packsGenericL33},
-		{line: 45, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "assigns", build: packsGenericL45},
-		{line: 58, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "unknown_exe flags", build: packsGenericL58},
-		{line: 70, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "eval", "sudo", "su"}, subs: nil, trigger: "origins flags", build: packsGenericL70},
-		{line: 83, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh"}, subs: nil, trigger: "origins flags", build: packsGenericL83},
-		{line: 96, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh"}, subs: nil, trigger: "origins", build: packsGenericL96},
-		{line: 109, kind: "rule", exes: []string{"sudo", "doas", "env", "nice", "nohup", "timeout", "command", "exec", "time", "xargs", "parallel", "su"}, subs: nil, trigger: "origins", build: packsGenericL109},
+		{line: 20, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "unknown_exe", build: packsGenericL20, compiled: packsGenericL20C},
+		{line: 33, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "name_unknown", build: packsGenericL33, compiled: packsGenericL33C},
+		{line: 45, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "assigns", build: packsGenericL45, compiled: packsGenericL45C},
+		{line: 58, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "unknown_exe flags", build: packsGenericL58, compiled: packsGenericL58C},
+		{line: 70, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "eval", "sudo", "su"}, subs: nil, trigger: "origins flags", build: packsGenericL70, compiled: packsGenericL70C},
+		{line: 83, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh"}, subs: nil, trigger: "origins flags", build: packsGenericL83, compiled: packsGenericL83C},
+		{line: 96, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh"}, subs: nil, trigger: "origins", build: packsGenericL96, compiled: packsGenericL96C},
+		{line: 109, kind: "rule", exes: []string{"sudo", "doas", "env", "nice", "nohup", "timeout", "command", "exec", "time", "xargs", "parallel", "su"}, subs: nil, trigger: "origins", build: packsGenericL109, compiled: packsGenericL109C},
 	}},
 	{file: "packs/git.toml", header: packHeader{Name: "git", Executables: []string{"git", "git-filter-repo", "bfg", "export", "declare", "typeset", "env"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL5},
-		{line: 23, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "flags", build: packsGitL23},
-		{line: 35, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "", build: packsGitL35},
-		{line: 47, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "flags", build: packsGitL47},
-		{line: 60, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "flags", build: packsGitL60},
-		{line: 72, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "", build: packsGitL72},
-		{line: 84, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "flags", build: packsGitL84},
-		{line: 98, kind: "rule", exes: []string{"git"}, subs: []string{"reset"}, trigger: "flags", build: packsGitL98},
-		{line: 110, kind: "rule", exes: []string{"git"}, subs: []string{"clean"}, trigger: "flags", build: packsGitL110},
-		{line: 123, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL123},
-		{line: 135, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL135},
-		{line: 147, kind: "rule", exes: []string{"git"}, subs: []string{"checkout", "switch"}, trigger: "flags", build: packsGitL147},
-		{line: 159, kind: "rule", exes: []string{"git"}, subs: []string{"restore"}, trigger: "", build: packsGitL159},
-		{line: 172, kind: "rule", exes: []string{"git"}, subs: []string{"restore"}, trigger: "flags", build: packsGitL172},
-		{line: 186, kind: "rule", exes: []string{"git"}, subs: []string{"branch"}, trigger: "flags", build: packsGitL186},
-		{line: 198, kind: "rule", exes: []string{"git"}, subs: []string{"branch"}, trigger: "flags", build: packsGitL198},
-		{line: 210, kind: "rule", exes: []string{"git"}, subs: []string{"branch"}, trigger: "flags", build: packsGitL210},
-		{line: 223, kind: "rule", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: packsGitL223},
-		{line: 233, kind: "rule", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL233},
-		{line: 243, kind: "rule", exes: []string{"git"}, subs: []string{"update-ref"}, trigger: "flags", build: packsGitL243},
-		{line: 255, kind: "rule", exes: []string{"git"}, subs: []string{"filter-branch", "filter-repo"}, trigger: "", build: packsGitL255},
-		{line: 265, kind: "rule", exes: []string{"git-filter-repo", "bfg"}, subs: nil, trigger: "", build: packsGitL265},
-		{line: 274, kind: "rule", exes: []string{"git"}, subs: []string{"gc", "prune", "repack"}, trigger: "flags", build: packsGitL274},
-		{line: 286, kind: "rule", exes: []string{"git"}, subs: []string{"prune"}, trigger: "", build: packsGitL286},
-		{line: 298, kind: "rule", exes: []string{"git"}, subs: []string{"tag"}, trigger: "flags", build: packsGitL298},
-		{line: 310, kind: "rule", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "flags", build: packsGitL310},
-		{line: 322, kind: "rule", exes: []string{"git"}, subs: []string{"rm"}, trigger: "flags", build: packsGitL322},
-		{line: 335, kind: "rule", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "flags", build: packsGitL335},
-		{line: 347, kind: "rule", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: packsGitL347},
-		{line: 359, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "flags", build: packsGitL359},
-		{line: 373, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "flags", build: packsGitL373},
-		{line: 387, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "flags", build: packsGitL387},
-		{line: 399, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "flags", build: packsGitL399},
-		{line: 414, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "flags", build: packsGitL414},
-		{line: 429, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "flags", build: packsGitL429},
-		{line: 441, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "assigns", build: packsGitL441},
-		{line: 455, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "assigns", build: packsGitL455},
-		{line: 471, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL471},
-		{line: 486, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL486},
-		{line: 498, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL498},
-		{line: 513, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL513},
-		{line: 526, kind: "rule", exes: []string{"git"}, subs: []string{"restore", "checkout"}, trigger: "flags", build: packsGitL526},
-		{line: 539, kind: "rule", exes: []string{"git"}, subs: []string{"merge", "rebase", "cherry-pick", "revert", "am"}, trigger: "flags", build: packsGitL539},
-		{line: 551, kind: "rule", exes: []string{"export", "declare", "typeset", "env"}, subs: nil, trigger: "", build: packsGitL551},
-		{line: 567, kind: "safe", exes: []string{"git"}, subs: []string{"status", "log", "diff", "show", "blame", "annotate", "shortlog", "describe", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file", "merge-base", "grep", "whatchanged", "for-each-ref", "name-rev", "var", "version", "help", "check-ignore", "check-attr", "check-ref-format", "count-objects", "show-ref", "show-branch", "cherry", "range-diff", "diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck", "ls-remote", "bugreport", "difftool", "instaweb"}, trigger: "", build: packsGitL567},
-		{line: 573, kind: "safe", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL573},
-		{line: 580, kind: "safe", exes: []string{"git"}, subs: []string{"tag"}, trigger: "", build: packsGitL580},
-		{line: 587, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL587},
-		{line: 593, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL593},
-		{line: 597, kind: "safe", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: packsGitL597},
-		{line: 603, kind: "safe", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: packsGitL603},
-		{line: 607, kind: "safe", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL607},
-		{line: 612, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL612},
-		{line: 617, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL617},
-		{line: 621, kind: "safe", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: packsGitL621},
-		{line: 625, kind: "safe", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL625},
-		{line: 632, kind: "safe", exes: []string{"git"}, subs: []string{"add", "commit", "mv", "checkout", "switch", "merge", "rebase", "cherry-pick", "revert", "stash", "init", "clone", "fetch", "pull", "apply", "am", "restore", "notes", "worktree", "submodule", "sparse-checkout", "bisect", "format-patch", "archive", "bundle", "mergetool", "rerere", "maintenance", "lfs", "rm", "reset", "commit-tree", "write-tree", "read-tree", "update-index", "hash-object", "mktag", "mktree", "symbolic-ref", "gc", "pack-refs", "replace", "push"}, trigger: "", build: packsGitL632},
-		{line: 637, kind: "safe", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL637},
-		{line: 646, kind: "paths", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL646},
-		{line: 651, kind: "urls", exes: []string{"git"}, subs: []string{"clone", "fetch", "pull", "push", "ls-remote"}, trigger: "", build: packsGitL651},
-		{line: 656, kind: "urls", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL656},
-		{line: 661, kind: "urls", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL661},
+		{line: 23, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "flags", build: packsGitL23, compiled: packsGitL23C},
+		{line: 35, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "", build: packsGitL35, compiled: packsGitL35C},
+		{line: 47, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "flags", build: packsGitL47, compiled: packsGitL47C},
+		{line: 60, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "flags", build: packsGitL60, compiled: packsGitL60C},
+		{line: 72, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "", build: packsGitL72, compiled: packsGitL72C},
+		{line: 84, kind: "rule", exes: []string{"git"}, subs: []string{"push"}, trigger: "flags", build: packsGitL84, compiled: packsGitL84C},
+		{line: 98, kind: "rule", exes: []string{"git"}, subs: []string{"reset"}, trigger: "flags", build: packsGitL98, compiled: packsGitL98C},
+		{line: 110, kind: "rule", exes: []string{"git"}, subs: []string{"clean"}, trigger: "flags", build: packsGitL110, compiled: packsGitL110C},
+		{line: 123, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL123, compiled: packsGitL123C},
+		{line: 135, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL135, compiled: packsGitL135C},
+		{line: 147, kind: "rule", exes: []string{"git"}, subs: []string{"checkout", "switch"}, trigger: "flags", build: packsGitL147, compiled: packsGitL147C},
+		{line: 159, kind: "rule", exes: []string{"git"}, subs: []string{"restore"}, trigger: "", build: packsGitL159, compiled: packsGitL159C},
+		{line: 172, kind: "rule", exes: []string{"git"}, subs: []string{"restore"}, trigger: "flags", build: packsGitL172, compiled: packsGitL172C},
+		{line: 186, kind: "rule", exes: []string{"git"}, subs: []string{"branch"}, trigger: "flags", build: packsGitL186, compiled: packsGitL186C},
+		{line: 198, kind: "rule", exes: []string{"git"}, subs: []string{"branch"}, trigger: "flags", build: packsGitL198, compiled: packsGitL198C},
+		{line: 210, kind: "rule", exes: []string{"git"}, subs: []string{"branch"}, trigger: "flags", build: packsGitL210, compiled: packsGitL210C},
+		{line: 223, kind: "rule", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: packsGitL223, compiled: packsGitL223C},
+		{line: 233, kind: "rule", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL233, compiled: packsGitL233C},
+		{line: 243, kind: "rule", exes: []string{"git"}, subs: []string{"update-ref"}, trigger: "flags", build: packsGitL243, compiled: packsGitL243C},
+		{line: 255, kind: "rule", exes: []string{"git"}, subs: []string{"filter-branch", "filter-repo"}, trigger: "", build: packsGitL255, compiled: packsGitL255C},
+		{line: 265, kind: "rule", exes: []string{"git-filter-repo", "bfg"}, subs: nil, trigger: "", build: packsGitL265, compiled: packsGitL265C},
+		{line: 274, kind: "rule", exes: []string{"git"}, subs: []string{"gc", "prune", "repack"}, trigger: "flags", build: packsGitL274, compiled: packsGitL274C},
+		{line: 286, kind: "rule", exes: []string{"git"}, subs: []string{"prune"}, trigger: "", build: packsGitL286, compiled: packsGitL286C},
+		{line: 298, kind: "rule", exes: []string{"git"}, subs: []string{"tag"}, trigger: "flags", build: packsGitL298, compiled: packsGitL298C},
+		{line: 310, kind: "rule", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "flags", build: packsGitL310, compiled: packsGitL310C},
+		{line: 322, kind: "rule", exes: []string{"git"}, subs: []string{"rm"}, trigger: "flags", build: packsGitL322, compiled: packsGitL322C},
+		{line: 335, kind: "rule", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "flags", build: packsGitL335, compiled: packsGitL335C},
+		{line: 347, kind: "rule", exes: []string{"git"}, subs: []string{"lfs"}, trigger: "", build: packsGitL347, compiled: packsGitL347C},
+		{line: 359, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "flags", build: packsGitL359, compiled: packsGitL359C},
+		{line: 373, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "flags", build: packsGitL373, compiled: packsGitL373C},
+		{line: 387, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "flags", build: packsGitL387, compiled: packsGitL387C},
+		{line: 399, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "flags", build: packsGitL399, compiled: packsGitL399C},
+		{line: 414, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "flags", build: packsGitL414, compiled: packsGitL414C},
+		{line: 429, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "flags", build: packsGitL429, compiled: packsGitL429C},
+		{line: 441, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "assigns", build: packsGitL441, compiled: packsGitL441C},
+		{line: 455, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "assigns", build: packsGitL455, compiled: packsGitL455C},
+		{line: 471, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL471, compiled: packsGitL471C},
+		{line: 486, kind: "rule", exes: []string{"git"}, subs: nil, trigger: "", build: packsGitL486, compiled: packsGitL486C},
+		{line: 498, kind: "rule", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL498, compiled: packsGitL498C},
+		{line: 513, kind: "rule", exes: []string{"git"}, subs: []string{"checkout"}, trigger: "", build: packsGitL513, compiled: packsGitL513C},
+		{line: 526, kind: "rule", exes: []string{"git"}, subs: []string{"restore", "checkout"}, trigger: "flags", build: packsGitL526, compiled: packsGitL526C},
+		{line: 539, kind: "rule", exes: []string{"git"}, subs: []string{"merge", "rebase", "cherry-pick", "revert", "am"}, trigger: "flags", build: packsGitL539, compiled: packsGitL539C},
+		{line: 551, kind: "rule", exes: []string{"export", "declare", "typeset", "env"}, subs: nil, trigger: "", build: packsGitL551, compiled: packsGitL551C},
+		{line: 567, kind: "safe", exes: []string{"git"}, subs: []string{"status", "log", "diff", "show", "blame", "annotate", "shortlog", "describe", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file", "merge-base", "grep", "whatchanged", "for-each-ref", "name-rev", "var", "version", "help", "check-ignore", "check-attr", "check-ref-format", "count-objects", "show-ref", "show-branch", "cherry", "range-diff", "diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck", "ls-remote", "bugreport", "difftool", "instaweb"}, trigger: "", build: packsGitL567, compiled: packsGitL567C},
+		{line: 573, kind: "safe", exes: []string{"git"}, subs: []string{"branch"}, trigger: "", build: packsGitL573, compiled: packsGitL573C},
+		{line: 580, kind: "safe", exes: []string{"git"}, subs: []string{"tag"}, trigger: "", build: packsGitL580, compiled: packsGitL580C},
+		{line: 587, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL587, compiled: packsGitL587C},
+		{line: 593, kind: "safe", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL593, compiled: packsGitL593C},
+		{line: 597, kind: "safe", exes: []string{"git"}, subs: []string{"stash"}, trigger: "", build: packsGitL597, compiled: packsGitL597C},
+		{line: 603, kind: "safe", exes: []string{"git"}, subs: []string{"worktree"}, trigger: "", build: packsGitL603, compiled: packsGitL603C},
+		{line: 607, kind: "safe", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL607, compiled: packsGitL607C},
+		{line: 612, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL612, compiled: packsGitL612C},
+		{line: 617, kind: "safe", exes: []string{"git"}, subs: []string{"reflog"}, trigger: "", build: packsGitL617, compiled: packsGitL617C},
+		{line: 621, kind: "safe", exes: []string{"git"}, subs: []string{"notes"}, trigger: "", build: packsGitL621, compiled: packsGitL621C},
+		{line: 625, kind: "safe", exes: []string{"git"}, subs: []string{"config"}, trigger: "", build: packsGitL625, compiled: packsGitL625C},
+		{line: 632, kind: "safe", exes: []string{"git"}, subs: []string{"add", "commit", "mv", "checkout", "switch", "merge", "rebase", "cherry-pick", "revert", "stash", "init", "clone", "fetch", "pull", "apply", "am", "restore", "notes", "worktree", "submodule", "sparse-checkout", "bisect", "format-patch", "archive", "bundle", "mergetool", "rerere", "maintenance", "lfs", "rm", "reset", "commit-tree", "write-tree", "read-tree", "update-index", "hash-object", "mktag", "mktree", "symbolic-ref", "gc", "pack-refs", "replace", "push"}, trigger: "", build: packsGitL632, compiled: packsGitL632C},
+		{line: 637, kind: "safe", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL637, compiled: packsGitL637C},
+		{line: 646, kind: "paths", exes: []string{"git"}, subs: []string{"clean"}, trigger: "", build: packsGitL646, compiled: packsGitL646C},
+		{line: 651, kind: "urls", exes: []string{"git"}, subs: []string{"clone", "fetch", "pull", "push", "ls-remote"}, trigger: "", build: packsGitL651, compiled: packsGitL651C},
+		{line: 656, kind: "urls", exes: []string{"git"}, subs: []string{"remote"}, trigger: "", build: packsGitL656, compiled: packsGitL656C},
+		{line: 661, kind: "urls", exes: []string{"git"}, subs: []string{"submodule"}, trigger: "", build: packsGitL661, compiled: packsGitL661C},
 	}},
 	{file: "packs/iac.toml", header: packHeader{Name: "iac", Executables: []string{"terraform", "tofu", "terragrunt", "pulumi", "ansible", "ansible-playbook", "atmos", "cdktf", "kamal", "nomad", "vagrant"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"terraform"}, subs: nil, trigger: "", build: packsIacL5},
@@ -305,49 +305,49 @@ var generatedPacks = []genPack{
 		{line: 17, kind: "exe", exes: []string{"pulumi"}, subs: nil, trigger: "", build: packsIacL17},
 		{line: 20, kind: "exe", exes: []string{"ansible"}, subs: nil, trigger: "", build: packsIacL20},
 		{line: 23, kind: "exe", exes: []string{"ansible-playbook"}, subs: nil, trigger: "", build: packsIacL23},
-		{line: 26, kind: "rule", exes: []string{"terraform", "tofu", "terragrunt", "cdktf", "atmos"}, subs: nil, trigger: "", build: packsIacL26},
-		{line: 39, kind: "rule", exes: []string{"terraform", "tofu", "terragrunt", "atmos"}, subs: nil, trigger: "flags", build: packsIacL39},
-		{line: 51, kind: "rule", exes: []string{"terraform", "tofu", "terragrunt", "cdktf", "atmos"}, subs: nil, trigger: "flags", build: packsIacL51},
-		{line: 64, kind: "rule", exes: []string{"terraform", "tofu", "terragrunt"}, subs: []string{"state"}, trigger: "", build: packsIacL64},
-		{line: 74, kind: "rule", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: packsIacL74},
-		{line: 84, kind: "rule", exes: []string{"terraform", "tofu"}, subs: []string{"force-unlock", "taint", "untaint"}, trigger: "", build: packsIacL84},
-		{line: 94, kind: "rule", exes: []string{"pulumi"}, subs: []string{"destroy", "down"}, trigger: "", build: packsIacL94},
-		{line: 104, kind: "rule", exes: []string{"pulumi"}, subs: []string{"up", "update", "refresh", "import"}, trigger: "flags", build: packsIacL104},
-		{line: 116, kind: "rule", exes: []string{"pulumi"}, subs: []string{"stack"}, trigger: "", build: packsIacL116},
-		{line: 126, kind: "rule", exes: []string{"pulumi"}, subs: []string{"state"}, trigger: "", build: packsIacL126},
-		{line: 136, kind: "rule", exes: []string{"ansible"}, subs: nil, trigger: "flags", build: packsIacL136},
-		{line: 147, kind: "rule", exes: []string{"ansible"}, subs: nil, trigger: "flags", build: packsIacL147},
-		{line: 159, kind: "rule", exes: []string{"kamal", "nomad", "vagrant"}, subs: nil, trigger: "", build: packsIacL159},
-		{line: 171, kind: "safe", exes: []string{"terraform", "tofu", "terragrunt"}, subs: nil, trigger: "", build: packsIacL171},
-		{line: 178, kind: "safe", exes: []string{"terraform", "tofu", "terragrunt"}, subs: []string{"init", "apply", "import", "refresh", "login", "logout"}, trigger: "", build: packsIacL178},
-		{line: 183, kind: "safe", exes: []string{"pulumi"}, subs: []string{"preview", "stack", "config", "whoami", "version", "about", "logs", "plugin", "schema", "org"}, trigger: "", build: packsIacL183},
+		{line: 26, kind: "rule", exes: []string{"terraform", "tofu", "terragrunt", "cdktf", "atmos"}, subs: nil, trigger: "", build: packsIacL26, compiled: packsIacL26C},
+		{line: 39, kind: "rule", exes: []string{"terraform", "tofu", "terragrunt", "atmos"}, subs: nil, trigger: "flags", build: packsIacL39, compiled: packsIacL39C},
+		{line: 51, kind: "rule", exes: []string{"terraform", "tofu", "terragrunt", "cdktf", "atmos"}, subs: nil, trigger: "flags", build: packsIacL51, compiled: packsIacL51C},
+		{line: 64, kind: "rule", exes: []string{"terraform", "tofu", "terragrunt"}, subs: []string{"state"}, trigger: "", build: packsIacL64, compiled: packsIacL64C},
+		{line: 74, kind: "rule", exes: []string{"terraform", "tofu"}, subs: []string{"workspace"}, trigger: "", build: packsIacL74, compiled: packsIacL74C},
+		{line: 84, kind: "rule", exes: []string{"terraform", "tofu"}, subs: []string{"force-unlock", "taint", "untaint"}, trigger: "", build: packsIacL84, compiled: packsIacL84C},
+		{line: 94, kind: "rule", exes: []string{"pulumi"}, subs: []string{"destroy", "down"}, trigger: "", build: packsIacL94, compiled: packsIacL94C},
+		{line: 104, kind: "rule", exes: []string{"pulumi"}, subs: []string{"up", "update", "refresh", "import"}, trigger: "flags", build: packsIacL104, compiled: packsIacL104C},
+		{line: 116, kind: "rule", exes: []string{"pulumi"}, subs: []string{"stack"}, trigger: "", build: packsIacL116, compiled: packsIacL116C},
+		{line: 126, kind: "rule", exes: []string{"pulumi"}, subs: []string{"state"}, trigger: "", build: packsIacL126, compiled: packsIacL126C},
+		{line: 136, kind: "rule", exes: []string{"ansible"}, subs: nil, trigger: "flags", build: packsIacL136, compiled: packsIacL136C},
+		{line: 147, kind: "rule", exes: []string{"ansible"}, subs: nil, trigger: "flags", build: packsIacL147, compiled: packsIacL147C},
+		{line: 159, kind: "rule", exes: []string{"kamal", "nomad", "vagrant"}, subs: nil, trigger: "", build: packsIacL159, compiled: packsIacL159C},
+		{line: 171, kind: "safe", exes: []string{"terraform", "tofu", "terragrunt"}, subs: nil, trigger: "", build: packsIacL171, compiled: packsIacL171C},
+		{line: 178, kind: "safe", exes: []string{"terraform", "tofu", "terragrunt"}, subs: []string{"init", "apply", "import", "refresh", "login", "logout"}, trigger: "", build: packsIacL178, compiled: packsIacL178C},
+		{line: 183, kind: "safe", exes: []string{"pulumi"}, subs: []string{"preview", "stack", "config", "whoami", "version", "about", "logs", "plugin", "schema", "org"}, trigger: "", build: packsIacL183, compiled: packsIacL183C},
 	}},
 	{file: "packs/kubernetes.toml", header: packHeader{Name: "kubernetes", Executables: []string{"kubectl", "oc", "helm", "kustomize", "k9s", "kubectx", "kubens", "minikube", "kind", "k3d", "eksctl"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"kubectl"}, subs: nil, trigger: "", build: packsKubernetesL5},
 		{line: 8, kind: "exe", exes: []string{"oc"}, subs: nil, trigger: "", build: packsKubernetesL8},
 		{line: 11, kind: "exe", exes: []string{"helm"}, subs: nil, trigger: "", build: packsKubernetesL11},
-		{line: 14, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"delete"}, trigger: "", build: packsKubernetesL14},
-		{line: 27, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"delete"}, trigger: "flags", build: packsKubernetesL27},
-		{line: 39, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"delete"}, trigger: "", build: packsKubernetesL39},
-		{line: 49, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"drain", "cordon", "taint"}, trigger: "", build: packsKubernetesL49},
-		{line: 59, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"scale"}, trigger: "flags", build: packsKubernetesL59},
-		{line: 71, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"apply"}, trigger: "flags", build: packsKubernetesL71},
-		{line: 83, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"replace", "apply"}, trigger: "flags", build: packsKubernetesL83},
-		{line: 95, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"get", "describe"}, trigger: "flags", build: packsKubernetesL95},
-		{line: 110, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"exec", "debug", "attach", "run"}, trigger: "", build: packsKubernetesL110},
-		{line: 120, kind: "rule", exes: []string{"helm"}, subs: []string{"uninstall", "delete", "del", "un"}, trigger: "", build: packsKubernetesL120},
-		{line: 130, kind: "rule", exes: []string{"helm"}, subs: []string{"rollback"}, trigger: "", build: packsKubernetesL130},
-		{line: 140, kind: "rule", exes: []string{"helm"}, subs: []string{"upgrade", "install"}, trigger: "flags", build: packsKubernetesL140},
-		{line: 152, kind: "rule", exes: []string{"minikube", "kind", "k3d", "eksctl"}, subs: nil, trigger: "", build: packsKubernetesL152},
-		{line: 164, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"get", "describe", "logs", "top", "version", "explain", "api-resources", "api-versions", "cluster-info", "diff", "events", "wait", "completion", "plugin", "kustomize", "whoami"}, trigger: "", build: packsKubernetesL164},
-		{line: 168, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"config"}, trigger: "", build: packsKubernetesL168},
-		{line: 172, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"auth"}, trigger: "", build: packsKubernetesL172},
-		{line: 176, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"rollout"}, trigger: "", build: packsKubernetesL176},
-		{line: 180, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"apply", "create", "patch", "label", "annotate", "edit", "set", "rollout", "expose", "cp", "port-forward", "proxy", "config", "autoscale", "certificate", "uncordon"}, trigger: "", build: packsKubernetesL180},
-		{line: 185, kind: "safe", exes: []string{"helm"}, subs: []string{"list", "ls", "status", "get", "history", "template", "show", "search", "version", "lint", "env", "verify", "dependency", "repo", "plugin", "completion"}, trigger: "", build: packsKubernetesL185},
-		{line: 189, kind: "safe", exes: []string{"helm"}, subs: []string{"install", "upgrade", "pull", "package", "push", "test"}, trigger: "", build: packsKubernetesL189},
-		{line: 194, kind: "safe", exes: []string{"kustomize"}, subs: []string{"build", "cfg", "version"}, trigger: "", build: packsKubernetesL194},
-		{line: 198, kind: "safe", exes: []string{"kubectx", "kubens", "k9s"}, subs: nil, trigger: "", build: packsKubernetesL198},
+		{line: 14, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"delete"}, trigger: "", build: packsKubernetesL14, compiled: packsKubernetesL14C},
+		{line: 27, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"delete"}, trigger: "flags", build: packsKubernetesL27, compiled: packsKubernetesL27C},
+		{line: 39, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"delete"}, trigger: "", build: packsKubernetesL39, compiled: packsKubernetesL39C},
+		{line: 49, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"drain", "cordon", "taint"}, trigger: "", build: packsKubernetesL49, compiled: packsKubernetesL49C},
+		{line: 59, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"scale"}, trigger: "flags", build: packsKubernetesL59, compiled: packsKubernetesL59C},
+		{line: 71, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"apply"}, trigger: "flags", build: packsKubernetesL71, compiled: packsKubernetesL71C},
+		{line: 83, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"replace", "apply"}, trigger: "flags", build: packsKubernetesL83, compiled: packsKubernetesL83C},
+		{line: 95, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"get", "describe"}, trigger: "flags", build: packsKubernetesL95, compiled: packsKubernetesL95C},
+		{line: 110, kind: "rule", exes: []string{"kubectl", "oc"}, subs: []string{"exec", "debug", "attach", "run"}, trigger: "", build: packsKubernetesL110, compiled: packsKubernetesL110C},
+		{line: 120, kind: "rule", exes: []string{"helm"}, subs: []string{"uninstall", "delete", "del", "un"}, trigger: "", build: packsKubernetesL120, compiled: packsKubernetesL120C},
+		{line: 130, kind: "rule", exes: []string{"helm"}, subs: []string{"rollback"}, trigger: "", build: packsKubernetesL130, compiled: packsKubernetesL130C},
+		{line: 140, kind: "rule", exes: []string{"helm"}, subs: []string{"upgrade", "install"}, trigger: "flags", build: packsKubernetesL140, compiled: packsKubernetesL140C},
+		{line: 152, kind: "rule", exes: []string{"minikube", "kind", "k3d", "eksctl"}, subs: nil, trigger: "", build: packsKubernetesL152, compiled: packsKubernetesL152C},
+		{line: 164, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"get", "describe", "logs", "top", "version", "explain", "api-resources", "api-versions", "cluster-info", "diff", "events", "wait", "completion", "plugin", "kustomize", "whoami"}, trigger: "", build: packsKubernetesL164, compiled: packsKubernetesL164C},
+		{line: 168, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"config"}, trigger: "", build: packsKubernetesL168, compiled: packsKubernetesL168C},
+		{line: 172, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"auth"}, trigger: "", build: packsKubernetesL172, compiled: packsKubernetesL172C},
+		{line: 176, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"rollout"}, trigger: "", build: packsKubernetesL176, compiled: packsKubernetesL176C},
+		{line: 180, kind: "safe", exes: []string{"kubectl", "oc"}, subs: []string{"apply", "create", "patch", "label", "annotate", "edit", "set", "rollout", "expose", "cp", "port-forward", "proxy", "config", "autoscale", "certificate", "uncordon"}, trigger: "", build: packsKubernetesL180, compiled: packsKubernetesL180C},
+		{line: 185, kind: "safe", exes: []string{"helm"}, subs: []string{"list", "ls", "status", "get", "history", "template", "show", "search", "version", "lint", "env", "verify", "dependency", "repo", "plugin", "completion"}, trigger: "", build: packsKubernetesL185, compiled: packsKubernetesL185C},
+		{line: 189, kind: "safe", exes: []string{"helm"}, subs: []string{"install", "upgrade", "pull", "package", "push", "test"}, trigger: "", build: packsKubernetesL189, compiled: packsKubernetesL189C},
+		{line: 194, kind: "safe", exes: []string{"kustomize"}, subs: []string{"build", "cfg", "version"}, trigger: "", build: packsKubernetesL194, compiled: packsKubernetesL194C},
+		{line: 198, kind: "safe", exes: []string{"kubectx", "kubens", "k9s"}, subs: nil, trigger: "", build: packsKubernetesL198, compiled: packsKubernetesL198C},
 	}},
 	{file: "packs/packages.toml", header: packHeader{Name: "packages", Executables: []string{"npm", "yarn", "pnpm", "bun", "pip", "pip3", "pipx", "uv", "poetry", "twine", "flit", "hatch", "cargo", "gem", "go", "composer", "dotnet", "nuget", "mvn", "gradle", "brew", "apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "conda", "mamba", "python", "python3", "deno", "mix", "rebar3", "swift", "pod", "helm", "gradlew", "mvnw"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"npm"}, subs: nil, trigger: "", build: packsPackagesL5},
@@ -355,31 +355,31 @@ var generatedPacks = []genPack{
 		{line: 11, kind: "exe", exes: []string{"pip3"}, subs: nil, trigger: "", build: packsPackagesL11},
 		{line: 14, kind: "exe", exes: []string{"go"}, subs: nil, trigger: "", build: packsPackagesL14},
 		{line: 18, kind: "exe", exes: []string{"cargo"}, subs: nil, trigger: "", build: packsPackagesL18},
-		{line: 23, kind: "rule", exes: []string{"npm", "yarn", "pnpm", "bun", "cargo", "gem", "poetry", "flit", "hatch", "twine", "dotnet", "nuget", "mvn", "gradle", "gradlew", "mvnw", "pod", "mix", "swift", "helm", "deno", "uv"}, subs: nil, trigger: "", build: packsPackagesL23},
-		{line: 36, kind: "rule", exes: []string{"python", "python3"}, subs: nil, trigger: "flags", build: packsPackagesL36},
-		{line: 50, kind: "rule", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: nil, trigger: "flags", build: packsPackagesL50},
-		{line: 64, kind: "rule", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: []string{"install", "i", "add", "in"}, trigger: "", build: packsPackagesL64},
-		{line: 78, kind: "rule", exes: []string{"pip", "pip3", "pipx", "uv", "conda", "mamba"}, subs: []string{"install", "add"}, trigger: "", build: packsPackagesL78},
-		{line: 92, kind: "rule", exes: []string{"uv"}, subs: []string{"pip", "tool"}, trigger: "", build: packsPackagesL92},
-		{line: 106, kind: "rule", exes: []string{"python", "python3"}, subs: nil, trigger: "flags", build: packsPackagesL106},
-		{line: 123, kind: "rule", exes: []string{"cargo", "go", "gem", "pipx", "composer", "deno"}, subs: nil, trigger: "", build: packsPackagesL123},
-		{line: 141, kind: "rule", exes: []string{"dotnet"}, subs: []string{"tool", "workload"}, trigger: "", build: packsPackagesL141},
-		{line: 152, kind: "rule", exes: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew"}, subs: nil, trigger: "", build: packsPackagesL152},
-		{line: 165, kind: "rule", exes: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew", "conda", "mamba"}, subs: nil, trigger: "", build: packsPackagesL165},
-		{line: 178, kind: "rule", exes: []string{"pacman"}, subs: nil, trigger: "flags", build: packsPackagesL178},
-		{line: 189, kind: "rule", exes: []string{"npm", "pnpm", "yarn", "pip", "pip3"}, subs: []string{"config"}, trigger: "", build: packsPackagesL189},
-		{line: 205, kind: "safe", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: []string{"test", "t", "tst", "run", "run-script", "start", "ls", "list", "view", "info", "outdated", "audit", "explain", "why", "doctor", "search", "help", "root", "bin", "prefix", "fund", "query", "pack", "-v", "--version", "v", "show", "licenses", "build", "lint", "dev", "format", "typecheck", "check"}, trigger: "", build: packsPackagesL205},
-		{line: 211, kind: "safe", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: []string{"install", "i", "ci", "add", "remove", "rm", "uninstall", "update", "upgrade", "up", "link", "unlink", "prune", "dedupe", "rebuild", "version", "config", "set", "cache"}, trigger: "", build: packsPackagesL211},
-		{line: 216, kind: "safe", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: nil, trigger: "", build: packsPackagesL216},
-		{line: 221, kind: "safe", exes: []string{"go"}, subs: []string{"test", "build", "vet", "version", "env", "list", "doc", "help", "mod", "work", "bug"}, trigger: "", build: packsPackagesL221},
-		{line: 227, kind: "safe", exes: []string{"go"}, subs: []string{"mod", "work"}, trigger: "", build: packsPackagesL227},
-		{line: 232, kind: "safe", exes: []string{"go"}, subs: []string{"get", "install", "fmt", "fix", "clean"}, trigger: "", build: packsPackagesL232},
-		{line: 237, kind: "safe", exes: []string{"cargo"}, subs: []string{"build", "b", "test", "t", "check", "c", "clippy", "doc", "d", "tree", "metadata", "version", "search", "bench", "run", "r", "locate-project", "pkgid", "verify-project", "help", "nextest", "expand", "audit", "deny", "outdated", "package"}, trigger: "", build: packsPackagesL237},
-		{line: 241, kind: "safe", exes: []string{"cargo"}, subs: []string{"add", "remove", "rm", "update", "fetch", "vendor", "new", "init", "generate-lockfile", "fix", "clean", "install", "fmt"}, trigger: "", build: packsPackagesL241},
-		{line: 246, kind: "safe", exes: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba", "hatch"}, subs: []string{"list", "show", "freeze", "check", "search", "help", "--version", "index", "inspect", "debug", "info", "env", "run", "tree", "lock", "sync", "venv", "shell", "build", "config", "export", "version", "cache"}, trigger: "", build: packsPackagesL246},
-		{line: 250, kind: "safe", exes: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba"}, subs: []string{"install", "add", "download", "wheel", "uninstall", "remove", "update", "upgrade", "create", "init", "new", "pip"}, trigger: "", build: packsPackagesL250},
-		{line: 255, kind: "safe", exes: []string{"gem", "composer", "dotnet", "mvn", "gradle", "mix", "swift", "pod", "deno", "rebar3"}, subs: nil, trigger: "", build: packsPackagesL255},
-		{line: 260, kind: "safe", exes: []string{"brew", "apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port"}, subs: nil, trigger: "", build: packsPackagesL260},
+		{line: 23, kind: "rule", exes: []string{"npm", "yarn", "pnpm", "bun", "cargo", "gem", "poetry", "flit", "hatch", "twine", "dotnet", "nuget", "mvn", "gradle", "gradlew", "mvnw", "pod", "mix", "swift", "helm", "deno", "uv"}, subs: nil, trigger: "", build: packsPackagesL23, compiled: packsPackagesL23C},
+		{line: 36, kind: "rule", exes: []string{"python", "python3"}, subs: nil, trigger: "flags", build: packsPackagesL36, compiled: packsPackagesL36C},
+		{line: 50, kind: "rule", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: nil, trigger: "flags", build: packsPackagesL50, compiled: packsPackagesL50C},
+		{line: 64, kind: "rule", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: []string{"install", "i", "add", "in"}, trigger: "", build: packsPackagesL64, compiled: packsPackagesL64C},
+		{line: 78, kind: "rule", exes: []string{"pip", "pip3", "pipx", "uv", "conda", "mamba"}, subs: []string{"install", "add"}, trigger: "", build: packsPackagesL78, compiled: packsPackagesL78C},
+		{line: 92, kind: "rule", exes: []string{"uv"}, subs: []string{"pip", "tool"}, trigger: "", build: packsPackagesL92, compiled: packsPackagesL92C},
+		{line: 106, kind: "rule", exes: []string{"python", "python3"}, subs: nil, trigger: "flags", build: packsPackagesL106, compiled: packsPackagesL106C},
+		{line: 123, kind: "rule", exes: []string{"cargo", "go", "gem", "pipx", "composer", "deno"}, subs: nil, trigger: "", build: packsPackagesL123, compiled: packsPackagesL123C},
+		{line: 141, kind: "rule", exes: []string{"dotnet"}, subs: []string{"tool", "workload"}, trigger: "", build: packsPackagesL141, compiled: packsPackagesL141C},
+		{line: 152, kind: "rule", exes: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew"}, subs: nil, trigger: "", build: packsPackagesL152, compiled: packsPackagesL152C},
+		{line: 165, kind: "rule", exes: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew", "conda", "mamba"}, subs: nil, trigger: "", build: packsPackagesL165, compiled: packsPackagesL165C},
+		{line: 178, kind: "rule", exes: []string{"pacman"}, subs: nil, trigger: "flags", build: packsPackagesL178, compiled: packsPackagesL178C},
+		{line: 189, kind: "rule", exes: []string{"npm", "pnpm", "yarn", "pip", "pip3"}, subs: []string{"config"}, trigger: "", build: packsPackagesL189, compiled: packsPackagesL189C},
+		{line: 205, kind: "safe", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: []string{"test", "t", "tst", "run", "run-script", "start", "ls", "list", "view", "info", "outdated", "audit", "explain", "why", "doctor", "search", "help", "root", "bin", "prefix", "fund", "query", "pack", "-v", "--version", "v", "show", "licenses", "build", "lint", "dev", "format", "typecheck", "check"}, trigger: "", build: packsPackagesL205, compiled: packsPackagesL205C},
+		{line: 211, kind: "safe", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: []string{"install", "i", "ci", "add", "remove", "rm", "uninstall", "update", "upgrade", "up", "link", "unlink", "prune", "dedupe", "rebuild", "version", "config", "set", "cache"}, trigger: "", build: packsPackagesL211, compiled: packsPackagesL211C},
+		{line: 216, kind: "safe", exes: []string{"npm", "pnpm", "yarn", "bun"}, subs: nil, trigger: "", build: packsPackagesL216, compiled: packsPackagesL216C},
+		{line: 221, kind: "safe", exes: []string{"go"}, subs: []string{"test", "build", "vet", "version", "env", "list", "doc", "help", "mod", "work", "bug"}, trigger: "", build: packsPackagesL221, compiled: packsPackagesL221C},
+		{line: 227, kind: "safe", exes: []string{"go"}, subs: []string{"mod", "work"}, trigger: "", build: packsPackagesL227, compiled: packsPackagesL227C},
+		{line: 232, kind: "safe", exes: []string{"go"}, subs: []string{"get", "install", "fmt", "fix", "clean"}, trigger: "", build: packsPackagesL232, compiled: packsPackagesL232C},
+		{line: 237, kind: "safe", exes: []string{"cargo"}, subs: []string{"build", "b", "test", "t", "check", "c", "clippy", "doc", "d", "tree", "metadata", "version", "search", "bench", "run", "r", "locate-project", "pkgid", "verify-project", "help", "nextest", "expand", "audit", "deny", "outdated", "package"}, trigger: "", build: packsPackagesL237, compiled: packsPackagesL237C},
+		{line: 241, kind: "safe", exes: []string{"cargo"}, subs: []string{"add", "remove", "rm", "update", "fetch", "vendor", "new", "init", "generate-lockfile", "fix", "clean", "install", "fmt"}, trigger: "", build: packsPackagesL241, compiled: packsPackagesL241C},
+		{line: 246, kind: "safe", exes: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba", "hatch"}, subs: []string{"list", "show", "freeze", "check", "search", "help", "--version", "index", "inspect", "debug", "info", "env", "run", "tree", "lock", "sync", "venv", "shell", "build", "config", "export", "version", "cache"}, trigger: "", build: packsPackagesL246, compiled: packsPackagesL246C},
+		{line: 250, kind: "safe", exes: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba"}, subs: []string{"install", "add", "download", "wheel", "uninstall", "remove", "update", "upgrade", "create", "init", "new", "pip"}, trigger: "", build: packsPackagesL250, compiled: packsPackagesL250C},
+		{line: 255, kind: "safe", exes: []string{"gem", "composer", "dotnet", "mvn", "gradle", "mix", "swift", "pod", "deno", "rebar3"}, subs: nil, trigger: "", build: packsPackagesL255, compiled: packsPackagesL255C},
+		{line: 260, kind: "safe", exes: []string{"brew", "apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port"}, subs: nil, trigger: "", build: packsPackagesL260, compiled: packsPackagesL260C},
 	}},
 	{file: "packs/remote-code.toml", header: packHeader{Name: "remote-code", Executables: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua", "pwsh", "powershell", "sudo", "doas", "su", "eval", "source", ".", "exec", "nc", "ncat", "netcat", "socat", "telnet", "awk", "gawk", "mawk", "nawk", "osascript", "iex", "invoke-expression", "openssl", "*", "tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole", "code", "code-insiders", "ngrok", "cloudflared", "lt", "bore", "jupyter", "jupyter-notebook", "jupyter-lab", "jupyter-server"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"jupyter"}, subs: nil, trigger: "", build: packsRemoteCodeL5},
@@ -395,49 +395,49 @@ var generatedPacks = []genPack{
 		{line: 35, kind: "exe", exes: []string{"python"}, subs: nil, trigger: "", build: packsRemoteCodeL35},
 		{line: 38, kind: "exe", exes: []string{"python3"}, subs: nil, trigger: "", build: packsRemoteCodeL38},
 		{line: 41, kind: "exe", exes: []string{"osascript"}, subs: nil, trigger: "", build: packsRemoteCodeL41},
-		{line: 46, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua", "pwsh", "powershell", "eval", "source", ".", "iex", "invoke-expression"}, subs: nil, trigger: "stdin_from", build: packsRemoteCodeL46},
-		{line: 57, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "pwsh", "powershell", "eval", "source", "."}, subs: nil, trigger: "stdin_from", build: packsRemoteCodeL57},
-		{line: 71, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "eval", "source", ".", "exec", "python", "python3", "perl", "ruby", "node", "php", "sudo"}, subs: nil, trigger: "", build: packsRemoteCodeL71},
-		{line: 82, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "busybox", "su"}, subs: nil, trigger: "flags", build: packsRemoteCodeL82},
-		{line: 93, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline inline_any", build: packsRemoteCodeL93},
-		{line: 105, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "source", ".", "eval"}, subs: nil, trigger: "", build: packsRemoteCodeL105},
-		{line: 119, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline inline_unknown", build: packsRemoteCodeL119},
-		{line: 134, kind: "rule", exes: []string{"nc", "ncat", "netcat"}, subs: nil, trigger: "flags", build: packsRemoteCodeL134},
-		{line: 145, kind: "rule", exes: []string{"nc", "ncat", "netcat", "telnet", "socat", "openssl"}, subs: nil, trigger: "stdin_from", build: packsRemoteCodeL145},
-		{line: 156, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "ash"}, subs: nil, trigger: "stdin_from", build: packsRemoteCodeL156},
-		{line: 167, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects_any", build: packsRemoteCodeL167},
-		{line: 178, kind: "rule", exes: []string{"socat"}, subs: nil, trigger: "", build: packsRemoteCodeL178},
-		{line: 189, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline inline_any", build: packsRemoteCodeL189},
-		{line: 205, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline inline_any", build: packsRemoteCodeL205},
-		{line: 218, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline inline_any", build: packsRemoteCodeL218},
-		{line: 233, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline inline_any", build: packsRemoteCodeL233},
-		{line: 246, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline inline_any", build: packsRemoteCodeL246},
-		{line: 258, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline inline_any", build: packsRemoteCodeL258},
-		{line: 270, kind: "rule", exes: []string{"awk", "gawk", "mawk", "nawk"}, subs: nil, trigger: "inline inline_any", build: packsRemoteCodeL270},
-		{line: 282, kind: "rule", exes: []string{"osascript"}, subs: nil, trigger: "flags", build: packsRemoteCodeL282},
-		{line: 295, kind: "rule", exes: []string{"osascript"}, subs: nil, trigger: "", build: packsRemoteCodeL295},
-		{line: 308, kind: "rule", exes: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, subs: nil, trigger: "", build: packsRemoteCodeL308},
-		{line: 318, kind: "rule", exes: []string{"code", "code-insiders"}, subs: []string{"tunnel"}, trigger: "", build: packsRemoteCodeL318},
-		{line: 332, kind: "rule", exes: []string{"jupyter"}, subs: []string{"notebook", "lab", "server"}, trigger: "flags", build: packsRemoteCodeL332},
-		{line: 346, kind: "rule", exes: []string{"jupyter-notebook", "jupyter-lab", "jupyter-server"}, subs: nil, trigger: "flags", build: packsRemoteCodeL346},
-		{line: 359, kind: "rule", exes: []string{"ngrok", "cloudflared", "lt", "bore"}, subs: nil, trigger: "", build: packsRemoteCodeL359},
+		{line: 46, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua", "pwsh", "powershell", "eval", "source", ".", "iex", "invoke-expression"}, subs: nil, trigger: "stdin_from", build: packsRemoteCodeL46, compiled: packsRemoteCodeL46C},
+		{line: 57, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "pwsh", "powershell", "eval", "source", "."}, subs: nil, trigger: "stdin_from", build: packsRemoteCodeL57, compiled: packsRemoteCodeL57C},
+		{line: 71, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "eval", "source", ".", "exec", "python", "python3", "perl", "ruby", "node", "php", "sudo"}, subs: nil, trigger: "", build: packsRemoteCodeL71, compiled: packsRemoteCodeL71C},
+		{line: 82, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "busybox", "su"}, subs: nil, trigger: "flags", build: packsRemoteCodeL82, compiled: packsRemoteCodeL82C},
+		{line: 93, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline inline_any", build: packsRemoteCodeL93, compiled: packsRemoteCodeL93C},
+		{line: 105, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "source", ".", "eval"}, subs: nil, trigger: "", build: packsRemoteCodeL105, compiled: packsRemoteCodeL105C},
+		{line: 119, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline inline_unknown", build: packsRemoteCodeL119, compiled: packsRemoteCodeL119C},
+		{line: 134, kind: "rule", exes: []string{"nc", "ncat", "netcat"}, subs: nil, trigger: "flags", build: packsRemoteCodeL134, compiled: packsRemoteCodeL134C},
+		{line: 145, kind: "rule", exes: []string{"nc", "ncat", "netcat", "telnet", "socat", "openssl"}, subs: nil, trigger: "stdin_from", build: packsRemoteCodeL145, compiled: packsRemoteCodeL145C},
+		{line: 156, kind: "rule", exes: []string{"sh", "bash", "zsh", "dash", "ksh", "ash"}, subs: nil, trigger: "stdin_from", build: packsRemoteCodeL156, compiled: packsRemoteCodeL156C},
+		{line: 167, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "redirects_any", build: packsRemoteCodeL167, compiled: packsRemoteCodeL167C},
+		{line: 178, kind: "rule", exes: []string{"socat"}, subs: nil, trigger: "", build: packsRemoteCodeL178, compiled: packsRemoteCodeL178C},
+		{line: 189, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline inline_any", build: packsRemoteCodeL189, compiled: packsRemoteCodeL189C},
+		{line: 205, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline inline_any", build: packsRemoteCodeL205, compiled: packsRemoteCodeL205C},
+		{line: 218, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline inline_any", build: packsRemoteCodeL218, compiled: packsRemoteCodeL218C},
+		{line: 233, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline inline_any", build: packsRemoteCodeL233, compiled: packsRemoteCodeL233C},
+		{line: 246, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline inline_any", build: packsRemoteCodeL246, compiled: packsRemoteCodeL246C},
+		{line: 258, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "inline inline_any", build: packsRemoteCodeL258, compiled: packsRemoteCodeL258C},
+		{line: 270, kind: "rule", exes: []string{"awk", "gawk", "mawk", "nawk"}, subs: nil, trigger: "inline inline_any", build: packsRemoteCodeL270, compiled: packsRemoteCodeL270C},
+		{line: 282, kind: "rule", exes: []string{"osascript"}, subs: nil, trigger: "flags", build: packsRemoteCodeL282, compiled: packsRemoteCodeL282C},
+		{line: 295, kind: "rule", exes: []string{"osascript"}, subs: nil, trigger: "", build: packsRemoteCodeL295, compiled: packsRemoteCodeL295C},
+		{line: 308, kind: "rule", exes: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, subs: nil, trigger: "", build: packsRemoteCodeL308, compiled: packsRemoteCodeL308C},
+		{line: 318, kind: "rule", exes: []string{"code", "code-insiders"}, subs: []string{"tunnel"}, trigger: "", build: packsRemoteCodeL318, compiled: packsRemoteCodeL318C},
+		{line: 332, kind: "rule", exes: []string{"jupyter"}, subs: []string{"notebook", "lab", "server"}, trigger: "flags", build: packsRemoteCodeL332, compiled: packsRemoteCodeL332C},
+		{line: 346, kind: "rule", exes: []string{"jupyter-notebook", "jupyter-lab", "jupyter-server"}, subs: nil, trigger: "flags", build: packsRemoteCodeL346, compiled: packsRemoteCodeL346C},
+		{line: 359, kind: "rule", exes: []string{"ngrok", "cloudflared", "lt", "bore"}, subs: nil, trigger: "", build: packsRemoteCodeL359, compiled: packsRemoteCodeL359C},
 	}},
 	{file: "packs/remote-copy.toml", header: packHeader{Name: "remote-copy", Executables: []string{"rsync", "scp", "sftp", "ssh", "unison"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL5},
 		{line: 9, kind: "exe", exes: []string{"unison"}, subs: nil, trigger: "", build: packsRemoteCopyL9},
 		{line: 12, kind: "exe", exes: []string{"ssh"}, subs: nil, trigger: "", build: packsRemoteCopyL12},
 		{line: 16, kind: "exe", exes: []string{"sftp"}, subs: nil, trigger: "", build: packsRemoteCopyL16},
-		{line: 19, kind: "rule", exes: []string{"rsync"}, subs: nil, trigger: "flags", build: packsRemoteCopyL19},
-		{line: 32, kind: "rule", exes: []string{"rsync"}, subs: nil, trigger: "flags", build: packsRemoteCopyL32},
-		{line: 44, kind: "rule", exes: []string{"unison"}, subs: nil, trigger: "flags", build: packsRemoteCopyL44},
-		{line: 55, kind: "rule", exes: []string{"scp"}, subs: nil, trigger: "", build: packsRemoteCopyL55},
-		{line: 67, kind: "safe", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL67},
-		{line: 71, kind: "rule", exes: []string{"ssh"}, subs: nil, trigger: "flags", build: packsRemoteCopyL71},
-		{line: 83, kind: "safe", exes: []string{"scp", "sftp"}, subs: nil, trigger: "", build: packsRemoteCopyL83},
-		{line: 87, kind: "urls", exes: []string{"ssh"}, subs: nil, trigger: "", build: packsRemoteCopyL87},
-		{line: 91, kind: "urls", exes: []string{"sftp"}, subs: nil, trigger: "", build: packsRemoteCopyL91},
-		{line: 95, kind: "paths", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL95},
-		{line: 101, kind: "paths", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL101},
+		{line: 19, kind: "rule", exes: []string{"rsync"}, subs: nil, trigger: "flags", build: packsRemoteCopyL19, compiled: packsRemoteCopyL19C},
+		{line: 32, kind: "rule", exes: []string{"rsync"}, subs: nil, trigger: "flags", build: packsRemoteCopyL32, compiled: packsRemoteCopyL32C},
+		{line: 44, kind: "rule", exes: []string{"unison"}, subs: nil, trigger: "flags", build: packsRemoteCopyL44, compiled: packsRemoteCopyL44C},
+		{line: 55, kind: "rule", exes: []string{"scp"}, subs: nil, trigger: "", build: packsRemoteCopyL55, compiled: packsRemoteCopyL55C},
+		{line: 67, kind: "safe", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL67, compiled: packsRemoteCopyL67C},
+		{line: 71, kind: "rule", exes: []string{"ssh"}, subs: nil, trigger: "flags", build: packsRemoteCopyL71, compiled: packsRemoteCopyL71C},
+		{line: 83, kind: "safe", exes: []string{"scp", "sftp"}, subs: nil, trigger: "", build: packsRemoteCopyL83, compiled: packsRemoteCopyL83C},
+		{line: 87, kind: "urls", exes: []string{"ssh"}, subs: nil, trigger: "", build: packsRemoteCopyL87, compiled: packsRemoteCopyL87C},
+		{line: 91, kind: "urls", exes: []string{"sftp"}, subs: nil, trigger: "", build: packsRemoteCopyL91, compiled: packsRemoteCopyL91C},
+		{line: 95, kind: "paths", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL95, compiled: packsRemoteCopyL95C},
+		{line: 101, kind: "paths", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL101, compiled: packsRemoteCopyL101C},
 	}},
 	{file: "packs/safe.toml", header: packHeader{Name: "safe", Executables: []string{"ls", "ll", "la", "dir", "vdir", "pwd", "whoami", "id", "groups", "hostname", "uname", "date", "cal", "uptime", "w", "who", "last", "lastlog", "df", "du", "free", "vmstat", "iostat", "mpstat", "nproc", "lscpu", "lsblk", "blkid", "lsusb", "lspci", "lsmod", "lsof", "ps", "pgrep", "pidof", "top", "htop", "btop", "atop", "tree", "stat", "file", "wc", "which", "whereis", "type", "command", "hash", "echo", "printf", "true", "false", "test", "[", "[[", "basename", "dirname", "realpath", "readlink", "diff", "cmp", "comm", "paste", "tr", "uniq", "nl", "rev", "tac", "fold", "fmt", "column", "expand", "unexpand", "join", "od", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "shasum", "cksum", "sum", "md5", "seq", "expr", "bc", "dc", "factor", "numfmt", "yes", "sleep", "wait", "cd", "pushd", "popd", "dirs", "exit", "return", "shift", "local", "declare", "typeset", "readonly", "unset", "read", "getopts", "trap", "set", "shopt", "alias", "unalias", "umask", "ulimit", "jobs", "fg", "bg", "disown", "times", "caller", "let", "help", "man", "info", "tldr", "apropos", "whatis", "locale", "localedef", "tput", "clear", "reset", "stty", "tty", "getconf", "arch", "dig", "nslookup", "host", "ping", "ping6", "traceroute", "tracepath", "mtr", "whois", "netstat", "ss", "journalctl", "ifconfig", "ip", "route", "arp", "nmcli", "iwconfig", "jq", "yq", "xmllint", "xq", "tomlq", "gron", "fx", "less", "more", "most", "view", "zcat", "zless", "zgrep", "zdiff", "bzcat", "xzcat", "zstdcat", "lz4cat", "unzip", "gunzip", "gzip", "bzip2", "xz", "zstd", "7z", "zipinfo", "ag", "ack", "fd", "fdfind", "locate", "mlocate", "plocate", "fzf", "watch", "timeout", "env", "xargs", "tee", "sort", "awk", "sed", "grep", "rg", "find", "make", "cmake", "ninja", "meson", "bazel", "buck", "pytest", "py.test", "tox", "nox", "mypy", "pyright", "ruff", "black", "isort", "flake8", "pylint", "bandit", "eslint", "prettier", "tsc", "jest", "vitest", "mocha", "ava", "tap", "rustc", "rustup", "rustfmt", "gofmt", "goimports", "golangci-lint", "staticcheck", "govulncheck", "javac", "kotlinc", "scalac", "gcc", "g++", "cc", "c++", "clang", "clang++", "ld", "ar", "nm", "objdump", "readelf", "ldd", "shellcheck", "shfmt", "hadolint", "actionlint", "yamllint", "markdownlint", "codespell", "vale", "hyperfine", "tokei", "cloc", "scc", "git-lfs", "pre-commit", "direnv", "asdf", "mise", "nvm", "pyenv", "rbenv", "sdk", "pbcopy", "pbpaste", "xclip", "xsel", "base64", "uuidgen", "openssl", "gpg", "mkcert", "cut", "head", "tail", "cat", "printenv", "mkdir", "touch", "cp", "mv", "ln", "chmod", "install", "patch", "unzip", "mktemp", "sync", "tmux", "screen", "source", "."}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"head"}, subs: nil, trigger: "", build: packsSafeL5},
@@ -462,69 +462,69 @@ var generatedPacks = []genPack{
 		{line: 63, kind: "exe", exes: []string{"unzip"}, subs: nil, trigger: "", build: packsSafeL63},
 		{line: 66, kind: "exe", exes: []string{"gzip"}, subs: nil, trigger: "", build: packsSafeL66},
 		{line: 69, kind: "exe", exes: []string{"patch"}, subs: nil, trigger: "", build: packsSafeL69},
-		{line: 72, kind: "safe", exes: []string{"ls", "ll", "la", "dir", "vdir", "pwd", "whoami", "id", "groups", "hostname", "uname", "date", "cal", "uptime", "w", "who", "last", "lastlog", "df", "du", "free", "vmstat", "iostat", "mpstat", "nproc", "lscpu", "lsblk", "blkid", "lsusb", "lspci", "lsmod", "lsof", "ps", "pgrep", "pidof", "top", "htop", "btop", "atop", "tree", "stat", "file", "wc", "which", "whereis", "type", "command", "hash", "echo", "printf", "true", "false", "test", "[", "[[", "basename", "dirname", "realpath", "readlink", "diff", "cmp", "comm", "paste", "tr", "uniq", "nl", "rev", "tac", "fold", "fmt", "column", "expand", "unexpand", "join", "od", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "shasum", "cksum", "sum", "md5", "seq", "expr", "bc", "dc", "factor", "numfmt", "sleep", "wait", "cd", "pushd", "popd", "dirs", "exit", "return", "shift", "local", "declare", "typeset", "readonly", "unset", "read", "getopts", "trap", "set", "shopt", "alias", "unalias", "umask", "jobs", "fg", "bg", "disown", "times", "caller", "let", "help", "man", "info", "tldr", "apropos", "whatis", "locale", "tput", "clear", "tty", "getconf", "arch", "dig", "nslookup", "host", "ping", "ping6", "traceroute", "tracepath", "mtr", "whois", "netstat", "ss", "journalctl", "jq", "xmllint", "xq", "tomlq", "gron", "fx", "less", "more", "most", "view", "zcat", "zless", "zgrep", "zdiff", "bzcat", "xzcat", "zstdcat", "lz4cat", "zipinfo", "ag", "ack", "fd", "fdfind", "locate", "mlocate", "plocate", "fzf", "cut", "head", "tail", "cat", "printenv", "env", "tokei", "cloc", "scc", "uuidgen", "mktemp", "shellcheck", "hadolint", "actionlint", "yamllint", "codespell", "ldd", "nm", "objdump", "readelf", "tmux", "screen", "yes", "ulimit", "pbpaste"}, subs: nil, trigger: "", build: packsSafeL72},
-		{line: 75, kind: "safe", exes: []string{"journalctl"}, subs: nil, trigger: "", build: packsSafeL75},
-		{line: 80, kind: "safe", exes: []string{"grep", "rg", "ag", "ack"}, subs: nil, trigger: "", build: packsSafeL80},
-		{line: 85, kind: "safe", exes: []string{"sort"}, subs: nil, trigger: "", build: packsSafeL85},
-		{line: 90, kind: "safe", exes: []string{"awk"}, subs: nil, trigger: "", build: packsSafeL90},
-		{line: 95, kind: "safe", exes: []string{"sed"}, subs: nil, trigger: "", build: packsSafeL95},
-		{line: 100, kind: "safe", exes: []string{"find"}, subs: nil, trigger: "", build: packsSafeL100},
-		{line: 105, kind: "safe", exes: []string{"fd", "fdfind"}, subs: nil, trigger: "", build: packsSafeL105},
-		{line: 110, kind: "safe", exes: []string{"yq"}, subs: nil, trigger: "", build: packsSafeL110},
-		{line: 115, kind: "safe", exes: []string{"ip"}, subs: nil, trigger: "", build: packsSafeL115},
-		{line: 122, kind: "safe", exes: []string{"ifconfig", "route", "arp", "nmcli", "iwconfig", "stty", "reset", "localedef"}, subs: nil, trigger: "", build: packsSafeL122},
-		{line: 126, kind: "safe", exes: []string{"tee", "mkdir", "touch", "cp", "mv", "ln", "chmod", "install", "patch", "gzip", "gunzip", "bzip2", "xz", "zstd", "unzip", "7z", "sync", "pbcopy", "xclip", "xsel", "gofmt", "goimports", "rustfmt", "black", "isort", "prettier", "shfmt", "mkcert"}, subs: nil, trigger: "", build: packsSafeL126},
-		{line: 130, kind: "safe", exes: []string{"gofmt", "goimports", "rustfmt", "prettier", "shfmt", "black", "isort"}, subs: nil, trigger: "", build: packsSafeL130},
-		{line: 135, kind: "safe", exes: []string{"rustc", "javac", "kotlinc", "scalac", "gcc", "g++", "cc", "c++", "clang", "clang++", "ld", "ar"}, subs: nil, trigger: "", build: packsSafeL135},
-		{line: 139, kind: "safe", exes: []string{"make", "cmake", "ninja", "meson", "bazel", "buck"}, subs: nil, trigger: "", build: packsSafeL139},
-		{line: 144, kind: "safe", exes: []string{"pytest", "py.test", "tox", "nox", "mypy", "pyright", "ruff", "flake8", "pylint", "bandit", "eslint", "tsc", "jest", "vitest", "mocha", "ava", "tap", "golangci-lint", "staticcheck", "govulncheck", "markdownlint", "vale", "hyperfine", "shellcheck"}, subs: nil, trigger: "", build: packsSafeL144},
-		{line: 149, kind: "safe", exes: []string{"openssl"}, subs: nil, trigger: "", build: packsSafeL149},
-		{line: 157, kind: "safe", exes: []string{"gpg"}, subs: nil, trigger: "", build: packsSafeL157},
-		{line: 162, kind: "safe", exes: []string{"base64"}, subs: nil, trigger: "", build: packsSafeL162},
-		{line: 167, kind: "safe", exes: []string{"direnv", "asdf", "mise", "nvm", "pyenv", "rbenv", "sdk", "rustup", "pre-commit", "git-lfs"}, subs: nil, trigger: "", build: packsSafeL167},
-		{line: 172, kind: "paths", exes: []string{"tee"}, subs: nil, trigger: "", build: packsSafeL172},
-		{line: 176, kind: "paths", exes: []string{"ls", "stat", "file", "wc", "diff", "cmp", "comm", "paste", "tr", "uniq", "nl", "rev", "tac", "fold", "fmt", "column", "expand", "unexpand", "join", "od", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum", "cksum", "less", "more", "most", "view", "zcat", "zless", "bzcat", "xzcat", "zstdcat", "unzip", "zipinfo", "source", ".", "du", "tree", "realpath", "readlink"}, subs: nil, trigger: "", build: packsSafeL176},
-		{line: 180, kind: "paths", exes: []string{"ag", "ack", "zgrep"}, subs: nil, trigger: "", build: packsSafeL180},
-		{line: 185, kind: "paths", exes: []string{"sort"}, subs: nil, trigger: "", build: packsSafeL185},
-		{line: 190, kind: "paths", exes: []string{"gzip", "gunzip", "bzip2", "xz", "zstd"}, subs: nil, trigger: "", build: packsSafeL190},
-		{line: 194, kind: "paths", exes: []string{"patch"}, subs: nil, trigger: "", build: packsSafeL194},
-		{line: 199, kind: "paths", exes: []string{"unzip"}, subs: nil, trigger: "", build: packsSafeL199},
-		{line: 203, kind: "paths", exes: []string{"openssl"}, subs: nil, trigger: "", build: packsSafeL203},
+		{line: 72, kind: "safe", exes: []string{"ls", "ll", "la", "dir", "vdir", "pwd", "whoami", "id", "groups", "hostname", "uname", "date", "cal", "uptime", "w", "who", "last", "lastlog", "df", "du", "free", "vmstat", "iostat", "mpstat", "nproc", "lscpu", "lsblk", "blkid", "lsusb", "lspci", "lsmod", "lsof", "ps", "pgrep", "pidof", "top", "htop", "btop", "atop", "tree", "stat", "file", "wc", "which", "whereis", "type", "command", "hash", "echo", "printf", "true", "false", "test", "[", "[[", "basename", "dirname", "realpath", "readlink", "diff", "cmp", "comm", "paste", "tr", "uniq", "nl", "rev", "tac", "fold", "fmt", "column", "expand", "unexpand", "join", "od", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "shasum", "cksum", "sum", "md5", "seq", "expr", "bc", "dc", "factor", "numfmt", "sleep", "wait", "cd", "pushd", "popd", "dirs", "exit", "return", "shift", "local", "declare", "typeset", "readonly", "unset", "read", "getopts", "trap", "set", "shopt", "alias", "unalias", "umask", "jobs", "fg", "bg", "disown", "times", "caller", "let", "help", "man", "info", "tldr", "apropos", "whatis", "locale", "tput", "clear", "tty", "getconf", "arch", "dig", "nslookup", "host", "ping", "ping6", "traceroute", "tracepath", "mtr", "whois", "netstat", "ss", "journalctl", "jq", "xmllint", "xq", "tomlq", "gron", "fx", "less", "more", "most", "view", "zcat", "zless", "zgrep", "zdiff", "bzcat", "xzcat", "zstdcat", "lz4cat", "zipinfo", "ag", "ack", "fd", "fdfind", "locate", "mlocate", "plocate", "fzf", "cut", "head", "tail", "cat", "printenv", "env", "tokei", "cloc", "scc", "uuidgen", "mktemp", "shellcheck", "hadolint", "actionlint", "yamllint", "codespell", "ldd", "nm", "objdump", "readelf", "tmux", "screen", "yes", "ulimit", "pbpaste"}, subs: nil, trigger: "", build: packsSafeL72, compiled: packsSafeL72C},
+		{line: 75, kind: "safe", exes: []string{"journalctl"}, subs: nil, trigger: "", build: packsSafeL75, compiled: packsSafeL75C},
+		{line: 80, kind: "safe", exes: []string{"grep", "rg", "ag", "ack"}, subs: nil, trigger: "", build: packsSafeL80, compiled: packsSafeL80C},
+		{line: 85, kind: "safe", exes: []string{"sort"}, subs: nil, trigger: "", build: packsSafeL85, compiled: packsSafeL85C},
+		{line: 90, kind: "safe", exes: []string{"awk"}, subs: nil, trigger: "", build: packsSafeL90, compiled: packsSafeL90C},
+		{line: 95, kind: "safe", exes: []string{"sed"}, subs: nil, trigger: "", build: packsSafeL95, compiled: packsSafeL95C},
+		{line: 100, kind: "safe", exes: []string{"find"}, subs: nil, trigger: "", build: packsSafeL100, compiled: packsSafeL100C},
+		{line: 105, kind: "safe", exes: []string{"fd", "fdfind"}, subs: nil, trigger: "", build: packsSafeL105, compiled: packsSafeL105C},
+		{line: 110, kind: "safe", exes: []string{"yq"}, subs: nil, trigger: "", build: packsSafeL110, compiled: packsSafeL110C},
+		{line: 115, kind: "safe", exes: []string{"ip"}, subs: nil, trigger: "", build: packsSafeL115, compiled: packsSafeL115C},
+		{line: 122, kind: "safe", exes: []string{"ifconfig", "route", "arp", "nmcli", "iwconfig", "stty", "reset", "localedef"}, subs: nil, trigger: "", build: packsSafeL122, compiled: packsSafeL122C},
+		{line: 126, kind: "safe", exes: []string{"tee", "mkdir", "touch", "cp", "mv", "ln", "chmod", "install", "patch", "gzip", "gunzip", "bzip2", "xz", "zstd", "unzip", "7z", "sync", "pbcopy", "xclip", "xsel", "gofmt", "goimports", "rustfmt", "black", "isort", "prettier", "shfmt", "mkcert"}, subs: nil, trigger: "", build: packsSafeL126, compiled: packsSafeL126C},
+		{line: 130, kind: "safe", exes: []string{"gofmt", "goimports", "rustfmt", "prettier", "shfmt", "black", "isort"}, subs: nil, trigger: "", build: packsSafeL130, compiled: packsSafeL130C},
+		{line: 135, kind: "safe", exes: []string{"rustc", "javac", "kotlinc", "scalac", "gcc", "g++", "cc", "c++", "clang", "clang++", "ld", "ar"}, subs: nil, trigger: "", build: packsSafeL135, compiled: packsSafeL135C},
+		{line: 139, kind: "safe", exes: []string{"make", "cmake", "ninja", "meson", "bazel", "buck"}, subs: nil, trigger: "", build: packsSafeL139, compiled: packsSafeL139C},
+		{line: 144, kind: "safe", exes: []string{"pytest", "py.test", "tox", "nox", "mypy", "pyright", "ruff", "flake8", "pylint", "bandit", "eslint", "tsc", "jest", "vitest", "mocha", "ava", "tap", "golangci-lint", "staticcheck", "govulncheck", "markdownlint", "vale", "hyperfine", "shellcheck"}, subs: nil, trigger: "", build: packsSafeL144, compiled: packsSafeL144C},
+		{line: 149, kind: "safe", exes: []string{"openssl"}, subs: nil, trigger: "", build: packsSafeL149, compiled: packsSafeL149C},
+		{line: 157, kind: "safe", exes: []string{"gpg"}, subs: nil, trigger: "", build: packsSafeL157, compiled: packsSafeL157C},
+		{line: 162, kind: "safe", exes: []string{"base64"}, subs: nil, trigger: "", build: packsSafeL162, compiled: packsSafeL162C},
+		{line: 167, kind: "safe", exes: []string{"direnv", "asdf", "mise", "nvm", "pyenv", "rbenv", "sdk", "rustup", "pre-commit", "git-lfs"}, subs: nil, trigger: "", build: packsSafeL167, compiled: packsSafeL167C},
+		{line: 172, kind: "paths", exes: []string{"tee"}, subs: nil, trigger: "", build: packsSafeL172, compiled: packsSafeL172C},
+		{line: 176, kind: "paths", exes: []string{"ls", "stat", "file", "wc", "diff", "cmp", "comm", "paste", "tr", "uniq", "nl", "rev", "tac", "fold", "fmt", "column", "expand", "unexpand", "join", "od", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum", "cksum", "less", "more", "most", "view", "zcat", "zless", "bzcat", "xzcat", "zstdcat", "unzip", "zipinfo", "source", ".", "du", "tree", "realpath", "readlink"}, subs: nil, trigger: "", build: packsSafeL176, compiled: packsSafeL176C},
+		{line: 180, kind: "paths", exes: []string{"ag", "ack", "zgrep"}, subs: nil, trigger: "", build: packsSafeL180, compiled: packsSafeL180C},
+		{line: 185, kind: "paths", exes: []string{"sort"}, subs: nil, trigger: "", build: packsSafeL185, compiled: packsSafeL185C},
+		{line: 190, kind: "paths", exes: []string{"gzip", "gunzip", "bzip2", "xz", "zstd"}, subs: nil, trigger: "", build: packsSafeL190, compiled: packsSafeL190C},
+		{line: 194, kind: "paths", exes: []string{"patch"}, subs: nil, trigger: "", build: packsSafeL194, compiled: packsSafeL194C},
+		{line: 199, kind: "paths", exes: []string{"unzip"}, subs: nil, trigger: "", build: packsSafeL199, compiled: packsSafeL199C},
+		{line: 203, kind: "paths", exes: []string{"openssl"}, subs: nil, trigger: "", build: packsSafeL203, compiled: packsSafeL203C},
 	}},
 	{file: "packs/secrets.toml", header: packHeader{Name: "secrets", Executables: []string{"cat", "less", "more", "head", "tail", "bat", "batcat", "nl", "strings", "xxd", "od", "hexdump", "base64", "base32", "grep", "rg", "egrep", "fgrep", "cp", "scp", "rsync", "tar", "zip", "7z", "gpg", "openssl", "curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "env", "printenv", "set", "export", "echo", "printf", "security", "aws", "cut", "awk", "sed", "sort", "jq", "yq", "vi", "vim", "nano", "code", "open", "gzip", "ssh-add", "ssh-keygen"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"curl"}, subs: nil, trigger: "", build: packsSecretsL5},
 		{line: 8, kind: "exe", exes: []string{"wget"}, subs: nil, trigger: "", build: packsSecretsL8},
 		{line: 11, kind: "exe", exes: []string{"ssh-keygen"}, subs: nil, trigger: "", build: packsSecretsL11},
 		{line: 14, kind: "exe", exes: []string{"scp"}, subs: nil, trigger: "", build: packsSecretsL14},
-		{line: 19, kind: "rule", exes: []string{"cat", "less", "more", "head", "tail", "bat", "batcat", "nl", "strings", "xxd", "od", "hexdump", "base64", "base32", "grep", "rg", "egrep", "fgrep", "cp", "tar", "zip", "7z", "cut", "awk", "sed", "sort", "jq", "yq", "vi", "vim", "nano", "code", "open", "gpg", "openssl"}, subs: nil, trigger: "", build: packsSecretsL19},
-		{line: 41, kind: "rule", exes: []string{"printenv"}, subs: nil, trigger: "", build: packsSecretsL41},
-		{line: 54, kind: "rule", exes: []string{"echo", "printf"}, subs: nil, trigger: "", build: packsSecretsL54},
-		{line: 70, kind: "rule", exes: []string{"security"}, subs: nil, trigger: "flags", build: packsSecretsL70},
-		{line: 84, kind: "rule", exes: []string{"security"}, subs: nil, trigger: "", build: packsSecretsL84},
-		{line: 97, kind: "rule", exes: []string{"aws"}, subs: nil, trigger: "", build: packsSecretsL97},
-		{line: 109, kind: "rule", exes: []string{"ssh-add", "ssh-keygen"}, subs: nil, trigger: "flags", build: packsSecretsL109},
-		{line: 122, kind: "rule", exes: []string{"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "scp"}, subs: nil, trigger: "stdin_from", build: packsSecretsL122},
-		{line: 133, kind: "rule", exes: []string{"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "base64", "gzip", "tar", "openssl", "xxd"}, subs: nil, trigger: "", build: packsSecretsL133},
-		{line: 148, kind: "rule", exes: []string{"curl", "wget", "http", "https", "xh"}, subs: nil, trigger: "flags", build: packsSecretsL148},
-		{line: 159, kind: "rule", exes: []string{"scp", "rsync", "sftp"}, subs: nil, trigger: "", build: packsSecretsL159},
-		{line: 171, kind: "rule", exes: []string{"env", "printenv", "set", "export"}, subs: nil, trigger: "redirects", build: packsSecretsL171},
-		{line: 184, kind: "safe", exes: []string{"cat", "less", "more", "head", "tail", "bat", "batcat", "nl", "strings", "xxd", "od", "hexdump", "cut", "jq", "grep", "rg", "egrep", "fgrep", "echo", "printf", "awk"}, subs: nil, trigger: "", build: packsSecretsL184},
-		{line: 187, kind: "safe", exes: []string{"sort"}, subs: nil, trigger: "", build: packsSecretsL187},
-		{line: 192, kind: "safe", exes: []string{"base64", "base32"}, subs: nil, trigger: "", build: packsSecretsL192},
-		{line: 197, kind: "safe", exes: []string{"yq"}, subs: nil, trigger: "", build: packsSecretsL197},
-		{line: 202, kind: "safe", exes: []string{"env", "printenv", "set", "export"}, subs: nil, trigger: "", build: packsSecretsL202},
-		{line: 205, kind: "safe", exes: []string{"cp", "zip", "7z", "gpg", "ssh-keygen"}, subs: nil, trigger: "", build: packsSecretsL205},
-		{line: 209, kind: "safe", exes: []string{"ssh-add"}, subs: nil, trigger: "", build: packsSecretsL209},
-		{line: 214, kind: "paths", exes: []string{"cat", "head", "tail", "bat", "batcat", "strings", "hexdump", "base64", "base32", "cut", "jq", "yq", "xxd", "zip", "7z", "vi", "vim", "nano", "code", "open"}, subs: nil, trigger: "", build: packsSecretsL214},
-		{line: 218, kind: "paths", exes: []string{"grep", "egrep", "fgrep", "rg"}, subs: nil, trigger: "", build: packsSecretsL218},
-		{line: 223, kind: "paths", exes: []string{"awk"}, subs: nil, trigger: "", build: packsSecretsL223},
-		{line: 228, kind: "paths", exes: []string{"scp", "rsync"}, subs: nil, trigger: "", build: packsSecretsL228},
-		{line: 233, kind: "paths", exes: []string{"curl"}, subs: nil, trigger: "", build: packsSecretsL233},
-		{line: 237, kind: "paths", exes: []string{"wget"}, subs: nil, trigger: "", build: packsSecretsL237},
-		{line: 241, kind: "urls", exes: []string{"curl", "wget"}, subs: nil, trigger: "", build: packsSecretsL241},
-		{line: 246, kind: "urls", exes: []string{"http", "https", "xh"}, subs: nil, trigger: "", build: packsSecretsL246},
-		{line: 250, kind: "urls", exes: []string{"nc", "ncat", "netcat", "telnet", "ftp"}, subs: nil, trigger: "", build: packsSecretsL250},
-		{line: 254, kind: "urls", exes: []string{"scp", "rsync", "sftp"}, subs: nil, trigger: "", build: packsSecretsL254},
+		{line: 19, kind: "rule", exes: []string{"cat", "less", "more", "head", "tail", "bat", "batcat", "nl", "strings", "xxd", "od", "hexdump", "base64", "base32", "grep", "rg", "egrep", "fgrep", "cp", "tar", "zip", "7z", "cut", "awk", "sed", "sort", "jq", "yq", "vi", "vim", "nano", "code", "open", "gpg", "openssl"}, subs: nil, trigger: "", build: packsSecretsL19, compiled: packsSecretsL19C},
+		{line: 41, kind: "rule", exes: []string{"printenv"}, subs: nil, trigger: "", build: packsSecretsL41, compiled: packsSecretsL41C},
+		{line: 54, kind: "rule", exes: []string{"echo", "printf"}, subs: nil, trigger: "", build: packsSecretsL54, compiled: packsSecretsL54C},
+		{line: 70, kind: "rule", exes: []string{"security"}, subs: nil, trigger: "flags", build: packsSecretsL70, compiled: packsSecretsL70C},
+		{line: 84, kind: "rule", exes: []string{"security"}, subs: nil, trigger: "", build: packsSecretsL84, compiled: packsSecretsL84C},
+		{line: 97, kind: "rule", exes: []string{"aws"}, subs: nil, trigger: "", build: packsSecretsL97, compiled: packsSecretsL97C},
+		{line: 109, kind: "rule", exes: []string{"ssh-add", "ssh-keygen"}, subs: nil, trigger: "flags", build: packsSecretsL109, compiled: packsSecretsL109C},
+		{line: 122, kind: "rule", exes: []string{"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "scp"}, subs: nil, trigger: "stdin_from", build: packsSecretsL122, compiled: packsSecretsL122C},
+		{line: 133, kind: "rule", exes: []string{"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "base64", "gzip", "tar", "openssl", "xxd"}, subs: nil, trigger: "", build: packsSecretsL133, compiled: packsSecretsL133C},
+		{line: 148, kind: "rule", exes: []string{"curl", "wget", "http", "https", "xh"}, subs: nil, trigger: "flags", build: packsSecretsL148, compiled: packsSecretsL148C},
+		{line: 159, kind: "rule", exes: []string{"scp", "rsync", "sftp"}, subs: nil, trigger: "", build: packsSecretsL159, compiled: packsSecretsL159C},
+		{line: 171, kind: "rule", exes: []string{"env", "printenv", "set", "export"}, subs: nil, trigger: "redirects", build: packsSecretsL171, compiled: packsSecretsL171C},
+		{line: 184, kind: "safe", exes: []string{"cat", "less", "more", "head", "tail", "bat", "batcat", "nl", "strings", "xxd", "od", "hexdump", "cut", "jq", "grep", "rg", "egrep", "fgrep", "echo", "printf", "awk"}, subs: nil, trigger: "", build: packsSecretsL184, compiled: packsSecretsL184C},
+		{line: 187, kind: "safe", exes: []string{"sort"}, subs: nil, trigger: "", build: packsSecretsL187, compiled: packsSecretsL187C},
+		{line: 192, kind: "safe", exes: []string{"base64", "base32"}, subs: nil, trigger: "", build: packsSecretsL192, compiled: packsSecretsL192C},
+		{line: 197, kind: "safe", exes: []string{"yq"}, subs: nil, trigger: "", build: packsSecretsL197, compiled: packsSecretsL197C},
+		{line: 202, kind: "safe", exes: []string{"env", "printenv", "set", "export"}, subs: nil, trigger: "", build: packsSecretsL202, compiled: packsSecretsL202C},
+		{line: 205, kind: "safe", exes: []string{"cp", "zip", "7z", "gpg", "ssh-keygen"}, subs: nil, trigger: "", build: packsSecretsL205, compiled: packsSecretsL205C},
+		{line: 209, kind: "safe", exes: []string{"ssh-add"}, subs: nil, trigger: "", build: packsSecretsL209, compiled: packsSecretsL209C},
+		{line: 214, kind: "paths", exes: []string{"cat", "head", "tail", "bat", "batcat", "strings", "hexdump", "base64", "base32", "cut", "jq", "yq", "xxd", "zip", "7z", "vi", "vim", "nano", "code", "open"}, subs: nil, trigger: "", build: packsSecretsL214, compiled: packsSecretsL214C},
+		{line: 218, kind: "paths", exes: []string{"grep", "egrep", "fgrep", "rg"}, subs: nil, trigger: "", build: packsSecretsL218, compiled: packsSecretsL218C},
+		{line: 223, kind: "paths", exes: []string{"awk"}, subs: nil, trigger: "", build: packsSecretsL223, compiled: packsSecretsL223C},
+		{line: 228, kind: "paths", exes: []string{"scp", "rsync"}, subs: nil, trigger: "", build: packsSecretsL228, compiled: packsSecretsL228C},
+		{line: 233, kind: "paths", exes: []string{"curl"}, subs: nil, trigger: "", build: packsSecretsL233, compiled: packsSecretsL233C},
+		{line: 237, kind: "paths", exes: []string{"wget"}, subs: nil, trigger: "", build: packsSecretsL237, compiled: packsSecretsL237C},
+		{line: 241, kind: "urls", exes: []string{"curl", "wget"}, subs: nil, trigger: "", build: packsSecretsL241, compiled: packsSecretsL241C},
+		{line: 246, kind: "urls", exes: []string{"http", "https", "xh"}, subs: nil, trigger: "", build: packsSecretsL246, compiled: packsSecretsL246C},
+		{line: 250, kind: "urls", exes: []string{"nc", "ncat", "netcat", "telnet", "ftp"}, subs: nil, trigger: "", build: packsSecretsL250, compiled: packsSecretsL250C},
+		{line: 254, kind: "urls", exes: []string{"scp", "rsync", "sftp"}, subs: nil, trigger: "", build: packsSecretsL254, compiled: packsSecretsL254C},
 	}},
 	{file: "packs/services.toml", header: packHeader{Name: "services", Executables: []string{"aws", "gcloud", "az", "vault", "deck", "fastly", "splunk", "kafka-delete-records", "algolia", "curl", "http", "https", "xh"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"deck"}, subs: nil, trigger: "", build: packsServicesL5},
@@ -532,20 +532,20 @@ var generatedPacks = []genPack{
 		{line: 12, kind: "exe", exes: []string{"splunk"}, subs: nil, trigger: "", build: packsServicesL12},
 		{line: 16, kind: "exe", exes: []string{"vault"}, subs: nil, trigger: "", build: packsServicesL16},
 		{line: 20, kind: "exe", exes: []string{"algolia"}, subs: nil, trigger: "", build: packsServicesL20},
-		{line: 25, kind: "rule", exes: []string{"aws"}, subs: []string{"secretsmanager"}, trigger: "", build: packsServicesL25},
-		{line: 35, kind: "rule", exes: []string{"aws"}, subs: []string{"ssm"}, trigger: "flags", build: packsServicesL35},
-		{line: 47, kind: "rule", exes: []string{"gcloud"}, subs: []string{"secrets"}, trigger: "", build: packsServicesL47},
-		{line: 57, kind: "rule", exes: []string{"az"}, subs: []string{"keyvault"}, trigger: "", build: packsServicesL57},
-		{line: 67, kind: "rule", exes: []string{"vault"}, subs: []string{"kv"}, trigger: "", build: packsServicesL67},
-		{line: 79, kind: "rule", exes: []string{"fastly"}, subs: []string{"service-version"}, trigger: "", build: packsServicesL79},
-		{line: 89, kind: "rule", exes: []string{"fastly"}, subs: []string{"service"}, trigger: "", build: packsServicesL89},
-		{line: 99, kind: "rule", exes: []string{"deck"}, subs: []string{"sync", "reset"}, trigger: "", build: packsServicesL99},
-		{line: 109, kind: "rule", exes: []string{"deck"}, subs: []string{"gateway"}, trigger: "", build: packsServicesL109},
-		{line: 121, kind: "rule", exes: []string{"splunk"}, subs: []string{"clean"}, trigger: "", build: packsServicesL121},
-		{line: 131, kind: "rule", exes: []string{"kafka-delete-records"}, subs: nil, trigger: "", build: packsServicesL131},
-		{line: 140, kind: "rule", exes: []string{"algolia"}, subs: []string{"indices", "objects", "rules", "synonyms"}, trigger: "", build: packsServicesL140},
-		{line: 150, kind: "rule", exes: []string{"curl", "http", "https", "xh"}, subs: nil, trigger: "flags", build: packsServicesL150},
-		{line: 163, kind: "rule", exes: []string{"fastly", "splunk", "algolia", "vault", "deck"}, subs: nil, trigger: "", build: packsServicesL163},
+		{line: 25, kind: "rule", exes: []string{"aws"}, subs: []string{"secretsmanager"}, trigger: "", build: packsServicesL25, compiled: packsServicesL25C},
+		{line: 35, kind: "rule", exes: []string{"aws"}, subs: []string{"ssm"}, trigger: "flags", build: packsServicesL35, compiled: packsServicesL35C},
+		{line: 47, kind: "rule", exes: []string{"gcloud"}, subs: []string{"secrets"}, trigger: "", build: packsServicesL47, compiled: packsServicesL47C},
+		{line: 57, kind: "rule", exes: []string{"az"}, subs: []string{"keyvault"}, trigger: "", build: packsServicesL57, compiled: packsServicesL57C},
+		{line: 67, kind: "rule", exes: []string{"vault"}, subs: []string{"kv"}, trigger: "", build: packsServicesL67, compiled: packsServicesL67C},
+		{line: 79, kind: "rule", exes: []string{"fastly"}, subs: []string{"service-version"}, trigger: "", build: packsServicesL79, compiled: packsServicesL79C},
+		{line: 89, kind: "rule", exes: []string{"fastly"}, subs: []string{"service"}, trigger: "", build: packsServicesL89, compiled: packsServicesL89C},
+		{line: 99, kind: "rule", exes: []string{"deck"}, subs: []string{"sync", "reset"}, trigger: "", build: packsServicesL99, compiled: packsServicesL99C},
+		{line: 109, kind: "rule", exes: []string{"deck"}, subs: []string{"gateway"}, trigger: "", build: packsServicesL109, compiled: packsServicesL109C},
+		{line: 121, kind: "rule", exes: []string{"splunk"}, subs: []string{"clean"}, trigger: "", build: packsServicesL121, compiled: packsServicesL121C},
+		{line: 131, kind: "rule", exes: []string{"kafka-delete-records"}, subs: nil, trigger: "", build: packsServicesL131, compiled: packsServicesL131C},
+		{line: 140, kind: "rule", exes: []string{"algolia"}, subs: []string{"indices", "objects", "rules", "synonyms"}, trigger: "", build: packsServicesL140, compiled: packsServicesL140C},
+		{line: 150, kind: "rule", exes: []string{"curl", "http", "https", "xh"}, subs: nil, trigger: "flags", build: packsServicesL150, compiled: packsServicesL150C},
+		{line: 163, kind: "rule", exes: []string{"fastly", "splunk", "algolia", "vault", "deck"}, subs: nil, trigger: "", build: packsServicesL163, compiled: packsServicesL163C},
 	}},
 	{file: "packs/system.toml", header: packHeader{Name: "system", Executables: []string{"dd", "mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mkfs.msdos", "mkfs.ntfs", "mkfs.exfat", "mkfs.f2fs", "mke2fs", "mkswap", "mkntfs", "newfs", "fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "wipefs", "blkdiscard", "nvme", "sg_format", "sg_sanitize", "hdparm", "diskutil", "zpool", "lvremove", "vgremove", "pvremove", "cryptsetup", "shutdown", "reboot", "halt", "poweroff", "init", "telinit", "systemctl", "service", "launchctl", "useradd", "userdel", "usermod", "adduser", "deluser", "passwd", "chpasswd", "groupadd", "groupdel", "groupmod", "visudo", "kill", "killall", "killall5", "pkill", "crontab", "at", "systemd-run", "iptables", "ip6tables", "nft", "ufw", "firewall-cmd", "pfctl", "modprobe", "rmmod", "insmod", "sysctl", "setenforce", "csrutil", "history", "umount", "swapoff", "mount", "chattr", "nginx", "haproxy", "apachectl", "*"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"dd"}, subs: nil, trigger: "", build: packsSystemL5},
@@ -557,58 +557,58 @@ var generatedPacks = []genPack{
 		{line: 24, kind: "exe", exes: []string{"ip6tables"}, subs: nil, trigger: "", build: packsSystemL24},
 		{line: 27, kind: "exe", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL27},
 		{line: 30, kind: "exe", exes: []string{"history"}, subs: nil, trigger: "", build: packsSystemL30},
-		{line: 35, kind: "rule", exes: []string{"dd"}, subs: nil, trigger: "", build: packsSystemL35},
-		{line: 47, kind: "rule", exes: []string{"dd"}, subs: nil, trigger: "", build: packsSystemL47},
-		{line: 58, kind: "rule", exes: []string{"mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mkfs.msdos", "mkfs.ntfs", "mkfs.exfat", "mkfs.f2fs", "mke2fs", "mkswap", "mkntfs", "newfs"}, subs: nil, trigger: "", build: packsSystemL58},
-		{line: 69, kind: "rule", exes: []string{"wipefs"}, subs: nil, trigger: "flags", build: packsSystemL69},
-		{line: 81, kind: "rule", exes: []string{"nvme", "sg_format", "sg_sanitize"}, subs: nil, trigger: "", build: packsSystemL81},
-		{line: 92, kind: "rule", exes: []string{"sg_format", "sg_sanitize"}, subs: nil, trigger: "", build: packsSystemL92},
-		{line: 103, kind: "rule", exes: []string{"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "blkdiscard"}, subs: nil, trigger: "", build: packsSystemL103},
-		{line: 115, kind: "rule", exes: []string{"hdparm"}, subs: nil, trigger: "flags", build: packsSystemL115},
-		{line: 126, kind: "rule", exes: []string{"diskutil"}, subs: nil, trigger: "", build: packsSystemL126},
-		{line: 138, kind: "rule", exes: []string{"zpool", "cryptsetup"}, subs: nil, trigger: "", build: packsSystemL138},
-		{line: 150, kind: "rule", exes: []string{"lvremove", "vgremove", "pvremove"}, subs: nil, trigger: "", build: packsSystemL150},
-		{line: 161, kind: "rule", exes: []string{"umount", "swapoff"}, subs: nil, trigger: "", build: packsSystemL161},
-		{line: 172, kind: "rule", exes: []string{"shutdown", "reboot", "halt", "poweroff"}, subs: nil, trigger: "", build: packsSystemL172},
-		{line: 183, kind: "rule", exes: []string{"init", "telinit"}, subs: nil, trigger: "", build: packsSystemL183},
-		{line: 195, kind: "rule", exes: []string{"systemctl"}, subs: nil, trigger: "", build: packsSystemL195},
-		{line: 209, kind: "rule", exes: []string{"systemctl"}, subs: nil, trigger: "", build: packsSystemL209},
-		{line: 221, kind: "rule", exes: []string{"service"}, subs: nil, trigger: "", build: packsSystemL221},
-		{line: 233, kind: "rule", exes: []string{"launchctl"}, subs: nil, trigger: "", build: packsSystemL233},
+		{line: 35, kind: "rule", exes: []string{"dd"}, subs: nil, trigger: "", build: packsSystemL35, compiled: packsSystemL35C},
+		{line: 47, kind: "rule", exes: []string{"dd"}, subs: nil, trigger: "", build: packsSystemL47, compiled: packsSystemL47C},
+		{line: 58, kind: "rule", exes: []string{"mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mkfs.msdos", "mkfs.ntfs", "mkfs.exfat", "mkfs.f2fs", "mke2fs", "mkswap", "mkntfs", "newfs"}, subs: nil, trigger: "", build: packsSystemL58, compiled: packsSystemL58C},
+		{line: 69, kind: "rule", exes: []string{"wipefs"}, subs: nil, trigger: "flags", build: packsSystemL69, compiled: packsSystemL69C},
+		{line: 81, kind: "rule", exes: []string{"nvme", "sg_format", "sg_sanitize"}, subs: nil, trigger: "", build: packsSystemL81, compiled: packsSystemL81C},
+		{line: 92, kind: "rule", exes: []string{"sg_format", "sg_sanitize"}, subs: nil, trigger: "", build: packsSystemL92, compiled: packsSystemL92C},
+		{line: 103, kind: "rule", exes: []string{"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "blkdiscard"}, subs: nil, trigger: "", build: packsSystemL103, compiled: packsSystemL103C},
+		{line: 115, kind: "rule", exes: []string{"hdparm"}, subs: nil, trigger: "flags", build: packsSystemL115, compiled: packsSystemL115C},
+		{line: 126, kind: "rule", exes: []string{"diskutil"}, subs: nil, trigger: "", build: packsSystemL126, compiled: packsSystemL126C},
+		{line: 138, kind: "rule", exes: []string{"zpool", "cryptsetup"}, subs: nil, trigger: "", build: packsSystemL138, compiled: packsSystemL138C},
+		{line: 150, kind: "rule", exes: []string{"lvremove", "vgremove", "pvremove"}, subs: nil, trigger: "", build: packsSystemL150, compiled: packsSystemL150C},
+		{line: 161, kind: "rule", exes: []string{"umount", "swapoff"}, subs: nil, trigger: "", build: packsSystemL161, compiled: packsSystemL161C},
+		{line: 172, kind: "rule", exes: []string{"shutdown", "reboot", "halt", "poweroff"}, subs: nil, trigger: "", build: packsSystemL172, compiled: packsSystemL172C},
+		{line: 183, kind: "rule", exes: []string{"init", "telinit"}, subs: nil, trigger: "", build: packsSystemL183, compiled: packsSystemL183C},
+		{line: 195, kind: "rule", exes: []string{"systemctl"}, subs: nil, trigger: "", build: packsSystemL195, compiled: packsSystemL195C},
+		{line: 209, kind: "rule", exes: []string{"systemctl"}, subs: nil, trigger: "", build: packsSystemL209, compiled: packsSystemL209C},
+		{line: 221, kind: "rule", exes: []string{"service"}, subs: nil, trigger: "", build: packsSystemL221, compiled: packsSystemL221C},
+		{line: 233, kind: "rule", exes: []string{"launchctl"}, subs: nil, trigger: "", build: packsSystemL233, compiled: packsSystemL233C},
 		{line: 245, kind: "exe", exes: []string{"haproxy"}, subs: nil, trigger: "", build: packsSystemL245},
 		{line: 248, kind: "exe", exes: []string{"nginx"}, subs: nil, trigger: "", build: packsSystemL248},
 		{line: 251, kind: "exe", exes: []string{"apachectl"}, subs: nil, trigger: "", build: packsSystemL251},
-		{line: 254, kind: "rule", exes: []string{"nginx", "apachectl"}, subs: nil, trigger: "flags", build: packsSystemL254},
-		{line: 265, kind: "rule", exes: []string{"haproxy"}, subs: nil, trigger: "flags", build: packsSystemL265},
-		{line: 278, kind: "rule", exes: []string{"useradd", "userdel", "usermod", "adduser", "deluser", "chpasswd", "groupadd", "groupdel", "groupmod", "visudo"}, subs: nil, trigger: "", build: packsSystemL278},
-		{line: 289, kind: "rule", exes: []string{"passwd"}, subs: nil, trigger: "", build: packsSystemL289},
-		{line: 302, kind: "rule", exes: []string{"kill"}, subs: nil, trigger: "", build: packsSystemL302},
-		{line: 313, kind: "rule", exes: []string{"kill"}, subs: nil, trigger: "flags", build: packsSystemL313},
-		{line: 324, kind: "rule", exes: []string{"pkill", "killall"}, subs: nil, trigger: "", build: packsSystemL324},
-		{line: 335, kind: "rule", exes: []string{"pkill", "killall", "killall5"}, subs: nil, trigger: "", build: packsSystemL335},
-		{line: 347, kind: "rule", exes: []string{"kill"}, subs: nil, trigger: "flags", build: packsSystemL347},
-		{line: 360, kind: "rule", exes: []string{"crontab"}, subs: nil, trigger: "flags", build: packsSystemL360},
-		{line: 371, kind: "rule", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL371},
-		{line: 382, kind: "rule", exes: []string{"at"}, subs: nil, trigger: "", build: packsSystemL382},
-		{line: 393, kind: "rule", exes: []string{"systemd-run"}, subs: nil, trigger: "", build: packsSystemL393},
-		{line: 407, kind: "rule", exes: []string{"systemd-run"}, subs: nil, trigger: "", build: packsSystemL407},
-		{line: 421, kind: "rule", exes: []string{"iptables", "ip6tables"}, subs: nil, trigger: "flags", build: packsSystemL421},
-		{line: 432, kind: "rule", exes: []string{"nft"}, subs: nil, trigger: "", build: packsSystemL432},
-		{line: 444, kind: "rule", exes: []string{"ufw", "firewall-cmd", "pfctl"}, subs: nil, trigger: "", build: packsSystemL444},
-		{line: 456, kind: "rule", exes: []string{"modprobe", "rmmod", "insmod"}, subs: nil, trigger: "", build: packsSystemL456},
-		{line: 467, kind: "rule", exes: []string{"sysctl"}, subs: nil, trigger: "flags", build: packsSystemL467},
-		{line: 478, kind: "rule", exes: []string{"setenforce", "csrutil"}, subs: nil, trigger: "", build: packsSystemL478},
-		{line: 489, kind: "rule", exes: []string{"chattr"}, subs: nil, trigger: "", build: packsSystemL489},
-		{line: 502, kind: "rule", exes: []string{"history"}, subs: nil, trigger: "flags", build: packsSystemL502},
-		{line: 513, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "assigns unknown_exe", build: packsSystemL513},
-		{line: 527, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "pipe_self_background", build: packsSystemL527},
-		{line: 540, kind: "safe", exes: []string{"systemctl"}, subs: nil, trigger: "", build: packsSystemL540},
-		{line: 545, kind: "safe", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL545},
-		{line: 550, kind: "safe", exes: []string{"iptables", "ip6tables"}, subs: nil, trigger: "", build: packsSystemL550},
-		{line: 554, kind: "safe", exes: []string{"history"}, subs: nil, trigger: "", build: packsSystemL554},
-		{line: 558, kind: "safe", exes: []string{"mount"}, subs: nil, trigger: "", build: packsSystemL558},
-		{line: 562, kind: "safe", exes: []string{"sysctl"}, subs: nil, trigger: "", build: packsSystemL562},
-		{line: 567, kind: "safe", exes: []string{"kill", "pkill", "killall"}, subs: nil, trigger: "", build: packsSystemL567},
+		{line: 254, kind: "rule", exes: []string{"nginx", "apachectl"}, subs: nil, trigger: "flags", build: packsSystemL254, compiled: packsSystemL254C},
+		{line: 265, kind: "rule", exes: []string{"haproxy"}, subs: nil, trigger: "flags", build: packsSystemL265, compiled: packsSystemL265C},
+		{line: 278, kind: "rule", exes: []string{"useradd", "userdel", "usermod", "adduser", "deluser", "chpasswd", "groupadd", "groupdel", "groupmod", "visudo"}, subs: nil, trigger: "", build: packsSystemL278, compiled: packsSystemL278C},
+		{line: 289, kind: "rule", exes: []string{"passwd"}, subs: nil, trigger: "", build: packsSystemL289, compiled: packsSystemL289C},
+		{line: 302, kind: "rule", exes: []string{"kill"}, subs: nil, trigger: "", build: packsSystemL302, compiled: packsSystemL302C},
+		{line: 313, kind: "rule", exes: []string{"kill"}, subs: nil, trigger: "flags", build: packsSystemL313, compiled: packsSystemL313C},
+		{line: 324, kind: "rule", exes: []string{"pkill", "killall"}, subs: nil, trigger: "", build: packsSystemL324, compiled: packsSystemL324C},
+		{line: 335, kind: "rule", exes: []string{"pkill", "killall", "killall5"}, subs: nil, trigger: "", build: packsSystemL335, compiled: packsSystemL335C},
+		{line: 347, kind: "rule", exes: []string{"kill"}, subs: nil, trigger: "flags", build: packsSystemL347, compiled: packsSystemL347C},
+		{line: 360, kind: "rule", exes: []string{"crontab"}, subs: nil, trigger: "flags", build: packsSystemL360, compiled: packsSystemL360C},
+		{line: 371, kind: "rule", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL371, compiled: packsSystemL371C},
+		{line: 382, kind: "rule", exes: []string{"at"}, subs: nil, trigger: "", build: packsSystemL382, compiled: packsSystemL382C},
+		{line: 393, kind: "rule", exes: []string{"systemd-run"}, subs: nil, trigger: "", build: packsSystemL393, compiled: packsSystemL393C},
+		{line: 407, kind: "rule", exes: []string{"systemd-run"}, subs: nil, trigger: "", build: packsSystemL407, compiled: packsSystemL407C},
+		{line: 421, kind: "rule", exes: []string{"iptables", "ip6tables"}, subs: nil, trigger: "flags", build: packsSystemL421, compiled: packsSystemL421C},
+		{line: 432, kind: "rule", exes: []string{"nft"}, subs: nil, trigger: "", build: packsSystemL432, compiled: packsSystemL432C},
+		{line: 444, kind: "rule", exes: []string{"ufw", "firewall-cmd", "pfctl"}, subs: nil, trigger: "", build: packsSystemL444, compiled: packsSystemL444C},
+		{line: 456, kind: "rule", exes: []string{"modprobe", "rmmod", "insmod"}, subs: nil, trigger: "", build: packsSystemL456, compiled: packsSystemL456C},
+		{line: 467, kind: "rule", exes: []string{"sysctl"}, subs: nil, trigger: "flags", build: packsSystemL467, compiled: packsSystemL467C},
+		{line: 478, kind: "rule", exes: []string{"setenforce", "csrutil"}, subs: nil, trigger: "", build: packsSystemL478, compiled: packsSystemL478C},
+		{line: 489, kind: "rule", exes: []string{"chattr"}, subs: nil, trigger: "", build: packsSystemL489, compiled: packsSystemL489C},
+		{line: 502, kind: "rule", exes: []string{"history"}, subs: nil, trigger: "flags", build: packsSystemL502, compiled: packsSystemL502C},
+		{line: 513, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "assigns unknown_exe", build: packsSystemL513, compiled: packsSystemL513C},
+		{line: 527, kind: "rule", exes: []string{"*"}, subs: nil, trigger: "pipe_self_background", build: packsSystemL527, compiled: packsSystemL527C},
+		{line: 540, kind: "safe", exes: []string{"systemctl"}, subs: nil, trigger: "", build: packsSystemL540, compiled: packsSystemL540C},
+		{line: 545, kind: "safe", exes: []string{"crontab"}, subs: nil, trigger: "", build: packsSystemL545, compiled: packsSystemL545C},
+		{line: 550, kind: "safe", exes: []string{"iptables", "ip6tables"}, subs: nil, trigger: "", build: packsSystemL550, compiled: packsSystemL550C},
+		{line: 554, kind: "safe", exes: []string{"history"}, subs: nil, trigger: "", build: packsSystemL554, compiled: packsSystemL554C},
+		{line: 558, kind: "safe", exes: []string{"mount"}, subs: nil, trigger: "", build: packsSystemL558, compiled: packsSystemL558C},
+		{line: 562, kind: "safe", exes: []string{"sysctl"}, subs: nil, trigger: "", build: packsSystemL562, compiled: packsSystemL562C},
+		{line: 567, kind: "safe", exes: []string{"kill", "pkill", "killall"}, subs: nil, trigger: "", build: packsSystemL567, compiled: packsSystemL567C},
 	}},
 	{file: "effects/archives.toml", header: packHeader{Name: "effects-archives", Executables: []string{"tar", "cpio", "pax", "ar", "zip", "unzip", "zipinfo", "7z", "gzip", "gunzip", "zcat", "zgrep", "zdiff", "bzip2", "bzcat", "xz", "xzcat", "unxz", "lz4", "lz4cat", "zstd", "zstdcat", "unzstd"}}, blocks: []genBlock{
 		{line: 7, kind: "exe", exes: []string{"tar"}, subs: nil, trigger: "", build: effectsArchivesL7},
@@ -968,66 +968,66 @@ var generatedPacks = []genPack{
 		{line: 230, kind: "program", exes: []string{"fmt"}, subs: nil, trigger: "", build: effectsCoreutilsL230},
 		{line: 239, kind: "program", exes: []string{"pr"}, subs: nil, trigger: "", build: effectsCoreutilsL239},
 		{line: 251, kind: "program", exes: []string{"uniq"}, subs: nil, trigger: "", build: effectsCoreutilsL251},
-		{line: 261, kind: "program", exes: []string{"wc"}, subs: nil, trigger: "", build: effectsCoreutilsL261},
-		{line: 270, kind: "program", exes: []string{"tsort"}, subs: nil, trigger: "", build: effectsCoreutilsL270},
-		{line: 276, kind: "program", exes: []string{"ptx"}, subs: nil, trigger: "", build: effectsCoreutilsL276},
-		{line: 295, kind: "program", exes: []string{"shuf"}, subs: nil, trigger: "", build: effectsCoreutilsL295},
-		{line: 311, kind: "program", exes: []string{"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum"}, subs: nil, trigger: "", build: effectsCoreutilsL311},
-		{line: 319, kind: "program", exes: []string{"b2sum"}, subs: nil, trigger: "", build: effectsCoreutilsL319},
-		{line: 328, kind: "program", exes: []string{"cksum"}, subs: nil, trigger: "", build: effectsCoreutilsL328},
-		{line: 337, kind: "program", exes: []string{"sum"}, subs: nil, trigger: "", build: effectsCoreutilsL337},
-		{line: 344, kind: "program", exes: []string{"base64", "base32"}, subs: nil, trigger: "", build: effectsCoreutilsL344},
-		{line: 352, kind: "program", exes: []string{"basenc"}, subs: nil, trigger: "", build: effectsCoreutilsL352},
-		{line: 363, kind: "program", exes: []string{"echo"}, subs: nil, trigger: "", build: effectsCoreutilsL363},
-		{line: 368, kind: "program", exes: []string{"printf"}, subs: nil, trigger: "", build: effectsCoreutilsL368},
-		{line: 373, kind: "program", exes: []string{"test", "["}, subs: nil, trigger: "", build: effectsCoreutilsL373},
-		{line: 378, kind: "program", exes: []string{"true", "false"}, subs: nil, trigger: "", build: effectsCoreutilsL378},
-		{line: 383, kind: "program", exes: []string{"yes"}, subs: nil, trigger: "", build: effectsCoreutilsL383},
-		{line: 388, kind: "program", exes: []string{"seq"}, subs: nil, trigger: "", build: effectsCoreutilsL388},
-		{line: 395, kind: "program", exes: []string{"factor", "expr", "sleep", "groups", "logname", "whoami", "hostid", "arch"}, subs: nil, trigger: "", build: effectsCoreutilsL395},
-		{line: 400, kind: "program", exes: []string{"numfmt"}, subs: nil, trigger: "", build: effectsCoreutilsL400},
-		{line: 408, kind: "program", exes: []string{"id"}, subs: nil, trigger: "", build: effectsCoreutilsL408},
-		{line: 415, kind: "program", exes: []string{"uname"}, subs: nil, trigger: "", build: effectsCoreutilsL415},
-		{line: 422, kind: "program", exes: []string{"nproc"}, subs: nil, trigger: "", build: effectsCoreutilsL422},
-		{line: 429, kind: "program", exes: []string{"pwd"}, subs: nil, trigger: "", build: effectsCoreutilsL429},
-		{line: 435, kind: "program", exes: []string{"tty"}, subs: nil, trigger: "", build: effectsCoreutilsL435},
-		{line: 441, kind: "program", exes: []string{"who"}, subs: nil, trigger: "", build: effectsCoreutilsL441},
-		{line: 453, kind: "program", exes: []string{"users"}, subs: nil, trigger: "", build: effectsCoreutilsL453},
-		{line: 459, kind: "program", exes: []string{"pinky"}, subs: nil, trigger: "", build: effectsCoreutilsL459},
-		{line: 465, kind: "program", exes: []string{"uptime"}, subs: nil, trigger: "", build: effectsCoreutilsL465},
-		{line: 472, kind: "program", exes: []string{"dircolors"}, subs: nil, trigger: "", build: effectsCoreutilsL472},
-		{line: 482, kind: "program", exes: []string{"date"}, subs: nil, trigger: "", build: effectsCoreutilsL482},
-		{line: 496, kind: "program", exes: []string{"date"}, subs: nil, trigger: "", build: effectsCoreutilsL496},
-		{line: 512, kind: "program", exes: []string{"stty"}, subs: nil, trigger: "", build: effectsCoreutilsL512},
-		{line: 522, kind: "program", exes: []string{"stty"}, subs: []string{"size", "speed"}, trigger: "", build: effectsCoreutilsL522},
-		{line: 539, kind: "program", exes: []string{"env"}, subs: nil, trigger: "", build: effectsCoreutilsL539},
-		{line: 558, kind: "program", exes: []string{"printenv"}, subs: nil, trigger: "", build: effectsCoreutilsL558},
-		{line: 564, kind: "program", exes: []string{"printenv"}, subs: nil, trigger: "", build: effectsCoreutilsL564},
-		{line: 576, kind: "program", exes: []string{"nice"}, subs: nil, trigger: "", build: effectsCoreutilsL576},
-		{line: 582, kind: "program", exes: []string{"nohup"}, subs: nil, trigger: "", build: effectsCoreutilsL582},
-		{line: 587, kind: "program", exes: []string{"timeout"}, subs: nil, trigger: "", build: effectsCoreutilsL587},
-		{line: 594, kind: "program", exes: []string{"stdbuf"}, subs: nil, trigger: "", build: effectsCoreutilsL594},
-		{line: 601, kind: "program", exes: []string{"chroot"}, subs: nil, trigger: "", build: effectsCoreutilsL601},
-		{line: 614, kind: "program", exes: []string{"cp"}, subs: nil, trigger: "", build: effectsCoreutilsL614},
-		{line: 637, kind: "program", exes: []string{"mv"}, subs: nil, trigger: "", build: effectsCoreutilsL637},
-		{line: 652, kind: "program", exes: []string{"rm"}, subs: nil, trigger: "", build: effectsCoreutilsL652},
-		{line: 664, kind: "program", exes: []string{"rmdir"}, subs: nil, trigger: "", build: effectsCoreutilsL664},
-		{line: 671, kind: "program", exes: []string{"unlink"}, subs: nil, trigger: "", build: effectsCoreutilsL671},
-		{line: 680, kind: "program", exes: []string{"ln"}, subs: nil, trigger: "", build: effectsCoreutilsL680},
-		{line: 693, kind: "program", exes: []string{"link"}, subs: nil, trigger: "", build: effectsCoreutilsL693},
-		{line: 699, kind: "program", exes: []string{"mkdir"}, subs: nil, trigger: "", build: effectsCoreutilsL699},
-		{line: 707, kind: "program", exes: []string{"mkfifo"}, subs: nil, trigger: "", build: effectsCoreutilsL707},
-		{line: 715, kind: "program", exes: []string{"mknod"}, subs: nil, trigger: "", build: effectsCoreutilsL715},
-		{line: 723, kind: "program", exes: []string{"mktemp"}, subs: nil, trigger: "", build: effectsCoreutilsL723},
-		{line: 735, kind: "program", exes: []string{"touch"}, subs: nil, trigger: "", build: effectsCoreutilsL735},
-		{line: 746, kind: "program", exes: []string{"truncate"}, subs: nil, trigger: "", build: effectsCoreutilsL746},
-		{line: 757, kind: "program", exes: []string{"shred"}, subs: nil, trigger: "", build: effectsCoreutilsL757},
-		{line: 769, kind: "program", exes: []string{"tee"}, subs: nil, trigger: "", build: effectsCoreutilsL769},
-		{line: 780, kind: "program", exes: []string{"chmod"}, subs: nil, trigger: "", build: effectsCoreutilsL780},
-		{line: 803, kind: "program", exes: []string{"chown", "chgrp"}, subs: nil, trigger: "", build: effectsCoreutilsL803},
-		{line: 821, kind: "program", exes: []string{"install"}, subs: nil, trigger: "", build: effectsCoreutilsL821},
-		{line: 838, kind: "program", exes: []string{"split"}, subs: nil, trigger: "", build: effectsCoreutilsL838},
-		{line: 852, kind: "program", exes: []string{"csplit"}, subs: nil, trigger: "", build: effectsCoreutilsL852},
+		{line: 265, kind: "program", exes: []string{"wc"}, subs: nil, trigger: "", build: effectsCoreutilsL265},
+		{line: 274, kind: "program", exes: []string{"tsort"}, subs: nil, trigger: "", build: effectsCoreutilsL274},
+		{line: 280, kind: "program", exes: []string{"ptx"}, subs: nil, trigger: "", build: effectsCoreutilsL280},
+		{line: 299, kind: "program", exes: []string{"shuf"}, subs: nil, trigger: "", build: effectsCoreutilsL299},
+		{line: 315, kind: "program", exes: []string{"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum"}, subs: nil, trigger: "", build: effectsCoreutilsL315},
+		{line: 323, kind: "program", exes: []string{"b2sum"}, subs: nil, trigger: "", build: effectsCoreutilsL323},
+		{line: 332, kind: "program", exes: []string{"cksum"}, subs: nil, trigger: "", build: effectsCoreutilsL332},
+		{line: 341, kind: "program", exes: []string{"sum"}, subs: nil, trigger: "", build: effectsCoreutilsL341},
+		{line: 348, kind: "program", exes: []string{"base64", "base32"}, subs: nil, trigger: "", build: effectsCoreutilsL348},
+		{line: 356, kind: "program", exes: []string{"basenc"}, subs: nil, trigger: "", build: effectsCoreutilsL356},
+		{line: 367, kind: "program", exes: []string{"echo"}, subs: nil, trigger: "", build: effectsCoreutilsL367},
+		{line: 372, kind: "program", exes: []string{"printf"}, subs: nil, trigger: "", build: effectsCoreutilsL372},
+		{line: 377, kind: "program", exes: []string{"test", "["}, subs: nil, trigger: "", build: effectsCoreutilsL377},
+		{line: 382, kind: "program", exes: []string{"true", "false"}, subs: nil, trigger: "", build: effectsCoreutilsL382},
+		{line: 387, kind: "program", exes: []string{"yes"}, subs: nil, trigger: "", build: effectsCoreutilsL387},
+		{line: 392, kind: "program", exes: []string{"seq"}, subs: nil, trigger: "", build: effectsCoreutilsL392},
+		{line: 399, kind: "program", exes: []string{"factor", "expr", "sleep", "groups", "logname", "whoami", "hostid", "arch"}, subs: nil, trigger: "", build: effectsCoreutilsL399},
+		{line: 404, kind: "program", exes: []string{"numfmt"}, subs: nil, trigger: "", build: effectsCoreutilsL404},
+		{line: 412, kind: "program", exes: []string{"id"}, subs: nil, trigger: "", build: effectsCoreutilsL412},
+		{line: 419, kind: "program", exes: []string{"uname"}, subs: nil, trigger: "", build: effectsCoreutilsL419},
+		{line: 426, kind: "program", exes: []string{"nproc"}, subs: nil, trigger: "", build: effectsCoreutilsL426},
+		{line: 433, kind: "program", exes: []string{"pwd"}, subs: nil, trigger: "", build: effectsCoreutilsL433},
+		{line: 439, kind: "program", exes: []string{"tty"}, subs: nil, trigger: "", build: effectsCoreutilsL439},
+		{line: 445, kind: "program", exes: []string{"who"}, subs: nil, trigger: "", build: effectsCoreutilsL445},
+		{line: 457, kind: "program", exes: []string{"users"}, subs: nil, trigger: "", build: effectsCoreutilsL457},
+		{line: 463, kind: "program", exes: []string{"pinky"}, subs: nil, trigger: "", build: effectsCoreutilsL463},
+		{line: 469, kind: "program", exes: []string{"uptime"}, subs: nil, trigger: "", build: effectsCoreutilsL469},
+		{line: 476, kind: "program", exes: []string{"dircolors"}, subs: nil, trigger: "", build: effectsCoreutilsL476},
+		{line: 486, kind: "program", exes: []string{"date"}, subs: nil, trigger: "", build: effectsCoreutilsL486},
+		{line: 500, kind: "program", exes: []string{"date"}, subs: nil, trigger: "", build: effectsCoreutilsL500},
+		{line: 516, kind: "program", exes: []string{"stty"}, subs: nil, trigger: "", build: effectsCoreutilsL516},
+		{line: 526, kind: "program", exes: []string{"stty"}, subs: []string{"size", "speed"}, trigger: "", build: effectsCoreutilsL526},
+		{line: 543, kind: "program", exes: []string{"env"}, subs: nil, trigger: "", build: effectsCoreutilsL543},
+		{line: 562, kind: "program", exes: []string{"printenv"}, subs: nil, trigger: "", build: effectsCoreutilsL562},
+		{line: 568, kind: "program", exes: []string{"printenv"}, subs: nil, trigger: "", build: effectsCoreutilsL568},
+		{line: 580, kind: "program", exes: []string{"nice"}, subs: nil, trigger: "", build: effectsCoreutilsL580},
+		{line: 586, kind: "program", exes: []string{"nohup"}, subs: nil, trigger: "", build: effectsCoreutilsL586},
+		{line: 591, kind: "program", exes: []string{"timeout"}, subs: nil, trigger: "", build: effectsCoreutilsL591},
+		{line: 598, kind: "program", exes: []string{"stdbuf"}, subs: nil, trigger: "", build: effectsCoreutilsL598},
+		{line: 605, kind: "program", exes: []string{"chroot"}, subs: nil, trigger: "", build: effectsCoreutilsL605},
+		{line: 618, kind: "program", exes: []string{"cp"}, subs: nil, trigger: "", build: effectsCoreutilsL618},
+		{line: 641, kind: "program", exes: []string{"mv"}, subs: nil, trigger: "", build: effectsCoreutilsL641},
+		{line: 656, kind: "program", exes: []string{"rm"}, subs: nil, trigger: "", build: effectsCoreutilsL656},
+		{line: 668, kind: "program", exes: []string{"rmdir"}, subs: nil, trigger: "", build: effectsCoreutilsL668},
+		{line: 675, kind: "program", exes: []string{"unlink"}, subs: nil, trigger: "", build: effectsCoreutilsL675},
+		{line: 684, kind: "program", exes: []string{"ln"}, subs: nil, trigger: "", build: effectsCoreutilsL684},
+		{line: 697, kind: "program", exes: []string{"link"}, subs: nil, trigger: "", build: effectsCoreutilsL697},
+		{line: 703, kind: "program", exes: []string{"mkdir"}, subs: nil, trigger: "", build: effectsCoreutilsL703},
+		{line: 711, kind: "program", exes: []string{"mkfifo"}, subs: nil, trigger: "", build: effectsCoreutilsL711},
+		{line: 719, kind: "program", exes: []string{"mknod"}, subs: nil, trigger: "", build: effectsCoreutilsL719},
+		{line: 727, kind: "program", exes: []string{"mktemp"}, subs: nil, trigger: "", build: effectsCoreutilsL727},
+		{line: 739, kind: "program", exes: []string{"touch"}, subs: nil, trigger: "", build: effectsCoreutilsL739},
+		{line: 750, kind: "program", exes: []string{"truncate"}, subs: nil, trigger: "", build: effectsCoreutilsL750},
+		{line: 761, kind: "program", exes: []string{"shred"}, subs: nil, trigger: "", build: effectsCoreutilsL761},
+		{line: 773, kind: "program", exes: []string{"tee"}, subs: nil, trigger: "", build: effectsCoreutilsL773},
+		{line: 784, kind: "program", exes: []string{"chmod"}, subs: nil, trigger: "", build: effectsCoreutilsL784},
+		{line: 807, kind: "program", exes: []string{"chown", "chgrp"}, subs: nil, trigger: "", build: effectsCoreutilsL807},
+		{line: 825, kind: "program", exes: []string{"install"}, subs: nil, trigger: "", build: effectsCoreutilsL825},
+		{line: 842, kind: "program", exes: []string{"split"}, subs: nil, trigger: "", build: effectsCoreutilsL842},
+		{line: 856, kind: "program", exes: []string{"csplit"}, subs: nil, trigger: "", build: effectsCoreutilsL856},
 	}},
 	{file: "effects/crypto.toml", header: packHeader{Name: "effects-crypto", Executables: []string{"ssh-keygen", "ssh-add", "ssh-agent", "gpg", "openssl", "mkcert"}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"mkcert"}, subs: nil, trigger: "", build: effectsCryptoL5},
@@ -1050,7 +1050,7 @@ var generatedPacks = []genPack{
 		{line: 407, kind: "program", exes: []string{"openssl"}, subs: []string{"s_client", "s_server", "s_time", "ocsp"}, trigger: "", build: effectsCryptoL407},
 		{line: 438, kind: "program", exes: []string{"mkcert"}, subs: nil, trigger: "", build: effectsCryptoL438},
 	}},
-	{file: "effects/databases.toml", header: packHeader{Name: "effects-databases", Executables: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "mongo", "mongosh", "redis-cli", "valkey-cli", "clickhouse-client", "cockroach", "sqlcmd", "cqlsh", "pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump", "mongoexport", "kafka-topics", "kafka-topics.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "rabbitmqctl", "etcdctl"}}, blocks: []genBlock{
+	{file: "effects/databases.toml", header: packHeader{Name: "effects-databases", Executables: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "mongo", "mongosh", "redis-cli", "valkey-cli", "clickhouse-client", "cockroach", "sqlcmd", "cqlsh", "pg_dump", "pg_dumpall", "mysqldump", "mariadb-dump", "mongodump", "mongoexport", "mongorestore", "mongoimport", "kafka-topics", "kafka-topics.sh", "kafka-consumer-groups", "kafka-consumer-groups.sh", "rabbitmqctl", "etcdctl"}}, blocks: []genBlock{
 		{line: 15, kind: "program", exes: []string{"psql"}, subs: nil, trigger: "", build: effectsDatabasesL15},
 		{line: 52, kind: "program", exes: []string{"mysql", "mariadb"}, subs: nil, trigger: "", build: effectsDatabasesL52},
 		{line: 94, kind: "program", exes: []string{"sqlite3"}, subs: nil, trigger: "", build: effectsDatabasesL94},
@@ -1073,13 +1073,15 @@ var generatedPacks = []genPack{
 		{line: 337, kind: "program", exes: []string{"mysqldump", "mariadb-dump"}, subs: nil, trigger: "", build: effectsDatabasesL337},
 		{line: 356, kind: "program", exes: []string{"mongodump"}, subs: nil, trigger: "", build: effectsDatabasesL356},
 		{line: 371, kind: "program", exes: []string{"mongoexport"}, subs: nil, trigger: "", build: effectsDatabasesL371},
-		{line: 389, kind: "program", exes: []string{"kafka-topics", "kafka-topics.sh"}, subs: nil, trigger: "", build: effectsDatabasesL389},
-		{line: 400, kind: "program", exes: []string{"kafka-consumer-groups", "kafka-consumer-groups.sh"}, subs: nil, trigger: "", build: effectsDatabasesL400},
-		{line: 413, kind: "program", exes: []string{"rabbitmqctl"}, subs: nil, trigger: "", build: effectsDatabasesL413},
-		{line: 422, kind: "program", exes: []string{"rabbitmqctl"}, subs: []string{"list_queues", "list_exchanges", "list_bindings", "list_connections", "list_channels", "list_consumers", "list_vhosts", "list_users", "list_permissions", "list_user_permissions", "list_policies", "status", "cluster_status", "ping", "version"}, trigger: "", build: effectsDatabasesL422},
-		{line: 432, kind: "program", exes: []string{"etcdctl"}, subs: nil, trigger: "", build: effectsDatabasesL432},
-		{line: 447, kind: "program", exes: []string{"etcdctl"}, subs: []string{"get"}, trigger: "", build: effectsDatabasesL447},
-		{line: 460, kind: "program", exes: []string{"etcdctl"}, subs: []string{"endpoint", "member"}, trigger: "", build: effectsDatabasesL460},
+		{line: 391, kind: "program", exes: []string{"mongorestore"}, subs: nil, trigger: "", build: effectsDatabasesL391},
+		{line: 412, kind: "program", exes: []string{"mongoimport"}, subs: nil, trigger: "", build: effectsDatabasesL412},
+		{line: 433, kind: "program", exes: []string{"kafka-topics", "kafka-topics.sh"}, subs: nil, trigger: "", build: effectsDatabasesL433},
+		{line: 444, kind: "program", exes: []string{"kafka-consumer-groups", "kafka-consumer-groups.sh"}, subs: nil, trigger: "", build: effectsDatabasesL444},
+		{line: 457, kind: "program", exes: []string{"rabbitmqctl"}, subs: nil, trigger: "", build: effectsDatabasesL457},
+		{line: 466, kind: "program", exes: []string{"rabbitmqctl"}, subs: []string{"list_queues", "list_exchanges", "list_bindings", "list_connections", "list_channels", "list_consumers", "list_vhosts", "list_users", "list_permissions", "list_user_permissions", "list_policies", "status", "cluster_status", "ping", "version"}, trigger: "", build: effectsDatabasesL466},
+		{line: 476, kind: "program", exes: []string{"etcdctl"}, subs: nil, trigger: "", build: effectsDatabasesL476},
+		{line: 491, kind: "program", exes: []string{"etcdctl"}, subs: []string{"get"}, trigger: "", build: effectsDatabasesL491},
+		{line: 504, kind: "program", exes: []string{"etcdctl"}, subs: []string{"endpoint", "member"}, trigger: "", build: effectsDatabasesL504},
 	}},
 	{file: "effects/files.toml", header: packHeader{Name: "effects-files", Executables: []string{"file", "tree", "bat", "batcat", "fd", "fdfind", "rg", "ag", "ack", "fzf", "hyperfine", "tokei", "cloc", "scc", "getfattr", "setfattr", "rimraf", "del-cli"}}, blocks: []genBlock{
 		{line: 7, kind: "exe", exes: []string{"fd"}, subs: nil, trigger: "", build: effectsFilesL7},
@@ -1687,28 +1689,28 @@ var generatedPacks = []genPack{
 		{line: 777, kind: "program", exes: []string{"hatch"}, subs: nil, trigger: "", build: effectsPackagesL777},
 		{line: 786, kind: "program", exes: []string{"hatch"}, subs: []string{"status"}, trigger: "", build: effectsPackagesL786},
 		{line: 791, kind: "program", exes: []string{"hatch"}, subs: []string{"env", "config", "dep", "python"}, trigger: "", build: effectsPackagesL791},
-		{line: 799, kind: "program", exes: []string{"hatch"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL799},
-		{line: 806, kind: "program", exes: []string{"hatch"}, subs: []string{"test", "build", "shell", "env", "version", "new", "publish", "clean", "fmt", "project", "dep", "config", "python", "self"}, trigger: "", build: effectsPackagesL806},
-		{line: 817, kind: "program", exes: []string{"pipenv"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL817},
-		{line: 824, kind: "program", exes: []string{"pdm"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL824},
-		{line: 833, kind: "program", exes: []string{"pipenv", "pdm"}, subs: nil, trigger: "", build: effectsPackagesL833},
-		{line: 840, kind: "program", exes: []string{"conda", "mamba"}, subs: nil, trigger: "", build: effectsPackagesL840},
-		{line: 851, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"list", "info", "doctor"}, trigger: "", build: effectsPackagesL851},
-		{line: 860, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"env"}, trigger: "", build: effectsPackagesL860},
-		{line: 870, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL870},
-		{line: 886, kind: "program", exes: []string{"conda", "mamba", "micromamba"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL886},
-		{line: 895, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"install", "create", "update", "upgrade", "remove", "uninstall", "env", "activate", "deactivate", "clean", "init", "search", "package", "build", "develop", "rename", "compare", "notices", "repoquery", "shell", "self-update", "tos"}, trigger: "", build: effectsPackagesL895},
-		{line: 904, kind: "program", exes: []string{"composer"}, subs: nil, trigger: "", build: effectsPackagesL904},
-		{line: 913, kind: "program", exes: []string{"gem"}, subs: nil, trigger: "", build: effectsPackagesL913},
-		{line: 926, kind: "program", exes: []string{"gem"}, subs: []string{"list", "info", "contents", "specification", "spec", "which", "environment", "env", "dependency", "dep", "query", "help", "sources", "stale", "check"}, trigger: "", build: effectsPackagesL926},
-		{line: 950, kind: "program", exes: []string{"gem"}, subs: []string{"install", "i", "uninstall", "update", "build", "push", "yank", "owner", "cleanup", "pristine", "rebuild", "open", "search", "outdated", "fetch", "unpack", "signin", "signout", "cert", "lock", "mirror", "rdoc", "server", "setup", "generate_index", "exec"}, trigger: "", build: effectsPackagesL950},
-		{line: 957, kind: "program", exes: []string{"bundle", "bundler"}, subs: nil, trigger: "", build: effectsPackagesL957},
-		{line: 969, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"version"}, trigger: "", build: effectsPackagesL969},
-		{line: 974, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL974},
-		{line: 984, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL984},
-		{line: 990, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"install", "update", "exec", "list", "show", "info", "check", "outdated", "console", "open", "lock", "package", "pack", "cache", "binstubs", "clean", "platform", "doctor", "add", "remove", "init", "gem", "plugin", "viz", "inject", "help", "fund", "licenses", "issue", "pristine"}, trigger: "", build: effectsPackagesL990},
-		{line: 1000, kind: "program", exes: []string{"twine"}, subs: nil, trigger: "", build: effectsPackagesL1000},
-		{line: 1006, kind: "program", exes: []string{"twine"}, subs: []string{"check"}, trigger: "", build: effectsPackagesL1006},
+		{line: 800, kind: "program", exes: []string{"hatch"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL800},
+		{line: 807, kind: "program", exes: []string{"hatch"}, subs: []string{"test", "build", "shell", "env", "version", "new", "publish", "clean", "fmt", "project", "dep", "config", "python", "self"}, trigger: "", build: effectsPackagesL807},
+		{line: 818, kind: "program", exes: []string{"pipenv"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL818},
+		{line: 825, kind: "program", exes: []string{"pdm"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL825},
+		{line: 834, kind: "program", exes: []string{"pipenv", "pdm"}, subs: nil, trigger: "", build: effectsPackagesL834},
+		{line: 841, kind: "program", exes: []string{"conda", "mamba"}, subs: nil, trigger: "", build: effectsPackagesL841},
+		{line: 852, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"list", "info", "doctor"}, trigger: "", build: effectsPackagesL852},
+		{line: 861, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"env"}, trigger: "", build: effectsPackagesL861},
+		{line: 871, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL871},
+		{line: 887, kind: "program", exes: []string{"conda", "mamba", "micromamba"}, subs: []string{"run"}, trigger: "", build: effectsPackagesL887},
+		{line: 896, kind: "program", exes: []string{"conda", "mamba"}, subs: []string{"install", "create", "update", "upgrade", "remove", "uninstall", "env", "activate", "deactivate", "clean", "init", "search", "package", "build", "develop", "rename", "compare", "notices", "repoquery", "shell", "self-update", "tos"}, trigger: "", build: effectsPackagesL896},
+		{line: 905, kind: "program", exes: []string{"composer"}, subs: nil, trigger: "", build: effectsPackagesL905},
+		{line: 914, kind: "program", exes: []string{"gem"}, subs: nil, trigger: "", build: effectsPackagesL914},
+		{line: 927, kind: "program", exes: []string{"gem"}, subs: []string{"list", "info", "contents", "specification", "spec", "which", "environment", "env", "dependency", "dep", "query", "help", "sources", "stale", "check"}, trigger: "", build: effectsPackagesL927},
+		{line: 951, kind: "program", exes: []string{"gem"}, subs: []string{"install", "i", "uninstall", "update", "build", "push", "yank", "owner", "cleanup", "pristine", "rebuild", "open", "search", "outdated", "fetch", "unpack", "signin", "signout", "cert", "lock", "mirror", "rdoc", "server", "setup", "generate_index", "exec"}, trigger: "", build: effectsPackagesL951},
+		{line: 958, kind: "program", exes: []string{"bundle", "bundler"}, subs: nil, trigger: "", build: effectsPackagesL958},
+		{line: 970, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"version"}, trigger: "", build: effectsPackagesL970},
+		{line: 975, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL975},
+		{line: 985, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"config"}, trigger: "", build: effectsPackagesL985},
+		{line: 991, kind: "program", exes: []string{"bundle", "bundler"}, subs: []string{"install", "update", "exec", "list", "show", "info", "check", "outdated", "console", "open", "lock", "package", "pack", "cache", "binstubs", "clean", "platform", "doctor", "add", "remove", "init", "gem", "plugin", "viz", "inject", "help", "fund", "licenses", "issue", "pristine"}, trigger: "", build: effectsPackagesL991},
+		{line: 1001, kind: "program", exes: []string{"twine"}, subs: nil, trigger: "", build: effectsPackagesL1001},
+		{line: 1007, kind: "program", exes: []string{"twine"}, subs: []string{"check"}, trigger: "", build: effectsPackagesL1007},
 	}},
 	{file: "effects/pagers.toml", header: packHeader{Name: "effects-pagers", Executables: []string{"less", "zless", "more", "most", "pg", "view", "man", "apropos", "whatis", "info", "tldr"}}, blocks: []genBlock{
 		{line: 12, kind: "program", exes: []string{"less", "zless"}, subs: nil, trigger: "", build: effectsPagersL12},
@@ -2308,7 +2310,7 @@ var generatedExeIndex = []genExe{
 	{name: "erase", grammar: nil, generic: []uint32{0x4001b}, subs: nil, ruleKnown: true},
 	{name: "eslint", grammar: []uint32{0x240038}, generic: []uint32{0xd0025, 0x240038}, subs: nil, ruleKnown: true},
 	{name: "espeak", grammar: []uint32{0x1c0070}, generic: []uint32{0x1c0070}, subs: nil, ruleKnown: false},
-	{name: "etcdctl", grammar: []uint32{0x17001a}, generic: []uint32{0x17001a}, subs: []genSub{{"endpoint", []uint32{0x17001c}}, {"get", []uint32{0x17001b}}, {"member", []uint32{0x17001c}}}, ruleKnown: false},
+	{name: "etcdctl", grammar: []uint32{0x17001c}, generic: []uint32{0x17001c}, subs: []genSub{{"endpoint", []uint32{0x17001e}}, {"get", []uint32{0x17001d}}, {"member", []uint32{0x17001e}}}, ruleKnown: false},
 	{name: "eval", grammar: nil, generic: []uint32{0x60009, 0xb000d, 0xb000e, 0xb000f, 0xb0012}, subs: nil, ruleKnown: true},
 	{name: "ex", grammar: []uint32{0x1c0071}, generic: []uint32{0x1c0071}, subs: nil, ruleKnown: false},
 	{name: "exec", grammar: []uint32{0x12001b}, generic: []uint32{0x6000c, 0xb000f, 0x12001b}, subs: nil, ruleKnown: true},
@@ -2473,11 +2475,11 @@ var generatedExeIndex = []genExe{
 	{name: "jupyter-server", grammar: []uint32{0xb0003}, generic: []uint32{0xb0025}, subs: nil, ruleKnown: true},
 	{name: "k3d", grammar: nil, generic: []uint32{0x9000f}, subs: nil, ruleKnown: true},
 	{name: "k9s", grammar: []uint32{0x14001f}, generic: []uint32{0x90018, 0x14001f}, subs: []genSub{{"info", []uint32{0x140020}}, {"version", []uint32{0x140020}}}, ruleKnown: true},
-	{name: "kafka-consumer-groups", grammar: []uint32{0x170017}, generic: []uint32{0x170017}, subs: nil, ruleKnown: false},
-	{name: "kafka-consumer-groups.sh", grammar: []uint32{0x170017}, generic: []uint32{0x170017}, subs: nil, ruleKnown: false},
+	{name: "kafka-consumer-groups", grammar: []uint32{0x170019}, generic: []uint32{0x170019}, subs: nil, ruleKnown: false},
+	{name: "kafka-consumer-groups.sh", grammar: []uint32{0x170019}, generic: []uint32{0x170019}, subs: nil, ruleKnown: false},
 	{name: "kafka-delete-records", grammar: nil, generic: []uint32{0xf000f}, subs: nil, ruleKnown: true},
-	{name: "kafka-topics", grammar: []uint32{0x170016}, generic: []uint32{0x170016}, subs: nil, ruleKnown: false},
-	{name: "kafka-topics.sh", grammar: []uint32{0x170016}, generic: []uint32{0x170016}, subs: nil, ruleKnown: false},
+	{name: "kafka-topics", grammar: []uint32{0x170018}, generic: []uint32{0x170018}, subs: nil, ruleKnown: false},
+	{name: "kafka-topics.sh", grammar: []uint32{0x170018}, generic: []uint32{0x170018}, subs: nil, ruleKnown: false},
 	{name: "kamal", grammar: nil, generic: []uint32{0x80012}, subs: nil, ruleKnown: true},
 	{name: "keydb-cli", grammar: []uint32{0x3000d}, generic: []uint32{0x30014, 0x30015, 0x30016, 0x30017, 0x30018}, subs: nil, ruleKnown: true},
 	{name: "keyring", grammar: []uint32{0x210021}, generic: []uint32{0x210021}, subs: []genSub{{"del", []uint32{0x210023}}, {"diagnose", []uint32{0x210024}}, {"get", []uint32{0x210022}}, {"set", []uint32{0x210023}}}, ruleKnown: false},
@@ -2592,6 +2594,8 @@ var generatedExeIndex = []genExe{
 	{name: "mongo", grammar: []uint32{0x3000a, 0x170004}, generic: []uint32{0x30014, 0x30019, 0x30024, 0x170004}, subs: nil, ruleKnown: true},
 	{name: "mongodump", grammar: []uint32{0x170014}, generic: []uint32{0x170014}, subs: nil, ruleKnown: false},
 	{name: "mongoexport", grammar: []uint32{0x170015}, generic: []uint32{0x170015}, subs: nil, ruleKnown: false},
+	{name: "mongoimport", grammar: []uint32{0x170017}, generic: []uint32{0x170017}, subs: nil, ruleKnown: false},
+	{name: "mongorestore", grammar: []uint32{0x170016}, generic: []uint32{0x170016}, subs: nil, ruleKnown: false},
 	{name: "mongosh", grammar: []uint32{0x30009, 0x170004}, generic: []uint32{0x30014, 0x30019, 0x30024, 0x170004}, subs: nil, ruleKnown: true},
 	{name: "more", grammar: []uint32{0x200001}, generic: []uint32{0xd0016, 0xd002b, 0xe0004, 0xe0010, 0x200001}, subs: nil, ruleKnown: true},
 	{name: "mosh-server", grammar: []uint32{0x1d000b}, generic: []uint32{0x1d000b}, subs: nil, ruleKnown: false},
@@ -2760,7 +2764,7 @@ var generatedExeIndex = []genExe{
 	{name: "q", grammar: nil, generic: []uint32{0xe}, subs: nil, ruleKnown: true},
 	{name: "qpdf", grammar: []uint32{0x1d0046}, generic: []uint32{0x1d0046}, subs: nil, ruleKnown: false},
 	{name: "qwen", grammar: []uint32{0x3}, generic: []uint32{0xc, 0xd}, subs: []genSub{{"mcp", []uint32{0x7}}}, ruleKnown: true},
-	{name: "rabbitmqctl", grammar: []uint32{0x170018}, generic: []uint32{0x170018}, subs: []genSub{{"cluster_status", []uint32{0x170019}}, {"list_bindings", []uint32{0x170019}}, {"list_channels", []uint32{0x170019}}, {"list_connections", []uint32{0x170019}}, {"list_consumers", []uint32{0x170019}}, {"list_exchanges", []uint32{0x170019}}, {"list_permissions", []uint32{0x170019}}, {"list_policies", []uint32{0x170019}}, {"list_queues", []uint32{0x170019}}, {"list_user_permissions", []uint32{0x170019}}, {"list_users", []uint32{0x170019}}, {"list_vhosts", []uint32{0x170019}}, {"ping", []uint32{0x170019}}, {"status", []uint32{0x170019}}, {"version", []uint32{0x170019}}}, ruleKnown: false},
+	{name: "rabbitmqctl", grammar: []uint32{0x17001a}, generic: []uint32{0x17001a}, subs: []genSub{{"cluster_status", []uint32{0x17001b}}, {"list_bindings", []uint32{0x17001b}}, {"list_channels", []uint32{0x17001b}}, {"list_connections", []uint32{0x17001b}}, {"list_consumers", []uint32{0x17001b}}, {"list_exchanges", []uint32{0x17001b}}, {"list_permissions", []uint32{0x17001b}}, {"list_policies", []uint32{0x17001b}}, {"list_queues", []uint32{0x17001b}}, {"list_user_permissions", []uint32{0x17001b}}, {"list_users", []uint32{0x17001b}}, {"list_vhosts", []uint32{0x17001b}}, {"ping", []uint32{0x17001b}}, {"status", []uint32{0x17001b}}, {"version", []uint32{0x17001b}}}, ruleKnown: false},
 	{name: "rails", grammar: nil, generic: []uint32{0x3001c}, subs: nil, ruleKnown: true},
 	{name: "railway", grammar: nil, generic: []uint32{0x10012}, subs: nil, ruleKnown: true},
 	{name: "rake", grammar: []uint32{0x1d0047}, generic: []uint32{0x3001c, 0x1d0047}, subs: nil, ruleKnown: true},
@@ -3111,44 +3115,88 @@ func packsAgentsL34() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.mcp-add", Exe: []string{"claude", "gemini", "codex", "qwen"}, Sub: []string{"mcp", "add|add-json|add-from-claude-desktop"}, Category: "self-protection", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This registers an MCP server in an agent's own configuration: every later session starts its program and gives its tools to the agent, outside this session's approvals.", Suggestion: "Ask the user to add MCP servers themselves, or run the server for this session only."}}}
 }
 
+func packsAgentsL34C() *compiledPack {
+	return &compiledPack{name: "agents", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "agents.mcp-add", Pack: "agents", Executables: []string{"claude", "gemini", "codex", "qwen"}, Category: "self-protection", Tier: 0x3, Blast: 0x3, Verdict: 0x1, Reason: "This registers an MCP server in an agent's own configuration: every later session starts its program and gives its tools to the agent, outside this session's approvals.", Suggestion: "Ask the user to add MCP servers themselves, or run the server for this session only."}, src: Rule{ID: "agents.mcp-add", Exe: []string{"claude", "gemini", "codex", "qwen"}, Sub: []string{"mcp", "add|add-json|add-from-claude-desktop"}, Category: "self-protection", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This registers an MCP server in an agent's own configuration: every later session starts its program and gives its tools to the agent, outside this session's approvals.", Suggestion: "Ask the user to add MCP servers themselves, or run the server for this session only."}, sub: [][]string{[]string{"mcp"}, []string{"add", "add-json", "add-from-claude-desktop"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsAgentsL45() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.claude-skip-permissions", Exe: []string{"claude"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts Claude Code with its permission checks skipped: every tool call of the new session runs without a person, outside this session's approvals.", Suggestion: "Start the agent yourself, outside the agent session, if you mean to; from inside, run it with its normal permission mode.", Match: Match{FlagsAny: []string{"--dangerously-skip-permissions"}}}}}
+}
+
+func packsAgentsL45C() *compiledPack {
+	return &compiledPack{name: "agents", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "agents.claude-skip-permissions", Pack: "agents", Executables: []string{"claude"}, Category: "self-protection", Tier: 0x3, Blast: 0x4, Verdict: 0x2, Reason: "This starts Claude Code with its permission checks skipped: every tool call of the new session runs without a person, outside this session's approvals.", Suggestion: "Start the agent yourself, outside the agent session, if you mean to; from inside, run it with its normal permission mode."}, src: Rule{ID: "agents.claude-skip-permissions", Exe: []string{"claude"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts Claude Code with its permission checks skipped: every tool call of the new session runs without a person, outside this session's approvals.", Suggestion: "Start the agent yourself, outside the agent session, if you mean to; from inside, run it with its normal permission mode.", Match: Match{FlagsAny: []string{"--dangerously-skip-permissions"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"--dangerously-skip-permissions"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsAgentsL57() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.claude-bypass-mode", Exe: []string{"claude"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts Claude Code in bypassPermissions mode: every tool call of the new session runs without a person, outside this session's approvals.", Suggestion: "Start the agent yourself, outside the agent session, if you mean to; from inside, run it with its normal permission mode.", Match: Match{FlagValues: map[string][]string{"--permission-mode": {"bypassPermissions", "bypasspermissions"}}}}}}
 }
 
+func packsAgentsL57C() *compiledPack {
+	return &compiledPack{name: "agents", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "agents.claude-bypass-mode", Pack: "agents", Executables: []string{"claude"}, Category: "self-protection", Tier: 0x3, Blast: 0x4, Verdict: 0x2, Reason: "This starts Claude Code in bypassPermissions mode: every tool call of the new session runs without a person, outside this session's approvals.", Suggestion: "Start the agent yourself, outside the agent session, if you mean to; from inside, run it with its normal permission mode."}, src: Rule{ID: "agents.claude-bypass-mode", Exe: []string{"claude"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts Claude Code in bypassPermissions mode: every tool call of the new session runs without a person, outside this session's approvals.", Suggestion: "Start the agent yourself, outside the agent session, if you mean to; from inside, run it with its normal permission mode.", Match: Match{FlagValues: map[string][]string{"--permission-mode": []string{"bypassPermissions", "bypasspermissions"}}}}, sub: [][]string{}, m: cond{flagValues: []flagGlobs{{flag: "--permission-mode", globs: []string{"bypasspermissions", "bypasspermissions"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsAgentsL69() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.codex-bypass", Exe: []string{"codex"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts Codex with approvals and its sandbox turned off: every command of the new session runs unconfined and without a person.", Suggestion: "Run codex with its default approval policy and sandbox, or start it yourself outside the agent session.", Match: Match{FlagsAny: []string{"--dangerously-bypass-approvals-and-sandbox", "--yolo"}}}}}
+}
+
+func packsAgentsL69C() *compiledPack {
+	return &compiledPack{name: "agents", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "agents.codex-bypass", Pack: "agents", Executables: []string{"codex"}, Category: "self-protection", Tier: 0x3, Blast: 0x4, Verdict: 0x2, Reason: "This starts Codex with approvals and its sandbox turned off: every command of the new session runs unconfined and without a person.", Suggestion: "Run codex with its default approval policy and sandbox, or start it yourself outside the agent session."}, src: Rule{ID: "agents.codex-bypass", Exe: []string{"codex"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts Codex with approvals and its sandbox turned off: every command of the new session runs unconfined and without a person.", Suggestion: "Run codex with its default approval policy and sandbox, or start it yourself outside the agent session.", Match: Match{FlagsAny: []string{"--dangerously-bypass-approvals-and-sandbox", "--yolo"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"--dangerously-bypass-approvals-and-sandbox", "--yolo"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsAgentsL81() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.codex-exec-full-access", Exe: []string{"codex"}, Sub: []string{"exec|e"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "codex exec never asks for approval, and this runs it without its sandbox: every command of the new session runs unconfined and without a person.", Suggestion: "Run codex exec in its default workspace-write sandbox, or start it yourself outside the agent session.", Match: Match{FlagValues: map[string][]string{"--sandbox": {"danger-full-access"}, "-s": {"danger-full-access"}}}}}}
 }
 
+func packsAgentsL81C() *compiledPack {
+	return &compiledPack{name: "agents", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "agents.codex-exec-full-access", Pack: "agents", Executables: []string{"codex"}, Category: "self-protection", Tier: 0x3, Blast: 0x4, Verdict: 0x2, Reason: "codex exec never asks for approval, and this runs it without its sandbox: every command of the new session runs unconfined and without a person.", Suggestion: "Run codex exec in its default workspace-write sandbox, or start it yourself outside the agent session."}, src: Rule{ID: "agents.codex-exec-full-access", Exe: []string{"codex"}, Sub: []string{"exec|e"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "codex exec never asks for approval, and this runs it without its sandbox: every command of the new session runs unconfined and without a person.", Suggestion: "Run codex exec in its default workspace-write sandbox, or start it yourself outside the agent session.", Match: Match{FlagValues: map[string][]string{"--sandbox": []string{"danger-full-access"}, "-s": []string{"danger-full-access"}}}}, sub: [][]string{[]string{"exec", "e"}}, m: cond{flagValues: []flagGlobs{{flag: "--sandbox", globs: []string{"danger-full-access"}}, {flag: "-s", globs: []string{"danger-full-access"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsAgentsL94() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.gemini-yolo", Exe: []string{"gemini", "qwen"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts the agent in YOLO mode: every tool call of the new session is approved automatically, without a person.", Suggestion: "Run the agent in its default approval mode, or start it yourself outside the agent session.", Match: Match{FlagsAny: []string{"-y", "--yolo"}}}}}
+}
+
+func packsAgentsL94C() *compiledPack {
+	return &compiledPack{name: "agents", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "agents.gemini-yolo", Pack: "agents", Executables: []string{"gemini", "qwen"}, Category: "self-protection", Tier: 0x3, Blast: 0x4, Verdict: 0x2, Reason: "This starts the agent in YOLO mode: every tool call of the new session is approved automatically, without a person.", Suggestion: "Run the agent in its default approval mode, or start it yourself outside the agent session."}, src: Rule{ID: "agents.gemini-yolo", Exe: []string{"gemini", "qwen"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts the agent in YOLO mode: every tool call of the new session is approved automatically, without a person.", Suggestion: "Run the agent in its default approval mode, or start it yourself outside the agent session.", Match: Match{FlagsAny: []string{"-y", "--yolo"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-y", "--yolo"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsAgentsL106() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.gemini-approval-yolo", Exe: []string{"gemini", "qwen"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts the agent in YOLO mode: every tool call of the new session is approved automatically, without a person.", Suggestion: "Run the agent in its default approval mode, or start it yourself outside the agent session.", Match: Match{FlagValues: map[string][]string{"--approval-mode": {"yolo"}}}}}}
 }
 
+func packsAgentsL106C() *compiledPack {
+	return &compiledPack{name: "agents", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "agents.gemini-approval-yolo", Pack: "agents", Executables: []string{"gemini", "qwen"}, Category: "self-protection", Tier: 0x3, Blast: 0x4, Verdict: 0x2, Reason: "This starts the agent in YOLO mode: every tool call of the new session is approved automatically, without a person.", Suggestion: "Run the agent in its default approval mode, or start it yourself outside the agent session."}, src: Rule{ID: "agents.gemini-approval-yolo", Exe: []string{"gemini", "qwen"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts the agent in YOLO mode: every tool call of the new session is approved automatically, without a person.", Suggestion: "Run the agent in its default approval mode, or start it yourself outside the agent session.", Match: Match{FlagValues: map[string][]string{"--approval-mode": []string{"yolo"}}}}, sub: [][]string{}, m: cond{flagValues: []flagGlobs{{flag: "--approval-mode", globs: []string{"yolo"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsAgentsL118() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.q-trust-all-tools", Exe: []string{"q"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts Amazon Q with every tool trusted: the new session runs commands and writes files without a person.", Suggestion: "Run q chat without --trust-all-tools, or start it yourself outside the agent session.", Match: Match{FlagsAny: []string{"--trust-all-tools"}}}}}
+}
+
+func packsAgentsL118C() *compiledPack {
+	return &compiledPack{name: "agents", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "agents.q-trust-all-tools", Pack: "agents", Executables: []string{"q"}, Category: "self-protection", Tier: 0x3, Blast: 0x4, Verdict: 0x2, Reason: "This starts Amazon Q with every tool trusted: the new session runs commands and writes files without a person.", Suggestion: "Run q chat without --trust-all-tools, or start it yourself outside the agent session."}, src: Rule{ID: "agents.q-trust-all-tools", Exe: []string{"q"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts Amazon Q with every tool trusted: the new session runs commands and writes files without a person.", Suggestion: "Run q chat without --trust-all-tools, or start it yourself outside the agent session.", Match: Match{FlagsAny: []string{"--trust-all-tools"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"--trust-all-tools"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsAgentsL130() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.cursor-force", Exe: []string{"cursor-agent"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts the Cursor agent with --force: every command of the new session runs unless a rule denies it, without a person.", Suggestion: "Run cursor-agent without --force, or start it yourself outside the agent session.", Match: Match{FlagsAny: []string{"-f", "--force"}}}}}
 }
 
+func packsAgentsL130C() *compiledPack {
+	return &compiledPack{name: "agents", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "agents.cursor-force", Pack: "agents", Executables: []string{"cursor-agent"}, Category: "self-protection", Tier: 0x3, Blast: 0x4, Verdict: 0x2, Reason: "This starts the Cursor agent with --force: every command of the new session runs unless a rule denies it, without a person.", Suggestion: "Run cursor-agent without --force, or start it yourself outside the agent session."}, src: Rule{ID: "agents.cursor-force", Exe: []string{"cursor-agent"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts the Cursor agent with --force: every command of the new session runs unless a rule denies it, without a person.", Suggestion: "Run cursor-agent without --force, or start it yourself outside the agent session.", Match: Match{FlagsAny: []string{"-f", "--force"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-f", "--force"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsAgentsL142() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.amp-allow-all", Exe: []string{"amp"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts Amp with every tool call allowed: the new session runs commands and writes files without a person.", Suggestion: "Run amp with its normal approvals, or start it yourself outside the agent session.", Match: Match{FlagsAny: []string{"--dangerously-allow-all"}}}}}
 }
 
+func packsAgentsL142C() *compiledPack {
+	return &compiledPack{name: "agents", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "agents.amp-allow-all", Pack: "agents", Executables: []string{"amp"}, Category: "self-protection", Tier: 0x3, Blast: 0x4, Verdict: 0x2, Reason: "This starts Amp with every tool call allowed: the new session runs commands and writes files without a person.", Suggestion: "Run amp with its normal approvals, or start it yourself outside the agent session."}, src: Rule{ID: "agents.amp-allow-all", Exe: []string{"amp"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts Amp with every tool call allowed: the new session runs commands and writes files without a person.", Suggestion: "Run amp with its normal approvals, or start it yourself outside the agent session.", Match: Match{FlagsAny: []string{"--dangerously-allow-all"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"--dangerously-allow-all"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsAgentsL154() Pack {
 	return Pack{Rules: []Rule{{ID: "agents.copilot-allow-all", Exe: []string{"copilot"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts GitHub Copilot CLI with every tool allowed: the new session runs commands and writes files without a person.", Suggestion: "Run copilot with its normal approvals, or start it yourself outside the agent session.", Match: Match{FlagsAny: []string{"--allow-all-tools", "--allow-all", "--yolo"}}}}}
+}
+
+func packsAgentsL154C() *compiledPack {
+	return &compiledPack{name: "agents", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "agents.copilot-allow-all", Pack: "agents", Executables: []string{"copilot"}, Category: "self-protection", Tier: 0x3, Blast: 0x4, Verdict: 0x2, Reason: "This starts GitHub Copilot CLI with every tool allowed: the new session runs commands and writes files without a person.", Suggestion: "Run copilot with its normal approvals, or start it yourself outside the agent session."}, src: Rule{ID: "agents.copilot-allow-all", Exe: []string{"copilot"}, Category: "self-protection", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts GitHub Copilot CLI with every tool allowed: the new session runs commands and writes files without a person.", Suggestion: "Run copilot with its normal approvals, or start it yourself outside the agent session.", Match: Match{FlagsAny: []string{"--allow-all-tools", "--allow-all", "--yolo"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"--allow-all-tools", "--allow-all", "--yolo"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsCloudL5() Pack {
@@ -3175,92 +3223,184 @@ func packsCloudL20() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.aws.s3-recursive-delete", Exe: []string{"aws"}, Sub: []string{"s3", "rm"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "Recursive S3 delete removes every object under the prefix.", Suggestion: "Delete objects by key, or preview with --dryrun.", Match: Match{FlagsAny: []string{"--recursive"}, FlagsNone: []string{"--dryrun"}}}}}
 }
 
+func packsCloudL20C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "cloud.aws.s3-recursive-delete", Pack: "cloud", Executables: []string{"aws"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x3, Reason: "Recursive S3 delete removes every object under the prefix.", Suggestion: "Delete objects by key, or preview with --dryrun."}, src: Rule{ID: "cloud.aws.s3-recursive-delete", Exe: []string{"aws"}, Sub: []string{"s3", "rm"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "Recursive S3 delete removes every object under the prefix.", Suggestion: "Delete objects by key, or preview with --dryrun.", Match: Match{FlagsAny: []string{"--recursive"}, FlagsNone: []string{"--dryrun"}}}, sub: [][]string{[]string{"s3"}, []string{"rm"}}, m: cond{flagsAny: []string{"--recursive"}, flagsNone: []string{"--dryrun"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsCloudL33() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.aws.s3-rm", Exe: []string{"aws"}, Sub: []string{"s3", "rm"}, Category: "cloud-delete", Tier: "destructive", Blast: "medium", Reason: "Deleting S3 objects cannot be undone unless the bucket keeps versions.", Suggestion: "Preview with --dryrun and ask first.", Match: Match{FlagsNone: []string{"--recursive", "--dryrun"}}}}}
+}
+
+func packsCloudL33C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "cloud.aws.s3-rm", Pack: "cloud", Executables: []string{"aws"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x2, Reason: "Deleting S3 objects cannot be undone unless the bucket keeps versions.", Suggestion: "Preview with --dryrun and ask first."}, src: Rule{ID: "cloud.aws.s3-rm", Exe: []string{"aws"}, Sub: []string{"s3", "rm"}, Category: "cloud-delete", Tier: "destructive", Blast: "medium", Reason: "Deleting S3 objects cannot be undone unless the bucket keeps versions.", Suggestion: "Preview with --dryrun and ask first.", Match: Match{FlagsNone: []string{"--recursive", "--dryrun"}}}, sub: [][]string{[]string{"s3"}, []string{"rm"}}, m: cond{flagsNone: []string{"--recursive", "--dryrun"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsCloudL45() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.aws.s3-rb", Exe: []string{"aws"}, Sub: []string{"s3", "rb"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "Removing a bucket (with --force, all its objects) deletes the data and frees the name for anyone.", Suggestion: "Ask before removing buckets."}}}
 }
 
+func packsCloudL45C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "cloud.aws.s3-rb", Pack: "cloud", Executables: []string{"aws"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x3, Reason: "Removing a bucket (with --force, all its objects) deletes the data and frees the name for anyone.", Suggestion: "Ask before removing buckets."}, src: Rule{ID: "cloud.aws.s3-rb", Exe: []string{"aws"}, Sub: []string{"s3", "rb"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "Removing a bucket (with --force, all its objects) deletes the data and frees the name for anyone.", Suggestion: "Ask before removing buckets."}, sub: [][]string{[]string{"s3"}, []string{"rb"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsCloudL55() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.aws.s3-sync-delete", Exe: []string{"aws"}, Sub: []string{"s3", "sync|mv"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "sync --delete removes destination objects missing from the source; mv deletes the source.", Suggestion: "Sync without --delete and preview with --dryrun.", Match: Match{FlagsAny: []string{"--delete"}, FlagsNone: []string{"--dryrun"}}}}}
+}
+
+func packsCloudL55C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "cloud.aws.s3-sync-delete", Pack: "cloud", Executables: []string{"aws"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x3, Reason: "sync --delete removes destination objects missing from the source; mv deletes the source.", Suggestion: "Sync without --delete and preview with --dryrun."}, src: Rule{ID: "cloud.aws.s3-sync-delete", Exe: []string{"aws"}, Sub: []string{"s3", "sync|mv"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "sync --delete removes destination objects missing from the source; mv deletes the source.", Suggestion: "Sync without --delete and preview with --dryrun.", Match: Match{FlagsAny: []string{"--delete"}, FlagsNone: []string{"--dryrun"}}}, sub: [][]string{[]string{"s3"}, []string{"sync", "mv"}}, m: cond{flagsAny: []string{"--delete"}, flagsNone: []string{"--dryrun"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsCloudL68() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.aws.delete-verb", Exe: []string{"aws"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This AWS operation deletes, terminates or purges cloud resources.", Suggestion: "Describe the resource first and ask before deleting it.", Match: Match{Verbs: []string{"delete-*", "terminate-*", "remove-*", "deregister-*", "purge-*", "destroy-*", "revoke-*", "disassociate-*", "detach-*", "release-*", "cancel-*", "reset-*", "disable-*", "deactivate-*", "stop-*", "reboot-*", "batch-delete-*", "unsubscribe", "untag-*"}, VerbDepth: 2}}}}
 }
 
+func packsCloudL68C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "cloud.aws.delete-verb", Pack: "cloud", Executables: []string{"aws"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x3, Reason: "This AWS operation deletes, terminates or purges cloud resources.", Suggestion: "Describe the resource first and ask before deleting it."}, src: Rule{ID: "cloud.aws.delete-verb", Exe: []string{"aws"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This AWS operation deletes, terminates or purges cloud resources.", Suggestion: "Describe the resource first and ask before deleting it.", Match: Match{Verbs: []string{"delete-*", "terminate-*", "remove-*", "deregister-*", "purge-*", "destroy-*", "revoke-*", "disassociate-*", "detach-*", "release-*", "cancel-*", "reset-*", "disable-*", "deactivate-*", "stop-*", "reboot-*", "batch-delete-*", "unsubscribe", "untag-*"}, VerbDepth: 2}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"delete-*", "terminate-*", "remove-*", "deregister-*", "purge-*", "destroy-*", "revoke-*", "disassociate-*", "detach-*", "release-*", "cancel-*", "reset-*", "disable-*", "deactivate-*", "stop-*", "reboot-*", "batch-delete-*", "unsubscribe", "untag-*"}, verbDepth: 2, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsCloudL80() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.aws.route53-delete", Exe: []string{"aws"}, Sub: []string{"route53", "change-resource-record-sets"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "The change batch deletes or replaces DNS records.", Suggestion: "Ask before changing DNS.", Match: Match{FlagValues: map[string][]string{"--change-batch": {"*delete*", "*upsert*", "file://*", "fileb://*"}}}}}}
+}
+
+func packsCloudL80C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "cloud.aws.route53-delete", Pack: "cloud", Executables: []string{"aws"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x3, Reason: "The change batch deletes or replaces DNS records.", Suggestion: "Ask before changing DNS."}, src: Rule{ID: "cloud.aws.route53-delete", Exe: []string{"aws"}, Sub: []string{"route53", "change-resource-record-sets"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "The change batch deletes or replaces DNS records.", Suggestion: "Ask before changing DNS.", Match: Match{FlagValues: map[string][]string{"--change-batch": []string{"*delete*", "*upsert*", "file://*", "fileb://*"}}}}, sub: [][]string{[]string{"route53"}, []string{"change-resource-record-sets"}}, m: cond{flagValues: []flagGlobs{{flag: "--change-batch", globs: []string{"*delete*", "*upsert*", "file://*", "fileb://*"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsCloudL92() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.aws.iam-write", Exe: []string{"aws"}, Sub: []string{"iam|organizations|sts|kms"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "This changes identities, keys or permissions of the cloud account.", Suggestion: "Ask before changing IAM, KMS or organisation settings.", Match: Match{Verbs: []string{"create-*", "put-*", "attach-*", "update-*", "add-*", "set-*", "schedule-key-deletion", "disable-key", "upload-*", "tag-*"}, VerbDepth: 2}}}}
 }
 
+func packsCloudL92C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "cloud.aws.iam-write", Pack: "cloud", Executables: []string{"aws"}, Category: "privilege", Tier: 0x3, Blast: 0x3, Reason: "This changes identities, keys or permissions of the cloud account.", Suggestion: "Ask before changing IAM, KMS or organisation settings."}, src: Rule{ID: "cloud.aws.iam-write", Exe: []string{"aws"}, Sub: []string{"iam|organizations|sts|kms"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "This changes identities, keys or permissions of the cloud account.", Suggestion: "Ask before changing IAM, KMS or organisation settings.", Match: Match{Verbs: []string{"create-*", "put-*", "attach-*", "update-*", "add-*", "set-*", "schedule-key-deletion", "disable-key", "upload-*", "tag-*"}, VerbDepth: 2}}, sub: [][]string{[]string{"iam", "organizations", "sts", "kms"}}, m: cond{operandAt: -1, verbs: []string{"create-*", "put-*", "attach-*", "update-*", "add-*", "set-*", "schedule-key-deletion", "disable-key", "upload-*", "tag-*"}, verbDepth: 2, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsCloudL105() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.gcloud.delete", Exe: []string{"gcloud"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This gcloud command deletes or destroys cloud resources.", Suggestion: "Describe the resource first and ask before deleting it.", Match: Match{Verbs: []string{"delete", "destroy", "remove", "purge", "rm", "undelete", "disable", "remove-iam-policy-binding", "set-iam-policy", "add-iam-policy-binding", "reset", "stop", "abandon-instances", "delete-instances", "recreate-instances", "resize", "undeploy", "untag"}, VerbDepth: 6}}}}
+}
+
+func packsCloudL105C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "cloud.gcloud.delete", Pack: "cloud", Executables: []string{"gcloud"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x3, Reason: "This gcloud command deletes or destroys cloud resources.", Suggestion: "Describe the resource first and ask before deleting it."}, src: Rule{ID: "cloud.gcloud.delete", Exe: []string{"gcloud"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This gcloud command deletes or destroys cloud resources.", Suggestion: "Describe the resource first and ask before deleting it.", Match: Match{Verbs: []string{"delete", "destroy", "remove", "purge", "rm", "undelete", "disable", "remove-iam-policy-binding", "set-iam-policy", "add-iam-policy-binding", "reset", "stop", "abandon-instances", "delete-instances", "recreate-instances", "resize", "undeploy", "untag"}, VerbDepth: 6}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"delete", "destroy", "remove", "purge", "rm", "undelete", "disable", "remove-iam-policy-binding", "set-iam-policy", "add-iam-policy-binding", "reset", "stop", "abandon-instances", "delete-instances", "recreate-instances", "resize", "undeploy", "untag"}, verbDepth: 6, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsCloudL117() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.gcloud.storage-rm", Exe: []string{"gsutil"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "gsutil rm/rb deletes objects or buckets.", Suggestion: "Ask before deleting cloud storage.", Match: Match{FlagsNone: []string{"-n"}, OperandsAny: []string{"@any"}, Verbs: []string{"rm", "rb", "rsync"}, VerbDepth: 1}}}}
 }
 
+func packsCloudL117C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "cloud.gcloud.storage-rm", Pack: "cloud", Executables: []string{"gsutil"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x3, Reason: "gsutil rm/rb deletes objects or buckets.", Suggestion: "Ask before deleting cloud storage."}, src: Rule{ID: "cloud.gcloud.storage-rm", Exe: []string{"gsutil"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "gsutil rm/rb deletes objects or buckets.", Suggestion: "Ask before deleting cloud storage.", Match: Match{FlagsNone: []string{"-n"}, OperandsAny: []string{"@any"}, Verbs: []string{"rm", "rb", "rsync"}, VerbDepth: 1}}, sub: [][]string{}, m: cond{flagsNone: []string{"-n"}, operandsAny: []pattern{{class: "@any"}}, operandAt: -1, verbs: []string{"rm", "rb", "rsync"}, verbDepth: 1, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsCloudL131() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.azure.delete", Exe: []string{"az"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This az command deletes or purges cloud resources.", Suggestion: "Show the resource first and ask before deleting it.", Match: Match{Verbs: []string{"delete", "delete-batch", "purge", "remove", "destroy", "stop", "deallocate", "restart", "reset", "revoke", "rotate", "untag", "undeploy"}, VerbDepth: 5}}}}
+}
+
+func packsCloudL131C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "cloud.azure.delete", Pack: "cloud", Executables: []string{"az"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x3, Reason: "This az command deletes or purges cloud resources.", Suggestion: "Show the resource first and ask before deleting it."}, src: Rule{ID: "cloud.azure.delete", Exe: []string{"az"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This az command deletes or purges cloud resources.", Suggestion: "Show the resource first and ask before deleting it.", Match: Match{Verbs: []string{"delete", "delete-batch", "purge", "remove", "destroy", "stop", "deallocate", "restart", "reset", "revoke", "rotate", "untag", "undeploy"}, VerbDepth: 5}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"delete", "delete-batch", "purge", "remove", "destroy", "stop", "deallocate", "restart", "reset", "revoke", "rotate", "untag", "undeploy"}, verbDepth: 5, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsCloudL143() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.azcopy.remove", Exe: []string{"azcopy"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "azcopy remove / sync --delete-destination deletes blobs.", Suggestion: "Ask before deleting cloud storage.", Match: Match{Verbs: []string{"remove", "rm"}, VerbDepth: 1}}}}
 }
 
+func packsCloudL143C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "cloud.azcopy.remove", Pack: "cloud", Executables: []string{"azcopy"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x3, Reason: "azcopy remove / sync --delete-destination deletes blobs.", Suggestion: "Ask before deleting cloud storage."}, src: Rule{ID: "cloud.azcopy.remove", Exe: []string{"azcopy"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "azcopy remove / sync --delete-destination deletes blobs.", Suggestion: "Ask before deleting cloud storage.", Match: Match{Verbs: []string{"remove", "rm"}, VerbDepth: 1}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"remove", "rm"}, verbDepth: 1, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsCloudL155() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.azcopy.sync-delete", Exe: []string{"azcopy"}, Sub: []string{"sync"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "sync with --delete-destination=true deletes blobs missing from the source.", Suggestion: "Sync without deleting the destination.", Match: Match{FlagValues: map[string][]string{"--delete-destination": {"true", "prompt"}}}}}}
+}
+
+func packsCloudL155C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "cloud.azcopy.sync-delete", Pack: "cloud", Executables: []string{"azcopy"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x3, Reason: "sync with --delete-destination=true deletes blobs missing from the source.", Suggestion: "Sync without deleting the destination."}, src: Rule{ID: "cloud.azcopy.sync-delete", Exe: []string{"azcopy"}, Sub: []string{"sync"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "sync with --delete-destination=true deletes blobs missing from the source.", Suggestion: "Sync without deleting the destination.", Match: Match{FlagValues: map[string][]string{"--delete-destination": []string{"true", "prompt"}}}}, sub: [][]string{[]string{"sync"}}, m: cond{flagValues: []flagGlobs{{flag: "--delete-destination", globs: []string{"true", "prompt"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsCloudL167() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.storage-tools.delete", Exe: []string{"s3cmd", "mc", "rclone"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This storage command deletes objects or buckets, or syncs with deletion.", Suggestion: "Preview with --dry-run and ask first.", Match: Match{FlagsNone: []string{"--dry-run", "-n", "--dryrun"}, Verbs: []string{"rm", "del", "rb", "delete", "deletefile", "purge", "rmdir", "rmdirs", "cleanup", "sync", "mirror", "dedupe", "move", "mv", "remove", "disable", "unset"}, VerbDepth: 3}}}}
 }
 
+func packsCloudL167C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "cloud.storage-tools.delete", Pack: "cloud", Executables: []string{"s3cmd", "mc", "rclone"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x3, Reason: "This storage command deletes objects or buckets, or syncs with deletion.", Suggestion: "Preview with --dry-run and ask first."}, src: Rule{ID: "cloud.storage-tools.delete", Exe: []string{"s3cmd", "mc", "rclone"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This storage command deletes objects or buckets, or syncs with deletion.", Suggestion: "Preview with --dry-run and ask first.", Match: Match{FlagsNone: []string{"--dry-run", "-n", "--dryrun"}, Verbs: []string{"rm", "del", "rb", "delete", "deletefile", "purge", "rmdir", "rmdirs", "cleanup", "sync", "mirror", "dedupe", "move", "mv", "remove", "disable", "unset"}, VerbDepth: 3}}, sub: [][]string{}, m: cond{flagsNone: []string{"--dry-run", "-n", "--dryrun"}, operandAt: -1, verbs: []string{"rm", "del", "rb", "delete", "deletefile", "purge", "rmdir", "rmdirs", "cleanup", "sync", "mirror", "dedupe", "move", "mv", "remove", "disable", "unset"}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsCloudL180() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.paas.delete", Exe: []string{"doctl", "linode-cli", "hcloud", "oci", "ibmcloud", "flyctl", "fly", "heroku", "vercel", "netlify", "wrangler", "firebase", "supabase", "railway", "render", "amplify", "copilot", "eb"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This command deletes or destroys hosted apps, databases, domains or other cloud resources.", Suggestion: "Ask before deleting hosted resources.", Match: Match{Verbs: []string{"delete", "destroy", "remove", "rm", "purge", "terminate", "apps:destroy", "pg:reset", "*:destroy", "*:delete", "*:remove", "*:reset", "reset", "drop", "unlink", "down", "scale", "rollback"}, VerbDepth: 4}}}}
+}
+
+func packsCloudL180C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "cloud.paas.delete", Pack: "cloud", Executables: []string{"doctl", "linode-cli", "hcloud", "oci", "ibmcloud", "flyctl", "fly", "heroku", "vercel", "netlify", "wrangler", "firebase", "supabase", "railway", "render", "amplify", "copilot", "eb"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x3, Reason: "This command deletes or destroys hosted apps, databases, domains or other cloud resources.", Suggestion: "Ask before deleting hosted resources."}, src: Rule{ID: "cloud.paas.delete", Exe: []string{"doctl", "linode-cli", "hcloud", "oci", "ibmcloud", "flyctl", "fly", "heroku", "vercel", "netlify", "wrangler", "firebase", "supabase", "railway", "render", "amplify", "copilot", "eb"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "This command deletes or destroys hosted apps, databases, domains or other cloud resources.", Suggestion: "Ask before deleting hosted resources.", Match: Match{Verbs: []string{"delete", "destroy", "remove", "rm", "purge", "terminate", "apps:destroy", "pg:reset", "*:destroy", "*:delete", "*:remove", "*:reset", "reset", "drop", "unlink", "down", "scale", "rollback"}, VerbDepth: 4}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"delete", "destroy", "remove", "rm", "purge", "terminate", "apps:destroy", "pg:reset", "*:destroy", "*:delete", "*:remove", "*:reset", "reset", "drop", "unlink", "down", "scale", "rollback"}, verbDepth: 4, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsCloudL192() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.iac-tools.destroy", Exe: []string{"cdk", "sam", "serverless", "sls"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "This tears down the deployed stack and its resources.", Suggestion: "Ask before destroying deployed stacks.", Match: Match{Verbs: []string{"destroy", "delete", "remove"}, VerbDepth: 1}}}}
 }
 
+func packsCloudL192C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "cloud.iac-tools.destroy", Pack: "cloud", Executables: []string{"cdk", "sam", "serverless", "sls"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "This tears down the deployed stack and its resources.", Suggestion: "Ask before destroying deployed stacks."}, src: Rule{ID: "cloud.iac-tools.destroy", Exe: []string{"cdk", "sam", "serverless", "sls"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "This tears down the deployed stack and its resources.", Suggestion: "Ask before destroying deployed stacks.", Match: Match{Verbs: []string{"destroy", "delete", "remove"}, VerbDepth: 1}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"destroy", "delete", "remove"}, verbDepth: 1, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsCloudL204() Pack {
 	return Pack{Rules: []Rule{{ID: "cloud.dns-nsupdate", Exe: []string{"nsupdate"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "nsupdate sends dynamic DNS updates that can delete or replace records.", Suggestion: "Ask before changing DNS."}}}
+}
+
+func packsCloudL204C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "cloud.dns-nsupdate", Pack: "cloud", Executables: []string{"nsupdate"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x3, Reason: "nsupdate sends dynamic DNS updates that can delete or replace records.", Suggestion: "Ask before changing DNS."}, src: Rule{ID: "cloud.dns-nsupdate", Exe: []string{"nsupdate"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "nsupdate sends dynamic DNS updates that can delete or replace records.", Suggestion: "Ask before changing DNS."}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsCloudL213() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"aws"}, Verbs: []string{"describe-*", "list-*", "get-*", "ls", "head-*", "lookup-*", "search-*", "help", "wait", "get-caller-identity", "filter-log-events", "tail", "presign", "--version"}, VerbDepth: 2}}}
 }
 
+func packsCloudL213C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"aws"}, sub: [][]string{}, unsafeTier: 0x2, verbs: []string{"describe-*", "list-*", "get-*", "ls", "head-*", "lookup-*", "search-*", "help", "wait", "get-caller-identity", "filter-log-events", "tail", "presign", "--version"}, verbDepth: 2}}}
+}
+
 func packsCloudL218() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"gcloud"}, Verbs: []string{"list", "describe", "get-iam-policy", "info", "version", "help", "config", "auth", "read", "get-value", "print-access-token", "tail", "logs", "list-*", "get-*"}, VerbDepth: 5}}}
+}
+
+func packsCloudL218C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"gcloud"}, sub: [][]string{}, unsafeTier: 0x2, verbs: []string{"list", "describe", "get-iam-policy", "info", "version", "help", "config", "auth", "read", "get-value", "print-access-token", "tail", "logs", "list-*", "get-*"}, verbDepth: 5}}}
 }
 
 func packsCloudL223() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"gsutil"}, Verbs: []string{"ls", "cat", "stat", "du", "hash", "version", "help", "acl", "iam", "logging", "versioning"}, VerbDepth: 1}}}
 }
 
+func packsCloudL223C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"gsutil"}, sub: [][]string{}, unsafeTier: 0x2, verbs: []string{"ls", "cat", "stat", "du", "hash", "version", "help", "acl", "iam", "logging", "versioning"}, verbDepth: 1}}}
+}
+
 func packsCloudL228() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"az"}, Verbs: []string{"list", "show", "exists", "get-*", "list-*", "version", "--version", "help", "account", "query", "tail", "download"}, VerbDepth: 5}}}
+}
+
+func packsCloudL228C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"az"}, sub: [][]string{}, unsafeTier: 0x2, verbs: []string{"list", "show", "exists", "get-*", "list-*", "version", "--version", "help", "account", "query", "tail", "download"}, verbDepth: 5}}}
 }
 
 func packsCloudL233() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"azcopy"}, Verbs: []string{"list", "jobs", "env", "--version", "login"}, VerbDepth: 1}}}
 }
 
+func packsCloudL233C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"azcopy"}, sub: [][]string{}, unsafeTier: 0x2, verbs: []string{"list", "jobs", "env", "--version", "login"}, verbDepth: 1}}}
+}
+
 func packsCloudL238() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"s3cmd", "mc", "rclone"}, Verbs: []string{"ls", "lsd", "lsl", "la", "info", "du", "cat", "stat", "head", "tree", "find", "check", "about", "listremotes", "version", "size", "md5sum", "sha1sum", "config", "admin"}, VerbDepth: 1}}}
 }
 
+func packsCloudL238C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"s3cmd", "mc", "rclone"}, sub: [][]string{}, unsafeTier: 0x2, verbs: []string{"ls", "lsd", "lsl", "la", "info", "du", "cat", "stat", "head", "tree", "find", "check", "about", "listremotes", "version", "size", "md5sum", "sha1sum", "config", "admin"}, verbDepth: 1}}}
+}
+
 func packsCloudL243() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"aws", "gcloud", "az"}, Flags: []string{"--endpoint-url"}}}}
+}
+
+func packsCloudL243C() *compiledPack {
+	return &compiledPack{name: "cloud", grammars: map[string]*grammar{}, urls: []*urlSpec{&urlSpec{exe: []string{"aws", "gcloud", "az"}, sub: [][]string{}, flags: []string{"--endpoint-url"}}}}
 }
 
 func packsContainersL9() Pack {
@@ -3279,92 +3419,184 @@ func packsContainersL20() Pack {
 	return Pack{Rules: []Rule{{ID: "container.volume-remove", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"volume", "rm|remove|prune"}, Category: "container", Tier: "destructive", Blast: "high", Reason: "Removing or pruning volumes deletes the data stored in them (databases, uploads).", Suggestion: "List volumes (docker volume ls) and remove only ones you created, after asking."}}}
 }
 
+func packsContainersL20C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "container.volume-remove", Pack: "containers", Executables: []string{"docker", "podman", "nerdctl"}, Category: "container", Tier: 0x3, Blast: 0x3, Reason: "Removing or pruning volumes deletes the data stored in them (databases, uploads).", Suggestion: "List volumes (docker volume ls) and remove only ones you created, after asking."}, src: Rule{ID: "container.volume-remove", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"volume", "rm|remove|prune"}, Category: "container", Tier: "destructive", Blast: "high", Reason: "Removing or pruning volumes deletes the data stored in them (databases, uploads).", Suggestion: "List volumes (docker volume ls) and remove only ones you created, after asking."}, sub: [][]string{[]string{"volume"}, []string{"rm", "remove", "prune"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsContainersL30() Pack {
 	return Pack{Rules: []Rule{{ID: "container.system-prune", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"system", "prune|reset"}, Category: "container", Tier: "destructive", Blast: "high", Reason: "system prune deletes stopped containers, unused networks, images and build cache (with --volumes also data volumes).", Suggestion: "Remove the specific containers or images you created."}}}
+}
+
+func packsContainersL30C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "container.system-prune", Pack: "containers", Executables: []string{"docker", "podman", "nerdctl"}, Category: "container", Tier: 0x3, Blast: 0x3, Reason: "system prune deletes stopped containers, unused networks, images and build cache (with --volumes also data volumes).", Suggestion: "Remove the specific containers or images you created."}, src: Rule{ID: "container.system-prune", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"system", "prune|reset"}, Category: "container", Tier: "destructive", Blast: "high", Reason: "system prune deletes stopped containers, unused networks, images and build cache (with --volumes also data volumes).", Suggestion: "Remove the specific containers or images you created."}, sub: [][]string{[]string{"system"}, []string{"prune", "reset"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsContainersL40() Pack {
 	return Pack{Rules: []Rule{{ID: "container.prune", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"container|image|network|builder|buildx|pod", "prune"}, Category: "container", Tier: "destructive", Blast: "medium", Reason: "Pruning deletes every stopped container, unused image, network or build cache, including other projects' ones.", Suggestion: "Remove the specific objects you created."}}}
 }
 
+func packsContainersL40C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "container.prune", Pack: "containers", Executables: []string{"docker", "podman", "nerdctl"}, Category: "container", Tier: 0x3, Blast: 0x2, Reason: "Pruning deletes every stopped container, unused image, network or build cache, including other projects' ones.", Suggestion: "Remove the specific objects you created."}, src: Rule{ID: "container.prune", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"container|image|network|builder|buildx|pod", "prune"}, Category: "container", Tier: "destructive", Blast: "medium", Reason: "Pruning deletes every stopped container, unused image, network or build cache, including other projects' ones.", Suggestion: "Remove the specific objects you created."}, sub: [][]string{[]string{"container", "image", "network", "builder", "buildx", "pod"}, []string{"prune"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsContainersL50() Pack {
 	return Pack{Rules: []Rule{{ID: "container.remove", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"rm|container"}, Category: "container", Tier: "destructive", Blast: "medium", Reason: "Removing a container deletes its writable layer and anonymous volumes (-v).", Suggestion: "Stop the container instead, or remove only containers you created.", Match: Match{Verbs: []string{"rm", "remove"}, VerbDepth: 2}}}}
+}
+
+func packsContainersL50C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "container.remove", Pack: "containers", Executables: []string{"docker", "podman", "nerdctl"}, Category: "container", Tier: 0x3, Blast: 0x2, Reason: "Removing a container deletes its writable layer and anonymous volumes (-v).", Suggestion: "Stop the container instead, or remove only containers you created."}, src: Rule{ID: "container.remove", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"rm|container"}, Category: "container", Tier: "destructive", Blast: "medium", Reason: "Removing a container deletes its writable layer and anonymous volumes (-v).", Suggestion: "Stop the container instead, or remove only containers you created.", Match: Match{Verbs: []string{"rm", "remove"}, VerbDepth: 2}}, sub: [][]string{[]string{"rm", "container"}}, m: cond{operandAt: -1, verbs: []string{"rm", "remove"}, verbDepth: 2, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsContainersL63() Pack {
 	return Pack{Rules: []Rule{{ID: "container.image-remove", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"rmi"}, Category: "container", Tier: "destructive", Blast: "low", Reason: "Removing images forces them to be pulled or rebuilt, and deletes local-only images for good.", Suggestion: "Remove only images you built in this session."}}}
 }
 
+func packsContainersL63C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "container.image-remove", Pack: "containers", Executables: []string{"docker", "podman", "nerdctl"}, Category: "container", Tier: 0x3, Blast: 0x1, Reason: "Removing images forces them to be pulled or rebuilt, and deletes local-only images for good.", Suggestion: "Remove only images you built in this session."}, src: Rule{ID: "container.image-remove", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"rmi"}, Category: "container", Tier: "destructive", Blast: "low", Reason: "Removing images forces them to be pulled or rebuilt, and deletes local-only images for good.", Suggestion: "Remove only images you built in this session."}, sub: [][]string{[]string{"rmi"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsContainersL73() Pack {
 	return Pack{Rules: []Rule{{ID: "container.image-rm", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"image", "rm|remove"}, Category: "container", Tier: "destructive", Blast: "low", Reason: "Removing images forces them to be pulled or rebuilt, and deletes local-only images for good.", Suggestion: "Remove only images you built in this session."}}}
+}
+
+func packsContainersL73C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "container.image-rm", Pack: "containers", Executables: []string{"docker", "podman", "nerdctl"}, Category: "container", Tier: 0x3, Blast: 0x1, Reason: "Removing images forces them to be pulled or rebuilt, and deletes local-only images for good.", Suggestion: "Remove only images you built in this session."}, src: Rule{ID: "container.image-rm", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"image", "rm|remove"}, Category: "container", Tier: "destructive", Blast: "low", Reason: "Removing images forces them to be pulled or rebuilt, and deletes local-only images for good.", Suggestion: "Remove only images you built in this session."}, sub: [][]string{[]string{"image"}, []string{"rm", "remove"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsContainersL83() Pack {
 	return Pack{Rules: []Rule{{ID: "container.network-remove", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"network|context|plugin|secret|config|swarm|node|service|stack|manifest|machine", "rm|remove|leave|delete"}, Category: "container", Tier: "destructive", Blast: "medium", Reason: "Removing networks, contexts, plugins, secrets or swarm services breaks what depends on them.", Suggestion: "Ask before removing shared Docker objects."}}}
 }
 
+func packsContainersL83C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "container.network-remove", Pack: "containers", Executables: []string{"docker", "podman", "nerdctl"}, Category: "container", Tier: 0x3, Blast: 0x2, Reason: "Removing networks, contexts, plugins, secrets or swarm services breaks what depends on them.", Suggestion: "Ask before removing shared Docker objects."}, src: Rule{ID: "container.network-remove", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"network|context|plugin|secret|config|swarm|node|service|stack|manifest|machine", "rm|remove|leave|delete"}, Category: "container", Tier: "destructive", Blast: "medium", Reason: "Removing networks, contexts, plugins, secrets or swarm services breaks what depends on them.", Suggestion: "Ask before removing shared Docker objects."}, sub: [][]string{[]string{"network", "context", "plugin", "secret", "config", "swarm", "node", "service", "stack", "manifest", "machine"}, []string{"rm", "remove", "leave", "delete"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsContainersL93() Pack {
 	return Pack{Rules: []Rule{{ID: "container.stop-kill", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"stop|kill|pause|container"}, Category: "container", Tier: "execute", Blast: "low", Reason: "Stopping or killing a container interrupts the service running in it.", Suggestion: "Stop only containers you started in this session.", Match: Match{Verbs: []string{"stop", "kill"}, VerbDepth: 2}}}}
+}
+
+func packsContainersL93C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "container.stop-kill", Pack: "containers", Executables: []string{"docker", "podman", "nerdctl"}, Category: "container", Tier: 0x2, Blast: 0x1, Reason: "Stopping or killing a container interrupts the service running in it.", Suggestion: "Stop only containers you started in this session."}, src: Rule{ID: "container.stop-kill", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"stop|kill|pause|container"}, Category: "container", Tier: "execute", Blast: "low", Reason: "Stopping or killing a container interrupts the service running in it.", Suggestion: "Stop only containers you started in this session.", Match: Match{Verbs: []string{"stop", "kill"}, VerbDepth: 2}}, sub: [][]string{[]string{"stop", "kill", "pause", "container"}}, m: cond{operandAt: -1, verbs: []string{"stop", "kill"}, verbDepth: 2, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsContainersL106() Pack {
 	return Pack{Rules: []Rule{{ID: "container.compose-down-volumes", Exe: []string{"docker", "podman"}, Sub: []string{"compose", "down|rm"}, Category: "container", Tier: "destructive", Blast: "high", Reason: "compose down -v / rm -v deletes the project's volumes and their data.", Suggestion: "Run compose down without -v to keep the data.", Match: Match{FlagsAny: []string{"-v", "--volumes", "--rmi"}}}}}
 }
 
+func packsContainersL106C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "container.compose-down-volumes", Pack: "containers", Executables: []string{"docker", "podman"}, Category: "container", Tier: 0x3, Blast: 0x3, Reason: "compose down -v / rm -v deletes the project's volumes and their data.", Suggestion: "Run compose down without -v to keep the data."}, src: Rule{ID: "container.compose-down-volumes", Exe: []string{"docker", "podman"}, Sub: []string{"compose", "down|rm"}, Category: "container", Tier: "destructive", Blast: "high", Reason: "compose down -v / rm -v deletes the project's volumes and their data.", Suggestion: "Run compose down without -v to keep the data.", Match: Match{FlagsAny: []string{"-v", "--volumes", "--rmi"}}}, sub: [][]string{[]string{"compose"}, []string{"down", "rm"}}, m: cond{flagsAny: []string{"-v", "--volumes", "--rmi"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsContainersL118() Pack {
 	return Pack{Rules: []Rule{{ID: "container.compose-down", Exe: []string{"docker", "podman"}, Sub: []string{"compose", "down|rm|kill|stop"}, Category: "container", Tier: "execute", Blast: "low", Reason: "compose down/rm/kill stops and removes the project's containers.", Suggestion: "Use compose stop to pause the stack, or ask first.", Match: Match{FlagsNone: []string{"-v", "--volumes", "--rmi"}}}}}
+}
+
+func packsContainersL118C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "container.compose-down", Pack: "containers", Executables: []string{"docker", "podman"}, Category: "container", Tier: 0x2, Blast: 0x1, Reason: "compose down/rm/kill stops and removes the project's containers.", Suggestion: "Use compose stop to pause the stack, or ask first."}, src: Rule{ID: "container.compose-down", Exe: []string{"docker", "podman"}, Sub: []string{"compose", "down|rm|kill|stop"}, Category: "container", Tier: "execute", Blast: "low", Reason: "compose down/rm/kill stops and removes the project's containers.", Suggestion: "Use compose stop to pause the stack, or ask first.", Match: Match{FlagsNone: []string{"-v", "--volumes", "--rmi"}}}, sub: [][]string{[]string{"compose"}, []string{"down", "rm", "kill", "stop"}}, m: cond{flagsNone: []string{"-v", "--volumes", "--rmi"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsContainersL130() Pack {
 	return Pack{Rules: []Rule{{ID: "container.compose-v1-down-volumes", Exe: []string{"docker-compose", "podman-compose"}, Sub: []string{"down|rm"}, Category: "container", Tier: "destructive", Blast: "high", Reason: "compose down -v / rm -v deletes the project's volumes and their data.", Suggestion: "Run compose down without -v to keep the data.", Match: Match{FlagsAny: []string{"-v", "--volumes", "--rmi"}}}}}
 }
 
+func packsContainersL130C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "container.compose-v1-down-volumes", Pack: "containers", Executables: []string{"docker-compose", "podman-compose"}, Category: "container", Tier: 0x3, Blast: 0x3, Reason: "compose down -v / rm -v deletes the project's volumes and their data.", Suggestion: "Run compose down without -v to keep the data."}, src: Rule{ID: "container.compose-v1-down-volumes", Exe: []string{"docker-compose", "podman-compose"}, Sub: []string{"down|rm"}, Category: "container", Tier: "destructive", Blast: "high", Reason: "compose down -v / rm -v deletes the project's volumes and their data.", Suggestion: "Run compose down without -v to keep the data.", Match: Match{FlagsAny: []string{"-v", "--volumes", "--rmi"}}}, sub: [][]string{[]string{"down", "rm"}}, m: cond{flagsAny: []string{"-v", "--volumes", "--rmi"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsContainersL142() Pack {
 	return Pack{Rules: []Rule{{ID: "container.compose-v1-down", Exe: []string{"docker-compose", "podman-compose"}, Sub: []string{"down|rm|kill|stop"}, Category: "container", Tier: "execute", Blast: "low", Reason: "compose down/rm/kill stops and removes the project's containers.", Suggestion: "Ask before taking the stack down.", Match: Match{FlagsNone: []string{"-v", "--volumes", "--rmi"}}}}}
+}
+
+func packsContainersL142C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "container.compose-v1-down", Pack: "containers", Executables: []string{"docker-compose", "podman-compose"}, Category: "container", Tier: 0x2, Blast: 0x1, Reason: "compose down/rm/kill stops and removes the project's containers.", Suggestion: "Ask before taking the stack down."}, src: Rule{ID: "container.compose-v1-down", Exe: []string{"docker-compose", "podman-compose"}, Sub: []string{"down|rm|kill|stop"}, Category: "container", Tier: "execute", Blast: "low", Reason: "compose down/rm/kill stops and removes the project's containers.", Suggestion: "Ask before taking the stack down.", Match: Match{FlagsNone: []string{"-v", "--volumes", "--rmi"}}}, sub: [][]string{[]string{"down", "rm", "kill", "stop"}}, m: cond{flagsNone: []string{"-v", "--volumes", "--rmi"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsContainersL156() Pack {
 	return Pack{Rules: []Rule{{ID: "container.run-privileged", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run|create|exec|container"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "A privileged container (or one sharing the host's PID/network namespace or with SYS_ADMIN) can take over the host.", Suggestion: "Run without --privileged and without host namespaces.", Match: Match{FlagsAny: []string{"--privileged"}}}}}
 }
 
+func packsContainersL156C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "container.run-privileged", Pack: "containers", Executables: []string{"docker", "podman", "nerdctl"}, Category: "privilege", Tier: 0x3, Blast: 0x3, Reason: "A privileged container (or one sharing the host's PID/network namespace or with SYS_ADMIN) can take over the host.", Suggestion: "Run without --privileged and without host namespaces."}, src: Rule{ID: "container.run-privileged", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run|create|exec|container"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "A privileged container (or one sharing the host's PID/network namespace or with SYS_ADMIN) can take over the host.", Suggestion: "Run without --privileged and without host namespaces.", Match: Match{FlagsAny: []string{"--privileged"}}}, sub: [][]string{[]string{"run", "create", "exec", "container"}}, m: cond{flagsAny: []string{"--privileged"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsContainersL168() Pack {
 	return Pack{Rules: []Rule{{ID: "container.run-host-namespace", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run|create|container"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "Sharing the host's PID, network, IPC or user namespace, adding SYS_ADMIN/ALL capabilities or turning off confinement lets the container reach into the host.", Suggestion: "Run with the default namespaces and capabilities.", Match: Match{FlagValues: map[string][]string{"--cap-add": {"all", "sys_admin", "sys_ptrace", "sys_module", "dac_read_search", "net_admin"}, "--device": {"/dev/sd*", "/dev/nvme*", "/dev/mem", "/dev/kmem"}, "--ipc": {"host"}, "--net": {"host"}, "--network": {"host"}, "--pid": {"host"}, "--security-opt": {"*unconfined*", "*disable*"}, "--userns": {"host"}, "--uts": {"host"}}}}}}
+}
+
+func packsContainersL168C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "container.run-host-namespace", Pack: "containers", Executables: []string{"docker", "podman", "nerdctl"}, Category: "privilege", Tier: 0x3, Blast: 0x3, Reason: "Sharing the host's PID, network, IPC or user namespace, adding SYS_ADMIN/ALL capabilities or turning off confinement lets the container reach into the host.", Suggestion: "Run with the default namespaces and capabilities."}, src: Rule{ID: "container.run-host-namespace", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run|create|container"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "Sharing the host's PID, network, IPC or user namespace, adding SYS_ADMIN/ALL capabilities or turning off confinement lets the container reach into the host.", Suggestion: "Run with the default namespaces and capabilities.", Match: Match{FlagValues: map[string][]string{"--cap-add": []string{"all", "sys_admin", "sys_ptrace", "sys_module", "dac_read_search", "net_admin"}, "--device": []string{"/dev/sd*", "/dev/nvme*", "/dev/mem", "/dev/kmem"}, "--ipc": []string{"host"}, "--net": []string{"host"}, "--network": []string{"host"}, "--pid": []string{"host"}, "--security-opt": []string{"*unconfined*", "*disable*"}, "--userns": []string{"host"}, "--uts": []string{"host"}}}}, sub: [][]string{[]string{"run", "create", "container"}}, m: cond{flagValues: []flagGlobs{{flag: "--cap-add", globs: []string{"all", "sys_admin", "sys_ptrace", "sys_module", "dac_read_search", "net_admin"}}, {flag: "--device", globs: []string{"/dev/sd*", "/dev/nvme*", "/dev/mem", "/dev/kmem"}}, {flag: "--ipc", globs: []string{"host"}}, {flag: "--net", globs: []string{"host"}}, {flag: "--network", globs: []string{"host"}}, {flag: "--pid", globs: []string{"host"}}, {flag: "--security-opt", globs: []string{"*unconfined*", "*disable*"}}, {flag: "--userns", globs: []string{"host"}}, {flag: "--uts", globs: []string{"host"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsContainersL180() Pack {
 	return Pack{Rules: []Rule{{ID: "container.run-host-root-mount", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run|create|container"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "Mounting the host's root, /etc, /root, a kernel or device tree or the Docker socket into a container gives it the host.", Suggestion: "Mount only the project directory.", Match: Match{FlagValues: map[string][]string{"-v": {"/:*", "/", "/etc*", "/root*", "/var/run/docker.sock*", "/run/docker.sock*", "/var/lib/docker*", "/boot*", "/dev*", "/proc*", "/sys*"}}}}}}
 }
 
+func packsContainersL180C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "container.run-host-root-mount", Pack: "containers", Executables: []string{"docker", "podman", "nerdctl"}, Category: "privilege", Tier: 0x3, Blast: 0x3, Reason: "Mounting the host's root, /etc, /root, a kernel or device tree or the Docker socket into a container gives it the host.", Suggestion: "Mount only the project directory."}, src: Rule{ID: "container.run-host-root-mount", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run|create|container"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "Mounting the host's root, /etc, /root, a kernel or device tree or the Docker socket into a container gives it the host.", Suggestion: "Mount only the project directory.", Match: Match{FlagValues: map[string][]string{"-v": []string{"/:*", "/", "/etc*", "/root*", "/var/run/docker.sock*", "/run/docker.sock*", "/var/lib/docker*", "/boot*", "/dev*", "/proc*", "/sys*"}}}}, sub: [][]string{[]string{"run", "create", "container"}}, m: cond{flagValues: []flagGlobs{{flag: "-v", globs: []string{"/:*", "/", "/etc*", "/root*", "/var/run/docker.sock*", "/run/docker.sock*", "/var/lib/docker*", "/boot*", "/dev*", "/proc*", "/sys*"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsContainersL192() Pack {
 	return Pack{Rules: []Rule{{ID: "container.run-host-root-volume-long", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run|create|container"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "Mounting the host's root, /etc, /root, a kernel or device tree or the Docker socket into a container gives it the host.", Suggestion: "Mount only the project directory.", Match: Match{FlagValues: map[string][]string{"--mount": {"*source=/,*", "*src=/,*", "*source=/etc*", "*src=/etc*", "*docker.sock*", "*source=/root*"}, "--volume": {"/:*", "/etc*", "/root*", "/var/run/docker.sock*", "/run/docker.sock*", "/dev*", "/proc*", "/sys*"}}}}}}
+}
+
+func packsContainersL192C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "container.run-host-root-volume-long", Pack: "containers", Executables: []string{"docker", "podman", "nerdctl"}, Category: "privilege", Tier: 0x3, Blast: 0x3, Reason: "Mounting the host's root, /etc, /root, a kernel or device tree or the Docker socket into a container gives it the host.", Suggestion: "Mount only the project directory."}, src: Rule{ID: "container.run-host-root-volume-long", Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"run|create|container"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "Mounting the host's root, /etc, /root, a kernel or device tree or the Docker socket into a container gives it the host.", Suggestion: "Mount only the project directory.", Match: Match{FlagValues: map[string][]string{"--mount": []string{"*source=/,*", "*src=/,*", "*source=/etc*", "*src=/etc*", "*docker.sock*", "*source=/root*"}, "--volume": []string{"/:*", "/etc*", "/root*", "/var/run/docker.sock*", "/run/docker.sock*", "/dev*", "/proc*", "/sys*"}}}}, sub: [][]string{[]string{"run", "create", "container"}}, m: cond{flagValues: []flagGlobs{{flag: "--mount", globs: []string{"*source=/,*", "*src=/,*", "*source=/etc*", "*src=/etc*", "*docker.sock*", "*source=/root*"}}, {flag: "--volume", globs: []string{"/:*", "/etc*", "/root*", "/var/run/docker.sock*", "/run/docker.sock*", "/dev*", "/proc*", "/sys*"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsContainersL206() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"ps|images|inspect|logs|stats|top|version|info|history|port|diff|events|search|login|help"}, UnsafeTier: "execute"}}}
 }
 
+func packsContainersL206C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"docker", "podman", "nerdctl"}, sub: [][]string{[]string{"ps", "images", "inspect", "logs", "stats", "top", "version", "info", "history", "port", "diff", "events", "search", "login", "help"}}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsContainersL211() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"system", "df|info|events"}}}}
+}
+
+func packsContainersL211C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"docker", "podman", "nerdctl"}, sub: [][]string{[]string{"system"}, []string{"df", "info", "events"}}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsContainersL215() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"network|volume|image|container|context|buildx|plugin|secret|config|node|service|stack|manifest|builder|compose|machine|pod", "ls|list|inspect|history|logs|ps|top|port|config|images|version|du|show|use"}}}}
 }
 
+func packsContainersL215C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"docker", "podman", "nerdctl"}, sub: [][]string{[]string{"network", "volume", "image", "container", "context", "buildx", "plugin", "secret", "config", "node", "service", "stack", "manifest", "builder", "compose", "machine", "pod"}, []string{"ls", "list", "inspect", "history", "logs", "ps", "top", "port", "config", "images", "version", "du", "show", "use"}}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsContainersL219() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"build|pull|tag|push|create|start|restart|cp|commit|save|load|export|import|rename|update|unpause|wait|attach"}, Tier: "write"}}}
+}
+
+func packsContainersL219C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"docker", "podman", "nerdctl"}, sub: [][]string{[]string{"build", "pull", "tag", "push", "create", "start", "restart", "cp", "commit", "save", "load", "export", "import", "rename", "update", "unpause", "wait", "attach"}}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsContainersL224() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"docker", "podman", "nerdctl"}, Sub: []string{"compose|buildx|image|container|network|volume", "up|build|pull|push|create|start|restart|cp|tag|load|save|import|bake|connect|disconnect|run|exec"}, Tier: "write"}}}
 }
 
+func packsContainersL224C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"docker", "podman", "nerdctl"}, sub: [][]string{[]string{"compose", "buildx", "image", "container", "network", "volume"}, []string{"up", "build", "pull", "push", "create", "start", "restart", "cp", "tag", "load", "save", "import", "bake", "connect", "disconnect", "run", "exec"}}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsContainersL229() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"docker-compose", "podman-compose"}, Sub: []string{"ps|logs|config|images|top|version|ls|port"}}}}
 }
 
+func packsContainersL229C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"docker-compose", "podman-compose"}, sub: [][]string{[]string{"ps", "logs", "config", "images", "top", "version", "ls", "port"}}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsContainersL233() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"docker-compose", "podman-compose"}, Sub: []string{"up|build|pull|push|create|start|restart"}, Tier: "write"}}}
+}
+
+func packsContainersL233C() *compiledPack {
+	return &compiledPack{name: "containers", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"docker-compose", "podman-compose"}, sub: [][]string{[]string{"up", "build", "pull", "push", "create", "start", "restart"}}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsDatabasesL5() Pack {
@@ -3435,84 +3667,168 @@ func packsDatabasesL58() Pack {
 	return Pack{Rules: []Rule{{ID: "db.sql-drop-database", Exe: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "DROP DATABASE / DROP SCHEMA deletes every table and row in it.", Suggestion: "Back up first and ask; drop only databases this task created.", Match: Match{SQL: []string{"drop-database"}, SQLFlags: []string{"-c", "--command", "-e", "--execute", "-q", "--query", "-Q", "-cmd"}, SQLOperands: true, SQLSkip: 1}}}}
 }
 
+func packsDatabasesL58C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "db.sql-drop-database", Pack: "databases", Executables: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, Category: "db-drop", Tier: 0x3, Blast: 0x3, Reason: "DROP DATABASE / DROP SCHEMA deletes every table and row in it.", Suggestion: "Back up first and ask; drop only databases this task created."}, src: Rule{ID: "db.sql-drop-database", Exe: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "DROP DATABASE / DROP SCHEMA deletes every table and row in it.", Suggestion: "Back up first and ask; drop only databases this task created.", Match: Match{SQL: []string{"drop-database"}, SQLFlags: []string{"-c", "--command", "-e", "--execute", "-q", "--query", "-Q", "-cmd"}, SQLOperands: true, SQLSkip: 1}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, sql: []string{"drop-database"}, sqlKinds: 0x1, sqlFlags: []string{"-c", "--command", "-e", "--execute", "-q", "--query", "-Q", "-cmd"}, sqlOperands: true, sqlSkip: 1, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsDatabasesL72() Pack {
 	return Pack{Rules: []Rule{{ID: "db.sql-drop-table", Exe: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "DROP TABLE (or TRUNCATE) deletes all of the table's rows.", Suggestion: "Back up the table first and ask; use a migration the user reviews.", Match: Match{SQL: []string{"drop-table", "truncate"}, SQLFlags: []string{"-c", "--command", "-e", "--execute", "-q", "--query", "-Q", "-cmd"}, SQLOperands: true, SQLSkip: 1}}}}
+}
+
+func packsDatabasesL72C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "db.sql-drop-table", Pack: "databases", Executables: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, Category: "db-drop", Tier: 0x3, Blast: 0x3, Reason: "DROP TABLE (or TRUNCATE) deletes all of the table's rows.", Suggestion: "Back up the table first and ask; use a migration the user reviews."}, src: Rule{ID: "db.sql-drop-table", Exe: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "DROP TABLE (or TRUNCATE) deletes all of the table's rows.", Suggestion: "Back up the table first and ask; use a migration the user reviews.", Match: Match{SQL: []string{"drop-table", "truncate"}, SQLFlags: []string{"-c", "--command", "-e", "--execute", "-q", "--query", "-Q", "-cmd"}, SQLOperands: true, SQLSkip: 1}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, sql: []string{"drop-table", "truncate"}, sqlKinds: 0xa, sqlFlags: []string{"-c", "--command", "-e", "--execute", "-q", "--query", "-Q", "-cmd"}, sqlOperands: true, sqlSkip: 1, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsDatabasesL86() Pack {
 	return Pack{Rules: []Rule{{ID: "db.sql-delete-all", Exe: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, Category: "db-write", Tier: "destructive", Blast: "high", Reason: "DELETE or UPDATE without a WHERE clause changes every row of the table.", Suggestion: "Add a WHERE clause that selects the rows you mean, and check the count with SELECT first.", Match: Match{SQL: []string{"delete-all", "update-all"}, SQLFlags: []string{"-c", "--command", "-e", "--execute", "-q", "--query", "-Q", "-cmd"}, SQLOperands: true, SQLSkip: 1}}}}
 }
 
+func packsDatabasesL86C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "db.sql-delete-all", Pack: "databases", Executables: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, Category: "db-write", Tier: 0x3, Blast: 0x3, Reason: "DELETE or UPDATE without a WHERE clause changes every row of the table.", Suggestion: "Add a WHERE clause that selects the rows you mean, and check the count with SELECT first."}, src: Rule{ID: "db.sql-delete-all", Exe: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, Category: "db-write", Tier: "destructive", Blast: "high", Reason: "DELETE or UPDATE without a WHERE clause changes every row of the table.", Suggestion: "Add a WHERE clause that selects the rows you mean, and check the count with SELECT first.", Match: Match{SQL: []string{"delete-all", "update-all"}, SQLFlags: []string{"-c", "--command", "-e", "--execute", "-q", "--query", "-Q", "-cmd"}, SQLOperands: true, SQLSkip: 1}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, sql: []string{"delete-all", "update-all"}, sqlKinds: 0x30, sqlFlags: []string{"-c", "--command", "-e", "--execute", "-q", "--query", "-Q", "-cmd"}, sqlOperands: true, sqlSkip: 1, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsDatabasesL100() Pack {
 	return Pack{Rules: []Rule{{ID: "db.sql-drop-other", Exe: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, Category: "db-drop", Tier: "destructive", Blast: "medium", Reason: "The statement drops a database object (index, view, user, column …).", Suggestion: "Put schema changes in a migration the user reviews.", Match: Match{SQL: []string{"drop-other", "alter-drop"}, SQLFlags: []string{"-c", "--command", "-e", "--execute", "-q", "--query", "-Q", "-cmd"}, SQLOperands: true, SQLSkip: 1}}}}
+}
+
+func packsDatabasesL100C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "db.sql-drop-other", Pack: "databases", Executables: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, Category: "db-drop", Tier: 0x3, Blast: 0x2, Reason: "The statement drops a database object (index, view, user, column …).", Suggestion: "Put schema changes in a migration the user reviews."}, src: Rule{ID: "db.sql-drop-other", Exe: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "clickhouse", "cockroach", "sqlcmd", "cqlsh"}, Category: "db-drop", Tier: "destructive", Blast: "medium", Reason: "The statement drops a database object (index, view, user, column …).", Suggestion: "Put schema changes in a migration the user reviews.", Match: Match{SQL: []string{"drop-other", "alter-drop"}, SQLFlags: []string{"-c", "--command", "-e", "--execute", "-q", "--query", "-Q", "-cmd"}, SQLOperands: true, SQLSkip: 1}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, sql: []string{"drop-other", "alter-drop"}, sqlKinds: 0x44, sqlFlags: []string{"-c", "--command", "-e", "--execute", "-q", "--query", "-Q", "-cmd"}, sqlOperands: true, sqlSkip: 1, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsDatabasesL114() Pack {
 	return Pack{Rules: []Rule{{ID: "db.sql-unverifiable", Exe: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "cockroach", "sqlcmd", "cqlsh", "mongosh", "mongo", "redis-cli", "valkey-cli", "keydb-cli"}, Category: "db-write", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "The statements sent to the database are not known before they run (a variable, a substitution, a file or a pipe).", Suggestion: "Pass the statements literally with -c/-e so they can be checked.", Match: Match{SQL: []string{"unknown"}, SQLFlags: []string{"-c", "--command", "-e", "--execute", "-q", "--query", "-Q", "-cmd", "--eval"}, SQLOperands: true, SQLSkip: 1}}}}
 }
 
+func packsDatabasesL114C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "db.sql-unverifiable", Pack: "databases", Executables: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "cockroach", "sqlcmd", "cqlsh", "mongosh", "mongo", "redis-cli", "valkey-cli", "keydb-cli"}, Category: "db-write", Tier: 0x2, Blast: 0x5, Verdict: 0x1, Unverifiable: true, Reason: "The statements sent to the database are not known before they run (a variable, a substitution, a file or a pipe).", Suggestion: "Pass the statements literally with -c/-e so they can be checked."}, src: Rule{ID: "db.sql-unverifiable", Exe: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "clickhouse-client", "cockroach", "sqlcmd", "cqlsh", "mongosh", "mongo", "redis-cli", "valkey-cli", "keydb-cli"}, Category: "db-write", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "The statements sent to the database are not known before they run (a variable, a substitution, a file or a pipe).", Suggestion: "Pass the statements literally with -c/-e so they can be checked.", Match: Match{SQL: []string{"unknown"}, SQLFlags: []string{"-c", "--command", "-e", "--execute", "-q", "--query", "-Q", "-cmd", "--eval"}, SQLOperands: true, SQLSkip: 1}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, sql: []string{"unknown"}, sqlKinds: 0x1000, sqlFlags: []string{"-c", "--command", "-e", "--execute", "-q", "--query", "-Q", "-cmd", "--eval"}, sqlOperands: true, sqlSkip: 1, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsDatabasesL131() Pack {
 	return Pack{Rules: []Rule{{ID: "db.redis-flush", Exe: []string{"redis-cli", "valkey-cli", "keydb-cli"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "FLUSHALL / FLUSHDB deletes every key.", Suggestion: "Delete the specific keys you created.", Match: Match{SQL: []string{"flush", "shutdown"}, SQLOperands: true}}}}
+}
+
+func packsDatabasesL131C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "db.redis-flush", Pack: "databases", Executables: []string{"redis-cli", "valkey-cli", "keydb-cli"}, Category: "db-drop", Tier: 0x3, Blast: 0x3, Reason: "FLUSHALL / FLUSHDB deletes every key.", Suggestion: "Delete the specific keys you created."}, src: Rule{ID: "db.redis-flush", Exe: []string{"redis-cli", "valkey-cli", "keydb-cli"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "FLUSHALL / FLUSHDB deletes every key.", Suggestion: "Delete the specific keys you created.", Match: Match{SQL: []string{"flush", "shutdown"}, SQLOperands: true}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, sql: []string{"flush", "shutdown"}, sqlKinds: 0x180, sqlOperands: true, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsDatabasesL146() Pack {
 	return Pack{Rules: []Rule{{ID: "db.redis-replicaof", Exe: []string{"redis-cli", "valkey-cli", "keydb-cli"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "REPLICAOF / SLAVEOF makes the server a replica of another: its whole dataset is discarded and replaced by the other server's.", Suggestion: "Ask before changing a server's replication.", Match: Match{SQL: []string{"replicaof"}, SQLOperands: true}}}}
 }
 
+func packsDatabasesL146C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "db.redis-replicaof", Pack: "databases", Executables: []string{"redis-cli", "valkey-cli", "keydb-cli"}, Category: "db-drop", Tier: 0x3, Blast: 0x3, Reason: "REPLICAOF / SLAVEOF makes the server a replica of another: its whole dataset is discarded and replaced by the other server's.", Suggestion: "Ask before changing a server's replication."}, src: Rule{ID: "db.redis-replicaof", Exe: []string{"redis-cli", "valkey-cli", "keydb-cli"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "REPLICAOF / SLAVEOF makes the server a replica of another: its whole dataset is discarded and replaced by the other server's.", Suggestion: "Ask before changing a server's replication.", Match: Match{SQL: []string{"replicaof"}, SQLOperands: true}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, sql: []string{"replicaof"}, sqlKinds: 0x800, sqlOperands: true, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsDatabasesL163() Pack {
 	return Pack{Rules: []Rule{{ID: "db.redis-config-dir-code", Exe: []string{"redis-cli", "valkey-cli", "keydb-cli"}, Category: "privilege", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "CONFIG SET dir / dbfilename points the server's dump file at a place whose files are run (a crontab, authorized_keys, a start-up or web directory): the next SAVE writes a file there holding keys the client chose.", Suggestion: "Leave dir and dbfilename to the server's configuration.", Match: Match{OperandsAny: []string{"/var/spool/cron", "/var/spool/cron/**", "/etc/cron*", "/etc/cron*/**", "~/.ssh", "~/.ssh/**", "/root/.ssh", "/root/.ssh/**", "/home/*/.ssh", "/home/*/.ssh/**", "/Users/*/.ssh", "/Users/*/.ssh/**", "authorized_keys", "authorized_keys2", "/etc/profile.d", "/etc/profile.d/**", "/etc/init.d", "/etc/init.d/**", "/etc/rc.d/**", "/etc/systemd/**", "/lib/systemd/**", "/usr/lib/systemd/**", "/etc/update-motd.d", "/etc/update-motd.d/**", "/var/www", "/var/www/**", "/usr/share/nginx/html", "/usr/share/nginx/html/**", "*.php", "*.jsp", "*.asp", "*.aspx", "*.phtml", "/etc/ld.so.preload", "/etc/sudoers.d", "/etc/sudoers.d/**", "/etc/crontab"}, OperandAt: intp(0), OperandAtAny: []string{"config", "CONFIG", "Config"}}}}}
+}
+
+func packsDatabasesL163C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "db.redis-config-dir-code", Pack: "databases", Executables: []string{"redis-cli", "valkey-cli", "keydb-cli"}, Category: "privilege", Tier: 0x3, Blast: 0x4, Verdict: 0x2, Reason: "CONFIG SET dir / dbfilename points the server's dump file at a place whose files are run (a crontab, authorized_keys, a start-up or web directory): the next SAVE writes a file there holding keys the client chose.", Suggestion: "Leave dir and dbfilename to the server's configuration."}, src: Rule{ID: "db.redis-config-dir-code", Exe: []string{"redis-cli", "valkey-cli", "keydb-cli"}, Category: "privilege", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "CONFIG SET dir / dbfilename points the server's dump file at a place whose files are run (a crontab, authorized_keys, a start-up or web directory): the next SAVE writes a file there holding keys the client chose.", Suggestion: "Leave dir and dbfilename to the server's configuration.", Match: Match{OperandsAny: []string{"/var/spool/cron", "/var/spool/cron/**", "/etc/cron*", "/etc/cron*/**", "~/.ssh", "~/.ssh/**", "/root/.ssh", "/root/.ssh/**", "/home/*/.ssh", "/home/*/.ssh/**", "/Users/*/.ssh", "/Users/*/.ssh/**", "authorized_keys", "authorized_keys2", "/etc/profile.d", "/etc/profile.d/**", "/etc/init.d", "/etc/init.d/**", "/etc/rc.d/**", "/etc/systemd/**", "/lib/systemd/**", "/usr/lib/systemd/**", "/etc/update-motd.d", "/etc/update-motd.d/**", "/var/www", "/var/www/**", "/usr/share/nginx/html", "/usr/share/nginx/html/**", "*.php", "*.jsp", "*.asp", "*.aspx", "*.phtml", "/etc/ld.so.preload", "/etc/sudoers.d", "/etc/sudoers.d/**", "/etc/crontab"}, OperandAt: intp(0), OperandAtAny: []string{"config", "CONFIG", "Config"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "/var/spool/cron"}, {glob: "/var/spool/cron/**", head: "/var/spool/cron/", wild: true, run: 2}, {glob: "/etc/cron*", head: "/etc/cron", wild: true, run: 1}, {glob: "/etc/cron*/**", head: "/etc/cron", wild: true}, {glob: "~/.ssh"}, {glob: "~/.ssh/**", head: "~/.ssh/", wild: true, run: 2}, {glob: "/root/.ssh"}, {glob: "/root/.ssh/**", head: "/root/.ssh/", wild: true, run: 2}, {glob: "/home/*/.ssh", head: "/home/", tail: "/.ssh", wild: true, run: 1}, {glob: "/home/*/.ssh/**", head: "/home/", wild: true}, {glob: "/users/*/.ssh", head: "/users/", tail: "/.ssh", wild: true, run: 1}, {glob: "/users/*/.ssh/**", head: "/users/", wild: true}, {glob: "authorized_keys"}, {glob: "authorized_keys2"}, {glob: "/etc/profile.d"}, {glob: "/etc/profile.d/**", head: "/etc/profile.d/", wild: true, run: 2}, {glob: "/etc/init.d"}, {glob: "/etc/init.d/**", head: "/etc/init.d/", wild: true, run: 2}, {glob: "/etc/rc.d/**", head: "/etc/rc.d/", wild: true, run: 2}, {glob: "/etc/systemd/**", head: "/etc/systemd/", wild: true, run: 2}, {glob: "/lib/systemd/**", head: "/lib/systemd/", wild: true, run: 2}, {glob: "/usr/lib/systemd/**", head: "/usr/lib/systemd/", wild: true, run: 2}, {glob: "/etc/update-motd.d"}, {glob: "/etc/update-motd.d/**", head: "/etc/update-motd.d/", wild: true, run: 2}, {glob: "/var/www"}, {glob: "/var/www/**", head: "/var/www/", wild: true, run: 2}, {glob: "/usr/share/nginx/html"}, {glob: "/usr/share/nginx/html/**", head: "/usr/share/nginx/html/", wild: true, run: 2}, {glob: "*.php", tail: ".php", wild: true, run: 1}, {glob: "*.jsp", tail: ".jsp", wild: true, run: 1}, {glob: "*.asp", tail: ".asp", wild: true, run: 1}, {glob: "*.aspx", tail: ".aspx", wild: true, run: 1}, {glob: "*.phtml", tail: ".phtml", wild: true, run: 1}, {glob: "/etc/ld.so.preload"}, {glob: "/etc/sudoers.d"}, {glob: "/etc/sudoers.d/**", head: "/etc/sudoers.d/", wild: true, run: 2}, {glob: "/etc/crontab"}}, operandAtAny: []pattern{{glob: "config"}, {glob: "config"}, {glob: "config"}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsDatabasesL182() Pack {
 	return Pack{Rules: []Rule{{ID: "db.redis-unknown-command", Exe: []string{"redis-cli", "valkey-cli", "keydb-cli"}, Category: "db-write", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "The Redis command is not known before it runs.", Suggestion: "Pass the command literally so it can be checked.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"@unknown"}}}}}
 }
 
+func packsDatabasesL182C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "db.redis-unknown-command", Pack: "databases", Executables: []string{"redis-cli", "valkey-cli", "keydb-cli"}, Category: "db-write", Tier: 0x2, Blast: 0x5, Verdict: 0x1, Unverifiable: true, Reason: "The Redis command is not known before it runs.", Suggestion: "Pass the command literally so it can be checked."}, src: Rule{ID: "db.redis-unknown-command", Exe: []string{"redis-cli", "valkey-cli", "keydb-cli"}, Category: "db-write", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "The Redis command is not known before it runs.", Suggestion: "Pass the command literally so it can be checked.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"@unknown"}}}, sub: [][]string{}, m: cond{operandAtAny: []pattern{{class: "@unknown"}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsDatabasesL195() Pack {
 	return Pack{Rules: []Rule{{ID: "db.mongo-drop", Exe: []string{"mongosh", "mongo"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "dropDatabase() / drop() / deleteMany({}) deletes whole databases, collections or every document.", Suggestion: "Delete with a filter that selects the documents you mean.", Match: Match{SQL: []string{"mongo-drop", "mongo-delete-all"}, SQLFlags: []string{"--eval"}}}}}
+}
+
+func packsDatabasesL195C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "db.mongo-drop", Pack: "databases", Executables: []string{"mongosh", "mongo"}, Category: "db-drop", Tier: 0x3, Blast: 0x3, Reason: "dropDatabase() / drop() / deleteMany({}) deletes whole databases, collections or every document.", Suggestion: "Delete with a filter that selects the documents you mean."}, src: Rule{ID: "db.mongo-drop", Exe: []string{"mongosh", "mongo"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "dropDatabase() / drop() / deleteMany({}) deletes whole databases, collections or every document.", Suggestion: "Delete with a filter that selects the documents you mean.", Match: Match{SQL: []string{"mongo-drop", "mongo-delete-all"}, SQLFlags: []string{"--eval"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, sql: []string{"mongo-drop", "mongo-delete-all"}, sqlKinds: 0x600, sqlFlags: []string{"--eval"}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsDatabasesL209() Pack {
 	return Pack{Rules: []Rule{{ID: "db.dropdb", Exe: []string{"dropdb", "dropuser", "pg_resetwal"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "dropdb/dropuser removes a whole database or role; pg_resetwal can corrupt the cluster.", Suggestion: "Ask before dropping databases.", Match: Match{FlagsNone: []string{"--help", "--version"}}}}}
 }
 
+func packsDatabasesL209C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "db.dropdb", Pack: "databases", Executables: []string{"dropdb", "dropuser", "pg_resetwal"}, Category: "db-drop", Tier: 0x3, Blast: 0x3, Reason: "dropdb/dropuser removes a whole database or role; pg_resetwal can corrupt the cluster.", Suggestion: "Ask before dropping databases."}, src: Rule{ID: "db.dropdb", Exe: []string{"dropdb", "dropuser", "pg_resetwal"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "dropdb/dropuser removes a whole database or role; pg_resetwal can corrupt the cluster.", Suggestion: "Ask before dropping databases.", Match: Match{FlagsNone: []string{"--help", "--version"}}}, sub: [][]string{}, m: cond{flagsNone: []string{"--help", "--version"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsDatabasesL220() Pack {
 	return Pack{Rules: []Rule{{ID: "db.mysqladmin-drop", Exe: []string{"mysqladmin"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "mysqladmin drop deletes a whole database; shutdown stops the server.", Suggestion: "Ask before dropping databases.", Match: Match{Verbs: []string{"drop", "shutdown", "flush-*", "purge"}, VerbDepth: 2}}}}
+}
+
+func packsDatabasesL220C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "db.mysqladmin-drop", Pack: "databases", Executables: []string{"mysqladmin"}, Category: "db-drop", Tier: 0x3, Blast: 0x3, Reason: "mysqladmin drop deletes a whole database; shutdown stops the server.", Suggestion: "Ask before dropping databases."}, src: Rule{ID: "db.mysqladmin-drop", Exe: []string{"mysqladmin"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "mysqladmin drop deletes a whole database; shutdown stops the server.", Suggestion: "Ask before dropping databases.", Match: Match{Verbs: []string{"drop", "shutdown", "flush-*", "purge"}, VerbDepth: 2}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"drop", "shutdown", "flush-*", "purge"}, verbDepth: 2, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsDatabasesL234() Pack {
 	return Pack{Rules: []Rule{{ID: "db.framework-reset", Exe: []string{"rails", "rake", "bin/rails"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "This drops or recreates the application database, deleting its data.", Suggestion: "Run migrations forward instead; reset only a throwaway database after asking.", Match: Match{Verbs: []string{"db:drop", "db:reset", "db:schema:load", "db:setup", "db:purge", "db:truncate_all", "db:migrate:reset", "db:structure:load", "db:rollback"}}}}}
 }
 
+func packsDatabasesL234C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "db.framework-reset", Pack: "databases", Executables: []string{"rails", "rake", "bin/rails"}, Category: "db-drop", Tier: 0x3, Blast: 0x3, Reason: "This drops or recreates the application database, deleting its data.", Suggestion: "Run migrations forward instead; reset only a throwaway database after asking."}, src: Rule{ID: "db.framework-reset", Exe: []string{"rails", "rake", "bin/rails"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "This drops or recreates the application database, deleting its data.", Suggestion: "Run migrations forward instead; reset only a throwaway database after asking.", Match: Match{Verbs: []string{"db:drop", "db:reset", "db:schema:load", "db:setup", "db:purge", "db:truncate_all", "db:migrate:reset", "db:structure:load", "db:rollback"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"db:drop", "db:reset", "db:schema:load", "db:setup", "db:purge", "db:truncate_all", "db:migrate:reset", "db:structure:load", "db:rollback"}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsDatabasesL245() Pack {
 	return Pack{Rules: []Rule{{ID: "db.prisma-reset", Exe: []string{"prisma", "npx", "pnpx", "bunx", "sequelize", "knex"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "This resets or drops the database (prisma migrate reset, db push --force-reset, sequelize db:drop).", Suggestion: "Run migrations forward instead; reset only a throwaway database after asking.", Match: Match{Verbs: []string{"reset", "db:drop", "db:migrate:undo:all", "migrate:rollback", "--force-reset", "db:seed:undo:all"}, VerbDepth: 4}}}}
+}
+
+func packsDatabasesL245C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "db.prisma-reset", Pack: "databases", Executables: []string{"prisma", "npx", "pnpx", "bunx", "sequelize", "knex"}, Category: "db-drop", Tier: 0x3, Blast: 0x3, Reason: "This resets or drops the database (prisma migrate reset, db push --force-reset, sequelize db:drop).", Suggestion: "Run migrations forward instead; reset only a throwaway database after asking."}, src: Rule{ID: "db.prisma-reset", Exe: []string{"prisma", "npx", "pnpx", "bunx", "sequelize", "knex"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "This resets or drops the database (prisma migrate reset, db push --force-reset, sequelize db:drop).", Suggestion: "Run migrations forward instead; reset only a throwaway database after asking.", Match: Match{Verbs: []string{"reset", "db:drop", "db:migrate:undo:all", "migrate:rollback", "--force-reset", "db:seed:undo:all"}, VerbDepth: 4}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"reset", "db:drop", "db:migrate:undo:all", "migrate:rollback", "--force-reset", "db:seed:undo:all"}, verbDepth: 4, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsDatabasesL257() Pack {
 	return Pack{Rules: []Rule{{ID: "db.prisma-force-reset", Exe: []string{"prisma", "npx", "pnpx", "bunx"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "db push --force-reset / --accept-data-loss drops data to apply the schema.", Suggestion: "Create a migration and review it.", Match: Match{FlagsAny: []string{"--force-reset", "--accept-data-loss"}}}}}
 }
 
+func packsDatabasesL257C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "db.prisma-force-reset", Pack: "databases", Executables: []string{"prisma", "npx", "pnpx", "bunx"}, Category: "db-drop", Tier: 0x3, Blast: 0x3, Reason: "db push --force-reset / --accept-data-loss drops data to apply the schema.", Suggestion: "Create a migration and review it."}, src: Rule{ID: "db.prisma-force-reset", Exe: []string{"prisma", "npx", "pnpx", "bunx"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "db push --force-reset / --accept-data-loss drops data to apply the schema.", Suggestion: "Create a migration and review it.", Match: Match{FlagsAny: []string{"--force-reset", "--accept-data-loss"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"--force-reset", "--accept-data-loss"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsDatabasesL268() Pack {
 	return Pack{Rules: []Rule{{ID: "db.django-flush", Exe: []string{"python", "python3"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "manage.py flush / reset_db deletes every row of the database.", Suggestion: "Ask before flushing the database.", Match: Match{OperandsAny: []string{"flush", "reset_db", "sqlflush", "drop_test_database"}, OperandAt: intp(0), OperandAtAny: []string{"manage.py", "*/manage.py"}}}}}
+}
+
+func packsDatabasesL268C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "db.django-flush", Pack: "databases", Executables: []string{"python", "python3"}, Category: "db-drop", Tier: 0x3, Blast: 0x3, Reason: "manage.py flush / reset_db deletes every row of the database.", Suggestion: "Ask before flushing the database."}, src: Rule{ID: "db.django-flush", Exe: []string{"python", "python3"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "manage.py flush / reset_db deletes every row of the database.", Suggestion: "Ask before flushing the database.", Match: Match{OperandsAny: []string{"flush", "reset_db", "sqlflush", "drop_test_database"}, OperandAt: intp(0), OperandAtAny: []string{"manage.py", "*/manage.py"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "flush"}, {glob: "reset_db"}, {glob: "sqlflush"}, {glob: "drop_test_database"}}, operandAtAny: []pattern{{glob: "manage.py"}, {glob: "*/manage.py", tail: "/manage.py", wild: true, run: 1}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsDatabasesL281() Pack {
 	return Pack{Rules: []Rule{{ID: "db.artisan-wipe", Exe: []string{"php"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "artisan db:wipe / migrate:fresh / migrate:reset drops every table.", Suggestion: "Run migrations forward instead.", Match: Match{OperandsAny: []string{"db:wipe", "migrate:fresh", "migrate:reset", "migrate:refresh"}, OperandAt: intp(0), OperandAtAny: []string{"artisan"}}}}}
 }
 
+func packsDatabasesL281C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "db.artisan-wipe", Pack: "databases", Executables: []string{"php"}, Category: "db-drop", Tier: 0x3, Blast: 0x3, Reason: "artisan db:wipe / migrate:fresh / migrate:reset drops every table.", Suggestion: "Run migrations forward instead."}, src: Rule{ID: "db.artisan-wipe", Exe: []string{"php"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "artisan db:wipe / migrate:fresh / migrate:reset drops every table.", Suggestion: "Run migrations forward instead.", Match: Match{OperandsAny: []string{"db:wipe", "migrate:fresh", "migrate:reset", "migrate:refresh"}, OperandAt: intp(0), OperandAtAny: []string{"artisan"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "db:wipe"}, {glob: "migrate:fresh"}, {glob: "migrate:reset"}, {glob: "migrate:refresh"}}, operandAtAny: []pattern{{glob: "artisan"}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsDatabasesL294() Pack {
 	return Pack{Rules: []Rule{{ID: "db.migration-tool-clean", Exe: []string{"flyway", "liquibase", "alembic", "dbt", "supabase", "n8n", "bench"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "This wipes or resets the database schema (flyway clean, liquibase drop-all, alembic downgrade base, supabase db reset, …).", Suggestion: "Ask before wiping schemas.", Match: Match{Verbs: []string{"clean", "drop-all", "dropall", "downgrade", "reset", "db:reset", "user-management:reset", "drop-site", "--full-refresh"}, VerbDepth: 2}}}}
+}
+
+func packsDatabasesL294C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "db.migration-tool-clean", Pack: "databases", Executables: []string{"flyway", "liquibase", "alembic", "dbt", "supabase", "n8n", "bench"}, Category: "db-drop", Tier: 0x3, Blast: 0x3, Reason: "This wipes or resets the database schema (flyway clean, liquibase drop-all, alembic downgrade base, supabase db reset, …).", Suggestion: "Ask before wiping schemas."}, src: Rule{ID: "db.migration-tool-clean", Exe: []string{"flyway", "liquibase", "alembic", "dbt", "supabase", "n8n", "bench"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "This wipes or resets the database schema (flyway clean, liquibase drop-all, alembic downgrade base, supabase db reset, …).", Suggestion: "Ask before wiping schemas.", Match: Match{Verbs: []string{"clean", "drop-all", "dropall", "downgrade", "reset", "db:reset", "user-management:reset", "drop-site", "--full-refresh"}, VerbDepth: 2}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"clean", "drop-all", "dropall", "downgrade", "reset", "db:reset", "user-management:reset", "drop-site", "--full-refresh"}, verbDepth: 2, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsDatabasesL309() Pack {
 	return Pack{Rules: []Rule{{ID: "data.dvc-gc-cloud", Exe: []string{"dvc"}, Sub: []string{"gc"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "dvc gc --cloud deletes from the remote storage every version of the data the kept revisions do not use: often the only copy of older datasets and models.", Suggestion: "Run dvc gc without --cloud, or ask before deleting data from the remote.", Match: Match{FlagsAny: []string{"-c", "--cloud"}}}}}
 }
 
+func packsDatabasesL309C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "data.dvc-gc-cloud", Pack: "databases", Executables: []string{"dvc"}, Category: "db-drop", Tier: 0x3, Blast: 0x3, Reason: "dvc gc --cloud deletes from the remote storage every version of the data the kept revisions do not use: often the only copy of older datasets and models.", Suggestion: "Run dvc gc without --cloud, or ask before deleting data from the remote."}, src: Rule{ID: "data.dvc-gc-cloud", Exe: []string{"dvc"}, Sub: []string{"gc"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "dvc gc --cloud deletes from the remote storage every version of the data the kept revisions do not use: often the only copy of older datasets and models.", Suggestion: "Run dvc gc without --cloud, or ask before deleting data from the remote.", Match: Match{FlagsAny: []string{"-c", "--cloud"}}}, sub: [][]string{[]string{"gc"}}, m: cond{flagsAny: []string{"-c", "--cloud"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsDatabasesL321() Pack {
 	return Pack{Rules: []Rule{{ID: "data.dvc-gc", Exe: []string{"dvc"}, Sub: []string{"gc"}, Category: "db-drop", Tier: "destructive", Blast: "medium", Reason: "dvc gc deletes from the local cache every version of the data the kept revisions do not use; versions never pushed are lost.", Suggestion: "Push first (dvc push), or ask before collecting the cache.", Match: Match{FlagsNone: []string{"-c", "--cloud"}}}}}
 }
 
+func packsDatabasesL321C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "data.dvc-gc", Pack: "databases", Executables: []string{"dvc"}, Category: "db-drop", Tier: 0x3, Blast: 0x2, Reason: "dvc gc deletes from the local cache every version of the data the kept revisions do not use; versions never pushed are lost.", Suggestion: "Push first (dvc push), or ask before collecting the cache."}, src: Rule{ID: "data.dvc-gc", Exe: []string{"dvc"}, Sub: []string{"gc"}, Category: "db-drop", Tier: "destructive", Blast: "medium", Reason: "dvc gc deletes from the local cache every version of the data the kept revisions do not use; versions never pushed are lost.", Suggestion: "Push first (dvc push), or ask before collecting the cache.", Match: Match{FlagsNone: []string{"-c", "--cloud"}}}, sub: [][]string{[]string{"gc"}}, m: cond{flagsNone: []string{"-c", "--cloud"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsDatabasesL333() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "mongosh", "mongo", "redis-cli", "valkey-cli", "clickhouse-client", "cockroach", "sqlcmd"}, Tier: "write"}}}
+}
+
+func packsDatabasesL333C() *compiledPack {
+	return &compiledPack{name: "databases", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"psql", "mysql", "mariadb", "sqlite3", "duckdb", "mongosh", "mongo", "redis-cli", "valkey-cli", "clickhouse-client", "cockroach", "sqlcmd"}, sub: [][]string{}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsFilesystemL5() Pack {
@@ -3571,216 +3887,432 @@ func packsFilesystemL60() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive-root", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "Recursive delete of the root directory wipes the whole machine.", Suggestion: "Delete the specific directory you mean, inside the project.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsAny: []string{"@root"}}}}}
 }
 
+func packsFilesystemL60C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.rm-recursive-root", Pack: "filesystem", Executables: []string{"rm"}, Category: "fs-delete", Tier: 0x3, Blast: 0x4, Reason: "Recursive delete of the root directory wipes the whole machine.", Suggestion: "Delete the specific directory you mean, inside the project."}, src: Rule{ID: "core.fs.rm-recursive-root", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "Recursive delete of the root directory wipes the whole machine.", Suggestion: "Delete the specific directory you mean, inside the project.", Match: Match{FlagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, OperandsAny: []string{"@root"}}}, sub: [][]string{}, m: cond{flagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, operandsAny: []pattern{{class: "@root"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsFilesystemL72() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-no-preserve-root", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "--no-preserve-root switches off rm's last guard against deleting /.", Suggestion: "Never pass --no-preserve-root; name the directory to delete.", Match: Match{FlagsAny: []string{"--no-preserve-root"}}}}}
+}
+
+func packsFilesystemL72C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.rm-no-preserve-root", Pack: "filesystem", Executables: []string{"rm"}, Category: "fs-delete", Tier: 0x3, Blast: 0x4, Reason: "--no-preserve-root switches off rm's last guard against deleting /.", Suggestion: "Never pass --no-preserve-root; name the directory to delete."}, src: Rule{ID: "core.fs.rm-no-preserve-root", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "--no-preserve-root switches off rm's last guard against deleting /.", Suggestion: "Never pass --no-preserve-root; name the directory to delete.", Match: Match{FlagsAny: []string{"--no-preserve-root"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"--no-preserve-root"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsFilesystemL83() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive-home", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "Recursive delete of a home directory destroys every file of that user.", Suggestion: "Delete the specific sub-directory you mean.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsAny: []string{"@home"}}}}}
 }
 
+func packsFilesystemL83C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.rm-recursive-home", Pack: "filesystem", Executables: []string{"rm"}, Category: "fs-delete", Tier: 0x3, Blast: 0x4, Reason: "Recursive delete of a home directory destroys every file of that user.", Suggestion: "Delete the specific sub-directory you mean."}, src: Rule{ID: "core.fs.rm-recursive-home", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "Recursive delete of a home directory destroys every file of that user.", Suggestion: "Delete the specific sub-directory you mean.", Match: Match{FlagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, OperandsAny: []string{"@home"}}}, sub: [][]string{}, m: cond{flagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, operandsAny: []pattern{{class: "@home"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsFilesystemL95() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive-system", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "Recursive delete of a system directory breaks the operating system.", Suggestion: "Remove only the file you mean, with the package manager if it belongs to a package.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsAny: []string{"@system"}}}}}
+}
+
+func packsFilesystemL95C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.rm-recursive-system", Pack: "filesystem", Executables: []string{"rm"}, Category: "fs-delete", Tier: 0x3, Blast: 0x4, Reason: "Recursive delete of a system directory breaks the operating system.", Suggestion: "Remove only the file you mean, with the package manager if it belongs to a package."}, src: Rule{ID: "core.fs.rm-recursive-system", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "Recursive delete of a system directory breaks the operating system.", Suggestion: "Remove only the file you mean, with the package manager if it belongs to a package.", Match: Match{FlagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, OperandsAny: []string{"@system"}}}, sub: [][]string{}, m: cond{flagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, operandsAny: []pattern{{class: "@system"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsFilesystemL107() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive-cwd-of-home", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "Recursive delete of everything in the current directory, which an earlier cd made the home or root directory.", Suggestion: "Name the directory to delete instead of relying on cd.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsAny: []string{"@cwd", "@parent"}, Dir: []string{"@home", "@root", "@system"}}}}}
 }
 
+func packsFilesystemL107C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.rm-recursive-cwd-of-home", Pack: "filesystem", Executables: []string{"rm"}, Category: "fs-delete", Tier: 0x3, Blast: 0x4, Reason: "Recursive delete of everything in the current directory, which an earlier cd made the home or root directory.", Suggestion: "Name the directory to delete instead of relying on cd."}, src: Rule{ID: "core.fs.rm-recursive-cwd-of-home", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "Recursive delete of everything in the current directory, which an earlier cd made the home or root directory.", Suggestion: "Name the directory to delete instead of relying on cd.", Match: Match{FlagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, OperandsAny: []string{"@cwd", "@parent"}, Dir: []string{"@home", "@root", "@system"}}}, sub: [][]string{}, m: cond{flagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, operandsAny: []pattern{{class: "@cwd"}, {class: "@parent"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, dir: []pattern{{class: "@home"}, {class: "@root"}, {class: "@system"}}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsFilesystemL120() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive-cwd", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Recursive delete of the current or parent directory (., .., *) removes the whole project or more.", Suggestion: "Name the sub-directories to delete, such as build/ or dist/.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsAny: []string{"@cwd", "@parent", "../*/**"}}}}}
+}
+
+func packsFilesystemL120C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.rm-recursive-cwd", Pack: "filesystem", Executables: []string{"rm"}, Category: "fs-delete", Tier: 0x3, Blast: 0x3, Reason: "Recursive delete of the current or parent directory (., .., *) removes the whole project or more.", Suggestion: "Name the sub-directories to delete, such as build/ or dist/."}, src: Rule{ID: "core.fs.rm-recursive-cwd", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Recursive delete of the current or parent directory (., .., *) removes the whole project or more.", Suggestion: "Name the sub-directories to delete, such as build/ or dist/.", Match: Match{FlagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, OperandsAny: []string{"@cwd", "@parent", "../*/**"}}}, sub: [][]string{}, m: cond{flagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, operandsAny: []pattern{{class: "@cwd"}, {class: "@parent"}, {glob: "../*/**", head: "../", wild: true}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsFilesystemL132() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive-unknown", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "unknown", Unverifiable: true, Reason: "Recursive delete of a target that is not known before it runs (an unset variable or a command substitution).", Suggestion: "Spell the path out, or check the variable is set first (\"${DIR:?}\").", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsAny: []string{"@unknown"}, OperandsNone: []string{"@temp"}}}}}
 }
 
+func packsFilesystemL132C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.rm-recursive-unknown", Pack: "filesystem", Executables: []string{"rm"}, Category: "fs-delete", Tier: 0x3, Blast: 0x5, Verdict: 0x1, Unverifiable: true, Reason: "Recursive delete of a target that is not known before it runs (an unset variable or a command substitution).", Suggestion: "Spell the path out, or check the variable is set first (\"${DIR:?}\")."}, src: Rule{ID: "core.fs.rm-recursive-unknown", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "unknown", Unverifiable: true, Reason: "Recursive delete of a target that is not known before it runs (an unset variable or a command substitution).", Suggestion: "Spell the path out, or check the variable is set first (\"${DIR:?}\").", Match: Match{FlagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, OperandsAny: []string{"@unknown"}, OperandsNone: []string{"@temp"}}}, sub: [][]string{}, m: cond{flagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, operandsAny: []pattern{{class: "@unknown"}}, operandsNone: []pattern{{class: "@temp"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsFilesystemL146() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive-remote", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Recursive delete on another host, where relative paths start at that host's home directory and nothing about the project applies.", Suggestion: "Ask before deleting on remote hosts.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, Remote: true}}}}
+}
+
+func packsFilesystemL146C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.rm-recursive-remote", Pack: "filesystem", Executables: []string{"rm"}, Category: "fs-delete", Tier: 0x3, Blast: 0x3, Reason: "Recursive delete on another host, where relative paths start at that host's home directory and nothing about the project applies.", Suggestion: "Ask before deleting on remote hosts."}, src: Rule{ID: "core.fs.rm-recursive-remote", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Recursive delete on another host, where relative paths start at that host's home directory and nothing about the project applies.", Suggestion: "Ask before deleting on remote hosts.", Match: Match{FlagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, Remote: true}}, sub: [][]string{}, m: cond{flagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, remote: true, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsFilesystemL158() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive-stdin", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "unknown", Unverifiable: true, Reason: "Recursive delete of targets read from input (xargs, find -exec), which are not known before it runs.", Suggestion: "List the paths explicitly, or preview them first and delete them by name.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsAny: []string{"@unknown"}, Origins: []string{"xargs", "find -exec", "parallel"}}}}}
 }
 
+func packsFilesystemL158C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.rm-recursive-stdin", Pack: "filesystem", Executables: []string{"rm"}, Category: "fs-delete", Tier: 0x3, Blast: 0x5, Verdict: 0x1, Unverifiable: true, Reason: "Recursive delete of targets read from input (xargs, find -exec), which are not known before it runs.", Suggestion: "List the paths explicitly, or preview them first and delete them by name."}, src: Rule{ID: "core.fs.rm-recursive-stdin", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "unknown", Unverifiable: true, Reason: "Recursive delete of targets read from input (xargs, find -exec), which are not known before it runs.", Suggestion: "List the paths explicitly, or preview them first and delete them by name.", Match: Match{FlagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, OperandsAny: []string{"@unknown"}, Origins: []string{"xargs", "find -exec", "parallel"}}}, sub: [][]string{}, m: cond{flagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, operandsAny: []pattern{{class: "@unknown"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, origins: []string{"xargs", "find -exec", "parallel"}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsFilesystemL175() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive-stdin-bare", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "unknown", Unverifiable: true, Reason: "Recursive delete of targets read from input (xargs, parallel), which are not known before it runs.", Suggestion: "List the paths explicitly, or preview them first and delete them by name.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsNone: []string{"@any"}, Origins: []string{"xargs", "find -exec", "parallel"}}}}}
+}
+
+func packsFilesystemL175C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.rm-recursive-stdin-bare", Pack: "filesystem", Executables: []string{"rm"}, Category: "fs-delete", Tier: 0x3, Blast: 0x5, Verdict: 0x1, Unverifiable: true, Reason: "Recursive delete of targets read from input (xargs, parallel), which are not known before it runs.", Suggestion: "List the paths explicitly, or preview them first and delete them by name."}, src: Rule{ID: "core.fs.rm-recursive-stdin-bare", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "unknown", Unverifiable: true, Reason: "Recursive delete of targets read from input (xargs, parallel), which are not known before it runs.", Suggestion: "List the paths explicitly, or preview them first and delete them by name.", Match: Match{FlagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, OperandsNone: []string{"@any"}, Origins: []string{"xargs", "find -exec", "parallel"}}}, sub: [][]string{}, m: cond{flagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, operandsNone: []pattern{{class: "@any"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, origins: []string{"xargs", "find -exec", "parallel"}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsFilesystemL191() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Recursive delete of a directory cannot be undone.", Suggestion: "Delete build outputs and caches (build/, dist/, node_modules/, target/, var/cache/) or temporary directories, which are allowed; move other directories aside instead.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, OperandsOutside: []string{"@temp", "@outputs"}}}}}
 }
 
+func packsFilesystemL191C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.rm-recursive", Pack: "filesystem", Executables: []string{"rm"}, Category: "fs-delete", Tier: 0x3, Blast: 0x2, Reason: "Recursive delete of a directory cannot be undone.", Suggestion: "Delete build outputs and caches (build/, dist/, node_modules/, target/, var/cache/) or temporary directories, which are allowed; move other directories aside instead."}, src: Rule{ID: "core.fs.rm-recursive", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Recursive delete of a directory cannot be undone.", Suggestion: "Delete build outputs and caches (build/, dist/, node_modules/, target/, var/cache/) or temporary directories, which are allowed; move other directories aside instead.", Match: Match{FlagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, OperandsOutside: []string{"@temp", "@outputs"}}}, sub: [][]string{}, m: cond{flagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, operandsOutside: []pattern{{class: "@temp"}, {class: "@outputs"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsFilesystemL207() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-outside-project", Exe: []string{"rm", "unlink", "rmdir"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Deleting a file in a home or system location outside any project cannot be undone.", Suggestion: "Delete files inside the project or a temporary directory only.", Match: Match{OperandsAny: []string{"~/**", "@system", "/etc/**", "/usr/**", "/var/**", "/boot/**", "/bin/**", "/sbin/**", "/lib/**", "/opt/**", "/root/**", "/home/**", "/users/**", "/library/**", "/system/**"}, OperandsNone: []string{"@temp"}}}}}
+}
+
+func packsFilesystemL207C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.rm-outside-project", Pack: "filesystem", Executables: []string{"rm", "unlink", "rmdir"}, Category: "fs-delete", Tier: 0x3, Blast: 0x2, Reason: "Deleting a file in a home or system location outside any project cannot be undone.", Suggestion: "Delete files inside the project or a temporary directory only."}, src: Rule{ID: "core.fs.rm-outside-project", Exe: []string{"rm", "unlink", "rmdir"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Deleting a file in a home or system location outside any project cannot be undone.", Suggestion: "Delete files inside the project or a temporary directory only.", Match: Match{OperandsAny: []string{"~/**", "@system", "/etc/**", "/usr/**", "/var/**", "/boot/**", "/bin/**", "/sbin/**", "/lib/**", "/opt/**", "/root/**", "/home/**", "/users/**", "/library/**", "/system/**"}, OperandsNone: []string{"@temp"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "~/**", head: "~/", wild: true, run: 2}, {class: "@system"}, {glob: "/etc/**", head: "/etc/", wild: true, run: 2}, {glob: "/usr/**", head: "/usr/", wild: true, run: 2}, {glob: "/var/**", head: "/var/", wild: true, run: 2}, {glob: "/boot/**", head: "/boot/", wild: true, run: 2}, {glob: "/bin/**", head: "/bin/", wild: true, run: 2}, {glob: "/sbin/**", head: "/sbin/", wild: true, run: 2}, {glob: "/lib/**", head: "/lib/", wild: true, run: 2}, {glob: "/opt/**", head: "/opt/", wild: true, run: 2}, {glob: "/root/**", head: "/root/", wild: true, run: 2}, {glob: "/home/**", head: "/home/", wild: true, run: 2}, {glob: "/users/**", head: "/users/", wild: true, run: 2}, {glob: "/library/**", head: "/library/", wild: true, run: 2}, {glob: "/system/**", head: "/system/", wild: true, run: 2}}, operandsNone: []pattern{{class: "@temp"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsFilesystemL219() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-recursive-outside-cwd", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Recursive delete after cd-ing out of the project (to .., home or /) removes files outside it.", Suggestion: "Stay in the project directory and delete by path.", Match: Match{FlagsAll: [][]string{{"-r", "-R", "--recursive"}}, Dir: []string{"@parent", "../**", "@home", "@root", "@system"}}}}}
 }
 
+func packsFilesystemL219C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.rm-recursive-outside-cwd", Pack: "filesystem", Executables: []string{"rm"}, Category: "fs-delete", Tier: 0x3, Blast: 0x2, Reason: "Recursive delete after cd-ing out of the project (to .., home or /) removes files outside it.", Suggestion: "Stay in the project directory and delete by path."}, src: Rule{ID: "core.fs.rm-recursive-outside-cwd", Exe: []string{"rm"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Recursive delete after cd-ing out of the project (to .., home or /) removes files outside it.", Suggestion: "Stay in the project directory and delete by path.", Match: Match{FlagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, Dir: []string{"@parent", "../**", "@home", "@root", "@system"}}}, sub: [][]string{}, m: cond{flagsAll: [][]string{[]string{"-r", "-R", "--recursive"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, dir: []pattern{{class: "@parent"}, {glob: "../**", head: "../", wild: true, run: 2}, {class: "@home"}, {class: "@root"}, {class: "@system"}}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsFilesystemL231() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.rm-privileged", Exe: []string{"rm", "unlink", "rmdir", "shred"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Deleting as root bypasses every permission that protects system and other users' files.", Suggestion: "Delete only your own files, without sudo.", Match: Match{Privileged: true}}}}
+}
+
+func packsFilesystemL231C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.rm-privileged", Pack: "filesystem", Executables: []string{"rm", "unlink", "rmdir", "shred"}, Category: "fs-delete", Tier: 0x3, Blast: 0x3, Reason: "Deleting as root bypasses every permission that protects system and other users' files.", Suggestion: "Delete only your own files, without sudo."}, src: Rule{ID: "core.fs.rm-privileged", Exe: []string{"rm", "unlink", "rmdir", "shred"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Deleting as root bypasses every permission that protects system and other users' files.", Suggestion: "Delete only your own files, without sudo.", Match: Match{Privileged: true}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, privileged: true, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsFilesystemL242() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.ps-remove-recurse", Exe: []string{"remove-item", "ri", "del", "erase", "rd"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "PowerShell Remove-Item -Recurse deletes a whole directory tree.", Suggestion: "Delete build outputs by name; ask before removing other directories.", Match: Match{FlagsAny: []string{"-Recurse", "-recurse", "-r", "-s", "/s"}, OperandsOutside: []string{"@temp", "node_modules", "dist", "build", "target", "out", ".cache", "coverage", "bin", "obj", "__pycache__", ".venv", "venv"}}}}}
 }
 
+func packsFilesystemL242C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.ps-remove-recurse", Pack: "filesystem", Executables: []string{"remove-item", "ri", "del", "erase", "rd"}, Category: "fs-delete", Tier: 0x3, Blast: 0x3, Reason: "PowerShell Remove-Item -Recurse deletes a whole directory tree.", Suggestion: "Delete build outputs by name; ask before removing other directories."}, src: Rule{ID: "core.fs.ps-remove-recurse", Exe: []string{"remove-item", "ri", "del", "erase", "rd"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "PowerShell Remove-Item -Recurse deletes a whole directory tree.", Suggestion: "Delete build outputs by name; ask before removing other directories.", Match: Match{FlagsAny: []string{"-Recurse", "-recurse", "-r", "-s", "/s"}, OperandsOutside: []string{"@temp", "node_modules", "dist", "build", "target", "out", ".cache", "coverage", "bin", "obj", "__pycache__", ".venv", "venv"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-Recurse", "-recurse", "-r", "-s", "/s"}, operandsOutside: []pattern{{class: "@temp"}, {glob: "node_modules"}, {glob: "dist"}, {glob: "build"}, {glob: "target"}, {glob: "out"}, {glob: ".cache"}, {glob: "coverage"}, {glob: "bin"}, {glob: "obj"}, {glob: "__pycache__"}, {glob: ".venv"}, {glob: "venv"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsFilesystemL256() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.shred", Exe: []string{"shred", "srm", "wipe"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Secure erasure overwrites data so that it can never be recovered.", Suggestion: "Delete the file normally, or move it aside.", Match: Match{MinOperands: 1}}}}
+}
+
+func packsFilesystemL256C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.shred", Pack: "filesystem", Executables: []string{"shred", "srm", "wipe"}, Category: "fs-delete", Tier: 0x3, Blast: 0x3, Reason: "Secure erasure overwrites data so that it can never be recovered.", Suggestion: "Delete the file normally, or move it aside."}, src: Rule{ID: "core.fs.shred", Exe: []string{"shred", "srm", "wipe"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Secure erasure overwrites data so that it can never be recovered.", Suggestion: "Delete the file normally, or move it aside.", Match: Match{MinOperands: 1}}, sub: [][]string{}, m: cond{operandAt: -1, minOperands: 1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsFilesystemL267() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.find-delete-root", Exe: []string{"find"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "find -delete or -exec rm starting at /, a home directory or a system directory deletes far too much.", Suggestion: "Start the search in the project directory and preview it with -print first.", Match: Match{FlagsAny: []string{"-delete"}, OperandsAny: []string{"@root", "@home", "@system"}}}}}
 }
 
+func packsFilesystemL267C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.find-delete-root", Pack: "filesystem", Executables: []string{"find"}, Category: "fs-delete", Tier: 0x3, Blast: 0x4, Reason: "find -delete or -exec rm starting at /, a home directory or a system directory deletes far too much.", Suggestion: "Start the search in the project directory and preview it with -print first."}, src: Rule{ID: "core.fs.find-delete-root", Exe: []string{"find"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "find -delete or -exec rm starting at /, a home directory or a system directory deletes far too much.", Suggestion: "Start the search in the project directory and preview it with -print first.", Match: Match{FlagsAny: []string{"-delete"}, OperandsAny: []string{"@root", "@home", "@system"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-delete"}, operandsAny: []pattern{{class: "@root"}, {class: "@home"}, {class: "@system"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsFilesystemL279() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.find-exec-rm-root", Exe: []string{"find"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "find -exec rm starting at /, a home directory or a system directory deletes far too much.", Suggestion: "Start the search in the project directory and preview it with -print first.", Match: Match{FlagValues: map[string][]string{"-exec": {"rm", "*/rm", "shred", "unlink"}}, OperandsAny: []string{"@root", "@home", "@system"}}}}}
+}
+
+func packsFilesystemL279C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.find-exec-rm-root", Pack: "filesystem", Executables: []string{"find"}, Category: "fs-delete", Tier: 0x3, Blast: 0x4, Reason: "find -exec rm starting at /, a home directory or a system directory deletes far too much.", Suggestion: "Start the search in the project directory and preview it with -print first."}, src: Rule{ID: "core.fs.find-exec-rm-root", Exe: []string{"find"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "find -exec rm starting at /, a home directory or a system directory deletes far too much.", Suggestion: "Start the search in the project directory and preview it with -print first.", Match: Match{FlagValues: map[string][]string{"-exec": []string{"rm", "*/rm", "shred", "unlink"}}, OperandsAny: []string{"@root", "@home", "@system"}}}, sub: [][]string{}, m: cond{flagValues: []flagGlobs{{flag: "-exec", globs: []string{"rm", "*/rm", "shred", "unlink"}}}, operandsAny: []pattern{{class: "@root"}, {class: "@home"}, {class: "@system"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsFilesystemL291() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.find-delete", Exe: []string{"find"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "find -delete with no name test, or a delete of every file such a walk lists (-exec rm {} +, | xargs rm), removes the whole tree it starts at, as rm -rf does, without a preview.", Suggestion: "Run the same find with -print first and delete the listed files by name.", Match: Match{FlagsAny: []string{"-delete"}, FlagsNone: []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex"}, OperandsOutside: []string{"@temp", "@outputs"}}}}}
 }
 
+func packsFilesystemL291C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.find-delete", Pack: "filesystem", Executables: []string{"find"}, Category: "fs-delete", Tier: 0x3, Blast: 0x2, Reason: "find -delete with no name test, or a delete of every file such a walk lists (-exec rm {} +, | xargs rm), removes the whole tree it starts at, as rm -rf does, without a preview.", Suggestion: "Run the same find with -print first and delete the listed files by name."}, src: Rule{ID: "core.fs.find-delete", Exe: []string{"find"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "find -delete with no name test, or a delete of every file such a walk lists (-exec rm {} +, | xargs rm), removes the whole tree it starts at, as rm -rf does, without a preview.", Suggestion: "Run the same find with -print first and delete the listed files by name.", Match: Match{FlagsAny: []string{"-delete"}, FlagsNone: []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex"}, OperandsOutside: []string{"@temp", "@outputs"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-delete"}, flagsNone: []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex"}, operandsOutside: []pattern{{class: "@temp"}, {class: "@outputs"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsFilesystemL310() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.truncate-empty", Exe: []string{"truncate"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "truncate -s 0 empties the file; its content is lost.", Suggestion: "Write a new file instead, or keep a backup copy first.", Match: Match{FlagValues: map[string][]string{"--size": {"0", "0k", "0m", "0g"}, "-s": {"0", "0k", "0m", "0g"}}}}}}
+}
+
+func packsFilesystemL310C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.truncate-empty", Pack: "filesystem", Executables: []string{"truncate"}, Category: "fs-write", Tier: 0x3, Blast: 0x3, Reason: "truncate -s 0 empties the file; its content is lost.", Suggestion: "Write a new file instead, or keep a backup copy first."}, src: Rule{ID: "core.fs.truncate-empty", Exe: []string{"truncate"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "truncate -s 0 empties the file; its content is lost.", Suggestion: "Write a new file instead, or keep a backup copy first.", Match: Match{FlagValues: map[string][]string{"--size": []string{"0", "0k", "0m", "0g"}, "-s": []string{"0", "0k", "0m", "0g"}}}}, sub: [][]string{}, m: cond{flagValues: []flagGlobs{{flag: "--size", globs: []string{"0", "0k", "0m", "0g"}}, {flag: "-s", globs: []string{"0", "0k", "0m", "0g"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsFilesystemL321() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.tar-remove-files", Exe: []string{"tar"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "tar --remove-files deletes the originals after archiving.", Suggestion: "Archive without --remove-files and delete the originals once the archive is checked.", Match: Match{FlagsAny: []string{"--remove-files"}}}}}
 }
 
+func packsFilesystemL321C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.tar-remove-files", Pack: "filesystem", Executables: []string{"tar"}, Category: "fs-delete", Tier: 0x3, Blast: 0x2, Reason: "tar --remove-files deletes the originals after archiving.", Suggestion: "Archive without --remove-files and delete the originals once the archive is checked."}, src: Rule{ID: "core.fs.tar-remove-files", Exe: []string{"tar"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "tar --remove-files deletes the originals after archiving.", Suggestion: "Archive without --remove-files and delete the originals once the archive is checked.", Match: Match{FlagsAny: []string{"--remove-files"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"--remove-files"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsFilesystemL332() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.trash-empty", Exe: []string{"trash-empty", "gio"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Emptying the trash deletes everything in it for good.", Suggestion: "Leave the trash for the user to empty.", Match: Match{FlagsAny: []string{"--empty"}}}}}
+}
+
+func packsFilesystemL332C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.trash-empty", Pack: "filesystem", Executables: []string{"trash-empty", "gio"}, Category: "fs-delete", Tier: 0x3, Blast: 0x2, Reason: "Emptying the trash deletes everything in it for good.", Suggestion: "Leave the trash for the user to empty."}, src: Rule{ID: "core.fs.trash-empty", Exe: []string{"trash-empty", "gio"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "Emptying the trash deletes everything in it for good.", Suggestion: "Leave the trash for the user to empty.", Match: Match{FlagsAny: []string{"--empty"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"--empty"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsFilesystemL343() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.xargs-delete-unknown", Exe: []string{"xargs"}, Category: "fs-delete", Tier: "destructive", Blast: "unknown", Unverifiable: true, Reason: "xargs runs a delete on names read from input, which are not known before it runs.", Suggestion: "Preview the list, then delete the files by name.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"rm", "*/rm", "shred", "unlink"}}}}}
 }
 
+func packsFilesystemL343C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.xargs-delete-unknown", Pack: "filesystem", Executables: []string{"xargs"}, Category: "fs-delete", Tier: 0x3, Blast: 0x5, Verdict: 0x1, Unverifiable: true, Reason: "xargs runs a delete on names read from input, which are not known before it runs.", Suggestion: "Preview the list, then delete the files by name."}, src: Rule{ID: "core.fs.xargs-delete-unknown", Exe: []string{"xargs"}, Category: "fs-delete", Tier: "destructive", Blast: "unknown", Unverifiable: true, Reason: "xargs runs a delete on names read from input, which are not known before it runs.", Suggestion: "Preview the list, then delete the files by name.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"rm", "*/rm", "shred", "unlink"}}}, sub: [][]string{}, m: cond{operandAtAny: []pattern{{glob: "rm"}, {glob: "*/rm", tail: "/rm", wild: true, run: 1}, {glob: "shred"}, {glob: "unlink"}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsFilesystemL358() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.overwrite-startup-file", Exe: []string{"*"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Overwriting a shell start-up file, SSH file or credential store changes what runs at every login, or locks the user out.", Suggestion: "Append a clearly marked line with the user's consent instead, or edit a copy inside the project.", Match: Match{Redirects: []string{"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.profile", "~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.zlogin", "~/.config/fish/config.fish", "~/.ssh/**", "~/.gnupg/**", "~/.aws/**", "~/.kube/config", "~/.gitconfig", "~/.netrc", "/etc/passwd", "/etc/shadow", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/hosts", "/etc/profile", "/etc/environment", "/etc/crontab", "/etc/cron.d/**", "/etc/ssh/**", "/root/**", "/etc/fstab", "/etc/resolv.conf", "/etc/ld.so.preload"}}}}}
+}
+
+func packsFilesystemL358C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.overwrite-startup-file", Pack: "filesystem", Executables: []string{"*"}, Category: "fs-write", Tier: 0x3, Blast: 0x3, Reason: "Overwriting a shell start-up file, SSH file or credential store changes what runs at every login, or locks the user out.", Suggestion: "Append a clearly marked line with the user's consent instead, or edit a copy inside the project."}, src: Rule{ID: "core.fs.overwrite-startup-file", Exe: []string{"*"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Overwriting a shell start-up file, SSH file or credential store changes what runs at every login, or locks the user out.", Suggestion: "Append a clearly marked line with the user's consent instead, or edit a copy inside the project.", Match: Match{Redirects: []string{"~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.profile", "~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.zlogin", "~/.config/fish/config.fish", "~/.ssh/**", "~/.gnupg/**", "~/.aws/**", "~/.kube/config", "~/.gitconfig", "~/.netrc", "/etc/passwd", "/etc/shadow", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/hosts", "/etc/profile", "/etc/environment", "/etc/crontab", "/etc/cron.d/**", "/etc/ssh/**", "/root/**", "/etc/fstab", "/etc/resolv.conf", "/etc/ld.so.preload"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, redirects: []pattern{{glob: "~/.bashrc"}, {glob: "~/.bash_profile"}, {glob: "~/.bash_login"}, {glob: "~/.profile"}, {glob: "~/.zshrc"}, {glob: "~/.zprofile"}, {glob: "~/.zshenv"}, {glob: "~/.zlogin"}, {glob: "~/.config/fish/config.fish"}, {glob: "~/.ssh/**", head: "~/.ssh/", wild: true, run: 2}, {glob: "~/.gnupg/**", head: "~/.gnupg/", wild: true, run: 2}, {glob: "~/.aws/**", head: "~/.aws/", wild: true, run: 2}, {glob: "~/.kube/config"}, {glob: "~/.gitconfig"}, {glob: "~/.netrc"}, {glob: "/etc/passwd"}, {glob: "/etc/shadow"}, {glob: "/etc/sudoers"}, {glob: "/etc/sudoers.d/**", head: "/etc/sudoers.d/", wild: true, run: 2}, {glob: "/etc/hosts"}, {glob: "/etc/profile"}, {glob: "/etc/environment"}, {glob: "/etc/crontab"}, {glob: "/etc/cron.d/**", head: "/etc/cron.d/", wild: true, run: 2}, {glob: "/etc/ssh/**", head: "/etc/ssh/", wild: true, run: 2}, {glob: "/root/**", head: "/root/", wild: true, run: 2}, {glob: "/etc/fstab"}, {glob: "/etc/resolv.conf"}, {glob: "/etc/ld.so.preload"}}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsFilesystemL374() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.clobber-startup-file", Exe: []string{"cp", "ln", "install", "rsync"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Overwriting a shell start-up file, SSH file or system account file changes what runs at every login, or locks the user out.", Suggestion: "Edit a copy inside the project and ask the user to install it.", Match: Match{LastOperandAny: []string{"~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.ssh", "~/.ssh/**", "~/.gnupg", "~/.gnupg/**", "~/.aws", "~/.aws/**", "~/.gitconfig", "~/.netrc", "/etc/passwd", "/etc/shadow", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/hosts", "/etc/fstab", "/etc/crontab", "/etc/ld.so.preload"}, MinOperands: 2}}}}
 }
 
+func packsFilesystemL374C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.clobber-startup-file", Pack: "filesystem", Executables: []string{"cp", "ln", "install", "rsync"}, Category: "fs-write", Tier: 0x3, Blast: 0x3, Reason: "Overwriting a shell start-up file, SSH file or system account file changes what runs at every login, or locks the user out.", Suggestion: "Edit a copy inside the project and ask the user to install it."}, src: Rule{ID: "core.fs.clobber-startup-file", Exe: []string{"cp", "ln", "install", "rsync"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Overwriting a shell start-up file, SSH file or system account file changes what runs at every login, or locks the user out.", Suggestion: "Edit a copy inside the project and ask the user to install it.", Match: Match{LastOperandAny: []string{"~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.ssh", "~/.ssh/**", "~/.gnupg", "~/.gnupg/**", "~/.aws", "~/.aws/**", "~/.gitconfig", "~/.netrc", "/etc/passwd", "/etc/shadow", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/hosts", "/etc/fstab", "/etc/crontab", "/etc/ld.so.preload"}, MinOperands: 2}}, sub: [][]string{}, m: cond{operandAt: -1, lastOperandAny: []pattern{{glob: "~/.bashrc"}, {glob: "~/.bash_profile"}, {glob: "~/.profile"}, {glob: "~/.zshrc"}, {glob: "~/.zprofile"}, {glob: "~/.zshenv"}, {glob: "~/.ssh"}, {glob: "~/.ssh/**", head: "~/.ssh/", wild: true, run: 2}, {glob: "~/.gnupg"}, {glob: "~/.gnupg/**", head: "~/.gnupg/", wild: true, run: 2}, {glob: "~/.aws"}, {glob: "~/.aws/**", head: "~/.aws/", wild: true, run: 2}, {glob: "~/.gitconfig"}, {glob: "~/.netrc"}, {glob: "/etc/passwd"}, {glob: "/etc/shadow"}, {glob: "/etc/sudoers"}, {glob: "/etc/sudoers.d/**", head: "/etc/sudoers.d/", wild: true, run: 2}, {glob: "/etc/hosts"}, {glob: "/etc/fstab"}, {glob: "/etc/crontab"}, {glob: "/etc/ld.so.preload"}}, minOperands: 2, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsFilesystemL388() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.clobber-startup-file-any", Exe: []string{"mv", "tee", "dd", "truncate"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Overwriting, truncating or moving away a shell start-up file, SSH file or system account file changes what runs at every login, or locks the user out.", Suggestion: "Edit a copy inside the project and ask the user to install it.", Match: Match{OperandsAny: []string{"~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.ssh", "~/.ssh/**", "~/.gnupg", "~/.gnupg/**", "~/.aws", "~/.aws/**", "~/.gitconfig", "~/.netrc", "/etc/passwd", "/etc/shadow", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/hosts", "/etc/fstab", "/etc/crontab", "/etc/ld.so.preload"}}}}}
+}
+
+func packsFilesystemL388C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.clobber-startup-file-any", Pack: "filesystem", Executables: []string{"mv", "tee", "dd", "truncate"}, Category: "fs-write", Tier: 0x3, Blast: 0x3, Reason: "Overwriting, truncating or moving away a shell start-up file, SSH file or system account file changes what runs at every login, or locks the user out.", Suggestion: "Edit a copy inside the project and ask the user to install it."}, src: Rule{ID: "core.fs.clobber-startup-file-any", Exe: []string{"mv", "tee", "dd", "truncate"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Overwriting, truncating or moving away a shell start-up file, SSH file or system account file changes what runs at every login, or locks the user out.", Suggestion: "Edit a copy inside the project and ask the user to install it.", Match: Match{OperandsAny: []string{"~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.zprofile", "~/.zshenv", "~/.ssh", "~/.ssh/**", "~/.gnupg", "~/.gnupg/**", "~/.aws", "~/.aws/**", "~/.gitconfig", "~/.netrc", "/etc/passwd", "/etc/shadow", "/etc/sudoers", "/etc/sudoers.d/**", "/etc/hosts", "/etc/fstab", "/etc/crontab", "/etc/ld.so.preload"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "~/.bashrc"}, {glob: "~/.bash_profile"}, {glob: "~/.profile"}, {glob: "~/.zshrc"}, {glob: "~/.zprofile"}, {glob: "~/.zshenv"}, {glob: "~/.ssh"}, {glob: "~/.ssh/**", head: "~/.ssh/", wild: true, run: 2}, {glob: "~/.gnupg"}, {glob: "~/.gnupg/**", head: "~/.gnupg/", wild: true, run: 2}, {glob: "~/.aws"}, {glob: "~/.aws/**", head: "~/.aws/", wild: true, run: 2}, {glob: "~/.gitconfig"}, {glob: "~/.netrc"}, {glob: "/etc/passwd"}, {glob: "/etc/shadow"}, {glob: "/etc/sudoers"}, {glob: "/etc/sudoers.d/**", head: "/etc/sudoers.d/", wild: true, run: 2}, {glob: "/etc/hosts"}, {glob: "/etc/fstab"}, {glob: "/etc/crontab"}, {glob: "/etc/ld.so.preload"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsFilesystemL401() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.move-to-null", Exe: []string{"mv", "cp"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Moving a file onto /dev/null destroys it.", Suggestion: "Delete the file explicitly, or move it aside into a backup directory.", Match: Match{OperandsAny: []string{"/dev/null"}, MinOperands: 2}}}}
 }
 
+func packsFilesystemL401C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.move-to-null", Pack: "filesystem", Executables: []string{"mv", "cp"}, Category: "fs-delete", Tier: 0x3, Blast: 0x3, Reason: "Moving a file onto /dev/null destroys it.", Suggestion: "Delete the file explicitly, or move it aside into a backup directory."}, src: Rule{ID: "core.fs.move-to-null", Exe: []string{"mv", "cp"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "Moving a file onto /dev/null destroys it.", Suggestion: "Delete the file explicitly, or move it aside into a backup directory.", Match: Match{OperandsAny: []string{"/dev/null"}, MinOperands: 2}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "/dev/null"}}, operandAt: -1, minOperands: 2, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsFilesystemL413() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.copy-null-over", Exe: []string{"cp", "dd"}, Category: "fs-write", Tier: "destructive", Blast: "medium", Reason: "Copying /dev/null or /dev/zero over a file wipes its content.", Suggestion: "Delete or truncate the file explicitly so the intent is visible.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"/dev/null", "/dev/zero", "if=/dev/null"}, MinOperands: 2}}}}
+}
+
+func packsFilesystemL413C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.copy-null-over", Pack: "filesystem", Executables: []string{"cp", "dd"}, Category: "fs-write", Tier: 0x3, Blast: 0x2, Reason: "Copying /dev/null or /dev/zero over a file wipes its content.", Suggestion: "Delete or truncate the file explicitly so the intent is visible."}, src: Rule{ID: "core.fs.copy-null-over", Exe: []string{"cp", "dd"}, Category: "fs-write", Tier: "destructive", Blast: "medium", Reason: "Copying /dev/null or /dev/zero over a file wipes its content.", Suggestion: "Delete or truncate the file explicitly so the intent is visible.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"/dev/null", "/dev/zero", "if=/dev/null"}, MinOperands: 2}}, sub: [][]string{}, m: cond{operandAtAny: []pattern{{glob: "/dev/null"}, {glob: "/dev/zero"}, {glob: "if=/dev/null"}}, minOperands: 2, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsFilesystemL426() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.move-home-or-root", Exe: []string{"mv"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "Moving the root, a home directory or a system directory away breaks the machine or the user's account.", Suggestion: "Move only the files you mean.", Match: Match{OperandsAny: []string{"@root", "@home", "@system"}}}}}
 }
 
+func packsFilesystemL426C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.move-home-or-root", Pack: "filesystem", Executables: []string{"mv"}, Category: "fs-delete", Tier: 0x3, Blast: 0x4, Reason: "Moving the root, a home directory or a system directory away breaks the machine or the user's account.", Suggestion: "Move only the files you mean."}, src: Rule{ID: "core.fs.move-home-or-root", Exe: []string{"mv"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "Moving the root, a home directory or a system directory away breaks the machine or the user's account.", Suggestion: "Move only the files you mean.", Match: Match{OperandsAny: []string{"@root", "@home", "@system"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{class: "@root"}, {class: "@home"}, {class: "@system"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsFilesystemL437() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.redirect-device", Exe: []string{"*"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "Writing straight to a disk device destroys its file systems.", Suggestion: "Write to a file instead; disk images need a human.", Match: Match{Redirects: []string{"/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*", "/dev/mmcblk*", "/dev/disk*", "/dev/rdisk*", "/dev/mapper/**", "/dev/md*", "/dev/dm-*", "/dev/sr*", "/dev/mem", "/dev/kmem", "/dev/port"}}}}}
+}
+
+func packsFilesystemL437C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.redirect-device", Pack: "filesystem", Executables: []string{"*"}, Category: "disk", Tier: 0x3, Blast: 0x4, Reason: "Writing straight to a disk device destroys its file systems.", Suggestion: "Write to a file instead; disk images need a human."}, src: Rule{ID: "core.fs.redirect-device", Exe: []string{"*"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "Writing straight to a disk device destroys its file systems.", Suggestion: "Write to a file instead; disk images need a human.", Match: Match{Redirects: []string{"/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*", "/dev/mmcblk*", "/dev/disk*", "/dev/rdisk*", "/dev/mapper/**", "/dev/md*", "/dev/dm-*", "/dev/sr*", "/dev/mem", "/dev/kmem", "/dev/port"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, redirects: []pattern{{glob: "/dev/sd*", head: "/dev/sd", wild: true, run: 1}, {glob: "/dev/hd*", head: "/dev/hd", wild: true, run: 1}, {glob: "/dev/vd*", head: "/dev/vd", wild: true, run: 1}, {glob: "/dev/xvd*", head: "/dev/xvd", wild: true, run: 1}, {glob: "/dev/nvme*", head: "/dev/nvme", wild: true, run: 1}, {glob: "/dev/mmcblk*", head: "/dev/mmcblk", wild: true, run: 1}, {glob: "/dev/disk*", head: "/dev/disk", wild: true, run: 1}, {glob: "/dev/rdisk*", head: "/dev/rdisk", wild: true, run: 1}, {glob: "/dev/mapper/**", head: "/dev/mapper/", wild: true, run: 2}, {glob: "/dev/md*", head: "/dev/md", wild: true, run: 1}, {glob: "/dev/dm-*", head: "/dev/dm-", wild: true, run: 1}, {glob: "/dev/sr*", head: "/dev/sr", wild: true, run: 1}, {glob: "/dev/mem"}, {glob: "/dev/kmem"}, {glob: "/dev/port"}}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsFilesystemL450() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-recursive-root", Exe: []string{"chmod", "chown", "chgrp"}, Category: "fs-permissions", Tier: "destructive", Blast: "critical", Reason: "Changing permissions or ownership of everything under /, a home directory or a system directory breaks the system (sudo, ssh and services refuse to run).", Suggestion: "Change only the files in the project that need it.", Match: Match{FlagsAll: [][]string{{"-R", "--recursive"}}, OperandsAny: []string{"@root", "@home", "@system"}}}}}
 }
 
+func packsFilesystemL450C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.chmod-recursive-root", Pack: "filesystem", Executables: []string{"chmod", "chown", "chgrp"}, Category: "fs-permissions", Tier: 0x3, Blast: 0x4, Reason: "Changing permissions or ownership of everything under /, a home directory or a system directory breaks the system (sudo, ssh and services refuse to run).", Suggestion: "Change only the files in the project that need it."}, src: Rule{ID: "core.fs.chmod-recursive-root", Exe: []string{"chmod", "chown", "chgrp"}, Category: "fs-permissions", Tier: "destructive", Blast: "critical", Reason: "Changing permissions or ownership of everything under /, a home directory or a system directory breaks the system (sudo, ssh and services refuse to run).", Suggestion: "Change only the files in the project that need it.", Match: Match{FlagsAll: [][]string{[]string{"-R", "--recursive"}}, OperandsAny: []string{"@root", "@home", "@system"}}}, sub: [][]string{}, m: cond{flagsAll: [][]string{[]string{"-R", "--recursive"}}, operandsAny: []pattern{{class: "@root"}, {class: "@home"}, {class: "@system"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsFilesystemL462() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-system", Exe: []string{"chmod", "chown", "chgrp"}, Category: "fs-permissions", Tier: "destructive", Blast: "high", Reason: "Changing permissions or ownership of /, a home directory or a system directory can lock users out or open the system to others.", Suggestion: "Change only the files in the project that need it.", Match: Match{OperandsAny: []string{"@root", "@home", "@system", "/etc/**", "/usr/**", "/bin/**", "/sbin/**", "/boot/**", "/var/**", "~/.ssh", "~/.ssh/**"}}}}}
+}
+
+func packsFilesystemL462C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.chmod-system", Pack: "filesystem", Executables: []string{"chmod", "chown", "chgrp"}, Category: "fs-permissions", Tier: 0x3, Blast: 0x3, Reason: "Changing permissions or ownership of /, a home directory or a system directory can lock users out or open the system to others.", Suggestion: "Change only the files in the project that need it."}, src: Rule{ID: "core.fs.chmod-system", Exe: []string{"chmod", "chown", "chgrp"}, Category: "fs-permissions", Tier: "destructive", Blast: "high", Reason: "Changing permissions or ownership of /, a home directory or a system directory can lock users out or open the system to others.", Suggestion: "Change only the files in the project that need it.", Match: Match{OperandsAny: []string{"@root", "@home", "@system", "/etc/**", "/usr/**", "/bin/**", "/sbin/**", "/boot/**", "/var/**", "~/.ssh", "~/.ssh/**"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{class: "@root"}, {class: "@home"}, {class: "@system"}, {glob: "/etc/**", head: "/etc/", wild: true, run: 2}, {glob: "/usr/**", head: "/usr/", wild: true, run: 2}, {glob: "/bin/**", head: "/bin/", wild: true, run: 2}, {glob: "/sbin/**", head: "/sbin/", wild: true, run: 2}, {glob: "/boot/**", head: "/boot/", wild: true, run: 2}, {glob: "/var/**", head: "/var/", wild: true, run: 2}, {glob: "~/.ssh"}, {glob: "~/.ssh/**", head: "~/.ssh/", wild: true, run: 2}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsFilesystemL473() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-world-writable", Exe: []string{"chmod"}, Category: "fs-permissions", Tier: "destructive", Blast: "medium", Reason: "Mode 777 (or a+w) lets every user and process change or replace the files.", Suggestion: "Use 755 for directories and programs, 644 for files, or u+x to make a script executable.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"777", "0777", "1777", "a+rwx", "a=rwx", "ugo+rwx", "o+w", "a+w", "ugo+w", "+w", "o=rwx", "666", "0666", "o+rwx", "*=rwx"}}}}}
 }
 
+func packsFilesystemL473C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.chmod-world-writable", Pack: "filesystem", Executables: []string{"chmod"}, Category: "fs-permissions", Tier: 0x3, Blast: 0x2, Reason: "Mode 777 (or a+w) lets every user and process change or replace the files.", Suggestion: "Use 755 for directories and programs, 644 for files, or u+x to make a script executable."}, src: Rule{ID: "core.fs.chmod-world-writable", Exe: []string{"chmod"}, Category: "fs-permissions", Tier: "destructive", Blast: "medium", Reason: "Mode 777 (or a+w) lets every user and process change or replace the files.", Suggestion: "Use 755 for directories and programs, 644 for files, or u+x to make a script executable.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"777", "0777", "1777", "a+rwx", "a=rwx", "ugo+rwx", "o+w", "a+w", "ugo+w", "+w", "o=rwx", "666", "0666", "o+rwx", "*=rwx"}}}, sub: [][]string{}, m: cond{operandAtAny: []pattern{{glob: "777"}, {glob: "0777"}, {glob: "1777"}, {glob: "a+rwx"}, {glob: "a=rwx"}, {glob: "ugo+rwx"}, {glob: "o+w"}, {glob: "a+w"}, {glob: "ugo+w"}, {glob: "+w"}, {glob: "o=rwx"}, {glob: "666"}, {glob: "0666"}, {glob: "o+rwx"}, {glob: "*=rwx", tail: "=rwx", wild: true, run: 1}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsFilesystemL485() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chmod-recursive-lockout", Exe: []string{"chmod"}, Category: "fs-permissions", Tier: "destructive", Blast: "high", Reason: "Recursive mode 000 makes every file unreadable, even to its owner.", Suggestion: "Change only the files that need it, to a mode that keeps owner access.", Match: Match{FlagsAll: [][]string{{"-R", "--recursive"}}, OperandAt: intp(0), OperandAtAny: []string{"000", "0000", "a-rwx", "ugo-rwx", "a=", "u-rwx"}}}}}
+}
+
+func packsFilesystemL485C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.chmod-recursive-lockout", Pack: "filesystem", Executables: []string{"chmod"}, Category: "fs-permissions", Tier: 0x3, Blast: 0x3, Reason: "Recursive mode 000 makes every file unreadable, even to its owner.", Suggestion: "Change only the files that need it, to a mode that keeps owner access."}, src: Rule{ID: "core.fs.chmod-recursive-lockout", Exe: []string{"chmod"}, Category: "fs-permissions", Tier: "destructive", Blast: "high", Reason: "Recursive mode 000 makes every file unreadable, even to its owner.", Suggestion: "Change only the files that need it, to a mode that keeps owner access.", Match: Match{FlagsAll: [][]string{[]string{"-R", "--recursive"}}, OperandAt: intp(0), OperandAtAny: []string{"000", "0000", "a-rwx", "ugo-rwx", "a=", "u-rwx"}}}, sub: [][]string{}, m: cond{flagsAll: [][]string{[]string{"-R", "--recursive"}}, operandAtAny: []pattern{{glob: "000"}, {glob: "0000"}, {glob: "a-rwx"}, {glob: "ugo-rwx"}, {glob: "a="}, {glob: "u-rwx"}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsFilesystemL498() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.chown-recursive", Exe: []string{"chown", "chgrp"}, Category: "fs-permissions", Tier: "destructive", Blast: "medium", Reason: "Recursive change of ownership is hard to undo: the previous owners are not recorded.", Suggestion: "Change ownership of the specific files that need it.", Match: Match{FlagsAll: [][]string{{"-R", "--recursive"}}}}}}
 }
 
+func packsFilesystemL498C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.chown-recursive", Pack: "filesystem", Executables: []string{"chown", "chgrp"}, Category: "fs-permissions", Tier: 0x3, Blast: 0x2, Reason: "Recursive change of ownership is hard to undo: the previous owners are not recorded.", Suggestion: "Change ownership of the specific files that need it."}, src: Rule{ID: "core.fs.chown-recursive", Exe: []string{"chown", "chgrp"}, Category: "fs-permissions", Tier: "destructive", Blast: "medium", Reason: "Recursive change of ownership is hard to undo: the previous owners are not recorded.", Suggestion: "Change ownership of the specific files that need it.", Match: Match{FlagsAll: [][]string{[]string{"-R", "--recursive"}}}}, sub: [][]string{}, m: cond{flagsAll: [][]string{[]string{"-R", "--recursive"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsFilesystemL511() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.sed-inplace-sensitive", Exe: []string{"sed", "perl"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Editing a shell start-up, SSH or system account file in place changes what runs at every login.", Suggestion: "Edit a copy inside the project and ask the user to install it.", Match: Match{FlagsAny: []string{"-i", "--in-place", "-pi"}, OperandsAny: []string{"~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.ssh/**", "/etc/**", "~/.gitconfig"}}}}}
+}
+
+func packsFilesystemL511C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.sed-inplace-sensitive", Pack: "filesystem", Executables: []string{"sed", "perl"}, Category: "fs-write", Tier: 0x3, Blast: 0x3, Reason: "Editing a shell start-up, SSH or system account file in place changes what runs at every login.", Suggestion: "Edit a copy inside the project and ask the user to install it."}, src: Rule{ID: "core.fs.sed-inplace-sensitive", Exe: []string{"sed", "perl"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Editing a shell start-up, SSH or system account file in place changes what runs at every login.", Suggestion: "Edit a copy inside the project and ask the user to install it.", Match: Match{FlagsAny: []string{"-i", "--in-place", "-pi"}, OperandsAny: []string{"~/.bashrc", "~/.bash_profile", "~/.profile", "~/.zshrc", "~/.ssh/**", "/etc/**", "~/.gitconfig"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-i", "--in-place", "-pi"}, operandsAny: []pattern{{glob: "~/.bashrc"}, {glob: "~/.bash_profile"}, {glob: "~/.profile"}, {glob: "~/.zshrc"}, {glob: "~/.ssh/**", head: "~/.ssh/", wild: true, run: 2}, {glob: "/etc/**", head: "/etc/", wild: true, run: 2}, {glob: "~/.gitconfig"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsFilesystemL523() Pack {
 	return Pack{Rules: []Rule{{ID: "core.fs.sed-script-writes", Exe: []string{"sed"}, Category: "fs-write", Tier: "execute", Blast: "low", Reason: "The sed script writes files (w), reads files (r) or runs commands (e), so it is not a read-only filter.", Suggestion: "Use sed only to print or edit the named files; write output with a redirect.", Match: Match{FlagsNone: []string{"-e", "--expression", "-f", "--file"}, OperandAt: intp(0), OperandAtAny: []string{"w *", "w/**", "*w /**", "*w/**", "**;w**", "**}w**", "**;e**", "e *", "**/e", "**/e?", "**/?e", "**/w *", "**/w/**", "**;r **", "r *"}}}}}
 }
 
+func packsFilesystemL523C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "core.fs.sed-script-writes", Pack: "filesystem", Executables: []string{"sed"}, Category: "fs-write", Tier: 0x2, Blast: 0x1, Reason: "The sed script writes files (w), reads files (r) or runs commands (e), so it is not a read-only filter.", Suggestion: "Use sed only to print or edit the named files; write output with a redirect."}, src: Rule{ID: "core.fs.sed-script-writes", Exe: []string{"sed"}, Category: "fs-write", Tier: "execute", Blast: "low", Reason: "The sed script writes files (w), reads files (r) or runs commands (e), so it is not a read-only filter.", Suggestion: "Use sed only to print or edit the named files; write output with a redirect.", Match: Match{FlagsNone: []string{"-e", "--expression", "-f", "--file"}, OperandAt: intp(0), OperandAtAny: []string{"w *", "w/**", "*w /**", "*w/**", "**;w**", "**}w**", "**;e**", "e *", "**/e", "**/e?", "**/?e", "**/w *", "**/w/**", "**;r **", "r *"}}}, sub: [][]string{}, m: cond{flagsNone: []string{"-e", "--expression", "-f", "--file"}, operandAtAny: []pattern{{glob: "w *", head: "w ", wild: true, run: 1}, {glob: "w/**", head: "w/", wild: true, run: 2}, {glob: "*w /**", wild: true}, {glob: "*w/**", wild: true}, {glob: "**;w**", wild: true}, {glob: "**}w**", wild: true}, {glob: "**;e**", wild: true}, {glob: "e *", head: "e ", wild: true, run: 1}, {glob: "**/e", tail: "/e", wild: true, run: 2}, {glob: "**/e?", wild: true}, {glob: "**/?e", tail: "e", wild: true}, {glob: "**/w *", wild: true}, {glob: "**/w/**", wild: true}, {glob: "**;r **", wild: true}, {glob: "r *", head: "r ", wild: true, run: 1}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsFilesystemL538() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"rm", "rmdir", "unlink", "mv", "cp", "install", "ln", "touch", "mkdir", "chmod", "chown", "chgrp", "truncate", "tee", "sponge"}, Tier: "write"}}}
+}
+
+func packsFilesystemL538C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"rm", "rmdir", "unlink", "mv", "cp", "install", "ln", "touch", "mkdir", "chmod", "chown", "chgrp", "truncate", "tee", "sponge"}, sub: [][]string{}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsFilesystemL542() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"dd"}, Tier: "write"}}}
 }
 
+func packsFilesystemL542C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"dd"}, sub: [][]string{}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsFilesystemL546() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"find"}, UnsafeFlags: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, UnsafeTier: "execute"}}}
+}
+
+func packsFilesystemL546C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"find"}, sub: [][]string{}, unsafeFlags: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsFilesystemL551() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"sed"}, UnsafeFlags: []string{"-i", "--in-place"}, UnsafeTier: "write"}}}
 }
 
+func packsFilesystemL551C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"sed"}, sub: [][]string{}, unsafeFlags: []string{"-i", "--in-place"}, unsafeTier: 0x1, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsFilesystemL556() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"tar"}, UnsafeFlags: []string{"-x", "--extract", "--get", "-c", "--create", "-r", "--append", "-u", "--update", "--delete", "-A", "--catenate", "--to-command", "--checkpoint-action", "-I", "--use-compress-program"}, UnsafeTier: "write"}}}
+}
+
+func packsFilesystemL556C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"tar"}, sub: [][]string{}, unsafeFlags: []string{"-x", "--extract", "--get", "-c", "--create", "-r", "--append", "-u", "--update", "--delete", "-A", "--catenate", "--to-command", "--checkpoint-action", "-I", "--use-compress-program"}, unsafeTier: 0x1, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsFilesystemL566() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe", "rimraf", "del-cli", "trash", "trash-put"}, Operands: "delete"}}}
 }
 
+func packsFilesystemL566C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"rm", "rmdir", "unlink", "shred", "srm", "wipe", "rimraf", "del-cli", "trash", "trash-put"}, sub: [][]string{}, operands: "delete"}}}
+}
+
 func packsFilesystemL570() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"mv"}, Operands: "delete", Last: "write"}}}
+}
+
+func packsFilesystemL570C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"mv"}, sub: [][]string{}, operands: "delete", last: "write"}}}
 }
 
 func packsFilesystemL575() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"cp", "install"}, Operands: "read", Last: "write", FlagValues: map[string]string{"--target-directory": "write", "-t": "write"}}}}
 }
 
+func packsFilesystemL575C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"cp", "install"}, sub: [][]string{}, operands: "read", last: "write", flagValues: []keyAccess{{key: "--target-directory", access: "write"}, {key: "-t", access: "write"}}}}}
+}
+
 func packsFilesystemL581() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"ln"}, Operands: "read", Last: "write"}}}
+}
+
+func packsFilesystemL581C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"ln"}, sub: [][]string{}, operands: "read", last: "write"}}}
 }
 
 func packsFilesystemL586() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"truncate", "touch", "mkdir", "tee", "sponge"}, Operands: "write"}}}
 }
 
+func packsFilesystemL586C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"truncate", "touch", "mkdir", "tee", "sponge"}, sub: [][]string{}, operands: "write"}}}
+}
+
 func packsFilesystemL590() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"chmod", "chown", "chgrp"}, Operands: "write", Skip: 1}}}
+}
+
+func packsFilesystemL590C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"chmod", "chown", "chgrp"}, sub: [][]string{}, operands: "write", skip: 1}}}
 }
 
 func packsFilesystemL595() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"dd"}, FlagValues: map[string]string{"if=": "read", "of=": "write"}}}}
 }
 
+func packsFilesystemL595C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"dd"}, sub: [][]string{}, flagValues: []keyAccess{{key: "if=", access: "read"}, {key: "of=", access: "write"}}}}}
+}
+
 func packsFilesystemL599() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"find"}, Operands: "read"}}}
+}
+
+func packsFilesystemL599C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"find"}, sub: [][]string{}, operands: "read"}}}
 }
 
 func packsFilesystemL603() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"find"}, Operands: "delete", WhenFlags: []string{"-delete"}}}}
 }
 
+func packsFilesystemL603C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"find"}, sub: [][]string{}, operands: "delete", whenFlags: []string{"-delete"}}}}
+}
+
 func packsFilesystemL608() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"sed"}, Operands: "read", ScriptFlags: []string{"-e", "--expression", "-f", "--file"}}}}
+}
+
+func packsFilesystemL608C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"sed"}, sub: [][]string{}, operands: "read", scriptFlags: []string{"-e", "--expression", "-f", "--file"}}}}
 }
 
 func packsFilesystemL613() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"sed"}, Operands: "write", ScriptFlags: []string{"-e", "--expression", "-f", "--file"}, WhenFlags: []string{"-i", "--in-place"}}}}
 }
 
+func packsFilesystemL613C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"sed"}, sub: [][]string{}, operands: "write", scriptFlags: []string{"-e", "--expression", "-f", "--file"}, whenFlags: []string{"-i", "--in-place"}}}}
+}
+
 func packsFilesystemL619() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"tar"}, FlagValues: map[string]string{"--file": "read", "-f": "read"}}}}
+}
+
+func packsFilesystemL619C() *compiledPack {
+	return &compiledPack{name: "filesystem", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"tar"}, sub: [][]string{}, flagValues: []keyAccess{{key: "--file", access: "read"}, {key: "-f", access: "read"}}}}}
 }
 
 func packsForgesL5() Pack {
@@ -3803,68 +4335,136 @@ func packsForgesL17() Pack {
 	return Pack{Rules: []Rule{{ID: "forge.repo-delete", Exe: []string{"gh", "glab", "hub", "tea"}, Sub: []string{"repo", "delete|archive|rename|transfer|unarchive"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "Deleting, archiving, renaming or transferring a repository affects everyone who uses it; deletion loses issues and pull requests.", Suggestion: "Ask the repository owner to do it."}}}
 }
 
+func packsForgesL17C() *compiledPack {
+	return &compiledPack{name: "forges", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "forge.repo-delete", Pack: "forges", Executables: []string{"gh", "glab", "hub", "tea"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x3, Reason: "Deleting, archiving, renaming or transferring a repository affects everyone who uses it; deletion loses issues and pull requests.", Suggestion: "Ask the repository owner to do it."}, src: Rule{ID: "forge.repo-delete", Exe: []string{"gh", "glab", "hub", "tea"}, Sub: []string{"repo", "delete|archive|rename|transfer|unarchive"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "Deleting, archiving, renaming or transferring a repository affects everyone who uses it; deletion loses issues and pull requests.", Suggestion: "Ask the repository owner to do it."}, sub: [][]string{[]string{"repo"}, []string{"delete", "archive", "rename", "transfer", "unarchive"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsForgesL27() Pack {
 	return Pack{Rules: []Rule{{ID: "forge.repo-visibility", Exe: []string{"gh"}, Sub: []string{"repo", "edit"}, Category: "exfiltration", Tier: "destructive", Blast: "high", Reason: "Changing a repository's visibility can publish private code.", Suggestion: "Ask the repository owner to change visibility.", Match: Match{FlagsAny: []string{"--visibility", "--default-branch", "--enable-issues", "--accept-visibility-change-consequences"}}}}}
+}
+
+func packsForgesL27C() *compiledPack {
+	return &compiledPack{name: "forges", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "forge.repo-visibility", Pack: "forges", Executables: []string{"gh"}, Category: "exfiltration", Tier: 0x3, Blast: 0x3, Reason: "Changing a repository's visibility can publish private code.", Suggestion: "Ask the repository owner to change visibility."}, src: Rule{ID: "forge.repo-visibility", Exe: []string{"gh"}, Sub: []string{"repo", "edit"}, Category: "exfiltration", Tier: "destructive", Blast: "high", Reason: "Changing a repository's visibility can publish private code.", Suggestion: "Ask the repository owner to change visibility.", Match: Match{FlagsAny: []string{"--visibility", "--default-branch", "--enable-issues", "--accept-visibility-change-consequences"}}}, sub: [][]string{[]string{"repo"}, []string{"edit"}}, m: cond{flagsAny: []string{"--visibility", "--default-branch", "--enable-issues", "--accept-visibility-change-consequences"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsForgesL39() Pack {
 	return Pack{Rules: []Rule{{ID: "forge.release-delete", Exe: []string{"gh", "glab"}, Sub: []string{"release|tag|package|cache|run|codespace|label|milestone|gist|ssh-key|gpg-key|deploy-key|project|extension|environment|ruleset|variable|snippet|schedule|pipeline|ci|job|mr|issue|pr|iteration", "delete|delete-asset|rm|remove|prune|purge|cancel|lock"}, Category: "cloud-delete", Tier: "destructive", Blast: "medium", Reason: "This deletes shared objects on the forge (releases, caches, runs, keys, issues …) for everyone.", Suggestion: "Ask before deleting shared objects."}}}
 }
 
+func packsForgesL39C() *compiledPack {
+	return &compiledPack{name: "forges", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "forge.release-delete", Pack: "forges", Executables: []string{"gh", "glab"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x2, Reason: "This deletes shared objects on the forge (releases, caches, runs, keys, issues …) for everyone.", Suggestion: "Ask before deleting shared objects."}, src: Rule{ID: "forge.release-delete", Exe: []string{"gh", "glab"}, Sub: []string{"release|tag|package|cache|run|codespace|label|milestone|gist|ssh-key|gpg-key|deploy-key|project|extension|environment|ruleset|variable|snippet|schedule|pipeline|ci|job|mr|issue|pr|iteration", "delete|delete-asset|rm|remove|prune|purge|cancel|lock"}, Category: "cloud-delete", Tier: "destructive", Blast: "medium", Reason: "This deletes shared objects on the forge (releases, caches, runs, keys, issues …) for everyone.", Suggestion: "Ask before deleting shared objects."}, sub: [][]string{[]string{"release", "tag", "package", "cache", "run", "codespace", "label", "milestone", "gist", "ssh-key", "gpg-key", "deploy-key", "project", "extension", "environment", "ruleset", "variable", "snippet", "schedule", "pipeline", "ci", "job", "mr", "issue", "pr", "iteration"}, []string{"delete", "delete-asset", "rm", "remove", "prune", "purge", "cancel", "lock"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsForgesL49() Pack {
 	return Pack{Rules: []Rule{{ID: "forge.secret-change", Exe: []string{"gh", "glab"}, Sub: []string{"secret|variable|auth", "set|delete|remove|rm|logout|refresh|token|update"}, Category: "secret-read", Tier: "destructive", Blast: "high", Reason: "This changes or reveals CI secrets or the forge's auth token.", Suggestion: "Ask the user to manage secrets and tokens."}}}
+}
+
+func packsForgesL49C() *compiledPack {
+	return &compiledPack{name: "forges", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "forge.secret-change", Pack: "forges", Executables: []string{"gh", "glab"}, Category: "secret-read", Tier: 0x3, Blast: 0x3, Reason: "This changes or reveals CI secrets or the forge's auth token.", Suggestion: "Ask the user to manage secrets and tokens."}, src: Rule{ID: "forge.secret-change", Exe: []string{"gh", "glab"}, Sub: []string{"secret|variable|auth", "set|delete|remove|rm|logout|refresh|token|update"}, Category: "secret-read", Tier: "destructive", Blast: "high", Reason: "This changes or reveals CI secrets or the forge's auth token.", Suggestion: "Ask the user to manage secrets and tokens."}, sub: [][]string{[]string{"secret", "variable", "auth"}, []string{"set", "delete", "remove", "rm", "logout", "refresh", "token", "update"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsForgesL59() Pack {
 	return Pack{Rules: []Rule{{ID: "forge.close-merge", Exe: []string{"gh", "glab"}, Sub: []string{"pr|mr|issue", "merge|close|transfer"}, Category: "vcs-history", Tier: "destructive", Blast: "medium", Reason: "Merging or closing pull requests and issues changes shared project state.", Suggestion: "Ask before merging or closing."}}}
 }
 
+func packsForgesL59C() *compiledPack {
+	return &compiledPack{name: "forges", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "forge.close-merge", Pack: "forges", Executables: []string{"gh", "glab"}, Category: "vcs-history", Tier: 0x3, Blast: 0x2, Reason: "Merging or closing pull requests and issues changes shared project state.", Suggestion: "Ask before merging or closing."}, src: Rule{ID: "forge.close-merge", Exe: []string{"gh", "glab"}, Sub: []string{"pr|mr|issue", "merge|close|transfer"}, Category: "vcs-history", Tier: "destructive", Blast: "medium", Reason: "Merging or closing pull requests and issues changes shared project state.", Suggestion: "Ask before merging or closing."}, sub: [][]string{[]string{"pr", "mr", "issue"}, []string{"merge", "close", "transfer"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsForgesL69() Pack {
 	return Pack{Rules: []Rule{{ID: "forge.workflow-run", Exe: []string{"gh"}, Sub: []string{"workflow", "run|disable|enable"}, Category: "infrastructure", Tier: "destructive", Blast: "medium", Reason: "Triggering or disabling CI workflows can deploy or stop releases.", Suggestion: "Ask before triggering workflows."}}}
+}
+
+func packsForgesL69C() *compiledPack {
+	return &compiledPack{name: "forges", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "forge.workflow-run", Pack: "forges", Executables: []string{"gh"}, Category: "infrastructure", Tier: 0x3, Blast: 0x2, Reason: "Triggering or disabling CI workflows can deploy or stop releases.", Suggestion: "Ask before triggering workflows."}, src: Rule{ID: "forge.workflow-run", Exe: []string{"gh"}, Sub: []string{"workflow", "run|disable|enable"}, Category: "infrastructure", Tier: "destructive", Blast: "medium", Reason: "Triggering or disabling CI workflows can deploy or stop releases.", Suggestion: "Ask before triggering workflows."}, sub: [][]string{[]string{"workflow"}, []string{"run", "disable", "enable"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsForgesL79() Pack {
 	return Pack{Rules: []Rule{{ID: "forge.api-write", Exe: []string{"gh", "glab"}, Sub: []string{"api"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "The API call deletes or changes shared objects on the forge.", Suggestion: "Use GET requests, or ask before writing through the API.", Match: Match{FlagValues: map[string][]string{"--method": {"delete", "put", "patch", "post"}, "-X": {"delete", "put", "patch", "post"}}}}}}
 }
 
+func packsForgesL79C() *compiledPack {
+	return &compiledPack{name: "forges", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "forge.api-write", Pack: "forges", Executables: []string{"gh", "glab"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x3, Reason: "The API call deletes or changes shared objects on the forge.", Suggestion: "Use GET requests, or ask before writing through the API."}, src: Rule{ID: "forge.api-write", Exe: []string{"gh", "glab"}, Sub: []string{"api"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "The API call deletes or changes shared objects on the forge.", Suggestion: "Use GET requests, or ask before writing through the API.", Match: Match{FlagValues: map[string][]string{"--method": []string{"delete", "put", "patch", "post"}, "-X": []string{"delete", "put", "patch", "post"}}}}, sub: [][]string{[]string{"api"}}, m: cond{flagValues: []flagGlobs{{flag: "--method", globs: []string{"delete", "put", "patch", "post"}}, {flag: "-X", globs: []string{"delete", "put", "patch", "post"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsForgesL91() Pack {
 	return Pack{Rules: []Rule{{ID: "net.http-delete", Exe: []string{"curl", "wget", "http", "https", "xh"}, Category: "cloud-delete", Tier: "destructive", Blast: "medium", Reason: "An HTTP DELETE removes a resource on the server.", Suggestion: "Ask before deleting remote resources.", Match: Match{FlagValues: map[string][]string{"--method": {"delete"}, "--request": {"delete"}, "-X": {"delete"}}}}}}
+}
+
+func packsForgesL91C() *compiledPack {
+	return &compiledPack{name: "forges", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "net.http-delete", Pack: "forges", Executables: []string{"curl", "wget", "http", "https", "xh"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x2, Reason: "An HTTP DELETE removes a resource on the server.", Suggestion: "Ask before deleting remote resources."}, src: Rule{ID: "net.http-delete", Exe: []string{"curl", "wget", "http", "https", "xh"}, Category: "cloud-delete", Tier: "destructive", Blast: "medium", Reason: "An HTTP DELETE removes a resource on the server.", Suggestion: "Ask before deleting remote resources.", Match: Match{FlagValues: map[string][]string{"--method": []string{"delete"}, "--request": []string{"delete"}, "-X": []string{"delete"}}}}, sub: [][]string{}, m: cond{flagValues: []flagGlobs{{flag: "--method", globs: []string{"delete"}}, {flag: "--request", globs: []string{"delete"}}, {flag: "-X", globs: []string{"delete"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsForgesL102() Pack {
 	return Pack{Rules: []Rule{{ID: "net.httpie-delete", Exe: []string{"http", "https", "xh"}, Category: "cloud-delete", Tier: "destructive", Blast: "medium", Reason: "An HTTP DELETE removes a resource on the server.", Suggestion: "Ask before deleting remote resources.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"delete"}}}}}
 }
 
+func packsForgesL102C() *compiledPack {
+	return &compiledPack{name: "forges", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "net.httpie-delete", Pack: "forges", Executables: []string{"http", "https", "xh"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x2, Reason: "An HTTP DELETE removes a resource on the server.", Suggestion: "Ask before deleting remote resources."}, src: Rule{ID: "net.httpie-delete", Exe: []string{"http", "https", "xh"}, Category: "cloud-delete", Tier: "destructive", Blast: "medium", Reason: "An HTTP DELETE removes a resource on the server.", Suggestion: "Ask before deleting remote resources.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"delete"}}}, sub: [][]string{}, m: cond{operandAtAny: []pattern{{glob: "delete"}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsForgesL114() Pack {
 	return Pack{Rules: []Rule{{ID: "net.http-destructive-endpoint-method", Exe: []string{"curl", "wget", "http", "https", "xh"}, Category: "cloud-delete", Tier: "destructive", Blast: "medium", Reason: "The request writes to an endpoint that deletes, closes or reconfigures data on the server.", Suggestion: "Ask before calling destructive admin endpoints.", Match: Match{FlagValues: map[string][]string{"--request": {"post", "put", "patch"}, "-X": {"post", "put", "patch"}}, OperandsAny: []string{"**_delete_by_query**", "**/_close", "**/_close?**", "**delete_series**", "**/dodelete", "**/dodelete?**", "**/delete-batch", "**/_cluster/settings", "**/_flush", "**/admin/**/delete**", "**/_shutdown", "**deleteentity**", "**/delete", "**/delete?**"}}}}}
+}
+
+func packsForgesL114C() *compiledPack {
+	return &compiledPack{name: "forges", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "net.http-destructive-endpoint-method", Pack: "forges", Executables: []string{"curl", "wget", "http", "https", "xh"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x2, Reason: "The request writes to an endpoint that deletes, closes or reconfigures data on the server.", Suggestion: "Ask before calling destructive admin endpoints."}, src: Rule{ID: "net.http-destructive-endpoint-method", Exe: []string{"curl", "wget", "http", "https", "xh"}, Category: "cloud-delete", Tier: "destructive", Blast: "medium", Reason: "The request writes to an endpoint that deletes, closes or reconfigures data on the server.", Suggestion: "Ask before calling destructive admin endpoints.", Match: Match{FlagValues: map[string][]string{"--request": []string{"post", "put", "patch"}, "-X": []string{"post", "put", "patch"}}, OperandsAny: []string{"**_delete_by_query**", "**/_close", "**/_close?**", "**delete_series**", "**/dodelete", "**/dodelete?**", "**/delete-batch", "**/_cluster/settings", "**/_flush", "**/admin/**/delete**", "**/_shutdown", "**deleteentity**", "**/delete", "**/delete?**"}}}, sub: [][]string{}, m: cond{flagValues: []flagGlobs{{flag: "--request", globs: []string{"post", "put", "patch"}}, {flag: "-X", globs: []string{"post", "put", "patch"}}}, operandsAny: []pattern{{glob: "**_delete_by_query**", wild: true}, {glob: "**/_close", tail: "/_close", wild: true, run: 2}, {glob: "**/_close?**", wild: true}, {glob: "**delete_series**", wild: true}, {glob: "**/dodelete", tail: "/dodelete", wild: true, run: 2}, {glob: "**/dodelete?**", wild: true}, {glob: "**/delete-batch", tail: "/delete-batch", wild: true, run: 2}, {glob: "**/_cluster/settings", tail: "/_cluster/settings", wild: true, run: 2}, {glob: "**/_flush", tail: "/_flush", wild: true, run: 2}, {glob: "**/admin/**/delete**", wild: true}, {glob: "**/_shutdown", tail: "/_shutdown", wild: true, run: 2}, {glob: "**deleteentity**", wild: true}, {glob: "**/delete", tail: "/delete", wild: true, run: 2}, {glob: "**/delete?**", wild: true}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsForgesL126() Pack {
 	return Pack{Rules: []Rule{{ID: "net.httpie-write-endpoint", Exe: []string{"http", "https", "xh"}, Category: "cloud-delete", Tier: "destructive", Blast: "medium", Reason: "The request writes to an endpoint that deletes, closes or reconfigures data on the server.", Suggestion: "Ask before calling destructive admin endpoints.", Match: Match{OperandsAny: []string{"**_delete_by_query**", "**/_close", "**delete_series**", "**/delete-batch", "**/_cluster/settings", "**/_flush", "**/delete"}, OperandAt: intp(0), OperandAtAny: []string{"post", "put", "patch"}}}}}
 }
 
+func packsForgesL126C() *compiledPack {
+	return &compiledPack{name: "forges", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "net.httpie-write-endpoint", Pack: "forges", Executables: []string{"http", "https", "xh"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x2, Reason: "The request writes to an endpoint that deletes, closes or reconfigures data on the server.", Suggestion: "Ask before calling destructive admin endpoints."}, src: Rule{ID: "net.httpie-write-endpoint", Exe: []string{"http", "https", "xh"}, Category: "cloud-delete", Tier: "destructive", Blast: "medium", Reason: "The request writes to an endpoint that deletes, closes or reconfigures data on the server.", Suggestion: "Ask before calling destructive admin endpoints.", Match: Match{OperandsAny: []string{"**_delete_by_query**", "**/_close", "**delete_series**", "**/delete-batch", "**/_cluster/settings", "**/_flush", "**/delete"}, OperandAt: intp(0), OperandAtAny: []string{"post", "put", "patch"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "**_delete_by_query**", wild: true}, {glob: "**/_close", tail: "/_close", wild: true, run: 2}, {glob: "**delete_series**", wild: true}, {glob: "**/delete-batch", tail: "/delete-batch", wild: true, run: 2}, {glob: "**/_cluster/settings", tail: "/_cluster/settings", wild: true, run: 2}, {glob: "**/_flush", tail: "/_flush", wild: true, run: 2}, {glob: "**/delete", tail: "/delete", wild: true, run: 2}}, operandAtAny: []pattern{{glob: "post"}, {glob: "put"}, {glob: "patch"}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsForgesL139() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"gh", "glab", "hub", "tea"}, Sub: []string{"pr|mr|issue|run|repo|release|workflow|gist|label|search|cache|ci|pipeline|project|variable|secret|ruleset|codespace|org|api|auth|status|browse|extension|alias|config|attestation|ssh-key|gpg-key|job|snippet|environment", "view|list|ls|diff|checks|status|show|get|watch|download|verify|trace|lint"}, UnsafeFlags: []string{"--web", "-w"}, UnsafeTier: "execute"}}}
+}
+
+func packsForgesL139C() *compiledPack {
+	return &compiledPack{name: "forges", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"gh", "glab", "hub", "tea"}, sub: [][]string{[]string{"pr", "mr", "issue", "run", "repo", "release", "workflow", "gist", "label", "search", "cache", "ci", "pipeline", "project", "variable", "secret", "ruleset", "codespace", "org", "api", "auth", "status", "browse", "extension", "alias", "config", "attestation", "ssh-key", "gpg-key", "job", "snippet", "environment"}, []string{"view", "list", "ls", "diff", "checks", "status", "show", "get", "watch", "download", "verify", "trace", "lint"}}, unsafeFlags: []string{"--web", "-w"}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsForgesL145() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"gh", "glab"}, Sub: []string{"api"}, UnsafeFlags: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input"}, UnsafeTier: "write"}}}
 }
 
+func packsForgesL145C() *compiledPack {
+	return &compiledPack{name: "forges", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"gh", "glab"}, sub: [][]string{[]string{"api"}}, unsafeFlags: []string{"-X", "--method", "-f", "--raw-field", "-F", "--field", "--input"}, unsafeTier: 0x1, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsForgesL151() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"gh", "glab"}, Sub: []string{"status|version|--version|help|completion"}}}}
+}
+
+func packsForgesL151C() *compiledPack {
+	return &compiledPack{name: "forges", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"gh", "glab"}, sub: [][]string{[]string{"status", "version", "--version", "help", "completion"}}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsForgesL155() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"gh", "glab", "hub", "tea"}, Sub: []string{"pr|mr|issue|release|repo|gist|label", "create|edit|comment|review|checkout|clone|fork|ready|reopen|sync|develop|note|approve|upload"}, Tier: "write"}}}
 }
 
+func packsForgesL155C() *compiledPack {
+	return &compiledPack{name: "forges", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"gh", "glab", "hub", "tea"}, sub: [][]string{[]string{"pr", "mr", "issue", "release", "repo", "gist", "label"}, []string{"create", "edit", "comment", "review", "checkout", "clone", "fork", "ready", "reopen", "sync", "develop", "note", "approve", "upload"}}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsForgesL160() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"wget"}, Tier: "write", UnsafeFlags: []string{"--post-data", "--post-file", "--method", "--body-data", "--body-file"}, UnsafeTier: "execute"}}}
 }
 
+func packsForgesL160C() *compiledPack {
+	return &compiledPack{name: "forges", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"wget"}, sub: [][]string{}, tier: 0x1, unsafeFlags: []string{"--post-data", "--post-file", "--method", "--body-data", "--body-file"}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsForgesL166() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"curl", "http", "https", "xh"}, UnsafeFlags: []string{"-o", "--output", "-O", "--remote-name", "--remote-name-all", "-T", "--upload-file", "-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--json", "-F", "--form", "-X", "--request", "--output-document", "--post-data", "--post-file", "-P", "--directory-prefix", "-K", "--config", "-c", "--cookie-jar", "--method"}, UnsafeTier: "execute"}}}
+}
+
+func packsForgesL166C() *compiledPack {
+	return &compiledPack{name: "forges", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"curl", "http", "https", "xh"}, sub: [][]string{}, unsafeFlags: []string{"-o", "--output", "-O", "--remote-name", "--remote-name-all", "-T", "--upload-file", "-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "--json", "-F", "--form", "-X", "--request", "--output-document", "--post-data", "--post-file", "-P", "--directory-prefix", "-K", "--config", "-c", "--cookie-jar", "--method"}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsGenericL5() Pack {
@@ -3891,32 +4491,64 @@ func packsGenericL20() Pack {
 	return Pack{Rules: []Rule{{ID: "generic.destructive-verb", Exe: []string{"*"}, Category: "infrastructure", Tier: "destructive", Blast: "medium", Reason: "This tool's sub-command deletes, destroys, purges or resets something, and no pack knows the tool well enough to say more.", Suggestion: "List or describe the object first and ask before removing it.", Match: Match{Verbs: []string{"delete", "delete-*", "*-delete", "destroy", "destroy-*", "drop", "drop-*", "purge", "purge-*", "wipe", "erase", "nuke", "terminate", "terminate-*", "rm", "rmi", "remove", "remove-*", "uninstall", "truncate", "flush", "flushall", "flushdb", "reset", "factory-reset", "*:restore", "prune", "revoke", "deregister", "unregister", "decommission", "*:drop", "*:reset", "*:destroy", "*:delete", "*:wipe", "*:flush", "*:purge", "*:remove", "del", "kill", "rollback", "force-delete", "obliterate", "shutdown", "uninstall-*", "force-*", "forget", "compact", "recreate", "break-lock", "delete_*", "force_reset", "forget_*", "undeploy", "unset", "untag", "unsubscribe", "clear", "archive", "deactivate", "disable", "roll", "*.destroy_all", "*destroy_all*", "*delete_all*", "evict", "reset_*", "remove_*", "drop_*", "flush_*", "purge_*"}, VerbDepth: 3, UnknownExe: true}}}}
 }
 
+func packsGenericL20C() *compiledPack {
+	return &compiledPack{name: "generic", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "generic.destructive-verb", Pack: "generic", Executables: []string{"*"}, Category: "infrastructure", Tier: 0x3, Blast: 0x2, Reason: "This tool's sub-command deletes, destroys, purges or resets something, and no pack knows the tool well enough to say more.", Suggestion: "List or describe the object first and ask before removing it."}, src: Rule{ID: "generic.destructive-verb", Exe: []string{"*"}, Category: "infrastructure", Tier: "destructive", Blast: "medium", Reason: "This tool's sub-command deletes, destroys, purges or resets something, and no pack knows the tool well enough to say more.", Suggestion: "List or describe the object first and ask before removing it.", Match: Match{Verbs: []string{"delete", "delete-*", "*-delete", "destroy", "destroy-*", "drop", "drop-*", "purge", "purge-*", "wipe", "erase", "nuke", "terminate", "terminate-*", "rm", "rmi", "remove", "remove-*", "uninstall", "truncate", "flush", "flushall", "flushdb", "reset", "factory-reset", "*:restore", "prune", "revoke", "deregister", "unregister", "decommission", "*:drop", "*:reset", "*:destroy", "*:delete", "*:wipe", "*:flush", "*:purge", "*:remove", "del", "kill", "rollback", "force-delete", "obliterate", "shutdown", "uninstall-*", "force-*", "forget", "compact", "recreate", "break-lock", "delete_*", "force_reset", "forget_*", "undeploy", "unset", "untag", "unsubscribe", "clear", "archive", "deactivate", "disable", "roll", "*.destroy_all", "*destroy_all*", "*delete_all*", "evict", "reset_*", "remove_*", "drop_*", "flush_*", "purge_*"}, VerbDepth: 3, UnknownExe: true}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"delete", "delete-*", "*-delete", "destroy", "destroy-*", "drop", "drop-*", "purge", "purge-*", "wipe", "erase", "nuke", "terminate", "terminate-*", "rm", "rmi", "remove", "remove-*", "uninstall", "truncate", "flush", "flushall", "flushdb", "reset", "factory-reset", "*:restore", "prune", "revoke", "deregister", "unregister", "decommission", "*:drop", "*:reset", "*:destroy", "*:delete", "*:wipe", "*:flush", "*:purge", "*:remove", "del", "kill", "rollback", "force-delete", "obliterate", "shutdown", "uninstall-*", "force-*", "forget", "compact", "recreate", "break-lock", "delete_*", "force_reset", "forget_*", "undeploy", "unset", "untag", "unsubscribe", "clear", "archive", "deactivate", "disable", "roll", "*.destroy_all", "*destroy_all*", "*delete_all*", "evict", "reset_*", "remove_*", "drop_*", "flush_*", "purge_*"}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}, unknownExe: true}}}}
+}
+
 func packsGenericL33() Pack {
 	return Pack{Rules: []Rule{{ID: "generic.dynamic-executable", Exe: []string{"*"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "The program to run is not known before it runs (its name comes from a variable or a substitution).", Suggestion: "Name the program literally.", Match: Match{NameUnknown: true}}}}
+}
+
+func packsGenericL33C() *compiledPack {
+	return &compiledPack{name: "generic", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "generic.dynamic-executable", Pack: "generic", Executables: []string{"*"}, Category: "unverifiable", Tier: 0x2, Blast: 0x5, Verdict: 0x1, Unverifiable: true, Reason: "The program to run is not known before it runs (its name comes from a variable or a substitution).", Suggestion: "Name the program literally."}, src: Rule{ID: "generic.dynamic-executable", Exe: []string{"*"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "The program to run is not known before it runs (its name comes from a variable or a substitution).", Suggestion: "Name the program literally.", Match: Match{NameUnknown: true}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}, nameUnknown: true}}}}
 }
 
 func packsGenericL45() Pack {
 	return Pack{Rules: []Rule{{ID: "generic.preload-injection", Exe: []string{"*"}, Category: "privilege", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "LD_PRELOAD / DYLD_INSERT_LIBRARIES injects a library into the program (and everything it starts).", Suggestion: "Run the program without preloading libraries.", Match: Match{Assigns: []string{"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "LD_LIBRARY_PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PYTHONSTARTUP", "NODE_OPTIONS", "PERL5OPT", "RUBYOPT"}, AssignsLoaded: true}}}}
 }
 
+func packsGenericL45C() *compiledPack {
+	return &compiledPack{name: "generic", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "generic.preload-injection", Pack: "generic", Executables: []string{"*"}, Category: "privilege", Tier: 0x3, Blast: 0x3, Verdict: 0x1, Reason: "LD_PRELOAD / DYLD_INSERT_LIBRARIES injects a library into the program (and everything it starts).", Suggestion: "Run the program without preloading libraries."}, src: Rule{ID: "generic.preload-injection", Exe: []string{"*"}, Category: "privilege", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "LD_PRELOAD / DYLD_INSERT_LIBRARIES injects a library into the program (and everything it starts).", Suggestion: "Run the program without preloading libraries.", Match: Match{Assigns: []string{"LD_PRELOAD", "LD_AUDIT", "DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "LD_LIBRARY_PATH", "BASH_ENV", "ENV", "PROMPT_COMMAND", "PYTHONSTARTUP", "NODE_OPTIONS", "PERL5OPT", "RUBYOPT"}, AssignsLoaded: true}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{"ld_preload", "ld_audit", "dyld_insert_libraries", "dyld_library_path", "ld_library_path", "bash_env", "env", "prompt_command", "pythonstartup", "node_options", "perl5opt", "rubyopt"}, assignsLoaded: true, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGenericL58() Pack {
 	return Pack{Rules: []Rule{{ID: "generic.destructive-flag", Exe: []string{"*"}, Category: "infrastructure", Tier: "destructive", Blast: "medium", Reason: "This tool is asked to delete, purge or reset something, and no pack knows the tool well enough to say more.", Suggestion: "List the objects first and ask before removing them.", Match: Match{FlagsAny: []string{"--delete", "--delete-config", "--delete-all", "--remove", "--purge", "--force-delete", "--drop", "--destroy", "--wipe", "--reset-offsets", "--truncate", "--cleanup", "--remove-all", "--prune", "--delete-records", "--nuke", "--erase"}, UnknownExe: true}}}}
+}
+
+func packsGenericL58C() *compiledPack {
+	return &compiledPack{name: "generic", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "generic.destructive-flag", Pack: "generic", Executables: []string{"*"}, Category: "infrastructure", Tier: 0x3, Blast: 0x2, Reason: "This tool is asked to delete, purge or reset something, and no pack knows the tool well enough to say more.", Suggestion: "List the objects first and ask before removing them."}, src: Rule{ID: "generic.destructive-flag", Exe: []string{"*"}, Category: "infrastructure", Tier: "destructive", Blast: "medium", Reason: "This tool is asked to delete, purge or reset something, and no pack knows the tool well enough to say more.", Suggestion: "List the objects first and ask before removing them.", Match: Match{FlagsAny: []string{"--delete", "--delete-config", "--delete-all", "--remove", "--purge", "--force-delete", "--drop", "--destroy", "--wipe", "--reset-offsets", "--truncate", "--cleanup", "--remove-all", "--prune", "--delete-records", "--nuke", "--erase"}, UnknownExe: true}}, sub: [][]string{}, m: cond{flagsAny: []string{"--delete", "--delete-config", "--delete-all", "--remove", "--purge", "--force-delete", "--drop", "--destroy", "--wipe", "--reset-offsets", "--truncate", "--cleanup", "--remove-all", "--prune", "--delete-records", "--nuke", "--erase"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}, unknownExe: true}}}}
 }
 
 func packsGenericL70() Pack {
 	return Pack{Rules: []Rule{{ID: "generic.shell-from-input", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "eval", "sudo", "su"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "xargs or parallel runs a shell on text read from input, which is not known before it runs.", Suggestion: "Run the commands directly so they can be checked.", Match: Match{FlagsNoValue: []string{"-c"}, Origins: []string{"xargs", "parallel"}}}}}
 }
 
+func packsGenericL70C() *compiledPack {
+	return &compiledPack{name: "generic", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "generic.shell-from-input", Pack: "generic", Executables: []string{"sh", "bash", "zsh", "dash", "ksh", "eval", "sudo", "su"}, Category: "unverifiable", Tier: 0x2, Blast: 0x5, Verdict: 0x1, Unverifiable: true, Reason: "xargs or parallel runs a shell on text read from input, which is not known before it runs.", Suggestion: "Run the commands directly so they can be checked."}, src: Rule{ID: "generic.shell-from-input", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "eval", "sudo", "su"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "xargs or parallel runs a shell on text read from input, which is not known before it runs.", Suggestion: "Run the commands directly so they can be checked.", Match: Match{FlagsNoValue: []string{"-c"}, Origins: []string{"xargs", "parallel"}}}, sub: [][]string{}, m: cond{flagsNoValue: []string{"-c"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, origins: []string{"xargs", "parallel"}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGenericL83() Pack {
 	return Pack{Rules: []Rule{{ID: "generic.shell-placeholder-code", Exe: []string{"sh", "bash", "zsh", "dash", "ksh"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "xargs or parallel substitutes text read from input into the shell code, which is not known before it runs.", Suggestion: "Run the commands directly so they can be checked.", Match: Match{FlagValues: map[string][]string{"-c": {"*{}*", "*{1}*", "*{.}*"}}, Origins: []string{"xargs"}}}}}
+}
+
+func packsGenericL83C() *compiledPack {
+	return &compiledPack{name: "generic", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "generic.shell-placeholder-code", Pack: "generic", Executables: []string{"sh", "bash", "zsh", "dash", "ksh"}, Category: "unverifiable", Tier: 0x2, Blast: 0x5, Verdict: 0x1, Unverifiable: true, Reason: "xargs or parallel substitutes text read from input into the shell code, which is not known before it runs.", Suggestion: "Run the commands directly so they can be checked."}, src: Rule{ID: "generic.shell-placeholder-code", Exe: []string{"sh", "bash", "zsh", "dash", "ksh"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "xargs or parallel substitutes text read from input into the shell code, which is not known before it runs.", Suggestion: "Run the commands directly so they can be checked.", Match: Match{FlagValues: map[string][]string{"-c": []string{"*{}*", "*{1}*", "*{.}*"}}, Origins: []string{"xargs"}}}, sub: [][]string{}, m: cond{flagValues: []flagGlobs{{flag: "-c", globs: []string{"*{}*", "*{1}*", "*{.}*"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, origins: []string{"xargs"}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGenericL96() Pack {
 	return Pack{Rules: []Rule{{ID: "generic.parallel-placeholder-code", Exe: []string{"sh", "bash", "zsh", "dash", "ksh"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "parallel joins its arguments into shell code and substitutes text read from input into it, so the code is not known before it runs.", Suggestion: "Run the commands directly so they can be checked.", Match: Match{WordsAny: []string{"**{}**", "**{1}**", "**{.}**"}, Origins: []string{"parallel"}}}}}
 }
 
+func packsGenericL96C() *compiledPack {
+	return &compiledPack{name: "generic", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "generic.parallel-placeholder-code", Pack: "generic", Executables: []string{"sh", "bash", "zsh", "dash", "ksh"}, Category: "unverifiable", Tier: 0x2, Blast: 0x5, Verdict: 0x1, Unverifiable: true, Reason: "parallel joins its arguments into shell code and substitutes text read from input into it, so the code is not known before it runs.", Suggestion: "Run the commands directly so they can be checked."}, src: Rule{ID: "generic.parallel-placeholder-code", Exe: []string{"sh", "bash", "zsh", "dash", "ksh"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "parallel joins its arguments into shell code and substitutes text read from input into it, so the code is not known before it runs.", Suggestion: "Run the commands directly so they can be checked.", Match: Match{WordsAny: []string{"**{}**", "**{1}**", "**{.}**"}, Origins: []string{"parallel"}}}, sub: [][]string{}, m: cond{operandAt: -1, wordsAny: []pattern{{glob: "**{}**", wild: true}, {glob: "**{1}**", wild: true}, {glob: "**{.}**", wild: true}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, origins: []string{"parallel"}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGenericL109() Pack {
 	return Pack{Rules: []Rule{{ID: "generic.wrapper-from-input", Exe: []string{"sudo", "doas", "env", "nice", "nohup", "timeout", "command", "exec", "time", "xargs", "parallel", "su"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "xargs or parallel runs a wrapper whose command comes from input, so what runs is not known before it runs.", Suggestion: "Run the commands directly so they can be checked.", Match: Match{Origins: []string{"xargs", "parallel"}}}}}
+}
+
+func packsGenericL109C() *compiledPack {
+	return &compiledPack{name: "generic", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "generic.wrapper-from-input", Pack: "generic", Executables: []string{"sudo", "doas", "env", "nice", "nohup", "timeout", "command", "exec", "time", "xargs", "parallel", "su"}, Category: "unverifiable", Tier: 0x2, Blast: 0x5, Verdict: 0x1, Unverifiable: true, Reason: "xargs or parallel runs a wrapper whose command comes from input, so what runs is not known before it runs.", Suggestion: "Run the commands directly so they can be checked."}, src: Rule{ID: "generic.wrapper-from-input", Exe: []string{"sudo", "doas", "env", "nice", "nohup", "timeout", "command", "exec", "time", "xargs", "parallel", "su"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "xargs or parallel runs a wrapper whose command comes from input, so what runs is not known before it runs.", Suggestion: "Run the commands directly so they can be checked.", Match: Match{Origins: []string{"xargs", "parallel"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, origins: []string{"xargs", "parallel"}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL5() Pack {
@@ -3927,244 +4559,488 @@ func packsGitL23() Pack {
 	return Pack{Rules: []Rule{{ID: "git.push-force", Exe: []string{"git"}, Sub: []string{"push"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "A forced push overwrites the remote branch; commits others pushed are lost.", Suggestion: "Push normally, or use --force-with-lease on your own branch after fetching.", Match: Match{FlagsAny: []string{"-f", "--force"}}}}}
 }
 
+func packsGitL23C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.push-force", Pack: "git", Executables: []string{"git"}, Category: "vcs-history", Tier: 0x3, Blast: 0x3, Reason: "A forced push overwrites the remote branch; commits others pushed are lost.", Suggestion: "Push normally, or use --force-with-lease on your own branch after fetching."}, src: Rule{ID: "git.push-force", Exe: []string{"git"}, Sub: []string{"push"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "A forced push overwrites the remote branch; commits others pushed are lost.", Suggestion: "Push normally, or use --force-with-lease on your own branch after fetching.", Match: Match{FlagsAny: []string{"-f", "--force"}}}, sub: [][]string{[]string{"push"}}, m: cond{flagsAny: []string{"-f", "--force"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL35() Pack {
 	return Pack{Rules: []Rule{{ID: "git.push-force-refspec", Exe: []string{"git"}, Sub: []string{"push"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "A +refspec forces the update of the remote branch, like --force.", Suggestion: "Push without the leading +, or use --force-with-lease on your own branch.", Match: Match{OperandsAny: []string{"+**", "*:+**", "**:+**"}}}}}
+}
+
+func packsGitL35C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.push-force-refspec", Pack: "git", Executables: []string{"git"}, Category: "vcs-history", Tier: 0x3, Blast: 0x3, Reason: "A +refspec forces the update of the remote branch, like --force.", Suggestion: "Push without the leading +, or use --force-with-lease on your own branch."}, src: Rule{ID: "git.push-force-refspec", Exe: []string{"git"}, Sub: []string{"push"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "A +refspec forces the update of the remote branch, like --force.", Suggestion: "Push without the leading +, or use --force-with-lease on your own branch.", Match: Match{OperandsAny: []string{"+**", "*:+**", "**:+**"}}}, sub: [][]string{[]string{"push"}}, m: cond{operandsAny: []pattern{{glob: "+**", head: "+", wild: true, run: 2}, {glob: "*:+**", wild: true}, {glob: "**:+**", wild: true}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL47() Pack {
 	return Pack{Rules: []Rule{{ID: "git.push-force-with-lease", Exe: []string{"git"}, Sub: []string{"push"}, Category: "vcs-history", Tier: "destructive", Blast: "low", Reason: "--force-with-lease still rewrites the remote branch, though only if nobody pushed since your last fetch.", Suggestion: "Push normally unless you mean to rewrite this branch's history.", Match: Match{FlagsAny: []string{"--force-with-lease", "--force-if-includes"}, FlagsNone: []string{"-f", "--force"}}}}}
 }
 
+func packsGitL47C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.push-force-with-lease", Pack: "git", Executables: []string{"git"}, Category: "vcs-history", Tier: 0x3, Blast: 0x1, Reason: "--force-with-lease still rewrites the remote branch, though only if nobody pushed since your last fetch.", Suggestion: "Push normally unless you mean to rewrite this branch's history."}, src: Rule{ID: "git.push-force-with-lease", Exe: []string{"git"}, Sub: []string{"push"}, Category: "vcs-history", Tier: "destructive", Blast: "low", Reason: "--force-with-lease still rewrites the remote branch, though only if nobody pushed since your last fetch.", Suggestion: "Push normally unless you mean to rewrite this branch's history.", Match: Match{FlagsAny: []string{"--force-with-lease", "--force-if-includes"}, FlagsNone: []string{"-f", "--force"}}}, sub: [][]string{[]string{"push"}}, m: cond{flagsAny: []string{"--force-with-lease", "--force-if-includes"}, flagsNone: []string{"-f", "--force"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL60() Pack {
 	return Pack{Rules: []Rule{{ID: "git.push-delete", Exe: []string{"git"}, Sub: []string{"push"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "Deleting a remote branch or tag removes it for everyone.", Suggestion: "Delete remote branches through the forge's UI where it can be restored, or ask first.", Match: Match{FlagsAny: []string{"-d", "--delete", "--prune"}}}}}
+}
+
+func packsGitL60C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.push-delete", Pack: "git", Executables: []string{"git"}, Category: "vcs-history", Tier: 0x3, Blast: 0x3, Reason: "Deleting a remote branch or tag removes it for everyone.", Suggestion: "Delete remote branches through the forge's UI where it can be restored, or ask first."}, src: Rule{ID: "git.push-delete", Exe: []string{"git"}, Sub: []string{"push"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "Deleting a remote branch or tag removes it for everyone.", Suggestion: "Delete remote branches through the forge's UI where it can be restored, or ask first.", Match: Match{FlagsAny: []string{"-d", "--delete", "--prune"}}}, sub: [][]string{[]string{"push"}}, m: cond{flagsAny: []string{"-d", "--delete", "--prune"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL72() Pack {
 	return Pack{Rules: []Rule{{ID: "git.push-delete-refspec", Exe: []string{"git"}, Sub: []string{"push"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "A refspec with an empty source (:branch) deletes the remote branch.", Suggestion: "Ask before deleting remote branches.", Match: Match{OperandsAny: []string{":**"}}}}}
 }
 
+func packsGitL72C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.push-delete-refspec", Pack: "git", Executables: []string{"git"}, Category: "vcs-history", Tier: 0x3, Blast: 0x3, Reason: "A refspec with an empty source (:branch) deletes the remote branch.", Suggestion: "Ask before deleting remote branches."}, src: Rule{ID: "git.push-delete-refspec", Exe: []string{"git"}, Sub: []string{"push"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "A refspec with an empty source (:branch) deletes the remote branch.", Suggestion: "Ask before deleting remote branches.", Match: Match{OperandsAny: []string{":**"}}}, sub: [][]string{[]string{"push"}}, m: cond{operandsAny: []pattern{{glob: ":**", head: ":", wild: true, run: 2}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL84() Pack {
 	return Pack{Rules: []Rule{{ID: "git.push-mirror", Exe: []string{"git"}, Sub: []string{"push"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "--mirror makes the remote an exact copy: remote branches and tags you do not have are deleted and others overwritten.", Suggestion: "Push the branches you mean by name.", Match: Match{FlagsAny: []string{"--mirror"}}}}}
+}
+
+func packsGitL84C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.push-mirror", Pack: "git", Executables: []string{"git"}, Category: "vcs-history", Tier: 0x3, Blast: 0x3, Reason: "--mirror makes the remote an exact copy: remote branches and tags you do not have are deleted and others overwritten.", Suggestion: "Push the branches you mean by name."}, src: Rule{ID: "git.push-mirror", Exe: []string{"git"}, Sub: []string{"push"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "--mirror makes the remote an exact copy: remote branches and tags you do not have are deleted and others overwritten.", Suggestion: "Push the branches you mean by name.", Match: Match{FlagsAny: []string{"--mirror"}}}, sub: [][]string{[]string{"push"}}, m: cond{flagsAny: []string{"--mirror"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL98() Pack {
 	return Pack{Rules: []Rule{{ID: "git.reset-hard", Exe: []string{"git"}, Sub: []string{"reset"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "reset --hard discards every uncommitted change in the working tree and index.", Suggestion: "Commit or stash first (git stash), or use git reset --soft / --mixed.", Match: Match{FlagsAny: []string{"--hard", "--merge", "--keep"}}}}}
 }
 
+func packsGitL98C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.reset-hard", Pack: "git", Executables: []string{"git"}, Category: "vcs-discard", Tier: 0x3, Blast: 0x2, Reason: "reset --hard discards every uncommitted change in the working tree and index.", Suggestion: "Commit or stash first (git stash), or use git reset --soft / --mixed."}, src: Rule{ID: "git.reset-hard", Exe: []string{"git"}, Sub: []string{"reset"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "reset --hard discards every uncommitted change in the working tree and index.", Suggestion: "Commit or stash first (git stash), or use git reset --soft / --mixed.", Match: Match{FlagsAny: []string{"--hard", "--merge", "--keep"}}}, sub: [][]string{[]string{"reset"}}, m: cond{flagsAny: []string{"--hard", "--merge", "--keep"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL110() Pack {
 	return Pack{Rules: []Rule{{ID: "git.clean-force", Exe: []string{"git"}, Sub: []string{"clean"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git clean -f deletes untracked files (with -x also ignored ones); they are not in git and cannot be recovered.", Suggestion: "Preview with git clean -n, then delete the listed files by name.", Match: Match{FlagsAny: []string{"-f", "--force"}, FlagsNone: []string{"-n", "--dry-run", "-i", "--interactive"}}}}}
+}
+
+func packsGitL110C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.clean-force", Pack: "git", Executables: []string{"git"}, Category: "vcs-discard", Tier: 0x3, Blast: 0x2, Reason: "git clean -f deletes untracked files (with -x also ignored ones); they are not in git and cannot be recovered.", Suggestion: "Preview with git clean -n, then delete the listed files by name."}, src: Rule{ID: "git.clean-force", Exe: []string{"git"}, Sub: []string{"clean"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git clean -f deletes untracked files (with -x also ignored ones); they are not in git and cannot be recovered.", Suggestion: "Preview with git clean -n, then delete the listed files by name.", Match: Match{FlagsAny: []string{"-f", "--force"}, FlagsNone: []string{"-n", "--dry-run", "-i", "--interactive"}}}, sub: [][]string{[]string{"clean"}}, m: cond{flagsAny: []string{"-f", "--force"}, flagsNone: []string{"-n", "--dry-run", "-i", "--interactive"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL123() Pack {
 	return Pack{Rules: []Rule{{ID: "git.checkout-discard", Exe: []string{"git"}, Sub: []string{"checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Checking out paths over the working tree discards their uncommitted changes.", Suggestion: "Stash the changes first (git stash), or restore into a new file.", Match: Match{DashDash: true}}}}
 }
 
+func packsGitL123C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.checkout-discard", Pack: "git", Executables: []string{"git"}, Category: "vcs-discard", Tier: 0x3, Blast: 0x2, Reason: "Checking out paths over the working tree discards their uncommitted changes.", Suggestion: "Stash the changes first (git stash), or restore into a new file."}, src: Rule{ID: "git.checkout-discard", Exe: []string{"git"}, Sub: []string{"checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Checking out paths over the working tree discards their uncommitted changes.", Suggestion: "Stash the changes first (git stash), or restore into a new file.", Match: Match{DashDash: true}}, sub: [][]string{[]string{"checkout"}}, m: cond{operandAt: -1, dashdash: true, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL135() Pack {
 	return Pack{Rules: []Rule{{ID: "git.checkout-dot", Exe: []string{"git"}, Sub: []string{"checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Checking out . or a directory over the working tree discards uncommitted changes in it.", Suggestion: "Stash the changes first (git stash).", Match: Match{OperandsAny: []string{"@cwd", "@parent", "*/", ":/", ":/*"}}}}}
+}
+
+func packsGitL135C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.checkout-dot", Pack: "git", Executables: []string{"git"}, Category: "vcs-discard", Tier: 0x3, Blast: 0x2, Reason: "Checking out . or a directory over the working tree discards uncommitted changes in it.", Suggestion: "Stash the changes first (git stash)."}, src: Rule{ID: "git.checkout-dot", Exe: []string{"git"}, Sub: []string{"checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Checking out . or a directory over the working tree discards uncommitted changes in it.", Suggestion: "Stash the changes first (git stash).", Match: Match{OperandsAny: []string{"@cwd", "@parent", "*/", ":/", ":/*"}}}, sub: [][]string{[]string{"checkout"}}, m: cond{operandsAny: []pattern{{class: "@cwd"}, {class: "@parent"}, {glob: "*/", tail: "/", wild: true, run: 1}, {glob: ":/"}, {glob: ":/*", head: ":/", wild: true, run: 1}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL147() Pack {
 	return Pack{Rules: []Rule{{ID: "git.checkout-force", Exe: []string{"git"}, Sub: []string{"checkout|switch"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "A forced checkout or switch discards uncommitted changes that would conflict.", Suggestion: "Commit or stash the changes first.", Match: Match{FlagsAny: []string{"-f", "--force", "--discard-changes", "--ours", "--theirs", "--pathspec-from-file"}}}}}
 }
 
+func packsGitL147C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.checkout-force", Pack: "git", Executables: []string{"git"}, Category: "vcs-discard", Tier: 0x3, Blast: 0x2, Reason: "A forced checkout or switch discards uncommitted changes that would conflict.", Suggestion: "Commit or stash the changes first."}, src: Rule{ID: "git.checkout-force", Exe: []string{"git"}, Sub: []string{"checkout|switch"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "A forced checkout or switch discards uncommitted changes that would conflict.", Suggestion: "Commit or stash the changes first.", Match: Match{FlagsAny: []string{"-f", "--force", "--discard-changes", "--ours", "--theirs", "--pathspec-from-file"}}}, sub: [][]string{[]string{"checkout", "switch"}}, m: cond{flagsAny: []string{"-f", "--force", "--discard-changes", "--ours", "--theirs", "--pathspec-from-file"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL159() Pack {
 	return Pack{Rules: []Rule{{ID: "git.restore-worktree", Exe: []string{"git"}, Sub: []string{"restore"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git restore overwrites working-tree files and discards their uncommitted changes.", Suggestion: "Stash the changes first, or restore only the index with --staged.", Match: Match{FlagsNone: []string{"--staged", "-S", "--no-worktree", "--help", "-h", "--version"}, MinOperands: 1}}}}
+}
+
+func packsGitL159C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.restore-worktree", Pack: "git", Executables: []string{"git"}, Category: "vcs-discard", Tier: 0x3, Blast: 0x2, Reason: "git restore overwrites working-tree files and discards their uncommitted changes.", Suggestion: "Stash the changes first, or restore only the index with --staged."}, src: Rule{ID: "git.restore-worktree", Exe: []string{"git"}, Sub: []string{"restore"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git restore overwrites working-tree files and discards their uncommitted changes.", Suggestion: "Stash the changes first, or restore only the index with --staged.", Match: Match{FlagsNone: []string{"--staged", "-S", "--no-worktree", "--help", "-h", "--version"}, MinOperands: 1}}, sub: [][]string{[]string{"restore"}}, m: cond{flagsNone: []string{"--staged", "-S", "--no-worktree", "--help", "-h", "--version"}, operandAt: -1, minOperands: 1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL172() Pack {
 	return Pack{Rules: []Rule{{ID: "git.restore-staged-worktree", Exe: []string{"git"}, Sub: []string{"restore"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git restore --worktree overwrites working-tree files and discards their uncommitted changes.", Suggestion: "Restore only the index with --staged.", Match: Match{FlagsAny: []string{"--worktree", "-W"}, FlagsNone: []string{"--no-worktree", "--help", "-h"}, MinOperands: 1}}}}
 }
 
+func packsGitL172C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.restore-staged-worktree", Pack: "git", Executables: []string{"git"}, Category: "vcs-discard", Tier: 0x3, Blast: 0x2, Reason: "git restore --worktree overwrites working-tree files and discards their uncommitted changes.", Suggestion: "Restore only the index with --staged."}, src: Rule{ID: "git.restore-staged-worktree", Exe: []string{"git"}, Sub: []string{"restore"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git restore --worktree overwrites working-tree files and discards their uncommitted changes.", Suggestion: "Restore only the index with --staged.", Match: Match{FlagsAny: []string{"--worktree", "-W"}, FlagsNone: []string{"--no-worktree", "--help", "-h"}, MinOperands: 1}}, sub: [][]string{[]string{"restore"}}, m: cond{flagsAny: []string{"--worktree", "-W"}, flagsNone: []string{"--no-worktree", "--help", "-h"}, operandAt: -1, minOperands: 1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL186() Pack {
 	return Pack{Rules: []Rule{{ID: "git.branch-force-delete", Exe: []string{"git"}, Sub: []string{"branch"}, Category: "vcs-history", Tier: "destructive", Blast: "medium", Reason: "Force-deleting a branch drops its unmerged commits.", Suggestion: "Use git branch -d, which refuses when the branch is not merged.", Match: Match{FlagsAny: []string{"-D"}}}}}
+}
+
+func packsGitL186C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.branch-force-delete", Pack: "git", Executables: []string{"git"}, Category: "vcs-history", Tier: 0x3, Blast: 0x2, Reason: "Force-deleting a branch drops its unmerged commits.", Suggestion: "Use git branch -d, which refuses when the branch is not merged."}, src: Rule{ID: "git.branch-force-delete", Exe: []string{"git"}, Sub: []string{"branch"}, Category: "vcs-history", Tier: "destructive", Blast: "medium", Reason: "Force-deleting a branch drops its unmerged commits.", Suggestion: "Use git branch -d, which refuses when the branch is not merged.", Match: Match{FlagsAny: []string{"-D"}}}, sub: [][]string{[]string{"branch"}}, m: cond{flagsAny: []string{"-D"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL198() Pack {
 	return Pack{Rules: []Rule{{ID: "git.branch-delete-force", Exe: []string{"git"}, Sub: []string{"branch"}, Category: "vcs-history", Tier: "destructive", Blast: "medium", Reason: "Deleting a branch with --force drops its unmerged commits.", Suggestion: "Use git branch -d without --force.", Match: Match{FlagsAll: [][]string{{"-d", "--delete"}, {"-f", "--force"}}}}}}
 }
 
+func packsGitL198C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.branch-delete-force", Pack: "git", Executables: []string{"git"}, Category: "vcs-history", Tier: 0x3, Blast: 0x2, Reason: "Deleting a branch with --force drops its unmerged commits.", Suggestion: "Use git branch -d without --force."}, src: Rule{ID: "git.branch-delete-force", Exe: []string{"git"}, Sub: []string{"branch"}, Category: "vcs-history", Tier: "destructive", Blast: "medium", Reason: "Deleting a branch with --force drops its unmerged commits.", Suggestion: "Use git branch -d without --force.", Match: Match{FlagsAll: [][]string{[]string{"-d", "--delete"}, []string{"-f", "--force"}}}}, sub: [][]string{[]string{"branch"}}, m: cond{flagsAll: [][]string{[]string{"-d", "--delete"}, []string{"-f", "--force"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL210() Pack {
 	return Pack{Rules: []Rule{{ID: "git.branch-force-move", Exe: []string{"git"}, Sub: []string{"branch"}, Category: "vcs-history", Tier: "destructive", Blast: "low", Reason: "Forcing a branch move or copy (-M, -C, -f) overwrites an existing branch.", Suggestion: "Rename to a new name, without forcing.", Match: Match{FlagsAny: []string{"-M", "-C", "-f", "--force"}, FlagsNone: []string{"-d", "--delete", "-D"}}}}}
+}
+
+func packsGitL210C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.branch-force-move", Pack: "git", Executables: []string{"git"}, Category: "vcs-history", Tier: 0x3, Blast: 0x1, Reason: "Forcing a branch move or copy (-M, -C, -f) overwrites an existing branch.", Suggestion: "Rename to a new name, without forcing."}, src: Rule{ID: "git.branch-force-move", Exe: []string{"git"}, Sub: []string{"branch"}, Category: "vcs-history", Tier: "destructive", Blast: "low", Reason: "Forcing a branch move or copy (-M, -C, -f) overwrites an existing branch.", Suggestion: "Rename to a new name, without forcing.", Match: Match{FlagsAny: []string{"-M", "-C", "-f", "--force"}, FlagsNone: []string{"-d", "--delete", "-D"}}}, sub: [][]string{[]string{"branch"}}, m: cond{flagsAny: []string{"-M", "-C", "-f", "--force"}, flagsNone: []string{"-d", "--delete", "-D"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL223() Pack {
 	return Pack{Rules: []Rule{{ID: "git.stash-drop", Exe: []string{"git"}, Sub: []string{"stash", "drop|clear"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Dropping or clearing stashes deletes the saved work.", Suggestion: "Apply the stash (git stash apply) and commit it to a branch if it is still needed."}}}
 }
 
+func packsGitL223C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.stash-drop", Pack: "git", Executables: []string{"git"}, Category: "vcs-discard", Tier: 0x3, Blast: 0x2, Reason: "Dropping or clearing stashes deletes the saved work.", Suggestion: "Apply the stash (git stash apply) and commit it to a branch if it is still needed."}, src: Rule{ID: "git.stash-drop", Exe: []string{"git"}, Sub: []string{"stash", "drop|clear"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Dropping or clearing stashes deletes the saved work.", Suggestion: "Apply the stash (git stash apply) and commit it to a branch if it is still needed."}, sub: [][]string{[]string{"stash"}, []string{"drop", "clear"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL233() Pack {
 	return Pack{Rules: []Rule{{ID: "git.reflog-expire", Exe: []string{"git"}, Sub: []string{"reflog", "expire|delete"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "Expiring or deleting reflog entries removes the only record of lost commits.", Suggestion: "Leave the reflog alone; git prunes it on its own schedule."}}}
+}
+
+func packsGitL233C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.reflog-expire", Pack: "git", Executables: []string{"git"}, Category: "vcs-history", Tier: 0x3, Blast: 0x3, Reason: "Expiring or deleting reflog entries removes the only record of lost commits.", Suggestion: "Leave the reflog alone; git prunes it on its own schedule."}, src: Rule{ID: "git.reflog-expire", Exe: []string{"git"}, Sub: []string{"reflog", "expire|delete"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "Expiring or deleting reflog entries removes the only record of lost commits.", Suggestion: "Leave the reflog alone; git prunes it on its own schedule."}, sub: [][]string{[]string{"reflog"}, []string{"expire", "delete"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL243() Pack {
 	return Pack{Rules: []Rule{{ID: "git.update-ref-delete", Exe: []string{"git"}, Sub: []string{"update-ref"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "update-ref -d deletes a ref directly, bypassing branch safety checks.", Suggestion: "Use git branch -d for branches.", Match: Match{FlagsAny: []string{"-d", "--stdin"}}}}}
 }
 
+func packsGitL243C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.update-ref-delete", Pack: "git", Executables: []string{"git"}, Category: "vcs-history", Tier: 0x3, Blast: 0x3, Reason: "update-ref -d deletes a ref directly, bypassing branch safety checks.", Suggestion: "Use git branch -d for branches."}, src: Rule{ID: "git.update-ref-delete", Exe: []string{"git"}, Sub: []string{"update-ref"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "update-ref -d deletes a ref directly, bypassing branch safety checks.", Suggestion: "Use git branch -d for branches.", Match: Match{FlagsAny: []string{"-d", "--stdin"}}}, sub: [][]string{[]string{"update-ref"}}, m: cond{flagsAny: []string{"-d", "--stdin"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL255() Pack {
 	return Pack{Rules: []Rule{{ID: "git.filter-branch", Exe: []string{"git"}, Sub: []string{"filter-branch|filter-repo"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "filter-branch / filter-repo rewrites every commit of the repository.", Suggestion: "Rewrite history only in a fresh clone, after asking."}}}
+}
+
+func packsGitL255C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.filter-branch", Pack: "git", Executables: []string{"git"}, Category: "vcs-history", Tier: 0x3, Blast: 0x3, Reason: "filter-branch / filter-repo rewrites every commit of the repository.", Suggestion: "Rewrite history only in a fresh clone, after asking."}, src: Rule{ID: "git.filter-branch", Exe: []string{"git"}, Sub: []string{"filter-branch|filter-repo"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "filter-branch / filter-repo rewrites every commit of the repository.", Suggestion: "Rewrite history only in a fresh clone, after asking."}, sub: [][]string{[]string{"filter-branch", "filter-repo"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL265() Pack {
 	return Pack{Rules: []Rule{{ID: "git.filter-repo-tool", Exe: []string{"git-filter-repo", "bfg"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "History rewriting tools rewrite every commit of the repository.", Suggestion: "Rewrite history only in a fresh clone, after asking."}}}
 }
 
+func packsGitL265C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.filter-repo-tool", Pack: "git", Executables: []string{"git-filter-repo", "bfg"}, Category: "vcs-history", Tier: 0x3, Blast: 0x3, Reason: "History rewriting tools rewrite every commit of the repository.", Suggestion: "Rewrite history only in a fresh clone, after asking."}, src: Rule{ID: "git.filter-repo-tool", Exe: []string{"git-filter-repo", "bfg"}, Category: "vcs-history", Tier: "destructive", Blast: "high", Reason: "History rewriting tools rewrite every commit of the repository.", Suggestion: "Rewrite history only in a fresh clone, after asking."}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL274() Pack {
 	return Pack{Rules: []Rule{{ID: "git.gc-prune-now", Exe: []string{"git"}, Sub: []string{"gc|prune|repack"}, Category: "vcs-history", Tier: "destructive", Blast: "medium", Reason: "Pruning unreachable objects now deletes commits that could still be recovered from the reflog.", Suggestion: "Run git gc without --prune=now, or leave it to git's schedule.", Match: Match{FlagValues: map[string][]string{"--prune": {"now", "all"}}}}}}
+}
+
+func packsGitL274C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.gc-prune-now", Pack: "git", Executables: []string{"git"}, Category: "vcs-history", Tier: 0x3, Blast: 0x2, Reason: "Pruning unreachable objects now deletes commits that could still be recovered from the reflog.", Suggestion: "Run git gc without --prune=now, or leave it to git's schedule."}, src: Rule{ID: "git.gc-prune-now", Exe: []string{"git"}, Sub: []string{"gc|prune|repack"}, Category: "vcs-history", Tier: "destructive", Blast: "medium", Reason: "Pruning unreachable objects now deletes commits that could still be recovered from the reflog.", Suggestion: "Run git gc without --prune=now, or leave it to git's schedule.", Match: Match{FlagValues: map[string][]string{"--prune": []string{"now", "all"}}}}, sub: [][]string{[]string{"gc", "prune", "repack"}}, m: cond{flagValues: []flagGlobs{{flag: "--prune", globs: []string{"now", "all"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL286() Pack {
 	return Pack{Rules: []Rule{{ID: "git.prune-all", Exe: []string{"git"}, Sub: []string{"prune"}, Category: "vcs-history", Tier: "destructive", Blast: "medium", Reason: "git prune deletes unreachable objects, including commits only the reflog still points to.", Suggestion: "Leave pruning to git gc's schedule.", Match: Match{FlagsNone: []string{"-n", "--dry-run"}}}}}
 }
 
+func packsGitL286C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.prune-all", Pack: "git", Executables: []string{"git"}, Category: "vcs-history", Tier: 0x3, Blast: 0x2, Reason: "git prune deletes unreachable objects, including commits only the reflog still points to.", Suggestion: "Leave pruning to git gc's schedule."}, src: Rule{ID: "git.prune-all", Exe: []string{"git"}, Sub: []string{"prune"}, Category: "vcs-history", Tier: "destructive", Blast: "medium", Reason: "git prune deletes unreachable objects, including commits only the reflog still points to.", Suggestion: "Leave pruning to git gc's schedule.", Match: Match{FlagsNone: []string{"-n", "--dry-run"}}}, sub: [][]string{[]string{"prune"}}, m: cond{flagsNone: []string{"-n", "--dry-run"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL298() Pack {
 	return Pack{Rules: []Rule{{ID: "git.tag-delete", Exe: []string{"git"}, Sub: []string{"tag"}, Category: "vcs-history", Tier: "destructive", Blast: "low", Reason: "Deleting a tag removes a release marker.", Suggestion: "Create a new tag instead of deleting an old one.", Match: Match{FlagsAny: []string{"-d", "--delete"}}}}}
+}
+
+func packsGitL298C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.tag-delete", Pack: "git", Executables: []string{"git"}, Category: "vcs-history", Tier: 0x3, Blast: 0x1, Reason: "Deleting a tag removes a release marker.", Suggestion: "Create a new tag instead of deleting an old one."}, src: Rule{ID: "git.tag-delete", Exe: []string{"git"}, Sub: []string{"tag"}, Category: "vcs-history", Tier: "destructive", Blast: "low", Reason: "Deleting a tag removes a release marker.", Suggestion: "Create a new tag instead of deleting an old one.", Match: Match{FlagsAny: []string{"-d", "--delete"}}}, sub: [][]string{[]string{"tag"}}, m: cond{flagsAny: []string{"-d", "--delete"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL310() Pack {
 	return Pack{Rules: []Rule{{ID: "git.worktree-remove-force", Exe: []string{"git"}, Sub: []string{"worktree", "remove|prune"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Removing a worktree with --force deletes its uncommitted changes.", Suggestion: "Commit or stash in that worktree first, then remove it without --force.", Match: Match{FlagsAny: []string{"-f", "--force"}}}}}
 }
 
+func packsGitL310C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.worktree-remove-force", Pack: "git", Executables: []string{"git"}, Category: "vcs-discard", Tier: 0x3, Blast: 0x2, Reason: "Removing a worktree with --force deletes its uncommitted changes.", Suggestion: "Commit or stash in that worktree first, then remove it without --force."}, src: Rule{ID: "git.worktree-remove-force", Exe: []string{"git"}, Sub: []string{"worktree", "remove|prune"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Removing a worktree with --force deletes its uncommitted changes.", Suggestion: "Commit or stash in that worktree first, then remove it without --force.", Match: Match{FlagsAny: []string{"-f", "--force"}}}, sub: [][]string{[]string{"worktree"}, []string{"remove", "prune"}}, m: cond{flagsAny: []string{"-f", "--force"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL322() Pack {
 	return Pack{Rules: []Rule{{ID: "git.rm-force", Exe: []string{"git"}, Sub: []string{"rm"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git rm -f deletes files even when they have uncommitted changes.", Suggestion: "Commit the changes first, or use git rm --cached to untrack without deleting.", Match: Match{FlagsAny: []string{"-f", "--force"}, FlagsNone: []string{"--cached"}}}}}
+}
+
+func packsGitL322C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.rm-force", Pack: "git", Executables: []string{"git"}, Category: "vcs-discard", Tier: 0x3, Blast: 0x2, Reason: "git rm -f deletes files even when they have uncommitted changes.", Suggestion: "Commit the changes first, or use git rm --cached to untrack without deleting."}, src: Rule{ID: "git.rm-force", Exe: []string{"git"}, Sub: []string{"rm"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git rm -f deletes files even when they have uncommitted changes.", Suggestion: "Commit the changes first, or use git rm --cached to untrack without deleting.", Match: Match{FlagsAny: []string{"-f", "--force"}, FlagsNone: []string{"--cached"}}}, sub: [][]string{[]string{"rm"}}, m: cond{flagsAny: []string{"-f", "--force"}, flagsNone: []string{"--cached"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL335() Pack {
 	return Pack{Rules: []Rule{{ID: "git.submodule-deinit-force", Exe: []string{"git"}, Sub: []string{"submodule", "deinit"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Forcing submodule deinit deletes the submodule's working tree, with local changes.", Suggestion: "Commit inside the submodule first.", Match: Match{FlagsAny: []string{"-f", "--force", "--all"}}}}}
 }
 
+func packsGitL335C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.submodule-deinit-force", Pack: "git", Executables: []string{"git"}, Category: "vcs-discard", Tier: 0x3, Blast: 0x2, Reason: "Forcing submodule deinit deletes the submodule's working tree, with local changes.", Suggestion: "Commit inside the submodule first."}, src: Rule{ID: "git.submodule-deinit-force", Exe: []string{"git"}, Sub: []string{"submodule", "deinit"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Forcing submodule deinit deletes the submodule's working tree, with local changes.", Suggestion: "Commit inside the submodule first.", Match: Match{FlagsAny: []string{"-f", "--force", "--all"}}}, sub: [][]string{[]string{"submodule"}, []string{"deinit"}}, m: cond{flagsAny: []string{"-f", "--force", "--all"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL347() Pack {
 	return Pack{Rules: []Rule{{ID: "git.lfs-prune", Exe: []string{"git"}, Sub: []string{"lfs", "prune|migrate|uninstall"}, Category: "vcs-history", Tier: "destructive", Blast: "medium", Reason: "git lfs prune/migrate deletes local LFS objects or rewrites history.", Suggestion: "Ask before pruning or migrating LFS content."}}}
+}
+
+func packsGitL347C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.lfs-prune", Pack: "git", Executables: []string{"git"}, Category: "vcs-history", Tier: 0x3, Blast: 0x2, Reason: "git lfs prune/migrate deletes local LFS objects or rewrites history.", Suggestion: "Ask before pruning or migrating LFS content."}, src: Rule{ID: "git.lfs-prune", Exe: []string{"git"}, Sub: []string{"lfs", "prune|migrate|uninstall"}, Category: "vcs-history", Tier: "destructive", Blast: "medium", Reason: "git lfs prune/migrate deletes local LFS objects or rewrites history.", Suggestion: "Ask before pruning or migrating LFS content."}, sub: [][]string{[]string{"lfs"}, []string{"prune", "migrate", "uninstall"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL359() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-ssh-option", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c setting replaces the ssh program git runs for network operations.", Suggestion: "Run the git command without -c core.sshCommand.", Match: Match{FlagValues: map[string][]string{"-c": {"core.sshcommand*", "core.gitproxy*", "remote.*.uploadpack*", "remote.*.receivepack*"}}, Verbs: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "update"}, VerbDepth: 2}}}}
 }
 
+func packsGitL359C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.config-ssh-option", Pack: "git", Executables: []string{"git"}, Category: "vcs-config", Tier: 0x3, Blast: 0x3, Verdict: 0x1, Reason: "This -c setting replaces the ssh program git runs for network operations.", Suggestion: "Run the git command without -c core.sshCommand."}, src: Rule{ID: "git.config-ssh-option", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c setting replaces the ssh program git runs for network operations.", Suggestion: "Run the git command without -c core.sshCommand.", Match: Match{FlagValues: map[string][]string{"-c": []string{"core.sshcommand*", "core.gitproxy*", "remote.*.uploadpack*", "remote.*.receivepack*"}}, Verbs: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "update"}, VerbDepth: 2}}, sub: [][]string{}, m: cond{flagValues: []flagGlobs{{flag: "-c", globs: []string{"core.sshcommand*", "core.gitproxy*", "remote.*.uploadpack*", "remote.*.receivepack*"}}}, operandAt: -1, verbs: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "update"}, verbDepth: 2, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL373() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-protocol-ext", Exe: []string{"git"}, Category: "remote-code", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c setting lets git run the command written in an ext:: address: the one given, a submodule's in .gitmodules, a remote's in the config. The addresses read here are judged as the commands they run; one that cannot be read (a submodule of a repository being cloned) is not.", Suggestion: "Run the git command without -c protocol.ext.allow, with remotes named by https or ssh URLs.", Match: Match{FlagValues: map[string][]string{"-c": {"protocol.ext.allow=always*", "protocol.ext.allow=user*", "protocol.allow=always*"}}, Verbs: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "update", "remote"}, VerbDepth: 2}}}}
+}
+
+func packsGitL373C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.config-protocol-ext", Pack: "git", Executables: []string{"git"}, Category: "remote-code", Tier: 0x3, Blast: 0x3, Verdict: 0x1, Reason: "This -c setting lets git run the command written in an ext:: address: the one given, a submodule's in .gitmodules, a remote's in the config. The addresses read here are judged as the commands they run; one that cannot be read (a submodule of a repository being cloned) is not.", Suggestion: "Run the git command without -c protocol.ext.allow, with remotes named by https or ssh URLs."}, src: Rule{ID: "git.config-protocol-ext", Exe: []string{"git"}, Category: "remote-code", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c setting lets git run the command written in an ext:: address: the one given, a submodule's in .gitmodules, a remote's in the config. The addresses read here are judged as the commands they run; one that cannot be read (a submodule of a repository being cloned) is not.", Suggestion: "Run the git command without -c protocol.ext.allow, with remotes named by https or ssh URLs.", Match: Match{FlagValues: map[string][]string{"-c": []string{"protocol.ext.allow=always*", "protocol.ext.allow=user*", "protocol.allow=always*"}}, Verbs: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "update", "remote"}, VerbDepth: 2}}, sub: [][]string{}, m: cond{flagValues: []flagGlobs{{flag: "-c", globs: []string{"protocol.ext.allow=always*", "protocol.ext.allow=user*", "protocol.allow=always*"}}}, operandAt: -1, verbs: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "update", "remote"}, verbDepth: 2, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL387() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-alias-option", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c alias runs a shell command or a history-rewriting or work-discarding git command.", Suggestion: "Run the git command itself, without defining aliases on the command line.", Match: Match{FlagValues: map[string][]string{"-c": {"alias.*=!*", "alias.*=*reset*", "alias.*=*push*", "alias.*=*clean*", "alias.*=*branch*", "alias.*=*checkout*", "alias.*=*restore*", "alias.*=*stash*", "alias.*=*reflog*", "alias.*=*update-ref*", "alias.*=*filter-*", "alias.*=*gc*", "alias.*=rm*", "alias.*=* rm*", "alias.*=*switch*", "alias.*=*worktree*", "alias.*=*config*", "alias.*=*-c*", "alias.*=*tag*", "alias.*=*prune*", "alias.*=*rebase*", "alias.*=*="}}}}}}
 }
 
+func packsGitL387C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.config-alias-option", Pack: "git", Executables: []string{"git"}, Category: "vcs-config", Tier: 0x3, Blast: 0x3, Verdict: 0x1, Reason: "This -c alias runs a shell command or a history-rewriting or work-discarding git command.", Suggestion: "Run the git command itself, without defining aliases on the command line."}, src: Rule{ID: "git.config-alias-option", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c alias runs a shell command or a history-rewriting or work-discarding git command.", Suggestion: "Run the git command itself, without defining aliases on the command line.", Match: Match{FlagValues: map[string][]string{"-c": []string{"alias.*=!*", "alias.*=*reset*", "alias.*=*push*", "alias.*=*clean*", "alias.*=*branch*", "alias.*=*checkout*", "alias.*=*restore*", "alias.*=*stash*", "alias.*=*reflog*", "alias.*=*update-ref*", "alias.*=*filter-*", "alias.*=*gc*", "alias.*=rm*", "alias.*=* rm*", "alias.*=*switch*", "alias.*=*worktree*", "alias.*=*config*", "alias.*=*-c*", "alias.*=*tag*", "alias.*=*prune*", "alias.*=*rebase*", "alias.*=*="}}}}, sub: [][]string{}, m: cond{flagValues: []flagGlobs{{flag: "-c", globs: []string{"alias.*=!*", "alias.*=*reset*", "alias.*=*push*", "alias.*=*clean*", "alias.*=*branch*", "alias.*=*checkout*", "alias.*=*restore*", "alias.*=*stash*", "alias.*=*reflog*", "alias.*=*update-ref*", "alias.*=*filter-*", "alias.*=*gc*", "alias.*=rm*", "alias.*=* rm*", "alias.*=*switch*", "alias.*=*worktree*", "alias.*=*config*", "alias.*=*-c*", "alias.*=*tag*", "alias.*=*prune*", "alias.*=*rebase*", "alias.*=*="}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL399() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-hookspath", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "-c core.hooksPath makes git run the hooks of another directory, which are not the repository's own.", Suggestion: "Run the git command without -c, using the repository's own configuration.", Match: Match{FlagValues: map[string][]string{"-c": {"core.hookspath*"}}}}}}
+}
+
+func packsGitL399C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.config-hookspath", Pack: "git", Executables: []string{"git"}, Category: "vcs-config", Tier: 0x3, Blast: 0x3, Verdict: 0x1, Reason: "-c core.hooksPath makes git run the hooks of another directory, which are not the repository's own.", Suggestion: "Run the git command without -c, using the repository's own configuration."}, src: Rule{ID: "git.config-hookspath", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "-c core.hooksPath makes git run the hooks of another directory, which are not the repository's own.", Suggestion: "Run the git command without -c, using the repository's own configuration.", Match: Match{FlagValues: map[string][]string{"-c": []string{"core.hookspath*"}}}}, sub: [][]string{}, m: cond{flagValues: []flagGlobs{{flag: "-c", globs: []string{"core.hookspath*"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL414() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-exec-option", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c setting makes git run an arbitrary program (pager, editor, filter, fsmonitor, credential helper).", Suggestion: "Run the git command without -c, using the repository's own configuration.", Match: Match{FlagValues: map[string][]string{"-c": {"core.fsmonitor*", "core.askpass*", "filter.*", "diff.*.textconv*", "diff.*.command*", "diff.external*", "merge.*.driver*", "credential.helper*", "credential.*.helper*", "pager.*", "sequence.editor*", "gpg.program*", "gpg.*.program*", "uploadpack.packobjectshook*", "include.path*", "includeif.*", "init.templatedir*", "core.worktree*", "submodule.*.update*"}}}}}}
 }
 
+func packsGitL414C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.config-exec-option", Pack: "git", Executables: []string{"git"}, Category: "vcs-config", Tier: 0x3, Blast: 0x3, Verdict: 0x1, Reason: "This -c setting makes git run an arbitrary program (pager, editor, filter, fsmonitor, credential helper).", Suggestion: "Run the git command without -c, using the repository's own configuration."}, src: Rule{ID: "git.config-exec-option", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "This -c setting makes git run an arbitrary program (pager, editor, filter, fsmonitor, credential helper).", Suggestion: "Run the git command without -c, using the repository's own configuration.", Match: Match{FlagValues: map[string][]string{"-c": []string{"core.fsmonitor*", "core.askpass*", "filter.*", "diff.*.textconv*", "diff.*.command*", "diff.external*", "merge.*.driver*", "credential.helper*", "credential.*.helper*", "pager.*", "sequence.editor*", "gpg.program*", "gpg.*.program*", "uploadpack.packobjectshook*", "include.path*", "includeif.*", "init.templatedir*", "core.worktree*", "submodule.*.update*"}}}}, sub: [][]string{}, m: cond{flagValues: []flagGlobs{{flag: "-c", globs: []string{"core.fsmonitor*", "core.askpass*", "filter.*", "diff.*.textconv*", "diff.*.command*", "diff.external*", "merge.*.driver*", "credential.helper*", "credential.*.helper*", "pager.*", "sequence.editor*", "gpg.program*", "gpg.*.program*", "uploadpack.packobjectshook*", "include.path*", "includeif.*", "init.templatedir*", "core.worktree*", "submodule.*.update*"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL429() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-env-exec", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "--config-env injects configuration from the environment, which can make git run an arbitrary program.", Suggestion: "Run the git command without --config-env.", Match: Match{FlagsAny: []string{"--config-env", "--exec-path", "--upload-pack", "--receive-pack"}}}}}
+}
+
+func packsGitL429C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.config-env-exec", Pack: "git", Executables: []string{"git"}, Category: "vcs-config", Tier: 0x3, Blast: 0x3, Verdict: 0x1, Reason: "--config-env injects configuration from the environment, which can make git run an arbitrary program.", Suggestion: "Run the git command without --config-env."}, src: Rule{ID: "git.config-env-exec", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "--config-env injects configuration from the environment, which can make git run an arbitrary program.", Suggestion: "Run the git command without --config-env.", Match: Match{FlagsAny: []string{"--config-env", "--exec-path", "--upload-pack", "--receive-pack"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"--config-env", "--exec-path", "--upload-pack", "--receive-pack"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL441() Pack {
 	return Pack{Rules: []Rule{{ID: "git.ssh-env-var", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "GIT_SSH / GIT_SSH_COMMAND replace the ssh program git runs for network operations.", Suggestion: "Run git without overriding the ssh command.", Match: Match{Verbs: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "update"}, VerbDepth: 2, Assigns: []string{"GIT_SSH", "GIT_SSH_COMMAND", "GIT_SSH_VARIANT", "GIT_PROXY_COMMAND"}}}}}
 }
 
+func packsGitL441C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.ssh-env-var", Pack: "git", Executables: []string{"git"}, Category: "vcs-config", Tier: 0x3, Blast: 0x3, Verdict: 0x1, Reason: "GIT_SSH / GIT_SSH_COMMAND replace the ssh program git runs for network operations.", Suggestion: "Run git without overriding the ssh command."}, src: Rule{ID: "git.ssh-env-var", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "GIT_SSH / GIT_SSH_COMMAND replace the ssh program git runs for network operations.", Suggestion: "Run git without overriding the ssh command.", Match: Match{Verbs: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "update"}, VerbDepth: 2, Assigns: []string{"GIT_SSH", "GIT_SSH_COMMAND", "GIT_SSH_VARIANT", "GIT_PROXY_COMMAND"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"clone", "fetch", "pull", "push", "ls-remote", "submodule", "update"}, verbDepth: 2, assigns: []string{"git_ssh", "git_ssh_command", "git_ssh_variant", "git_proxy_command"}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL455() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-env-var-exec", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "These environment variables make git run an arbitrary program or read injected configuration.", Suggestion: "Run git without overriding GIT_CONFIG_*, GIT_EXTERNAL_DIFF or GIT_ASKPASS.", Match: Match{Assigns: []string{"GIT_CONFIG_*", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_DIR", "GIT_WORK_TREE"}}}}}
+}
+
+func packsGitL455C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.config-env-var-exec", Pack: "git", Executables: []string{"git"}, Category: "vcs-config", Tier: 0x3, Blast: 0x3, Verdict: 0x1, Reason: "These environment variables make git run an arbitrary program or read injected configuration.", Suggestion: "Run git without overriding GIT_CONFIG_*, GIT_EXTERNAL_DIFF or GIT_ASKPASS."}, src: Rule{ID: "git.config-env-var-exec", Exe: []string{"git"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "These environment variables make git run an arbitrary program or read injected configuration.", Suggestion: "Run git without overriding GIT_CONFIG_*, GIT_EXTERNAL_DIFF or GIT_ASKPASS.", Match: Match{Assigns: []string{"GIT_CONFIG_*", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_DIR", "GIT_WORK_TREE"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{"git_config_*", "git_external_diff", "git_askpass", "git_exec_path", "git_template_dir", "git_dir", "git_work_tree"}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL471() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-set-exec", Exe: []string{"git"}, Sub: []string{"config"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Setting this key makes git run an arbitrary program later (hooks path, ssh command, pager, editor, filter, alias).", Suggestion: "Ask the user to change git configuration that runs programs.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"core.hookspath", "core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "core.gitproxy", "alias.*", "filter.*", "diff.*.textconv", "diff.*.command", "diff.external", "merge.*.driver", "credential.helper", "credential.*.helper", "pager.*", "sequence.editor", "gpg.program", "gpg.*.program", "include.path", "includeif.*", "init.templatedir", "uploadpack.packobjectshook", "remote.*.uploadpack", "remote.*.receivepack"}, MinOperands: 2}}}}
 }
 
+func packsGitL471C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.config-set-exec", Pack: "git", Executables: []string{"git"}, Category: "vcs-config", Tier: 0x3, Blast: 0x3, Verdict: 0x1, Reason: "Setting this key makes git run an arbitrary program later (hooks path, ssh command, pager, editor, filter, alias).", Suggestion: "Ask the user to change git configuration that runs programs."}, src: Rule{ID: "git.config-set-exec", Exe: []string{"git"}, Sub: []string{"config"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Setting this key makes git run an arbitrary program later (hooks path, ssh command, pager, editor, filter, alias).", Suggestion: "Ask the user to change git configuration that runs programs.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"core.hookspath", "core.sshcommand", "core.pager", "core.editor", "core.fsmonitor", "core.askpass", "core.gitproxy", "alias.*", "filter.*", "diff.*.textconv", "diff.*.command", "diff.external", "merge.*.driver", "credential.helper", "credential.*.helper", "pager.*", "sequence.editor", "gpg.program", "gpg.*.program", "include.path", "includeif.*", "init.templatedir", "uploadpack.packobjectshook", "remote.*.uploadpack", "remote.*.receivepack"}, MinOperands: 2}}, sub: [][]string{[]string{"config"}}, m: cond{operandAtAny: []pattern{{glob: "core.hookspath"}, {glob: "core.sshcommand"}, {glob: "core.pager"}, {glob: "core.editor"}, {glob: "core.fsmonitor"}, {glob: "core.askpass"}, {glob: "core.gitproxy"}, {glob: "alias.*", head: "alias.", wild: true, run: 1}, {glob: "filter.*", head: "filter.", wild: true, run: 1}, {glob: "diff.*.textconv", head: "diff.", tail: ".textconv", wild: true, run: 1}, {glob: "diff.*.command", head: "diff.", tail: ".command", wild: true, run: 1}, {glob: "diff.external"}, {glob: "merge.*.driver", head: "merge.", tail: ".driver", wild: true, run: 1}, {glob: "credential.helper"}, {glob: "credential.*.helper", head: "credential.", tail: ".helper", wild: true, run: 1}, {glob: "pager.*", head: "pager.", wild: true, run: 1}, {glob: "sequence.editor"}, {glob: "gpg.program"}, {glob: "gpg.*.program", head: "gpg.", tail: ".program", wild: true, run: 1}, {glob: "include.path"}, {glob: "includeif.*", head: "includeif.", wild: true, run: 1}, {glob: "init.templatedir"}, {glob: "uploadpack.packobjectshook"}, {glob: "remote.*.uploadpack", head: "remote.", tail: ".uploadpack", wild: true, run: 1}, {glob: "remote.*.receivepack", head: "remote.", tail: ".receivepack", wild: true, run: 1}}, minOperands: 2, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL486() Pack {
 	return Pack{Rules: []Rule{{ID: "git.ext-transport", Exe: []string{"git"}, Category: "remote-code", Tier: "execute", Blast: "high", Verdict: "ask", Reason: "git's ext:: and fd:: transports run the command written in the address (git refuses them unless protocol.ext.allow or protocol.fd.allow lets them): the command is not judged here.", Suggestion: "Name the remote by an https or ssh URL, or a remote's name.", Match: Match{OperandsAny: []string{"ext::**", "fd::**"}}}}}
+}
+
+func packsGitL486C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.ext-transport", Pack: "git", Executables: []string{"git"}, Category: "remote-code", Tier: 0x2, Blast: 0x3, Verdict: 0x1, Reason: "git's ext:: and fd:: transports run the command written in the address (git refuses them unless protocol.ext.allow or protocol.fd.allow lets them): the command is not judged here.", Suggestion: "Name the remote by an https or ssh URL, or a remote's name."}, src: Rule{ID: "git.ext-transport", Exe: []string{"git"}, Category: "remote-code", Tier: "execute", Blast: "high", Verdict: "ask", Reason: "git's ext:: and fd:: transports run the command written in the address (git refuses them unless protocol.ext.allow or protocol.fd.allow lets them): the command is not judged here.", Suggestion: "Name the remote by an https or ssh URL, or a remote's name.", Match: Match{OperandsAny: []string{"ext::**", "fd::**"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "ext::**", head: "ext::", wild: true, run: 2}, {glob: "fd::**", head: "fd::", wild: true, run: 2}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL498() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-redirect", Exe: []string{"git"}, Sub: []string{"config"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Setting this key sends later clones, fetches and pushes of other URLs — and the credentials git gives them — to another host or through a proxy.", Suggestion: "Ask the user to change where git connects; name the remote's URL in the command instead.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"url.**.insteadof", "url.**.pushinsteadof", "http.proxy", "https.proxy", "http.**.proxy", "remote.*.proxy"}, MinOperands: 2}}}}
 }
 
+func packsGitL498C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.config-redirect", Pack: "git", Executables: []string{"git"}, Category: "vcs-config", Tier: 0x3, Blast: 0x3, Verdict: 0x1, Reason: "Setting this key sends later clones, fetches and pushes of other URLs — and the credentials git gives them — to another host or through a proxy.", Suggestion: "Ask the user to change where git connects; name the remote's URL in the command instead."}, src: Rule{ID: "git.config-redirect", Exe: []string{"git"}, Sub: []string{"config"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Setting this key sends later clones, fetches and pushes of other URLs — and the credentials git gives them — to another host or through a proxy.", Suggestion: "Ask the user to change where git connects; name the remote's URL in the command instead.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"url.**.insteadof", "url.**.pushinsteadof", "http.proxy", "https.proxy", "http.**.proxy", "remote.*.proxy"}, MinOperands: 2}}, sub: [][]string{[]string{"config"}}, m: cond{operandAtAny: []pattern{{glob: "url.**.insteadof", head: "url.", tail: ".insteadof", wild: true, run: 2}, {glob: "url.**.pushinsteadof", head: "url.", tail: ".pushinsteadof", wild: true, run: 2}, {glob: "http.proxy"}, {glob: "https.proxy"}, {glob: "http.**.proxy", head: "http.", tail: ".proxy", wild: true, run: 2}, {glob: "remote.*.proxy", head: "remote.", tail: ".proxy", wild: true, run: 1}}, minOperands: 2, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL513() Pack {
 	return Pack{Rules: []Rule{{ID: "git.checkout-paths", Exe: []string{"git"}, Sub: []string{"checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git checkout <commit> <path>… overwrites those working-tree files and discards their uncommitted changes.", Suggestion: "Stash the changes first, or use git show <commit>:<path> to look at the old version.", Match: Match{FlagsNone: []string{"-b", "-B", "--orphan", "--help", "-h"}, MinOperands: 2}}}}
+}
+
+func packsGitL513C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.checkout-paths", Pack: "git", Executables: []string{"git"}, Category: "vcs-discard", Tier: 0x3, Blast: 0x2, Reason: "git checkout <commit> <path>… overwrites those working-tree files and discards their uncommitted changes.", Suggestion: "Stash the changes first, or use git show <commit>:<path> to look at the old version."}, src: Rule{ID: "git.checkout-paths", Exe: []string{"git"}, Sub: []string{"checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "git checkout <commit> <path>… overwrites those working-tree files and discards their uncommitted changes.", Suggestion: "Stash the changes first, or use git show <commit>:<path> to look at the old version.", Match: Match{FlagsNone: []string{"-b", "-B", "--orphan", "--help", "-h"}, MinOperands: 2}}, sub: [][]string{[]string{"checkout"}}, m: cond{flagsNone: []string{"-b", "-B", "--orphan", "--help", "-h"}, operandAt: -1, minOperands: 2, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL526() Pack {
 	return Pack{Rules: []Rule{{ID: "git.restore-patch", Exe: []string{"git"}, Sub: []string{"restore|checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Restoring paths listed in a file or chosen interactively discards their uncommitted changes.", Suggestion: "Stash the changes first.", Match: Match{FlagsAny: []string{"-p", "--patch", "--pathspec-from-file"}, FlagsNone: []string{"--staged", "-S", "--no-patch", "--help", "-h"}}}}}
 }
 
+func packsGitL526C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.restore-patch", Pack: "git", Executables: []string{"git"}, Category: "vcs-discard", Tier: 0x3, Blast: 0x2, Reason: "Restoring paths listed in a file or chosen interactively discards their uncommitted changes.", Suggestion: "Stash the changes first."}, src: Rule{ID: "git.restore-patch", Exe: []string{"git"}, Sub: []string{"restore|checkout"}, Category: "vcs-discard", Tier: "destructive", Blast: "medium", Reason: "Restoring paths listed in a file or chosen interactively discards their uncommitted changes.", Suggestion: "Stash the changes first.", Match: Match{FlagsAny: []string{"-p", "--patch", "--pathspec-from-file"}, FlagsNone: []string{"--staged", "-S", "--no-patch", "--help", "-h"}}}, sub: [][]string{[]string{"restore", "checkout"}}, m: cond{flagsAny: []string{"-p", "--patch", "--pathspec-from-file"}, flagsNone: []string{"--staged", "-S", "--no-patch", "--help", "-h"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL539() Pack {
 	return Pack{Rules: []Rule{{ID: "git.abort", Exe: []string{"git"}, Sub: []string{"merge|rebase|cherry-pick|revert|am"}, Category: "vcs-discard", Tier: "destructive", Blast: "low", Reason: "--abort throws away the conflict resolutions made so far.", Suggestion: "Ask before aborting; commit or note resolved files first.", Match: Match{FlagsAny: []string{"--abort", "--quit"}}}}}
+}
+
+func packsGitL539C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.abort", Pack: "git", Executables: []string{"git"}, Category: "vcs-discard", Tier: 0x3, Blast: 0x1, Reason: "--abort throws away the conflict resolutions made so far.", Suggestion: "Ask before aborting; commit or note resolved files first."}, src: Rule{ID: "git.abort", Exe: []string{"git"}, Sub: []string{"merge|rebase|cherry-pick|revert|am"}, Category: "vcs-discard", Tier: "destructive", Blast: "low", Reason: "--abort throws away the conflict resolutions made so far.", Suggestion: "Ask before aborting; commit or note resolved files first.", Match: Match{FlagsAny: []string{"--abort", "--quit"}}}, sub: [][]string{[]string{"merge", "rebase", "cherry-pick", "revert", "am"}}, m: cond{flagsAny: []string{"--abort", "--quit"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsGitL551() Pack {
 	return Pack{Rules: []Rule{{ID: "git.config-env-export", Exe: []string{"export", "declare", "typeset", "env"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Exporting this variable makes later git commands run an arbitrary program or read injected configuration.", Suggestion: "Do not override GIT_SSH*, GIT_CONFIG_*, GIT_EXTERNAL_DIFF or GIT_ASKPASS.", Match: Match{OperandsAny: []string{"git_ssh=**", "git_ssh_command=**", "git_ssh_variant=**", "git_config_*=**", "git_config=**", "git_external_diff=**", "git_askpass=**", "git_proxy_command=**", "git_exec_path=**", "git_template_dir=**"}}}}}
 }
 
+func packsGitL551C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "git.config-env-export", Pack: "git", Executables: []string{"export", "declare", "typeset", "env"}, Category: "vcs-config", Tier: 0x3, Blast: 0x3, Verdict: 0x1, Reason: "Exporting this variable makes later git commands run an arbitrary program or read injected configuration.", Suggestion: "Do not override GIT_SSH*, GIT_CONFIG_*, GIT_EXTERNAL_DIFF or GIT_ASKPASS."}, src: Rule{ID: "git.config-env-export", Exe: []string{"export", "declare", "typeset", "env"}, Category: "vcs-config", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "Exporting this variable makes later git commands run an arbitrary program or read injected configuration.", Suggestion: "Do not override GIT_SSH*, GIT_CONFIG_*, GIT_EXTERNAL_DIFF or GIT_ASKPASS.", Match: Match{OperandsAny: []string{"git_ssh=**", "git_ssh_command=**", "git_ssh_variant=**", "git_config_*=**", "git_config=**", "git_external_diff=**", "git_askpass=**", "git_proxy_command=**", "git_exec_path=**", "git_template_dir=**"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "git_ssh=**", head: "git_ssh=", wild: true, run: 2}, {glob: "git_ssh_command=**", head: "git_ssh_command=", wild: true, run: 2}, {glob: "git_ssh_variant=**", head: "git_ssh_variant=", wild: true, run: 2}, {glob: "git_config_*=**", head: "git_config_", wild: true}, {glob: "git_config=**", head: "git_config=", wild: true, run: 2}, {glob: "git_external_diff=**", head: "git_external_diff=", wild: true, run: 2}, {glob: "git_askpass=**", head: "git_askpass=", wild: true, run: 2}, {glob: "git_proxy_command=**", head: "git_proxy_command=", wild: true, run: 2}, {glob: "git_exec_path=**", head: "git_exec_path=", wild: true, run: 2}, {glob: "git_template_dir=**", head: "git_template_dir=", wild: true, run: 2}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsGitL567() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"status|log|diff|show|blame|annotate|shortlog|describe|rev-parse|rev-list|ls-files|ls-tree|cat-file|merge-base|grep|whatchanged|for-each-ref|name-rev|var|version|help|check-ignore|check-attr|check-ref-format|count-objects|show-ref|show-branch|cherry|range-diff|diff-tree|diff-files|diff-index|verify-commit|verify-tag|fsck|ls-remote|bugreport|difftool|instaweb"}, UnsafeFlags: []string{"--output", "--ext-diff", "--textconv", "-O", "--open-files-in-pager", "--tool", "-x", "--extcmd"}, UnsafeTier: "execute"}}}
+}
+
+func packsGitL567C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"git"}, sub: [][]string{[]string{"status", "log", "diff", "show", "blame", "annotate", "shortlog", "describe", "rev-parse", "rev-list", "ls-files", "ls-tree", "cat-file", "merge-base", "grep", "whatchanged", "for-each-ref", "name-rev", "var", "version", "help", "check-ignore", "check-attr", "check-ref-format", "count-objects", "show-ref", "show-branch", "cherry", "range-diff", "diff-tree", "diff-files", "diff-index", "verify-commit", "verify-tag", "fsck", "ls-remote", "bugreport", "difftool", "instaweb"}}, unsafeFlags: []string{"--output", "--ext-diff", "--textconv", "-O", "--open-files-in-pager", "--tool", "-x", "--extcmd"}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsGitL573() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"branch"}, UnsafeFlags: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "--set-upstream-to", "-u", "--unset-upstream", "--edit-description", "-t", "--track"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
+func packsGitL573C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"git"}, sub: [][]string{[]string{"branch"}}, unsafeFlags: []string{"-d", "-D", "--delete", "-m", "-M", "--move", "-c", "-C", "--copy", "-f", "--force", "--set-upstream-to", "-u", "--unset-upstream", "--edit-description", "-t", "--track"}, unsafeTier: 0x1, noOperands: true, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsGitL580() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"tag"}, UnsafeFlags: []string{"-d", "--delete", "-a", "-s", "-u", "-f", "--force", "-m", "-F", "--annotate", "--sign"}, UnsafeTier: "write", NoOperands: true}}}
+}
+
+func packsGitL580C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"git"}, sub: [][]string{[]string{"tag"}}, unsafeFlags: []string{"-d", "--delete", "-a", "-s", "-u", "-f", "--force", "-m", "-F", "--annotate", "--sign"}, unsafeTier: 0x1, noOperands: true, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsGitL587() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"remote"}, UnsafeTier: "write", NoOperands: true}}}
 }
 
+func packsGitL587C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"git"}, sub: [][]string{[]string{"remote"}}, unsafeTier: 0x1, noOperands: true, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsGitL593() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"remote", "show|get-url"}}}}
+}
+
+func packsGitL593C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"git"}, sub: [][]string{[]string{"remote"}, []string{"show", "get-url"}}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsGitL597() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"stash", "list|show"}, UnsafeFlags: []string{"--output", "--ext-diff", "--textconv"}, UnsafeTier: "execute"}}}
 }
 
+func packsGitL597C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"git"}, sub: [][]string{[]string{"stash"}, []string{"list", "show"}}, unsafeFlags: []string{"--output", "--ext-diff", "--textconv"}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsGitL603() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"worktree", "list"}}}}
+}
+
+func packsGitL603C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"git"}, sub: [][]string{[]string{"worktree"}, []string{"list"}}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsGitL607() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"submodule", "status|summary|foreach"}, UnsafeTier: "execute"}}}
 }
 
+func packsGitL607C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"git"}, sub: [][]string{[]string{"submodule"}, []string{"status", "summary", "foreach"}}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsGitL612() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"reflog"}, NoOperands: true}}}
+}
+
+func packsGitL612C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"git"}, sub: [][]string{[]string{"reflog"}}, unsafeTier: 0x2, noOperands: true, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsGitL617() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"reflog", "show|exists"}}}}
 }
 
+func packsGitL617C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"git"}, sub: [][]string{[]string{"reflog"}, []string{"show", "exists"}}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsGitL621() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"notes", "list|show"}}}}
+}
+
+func packsGitL621C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"git"}, sub: [][]string{[]string{"notes"}, []string{"list", "show"}}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsGitL625() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"config"}, UnsafeFlags: []string{"--global", "--system", "--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit", "--file", "-f", "--worktree"}, UnsafeTier: "write", MaxOperands: 1}}}
 }
 
+func packsGitL625C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"git"}, sub: [][]string{[]string{"config"}}, unsafeFlags: []string{"--global", "--system", "--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit", "--file", "-f", "--worktree"}, unsafeTier: 0x1, maxOperands: 1, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsGitL632() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"add|commit|mv|checkout|switch|merge|rebase|cherry-pick|revert|stash|init|clone|fetch|pull|apply|am|restore|notes|worktree|submodule|sparse-checkout|bisect|format-patch|archive|bundle|mergetool|rerere|maintenance|lfs|rm|reset|commit-tree|write-tree|read-tree|update-index|hash-object|mktag|mktree|symbolic-ref|gc|pack-refs|replace|push"}, Tier: "write"}}}
+}
+
+func packsGitL632C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"git"}, sub: [][]string{[]string{"add", "commit", "mv", "checkout", "switch", "merge", "rebase", "cherry-pick", "revert", "stash", "init", "clone", "fetch", "pull", "apply", "am", "restore", "notes", "worktree", "submodule", "sparse-checkout", "bisect", "format-patch", "archive", "bundle", "mergetool", "rerere", "maintenance", "lfs", "rm", "reset", "commit-tree", "write-tree", "read-tree", "update-index", "hash-object", "mktag", "mktree", "symbolic-ref", "gc", "pack-refs", "replace", "push"}}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsGitL637() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"git"}, Sub: []string{"clean"}, Tier: "read", UnsafeFlags: []string{"-f", "--force"}, UnsafeTier: "write"}}}
 }
 
+func packsGitL637C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"git"}, sub: [][]string{[]string{"clean"}}, unsafeFlags: []string{"-f", "--force"}, unsafeTier: 0x1, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsGitL646() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"git"}, Sub: []string{"clean"}, Operands: "delete"}}}
+}
+
+func packsGitL646C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"git"}, sub: [][]string{[]string{"clean"}}, operands: "delete"}}}
 }
 
 func packsGitL651() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"clone|fetch|pull|push|ls-remote"}, Operands: "repository"}}}
 }
 
+func packsGitL651C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, urls: []*urlSpec{&urlSpec{exe: []string{"git"}, sub: [][]string{[]string{"clone", "fetch", "pull", "push", "ls-remote"}}, operands: "repository"}}}
+}
+
 func packsGitL656() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"remote", "add|set-url"}, Operands: "url"}}}
 }
 
+func packsGitL656C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, urls: []*urlSpec{&urlSpec{exe: []string{"git"}, sub: [][]string{[]string{"remote"}, []string{"add", "set-url"}}, operands: "url"}}}
+}
+
 func packsGitL661() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"git"}, Sub: []string{"submodule", "add"}, Operands: "url"}}}
+}
+
+func packsGitL661C() *compiledPack {
+	return &compiledPack{name: "git", grammars: map[string]*grammar{}, urls: []*urlSpec{&urlSpec{exe: []string{"git"}, sub: [][]string{[]string{"submodule"}, []string{"add"}}, operands: "url"}}}
 }
 
 func packsIacL5() Pack {
@@ -4195,64 +5071,128 @@ func packsIacL26() Pack {
 	return Pack{Rules: []Rule{{ID: "iac.terraform-destroy", Exe: []string{"terraform", "tofu", "terragrunt", "cdktf", "atmos"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "destroy tears down every resource the configuration manages.", Suggestion: "Run terraform plan -destroy and ask the user to apply it.", Match: Match{FlagsNone: []string{"-help"}, Verbs: []string{"destroy", "run-all"}, VerbDepth: 3}}}}
 }
 
+func packsIacL26C() *compiledPack {
+	return &compiledPack{name: "iac", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "iac.terraform-destroy", Pack: "iac", Executables: []string{"terraform", "tofu", "terragrunt", "cdktf", "atmos"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "destroy tears down every resource the configuration manages.", Suggestion: "Run terraform plan -destroy and ask the user to apply it."}, src: Rule{ID: "iac.terraform-destroy", Exe: []string{"terraform", "tofu", "terragrunt", "cdktf", "atmos"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "destroy tears down every resource the configuration manages.", Suggestion: "Run terraform plan -destroy and ask the user to apply it.", Match: Match{FlagsNone: []string{"-help"}, Verbs: []string{"destroy", "run-all"}, VerbDepth: 3}}, sub: [][]string{}, m: cond{flagsNone: []string{"-help"}, operandAt: -1, verbs: []string{"destroy", "run-all"}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsIacL39() Pack {
 	return Pack{Rules: []Rule{{ID: "iac.terraform-apply-destroy", Exe: []string{"terraform", "tofu", "terragrunt", "atmos"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "apply -destroy tears down every resource the configuration manages.", Suggestion: "Run plan -destroy and ask the user to apply it.", Match: Match{FlagsAny: []string{"-destroy"}, Verbs: []string{"apply"}}}}}
+}
+
+func packsIacL39C() *compiledPack {
+	return &compiledPack{name: "iac", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "iac.terraform-apply-destroy", Pack: "iac", Executables: []string{"terraform", "tofu", "terragrunt", "atmos"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "apply -destroy tears down every resource the configuration manages.", Suggestion: "Run plan -destroy and ask the user to apply it."}, src: Rule{ID: "iac.terraform-apply-destroy", Exe: []string{"terraform", "tofu", "terragrunt", "atmos"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "apply -destroy tears down every resource the configuration manages.", Suggestion: "Run plan -destroy and ask the user to apply it.", Match: Match{FlagsAny: []string{"-destroy"}, Verbs: []string{"apply"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-destroy"}, operandAt: -1, verbs: []string{"apply"}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsIacL51() Pack {
 	return Pack{Rules: []Rule{{ID: "iac.terraform-auto-approve", Exe: []string{"terraform", "tofu", "terragrunt", "cdktf", "atmos"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "-auto-approve applies infrastructure changes (possibly replacing or deleting resources) with no one reviewing the plan.", Suggestion: "Run terraform plan and let the user review and apply it.", Match: Match{FlagsAny: []string{"-auto-approve", "--auto-approve", "--terragrunt-non-interactive"}, Verbs: []string{"apply", "destroy", "run-all", "deploy", "import"}, VerbDepth: 3}}}}
 }
 
+func packsIacL51C() *compiledPack {
+	return &compiledPack{name: "iac", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "iac.terraform-auto-approve", Pack: "iac", Executables: []string{"terraform", "tofu", "terragrunt", "cdktf", "atmos"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "-auto-approve applies infrastructure changes (possibly replacing or deleting resources) with no one reviewing the plan.", Suggestion: "Run terraform plan and let the user review and apply it."}, src: Rule{ID: "iac.terraform-auto-approve", Exe: []string{"terraform", "tofu", "terragrunt", "cdktf", "atmos"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "-auto-approve applies infrastructure changes (possibly replacing or deleting resources) with no one reviewing the plan.", Suggestion: "Run terraform plan and let the user review and apply it.", Match: Match{FlagsAny: []string{"-auto-approve", "--auto-approve", "--terragrunt-non-interactive"}, Verbs: []string{"apply", "destroy", "run-all", "deploy", "import"}, VerbDepth: 3}}, sub: [][]string{}, m: cond{flagsAny: []string{"-auto-approve", "--auto-approve", "--terragrunt-non-interactive"}, operandAt: -1, verbs: []string{"apply", "destroy", "run-all", "deploy", "import"}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsIacL64() Pack {
 	return Pack{Rules: []Rule{{ID: "iac.terraform-state-remove", Exe: []string{"terraform", "tofu", "terragrunt"}, Sub: []string{"state", "rm|mv|push|replace-provider"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "Changing the state by hand makes terraform forget or misattribute real resources.", Suggestion: "Ask before editing terraform state."}}}
+}
+
+func packsIacL64C() *compiledPack {
+	return &compiledPack{name: "iac", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "iac.terraform-state-remove", Pack: "iac", Executables: []string{"terraform", "tofu", "terragrunt"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "Changing the state by hand makes terraform forget or misattribute real resources.", Suggestion: "Ask before editing terraform state."}, src: Rule{ID: "iac.terraform-state-remove", Exe: []string{"terraform", "tofu", "terragrunt"}, Sub: []string{"state", "rm|mv|push|replace-provider"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "Changing the state by hand makes terraform forget or misattribute real resources.", Suggestion: "Ask before editing terraform state."}, sub: [][]string{[]string{"state"}, []string{"rm", "mv", "push", "replace-provider"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsIacL74() Pack {
 	return Pack{Rules: []Rule{{ID: "iac.terraform-workspace-delete", Exe: []string{"terraform", "tofu"}, Sub: []string{"workspace", "delete"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "Deleting a workspace drops its state.", Suggestion: "Ask before deleting workspaces."}}}
 }
 
+func packsIacL74C() *compiledPack {
+	return &compiledPack{name: "iac", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "iac.terraform-workspace-delete", Pack: "iac", Executables: []string{"terraform", "tofu"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "Deleting a workspace drops its state.", Suggestion: "Ask before deleting workspaces."}, src: Rule{ID: "iac.terraform-workspace-delete", Exe: []string{"terraform", "tofu"}, Sub: []string{"workspace", "delete"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "Deleting a workspace drops its state.", Suggestion: "Ask before deleting workspaces."}, sub: [][]string{[]string{"workspace"}, []string{"delete"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsIacL84() Pack {
 	return Pack{Rules: []Rule{{ID: "iac.terraform-force-unlock", Exe: []string{"terraform", "tofu"}, Sub: []string{"force-unlock|taint|untaint"}, Category: "infrastructure", Tier: "destructive", Blast: "medium", Reason: "Force-unlocking or tainting state can corrupt it or force resources to be recreated.", Suggestion: "Ask before changing state locks or taints."}}}
+}
+
+func packsIacL84C() *compiledPack {
+	return &compiledPack{name: "iac", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "iac.terraform-force-unlock", Pack: "iac", Executables: []string{"terraform", "tofu"}, Category: "infrastructure", Tier: 0x3, Blast: 0x2, Reason: "Force-unlocking or tainting state can corrupt it or force resources to be recreated.", Suggestion: "Ask before changing state locks or taints."}, src: Rule{ID: "iac.terraform-force-unlock", Exe: []string{"terraform", "tofu"}, Sub: []string{"force-unlock|taint|untaint"}, Category: "infrastructure", Tier: "destructive", Blast: "medium", Reason: "Force-unlocking or tainting state can corrupt it or force resources to be recreated.", Suggestion: "Ask before changing state locks or taints."}, sub: [][]string{[]string{"force-unlock", "taint", "untaint"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsIacL94() Pack {
 	return Pack{Rules: []Rule{{ID: "iac.pulumi-destroy", Exe: []string{"pulumi"}, Sub: []string{"destroy|down"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "pulumi destroy tears down every resource in the stack.", Suggestion: "Run pulumi preview --diff and ask the user to destroy."}}}
 }
 
+func packsIacL94C() *compiledPack {
+	return &compiledPack{name: "iac", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "iac.pulumi-destroy", Pack: "iac", Executables: []string{"pulumi"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "pulumi destroy tears down every resource in the stack.", Suggestion: "Run pulumi preview --diff and ask the user to destroy."}, src: Rule{ID: "iac.pulumi-destroy", Exe: []string{"pulumi"}, Sub: []string{"destroy|down"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "pulumi destroy tears down every resource in the stack.", Suggestion: "Run pulumi preview --diff and ask the user to destroy."}, sub: [][]string{[]string{"destroy", "down"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsIacL104() Pack {
 	return Pack{Rules: []Rule{{ID: "iac.pulumi-auto-approve", Exe: []string{"pulumi"}, Sub: []string{"up|update|refresh|import"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "--yes / --skip-preview applies infrastructure changes with no one reviewing the preview.", Suggestion: "Run pulumi preview and let the user apply it.", Match: Match{FlagsAny: []string{"--yes", "-y", "--skip-preview", "-f"}}}}}
+}
+
+func packsIacL104C() *compiledPack {
+	return &compiledPack{name: "iac", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "iac.pulumi-auto-approve", Pack: "iac", Executables: []string{"pulumi"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "--yes / --skip-preview applies infrastructure changes with no one reviewing the preview.", Suggestion: "Run pulumi preview and let the user apply it."}, src: Rule{ID: "iac.pulumi-auto-approve", Exe: []string{"pulumi"}, Sub: []string{"up|update|refresh|import"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "--yes / --skip-preview applies infrastructure changes with no one reviewing the preview.", Suggestion: "Run pulumi preview and let the user apply it.", Match: Match{FlagsAny: []string{"--yes", "-y", "--skip-preview", "-f"}}}, sub: [][]string{[]string{"up", "update", "refresh", "import"}}, m: cond{flagsAny: []string{"--yes", "-y", "--skip-preview", "-f"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsIacL116() Pack {
 	return Pack{Rules: []Rule{{ID: "iac.pulumi-stack-remove", Exe: []string{"pulumi"}, Sub: []string{"stack", "rm|remove"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "Removing a stack deletes its state and history.", Suggestion: "Ask before removing stacks."}}}
 }
 
+func packsIacL116C() *compiledPack {
+	return &compiledPack{name: "iac", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "iac.pulumi-stack-remove", Pack: "iac", Executables: []string{"pulumi"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "Removing a stack deletes its state and history.", Suggestion: "Ask before removing stacks."}, src: Rule{ID: "iac.pulumi-stack-remove", Exe: []string{"pulumi"}, Sub: []string{"stack", "rm|remove"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "Removing a stack deletes its state and history.", Suggestion: "Ask before removing stacks."}, sub: [][]string{[]string{"stack"}, []string{"rm", "remove"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsIacL126() Pack {
 	return Pack{Rules: []Rule{{ID: "iac.pulumi-state-delete", Exe: []string{"pulumi"}, Sub: []string{"state", "delete|unprotect|edit|move"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "Editing stack state by hand makes pulumi forget or misattribute real resources.", Suggestion: "Ask before editing pulumi state."}}}
+}
+
+func packsIacL126C() *compiledPack {
+	return &compiledPack{name: "iac", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "iac.pulumi-state-delete", Pack: "iac", Executables: []string{"pulumi"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "Editing stack state by hand makes pulumi forget or misattribute real resources.", Suggestion: "Ask before editing pulumi state."}, src: Rule{ID: "iac.pulumi-state-delete", Exe: []string{"pulumi"}, Sub: []string{"state", "delete|unprotect|edit|move"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "Editing stack state by hand makes pulumi forget or misattribute real resources.", Suggestion: "Ask before editing pulumi state."}, sub: [][]string{[]string{"state"}, []string{"delete", "unprotect", "edit", "move"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsIacL136() Pack {
 	return Pack{Rules: []Rule{{ID: "iac.ansible-adhoc-destructive", Exe: []string{"ansible"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "The ad-hoc command runs a destructive shell command on every host in the inventory.", Suggestion: "Put the task in a playbook, run it with --check first, and ask.", Match: Match{FlagValues: map[string][]string{"--args": {"*rm -*", "*mkfs*", "*dd if=*", "*shutdown*", "*reboot*", "*state=absent*", "*userdel*"}, "-a": {"*rm -*", "*rm -rf*", "*mkfs*", "*dd if=*", "*shutdown*", "*reboot*", "*state=absent*", "*userdel*", "*drop *", "*truncate*", "*poweroff*", "*halt*"}}}}}}
 }
 
+func packsIacL136C() *compiledPack {
+	return &compiledPack{name: "iac", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "iac.ansible-adhoc-destructive", Pack: "iac", Executables: []string{"ansible"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "The ad-hoc command runs a destructive shell command on every host in the inventory.", Suggestion: "Put the task in a playbook, run it with --check first, and ask."}, src: Rule{ID: "iac.ansible-adhoc-destructive", Exe: []string{"ansible"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "The ad-hoc command runs a destructive shell command on every host in the inventory.", Suggestion: "Put the task in a playbook, run it with --check first, and ask.", Match: Match{FlagValues: map[string][]string{"--args": []string{"*rm -*", "*mkfs*", "*dd if=*", "*shutdown*", "*reboot*", "*state=absent*", "*userdel*"}, "-a": []string{"*rm -*", "*rm -rf*", "*mkfs*", "*dd if=*", "*shutdown*", "*reboot*", "*state=absent*", "*userdel*", "*drop *", "*truncate*", "*poweroff*", "*halt*"}}}}, sub: [][]string{}, m: cond{flagValues: []flagGlobs{{flag: "--args", globs: []string{"*rm -*", "*mkfs*", "*dd if=*", "*shutdown*", "*reboot*", "*state=absent*", "*userdel*"}}, {flag: "-a", globs: []string{"*rm -*", "*rm -rf*", "*mkfs*", "*dd if=*", "*shutdown*", "*reboot*", "*state=absent*", "*userdel*", "*drop *", "*truncate*", "*poweroff*", "*halt*"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsIacL147() Pack {
 	return Pack{Rules: []Rule{{ID: "iac.ansible-adhoc-shell", Exe: []string{"ansible"}, Category: "infrastructure", Tier: "destructive", Blast: "medium", Reason: "The ad-hoc command runs a shell command as a module on every host in the inventory.", Suggestion: "Put the task in a playbook and run it with --check first.", Match: Match{FlagsNone: []string{"-C", "--check"}, FlagValues: map[string][]string{"--module-name": {"shell", "command", "raw", "script", "file", "reboot"}, "-m": {"shell", "command", "raw", "script", "ansible.builtin.shell", "ansible.builtin.command", "ansible.builtin.raw", "file", "reboot"}}}}}}
+}
+
+func packsIacL147C() *compiledPack {
+	return &compiledPack{name: "iac", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "iac.ansible-adhoc-shell", Pack: "iac", Executables: []string{"ansible"}, Category: "infrastructure", Tier: 0x3, Blast: 0x2, Reason: "The ad-hoc command runs a shell command as a module on every host in the inventory.", Suggestion: "Put the task in a playbook and run it with --check first."}, src: Rule{ID: "iac.ansible-adhoc-shell", Exe: []string{"ansible"}, Category: "infrastructure", Tier: "destructive", Blast: "medium", Reason: "The ad-hoc command runs a shell command as a module on every host in the inventory.", Suggestion: "Put the task in a playbook and run it with --check first.", Match: Match{FlagsNone: []string{"-C", "--check"}, FlagValues: map[string][]string{"--module-name": []string{"shell", "command", "raw", "script", "file", "reboot"}, "-m": []string{"shell", "command", "raw", "script", "ansible.builtin.shell", "ansible.builtin.command", "ansible.builtin.raw", "file", "reboot"}}}}, sub: [][]string{}, m: cond{flagsNone: []string{"-C", "--check"}, flagValues: []flagGlobs{{flag: "--module-name", globs: []string{"shell", "command", "raw", "script", "file", "reboot"}}, {flag: "-m", globs: []string{"shell", "command", "raw", "script", "ansible.builtin.shell", "ansible.builtin.command", "ansible.builtin.raw", "file", "reboot"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsIacL159() Pack {
 	return Pack{Rules: []Rule{{ID: "iac.orchestrator-destroy", Exe: []string{"kamal", "nomad", "vagrant"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "This removes deployed apps, jobs or machines.", Suggestion: "Ask before tearing down deployments.", Match: Match{Verbs: []string{"remove", "destroy", "stop", "purge", "prune", "halt"}, VerbDepth: 3}}}}
 }
 
+func packsIacL159C() *compiledPack {
+	return &compiledPack{name: "iac", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "iac.orchestrator-destroy", Pack: "iac", Executables: []string{"kamal", "nomad", "vagrant"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "This removes deployed apps, jobs or machines.", Suggestion: "Ask before tearing down deployments."}, src: Rule{ID: "iac.orchestrator-destroy", Exe: []string{"kamal", "nomad", "vagrant"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "This removes deployed apps, jobs or machines.", Suggestion: "Ask before tearing down deployments.", Match: Match{Verbs: []string{"remove", "destroy", "stop", "purge", "prune", "halt"}, VerbDepth: 3}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"remove", "destroy", "stop", "purge", "prune", "halt"}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsIacL171() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"terraform", "tofu", "terragrunt"}, UnsafeFlags: []string{"-auto-approve", "-destroy", "-write"}, UnsafeTier: "write", Verbs: []string{"plan", "validate", "show", "output", "version", "providers", "graph", "fmt", "console", "-version", "-help", "list", "show", "workspace", "get", "test", "metadata", "modules"}, VerbDepth: 2}}}
+}
+
+func packsIacL171C() *compiledPack {
+	return &compiledPack{name: "iac", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"terraform", "tofu", "terragrunt"}, sub: [][]string{}, unsafeFlags: []string{"-auto-approve", "-destroy", "-write"}, unsafeTier: 0x1, verbs: []string{"plan", "validate", "show", "output", "version", "providers", "graph", "fmt", "console", "-version", "-help", "list", "show", "workspace", "get", "test", "metadata", "modules"}, verbDepth: 2}}}
 }
 
 func packsIacL178() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"terraform", "tofu", "terragrunt"}, Sub: []string{"init|apply|import|refresh|login|logout"}, Tier: "write"}}}
 }
 
+func packsIacL178C() *compiledPack {
+	return &compiledPack{name: "iac", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"terraform", "tofu", "terragrunt"}, sub: [][]string{[]string{"init", "apply", "import", "refresh", "login", "logout"}}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsIacL183() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"pulumi"}, Sub: []string{"preview|stack|config|whoami|version|about|logs|plugin|schema|org"}}}}
+}
+
+func packsIacL183C() *compiledPack {
+	return &compiledPack{name: "iac", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"pulumi"}, sub: [][]string{[]string{"preview", "stack", "config", "whoami", "version", "about", "logs", "plugin", "schema", "org"}}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsKubernetesL5() Pack {
@@ -4271,88 +5211,176 @@ func packsKubernetesL14() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.delete-namespace", Exe: []string{"kubectl", "oc"}, Sub: []string{"delete"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Deleting a namespace, node, persistent volume or CRD removes everything that depends on it.", Suggestion: "Delete the specific workload you created, after asking.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"ns", "namespace", "namespaces", "ns/*", "namespace/*", "namespaces/*", "node", "nodes", "no", "node/*", "pv", "persistentvolume", "persistentvolumes", "pv/*", "crd", "crds", "customresourcedefinition", "customresourcedefinitions", "customresourcedefinition*/*", "clusterrole*", "storageclass*", "sc"}}}}}
 }
 
+func packsKubernetesL14C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "k8s.delete-namespace", Pack: "kubernetes", Executables: []string{"kubectl", "oc"}, Category: "cluster-delete", Tier: 0x3, Blast: 0x3, Reason: "Deleting a namespace, node, persistent volume or CRD removes everything that depends on it.", Suggestion: "Delete the specific workload you created, after asking."}, src: Rule{ID: "k8s.delete-namespace", Exe: []string{"kubectl", "oc"}, Sub: []string{"delete"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Deleting a namespace, node, persistent volume or CRD removes everything that depends on it.", Suggestion: "Delete the specific workload you created, after asking.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"ns", "namespace", "namespaces", "ns/*", "namespace/*", "namespaces/*", "node", "nodes", "no", "node/*", "pv", "persistentvolume", "persistentvolumes", "pv/*", "crd", "crds", "customresourcedefinition", "customresourcedefinitions", "customresourcedefinition*/*", "clusterrole*", "storageclass*", "sc"}}}, sub: [][]string{[]string{"delete"}}, m: cond{operandAtAny: []pattern{{glob: "ns"}, {glob: "namespace"}, {glob: "namespaces"}, {glob: "ns/*", head: "ns/", wild: true, run: 1}, {glob: "namespace/*", head: "namespace/", wild: true, run: 1}, {glob: "namespaces/*", head: "namespaces/", wild: true, run: 1}, {glob: "node"}, {glob: "nodes"}, {glob: "no"}, {glob: "node/*", head: "node/", wild: true, run: 1}, {glob: "pv"}, {glob: "persistentvolume"}, {glob: "persistentvolumes"}, {glob: "pv/*", head: "pv/", wild: true, run: 1}, {glob: "crd"}, {glob: "crds"}, {glob: "customresourcedefinition"}, {glob: "customresourcedefinitions"}, {glob: "customresourcedefinition*/*", head: "customresourcedefinition", wild: true}, {glob: "clusterrole*", head: "clusterrole", wild: true, run: 1}, {glob: "storageclass*", head: "storageclass", wild: true, run: 1}, {glob: "sc"}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsKubernetesL27() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.delete-all", Exe: []string{"kubectl", "oc"}, Sub: []string{"delete"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Deleting with --all, -A or a selector removes every matching resource at once.", Suggestion: "Delete resources by name, in one namespace.", Match: Match{FlagsAny: []string{"--all", "-A", "--all-namespaces", "-l", "--selector", "--field-selector"}}}}}
+}
+
+func packsKubernetesL27C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "k8s.delete-all", Pack: "kubernetes", Executables: []string{"kubectl", "oc"}, Category: "cluster-delete", Tier: 0x3, Blast: 0x3, Reason: "Deleting with --all, -A or a selector removes every matching resource at once.", Suggestion: "Delete resources by name, in one namespace."}, src: Rule{ID: "k8s.delete-all", Exe: []string{"kubectl", "oc"}, Sub: []string{"delete"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Deleting with --all, -A or a selector removes every matching resource at once.", Suggestion: "Delete resources by name, in one namespace.", Match: Match{FlagsAny: []string{"--all", "-A", "--all-namespaces", "-l", "--selector", "--field-selector"}}}, sub: [][]string{[]string{"delete"}}, m: cond{flagsAny: []string{"--all", "-A", "--all-namespaces", "-l", "--selector", "--field-selector"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsKubernetesL39() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.delete", Exe: []string{"kubectl", "oc"}, Sub: []string{"delete"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Deleting Kubernetes resources stops what runs in them; stateful data may go with them.", Suggestion: "Scale down or ask before deleting; use --dry-run=client to preview."}}}
 }
 
+func packsKubernetesL39C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "k8s.delete", Pack: "kubernetes", Executables: []string{"kubectl", "oc"}, Category: "cluster-delete", Tier: 0x3, Blast: 0x3, Reason: "Deleting Kubernetes resources stops what runs in them; stateful data may go with them.", Suggestion: "Scale down or ask before deleting; use --dry-run=client to preview."}, src: Rule{ID: "k8s.delete", Exe: []string{"kubectl", "oc"}, Sub: []string{"delete"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Deleting Kubernetes resources stops what runs in them; stateful data may go with them.", Suggestion: "Scale down or ask before deleting; use --dry-run=client to preview."}, sub: [][]string{[]string{"delete"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsKubernetesL49() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.drain", Exe: []string{"kubectl", "oc"}, Sub: []string{"drain|cordon|taint"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Draining or tainting a node evicts its workloads.", Suggestion: "Ask before draining nodes."}}}
+}
+
+func packsKubernetesL49C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "k8s.drain", Pack: "kubernetes", Executables: []string{"kubectl", "oc"}, Category: "cluster-delete", Tier: 0x3, Blast: 0x3, Reason: "Draining or tainting a node evicts its workloads.", Suggestion: "Ask before draining nodes."}, src: Rule{ID: "k8s.drain", Exe: []string{"kubectl", "oc"}, Sub: []string{"drain|cordon|taint"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Draining or tainting a node evicts its workloads.", Suggestion: "Ask before draining nodes."}, sub: [][]string{[]string{"drain", "cordon", "taint"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsKubernetesL59() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.scale-zero", Exe: []string{"kubectl", "oc"}, Sub: []string{"scale"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Scaling to zero replicas takes the service down.", Suggestion: "Scale to the number of replicas the service needs.", Match: Match{FlagValues: map[string][]string{"--replicas": {"0"}}}}}}
 }
 
+func packsKubernetesL59C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "k8s.scale-zero", Pack: "kubernetes", Executables: []string{"kubectl", "oc"}, Category: "cluster-delete", Tier: 0x3, Blast: 0x3, Reason: "Scaling to zero replicas takes the service down.", Suggestion: "Scale to the number of replicas the service needs."}, src: Rule{ID: "k8s.scale-zero", Exe: []string{"kubectl", "oc"}, Sub: []string{"scale"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Scaling to zero replicas takes the service down.", Suggestion: "Scale to the number of replicas the service needs.", Match: Match{FlagValues: map[string][]string{"--replicas": []string{"0"}}}}, sub: [][]string{[]string{"scale"}}, m: cond{flagValues: []flagGlobs{{flag: "--replicas", globs: []string{"0"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsKubernetesL71() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.apply-prune", Exe: []string{"kubectl", "oc"}, Sub: []string{"apply"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "apply --prune deletes every resource matching the selector that is not in the manifests.", Suggestion: "Apply without --prune and delete stale resources by name.", Match: Match{FlagsAny: []string{"--prune"}}}}}
+}
+
+func packsKubernetesL71C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "k8s.apply-prune", Pack: "kubernetes", Executables: []string{"kubectl", "oc"}, Category: "cluster-delete", Tier: 0x3, Blast: 0x3, Reason: "apply --prune deletes every resource matching the selector that is not in the manifests.", Suggestion: "Apply without --prune and delete stale resources by name."}, src: Rule{ID: "k8s.apply-prune", Exe: []string{"kubectl", "oc"}, Sub: []string{"apply"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "apply --prune deletes every resource matching the selector that is not in the manifests.", Suggestion: "Apply without --prune and delete stale resources by name.", Match: Match{FlagsAny: []string{"--prune"}}}, sub: [][]string{[]string{"apply"}}, m: cond{flagsAny: []string{"--prune"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsKubernetesL83() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.replace-force", Exe: []string{"kubectl", "oc"}, Sub: []string{"replace|apply"}, Category: "cluster-delete", Tier: "destructive", Blast: "medium", Reason: "--force deletes and re-creates the resources, with downtime.", Suggestion: "Apply normally.", Match: Match{FlagsAny: []string{"--force"}}}}}
 }
 
+func packsKubernetesL83C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "k8s.replace-force", Pack: "kubernetes", Executables: []string{"kubectl", "oc"}, Category: "cluster-delete", Tier: 0x3, Blast: 0x2, Reason: "--force deletes and re-creates the resources, with downtime.", Suggestion: "Apply normally."}, src: Rule{ID: "k8s.replace-force", Exe: []string{"kubectl", "oc"}, Sub: []string{"replace|apply"}, Category: "cluster-delete", Tier: "destructive", Blast: "medium", Reason: "--force deletes and re-creates the resources, with downtime.", Suggestion: "Apply normally.", Match: Match{FlagsAny: []string{"--force"}}}, sub: [][]string{[]string{"replace", "apply"}}, m: cond{flagsAny: []string{"--force"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsKubernetesL95() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.secret-read", Exe: []string{"kubectl", "oc"}, Sub: []string{"get|describe"}, Category: "secret-read", Tier: "read", Blast: "medium", Verdict: "ask", Reason: "Printing Secret objects as YAML/JSON shows their values (base64 is not encryption).", Suggestion: "List secrets by name only (kubectl get secrets) or read the one key you need in the program that uses it.", Match: Match{FlagsAny: []string{"-o", "--output", "--template"}, OperandAt: intp(0), OperandAtAny: []string{"secret", "secrets", "secret/*", "secrets/*"}}}}}
+}
+
+func packsKubernetesL95C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "k8s.secret-read", Pack: "kubernetes", Executables: []string{"kubectl", "oc"}, Category: "secret-read", Blast: 0x2, Verdict: 0x1, Reason: "Printing Secret objects as YAML/JSON shows their values (base64 is not encryption).", Suggestion: "List secrets by name only (kubectl get secrets) or read the one key you need in the program that uses it."}, src: Rule{ID: "k8s.secret-read", Exe: []string{"kubectl", "oc"}, Sub: []string{"get|describe"}, Category: "secret-read", Tier: "read", Blast: "medium", Verdict: "ask", Reason: "Printing Secret objects as YAML/JSON shows their values (base64 is not encryption).", Suggestion: "List secrets by name only (kubectl get secrets) or read the one key you need in the program that uses it.", Match: Match{FlagsAny: []string{"-o", "--output", "--template"}, OperandAt: intp(0), OperandAtAny: []string{"secret", "secrets", "secret/*", "secrets/*"}}}, sub: [][]string{[]string{"get", "describe"}}, m: cond{flagsAny: []string{"-o", "--output", "--template"}, operandAtAny: []pattern{{glob: "secret"}, {glob: "secrets"}, {glob: "secret/*", head: "secret/", wild: true, run: 1}, {glob: "secrets/*", head: "secrets/", wild: true, run: 1}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsKubernetesL110() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.exec-shell", Exe: []string{"kubectl", "oc"}, Sub: []string{"exec|debug|attach|run"}, Category: "container", Tier: "execute", Blast: "medium", Reason: "The command runs inside a cluster workload.", Suggestion: "Prefer read-only commands (get, logs, describe)."}}}
 }
 
+func packsKubernetesL110C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "k8s.exec-shell", Pack: "kubernetes", Executables: []string{"kubectl", "oc"}, Category: "container", Tier: 0x2, Blast: 0x2, Reason: "The command runs inside a cluster workload.", Suggestion: "Prefer read-only commands (get, logs, describe)."}, src: Rule{ID: "k8s.exec-shell", Exe: []string{"kubectl", "oc"}, Sub: []string{"exec|debug|attach|run"}, Category: "container", Tier: "execute", Blast: "medium", Reason: "The command runs inside a cluster workload.", Suggestion: "Prefer read-only commands (get, logs, describe)."}, sub: [][]string{[]string{"exec", "debug", "attach", "run"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsKubernetesL120() Pack {
 	return Pack{Rules: []Rule{{ID: "helm.uninstall", Exe: []string{"helm"}, Sub: []string{"uninstall|delete|del|un"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "helm uninstall removes the release and all its resources.", Suggestion: "Ask before uninstalling releases; helm uninstall --dry-run shows what would go."}}}
+}
+
+func packsKubernetesL120C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "helm.uninstall", Pack: "kubernetes", Executables: []string{"helm"}, Category: "cluster-delete", Tier: 0x3, Blast: 0x3, Reason: "helm uninstall removes the release and all its resources.", Suggestion: "Ask before uninstalling releases; helm uninstall --dry-run shows what would go."}, src: Rule{ID: "helm.uninstall", Exe: []string{"helm"}, Sub: []string{"uninstall|delete|del|un"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "helm uninstall removes the release and all its resources.", Suggestion: "Ask before uninstalling releases; helm uninstall --dry-run shows what would go."}, sub: [][]string{[]string{"uninstall", "delete", "del", "un"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsKubernetesL130() Pack {
 	return Pack{Rules: []Rule{{ID: "helm.rollback", Exe: []string{"helm"}, Sub: []string{"rollback"}, Category: "cluster-delete", Tier: "destructive", Blast: "medium", Reason: "Rolling back a release replaces the running version.", Suggestion: "Ask before rolling back."}}}
 }
 
+func packsKubernetesL130C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "helm.rollback", Pack: "kubernetes", Executables: []string{"helm"}, Category: "cluster-delete", Tier: 0x3, Blast: 0x2, Reason: "Rolling back a release replaces the running version.", Suggestion: "Ask before rolling back."}, src: Rule{ID: "helm.rollback", Exe: []string{"helm"}, Sub: []string{"rollback"}, Category: "cluster-delete", Tier: "destructive", Blast: "medium", Reason: "Rolling back a release replaces the running version.", Suggestion: "Ask before rolling back."}, sub: [][]string{[]string{"rollback"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsKubernetesL140() Pack {
 	return Pack{Rules: []Rule{{ID: "helm.force", Exe: []string{"helm"}, Sub: []string{"upgrade|install"}, Category: "cluster-delete", Tier: "destructive", Blast: "medium", Reason: "--force deletes and re-creates resources, and --reset-values drops configuration.", Suggestion: "Upgrade without --force.", Match: Match{FlagsAny: []string{"--force", "--reset-values", "--replace"}}}}}
+}
+
+func packsKubernetesL140C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "helm.force", Pack: "kubernetes", Executables: []string{"helm"}, Category: "cluster-delete", Tier: 0x3, Blast: 0x2, Reason: "--force deletes and re-creates resources, and --reset-values drops configuration.", Suggestion: "Upgrade without --force."}, src: Rule{ID: "helm.force", Exe: []string{"helm"}, Sub: []string{"upgrade|install"}, Category: "cluster-delete", Tier: "destructive", Blast: "medium", Reason: "--force deletes and re-creates resources, and --reset-values drops configuration.", Suggestion: "Upgrade without --force.", Match: Match{FlagsAny: []string{"--force", "--reset-values", "--replace"}}}, sub: [][]string{[]string{"upgrade", "install"}}, m: cond{flagsAny: []string{"--force", "--reset-values", "--replace"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsKubernetesL152() Pack {
 	return Pack{Rules: []Rule{{ID: "k8s.cluster-delete", Exe: []string{"minikube", "kind", "k3d", "eksctl"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Deleting a cluster removes every workload and volume in it.", Suggestion: "Ask before deleting clusters.", Match: Match{Verbs: []string{"delete", "destroy"}, VerbDepth: 2}}}}
 }
 
+func packsKubernetesL152C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "k8s.cluster-delete", Pack: "kubernetes", Executables: []string{"minikube", "kind", "k3d", "eksctl"}, Category: "cluster-delete", Tier: 0x3, Blast: 0x3, Reason: "Deleting a cluster removes every workload and volume in it.", Suggestion: "Ask before deleting clusters."}, src: Rule{ID: "k8s.cluster-delete", Exe: []string{"minikube", "kind", "k3d", "eksctl"}, Category: "cluster-delete", Tier: "destructive", Blast: "high", Reason: "Deleting a cluster removes every workload and volume in it.", Suggestion: "Ask before deleting clusters.", Match: Match{Verbs: []string{"delete", "destroy"}, VerbDepth: 2}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"delete", "destroy"}, verbDepth: 2, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsKubernetesL164() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kubectl", "oc"}, Sub: []string{"get|describe|logs|top|version|explain|api-resources|api-versions|cluster-info|diff|events|wait|completion|plugin|kustomize|whoami"}}}}
+}
+
+func packsKubernetesL164C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"kubectl", "oc"}, sub: [][]string{[]string{"get", "describe", "logs", "top", "version", "explain", "api-resources", "api-versions", "cluster-info", "diff", "events", "wait", "completion", "plugin", "kustomize", "whoami"}}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsKubernetesL168() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kubectl", "oc"}, Sub: []string{"config", "view|get-contexts|current-context|get-clusters|get-users"}}}}
 }
 
+func packsKubernetesL168C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"kubectl", "oc"}, sub: [][]string{[]string{"config"}, []string{"view", "get-contexts", "current-context", "get-clusters", "get-users"}}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsKubernetesL172() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kubectl", "oc"}, Sub: []string{"auth", "can-i|whoami"}}}}
+}
+
+func packsKubernetesL172C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"kubectl", "oc"}, sub: [][]string{[]string{"auth"}, []string{"can-i", "whoami"}}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsKubernetesL176() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kubectl", "oc"}, Sub: []string{"rollout", "status|history"}}}}
 }
 
+func packsKubernetesL176C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"kubectl", "oc"}, sub: [][]string{[]string{"rollout"}, []string{"status", "history"}}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsKubernetesL180() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kubectl", "oc"}, Sub: []string{"apply|create|patch|label|annotate|edit|set|rollout|expose|cp|port-forward|proxy|config|autoscale|certificate|uncordon"}, Tier: "write"}}}
+}
+
+func packsKubernetesL180C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"kubectl", "oc"}, sub: [][]string{[]string{"apply", "create", "patch", "label", "annotate", "edit", "set", "rollout", "expose", "cp", "port-forward", "proxy", "config", "autoscale", "certificate", "uncordon"}}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsKubernetesL185() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"helm"}, Sub: []string{"list|ls|status|get|history|template|show|search|version|lint|env|verify|dependency|repo|plugin|completion"}}}}
 }
 
+func packsKubernetesL185C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"helm"}, sub: [][]string{[]string{"list", "ls", "status", "get", "history", "template", "show", "search", "version", "lint", "env", "verify", "dependency", "repo", "plugin", "completion"}}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsKubernetesL189() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"helm"}, Sub: []string{"install|upgrade|pull|package|push|test"}, Tier: "write"}}}
+}
+
+func packsKubernetesL189C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"helm"}, sub: [][]string{[]string{"install", "upgrade", "pull", "package", "push", "test"}}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsKubernetesL194() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kustomize"}, Sub: []string{"build|cfg|version"}}}}
 }
 
+func packsKubernetesL194C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"kustomize"}, sub: [][]string{[]string{"build", "cfg", "version"}}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsKubernetesL198() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kubectx", "kubens", "k9s"}, Tier: "write"}}}
+}
+
+func packsKubernetesL198C() *compiledPack {
+	return &compiledPack{name: "kubernetes", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"kubectx", "kubens", "k9s"}, sub: [][]string{}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsPackagesL5() Pack {
@@ -4376,103 +5404,203 @@ func packsPackagesL18() Pack {
 }
 
 func packsPackagesL23() Pack {
-	return Pack{Rules: []Rule{{ID: "pkg.publish", Exe: []string{"npm", "yarn", "pnpm", "bun", "cargo", "gem", "poetry", "flit", "hatch", "twine", "dotnet", "nuget", "mvn", "gradle", "gradlew", "mvnw", "pod", "mix", "swift", "helm", "deno", "uv"}, Category: "package-publish", Tier: "destructive", Blast: "high", Reason: "Publishing a package releases it to everyone; a published version cannot be taken back.", Suggestion: "Let the user publish after reviewing the version and contents (npm pack / cargo package to preview).", Match: Match{FlagsNone: []string{"--dry-run", "-n"}, Verbs: []string{"publish", "upload", "push", "release", "deploy", "trunk", "yank", "unpublish", "deprecate", "owner", "dist-tag", "release:perform", "release:prepare", "publish*", "deploy:*"}, VerbDepth: 1}}}}
+	return Pack{Rules: []Rule{{ID: "pkg.publish", Exe: []string{"npm", "yarn", "pnpm", "bun", "cargo", "gem", "poetry", "flit", "hatch", "twine", "dotnet", "nuget", "mvn", "gradle", "gradlew", "mvnw", "pod", "mix", "swift", "helm", "deno", "uv"}, Category: "package-publish", Tier: "destructive", Blast: "high", Reason: "Publishing a package releases it to everyone; a published version cannot be taken back.", Suggestion: "Let the user publish after reviewing the version and contents (npm pack / cargo package to preview).", Match: Match{FlagsNone: []string{"--dry-run"}, Verbs: []string{"publish", "upload", "push", "release", "deploy", "trunk", "yank", "unpublish", "deprecate", "owner", "dist-tag", "release:perform", "release:prepare", "publish*", "deploy:*"}, VerbDepth: 1}}}}
+}
+
+func packsPackagesL23C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "pkg.publish", Pack: "packages", Executables: []string{"npm", "yarn", "pnpm", "bun", "cargo", "gem", "poetry", "flit", "hatch", "twine", "dotnet", "nuget", "mvn", "gradle", "gradlew", "mvnw", "pod", "mix", "swift", "helm", "deno", "uv"}, Category: "package-publish", Tier: 0x3, Blast: 0x3, Reason: "Publishing a package releases it to everyone; a published version cannot be taken back.", Suggestion: "Let the user publish after reviewing the version and contents (npm pack / cargo package to preview)."}, src: Rule{ID: "pkg.publish", Exe: []string{"npm", "yarn", "pnpm", "bun", "cargo", "gem", "poetry", "flit", "hatch", "twine", "dotnet", "nuget", "mvn", "gradle", "gradlew", "mvnw", "pod", "mix", "swift", "helm", "deno", "uv"}, Category: "package-publish", Tier: "destructive", Blast: "high", Reason: "Publishing a package releases it to everyone; a published version cannot be taken back.", Suggestion: "Let the user publish after reviewing the version and contents (npm pack / cargo package to preview).", Match: Match{FlagsNone: []string{"--dry-run"}, Verbs: []string{"publish", "upload", "push", "release", "deploy", "trunk", "yank", "unpublish", "deprecate", "owner", "dist-tag", "release:perform", "release:prepare", "publish*", "deploy:*"}, VerbDepth: 1}}, sub: [][]string{}, m: cond{flagsNone: []string{"--dry-run"}, operandAt: -1, verbs: []string{"publish", "upload", "push", "release", "deploy", "trunk", "yank", "unpublish", "deprecate", "owner", "dist-tag", "release:perform", "release:prepare", "publish*", "deploy:*"}, verbDepth: 1, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsPackagesL36() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.python-m-publish", Exe: []string{"python", "python3"}, Category: "package-publish", Tier: "destructive", Blast: "high", Reason: "Uploading a package to PyPI releases it to everyone.", Suggestion: "Let the user upload after reviewing the distribution.", Match: Match{FlagValues: map[string][]string{"-m": {"twine", "flit", "hatch"}}, OperandsAny: []string{"upload", "publish"}}}}}
 }
 
+func packsPackagesL36C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "pkg.python-m-publish", Pack: "packages", Executables: []string{"python", "python3"}, Category: "package-publish", Tier: 0x3, Blast: 0x3, Reason: "Uploading a package to PyPI releases it to everyone.", Suggestion: "Let the user upload after reviewing the distribution."}, src: Rule{ID: "pkg.python-m-publish", Exe: []string{"python", "python3"}, Category: "package-publish", Tier: "destructive", Blast: "high", Reason: "Uploading a package to PyPI releases it to everyone.", Suggestion: "Let the user upload after reviewing the distribution.", Match: Match{FlagValues: map[string][]string{"-m": []string{"twine", "flit", "hatch"}}, OperandsAny: []string{"upload", "publish"}}}, sub: [][]string{}, m: cond{flagValues: []flagGlobs{{flag: "-m", globs: []string{"twine", "flit", "hatch"}}}, operandsAny: []pattern{{glob: "upload"}, {glob: "publish"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsPackagesL50() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.install-global", Exe: []string{"npm", "pnpm", "yarn", "bun"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "A global install runs the package's install scripts and puts programs on the PATH for every project.", Suggestion: "Install into the project (npm install --save-dev) or run once with npx after asking.", Match: Match{FlagsAny: []string{"-g", "--global", "--location=global"}, Verbs: []string{"install", "i", "add", "in", "isntall", "global", "uninstall", "remove", "rm", "un", "unlink", "update", "upgrade"}, VerbDepth: 2}}}}
+}
+
+func packsPackagesL50C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "pkg.install-global", Pack: "packages", Executables: []string{"npm", "pnpm", "yarn", "bun"}, Category: "package-install", Tier: 0x2, Blast: 0x2, Verdict: 0x1, Reason: "A global install runs the package's install scripts and puts programs on the PATH for every project.", Suggestion: "Install into the project (npm install --save-dev) or run once with npx after asking."}, src: Rule{ID: "pkg.install-global", Exe: []string{"npm", "pnpm", "yarn", "bun"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "A global install runs the package's install scripts and puts programs on the PATH for every project.", Suggestion: "Install into the project (npm install --save-dev) or run once with npx after asking.", Match: Match{FlagsAny: []string{"-g", "--global", "--location=global"}, Verbs: []string{"install", "i", "add", "in", "isntall", "global", "uninstall", "remove", "rm", "un", "unlink", "update", "upgrade"}, VerbDepth: 2}}, sub: [][]string{}, m: cond{flagsAny: []string{"-g", "--global", "--location=global"}, operandAt: -1, verbs: []string{"install", "i", "add", "in", "isntall", "global", "uninstall", "remove", "rm", "un", "unlink", "update", "upgrade"}, verbDepth: 2, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsPackagesL64() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.install-package", Exe: []string{"npm", "pnpm", "yarn", "bun"}, Sub: []string{"install|i|add|in"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing a new package runs code its author controls (install scripts) and adds it to the project.", Suggestion: "Check the package name and publisher, then ask; installing the project's locked dependencies (npm ci, npm install) is fine.", Match: Match{OperandsNone: []string{".", "./**", "../**", "file:**"}, MinOperands: 1}}}}
 }
 
+func packsPackagesL64C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "pkg.install-package", Pack: "packages", Executables: []string{"npm", "pnpm", "yarn", "bun"}, Category: "package-install", Tier: 0x2, Blast: 0x2, Verdict: 0x1, Reason: "Installing a new package runs code its author controls (install scripts) and adds it to the project.", Suggestion: "Check the package name and publisher, then ask; installing the project's locked dependencies (npm ci, npm install) is fine."}, src: Rule{ID: "pkg.install-package", Exe: []string{"npm", "pnpm", "yarn", "bun"}, Sub: []string{"install|i|add|in"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing a new package runs code its author controls (install scripts) and adds it to the project.", Suggestion: "Check the package name and publisher, then ask; installing the project's locked dependencies (npm ci, npm install) is fine.", Match: Match{OperandsNone: []string{".", "./**", "../**", "file:**"}, MinOperands: 1}}, sub: [][]string{[]string{"install", "i", "add", "in"}}, m: cond{operandsNone: []pattern{{glob: "."}, {glob: "./**", head: "./", wild: true, run: 2}, {glob: "../**", head: "../", wild: true, run: 2}, {glob: "file:**", head: "file:", wild: true, run: 2}}, operandAt: -1, minOperands: 1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsPackagesL78() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.pip-install", Exe: []string{"pip", "pip3", "pipx", "uv", "conda", "mamba"}, Sub: []string{"install|add"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing a named package runs code its author controls (setup scripts, build hooks).", Suggestion: "Install the project's pinned requirements (pip install -r requirements.txt, pip install -e .) or ask first.", Match: Match{OperandsNone: []string{".", "./**", "-e", "../**"}, MinOperands: 1}}}}
+}
+
+func packsPackagesL78C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "pkg.pip-install", Pack: "packages", Executables: []string{"pip", "pip3", "pipx", "uv", "conda", "mamba"}, Category: "package-install", Tier: 0x2, Blast: 0x2, Verdict: 0x1, Reason: "Installing a named package runs code its author controls (setup scripts, build hooks).", Suggestion: "Install the project's pinned requirements (pip install -r requirements.txt, pip install -e .) or ask first."}, src: Rule{ID: "pkg.pip-install", Exe: []string{"pip", "pip3", "pipx", "uv", "conda", "mamba"}, Sub: []string{"install|add"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing a named package runs code its author controls (setup scripts, build hooks).", Suggestion: "Install the project's pinned requirements (pip install -r requirements.txt, pip install -e .) or ask first.", Match: Match{OperandsNone: []string{".", "./**", "-e", "../**"}, MinOperands: 1}}, sub: [][]string{[]string{"install", "add"}}, m: cond{operandsNone: []pattern{{glob: "."}, {glob: "./**", head: "./", wild: true, run: 2}, {glob: "-e"}, {glob: "../**", head: "../", wild: true, run: 2}}, operandAt: -1, minOperands: 1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsPackagesL92() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.uv-pip-install", Exe: []string{"uv"}, Sub: []string{"pip|tool", "install"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing a named package runs code its author controls.", Suggestion: "Install the project's pinned requirements, or ask first.", Match: Match{OperandsNone: []string{".", "./**"}, MinOperands: 1}}}}
 }
 
+func packsPackagesL92C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "pkg.uv-pip-install", Pack: "packages", Executables: []string{"uv"}, Category: "package-install", Tier: 0x2, Blast: 0x2, Verdict: 0x1, Reason: "Installing a named package runs code its author controls.", Suggestion: "Install the project's pinned requirements, or ask first."}, src: Rule{ID: "pkg.uv-pip-install", Exe: []string{"uv"}, Sub: []string{"pip|tool", "install"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing a named package runs code its author controls.", Suggestion: "Install the project's pinned requirements, or ask first.", Match: Match{OperandsNone: []string{".", "./**"}, MinOperands: 1}}, sub: [][]string{[]string{"pip", "tool"}, []string{"install"}}, m: cond{operandsNone: []pattern{{glob: "."}, {glob: "./**", head: "./", wild: true, run: 2}}, operandAt: -1, minOperands: 1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsPackagesL106() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.python-m-pip-install", Exe: []string{"python", "python3"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing a named package runs code its author controls.", Suggestion: "Install the project's pinned requirements, or ask first.", Match: Match{FlagsNone: []string{"-r", "--requirement", "-e", "--editable"}, FlagValues: map[string][]string{"-m": {"pip", "pip3"}}, OperandsNone: []string{"."}, OperandAt: intp(0), OperandAtAny: []string{"install"}, MinOperands: 2}}}}
+}
+
+func packsPackagesL106C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "pkg.python-m-pip-install", Pack: "packages", Executables: []string{"python", "python3"}, Category: "package-install", Tier: 0x2, Blast: 0x2, Verdict: 0x1, Reason: "Installing a named package runs code its author controls.", Suggestion: "Install the project's pinned requirements, or ask first."}, src: Rule{ID: "pkg.python-m-pip-install", Exe: []string{"python", "python3"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing a named package runs code its author controls.", Suggestion: "Install the project's pinned requirements, or ask first.", Match: Match{FlagsNone: []string{"-r", "--requirement", "-e", "--editable"}, FlagValues: map[string][]string{"-m": []string{"pip", "pip3"}}, OperandsNone: []string{"."}, OperandAt: intp(0), OperandAtAny: []string{"install"}, MinOperands: 2}}, sub: [][]string{}, m: cond{flagsNone: []string{"-r", "--requirement", "-e", "--editable"}, flagValues: []flagGlobs{{flag: "-m", globs: []string{"pip", "pip3"}}}, operandsNone: []pattern{{glob: "."}}, operandAtAny: []pattern{{glob: "install"}}, minOperands: 2, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsPackagesL123() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.tool-install", Exe: []string{"cargo", "go", "gem", "pipx", "composer", "deno"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing a tool builds and runs code its author controls and puts it on the PATH.", Suggestion: "Ask before installing tools; installing the project's own program (go install ./cmd/app) is fine.", Match: Match{OperandsNone: []string{".", "./**", "../**"}, MinOperands: 2, Verbs: []string{"install", "global"}, VerbDepth: 1}}}}
 }
 
+func packsPackagesL123C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "pkg.tool-install", Pack: "packages", Executables: []string{"cargo", "go", "gem", "pipx", "composer", "deno"}, Category: "package-install", Tier: 0x2, Blast: 0x2, Verdict: 0x1, Reason: "Installing a tool builds and runs code its author controls and puts it on the PATH.", Suggestion: "Ask before installing tools; installing the project's own program (go install ./cmd/app) is fine."}, src: Rule{ID: "pkg.tool-install", Exe: []string{"cargo", "go", "gem", "pipx", "composer", "deno"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing a tool builds and runs code its author controls and puts it on the PATH.", Suggestion: "Ask before installing tools; installing the project's own program (go install ./cmd/app) is fine.", Match: Match{OperandsNone: []string{".", "./**", "../**"}, MinOperands: 2, Verbs: []string{"install", "global"}, VerbDepth: 1}}, sub: [][]string{}, m: cond{operandsNone: []pattern{{glob: "."}, {glob: "./**", head: "./", wild: true, run: 2}, {glob: "../**", head: "../", wild: true, run: 2}}, operandAt: -1, minOperands: 2, verbs: []string{"install", "global"}, verbDepth: 1, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsPackagesL141() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.dotnet-tool-install", Exe: []string{"dotnet"}, Sub: []string{"tool|workload", "install|update"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing a tool builds and runs code its author controls and puts it on the PATH.", Suggestion: "Ask before installing tools; dotnet tool restore installs the versions the project's manifest pins."}}}
+}
+
+func packsPackagesL141C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "pkg.dotnet-tool-install", Pack: "packages", Executables: []string{"dotnet"}, Category: "package-install", Tier: 0x2, Blast: 0x2, Verdict: 0x1, Reason: "Installing a tool builds and runs code its author controls and puts it on the PATH.", Suggestion: "Ask before installing tools; dotnet tool restore installs the versions the project's manifest pins."}, src: Rule{ID: "pkg.dotnet-tool-install", Exe: []string{"dotnet"}, Sub: []string{"tool|workload", "install|update"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing a tool builds and runs code its author controls and puts it on the PATH.", Suggestion: "Ask before installing tools; dotnet tool restore installs the versions the project's manifest pins."}, sub: [][]string{[]string{"tool", "workload"}, []string{"install", "update"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsPackagesL152() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.system-install", Exe: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing system packages changes the machine for every user and runs maintainer scripts as root.", Suggestion: "Ask the user to install system packages.", Match: Match{Verbs: []string{"install", "add", "-s", "-S", "-U", "reinstall", "upgrade", "dist-upgrade", "full-upgrade", "update", "-Syu", "-Sy", "tap"}, VerbDepth: 1}}}}
 }
 
+func packsPackagesL152C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "pkg.system-install", Pack: "packages", Executables: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew"}, Category: "package-install", Tier: 0x2, Blast: 0x2, Verdict: 0x1, Reason: "Installing system packages changes the machine for every user and runs maintainer scripts as root.", Suggestion: "Ask the user to install system packages."}, src: Rule{ID: "pkg.system-install", Exe: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew"}, Category: "package-install", Tier: "execute", Blast: "medium", Verdict: "ask", Reason: "Installing system packages changes the machine for every user and runs maintainer scripts as root.", Suggestion: "Ask the user to install system packages.", Match: Match{Verbs: []string{"install", "add", "-s", "-S", "-U", "reinstall", "upgrade", "dist-upgrade", "full-upgrade", "update", "-Syu", "-Sy", "tap"}, VerbDepth: 1}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"install", "add", "-s", "-s", "-u", "reinstall", "upgrade", "dist-upgrade", "full-upgrade", "update", "-syu", "-sy", "tap"}, verbDepth: 1, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsPackagesL165() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.system-remove", Exe: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew", "conda", "mamba"}, Category: "package-install", Tier: "destructive", Blast: "high", Reason: "Removing system packages can break the machine or other users' programs.", Suggestion: "Ask the user to remove system packages.", Match: Match{FlagsNone: []string{"--dry-run", "-s", "--simulate"}, Verbs: []string{"remove", "purge", "autoremove", "erase", "uninstall", "del", "-R", "-Rs", "-Rns", "-Rdd", "zap", "clean", "env"}, VerbDepth: 1}}}}
+}
+
+func packsPackagesL165C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "pkg.system-remove", Pack: "packages", Executables: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew", "conda", "mamba"}, Category: "package-install", Tier: 0x3, Blast: 0x3, Reason: "Removing system packages can break the machine or other users' programs.", Suggestion: "Ask the user to remove system packages."}, src: Rule{ID: "pkg.system-remove", Exe: []string{"apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port", "brew", "conda", "mamba"}, Category: "package-install", Tier: "destructive", Blast: "high", Reason: "Removing system packages can break the machine or other users' programs.", Suggestion: "Ask the user to remove system packages.", Match: Match{FlagsNone: []string{"--dry-run", "-s", "--simulate"}, Verbs: []string{"remove", "purge", "autoremove", "erase", "uninstall", "del", "-R", "-Rs", "-Rns", "-Rdd", "zap", "clean", "env"}, VerbDepth: 1}}, sub: [][]string{}, m: cond{flagsNone: []string{"--dry-run", "-s", "--simulate"}, operandAt: -1, verbs: []string{"remove", "purge", "autoremove", "erase", "uninstall", "del", "-r", "-rs", "-rns", "-rdd", "zap", "clean", "env"}, verbDepth: 1, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsPackagesL178() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.pacman-remove", Exe: []string{"pacman"}, Category: "package-install", Tier: "destructive", Blast: "high", Reason: "Removing system packages can break the machine or other users' programs.", Suggestion: "Ask the user to remove system packages.", Match: Match{FlagsAny: []string{"-R", "--remove"}}}}}
 }
 
+func packsPackagesL178C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "pkg.pacman-remove", Pack: "packages", Executables: []string{"pacman"}, Category: "package-install", Tier: 0x3, Blast: 0x3, Reason: "Removing system packages can break the machine or other users' programs.", Suggestion: "Ask the user to remove system packages."}, src: Rule{ID: "pkg.pacman-remove", Exe: []string{"pacman"}, Category: "package-install", Tier: "destructive", Blast: "high", Reason: "Removing system packages can break the machine or other users' programs.", Suggestion: "Ask the user to remove system packages.", Match: Match{FlagsAny: []string{"-R", "--remove"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-R", "--remove"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsPackagesL189() Pack {
 	return Pack{Rules: []Rule{{ID: "pkg.registry-config", Exe: []string{"npm", "pnpm", "yarn", "pip", "pip3"}, Sub: []string{"config"}, Category: "package-install", Tier: "destructive", Blast: "medium", Verdict: "ask", Reason: "Changing the package registry or auth token redirects every later install.", Suggestion: "Ask before changing package manager configuration.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"set", "delete", "edit"}}}}}
+}
+
+func packsPackagesL189C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "pkg.registry-config", Pack: "packages", Executables: []string{"npm", "pnpm", "yarn", "pip", "pip3"}, Category: "package-install", Tier: 0x3, Blast: 0x2, Verdict: 0x1, Reason: "Changing the package registry or auth token redirects every later install.", Suggestion: "Ask before changing package manager configuration."}, src: Rule{ID: "pkg.registry-config", Exe: []string{"npm", "pnpm", "yarn", "pip", "pip3"}, Sub: []string{"config"}, Category: "package-install", Tier: "destructive", Blast: "medium", Verdict: "ask", Reason: "Changing the package registry or auth token redirects every later install.", Suggestion: "Ask before changing package manager configuration.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"set", "delete", "edit"}}}, sub: [][]string{[]string{"config"}}, m: cond{operandAtAny: []pattern{{glob: "set"}, {glob: "delete"}, {glob: "edit"}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsPackagesL205() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"npm", "pnpm", "yarn", "bun"}, Sub: []string{"test|t|tst|run|run-script|start|ls|list|view|info|outdated|audit|explain|why|doctor|search|help|root|bin|prefix|fund|query|pack|-v|--version|v|show|licenses|build|lint|dev|format|typecheck|check"}, UnsafeFlags: []string{"--fix", "-g", "--global"}, UnsafeTier: "write"}}}
 }
 
+func packsPackagesL205C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"npm", "pnpm", "yarn", "bun"}, sub: [][]string{[]string{"test", "t", "tst", "run", "run-script", "start", "ls", "list", "view", "info", "outdated", "audit", "explain", "why", "doctor", "search", "help", "root", "bin", "prefix", "fund", "query", "pack", "-v", "--version", "v", "show", "licenses", "build", "lint", "dev", "format", "typecheck", "check"}}, unsafeFlags: []string{"--fix", "-g", "--global"}, unsafeTier: 0x1, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsPackagesL211() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"npm", "pnpm", "yarn", "bun"}, Sub: []string{"install|i|ci|add|remove|rm|uninstall|update|upgrade|up|link|unlink|prune|dedupe|rebuild|version|config|set|cache"}, Tier: "write"}}}
+}
+
+func packsPackagesL211C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"npm", "pnpm", "yarn", "bun"}, sub: [][]string{[]string{"install", "i", "ci", "add", "remove", "rm", "uninstall", "update", "upgrade", "up", "link", "unlink", "prune", "dedupe", "rebuild", "version", "config", "set", "cache"}}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsPackagesL216() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"npm", "pnpm", "yarn", "bun"}, Tier: "write", NoOperands: true}}}
 }
 
+func packsPackagesL216C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"npm", "pnpm", "yarn", "bun"}, sub: [][]string{}, tier: 0x1, unsafeTier: 0x2, noOperands: true, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsPackagesL221() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"go"}, Sub: []string{"test|build|vet|version|env|list|doc|help|mod|work|bug"}, UnsafeFlags: []string{"-w", "-u", "-o"}, UnsafeTier: "write"}}}
+}
+
+func packsPackagesL221C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"go"}, sub: [][]string{[]string{"test", "build", "vet", "version", "env", "list", "doc", "help", "mod", "work", "bug"}}, unsafeFlags: []string{"-w", "-u", "-o"}, unsafeTier: 0x1, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsPackagesL227() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"go"}, Sub: []string{"mod|work", "tidy|download|edit|init|vendor|sync|use"}, Tier: "write"}}}
 }
 
+func packsPackagesL227C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"go"}, sub: [][]string{[]string{"mod", "work"}, []string{"tidy", "download", "edit", "init", "vendor", "sync", "use"}}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsPackagesL232() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"go"}, Sub: []string{"get|install|fmt|fix|clean"}, Tier: "write"}}}
+}
+
+func packsPackagesL232C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"go"}, sub: [][]string{[]string{"get", "install", "fmt", "fix", "clean"}}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsPackagesL237() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"cargo"}, Sub: []string{"build|b|test|t|check|c|clippy|doc|d|tree|metadata|version|search|bench|run|r|locate-project|pkgid|verify-project|help|nextest|expand|audit|deny|outdated|package"}}}}
 }
 
+func packsPackagesL237C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"cargo"}, sub: [][]string{[]string{"build", "b", "test", "t", "check", "c", "clippy", "doc", "d", "tree", "metadata", "version", "search", "bench", "run", "r", "locate-project", "pkgid", "verify-project", "help", "nextest", "expand", "audit", "deny", "outdated", "package"}}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsPackagesL241() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"cargo"}, Sub: []string{"add|remove|rm|update|fetch|vendor|new|init|generate-lockfile|fix|clean|install|fmt"}, Tier: "write"}}}
+}
+
+func packsPackagesL241C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"cargo"}, sub: [][]string{[]string{"add", "remove", "rm", "update", "fetch", "vendor", "new", "init", "generate-lockfile", "fix", "clean", "install", "fmt"}}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsPackagesL246() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba", "hatch"}, Sub: []string{"list|show|freeze|check|search|help|--version|index|inspect|debug|info|env|run|tree|lock|sync|venv|shell|build|config|export|version|cache"}}}}
 }
 
+func packsPackagesL246C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba", "hatch"}, sub: [][]string{[]string{"list", "show", "freeze", "check", "search", "help", "--version", "index", "inspect", "debug", "info", "env", "run", "tree", "lock", "sync", "venv", "shell", "build", "config", "export", "version", "cache"}}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsPackagesL250() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba"}, Sub: []string{"install|add|download|wheel|uninstall|remove|update|upgrade|create|init|new|pip"}, Tier: "write"}}}
+}
+
+func packsPackagesL250C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"pip", "pip3", "uv", "poetry", "pipx", "conda", "mamba"}, sub: [][]string{[]string{"install", "add", "download", "wheel", "uninstall", "remove", "update", "upgrade", "create", "init", "new", "pip"}}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsPackagesL255() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"gem", "composer", "dotnet", "mvn", "gradle", "mix", "swift", "pod", "deno", "rebar3"}, Verbs: []string{"list", "info", "search", "show", "outdated", "test", "build", "compile", "verify", "check", "dependencies", "tasks", "validate", "lint", "fmt", "doc", "help", "version", "env", "run", "package"}, VerbDepth: 1}}}
 }
 
+func packsPackagesL255C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"gem", "composer", "dotnet", "mvn", "gradle", "mix", "swift", "pod", "deno", "rebar3"}, sub: [][]string{}, unsafeTier: 0x2, verbs: []string{"list", "info", "search", "show", "outdated", "test", "build", "compile", "verify", "check", "dependencies", "tasks", "validate", "lint", "fmt", "doc", "help", "version", "env", "run", "package"}, verbDepth: 1}}}
+}
+
 func packsPackagesL260() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"brew", "apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port"}, Verbs: []string{"list", "info", "search", "show", "outdated", "doctor", "config", "deps", "uses", "leaves", "policy", "depends", "rdepends", "madison", "provides", "whatprovides", "-Q", "-Qi", "-Ss", "-Si", "--version", "desc", "home", "cat", "log"}, VerbDepth: 1}}}
+}
+
+func packsPackagesL260C() *compiledPack {
+	return &compiledPack{name: "packages", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"brew", "apt", "apt-get", "yum", "dnf", "pacman", "zypper", "apk", "snap", "flatpak", "port"}, sub: [][]string{}, unsafeTier: 0x2, verbs: []string{"list", "info", "search", "show", "outdated", "doctor", "config", "deps", "uses", "leaves", "policy", "depends", "rdepends", "madison", "provides", "whatprovides", "-q", "-qi", "-ss", "-si", "--version", "desc", "home", "cat", "log"}, verbDepth: 1}}}
 }
 
 func packsRemoteCodeL5() Pack {
@@ -4531,104 +5659,208 @@ func packsRemoteCodeL46() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.pipe-to-shell", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua", "pwsh", "powershell", "eval", "source", ".", "iex", "invoke-expression"}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "Running what a download returns executes unreviewed code from the network.", Suggestion: "Download the script to a file, read it, and run it only after review.", Match: Match{StdinFrom: []string{"@downloader"}}}}}
 }
 
+func packsRemoteCodeL46C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.pipe-to-shell", Pack: "remote-code", Executables: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua", "pwsh", "powershell", "eval", "source", ".", "iex", "invoke-expression"}, Category: "remote-code", Tier: 0x3, Blast: 0x4, Reason: "Running what a download returns executes unreviewed code from the network.", Suggestion: "Download the script to a file, read it, and run it only after review."}, src: Rule{ID: "remote.pipe-to-shell", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "deno", "bun", "php", "lua", "pwsh", "powershell", "eval", "source", ".", "iex", "invoke-expression"}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "Running what a download returns executes unreviewed code from the network.", Suggestion: "Download the script to a file, read it, and run it only after review.", Match: Match{StdinFrom: []string{"@downloader"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, stdinFrom: []string{"@downloader"}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsRemoteCodeL57() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.decode-to-shell", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "pwsh", "powershell", "eval", "source", "."}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "Decoding text (base64, hex, openssl, tr) and piping it into an interpreter hides the code that runs.", Suggestion: "Decode to a file, read it, and run it only after review.", Match: Match{StdinFrom: []string{"@decoder"}, StdinNotKnown: true}}}}
+}
+
+func packsRemoteCodeL57C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.decode-to-shell", Pack: "remote-code", Executables: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "pwsh", "powershell", "eval", "source", "."}, Category: "remote-code", Tier: 0x3, Blast: 0x4, Reason: "Decoding text (base64, hex, openssl, tr) and piping it into an interpreter hides the code that runs.", Suggestion: "Decode to a file, read it, and run it only after review."}, src: Rule{ID: "remote.decode-to-shell", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "csh", "tcsh", "ash", "mksh", "busybox", "sudo", "doas", "su", "python", "python2", "python3", "perl", "ruby", "node", "nodejs", "php", "lua", "pwsh", "powershell", "eval", "source", "."}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "Decoding text (base64, hex, openssl, tr) and piping it into an interpreter hides the code that runs.", Suggestion: "Decode to a file, read it, and run it only after review.", Match: Match{StdinFrom: []string{"@decoder"}, StdinNotKnown: true}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, stdinFrom: []string{"@decoder"}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}, stdinNotKnown: true}}}}
 }
 
 func packsRemoteCodeL71() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.eval-download", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "eval", "source", ".", "exec", "python", "python3", "perl", "ruby", "node", "php", "sudo"}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "The code to run comes straight from a download (command or process substitution of curl/wget).", Suggestion: "Download the script to a file, read it, and run it only after review.", Match: Match{OperandsAny: []string{"*$(curl**", "*$(wget**", "*`curl**", "*`wget**", "<(curl**", "<(wget**", "*$(fetch**", "*$(http **", "*$(iwr**"}}}}}
 }
 
+func packsRemoteCodeL71C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.eval-download", Pack: "remote-code", Executables: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "eval", "source", ".", "exec", "python", "python3", "perl", "ruby", "node", "php", "sudo"}, Category: "remote-code", Tier: 0x3, Blast: 0x4, Reason: "The code to run comes straight from a download (command or process substitution of curl/wget).", Suggestion: "Download the script to a file, read it, and run it only after review."}, src: Rule{ID: "remote.eval-download", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "eval", "source", ".", "exec", "python", "python3", "perl", "ruby", "node", "php", "sudo"}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "The code to run comes straight from a download (command or process substitution of curl/wget).", Suggestion: "Download the script to a file, read it, and run it only after review.", Match: Match{OperandsAny: []string{"*$(curl**", "*$(wget**", "*`curl**", "*`wget**", "<(curl**", "<(wget**", "*$(fetch**", "*$(http **", "*$(iwr**"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "*$(curl**", wild: true}, {glob: "*$(wget**", wild: true}, {glob: "*`curl**", wild: true}, {glob: "*`wget**", wild: true}, {glob: "<(curl**", head: "<(curl", wild: true, run: 2}, {glob: "<(wget**", head: "<(wget", wild: true, run: 2}, {glob: "*$(fetch**", wild: true}, {glob: "*$(http **", wild: true}, {glob: "*$(iwr**", wild: true}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsRemoteCodeL82() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.shell-c-download", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "busybox", "su"}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "The code given to the shell comes straight from a download (command substitution of curl/wget).", Suggestion: "Download the script to a file, read it, and run it only after review.", Match: Match{FlagValues: map[string][]string{"-c": {"*$(curl*", "*$(wget*", "*`curl*", "*`wget*", "*$(fetch*"}}}}}}
+}
+
+func packsRemoteCodeL82C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.shell-c-download", Pack: "remote-code", Executables: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "busybox", "su"}, Category: "remote-code", Tier: 0x3, Blast: 0x4, Reason: "The code given to the shell comes straight from a download (command substitution of curl/wget).", Suggestion: "Download the script to a file, read it, and run it only after review."}, src: Rule{ID: "remote.shell-c-download", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "fish", "ash", "mksh", "busybox", "su"}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "The code given to the shell comes straight from a download (command substitution of curl/wget).", Suggestion: "Download the script to a file, read it, and run it only after review.", Match: Match{FlagValues: map[string][]string{"-c": []string{"*$(curl*", "*$(wget*", "*`curl*", "*`wget*", "*$(fetch*"}}}}, sub: [][]string{}, m: cond{flagValues: []flagGlobs{{flag: "-c", globs: []string{"*$(curl*", "*$(wget*", "*`curl*", "*`wget*", "*$(fetch*"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsRemoteCodeL93() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.inline-download", Exe: []string{"*"}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "The inline program runs code fetched from the network.", Suggestion: "Download the script to a file, read it, and run it only after review.", Match: Match{Inline: []string{"sh", "bash", "zsh", "*"}, InlineAny: []string{"$(curl", "$(wget", "`curl", "`wget", "<(curl", "<(wget", "| sh", "|sh", "| bash", "|bash", "downloadstring(", "iwr ", "invoke-webrequest", "iex("}}}}}
 }
 
+func packsRemoteCodeL93C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.inline-download", Pack: "remote-code", Executables: []string{"*"}, Category: "remote-code", Tier: 0x3, Blast: 0x4, Reason: "The inline program runs code fetched from the network.", Suggestion: "Download the script to a file, read it, and run it only after review."}, src: Rule{ID: "remote.inline-download", Exe: []string{"*"}, Category: "remote-code", Tier: "destructive", Blast: "critical", Reason: "The inline program runs code fetched from the network.", Suggestion: "Download the script to a file, read it, and run it only after review.", Match: Match{Inline: []string{"sh", "bash", "zsh", "*"}, InlineAny: []string{"$(curl", "$(wget", "`curl", "`wget", "<(curl", "<(wget", "| sh", "|sh", "| bash", "|bash", "downloadstring(", "iwr ", "invoke-webrequest", "iex("}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inline: []string{"sh", "bash", "zsh", "*"}, inlineAny: []string{"$(curl", "$(wget", "`curl", "`wget", "<(curl", "<(wget", "| sh", "|sh", "| bash", "|bash", "downloadstring(", "iwr ", "invoke-webrequest", "iex("}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsRemoteCodeL105() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.shell-unknown-script", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "source", ".", "eval"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "The script to run is not known before it runs (it comes from a substitution or an unset variable).", Suggestion: "Write the script to a file, review it, and run that file.", Match: Match{OperandsNone: []string{"$(ssh-agent*", "$(brew shellenv*", "$(direnv hook*", "$(pyenv init*", "$(pyenv virtualenv-init*", "$(rbenv init*", "$(nodenv init*", "$(starship init*", "$(zoxide init*", "$(fnm env*", "$(mise activate*", "$(rtx activate*", "$(conda shell.*", "$(dircolors*", "$(thefuck --alias*", "$(gh completion*", "<(*completion*", "$(*completion*", "$(jenv init*", "$(goenv init*"}, OperandAt: intp(0), OperandAtAny: []string{"@unknown"}}}}}
+}
+
+func packsRemoteCodeL105C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.shell-unknown-script", Pack: "remote-code", Executables: []string{"sh", "bash", "zsh", "dash", "ksh", "source", ".", "eval"}, Category: "unverifiable", Tier: 0x2, Blast: 0x5, Verdict: 0x1, Unverifiable: true, Reason: "The script to run is not known before it runs (it comes from a substitution or an unset variable).", Suggestion: "Write the script to a file, review it, and run that file."}, src: Rule{ID: "remote.shell-unknown-script", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "source", ".", "eval"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "The script to run is not known before it runs (it comes from a substitution or an unset variable).", Suggestion: "Write the script to a file, review it, and run that file.", Match: Match{OperandsNone: []string{"$(ssh-agent*", "$(brew shellenv*", "$(direnv hook*", "$(pyenv init*", "$(pyenv virtualenv-init*", "$(rbenv init*", "$(nodenv init*", "$(starship init*", "$(zoxide init*", "$(fnm env*", "$(mise activate*", "$(rtx activate*", "$(conda shell.*", "$(dircolors*", "$(thefuck --alias*", "$(gh completion*", "<(*completion*", "$(*completion*", "$(jenv init*", "$(goenv init*"}, OperandAt: intp(0), OperandAtAny: []string{"@unknown"}}}, sub: [][]string{}, m: cond{operandsNone: []pattern{{glob: "$(ssh-agent*", head: "$(ssh-agent", wild: true, run: 1}, {glob: "$(brew shellenv*", head: "$(brew shellenv", wild: true, run: 1}, {glob: "$(direnv hook*", head: "$(direnv hook", wild: true, run: 1}, {glob: "$(pyenv init*", head: "$(pyenv init", wild: true, run: 1}, {glob: "$(pyenv virtualenv-init*", head: "$(pyenv virtualenv-init", wild: true, run: 1}, {glob: "$(rbenv init*", head: "$(rbenv init", wild: true, run: 1}, {glob: "$(nodenv init*", head: "$(nodenv init", wild: true, run: 1}, {glob: "$(starship init*", head: "$(starship init", wild: true, run: 1}, {glob: "$(zoxide init*", head: "$(zoxide init", wild: true, run: 1}, {glob: "$(fnm env*", head: "$(fnm env", wild: true, run: 1}, {glob: "$(mise activate*", head: "$(mise activate", wild: true, run: 1}, {glob: "$(rtx activate*", head: "$(rtx activate", wild: true, run: 1}, {glob: "$(conda shell.*", head: "$(conda shell.", wild: true, run: 1}, {glob: "$(dircolors*", head: "$(dircolors", wild: true, run: 1}, {glob: "$(thefuck --alias*", head: "$(thefuck --alias", wild: true, run: 1}, {glob: "$(gh completion*", head: "$(gh completion", wild: true, run: 1}, {glob: "<(*completion*", head: "<(", wild: true}, {glob: "$(*completion*", head: "$(", wild: true}, {glob: "$(jenv init*", head: "$(jenv init", wild: true, run: 1}, {glob: "$(goenv init*", head: "$(goenv init", wild: true, run: 1}}, operandAtAny: []pattern{{class: "@unknown"}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsRemoteCodeL119() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.inline-unknown", Exe: []string{"*"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "The inline program is not known before it runs.", Suggestion: "Write the program to a file, review it, and run that file.", Match: Match{Inline: []string{"*"}, InlineUnknown: true}}}}
 }
 
+func packsRemoteCodeL119C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.inline-unknown", Pack: "remote-code", Executables: []string{"*"}, Category: "unverifiable", Tier: 0x2, Blast: 0x5, Verdict: 0x1, Unverifiable: true, Reason: "The inline program is not known before it runs.", Suggestion: "Write the program to a file, review it, and run that file."}, src: Rule{ID: "remote.inline-unknown", Exe: []string{"*"}, Category: "unverifiable", Tier: "execute", Blast: "unknown", Unverifiable: true, Reason: "The inline program is not known before it runs.", Suggestion: "Write the program to a file, review it, and run that file.", Match: Match{Inline: []string{"*"}, InlineUnknown: true}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inline: []string{"*"}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}, inlineUnknown: true}}}}
+}
+
 func packsRemoteCodeL134() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-nc", Exe: []string{"nc", "ncat", "netcat"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "netcat with -e/-c hands a shell to whoever is on the other end of the connection.", Suggestion: "Do not expose a shell over the network.", Match: Match{FlagsAny: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}}}}}
+}
+
+func packsRemoteCodeL134C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.reverse-shell-nc", Pack: "remote-code", Executables: []string{"nc", "ncat", "netcat"}, Category: "reverse-shell", Tier: 0x3, Blast: 0x4, Reason: "netcat with -e/-c hands a shell to whoever is on the other end of the connection.", Suggestion: "Do not expose a shell over the network."}, src: Rule{ID: "remote.reverse-shell-nc", Exe: []string{"nc", "ncat", "netcat"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "netcat with -e/-c hands a shell to whoever is on the other end of the connection.", Suggestion: "Do not expose a shell over the network.", Match: Match{FlagsAny: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-e", "-c", "--exec", "--sh-exec", "--lua-exec"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsRemoteCodeL145() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-pipe", Exe: []string{"nc", "ncat", "netcat", "telnet", "socat", "openssl"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "A shell's input or output is wired to a network connection (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{StdinFrom: []string{"@shell"}}}}}
 }
 
+func packsRemoteCodeL145C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.reverse-shell-pipe", Pack: "remote-code", Executables: []string{"nc", "ncat", "netcat", "telnet", "socat", "openssl"}, Category: "reverse-shell", Tier: 0x3, Blast: 0x4, Reason: "A shell's input or output is wired to a network connection (reverse shell).", Suggestion: "Do not expose a shell over the network."}, src: Rule{ID: "remote.reverse-shell-pipe", Exe: []string{"nc", "ncat", "netcat", "telnet", "socat", "openssl"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "A shell's input or output is wired to a network connection (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{StdinFrom: []string{"@shell"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, stdinFrom: []string{"@shell"}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsRemoteCodeL156() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-to-shell", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "ash"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "A network connection's data is fed to a shell (reverse shell).", Suggestion: "Do not run commands received over the network.", Match: Match{StdinFrom: []string{"nc", "ncat", "netcat", "telnet", "socat"}}}}}
+}
+
+func packsRemoteCodeL156C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.reverse-shell-to-shell", Pack: "remote-code", Executables: []string{"sh", "bash", "zsh", "dash", "ksh", "ash"}, Category: "reverse-shell", Tier: 0x3, Blast: 0x4, Reason: "A network connection's data is fed to a shell (reverse shell).", Suggestion: "Do not run commands received over the network."}, src: Rule{ID: "remote.reverse-shell-to-shell", Exe: []string{"sh", "bash", "zsh", "dash", "ksh", "ash"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "A network connection's data is fed to a shell (reverse shell).", Suggestion: "Do not run commands received over the network.", Match: Match{StdinFrom: []string{"nc", "ncat", "netcat", "telnet", "socat"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, stdinFrom: []string{"nc", "ncat", "netcat", "telnet", "socat"}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsRemoteCodeL167() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-devtcp", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "Redirecting to /dev/tcp or /dev/udp connects the shell to a remote host (reverse shell).", Suggestion: "Do not wire a shell to a network connection.", Match: Match{RedirectsAny: []string{"/dev/tcp/**", "/dev/udp/**"}}}}}
 }
 
+func packsRemoteCodeL167C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.reverse-shell-devtcp", Pack: "remote-code", Executables: []string{"*"}, Category: "reverse-shell", Tier: 0x3, Blast: 0x4, Reason: "Redirecting to /dev/tcp or /dev/udp connects the shell to a remote host (reverse shell).", Suggestion: "Do not wire a shell to a network connection."}, src: Rule{ID: "remote.reverse-shell-devtcp", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "Redirecting to /dev/tcp or /dev/udp connects the shell to a remote host (reverse shell).", Suggestion: "Do not wire a shell to a network connection.", Match: Match{RedirectsAny: []string{"/dev/tcp/**", "/dev/udp/**"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, redirectsAny: []pattern{{glob: "/dev/tcp/**", head: "/dev/tcp/", wild: true, run: 2}, {glob: "/dev/udp/**", head: "/dev/udp/", wild: true, run: 2}}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsRemoteCodeL178() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-socat", Exe: []string{"socat"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "socat EXEC:/SYSTEM: runs a program for whoever connects (reverse or bind shell).", Suggestion: "Do not expose a program over the network.", Match: Match{OperandsAny: []string{"exec:**", "system:**", "*,exec:**", "*:exec:**"}}}}}
+}
+
+func packsRemoteCodeL178C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.reverse-shell-socat", Pack: "remote-code", Executables: []string{"socat"}, Category: "reverse-shell", Tier: 0x3, Blast: 0x4, Reason: "socat EXEC:/SYSTEM: runs a program for whoever connects (reverse or bind shell).", Suggestion: "Do not expose a program over the network."}, src: Rule{ID: "remote.reverse-shell-socat", Exe: []string{"socat"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "socat EXEC:/SYSTEM: runs a program for whoever connects (reverse or bind shell).", Suggestion: "Do not expose a program over the network.", Match: Match{OperandsAny: []string{"exec:**", "system:**", "*,exec:**", "*:exec:**"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "exec:**", head: "exec:", wild: true, run: 2}, {glob: "system:**", head: "system:", wild: true, run: 2}, {glob: "*,exec:**", wild: true}, {glob: "*:exec:**", wild: true}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsRemoteCodeL189() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-inline", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program opens a network socket and attaches a shell or process to it (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{Inline: []string{"*"}, InlineAny: []string{"fsockopen", "tcpsocket", "net.connect", "net.socket", "/dev/tcp/", "af_inet", "create_connection", ".connect((", "socket.socket()"}}}}}
 }
 
+func packsRemoteCodeL189C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.reverse-shell-inline", Pack: "remote-code", Executables: []string{"*"}, Category: "reverse-shell", Tier: 0x3, Blast: 0x4, Reason: "The inline program opens a network socket and attaches a shell or process to it (reverse shell).", Suggestion: "Do not expose a shell over the network."}, src: Rule{ID: "remote.reverse-shell-inline", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program opens a network socket and attaches a shell or process to it (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{Inline: []string{"*"}, InlineAny: []string{"fsockopen", "tcpsocket", "net.connect", "net.socket", "/dev/tcp/", "af_inet", "create_connection", ".connect((", "socket.socket()"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inline: []string{"*"}, inlineAny: []string{"fsockopen", "tcpsocket", "net.connect", "net.socket", "/dev/tcp/", "af_inet", "create_connection", ".connect((", "socket.socket()"}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsRemoteCodeL205() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-inline-socket", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program opens a network socket and attaches a shell or process to it (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{InlineNone: []string{"af_unix"}, Inline: []string{"*"}, InlineAny: []string{"socket"}}}}}
+}
+
+func packsRemoteCodeL205C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.reverse-shell-inline-socket", Pack: "remote-code", Executables: []string{"*"}, Category: "reverse-shell", Tier: 0x3, Blast: 0x4, Reason: "The inline program opens a network socket and attaches a shell or process to it (reverse shell).", Suggestion: "Do not expose a shell over the network."}, src: Rule{ID: "remote.reverse-shell-inline-socket", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program opens a network socket and attaches a shell or process to it (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{InlineNone: []string{"af_unix"}, Inline: []string{"*"}, InlineAny: []string{"socket"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inline: []string{"*"}, inlineAny: []string{"socket"}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{"af_unix"}}}}}
 }
 
 func packsRemoteCodeL218() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.reverse-shell-inline-exec", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program connects a socket to a spawned shell or process (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{InlineAll: []string{"socket"}, Inline: []string{"*"}, InlineAny: []string{"dup2", "pty.spawn", "subprocess", "/bin/sh", "/bin/bash", "exec(", "spawn(", "system(", "popen", "cmd.exe", "child_process"}}}}}
 }
 
+func packsRemoteCodeL218C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.reverse-shell-inline-exec", Pack: "remote-code", Executables: []string{"*"}, Category: "reverse-shell", Tier: 0x3, Blast: 0x4, Reason: "The inline program connects a socket to a spawned shell or process (reverse shell).", Suggestion: "Do not expose a shell over the network."}, src: Rule{ID: "remote.reverse-shell-inline-exec", Exe: []string{"*"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Reason: "The inline program connects a socket to a spawned shell or process (reverse shell).", Suggestion: "Do not expose a shell over the network.", Match: Match{InlineAll: []string{"socket"}, Inline: []string{"*"}, InlineAny: []string{"dup2", "pty.spawn", "subprocess", "/bin/sh", "/bin/bash", "exec(", "spawn(", "system(", "popen", "cmd.exe", "child_process"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inline: []string{"*"}, inlineAny: []string{"dup2", "pty.spawn", "subprocess", "/bin/sh", "/bin/bash", "exec(", "spawn(", "system(", "popen", "cmd.exe", "child_process"}, inlineAll: []string{"socket"}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsRemoteCodeL233() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.inline-spawn-destructive", Exe: []string{"*"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "The inline program runs a destructive shell command (recursive delete, disk format, forced git, …).", Suggestion: "Run the shell command directly so it can be checked, or write the program to a file for review.", Match: Match{InlineAlso: []string{"system", "popen", "subprocess", "exec", "spawn", "`", "%x", "shell_exec", "passthru", "do shell script", "$.system", "run(", "call(", "| \"", "|\""}, Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "awk", "osascript", "javascript", "deno", "bun", "tcl", "*"}, InlineAny: []string{"rm -rf", "rm -fr", "rm -r ", "rm -r\"", "rm -r'", "rm -rf\"", "mkfs", "dd if=", "> /dev/sd", "chmod -r 777", "git reset --hard", "git push -f", "git push --force", "git clean -f", ":(){", "rm -f /", "rm -f ~", "drop database", "drop table"}}}}}
+}
+
+func packsRemoteCodeL233C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "interp.inline-spawn-destructive", Pack: "remote-code", Executables: []string{"*"}, Category: "fs-delete", Tier: 0x3, Blast: 0x3, Reason: "The inline program runs a destructive shell command (recursive delete, disk format, forced git, …).", Suggestion: "Run the shell command directly so it can be checked, or write the program to a file for review."}, src: Rule{ID: "interp.inline-spawn-destructive", Exe: []string{"*"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "The inline program runs a destructive shell command (recursive delete, disk format, forced git, …).", Suggestion: "Run the shell command directly so it can be checked, or write the program to a file for review.", Match: Match{InlineAlso: []string{"system", "popen", "subprocess", "exec", "spawn", "`", "%x", "shell_exec", "passthru", "do shell script", "$.system", "run(", "call(", "| \"", "|\""}, Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "awk", "osascript", "javascript", "deno", "bun", "tcl", "*"}, InlineAny: []string{"rm -rf", "rm -fr", "rm -r ", "rm -r\"", "rm -r'", "rm -rf\"", "mkfs", "dd if=", "> /dev/sd", "chmod -r 777", "git reset --hard", "git push -f", "git push --force", "git clean -f", ":(){", "rm -f /", "rm -f ~", "drop database", "drop table"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inline: []string{"python", "node", "perl", "ruby", "php", "lua", "awk", "osascript", "javascript", "deno", "bun", "tcl", "*"}, inlineAny: []string{"rm -rf", "rm -fr", "rm -r ", "rm -r\"", "rm -r'", "rm -rf\"", "mkfs", "dd if=", "> /dev/sd", "chmod -r 777", "git reset --hard", "git push -f", "git push --force", "git clean -f", ":(){", "rm -f /", "rm -f ~", "drop database", "drop table"}, inlineAll: []string{}, inlineAlso: []string{"system", "popen", "subprocess", "exec", "spawn", "`", "%x", "shell_exec", "passthru", "do shell script", "$.system", "run(", "call(", "| \"", "|\""}, inlineNone: []string{}}}}}
 }
 
 func packsRemoteCodeL246() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.inline-delete", Exe: []string{"*"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "The inline program deletes files or directories.", Suggestion: "Delete the files with rm so the targets can be checked, or write the program to a file for review.", Match: Match{Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "deno", "bun", "javascript", "*"}, InlineAny: []string{"rmtree", "os.remove", "os.unlink", "os.rmdir", "os.removedirs", ".unlink(", ".rmdir(", "rmsync", "rmdirsync", "unlinksync", "fs.rm(", "fs.rmdir(", "fs.unlink(", "fs.promises.rm", "rimraf", "fileutils.rm", "fileutils.remove", "file.delete", "dir.delete", "fileutils.rm_rf", "unlink(", "unlink ", "rmdir(", "remove_tree", "deno.remove", "os.truncate"}}}}}
 }
 
+func packsRemoteCodeL246C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "interp.inline-delete", Pack: "remote-code", Executables: []string{"*"}, Category: "fs-delete", Tier: 0x3, Blast: 0x2, Reason: "The inline program deletes files or directories.", Suggestion: "Delete the files with rm so the targets can be checked, or write the program to a file for review."}, src: Rule{ID: "interp.inline-delete", Exe: []string{"*"}, Category: "fs-delete", Tier: "destructive", Blast: "medium", Reason: "The inline program deletes files or directories.", Suggestion: "Delete the files with rm so the targets can be checked, or write the program to a file for review.", Match: Match{Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "deno", "bun", "javascript", "*"}, InlineAny: []string{"rmtree", "os.remove", "os.unlink", "os.rmdir", "os.removedirs", ".unlink(", ".rmdir(", "rmsync", "rmdirsync", "unlinksync", "fs.rm(", "fs.rmdir(", "fs.unlink(", "fs.promises.rm", "rimraf", "fileutils.rm", "fileutils.remove", "file.delete", "dir.delete", "fileutils.rm_rf", "unlink(", "unlink ", "rmdir(", "remove_tree", "deno.remove", "os.truncate"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inline: []string{"python", "node", "perl", "ruby", "php", "lua", "deno", "bun", "javascript", "*"}, inlineAny: []string{"rmtree", "os.remove", "os.unlink", "os.rmdir", "os.removedirs", ".unlink(", ".rmdir(", "rmsync", "rmdirsync", "unlinksync", "fs.rm(", "fs.rmdir(", "fs.unlink(", "fs.promises.rm", "rimraf", "fileutils.rm", "fileutils.remove", "file.delete", "dir.delete", "fileutils.rm_rf", "unlink(", "unlink ", "rmdir(", "remove_tree", "deno.remove", "os.truncate"}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsRemoteCodeL258() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.inline-spawn", Exe: []string{"*"}, Category: "remote-code", Tier: "execute", Blast: "medium", Reason: "The inline program runs other programs; what they do is not checked here.", Suggestion: "Run the commands directly so they can be checked.", Match: Match{Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "deno", "bun", "javascript", "awk", "osascript", "*"}, InlineAny: []string{"os.system", "os.popen", "subprocess", "os.exec", "os.spawn", "pty.spawn", "commands.getoutput", "child_process", "execsync", "spawnsync", "exec(", "execfile", "system(", "popen", "shell_exec", "passthru", "proc_open", "pcntl_exec", "kernel.exec", "io.popen", "%x", "`", "do shell script", "$.system", "doshellscript", "deno.run", "deno.command", "bun.spawn", "| getline", "print |", "printf |", "__import__"}}}}}
+}
+
+func packsRemoteCodeL258C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "interp.inline-spawn", Pack: "remote-code", Executables: []string{"*"}, Category: "remote-code", Tier: 0x2, Blast: 0x2, Reason: "The inline program runs other programs; what they do is not checked here.", Suggestion: "Run the commands directly so they can be checked."}, src: Rule{ID: "interp.inline-spawn", Exe: []string{"*"}, Category: "remote-code", Tier: "execute", Blast: "medium", Reason: "The inline program runs other programs; what they do is not checked here.", Suggestion: "Run the commands directly so they can be checked.", Match: Match{Inline: []string{"python", "node", "perl", "ruby", "php", "lua", "deno", "bun", "javascript", "awk", "osascript", "*"}, InlineAny: []string{"os.system", "os.popen", "subprocess", "os.exec", "os.spawn", "pty.spawn", "commands.getoutput", "child_process", "execsync", "spawnsync", "exec(", "execfile", "system(", "popen", "shell_exec", "passthru", "proc_open", "pcntl_exec", "kernel.exec", "io.popen", "%x", "`", "do shell script", "$.system", "doshellscript", "deno.run", "deno.command", "bun.spawn", "| getline", "print |", "printf |", "__import__"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inline: []string{"python", "node", "perl", "ruby", "php", "lua", "deno", "bun", "javascript", "awk", "osascript", "*"}, inlineAny: []string{"os.system", "os.popen", "subprocess", "os.exec", "os.spawn", "pty.spawn", "commands.getoutput", "child_process", "execsync", "spawnsync", "exec(", "execfile", "system(", "popen", "shell_exec", "passthru", "proc_open", "pcntl_exec", "kernel.exec", "io.popen", "%x", "`", "do shell script", "$.system", "doshellscript", "deno.run", "deno.command", "bun.spawn", "| getline", "print |", "printf |", "__import__"}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsRemoteCodeL270() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.awk-redirect-sensitive", Exe: []string{"awk", "gawk", "mawk", "nawk"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "The awk program writes to a start-up, SSH or system file.", Suggestion: "Write to a file inside the project.", Match: Match{Inline: []string{"awk"}, InlineAny: []string{"authorized_keys", "/etc/", ".bashrc", ".zshrc", ".profile", "/.ssh/"}}}}}
 }
 
+func packsRemoteCodeL270C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "interp.awk-redirect-sensitive", Pack: "remote-code", Executables: []string{"awk", "gawk", "mawk", "nawk"}, Category: "fs-write", Tier: 0x3, Blast: 0x3, Reason: "The awk program writes to a start-up, SSH or system file.", Suggestion: "Write to a file inside the project."}, src: Rule{ID: "interp.awk-redirect-sensitive", Exe: []string{"awk", "gawk", "mawk", "nawk"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "The awk program writes to a start-up, SSH or system file.", Suggestion: "Write to a file inside the project.", Match: Match{Inline: []string{"awk"}, InlineAny: []string{"authorized_keys", "/etc/", ".bashrc", ".zshrc", ".profile", "/.ssh/"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inline: []string{"awk"}, inlineAny: []string{"authorized_keys", "/etc/", ".bashrc", ".zshrc", ".profile", "/.ssh/"}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsRemoteCodeL282() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.osascript-shell", Exe: []string{"osascript"}, Category: "remote-code", Tier: "destructive", Blast: "high", Reason: "osascript can run shell commands and control other applications; the script is not checked here.", Suggestion: "Run the shell command directly so it can be checked.", Match: Match{FlagsAny: []string{"-e", "-l"}}}}}
+}
+
+func packsRemoteCodeL282C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "interp.osascript-shell", Pack: "remote-code", Executables: []string{"osascript"}, Category: "remote-code", Tier: 0x3, Blast: 0x3, Reason: "osascript can run shell commands and control other applications; the script is not checked here.", Suggestion: "Run the shell command directly so it can be checked."}, src: Rule{ID: "interp.osascript-shell", Exe: []string{"osascript"}, Category: "remote-code", Tier: "destructive", Blast: "high", Reason: "osascript can run shell commands and control other applications; the script is not checked here.", Suggestion: "Run the shell command directly so it can be checked.", Match: Match{FlagsAny: []string{"-e", "-l"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-e", "-l"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsRemoteCodeL295() Pack {
 	return Pack{Rules: []Rule{{ID: "interp.osascript-hidden-login-item", Exe: []string{"osascript"}, Category: "system-config", Tier: "destructive", Blast: "critical", Reason: "The AppleScript adds a login item that is hidden, or that starts a program from a hidden directory, at every login.", Suggestion: "Ask the user to add login items themselves.", Match: Match{WordsAny: []string{"**login item**hidden:true**", "**login item**hidden: true**", "**login item**/.**"}}}}}
 }
 
+func packsRemoteCodeL295C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "interp.osascript-hidden-login-item", Pack: "remote-code", Executables: []string{"osascript"}, Category: "system-config", Tier: 0x3, Blast: 0x4, Reason: "The AppleScript adds a login item that is hidden, or that starts a program from a hidden directory, at every login.", Suggestion: "Ask the user to add login items themselves."}, src: Rule{ID: "interp.osascript-hidden-login-item", Exe: []string{"osascript"}, Category: "system-config", Tier: "destructive", Blast: "critical", Reason: "The AppleScript adds a login item that is hidden, or that starts a program from a hidden directory, at every login.", Suggestion: "Ask the user to add login items themselves.", Match: Match{WordsAny: []string{"**login item**hidden:true**", "**login item**hidden: true**", "**login item**/.**"}}}, sub: [][]string{}, m: cond{operandAt: -1, wordsAny: []pattern{{glob: "**login item**hidden:true**", wild: true}, {glob: "**login item**hidden: true**", wild: true}, {glob: "**login item**/.**", wild: true}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsRemoteCodeL308() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.terminal-share", Exe: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This shares a live terminal of this machine with whoever holds the link: a remote shell.", Suggestion: "A person can start a shared session from their own terminal."}}}
+}
+
+func packsRemoteCodeL308C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.terminal-share", Pack: "remote-code", Executables: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, Category: "reverse-shell", Tier: 0x3, Blast: 0x4, Verdict: 0x2, Reason: "This shares a live terminal of this machine with whoever holds the link: a remote shell.", Suggestion: "A person can start a shared session from their own terminal."}, src: Rule{ID: "remote.terminal-share", Exe: []string{"tmate", "upterm", "sshx", "gotty", "ttyd", "teleconsole"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This shares a live terminal of this machine with whoever holds the link: a remote shell.", Suggestion: "A person can start a shared session from their own terminal."}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsRemoteCodeL318() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.vscode-tunnel", Exe: []string{"code", "code-insiders"}, Sub: []string{"tunnel"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "code tunnel opens this machine to remote VS Code sessions, with a terminal: a remote shell.", Suggestion: "A person can start the tunnel from their own terminal."}}}
 }
 
+func packsRemoteCodeL318C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.vscode-tunnel", Pack: "remote-code", Executables: []string{"code", "code-insiders"}, Category: "reverse-shell", Tier: 0x3, Blast: 0x4, Verdict: 0x2, Reason: "code tunnel opens this machine to remote VS Code sessions, with a terminal: a remote shell.", Suggestion: "A person can start the tunnel from their own terminal."}, src: Rule{ID: "remote.vscode-tunnel", Exe: []string{"code", "code-insiders"}, Sub: []string{"tunnel"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "code tunnel opens this machine to remote VS Code sessions, with a terminal: a remote shell.", Suggestion: "A person can start the tunnel from their own terminal."}, sub: [][]string{[]string{"tunnel"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsRemoteCodeL332() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.notebook-open", Exe: []string{"jupyter"}, Sub: []string{"notebook|lab|server"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts a notebook server without a token or password on an address other machines reach: whoever connects runs code here.", Suggestion: "Keep the token (the default) and listen on localhost; a person can start an open server from their own terminal.", Match: Match{FlagValues: map[string][]string{"--NotebookApp.ip": {"0.0.0.0", "*", "::", "[::]"}, "--ServerApp.ip": {"0.0.0.0", "*", "::", "[::]"}, "--ip": {"0.0.0.0", "*", "::", "[::]"}}, WordsAny: []string{"--*.token=", "--*.password=", "--*.token=''", "--*.token=\"\""}}}}}
+}
+
+func packsRemoteCodeL332C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.notebook-open", Pack: "remote-code", Executables: []string{"jupyter"}, Category: "reverse-shell", Tier: 0x3, Blast: 0x4, Verdict: 0x2, Reason: "This starts a notebook server without a token or password on an address other machines reach: whoever connects runs code here.", Suggestion: "Keep the token (the default) and listen on localhost; a person can start an open server from their own terminal."}, src: Rule{ID: "remote.notebook-open", Exe: []string{"jupyter"}, Sub: []string{"notebook|lab|server"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts a notebook server without a token or password on an address other machines reach: whoever connects runs code here.", Suggestion: "Keep the token (the default) and listen on localhost; a person can start an open server from their own terminal.", Match: Match{FlagValues: map[string][]string{"--NotebookApp.ip": []string{"0.0.0.0", "*", "::", "[::]"}, "--ServerApp.ip": []string{"0.0.0.0", "*", "::", "[::]"}, "--ip": []string{"0.0.0.0", "*", "::", "[::]"}}, WordsAny: []string{"--*.token=", "--*.password=", "--*.token=''", "--*.token=\"\""}}}, sub: [][]string{[]string{"notebook", "lab", "server"}}, m: cond{flagValues: []flagGlobs{{flag: "--NotebookApp.ip", globs: []string{"0.0.0.0", "*", "::", "[::]"}}, {flag: "--ServerApp.ip", globs: []string{"0.0.0.0", "*", "::", "[::]"}}, {flag: "--ip", globs: []string{"0.0.0.0", "*", "::", "[::]"}}}, operandAt: -1, wordsAny: []pattern{{glob: "--*.token=", head: "--", tail: ".token=", wild: true, run: 1}, {glob: "--*.password=", head: "--", tail: ".password=", wild: true, run: 1}, {glob: "--*.token=''", head: "--", tail: ".token=''", wild: true, run: 1}, {glob: "--*.token=\"\"", head: "--", tail: ".token=\"\"", wild: true, run: 1}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsRemoteCodeL346() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.notebook-open-direct", Exe: []string{"jupyter-notebook", "jupyter-lab", "jupyter-server"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts a notebook server without a token or password on an address other machines reach: whoever connects runs code here.", Suggestion: "Keep the token (the default) and listen on localhost; a person can start an open server from their own terminal.", Match: Match{FlagValues: map[string][]string{"--NotebookApp.ip": {"0.0.0.0", "*", "::", "[::]"}, "--ServerApp.ip": {"0.0.0.0", "*", "::", "[::]"}, "--ip": {"0.0.0.0", "*", "::", "[::]"}}, WordsAny: []string{"--*.token=", "--*.password=", "--*.token=''", "--*.token=\"\""}}}}}
 }
 
+func packsRemoteCodeL346C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.notebook-open-direct", Pack: "remote-code", Executables: []string{"jupyter-notebook", "jupyter-lab", "jupyter-server"}, Category: "reverse-shell", Tier: 0x3, Blast: 0x4, Verdict: 0x2, Reason: "This starts a notebook server without a token or password on an address other machines reach: whoever connects runs code here.", Suggestion: "Keep the token (the default) and listen on localhost; a person can start an open server from their own terminal."}, src: Rule{ID: "remote.notebook-open-direct", Exe: []string{"jupyter-notebook", "jupyter-lab", "jupyter-server"}, Category: "reverse-shell", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This starts a notebook server without a token or password on an address other machines reach: whoever connects runs code here.", Suggestion: "Keep the token (the default) and listen on localhost; a person can start an open server from their own terminal.", Match: Match{FlagValues: map[string][]string{"--NotebookApp.ip": []string{"0.0.0.0", "*", "::", "[::]"}, "--ServerApp.ip": []string{"0.0.0.0", "*", "::", "[::]"}, "--ip": []string{"0.0.0.0", "*", "::", "[::]"}}, WordsAny: []string{"--*.token=", "--*.password=", "--*.token=''", "--*.token=\"\""}}}, sub: [][]string{}, m: cond{flagValues: []flagGlobs{{flag: "--NotebookApp.ip", globs: []string{"0.0.0.0", "*", "::", "[::]"}}, {flag: "--ServerApp.ip", globs: []string{"0.0.0.0", "*", "::", "[::]"}}, {flag: "--ip", globs: []string{"0.0.0.0", "*", "::", "[::]"}}}, operandAt: -1, wordsAny: []pattern{{glob: "--*.token=", head: "--", tail: ".token=", wild: true, run: 1}, {glob: "--*.password=", head: "--", tail: ".password=", wild: true, run: 1}, {glob: "--*.token=''", head: "--", tail: ".token=''", wild: true, run: 1}, {glob: "--*.token=\"\"", head: "--", tail: ".token=\"\"", wild: true, run: 1}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsRemoteCodeL359() Pack {
 	return Pack{Rules: []Rule{{ID: "remote.port-tunnel", Exe: []string{"ngrok", "cloudflared", "lt", "bore"}, Category: "network", Tier: "destructive", Blast: "medium", Reason: "This publishes a local port on the internet through a tunnel: anyone with the address reaches the service.", Suggestion: "Keep the service local, or ask the user to publish it."}}}
+}
+
+func packsRemoteCodeL359C() *compiledPack {
+	return &compiledPack{name: "remote-code", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote.port-tunnel", Pack: "remote-code", Executables: []string{"ngrok", "cloudflared", "lt", "bore"}, Category: "network", Tier: 0x3, Blast: 0x2, Reason: "This publishes a local port on the internet through a tunnel: anyone with the address reaches the service.", Suggestion: "Keep the service local, or ask the user to publish it."}, src: Rule{ID: "remote.port-tunnel", Exe: []string{"ngrok", "cloudflared", "lt", "bore"}, Category: "network", Tier: "destructive", Blast: "medium", Reason: "This publishes a local port on the internet through a tunnel: anyone with the address reaches the service.", Suggestion: "Keep the service local, or ask the user to publish it."}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsRemoteCopyL5() Pack {
@@ -4651,44 +5883,88 @@ func packsRemoteCopyL19() Pack {
 	return Pack{Rules: []Rule{{ID: "remote-copy.rsync-delete-root", Exe: []string{"rsync"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "rsync --delete into /, a home directory or a system directory deletes everything there that the source lacks.", Suggestion: "Sync into a dedicated sub-directory, without --delete, and preview with --dry-run.", Match: Match{FlagsAny: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del", "--remove-source-files"}, FlagsNone: []string{"-n", "--dry-run", "--list-only"}, OperandsAny: []string{"@root", "@home", "@system", "*:/", "*:~", "*:"}}}}}
 }
 
+func packsRemoteCopyL19C() *compiledPack {
+	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote-copy.rsync-delete-root", Pack: "remote-copy", Executables: []string{"rsync"}, Category: "fs-delete", Tier: 0x3, Blast: 0x4, Reason: "rsync --delete into /, a home directory or a system directory deletes everything there that the source lacks.", Suggestion: "Sync into a dedicated sub-directory, without --delete, and preview with --dry-run."}, src: Rule{ID: "remote-copy.rsync-delete-root", Exe: []string{"rsync"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "rsync --delete into /, a home directory or a system directory deletes everything there that the source lacks.", Suggestion: "Sync into a dedicated sub-directory, without --delete, and preview with --dry-run.", Match: Match{FlagsAny: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del", "--remove-source-files"}, FlagsNone: []string{"-n", "--dry-run", "--list-only"}, OperandsAny: []string{"@root", "@home", "@system", "*:/", "*:~", "*:"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del", "--remove-source-files"}, flagsNone: []string{"-n", "--dry-run", "--list-only"}, operandsAny: []pattern{{class: "@root"}, {class: "@home"}, {class: "@system"}, {glob: "*:/", tail: ":/", wild: true, run: 1}, {glob: "*:~", tail: ":~", wild: true, run: 1}, {glob: "*:", tail: ":", wild: true, run: 1}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsRemoteCopyL32() Pack {
 	return Pack{Rules: []Rule{{ID: "remote-copy.rsync-delete", Exe: []string{"rsync"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "rsync --delete removes files in the destination that the source lacks; --remove-source-files deletes the source.", Suggestion: "Preview with --dry-run, then sync without --delete or ask.", Match: Match{FlagsAny: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del", "--remove-source-files", "--delete-missing-args"}, FlagsNone: []string{"-n", "--dry-run", "--list-only"}}}}}
+}
+
+func packsRemoteCopyL32C() *compiledPack {
+	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote-copy.rsync-delete", Pack: "remote-copy", Executables: []string{"rsync"}, Category: "fs-delete", Tier: 0x3, Blast: 0x3, Reason: "rsync --delete removes files in the destination that the source lacks; --remove-source-files deletes the source.", Suggestion: "Preview with --dry-run, then sync without --delete or ask."}, src: Rule{ID: "remote-copy.rsync-delete", Exe: []string{"rsync"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "rsync --delete removes files in the destination that the source lacks; --remove-source-files deletes the source.", Suggestion: "Preview with --dry-run, then sync without --delete or ask.", Match: Match{FlagsAny: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del", "--remove-source-files", "--delete-missing-args"}, FlagsNone: []string{"-n", "--dry-run", "--list-only"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del", "--remove-source-files", "--delete-missing-args"}, flagsNone: []string{"-n", "--dry-run", "--list-only"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsRemoteCopyL44() Pack {
 	return Pack{Rules: []Rule{{ID: "remote-copy.unison-force", Exe: []string{"unison"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "unison with -force/-batch propagates deletions without review.", Suggestion: "Run unison interactively.", Match: Match{FlagsAny: []string{"-force", "--force", "-batch", "-prefer", "-auto"}}}}}
 }
 
+func packsRemoteCopyL44C() *compiledPack {
+	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote-copy.unison-force", Pack: "remote-copy", Executables: []string{"unison"}, Category: "fs-delete", Tier: 0x3, Blast: 0x3, Reason: "unison with -force/-batch propagates deletions without review.", Suggestion: "Run unison interactively."}, src: Rule{ID: "remote-copy.unison-force", Exe: []string{"unison"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "unison with -force/-batch propagates deletions without review.", Suggestion: "Run unison interactively.", Match: Match{FlagsAny: []string{"-force", "--force", "-batch", "-prefer", "-auto"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-force", "--force", "-batch", "-prefer", "-auto"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsRemoteCopyL55() Pack {
 	return Pack{Rules: []Rule{{ID: "remote-copy.scp-to-root", Exe: []string{"scp"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Copying onto a remote host's root, home or system directory can overwrite files there.", Suggestion: "Copy into a dedicated directory on the remote host.", Match: Match{LastOperandAny: []string{"*:/", "*:/etc/**", "*:~/.ssh/**", "*:.ssh/**", "*:/root/**", "*:/usr/**", "*:/boot/**", "*:~/.bashrc", "*:.bashrc", "*:/var/lib/**", "*:/lib/**", "*:/lib64/**", "*:/bin/**", "*:/sbin/**", "*:/opt/**"}, MinOperands: 2}}}}
+}
+
+func packsRemoteCopyL55C() *compiledPack {
+	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote-copy.scp-to-root", Pack: "remote-copy", Executables: []string{"scp"}, Category: "fs-write", Tier: 0x3, Blast: 0x3, Reason: "Copying onto a remote host's root, home or system directory can overwrite files there.", Suggestion: "Copy into a dedicated directory on the remote host."}, src: Rule{ID: "remote-copy.scp-to-root", Exe: []string{"scp"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Copying onto a remote host's root, home or system directory can overwrite files there.", Suggestion: "Copy into a dedicated directory on the remote host.", Match: Match{LastOperandAny: []string{"*:/", "*:/etc/**", "*:~/.ssh/**", "*:.ssh/**", "*:/root/**", "*:/usr/**", "*:/boot/**", "*:~/.bashrc", "*:.bashrc", "*:/var/lib/**", "*:/lib/**", "*:/lib64/**", "*:/bin/**", "*:/sbin/**", "*:/opt/**"}, MinOperands: 2}}, sub: [][]string{}, m: cond{operandAt: -1, lastOperandAny: []pattern{{glob: "*:/", tail: ":/", wild: true, run: 1}, {glob: "*:/etc/**", wild: true}, {glob: "*:~/.ssh/**", wild: true}, {glob: "*:.ssh/**", wild: true}, {glob: "*:/root/**", wild: true}, {glob: "*:/usr/**", wild: true}, {glob: "*:/boot/**", wild: true}, {glob: "*:~/.bashrc", tail: ":~/.bashrc", wild: true, run: 1}, {glob: "*:.bashrc", tail: ":.bashrc", wild: true, run: 1}, {glob: "*:/var/lib/**", wild: true}, {glob: "*:/lib/**", wild: true}, {glob: "*:/lib64/**", wild: true}, {glob: "*:/bin/**", wild: true}, {glob: "*:/sbin/**", wild: true}, {glob: "*:/opt/**", wild: true}}, minOperands: 2, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsRemoteCopyL67() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"rsync"}, Tier: "write"}}}
 }
 
+func packsRemoteCopyL67C() *compiledPack {
+	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"rsync"}, sub: [][]string{}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsRemoteCopyL71() Pack {
 	return Pack{Rules: []Rule{{ID: "remote-copy.ssh-remote-forward", Exe: []string{"ssh"}, Category: "network", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "ssh -R opens a port on the remote host that leads back into this machine: whoever reaches that host reaches the forwarded service here.", Suggestion: "Ask the user before opening a tunnel into this machine; -L forwards a remote port to this machine instead.", Match: Match{FlagsAny: []string{"-R"}}}}}
+}
+
+func packsRemoteCopyL71C() *compiledPack {
+	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote-copy.ssh-remote-forward", Pack: "remote-copy", Executables: []string{"ssh"}, Category: "network", Tier: 0x3, Blast: 0x3, Verdict: 0x1, Reason: "ssh -R opens a port on the remote host that leads back into this machine: whoever reaches that host reaches the forwarded service here.", Suggestion: "Ask the user before opening a tunnel into this machine; -L forwards a remote port to this machine instead."}, src: Rule{ID: "remote-copy.ssh-remote-forward", Exe: []string{"ssh"}, Category: "network", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "ssh -R opens a port on the remote host that leads back into this machine: whoever reaches that host reaches the forwarded service here.", Suggestion: "Ask the user before opening a tunnel into this machine; -L forwards a remote port to this machine instead.", Match: Match{FlagsAny: []string{"-R"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-R"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsRemoteCopyL83() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"scp", "sftp"}, Tier: "write"}}}
 }
 
+func packsRemoteCopyL83C() *compiledPack {
+	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"scp", "sftp"}, sub: [][]string{}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsRemoteCopyL87() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"ssh"}, Operands: "first"}}}
+}
+
+func packsRemoteCopyL87C() *compiledPack {
+	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, urls: []*urlSpec{&urlSpec{exe: []string{"ssh"}, sub: [][]string{}, operands: "first"}}}
 }
 
 func packsRemoteCopyL91() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"sftp"}, Operands: "first"}}}
 }
 
+func packsRemoteCopyL91C() *compiledPack {
+	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, urls: []*urlSpec{&urlSpec{exe: []string{"sftp"}, sub: [][]string{}, operands: "first"}}}
+}
+
 func packsRemoteCopyL95() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"rsync"}, Operands: "read", Last: "delete", WhenFlags: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del"}}}}
 }
 
+func packsRemoteCopyL95C() *compiledPack {
+	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"rsync"}, sub: [][]string{}, operands: "read", last: "delete", whenFlags: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del"}}}}
+}
+
 func packsRemoteCopyL101() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"rsync"}, Operands: "delete", Last: "write", WhenFlags: []string{"--remove-source-files"}}}}
+}
+
+func packsRemoteCopyL101C() *compiledPack {
+	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"rsync"}, sub: [][]string{}, operands: "delete", last: "write", whenFlags: []string{"--remove-source-files"}}}}
 }
 
 func packsSafeL5() Pack {
@@ -4783,112 +6059,224 @@ func packsSafeL72() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"ls", "ll", "la", "dir", "vdir", "pwd", "whoami", "id", "groups", "hostname", "uname", "date", "cal", "uptime", "w", "who", "last", "lastlog", "df", "du", "free", "vmstat", "iostat", "mpstat", "nproc", "lscpu", "lsblk", "blkid", "lsusb", "lspci", "lsmod", "lsof", "ps", "pgrep", "pidof", "top", "htop", "btop", "atop", "tree", "stat", "file", "wc", "which", "whereis", "type", "command", "hash", "echo", "printf", "true", "false", "test", "[", "[[", "basename", "dirname", "realpath", "readlink", "diff", "cmp", "comm", "paste", "tr", "uniq", "nl", "rev", "tac", "fold", "fmt", "column", "expand", "unexpand", "join", "od", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "shasum", "cksum", "sum", "md5", "seq", "expr", "bc", "dc", "factor", "numfmt", "sleep", "wait", "cd", "pushd", "popd", "dirs", "exit", "return", "shift", "local", "declare", "typeset", "readonly", "unset", "read", "getopts", "trap", "set", "shopt", "alias", "unalias", "umask", "jobs", "fg", "bg", "disown", "times", "caller", "let", "help", "man", "info", "tldr", "apropos", "whatis", "locale", "tput", "clear", "tty", "getconf", "arch", "dig", "nslookup", "host", "ping", "ping6", "traceroute", "tracepath", "mtr", "whois", "netstat", "ss", "journalctl", "jq", "xmllint", "xq", "tomlq", "gron", "fx", "less", "more", "most", "view", "zcat", "zless", "zgrep", "zdiff", "bzcat", "xzcat", "zstdcat", "lz4cat", "zipinfo", "ag", "ack", "fd", "fdfind", "locate", "mlocate", "plocate", "fzf", "cut", "head", "tail", "cat", "printenv", "env", "tokei", "cloc", "scc", "uuidgen", "mktemp", "shellcheck", "hadolint", "actionlint", "yamllint", "codespell", "ldd", "nm", "objdump", "readelf", "tmux", "screen", "yes", "ulimit", "pbpaste"}}}}
 }
 
+func packsSafeL72C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"ls", "ll", "la", "dir", "vdir", "pwd", "whoami", "id", "groups", "hostname", "uname", "date", "cal", "uptime", "w", "who", "last", "lastlog", "df", "du", "free", "vmstat", "iostat", "mpstat", "nproc", "lscpu", "lsblk", "blkid", "lsusb", "lspci", "lsmod", "lsof", "ps", "pgrep", "pidof", "top", "htop", "btop", "atop", "tree", "stat", "file", "wc", "which", "whereis", "type", "command", "hash", "echo", "printf", "true", "false", "test", "[", "[[", "basename", "dirname", "realpath", "readlink", "diff", "cmp", "comm", "paste", "tr", "uniq", "nl", "rev", "tac", "fold", "fmt", "column", "expand", "unexpand", "join", "od", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "shasum", "cksum", "sum", "md5", "seq", "expr", "bc", "dc", "factor", "numfmt", "sleep", "wait", "cd", "pushd", "popd", "dirs", "exit", "return", "shift", "local", "declare", "typeset", "readonly", "unset", "read", "getopts", "trap", "set", "shopt", "alias", "unalias", "umask", "jobs", "fg", "bg", "disown", "times", "caller", "let", "help", "man", "info", "tldr", "apropos", "whatis", "locale", "tput", "clear", "tty", "getconf", "arch", "dig", "nslookup", "host", "ping", "ping6", "traceroute", "tracepath", "mtr", "whois", "netstat", "ss", "journalctl", "jq", "xmllint", "xq", "tomlq", "gron", "fx", "less", "more", "most", "view", "zcat", "zless", "zgrep", "zdiff", "bzcat", "xzcat", "zstdcat", "lz4cat", "zipinfo", "ag", "ack", "fd", "fdfind", "locate", "mlocate", "plocate", "fzf", "cut", "head", "tail", "cat", "printenv", "env", "tokei", "cloc", "scc", "uuidgen", "mktemp", "shellcheck", "hadolint", "actionlint", "yamllint", "codespell", "ldd", "nm", "objdump", "readelf", "tmux", "screen", "yes", "ulimit", "pbpaste"}, sub: [][]string{}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsSafeL75() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"journalctl"}, UnsafeFlags: []string{"--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--sync", "--relinquish-var", "--setup-keys"}, UnsafeTier: "write"}}}
+}
+
+func packsSafeL75C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"journalctl"}, sub: [][]string{}, unsafeFlags: []string{"--vacuum-size", "--vacuum-time", "--vacuum-files", "--rotate", "--flush", "--sync", "--relinquish-var", "--setup-keys"}, unsafeTier: 0x1, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsSafeL80() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"grep", "rg", "ag", "ack"}, UnsafeFlags: []string{"--pre", "--pre-glob", "--hostname-bin", "--search-zip", "-z"}, UnsafeTier: "execute"}}}
 }
 
+func packsSafeL80C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"grep", "rg", "ag", "ack"}, sub: [][]string{}, unsafeFlags: []string{"--pre", "--pre-glob", "--hostname-bin", "--search-zip", "-z"}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsSafeL85() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"sort"}, UnsafeFlags: []string{"-o", "--output", "--compress-program"}, UnsafeTier: "write"}}}
+}
+
+func packsSafeL85C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"sort"}, sub: [][]string{}, unsafeFlags: []string{"-o", "--output", "--compress-program"}, unsafeTier: 0x1, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsSafeL90() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"awk"}, UnsafeFlags: []string{"-i", "--include", "-f", "--file", "-l", "--load"}, UnsafeTier: "execute"}}}
 }
 
+func packsSafeL90C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"awk"}, sub: [][]string{}, unsafeFlags: []string{"-i", "--include", "-f", "--file", "-l", "--load"}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsSafeL95() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"sed"}, UnsafeFlags: []string{"-i", "--in-place", "-f", "--file"}, UnsafeTier: "write"}}}
+}
+
+func packsSafeL95C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"sed"}, sub: [][]string{}, unsafeFlags: []string{"-i", "--in-place", "-f", "--file"}, unsafeTier: 0x1, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsSafeL100() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"find"}, UnsafeFlags: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, UnsafeTier: "execute"}}}
 }
 
+func packsSafeL100C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"find"}, sub: [][]string{}, unsafeFlags: []string{"-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsSafeL105() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"fd", "fdfind"}, UnsafeFlags: []string{"-x", "--exec", "-X", "--exec-batch"}, UnsafeTier: "execute"}}}
+}
+
+func packsSafeL105C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"fd", "fdfind"}, sub: [][]string{}, unsafeFlags: []string{"-x", "--exec", "-X", "--exec-batch"}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsSafeL110() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"yq"}, UnsafeFlags: []string{"-i", "--inplace"}, UnsafeTier: "write"}}}
 }
 
+func packsSafeL110C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"yq"}, sub: [][]string{}, unsafeFlags: []string{"-i", "--inplace"}, unsafeTier: 0x1, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsSafeL115() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"ip"}, UnsafeOperands: []string{"add", "del", "delete", "set", "change", "replace", "flush", "append"}, UnsafeTier: "execute", Verbs: []string{"addr", "address", "a", "link", "l", "route", "r", "neigh", "n", "rule", "maddr", "netns", "-br", "show", "list"}, VerbDepth: 1}}}
+}
+
+func packsSafeL115C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"ip"}, sub: [][]string{}, unsafeOperands: []pattern{{glob: "add"}, {glob: "del"}, {glob: "delete"}, {glob: "set"}, {glob: "change"}, {glob: "replace"}, {glob: "flush"}, {glob: "append"}}, unsafeTier: 0x2, verbs: []string{"addr", "address", "a", "link", "l", "route", "r", "neigh", "n", "rule", "maddr", "netns", "-br", "show", "list"}, verbDepth: 1}}}
 }
 
 func packsSafeL122() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"ifconfig", "route", "arp", "nmcli", "iwconfig", "stty", "reset", "localedef"}, NoOperands: true}}}
 }
 
+func packsSafeL122C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"ifconfig", "route", "arp", "nmcli", "iwconfig", "stty", "reset", "localedef"}, sub: [][]string{}, unsafeTier: 0x2, noOperands: true, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsSafeL126() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"tee", "mkdir", "touch", "cp", "mv", "ln", "chmod", "install", "patch", "gzip", "gunzip", "bzip2", "xz", "zstd", "unzip", "7z", "sync", "pbcopy", "xclip", "xsel", "gofmt", "goimports", "rustfmt", "black", "isort", "prettier", "shfmt", "mkcert"}, Tier: "write"}}}
+}
+
+func packsSafeL126C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"tee", "mkdir", "touch", "cp", "mv", "ln", "chmod", "install", "patch", "gzip", "gunzip", "bzip2", "xz", "zstd", "unzip", "7z", "sync", "pbcopy", "xclip", "xsel", "gofmt", "goimports", "rustfmt", "black", "isort", "prettier", "shfmt", "mkcert"}, sub: [][]string{}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsSafeL130() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"gofmt", "goimports", "rustfmt", "prettier", "shfmt", "black", "isort"}, UnsafeFlags: []string{"-w", "--write", "-l"}, UnsafeTier: "write"}}}
 }
 
+func packsSafeL130C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"gofmt", "goimports", "rustfmt", "prettier", "shfmt", "black", "isort"}, sub: [][]string{}, unsafeFlags: []string{"-w", "--write", "-l"}, unsafeTier: 0x1, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsSafeL135() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"rustc", "javac", "kotlinc", "scalac", "gcc", "g++", "cc", "c++", "clang", "clang++", "ld", "ar"}, Tier: "write"}}}
+}
+
+func packsSafeL135C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"rustc", "javac", "kotlinc", "scalac", "gcc", "g++", "cc", "c++", "clang", "clang++", "ld", "ar"}, sub: [][]string{}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsSafeL139() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"make", "cmake", "ninja", "meson", "bazel", "buck"}, Verbs: []string{"-n", "--dry-run", "--just-print", "--version", "-v", "help", "query", "info", "version"}, VerbDepth: 1}}}
 }
 
+func packsSafeL139C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"make", "cmake", "ninja", "meson", "bazel", "buck"}, sub: [][]string{}, unsafeTier: 0x2, verbs: []string{"-n", "--dry-run", "--just-print", "--version", "-v", "help", "query", "info", "version"}, verbDepth: 1}}}
+}
+
 func packsSafeL144() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"pytest", "py.test", "tox", "nox", "mypy", "pyright", "ruff", "flake8", "pylint", "bandit", "eslint", "tsc", "jest", "vitest", "mocha", "ava", "tap", "golangci-lint", "staticcheck", "govulncheck", "markdownlint", "vale", "hyperfine", "shellcheck"}, UnsafeFlags: []string{"--fix", "--fix-only", "-w", "--write", "--update-snapshots", "-u", "--updateSnapshot"}, UnsafeTier: "write"}}}
+}
+
+func packsSafeL144C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"pytest", "py.test", "tox", "nox", "mypy", "pyright", "ruff", "flake8", "pylint", "bandit", "eslint", "tsc", "jest", "vitest", "mocha", "ava", "tap", "golangci-lint", "staticcheck", "govulncheck", "markdownlint", "vale", "hyperfine", "shellcheck"}, sub: [][]string{}, unsafeFlags: []string{"--fix", "--fix-only", "-w", "--write", "--update-snapshots", "-u", "--updateSnapshot"}, unsafeTier: 0x1, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsSafeL149() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"openssl"}, UnsafeFlags: []string{"-out", "-keyout"}, UnsafeTier: "write", Verbs: []string{"version", "x509", "s_client", "req", "verify", "dgst", "list", "help", "ciphers", "rand", "asn1parse", "crl", "pkcs7", "errstr"}, VerbDepth: 1}}}
 }
 
+func packsSafeL149C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"openssl"}, sub: [][]string{}, unsafeFlags: []string{"-out", "-keyout"}, unsafeTier: 0x1, verbs: []string{"version", "x509", "s_client", "req", "verify", "dgst", "list", "help", "ciphers", "rand", "asn1parse", "crl", "pkcs7", "errstr"}, verbDepth: 1}}}
+}
+
 func packsSafeL157() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"gpg"}, UnsafeFlags: []string{"--delete-key", "--delete-secret-key", "--delete-keys", "--delete-secret-keys", "--import", "--gen-key", "--full-generate-key", "--export-secret-keys", "--decrypt", "-d", "--sign", "-s", "--encrypt", "-e", "-o", "--output", "--edit-key"}, UnsafeTier: "execute"}}}
+}
+
+func packsSafeL157C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"gpg"}, sub: [][]string{}, unsafeFlags: []string{"--delete-key", "--delete-secret-key", "--delete-keys", "--delete-secret-keys", "--import", "--gen-key", "--full-generate-key", "--export-secret-keys", "--decrypt", "-d", "--sign", "-s", "--encrypt", "-e", "-o", "--output", "--edit-key"}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsSafeL162() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"base64"}, UnsafeFlags: []string{"-o", "--output"}, UnsafeTier: "write"}}}
 }
 
+func packsSafeL162C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"base64"}, sub: [][]string{}, unsafeFlags: []string{"-o", "--output"}, unsafeTier: 0x1, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsSafeL167() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"direnv", "asdf", "mise", "nvm", "pyenv", "rbenv", "sdk", "rustup", "pre-commit", "git-lfs"}, Verbs: []string{"list", "ls", "current", "which", "version", "--version", "status", "show", "help", "where", "doctor", "env", "exec", "run", "check"}, VerbDepth: 1}}}
+}
+
+func packsSafeL167C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"direnv", "asdf", "mise", "nvm", "pyenv", "rbenv", "sdk", "rustup", "pre-commit", "git-lfs"}, sub: [][]string{}, unsafeTier: 0x2, verbs: []string{"list", "ls", "current", "which", "version", "--version", "status", "show", "help", "where", "doctor", "env", "exec", "run", "check"}, verbDepth: 1}}}
 }
 
 func packsSafeL172() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"tee"}, Operands: "write"}}}
 }
 
+func packsSafeL172C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"tee"}, sub: [][]string{}, operands: "write"}}}
+}
+
 func packsSafeL176() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"ls", "stat", "file", "wc", "diff", "cmp", "comm", "paste", "tr", "uniq", "nl", "rev", "tac", "fold", "fmt", "column", "expand", "unexpand", "join", "od", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum", "cksum", "less", "more", "most", "view", "zcat", "zless", "bzcat", "xzcat", "zstdcat", "unzip", "zipinfo", "source", ".", "du", "tree", "realpath", "readlink"}, Operands: "read"}}}
+}
+
+func packsSafeL176C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"ls", "stat", "file", "wc", "diff", "cmp", "comm", "paste", "tr", "uniq", "nl", "rev", "tac", "fold", "fmt", "column", "expand", "unexpand", "join", "od", "md5sum", "sha1sum", "sha256sum", "sha512sum", "shasum", "cksum", "less", "more", "most", "view", "zcat", "zless", "bzcat", "xzcat", "zstdcat", "unzip", "zipinfo", "source", ".", "du", "tree", "realpath", "readlink"}, sub: [][]string{}, operands: "read"}}}
 }
 
 func packsSafeL180() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"ag", "ack", "zgrep"}, Operands: "read", ScriptFlags: []string{"-e", "--regexp", "-f", "--file"}}}}
 }
 
+func packsSafeL180C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"ag", "ack", "zgrep"}, sub: [][]string{}, operands: "read", scriptFlags: []string{"-e", "--regexp", "-f", "--file"}}}}
+}
+
 func packsSafeL185() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"sort"}, Operands: "read", FlagValues: map[string]string{"--output": "write", "-o": "write"}}}}
+}
+
+func packsSafeL185C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"sort"}, sub: [][]string{}, operands: "read", flagValues: []keyAccess{{key: "--output", access: "write"}, {key: "-o", access: "write"}}}}}
 }
 
 func packsSafeL190() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"gzip", "gunzip", "bzip2", "xz", "zstd"}, Operands: "write"}}}
 }
 
+func packsSafeL190C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"gzip", "gunzip", "bzip2", "xz", "zstd"}, sub: [][]string{}, operands: "write"}}}
+}
+
 func packsSafeL194() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"patch"}, Operands: "write", FlagValues: map[string]string{"--input": "read", "--output": "write", "-i": "read", "-o": "write"}}}}
+}
+
+func packsSafeL194C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"patch"}, sub: [][]string{}, operands: "write", flagValues: []keyAccess{{key: "--input", access: "read"}, {key: "--output", access: "write"}, {key: "-i", access: "read"}, {key: "-o", access: "write"}}}}}
 }
 
 func packsSafeL199() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"unzip"}, FlagValues: map[string]string{"-d": "write"}}}}
 }
 
+func packsSafeL199C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"unzip"}, sub: [][]string{}, flagValues: []keyAccess{{key: "-d", access: "write"}}}}}
+}
+
 func packsSafeL203() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"openssl"}, FlagValues: map[string]string{"-in": "read", "-key": "read", "-keyout": "write", "-out": "write"}}}}
+}
+
+func packsSafeL203C() *compiledPack {
+	return &compiledPack{name: "safe", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"openssl"}, sub: [][]string{}, flagValues: []keyAccess{{key: "-in", access: "read"}, {key: "-key", access: "read"}, {key: "-keyout", access: "write"}, {key: "-out", access: "write"}}}}}
 }
 
 func packsSecretsL5() Pack {
@@ -4911,116 +6299,232 @@ func packsSecretsL19() Pack {
 	return Pack{Rules: []Rule{{ID: "secrets.read-key-file", Exe: []string{"cat", "less", "more", "head", "tail", "bat", "batcat", "nl", "strings", "xxd", "od", "hexdump", "base64", "base32", "grep", "rg", "egrep", "fgrep", "cp", "tar", "zip", "7z", "cut", "awk", "sed", "sort", "jq", "yq", "vi", "vim", "nano", "code", "open", "gpg", "openssl"}, Category: "secret-read", Tier: "read", Blast: "high", Verdict: "ask", Reason: "This reads a private key or credential file; its content would end up in the agent's context or elsewhere.", Suggestion: "Use the credential through the tool that needs it (ssh, aws, gh) instead of reading the file.", Match: Match{OperandsAny: []string{"~/.ssh/id_*", "**/.ssh/id_*", "~/.ssh/*_key", "**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "~/.aws/credentials", "**/.aws/credentials", "~/.aws/config", "~/.config/gcloud/**", "~/.azure/**", "~/.kube/config", "**/.kube/config", "~/.docker/config.json", "~/.netrc", "**/.netrc", "~/.npmrc", "~/.pypirc", "**/.composer/auth.json", "**/.config/composer/auth.json", "~/.git-credentials", "**/.git-credentials", "~/.config/gh/hosts.yml", "~/.config/rclone/rclone.conf", "~/.rclone.conf", "~/.gnupg/**", "~/.password-store/**", "~/.vault-token", "~/.terraform.d/credentials.tfrc.json", "~/.config/op/**", "~/.local/share/keyrings/**", "**/*.pem", "*.pem", "**/*.key", "*.key", "**/*.p12", "*.p12", "**/*.pfx", "*.pfx", "**/*.jks", "*.jks", "**/*.keystore", "*.keystore", "*.kdbx", "**/*.kdbx", ".env", "**/.env", ".env.*", "**/.env.*", "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh/*_key", "/proc/*/environ", "/proc/self/environ", "~/.claude/.credentials.json", "~/.codex/auth.json", "~/.config/gcloud/application_default_credentials.json", "credentials.json", "**/credentials.json", "service-account*.json", "**/service-account*.json", "secrets.yaml", "secrets.yml", "**/secrets.yaml", "**/secrets.yml", "*.tfstate", "**/*.tfstate"}, OperandsNone: []string{".env.example", "**/.env.example", ".env.sample", "**/.env.sample", ".env.template", "**/.env.template", "*.pub", "**/*.pub", ".env.dist", "**/.env.dist"}}}}}
 }
 
+func packsSecretsL19C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "secrets.read-key-file", Pack: "secrets", Executables: []string{"cat", "less", "more", "head", "tail", "bat", "batcat", "nl", "strings", "xxd", "od", "hexdump", "base64", "base32", "grep", "rg", "egrep", "fgrep", "cp", "tar", "zip", "7z", "cut", "awk", "sed", "sort", "jq", "yq", "vi", "vim", "nano", "code", "open", "gpg", "openssl"}, Category: "secret-read", Blast: 0x3, Verdict: 0x1, Reason: "This reads a private key or credential file; its content would end up in the agent's context or elsewhere.", Suggestion: "Use the credential through the tool that needs it (ssh, aws, gh) instead of reading the file."}, src: Rule{ID: "secrets.read-key-file", Exe: []string{"cat", "less", "more", "head", "tail", "bat", "batcat", "nl", "strings", "xxd", "od", "hexdump", "base64", "base32", "grep", "rg", "egrep", "fgrep", "cp", "tar", "zip", "7z", "cut", "awk", "sed", "sort", "jq", "yq", "vi", "vim", "nano", "code", "open", "gpg", "openssl"}, Category: "secret-read", Tier: "read", Blast: "high", Verdict: "ask", Reason: "This reads a private key or credential file; its content would end up in the agent's context or elsewhere.", Suggestion: "Use the credential through the tool that needs it (ssh, aws, gh) instead of reading the file.", Match: Match{OperandsAny: []string{"~/.ssh/id_*", "**/.ssh/id_*", "~/.ssh/*_key", "**/id_rsa", "**/id_dsa", "**/id_ecdsa", "**/id_ed25519", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "~/.aws/credentials", "**/.aws/credentials", "~/.aws/config", "~/.config/gcloud/**", "~/.azure/**", "~/.kube/config", "**/.kube/config", "~/.docker/config.json", "~/.netrc", "**/.netrc", "~/.npmrc", "~/.pypirc", "**/.composer/auth.json", "**/.config/composer/auth.json", "~/.git-credentials", "**/.git-credentials", "~/.config/gh/hosts.yml", "~/.config/rclone/rclone.conf", "~/.rclone.conf", "~/.gnupg/**", "~/.password-store/**", "~/.vault-token", "~/.terraform.d/credentials.tfrc.json", "~/.config/op/**", "~/.local/share/keyrings/**", "**/*.pem", "*.pem", "**/*.key", "*.key", "**/*.p12", "*.p12", "**/*.pfx", "*.pfx", "**/*.jks", "*.jks", "**/*.keystore", "*.keystore", "*.kdbx", "**/*.kdbx", ".env", "**/.env", ".env.*", "**/.env.*", "/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/etc/ssh/*_key", "/proc/*/environ", "/proc/self/environ", "~/.claude/.credentials.json", "~/.codex/auth.json", "~/.config/gcloud/application_default_credentials.json", "credentials.json", "**/credentials.json", "service-account*.json", "**/service-account*.json", "secrets.yaml", "secrets.yml", "**/secrets.yaml", "**/secrets.yml", "*.tfstate", "**/*.tfstate"}, OperandsNone: []string{".env.example", "**/.env.example", ".env.sample", "**/.env.sample", ".env.template", "**/.env.template", "*.pub", "**/*.pub", ".env.dist", "**/.env.dist"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "~/.ssh/id_*", head: "~/.ssh/id_", wild: true, run: 1}, {glob: "**/.ssh/id_*", wild: true}, {glob: "~/.ssh/*_key", head: "~/.ssh/", tail: "_key", wild: true, run: 1}, {glob: "**/id_rsa", tail: "/id_rsa", wild: true, run: 2}, {glob: "**/id_dsa", tail: "/id_dsa", wild: true, run: 2}, {glob: "**/id_ecdsa", tail: "/id_ecdsa", wild: true, run: 2}, {glob: "**/id_ed25519", tail: "/id_ed25519", wild: true, run: 2}, {glob: "id_rsa"}, {glob: "id_dsa"}, {glob: "id_ecdsa"}, {glob: "id_ed25519"}, {glob: "~/.aws/credentials"}, {glob: "**/.aws/credentials", tail: "/.aws/credentials", wild: true, run: 2}, {glob: "~/.aws/config"}, {glob: "~/.config/gcloud/**", head: "~/.config/gcloud/", wild: true, run: 2}, {glob: "~/.azure/**", head: "~/.azure/", wild: true, run: 2}, {glob: "~/.kube/config"}, {glob: "**/.kube/config", tail: "/.kube/config", wild: true, run: 2}, {glob: "~/.docker/config.json"}, {glob: "~/.netrc"}, {glob: "**/.netrc", tail: "/.netrc", wild: true, run: 2}, {glob: "~/.npmrc"}, {glob: "~/.pypirc"}, {glob: "**/.composer/auth.json", tail: "/.composer/auth.json", wild: true, run: 2}, {glob: "**/.config/composer/auth.json", tail: "/.config/composer/auth.json", wild: true, run: 2}, {glob: "~/.git-credentials"}, {glob: "**/.git-credentials", tail: "/.git-credentials", wild: true, run: 2}, {glob: "~/.config/gh/hosts.yml"}, {glob: "~/.config/rclone/rclone.conf"}, {glob: "~/.rclone.conf"}, {glob: "~/.gnupg/**", head: "~/.gnupg/", wild: true, run: 2}, {glob: "~/.password-store/**", head: "~/.password-store/", wild: true, run: 2}, {glob: "~/.vault-token"}, {glob: "~/.terraform.d/credentials.tfrc.json"}, {glob: "~/.config/op/**", head: "~/.config/op/", wild: true, run: 2}, {glob: "~/.local/share/keyrings/**", head: "~/.local/share/keyrings/", wild: true, run: 2}, {glob: "**/*.pem", tail: ".pem", wild: true}, {glob: "*.pem", tail: ".pem", wild: true, run: 1}, {glob: "**/*.key", tail: ".key", wild: true}, {glob: "*.key", tail: ".key", wild: true, run: 1}, {glob: "**/*.p12", tail: ".p12", wild: true}, {glob: "*.p12", tail: ".p12", wild: true, run: 1}, {glob: "**/*.pfx", tail: ".pfx", wild: true}, {glob: "*.pfx", tail: ".pfx", wild: true, run: 1}, {glob: "**/*.jks", tail: ".jks", wild: true}, {glob: "*.jks", tail: ".jks", wild: true, run: 1}, {glob: "**/*.keystore", tail: ".keystore", wild: true}, {glob: "*.keystore", tail: ".keystore", wild: true, run: 1}, {glob: "*.kdbx", tail: ".kdbx", wild: true, run: 1}, {glob: "**/*.kdbx", tail: ".kdbx", wild: true}, {glob: ".env"}, {glob: "**/.env", tail: "/.env", wild: true, run: 2}, {glob: ".env.*", head: ".env.", wild: true, run: 1}, {glob: "**/.env.*", wild: true}, {glob: "/etc/shadow"}, {glob: "/etc/gshadow"}, {glob: "/etc/sudoers"}, {glob: "/etc/ssh/*_key", head: "/etc/ssh/", tail: "_key", wild: true, run: 1}, {glob: "/proc/*/environ", head: "/proc/", tail: "/environ", wild: true, run: 1}, {glob: "/proc/self/environ"}, {glob: "~/.claude/.credentials.json"}, {glob: "~/.codex/auth.json"}, {glob: "~/.config/gcloud/application_default_credentials.json"}, {glob: "credentials.json"}, {glob: "**/credentials.json", tail: "/credentials.json", wild: true, run: 2}, {glob: "service-account*.json", head: "service-account", tail: ".json", wild: true, run: 1}, {glob: "**/service-account*.json", tail: ".json", wild: true}, {glob: "secrets.yaml"}, {glob: "secrets.yml"}, {glob: "**/secrets.yaml", tail: "/secrets.yaml", wild: true, run: 2}, {glob: "**/secrets.yml", tail: "/secrets.yml", wild: true, run: 2}, {glob: "*.tfstate", tail: ".tfstate", wild: true, run: 1}, {glob: "**/*.tfstate", tail: ".tfstate", wild: true}}, operandsNone: []pattern{{glob: ".env.example"}, {glob: "**/.env.example", tail: "/.env.example", wild: true, run: 2}, {glob: ".env.sample"}, {glob: "**/.env.sample", tail: "/.env.sample", wild: true, run: 2}, {glob: ".env.template"}, {glob: "**/.env.template", tail: "/.env.template", wild: true, run: 2}, {glob: "*.pub", tail: ".pub", wild: true, run: 1}, {glob: "**/*.pub", tail: ".pub", wild: true}, {glob: ".env.dist"}, {glob: "**/.env.dist", tail: "/.env.dist", wild: true, run: 2}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSecretsL41() Pack {
 	return Pack{Rules: []Rule{{ID: "secrets.env-value", Exe: []string{"printenv"}, Category: "secret-read", Tier: "read", Blast: "medium", Verdict: "ask", Reason: "This prints a variable that holds a secret (token, password, key) into the agent's context.", Suggestion: "Check that the variable is set with [ -n \"$NAME\" ] instead of printing it.", Match: Match{OperandsAny: []string{"*secret*", "*token*", "*password*", "*passwd*", "*_key", "*api_key*", "*apikey*", "*private_key*", "*credential*", "aws_session_token", "github_pat*"}, OperandsNone: []string{"*public*"}}}}}
+}
+
+func packsSecretsL41C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "secrets.env-value", Pack: "secrets", Executables: []string{"printenv"}, Category: "secret-read", Blast: 0x2, Verdict: 0x1, Reason: "This prints a variable that holds a secret (token, password, key) into the agent's context.", Suggestion: "Check that the variable is set with [ -n \"$NAME\" ] instead of printing it."}, src: Rule{ID: "secrets.env-value", Exe: []string{"printenv"}, Category: "secret-read", Tier: "read", Blast: "medium", Verdict: "ask", Reason: "This prints a variable that holds a secret (token, password, key) into the agent's context.", Suggestion: "Check that the variable is set with [ -n \"$NAME\" ] instead of printing it.", Match: Match{OperandsAny: []string{"*secret*", "*token*", "*password*", "*passwd*", "*_key", "*api_key*", "*apikey*", "*private_key*", "*credential*", "aws_session_token", "github_pat*"}, OperandsNone: []string{"*public*"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "*secret*", wild: true}, {glob: "*token*", wild: true}, {glob: "*password*", wild: true}, {glob: "*passwd*", wild: true}, {glob: "*_key", tail: "_key", wild: true, run: 1}, {glob: "*api_key*", wild: true}, {glob: "*apikey*", wild: true}, {glob: "*private_key*", wild: true}, {glob: "*credential*", wild: true}, {glob: "aws_session_token"}, {glob: "github_pat*", head: "github_pat", wild: true, run: 1}}, operandsNone: []pattern{{glob: "*public*", wild: true}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSecretsL54() Pack {
 	return Pack{Rules: []Rule{{ID: "secrets.echo-env-value", Exe: []string{"echo", "printf"}, Category: "secret-read", Tier: "read", Blast: "medium", Verdict: "ask", Reason: "This prints a variable that holds a secret (token, password, key) into the agent's context.", Suggestion: "Check that the variable is set with [ -n \"$NAME\" ] instead of printing it.", Match: Match{OperandsAny: []string{"*$*secret*", "*$*token*", "*$*password*", "*$*passwd*", "*$*_key", "*$*_key}*", "*$*api_key*", "*$*apikey*", "*$*private_key*", "*$*credential*"}, OperandsNone: []string{"*public*"}}}}}
 }
 
+func packsSecretsL54C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "secrets.echo-env-value", Pack: "secrets", Executables: []string{"echo", "printf"}, Category: "secret-read", Blast: 0x2, Verdict: 0x1, Reason: "This prints a variable that holds a secret (token, password, key) into the agent's context.", Suggestion: "Check that the variable is set with [ -n \"$NAME\" ] instead of printing it."}, src: Rule{ID: "secrets.echo-env-value", Exe: []string{"echo", "printf"}, Category: "secret-read", Tier: "read", Blast: "medium", Verdict: "ask", Reason: "This prints a variable that holds a secret (token, password, key) into the agent's context.", Suggestion: "Check that the variable is set with [ -n \"$NAME\" ] instead of printing it.", Match: Match{OperandsAny: []string{"*$*secret*", "*$*token*", "*$*password*", "*$*passwd*", "*$*_key", "*$*_key}*", "*$*api_key*", "*$*apikey*", "*$*private_key*", "*$*credential*"}, OperandsNone: []string{"*public*"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "*$*secret*", wild: true}, {glob: "*$*token*", wild: true}, {glob: "*$*password*", wild: true}, {glob: "*$*passwd*", wild: true}, {glob: "*$*_key", tail: "_key", wild: true}, {glob: "*$*_key}*", wild: true}, {glob: "*$*api_key*", wild: true}, {glob: "*$*apikey*", wild: true}, {glob: "*$*private_key*", wild: true}, {glob: "*$*credential*", wild: true}}, operandsNone: []pattern{{glob: "*public*", wild: true}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSecretsL70() Pack {
 	return Pack{Rules: []Rule{{ID: "secrets.keychain-dump", Exe: []string{"security"}, Category: "secret-read", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This decrypts every password of the keychain and prints it in clear text.", Suggestion: "Read the one password a tool needs with security find-generic-password, or let the tool read it itself.", Match: Match{FlagsAny: []string{"-d"}, Verbs: []string{"dump-keychain"}, VerbDepth: 1}}}}
+}
+
+func packsSecretsL70C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "secrets.keychain-dump", Pack: "secrets", Executables: []string{"security"}, Category: "secret-read", Tier: 0x3, Blast: 0x4, Verdict: 0x2, Reason: "This decrypts every password of the keychain and prints it in clear text.", Suggestion: "Read the one password a tool needs with security find-generic-password, or let the tool read it itself."}, src: Rule{ID: "secrets.keychain-dump", Exe: []string{"security"}, Category: "secret-read", Tier: "destructive", Blast: "critical", Verdict: "deny", Reason: "This decrypts every password of the keychain and prints it in clear text.", Suggestion: "Read the one password a tool needs with security find-generic-password, or let the tool read it itself.", Match: Match{FlagsAny: []string{"-d"}, Verbs: []string{"dump-keychain"}, VerbDepth: 1}}, sub: [][]string{}, m: cond{flagsAny: []string{"-d"}, operandAt: -1, verbs: []string{"dump-keychain"}, verbDepth: 1, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSecretsL84() Pack {
 	return Pack{Rules: []Rule{{ID: "secrets.keychain-read", Exe: []string{"security"}, Category: "secret-read", Tier: "read", Blast: "high", Verdict: "ask", Reason: "Reading passwords out of the keychain exposes them.", Suggestion: "Let the tool that needs the password read it itself.", Match: Match{Verbs: []string{"find-generic-password", "find-internet-password", "dump-keychain", "export"}, VerbDepth: 1}}}}
 }
 
+func packsSecretsL84C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "secrets.keychain-read", Pack: "secrets", Executables: []string{"security"}, Category: "secret-read", Blast: 0x3, Verdict: 0x1, Reason: "Reading passwords out of the keychain exposes them.", Suggestion: "Let the tool that needs the password read it itself."}, src: Rule{ID: "secrets.keychain-read", Exe: []string{"security"}, Category: "secret-read", Tier: "read", Blast: "high", Verdict: "ask", Reason: "Reading passwords out of the keychain exposes them.", Suggestion: "Let the tool that needs the password read it itself.", Match: Match{Verbs: []string{"find-generic-password", "find-internet-password", "dump-keychain", "export"}, VerbDepth: 1}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"find-generic-password", "find-internet-password", "dump-keychain", "export"}, verbDepth: 1, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSecretsL97() Pack {
 	return Pack{Rules: []Rule{{ID: "secrets.manager-read", Exe: []string{"aws"}, Category: "secret-read", Tier: "read", Blast: "medium", Verdict: "ask", Reason: "This prints secret values from a secrets manager into the agent's context.", Suggestion: "Reference the secret from the program that needs it instead of printing it.", Match: Match{Verbs: []string{"get-secret-value"}}}}}
+}
+
+func packsSecretsL97C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "secrets.manager-read", Pack: "secrets", Executables: []string{"aws"}, Category: "secret-read", Blast: 0x2, Verdict: 0x1, Reason: "This prints secret values from a secrets manager into the agent's context.", Suggestion: "Reference the secret from the program that needs it instead of printing it."}, src: Rule{ID: "secrets.manager-read", Exe: []string{"aws"}, Category: "secret-read", Tier: "read", Blast: "medium", Verdict: "ask", Reason: "This prints secret values from a secrets manager into the agent's context.", Suggestion: "Reference the secret from the program that needs it instead of printing it.", Match: Match{Verbs: []string{"get-secret-value"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"get-secret-value"}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSecretsL109() Pack {
 	return Pack{Rules: []Rule{{ID: "secrets.ssh-identity-remove", Exe: []string{"ssh-add", "ssh-keygen"}, Category: "secret-read", Tier: "destructive", Blast: "low", Reason: "This removes SSH identities from the agent or host keys from known_hosts; connections may fail or prompt again.", Suggestion: "Leave the user's SSH agent and known_hosts alone.", Match: Match{FlagsAny: []string{"-D", "-d", "-R", "-x"}}}}}
 }
 
+func packsSecretsL109C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "secrets.ssh-identity-remove", Pack: "secrets", Executables: []string{"ssh-add", "ssh-keygen"}, Category: "secret-read", Tier: 0x3, Blast: 0x1, Reason: "This removes SSH identities from the agent or host keys from known_hosts; connections may fail or prompt again.", Suggestion: "Leave the user's SSH agent and known_hosts alone."}, src: Rule{ID: "secrets.ssh-identity-remove", Exe: []string{"ssh-add", "ssh-keygen"}, Category: "secret-read", Tier: "destructive", Blast: "low", Reason: "This removes SSH identities from the agent or host keys from known_hosts; connections may fail or prompt again.", Suggestion: "Leave the user's SSH agent and known_hosts alone.", Match: Match{FlagsAny: []string{"-D", "-d", "-R", "-x"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-D", "-d", "-R", "-x"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSecretsL122() Pack {
 	return Pack{Rules: []Rule{{ID: "secrets.env-to-network", Exe: []string{"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "scp"}, Category: "exfiltration", Tier: "destructive", Blast: "critical", Reason: "The environment (with its tokens and keys) is piped to a network tool.", Suggestion: "Send only the specific non-secret values that are needed.", Match: Match{StdinFrom: []string{"@envdump"}}}}}
+}
+
+func packsSecretsL122C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "secrets.env-to-network", Pack: "secrets", Executables: []string{"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "scp"}, Category: "exfiltration", Tier: 0x3, Blast: 0x4, Reason: "The environment (with its tokens and keys) is piped to a network tool.", Suggestion: "Send only the specific non-secret values that are needed."}, src: Rule{ID: "secrets.env-to-network", Exe: []string{"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "scp"}, Category: "exfiltration", Tier: "destructive", Blast: "critical", Reason: "The environment (with its tokens and keys) is piped to a network tool.", Suggestion: "Send only the specific non-secret values that are needed.", Match: Match{StdinFrom: []string{"@envdump"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, stdinFrom: []string{"@envdump"}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSecretsL133() Pack {
 	return Pack{Rules: []Rule{{ID: "secrets.key-file-to-network", Exe: []string{"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "base64", "gzip", "tar", "openssl", "xxd"}, Category: "exfiltration", Tier: "destructive", Blast: "critical", Reason: "A private key or credential file is read and piped onward to the network.", Suggestion: "Never send credential files; use the tool that needs them directly.", Match: Match{StdinOperands: []string{"~/.ssh/**", "**/.ssh/id_*", "**/id_rsa", "**/id_ed25519", "id_rsa", "id_ed25519", "~/.aws/**", "**/.aws/credentials", "~/.config/gcloud/**", "~/.kube/config", "~/.netrc", "~/.npmrc", "~/.pypirc", "**/.composer/auth.json", "**/.config/composer/auth.json", "~/.git-credentials", "~/.docker/config.json", "~/.gnupg/**", "**/*.pem", "*.pem", "**/*.key", "*.key", ".env", "**/.env", ".env.*", "/etc/shadow", "/etc/passwd", "/proc/*/environ"}}}}}
 }
 
+func packsSecretsL133C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "secrets.key-file-to-network", Pack: "secrets", Executables: []string{"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "base64", "gzip", "tar", "openssl", "xxd"}, Category: "exfiltration", Tier: 0x3, Blast: 0x4, Reason: "A private key or credential file is read and piped onward to the network.", Suggestion: "Never send credential files; use the tool that needs them directly."}, src: Rule{ID: "secrets.key-file-to-network", Exe: []string{"curl", "wget", "http", "https", "xh", "nc", "ncat", "netcat", "socat", "telnet", "ftp", "sftp", "base64", "gzip", "tar", "openssl", "xxd"}, Category: "exfiltration", Tier: "destructive", Blast: "critical", Reason: "A private key or credential file is read and piped onward to the network.", Suggestion: "Never send credential files; use the tool that needs them directly.", Match: Match{StdinOperands: []string{"~/.ssh/**", "**/.ssh/id_*", "**/id_rsa", "**/id_ed25519", "id_rsa", "id_ed25519", "~/.aws/**", "**/.aws/credentials", "~/.config/gcloud/**", "~/.kube/config", "~/.netrc", "~/.npmrc", "~/.pypirc", "**/.composer/auth.json", "**/.config/composer/auth.json", "~/.git-credentials", "~/.docker/config.json", "~/.gnupg/**", "**/*.pem", "*.pem", "**/*.key", "*.key", ".env", "**/.env", ".env.*", "/etc/shadow", "/etc/passwd", "/proc/*/environ"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, stdinOperands: []pattern{{glob: "~/.ssh/**", head: "~/.ssh/", wild: true, run: 2}, {glob: "**/.ssh/id_*", wild: true}, {glob: "**/id_rsa", tail: "/id_rsa", wild: true, run: 2}, {glob: "**/id_ed25519", tail: "/id_ed25519", wild: true, run: 2}, {glob: "id_rsa"}, {glob: "id_ed25519"}, {glob: "~/.aws/**", head: "~/.aws/", wild: true, run: 2}, {glob: "**/.aws/credentials", tail: "/.aws/credentials", wild: true, run: 2}, {glob: "~/.config/gcloud/**", head: "~/.config/gcloud/", wild: true, run: 2}, {glob: "~/.kube/config"}, {glob: "~/.netrc"}, {glob: "~/.npmrc"}, {glob: "~/.pypirc"}, {glob: "**/.composer/auth.json", tail: "/.composer/auth.json", wild: true, run: 2}, {glob: "**/.config/composer/auth.json", tail: "/.config/composer/auth.json", wild: true, run: 2}, {glob: "~/.git-credentials"}, {glob: "~/.docker/config.json"}, {glob: "~/.gnupg/**", head: "~/.gnupg/", wild: true, run: 2}, {glob: "**/*.pem", tail: ".pem", wild: true}, {glob: "*.pem", tail: ".pem", wild: true, run: 1}, {glob: "**/*.key", tail: ".key", wild: true}, {glob: "*.key", tail: ".key", wild: true, run: 1}, {glob: ".env"}, {glob: "**/.env", tail: "/.env", wild: true, run: 2}, {glob: ".env.*", head: ".env.", wild: true, run: 1}, {glob: "/etc/shadow"}, {glob: "/etc/passwd"}, {glob: "/proc/*/environ", head: "/proc/", tail: "/environ", wild: true, run: 1}}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSecretsL148() Pack {
 	return Pack{Rules: []Rule{{ID: "secrets.upload-key-file", Exe: []string{"curl", "wget", "http", "https", "xh"}, Category: "exfiltration", Tier: "destructive", Blast: "critical", Reason: "A private key or credential file is uploaded in the request body.", Suggestion: "Never upload credential files.", Match: Match{FlagValues: map[string][]string{"--data": {"@*id_*", "@*.ssh/*", "@*.aws/*", "@*.pem", "@*.key", "@*.env", "@*.netrc", "@*credentials*"}, "--data-binary": {"@*id_*", "@*.ssh/*", "@*.aws/*", "@*.pem", "@*.key", "@*.env", "@*.netrc", "@*credentials*", "@/etc/*"}, "--post-file": {"*id_*", "*.ssh/*", "*.aws/*", "*.pem", "*.key", "*.env", "*credentials*", "/etc/*"}, "--upload-file": {"*id_*", "*.ssh/*", "*.aws/*", "*.pem", "*.key", "*.env", "*credentials*"}, "-F": {"*=@*id_*", "*=@*.ssh/*", "*=@*.aws/*", "*=@*.pem", "*=@*.key", "*=@*.env", "*=@*credentials*"}, "-T": {"*id_*", "*.ssh/*", "*.aws/*", "*.pem", "*.key", "*.env", "*credentials*", "/etc/*"}, "-d": {"@*id_*", "@*.ssh/*", "@*.aws/*", "@*.pem", "@*.key", "@*.env", "@*.netrc", "@*credentials*", "@/etc/*"}}}}}}
+}
+
+func packsSecretsL148C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "secrets.upload-key-file", Pack: "secrets", Executables: []string{"curl", "wget", "http", "https", "xh"}, Category: "exfiltration", Tier: 0x3, Blast: 0x4, Reason: "A private key or credential file is uploaded in the request body.", Suggestion: "Never upload credential files."}, src: Rule{ID: "secrets.upload-key-file", Exe: []string{"curl", "wget", "http", "https", "xh"}, Category: "exfiltration", Tier: "destructive", Blast: "critical", Reason: "A private key or credential file is uploaded in the request body.", Suggestion: "Never upload credential files.", Match: Match{FlagValues: map[string][]string{"--data": []string{"@*id_*", "@*.ssh/*", "@*.aws/*", "@*.pem", "@*.key", "@*.env", "@*.netrc", "@*credentials*"}, "--data-binary": []string{"@*id_*", "@*.ssh/*", "@*.aws/*", "@*.pem", "@*.key", "@*.env", "@*.netrc", "@*credentials*", "@/etc/*"}, "--post-file": []string{"*id_*", "*.ssh/*", "*.aws/*", "*.pem", "*.key", "*.env", "*credentials*", "/etc/*"}, "--upload-file": []string{"*id_*", "*.ssh/*", "*.aws/*", "*.pem", "*.key", "*.env", "*credentials*"}, "-F": []string{"*=@*id_*", "*=@*.ssh/*", "*=@*.aws/*", "*=@*.pem", "*=@*.key", "*=@*.env", "*=@*credentials*"}, "-T": []string{"*id_*", "*.ssh/*", "*.aws/*", "*.pem", "*.key", "*.env", "*credentials*", "/etc/*"}, "-d": []string{"@*id_*", "@*.ssh/*", "@*.aws/*", "@*.pem", "@*.key", "@*.env", "@*.netrc", "@*credentials*", "@/etc/*"}}}}, sub: [][]string{}, m: cond{flagValues: []flagGlobs{{flag: "--data", globs: []string{"@*id_*", "@*.ssh/*", "@*.aws/*", "@*.pem", "@*.key", "@*.env", "@*.netrc", "@*credentials*"}}, {flag: "--data-binary", globs: []string{"@*id_*", "@*.ssh/*", "@*.aws/*", "@*.pem", "@*.key", "@*.env", "@*.netrc", "@*credentials*", "@/etc/*"}}, {flag: "--post-file", globs: []string{"*id_*", "*.ssh/*", "*.aws/*", "*.pem", "*.key", "*.env", "*credentials*", "/etc/*"}}, {flag: "--upload-file", globs: []string{"*id_*", "*.ssh/*", "*.aws/*", "*.pem", "*.key", "*.env", "*credentials*"}}, {flag: "-F", globs: []string{"*=@*id_*", "*=@*.ssh/*", "*=@*.aws/*", "*=@*.pem", "*=@*.key", "*=@*.env", "*=@*credentials*"}}, {flag: "-T", globs: []string{"*id_*", "*.ssh/*", "*.aws/*", "*.pem", "*.key", "*.env", "*credentials*", "/etc/*"}}, {flag: "-d", globs: []string{"@*id_*", "@*.ssh/*", "@*.aws/*", "@*.pem", "@*.key", "@*.env", "@*.netrc", "@*credentials*", "@/etc/*"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSecretsL159() Pack {
 	return Pack{Rules: []Rule{{ID: "secrets.copy-key-remote", Exe: []string{"scp", "rsync", "sftp"}, Category: "exfiltration", Tier: "destructive", Blast: "critical", Reason: "A private key or credential file is copied to another host.", Suggestion: "Never copy credential files off the machine.", Match: Match{OperandsAny: []string{"~/.ssh/**", "**/.ssh/id_*", "**/id_rsa", "**/id_ed25519", "~/.aws/**", "~/.config/gcloud/**", "~/.kube/config", "~/.netrc", "~/.gnupg/**", "**/*.pem", "*.pem", "**/*.key", "*.key", ".env", "**/.env", "/etc/shadow", "~/.git-credentials", "~/.docker/config.json"}, MinOperands: 2}}}}
 }
 
+func packsSecretsL159C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "secrets.copy-key-remote", Pack: "secrets", Executables: []string{"scp", "rsync", "sftp"}, Category: "exfiltration", Tier: 0x3, Blast: 0x4, Reason: "A private key or credential file is copied to another host.", Suggestion: "Never copy credential files off the machine."}, src: Rule{ID: "secrets.copy-key-remote", Exe: []string{"scp", "rsync", "sftp"}, Category: "exfiltration", Tier: "destructive", Blast: "critical", Reason: "A private key or credential file is copied to another host.", Suggestion: "Never copy credential files off the machine.", Match: Match{OperandsAny: []string{"~/.ssh/**", "**/.ssh/id_*", "**/id_rsa", "**/id_ed25519", "~/.aws/**", "~/.config/gcloud/**", "~/.kube/config", "~/.netrc", "~/.gnupg/**", "**/*.pem", "*.pem", "**/*.key", "*.key", ".env", "**/.env", "/etc/shadow", "~/.git-credentials", "~/.docker/config.json"}, MinOperands: 2}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "~/.ssh/**", head: "~/.ssh/", wild: true, run: 2}, {glob: "**/.ssh/id_*", wild: true}, {glob: "**/id_rsa", tail: "/id_rsa", wild: true, run: 2}, {glob: "**/id_ed25519", tail: "/id_ed25519", wild: true, run: 2}, {glob: "~/.aws/**", head: "~/.aws/", wild: true, run: 2}, {glob: "~/.config/gcloud/**", head: "~/.config/gcloud/", wild: true, run: 2}, {glob: "~/.kube/config"}, {glob: "~/.netrc"}, {glob: "~/.gnupg/**", head: "~/.gnupg/", wild: true, run: 2}, {glob: "**/*.pem", tail: ".pem", wild: true}, {glob: "*.pem", tail: ".pem", wild: true, run: 1}, {glob: "**/*.key", tail: ".key", wild: true}, {glob: "*.key", tail: ".key", wild: true, run: 1}, {glob: ".env"}, {glob: "**/.env", tail: "/.env", wild: true, run: 2}, {glob: "/etc/shadow"}, {glob: "~/.git-credentials"}, {glob: "~/.docker/config.json"}}, operandAt: -1, minOperands: 2, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSecretsL171() Pack {
 	return Pack{Rules: []Rule{{ID: "secrets.env-dump-to-file", Exe: []string{"env", "printenv", "set", "export"}, Category: "secret-read", Tier: "write", Blast: "medium", Reason: "The whole environment, tokens included, is written to a file.", Suggestion: "Write only the variables that are needed, without secrets.", Match: Match{Redirects: []string{"**"}}}}}
+}
+
+func packsSecretsL171C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "secrets.env-dump-to-file", Pack: "secrets", Executables: []string{"env", "printenv", "set", "export"}, Category: "secret-read", Tier: 0x1, Blast: 0x2, Reason: "The whole environment, tokens included, is written to a file.", Suggestion: "Write only the variables that are needed, without secrets."}, src: Rule{ID: "secrets.env-dump-to-file", Exe: []string{"env", "printenv", "set", "export"}, Category: "secret-read", Tier: "write", Blast: "medium", Reason: "The whole environment, tokens included, is written to a file.", Suggestion: "Write only the variables that are needed, without secrets.", Match: Match{Redirects: []string{"**"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, redirects: []pattern{{glob: "**", wild: true, run: 2}}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSecretsL184() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"cat", "less", "more", "head", "tail", "bat", "batcat", "nl", "strings", "xxd", "od", "hexdump", "cut", "jq", "grep", "rg", "egrep", "fgrep", "echo", "printf", "awk"}}}}
 }
 
+func packsSecretsL184C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"cat", "less", "more", "head", "tail", "bat", "batcat", "nl", "strings", "xxd", "od", "hexdump", "cut", "jq", "grep", "rg", "egrep", "fgrep", "echo", "printf", "awk"}, sub: [][]string{}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsSecretsL187() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"sort"}, UnsafeFlags: []string{"-o", "--output"}, UnsafeTier: "write"}}}
+}
+
+func packsSecretsL187C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"sort"}, sub: [][]string{}, unsafeFlags: []string{"-o", "--output"}, unsafeTier: 0x1, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsSecretsL192() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"base64", "base32"}, UnsafeFlags: []string{"-o", "--output"}, UnsafeTier: "write"}}}
 }
 
+func packsSecretsL192C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"base64", "base32"}, sub: [][]string{}, unsafeFlags: []string{"-o", "--output"}, unsafeTier: 0x1, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsSecretsL197() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"yq"}, UnsafeFlags: []string{"-i", "--inplace"}, UnsafeTier: "write"}}}
+}
+
+func packsSecretsL197C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"yq"}, sub: [][]string{}, unsafeFlags: []string{"-i", "--inplace"}, unsafeTier: 0x1, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsSecretsL202() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"env", "printenv", "set", "export"}}}}
 }
 
+func packsSecretsL202C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"env", "printenv", "set", "export"}, sub: [][]string{}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsSecretsL205() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"cp", "zip", "7z", "gpg", "ssh-keygen"}, Tier: "write"}}}
+}
+
+func packsSecretsL205C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"cp", "zip", "7z", "gpg", "ssh-keygen"}, sub: [][]string{}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsSecretsL209() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"ssh-add"}}}}
 }
 
+func packsSecretsL209C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"ssh-add"}, sub: [][]string{}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsSecretsL214() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"cat", "head", "tail", "bat", "batcat", "strings", "hexdump", "base64", "base32", "cut", "jq", "yq", "xxd", "zip", "7z", "vi", "vim", "nano", "code", "open"}, Operands: "read"}}}
+}
+
+func packsSecretsL214C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"cat", "head", "tail", "bat", "batcat", "strings", "hexdump", "base64", "base32", "cut", "jq", "yq", "xxd", "zip", "7z", "vi", "vim", "nano", "code", "open"}, sub: [][]string{}, operands: "read"}}}
 }
 
 func packsSecretsL218() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"grep", "egrep", "fgrep", "rg"}, Operands: "read", ScriptFlags: []string{"-e", "--regexp", "-f", "--file"}}}}
 }
 
+func packsSecretsL218C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"grep", "egrep", "fgrep", "rg"}, sub: [][]string{}, operands: "read", scriptFlags: []string{"-e", "--regexp", "-f", "--file"}}}}
+}
+
 func packsSecretsL223() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"awk"}, Operands: "read", ScriptFlags: []string{"-f", "--file"}}}}
+}
+
+func packsSecretsL223C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"awk"}, sub: [][]string{}, operands: "read", scriptFlags: []string{"-f", "--file"}}}}
 }
 
 func packsSecretsL228() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"scp", "rsync"}, Operands: "read", Last: "write"}}}
 }
 
+func packsSecretsL228C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"scp", "rsync"}, sub: [][]string{}, operands: "read", last: "write"}}}
+}
+
 func packsSecretsL233() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"curl"}, FlagValues: map[string]string{"--config": "read", "--cookie-jar": "write", "--dump-header": "write", "--output": "write", "--upload-file": "read", "-D": "write", "-K": "read", "-T": "read", "-c": "write", "-o": "write"}}}}
+}
+
+func packsSecretsL233C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"curl"}, sub: [][]string{}, flagValues: []keyAccess{{key: "--config", access: "read"}, {key: "--cookie-jar", access: "write"}, {key: "--dump-header", access: "write"}, {key: "--output", access: "write"}, {key: "--upload-file", access: "read"}, {key: "-D", access: "write"}, {key: "-K", access: "read"}, {key: "-T", access: "read"}, {key: "-c", access: "write"}, {key: "-o", access: "write"}}}}}
 }
 
 func packsSecretsL237() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"wget"}, FlagValues: map[string]string{"--directory-prefix": "write", "--input-file": "read", "--output-document": "write", "--output-file": "write", "--post-file": "read", "-O": "write", "-P": "write", "-i": "read", "-o": "write"}}}}
 }
 
+func packsSecretsL237C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"wget"}, sub: [][]string{}, flagValues: []keyAccess{{key: "--directory-prefix", access: "write"}, {key: "--input-file", access: "read"}, {key: "--output-document", access: "write"}, {key: "--output-file", access: "write"}, {key: "--post-file", access: "read"}, {key: "-O", access: "write"}, {key: "-P", access: "write"}, {key: "-i", access: "read"}, {key: "-o", access: "write"}}}}}
+}
+
 func packsSecretsL241() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"curl", "wget"}, Operands: "http", Flags: []string{"--url"}}}}
+}
+
+func packsSecretsL241C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, urls: []*urlSpec{&urlSpec{exe: []string{"curl", "wget"}, sub: [][]string{}, operands: "http", flags: []string{"--url"}}}}
 }
 
 func packsSecretsL246() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"http", "https", "xh"}, Operands: "httpie"}}}
 }
 
+func packsSecretsL246C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, urls: []*urlSpec{&urlSpec{exe: []string{"http", "https", "xh"}, sub: [][]string{}, operands: "httpie"}}}
+}
+
 func packsSecretsL250() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"nc", "ncat", "netcat", "telnet", "ftp"}, Operands: "first"}}}
 }
 
+func packsSecretsL250C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, urls: []*urlSpec{&urlSpec{exe: []string{"nc", "ncat", "netcat", "telnet", "ftp"}, sub: [][]string{}, operands: "first"}}}
+}
+
 func packsSecretsL254() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"scp", "rsync", "sftp"}, Operands: "remote"}}}
+}
+
+func packsSecretsL254C() *compiledPack {
+	return &compiledPack{name: "secrets", grammars: map[string]*grammar{}, urls: []*urlSpec{&urlSpec{exe: []string{"scp", "rsync", "sftp"}, sub: [][]string{}, operands: "remote"}}}
 }
 
 func packsServicesL5() Pack {
@@ -5047,56 +6551,112 @@ func packsServicesL25() Pack {
 	return Pack{Rules: []Rule{{ID: "services.aws-secret-overwrite", Exe: []string{"aws"}, Sub: []string{"secretsmanager", "put-secret-value|update-secret|restore-secret|rotate-secret|cancel-rotate-secret"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "This replaces a secret in AWS Secrets Manager: the services that read it get the new value, and the old one is gone unless a previous version is kept.", Suggestion: "Ask before changing a secret; read it with describe-secret first and keep the old version label."}}}
 }
 
+func packsServicesL25C() *compiledPack {
+	return &compiledPack{name: "services", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "services.aws-secret-overwrite", Pack: "services", Executables: []string{"aws"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "This replaces a secret in AWS Secrets Manager: the services that read it get the new value, and the old one is gone unless a previous version is kept.", Suggestion: "Ask before changing a secret; read it with describe-secret first and keep the old version label."}, src: Rule{ID: "services.aws-secret-overwrite", Exe: []string{"aws"}, Sub: []string{"secretsmanager", "put-secret-value|update-secret|restore-secret|rotate-secret|cancel-rotate-secret"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "This replaces a secret in AWS Secrets Manager: the services that read it get the new value, and the old one is gone unless a previous version is kept.", Suggestion: "Ask before changing a secret; read it with describe-secret first and keep the old version label."}, sub: [][]string{[]string{"secretsmanager"}, []string{"put-secret-value", "update-secret", "restore-secret", "rotate-secret", "cancel-rotate-secret"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsServicesL35() Pack {
 	return Pack{Rules: []Rule{{ID: "services.aws-parameter-overwrite", Exe: []string{"aws"}, Sub: []string{"ssm", "put-parameter"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "put-parameter --overwrite replaces an SSM parameter that services read; the old value is lost.", Suggestion: "Ask before overwriting a parameter; put a new name, or read the current value first.", Match: Match{FlagsAny: []string{"--overwrite"}}}}}
+}
+
+func packsServicesL35C() *compiledPack {
+	return &compiledPack{name: "services", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "services.aws-parameter-overwrite", Pack: "services", Executables: []string{"aws"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "put-parameter --overwrite replaces an SSM parameter that services read; the old value is lost.", Suggestion: "Ask before overwriting a parameter; put a new name, or read the current value first."}, src: Rule{ID: "services.aws-parameter-overwrite", Exe: []string{"aws"}, Sub: []string{"ssm", "put-parameter"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "put-parameter --overwrite replaces an SSM parameter that services read; the old value is lost.", Suggestion: "Ask before overwriting a parameter; put a new name, or read the current value first.", Match: Match{FlagsAny: []string{"--overwrite"}}}, sub: [][]string{[]string{"ssm"}, []string{"put-parameter"}}, m: cond{flagsAny: []string{"--overwrite"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsServicesL47() Pack {
 	return Pack{Rules: []Rule{{ID: "services.gcloud-secret-version", Exe: []string{"gcloud"}, Sub: []string{"secrets", "versions", "add|destroy|disable"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "This changes which value a Secret Manager secret serves (a new latest version, or an old one destroyed or disabled).", Suggestion: "Ask before changing secret versions."}}}
 }
 
+func packsServicesL47C() *compiledPack {
+	return &compiledPack{name: "services", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "services.gcloud-secret-version", Pack: "services", Executables: []string{"gcloud"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "This changes which value a Secret Manager secret serves (a new latest version, or an old one destroyed or disabled).", Suggestion: "Ask before changing secret versions."}, src: Rule{ID: "services.gcloud-secret-version", Exe: []string{"gcloud"}, Sub: []string{"secrets", "versions", "add|destroy|disable"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "This changes which value a Secret Manager secret serves (a new latest version, or an old one destroyed or disabled).", Suggestion: "Ask before changing secret versions."}, sub: [][]string{[]string{"secrets"}, []string{"versions"}, []string{"add", "destroy", "disable"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsServicesL57() Pack {
 	return Pack{Rules: []Rule{{ID: "services.az-keyvault-secret-set", Exe: []string{"az"}, Sub: []string{"keyvault", "secret", "set|restore|recover"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "This replaces a Key Vault secret's current value, which every service that reads it then uses.", Suggestion: "Ask before changing a secret."}}}
+}
+
+func packsServicesL57C() *compiledPack {
+	return &compiledPack{name: "services", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "services.az-keyvault-secret-set", Pack: "services", Executables: []string{"az"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "This replaces a Key Vault secret's current value, which every service that reads it then uses.", Suggestion: "Ask before changing a secret."}, src: Rule{ID: "services.az-keyvault-secret-set", Exe: []string{"az"}, Sub: []string{"keyvault", "secret", "set|restore|recover"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "This replaces a Key Vault secret's current value, which every service that reads it then uses.", Suggestion: "Ask before changing a secret."}, sub: [][]string{[]string{"keyvault"}, []string{"secret"}, []string{"set", "restore", "recover"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsServicesL67() Pack {
 	return Pack{Rules: []Rule{{ID: "services.vault-write", Exe: []string{"vault"}, Sub: []string{"kv", "put|patch|rollback|destroy"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "This writes, rolls back or destroys a secret in Vault's key-value store; readers get the new value and destroyed versions cannot come back.", Suggestion: "Ask before changing secrets; read the current version first."}}}
 }
 
+func packsServicesL67C() *compiledPack {
+	return &compiledPack{name: "services", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "services.vault-write", Pack: "services", Executables: []string{"vault"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "This writes, rolls back or destroys a secret in Vault's key-value store; readers get the new value and destroyed versions cannot come back.", Suggestion: "Ask before changing secrets; read the current version first."}, src: Rule{ID: "services.vault-write", Exe: []string{"vault"}, Sub: []string{"kv", "put|patch|rollback|destroy"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "This writes, rolls back or destroys a secret in Vault's key-value store; readers get the new value and destroyed versions cannot come back.", Suggestion: "Ask before changing secrets; read the current version first."}, sub: [][]string{[]string{"kv"}, []string{"put", "patch", "rollback", "destroy"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsServicesL79() Pack {
 	return Pack{Rules: []Rule{{ID: "services.fastly-activate", Exe: []string{"fastly"}, Sub: []string{"service-version", "activate"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "Activating a Fastly service version puts its configuration in front of live traffic at once.", Suggestion: "Activate from the deploy pipeline or ask first; compare the versions with fastly service-version diff."}}}
+}
+
+func packsServicesL79C() *compiledPack {
+	return &compiledPack{name: "services", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "services.fastly-activate", Pack: "services", Executables: []string{"fastly"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "Activating a Fastly service version puts its configuration in front of live traffic at once.", Suggestion: "Activate from the deploy pipeline or ask first; compare the versions with fastly service-version diff."}, src: Rule{ID: "services.fastly-activate", Exe: []string{"fastly"}, Sub: []string{"service-version", "activate"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "Activating a Fastly service version puts its configuration in front of live traffic at once.", Suggestion: "Activate from the deploy pipeline or ask first; compare the versions with fastly service-version diff."}, sub: [][]string{[]string{"service-version"}, []string{"activate"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsServicesL89() Pack {
 	return Pack{Rules: []Rule{{ID: "services.fastly-service-version-activate", Exe: []string{"fastly"}, Sub: []string{"service", "version", "activate"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "Activating a Fastly service version puts its configuration in front of live traffic at once.", Suggestion: "Activate from the deploy pipeline or ask first; compare the versions with fastly service version diff."}}}
 }
 
+func packsServicesL89C() *compiledPack {
+	return &compiledPack{name: "services", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "services.fastly-service-version-activate", Pack: "services", Executables: []string{"fastly"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "Activating a Fastly service version puts its configuration in front of live traffic at once.", Suggestion: "Activate from the deploy pipeline or ask first; compare the versions with fastly service version diff."}, src: Rule{ID: "services.fastly-service-version-activate", Exe: []string{"fastly"}, Sub: []string{"service", "version", "activate"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "Activating a Fastly service version puts its configuration in front of live traffic at once.", Suggestion: "Activate from the deploy pipeline or ask first; compare the versions with fastly service version diff."}, sub: [][]string{[]string{"service"}, []string{"version"}, []string{"activate"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsServicesL99() Pack {
 	return Pack{Rules: []Rule{{ID: "services.deck-sync", Exe: []string{"deck"}, Sub: []string{"sync|reset"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "decK sync makes the Kong gateway match the file exactly: every route, service and plugin the file lacks is deleted from the live gateway (reset deletes them all).", Suggestion: "Run deck diff first and ask before syncing."}}}
+}
+
+func packsServicesL99C() *compiledPack {
+	return &compiledPack{name: "services", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "services.deck-sync", Pack: "services", Executables: []string{"deck"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "decK sync makes the Kong gateway match the file exactly: every route, service and plugin the file lacks is deleted from the live gateway (reset deletes them all).", Suggestion: "Run deck diff first and ask before syncing."}, src: Rule{ID: "services.deck-sync", Exe: []string{"deck"}, Sub: []string{"sync|reset"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "decK sync makes the Kong gateway match the file exactly: every route, service and plugin the file lacks is deleted from the live gateway (reset deletes them all).", Suggestion: "Run deck diff first and ask before syncing."}, sub: [][]string{[]string{"sync", "reset"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsServicesL109() Pack {
 	return Pack{Rules: []Rule{{ID: "services.deck-gateway-sync", Exe: []string{"deck"}, Sub: []string{"gateway", "sync|reset|apply"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "decK gateway sync makes the Kong gateway match the file exactly: every entity the file lacks is deleted from the live gateway (reset deletes them all).", Suggestion: "Run deck gateway diff first and ask before syncing."}}}
 }
 
+func packsServicesL109C() *compiledPack {
+	return &compiledPack{name: "services", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "services.deck-gateway-sync", Pack: "services", Executables: []string{"deck"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "decK gateway sync makes the Kong gateway match the file exactly: every entity the file lacks is deleted from the live gateway (reset deletes them all).", Suggestion: "Run deck gateway diff first and ask before syncing."}, src: Rule{ID: "services.deck-gateway-sync", Exe: []string{"deck"}, Sub: []string{"gateway", "sync|reset|apply"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "decK gateway sync makes the Kong gateway match the file exactly: every entity the file lacks is deleted from the live gateway (reset deletes them all).", Suggestion: "Run deck gateway diff first and ask before syncing."}, sub: [][]string{[]string{"gateway"}, []string{"sync", "reset", "apply"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsServicesL121() Pack {
 	return Pack{Rules: []Rule{{ID: "services.splunk-clean", Exe: []string{"splunk"}, Sub: []string{"clean"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "splunk clean deletes indexed event data (or user data, or the whole KV store) for good.", Suggestion: "Ask before cleaning an index; a retention policy or a delete search on specific events is narrower."}}}
+}
+
+func packsServicesL121C() *compiledPack {
+	return &compiledPack{name: "services", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "services.splunk-clean", Pack: "services", Executables: []string{"splunk"}, Category: "db-drop", Tier: 0x3, Blast: 0x3, Reason: "splunk clean deletes indexed event data (or user data, or the whole KV store) for good.", Suggestion: "Ask before cleaning an index; a retention policy or a delete search on specific events is narrower."}, src: Rule{ID: "services.splunk-clean", Exe: []string{"splunk"}, Sub: []string{"clean"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "splunk clean deletes indexed event data (or user data, or the whole KV store) for good.", Suggestion: "Ask before cleaning an index; a retention policy or a delete search on specific events is narrower."}, sub: [][]string{[]string{"clean"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsServicesL131() Pack {
 	return Pack{Rules: []Rule{{ID: "services.kafka-delete-records", Exe: []string{"kafka-delete-records"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "kafka-delete-records deletes every record before the given offsets from the partitions; consumers that have not read them lose them.", Suggestion: "Ask before deleting records; let retention remove old data instead."}}}
 }
 
+func packsServicesL131C() *compiledPack {
+	return &compiledPack{name: "services", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "services.kafka-delete-records", Pack: "services", Executables: []string{"kafka-delete-records"}, Category: "db-drop", Tier: 0x3, Blast: 0x3, Reason: "kafka-delete-records deletes every record before the given offsets from the partitions; consumers that have not read them lose them.", Suggestion: "Ask before deleting records; let retention remove old data instead."}, src: Rule{ID: "services.kafka-delete-records", Exe: []string{"kafka-delete-records"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "kafka-delete-records deletes every record before the given offsets from the partitions; consumers that have not read them lose them.", Suggestion: "Ask before deleting records; let retention remove old data instead."}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsServicesL140() Pack {
 	return Pack{Rules: []Rule{{ID: "services.algolia-delete", Exe: []string{"algolia"}, Sub: []string{"indices|objects|rules|synonyms", "delete|clear"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "This deletes an Algolia index or its records, which the live search then stops returning.", Suggestion: "Ask before deleting indexed data; copy the index first (algolia indices copy)."}}}
+}
+
+func packsServicesL140C() *compiledPack {
+	return &compiledPack{name: "services", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "services.algolia-delete", Pack: "services", Executables: []string{"algolia"}, Category: "db-drop", Tier: 0x3, Blast: 0x3, Reason: "This deletes an Algolia index or its records, which the live search then stops returning.", Suggestion: "Ask before deleting indexed data; copy the index first (algolia indices copy)."}, src: Rule{ID: "services.algolia-delete", Exe: []string{"algolia"}, Sub: []string{"indices|objects|rules|synonyms", "delete|clear"}, Category: "db-drop", Tier: "destructive", Blast: "high", Reason: "This deletes an Algolia index or its records, which the live search then stops returning.", Suggestion: "Ask before deleting indexed data; copy the index first (algolia indices copy)."}, sub: [][]string{[]string{"indices", "objects", "rules", "synonyms"}, []string{"delete", "clear"}}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsServicesL150() Pack {
 	return Pack{Rules: []Rule{{ID: "services.graphql-destructive-mutation", Exe: []string{"curl", "http", "https", "xh"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "The request sends a GraphQL mutation that deletes, removes or purges something on the service.", Suggestion: "Ask before calling a destructive mutation; query the object first.", Match: Match{FlagValues: map[string][]string{"--data": {"*mutation*delete*", "*mutation*remove*", "*mutation*destroy*", "*mutation*purge*"}, "--data-binary": {"*mutation*delete*", "*mutation*remove*", "*mutation*destroy*", "*mutation*purge*"}, "--data-raw": {"*mutation*delete*", "*mutation*remove*", "*mutation*destroy*", "*mutation*purge*"}, "--json": {"*mutation*delete*", "*mutation*remove*", "*mutation*destroy*", "*mutation*purge*"}, "-d": {"*mutation*delete*", "*mutation*remove*", "*mutation*destroy*", "*mutation*purge*"}}}}}}
 }
 
+func packsServicesL150C() *compiledPack {
+	return &compiledPack{name: "services", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "services.graphql-destructive-mutation", Pack: "services", Executables: []string{"curl", "http", "https", "xh"}, Category: "cloud-delete", Tier: 0x3, Blast: 0x3, Reason: "The request sends a GraphQL mutation that deletes, removes or purges something on the service.", Suggestion: "Ask before calling a destructive mutation; query the object first."}, src: Rule{ID: "services.graphql-destructive-mutation", Exe: []string{"curl", "http", "https", "xh"}, Category: "cloud-delete", Tier: "destructive", Blast: "high", Reason: "The request sends a GraphQL mutation that deletes, removes or purges something on the service.", Suggestion: "Ask before calling a destructive mutation; query the object first.", Match: Match{FlagValues: map[string][]string{"--data": []string{"*mutation*delete*", "*mutation*remove*", "*mutation*destroy*", "*mutation*purge*"}, "--data-binary": []string{"*mutation*delete*", "*mutation*remove*", "*mutation*destroy*", "*mutation*purge*"}, "--data-raw": []string{"*mutation*delete*", "*mutation*remove*", "*mutation*destroy*", "*mutation*purge*"}, "--json": []string{"*mutation*delete*", "*mutation*remove*", "*mutation*destroy*", "*mutation*purge*"}, "-d": []string{"*mutation*delete*", "*mutation*remove*", "*mutation*destroy*", "*mutation*purge*"}}}}, sub: [][]string{}, m: cond{flagValues: []flagGlobs{{flag: "--data", globs: []string{"*mutation*delete*", "*mutation*remove*", "*mutation*destroy*", "*mutation*purge*"}}, {flag: "--data-binary", globs: []string{"*mutation*delete*", "*mutation*remove*", "*mutation*destroy*", "*mutation*purge*"}}, {flag: "--data-raw", globs: []string{"*mutation*delete*", "*mutation*remove*", "*mutation*destroy*", "*mutation*purge*"}}, {flag: "--json", globs: []string{"*mutation*delete*", "*mutation*remove*", "*mutation*destroy*", "*mutation*purge*"}}, {flag: "-d", globs: []string{"*mutation*delete*", "*mutation*remove*", "*mutation*destroy*", "*mutation*purge*"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsServicesL163() Pack {
 	return Pack{Rules: []Rule{{ID: "services.destructive-verb", Exe: []string{"fastly", "splunk", "algolia", "vault", "deck"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "This sub-command deletes, disables, revokes or resets something on a live service.", Suggestion: "Ask before removing anything from a live service; list or describe it first.", Match: Match{Verbs: []string{"delete", "delete-*", "*-delete", "remove", "destroy", "purge", "disable", "revoke", "clean", "reset", "clear", "unmount", "rotate"}, VerbDepth: 3}}}}
+}
+
+func packsServicesL163C() *compiledPack {
+	return &compiledPack{name: "services", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "services.destructive-verb", Pack: "services", Executables: []string{"fastly", "splunk", "algolia", "vault", "deck"}, Category: "infrastructure", Tier: 0x3, Blast: 0x3, Reason: "This sub-command deletes, disables, revokes or resets something on a live service.", Suggestion: "Ask before removing anything from a live service; list or describe it first."}, src: Rule{ID: "services.destructive-verb", Exe: []string{"fastly", "splunk", "algolia", "vault", "deck"}, Category: "infrastructure", Tier: "destructive", Blast: "high", Reason: "This sub-command deletes, disables, revokes or resets something on a live service.", Suggestion: "Ask before removing anything from a live service; list or describe it first.", Match: Match{Verbs: []string{"delete", "delete-*", "*-delete", "remove", "destroy", "purge", "disable", "revoke", "clean", "reset", "clear", "unmount", "rotate"}, VerbDepth: 3}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"delete", "delete-*", "*-delete", "remove", "destroy", "purge", "disable", "revoke", "clean", "reset", "clear", "unmount", "rotate"}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL5() Pack {
@@ -5139,72 +6699,144 @@ func packsSystemL35() Pack {
 	return Pack{Rules: []Rule{{ID: "system.disk.dd-device", Exe: []string{"dd"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "dd writing to a disk device destroys the file systems on it.", Suggestion: "Write the image to a file; flashing a device needs a human.", Match: Match{OperandsAny: []string{"of=/dev/**"}, OperandsNone: []string{"of=/dev/null", "of=/dev/stdout", "of=/dev/stderr", "of=/dev/fd/*", "of=/dev/tty"}}}}}
 }
 
+func packsSystemL35C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.disk.dd-device", Pack: "system", Executables: []string{"dd"}, Category: "disk", Tier: 0x3, Blast: 0x4, Reason: "dd writing to a disk device destroys the file systems on it.", Suggestion: "Write the image to a file; flashing a device needs a human."}, src: Rule{ID: "system.disk.dd-device", Exe: []string{"dd"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "dd writing to a disk device destroys the file systems on it.", Suggestion: "Write the image to a file; flashing a device needs a human.", Match: Match{OperandsAny: []string{"of=/dev/**"}, OperandsNone: []string{"of=/dev/null", "of=/dev/stdout", "of=/dev/stderr", "of=/dev/fd/*", "of=/dev/tty"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "of=/dev/**", head: "of=/dev/", wild: true, run: 2}}, operandsNone: []pattern{{glob: "of=/dev/null"}, {glob: "of=/dev/stdout"}, {glob: "of=/dev/stderr"}, {glob: "of=/dev/fd/*", head: "of=/dev/fd/", wild: true, run: 1}, {glob: "of=/dev/tty"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL47() Pack {
 	return Pack{Rules: []Rule{{ID: "system.disk.dd-overwrite", Exe: []string{"dd"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "dd overwrites a file outside the project (in a home or system directory).", Suggestion: "Create a new file under a new name instead of overwriting one.", Match: Match{OperandsAny: []string{"of=~/**", "of=/home/**", "of=/users/**", "of=/root/**", "of=/etc/**", "of=/var/**", "of=/usr/**", "of=/opt/**", "of=/boot/**", "of=/bin/**", "of=/lib/**", "of=/srv/**"}}}}}
+}
+
+func packsSystemL47C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.disk.dd-overwrite", Pack: "system", Executables: []string{"dd"}, Category: "fs-write", Tier: 0x3, Blast: 0x3, Reason: "dd overwrites a file outside the project (in a home or system directory).", Suggestion: "Create a new file under a new name instead of overwriting one."}, src: Rule{ID: "system.disk.dd-overwrite", Exe: []string{"dd"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "dd overwrites a file outside the project (in a home or system directory).", Suggestion: "Create a new file under a new name instead of overwriting one.", Match: Match{OperandsAny: []string{"of=~/**", "of=/home/**", "of=/users/**", "of=/root/**", "of=/etc/**", "of=/var/**", "of=/usr/**", "of=/opt/**", "of=/boot/**", "of=/bin/**", "of=/lib/**", "of=/srv/**"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "of=~/**", head: "of=~/", wild: true, run: 2}, {glob: "of=/home/**", head: "of=/home/", wild: true, run: 2}, {glob: "of=/users/**", head: "of=/users/", wild: true, run: 2}, {glob: "of=/root/**", head: "of=/root/", wild: true, run: 2}, {glob: "of=/etc/**", head: "of=/etc/", wild: true, run: 2}, {glob: "of=/var/**", head: "of=/var/", wild: true, run: 2}, {glob: "of=/usr/**", head: "of=/usr/", wild: true, run: 2}, {glob: "of=/opt/**", head: "of=/opt/", wild: true, run: 2}, {glob: "of=/boot/**", head: "of=/boot/", wild: true, run: 2}, {glob: "of=/bin/**", head: "of=/bin/", wild: true, run: 2}, {glob: "of=/lib/**", head: "of=/lib/", wild: true, run: 2}, {glob: "of=/srv/**", head: "of=/srv/", wild: true, run: 2}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL58() Pack {
 	return Pack{Rules: []Rule{{ID: "system.disk.mkfs", Exe: []string{"mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mkfs.msdos", "mkfs.ntfs", "mkfs.exfat", "mkfs.f2fs", "mke2fs", "mkswap", "mkntfs", "newfs"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "Creating a file system erases everything on the device.", Suggestion: "Formatting disks needs a human; a file system inside an image file in the project is fine.", Match: Match{OperandsAny: []string{"/dev/**", "@unknown"}}}}}
 }
 
+func packsSystemL58C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.disk.mkfs", Pack: "system", Executables: []string{"mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mkfs.msdos", "mkfs.ntfs", "mkfs.exfat", "mkfs.f2fs", "mke2fs", "mkswap", "mkntfs", "newfs"}, Category: "disk", Tier: 0x3, Blast: 0x4, Reason: "Creating a file system erases everything on the device.", Suggestion: "Formatting disks needs a human; a file system inside an image file in the project is fine."}, src: Rule{ID: "system.disk.mkfs", Exe: []string{"mkfs", "mkfs.ext2", "mkfs.ext3", "mkfs.ext4", "mkfs.xfs", "mkfs.btrfs", "mkfs.vfat", "mkfs.fat", "mkfs.msdos", "mkfs.ntfs", "mkfs.exfat", "mkfs.f2fs", "mke2fs", "mkswap", "mkntfs", "newfs"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "Creating a file system erases everything on the device.", Suggestion: "Formatting disks needs a human; a file system inside an image file in the project is fine.", Match: Match{OperandsAny: []string{"/dev/**", "@unknown"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "/dev/**", head: "/dev/", wild: true, run: 2}, {class: "@unknown"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL69() Pack {
 	return Pack{Rules: []Rule{{ID: "system.disk.wipe-signatures", Exe: []string{"wipefs"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "wipefs -a (or -o) erases the filesystem and partition-table signatures, making the data unreachable.", Suggestion: "wipefs without -a only lists the signatures.", Match: Match{FlagsAny: []string{"-a", "--all", "-o", "--offset"}, FlagsNone: []string{"-n", "--no-act", "--help", "-h", "-V", "--version"}}}}}
+}
+
+func packsSystemL69C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.disk.wipe-signatures", Pack: "system", Executables: []string{"wipefs"}, Category: "disk", Tier: 0x3, Blast: 0x4, Reason: "wipefs -a (or -o) erases the filesystem and partition-table signatures, making the data unreachable.", Suggestion: "wipefs without -a only lists the signatures."}, src: Rule{ID: "system.disk.wipe-signatures", Exe: []string{"wipefs"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "wipefs -a (or -o) erases the filesystem and partition-table signatures, making the data unreachable.", Suggestion: "wipefs without -a only lists the signatures.", Match: Match{FlagsAny: []string{"-a", "--all", "-o", "--offset"}, FlagsNone: []string{"-n", "--no-act", "--help", "-h", "-V", "--version"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-a", "--all", "-o", "--offset"}, flagsNone: []string{"-n", "--no-act", "--help", "-h", "-V", "--version"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL81() Pack {
 	return Pack{Rules: []Rule{{ID: "system.disk.nvme-erase", Exe: []string{"nvme", "sg_format", "sg_sanitize"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "Formatting or sanitizing a drive erases everything on it.", Suggestion: "nvme list and nvme id-ctrl only read; erasing a drive needs a human.", Match: Match{Verbs: []string{"format", "sanitize", "*-format", "ns-delete", "delete-ns", "write-zeroes", "dsm"}}}}}
 }
 
+func packsSystemL81C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.disk.nvme-erase", Pack: "system", Executables: []string{"nvme", "sg_format", "sg_sanitize"}, Category: "disk", Tier: 0x3, Blast: 0x4, Reason: "Formatting or sanitizing a drive erases everything on it.", Suggestion: "nvme list and nvme id-ctrl only read; erasing a drive needs a human."}, src: Rule{ID: "system.disk.nvme-erase", Exe: []string{"nvme", "sg_format", "sg_sanitize"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "Formatting or sanitizing a drive erases everything on it.", Suggestion: "nvme list and nvme id-ctrl only read; erasing a drive needs a human.", Match: Match{Verbs: []string{"format", "sanitize", "*-format", "ns-delete", "delete-ns", "write-zeroes", "dsm"}}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"format", "sanitize", "*-format", "ns-delete", "delete-ns", "write-zeroes", "dsm"}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL92() Pack {
 	return Pack{Rules: []Rule{{ID: "system.disk.sg-erase", Exe: []string{"sg_format", "sg_sanitize"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "Low-level formatting or sanitizing a SCSI drive erases everything on it.", Suggestion: "Erasing a drive needs a human.", Match: Match{FlagsNone: []string{"--help", "-h", "-V", "--version"}}}}}
+}
+
+func packsSystemL92C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.disk.sg-erase", Pack: "system", Executables: []string{"sg_format", "sg_sanitize"}, Category: "disk", Tier: 0x3, Blast: 0x4, Reason: "Low-level formatting or sanitizing a SCSI drive erases everything on it.", Suggestion: "Erasing a drive needs a human."}, src: Rule{ID: "system.disk.sg-erase", Exe: []string{"sg_format", "sg_sanitize"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "Low-level formatting or sanitizing a SCSI drive erases everything on it.", Suggestion: "Erasing a drive needs a human.", Match: Match{FlagsNone: []string{"--help", "-h", "-V", "--version"}}}, sub: [][]string{}, m: cond{flagsNone: []string{"--help", "-h", "-V", "--version"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL103() Pack {
 	return Pack{Rules: []Rule{{ID: "system.disk.partition", Exe: []string{"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "blkdiscard"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "Changing or wiping a partition table makes the data on the disk unreachable.", Suggestion: "Listing partitions (fdisk -l, parted -l) is fine; changing them needs a human.", Match: Match{FlagsNone: []string{"-l", "--list", "-p", "--print", "--help", "-h", "-v", "--version", "-n", "--no-act", "--dump", "-d"}, OperandsNone: []string{"print", "unit"}}}}}
 }
 
+func packsSystemL103C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.disk.partition", Pack: "system", Executables: []string{"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "blkdiscard"}, Category: "disk", Tier: 0x3, Blast: 0x4, Reason: "Changing or wiping a partition table makes the data on the disk unreachable.", Suggestion: "Listing partitions (fdisk -l, parted -l) is fine; changing them needs a human."}, src: Rule{ID: "system.disk.partition", Exe: []string{"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "blkdiscard"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "Changing or wiping a partition table makes the data on the disk unreachable.", Suggestion: "Listing partitions (fdisk -l, parted -l) is fine; changing them needs a human.", Match: Match{FlagsNone: []string{"-l", "--list", "-p", "--print", "--help", "-h", "-v", "--version", "-n", "--no-act", "--dump", "-d"}, OperandsNone: []string{"print", "unit"}}}, sub: [][]string{}, m: cond{flagsNone: []string{"-l", "--list", "-p", "--print", "--help", "-h", "-v", "--version", "-n", "--no-act", "--dump", "-d"}, operandsNone: []pattern{{glob: "print"}, {glob: "unit"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL115() Pack {
 	return Pack{Rules: []Rule{{ID: "system.disk.secure-erase", Exe: []string{"hdparm"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "ATA secure erase wipes the whole drive.", Suggestion: "Erasing drives needs a human.", Match: Match{FlagsAny: []string{"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--write-sector"}}}}}
+}
+
+func packsSystemL115C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.disk.secure-erase", Pack: "system", Executables: []string{"hdparm"}, Category: "disk", Tier: 0x3, Blast: 0x4, Reason: "ATA secure erase wipes the whole drive.", Suggestion: "Erasing drives needs a human."}, src: Rule{ID: "system.disk.secure-erase", Exe: []string{"hdparm"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "ATA secure erase wipes the whole drive.", Suggestion: "Erasing drives needs a human.", Match: Match{FlagsAny: []string{"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--write-sector"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"--security-erase", "--security-erase-enhanced", "--trim-sector-ranges", "--write-sector"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL126() Pack {
 	return Pack{Rules: []Rule{{ID: "system.disk.diskutil-erase", Exe: []string{"diskutil"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "diskutil erase/partition/zero destroys the volume's data.", Suggestion: "Erasing disks needs a human.", Match: Match{Verbs: []string{"erase*", "partitiondisk", "zerodisk", "randomdisk", "secureerase", "reformat", "deletevolume", "apfs"}, VerbDepth: 1}}}}
 }
 
+func packsSystemL126C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.disk.diskutil-erase", Pack: "system", Executables: []string{"diskutil"}, Category: "disk", Tier: 0x3, Blast: 0x4, Reason: "diskutil erase/partition/zero destroys the volume's data.", Suggestion: "Erasing disks needs a human."}, src: Rule{ID: "system.disk.diskutil-erase", Exe: []string{"diskutil"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "diskutil erase/partition/zero destroys the volume's data.", Suggestion: "Erasing disks needs a human.", Match: Match{Verbs: []string{"erase*", "partitiondisk", "zerodisk", "randomdisk", "secureerase", "reformat", "deletevolume", "apfs"}, VerbDepth: 1}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"erase*", "partitiondisk", "zerodisk", "randomdisk", "secureerase", "reformat", "deletevolume", "apfs"}, verbDepth: 1, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL138() Pack {
 	return Pack{Rules: []Rule{{ID: "system.disk.volume-destroy", Exe: []string{"zpool", "cryptsetup"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "Destroying a pool or an encrypted volume's header makes its data unreachable.", Suggestion: "Removing volumes needs a human.", Match: Match{Verbs: []string{"destroy", "labelclear", "erase", "luksformat", "luksremovekey", "lukskillslot", "reopen"}, VerbDepth: 1}}}}
+}
+
+func packsSystemL138C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.disk.volume-destroy", Pack: "system", Executables: []string{"zpool", "cryptsetup"}, Category: "disk", Tier: 0x3, Blast: 0x4, Reason: "Destroying a pool or an encrypted volume's header makes its data unreachable.", Suggestion: "Removing volumes needs a human."}, src: Rule{ID: "system.disk.volume-destroy", Exe: []string{"zpool", "cryptsetup"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "Destroying a pool or an encrypted volume's header makes its data unreachable.", Suggestion: "Removing volumes needs a human.", Match: Match{Verbs: []string{"destroy", "labelclear", "erase", "luksformat", "luksremovekey", "lukskillslot", "reopen"}, VerbDepth: 1}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"destroy", "labelclear", "erase", "luksformat", "luksremovekey", "lukskillslot", "reopen"}, verbDepth: 1, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL150() Pack {
 	return Pack{Rules: []Rule{{ID: "system.disk.lvm-remove", Exe: []string{"lvremove", "vgremove", "pvremove"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "Removing a logical volume, volume group or physical volume destroys the data on it.", Suggestion: "Removing volumes needs a human.", Match: Match{FlagsNone: []string{"--help", "--version"}}}}}
 }
 
+func packsSystemL150C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.disk.lvm-remove", Pack: "system", Executables: []string{"lvremove", "vgremove", "pvremove"}, Category: "disk", Tier: 0x3, Blast: 0x4, Reason: "Removing a logical volume, volume group or physical volume destroys the data on it.", Suggestion: "Removing volumes needs a human."}, src: Rule{ID: "system.disk.lvm-remove", Exe: []string{"lvremove", "vgremove", "pvremove"}, Category: "disk", Tier: "destructive", Blast: "critical", Reason: "Removing a logical volume, volume group or physical volume destroys the data on it.", Suggestion: "Removing volumes needs a human.", Match: Match{FlagsNone: []string{"--help", "--version"}}}, sub: [][]string{}, m: cond{flagsNone: []string{"--help", "--version"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL161() Pack {
 	return Pack{Rules: []Rule{{ID: "system.disk.umount", Exe: []string{"umount", "swapoff"}, Category: "disk", Tier: "destructive", Blast: "medium", Reason: "Unmounting a file system or swap can break running programs.", Suggestion: "Ask before unmounting."}}}
+}
+
+func packsSystemL161C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.disk.umount", Pack: "system", Executables: []string{"umount", "swapoff"}, Category: "disk", Tier: 0x3, Blast: 0x2, Reason: "Unmounting a file system or swap can break running programs.", Suggestion: "Ask before unmounting."}, src: Rule{ID: "system.disk.umount", Exe: []string{"umount", "swapoff"}, Category: "disk", Tier: "destructive", Blast: "medium", Reason: "Unmounting a file system or swap can break running programs.", Suggestion: "Ask before unmounting."}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL172() Pack {
 	return Pack{Rules: []Rule{{ID: "system.power.shutdown", Exe: []string{"shutdown", "reboot", "halt", "poweroff"}, Category: "system-power", Tier: "destructive", Blast: "high", Reason: "Shutting down or rebooting stops every program and user session on the machine.", Suggestion: "Ask the user to restart the machine.", Match: Match{FlagsNone: []string{"--help", "-c"}}}}}
 }
 
+func packsSystemL172C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.power.shutdown", Pack: "system", Executables: []string{"shutdown", "reboot", "halt", "poweroff"}, Category: "system-power", Tier: 0x3, Blast: 0x3, Reason: "Shutting down or rebooting stops every program and user session on the machine.", Suggestion: "Ask the user to restart the machine."}, src: Rule{ID: "system.power.shutdown", Exe: []string{"shutdown", "reboot", "halt", "poweroff"}, Category: "system-power", Tier: "destructive", Blast: "high", Reason: "Shutting down or rebooting stops every program and user session on the machine.", Suggestion: "Ask the user to restart the machine.", Match: Match{FlagsNone: []string{"--help", "-c"}}}, sub: [][]string{}, m: cond{flagsNone: []string{"--help", "-c"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL183() Pack {
 	return Pack{Rules: []Rule{{ID: "system.power.init", Exe: []string{"init", "telinit"}, Category: "system-power", Tier: "destructive", Blast: "high", Reason: "Changing the run level to 0 or 6 halts or reboots the machine.", Suggestion: "Ask the user to restart the machine.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"0", "6", "1", "s", "single", "halt", "reboot"}}}}}
+}
+
+func packsSystemL183C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.power.init", Pack: "system", Executables: []string{"init", "telinit"}, Category: "system-power", Tier: 0x3, Blast: 0x3, Reason: "Changing the run level to 0 or 6 halts or reboots the machine.", Suggestion: "Ask the user to restart the machine."}, src: Rule{ID: "system.power.init", Exe: []string{"init", "telinit"}, Category: "system-power", Tier: "destructive", Blast: "high", Reason: "Changing the run level to 0 or 6 halts or reboots the machine.", Suggestion: "Ask the user to restart the machine.", Match: Match{OperandAt: intp(0), OperandAtAny: []string{"0", "6", "1", "s", "single", "halt", "reboot"}}}, sub: [][]string{}, m: cond{operandAtAny: []pattern{{glob: "0"}, {glob: "6"}, {glob: "1"}, {glob: "s"}, {glob: "single"}, {glob: "halt"}, {glob: "reboot"}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL195() Pack {
 	return Pack{Rules: []Rule{{ID: "system.power.systemctl", Exe: []string{"systemctl"}, Category: "system-power", Tier: "destructive", Blast: "high", Reason: "This systemctl verb powers off, reboots or suspends the machine.", Suggestion: "Ask the user to restart the machine.", Match: Match{Verbs: []string{"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "rescue", "emergency", "isolate", "soft-reboot", "default"}, VerbDepth: 1}}}}
 }
 
+func packsSystemL195C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.power.systemctl", Pack: "system", Executables: []string{"systemctl"}, Category: "system-power", Tier: 0x3, Blast: 0x3, Reason: "This systemctl verb powers off, reboots or suspends the machine.", Suggestion: "Ask the user to restart the machine."}, src: Rule{ID: "system.power.systemctl", Exe: []string{"systemctl"}, Category: "system-power", Tier: "destructive", Blast: "high", Reason: "This systemctl verb powers off, reboots or suspends the machine.", Suggestion: "Ask the user to restart the machine.", Match: Match{Verbs: []string{"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "rescue", "emergency", "isolate", "soft-reboot", "default"}, VerbDepth: 1}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"poweroff", "reboot", "halt", "kexec", "suspend", "hibernate", "hybrid-sleep", "rescue", "emergency", "isolate", "soft-reboot", "default"}, verbDepth: 1, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL209() Pack {
 	return Pack{Rules: []Rule{{ID: "system.service.stop", Exe: []string{"systemctl"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Stopping, disabling or masking a system service takes it away from every user.", Suggestion: "Ask before stopping system services; restart is usually what is wanted.", Match: Match{Verbs: []string{"stop", "disable", "mask", "kill", "daemon-reexec", "reset-failed"}, VerbDepth: 1}}}}
+}
+
+func packsSystemL209C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.service.stop", Pack: "system", Executables: []string{"systemctl"}, Category: "system-config", Tier: 0x3, Blast: 0x2, Reason: "Stopping, disabling or masking a system service takes it away from every user.", Suggestion: "Ask before stopping system services; restart is usually what is wanted."}, src: Rule{ID: "system.service.stop", Exe: []string{"systemctl"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Stopping, disabling or masking a system service takes it away from every user.", Suggestion: "Ask before stopping system services; restart is usually what is wanted.", Match: Match{Verbs: []string{"stop", "disable", "mask", "kill", "daemon-reexec", "reset-failed"}, VerbDepth: 1}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"stop", "disable", "mask", "kill", "daemon-reexec", "reset-failed"}, verbDepth: 1, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL221() Pack {
 	return Pack{Rules: []Rule{{ID: "system.service.legacy-stop", Exe: []string{"service"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Stopping a system service takes it away from every user.", Suggestion: "Ask before stopping system services.", Match: Match{OperandAt: intp(1), OperandAtAny: []string{"stop", "disable", "kill"}}}}}
 }
 
+func packsSystemL221C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.service.legacy-stop", Pack: "system", Executables: []string{"service"}, Category: "system-config", Tier: 0x3, Blast: 0x2, Reason: "Stopping a system service takes it away from every user.", Suggestion: "Ask before stopping system services."}, src: Rule{ID: "system.service.legacy-stop", Exe: []string{"service"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Stopping a system service takes it away from every user.", Suggestion: "Ask before stopping system services.", Match: Match{OperandAt: intp(1), OperandAtAny: []string{"stop", "disable", "kill"}}}, sub: [][]string{}, m: cond{operandAt: 1, operandAtAny: []pattern{{glob: "stop"}, {glob: "disable"}, {glob: "kill"}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL233() Pack {
 	return Pack{Rules: []Rule{{ID: "system.service.launchctl", Exe: []string{"launchctl"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Unloading or removing a launchd job stops a system or user service.", Suggestion: "Ask before changing launchd jobs.", Match: Match{Verbs: []string{"unload", "remove", "bootout", "disable", "kill", "stop"}, VerbDepth: 1}}}}
+}
+
+func packsSystemL233C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.service.launchctl", Pack: "system", Executables: []string{"launchctl"}, Category: "system-config", Tier: 0x3, Blast: 0x2, Reason: "Unloading or removing a launchd job stops a system or user service.", Suggestion: "Ask before changing launchd jobs."}, src: Rule{ID: "system.service.launchctl", Exe: []string{"launchctl"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Unloading or removing a launchd job stops a system or user service.", Suggestion: "Ask before changing launchd jobs.", Match: Match{Verbs: []string{"unload", "remove", "bootout", "disable", "kill", "stop"}, VerbDepth: 1}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"unload", "remove", "bootout", "disable", "kill", "stop"}, verbDepth: 1, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL245() Pack {
@@ -5223,124 +6855,248 @@ func packsSystemL254() Pack {
 	return Pack{Rules: []Rule{{ID: "system.service.signal", Exe: []string{"nginx", "apachectl"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Stopping the web server takes every site it serves offline.", Suggestion: "Reload (nginx -s reload) instead of stopping, or ask first.", Match: Match{FlagValues: map[string][]string{"-k": {"stop", "graceful-stop"}, "-s": {"stop", "quit"}}}}}}
 }
 
+func packsSystemL254C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.service.signal", Pack: "system", Executables: []string{"nginx", "apachectl"}, Category: "system-config", Tier: 0x3, Blast: 0x2, Reason: "Stopping the web server takes every site it serves offline.", Suggestion: "Reload (nginx -s reload) instead of stopping, or ask first."}, src: Rule{ID: "system.service.signal", Exe: []string{"nginx", "apachectl"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Stopping the web server takes every site it serves offline.", Suggestion: "Reload (nginx -s reload) instead of stopping, or ask first.", Match: Match{FlagValues: map[string][]string{"-k": []string{"stop", "graceful-stop"}, "-s": []string{"stop", "quit"}}}}, sub: [][]string{}, m: cond{flagValues: []flagGlobs{{flag: "-k", globs: []string{"stop", "graceful-stop"}}, {flag: "-s", globs: []string{"stop", "quit"}}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL265() Pack {
 	return Pack{Rules: []Rule{{ID: "system.service.haproxy-stop", Exe: []string{"haproxy"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "-sf/-st stops the running HAProxy processes.", Suggestion: "Ask before restarting the load balancer.", Match: Match{FlagsAny: []string{"-sf", "-st"}}}}}
+}
+
+func packsSystemL265C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.service.haproxy-stop", Pack: "system", Executables: []string{"haproxy"}, Category: "system-config", Tier: 0x3, Blast: 0x2, Reason: "-sf/-st stops the running HAProxy processes.", Suggestion: "Ask before restarting the load balancer."}, src: Rule{ID: "system.service.haproxy-stop", Exe: []string{"haproxy"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "-sf/-st stops the running HAProxy processes.", Suggestion: "Ask before restarting the load balancer.", Match: Match{FlagsAny: []string{"-sf", "-st"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-sf", "-st"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL278() Pack {
 	return Pack{Rules: []Rule{{ID: "system.users.modify", Exe: []string{"useradd", "userdel", "usermod", "adduser", "deluser", "chpasswd", "groupadd", "groupdel", "groupmod", "visudo"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "Adding, removing or changing accounts and groups changes who can log in and what they may do.", Suggestion: "Account changes need a human.", Match: Match{FlagsNone: []string{"--help", "-h"}}}}}
 }
 
+func packsSystemL278C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.users.modify", Pack: "system", Executables: []string{"useradd", "userdel", "usermod", "adduser", "deluser", "chpasswd", "groupadd", "groupdel", "groupmod", "visudo"}, Category: "privilege", Tier: 0x3, Blast: 0x3, Reason: "Adding, removing or changing accounts and groups changes who can log in and what they may do.", Suggestion: "Account changes need a human."}, src: Rule{ID: "system.users.modify", Exe: []string{"useradd", "userdel", "usermod", "adduser", "deluser", "chpasswd", "groupadd", "groupdel", "groupmod", "visudo"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "Adding, removing or changing accounts and groups changes who can log in and what they may do.", Suggestion: "Account changes need a human.", Match: Match{FlagsNone: []string{"--help", "-h"}}}, sub: [][]string{}, m: cond{flagsNone: []string{"--help", "-h"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL289() Pack {
 	return Pack{Rules: []Rule{{ID: "system.users.passwd", Exe: []string{"passwd"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "Changing or deleting a password can lock the user out.", Suggestion: "Password changes need a human.", Match: Match{FlagsNone: []string{"-S", "--status", "--help"}}}}}
+}
+
+func packsSystemL289C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.users.passwd", Pack: "system", Executables: []string{"passwd"}, Category: "privilege", Tier: 0x3, Blast: 0x3, Reason: "Changing or deleting a password can lock the user out.", Suggestion: "Password changes need a human."}, src: Rule{ID: "system.users.passwd", Exe: []string{"passwd"}, Category: "privilege", Tier: "destructive", Blast: "high", Reason: "Changing or deleting a password can lock the user out.", Suggestion: "Password changes need a human.", Match: Match{FlagsNone: []string{"-S", "--status", "--help"}}}, sub: [][]string{}, m: cond{flagsNone: []string{"-S", "--status", "--help"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL302() Pack {
 	return Pack{Rules: []Rule{{ID: "system.kill.init", Exe: []string{"kill"}, Category: "process-kill", Tier: "destructive", Blast: "critical", Reason: "Signalling PID 1 (init) brings the whole system down.", Suggestion: "Signal the specific process you started.", Match: Match{OperandsAny: []string{"1"}}}}}
 }
 
+func packsSystemL302C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.kill.init", Pack: "system", Executables: []string{"kill"}, Category: "process-kill", Tier: 0x3, Blast: 0x4, Reason: "Signalling PID 1 (init) brings the whole system down.", Suggestion: "Signal the specific process you started."}, src: Rule{ID: "system.kill.init", Exe: []string{"kill"}, Category: "process-kill", Tier: "destructive", Blast: "critical", Reason: "Signalling PID 1 (init) brings the whole system down.", Suggestion: "Signal the specific process you started.", Match: Match{OperandsAny: []string{"1"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "1"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL313() Pack {
 	return Pack{Rules: []Rule{{ID: "system.kill.all", Exe: []string{"kill"}, Category: "process-kill", Tier: "destructive", Blast: "critical", Reason: "kill -1 (PID -1) signals every process the user may signal, ending the whole session.", Suggestion: "Signal the specific process you started.", Match: Match{FlagsAny: []string{"-1"}}}}}
+}
+
+func packsSystemL313C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.kill.all", Pack: "system", Executables: []string{"kill"}, Category: "process-kill", Tier: 0x3, Blast: 0x4, Reason: "kill -1 (PID -1) signals every process the user may signal, ending the whole session.", Suggestion: "Signal the specific process you started."}, src: Rule{ID: "system.kill.all", Exe: []string{"kill"}, Category: "process-kill", Tier: "destructive", Blast: "critical", Reason: "kill -1 (PID -1) signals every process the user may signal, ending the whole session.", Suggestion: "Signal the specific process you started.", Match: Match{FlagsAny: []string{"-1"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-1"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL324() Pack {
 	return Pack{Rules: []Rule{{ID: "system.kill.all-pkill", Exe: []string{"pkill", "killall"}, Category: "process-kill", Tier: "destructive", Blast: "critical", Reason: "Killing every process (-1, a whole user, or init) ends the session or the system.", Suggestion: "Kill the specific process you started, by PID.", Match: Match{OperandsAny: []string{"-1", "1", "init", "systemd", "sshd", "launchd", "@cwd"}}}}}
 }
 
+func packsSystemL324C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.kill.all-pkill", Pack: "system", Executables: []string{"pkill", "killall"}, Category: "process-kill", Tier: 0x3, Blast: 0x4, Reason: "Killing every process (-1, a whole user, or init) ends the session or the system.", Suggestion: "Kill the specific process you started, by PID."}, src: Rule{ID: "system.kill.all-pkill", Exe: []string{"pkill", "killall"}, Category: "process-kill", Tier: "destructive", Blast: "critical", Reason: "Killing every process (-1, a whole user, or init) ends the session or the system.", Suggestion: "Kill the specific process you started, by PID.", Match: Match{OperandsAny: []string{"-1", "1", "init", "systemd", "sshd", "launchd", "@cwd"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "-1"}, {glob: "1"}, {glob: "init"}, {glob: "systemd"}, {glob: "sshd"}, {glob: "launchd"}, {class: "@cwd"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL335() Pack {
 	return Pack{Rules: []Rule{{ID: "system.kill.by-name", Exe: []string{"pkill", "killall", "killall5"}, Category: "process-kill", Tier: "destructive", Blast: "medium", Reason: "Killing processes by name may hit unrelated programs of the same name.", Suggestion: "Kill the specific process you started, by PID.", Match: Match{FlagsNone: []string{"--help", "-l", "--list", "-V", "--version", "-F", "--pidfile"}}}}}
+}
+
+func packsSystemL335C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.kill.by-name", Pack: "system", Executables: []string{"pkill", "killall", "killall5"}, Category: "process-kill", Tier: 0x3, Blast: 0x2, Reason: "Killing processes by name may hit unrelated programs of the same name.", Suggestion: "Kill the specific process you started, by PID."}, src: Rule{ID: "system.kill.by-name", Exe: []string{"pkill", "killall", "killall5"}, Category: "process-kill", Tier: "destructive", Blast: "medium", Reason: "Killing processes by name may hit unrelated programs of the same name.", Suggestion: "Kill the specific process you started, by PID.", Match: Match{FlagsNone: []string{"--help", "-l", "--list", "-V", "--version", "-F", "--pidfile"}}}, sub: [][]string{}, m: cond{flagsNone: []string{"--help", "-l", "--list", "-V", "--version", "-F", "--pidfile"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL347() Pack {
 	return Pack{Rules: []Rule{{ID: "system.kill.signal-9", Exe: []string{"kill"}, Category: "process-kill", Tier: "execute", Blast: "low", Reason: "SIGKILL ends a process without letting it clean up.", Suggestion: "Try a plain kill (SIGTERM) first.", Match: Match{FlagsAny: []string{"-9", "-KILL", "-SIGKILL"}}}}}
 }
 
+func packsSystemL347C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.kill.signal-9", Pack: "system", Executables: []string{"kill"}, Category: "process-kill", Tier: 0x2, Blast: 0x1, Reason: "SIGKILL ends a process without letting it clean up.", Suggestion: "Try a plain kill (SIGTERM) first."}, src: Rule{ID: "system.kill.signal-9", Exe: []string{"kill"}, Category: "process-kill", Tier: "execute", Blast: "low", Reason: "SIGKILL ends a process without letting it clean up.", Suggestion: "Try a plain kill (SIGTERM) first.", Match: Match{FlagsAny: []string{"-9", "-KILL", "-SIGKILL"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-9", "-KILL", "-SIGKILL"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL360() Pack {
 	return Pack{Rules: []Rule{{ID: "system.cron.remove", Exe: []string{"crontab"}, Category: "system-config", Tier: "destructive", Blast: "high", Reason: "crontab -r deletes every scheduled job of the user, without confirmation.", Suggestion: "Edit the crontab and remove only the entry you mean.", Match: Match{FlagsAny: []string{"-r"}}}}}
+}
+
+func packsSystemL360C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.cron.remove", Pack: "system", Executables: []string{"crontab"}, Category: "system-config", Tier: 0x3, Blast: 0x3, Reason: "crontab -r deletes every scheduled job of the user, without confirmation.", Suggestion: "Edit the crontab and remove only the entry you mean."}, src: Rule{ID: "system.cron.remove", Exe: []string{"crontab"}, Category: "system-config", Tier: "destructive", Blast: "high", Reason: "crontab -r deletes every scheduled job of the user, without confirmation.", Suggestion: "Edit the crontab and remove only the entry you mean.", Match: Match{FlagsAny: []string{"-r"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-r"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL371() Pack {
 	return Pack{Rules: []Rule{{ID: "system.cron.replace", Exe: []string{"crontab"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Editing or replacing the crontab changes what runs on a schedule, even after the session ends.", Suggestion: "Show the crontab (crontab -l) and ask the user to change it.", Match: Match{FlagsNone: []string{"-l", "-r"}}}}}
 }
 
+func packsSystemL371C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.cron.replace", Pack: "system", Executables: []string{"crontab"}, Category: "system-config", Tier: 0x3, Blast: 0x2, Reason: "Editing or replacing the crontab changes what runs on a schedule, even after the session ends.", Suggestion: "Show the crontab (crontab -l) and ask the user to change it."}, src: Rule{ID: "system.cron.replace", Exe: []string{"crontab"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Editing or replacing the crontab changes what runs on a schedule, even after the session ends.", Suggestion: "Show the crontab (crontab -l) and ask the user to change it.", Match: Match{FlagsNone: []string{"-l", "-r"}}}, sub: [][]string{}, m: cond{flagsNone: []string{"-l", "-r"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL382() Pack {
 	return Pack{Rules: []Rule{{ID: "system.cron.at", Exe: []string{"at"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Scheduling a job with at runs code later, outside the session.", Suggestion: "Run the command now instead.", Match: Match{FlagsNone: []string{"-l", "-d", "-r", "-c"}}}}}
+}
+
+func packsSystemL382C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.cron.at", Pack: "system", Executables: []string{"at"}, Category: "system-config", Tier: 0x3, Blast: 0x2, Reason: "Scheduling a job with at runs code later, outside the session.", Suggestion: "Run the command now instead."}, src: Rule{ID: "system.cron.at", Exe: []string{"at"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Scheduling a job with at runs code later, outside the session.", Suggestion: "Run the command now instead.", Match: Match{FlagsNone: []string{"-l", "-d", "-r", "-c"}}}, sub: [][]string{}, m: cond{flagsNone: []string{"-l", "-d", "-r", "-c"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL393() Pack {
 	return Pack{Rules: []Rule{{ID: "system.systemd-run.timer", Exe: []string{"systemd-run"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "systemd-run with a timer option schedules the command to run later or again, outside the session.", Suggestion: "Run the command now instead, or ask the user to set up the timer.", Match: Match{WordsAny: []string{"--on-active*", "--on-boot*", "--on-startup*", "--on-unit-active*", "--on-unit-inactive*", "--on-calendar*", "--on-clock-change", "--on-timezone-change", "--timer-property*"}}}}}
 }
 
+func packsSystemL393C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.systemd-run.timer", Pack: "system", Executables: []string{"systemd-run"}, Category: "system-config", Tier: 0x3, Blast: 0x2, Reason: "systemd-run with a timer option schedules the command to run later or again, outside the session.", Suggestion: "Run the command now instead, or ask the user to set up the timer."}, src: Rule{ID: "system.systemd-run.timer", Exe: []string{"systemd-run"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "systemd-run with a timer option schedules the command to run later or again, outside the session.", Suggestion: "Run the command now instead, or ask the user to set up the timer.", Match: Match{WordsAny: []string{"--on-active*", "--on-boot*", "--on-startup*", "--on-unit-active*", "--on-unit-inactive*", "--on-calendar*", "--on-clock-change", "--on-timezone-change", "--timer-property*"}}}, sub: [][]string{}, m: cond{operandAt: -1, wordsAny: []pattern{{glob: "--on-active*", head: "--on-active", wild: true, run: 1}, {glob: "--on-boot*", head: "--on-boot", wild: true, run: 1}, {glob: "--on-startup*", head: "--on-startup", wild: true, run: 1}, {glob: "--on-unit-active*", head: "--on-unit-active", wild: true, run: 1}, {glob: "--on-unit-inactive*", head: "--on-unit-inactive", wild: true, run: 1}, {glob: "--on-calendar*", head: "--on-calendar", wild: true, run: 1}, {glob: "--on-clock-change"}, {glob: "--on-timezone-change"}, {glob: "--timer-property*", head: "--timer-property", wild: true, run: 1}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL407() Pack {
 	return Pack{Rules: []Rule{{ID: "system.systemd-run.timer-temp-program", Exe: []string{"systemd-run"}, Category: "system-config", Tier: "destructive", Blast: "critical", Reason: "systemd-run schedules a program from a temporary or cache directory to run again and again outside the session, which is how a dropped program persists.", Suggestion: "Install the program where installed programs live, or run it once now; a timer needs the user.", Match: Match{OperandsAny: []string{"~/.cache/**", "/tmp/**", "/var/tmp/**", "/dev/shm/**"}, WordsAny: []string{"--on-active*", "--on-boot*", "--on-startup*", "--on-unit-active*", "--on-unit-inactive*", "--on-calendar*", "--on-clock-change", "--on-timezone-change", "--timer-property*"}}}}}
+}
+
+func packsSystemL407C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.systemd-run.timer-temp-program", Pack: "system", Executables: []string{"systemd-run"}, Category: "system-config", Tier: 0x3, Blast: 0x4, Reason: "systemd-run schedules a program from a temporary or cache directory to run again and again outside the session, which is how a dropped program persists.", Suggestion: "Install the program where installed programs live, or run it once now; a timer needs the user."}, src: Rule{ID: "system.systemd-run.timer-temp-program", Exe: []string{"systemd-run"}, Category: "system-config", Tier: "destructive", Blast: "critical", Reason: "systemd-run schedules a program from a temporary or cache directory to run again and again outside the session, which is how a dropped program persists.", Suggestion: "Install the program where installed programs live, or run it once now; a timer needs the user.", Match: Match{OperandsAny: []string{"~/.cache/**", "/tmp/**", "/var/tmp/**", "/dev/shm/**"}, WordsAny: []string{"--on-active*", "--on-boot*", "--on-startup*", "--on-unit-active*", "--on-unit-inactive*", "--on-calendar*", "--on-clock-change", "--on-timezone-change", "--timer-property*"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "~/.cache/**", head: "~/.cache/", wild: true, run: 2}, {glob: "/tmp/**", head: "/tmp/", wild: true, run: 2}, {glob: "/var/tmp/**", head: "/var/tmp/", wild: true, run: 2}, {glob: "/dev/shm/**", head: "/dev/shm/", wild: true, run: 2}}, operandAt: -1, wordsAny: []pattern{{glob: "--on-active*", head: "--on-active", wild: true, run: 1}, {glob: "--on-boot*", head: "--on-boot", wild: true, run: 1}, {glob: "--on-startup*", head: "--on-startup", wild: true, run: 1}, {glob: "--on-unit-active*", head: "--on-unit-active", wild: true, run: 1}, {glob: "--on-unit-inactive*", head: "--on-unit-inactive", wild: true, run: 1}, {glob: "--on-calendar*", head: "--on-calendar", wild: true, run: 1}, {glob: "--on-clock-change"}, {glob: "--on-timezone-change"}, {glob: "--timer-property*", head: "--timer-property", wild: true, run: 1}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL421() Pack {
 	return Pack{Rules: []Rule{{ID: "system.firewall.flush", Exe: []string{"iptables", "ip6tables"}, Category: "network", Tier: "destructive", Blast: "high", Reason: "Flushing or deleting firewall rules (or a DROP policy) can open the machine or cut off remote access.", Suggestion: "List the rules (iptables -L) and ask before changing them.", Match: Match{FlagsAny: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy", "-D", "--delete", "-Z"}}}}}
 }
 
+func packsSystemL421C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.firewall.flush", Pack: "system", Executables: []string{"iptables", "ip6tables"}, Category: "network", Tier: 0x3, Blast: 0x3, Reason: "Flushing or deleting firewall rules (or a DROP policy) can open the machine or cut off remote access.", Suggestion: "List the rules (iptables -L) and ask before changing them."}, src: Rule{ID: "system.firewall.flush", Exe: []string{"iptables", "ip6tables"}, Category: "network", Tier: "destructive", Blast: "high", Reason: "Flushing or deleting firewall rules (or a DROP policy) can open the machine or cut off remote access.", Suggestion: "List the rules (iptables -L) and ask before changing them.", Match: Match{FlagsAny: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy", "-D", "--delete", "-Z"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-F", "--flush", "-X", "--delete-chain", "-P", "--policy", "-D", "--delete", "-Z"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL432() Pack {
 	return Pack{Rules: []Rule{{ID: "system.firewall.nft", Exe: []string{"nft"}, Category: "network", Tier: "destructive", Blast: "high", Reason: "Flushing or deleting nftables rules can open the machine or cut off remote access.", Suggestion: "List the ruleset and ask before changing it.", Match: Match{Verbs: []string{"flush", "delete", "destroy"}, VerbDepth: 2}}}}
+}
+
+func packsSystemL432C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.firewall.nft", Pack: "system", Executables: []string{"nft"}, Category: "network", Tier: 0x3, Blast: 0x3, Reason: "Flushing or deleting nftables rules can open the machine or cut off remote access.", Suggestion: "List the ruleset and ask before changing it."}, src: Rule{ID: "system.firewall.nft", Exe: []string{"nft"}, Category: "network", Tier: "destructive", Blast: "high", Reason: "Flushing or deleting nftables rules can open the machine or cut off remote access.", Suggestion: "List the ruleset and ask before changing it.", Match: Match{Verbs: []string{"flush", "delete", "destroy"}, VerbDepth: 2}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"flush", "delete", "destroy"}, verbDepth: 2, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL444() Pack {
 	return Pack{Rules: []Rule{{ID: "system.firewall.ufw", Exe: []string{"ufw", "firewall-cmd", "pfctl"}, Category: "network", Tier: "destructive", Blast: "high", Reason: "Disabling or resetting the firewall exposes every service on the machine.", Suggestion: "Ask before changing the firewall.", Match: Match{Verbs: []string{"disable", "reset", "delete", "--panic-on", "--remove-*", "-d", "-F", "--reload"}, VerbDepth: 2}}}}
 }
 
+func packsSystemL444C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.firewall.ufw", Pack: "system", Executables: []string{"ufw", "firewall-cmd", "pfctl"}, Category: "network", Tier: 0x3, Blast: 0x3, Reason: "Disabling or resetting the firewall exposes every service on the machine.", Suggestion: "Ask before changing the firewall."}, src: Rule{ID: "system.firewall.ufw", Exe: []string{"ufw", "firewall-cmd", "pfctl"}, Category: "network", Tier: "destructive", Blast: "high", Reason: "Disabling or resetting the firewall exposes every service on the machine.", Suggestion: "Ask before changing the firewall.", Match: Match{Verbs: []string{"disable", "reset", "delete", "--panic-on", "--remove-*", "-d", "-F", "--reload"}, VerbDepth: 2}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{"disable", "reset", "delete", "--panic-on", "--remove-*", "-d", "-f", "--reload"}, verbDepth: 2, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL456() Pack {
 	return Pack{Rules: []Rule{{ID: "system.kernel.modules", Exe: []string{"modprobe", "rmmod", "insmod"}, Category: "system-config", Tier: "destructive", Blast: "high", Reason: "Loading or removing kernel modules changes the running kernel.", Suggestion: "Kernel changes need a human.", Match: Match{FlagsNone: []string{"--help", "-n", "--dry-run", "--show-depends", "-c", "--showconfig"}}}}}
+}
+
+func packsSystemL456C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.kernel.modules", Pack: "system", Executables: []string{"modprobe", "rmmod", "insmod"}, Category: "system-config", Tier: 0x3, Blast: 0x3, Reason: "Loading or removing kernel modules changes the running kernel.", Suggestion: "Kernel changes need a human."}, src: Rule{ID: "system.kernel.modules", Exe: []string{"modprobe", "rmmod", "insmod"}, Category: "system-config", Tier: "destructive", Blast: "high", Reason: "Loading or removing kernel modules changes the running kernel.", Suggestion: "Kernel changes need a human.", Match: Match{FlagsNone: []string{"--help", "-n", "--dry-run", "--show-depends", "-c", "--showconfig"}}}, sub: [][]string{}, m: cond{flagsNone: []string{"--help", "-n", "--dry-run", "--show-depends", "-c", "--showconfig"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL467() Pack {
 	return Pack{Rules: []Rule{{ID: "system.kernel.sysctl-write", Exe: []string{"sysctl"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Writing kernel parameters changes the running system.", Suggestion: "Read parameters with sysctl NAME; ask before changing them.", Match: Match{FlagsAny: []string{"-w", "--write", "-p", "--load", "--system"}}}}}
 }
 
+func packsSystemL467C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.kernel.sysctl-write", Pack: "system", Executables: []string{"sysctl"}, Category: "system-config", Tier: 0x3, Blast: 0x2, Reason: "Writing kernel parameters changes the running system.", Suggestion: "Read parameters with sysctl NAME; ask before changing them."}, src: Rule{ID: "system.kernel.sysctl-write", Exe: []string{"sysctl"}, Category: "system-config", Tier: "destructive", Blast: "medium", Reason: "Writing kernel parameters changes the running system.", Suggestion: "Read parameters with sysctl NAME; ask before changing them.", Match: Match{FlagsAny: []string{"-w", "--write", "-p", "--load", "--system"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-w", "--write", "-p", "--load", "--system"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL478() Pack {
 	return Pack{Rules: []Rule{{ID: "system.security.disable", Exe: []string{"setenforce", "csrutil"}, Category: "system-config", Tier: "destructive", Blast: "high", Reason: "Turning off SELinux or System Integrity Protection removes a layer of the machine's protection.", Suggestion: "Security settings need a human.", Match: Match{OperandsAny: []string{"0", "permissive", "disable"}}}}}
+}
+
+func packsSystemL478C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.security.disable", Pack: "system", Executables: []string{"setenforce", "csrutil"}, Category: "system-config", Tier: 0x3, Blast: 0x3, Reason: "Turning off SELinux or System Integrity Protection removes a layer of the machine's protection.", Suggestion: "Security settings need a human."}, src: Rule{ID: "system.security.disable", Exe: []string{"setenforce", "csrutil"}, Category: "system-config", Tier: "destructive", Blast: "high", Reason: "Turning off SELinux or System Integrity Protection removes a layer of the machine's protection.", Suggestion: "Security settings need a human.", Match: Match{OperandsAny: []string{"0", "permissive", "disable"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "0"}, {glob: "permissive"}, {glob: "disable"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL489() Pack {
 	return Pack{Rules: []Rule{{ID: "system.fs.chattr-immutable", Exe: []string{"chattr"}, Category: "fs-permissions", Tier: "destructive", Blast: "medium", Reason: "Changing immutable or append-only attributes defeats later deletes or protects tampering.", Suggestion: "Ask before changing file attributes.", Match: Match{OperandsAny: []string{"+i", "-i", "+a", "-a"}}}}}
 }
 
+func packsSystemL489C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.fs.chattr-immutable", Pack: "system", Executables: []string{"chattr"}, Category: "fs-permissions", Tier: 0x3, Blast: 0x2, Reason: "Changing immutable or append-only attributes defeats later deletes or protects tampering.", Suggestion: "Ask before changing file attributes."}, src: Rule{ID: "system.fs.chattr-immutable", Exe: []string{"chattr"}, Category: "fs-permissions", Tier: "destructive", Blast: "medium", Reason: "Changing immutable or append-only attributes defeats later deletes or protects tampering.", Suggestion: "Ask before changing file attributes.", Match: Match{OperandsAny: []string{"+i", "-i", "+a", "-a"}}}, sub: [][]string{}, m: cond{operandsAny: []pattern{{glob: "+i"}, {glob: "-i"}, {glob: "+a"}, {glob: "-a"}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
 func packsSystemL502() Pack {
 	return Pack{Rules: []Rule{{ID: "system.history.clear", Exe: []string{"history"}, Category: "history", Tier: "destructive", Blast: "medium", Reason: "Clearing the shell history erases the record of what was run.", Suggestion: "Leave the history alone.", Match: Match{FlagsAny: []string{"-c", "-d", "-w"}}}}}
+}
+
+func packsSystemL502C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.history.clear", Pack: "system", Executables: []string{"history"}, Category: "history", Tier: 0x3, Blast: 0x2, Reason: "Clearing the shell history erases the record of what was run.", Suggestion: "Leave the history alone."}, src: Rule{ID: "system.history.clear", Exe: []string{"history"}, Category: "history", Tier: "destructive", Blast: "medium", Reason: "Clearing the shell history erases the record of what was run.", Suggestion: "Leave the history alone.", Match: Match{FlagsAny: []string{"-c", "-d", "-w"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-c", "-d", "-w"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
 func packsSystemL513() Pack {
 	return Pack{Rules: []Rule{{ID: "system.history.disable", Exe: []string{"*"}, Category: "history", Tier: "destructive", Blast: "medium", Reason: "Pointing HISTFILE away or setting HISTSIZE to 0 stops the shell from recording what is run.", Suggestion: "Leave the history settings alone.", Match: Match{Assigns: []string{"HISTFILE", "HISTSIZE", "HISTFILESIZE"}, UnknownExe: true}}}}
 }
 
+func packsSystemL513C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.history.disable", Pack: "system", Executables: []string{"*"}, Category: "history", Tier: 0x3, Blast: 0x2, Reason: "Pointing HISTFILE away or setting HISTSIZE to 0 stops the shell from recording what is run.", Suggestion: "Leave the history settings alone."}, src: Rule{ID: "system.history.disable", Exe: []string{"*"}, Category: "history", Tier: "destructive", Blast: "medium", Reason: "Pointing HISTFILE away or setting HISTSIZE to 0 stops the shell from recording what is run.", Suggestion: "Leave the history settings alone.", Match: Match{Assigns: []string{"HISTFILE", "HISTSIZE", "HISTFILESIZE"}, UnknownExe: true}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{"histfile", "histsize", "histfilesize"}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}, unknownExe: true}}}}
+}
+
 func packsSystemL527() Pack {
 	return Pack{Rules: []Rule{{ID: "system.fork-bomb", Exe: []string{"*"}, Category: "denial-of-service", Tier: "destructive", Blast: "critical", Reason: "A command that pipes into itself in the background multiplies until the machine stops responding (fork bomb).", Suggestion: "Do not run self-replicating commands.", Match: Match{PipeSelfBackground: true}}}}
+}
+
+func packsSystemL527C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "system.fork-bomb", Pack: "system", Executables: []string{"*"}, Category: "denial-of-service", Tier: 0x3, Blast: 0x4, Reason: "A command that pipes into itself in the background multiplies until the machine stops responding (fork bomb).", Suggestion: "Do not run self-replicating commands."}, src: Rule{ID: "system.fork-bomb", Exe: []string{"*"}, Category: "denial-of-service", Tier: "destructive", Blast: "critical", Reason: "A command that pipes into itself in the background multiplies until the machine stops responding (fork bomb).", Suggestion: "Do not run self-replicating commands.", Match: Match{PipeSelfBackground: true}}, sub: [][]string{}, m: cond{operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}, pipeSelfBg: true}}}}
 }
 
 func packsSystemL540() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"systemctl"}, Verbs: []string{"status", "list-units", "list-unit-files", "list-timers", "list-sockets", "list-dependencies", "list-jobs", "show", "cat", "is-active", "is-enabled", "is-failed", "is-system-running", "get-default", "help", "--version"}, VerbDepth: 1}}}
 }
 
+func packsSystemL540C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"systemctl"}, sub: [][]string{}, unsafeTier: 0x2, verbs: []string{"status", "list-units", "list-unit-files", "list-timers", "list-sockets", "list-dependencies", "list-jobs", "show", "cat", "is-active", "is-enabled", "is-failed", "is-system-running", "get-default", "help", "--version"}, verbDepth: 1}}}
+}
+
 func packsSystemL545() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"crontab"}, UnsafeFlags: []string{"-r", "-e", "-i"}, NoOperands: true}}}
+}
+
+func packsSystemL545C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"crontab"}, sub: [][]string{}, unsafeFlags: []string{"-r", "-e", "-i"}, unsafeTier: 0x2, noOperands: true, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsSystemL550() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"iptables", "ip6tables"}, UnsafeFlags: []string{"-A", "-I", "-D", "-R", "-F", "-X", "-P", "-N", "-E", "-Z", "--append", "--insert", "--delete", "--flush", "--policy"}}}}
 }
 
+func packsSystemL550C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"iptables", "ip6tables"}, sub: [][]string{}, unsafeFlags: []string{"-A", "-I", "-D", "-R", "-F", "-X", "-P", "-N", "-E", "-Z", "--append", "--insert", "--delete", "--flush", "--policy"}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsSystemL554() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"history"}, UnsafeFlags: []string{"-c", "-d", "-w", "-a", "-r", "-n", "-s"}}}}
+}
+
+func packsSystemL554C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"history"}, sub: [][]string{}, unsafeFlags: []string{"-c", "-d", "-w", "-a", "-r", "-n", "-s"}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func packsSystemL558() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"mount"}, NoOperands: true}}}
 }
 
+func packsSystemL558C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"mount"}, sub: [][]string{}, unsafeTier: 0x2, noOperands: true, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsSystemL562() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"sysctl"}, UnsafeFlags: []string{"-w", "--write", "-p", "--load", "--system"}, UnsafeTier: "execute"}}}
 }
 
+func packsSystemL562C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"sysctl"}, sub: [][]string{}, unsafeFlags: []string{"-w", "--write", "-p", "--load", "--system"}, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
+}
+
 func packsSystemL567() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"kill", "pkill", "killall"}, Tier: "write"}}}
+}
+
+func packsSystemL567C() *compiledPack {
+	return &compiledPack{name: "system", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"kill", "pkill", "killall"}, sub: [][]string{}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
 func effectsArchivesL7() Pack {
@@ -6739,243 +8495,243 @@ func effectsCoreutilsL251() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"uniq"}, Flags: []string{"-c", "--count", "-d", "--repeated", "-D", "--all-repeated", "--group", "-i", "--ignore-case", "-u", "--unique", "-z", "--zero-terminated"}, Values: []string{"-f", "--skip-fields", "-s", "--skip-chars", "-w", "--check-chars"}, Operands: "read", Last: "write", Examples: []string{"uniq -c", "uniq sorted.txt", "uniq -d in.txt out.txt"}, Counter: []string{"sort -u x"}, pre: programSets{opts: nameSet{text: "--all-repeated--check-chars--count--group--ignore-case--repeated--skip-chars--skip-fields--unique--zero-terminated-D-c-d-f-i-s-u-w-z", ends: []uint32{0xe01, 0x1b02, 0x2201, 0x2901, 0x3601, 0x4001, 0x4c02, 0x5902, 0x6101, 0x7201, 0x7401, 0x7601, 0x7801, 0x7a02, 0x7c01, 0x7e02, 0x8001, 0x8202, 0x8401}, tab: []uint32{0xe, 0x3, 0x6, 0x1, 0x10, 0x4, 0xc, 0x2, 0x0, 0x0, 0xa, 0x0, 0x0, 0x13, 0x0, 0x0, 0x0, 0x0, 0x12, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xd, 0x0, 0x0, 0x0, 0x0, 0xb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0x0, 0x7, 0x11, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x0, 0x0, 0x0, 0x5, 0x0, 0x0, 0x0, 0xf, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--check-chars--skip-chars--skip-fields-f-s-w", ends: []uint32{0xd01, 0x1901, 0x2601, 0x2801, 0x2a01, 0x2c01}, tab: []uint32{0x4, 0x1, 0x5, 0x0, 0x6, 0x0, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x3, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL261() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"wc"}, Flags: []string{"-c", "--bytes", "-m", "--chars", "-l", "--lines", "-L", "--max-line-length", "-w", "--words", "--total"}, Effects: map[string]string{"--files0-from": "read"}, Operands: "read", Examples: []string{"wc -l main.go", "wc", "wc -c *.txt"}, Counter: []string{"nl x"}, pre: programSets{opts: nameSet{text: "--bytes--chars--lines--max-line-length--total--words-L-c-l-m-w", ends: []uint32{0x701, 0xe01, 0x1501, 0x2601, 0x2d01, 0x3401, 0x3601, 0x3801, 0x3a01, 0x3c01, 0x3e01}, tab: []uint32{0x0, 0x0, 0x8, 0x0, 0x1, 0x5, 0xa, 0x0, 0x0, 0xb, 0x0, 0x6, 0x0, 0x0, 0x4, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0x7, 0x0}}, effNames: nameSet{text: "--files0-from", ends: []uint32{0xd01}, tab: []uint32{0x0, 0x0, 0x0, 0x1}}, grammar: nameSet{text: "--files0-from", ends: []uint32{0xd01}, tab: []uint32{0x0, 0x0, 0x0, 0x1}}}}}}
+func effectsCoreutilsL265() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"wc"}, Flags: []string{"-c", "--bytes", "-m", "--chars", "-l", "--lines", "-L", "--max-line-length", "-w", "--words", "--total"}, Effects: map[string]string{"--files0-from": "read"}, Operands: "stat", Examples: []string{"wc -l main.go", "wc", "wc -c *.txt"}, Counter: []string{"nl x"}, pre: programSets{opts: nameSet{text: "--bytes--chars--lines--max-line-length--total--words-L-c-l-m-w", ends: []uint32{0x701, 0xe01, 0x1501, 0x2601, 0x2d01, 0x3401, 0x3601, 0x3801, 0x3a01, 0x3c01, 0x3e01}, tab: []uint32{0x0, 0x0, 0x8, 0x0, 0x1, 0x5, 0xa, 0x0, 0x0, 0xb, 0x0, 0x6, 0x0, 0x0, 0x4, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0x7, 0x0}}, effNames: nameSet{text: "--files0-from", ends: []uint32{0xd01}, tab: []uint32{0x0, 0x0, 0x0, 0x1}}, grammar: nameSet{text: "--files0-from", ends: []uint32{0xd01}, tab: []uint32{0x0, 0x0, 0x0, 0x1}}}}}}
 }
 
-func effectsCoreutilsL270() Pack {
+func effectsCoreutilsL274() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tsort"}, Operands: "read", Examples: []string{"tsort deps.txt", "tsort"}, Counter: []string{"sort x"}}}}
 }
 
-func effectsCoreutilsL276() Pack {
+func effectsCoreutilsL280() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ptx"}, Flags: []string{"-A", "--auto-reference", "-R", "--right-side-refs", "-O", "-T", "-f", "--ignore-case", "-r", "--references", "-t", "--typeset-mode"}, Values: []string{"-F", "--flag-truncation", "-M", "--macro-name", "-S", "--sentence-regexp", "-W", "--word-regexp", "-g", "--gap-size", "-w", "--width", "--format"}, Effects: map[string]string{"--break-file": "read", "--ignore-file": "read", "--only-file": "read", "--traditional": "last:write", "-G": "last:write", "-b": "read", "-i": "read", "-o": "read"}, Operands: "read", Examples: []string{"ptx -w 999 x", "ptx -A a.txt b.txt"}, Counter: []string{"tsort x"}, pre: programSets{opts: nameSet{text: "--auto-reference--flag-truncation--format--gap-size--ignore-case--macro-name--references--right-side-refs--sentence-regexp--typeset-mode--width--word-regexp-A-F-M-O-R-S-T-W-f-g-r-t-w", ends: []uint32{0x1001, 0x2102, 0x2902, 0x3302, 0x4001, 0x4c02, 0x5801, 0x6901, 0x7a02, 0x8801, 0x8f02, 0x9c02, 0x9e01, 0xa002, 0xa202, 0xa401, 0xa601, 0xa802, 0xaa01, 0xac02, 0xae01, 0xb002, 0xb201, 0xb401, 0xb602}, tab: []uint32{0x15, 0x0, 0x0, 0x0, 0x0, 0xe, 0x0, 0x12, 0x0, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xf, 0x0, 0x19, 0x6, 0x3, 0x16, 0x18, 0x14, 0x1, 0x0, 0x0, 0x13, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xd, 0x0, 0x4, 0x0, 0x0, 0x0, 0xc, 0x0, 0x0, 0x0, 0x2, 0x0, 0xb, 0x17, 0x0, 0x0, 0x0, 0x11, 0x0, 0x0, 0x7, 0x9, 0x5, 0x10, 0x0, 0x0, 0xa, 0x0, 0x0, 0x0}}, effNames: nameSet{text: "--break-file--ignore-file--only-file--traditional-G-b-i-o", ends: []uint32{0xc01, 0x1901, 0x2401, 0x3101, 0x3301, 0x3501, 0x3701, 0x3901}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1, 0x5, 0x0, 0x0, 0x4, 0x2, 0x3, 0x6, 0x8, 0x7}}, grammar: nameSet{text: "--break-file--flag-truncation--format--gap-size--ignore-file--macro-name--only-file--sentence-regexp--width--word-regexp-F-M-S-W-b-g-i-o-w", ends: []uint32{0xc01, 0x1d01, 0x2501, 0x2f01, 0x3c01, 0x4801, 0x5301, 0x6401, 0x6b01, 0x7801, 0x7a01, 0x7c01, 0x7e01, 0x8001, 0x8201, 0x8401, 0x8601, 0x8801, 0x8a01}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0xb, 0x0, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0x13, 0x6, 0x3, 0x10, 0x0, 0xe, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0xa, 0x0, 0x0, 0x0, 0x2, 0x0, 0x7, 0x5, 0x9, 0xf, 0x0, 0x12, 0x0, 0x0, 0x0, 0x8, 0x0, 0x0, 0x0, 0x0, 0x11, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL295() Pack {
+func effectsCoreutilsL299() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"shuf"}, Flags: []string{"-r", "--repeat", "-z", "--zero-terminated"}, Values: []string{"-i", "--input-range", "-n", "--head-count"}, Effects: map[string]string{"--echo": "operands:text", "--output": "write", "--random-source": "read", "-e": "operands:text", "-o": "write"}, Operands: "read", Examples: []string{"shuf names.txt", "shuf -n 1 -e a b c", "shuf -i 1-10", "shuf -e DATA -o out.txt"}, Counter: []string{"sort -R x"}, pre: programSets{opts: nameSet{text: "--head-count--input-range--repeat--zero-terminated-i-n-r-z", ends: []uint32{0xc02, 0x1902, 0x2101, 0x3201, 0x3402, 0x3602, 0x3801, 0x3a01}, tab: []uint32{0x0, 0x2, 0x4, 0x8, 0x0, 0x0, 0x0, 0x1, 0x6, 0x0, 0x0, 0x7, 0x0, 0x0, 0x3, 0x5}}, effNames: nameSet{text: "--echo--output--random-source-e-o", ends: []uint32{0x601, 0xe01, 0x1d01, 0x1f01, 0x2101}, tab: []uint32{0x0, 0x2, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1, 0x4, 0x5, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--head-count--input-range--output--random-source-i-n-o", ends: []uint32{0xc01, 0x1901, 0x2101, 0x3001, 0x3201, 0x3401, 0x3601}, tab: []uint32{0x0, 0x2, 0x3, 0x0, 0x4, 0x0, 0x0, 0x1, 0x6, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0x5}}}}}}
 }
 
-func effectsCoreutilsL311() Pack {
+func effectsCoreutilsL315() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum"}, Flags: []string{"-b", "--binary", "-c", "--check", "--tag", "-t", "--text", "-z", "--zero", "--ignore-missing", "--quiet", "--status", "--strict", "-w", "--warn"}, Operands: "read", Examples: []string{"sha256sum dist/app.tgz", "md5sum -c sums.md5", "sha1sum *.go"}, Counter: []string{"b2sum x"}, pre: programSets{opts: nameSet{text: "--binary--check--ignore-missing--quiet--status--strict--tag--text--warn--zero-b-c-t-w-z", ends: []uint32{0x801, 0xf01, 0x1f01, 0x2601, 0x2e01, 0x3601, 0x3b01, 0x4101, 0x4701, 0x4d01, 0x4f01, 0x5101, 0x5301, 0x5501, 0x5701}, tab: []uint32{0x0, 0x0, 0xc, 0x0, 0x0, 0x0, 0xf, 0x0, 0xa, 0xe, 0x1, 0x8, 0xd, 0x2, 0x0, 0x0, 0x5, 0x6, 0x7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x4, 0xb, 0x0, 0x3, 0x0, 0x9, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL319() Pack {
+func effectsCoreutilsL323() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"b2sum"}, Flags: []string{"-b", "--binary", "-c", "--check", "--tag", "-t", "--text", "-z", "--zero", "--ignore-missing", "--quiet", "--status", "--strict", "-w", "--warn"}, Values: []string{"-l", "--length"}, Operands: "read", Examples: []string{"b2sum -l 256 file.bin", "b2sum x"}, Counter: []string{"cksum x"}, pre: programSets{opts: nameSet{text: "--binary--check--ignore-missing--length--quiet--status--strict--tag--text--warn--zero-b-c-l-t-w-z", ends: []uint32{0x801, 0xf01, 0x1f01, 0x2702, 0x2e01, 0x3601, 0x3e01, 0x4301, 0x4901, 0x4f01, 0x5501, 0x5701, 0x5901, 0x5b02, 0x5d01, 0x5f01, 0x6101}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x11, 0x0, 0x0, 0xb, 0x0, 0x10, 0x0, 0x0, 0x1, 0x9, 0xf, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x4, 0x8, 0x6, 0x0, 0x7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5, 0xc, 0x0, 0x0, 0x0, 0x0, 0x3, 0xe, 0x0, 0x0, 0xa, 0x0, 0x0, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--length-l", ends: []uint32{0x801, 0xa01}, tab: []uint32{0x0, 0x1, 0x0, 0x2}}}}}}
 }
 
-func effectsCoreutilsL328() Pack {
+func effectsCoreutilsL332() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"cksum"}, Flags: []string{"-c", "--check", "--tag", "--untagged", "-z", "--zero", "--ignore-missing", "--quiet", "--status", "--strict", "-w", "--warn", "--debug", "--base64", "--raw"}, Values: []string{"-a", "--algorithm", "-l", "--length"}, Operands: "read", Examples: []string{"cksum file.bin", "cksum -a sha256 x"}, Counter: []string{"sum x"}, pre: programSets{opts: nameSet{text: "--algorithm--base64--check--debug--ignore-missing--length--quiet--raw--status--strict--tag--untagged--warn--zero-a-c-l-w-z", ends: []uint32{0xb02, 0x1301, 0x1a01, 0x2101, 0x3101, 0x3902, 0x4001, 0x4501, 0x4d01, 0x5501, 0x5a01, 0x6401, 0x6a01, 0x7001, 0x7202, 0x7401, 0x7602, 0x7801, 0x7a01}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0x10, 0x0, 0x0, 0xc, 0x0, 0x1, 0x0, 0x0, 0x13, 0x0, 0x0, 0xe, 0x0, 0x12, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0, 0xf, 0x0, 0x6, 0xb, 0x9, 0x2, 0xa, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x0, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5, 0x11, 0x0, 0x0, 0xd, 0x0, 0x0, 0x0, 0x0, 0x4}}, grammar: nameSet{text: "--algorithm--length-a-l", ends: []uint32{0xb01, 0x1301, 0x1501, 0x1701}, tab: []uint32{0x0, 0x1, 0x0, 0x2, 0x3, 0x0, 0x4, 0x0}}}}}}
 }
 
-func effectsCoreutilsL337() Pack {
+func effectsCoreutilsL341() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"sum"}, Flags: []string{"-r", "-s", "--sysv"}, Operands: "read", Examples: []string{"sum file.bin", "sum -s x"}, Counter: []string{"cksum x"}, pre: programSets{opts: nameSet{text: "--sysv-r-s", ends: []uint32{0x601, 0x801, 0xa01}, tab: []uint32{0x3, 0x0, 0x0, 0x0, 0x1, 0x2, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL344() Pack {
+func effectsCoreutilsL348() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"base64", "base32"}, Flags: []string{"-d", "--decode", "-i", "--ignore-garbage"}, Values: []string{"-w", "--wrap"}, Operands: "read", Examples: []string{"base64 -w0 key.pub", "base64 -d blob.txt", "base32 x"}, Counter: []string{"basenc --base64 x"}, pre: programSets{opts: nameSet{text: "--decode--ignore-garbage--wrap-d-i-w", ends: []uint32{0x801, 0x1801, 0x1e02, 0x2001, 0x2201, 0x2402}, tab: []uint32{0x3, 0x0, 0x0, 0x0, 0x6, 0x0, 0x2, 0x4, 0x0, 0x0, 0x0, 0x0, 0x1, 0x0, 0x0, 0x5}}, grammar: nameSet{text: "--wrap-w", ends: []uint32{0x601, 0x801}, tab: []uint32{0x1, 0x2, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL352() Pack {
+func effectsCoreutilsL356() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"basenc"}, Flags: []string{"--base64", "--base64url", "--base32", "--base32hex", "--base16", "--base2msbf", "--base2lsbf", "--z85", "-d", "--decode", "-i", "--ignore-garbage"}, Values: []string{"-w", "--wrap"}, Operands: "read", Examples: []string{"basenc --base64 x", "basenc -d --base16 hex.txt"}, Counter: []string{"base64 x"}, pre: programSets{opts: nameSet{text: "--base16--base2lsbf--base2msbf--base32--base32hex--base64--base64url--decode--ignore-garbage--wrap--z85-d-i-w", ends: []uint32{0x801, 0x1301, 0x1e01, 0x2601, 0x3101, 0x3901, 0x4401, 0x4c01, 0x5c01, 0x6202, 0x6701, 0x6901, 0x6b01, 0x6d02}, tab: []uint32{0x0, 0x2, 0x3, 0xa, 0x7, 0x0, 0x0, 0x0, 0x0, 0xe, 0x0, 0x0, 0x1, 0x9, 0xc, 0x0, 0x0, 0x6, 0x0, 0x0, 0x0, 0x0, 0xb, 0x4, 0x0, 0x5, 0x8, 0x0, 0x0, 0x0, 0xd, 0x0}}, grammar: nameSet{text: "--wrap-w", ends: []uint32{0x601, 0x801}, tab: []uint32{0x1, 0x2, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL363() Pack {
+func effectsCoreutilsL367() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"echo"}, Examples: []string{"echo hello", "echo -n $PATH", "echo -e 'a\\tb'", "echo rm -rf /"}, Counter: []string{"printf x"}}}}
 }
 
-func effectsCoreutilsL368() Pack {
+func effectsCoreutilsL372() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"printf"}, Examples: []string{"printf '%s\\n' a b", "printf -v out '%03d' 7", "printf -- '-%s-' x"}, Counter: []string{"echo x"}}}}
 }
 
-func effectsCoreutilsL373() Pack {
+func effectsCoreutilsL377() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"test", "["}, Examples: []string{"test -f go.mod", "[ -d src ]", "[ \"$a\" -eq 3 ]", "[ a.go -nt b.go ]", "test -z \"$x\"", "[ \"$x\" = --force ]"}, Counter: []string{"true"}}}}
 }
 
-func effectsCoreutilsL378() Pack {
+func effectsCoreutilsL382() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"true", "false"}, Examples: []string{"true", "false"}, Counter: []string{"test -f x"}}}}
 }
 
-func effectsCoreutilsL383() Pack {
+func effectsCoreutilsL387() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"yes"}, Examples: []string{"yes", "yes n"}, Counter: []string{"echo y"}}}}
 }
 
-func effectsCoreutilsL388() Pack {
+func effectsCoreutilsL392() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"seq"}, Flags: []string{"-w", "--equal-width", "-0", "-1", "-2", "-3", "-4", "-5", "-6", "-7", "-8", "-9"}, Values: []string{"-f", "--format", "-s", "--separator"}, Examples: []string{"seq 10", "seq -w 1 2 20", "seq -s, 5", "seq 10 -1 1"}, Counter: []string{"shuf -i 1-5"}, pre: programSets{opts: nameSet{text: "--equal-width--format--separator-0-1-2-3-4-5-6-7-8-9-f-s-w", ends: []uint32{0xd01, 0x1502, 0x2002, 0x2201, 0x2401, 0x2601, 0x2801, 0x2a01, 0x2c01, 0x2e01, 0x3001, 0x3201, 0x3401, 0x3602, 0x3802, 0x3a01}, tab: []uint32{0xe, 0xd, 0xf, 0x0, 0xa, 0x0, 0x7, 0x0, 0x4, 0x10, 0x2, 0x0, 0x0, 0x0, 0xb, 0x0, 0x3, 0x8, 0x5, 0x0, 0x0, 0x0, 0x0, 0x1, 0xc, 0x0, 0x9, 0x0, 0x6, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--format--separator-f-s", ends: []uint32{0x801, 0x1301, 0x1501, 0x1701}, tab: []uint32{0x3, 0x4, 0x1, 0x0, 0x2, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL395() Pack {
+func effectsCoreutilsL399() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"factor", "expr", "sleep", "groups", "logname", "whoami", "hostid", "arch"}, Examples: []string{"factor 42", "expr 1 + 2", "sleep 2", "groups", "logname", "whoami", "hostid", "arch"}, Counter: []string{"id -u"}}}}
 }
 
-func effectsCoreutilsL400() Pack {
+func effectsCoreutilsL404() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"numfmt"}, Flags: []string{"--debug", "--grouping", "--header", "-z", "--zero-terminated"}, Values: []string{"-d", "--delimiter", "--field", "--format", "--from", "--from-unit", "--invalid", "--padding", "--round", "--suffix", "--to", "--to-unit"}, Examples: []string{"numfmt --to=iec 1048576", "numfmt --from=si 1K"}, Counter: []string{"seq 1"}, pre: programSets{opts: nameSet{text: "--debug--delimiter--field--format--from--from-unit--grouping--header--invalid--padding--round--suffix--to--to-unit--zero-terminated-d-z", ends: []uint32{0x701, 0x1202, 0x1902, 0x2102, 0x2702, 0x3202, 0x3c01, 0x4401, 0x4d02, 0x5602, 0x5d02, 0x6502, 0x6902, 0x7202, 0x8301, 0x8502, 0x8701}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0xe, 0x7, 0x0, 0x0, 0x8, 0xf, 0x0, 0x11, 0x0, 0x2, 0x0, 0x5, 0xd, 0x0, 0x4, 0x0, 0x6, 0x0, 0x0, 0x10, 0xb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xa, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1}}, grammar: nameSet{text: "--delimiter--field--format--from--from-unit--invalid--padding--round--suffix--to--to-unit-d", ends: []uint32{0xb01, 0x1201, 0x1a01, 0x2001, 0x2b01, 0x3401, 0x3d01, 0x4401, 0x4c01, 0x5001, 0x5901, 0x5b01}, tab: []uint32{0x0, 0x0, 0x6, 0xb, 0x0, 0x0, 0x0, 0x1, 0x4, 0xa, 0x3, 0x5, 0xc, 0x8, 0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL408() Pack {
+func effectsCoreutilsL412() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"id"}, Flags: []string{"-a", "-Z", "--context", "-g", "--group", "-G", "--groups", "-n", "--name", "-r", "--real", "-u", "--user", "-z", "--zero"}, Examples: []string{"id", "id -un", "id root"}, Counter: []string{"whoami"}, pre: programSets{opts: nameSet{text: "--context--group--groups--name--real--user--zero-G-Z-a-g-n-r-u-z", ends: []uint32{0x901, 0x1001, 0x1801, 0x1e01, 0x2401, 0x2a01, 0x3001, 0x3201, 0x3401, 0x3601, 0x3801, 0x3a01, 0x3c01, 0x3e01, 0x4001}, tab: []uint32{0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0xf, 0x0, 0x7, 0x9, 0x5, 0xb, 0x8, 0x0, 0xa, 0x3, 0xc, 0x4, 0x0, 0x1, 0x0, 0x6, 0xe, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL415() Pack {
+func effectsCoreutilsL419() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"uname"}, Flags: []string{"-a", "--all", "-s", "--kernel-name", "-n", "--nodename", "-r", "--kernel-release", "-v", "--kernel-version", "-m", "--machine", "-p", "--processor", "-i", "--hardware-platform", "-o", "--operating-system"}, Examples: []string{"uname -a", "uname -sm"}, Counter: []string{"arch"}, pre: programSets{opts: nameSet{text: "--all--hardware-platform--kernel-name--kernel-release--kernel-version--machine--nodename--operating-system--processor-a-i-m-n-o-p-r-s-v", ends: []uint32{0x501, 0x1801, 0x2501, 0x3501, 0x4501, 0x4e01, 0x5801, 0x6a01, 0x7501, 0x7701, 0x7901, 0x7b01, 0x7d01, 0x7f01, 0x8101, 0x8301, 0x8501, 0x8701}, tab: []uint32{0x0, 0x0, 0x11, 0x0, 0x0, 0x0, 0x0, 0xf, 0x0, 0x0, 0x0, 0x5, 0xc, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xa, 0x0, 0xd, 0x0, 0x2, 0x0, 0x0, 0x1, 0x6, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x10, 0x0, 0x7, 0x0, 0x0, 0xe, 0x0, 0x0, 0x0, 0x3, 0x8, 0x0, 0x0, 0x0, 0xb, 0x0, 0x12, 0x0}}}}}}
 }
 
-func effectsCoreutilsL422() Pack {
+func effectsCoreutilsL426() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"nproc"}, Flags: []string{"--all"}, Values: []string{"--ignore"}, Examples: []string{"nproc", "nproc --all"}, Counter: []string{"uname"}, pre: programSets{opts: nameSet{text: "--all--ignore", ends: []uint32{0x501, 0xd02}, tab: []uint32{0x0, 0x0, 0x1, 0x2}}, grammar: nameSet{text: "--ignore", ends: []uint32{0x801}, tab: []uint32{0x0, 0x0, 0x0, 0x1}}}}}}
 }
 
-func effectsCoreutilsL429() Pack {
+func effectsCoreutilsL433() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pwd"}, Flags: []string{"-L", "--logical", "-P", "--physical"}, Examples: []string{"pwd", "pwd -P"}, Counter: []string{"cd x"}, pre: programSets{opts: nameSet{text: "--logical--physical-L-P", ends: []uint32{0x901, 0x1301, 0x1501, 0x1701}, tab: []uint32{0x1, 0x4, 0x2, 0x0, 0x0, 0x0, 0x0, 0x3}}}}}}
 }
 
-func effectsCoreutilsL435() Pack {
+func effectsCoreutilsL439() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tty"}, Flags: []string{"-s", "--silent", "--quiet"}, Examples: []string{"tty", "tty -s"}, Counter: []string{"stty -a"}, pre: programSets{opts: nameSet{text: "--quiet--silent-s", ends: []uint32{0x701, 0xf01, 0x1101}, tab: []uint32{0x2, 0x3, 0x0, 0x0, 0x0, 0x0, 0x1, 0x0}}}}}}
 }
 
-func effectsCoreutilsL441() Pack {
+func effectsCoreutilsL445() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"who"}, Flags: []string{"-a", "--all", "-b", "--boot", "-d", "--dead", "-H", "--heading", "--ips", "-l", "--login", "-m", "-p", "--process", "-q", "--count", "-r", "--runlevel", "-s", "--short", "-t", "--time", "-T", "-w", "--mesg", "-u", "--users", "--message", "--writable"}, Effects: map[string]string{"--lookup": "network"}, Operands: "read", Examples: []string{"who", "who -b", "who am i"}, Counter: []string{"w"}, pre: programSets{opts: nameSet{text: "--all--boot--count--dead--heading--ips--login--mesg--message--process--runlevel--short--time--users--writable-H-T-a-b-d-l-m-p-q-r-s-t-u-w", ends: []uint32{0x501, 0xb01, 0x1201, 0x1801, 0x2101, 0x2601, 0x2d01, 0x3301, 0x3c01, 0x4501, 0x4f01, 0x5601, 0x5c01, 0x6301, 0x6d01, 0x6f01, 0x7101, 0x7301, 0x7501, 0x7701, 0x7901, 0x7b01, 0x7d01, 0x7f01, 0x8101, 0x8301, 0x8501, 0x8701, 0x8901}, tab: []uint32{0x0, 0x3, 0x1a, 0x0, 0x7, 0x8, 0x5, 0x6, 0x9, 0x17, 0x0, 0x16, 0x0, 0x0, 0x0, 0x0, 0x0, 0xd, 0x1d, 0x0, 0x0, 0x0, 0x1b, 0xa, 0x0, 0x14, 0x0, 0x11, 0x18, 0x12, 0x0, 0x0, 0x0, 0x4, 0x0, 0x0, 0x1, 0xb, 0x0, 0x0, 0xf, 0x0, 0x1c, 0x0, 0x0, 0x10, 0x19, 0x0, 0x0, 0x13, 0x0, 0x0, 0x0, 0x0, 0x0, 0x15, 0xe, 0x0, 0x0, 0x0, 0x2, 0x0, 0xc, 0x0}}, effNames: nameSet{text: "--lookup", ends: []uint32{0x801}, tab: []uint32{0x1, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL453() Pack {
+func effectsCoreutilsL457() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"users"}, Operands: "read", Examples: []string{"users", "users /var/log/wtmp"}, Counter: []string{"who"}}}}
 }
 
-func effectsCoreutilsL459() Pack {
+func effectsCoreutilsL463() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pinky"}, Flags: []string{"-l", "-b", "-h", "-p", "-s", "-f", "-w", "-i", "-q"}, Examples: []string{"pinky", "pinky -l root"}, Counter: []string{"who"}, pre: programSets{opts: nameSet{text: "-b-f-h-i-l-p-q-s-w", ends: []uint32{0x201, 0x401, 0x601, 0x801, 0xa01, 0xc01, 0xe01, 0x1001, 0x1201}, tab: []uint32{0x2, 0x8, 0x0, 0x6, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x1, 0x0, 0x0, 0x5, 0x0, 0x0, 0x4, 0x0}}}}}}
 }
 
-func effectsCoreutilsL465() Pack {
+func effectsCoreutilsL469() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"uptime"}, Flags: []string{"-p", "--pretty", "-s", "--since"}, Operands: "read", Examples: []string{"uptime", "uptime -p"}, Counter: []string{"w"}, pre: programSets{opts: nameSet{text: "--pretty--since-p-s", ends: []uint32{0x801, 0xf01, 0x1101, 0x1301}, tab: []uint32{0x3, 0x4, 0x0, 0x0, 0x0, 0x1, 0x2, 0x0}}}}}}
 }
 
-func effectsCoreutilsL472() Pack {
+func effectsCoreutilsL476() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"dircolors"}, Flags: []string{"-b", "--sh", "--bourne-shell", "-c", "--csh", "--c-shell", "-p", "--print-database", "--print-ls-colors"}, Operands: "read", Examples: []string{"dircolors -b", "dircolors ~/.dircolors"}, Counter: []string{"ls --color"}, pre: programSets{opts: nameSet{text: "--bourne-shell--c-shell--csh--print-database--print-ls-colors--sh-b-c-p", ends: []uint32{0xe01, 0x1701, 0x1c01, 0x2c01, 0x3d01, 0x4101, 0x4301, 0x4501, 0x4701}, tab: []uint32{0x0, 0x0, 0x8, 0x9, 0x0, 0x1, 0x0, 0x0, 0x0, 0x4, 0x0, 0x0, 0x6, 0x3, 0x5, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL482() Pack {
+func effectsCoreutilsL486() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"date"}, Flags: []string{"--debug", "--iso-8601", "--resolution", "-R", "--rfc-email", "--rfc-2822", "-u", "--utc", "--universal"}, Values: []string{"-d", "--date", "--rfc-3339", "-I"}, Effects: map[string]string{"--file": "read", "--reference": "stat", "-f": "read", "-r": "stat"}, Operands: "subcommand", Examples: []string{"date", "date -u", "date -d yesterday", "date -f dates.txt", "date -Iseconds"}, Counter: []string{"date +%s"}, pre: programSets{opts: nameSet{text: "--date--debug--iso-8601--resolution--rfc-2822--rfc-3339--rfc-email--universal--utc-I-R-d-u", ends: []uint32{0x602, 0xd01, 0x1701, 0x2301, 0x2d01, 0x3702, 0x4201, 0x4d01, 0x5201, 0x5402, 0x5601, 0x5802, 0x5a01}, tab: []uint32{0xa, 0x5, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x6, 0x0, 0x3, 0x0, 0xc, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x9, 0x7, 0xd, 0x0, 0x0, 0x0, 0xb, 0x0, 0x1, 0x4, 0x0, 0x0, 0x2}}, effNames: nameSet{text: "--file--reference-f-r", ends: []uint32{0x601, 0x1101, 0x1301, 0x1501}, tab: []uint32{0x3, 0x0, 0x0, 0x2, 0x0, 0x1, 0x4, 0x0}}, grammar: nameSet{text: "--date--file--reference--rfc-3339-I-d-f-r", ends: []uint32{0x601, 0xc01, 0x1701, 0x2101, 0x2301, 0x2501, 0x2701, 0x2901}, tab: []uint32{0x5, 0x7, 0x0, 0x0, 0x4, 0x0, 0x6, 0x3, 0x0, 0x0, 0x2, 0x8, 0x0, 0x1, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL496() Pack {
+func effectsCoreutilsL500() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"date"}, Sub: []string{"+*"}, Flags: []string{"--debug", "--iso-8601", "--resolution", "-R", "--rfc-email", "--rfc-2822", "-u", "--utc", "--universal"}, Values: []string{"-d", "--date", "--rfc-3339", "-I"}, Effects: map[string]string{"--file": "read", "--reference": "stat", "-f": "read", "-r": "stat"}, Operands: "subcommand", Examples: []string{"date +%s", "date -u +%Y-%m-%dT%H:%M:%SZ", "date -d @1700000000 '+%F %T'", "date -r go.mod +%s"}, Counter: []string{"date", "date 010100002030"}, pre: programSets{opts: nameSet{text: "--date--debug--iso-8601--resolution--rfc-2822--rfc-3339--rfc-email--universal--utc-I-R-d-u", ends: []uint32{0x602, 0xd01, 0x1701, 0x2301, 0x2d01, 0x3702, 0x4201, 0x4d01, 0x5201, 0x5402, 0x5601, 0x5802, 0x5a01}, tab: []uint32{0xa, 0x5, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x6, 0x0, 0x3, 0x0, 0xc, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x9, 0x7, 0xd, 0x0, 0x0, 0x0, 0xb, 0x0, 0x1, 0x4, 0x0, 0x0, 0x2}}, effNames: nameSet{text: "--file--reference-f-r", ends: []uint32{0x601, 0x1101, 0x1301, 0x1501}, tab: []uint32{0x3, 0x0, 0x0, 0x2, 0x0, 0x1, 0x4, 0x0}}}}}}
 }
 
-func effectsCoreutilsL512() Pack {
+func effectsCoreutilsL516() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"stty"}, Flags: []string{"-a", "--all", "-g", "--save"}, Effects: map[string]string{"--file": "stat", "-F": "stat"}, Operands: "subcommand", Examples: []string{"stty -a", "stty -g", "stty -F /dev/ttyS0 -a"}, Counter: []string{"stty size"}, pre: programSets{opts: nameSet{text: "--all--save-a-g", ends: []uint32{0x501, 0xb01, 0xd01, 0xf01}, tab: []uint32{0x2, 0x0, 0x4, 0x3, 0x1, 0x0, 0x0, 0x0}}, effNames: nameSet{text: "--file-F", ends: []uint32{0x601, 0x801}, tab: []uint32{0x2, 0x0, 0x1, 0x0}}, grammar: nameSet{text: "--file-F", ends: []uint32{0x601, 0x801}, tab: []uint32{0x2, 0x0, 0x1, 0x0}}}}}}
 }
 
-func effectsCoreutilsL522() Pack {
+func effectsCoreutilsL526() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"stty"}, Sub: []string{"size|speed"}, Effects: map[string]string{"--file": "stat", "-F": "stat"}, Operands: "subcommand", Examples: []string{"stty size", "stty -F /dev/ttyUSB0 speed"}, Counter: []string{"stty -a"}, pre: programSets{effNames: nameSet{text: "--file-F", ends: []uint32{0x601, 0x801}, tab: []uint32{0x2, 0x0, 0x1, 0x0}}}}}}
 }
 
-func effectsCoreutilsL539() Pack {
+func effectsCoreutilsL543() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"env"}, Flags: []string{"-i", "--ignore-environment", "-0", "--null", "--block-signal", "--default-signal", "--ignore-signal", "--list-signal-handling", "-v", "--debug"}, Values: []string{"-u", "--unset"}, Effects: map[string]string{"--chdir": "dir", "--split-string": "shell", "-C": "dir", "-S": "shell"}, Examples: []string{"env", "env -0", "env -u HOME"}, Counter: []string{"printenv"}, pre: programSets{opts: nameSet{text: "--block-signal--debug--default-signal--ignore-environment--ignore-signal--list-signal-handling--null--unset-0-i-u-v", ends: []uint32{0xe01, 0x1501, 0x2501, 0x3901, 0x4801, 0x5e01, 0x6401, 0x6b02, 0x6d01, 0x6f01, 0x7102, 0x7301}, tab: []uint32{0xc, 0x0, 0x0, 0x0, 0x0, 0x6, 0x3, 0x8, 0x5, 0x9, 0x0, 0x0, 0x0, 0x1, 0x0, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0xb, 0x0, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0xa, 0x2}}, effNames: nameSet{text: "--chdir--split-string-C-S", ends: []uint32{0x701, 0x1501, 0x1701, 0x1901}, tab: []uint32{0x4, 0x3, 0x0, 0x1, 0x0, 0x0, 0x2, 0x0}}, grammar: nameSet{text: "--chdir--split-string--unset-C-S-u", ends: []uint32{0x701, 0x1501, 0x1c01, 0x1e01, 0x2001, 0x2201}, tab: []uint32{0x0, 0x5, 0x4, 0x3, 0x0, 0x0, 0x0, 0x1, 0x0, 0x0, 0x6, 0x0, 0x0, 0x2, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL558() Pack {
+func effectsCoreutilsL562() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"printenv"}, Flags: []string{"-0", "--null"}, Examples: []string{"printenv", "printenv -0"}, Counter: []string{"printenv HOME", "env"}, pre: programSets{opts: nameSet{text: "--null-0", ends: []uint32{0x601, 0x801}, tab: []uint32{0x0, 0x2, 0x1, 0x0}}}}}}
 }
 
-func effectsCoreutilsL564() Pack {
+func effectsCoreutilsL568() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"printenv"}, Sub: []string{"*"}, Flags: []string{"-0", "--null"}, Examples: []string{"printenv HOME", "printenv PATH GOPATH"}, Counter: []string{"printenv"}, pre: programSets{opts: nameSet{text: "--null-0", ends: []uint32{0x601, 0x801}, tab: []uint32{0x0, 0x2, 0x1, 0x0}}}}}}
 }
 
-func effectsCoreutilsL576() Pack {
+func effectsCoreutilsL580() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"nice"}, Values: []string{"-n", "--adjustment"}, Examples: []string{"nice", "nice -n 5"}, Counter: []string{"renice 5 1"}, pre: programSets{opts: nameSet{text: "--adjustment-n", ends: []uint32{0xc02, 0xe02}, tab: []uint32{0x0, 0x2, 0x0, 0x1}}, grammar: nameSet{text: "--adjustment-n", ends: []uint32{0xc01, 0xe01}, tab: []uint32{0x0, 0x2, 0x0, 0x1}}}}}}
 }
 
-func effectsCoreutilsL582() Pack {
+func effectsCoreutilsL586() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"nohup"}, Examples: []string{"nohup"}, Counter: []string{"nice"}}}}
 }
 
-func effectsCoreutilsL587() Pack {
+func effectsCoreutilsL591() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"timeout"}, Flags: []string{"--preserve-status", "--foreground", "-v", "--verbose"}, Values: []string{"-k", "--kill-after", "-s", "--signal"}, Examples: []string{"timeout 5", "timeout -s KILL 10"}, Counter: []string{"sleep 5"}, pre: programSets{opts: nameSet{text: "--foreground--kill-after--preserve-status--signal--verbose-k-s-v", ends: []uint32{0xc01, 0x1802, 0x2901, 0x3102, 0x3a01, 0x3c02, 0x3e02, 0x4001}, tab: []uint32{0x7, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0x1, 0x5, 0x6, 0x3, 0x0, 0x0, 0x0, 0x2, 0x8}}, grammar: nameSet{text: "--kill-after--signal-k-s", ends: []uint32{0xc01, 0x1401, 0x1601, 0x1801}, tab: []uint32{0x4, 0x2, 0x0, 0x0, 0x3, 0x0, 0x0, 0x1}}}}}}
 }
 
-func effectsCoreutilsL594() Pack {
+func effectsCoreutilsL598() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"stdbuf"}, Values: []string{"-i", "--input", "-o", "--output", "-e", "--error"}, Examples: []string{"stdbuf -oL"}, Counter: []string{"nice"}, pre: programSets{opts: nameSet{text: "--error--input--output-e-i-o", ends: []uint32{0x702, 0xe02, 0x1602, 0x1802, 0x1a02, 0x1c02}, tab: []uint32{0x0, 0x3, 0x2, 0x0, 0x0, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x4, 0x6, 0x0, 0x0, 0x5}}, grammar: nameSet{text: "--error--input--output-e-i-o", ends: []uint32{0x701, 0xe01, 0x1601, 0x1801, 0x1a01, 0x1c01}, tab: []uint32{0x0, 0x3, 0x2, 0x0, 0x0, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x4, 0x6, 0x0, 0x0, 0x5}}}}}}
 }
 
-func effectsCoreutilsL601() Pack {
+func effectsCoreutilsL605() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"chroot"}, Flags: []string{"--skip-chdir"}, Values: []string{"--groups", "--userspec"}, Always: []string{"runs-code"}, Examples: []string{"chroot /mnt"}, Counter: []string{"nice"}, pre: programSets{opts: nameSet{text: "--groups--skip-chdir--userspec", ends: []uint32{0x802, 0x1401, 0x1e02}, tab: []uint32{0x2, 0x0, 0x0, 0x1, 0x0, 0x0, 0x0, 0x3}}, grammar: nameSet{text: "--groups--userspec", ends: []uint32{0x801, 0x1201}, tab: []uint32{0x0, 0x1, 0x0, 0x2}}}}}}
 }
 
-func effectsCoreutilsL614() Pack {
+func effectsCoreutilsL618() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"cp"}, Flags: []string{"--attributes-only", "-b", "--copy-contents", "-d", "-f", "--force", "-i", "--interactive", "-H", "-l", "--link", "-L", "--dereference", "-n", "--no-clobber", "-P", "--no-dereference", "-p", "--parents", "--remove-destination", "--strip-trailing-slashes", "-s", "--symbolic-link", "-T", "--no-target-directory", "-u", "--update", "-v", "--verbose", "-x", "--one-file-system", "-Z", "--context", "--debug", "--backup", "--preserve", "--reflink"}, Values: []string{"--no-preserve", "--sparse", "-S", "--suffix"}, Effects: map[string]string{"--archive": "recursive", "--recursive": "recursive", "--target-directory": "write,last:read", "-R": "recursive", "-a": "recursive", "-r": "recursive", "-t": "write,last:read"}, Operands: "read", Last: "write", Examples: []string{"cp a.txt b.txt", "cp -r src/ backup/", "cp -a dist /srv/www", "cp -t out/ a b", "cp --preserve=mode x y"}, Counter: []string{"mv a b"}, pre: programSets{opts: nameSet{text: "--attributes-only--backup--context--copy-contents--debug--dereference--force--interactive--link--no-clobber--no-dereference--no-preserve--no-target-directory--one-file-system--parents--preserve--reflink--remove-destination--sparse--strip-trailing-slashes--suffix--symbolic-link--update--verbose-H-L-P-S-T-Z-b-d-f-i-l-n-p-s-u-v-x", ends: []uint32{0x1101, 0x1901, 0x2201, 0x3101, 0x3801, 0x4501, 0x4c01, 0x5901, 0x5f01, 0x6b01, 0x7b01, 0x8802, 0x9d01, 0xae01, 0xb701, 0xc101, 0xca01, 0xde01, 0xe602, 0xfe01, 0x10602, 0x11501, 0x11d01, 0x12601, 0x12801, 0x12a01, 0x12c01, 0x12e02, 0x13001, 0x13201, 0x13401, 0x13601, 0x13801, 0x13a01, 0x13c01, 0x13e01, 0x14001, 0x14201, 0x14401, 0x14601, 0x14801}, tab: []uint32{0x0, 0x21, 0x0, 0x0, 0x0, 0x26, 0x0, 0x0, 0x0, 0x0, 0x11, 0x7, 0x0, 0x0, 0x25, 0xc, 0x1c, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1b, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1e, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xb, 0x16, 0x8, 0x20, 0x14, 0x0, 0x0, 0x1d, 0x1, 0x0, 0xa, 0x0, 0x0, 0x0, 0x0, 0x24, 0x0, 0x0, 0x0, 0x6, 0x2, 0x18, 0x0, 0x0, 0x0, 0xf, 0x15, 0x0, 0xd, 0x29, 0x0, 0x3, 0x0, 0x13, 0x0, 0x0, 0x27, 0x0, 0x0, 0x0, 0x0, 0x0, 0x19, 0x0, 0x0, 0x0, 0x0, 0x9, 0xe, 0x0, 0x1f, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x23, 0x0, 0x0, 0x0, 0x17, 0x4, 0x0, 0x0, 0x0, 0x22, 0x1a, 0x12, 0x0, 0x28, 0x0, 0x0, 0x5}}, effNames: nameSet{text: "--archive--recursive--target-directory-R-a-r-t", ends: []uint32{0x901, 0x1401, 0x2601, 0x2801, 0x2a01, 0x2c01, 0x2e01}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0x7, 0x0, 0x5, 0x0, 0x1, 0x0, 0x6, 0x4, 0x2, 0x3, 0x0}}, grammar: nameSet{text: "--no-preserve--sparse--suffix--target-directory-S-t", ends: []uint32{0xd01, 0x1501, 0x1d01, 0x2f01, 0x3101, 0x3301}, tab: []uint32{0x0, 0x1, 0x5, 0x0, 0x0, 0x6, 0x0, 0x0, 0x0, 0x3, 0x2, 0x0, 0x0, 0x4, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL637() Pack {
+func effectsCoreutilsL641() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"mv"}, Flags: []string{"-b", "-f", "--force", "-i", "--interactive", "-n", "--no-clobber", "--strip-trailing-slashes", "-T", "--no-target-directory", "-u", "--update", "-v", "--verbose", "-Z", "--context", "--debug", "--no-copy", "--exchange", "--backup"}, Values: []string{"-S", "--suffix"}, Effects: map[string]string{"--target-directory": "write,last:delete", "-t": "write,last:delete"}, Operands: "delete", Last: "write", Always: []string{"recursive"}, Examples: []string{"mv old.txt new.txt", "mv -v a b dir/", "mv -t dest/ a b"}, Counter: []string{"cp a b"}, pre: programSets{opts: nameSet{text: "--backup--context--debug--exchange--force--interactive--no-clobber--no-copy--no-target-directory--strip-trailing-slashes--suffix--update--verbose-S-T-Z-b-f-i-n-u-v", ends: []uint32{0x801, 0x1101, 0x1801, 0x2201, 0x2901, 0x3601, 0x4201, 0x4b01, 0x6001, 0x7801, 0x8002, 0x8801, 0x9101, 0x9302, 0x9501, 0x9701, 0x9901, 0x9b01, 0x9d01, 0x9f01, 0xa101, 0xa301}, tab: []uint32{0x12, 0x0, 0x0, 0x0, 0x0, 0x5, 0x8, 0xe, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x10, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x6, 0xa, 0xf, 0x4, 0x7, 0x0, 0x14, 0x0, 0x0, 0x1, 0xd, 0xb, 0x0, 0x9, 0x2, 0x0, 0x0, 0x15, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x11, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0x0, 0x13, 0x0, 0x16, 0x3}}, effNames: nameSet{text: "--target-directory-t", ends: []uint32{0x1201, 0x1401}, tab: []uint32{0x0, 0x2, 0x0, 0x1}}, grammar: nameSet{text: "--suffix--target-directory-S-t", ends: []uint32{0x801, 0x1a01, 0x1c01, 0x1e01}, tab: []uint32{0x3, 0x0, 0x4, 0x0, 0x1, 0x0, 0x2, 0x0}}}}}}
 }
 
-func effectsCoreutilsL652() Pack {
+func effectsCoreutilsL656() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rm"}, Flags: []string{"-f", "--force", "-i", "-I", "--interactive", "--one-file-system", "--no-preserve-root", "--preserve-root", "-d", "--dir", "-v", "--verbose"}, Effects: map[string]string{"--recursive": "recursive", "-R": "recursive", "-r": "recursive"}, Operands: "delete", Examples: []string{"rm -f *.log", "rm -rf dist", "rm old.txt", "rm --recursive build"}, Counter: []string{"rmdir x"}, pre: programSets{opts: nameSet{text: "--dir--force--interactive--no-preserve-root--one-file-system--preserve-root--verbose-I-d-f-i-v", ends: []uint32{0x501, 0xc01, 0x1901, 0x2b01, 0x3c01, 0x4b01, 0x5401, 0x5601, 0x5801, 0x5a01, 0x5c01, 0x5e01}, tab: []uint32{0x8, 0xa, 0x2, 0x0, 0x0, 0x0, 0x1, 0x0, 0x0, 0x4, 0x0, 0x0, 0x3, 0x9, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0x0, 0x6, 0x0, 0x0, 0x5, 0x0, 0x0, 0x0, 0x0, 0x0, 0xb, 0xc}}, effNames: nameSet{text: "--recursive-R-r", ends: []uint32{0xb01, 0xd01, 0xf01}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x1, 0x2}}}}}}
 }
 
-func effectsCoreutilsL664() Pack {
+func effectsCoreutilsL668() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rmdir"}, Flags: []string{"--ignore-fail-on-non-empty", "-p", "--parents", "-v", "--verbose"}, Operands: "delete", Examples: []string{"rmdir empty", "rmdir -p a/b/c"}, Counter: []string{"rm -r x"}, pre: programSets{opts: nameSet{text: "--ignore-fail-on-non-empty--parents--verbose-p-v", ends: []uint32{0x1a01, 0x2301, 0x2c01, 0x2e01, 0x3001}, tab: []uint32{0x0, 0x4, 0x0, 0x1, 0x0, 0x0, 0x0, 0x0, 0x3, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5}}}}}}
 }
 
-func effectsCoreutilsL671() Pack {
+func effectsCoreutilsL675() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"unlink"}, Operands: "delete", Examples: []string{"unlink old.sock"}, Counter: []string{"link a b"}}}}
 }
 
-func effectsCoreutilsL680() Pack {
+func effectsCoreutilsL684() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"ln"}, Flags: []string{"-b", "-d", "-F", "--directory", "-f", "--force", "-i", "--interactive", "-L", "--logical", "-n", "--no-dereference", "-P", "--physical", "-r", "--relative", "-s", "--symbolic", "-T", "--no-target-directory", "-v", "--verbose", "--backup"}, Values: []string{"-S", "--suffix"}, Effects: map[string]string{"--target-directory": "write", "-t": "write"}, Operands: "write", Examples: []string{"ln -s ../shared/config.yml config.yml", "ln -sf target link", "ln -t bin/ ../tool"}, Counter: []string{"link a b"}, pre: programSets{opts: nameSet{text: "--backup--directory--force--interactive--logical--no-dereference--no-target-directory--physical--relative--suffix--symbolic--verbose-F-L-P-S-T-b-d-f-i-n-r-s-v", ends: []uint32{0x801, 0x1301, 0x1a01, 0x2701, 0x3001, 0x4001, 0x5501, 0x5f01, 0x6901, 0x7102, 0x7b01, 0x8401, 0x8601, 0x8801, 0x8a01, 0x8c02, 0x8e01, 0x9001, 0x9201, 0x9401, 0x9601, 0x9801, 0x9a01, 0x9c01, 0x9e01}, tab: []uint32{0x14, 0x0, 0x18, 0x0, 0x5, 0x3, 0xd, 0x10, 0x0, 0x0, 0x0, 0x0, 0xf, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x0, 0x6, 0x4, 0x13, 0x11, 0x0, 0x0, 0x0, 0x16, 0x0, 0x0, 0x1, 0xc, 0xa, 0x0, 0x7, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x17, 0x0, 0x0, 0x12, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xe, 0xb, 0x15, 0x19}}, effNames: nameSet{text: "--target-directory-t", ends: []uint32{0x1201, 0x1401}, tab: []uint32{0x0, 0x2, 0x0, 0x1}}, grammar: nameSet{text: "--suffix--target-directory-S-t", ends: []uint32{0x801, 0x1a01, 0x1c01, 0x1e01}, tab: []uint32{0x3, 0x0, 0x4, 0x0, 0x1, 0x0, 0x2, 0x0}}}}}}
 }
 
-func effectsCoreutilsL693() Pack {
+func effectsCoreutilsL697() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"link"}, Operands: "write", Examples: []string{"link a.txt b.txt"}, Counter: []string{"ln a b"}}}}
 }
 
-func effectsCoreutilsL699() Pack {
+func effectsCoreutilsL703() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"mkdir"}, Flags: []string{"-p", "--parents", "-v", "--verbose", "-Z", "--context"}, Values: []string{"-m", "--mode"}, Operands: "write", Examples: []string{"mkdir -p build/out", "mkdir -m 700 secret"}, Counter: []string{"rmdir x"}, pre: programSets{opts: nameSet{text: "--context--mode--parents--verbose-Z-m-p-v", ends: []uint32{0x901, 0xf02, 0x1801, 0x2101, 0x2301, 0x2502, 0x2701, 0x2901}, tab: []uint32{0x2, 0x7, 0x6, 0x0, 0x5, 0x0, 0x0, 0x0, 0x4, 0x1, 0x3, 0x0, 0x0, 0x0, 0x0, 0x8}}, grammar: nameSet{text: "--mode-m", ends: []uint32{0x601, 0x801}, tab: []uint32{0x1, 0x2, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL707() Pack {
+func effectsCoreutilsL711() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"mkfifo"}, Flags: []string{"-Z", "--context"}, Values: []string{"-m", "--mode"}, Operands: "write", Examples: []string{"mkfifo /tmp/pipe"}, Counter: []string{"mknod p p"}, pre: programSets{opts: nameSet{text: "--context--mode-Z-m", ends: []uint32{0x901, 0xf02, 0x1101, 0x1302}, tab: []uint32{0x2, 0x4, 0x3, 0x0, 0x1, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--mode-m", ends: []uint32{0x601, 0x801}, tab: []uint32{0x1, 0x2, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL715() Pack {
+func effectsCoreutilsL719() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"mknod"}, Flags: []string{"-Z", "--context"}, Values: []string{"-m", "--mode"}, First: "write", Examples: []string{"mknod mypipe p", "mknod -m 600 dev c 1 3"}, Counter: []string{"mkfifo p"}, pre: programSets{opts: nameSet{text: "--context--mode-Z-m", ends: []uint32{0x901, 0xf02, 0x1101, 0x1302}, tab: []uint32{0x2, 0x4, 0x3, 0x0, 0x1, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--mode-m", ends: []uint32{0x601, 0x801}, tab: []uint32{0x1, 0x2, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL723() Pack {
+func effectsCoreutilsL727() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"mktemp"}, Flags: []string{"-d", "--directory", "-q", "--quiet", "-t", "--tmpdir"}, Values: []string{"--suffix"}, Effects: map[string]string{"--dry-run": "dry-run", "-p": "write", "-u": "dry-run"}, Operands: "write", Examples: []string{"mktemp", "mktemp -d", "mktemp /tmp/build.XXXXXX", "mktemp -u"}, Counter: []string{"touch x"}, pre: programSets{opts: nameSet{text: "--directory--quiet--suffix--tmpdir-d-q-t", ends: []uint32{0xb01, 0x1201, 0x1a02, 0x2201, 0x2401, 0x2601, 0x2801}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0x7, 0x5, 0x6, 0x0, 0x1, 0x3, 0x0, 0x2, 0x0, 0x4, 0x0}}, effNames: nameSet{text: "--dry-run-p-u", ends: []uint32{0x901, 0xb01, 0xd01}, tab: []uint32{0x2, 0x1, 0x0, 0x0, 0x0, 0x3, 0x0, 0x0}}, grammar: nameSet{text: "--suffix-p", ends: []uint32{0x801, 0xa01}, tab: []uint32{0x2, 0x0, 0x1, 0x0}}}}}}
 }
 
-func effectsCoreutilsL735() Pack {
+func effectsCoreutilsL739() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"touch"}, Flags: []string{"-a", "-c", "--no-create", "-f", "-h", "--no-dereference", "-m"}, Values: []string{"-d", "--date", "-t", "--time"}, Effects: map[string]string{"--reference": "stat", "-r": "stat"}, Operands: "write", Examples: []string{"touch new.txt", "touch -d '2020-01-01' stamp", "touch -r ref.txt x"}, Counter: []string{"mkdir x"}, pre: programSets{opts: nameSet{text: "--date--no-create--no-dereference--time-a-c-d-f-h-m-t", ends: []uint32{0x602, 0x1101, 0x2101, 0x2702, 0x2901, 0x2b01, 0x2d02, 0x2f01, 0x3101, 0x3301, 0x3502}, tab: []uint32{0x2, 0x8, 0x6, 0x0, 0x0, 0xa, 0x0, 0x0, 0x4, 0x0, 0x0, 0xb, 0x3, 0x7, 0x5, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1, 0x0, 0x0, 0x0, 0x0}}, effNames: nameSet{text: "--reference-r", ends: []uint32{0xb01, 0xd01}, tab: []uint32{0x0, 0x1, 0x2, 0x0}}, grammar: nameSet{text: "--date--reference--time-d-r-t", ends: []uint32{0x601, 0x1101, 0x1701, 0x1901, 0x1b01, 0x1d01}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x3, 0x6, 0x4, 0x2, 0x0, 0x0, 0x0, 0x5, 0x0, 0x1, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL746() Pack {
+func effectsCoreutilsL750() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"truncate"}, Flags: []string{"-c", "--no-create", "-o", "--io-blocks"}, Values: []string{"-s", "--size"}, Effects: map[string]string{"--reference": "stat", "-r": "stat"}, Operands: "write", Examples: []string{"truncate -s 0 app.log", "truncate -r ref.bin out.bin"}, Counter: []string{"shred x"}, pre: programSets{opts: nameSet{text: "--io-blocks--no-create--size-c-o-s", ends: []uint32{0xb01, 0x1601, 0x1c02, 0x1e01, 0x2001, 0x2202}, tab: []uint32{0x2, 0x4, 0x6, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1, 0x5, 0x0, 0x0, 0x0}}, effNames: nameSet{text: "--reference-r", ends: []uint32{0xb01, 0xd01}, tab: []uint32{0x0, 0x1, 0x2, 0x0}}, grammar: nameSet{text: "--reference--size-r-s", ends: []uint32{0xb01, 0x1101, 0x1301, 0x1501}, tab: []uint32{0x4, 0x0, 0x2, 0x1, 0x0, 0x3, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL757() Pack {
+func effectsCoreutilsL761() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"shred"}, Flags: []string{"-f", "--force", "-v", "--verbose", "-x", "--exact", "-z", "--zero"}, Values: []string{"-n", "--iterations", "-s", "--size"}, Effects: map[string]string{"--random-source": "read", "--remove": "operands:delete", "-u": "operands:delete"}, Operands: "write", Examples: []string{"shred secret.txt", "shred -u -n 1 key.pem", "shred --remove=wipe x"}, Counter: []string{"rm x"}, pre: programSets{opts: nameSet{text: "--exact--force--iterations--size--verbose--zero-f-n-s-v-x-z", ends: []uint32{0x701, 0xe01, 0x1a02, 0x2002, 0x2901, 0x2f01, 0x3101, 0x3302, 0x3502, 0x3701, 0x3901, 0x3b01}, tab: []uint32{0x7, 0x9, 0x2, 0x0, 0x0, 0x1, 0xc, 0x0, 0x6, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0x8, 0x0, 0x5, 0x3, 0xb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xa}}, effNames: nameSet{text: "--random-source--remove-u", ends: []uint32{0xf01, 0x1701, 0x1901}, tab: []uint32{0x2, 0x0, 0x1, 0x0, 0x0, 0x3, 0x0, 0x0}}, grammar: nameSet{text: "--iterations--random-source--size-n-s", ends: []uint32{0xc01, 0x1b01, 0x2101, 0x2301, 0x2501}, tab: []uint32{0x5, 0x0, 0x0, 0x0, 0x2, 0x3, 0x0, 0x4, 0x0, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL769() Pack {
+func effectsCoreutilsL773() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"tee"}, Flags: []string{"-a", "--append", "-i", "--ignore-interrupts", "-p", "--output-error"}, Operands: "write", Examples: []string{"tee out.log", "tee -a build.log", "tee"}, Counter: []string{"cat x"}, pre: programSets{opts: nameSet{text: "--append--ignore-interrupts--output-error-a-i-p", ends: []uint32{0x801, 0x1b01, 0x2901, 0x2b01, 0x2d01, 0x2f01}, tab: []uint32{0x2, 0x6, 0x0, 0x0, 0x0, 0x1, 0x0, 0x3, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5}}}}}}
 }
 
-func effectsCoreutilsL780() Pack {
+func effectsCoreutilsL784() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"chmod"}, Flags: []string{"-c", "--changes", "-f", "--silent", "--quiet", "-v", "--verbose", "--no-preserve-root", "--preserve-root"}, Effects: map[string]string{"--recursive": "recursive", "--reference": "stat", "-R": "recursive", "-X": "first:write", "-a": "first:write", "-g": "first:write", "-o": "first:write", "-r": "first:write", "-s": "first:write", "-t": "first:write", "-u": "first:write", "-w": "first:write", "-x": "first:write"}, Operands: "write", First: "text", ScriptFlags: []string{"--reference"}, Examples: []string{"chmod +x script.sh", "chmod -R 755 bin", "chmod --reference=a.txt b.txt", "chmod -x run.sh"}, Counter: []string{"chown u f"}, pre: programSets{opts: nameSet{text: "--changes--no-preserve-root--preserve-root--quiet--silent--verbose-c-f-v", ends: []uint32{0x901, 0x1b01, 0x2a01, 0x3101, 0x3901, 0x4201, 0x4401, 0x4601, 0x4801}, tab: []uint32{0x8, 0x5, 0x7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x6, 0x1, 0x0, 0x0, 0x3, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9}}, effNames: nameSet{text: "--recursive--reference-R-X-a-g-o-r-s-t-u-w-x", ends: []uint32{0xb01, 0x1601, 0x1801, 0x1a01, 0x1c01, 0x1e01, 0x2001, 0x2201, 0x2401, 0x2601, 0x2801, 0x2a01, 0x2c01}, tab: []uint32{0x0, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x6, 0xa, 0x0, 0x0, 0x5, 0x2, 0x0, 0x0, 0x0, 0xd, 0x0, 0x4, 0xb, 0x8, 0x0, 0x3, 0x7, 0x1, 0x0, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--reference", ends: []uint32{0xb01}, tab: []uint32{0x0, 0x1, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL803() Pack {
+func effectsCoreutilsL807() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"chown", "chgrp"}, Flags: []string{"-c", "--changes", "-f", "--silent", "--quiet", "-v", "--verbose", "--dereference", "-h", "--no-dereference", "--no-preserve-root", "--preserve-root", "-H", "-L", "-P"}, Values: []string{"--from"}, Effects: map[string]string{"--recursive": "recursive", "--reference": "stat", "-R": "recursive"}, Operands: "write", First: "text", ScriptFlags: []string{"--reference"}, Examples: []string{"chown user:group file", "chown -R www-data /srv/app", "chgrp staff notes.txt"}, Counter: []string{"chmod 644 x"}, pre: programSets{opts: nameSet{text: "--changes--dereference--from--no-dereference--no-preserve-root--preserve-root--quiet--silent--verbose-H-L-P-c-f-h-v", ends: []uint32{0x901, 0x1601, 0x1c02, 0x2c01, 0x3e01, 0x4d01, 0x5401, 0x5c01, 0x6501, 0x6701, 0x6901, 0x6b01, 0x6d01, 0x6f01, 0x7101, 0x7301}, tab: []uint32{0xe, 0x8, 0xd, 0x0, 0x0, 0x0, 0xc, 0x0, 0x3, 0x5, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x2, 0x9, 0x1, 0x0, 0xf, 0x6, 0xa, 0x0, 0x7, 0x0, 0x0, 0x0, 0x0, 0x0, 0xb, 0x10}}, effNames: nameSet{text: "--recursive--reference-R", ends: []uint32{0xb01, 0x1601, 0x1801}, tab: []uint32{0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x1, 0x3}}, grammar: nameSet{text: "--from--reference", ends: []uint32{0x601, 0x1101}, tab: []uint32{0x0, 0x1, 0x2, 0x0}}}}}}
 }
 
-func effectsCoreutilsL821() Pack {
+func effectsCoreutilsL825() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"install"}, Flags: []string{"-b", "--backup", "-c", "-C", "--compare", "-D", "-p", "--preserve-timestamps", "-T", "--no-target-directory", "-v", "--verbose", "--preserve-context", "-Z", "--context"}, Values: []string{"-g", "--group", "-m", "--mode", "-o", "--owner", "-S", "--suffix"}, Effects: map[string]string{"--directory": "operands:write", "--target-directory": "write,last:read", "-d": "operands:write", "-t": "write,last:read"}, Operands: "read", Last: "write", Examples: []string{"install -m 755 tool /usr/local/bin/tool", "install -d build/bin", "install -Dm644 a.conf /etc/a.conf"}, Counter: []string{"cp a b"}, pre: programSets{opts: nameSet{text: "--backup--compare--context--group--mode--no-target-directory--owner--preserve-context--preserve-timestamps--suffix--verbose-C-D-S-T-Z-b-c-g-m-o-p-v", ends: []uint32{0x801, 0x1101, 0x1a01, 0x2102, 0x2702, 0x3c01, 0x4302, 0x5501, 0x6a01, 0x7202, 0x7b01, 0x7d01, 0x7f01, 0x8102, 0x8301, 0x8501, 0x8701, 0x8901, 0x8b02, 0x8d02, 0x8f02, 0x9101, 0x9301}, tab: []uint32{0x9, 0x5, 0x0, 0x0, 0x0, 0x4, 0x12, 0xe, 0x16, 0x0, 0xc, 0x14, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0x10, 0x0, 0x13, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xf, 0x0, 0x8, 0xd, 0x0, 0x0, 0x0, 0x1, 0xb, 0xa, 0x0, 0x6, 0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x11, 0x0, 0x2, 0x15, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x17, 0x0}}, effNames: nameSet{text: "--directory--target-directory-d-t", ends: []uint32{0xb01, 0x1d01, 0x1f01, 0x2101}, tab: []uint32{0x0, 0x0, 0x4, 0x3, 0x1, 0x0, 0x2, 0x0}}, grammar: nameSet{text: "--group--mode--owner--suffix--target-directory-S-g-m-o-t", ends: []uint32{0x701, 0xd01, 0x1401, 0x1c01, 0x2e01, 0x3001, 0x3201, 0x3401, 0x3601, 0x3801}, tab: []uint32{0x2, 0x0, 0x1, 0x6, 0x0, 0x8, 0x0, 0x3, 0x0, 0x0, 0x7, 0xa, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0x5, 0x0, 0x0, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL838() Pack {
+func effectsCoreutilsL842() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"split"}, Flags: []string{"-d", "--numeric-suffixes", "-x", "--hex-suffixes", "-e", "--elide-empty-files", "-u", "--unbuffered", "--verbose"}, Values: []string{"-a", "--suffix-length", "--additional-suffix", "-b", "--bytes", "-C", "--line-bytes", "-l", "--lines", "-n", "--number", "-t", "--separator"}, Effects: map[string]string{"--filter": "shell"}, Operands: "read", Last: "write", Always: []string{"writes-files"}, Examples: []string{"split -l 1000 big.csv part-", "split -b 999 --additional-suffix suffix x prefix"}, Counter: []string{"csplit x 1"}, pre: programSets{opts: nameSet{text: "--additional-suffix--bytes--elide-empty-files--hex-suffixes--line-bytes--lines--number--numeric-suffixes--separator--suffix-length--unbuffered--verbose-C-a-b-d-e-l-n-t-u-x", ends: []uint32{0x1302, 0x1a02, 0x2d01, 0x3b01, 0x4702, 0x4e02, 0x5602, 0x6801, 0x7302, 0x8202, 0x8e01, 0x9701, 0x9902, 0x9b02, 0x9d02, 0x9f01, 0xa101, 0xa302, 0xa502, 0xa702, 0xa901, 0xab01}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x2, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1, 0x0, 0x14, 0x0, 0x0, 0xb, 0x5, 0x10, 0x0, 0x3, 0xe, 0x13, 0x9, 0x0, 0xc, 0x0, 0x0, 0x4, 0x16, 0x0, 0x0, 0x0, 0x15, 0x6, 0x11, 0x0, 0x0, 0x0, 0x7, 0xf, 0xa, 0x0, 0x0, 0x0, 0x0, 0x12, 0x0, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0}}, effNames: nameSet{text: "--filter", ends: []uint32{0x801}, tab: []uint32{0x0, 0x0, 0x1, 0x0}}, grammar: nameSet{text: "--additional-suffix--bytes--filter--line-bytes--lines--number--separator--suffix-length-C-a-b-l-n-t", ends: []uint32{0x1301, 0x1a01, 0x2201, 0x2e01, 0x3501, 0x3d01, 0x4801, 0x5701, 0x5901, 0x5b01, 0x5d01, 0x5f01, 0x6101, 0x6301}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x2, 0x9, 0x0, 0x0, 0x0, 0x0, 0x1, 0xe, 0x0, 0x4, 0xa, 0xd, 0x7, 0x3, 0x0, 0x0, 0x0, 0x5, 0x0, 0x0, 0x6, 0x8, 0xb, 0xc, 0x0, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsCoreutilsL852() Pack {
+func effectsCoreutilsL856() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"csplit"}, Flags: []string{"-k", "--keep-files", "--suppress-matched", "-s", "--quiet", "--silent", "-z", "--elide-empty-files"}, Values: []string{"-b", "--suffix-format", "-f", "--prefix", "-n", "--digits"}, First: "read", Always: []string{"writes-files"}, Examples: []string{"csplit x 1", "csplit -z -f part- doc.md '/^# /' '{*}'"}, Counter: []string{"split x"}, pre: programSets{opts: nameSet{text: "--digits--elide-empty-files--keep-files--prefix--quiet--silent--suffix-format--suppress-matched-b-f-k-n-s-z", ends: []uint32{0x802, 0x1b01, 0x2701, 0x2f02, 0x3601, 0x3e01, 0x4d02, 0x5f01, 0x6102, 0x6302, 0x6501, 0x6702, 0x6901, 0x6b01}, tab: []uint32{0xa, 0x6, 0xd, 0x0, 0x0, 0x0, 0x1, 0xe, 0x0, 0x0, 0x0, 0x4, 0x0, 0x0, 0x2, 0x3, 0xc, 0x0, 0x8, 0xb, 0x0, 0x0, 0x0, 0x0, 0x5, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x7}}, grammar: nameSet{text: "--digits--prefix--suffix-format-b-f-n", ends: []uint32{0x801, 0x1001, 0x1f01, 0x2101, 0x2301, 0x2501}, tab: []uint32{0x5, 0x0, 0x0, 0x1, 0x0, 0x2, 0x0, 0x6, 0x0, 0x0, 0x0, 0x0, 0x4, 0x0, 0x0, 0x3}}}}}}
 }
 
@@ -7143,31 +8899,39 @@ func effectsDatabasesL371() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"mongoexport"}, Flags: []string{"--jsonArray", "--pretty", "--quiet", "-v", "--verbose", "--noHeaderLine"}, Values: []string{"-d", "--db", "-c", "--collection", "-q", "--query", "-f", "--fields", "--type", "-u", "--username", "-p", "--password", "--port", "--authenticationDatabase", "--limit", "--skip", "--sort", "--readPreference"}, Effects: map[string]string{"--host": "host", "--out": "write", "--uri": "url", "-h": "host", "-o": "write"}, Always: []string{"private"}, Examples: []string{"mongoexport --db shop -c users", "mongoexport --uri mongodb://db.example.com/shop -c orders -o orders.json"}, Counter: []string{"mongosh"}, pre: programSets{opts: nameSet{text: "--authenticationDatabase--collection--db--fields--jsonArray--limit--noHeaderLine--password--port--pretty--query--quiet--readPreference--skip--sort--type--username--verbose-c-d-f-p-q-u-v", ends: []uint32{0x1802, 0x2402, 0x2802, 0x3002, 0x3b01, 0x4202, 0x5001, 0x5a02, 0x6002, 0x6801, 0x6f02, 0x7601, 0x8602, 0x8c02, 0x9202, 0x9802, 0xa202, 0xab01, 0xad02, 0xaf02, 0xb102, 0xb302, 0xb502, 0xb702, 0xb901}, tab: []uint32{0x15, 0x0, 0x0, 0x0, 0x0, 0x13, 0x0, 0x16, 0x0, 0x0, 0xb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x7, 0x0, 0x2, 0xd, 0x14, 0x5, 0x1, 0x17, 0x0, 0xe, 0x0, 0x0, 0x0, 0x12, 0x0, 0x0, 0x3, 0x10, 0x11, 0x6, 0xa, 0x18, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0x0, 0x9, 0xf, 0x0, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x19}}, effNames: nameSet{text: "--host--out--uri-h-o", ends: []uint32{0x601, 0xb01, 0x1001, 0x1201, 0x1401}, tab: []uint32{0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x1, 0x0, 0x0, 0x0, 0x4, 0x0, 0x5, 0x0, 0x0, 0x2}}, grammar: nameSet{text: "--authenticationDatabase--collection--db--fields--host--limit--out--password--port--query--readPreference--skip--sort--type--uri--username-c-d-f-h-o-p-q-u", ends: []uint32{0x1801, 0x2401, 0x2801, 0x3001, 0x3601, 0x3d01, 0x4201, 0x4c01, 0x5201, 0x5901, 0x6901, 0x6f01, 0x7501, 0x7b01, 0x8001, 0x8a01, 0x8c01, 0x8e01, 0x9001, 0x9201, 0x9401, 0x9601, 0x9801, 0x9a01}, tab: []uint32{0x13, 0x0, 0x0, 0x0, 0x0, 0x11, 0x0, 0x16, 0x0, 0x0, 0xa, 0xf, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x2, 0xb, 0x12, 0x5, 0x1, 0x17, 0x0, 0xc, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0xe, 0x10, 0x6, 0x14, 0x18, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0xd, 0x15, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0x7, 0x8, 0x0}}}}}}
 }
 
-func effectsDatabasesL389() Pack {
+func effectsDatabasesL391() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"mongorestore"}, Flags: []string{"--drop", "--gzip", "--oplogReplay", "--noIndexRestore", "--noOptionsRestore", "--keepIndexVersion", "--stopOnError", "--preserveUUID", "--objcheck", "--bypassDocumentValidation", "--maintainInsertionOrder", "-v", "--verbose", "--quiet"}, Values: []string{"--uri", "-d", "--db", "-c", "--collection", "-u", "--username", "-p", "--password", "--port", "--authenticationDatabase", "--authenticationMechanism", "--nsInclude", "--nsExclude", "--nsFrom", "--nsTo", "-j", "--numParallelCollections", "--numInsertionWorkersPerCollection", "--writeConcern", "--readPreference"}, Effects: map[string]string{"--archive": "upload", "--config": "read", "--dir": "upload", "--dryRun": "dry-run", "--host": "host", "-h": "host"}, Operands: "upload", Always: []string{"network"}, Examples: []string{"mongorestore --uri mongodb://localhost:27017/app_dev dump/app_dev", "mongorestore --host db.example.com --drop dump/", "mongorestore --archive=backup.archive --gzip"}, Counter: []string{"mongodump --db shop"}, pre: programSets{opts: nameSet{text: "--authenticationDatabase--authenticationMechanism--bypassDocumentValidation--collection--db--drop--gzip--keepIndexVersion--maintainInsertionOrder--noIndexRestore--noOptionsRestore--nsExclude--nsFrom--nsInclude--nsTo--numInsertionWorkersPerCollection--numParallelCollections--objcheck--oplogReplay--password--port--preserveUUID--quiet--readPreference--stopOnError--uri--username--verbose--writeConcern-c-d-j-p-u-v", ends: []uint32{0x1802, 0x3102, 0x4b01, 0x5702, 0x5b02, 0x6101, 0x6701, 0x7901, 0x9101, 0xa101, 0xb301, 0xbe02, 0xc602, 0xd102, 0xd702, 0xf902, 0x11102, 0x11b01, 0x12801, 0x13202, 0x13802, 0x14601, 0x14d01, 0x15d02, 0x16a01, 0x16f02, 0x17902, 0x18201, 0x19002, 0x19202, 0x19402, 0x19602, 0x19802, 0x19a02, 0x19c01}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x13, 0x0, 0x0, 0x8, 0x1e, 0x0, 0x0, 0x0, 0xd, 0x21, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x16, 0x0, 0x20, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x4, 0xb, 0x18, 0x0, 0x1f, 0x0, 0x0, 0x2, 0x0, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1c, 0x0, 0x0, 0x0, 0x0, 0x10, 0x5, 0x1b, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x12, 0x22, 0x0, 0x1d, 0x0, 0x6, 0x9, 0x0, 0x0, 0x7, 0x0, 0x0, 0xf, 0x17, 0xe, 0xa, 0x19, 0x0, 0x0, 0x15, 0x0, 0x0, 0x0, 0x0, 0x0, 0x11, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0x0, 0x0, 0x0, 0x14, 0x23, 0x0, 0x0}}, effNames: nameSet{text: "--archive--config--dir--dryRun--host-h", ends: []uint32{0x901, 0x1101, 0x1601, 0x1e01, 0x2401, 0x2601}, tab: []uint32{0x0, 0x0, 0x0, 0x2, 0x3, 0x4, 0x5, 0x0, 0x0, 0x1, 0x6, 0x0, 0x0, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--archive--authenticationDatabase--authenticationMechanism--collection--config--db--dir--host--nsExclude--nsFrom--nsInclude--nsTo--numInsertionWorkersPerCollection--numParallelCollections--password--port--readPreference--uri--username--writeConcern-c-d-h-j-p-u", ends: []uint32{0x901, 0x2101, 0x3a01, 0x4601, 0x4e01, 0x5201, 0x5701, 0x5d01, 0x6801, 0x7001, 0x7b01, 0x8101, 0xa301, 0xbb01, 0xc501, 0xcb01, 0xdb01, 0xe001, 0xea01, 0xf801, 0xfa01, 0xfc01, 0xfe01, 0x10001, 0x10201, 0x10401}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0x15, 0x0, 0xa, 0x19, 0x0, 0x0, 0x12, 0x0, 0x7, 0x5, 0x0, 0x18, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x4, 0x11, 0x16, 0x3, 0x2, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1, 0x6, 0xd, 0x13, 0x17, 0x1a, 0x14, 0x0, 0x0, 0x0, 0xc, 0xb, 0x0, 0x0, 0x10, 0x0, 0x0, 0xe, 0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0xf, 0x0}}}}}}
+}
+
+func effectsDatabasesL412() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"mongoimport"}, Flags: []string{"--drop", "--headerline", "--jsonArray", "--stopOnError", "--ignoreBlanks", "--columnsHaveTypes", "--legacy", "--maintainInsertionOrder", "--bypassDocumentValidation", "-v", "--verbose", "--quiet"}, Values: []string{"--uri", "-d", "--db", "-c", "--collection", "--type", "-f", "--fields", "-u", "--username", "-p", "--password", "--port", "--authenticationDatabase", "--authenticationMechanism", "--mode", "--upsertFields", "-j", "--numInsertionWorkers", "--writeConcern", "--parseGrace"}, Effects: map[string]string{"--config": "read", "--fieldFile": "read", "--file": "upload", "--host": "host", "-h": "host"}, Operands: "upload", Always: []string{"network"}, Examples: []string{"mongoimport --db app_dev -c users --file fixtures/users.json", "mongoimport --host db.example.com --db shop -c users users.json"}, Counter: []string{"mongoexport --db shop -c users"}, pre: programSets{opts: nameSet{text: "--authenticationDatabase--authenticationMechanism--bypassDocumentValidation--collection--columnsHaveTypes--db--drop--fields--headerline--ignoreBlanks--jsonArray--legacy--maintainInsertionOrder--mode--numInsertionWorkers--parseGrace--password--port--quiet--stopOnError--type--upsertFields--uri--username--verbose--writeConcern-c-d-f-j-p-u-v", ends: []uint32{0x1802, 0x3102, 0x4b01, 0x5702, 0x6901, 0x6d02, 0x7301, 0x7b02, 0x8701, 0x9501, 0xa001, 0xa801, 0xc001, 0xc602, 0xdb02, 0xe702, 0xf102, 0xf702, 0xfe01, 0x10b01, 0x11102, 0x11f02, 0x12402, 0x12e02, 0x13701, 0x14502, 0x14702, 0x14902, 0x14b02, 0x14d02, 0x14f02, 0x15102, 0x15301}, tab: []uint32{0x0, 0x1d, 0xe, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0, 0x1b, 0x9, 0x0, 0x0, 0x1f, 0x0, 0x0, 0x0, 0x10, 0x0, 0x0, 0x0, 0x17, 0xa, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1e, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x1c, 0x0, 0x0, 0x2, 0xb, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x19, 0x0, 0xc, 0x0, 0x0, 0x18, 0x6, 0x15, 0x0, 0x0, 0x0, 0x5, 0x0, 0x0, 0x0, 0x20, 0x0, 0x1a, 0x0, 0x7, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x13, 0x14, 0x0, 0x0, 0x0, 0x0, 0x12, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x0, 0x16, 0x0, 0x0, 0xf, 0x0, 0x0, 0x0, 0x0, 0x0, 0x11, 0x21, 0x0, 0x0}}, effNames: nameSet{text: "--config--fieldFile--file--host-h", ends: []uint32{0x801, 0x1301, 0x1901, 0x1f01, 0x2101}, tab: []uint32{0x0, 0x0, 0x0, 0x1, 0x0, 0x0, 0x4, 0x0, 0x0, 0x0, 0x3, 0x5, 0x0, 0x0, 0x2, 0x0}}, grammar: nameSet{text: "--authenticationDatabase--authenticationMechanism--collection--config--db--fieldFile--fields--file--host--mode--numInsertionWorkers--parseGrace--password--port--type--upsertFields--uri--username--writeConcern-c-d-f-h-j-p-u", ends: []uint32{0x1801, 0x3101, 0x3d01, 0x4501, 0x4901, 0x5401, 0x5c01, 0x6201, 0x6801, 0x6e01, 0x8301, 0x8f01, 0x9901, 0x9f01, 0xa501, 0xb301, 0xb801, 0xc201, 0xd001, 0xd201, 0xd401, 0xd601, 0xd801, 0xda01, 0xdc01, 0xde01}, tab: []uint32{0x16, 0xa, 0x0, 0x0, 0x0, 0x14, 0x0, 0x19, 0x0, 0xc, 0x0, 0x11, 0x0, 0x0, 0x4, 0x0, 0x18, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0, 0x15, 0x2, 0x1, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5, 0xf, 0x12, 0x17, 0x0, 0x8, 0x13, 0x1a, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xe, 0x0, 0x0, 0x0, 0x0, 0x7, 0x10, 0x6, 0xb, 0x0, 0x0, 0xd, 0x0}}}}}}
+}
+
+func effectsDatabasesL433() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kafka-topics", "kafka-topics.sh"}, Flags: []string{"--describe", "--list", "--exclude-internal", "--under-replicated-partitions", "--under-min-isr-partitions", "--at-min-isr-partitions", "--unavailable-partitions", "--topics-with-overrides", "--help", "--version"}, Values: []string{"--bootstrap-server", "--topic"}, Effects: map[string]string{"--command-config": "read"}, Always: []string{"remote-read"}, Examples: []string{"kafka-topics.sh --bootstrap-server localhost:9092 --list", "kafka-topics --bootstrap-server b:9092 --describe --topic t"}, Counter: []string{"kafka-consumer-groups.sh --bootstrap-server localhost:9092 --list"}, pre: programSets{opts: nameSet{text: "--at-min-isr-partitions--bootstrap-server--describe--exclude-internal--help--list--topic--topics-with-overrides--unavailable-partitions--under-min-isr-partitions--under-replicated-partitions--version", ends: []uint32{0x1701, 0x2902, 0x3301, 0x4501, 0x4b01, 0x5101, 0x5802, 0x6f01, 0x8701, 0xa101, 0xbe01, 0xc701}, tab: []uint32{0x5, 0x9, 0x2, 0x6, 0xc, 0x1, 0x8, 0xb, 0x3, 0xa, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0x4, 0x0}}, effNames: nameSet{text: "--command-config", ends: []uint32{0x1001}, tab: []uint32{0x0, 0x0, 0x1, 0x0}}, grammar: nameSet{text: "--bootstrap-server--command-config--topic", ends: []uint32{0x1201, 0x2201, 0x2901}, tab: []uint32{0x1, 0x0, 0x0, 0x0, 0x0, 0x2, 0x3, 0x0}}}}}}
 }
 
-func effectsDatabasesL400() Pack {
+func effectsDatabasesL444() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"kafka-consumer-groups", "kafka-consumer-groups.sh"}, Flags: []string{"--describe", "--list", "--members", "--offsets", "--state", "--verbose", "--all-groups", "--help", "--version"}, Values: []string{"--bootstrap-server", "--group", "--timeout"}, Effects: map[string]string{"--command-config": "read"}, Always: []string{"remote-read"}, Examples: []string{"kafka-consumer-groups.sh --bootstrap-server localhost:9092 --list", "kafka-consumer-groups --bootstrap-server b:9092 --describe --group g --members"}, Counter: []string{"kafka-topics.sh --bootstrap-server localhost:9092 --list"}, pre: programSets{opts: nameSet{text: "--all-groups--bootstrap-server--describe--group--help--list--members--offsets--state--timeout--verbose--version", ends: []uint32{0xc01, 0x1e02, 0x2801, 0x2f02, 0x3501, 0x3b01, 0x4401, 0x4d01, 0x5401, 0x5d02, 0x6601, 0x6f01}, tab: []uint32{0x5, 0x0, 0x2, 0x4, 0x6, 0xc, 0x0, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0, 0x8, 0x0, 0x0, 0x0, 0xb, 0x1, 0xa, 0x0, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0}}, effNames: nameSet{text: "--command-config", ends: []uint32{0x1001}, tab: []uint32{0x0, 0x0, 0x1, 0x0}}, grammar: nameSet{text: "--bootstrap-server--command-config--group--timeout", ends: []uint32{0x1201, 0x2201, 0x2901, 0x3201}, tab: []uint32{0x1, 0x3, 0x0, 0x0, 0x4, 0x2, 0x0, 0x0}}}}}}
 }
 
-func effectsDatabasesL413() Pack {
+func effectsDatabasesL457() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rabbitmqctl"}, Flags: []string{"-q", "--quiet", "-s", "--silent", "-l", "--longnames"}, Values: []string{"-n", "--node", "-t", "--timeout"}, Operands: "subcommand", Always: []string{"network"}, Examples: []string{"rabbitmqctl", "rabbitmqctl purge_queue q"}, Counter: []string{"rabbitmqctl list_queues"}, pre: programSets{opts: nameSet{text: "--longnames--node--quiet--silent--timeout-l-n-q-s-t", ends: []uint32{0xb01, 0x1102, 0x1801, 0x2001, 0x2902, 0x2b01, 0x2d02, 0x2f01, 0x3101, 0x3302}, tab: []uint32{0x2, 0x4, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xa, 0x0, 0x8, 0x0, 0x7, 0x0, 0x0, 0x5, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0, 0x0, 0x6, 0x0, 0x0, 0x1, 0x0}}, grammar: nameSet{text: "--node--timeout-n-t", ends: []uint32{0x601, 0xf01, 0x1101, 0x1301}, tab: []uint32{0x1, 0x0, 0x4, 0x3, 0x2, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsDatabasesL422() Pack {
+func effectsDatabasesL466() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"rabbitmqctl"}, Sub: []string{"list_queues|list_exchanges|list_bindings|list_connections|list_channels|list_consumers|list_vhosts|list_users|list_permissions|list_user_permissions|list_policies|status|cluster_status|ping|version"}, Flags: []string{"-q", "--quiet", "-s", "--silent", "-l", "--longnames", "--no-table-headers", "--online", "--offline", "--local"}, Values: []string{"-n", "--node", "-t", "--timeout", "-p", "--vhost", "--formatter"}, Always: []string{"remote-read"}, Examples: []string{"rabbitmqctl list_queues name messages", "rabbitmqctl -n rabbit@mq1 cluster_status", "rabbitmqctl list_exchanges -p /app"}, pre: programSets{opts: nameSet{text: "--formatter--local--longnames--no-table-headers--node--offline--online--quiet--silent--timeout--vhost-l-n-p-q-s-t", ends: []uint32{0xb02, 0x1201, 0x1d01, 0x2f01, 0x3502, 0x3e01, 0x4601, 0x4d01, 0x5501, 0x5e02, 0x6502, 0x6701, 0x6902, 0x6b02, 0x6d01, 0x6f01, 0x7102}, tab: []uint32{0x0, 0x5, 0x10, 0x9, 0x0, 0x0, 0x1, 0xe, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x6, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x11, 0x0, 0x0, 0x0, 0x0, 0xf, 0x0, 0x0, 0x0, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0xa, 0xb, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0x0, 0x0, 0x7, 0x4, 0x3, 0x0, 0x0}}}}}}
 }
 
-func effectsDatabasesL432() Pack {
+func effectsDatabasesL476() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"etcdctl"}, Values: []string{"--endpoints", "--dial-timeout", "--command-timeout", "-w", "--write-out"}, Effects: map[string]string{"--cacert": "read", "--cert": "read", "--key": "identity"}, Operands: "subcommand", Env: map[string]string{"ETCDCTL_API": "text", "ETCDCTL_ENDPOINTS": "text"}, Always: []string{"network"}, Examples: []string{"etcdctl", "etcdctl del /k"}, Counter: []string{"etcdctl get /k"}, pre: programSets{opts: nameSet{text: "--command-timeout--dial-timeout--endpoints--write-out-w", ends: []uint32{0x1102, 0x1f02, 0x2a02, 0x3502, 0x3702}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x5, 0x0, 0x2, 0x4, 0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1, 0x0}}, effNames: nameSet{text: "--cacert--cert--key", ends: []uint32{0x801, 0xe01, 0x1301}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x1, 0x2, 0x3, 0x0}}, grammar: nameSet{text: "--cacert--cert--command-timeout--dial-timeout--endpoints--key--write-out-w", ends: []uint32{0x801, 0xe01, 0x1f01, 0x2d01, 0x3801, 0x3d01, 0x4801, 0x4a01}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x8, 0x0, 0x4, 0x7, 0x5, 0x1, 0x2, 0x6, 0x0, 0x0, 0x3, 0x0}}}}}}
 }
 
-func effectsDatabasesL447() Pack {
+func effectsDatabasesL491() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"etcdctl"}, Sub: []string{"get"}, Flags: []string{"--prefix", "--keys-only", "--count-only", "--print-value-only", "--from-key", "--hex"}, Values: []string{"--endpoints", "--dial-timeout", "--command-timeout", "-w", "--write-out", "--rev", "--limit", "--sort-by", "--order", "--consistency", "--max-create-rev", "--min-create-rev", "--max-mod-rev", "--min-mod-rev"}, Effects: map[string]string{"--cacert": "read", "--cert": "read", "--key": "identity"}, Always: []string{"remote-read", "private"}, Examples: []string{"etcdctl get /services/ --prefix --keys-only", "etcdctl --endpoints=http://127.0.0.1:2379 get /k"}, pre: programSets{opts: nameSet{text: "--command-timeout--consistency--count-only--dial-timeout--endpoints--from-key--hex--keys-only--limit--max-create-rev--max-mod-rev--min-create-rev--min-mod-rev--order--prefix--print-value-only--rev--sort-by--write-out-w", ends: []uint32{0x1102, 0x1e02, 0x2a01, 0x3802, 0x4302, 0x4d01, 0x5201, 0x5d01, 0x6402, 0x7402, 0x8102, 0x9102, 0x9e02, 0xa502, 0xad01, 0xbf01, 0xc402, 0xcd02, 0xd802, 0xda02}, tab: []uint32{0x0, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xe, 0x0, 0x6, 0x0, 0x0, 0x0, 0x0, 0x12, 0x0, 0x14, 0x0, 0x0, 0x0, 0xf, 0x0, 0x4, 0x0, 0x0, 0x0, 0x0, 0x7, 0x0, 0x13, 0xb, 0x5, 0xd, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0x0, 0x0, 0x2, 0x11, 0x0, 0x0, 0x0, 0x0, 0x0, 0x10, 0x0, 0x0, 0x0, 0xa, 0xc, 0x0, 0x0, 0x0, 0x1, 0x3, 0x0, 0x0, 0x0}}, effNames: nameSet{text: "--cacert--cert--key", ends: []uint32{0x801, 0xe01, 0x1301}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x1, 0x2, 0x3, 0x0}}}}}}
 }
 
-func effectsDatabasesL460() Pack {
+func effectsDatabasesL504() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"etcdctl"}, Sub: []string{"endpoint|member", "health|status|list"}, Flags: []string{"--cluster"}, Values: []string{"--endpoints", "--dial-timeout", "--command-timeout", "-w", "--write-out"}, Effects: map[string]string{"--cacert": "read", "--cert": "read"}, Always: []string{"remote-read"}, Examples: []string{"etcdctl endpoint health", "etcdctl member list -w table"}, pre: programSets{opts: nameSet{text: "--cluster--command-timeout--dial-timeout--endpoints--write-out-w", ends: []uint32{0x901, 0x1a02, 0x2802, 0x3302, 0x3e02, 0x4002}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x6, 0x0, 0x3, 0x1, 0x4, 0x5, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0}}, effNames: nameSet{text: "--cacert--cert", ends: []uint32{0x801, 0xe01}, tab: []uint32{0x0, 0x0, 0x1, 0x2}}}}}}
 }
 
@@ -9535,91 +11299,91 @@ func effectsPackagesL791() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hatch"}, Sub: []string{"env|config|dep|python", "show|find|path|explore|hash"}, Flags: []string{"--ascii", "--json", "--all", "-a", "--internal", "-i"}, Examples: []string{"hatch env show", "hatch config show", "hatch dep show table"}, pre: programSets{opts: nameSet{text: "--all--ascii--internal--json-a-i", ends: []uint32{0x501, 0xc01, 0x1601, 0x1c01, 0x1e01, 0x2001}, tab: []uint32{0x6, 0x3, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5, 0x0, 0x1, 0x2, 0x0, 0x0, 0x0, 0x0, 0x4}}}}}}
 }
 
-func effectsPackagesL799() Pack {
-	return Pack{Programs: []Program{{Exe: []string{"hatch"}, Sub: []string{"run"}, Operands: "command", Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"hatch run python -m http.server", "hatch run test:pytest"}}}}
+func effectsPackagesL800() Pack {
+	return Pack{Programs: []Program{{Exe: []string{"hatch"}, Sub: []string{"run"}, Operands: "env-command", Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"hatch run python -m http.server", "hatch run test:pytest", "hatch run test:rm -rf build"}}}}
 }
 
-func effectsPackagesL806() Pack {
+func effectsPackagesL807() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"hatch"}, Sub: []string{"test|build|shell|env|version|new|publish|clean|fmt|project|dep|config|python|self"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"hatch test", "hatch build", "hatch version minor", "hatch fmt"}}}}
 }
 
-func effectsPackagesL817() Pack {
+func effectsPackagesL818() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pipenv"}, Sub: []string{"run"}, Operands: "command", Always: []string{"runs-code"}, Examples: []string{"pipenv run pytest", "pipenv run python manage.py migrate"}}}}
 }
 
-func effectsPackagesL824() Pack {
+func effectsPackagesL825() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pdm"}, Sub: []string{"run"}, Flags: []string{"-l", "--list", "-s", "--site-packages", "--json", "-v", "--verbose", "-q", "--quiet"}, Values: []string{"-p", "--project", "-g", "--global"}, Operands: "python-command", Always: []string{"runs-code"}, Examples: []string{"pdm run pytest -q", "pdm run scripts/seed.py", "pdm run python -m app"}, pre: programSets{opts: nameSet{text: "--global--json--list--project--quiet--site-packages--verbose-g-l-p-q-s-v", ends: []uint32{0x802, 0xe01, 0x1401, 0x1d02, 0x2401, 0x3301, 0x3c01, 0x3e02, 0x4001, 0x4202, 0x4401, 0x4601, 0x4801}, tab: []uint32{0x0, 0xc, 0x0, 0x3, 0xa, 0x0, 0x0, 0x0, 0x6, 0x0, 0x8, 0x0, 0x0, 0xb, 0x0, 0x0, 0x0, 0x7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5, 0x0, 0x4, 0x1, 0x9, 0x0, 0x2, 0xd}}}}}}
 }
 
-func effectsPackagesL833() Pack {
+func effectsPackagesL834() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"pipenv", "pdm"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"pipenv install requests", "pdm add httpx", "pdm sync"}}}}
 }
 
-func effectsPackagesL840() Pack {
+func effectsPackagesL841() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Flags: []string{"-v", "--verbose", "-q", "--quiet", "--json", "-y", "--yes", "--dry-run", "-d"}, Values: []string{"-n", "--name", "-p", "--prefix", "-c", "--channel"}, Effects: map[string]string{"--offline": "offline"}, Operands: "subcommand", Env: map[string]string{"CONDARC": "exec"}, Examples: []string{"conda frobnicate"}, pre: programSets{opts: nameSet{text: "--channel--dry-run--json--name--prefix--quiet--verbose--yes-c-d-n-p-q-v-y", ends: []uint32{0x902, 0x1201, 0x1801, 0x1e02, 0x2602, 0x2d01, 0x3601, 0x3b01, 0x3d02, 0x3f01, 0x4102, 0x4302, 0x4501, 0x4701, 0x4901}, tab: []uint32{0x0, 0x0, 0x9, 0xc, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x0, 0x5, 0xa, 0xd, 0x0, 0xb, 0x0, 0x4, 0x1, 0x7, 0x0, 0x0, 0x0, 0x0, 0x6, 0x8, 0x0, 0x0, 0xf, 0x0, 0x3, 0xe}}, effNames: nameSet{text: "--offline", ends: []uint32{0x901}, tab: []uint32{0x1, 0x0, 0x0, 0x0}}, grammar: nameSet{text: "--channel--name--prefix-c-n-p", ends: []uint32{0x901, 0xf01, 0x1701, 0x1901, 0x1b01, 0x1d01}, tab: []uint32{0x0, 0x4, 0x6, 0x0, 0x0, 0x3, 0x0, 0x5, 0x2, 0x1, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsPackagesL851() Pack {
+func effectsPackagesL852() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Sub: []string{"list|info|doctor"}, Flags: []string{"--json", "-e", "--export", "--explicit", "--md5", "--revisions", "-r", "--full-name", "-f", "--canonical", "-c", "--envs", "-a", "--all", "-s", "--system", "--base", "--unsafe-channels", "-v", "--verbose", "--no-pip", "--show-channel-urls"}, Values: []string{"-n", "--name", "-p", "--prefix"}, Examples: []string{"conda list", "conda info --envs", "mamba list -n base numpy", "conda list --explicit"}, pre: programSets{opts: nameSet{text: "--all--base--canonical--envs--explicit--export--full-name--json--md5--name--no-pip--prefix--revisions--show-channel-urls--system--unsafe-channels--verbose-a-c-e-f-n-p-r-s-v", ends: []uint32{0x501, 0xb01, 0x1601, 0x1c01, 0x2601, 0x2e01, 0x3901, 0x3f01, 0x4401, 0x4a02, 0x5201, 0x5a02, 0x6501, 0x7801, 0x8001, 0x9101, 0x9a01, 0x9c01, 0x9e01, 0xa001, 0xa201, 0xa402, 0xa602, 0xa801, 0xaa01, 0xac01}, tab: []uint32{0x15, 0x0, 0x19, 0x0, 0x9, 0x13, 0x0, 0x17, 0x0, 0x10, 0x0, 0x3, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0x0, 0x6, 0xb, 0x0, 0x0, 0x12, 0x0, 0x16, 0x0, 0x0, 0xa, 0x11, 0x1, 0x4, 0x0, 0x0, 0xd, 0x5, 0xe, 0xf, 0x14, 0x0, 0x18, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x8, 0x7, 0x1a}}}}}}
 }
 
-func effectsPackagesL860() Pack {
+func effectsPackagesL861() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Sub: []string{"env", "list|export"}, Flags: []string{"--json", "--no-builds", "--from-history", "--override-channels"}, Values: []string{"-n", "--name", "-p", "--prefix", "-c", "--channel"}, Effects: map[string]string{"--file": "write", "-f": "write"}, Examples: []string{"conda env list", "conda env export -n base --from-history", "conda env export -f environment.yml"}, pre: programSets{opts: nameSet{text: "--channel--from-history--json--name--no-builds--override-channels--prefix-c-n-p", ends: []uint32{0x902, 0x1701, 0x1d01, 0x2302, 0x2e01, 0x4101, 0x4902, 0x4b02, 0x4d02, 0x4f02}, tab: []uint32{0x0, 0x0, 0x8, 0xa, 0x0, 0x0, 0x0, 0x0, 0x5, 0x0, 0x0, 0x7, 0x0, 0x2, 0x0, 0x9, 0x0, 0x4, 0x1, 0x0, 0x0, 0x6, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x3, 0x0}}, effNames: nameSet{text: "--file-f", ends: []uint32{0x601, 0x801}, tab: []uint32{0x2, 0x0, 0x1, 0x0}}}}}}
 }
 
-func effectsPackagesL870() Pack {
+func effectsPackagesL871() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Sub: []string{"config"}, Flags: []string{"--show", "--show-sources", "--describe", "--validate", "--json", "--system", "--env"}, Values: []string{"--get", "--file"}, Effects: map[string]string{"--add": "exec", "--append": "exec", "--prepend": "exec", "--remove": "exec", "--remove-key": "exec", "--set": "exec", "--write-default": "writes-files"}, Examples: []string{"conda config --show channels", "conda config --get channels", "conda config --set auto_activate_base false"}, pre: programSets{opts: nameSet{text: "--describe--env--file--get--json--show--show-sources--system--validate", ends: []uint32{0xa01, 0xf01, 0x1502, 0x1a02, 0x2001, 0x2601, 0x3401, 0x3c01, 0x4601}, tab: []uint32{0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1, 0x0, 0x4, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x9, 0x3, 0x8, 0x7, 0x0, 0x0, 0x0, 0x6, 0x0, 0x0, 0x5, 0x0}}, effNames: nameSet{text: "--add--append--prepend--remove--remove-key--set--write-default", ends: []uint32{0x501, 0xd01, 0x1601, 0x1e01, 0x2a01, 0x2f01, 0x3e01}, tab: []uint32{0x0, 0x3, 0x4, 0x7, 0x0, 0x2, 0x0, 0x0, 0x5, 0x0, 0x0, 0x0, 0x0, 0x1, 0x0, 0x6}}}}}}
 }
 
-func effectsPackagesL886() Pack {
+func effectsPackagesL887() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba", "micromamba"}, Sub: []string{"run"}, Flags: []string{"--no-capture-output", "--live-stream", "--debug-wrapper-scripts", "-v", "--verbose"}, Values: []string{"-n", "--name", "-p", "--prefix", "--cwd"}, Operands: "command", Always: []string{"runs-code"}, Examples: []string{"conda run -n base python x.py", "mamba run -n py312 --no-capture-output pytest"}, pre: programSets{opts: nameSet{text: "--cwd--debug-wrapper-scripts--live-stream--name--no-capture-output--prefix--verbose-n-p-v", ends: []uint32{0x502, 0x1c01, 0x2901, 0x2f02, 0x4201, 0x4a02, 0x5301, 0x5502, 0x5702, 0x5901}, tab: []uint32{0x2, 0x3, 0xa, 0x9, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x6, 0x0, 0x0, 0x0, 0x8, 0x0, 0x4, 0x7, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x5, 0x1}}}}}}
 }
 
-func effectsPackagesL895() Pack {
+func effectsPackagesL896() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"conda", "mamba"}, Sub: []string{"install|create|update|upgrade|remove|uninstall|env|activate|deactivate|clean|init|search|package|build|develop|rename|compare|notices|repoquery|shell|self-update|tos"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"conda install -y numpy", "conda create -n py312 python=3.12", "conda search scipy"}}}}
 }
 
-func effectsPackagesL904() Pack {
+func effectsPackagesL905() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"composer"}, Env: map[string]string{"COMPOSER": "exec", "COMPOSER_HOME": "exec", "EDITOR": "shell"}, Always: []string{"runs-code"}, Examples: []string{"composer install", "composer show", "composer run-script x", "composer require monolog/monolog"}}}}
 }
 
-func effectsPackagesL913() Pack {
+func effectsPackagesL914() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gem"}, Operands: "subcommand", Env: map[string]string{"EDITOR": "shell", "GEMRC": "exec", "GEM_EDITOR": "shell", "GEM_HOME": "exec", "RUBYLIB": "exec", "RUBYOPT": "exec", "VISUAL": "shell"}, Examples: []string{"gem frobnicate"}}}}
 }
 
-func effectsPackagesL926() Pack {
+func effectsPackagesL927() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gem"}, Sub: []string{"list|info|contents|specification|spec|which|environment|env|dependency|dep|query|help|sources|stale|check"}, Flags: []string{"-l", "--local", "-i", "--installed", "-d", "--details", "--no-details", "--all", "--prerelease", "--no-prerelease", "--versions", "--no-versions", "-e", "--exact", "--default", "--no-default", "-q", "--quiet", "-V", "--verbose", "--no-verbose", "--lib-only", "--prefix", "--no-prefix", "--show-install-dir", "-R", "--reverse-dependencies", "--pipe", "--ruby", "--yaml", "--marshal", "--all-files", "--doctor", "--dry-run", "--alien", "--gems", "--no-gems", "--test"}, Values: []string{"-v", "--version", "--platform", "-s", "--spec-dir", "--bindir"}, Effects: map[string]string{"--add": "network", "--both": "network", "--clear-all": "writes-files", "--remote": "network", "--remove": "network", "--source": "url", "--update": "network", "-a": "network", "-b": "network", "-c": "writes-files", "-r": "network", "-u": "network"}, Examples: []string{"gem list", "gem list rails --exact", "gem info bundler", "gem contents rake", "gem env", "gem which json"}, pre: programSets{opts: nameSet{text: "--alien--all--all-files--bindir--default--details--doctor--dry-run--exact--gems--installed--lib-only--local--marshal--no-default--no-details--no-gems--no-prefix--no-prerelease--no-verbose--no-versions--pipe--platform--prefix--prerelease--quiet--reverse-dependencies--ruby--show-install-dir--spec-dir--test--verbose--version--versions--yaml-R-V-d-e-i-l-q-s-v", ends: []uint32{0x701, 0xc01, 0x1701, 0x1f02, 0x2801, 0x3101, 0x3901, 0x4201, 0x4901, 0x4f01, 0x5a01, 0x6401, 0x6b01, 0x7401, 0x8001, 0x8c01, 0x9501, 0xa001, 0xaf01, 0xbb01, 0xc801, 0xce01, 0xd802, 0xe001, 0xec01, 0xf301, 0x10901, 0x10f01, 0x12101, 0x12b02, 0x13101, 0x13a01, 0x14302, 0x14d01, 0x15301, 0x15501, 0x15701, 0x15901, 0x15b01, 0x15d01, 0x15f01, 0x16101, 0x16302, 0x16502}, tab: []uint32{0x0, 0x0, 0x0, 0xb, 0x0, 0x2b, 0x25, 0x11, 0xa, 0x0, 0x0, 0x0, 0x0, 0x21, 0x22, 0x0, 0x0, 0x16, 0x19, 0x0, 0x0, 0x9, 0xc, 0xd, 0x8, 0x1b, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1f, 0x0, 0x0, 0x0, 0x0, 0x0, 0x1d, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x18, 0x1e, 0x0, 0x0, 0x0, 0x26, 0x0, 0x0, 0x0, 0x2a, 0x15, 0x0, 0x4, 0x0, 0x17, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xe, 0x20, 0x0, 0x2, 0x0, 0x0, 0x1c, 0x0, 0x0, 0x0, 0x0, 0x0, 0xf, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x13, 0x27, 0x0, 0x0, 0x0, 0x0, 0x0, 0x10, 0x1a, 0x0, 0x3, 0x5, 0x7, 0x14, 0x0, 0x24, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0x23, 0x29, 0x0, 0x0, 0x0, 0x0, 0x6, 0x0, 0x0, 0x28, 0x0, 0x1, 0x12, 0x2c, 0x0, 0x0, 0x0}}, effNames: nameSet{text: "--add--both--clear-all--remote--remove--source--update-a-b-c-r-u", ends: []uint32{0x501, 0xb01, 0x1601, 0x1e01, 0x2601, 0x2e01, 0x3601, 0x3801, 0x3a01, 0x3c01, 0x3e01, 0x4001}, tab: []uint32{0x0, 0x0, 0x5, 0x6, 0xa, 0x0, 0x0, 0x0, 0x0, 0x0, 0x2, 0x0, 0x0, 0x0, 0x8, 0x0, 0x0, 0x0, 0x0, 0x0, 0x0, 0xc, 0x0, 0xb, 0x9, 0x0, 0x1, 0x4, 0x7, 0x3, 0x0, 0x0}}}}}}
 }
 
-func effectsPackagesL950() Pack {
+func effectsPackagesL951() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"gem"}, Sub: []string{"install|i|uninstall|update|build|push|yank|owner|cleanup|pristine|rebuild|open|search|outdated|fetch|unpack|signin|signout|cert|lock|mirror|rdoc|server|setup|generate_index|exec"}, Always: []string{"network", "runs-code", "writes-files"}, Examples: []string{"gem install bundler", "gem open -e '/bin/sh -s' debug", "gem build /path/to/script.rb", "gem install --file /path/to/script.rb", "gem search rails"}}}}
 }
 
-func effectsPackagesL957() Pack {
+func effectsPackagesL958() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Operands: "subcommand", Env: map[string]string{"BUNDLER_EDITOR": "shell", "BUNDLE_GEMFILE": "exec", "EDITOR": "shell", "RUBYLIB": "exec", "RUBYOPT": "exec"}, Always: []string{"runs-code"}, Examples: []string{"bundle", "bundle frobnicate", "BUNDLE_GEMFILE=x bundle frobnicate"}}}}
 }
 
-func effectsPackagesL969() Pack {
+func effectsPackagesL970() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Sub: []string{"version"}, Examples: []string{"bundle version", "bundler version"}}}}
 }
 
-func effectsPackagesL974() Pack {
+func effectsPackagesL975() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Sub: []string{"config"}, Flags: []string{"--parseable", "--global", "--local"}, Effects: map[string]string{"--delete": "operands:write"}, Last: "write", Examples: []string{"bundle config", "bundle config set path vendor/bundle"}, Counter: []string{"bundle install"}, pre: programSets{opts: nameSet{text: "--global--local--parseable", ends: []uint32{0x801, 0xf01, 0x1a01}, tab: []uint32{0x3, 0x2, 0x0, 0x0, 0x0, 0x0, 0x1, 0x0}}, effNames: nameSet{text: "--delete", ends: []uint32{0x801}, tab: []uint32{0x0, 0x0, 0x1, 0x0}}}}}}
 }
 
-func effectsPackagesL984() Pack {
+func effectsPackagesL985() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Sub: []string{"config", "get|list"}, Flags: []string{"--parseable"}, Examples: []string{"bundle config get path", "bundle config list"}, pre: programSets{opts: nameSet{text: "--parseable", ends: []uint32{0xb01}, tab: []uint32{0x1, 0x0, 0x0, 0x0}}}}}}
 }
 
-func effectsPackagesL990() Pack {
+func effectsPackagesL991() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"bundle", "bundler"}, Sub: []string{"install|update|exec|list|show|info|check|outdated|console|open|lock|package|pack|cache|binstubs|clean|platform|doctor|add|remove|init|gem|plugin|viz|inject|help|fund|licenses|issue|pristine"}, Always: []string{"runs-code", "network", "writes-files"}, Examples: []string{"bundle install", "bundle exec rspec", "bundle list", "bundle console", "bundle help", "bundle exec /bin/sh", "BUNDLE_GEMFILE=x bundle exec /bin/sh"}}}}
 }
 
-func effectsPackagesL1000() Pack {
+func effectsPackagesL1001() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"twine"}, Flags: []string{"--version", "-h", "--help", "--no-color"}, Operands: "subcommand", Examples: []string{"twine --version", "twine upload dist/*"}, pre: programSets{opts: nameSet{text: "--help--no-color--version-h", ends: []uint32{0x601, 0x1001, 0x1901, 0x1b01}, tab: []uint32{0x1, 0x3, 0x2, 0x0, 0x0, 0x4, 0x0, 0x0}}}}}}
 }
 
-func effectsPackagesL1006() Pack {
+func effectsPackagesL1007() Pack {
 	return Pack{Programs: []Program{{Exe: []string{"twine"}, Sub: []string{"check"}, Flags: []string{"--strict", "-h", "--help"}, Operands: "read", Examples: []string{"twine check dist/app-1.0.tar.gz", "twine check --strict dist/app-1.0-py3-none-any.whl"}, Counter: []string{"twine upload dist/app-1.0.tar.gz"}, pre: programSets{opts: nameSet{text: "--help--strict-h", ends: []uint32{0x601, 0xe01, 0x1001}, tab: []uint32{0x1, 0x0, 0x0, 0x0, 0x2, 0x3, 0x0, 0x0}}}}}}
 }
 
