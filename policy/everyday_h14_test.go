@@ -46,7 +46,8 @@ func TestInlineOutputDeletesH14(t *testing.T) {
 // can say produces (find DIR -name N -exec rm, ls DIR | xargs rm) is the
 // delete of those paths: the project's outputs and what they hold are
 // project work (allowed in trusted); sources stay asked in trusted, the
-// home denied, and input no analysis can say asked in every mode.
+// home denied, and input no analysis can say asked in every mode; git
+// ls-files lists the whole project, whose delete is denied.
 func TestListedDeletesH14(t *testing.T) {
 	project := [3]string{"ask", "allow", "allow"}
 	runDiskCases(t, []diskCase{
@@ -55,7 +56,7 @@ func TestListedDeletesH14(t *testing.T) {
 		{"a cache inside build", "rm -rf build/cache", nil, project, ""},
 		{"ls empties src", "ls src | xargs -I{} rm -rf src/{}", nil, [3]string{"ask", "ask", "allow"}, ""},
 		{"find deletes every source", "find src -type f -exec rm -rf {} +", nil, [3]string{"ask", "ask", "allow"}, ""},
-		{"git's list of files", "git ls-files | xargs rm -rf", nil, [3]string{"ask", "ask", "ask"}, ""},
+		{"git's list of files: every tracked file, the project itself", "git ls-files | xargs rm -rf", nil, [3]string{"deny", "deny", "deny"}, ""},
 		{"ls empties the home", "ls -A ~ | xargs -I{} rm -rf ~/{}", nil, [3]string{"deny", "deny", "deny"}, ""},
 		{"find the home's node_modules", "find ~ -name node_modules -prune -exec rm -rf {} +", nil, [3]string{"deny", "deny", "deny"}, ""},
 	})
