@@ -125,7 +125,11 @@ func jsSubcommand(tool jsTool, args []string) bool {
 }
 
 // jsDefaultConfig reads the first of the tool's default configuration
-// files in dir (and its parents, for a tool that looks upwards).
+// files in dir (and its parents, for a tool that looks upwards). A walk
+// from inside the home stops at the home: the directories above it
+// (/home, /) are the system's, which neither the user's agent nor a
+// cloned project writes (a write outside the workspace is judged).
+// A walk from elsewhere goes to the root.
 func (r *resolver) jsDefaultConfig(tool jsTool, dir string) (file, text string, ok bool) {
 	var names []string
 	for _, n := range tool.names {
@@ -133,12 +137,12 @@ func (r *resolver) jsDefaultConfig(tool jsTool, dir string) (file, text string, 
 			names = append(names, n+e)
 		}
 	}
+	look := r.first
+	if tool.upward {
+		look = r.firstListed
+	}
 	for d, i := path.Clean(dir), 0; i <= MaxDepth; d, i = path.Dir(d), i+1 {
-		look := r.first
-		if tool.upward {
-			look = r.firstListed
-		}
-		if file, text, ok = look(d, names...); ok || r.failedOn(file) || !tool.upward || d == "/" || d == "." {
+		if file, text, ok = look(d, names...); ok || r.failedOn(file) || !tool.upward || d == "/" || d == "." || d == path.Clean(r.home) {
 			return file, text, ok
 		}
 	}

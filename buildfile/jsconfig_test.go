@@ -126,3 +126,31 @@ func TestJSConfigUpwardsByListing(t *testing.T) {
 		})
 	}
 }
+
+// TestJSConfigUpwardsStopsAtHome: a walk from inside the home looks in the
+// home but not above it; one from elsewhere goes to the root.
+func TestJSConfigUpwardsStopsAtHome(t *testing.T) {
+	const cfg = "export default [];\n"
+	step := func(file string) Plan {
+		return Plan{Runner: "eslint", Read: []string{file}, Steps: []Step{{File: file, Text: cfg, Lang: "node", Dir: "/h/src/app"}}}
+	}
+	tests := []struct {
+		name  string
+		files fakeFiles
+		home  string
+		want  Plan
+	}{
+		{"in the home", fakeFiles{"/h/src/app/a.js": "", "/h/eslint.config.js": cfg}, "/h", step("/h/eslint.config.js")},
+		{"above the home: not looked at", fakeFiles{"/h/src/app/a.js": "", "/eslint.config.js": cfg}, "/h", Plan{}},
+		{"a home written with a slash", fakeFiles{"/h/src/app/a.js": "", "/eslint.config.js": cfg}, "/h/", Plan{}},
+		{"outside the home: to the root", fakeFiles{"/h/src/app/a.js": "", "/h/eslint.config.js": cfg}, "/other", step("/h/eslint.config.js")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Resolve(Invocation{Name: "eslint", Args: []string{"."}, Dir: "/h/src/app", Home: tt.home}, readOnly{tt.files})
+			if diff := cmp.Diff(tt.want, got, cmpopts.IgnoreFields(Plan{}, "Size")); diff != "" {
+				t.Errorf("Resolve (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 
 	"github.com/toolguard/toolguard/analysis"
 	"github.com/toolguard/toolguard/paths"
@@ -20,7 +21,28 @@ const maxListed = 4096
 // (go generate ./..., pytest's conftest.py files): an [analysis.DirLister].
 // It follows the path rules as Read does, and charges the call's work
 // budget for each name.
+// A directory listed again in the same call (eslint and prettier each
+// walking up the same parents) is answered from the first listing.
 func (d *diskFiles) List(dir string) ([]string, error) {
+	if l, ok := d.lists[dir]; ok {
+		if !d.budget.Spend(memoCost) {
+			return nil, errWorkLimit
+		}
+		return slices.Clone(l.names), l.err
+	}
+	names, err := d.list(dir)
+	if errors.Is(err, errWorkLimit) {
+		return nil, err // not remembered: nothing was decided about the directory
+	}
+	if d.lists == nil {
+		d.lists = map[string]dirList{}
+	}
+	d.lists[dir] = dirList{names, err}
+	return slices.Clone(names), err
+}
+
+// list is List without the memo.
+func (d *diskFiles) list(dir string) ([]string, error) {
 	if !d.budget.Spend(pathCost) {
 		return nil, errWorkLimit
 	}

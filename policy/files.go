@@ -54,6 +54,13 @@ type diskFiles struct {
 	budget *shell.Budget
 	env    paths.Env
 	memo   map[string]fileText
+	lists  map[string]dirList // List's answers in this call, by directory
+}
+
+// dirList is one List answer.
+type dirList struct {
+	names []string
+	err   error
 }
 
 type fileText struct {

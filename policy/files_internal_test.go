@@ -203,3 +203,31 @@ func FuzzIsText(f *testing.F) {
 		}
 	})
 }
+
+// TestDiskFilesListOnce: a directory listed again in the same call is
+// answered from the first listing (a file made between the two is not in
+// the second), each answer a copy of its own, and a listing the work
+// budget could not pay for is not remembered.
+func TestDiskFilesListOnce(t *testing.T) {
+	d, home := readerFixture(t, workLimit)
+	dir := home + "/project/scripts"
+	first, err := d.List(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "later.py"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first[0] = "changed by a caller"
+	second, err := d.List(dir)
+	if diff := cmp.Diff([]string{"real.py"}, second); diff != "" || err != nil {
+		t.Errorf("second List(%s) (-want +got):\n%s (err %v)", dir, diff, err)
+	}
+	if fresh, _ := (&diskFiles{p: d.p, budget: shell.NewBudget(workLimit), env: d.env}).List(dir); len(fresh) != 2 {
+		t.Errorf("a new call's List(%s) = %q, want both files", dir, fresh)
+	}
+	poor := &diskFiles{p: d.p, budget: shell.NewBudget(pathCost - 1), env: d.env}
+	if _, err := poor.List(dir); !errors.Is(err, errWorkLimit) || len(poor.lists) != 0 {
+		t.Errorf("List with no budget: err %v, remembered %d listings; want the work limit, none", err, len(poor.lists))
+	}
+}
