@@ -94,7 +94,7 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 		a.add(Critical("effects.network-shell", risk.CatReverseShell, span, Shorten(code),
 			"The code opens a network connection and starts a shell: a remote shell.",
 			"run the commands you need directly"))
-	} else if network && h.has(mEval) && !goSource(cmd) {
+	} else if (network && evaluates(code, &h) || importsURL(code)) && !goSource(cmd) {
 		a.add(Critical("effects.download-eval", risk.CatRemoteCode, span, Shorten(code),
 			"The code fetches code from the network and runs it: code from the internet runs unreviewed.",
 			"download, review, then run in separate steps with a person watching"))

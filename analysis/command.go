@@ -37,9 +37,10 @@ func (a *Analysis) command(cmd *shell.Command) {
 	a.dryRun(cmd, &r, dir)
 	a.recipeByCode(cmd, &r, dir)
 	a.startFiles(cmd, &r)
-	reads, pure := a.provenReads(cmd, dir)
+	reads, gets, pure := a.provenReads(cmd, dir)
 	if pure {
 		r = readOnlyResult(r)
+		r.URLs = append(r.URLs, fetchedWords(gets, cmd.Span)...) // judged as a GET's URL is, below
 	}
 	if cmd.Name == "git" {
 		r = a.cliHooksPath(cmd, r, dir)

@@ -33,7 +33,7 @@ var pureCalls = sync.OnceValue(func() map[string]map[string]bool {
 			"platform.python_version", "platform.system", "platform.machine", "platform.platform", "platform.release",
 			"platform.python_implementation", "os.getcwd", "os.listdir", "os.path.exists", "os.path.isfile",
 			"os.path.isdir", "os.path.join", "os.path.abspath", "os.path.basename", "os.path.dirname",
-			"os.path.getsize", "os.cpu_count", "importlib.metadata.version", "sysconfig.get_paths",
+			"os.path.getsize", "os.cpu_count", "importlib.metadata.version", "sysconfig.get_paths", "urllib.request.urlopen",
 			"sysconfig.get_path", "sysconfig.get_python_version", "locale.getpreferredencoding"),
 		"node": setOf("console.log", "console.dir", "JSON.parse", "JSON.stringify", "Object.keys", "Object.values",
 			"Object.entries", "require", "String", "Number", "Array.isArray", "os.platform", "os.arch",
@@ -65,7 +65,7 @@ var pureAttrs = sync.OnceValue(func() map[string]map[string]bool {
 // require (node, whose built-in modules no file can shadow).
 var pureModules = sync.OnceValue(func() map[string]map[string]bool {
 	return map[string]map[string]bool{
-		"python": setOf("json", "sys", "os", "os.path", "platform", "tomllib", "importlib.metadata", "sysconfig", "locale"),
+		"python": setOf("json", "sys", "os", "os.path", "platform", "tomllib", "importlib.metadata", "sysconfig", "locale", "urllib.request"),
 		"node":   setOf("fs", "os", "path", "node:fs", "node:os", "node:path"),
 	}
 })
@@ -197,6 +197,7 @@ type pureInline struct {
 	toks   []inlineTok
 	names  map[string]string // a local name → the module or callable it is ("" for a value)
 	reads  []string          // the files the code opens or requires
+	gets   []string          // the URLs the code fetches (urllib.request.urlopen of a literal)
 	depth  int               // brackets open
 	stmtAt int               // the index of the statement's first token
 }
@@ -205,6 +206,16 @@ type pureInline struct {
 // the files it reads (string literals, relative to the working directory
 // as written); ok is false when it is not proven.
 func inlineReads(lang, code string) (reads []string, imports []string, ok bool) {
+	p, imports, ok := inlineProof(lang, code)
+	if !ok {
+		return nil, nil, false
+	}
+	return p.reads, imports, true
+}
+
+// inlineProof is inlineReads with the whole proof: the files read and the
+// URLs fetched.
+func inlineProof(lang, code string) (*pureInline, []string, bool) {
 	if pureCalls()[lang] == nil {
 		return nil, nil, false
 	}
@@ -213,6 +224,7 @@ func inlineReads(lang, code string) (reads []string, imports []string, ok bool) 
 		return nil, nil, false
 	}
 	p := &pureInline{lang: lang, toks: toks, names: map[string]string{}}
+	var imports []string
 	for i := 0; i < len(toks); {
 		n, ok := p.next(i, &imports)
 		if !ok {
@@ -220,7 +232,7 @@ func inlineReads(lang, code string) (reads []string, imports []string, ok bool) 
 		}
 		i = n
 	}
-	return p.reads, imports, p.depth == 0
+	return p, imports, p.depth == 0
 }
 
 // next checks the token at i and returns the index of the next one to
@@ -350,6 +362,8 @@ func (p *pureInline) chain(i int) (int, bool) {
 			return p.require(j)
 		case "fs.readFileSync", "fs.existsSync", "fs.readdirSync":
 			return p.fileArg(j, full == "fs.readFileSync")
+		case "urllib.request.urlopen":
+			return p.urlArg(j)
 		}
 		return j, true
 	case !call && (pureAttrs()[p.lang][full] || p.names[root] == "" && !dotted && isLocal(p.names, root) ||
@@ -387,6 +401,29 @@ func (p *pureInline) fileArg(i int, read bool) (int, bool) {
 	if p.lang == "node" && !nodeReadArgs(p.toks, i+2) {
 		return 0, false
 	}
+	return i, true
+}
+
+// urlArg checks urlopen's arguments from the "(" at i: one http or https
+// URL as a string literal (recorded as fetched), and at most a timeout.
+// A request body (data=, a second argument), a Request object, a context
+// or a file: URL leaves the code not proven: each sends or reads more
+// than a GET of the URL the code names.
+func (p *pureInline) urlArg(i int) (int, bool) {
+	if i+2 >= len(p.toks) || p.toks[i+1].kind != 's' {
+		return 0, false
+	}
+	u := p.toks[i+1].text
+	if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") || strings.ContainsAny(u, " \t\n\\") {
+		return 0, false
+	}
+	switch rest := p.toks[i+2:]; {
+	case rest[0].text == ")":
+	case len(rest) >= 5 && rest[0].text == "," && rest[1].text == "timeout" && rest[2].text == "=" && rest[3].kind == 'n' && rest[4].text == ")":
+	default:
+		return 0, false
+	}
+	p.gets = append(p.gets, u)
 	return i, true
 }
 
@@ -533,24 +570,24 @@ func dotted(toks []inlineTok, i int) (string, int, bool) {
 // written (no PYTHONPATH, NODE_OPTIONS or preloaded module that could run
 // other code first, and no module of the working directory that the
 // import would load instead of the standard library's).
-func (a *Analysis) provenReads(cmd *shell.Command, dir string) ([]string, bool) {
+func (a *Analysis) provenReads(cmd *shell.Command, dir string) (reads, gets []string, ok bool) {
 	in := cmd.Inline
 	if in == nil || !in.Known || in.Code == "" || cmd.Remote != "" {
-		return nil, false
+		return nil, nil, false
 	}
 	if in.Translated && len(cmd.Assigns) == 0 && len(cmd.Env) == 0 {
 		// PowerShell translated into the commands that do what it does:
 		// they are judged as commands of their own
-		return nil, true
+		return nil, nil, true
 	}
 	switch in.Via {
 	case "argv":
 	case "heredoc", "herestring": // python3 - <<'PY' … PY: the program is the document
 		if args := cmd.Args(); len(args) > 1 || len(args) == 1 && args[0].Value != "-" {
-			return nil, false
+			return nil, nil, false
 		}
 	default:
-		return nil, false
+		return nil, nil, false
 	}
 	name := path.Base(cmd.Name)
 	lang := ""
@@ -560,24 +597,24 @@ func (a *Analysis) provenReads(cmd *shell.Command, dir string) ([]string, bool) 
 	case in.Lang == "node" && (name == "node" || name == "nodejs"):
 		lang = "node"
 	default:
-		return nil, false
+		return nil, nil, false
 	}
 	for _, as := range append(cmd.Assigns[:len(cmd.Assigns):len(cmd.Assigns)], cmd.Env...) {
 		if strings.HasPrefix(as.Name, "PYTHON") || strings.HasPrefix(as.Name, "NODE_") {
-			return nil, false
+			return nil, nil, false
 		}
 	}
 	if in.Via == "argv" && !plainInterpreterOptions(lang, cmd.Args()) {
-		return nil, false
+		return nil, nil, false
 	}
 	if !a.spend(inlineCost(len(in.Code))) {
-		return nil, false
+		return nil, nil, false
 	}
-	reads, _, ok := inlineReads(lang, in.Code)
+	proof, _, ok := inlineProof(lang, in.Code)
 	if !ok || lang == "python" && !a.unshadowed(cmpOr(dir, a.ctx.PathEnv("").Cwd)) {
-		return nil, false
+		return nil, nil, false
 	}
-	return reads, true
+	return proof.reads, proof.gets, true
 }
 
 // unshadowed reports whether no file of dir, the first place python -c
@@ -670,4 +707,14 @@ func plainInterpreterOptions(lang string, args []shell.Word) bool {
 		}
 	}
 	return false
+}
+
+// fetchedWords are the URLs a proven one-liner fetches, as known words at
+// the command's span, for the URL judgement a GET's operand gets.
+func fetchedWords(gets []string, span risk.Span) []shell.Word {
+	var out []shell.Word
+	for _, u := range gets {
+		out = append(out, shell.Word{Value: u, Known: true, Span: span})
+	}
+	return out
 }

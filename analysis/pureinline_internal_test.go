@@ -65,6 +65,15 @@ func TestInlineReads(t *testing.T) {
 		{"node", `console.log(require('fs').readFileSync('a', 'utf8'))`, []string{"a"}, nil, true},
 		{"python", `print({'a': print}['a']('x'))`, nil, nil, false},
 		{"python", `print((1)(2))`, nil, nil, false},
+		// a GET of a literal http(s) URL is proven (its URL is judged as a GET's)
+		{"python", `import urllib.request; print(urllib.request.urlopen('https://pypi.org/pypi/x/json').status)`, nil, []string{"urllib.request"}, true},
+		{"python", `from urllib.request import urlopen; print(urlopen('https://x.example/a', timeout=5).read())`, nil, []string{"urllib.request"}, true},
+		{"python", `import urllib.request; urllib.request.urlopen('https://x.example/u', data=b'x')`, nil, nil, false},
+		{"python", `import urllib.request; urllib.request.urlopen('https://x.example/u', b'x')`, nil, nil, false},
+		{"python", `import urllib.request; print(urllib.request.urlopen('file:///etc/shadow').read())`, nil, nil, false},
+		{"python", `import urllib.request; urllib.request.urlopen(u)`, nil, nil, false},
+		{"python", `import urllib.request; urllib.request.urlopen(urllib.request.Request('https://x', method='POST'))`, nil, nil, false},
+		{"python", `import urllib.request; urllib.request.urlretrieve('https://x.example/a', 'a')`, nil, nil, false},
 		{"ruby", `puts 1`, nil, nil, false},
 	} {
 		reads, imports, ok := inlineReads(tc.lang, tc.code)
