@@ -60,3 +60,18 @@ func TestImportsURL(t *testing.T) {
 		}
 	}
 }
+
+// FuzzEvaluates: any text is read without a panic, and evaluates only ever
+// narrows the eval markers: no text evaluates without one of them.
+func FuzzEvaluates(f *testing.F) {
+	for _, s := range []string{`require('https')`, `json.load(x)`, `import("fs")`, `require("`, `load(`, `import('https://x')`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, code string) {
+		h := codeMarkers().scan(code)
+		if evaluates(code, &h) && !h.has(mEval) {
+			t.Fatalf("evaluates(%q) without an eval marker", code)
+		}
+		_ = importsURL(code)
+	})
+}
