@@ -245,9 +245,9 @@ func (s *Store) Audit() audit.Sink {
 		// at three replicas, one at a time cut PostgreSQL's CPU per
 		// decision by about a fifth at the same throughput
 		// (docs/benchmarks.md).
-		s.audit = newAuditLog(s)
+		s.audit.Store(newAuditLog(s))
 	})
-	return auditSink{s.audit}
+	return auditSink{s.audit.Load()}
 }
 
 func newAuditLog(s *Store) *auditLog {

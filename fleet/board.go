@@ -143,9 +143,9 @@ func (s *Store) Board(h BoardHandlers) *Board {
 		go b.listen()
 		go b.send()
 		go b.tend()
-		s.board = b
+		s.board.Store(b)
 	})
-	return s.board
+	return s.board.Load()
 }
 
 func (b *Board) stop() {

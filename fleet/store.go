@@ -89,9 +89,9 @@ type Store struct {
 	bg       sync.WaitGroup
 
 	auditOnce sync.Once
-	audit     *auditLog
+	audit     atomic.Pointer[auditLog] // set once by Audit; Close may race it
 	boardOnce sync.Once
-	board     *Board
+	board     atomic.Pointer[Board] // set once by Board; Close may race it
 
 	grantCache grantCache // sessions without grants, while the board listens
 }
@@ -218,11 +218,11 @@ func (s *Store) Close() error {
 		s.bgMu.Lock()
 		close(s.closed)
 		s.bgMu.Unlock()
-		if s.board != nil {
-			s.board.stop()
+		if b := s.board.Load(); b != nil {
+			b.stop()
 		}
-		if s.audit != nil {
-			s.audit.stop()
+		if l := s.audit.Load(); l != nil {
+			l.stop()
 		}
 		s.bg.Wait()
 		s.pool.Close()
