@@ -210,33 +210,13 @@ func (f *flow) copied(sc Command, put func(p, text string, appends bool)) {
 // A symbolic link's relative target is found from the link's directory,
 // a hard link's from the working directory.
 func (f *flow) linked(sc Command, put func(p, text string, appends bool)) {
-	var ops []shell.Word
-	symbolic, dir := false, ""
-	args := sc.Cmd.Args()
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch v := a.Value; {
-		case !a.Known:
-			return
-		case v == "--":
-			ops = append(ops, args[i+1:]...)
-			i = len(args)
-		case v == "-t" || v == "--target-directory":
-			if i+1 < len(args) {
-				dir = args[i+1].Value
-				i++
-			}
-		case strings.HasPrefix(v, "--target-directory="):
-			dir = strings.TrimPrefix(v, "--target-directory=")
-		case v == "--symbolic":
-			symbolic = true
-		case strings.HasPrefix(v, "--"):
-		case strings.HasPrefix(v, "-") && len(v) > 1:
-			symbolic = symbolic || strings.Contains(v, "s")
-		default:
-			ops = append(ops, a)
-		}
+	l, ok := parseLn(sc.Cmd.Args())
+	if !ok {
+		return
 	}
+	// ln -r writes each target relative to the link itself: the target
+	// as given is found from the working directory, as a hard link's is
+	ops, dir, symbolic := l.ops, l.dir, l.symbolic && !l.relative
 	if dir == "" && len(ops) >= 2 {
 		dir, ops = ops[len(ops)-1].Value, ops[:len(ops)-1]
 		if len(ops) == 1 && !strings.HasSuffix(dir, "/") && !f.a.isDirectory(dir, sc.Dir) {
@@ -454,37 +434,51 @@ func (a *Analysis) linkTargets(cmd *shell.Command, refs []rules.PathRef, dir str
 // nil when it makes hard links, when -r (--relative) has ln itself make
 // each target relative to the link, or when a word is not known.
 func symlinkOperands(args []shell.Word) (ops []shell.Word, dir string) {
-	symbolic, relative := false, false
+	l, ok := parseLn(args)
+	if !ok || !l.symbolic || l.relative || l.dir == "" && len(l.ops) < 2 {
+		return nil, ""
+	}
+	return l.ops, strings.TrimSuffix(l.dir, "/")
+}
+
+// lnArgs are ln's arguments read: its operands, the directory -t names
+// ("" when none), and whether it makes symbolic links (-s) with targets
+// it makes relative itself (-r).
+type lnArgs struct {
+	ops                []shell.Word
+	dir                string
+	symbolic, relative bool
+}
+
+// parseLn reads ln's arguments; ok is false when a word is not known.
+func parseLn(args []shell.Word) (l lnArgs, ok bool) {
 	for i := 0; i < len(args); i++ {
 		switch v := args[i].Value; {
 		case !args[i].Known:
-			return nil, ""
+			return lnArgs{}, false
 		case v == "--":
-			ops = append(ops, args[i+1:]...)
+			l.ops = append(l.ops, args[i+1:]...)
 			i = len(args)
 		case v == "-t" || v == "--target-directory":
 			if i+1 < len(args) {
-				dir = args[i+1].Value
+				l.dir = args[i+1].Value
 				i++
 			}
 		case strings.HasPrefix(v, "--target-directory="):
-			dir = strings.TrimPrefix(v, "--target-directory=")
+			l.dir = strings.TrimPrefix(v, "--target-directory=")
 		case v == "--symbolic":
-			symbolic = true
+			l.symbolic = true
 		case v == "--relative":
-			relative = true
+			l.relative = true
 		case v == "-S" || v == "--suffix":
-			i++
+			i++ // the backup suffix, no operand
 		case strings.HasPrefix(v, "--"):
 		case strings.HasPrefix(v, "-") && len(v) > 1:
-			symbolic = symbolic || strings.Contains(v, "s")
-			relative = relative || strings.Contains(v, "r")
+			l.symbolic = l.symbolic || strings.Contains(v, "s")
+			l.relative = l.relative || strings.Contains(v, "r")
 		default:
-			ops = append(ops, args[i])
+			l.ops = append(l.ops, args[i])
 		}
 	}
-	if !symbolic || relative || dir == "" && len(ops) < 2 {
-		return nil, ""
-	}
-	return ops, strings.TrimSuffix(dir, "/")
+	return l, true
 }
