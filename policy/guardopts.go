@@ -25,22 +25,15 @@ import (
 // of a wrapped command line (shell.ToolguardOptions) whose options or
 // TOOLGUARD_* variables would loosen the guard.
 func (e *evaluation) guardLoosening(cmd *shell.Command) (risk.Finding, bool) {
+	if f, ok := e.guardEnv(cmd); ok {
+		return f, true
+	}
 	if cmd.Name != "toolguard" {
 		return risk.Finding{}, false
 	}
 	verb, opts := shell.ToolguardOptions(cmd.Argv)
 	if verb == "" {
 		return risk.Finding{}, false
-	}
-	for _, a := range slices.Concat(cmd.Env, cmd.Assigns) {
-		name := a.Name
-		if !strings.HasPrefix(name, "TOOLGUARD_") || name == "TOOLGUARD_STATE__URL" {
-			continue
-		}
-		if name == "TOOLGUARD_CONFIG" && a.Value.Known && e.p.ownGuardArg("config", a.Value.Value) {
-			continue
-		}
-		return selfFinding(cmd, fmt.Sprintf("%s=%s sets toolguard's policy for the command toolguard %s runs: an agent choosing its own guard's settings can loosen them.", name, a.Value.Value, verb)), true
 	}
 	for _, o := range opts {
 		if why := e.loosens(cmd, verb, o); why != "" {
@@ -51,6 +44,46 @@ func (e *evaluation) guardLoosening(cmd *shell.Command) (risk.Finding, bool) {
 		}
 	}
 	return risk.Finding{}, false
+}
+
+// guardEnv denies a command started with a TOOLGUARD_* variable of the
+// agent's choosing (TOOLGUARD_MODE=full claude -p …, export
+// TOOLGUARD_CONFIG=/tmp/p.toml; make): the command and every program it
+// starts inherit it, and a toolguard among them — a nested agent's hook,
+// toolguard exec in a Makefile — would run under settings the agent chose.
+// The fleet's state address, and the guard's own --config, loosen nothing.
+func (e *evaluation) guardEnv(cmd *shell.Command) (risk.Finding, bool) {
+	for _, a := range slices.Concat(cmd.Env, cmd.Assigns) {
+		if e.guardVariable(a.Name, a.Value) {
+			return selfFinding(cmd, guardEnvReason(cmd, a.Name, a.Value.Value)), true
+		}
+	}
+	switch cmd.Name {
+	case "export", "declare", "typeset":
+		for _, w := range cmd.Argv[1:] {
+			name, value, ok := strings.Cut(w.Value, "=")
+			if ok && e.guardVariable(name, shell.Word{Value: value, Known: w.Known}) {
+				return selfFinding(cmd, guardEnvReason(cmd, name, value)), true
+			}
+		}
+	}
+	return risk.Finding{}, false
+}
+
+// guardVariable reports whether setting variable name to value sets
+// toolguard's policy for the programs that inherit it.
+func (e *evaluation) guardVariable(name string, value shell.Word) bool {
+	if !strings.HasPrefix(name, "TOOLGUARD_") || name == "TOOLGUARD_STATE__URL" {
+		return false
+	}
+	return name != "TOOLGUARD_CONFIG" || !value.Known || !e.p.ownGuardArg("config", value.Value)
+}
+
+func guardEnvReason(cmd *shell.Command, name, value string) string {
+	if verb, _ := shell.ToolguardOptions(cmd.Argv); cmd.Name == "toolguard" && verb != "" {
+		return fmt.Sprintf("%s=%s sets toolguard's policy for the command toolguard %s runs: an agent choosing its own guard's settings can loosen them.", name, value, verb)
+	}
+	return fmt.Sprintf("%s=%s reaches %s and every program it starts: a toolguard among them (a nested agent's hook, a wrapper) would run under settings the agent chose, which can loosen them.", name, value, cmd.Name)
 }
 
 // loosens says how option o of toolguard verb loosens the guard, or "" when
