@@ -111,12 +111,15 @@ func (a *Analysis) paths(cmd *shell.Command, refs []rules.PathRef, dir string) {
 		case ref.Word.Glob && HasGlobMeta(ref.Word.Value):
 			a.judge.Path(Path{Word: ref.Word, Access: access, Shape: Glob, Dir: dir})
 		default:
-			fromTemplate := false
+			fromTemplate, noClobber := false, false
 			if access == paths.Write {
-				dst, ok := templateInstance(cmd)
+				var dst shell.Word
+				var ok bool
+				dst, noClobber, ok = templateCopy(cmd)
 				fromTemplate = ok && dst.Value == ref.Word.Value
 			}
-			a.judge.Path(Path{Word: ref.Word, Access: access, Shape: File, Dir: dir, Removes: removes, FromTemplate: fromTemplate})
+			a.judge.Path(Path{Word: ref.Word, Access: access, Shape: File, Dir: dir, Removes: removes,
+				FromTemplate: fromTemplate, IfAbsent: fromTemplate && !noClobber})
 			if ref.Tree {
 				if whole == nil && ref.LeaveOut != "" {
 					whole = new(string)

@@ -225,9 +225,9 @@ func (a *Analysis) copies(cmd *shell.Command, dir string) {
 			if src.Glob && HasGlobMeta(base) {
 				shape = Glob
 			}
-			_, fromTemplate := templateInstance(cmd) // a directory of that name: the template lands in it
+			_, noClobber, fromTemplate := templateCopy(cmd) // a directory of that name: the template lands in it
 			a.judge.Path(Path{Word: shell.Word{Value: in, Known: true, Glob: shape == Glob, Span: dest.Span},
-				Access: paths.Write, Shape: shape, Dir: dir, FromTemplate: fromTemplate && shape == File})
+				Access: paths.Write, Shape: shape, Dir: dir, FromTemplate: fromTemplate && shape == File, IfAbsent: !noClobber})
 			if shape == File && ca.recursive {
 				a.judge.Path(Path{Word: withValue(dest, in), Access: paths.Write, Shape: Tree, Dir: dir})
 			}
@@ -420,8 +420,17 @@ func fromInput(cmd *shell.Command, dest shell.Word) bool {
 // the destination is judged as a file made from a template
 // (Path.FromTemplate), not as a write of the secret it is named like.
 func templateInstance(cmd *shell.Command) (shell.Word, bool) {
+	dst, noClobber, ok := templateCopy(cmd)
+	return dst, ok && noClobber
+}
+
+// templateCopy returns the destination of cp TEMPLATE NAME in the shape
+// templateInstance takes, with or without -n, and whether it has -n: a
+// copy without it replaces a file already at NAME, and is a file made
+// from the template only when nothing is there (Path.IfAbsent).
+func templateCopy(cmd *shell.Command) (shell.Word, bool, bool) {
 	if cmd.Name != "cp" || cmd.Remote != "" {
-		return shell.Word{}, false
+		return shell.Word{}, false, false
 	}
 	var ops []shell.Word
 	noClobber := false
@@ -429,12 +438,12 @@ func templateInstance(cmd *shell.Command) (shell.Word, bool) {
 		v := w.Value
 		switch {
 		case !w.Known || w.Glob && HasGlobMeta(v):
-			return shell.Word{}, false
+			return shell.Word{}, false, false
 		case v == "--no-clobber" || v == "--update=none" || v == "--update=none-fail":
 			noClobber = true
 		case strings.HasPrefix(v, "--"):
 			if v != "--" {
-				return shell.Word{}, false // -t, --backup, --remove-destination, …: another shape
+				return shell.Word{}, false, false // -t, --backup, --remove-destination, …: another shape
 			}
 		case strings.HasPrefix(v, "-") && len(v) > 1:
 			for _, c := range v[1:] {
@@ -443,19 +452,19 @@ func templateInstance(cmd *shell.Command) (shell.Word, bool) {
 					noClobber = true
 				case 'v', 'p':
 				default:
-					return shell.Word{}, false
+					return shell.Word{}, false, false
 				}
 			}
 		default:
 			ops = append(ops, w)
 		}
 	}
-	if !noClobber || len(ops) != 2 {
-		return shell.Word{}, false
+	if len(ops) != 2 {
+		return shell.Word{}, false, false
 	}
 	src, dst := path.Clean(ops[0].Value), path.Clean(ops[1].Value)
 	if path.Dir(src) != path.Dir(dst) || strings.HasPrefix(src, "/") || strings.HasPrefix(src, "~") || strings.HasPrefix(src, "..") {
-		return shell.Word{}, false
+		return shell.Word{}, false, false
 	}
 	name, base := path.Base(dst), path.Base(src)
 	for _, m := range []string{"example", "sample", "template", "tmpl", "dist", "defaults"} {
@@ -463,10 +472,10 @@ func templateInstance(cmd *shell.Command) (shell.Word, bool) {
 			if i := strings.Index(base, sep+m); i > 0 {
 				rest := base[i+len(sep)+len(m):]
 				if (rest == "" || rest[0] == '.') && base[:i]+rest == name {
-					return ops[1], true
+					return ops[1], noClobber, true
 				}
 			}
 		}
 	}
-	return shell.Word{}, false
+	return shell.Word{}, false, false
 }

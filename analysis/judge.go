@@ -112,6 +112,12 @@ type Path struct {
 	// reads no secret and destroys none, so a pattern that protects the
 	// file as a secret store does not stop it. Any other protection does.
 	FromTemplate bool
+	// IfAbsent, with FromTemplate, marks a copy that would replace a file
+	// already at the name (cp .env.example .env, no -n): it is a file made
+	// from the template only when nothing is at the name when the call is
+	// judged, and any other write otherwise. False: the copy never
+	// replaces one.
+	IfAbsent bool
 }
 
 // Contact is a network address the code names outside the URLs the rule

@@ -42,3 +42,33 @@ func TestTemplateInstance(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplateCopy: the same shape without -n is a template copy that
+// replaces a file already at the name.
+func TestTemplateCopy(t *testing.T) {
+	for _, tc := range []struct {
+		args      []string
+		want      string // the destination; "" for none
+		noClobber bool
+	}{
+		{[]string{".env.example", ".env"}, ".env", false},
+		{[]string{"-v", "web/.env.sample", "web/.env"}, "web/.env", false},
+		{[]string{"-n", ".env.example", ".env"}, ".env", true},
+		{[]string{"-f", ".env.example", ".env"}, "", false},
+		{[]string{"notes.txt", ".env"}, "", false},
+		{[]string{".env", ".env.example"}, "", false},
+		{[]string{".env.example", "../.env"}, "", false},
+	} {
+		cmd := &shell.Command{Name: "cp", Argv: []shell.Word{{Value: "cp", Known: true}}}
+		for _, a := range tc.args {
+			cmd.Argv = append(cmd.Argv, shell.Word{Value: a, Known: true})
+		}
+		got, noClobber, ok := templateCopy(cmd)
+		if !ok {
+			got.Value, noClobber = "", false
+		}
+		if got.Value != tc.want || noClobber != tc.noClobber {
+			t.Errorf("cp %v: templateCopy = %q, %v; want %q, %v", tc.args, got.Value, noClobber, tc.want, tc.noClobber)
+		}
+	}
+}

@@ -1,7 +1,10 @@
 package policy
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -114,7 +117,7 @@ func (e *evaluation) Path(p analysis.Path) {
 	v := p.Word.Value
 	switch p.Shape {
 	case analysis.File:
-		if p.FromTemplate && p.Access == paths.Write {
+		if p.FromTemplate && p.Access == paths.Write && (!p.IfAbsent || e.nothingAt(v, p.Dir)) {
 			e.checkFromTemplate(v, p.Dir)
 			return
 		}
@@ -363,6 +366,26 @@ func (e *evaluation) tokenSent(cmd *shell.Command, text string) bool {
 			"pass the secret from the environment or a credential helper, never written into the command"))
 	}
 	return kind != ""
+}
+
+// nothingAt reports whether no file, directory or link is at the name p
+// (in dir) when the call is judged: a copy there makes a new file and
+// replaces nothing. A name whose links cannot be followed, or that lstat
+// cannot answer for, is not known to be free.
+func (e *evaluation) nothingAt(p, dir string) bool {
+	if !e.spend(pathCost) {
+		return false
+	}
+	cp, err := paths.Canonicalize(p, e.pathEnv(dir), e.p.home)
+	if err != nil {
+		return false
+	}
+	for _, name := range []string{cp.Literal, cp.Resolved} {
+		if _, err := os.Lstat(name); !errors.Is(err, fs.ErrNotExist) {
+			return false
+		}
+	}
+	return true
 }
 
 // checkFromTemplate judges a file made in the workspace from the project's
