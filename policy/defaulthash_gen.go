@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:d5f42f9e77ba3895b9a6f812717916b80b0d5ee4a37066da0bf54cd8391aae15"
-	defaultHashRules = "sha256:48ad1bb0133ca3b66591924d889384aac248e9e05085cc19b7acc64690e3a97d"
+	defaultHash      = "sha256:22a87166ce8774300e9ab0c69da5883026b760a421714fc1b2bc6d3eb931a8c1"
+	defaultHashRules = "sha256:ef875f569b6a3f8093fa1a8af7b1154fd760e83cd605c8a3a1cc16fe19199bdc"
 )
