@@ -292,9 +292,38 @@ func (e *evaluation) analyse() {
 			e.tier, e.callTier = t, t
 		}
 	}
-	if e.c.Kind == call.Agent && !e.c.TierSet && hookedSubAgent(e.c) {
+	if e.c.Kind == call.Agent && !e.c.TierSet && hookedSubAgent(e.c) || sessionSQL(e.c) {
 		e.tier, e.callTier = risk.Read, risk.Read
 	}
+}
+
+// sessionSQL reports whether c is GitHub Copilot CLI's sql tool on the
+// session's own SQLite database — the agent's planning store, with its
+// todos tables, as Claude Code's TodoWrite is — with statements that stay
+// inside it: no ATTACH or VACUUM INTO (which open or write a file
+// anywhere), no PRAGMA, no extension or file functions. The call carries
+// only a query and a description; anything else keeps the unknown tool's
+// execute tier.
+func sessionSQL(c *call.Call) bool {
+	if c.Who.Agent != "copilot" || c.Tool != "sql" || c.TierSet {
+		return false
+	}
+	q, ok := c.Input["query"].(string)
+	if !ok || q == "" {
+		return false
+	}
+	for k, v := range c.Input {
+		if _, isText := v.(string); !isText || k != "query" && k != "description" {
+			return false
+		}
+	}
+	lower := strings.ToLower(q)
+	for _, w := range []string{"attach", "vacuum", "pragma", "load_extension", "readfile", "writefile", "fileio", "zipfile", "sqlar", "edit(", "fts3_tokenizer"} {
+		if strings.Contains(lower, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // hookedSubAgent reports whether launching the sub-agent c starts has no

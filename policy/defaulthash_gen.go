@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:22a87166ce8774300e9ab0c69da5883026b760a421714fc1b2bc6d3eb931a8c1"
-	defaultHashRules = "sha256:ef875f569b6a3f8093fa1a8af7b1154fd760e83cd605c8a3a1cc16fe19199bdc"
+	defaultHash      = "sha256:76598f0f12f43ea0807c0b85a6f8d4f59faec4b9b519198a09b01d353400efe9"
+	defaultHashRules = "sha256:b656cb59c56775edd62ebf0714486ef639b577ba88be1ea4cfd1c7eab477edf8"
 )

@@ -68,3 +68,45 @@ func TestSubAgentLaunchTier(t *testing.T) {
 		})
 	}
 }
+
+// TestCopilotSessionSQL: Copilot CLI's sql tool on the session's own
+// database is the read tier, as a planning tool is; statements that open or
+// write a file (ATTACH, VACUUM INTO), PRAGMAs, file functions, another
+// agent's tool of that name, or a field beyond the query keep the unknown
+// tool's execute tier.
+func TestCopilotSessionSQL(t *testing.T) {
+	type result struct {
+		Verdict, Tier, Rule string
+	}
+	sql := func(q string) map[string]any { return map[string]any{"description": "Track progress", "query": q} }
+	cases := []struct {
+		name  string
+		agent string
+		input map[string]any
+		want  result
+	}{
+		{"insert todos", "copilot", sql("INSERT INTO todos (id, title) VALUES ('a', 'Render the sidebar');"), result{"allow", "read", "mode.supervised"}},
+		{"update and select", "copilot", sql("UPDATE todos SET status = 'done' WHERE id = 'a'; SELECT id, status FROM todos;"), result{"allow", "read", "mode.supervised"}},
+		{"a table of its own", "copilot", sql("CREATE TABLE findings (file TEXT, note TEXT); DROP TABLE todo_deps;"), result{"allow", "read", "mode.supervised"}},
+		{"attach a file", "copilot", sql("ATTACH DATABASE '/home/u/.bashrc' AS b;"), result{"ask", "execute", "mode.supervised"}},
+		{"vacuum into a file", "copilot", sql("VACUUM INTO '/tmp/x.db';"), result{"ask", "execute", "mode.supervised"}},
+		{"a pragma", "copilot", sql("PRAGMA writable_schema = 1;"), result{"ask", "execute", "mode.supervised"}},
+		{"an extension", "copilot", sql("SELECT load_extension('/tmp/x.so');"), result{"ask", "execute", "mode.supervised"}},
+		{"another field", "copilot", map[string]any{"query": "SELECT 1", "limit": 5.0}, result{"ask", "execute", "mode.supervised"}},
+		{"another agent's sql tool", "claude-code", sql("DELETE FROM users;"), result{"ask", "execute", "mode.supervised"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			p := mustCompile(t, &policy.Settings{})
+			c, err := p.Tools().Normalize(call.Request{Tool: "sql", Input: tc.input, Cwd: ws, Workspace: ws,
+				Who: call.Who{Agent: tc.agent, Session: "s"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := p.Decide(context.Background(), c)
+			if diff := cmp.Diff(tc.want, result{d.Verdict.String(), d.Tier.String(), d.Rule}); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
