@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"strings"
 )
 
@@ -114,24 +115,25 @@ func parseLeanHead(b []byte, maxBody int64) (h leanHead, complete, ok bool) {
 // bytes before it are lines of printable ASCII and tabs, each ended by
 // CRLF (what plainLines accepts), found within leanMaxHead bytes; or -1
 // when b has another byte first (a CR without its LF included), or ends
-// first. It looks at eight bytes at a time while none of them is a
-// control character or past ASCII, and at each byte of the others: one
-// pass over the head instead of a search for its end and a check of its
-// bytes.
+// first. It reads eight bytes at a time and goes from one byte that is
+// not printable ASCII (a CR, a tab) to the next: one pass over the head
+// instead of a search for its end and a check of every byte.
 func plainHeadEnd(b []byte) int {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	n := min(len(b), leanMaxHead)
 	for i := 0; i < n; {
 		if i+8 <= n {
+			// The bytes below 0x20 or from 0x7f on, by the high bits of
+			// x-0x20 not set in x, and of x+1 or x. Those past the first
+			// may be marked wrongly (a borrow or a carry), the first is
+			// not: it is skipped to.
+			const ones, highs = 0x0101010101010101, 0x8080808080808080
 			x := binary.LittleEndian.Uint64(b[i:])
-			// The high bit of a byte of x-0x20 not set in x marks a byte
-			// below 0x20 (the first such byte at least: a borrow may mark
-			// the ones after it too); that of x+1 or of x a byte of 0x7f
-			// or more.
-			if ((x-0x20*ones)&^x|(x+ones)|x)&highs == 0 {
+			m := ((x-0x20*ones)&^x | (x + ones) | x) & highs
+			if m == 0 {
 				i += 8
 				continue
 			}
+			i += bits.TrailingZeros64(m) / 8
 		}
 		switch c := b[i]; {
 		case c >= 0x20 && c < 0x7f, c == '\t':
