@@ -284,3 +284,18 @@ func TestLeanFieldConstants(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestTokenBytes holds isTokenByte to RFC 9110's token bytes, for every
+// byte.
+func TestTokenBytes(t *testing.T) {
+	const want = "!#$%&'*+-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ^_`abcdefghijklmnopqrstuvwxyz|~"
+	var got []byte
+	for c := range 256 {
+		if isTokenByte(byte(c)) {
+			got = append(got, byte(c))
+		}
+	}
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("token bytes (-want +got):\n%s", diff)
+	}
+}
