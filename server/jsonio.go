@@ -114,7 +114,7 @@ func readLimitedInto(w http.ResponseWriter, r *http.Request, max int64, buf []by
 
 func requireJSONType(r *http.Request) error {
 	ct := firstValue(r.Header, "Content-Type")
-	if len(ct) == len(jsonType) && strings.EqualFold(ct, jsonType) {
+	if ct == jsonType || len(ct) == len(jsonType) && strings.EqualFold(ct, jsonType) {
 		return nil // what agents send; mime.ParseMediaType builds a map of parameters each time
 	}
 	mt, _, err := mime.ParseMediaType(ct)

@@ -200,6 +200,14 @@ type leanConn struct {
 	head time.Duration
 	// remote is the peer's address, as net/http gives it.
 	remote string
+	// ctx is the context of the connection's requests: cancelled when the
+	// connection ends or the Lean stops.
+	ctx context.Context
+	// req is the request the handler's is a copy of (WithContext), filled
+	// anew for each request; url is the URL of the connection's last
+	// request, shared by the requests of the same path.
+	req http.Request
+	url *url.URL
 }
 
 var leanReaders = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, leanMaxHead) }}
@@ -219,6 +227,9 @@ func (lc *leanConn) serve() {
 		}
 	}()
 	lc.w = leanResponse{conn: lc.c, header: make(http.Header, 12)}
+	var cancel context.CancelFunc
+	lc.ctx, cancel = context.WithCancel(lc.l.ctx)
+	defer cancel()
 	head, idle := lc.l.timeouts()
 	lc.head, lc.remote = head, lc.c.RemoteAddr().String()
 	first := true
@@ -323,10 +334,8 @@ func (lc *leanConn) answer(h *leanHead) bool {
 	if _, err := lc.br.Discard(h.size); err != nil {
 		return false
 	}
-	ctx, cancel := context.WithCancel(lc.l.ctx)
-	defer cancel()
 	body := &leanBody{r: lc.br, left: h.contentLength}
-	r := lc.request(ctx, h, body)
+	r := lc.request(h, body)
 	w := &lc.w
 	w.reset(h.close)
 	w.req = body
@@ -383,11 +392,23 @@ func (lc *leanConn) logf(format string, args ...any) {
 }
 
 // request builds the http.Request of head h, as net/http would from the
-// same bytes.
-func (lc *leanConn) request(ctx context.Context, h *leanHead, body *leanBody) *http.Request {
-	r := &http.Request{
+// same bytes, with the connection's context. Its context is not cancelled
+// when the handler returns, as net/http's is, but when the connection
+// ends: the lean path's handlers (the deciding endpoints) keep no work
+// tied to it (a decision runs with context.WithoutCancel of it), and a
+// context of each request's own cost an allocation and a registration
+// with its parent, under the parent's lock, for every request. The
+// request is a copy of lc.req (WithContext), so nothing the handler may
+// keep is filled again for the next request; its URL, which no handler
+// changes, is shared with the connection's earlier requests of the same
+// path.
+func (lc *leanConn) request(h *leanHead, body *leanBody) *http.Request {
+	if lc.url == nil || lc.url.Path != h.path {
+		lc.url = &url.URL{Path: h.path}
+	}
+	lc.req = http.Request{
 		Method:        http.MethodPost,
-		URL:           &url.URL{Path: h.path},
+		URL:           lc.url,
 		Proto:         "HTTP/1.1",
 		ProtoMajor:    1,
 		ProtoMinor:    1,
@@ -399,7 +420,7 @@ func (lc *leanConn) request(ctx context.Context, h *leanHead, body *leanBody) *h
 		RemoteAddr:    lc.remote,
 		RequestURI:    h.path,
 	}
-	return r.WithContext(ctx)
+	return lc.req.WithContext(lc.ctx)
 }
 
 // header is the request's Header as net/http makes it: every field but

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -392,5 +393,89 @@ func TestLeanReplyHeaderBlock(t *testing.T) {
 		if got, want := noDate(w.appendHeader(nil)), noDate(fresh.appendHeader(nil)); got != want {
 			t.Fatalf("reply %d (closing %v, headers %v): kept lines give\n%q\nwant\n%q", i, closing, set, got, want)
 		}
+	}
+}
+
+// TestLeanRequests holds what a handler keeps of the lean path's requests:
+// a request it kept is not changed by the connection's next one (the
+// lean path reuses its own template, not the handler's copy), and the
+// requests of a connection have its context, live while it is open and
+// done once it ends.
+func TestLeanRequests(t *testing.T) {
+	s := newTestServer(t, Options{})
+	var mu sync.Mutex
+	var kept []*http.Request
+	var liveInHandler []bool
+	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		kept = append(kept, r)
+		liveInHandler = append(liveInHandler, r.Context().Err() == nil)
+		_, _ = io.Copy(io.Discard, r.Body)
+		_, _ = io.WriteString(w, "ok")
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := s.NewLean(&http.Server{Handler: handler, ReadHeaderTimeout: 5 * time.Second, IdleTimeout: time.Minute})
+	go func() { _ = l.Serve(ln) }()
+	t.Cleanup(func() { _ = l.Close() })
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	raw := leanPost("/v1/hooks/claude-code", "localhost", "application/json", `{"a":1}`, "User-Agent: one") +
+		leanPost("/v1/hooks/claude-code", "127.0.0.1", "", `{}`, "Accept: */*") +
+		leanPost("/v1/decide", "127.0.0.1:7878", "application/json", `{"b":2}`)
+	if _, err := io.WriteString(c, raw); err != nil {
+		t.Fatal(err)
+	}
+	br := bufio.NewReader(c)
+	for range 3 {
+		res, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+	}
+	c.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	type seen struct {
+		Method, Path, RequestURI, Host, Remote string
+		Header                                 http.Header
+		Length                                 int64
+	}
+	var got []seen
+	for _, r := range kept {
+		got = append(got, seen{r.Method, r.URL.Path, r.RequestURI, r.Host, r.RemoteAddr, r.Header, r.ContentLength})
+	}
+	local := c.LocalAddr().String()
+	want := []seen{
+		{"POST", "/v1/hooks/claude-code", "/v1/hooks/claude-code", "localhost", local,
+			http.Header{"Content-Type": {"application/json"}, "Content-Length": {"7"}, "User-Agent": {"one"}}, 7},
+		{"POST", "/v1/hooks/claude-code", "/v1/hooks/claude-code", "127.0.0.1", local,
+			http.Header{"Content-Length": {"2"}, "Accept": {"*/*"}}, 2},
+		{"POST", "/v1/decide", "/v1/decide", "127.0.0.1:7878", local,
+			http.Header{"Content-Type": {"application/json"}, "Content-Length": {"7"}}, 7},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("requests as the handler kept them (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]bool{true, true, true}, liveInHandler); diff != "" {
+		t.Errorf("context live while handled (-want +got):\n%s", diff)
+	}
+	if kept[0] == kept[1] || kept[1] == kept[2] {
+		t.Error("two requests are one *http.Request")
+	}
+	if kept[0].Context() != kept[2].Context() {
+		t.Error("the requests of one connection have different contexts")
+	}
+	select {
+	case <-kept[0].Context().Done():
+	case <-time.After(5 * time.Second):
+		t.Error("the connection's context is not done after the connection ended")
 	}
 }

@@ -2,6 +2,8 @@ package server
 
 import (
 	"bytes"
+	"encoding/binary"
+	"math/bits"
 	"strings"
 )
 
@@ -61,39 +63,91 @@ var leanFields = [...]struct{ lower, canonical string }{
 
 const leanFieldCount = len(leanFields)
 
+// Indexes in leanFields of the fields field reads.
+const (
+	fieldHost          = 0
+	fieldContentLength = 1
+	fieldConnection    = 7
+)
+
 // parseLeanHead parses the head at the start of b. complete is false when
 // b holds no whole head yet (and is shorter than leanMaxHead): more bytes
 // may make it one. ok is true only for a whole head of the accepted form.
 func parseLeanHead(b []byte, maxBody int64) (h leanHead, complete, ok bool) {
-	end := bytes.Index(b, []byte("\r\n\r\n"))
+	end := plainHeadEnd(b)
 	if end < 0 {
-		// net/http ends a head at an empty line ended by a bare LF too:
-		// refuse at once rather than wait for a CRLF CRLF never sent.
-		return h, len(b) >= leanMaxHead || bytes.IndexByte(b, '\n') >= 0 && bareLF(b), false
+		// Not a plain head whole within leanMaxHead bytes (yet): found
+		// and checked as before, which refuses it or waits for more.
+		if end = bytes.Index(b, []byte("\r\n\r\n")); end < 0 {
+			// net/http ends a head at an empty line ended by a bare LF
+			// too: refuse at once rather than wait for a CRLF CRLF never
+			// sent.
+			return h, len(b) >= leanMaxHead || bytes.IndexByte(b, '\n') >= 0 && bareLF(b), false
+		}
+		if end+4 > leanMaxHead || !plainLines(b[:end+2]) {
+			return h, true, false
+		}
 	}
 	h.size = end + 4
 	if h.size > leanMaxHead {
 		return h, true, false
 	}
-	raw := b[:end+2] // every line with its CRLF
-	if !plainLines(raw) {
-		return h, true, false
-	}
-	text := string(raw) // one copy; the strings below are slices of it
-	line, rest, _ := strings.Cut(text, "\r\n")
-	path, ok := leanRequestLine(line)
+	// Every line of text ends with CRLF, and no other CR or LF is in it
+	// (plainHeadEnd, plainLines): a line ends at its first CR.
+	text := string(b[:end+2]) // one copy; the strings below are slices of it
+	i := strings.IndexByte(text, '\r')
+	path, ok := leanRequestLine(text[:i])
 	if !ok {
 		return h, true, false
 	}
 	h.path = path
 	var seen [leanFieldCount]bool
-	for rest != "" {
-		line, rest, _ = strings.Cut(rest, "\r\n")
-		if !h.field(line, &seen, maxBody) {
+	for rest := text[i+2:]; rest != ""; rest = rest[i+2:] {
+		i = strings.IndexByte(rest, '\r')
+		if !h.field(rest[:i], &seen, maxBody) {
 			return h, true, false
 		}
 	}
 	return h, true, seen[0] && seen[1]
+}
+
+// plainHeadEnd is the index in b of the CRLF CRLF that ends a head whose
+// bytes before it are lines of printable ASCII and tabs, each ended by
+// CRLF (what plainLines accepts), found within leanMaxHead bytes; or -1
+// when b has another byte first (a CR without its LF included), or ends
+// first. It reads eight bytes at a time and goes from one byte that is
+// not printable ASCII (a CR, a tab) to the next: one pass over the head
+// instead of a search for its end and a check of every byte.
+func plainHeadEnd(b []byte) int {
+	n := min(len(b), leanMaxHead)
+	for i := 0; i < n; {
+		if i+8 <= n {
+			// The bytes below 0x20 or from 0x7f on, by the high bits of
+			// x-0x20 not set in x, and of x+1 or x. Those past the first
+			// may be marked wrongly (a borrow or a carry), the first is
+			// not: it is skipped to.
+			const ones, highs = 0x0101010101010101, 0x8080808080808080
+			x := binary.LittleEndian.Uint64(b[i:])
+			m := ((x-0x20*ones)&^x | (x + ones) | x) & highs
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(m) / 8
+		}
+		switch c := b[i]; {
+		case c >= 0x20 && c < 0x7f, c == '\t':
+			i++
+		case c == '\r' && i+1 < n && b[i+1] == '\n':
+			if i+3 < len(b) && b[i+2] == '\r' && b[i+3] == '\n' {
+				return i
+			}
+			i += 2
+		default:
+			return -1
+		}
+	}
+	return -1
 }
 
 // bareLF reports whether b holds an LF not after a CR.
@@ -150,35 +204,35 @@ func leanRequestLine(line string) (string, bool) {
 
 // field takes one header line.
 func (h *leanHead) field(line string, seen *[leanFieldCount]bool, maxBody int64) bool {
-	name, value, ok := strings.Cut(line, ":")
-	if !ok || name == "" {
+	colon := strings.IndexByte(line, ':')
+	if colon <= 0 {
 		return false
 	}
+	name, value := line[:colon], trimSpaceTab(line[colon+1:])
 	for i := 0; i < len(name); i++ {
 		if !isTokenByte(name[i]) {
 			return false // a space before the colon, a folded line, …
 		}
 	}
-	value = strings.Trim(value, " \t")
 	k := leanFieldIndex(name)
 	if k < 0 || seen[k] {
 		return false
 	}
 	seen[k] = true
-	switch leanFields[k].lower {
-	case "host":
+	switch k {
+	case fieldHost:
 		if !leanHost(value) {
 			return false
 		}
 		h.host = value
 		return true
-	case "content-length":
+	case fieldContentLength:
 		n, ok := leanLength(value, maxBody)
 		if !ok {
 			return false
 		}
 		h.contentLength = n
-	case "connection":
+	case fieldConnection:
 		switch {
 		case strings.EqualFold(value, "keep-alive"):
 		case strings.EqualFold(value, "close"):
@@ -190,6 +244,17 @@ func (h *leanHead) field(line string, seen *[leanFieldCount]bool, maxBody int64)
 	h.fields[h.n] = leanField{leanFields[k].canonical, value}
 	h.n++
 	return true
+}
+
+// trimSpaceTab is strings.Trim(v, " \t"), without the set built per call.
+func trimSpaceTab(v string) string {
+	for v != "" && (v[0] == ' ' || v[0] == '\t') {
+		v = v[1:]
+	}
+	for v != "" && (v[len(v)-1] == ' ' || v[len(v)-1] == '\t') {
+		v = v[:len(v)-1]
+	}
+	return v
 }
 
 // leanFieldIndex is the index in leanFields of the header name, in any
@@ -216,7 +281,9 @@ func leanFieldIndex(name string) int {
 		return -1
 	}
 	for _, i := range try {
-		if i >= 0 && strings.EqualFold(name, leanFields[i].lower) {
+		// Clients send the canonical names; any other case compares
+		// folded.
+		if i >= 0 && (name == leanFields[i].canonical || strings.EqualFold(name, leanFields[i].lower)) {
 			return int(i)
 		}
 	}
@@ -255,15 +322,11 @@ func leanLength(v string, maxBody int64) (int64, bool) {
 }
 
 // isTokenByte reports whether c may appear in a header name (RFC 9110
-// token).
+// token: letters, digits and !#$%&'*+-.^_`|~), by a bit of tokenBytes.
 func isTokenByte(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
-	}
-	switch c {
-	case '!', '#', '$', '%', '&', '\'', '*', '+', '-', '.', '^', '_', '`', '|', '~':
-		return true
-	}
-	return false
+	return c < 128 && tokenBytes[c>>6]&(1<<(c&63)) != 0
 }
+
+// tokenBytes has bit c%64 of word c/64 set for each token byte c
+// (TestTokenBytes lists them).
+var tokenBytes = [2]uint64{0x03ff6cfa00000000, 0x57ffffffc7fffffe}

@@ -213,3 +213,89 @@ func TestLeanFieldIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainHeadEnd holds plainHeadEnd to exact ends, and to -1 where the
+// head is cut short, has a byte plainLines refuses, or ends too late.
+func TestPlainHeadEnd(t *testing.T) {
+	head := "POST /v1/decide HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n"
+	long := "POST /v1/decide HTTP/1.1\r\nAccept: " + strings.Repeat("a", leanMaxHead-40) + "\r\n"
+	cases := []struct {
+		name, in string
+		want     int
+	}{
+		{"whole", head + "\r\n{}", len(head) - 2},
+		{"whole, body not yet", head + "\r\n", len(head) - 2},
+		{"tab in a value", "POST /v1/decide HTTP/1.1\r\nUser-Agent: a\tb\r\n\r\n", 41},
+		{"end of a line at a word's edge", "POST /v1/decide HTTP/1.1\r\nX: ab\r\n\r\n", 31},
+		{"last CR alone", head + "\r", -1},
+		{"last CRLF CR", head[:len(head)-1], -1},
+		{"no end yet", head, -1},
+		{"empty", "", -1},
+		{"bare CR", "POST /v1/decide HTTP/1.1\r\nX: a\rb\r\n\r\n", -1},
+		{"bare LF", "POST /v1/decide HTTP/1.1\nX: a\r\n\r\n", -1},
+		{"NUL", "POST /v1/decide HTTP/1.1\r\nX: a\x00\r\n\r\n", -1},
+		{"DEL", "POST /v1/decide HTTP/1.1\r\nX: a\x7f\r\n\r\n", -1},
+		{"non-ASCII", "POST /v1/decide HTTP/1.1\r\nX: caf\xc3\xa9\r\n\r\n", -1},
+		{"non-ASCII in the body only", head + "\r\n\xc3\xa9", len(head) - 2},
+		{"end at the limit", long + strings.Repeat("b", leanMaxHead-len(long)-2) + "\r\n\r\n", leanMaxHead - 2},
+		{"end past the limit", long + strings.Repeat("b", leanMaxHead-len(long)) + "\r\n\r\n", -1},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := plainHeadEnd([]byte(tc.in)); got != tc.want {
+				t.Errorf("plainHeadEnd = %d, want %d", got, tc.want)
+			}
+			checkPlainHeadEnd(t, []byte(tc.in))
+		})
+	}
+}
+
+// checkPlainHeadEnd fails unless plainHeadEnd finds the end bytes.Index
+// finds exactly when plainLines accepts the lines before it and the end
+// is within leanMaxHead bytes (one past it: the size check refuses that).
+func checkPlainHeadEnd(t *testing.T, in []byte) {
+	t.Helper()
+	end := bytes.Index(in, []byte("\r\n\r\n"))
+	want := -1
+	if end >= 0 && end+2 <= leanMaxHead && plainLines(in[:end+2]) {
+		want = end
+	}
+	if got := plainHeadEnd(in); got != want {
+		t.Fatalf("%q: plainHeadEnd = %d, want %d", in, got, want)
+	}
+}
+
+// FuzzPlainHeadEnd checks plainHeadEnd against bytes.Index and plainLines
+// (checkPlainHeadEnd).
+func FuzzPlainHeadEnd(f *testing.F) {
+	f.Add([]byte("POST /v1/decide HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\n{}"))
+	f.Add([]byte("POST /v1/decide HTTP/1.1\r\nX: a\x7f\r\n\r\n"))
+	f.Add([]byte("ab\tcdefgh\r\n\r\r\n\r\n"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		checkPlainHeadEnd(t, in)
+	})
+}
+
+// TestLeanFieldConstants holds the indexes field switches on to their
+// names.
+func TestLeanFieldConstants(t *testing.T) {
+	got := []string{leanFields[fieldHost].lower, leanFields[fieldContentLength].lower, leanFields[fieldConnection].lower}
+	if diff := cmp.Diff([]string{"host", "content-length", "connection"}, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+// TestTokenBytes holds isTokenByte to RFC 9110's token bytes, for every
+// byte.
+func TestTokenBytes(t *testing.T) {
+	const want = "!#$%&'*+-.0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ^_`abcdefghijklmnopqrstuvwxyz|~"
+	var got []byte
+	for c := range 256 {
+		if isTokenByte(byte(c)) {
+			got = append(got, byte(c))
+		}
+	}
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("token bytes (-want +got):\n%s", diff)
+	}
+}

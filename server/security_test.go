@@ -241,3 +241,39 @@ func TestNotFromBrowserAgreesWithCheck(t *testing.T) {
 		t.Errorf("notFromBrowser (-want +got):\n%s", diff)
 	}
 }
+
+// TestLoopbackHost holds loopbackHost, its shortcut for "127.0.0.1" with
+// a port of digits included, to exact answers, and to the parsed answer
+// for every input.
+func TestLoopbackHost(t *testing.T) {
+	want := map[string]bool{
+		"127.0.0.1": true, "127.0.0.1:": true, "127.0.0.1:7878": true, "127.0.0.1:0000": true,
+		"127.0.0.1:x": true, "127.0.0.1:80:90": false, "127.0.0.1.": true, "127.0.0.1.evil": false,
+		"127.0.0.10:80": true, "127.0.0.1]:80": false, "[127.0.0.1]:80": true, "localhost:7878": true,
+		"LOCALHOST": true, "[::1]:7878": true, "::1": true, "10.0.0.1:80": false, "evil.example:80": false,
+		"": false, "127.0.0.1 :80": false, "127.0.0.1:8\x00": true,
+	}
+	got := map[string]bool{}
+	for in := range want {
+		got[in] = loopbackHost(in)
+		if parsed := loopbackHostParsed(in); parsed != got[in] {
+			t.Errorf("loopbackHost(%q) = %v, parsed %v", in, got[in], parsed)
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("loopbackHost (-want +got):\n%s", diff)
+	}
+}
+
+// FuzzLoopbackHost checks loopbackHost's shortcut against the parsed
+// answer.
+func FuzzLoopbackHost(f *testing.F) {
+	for _, s := range []string{"127.0.0.1:7878", "127.0.0.1", "127.0.0.1:8:9", "[::1]:1", "localhost"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		if got, want := loopbackHost(in), loopbackHostParsed(in); got != want {
+			t.Fatalf("loopbackHost(%q) = %v, parsed %v", in, got, want)
+		}
+	})
+}
