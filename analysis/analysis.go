@@ -133,6 +133,10 @@ type Analysis struct {
 	// (the command line, and the code its commands run) stand for with
 	// their variables' defaults (shell.Default; unknownDefaults).
 	defaults []shell.Default
+	// env is the variables of a fresh shell of the call (baseEnv), made
+	// once when envMade, in a Scratch's map when one lent it.
+	env     map[string]string
+	envMade bool
 }
 
 // New starts the analysis of one call, whose effects go to j.
@@ -145,7 +149,7 @@ func (a *Analysis) PathEnv(dir string) paths.Env { return a.ctx.PathEnv(dir) }
 // on the call's budget, with the variables a fresh shell of the call has
 // (HOME, TMPDIR, PWD); nil when it cannot be parsed at all.
 func (a *Analysis) Parse(text string) *shell.Script {
-	return a.parse(text, shell.Options{Home: a.ctx.Home, Env: a.shellEnv()})
+	return a.parse(text, shell.Options{Home: a.ctx.Home, Env: a.baseEnv()})
 }
 
 func (a *Analysis) parse(text string, opts shell.Options) *shell.Script {
@@ -158,12 +162,37 @@ func (a *Analysis) parse(text string, opts shell.Options) *shell.Script {
 	return s
 }
 
+// shellEnv is a new map of the variables a fresh shell of the call has,
+// for a parse that adds its own (a hook's $0 and arguments).
 func (a *Analysis) shellEnv() map[string]string {
-	env := map[string]string{"HOME": a.ctx.Home, "TMPDIR": os.TempDir()}
+	env := make(map[string]string, 3)
+	a.fillEnv(env)
+	return env
+}
+
+// baseEnv is the variables a fresh shell of the call has, for the parses
+// that add none (the command line, a pager's code): made once for the
+// call, as the parses only read it (shell.Options.Env), and into the map
+// a Scratch lent, so that a call's parse does not allocate one.
+func (a *Analysis) baseEnv() map[string]string {
+	if a.envMade {
+		return a.env
+	}
+	if a.env == nil {
+		a.env = make(map[string]string, 3)
+	}
+	a.fillEnv(a.env)
+	a.envMade = true
+	return a.env
+}
+
+// fillEnv sets HOME, TMPDIR and, when the call has a directory, PWD in
+// the empty map env.
+func (a *Analysis) fillEnv(env map[string]string) {
+	env["HOME"], env["TMPDIR"] = a.ctx.Home, os.TempDir()
 	if d := a.ctx.Cwd; d != "" {
 		env["PWD"] = d
 	}
-	return env
 }
 
 // Script analyses the parsed command line of a shell call: its parse

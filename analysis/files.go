@@ -33,6 +33,20 @@ var (
 // command of the same call runs them: canonical path → text.
 type written map[string]string
 
+// put records that the call wrote text into p, after what it wrote there
+// before when appends; the map is made on the first write (most calls
+// write no file).
+func (w *written) put(p, text string, appends bool) {
+	if *w == nil {
+		*w = written{}
+	}
+	if appends {
+		(*w)[p] += text
+	} else {
+		(*w)[p] = text
+	}
+}
+
 // Read returns the text the call wrote into p.
 func (w written) Read(p string) (string, error) {
 	if text, ok := w[p]; ok {
@@ -81,24 +95,11 @@ func (f *flow) text(sc Command, w shell.Word, p string) (string, bool) {
 // <<EOF, tee f <<EOF), by their canonical paths (canonical returns "" for
 // a path it cannot resolve).
 func noteWrites(c *shell.Command, canonical func(string) string, into *written) {
-	w := *into
-	if w == nil {
-		w = written{}
-		defer func() {
-			if len(w) > 0 {
-				*into = w
-			}
-		}()
-	}
 	if text, ok := shell.Output(c); ok {
 		for _, r := range c.Redirects {
 			if stdoutRedirect(r) && r.Target.Known {
 				if cp := canonical(r.Target.Value); cp != "" {
-					if r.Op == ">>" {
-						w[cp] += text
-					} else {
-						w[cp] = text
-					}
+					into.put(cp, text, r.Op == ">>")
 				}
 			}
 		}
@@ -111,11 +112,7 @@ func noteWrites(c *shell.Command, canonical func(string) string, into *written) 
 		for _, a := range c.Args() {
 			if a.Known && !strings.HasPrefix(a.Value, "-") {
 				if cp := canonical(a.Value); cp != "" {
-					if appends {
-						w[cp] += c.Stdin.Text
-					} else {
-						w[cp] = c.Stdin.Text
-					}
+					into.put(cp, c.Stdin.Text, appends)
 				}
 			}
 		}

@@ -26,8 +26,8 @@ type flow struct {
 	// extracted are the canonical directories an archive read from a pipe
 	// was extracted into: members not known before the call runs.
 	extracted []string
-	written   written           // canonical file → the text the call wrote into it
-	built     map[string]string // canonical program → the source file it was compiled from
+	written   written           // canonical file → the text the call wrote into it (nil until one is written)
+	built     map[string]string // canonical program → the source file it was compiled from (nil until one is)
 	loaded    map[string]bool   // written files already judged as code a later command loads
 	// ranShell holds the written files (canonical file → text) that the
 	// command of this step ran as shell scripts (runs), which loads does
@@ -100,6 +100,9 @@ func (f *flow) records(sc Command) {
 	f.rewrites(sc)
 	if out, src, ok := compiled(c); ok {
 		if o, s := f.canonical(sc, out), f.canonical(sc, src); o != "" && s != "" {
+			if f.built == nil {
+				f.built = map[string]string{}
+			}
 			f.built[o] = s
 		}
 	}

@@ -32,7 +32,7 @@ func (a *Analysis) carried(cmd *shell.Command, codes []rules.Code) {
 		}
 		// a pager reads the program's output: sh or python3 reading code
 		// there runs it, as git log | sh does
-		s := a.parse(c.Text, shell.Options{Home: a.ctx.Home, Env: a.shellEnv(), PipedStdin: c.Pager})
+		s := a.parse(c.Text, shell.Options{Home: a.ctx.Home, Env: a.baseEnv(), PipedStdin: c.Pager})
 		if s == nil {
 			a.add(Unverifiable(shell.Problem{Reason: "the code in " + c.Via + " could not be parsed", Span: c.Span}))
 			continue

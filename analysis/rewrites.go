@@ -73,7 +73,7 @@ func (f *flow) rewrites(sc Command) {
 				text = unknownText
 			}
 		}
-		f.written[cp] = text
+		f.written.put(cp, text, false)
 	}
 	// the output of a program that is not known (awk '{…}' > x.sh)
 	_, known := shell.Output(c)

@@ -22,6 +22,9 @@ type Scratch struct {
 	keys    []byte
 	spans   spanMap
 	refs    []rules.PathRef
+	// env is the map of a fresh shell's variables (Analysis.baseEnv),
+	// emptied.
+	env map[string]string
 	// arena is where the call's parses make their commands (shell.Arena);
 	// it stays here, lent to the analysis by address.
 	arena shell.Arena
@@ -49,6 +52,7 @@ func (a *Analysis) UseScratch(s *Scratch) {
 	a.memo.spans = spanMap{from: s.spans.from[:0], to: s.spans.to[:0]}
 	a.memo.refs = s.refs[:0]
 	s.seen, s.memo, s.entries, s.buf, s.keys, s.spans, s.refs = nil, nil, nil, nil, nil, spanMap{}, nil
+	a.env, a.envMade, s.env = s.env, false, nil
 	a.arena = &s.arena
 }
 
@@ -88,5 +92,9 @@ func (a *Analysis) KeepScratch(s *Scratch) {
 		clear(r[:cap(r)])
 		s.refs = r[:0]
 	}
-	a.seen, a.memo = nil, classMemo{}
+	if len(a.env) <= 3 {
+		clear(a.env)
+		s.env = a.env
+	}
+	a.seen, a.memo, a.env, a.envMade = nil, classMemo{}, nil, false
 }

@@ -26,7 +26,7 @@ func (a *Analysis) whole(s *shell.Script) {
 	start := a.mark()
 	a.forkBombs(s)
 	a.impostors(s)
-	f := &flow{a: a, written: map[string]string{}, built: map[string]string{}}
+	f := &flow{a: a} // its maps made on their first entries: most calls write no file
 	for _, sc := range a.seen {
 		m := a.mark()
 		f.step(sc)

@@ -39,8 +39,7 @@ func (p *Policy) decideIn(ctx context.Context, c *call.Call, outer *evaluation) 
 	if sub := p.ForAgent(c.Who.Agent); sub != p {
 		return sub.decideIn(ctx, c, outer)
 	}
-	e := p.newEvaluation(ctx, c, outer)
-	e.useScratch()
+	e := p.pooledEvaluation(ctx, c, outer)
 	e.run()
 	d = e.decide()
 	d.Contained = p.contains(e.c, d)
@@ -70,9 +69,9 @@ func (p *Policy) contains(c *call.Call, d Decision) bool {
 }
 
 // newEvaluation starts the evaluation of a copy of the call c, with its
-// own work budget. The copy, the call's file system lookups and the first
-// paths it records live in the evaluation's own allocation: one allocation
-// where there were four.
+// own work budget and file system lookups, on the heap (Explain and the
+// tests, which read the evaluation after its decision; Decide's are
+// pooled: pooledEvaluation).
 //
 // A decision made while outer is judged (the code a write persists,
 // persisted.go) is given outer's file system answers (paths.Lookups) and,
@@ -81,12 +80,22 @@ func (p *Policy) contains(c *call.Call, d Decision) bool {
 // system, asked once. It runs on outer's goroutine, before outer's
 // decision is made; outer nil: the call's own.
 func (p *Policy) newEvaluation(ctx context.Context, c *call.Call, outer *evaluation) *evaluation {
-	e := &evaluation{p: p, ctx: ctx, call: *c, cur: -1}
+	e := new(evaluation)
+	p.startEvaluation(e, new(paths.Lookups), ctx, c, outer)
+	return e
+}
+
+// startEvaluation makes e, whatever it held, the start of the evaluation
+// of a copy of the call c (see newEvaluation), whose file system answers
+// go to own unless outer's are shared. The copy and the first paths it
+// records live in e.
+func (p *Policy) startEvaluation(e *evaluation, own *paths.Lookups, ctx context.Context, c *call.Call, outer *evaluation) {
+	*e = evaluation{p: p, ctx: ctx, call: *c, cur: -1}
 	e.c = &e.call
 	c = e.c
 	e.work = *shell.NewBudget(workLimit)
 	e.files = diskFiles{p: p, budget: &e.work}
-	lookups := &e.lookups
+	lookups := own
 	if outer != nil {
 		lookups = outer.an.PathEnv("").Lookups
 		if outer.p == p {
@@ -97,7 +106,6 @@ func (p *Policy) newEvaluation(ctx context.Context, c *call.Call, outer *evaluat
 		Budget: &e.work, Findings: &e.findings, Files: &e.files, Trees: analysis.DiskTrees{},
 		Lookups: lookups}, e)
 	e.files.env = e.an.PathEnv("")
-	return e
 }
 
 func (p *Policy) internalError(err error) Decision {
@@ -111,11 +119,9 @@ type evaluation struct {
 	p   *Policy
 	ctx context.Context
 	c   *call.Call // &call
-	// call is the call judged (a copy of Decide's argument); lookups
-	// remembers the file system's answers for it (paths.Lookups), and
-	// the bufs hold the first paths, commands and names env records.
+	// call is the call judged (a copy of Decide's argument), and the
+	// bufs hold the first paths, commands and names env records.
 	call        call.Call
-	lookups     paths.Lookups
 	pathsBuf    [4]string
 	commandsBuf [4]string
 	namesBuf    [4]string

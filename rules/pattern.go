@@ -47,6 +47,63 @@ var outputPatterns = sync.OnceValue(func() []pattern {
 	return out
 })
 
+// outputNeeds are, for each of outputPatterns, the bytes every word it
+// matches holds (byteSetOf its glob): a word that lacks one of them is not
+// matched, which rules out most of the hundred patterns for a word with
+// one look each (rm -rf ~ compared "~" with every one of them).
+var outputNeeds = sync.OnceValue(func() []byteSet {
+	ps := outputPatterns()
+	out := make([]byteSet, len(ps))
+	for i, p := range ps {
+		out[i] = byteSetOf(p.glob, true)
+	}
+	return out
+})
+
+// isOutputForms reports whether one of outputPatterns matches the word w,
+// whose forms are f: the class @outputs.
+func isOutputForms(w shell.Word, f forms) bool {
+	ps, needs := outputPatterns(), outputNeeds()
+	has := byteSetOf(f.raw, false)
+	has.add(f.clean)
+	has.add(f.home)
+	for i := range ps {
+		if has.holds(&needs[i]) && ps[i].matchForms(w, f) {
+			return true
+		}
+	}
+	return false
+}
+
+// byteSet is a set of bytes.
+type byteSet [4]uint64
+
+// byteSetOf is the set of the bytes of s; of its literal bytes (not "*"
+// or "?") when glob is set. A glob's "*" matches any run of bytes and "?"
+// any one byte, and every other byte of it only itself, so every word the
+// glob matches holds each of its literal bytes.
+func byteSetOf(s string, glob bool) byteSet {
+	var b byteSet
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !glob || c != '*' && c != '?' {
+			b[c>>6] |= 1 << (c & 63)
+		}
+	}
+	return b
+}
+
+// add adds the bytes of s to b.
+func (b *byteSet) add(s string) {
+	for i := 0; i < len(s); i++ {
+		b[s[i]>>6] |= 1 << (s[i] & 63)
+	}
+}
+
+// holds reports whether b holds every byte of need.
+func (b *byteSet) holds(need *byteSet) bool {
+	return need[0]&^b[0]|need[1]&^b[1]|need[2]&^b[2]|need[3]&^b[3] == 0
+}
+
 // isSystemDir reports whether c is a top-level directory whose removal or
 // re-permissioning breaks the machine or every user on it. (A switch: no
 // table is built when the program starts.)
@@ -312,8 +369,7 @@ func classMatch(class string, w shell.Word, c string) bool {
 	case "@temp":
 		return isTemp(c)
 	case "@outputs":
-		f := formsOf(w.Value)
-		return slices.ContainsFunc(outputPatterns(), func(p pattern) bool { return p.matchForms(w, f) })
+		return isOutputForms(w, formsOf(w.Value))
 	case "@unknown":
 		return !w.Known
 	case "@glob":
