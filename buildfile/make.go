@@ -14,6 +14,7 @@ type makefile struct {
 	vars    map[string]string // name → raw value, expanded where used
 	unknown map[string]bool   // variables set inside a conditional: unknown
 	cmdline map[string]bool   // variables the command line sets
+	simple  map[string]bool   // variables set with :=, whose += expands now
 	rules   map[string]*makeRule
 	pattern []*makeRule
 	goal    string // the first target: the default goal
@@ -66,7 +67,7 @@ func (r *resolver) make(inv Invocation) {
 	var files, targets []string
 	touch := false
 	m := &makefile{r: r, vars: map[string]string{}, unknown: map[string]bool{}, cmdline: map[string]bool{},
-		rules: map[string]*makeRule{}, shell: Shell}
+		simple: map[string]bool{}, rules: map[string]*makeRule{}, shell: Shell}
 	args := inv.Args
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -222,32 +223,20 @@ func (m *makefile) parse(file, text string) {
 			}
 			continue
 		case "define":
-			name := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(rest), "=:!?+"))
+			head := strings.TrimSpace(rest)
+			name := strings.TrimSpace(strings.TrimRight(head, "=:!?+"))
+			op := strings.TrimSpace(head[len(name):]) // define NAME := runs its $(shell …) now, as NAME := does
 			var body []string
 			for i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "endef" {
 				i++
 				body = append(body, lines[i])
 			}
 			i++
-			m.set(strings.Fields(name + " x")[0], "=", strings.Join(body, "\n"), cond > 0)
+			m.set(strings.Fields(name + " x")[0], cmpOr(op, "="), strings.Join(body, "\n"), cond > 0)
 			cur = nil
 			continue
 		case "include", "-include", "sinclude":
-			for _, f := range strings.Fields(m.expand(rest, nil)) {
-				m.remade = append(m.remade, f)
-				if m.include >= MaxDepth {
-					m.r.problem(file, "includes nest too deeply")
-					break
-				}
-				p := join(m.dir, f)
-				if t, ok := m.r.read(p); ok {
-					m.include++
-					saved := m.file
-					m.parse(p, t)
-					m.file = saved
-					m.include--
-				}
-			}
+			m.includes(file, m.expand(rest, nil))
 			cur = nil
 			continue
 		case "vpath", "unexport", "undefine":
@@ -308,6 +297,39 @@ func (m *makefile) parse(file, text string) {
 			cur = append(cur, rl)
 			if m.goal == "" && !strings.HasPrefix(t, ".") && !strings.Contains(t, "%") {
 				m.goal = t
+			}
+		}
+	}
+}
+
+// includes reads the makefiles an include (-include, sinclude) line names,
+// file being the one that names them. make expands the shell wildcards of
+// each name itself (include mk/*.mk), as $(wildcard …) would: a pattern
+// whose files cannot be listed leaves what make reads, and the $(shell …)
+// calls it expands while reading, not known.
+func (m *makefile) includes(file, names string) {
+	for _, f := range strings.Fields(names) {
+		matched := []string{f}
+		if strings.ContainsAny(f, "*?[") {
+			var ok bool
+			if matched, ok = m.wildcard(f); !ok {
+				m.r.problem(file, "it includes the makefiles "+f+" matches, which cannot be listed")
+				continue
+			}
+		}
+		for _, name := range matched {
+			m.remade = append(m.remade, name)
+			if m.include >= MaxDepth {
+				m.r.problem(file, "includes nest too deeply")
+				return
+			}
+			p := join(m.dir, name)
+			if t, ok := m.r.read(p); ok {
+				m.include++
+				saved := m.file
+				m.parse(p, t)
+				m.file = saved
+				m.include--
 			}
 		}
 	}
@@ -423,6 +445,7 @@ func (m *makefile) set(name, op, value string, inCond bool) {
 	switch op {
 	case ":=", "::=", ":::=":
 		m.vars[name] = escapeDollars(m.expand(value, nil))
+		m.simple[name] = true
 	case "!=":
 		m.steps = append(m.steps, Step{File: m.file, Line: m.line, Text: m.expand(value, nil), Lang: Shell, Dir: m.dir})
 		m.unknown[name] = true
@@ -431,13 +454,19 @@ func (m *makefile) set(name, op, value string, inCond bool) {
 			m.vars[name] = value
 		}
 	case "+=":
-		if old, ok := m.vars[name]; ok {
-			m.vars[name] = old + " " + value
-		} else {
-			m.vars[name] = value
+		old, ok := m.vars[name]
+		if m.simple[name] {
+			// appending to a simply expanded variable expands the text now,
+			// $(shell …) and all
+			value = escapeDollars(m.expand(value, nil))
 		}
+		if ok {
+			value = old + " " + value
+		}
+		m.vars[name] = value
 	default:
 		m.vars[name] = value
+		delete(m.simple, name)
 	}
 	if name == "SHELL" {
 		f := strings.Fields(m.expand(value, nil))
