@@ -605,13 +605,30 @@ func argListCommands(code string) []string {
 	}
 	var out []string
 	for _, m := range argListRE.Get().FindAllStringSubmatch(code, -1) {
-		var words []string
-		for _, e := range argElemRE.Get().FindAllString(m[1], -1) {
-			words = append(words, argWord(e))
-		}
-		out = append(out, strings.Join(words, " "))
+		out = append(out, argListCommand(m[1]))
 	}
 	return out
+}
+
+// argListCommand is the shell command of the elements of one list.
+func argListCommand(list string) string {
+	var words []string
+	for _, e := range argElemRE.Get().FindAllString(list, -1) {
+		words = append(words, argWord(e))
+	}
+	return strings.Join(words, " ")
+}
+
+// argListLine is the line of code holding the argument list whose shell
+// command is text; "" when none is.
+func argListLine(code, text string) string {
+	for _, m := range argListRE.Get().FindAllStringSubmatchIndex(code, -1) {
+		if argListCommand(code[m[2]:m[3]]) == text {
+			_, line := lineAt(code, m[0])
+			return line
+		}
+	}
+	return ""
 }
 
 // argWord is one element of an argument list as a shell word: a literal

@@ -120,6 +120,23 @@ func TestArgListCommands(t *testing.T) {
 	}
 }
 
+// TestArgListLine: the line of code an argument list's command was made
+// from, so that a finding about it names that line; "" for a command no
+// list of the code makes.
+func TestArgListLine(t *testing.T) {
+	code := "@nox.session\ndef tests(session):\n    session.run(\"pytest\")\n" +
+		"    session.run(\"rm\", \"-rf\", os.path.expanduser(\"~\"), external=True)\n"
+	for _, tc := range []struct{ text, want string }{
+		{`'rm' '-rf' "${HOME}"`, `session.run("rm", "-rf", os.path.expanduser("~"), external=True)`},
+		{`'rm' '-rf' 'build'`, ""},
+		{`'pytest'`, ""}, // one literal is no list argListRE reads
+	} {
+		if got := argListLine(code, tc.text); got != tc.want {
+			t.Errorf("argListLine(%q) = %q, want %q", tc.text, got, tc.want)
+		}
+	}
+}
+
 // TestUnescapeLiteral: the escapes every language shares are decoded, so
 // that a line a program appends reads as the line it is; others stay.
 func TestUnescapeLiteral(t *testing.T) {
