@@ -100,9 +100,13 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 			"download, review, then run in separate steps with a person watching"))
 	}
 	if spawns(cmd, &h) {
-		if line, file, ok := droppedRun(code, network); ok {
-			a.add(Critical("effects.download-run", risk.CatRemoteCode, span, Shorten(line),
-				fmt.Sprintf("The code downloads %s and then runs it: code from the internet runs unreviewed.", file),
+		d := droppedRun(code, network)
+		if !a.spend(ScanCost(d.Read)) {
+			return // over the work limit: the caller says so once for the call
+		}
+		if d.File != "" {
+			a.add(Critical("effects.download-run", risk.CatRemoteCode, span, Shorten(d.Line),
+				fmt.Sprintf("The code downloads %s and then runs it: code from the internet runs unreviewed.", d.File),
 				"download, review, then run in separate steps with a person watching"))
 		}
 	}

@@ -76,11 +76,21 @@ var scriptRunners = []string{"sh", "bash", "zsh", "dash", "python", "python3", "
 // maxDropArgs bounds the text of one call's arguments that is read.
 const maxDropArgs = 512
 
-// droppedRun returns the line of code that runs a file the code
-// downloaded, and the file as the code names it; ok is false when there
-// is none. network says whether the code reaches the network apart from
-// the download calls themselves.
-func droppedRun(code string, network bool) (line, file string, ok bool) {
+// dropped is what droppedRun found: the line of code that runs a file the
+// code downloaded and the file as the code names it ("" for none), and
+// the bytes of call arguments it read, which the caller is charged.
+type dropped struct {
+	Line, File string
+	Read       int
+}
+
+// droppedRun finds a file code downloads and then runs. network says
+// whether the code reaches the network apart from the download calls
+// themselves.
+func droppedRun(code string, network bool) (d dropped) {
+	if !network && !strings.Contains(code, "urlretrieve") && !strings.Contains(code, "download") {
+		return d // no fetch: nothing downloaded
+	}
 	lower := strings.ToLower(code)
 	written := map[string]bool{}
 	for _, c := range dropCalls {
@@ -88,7 +98,8 @@ func droppedRun(code string, network bool) (line, file string, ok bool) {
 			continue
 		}
 		for at := range callsOf(lower, c.name) {
-			args := callArgs(code, at+len(c.name))
+			args, n := callArgs(code, at+len(c.name))
+			d.Read += n
 			f := dropTarget(c, args)
 			if f == "" || c.mode && !writesMode(args) {
 				continue
@@ -99,19 +110,20 @@ func droppedRun(code string, network bool) (line, file string, ok bool) {
 		}
 	}
 	if len(written) == 0 {
-		return "", "", false
+		return d
 	}
 	for _, c := range runCalls {
 		for at := range callsOf(lower, c.name) {
-			args := callArgs(code, at+len(c.name))
-			f := program(c, args)
-			if f != "" && written[fileKey(f)] {
-				_, l := lineAt(code, at)
-				return l, f, true
+			args, n := callArgs(code, at+len(c.name))
+			d.Read += n
+			if f := program(c, args); f != "" && written[fileKey(f)] {
+				_, d.Line = lineAt(code, at)
+				d.File = f
+				return d
 			}
 		}
 	}
-	return "", "", false
+	return d
 }
 
 // callsOf yields the offsets in lower at which name (a call, "…(") starts,
@@ -136,9 +148,10 @@ func callsOf(lower, name string) func(func(int) bool) {
 }
 
 // callArgs splits the arguments of the call whose "(" ends at from, at
-// the commas outside brackets and quotes, each trimmed; at most
-// maxDropArgs bytes are read.
-func callArgs(code string, from int) []string {
+// the commas outside brackets and quotes, each trimmed (none when the call
+// does not close within maxDropArgs bytes), and says how many bytes it
+// read.
+func callArgs(code string, from int) ([]string, int) {
 	var args []string
 	depth, start := 0, from
 	end := min(len(code), from+maxDropArgs)
@@ -157,7 +170,7 @@ func callArgs(code string, from int) []string {
 			depth++
 		case ')', ']', '}':
 			if depth == 0 {
-				return append(args, strings.TrimSpace(code[start:i]))
+				return append(args, strings.TrimSpace(code[start:i])), i - from
 			}
 			depth--
 		case ',':
@@ -167,7 +180,7 @@ func callArgs(code string, from int) []string {
 			}
 		}
 	}
-	return nil // not closed within the bound: not read
+	return nil, end - from // not closed within the bound: not read
 }
 
 // dropTarget is the argument of a call c that names the file it writes:
@@ -217,7 +230,7 @@ func program(c runCall, args []string) string {
 	}
 	a := args[c.arg]
 	if strings.HasPrefix(a, "[") || strings.HasPrefix(a, "(") {
-		elems := callArgs(a, 1)
+		elems, _ := callArgs(a, 1)
 		if len(elems) == 0 {
 			return ""
 		}

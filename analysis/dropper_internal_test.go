@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -73,11 +74,29 @@ func TestDroppedRun(t *testing.T) {
 			network: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var got found
-			got.Line, got.File, got.OK = droppedRun(tc.code, tc.network)
+			d := droppedRun(tc.code, tc.network)
+			if d.Read < 0 || d.Read > len(tc.code) {
+				t.Errorf("read %d bytes of call arguments, want 0 to %d", d.Read, len(tc.code))
+			}
+			got := found{Line: d.Line, File: d.File, OK: d.File != ""}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("droppedRun (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestDroppedRunPadded: calls that never close cost at most maxDropArgs
+// bytes each, all of which the caller is charged, and padding does not
+// hide a download that is run after it.
+func TestDroppedRunPadded(t *testing.T) {
+	pad := strings.Repeat("open(", 2000)
+	code := pad + "\nurlretrieve(u, p)\nsubprocess.run([p])\n"
+	d := droppedRun(code, true)
+	if d.File != "p" || d.Line != "subprocess.run([p])" {
+		t.Errorf("droppedRun after padding = %+v, want p run at subprocess.run([p])", d)
+	}
+	if d.Read > 2000*maxDropArgs+len(code) || d.Read < len(pad) {
+		t.Errorf("read %d bytes, want between %d and %d", d.Read, len(pad), 2000*maxDropArgs+len(code))
 	}
 }
