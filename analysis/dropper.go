@@ -91,57 +91,79 @@ func droppedRun(code string, network bool) (d dropped) {
 	if !network && !strings.Contains(code, "urlretrieve") && !strings.Contains(code, "download") {
 		return d // no fetch: nothing downloaded
 	}
-	lower := strings.ToLower(code)
 	written := map[string]bool{}
-	for _, c := range dropCalls {
+	for at, i := range callsIn(code, dropNames) {
+		c := dropCalls[i]
 		if !c.fetches && !network {
 			continue
 		}
-		for at := range callsOf(lower, c.name) {
-			args, n := callArgs(code, at+len(c.name))
-			d.Read += n
-			f := dropTarget(c, args)
-			if f == "" || c.mode && !writesMode(args) {
-				continue
-			}
-			if k := fileKey(f); k != "" {
-				written[k] = true
-			}
+		args, n := callArgs(code, at+len(c.name))
+		d.Read += n
+		f := dropTarget(c, args)
+		if f == "" || c.mode && !writesMode(args) {
+			continue
+		}
+		if k := fileKey(f); k != "" {
+			written[k] = true
 		}
 	}
 	if len(written) == 0 {
 		return d
 	}
-	for _, c := range runCalls {
-		for at := range callsOf(lower, c.name) {
-			args, n := callArgs(code, at+len(c.name))
-			d.Read += n
-			if f := program(c, args); f != "" && written[fileKey(f)] {
-				_, d.Line = lineAt(code, at)
-				d.File = f
-				return d
-			}
+	for at, i := range callsIn(code, runNames) {
+		c := runCalls[i]
+		args, n := callArgs(code, at+len(c.name))
+		d.Read += n
+		if f := program(c, args); f != "" && written[fileKey(f)] {
+			_, d.Line = lineAt(code, at)
+			d.File = f
+			return d
 		}
 	}
 	return d
 }
 
-// callsOf yields the offsets in lower at which name (a call, "…(") starts,
-// not as the end of a longer name (myopen( is not open().
-func callsOf(lower, name string) func(func(int) bool) {
-	return func(yield func(int) bool) {
-		for off := 0; ; {
-			i := strings.Index(lower[off:], name)
-			if i < 0 {
+// dropNames and runNames are the names of dropCalls and runCalls, in
+// their order.
+var dropNames, runNames = callNames(dropCalls, func(c dropCall) string { return c.name }),
+	callNames(runCalls, func(c runCall) string { return c.name })
+
+func callNames[T any](calls []T, name func(T) string) []string {
+	out := make([]string, len(calls))
+	for i, c := range calls {
+		out[i] = name(c)
+	}
+	return out
+}
+
+// callsIn yields, in the order of the text, the offset of each call of
+// code to one of names (each ending in "(", in lower case; the first that
+// matches at a parenthesis), in any case, and its index in names; a name
+// is not matched as the end of a longer one (myopen( is not open().
+// It is one pass over the parentheses of the text, each compared with
+// every name, rather than a search of the whole text for each name.
+func callsIn(code string, names []string) func(func(int, int) bool) {
+	return func(yield func(int, int) bool) {
+		for off := 0; off < len(code); {
+			p := strings.IndexByte(code[off:], '(')
+			if p < 0 {
 				return
 			}
-			at := off + i
-			off = at + len(name)
-			if at > 0 && isNameByte(lower[at-1]) && isNameByte(name[0]) {
+			end := off + p + 1
+			off = end
+			if end < 2 {
 				continue
 			}
-			if !yield(at) {
-				return
+			last := code[end-2] | 0x20 // the letter before "(", in lower case: every name ends in one
+			for i, n := range names {
+				at := end - len(n)
+				if at < 0 || n[len(n)-2] != last || !strings.EqualFold(code[at:end], n) || at > 0 && isNameByte(n[0]) && isNameByte(code[at-1]) {
+					continue
+				}
+				if !yield(at, i) {
+					return
+				}
+				break
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -84,6 +85,40 @@ func TestDroppedRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestCallNames: callsIn compares a parenthesis's preceding letter first,
+// so every name is in lower case and ends in a letter and "(".
+func TestCallNames(t *testing.T) {
+	for _, n := range append(append([]string{}, dropNames...), runNames...) {
+		if n != strings.ToLower(n) || len(n) < 2 || n[len(n)-1] != '(' || n[len(n)-2] < 'a' || n[len(n)-2] > 'z' {
+			t.Errorf("call name %q: want lower case, ending in a letter and (", n)
+		}
+	}
+	var got []string
+	for at, i := range callsIn("x = OS.System('a'); myspawn(b); File.open(c, 'wb')", runNames) {
+		got = append(got, fmt.Sprintf("%d %s", at, runNames[i]))
+	}
+	if diff := cmp.Diff([]string{"4 os.system("}, got); diff != "" {
+		t.Errorf("callsIn (-want +got):\n%s", diff)
+	}
+}
+
+// BenchmarkDroppedRun measures the check on the worst text it reads: 256
+// KiB of Python that reaches the network, writes files and starts
+// programs on every line, none of them a downloaded one.
+func BenchmarkDroppedRun(b *testing.B) {
+	var code strings.Builder
+	for code.Len() < 256<<10-100 {
+		code.WriteString("subprocess.run([\"cc\", \"-c\", \"a.c\"]); open('/tmp/o', 'wb'); requests.get('https://example.com/a')\n")
+	}
+	text := code.String()
+	for b.Loop() {
+		if d := droppedRun(text, true); d.File != "" {
+			b.Fatal(d)
+		}
+	}
+	b.ReportMetric(float64(len(text)), "bytes")
 }
 
 // TestDroppedRunPadded: calls that never close cost at most maxDropArgs
