@@ -99,6 +99,17 @@ func (a *Analysis) code(cmd *shell.Command, code string, span risk.Span, dir str
 			"The code fetches code from the network and runs it: code from the internet runs unreviewed.",
 			"download, review, then run in separate steps with a person watching"))
 	}
+	if spawns(cmd, &h) {
+		d := droppedRun(code, network)
+		if !a.spend(ScanCost(d.Read)) {
+			return // over the work limit: the caller says so once for the call
+		}
+		if d.File != "" {
+			a.add(Critical("effects.download-run", risk.CatRemoteCode, span, Shorten(d.Line),
+				fmt.Sprintf("The code downloads %s and then runs it: code from the internet runs unreviewed.", d.File),
+				"download, review, then run in separate steps with a person watching"))
+		}
+	}
 	if network {
 		if f := homeCredentialFile(lits, joins); f != "" {
 			a.add(Critical("effects.secret-to-network", risk.CatExfiltration, span, Shorten(code),
@@ -563,19 +574,30 @@ var bareSpawnRE = lazyre.Regexp{
 
 // argListRE finds a program and its arguments written as a list
 // (Gradle's commandLine 'rm', '-rf', System.getProperty('user.home'), new
-// ProcessBuilder("sh", "-c", "…"), listOf(…), arrayOf(…)): literals, and
-// calls that read a system property or an environment variable.
+// ProcessBuilder("sh", "-c", "…"), listOf(…), arrayOf(…), nox's
+// session.run("rm", "-rf", os.path.expanduser("~"), external=True)):
+// literals, calls that read a system property or an environment variable
+// by a literal name, Python's Path.home() and os.environ["NAME"], each
+// maybe in str(…).
 var (
 	argListRE = lazyre.Regexp{
 		Expr: `(?i)\b(?:commandline|processbuilder|arrayof|listof|args|exec|` +
-			`run|call|check_call|check_output|popen|spawn|spawnsync|execfile|execfilesync|execv|execvp|command)` +
+			`run|run_always|run_install|create_subprocess_exec|call|check_call|check_output|popen|spawn|spawnsync|execfile|execfilesync|execv|execvp|command)` +
 			`\s*[(\[\s]\s*\[?\s*((?:` +
-			`(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.~]+["']\s*\)|System\.env\.\w+)` + `\s*,\s*\[?\s*)+` +
-			`(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.~]+["']\s*\)|System\.env\.\w+)` + `)`,
+			`(?:"[^"\n]*"|'[^'\n]*'|` +
+			`str\(\s*(?:[\w.]+\(\s*["'][\w.~]+["']\s*\)|[\w.]*path\.home\(\)|[\w.]*environ\[\s*["']\w+["']\s*\])\s*\)|` +
+			`[\w.]+\(\s*["'][\w.~]+["']\s*\)|[\w.]*path\.home\(\)|[\w.]*environ\[\s*["']\w+["']\s*\]|System\.env\.\w+)` +
+			`\s*,\s*\[?\s*)+` +
+			`(?:"[^"\n]*"|'[^'\n]*'|` +
+			`str\(\s*(?:[\w.]+\(\s*["'][\w.~]+["']\s*\)|[\w.]*path\.home\(\)|[\w.]*environ\[\s*["']\w+["']\s*\])\s*\)|` +
+			`[\w.]+\(\s*["'][\w.~]+["']\s*\)|[\w.]*path\.home\(\)|[\w.]*environ\[\s*["']\w+["']\s*\]|System\.env\.\w+)` +
+			`)`,
 	}
 	// argElemRE is one element of such a list (the same expression as in
 	// argListRE, which lazyre's test needs written out as literals).
-	argElemRE = lazyre.Regexp{Expr: `(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.~]+["']\s*\)|System\.env\.\w+)`}
+	argElemRE = lazyre.Regexp{Expr: `(?i)(?:"[^"\n]*"|'[^'\n]*'|` +
+		`str\(\s*(?:[\w.]+\(\s*["'][\w.~]+["']\s*\)|[\w.]*path\.home\(\)|[\w.]*environ\[\s*["']\w+["']\s*\])\s*\)|` +
+		`[\w.]+\(\s*["'][\w.~]+["']\s*\)|[\w.]*path\.home\(\)|[\w.]*environ\[\s*["']\w+["']\s*\]|System\.env\.\w+)`}
 )
 
 // argListCommands are the lists argListRE finds, as shell commands: each
@@ -587,25 +609,54 @@ func argListCommands(code string) []string {
 	}
 	var out []string
 	for _, m := range argListRE.Get().FindAllStringSubmatch(code, -1) {
-		var words []string
-		for _, e := range argElemRE.Get().FindAllString(m[1], -1) {
-			switch {
-			case e[0] == '"' || e[0] == '\'':
-				words = append(words, "'"+strings.ReplaceAll(e[1:len(e)-1], "'", `'\''`)+"'")
-			default:
-				name := e[strings.LastIndexAny(e, ".(")+1:]
-				if i := strings.IndexAny(e, "\"'"); i >= 0 {
-					name = strings.Trim(e[i:], "\"') \t")
-				}
-				if strings.EqualFold(name, "user.home") || name == "~" { // expanduser("~")
-					name = "HOME"
-				}
-				words = append(words, `"${`+strings.NewReplacer(".", "_", "-", "_").Replace(name)+`}"`)
-			}
-		}
-		out = append(out, strings.Join(words, " "))
+		out = append(out, argListCommand(m[1]))
 	}
 	return out
+}
+
+// argListCommand is the shell command of the elements of one list.
+func argListCommand(list string) string {
+	var words []string
+	for _, e := range argElemRE.Get().FindAllString(list, -1) {
+		words = append(words, argWord(e))
+	}
+	return strings.Join(words, " ")
+}
+
+// argListLine is the line of code holding the argument list whose shell
+// command is text; "" when none is.
+func argListLine(code, text string) string {
+	for _, m := range argListRE.Get().FindAllStringSubmatchIndex(code, -1) {
+		if argListCommand(code[m[2]:m[3]]) == text {
+			_, line := lineAt(code, m[0])
+			return line
+		}
+	}
+	return ""
+}
+
+// argWord is one element of an argument list as a shell word: a literal
+// quoted, the home directory (expanduser("~"), user.home, Path.home())
+// "${HOME}", an environment variable or property (os.getenv("X"),
+// os.environ["X"], System.env.X) "${X}"; str(…) is what it converts.
+func argWord(e string) string {
+	if e[0] == '"' || e[0] == '\'' {
+		return "'" + strings.ReplaceAll(e[1:len(e)-1], "'", `'\''`) + "'"
+	}
+	if inner, ok := strings.CutPrefix(e, "str("); ok {
+		e = strings.TrimSpace(strings.TrimSuffix(inner, ")"))
+	}
+	if len(e) >= len("path.home()") && strings.EqualFold(e[len(e)-len("path.home()"):], "path.home()") {
+		return `"${HOME}"`
+	}
+	name := e[strings.LastIndexAny(e, ".(")+1:]
+	if i := strings.IndexAny(e, "\"'"); i >= 0 {
+		name = strings.Trim(e[i:], "\"') \t]")
+	}
+	if strings.EqualFold(name, "user.home") || name == "~" { // expanduser("~")
+		name = "HOME"
+	}
+	return `"${` + strings.NewReplacer(".", "_", "-", "_").Replace(name) + `}"`
 }
 
 // spawnMarkers are the calls through which code starts a program or a
@@ -617,7 +668,9 @@ var spawnMarkers = []string{"system(", "system ", "callcommand", "spawn", "popen
 	"passthru", "proc_open", "%x", "qx",
 	"command::new(", "system.cmd(", "system.shell(", ":os.cmd(", "process()", "launchpath", "executableurl", "nstask", // Rust, Elixir, Swift
 	// Gradle's exec and Exec tasks (commandLine 'sh', '-c', …), .NET's ProcessStartInfo
-	"commandline", "processstartinfo"}
+	"commandline", "processstartinfo",
+	// a noxfile: nox's session.run("rm", "-rf", …) starts its argument list
+	"nox.session", "from nox import"}
 
 // stringLiterals returns the contents of the single-, double- and
 // backquoted literals of code (escapes kept as written).

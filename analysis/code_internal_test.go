@@ -103,11 +103,37 @@ func TestArgListCommands(t *testing.T) {
 		`subprocess.call(["rm", "-rf", os.path.expanduser("~")])`:            {`'rm' '-rf' "${HOME}"`},
 		`execFileSync('dd', ['if=/dev/zero', 'of=/dev/sda'])`:                {`'dd' 'if=/dev/zero' 'of=/dev/sda'`},
 		`exec.Command("rm", "-rf", os.Getenv("HOME")).Run()`:                 {`'rm' '-rf' "${HOME}"`},
+		// nox's session.run is an argv too; the home directory in Python's
+		// other spellings, str(…) around it.
+		`session.run("rm", "-rf", os.path.expanduser("~"), external=True)`:     {`'rm' '-rf' "${HOME}"`},
+		`session.run_always("rm", "-rf", str(Path.home()), external=True)`:     {`'rm' '-rf' "${HOME}"`},
+		`session.run_install("rm", "-rf", pathlib.Path.home())`:                {`'rm' '-rf' "${HOME}"`},
+		`subprocess.run(["rm", "-rf", os.environ["HOME"]])`:                    {`'rm' '-rf' "${HOME}"`},
+		`subprocess.run(["cp", str(os.environ.get('GH_TOKEN')), "out.txt"])`:   {`'cp' "${GH_TOKEN}" 'out.txt'`},
+		`await asyncio.create_subprocess_exec("rm", "-rf", os.getenv("HOME"))`: {`'rm' '-rf' "${HOME}"`},
+		`session.run("pytest", "-q", *session.posargs)`:                        {`'pytest' '-q'`},
 		`recall("a", "b")`:              nil,
 		`print(os.path.join("a", "b"))`: nil,
 	} {
 		if diff := cmp.Diff(want, argListCommands(code)); diff != "" {
 			t.Errorf("argListCommands(%q) (-want +got):\n%s", code, diff)
+		}
+	}
+}
+
+// TestArgListLine: the line of code an argument list's command was made
+// from, so that a finding about it names that line; "" for a command no
+// list of the code makes.
+func TestArgListLine(t *testing.T) {
+	code := "@nox.session\ndef tests(session):\n    session.run(\"pytest\")\n" +
+		"    session.run(\"rm\", \"-rf\", os.path.expanduser(\"~\"), external=True)\n"
+	for _, tc := range []struct{ text, want string }{
+		{`'rm' '-rf' "${HOME}"`, `session.run("rm", "-rf", os.path.expanduser("~"), external=True)`},
+		{`'rm' '-rf' 'build'`, ""},
+		{`'pytest'`, ""}, // one literal is no list argListRE reads
+	} {
+		if got := argListLine(code, tc.text); got != tc.want {
+			t.Errorf("argListLine(%q) = %q, want %q", tc.text, got, tc.want)
 		}
 	}
 }

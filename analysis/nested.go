@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/toolguard/toolguard/call"
 	"github.com/toolguard/toolguard/paths"
@@ -177,7 +178,36 @@ func (a *Analysis) embedded(cmd *shell.Command, code string, span risk.Span, spa
 		return
 	}
 	for _, text := range a.embeddedCommands(code, spawns) {
+		start := a.mark()
 		a.embeddedLine(cmd, text, span)
+		if spawns && a.mark() > start {
+			a.listSource(start, code, text)
+		}
+	}
+}
+
+// listSource makes the findings from index from on that deny or ask, have
+// no place yet and whose subject code does not hold, be about the line of
+// code holding the argument list text was made from
+// (session.run("rm", "-rf", os.path.expanduser("~"))): the shell words are
+// not in the file, the list is, so the reason can name its line.
+func (a *Analysis) listSource(from int, code, text string) {
+	fs := *a.ctx.Findings
+	line := ""
+	for i := from; i < len(fs); i++ {
+		f := &fs[i]
+		if f.Verdict == risk.Allow && f.Blast != risk.BlastCritical || strings.HasPrefix(f.Reason, "In ") {
+			continue
+		}
+		if s := strings.TrimSuffix(f.Subject, "…"); len(s) >= 2 && strings.Contains(code, s) {
+			continue
+		}
+		if line == "" {
+			if line = argListLine(code, text); line == "" {
+				return // not an argument list
+			}
+		}
+		f.Subject = line
 	}
 }
 

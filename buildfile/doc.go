@@ -14,9 +14,13 @@
 //   - make: the recipes of the named targets (or the default goal) and of
 //     their prerequisites, with the Makefile's static variables and the
 //     command line's assignments expanded; every $(shell …) the Makefile
-//     expands; $(wildcard …) as the files it matches when the reader can
-//     list their directory and they are few (else not known), so that
-//     include $(wildcard mk/*.mk) reads them. make -n (--dry-run, --just-print, --recon), -q and -t run
+//     expands as it is read (immediate assignments, += to a simple
+//     variable, define NAME :=, conditionals, rule lines) and the exported
+//     variables' (expanded for every recipe); $(wildcard …) as the files
+//     it matches when the reader can list their directory and they are few
+//     (else not known), so that include $(wildcard mk/*.mk) reads them, and
+//     an include's own wildcards (include mk/*.mk) the same way, a
+//     directory that cannot be listed a [Problem]. make -n (--dry-run, --just-print, --recon), -q and -t run
 //     only the recipe lines prefixed with + or naming $(MAKE), and the
 //     $(shell …) calls.
 //   - npm, yarn, pnpm and bun: run, test, start, stop and restart run the

@@ -14,20 +14,27 @@ type makefile struct {
 	vars    map[string]string // name → raw value, expanded where used
 	unknown map[string]bool   // variables set inside a conditional: unknown
 	cmdline map[string]bool   // variables the command line sets
-	rules   map[string]*makeRule
-	pattern []*makeRule
-	goal    string // the first target: the default goal
-	shell   Lang   // the language recipes are in (SHELL)
-	file    string // the file being read, for the steps it makes
-	line    int
-	steps   []Step // $(shell …) run while the file is read
-	depth   int    // expansion depth
-	work    int    // references expanded, bounded by maxReferences
-	over    bool   // maxReferences was exceeded and said so
-	dryRun  bool
-	include int                       // include depth
-	remade  []string                  // the makefiles by the names make knows them, whose rules run first
-	globs   map[string]wildcardResult // $(wildcard …) patterns already looked up
+	simple  map[string]bool   // variables set with :=, whose += expands now
+	// exported are the variables export names, and exportAll is true when
+	// every variable is (export alone, .EXPORT_ALL_VARIABLES): make expands
+	// them for the environment of every recipe it runs.
+	exported  []string
+	exportAll bool
+	places    map[string]makePlace // where each variable was last set
+	rules     map[string]*makeRule
+	pattern   []*makeRule
+	goal      string // the first target: the default goal
+	shell     Lang   // the language recipes are in (SHELL)
+	file      string // the file being read, for the steps it makes
+	line      int
+	steps     []Step // $(shell …) run while the file is read
+	depth     int    // expansion depth
+	work      int    // references expanded, bounded by maxReferences
+	over      bool   // maxReferences was exceeded and said so
+	dryRun    bool
+	include   int                       // include depth
+	remade    []string                  // the makefiles by the names make knows them, whose rules run first
+	globs     map[string]wildcardResult // $(wildcard …) patterns already looked up
 }
 
 // wildcardResult is what a $(wildcard …) pattern matched; known is false
@@ -41,6 +48,12 @@ type wildcardResult struct {
 // for its value to be known; more leave it unknown, as one that cannot be
 // listed does.
 const maxWildcardMatches = 16
+
+// makePlace is a file and a line of it.
+type makePlace struct {
+	file string
+	line int
+}
 
 type makeRule struct {
 	target  string
@@ -66,7 +79,7 @@ func (r *resolver) make(inv Invocation) {
 	var files, targets []string
 	touch := false
 	m := &makefile{r: r, vars: map[string]string{}, unknown: map[string]bool{}, cmdline: map[string]bool{},
-		rules: map[string]*makeRule{}, shell: Shell}
+		simple: map[string]bool{}, places: map[string]makePlace{}, rules: map[string]*makeRule{}, shell: Shell}
 	args := inv.Args
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -155,6 +168,9 @@ func (r *resolver) make(inv Invocation) {
 	for _, s := range m.steps {
 		r.step(s)
 	}
+	if !m.dryRun {
+		m.exportedShells()
+	}
 	if len(targets) == 0 {
 		if g := strings.TrimSpace(m.expand(m.vars[".DEFAULT_GOAL"], nil)); g != "" {
 			targets = strings.Fields(g)
@@ -172,6 +188,37 @@ func (r *resolver) make(inv Invocation) {
 	for _, t := range targets {
 		m.need(t, 0, done)
 	}
+}
+
+// exportedShells adds the $(shell …) calls of the exported variables that
+// are expanded only when used (VAR = …): make expands them for the
+// environment of each recipe it runs, whether the recipe names them or
+// not. Each call is placed at the line that set the variable.
+func (m *makefile) exportedShells() {
+	names := m.exported
+	if m.exportAll || m.rules[".EXPORT_ALL_VARIABLES"] != nil {
+		names = names[:len(names):len(names)]
+		for n := range m.places {
+			names = append(names, n)
+		}
+		slices.Sort(names[len(m.exported):])
+	}
+	done := map[string]bool{}
+	for _, n := range names {
+		v, ok := m.vars[n]
+		if done[n] || !ok || m.simple[n] || m.cmdline[n] || !strings.Contains(v, "$") {
+			continue
+		}
+		done[n] = true
+		pl := m.places[n]
+		m.file, m.line = pl.file, pl.line
+		m.steps = m.steps[:0]
+		m.expand(v, nil)
+		for _, s := range m.steps {
+			m.r.step(s)
+		}
+	}
+	m.steps = m.steps[:0]
 }
 
 func isNumber(s string) bool {
@@ -222,32 +269,20 @@ func (m *makefile) parse(file, text string) {
 			}
 			continue
 		case "define":
-			name := strings.TrimSpace(strings.TrimRight(strings.TrimSpace(rest), "=:!?+"))
+			head := strings.TrimSpace(rest)
+			name := strings.TrimSpace(strings.TrimRight(head, "=:!?+"))
+			op := strings.TrimSpace(head[len(name):]) // define NAME := runs its $(shell …) now, as NAME := does
 			var body []string
 			for i+1 < len(lines) && strings.TrimSpace(lines[i+1]) != "endef" {
 				i++
 				body = append(body, lines[i])
 			}
 			i++
-			m.set(strings.Fields(name + " x")[0], "=", strings.Join(body, "\n"), cond > 0)
+			m.set(strings.Fields(name + " x")[0], cmpOr(op, "="), strings.Join(body, "\n"), cond > 0)
 			cur = nil
 			continue
 		case "include", "-include", "sinclude":
-			for _, f := range strings.Fields(m.expand(rest, nil)) {
-				m.remade = append(m.remade, f)
-				if m.include >= MaxDepth {
-					m.r.problem(file, "includes nest too deeply")
-					break
-				}
-				p := join(m.dir, f)
-				if t, ok := m.r.read(p); ok {
-					m.include++
-					saved := m.file
-					m.parse(p, t)
-					m.file = saved
-					m.include--
-				}
-			}
+			m.includes(file, m.expand(rest, nil))
 			cur = nil
 			continue
 		case "vpath", "unexport", "undefine":
@@ -256,14 +291,28 @@ func (m *makefile) parse(file, text string) {
 			m.r.problem(file, "the Makefile changes the recipe prefix (.RECIPEPREFIX)")
 			continue
 		}
+		if trim == "export" {
+			m.exportAll = true // every variable goes to the recipes' environment
+			continue
+		}
+		exported := false
 		for _, p := range []string{"override ", "export ", "private "} {
-			trim = strings.TrimPrefix(trim, p)
+			if rest, ok := strings.CutPrefix(trim, p); ok {
+				trim, exported = rest, exported || p == "export "
+			}
 		}
 		if name, op, value, ok := makeAssignment(trim); ok {
 			m.set(name, op, value, cond > 0)
+			if exported {
+				m.exported = append(m.exported, strings.TrimSpace(m.expand(name, nil)))
+			}
 			if name != ".DEFAULT_GOAL" {
 				cur = nil
 			}
+			continue
+		}
+		if exported { // export NAME…: variables set elsewhere
+			m.exported = append(m.exported, strings.Fields(m.expand(trim, nil))...)
 			continue
 		}
 		colon := ruleColon(trim)
@@ -308,6 +357,39 @@ func (m *makefile) parse(file, text string) {
 			cur = append(cur, rl)
 			if m.goal == "" && !strings.HasPrefix(t, ".") && !strings.Contains(t, "%") {
 				m.goal = t
+			}
+		}
+	}
+}
+
+// includes reads the makefiles an include (-include, sinclude) line names,
+// file being the one that names them. make expands the shell wildcards of
+// each name itself (include mk/*.mk), as $(wildcard …) would: a pattern
+// whose files cannot be listed leaves what make reads, and the $(shell …)
+// calls it expands while reading, not known.
+func (m *makefile) includes(file, names string) {
+	for _, f := range strings.Fields(names) {
+		matched := []string{f}
+		if strings.ContainsAny(f, "*?[") {
+			var ok bool
+			if matched, ok = m.wildcard(f); !ok {
+				m.r.problem(file, "it includes the makefiles "+f+" matches, which cannot be listed")
+				continue
+			}
+		}
+		for _, name := range matched {
+			m.remade = append(m.remade, name)
+			if m.include >= MaxDepth {
+				m.r.problem(file, "includes nest too deeply")
+				return
+			}
+			p := join(m.dir, name)
+			if t, ok := m.r.read(p); ok {
+				m.include++
+				saved := m.file
+				m.parse(p, t)
+				m.file = saved
+				m.include--
 			}
 		}
 	}
@@ -420,9 +502,13 @@ func (m *makefile) set(name, op, value string, inCond bool) {
 	if inCond {
 		m.unknown[name] = true
 	}
+	if _, had := m.vars[name]; op != "?=" || !had {
+		m.places[name] = makePlace{m.file, m.line}
+	}
 	switch op {
 	case ":=", "::=", ":::=":
 		m.vars[name] = escapeDollars(m.expand(value, nil))
+		m.simple[name] = true
 	case "!=":
 		m.steps = append(m.steps, Step{File: m.file, Line: m.line, Text: m.expand(value, nil), Lang: Shell, Dir: m.dir})
 		m.unknown[name] = true
@@ -431,13 +517,19 @@ func (m *makefile) set(name, op, value string, inCond bool) {
 			m.vars[name] = value
 		}
 	case "+=":
-		if old, ok := m.vars[name]; ok {
-			m.vars[name] = old + " " + value
-		} else {
-			m.vars[name] = value
+		old, ok := m.vars[name]
+		if m.simple[name] {
+			// appending to a simply expanded variable expands the text now,
+			// $(shell …) and all
+			value = escapeDollars(m.expand(value, nil))
 		}
+		if ok {
+			value = old + " " + value
+		}
+		m.vars[name] = value
 	default:
 		m.vars[name] = value
+		delete(m.simple, name)
 	}
 	if name == "SHELL" {
 		f := strings.Fields(m.expand(value, nil))
