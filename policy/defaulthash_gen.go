@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:76598f0f12f43ea0807c0b85a6f8d4f59faec4b9b519198a09b01d353400efe9"
-	defaultHashRules = "sha256:b656cb59c56775edd62ebf0714486ef639b577ba88be1ea4cfd1c7eab477edf8"
+	defaultHash      = "sha256:c668f6e895e1b622b187e3d8526ced524d0dc99e613c4de21b9afbaae73e7551"
+	defaultHashRules = "sha256:c30de79c903f3bd03f49a1b738e5667860b683693d9af66fa07386a4bb07c8e6"
 )

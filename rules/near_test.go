@@ -343,6 +343,8 @@ var nearMisses = map[string]string{
 	"system.systemd-run.timer-temp-program":    "systemd-run --user --on-calendar=daily ./scripts/backup.sh",
 	"remote-copy.rsync-delete-root":            "rsync -a --delete src/ dest/",
 	"remote-copy.rsync-delete":                 "rsync -avz src/ dest/",
+	"remote-copy.rsync-delete-remote":          "rsync -a --delete src/ dest/",
+	"remote-copy.rsync-remove-source":          "rsync -a src/ archive/",
 	"remote-copy.ssh-remote-forward":           "ssh -N -L 5432:localhost:5432 db.example.com",
 	"remote-copy.unison-force":                 "unison a b",
 	"remote-copy.scp-to-root":                  "scp file.txt host:/tmp/",

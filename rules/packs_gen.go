@@ -6,7 +6,7 @@ func init() {
 	generated = generatedPacks
 	generatedExes = generatedExeIndex
 	generatedAny = generatedAnyIndex
-	generatedDigest = "sha256:b656cb59c56775edd62ebf0714486ef639b577ba88be1ea4cfd1c7eab477edf8"
+	generatedDigest = "sha256:c30de79c903f3bd03f49a1b738e5667860b683693d9af66fa07386a4bb07c8e6"
 }
 
 var generatedPacks = []genPack{
@@ -428,16 +428,18 @@ var generatedPacks = []genPack{
 		{line: 12, kind: "exe", exes: []string{"ssh"}, subs: nil, trigger: "", build: packsRemoteCopyL12},
 		{line: 16, kind: "exe", exes: []string{"sftp"}, subs: nil, trigger: "", build: packsRemoteCopyL16},
 		{line: 19, kind: "rule", exes: []string{"rsync"}, subs: nil, trigger: "flags", build: packsRemoteCopyL19, compiled: packsRemoteCopyL19C},
-		{line: 32, kind: "rule", exes: []string{"rsync"}, subs: nil, trigger: "flags", build: packsRemoteCopyL32, compiled: packsRemoteCopyL32C},
-		{line: 44, kind: "rule", exes: []string{"unison"}, subs: nil, trigger: "flags", build: packsRemoteCopyL44, compiled: packsRemoteCopyL44C},
-		{line: 55, kind: "rule", exes: []string{"scp"}, subs: nil, trigger: "", build: packsRemoteCopyL55, compiled: packsRemoteCopyL55C},
-		{line: 67, kind: "safe", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL67, compiled: packsRemoteCopyL67C},
-		{line: 71, kind: "rule", exes: []string{"ssh"}, subs: nil, trigger: "flags", build: packsRemoteCopyL71, compiled: packsRemoteCopyL71C},
-		{line: 83, kind: "safe", exes: []string{"scp", "sftp"}, subs: nil, trigger: "", build: packsRemoteCopyL83, compiled: packsRemoteCopyL83C},
-		{line: 87, kind: "urls", exes: []string{"ssh"}, subs: nil, trigger: "", build: packsRemoteCopyL87, compiled: packsRemoteCopyL87C},
-		{line: 91, kind: "urls", exes: []string{"sftp"}, subs: nil, trigger: "", build: packsRemoteCopyL91, compiled: packsRemoteCopyL91C},
-		{line: 95, kind: "paths", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL95, compiled: packsRemoteCopyL95C},
-		{line: 101, kind: "paths", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL101, compiled: packsRemoteCopyL101C},
+		{line: 36, kind: "rule", exes: []string{"rsync"}, subs: nil, trigger: "flags", build: packsRemoteCopyL36, compiled: packsRemoteCopyL36C},
+		{line: 49, kind: "rule", exes: []string{"rsync"}, subs: nil, trigger: "flags", build: packsRemoteCopyL49, compiled: packsRemoteCopyL49C},
+		{line: 62, kind: "rule", exes: []string{"rsync"}, subs: nil, trigger: "flags", build: packsRemoteCopyL62, compiled: packsRemoteCopyL62C},
+		{line: 74, kind: "rule", exes: []string{"unison"}, subs: nil, trigger: "flags", build: packsRemoteCopyL74, compiled: packsRemoteCopyL74C},
+		{line: 85, kind: "rule", exes: []string{"scp"}, subs: nil, trigger: "", build: packsRemoteCopyL85, compiled: packsRemoteCopyL85C},
+		{line: 97, kind: "safe", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL97, compiled: packsRemoteCopyL97C},
+		{line: 101, kind: "rule", exes: []string{"ssh"}, subs: nil, trigger: "flags", build: packsRemoteCopyL101, compiled: packsRemoteCopyL101C},
+		{line: 113, kind: "safe", exes: []string{"scp", "sftp"}, subs: nil, trigger: "", build: packsRemoteCopyL113, compiled: packsRemoteCopyL113C},
+		{line: 117, kind: "urls", exes: []string{"ssh"}, subs: nil, trigger: "", build: packsRemoteCopyL117, compiled: packsRemoteCopyL117C},
+		{line: 121, kind: "urls", exes: []string{"sftp"}, subs: nil, trigger: "", build: packsRemoteCopyL121, compiled: packsRemoteCopyL121C},
+		{line: 125, kind: "paths", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL125, compiled: packsRemoteCopyL125C},
+		{line: 131, kind: "paths", exes: []string{"rsync"}, subs: nil, trigger: "", build: packsRemoteCopyL131, compiled: packsRemoteCopyL131C},
 	}},
 	{file: "packs/safe.toml", header: packHeader{Name: "safe", Executables: []string{"ls", "ll", "la", "dir", "vdir", "pwd", "whoami", "id", "groups", "hostname", "uname", "date", "cal", "uptime", "w", "who", "last", "lastlog", "df", "du", "free", "vmstat", "iostat", "mpstat", "nproc", "lscpu", "lsblk", "blkid", "lsusb", "lspci", "lsmod", "lsof", "ps", "pgrep", "pidof", "top", "htop", "btop", "atop", "tree", "stat", "file", "wc", "which", "whereis", "type", "command", "hash", "echo", "printf", "true", "false", "test", "[", "[[", "basename", "dirname", "realpath", "readlink", "diff", "cmp", "comm", "paste", "tr", "uniq", "nl", "rev", "tac", "fold", "fmt", "column", "expand", "unexpand", "join", "od", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "shasum", "cksum", "sum", "md5", "seq", "expr", "bc", "dc", "factor", "numfmt", "yes", "sleep", "wait", "cd", "pushd", "popd", "dirs", "exit", "return", "shift", "local", "declare", "typeset", "readonly", "unset", "read", "getopts", "trap", "set", "shopt", "alias", "unalias", "umask", "ulimit", "jobs", "fg", "bg", "disown", "times", "caller", "let", "help", "man", "info", "tldr", "apropos", "whatis", "locale", "localedef", "tput", "clear", "reset", "stty", "tty", "getconf", "arch", "dig", "nslookup", "host", "ping", "ping6", "traceroute", "tracepath", "mtr", "whois", "netstat", "ss", "journalctl", "ifconfig", "ip", "route", "arp", "nmcli", "iwconfig", "jq", "yq", "xmllint", "xq", "tomlq", "gron", "fx", "less", "more", "most", "view", "zcat", "zless", "zgrep", "zdiff", "bzcat", "xzcat", "zstdcat", "lz4cat", "unzip", "gunzip", "gzip", "bzip2", "xz", "zstd", "7z", "zipinfo", "ag", "ack", "fd", "fdfind", "locate", "mlocate", "plocate", "fzf", "watch", "timeout", "env", "xargs", "tee", "sort", "awk", "sed", "grep", "rg", "find", "make", "cmake", "ninja", "meson", "bazel", "buck", "pytest", "py.test", "tox", "nox", "mypy", "pyright", "ruff", "black", "isort", "flake8", "pylint", "bandit", "eslint", "prettier", "tsc", "jest", "vitest", "mocha", "ava", "tap", "rustc", "rustup", "rustfmt", "gofmt", "goimports", "golangci-lint", "staticcheck", "govulncheck", "javac", "kotlinc", "scalac", "gcc", "g++", "cc", "c++", "clang", "clang++", "ld", "ar", "nm", "objdump", "readelf", "ldd", "shellcheck", "shfmt", "hadolint", "actionlint", "yamllint", "markdownlint", "codespell", "vale", "hyperfine", "tokei", "cloc", "scc", "git-lfs", "pre-commit", "direnv", "asdf", "mise", "nvm", "pyenv", "rbenv", "sdk", "pbcopy", "pbpaste", "xclip", "xsel", "base64", "uuidgen", "openssl", "gpg", "mkcert", "cut", "head", "tail", "cat", "printenv", "mkdir", "touch", "cp", "mv", "ln", "chmod", "install", "patch", "unzip", "mktemp", "sync", "tmux", "screen", "source", "."}}, blocks: []genBlock{
 		{line: 5, kind: "exe", exes: []string{"head"}, subs: nil, trigger: "", build: packsSafeL5},
@@ -2805,7 +2807,7 @@ var generatedExeIndex = []genExe{
 	{name: "rpmdb", grammar: []uint32{0x1d0051}, generic: []uint32{0x1d0051}, subs: nil, ruleKnown: false},
 	{name: "rpmquery", grammar: []uint32{0x1d004f}, generic: []uint32{0x1d004f}, subs: nil, ruleKnown: false},
 	{name: "rpmverify", grammar: []uint32{0x1d0050}, generic: []uint32{0x1d0050}, subs: nil, ruleKnown: false},
-	{name: "rsync", grammar: []uint32{0xc0000, 0x1e000c}, generic: []uint32{0x40025, 0xc0004, 0xc0005, 0xc0008, 0xc000d, 0xc000e, 0xe000e, 0xe001a, 0xe0020, 0x1e000c}, subs: nil, ruleKnown: true},
+	{name: "rsync", grammar: []uint32{0xc0000, 0x1e000c}, generic: []uint32{0x40025, 0xc0004, 0xc0005, 0xc0006, 0xc0007, 0xc000a, 0xc000f, 0xc0010, 0xe000e, 0xe001a, 0xe0020, 0x1e000c}, subs: nil, ruleKnown: true},
 	{name: "rsyslogd", grammar: []uint32{0x1d0052}, generic: []uint32{0x1d0052}, subs: nil, ruleKnown: false},
 	{name: "rtorrent", grammar: []uint32{0x1d0053}, generic: []uint32{0x1d0053}, subs: nil, ruleKnown: false},
 	{name: "ruby", grammar: []uint32{0x24005b}, generic: []uint32{0xb000d, 0xb000e, 0xb000f, 0x24005b}, subs: nil, ruleKnown: true},
@@ -2824,7 +2826,7 @@ var generatedExeIndex = []genExe{
 	{name: "scalac", grammar: []uint32{0x240050}, generic: []uint32{0xd0023, 0x240050}, subs: nil, ruleKnown: true},
 	{name: "scanmem", grammar: []uint32{0x1d0058}, generic: []uint32{0x1d0058}, subs: nil, ruleKnown: false},
 	{name: "scc", grammar: []uint32{0x18000e}, generic: []uint32{0xd0016, 0x18000e}, subs: nil, ruleKnown: true},
-	{name: "scp", grammar: []uint32{0xe0003, 0x1e000a}, generic: []uint32{0xc0007, 0xc000a, 0xe000b, 0xe000e, 0xe001a, 0xe0020, 0x1e000a}, subs: nil, ruleKnown: true},
+	{name: "scp", grammar: []uint32{0xe0003, 0x1e000a}, generic: []uint32{0xc0009, 0xc000c, 0xe000b, 0xe000e, 0xe001a, 0xe0020, 0x1e000a}, subs: nil, ruleKnown: true},
 	{name: "screen", grammar: []uint32{0x220001, 0x220044}, generic: []uint32{0xd0016, 0x220044}, subs: nil, ruleKnown: true},
 	{name: "script", grammar: []uint32{0x1d0059}, generic: []uint32{0x1d0059}, subs: nil, ruleKnown: false},
 	{name: "scrot", grammar: []uint32{0x1d005a}, generic: []uint32{0x1d005a}, subs: nil, ruleKnown: false},
@@ -2845,7 +2847,7 @@ var generatedExeIndex = []genExe{
 	{name: "setfattr", grammar: []uint32{0x180010}, generic: []uint32{0x180010}, subs: nil, ruleKnown: false},
 	{name: "setlock", grammar: []uint32{0x1d005f}, generic: []uint32{0x1d005f}, subs: nil, ruleKnown: false},
 	{name: "sfdisk", grammar: nil, generic: []uint32{0x10000f}, subs: nil, ruleKnown: true},
-	{name: "sftp", grammar: []uint32{0xc0003, 0x1e000b}, generic: []uint32{0xc000a, 0xc000c, 0xe000b, 0xe000c, 0xe000e, 0xe0020, 0x1e000b}, subs: nil, ruleKnown: true},
+	{name: "sftp", grammar: []uint32{0xc0003, 0x1e000b}, generic: []uint32{0xc000c, 0xc000e, 0xe000b, 0xe000c, 0xe000e, 0xe0020, 0x1e000b}, subs: nil, ruleKnown: true},
 	{name: "sg", grammar: []uint32{0x1d0060}, generic: []uint32{0x1d0060}, subs: nil, ruleKnown: false},
 	{name: "sg_format", grammar: nil, generic: []uint32{0x10000d, 0x10000e}, subs: nil, ruleKnown: true},
 	{name: "sg_sanitize", grammar: nil, generic: []uint32{0x10000d, 0x10000e}, subs: nil, ruleKnown: true},
@@ -2883,7 +2885,7 @@ var generatedExeIndex = []genExe{
 	{name: "sqlmap", grammar: []uint32{0x1d0065}, generic: []uint32{0x1d0065}, subs: nil, ruleKnown: false},
 	{name: "srm", grammar: nil, generic: []uint32{0x4001c, 0x40037}, subs: nil, ruleKnown: true},
 	{name: "ss", grammar: []uint32{0x22004f}, generic: []uint32{0xd0016, 0x22004f}, subs: nil, ruleKnown: true},
-	{name: "ssh", grammar: []uint32{0xc0002, 0x1e0009}, generic: []uint32{0xc0009, 0xc000b, 0x1e0009}, subs: nil, ruleKnown: true},
+	{name: "ssh", grammar: []uint32{0xc0002, 0x1e0009}, generic: []uint32{0xc000b, 0xc000d, 0x1e0009}, subs: nil, ruleKnown: true},
 	{name: "ssh-add", grammar: []uint32{0x160002}, generic: []uint32{0xe000a, 0xe0016, 0x160002}, subs: nil, ruleKnown: true},
 	{name: "ssh-agent", grammar: []uint32{0x160003}, generic: []uint32{0x160003}, subs: nil, ruleKnown: false},
 	{name: "ssh-copy-id", grammar: []uint32{0x1e000e}, generic: []uint32{0x1e000e}, subs: nil, ruleKnown: false},
@@ -2980,7 +2982,7 @@ var generatedExeIndex = []genExe{
 	{name: "uname", grammar: []uint32{0x150030}, generic: []uint32{0xd0016, 0x150030}, subs: nil, ruleKnown: true},
 	{name: "unexpand", grammar: []uint32{0x150018}, generic: []uint32{0xd0016, 0xd002b, 0x150018}, subs: nil, ruleKnown: true},
 	{name: "uniq", grammar: []uint32{0x15001c}, generic: []uint32{0xd0016, 0xd002b, 0x15001c}, subs: nil, ruleKnown: true},
-	{name: "unison", grammar: []uint32{0xc0001}, generic: []uint32{0xc0006}, subs: nil, ruleKnown: true},
+	{name: "unison", grammar: []uint32{0xc0001}, generic: []uint32{0xc0008}, subs: nil, ruleKnown: true},
 	{name: "unlink", grammar: []uint32{0x150049}, generic: []uint32{0x40018, 0x4001a, 0x40032, 0x40037, 0x150049}, subs: nil, ruleKnown: true},
 	{name: "unset", grammar: []uint32{0x12000c}, generic: []uint32{0xd0016, 0x12000c}, subs: nil, ruleKnown: true},
 	{name: "unshare", grammar: []uint32{0x1d0078}, generic: []uint32{0x1d0078}, subs: nil, ruleKnown: false},
@@ -5890,83 +5892,99 @@ func packsRemoteCopyL19C() *compiledPack {
 	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote-copy.rsync-delete-root", Pack: "remote-copy", Executables: []string{"rsync"}, Category: "fs-delete", Tier: 0x3, Blast: 0x4, Reason: "rsync --delete into /, a home directory or a system directory deletes everything there that the source lacks.", Suggestion: "Sync into a dedicated sub-directory, without --delete, and preview with --dry-run."}, src: Rule{ID: "remote-copy.rsync-delete-root", Exe: []string{"rsync"}, Category: "fs-delete", Tier: "destructive", Blast: "critical", Reason: "rsync --delete into /, a home directory or a system directory deletes everything there that the source lacks.", Suggestion: "Sync into a dedicated sub-directory, without --delete, and preview with --dry-run.", Match: Match{FlagsAny: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del", "--remove-source-files"}, FlagsNone: []string{"-n", "--dry-run", "--list-only"}, OperandsAny: []string{"@root", "@home", "@system", "*:/", "*:~", "*:"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del", "--remove-source-files"}, flagsNone: []string{"-n", "--dry-run", "--list-only"}, operandsAny: []pattern{{class: "@root"}, {class: "@home"}, {class: "@system"}, {glob: "*:/", tail: ":/", wild: true, run: 1}, {glob: "*:~", tail: ":~", wild: true, run: 1}, {glob: "*:", tail: ":", wild: true, run: 1}}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
-func packsRemoteCopyL32() Pack {
-	return Pack{Rules: []Rule{{ID: "remote-copy.rsync-delete", Exe: []string{"rsync"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "rsync --delete removes files in the destination that the source lacks; --remove-source-files deletes the source.", Suggestion: "Preview with --dry-run, then sync without --delete or ask.", Match: Match{FlagsAny: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del", "--remove-source-files", "--delete-missing-args"}, FlagsNone: []string{"-n", "--dry-run", "--list-only"}}}}}
+func packsRemoteCopyL36() Pack {
+	return Pack{Rules: []Rule{{ID: "remote-copy.rsync-delete", Exe: []string{"rsync"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "rsync --delete removes files in the destination that the source lacks.", Suggestion: "Preview with --dry-run, then sync without --delete, or into a build output (dist/, build/), or ask.", Match: Match{FlagsAny: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del", "--delete-missing-args"}, FlagsNone: []string{"-n", "--dry-run", "--list-only"}, LastOperandOutside: []string{"@temp", "@outputs"}}}}}
 }
 
-func packsRemoteCopyL32C() *compiledPack {
-	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote-copy.rsync-delete", Pack: "remote-copy", Executables: []string{"rsync"}, Category: "fs-delete", Tier: 0x3, Blast: 0x3, Reason: "rsync --delete removes files in the destination that the source lacks; --remove-source-files deletes the source.", Suggestion: "Preview with --dry-run, then sync without --delete or ask."}, src: Rule{ID: "remote-copy.rsync-delete", Exe: []string{"rsync"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "rsync --delete removes files in the destination that the source lacks; --remove-source-files deletes the source.", Suggestion: "Preview with --dry-run, then sync without --delete or ask.", Match: Match{FlagsAny: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del", "--remove-source-files", "--delete-missing-args"}, FlagsNone: []string{"-n", "--dry-run", "--list-only"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del", "--remove-source-files", "--delete-missing-args"}, flagsNone: []string{"-n", "--dry-run", "--list-only"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+func packsRemoteCopyL36C() *compiledPack {
+	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote-copy.rsync-delete", Pack: "remote-copy", Executables: []string{"rsync"}, Category: "fs-delete", Tier: 0x3, Blast: 0x3, Reason: "rsync --delete removes files in the destination that the source lacks.", Suggestion: "Preview with --dry-run, then sync without --delete, or into a build output (dist/, build/), or ask."}, src: Rule{ID: "remote-copy.rsync-delete", Exe: []string{"rsync"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "rsync --delete removes files in the destination that the source lacks.", Suggestion: "Preview with --dry-run, then sync without --delete, or into a build output (dist/, build/), or ask.", Match: Match{FlagsAny: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del", "--delete-missing-args"}, FlagsNone: []string{"-n", "--dry-run", "--list-only"}, LastOperandOutside: []string{"@temp", "@outputs"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del", "--delete-missing-args"}, flagsNone: []string{"-n", "--dry-run", "--list-only"}, operandAt: -1, lastOutside: []pattern{{class: "@temp"}, {class: "@outputs"}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
-func packsRemoteCopyL44() Pack {
+func packsRemoteCopyL49() Pack {
+	return Pack{Rules: []Rule{{ID: "remote-copy.rsync-delete-remote", Exe: []string{"rsync"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "rsync --delete onto another host removes the files there that the source lacks.", Suggestion: "Preview with --dry-run, then sync without --delete or ask.", Match: Match{FlagsAny: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del", "--delete-missing-args"}, FlagsNone: []string{"-n", "--dry-run", "--list-only"}, LastOperandAny: []string{"*:**", "rsync://**"}}}}}
+}
+
+func packsRemoteCopyL49C() *compiledPack {
+	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote-copy.rsync-delete-remote", Pack: "remote-copy", Executables: []string{"rsync"}, Category: "fs-delete", Tier: 0x3, Blast: 0x3, Reason: "rsync --delete onto another host removes the files there that the source lacks.", Suggestion: "Preview with --dry-run, then sync without --delete or ask."}, src: Rule{ID: "remote-copy.rsync-delete-remote", Exe: []string{"rsync"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "rsync --delete onto another host removes the files there that the source lacks.", Suggestion: "Preview with --dry-run, then sync without --delete or ask.", Match: Match{FlagsAny: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del", "--delete-missing-args"}, FlagsNone: []string{"-n", "--dry-run", "--list-only"}, LastOperandAny: []string{"*:**", "rsync://**"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del", "--delete-missing-args"}, flagsNone: []string{"-n", "--dry-run", "--list-only"}, operandAt: -1, lastOperandAny: []pattern{{glob: "*:**", wild: true}, {glob: "rsync://**", head: "rsync://", wild: true, run: 2}}, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
+func packsRemoteCopyL62() Pack {
+	return Pack{Rules: []Rule{{ID: "remote-copy.rsync-remove-source", Exe: []string{"rsync"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "rsync --remove-source-files deletes each source file it has sent.", Suggestion: "Sync without --remove-source-files, then delete what you mean to by name.", Match: Match{FlagsAny: []string{"--remove-source-files"}, FlagsNone: []string{"-n", "--dry-run", "--list-only"}}}}}
+}
+
+func packsRemoteCopyL62C() *compiledPack {
+	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote-copy.rsync-remove-source", Pack: "remote-copy", Executables: []string{"rsync"}, Category: "fs-delete", Tier: 0x3, Blast: 0x3, Reason: "rsync --remove-source-files deletes each source file it has sent.", Suggestion: "Sync without --remove-source-files, then delete what you mean to by name."}, src: Rule{ID: "remote-copy.rsync-remove-source", Exe: []string{"rsync"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "rsync --remove-source-files deletes each source file it has sent.", Suggestion: "Sync without --remove-source-files, then delete what you mean to by name.", Match: Match{FlagsAny: []string{"--remove-source-files"}, FlagsNone: []string{"-n", "--dry-run", "--list-only"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"--remove-source-files"}, flagsNone: []string{"-n", "--dry-run", "--list-only"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
+}
+
+func packsRemoteCopyL74() Pack {
 	return Pack{Rules: []Rule{{ID: "remote-copy.unison-force", Exe: []string{"unison"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "unison with -force/-batch propagates deletions without review.", Suggestion: "Run unison interactively.", Match: Match{FlagsAny: []string{"-force", "--force", "-batch", "-prefer", "-auto"}}}}}
 }
 
-func packsRemoteCopyL44C() *compiledPack {
+func packsRemoteCopyL74C() *compiledPack {
 	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote-copy.unison-force", Pack: "remote-copy", Executables: []string{"unison"}, Category: "fs-delete", Tier: 0x3, Blast: 0x3, Reason: "unison with -force/-batch propagates deletions without review.", Suggestion: "Run unison interactively."}, src: Rule{ID: "remote-copy.unison-force", Exe: []string{"unison"}, Category: "fs-delete", Tier: "destructive", Blast: "high", Reason: "unison with -force/-batch propagates deletions without review.", Suggestion: "Run unison interactively.", Match: Match{FlagsAny: []string{"-force", "--force", "-batch", "-prefer", "-auto"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-force", "--force", "-batch", "-prefer", "-auto"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
-func packsRemoteCopyL55() Pack {
+func packsRemoteCopyL85() Pack {
 	return Pack{Rules: []Rule{{ID: "remote-copy.scp-to-root", Exe: []string{"scp"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Copying onto a remote host's root, home or system directory can overwrite files there.", Suggestion: "Copy into a dedicated directory on the remote host.", Match: Match{LastOperandAny: []string{"*:/", "*:/etc/**", "*:~/.ssh/**", "*:.ssh/**", "*:/root/**", "*:/usr/**", "*:/boot/**", "*:~/.bashrc", "*:.bashrc", "*:/var/lib/**", "*:/lib/**", "*:/lib64/**", "*:/bin/**", "*:/sbin/**", "*:/opt/**"}, MinOperands: 2}}}}
 }
 
-func packsRemoteCopyL55C() *compiledPack {
+func packsRemoteCopyL85C() *compiledPack {
 	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote-copy.scp-to-root", Pack: "remote-copy", Executables: []string{"scp"}, Category: "fs-write", Tier: 0x3, Blast: 0x3, Reason: "Copying onto a remote host's root, home or system directory can overwrite files there.", Suggestion: "Copy into a dedicated directory on the remote host."}, src: Rule{ID: "remote-copy.scp-to-root", Exe: []string{"scp"}, Category: "fs-write", Tier: "destructive", Blast: "high", Reason: "Copying onto a remote host's root, home or system directory can overwrite files there.", Suggestion: "Copy into a dedicated directory on the remote host.", Match: Match{LastOperandAny: []string{"*:/", "*:/etc/**", "*:~/.ssh/**", "*:.ssh/**", "*:/root/**", "*:/usr/**", "*:/boot/**", "*:~/.bashrc", "*:.bashrc", "*:/var/lib/**", "*:/lib/**", "*:/lib64/**", "*:/bin/**", "*:/sbin/**", "*:/opt/**"}, MinOperands: 2}}, sub: [][]string{}, m: cond{operandAt: -1, lastOperandAny: []pattern{{glob: "*:/", tail: ":/", wild: true, run: 1}, {glob: "*:/etc/**", wild: true}, {glob: "*:~/.ssh/**", wild: true}, {glob: "*:.ssh/**", wild: true}, {glob: "*:/root/**", wild: true}, {glob: "*:/usr/**", wild: true}, {glob: "*:/boot/**", wild: true}, {glob: "*:~/.bashrc", tail: ":~/.bashrc", wild: true, run: 1}, {glob: "*:.bashrc", tail: ":.bashrc", wild: true, run: 1}, {glob: "*:/var/lib/**", wild: true}, {glob: "*:/lib/**", wild: true}, {glob: "*:/lib64/**", wild: true}, {glob: "*:/bin/**", wild: true}, {glob: "*:/sbin/**", wild: true}, {glob: "*:/opt/**", wild: true}}, minOperands: 2, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
-func packsRemoteCopyL67() Pack {
+func packsRemoteCopyL97() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"rsync"}, Tier: "write"}}}
 }
 
-func packsRemoteCopyL67C() *compiledPack {
+func packsRemoteCopyL97C() *compiledPack {
 	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"rsync"}, sub: [][]string{}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
-func packsRemoteCopyL71() Pack {
+func packsRemoteCopyL101() Pack {
 	return Pack{Rules: []Rule{{ID: "remote-copy.ssh-remote-forward", Exe: []string{"ssh"}, Category: "network", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "ssh -R opens a port on the remote host that leads back into this machine: whoever reaches that host reaches the forwarded service here.", Suggestion: "Ask the user before opening a tunnel into this machine; -L forwards a remote port to this machine instead.", Match: Match{FlagsAny: []string{"-R"}}}}}
 }
 
-func packsRemoteCopyL71C() *compiledPack {
+func packsRemoteCopyL101C() *compiledPack {
 	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, rules: []*rule{&rule{info: RuleInfo{ID: "remote-copy.ssh-remote-forward", Pack: "remote-copy", Executables: []string{"ssh"}, Category: "network", Tier: 0x3, Blast: 0x3, Verdict: 0x1, Reason: "ssh -R opens a port on the remote host that leads back into this machine: whoever reaches that host reaches the forwarded service here.", Suggestion: "Ask the user before opening a tunnel into this machine; -L forwards a remote port to this machine instead."}, src: Rule{ID: "remote-copy.ssh-remote-forward", Exe: []string{"ssh"}, Category: "network", Tier: "destructive", Blast: "high", Verdict: "ask", Reason: "ssh -R opens a port on the remote host that leads back into this machine: whoever reaches that host reaches the forwarded service here.", Suggestion: "Ask the user before opening a tunnel into this machine; -L forwards a remote port to this machine instead.", Match: Match{FlagsAny: []string{"-R"}}}, sub: [][]string{}, m: cond{flagsAny: []string{"-R"}, operandAt: -1, verbs: []string{}, verbDepth: 3, assigns: []string{}, inlineAny: []string{}, inlineAll: []string{}, inlineAlso: []string{}, inlineNone: []string{}}}}}
 }
 
-func packsRemoteCopyL83() Pack {
+func packsRemoteCopyL113() Pack {
 	return Pack{Safe: []Safe{{Exe: []string{"scp", "sftp"}, Tier: "write"}}}
 }
 
-func packsRemoteCopyL83C() *compiledPack {
+func packsRemoteCopyL113C() *compiledPack {
 	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, safe: []*safeEntry{&safeEntry{exe: []string{"scp", "sftp"}, sub: [][]string{}, tier: 0x1, unsafeTier: 0x2, verbs: []string{}, verbDepth: 3}}}
 }
 
-func packsRemoteCopyL87() Pack {
+func packsRemoteCopyL117() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"ssh"}, Operands: "first"}}}
 }
 
-func packsRemoteCopyL87C() *compiledPack {
+func packsRemoteCopyL117C() *compiledPack {
 	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, urls: []*urlSpec{&urlSpec{exe: []string{"ssh"}, sub: [][]string{}, operands: "first"}}}
 }
 
-func packsRemoteCopyL91() Pack {
+func packsRemoteCopyL121() Pack {
 	return Pack{URLs: []URLSpec{{Exe: []string{"sftp"}, Operands: "first"}}}
 }
 
-func packsRemoteCopyL91C() *compiledPack {
+func packsRemoteCopyL121C() *compiledPack {
 	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, urls: []*urlSpec{&urlSpec{exe: []string{"sftp"}, sub: [][]string{}, operands: "first"}}}
 }
 
-func packsRemoteCopyL95() Pack {
+func packsRemoteCopyL125() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"rsync"}, Operands: "read", Last: "delete", WhenFlags: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del"}}}}
 }
 
-func packsRemoteCopyL95C() *compiledPack {
+func packsRemoteCopyL125C() *compiledPack {
 	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"rsync"}, sub: [][]string{}, operands: "read", last: "delete", whenFlags: []string{"--delete", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded", "--del"}}}}
 }
 
-func packsRemoteCopyL101() Pack {
+func packsRemoteCopyL131() Pack {
 	return Pack{Paths: []PathSpec{{Exe: []string{"rsync"}, Operands: "delete", Last: "write", WhenFlags: []string{"--remove-source-files"}}}}
 }
 
-func packsRemoteCopyL101C() *compiledPack {
+func packsRemoteCopyL131C() *compiledPack {
 	return &compiledPack{name: "remote-copy", grammars: map[string]*grammar{}, paths: []*pathSpec{&pathSpec{exe: []string{"rsync"}, sub: [][]string{}, operands: "delete", last: "write", whenFlags: []string{"--remove-source-files"}}}}
 }
 

@@ -65,6 +65,7 @@ type cond struct {
 	operandsOutside []pattern
 	operandAt       int
 	lastOperandAny  []pattern
+	lastOutside     []pattern
 	wordsAny        []pattern
 	operandAtAny    []pattern
 	minOperands     int
@@ -200,6 +201,7 @@ func (c *cond) compilePatterns(where string, m Match, pr *problems) {
 	c.operandsOutside = pats("operands_outside", m.OperandsOutside)
 	c.operandAtAny = pats("operand_at_any", m.OperandAtAny)
 	c.lastOperandAny = pats("last_operand_any", m.LastOperandAny)
+	c.lastOutside = pats("last_operand_outside", m.LastOperandOutside)
 	c.wordsAny = pats("words_any", m.WordsAny)
 	c.redirects = pats("redirects", m.Redirects)
 	c.redirectsAny = pats("redirects_any", m.RedirectsAny)
@@ -253,6 +255,7 @@ func summarise(r Rule) string {
 	}
 	add("operand", m.OperandsAny)
 	add("operand outside", m.OperandsOutside)
+	add("destination outside", m.LastOperandOutside)
 	add("verb", m.Verbs)
 	add("sql", m.SQL)
 	add("stdin from", m.StdinFrom)
@@ -495,7 +498,7 @@ func (e *env) flagValue(name string, globs []string) bool {
 // command may be compared with.
 func (c *cond) patterns() int {
 	n := 1 + len(c.flagsAny) + len(c.flagsNone) + len(c.flagsNoValue) + len(c.flagValues) + len(c.operandsAny) +
-		len(c.operandsNone) + len(c.operandsOutside) + len(c.lastOperandAny) + len(c.wordsAny) + len(c.operandAtAny) +
+		len(c.operandsNone) + len(c.operandsOutside) + len(c.lastOperandAny) + len(c.lastOutside) + len(c.wordsAny) + len(c.operandAtAny) +
 		len(c.verbs) + len(c.assigns) + len(c.redirects) + len(c.redirectsAny) + len(c.dir) + len(c.stdinOperands) +
 		len(c.sqlFlags)
 	for _, fs := range c.flagsAll {
@@ -523,6 +526,9 @@ func (c *cond) operandsOK(e *env, ops []shell.Word) bool {
 		return false
 	}
 	if len(c.lastOperandAny) > 0 && (len(ops) == 0 || !e.matchAny(c.lastOperandAny, ops[len(ops)-1])) {
+		return false
+	}
+	if len(c.lastOutside) > 0 && (len(ops) == 0 || e.matchAny(c.lastOutside, ops[len(ops)-1])) {
 		return false
 	}
 	if len(c.wordsAny) > 0 && !e.anyOperand(c.wordsAny, e.cmd.Args()) {
