@@ -45,9 +45,22 @@ func needlesOf(re *syntax.Regexp) ([]needle, bool) {
 	case syntax.OpConcat:
 		var best []needle
 		found := false
-		for _, sub := range re.Sub {
-			if n, ok := needlesOf(sub); ok && (!found || betterNeedles(n, best)) {
+		consider := func(n []needle) {
+			if !found || betterNeedles(n, best) {
 				best, found = n, true
+			}
+		}
+		var run []needle // the texts of the run of parts so far that each match one of a few texts
+		for _, sub := range re.Sub {
+			if w, ok := wholeTexts(sub); ok {
+				if run = joinTexts(run, w); run != nil {
+					consider(run)
+				}
+			} else {
+				run = nil
+			}
+			if n, ok := needlesOf(sub); ok {
+				consider(n)
 			}
 		}
 		return best, found
@@ -63,6 +76,65 @@ func needlesOf(re *syntax.Regexp) ([]needle, bool) {
 		return all, true
 	}
 	return nil, false
+}
+
+// wholeTexts returns the texts re matches, when it matches only a few
+// (a literal, an alternation of them): needles that are whole matches,
+// which a concatenation joins with its neighbours' (path\.(?:join|of) is
+// path.join or path.of).
+func wholeTexts(re *syntax.Regexp) ([]needle, bool) {
+	switch re.Op {
+	case syntax.OpLiteral:
+		return literalNeedle(re.Rune, re.Flags&syntax.FoldCase != 0)
+	case syntax.OpCapture:
+		return wholeTexts(re.Sub[0])
+	case syntax.OpConcat:
+		var all []needle
+		for _, sub := range re.Sub {
+			w, ok := wholeTexts(sub)
+			if !ok {
+				return nil, false
+			}
+			if all = joinTexts(all, w); all == nil {
+				return nil, false
+			}
+		}
+		return all, all != nil
+	case syntax.OpAlternate:
+		var all []needle
+		for _, sub := range re.Sub {
+			w, ok := wholeTexts(sub)
+			if !ok || len(all)+len(w) > maxNeedles {
+				return nil, false
+			}
+			all = append(all, w...)
+		}
+		return all, true
+	}
+	return nil, false
+}
+
+// joinTexts returns each of a followed by each of b (b when a is empty),
+// nil past maxNeedles. A text one of whose parts is folded is folded
+// whole: folding only widens what it is found in.
+func joinTexts(a, b []needle) []needle {
+	if len(a) == 0 {
+		return b
+	}
+	if len(a)*len(b) > maxNeedles {
+		return nil
+	}
+	out := make([]needle, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			n := needle{text: x.text + y.text, fold: x.fold || y.fold}
+			if n.fold && x.fold != y.fold {
+				n.text = foldString(x.text) + foldString(y.text)
+			}
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // literalNeedle is the needle of a literal. A literal holding U+FFFD is
@@ -151,21 +223,63 @@ func foldString(s string) string {
 	return string(b)
 }
 
-// mayMatch reports whether s holds one of ns (those as written first:
-// the folded text is made only when none of them is in s).
+// mayMatch reports whether s holds one of ns (those as written first).
+// The folded needles are looked for in s byte by byte when s is ASCII,
+// else in a folded copy of s.
 func mayMatch(ns []needle, s string) bool {
-	folded, made := "", false
+	folded, made, ascii := "", false, -1
 	for _, n := range ns {
-		t := s
-		if n.fold {
-			if !made {
-				folded, made = foldString(s), true
+		if !n.fold {
+			if strings.Contains(s, n.text) {
+				return true
 			}
-			t = folded
+			continue
 		}
-		if strings.Contains(t, n.text) {
+		if ascii < 0 {
+			ascii = btoi(isASCII(s))
+		}
+		if ascii == 1 {
+			if containsFoldedASCII(s, n.text) {
+				return true
+			}
+			continue
+		}
+		if !made {
+			folded, made = foldString(s), true
+		}
+		if strings.Contains(folded, n.text) {
 			return true
 		}
 	}
 	return false
+}
+
+// containsFoldedASCII reports whether the ASCII text s, folded, holds the
+// folded needle n.
+func containsFoldedASCII(s, n string) bool {
+	if len(n) == 0 || n[0] >= utf8.RuneSelf {
+		return len(n) == 0
+	}
+	for i := 0; i+len(n) <= len(s); i++ {
+		if foldASCII[s[i]] != n[0] {
+			continue
+		}
+		j := 1
+		for j < len(n) && n[j] < utf8.RuneSelf && foldASCII[s[i+j]] == n[j] {
+			j++
+		}
+		if j == len(n) {
+			return true
+		}
+	}
+	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

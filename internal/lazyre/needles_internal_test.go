@@ -13,12 +13,14 @@ func TestNeedlesOf(t *testing.T) {
 		want []needle // nil: no set
 	}{
 		{`abc`, []needle{{text: "abc"}}},
-		{`a+bc`, []needle{{text: "bc"}}}, // the concatenation's best part: the longer literal
-		{`x(?:foo|barbaz)y`, []needle{{text: "foo"}, {text: "barbaz"}}},
+		{`a+bc`, []needle{{text: "bc"}}},                                    // the concatenation's best part: the longer literal
+		{`x(?:foo|barbaz)y`, []needle{{text: "xfooy"}, {text: "xbarbazy"}}}, // whole texts joined
+		{`path\.(?:join|of)\(\s*`, []needle{{text: "path.join("}, {text: "path.of("}}},
+		{`(?i:ab)c`, []needle{{text: "ABC", fold: true}}}, // a folded part folds the whole
 		{`foo|[a-z]+`, nil},                  // a branch with no literal: any text may match
 		{`(?:abc)?x`, []needle{{text: "x"}}}, // an optional part is no needle
 		{`(?:abc)*`, nil},
-		{`(?:abc){2,3}`, []needle{{text: "abc"}}},
+		{`(?:abc){2,3}`, []needle{{text: "abcabc"}}},
 		{`(?:abc){0,3}`, nil},
 		{`\bpath\.join\s*\(`, []needle{{text: "path.join"}}},
 		{`["'](?:\{x\}|%s)(/[^"']+)["']`, []needle{{text: "{x}"}, {text: "%s"}}},
