@@ -582,7 +582,7 @@ var (
 // literal a word, a read of the home directory ${HOME}, of an environment
 // variable or another property the variable of its name.
 func argListCommands(code string) []string {
-	if !strings.Contains(code, ",") {
+	if !strings.Contains(code, ",") || !argListRE.MayMatch(code) {
 		return nil
 	}
 	var out []string

@@ -139,7 +139,7 @@ var homeTemplateRE = lazyre.Regexp{
 // formatted literals; namesHome says whether the code names the home
 // directory elsewhere.
 func homeTemplates(code string, namesHome bool) []string {
-	if !strings.Contains(code, "/.") && !namesHome {
+	if !strings.Contains(code, "/.") && !namesHome || !homeTemplateRE.MayMatch(code) {
 		return nil
 	}
 	var out []string
@@ -186,7 +186,7 @@ var homeMethodJoinRE = lazyre.Regexp{
 // homeMethodJoins returns the home-relative paths code builds by joining
 // literals to a home expression with a method.
 func homeMethodJoins(code string) []string {
-	if !strings.Contains(strings.ToLower(code), "home") {
+	if !homeMethodJoinRE.MayMatch(code) { // home_dir(), path.home(), …: each holds "home"
 		return nil
 	}
 	var out []string
@@ -240,6 +240,9 @@ var homeVarJoinRE = lazyre.Regexp{
 // homeVarJoin reports whether code joins a variable part to a home
 // expression (homeVarJoinRE).
 func homeVarJoin(code string) bool {
+	if !homeVarJoinRE.MayMatch(code) {
+		return false
+	}
 	for _, m := range homeVarJoinRE.Get().FindAllStringSubmatch(code, 8) {
 		if expr := m[1] + m[2]; expr == "" || isHomeExpr(expr) {
 			return true
