@@ -578,6 +578,67 @@ var (
 	argElemRE = lazyre.Regexp{Expr: `(?:"[^"\n]*"|'[^'\n]*'|[\w.]+\(\s*["'][\w.~]+["']\s*\)|System\.env\.\w+)`}
 )
 
+// argListAtRE is argListRE anchored at the start of the text: it is run
+// only where argListMayStart says a match can start.
+var argListAtRE = lazyre.Regexp{Expr: `^(?:` + argListRE.Expr + `)`}
+
+// argListStarts are the words, in lower case, one of which begins every
+// match of argListRE (each of its call names begins with one).
+var argListStarts = [...]string{"command", "processbuilder", "arrayof", "listof", "args", "exec", "run", "call",
+	"check_", "popen", "spawn"}
+
+// argListMayStart reports whether a match of argListRE can start at
+// code[s:] (ASCII text): a word boundary there (the expression's \b,
+// before a letter), and one of argListStarts, in any case.
+func argListMayStart(code string, s int) bool {
+	if s > 0 && isWordByte(code[s-1]) {
+		return false
+	}
+	switch code[s] | 0x20 {
+	case 'c', 'p', 'a', 'l', 'e', 'r', 's':
+	default:
+		return false
+	}
+	for _, w := range argListStarts {
+		if len(code)-s >= len(w) && strings.EqualFold(code[s:s+len(w)], w) {
+			return true
+		}
+	}
+	return false
+}
+
+// argListMatches is argListRE.FindAllStringSubmatch(code, -1), run as
+// homeJoinMatches runs homeJoinRE: on ASCII text, anchored, only where
+// argListMayStart lets a match start, left to right, each after the end
+// of the previous match; other text runs the expression whole (under
+// (?i) the regexp package folds 's' and 'k' with letters a byte scan does
+// not see). TestArgListMatchesAsExpression checks it against the
+// expression.
+func argListMatches(code string) [][]string {
+	if !isASCII(code) {
+		return argListRE.Get().FindAllStringSubmatch(code, -1)
+	}
+	var out [][]string
+	for s := 0; s < len(code); s++ {
+		if !argListMayStart(code, s) {
+			continue
+		}
+		loc := argListAtRE.Get().FindStringSubmatchIndex(code[s:])
+		if loc == nil {
+			continue
+		}
+		m := make([]string, len(loc)/2)
+		for g := range m {
+			if loc[2*g] >= 0 {
+				m[g] = code[s+loc[2*g] : s+loc[2*g+1]]
+			}
+		}
+		out = append(out, m)
+		s += loc[1] - 1 // the loop's s++ moves past the match
+	}
+	return out
+}
+
 // argListCommands are the lists argListRE finds, as shell commands: each
 // literal a word, a read of the home directory ${HOME}, of an environment
 // variable or another property the variable of its name.
@@ -586,7 +647,7 @@ func argListCommands(code string) []string {
 		return nil
 	}
 	var out []string
-	for _, m := range argListRE.Get().FindAllStringSubmatch(code, -1) {
+	for _, m := range argListMatches(code) {
 		var words []string
 		for _, e := range argElemRE.Get().FindAllString(m[1], -1) {
 			switch {

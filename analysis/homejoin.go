@@ -256,7 +256,7 @@ func homeVarJoin(code string) bool {
 // paths (".aws/credentials" → "~/.aws/credentials"), at most 16.
 func homeVarParts(code string) []string {
 	if low := strings.ToLower(code); !strings.Contains(low, "home") && !strings.Contains(low, "expanduser") && !strings.Contains(low, "~/") ||
-		!strings.Contains(code, `".`) && !strings.Contains(code, `'.`) && !strings.Contains(code, "`.") || !homeVarJoin(code) {
+		!strings.Contains(code, `".`) && !strings.Contains(code, `'.`) && !strings.Contains(code, "`.") {
 		return nil
 	}
 	var out []string
@@ -267,6 +267,9 @@ func homeVarParts(code string) []string {
 				break
 			}
 		}
+	}
+	if out == nil || !homeVarJoin(code) { // the literals first: they cost less to find than the join
+		return nil
 	}
 	return out
 }
