@@ -607,36 +607,12 @@ func argListMayStart(code string, s int) bool {
 	return false
 }
 
-// argListMatches is argListRE.FindAllStringSubmatch(code, -1), run as
-// homeJoinMatches runs homeJoinRE: on ASCII text, anchored, only where
-// argListMayStart lets a match start, left to right, each after the end
-// of the previous match; other text runs the expression whole (under
-// (?i) the regexp package folds 's' and 'k' with letters a byte scan does
-// not see). TestArgListMatchesAsExpression checks it against the
-// expression.
+// argListMatches is argListRE.FindAllStringSubmatch(code, -1), run
+// anchored where argListMayStart lets a match start (anchoredMatches; a
+// match is never empty: it holds a call name).
+// TestArgListMatchesAsExpression checks it against the expression.
 func argListMatches(code string) [][]string {
-	if !isASCII(code) {
-		return argListRE.Get().FindAllStringSubmatch(code, -1)
-	}
-	var out [][]string
-	for s := 0; s < len(code); s++ {
-		if !argListMayStart(code, s) {
-			continue
-		}
-		loc := argListAtRE.Get().FindStringSubmatchIndex(code[s:])
-		if loc == nil {
-			continue
-		}
-		m := make([]string, len(loc)/2)
-		for g := range m {
-			if loc[2*g] >= 0 {
-				m[g] = code[s+loc[2*g] : s+loc[2*g+1]]
-			}
-		}
-		out = append(out, m)
-		s += loc[1] - 1 // the loop's s++ moves past the match
-	}
-	return out
+	return anchoredMatches(code, &argListRE, &argListAtRE, -1, argListMayStart)
 }
 
 // argListCommands are the lists argListRE finds, as shell commands: each

@@ -48,39 +48,13 @@ func homeJoinMayStart(s string) bool {
 	return false
 }
 
-// homeJoinMatches is homeJoinRE.FindAllStringSubmatch(code, 32). The
-// expression is a case-insensitive alternation with no literal prefix, so
-// the regexp package would try it at every byte; on ASCII text it runs,
-// anchored, only where homeJoinMayStart lets a match start, the places
-// taken left to right and each after the end of the previous match, as
-// FindAll does (a match is never empty: it holds a call name). Text with a
-// byte outside ASCII runs the expression whole: under (?i) the regexp
-// package folds 's' and 'k' with letters a byte scan does not see.
+// homeJoinMatches is homeJoinRE.FindAllStringSubmatch(code, 32), run
+// anchored where homeJoinMayStart lets a match start (anchoredMatches; a
+// match is never empty: it holds a call name).
 // TestHomeJoinMatchesAsExpression and FuzzHomeJoinMatches check it
 // against the expression.
 func homeJoinMatches(code string) [][]string {
-	if !isASCII(code) {
-		return homeJoinRE.Get().FindAllStringSubmatch(code, 32)
-	}
-	var out [][]string
-	for s := 0; s < len(code) && len(out) < 32; s++ {
-		if !homeJoinMayStart(code[s:]) {
-			continue
-		}
-		loc := homeJoinAtRE.Get().FindStringSubmatchIndex(code[s:])
-		if loc == nil {
-			continue
-		}
-		m := make([]string, len(loc)/2)
-		for g := range m {
-			if loc[2*g] >= 0 {
-				m[g] = code[s+loc[2*g] : s+loc[2*g+1]]
-			}
-		}
-		out = append(out, m)
-		s += loc[1] - 1 // the loop's s++ moves past the match
-	}
-	return out
+	return anchoredMatches(code, &homeJoinRE, &homeJoinAtRE, 32, func(code string, s int) bool { return homeJoinMayStart(code[s:]) })
 }
 
 // homeLitRE is one quoted part of a join.
@@ -237,13 +211,41 @@ var homeVarJoinRE = lazyre.Regexp{
 		`|path\.home\(\)\s*(?:/\s*[a-z_]\w*\b|\.joinpath\(\s*[a-z_]\w*\s*\))`,
 }
 
+// homeVarJoinAtRE is homeVarJoinRE anchored at the start of the text: it
+// is run only where homeVarJoinMayStart says a match can start.
+var homeVarJoinAtRE = lazyre.Regexp{Expr: `^(?:` + homeVarJoinRE.Expr + `)`}
+
+// homeVarJoinMayStart reports whether a match of homeVarJoinRE can start
+// at code[s:] (ASCII text): at a "{", "${" or "#{" (a template), a quote
+// before "~/", or one of homeJoinStarts in any case (the join calls and
+// path.home()).
+func homeVarJoinMayStart(code string, s int) bool {
+	switch code[s] {
+	case '{':
+		return true
+	case '$', '#':
+		return s+1 < len(code) && code[s+1] == '{'
+	case '"', '\'', '`':
+		return len(code)-s >= 3 && code[s+1:s+3] == "~/"
+	}
+	return homeJoinMayStart(code[s:])
+}
+
+// homeVarJoinMatches is homeVarJoinRE.FindAllStringSubmatch(code, 8), run
+// anchored where homeVarJoinMayStart lets a match start (anchoredMatches;
+// a match is never empty). TestHomeVarJoinMatchesAsExpression checks it
+// against the expression.
+func homeVarJoinMatches(code string) [][]string {
+	return anchoredMatches(code, &homeVarJoinRE, &homeVarJoinAtRE, 8, homeVarJoinMayStart)
+}
+
 // homeVarJoin reports whether code joins a variable part to a home
 // expression (homeVarJoinRE).
 func homeVarJoin(code string) bool {
 	if !homeVarJoinRE.MayMatch(code) {
 		return false
 	}
-	for _, m := range homeVarJoinRE.Get().FindAllStringSubmatch(code, 8) {
+	for _, m := range homeVarJoinMatches(code) {
 		if expr := m[1] + m[2]; expr == "" || isHomeExpr(expr) {
 			return true
 		}
