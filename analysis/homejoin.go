@@ -109,6 +109,31 @@ var homeTemplateRE = lazyre.Regexp{
 	Expr: `["'\x60](?:\{([^{}"'\n]{0,48})\}|#\{([^{}"'\n]{0,48})\}|\$\{([^{}"'\n]{0,48})\}|\\\(([^()"'\n]{0,48})\)|%s)(/[^"'\x60\s{}#$%\\]+)["'\x60]`,
 }
 
+// homeTemplateAtRE is homeTemplateRE anchored at the start of the text.
+var homeTemplateAtRE = lazyre.Regexp{Expr: `^(?:` + homeTemplateRE.Expr + `)`}
+
+// homeTemplateMatches is homeTemplateRE.FindAllStringSubmatch(code, 16),
+// run anchored only at a quote followed by the start of a placeholder
+// ({, #{, ${, \( or %s), where every match starts (anchoredMatches).
+// TestHomeTemplateMatchesAsExpression checks it against the expression.
+func homeTemplateMatches(code string) [][]string {
+	return anchoredMatches(code, &homeTemplateRE, &homeTemplateAtRE, 16, func(code string, s int) bool {
+		switch code[s] {
+		case '"', '\'', '`':
+		default:
+			return false
+		}
+		if s+1 == len(code) {
+			return false
+		}
+		switch code[s+1] {
+		case '{', '#', '$', '\\', '%':
+			return true
+		}
+		return false
+	})
+}
+
 // homeTemplates returns the home-relative paths (~/a/b) of code's
 // formatted literals; namesHome says whether the code names the home
 // directory elsewhere.
@@ -117,7 +142,7 @@ func homeTemplates(code string, namesHome bool) []string {
 		return nil
 	}
 	var out []string
-	for _, m := range homeTemplateRE.Get().FindAllStringSubmatch(code, 16) {
+	for _, m := range homeTemplateMatches(code) {
 		expr := strings.TrimSpace(m[1] + m[2] + m[3] + m[4])
 		rest := strings.TrimRight(m[5], "/")
 		if rest == "" || strings.Contains(rest, "..") {

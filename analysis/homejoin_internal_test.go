@@ -218,3 +218,25 @@ func TestHomeVarJoin(t *testing.T) {
 		}
 	}
 }
+
+// TestHomeTemplateMatchesAsExpression compares homeTemplateMatches with
+// the expression on texts pieced from quotes, placeholders and paths.
+func TestHomeTemplateMatchesAsExpression(t *testing.T) {
+	pieces := []string{`"`, "'", "`", "{", "}", "#{", "${", `\(`, ")", "%s", "home", "Dir.home", "os.homedir()",
+		"/.ssh", "/", ".aws/credentials", " ", "\n", "x", "é", "$", "#", "%", "\\", `"{}/.npmrc"`, `'%s/.netrc'`}
+	r := rand.New(rand.NewPCG(15, 27))
+	n := 100000
+	if testing.Short() {
+		n = 10000
+	}
+	for i := 0; i < n; i++ {
+		var b strings.Builder
+		for k := r.IntN(14); k >= 0; k-- {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		code := b.String()
+		if diff := cmp.Diff(homeTemplateRE.Get().FindAllStringSubmatch(code, 16), homeTemplateMatches(code)); diff != "" {
+			t.Fatalf("homeTemplateMatches(%q) differs from homeTemplateRE (-want +got):\n%s", code, diff)
+		}
+	}
+}
