@@ -600,15 +600,52 @@ var (
 		`[\w.]+\(\s*["'][\w.~]+["']\s*\)|[\w.]*path\.home\(\)|[\w.]*environ\[\s*["']\w+["']\s*\]|System\.env\.\w+)`}
 )
 
+// argListAtRE is argListRE anchored at the start of the text: it is run
+// only where argListMayStart says a match can start.
+var argListAtRE = lazyre.Regexp{Expr: `^(?:` + argListRE.Expr + `)`}
+
+// argListStarts are the words, in lower case, one of which begins every
+// match of argListRE (each of its call names begins with one).
+var argListStarts = [...]string{"command", "processbuilder", "arrayof", "listof", "args", "exec", "run", "call",
+	"check_", "popen", "spawn", "create_subprocess_exec"}
+
+// argListMayStart reports whether a match of argListRE can start at
+// code[s:] (ASCII text): a word boundary there (the expression's \b,
+// before a letter), and one of argListStarts, in any case.
+func argListMayStart(code string, s int) bool {
+	if s > 0 && isWordByte(code[s-1]) {
+		return false
+	}
+	switch code[s] | 0x20 {
+	case 'c', 'p', 'a', 'l', 'e', 'r', 's':
+	default:
+		return false
+	}
+	for _, w := range argListStarts {
+		if len(code)-s >= len(w) && strings.EqualFold(code[s:s+len(w)], w) {
+			return true
+		}
+	}
+	return false
+}
+
+// argListMatches is argListRE.FindAllStringSubmatch(code, -1), run
+// anchored where argListMayStart lets a match start (anchoredMatches; a
+// match is never empty: it holds a call name).
+// TestArgListMatchesAsExpression checks it against the expression.
+func argListMatches(code string) [][]string {
+	return anchoredMatches(code, &argListRE, &argListAtRE, -1, argListMayStart)
+}
+
 // argListCommands are the lists argListRE finds, as shell commands: each
 // literal a word, a read of the home directory ${HOME}, of an environment
 // variable or another property the variable of its name.
 func argListCommands(code string) []string {
-	if !strings.Contains(code, ",") {
+	if !strings.Contains(code, ",") || !argListRE.MayMatch(code) {
 		return nil
 	}
 	var out []string
-	for _, m := range argListRE.Get().FindAllStringSubmatch(code, -1) {
+	for _, m := range argListMatches(code) {
 		out = append(out, argListCommand(m[1]))
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/toolguard/toolguard/paths"
 	"github.com/toolguard/toolguard/risk"
@@ -261,9 +262,10 @@ func (a *Analysis) inFile(from int, files []inlinedFile) {
 	if len(files) == 0 {
 		return
 	}
+	lines := make([]fileLines, len(files)) // each file's lines, read for the first finding that needs them
 	a.namePlaces(from, func(f *risk.Finding) (string, int, string, bool) {
-		for _, file := range files {
-			if n, line, ok := findLine(file.text, f); ok {
+		for i, file := range files {
+			if n, line, ok := findLine(file.text, &lines[i], f); ok {
 				return file.shown, n, line, true
 			}
 		}
@@ -319,8 +321,13 @@ var shellEscapes = []string{`\!`, `\o |`, `\o|`, `\g |`, `\g|`, "system ", "syst
 	".output", ".once", "\\o ", " w ", "1e ", "getline", "|&", "curl", "wget", "/dev/tcp", "exec(", "spawn"}
 
 // findLine finds the line of text a finding is about: the one holding its
-// subject, else the first that reaches the shell.
-func findLine(text string, f *risk.Finding) (int, string, bool) {
+// subject, else the first that reaches the shell (the first line, not a
+// comment, whose lower-cased text and a space after it hold a marker of
+// shellEscapes, inlineNetworkMarkers, inlineDeleteMarkers or
+// inlineWriteMarkers, the lists asked in that order; for a deletion,
+// inlineDeleteMarkers and then shellEscapes). ls holds text's lines and
+// the markers each holds, found on first use for all of a file's findings.
+func findLine(text string, ls *fileLines, f *risk.Finding) (int, string, bool) {
 	at := func(off int) (int, string, bool) {
 		n, line := lineAt(text, off)
 		return n, line, true
@@ -330,21 +337,58 @@ func findLine(text string, f *risk.Finding) (int, string, bool) {
 			return at(off)
 		}
 	}
-	markers := [][]string{shellEscapes, inlineNetworkMarkers, inlineDeleteMarkers, inlineWriteMarkers}
+	lists := []markerList{lShell, lNetwork, lDelete, lWrite}
 	if f.Category == risk.CatFSDelete {
-		markers = [][]string{inlineDeleteMarkers, shellEscapes}
+		lists = []markerList{lDelete, lShell}
 	}
-	lines := strings.Split(text, "\n")
-	for _, ms := range markers {
-		for i, l := range lines {
-			low := strings.ToLower(strings.TrimSpace(l))
-			if low != "" && !strings.HasPrefix(low, "#") && !strings.HasPrefix(low, "//") && containsAny(low+" ", ms) {
-				return i + 1, strings.TrimSpace(l), true
+	ls.read(text)
+	for _, l := range lists {
+		for i := range ls.lines {
+			if ls.hits[i].has(l) {
+				return i + 1, ls.lines[i], true
 			}
 		}
 	}
 	return 0, "", false
 }
+
+// fileLines are the trimmed lines of a file's text and the markers of
+// lineMarkers each holds (none for a comment).
+type fileLines struct {
+	lines []string
+	hits  []markerHits
+}
+
+// read fills ls from text, once.
+func (ls *fileLines) read(text string) {
+	if ls.lines != nil {
+		return
+	}
+	t := lineMarkers()
+	for l := range strings.SplitSeq(text, "\n") {
+		l = strings.TrimSpace(l)
+		h := markerHits{t: t}
+		if l != "" && !strings.HasPrefix(l, "#") && !strings.HasPrefix(l, "//") {
+			h = t.scan(l + " ") // a marker may end in a space: "unlink " at the end of a line
+		}
+		ls.lines, ls.hits = append(ls.lines, l), append(ls.hits, h)
+	}
+}
+
+// The lists findLine looks for, in a table of their own (lineMarkers).
+const (
+	lShell markerList = iota
+	lNetwork
+	lDelete
+	lWrite
+)
+
+// lineMarkers is the table of findLine's lists, built on first use.
+var lineMarkers = sync.OnceValue(func() *markerTable {
+	var lists [markerLists][]string
+	lists[lShell], lists[lNetwork], lists[lDelete], lists[lWrite] = shellEscapes, inlineNetworkMarkers, inlineDeleteMarkers, inlineWriteMarkers
+	return newMarkerTable(lists)
+})
 
 // A shell script a command runs is parsed on its own, so the spans of its
 // commands are places in its text, not in the command line. They are moved

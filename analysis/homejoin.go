@@ -48,39 +48,13 @@ func homeJoinMayStart(s string) bool {
 	return false
 }
 
-// homeJoinMatches is homeJoinRE.FindAllStringSubmatch(code, 32). The
-// expression is a case-insensitive alternation with no literal prefix, so
-// the regexp package would try it at every byte; on ASCII text it runs,
-// anchored, only where homeJoinMayStart lets a match start, the places
-// taken left to right and each after the end of the previous match, as
-// FindAll does (a match is never empty: it holds a call name). Text with a
-// byte outside ASCII runs the expression whole: under (?i) the regexp
-// package folds 's' and 'k' with letters a byte scan does not see.
+// homeJoinMatches is homeJoinRE.FindAllStringSubmatch(code, 32), run
+// anchored where homeJoinMayStart lets a match start (anchoredMatches; a
+// match is never empty: it holds a call name).
 // TestHomeJoinMatchesAsExpression and FuzzHomeJoinMatches check it
 // against the expression.
 func homeJoinMatches(code string) [][]string {
-	if !isASCII(code) {
-		return homeJoinRE.Get().FindAllStringSubmatch(code, 32)
-	}
-	var out [][]string
-	for s := 0; s < len(code) && len(out) < 32; s++ {
-		if !homeJoinMayStart(code[s:]) {
-			continue
-		}
-		loc := homeJoinAtRE.Get().FindStringSubmatchIndex(code[s:])
-		if loc == nil {
-			continue
-		}
-		m := make([]string, len(loc)/2)
-		for g := range m {
-			if loc[2*g] >= 0 {
-				m[g] = code[s+loc[2*g] : s+loc[2*g+1]]
-			}
-		}
-		out = append(out, m)
-		s += loc[1] - 1 // the loop's s++ moves past the match
-	}
-	return out
+	return anchoredMatches(code, &homeJoinRE, &homeJoinAtRE, 32, func(code string, s int) bool { return homeJoinMayStart(code[s:]) })
 }
 
 // homeLitRE is one quoted part of a join.
@@ -135,15 +109,40 @@ var homeTemplateRE = lazyre.Regexp{
 	Expr: `["'\x60](?:\{([^{}"'\n]{0,48})\}|#\{([^{}"'\n]{0,48})\}|\$\{([^{}"'\n]{0,48})\}|\\\(([^()"'\n]{0,48})\)|%s)(/[^"'\x60\s{}#$%\\]+)["'\x60]`,
 }
 
+// homeTemplateAtRE is homeTemplateRE anchored at the start of the text.
+var homeTemplateAtRE = lazyre.Regexp{Expr: `^(?:` + homeTemplateRE.Expr + `)`}
+
+// homeTemplateMatches is homeTemplateRE.FindAllStringSubmatch(code, 16),
+// run anchored only at a quote followed by the start of a placeholder
+// ({, #{, ${, \( or %s), where every match starts (anchoredMatches).
+// TestHomeTemplateMatchesAsExpression checks it against the expression.
+func homeTemplateMatches(code string) [][]string {
+	return anchoredMatches(code, &homeTemplateRE, &homeTemplateAtRE, 16, func(code string, s int) bool {
+		switch code[s] {
+		case '"', '\'', '`':
+		default:
+			return false
+		}
+		if s+1 == len(code) {
+			return false
+		}
+		switch code[s+1] {
+		case '{', '#', '$', '\\', '%':
+			return true
+		}
+		return false
+	})
+}
+
 // homeTemplates returns the home-relative paths (~/a/b) of code's
 // formatted literals; namesHome says whether the code names the home
 // directory elsewhere.
 func homeTemplates(code string, namesHome bool) []string {
-	if !strings.Contains(code, "/.") && !namesHome {
+	if !strings.Contains(code, "/.") && !namesHome || !homeTemplateRE.MayMatch(code) {
 		return nil
 	}
 	var out []string
-	for _, m := range homeTemplateRE.Get().FindAllStringSubmatch(code, 16) {
+	for _, m := range homeTemplateMatches(code) {
 		expr := strings.TrimSpace(m[1] + m[2] + m[3] + m[4])
 		rest := strings.TrimRight(m[5], "/")
 		if rest == "" || strings.Contains(rest, "..") {
@@ -186,7 +185,7 @@ var homeMethodJoinRE = lazyre.Regexp{
 // homeMethodJoins returns the home-relative paths code builds by joining
 // literals to a home expression with a method.
 func homeMethodJoins(code string) []string {
-	if !strings.Contains(strings.ToLower(code), "home") {
+	if !homeMethodJoinRE.MayMatch(code) { // home_dir(), path.home(), …: each holds "home"
 		return nil
 	}
 	var out []string
@@ -237,10 +236,41 @@ var homeVarJoinRE = lazyre.Regexp{
 		`|path\.home\(\)\s*(?:/\s*[a-z_]\w*\b|\.joinpath\(\s*[a-z_]\w*\s*\))`,
 }
 
+// homeVarJoinAtRE is homeVarJoinRE anchored at the start of the text: it
+// is run only where homeVarJoinMayStart says a match can start.
+var homeVarJoinAtRE = lazyre.Regexp{Expr: `^(?:` + homeVarJoinRE.Expr + `)`}
+
+// homeVarJoinMayStart reports whether a match of homeVarJoinRE can start
+// at code[s:] (ASCII text): at a "{", "${" or "#{" (a template), a quote
+// before "~/", or one of homeJoinStarts in any case (the join calls and
+// path.home()).
+func homeVarJoinMayStart(code string, s int) bool {
+	switch code[s] {
+	case '{':
+		return true
+	case '$', '#':
+		return s+1 < len(code) && code[s+1] == '{'
+	case '"', '\'', '`':
+		return len(code)-s >= 3 && code[s+1:s+3] == "~/"
+	}
+	return homeJoinMayStart(code[s:])
+}
+
+// homeVarJoinMatches is homeVarJoinRE.FindAllStringSubmatch(code, 8), run
+// anchored where homeVarJoinMayStart lets a match start (anchoredMatches;
+// a match is never empty). TestHomeVarJoinMatchesAsExpression checks it
+// against the expression.
+func homeVarJoinMatches(code string) [][]string {
+	return anchoredMatches(code, &homeVarJoinRE, &homeVarJoinAtRE, 8, homeVarJoinMayStart)
+}
+
 // homeVarJoin reports whether code joins a variable part to a home
 // expression (homeVarJoinRE).
 func homeVarJoin(code string) bool {
-	for _, m := range homeVarJoinRE.Get().FindAllStringSubmatch(code, 8) {
+	if !homeVarJoinRE.MayMatch(code) {
+		return false
+	}
+	for _, m := range homeVarJoinMatches(code) {
 		if expr := m[1] + m[2]; expr == "" || isHomeExpr(expr) {
 			return true
 		}
@@ -253,7 +283,7 @@ func homeVarJoin(code string) bool {
 // paths (".aws/credentials" → "~/.aws/credentials"), at most 16.
 func homeVarParts(code string) []string {
 	if low := strings.ToLower(code); !strings.Contains(low, "home") && !strings.Contains(low, "expanduser") && !strings.Contains(low, "~/") ||
-		!strings.Contains(code, `".`) && !strings.Contains(code, `'.`) && !strings.Contains(code, "`.") || !homeVarJoin(code) {
+		!strings.Contains(code, `".`) && !strings.Contains(code, `'.`) && !strings.Contains(code, "`.") {
 		return nil
 	}
 	var out []string
@@ -264,6 +294,9 @@ func homeVarParts(code string) []string {
 				break
 			}
 		}
+	}
+	if out == nil || !homeVarJoin(code) { // the literals first: they cost less to find than the join
+		return nil
 	}
 	return out
 }

@@ -173,3 +173,70 @@ func TestDotfilePart(t *testing.T) {
 		}
 	}
 }
+
+// TestHomeVarJoinMatchesAsExpression compares homeVarJoinMatches with
+// the expression on texts pieced from its parts: templates, join calls,
+// "~/" after quotes, pathlib's home, in any case, with letters the regexp
+// package folds with ASCII ones.
+func TestHomeVarJoinMatchesAsExpression(t *testing.T) {
+	pieces := []string{"{", "}", "${", "#{", "}/", "/", "home", "HOME", "os.homedir()", "path.join", "Path.Resolve",
+		"os.path.join", "filepath.Join", "paths.get", "path.of", "File.join", "join_paths", "path.home()", "Path.home()",
+		"(", ")", ",", " ", "\n", "name", "p", "_x", ".", "$", `"`, "'", "`", "~/", ".joinpath(", "ſ", "\u212A", "\\(",
+		"${home}/", "#{Dir.home}/", "{os.homedir()}/", "{p}", "${name}", "#{x}", "{}"}
+	r := rand.New(rand.NewPCG(15, 26))
+	n := 100000
+	if testing.Short() {
+		n = 10000
+	}
+	for i := 0; i < n; i++ {
+		var b strings.Builder
+		for k := r.IntN(14); k >= 0; k-- {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		code := b.String()
+		if diff := cmp.Diff(homeVarJoinRE.Get().FindAllStringSubmatch(code, 8), homeVarJoinMatches(code)); diff != "" {
+			t.Fatalf("homeVarJoinMatches(%q) differs from homeVarJoinRE (-want +got):\n%s", code, diff)
+		}
+	}
+}
+
+func TestHomeVarJoin(t *testing.T) {
+	for _, tc := range []struct {
+		code string
+		want bool
+	}{
+		{"`${os.homedir()}/${name}`", true},
+		{`f"{home}/{p}"`, true},
+		{`path.join(os.homedir(), name)`, true},
+		{`File.join(Dir.home, ".claude", "settings.json")`, false}, // literals only: homeJoins reads it
+		{`"~/{name}"`, true},
+		{`Path.home() / name`, true},
+		{`path.join(root, name)`, false},
+	} {
+		if got := homeVarJoin(tc.code); got != tc.want {
+			t.Errorf("homeVarJoin(%q) = %v, want %v", tc.code, got, tc.want)
+		}
+	}
+}
+
+// TestHomeTemplateMatchesAsExpression compares homeTemplateMatches with
+// the expression on texts pieced from quotes, placeholders and paths.
+func TestHomeTemplateMatchesAsExpression(t *testing.T) {
+	pieces := []string{`"`, "'", "`", "{", "}", "#{", "${", `\(`, ")", "%s", "home", "Dir.home", "os.homedir()",
+		"/.ssh", "/", ".aws/credentials", " ", "\n", "x", "é", "$", "#", "%", "\\", `"{}/.npmrc"`, `'%s/.netrc'`}
+	r := rand.New(rand.NewPCG(15, 27))
+	n := 100000
+	if testing.Short() {
+		n = 10000
+	}
+	for i := 0; i < n; i++ {
+		var b strings.Builder
+		for k := r.IntN(14); k >= 0; k-- {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		code := b.String()
+		if diff := cmp.Diff(homeTemplateRE.Get().FindAllStringSubmatch(code, 16), homeTemplateMatches(code)); diff != "" {
+			t.Fatalf("homeTemplateMatches(%q) differs from homeTemplateRE (-want +got):\n%s", code, diff)
+		}
+	}
+}

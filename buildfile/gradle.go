@@ -150,6 +150,9 @@ var (
 // ':b:c' is b/c), in order and once each. A path computed when the script
 // runs is not known; the settings script itself is a step.
 func gradleIncludes(settings string) []string {
+	if !gradleIncludeRE.MayMatch(settings) {
+		return nil
+	}
 	var out []string
 	for _, m := range gradleIncludeRE.Get().FindAllStringSubmatch(settings, -1) {
 		for _, q := range gradleQuotedRE.Get().FindAllStringSubmatch(m[1], -1) {

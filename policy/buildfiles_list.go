@@ -3,9 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"slices"
 
 	"github.com/toolguard/toolguard/analysis"
@@ -53,30 +51,16 @@ func (d *diskFiles) list(dir string) ([]string, error) {
 	if why := d.forbidden(cp); why != "" {
 		return nil, fmt.Errorf("%w: %s", analysis.ErrUnreadable, why)
 	}
-	f, err := os.Open(cp.Resolved)
+	names, err := readDirNames(cp.Resolved, maxListed+1)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, analysis.ErrNotExist
 	case err != nil:
 		return nil, fmt.Errorf("%w: %v", analysis.ErrUnreadable, err)
-	}
-	defer f.Close()
-	entries, err := f.ReadDir(maxListed + 1)
-	switch {
-	case err != nil && !errors.Is(err, io.EOF):
-		return nil, fmt.Errorf("%w: %v", analysis.ErrUnreadable, err)
-	case len(entries) > maxListed:
+	case len(names) > maxListed:
 		return nil, fmt.Errorf("%w: %s holds more than %d entries", analysis.ErrTooLarge, dir, maxListed)
-	case !d.budget.Spend(1 + len(entries)/8):
+	case !d.budget.Spend(1 + len(names)/8):
 		return nil, errWorkLimit
 	}
-	out := make([]string, 0, len(entries))
-	for _, e := range entries {
-		n := e.Name()
-		if e.IsDir() {
-			n += "/"
-		}
-		out = append(out, n)
-	}
-	return out, nil
+	return names, nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"unicode/utf8"
 	"unsafe"
 
@@ -135,7 +134,7 @@ func (d *diskFiles) forbidden(cp paths.Path) string {
 // command runs as a file); a device, a pipe or a socket is ErrUnreadable
 // (opening it is done without waiting, and nothing is read from it).
 func readText(p string, b *shell.Budget) (string, error) {
-	f, err := os.OpenFile(p, os.O_RDONLY|openFlags, 0)
+	f, err := openText(p)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return "", analysis.ErrNotExist
@@ -143,17 +142,34 @@ func readText(p string, b *shell.Budget) (string, error) {
 		return "", fmt.Errorf("%w: %v", analysis.ErrUnreadable, err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
+	kind, size, err := f.kind()
 	switch {
 	case err != nil:
 		return "", fmt.Errorf("%w: %v", analysis.ErrUnreadable, err)
-	case st.IsDir():
+	case kind == kindDir:
 		return "", fmt.Errorf("%w: %s is a directory", analysis.ErrNotExist, p)
-	case !st.Mode().IsRegular():
+	case kind != kindRegular:
 		return "", fmt.Errorf("%w: %s is not a regular file", analysis.ErrUnreadable, p)
 	}
-	return readContent(f, st.Size(), b)
+	return readContent(f, size, b)
 }
+
+// textFile is a file open for readText (openText).
+type textFile interface {
+	io.Reader
+	Close() error
+	// kind is what the open file is, and its size.
+	kind() (fileKind, int64, error)
+}
+
+// fileKind is what an open file is, as readText tells them apart.
+type fileKind uint8
+
+const (
+	kindOther fileKind = iota // a device, a pipe, a socket
+	kindRegular
+	kindDir
+)
 
 // readContent reads the text of a file of size bytes (as its stat said:
 // it may have grown or shrunk since) from r, for readText.

@@ -26,8 +26,10 @@ type tailCall struct {
 // every call of the corpus TAIL_RUNS times (15 unless told), keeps the
 // smallest time of each call, and prints the p50, p99 and max of those
 // minimums and the TAIL_TOP (40) slowest calls; TAIL_MATCH keeps only
-// the calls whose name holds it; TAIL_COUNT=1 decides each call once,
-// for callgrind, and logs its allocations (countEach). Without TAIL it skips.
+// the calls whose name holds it (or one of its "|"-separated parts);
+// TAIL_COUNT=1 decides each call once, for callgrind, and logs its
+// allocations (countEach), after TAIL_WARM (1) passes that warm what a
+// policy builds on first use. Without TAIL it skips.
 //
 //	TAIL=adversarial go test ./policy -run TestTail -v
 func TestTail(t *testing.T) {
@@ -38,8 +40,11 @@ func TestTail(t *testing.T) {
 	runs, top := envInt("TAIL_RUNS", 15), envInt("TAIL_TOP", 40)
 	for _, corpus := range strings.Split(which, ",") {
 		calls := tailCalls(t, corpus)
-		if m := os.Getenv("TAIL_MATCH"); m != "" { // only the calls whose name holds it
-			calls = slices.DeleteFunc(calls, func(c tailCall) bool { return !strings.Contains(c.name, m) })
+		if m := os.Getenv("TAIL_MATCH"); m != "" { // only the calls whose name holds one of its parts
+			parts := strings.Split(m, "|")
+			calls = slices.DeleteFunc(calls, func(c tailCall) bool {
+				return !slices.ContainsFunc(parts, func(p string) bool { return strings.Contains(c.name, p) })
+			})
 		}
 		if os.Getenv("TAIL_COUNT") != "" {
 			countEach(t, corpus, calls)
@@ -70,16 +75,21 @@ func TestTail(t *testing.T) {
 	}
 }
 
-// countEach decides every call once to warm what a policy builds on first
-// use, then once more between calls of tailMark, then logs each call's
+// countEach decides every call TAIL_WARM times (once unless told) to warm
+// what a policy builds on first use (a row with a policy of its own
+// compiles its deferred path lists after scanLimit judgements: warmed
+// past them, its count is the one min-of-15 times), then once more
+// between calls of tailMark, then logs each call's
 // allocations in the same order. Under callgrind (--dump-before=
 // '*policy_test.tailMark') the dumps after the first, numbered in that
 // order, are the instructions of each call, whatever goroutines or
 // stack copies it goes through.
 func countEach(t *testing.T, corpus string, calls []tailCall) {
 	ctx := context.Background()
-	for _, c := range calls {
-		c.p.Decide(ctx, c.c)
+	for range envInt("TAIL_WARM", 1) {
+		for _, c := range calls {
+			c.p.Decide(ctx, c.c)
+		}
 	}
 	growStack(nil)
 	for _, c := range calls {
