@@ -540,19 +540,11 @@ func isDataCommand(name string) bool {
 	return false
 }
 
-// looksLikePath reports whether a word looks like a path: it starts with
-// /, ~ or ., or holds a /, and is no option and no URL. (A word without a
-// / holds no ://, and the first :// of a word starts at most one byte
-// before its first /: one search of each, from there.)
 func looksLikePath(v string) bool {
-	if v == "" || v[0] == '-' {
+	if v == "" || v[0] == '-' || strings.Contains(v, "://") {
 		return false
 	}
-	i := strings.IndexByte(v, '/')
-	if i < 0 {
-		return v[0] == '~' || v[0] == '.'
-	}
-	return !strings.Contains(v[max(i-1, 0):], "://")
+	return v[0] == '/' || v[0] == '~' || v[0] == '.' || strings.Contains(v, "/")
 }
 
 // urls reports the URLs and hosts the rule packs found; a file:// URL is
