@@ -226,6 +226,11 @@ type judge struct {
 	// denyOnly leaves out the findings that only ask (sensitivity), for
 	// DeniesPath.
 	denyOnly bool
+	// runs are the literal runs of the glob component whose atoms start
+	// at runsFor (runsLen of them): see runsOf.
+	runsFor *atom
+	runsLen int
+	runs    literalRuns
 }
 
 // publicContent reports, once per judgement, whether a read of a file
