@@ -848,6 +848,9 @@ func (w *walker) walkSubsts(n syntax.Node, st *state, cx *ctx) {
 	if !w.spendNode(n, cx) {
 		return
 	}
+	if substFree(n) {
+		return // the walk would find nothing to visit: "$f", plain words
+	}
 	if w.substVisit == nil {
 		w.substVisit = w.visitSubst // one closure for the walk, not one a call
 	}
@@ -855,6 +858,47 @@ func (w *walker) walkSubsts(n syntax.Node, st *state, cx *ctx) {
 	w.substSt, w.substCx = st, cx
 	syntax.Walk(n, w.substVisit)
 	w.substSt, w.substCx = outerSt, outerCx
+}
+
+// substFree reports, for the shapes most words have, that no $(…), `…`,
+// <(…) or >(…) lies under n, so that walkSubsts' walk would visit none: a
+// word of literal and single-quoted text and plain parameters ($a, ${a}),
+// bare or within double quotes. False means there may be one.
+func substFree(n syntax.Node) bool {
+	word, ok := n.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	for _, p := range word.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.ParamExp:
+			if !plainParam(p) {
+				return false
+			}
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				switch q := q.(type) {
+				case *syntax.Lit:
+				case *syntax.ParamExp:
+					if !plainParam(q) {
+						return false
+					}
+				default:
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// plainParam reports whether a parameter expansion has no node under it
+// but its name: no index, slice, replacement, default or nested form.
+func plainParam(p *syntax.ParamExp) bool {
+	return p.Flags == nil && p.NestedParam == nil && p.Index == nil && p.Slice == nil && p.Repl == nil && p.Exp == nil
 }
 
 // visitSubst is walkSubsts' visitor of the nodes under its node, with the
