@@ -792,10 +792,55 @@ func (w *walker) forgetAssigned(n syntax.Node, st *state) {
 	if w.forgetVisit == nil {
 		w.forgetVisit = w.visitForget
 	}
+	if assignFree(n) {
+		return // the walk would find nothing to forget
+	}
 	outer := w.forgetSt
 	w.forgetSt = st
 	syntax.Walk(n, w.forgetVisit)
 	w.forgetSt = outer
+}
+
+// assignFree reports, for the loop most scripts write (for f in WORDS;
+// do simple commands; done), that nothing under n is an assignment or a
+// cd, pushd or popd, the nodes visitForget acts on: a word-list for loop
+// whose words are substFree and whose body is simple commands without
+// assignments, named by another word, with substFree arguments and
+// redirect words (a here-document's body is its redirect's word). False
+// means there may be one.
+func assignFree(n syntax.Node) bool {
+	x, ok := n.(*syntax.ForClause)
+	if !ok {
+		return false
+	}
+	iter, ok := x.Loop.(*syntax.WordIter)
+	if !ok || !wordsSubstFree(iter.Items) {
+		return false
+	}
+	for _, s := range x.Do {
+		call, ok := s.Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 || !wordsSubstFree(call.Args) {
+			return false
+		}
+		if name := call.Args[0].Lit(); name == "cd" || name == "pushd" || name == "popd" {
+			return false
+		}
+		for _, r := range s.Redirs {
+			if r.Word != nil && !substFree(r.Word) || r.Hdoc != nil && !substFree(r.Hdoc) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func wordsSubstFree(ws []*syntax.Word) bool {
+	for _, w := range ws {
+		if !substFree(w) {
+			return false
+		}
+	}
+	return true
 }
 
 // visitForget is forgetAssigned's visitor, with its state.
