@@ -142,19 +142,19 @@ func (m *classMemo) keyOf(key []byte) string {
 func keyOver(cmd *shell.Command, limit int) bool {
 	n := len(cmd.Name)
 	for _, w := range cmd.Argv {
-		if n += len(w.Value) + 5; n > limit {
+		if n += len(w.Value) + 2; n > limit {
 			return true
 		}
 	}
 	for _, as := range [][]shell.Assign{cmd.Assigns, cmd.Env} {
 		for _, x := range as {
-			if n += len(x.Name) + len(x.Value.Value) + 7; n > limit {
+			if n += len(x.Name) + len(x.Value.Value) + 3; n > limit {
 				return true
 			}
 		}
 	}
 	for _, r := range cmd.Redirects {
-		if n += len(r.Target.Value) + len(r.Body) + 9; n > limit {
+		if n += len(r.Target.Value) + len(r.Body) + 6; n > limit {
 			return true
 		}
 	}
@@ -257,6 +257,9 @@ func ownKey(b []byte, c *shell.Command) []byte {
 // cost a division a digit).
 
 func keyString(b []byte, s string) []byte {
+	if len(s) < 0x80 { // the varint of a length below 128 is that one byte
+		return append(append(b, byte(len(s))), s...)
+	}
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
 }
@@ -270,16 +273,18 @@ func keyBool(b []byte, v bool) []byte {
 	return append(b, 'f')
 }
 
+// keyWord appends a word: its value, and its four flags as the bits of
+// one byte (a word is most of a key: ~800 a script of 10 KB).
 func keyWord(b []byte, w shell.Word) []byte {
 	b = keyString(b, w.Value)
-	return append(b, boolByte(w.Known), boolByte(w.Quoted), boolByte(w.Glob), boolByte(w.Walked))
+	return append(b, '0'|bit(w.Known)|bit(w.Quoted)<<1|bit(w.Glob)<<2|bit(w.Walked)<<3)
 }
 
-func boolByte(v bool) byte {
+func bit(v bool) byte {
 	if v {
-		return '1'
+		return 1
 	}
-	return '0'
+	return 0
 }
 
 // spanMap pairs the spans of two commands with equal keys, place by place.

@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
@@ -383,4 +384,37 @@ func TestClonePathsBlock(t *testing.T) {
 	if len(block) != 4 {
 		t.Errorf("block holds %d paths, want 4", len(block))
 	}
+}
+
+// TestKeyStringAsVarint: a string's length is the varint it was before the
+// one-byte case was written out, for every length around that case's end.
+func TestKeyStringAsVarint(t *testing.T) {
+	for n := range 300 {
+		s := strings.Repeat("x", n)
+		want := append(binary.AppendUvarint([]byte("k"), uint64(n)), s...)
+		if got := keyString([]byte("k"), s); string(got) != string(want) {
+			t.Errorf("length %d: key %q, want %q", n, got[:min(len(got), 4)], want[:min(len(want), 4)])
+		}
+	}
+}
+
+// FuzzKeyWordDelimit: two words followed by a string have equal keys only
+// when their values, their four flags and the strings are equal.
+func FuzzKeyWordDelimit(f *testing.F) {
+	f.Add("a", uint8(1), "b", "a", uint8(1), "b")
+	f.Add("a", uint8(1), "b", "a", uint8(2), "b")
+	f.Add("a1", uint8(0), "", "a", uint8(0), "1")
+	f.Add("", uint8(15), "", "", uint8(7), "")
+	f.Fuzz(func(t *testing.T, v1 string, f1 uint8, u1 string, v2 string, f2 uint8, u2 string) {
+		word := func(v string, f uint8) shell.Word {
+			return shell.Word{Value: v, Known: f&1 != 0, Quoted: f&2 != 0, Glob: f&4 != 0, Walked: f&8 != 0}
+		}
+		w1, w2 := word(v1, f1), word(v2, f2)
+		k1 := keyString(keyWord(nil, w1), u1)
+		k2 := keyString(keyWord(nil, w2), u2)
+		same := w1 == w2 && u1 == u2
+		if (string(k1) == string(k2)) != same {
+			t.Fatalf("(%+v %q) and (%+v %q): keys equal %v, fields equal %v", w1, u1, w2, u2, string(k1) == string(k2), same)
+		}
+	})
 }

@@ -90,7 +90,8 @@ func refAnyLiteralRun(c component, f func(run string) bool) bool {
 	return check()
 }
 
-// TestLiteralRunsMatchReference compares sharesLiteral and extensionOnly
+// TestLiteralRunsMatchReference compares literalRuns' sharedWith and
+// extensionOnly
 // with the closures they had, over globs with runs shorter and longer than
 // the frame's 32 bytes and patterns that share them, in and out of their
 // extension.
@@ -105,8 +106,8 @@ func TestLiteralRunsMatchReference(t *testing.T) {
 		c := parseGlob(g, true)[0]
 		for _, p := range patterns {
 			name := p[strings.LastIndexByte(p, '/')+1:]
-			if got, want := sharesLiteral(c, p), refAnyLiteralRun(c, func(run string) bool { return strings.Contains(name, run) }); got != want {
-				t.Errorf("sharesLiteral(%q, %q) = %v, want %v", g, p, got, want)
+			if got, want := runsOf(c).sharedWith(p), refAnyLiteralRun(c, func(run string) bool { return strings.Contains(name, run) }); got != want {
+				t.Errorf("sharedWith(%q, %q) = %v, want %v", g, p, got, want)
 			} else if got {
 				found[0]++
 			}
@@ -115,7 +116,7 @@ func TestLiteralRunsMatchReference(t *testing.T) {
 				ext := name[dot:]
 				want = !refAnyLiteralRun(c, func(run string) bool { return strings.Contains(name, run) && !strings.Contains(ext, run) })
 			}
-			if got := extensionOnly(c, p); got != want {
+			if got := runsOf(c).extensionOnly(p); got != want {
 				t.Errorf("extensionOnly(%q, %q) = %v, want %v", g, p, got, want)
 			} else if got {
 				found[1]++
@@ -124,5 +125,23 @@ func TestLiteralRunsMatchReference(t *testing.T) {
 	}
 	if found[0] == 0 || found[1] == 0 {
 		t.Errorf("no case shares a literal or lies in an extension (%v): the comparison checks nothing", found)
+	}
+}
+
+// TestJudgeRunsOfFollowsComponent: the judge's runs are those of the
+// component asked about, asked in turn, one a prefix of another's atoms,
+// and one with no atoms.
+func TestJudgeRunsOfFollowsComponent(t *testing.T) {
+	whole := parseGlob("ab*cd?efg[hi]jk", true)[0]
+	prefix := component{atoms: whole.atoms[:4]} // "ab*c": the same first atom
+	other := parseGlob("*.golden", true)[0]
+	var j judge
+	for _, c := range []component{whole, prefix, other, {}, whole, other, prefix} {
+		if got, want := j.runsOf(c), runsOf(c); !slices.Equal(got, want) {
+			t.Errorf("judge's runs of %d atoms = %q, want %q", len(c.atoms), got, want)
+		}
+	}
+	if got, want := runsOf(whole), (literalRuns{"ab", "cd", "efg", "jk"}); !slices.Equal(got, want) {
+		t.Errorf("runsOf(ab*cd?efg[hi]jk) = %q, want %q", got, want)
 	}
 }

@@ -30,6 +30,51 @@ func (c *Checker) Check(p string, a Access, env Env) []risk.Finding {
 	return j.run()
 }
 
+// Denials returns the findings of Check(p, a, env) whose rule is
+// RuleDenied, in Check's order, for callers that keep no other (a path
+// mentioned where the rule packs place no file, a path on another
+// machine): it judges each form of the path against the denied lists
+// only, not the protected, rule, system, placement and sensitivity steps
+// after them, none of which gives RuleDenied nor changes what the denied
+// lists answer (TestDenialsAreChecksDenials).
+func (c *Checker) Denials(p string, a Access, env Env) []risk.Finding {
+	if f, bad := badRequest(p, a, env); bad {
+		return onlyDenied([]risk.Finding{f})
+	}
+	cp, err := Canonicalize(p, env, c.home)
+	if errors.Is(err, ErrUnverifiable) {
+		return onlyDenied(c.unverifiable(p, a, env, err))
+	}
+	if err != nil {
+		return onlyDenied([]risk.Finding{invalidFinding(p, a, err)})
+	}
+	j := judge{c: c, access: a, env: env, path: cp, ws: env.workspace()}
+	// run: the resolved form's findings, then the literal form's of a rule
+	// the resolved form has none of; form: a denied form gives its denial
+	// alone, any other form no denial
+	var out []risk.Finding
+	for i, form := range [2]string{cp.Resolved, cp.Literal} {
+		if i == 1 && (form == cp.Resolved || len(out) > 0) {
+			break
+		}
+		if pt := c.deniedBy(form, &j); pt != nil && !j.publicContent(form) {
+			out = append(out, j.denied(form, pt))
+		}
+	}
+	return out
+}
+
+// onlyDenied keeps the findings whose rule is RuleDenied.
+func onlyDenied(fs []risk.Finding) []risk.Finding {
+	var out []risk.Finding
+	for _, f := range fs {
+		if f.Rule == RuleDenied {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // unverifiable reports a path with a dynamic part as an ask, and as a deny
 // too when its static directory prefix is already denied: "~/.ssh/$X" is in
 // ~/.ssh whatever $X is.
@@ -181,6 +226,11 @@ type judge struct {
 	// denyOnly leaves out the findings that only ask (sensitivity), for
 	// DeniesPath.
 	denyOnly bool
+	// runs are the literal runs of the glob component whose atoms start
+	// at runsFor (runsLen of them): see runsOf.
+	runsFor *atom
+	runsLen int
+	runs    literalRuns
 }
 
 // publicContent reports, once per judgement, whether a read of a file

@@ -209,9 +209,9 @@ func (j *judge) patternMeets(list []pattern, ptTree bool, x *setIndex, i int, se
 		switch {
 		case tree || bareWildcard(set):
 			return j.literalNameInside(list, x, i, set, dir)
-		case !sharesLiteral(set[len(set)-1], pt.glob):
+		case !j.runsOf(set[len(set)-1]).sharedWith(pt.glob):
 			return false // "*.log" could be named credentials.log, but aims at nothing secret
-		case extensionOnly(set[len(set)-1], pt.glob):
+		case j.runsOf(set[len(set)-1]).extensionOnly(pt.glob):
 			// "*.json" shares only ".json" with kilo.json: it aims at the
 			// file only where the file is there to be named.
 			return j.literalNameInside(list, x, i, set, dir)
@@ -348,53 +348,76 @@ func subtreePattern(glob string) bool {
 	return ok && dir != "**" && !strings.ContainsAny(dir[strings.LastIndexByte(dir, '/')+1:], "*?[{")
 }
 
-// sharesLiteral reports whether a run of two or more literal bytes of the
-// glob component c also appears in the last component of the pattern glob:
-// the glob aims at what the pattern names (".env*" and ".env", "id_*" and
-// "id_rsa", "*.pem" and "*.pem"), rather than merely overlapping it.
-func sharesLiteral(c component, glob string) bool {
-	name := glob[strings.LastIndexByte(glob, '/')+1:]
-	return anyLiteralRun(c, name, "")
+// literalRuns are the runs of two or more literal bytes of a glob
+// component (the text between its wildcards and sets), in order. A glob is
+// compared with every any-depth pattern of each list (some forty for
+// "*.golden"), each with the same runs: the judge works them out once per
+// component (judge.runsOf).
+type literalRuns []string
+
+// runsOf returns the literal runs of c.
+func runsOf(c component) literalRuns {
+	var out literalRuns
+	var buf [32]byte
+	run := buf[:0]
+	for i := 0; i <= len(c.atoms); i++ {
+		if i < len(c.atoms) {
+			if a := &c.atoms[i]; !a.star && setSize(a.set) == 1 {
+				run = append(run, a.set.first())
+				continue
+			}
+		}
+		if len(run) >= 2 {
+			out = append(out, string(run))
+		}
+		run = run[:0]
+	}
+	return out
 }
 
-// extensionOnly reports whether every run of two or more literal bytes
-// the glob component c shares with the last name of the pattern glob lies
-// within that name's extension ("*.json" and "kilo.json"): the glob
-// names a kind of file, not the file. A name without a stem (".env") has
-// no extension.
-func extensionOnly(c component, glob string) bool {
+// runsOf returns the literal runs of c, worked out once for the component
+// the judgement last asked about.
+func (j *judge) runsOf(c component) literalRuns {
+	if len(c.atoms) == 0 {
+		return nil
+	}
+	if j.runsFor != &c.atoms[0] || j.runsLen != len(c.atoms) {
+		j.runsFor, j.runsLen, j.runs = &c.atoms[0], len(c.atoms), runsOf(c)
+	}
+	return j.runs
+}
+
+// sharedWith reports whether a run also appears in the last component of
+// the pattern glob: the glob aims at what the pattern names (".env*" and
+// ".env", "id_*" and "id_rsa", "*.pem" and "*.pem"), rather than merely
+// overlapping it.
+func (r literalRuns) sharedWith(glob string) bool {
+	name := glob[strings.LastIndexByte(glob, '/')+1:]
+	for _, run := range r {
+		if strings.Contains(name, run) {
+			return true
+		}
+	}
+	return false
+}
+
+// extensionOnly reports whether every run the glob shares with the last
+// name of the pattern glob lies within that name's extension ("*.json" and
+// "kilo.json"): the glob names a kind of file, not the file. A name
+// without a stem (".env") has no extension.
+func (r literalRuns) extensionOnly(glob string) bool {
 	name := glob[strings.LastIndexByte(glob, '/')+1:]
 	dot := strings.LastIndexByte(name, '.')
 	if dot <= 0 || strings.ContainsAny(name, "*?[{") {
 		return false
 	}
 	ext := name[dot:]
-	return !anyLiteralRun(c, name, ext)
-}
-
-// anyLiteralRun reports whether a run of two or more literal bytes of c
-// (the text between its wildcards and sets) lies in name and, when ext is
-// not empty, not in ext, trying the runs in order. The run is built in an
-// array of the frame and given to strings.Contains only, so that it is
-// never a string of its own on the heap (runs of up to 32 bytes).
-func anyLiteralRun(c component, name, ext string) bool {
-	var buf [32]byte
-	run := buf[:0]
-	check := func() bool {
-		ok := len(run) >= 2 && strings.Contains(name, string(run)) && (ext == "" || !strings.Contains(ext, string(run)))
-		run = run[:0]
-		return ok
-	}
-	for _, a := range c.atoms {
-		if a.star || setSize(a.set) != 1 {
-			if check() {
-				return true
-			}
-			continue
+	for _, run := range r {
+		if strings.Contains(name, run) && !strings.Contains(ext, run) {
+			return false
 		}
-		run = append(run, a.set.first())
 	}
-	return check()
+	return true
 }
 
 // literalNameInside checks an any-depth pattern whose tail is literal

@@ -133,7 +133,7 @@ func TestExtensionOnlyAndSubtree(t *testing.T) {
 		{"*", "**/*/**", false, false},
 		{"*", "~/.ssh/**", false, true},
 	} {
-		if got := extensionOnly(parseGlob(tc.glob, true)[0], tc.pattern); got != tc.ext {
+		if got := runsOf(parseGlob(tc.glob, true)[0]).extensionOnly(tc.pattern); got != tc.ext {
 			t.Errorf("extensionOnly(%q, %q) = %v, want %v", tc.glob, tc.pattern, got, tc.ext)
 		}
 		if got := subtreePattern(tc.pattern); got != tc.subtree {

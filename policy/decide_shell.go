@@ -432,10 +432,7 @@ func (e *evaluation) remoteSecrets(cmd *shell.Command, refs []rules.PathRef) {
 		if !ref.Word.Known || ref.Access == "stat" || !e.spend(pathCost) {
 			continue
 		}
-		for _, f := range e.p.paths.Check(ref.Word.Value, paths.Read, env) {
-			if f.Rule != paths.RuleDenied {
-				continue
-			}
+		for _, f := range e.p.paths.Denials(ref.Word.Value, paths.Read, env) {
 			shown := ref.Word.Value
 			if rest, ok := strings.CutPrefix(shown, e.p.home+"/"); ok && e.p.home != "" {
 				shown = "~/" + rest // the other machine's home, as the command names it

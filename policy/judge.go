@@ -160,24 +160,24 @@ func (e *evaluation) mention(w shell.Word, dir string) {
 }
 
 // mentionFindings judges a mentioned word: the denials among its path
-// findings.
+// findings (paths' Denials: the path judged against the denied lists
+// alone), or among its glob's.
 func (e *evaluation) mentionFindings(w shell.Word, dir string) []risk.Finding {
 	v, env := w.Value, e.pathEnv(dir)
-	found := e.p.paths.Check(v, paths.Read, env)
 	if w.Glob && analysis.HasGlobMeta(v) && e.spend(globCost) {
 		if prefix, rest := splitGlob(v); prefix != "" || rest != "" {
 			if cp, err := paths.Canonicalize(cmpOr(prefix, "."), env, e.p.home); err == nil {
-				found = e.p.paths.CheckGlob(cp, rest, paths.Read, env)
+				var out []risk.Finding
+				for _, f := range e.p.paths.CheckGlob(cp, rest, paths.Read, env) {
+					if f.Rule == paths.RuleDenied {
+						out = append(out, f)
+					}
+				}
+				return out
 			}
 		}
 	}
-	var out []risk.Finding
-	for _, f := range found {
-		if f.Rule == paths.RuleDenied {
-			out = append(out, f)
-		}
-	}
-	return out
+	return e.p.paths.Denials(v, paths.Read, env)
 }
 
 // URL judges a URL a command contacts with the commands' network rules.

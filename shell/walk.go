@@ -792,10 +792,55 @@ func (w *walker) forgetAssigned(n syntax.Node, st *state) {
 	if w.forgetVisit == nil {
 		w.forgetVisit = w.visitForget
 	}
+	if assignFree(n) {
+		return // the walk would find nothing to forget
+	}
 	outer := w.forgetSt
 	w.forgetSt = st
 	syntax.Walk(n, w.forgetVisit)
 	w.forgetSt = outer
+}
+
+// assignFree reports, for the loop most scripts write (for f in WORDS;
+// do simple commands; done), that nothing under n is an assignment or a
+// cd, pushd or popd, the nodes visitForget acts on: a word-list for loop
+// whose words are substFree and whose body is simple commands without
+// assignments, named by another word, with substFree arguments and
+// redirect words (a here-document's body is its redirect's word). False
+// means there may be one.
+func assignFree(n syntax.Node) bool {
+	x, ok := n.(*syntax.ForClause)
+	if !ok {
+		return false
+	}
+	iter, ok := x.Loop.(*syntax.WordIter)
+	if !ok || !wordsSubstFree(iter.Items) {
+		return false
+	}
+	for _, s := range x.Do {
+		call, ok := s.Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 || !wordsSubstFree(call.Args) {
+			return false
+		}
+		if name := call.Args[0].Lit(); name == "cd" || name == "pushd" || name == "popd" {
+			return false
+		}
+		for _, r := range s.Redirs {
+			if r.Word != nil && !substFree(r.Word) || r.Hdoc != nil && !substFree(r.Hdoc) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func wordsSubstFree(ws []*syntax.Word) bool {
+	for _, w := range ws {
+		if !substFree(w) {
+			return false
+		}
+	}
+	return true
 }
 
 // visitForget is forgetAssigned's visitor, with its state.
@@ -848,6 +893,9 @@ func (w *walker) walkSubsts(n syntax.Node, st *state, cx *ctx) {
 	if !w.spendNode(n, cx) {
 		return
 	}
+	if substFree(n) {
+		return // the walk would find nothing to visit: "$f", plain words
+	}
 	if w.substVisit == nil {
 		w.substVisit = w.visitSubst // one closure for the walk, not one a call
 	}
@@ -855,6 +903,47 @@ func (w *walker) walkSubsts(n syntax.Node, st *state, cx *ctx) {
 	w.substSt, w.substCx = st, cx
 	syntax.Walk(n, w.substVisit)
 	w.substSt, w.substCx = outerSt, outerCx
+}
+
+// substFree reports, for the shapes most words have, that no $(…), `…`,
+// <(…) or >(…) lies under n, so that walkSubsts' walk would visit none: a
+// word of literal and single-quoted text and plain parameters ($a, ${a}),
+// bare or within double quotes. False means there may be one.
+func substFree(n syntax.Node) bool {
+	word, ok := n.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	for _, p := range word.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.ParamExp:
+			if !plainParam(p) {
+				return false
+			}
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				switch q := q.(type) {
+				case *syntax.Lit:
+				case *syntax.ParamExp:
+					if !plainParam(q) {
+						return false
+					}
+				default:
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// plainParam reports whether a parameter expansion has no node under it
+// but its name: no index, slice, replacement, default or nested form.
+func plainParam(p *syntax.ParamExp) bool {
+	return p.Flags == nil && p.NestedParam == nil && p.Index == nil && p.Slice == nil && p.Repl == nil && p.Exp == nil
 }
 
 // visitSubst is walkSubsts' visitor of the nodes under its node, with the
