@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:c668f6e895e1b622b187e3d8526ced524d0dc99e613c4de21b9afbaae73e7551"
-	defaultHashRules = "sha256:c30de79c903f3bd03f49a1b738e5667860b683693d9af66fa07386a4bb07c8e6"
+	defaultHash      = "sha256:627d462bd5619be775d9ab4721de2478567d5a9aa30ac5713cea7808e9bf0870"
+	defaultHashRules = "sha256:8fd7ed0691614723876985993e33737d0b1cf2d23ad9bc8d77f6a806747e9019"
 )

@@ -15,7 +15,8 @@ func TestCompileReportsEveryProblem(t *testing.T) {
 		{ID: "bad.one", Exe: []string{"tool"}, Category: "fs-delete", Tier: "severe", Blast: "high", Reason: "r.", Suggestion: "s."},
 		{ID: "bad.two", Exe: []string{"other"}, Category: "fs-delete", Tier: "write", Blast: "huge", Reason: "r.", Suggestion: "s."},
 		{ID: "bad.three", Exe: []string{"tool"}, Category: "fs-delete", Tier: "write", Blast: "low", Suggestion: "s.",
-			Match: Match{OperandsAny: []string{"@nowhere"}, SQL: []string{"drop-everything"}, StdinFrom: []string{"@printer"}}},
+			Match: Match{OperandsAny: []string{"@nowhere"}, SQL: []string{"drop-everything"}, StdinFrom: []string{"@printer"},
+				LastOperandAny: []string{"*:**", "!@outputs"}}},
 		{ID: "bad.one", Exe: []string{"tool"}, Category: "fs-delete", Tier: "write", Blast: "low", Reason: "r.", Suggestion: "s."},
 	}}
 	_, err := Compile([]Pack{bad}, Options{})
@@ -31,6 +32,7 @@ func TestCompileReportsEveryProblem(t *testing.T) {
 		`unknown operand class "@nowhere" (valid: @root, @home, @cwd, @parent, @system, @temp, @outputs, @unknown, @glob, @abs, @any)`,
 		`field sql: unknown statement kind "drop-everything"`,
 		`field stdin_from: unknown class "@printer"`,
+		`match.last_operand_any: mixes "!PATTERN" (destinations to miss) with patterns to match`,
 		`rule bad.one: duplicate id (also in pack bad)`,
 	} {
 		if !strings.Contains(msg, want) {

@@ -80,8 +80,9 @@
 //     flag_values (flag → globs on its value; any one flag matching is
 //     enough).
 //   - operands_any, operands_none, operands_outside (some operand matches
-//     none of the patterns), operand_at + operand_at_any, last_operand_any,
-//     last_operand_outside (the destination matches none), min_operands, dashdash (operands follow "--"), words_any (any
+//     none of the patterns), operand_at + operand_at_any, last_operand_any
+//     (every pattern "!PATTERN": the destination matches none of them),
+//     min_operands, dashdash (operands follow "--"), words_any (any
 //     argument word), verbs + verb_depth (one of the first positionals).
 //   - assigns (VAR=value names; with assigns_loaded, only a value that is
 //     not empty and not /dev/null counts), redirects (output targets), redirects_any,

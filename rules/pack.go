@@ -165,11 +165,11 @@ type Match struct {
 	// OperandsOutside: at least one operand matches none of these patterns.
 	OperandsOutside []string `toml:"operands_outside"`
 	// LastOperandAny: the last operand (a destination) matches a pattern.
+	// When every pattern starts with "!", the condition is the opposite:
+	// there is an operand, and the last one matches none of the patterns
+	// without their "!" (rsync --delete into anything but a build output:
+	// ["!@temp", "!@outputs"]). Mixing the two forms is an error.
 	LastOperandAny []string `toml:"last_operand_any"`
-	// LastOperandOutside: there is an operand, and the last one (a
-	// destination) matches none of these patterns (rsync --delete into
-	// anything but a build output). Nil means no such condition.
-	LastOperandOutside []string `toml:"last_operand_outside"`
 	// OperandAt: the operand at this index (0-based, after the sub-command)
 	// must match one of OperandAtAny; nil means no such condition.
 	OperandAt *int `toml:"operand_at"`
