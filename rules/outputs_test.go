@@ -25,11 +25,9 @@ func outputWords() []string {
 		"/root/dist", "/home/ada/build/x", "/users/ada/.cache", "src/main.go", "a", "ab"}
 	for _, g := range outputGlobs {
 		filled := strings.NewReplacer("**/", "", "*", "x", "?", "y").Replace(g)
-		for _, v := range []string{g, filled, filled[:len(filled)-1], "./" + filled, "a/" + filled, "/" + filled,
-			filled + "/", filled + "/sub/file", "a/" + filled + "/b", "~/" + filled, "/home/ada/" + filled,
-			"$HOME/" + filled, strings.ToUpper(filled), filled + "x", "x" + filled} {
-			words = append(words, v)
-		}
+		words = append(words, g, filled, filled[:len(filled)-1], "./"+filled, "a/"+filled, "/"+filled,
+			filled+"/", filled+"/sub/file", "a/"+filled+"/b", "~/"+filled, "/home/ada/"+filled,
+			"$HOME/"+filled, strings.ToUpper(filled), filled+"x", "x"+filled)
 	}
 	return words
 }
