@@ -3,7 +3,6 @@ package policy
 import (
 	"fmt"
 	"path"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -53,9 +52,11 @@ func (e *evaluation) guardLoosening(cmd *shell.Command) (risk.Finding, bool) {
 // toolguard exec in a Makefile — would run under settings the agent chose.
 // The fleet's state address, and the guard's own --config, loosen nothing.
 func (e *evaluation) guardEnv(cmd *shell.Command) (risk.Finding, bool) {
-	for _, a := range slices.Concat(cmd.Env, cmd.Assigns) {
-		if e.guardVariable(a.Name, a.Value) {
-			return selfFinding(cmd, guardEnvReason(cmd, a.Name, a.Value.Value)), true
+	for _, list := range [2][]shell.Assign{cmd.Env, cmd.Assigns} { // no copy: every command of a script passes here
+		for _, a := range list {
+			if e.guardVariable(a.Name, a.Value) {
+				return selfFinding(cmd, guardEnvReason(cmd, a.Name, a.Value.Value)), true
+			}
 		}
 	}
 	switch cmd.Name {
