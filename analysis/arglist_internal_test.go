@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -47,21 +45,7 @@ func TestArgListMatchesAsExpression(t *testing.T) {
 		"check_call", "check_output", "popen", "spawn", "spawnSync", "execFile", "execv", "execvp", "command",
 		"x", "_", "1", ".", "(", "[", " ", "\t", "\n", ",", `"a"`, `'b c'`, `"`, "'", "System.getProperty('user.home')",
 		"os.getenv(\"HOME\")", "System.env.HOME", "ſpawn", "\u212A", "é"}
-	r := rand.New(rand.NewPCG(15, 26))
-	n := 100000
-	if testing.Short() {
-		n = 10000
-	}
-	for i := 0; i < n; i++ {
-		var b strings.Builder
-		for k := r.IntN(14); k >= 0; k-- {
-			b.WriteString(pieces[r.IntN(len(pieces))])
-		}
-		checkArgListMatches(t, b.String())
-		if t.Failed() {
-			return
-		}
-	}
+	forPiecedTexts(t, pieces, 14, 15, 26, 100000, func(code string) { checkArgListMatches(t, code) })
 }
 
 func FuzzArgListMatches(f *testing.F) {

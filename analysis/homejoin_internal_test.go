@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -53,21 +51,7 @@ func TestHomeJoinMatchesAsExpression(t *testing.T) {
 	pieces := []string{"path", "PATH", "Path", ".join", ".resolve", "os.", "file", "File", ".JOIN", "paths", ".get",
 		".of", "join_", "_paths", ".home()", "(", ")", "home", "os.homedir()", "expanduser", ".expanduser()",
 		"(\"~\")", "'~'", "\"", "'", ",", " ", "\t", "\n", "/", ".ssh", "x", "$", "_", ".", "ſ", "\u212A"}
-	r := rand.New(rand.NewPCG(3, 4))
-	n := 200000
-	if testing.Short() {
-		n = 20000
-	}
-	for i := 0; i < n; i++ {
-		var b strings.Builder
-		for k := r.IntN(14); k >= 0; k-- {
-			b.WriteString(pieces[r.IntN(len(pieces))])
-		}
-		checkHomeJoinMatches(t, b.String())
-		if t.Failed() {
-			return
-		}
-	}
+	forPiecedTexts(t, pieces, 14, 3, 4, 200000, func(code string) { checkHomeJoinMatches(t, code) })
 }
 
 func FuzzHomeJoinMatches(f *testing.F) {
@@ -183,21 +167,11 @@ func TestHomeVarJoinMatchesAsExpression(t *testing.T) {
 		"os.path.join", "filepath.Join", "paths.get", "path.of", "File.join", "join_paths", "path.home()", "Path.home()",
 		"(", ")", ",", " ", "\n", "name", "p", "_x", ".", "$", `"`, "'", "`", "~/", ".joinpath(", "ſ", "\u212A", "\\(",
 		"${home}/", "#{Dir.home}/", "{os.homedir()}/", "{p}", "${name}", "#{x}", "{}"}
-	r := rand.New(rand.NewPCG(15, 26))
-	n := 100000
-	if testing.Short() {
-		n = 10000
-	}
-	for i := 0; i < n; i++ {
-		var b strings.Builder
-		for k := r.IntN(14); k >= 0; k-- {
-			b.WriteString(pieces[r.IntN(len(pieces))])
-		}
-		code := b.String()
+	forPiecedTexts(t, pieces, 14, 15, 26, 100000, func(code string) {
 		if diff := cmp.Diff(homeVarJoinRE.Get().FindAllStringSubmatch(code, 8), homeVarJoinMatches(code)); diff != "" {
 			t.Fatalf("homeVarJoinMatches(%q) differs from homeVarJoinRE (-want +got):\n%s", code, diff)
 		}
-	}
+	})
 }
 
 func TestHomeVarJoin(t *testing.T) {
@@ -224,19 +198,9 @@ func TestHomeVarJoin(t *testing.T) {
 func TestHomeTemplateMatchesAsExpression(t *testing.T) {
 	pieces := []string{`"`, "'", "`", "{", "}", "#{", "${", `\(`, ")", "%s", "home", "Dir.home", "os.homedir()",
 		"/.ssh", "/", ".aws/credentials", " ", "\n", "x", "é", "$", "#", "%", "\\", `"{}/.npmrc"`, `'%s/.netrc'`}
-	r := rand.New(rand.NewPCG(15, 27))
-	n := 100000
-	if testing.Short() {
-		n = 10000
-	}
-	for i := 0; i < n; i++ {
-		var b strings.Builder
-		for k := r.IntN(14); k >= 0; k-- {
-			b.WriteString(pieces[r.IntN(len(pieces))])
-		}
-		code := b.String()
+	forPiecedTexts(t, pieces, 14, 15, 27, 100000, func(code string) {
 		if diff := cmp.Diff(homeTemplateRE.Get().FindAllStringSubmatch(code, 16), homeTemplateMatches(code)); diff != "" {
 			t.Fatalf("homeTemplateMatches(%q) differs from homeTemplateRE (-want +got):\n%s", code, diff)
 		}
-	}
+	})
 }

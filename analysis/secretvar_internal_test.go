@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"math/rand/v2"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -46,21 +44,7 @@ func TestSecretVarMatches(t *testing.T) {
 func TestSecretVarMatchesAsExpression(t *testing.T) {
 	pieces := []string{"environ", "env", "ENV", "getenv", "get", ".get", "process", ".env", "process.env", "[", "(",
 		"{", "$", "'", "\"", " ", "\t", "\n", "A", "_", "9", "KEY", "TOKEN", ".", "x", "ſ"}
-	r := rand.New(rand.NewPCG(5, 6))
-	n := 200000
-	if testing.Short() {
-		n = 20000
-	}
-	for i := 0; i < n; i++ {
-		var b strings.Builder
-		for k := r.IntN(12); k >= 0; k-- {
-			b.WriteString(pieces[r.IntN(len(pieces))])
-		}
-		checkSecretVarMatches(t, b.String())
-		if t.Failed() {
-			return
-		}
-	}
+	forPiecedTexts(t, pieces, 12, 5, 6, 200000, func(code string) { checkSecretVarMatches(t, code) })
 }
 
 func FuzzSecretVarMatches(f *testing.F) {

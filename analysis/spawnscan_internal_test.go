@@ -1,8 +1,6 @@
 package analysis
 
 import (
-	"math/rand/v2"
-	"strings"
 	"testing"
 )
 
@@ -59,21 +57,7 @@ func TestSpawnPrefiltersNeverMissAMatch(t *testing.T) {
 	pieces := []string{"shell", "Command", "CMD", "run", "script", "ExecStart", "execstartpre", "post", "execstop",
 		"exec", "SYSTEM", "spawn", "x", "_", "9", " ", "\t", "\n", "\f", "\r", "\v", ":", "=", "'", "\"", "`",
 		"[", "]", "(", ")", ";", "a b", "ſ", "\u212A", "é"}
-	r := rand.New(rand.NewPCG(1, 2))
-	n := 200000
-	if testing.Short() {
-		n = 20000
-	}
-	for i := 0; i < n; i++ {
-		var b strings.Builder
-		for k := r.IntN(8); k >= 0; k-- {
-			b.WriteString(pieces[r.IntN(len(pieces))])
-		}
-		checkSpawnPrefilters(t, b.String())
-		if t.Failed() {
-			return
-		}
-	}
+	forPiecedTexts(t, pieces, 8, 1, 2, 200000, func(code string) { checkSpawnPrefilters(t, code) })
 }
 
 func FuzzSpawnPrefilters(f *testing.F) {
