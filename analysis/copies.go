@@ -412,22 +412,15 @@ func fromInput(cmd *shell.Command, dest shell.Word) bool {
 	return false
 }
 
-// templateInstance returns the destination of cp -n TEMPLATE NAME (also
-// --no-clobber, --update=none): a copy of the project's template of a file
-// (.env.example, config.sample.yml, settings.json.dist) to the file's own
-// name beside it, which never replaces a file already there. What it
-// writes is the template's text; it reads no secret and destroys none, so
-// the destination is judged as a file made from a template
-// (Path.FromTemplate), not as a write of the secret it is named like.
-func templateInstance(cmd *shell.Command) (shell.Word, bool) {
-	dst, noClobber, ok := templateCopy(cmd)
-	return dst, ok && noClobber
-}
-
-// templateCopy returns the destination of cp TEMPLATE NAME in the shape
-// templateInstance takes, with or without -n, and whether it has -n: a
-// copy without it replaces a file already at NAME, and is a file made
-// from the template only when nothing is there (Path.IfAbsent).
+// templateCopy returns the destination of cp TEMPLATE NAME, a copy of the
+// project's template of a file (.env.example, config.sample.yml,
+// settings.json.dist) to the file's own name beside it, and whether it
+// has -n (--no-clobber, --update=none). What it writes is the template's
+// text; it reads no secret, so the destination is judged as a file made
+// from a template (Path.FromTemplate), not as a write of the secret it is
+// named like. With -n it never replaces a file already at NAME; without,
+// it is a file made from the template only when nothing is there
+// (Path.IfAbsent).
 func templateCopy(cmd *shell.Command) (shell.Word, bool, bool) {
 	if cmd.Name != "cp" || cmd.Remote != "" {
 		return shell.Word{}, false, false

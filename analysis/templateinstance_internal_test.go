@@ -33,12 +33,12 @@ func TestTemplateInstance(t *testing.T) {
 		for _, a := range tc.args {
 			cmd.Argv = append(cmd.Argv, shell.Word{Value: a, Known: true})
 		}
-		got, ok := templateInstance(cmd)
-		if !ok {
+		got, noClobber, ok := templateCopy(cmd)
+		if !ok || !noClobber {
 			got.Value = ""
 		}
 		if got.Value != tc.want {
-			t.Errorf("cp %v: templateInstance = %q, want %q", tc.args, got.Value, tc.want)
+			t.Errorf("cp %v: templateCopy (with -n) = %q, want %q", tc.args, got.Value, tc.want)
 		}
 	}
 }
