@@ -262,6 +262,58 @@ func (w *walker) scanWord(word *syntax.Word, st *state) wordInfo {
 	return info
 }
 
+// plainScan is scanWord's answer for a word of the shape substFree
+// accepts with no ${!x} in it (the loops' "$f", "$ROOT/build/"), read from
+// its parts without a walk; ok is false for any other word. For such a word
+// indirections' walk acts on nothing (it acts on ${!x} alone), so the
+// caller skips it too.
+func (w *walker) plainScan(word *syntax.Word, st *state) (info wordInfo, ok bool) {
+	if slowPaths {
+		return wordInfo{}, false
+	}
+	for _, p := range word.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			info.glob = info.glob || hasGlob(p.Value)
+			info.quoted = info.quoted || strings.IndexByte(p.Value, '\\') >= 0
+		case *syntax.SglQuoted:
+			info.quoted = true
+		case *syntax.ParamExp:
+			if !plainParam(p) || p.Excl {
+				return wordInfo{}, false
+			}
+			info.dynamic = info.dynamic || w.unknownHomePWD(p, st)
+		case *syntax.DblQuoted:
+			info.quoted = true
+			for _, q := range p.Parts {
+				switch q := q.(type) {
+				case *syntax.Lit:
+				case *syntax.ParamExp:
+					if !plainParam(q) || q.Excl {
+						return wordInfo{}, false
+					}
+					info.dynamic = info.dynamic || w.unknownHomePWD(q, st)
+				default:
+					return wordInfo{}, false
+				}
+			}
+		default:
+			return wordInfo{}, false
+		}
+	}
+	return info, true
+}
+
+// unknownHomePWD reports $HOME or $PWD when the state does not know its
+// value: visitScan's test of a parameter.
+func (w *walker) unknownHomePWD(p *syntax.ParamExp, st *state) bool {
+	if p.Param != nil && (p.Param.Value == "HOME" || p.Param.Value == "PWD") {
+		_, ok := st.lookup(p.Param.Value, &w.opts)
+		return !ok
+	}
+	return false
+}
+
 // visitScan is scanWord's visitor: it notes in w.scanInfo what it sees,
 // with the state w.scanSt.
 func (w *walker) visitScan(n syntax.Node) bool {
@@ -392,8 +444,11 @@ func (w *walker) appendResolved(dst []Word, word *syntax.Word, mode expandMode, 
 			return append(dst, set)
 		}
 	}
-	w.indirections(word, st, cx)
-	info := w.scanWord(word, st)
+	info, plain := w.plainScan(word, st)
+	if !plain {
+		w.indirections(word, st, cx)
+		info = w.scanWord(word, st)
+	}
 	base := Word{Known: true, Quoted: info.quoted, Glob: info.glob && mode != modeDocument, Span: span}
 	if mode != modeDocument {
 		if out, ok := w.walkedVar(dst, word, mode, st, span); ok {
