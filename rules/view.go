@@ -136,16 +136,89 @@ func (s *Set) subKeys(ix *exeIndex, a *args) []string {
 }
 
 // features is the set of triggers a command has, as a bit set over the
-// triggers list.
+// triggers list: hasTrigger of each, with each of the command's features
+// tested once for all the triggers that name it (TestFeaturesAsHasTrigger).
 func features(cmd *shell.Command, known bool) uint32 {
-	var f uint32
-	for i, t := range triggers {
-		if hasTrigger(t, cmd, known) {
-			f |= 1 << i
-		}
+	f := featureBits.always
+	if cmd.Inline != nil {
+		f |= featureBits.inline
+	}
+	if len(cmd.Redirects) > 0 {
+		f |= featureBits.redirects
+	}
+	if len(cmd.Assigns) > 0 {
+		f |= featureBits.assigns
+	}
+	if cmd.PipeTo != nil {
+		f |= featureBits.pipeTo
+	}
+	if !known {
+		f |= featureBits.unknownExe
+	}
+	if len(cmd.Argv) > 0 && !cmd.Argv[0].Known {
+		f |= featureBits.nameUnknown
+	}
+	if cmd.Origin != "" {
+		f |= featureBits.origins
+	}
+	if cmd.Privileged {
+		f |= featureBits.privileged
+	}
+	if cmd.Remote != "" {
+		f |= featureBits.remote
+	}
+	if cmd.Dir.Value != "" {
+		f |= featureBits.dir
+	}
+	if cmd.PipeFrom != nil {
+		f |= featureBits.stdinFrom
+	}
+	if hasFlagWord(cmd) {
+		f |= featureBits.flags
 	}
 	return f
 }
+
+// featureBits are the bits of the triggers list for each feature a
+// command may have; always has the triggers hasTrigger holds for any
+// command (none today).
+var featureBits = func() (b struct {
+	inline, redirects, assigns, pipeTo, unknownExe, nameUnknown, origins, privileged, remote, dir,
+	stdinFrom, flags, always uint32
+}) {
+	for i, t := range triggers {
+		bit := uint32(1) << i
+		switch t {
+		case "inline", "inline_any", "inline_unknown":
+			b.inline |= bit
+		case "redirects", "redirects_any":
+			b.redirects |= bit
+		case "assigns":
+			b.assigns |= bit
+		case "pipe_self_background":
+			b.pipeTo |= bit
+		case "unknown_exe":
+			b.unknownExe |= bit
+		case "name_unknown":
+			b.nameUnknown |= bit
+		case "origins":
+			b.origins |= bit
+		case "privileged":
+			b.privileged |= bit
+		case "remote":
+			b.remote |= bit
+		case "dir":
+			b.dir |= bit
+		case "stdin_from":
+			b.stdinFrom |= bit
+		case "flags":
+			b.flags |= bit
+		default:
+			b.always |= bit
+		}
+	}
+	return b
+}()
 
 // viewFor returns the cached view for a resolved executable name, the
 // sub-command keys its argv selects and the features it has. A view
