@@ -12,27 +12,62 @@ import (
 // interpreterLang maps an executable name to the language of its inline
 // code, or "" when it is not an interpreter toolguard reads.
 func interpreterLang(name string) string {
-	switch {
-	case isVersioned(name, "python") || isVersioned(name, "pypy"):
-		return "python"
-	case name == "node" || name == "nodejs" || name == "bun" || name == "deno":
-		return "node"
-	case isVersioned(name, "perl"):
-		return "perl"
-	case isVersioned(name, "ruby"):
-		return "ruby"
-	case isVersioned(name, "php"):
-		return "php"
-	case isVersioned(name, "lua") || name == "luajit":
-		return "lua"
-	case name == "awk" || name == "gawk" || name == "mawk" || name == "nawk":
-		return "awk"
-	case name == "osascript":
-		return "applescript"
-	case name == "pwsh" || name == "powershell":
-		return "powershell"
-	case name == "nu":
-		return "nushell"
+	if name == "" {
+		return ""
+	}
+	switch name[0] { // most commands (go, git, grep, echo, cp, [) are told apart by one or two comparisons
+	case 'a':
+		if name == "awk" {
+			return "awk"
+		}
+	case 'b':
+		if name == "bun" {
+			return "node"
+		}
+	case 'd':
+		if name == "deno" {
+			return "node"
+		}
+	case 'g':
+		if name == "gawk" {
+			return "awk"
+		}
+	case 'l':
+		if isVersioned(name, "lua") || name == "luajit" {
+			return "lua"
+		}
+	case 'm':
+		if name == "mawk" {
+			return "awk"
+		}
+	case 'n':
+		switch name {
+		case "node", "nodejs":
+			return "node"
+		case "nawk":
+			return "awk"
+		case "nu":
+			return "nushell"
+		}
+	case 'o':
+		if name == "osascript" {
+			return "applescript"
+		}
+	case 'p':
+		switch {
+		case isVersioned(name, "python") || isVersioned(name, "pypy"):
+			return "python"
+		case isVersioned(name, "perl"):
+			return "perl"
+		case isVersioned(name, "php"):
+			return "php"
+		case name == "pwsh" || name == "powershell":
+			return "powershell"
+		}
+	case 'r':
+		if isVersioned(name, "ruby") {
+			return "ruby"
+		}
 	}
 	return ""
 }
