@@ -35,9 +35,7 @@ func TestFeaturesAsHasTrigger(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", line, err)
 		}
-		for i := range s.Commands {
-			cmds = append(cmds, s.Commands[i])
-		}
+		cmds = append(cmds, s.Commands...)
 	}
 	var variants []*shell.Command
 	other := &shell.Command{Name: "x"}
