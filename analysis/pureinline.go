@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"errors"
+	"os"
 	"path"
 	"strings"
 	"sync"
@@ -60,7 +61,7 @@ var pureAttrs = sync.OnceValue(func() map[string]map[string]bool {
 		"python": setOf("sys.version", "sys.version_info", "sys.executable", "sys.platform", "sys.path", "sys.prefix",
 			"sys.maxsize", "sys.byteorder", "os.sep", "os.name", "os.linesep", "os.path.sep"),
 		"node": setOf("process.version", "process.versions", "process.platform", "process.arch", "process.execPath",
-			"path.sep"),
+			"path.sep", "Bun.version", "Bun.revision"),
 	}
 })
 
@@ -630,15 +631,20 @@ func (a *Analysis) provenReads(cmd *shell.Command, dir string) (reads, gets []st
 		lang = "python"
 	case in.Lang == "node" && (name == "node" || name == "nodejs"):
 		lang = "node"
+	case in.Lang == "node" && name == "bun" && in.Via == "argv":
+		lang = "node"
+		if !bunCodeFirst(cmd.Args()) || !a.bunUnconfigured(cmpOr(dir, a.ctx.PathEnv("").Cwd)) {
+			return nil, nil, false
+		}
 	default:
 		return nil, nil, false
 	}
 	for _, as := range append(cmd.Assigns[:len(cmd.Assigns):len(cmd.Assigns)], cmd.Env...) {
-		if strings.HasPrefix(as.Name, "PYTHON") || strings.HasPrefix(as.Name, "NODE_") {
+		if strings.HasPrefix(as.Name, "PYTHON") || strings.HasPrefix(as.Name, "NODE_") || strings.HasPrefix(as.Name, "BUN_") {
 			return nil, nil, false
 		}
 	}
-	if in.Via == "argv" && !plainInterpreterOptions(lang, cmd.Args()) {
+	if in.Via == "argv" && name != "bun" && !plainInterpreterOptions(lang, cmd.Args()) {
 		return nil, nil, false
 	}
 	if !a.spend(inlineCost(len(in.Code))) {
@@ -649,6 +655,41 @@ func (a *Analysis) provenReads(cmd *shell.Command, dir string) (reads, gets []st
 		return nil, nil, false
 	}
 	return proof.reads, proof.gets, true
+}
+
+// bunCodeFirst reports whether bun's first word is its code option
+// (bun -e CODE, bun --print CODE): any option before it may load code
+// first (--preload, --config, --cwd into another project, --env-file).
+func bunCodeFirst(args []shell.Word) bool {
+	if len(args) < 2 || !args[0].Known {
+		return false
+	}
+	switch args[0].Value {
+	case "-e", "--eval", "-p", "--print":
+		return true
+	}
+	return false
+}
+
+// bunUnconfigured reports whether no bunfig.toml can make bun run other
+// code before the one-liner: its preload list runs modules first, and bun
+// reads one in the working directory and one in the home ($HOME/.bunfig.toml
+// or $XDG_CONFIG_HOME/.bunfig.toml). Without a way to look, it cannot say.
+func (a *Analysis) bunUnconfigured(dir string) bool {
+	files := a.ctx.Files
+	if files == nil || dir == "" || a.ctx.Home == "" {
+		return false
+	}
+	config := []string{path.Join(dir, "bunfig.toml"), path.Join(a.ctx.Home, ".bunfig.toml"), path.Join(a.ctx.Home, ".config", ".bunfig.toml")}
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" && path.IsAbs(x) { // the guard's, as os.TempDir is: the agent's are not known
+		config = append(config, path.Join(x, ".bunfig.toml"))
+	}
+	for _, p := range config {
+		if _, err := files.Read(p); !errors.Is(err, ErrNotExist) {
+			return false // there is one, or it cannot be read
+		}
+	}
+	return true
 }
 
 // unshadowed reports whether no file of dir, the first place python -c

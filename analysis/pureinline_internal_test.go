@@ -165,6 +165,50 @@ func TestPlainInterpreterOptions(t *testing.T) {
 	}
 }
 
+// TestBunOneLiners: bun -e/-p code is proven read as node's is, only when
+// the code option comes first and no bunfig.toml (in the working
+// directory or the home) could preload other code.
+func TestBunOneLiners(t *testing.T) {
+	none := mapFiles{}
+	for _, tc := range []struct {
+		name    string
+		command string
+		files   mapFiles
+		want    bool
+	}{
+		{"version", `bun -e 'console.log(Bun.version)'`, none, true},
+		{"print", `bun -p 'Bun.revision'`, none, true},
+		{"reads package.json", `bun --print 'JSON.parse(require("fs").readFileSync("package.json","utf8")).version'`, none, true},
+		{"spawns", `bun -e 'require("child_process").execSync("id")'`, none, false},
+		{"Bun.spawn", `bun -e 'Bun.spawn(["id"])'`, none, false},
+		{"preload first", `bun --preload ./x.ts -e 'console.log(1)'`, none, false},
+		{"cwd first", `bun --cwd=/tmp/other -e 'console.log(1)'`, none, false},
+		{"BUN_OPTIONS", `BUN_OPTIONS=--preload=./x.ts bun -e 'console.log(1)'`, none, false},
+		{"bunfig in the project", `bun -e 'console.log(Bun.version)'`, mapFiles{"/w/bunfig.toml": `preload = ["./x.ts"]`}, false},
+		{"bunfig in the home", `bun -e 'console.log(Bun.version)'`, mapFiles{"/h/.bunfig.toml": `preload = ["./x.ts"]`}, false},
+		{"bunfig in the home's .config", `bun -e 'console.log(Bun.version)'`, mapFiles{"/h/.config/.bunfig.toml": ``}, false},
+		{"a script file", `bun run x.ts`, none, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := shell.Parse(tc.command, shell.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := &Analysis{ctx: Context{Files: tc.files, Home: "/h", Cwd: "/w", Workspace: "/w", Budget: shell.NewBudget(0)}}
+			if _, _, got := a.provenReads(s.Commands[0], "/w"); got != tc.want {
+				t.Errorf("provenReads(%s) = %v, want %v", tc.command, got, tc.want)
+			}
+		})
+	}
+	t.Run("without files", func(t *testing.T) {
+		s, _ := shell.Parse(`bun -e 'console.log(Bun.version)'`, shell.Options{})
+		a := &Analysis{ctx: Context{Home: "/h", Cwd: "/w", Workspace: "/w", Budget: shell.NewBudget(0)}}
+		if _, _, got := a.provenReads(s.Commands[0], "/w"); got {
+			t.Errorf("proven without a way to look for bunfig.toml")
+		}
+	})
+}
+
 // TestInlineGets: the URLs a proven one-liner fetches are the literals it
 // GETs, for python's urlopen and node's fetch alike.
 func TestInlineGets(t *testing.T) {

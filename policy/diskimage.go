@@ -60,9 +60,35 @@ func diskKind(name string) string {
 	return ""
 }
 
+// infoOnly reports whether cmd is a disk tool asked only for its version
+// or its usage (mkfs.ext4 -V, dd --version, parted --help): every word is
+// one of those options and none names a device or a file, so there is
+// nothing it could write. (For the mkfs front end -V means verbose, but
+// without a device it only prints its usage.)
+func infoOnly(cmd *shell.Command) bool {
+	args := cmd.Args()
+	if len(args) == 0 || diskKind(cmd.Name) == "" || cmd.Privileged {
+		return false
+	}
+	for _, a := range args {
+		switch {
+		case !a.Known || a.Glob:
+			return false
+		case a.Value == "-V" || a.Value == "--version" || a.Value == "-h" || a.Value == "--help":
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // imageOnly reports whether cmd, a disk tool run in dir, writes nothing but
-// a disk image proven to be a regular file inside the workspace.
+// a disk image proven to be a regular file inside the workspace, or
+// nothing at all (infoOnly).
 func (e *evaluation) imageOnly(cmd *shell.Command, dir string) bool {
+	if infoOnly(cmd) {
+		return true
+	}
 	kind := diskKind(cmd.Name)
 	if kind == "" || cmd.Remote != "" || cmd.Privileged || !e.insideWorkspace(cmd, ".") {
 		return false

@@ -12,6 +12,7 @@ import (
 // in trusted and full); the same tools on a device, over an existing file
 // that is no output, outside the workspace, through a link to a device, as
 // root, or with a target not known statically stay denied in every mode.
+// A disk tool asked only its version or usage writes nothing.
 func TestDiskToolsOnImages(t *testing.T) {
 	img := []corpusFileSpec{{Path: "build/disk.img", Content: "image"}}
 	toDisk := &corpusSession{Links: []corpusLink{{Path: "build/disk.img", Target: "/dev/sda", Symbolic: true}}}
@@ -49,6 +50,13 @@ func TestDiskToolsOnImages(t *testing.T) {
 		{"parted through a link to a disk", "parted -s build/disk.img mklabel gpt", nil, toDisk, denied},
 		{"parted in /dev", "cd /dev && parted -s sda mklabel gpt", nil, nil, denied},
 		{"sgdisk zaps a disk", "sgdisk --zap-all /dev/sdc", nil, nil, denied},
+		{"mkfs.ext4 asked its version", "mkfs.ext4 -V", nil, nil, allowed},
+		{"dd asked its version", "dd --version", nil, nil, allowed},
+		{"parted asked its usage", "parted --help", nil, nil, allowed},
+		{"mkfs verbose with a device", "mkfs -V /dev/sdb1", nil, nil, denied},
+		{"mkfs.ext4 -V with a device", "mkfs.ext4 -V /dev/sdb1", nil, nil, denied},
+		{"mkfs.ext4 -V as root", "sudo mkfs.ext4 -V", nil, nil, denied},
+		{"mkfs.ext4 with an unknown word", `mkfs.ext4 -V "$DEV"`, nil, nil, denied},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
