@@ -62,7 +62,7 @@ const (
 )
 
 // corpusSplits are the splits in the order they were written.
-var corpusSplits = []string{"dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7", "holdout8", "holdout9", "holdout10", "holdout11", "holdout12", "holdout13", "holdout14", "holdout15"}
+var corpusSplits = []string{"dev", "holdout", "holdout2", "holdout3", "holdout4", "holdout5", "holdout6", "holdout7", "holdout8", "holdout9", "holdout10", "holdout11", "holdout12", "holdout13", "holdout14", "holdout15", "holdout16"}
 
 // The goals the issues set, over all splits: no not-silent or deny case
 // allowed in supervised, no deny case allowed in any mode (hardMiss), and
