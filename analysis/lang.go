@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/toolguard/toolguard/buildfile"
 	"github.com/toolguard/toolguard/risk"
 	"github.com/toolguard/toolguard/shell"
 )
@@ -40,7 +41,7 @@ func (a *Analysis) runFile(sc Command, w shell.Word, file, text string) (asShell
 		}
 	}
 	if isShellName(runner) || runner == "" || runner == "source" || runner == "." {
-		a.shellText(sc.Cmd, text, w.Span, "the script "+w.Value, file, w.Value)
+		a.shellTextArgs(sc.Cmd, text, w.Span, "the script "+w.Value, file, w.Value, scriptArgs(sc.Cmd, w))
 		return true
 	}
 	start, seen := a.mark(), len(a.seen)
@@ -48,6 +49,26 @@ func (a *Analysis) runFile(sc Command, w shell.Word, file, text string) (asShell
 	a.inFile(start, []inlinedFile{{shown: w.Value, text: text}})
 	a.pointAt(start, seen, w.Span)
 	return false
+}
+
+// scriptArgs returns the words after the script w on its command line,
+// the script's $1, $2, …, as far as they are known (./deploy staging: $1
+// is staging); the parameters from the first word not known on are left
+// unknown.
+func scriptArgs(cmd *shell.Command, w shell.Word) []string {
+	var args []string
+	after := false
+	for _, a := range cmd.Argv {
+		switch {
+		case !after:
+			after = a.Span == w.Span
+		case !a.Known || a.Glob:
+			return args
+		default:
+			args = append(args, a.Value)
+		}
+	}
+	return args
 }
 
 // loadFile judges a file the call wrote that a later command may load as
@@ -80,19 +101,4 @@ func isShellScript(file, text string) bool {
 }
 
 // shebang returns the program a script's #! line names ("" when none).
-func shebang(text string) string {
-	line, _, _ := strings.Cut(text, "\n")
-	rest, ok := strings.CutPrefix(line, "#!")
-	if !ok {
-		return ""
-	}
-	fields := strings.Fields(rest)
-	if len(fields) == 0 {
-		return ""
-	}
-	prog := path.Base(fields[0])
-	if prog == "env" && len(fields) > 1 {
-		prog = fields[1]
-	}
-	return prog
-}
+func shebang(text string) string { return buildfile.ShebangProgram(text) }

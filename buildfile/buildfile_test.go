@@ -476,6 +476,29 @@ func TestShebangLang(t *testing.T) {
 	}
 }
 
+func TestShebangProgram(t *testing.T) {
+	for text, want := range map[string]string{
+		"#!/bin/bash -e\necho":                       "bash",
+		"  #!/bin/sh":                                "sh",
+		"#!/usr/bin/env bash":                        "bash",
+		"#!/usr/bin/env -S bash -euo pipefail\n":     "bash",
+		"#!/usr/bin/env -Sbash -e":                   "bash",
+		"#!/usr/bin/env -S NODE_ENV=production node": "node",
+		"#!/usr/bin/env -i PATH=/usr/bin python3":    "python3",
+		"#!/usr/bin/env -u HOME -C /tmp perl -w":     "perl",
+		"#!/usr/bin/env --split-string=ruby":         "ruby",
+		"#!/usr/bin/env -S /opt/bin/deno run -A":     "deno",
+		"#!/usr/bin/env":                             "",
+		"#!/usr/bin/env -S":                          "",
+		"echo hi":                                    "",
+		"":                                           "",
+	} {
+		if got := ShebangProgram(text); got != want {
+			t.Errorf("ShebangProgram(%q) = %q, want %q", text, got, want)
+		}
+	}
+}
+
 // expo is a Makefile whose variables double at each level, with empty
 // values: little text, exponential work.
 func expo() string {

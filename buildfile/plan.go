@@ -439,6 +439,20 @@ func lineOf(text string, off int) int {
 
 // shebangLang is the language a #! line names ("" when text has none).
 func shebangLang(text string) Lang {
+	prog := ShebangProgram(text)
+	if prog == "" {
+		return ""
+	}
+	return langOf(prog)
+}
+
+// ShebangProgram returns the program a script's #! line runs, by its base
+// name ("" when there is none): the first word, or, through env, the
+// first word env would run — after its options (-i, -S, which splits the
+// rest into words as this does, -u NAME and -C DIR with their values) and
+// NAME=VALUE assignments: "#!/usr/bin/env -S bash -euo pipefail" runs
+// bash.
+func ShebangProgram(text string) string {
 	line, _, _ := strings.Cut(text, "\n")
 	rest, ok := strings.CutPrefix(strings.TrimSpace(line), "#!")
 	if !ok {
@@ -449,17 +463,26 @@ func shebangLang(text string) Lang {
 		return ""
 	}
 	prog := path.Base(fields[0])
-	if prog == "env" {
-		fields = fields[1:]
-		for len(fields) > 0 && strings.HasPrefix(fields[0], "-") {
-			fields = fields[1:]
-		}
-		if len(fields) == 0 {
-			return ""
-		}
-		prog = path.Base(fields[0])
+	if prog != "env" {
+		return prog
 	}
-	return langOf(prog)
+	for fields = fields[1:]; len(fields) > 0; fields = fields[1:] {
+		f := fields[0]
+		switch {
+		case f == "-u" || f == "--unset" || f == "-C" || f == "--chdir" || f == "-P":
+			if len(fields) > 1 {
+				fields = fields[1:] // the option's value
+			}
+		case strings.HasPrefix(f, "-S") && len(f) > 2:
+			return path.Base(f[2:]) // -Sbash: the split string starts at once
+		case strings.HasPrefix(f, "--split-string="):
+			return path.Base(strings.TrimPrefix(f, "--split-string="))
+		case strings.HasPrefix(f, "-"), strings.Contains(f, "="):
+		default:
+			return path.Base(f)
+		}
+	}
+	return ""
 }
 
 // langOf is the language a program runs.
