@@ -63,6 +63,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 			a.code(cmd, cmd.Inline.Code, cmd.Span, dir)
 		}
 		a.connections(cmd)
+		a.socatFiles(cmd, dir)
 		a.shapes(cmd, dir)
 		if len(r.Mounts) > 0 { // the only commands container judges
 			a.container(Command{Cmd: cmd, Result: r, Dir: dir})
