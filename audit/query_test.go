@@ -156,6 +156,14 @@ func TestSummarize(t *testing.T) {
 			"content=" + string(long[:MaxValueLen]) + "…"},
 		{"cut at rune", call.Call{Kind: call.Write, Input: map[string]any{"content": string(long[:199]) + "é"}},
 			"content=" + string(long[:199]) + "…"},
+		{"no arguments", call.Call{Kind: call.MCP, Input: map[string]any{}}, ""},
+		{"one", call.Call{Kind: call.Read, Input: map[string]any{"file_path": "/w/a.go"}}, "file_path=/w/a.go"},
+		{"every path key", call.Call{Kind: call.MCP, Input: map[string]any{"z": true, "pattern": "*.go", "url": "https://h/",
+			"notebook_path": "/w/n.ipynb", "path": "/w", "file_path": "/w/a.go", "a": nil}},
+			"file_path=/w/a.go path=/w notebook_path=/w/n.ipynb url=https://h/ pattern=*.go a=null z=true"},
+		{"more than eight", call.Call{Kind: call.MCP, Input: map[string]any{"k9": "9", "k1": "1", "path": "/p", "k8": "8", "k2": "2",
+			"k7": "7", "k3": "3", "k6": "6", "k4": "4", "k5": "5", "token": "t"}},
+			"path=/p k1=1 k2=2 k3=3 k4=4 k5=5 k6=6 k7=7 k8=8 k9=9 token=***"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,7 +2,7 @@ package audit
 
 import (
 	"encoding/json"
-	"sort"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -25,28 +25,51 @@ func Summarize(c call.Call) string {
 	if c.Command != "" {
 		return cut(redactHead(c.Command))
 	}
-	keys := orderedKeys(c.Input)
-	parts := make([]string, 0, len(keys))
+	// The keys and their values are kept on the stack for the few
+	// arguments of an ordinary call, and the line built in one allocation:
+	// joining "key=value" strings made one for each pair, two for the
+	// keys' lists and one for the join.
+	var keyBuf, valBuf [8]string
+	keys := orderedKeys(c.Input, keyBuf[:0])
+	vals := valBuf[:0]
+	n := 0
 	for _, k := range keys {
-		parts = append(parts, k+"="+summarizeValue(k, c.Input[k]))
+		v := summarizeValue(k, c.Input[k])
+		vals = append(vals, v)
+		n += len(k) + 1 + len(v) + 1
 	}
-	return strings.Join(parts, " ")
+	if len(keys) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.Grow(n - 1)
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(vals[i])
+	}
+	return b.String()
 }
 
-func orderedKeys(in map[string]any) []string {
-	var first, rest []string
+// orderedKeys appends in's keys to dst: the path keys present, in
+// pathKeys' order, then the others sorted.
+func orderedKeys(in map[string]any, dst []string) []string {
 	for _, k := range pathKeys {
 		if _, ok := in[k]; ok {
-			first = append(first, k)
+			dst = append(dst, k)
 		}
 	}
+	first := len(dst)
 	for k := range in {
 		if !isPathKey(k) {
-			rest = append(rest, k)
+			dst = append(dst, k)
 		}
 	}
-	sort.Strings(rest)
-	return append(first, rest...)
+	slices.Sort(dst[first:])
+	return dst
 }
 
 func isPathKey(k string) bool {
