@@ -52,6 +52,9 @@ func (e *evaluation) guardLoosening(cmd *shell.Command) (risk.Finding, bool) {
 // toolguard exec in a Makefile — would run under settings the agent chose.
 // The fleet's state address, and the guard's own --config, loosen nothing.
 func (e *evaluation) guardEnv(cmd *shell.Command) (risk.Finding, bool) {
+	if onlyJudges(cmd) {
+		return risk.Finding{}, false
+	}
 	for _, list := range [2][]shell.Assign{cmd.Env, cmd.Assigns} { // no copy: every command of a script passes here
 		for _, a := range list {
 			if e.guardVariable(a.Name, a.Value) {
@@ -69,6 +72,29 @@ func (e *evaluation) guardEnv(cmd *shell.Command) (risk.Finding, bool) {
 		}
 	}
 	return risk.Finding{}, false
+}
+
+// onlyJudges reports whether cmd is a toolguard command that only judges
+// or prints and starts no program (toolguard check, explain, version,
+// rules, policy show/summary/docs/validate): TOOLGUARD_MODE=full toolguard
+// check -- CMD asks what the full mode would decide, and a variable set
+// for it reaches nothing else.
+func onlyJudges(cmd *shell.Command) bool {
+	if cmd.Name != "toolguard" || len(cmd.Argv) < 2 || !cmd.Argv[1].Known {
+		return false
+	}
+	switch cmd.Argv[1].Value {
+	case "check", "explain", "version", "rules":
+		return true
+	case "policy":
+		if len(cmd.Argv) > 2 && cmd.Argv[2].Known {
+			switch cmd.Argv[2].Value {
+			case "show", "summary", "docs", "validate":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // guardVariable reports whether setting variable name to value sets
