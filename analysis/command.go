@@ -181,7 +181,7 @@ func (a *Analysis) unknownDefaults(ref rules.PathRef, access paths.Access, dir s
 		}
 		v := d.Alt
 		w := shell.Word{Value: v, Known: true, Quoted: ref.Word.Quoted, Span: ref.Word.Span}
-		if HasGlobMeta(v) && !ref.Word.Quoted {
+		if HasGlobMeta(v) && (ref.Word.Glob || !ref.Word.Quoted) { // "${D:-$HOME}"/*: the quotes end before the glob
 			a.judge.Path(Path{Word: w, Access: access, Shape: Glob, Dir: dir})
 			continue
 		}
