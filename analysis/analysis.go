@@ -137,6 +137,12 @@ type Analysis struct {
 	// once when envMade, in a Scratch's map when one lent it.
 	env     map[string]string
 	envMade bool
+	// settledScan is how many of the call's findings Settled looked at,
+	// and isSettled whether one of them settles the decision; followAll
+	// keeps Settled false (FollowAll).
+	settledScan int
+	isSettled   bool
+	followAll   bool
 }
 
 // New starts the analysis of one call, whose effects go to j.
@@ -234,6 +240,37 @@ func (a *Analysis) Dir(cmd *shell.Command) string {
 }
 
 func (a *Analysis) add(f ...risk.Finding) { a.ctx.Findings.Add(f...) }
+
+// Settled reports whether the call's findings hold one that settles its
+// decision (Settles): nothing found after it can change the verdict, the
+// tier, the blast radius or the finding that decides (the first critical
+// one), so the analysis follows the call no further — no other command,
+// file, build step or imported module, and the judge no other path or
+// write. Findings made until then stay; a settled call stays settled
+// (the findings an isolated judgement takes back are never critical).
+func (a *Analysis) Settled() bool {
+	if a.isSettled {
+		return true
+	}
+	if a.followAll {
+		return false
+	}
+	f := *a.ctx.Findings
+	if len(f) < a.settledScan {
+		a.settledScan = 0
+	}
+	for ; a.settledScan < len(f); a.settledScan++ {
+		if Settles(&f[a.settledScan]) {
+			a.isSettled = true
+			return true
+		}
+	}
+	return false
+}
+
+// FollowAll makes the analysis follow the whole call, settled or not
+// (Settled stays false): the reference the early stop is tested against.
+func (a *Analysis) FollowAll() { a.followAll = true }
 
 // mark is where findings made from now on start, for pointAt.
 func (a *Analysis) mark() int { return len(*a.ctx.Findings) }

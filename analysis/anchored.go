@@ -1,6 +1,10 @@
 package analysis
 
-import "github.com/toolguard/toolguard/internal/lazyre"
+import (
+	"iter"
+
+	"github.com/toolguard/toolguard/internal/lazyre"
+)
 
 // Some of the expressions run over code are case-insensitive alternations
 // with no literal prefix, and bounded repeats ({1,48}) make their programs
@@ -24,22 +28,44 @@ func anchoredMatches(code string, whole, at *lazyre.Regexp, n int, mayStart func
 		return whole.Get().FindAllStringSubmatch(code, n)
 	}
 	var out [][]string
-	for s := 0; s < len(code) && (n < 0 || len(out) < n); s++ {
-		if !mayStart(code, s) {
-			continue
-		}
-		loc := at.Get().FindStringSubmatchIndex(code[s:])
-		if loc == nil {
-			continue
-		}
+	for loc := range anchoredIndexes(code, at, n, mayStart) {
 		m := make([]string, len(loc)/2)
 		for g := range m {
 			if loc[2*g] >= 0 {
-				m[g] = code[s+loc[2*g] : s+loc[2*g+1]]
+				m[g] = code[loc[2*g]:loc[2*g+1]]
 			}
 		}
 		out = append(out, m)
-		s += loc[1] - 1 // the loop's s++ moves past the match
 	}
 	return out
+}
+
+// anchoredIndexes yields, on ASCII text, what
+// whole.FindAllStringSubmatchIndex(code, n) returns, one match at a time,
+// found as anchoredMatches finds them (the indexes are into code; the
+// slice yielded is the match's own).
+func anchoredIndexes(code string, at *lazyre.Regexp, n int, mayStart func(code string, s int) bool) iter.Seq[[]int] {
+	return func(yield func([]int) bool) {
+		found := 0
+		for s := 0; s < len(code) && (n < 0 || found < n); s++ {
+			if !mayStart(code, s) {
+				continue
+			}
+			loc := at.Get().FindStringSubmatchIndex(code[s:])
+			if loc == nil {
+				continue
+			}
+			end := loc[1]
+			for g := range loc {
+				if loc[g] >= 0 {
+					loc[g] += s
+				}
+			}
+			found++
+			if !yield(loc) {
+				return
+			}
+			s += end - 1 // the loop's s++ moves past the match
+		}
+	}
 }

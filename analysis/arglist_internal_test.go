@@ -1,18 +1,24 @@
 package analysis
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 )
 
 // checkArgListMatches fails when argListMatches finds other matches than
-// the expression run over the whole text.
+// the expression run over the whole text, or argListIndexes other
+// indexes.
 func checkArgListMatches(t *testing.T, code string) {
 	t.Helper()
 	want := argListRE.Get().FindAllStringSubmatch(code, -1)
 	if diff := cmp.Diff(want, argListMatches(code)); diff != "" {
 		t.Errorf("argListMatches(%q) differs from argListRE (-want +got):\n%s", code, diff)
+	}
+	wantAt := argListRE.Get().FindAllStringSubmatchIndex(code, -1)
+	if diff := cmp.Diff(wantAt, slices.Collect(argListIndexes(code))); diff != "" {
+		t.Errorf("argListIndexes(%q) differs from argListRE (-want +got):\n%s", code, diff)
 	}
 }
 
@@ -36,10 +42,10 @@ func TestArgListMatches(t *testing.T) {
 	}
 }
 
-// TestArgListMatchesAsExpression compares argListMatches with the
-// expression on texts pieced from its words (in any case, after word
-// bytes or not), its elements and separators, and letters the regexp
-// package folds with ASCII ones.
+// TestArgListMatchesAsExpression compares argListMatches and
+// argListIndexes with the expression on texts pieced from its words (in
+// any case, after word bytes or not), its elements and separators, and
+// letters the regexp package folds with ASCII ones.
 func TestArgListMatchesAsExpression(t *testing.T) {
 	pieces := []string{"commandLine", "ProcessBuilder", "arrayOf", "listof", "args", "exec", "EXEC", "run", "Run", "call",
 		"check_call", "check_output", "popen", "spawn", "spawnSync", "execFile", "execv", "execvp", "command",

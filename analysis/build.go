@@ -60,6 +60,9 @@ func (f *flow) builds(sc Command) {
 		f.judged = map[string]bool{}
 	}
 	for _, st := range plan.Steps {
+		if f.a.Settled() {
+			return
+		}
 		key := st.File + ":" + strconv.Itoa(st.Line) + ":" + st.Text
 		if f.judged[key] {
 			continue

@@ -2,8 +2,10 @@ package analysis
 
 import (
 	"fmt"
+	"iter"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -663,13 +665,23 @@ func argListCommand(list string) string {
 // argListLine is the line of code holding the argument list whose shell
 // command is text; "" when none is.
 func argListLine(code, text string) string {
-	for _, m := range argListRE.Get().FindAllStringSubmatchIndex(code, -1) {
+	for m := range argListIndexes(code) {
 		if argListCommand(code[m[2]:m[3]]) == text {
 			_, line := lineAt(code, m[0])
 			return line
 		}
 	}
 	return ""
+}
+
+// argListIndexes yields what argListRE.FindAllStringSubmatchIndex(code,
+// -1) returns, run anchored on ASCII text as argListMatches is.
+// TestArgListMatchesAsExpression checks it against the expression.
+func argListIndexes(code string) iter.Seq[[]int] {
+	if !isASCII(code) { // see anchoredMatches
+		return slices.Values(argListRE.Get().FindAllStringSubmatchIndex(code, -1))
+	}
+	return anchoredIndexes(code, &argListAtRE, -1, argListMayStart)
 }
 
 // argWord is one element of an argument list as a shell word: a literal

@@ -17,6 +17,9 @@ import (
 // packs say, the files, URLs and addresses it touches, the code it
 // carries, and then the code that code carries.
 func (a *Analysis) command(cmd *shell.Command) {
+	if a.Settled() {
+		return // the decision is settled: no command after it can change it
+	}
 	var from []inlinedFile
 	if cmd.CodeFrom != nil {
 		cmd, from = a.codeFrom(cmd)
@@ -47,6 +50,10 @@ func (a *Analysis) command(cmd *shell.Command) {
 		r.Paths = a.gitRefs(r.Paths, dir)
 	}
 	a.judge.Command(Command{Cmd: cmd, Result: r, Dir: dir})
+	if a.Settled() { // the packs' or the judge's findings of it settled the decision
+		a.judge.Done(cmd)
+		return
+	}
 	a.hiddenCode(cmd)
 	if cmd.Remote == "" {
 		a.paths(cmd, a.linkTargets(cmd, r.Paths, dir), dir)

@@ -38,6 +38,9 @@ type flow struct {
 }
 
 func (f *flow) step(sc Command) {
+	if f.a.Settled() {
+		return
+	}
 	clear(f.ranShell)
 	f.runs(sc)
 	f.loads(sc)
@@ -296,6 +299,9 @@ func localBin(c *shell.Command) (shell.Word, bool) {
 func (f *flow) runs(sc Command) {
 	var read []string // the files whose text was judged, once each
 	for _, w := range executed(sc) {
+		if f.a.Settled() {
+			return
+		}
 		if !w.Known {
 			continue
 		}

@@ -274,7 +274,7 @@ func (f *flow) imports(sc Command, at shell.Word, lang, text, dir, shownDir stri
 		return
 	}
 	for _, ref := range importedRefs(lang, text) {
-		if len(*seen) >= maxImports {
+		if len(*seen) >= maxImports || f.a.Settled() {
 			return
 		}
 		for _, alt := range ref.alts {
@@ -348,6 +348,7 @@ func (a *Analysis) isolated(f func()) {
 	if !ok {
 		f()
 		a.keepCritical(from)
+		a.settledScan = min(a.settledScan, from)
 		return
 	}
 	for _, fd := range iso.Isolated(f) {
@@ -355,6 +356,7 @@ func (a *Analysis) isolated(f func()) {
 			a.add(fd)
 		}
 	}
+	a.settledScan = min(a.settledScan, from)
 }
 
 // keepCritical drops the findings from index from on that are not

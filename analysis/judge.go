@@ -181,6 +181,14 @@ type Findings []risk.Finding
 // Add appends findings.
 func (f *Findings) Add(fs ...risk.Finding) { *f = append(*f, fs...) }
 
+// Settles reports whether a finding settles the call's decision:
+// critical (denied in every mode, and no finding ranks above it) and of
+// the destructive tier, the highest. Of two critical findings the first
+// decides, so one found later changes nothing.
+func Settles(f *risk.Finding) bool {
+	return f.Blast == risk.BlastCritical && f.Tier == risk.Destructive
+}
+
 // pointAt makes the findings from index from on point at span: findings
 // about code nested in a command point at the code's place in the call.
 func (f *Findings) pointAt(from int, span risk.Span) {

@@ -21,10 +21,15 @@ type Decision struct {
 	Reason string `json:"reason"`
 	// Suggestion says what would be allowed instead; may be empty.
 	Suggestion string `json:"suggestion,omitempty"`
-	// Findings lists every check that matched, with spans.
+	// Findings lists every check that matched, with spans, up to the
+	// finding that settled the decision, if one did: a critical finding
+	// of the destructive tier (analysis.Settles) is denied in every mode
+	// and outranks whatever could be found after it, so the analysis of
+	// the call stops there.
 	Findings []risk.Finding `json:"findings,omitempty"`
 	// Unverifiable is true when part of the call could not be known
-	// statically. An unverifiable decision is never allow.
+	// statically (of the part analysed: see Findings). An unverifiable
+	// decision is never allow.
 	Unverifiable bool `json:"unverifiable,omitempty"`
 	// Mode is the name of the mode (preset or "custom") that applied.
 	Mode string `json:"mode,omitempty"`

@@ -66,7 +66,8 @@ func (p *Policy) Explain(ctx context.Context, c call.Call) Explanation {
 }
 
 // explained lists the script's simple commands as the evaluation judged
-// them (up to the first it had no budget for).
+// them (up to the first it had no budget for, or the first after the
+// decision was settled: see Decision.Findings).
 func (e *evaluation) explained() []ExplainedCommand {
 	if e.script == nil {
 		return nil

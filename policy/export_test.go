@@ -30,6 +30,10 @@ const (
 	// MemoEvery has the packs' memo remember from the call's first
 	// command on, so that short calls exercise it too.
 	MemoEvery
+	// MemoAsDecideFollowingAll uses the memos as Decide does, and follows
+	// the whole call after its decision is settled (analysis.FollowAll):
+	// the reference the early stop is tested against.
+	MemoAsDecideFollowingAll
 )
 
 // DecideMemo is DecideWork with the call's memos used as memo says.
@@ -44,6 +48,8 @@ func (p *Policy) DecideMemo(ctx context.Context, c call.Call, memo Memo) (Decisi
 		e.afresh = true
 	case MemoEvery:
 		e.an.RememberEvery()
+	case MemoAsDecideFollowingAll:
+		e.an.FollowAll()
 	}
 	e.run()
 	return e.decide(), e.work.Used()

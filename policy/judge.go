@@ -48,6 +48,9 @@ func (e *evaluation) Command(c analysis.Command) {
 	e.add(fs...)
 	e.raise(tier)
 	e.effects = e.effects.Worse(tier)
+	if e.an.Settled() {
+		return // the policy's own checks cannot change the decision
+	}
 	e.policyChecks(cmd, provenRead(r), c.Dir)
 	if r.Network || len(r.URLs) > 0 {
 		e.tokensSent(cmd)
@@ -114,6 +117,9 @@ func (e *evaluation) Done(*shell.Command) { e.endRecord() }
 
 // Path judges a file the code touches or names against the path rules.
 func (e *evaluation) Path(p analysis.Path) {
+	if e.an.Settled() {
+		return // no judgement of it can change the decision
+	}
 	v := p.Word.Value
 	switch p.Shape {
 	case analysis.File:
@@ -305,6 +311,9 @@ func sessionStartFile(p string) bool {
 // TOOLGUARD_MODE=full in ~/.config/environment.d): it weakens or disables
 // the guard for every later session.
 func (e *evaluation) Write(w analysis.Write) {
+	if e.an.Settled() {
+		return // nor can the code it persists
+	}
 	for _, t := range w.Targets {
 		if t.Known {
 			e.persisted(t.Value, e.an.Dir(w.Cmd), w.Text, "", false) // echo 'curl … | sh' >> ~/.bashrc

@@ -155,7 +155,7 @@ func (e *evaluation) attach(cmd *shell.Command, args []string) {
 			}
 		}
 	}
-	if cmd.Inline != nil && ptraceCode.Get().MatchString(cmd.Inline.Code) {
+	if in := cmd.Inline; in != nil && ptraceCode.MayMatch(in.Code) && ptraceCode.Get().MatchString(in.Code) {
 		attaches, target = true, cmd.Inline.Code
 	}
 	if !attaches {

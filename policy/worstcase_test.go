@@ -325,7 +325,11 @@ func TestWorkLimitReason(t *testing.T) {
 // is still denied for what its first part does: the parse may use three
 // quarters of the budget, and the rest judges the commands it found. (A
 // text whose parse alone would pass the budget, such as 20,000 nested
-// parentheses, is not parsed at all: it is only asked about.)
+// parentheses, is not parsed at all: it is only asked about.) The first
+// part is a denied read, which leaves the decision open, so the rest is
+// judged until the work runs out; a first part that settles the decision
+// (rm -rf /, critical) ends the analysis there, and the decision is the
+// same deny.
 func TestWorkLimitKeepsDeny(t *testing.T) {
 	p := worstPolicy(t, 0)
 	for _, tail := range []string{
@@ -333,9 +337,13 @@ func TestWorkLimitKeepsDeny(t *testing.T) {
 		familyNamed(t, "many-operands").make(50 << 10),
 		familyNamed(t, "python-spawns").make(50 << 10),
 	} {
-		d := p.Decide(context.Background(), worstCall(t, p, "rm -rf --no-preserve-root / ; "+tail))
+		d := p.Decide(context.Background(), worstCall(t, p, "cat ~/.ssh/id_rsa ; "+tail))
 		if d.Verdict != risk.Deny || !d.Unverifiable {
 			t.Errorf("%s %s (unverifiable %v), want deny (unverifiable): %s", d.Verdict, d.Rule, d.Unverifiable, d.Reason)
+		}
+		d = p.Decide(context.Background(), worstCall(t, p, "rm -rf --no-preserve-root / ; "+tail))
+		if d.Verdict != risk.Deny || d.Rule != "core.fs.rm-recursive-root" {
+			t.Errorf("%s %s, want deny core.fs.rm-recursive-root: %s", d.Verdict, d.Rule, d.Reason)
 		}
 	}
 }
