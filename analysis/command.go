@@ -59,6 +59,7 @@ func (a *Analysis) command(cmd *shell.Command) {
 		a.paths(cmd, a.linkTargets(cmd, r.Paths, dir), dir)
 		a.copies(cmd, dir)
 		a.archives(cmd, dir)
+		a.patches(cmd, dir)
 		a.publishes(cmd, dir)
 		a.findDeletes(cmd, r.Paths, dir)
 		a.mentions(cmd, &r, dir)

@@ -87,7 +87,12 @@
 //     configuration file they load as a module (the one --config names
 //     when it is JavaScript or TypeScript, else the first default name in
 //     the directory, or above it for eslint, prettier and stylelint), as
-//     one step in Node's language (jsconfig.go).
+//     one step in Node's language (jsconfig.go); then the files it names
+//     to run before the tests (vitest's globalSetup and setupFiles, jest's
+//     setup and teardown files, Playwright's globalSetup and
+//     globalTeardown, mocha's require), each a whole step in Node's
+//     language (jssetup.go). pnpm, yarn and bun given such a tool's name
+//     that is no script run the project's tool.
 //   - cmake's configure step (cmake -S SRC -B BUILD, cmake SRC, cmake
 //     BUILD through its cache; first the -C initial cache script) and
 //     cmake -P FILE: every

@@ -24,6 +24,13 @@ type jsTool struct {
 	upward      bool     // the default names are looked for in the directory's parents too
 	optional    bool     // the file is loaded only when the option is given (rollup -c)
 	sub         []string // the sub-commands that load it (nil: all)
+	// setup are the configuration's keys that name files the tool runs
+	// before the tests (vitest's globalSetup and setupFiles, jest's and
+	// Playwright's globalSetup, …): each file named is code it runs.
+	setup []string
+	// setupFromDir makes the setup files relative to the directory the
+	// command runs in (vitest's root, mocha's cwd), not the configuration's.
+	setupFromDir bool
 }
 
 // jsModuleExts are the extensions of a module Node (or the tool's own
@@ -35,23 +42,27 @@ var jsScriptExts = []string{".js", ".mjs", ".cjs"}
 
 // jsTools are the tools whose configuration is code, by program name.
 var jsTools = map[string]jsTool{
-	"vitest":      {names: []string{"vitest.config", "vite.config"}, exts: jsModuleExts, short: "-c", long: "--config"},
-	"vite":        {names: []string{"vite.config"}, exts: jsModuleExts, short: "-c", long: "--config"},
-	"jest":        {names: []string{"jest.config"}, exts: jsModuleExts, short: "-c", long: "--config"},
+	"vitest": {names: []string{"vitest.config", "vite.config"}, exts: jsModuleExts, short: "-c", long: "--config",
+		setup: []string{"globalSetup", "setupFiles"}, setupFromDir: true},
+	"vite": {names: []string{"vite.config"}, exts: jsModuleExts, short: "-c", long: "--config"},
+	"jest": {names: []string{"jest.config"}, exts: jsModuleExts, short: "-c", long: "--config",
+		setup: []string{"globalSetup", "globalTeardown", "setupFiles", "setupFilesAfterEnv"}},
 	"webpack":     {names: []string{"webpack.config"}, exts: jsModuleExts, short: "-c", long: "--config"},
 	"webpack-cli": {names: []string{"webpack.config"}, exts: jsModuleExts, short: "-c", long: "--config"},
 	"rollup":      {names: []string{"rollup.config"}, exts: jsModuleExts, short: "-c", long: "--config", optional: true},
 	"eslint":      {names: []string{"eslint.config", ".eslintrc"}, exts: jsModuleExts, short: "-c", long: "--config", upward: true},
-	"playwright":  {names: []string{"playwright.config"}, exts: jsModuleExts, short: "-c", long: "--config", sub: []string{"test"}},
-	"next":        {names: []string{"next.config"}, exts: jsModuleExts},
-	"cypress":     {names: []string{"cypress.config"}, exts: jsModuleExts, short: "-C", long: "--config-file"},
-	"nuxt":        {names: []string{"nuxt.config"}, exts: jsModuleExts},
-	"nuxi":        {names: []string{"nuxt.config"}, exts: jsModuleExts},
-	"astro":       {names: []string{"astro.config"}, exts: jsModuleExts, long: "--config"},
-	"mocha":       {names: []string{".mocharc"}, exts: jsScriptExts, long: "--config"},
-	"prettier":    {names: []string{"prettier.config", ".prettierrc"}, exts: jsModuleExts, long: "--config", upward: true},
-	"tsup":        {names: []string{"tsup.config"}, exts: jsModuleExts, long: "--config"},
-	"stylelint":   {names: []string{"stylelint.config", ".stylelintrc"}, exts: jsScriptExts, long: "--config", upward: true},
+	"playwright": {names: []string{"playwright.config"}, exts: jsModuleExts, short: "-c", long: "--config", sub: []string{"test"},
+		setup: []string{"globalSetup", "globalTeardown"}},
+	"next":    {names: []string{"next.config"}, exts: jsModuleExts},
+	"cypress": {names: []string{"cypress.config"}, exts: jsModuleExts, short: "-C", long: "--config-file"},
+	"nuxt":    {names: []string{"nuxt.config"}, exts: jsModuleExts},
+	"nuxi":    {names: []string{"nuxt.config"}, exts: jsModuleExts},
+	"astro":   {names: []string{"astro.config"}, exts: jsModuleExts, long: "--config"},
+	"mocha": {names: []string{".mocharc"}, exts: jsScriptExts, long: "--config",
+		setup: []string{"require", "file"}, setupFromDir: true},
+	"prettier":  {names: []string{"prettier.config", ".prettierrc"}, exts: jsModuleExts, long: "--config", upward: true},
+	"tsup":      {names: []string{"tsup.config"}, exts: jsModuleExts, long: "--config"},
+	"stylelint": {names: []string{"stylelint.config", ".stylelintrc"}, exts: jsScriptExts, long: "--config", upward: true},
 }
 
 // jsConfig adds the configuration file the tool inv names loads, as one
@@ -78,7 +89,13 @@ func (r *resolver) jsConfig(inv Invocation) {
 		return
 	}
 	r.plan.Runner = inv.Name
-	r.step(Step{File: file, Text: text, Lang: "node", Dir: inv.Dir})
+	if r.step(Step{File: file, Text: text, Lang: "node", Dir: inv.Dir}) && tool.setup != nil {
+		base := path.Dir(file)
+		if tool.setupFromDir {
+			base = inv.Dir
+		}
+		r.jsSetup(jsSetupNames(text, tool.setup), base, inv.Dir)
+	}
 }
 
 // jsConfigOption returns the file the config option names ("" for none),

@@ -252,8 +252,24 @@ func (r *resolver) npm(inv Invocation) {
 			}
 			continue
 		}
+		if _, ok := pj.scripts[s]; !ok && inv.Name != "npm" && s == sub {
+			r.projectTool(inv, s, dir) // pnpm vitest, yarn jest: the project's program of the name
+			continue
+		}
 		r.runScript(pj, s, 0, seen)
 	}
+}
+
+// projectTool resolves, for pnpm, yarn or bun given a name that is no
+// script of the project, the program of that name they run from the
+// project's packages with the words after it, when it is a JavaScript tool
+// that loads its configuration (jsconfig.go).
+func (r *resolver) projectTool(inv Invocation, name, dir string) {
+	if _, ok := jsTools[name]; !ok {
+		return
+	}
+	i := slices.Index(inv.Args, name)
+	r.jsConfig(Invocation{Name: name, Args: inv.Args[i+1:], Dir: dir, Home: inv.Home})
 }
 
 // runScript adds the steps of npm run NAME: prename, name, postname.
