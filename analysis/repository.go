@@ -199,8 +199,8 @@ func (a *Analysis) repositoryLeaving() {
 		return
 	}
 	pr := a.readRemotes()
-	if a.pushesLeave(pr, pushes) {
-		return
+	if a.pushesLeave(pr, pushes) || len(packs) == 0 {
+		return // sending data is this check's only when the call also packs the repository
 	}
 	for _, s := range sinks {
 		for _, u := range s.Result.URLs {
