@@ -119,6 +119,9 @@ func (a *Analysis) paths(cmd *shell.Command, refs []rules.PathRef, dir string) {
 			}
 		case ref.Word.Glob && HasGlobMeta(ref.Word.Value):
 			a.judge.Path(Path{Word: ref.Word, Access: access, Shape: Glob, Dir: dir})
+			if ref.Tree {
+				a.judge.Path(Path{Word: ref.Word, Access: access, Shape: GlobTree, Dir: dir, Names: ref.Names})
+			}
 		default:
 			fromTemplate, noClobber := false, false
 			if access == paths.Write {

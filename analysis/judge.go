@@ -80,6 +80,11 @@ const (
 	// Named is a path whose name and metadata only are looked at (ls,
 	// stat, test -e): nothing is read.
 	Named
+	// GlobTree is everything below the entries a glob of one name matches
+	// when the call is judged, for a command that works on them
+	// recursively (rm -rf .c* removes .claude and the hook settings in
+	// it); reported after the Glob of the same word.
+	GlobTree
 )
 
 // Path is a file the code touches or names.

@@ -210,6 +210,9 @@ type judge struct {
 	plainKnown, plainIs bool
 	// names narrows a tree to the files the command touches.
 	names Names
+	// globWord is the glob of one name CheckGlob judges in its directory
+	// ("" for any other check; listedUnprotected).
+	globWord string
 	// pemDone and pemPublic cache publicContent.
 	pemDone, pemPublic bool
 	// listDir is the directory namedInside last listed (listDone), with

@@ -89,6 +89,9 @@ func (c *Checker) checkGlob(dir Path, rest string, a Access, env Env, slow bool)
 	}
 	j := &judge{c: c, access: a, env: env, path: dir, ws: env.workspace(), slow: slow}
 	glob := parseGlob(rest, true)
+	if len(glob) == 1 {
+		j.globWord = rest // one name in dir: what dir holds says what it names (listedClear)
+	}
 	atoms := getAtoms(len(dir.Resolved))
 	defer putAtoms(atoms)
 	set := append(literalComponentsIn(dir.Resolved, len(glob), *atoms), glob...)
@@ -128,7 +131,7 @@ func (j *judge) setFindings(text string, set []component, dir string, tree bool)
 	// Self-protection first (DESIGN §4 step 3): a tree that holds both an
 	// agent's hook settings and a denied file is denied as the former.
 	if j.access.writes() {
-		if pt := j.setMeets(&c.protected, set, dir, tree); pt != nil && c.unprotected.first(dir, j) == nil {
+		if pt := j.setMeets(&c.protected, set, dir, tree); pt != nil && c.unprotected.first(dir, j) == nil && !j.listedClear(&c.protected, set, dir, tree) {
 			// every path of the set lies in dir: unprotected, all of it is
 			out = append(out, j.setFinding(RuleSelf, text, pt, tree))
 		}
@@ -138,13 +141,13 @@ func (j *judge) setFindings(text string, set []component, dir string, tree bool)
 		// ".claude/commands/*.md") asks as the literal names do. A tree is
 		// left to the recursive delete's and copy's own rules: a project
 		// tree holds .git/config and .vscode/settings.json at every turn.
-		if pt := j.setMeets(&c.escapeHatches, set, dir, tree); pt != nil {
+		if pt := j.setMeets(&c.escapeHatches, set, dir, tree); pt != nil && !j.listedClear(&c.escapeHatches, set, dir, tree) {
 			return append(out, j.setFinding(RuleEscapeHatch, text, pt, tree))
 		}
 	}
-	if pt := j.setMeets(&c.userDenied, set, dir, tree); pt != nil {
+	if pt := j.setMeets(&c.userDenied, set, dir, tree); pt != nil && !j.listedClear(&c.userDenied, set, dir, tree) {
 		out = append(out, j.setFinding(RuleDenied, text, pt, tree))
-	} else if pt := j.setMeets(&c.denied, set, dir, tree); pt != nil && !j.setExempt(set, tree) {
+	} else if pt := j.setMeets(&c.denied, set, dir, tree); pt != nil && !j.setExempt(set, tree) && !j.listedClear(&c.denied, set, dir, tree) {
 		out = append(out, j.setFinding(RuleDenied, text, pt, tree))
 	}
 	if len(out) > 0 || tree && !j.access.writes() {
@@ -152,16 +155,84 @@ func (j *judge) setFindings(text string, set []component, dir string, tree bool)
 		// like at every turn: only denied paths inside count for it.
 		return out
 	}
-	if pt := j.setMeets(&c.userSensitive, set, dir, tree); pt != nil {
+	if pt := j.setMeets(&c.userSensitive, set, dir, tree); pt != nil && !j.listedClear(&c.userSensitive, set, dir, tree) {
 		out = append(out, j.setFinding(RuleSensitive, text, pt, tree))
-	} else if pt := j.setMeets(&c.sensitive, set, dir, tree); pt != nil {
+	} else if pt := j.setMeets(&c.sensitive, set, dir, tree); pt != nil && !j.listedClear(&c.sensitive, set, dir, tree) {
 		out = append(out, j.setFinding(RuleSensitive, text, pt, tree))
 	} else if j.access.writes() {
-		if pt := j.setMeets(&c.sensitiveWrite, set, dir, tree); pt != nil {
+		if pt := j.setMeets(&c.sensitiveWrite, set, dir, tree); pt != nil && !j.listedClear(&c.sensitiveWrite, set, dir, tree) {
 			out = append(out, j.setFinding(RuleSensitive, text, pt, tree))
 		}
 	}
 	return out
+}
+
+// GlobEntries returns the entries of directory dir (canonical) that a
+// glob of one name, rest ("*", ".c*", "id_*"), matches by the shell's
+// rules when the call is judged, sorted: the paths a recursive delete or
+// copy of the glob walks (rm -rf .c* removes .claude and all it holds).
+// ok is false when rest is more than one name or dir cannot be listed.
+func (c *Checker) GlobEntries(dir Path, rest string, env Env) (names []string, ok bool) {
+	glob := parseGlob(rest, true)
+	if len(glob) != 1 || strings.Contains(strings.Trim(rest, "/"), "/") {
+		return nil, false
+	}
+	listed, ok := (&judge{env: env}).listed(dir.Resolved)
+	if !ok {
+		return nil, false
+	}
+	for n := range listed {
+		if componentsMeet(glob[0], literalName(n)) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names, true
+}
+
+// listed returns the names in directory dir, through the call's Lookups
+// when it has them; false when they cannot be listed.
+func (j *judge) listed(dir string) (map[string]bool, bool) {
+	if j.env.Lookups != nil {
+		return j.env.Lookups.list(dir)
+	}
+	if dir == "" || dir[0] != '/' || path.Clean(dir) != dir {
+		return nil, false
+	}
+	names := listNames(dir)
+	return names, names != nil
+}
+
+// listedClear reports whether a glob of one name in dir (j.globWord:
+// rm -rf build/.[!.]*), which can name a path of s (build/.claude,
+// build/.husky), names none among the entries dir holds when the call is
+// judged — nor, when it matches none, as the word the shell then leaves
+// as written. The shell expands the glob to those entries; a name made
+// earlier in the same call is judged where that call makes it. False when
+// dir is not an existing directory or cannot be listed, and for any other
+// set.
+func (j *judge) listedClear(s *patternSet, set []component, dir string, tree bool) bool {
+	if j.globWord == "" || tree || len(set) == 0 || !j.dirExists(dir) {
+		return false // a directory not there yet may be made before the glob expands
+	}
+	names, ok := j.listed(dir)
+	if !ok {
+		return false
+	}
+	glob := set[len(set)-1]
+	named := slices.Clip(set[:len(set)-1])
+	meets := func(name string) bool {
+		return j.setMeets(s, append(named, literalName(name)), dir, false) != nil
+	}
+	matched := false
+	for n := range names {
+		if componentsMeet(glob, literalName(n)) {
+			if matched = true; meets(n) {
+				return false
+			}
+		}
+	}
+	return matched || !meets(j.globWord)
 }
 
 // setMeets returns the first pattern of s that names a path in the set.

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/toolguard/toolguard/risk"
 )
 
@@ -142,6 +143,40 @@ func TestExtensionOnlyAndSubtree(t *testing.T) {
 	}
 }
 
+// TestGlobEntries: the entries a glob of one name matches by the shell's
+// rules (no leading dot from a wildcard), sorted; not for a longer glob.
+func TestGlobEntries(t *testing.T) {
+	d := t.TempDir()
+	for _, f := range []string{".claude/settings.json", ".cache/x", ".env", "cmd/main.go", "config.toml"} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(d, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, f), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := Compile(DefaultConfig())
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := Path{Literal: d, Resolved: d}
+	for glob, want := range map[string][]string{
+		".c*":    {".cache", ".claude"},
+		"c*":     {"cmd", "config.toml"},
+		"*":      {"cmd", "config.toml"},
+		".[!.]*": {".cache", ".claude", ".env"},
+		"x*":     nil,
+	} {
+		got, ok := c.GlobEntries(at, glob, Env{Workspace: d})
+		if diff := cmp.Diff(want, got); !ok || diff != "" {
+			t.Errorf("GlobEntries(%q) ok=%v (-want +got):\n%s", glob, ok, diff)
+		}
+	}
+	if _, ok := c.GlobEntries(at, "*/main.go", Env{Workspace: d}); ok {
+		t.Errorf("GlobEntries of two names: ok")
+	}
+}
+
 func TestCheckGlobAndTree(t *testing.T) {
 	home := t.TempDir()
 	project := filepath.Join(home, "project")
@@ -157,7 +192,8 @@ func TestCheckGlobAndTree(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(project, ".claude", "settings.json"), []byte("{}"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{".husky/pre-commit", ".git/refs/heads/main", ".git/objects/pack/p.pack", ".git/index.lock", "reports/run.json"} {
+	for _, f := range []string{".husky/pre-commit", ".git/refs/heads/main", ".git/objects/pack/p.pack", ".git/index.lock", "reports/run.json",
+		"build/.cache/a", "build/.stamp", "build/app", "empty/.keep/x"} {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(project, f)), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -208,6 +244,12 @@ func TestCheckGlobAndTree(t *testing.T) {
 		{"every top entry, deleted: no dot directory", c.CheckGlob(at(project), "*", Delete, env), risk.Allow, ""},
 		{"json by glob beside no settings file", c.CheckGlob(at(project+"/reports"), "*.json", Write, env), risk.Allow, ""},
 		{"json by glob beside the hook settings", c.CheckGlob(at(project+"/.claude"), "*.json", Write, env), risk.Deny, RuleSelf},
+		// a glob of one name in a directory that exists names what it holds
+		{"hidden entries of a build output, deleted", c.CheckGlob(at(project+"/build"), ".[!.]*", Delete, env), risk.Allow, ""},
+		{"hidden entries beside git hooks, deleted", c.CheckGlob(at(project), ".[!.]*", Delete, env), risk.Ask, RuleEscapeHatch},
+		{"a glob matching nothing, read", c.CheckGlob(at(project+"/build"), ".e*", Read, env), risk.Allow, ""},
+		{"a glob matching .env, read", c.CheckGlob(at(project), ".e*", Read, env), risk.Deny, RuleDenied},
+		{"a glob in a directory not there yet", c.CheckGlob(at(project+"/nothere"), ".[!.]*", Delete, env), risk.Deny, RuleSelf},
 	} {
 		v, rule := risk.Allow, ""
 		for _, f := range tc.got {

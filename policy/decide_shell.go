@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"net/url"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -356,6 +357,44 @@ func (e *evaluation) offerUnpack(fs []risk.Finding, cp paths.Path, env paths.Env
 	f := &fs[at]
 	f.Reason += fmt.Sprintf(" A publish packs them into the package it sends to the registry: leave %s out of the package (.npmignore, or the files list of package.json), then publish again.", list)
 	f.Suggestion = fmt.Sprintf("add %s to the package's .npmignore (without one, npm follows .gitignore: copy its lines too), or list what the package publishes in package.json's \"files\"", list)
+}
+
+// maxGlobTrees bounds the entries of a recursive glob judged as trees.
+const maxGlobTrees = 16
+
+// checkGlobTree judges, as the tree it is, each hidden entry that a glob of
+// one name matches when the call is judged, for a command working on the
+// glob recursively: rm -rf .c* removes .claude and the hook settings in
+// it, which the glob's own names (.claude) do not say. Hidden entries are
+// where an agent's and toolguard's configuration lie (.claude, .toolguard,
+// .config); the other entries are left to the glob's judgement, so that
+// rm -rf build/* over a thousand entries stays one judgement. Past
+// maxGlobTrees hidden entries the call is unverifiable.
+func (e *evaluation) checkGlobTree(v string, a paths.Access, dir string, names paths.Names) {
+	prefix, rest := splitGlob(v)
+	if rest == "" || !e.spend(globCost) {
+		return
+	}
+	env := e.pathEnv(dir)
+	cp, err := paths.Canonicalize(cmpOr(prefix, "."), env, e.p.home)
+	if err != nil {
+		return
+	}
+	entries, ok := e.p.paths.GlobEntries(cp, rest, env)
+	if !ok {
+		return
+	}
+	n := 0
+	for _, name := range entries {
+		if !strings.HasPrefix(name, ".") {
+			continue
+		}
+		if n++; n > maxGlobTrees {
+			e.add(analysis.Unverifiable(shell.Problem{Reason: fmt.Sprintf("%s matches more than %d hidden entries, which are not all checked", v, maxGlobTrees)}))
+			return
+		}
+		e.checkTree(path.Join(prefix, name), a, dir, names, nil, false)
+	}
 }
 
 // splitGlob cuts a glob path before its first component with glob

@@ -130,6 +130,8 @@ func (e *evaluation) Path(p analysis.Path) {
 		e.checkPath(v, p.Access, p.Dir, p.Removes)
 	case analysis.Glob:
 		e.checkGlob(v, p.Access, p.Dir)
+	case analysis.GlobTree:
+		e.checkGlobTree(v, p.Access, p.Dir, p.Names)
 	case analysis.Tree:
 		e.checkTree(v, p.Access, p.Dir, p.Names, p.LeaveOut, p.Publish)
 	case analysis.Wipe:
