@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:627d462bd5619be775d9ab4721de2478567d5a9aa30ac5713cea7808e9bf0870"
-	defaultHashRules = "sha256:8fd7ed0691614723876985993e33737d0b1cf2d23ad9bc8d77f6a806747e9019"
+	defaultHash      = "sha256:4ba5900736acf7b31c7ecd81914d32648c80e1fd78f372916e2e4efa49816b9a"
+	defaultHashRules = "sha256:4431e807c5661b0f16801dc723f705b2956b79e3f2f2bc3cad1d0773146dfc1b"
 )

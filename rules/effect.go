@@ -651,7 +651,7 @@ func (r *effectRun) operands(ops []shell.Word, from int) {
 // the program (echo CODE | tclsh, crontab - <<EOF).
 func (r *effectRun) stdin() {
 	in := r.e.cmd.Stdin
-	if r.p.stdin == "" || r.p.stdin == roleText || in == nil || in.Via == "file" {
+	if r.p.stdin == "" || r.p.stdin == roleText || r.p.stdin == roleRead || in == nil || in.Via == "file" {
 		return
 	}
 	w := shell.Word{Value: in.Text, Known: in.Known, Span: in.Span}
@@ -1153,11 +1153,12 @@ var readMethods = []string{"GET", "HEAD", "OPTIONS"}
 // readsRemote reports whether the command's network use only reads remote
 // state: the entry (or an option) says so, or the command is a dry run the
 // entry describes; nothing is sent (no body, login or uploaded file, no
-// method that writes, nothing on standard input); and every word is
+// method that writes, nothing on standard input unless the entry's stdin
+// role is read: data the program reads itself); and every word is
 // literal (no substitution, no pattern the shell expands), so that no data
 // of the machine's can ride in a URL, a host name or a query.
 func (r *effectRun) readsRemote() bool {
-	if !r.remoteRead && !r.dryRun || r.sends || len(r.res.Uploads) > 0 || r.e.cmd.Stdin != nil {
+	if !r.remoteRead && !r.dryRun || r.sends || len(r.res.Uploads) > 0 || r.e.cmd.Stdin != nil && r.p.stdin != roleRead {
 		return false
 	}
 	for _, w := range r.e.cmd.Argv {

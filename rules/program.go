@@ -147,7 +147,10 @@ type Program struct {
 	// Stdin is the role of what the program reads on standard input when
 	// the command line feeds it text (a here-document, a pipe from echo):
 	// "script:tcl" for tclsh, "script:crontab" for crontab -, "script:ftp"
-	// for ftp. Empty means the input is data.
+	// for ftp; "read" when the program only reads the input itself and
+	// sends none of it (kubeconform validates the manifests fed to it: a
+	// remote read still). Empty means the input is data, which a network
+	// command may send.
 	Stdin string `toml:"stdin"`
 	// Always are effects of every use: network, remote-read, hooks (the
 	// repository's hooks run, even in a dry run, unless an option with the
