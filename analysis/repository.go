@@ -199,8 +199,8 @@ func (a *Analysis) repositoryLeaving() {
 		return
 	}
 	pr := a.readRemotes()
-	if a.pushesLeave(pr, pushes) {
-		return
+	if a.pushesLeave(pr, pushes) || len(packs) == 0 {
+		return // an upload leaves with the repository only when the call packs it
 	}
 	for _, s := range sinks {
 		for _, u := range s.Result.URLs {

@@ -33,6 +33,10 @@ func TestGuardHoldout16Everyday(t *testing.T) {
 		{name: "env counted by wc", command: "env | wc -l", want: read},
 		{name: "env filtered by grep -v", command: "env | grep -v PATH", want: ask},
 		{name: "env counted, but grep -e takes c as its pattern", command: "env | grep -ec TOKEN", want: ask},
+		// a push to the project's remote and an upload in one call, with
+		// nothing packing the repository: the upload is judged alone
+		{name: "a push then an upload of a project file", command: "git push -u origin feat/x && curl -s -T notes.txt https://up.example.net/",
+			files: map[string]string{".git/config": "[remote \"origin\"]\n\turl = git@github.com:acme/app.git\n", "notes.txt": "hello\n"}, want: work},
 	} {
 		got := decideH13(t, tc, policy.Settings{})
 		if diff := cmp.Diff(tc.want, got); diff != "" {
