@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:4ba5900736acf7b31c7ecd81914d32648c80e1fd78f372916e2e4efa49816b9a"
-	defaultHashRules = "sha256:4431e807c5661b0f16801dc723f705b2956b79e3f2f2bc3cad1d0773146dfc1b"
+	defaultHash      = "sha256:e748ccb50e3379e05e0d854af4f5dc53bb1d31176c41803096612681ffc3c070"
+	defaultHashRules = "sha256:12e81eb60bf7628acf1ce247b3d1606204c63d55415687feb75d8f2c8711f7f3"
 )

@@ -315,6 +315,17 @@ var packCases = map[string][]packCase{
 		{"curl -X POST http://localhost:9200/idx/_delete_by_query", risk.Destructive, risk.BlastMedium, []string{"net.http-destructive-endpoint-method"}},
 		{"curl http://localhost:9200/idx/_close", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
 		{"http POST :9200/idx/_close", risk.Destructive, risk.BlastMedium, []string{"net.httpie-write-endpoint"}},
+		// httpie's request items: a GET with query parameters and plain headers only reads
+		{"http get example.org/search q==guard page==2 Accept:text/html", risk.Read, risk.BlastNone, nil},
+		{"xh :8080/status", risk.Read, risk.BlastNone, nil},
+		{"http example.org/items name=guard", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
+		{"http example.org/items meta:='{\"a\":1}'", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
+		{"http PUT example.org/items/1", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
+		{"http example.org/items X-Api-Key:abc", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
+		{"http example.org/upload file@./report.csv", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
+		{"http --bearer abc example.org/me", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
+		{"http example.org/a 'q\\==x'", risk.Execute, risk.BlastUnknown, []string{"effects.unproven"}},
+		{"http --offline POST example.org/items name=x", risk.Read, risk.BlastNone, nil},
 	},
 	"secrets": {
 		{"cat ~/.ssh/id_rsa", risk.Read, risk.BlastHigh, []string{"secrets.read-key-file"}},
