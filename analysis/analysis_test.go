@@ -395,6 +395,17 @@ func TestFindingsByEffect(t *testing.T) {
 		{"env | grep ^GOPATH", nil},
 		{"env | grep -E '^(GOPATH|GOROOT)='", nil},
 		{"env | grep JAVA_HOME", nil},
+		// a consumer that prints only counts or its status shows no line
+		{"printenv | grep -c '^AWS_'", nil},
+		{"env | grep -vc KEY", nil},
+		{"env | grep -q GITHUB_TOKEN", nil},
+		{"printenv | wc -l", nil},
+		{"env | wc --lines", nil},
+		{"env | grep -ec AWS", []string{"effects.credentials"}},              // -e takes "c" as its pattern
+		{"env | grep -c AWS ~/.aws/config", []string{"effects.credentials"}}, // a file operand
+		{"env | wc -l --files0-from=list", []string{"effects.credentials"}},
+		{"env | grep -c \"$P\"", []string{"effects.credentials"}},
+		{"env | tee env.txt | wc -l", []string{"effects.credentials"}}, // tee prints every line
 
 		{"rm -rf \"$BUILD\"/out", []string{"shell.unknown-path", "paths.delete-unset-root"}},
 		{"curl -K cfg.txt", []string{"shell.unverifiable"}},

@@ -172,7 +172,7 @@ func isURLText(v string) bool {
 func (a *Analysis) environmentDumps() {
 	for si := range a.seen {
 		sc := &a.seen[si]
-		if !isEnvDump(sc.Cmd) || sc.Result.Credentials || namesFilter(sc.Cmd.PipeTo) {
+		if !isEnvDump(sc.Cmd) || sc.Result.Credentials || namesFilter(sc.Cmd.PipeTo) || countsOnly(sc.Cmd.PipeTo) {
 			continue
 		}
 		a.add(risk.Finding{Rule: "effects.credentials", Category: risk.CatSecretRead, Tier: risk.Execute,
@@ -216,6 +216,74 @@ func namesFilter(c *shell.Command) bool {
 		}
 	}
 	return true
+}
+
+// countsOnly reports whether c prints nothing of what it reads on its
+// standard input but numbers or its exit status: wc with only its count
+// options, grep with -c or -q (env | grep -c ^AWS_ counts the variables;
+// no line of the environment reaches the output, whatever the pattern).
+// Every word must be known and no file operand given; a short option
+// cluster counts only when it holds no option that takes a value.
+func countsOnly(c *shell.Command) bool {
+	if c == nil {
+		return false
+	}
+	args := c.Args()
+	for _, a := range args {
+		if !a.Known {
+			return false
+		}
+	}
+	switch c.Name {
+	case "wc":
+		for _, a := range args {
+			if !slices.Contains(wcCounts, a.Value) && !shortCluster(a.Value, "lcwmL", "") {
+				return false
+			}
+		}
+		return true
+	case "grep", "egrep", "fgrep":
+		counts, operands := false, 0
+		for _, a := range args {
+			switch v := a.Value; {
+			case v == "--count" || v == "--quiet" || v == "--silent":
+				counts = true
+			case shortCluster(v, "cq", grepNoValue):
+				counts = true
+			case strings.HasPrefix(v, "-") && v != "-":
+			default:
+				operands++
+			}
+		}
+		return counts && operands <= 1 // the pattern, or the value of -e, -f, -m …: no file read instead
+	}
+	return false
+}
+
+// wcCounts are wc's options, each printing one count.
+var wcCounts = []string{"--lines", "--bytes", "--words", "--chars", "--max-line-length"}
+
+// grepNoValue are grep's short options that take no value.
+const grepNoValue = "EFGPivwxyclLoqsbHhnTZzUaI"
+
+// shortCluster reports whether v is one short-option word ("-ic") whose
+// letters are all in allowed, at least one being in need (when need is
+// not empty, allowed is need plus more).
+func shortCluster(v, need, allowed string) bool {
+	if len(v) < 2 || v[0] != '-' || v[1] == '-' {
+		return false
+	}
+	if allowed == "" {
+		allowed = need
+	}
+	found := false
+	for _, r := range v[1:] {
+		if !strings.ContainsRune(allowed, r) {
+			return false
+		}
+		found = found || strings.ContainsRune(need, r)
+	}
+	return found
 }
 
 // containsSecretWord reports whether a filter pattern names a kind of

@@ -50,6 +50,7 @@ func (r *resolver) just(inv Invocation) {
 	overrides := map[string]string{}
 	args := inv.Args
 	dry := false
+	listing := false // prints the parsed justfile and evaluates nothing: its content does not matter
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if v, n := flagValue(args, i, "-f", "--justfile"); n > 0 {
@@ -70,10 +71,12 @@ func (r *resolver) just(inv Invocation) {
 			a == "--changelog" || a == "--fmt" || a == "--edit" || a == "-e":
 			return // no recipe runs; the justfile may be written or an editor started: judged as before
 		case a == "-l" || a == "--list" || a == "--summary" || a == "--dump" || a == "--variables" ||
-			a == "--groups" || a == "-n" || a == "--dry-run" || a == "--man":
+			a == "--groups" || a == "--man":
+			dry, listing = true, true
+		case a == "-n" || a == "--dry-run":
 			dry = true
 		case a == "-s" || a == "--show" || a == "--usage":
-			dry = true
+			dry, listing = true, true
 			i++
 		case a == "--choose" || a == "--evaluate" || a == "--command" || a == "-c":
 			r.problem(join(dir, "justfile"), "just "+a+" runs what is chosen or given when it runs")
@@ -91,6 +94,13 @@ func (r *resolver) just(inv Invocation) {
 	}
 	file, text, ok := r.runnerFile(file, dir, "justfile", "justfile", "Justfile", "JUSTFILE", ".justfile")
 	if !ok {
+		// just lists, shows and dumps a justfile without evaluating any
+		// of it (no backtick, no shell(), no .env): with none here, the
+		// one it finds in a parent directory is only parsed too. A file
+		// that could not be read stays a problem.
+		if listing && file == "" {
+			r.plan.Runner, r.plan.DryRun = "just", true
+		}
 		return
 	}
 	r.plan.Runner = "just"

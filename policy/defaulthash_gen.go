@@ -3,6 +3,6 @@
 package policy
 
 const (
-	defaultHash      = "sha256:627d462bd5619be775d9ab4721de2478567d5a9aa30ac5713cea7808e9bf0870"
-	defaultHashRules = "sha256:8fd7ed0691614723876985993e33737d0b1cf2d23ad9bc8d77f6a806747e9019"
+	defaultHash      = "sha256:e748ccb50e3379e05e0d854af4f5dc53bb1d31176c41803096612681ffc3c070"
+	defaultHashRules = "sha256:12e81eb60bf7628acf1ce247b3d1606204c63d55415687feb75d8f2c8711f7f3"
 )

@@ -603,6 +603,10 @@ func (r *effectRun) operands(ops []shell.Word, from int) {
 			r.command(argv)
 			break
 		}
+		if rl == roleItems {
+			r.requestItem(ops, i)
+			continue
+		}
 		if rl == roleInside && from+i < len(r.a.pos) {
 			r.res.Container = slices.Clone(r.e.cmd.Argv[r.a.pos[from+i]:])
 			break
@@ -651,7 +655,7 @@ func (r *effectRun) operands(ops []shell.Word, from int) {
 // the program (echo CODE | tclsh, crontab - <<EOF).
 func (r *effectRun) stdin() {
 	in := r.e.cmd.Stdin
-	if r.p.stdin == "" || r.p.stdin == roleText || in == nil || in.Via == "file" {
+	if r.p.stdin == "" || r.p.stdin == roleText || r.p.stdin == roleRead || in == nil || in.Via == "file" {
 		return
 	}
 	w := shell.Word{Value: in.Text, Known: in.Known, Span: in.Span}
@@ -795,6 +799,36 @@ func (r *effectRun) apply(rl role, w shell.Word, via string) {
 		r.script(strings.TrimPrefix(string(rl), scriptPrefix), w, via)
 	}
 }
+
+// requestItem judges operand i of httpie's (or xh's) [METHOD] URL [ITEM…]:
+// the method as a method role; the URL as text (the URL specs find it);
+// after it, NAME==VALUE, a query parameter, as text, and Name:Value as a
+// header; any other item (NAME=VALUE and NAME:=JSON bodies, @FILE and
+// NAME=@FILE or NAME@FILE files, an escaped separator) sends.
+func (r *effectRun) requestItem(ops []shell.Word, i int) {
+	w, url := ops[i], 0
+	if len(ops) >= 2 && (!ops[0].Known || ops[0].Value != "" && strings.Trim(ops[0].Value, letters) == "") {
+		url = 1 // httpie takes a first word of letters alone (get, DELETE) as the method
+	}
+	switch {
+	case i < url:
+		r.apply(roleMethod, w, "")
+	case i == url:
+	case !w.Known || strings.Contains(w.Value, "\\"):
+		r.sends = true
+	default:
+		sep := strings.IndexAny(w.Value, ":=@")
+		switch {
+		case sep > 0 && strings.HasPrefix(w.Value[sep:], "=="):
+		case sep > 0 && w.Value[sep] == ':' && !strings.HasPrefix(w.Value[sep:], ":="):
+			r.apply(roleHeader, w, "")
+		default:
+			r.sends = true
+		}
+	}
+}
+
+const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 // withoutEnvName is the command name of hatch run's first word ENV:CMD:
 // CMD, when what comes before the first colon can name an environment
@@ -1153,11 +1187,12 @@ var readMethods = []string{"GET", "HEAD", "OPTIONS"}
 // readsRemote reports whether the command's network use only reads remote
 // state: the entry (or an option) says so, or the command is a dry run the
 // entry describes; nothing is sent (no body, login or uploaded file, no
-// method that writes, nothing on standard input); and every word is
+// method that writes, nothing on standard input unless the entry's stdin
+// role is read: data the program reads itself); and every word is
 // literal (no substitution, no pattern the shell expands), so that no data
 // of the machine's can ride in a URL, a host name or a query.
 func (r *effectRun) readsRemote() bool {
-	if !r.remoteRead && !r.dryRun || r.sends || len(r.res.Uploads) > 0 || r.e.cmd.Stdin != nil {
+	if !r.remoteRead && !r.dryRun || r.sends || len(r.res.Uploads) > 0 || r.e.cmd.Stdin != nil && r.p.stdin != roleRead {
 		return false
 	}
 	for _, w := range r.e.cmd.Argv {

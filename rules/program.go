@@ -58,6 +58,11 @@ import (
 // A word with a file role that is a URL (http://…) or a remote path
 // (host:path, as scp and rsync write them) is contacted instead.
 //
+//	request-items (operands only) httpie's and xh's [METHOD] URL [ITEM…]: the
+//	            method as a method, the URL as a word the URL specs find, a
+//	            NAME==VALUE item as text (a query parameter), a Name:Value item
+//	            as a header; every other item (NAME=VALUE, NAME:=JSON, @FILE,
+//	            NAME=@FILE, NAME@FILE) sends a body or a file
 //	subcommand  (operands only) a sub-command word no entry describes: the
 //	            command is not proven (the entry of a CLI itself, "git")
 //	command     (operands only) the program the command runs, with the rest
@@ -147,7 +152,10 @@ type Program struct {
 	// Stdin is the role of what the program reads on standard input when
 	// the command line feeds it text (a here-document, a pipe from echo):
 	// "script:tcl" for tclsh, "script:crontab" for crontab -, "script:ftp"
-	// for ftp. Empty means the input is data.
+	// for ftp; "read" when the program only reads the input itself and
+	// sends none of it (kubeconform validates the manifests fed to it: a
+	// remote read still). Empty means the input is data, which a network
+	// command may send.
 	Stdin string `toml:"stdin"`
 	// Always are effects of every use: network, remote-read, hooks (the
 	// repository's hooks run, even in a dry run, unless an option with the
@@ -256,20 +264,21 @@ const (
 	roleInside    role = "container-command"
 	roleMethod    role = "method"
 	roleHeader    role = "header"
-	roleDocument  role = "document"  // wget -O: a file written, or "-": what is fetched goes to standard output
-	roleInclude   role = "include"   // a base-name glob: a recursive walk touches only matching files
-	roleExclude   role = "exclude"   // a base-name glob: a recursive walk leaves matching files out
-	roleNameGlob  role = "name-glob" // rg -g: "!GLOB" leaves files out, GLOB touches only those
-	roleEndpoint  role = "endpoint"  // gh api ENDPOINT: a path on the API's host, no file of this machine
-	roleDatabase  role = "database"  // sqlite3 DB: read when every statement given only reads, else written
-	roleIdentity  role = "identity"  // ssh -i KEY: a key the program authenticates with, neither printed nor sent
+	roleDocument  role = "document"      // wget -O: a file written, or "-": what is fetched goes to standard output
+	roleInclude   role = "include"       // a base-name glob: a recursive walk touches only matching files
+	roleExclude   role = "exclude"       // a base-name glob: a recursive walk leaves matching files out
+	roleNameGlob  role = "name-glob"     // rg -g: "!GLOB" leaves files out, GLOB touches only those
+	roleEndpoint  role = "endpoint"      // gh api ENDPOINT: a path on the API's host, no file of this machine
+	roleDatabase  role = "database"      // sqlite3 DB: read when every statement given only reads, else written
+	roleIdentity  role = "identity"      // ssh -i KEY: a key the program authenticates with, neither printed nor sent
+	roleItems     role = "request-items" // (operands only) httpie's [METHOD] URL [ITEM…]: see requestItem
 	scriptPrefix       = "script:"
 )
 
 // valueRoles are the roles of an operand or an option's value.
 var valueRoles = []role{roleText, roleRead, roleStat, roleWrite, roleDelete, roleExec, roleShell, roleURL, roleHost,
 	roleUpload, roleDir, roleLibrary, roleSub, roleCommand, roleCommandPy, roleEnvCmd, roleShellArg, roleInto, roleMount, roleInside, roleMethod, roleHeader,
-	roleInclude, roleExclude, roleNameGlob, roleDocument, roleEndpoint, roleDatabase, roleIdentity}
+	roleInclude, roleExclude, roleNameGlob, roleDocument, roleEndpoint, roleDatabase, roleIdentity, roleItems}
 
 // flagEffects are the effects an option may have by itself.
 // exec, write and delete are value roles (the option's value is run,
