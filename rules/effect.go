@@ -1267,7 +1267,8 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 // attachedFiles records the files a network command sends that its
 // arguments name in the forms clients use for "the content of this file":
 // @FILE and NAME=@FILE (curl -d, -F, gh api -F), NAME@/path (httpie) and
-// file://PATH values (aws --cli-input-json, --filters).
+// file://PATH and fileb://PATH values (aws --cli-input-json, --filters,
+// lambda invoke --payload, kms encrypt --plaintext).
 func (r *effectRun) attachedFiles() {
 	for _, w := range r.e.cmd.Args() {
 		if !w.Known {
@@ -1282,9 +1283,11 @@ func (r *effectRun) attachedFiles() {
 }
 
 func attachedFile(v string) string {
-	if i := strings.Index(v, "file://"); i >= 0 && (i == 0 || v[i-1] == '=' || v[i-1] == ',') {
-		f, _, _ := strings.Cut(v[i+len("file://"):], ",")
-		return f
+	for _, scheme := range []string{"file://", "fileb://"} { // fileb://: the AWS CLI's binary file
+		if i := strings.Index(v, scheme); i >= 0 && (i == 0 || v[i-1] == '=' || v[i-1] == ',') {
+			f, _, _ := strings.Cut(v[i+len(scheme):], ",")
+			return f
+		}
 	}
 	switch i := strings.IndexByte(v, '@'); {
 	case i < 0 || i == len(v)-1:
