@@ -1,10 +1,8 @@
 package policy_test
 
 import (
-	"context"
+	"fmt"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // TestRecursiveGlobs: a recursive delete of a glob removes what the
@@ -18,37 +16,19 @@ func TestRecursiveGlobs(t *testing.T) {
 	settings := corpusFileSpec{Path: ".claude/settings.json", Content: `{"hooks": {}}`}
 	deny := [3]string{"deny", "deny", "deny"}
 	work := [3]string{"ask", "allow", "allow"}
-	cases := []struct {
-		name    string
-		command string
-		files   []corpusFileSpec
-		want    [3]string
-	}{
-		{"the hook settings' directory by a glob", "rm -rf .c*", []corpusFileSpec{settings}, deny},
-		{"the same through ./", "rm -rf ./.cl*", []corpusFileSpec{settings}, deny},
-		{"a nested agent directory by every hidden entry", "rm -rf sub/.[!.]*", []corpusFileSpec{{Path: "sub/.claude/settings.json", Content: "{}"}}, deny},
-		{"a glob matching no hidden directory", "rm -rf .c*", []corpusFileSpec{{Path: "src/main.go", Content: "package main\n"}}, [3]string{"ask", "ask", "allow"}},
-		{"hidden entries of an empty build output", "rm -rf build/.[!.]*", []corpusFileSpec{{Path: "build/app", Content: "x"}}, work},
-		{"hidden caches of a build output", "rm -rf build/.[!.]*", []corpusFileSpec{{Path: "build/.cache/a", Content: "x"}, {Path: "build/.stamp", Content: "x"}}, work},
-		{"hidden entries beside git hooks", "rm -rf tools/.[!.]*", []corpusFileSpec{{Path: "tools/.husky/pre-commit", Content: "#!/bin/sh\n"}}, [3]string{"ask", "ask", "ask"}},
-		{"the visible entries of a build output", "rm -rf build/*", []corpusFileSpec{{Path: "build/a/b.o", Content: "x"}}, work},
+	var many []corpusFileSpec // more hidden entries than are judged as trees
+	for i := range 17 {
+		many = append(many, corpusFileSpec{Path: fmt.Sprintf("cache/.d%02d/x", i), Content: "x"})
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			cc := corpusCase{ID: "x", Tool: "Bash", Command: c.command, Files: c.files}
-			home := cc.layFiles(t)
-			var got [3]string
-			for i, m := range corpusModes {
-				p := corpusPolicy(t, m, home)
-				cl, err := cc.call(p, home)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got[i] = p.Decide(context.Background(), cl).Verdict.String()
-			}
-			if diff := cmp.Diff(c.want, got); diff != "" {
-				t.Errorf("%s: verdicts (-want +got):\n%s", c.command, diff)
-			}
-		})
-	}
+	runDiskCases(t, []diskCase{
+		{"more hidden entries than are checked", "rm -rf cache/.[!.]*", many, [3]string{"ask", "ask", "ask"}, "not all checked"},
+		{"the hook settings' directory by a glob", "rm -rf .c*", []corpusFileSpec{settings}, deny, "holds paths matching"},
+		{"the same through ./", "rm -rf ./.cl*", []corpusFileSpec{settings}, deny, "holds paths matching"},
+		{"a nested agent directory by every hidden entry", "rm -rf sub/.[!.]*", []corpusFileSpec{{Path: "sub/.claude/settings.json", Content: "{}"}}, deny, "holds paths matching"},
+		{"a glob matching no hidden directory", "rm -rf .c*", []corpusFileSpec{{Path: "src/main.go", Content: "package main\n"}}, [3]string{"ask", "ask", "allow"}, ""},
+		{"hidden entries of an empty build output", "rm -rf build/.[!.]*", []corpusFileSpec{{Path: "build/app", Content: "x"}}, work, ""},
+		{"hidden caches of a build output", "rm -rf build/.[!.]*", []corpusFileSpec{{Path: "build/.cache/a", Content: "x"}, {Path: "build/.stamp", Content: "x"}}, work, ""},
+		{"hidden entries beside git hooks", "rm -rf tools/.[!.]*", []corpusFileSpec{{Path: "tools/.husky/pre-commit", Content: "#!/bin/sh\n"}}, [3]string{"ask", "ask", "ask"}, ""},
+		{"the visible entries of a build output", "rm -rf build/*", []corpusFileSpec{{Path: "build/a/b.o", Content: "x"}}, work, ""},
+	})
 }
